@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export const LoginDto = z.strictObject({
+  email: z.string().trim().min(3).max(254),
+  password: z.string().min(1).max(1024),
+});
+
+export const ChangePasswordDto = z.strictObject({
+  currentPassword: z.string().min(1).max(1024),
+  newPassword: z.string().min(12, 'newPassword must have at least 12 characters').max(1024),
+});
+
+export const SwitchDepartmentDto = z.strictObject({ departmentId: z.uuid() });
+
+export const AccountDto = z.object({
+  user: z.object({ userId: z.string(), email: z.string(), name: z.string() }),
+  company: z.object({ companyId: z.string(), name: z.string() }),
+  departmentId: z.string(),
+  departments: z.array(z.object({ departmentId: z.string(), name: z.string() })),
+  role: z.enum(['admin', 'editor']),
+  companyCount: z.number().int(),
+  aiMayEditClassifications: z.boolean(),
+});
+
+export const LoginResultDto = z.object({ userId: z.string(), expiresAt: z.string() });
+export const OkDto = z.object({ ok: z.literal(true) });

@@ -1,0 +1,153 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { nowIso } from '../db/client';
+import { companies, departments, memberships, sessions, users } from '../db/schema';
+import { AppError, badRequest, notFound, unauthorized } from '../http/app-error';
+import { hashPassword, randomToken, sha256Hex, verifyPassword } from './passwords';
+
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+const MAX_FAILED_LOGINS = 5;
+const LOCKOUT_MS = 15 * 60 * 1000;
+
+export interface LoginResult {
+  token: string;
+  expiresAt: string;
+  userId: string;
+}
+
+/**
+ * Checks email and password and opens a session in the user's first company and its default
+ * department. After five failed attempts the account is locked for 15 minutes (429).
+ */
+export async function login(db: Database, input: { email: string; password: string }): Promise<LoginResult> {
+  const user = await db.query.users.findFirst({ where: eq(users.email, input.email.trim().toLowerCase()) });
+  if (!user) {
+    // Spend the same time as a real check, so response times do not reveal which emails exist.
+    await verifyPassword(input.password, 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', 'AAAAAAAAAAAAAAAAAAAAAA==');
+    throw unauthorized('invalid email or password');
+  }
+  const now = Date.now();
+  if (user.lockedUntil && Date.parse(user.lockedUntil) > now) {
+    const seconds = Math.ceil((Date.parse(user.lockedUntil) - now) / 1000);
+    throw new AppError('rate_limited', 'too many failed logins; try again later', { 'Retry-After': String(seconds) });
+  }
+  if (!(await verifyPassword(input.password, user.passwordHash, user.passwordSalt))) {
+    const failed = user.failedLogins + 1;
+    const lockedUntil = failed >= MAX_FAILED_LOGINS ? new Date(now + LOCKOUT_MS).toISOString() : null;
+    await db
+      .update(users)
+      .set({ failedLogins: lockedUntil ? 0 : failed, lockedUntil })
+      .where(eq(users.id, user.id));
+    throw unauthorized('invalid email or password');
+  }
+  const membership = await db.query.memberships.findFirst({
+    where: eq(memberships.userId, user.id),
+    orderBy: (m, { asc }) => [asc(m.createdAt), asc(m.companyId)],
+  });
+  if (!membership) throw unauthorized('this account has no company');
+
+  const token = randomToken();
+  const expiresAt = new Date(now + SESSION_TTL_MS).toISOString();
+  await db.batch([
+    db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id)),
+    db.insert(sessions).values({
+      tokenHash: await sha256Hex(token),
+      userId: user.id,
+      companyId: membership.companyId,
+      departmentId: membership.defaultDepartmentId,
+      expiresAt,
+    }),
+  ]);
+  return { token, expiresAt, userId: user.id };
+}
+
+export async function logout(db: Database, token: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
+}
+
+/** Resolves a cookie token to its live session and the member's role, or null. */
+export async function resolveSession(db: Database, token: string) {
+  const [row] = await db
+    .select({
+      userId: sessions.userId,
+      companyId: sessions.companyId,
+      departmentId: sessions.departmentId,
+      expiresAt: sessions.expiresAt,
+      role: memberships.role,
+    })
+    .from(sessions)
+    .innerJoin(memberships, and(eq(memberships.userId, sessions.userId), eq(memberships.companyId, sessions.companyId)))
+    .where(eq(sessions.tokenHash, await sha256Hex(token)))
+    .limit(1);
+  if (!row || row.expiresAt <= nowIso()) return null;
+  return row;
+}
+
+/** The account as the web application shows it (`GET /api/Account/Me`). */
+export async function describeAccount(db: Database, caller: { userId: string; companyId: string; departmentId: string }) {
+  const [row] = await db
+    .select({
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      aiMayEditClassifications: users.aiMayEditClassifications,
+      companyId: companies.id,
+      companyName: companies.name,
+      role: memberships.role,
+    })
+    .from(users)
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .innerJoin(companies, eq(companies.id, memberships.companyId))
+    .where(and(eq(users.id, caller.userId), eq(memberships.companyId, caller.companyId)))
+    .limit(1);
+  if (!row) throw unauthorized();
+  const companyCount = await db.$count(memberships, eq(memberships.userId, caller.userId));
+  const departmentList = await db
+    .select({ departmentId: departments.id, name: departments.name })
+    .from(departments)
+    .where(eq(departments.companyId, caller.companyId))
+    .orderBy(departments.name);
+  return {
+    user: { userId: row.userId, email: row.email, name: row.name },
+    company: { companyId: row.companyId, name: row.companyName },
+    departmentId: caller.departmentId,
+    departments: departmentList,
+    role: row.role,
+    companyCount,
+    aiMayEditClassifications: row.aiMayEditClassifications,
+  };
+}
+
+/** Moves a session to another department of its company. */
+export async function switchDepartment(db: Database, token: string, companyId: string, departmentId: string) {
+  const department = await db.query.departments.findFirst({
+    where: and(eq(departments.id, departmentId), eq(departments.companyId, companyId)),
+  });
+  if (!department) throw new AppError('forbidden', 'department does not belong to your company');
+  await db.update(sessions).set({ departmentId }).where(eq(sessions.tokenHash, await sha256Hex(token)));
+  return { departmentId };
+}
+
+/**
+ * Sets a new password and a new security stamp; all of the user's web sessions end, so every
+ * credential issued under the old password stops working.
+ */
+export async function changePassword(
+  db: Database,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ securityStamp: string }> {
+  const user = await db.query.users.findFirst({ where: eq(users.id, userId) });
+  if (!user) throw notFound('user');
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash, user.passwordSalt))) {
+    throw badRequest('currentPassword is not correct');
+  }
+  if (input.newPassword === input.currentPassword) throw badRequest('newPassword must differ from currentPassword');
+  const { hash, salt } = await hashPassword(input.newPassword);
+  const securityStamp = crypto.randomUUID();
+  await db.batch([
+    db.update(users).set({ passwordHash: hash, passwordSalt: salt, securityStamp }).where(eq(users.id, userId)),
+    db.delete(sessions).where(eq(sessions.userId, userId)),
+  ]);
+  return { securityStamp };
+}

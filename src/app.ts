@@ -1,0 +1,48 @@
+import { Hono } from 'hono';
+import { accountRoutes } from './accounts/account.routes';
+import { checkOrigin, requireSession } from './accounts/session-auth';
+import { attributeRoutes } from './catalog/attribute.routes';
+import { catalogRoutes } from './catalog/catalog.routes';
+import { categoryRoutes } from './catalog/category.routes';
+import { productRoutes } from './catalog/product.routes';
+import type { AppEnv } from './env';
+import { exportRoutes } from './exports/export.routes';
+import { notFound } from './http/app-error';
+import { limitBody, requestContext, requireJson, securityHeaders } from './http/middleware';
+import { renderError } from './http/on-error';
+import { jobRoutes } from './jobs/job.routes';
+import { buildOpenApi } from './openapi/document';
+import { renderReference } from './openapi/reference-page';
+
+/**
+ * The REST application ({base_url} = /api). Cookie-session controllers are mounted behind
+ * `requireSession` and the Origin check; each controller is one sub-app.
+ */
+export function createApp() {
+  const app = new Hono<AppEnv>();
+  app.use('*', requestContext, securityHeaders);
+  app.use('/api/*', limitBody, requireJson);
+
+  for (const controller of ['Catalog', 'Export', 'Job']) {
+    app.use(`/api/${controller}/*`, requireSession, checkOrigin);
+  }
+  app.route('/api/Account', accountRoutes);
+  app.route('/api/Catalog', catalogRoutes);
+  app.route('/api/Catalog', categoryRoutes);
+  app.route('/api/Catalog', productRoutes);
+  app.route('/api/Catalog', attributeRoutes);
+  app.route('/api/Export', exportRoutes);
+  app.route('/api/Job', jobRoutes);
+
+  app.get('/api/openapi.json', (c) => c.json(buildOpenApi(app, `${new URL(c.req.url).origin}/api`)));
+  app.get('/api/docs', (c) => {
+    c.header('Cache-Control', 'no-cache');
+    return c.html(renderReference(buildOpenApi(app, `${new URL(c.req.url).origin}/api`) as never));
+  });
+
+  app.notFound(() => {
+    throw notFound('route');
+  });
+  app.onError(renderError);
+  return app;
+}

@@ -1,0 +1,95 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { newId } from '../db/ids';
+import { attributes } from '../db/schema';
+import { badRequest, conflict, notFound } from '../http/app-error';
+import { BUILT_IN_FIELDS } from './fields';
+import type { Tenant } from './scope';
+
+const FEATURE_CODE = /^(EF\d{6}|[A-Z]{3}\d{3}|\d{2}-\d{2}-\d{2}-\d{2})$/;
+
+export const AttributeDto = z.strictObject({
+  attributeId: z.uuid().nullish(),
+  code: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'code must start with a letter and use letters, digits, _ . - (max 64)'),
+  name: z.string().trim().min(1).max(250),
+  type: z.enum(['text', 'number', 'boolean', 'enum', 'range']),
+  unit: z.string().max(20).nullish(),
+  enumValues: z.array(z.string().min(1).max(100)).max(500).nullish(),
+});
+export type AttributeInput = z.infer<typeof AttributeDto>;
+
+export const AttributeOut = z.object({
+  attributeId: z.string(),
+  code: z.string(),
+  name: z.string(),
+  type: z.enum(['text', 'number', 'boolean', 'enum', 'range']),
+  unit: z.string().nullable(),
+  enumValues: z.array(z.string()).nullable(),
+});
+
+type AttributeRow = typeof attributes.$inferSelect;
+
+export function attributeOut(row: AttributeRow) {
+  return { attributeId: row.id, code: row.code, name: row.name, type: row.type, unit: row.unit, enumValues: row.enumValues ?? null };
+}
+
+function checkDefinition(input: AttributeInput) {
+  const builtIn = Object.values(BUILT_IN_FIELDS).some((fields) => Object.hasOwn(fields, input.code));
+  if (builtIn) throw badRequest(`code: "${input.code}" is a built-in field`);
+  if (FEATURE_CODE.test(input.code)) throw badRequest(`code: "${input.code}" looks like a classification feature code`);
+  if (input.type === 'enum' && !input.enumValues?.length) throw badRequest('enumValues: required for type enum');
+  if (input.type !== 'enum' && input.enumValues?.length) throw badRequest('enumValues: only for type enum');
+  if (input.unit && input.type !== 'number' && input.type !== 'range') throw badRequest('unit: only for number and range attributes');
+}
+
+export async function addAttribute(db: Database, tenant: Tenant, input: AttributeInput) {
+  checkDefinition(input);
+  const [row] = await db
+    .insert(attributes)
+    .values({
+      id: input.attributeId ?? newId(),
+      companyId: tenant.companyId,
+      code: input.code,
+      name: input.name,
+      type: input.type,
+      unit: input.unit ?? null,
+      enumValues: input.enumValues ?? null,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw conflict(`attribute code "${input.code}" (or attributeId) is already in use`);
+  return attributeOut(row);
+}
+
+/** Renames or re-describes an attribute. Its code and type are fixed once values may exist. */
+export async function updateAttribute(db: Database, tenant: Tenant, input: AttributeInput) {
+  if (!input.attributeId) throw badRequest('attributeId is required');
+  const existing = await db.query.attributes.findFirst({
+    where: and(eq(attributes.id, input.attributeId), eq(attributes.companyId, tenant.companyId)),
+  });
+  if (!existing) throw notFound('attribute');
+  if (existing.code !== input.code || existing.type !== input.type) throw badRequest('code and type of an attribute cannot change');
+  checkDefinition(input);
+  if (existing.type === 'enum') {
+    const removed = (existing.enumValues ?? []).filter((v) => !(input.enumValues ?? []).includes(v));
+    if (removed.length > 0) throw badRequest(`enumValues: values cannot be removed (${removed.join(', ')})`);
+  }
+  const [row] = await db
+    .update(attributes)
+    .set({ name: input.name, unit: input.unit ?? null, enumValues: input.enumValues ?? null })
+    .where(eq(attributes.id, existing.id))
+    .returning();
+  return attributeOut(row!);
+}
+
+export async function listAttributes(db: Database, tenant: Tenant) {
+  const rows = await db.select().from(attributes).where(eq(attributes.companyId, tenant.companyId)).orderBy(asc(attributes.code));
+  return { items: rows.map(attributeOut) };
+}
+
+export async function findAttributeByCode(db: Database, tenant: Tenant, code: string) {
+  return db.query.attributes.findFirst({ where: and(eq(attributes.companyId, tenant.companyId), eq(attributes.code, code)) });
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+/**
+ * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
+ * and SetValueDto are SPEC part 2; the optional extras after them are this service's additions.
+ */
+const optionalText = (max: number) => z.string().max(max).nullish();
+
+export const CatalogDto = z.strictObject({
+  departmentId: z.uuid(),
+  name: z.string().trim().min(1, 'name must not be empty').max(250),
+  catalogId: z.uuid().nullish(),
+  catalogType: optionalText(50),
+  catalogVersion: optionalText(20),
+  description: optionalText(8000),
+  language: z.string().regex(/^[a-z]{3}$/, 'language must be an ISO 639-2 code such as deu').nullish(),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code such as EUR').nullish(),
+});
+export type CatalogInput = z.infer<typeof CatalogDto>;
+
+export const CatalogOut = z.object({
+  catalogId: z.string(),
+  departmentId: z.string(),
+  name: z.string(),
+  catalogType: z.string().nullable(),
+  catalogVersion: z.string().nullable(),
+  description: z.string().nullable(),
+  language: z.string(),
+  currency: z.string(),
+  categoryCount: z.number().int(),
+  productCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const ProductDto = z.strictObject({
+  departmentId: z.uuid(),
+  catalogId: z.uuid(),
+  productId: z.uuid().nullish(),
+  name: optionalText(250),
+  sku: z.string().trim().min(1, 'sku must not be empty').max(64).nullish(),
+  /** Makes the product a variant of this master product (AddProduct only). */
+  parentId: z.uuid().nullish(),
+  description: optionalText(32000),
+  gtin: z.string().regex(/^(\d{8}|\d{12}|\d{13}|\d{14})$/, 'gtin must have 8, 12, 13 or 14 digits').nullish(),
+  manufacturerName: optionalText(250),
+  manufacturerPid: optionalText(64),
+  unit: z.string().regex(/^[A-Z0-9]{2,3}$/, 'unit must be a UN/ECE Recommendation 20 code such as C62').nullish(),
+  price: z.string().regex(/^\d{1,12}(\.\d{1,4})?$/, 'price must be a decimal string such as "12.50"').nullish(),
+  priceQuantity: z.int().min(1).nullish(),
+  keywords: optionalText(1000),
+  deliveryTimeDays: z.int().min(0).nullish(),
+  status: z.enum(['active', 'draft', 'discontinued']).nullish(),
+  /** Categories of the same catalog the product is placed in (replaces the placement on update). */
+  categoryIds: z.array(z.uuid()).max(50).nullish(),
+});
+export type ProductInput = z.infer<typeof ProductDto>;
+
+export const ProductOut = z.object({
+  productId: z.string(),
+  catalogId: z.string(),
+  departmentId: z.string(),
+  parentId: z.string().nullable(),
+  sku: z.string().nullable(),
+  name: z.string().nullable(),
+  description: z.string().nullable(),
+  gtin: z.string().nullable(),
+  manufacturerName: z.string().nullable(),
+  manufacturerPid: z.string().nullable(),
+  unit: z.string().nullable(),
+  price: z.string().nullable(),
+  priceQuantity: z.number().int().nullable(),
+  keywords: z.string().nullable(),
+  deliveryTimeDays: z.number().int().nullable(),
+  status: z.enum(['active', 'draft', 'discontinued']),
+  categoryIds: z.array(z.string()),
+  fingerprint: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const ProductDetailOut = ProductOut.extend({
+  values: z.array(z.object({ code: z.string(), type: z.string(), value: z.string(), unit: z.string().nullable() })),
+  classification: z
+    .object({
+      linkId: z.string(),
+      name: z.string(),
+      classificationGroups: z.number().int(),
+      classes: z.array(z.object({ group: z.string(), system: z.string(), code: z.string() })),
+      features: z.array(z.object({ group: z.string(), code: z.string(), value: z.string(), unit: z.string().nullable() })),
+    })
+    .nullable(),
+  media: z.array(z.object({ mediaId: z.string(), purpose: z.string(), fileName: z.string(), contentType: z.string(), size: z.number() })),
+  variants: z.array(z.lazy(() => ProductOut)),
+});
+
+export const SetValueDto = z.strictObject({
+  departmentId: z.uuid(),
+  elementId: z.uuid(),
+  field: z.string().min(1).max(100),
+  value: z.string().max(32000),
+});
+export const SetValueOut = z.object({ elementId: z.string(), field: z.string(), value: z.string() });
+
+export const CatalogStats = z.object({
+  catalogs: z.number().int(),
+  categories: z.number().int(),
+  products: z.number().int(),
+});
+
+export const DepartmentQuery = z.strictObject({ departmentId: z.uuid().optional() });
+
+/** Keyset pagination: an opaque cursor and a page size (default 50, max 500). */
+export const PageQuery = {
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+};
+
+export const ProductListQuery = z.strictObject({
+  catalogId: z.uuid(),
+  q: z.string().trim().max(100).optional(),
+  categoryId: z.uuid().optional(),
+  ...PageQuery,
+});
+
+export const CatalogListQuery = z.strictObject({ departmentId: z.uuid().optional(), ...PageQuery });
+export const IdQuery = (name: string) => z.strictObject({ [name]: z.uuid() });
+
+export const ElementRefDto = (name: 'catalogId' | 'productId' | 'categoryId') =>
+  z.strictObject({ departmentId: z.uuid(), [name]: z.uuid() });
+
+export const Page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });

@@ -1,0 +1,119 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { newId } from '../db/ids';
+import { decodeCursor, toPage } from '../db/pagination';
+import { catalogs } from '../db/schema';
+import { badRequest, conflict } from '../http/app-error';
+import type { CatalogInput } from './catalog.schemas';
+import { assertDepartment, findCatalog, type Tenant } from './scope';
+
+type CatalogRow = typeof catalogs.$inferSelect;
+
+export function catalogOut(row: CatalogRow) {
+  return {
+    catalogId: row.id,
+    departmentId: row.departmentId,
+    name: row.name,
+    catalogType: row.catalogType,
+    catalogVersion: row.catalogVersion,
+    description: row.description,
+    language: row.language,
+    currency: row.currency,
+    categoryCount: row.categoryCount,
+    productCount: row.productCount,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function addCatalog(db: Database, tenant: Tenant, input: CatalogInput) {
+  await assertDepartment(db, tenant, input.departmentId);
+  const [row] = await db
+    .insert(catalogs)
+    .values({
+      id: input.catalogId ?? newId(),
+      companyId: tenant.companyId,
+      departmentId: input.departmentId,
+      name: input.name,
+      catalogType: input.catalogType ?? null,
+      catalogVersion: input.catalogVersion ?? null,
+      description: input.description ?? null,
+      language: input.language ?? 'deu',
+      currency: input.currency ?? 'EUR',
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw conflict('catalogId is already in use');
+  return catalogOut(row);
+}
+
+/** Updates the given fields; a field left out keeps its value. The catalog may move between departments. */
+export async function updateCatalog(db: Database, tenant: Tenant, input: CatalogInput) {
+  if (!input.catalogId) throw badRequest('catalogId is required');
+  await assertDepartment(db, tenant, input.departmentId);
+  await findCatalog(db, tenant, input.catalogId);
+  const changes: Partial<CatalogRow> = { departmentId: input.departmentId, name: input.name };
+  if (input.catalogType !== undefined) changes.catalogType = input.catalogType;
+  if (input.catalogVersion !== undefined) changes.catalogVersion = input.catalogVersion;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.language) changes.language = input.language;
+  if (input.currency) changes.currency = input.currency;
+  const [row] = await db
+    .update(catalogs)
+    .set({ ...changes, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+    .where(and(eq(catalogs.id, input.catalogId), eq(catalogs.companyId, tenant.companyId)))
+    .returning();
+  return catalogOut(row!);
+}
+
+export async function getCatalog(db: Database, tenant: Tenant, catalogId: string) {
+  return catalogOut(await findCatalog(db, tenant, catalogId));
+}
+
+export async function listCatalogs(db: Database, tenant: Tenant, input: { departmentId?: string; cursor?: string; limit: number }) {
+  if (input.departmentId) await assertDepartment(db, tenant, input.departmentId);
+  const after = decodeCursor(input.cursor);
+  const rows = await db
+    .select()
+    .from(catalogs)
+    .where(
+      and(
+        eq(catalogs.companyId, tenant.companyId),
+        input.departmentId ? eq(catalogs.departmentId, input.departmentId) : undefined,
+        after ? gt(catalogs.id, after) : undefined,
+      ),
+    )
+    .orderBy(asc(catalogs.id))
+    .limit(input.limit + 1);
+  const page = toPage(rows, input.limit, (r) => r.id);
+  return { items: page.items.map(catalogOut), nextCursor: page.nextCursor };
+}
+
+/** Deletes a catalog with its categories, products, values, links and media rows (one transaction). */
+export async function deleteCatalog(db: Database, tenant: Tenant, input: { departmentId: string; catalogId: string }) {
+  await assertDepartment(db, tenant, input.departmentId);
+  const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
+  await db.batch([
+    db.run(sql`DELETE FROM attribute_values WHERE element_id IN (SELECT id FROM products WHERE catalog_id = ${catalog.id})
+      OR element_id IN (SELECT id FROM categories WHERE catalog_id = ${catalog.id}) OR element_id = ${catalog.id}`),
+    db.run(sql`DELETE FROM classification_links WHERE element_id IN (SELECT id FROM products WHERE catalog_id = ${catalog.id})
+      OR element_id IN (SELECT id FROM categories WHERE catalog_id = ${catalog.id}) OR element_id = ${catalog.id}`),
+    db.run(sql`DELETE FROM media WHERE element_id IN (SELECT id FROM products WHERE catalog_id = ${catalog.id})
+      OR element_id IN (SELECT id FROM categories WHERE catalog_id = ${catalog.id}) OR element_id = ${catalog.id}`),
+    db.delete(catalogs).where(and(eq(catalogs.id, catalog.id), eq(catalogs.companyId, tenant.companyId))),
+  ]);
+  return { catalogId: catalog.id, deleted: true as const };
+}
+
+/** Counts for one department, read from the counters kept on each catalog row. */
+export async function getStats(db: Database, tenant: Tenant, departmentId: string) {
+  const [row] = await db
+    .select({
+      catalogs: sql<number>`count(*)`,
+      categories: sql<number>`coalesce(sum(${catalogs.categoryCount}), 0)`,
+      products: sql<number>`coalesce(sum(${catalogs.productCount}), 0)`,
+    })
+    .from(catalogs)
+    .where(and(eq(catalogs.companyId, tenant.companyId), eq(catalogs.departmentId, departmentId)));
+  return { catalogs: Number(row?.catalogs ?? 0), categories: Number(row?.categories ?? 0), products: Number(row?.products ?? 0) };
+}

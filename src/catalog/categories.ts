@@ -1,0 +1,204 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { newId } from '../db/ids';
+import { catalogs, categories } from '../db/schema';
+import { badRequest, notFound } from '../http/app-error';
+import { assertDepartment, findCatalog, findCategory, type Tenant } from './scope';
+
+export const CategoryDto = z.strictObject({
+  departmentId: z.uuid(),
+  catalogId: z.uuid(),
+  categoryId: z.uuid().nullish(),
+  parentId: z.uuid().nullish(),
+  name: z.string().trim().min(1, 'name must not be empty').max(250),
+  description: z.string().max(8000).nullish(),
+  sortOrder: z.int().nullish(),
+});
+export type CategoryInput = z.infer<typeof CategoryDto>;
+
+export const MoveCategoryDto = z.strictObject({
+  departmentId: z.uuid(),
+  categoryId: z.uuid(),
+  /** New parent; null moves the category to the top level. */
+  parentId: z.uuid().nullable(),
+  sortOrder: z.int().nullish(),
+});
+
+export const CategoryOut = z.object({
+  categoryId: z.string(),
+  catalogId: z.string(),
+  parentId: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  sortOrder: z.number().int(),
+});
+
+/** Deepest category tree we accept; deeper trees are rejected (BMEcat readers choke on them). */
+export const MAX_DEPTH = 12;
+
+type CategoryRow = typeof categories.$inferSelect;
+
+export function categoryOut(row: CategoryRow) {
+  return {
+    categoryId: row.id,
+    catalogId: row.catalogId,
+    parentId: row.parentId,
+    name: row.name,
+    description: row.description,
+    sortOrder: row.sortOrder,
+  };
+}
+
+async function depthOf(db: Database, categoryId: string): Promise<number> {
+  const [row] = await db.all<{ depth: number }>(sql`
+    WITH RECURSIVE up(id, parent_id, depth) AS (
+      SELECT id, parent_id, 1 FROM categories WHERE id = ${categoryId}
+      UNION ALL SELECT c.id, c.parent_id, up.depth + 1 FROM categories c JOIN up ON c.id = up.parent_id WHERE up.depth < 100
+    ) SELECT max(depth) AS depth FROM up`);
+  return row?.depth ?? 0;
+}
+
+async function findParent(db: Database, tenant: Tenant, catalogId: string, parentId: string) {
+  const parent = await db.query.categories.findFirst({
+    where: and(eq(categories.id, parentId), eq(categories.companyId, tenant.companyId), eq(categories.catalogId, catalogId)),
+  });
+  if (!parent) throw notFound('parent category');
+  return parent;
+}
+
+export async function addCategory(db: Database, tenant: Tenant, input: CategoryInput) {
+  await assertDepartment(db, tenant, input.departmentId);
+  const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
+  if (input.parentId) {
+    await findParent(db, tenant, catalog.id, input.parentId);
+    if ((await depthOf(db, input.parentId)) >= MAX_DEPTH) throw badRequest(`parentId: category trees are limited to ${MAX_DEPTH} levels`);
+  }
+  const id = input.categoryId ?? newId();
+  const [inserted] = await db.batch([
+    db
+      .insert(categories)
+      .values({
+        id,
+        companyId: tenant.companyId,
+        catalogId: catalog.id,
+        parentId: input.parentId ?? null,
+        name: input.name,
+        description: input.description ?? null,
+        sortOrder: input.sortOrder ?? 0,
+      })
+      .returning(),
+    db.update(catalogs).set({ categoryCount: sql`${catalogs.categoryCount} + 1` }).where(eq(catalogs.id, catalog.id)),
+  ]);
+  return categoryOut(inserted[0]!);
+}
+
+export async function updateCategory(db: Database, tenant: Tenant, input: CategoryInput) {
+  if (!input.categoryId) throw badRequest('categoryId is required');
+  await assertDepartment(db, tenant, input.departmentId);
+  await findCatalog(db, tenant, input.catalogId, input.departmentId);
+  const category = await findCategory(db, tenant, input.categoryId);
+  if (category.catalogId !== input.catalogId) throw notFound('category');
+  const changes: Partial<CategoryRow> = { name: input.name };
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.sortOrder !== undefined && input.sortOrder !== null) changes.sortOrder = input.sortOrder;
+  if (input.parentId !== undefined && input.parentId !== category.parentId) {
+    return moveCategory(db, tenant, { departmentId: input.departmentId, categoryId: category.id, parentId: input.parentId ?? null, sortOrder: input.sortOrder }, changes);
+  }
+  const [row] = await db.update(categories).set(changes).where(eq(categories.id, category.id)).returning();
+  return categoryOut(row!);
+}
+
+/** Re-parents a category within its catalog; refuses cycles and trees deeper than MAX_DEPTH. */
+export async function moveCategory(
+  db: Database,
+  tenant: Tenant,
+  input: z.infer<typeof MoveCategoryDto>,
+  extraChanges: Partial<CategoryRow> = {},
+) {
+  await assertDepartment(db, tenant, input.departmentId);
+  const category = await findCategory(db, tenant, input.categoryId);
+  await findCatalog(db, tenant, category.catalogId, input.departmentId);
+  if (input.parentId) {
+    await findParent(db, tenant, category.catalogId, input.parentId);
+    const [cycle] = await db.all<{ found: number }>(sql`
+      WITH RECURSIVE up(id, parent_id) AS (
+        SELECT id, parent_id FROM categories WHERE id = ${input.parentId}
+        UNION ALL SELECT c.id, c.parent_id FROM categories c JOIN up ON c.id = up.parent_id
+      ) SELECT count(*) AS found FROM up WHERE id = ${category.id}`);
+    if ((cycle?.found ?? 0) > 0) throw badRequest('parentId: a category cannot move below itself');
+    const [height] = await db.all<{ h: number }>(sql`
+      WITH RECURSIVE down(id, h) AS (
+        SELECT id, 1 FROM categories WHERE id = ${category.id}
+        UNION ALL SELECT c.id, down.h + 1 FROM categories c JOIN down ON c.parent_id = down.id WHERE down.h < 100
+      ) SELECT max(h) AS h FROM down`);
+    if ((await depthOf(db, input.parentId)) + (height?.h ?? 1) > MAX_DEPTH) {
+      throw badRequest(`parentId: category trees are limited to ${MAX_DEPTH} levels`);
+    }
+  }
+  const changes: Partial<CategoryRow> = { ...extraChanges, parentId: input.parentId };
+  if (input.sortOrder !== undefined && input.sortOrder !== null) changes.sortOrder = input.sortOrder;
+  const [row] = await db.update(categories).set(changes).where(eq(categories.id, category.id)).returning();
+  return categoryOut(row!);
+}
+
+/**
+ * Deletes a category and its whole subtree. Products stay in the catalog; only their
+ * placement in the deleted categories goes (with the rows, through the foreign key).
+ */
+export async function deleteCategory(db: Database, tenant: Tenant, input: { departmentId: string; categoryId: string }) {
+  await assertDepartment(db, tenant, input.departmentId);
+  const category = await findCategory(db, tenant, input.categoryId);
+  await findCatalog(db, tenant, category.catalogId, input.departmentId);
+  const subtree = sql`WITH RECURSIVE sub(id) AS (
+      SELECT ${category.id} UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id)`;
+  const [count] = await db.all<{ n: number }>(sql`${subtree} SELECT count(*) AS n FROM sub`);
+  const removed = count?.n ?? 1;
+  await db.batch([
+    // Placements vanish with the categories: the affected masters' sync records change.
+    db.run(sql`${subtree} UPDATE products SET revision = revision + 1
+      WHERE id IN (SELECT product_id FROM product_categories WHERE category_id IN (SELECT id FROM sub))`),
+    db.run(sql`${subtree} DELETE FROM classification_links WHERE element_id IN (SELECT id FROM sub)`),
+    db.run(sql`${subtree} DELETE FROM attribute_values WHERE element_id IN (SELECT id FROM sub)`),
+    db.run(sql`${subtree} DELETE FROM media WHERE element_id IN (SELECT id FROM sub)`),
+    db.run(sql`${subtree} DELETE FROM categories WHERE id IN (SELECT id FROM sub)`),
+    db.update(catalogs).set({ categoryCount: sql`max(0, ${catalogs.categoryCount} - ${removed})` }).where(eq(catalogs.id, category.catalogId)),
+  ]);
+  return { categoryId: category.id, deleted: removed };
+}
+
+/** The children of one category (or the top level), in display order. */
+export async function listCategories(db: Database, tenant: Tenant, input: { catalogId: string; parentId?: string }) {
+  const catalog = await findCatalog(db, tenant, input.catalogId);
+  const rows = await db
+    .select()
+    .from(categories)
+    .where(
+      and(
+        eq(categories.catalogId, catalog.id),
+        eq(categories.companyId, tenant.companyId),
+        input.parentId ? eq(categories.parentId, input.parentId) : isNull(categories.parentId),
+      ),
+    )
+    .orderBy(asc(categories.sortOrder), asc(categories.name))
+    .limit(1000);
+  return { items: rows.map(categoryOut) };
+}
+
+/** The whole tree of a catalog, nested. Category trees are small (thousands), unlike products. */
+export async function getCategoryTree(db: Database, tenant: Tenant, catalogId: string) {
+  const catalog = await findCatalog(db, tenant, catalogId);
+  const rows = await db
+    .select()
+    .from(categories)
+    .where(and(eq(categories.catalogId, catalog.id), eq(categories.companyId, tenant.companyId)))
+    .orderBy(asc(categories.sortOrder), asc(categories.name));
+  type Node = ReturnType<typeof categoryOut> & { children: Node[] };
+  const nodes = new Map<string, Node>(rows.map((r) => [r.id, { ...categoryOut(r), children: [] }]));
+  const roots: Node[] = [];
+  for (const node of nodes.values()) {
+    const parent = node.parentId ? nodes.get(node.parentId) : undefined;
+    (parent ? parent.children : roots).push(node);
+  }
+  return { catalogId: catalog.id, items: roots };
+}

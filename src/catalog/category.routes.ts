@@ -1,0 +1,50 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../env';
+import { validate } from '../http/validate';
+import { describeRoute } from '../openapi/route-meta';
+import {
+  addCategory,
+  CategoryDto,
+  CategoryOut,
+  deleteCategory,
+  getCategoryTree,
+  listCategories,
+  moveCategory,
+  MoveCategoryDto,
+  updateCategory,
+} from './categories';
+
+const doc = (summary: string, response?: z.ZodType) => describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
+
+const CategoryTreeNode: z.ZodType = z.lazy(() => CategoryOut.extend({ children: z.array(CategoryTreeNode) }));
+
+/** `/api/Catalog/*` for the category tree. */
+export const categoryRoutes = new Hono<AppEnv>()
+  .post('/AddCategory', doc('Create a category (top level or below parentId)', CategoryOut), validate('json', CategoryDto), async (c) =>
+    c.json(await addCategory(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .post('/UpdateCategory', doc('Update a category (categoryId required)', CategoryOut), validate('json', CategoryDto), async (c) =>
+    c.json(await updateCategory(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .post('/MoveCategory', doc('Move a category below another parent (or to the top level with parentId null)', CategoryOut), validate('json', MoveCategoryDto), async (c) =>
+    c.json(await moveCategory(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/DeleteCategory',
+    doc('Delete a category and its subtree; products stay in the catalog', z.object({ categoryId: z.string(), deleted: z.number().int() })),
+    validate('json', z.strictObject({ departmentId: z.uuid(), categoryId: z.uuid() })),
+    async (c) => c.json(await deleteCategory(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .get(
+    '/GetCategories',
+    doc('Children of a category, or the top level', z.object({ items: z.array(CategoryOut) })),
+    validate('query', z.strictObject({ catalogId: z.uuid(), parentId: z.uuid().optional() })),
+    async (c) => c.json(await listCategories(c.var.db, c.var.caller, c.req.valid('query'))),
+  )
+  .get(
+    '/GetCategoryTree',
+    doc('The whole category tree of a catalog', z.object({ catalogId: z.string(), items: z.array(CategoryTreeNode) })),
+    validate('query', z.strictObject({ catalogId: z.uuid() })),
+    async (c) => c.json(await getCategoryTree(c.var.db, c.var.caller, c.req.valid('query').catalogId)),
+  );

@@ -1,0 +1,52 @@
+import type { ElementKind } from './scope';
+import { checkGtin, type ValueRule } from './value-types';
+
+/** A built-in field: its column (drizzle property name), rule, and whether it may be cleared. */
+export interface BuiltInField {
+  column: string;
+  rule: ValueRule;
+  required?: boolean;
+}
+
+const text = (maxLength: number, check?: (v: string) => string | null): ValueRule => ({ type: 'text', maxLength, check });
+
+const catalogFields: Record<string, BuiltInField> = {
+  name: { column: 'name', rule: text(250), required: true },
+  description: { column: 'description', rule: text(8000) },
+  catalogType: { column: 'catalogType', rule: text(50) },
+  catalogVersion: { column: 'catalogVersion', rule: text(20) },
+  language: { column: 'language', rule: text(3, (v) => (/^[a-z]{3}$/.test(v) ? null : 'an ISO 639-2 code such as deu or eng')), required: true },
+  currency: { column: 'currency', rule: text(3, (v) => (/^[A-Z]{3}$/.test(v) ? null : 'an ISO 4217 code such as EUR')), required: true },
+};
+
+const categoryFields: Record<string, BuiltInField> = {
+  name: { column: 'name', rule: text(250), required: true },
+  description: { column: 'description', rule: text(8000) },
+  sortOrder: { column: 'sortOrder', rule: { type: 'integer' }, required: true },
+};
+
+const productFields: Record<string, BuiltInField> = {
+  name: { column: 'name', rule: text(250) },
+  description: { column: 'description', rule: text(32000) },
+  sku: { column: 'sku', rule: text(64, (v) => (v.trim() === v && v.length > 0 ? null : 'no leading or trailing spaces')) },
+  gtin: { column: 'gtin', rule: text(14, checkGtin) },
+  manufacturerName: { column: 'manufacturerName', rule: text(250) },
+  manufacturerPid: { column: 'manufacturerPid', rule: text(64) },
+  unit: { column: 'unit', rule: text(3, (v) => (/^[A-Z0-9]{2,3}$/.test(v) ? null : 'a UN/ECE Recommendation 20 code such as C62 or MTR')) },
+  price: { column: 'price', rule: { type: 'decimal' } },
+  priceQuantity: { column: 'priceQuantity', rule: { type: 'integer', min: 1 } },
+  keywords: { column: 'keywords', rule: text(1000) },
+  deliveryTimeDays: { column: 'deliveryTimeDays', rule: { type: 'integer', min: 0 } },
+  status: { column: 'status', rule: { type: 'enum', enumValues: ['active', 'draft', 'discontinued'] }, required: true },
+};
+
+export const BUILT_IN_FIELDS: Record<ElementKind, Record<string, BuiltInField>> = {
+  catalog: catalogFields,
+  category: categoryFields,
+  product: productFields,
+  variant: productFields,
+};
+
+export function builtInField(kind: ElementKind, field: string): BuiltInField | undefined {
+  return Object.hasOwn(BUILT_IN_FIELDS[kind], field) ? BUILT_IN_FIELDS[kind][field] : undefined;
+}

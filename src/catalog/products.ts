@@ -1,0 +1,263 @@
+import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { newId } from '../db/ids';
+import { decodeCursor, escapeLike, toPage } from '../db/pagination';
+import { catalogs, categories, productCategories, products } from '../db/schema';
+import { badRequest, conflict, notFound } from '../http/app-error';
+import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
+import type { ProductInput } from './catalog.schemas';
+import { loadProductAggregates, type ProductNode } from './product-aggregate';
+import { assertDepartment, findCatalog, findProduct, type Tenant } from './scope';
+import { checkGtin } from './value-types';
+
+type ProductRow = typeof products.$inferSelect;
+
+export function productOut(row: ProductRow, departmentId: string, categoryIds: string[] = []) {
+  return {
+    productId: row.id,
+    catalogId: row.catalogId,
+    departmentId,
+    parentId: row.parentId,
+    sku: row.sku,
+    name: row.name,
+    description: row.description,
+    gtin: row.gtin,
+    manufacturerName: row.manufacturerName,
+    manufacturerPid: row.manufacturerPid,
+    unit: row.unit,
+    price: row.price,
+    priceQuantity: row.priceQuantity,
+    keywords: row.keywords,
+    deliveryTimeDays: row.deliveryTimeDays,
+    status: row.status,
+    categoryIds,
+    fingerprint: row.parentId ? null : row.fingerprint,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Built-in fields present in the input; undefined means "leave as is", null means "clear". */
+function fieldChanges(input: ProductInput): Partial<ProductRow> {
+  if (input.gtin) {
+    const problem = checkGtin(input.gtin);
+    if (problem) throw badRequest(`gtin: ${problem}`);
+  }
+  const changes: Partial<ProductRow> = {};
+  const keys = ['name', 'sku', 'description', 'gtin', 'manufacturerName', 'manufacturerPid', 'unit', 'price', 'priceQuantity', 'keywords', 'deliveryTimeDays'] as const;
+  for (const key of keys) {
+    if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
+  }
+  if (input.status) changes.status = input.status;
+  return changes;
+}
+
+async function assertSkuFree(db: Database, catalogId: string, sku: string | null | undefined, exceptId?: string) {
+  if (!sku) return;
+  const [clash] = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.catalogId, catalogId), eq(products.sku, sku)))
+    .limit(1);
+  if (clash && clash.id !== exceptId) throw conflict(`sku "${sku}" is already used in this catalog`);
+}
+
+async function assertCategoriesInCatalog(db: Database, tenant: Tenant, catalogId: string, categoryIds: string[]) {
+  if (categoryIds.length === 0) return;
+  const unique = [...new Set(categoryIds)];
+  const found = await db
+    .select({ id: categories.id })
+    .from(categories)
+    .where(and(eq(categories.companyId, tenant.companyId), eq(categories.catalogId, catalogId), inArray(categories.id, unique)));
+  if (found.length !== unique.length) throw notFound('category');
+}
+
+/** SQLite reports a unique violation on (catalog_id, sku) when two writers race past the check. */
+function rethrowSkuClash(err: unknown, sku: string | null | undefined): never {
+  if (err instanceof Error && /UNIQUE constraint failed: products\.catalog_id, products\.sku/.test(`${err.message} ${String(err.cause ?? '')}`)) {
+    throw conflict(`sku "${sku}" is already used in this catalog`);
+  }
+  throw err;
+}
+
+export async function addProduct(db: Database, tenant: Tenant, input: ProductInput) {
+  await assertDepartment(db, tenant, input.departmentId);
+  const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
+  let parent: ProductRow | undefined;
+  if (input.parentId) {
+    parent = await findProduct(db, tenant, input.parentId);
+    if (parent.catalogId !== catalog.id) throw notFound('parent product');
+    if (parent.parentId) throw badRequest('parentId: a variant cannot have variants');
+    if (input.categoryIds?.length) throw badRequest('categoryIds: variants are placed through their master product');
+  }
+  await assertSkuFree(db, catalog.id, input.sku);
+  const categoryIds = [...new Set(input.categoryIds ?? [])];
+  await assertCategoriesInCatalog(db, tenant, catalog.id, categoryIds);
+
+  const id = input.productId ?? newId();
+  const masterId = parent?.id ?? id;
+  const statements: BatchStatement[] = [
+    db
+      .insert(products)
+      .values({ ...fieldChanges(input), id, companyId: tenant.companyId, catalogId: catalog.id, parentId: parent?.id ?? null })
+      .onConflictDoNothing({ target: products.id })
+      .returning(),
+    ...categoryIds.map((categoryId) => db.insert(productCategories).values({ productId: id, categoryId, companyId: tenant.companyId })),
+    db.update(catalogs).set({ productCount: sql`${catalogs.productCount} + 1` }).where(eq(catalogs.id, catalog.id)),
+    bumpRevision(db, masterId),
+  ];
+  let inserted: ProductRow[];
+  try {
+    [inserted] = (await runBatch(db, statements)) as [ProductRow[]];
+  } catch (err) {
+    rethrowSkuClash(err, input.sku);
+  }
+  if (!inserted[0]) throw conflict('productId is already in use');
+  await refreshFingerprints(db, tenant.companyId, [masterId]);
+  return getProductSummary(db, tenant, id);
+}
+
+/** Updates the given built-in fields (left-out fields keep their values) and, if given, the placements. */
+export async function updateProduct(db: Database, tenant: Tenant, input: ProductInput) {
+  if (!input.productId) throw badRequest('productId is required');
+  await assertDepartment(db, tenant, input.departmentId);
+  const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
+  const product = await findProduct(db, tenant, input.productId);
+  if (product.catalogId !== catalog.id) throw notFound('product');
+  if (input.parentId !== undefined && input.parentId !== product.parentId) {
+    throw badRequest('parentId cannot change; delete the variant and add it again under the other master');
+  }
+  if (input.categoryIds && product.parentId) throw badRequest('categoryIds: variants are placed through their master product');
+  if (input.sku !== undefined) await assertSkuFree(db, catalog.id, input.sku, product.id);
+  const categoryIds = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
+  if (categoryIds) await assertCategoriesInCatalog(db, tenant, catalog.id, categoryIds);
+
+  const masterId = product.parentId ?? product.id;
+  const changes = fieldChanges(input);
+  const statements: BatchStatement[] = [];
+  if (Object.keys(changes).length > 0) statements.push(db.update(products).set(changes).where(eq(products.id, product.id)));
+  if (categoryIds) {
+    statements.push(db.delete(productCategories).where(eq(productCategories.productId, product.id)));
+    for (const categoryId of categoryIds) {
+      statements.push(db.insert(productCategories).values({ productId: product.id, categoryId, companyId: tenant.companyId }));
+    }
+  }
+  statements.push(bumpRevision(db, masterId));
+  try {
+    await runBatch(db, statements);
+  } catch (err) {
+    rethrowSkuClash(err, input.sku);
+  }
+  await refreshFingerprints(db, tenant.companyId, [masterId]);
+  return getProductSummary(db, tenant, product.id);
+}
+
+async function placementsOf(db: Database, productId: string): Promise<string[]> {
+  const rows = await db
+    .select({ categoryId: productCategories.categoryId })
+    .from(productCategories)
+    .where(eq(productCategories.productId, productId))
+    .orderBy(asc(productCategories.categoryId));
+  return rows.map((r) => r.categoryId);
+}
+
+async function getProductSummary(db: Database, tenant: Tenant, productId: string) {
+  const product = await findProduct(db, tenant, productId);
+  const catalog = await findCatalog(db, tenant, product.catalogId);
+  return productOut(product, catalog.departmentId, await placementsOf(db, product.id));
+}
+
+function nodeDetail(node: ProductNode) {
+  return {
+    values: node.values,
+    classification: node.classification,
+    media: node.media.map(({ mediaId, purpose, fileName, contentType, size }) => ({ mediaId, purpose, fileName, contentType, size })),
+  };
+}
+
+/** A product (or variant) with values, classification, media and variants. */
+export async function getProduct(db: Database, tenant: Tenant, productId: string) {
+  const product = await findProduct(db, tenant, productId);
+  const catalog = await findCatalog(db, tenant, product.catalogId);
+  const masterId = product.parentId ?? product.id;
+  const [aggregate] = await loadProductAggregates(db, tenant.companyId, [masterId]);
+  if (!aggregate) throw notFound('product');
+  const node = product.parentId ? aggregate.variants.find((v) => v.product.id === product.id) : aggregate;
+  if (!node) throw notFound('product');
+  return {
+    ...productOut(node.product, catalog.departmentId, product.parentId ? [] : aggregate.categoryIds),
+    ...nodeDetail(node),
+    variants: product.parentId ? [] : aggregate.variants.map((v) => productOut(v.product, catalog.departmentId)),
+  };
+}
+
+/**
+ * Master products of a catalog in creation order (ids are UUIDv7), keyset-paginated.
+ * `q` matches a SKU prefix or a name substring; `categoryId` restricts to one category.
+ */
+export async function listProducts(
+  db: Database,
+  tenant: Tenant,
+  input: { catalogId: string; q?: string; categoryId?: string; cursor?: string; limit: number },
+) {
+  const catalog = await findCatalog(db, tenant, input.catalogId);
+  const after = decodeCursor(input.cursor);
+  const filters: (SQL | undefined)[] = [
+    eq(products.catalogId, catalog.id),
+    eq(products.companyId, tenant.companyId),
+    isNull(products.parentId),
+    after ? gt(products.id, after) : undefined,
+  ];
+  if (input.q) {
+    const q = escapeLike(input.q);
+    filters.push(or(sql`${products.sku} LIKE ${`${q}%`} ESCAPE '\\'`, sql`${products.name} LIKE ${`%${q}%`} ESCAPE '\\'`));
+  }
+  if (input.categoryId) {
+    filters.push(
+      sql`${products.id} IN (SELECT product_id FROM product_categories WHERE category_id = ${input.categoryId} AND company_id = ${tenant.companyId})`,
+    );
+  }
+  const rows = await db
+    .select()
+    .from(products)
+    .where(and(...filters))
+    .orderBy(asc(products.id))
+    .limit(input.limit + 1);
+  const page = toPage(rows, input.limit, (r) => r.id);
+  return { items: page.items.map((r) => productOut(r, catalog.departmentId)), nextCursor: page.nextCursor };
+}
+
+export async function listVariants(db: Database, tenant: Tenant, productId: string) {
+  const master = await findProduct(db, tenant, productId);
+  if (master.parentId) throw badRequest('productId names a variant, not a master product');
+  const catalog = await findCatalog(db, tenant, master.catalogId);
+  const rows = await db
+    .select()
+    .from(products)
+    .where(and(eq(products.parentId, master.id), eq(products.companyId, tenant.companyId)))
+    .orderBy(asc(products.sku), asc(products.id))
+    .limit(1000);
+  return { items: rows.map((r) => productOut(r, catalog.departmentId)) };
+}
+
+/** Deletes a product with its variants and everything attached to them, in one transaction. */
+export async function deleteProduct(db: Database, tenant: Tenant, input: { departmentId: string; productId: string }) {
+  await assertDepartment(db, tenant, input.departmentId);
+  const product = await findProduct(db, tenant, input.productId);
+  await findCatalog(db, tenant, product.catalogId, input.departmentId);
+  const family = sql`SELECT id FROM products WHERE id = ${product.id} OR parent_id = ${product.id}`;
+  const [count] = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${family})`);
+  const removed = count?.n ?? 1;
+  const statements: BatchStatement[] = [
+    db.run(sql`DELETE FROM attribute_values WHERE element_id IN (${family})`),
+    db.run(sql`DELETE FROM classification_links WHERE element_id IN (${family})`),
+    db.run(sql`DELETE FROM media WHERE element_id IN (${family})`),
+    db.run(sql`DELETE FROM products WHERE parent_id = ${product.id}`),
+    db.delete(products).where(eq(products.id, product.id)),
+    db.update(catalogs).set({ productCount: sql`max(0, ${catalogs.productCount} - ${removed})` }).where(eq(catalogs.id, product.catalogId)),
+  ];
+  if (product.parentId) statements.push(bumpRevision(db, product.parentId));
+  await runBatch(db, statements);
+  if (product.parentId) await refreshFingerprints(db, tenant.companyId, [product.parentId]);
+  return { productId: product.id, deleted: removed };
+}

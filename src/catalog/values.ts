@@ -1,0 +1,126 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { runBatch, type BatchStatement as Statement, type Database } from '../db/client';
+import {
+  attributeValues,
+  catalogs,
+  categories,
+  classificationClassFeatures,
+  classificationLinkClasses,
+  classificationLinkFeatures,
+  classificationLinks,
+  products,
+} from '../db/schema';
+import { badRequest, conflict, notFound } from '../http/app-error';
+import { parseFeatureValue } from '../classification/feature-values';
+import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
+import type { SetValueDto } from './catalog.schemas';
+import { findAttributeByCode } from './attributes';
+import { builtInField } from './fields';
+import { assertDepartment, findElement, type ElementRef, type Tenant } from './scope';
+import { parseValue } from './value-types';
+
+
+const touch = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
+
+function builtInUpdate(db: Database, element: ElementRef, column: string, value: unknown): Statement {
+  switch (element.kind) {
+    case 'catalog':
+      return db.update(catalogs).set({ [column]: value, updatedAt: touch }).where(eq(catalogs.id, element.id));
+    case 'category':
+      return db.update(categories).set({ [column]: value, updatedAt: touch }).where(eq(categories.id, element.id));
+    case 'product':
+    case 'variant':
+      return db.update(products).set({ [column]: value }).where(eq(products.id, element.id));
+  }
+}
+
+/** The statement that writes `field` of `element`, and the value as stored. */
+async function planWrite(db: Database, tenant: Tenant, element: ElementRef, field: string, raw: string): Promise<{ statement: Statement; value: string }> {
+  const builtIn = builtInField(element.kind, field);
+  if (builtIn) {
+    if (raw === '') {
+      if (builtIn.required) throw badRequest(`${field}: must not be empty`);
+      return { statement: builtInUpdate(db, element, builtIn.column, null), value: '' };
+    }
+    const parsed = parseValue(field, raw, builtIn.rule);
+    if (field === 'sku') {
+      const [clash] = await db
+        .select({ id: products.id })
+        .from(products)
+        .where(and(eq(products.catalogId, element.catalogId), eq(products.sku, parsed.value)))
+        .limit(1);
+      if (clash && clash.id !== element.id) throw conflict(`sku "${parsed.value}" is already used in this catalog`);
+    }
+    const stored = builtIn.rule.type === 'integer' ? parsed.number : parsed.value;
+    return { statement: builtInUpdate(db, element, builtIn.column, stored), value: parsed.value };
+  }
+
+  const attribute = await findAttributeByCode(db, tenant, field);
+  if (attribute) {
+    if (raw === '') {
+      return {
+        statement: db.delete(attributeValues).where(and(eq(attributeValues.elementId, element.id), eq(attributeValues.attributeId, attribute.id))),
+        value: '',
+      };
+    }
+    const parsed = parseValue(field, raw, { type: attribute.type, unit: attribute.unit, enumValues: attribute.enumValues });
+    const row = { value: parsed.value, numberValue: parsed.number, numberValueTo: parsed.numberTo, updatedAt: new Date().toISOString() };
+    return {
+      statement: db
+        .insert(attributeValues)
+        .values({ elementId: element.id, attributeId: attribute.id, companyId: tenant.companyId, ...row })
+        .onConflictDoUpdate({ target: [attributeValues.elementId, attributeValues.attributeId], set: row }),
+      value: parsed.value,
+    };
+  }
+
+  // A classification feature of one of the element's classes (e.g. ETIM EF000008).
+  const link = await db.query.classificationLinks.findFirst({
+    where: and(eq(classificationLinks.elementId, element.id), eq(classificationLinks.companyId, tenant.companyId)),
+  });
+  if (link) {
+    const [owner] = await db
+      .select({ group: classificationLinkClasses.group })
+      .from(classificationLinkClasses)
+      .innerJoin(
+        classificationClassFeatures,
+        and(eq(classificationClassFeatures.group, classificationLinkClasses.group), eq(classificationClassFeatures.classCode, classificationLinkClasses.code)),
+      )
+      .where(and(eq(classificationLinkClasses.linkId, link.linkId), eq(classificationClassFeatures.featureCode, field)))
+      .limit(1);
+    if (owner) {
+      const key = and(eq(classificationLinkFeatures.linkId, link.linkId), eq(classificationLinkFeatures.group, owner.group), eq(classificationLinkFeatures.code, field));
+      if (raw === '') return { statement: db.delete(classificationLinkFeatures).where(key), value: '' };
+      const parsed = await parseFeatureValue(db, owner.group, field, raw);
+      return {
+        statement: db
+          .insert(classificationLinkFeatures)
+          .values({ linkId: link.linkId, group: owner.group, code: field, value: parsed.value, unit: parsed.unit })
+          .onConflictDoUpdate({
+            target: [classificationLinkFeatures.linkId, classificationLinkFeatures.group, classificationLinkFeatures.code],
+            set: { value: parsed.value, unit: parsed.unit },
+          }),
+        value: parsed.value,
+      };
+    }
+  }
+  throw badRequest(`field: "${field}" is not a field of this ${element.kind}, an attribute, or a feature of its classification`);
+}
+
+/**
+ * SetValue: sets one built-in field, attribute value or classification feature value of any
+ * catalog element. The string is parsed for the field's type; an empty string clears an
+ * optional field. The write and the master product's revision bump are one transaction.
+ */
+export async function setValue(db: Database, tenant: Tenant, input: z.infer<typeof SetValueDto>) {
+  await assertDepartment(db, tenant, input.departmentId);
+  const element = await findElement(db, tenant, input.elementId);
+  if (element.departmentId !== input.departmentId) throw notFound('element');
+  const { statement, value } = await planWrite(db, tenant, element, input.field, input.value);
+  const statements: Statement[] = [statement];
+  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  await runBatch(db, statements);
+  if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
+  return { elementId: element.id, field: input.field, value };
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+export const GROUPS = [
+  { value: 1, code: 'ETIM', label: 'ETIM' },
+  { value: 2, code: 'ECLASS', label: 'eCl@ss' },
+  { value: 4, code: 'PROFICLASS', label: 'proficl@ss' },
+] as const;
+
+export const GroupCode = z.enum(['ETIM', 'ECLASS', 'PROFICLASS']);
+
+export const ClassRef = z.strictObject({
+  group: GroupCode,
+  code: z.string().min(1).max(40),
+  /** Optional; when given it must match the reference system, e.g. ETIM-9.0. */
+  system: z.string().max(40).optional(),
+});
+
+export const FeatureValueInput = z.strictObject({
+  /** Optional when the code belongs to exactly one of the link's classes. */
+  group: GroupCode.optional(),
+  code: z.string().min(1).max(40),
+  value: z.string().min(1).max(1000),
+});
+
+export const CreateClassificationDto = z.strictObject({
+  elementId: z.uuid(),
+  name: z.string().trim().min(1).max(250),
+  classificationGroups: z.int().min(1).max(7),
+  classes: z.array(ClassRef).min(1).max(3),
+  features: z.array(FeatureValueInput).max(500).optional(),
+});
+
+export const UpdateClassificationDto = z.strictObject({
+  linkId: z.uuid(),
+  name: z.string().trim().min(1).max(250).optional(),
+  classificationGroups: z.int().min(1).max(7).optional(),
+  classes: z.array(ClassRef).min(1).max(3).optional(),
+  /** Replaces all feature values when given. */
+  features: z.array(FeatureValueInput).max(500).optional(),
+});
+
+export const ClassificationOut = z.object({
+  linkId: z.string(),
+  name: z.string(),
+  elementId: z.string(),
+  classificationGroups: z.number().int(),
+  classes: z.array(z.object({ group: z.string(), system: z.string(), code: z.string(), name: z.string() })),
+  features: z.array(z.object({ group: z.string(), code: z.string(), name: z.string(), value: z.string(), unit: z.string().nullable() })),
+});
+
+export const ClassificationListEntry = z.object({ linkId: z.string(), name: z.string() });
+export const ClassificationGroupsOut = z.object({ items: z.array(z.object({ value: z.number().int(), code: z.string(), label: z.string() })) });
+
+export type CreateClassificationInput = z.infer<typeof CreateClassificationDto>;
+export type UpdateClassificationInput = z.infer<typeof UpdateClassificationDto>;

@@ -1,0 +1,34 @@
+import type { BatchItem } from 'drizzle-orm/batch';
+import { drizzle } from 'drizzle-orm/d1';
+import * as schema from './schema';
+
+/** A drizzle handle over one D1 binding; made per request (or per queue batch), never module-global. */
+export function createDb(d1: D1Database) {
+  return drizzle(d1, { schema });
+}
+
+export type Database = ReturnType<typeof createDb>;
+
+/** D1 allows at most 100 bound parameters per statement. */
+export const D1_MAX_PARAMS = 100;
+
+/** Splits rows into chunks whose multi-row INSERT stays under D1's bound-parameter limit. */
+export function chunkForInsert<T>(rows: T[], columnsPerRow: number): T[][] {
+  const size = Math.max(1, Math.floor(D1_MAX_PARAMS / columnsPerRow));
+  const chunks: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
+  return chunks;
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/** One statement of a D1 batch (D1 runs a batch as one transaction). */
+export type BatchStatement = BatchItem<'sqlite'>;
+
+/** Runs statements as one transaction; a no-op for an empty list. */
+export async function runBatch(db: Database, statements: BatchStatement[]) {
+  if (statements.length === 0) return [];
+  return db.batch(statements as [BatchStatement, ...BatchStatement[]]);
+}

@@ -1,0 +1,27 @@
+import { badRequest } from '../http/app-error';
+
+/** Opaque keyset cursor: base64url of the last row's sort key. */
+export function encodeCursor(key: string): string {
+  return btoa(key).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function decodeCursor(cursor: string | undefined): string | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  try {
+    return atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch {
+    throw badRequest('cursor is not valid');
+  }
+}
+
+/** Given `limit + 1` rows, returns the page and the cursor of its last row when more exist. */
+export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => string): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null };
+}
+
+/** Escapes LIKE wildcards so user text matches literally (used with ESCAPE '\\'). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}

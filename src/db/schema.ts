@@ -1,0 +1,376 @@
+/**
+ * The whole PIM data model. drizzle-kit generates the SQL in migrations/ from this file.
+ *
+ * Every tenant-owned table carries `companyId`, and every query filters by it: the company is
+ * the tenant boundary. Timestamps are ISO-8601 strings in UTC.
+ */
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+const createdAt = () => text('created_at').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
+const updatedAt = () => text('updated_at').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
+
+// ---------------------------------------------------------------- tenancy and accounts
+
+export const companies = sqliteTable('companies', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+});
+
+export const departments = sqliteTable(
+  'departments',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('departments_company_idx').on(t.companyId)],
+);
+
+export const users = sqliteTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  passwordSalt: text('password_salt').notNull(),
+  /** Changes on password change and on "revoke AI access"; every token carries the stamp it was issued under. */
+  securityStamp: text('security_stamp').notNull(),
+  /** The account switch "AI may edit classifications". */
+  aiMayEditClassifications: integer('ai_may_edit_classifications', { mode: 'boolean' }).notNull().default(false),
+  failedLogins: integer('failed_logins').notNull().default(0),
+  lockedUntil: text('locked_until'),
+  createdAt: createdAt(),
+});
+
+export const memberships = sqliteTable(
+  'memberships',
+  {
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['admin', 'editor'] }).notNull(),
+    defaultDepartmentId: text('default_department_id').notNull().references(() => departments.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.companyId] }), index('memberships_company_idx').on(t.companyId)],
+);
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    /** SHA-256 of the cookie token: a stolen database does not yield usable cookies. */
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    departmentId: text('department_id').notNull().references(() => departments.id, { onDelete: 'cascade' }),
+    expiresAt: text('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+// ---------------------------------------------------------------- catalog
+
+export const catalogs = sqliteTable(
+  'catalogs',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    departmentId: text('department_id').notNull().references(() => departments.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    catalogType: text('catalog_type'),
+    catalogVersion: text('catalog_version'),
+    language: text('language').notNull().default('deu'),
+    currency: text('currency').notNull().default('EUR'),
+    /** Maintained in the same batch as every insert and delete, so GetStats never counts rows. */
+    categoryCount: integer('category_count').notNull().default(0),
+    productCount: integer('product_count').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('catalogs_company_idx').on(t.companyId, t.id), index('catalogs_department_idx').on(t.departmentId)],
+);
+
+export const categories = sqliteTable(
+  'categories',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    catalogId: text('catalog_id').notNull().references(() => catalogs.id, { onDelete: 'cascade' }),
+    parentId: text('parent_id'),
+    name: text('name').notNull(),
+    description: text('description'),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('categories_catalog_idx').on(t.catalogId, t.parentId, t.sortOrder),
+    index('categories_company_idx').on(t.companyId),
+    index('categories_parent_idx').on(t.parentId),
+  ],
+);
+
+/**
+ * Master products and variants share one table: a variant is a product row whose `parentId`
+ * names its master. Built-in fields are columns; everything else is an attribute value.
+ */
+export const products = sqliteTable(
+  'products',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    catalogId: text('catalog_id').notNull().references(() => catalogs.id, { onDelete: 'cascade' }),
+    parentId: text('parent_id'),
+    sku: text('sku'),
+    name: text('name'),
+    description: text('description'),
+    gtin: text('gtin'),
+    manufacturerName: text('manufacturer_name'),
+    manufacturerPid: text('manufacturer_pid'),
+    /** UN/ECE Recommendation 20 code, e.g. C62 (piece), MTR (metre). */
+    unit: text('unit'),
+    /** Net list price as a decimal string, never a float. */
+    price: text('price'),
+    priceQuantity: integer('price_quantity'),
+    keywords: text('keywords'),
+    deliveryTimeDays: integer('delivery_time_days'),
+    status: text('status', { enum: ['active', 'draft', 'discontinued'] }).notNull().default('active'),
+    /** Bumped in the same batch as any change to the master's sync record. */
+    revision: integer('revision').notNull().default(0),
+    /** SHA-256 over the master's sync record, valid for `fingerprintRevision`. Masters only. */
+    fingerprint: text('fingerprint'),
+    fingerprintRevision: integer('fingerprint_revision').notNull().default(-1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('products_catalog_sku_uq').on(t.catalogId, t.sku),
+    index('products_catalog_id_idx').on(t.catalogId, t.id),
+    index('products_catalog_name_idx').on(t.catalogId, t.name),
+    index('products_company_idx').on(t.companyId),
+    index('products_company_sku_idx').on(t.companyId, t.sku),
+    index('products_parent_idx').on(t.parentId),
+  ],
+);
+
+/** Products placed in categories (PRODUCT_TO_CATALOGGROUP_MAP in BMEcat). */
+export const productCategories = sqliteTable(
+  'product_categories',
+  {
+    productId: text('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
+    categoryId: text('category_id').notNull().references(() => categories.id, { onDelete: 'cascade' }),
+    companyId: text('company_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.categoryId] }), index('product_categories_category_idx').on(t.categoryId)],
+);
+
+// ---------------------------------------------------------------- attributes
+
+export const attributes = sqliteTable(
+  'attributes',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    /** The field name SetValue uses. */
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    type: text('type', { enum: ['text', 'number', 'boolean', 'enum', 'range'] }).notNull(),
+    unit: text('unit'),
+    /** JSON array of allowed codes for enum attributes. */
+    enumValues: text('enum_values', { mode: 'json' }).$type<string[]>(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('attributes_company_code_uq').on(t.companyId, t.code)],
+);
+
+export const attributeValues = sqliteTable(
+  'attribute_values',
+  {
+    elementId: text('element_id').notNull(),
+    attributeId: text('attribute_id').notNull().references(() => attributes.id, { onDelete: 'cascade' }),
+    companyId: text('company_id').notNull(),
+    /** The string as given, normalised (e.g. "230" for a number, "true" for a boolean). */
+    value: text('value').notNull(),
+    numberValue: real('number_value'),
+    numberValueTo: real('number_value_to'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.elementId, t.attributeId] }), index('attribute_values_attribute_idx').on(t.attributeId)],
+);
+
+// ---------------------------------------------------------------- classification reference data
+
+/** Standard classes (ETIM EC..., eCl@ss / proficl@ss class codes). Global reference data. */
+export const classificationClasses = sqliteTable(
+  'classification_classes',
+  {
+    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    system: text('system').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.group, t.code] })],
+);
+
+/** Features (ETIM EF..., eCl@ss property ids). Types follow ETIM: A alphanumeric (enum), N numeric, R range, L logical. */
+export const classificationFeatures = sqliteTable(
+  'classification_features',
+  {
+    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    type: text('type', { enum: ['A', 'N', 'R', 'L'] }).notNull(),
+    unit: text('unit'),
+  },
+  (t) => [primaryKey({ columns: [t.group, t.code] })],
+);
+
+/** Enumerated values (ETIM EV...) allowed for alphanumeric features. */
+export const classificationFeatureValues = sqliteTable(
+  'classification_feature_values',
+  {
+    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    featureCode: text('feature_code').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.group, t.featureCode, t.code] })],
+);
+
+/** Which features a class carries. */
+export const classificationClassFeatures = sqliteTable(
+  'classification_class_features',
+  {
+    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    classCode: text('class_code').notNull(),
+    featureCode: text('feature_code').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.group, t.classCode, t.featureCode] })],
+);
+
+// ---------------------------------------------------------------- classification links
+
+/** Links one catalog element to standard classes; addressed by `linkId` on the agent surface. */
+export const classificationLinks = sqliteTable(
+  'classification_links',
+  {
+    linkId: text('link_id').primaryKey(),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    elementId: text('element_id').notNull(),
+    name: text('name').notNull(),
+    /** Bitmask: 1 ETIM, 2 ECLASS, 4 PROFICLASS. */
+    classificationGroups: integer('classification_groups').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('classification_links_element_uq').on(t.elementId),
+    index('classification_links_company_idx').on(t.companyId, t.linkId),
+  ],
+);
+
+export const classificationLinkClasses = sqliteTable(
+  'classification_link_classes',
+  {
+    linkId: text('link_id').notNull().references(() => classificationLinks.linkId, { onDelete: 'cascade' }),
+    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    system: text('system').notNull(),
+    code: text('code').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.linkId, t.group] })],
+);
+
+export const classificationLinkFeatures = sqliteTable(
+  'classification_link_features',
+  {
+    linkId: text('link_id').notNull().references(() => classificationLinks.linkId, { onDelete: 'cascade' }),
+    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    code: text('code').notNull(),
+    /** Normalised: number as decimal string, logical "true"/"false", enum as EV code, range as "min..max". */
+    value: text('value').notNull(),
+    unit: text('unit'),
+  },
+  (t) => [primaryKey({ columns: [t.linkId, t.group, t.code] })],
+);
+
+// ---------------------------------------------------------------- media
+
+export const media = sqliteTable(
+  'media',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    elementId: text('element_id').notNull(),
+    /** BMEcat MIME_PURPOSE: normal, thumbnail, detail, data_sheet, logo, others. */
+    purpose: text('purpose').notNull().default('normal'),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    /** Object key in the FILES bucket. */
+    storageKey: text('storage_key').notNull(),
+    description: text('description'),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('media_element_idx').on(t.elementId, t.sortOrder), index('media_company_idx').on(t.companyId)],
+);
+
+// ---------------------------------------------------------------- jobs and export templates
+
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    departmentId: text('department_id').notNull(),
+    userId: text('user_id').notNull(),
+    kind: text('kind').notNull(),
+    state: text('state', { enum: ['queued', 'running', 'succeeded', 'failed', 'cancelled'] }).notNull(),
+    /** The validated request that started the job (JSON). */
+    params: text('params', { mode: 'json' }).notNull(),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total').notNull().default(0),
+    /** Where a resumable job continues (JSON, job-kind specific), e.g. keyset cursor and multipart state. */
+    checkpoint: text('checkpoint', { mode: 'json' }),
+    error: text('error'),
+    resultKey: text('result_key'),
+    resultFileName: text('result_file_name'),
+    resultContentType: text('result_content_type'),
+    resultSize: integer('result_size'),
+    createdAt: createdAt(),
+    startedAt: text('started_at'),
+    finishedAt: text('finished_at'),
+  },
+  (t) => [index('jobs_company_idx').on(t.companyId, t.createdAt)],
+);
+
+export const exportTemplates = sqliteTable(
+  'export_templates',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    exportType: text('export_type').notNull().default('BMEcat'),
+    language: text('language').notNull().default('deu'),
+    /** JSON options: classification systems, price type, namespace, category subset, ... */
+    options: text('options', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('export_templates_company_idx').on(t.companyId)],
+);
+
+// ---------------------------------------------------------------- public contact form
+
+export const contactMessages = sqliteTable('contact_messages', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  company: text('company'),
+  message: text('message').notNull(),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,32 @@
+import type { Database } from './db/client';
+
+/** Bindings declared in wrangler.toml. */
+export interface Bindings {
+  DB: D1Database;
+  OAUTH_KV: KVNamespace;
+  FILES: R2Bucket;
+  JOB_QUEUE: Queue<JobMessage>;
+  SERVICE_NAME: string;
+}
+
+/** The one message shape on JOB_QUEUE: the consumer loads everything else from the job row. */
+export interface JobMessage {
+  jobId: string;
+}
+
+/** Who is calling: resolved from the session cookie (web) or the bearer token (agent surface). */
+export interface Caller {
+  userId: string;
+  companyId: string;
+  departmentId: string;
+  role: 'admin' | 'editor';
+}
+
+export interface AppEnv {
+  Bindings: Bindings;
+  Variables: {
+    db: Database;
+    requestId: string;
+    caller: Caller;
+  };
+}

@@ -1,0 +1,91 @@
+import { asc, eq } from 'drizzle-orm';
+import { attributes, categories } from '../db/schema';
+import type { ProductNode } from '../catalog/product-aggregate';
+import { productPage, rowCount, textPhase, type Exporter } from './exporter';
+
+/** RFC 4180 field: quoted when it holds a separator, quote, CR or LF; quotes doubled. */
+export function csvField(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const csvLine = (fields: (string | number | null | undefined)[]) => `${fields.map(csvField).join(',')}\r\n`;
+
+const FIXED_COLUMNS = [
+  'productId', 'parentId', 'parentSku', 'sku', 'name', 'description', 'gtin', 'manufacturerName', 'manufacturerPid',
+  'unit', 'price', 'currency', 'priceQuantity', 'keywords', 'deliveryTimeDays', 'status', 'categories',
+  'classes', 'features', 'media',
+] as const;
+
+interface CsvPlan {
+  attributeCodes: string[];
+  /** categoryId → name path ("Cables > Power cables"), resolved once per export. */
+  categoryPaths: Record<string, string>;
+}
+
+function classesOf(node: ProductNode): string {
+  return (node.classification?.classes ?? []).map((c) => `${c.system}:${c.code}`).join('|');
+}
+
+function featuresOf(node: ProductNode): string {
+  return (node.classification?.features ?? []).map((f) => `${f.code}=${f.value}${f.unit ? ` ${f.unit}` : ''}`).join('|');
+}
+
+/**
+ * CSV for ERP import: UTF-8 with BOM (so spreadsheet programs detect the encoding), CRLF line
+ * ends, one row per master product followed by one row per variant. Every attribute of the
+ * company has its own column; classification classes and features are `|`-separated lists.
+ */
+export const csvExporter: Exporter<CsvPlan> = {
+  exportType: 'CSV',
+  contentType: 'text/csv; charset=utf-8',
+  fileExtension: 'csv',
+  async plan(ctx) {
+    const attributeRows = await ctx.db
+      .select({ code: attributes.code })
+      .from(attributes)
+      .where(eq(attributes.companyId, ctx.companyId))
+      .orderBy(asc(attributes.code));
+    const categoryRows = await ctx.db
+      .select({ id: categories.id, parentId: categories.parentId, name: categories.name })
+      .from(categories)
+      .where(eq(categories.catalogId, ctx.catalog.id));
+    const byId = new Map(categoryRows.map((c) => [c.id, c]));
+    const pathOf = (id: string): string => {
+      const names: string[] = [];
+      for (let c = byId.get(id); c && names.length < 20; c = c.parentId ? byId.get(c.parentId) : undefined) names.unshift(c.name);
+      return names.join(' > ');
+    };
+    return {
+      attributeCodes: attributeRows.map((a) => a.code),
+      categoryPaths: Object.fromEntries(categoryRows.map((c) => [c.id, pathOf(c.id)])),
+    };
+  },
+  phases: [
+    textPhase('header', (_ctx, plan) => `\uFEFF${csvLine([...FIXED_COLUMNS, ...plan.attributeCodes])}`),
+    {
+      name: 'products',
+      async run(ctx, plan, cursor) {
+        const { aggregates, nextCursor } = await productPage(ctx, cursor);
+        let text = '';
+        for (const aggregate of aggregates) {
+          const categoryNames = aggregate.categoryIds.map((id) => plan.categoryPaths[id] ?? id).join('|');
+          const row = (node: ProductNode, parentSku: string | null, categoryList: string) => {
+            const p = node.product;
+            const values = new Map(node.values.map((v) => [v.code, v.value]));
+            return csvLine([
+              p.id, p.parentId, parentSku, p.sku, p.name, p.description, p.gtin, p.manufacturerName, p.manufacturerPid,
+              p.unit, p.price, p.price ? ctx.catalog.currency : null, p.priceQuantity, p.keywords, p.deliveryTimeDays, p.status,
+              categoryList, classesOf(node), featuresOf(node), node.media.map((m) => m.fileName).join('|'),
+              ...plan.attributeCodes.map((code) => values.get(code)),
+            ]);
+          };
+          text += row(aggregate, null, categoryNames);
+          for (const variant of aggregate.variants) text += row(variant, aggregate.product.sku, categoryNames);
+        }
+        return { text, nextCursor, products: rowCount(aggregates) };
+      },
+    },
+  ],
+};

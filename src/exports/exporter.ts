@@ -1,0 +1,97 @@
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { catalogs, exportTemplates, products } from '../db/schema';
+import { loadProductAggregates, type ProductAggregate } from '../catalog/product-aggregate';
+
+export type CatalogRow = typeof catalogs.$inferSelect;
+export type TemplateRow = typeof exportTemplates.$inferSelect;
+
+/** Everything an exporter may read. */
+export interface ExportContext {
+  db: Database;
+  companyId: string;
+  catalog: CatalogRow;
+  template: TemplateRow | null;
+  jobId: string;
+}
+
+/** One slice of output: text to append, where to continue, and how many product rows it wrote. */
+export interface PhaseResult {
+  text: string;
+  nextCursor: string | null;
+  products: number;
+}
+
+/**
+ * A section of the output file written in pages (header, category tree, products, mappings,
+ * footer). The runner calls `run` with cursor null first, then with each nextCursor until it
+ * is null, then moves to the next phase. A page must be bounded in size.
+ */
+export interface ExportPhase<Plan> {
+  name: string;
+  run(ctx: ExportContext, plan: Plan, cursor: string | null): Promise<PhaseResult>;
+}
+
+/**
+ * An export format. `plan` is computed once when the job starts and kept in the job's
+ * checkpoint, so every slice of a long export writes the same layout (e.g. CSV columns).
+ */
+export interface Exporter<Plan = unknown> {
+  exportType: string;
+  contentType: string;
+  fileExtension: string;
+  plan(ctx: ExportContext): Promise<Plan>;
+  phases: ExportPhase<Plan>[];
+}
+
+/** Master products per page: bounded memory, and IN lists stay under D1's parameter limit. */
+export const PRODUCT_PAGE_SIZE = 90;
+
+/**
+ * One keyset page of master products of the export's catalog (with their variants and
+ * everything attached), optionally limited to a category subtree.
+ */
+export async function productPage(
+  ctx: ExportContext,
+  cursor: string | null,
+  options: { categoryId?: string | null; pageSize?: number } = {},
+): Promise<{ aggregates: ProductAggregate[]; nextCursor: string | null }> {
+  const pageSize = options.pageSize ?? PRODUCT_PAGE_SIZE;
+  const subset = options.categoryId
+    ? sql`${products.id} IN (WITH RECURSIVE sub(id) AS (SELECT ${options.categoryId} UNION ALL
+          SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id)
+        SELECT product_id FROM product_categories WHERE category_id IN (SELECT id FROM sub))`
+    : undefined;
+  const rows = await ctx.db
+    .select({ id: products.id })
+    .from(products)
+    .where(
+      and(
+        eq(products.catalogId, ctx.catalog.id),
+        eq(products.companyId, ctx.companyId),
+        isNull(products.parentId),
+        cursor ? gt(products.id, cursor) : undefined,
+        subset,
+      ),
+    )
+    .orderBy(asc(products.id))
+    .limit(pageSize + 1);
+  const ids = rows.slice(0, pageSize).map((r) => r.id);
+  const aggregates = await loadProductAggregates(ctx.db, ctx.companyId, ids);
+  return { aggregates, nextCursor: rows.length > pageSize ? ids.at(-1)! : null };
+}
+
+/** Number of product rows (masters and variants) an aggregate page writes. */
+export function rowCount(aggregates: ProductAggregate[]): number {
+  return aggregates.reduce((n, a) => n + 1 + a.variants.length, 0);
+}
+
+/** A phase that writes fixed text once. */
+export function textPhase<Plan>(name: string, text: (ctx: ExportContext, plan: Plan) => string | Promise<string>): ExportPhase<Plan> {
+  return {
+    name,
+    async run(ctx, plan) {
+      return { text: await text(ctx, plan), nextCursor: null, products: 0 };
+    },
+  };
+}

@@ -1,0 +1,195 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { exportTemplates, jobs } from '../db/schema';
+import type { JobMessage } from '../env';
+import { AppError } from '../http/app-error';
+import { findCatalog } from '../catalog/scope';
+import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
+import type { ExportContext, Exporter } from './exporter';
+import { PartWriter } from './part-writer';
+
+/** Where an export continues: kept in `jobs.checkpoint` between queue messages. */
+interface ExportCheckpoint {
+  /** Increases with every save; a save only lands on the sequence it loaded (one runner at a time). */
+  seq: number;
+  key: string;
+  fileName: string;
+  uploadId: string;
+  parts: R2UploadedPart[];
+  /** Object holding the bytes written after the last full part, or null. */
+  carryKey: string | null;
+  phase: number;
+  cursor: string | null;
+  done: number;
+  plan: unknown;
+}
+
+export interface ExportDeps {
+  db: Database;
+  files: R2Bucket;
+  queue: Queue<JobMessage>;
+  exporters: Record<string, Exporter<any>>;
+  /** Wall-clock budget of one invocation before the job continues in a new queue message. */
+  sliceMs: number;
+  /** Part size override for tests; production uses PART_SIZE. */
+  partSize?: number;
+}
+
+export interface ExportParams {
+  catalogId: string;
+  exportType: string;
+  templateId: string | null;
+}
+
+export type SliceOutcome = 'finished' | 'continued' | 'stopped';
+
+function fileNameFor(catalogName: string, exporter: Exporter<any>, jobId: string): string {
+  const base = catalogName.normalize('NFKD').replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'catalog';
+  return `${base}-${exporter.exportType}-${jobId.slice(0, 8)}.${exporter.fileExtension}`;
+}
+
+async function saveCheckpoint(db: Database, jobId: string, loadedSeq: number, next: ExportCheckpoint): Promise<boolean> {
+  const [row] = await db
+    .update(jobs)
+    .set({ checkpoint: next, progressDone: next.done })
+    .where(
+      and(
+        eq(jobs.id, jobId),
+        eq(jobs.state, 'running'),
+        loadedSeq < 0 ? sql`${jobs.checkpoint} IS NULL` : sql`json_extract(${jobs.checkpoint}, '$.seq') = ${loadedSeq}`,
+      ),
+    )
+    .returning({ id: jobs.id });
+  return row !== undefined;
+}
+
+async function isStillRunning(db: Database, jobId: string): Promise<boolean> {
+  const row = await db.query.jobs.findFirst({ where: eq(jobs.id, jobId), columns: { state: true } });
+  return row?.state === 'running';
+}
+
+async function discard(files: R2Bucket, checkpoint: ExportCheckpoint | null): Promise<void> {
+  if (!checkpoint) return;
+  await files.resumeMultipartUpload(checkpoint.key, checkpoint.uploadId).abort().catch(() => undefined);
+  if (checkpoint.carryKey) await files.delete(checkpoint.carryKey);
+}
+
+/**
+ * Runs one slice of an export job: resumes from the checkpoint, writes pages until the file
+ * is complete or the slice budget is spent, then either completes the upload and marks the job
+ * succeeded, or saves the checkpoint and queues a continuation. A cancelled job stops and its
+ * upload is aborted. Deterministic output per cursor makes a re-run after a crash overwrite
+ * the same part numbers with the same bytes.
+ */
+export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<SliceOutcome> {
+  const { db, files } = deps;
+  const params = job.params as ExportParams;
+  let checkpoint = (job.checkpoint as ExportCheckpoint | null) ?? null;
+
+  if (job.state === 'cancelled') {
+    await discard(files, checkpoint);
+    return 'stopped';
+  }
+  if (job.state !== 'queued' && job.state !== 'running') return 'stopped';
+
+  const exporter = deps.exporters[params.exportType];
+  if (!exporter) throw new AppError('bad_request', `export type ${params.exportType} is not available`);
+  const catalog = await findCatalog(db, { companyId: job.companyId }, params.catalogId);
+  const template = params.templateId
+    ? ((await db.query.exportTemplates.findFirst({
+        where: and(eq(exportTemplates.id, params.templateId), eq(exportTemplates.companyId, job.companyId)),
+      })) ?? null)
+    : null;
+  if (params.templateId && !template) throw new AppError('not_found', 'export template no longer exists');
+  const ctx: ExportContext = { db, companyId: job.companyId, catalog, template, jobId: job.id };
+
+  if (!(await markRunning(db, job.id, catalog.productCount))) return 'stopped';
+
+  const loadedSeq = checkpoint?.seq ?? -1;
+  if (!checkpoint) {
+    const fileName = fileNameFor(catalog.name, exporter, job.id);
+    const key = `exports/${job.companyId}/${job.id}/${fileName}`;
+    const upload = await files.createMultipartUpload(key, {
+      httpMetadata: { contentType: exporter.contentType, contentDisposition: `attachment; filename="${fileName}"` },
+    });
+    checkpoint = { seq: 0, key, fileName, uploadId: upload.uploadId, parts: [], carryKey: null, phase: 0, cursor: null, done: 0, plan: await exporter.plan(ctx) };
+    if (!(await saveCheckpoint(db, job.id, loadedSeq, checkpoint))) {
+      await upload.abort();
+      return 'stopped';
+    }
+  }
+
+  const cp: ExportCheckpoint = checkpoint;
+  const upload = files.resumeMultipartUpload(cp.key, cp.uploadId);
+  const carryObject = cp.carryKey ? await files.get(cp.carryKey) : null;
+  const carry = carryObject ? new Uint8Array(await carryObject.arrayBuffer()) : new Uint8Array();
+  const writer = new PartWriter(upload, [...cp.parts], carry, deps.partSize);
+  const started = Date.now();
+  let { phase, cursor, done } = cp;
+  let pages = 0;
+
+  while (phase < exporter.phases.length) {
+    const result = await exporter.phases[phase]!.run(ctx, cp.plan, cursor);
+    await writer.write(result.text);
+    done += result.products;
+    cursor = result.nextCursor;
+    if (cursor === null) phase++;
+    pages++;
+
+    if (phase < exporter.phases.length && pages % 10 === 0) {
+      if (!(await isStillRunning(db, job.id))) {
+        await discard(files, cp);
+        return 'stopped';
+      }
+      await db.update(jobs).set({ progressDone: done }).where(eq(jobs.id, job.id));
+    }
+    if (phase < exporter.phases.length && Date.now() - started > deps.sliceMs) {
+      const seq = cp.seq + 1;
+      const carryKey = `tmp/${job.id}/carry-${seq}`;
+      await files.put(carryKey, writer.carry());
+      const next: ExportCheckpoint = { ...cp, seq, parts: writer.parts, carryKey, phase, cursor, done };
+      if (!(await saveCheckpoint(db, job.id, cp.seq, next))) {
+        await files.delete(carryKey);
+        if (!(await isStillRunning(db, job.id))) await discard(files, next);
+        return 'stopped';
+      }
+      if (cp.carryKey) await files.delete(cp.carryKey);
+      await deps.queue.send({ jobId: job.id });
+      return 'continued';
+    }
+  }
+
+  if (!(await isStillRunning(db, job.id))) {
+    await discard(files, cp);
+    return 'stopped';
+  }
+  const object = await writer.finish();
+  const [finished] = await db
+    .update(jobs)
+    .set({
+      state: 'succeeded',
+      progressDone: done,
+      progressTotal: sql`max(${jobs.progressTotal}, ${done})`,
+      finishedAt: new Date().toISOString(),
+      resultKey: cp.key,
+      resultFileName: cp.fileName,
+      resultContentType: exporter.contentType,
+      resultSize: object.size,
+      checkpoint: null,
+    })
+    .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running')))
+    .returning({ id: jobs.id });
+  if (cp.carryKey) await files.delete(cp.carryKey);
+  if (!finished) {
+    // Cancelled in the last moment: the finished file is not a result.
+    await files.delete(cp.key);
+    return 'stopped';
+  }
+  return 'finished';
+}
+
+/** Marks an export failed, with a message a user can act on, and throws its upload away. */
+export async function failExport(deps: Pick<ExportDeps, 'db' | 'files'>, job: JobRow, message: string): Promise<void> {
+  await discard(deps.files, (job.checkpoint as ExportCheckpoint | null) ?? null);
+  await markFailed(deps.db, job.id, message);
+}

@@ -1,0 +1,46 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { exportTemplates } from '../db/schema';
+import type { JobMessage } from '../env';
+import { badRequest, notFound } from '../http/app-error';
+import { assertDepartment, findCatalog, type Tenant } from '../catalog/scope';
+import { enqueueJob } from '../jobs/jobs';
+import { DEFAULT_EXPORT_TYPE, EXPORTERS } from './registry';
+
+export const StartExportDto = z.strictObject({
+  departmentId: z.uuid(),
+  catalogId: z.uuid(),
+  exportType: z.string().min(1).max(50).nullish(),
+  templateId: z.uuid().nullish(),
+});
+
+export const JobRef = z.object({ jobId: z.string() });
+
+/** Validates the request, then queues the export as a background job (DESIGN section 5). */
+export async function startExport(
+  deps: { db: Database; queue: Queue<JobMessage> },
+  caller: Tenant & { userId: string },
+  input: z.infer<typeof StartExportDto>,
+) {
+  const { db } = deps;
+  await assertDepartment(db, caller, input.departmentId);
+  const catalog = await findCatalog(db, caller, input.catalogId, input.departmentId);
+  let templateType: string | undefined;
+  if (input.templateId) {
+    const template = await db.query.exportTemplates.findFirst({
+      where: and(eq(exportTemplates.id, input.templateId), eq(exportTemplates.companyId, caller.companyId)),
+    });
+    if (!template) throw notFound('export template');
+    templateType = template.exportType;
+  }
+  const exportType = input.exportType ?? templateType ?? DEFAULT_EXPORT_TYPE;
+  if (!Object.hasOwn(EXPORTERS, exportType)) {
+    throw badRequest(`exportType: "${exportType}" is not supported; use one of ${Object.keys(EXPORTERS).join(', ')}`);
+  }
+  return enqueueJob(
+    deps,
+    { companyId: caller.companyId, departmentId: input.departmentId, userId: caller.userId },
+    { kind: 'export', params: { catalogId: catalog.id, exportType, templateId: input.templateId ?? null }, total: catalog.productCount },
+  );
+}

@@ -1,0 +1,43 @@
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createDb } from '../db/client';
+import type { AppEnv } from '../env';
+import { AppError } from './app-error';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Gives every request an id (echoed as `X-Request-Id`) and its own drizzle handle. */
+export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const requestId = crypto.randomUUID();
+  c.set('requestId', requestId);
+  c.set('db', createDb(c.env.DB));
+  await next();
+  c.header('X-Request-Id', requestId);
+};
+
+/** Refuses bodies over 1 MiB with 413, whether announced by Content-Length or streamed. */
+export const limitBody = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw new AppError('payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`);
+  },
+});
+
+/** Writes take JSON only: 415 otherwise. This also forces a CORS preflight for cross-site callers. */
+export const requireJson: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method === 'POST' || c.req.method === 'PUT' || c.req.method === 'PATCH') {
+    const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
+    }
+  }
+  await next();
+};
+
+/** Baseline response headers for every API answer. */
+export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'no-referrer');
+  if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+};

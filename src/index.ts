@@ -1,0 +1,10 @@
+import { createApp } from './app';
+import type { Bindings, JobMessage } from './env';
+import { handleJobBatch } from './jobs/queue-consumer';
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+  queue: (batch, env) => handleJobBatch(batch, env),
+} satisfies ExportedHandler<Bindings, JobMessage>;

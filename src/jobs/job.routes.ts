@@ -1,0 +1,31 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../env';
+import { validate } from '../http/validate';
+import { describeRoute } from '../openapi/route-meta';
+import { PageQuery } from '../catalog/catalog.schemas';
+import { cancelJob, getJob, JobOut, listJobs } from './jobs';
+
+const JobQuery = z.strictObject({ jobId: z.uuid() });
+const CancelJobDto = z.strictObject({ jobId: z.uuid() });
+
+/** `/api/Job/*`: background job status (DESIGN section 5). */
+export const jobRoutes = new Hono<AppEnv>()
+  .get(
+    '/GetJob',
+    describeRoute({ tag: 'Job', summary: 'Status, progress and result of a background job', response: JobOut, security: 'cookie' }),
+    validate('query', JobQuery),
+    async (c) => c.json(await getJob(c.var.db, c.var.caller, c.req.valid('query').jobId)),
+  )
+  .get(
+    '/GetJobs',
+    describeRoute({ tag: 'Job', summary: "The company's jobs, newest first", response: z.object({ items: z.array(JobOut), nextCursor: z.string().nullable() }), security: 'cookie' }),
+    validate('query', z.strictObject(PageQuery)),
+    async (c) => c.json(await listJobs(c.var.db, c.var.caller, c.req.valid('query'))),
+  )
+  .post(
+    '/CancelJob',
+    describeRoute({ tag: 'Job', summary: 'Cancel a queued or running job', response: JobOut, security: 'cookie' }),
+    validate('json', CancelJobDto),
+    async (c) => c.json(await cancelJob(c.var.db, c.var.caller, c.req.valid('json').jobId)),
+  );

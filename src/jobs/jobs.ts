@@ -1,0 +1,128 @@
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { newId } from '../db/ids';
+import { decodeCursor, toPage } from '../db/pagination';
+import { jobs } from '../db/schema';
+import type { JobMessage } from '../env';
+import { AppError, badRequest, notFound } from '../http/app-error';
+import type { Tenant } from '../catalog/scope';
+
+export const JobOut = z.object({
+  jobId: z.string(),
+  kind: z.string(),
+  state: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  error: z.string().nullable(),
+  result: z.object({ fileName: z.string(), contentType: z.string(), size: z.number().int() }).nullable(),
+});
+
+export type JobRow = typeof jobs.$inferSelect;
+
+export function jobOut(row: JobRow): z.infer<typeof JobOut> {
+  return {
+    jobId: row.id,
+    kind: row.kind,
+    state: row.state,
+    progress: { done: row.progressDone, total: row.progressTotal },
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    error: row.error,
+    result:
+      row.state === 'succeeded' && row.resultFileName && row.resultContentType && row.resultSize !== null
+        ? { fileName: row.resultFileName, contentType: row.resultContentType, size: row.resultSize }
+        : null,
+  };
+}
+
+/**
+ * Inserts a job row in state `queued` and sends its queue message. If the queue refuses the
+ * message, the job is marked failed so no row waits forever for work that will never come.
+ */
+export async function enqueueJob(
+  deps: { db: Database; queue: Queue<JobMessage> },
+  tenant: Tenant & { departmentId: string; userId: string },
+  job: { kind: string; params: Record<string, unknown>; total?: number },
+): Promise<{ jobId: string }> {
+  const jobId = newId();
+  await deps.db.insert(jobs).values({
+    id: jobId,
+    companyId: tenant.companyId,
+    departmentId: tenant.departmentId,
+    userId: tenant.userId,
+    kind: job.kind,
+    state: 'queued',
+    params: job.params,
+    progressTotal: job.total ?? 0,
+  });
+  try {
+    await deps.queue.send({ jobId });
+  } catch (err) {
+    await deps.db
+      .update(jobs)
+      .set({ state: 'failed', error: 'the job could not be queued', finishedAt: new Date().toISOString() })
+      .where(eq(jobs.id, jobId));
+    throw err;
+  }
+  return { jobId };
+}
+
+export async function findJob(db: Database, tenant: Tenant, jobId: string): Promise<JobRow> {
+  const row = await db.query.jobs.findFirst({ where: and(eq(jobs.id, jobId), eq(jobs.companyId, tenant.companyId)) });
+  if (!row) throw notFound('job');
+  return row;
+}
+
+export async function getJob(db: Database, tenant: Tenant, jobId: string) {
+  return jobOut(await findJob(db, tenant, jobId));
+}
+
+export async function listJobs(db: Database, tenant: Tenant, input: { cursor?: string; limit: number }) {
+  const after = decodeCursor(input.cursor);
+  const rows = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.companyId, tenant.companyId), after ? lt(jobs.id, after) : undefined))
+    .orderBy(desc(jobs.id))
+    .limit(input.limit + 1);
+  const page = toPage(rows, input.limit, (r) => r.id);
+  return { items: page.items.map(jobOut), nextCursor: page.nextCursor };
+}
+
+/** queued/running → cancelled. The running consumer notices between pages and stops. */
+export async function cancelJob(db: Database, tenant: Tenant, jobId: string) {
+  const job = await findJob(db, tenant, jobId);
+  const [row] = await db
+    .update(jobs)
+    .set({ state: 'cancelled', finishedAt: new Date().toISOString() })
+    .where(and(eq(jobs.id, job.id), inArray(jobs.state, ['queued', 'running'])))
+    .returning();
+  if (!row) throw new AppError('conflict', `job is already ${job.state}`);
+  return jobOut(row);
+}
+
+/** queued → running (first delivery). Returns false if the job is not runnable any more. */
+export async function markRunning(db: Database, jobId: string, total: number): Promise<boolean> {
+  const [row] = await db
+    .update(jobs)
+    .set({ state: 'running', startedAt: sql`coalesce(${jobs.startedAt}, strftime('%Y-%m-%dT%H:%M:%fZ','now'))`, progressTotal: total })
+    .where(and(eq(jobs.id, jobId), inArray(jobs.state, ['queued', 'running'])))
+    .returning({ id: jobs.id });
+  return row !== undefined;
+}
+
+export async function markFailed(db: Database, jobId: string, error: string): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ state: 'failed', error, finishedAt: new Date().toISOString(), checkpoint: null })
+    .where(and(eq(jobs.id, jobId), inArray(jobs.state, ['queued', 'running'])));
+}
+
+export function assertJobId(value: string | undefined): string {
+  if (!value || !/^[0-9a-f-]{36}$/i.test(value)) throw badRequest('jobId is required and must be a uuid');
+  return value;
+}

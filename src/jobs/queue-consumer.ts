@@ -1,0 +1,55 @@
+import { eq } from 'drizzle-orm';
+import { createDb } from '../db/client';
+import { jobs } from '../db/schema';
+import type { Bindings, JobMessage } from '../env';
+import { AppError } from '../http/app-error';
+import { EXPORTERS } from '../exports/registry';
+import { failExport, runExportSlice } from '../exports/run-export';
+import { markFailed } from './jobs';
+
+/** After this many failed deliveries of one message, the job is marked failed. */
+export const MAX_ATTEMPTS = 3;
+const DEFAULT_SLICE_MS = 20_000;
+
+/**
+ * The queue consumer: each message names a job; the job row says what to do. Known failures
+ * (AppError) fail the job at once with their message; unexpected ones are retried with backoff
+ * and fail the job after MAX_ATTEMPTS, with a reference instead of internals.
+ */
+export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindings & { EXPORT_SLICE_MS?: string }): Promise<void> {
+  const db = createDb(env.DB);
+  const deps = {
+    db,
+    files: env.FILES,
+    queue: env.JOB_QUEUE,
+    exporters: EXPORTERS,
+    sliceMs: Number(env.EXPORT_SLICE_MS ?? DEFAULT_SLICE_MS),
+  };
+  for (const message of batch.messages) {
+    const job = await db.query.jobs.findFirst({ where: eq(jobs.id, message.body.jobId) });
+    if (!job) {
+      message.ack();
+      continue;
+    }
+    try {
+      if (job.kind === 'export') await runExportSlice(deps, job);
+      else await markFailed(db, job.id, `unknown job kind ${job.kind}`);
+      message.ack();
+    } catch (err) {
+      if (err instanceof AppError) {
+        await failExport(deps, job, err.message);
+        message.ack();
+        continue;
+      }
+      const reference = crypto.randomUUID();
+      console.error(JSON.stringify({ reference, jobId: job.id, attempt: message.attempts, error: String(err), stack: (err as Error)?.stack }));
+      if (message.attempts >= MAX_ATTEMPTS) {
+        const latest = (await db.query.jobs.findFirst({ where: eq(jobs.id, job.id) })) ?? job;
+        await failExport(deps, latest, `job failed after ${MAX_ATTEMPTS} attempts (internal error, reference ${reference})`);
+        message.ack();
+      } else {
+        message.retry({ delaySeconds: 2 ** message.attempts });
+      }
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { products } from '../db/schema';
+import { sha256Hex } from '../accounts/passwords';
+import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../catalog/product-aggregate';
+
+/** What the sync connector receives for one product or variant. */
+function nodeRecord(node: ProductNode) {
+  const p = node.product;
+  return {
+    sku: p.sku,
+    name: p.name,
+    description: p.description,
+    gtin: p.gtin,
+    manufacturerName: p.manufacturerName,
+    manufacturerPid: p.manufacturerPid,
+    unit: p.unit,
+    price: p.price,
+    priceQuantity: p.priceQuantity,
+    keywords: p.keywords,
+    deliveryTimeDays: p.deliveryTimeDays,
+    status: p.status,
+    values: Object.fromEntries(node.values.map((v) => [v.code, v.value])),
+    classification: node.classification
+      ? {
+          classes: node.classification.classes,
+          features: node.classification.features,
+        }
+      : null,
+    media: node.media.map(({ purpose, fileName, contentType, size, storageKey }) => ({ purpose, fileName, contentType, size, storageKey })),
+  };
+}
+
+/** The record the sync sends for one master product, with its variants. Deterministic key order. */
+export function syncRecord(aggregate: ProductAggregate) {
+  return {
+    ...nodeRecord(aggregate),
+    categoryIds: aggregate.categoryIds,
+    variants: aggregate.variants.map(nodeRecord),
+  };
+}
+
+export type SyncRecord = ReturnType<typeof syncRecord>;
+
+/** SHA-256 over the canonical JSON of the sync record. */
+export function fingerprintOf(record: SyncRecord): Promise<string> {
+  return sha256Hex(JSON.stringify(record));
+}
+
+/** The statement that marks a master's sync record as changed; put it in the same batch as the change. */
+export function bumpRevision(db: Database, masterId: string) {
+  return db
+    .update(products)
+    .set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+    .where(eq(products.id, masterId));
+}
+
+/**
+ * Recomputes the fingerprints of masters whose revision moved past their fingerprint. The
+ * update is conditional on the revision read, so a concurrent write is never overwritten by a
+ * stale hash; whichever writer saw the last revision stores the hash for it. A crash between
+ * a write and this call leaves `fingerprintRevision < revision`, which the sync job repairs.
+ */
+export async function refreshFingerprints(db: Database, companyId: string, masterIds: string[]): Promise<void> {
+  const aggregates = await loadProductAggregates(db, companyId, masterIds);
+  const updates: BatchStatement[] = [];
+  for (const aggregate of aggregates) {
+    const fingerprint = await fingerprintOf(syncRecord(aggregate));
+    const revision = aggregate.product.revision;
+    updates.push(
+      db
+        .update(products)
+        .set({ fingerprint, fingerprintRevision: revision })
+        .where(and(eq(products.id, aggregate.product.id), eq(products.revision, revision))),
+    );
+  }
+  await runBatch(db, updates);
+}

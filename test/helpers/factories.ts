@@ -1,0 +1,74 @@
+import { env } from 'cloudflare:workers';
+import { hashPassword } from '../../src/accounts/passwords';
+import { createDb, type Database } from '../../src/db/client';
+import { newId } from '../../src/db/ids';
+import { companies, departments, memberships, users } from '../../src/db/schema';
+import { addCatalog } from '../../src/catalog/catalogs';
+import { addProduct } from '../../src/catalog/products';
+import type { CatalogInput, ProductInput } from '../../src/catalog/catalog.schemas';
+
+export const PASSWORD = 'test-password-123';
+
+export function db(): Database {
+  return createDb(env.DB);
+}
+
+/** A company with one department. */
+export async function makeCompany(name = `Company ${newId().slice(-6)}`) {
+  const companyId = newId();
+  const departmentId = newId();
+  await db().batch([
+    db().insert(companies).values({ id: companyId, name }),
+    db().insert(departments).values({ id: departmentId, companyId, name: 'Sales' }),
+  ]);
+  return { companyId, departmentId };
+}
+
+export async function makeDepartment(companyId: string, name = 'Purchasing') {
+  const departmentId = newId();
+  await db().insert(departments).values({ id: departmentId, companyId, name });
+  return departmentId;
+}
+
+let cachedHash: { hash: string; salt: string } | undefined;
+
+/** A user with a membership; password PASSWORD. */
+export async function makeUser(
+  company: { companyId: string; departmentId: string },
+  options: { role?: 'admin' | 'editor'; aiSwitch?: boolean; email?: string } = {},
+) {
+  cachedHash ??= await hashPassword(PASSWORD);
+  const userId = newId();
+  const email = options.email ?? `user-${userId}@test.example`;
+  await db().batch([
+    db().insert(users).values({
+      id: userId,
+      email,
+      name: 'Test User',
+      passwordHash: cachedHash.hash,
+      passwordSalt: cachedHash.salt,
+      securityStamp: crypto.randomUUID(),
+      aiMayEditClassifications: options.aiSwitch ?? false,
+    }),
+    db().insert(memberships).values({ userId, companyId: company.companyId, role: options.role ?? 'editor', defaultDepartmentId: company.departmentId }),
+  ]);
+  return { userId, email, ...company };
+}
+
+export async function makeCatalog(tenant: { companyId: string; departmentId: string }, overrides: Partial<CatalogInput> = {}) {
+  return addCatalog(db(), tenant, { departmentId: tenant.departmentId, name: 'Test catalog', ...overrides });
+}
+
+export async function makeProduct(
+  tenant: { companyId: string; departmentId: string },
+  catalogId: string,
+  overrides: Partial<ProductInput> = {},
+) {
+  return addProduct(db(), tenant, {
+    departmentId: tenant.departmentId,
+    catalogId,
+    name: 'Test product',
+    sku: `SKU-${newId().slice(-12)}`,
+    ...overrides,
+  });
+}
