@@ -344,6 +344,8 @@ export const jobs = sqliteTable(
     createdAt: createdAt(),
     startedAt: text('started_at'),
     finishedAt: text('finished_at'),
+    /** What a finished job had to adjust (JSON string array), e.g. an export truncating text to a schema limit. */
+    warnings: text('warnings', { mode: 'json' }).$type<string[]>(),
   },
   (t) => [index('jobs_company_idx').on(t.companyId, t.createdAt)],
 );
