@@ -18,6 +18,8 @@ export const JobOut = z.object({
   finishedAt: z.string().nullable(),
   error: z.string().nullable(),
   result: z.object({ fileName: z.string(), contentType: z.string(), size: z.number().int() }).nullable(),
+  /** What the job had to adjust, e.g. text an export truncated to a schema limit; empty when nothing. */
+  warnings: z.array(z.string()),
 });
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -36,6 +38,7 @@ export function jobOut(row: JobRow): z.infer<typeof JobOut> {
       row.state === 'succeeded' && row.resultFileName && row.resultContentType && row.resultSize !== null
         ? { fileName: row.resultFileName, contentType: row.resultContentType, size: row.resultSize }
         : null,
+    warnings: row.warnings ?? [],
   };
 }
 
