@@ -1,0 +1,51 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../env';
+import { validate } from '../http/validate';
+import { describeRoute } from '../openapi/route-meta';
+import { attachMedia, deleteMedia, findMedia, MAX_MEDIA_BYTES, MediaOut, UploadMediaQuery } from './media';
+import { AppError } from '../http/app-error';
+
+/**
+ * `/api/Media/*`: files attached to catalog elements. Upload takes the raw file as the body
+ * (Content-Type of the file) and its metadata in the query string, so no base64 inflation.
+ */
+export const mediaRoutes = new Hono<AppEnv>()
+  .post(
+    '/Upload',
+    describeRoute({ tag: 'Catalog', summary: 'Attach a file (raw body, its own Content-Type) to a catalog element', response: MediaOut, security: 'cookie' }),
+    validate('query', UploadMediaQuery),
+    async (c) => {
+      const declared = Number(c.req.header('Content-Length') ?? '0');
+      if (declared > MAX_MEDIA_BYTES) throw new AppError('payload_too_large', `the file exceeds ${MAX_MEDIA_BYTES} bytes`);
+      const bytes = await c.req.arrayBuffer();
+      if (bytes.byteLength > MAX_MEDIA_BYTES) throw new AppError('payload_too_large', `the file exceeds ${MAX_MEDIA_BYTES} bytes`);
+      const contentType = c.req.header('Content-Type') ?? '';
+      return c.json(await attachMedia({ db: c.var.db, files: c.env.FILES }, c.var.caller, { ...c.req.valid('query'), contentType, bytes }));
+    },
+  )
+  .get(
+    '/Get',
+    describeRoute({ tag: 'Catalog', summary: 'Download an attached file', responseContentType: 'application/octet-stream', security: 'cookie' }),
+    validate('query', z.strictObject({ mediaId: z.uuid() })),
+    async (c) => {
+      const row = await findMedia(c.var.db, c.var.caller, c.req.valid('query').mediaId);
+      const object = await c.env.FILES.get(row.storageKey);
+      if (!object) throw new AppError('not_found', 'media file not found');
+      return new Response(object.body, {
+        headers: {
+          'Content-Type': row.contentType,
+          'Content-Length': String(object.size),
+          'Content-Disposition': `inline; filename="${row.fileName.replace(/"/g, '')}"`,
+          'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+          'X-Content-Type-Options': 'nosniff',
+        },
+      });
+    },
+  )
+  .post(
+    '/Delete',
+    describeRoute({ tag: 'Catalog', summary: 'Detach and delete a file', response: z.object({ mediaId: z.string(), deleted: z.literal(true) }), security: 'cookie' }),
+    validate('json', z.strictObject({ departmentId: z.uuid(), mediaId: z.uuid() })),
+    async (c) => c.json(await deleteMedia({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
+  );

@@ -1,0 +1,109 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { newId } from '../db/ids';
+import { media } from '../db/schema';
+import { badRequest, notFound } from '../http/app-error';
+import { assertDepartment, findElement, type Tenant } from '../catalog/scope';
+import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
+
+/** BMEcat MIME_PURPOSE values. */
+export const MEDIA_PURPOSES = ['normal', 'thumbnail', 'detail', 'data_sheet', 'logo', 'safety_data_sheet', 'others'] as const;
+export const ALLOWED_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/svg+xml', 'application/pdf'] as const;
+export const MAX_MEDIA_BYTES = 20 * 1024 * 1024;
+
+export const UploadMediaQuery = z.strictObject({
+  departmentId: z.uuid(),
+  elementId: z.uuid(),
+  fileName: z.string().min(1).max(200).regex(/^[^/\\\u0000-\u001f]+$/, 'fileName must not contain path separators or control characters'),
+  purpose: z.enum(MEDIA_PURPOSES).default('normal'),
+  description: z.string().max(250).optional(),
+});
+
+export const MediaOut = z.object({
+  mediaId: z.string(),
+  elementId: z.string(),
+  purpose: z.string(),
+  fileName: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+  description: z.string().nullable(),
+});
+
+type MediaRow = typeof media.$inferSelect;
+
+export function mediaOut(row: MediaRow) {
+  return { mediaId: row.id, elementId: row.elementId, purpose: row.purpose, fileName: row.fileName, contentType: row.contentType, size: row.size, description: row.description };
+}
+
+/**
+ * Stores a file in R2 and attaches it to a catalog element. The object is written first; the
+ * row (with the master's revision bump) is one transaction after it, and the object is removed
+ * again if that transaction fails, so no row ever points at a missing file.
+ */
+export async function attachMedia(
+  deps: { db: Database; files: R2Bucket },
+  tenant: Tenant,
+  input: z.infer<typeof UploadMediaQuery> & { contentType: string; bytes: ArrayBuffer | Uint8Array },
+) {
+  const { db, files } = deps;
+  await assertDepartment(db, tenant, input.departmentId);
+  const element = await findElement(db, tenant, input.elementId);
+  if (element.departmentId !== input.departmentId) throw notFound('element');
+  const contentType = input.contentType.split(';')[0]!.trim().toLowerCase();
+  if (!(ALLOWED_CONTENT_TYPES as readonly string[]).includes(contentType)) {
+    throw badRequest(`Content-Type must be one of ${ALLOWED_CONTENT_TYPES.join(', ')}`);
+  }
+  const size = input.bytes.byteLength;
+  if (size === 0) throw badRequest('the file is empty');
+  if (size > MAX_MEDIA_BYTES) throw badRequest(`the file exceeds ${MAX_MEDIA_BYTES} bytes`);
+  const id = newId();
+  const storageKey = `media/${tenant.companyId}/${id}/${input.fileName}`;
+  await files.put(storageKey, input.bytes, { httpMetadata: { contentType } });
+  const [last] = await db.select({ sortOrder: media.sortOrder }).from(media).where(eq(media.elementId, element.id)).orderBy(asc(media.sortOrder));
+  const statements: BatchStatement[] = [
+    db.insert(media).values({
+      id,
+      companyId: tenant.companyId,
+      elementId: element.id,
+      purpose: input.purpose,
+      fileName: input.fileName,
+      contentType,
+      size,
+      storageKey,
+      description: input.description ?? null,
+      sortOrder: (last?.sortOrder ?? -1) + 1,
+    }),
+  ];
+  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  try {
+    await runBatch(db, statements);
+  } catch (err) {
+    await files.delete(storageKey);
+    throw err;
+  }
+  if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
+  const row = await db.query.media.findFirst({ where: eq(media.id, id) });
+  return mediaOut(row!);
+}
+
+export async function findMedia(db: Database, tenant: Tenant, mediaId: string) {
+  const row = await db.query.media.findFirst({ where: and(eq(media.id, mediaId), eq(media.companyId, tenant.companyId)) });
+  if (!row) throw notFound('media');
+  return row;
+}
+
+/** Detaches a file; the row goes in one transaction with the revision bump, then the object. */
+export async function deleteMedia(deps: { db: Database; files: R2Bucket }, tenant: Tenant, input: { departmentId: string; mediaId: string }) {
+  const { db, files } = deps;
+  await assertDepartment(db, tenant, input.departmentId);
+  const row = await findMedia(db, tenant, input.mediaId);
+  const element = await findElement(db, tenant, row.elementId);
+  if (element.departmentId !== input.departmentId) throw notFound('media');
+  const statements: BatchStatement[] = [db.delete(media).where(eq(media.id, row.id))];
+  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  await runBatch(db, statements);
+  await files.delete(row.storageKey);
+  if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
+  return { mediaId: row.id, deleted: true as const };
+}
