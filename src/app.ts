@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { accountRoutes } from './accounts/account.routes';
+import { aiRoutes } from './ai/ai.routes';
 import { checkOrigin, requireSession } from './accounts/session-auth';
 import { attributeRoutes } from './catalog/attribute.routes';
 import { catalogRoutes } from './catalog/catalog.routes';
+import { contactRoutes } from './contact/contact.routes';
 import { categoryRoutes } from './catalog/category.routes';
 import { productRoutes } from './catalog/product.routes';
 import type { AppEnv } from './env';
@@ -11,6 +13,7 @@ import { notFound } from './http/app-error';
 import { limitBody, requestContext, requireJson, securityHeaders } from './http/middleware';
 import { renderError } from './http/on-error';
 import { jobRoutes } from './jobs/job.routes';
+import { oauthRoutes } from './oauth/routes';
 import { buildOpenApi } from './openapi/document';
 import { renderReference } from './openapi/reference-page';
 
@@ -26,7 +29,10 @@ export function createApp() {
   for (const controller of ['Catalog', 'Export', 'Job']) {
     app.use(`/api/${controller}/*`, requireSession, checkOrigin);
   }
+  app.route('/', oauthRoutes);
   app.route('/api/Account', accountRoutes);
+  app.route('/api/ai', aiRoutes);
+  app.route('/api/contact', contactRoutes);
   app.route('/api/Catalog', catalogRoutes);
   app.route('/api/Catalog', categoryRoutes);
   app.route('/api/Catalog', productRoutes);

@@ -1,4 +1,5 @@
 import type { Database } from './db/client';
+import type { RateLimiter } from './oauth/rate-limit';
 
 /** Bindings declared in wrangler.toml. */
 export interface Bindings {
@@ -7,6 +8,8 @@ export interface Bindings {
   FILES: R2Bucket;
   JOB_QUEUE: Queue<JobMessage>;
   SERVICE_NAME: string;
+  /** Per-IP counters of the public endpoints (SPEC part 8). */
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
 }
 
 /** The one message shape on JOB_QUEUE: the consumer loads everything else from the job row. */

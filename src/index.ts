@@ -2,6 +2,8 @@ import { createApp } from './app';
 import type { Bindings, JobMessage } from './env';
 import { handleJobBatch } from './jobs/queue-consumer';
 
+export { RateLimiter } from './oauth/rate-limit';
+
 const app = createApp();
 
 export default {

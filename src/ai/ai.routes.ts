@@ -1,0 +1,54 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { CatalogStats, Page } from '../catalog/catalog.schemas';
+import { getStats } from '../catalog/catalogs';
+import {
+  ClassificationGroupsOut,
+  ClassificationListEntry,
+  ClassificationOut,
+  CreateClassificationDto,
+  GROUPS,
+  UpdateClassificationDto,
+} from '../classification/classification.schemas';
+import { createClassification, getClassification, listClassifications, updateClassification } from '../classification/links';
+import { AppError } from '../http/app-error';
+import { validate } from '../http/validate';
+import { requireAgent, type AgentEnv } from '../oauth/bearer';
+import { describeRoute, type RouteDoc } from '../openapi/route-meta';
+import { LinkIdQuery, ListClassificationsQuery } from './ai.schemas';
+
+const doc = (summary: string, response: RouteDoc['response'], tag = 'Classification') =>
+  describeRoute({ tag, summary, response, security: 'bearer' });
+
+/** SPEC 5.2 rule 6: writes need the account switch, checked at every call (an admin may turn it off). */
+const requireAiSwitch: MiddlewareHandler<AgentEnv> = async (c, next) => {
+  if (!c.var.agent.aiMayEditClassifications) {
+    throw new AppError('forbidden', 'the account switch "AI may edit classifications" is off for this user');
+  }
+  await next();
+};
+
+/**
+ * `{base_url}/ai/*`: the agent surface. Every call needs a bearer token of {mcp_url} with scope
+ * `api`; the caller is the delegating user in their single company. Thin routes over the same
+ * classification domain functions the MCP tools call.
+ */
+export const aiRoutes = new Hono<AgentEnv>()
+  .use(requireAgent('api'))
+  .get('/GetStats', doc("Counts of catalogs, categories and products in the user's department", CatalogStats, 'Catalog'), async (c) =>
+    c.json(await getStats(c.var.db, c.var.agent, c.var.agent.departmentId)),
+  )
+  .get('/ListClassificationLinkIds', doc('List classifications as {linkId, name}', Page(ClassificationListEntry)), validate('query', ListClassificationsQuery), async (c) =>
+    c.json(await listClassifications(c.var.db, c.var.agent, c.req.valid('query'))),
+  )
+  .get('/GetClassificationGroups', doc('The classificationGroups bitmask: {value, code, label}', ClassificationGroupsOut), (c) =>
+    c.json({ items: GROUPS.map((g) => ({ ...g })) }),
+  )
+  .get('/GetClassification', doc('One classification by linkId', ClassificationOut), validate('query', LinkIdQuery), async (c) =>
+    c.json(await getClassification(c.var.db, c.var.agent, c.req.valid('query').linkId)),
+  )
+  .post('/UpdateClassification', doc('Update a classification (needs the AI edit switch)', ClassificationOut), requireAiSwitch, validate('json', UpdateClassificationDto), async (c) =>
+    c.json(await updateClassification(c.var.db, c.var.agent, c.req.valid('json'))),
+  )
+  .post('/CreateClassification', doc('Classify a product or category (needs the AI edit switch)', ClassificationOut), requireAiSwitch, validate('json', CreateClassificationDto), async (c) =>
+    c.json(await createClassification(c.var.db, c.var.agent, c.req.valid('json'))),
+  );

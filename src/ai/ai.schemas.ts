@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { PageQuery } from '../catalog/catalog.schemas';
+
+/** `GET /api/ai/ListClassificationLinkIds?cursor=&limit=&elementId=` (DESIGN section 7). */
+export const ListClassificationsQuery = z.strictObject({
+  ...PageQuery,
+  elementId: z.uuid().optional(),
+});
+
+/** `GET /api/ai/GetClassification?linkId=`. */
+export const LinkIdQuery = z.strictObject({ linkId: z.uuid() });

@@ -1,0 +1,42 @@
+import type { Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { randomToken } from '../accounts/passwords';
+import { AppError } from '../http/app-error';
+import { PATHS } from './config';
+
+const COOKIE = 'pim_csrf';
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Double-submit token for the sign-in and sign-out forms (the consent form is protected by
+ * the library's browser-bound handle). The cookie is SameSite=Strict and scoped to /connect,
+ * so a cross-site page can neither read it nor make the browser send it.
+ */
+export function issueCsrf(c: Context): string {
+  const existing = getCookie(c, COOKIE);
+  if (existing && TOKEN.test(existing)) return existing;
+  const token = randomToken();
+  setCookie(c, COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    secure: new URL(c.req.url).protocol === 'https:',
+    path: '/connect',
+  });
+  return token;
+}
+
+/** 403 unless the form echoes the cookie's token. */
+export function checkCsrf(c: Context, submitted: unknown): void {
+  const expected = getCookie(c, COOKIE);
+  if (!expected || typeof submitted !== 'string' || submitted.length !== expected.length) throw csrfError();
+  let diff = 0;
+  for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ submitted.charCodeAt(i);
+  if (diff !== 0) throw csrfError();
+}
+
+const csrfError = () => new AppError('forbidden', 'This form has expired. Go back to the application and start again.');
+
+/** Only the query of an authorization request is replayed, always to our own endpoint: no open redirect. */
+export function authorizeUrl(query: string): string {
+  return `${PATHS.authorize}?${new URLSearchParams(query).toString()}`;
+}
