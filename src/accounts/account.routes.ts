@@ -3,8 +3,21 @@ import type { AppEnv } from '../env';
 import { unauthorized } from '../http/app-error';
 import { validate } from '../http/validate';
 import { describeRoute } from '../openapi/route-meta';
+import { revokeUserGrants } from '../oauth/revoke-grants';
 import { changePassword, describeAccount, login, logout, switchDepartment } from './accounts';
-import { AccountDto, ChangePasswordDto, LoginDto, LoginResultDto, OkDto, SwitchDepartmentDto } from './account.schemas';
+import {
+  AccountDto,
+  ChangePasswordDto,
+  LoginDto,
+  LoginResultDto,
+  OkDto,
+  RevokeAiAccessDto,
+  RevokeAiAccessOut,
+  SetAiSwitchDto,
+  SetAiSwitchOut,
+  SwitchDepartmentDto,
+} from './account.schemas';
+import { revokeAiAccess, setAiSwitch } from './ai-access';
 import { checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './session-auth';
 
 /** `/api/Account/*`: web sessions. */
@@ -47,7 +60,38 @@ export const accountRoutes = new Hono<AppEnv>()
     validate('json', ChangePasswordDto),
     async (c) => {
       await changePassword(c.var.db, c.var.caller.userId, c.req.valid('json'));
+      await revokeGrantsQuietly(c.env, c.req.url, c.var.caller.userId);
       clearSessionCookie(c);
       return c.json({ ok: true as const });
     },
+  )
+  .post(
+    '/RevokeAiAccess',
+    describeRoute({ tag: 'Account', summary: "Admin: revoke a user's AI tokens now (new security stamp)", response: RevokeAiAccessOut, security: 'cookie' }),
+    requireSession,
+    validate('json', RevokeAiAccessDto),
+    async (c) => {
+      const result = await revokeAiAccess(c.var.db, c.var.caller, c.req.valid('json'));
+      await revokeGrantsQuietly(c.env, c.req.url, result.userId);
+      return c.json(result);
+    },
+  )
+  .post(
+    '/SetAiSwitch',
+    describeRoute({ tag: 'Account', summary: 'Admin: set a user\'s switch "AI may edit classifications"', response: SetAiSwitchOut, security: 'cookie' }),
+    requireSession,
+    validate('json', SetAiSwitchDto),
+    async (c) => c.json(await setAiSwitch(c.var.db, c.var.caller, c.req.valid('json'))),
   );
+
+/**
+ * The new security stamp already refuses every token; deleting the grants from KV is cleanup,
+ * so a KV hiccup must not turn a completed password change into an error.
+ */
+async function revokeGrantsQuietly(env: AppEnv['Bindings'], url: string, userId: string): Promise<void> {
+  try {
+    await revokeUserGrants(env, url, userId);
+  } catch (err) {
+    console.error(JSON.stringify({ event: 'grant_revocation_failed', userId, error: (err as Error).message }));
+  }
+}

@@ -24,3 +24,8 @@ export const AccountDto = z.object({
 
 export const LoginResultDto = z.object({ userId: z.string(), expiresAt: z.string() });
 export const OkDto = z.object({ ok: z.literal(true) });
+
+export const RevokeAiAccessDto = z.strictObject({ userId: z.uuid() });
+export const RevokeAiAccessOut = z.object({ userId: z.string(), revoked: z.literal(true) });
+export const SetAiSwitchDto = z.strictObject({ userId: z.uuid(), enabled: z.boolean() });
+export const SetAiSwitchOut = z.object({ userId: z.string(), aiMayEditClassifications: z.boolean() });

@@ -1,0 +1,34 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { memberships, users } from '../db/schema';
+import type { Caller } from '../env';
+import { forbidden, notFound } from '../http/app-error';
+
+/** Only an administrator of the session's company manages other users' AI access. */
+async function findMemberForAdmin(db: Database, admin: Caller, userId: string) {
+  if (admin.role !== 'admin') throw forbidden('only a company administrator can manage AI access');
+  const member = await db.query.memberships.findFirst({
+    where: and(eq(memberships.userId, userId), eq(memberships.companyId, admin.companyId)),
+  });
+  // A user of another company is as unknown as a user that does not exist.
+  if (!member) throw notFound('user');
+  return member;
+}
+
+/**
+ * "Revoke AI access": a new security stamp. Every token and refresh token carries the stamp it
+ * was issued under and is checked against D1 at each use, so all of them stop working with
+ * the next request. The caller also revokes the stored grants (`revokeUserGrants`).
+ */
+export async function revokeAiAccess(db: Database, admin: Caller, input: { userId: string }) {
+  await findMemberForAdmin(db, admin, input.userId);
+  await db.update(users).set({ securityStamp: crypto.randomUUID() }).where(eq(users.id, input.userId));
+  return { userId: input.userId, revoked: true as const };
+}
+
+/** Sets the account switch "AI may edit classifications"; it is read at every agent write. */
+export async function setAiSwitch(db: Database, admin: Caller, input: { userId: string; enabled: boolean }) {
+  await findMemberForAdmin(db, admin, input.userId);
+  await db.update(users).set({ aiMayEditClassifications: input.enabled }).where(eq(users.id, input.userId));
+  return { userId: input.userId, aiMayEditClassifications: input.enabled };
+}
