@@ -6,6 +6,9 @@ import { companies, departments, memberships, users } from '../../src/db/schema'
 import { addCatalog } from '../../src/catalog/catalogs';
 import { addProduct } from '../../src/catalog/products';
 import type { CatalogInput, ProductInput } from '../../src/catalog/catalog.schemas';
+import { addCategory, type CategoryInput } from '../../src/catalog/categories';
+import { addAttribute, type AttributeInput } from '../../src/catalog/attributes';
+import { createClassification } from '../../src/classification/links';
 
 export const PASSWORD = 'test-password-123';
 
@@ -70,5 +73,37 @@ export async function makeProduct(
     name: 'Test product',
     sku: `SKU-${newId().slice(-12)}`,
     ...overrides,
+  });
+}
+
+/** A company, a user in it, and that user's logged-in session cookie. */
+export async function makeSession(options: { role?: 'admin' | 'editor' } = {}) {
+  const company = await makeCompany();
+  const user = await makeUser(company, options);
+  const { loginAs } = await import('./http');
+  const cookie = await loginAs(user.email);
+  return { ...user, cookie, tenant: { companyId: company.companyId, departmentId: company.departmentId, userId: user.userId } };
+}
+
+export async function makeCategory(
+  tenant: { companyId: string; departmentId: string },
+  catalogId: string,
+  overrides: Partial<CategoryInput> = {},
+) {
+  return addCategory(db(), tenant, { departmentId: tenant.departmentId, catalogId, name: `Category ${newId().slice(-6)}`, ...overrides });
+}
+
+export async function makeAttribute(tenant: { companyId: string }, overrides: Partial<AttributeInput> & Pick<AttributeInput, 'type'>) {
+  return addAttribute(db(), tenant, { code: `attr_${newId().slice(-8)}`, name: 'Test attribute', ...overrides });
+}
+
+/** Classifies an element as ETIM EC000042 (MCB), whose features include EF000008 (rated voltage, VLT). */
+export async function classifyAsMcb(tenant: { companyId: string }, elementId: string, features: { code: string; value: string }[] = []) {
+  return createClassification(db(), tenant, {
+    elementId,
+    name: 'MCB',
+    classificationGroups: 1,
+    classes: [{ group: 'ETIM', code: 'EC000042' }],
+    features,
   });
 }
