@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+const ROOT = process.cwd();
+export const childEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
+
+/** Runs a command to completion; rejects with its output when it fails. */
+export function run(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} failed:\n${output}`))));
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Applies the migrations to a local state dir. */
+export function migrate(persistTo: string): Promise<string> {
+  return run('npm', ['exec', '--', 'wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo]);
+}
+
+export interface DevServer {
+  baseUrl: string;
+  stop(): void;
+}
+
+/** Starts `wrangler dev` on a free loopback port over the given state dir. */
+export async function startDevServer(persistTo: string): Promise<DevServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    'npm',
+    ['exec', '--', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo],
+    { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output}`)), 90_000);
+    const onData = (data: Buffer) => {
+      output += data;
+      if (output.includes('Ready on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop() {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}

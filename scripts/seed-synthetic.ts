@@ -1,0 +1,222 @@
+/**
+ * Generates a large synthetic catalog for benchmarks and scale tests: a 3-level category tree
+ * (10 x 10 x 10), master products with ETIM classification (5 features), 3 typed attribute
+ * values, a media reference and a category placement each, and every fifth master with 3
+ * variants (own values and features). Rows are written as multi-row INSERTs through D1
+ * `exec` in statements under D1's 100 KB limit; fingerprints are computed with the service's
+ * own `syncRecord` and spot-checked against `refreshFingerprints`' loader afterwards.
+ *
+ *   npm run seed:synthetic -- --products 100000 [--persist-to DIR] [--company NAME]
+ *
+ * Prints one JSON line: { companyId, departmentId, catalogId, email, password, masters, variants }.
+ */
+import { hashPassword } from '../src/accounts/passwords';
+import { seedReferenceData } from '../src/classification/reference-data';
+import { createDb } from '../src/db/client';
+import { newId } from '../src/db/ids';
+import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../src/catalog/product-aggregate';
+import { fingerprintOf, syncRecord } from '../src/sync/sync-record';
+import { argValue, localBindings } from './lib/platform';
+
+const MAX_STATEMENT_BYTES = 90_000;
+
+const q = (value: string | number | null): string =>
+  value === null ? 'NULL' : typeof value === 'number' ? String(value) : `'${value.replace(/'/g, "''")}'`;
+
+/** Buffers rows per table and flushes them as multi-row INSERT lines through D1 exec. */
+class SqlWriter {
+  private lines: string[] = [];
+  private bytes = 0;
+  private pending = new Map<string, { columns: string; rows: string[]; size: number }>();
+
+  constructor(private readonly db: D1Database) {}
+
+  async insert(table: string, columns: string[], values: (string | number | null)[]): Promise<void> {
+    const row = `(${values.map(q).join(',')})`;
+    const key = `${table}(${columns.map((c) => `"${c}"`).join(',')})`;
+    let entry = this.pending.get(key);
+    if (!entry) {
+      entry = { columns: key, rows: [], size: 0 };
+      this.pending.set(key, entry);
+    }
+    // Emit every table's rows together, parents first, so foreign keys always hold.
+    if (entry.size + row.length > MAX_STATEMENT_BYTES) this.emitAll();
+    entry.rows.push(row);
+    entry.size += row.length + 1;
+    if (this.bytes > 2_000_000) {
+      this.emitAll();
+      await this.flushLines();
+    }
+  }
+
+  private emit(entry: { columns: string; rows: string[]; size: number }): void {
+    if (entry.rows.length === 0) return;
+    const line = `INSERT INTO ${entry.columns} VALUES ${entry.rows.join(',')};`;
+    this.lines.push(line);
+    this.bytes += line.length;
+    entry.rows = [];
+    entry.size = 0;
+  }
+
+  private async flushLines(): Promise<void> {
+    if (this.lines.length === 0) return;
+    await this.db.exec(this.lines.join('\n'));
+    this.lines = [];
+    this.bytes = 0;
+  }
+
+  private emitAll(): void {
+    for (const entry of this.pending.values()) this.emit(entry);
+  }
+
+  /** Emits everything buffered, in table insertion order (parents before children). */
+  async flush(): Promise<void> {
+    this.emitAll();
+    await this.flushLines();
+  }
+}
+
+const PRODUCT_COLUMNS = ['id', 'company_id', 'catalog_id', 'parent_id', 'sku', 'name', 'description', 'gtin', 'manufacturer_name', 'manufacturer_pid', 'unit', 'price', 'price_quantity', 'delivery_time_days', 'status', 'revision', 'fingerprint', 'fingerprint_revision', 'created_at', 'updated_at'];
+
+function gtinFor(n: number): string {
+  const body = `40${String(n).padStart(10, '0')}`;
+  const sum = [...body].reverse().reduce((acc, d, i) => acc + Number(d) * (i % 2 === 0 ? 3 : 1), 0);
+  return body + String((10 - (sum % 10)) % 10);
+}
+
+async function main() {
+  const products = Number(argValue('--products', '1000'));
+  const companyName = argValue('--company', 'Synthetic Bench GmbH')!;
+  const proxy = await localBindings();
+  const d1 = proxy.env.DB;
+  const db = createDb(d1);
+  await seedReferenceData(db);
+  const writer = new SqlWriter(d1);
+  const now = new Date().toISOString();
+
+  const companyId = newId();
+  const departmentId = newId();
+  const catalogId = newId();
+  const userId = newId();
+  const email = `bench-${companyId.slice(-8)}@bench.test`;
+  const password = 'bench-password-1';
+  const { hash, salt } = await hashPassword(password);
+  await writer.insert('companies', ['id', 'name'], [companyId, companyName]);
+  await writer.insert('departments', ['id', 'company_id', 'name'], [departmentId, companyId, 'Bench']);
+  await writer.insert('users', ['id', 'email', 'name', 'password_hash', 'password_salt', 'security_stamp', 'ai_may_edit_classifications'], [userId, email, 'Bench User', hash, salt, crypto.randomUUID(), 1]);
+  await writer.insert('memberships', ['user_id', 'company_id', 'role', 'default_department_id'], [userId, companyId, 'editor', departmentId]);
+  const attributes = { weight_kg: newId(), packaging: newId(), country_of_origin: newId() };
+  await writer.insert('attributes', ['id', 'company_id', 'code', 'name', 'type', 'unit', 'enum_values'], [attributes.weight_kg, companyId, 'weight_kg', 'Gewicht', 'number', 'KGM', null]);
+  await writer.insert('attributes', ['id', 'company_id', 'code', 'name', 'type', 'unit', 'enum_values'], [attributes.packaging, companyId, 'packaging', 'Verpackung', 'enum', null, JSON.stringify(['box', 'ring', 'drum'])]);
+  await writer.insert('attributes', ['id', 'company_id', 'code', 'name', 'type', 'unit', 'enum_values'], [attributes.country_of_origin, companyId, 'country_of_origin', 'Ursprungsland', 'text', null, null]);
+
+  const leafIds: string[] = [];
+  const categoryRows: (string | number | null)[][] = [];
+  for (let a = 0; a < 10; a++) {
+    const top = newId();
+    categoryRows.push([top, companyId, catalogId, null, `Bereich ${a + 1}`, a]);
+    for (let b = 0; b < 10; b++) {
+      const mid = newId();
+      categoryRows.push([mid, companyId, catalogId, top, `Gruppe ${a + 1}.${b + 1}`, b]);
+      for (let c = 0; c < 10; c++) {
+        const leaf = newId();
+        categoryRows.push([leaf, companyId, catalogId, mid, `Untergruppe ${a + 1}.${b + 1}.${c + 1}`, c]);
+        leafIds.push(leaf);
+      }
+    }
+  }
+
+  let variantCount = 0;
+  let serial = 0;
+  const makeNode = (id: string, parentId: string | null, sku: string, name: string, price: string, features: [string, string, string | null][], packaging: string): ProductNode => {
+    serial++;
+    const linkId = newId();
+    const product = {
+      id, companyId, catalogId, parentId, sku, name,
+      description: `${name}. Synthetic product ${serial} for scale tests: rated for continuous operation, RoHS compliant, <tested> & "certified".`,
+      gtin: gtinFor(serial), manufacturerName: `Hersteller ${serial % 50}`, manufacturerPid: `MPN-${serial}`, unit: 'C62', price, priceQuantity: 1,
+      keywords: null, deliveryTimeDays: 3, status: 'active' as const, revision: 0, fingerprint: null, fingerprintRevision: -1, createdAt: now, updatedAt: now,
+    };
+    const node: ProductNode = {
+      product,
+      values: [
+        { code: 'country_of_origin', type: 'text', value: 'DE', unit: null },
+        { code: 'packaging', type: 'enum', value: packaging, unit: null },
+        { code: 'weight_kg', type: 'number', value: String((serial % 97) / 10 + 0.1), unit: 'KGM' },
+      ],
+      classification: {
+        linkId, name, classificationGroups: 1,
+        classes: [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }],
+        features: features.map(([code, value, unit]) => ({ group: 'ETIM', code, value, unit })),
+      },
+      media: [{ mediaId: newId(), purpose: 'normal', fileName: `${sku}.jpg`, contentType: 'image/jpeg', size: 24_000, storageKey: `media/${companyId}/${sku}.jpg`, description: null }],
+    };
+    return node;
+  };
+
+  const writeNode = async (node: ProductNode, fingerprint: string | null) => {
+    const p = node.product;
+    await writer.insert('products', PRODUCT_COLUMNS, [p.id, companyId, catalogId, p.parentId, p.sku, p.name, p.description, p.gtin, p.manufacturerName, p.manufacturerPid, p.unit, p.price, p.priceQuantity, p.deliveryTimeDays, p.status, 0, fingerprint, fingerprint ? 0 : -1, now, now]);
+    for (const v of node.values) {
+      const attributeId = attributes[v.code as keyof typeof attributes];
+      await writer.insert('attribute_values', ['element_id', 'attribute_id', 'company_id', 'value', 'number_value'], [p.id, attributeId, companyId, v.value, v.type === 'number' ? Number(v.value) : null]);
+    }
+    const c = node.classification!;
+    await writer.insert('classification_links', ['link_id', 'company_id', 'element_id', 'name', 'classification_groups'], [c.linkId, companyId, p.id, c.name, 1]);
+    await writer.insert('classification_link_classes', ['link_id', 'group', 'system', 'code'], [c.linkId, 'ETIM', 'ETIM-9.0', 'EC000042']);
+    for (const f of c.features) await writer.insert('classification_link_features', ['link_id', 'group', 'code', 'value', 'unit'], [c.linkId, f.group, f.code, f.value, f.unit]);
+    for (const m of node.media) {
+      await writer.insert('media', ['id', 'company_id', 'element_id', 'purpose', 'file_name', 'content_type', 'size', 'storage_key', 'sort_order'], [m.mediaId, companyId, p.id, m.purpose, m.fileName, m.contentType, m.size, m.storageKey, 0]);
+    }
+  };
+
+  await writer.insert('catalogs', ['id', 'company_id', 'department_id', 'name', 'catalog_type', 'catalog_version', 'category_count', 'product_count'], [catalogId, companyId, departmentId, `Synthetic ${products}`, 'full', '1.0', categoryRows.length, 0]);
+  for (const row of categoryRows) await writer.insert('categories', ['id', 'company_id', 'catalog_id', 'parent_id', 'name', 'sort_order'], row);
+
+  const started = Date.now();
+  const characteristics = ['EV000040', 'EV000041', 'EV000042'];
+  for (let i = 0; i < products; i++) {
+    const masterId = newId();
+    const sku = `GEN-${String(i).padStart(7, '0')}`;
+    const amps = [6, 10, 13, 16, 20, 25, 32][i % 7]!;
+    const baseFeatures: [string, string, string | null][] = [
+      ['EF000001', '-25..55', 'CEL'],
+      ['EF000008', '230', 'VLT'],
+      ['EF000010', String((i % 3) + 1), null],
+      ['EF000073', characteristics[i % 3]!, null],
+      ['EF000133', String(amps), 'AMP'],
+    ];
+    const master = makeNode(masterId, null, sku, `Leitungsschutzschalter ${amps} A Typ ${i}`, (3 + (i % 500) / 10).toFixed(2), baseFeatures, 'box');
+    const variants: ProductNode[] = [];
+    if (i % 5 === 0) {
+      for (let v = 0; v < 3; v++) {
+        const variantAmps = [10, 16, 25][v]!;
+        const features = baseFeatures.map(([code, value, unit]) => [code, code === 'EF000133' ? String(variantAmps) : value, unit] as [string, string, string | null]);
+        variants.push(makeNode(newId(), masterId, `${sku}-V${v + 1}`, `Leitungsschutzschalter ${variantAmps} A Typ ${i} Variante ${v + 1}`, (4 + v).toFixed(2), features, 'ring'));
+      }
+      variants.sort((a, b) => (a.product.sku! < b.product.sku! ? -1 : a.product.sku! > b.product.sku! ? 1 : a.product.id < b.product.id ? -1 : 1));
+      variantCount += variants.length;
+    }
+    const categoryId = leafIds[i % leafIds.length]!;
+    const aggregate: ProductAggregate = { ...master, categoryIds: [categoryId], variants };
+    const fingerprint = await fingerprintOf(syncRecord(aggregate));
+    await writeNode(master, fingerprint);
+    await writer.insert('product_categories', ['product_id', 'category_id', 'company_id'], [masterId, categoryId, companyId]);
+    for (const variant of variants) await writeNode(variant, null);
+    if ((i + 1) % 10_000 === 0) process.stderr.write(`  ${i + 1} masters generated (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+  }
+  await writer.flush();
+  await d1.prepare('UPDATE catalogs SET product_count = ? WHERE id = ?').bind(products + variantCount, catalogId).run();
+
+  // Spot check: the loader the service uses must reproduce the stored fingerprints.
+  const sample = await d1.prepare('SELECT id, fingerprint FROM products WHERE catalog_id = ? AND parent_id IS NULL ORDER BY random() LIMIT 10').bind(catalogId).all<{ id: string; fingerprint: string }>();
+  const loaded = await loadProductAggregates(db, companyId, sample.results.map((r) => r.id));
+  for (const aggregate of loaded) {
+    const expected = sample.results.find((r) => r.id === aggregate.product.id)!.fingerprint;
+    if ((await fingerprintOf(syncRecord(aggregate))) !== expected) throw new Error(`fingerprint mismatch for ${aggregate.product.sku}`);
+  }
+  await proxy.dispose();
+  console.log(JSON.stringify({ companyId, departmentId, catalogId, email, password, masters: products, variants: variantCount, seconds: (Date.now() - started) / 1000 }));
+}
+
+await main();
