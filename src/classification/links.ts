@@ -11,7 +11,7 @@ import {
   classificationLinkFeatures,
   classificationLinks,
 } from '../db/schema';
-import { badRequest, conflict, notFound } from '../http/app-error';
+import { AppError, badRequest, conflict, notFound } from '../http/app-error';
 import { findElement, type Tenant } from '../catalog/scope';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { GROUPS, type CreateClassificationInput, type UpdateClassificationInput } from './classification.schemas';
@@ -158,8 +158,10 @@ export async function updateClassification(db: Database, tenant: Tenant, input: 
     for (const f of current.features) {
       try {
         kept.push(...(await resolveFeatures(db, classes, [{ group: f.group as ClassificationGroup, code: f.code, value: f.value }])));
-      } catch {
-        // The feature no longer belongs to the classes: dropped with the class change.
+      } catch (err) {
+        // The feature no longer belongs to the classes: dropped with the class change. Anything
+        // else (D1 failing, a bug) is not a validation outcome and must surface.
+        if (!(err instanceof AppError) || err.code !== 'bad_request') throw err;
       }
     }
     features = kept;
