@@ -2,7 +2,8 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { newId } from '../db/ids';
 import { decodeCursor, toPage } from '../db/pagination';
-import { catalogs } from '../db/schema';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { attributeValues, catalogs, classificationLinks, media } from '../db/schema';
 import { badRequest, conflict } from '../http/app-error';
 import type { CatalogInput } from './catalog.schemas';
 import { assertDepartment, findCatalog, type Tenant } from './scope';
@@ -93,13 +94,14 @@ export async function listCatalogs(db: Database, tenant: Tenant, input: { depart
 export async function deleteCatalog(db: Database, tenant: Tenant, input: { departmentId: string; catalogId: string }) {
   await assertDepartment(db, tenant, input.departmentId);
   const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
+  // Builder statements with a raw condition: drizzle cannot put parameterised `db.run` in a D1 batch.
+  const inCatalog = (column: SQLiteColumn) =>
+    sql`(${column} IN (SELECT id FROM products WHERE catalog_id = ${catalog.id})
+      OR ${column} IN (SELECT id FROM categories WHERE catalog_id = ${catalog.id}) OR ${column} = ${catalog.id})`;
   await db.batch([
-    db.run(sql`DELETE FROM attribute_values WHERE element_id IN (SELECT id FROM products WHERE catalog_id = ${catalog.id})
-      OR element_id IN (SELECT id FROM categories WHERE catalog_id = ${catalog.id}) OR element_id = ${catalog.id}`),
-    db.run(sql`DELETE FROM classification_links WHERE element_id IN (SELECT id FROM products WHERE catalog_id = ${catalog.id})
-      OR element_id IN (SELECT id FROM categories WHERE catalog_id = ${catalog.id}) OR element_id = ${catalog.id}`),
-    db.run(sql`DELETE FROM media WHERE element_id IN (SELECT id FROM products WHERE catalog_id = ${catalog.id})
-      OR element_id IN (SELECT id FROM categories WHERE catalog_id = ${catalog.id}) OR element_id = ${catalog.id}`),
+    db.delete(attributeValues).where(inCatalog(attributeValues.elementId)),
+    db.delete(classificationLinks).where(inCatalog(classificationLinks.elementId)),
+    db.delete(media).where(inCatalog(media.elementId)),
     db.delete(catalogs).where(and(eq(catalogs.id, catalog.id), eq(catalogs.companyId, tenant.companyId))),
   ]);
   return { catalogId: catalog.id, deleted: true as const };

@@ -2,7 +2,9 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { newId } from '../db/ids';
-import { catalogs, categories } from '../db/schema';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { attributeValues, catalogs, categories, classificationLinks, media, products } from '../db/schema';
+import { refreshFingerprints } from '../sync/sync-record';
 import { badRequest, notFound } from '../http/app-error';
 import { assertDepartment, findCatalog, findCategory, type Tenant } from './scope';
 
@@ -151,19 +153,26 @@ export async function deleteCategory(db: Database, tenant: Tenant, input: { depa
   const category = await findCategory(db, tenant, input.categoryId);
   await findCatalog(db, tenant, category.catalogId, input.departmentId);
   const subtree = sql`WITH RECURSIVE sub(id) AS (
-      SELECT ${category.id} UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id)`;
-  const [count] = await db.all<{ n: number }>(sql`${subtree} SELECT count(*) AS n FROM sub`);
+      SELECT ${category.id} UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub`;
+  const [count] = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${subtree})`);
   const removed = count?.n ?? 1;
+  // Placements vanish with the categories: the affected masters' sync records change.
+  const placed = sql`SELECT product_id FROM product_categories WHERE category_id IN (${subtree})`;
+  const affected = await db.all<{ id: string }>(sql`SELECT DISTINCT product_id AS id FROM (${placed})`);
+  const inSubtree = (column: SQLiteColumn) => sql`${column} IN (${subtree})`;
+  // Builder statements with a raw condition: drizzle cannot put parameterised `db.run` in a D1 batch.
   await db.batch([
-    // Placements vanish with the categories: the affected masters' sync records change.
-    db.run(sql`${subtree} UPDATE products SET revision = revision + 1
-      WHERE id IN (SELECT product_id FROM product_categories WHERE category_id IN (SELECT id FROM sub))`),
-    db.run(sql`${subtree} DELETE FROM classification_links WHERE element_id IN (SELECT id FROM sub)`),
-    db.run(sql`${subtree} DELETE FROM attribute_values WHERE element_id IN (SELECT id FROM sub)`),
-    db.run(sql`${subtree} DELETE FROM media WHERE element_id IN (SELECT id FROM sub)`),
-    db.run(sql`${subtree} DELETE FROM categories WHERE id IN (SELECT id FROM sub)`),
+    db
+      .update(products)
+      .set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+      .where(sql`${products.id} IN (${placed})`),
+    db.delete(classificationLinks).where(inSubtree(classificationLinks.elementId)),
+    db.delete(attributeValues).where(inSubtree(attributeValues.elementId)),
+    db.delete(media).where(inSubtree(media.elementId)),
+    db.delete(categories).where(inSubtree(categories.id)),
     db.update(catalogs).set({ categoryCount: sql`max(0, ${catalogs.categoryCount} - ${removed})` }).where(eq(catalogs.id, category.catalogId)),
   ]);
+  await refreshFingerprints(db, tenant.companyId, affected.map((r) => r.id));
   return { categoryId: category.id, deleted: removed };
 }
 

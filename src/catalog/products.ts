@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-or
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../db/ids';
 import { decodeCursor, escapeLike, toPage } from '../db/pagination';
-import { catalogs, categories, productCategories, products } from '../db/schema';
+import { attributeValues, catalogs, categories, classificationLinks, media, productCategories, products } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/app-error';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import type { ProductInput } from './catalog.schemas';
@@ -249,10 +249,11 @@ export async function deleteProduct(db: Database, tenant: Tenant, input: { depar
   const [count] = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${family})`);
   const removed = count?.n ?? 1;
   const statements: BatchStatement[] = [
-    db.run(sql`DELETE FROM attribute_values WHERE element_id IN (${family})`),
-    db.run(sql`DELETE FROM classification_links WHERE element_id IN (${family})`),
-    db.run(sql`DELETE FROM media WHERE element_id IN (${family})`),
-    db.run(sql`DELETE FROM products WHERE parent_id = ${product.id}`),
+    // Builder statements with a raw condition: drizzle cannot put parameterised `db.run` in a D1 batch.
+    db.delete(attributeValues).where(sql`${attributeValues.elementId} IN (${family})`),
+    db.delete(classificationLinks).where(sql`${classificationLinks.elementId} IN (${family})`),
+    db.delete(media).where(sql`${media.elementId} IN (${family})`),
+    db.delete(products).where(eq(products.parentId, product.id)),
     db.delete(products).where(eq(products.id, product.id)),
     db.update(catalogs).set({ productCount: sql`max(0, ${catalogs.productCount} - ${removed})` }).where(eq(catalogs.id, product.catalogId)),
   ];

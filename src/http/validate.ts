@@ -3,8 +3,18 @@ import type { z } from 'zod';
 import { badRequest } from './app-error';
 import { recordInput } from '../openapi/route-meta';
 
+/** Whether the input has a value at `path` (zod 4 issues do not carry the input). */
+function isPresent(input: unknown, path: PropertyKey[]): boolean {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value !== undefined;
+}
+
 /** Formats zod issues as one sentence that names each offending field. */
-export function describeIssues(error: { issues: z.core.$ZodIssue[] }): string {
+export function describeIssues(error: { issues: z.core.$ZodIssue[] }, input?: unknown): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => {
@@ -13,7 +23,7 @@ export function describeIssues(error: { issues: z.core.$ZodIssue[] }): string {
         const keys = issue.keys.join(', ');
         return path ? `${path}: unknown field(s) ${keys}` : `unknown field(s) ${keys}`;
       }
-      if (issue.code === 'invalid_type' && issue.input === undefined) return `${path} is required`;
+      if (issue.code === 'invalid_type' && path && !isPresent(input, issue.path)) return `${path} is required`;
       return path ? `${path}: ${issue.message}` : issue.message;
     })
     .join('; ');
@@ -25,7 +35,7 @@ export function describeIssues(error: { issues: z.core.$ZodIssue[] }): string {
  */
 export function validate<Target extends 'json' | 'query', Schema extends z.ZodType>(target: Target, schema: Schema) {
   const middleware = zValidator(target, schema, (result) => {
-    if (!result.success) throw badRequest(describeIssues(result.error));
+    if (!result.success) throw badRequest(describeIssues(result.error, result.data));
   });
   recordInput(middleware, target, schema);
   return middleware;
