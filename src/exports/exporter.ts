@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { catalogs, exportTemplates, products } from '../db/schema';
 import { loadProductAggregates, type ProductAggregate } from '../catalog/product-aggregate';
+import type { WarningTally } from './export-warnings';
 
 export type CatalogRow = typeof catalogs.$inferSelect;
 export type TemplateRow = typeof exportTemplates.$inferSelect;
@@ -20,6 +21,8 @@ export interface PhaseResult {
   text: string;
   nextCursor: string | null;
   products: number;
+  /** What this page had to adjust to fit the format; the runner adds it to the job's warnings. */
+  warnings?: WarningTally;
 }
 
 /**
@@ -40,26 +43,45 @@ export interface Exporter<Plan = unknown> {
   exportType: string;
   contentType: string;
   fileExtension: string;
+  /** May throw an AppError: the job then fails with its message before any byte is written. */
   plan(ctx: ExportContext): Promise<Plan>;
+  /** Product rows the export will write (progress total); default: the catalog's product count. */
+  total?(ctx: ExportContext, plan: Plan): Promise<number>;
   phases: ExportPhase<Plan>[];
 }
 
 /** Master products per page: bounded memory, and IN lists stay under D1's parameter limit. */
 export const PRODUCT_PAGE_SIZE = 90;
 
+/** Which master products a page holds, beyond "all masters of the export's catalog". */
+export interface ProductPageOptions {
+  /** Only products placed in this category or one of its subcategories. */
+  categoryId?: string | null;
+  /** Only masters with one of these statuses. */
+  statuses?: readonly string[] | null;
+  /**
+   * Only rows (masters, and categories of the subset) created at or before this ISO time: an
+   * export pins it when it starts, so every page and phase sees the same cut of the catalog.
+   */
+  createdBefore?: string | null;
+  pageSize?: number;
+}
+
 /**
  * One keyset page of master products of the export's catalog (with their variants and
- * everything attached), optionally limited to a category subtree.
+ * everything attached), optionally limited to a category subtree, statuses and a snapshot.
  */
 export async function productPage(
   ctx: ExportContext,
   cursor: string | null,
-  options: { categoryId?: string | null; pageSize?: number } = {},
+  options: ProductPageOptions = {},
 ): Promise<{ aggregates: ProductAggregate[]; nextCursor: string | null }> {
   const pageSize = options.pageSize ?? PRODUCT_PAGE_SIZE;
+  const before = options.createdBefore ?? null;
   const subset = options.categoryId
-    ? sql`${products.id} IN (WITH RECURSIVE sub(id) AS (SELECT ${options.categoryId} UNION ALL
-          SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id)
+    ? sql`${products.id} IN (WITH RECURSIVE sub(id) AS (SELECT id FROM categories WHERE id = ${options.categoryId}
+          ${before ? sql`AND created_at <= ${before}` : sql``}
+          UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id ${before ? sql`WHERE c.created_at <= ${before}` : sql``})
         SELECT product_id FROM product_categories WHERE category_id IN (SELECT id FROM sub))`
     : undefined;
   const rows = await ctx.db
@@ -71,6 +93,8 @@ export async function productPage(
         eq(products.companyId, ctx.companyId),
         isNull(products.parentId),
         cursor ? gt(products.id, cursor) : undefined,
+        before ? lte(products.createdAt, before) : undefined,
+        options.statuses ? inArray(products.status, options.statuses as ('active' | 'draft' | 'discontinued')[]) : undefined,
         subset,
       ),
     )

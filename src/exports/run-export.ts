@@ -6,6 +6,7 @@ import { AppError } from '../http/app-error';
 import { findCatalog } from '../catalog/scope';
 import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import type { ExportContext, Exporter } from './exporter';
+import { ExportWarnings, type WarningTally } from './export-warnings';
 import { PartWriter } from './part-writer';
 
 /** Where an export continues: kept in `jobs.checkpoint` between queue messages. */
@@ -22,6 +23,9 @@ interface ExportCheckpoint {
   cursor: string | null;
   done: number;
   plan: unknown;
+  /** Progress total fixed when the export started. */
+  total: number;
+  warnings: WarningTally;
 }
 
 export interface ExportDeps {
@@ -103,16 +107,20 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
   if (params.templateId && !template) throw new AppError('not_found', 'export template no longer exists');
   const ctx: ExportContext = { db, companyId: job.companyId, catalog, template, jobId: job.id };
 
-  if (!(await markRunning(db, job.id, catalog.productCount))) return 'stopped';
-
   const loadedSeq = checkpoint?.seq ?? -1;
-  if (!checkpoint) {
+  if (checkpoint) {
+    if (!(await markRunning(db, job.id, checkpoint.total))) return 'stopped';
+  } else {
+    // Plan before the upload exists: a plan that refuses the export (AppError) leaves nothing behind.
+    const plan = await exporter.plan(ctx);
+    const total = exporter.total ? await exporter.total(ctx, plan) : catalog.productCount;
+    if (!(await markRunning(db, job.id, total))) return 'stopped';
     const fileName = fileNameFor(catalog.name, exporter, job.id);
     const key = `exports/${job.companyId}/${job.id}/${fileName}`;
     const upload = await files.createMultipartUpload(key, {
       httpMetadata: { contentType: exporter.contentType, contentDisposition: `attachment; filename="${fileName}"` },
     });
-    checkpoint = { seq: 0, key, fileName, uploadId: upload.uploadId, parts: [], carryKey: null, phase: 0, cursor: null, done: 0, plan: await exporter.plan(ctx) };
+    checkpoint = { seq: 0, key, fileName, uploadId: upload.uploadId, parts: [], carryKey: null, phase: 0, cursor: null, done: 0, plan, total, warnings: {} };
     if (!(await saveCheckpoint(db, job.id, loadedSeq, checkpoint))) {
       await upload.abort();
       return 'stopped';
@@ -124,6 +132,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
   const carryObject = cp.carryKey ? await files.get(cp.carryKey) : null;
   const carry = carryObject ? new Uint8Array(await carryObject.arrayBuffer()) : new Uint8Array();
   const writer = new PartWriter(upload, [...cp.parts], carry, deps.partSize);
+  const warnings = new ExportWarnings(structuredClone(cp.warnings));
   const started = Date.now();
   let { phase, cursor, done } = cp;
   let pages = 0;
@@ -132,6 +141,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
     const result = await exporter.phases[phase]!.run(ctx, cp.plan, cursor);
     await writer.write(result.text);
     done += result.products;
+    warnings.merge(result.warnings);
     cursor = result.nextCursor;
     if (cursor === null) phase++;
     pages++;
@@ -147,7 +157,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
       const seq = cp.seq + 1;
       const carryKey = `tmp/${job.id}/carry-${seq}`;
       await files.put(carryKey, writer.carry());
-      const next: ExportCheckpoint = { ...cp, seq, parts: writer.parts, carryKey, phase, cursor, done };
+      const next: ExportCheckpoint = { ...cp, seq, parts: writer.parts, carryKey, phase, cursor, done, warnings: warnings.toJSON() };
       if (!(await saveCheckpoint(db, job.id, cp.seq, next))) {
         await files.delete(carryKey);
         if (!(await isStillRunning(db, job.id))) await discard(files, next);
@@ -169,7 +179,9 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
     .set({
       state: 'succeeded',
       progressDone: done,
-      progressTotal: sql`max(${jobs.progressTotal}, ${done})`,
+      // The file is complete: what it holds is the total, whatever was estimated at the start.
+      progressTotal: done,
+      warnings: warnings.isEmpty ? null : warnings.messages(),
       finishedAt: new Date().toISOString(),
       resultKey: cp.key,
       resultFileName: cp.fileName,
@@ -188,8 +200,12 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
   return 'finished';
 }
 
-/** Marks an export failed, with a message a user can act on, and throws its upload away. */
+/**
+ * Marks an export failed, with a message a user can act on, and throws its upload and carry
+ * away. The checkpoint is re-read: the slice that failed may have saved a newer one.
+ */
 export async function failExport(deps: Pick<ExportDeps, 'db' | 'files'>, job: JobRow, message: string): Promise<void> {
-  await discard(deps.files, (job.checkpoint as ExportCheckpoint | null) ?? null);
+  const latest = await deps.db.query.jobs.findFirst({ where: eq(jobs.id, job.id), columns: { checkpoint: true } });
+  await discard(deps.files, ((latest ?? job).checkpoint as ExportCheckpoint | null) ?? null);
   await markFailed(deps.db, job.id, message);
 }

@@ -1,0 +1,104 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { ExportContext } from '../exporter';
+
+/** The scope of one export: which products and categories it writes (a consistent cut of the catalog). */
+export interface ExportScope {
+  /** Only this category subtree (template option), or the whole catalog. */
+  categoryId: string | null;
+  statuses: string[];
+  /** Rows created after the export started are left out of every phase alike. */
+  snapshot: string;
+}
+
+/** Ids of the categories in scope: the subtree (or whole catalog), as it was at the snapshot. */
+function categoriesInScope(ctx: ExportContext, scope: ExportScope): SQL {
+  return scope.categoryId
+    ? sql`(WITH RECURSIVE sub(id) AS (
+          SELECT id FROM categories WHERE id = ${scope.categoryId} AND catalog_id = ${ctx.catalog.id} AND created_at <= ${scope.snapshot}
+          UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id WHERE c.created_at <= ${scope.snapshot})
+        SELECT id FROM sub)`
+    : sql`(SELECT id FROM categories WHERE catalog_id = ${ctx.catalog.id} AND created_at <= ${scope.snapshot})`;
+}
+
+/** Status list as SQL (values come from a validated enum, but are bound anyway). */
+function statusList(scope: ExportScope): SQL {
+  return sql.join(scope.statuses.map((s) => sql`${s}`), sql`, `);
+}
+
+/** Condition on master products (alias p) that are in scope. */
+function masterInScope(ctx: ExportContext, scope: ExportScope): SQL {
+  const subset = scope.categoryId
+    ? sql` AND p.id IN (SELECT product_id FROM product_categories WHERE category_id IN ${categoriesInScope(ctx, scope)})`
+    : sql``;
+  return sql`p.catalog_id = ${ctx.catalog.id} AND p.company_id = ${ctx.companyId} AND p.parent_id IS NULL
+    AND p.created_at <= ${scope.snapshot} AND p.status IN (${statusList(scope)})${subset}`;
+}
+
+/** Master ids in scope: the SQL behind productPage's subset for this export. */
+export function masterIdsInScope(ctx: ExportContext, scope: ExportScope): SQL {
+  return sql`(SELECT p.id FROM products p WHERE ${masterInScope(ctx, scope)})`;
+}
+
+/** How many PRODUCTs the export writes (masters and their variants in scope): the job's progress total. */
+export async function countProductsInScope(ctx: ExportContext, scope: ExportScope): Promise<number> {
+  const [row] = await ctx.db.all<{ n: number }>(sql`
+    WITH m(id) AS (SELECT p.id FROM products p WHERE ${masterInScope(ctx, scope)})
+    SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM products v WHERE v.parent_id IN (SELECT id FROM m)
+      AND v.created_at <= ${scope.snapshot} AND v.status IN (${statusList(scope)})) AS n`);
+  return Number(row?.n ?? 0);
+}
+
+export interface GroupRow {
+  id: string;
+  parent_id: string | null;
+  name: string;
+  description: string | null;
+  sort_order: number;
+  has_children: number;
+}
+
+/** One keyset page of the categories in scope, each with whether it has subcategories in scope. */
+export async function categoryPage(ctx: ExportContext, scope: ExportScope, cursor: string | null, limit: number): Promise<{ rows: GroupRow[]; nextCursor: string | null }> {
+  const rows = await ctx.db.all<GroupRow>(sql`
+    SELECT c.id, c.parent_id, c.name, c.description, c.sort_order,
+      EXISTS (SELECT 1 FROM categories k WHERE k.parent_id = c.id AND k.created_at <= ${scope.snapshot}) AS has_children
+    FROM categories c
+    WHERE c.company_id = ${ctx.companyId} AND c.id IN ${categoriesInScope(ctx, scope)} ${cursor ? sql`AND c.id > ${cursor}` : sql``}
+    ORDER BY c.id LIMIT ${limit + 1}`);
+  const page = rows.slice(0, limit);
+  return { rows: page, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
+}
+
+export interface MapRow {
+  id: string;
+  sku: string | null;
+  parent_id: string | null;
+  /** The placement's category; for a variant, its master's placement. */
+  category_id: string;
+}
+
+/**
+ * One keyset page (by master id) of category placements for PRODUCT_TO_CATALOGGROUP_MAP:
+ * each master in scope and each of its variants in scope, once per category in scope.
+ */
+export async function placementPage(ctx: ExportContext, scope: ExportScope, cursor: string | null, limit: number): Promise<{ rows: MapRow[]; nextCursor: string | null }> {
+  const masters = await ctx.db.all<{ id: string }>(sql`
+    SELECT p.id FROM products p WHERE ${masterInScope(ctx, scope)} ${cursor ? sql`AND p.id > ${cursor}` : sql``}
+    ORDER BY p.id LIMIT ${limit + 1}`);
+  const page = masters.slice(0, limit);
+  const nextCursor = masters.length > limit ? page.at(-1)!.id : null;
+  if (page.length === 0) return { rows: [], nextCursor };
+  // The page as a key range (not an IN list), so the statement stays under D1's bound-parameter limit.
+  const range = sql`p.id >= ${page[0]!.id} AND p.id <= ${page.at(-1)!.id}`;
+  const rows = await ctx.db.all<MapRow>(sql`
+    WITH placed AS (
+      SELECT pc.product_id AS master_id, pc.category_id FROM product_categories pc
+      WHERE pc.product_id IN (SELECT p.id FROM products p WHERE ${masterInScope(ctx, scope)} AND ${range})
+        AND pc.category_id IN ${categoriesInScope(ctx, scope)})
+    SELECT p.id, p.sku, p.parent_id, placed.category_id FROM placed JOIN products p ON p.id = placed.master_id
+    UNION ALL
+    SELECT v.id, v.sku, v.parent_id, placed.category_id FROM placed JOIN products v ON v.parent_id = placed.master_id
+      WHERE v.created_at <= ${scope.snapshot} AND v.status IN (${statusList(scope)})
+    ORDER BY 3, 1, 4`);
+  return { rows, nextCursor };
+}

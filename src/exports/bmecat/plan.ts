@@ -1,0 +1,83 @@
+import { and, eq } from 'drizzle-orm';
+import { categories, companies } from '../../db/schema';
+import { AppError } from '../../http/app-error';
+import type { ExportContext } from '../exporter';
+import { countProductsInScope, type ExportScope } from './catalog-queries';
+import {
+  checkOptionsForFormat,
+  DEFAULT_PRICE_TYPE,
+  NAMESPACES,
+  parseStoredOptions,
+  type BmecatFormat,
+  type TemplateOptionsInput,
+} from './template-options';
+
+type Group = 'ETIM' | 'ECLASS' | 'PROFICLASS';
+type Status = 'active' | 'draft' | 'discontinued';
+
+/**
+ * Everything a BMEcat export decides once, when it starts, and keeps in the job checkpoint:
+ * the template's options resolved against their defaults, the header data, and the snapshot
+ * time that pins which rows belong to the file.
+ */
+export interface BmecatPlan extends ExportScope {
+  format: BmecatFormat;
+  namespace: string;
+  language: string;
+  currency: string;
+  systems: Group[];
+  priceType: string;
+  statuses: Status[];
+  includeAttributes: boolean;
+  inheritFromMaster: boolean;
+  mimeRoot: string | null;
+  /** BUYER_NAME from the template; the ETIM profile falls back to a generic buyer, others leave BUYER out. */
+  buyerName: string | null;
+  supplierName: string;
+  catalogName: string;
+  catalogVersion: string | null;
+  /** GROUP_ID of the synthetic root of CATALOG_GROUP_SYSTEM (the catalog itself). */
+  rootGroupId: string;
+}
+
+const ALL_SYSTEMS: Group[] = ['ETIM', 'ECLASS', 'PROFICLASS'];
+const ALL_STATUSES: Status[] = ['active', 'draft', 'discontinued'];
+
+/** Resolves template and catalog into a plan; refuses (AppError, so the job fails with the reason) what cannot be exported. */
+export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): Promise<BmecatPlan> {
+  const options: TemplateOptionsInput = ctx.template ? parseStoredOptions(ctx.template.options) : {};
+  const language = ctx.template?.language ?? ctx.catalog.language;
+  checkOptionsForFormat(format, language, options);
+  const categoryId = options.categoryId ?? null;
+  if (categoryId) {
+    const category = await ctx.db.query.categories.findFirst({
+      where: and(eq(categories.id, categoryId), eq(categories.companyId, ctx.companyId), eq(categories.catalogId, ctx.catalog.id)),
+      columns: { id: true },
+    });
+    if (!category) throw new AppError('bad_request', "the template's categoryId is not a category of this catalog");
+  }
+  const company = await ctx.db.query.companies.findFirst({ where: eq(companies.id, ctx.companyId), columns: { name: true } });
+  const plan: BmecatPlan = {
+    format,
+    namespace: format === 'BMEcat' ? NAMESPACES[options.namespace ?? '2005fd'] : '',
+    language,
+    currency: ctx.catalog.currency,
+    systems: options.classificationSystems ?? ALL_SYSTEMS,
+    priceType: options.priceType ?? DEFAULT_PRICE_TYPE,
+    categoryId,
+    statuses: options.statuses ?? ALL_STATUSES,
+    includeAttributes: options.includeAttributes ?? true,
+    inheritFromMaster: options.inheritFromMaster ?? true,
+    mimeRoot: options.mimeRoot ?? null,
+    buyerName: options.buyerName ?? null,
+    supplierName: company?.name ?? ctx.catalog.name,
+    catalogName: ctx.catalog.name,
+    catalogVersion: ctx.catalog.catalogVersion,
+    rootGroupId: ctx.catalog.id,
+    snapshot: new Date().toISOString(),
+  };
+  if (format === 'BMEcat-ETIM' && (await countProductsInScope(ctx, plan)) === 0) {
+    throw new AppError('bad_request', 'the ETIM BMEcat guideline requires at least one PRODUCT, and this export selects none');
+  }
+  return plan;
+}

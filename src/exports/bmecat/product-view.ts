@@ -1,0 +1,87 @@
+import type { AggregateMedia, ProductAggregate, ProductNode } from '../../catalog/product-aggregate';
+import type { ExportWarnings } from '../export-warnings';
+import { featureBlocks, type FeatureBlock } from './feature-blocks';
+import type { BmecatPlan } from './plan';
+import { fitIdentifier } from './xml-text';
+
+/** SUPPLIER_PID / SUPPLIER_AID are at most 32 characters in every BMEcat schema. */
+export const PID_MAX = 32;
+
+/** One PRODUCT (or ARTICLE) as every BMEcat dialect writes it: fields after inheritance, ids fitted. */
+export interface ProductView {
+  pid: string;
+  /** SUPPLIER_PID of the master, for a variant. */
+  masterPid: string | null;
+  /** Label for warnings: the SKU as stored, else the product id. */
+  subject: string;
+  name: string | null;
+  description: string | null;
+  gtin: string | null;
+  manufacturerName: string | null;
+  manufacturerPid: string | null;
+  unit: string | null;
+  price: string | null;
+  priceQuantity: number | null;
+  keywords: string | null;
+  deliveryTimeDays: number | null;
+  status: 'active' | 'draft' | 'discontinued';
+  blocks: FeatureBlock[];
+  media: AggregateMedia[];
+  categoryIds: string[];
+}
+
+/**
+ * The SUPPLIER_PID of a product: its SKU when that fits; a product without SKU gets its id
+ * without dashes (exactly 32 hex digits); a longer SKU keeps a prefix plus a hash (reported).
+ */
+export function supplierPid(product: { id: string; sku: string | null }): { pid: string; changed: boolean } {
+  if (!product.sku || product.sku.trim() === '') return { pid: product.id.replace(/-/g, ''), changed: false };
+  const { id, changed } = fitIdentifier(product.sku, PID_MAX);
+  return { pid: id, changed };
+}
+
+function view(node: ProductNode, master: ProductView | null, aggregate: ProductAggregate, plan: BmecatPlan, warnings: ExportWarnings): ProductView {
+  const p = node.product;
+  const subject = p.sku ?? p.id;
+  const { pid, changed } = supplierPid(p);
+  if (changed) warnings.add(`SKU longer than ${PID_MAX} characters or with control characters: SUPPLIER_PID shortened with a hash suffix`, subject);
+  const inherit = master !== null && plan.inheritFromMaster;
+  const pick = <T>(own: T | null, fromMaster: T | null): T | null => (own !== null && own !== '' ? own : inherit ? fromMaster : own);
+  const m = master;
+  return {
+    pid,
+    masterPid: m?.pid ?? null,
+    subject,
+    name: pick(p.name, m?.name ?? null),
+    description: pick(p.description, m?.description ?? null),
+    gtin: p.gtin,
+    manufacturerName: pick(p.manufacturerName, m?.manufacturerName ?? null),
+    manufacturerPid: p.manufacturerPid,
+    unit: pick(p.unit, m?.unit ?? null),
+    price: pick(p.price, m?.price ?? null),
+    priceQuantity: pick(p.priceQuantity, m?.priceQuantity ?? null),
+    keywords: pick(p.keywords, m?.keywords ?? null),
+    deliveryTimeDays: pick(p.deliveryTimeDays, m?.deliveryTimeDays ?? null),
+    status: p.status,
+    blocks: featureBlocks(node, inherit ? aggregate : null, plan, subject, warnings),
+    media: node.media.length > 0 || !inherit ? node.media : aggregate.media,
+    categoryIds: aggregate.categoryIds,
+  };
+}
+
+/**
+ * The PRODUCTs one master writes: the master, then its variants (ordered by SKU). A master
+ * whose status the template leaves out takes its variants with it, so no variant points to a
+ * base product that is not in the file. Variants created after the export started are left
+ * out, like products, so the file is one consistent cut of the catalog.
+ */
+export function productViews(aggregate: ProductAggregate, plan: BmecatPlan, warnings: ExportWarnings): ProductView[] {
+  if (!plan.statuses.includes(aggregate.product.status)) return [];
+  const master = view(aggregate, null, aggregate, plan, warnings);
+  const out = [master];
+  for (const variant of aggregate.variants) {
+    if (!plan.statuses.includes(variant.product.status) || variant.product.createdAt > plan.snapshot) continue;
+    out.push(view(variant, master, aggregate, plan, warnings));
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { badRequest } from '../../http/app-error';
+import { LANGUAGES_2005, LANGUAGES_ETIM } from './code-lists';
+
+/** The BMEcat dialects this service writes, by `exportType`. */
+export const BMECAT_FORMATS = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'] as const;
+export type BmecatFormat = (typeof BMECAT_FORMATS)[number];
+
+export function isBmecatFormat(exportType: string): exportType is BmecatFormat {
+  return (BMECAT_FORMATS as readonly string[]).includes(exportType);
+}
+
+/** The two namespaces of BMEcat 2005 (shared/bmecat/README.md): official `2005fd`, or `2005` as openTRANS 2.1 imports it. */
+export const NAMESPACES = {
+  '2005fd': 'http://www.bmecat.org/bmecat/2005fd',
+  '2005': 'http://www.bmecat.org/bmecat/2005',
+} as const;
+
+/** Price types each schema accepts in `price_type` (XSD patterns; XSD's `\w` has no underscore, so ASCII letters and digits). */
+const PRICE_TYPES: Record<BmecatFormat, RegExp> = {
+  BMEcat: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|udp_[A-Za-z0-9]{1,16})$/,
+  'BMEcat-ETIM': /^(net_customer|net_list|nrp)$/,
+  BMEcat12: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|udp_[A-Za-z0-9]{1,16})$/,
+};
+
+/**
+ * Options an export template carries (stored as `export_templates.options`). Every field is
+ * optional; the defaults are the export's behaviour without a template.
+ */
+export const TemplateOptions = z.strictObject({
+  /** BMEcat 2005 namespace: `2005fd` (official, default) or `2005` (openTRANS 2.1). BMEcat only. */
+  namespace: z.enum(['2005fd', '2005']).optional(),
+  /** Which classification systems become PRODUCT_FEATURES blocks (default: all). */
+  classificationSystems: z.array(z.enum(['ETIM', 'ECLASS', 'PROFICLASS'])).max(3).optional(),
+  /** `price_type` of the list price, e.g. net_list (default), net_customer, nrp, gros_list. */
+  priceType: z.string().max(20).optional(),
+  /** Export only this category and its subcategories (with the products placed there). */
+  categoryId: z.uuid().nullish(),
+  /** Which product statuses are exported (default: all). */
+  statuses: z.array(z.enum(['active', 'draft', 'discontinued'])).min(1).max(3).optional(),
+  /** Write the company's own attributes as a PRODUCT_FEATURES block (default true). */
+  includeAttributes: z.boolean().optional(),
+  /** Variants take empty fields, attributes, classification and media from their master (default true). */
+  inheritFromMaster: z.boolean().optional(),
+  /** Base URL of the media files, written as MIME_ROOT (MIME_SOURCE is the file name). */
+  mimeRoot: z.url({ protocol: /^https?$/ }).max(250).optional(),
+  /** BUYER_NAME in the header; the ETIM profile requires a buyer (default "All customers"). */
+  buyerName: z.string().trim().min(1).max(50).optional(),
+});
+export type TemplateOptionsInput = z.infer<typeof TemplateOptions>;
+
+export const DEFAULT_PRICE_TYPE = 'net_list';
+
+/** Checks the options that depend on the format; throws 400 naming the field. */
+export function checkOptionsForFormat(format: BmecatFormat, language: string, options: TemplateOptionsInput): void {
+  const languages = format === 'BMEcat-ETIM' ? LANGUAGES_ETIM : LANGUAGES_2005;
+  if (!languages.has(language)) throw badRequest(`language: "${language}" is not an ISO 639-2 code the ${format} schema accepts`);
+  if (options.priceType !== undefined && !PRICE_TYPES[format].test(options.priceType)) {
+    throw badRequest(`options.priceType: "${options.priceType}" is not a ${format} price type (${PRICE_TYPES[format].source.replace(/[\^$()\\]/g, '')})`);
+  }
+  if (options.namespace !== undefined && format !== 'BMEcat') throw badRequest(`options.namespace: only for exportType BMEcat`);
+}
+
+/** Parses stored options (a template written by an older version may not parse: that is the template's fault, so 400). */
+export function parseStoredOptions(raw: unknown): TemplateOptionsInput {
+  const parsed = TemplateOptions.safeParse(raw ?? {});
+  if (!parsed.success) throw badRequest(`the export template's options are not valid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+  return parsed.data;
+}
