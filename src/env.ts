@@ -10,6 +10,8 @@ export interface Bindings {
   SERVICE_NAME: string;
   /** Per-IP counters of the public endpoints (SPEC part 8). */
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** One Durable Object per MCP session (2025 protocol revisions). */
+  MCP_SESSION: DurableObjectNamespace<import('./mcp/session-agent').McpSession>;
 }
 
 /** The one message shape on JOB_QUEUE: the consumer loads everything else from the job row. */

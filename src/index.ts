@@ -3,6 +3,7 @@ import type { Bindings, JobMessage } from './env';
 import { handleJobBatch } from './jobs/queue-consumer';
 
 export { RateLimiter } from './oauth/rate-limit';
+export { McpSession } from './mcp/session-agent';
 
 const app = createApp();
 

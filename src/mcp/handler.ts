@@ -1,12 +1,76 @@
+import { isLegacyRequest } from '@modelcontextprotocol/server';
+import { getAgentByName } from 'agents';
 import type { Bindings } from '../env';
+import type { McpProps } from '../oauth/agent-auth';
+import { toAuthInfo } from './caller';
+import { modernHandler } from './modern-handler';
+import { foreignOriginReason } from './origin';
+import { jsonRpcError, SESSION_HEADERS, sessionNotFound } from './responses';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /**
- * PLACEHOLDER until the MCP server lands: the MCP engineer (issue 4) replaces this file.
- * The OAuth layer (`src/oauth/mcp.routes.ts`) forwards every authenticated `/mcp` request here
- * with `ctx.props` set to `McpProps` (see `src/oauth/agent-auth.ts`).
+ * `{mcp_url}`. The OAuth layer has verified the bearer token and every per-use rule before a
+ * request gets here (`ctx.props` is `McpProps`). Two eras share the endpoint:
+ *
+ * - the current revision (2026-07-28) is stateless: each request is served on its own by the
+ *   `agents` package's `createMcpHandler` with a fresh server (see `modern-handler.ts`);
+ * - 2025 revisions open a session with `initialize`: the session lives in its own Durable
+ *   Object (`McpSession`), found by its `Mcp-Session-Id`, for POST, the GET stream and DELETE.
  */
 export const mcpApiHandler = {
-  async fetch(_request: Request, _env: Bindings, _ctx: ExecutionContext): Promise<Response> {
-    return Response.json({ error: 'MCP server not available yet' }, { status: 503 });
+  async fetch(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
+    if (new URL(request.url).pathname !== '/mcp') return Response.json({ error: 'route not found' }, { status: 404 });
+    const refused = foreignOriginReason(request);
+    if (refused) return Response.json({ error: refused, code: 'forbidden' }, { status: 403 });
+    const props = (ctx as ExecutionContext & { props?: McpProps }).props;
+    if (!props?.caller) return Response.json({ error: 'authentication required', code: 'unauthorized' }, { status: 401 });
+
+    const text = request.method === 'POST' ? await readBody(request) : undefined;
+    if (text === null) return Response.json({ error: `request body exceeds ${MAX_BODY_BYTES} bytes`, code: 'payload_too_large' }, { status: 413 });
+    const parsedBody = parseOrUndefined(text);
+    const forwarded = text === undefined ? request : new Request(request, { body: text });
+    if (!(await isLegacyRequest(forwarded, parsedBody))) {
+      return modernHandler().fetch(forwarded, { authInfo: toAuthInfo(props.caller), ...(parsedBody === undefined ? {} : { parsedBody }) });
+    }
+    return forwardToSession(forwarded, env, props, parsedBody);
   },
 };
+
+/** Routes a 2025-era request to the Durable Object of its session (a new one for `initialize`). */
+async function forwardToSession(request: Request, env: Bindings, props: McpProps, parsedBody: unknown): Promise<Response> {
+  let sessionId = request.headers.get('Mcp-Session-Id');
+  const opens = sessionId === null && isInitialize(parsedBody);
+  if (opens) sessionId = crypto.randomUUID();
+  else if (sessionId === null) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+  else if (!SESSION_ID.test(sessionId)) return sessionNotFound();
+
+  const headers = new Headers(request.headers);
+  headers.set(SESSION_HEADERS.sessionId, sessionId!);
+  headers.set(SESSION_HEADERS.props, JSON.stringify(props));
+  headers.set(SESSION_HEADERS.opens, opens ? '1' : '0');
+  const session = await getAgentByName(env.MCP_SESSION, sessionId!);
+  return session.fetch(new Request(request, { headers }));
+}
+
+function isInitialize(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'initialize';
+}
+
+/** The body as text, or null when it is larger than the endpoint accepts. */
+async function readBody(request: Request): Promise<string | null> {
+  const declared = Number(request.headers.get('Content-Length') ?? '0');
+  if (declared > MAX_BODY_BYTES) return null;
+  const text = await request.text();
+  return new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES ? null : text;
+}
+
+function parseOrUndefined(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,31 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { Database } from '../db/client';
+import type { JobMessage } from '../env';
+import { unauthorized } from '../http/app-error';
+import type { AgentCaller } from '../oauth/agent-auth';
+
+export type { AgentCaller };
+
+/** Everything a tool may touch: the caller's tenant and the bindings the domain functions take. */
+export interface ToolContext {
+  db: Database;
+  caller: AgentCaller;
+  queue: Queue<JobMessage>;
+}
+
+/**
+ * The SDK hands every tool call the `AuthInfo` of the HTTP request that carried it; the caller
+ * authenticated for that very request rides in `extra.caller`. Reading it per call (rather than
+ * binding a caller when a session opens) means a switch turned off mid-session applies at once.
+ * The token itself never travels further than the OAuth layer.
+ */
+export function toAuthInfo(caller: AgentCaller): AuthInfo {
+  return { token: 'verified-by-oauth-layer', clientId: 'oauth-client', scopes: caller.scopes, extra: { caller } };
+}
+
+export function callerFrom(authInfo: AuthInfo | undefined): AgentCaller {
+  const caller = authInfo?.extra?.caller as AgentCaller | undefined;
+  // Unreachable through the handler, which authenticates before any message reaches the SDK.
+  if (!caller) throw unauthorized('no authenticated caller for this MCP request');
+  return caller;
+}

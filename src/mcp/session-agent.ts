@@ -1,0 +1,173 @@
+import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';
+import { Agent } from 'agents';
+import { createDb } from '../db/client';
+import { AppError } from '../http/app-error';
+import { authenticateAgent, type McpProps } from '../oauth/agent-auth';
+import { toAuthInfo } from './caller';
+import { jsonRpcError, SESSION_HEADERS, sessionNotFound } from './responses';
+import { createPimMcpServer } from './server';
+import { trackStream } from './stream-watch';
+
+/** What survives an eviction of the object: enough to rebuild the session on the next message. */
+interface SessionRecord {
+  sessionId: string;
+  userId: string;
+  companyId: string;
+  /** The client's `initialize` message, replayed to rebuild the SDK session after an eviction. */
+  initialize: unknown;
+  lastSeenAt: number;
+}
+
+interface LiveSession {
+  server: McpServer;
+  transport: WebStandardStreamableHTTPServerTransport;
+}
+
+/** A session nobody used for this long is ended; its client must initialize again (404). */
+export const SESSION_IDLE_SECONDS = 60 * 60;
+/** How often an open SSE stream re-checks its user's access, so revocation lands within seconds. */
+export const REVOCATION_CHECK_MS = 2_000;
+
+/**
+ * One MCP session of the 2025 protocol revisions (those with `initialize` and `Mcp-Session-Id`),
+ * hosted in its own Durable Object: an SDK v2 `McpServer` on the SDK's sessionful Streamable
+ * HTTP transport. The Worker authenticates every request before forwarding it here; this
+ * object binds the session to the user who opened it and refuses everyone else, and while an
+ * SSE stream is open it re-applies the token rules every few seconds and ends the session
+ * when the user's access was revoked.
+ */
+export class McpSession extends Agent<Cloudflare.Env> {
+  /** The SDK session in memory; a promise so concurrent first messages build it only once. */
+  private live?: Promise<LiveSession>;
+  private latestProps?: McpProps;
+  private openStreams = 0;
+  private watchdog?: ReturnType<typeof setInterval>;
+
+  override async onRequest(request: Request): Promise<Response> {
+    const sessionId = request.headers.get(SESSION_HEADERS.sessionId) ?? '';
+    const props = JSON.parse(request.headers.get(SESSION_HEADERS.props) ?? 'null') as McpProps | null;
+    const opens = request.headers.get(SESSION_HEADERS.opens) === '1';
+    if (!sessionId || !props?.caller) return sessionNotFound();
+    const forwarded = withoutInternalHeaders(request);
+    const parsedBody = request.method === 'POST' ? await readJson(request) : undefined;
+    if (parsedBody === UNPARSEABLE) return jsonRpcError(400, -32700, 'Parse error: the body is not valid JSON');
+    const authInfo = toAuthInfo(props.caller);
+
+    const record = await this.ctx.storage.get<SessionRecord>('session');
+    if (opens) {
+      if (record) return sessionNotFound();
+    } else {
+      // Another user's token with this session id is refused as if the session did not exist.
+      if (!record || record.sessionId !== sessionId || record.userId !== props.caller.userId || record.companyId !== props.caller.companyId) {
+        return sessionNotFound();
+      }
+      await this.ctx.storage.put('session', { ...record, lastSeenAt: Date.now() });
+    }
+    this.latestProps = props;
+    this.live ??= record ? this.restore(record, authInfo) : this.open(sessionId, props, parsedBody);
+    const live = await this.live;
+    const response = await live.transport.handleRequest(forwarded, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) });
+    return trackStream(response, () => this.streamOpened(), () => this.streamClosed());
+  }
+
+  /** Scheduled: ends the session once it has been idle for SESSION_IDLE_SECONDS. */
+  async expireIfIdle(): Promise<void> {
+    const record = await this.ctx.storage.get<SessionRecord>('session');
+    if (!record) return;
+    const idleFor = Date.now() - record.lastSeenAt;
+    if (idleFor >= SESSION_IDLE_SECONDS * 1000 && this.openStreams === 0) {
+      await this.end();
+      return;
+    }
+    await this.schedule(Math.max(60, SESSION_IDLE_SECONDS - Math.floor(idleFor / 1000)), 'expireIfIdle');
+  }
+
+  private async open(sessionId: string, props: McpProps, initialize: unknown): Promise<LiveSession> {
+    const server = createPimMcpServer({ db: createDb(this.env.DB), queue: this.env.JOB_QUEUE });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => sessionId,
+      onsessioninitialized: async () => {
+        const { userId, companyId } = props.caller;
+        await this.ctx.storage.put('session', { sessionId, userId, companyId, initialize, lastSeenAt: Date.now() } satisfies SessionRecord);
+        await this.schedule(SESSION_IDLE_SECONDS, 'expireIfIdle');
+      },
+      onsessionclosed: () => this.forget(),
+    });
+    await server.connect(transport);
+    return { server, transport };
+  }
+
+  /** Rebuilds the SDK session after an eviction by replaying the client's `initialize`. */
+  private async restore(record: SessionRecord, authInfo: ReturnType<typeof toAuthInfo>): Promise<LiveSession> {
+    const server = createPimMcpServer({ db: createDb(this.env.DB), queue: this.env.JOB_QUEUE });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => record.sessionId, onsessionclosed: () => this.forget() });
+    await server.connect(transport);
+    const replay = new Request('https://session.internal/mcp', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(record.initialize),
+    });
+    await (await transport.handleRequest(replay, { authInfo })).text();
+    return { server, transport };
+  }
+
+  private streamOpened(): void {
+    this.openStreams += 1;
+    this.watchdog ??= setInterval(() => void this.recheckAccess(), REVOCATION_CHECK_MS);
+  }
+
+  private streamClosed(): void {
+    this.openStreams = Math.max(0, this.openStreams - 1);
+    if (this.openStreams === 0 && this.watchdog) {
+      clearInterval(this.watchdog);
+      this.watchdog = undefined;
+    }
+  }
+
+  /** Re-applies every token rule (stamp, membership, scope) for the user listening on a stream. */
+  private async recheckAccess(): Promise<void> {
+    const props = this.latestProps;
+    if (!props) return;
+    try {
+      await authenticateAgent(createDb(this.env.DB), props, 'mcp');
+    } catch (err) {
+      // Only a refusal ends the session; a passing database hiccup must not.
+      if (err instanceof AppError) await this.end();
+    }
+  }
+
+  /** Ends the session: closes every open stream and forgets it (later messages: 404). */
+  private async end(): Promise<void> {
+    const live = this.live;
+    await this.forget();
+    if (live) {
+      const { transport, server } = await live;
+      await transport.close().catch(() => {});
+      await server.close().catch(() => {});
+    }
+  }
+
+  /** Forgets the session; on DELETE the SDK transport closes itself after this returns. */
+  private async forget(): Promise<void> {
+    this.live = undefined;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = undefined;
+    await this.ctx.storage.delete('session');
+  }
+}
+
+function withoutInternalHeaders(request: Request): Request {
+  const headers = new Headers(request.headers);
+  for (const name of Object.values(SESSION_HEADERS)) headers.delete(name);
+  return new Request(request.url, { method: request.method, headers, body: null });
+}
+
+const UNPARSEABLE = Symbol('unparseable');
+
+async function readJson(request: Request): Promise<unknown> {
+  try {
+    return JSON.parse(await request.text());
+  } catch {
+    return UNPARSEABLE;
+  }
+}

@@ -1,0 +1,65 @@
+import type { CallToolResult, McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import { AppError } from '../http/app-error';
+import { callerFrom, type ToolContext } from './caller';
+
+/**
+ * One MCP tool of the PIM: a name, texts written for a model, zod input and output schemas and
+ * a `run` that calls one domain function. The MCP server and the published manifest are both
+ * generated from these definitions, so they cannot drift apart.
+ */
+export interface PimTool<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: Input;
+  output: Output;
+  annotations: Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
+  run(ctx: ToolContext, input: z.output<Input>): Promise<z.input<Output>>;
+}
+
+/** Keeps the input type of `run` tied to the input schema. */
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(tool: PimTool<Input, Output>): PimTool {
+  return tool as unknown as PimTool;
+}
+
+/** Annotation presets: every PIM tool works on the closed world of the caller's own company. */
+export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+export const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+export const OVERWRITE = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+/**
+ * The one place a domain outcome becomes a tool result. Success carries the value both as
+ * structured content and as JSON text (for clients that only read text). A service error
+ * (`AppError`) becomes a tool error with the service's own message, so the model can correct
+ * itself; anything else is logged and answered with a generic message that leaks no internals.
+ * Never throws: a failing tool must not end the session.
+ */
+export async function toToolResult(work: () => Promise<unknown>): Promise<CallToolResult> {
+  try {
+    const value = (await work()) as Record<string, unknown>;
+    return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+  } catch (err) {
+    if (err instanceof AppError) {
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: err.message, code: err.code }) }] };
+    }
+    const requestId = crypto.randomUUID();
+    console.error(JSON.stringify({ requestId, where: 'mcp-tool', error: (err as Error)?.message, stack: (err as Error)?.stack }));
+    return {
+      isError: true,
+      content: [{ type: 'text', text: JSON.stringify({ error: `internal error (request id ${requestId})`, code: 'internal' }) }],
+    };
+  }
+}
+
+/** Registers every tool on an SDK server; each call runs as the caller of its own HTTP request. */
+export function registerTools(server: McpServer, tools: readonly PimTool[], deps: Omit<ToolContext, 'caller'>): void {
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
+      async (input: unknown, extra) =>
+        toToolResult(() => tool.run({ ...deps, caller: callerFrom(extra.http?.authInfo) }, input as never)),
+    );
+  }
+}
