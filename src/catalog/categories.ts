@@ -1,11 +1,11 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../db/client';
+import { isUniqueViolation, type Database } from '../db/client';
 import { newId } from '../db/ids';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, categories, classificationLinks, media, products } from '../db/schema';
 import { refreshFingerprints } from '../sync/sync-record';
-import { badRequest, notFound } from '../http/app-error';
+import { badRequest, conflict, notFound } from '../http/app-error';
 import { assertDepartment, findCatalog, findCategory, type Tenant } from './scope';
 
 export const CategoryDto = z.strictObject({
@@ -77,7 +77,7 @@ export async function addCategory(db: Database, tenant: Tenant, input: CategoryI
     if ((await depthOf(db, input.parentId)) >= MAX_DEPTH) throw badRequest(`parentId: category trees are limited to ${MAX_DEPTH} levels`);
   }
   const id = input.categoryId ?? newId();
-  const [inserted] = await db.batch([
+  const statements = [
     db
       .insert(categories)
       .values({
@@ -91,8 +91,15 @@ export async function addCategory(db: Database, tenant: Tenant, input: CategoryI
       })
       .returning(),
     db.update(catalogs).set({ categoryCount: sql`${catalogs.categoryCount} + 1` }).where(eq(catalogs.id, catalog.id)),
-  ]);
-  return categoryOut(inserted[0]!);
+  ] as const;
+  try {
+    const [inserted] = await db.batch(statements);
+    return categoryOut(inserted[0]!);
+  } catch (err) {
+    // The whole batch rolled back, the counter included.
+    if (isUniqueViolation(err, 'categories.id')) throw conflict('categoryId is already in use');
+    throw err;
+  }
 }
 
 export async function updateCategory(db: Database, tenant: Tenant, input: CategoryInput) {

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../db/ids';
 import { decodeCursor, escapeLike, toPage } from '../db/pagination';
 import { attributeValues, catalogs, categories, classificationLinks, media, productCategories, products } from '../db/schema';
@@ -100,19 +100,18 @@ export async function addProduct(db: Database, tenant: Tenant, input: ProductInp
     db
       .insert(products)
       .values({ ...fieldChanges(input), id, companyId: tenant.companyId, catalogId: catalog.id, parentId: parent?.id ?? null })
-      .onConflictDoNothing({ target: products.id })
       .returning(),
     ...categoryIds.map((categoryId) => db.insert(productCategories).values({ productId: id, categoryId, companyId: tenant.companyId })),
     db.update(catalogs).set({ productCount: sql`${catalogs.productCount} + 1` }).where(eq(catalogs.id, catalog.id)),
     bumpRevision(db, masterId),
   ];
-  let inserted: ProductRow[];
   try {
-    [inserted] = (await runBatch(db, statements)) as [ProductRow[]];
+    await runBatch(db, statements);
   } catch (err) {
+    // A taken productId fails the insert and so rolls back the counter and revision updates too.
+    if (isUniqueViolation(err, 'products.id')) throw conflict('productId is already in use');
     rethrowSkuClash(err, input.sku);
   }
-  if (!inserted[0]) throw conflict('productId is already in use');
   await refreshFingerprints(db, tenant.companyId, [masterId]);
   return getProductSummary(db, tenant, id);
 }
@@ -135,7 +134,10 @@ export async function updateProduct(db: Database, tenant: Tenant, input: Product
   const masterId = product.parentId ?? product.id;
   const changes = fieldChanges(input);
   const statements: BatchStatement[] = [];
-  if (Object.keys(changes).length > 0) statements.push(db.update(products).set(changes).where(eq(products.id, product.id)));
+  if (Object.keys(changes).length > 0) {
+    // A variant's own updatedAt (a master's is also touched by bumpRevision).
+    statements.push(db.update(products).set({ ...changes, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` }).where(eq(products.id, product.id)));
+  }
   if (categoryIds) {
     statements.push(db.delete(productCategories).where(eq(productCategories.productId, product.id)));
     for (const categoryId of categoryIds) {

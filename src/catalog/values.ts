@@ -31,7 +31,7 @@ function builtInUpdate(db: Database, element: ElementRef, column: string, value:
       return db.update(categories).set({ [column]: value, updatedAt: touch }).where(eq(categories.id, element.id));
     case 'product':
     case 'variant':
-      return db.update(products).set({ [column]: value }).where(eq(products.id, element.id));
+      return db.update(products).set({ [column]: value, updatedAt: touch }).where(eq(products.id, element.id));
   }
 }
 

@@ -32,3 +32,10 @@ export async function runBatch(db: Database, statements: BatchStatement[]) {
   if (statements.length === 0) return [];
   return db.batch(statements as [BatchStatement, ...BatchStatement[]]);
 }
+
+/** Whether a D1 error is a UNIQUE/PRIMARY KEY violation on `columns` (e.g. "products.id"). */
+export function isUniqueViolation(err: unknown, columns: string): boolean {
+  if (!(err instanceof Error)) return false;
+  const text = `${err.message} ${String(err.cause ?? '')}`;
+  return text.includes(`UNIQUE constraint failed: ${columns}:`) || text.endsWith(`UNIQUE constraint failed: ${columns}`);
+}
