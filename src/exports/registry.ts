@@ -1,11 +1,15 @@
 import type { Exporter } from './exporter';
 import { bmecat2005 } from './bmecat/dialect-2005';
 import { bmecatExporter } from './bmecat/bmecat-exporter';
+import { bmecat12 } from './bmecat/dialect-12';
+import { bmecatEtim } from './bmecat/dialect-etim';
 import { csvExporter } from './csv';
 
 /** Every export format by its `exportType`. New formats register here. */
 export const EXPORTERS: Record<string, Exporter<any>> = {
   BMEcat: bmecatExporter(bmecat2005),
+  'BMEcat-ETIM': bmecatExporter(bmecatEtim),
+  BMEcat12: bmecatExporter(bmecat12),
   [csvExporter.exportType]: csvExporter,
 };
 

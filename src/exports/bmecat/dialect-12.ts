@@ -1,0 +1,138 @@
+import type { ExportWarnings } from '../export-warnings';
+import { CURRENCIES_2005, UNITS_2005 } from './code-lists';
+import { parentGroupId, type Dialect } from './dialect';
+import type { FeatureBlock } from './feature-blocks';
+import { fitted, headerValues, keywordList, orderUnit, shortDescription, statusOf } from './fields';
+import type { BmecatPlan } from './plan';
+import type { ProductView } from './product-view';
+import { el, textEl } from './xml-text';
+
+export const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
+
+/** 1.2 knows fewer MIME_PURPOSEs than 2005; the rest become `others`. */
+const PURPOSES = new Set(['thumbnail', 'normal', 'detail', 'data_sheet', 'logo', 'others']);
+
+/** 1.2 has no "on request" price type and requires PRICE_AMOUNT: a user-defined type marks the placeholder 0. */
+export const NO_PRICE_TYPE_12 = 'udp_onrequest';
+
+function currencyOf(plan: BmecatPlan, w: ExportWarnings): string | null {
+  if (CURRENCIES_2005.has(plan.currency)) return plan.currency;
+  w.add(`currency ${plan.currency} is not in the BMEcat 1.2 currency list: CURRENCY and PRICE_CURRENCY left out`, 'catalog');
+  return null;
+}
+
+function features(block: FeatureBlock): string {
+  return el('ARTICLE_FEATURES', [
+    textEl('REFERENCE_FEATURE_SYSTEM_NAME', block.system),
+    textEl('REFERENCE_FEATURE_GROUP_ID', block.classCode),
+    ...block.features.map((f) => el('FEATURE', [textEl('FNAME', f.name), ...f.values.map((v) => textEl('FVALUE', v)), textEl('FUNIT', f.unit)])),
+  ]);
+}
+
+function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
+  if (!view.price) w.add(`article without price: PRICE_AMOUNT written as 0 with price_type ${NO_PRICE_TYPE_12}`, view.subject);
+  const type = view.price ? plan.priceType : NO_PRICE_TYPE_12;
+  return el(
+    'ARTICLE_PRICE_DETAILS',
+    el('ARTICLE_PRICE', [textEl('PRICE_AMOUNT', view.price ?? '0'), textEl('PRICE_CURRENCY', currencyOf(plan, w))], { price_type: type }),
+  );
+}
+
+function mime(view: ProductView, w: ExportWarnings): string {
+  const entries = view.media.map((m, i) => {
+    const source = fitted(m.fileName, 250, 'MIME_SOURCE', view.subject, w);
+    if (!source) return '';
+    return el('MIME', [
+      textEl('MIME_TYPE', fitted(m.contentType, 30, 'MIME_TYPE', view.subject, w)),
+      textEl('MIME_SOURCE', source),
+      textEl('MIME_DESCR', fitted(m.description, 250, 'MIME_DESCR', view.subject, w)),
+      textEl('MIME_PURPOSE', PURPOSES.has(m.purpose) ? m.purpose : 'others'),
+      textEl('MIME_ORDER', i + 1),
+    ]);
+  });
+  return el('MIME_INFO', entries, undefined, false);
+}
+
+function article(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
+  const status = statusOf(view, 'old_article');
+  const unit = orderUnit(view, UNITS_2005, w);
+  return el('ARTICLE', [
+    textEl('SUPPLIER_AID', view.pid),
+    el('ARTICLE_DETAILS', [
+      textEl('DESCRIPTION_SHORT', shortDescription(view, 80, w)),
+      textEl('DESCRIPTION_LONG', fitted(view.description, 64000, 'DESCRIPTION_LONG', view.subject, w)),
+      textEl('EAN', view.gtin),
+      textEl('MANUFACTURER_AID', fitted(view.manufacturerPid, 50, 'MANUFACTURER_AID', view.subject, w)),
+      textEl('MANUFACTURER_NAME', fitted(view.manufacturerName, 50, 'MANUFACTURER_NAME', view.subject, w)),
+      textEl('DELIVERY_TIME', view.deliveryTimeDays),
+      ...keywordList(view, 50, w).map((k) => textEl('KEYWORD', k)),
+      status ? textEl('ARTICLE_STATUS', status.text, { type: status.type }) : '',
+    ]),
+    ...view.blocks.map(features),
+    el('ARTICLE_ORDER_DETAILS', [
+      textEl('ORDER_UNIT', unit),
+      textEl('CONTENT_UNIT', unit),
+      textEl('NO_CU_PER_OU', 1),
+      textEl('PRICE_QUANTITY', view.priceQuantity),
+    ]),
+    price(plan, view, w),
+    mime(view, w),
+    // 1.2 has no base_product reference; `others` with the master's id is the customary stand-in.
+    view.masterPid ? el('ARTICLE_REFERENCE', textEl('ART_ID_TO', view.masterPid), { type: 'others' }) : '',
+  ], { mode: 'new' });
+}
+
+/**
+ * BMEcat 1.2 (XSD variant, namespace bmecat_new_catalog) for older recipients: ARTICLEs instead
+ * of PRODUCTs, the same group system and map (ARTICLE_TO_CATALOGGROUP_MAP). The 1.2 schema
+ * checks keys, so SUPPLIER_AIDs are unique and every map entry names an article and a group
+ * of the same file; KEYWORDs, FNAMEs and FVALUEs are unique where the schema demands it.
+ */
+export const bmecat12: Dialect = {
+  format: 'BMEcat12',
+  header(plan, w) {
+    const h = headerValues(plan, w, { mimeRoot: 100 });
+    const [date, time] = h.generatedAt.split('T') as [string, string];
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<BMECAT version="1.2" xmlns="${NAMESPACE_12}">\n${el('HEADER', [
+      textEl('GENERATOR_INFO', 'PIM Service BMEcat export'),
+      el('CATALOG', [
+        textEl('LANGUAGE', plan.language),
+        textEl('CATALOG_ID', h.catalogId),
+        textEl('CATALOG_VERSION', h.catalogVersion),
+        textEl('CATALOG_NAME', h.catalogName),
+        el('DATETIME', [textEl('DATE', date), textEl('TIME', time.slice(0, 8)), textEl('TIMEZONE', '+00:00')], { type: 'generation_date' }),
+        textEl('CURRENCY', currencyOf(plan, w)),
+        textEl('MIME_ROOT', h.mimeRoot),
+      ]),
+      plan.buyerName ? el('BUYER', textEl('BUYER_NAME', fitted(plan.buyerName, 50, 'BUYER_NAME', 'catalog', w))) : '',
+      el('SUPPLIER', textEl('SUPPLIER_NAME', h.supplierName)),
+    ])}<T_NEW_CATALOG>\n`;
+  },
+  groups: {
+    open(plan, w) {
+      const name = fitted(plan.catalogName, 50, 'GROUP_NAME', 'catalog', w);
+      return `<CATALOG_GROUP_SYSTEM>\n${textEl('GROUP_SYSTEM_ID', plan.rootGroupId)}${textEl('GROUP_SYSTEM_NAME', name)}${el(
+        'CATALOG_STRUCTURE',
+        [textEl('GROUP_ID', plan.rootGroupId), textEl('GROUP_NAME', name ?? plan.rootGroupId), textEl('PARENT_ID', '0')],
+        { type: 'root' },
+      )}`;
+    },
+    structure(plan, row, w) {
+      return el(
+        'CATALOG_STRUCTURE',
+        [
+          textEl('GROUP_ID', row.id),
+          textEl('GROUP_NAME', fitted(row.name, 50, 'GROUP_NAME', row.name.slice(0, 40), w) ?? row.id),
+          textEl('GROUP_DESCRIPTION', fitted(row.description, 250, 'GROUP_DESCRIPTION', row.name.slice(0, 40), w)),
+          textEl('PARENT_ID', parentGroupId(plan, row)),
+          textEl('GROUP_ORDER', row.sort_order),
+        ],
+        { type: row.has_children ? 'node' : 'leaf' },
+      );
+    },
+    close: '</CATALOG_GROUP_SYSTEM>\n',
+  },
+  product: article,
+  mapEntry: (pid, groupId) => el('ARTICLE_TO_CATALOGGROUP_MAP', [textEl('ART_ID', pid), textEl('CATALOG_GROUP_ID', groupId)]),
+  footer: '</T_NEW_CATALOG>\n</BMECAT>\n',
+};

@@ -1,0 +1,124 @@
+import type { ExportWarnings } from '../export-warnings';
+import { CURRENCIES_ETIM, UNITS_ETIM } from './code-lists';
+import type { Dialect } from './dialect';
+import { ATTRIBUTE_SYSTEM, type FeatureBlock } from './feature-blocks';
+import { fitted, headerValues, keywordList, orderUnit, shortDescription, statusOf } from './fields';
+import type { BmecatPlan } from './plan';
+import type { ProductView } from './product-view';
+import { el, textEl } from './xml-text';
+
+export const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
+
+/** UDX.EDXF.MIME_CODE: MD01 is the product picture; other documents are MD99 (others). */
+const IMAGE_PURPOSES = new Set(['normal', 'detail', 'thumbnail']);
+
+function currencyOf(plan: BmecatPlan, w: ExportWarnings): string | null {
+  if (CURRENCIES_ETIM.has(plan.currency)) return plan.currency;
+  w.add(`currency ${plan.currency} is not in the ETIM guideline's currency list: CURRENCY and PRICE_CURRENCY left out`, 'catalog');
+  return null;
+}
+
+/** REFERENCE_FEATURE_GROUP_ID of the attribute block (the profile requires one; attributes have no class). */
+const ATTRIBUTE_GROUP = 'ATTRIBUTES';
+
+function features(block: FeatureBlock): string {
+  // The guideline derives units from the ETIM model, so ETIM features carry no FUNIT.
+  const withUnit = block.group !== 'ETIM';
+  return el('PRODUCT_FEATURES', [
+    textEl('REFERENCE_FEATURE_SYSTEM_NAME', block.system),
+    textEl('REFERENCE_FEATURE_GROUP_ID', block.classCode ?? ATTRIBUTE_GROUP),
+    ...block.features.map((f) =>
+      el('FEATURE', [textEl('FNAME', f.name), ...f.values.map((v) => textEl('FVALUE', v)), withUnit ? textEl('FUNIT', f.unit) : '']),
+    ),
+  ]);
+}
+
+/** The guideline requires at least one PRODUCT_FEATURES block; an unclassified product without attributes gets an empty one. */
+function featureBlocks(view: ProductView, w: ExportWarnings): string {
+  if (!view.blocks.some((b) => b.group === 'ETIM')) w.add('product without ETIM classification', view.subject);
+  if (view.blocks.length === 0) return features({ system: ATTRIBUTE_SYSTEM, group: null, classCode: null, features: [] });
+  return view.blocks.map(features).join('');
+}
+
+function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
+  if (!view.price) w.add('product without price: PRICE_AMOUNT written as 0 (the guideline requires an amount)', view.subject);
+  return el('PRODUCT_PRICE_DETAILS', [
+    el('DATETIME', textEl('DATE', plan.snapshot.slice(0, 10)), { type: 'valid_start_date' }),
+    el('PRODUCT_PRICE', [textEl('PRICE_AMOUNT', view.price ?? '0'), textEl('PRICE_CURRENCY', currencyOf(plan, w))], { price_type: plan.priceType }),
+  ]);
+}
+
+function mime(view: ProductView, w: ExportWarnings): string {
+  const entries = view.media.map((m, i) => {
+    const source = fitted(m.fileName, 512, 'UDX.EDXF.MIME_SOURCE', view.subject, w);
+    if (!source) return '';
+    return el('UDX.EDXF.MIME', [
+      textEl('UDX.EDXF.MIME_SOURCE', source),
+      textEl('UDX.EDXF.MIME_CODE', IMAGE_PURPOSES.has(m.purpose) && m.contentType.startsWith('image/') ? 'MD01' : 'MD99'),
+      textEl('UDX.EDXF.MIME_FILENAME', fitted(m.fileName, 250, 'UDX.EDXF.MIME_FILENAME', view.subject, w)),
+      textEl('UDX.EDXF.MIME_DESIGNATION', fitted(m.description, 250, 'UDX.EDXF.MIME_DESIGNATION', view.subject, w)),
+      textEl('UDX.EDXF.MIME_ORDER', i + 1),
+    ]);
+  });
+  return el('UDX.EDXF.MIME_INFO', entries, undefined, false);
+}
+
+function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
+  const status = statusOf(view, 'old_product');
+  const unit = orderUnit(view, UNITS_ETIM, w);
+  return el('PRODUCT', [
+    textEl('SUPPLIER_PID', view.pid),
+    el('PRODUCT_DETAILS', [
+      textEl('DESCRIPTION_SHORT', shortDescription(view, 150, w)),
+      textEl('DESCRIPTION_LONG', fitted(view.description, 64000, 'DESCRIPTION_LONG', view.subject, w)),
+      textEl('INTERNATIONAL_PID', view.gtin, { type: 'gtin' }),
+      textEl('MANUFACTURER_PID', fitted(view.manufacturerPid, 50, 'MANUFACTURER_PID', view.subject, w)),
+      textEl('MANUFACTURER_NAME', fitted(view.manufacturerName, 50, 'MANUFACTURER_NAME', view.subject, w)),
+      textEl('DELIVERY_TIME', view.deliveryTimeDays),
+      ...keywordList(view, 50, w).map((k) => textEl('KEYWORD', k)),
+      status ? textEl('PRODUCT_STATUS', status.text, { type: status.type }) : '',
+    ]),
+    featureBlocks(view, w),
+    el('PRODUCT_ORDER_DETAILS', [
+      textEl('ORDER_UNIT', unit),
+      textEl('CONTENT_UNIT', unit),
+      textEl('NO_CU_PER_OU', 1),
+      textEl('PRICE_QUANTITY', view.priceQuantity),
+    ]),
+    price(plan, view, w),
+    el('USER_DEFINED_EXTENSIONS', mime(view, w)),
+    view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
+  ], { mode: 'new' });
+}
+
+/**
+ * The ETIM BMEcat Guideline 5.0 profile (bmecat_etim_50.xsd): BMEcat 2005 restricted to what
+ * ETIM wholesalers ingest. No category tree and no group map (the profile has neither); every
+ * product carries at least one PRODUCT_FEATURES block, a dated price, media in UDX.EDXF.MIME_INFO,
+ * and a variant refers to its master with PRODUCT_REFERENCE type base_product.
+ */
+export const bmecatEtim: Dialect = {
+  format: 'BMEcat-ETIM',
+  header(plan, w) {
+    const h = headerValues(plan, w, { mimeRoot: 250 });
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<BMECAT version="2005" xmlns="${ETIM_NAMESPACE}">\n${el('HEADER', [
+      textEl('GENERATOR_INFO', 'PIM Service BMEcat export'),
+      el('CATALOG', [
+        textEl('LANGUAGE', plan.language, { default: 'true' }),
+        textEl('CATALOG_ID', h.catalogId),
+        textEl('CATALOG_VERSION', h.catalogVersion),
+        textEl('CATALOG_NAME', h.catalogName ?? h.catalogId),
+        el('DATETIME', textEl('DATE', h.generatedAt.slice(0, 10)), { type: 'generation_date' }),
+        textEl('CURRENCY', currencyOf(plan, w)),
+        textEl('MIME_ROOT', h.mimeRoot),
+      ]),
+      el('BUYER', textEl('BUYER_NAME', fitted(plan.buyerName ?? 'All customers', 50, 'BUYER_NAME', 'catalog', w))),
+      el('SUPPLIER', textEl('SUPPLIER_NAME', h.supplierName)),
+      el('USER_DEFINED_EXTENSIONS', textEl('UDX.EDXF.VERSION', '5.0')),
+    ])}<T_NEW_CATALOG>\n`;
+  },
+  groups: null,
+  product,
+  mapEntry: null,
+  footer: '</T_NEW_CATALOG>\n</BMECAT>\n',
+};
