@@ -13,6 +13,7 @@ import { notFound } from './http/app-error';
 import { limitBody, requestContext, requireJson, securityHeaders } from './http/middleware';
 import { renderError } from './http/on-error';
 import { jobRoutes } from './jobs/job.routes';
+import { mcpManifestRoutes } from './mcp/manifest.routes';
 import { oauthRoutes } from './oauth/routes';
 import { buildOpenApi } from './openapi/document';
 import { renderReference } from './openapi/reference-page';
@@ -30,6 +31,7 @@ export function createApp() {
     app.use(`/api/${controller}/*`, requireSession, checkOrigin);
   }
   app.route('/', oauthRoutes);
+  app.route('/', mcpManifestRoutes);
   app.route('/api/Account', accountRoutes);
   app.route('/api/ai', aiRoutes);
   app.route('/api/contact', contactRoutes);
