@@ -5,11 +5,16 @@ import { AppError, notFound } from '../http/app-error';
 import { validate } from '../http/validate';
 import { describeRoute } from '../openapi/route-meta';
 import { findJob } from '../jobs/jobs';
+import { PageQuery, Page } from '../catalog/catalog.schemas';
 import { JobRef, StartExportDto, startExport } from './start-export';
+import { addTemplate, deleteTemplate, ExportTemplateDto, ExportTemplateOut, getTemplate, listTemplates, updateTemplate } from './templates';
 
 const DownloadQuery = z.strictObject({ jobId: z.uuid() });
+const TemplateQuery = z.strictObject({ templateId: z.uuid() });
+const DeleteTemplateDto = z.strictObject({ templateId: z.uuid() });
+const doc = (summary: string, response?: z.ZodType) => describeRoute({ tag: 'Export', summary, response, security: 'cookie' });
 
-/** `/api/Export/*`: queue exports and download their files. */
+/** `/api/Export/*`: queue exports, download their files, and manage export templates. */
 export const exportRoutes = new Hono<AppEnv>()
   .post(
     '/StartExport',
@@ -35,4 +40,22 @@ export const exportRoutes = new Hono<AppEnv>()
         },
       });
     },
+  )
+  .post('/AddTemplate', doc('Create an export template (format, language, options)', ExportTemplateOut), validate('json', ExportTemplateDto), async (c) =>
+    c.json(await addTemplate(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .post('/UpdateTemplate', doc('Replace an export template (templateId required)', ExportTemplateOut), validate('json', ExportTemplateDto), async (c) =>
+    c.json(await updateTemplate(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .get('/GetTemplates', doc("The company's export templates", Page(ExportTemplateOut)), validate('query', z.strictObject(PageQuery)), async (c) =>
+    c.json(await listTemplates(c.var.db, c.var.caller, c.req.valid('query'))),
+  )
+  .get('/GetTemplate', doc('One export template', ExportTemplateOut), validate('query', TemplateQuery), async (c) =>
+    c.json(await getTemplate(c.var.db, c.var.caller, c.req.valid('query').templateId)),
+  )
+  .post(
+    '/DeleteTemplate',
+    doc('Delete an export template', z.object({ templateId: z.string(), deleted: z.literal(true) })),
+    validate('json', DeleteTemplateDto),
+    async (c) => c.json(await deleteTemplate(c.var.db, c.var.caller, c.req.valid('json').templateId)),
   );

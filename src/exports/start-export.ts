@@ -33,6 +33,10 @@ export async function startExport(
     });
     if (!template) throw notFound('export template');
     templateType = template.exportType;
+    // A template's options were checked for its own format; another format might not accept them.
+    if (input.exportType && input.exportType !== templateType) {
+      throw badRequest(`exportType: the template is for ${templateType}; leave exportType out or pick a template for ${input.exportType}`);
+    }
   }
   const exportType = input.exportType ?? templateType ?? DEFAULT_EXPORT_TYPE;
   if (!Object.hasOwn(EXPORTERS, exportType)) {

@@ -1,0 +1,130 @@
+import { and, asc, eq, gt, ne } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { newId } from '../db/ids';
+import { decodeCursor, toPage } from '../db/pagination';
+import { categories, exportTemplates } from '../db/schema';
+import { badRequest, conflict, notFound } from '../http/app-error';
+import type { Tenant } from '../catalog/scope';
+import { checkOptionsForFormat, isBmecatFormat, TemplateOptions } from './bmecat/template-options';
+import { EXPORTERS } from './registry';
+
+/** Request body of AddTemplate and UpdateTemplate (UpdateTemplate requires templateId and replaces the whole template). */
+export const ExportTemplateDto = z.strictObject({
+  templateId: z.uuid().nullish(),
+  name: z.string().trim().min(1, 'name must not be empty').max(100),
+  exportType: z.string().min(1).max(50),
+  /** ISO 639-2 code of the texts (LANGUAGE); default: deu. */
+  language: z.string().regex(/^[a-z]{3}$/, 'language must be an ISO 639-2 code such as deu or eng').nullish(),
+  options: TemplateOptions.nullish(),
+});
+export type ExportTemplateInput = z.infer<typeof ExportTemplateDto>;
+
+export const ExportTemplateOut = z.object({
+  templateId: z.string(),
+  name: z.string(),
+  exportType: z.string(),
+  language: z.string(),
+  options: TemplateOptions,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+type TemplateRow = typeof exportTemplates.$inferSelect;
+
+export function templateOut(row: TemplateRow): z.infer<typeof ExportTemplateOut> {
+  return {
+    templateId: row.id,
+    name: row.name,
+    exportType: row.exportType,
+    language: row.language,
+    options: row.options as z.infer<typeof TemplateOptions>,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Checks a template against its format and the company's data; returns the row values to store. */
+async function checkTemplate(db: Database, tenant: Tenant, input: ExportTemplateInput) {
+  if (!Object.hasOwn(EXPORTERS, input.exportType)) {
+    throw badRequest(`exportType: "${input.exportType}" is not supported; use one of ${Object.keys(EXPORTERS).join(', ')}`);
+  }
+  const language = input.language ?? 'deu';
+  const options = input.options ?? {};
+  if (isBmecatFormat(input.exportType)) {
+    checkOptionsForFormat(input.exportType, language, options);
+  } else if (Object.keys(options).length > 0) {
+    throw badRequest(`options: exportType ${input.exportType} takes no options`);
+  }
+  if (options.categoryId) {
+    const category = await db.query.categories.findFirst({
+      where: and(eq(categories.id, options.categoryId), eq(categories.companyId, tenant.companyId)),
+      columns: { id: true },
+    });
+    if (!category) throw notFound('category');
+  }
+  const clash = await db.query.exportTemplates.findFirst({
+    where: and(
+      eq(exportTemplates.companyId, tenant.companyId),
+      eq(exportTemplates.name, input.name),
+      input.templateId ? ne(exportTemplates.id, input.templateId) : undefined,
+    ),
+    columns: { id: true },
+  });
+  if (clash) throw conflict(`a template named "${input.name}" already exists`);
+  return { name: input.name, exportType: input.exportType, language, options };
+}
+
+export async function findTemplate(db: Database, tenant: Tenant, templateId: string): Promise<TemplateRow> {
+  const row = await db.query.exportTemplates.findFirst({
+    where: and(eq(exportTemplates.id, templateId), eq(exportTemplates.companyId, tenant.companyId)),
+  });
+  if (!row) throw notFound('export template');
+  return row;
+}
+
+export async function addTemplate(db: Database, tenant: Tenant, input: ExportTemplateInput) {
+  const values = await checkTemplate(db, tenant, input);
+  const [row] = await db
+    .insert(exportTemplates)
+    .values({ id: input.templateId ?? newId(), companyId: tenant.companyId, ...values })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw conflict('templateId is already in use');
+  return templateOut(row);
+}
+
+/** Replaces a template's name, format, language and options. Queued exports read it when they start. */
+export async function updateTemplate(db: Database, tenant: Tenant, input: ExportTemplateInput) {
+  if (!input.templateId) throw badRequest('templateId is required');
+  const existing = await findTemplate(db, tenant, input.templateId);
+  const values = await checkTemplate(db, tenant, input);
+  const [row] = await db
+    .update(exportTemplates)
+    .set({ ...values, updatedAt: new Date().toISOString() })
+    .where(eq(exportTemplates.id, existing.id))
+    .returning();
+  return templateOut(row!);
+}
+
+export async function getTemplate(db: Database, tenant: Tenant, templateId: string) {
+  return templateOut(await findTemplate(db, tenant, templateId));
+}
+
+export async function listTemplates(db: Database, tenant: Tenant, input: { cursor?: string; limit: number }) {
+  const after = decodeCursor(input.cursor);
+  const rows = await db
+    .select()
+    .from(exportTemplates)
+    .where(and(eq(exportTemplates.companyId, tenant.companyId), after ? gt(exportTemplates.id, after) : undefined))
+    .orderBy(asc(exportTemplates.id))
+    .limit(input.limit + 1);
+  const page = toPage(rows, input.limit, (r) => r.id);
+  return { items: page.items.map(templateOut), nextCursor: page.nextCursor };
+}
+
+export async function deleteTemplate(db: Database, tenant: Tenant, templateId: string) {
+  const existing = await findTemplate(db, tenant, templateId);
+  await db.delete(exportTemplates).where(eq(exportTemplates.id, existing.id));
+  return { templateId: existing.id, deleted: true as const };
+}
