@@ -8,7 +8,7 @@ import { jobs } from '../src/db/schema';
 import { newId } from '../src/db/ids';
 import { attachMedia } from '../src/media/media';
 import { db, makeAttribute, makeCatalog, makeCategory, makeCompany, makeProduct, makeSession } from './helpers/factories';
-import { csvRecords, parseCsv } from './helpers/csv';
+import { csvRecords, decodeCsvFile, parseCsv } from './helpers/csv';
 import { call, ORIGIN } from './helpers/http';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
@@ -205,7 +205,7 @@ describe('the queue consumer', () => {
     const row = await jobRow(jobId);
     expect(row.checkpoint).toBeNull();
     const object = await env.FILES.get(row.resultKey!);
-    expect(csvRecords((await object!.text()).slice(1)).map((r) => r.sku)).toEqual([product.sku]);
+    expect(csvRecords(decodeCsvFile(await object!.arrayBuffer())).map((r) => [r.productId, r.sku])).toEqual([[product.productId, product.sku]]);
     expect(await listKeys(`tmp/${jobId}/`)).toEqual([]);
   });
 

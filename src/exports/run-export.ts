@@ -130,6 +130,9 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
   const cp: ExportCheckpoint = checkpoint;
   const upload = files.resumeMultipartUpload(cp.key, cp.uploadId);
   const carryObject = cp.carryKey ? await files.get(cp.carryKey) : null;
+  // The carry is deleted once a newer checkpoint is saved: this delivery is a stale duplicate,
+  // and writing parts from it would overwrite good parts with different bytes.
+  if (cp.carryKey && !carryObject) return 'stopped';
   const carry = carryObject ? new Uint8Array(await carryObject.arrayBuffer()) : new Uint8Array();
   const writer = new PartWriter(upload, [...cp.parts], carry, deps.partSize);
   const warnings = new ExportWarnings(structuredClone(cp.warnings));
@@ -155,7 +158,8 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
     }
     if (phase < exporter.phases.length && Date.now() - started > deps.sliceMs) {
       const seq = cp.seq + 1;
-      const carryKey = `tmp/${job.id}/carry-${seq}`;
+      // Unique per attempt: a duplicate delivery racing on the same seq must not overwrite or delete the winner's carry.
+      const carryKey = `tmp/${job.id}/carry-${seq}-${crypto.randomUUID()}`;
       await files.put(carryKey, writer.carry());
       const next: ExportCheckpoint = { ...cp, seq, parts: writer.parts, carryKey, phase, cursor, done, warnings: warnings.toJSON() };
       if (!(await saveCheckpoint(db, job.id, cp.seq, next))) {

@@ -50,3 +50,10 @@ export function csvRecords(text: string): Record<string, string>[] {
     return Object.fromEntries(header!.map((h, i) => [h, r[i]!]));
   });
 }
+
+/** Decodes an export file strictly as UTF-8, checks its byte order mark and returns the text after it. */
+export function decodeCsvFile(bytes: ArrayBuffer | Uint8Array): string {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  if (view[0] !== 0xef || view[1] !== 0xbb || view[2] !== 0xbf) throw new Error('CSV export does not start with a UTF-8 BOM');
+  return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(view.subarray(3));
+}
