@@ -1,0 +1,144 @@
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { deleteCategory, moveCategory } from '../src/catalog/categories';
+import { loadProductAggregates } from '../src/catalog/product-aggregate';
+import { deleteProduct, getProduct, updateProduct } from '../src/catalog/products';
+import { setValue } from '../src/catalog/values';
+import { updateClassification } from '../src/classification/links';
+import { products } from '../src/db/schema';
+import { attachMedia, deleteMedia } from '../src/media/media';
+import { fingerprintOf, syncRecord } from '../src/sync/sync-record';
+import { classifyAsMcb, db, makeAttribute, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
+import { call } from './helpers/http';
+
+type Session = Awaited<ReturnType<typeof makeSession>>;
+
+async function stored(masterId: string) {
+  const row = (await db().query.products.findFirst({ where: eq(products.id, masterId) }))!;
+  return { fingerprint: row.fingerprint, current: row.fingerprintRevision === row.revision };
+}
+
+/** Runs a write and checks that the master's fingerprint moved, is current and matches a recomputation. */
+async function expectChange(session: Session, masterId: string, write: () => Promise<unknown>) {
+  const before = await stored(masterId);
+  await write();
+  const after = await stored(masterId);
+  expect(after.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+  expect(after.fingerprint).not.toBe(before.fingerprint);
+  expect(after.current).toBe(true);
+  const [aggregate] = await loadProductAggregates(db(), session.companyId, [masterId]);
+  expect(after.fingerprint).toBe(await fingerprintOf(syncRecord(aggregate!)));
+  return after.fingerprint;
+}
+
+async function setup() {
+  const session = await makeSession();
+  const catalog = await makeCatalog(session);
+  const master = await makeProduct(session, catalog.catalogId, { sku: 'FP-1', name: 'Fingerprinted' });
+  return { session, catalog, master };
+}
+
+describe('sync fingerprint', () => {
+  it('is set when a master is created and matches its sync record', async () => {
+    const { session, master } = await setup();
+    const [aggregate] = await loadProductAggregates(db(), session.companyId, [master.productId]);
+    expect(master.fingerprint).toBe(await fingerprintOf(syncRecord(aggregate!)));
+    expect((await stored(master.productId)).current).toBe(true);
+  });
+
+  it('changes when a built-in field changes (UpdateProduct and SetValue)', async () => {
+    const { session, catalog, master } = await setup();
+    await expectChange(session, master.productId, () =>
+      updateProduct(db(), session, { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: master.productId, price: '9.99' }),
+    );
+    await expectChange(session, master.productId, () =>
+      setValue(db(), session, { departmentId: session.departmentId, elementId: master.productId, field: 'name', value: 'Renamed' }),
+    );
+  });
+
+  it('changes when an attribute value is set or removed', async () => {
+    const { session, master } = await setup();
+    const attribute = await makeAttribute(session, { type: 'number', unit: 'V' });
+    const input = { departmentId: session.departmentId, elementId: master.productId, field: attribute.code };
+    await expectChange(session, master.productId, () => setValue(db(), session, { ...input, value: '230' }));
+    await expectChange(session, master.productId, () => setValue(db(), session, { ...input, value: '400' }));
+    await expectChange(session, master.productId, () => setValue(db(), session, { ...input, value: '' }));
+  });
+
+  it("changes when a variant is added, changed or removed", async () => {
+    const { session, catalog, master } = await setup();
+    let variantId = '';
+    await expectChange(session, master.productId, async () => {
+      variantId = (await makeProduct(session, catalog.catalogId, { parentId: master.productId, sku: 'FP-1-A' })).productId;
+    });
+    await expectChange(session, master.productId, () =>
+      setValue(db(), session, { departmentId: session.departmentId, elementId: variantId, field: 'price', value: '1.50' }),
+    );
+    await expectChange(session, master.productId, () => deleteProduct(db(), session, { departmentId: session.departmentId, productId: variantId }));
+  });
+
+  it('changes when the classification or a feature value changes', async () => {
+    const { session, master } = await setup();
+    let linkId = '';
+    await expectChange(session, master.productId, async () => {
+      linkId = (await classifyAsMcb(session, master.productId)).linkId;
+    });
+    await expectChange(session, master.productId, () =>
+      setValue(db(), session, { departmentId: session.departmentId, elementId: master.productId, field: 'EF000008', value: '230' }),
+    );
+    await expectChange(session, master.productId, () =>
+      updateClassification(db(), session, { linkId, classificationGroups: 1, classes: [{ group: 'ETIM', code: 'EC000044' }] }),
+    );
+  });
+
+  it('changes when media is attached or removed', async () => {
+    const { session, master } = await setup();
+    const deps = { db: db(), files: env.FILES };
+    let mediaId = '';
+    await expectChange(session, master.productId, async () => {
+      mediaId = (
+        await attachMedia(deps, session, {
+          departmentId: session.departmentId, elementId: master.productId, fileName: 'a.pdf', purpose: 'data_sheet',
+          contentType: 'application/pdf', bytes: new TextEncoder().encode('%PDF-1.4'),
+        })
+      ).mediaId;
+    });
+    await expectChange(session, master.productId, () => deleteMedia(deps, session, { departmentId: session.departmentId, mediaId }));
+  });
+
+  it('changes when the category placement changes, including by deleting the category', async () => {
+    const { session, catalog, master } = await setup();
+    const a = await makeCategory(session, catalog.catalogId);
+    const b = await makeCategory(session, catalog.catalogId);
+    const placeIn = (categoryIds: string[]) =>
+      updateProduct(db(), session, { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: master.productId, categoryIds });
+    await expectChange(session, master.productId, () => placeIn([a.categoryId]));
+    await expectChange(session, master.productId, () => placeIn([a.categoryId, b.categoryId]));
+    await expectChange(session, master.productId, () => deleteCategory(db(), session, { departmentId: session.departmentId, categoryId: b.categoryId }));
+    expect((await getProduct(db(), session, master.productId)).categoryIds).toEqual([a.categoryId]);
+  });
+
+  it('does not change on reads, on writes to other products, or on moving a category', async () => {
+    const { session, catalog, master } = await setup();
+    const a = await makeCategory(session, catalog.catalogId);
+    const b = await makeCategory(session, catalog.catalogId);
+    await updateProduct(db(), session, { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: master.productId, categoryIds: [a.categoryId] });
+    const before = await stored(master.productId);
+    await call('GET', `/api/Catalog/GetProduct?productId=${master.productId}`, { cookie: session.cookie });
+    await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}`, { cookie: session.cookie });
+    await getProduct(db(), session, master.productId);
+    const other = await makeProduct(session, catalog.catalogId);
+    await setValue(db(), session, { departmentId: session.departmentId, elementId: other.productId, field: 'name', value: 'Other' });
+    // The sync record names category ids, not paths: moving a category leaves it alone.
+    await moveCategory(db(), session, { departmentId: session.departmentId, categoryId: a.categoryId, parentId: b.categoryId });
+    expect(await stored(master.productId)).toEqual(before);
+  });
+
+  it('is not exposed on variants', async () => {
+    const { session, catalog, master } = await setup();
+    const variant = await makeProduct(session, catalog.catalogId, { parentId: master.productId });
+    expect(variant.fingerprint).toBeNull();
+    expect((await getProduct(db(), session, master.productId)).fingerprint).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
