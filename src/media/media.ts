@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../db/ids';
@@ -60,7 +60,7 @@ export async function attachMedia(
   const id = newId();
   const storageKey = `media/${tenant.companyId}/${id}/${input.fileName}`;
   await files.put(storageKey, input.bytes, { httpMetadata: { contentType } });
-  const [last] = await db.select({ sortOrder: media.sortOrder }).from(media).where(eq(media.elementId, element.id)).orderBy(asc(media.sortOrder));
+  const [last] = await db.select({ sortOrder: media.sortOrder }).from(media).where(eq(media.elementId, element.id)).orderBy(desc(media.sortOrder)).limit(1);
   const statements: BatchStatement[] = [
     db.insert(media).values({
       id,
