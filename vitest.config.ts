@@ -9,6 +9,9 @@ export default defineConfig(async () => {
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {
           bindings: { TEST_MIGRATIONS: migrations, EXPORT_SLICE_MS: '20000' },
+          // A real queue without a consumer: export tests hand it to the runner so continuation
+          // messages wait there and the test itself drives every slice (JOB_QUEUE as in wrangler.toml).
+          queueProducers: { JOB_QUEUE: 'pim-jobs', EXPORT_HOLD_QUEUE: 'pim-export-hold' },
         },
       }),
     ],

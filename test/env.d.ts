@@ -6,6 +6,8 @@ declare global {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
       EXPORT_SLICE_MS: string;
+      /** Queue without consumer (vitest.config.ts): continuation messages of test-driven exports. */
+      EXPORT_HOLD_QUEUE: Queue<{ jobId: string }>;
     }
   }
 }
