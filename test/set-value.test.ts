@@ -111,11 +111,12 @@ describe('SetValue on typed attributes', () => {
   ])('stores %j from %j as %j and shows it on the product', async (definition, raw, stored) => {
     const { session, product } = await setup();
     const attribute = await makeAttribute(session, definition);
+    expect(attribute.unit).toBe('unit' in definition ? definition.unit : null);
     const res = await setValue(session, product.productId, attribute.code, raw);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ elementId: product.productId, field: attribute.code, value: stored });
     expect((await getProduct(db(), session, product.productId)).values).toEqual([
-      { code: attribute.code, type: definition.type, value: stored, unit: definition.unit ?? null },
+      { code: attribute.code, type: definition.type, value: stored, unit: attribute.unit },
     ]);
   });
 
