@@ -231,6 +231,29 @@ describe('the queue consumer', () => {
     expect(await jobRow(jobId)).toMatchObject({ state: 'failed', error: 'export type Nope is not available', resultKey: null });
   });
 
+  it('retries an unexpected failure, then fails the job after 3 attempts without internals', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session);
+    await makeProduct(session, catalog.catalogId);
+    const jobId = await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'CSV', templateId: null });
+    // A checkpoint naming an upload R2 does not know: every part upload fails inside R2.
+    const checkpoint = {
+      seq: 0, key: `exports/${session.companyId}/${jobId}/x.csv`, fileName: 'x.csv', uploadId: 'no-such-upload', parts: [], carryKey: null,
+      phase: 0, cursor: null, done: 0, plan: { attributeCodes: [], categoryPaths: {} }, total: 1, warnings: {},
+    };
+    await db().update(jobs).set({ state: 'running', checkpoint }).where(eq(jobs.id, jobId));
+    const first = await runConsumer(jobId, 1);
+    expect(first.explicitAcks).toEqual([]);
+    expect(first.retryMessages).toEqual([expect.objectContaining({ msgId: `msg-${jobId}` })]);
+    expect((await jobRow(jobId)).state).toBe('running');
+    const last = await runConsumer(jobId, 3);
+    expect(last.explicitAcks).toEqual([`msg-${jobId}`]);
+    const job = await jobRow(jobId);
+    expect(job.state).toBe('failed');
+    expect(job.error).toMatch(/^job failed after 3 attempts \(internal error, reference [0-9a-f-]{36}\)$/);
+    expect(await listKeys(`exports/${session.companyId}/${jobId}/`)).toEqual([]);
+  });
+
   it('acknowledges and ignores a message for a job that does not exist', async () => {
     const result = await runConsumer(newId());
     expect(result.explicitAcks).toHaveLength(1);
