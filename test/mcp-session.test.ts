@@ -1,3 +1,4 @@
+import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { makeAgentUser, tokensFor } from './oauth-helpers';
 import { callTool, LEGACY_VERSION, mcp, openSession, sessionCall } from './mcp-helpers';
@@ -13,5 +14,22 @@ describe('MCP sessions (2025 revisions)', () => {
     expect(response.result.tools.map((t: any) => t.name)).toContain('get_statistics');
     const stats = await callTool(token, sessionId, 'get_statistics');
     expect(stats.structuredContent).toEqual({ catalogs: 0, categories: 0, products: 0 });
+  });
+});
+
+describe('MCP session after an eviction', () => {
+  it('rebuilds the session from storage when the object lost its memory', async () => {
+    const user = await makeAgentUser();
+    const { access_token: token } = await tokensFor(user);
+    const { sessionId } = await openSession(token);
+    const stub = env.MCP_SESSION.get(env.MCP_SESSION.idFromName(sessionId));
+    // What an eviction does: the in-memory SDK session is gone, the storage stays.
+    await runInDurableObject(stub, (instance: any) => {
+      instance.live = undefined;
+    });
+    const stats = await callTool(token, sessionId, 'get_statistics');
+    expect(stats.structuredContent).toEqual({ catalogs: 0, categories: 0, products: 0 });
+    const { response } = await sessionCall(token, sessionId, 'tools/list');
+    expect(response.result.tools).toHaveLength(13);
   });
 });

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema';
+import { guardStream } from '../src/mcp/stream-watch';
 import { db, PASSWORD } from './helpers/factories';
 import { call } from './helpers/http';
 import { callTool, LEGACY_VERSION, mcp, mcpRequest, MODERN_VERSION, openSession, sessionCall } from './mcp-helpers';
@@ -180,5 +181,32 @@ describe('MCP current revision (2026-07-28, stateless)', () => {
     });
     expect(stats.status, stats.text).toBe(200);
     expect(stats.messages[0].result.structuredContent).toEqual({ catalogs: 0, categories: 0, products: 0 });
+  });
+});
+
+describe('MCP current revision: streams', () => {
+  it('acknowledges subscriptions/listen and completes it at once: the tool list never changes', async () => {
+    const { token } = await agentToken();
+    const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'pool-test', version: '1.0.0' } };
+    const listen = await mcp('POST', {
+      token,
+      version: MODERN_VERSION,
+      headers: { 'Mcp-Method': 'subscriptions/listen' },
+      body: { jsonrpc: '2.0', id: 7, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } },
+    });
+    expect(listen.headers.get('Content-Type')).toContain('text/event-stream');
+    expect(listen.messages[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: {} } });
+    expect(listen.messages[1]).toMatchObject({ id: 7, result: { resultType: 'complete' } });
+  });
+
+  it('cuts a guarded stream as soon as the access check says no', async () => {
+    let allowed = true;
+    const endless = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) });
+    const guarded = guardStream(new Response(endless, { headers: { 'Content-Type': 'text/event-stream' } }), async () => allowed, 50);
+    const closed = timeUntilClosed(guarded.body!, 5_000);
+    const early = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('open'), 300))]);
+    expect(early).toBe('open');
+    allowed = false;
+    expect(await closed).toBeLessThan(1_000);
   });
 });

@@ -2,10 +2,12 @@ import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { getAgentByName } from 'agents';
 import type { Bindings } from '../env';
 import type { McpProps } from '../oauth/agent-auth';
+import { REVOCATION_CHECK_MS, stillAllowed } from './access';
 import { toAuthInfo } from './caller';
 import { modernHandler } from './modern-handler';
 import { foreignOriginReason } from './origin';
 import { jsonRpcError, SESSION_HEADERS, sessionNotFound } from './responses';
+import { guardStream } from './stream-watch';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -32,7 +34,9 @@ export const mcpApiHandler = {
     const parsedBody = parseOrUndefined(text);
     const forwarded = text === undefined ? request : new Request(request, { body: text });
     if (!(await isLegacyRequest(forwarded, parsedBody))) {
-      return modernHandler().fetch(forwarded, { authInfo: toAuthInfo(props.caller), ...(parsedBody === undefined ? {} : { parsedBody }) });
+      const response = await modernHandler().fetch(forwarded, { authInfo: toAuthInfo(props.caller), ...(parsedBody === undefined ? {} : { parsedBody }) });
+      // A long-lived answer (e.g. subscriptions/listen) ends within seconds of a revocation too.
+      return guardStream(response, () => stillAllowed(env, props), REVOCATION_CHECK_MS);
     }
     return forwardToSession(forwarded, env, props, parsedBody);
   },

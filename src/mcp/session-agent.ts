@@ -1,8 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';
 import { Agent } from 'agents';
 import { createDb } from '../db/client';
-import { AppError } from '../http/app-error';
-import { authenticateAgent, type McpProps } from '../oauth/agent-auth';
+import type { McpProps } from '../oauth/agent-auth';
+import { REVOCATION_CHECK_MS, stillAllowed } from './access';
 import { toAuthInfo } from './caller';
 import { jsonRpcError, SESSION_HEADERS, sessionNotFound } from './responses';
 import { createPimMcpServer } from './server';
@@ -25,8 +25,6 @@ interface LiveSession {
 
 /** A session nobody used for this long is ended; its client must initialize again (404). */
 export const SESSION_IDLE_SECONDS = 60 * 60;
-/** How often an open SSE stream re-checks its user's access, so revocation lands within seconds. */
-export const REVOCATION_CHECK_MS = 2_000;
 
 /**
  * One MCP session of the 2025 protocol revisions (those with `initialize` and `Mcp-Session-Id`),
@@ -67,7 +65,7 @@ export class McpSession extends Agent<Cloudflare.Env> {
     this.live ??= record ? this.restore(record, authInfo) : this.open(sessionId, props, parsedBody);
     const live = await this.live;
     const response = await live.transport.handleRequest(forwarded, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) });
-    return trackStream(response, () => this.streamOpened(), () => this.streamClosed());
+    return trackStream(response, () => this.streamOpened(), () => this.streamClosed()).response;
   }
 
   /** Scheduled: ends the session once it has been idle for SESSION_IDLE_SECONDS. */
@@ -127,13 +125,7 @@ export class McpSession extends Agent<Cloudflare.Env> {
   /** Re-applies every token rule (stamp, membership, scope) for the user listening on a stream. */
   private async recheckAccess(): Promise<void> {
     const props = this.latestProps;
-    if (!props) return;
-    try {
-      await authenticateAgent(createDb(this.env.DB), props, 'mcp');
-    } catch (err) {
-      // Only a refusal ends the session; a passing database hiccup must not.
-      if (err instanceof AppError) await this.end();
-    }
+    if (props && !(await stillAllowed(this.env, props))) await this.end();
   }
 
   /** Ends the session: closes every open stream and forgets it (later messages: 404). */

@@ -1,0 +1,20 @@
+import { createDb } from '../db/client';
+import type { Bindings } from '../env';
+import { AppError } from '../http/app-error';
+import { authenticateAgent, type McpProps } from '../oauth/agent-auth';
+
+/** How often an open SSE stream re-checks its user's access, so revocation lands within seconds. */
+export const REVOCATION_CHECK_MS = 2_000;
+
+/**
+ * Re-applies every token rule (security stamp, membership, scope) to the props a request came
+ * with. Only a refusal says no: a passing database error must not cut a healthy stream.
+ */
+export async function stillAllowed(env: Bindings, props: McpProps): Promise<boolean> {
+  try {
+    await authenticateAgent(createDb(env.DB), props, 'mcp');
+    return true;
+  } catch (err) {
+    return !(err instanceof AppError);
+  }
+}
