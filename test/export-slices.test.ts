@@ -94,7 +94,8 @@ describe('runExportSlice', () => {
     expect(rows.map((r) => r.productId).sort()).toEqual([...ids].sort());
     expect(new Set(rows.map((r) => r.productId)).size).toBe(ids.length);
     expect(rows.filter((r) => r.parentId === '').every((r) => r.description === description)).toBe(true);
-    // Each variant row directly follows its master's row.
+    // Masters in creation order, each variant row directly after its master's row.
+    expect(rows.slice(0, 3).map((r) => r.sku)).toEqual(['M0000', 'M0000-V', 'M0001']);
     rows.forEach((r, i) => {
       if (r.parentId) expect(rows[i - 1]!.productId).toBe(r.parentId);
     });

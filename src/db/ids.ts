@@ -1,17 +1,36 @@
+let lastMs = 0;
+let counter = 0;
+
 /**
  * UUIDv7 (RFC 9562): time-ordered, so rows inserted together sit together in the B-tree and
- * keyset pages by id come out in creation order.
+ * keyset pages by id come out in creation order. Within one millisecond the 12-bit `rand_a`
+ * field is a counter (RFC 9562 section 6.2, method 1), so ids made in the same isolate keep
+ * their creation order even when several are made in the same millisecond.
  */
 export function newId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  const ms = Date.now();
+  let ms = Date.now();
+  if (ms <= lastMs) {
+    counter++;
+    ms = lastMs;
+    if (counter > 0xfff) {
+      // Counter exhausted: borrow the next millisecond rather than break the order.
+      ms = ++lastMs;
+      counter = 0;
+    }
+  } else {
+    lastMs = ms;
+    // Start low in the range so the counter rarely overflows.
+    counter = bytes[6]! & 0x7f;
+  }
   bytes[0] = Math.floor(ms / 2 ** 40) & 0xff;
   bytes[1] = Math.floor(ms / 2 ** 32) & 0xff;
   bytes[2] = (ms >>> 24) & 0xff;
   bytes[3] = (ms >>> 16) & 0xff;
   bytes[4] = (ms >>> 8) & 0xff;
   bytes[5] = ms & 0xff;
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[6] = 0x70 | ((counter >>> 8) & 0x0f);
+  bytes[7] = counter & 0xff;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
