@@ -22,10 +22,11 @@ describe('MCP session after an eviction', () => {
     const user = await makeAgentUser();
     const { access_token: token } = await tokensFor(user);
     const { sessionId } = await openSession(token);
-    const stub = env.MCP_SESSION.get(env.MCP_SESSION.idFromName(sessionId));
+    const namespace = env.MCP_SESSION as unknown as DurableObjectNamespace;
+    const stub = namespace.get(namespace.idFromName(sessionId));
     // What an eviction does: the in-memory SDK session is gone, the storage stays.
-    await runInDurableObject(stub, (instance: any) => {
-      instance.live = undefined;
+    await runInDurableObject(stub, (instance) => {
+      (instance as unknown as { live?: unknown }).live = undefined;
     });
     const stats = await callTool(token, sessionId, 'get_statistics');
     expect(stats.structuredContent).toEqual({ catalogs: 0, categories: 0, products: 0 });
