@@ -90,3 +90,10 @@ export async function refreshTokens(tokens: Tokens): Promise<Tokens> {
   if (res.status !== 200) throw new Error(`refresh failed: ${res.status} ${JSON.stringify(body)}`);
   return { ...tokens, accessToken: body.access_token, refreshToken: body.refresh_token ?? tokens.refreshToken };
 }
+
+/** `npx tsx scripts/conformance-oauth.ts [email] [password]`: prints an access token for {mcp_url} (for curl). */
+if (import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1] ?? '').href) {
+  const mcpUrl = process.env.MCP_URL ?? 'http://127.0.0.1:8787/mcp';
+  const tokens = await tokenForUser(mcpUrl, process.argv[2] ?? 'editor@demo.test', process.argv[3] ?? 'demo-password-1');
+  console.log(tokens.accessToken);
+}
