@@ -75,7 +75,7 @@ describe('sync fingerprint', () => {
     await expectChange(session, master.productId, () =>
       setValue(db(), session, { departmentId: session.departmentId, elementId: variantId, field: 'price', value: '1.50' }),
     );
-    await expectChange(session, master.productId, () => deleteProduct(db(), session, { departmentId: session.departmentId, productId: variantId }));
+    await expectChange(session, master.productId, () => deleteProduct({ db: db(), files: env.FILES }, session, { departmentId: session.departmentId, productId: variantId }));
   });
 
   it('changes when the classification or a feature value changes', async () => {
@@ -115,7 +115,7 @@ describe('sync fingerprint', () => {
       updateProduct(db(), session, { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: master.productId, categoryIds });
     await expectChange(session, master.productId, () => placeIn([a.categoryId]));
     await expectChange(session, master.productId, () => placeIn([a.categoryId, b.categoryId]));
-    await expectChange(session, master.productId, () => deleteCategory(db(), session, { departmentId: session.departmentId, categoryId: b.categoryId }));
+    await expectChange(session, master.productId, () => deleteCategory({ db: db(), files: env.FILES }, session, { departmentId: session.departmentId, categoryId: b.categoryId }));
     expect((await getProduct(db(), session, master.productId)).categoryIds).toEqual([a.categoryId]);
   });
 

@@ -105,3 +105,38 @@ describe('Media', () => {
     expect(anonymous.json.error).toBe('not logged in');
   });
 });
+
+describe('Media files when their element goes', () => {
+  async function storedKeys(catalogId: string, companyId: string) {
+    const listing = await env.FILES.list({ prefix: `media/${companyId}/${catalogId}/` });
+    return listing.objects.map((o) => o.key);
+  }
+
+  it('removes the files of a deleted product and its variants from R2', async () => {
+    const { session, catalog, product } = await setup();
+    const variant = await makeProduct(session, catalog.catalogId, { parentId: product.productId });
+    const other = await makeProduct(session, catalog.catalogId);
+    for (const elementId of [product.productId, variant.productId, other.productId]) {
+      expect((await upload(session, { departmentId: session.departmentId, elementId, fileName: 'x.png' }, PNG)).status).toBe(200);
+    }
+    expect(await storedKeys(catalog.catalogId, session.companyId)).toHaveLength(3);
+    const res = await call('POST', '/api/Catalog/DeleteProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, productId: product.productId } });
+    expect(res.json).toEqual({ productId: product.productId, deleted: 2 });
+    const left = await storedKeys(catalog.catalogId, session.companyId);
+    expect(left).toHaveLength(1);
+    expect(left[0]).toContain('/x.png');
+    expect((await getProduct(db(), session, other.productId)).media).toHaveLength(1);
+  });
+
+  it('removes every file of a deleted catalog from R2', async () => {
+    const { session, catalog, product } = await setup();
+    const category = await call('POST', '/api/Catalog/AddCategory', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: catalog.catalogId, name: 'Kabel' } });
+    for (const elementId of [product.productId, category.json.categoryId, catalog.catalogId]) {
+      expect((await upload(session, { departmentId: session.departmentId, elementId, fileName: 'logo.png', purpose: 'logo' }, PNG)).status).toBe(200);
+    }
+    expect(await storedKeys(catalog.catalogId, session.companyId)).toHaveLength(3);
+    const res = await call('POST', '/api/Catalog/DeleteCatalog', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: catalog.catalogId } });
+    expect(res.json).toEqual({ catalogId: catalog.catalogId, deleted: true });
+    expect(await storedKeys(catalog.catalogId, session.companyId)).toEqual([]);
+  });
+});

@@ -33,7 +33,7 @@ export const catalogRoutes = new Hono<AppEnv>()
     '/DeleteCatalog',
     doc('Delete a catalog with everything in it', z.object({ catalogId: z.string(), deleted: z.literal(true) })),
     validate('json', z.strictObject({ departmentId: z.uuid(), catalogId: z.uuid() })),
-    async (c) => c.json(await deleteCatalog(c.var.db, c.var.caller, c.req.valid('json'))),
+    async (c) => c.json(await deleteCatalog({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
   )
   .post('/SetValue', doc('Set one field, attribute or classification feature value of an element', SetValueOut), validate('json', SetValueDto), async (c) =>
     c.json(await setValue(c.var.db, c.var.caller, c.req.valid('json'))),

@@ -6,6 +6,7 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, classificationLinks, media } from '../db/schema';
 import { badRequest, conflict } from '../http/app-error';
 import type { CatalogInput } from './catalog.schemas';
+import { purgeCatalogMedia } from '../media/media';
 import { assertDepartment, findCatalog, type Tenant } from './scope';
 
 type CatalogRow = typeof catalogs.$inferSelect;
@@ -91,7 +92,8 @@ export async function listCatalogs(db: Database, tenant: Tenant, input: { depart
 }
 
 /** Deletes a catalog with its categories, products, values, links and media rows (one transaction). */
-export async function deleteCatalog(db: Database, tenant: Tenant, input: { departmentId: string; catalogId: string }) {
+export async function deleteCatalog(deps: { db: Database; files: R2Bucket }, tenant: Tenant, input: { departmentId: string; catalogId: string }) {
+  const { db } = deps;
   await assertDepartment(db, tenant, input.departmentId);
   const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
   // Builder statements with a raw condition: drizzle cannot put parameterised `db.run` in a D1 batch.
@@ -104,6 +106,8 @@ export async function deleteCatalog(db: Database, tenant: Tenant, input: { depar
     db.delete(media).where(inCatalog(media.elementId)),
     db.delete(catalogs).where(and(eq(catalogs.id, catalog.id), eq(catalogs.companyId, tenant.companyId))),
   ]);
+  // The rows are gone in one transaction; the files follow (a failure here leaves only orphans, never dangling rows).
+  await purgeCatalogMedia(deps.files, tenant.companyId, catalog.id);
   return { catalogId: catalog.id, deleted: true as const };
 }
 

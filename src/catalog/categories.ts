@@ -6,6 +6,7 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, categories, classificationLinks, media, products } from '../db/schema';
 import { refreshFingerprints } from '../sync/sync-record';
 import { badRequest, conflict, notFound } from '../http/app-error';
+import { deleteObjects, mediaKeysWhere } from '../media/media';
 import { assertDepartment, findCatalog, findCategory, type Tenant } from './scope';
 
 export const CategoryDto = z.strictObject({
@@ -155,7 +156,8 @@ export async function moveCategory(
  * Deletes a category and its whole subtree. Products stay in the catalog; only their
  * placement in the deleted categories goes (with the rows, through the foreign key).
  */
-export async function deleteCategory(db: Database, tenant: Tenant, input: { departmentId: string; categoryId: string }) {
+export async function deleteCategory(deps: { db: Database; files: R2Bucket }, tenant: Tenant, input: { departmentId: string; categoryId: string }) {
+  const { db } = deps;
   await assertDepartment(db, tenant, input.departmentId);
   const category = await findCategory(db, tenant, input.categoryId);
   await findCatalog(db, tenant, category.catalogId, input.departmentId);
@@ -167,6 +169,7 @@ export async function deleteCategory(db: Database, tenant: Tenant, input: { depa
   const placed = sql`SELECT product_id FROM product_categories WHERE category_id IN (${subtree})`;
   const affected = await db.all<{ id: string }>(sql`SELECT DISTINCT product_id AS id FROM (${placed})`);
   const inSubtree = (column: SQLiteColumn) => sql`${column} IN (${subtree})`;
+  const fileKeys = await mediaKeysWhere(db, inSubtree(media.elementId));
   // Builder statements with a raw condition: drizzle cannot put parameterised `db.run` in a D1 batch.
   await db.batch([
     db
@@ -179,6 +182,7 @@ export async function deleteCategory(db: Database, tenant: Tenant, input: { depa
     db.delete(categories).where(inSubtree(categories.id)),
     db.update(catalogs).set({ categoryCount: sql`max(0, ${catalogs.categoryCount} - ${removed})` }).where(eq(catalogs.id, category.catalogId)),
   ]);
+  await deleteObjects(deps.files, fileKeys);
   await refreshFingerprints(db, tenant.companyId, affected.map((r) => r.id));
   return { categoryId: category.id, deleted: removed };
 }

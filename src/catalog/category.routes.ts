@@ -34,7 +34,7 @@ export const categoryRoutes = new Hono<AppEnv>()
     '/DeleteCategory',
     doc('Delete a category and its subtree; products stay in the catalog', z.object({ categoryId: z.string(), deleted: z.number().int() })),
     validate('json', z.strictObject({ departmentId: z.uuid(), categoryId: z.uuid() })),
-    async (c) => c.json(await deleteCategory(c.var.db, c.var.caller, c.req.valid('json'))),
+    async (c) => c.json(await deleteCategory({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
   )
   .get(
     '/GetCategories',

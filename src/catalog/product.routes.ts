@@ -30,5 +30,5 @@ export const productRoutes = new Hono<AppEnv>()
     '/DeleteProduct',
     doc('Delete a product with its variants', z.object({ productId: z.string(), deleted: z.number().int() })),
     validate('json', z.strictObject({ departmentId: z.uuid(), productId: z.uuid() })),
-    async (c) => c.json(await deleteProduct(c.var.db, c.var.caller, c.req.valid('json'))),
+    async (c) => c.json(await deleteProduct({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
   );

@@ -5,6 +5,7 @@ import { decodeCursor, escapeLike, toPage } from '../db/pagination';
 import { attributeValues, catalogs, categories, classificationLinks, media, productCategories, products } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/app-error';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
+import { deleteObjects, mediaKeysWhere } from '../media/media';
 import type { ProductInput } from './catalog.schemas';
 import { loadProductAggregates, type ProductNode } from './product-aggregate';
 import { assertDepartment, findCatalog, findProduct, type Tenant } from './scope';
@@ -243,13 +244,15 @@ export async function listVariants(db: Database, tenant: Tenant, productId: stri
 }
 
 /** Deletes a product with its variants and everything attached to them, in one transaction. */
-export async function deleteProduct(db: Database, tenant: Tenant, input: { departmentId: string; productId: string }) {
+export async function deleteProduct(deps: { db: Database; files: R2Bucket }, tenant: Tenant, input: { departmentId: string; productId: string }) {
+  const { db } = deps;
   await assertDepartment(db, tenant, input.departmentId);
   const product = await findProduct(db, tenant, input.productId);
   await findCatalog(db, tenant, product.catalogId, input.departmentId);
   const family = sql`SELECT id FROM products WHERE id = ${product.id} OR parent_id = ${product.id}`;
   const [count] = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${family})`);
   const removed = count?.n ?? 1;
+  const fileKeys = await mediaKeysWhere(db, sql`${media.elementId} IN (${family})`);
   const statements: BatchStatement[] = [
     // Builder statements with a raw condition: drizzle cannot put parameterised `db.run` in a D1 batch.
     db.delete(attributeValues).where(sql`${attributeValues.elementId} IN (${family})`),
@@ -261,6 +264,7 @@ export async function deleteProduct(db: Database, tenant: Tenant, input: { depar
   ];
   if (product.parentId) statements.push(bumpRevision(db, product.parentId));
   await runBatch(db, statements);
+  await deleteObjects(deps.files, fileKeys);
   if (product.parentId) await refreshFingerprints(db, tenant.companyId, [product.parentId]);
   return { productId: product.id, deleted: removed };
 }

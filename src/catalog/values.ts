@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { runBatch, type BatchStatement as Statement, type Database } from '../db/client';
+import { isUniqueViolation, runBatch, type BatchStatement as Statement, type Database } from '../db/client';
 import {
   attributeValues,
   catalogs,
@@ -120,7 +120,13 @@ export async function setValue(db: Database, tenant: Tenant, input: z.infer<type
   const { statement, value } = await planWrite(db, tenant, element, input.field, input.value);
   const statements: Statement[] = [statement];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
-  await runBatch(db, statements);
+  try {
+    await runBatch(db, statements);
+  } catch (err) {
+    // Two writers can pass the SKU check at once; the unique index decides, and the loser gets 409.
+    if (isUniqueViolation(err, 'products.catalog_id, products.sku')) throw conflict(`sku "${value}" is already used in this catalog`);
+    throw err;
+  }
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
   return { elementId: element.id, field: input.field, value };
 }

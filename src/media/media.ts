@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../db/ids';
@@ -58,7 +58,8 @@ export async function attachMedia(
   if (size === 0) throw badRequest('the file is empty');
   if (size > MAX_MEDIA_BYTES) throw badRequest(`the file exceeds ${MAX_MEDIA_BYTES} bytes`);
   const id = newId();
-  const storageKey = `media/${tenant.companyId}/${id}/${input.fileName}`;
+  // Keys are grouped by catalog so deleting a catalog can remove its files by prefix.
+  const storageKey = `${catalogMediaPrefix(tenant.companyId, element.catalogId)}${id}/${input.fileName}`;
   await files.put(storageKey, input.bytes, { httpMetadata: { contentType } });
   const [last] = await db.select({ sortOrder: media.sortOrder }).from(media).where(eq(media.elementId, element.id)).orderBy(desc(media.sortOrder)).limit(1);
   const statements: BatchStatement[] = [
@@ -106,4 +107,31 @@ export async function deleteMedia(deps: { db: Database; files: R2Bucket }, tenan
   await files.delete(row.storageKey);
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
   return { mediaId: row.id, deleted: true as const };
+}
+
+/** Every media object of a catalog lives under this prefix. */
+export function catalogMediaPrefix(companyId: string, catalogId: string): string {
+  return `media/${companyId}/${catalogId}/`;
+}
+
+/** Storage keys of the media attached to the elements `condition` selects (read before deleting rows). */
+export async function mediaKeysWhere(db: Database, condition: SQL): Promise<string[]> {
+  const rows = await db.select({ key: media.storageKey }).from(media).where(condition);
+  return rows.map((r) => r.key);
+}
+
+/** Deletes R2 objects, at most 1000 keys per call as R2 allows. */
+export async function deleteObjects(files: R2Bucket, keys: string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 1000) await files.delete(keys.slice(i, i + 1000));
+}
+
+/** Removes all files of a deleted catalog, one listing page at a time (bounded memory). */
+export async function purgeCatalogMedia(files: R2Bucket, companyId: string, catalogId: string): Promise<void> {
+  const prefix = catalogMediaPrefix(companyId, catalogId);
+  let cursor: string | undefined;
+  do {
+    const page = await files.list({ prefix, cursor, limit: 1000 });
+    await deleteObjects(files, page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
 }

@@ -31,6 +31,8 @@ function nodeRecord(node: ProductNode) {
   };
 }
 
+const REFRESH_PAGE = 90;
+
 /** The record the sync sends for one master product, with its variants. Deterministic key order. */
 export function syncRecord(aggregate: ProductAggregate) {
   return {
@@ -62,17 +64,20 @@ export function bumpRevision(db: Database, masterId: string) {
  * a write and this call leaves `fingerprintRevision < revision`, which the sync job repairs.
  */
 export async function refreshFingerprints(db: Database, companyId: string, masterIds: string[]): Promise<void> {
-  const aggregates = await loadProductAggregates(db, companyId, masterIds);
-  const updates: BatchStatement[] = [];
-  for (const aggregate of aggregates) {
-    const fingerprint = await fingerprintOf(syncRecord(aggregate));
-    const revision = aggregate.product.revision;
-    updates.push(
-      db
-        .update(products)
-        .set({ fingerprint, fingerprintRevision: revision })
-        .where(and(eq(products.id, aggregate.product.id), eq(products.revision, revision))),
-    );
+  // Pages keep memory bounded when one write touches many masters (e.g. deleting a big category).
+  for (let i = 0; i < masterIds.length; i += REFRESH_PAGE) {
+    const aggregates = await loadProductAggregates(db, companyId, masterIds.slice(i, i + REFRESH_PAGE));
+    const updates: BatchStatement[] = [];
+    for (const aggregate of aggregates) {
+      const fingerprint = await fingerprintOf(syncRecord(aggregate));
+      const revision = aggregate.product.revision;
+      updates.push(
+        db
+          .update(products)
+          .set({ fingerprint, fingerprintRevision: revision })
+          .where(and(eq(products.id, aggregate.product.id), eq(products.revision, revision))),
+      );
+    }
+    await runBatch(db, updates);
   }
-  await runBatch(db, updates);
 }
