@@ -92,6 +92,21 @@ describe('sign-in page', () => {
     expect(crossSite.headers.get('Set-Cookie') ?? '').not.toContain('Service.Cookie');
   });
 
+  it('accepts the Origin: null a no-referrer page sends when the browser says same-origin', async () => {
+    const user = await makeUser(await makeCompany());
+    const query = await freshQuery();
+    const page = await send('GET', `/connect/authorize?${query}`);
+    const form = { csrf: csrfOf(page.text), q: query, email: user.email, password: PASSWORD };
+    const cookie = cookiesOf(page.headers).join('; ');
+    const sameOrigin = await send('POST', '/connect/login', { cookie, form, headers: { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' } });
+    expect(sameOrigin.status).toBe(303);
+    const crossSite = await send('POST', '/connect/login', { cookie, form, headers: { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' } });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.text).toContain('This form can only be sent from this site.');
+    const opaque = await send('POST', '/connect/login', { cookie, form, headers: { Origin: 'null' } });
+    expect(opaque.status).toBe(403);
+  });
+
   it('only ever returns to /connect/authorize after sign-in', async () => {
     const user = await makeUser(await makeCompany());
     const page = await send('GET', `/connect/authorize?${await freshQuery()}`);

@@ -1,7 +1,7 @@
 import { AuthorizationError, authorizationErrorRedirect, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
 import { Hono, type Context } from 'hono';
 import { describeAccount, resolveSession } from '../accounts/accounts';
-import { checkOrigin, sessionToken } from '../accounts/session-auth';
+import { sessionToken } from '../accounts/session-auth';
 import type { AppEnv } from '../env';
 import { AppError, notFound } from '../http/app-error';
 import { limitBody } from '../http/middleware';
@@ -9,7 +9,7 @@ import { agentRefusal, loadAgentAccount } from './agent-account';
 import type { AgentProps } from './agent-auth';
 import { grantedScopes, parseAuthorization } from './authorize-request';
 import { PATHS, mcpResourceOf } from './config';
-import { issueCsrf } from './csrf';
+import { issueCsrf, sameSiteForm } from './csrf';
 import { renderPageError, sendPage } from './page-response';
 import { ConsentPage } from './pages/consent-page';
 import { LoginPage } from './pages/login-page';
@@ -74,7 +74,7 @@ export const authorizeRoutes = new Hono<AppEnv>()
       { headers: consent.headers, redirectUri: request.redirectUri },
     );
   })
-  .post(PATHS.authorize, checkOrigin, limitBody, async (c) => {
+  .post(PATHS.authorize, sameSiteForm, limitBody, async (c) => {
     const oauth = oauthApi(c);
     const form = await c.req.parseBody({ all: true });
     const session = await currentSession(c);

@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { randomToken } from '../accounts/passwords';
 import { AppError } from '../http/app-error';
@@ -40,3 +40,16 @@ const csrfError = () => new AppError('forbidden', 'This form has expired. Go bac
 export function authorizeUrl(query: string): string {
   return `${PATHS.authorize}?${new URLSearchParams(query).toString()}`;
 }
+
+/**
+ * The authorization pages' forms may only be posted from our own pages. The service sends
+ * `Referrer-Policy: no-referrer`, under which browsers send `Origin: null` on form posts, so the
+ * browser-set `Sec-Fetch-Site` decides when present; otherwise a named Origin must be ours.
+ */
+export const sameSiteForm: MiddlewareHandler = async (c, next) => {
+  const site = c.req.header('Sec-Fetch-Site');
+  const origin = c.req.header('Origin');
+  const ok = site !== undefined ? site === 'same-origin' : origin === undefined || origin === new URL(c.req.url).origin;
+  if (!ok) throw new AppError('forbidden', 'This form can only be sent from this site.');
+  await next();
+};

@@ -1,12 +1,12 @@
 import { Hono, type Context } from 'hono';
 import { login, logout } from '../accounts/accounts';
 import { LoginDto } from '../accounts/account.schemas';
-import { checkOrigin, clearSessionCookie, sessionToken, setSessionCookie } from '../accounts/session-auth';
+import { clearSessionCookie, sessionToken, setSessionCookie } from '../accounts/session-auth';
 import type { AppEnv } from '../env';
 import { AppError } from '../http/app-error';
 import { limitBody } from '../http/middleware';
 import { PATHS } from './config';
-import { authorizeUrl, checkCsrf, issueCsrf } from './csrf';
+import { authorizeUrl, checkCsrf, issueCsrf, sameSiteForm } from './csrf';
 import { sendPage } from './page-response';
 import { LoginPage } from './pages/login-page';
 import { authorizationServerFor } from './server';
@@ -26,7 +26,7 @@ const field = (value: unknown) => (typeof value === 'string' ? value : '');
  * Sign-in opens an ordinary web session (`Service.Cookie`), so the user is signed in to the PIM.
  */
 export const signInRoutes = new Hono<AppEnv>()
-  .post(PATHS.login, checkOrigin, limitBody, async (c) => {
+  .post(PATHS.login, sameSiteForm, limitBody, async (c) => {
     const form = await c.req.parseBody();
     checkCsrf(c, form.csrf);
     const query = field(form.q);
@@ -49,7 +49,7 @@ export const signInRoutes = new Hono<AppEnv>()
     }
     return c.redirect(authorizeUrl(query), 303);
   })
-  .post(PATHS.logout, checkOrigin, limitBody, async (c) => {
+  .post(PATHS.logout, sameSiteForm, limitBody, async (c) => {
     const form = await c.req.parseBody();
     checkCsrf(c, form.csrf);
     const token = sessionToken(c);

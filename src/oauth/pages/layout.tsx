@@ -32,7 +32,6 @@ export function Layout(props: { title: string; children: Child }) {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
         <title>{props.title}</title>
         <style>{STYLE}</style>
       </head>
