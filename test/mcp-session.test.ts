@@ -34,3 +34,24 @@ describe('MCP session after an eviction', () => {
     expect(response.result.tools).toHaveLength(13);
   });
 });
+
+describe('MCP session expiry', () => {
+  it('ends a session idle for an hour; its id is then unknown', async () => {
+    const user = await makeAgentUser();
+    const { access_token: token } = await tokensFor(user);
+    const { sessionId } = await openSession(token);
+    const namespace = env.MCP_SESSION as unknown as DurableObjectNamespace;
+    const stub = namespace.get(namespace.idFromName(sessionId));
+    await runInDurableObject(stub, async (instance, state) => {
+      const stillFresh = instance as unknown as { expireIfIdle(): Promise<void> };
+      await stillFresh.expireIfIdle();
+      expect(await state.storage.get('session')).toBeTruthy();
+      const record = (await state.storage.get<Record<string, unknown>>('session'))!;
+      await state.storage.put('session', { ...record, lastSeenAt: Date.now() - 61 * 60 * 1000 });
+      await stillFresh.expireIfIdle();
+      expect(await state.storage.get('session')).toBeUndefined();
+    });
+    const { reply } = await sessionCall(token, sessionId, 'tools/list');
+    expect(reply.status).toBe(404);
+  });
+});
