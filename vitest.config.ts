@@ -17,6 +17,8 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ['test/**/*.test.ts'],
+      // End-to-end tests run in Node against wrangler dev (vitest.e2e.config.ts), not in workerd.
+      exclude: ['test/e2e/**', 'node_modules/**'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
       testTimeout: 30_000,
       hookTimeout: 30_000,
