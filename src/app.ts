@@ -13,6 +13,7 @@ import { notFound } from './http/app-error';
 import { limitBody, requestContext, requireJson, securityHeaders } from './http/middleware';
 import { renderError } from './http/on-error';
 import { jobRoutes } from './jobs/job.routes';
+import { mediaRoutes } from './media/media.routes';
 import { mcpManifestRoutes } from './mcp/manifest.routes';
 import { oauthRoutes } from './oauth/routes';
 import { buildOpenApi } from './openapi/document';
@@ -25,9 +26,18 @@ import { renderReference } from './openapi/reference-page';
 export function createApp() {
   const app = new Hono<AppEnv>();
   app.use('*', requestContext, securityHeaders);
-  app.use('/api/*', limitBody, requireJson);
+  app.use('/api/*', async (c, next) => {
+    // Media uploads carry the raw file (up to 20 MiB, checked by the route); all else is JSON.
+    if (c.req.path === '/api/Media/Upload') {
+      await next();
+      return;
+    }
+    await limitBody(c, async () => {
+      await requireJson(c, next);
+    });
+  });
 
-  for (const controller of ['Catalog', 'Export', 'Job']) {
+  for (const controller of ['Catalog', 'Export', 'Job', 'Media']) {
     app.use(`/api/${controller}/*`, requireSession, checkOrigin);
   }
   app.route('/', oauthRoutes);
@@ -41,6 +51,7 @@ export function createApp() {
   app.route('/api/Catalog', attributeRoutes);
   app.route('/api/Export', exportRoutes);
   app.route('/api/Job', jobRoutes);
+  app.route('/api/Media', mediaRoutes);
 
   app.get('/api/openapi.json', (c) => c.json(buildOpenApi(app, `${new URL(c.req.url).origin}/api`)));
   app.get('/api/docs', (c) => {

@@ -3,6 +3,9 @@ import type { Bindings } from '../src/env';
 
 declare global {
   namespace Cloudflare {
+    interface GlobalProps {
+      mainModule: typeof import('../src/index');
+    }
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
       EXPORT_SLICE_MS: string;

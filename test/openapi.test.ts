@@ -115,6 +115,20 @@ describe('OpenAPI document', () => {
   });
 });
 
+describe('OpenAPI document: agent surface', () => {
+  it('documents /api/ai operations with the OAuth scheme whose endpoints are at the root ({auth_url})', async () => {
+    const doc = await document();
+    expect(doc.paths['/api/ai/GetStats'].get.security).toEqual([{ oauth2: ['api'] }]);
+    const flow = doc.components.securitySchemes.oauth2.flows.authorizationCode;
+    expect(flow).toMatchObject({
+      authorizationUrl: 'http://pim.test/connect/authorize',
+      tokenUrl: 'http://pim.test/connect/token',
+      refreshUrl: 'http://pim.test/connect/token',
+    });
+    expect(Object.keys(flow.scopes).sort()).toEqual(['api', 'mcp', 'offline_access']);
+  });
+});
+
 describe('API reference page', () => {
   it('renders an HTML page listing the operations, without external resources', async () => {
     const res = await call('GET', '/api/docs');

@@ -66,6 +66,8 @@ export function buildOpenApi(app: Hono<any>, serverUrl: string): JsonSchema {
     paths[path] ??= {};
     paths[path][method] = operation;
   }
+  // {auth_url} is the Worker's root, not the /api base.
+  const authOrigin = new URL(serverUrl).origin;
   return {
     openapi: '3.1.0',
     info: {
@@ -84,9 +86,9 @@ export function buildOpenApi(app: Hono<any>, serverUrl: string): JsonSchema {
           type: 'oauth2',
           flows: {
             authorizationCode: {
-              authorizationUrl: `${serverUrl}/connect/authorize`,
-              tokenUrl: `${serverUrl}/connect/token`,
-              refreshUrl: `${serverUrl}/connect/token`,
+              authorizationUrl: `${authOrigin}/connect/authorize`,
+              tokenUrl: `${authOrigin}/connect/token`,
+              refreshUrl: `${authOrigin}/connect/token`,
               scopes: { api: 'Agent REST surface under /api/ai', mcp: 'MCP server', offline_access: 'Refresh tokens' },
             },
           },
