@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import {
   attributes,
@@ -45,6 +46,16 @@ export interface ProductAggregate extends ProductNode {
   variants: ProductNode[];
 }
 
+/**
+ * The tenant filter of the IN (...) queries below, written `+company_id = ?`: the unary plus
+ * keeps SQLite from choosing the company index over the id index. Without statistics it would
+ * otherwise scan every row of the company for each page (measured: 0.2 s instead of 1 ms per
+ * query at 160,000 products), which made large exports quadratic.
+ */
+function ofCompany(column: SQLiteColumn, companyId: string): SQL {
+  return sql`+${column} = ${companyId}`;
+}
+
 /** Largest id list per IN (...) so a statement stays under D1's 100 bound parameters. */
 const IN_CHUNK = 90;
 
@@ -72,13 +83,13 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
 export async function loadProductAggregates(db: Database, companyId: string, masterIds: string[]): Promise<ProductAggregate[]> {
   if (masterIds.length === 0) return [];
   const masters = await inChunks(masterIds, (chunk) =>
-    db.select().from(products).where(and(eq(products.companyId, companyId), inArray(products.id, chunk))),
+    db.select().from(products).where(and(ofCompany(products.companyId, companyId), inArray(products.id, chunk))),
   );
   const variants = await inChunks(masterIds, (chunk) =>
     db
       .select()
       .from(products)
-      .where(and(eq(products.companyId, companyId), inArray(products.parentId, chunk)))
+      .where(and(ofCompany(products.companyId, companyId), inArray(products.parentId, chunk)))
       .orderBy(asc(products.sku), asc(products.id)),
   );
   const allIds = [...masters.map((p) => p.id), ...variants.map((p) => p.id)];
@@ -88,14 +99,14 @@ export async function loadProductAggregates(db: Database, companyId: string, mas
       .select({ elementId: attributeValues.elementId, code: attributes.code, type: attributes.type, value: attributeValues.value, unit: attributes.unit })
       .from(attributeValues)
       .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
-      .where(and(eq(attributeValues.companyId, companyId), inArray(attributeValues.elementId, chunk)))
+      .where(and(ofCompany(attributeValues.companyId, companyId), inArray(attributeValues.elementId, chunk)))
       .orderBy(asc(attributes.code)),
   );
   const links = await inChunks(allIds, (chunk) =>
     db
       .select()
       .from(classificationLinks)
-      .where(and(eq(classificationLinks.companyId, companyId), inArray(classificationLinks.elementId, chunk))),
+      .where(and(ofCompany(classificationLinks.companyId, companyId), inArray(classificationLinks.elementId, chunk))),
   );
   const linkIds = links.map((l) => l.linkId);
   const linkClasses = await inChunks(linkIds, (chunk) =>
@@ -112,14 +123,14 @@ export async function loadProductAggregates(db: Database, companyId: string, mas
     db
       .select()
       .from(media)
-      .where(and(eq(media.companyId, companyId), inArray(media.elementId, chunk)))
+      .where(and(ofCompany(media.companyId, companyId), inArray(media.elementId, chunk)))
       .orderBy(asc(media.sortOrder), asc(media.fileName)),
   );
   const placements = await inChunks(masterIds, (chunk) =>
     db
       .select()
       .from(productCategories)
-      .where(and(eq(productCategories.companyId, companyId), inArray(productCategories.productId, chunk)))
+      .where(and(ofCompany(productCategories.companyId, companyId), inArray(productCategories.productId, chunk)))
       .orderBy(asc(productCategories.categoryId)),
   );
 

@@ -30,7 +30,7 @@ function masterInScope(ctx: ExportContext, scope: ExportScope): SQL {
   const subset = scope.categoryId
     ? sql` AND p.id IN (SELECT product_id FROM product_categories WHERE category_id IN ${categoriesInScope(ctx, scope)})`
     : sql``;
-  return sql`p.catalog_id = ${ctx.catalog.id} AND p.company_id = ${ctx.companyId} AND p.parent_id IS NULL
+  return sql`p.catalog_id = ${ctx.catalog.id} AND +p.company_id = ${ctx.companyId} AND p.parent_id IS NULL
     AND p.created_at <= ${scope.snapshot} AND p.status IN (${statusList(scope)})${subset}`;
 }
 
@@ -63,7 +63,7 @@ export async function categoryPage(ctx: ExportContext, scope: ExportScope, curso
     SELECT c.id, c.parent_id, c.name, c.description, c.sort_order,
       EXISTS (SELECT 1 FROM categories k WHERE k.parent_id = c.id AND k.created_at <= ${scope.snapshot}) AS has_children
     FROM categories c
-    WHERE c.company_id = ${ctx.companyId} AND c.id IN ${categoriesInScope(ctx, scope)} ${cursor ? sql`AND c.id > ${cursor}` : sql``}
+    WHERE +c.company_id = ${ctx.companyId} AND c.id IN ${categoriesInScope(ctx, scope)} ${cursor ? sql`AND c.id > ${cursor}` : sql``}
     ORDER BY c.id LIMIT ${limit + 1}`);
   const page = rows.slice(0, limit);
   return { rows: page, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
