@@ -63,11 +63,13 @@ function fitFeature(
   const name = fitText(raw.code, FEATURE_TEXT_MAX, { ellipsis: false });
   if (!name.text) return null;
   if (name.truncated) warnings.add(`feature code longer than ${FEATURE_TEXT_MAX} characters cut in FNAME`, subject);
+  // BMEcat 1.2 declares FVALUEs unique within a FEATURE; 2005 and the ETIM guideline keep both ends of a range.
+  const distinct = plan.format === 'BMEcat12';
   const values: string[] = [];
-  for (const v of featureValues(raw.value, raw.type, plan.format === 'BMEcat12')) {
+  for (const v of featureValues(raw.value, raw.type, distinct)) {
     const fitted = fitText(v, FEATURE_TEXT_MAX);
     if (fitted.truncated) warnings.add(`feature value cut to ${FEATURE_TEXT_MAX} characters (FVALUE)`, subject);
-    if (fitted.text && !values.includes(fitted.text)) values.push(fitted.text);
+    if (fitted.text && !(distinct && values.includes(fitted.text))) values.push(fitted.text);
   }
   if (values.length === 0) return null;
   return { name: name.text, values, unit: raw.unit && raw.unit.trim() ? raw.unit.trim().slice(0, 20) : null };
