@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import SummaryReporter from './test/reporters/summary-reporter';
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations('./migrations');
@@ -20,6 +21,7 @@ export default defineConfig(async () => {
       // End-to-end tests run in Node against wrangler dev (vitest.e2e.config.ts), not in workerd.
       exclude: ['test/e2e/**', 'node_modules/**'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
+      reporters: ['default', new SummaryReporter('unit')],
       testTimeout: 30_000,
       hookTimeout: 30_000,
     },

@@ -11,7 +11,7 @@ describe('MCP conformance suite', () => {
   it('passes every scenario that applies to this server', async () => {
     const mcpUrl = `${inject('baseUrl')}/mcp`;
     const tokens = await tokenForUser(mcpUrl, 'editor@demo.test', 'demo-password-1');
-    const { code, output } = await runConformance(mcpUrl, tokens);
+    const { code, output } = await runConformance(mcpUrl, tokens, [], { echo: false });
     expect(output).toContain('Baseline check passed');
     expect(output).toMatch(/server-initialize: 1 passed, 0 failed/);
     expect(output).toMatch(/dns-rebinding-protection: 2 passed, 0 failed/);
