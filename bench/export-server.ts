@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { childEnv, freePort } from '../scripts/lib/dev-server';
+
+/**
+ * `wrangler dev` for the export benchmark, run from a snapshot of the source tree: wrangler
+ * reloads the Worker when a watched file changes, and a reload in the middle of a 100,000-
+ * product export would abort it. The snapshot keeps the measured code fixed.
+ */
+export async function startSnapshotServer(persistTo: string) {
+  const root = process.cwd();
+  const snapshot = mkdtempSync(join(tmpdir(), 'pim-bench-src-'));
+  for (const entry of ['src', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json']) cpSync(join(root, entry), join(snapshot, entry), { recursive: true });
+  symlinkSync(join(root, 'node_modules'), join(snapshot, 'node_modules'));
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const args = ['exec', '--', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--persist-to', persistTo];
+  const child = spawn('npm', args, {
+    cwd: snapshot,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output}`)), 90_000);
+    const onData = (data: Buffer) => {
+      output += data;
+      if (output.includes('Ready on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    inspectorPort,
+    /**
+     * Resident memory (KiB) of the workerd runtime that runs the Worker (the one wrangler
+     * starts with an inspector): the isolate together with local D1, R2 and Queues.
+     */
+    rssKiB(): number {
+      let total = 0;
+      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          if (Number(fields[2]) !== child.pid || !stat.includes('(workerd)')) continue;
+          if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--inspector-addr')) continue;
+          const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+          total += rss ? Number(rss[1]) : 0;
+        } catch {
+          // The process ended between listing and reading.
+        }
+      }
+      return total;
+    },
+    stop() {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+      rmSync(snapshot, { recursive: true, force: true });
+    },
+  };
+}

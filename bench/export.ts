@@ -1,0 +1,136 @@
+/**
+ * BMEcat export throughput and memory at catalog scale, against a real `wrangler dev` with
+ * local D1, R2 and Queues. For each size: a fresh state dir seeded by scripts/seed-synthetic.ts
+ * (masters, every fifth with 3 variants, each with ETIM features, attributes and media), then
+ * StartExport, GetJob polling to `succeeded`, and a streamed Download that counts the PRODUCTs
+ * and checks every SUPPLIER_PID is there exactly once. Prints one table row per size and format.
+ *
+ *   npm run bench:export                                   # BMEcat, 10,000 and 100,000 masters
+ *   npm run bench:export -- --sizes 1000 --formats BMEcat,BMEcat-ETIM,BMEcat12 --validate
+ *
+ * `--validate` also runs xmllint against the official schema (needs ../shared/bmecat/xsd).
+ * Memory, sampled every 200 ms while the export runs: the Worker isolate's JS heap through the
+ * V8 inspector (what the 128 MB limit applies to), and the resident size of the workerd
+ * process running the Worker (which also holds local D1, R2 and Queues, so it is an upper bound).
+ */
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { migrate, run } from '../scripts/lib/dev-server';
+import { argValue } from '../scripts/lib/platform';
+import { connectHeapProbe } from './export-inspector';
+import { startSnapshotServer } from './export-server';
+
+const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
+const formats = (argValue('--formats', 'BMEcat') ?? '').split(',');
+const validate = process.argv.includes('--validate');
+const XSD = resolve(process.cwd(), '..', 'shared', 'bmecat', 'xsd');
+const SCHEMA: Record<string, string> = {
+  BMEcat: join(XSD, 'bmecat_2005.xsd'),
+  'BMEcat-ETIM': join(XSD, 'etim', 'bmecat_etim_50.xsd'),
+  BMEcat12: join(XSD, '1.2', 'bmecat_new_catalog_1_2.xsd'),
+};
+
+interface Row {
+  format: string;
+  masters: number;
+  products: number;
+  seconds: number;
+  megabytes: number;
+  heapBeforeMiB: number;
+  heapPeakMiB: number;
+  rssPeakMiB: number;
+  valid: string;
+}
+
+/** Streams the download to disk, collecting SUPPLIER_PIDs (or AIDs) across chunk boundaries. */
+async function download(response: Response, file: string): Promise<{ bytes: number; pids: string[] }> {
+  const out = createWriteStream(file);
+  const decoder = new TextDecoder();
+  const pids: string[] = [];
+  let tail = '';
+  let bytes = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.byteLength;
+    out.write(chunk);
+    const text = tail + decoder.decode(chunk, { stream: true });
+    let end = 0;
+    for (const m of text.matchAll(/<SUPPLIER_[AP]ID>([^<]*)<\/SUPPLIER_[AP]ID>/g)) {
+      pids.push(m[1]!);
+      end = m.index + m[0].length;
+    }
+    // Keep what may hold the start of an element cut by the chunk boundary (an element is < 100 characters).
+    tail = text.slice(Math.max(end, text.length - 100));
+  }
+  await new Promise((r) => out.end(r));
+  return { bytes, pids };
+}
+
+async function benchSize(masters: number): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'pim-bench-export-'));
+  const rows: Row[] = [];
+  try {
+    await migrate(dir);
+    process.stderr.write(`seeding ${masters} masters...\n`);
+    const out = await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(masters), '--persist-to', dir]);
+    const seeded = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!);
+    const server = await startSnapshotServer(dir);
+    try {
+      const base = `${server.baseUrl}/api`;
+      const login = await fetch(`${base}/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: seeded.email, password: seeded.password }) });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const call = async (path: string, body?: unknown) => {
+        const res = await fetch(`${base}${path}`, { method: body ? 'POST' : 'GET', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+        return res.json() as Promise<any>;
+      };
+      const heap = await connectHeapProbe(server.inspectorPort);
+      for (const format of formats) {
+        const heapBefore = await heap.usedBytes();
+        let rssPeak = server.rssKiB();
+        const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, server.rssKiB())), 200);
+        heap.start(200);
+        const started = performance.now();
+        const { jobId } = await call('/Export/StartExport', { departmentId: seeded.departmentId, catalogId: seeded.catalogId, exportType: format });
+        let job: any;
+        do {
+          await new Promise((r) => setTimeout(r, 500));
+          job = await call(`/Job/GetJob?jobId=${jobId}`);
+        } while (job.state === 'queued' || job.state === 'running');
+        const seconds = (performance.now() - started) / 1000;
+        clearInterval(sampler);
+        const heapPeak = Math.max(heap.stop(), heapBefore);
+        if (job.state !== 'succeeded') throw new Error(`${format} export ${job.state}: ${job.error}`);
+        const file = join(dir, `export-${format}.xml`);
+        const { bytes, pids } = await download(await fetch(`${base}/Export/Download?jobId=${jobId}`, { headers: { Cookie: cookie } }), file);
+        const expected = masters + seeded.variants;
+        if (pids.length !== expected || new Set(pids).size !== expected) throw new Error(`${format}: ${pids.length} PRODUCTs (${new Set(pids).size} distinct), expected ${expected}`);
+        let valid = 'not run';
+        if (validate) {
+          const lint = spawnSync('xmllint', ['--noout', '--schema', SCHEMA[format]!, file], { encoding: 'utf8' });
+          valid = lint.status === 0 ? 'valid' : `INVALID: ${lint.stderr.slice(0, 300)}`;
+        }
+        rmSync(file, { force: true });
+        rows.push({ format, masters, products: expected, seconds, megabytes: bytes / 1e6, heapBeforeMiB: heapBefore / 2 ** 20, heapPeakMiB: heapPeak / 2 ** 20, rssPeakMiB: rssPeak / 1024, valid });
+        process.stderr.write(`  ${format}: ${expected} products in ${seconds.toFixed(1)} s\n`);
+      }
+      heap.close();
+    } finally {
+      server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+const rows: Row[] = [];
+for (const size of sizes) rows.push(...(await benchSize(size)));
+console.log('| format | masters | PRODUCTs (with variants) | export time | products/s | file size | Worker JS heap before → peak | workerd RSS peak | xmllint |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+for (const r of rows) {
+  console.log(
+    `| ${r.format} | ${r.masters.toLocaleString('en')} | ${r.products.toLocaleString('en')} | ${r.seconds.toFixed(1)} s | ${Math.round(r.products / r.seconds).toLocaleString('en')} | ${r.megabytes.toFixed(1)} MB | ${r.heapBeforeMiB.toFixed(0)} → ${r.heapPeakMiB.toFixed(0)} MiB | ${r.rssPeakMiB.toFixed(0)} MiB | ${r.valid} |`,
+  );
+}
