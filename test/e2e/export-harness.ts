@@ -48,7 +48,7 @@ export async function runExport(cookie: string, body: { departmentId: string; ca
   expect(download.headers.get('content-type')).toBe('application/xml; charset=utf-8');
   const bytes = new Uint8Array(await download.arrayBuffer());
   expect(bytes.byteLength).toBe(job.result.size);
-  return { job, xml: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  return { job, xml: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes) };
 }
 
 /** xmllint --schema on the file; the exit status and output say whether it validates. */
