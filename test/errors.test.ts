@@ -2,7 +2,7 @@ import { exports } from 'cloudflare:workers';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
-import { getProduct } from '../src/catalog/products';
+import { getProduct } from '../src/catalog/product-queries';
 import { renderError } from '../src/http/on-error';
 import { db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { call, ORIGIN } from './helpers/http';

@@ -1,6 +1,6 @@
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { getProduct } from '../src/catalog/products';
+import { getProduct } from '../src/catalog/product-queries';
 import { db, makeCatalog, makeCompany, makeProduct, makeSession } from './helpers/factories';
 import { call, ORIGIN } from './helpers/http';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
-import { getProduct } from '../src/catalog/products';
+import { getProduct } from '../src/catalog/product-queries';
 import { newId } from '../src/db/ids';
 import { db, makeAttribute, makeCatalog, makeCategory, makeCompany, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';

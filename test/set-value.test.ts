@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
 import { getCategoryTree } from '../src/catalog/categories';
-import { getProduct } from '../src/catalog/products';
+import { getProduct } from '../src/catalog/product-queries';
 import { db, classifyAsMcb, makeAttribute, makeCatalog, makeCategory, makeCompany, makeDepartment, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 

@@ -4,7 +4,8 @@ import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeRoute } from '../openapi/route-meta';
 import { Page, ProductDetailOut, ProductDto, ProductListQuery, ProductOut } from './catalog.schemas';
-import { addProduct, deleteProduct, getProduct, listProducts, listVariants, updateProduct } from './products';
+import { getProduct, listProducts, listVariants } from './product-queries';
+import { addProduct, deleteProduct, updateProduct } from './products';
 
 const doc = (summary: string, response?: z.ZodType) => describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
 const ProductQuery = z.strictObject({ productId: z.uuid() });

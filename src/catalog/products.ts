@@ -1,42 +1,16 @@
-import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../db/ids';
-import { decodeCursor, escapeLike, toPage } from '../db/pagination';
 import { attributeValues, catalogs, categories, classificationLinks, media, productCategories, products } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/app-error';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
 import type { ProductInput } from './catalog.schemas';
-import { loadProductAggregates, type ProductNode } from './product-aggregate';
+import { getProductSummary } from './product-queries';
 import { assertDepartment, findCatalog, findProduct, type Tenant } from './scope';
 import { checkGtin } from './value-types';
 
 type ProductRow = typeof products.$inferSelect;
-
-export function productOut(row: ProductRow, departmentId: string, categoryIds: string[] = []) {
-  return {
-    productId: row.id,
-    catalogId: row.catalogId,
-    departmentId,
-    parentId: row.parentId,
-    sku: row.sku,
-    name: row.name,
-    description: row.description,
-    gtin: row.gtin,
-    manufacturerName: row.manufacturerName,
-    manufacturerPid: row.manufacturerPid,
-    unit: row.unit,
-    price: row.price,
-    priceQuantity: row.priceQuantity,
-    keywords: row.keywords,
-    deliveryTimeDays: row.deliveryTimeDays,
-    status: row.status,
-    categoryIds,
-    fingerprint: row.parentId ? null : row.fingerprint,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
 
 /** Built-in fields present in the input; undefined means "leave as is", null means "clear". */
 function fieldChanges(input: ProductInput): Partial<ProductRow> {
@@ -153,94 +127,6 @@ export async function updateProduct(db: Database, tenant: Tenant, input: Product
   }
   await refreshFingerprints(db, tenant.companyId, [masterId]);
   return getProductSummary(db, tenant, product.id);
-}
-
-async function placementsOf(db: Database, productId: string): Promise<string[]> {
-  const rows = await db
-    .select({ categoryId: productCategories.categoryId })
-    .from(productCategories)
-    .where(eq(productCategories.productId, productId))
-    .orderBy(asc(productCategories.categoryId));
-  return rows.map((r) => r.categoryId);
-}
-
-async function getProductSummary(db: Database, tenant: Tenant, productId: string) {
-  const product = await findProduct(db, tenant, productId);
-  const catalog = await findCatalog(db, tenant, product.catalogId);
-  return productOut(product, catalog.departmentId, await placementsOf(db, product.id));
-}
-
-function nodeDetail(node: ProductNode) {
-  return {
-    values: node.values,
-    classification: node.classification,
-    media: node.media.map(({ mediaId, purpose, fileName, contentType, size }) => ({ mediaId, purpose, fileName, contentType, size })),
-  };
-}
-
-/** A product (or variant) with values, classification, media and variants. */
-export async function getProduct(db: Database, tenant: Tenant, productId: string) {
-  const product = await findProduct(db, tenant, productId);
-  const catalog = await findCatalog(db, tenant, product.catalogId);
-  const masterId = product.parentId ?? product.id;
-  const [aggregate] = await loadProductAggregates(db, tenant.companyId, [masterId]);
-  if (!aggregate) throw notFound('product');
-  const node = product.parentId ? aggregate.variants.find((v) => v.product.id === product.id) : aggregate;
-  if (!node) throw notFound('product');
-  return {
-    ...productOut(node.product, catalog.departmentId, product.parentId ? [] : aggregate.categoryIds),
-    ...nodeDetail(node),
-    variants: product.parentId ? [] : aggregate.variants.map((v) => productOut(v.product, catalog.departmentId)),
-  };
-}
-
-/**
- * Master products of a catalog in creation order (ids are UUIDv7), keyset-paginated.
- * `q` matches a SKU prefix or a name substring; `categoryId` restricts to one category.
- */
-export async function listProducts(
-  db: Database,
-  tenant: Tenant,
-  input: { catalogId: string; q?: string; categoryId?: string; cursor?: string; limit: number },
-) {
-  const catalog = await findCatalog(db, tenant, input.catalogId);
-  const after = decodeCursor(input.cursor);
-  const filters: (SQL | undefined)[] = [
-    eq(products.catalogId, catalog.id),
-    eq(products.companyId, tenant.companyId),
-    isNull(products.parentId),
-    after ? gt(products.id, after) : undefined,
-  ];
-  if (input.q) {
-    const q = escapeLike(input.q);
-    filters.push(or(sql`${products.sku} LIKE ${`${q}%`} ESCAPE '\\'`, sql`${products.name} LIKE ${`%${q}%`} ESCAPE '\\'`));
-  }
-  if (input.categoryId) {
-    filters.push(
-      sql`${products.id} IN (SELECT product_id FROM product_categories WHERE category_id = ${input.categoryId} AND company_id = ${tenant.companyId})`,
-    );
-  }
-  const rows = await db
-    .select()
-    .from(products)
-    .where(and(...filters))
-    .orderBy(asc(products.id))
-    .limit(input.limit + 1);
-  const page = toPage(rows, input.limit, (r) => r.id);
-  return { items: page.items.map((r) => productOut(r, catalog.departmentId)), nextCursor: page.nextCursor };
-}
-
-export async function listVariants(db: Database, tenant: Tenant, productId: string) {
-  const master = await findProduct(db, tenant, productId);
-  if (master.parentId) throw badRequest('productId names a variant, not a master product');
-  const catalog = await findCatalog(db, tenant, master.catalogId);
-  const rows = await db
-    .select()
-    .from(products)
-    .where(and(eq(products.parentId, master.id), eq(products.companyId, tenant.companyId)))
-    .orderBy(asc(products.sku), asc(products.id))
-    .limit(1000);
-  return { items: rows.map((r) => productOut(r, catalog.departmentId)) };
 }
 
 /** Deletes a product with its variants and everything attached to them, in one transaction. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Page, ProductDetailOut, ProductOut } from '../../catalog/catalog.schemas';
-import { getProduct, listProducts } from '../../catalog/products';
+import { getProduct, listProducts } from '../../catalog/product-queries';
 import { defineTool, READ_ONLY } from '../tool-definition';
 import { PAGING_NOTE, PageInput } from './paging';
 
