@@ -89,12 +89,14 @@ export async function placementPage(ctx: ExportContext, scope: ExportScope, curs
   const nextCursor = masters.length > limit ? page.at(-1)!.id : null;
   if (page.length === 0) return { rows: [], nextCursor };
   // The page as a key range (not an IN list), so the statement stays under D1's bound-parameter limit.
+  // `+pc.category_id`: probing the (product, category) key for every category of the catalog
+  // made this query 40 times slower than looking up each product's few placements.
   const range = sql`p.id >= ${page[0]!.id} AND p.id <= ${page.at(-1)!.id}`;
   const rows = await ctx.db.all<MapRow>(sql`
     WITH placed AS (
       SELECT pc.product_id AS master_id, pc.category_id FROM product_categories pc
       WHERE pc.product_id IN (SELECT p.id FROM products p WHERE ${masterInScope(ctx, scope)} AND ${range})
-        AND pc.category_id IN ${categoriesInScope(ctx, scope)})
+        AND +pc.category_id IN ${categoriesInScope(ctx, scope)})
     SELECT p.id, p.sku, p.parent_id, placed.category_id FROM placed JOIN products p ON p.id = placed.master_id
     UNION ALL
     SELECT v.id, v.sku, v.parent_id, placed.category_id FROM placed JOIN products v ON v.parent_id = placed.master_id
