@@ -81,7 +81,8 @@ async function benchSize(masters: number) {
         await measure('GetStats', () => get('/Catalog/GetStats')),
         await measure('GetProducts first page (50)', () => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}`)),
         await measure('GetProducts deep page (50)', () => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}${cursor ? `&cursor=${cursor}` : ''}`)),
-        await measure('GetProducts search q=GEN-00012', () => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&q=GEN-00012`)),
+        await measure('GetProducts search q=GEN-00012 (SKU prefix, many hits)', () => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&q=GEN-00012`)),
+        await measure('GetProducts search q=nomatch (worst case: full scan)', () => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&q=nomatch`)),
         await measure('AddProduct', (i) => post('/Catalog/AddProduct', { departmentId: seeded.departmentId, catalogId: seeded.catalogId, sku: `BENCH-${i}-${Date.now()}`, name: 'Bench product', price: '9.99' })),
       ];
       return { masters: seeded.masters, variants: seeded.variants, seedSeconds: seeded.seconds, rows };
