@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { cancelJob } from '../src/jobs/jobs';
 import { runExportSlice, type SliceOutcome } from '../src/exports/run-export';
-import { addTemplate } from '../src/exports/templates';
+import { addTemplate, deleteTemplate } from '../src/exports/templates';
 import { db, makeCatalog, makeCategory, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { bulkCatalog, crashingFiles, deliver, insertExportJob, jobRow, listKeys, supplierPids, testDeps } from './helpers/export-fixtures';
@@ -149,5 +149,25 @@ describe('an export that cannot be made', () => {
       error: 'the ETIM BMEcat guideline requires at least one PRODUCT, and this export selects none',
     });
     expect(await listKeys(`exports/${session.companyId}/${jobId}/`)).toEqual([]);
+  });
+});
+
+describe('a template deleted around an export', () => {
+  it('fails an export that has not started, and lets a running one finish with its plan', async () => {
+    const session = await makeSession();
+    const { catalog, expected } = await bulkCatalog(session.tenant, 100);
+    const template = await addTemplate(db(), session, { name: 'nrp', exportType: 'BMEcat', options: { priceType: 'nrp' } });
+    const waiting = await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'BMEcat', templateId: template.templateId });
+    const running = await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'BMEcat', templateId: template.templateId });
+    expect(await runExportSlice(testDeps(), await jobRow(running))).toBe('continued');
+
+    await deleteTemplate(db(), session, template.templateId);
+    await deliver(waiting, 1);
+    expect(await jobRow(waiting)).toMatchObject({ state: 'failed', error: 'export template no longer exists', resultKey: null });
+    const { outcomes } = await runToEnd(running);
+    expect(outcomes.at(-1)).toBe('finished');
+    const xml = await resultText(running);
+    expect(supplierPids(xml)).toEqual(expected);
+    expect(xml).toContain('<PRODUCT_PRICE price_type="nrp">');
   });
 });

@@ -104,7 +104,8 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
         where: and(eq(exportTemplates.id, params.templateId), eq(exportTemplates.companyId, job.companyId)),
       })) ?? null)
     : null;
-  if (params.templateId && !template) throw new AppError('not_found', 'export template no longer exists');
+  // Only planning reads the template; a running export keeps its plan even if the template is deleted.
+  if (params.templateId && !template && !checkpoint) throw new AppError('not_found', 'export template no longer exists');
   const ctx: ExportContext = { db, companyId: job.companyId, catalog, template, jobId: job.id };
 
   const loadedSeq = checkpoint?.seq ?? -1;

@@ -32,6 +32,7 @@ export const ExportTemplateOut = z.object({
 
 type TemplateRow = typeof exportTemplates.$inferSelect;
 
+/** The API shape of a stored template. */
 export function templateOut(row: TemplateRow): z.infer<typeof ExportTemplateOut> {
   return {
     templateId: row.id,
@@ -75,6 +76,7 @@ async function checkTemplate(db: Database, tenant: Tenant, input: ExportTemplate
   return { name: input.name, exportType: input.exportType, language, options };
 }
 
+/** A template of the caller's company, else 404 (another company's template does not exist for the caller). */
 export async function findTemplate(db: Database, tenant: Tenant, templateId: string): Promise<TemplateRow> {
   const row = await db.query.exportTemplates.findFirst({
     where: and(eq(exportTemplates.id, templateId), eq(exportTemplates.companyId, tenant.companyId)),
@@ -83,6 +85,7 @@ export async function findTemplate(db: Database, tenant: Tenant, templateId: str
   return row;
 }
 
+/** AddTemplate: checks the template against its format and stores it. */
 export async function addTemplate(db: Database, tenant: Tenant, input: ExportTemplateInput) {
   const values = await checkTemplate(db, tenant, input);
   const [row] = await db
@@ -107,10 +110,12 @@ export async function updateTemplate(db: Database, tenant: Tenant, input: Export
   return templateOut(row!);
 }
 
+/** GetTemplate. */
 export async function getTemplate(db: Database, tenant: Tenant, templateId: string) {
   return templateOut(await findTemplate(db, tenant, templateId));
 }
 
+/** GetTemplates: the company's templates in creation order, keyset-paginated. */
 export async function listTemplates(db: Database, tenant: Tenant, input: { cursor?: string; limit: number }) {
   const after = decodeCursor(input.cursor);
   const rows = await db
@@ -123,6 +128,7 @@ export async function listTemplates(db: Database, tenant: Tenant, input: { curso
   return { items: page.items.map(templateOut), nextCursor: page.nextCursor };
 }
 
+/** DeleteTemplate. An export that names it and has not started fails with "export template no longer exists"; a running one finishes with its plan. */
 export async function deleteTemplate(db: Database, tenant: Tenant, templateId: string) {
   const existing = await findTemplate(db, tenant, templateId);
   await db.delete(exportTemplates).where(eq(exportTemplates.id, existing.id));

@@ -6,6 +6,7 @@ import { LANGUAGES_2005, LANGUAGES_ETIM } from './code-lists';
 export const BMECAT_FORMATS = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'] as const;
 export type BmecatFormat = (typeof BMECAT_FORMATS)[number];
 
+/** Whether an exportType is one of the BMEcat dialects (they share the template options). */
 export function isBmecatFormat(exportType: string): exportType is BmecatFormat {
   return (BMECAT_FORMATS as readonly string[]).includes(exportType);
 }
@@ -49,6 +50,7 @@ export const TemplateOptions = z.strictObject({
 });
 export type TemplateOptionsInput = z.infer<typeof TemplateOptions>;
 
+/** price_type of the list price when the template names none. */
 export const DEFAULT_PRICE_TYPE = 'net_list';
 
 /** Checks the options that depend on the format; throws 400 naming the field. */
