@@ -106,3 +106,20 @@ describe('template options', () => {
     expect(xml).not.toContain('<ARTICLE_TO_CATALOGGROUP_MAP>');
   });
 });
+
+describe('catalog codes the schemas do not list', () => {
+  it('leaves out a currency the schema does not know and says so; refuses a language it does not know', async () => {
+    const session = await makeSession();
+    const odd = await makeCatalog(session, { name: 'Odd currency', currency: 'ZZZ' });
+    await makeProduct(session, odd.catalogId, { sku: 'Z-1', price: '5.00' });
+    const { row, xml } = await exportXml(session, odd.catalogId, 'BMEcat12');
+    expect(xml).toContain('<ARTICLE_PRICE price_type="net_list">\n<PRICE_AMOUNT>5.00</PRICE_AMOUNT>\n</ARTICLE_PRICE>');
+    expect(xml).not.toContain('<CURRENCY>');
+    expect(row.warnings).toEqual([expect.stringMatching(/^currency ZZZ is not in the BMEcat 1\.2 currency list: CURRENCY and PRICE_CURRENCY left out: /)]);
+
+    const klingon = await makeCatalog(session, { name: 'Odd language', language: 'qqq' });
+    const jobId = await insertExportJob(session.tenant, { catalogId: klingon.catalogId, exportType: 'BMEcat' });
+    await deliver(jobId, 1);
+    expect(await jobRow(jobId)).toMatchObject({ state: 'failed', error: 'language: "qqq" is not an ISO 639-2 code the BMEcat schema accepts', resultKey: null });
+  });
+});
