@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, inject } from 'vitest';
@@ -53,9 +53,11 @@ export async function runExport(cookie: string, body: { departmentId: string; ca
 
 /** xmllint --schema on the file; the exit status and output say whether it validates. */
 export function xmllint(xml: string, schema: keyof typeof SCHEMAS): { status: number | null; output: string } {
-  const file = join(mkdtempSync(join(tmpdir(), 'bmecat-')), 'export.xml');
+  const dir = mkdtempSync(join(tmpdir(), 'bmecat-'));
+  const file = join(dir, 'export.xml');
   writeFileSync(file, xml);
   const run = spawnSync('xmllint', ['--noout', '--schema', SCHEMAS[schema], file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  rmSync(dir, { recursive: true, force: true });
   if (run.error) throw new Error(`xmllint could not run (apt-get install libxml2-utils): ${run.error.message}`);
   return { status: run.status, output: `${run.stdout}${run.stderr}`.slice(0, 4000) };
 }
