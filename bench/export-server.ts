@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childEnv, freePort } from '../scripts/lib/dev-server';
+import { freePort, startDevServer } from '../scripts/lib/dev-server';
 
 /**
  * `wrangler dev` for the export benchmark, run from a snapshot of the source tree: wrangler
@@ -14,31 +13,11 @@ export async function startSnapshotServer(persistTo: string) {
   const snapshot = mkdtempSync(join(tmpdir(), 'pim-bench-src-'));
   for (const entry of ['src', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json']) cpSync(join(root, entry), join(snapshot, entry), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(snapshot, 'node_modules'));
-  const port = await freePort();
   const inspectorPort = await freePort();
-  const args = ['exec', '--', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--persist-to', persistTo];
-  const child = spawn('npm', args, {
-    cwd: snapshot,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output}`)), 90_000);
-    const onData = (data: Buffer) => {
-      output += data;
-      if (output.includes('Ready on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
-  });
+  const server = await startDevServer(persistTo, { cwd: snapshot, args: ['--inspector-port', String(inspectorPort)] });
+  const child = server.child;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: server.baseUrl,
     inspectorPort,
     /**
      * Resident memory (KiB) of the workerd runtime that runs the Worker (the one wrangler
@@ -61,11 +40,7 @@ export async function startSnapshotServer(persistTo: string) {
       return total;
     },
     stop() {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
+      server.stop();
       rmSync(snapshot, { recursive: true, force: true });
     },
   };

@@ -32,16 +32,21 @@ export function migrate(persistTo: string): Promise<string> {
 
 export interface DevServer {
   baseUrl: string;
+  /** The npm process that runs wrangler (leader of its process group). */
+  child: ChildProcess;
   stop(): void;
 }
 
-/** Starts `wrangler dev` on a free loopback port over the given state dir. */
-export async function startDevServer(persistTo: string): Promise<DevServer> {
+/**
+ * Starts `wrangler dev` on a free loopback port over the given state dir, from `cwd` (default
+ * the repository) with any extra wrangler flags.
+ */
+export async function startDevServer(persistTo: string, options: { cwd?: string; args?: string[] } = {}): Promise<DevServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     'npm',
-    ['exec', '--', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo],
-    { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    ['exec', '--', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo, ...(options.args ?? [])],
+    { cwd: options.cwd ?? ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   await new Promise<void>((resolve, reject) => {
     let output = '';
@@ -59,6 +64,7 @@ export async function startDevServer(persistTo: string): Promise<DevServer> {
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    child,
     stop() {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGTERM');
