@@ -79,8 +79,9 @@ async function signIn(page: Page, email: string) {
   await page.keyboard.type(email);
   await page.keyboard.press('Tab');
   await page.keyboard.type(PASSWORD);
-  await page.keyboard.press('Enter');
-  await page.waitForLoadState('domcontentloaded');
+  // Wait for the form's own navigation: a load-state check right after the key press can
+  // resolve on the sign-in page itself when the machine is busy.
+  await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.keyboard.press('Enter')]);
 }
 
 async function authorizationUrl(as: oauth.AuthorizationServer, clientId: string, resource: string, scope: string) {
