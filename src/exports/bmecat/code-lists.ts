@@ -84,29 +84,8 @@ export const LANGUAGES_2005 = codeSet(
   'zho znd zul',
 );
 
-/** ISO 639-2 language codes of the ETIM guideline 5.0. */
-export const LANGUAGES_ETIM = codeSet(
-  'aar abk ace ach ada afa afh afr aka akk alb ale alg amh ang apa ara arc arm arn arp art arw asm ' +
-  'ath aus ava ave awa aym aze bad bai bak bal bam ban baq bas bat bej bel bem ben ber bho bih bik ' +
-  'bin bis bla bnt bod bos bra bre btk bua bug bul bur cad cai car cat cau ceb cel ces cha chb che ' +
-  'chg chi chk chm chn cho chp chr chu chv chy cmc cop cor cos cpe cpf cpp cre crp cus cym cze dak ' +
-  'dan day del den deu dgr din div doi dra dua dum dut dyu dzo efi egy eka ell elx eng enm epo est ' +
-  'eus ewe ewo fan fao fas fat fij fin fiu fon fra fre frm fro fry ful fur gaa gay gba gem geo ger ' +
-  'gez gil gla gle glg glv gmh goh gon gor got grb grc gre grn guj gwi hai hau haw heb her hil him ' +
-  'hin hit hmn hmo hrv hun hup hye iba ibo ice ijo iku ile ilo ina inc ind ine ipk ira iro isl ita ' +
-  'jav jpn jpr jrb kaa kab kac kal kam kan kar kas kat kau kaw kaz kha khi khm kho kik kin kir kmb ' +
-  'kok kom kon kor kos kpe kro kru kua kum kur kut lad lah lam lao lat lav lez lin lit lol loz ltz ' +
-  'lua lub lug lui lun luo lus mac mad mag mah mai mak mal man mao map mar mas may mdr men mga mic ' +
-  'min mis mkd mkh mlg mlt mnc mni mno moh mol mon mos mri msa mul mun mus mwr mya myn nah nai nau ' +
-  'nav nbl nde ndo nds nep new nia nic niu nld nno nob non nor nso nub nya nym nyn nyo nzi oci oji ' +
-  'ori orm osa oss ota oto paa pag pal pam pan pap pau peo per phi phn pli pol pon por pra pro pus ' +
-  'qaa que raj rap rar roa roh rom ron rum run rus sad sag sah sai sal sam san sas sat scc sco scr ' +
-  'sel sem sga sgn shn sid sin sio sit sla slk slo slv sme smi smo sna snd snk sog som son sot spa ' +
-  'sqi srd srp srr ssa ssw suk sun sus sux swa swe syr tah tai tam tat tel tem ter tet tgk tgl tha ' +
-  'tib tig tir tiv tkl tli tmh tog ton tpi tsi tsn tso tuk tum tur tut tvl twi tyv uga uig ukr umb ' +
-  'und urd uzb vai ven vie vol vot wak wal war was wel wen wln wol xho yao yap yid yor ypk zap zen ' +
-  'zha zho znd zul',
-);
+/** ISO 639-2 language codes of the ETIM guideline 5.0: the BMEcat 2005 list plus Walloon. */
+export const LANGUAGES_ETIM: ReadonlySet<string> = new Set([...LANGUAGES_2005, 'wln']);
 
 /** ISO 4217 currency codes (BMEcat 2005 and 1.2). */
 export const CURRENCIES_2005 = codeSet(
