@@ -2,7 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import { CURRENCIES_2005, UNITS_2005 } from './code-lists';
 import { parentGroupId, type Dialect } from './dialect';
 import type { FeatureBlock } from './feature-blocks';
-import { fitted, headerValues, keywordList, mimeType2005, orderUnit, shortDescription, statusOf } from './fields';
+import { fitted, headerValues, mimeType2005, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
@@ -48,20 +48,10 @@ function mime(view: ProductView, w: ExportWarnings): string {
 }
 
 function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
-  const status = statusOf(view, 'old_product');
   const unit = orderUnit(view, UNITS_2005, w);
   return el('PRODUCT', [
     textEl('SUPPLIER_PID', view.pid),
-    el('PRODUCT_DETAILS', [
-      textEl('DESCRIPTION_SHORT', shortDescription(view, 150, w)),
-      textEl('DESCRIPTION_LONG', fitted(view.description, 64000, 'DESCRIPTION_LONG', view.subject, w)),
-      textEl('INTERNATIONAL_PID', view.gtin, { type: 'gtin' }),
-      textEl('MANUFACTURER_PID', fitted(view.manufacturerPid, 50, 'MANUFACTURER_PID', view.subject, w)),
-      textEl('MANUFACTURER_NAME', fitted(view.manufacturerName, 50, 'MANUFACTURER_NAME', view.subject, w)),
-      textEl('DELIVERY_TIME', view.deliveryTimeDays),
-      ...keywordList(view, 50, w).map((k) => textEl('KEYWORD', k)),
-      status ? textEl('PRODUCT_STATUS', status.text, { type: status.type }) : '',
-    ]),
+    productDetails2005(view, w),
     ...view.blocks.map(features),
     el('PRODUCT_ORDER_DETAILS', [
       textEl('ORDER_UNIT', unit),

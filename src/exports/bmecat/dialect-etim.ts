@@ -2,7 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import { CURRENCIES_ETIM, UNITS_ETIM } from './code-lists';
 import type { Dialect } from './dialect';
 import { ATTRIBUTE_SYSTEM, type FeatureBlock } from './feature-blocks';
-import { fitted, headerValues, keywordList, orderUnit, shortDescription, statusOf } from './fields';
+import { fitted, headerValues, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
@@ -64,20 +64,10 @@ function mime(view: ProductView, w: ExportWarnings): string {
 }
 
 function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
-  const status = statusOf(view, 'old_product');
   const unit = orderUnit(view, UNITS_ETIM, w);
   return el('PRODUCT', [
     textEl('SUPPLIER_PID', view.pid),
-    el('PRODUCT_DETAILS', [
-      textEl('DESCRIPTION_SHORT', shortDescription(view, 150, w)),
-      textEl('DESCRIPTION_LONG', fitted(view.description, 64000, 'DESCRIPTION_LONG', view.subject, w)),
-      textEl('INTERNATIONAL_PID', view.gtin, { type: 'gtin' }),
-      textEl('MANUFACTURER_PID', fitted(view.manufacturerPid, 50, 'MANUFACTURER_PID', view.subject, w)),
-      textEl('MANUFACTURER_NAME', fitted(view.manufacturerName, 50, 'MANUFACTURER_NAME', view.subject, w)),
-      textEl('DELIVERY_TIME', view.deliveryTimeDays),
-      ...keywordList(view, 50, w).map((k) => textEl('KEYWORD', k)),
-      status ? textEl('PRODUCT_STATUS', status.text, { type: status.type }) : '',
-    ]),
+    productDetails2005(view, w),
     featureBlocks(view, w),
     el('PRODUCT_ORDER_DETAILS', [
       textEl('ORDER_UNIT', unit),

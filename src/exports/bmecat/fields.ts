@@ -1,7 +1,7 @@
 import type { ExportWarnings } from '../export-warnings';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
-import { fitText } from './xml-text';
+import { el, fitText, textEl } from './xml-text';
 
 /**
  * Field rules every BMEcat dialect shares: text fitted to the element's limit (and reported
@@ -72,4 +72,22 @@ export function headerValues(plan: BmecatPlan, w: ExportWarnings, limits: { mime
     mimeRoot: fitted(plan.mimeRoot, limits.mimeRoot, 'MIME_ROOT', 'catalog', w),
     generatedAt: plan.snapshot,
   };
+}
+
+/**
+ * PRODUCT_DETAILS of BMEcat 2005 and the ETIM profile (the same elements and limits in both):
+ * short and long description, GTIN, manufacturer data, delivery time, keywords, status.
+ */
+export function productDetails2005(view: ProductView, w: ExportWarnings): string {
+  const status = statusOf(view, 'old_product');
+  return el('PRODUCT_DETAILS', [
+    textEl('DESCRIPTION_SHORT', shortDescription(view, 150, w)),
+    textEl('DESCRIPTION_LONG', fitted(view.description, 64000, 'DESCRIPTION_LONG', view.subject, w)),
+    textEl('INTERNATIONAL_PID', view.gtin, { type: 'gtin' }),
+    textEl('MANUFACTURER_PID', fitted(view.manufacturerPid, 50, 'MANUFACTURER_PID', view.subject, w)),
+    textEl('MANUFACTURER_NAME', fitted(view.manufacturerName, 50, 'MANUFACTURER_NAME', view.subject, w)),
+    textEl('DELIVERY_TIME', view.deliveryTimeDays),
+    ...keywordList(view, 50, w).map((k) => textEl('KEYWORD', k)),
+    status ? textEl('PRODUCT_STATUS', status.text, { type: status.type }) : '',
+  ]);
 }
