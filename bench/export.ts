@@ -8,7 +8,7 @@
  *   npm run bench:export                                   # BMEcat, 10,000 and 100,000 masters
  *   npm run bench:export -- --sizes 1000 --formats BMEcat,BMEcat-ETIM,BMEcat12 --validate
  *
- * `--validate` also runs xmllint against the official schema (needs ../shared/bmecat/xsd).
+ * `--validate` also runs xmllint against the official schema (schemas/bmecat/xsd).
  * Memory, sampled every 200 ms while the export runs: the Worker isolate's JS heap through the
  * V8 inspector (what the 128 MB limit applies to), and the resident size of the workerd
  * process running the Worker (which also holds local D1, R2 and Queues, so it is an upper bound).
@@ -16,7 +16,8 @@
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { BMECAT_SCHEMAS } from '../scripts/lib/bmecat-schemas';
 import { migrate, run } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
 import { connectHeapProbe } from './export-inspector';
@@ -25,12 +26,7 @@ import { startSnapshotServer } from './export-server';
 const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
 const formats = (argValue('--formats', 'BMEcat') ?? '').split(',');
 const validate = process.argv.includes('--validate');
-const XSD = resolve(process.cwd(), '..', 'shared', 'bmecat', 'xsd');
-const SCHEMA: Record<string, string> = {
-  BMEcat: join(XSD, 'bmecat_2005.xsd'),
-  'BMEcat-ETIM': join(XSD, 'etim', 'bmecat_etim_50.xsd'),
-  BMEcat12: join(XSD, '1.2', 'bmecat_new_catalog_1_2.xsd'),
-};
+const SCHEMA: Record<string, string> = BMECAT_SCHEMAS;
 
 interface Row {
   format: string;

@@ -1,19 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { expect, inject } from 'vitest';
+import { BMECAT_SCHEMAS } from '../../scripts/lib/bmecat-schemas';
 import { readGroups, readMap, readProducts, type ReadProduct } from './export-bmecat-reader';
 import { expectedGroups, expectedProduct, fit, pidOf, type ApiCategory, type ApiProduct, type Format } from './export-expected';
 
-/** The official schemas (shared/bmecat/xsd), next to the repository. */
-const XSD_DIR = resolve(process.cwd(), '..', 'shared', 'bmecat', 'xsd');
-export const SCHEMAS = {
-  BMEcat: join(XSD_DIR, 'bmecat_2005.xsd'),
-  'BMEcat-openTRANS': join(XSD_DIR, 'opentrans21', 'bmecat_2005.xsd'),
-  'BMEcat-ETIM': join(XSD_DIR, 'etim', 'bmecat_etim_50.xsd'),
-  BMEcat12: join(XSD_DIR, '1.2', 'bmecat_new_catalog_1_2.xsd'),
-} as const;
+/** The official schemas, kept in the repository under schemas/bmecat/. */
+export const SCHEMAS = BMECAT_SCHEMAS;
 
 const base = () => inject('baseUrl');
 

@@ -1,5 +1,5 @@
 /**
- * Code lists of the BMEcat schemas, extracted from the XSD enumerations in shared/bmecat/xsd
+ * Code lists of the BMEcat schemas, extracted from the XSD enumerations in schemas/bmecat/xsd
  * (BMEcat 2005 `dtPUNIT`/`dtLANG`/`dtCURRENCIES`, identical in the 1.2 XSD; ETIM guideline 5.0
  * `dtUNIT`/`dtCURRENCIES`). A value outside its list would fail validation, so exporters check
  * against these before writing a unit, language or currency. The lists are the schemas'

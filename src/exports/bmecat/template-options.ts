@@ -11,7 +11,7 @@ export function isBmecatFormat(exportType: string): exportType is BmecatFormat {
   return (BMECAT_FORMATS as readonly string[]).includes(exportType);
 }
 
-/** The two namespaces of BMEcat 2005 (shared/bmecat/README.md): official `2005fd`, or `2005` as openTRANS 2.1 imports it. */
+/** The two namespaces of BMEcat 2005 (schemas/bmecat/README.md): official `2005fd`, or `2005` as openTRANS 2.1 imports it. */
 export const NAMESPACES = {
   '2005fd': 'http://www.bmecat.org/bmecat/2005fd',
   '2005': 'http://www.bmecat.org/bmecat/2005',
