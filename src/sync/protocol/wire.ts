@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+/**
+ * The connector wire format (docs/sync.md, "Connector protocol"), shared by the PIM (client)
+ * and the connector Worker. Field limits follow the PIM's own product fields so that nothing the
+ * PIM accepts is refused by the wire schema.
+ */
+
+/** Largest batch a connector accepts in one POST /upsert (docs/spec.md part 8). */
+export const MAX_BATCH_RECORDS = 1000;
+/** Largest /upsert body in bytes; beyond it the connector answers 413. */
+export const MAX_UPSERT_BODY_BYTES = 20 * 1024 * 1024;
+
+export const INVENTORY_COUNT_HEADER = 'X-Inventory-Count';
+export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replayed';
+export const NDJSON_CONTENT_TYPE = 'application/x-ndjson';
+
+// ---- GET /mappings -------------------------------------------------------------------------
+
+export const mappingsSchema = z.object({
+  manufacturers: z.array(z.object({ id: z.string(), name: z.string() })),
+  units: z.array(z.object({ id: z.string(), code: z.string() })),
+  taxes: z.array(z.object({ id: z.string(), code: z.string(), rate: z.number() })),
+});
+export type Mappings = z.infer<typeof mappingsSchema>;
+
+// ---- GET /inventory ------------------------------------------------------------------------
+
+export const inventoryLineSchema = z.object({ sku: z.string().min(1), fingerprint: z.string().min(1) });
+export type InventoryLine = z.infer<typeof inventoryLineSchema>;
+
+// ---- POST /upsert --------------------------------------------------------------------------
+
+const text = (max: number) => z.string().max(max).nullable();
+const id = z.string().min(1).max(200).nullable();
+
+export const skuSchema = z.string().min(1, 'sku must not be empty').max(64).refine((s) => s.trim() === s, 'sku must not start or end with spaces');
+export const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits');
+export const priceSchema = z.string().regex(/^\d{1,12}(\.\d{1,4})?$/, 'price must be a decimal string such as "12.50"').nullable();
+
+export const mediaRefSchema = z.object({
+  sha256: sha256Schema,
+  url: z.url({ protocol: /^https?$/ }).max(4000),
+  contentType: z.string().min(1).max(200),
+  fileName: z.string().min(1).max(500),
+  purpose: z.string().min(1).max(50),
+  position: z.int().min(0),
+});
+export type MediaRef = z.infer<typeof mediaRefSchema>;
+
+/** `name` of classes and features is optional: the PIM may send only the codes. */
+export const classificationSchema = z
+  .object({
+    classes: z.array(z.object({ group: z.string(), system: z.string(), code: z.string(), name: z.string().nullish() })),
+    features: z.array(
+      z.object({ group: z.string(), code: z.string(), name: z.string().nullish(), value: z.string(), unit: z.string().nullable() }),
+    ),
+  })
+  .nullable();
+
+/** The fields a master product and each of its variants carry. */
+const nodeFields = {
+  name: text(250),
+  description: text(32000),
+  gtin: text(14),
+  manufacturerId: id,
+  manufacturerPid: text(64),
+  unitId: id,
+  taxId: id,
+  price: priceSchema,
+  priceQuantity: z.int().min(1).nullable(),
+  keywords: text(1000),
+  deliveryTimeDays: z.int().min(0).nullable(),
+  status: z.enum(['active', 'draft', 'discontinued']),
+  values: z.record(z.string().min(1).max(100), z.string().max(32000)),
+  classification: classificationSchema,
+  media: z.array(mediaRefSchema).max(100),
+};
+
+export const variantSchema = z.object({ sku: skuSchema, ...nodeFields });
+export type Variant = z.infer<typeof variantSchema>;
+
+export const categoryRefSchema = z.object({ id: z.string().min(1).max(200), path: z.array(z.string()).min(1).max(20) });
+
+export const productSchema = z.object({
+  ...nodeFields,
+  categories: z.array(categoryRefSchema).max(50),
+  variants: z.array(variantSchema).max(500),
+});
+export type Product = z.infer<typeof productSchema>;
+
+export const upsertRecordSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('create'), sku: skuSchema, fingerprint: z.string().min(1).max(200), product: productSchema }),
+  z.object({ op: z.literal('update'), sku: skuSchema, fingerprint: z.string().min(1).max(200), product: productSchema }),
+  z.object({ op: z.literal('deactivate'), sku: skuSchema, fingerprint: z.string().min(1).max(200), product: z.undefined().optional() }),
+]);
+export type UpsertRecord = z.infer<typeof upsertRecordSchema>;
+export type UpsertOp = UpsertRecord['op'];
+
+/**
+ * The envelope of POST /upsert. Records are validated one by one (`upsertRecordSchema`) so
+ * that a bad record is answered with 422 naming its index, not with a 400 for the whole body.
+ */
+export const upsertRequestSchema = z.object({
+  batchId: z.string().min(1).max(200),
+  dryRun: z.boolean().optional(),
+  records: z.array(z.unknown()),
+});
+export type UpsertRequest = { batchId: string; dryRun?: boolean; records: UpsertRecord[] };
+
+export const upsertResultSchema = z.object({
+  batchId: z.string(),
+  dryRun: z.boolean(),
+  created: z.int(),
+  updated: z.int(),
+  deactivated: z.int(),
+});
+export type UpsertResult = z.infer<typeof upsertResultSchema>;
+
+export const upsertFailureSchema = z.object({ index: z.int(), sku: z.string().nullable(), field: z.string(), error: z.string() });
+export type UpsertFailure = z.infer<typeof upsertFailureSchema>;
+
+/** The 422 answer: the batch was refused as a whole and nothing was written. */
+export const upsertRejectionSchema = z.object({ error: z.string(), failures: z.array(upsertFailureSchema) });
+
+// ---- GET /status ---------------------------------------------------------------------------
+
+export const statusSchema = z.object({
+  products: z.object({ managed: z.int(), active: z.int(), deactivated: z.int() }),
+  media: z.object({ stored: z.int(), pending: z.int(), failed: z.int() }),
+  lastBatch: z
+    .object({ batchId: z.string(), receivedAt: z.string(), created: z.int(), updated: z.int(), deactivated: z.int() })
+    .nullable(),
+});
+export type ConnectorStatus = z.infer<typeof statusSchema>;
+
+export const errorBodySchema = z.object({ error: z.string() });
