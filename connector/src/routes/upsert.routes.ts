@@ -1,0 +1,44 @@
+import { Hono } from 'hono';
+import { bodyHash } from '../../../src/sync/protocol/signing';
+import { IDEMPOTENT_REPLAY_HEADER, upsertRequestSchema } from '../../../src/sync/protocol/wire';
+import type { ConnectorEnv } from '../env';
+import { ConnectorError } from '../http/connector-error';
+import { enqueueImages } from '../media/image-queue';
+import { asUnavailable, upsertGate } from '../upsert/overload';
+import { upsertBatch } from '../upsert/upsert-batch';
+
+function parseEnvelope(body: Uint8Array) {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body));
+  } catch {
+    throw new ConnectorError('bad_request', 'the body must be JSON');
+  }
+  const result = upsertRequestSchema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ConnectorError('bad_request', `${issue.path.join('.') || 'body'}: ${issue.message}`);
+  }
+  return result.data;
+}
+
+/**
+ * POST /upsert: one transactional batch of creates, updates and deactivations. Committed
+ * batches queue their new images; a failed send leaves them pending for the sweep.
+ */
+export const upsertRoutes = new Hono<ConnectorEnv>().post('/upsert', async (c) => {
+  const body = c.get('body');
+  const envelope = parseEnvelope(body);
+  const input = { batchId: envelope.batchId, dryRun: envelope.dryRun ?? false, records: envelope.records, bodySha256: await bodyHash(body) };
+  const outcome = await upsertGate.run(async () => {
+    try {
+      return await upsertBatch(c.get('store'), input);
+    } catch (err) {
+      throw asUnavailable(err);
+    }
+  });
+  if (outcome.imagesToFetch.length > 0) await enqueueImages(c.env.IMAGE_QUEUE, outcome.imagesToFetch);
+  const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=UTF-8' };
+  if (outcome.replayed) headers[IDEMPOTENT_REPLAY_HEADER] = 'true';
+  return c.body(outcome.answer, 200, headers);
+});
