@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { connectorKeys } from '../src/http/signature';
 import { call } from './helpers';
 
 const ENDPOINTS: [string, string, unknown?][] = [
@@ -48,5 +49,12 @@ describe('request signature on every endpoint', () => {
     const missing = await call('GET', '/no-such-path');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'not found' });
+  });
+
+  it('reads CONNECTOR_KEYS as a JSON object of key id to secret and refuses a broken value', () => {
+    expect(connectorKeys('{"a":"0123456789abcdef","b":"fedcba9876543210"}')).toEqual({ a: '0123456789abcdef', b: 'fedcba9876543210' });
+    for (const broken of [undefined, '', 'demo:secret', '[]', '{}', '{"a":"short"}', '{"a":42}']) {
+      expect(() => connectorKeys(broken)).toThrow('CONNECTOR_KEYS must be a JSON object');
+    }
   });
 });
