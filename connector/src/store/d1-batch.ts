@@ -1,17 +1,24 @@
 import type { BatchToApply } from './shop-store';
 import { jsonChunks } from './json-chunks';
 
-const UPSERT_PRODUCTS = `
+/** Columns bound per product row; rows per statement stay under D1's 100 bound parameters. */
+const PRODUCT_COLUMNS = 9;
+const ROWS_PER_STATEMENT = Math.floor(100 / PRODUCT_COLUMNS);
+
+function upsertProductsSql(rows: number): string {
+  const values = Array.from({ length: rows }, (_, r) => {
+    const p = (c: number) => `?${r * PRODUCT_COLUMNS + c + 1}`;
+    return `(${p(0)}, 1, 1, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+  }).join(',\n');
+  return `
 INSERT INTO products (sku, managed, active, fingerprint, name, status, manufacturer_id, unit_id, tax_id, price, data, created_at, updated_at)
-SELECT r.value ->> '$.sku', 1, 1, r.value ->> '$.fingerprint', r.value ->> '$.product.name', r.value ->> '$.product.status',
-       r.value ->> '$.product.manufacturerId', r.value ->> '$.product.unitId', r.value ->> '$.product.taxId',
-       r.value ->> '$.product.price', r.value -> '$.product', ?2, ?2
-FROM json_each(?1) AS r WHERE true
+VALUES ${values}
 ON CONFLICT (sku) DO UPDATE SET
   active = 1, fingerprint = excluded.fingerprint, name = excluded.name, status = excluded.status,
   manufacturer_id = excluded.manufacturer_id, unit_id = excluded.unit_id, tax_id = excluded.tax_id,
   price = excluded.price, data = excluded.data, updated_at = excluded.updated_at
 WHERE products.managed = 1`;
+}
 
 const DEACTIVATE_PRODUCTS = `
 UPDATE products SET active = 0, updated_at = ?2
@@ -43,9 +50,14 @@ export function batchStatements(db: D1Database, batch: BatchToApply): D1Prepared
       .prepare(INSERT_BATCH)
       .bind(batch.batchId, batch.bodySha256, batch.answer, now, batch.counts.created, batch.counts.updated, batch.counts.deactivated),
   ];
-  const writes = batch.records.filter((r) => r.op !== 'deactivate');
-  for (const chunk of jsonChunks(writes.map(({ sku, fingerprint, product }) => ({ sku, fingerprint, product })))) {
-    statements.push(db.prepare(UPSERT_PRODUCTS).bind(chunk, now));
+  const rows = batch.records.flatMap((r) => {
+    if (r.op === 'deactivate' || !r.product) return [];
+    const p = r.product;
+    return [[r.sku, r.fingerprint, p.name, p.status, p.manufacturerId, p.unitId, p.taxId, p.price, JSON.stringify(p)]];
+  });
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+    statements.push(db.prepare(upsertProductsSql(chunk.length)).bind(...chunk.flat()));
   }
   const deactivations = batch.records.filter((r) => r.op === 'deactivate').map((r) => r.sku);
   for (const chunk of jsonChunks(deactivations)) statements.push(db.prepare(DEACTIVATE_PRODUCTS).bind(chunk, now));
