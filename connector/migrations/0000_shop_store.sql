@@ -33,9 +33,9 @@ CREATE TABLE products (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
--- Covers GET /inventory (keyset pages and the count) without touching the rows.
-CREATE INDEX products_inventory_idx ON products (sku, fingerprint) WHERE managed = 1 AND active = 1;
-CREATE INDEX products_managed_idx ON products (managed, active);
+-- Covers GET /inventory (keyset pages by sku and the count, no sort) and the /status counts
+-- without touching the rows.
+CREATE INDEX products_inventory_idx ON products (managed, active, sku, fingerprint);
 
 -- One row per image content hash: pending (queued), stored (in R2 at media/<sha256>), failed.
 CREATE TABLE media (
@@ -63,4 +63,4 @@ CREATE TABLE batches (
   updated INTEGER NOT NULL,
   deactivated INTEGER NOT NULL
 );
-CREATE INDEX batches_received_idx ON batches (received_at);
+CREATE INDEX batches_received_idx ON batches (received_at, batch_id);

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { compareSkus } from '../../src/sync/protocol/sku-order';
 import { inventoryStream } from '../src/routes/inventory.routes';
-import { D1ShopStore } from '../src/store/d1-store';
+import { D1ShopStore, INVENTORY_COUNT_SQL, INVENTORY_PAGE_SQL } from '../src/store/d1-store';
 import { call, create, deactivate, makeShopProduct, ndjson, seedMappings, uniquePrefix, upsert } from './helpers';
 
 /** Every inventory line of SKUs with this prefix (other tests' rows in the same file are skipped). */
@@ -64,5 +64,17 @@ describe('GET /inventory', () => {
     const response = await call('GET', `/inventory?after=${'x'.repeat(65)}`);
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'after must be a SKU (1 to 64 characters)' });
+  });
+
+  it('reads pages and the count from the covering index, never sorting the catalog', async () => {
+    for (const [sql, params] of [
+      [INVENTORY_PAGE_SQL, ['A', 10]],
+      [INVENTORY_COUNT_SQL, ['A']],
+    ] as const) {
+      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+      const plan = results.map((r) => r.detail).join(' / ');
+      expect(plan).toContain('USING COVERING INDEX products_inventory_idx');
+      expect(plan).not.toContain('TEMP B-TREE');
+    }
   });
 });

@@ -4,6 +4,10 @@ import { claimStalePendingMedia, markMediaFailed, markMediaStored, mediaRow, med
 import { jsonChunks } from './json-chunks';
 import { BatchAlreadyStored, type BatchToApply, type MappingIds, type ProductState, type ShopStore, type StoredBatch } from './shop-store';
 
+/** The inventory queries; both must stay on products_inventory_idx (test/inventory.test.ts checks the plan). */
+export const INVENTORY_COUNT_SQL = 'SELECT count(*) AS n FROM products WHERE managed = 1 AND active = 1 AND sku > ?1';
+export const INVENTORY_PAGE_SQL = 'SELECT sku, fingerprint FROM products WHERE managed = 1 AND active = 1 AND sku > ?1 ORDER BY sku LIMIT ?2';
+
 function isBatchIdConflict(err: unknown): boolean {
   const text = err instanceof Error ? `${err.message} ${String(err.cause ?? '')}` : String(err);
   return text.includes('UNIQUE constraint failed: batches.batch_id');
@@ -34,7 +38,7 @@ export class D1ShopStore implements ShopStore {
 
   async inventoryCount(after: string | null): Promise<number> {
     const row = await this.db
-      .prepare('SELECT count(*) AS n FROM products WHERE managed = 1 AND active = 1 AND sku > ?1')
+      .prepare(INVENTORY_COUNT_SQL)
       .bind(after ?? '')
       .first<{ n: number }>();
     return row?.n ?? 0;
@@ -42,7 +46,7 @@ export class D1ShopStore implements ShopStore {
 
   async inventoryPage(after: string | null, limit: number): Promise<InventoryLine[]> {
     const { results } = await this.db
-      .prepare('SELECT sku, fingerprint FROM products WHERE managed = 1 AND active = 1 AND sku > ?1 ORDER BY sku LIMIT ?2')
+      .prepare(INVENTORY_PAGE_SQL)
       .bind(after ?? '', limit)
       .all<{ sku: string; fingerprint: string | null }>();
     return results.map((r) => ({ sku: r.sku, fingerprint: r.fingerprint ?? '' }));
