@@ -1,6 +1,8 @@
 -- Change history with restore (docs/history.md).
 ALTER TABLE `companies` ADD `history_retention_months` integer DEFAULT 24 NOT NULL;
 --> statement-breakpoint
+ALTER TABLE `companies` ADD `history_pruned_at` text;
+--> statement-breakpoint
 CREATE TABLE `history_versions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`company_id` text NOT NULL,

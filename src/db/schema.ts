@@ -18,6 +18,8 @@ export const companies = sqliteTable('companies', {
   createdAt: createdAt(),
   /** How long change history is kept (docs/history.md); pruned by the Cron Trigger. */
   historyRetentionMonths: integer('history_retention_months').notNull().default(24),
+  /** When pruning last finished for this company: the least recently pruned go first (bounded runs). */
+  historyPrunedAt: text('history_pruned_at'),
 });
 
 export const departments = sqliteTable(
