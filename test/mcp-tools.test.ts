@@ -23,7 +23,7 @@ describe('MCP tools', () => {
     expect(tools.map((t) => t.name)).toEqual([
       'get_statistics', 'list_catalogs', 'get_catalog', 'list_categories', 'search_products', 'get_product',
       'get_classification_groups', 'list_classifications', 'get_classification', 'create_classification', 'update_classification',
-      'start_export', 'get_job',
+      'start_export', 'get_job', 'get_history',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
@@ -35,6 +35,7 @@ describe('MCP tools', () => {
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.get_product.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(byName.get_history.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName.update_classification.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.search_products.inputSchema.required).toEqual(['catalogId']);
   });

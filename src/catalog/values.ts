@@ -16,7 +16,8 @@ import { parseFeatureValue } from '../classification/feature-values';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import type { Actor } from '../history/actor';
 import { historyStatement } from '../history/record';
-import { loadSnapshot, withChanges, type Json } from '../history/snapshot';
+import { loadPath } from '../history/current-value';
+import { withChanges, type Json } from '../history/snapshot';
 import type { SetValueDto } from './catalog.schemas';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
@@ -136,7 +137,7 @@ export async function setValue(db: Database, tenant: Actor, input: z.infer<typeo
   const element = await findElement(db, tenant, input.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('element');
   const { statement, value, path, stored } = await planWrite(db, tenant, element, input.field, input.value);
-  const before = (await loadSnapshot(db, tenant.companyId, element.id, element.kind)) ?? {};
+  const before = await loadPath(db, tenant.companyId, element, path);
   const statements: Statement[] = [statement, ...historyStatement(db, tenant, { elementId: element.id, kind: element.kind, before, after: withChanges(before, { [path]: stored }) })];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   try {
