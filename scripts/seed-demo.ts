@@ -30,7 +30,8 @@ export const DEMO = {
   password: 'demo-password-1',
 };
 
-type Tenant = { companyId: string; departmentId: string };
+/** The seed writes as a company admin through the job surface (no job id): its history says so. */
+type Tenant = { companyId: string; departmentId: string; userId: string; surface: 'job' };
 
 async function seedAccounts(db: Database) {
   await db.batch([
@@ -133,8 +134,8 @@ export async function seedDemo(db: Database, files: R2Bucket): Promise<boolean> 
   const existing = await db.query.companies.findFirst({ where: eq(companies.id, DEMO.companyId) });
   if (existing) return false;
   await seedAccounts(db);
-  const demo = { companyId: DEMO.companyId, departmentId: DEMO.salesDepartmentId };
-  const other = { companyId: DEMO.otherCompanyId, departmentId: DEMO.otherDepartmentId };
+  const demo: Tenant = { companyId: DEMO.companyId, departmentId: DEMO.salesDepartmentId, userId: '0190a000-0000-7000-8000-000000000102', surface: 'job' };
+  const other: Tenant = { companyId: DEMO.otherCompanyId, departmentId: DEMO.otherDepartmentId, userId: '0190a000-0000-7000-8000-000000000104', surface: 'job' };
   await seedAttributes(db, demo);
   await seedAttributes(db, other);
   for (const catalog of DEMO_CATALOGS) await seedCatalog(db, files, demo, catalog);

@@ -12,6 +12,7 @@ import { exportRoutes } from './exports/export.routes';
 import { notFound } from './http/app-error';
 import { limitBody, requestContext, requireJson, securityHeaders } from './http/middleware';
 import { renderError } from './http/on-error';
+import { historyRoutes } from './history/history.routes';
 import { jobRoutes } from './jobs/job.routes';
 import { mediaRoutes } from './media/media.routes';
 import { mcpManifestRoutes } from './mcp/manifest.routes';
@@ -49,6 +50,7 @@ export function createApp() {
   app.route('/api/Catalog', categoryRoutes);
   app.route('/api/Catalog', productRoutes);
   app.route('/api/Catalog', attributeRoutes);
+  app.route('/api/Catalog', historyRoutes);
   app.route('/api/Export', exportRoutes);
   app.route('/api/Job', jobRoutes);
   app.route('/api/Media', mediaRoutes);

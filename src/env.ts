@@ -1,4 +1,5 @@
 import type { Database } from './db/client';
+import type { Surface } from './history/actor';
 import type { RateLimiter } from './oauth/rate-limit';
 
 /** Bindings declared in wrangler.toml. */
@@ -25,6 +26,12 @@ export interface Caller {
   companyId: string;
   departmentId: string;
   role: 'admin' | 'editor';
+  /** Through what the caller writes, for the change history (docs/history.md). */
+  surface: Surface;
+  /** The OAuth client's name on the agent and MCP surfaces. */
+  clientName?: string | null;
+  /** The job on the job surface. */
+  jobId?: string | null;
 }
 
 export interface AppEnv {

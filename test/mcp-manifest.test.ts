@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openSession, sessionCall } from './mcp-helpers';
 import { makeAgentUser, ORIGIN, send, tokensFor } from './oauth-helpers';
+import { PIM_TOOLS } from '../src/mcp/tools';
 
 describe('MCP manifest', () => {
   it('is public and describes transport, authorization and tools', async () => {
@@ -32,6 +33,6 @@ describe('MCP manifest', () => {
       name, title, description, inputSchema, outputSchema, annotations,
     }));
     expect(manifest.tools).toEqual(listed);
-    expect(manifest.tools).toHaveLength(13);
+    expect(manifest.tools).toHaveLength(PIM_TOOLS.length);
   });
 });

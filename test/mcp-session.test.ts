@@ -2,6 +2,7 @@ import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { makeAgentUser, tokensFor } from './oauth-helpers';
 import { callTool, LEGACY_VERSION, mcp, openSession, sessionCall } from './mcp-helpers';
+import { PIM_TOOLS } from '../src/mcp/tools';
 
 describe('MCP sessions (2025 revisions)', () => {
   it('opens a session in a Durable Object and lists the tools', async () => {
@@ -31,7 +32,7 @@ describe('MCP session after an eviction', () => {
     const stats = await callTool(token, sessionId, 'get_statistics');
     expect(stats.structuredContent).toEqual({ catalogs: 0, categories: 0, products: 0 });
     const { response } = await sessionCall(token, sessionId, 'tools/list');
-    expect(response.result.tools).toHaveLength(13);
+    expect(response.result.tools).toHaveLength(PIM_TOOLS.length);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addCategory } from '../src/catalog/categories';
 import { createClassification } from '../src/classification/links';
-import { db, makeCatalog, makeCompany, makeProduct } from './helpers/factories';
+import { asActor, db, makeCatalog, makeCompany, makeProduct } from './helpers/factories';
 import { callTool, openSession, sessionCall, toolError } from './mcp-helpers';
 import { makeAgentUser, tokensFor } from './oauth-helpers';
 
@@ -23,7 +23,7 @@ describe('MCP tools', () => {
     expect(tools.map((t) => t.name)).toEqual([
       'get_statistics', 'list_catalogs', 'get_catalog', 'list_categories', 'search_products', 'get_product',
       'get_classification_groups', 'list_classifications', 'get_classification', 'create_classification', 'update_classification',
-      'start_export', 'get_job',
+      'start_export', 'get_job', 'get_history',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
@@ -35,6 +35,7 @@ describe('MCP tools', () => {
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.get_product.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(byName.get_history.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName.update_classification.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.search_products.inputSchema.required).toEqual(['catalogId']);
   });
@@ -69,8 +70,8 @@ describe('MCP tools', () => {
   it('list_categories walks the tree; an unknown catalog is not found', async () => {
     const a = await agent();
     const catalog = await makeCatalog(a);
-    const top = await addCategory(db(), a, { departmentId: a.departmentId, catalogId: catalog.catalogId, name: 'Schutzgeräte' });
-    await addCategory(db(), a, { departmentId: a.departmentId, catalogId: catalog.catalogId, parentId: top.categoryId, name: 'Leitungsschutzschalter' });
+    const top = await addCategory(db(), asActor(a), { departmentId: a.departmentId, catalogId: catalog.catalogId, name: 'Schutzgeräte' });
+    await addCategory(db(), asActor(a), { departmentId: a.departmentId, catalogId: catalog.catalogId, parentId: top.categoryId, name: 'Leitungsschutzschalter' });
     const roots = (await a.call('list_categories', { catalogId: catalog.catalogId })).structuredContent;
     expect(roots.items.map((c: any) => c.name)).toEqual(['Schutzgeräte']);
     const children = (await a.call('list_categories', { catalogId: catalog.catalogId, parentId: top.categoryId })).structuredContent;
@@ -99,7 +100,7 @@ describe('MCP tools', () => {
     const catalog = await makeCatalog(a);
     const master = await makeProduct(a, catalog.catalogId, { sku: 'LS-B', name: 'LS-Schalter' });
     await makeProduct(a, catalog.catalogId, { sku: 'LS-B16', parentId: master.productId });
-    const link = await createClassification(db(), a, { ...MCB, elementId: master.productId });
+    const link = await createClassification(db(), asActor(a), { ...MCB, elementId: master.productId });
     const product = (await a.call('get_product', { productId: master.productId })).structuredContent;
     expect(product).toMatchObject({ productId: master.productId, sku: 'LS-B', variants: [{ sku: 'LS-B16', parentId: master.productId }] });
     expect(product.classification).toMatchObject({ linkId: link.linkId, classes: [{ group: 'ETIM', code: 'EC000042' }], features: [{ code: 'EF000008', value: '230' }] });
@@ -124,13 +125,13 @@ describe('MCP tools', () => {
     const a = await agent();
     const catalog = await makeCatalog(a);
     const product = await makeProduct(a, catalog.catalogId);
-    const link = await createClassification(db(), a, { ...MCB, elementId: product.productId });
+    const link = await createClassification(db(), asActor(a), { ...MCB, elementId: product.productId });
     const list = (await a.call('list_classifications', { elementId: product.productId })).structuredContent;
     expect(list).toEqual({ items: [{ linkId: link.linkId, name: 'MCB B16' }], nextCursor: null });
     const got = (await a.call('get_classification', { linkId: link.linkId })).structuredContent;
     expect(got).toMatchObject({ elementId: product.productId, classes: [{ code: 'EC000042', name: 'Miniature circuit breaker (MCB)' }], features: [{ code: 'EF000008', name: 'Rated voltage', value: '230', unit: 'VLT' }] });
     const them = await makeCompany();
-    const theirLink = await createClassification(db(), them, { ...MCB, elementId: (await makeProduct(them, (await makeCatalog(them)).catalogId)).productId });
+    const theirLink = await createClassification(db(), asActor(them), { ...MCB, elementId: (await makeProduct(them, (await makeCatalog(them)).catalogId)).productId });
     expect(toolError(await a.call('get_classification', { linkId: theirLink.linkId }))).toEqual({ error: 'classification not found', code: 'not_found' });
     expect(toolError(await a.call('list_classifications', { cursor: '%%%' }))).toEqual({ error: 'cursor is not valid', code: 'bad_request' });
   });
@@ -151,7 +152,7 @@ describe('MCP tools', () => {
     const refused = toolError(await a.call('create_classification', { ...MCB, elementId: product.productId }));
     expect(refused.code).toBe('forbidden');
     expect(refused.error).toMatch(/AI may edit classifications/);
-    const link = await createClassification(db(), a, { ...MCB, elementId: product.productId });
+    const link = await createClassification(db(), asActor(a), { ...MCB, elementId: product.productId });
     expect(toolError(await a.call('update_classification', { linkId: link.linkId, name: 'renamed' })).code).toBe('forbidden');
     expect((await a.call('get_classification', { linkId: link.linkId })).structuredContent.name).toBe('MCB B16');
   });
@@ -159,7 +160,7 @@ describe('MCP tools', () => {
   it('update_classification replaces feature values; an unknown link is not found', async () => {
     const a = await agent();
     const product = await makeProduct(a, (await makeCatalog(a)).catalogId);
-    const link = await createClassification(db(), a, { ...MCB, elementId: product.productId });
+    const link = await createClassification(db(), asActor(a), { ...MCB, elementId: product.productId });
     const updated = (await a.call('update_classification', { linkId: link.linkId, name: 'MCB C16', features: [{ code: 'EF000133', value: '16' }] })).structuredContent;
     expect(updated).toMatchObject({ linkId: link.linkId, name: 'MCB C16', features: [{ code: 'EF000133', value: '16', unit: 'AMP' }] });
     expect(updated.features).toHaveLength(1);

@@ -137,8 +137,8 @@ export async function joinSecondCompany(userId: string) {
 }
 
 /** Registers a public client and runs the whole flow as `user`: the token response. */
-export async function tokensFor(user: { session: string }, options: { scope?: string } = {}) {
-  const client = await registerClient();
+export async function tokensFor(user: { session: string }, options: { scope?: string; clientName?: string } = {}) {
+  const client = await registerClient(options.clientName ? { client_name: options.clientName } : {});
   const { verifier, challenge } = await pkcePair();
   const query = authorizeQuery(client.client_id, challenge, options.scope ? { scope: options.scope } : {});
   const redirect = await approve(user.session, query);

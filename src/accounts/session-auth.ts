@@ -51,6 +51,7 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
     companyId: session.companyId,
     departmentId: session.departmentId,
     role: session.role,
+    surface: 'web',
   });
   await next();
 };

@@ -14,6 +14,8 @@ import { AppError } from '../http/app-error';
 import { validate } from '../http/validate';
 import { requireAgent, type AgentEnv } from '../oauth/bearer';
 import { describeRoute, type RouteDoc } from '../openapi/route-meta';
+import { getHistory } from '../history/history';
+import { GetHistoryQuery, HistoryPageOut } from '../history/history.schemas';
 import { LinkIdQuery, ListClassificationsQuery } from './ai.schemas';
 
 const doc = (summary: string, response: RouteDoc['response'], tag = 'Classification') =>
@@ -39,6 +41,9 @@ export const aiRoutes = new Hono<AgentEnv>()
   )
   .get('/ListClassificationLinkIds', doc('List classifications as {linkId, name}', Page(ClassificationListEntry)), validate('query', ListClassificationsQuery), async (c) =>
     c.json(await listClassifications(c.var.db, c.var.agent, c.req.valid('query'))),
+  )
+  .get('/GetHistory', doc("An element's recent changes, newest first (who, through what, before -> after)", HistoryPageOut, 'Catalog'), validate('query', GetHistoryQuery), async (c) =>
+    c.json(await getHistory(c.var.db, c.var.agent, c.req.valid('query'))),
   )
   .get('/GetClassificationGroups', doc('The classificationGroups bitmask: {value, code, label}', ClassificationGroupsOut), (c) =>
     c.json({ items: GROUPS.map((g) => ({ ...g })) }),

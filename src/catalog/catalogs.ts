@@ -1,10 +1,13 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import { isUniqueViolation, type Database } from '../db/client';
 import { newId } from '../db/ids';
 import { decodeCursor, toPage } from '../db/pagination';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, classificationLinks, media } from '../db/schema';
 import { badRequest, conflict } from '../http/app-error';
+import type { Actor } from '../history/actor';
+import { historyStatement } from '../history/record';
+import { CATALOG_FIELDS, loadSnapshot, pickFields, withChanges } from '../history/snapshot';
 import type { CatalogInput } from './catalog.schemas';
 import { purgeCatalogMedia } from '../media/media';
 import { assertDepartment, findCatalog, type Tenant } from './scope';
@@ -28,44 +31,53 @@ export function catalogOut(row: CatalogRow) {
   };
 }
 
-export async function addCatalog(db: Database, tenant: Tenant, input: CatalogInput) {
+export async function addCatalog(db: Database, tenant: Actor, input: CatalogInput) {
   await assertDepartment(db, tenant, input.departmentId);
-  const [row] = await db
-    .insert(catalogs)
-    .values({
-      id: input.catalogId ?? newId(),
-      companyId: tenant.companyId,
-      departmentId: input.departmentId,
-      name: input.name,
-      catalogType: input.catalogType ?? null,
-      catalogVersion: input.catalogVersion ?? null,
-      description: input.description ?? null,
-      language: input.language ?? 'deu',
-      currency: input.currency ?? 'EUR',
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!row) throw conflict('catalogId is already in use');
-  return catalogOut(row);
+  const values = {
+    id: input.catalogId ?? newId(),
+    companyId: tenant.companyId,
+    departmentId: input.departmentId,
+    name: input.name,
+    catalogType: input.catalogType ?? null,
+    catalogVersion: input.catalogVersion ?? null,
+    description: input.description ?? null,
+    language: input.language ?? 'deu',
+    currency: input.currency ?? 'EUR',
+  };
+  try {
+    // A taken id fails the insert and rolls the history entry back with it.
+    const [rows] = await db.batch([
+      db.insert(catalogs).values(values).returning(),
+      ...historyStatement(db, tenant, { elementId: values.id, kind: 'catalog', before: null, after: pickFields(values, CATALOG_FIELDS) }),
+    ]);
+    return catalogOut(rows[0]!);
+  } catch (err) {
+    if (isUniqueViolation(err, 'catalogs.id')) throw conflict('catalogId is already in use');
+    throw err;
+  }
 }
 
 /** Updates the given fields; a field left out keeps its value. The catalog may move between departments. */
-export async function updateCatalog(db: Database, tenant: Tenant, input: CatalogInput) {
+export async function updateCatalog(db: Database, tenant: Actor, input: CatalogInput) {
   if (!input.catalogId) throw badRequest('catalogId is required');
   await assertDepartment(db, tenant, input.departmentId);
-  await findCatalog(db, tenant, input.catalogId);
+  const existing = await findCatalog(db, tenant, input.catalogId);
   const changes: Partial<CatalogRow> = { departmentId: input.departmentId, name: input.name };
   if (input.catalogType !== undefined) changes.catalogType = input.catalogType;
   if (input.catalogVersion !== undefined) changes.catalogVersion = input.catalogVersion;
   if (input.description !== undefined) changes.description = input.description;
   if (input.language) changes.language = input.language;
   if (input.currency) changes.currency = input.currency;
-  const [row] = await db
-    .update(catalogs)
-    .set({ ...changes, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
-    .where(and(eq(catalogs.id, input.catalogId), eq(catalogs.companyId, tenant.companyId)))
-    .returning();
-  return catalogOut(row!);
+  const before = pickFields(existing, CATALOG_FIELDS);
+  const [rows] = await db.batch([
+    db
+      .update(catalogs)
+      .set({ ...changes, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+      .where(and(eq(catalogs.id, input.catalogId), eq(catalogs.companyId, tenant.companyId)))
+      .returning(),
+    ...historyStatement(db, tenant, { elementId: existing.id, kind: 'catalog', before, after: withChanges(before, changes as Record<string, string | null>) }),
+  ]);
+  return catalogOut(rows[0]!);
 }
 
 export async function getCatalog(db: Database, tenant: Tenant, catalogId: string) {
@@ -92,7 +104,7 @@ export async function listCatalogs(db: Database, tenant: Tenant, input: { depart
 }
 
 /** Deletes a catalog with its categories, products, values, links and media rows (one transaction). */
-export async function deleteCatalog(deps: { db: Database; files: R2Bucket }, tenant: Tenant, input: { departmentId: string; catalogId: string }) {
+export async function deleteCatalog(deps: { db: Database; files: R2Bucket }, tenant: Actor, input: { departmentId: string; catalogId: string }) {
   const { db } = deps;
   await assertDepartment(db, tenant, input.departmentId);
   const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
@@ -105,6 +117,8 @@ export async function deleteCatalog(deps: { db: Database; files: R2Bucket }, ten
     db.delete(classificationLinks).where(inCatalog(classificationLinks.elementId)),
     db.delete(media).where(inCatalog(media.elementId)),
     db.delete(catalogs).where(and(eq(catalogs.id, catalog.id), eq(catalogs.companyId, tenant.companyId))),
+    // One entry for the catalog; its products' own histories stay until retention prunes them.
+    ...historyStatement(db, tenant, { elementId: catalog.id, kind: 'catalog', before: await loadSnapshot(db, tenant.companyId, catalog.id, 'catalog'), after: null }),
   ]);
   // The rows are gone in one transaction; the files follow (a failure here leaves only orphans, never dangling rows).
   await purgeCatalogMedia(deps.files, tenant.companyId, catalog.id);

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
 import { newId } from '../db/ids';
@@ -7,6 +7,9 @@ import { attributeValues, catalogs, categories, classificationLinks, media, prod
 import { refreshFingerprints } from '../sync/sync-record';
 import { badRequest, conflict, notFound } from '../http/app-error';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
+import type { Actor } from '../history/actor';
+import { historyStatement, historyStatements, type HistoryEntry } from '../history/record';
+import { CATEGORY_FIELDS, loadSnapshot, pickFields, withChanges, type Snapshot } from '../history/snapshot';
 import { assertDepartment, findCatalog, findCategory, type Tenant } from './scope';
 
 export const CategoryDto = z.strictObject({
@@ -70,7 +73,7 @@ async function findParent(db: Database, tenant: Tenant, catalogId: string, paren
   return parent;
 }
 
-export async function addCategory(db: Database, tenant: Tenant, input: CategoryInput) {
+export async function addCategory(db: Database, tenant: Actor, input: CategoryInput) {
   await assertDepartment(db, tenant, input.departmentId);
   const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
   if (input.parentId) {
@@ -78,20 +81,19 @@ export async function addCategory(db: Database, tenant: Tenant, input: CategoryI
     if ((await depthOf(db, input.parentId)) >= MAX_DEPTH) throw badRequest(`parentId: category trees are limited to ${MAX_DEPTH} levels`);
   }
   const id = input.categoryId ?? newId();
+  const values = {
+    id,
+    companyId: tenant.companyId,
+    catalogId: catalog.id,
+    parentId: input.parentId ?? null,
+    name: input.name,
+    description: input.description ?? null,
+    sortOrder: input.sortOrder ?? 0,
+  };
   const statements = [
-    db
-      .insert(categories)
-      .values({
-        id,
-        companyId: tenant.companyId,
-        catalogId: catalog.id,
-        parentId: input.parentId ?? null,
-        name: input.name,
-        description: input.description ?? null,
-        sortOrder: input.sortOrder ?? 0,
-      })
-      .returning(),
+    db.insert(categories).values(values).returning(),
     db.update(catalogs).set({ categoryCount: sql`${catalogs.categoryCount} + 1` }).where(eq(catalogs.id, catalog.id)),
+    ...historyStatement(db, tenant, { elementId: id, kind: 'category', before: null, after: pickFields(values, CATEGORY_FIELDS) }),
   ] as const;
   try {
     const [inserted] = await db.batch(statements);
@@ -103,7 +105,7 @@ export async function addCategory(db: Database, tenant: Tenant, input: CategoryI
   }
 }
 
-export async function updateCategory(db: Database, tenant: Tenant, input: CategoryInput) {
+export async function updateCategory(db: Database, tenant: Actor, input: CategoryInput) {
   if (!input.categoryId) throw badRequest('categoryId is required');
   await assertDepartment(db, tenant, input.departmentId);
   await findCatalog(db, tenant, input.catalogId, input.departmentId);
@@ -115,14 +117,23 @@ export async function updateCategory(db: Database, tenant: Tenant, input: Catego
   if (input.parentId !== undefined && input.parentId !== category.parentId) {
     return moveCategory(db, tenant, { departmentId: input.departmentId, categoryId: category.id, parentId: input.parentId ?? null, sortOrder: input.sortOrder }, changes);
   }
-  const [row] = await db.update(categories).set(changes).where(eq(categories.id, category.id)).returning();
-  return categoryOut(row!);
+  return writeCategory(db, tenant, category, changes);
+}
+
+/** Writes category changes with their history entry in one batch. */
+async function writeCategory(db: Database, tenant: Actor, category: CategoryRow, changes: Partial<CategoryRow>) {
+  const before = pickFields(category, CATEGORY_FIELDS);
+  const [rows] = await db.batch([
+    db.update(categories).set(changes).where(eq(categories.id, category.id)).returning(),
+    ...historyStatement(db, tenant, { elementId: category.id, kind: 'category', before, after: withChanges(before, changes as Snapshot) }),
+  ]);
+  return categoryOut(rows[0]!);
 }
 
 /** Re-parents a category within its catalog; refuses cycles and trees deeper than MAX_DEPTH. */
 export async function moveCategory(
   db: Database,
-  tenant: Tenant,
+  tenant: Actor,
   input: z.infer<typeof MoveCategoryDto>,
   extraChanges: Partial<CategoryRow> = {},
 ) {
@@ -148,15 +159,14 @@ export async function moveCategory(
   }
   const changes: Partial<CategoryRow> = { ...extraChanges, parentId: input.parentId };
   if (input.sortOrder !== undefined && input.sortOrder !== null) changes.sortOrder = input.sortOrder;
-  const [row] = await db.update(categories).set(changes).where(eq(categories.id, category.id)).returning();
-  return categoryOut(row!);
+  return writeCategory(db, tenant, category, changes);
 }
 
 /**
  * Deletes a category and its whole subtree. Products stay in the catalog; only their
  * placement in the deleted categories goes (with the rows, through the foreign key).
  */
-export async function deleteCategory(deps: { db: Database; files: R2Bucket }, tenant: Tenant, input: { departmentId: string; categoryId: string }) {
+export async function deleteCategory(deps: { db: Database; files: R2Bucket }, tenant: Actor, input: { departmentId: string; categoryId: string }) {
   const { db } = deps;
   await assertDepartment(db, tenant, input.departmentId);
   const category = await findCategory(db, tenant, input.categoryId);
@@ -170,6 +180,7 @@ export async function deleteCategory(deps: { db: Database; files: R2Bucket }, te
   const affected = await db.all<{ id: string }>(sql`SELECT DISTINCT product_id AS id FROM (${placed})`);
   const inSubtree = (column: SQLiteColumn) => sql`${column} IN (${subtree})`;
   const fileKeys = await mediaKeysWhere(db, inSubtree(media.elementId));
+  const history = await deletionHistory(db, tenant, category.id, subtree, placed);
   // Builder statements with a raw condition: drizzle cannot put parameterised `db.run` in a D1 batch.
   await db.batch([
     db
@@ -181,10 +192,32 @@ export async function deleteCategory(deps: { db: Database; files: R2Bucket }, te
     db.delete(media).where(inSubtree(media.elementId)),
     db.delete(categories).where(inSubtree(categories.id)),
     db.update(catalogs).set({ categoryCount: sql`max(0, ${catalogs.categoryCount} - ${removed})` }).where(eq(catalogs.id, category.catalogId)),
+    ...historyStatements(db, tenant, history).statements,
   ]);
   await deleteObjects(deps.files, fileKeys);
   await refreshFingerprints(db, tenant.companyId, affected.map((r) => r.id));
   return { categoryId: category.id, deleted: removed };
+}
+
+/**
+ * History of a subtree deletion: one entry for the deleted category (its subcategories go with
+ * it) and one per product that loses a placement (`categories` before -> after).
+ */
+async function deletionHistory(db: Database, tenant: Actor, categoryId: string, subtree: SQL, placed: SQL): Promise<HistoryEntry[]> {
+  const entries: HistoryEntry[] = [
+    { elementId: categoryId, kind: 'category', before: await loadSnapshot(db, tenant.companyId, categoryId, 'category'), after: null },
+  ];
+  const gone = new Set((await db.all<{ id: string }>(sql`SELECT id FROM (${subtree})`)).map((r) => r.id));
+  const rows = await db.all<{ productId: string; categoryId: string }>(
+    sql`SELECT product_id AS productId, category_id AS categoryId FROM product_categories WHERE product_id IN (${placed}) ORDER BY category_id`,
+  );
+  const byProduct = new Map<string, string[]>();
+  for (const row of rows) byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row.categoryId]);
+  for (const [productId, ids] of byProduct) {
+    const kept = ids.filter((id) => !gone.has(id));
+    entries.push({ elementId: productId, kind: 'product', before: { categories: ids }, after: kept.length > 0 ? { categories: kept } : {} });
+  }
+  return entries;
 }
 
 /** The children of one category (or the top level), in display order. */

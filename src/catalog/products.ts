@@ -5,6 +5,9 @@ import { attributeValues, catalogs, categories, classificationLinks, media, prod
 import { badRequest, conflict, notFound } from '../http/app-error';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
+import type { Actor } from '../history/actor';
+import { historyStatements, type HistoryEntry } from '../history/record';
+import { loadSnapshot, pickFields, PRODUCT_FIELDS, withChanges, type Snapshot } from '../history/snapshot';
 import type { ProductInput } from './catalog.schemas';
 import { getProductSummary } from './product-queries';
 import { assertDepartment, findCatalog, findProduct, type Tenant } from './scope';
@@ -47,6 +50,23 @@ async function assertCategoriesInCatalog(db: Database, tenant: Tenant, catalogId
   if (found.length !== unique.length) throw notFound('category');
 }
 
+/** A master's variant ids as its snapshot lists them (a partial snapshot: only `variants`). */
+async function variantList(db: Database, tenant: Tenant, masterId: string): Promise<Snapshot> {
+  const rows = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.parentId, masterId), eq(products.companyId, tenant.companyId)));
+  const ids = rows.map((r) => r.id).sort();
+  return ids.length > 0 ? { variants: ids } : {};
+}
+
+function withVariant(list: Snapshot, id: string, present: boolean): Snapshot {
+  const ids = new Set((list.variants as string[] | undefined) ?? []);
+  if (present) ids.add(id);
+  else ids.delete(id);
+  return ids.size > 0 ? { variants: [...ids].sort() } : {};
+}
+
 /** SQLite reports a unique violation on (catalog_id, sku) when two writers race past the check. */
 function rethrowSkuClash(err: unknown, sku: string | null | undefined): never {
   if (err instanceof Error && /UNIQUE constraint failed: products\.catalog_id, products\.sku/.test(`${err.message} ${String(err.cause ?? '')}`)) {
@@ -55,7 +75,7 @@ function rethrowSkuClash(err: unknown, sku: string | null | undefined): never {
   throw err;
 }
 
-export async function addProduct(db: Database, tenant: Tenant, input: ProductInput) {
+export async function addProduct(db: Database, tenant: Actor, input: ProductInput) {
   await assertDepartment(db, tenant, input.departmentId);
   const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
   let parent: ProductRow | undefined;
@@ -71,6 +91,13 @@ export async function addProduct(db: Database, tenant: Tenant, input: ProductInp
 
   const id = input.productId ?? newId();
   const masterId = parent?.id ?? id;
+  const created = pickFields({ status: 'active', ...fieldChanges(input) }, PRODUCT_FIELDS);
+  if (categoryIds.length > 0) created.categories = [...categoryIds].sort();
+  const history: HistoryEntry[] = [{ elementId: id, kind: parent ? 'variant' : 'product', before: null, after: created }];
+  if (parent) {
+    const list = await variantList(db, tenant, parent.id);
+    history.push({ elementId: parent.id, kind: 'product', before: list, after: withVariant(list, id, true) });
+  }
   const statements: BatchStatement[] = [
     db
       .insert(products)
@@ -79,6 +106,7 @@ export async function addProduct(db: Database, tenant: Tenant, input: ProductInp
     ...categoryIds.map((categoryId) => db.insert(productCategories).values({ productId: id, categoryId, companyId: tenant.companyId })),
     db.update(catalogs).set({ productCount: sql`${catalogs.productCount} + 1` }).where(eq(catalogs.id, catalog.id)),
     bumpRevision(db, masterId),
+    ...historyStatements(db, tenant, history).statements,
   ];
   try {
     await runBatch(db, statements);
@@ -92,7 +120,7 @@ export async function addProduct(db: Database, tenant: Tenant, input: ProductInp
 }
 
 /** Updates the given built-in fields (left-out fields keep their values) and, if given, the placements. */
-export async function updateProduct(db: Database, tenant: Tenant, input: ProductInput) {
+export async function updateProduct(db: Database, tenant: Actor, input: ProductInput) {
   if (!input.productId) throw badRequest('productId is required');
   await assertDepartment(db, tenant, input.departmentId);
   const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
@@ -120,6 +148,16 @@ export async function updateProduct(db: Database, tenant: Tenant, input: Product
     }
   }
   statements.push(bumpRevision(db, masterId));
+  // Partial snapshots: the product row is at hand; placements are read only when they change.
+  const before = pickFields(product, PRODUCT_FIELDS);
+  const patch: Snapshot = { ...changes } as Snapshot;
+  if (categoryIds) {
+    const placed = await db.select({ id: productCategories.categoryId }).from(productCategories).where(eq(productCategories.productId, product.id));
+    if (placed.length > 0) before.categories = placed.map((p) => p.id).sort();
+    patch.categories = categoryIds.length > 0 ? [...categoryIds].sort() : null;
+  }
+  const kind = product.parentId ? 'variant' : 'product';
+  statements.push(...historyStatements(db, tenant, [{ elementId: product.id, kind, before, after: withChanges(before, patch) }]).statements);
   try {
     await runBatch(db, statements);
   } catch (err) {
@@ -130,7 +168,7 @@ export async function updateProduct(db: Database, tenant: Tenant, input: Product
 }
 
 /** Deletes a product with its variants and everything attached to them, in one transaction. */
-export async function deleteProduct(deps: { db: Database; files: R2Bucket }, tenant: Tenant, input: { departmentId: string; productId: string }) {
+export async function deleteProduct(deps: { db: Database; files: R2Bucket }, tenant: Actor, input: { departmentId: string; productId: string }) {
   const { db } = deps;
   await assertDepartment(db, tenant, input.departmentId);
   const product = await findProduct(db, tenant, input.productId);
@@ -149,6 +187,15 @@ export async function deleteProduct(deps: { db: Database; files: R2Bucket }, ten
     db.update(catalogs).set({ productCount: sql`max(0, ${catalogs.productCount} - ${removed})` }).where(eq(catalogs.id, product.catalogId)),
   ];
   if (product.parentId) statements.push(bumpRevision(db, product.parentId));
+  // One entry for the deleted product (its variants go with it, listed under `variants`).
+  const history: HistoryEntry[] = [
+    { elementId: product.id, kind: product.parentId ? 'variant' : 'product', before: await loadSnapshot(db, tenant.companyId, product.id, 'product'), after: null },
+  ];
+  if (product.parentId) {
+    const list = await variantList(db, tenant, product.parentId);
+    history.push({ elementId: product.parentId, kind: 'product', before: list, after: withVariant(list, product.id, false) });
+  }
+  statements.push(...historyStatements(db, tenant, history).statements);
   await runBatch(db, statements);
   await deleteObjects(deps.files, fileKeys);
   if (product.parentId) await refreshFingerprints(db, tenant.companyId, [product.parentId]);

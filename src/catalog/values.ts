@@ -14,6 +14,10 @@ import {
 import { badRequest, conflict, notFound } from '../http/app-error';
 import { parseFeatureValue } from '../classification/feature-values';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
+import type { Actor } from '../history/actor';
+import { historyStatement } from '../history/record';
+import { loadPath } from '../history/current-value';
+import { withChanges, type Json } from '../history/snapshot';
 import type { SetValueDto } from './catalog.schemas';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
@@ -35,13 +39,21 @@ function builtInUpdate(db: Database, element: ElementRef, column: string, value:
   }
 }
 
+/** What one SetValue writes: the statement, the value as echoed, and its history path with the stored value. */
+interface PlannedWrite {
+  statement: Statement;
+  value: string;
+  path: string;
+  stored: Json;
+}
+
 /** The statement that writes `field` of `element`, and the value as stored. */
-async function planWrite(db: Database, tenant: Tenant, element: ElementRef, field: string, raw: string): Promise<{ statement: Statement; value: string }> {
+async function planWrite(db: Database, tenant: Tenant, element: ElementRef, field: string, raw: string): Promise<PlannedWrite> {
   const builtIn = builtInField(element.kind, field);
   if (builtIn) {
     if (raw === '') {
       if (builtIn.required) throw badRequest(`${field}: must not be empty`);
-      return { statement: builtInUpdate(db, element, builtIn.column, null), value: '' };
+      return { statement: builtInUpdate(db, element, builtIn.column, null), value: '', path: builtIn.column, stored: null };
     }
     const parsed = parseValue(field, raw, builtIn.rule);
     if (field === 'sku') {
@@ -53,7 +65,7 @@ async function planWrite(db: Database, tenant: Tenant, element: ElementRef, fiel
       if (clash && clash.id !== element.id) throw conflict(`sku "${parsed.value}" is already used in this catalog`);
     }
     const stored = builtIn.rule.type === 'integer' ? parsed.number : parsed.value;
-    return { statement: builtInUpdate(db, element, builtIn.column, stored), value: parsed.value };
+    return { statement: builtInUpdate(db, element, builtIn.column, stored), value: parsed.value, path: builtIn.column, stored };
   }
 
   const attribute = await findAttributeByCode(db, tenant, field);
@@ -62,6 +74,8 @@ async function planWrite(db: Database, tenant: Tenant, element: ElementRef, fiel
       return {
         statement: db.delete(attributeValues).where(and(eq(attributeValues.elementId, element.id), eq(attributeValues.attributeId, attribute.id))),
         value: '',
+        path: `values.${attribute.code}`,
+        stored: null,
       };
     }
     const parsed = parseValue(field, raw, { type: attribute.type, unit: attribute.unit, enumValues: attribute.enumValues });
@@ -72,6 +86,8 @@ async function planWrite(db: Database, tenant: Tenant, element: ElementRef, fiel
         .values({ elementId: element.id, attributeId: attribute.id, companyId: tenant.companyId, ...row })
         .onConflictDoUpdate({ target: [attributeValues.elementId, attributeValues.attributeId], set: row }),
       value: parsed.value,
+      path: `values.${attribute.code}`,
+      stored: parsed.value,
     };
   }
 
@@ -91,7 +107,8 @@ async function planWrite(db: Database, tenant: Tenant, element: ElementRef, fiel
       .limit(1);
     if (owner) {
       const key = and(eq(classificationLinkFeatures.linkId, link.linkId), eq(classificationLinkFeatures.group, owner.group), eq(classificationLinkFeatures.code, field));
-      if (raw === '') return { statement: db.delete(classificationLinkFeatures).where(key), value: '' };
+      const path = `classification.feature.${owner.group}.${field}`;
+      if (raw === '') return { statement: db.delete(classificationLinkFeatures).where(key), value: '', path, stored: null };
       const parsed = await parseFeatureValue(db, owner.group, field, raw);
       return {
         statement: db
@@ -102,6 +119,8 @@ async function planWrite(db: Database, tenant: Tenant, element: ElementRef, fiel
             set: { value: parsed.value, unit: parsed.unit },
           }),
         value: parsed.value,
+        path,
+        stored: parsed.value,
       };
     }
   }
@@ -113,12 +132,13 @@ async function planWrite(db: Database, tenant: Tenant, element: ElementRef, fiel
  * catalog element. The string is parsed for the field's type; an empty string clears an
  * optional field. The write and the master product's revision bump are one transaction.
  */
-export async function setValue(db: Database, tenant: Tenant, input: z.infer<typeof SetValueDto>) {
+export async function setValue(db: Database, tenant: Actor, input: z.infer<typeof SetValueDto>) {
   await assertDepartment(db, tenant, input.departmentId);
   const element = await findElement(db, tenant, input.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('element');
-  const { statement, value } = await planWrite(db, tenant, element, input.field, input.value);
-  const statements: Statement[] = [statement];
+  const { statement, value, path, stored } = await planWrite(db, tenant, element, input.field, input.value);
+  const before = await loadPath(db, tenant.companyId, element, path);
+  const statements: Statement[] = [statement, ...historyStatement(db, tenant, { elementId: element.id, kind: element.kind, before, after: withChanges(before, { [path]: stored }) })];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   try {
     await runBatch(db, statements);

@@ -14,6 +14,9 @@ import {
 import { AppError, badRequest, conflict, notFound } from '../http/app-error';
 import { findElement, type Tenant } from '../catalog/scope';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
+import type { Actor } from '../history/actor';
+import { historyStatement } from '../history/record';
+import type { Snapshot } from '../history/snapshot';
 import { GROUPS, type CreateClassificationInput, type UpdateClassificationInput } from './classification.schemas';
 import { parseFeatureValue, type ClassificationGroup } from './feature-values';
 
@@ -65,6 +68,19 @@ async function resolveFeatures(db: Database, classes: ResolvedClass[], features:
     out.push({ group, code: f.code, value: parsed.value, unit: parsed.unit });
   }
   return out;
+}
+
+/** The classification paths of an element's snapshot (docs/history.md). */
+export function classificationSnapshot(
+  name: string,
+  groups: number,
+  classes: { group: string; code: string }[],
+  features: { group: string; code: string; value: string }[],
+): Snapshot {
+  const snapshot: Snapshot = { 'classification.name': name, 'classification.groups': groups };
+  for (const c of classes) snapshot[`classification.class.${c.group}`] = c.code;
+  for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
+  return snapshot;
 }
 
 function writeLinkParts(db: Database, linkId: string, classes: ResolvedClass[], features: Awaited<ReturnType<typeof resolveFeatures>>): BatchStatement[] {
@@ -119,7 +135,7 @@ export async function listClassifications(db: Database, tenant: Tenant, input: {
   return toPage(rows, input.limit, (r) => r.linkId);
 }
 
-export async function createClassification(db: Database, tenant: Tenant, input: CreateClassificationInput) {
+export async function createClassification(db: Database, tenant: Actor, input: CreateClassificationInput) {
   const element = await findElement(db, tenant, input.elementId);
   const existing = await db.query.classificationLinks.findFirst({ where: eq(classificationLinks.elementId, element.id) });
   if (existing) throw conflict(`element is already classified (linkId ${existing.linkId}); update that classification`);
@@ -129,6 +145,12 @@ export async function createClassification(db: Database, tenant: Tenant, input: 
   const statements: BatchStatement[] = [
     db.insert(classificationLinks).values({ linkId, companyId: tenant.companyId, elementId: element.id, name: input.name, classificationGroups: input.classificationGroups }),
     ...writeLinkParts(db, linkId, classes, features),
+    ...historyStatement(db, tenant, {
+      elementId: element.id,
+      kind: element.kind,
+      before: {},
+      after: classificationSnapshot(input.name, input.classificationGroups, classes, features),
+    }),
   ];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   try {
@@ -143,7 +165,7 @@ export async function createClassification(db: Database, tenant: Tenant, input: 
   return getClassification(db, tenant, linkId);
 }
 
-export async function updateClassification(db: Database, tenant: Tenant, input: UpdateClassificationInput) {
+export async function updateClassification(db: Database, tenant: Actor, input: UpdateClassificationInput) {
   const link = await findLink(db, tenant, input.linkId);
   const element = await findElement(db, tenant, link.elementId);
   const current = await getClassification(db, tenant, link.linkId);
@@ -171,6 +193,12 @@ export async function updateClassification(db: Database, tenant: Tenant, input: 
       .set({ name: input.name ?? link.name, classificationGroups: bitmask, updatedAt: new Date().toISOString() })
       .where(eq(classificationLinks.linkId, link.linkId)),
     ...writeLinkParts(db, link.linkId, classes, features),
+    ...historyStatement(db, tenant, {
+      elementId: element.id,
+      kind: element.kind,
+      before: classificationSnapshot(link.name, link.classificationGroups, current.classes, current.features),
+      after: classificationSnapshot(input.name ?? link.name, bitmask, classes, features),
+    }),
   ];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   await runBatch(db, statements);

@@ -16,6 +16,10 @@ export const companies = sqliteTable('companies', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   createdAt: createdAt(),
+  /** How long change history is kept (docs/history.md); pruned by the Cron Trigger. */
+  historyRetentionMonths: integer('history_retention_months').notNull().default(24),
+  /** When pruning last finished for this company: the least recently pruned go first (bounded runs). */
+  historyPrunedAt: text('history_pruned_at'),
 });
 
 export const departments = sqliteTable(
@@ -376,3 +380,30 @@ export const contactMessages = sqliteTable('contact_messages', {
   message: text('message').notNull(),
   createdAt: createdAt(),
 });
+
+// ---------------------------------------------------------------- change history (docs/history.md)
+
+/**
+ * One version of one element: who changed it, through what, when (the database clock) and the
+ * field-level diff as compact JSON `[[path, before, after], ...]`. Written in the same batch as
+ * the change it describes. `id` is the UUIDv7 versionId, so id order is change order.
+ */
+export const historyVersions = sqliteTable(
+  'history_versions',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull(),
+    elementId: text('element_id').notNull(),
+    /** catalog, category, product, variant or template. */
+    elementKind: text('element_kind').notNull(),
+    /** create, update, delete or restore. */
+    action: text('action').notNull(),
+    userId: text('user_id').notNull(),
+    surface: text('surface', { enum: ['web', 'agent', 'mcp', 'job'] }).notNull(),
+    clientName: text('client_name'),
+    jobId: text('job_id'),
+    changes: text('changes').notNull(),
+    at: text('at').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  },
+  (t) => [index('history_element_idx').on(t.companyId, t.elementId, t.id), index('history_company_at_idx').on(t.companyId, t.at)],
+);

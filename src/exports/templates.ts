@@ -1,11 +1,14 @@
-import { and, asc, eq, gt, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../db/client';
+import { isUniqueViolation, type Database } from '../db/client';
 import { newId } from '../db/ids';
 import { decodeCursor, toPage } from '../db/pagination';
 import { categories, exportTemplates } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/app-error';
 import type { Tenant } from '../catalog/scope';
+import type { Actor } from '../history/actor';
+import { historyStatement } from '../history/record';
+import { pickFields, TEMPLATE_FIELDS, type Snapshot } from '../history/snapshot';
 import { checkOptionsForFormat, isBmecatFormat, TemplateOptions } from './bmecat/template-options';
 import { EXPORTERS } from './registry';
 
@@ -86,28 +89,41 @@ export async function findTemplate(db: Database, tenant: Tenant, templateId: str
 }
 
 /** AddTemplate: checks the template against its format and stores it. */
-export async function addTemplate(db: Database, tenant: Tenant, input: ExportTemplateInput) {
+export async function addTemplate(db: Database, tenant: Actor, input: ExportTemplateInput) {
   const values = await checkTemplate(db, tenant, input);
-  const [row] = await db
-    .insert(exportTemplates)
-    .values({ id: input.templateId ?? newId(), companyId: tenant.companyId, ...values })
-    .onConflictDoNothing()
-    .returning();
-  if (!row) throw conflict('templateId is already in use');
-  return templateOut(row);
+  const id = input.templateId ?? newId();
+  try {
+    // A taken id fails the insert and rolls the history entry back with it.
+    const [rows] = await db.batch([
+      db.insert(exportTemplates).values({ id, companyId: tenant.companyId, ...values }).returning(),
+      ...historyStatement(db, tenant, { elementId: id, kind: 'template', before: null, after: pickFields(values as Snapshot, TEMPLATE_FIELDS) }),
+    ]);
+    return templateOut(rows[0]!);
+  } catch (err) {
+    if (isUniqueViolation(err, 'export_templates.id')) throw conflict('templateId is already in use');
+    throw err;
+  }
 }
 
 /** Replaces a template's name, format, language and options. Queued exports read it when they start. */
-export async function updateTemplate(db: Database, tenant: Tenant, input: ExportTemplateInput) {
+export async function updateTemplate(db: Database, tenant: Actor, input: ExportTemplateInput) {
   if (!input.templateId) throw badRequest('templateId is required');
   const existing = await findTemplate(db, tenant, input.templateId);
   const values = await checkTemplate(db, tenant, input);
-  const [row] = await db
-    .update(exportTemplates)
-    .set({ ...values, updatedAt: new Date().toISOString() })
-    .where(eq(exportTemplates.id, existing.id))
-    .returning();
-  return templateOut(row!);
+  const [rows] = await db.batch([
+    db
+      .update(exportTemplates)
+      .set({ ...values, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+      .where(eq(exportTemplates.id, existing.id))
+      .returning(),
+    ...historyStatement(db, tenant, {
+      elementId: existing.id,
+      kind: 'template',
+      before: pickFields(existing, TEMPLATE_FIELDS),
+      after: pickFields(values as Snapshot, TEMPLATE_FIELDS),
+    }),
+  ]);
+  return templateOut(rows[0]!);
 }
 
 /** GetTemplate. */
@@ -129,8 +145,11 @@ export async function listTemplates(db: Database, tenant: Tenant, input: { curso
 }
 
 /** DeleteTemplate. An export that names it and has not started fails with "export template no longer exists"; a running one finishes with its plan. */
-export async function deleteTemplate(db: Database, tenant: Tenant, templateId: string) {
+export async function deleteTemplate(db: Database, tenant: Actor, templateId: string) {
   const existing = await findTemplate(db, tenant, templateId);
-  await db.delete(exportTemplates).where(eq(exportTemplates.id, existing.id));
+  await db.batch([
+    db.delete(exportTemplates).where(eq(exportTemplates.id, existing.id)),
+    ...historyStatement(db, tenant, { elementId: existing.id, kind: 'template', before: pickFields(existing, TEMPLATE_FIELDS), after: null }),
+  ]);
   return { templateId: existing.id, deleted: true as const };
 }

@@ -6,6 +6,9 @@ import { media } from '../db/schema';
 import { badRequest, notFound } from '../http/app-error';
 import { assertDepartment, findElement, type Tenant } from '../catalog/scope';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
+import type { Actor } from '../history/actor';
+import { historyStatement } from '../history/record';
+import { mediaEntry } from '../history/snapshot';
 
 /** BMEcat MIME_PURPOSE values. */
 export const MEDIA_PURPOSES = ['normal', 'thumbnail', 'detail', 'data_sheet', 'logo', 'safety_data_sheet', 'others'] as const;
@@ -43,7 +46,7 @@ export function mediaOut(row: MediaRow) {
  */
 export async function attachMedia(
   deps: { db: Database; files: R2Bucket },
-  tenant: Tenant,
+  tenant: Actor,
   input: z.infer<typeof UploadMediaQuery> & { contentType: string; bytes: ArrayBuffer | Uint8Array },
 ) {
   const { db, files } = deps;
@@ -62,19 +65,21 @@ export async function attachMedia(
   const storageKey = `${catalogMediaPrefix(tenant.companyId, element.catalogId)}${id}/${input.fileName}`;
   await files.put(storageKey, input.bytes, { httpMetadata: { contentType } });
   const [last] = await db.select({ sortOrder: media.sortOrder }).from(media).where(eq(media.elementId, element.id)).orderBy(desc(media.sortOrder)).limit(1);
+  const row = {
+    id,
+    companyId: tenant.companyId,
+    elementId: element.id,
+    purpose: input.purpose,
+    fileName: input.fileName,
+    contentType,
+    size,
+    storageKey,
+    description: input.description ?? null,
+    sortOrder: (last?.sortOrder ?? -1) + 1,
+  };
   const statements: BatchStatement[] = [
-    db.insert(media).values({
-      id,
-      companyId: tenant.companyId,
-      elementId: element.id,
-      purpose: input.purpose,
-      fileName: input.fileName,
-      contentType,
-      size,
-      storageKey,
-      description: input.description ?? null,
-      sortOrder: (last?.sortOrder ?? -1) + 1,
-    }),
+    db.insert(media).values(row),
+    ...historyStatement(db, tenant, { elementId: element.id, kind: element.kind, before: {}, after: { [`media.${id}`]: mediaEntry(row) } }),
   ];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   try {
@@ -84,8 +89,8 @@ export async function attachMedia(
     throw err;
   }
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
-  const row = await db.query.media.findFirst({ where: eq(media.id, id) });
-  return mediaOut(row!);
+  const stored = await db.query.media.findFirst({ where: eq(media.id, id) });
+  return mediaOut(stored!);
 }
 
 export async function findMedia(db: Database, tenant: Tenant, mediaId: string) {
@@ -95,13 +100,16 @@ export async function findMedia(db: Database, tenant: Tenant, mediaId: string) {
 }
 
 /** Detaches a file; the row goes in one transaction with the revision bump, then the object. */
-export async function deleteMedia(deps: { db: Database; files: R2Bucket }, tenant: Tenant, input: { departmentId: string; mediaId: string }) {
+export async function deleteMedia(deps: { db: Database; files: R2Bucket }, tenant: Actor, input: { departmentId: string; mediaId: string }) {
   const { db, files } = deps;
   await assertDepartment(db, tenant, input.departmentId);
   const row = await findMedia(db, tenant, input.mediaId);
   const element = await findElement(db, tenant, row.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('media');
-  const statements: BatchStatement[] = [db.delete(media).where(eq(media.id, row.id))];
+  const statements: BatchStatement[] = [
+    db.delete(media).where(eq(media.id, row.id)),
+    ...historyStatement(db, tenant, { elementId: element.id, kind: element.kind, before: { [`media.${row.id}`]: mediaEntry(row) }, after: {} }),
+  ];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   await runBatch(db, statements);
   await files.delete(row.storageKey);

@@ -22,6 +22,10 @@ export const AgentProps = z.object({
   securityStamp: z.string().min(1),
   scopes: z.array(z.string()),
   resource: z.url(),
+  /** The OAuth client the token was issued to (set from the verified token on every use). */
+  clientId: z.string().optional(),
+  /** The client's registered name at consent time, for the change history. */
+  clientName: z.string().max(200).optional(),
 });
 export type AgentProps = z.infer<typeof AgentProps>;
 
@@ -52,7 +56,7 @@ export async function authenticateAgent(db: Database, props: unknown, requiredSc
   if (!parsed.success || new URL(parsed.data.resource).pathname !== PATHS.mcp) {
     throw new AppError('unauthorized', 'token is not valid here');
   }
-  const { userId, companyId, securityStamp, scopes, resource } = parsed.data;
+  const { userId, companyId, securityStamp, scopes, resource, clientId, clientName } = parsed.data;
   const origin = new URL(resource).origin;
   const account = await loadAgentAccount(db, userId);
   if (!account || account.securityStamp !== securityStamp) {
@@ -68,6 +72,8 @@ export async function authenticateAgent(db: Database, props: unknown, requiredSc
     companyId,
     departmentId: membership.departmentId,
     role: 'editor',
+    surface: requiredScope === 'mcp' ? 'mcp' : 'agent',
+    clientName: clientName ?? clientId ?? null,
     aiMayEditClassifications: account.aiMayEditClassifications,
     scopes,
   };

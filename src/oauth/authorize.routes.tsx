@@ -97,12 +97,14 @@ export const authorizeRoutes = new Hono<AppEnv>()
         return new Response(null, { status: 302, headers: approved.headers });
       }
       const account = (await loadAgentAccount(c.var.db, session.userId))!;
+      const client = await oauth.lookupClient(approved.request.clientId);
       const props: AgentProps = {
         userId: session.userId,
         companyId: session.companyId,
         securityStamp: account.securityStamp,
         scopes: scope,
         resource: approved.request.resource ?? mcpResourceOf(new URL(c.req.url).origin),
+        clientName: client?.clientName?.trim().slice(0, 200) || undefined,
       };
       const { redirectTo } = await oauth.completeAuthorization({
         request: approved.request,

@@ -29,7 +29,8 @@ export async function verifyBearer(request: Request, env: Bindings, db: Database
   if (!token) throw bearerUnauthorized(url.origin, scope, 'bearer token required', false);
   const verified = await server.validateToken(mcpResourceOf(url.origin), token, env);
   if (!verified) throw bearerUnauthorized(url.origin, scope, 'token is invalid, expired or revoked');
-  const props = { ...(verified.props as object), scopes: verified.scope, resource: verified.audience } as AgentProps;
+  // The client id rides along so the change history can name the client (docs/history.md).
+  const props = { ...(verified.props as object), scopes: verified.scope, resource: verified.audience, clientId: verified.clientId } as AgentProps;
   return { props, caller: await authenticateAgent(db, props, scope) };
 }
 
@@ -41,7 +42,14 @@ export function requireAgent(scope: SurfaceScope): MiddlewareHandler<AgentEnv> {
   return async (c, next) => {
     const { caller } = await verifyBearer(c.req.raw, c.env, c.var.db, scope);
     c.set('agent', caller);
-    c.set('caller', { userId: caller.userId, companyId: caller.companyId, departmentId: caller.departmentId, role: caller.role });
+    c.set('caller', {
+      userId: caller.userId,
+      companyId: caller.companyId,
+      departmentId: caller.departmentId,
+      role: caller.role,
+      surface: caller.surface,
+      clientName: caller.clientName,
+    });
     await next();
   };
 }

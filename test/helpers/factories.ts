@@ -9,6 +9,16 @@ import type { CatalogInput, ProductInput } from '../../src/catalog/catalog.schem
 import { addCategory, type CategoryInput } from '../../src/catalog/categories';
 import { addAttribute, type AttributeInput } from '../../src/catalog/attributes';
 import { createClassification } from '../../src/classification/links';
+import type { Actor } from '../../src/history/actor';
+
+/** A fixture tenant (maybe without a user) as the actor of a write: the factories write as the web surface. */
+export type FixtureTenant = { companyId: string; departmentId: string; userId?: string; surface?: Actor['surface'] };
+
+export const FIXTURE_USER = '00000000-0000-7000-8000-00000000f1f1';
+
+export function asActor<T extends { companyId: string; userId?: string; surface?: Actor['surface'] }>(tenant: T): T & Actor {
+  return { ...tenant, userId: tenant.userId ?? FIXTURE_USER, surface: tenant.surface ?? 'web' };
+}
 
 export const PASSWORD = 'test-password-123';
 
@@ -58,16 +68,16 @@ export async function makeUser(
   return { userId, email, ...company };
 }
 
-export async function makeCatalog(tenant: { companyId: string; departmentId: string }, overrides: Partial<CatalogInput> = {}) {
-  return addCatalog(db(), tenant, { departmentId: tenant.departmentId, name: 'Test catalog', ...overrides });
+export async function makeCatalog(tenant: FixtureTenant, overrides: Partial<CatalogInput> = {}) {
+  return addCatalog(db(), asActor(tenant), { departmentId: tenant.departmentId, name: 'Test catalog', ...overrides });
 }
 
 export async function makeProduct(
-  tenant: { companyId: string; departmentId: string },
+  tenant: FixtureTenant,
   catalogId: string,
   overrides: Partial<ProductInput> = {},
 ) {
-  return addProduct(db(), tenant, {
+  return addProduct(db(), asActor(tenant), {
     departmentId: tenant.departmentId,
     catalogId,
     name: 'Test product',
@@ -82,15 +92,16 @@ export async function makeSession(options: { role?: 'admin' | 'editor' } = {}) {
   const user = await makeUser(company, options);
   const { loginAs } = await import('./http');
   const cookie = await loginAs(user.email);
-  return { ...user, cookie, tenant: { companyId: company.companyId, departmentId: company.departmentId, userId: user.userId } };
+  const surface = 'web' as const;
+  return { ...user, surface, cookie, tenant: { companyId: company.companyId, departmentId: company.departmentId, userId: user.userId, surface } };
 }
 
 export async function makeCategory(
-  tenant: { companyId: string; departmentId: string },
+  tenant: FixtureTenant,
   catalogId: string,
   overrides: Partial<CategoryInput> = {},
 ) {
-  return addCategory(db(), tenant, { departmentId: tenant.departmentId, catalogId, name: `Category ${newId().slice(-6)}`, ...overrides });
+  return addCategory(db(), asActor(tenant), { departmentId: tenant.departmentId, catalogId, name: `Category ${newId().slice(-6)}`, ...overrides });
 }
 
 export async function makeAttribute(tenant: { companyId: string }, overrides: Partial<AttributeInput> & Pick<AttributeInput, 'type'>) {
@@ -98,8 +109,8 @@ export async function makeAttribute(tenant: { companyId: string }, overrides: Pa
 }
 
 /** Classifies an element as ETIM EC000042 (MCB), whose features include EF000008 (rated voltage, VLT). */
-export async function classifyAsMcb(tenant: { companyId: string }, elementId: string, features: { code: string; value: string }[] = []) {
-  return createClassification(db(), tenant, {
+export async function classifyAsMcb(tenant: { companyId: string; userId?: string; surface?: Actor['surface'] }, elementId: string, features: { code: string; value: string }[] = []) {
+  return createClassification(db(), asActor(tenant), {
     elementId,
     name: 'MCB',
     classificationGroups: 1,

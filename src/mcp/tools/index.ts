@@ -2,7 +2,8 @@ import type { PimTool } from '../tool-definition';
 import { catalogTools } from './catalog.tools';
 import { classificationTools } from './classification.tools';
 import { exportTools } from './export.tools';
+import { historyTools } from './history.tools';
 import { productTools } from './product.tools';
 
 /** Every tool of the MCP server, in the order tools/list shows them. */
-export const PIM_TOOLS: readonly PimTool[] = [...catalogTools, ...productTools, ...classificationTools, ...exportTools];
+export const PIM_TOOLS: readonly PimTool[] = [...catalogTools, ...productTools, ...classificationTools, ...exportTools, ...historyTools];

@@ -1,0 +1,63 @@
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Database } from '../db/client';
+import { decodeCursor, toPage } from '../db/pagination';
+import { exportTemplates, historyVersions, users } from '../db/schema';
+import { AppError, notFound } from '../http/app-error';
+import { findElement, type Tenant } from '../catalog/scope';
+import { decodeChanges } from './record';
+import type { HistoryItemOut } from './history.schemas';
+
+/** Whether the company has this element now (catalog, category, product, variant or export template). */
+async function elementExists(db: Database, tenant: Tenant, elementId: string): Promise<boolean> {
+  try {
+    await findElement(db, tenant, elementId);
+    return true;
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'not_found') throw err;
+  }
+  const template = await db.query.exportTemplates.findFirst({
+    where: and(eq(exportTemplates.id, elementId), eq(exportTemplates.companyId, tenant.companyId)),
+    columns: { id: true },
+  });
+  return template !== undefined;
+}
+
+/**
+ * GetHistory: an element's versions, newest first, keyset-paginated on the versionId (UUIDv7)
+ * through the (company_id, element_id, id) index. A deleted element keeps its history; an id
+ * the company never had is 404, like any other id of another company.
+ */
+export async function getHistory(db: Database, tenant: Tenant, input: { elementId: string; cursor?: string; limit: number }) {
+  const before = decodeCursor(input.cursor);
+  const rows = await db
+    .select({ version: historyVersions, userName: users.name })
+    .from(historyVersions)
+    .leftJoin(users, eq(users.id, historyVersions.userId))
+    .where(
+      and(
+        eq(historyVersions.companyId, tenant.companyId),
+        eq(historyVersions.elementId, input.elementId),
+        before ? lt(historyVersions.id, before) : undefined,
+      ),
+    )
+    .orderBy(desc(historyVersions.id))
+    .limit(input.limit + 1);
+  if (rows.length === 0 && !before && !(await elementExists(db, tenant, input.elementId))) throw notFound('element');
+  const page = toPage(rows, input.limit, (r) => r.version.id);
+  return { items: page.items.map(({ version, userName }) => historyItemOut(version, userName)), nextCursor: page.nextCursor };
+}
+
+function historyItemOut(v: typeof historyVersions.$inferSelect, userName: string | null): z.infer<typeof HistoryItemOut> {
+  return {
+    versionId: v.id,
+    at: v.at,
+    action: v.action as z.infer<typeof HistoryItemOut>['action'],
+    elementKind: v.elementKind as z.infer<typeof HistoryItemOut>['elementKind'],
+    user: { userId: v.userId, name: userName },
+    surface: v.surface,
+    ...(v.clientName ? { clientName: v.clientName } : {}),
+    ...(v.jobId ? { jobId: v.jobId } : {}),
+    changes: decodeChanges(v.changes),
+  };
+}

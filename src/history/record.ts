@@ -1,0 +1,92 @@
+import { chunkForInsert, type BatchStatement, type Database } from '../db/client';
+import { newId } from '../db/ids';
+import { historyVersions } from '../db/schema';
+import type { Actor } from './actor';
+import type { HistoryKind, Json, Snapshot } from './snapshot';
+
+/** One field-level change of a version. */
+export interface Change {
+  path: string;
+  before: Json;
+  after: Json;
+}
+
+export type HistoryAction = 'create' | 'update' | 'delete' | 'restore';
+
+/** One element's change, as a write (or a job, per product) hands it to the history. */
+export interface HistoryEntry {
+  elementId: string;
+  kind: HistoryKind;
+  /** The element before the write; null when the write creates it. */
+  before: Snapshot | null;
+  /** The element after the write; null when the write deletes it. */
+  after: Snapshot | null;
+  /** Defaults to create / delete / update from which side is null. */
+  action?: HistoryAction;
+}
+
+const same = (a: Json, b: Json) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** The field-level diff, sorted by path; a path missing on one side counts as null. */
+export function diffSnapshots(before: Snapshot | null, after: Snapshot | null): Change[] {
+  const b = before ?? {};
+  const a = after ?? {};
+  const paths = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
+  const changes: Change[] = [];
+  for (const path of paths) {
+    const was = b[path] ?? null;
+    const now = a[path] ?? null;
+    if (!same(was, now)) changes.push({ path, before: was, after: now });
+  }
+  return changes;
+}
+
+/** Stored form: `[[path, before, after], ...]` (about half the bytes of objects). */
+export function encodeChanges(changes: Change[]): string {
+  return JSON.stringify(changes.map((c) => [c.path, c.before, c.after]));
+}
+
+export function decodeChanges(text: string): Change[] {
+  return (JSON.parse(text) as [string, Json, Json][]).map(([path, before, after]) => ({ path, before, after }));
+}
+
+const COLUMNS_PER_ROW = 10;
+
+/**
+ * THE history helper: the INSERT statements that record `entries` as versions by `actor`. Put
+ * them in the same `db.batch` as the change itself, so a failed write records nothing and a
+ * successful one is never missing. Entries without any change are skipped (no statement), so
+ * a write that changes nothing leaves no version. Rows are chunked under D1's 100 bound
+ * parameters; the time is the database clock (`at` column default). Jobs call it with one
+ * entry per product per job. Returns the statements and the new versionId per element.
+ */
+export function historyStatements(db: Database, actor: Actor, entries: HistoryEntry[]): { statements: BatchStatement[]; versionIds: Map<string, string> } {
+  if (!actor.userId || !actor.surface) throw new Error('history: a write needs an actor with userId and surface');
+  const rows = [];
+  const versionIds = new Map<string, string>();
+  for (const entry of entries) {
+    const changes = diffSnapshots(entry.before, entry.after);
+    if (changes.length === 0) continue;
+    const id = newId();
+    versionIds.set(entry.elementId, id);
+    rows.push({
+      id,
+      companyId: actor.companyId,
+      elementId: entry.elementId,
+      elementKind: entry.kind,
+      action: entry.action ?? (entry.before === null ? 'create' : entry.after === null ? 'delete' : 'update'),
+      userId: actor.userId,
+      surface: actor.surface,
+      clientName: actor.clientName ?? null,
+      jobId: actor.jobId ?? null,
+      changes: encodeChanges(changes),
+    });
+  }
+  const statements = chunkForInsert(rows, COLUMNS_PER_ROW).map((chunk) => db.insert(historyVersions).values(chunk) as BatchStatement);
+  return { statements, versionIds };
+}
+
+/** `historyStatements` for one element. */
+export function historyStatement(db: Database, actor: Actor, entry: HistoryEntry): BatchStatement[] {
+  return historyStatements(db, actor, [entry]).statements;
+}

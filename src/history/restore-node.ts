@@ -1,0 +1,159 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { BatchStatement, Database } from '../db/client';
+import { newId } from '../db/ids';
+import {
+  attributes,
+  attributeValues,
+  catalogs,
+  categories,
+  classificationClasses,
+  classificationLinkClasses,
+  classificationLinkFeatures,
+  classificationLinks,
+  exportTemplates,
+  productCategories,
+  products,
+} from '../db/schema';
+import { parseValue } from '../catalog/value-types';
+import { parseFeatureValue, type ClassificationGroup } from '../classification/feature-values';
+import { CATALOG_FIELDS, CATEGORY_FIELDS, PRODUCT_FIELDS, TEMPLATE_FIELDS, type HistoryKind, type Json, type Snapshot } from './snapshot';
+
+/** Paths a restore leaves as they are (docs/history.md): files, moves between departments or parents. */
+const KEPT = (path: string) => path.startsWith('media.') || path === 'variants' || path === 'departmentId' || path === 'parentId';
+
+export interface NodePlan {
+  statements: BatchStatement[];
+  /** The snapshot the statements produce: the target, except for paths that could not be restored. */
+  applied: Snapshot;
+  /** Paths that differ from the target but were left as they are, with the reason. */
+  skipped: { path: string; reason: string }[];
+}
+
+const touch = () => new Date().toISOString();
+
+function fieldsOf(kind: HistoryKind): readonly string[] {
+  return kind === 'catalog' ? CATALOG_FIELDS : kind === 'category' ? CATEGORY_FIELDS : kind === 'template' ? TEMPLATE_FIELDS : PRODUCT_FIELDS;
+}
+
+function builtInStatement(db: Database, kind: HistoryKind, id: string, set: Record<string, Json>): BatchStatement {
+  switch (kind) {
+    case 'catalog':
+      return db.update(catalogs).set({ ...set, updatedAt: touch() }).where(eq(catalogs.id, id));
+    case 'category':
+      return db.update(categories).set({ ...set, updatedAt: touch() }).where(eq(categories.id, id));
+    case 'template':
+      return db.update(exportTemplates).set({ ...set, updatedAt: touch() } as never).where(eq(exportTemplates.id, id));
+    default:
+      return db.update(products).set({ ...set, updatedAt: touch() }).where(eq(products.id, id));
+  }
+}
+
+const differs = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a ?? null) !== JSON.stringify(b ?? null);
+
+/**
+ * The statements that take one element from `current` to `target` (both full snapshots):
+ * built-in fields, attribute values, the classification and category placements. What cannot
+ * be restored any more (an attribute or category deleted since) is skipped and reported.
+ */
+export async function planNodeRestore(
+  db: Database,
+  companyId: string,
+  element: { id: string; kind: HistoryKind; catalogId?: string },
+  current: Snapshot,
+  target: Snapshot,
+): Promise<NodePlan> {
+  const applied: Snapshot = { ...target };
+  const skipped: NodePlan['skipped'] = [];
+  const statements: BatchStatement[] = [];
+  const keep = (path: string, reason: string) => {
+    if (current[path] === undefined) delete applied[path];
+    else applied[path] = current[path]!;
+    if (differs(current[path], target[path])) skipped.push({ path, reason });
+  };
+  for (const path of new Set([...Object.keys(current), ...Object.keys(target)])) {
+    if (KEPT(path)) keep(path, path.startsWith('media.') ? 'media files are not versioned' : 'moves are not undone by a restore');
+  }
+
+  const set: Record<string, Json> = {};
+  for (const field of fieldsOf(element.kind)) {
+    if (!KEPT(field) && differs(current[field], target[field])) set[field] = target[field] ?? null;
+  }
+  if (Object.keys(set).length > 0) statements.push(builtInStatement(db, element.kind, element.id, set));
+
+  const codes = new Set([...Object.keys(current), ...Object.keys(target)].filter((p) => p.startsWith('values.') && differs(current[p], target[p])).map((p) => p.slice(7)));
+  if (codes.size > 0) {
+    const defs = await db.select().from(attributes).where(and(eq(attributes.companyId, companyId), inArray(attributes.code, [...codes])));
+    for (const code of codes) {
+      const def = defs.find((d) => d.code === code);
+      const path = `values.${code}`;
+      if (!def) {
+        keep(path, 'the attribute no longer exists');
+        continue;
+      }
+      const value = target[path];
+      if (value === undefined || value === null) {
+        statements.push(db.delete(attributeValues).where(and(eq(attributeValues.elementId, element.id), eq(attributeValues.attributeId, def.id))));
+        continue;
+      }
+      const parsed = parseValue(path, String(value), { type: def.type, unit: def.unit, enumValues: def.enumValues });
+      const row = { value: parsed.value, numberValue: parsed.number, numberValueTo: parsed.numberTo, updatedAt: touch() };
+      statements.push(
+        db
+          .insert(attributeValues)
+          .values({ elementId: element.id, attributeId: def.id, companyId, ...row })
+          .onConflictDoUpdate({ target: [attributeValues.elementId, attributeValues.attributeId], set: row }),
+      );
+    }
+  }
+
+  const classPaths = (s: Snapshot) => Object.entries(s).filter(([p]) => p.startsWith('classification.'));
+  if (JSON.stringify(classPaths(current)) !== JSON.stringify(classPaths(target))) {
+    statements.push(...(await classificationStatements(db, companyId, element.id, target)));
+  }
+
+  if (element.kind === 'product' && differs(current.categories, target.categories)) {
+    const wanted = (target.categories as string[] | undefined) ?? [];
+    const existing = wanted.length
+      ? await db.select({ id: categories.id }).from(categories).where(and(eq(categories.companyId, companyId), eq(categories.catalogId, element.catalogId ?? ''), inArray(categories.id, wanted)))
+      : [];
+    const ids = wanted.filter((id) => existing.some((e) => e.id === id));
+    if (ids.length !== wanted.length) skipped.push({ path: 'categories', reason: 'some categories no longer exist' });
+    if (ids.length > 0) applied.categories = ids;
+    else delete applied.categories;
+    statements.push(db.delete(productCategories).where(eq(productCategories.productId, element.id)));
+    for (const categoryId of ids) statements.push(db.insert(productCategories).values({ productId: element.id, categoryId, companyId }));
+  }
+  return { statements, applied, skipped };
+}
+
+/** Replaces the element's classification with the one in `target` (or removes it). */
+async function classificationStatements(db: Database, companyId: string, elementId: string, target: Snapshot): Promise<BatchStatement[]> {
+  const existing = await db.query.classificationLinks.findFirst({ where: and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId)) });
+  const name = target['classification.name'];
+  if (name === undefined || name === null) {
+    return existing ? [db.delete(classificationLinks).where(eq(classificationLinks.linkId, existing.linkId))] : [];
+  }
+  const linkId = existing?.linkId ?? newId();
+  const groups = Number(target['classification.groups'] ?? 0);
+  const statements: BatchStatement[] = existing
+    ? [db.update(classificationLinks).set({ name: String(name), classificationGroups: groups, updatedAt: touch() }).where(eq(classificationLinks.linkId, linkId))]
+    : [db.insert(classificationLinks).values({ linkId, companyId, elementId, name: String(name), classificationGroups: groups })];
+  statements.push(
+    db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, linkId)),
+    db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, linkId)),
+  );
+  for (const [path, value] of Object.entries(target)) {
+    const parts = path.split('.');
+    if (parts[1] === 'class') {
+      const group = parts[2] as ClassificationGroup;
+      const ref = await db.query.classificationClasses.findFirst({ where: and(eq(classificationClasses.group, group), eq(classificationClasses.code, String(value))) });
+      statements.push(db.insert(classificationLinkClasses).values({ linkId, group, system: ref?.system ?? group, code: String(value) }));
+    } else if (parts[1] === 'feature') {
+      const group = parts[2] as ClassificationGroup;
+      const code = parts.slice(3).join('.');
+      const parsed = await parseFeatureValue(db, group, code, String(value));
+      statements.push(db.insert(classificationLinkFeatures).values({ linkId, group, code, value: parsed.value, unit: parsed.unit }));
+    }
+  }
+  return statements;
+}

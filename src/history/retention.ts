@@ -1,0 +1,50 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { companies } from '../db/schema';
+
+/** The Cron Trigger that prunes history (wrangler.toml `[triggers] crons`). */
+export const HISTORY_PRUNE_CRON = '17 * * * *';
+
+export interface PruneLimits {
+  /** Rows deleted per statement. */
+  chunk?: number;
+  /** Rows deleted per run at most. */
+  maxRows?: number;
+  /** Companies looked at per run at most. */
+  maxCompanies?: number;
+}
+
+/**
+ * Deletes history older than each company's retention (`companies.history_retention_months`,
+ * default 24), measured on the database clock. Work per run is bounded: at most `maxRows` rows
+ * in statements of `chunk`, over at most `maxCompanies` companies, least recently pruned first,
+ * so a backlog is worked off over several runs and no company is starved. A company is marked
+ * pruned only once nothing expired is left.
+ */
+export async function pruneHistory(db: Database, limits: PruneLimits = {}): Promise<{ deleted: number; companies: number }> {
+  const chunk = limits.chunk ?? 500;
+  const maxRows = limits.maxRows ?? 20_000;
+  const due = await db
+    .select({ id: companies.id, months: companies.historyRetentionMonths })
+    .from(companies)
+    .orderBy(sql`${companies.historyPrunedAt} IS NOT NULL`, asc(companies.historyPrunedAt), asc(companies.id))
+    .limit(limits.maxCompanies ?? 200);
+  let deleted = 0;
+  let visited = 0;
+  for (const company of due) {
+    if (deleted >= maxRows) break;
+    visited += 1;
+    const cutoff = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${Math.max(1, company.months)} months`})`;
+    let done = false;
+    while (!done && deleted < maxRows) {
+      const limit = Math.min(chunk, maxRows - deleted);
+      const result = await db.run(sql`DELETE FROM history_versions WHERE id IN (
+        SELECT id FROM history_versions WHERE company_id = ${company.id} AND at < ${cutoff} ORDER BY at LIMIT ${limit})`);
+      const changes = result.meta.changes ?? 0;
+      deleted += changes;
+      done = changes < limit;
+    }
+    if (done) await db.update(companies).set({ historyPrunedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` }).where(eq(companies.id, company.id));
+  }
+  return { deleted, companies: visited };
+}

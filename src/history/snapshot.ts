@@ -1,0 +1,123 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import {
+  attributes,
+  attributeValues,
+  catalogs,
+  categories,
+  classificationLinkClasses,
+  classificationLinkFeatures,
+  classificationLinks,
+  exportTemplates,
+  media,
+  productCategories,
+  products,
+} from '../db/schema';
+
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/**
+ * The recorded state of one element as a flat map `path -> value` (docs/history.md): built-in
+ * fields by name, `values.<attribute code>`, `classification.name`, `classification.groups`,
+ * `classification.class.<GROUP>`, `classification.feature.<GROUP>.<code>`, `categories` (sorted
+ * ids, masters), `variants` (sorted ids, masters) and `media.<mediaId>`. A missing path is null.
+ * A snapshot may be partial: the diff covers the paths of either side only.
+ */
+export type Snapshot = Record<string, Json>;
+
+export type HistoryKind = 'catalog' | 'category' | 'product' | 'variant' | 'template';
+
+export const PRODUCT_FIELDS = [
+  'sku', 'name', 'description', 'gtin', 'manufacturerName', 'manufacturerPid', 'unit', 'price', 'priceQuantity', 'keywords', 'deliveryTimeDays', 'status',
+] as const;
+export const CATEGORY_FIELDS = ['name', 'description', 'sortOrder', 'parentId'] as const;
+export const CATALOG_FIELDS = ['departmentId', 'name', 'description', 'catalogType', 'catalogVersion', 'language', 'currency'] as const;
+export const TEMPLATE_FIELDS = ['name', 'exportType', 'language', 'options'] as const;
+
+/** Copies the non-null `fields` of a row into a snapshot. */
+export function pickFields(row: Record<string, unknown>, fields: readonly string[], into: Snapshot = {}): Snapshot {
+  for (const field of fields) {
+    const value = row[field];
+    if (value !== null && value !== undefined) into[field] = value as Json;
+  }
+  return into;
+}
+
+/** The snapshot with `patch` applied; a null value removes the path. */
+export function withChanges(snapshot: Snapshot, patch: Snapshot): Snapshot {
+  const out = { ...snapshot };
+  for (const [path, value] of Object.entries(patch)) {
+    if (value === null || value === undefined) delete out[path];
+    else out[path] = value;
+  }
+  return out;
+}
+
+/** The paths of a snapshot under `prefix` (e.g. all classification paths), to replace them as a whole. */
+export function withoutPrefix(snapshot: Snapshot, prefix: string): Snapshot {
+  return Object.fromEntries(Object.entries(snapshot).filter(([path]) => !path.startsWith(prefix)));
+}
+
+/**
+ * Loads the full snapshot of one element of the company in one round trip (a D1 batch of
+ * reads). Returns null when the element does not exist. Variants are separate elements; a
+ * master lists their ids under `variants`.
+ */
+export async function loadSnapshot(db: Database, companyId: string, elementId: string, kind: HistoryKind): Promise<Snapshot | null> {
+  if (kind === 'template') {
+    const row = await db.query.exportTemplates.findFirst({ where: and(eq(exportTemplates.id, elementId), eq(exportTemplates.companyId, companyId)) });
+    return row ? pickFields(row, TEMPLATE_FIELDS) : null;
+  }
+  const own =
+    kind === 'catalog'
+      ? db.select().from(catalogs).where(and(eq(catalogs.id, elementId), eq(catalogs.companyId, companyId)))
+      : kind === 'category'
+        ? db.select().from(categories).where(and(eq(categories.id, elementId), eq(categories.companyId, companyId)))
+        : db.select().from(products).where(and(eq(products.id, elementId), eq(products.companyId, companyId)));
+  const [rows, values, link, classes, features, mediaRows, placements, variants] = await db.batch([
+    own,
+    db
+      .select({ code: attributes.code, value: attributeValues.value })
+      .from(attributeValues)
+      .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
+      .where(and(eq(attributeValues.elementId, elementId), eq(attributeValues.companyId, companyId))),
+    db.select().from(classificationLinks).where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
+    db
+      .select({ group: classificationLinkClasses.group, code: classificationLinkClasses.code })
+      .from(classificationLinkClasses)
+      .innerJoin(classificationLinks, eq(classificationLinks.linkId, classificationLinkClasses.linkId))
+      .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
+    db
+      .select({ group: classificationLinkFeatures.group, code: classificationLinkFeatures.code, value: classificationLinkFeatures.value })
+      .from(classificationLinkFeatures)
+      .innerJoin(classificationLinks, eq(classificationLinks.linkId, classificationLinkFeatures.linkId))
+      .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
+    db.select().from(media).where(and(eq(media.elementId, elementId), eq(media.companyId, companyId))),
+    db.select({ id: productCategories.categoryId }).from(productCategories).where(eq(productCategories.productId, elementId)).orderBy(asc(productCategories.categoryId)),
+    db.select({ id: products.id }).from(products).where(and(eq(products.parentId, elementId), eq(products.companyId, companyId))).orderBy(asc(products.id)),
+  ]);
+  const row = rows[0] as Record<string, unknown> | undefined;
+  if (!row) return null;
+  const fields = kind === 'catalog' ? CATALOG_FIELDS : kind === 'category' ? CATEGORY_FIELDS : PRODUCT_FIELDS;
+  const snapshot = pickFields(row, fields);
+  for (const v of values) snapshot[`values.${v.code}`] = v.value;
+  const linkRow = link[0];
+  if (linkRow) {
+    snapshot['classification.name'] = linkRow.name;
+    snapshot['classification.groups'] = linkRow.classificationGroups;
+    for (const c of classes) snapshot[`classification.class.${c.group}`] = c.code;
+    for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
+  }
+  for (const m of mediaRows) snapshot[`media.${m.id}`] = mediaEntry(m);
+  if (kind === 'product' && row.parentId === null) {
+    // An empty list is left out: absent and [] mean the same, so creating a product shows no noise.
+    if (placements.length > 0) snapshot.categories = placements.map((p) => p.id);
+    if (variants.length > 0) snapshot.variants = variants.map((v) => v.id);
+  }
+  return snapshot;
+}
+
+/** How a media file appears in a snapshot (the file itself lives in R2 and is not versioned). */
+export function mediaEntry(m: { fileName: string; purpose: string; contentType: string; size: number; description: string | null; sortOrder: number }): Json {
+  return { fileName: m.fileName, purpose: m.purpose, contentType: m.contentType, size: m.size, description: m.description, sortOrder: m.sortOrder };
+}
