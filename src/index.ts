@@ -1,6 +1,8 @@
 import { createApp } from './app';
 import type { Bindings, JobMessage } from './env';
+import { createDb } from './db/client';
 import { handleJobBatch } from './jobs/queue-consumer';
+import { sweepDeps, sweepJobs } from './jobs/recovery';
 
 export { RateLimiter } from './oauth/rate-limit';
 export { McpSession } from './mcp/session-agent';
@@ -10,4 +12,10 @@ const app = createApp();
 export default {
   fetch: app.fetch,
   queue: (batch, env) => handleJobBatch(batch, env),
+  /** Cron Trigger (wrangler.toml `[triggers]`): one line per periodic domain task. */
+  scheduled: async (controller, env) => {
+    const now = new Date(controller.scheduledTime);
+    const db = createDb(env.DB);
+    await sweepJobs(sweepDeps(env, db), now);
+  },
 } satisfies ExportedHandler<Bindings, JobMessage>;

@@ -346,8 +346,12 @@ export const jobs = sqliteTable(
     finishedAt: text('finished_at'),
     /** What a finished job had to adjust (JSON string array), e.g. an export truncating text to a schema limit. */
     warnings: text('warnings', { mode: 'json' }).$type<string[]>(),
+    /** Last sign of life of a queued or running job (database clock); stale means its worker died (docs/reliability.md). */
+    heartbeatAt: text('heartbeat_at'),
+    /** Restarts by the recovery sweep since the checkpoint last advanced; the job fails when it reaches MAX_JOB_ATTEMPTS. */
+    attempts: integer('attempts').notNull().default(0),
   },
-  (t) => [index('jobs_company_idx').on(t.companyId, t.createdAt)],
+  (t) => [index('jobs_company_idx').on(t.companyId, t.createdAt), index('jobs_active_idx').on(t.state, t.heartbeatAt)],
 );
 
 export const exportTemplates = sqliteTable(
