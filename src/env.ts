@@ -1,5 +1,5 @@
 import type { Database } from './db/client';
-import type { RateLimiter } from './oauth/rate-limit';
+import type { RateLimiter } from './http/rate-limit';
 
 /** Bindings declared in wrangler.toml. */
 export interface Bindings {

@@ -1,10 +1,11 @@
 import { createApp } from './app';
 import type { Bindings, JobMessage } from './env';
+import { pruneSignInThrottle } from './accounts/sign-in-throttle';
 import { createDb } from './db/client';
 import { handleJobBatch } from './jobs/queue-consumer';
 import { sweepDeps, sweepJobs } from './jobs/recovery';
 
-export { RateLimiter } from './oauth/rate-limit';
+export { RateLimiter } from './http/rate-limit';
 export { McpSession } from './mcp/session-agent';
 
 const app = createApp();
@@ -17,5 +18,6 @@ export default {
     const now = new Date(controller.scheduledTime);
     const db = createDb(env.DB);
     await sweepJobs(sweepDeps(env, db), now);
+    await pruneSignInThrottle(db);
   },
 } satisfies ExportedHandler<Bindings, JobMessage>;

@@ -39,8 +39,6 @@ export const users = sqliteTable('users', {
   securityStamp: text('security_stamp').notNull(),
   /** The account switch "AI may edit classifications". */
   aiMayEditClassifications: integer('ai_may_edit_classifications', { mode: 'boolean' }).notNull().default(false),
-  failedLogins: integer('failed_logins').notNull().default(0),
-  lockedUntil: text('locked_until'),
   createdAt: createdAt(),
 });
 
@@ -380,3 +378,22 @@ export const contactMessages = sqliteTable('contact_messages', {
   message: text('message').notNull(),
   createdAt: createdAt(),
 });
+
+// ---------------------------------------------------------------- sign-in throttle
+
+/**
+ * Sign-in attempts per (email, client IP) pair, known email or not (docs/reliability.md): after
+ * a few free tries each further one must wait a growing delay. Counted by one atomic upsert.
+ */
+export const signInThrottle = sqliteTable(
+  'sign_in_throttle',
+  {
+    /** SHA-256 of the normalised email and the client IP: no addresses stored in clear. */
+    key: text('key').primaryKey(),
+    tries: integer('tries').notNull(),
+    /** Earliest moment (database clock) the next try is checked at all. */
+    nextAllowedAt: text('next_allowed_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('sign_in_throttle_updated_idx').on(t.updatedAt)],
+);
