@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId, unusableId } from '../db/ids';
 import { decodeCursor, toPage } from '../db/pagination';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, classificationLinks, media } from '../db/schema';
-import { badRequest, conflict } from '../http/app-error';
+import { badRequest } from '../http/app-error';
 import type { CatalogInput } from './catalog.schemas';
 import { purgeCatalogMedia } from '../media/media';
 import { assertDepartment, findCatalog, type Tenant } from './scope';
@@ -45,7 +45,7 @@ export async function addCatalog(db: Database, tenant: Tenant, input: CatalogInp
     })
     .onConflictDoNothing()
     .returning();
-  if (!row) throw conflict('catalogId is already in use');
+  if (!row) throw unusableId('catalogId');
   return catalogOut(row);
 }
 

@@ -9,6 +9,7 @@ import { heartbeat, progressed } from '../jobs/lease';
 import type { ExportContext, Exporter } from './exporter';
 import { ExportWarnings, type WarningTally } from './export-warnings';
 import { PartWriter } from './part-writer';
+import { contentDisposition } from '../http/content-disposition';
 
 /** Where an export continues: kept in `jobs.checkpoint` between queue messages. */
 export interface ExportCheckpoint {
@@ -121,7 +122,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
     const fileName = fileNameFor(catalog.name, exporter, job.id);
     const key = `exports/${job.companyId}/${job.id}/${fileName}`;
     const upload = await files.createMultipartUpload(key, {
-      httpMetadata: { contentType: exporter.contentType, contentDisposition: `attachment; filename="${fileName}"` },
+      httpMetadata: { contentType: exporter.contentType, contentDisposition: contentDisposition('attachment', fileName) },
     });
     checkpoint = { seq: 0, key, fileName, uploadId: upload.uploadId, parts: [], carryKey: null, phase: 0, cursor: null, done: 0, plan, total, warnings: {} };
     if (!(await saveCheckpoint(db, job.id, loadedSeq, checkpoint))) {

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { newId } from '../db/ids';
+import { clientId, newId, unusableId } from '../db/ids';
 import { decodeCursor, toPage } from '../db/pagination';
 import { categories, exportTemplates } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/app-error';
@@ -11,7 +11,7 @@ import { EXPORTERS } from './registry';
 
 /** Request body of AddTemplate and UpdateTemplate (UpdateTemplate requires templateId and replaces the whole template). */
 export const ExportTemplateDto = z.strictObject({
-  templateId: z.uuid().nullish(),
+  templateId: clientId().nullish(),
   name: z.string().trim().min(1, 'name must not be empty').max(100),
   exportType: z.string().min(1).max(50),
   /** ISO 639-2 code of the texts (LANGUAGE); default: deu. */
@@ -93,7 +93,7 @@ export async function addTemplate(db: Database, tenant: Tenant, input: ExportTem
     .values({ id: input.templateId ?? newId(), companyId: tenant.companyId, ...values })
     .onConflictDoNothing()
     .returning();
-  if (!row) throw conflict('templateId is already in use');
+  if (!row) throw unusableId('templateId');
   return templateOut(row);
 }
 
