@@ -28,8 +28,9 @@ export function createApp() {
   const app = new Hono<AppEnv>();
   app.use('*', requestContext, securityHeaders);
   app.use('/api/*', async (c, next) => {
-    // Media uploads carry the raw file (up to 20 MiB, checked by the route); all else is JSON.
-    if (c.req.path === '/api/Media/Upload') {
+    // Media uploads carry the raw file (up to 20 MiB, checked by the route); Logout reads no
+    // body (a beacon may send text/plain); all else is JSON.
+    if (c.req.path === '/api/Media/Upload' || c.req.path === '/api/Account/Logout') {
       await next();
       return;
     }
@@ -58,6 +59,9 @@ export function createApp() {
   app.get('/api/openapi.json', (c) => c.json(buildOpenApi(app, `${new URL(c.req.url).origin}/api`)));
   app.get('/api/docs', (c) => {
     c.header('Cache-Control', 'no-cache');
+    // The page is self-contained: no scripts at all, inline styles only, and never in a frame.
+    c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    c.header('X-Frame-Options', 'DENY');
     return c.html(renderReference(buildOpenApi(app, `${new URL(c.req.url).origin}/api`) as never));
   });
 

@@ -1,6 +1,6 @@
 import type { Database } from './db/client';
 import type { Surface } from './history/actor';
-import type { RateLimiter } from './oauth/rate-limit';
+import type { RateLimiter } from './http/rate-limit';
 
 /** Bindings declared in wrangler.toml. */
 export interface Bindings {
@@ -9,6 +9,8 @@ export interface Bindings {
   FILES: R2Bucket;
   JOB_QUEUE: Queue<JobMessage>;
   SERVICE_NAME: string;
+  /** Milliseconds without a heartbeat after which a job counts as stale (docs/reliability.md); default 2 minutes. */
+  JOB_STALE_MS?: string;
   /** Per-IP counters of the public endpoints (SPEC part 8). */
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** One Durable Object per MCP session (2025 protocol revisions). */

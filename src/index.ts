@@ -2,9 +2,11 @@ import { createApp } from './app';
 import { createDb } from './db/client';
 import type { Bindings, JobMessage } from './env';
 import { HISTORY_PRUNE_CRON, pruneHistory } from './history/retention';
+import { pruneSignInThrottle } from './accounts/sign-in-throttle';
 import { handleJobBatch } from './jobs/queue-consumer';
+import { sweepDeps, sweepJobs } from './jobs/recovery';
 
-export { RateLimiter } from './oauth/rate-limit';
+export { RateLimiter } from './http/rate-limit';
 export { McpSession } from './mcp/session-agent';
 
 const app = createApp();
@@ -12,8 +14,12 @@ const app = createApp();
 export default {
   fetch: app.fetch,
   queue: (batch, env) => handleJobBatch(batch, env),
-  /** Cron Triggers (wrangler.toml): each task checks its own schedule and does bounded work. */
+  /** Cron Triggers (wrangler.toml `[triggers]`): one line per periodic domain task, each bounded. */
   scheduled: async (controller, env) => {
-    if (controller.cron === HISTORY_PRUNE_CRON) await pruneHistory(createDb(env.DB));
+    const now = new Date(controller.scheduledTime);
+    const db = createDb(env.DB);
+    await sweepJobs(sweepDeps(env, db), now);
+    await pruneSignInThrottle(db);
+    if (controller.cron === HISTORY_PRUNE_CRON) await pruneHistory(db);
   },
 } satisfies ExportedHandler<Bindings, JobMessage>;

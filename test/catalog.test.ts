@@ -83,14 +83,14 @@ describe('AddCatalog', () => {
     expect(stats.json).toEqual({ catalogs: 1, categories: 0, products: 0 });
   });
 
-  it('uses a catalogId the client chose, and answers 409 when it is taken', async () => {
+  it('uses a catalogId the client chose, and answers 400 (an unusable id) when it is taken', async () => {
     const session = await makeSession();
     const catalogId = newId();
     const first = await call('POST', '/api/Catalog/AddCatalog', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId, name: 'One' } });
     expect(first.json.catalogId).toBe(catalogId);
     const again = await call('POST', '/api/Catalog/AddCatalog', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId, name: 'Two' } });
-    expect(again.status).toBe(409);
-    expect(again.json.error).toBe('catalogId is already in use');
+    expect(again.status).toBe(400);
+    expect(again.json.error).toBe('catalogId: this id cannot be used; send a new UUIDv7 or leave it out');
     expect((await catalogsOf(session.cookie)).map((c) => c.name)).toEqual(['One']);
   });
 

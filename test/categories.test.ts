@@ -67,7 +67,7 @@ describe('AddCategory', () => {
     expect((await getCatalog(db(), session, catalog.catalogId)).categoryCount).toBe(MAX_DEPTH);
   });
 
-  it('answers 404 for a parent in another catalog and 409 for a categoryId already in use, adding nothing', async () => {
+  it('answers 404 for a parent in another catalog and 400 for a categoryId already in use, adding nothing', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     const elsewhere = await makeCategory(session, (await makeCatalog(session)).catalogId);
@@ -81,8 +81,8 @@ describe('AddCategory', () => {
       cookie: session.cookie,
       body: { departmentId: session.departmentId, catalogId: catalog.catalogId, categoryId: elsewhere.categoryId, name: 'dup' },
     });
-    expect(taken.status).toBe(409);
-    expect(taken.json.error).toBe('categoryId is already in use');
+    expect(taken.status).toBe(400);
+    expect(taken.json.error).toBe('categoryId: this id cannot be used; send a new UUIDv7 or leave it out');
     expect((await getCatalog(db(), session, catalog.catalogId)).categoryCount).toBe(0);
     expect(await tree(session, catalog.catalogId)).toEqual([]);
   });

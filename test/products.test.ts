@@ -90,7 +90,7 @@ describe('AddProduct', () => {
     expect(ok.status).toBe(200);
   });
 
-  it("answers 409 for a productId already in use and leaves the other company's product and counters alone", async () => {
+  it("answers 400 (an unusable id, not 409) for another company's productId and leaves its product and counters alone", async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     const theirs = await makeCompany();
@@ -100,8 +100,8 @@ describe('AddProduct', () => {
       cookie: session.cookie,
       body: { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: foreign.productId, name: 'clash' },
     });
-    expect(res.status).toBe(409);
-    expect(res.json.error).toBe('productId is already in use');
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('productId: this id cannot be used; send a new UUIDv7 or leave it out');
     expect(await productCount(session, catalog.catalogId)).toBe(0);
     const after = await getProduct(db(), theirs, foreign.productId);
     expect(after).toMatchObject({ ...foreign, updatedAt: foreign.updatedAt, fingerprint: foreign.fingerprint });
@@ -469,7 +469,7 @@ describe('attributes', () => {
     const session = await makeSession();
     const colour = await makeAttribute(session, { code: 'colour', type: 'enum', enumValues: ['red', 'blue'] });
     const cases: [unknown, number, string][] = [
-      [{ code: 'colour', name: 'x', type: 'text' }, 409, 'attribute code "colour" (or attributeId) is already in use'],
+      [{ code: 'colour', name: 'x', type: 'text' }, 409, 'attribute code "colour" is already in use'],
       [{ code: 'price', name: 'x', type: 'text' }, 400, 'code: "price" is a built-in field'],
       [{ code: 'EF000008', name: 'x', type: 'number' }, 400, 'code: "EF000008" looks like a classification feature code'],
       [{ code: 'size', name: 'x', type: 'enum' }, 400, 'enumValues: required for type enum'],

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { unauthorized } from '../http/app-error';
+import { clientIp, rateLimit } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { describeRoute } from '../openapi/route-meta';
 import { revokeUserGrants } from '../oauth/revoke-grants';
@@ -27,8 +28,9 @@ export const accountRoutes = new Hono<AppEnv>()
     '/Login',
     describeRoute({ tag: 'Account', summary: 'Log in and receive the Service.Cookie session cookie', response: LoginResultDto, security: 'none' }),
     validate('json', LoginDto),
+    rateLimit('signIn', { failuresOnly: true }),
     async (c) => {
-      const result = await login(c.var.db, c.req.valid('json'));
+      const result = await login(c.var.db, c.req.valid('json'), clientIp(c.req.raw));
       setSessionCookie(c, result.token, result.expiresAt);
       return c.json({ userId: result.userId, expiresAt: result.expiresAt });
     },
@@ -59,7 +61,7 @@ export const accountRoutes = new Hono<AppEnv>()
     requireSession,
     validate('json', ChangePasswordDto),
     async (c) => {
-      await changePassword(c.var.db, c.var.caller.userId, c.req.valid('json'));
+      await changePassword(c.var.db, c.var.caller.userId, c.req.valid('json'), clientIp(c.req.raw));
       await revokeGrantsQuietly(c.env, c.req.url, c.var.caller.userId);
       clearSessionCookie(c);
       return c.json({ ok: true as const });

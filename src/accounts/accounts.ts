@@ -4,10 +4,9 @@ import { nowIso } from '../db/client';
 import { companies, departments, memberships, sessions, users } from '../db/schema';
 import { AppError, badRequest, notFound, unauthorized } from '../http/app-error';
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from './passwords';
+import { claimSignInTry, clearSignInTries } from './sign-in-throttle';
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-const MAX_FAILED_LOGINS = 5;
-const LOCKOUT_MS = 15 * 60 * 1000;
 
 export interface LoginResult {
   token: string;
@@ -15,31 +14,22 @@ export interface LoginResult {
   userId: string;
 }
 
+/** Stands in for a user's hash when the email is unknown, so both cost one PBKDF2 run. */
+const DUMMY = { hash: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', salt: 'AAAAAAAAAAAAAAAAAAAAAA==' };
+
 /**
  * Checks email and password and opens a session in the user's first company and its default
- * department. After five failed attempts the account is locked for 15 minutes (429).
+ * department. Every try is first claimed from the (email, client IP) throttle, which answers
+ * 429 alike for known and unknown emails (docs/reliability.md); an unknown email spends the
+ * same time as a real check, so neither status nor timing reveals which emails exist.
  */
-export async function login(db: Database, input: { email: string; password: string }): Promise<LoginResult> {
-  const user = await db.query.users.findFirst({ where: eq(users.email, input.email.trim().toLowerCase()) });
-  if (!user) {
-    // Spend the same time as a real check, so response times do not reveal which emails exist.
-    await verifyPassword(input.password, 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', 'AAAAAAAAAAAAAAAAAAAAAA==');
-    throw unauthorized('invalid email or password');
-  }
+export async function login(db: Database, input: { email: string; password: string }, clientIp: string): Promise<LoginResult> {
+  const email = input.email.trim().toLowerCase();
+  await claimSignInTry(db, email, clientIp);
+  const user = await db.query.users.findFirst({ where: eq(users.email, email) });
+  const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY.hash, user?.passwordSalt ?? DUMMY.salt);
+  if (!user || !valid) throw unauthorized('invalid email or password');
   const now = Date.now();
-  if (user.lockedUntil && Date.parse(user.lockedUntil) > now) {
-    const seconds = Math.ceil((Date.parse(user.lockedUntil) - now) / 1000);
-    throw new AppError('rate_limited', 'too many failed logins; try again later', { 'Retry-After': String(seconds) });
-  }
-  if (!(await verifyPassword(input.password, user.passwordHash, user.passwordSalt))) {
-    const failed = user.failedLogins + 1;
-    const lockedUntil = failed >= MAX_FAILED_LOGINS ? new Date(now + LOCKOUT_MS).toISOString() : null;
-    await db
-      .update(users)
-      .set({ failedLogins: lockedUntil ? 0 : failed, lockedUntil })
-      .where(eq(users.id, user.id));
-    throw unauthorized('invalid email or password');
-  }
   const membership = await db.query.memberships.findFirst({
     where: eq(memberships.userId, user.id),
     orderBy: (m, { asc }) => [asc(m.createdAt), asc(m.companyId)],
@@ -48,16 +38,14 @@ export async function login(db: Database, input: { email: string; password: stri
 
   const token = randomToken();
   const expiresAt = new Date(now + SESSION_TTL_MS).toISOString();
-  await db.batch([
-    db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id)),
-    db.insert(sessions).values({
-      tokenHash: await sha256Hex(token),
-      userId: user.id,
-      companyId: membership.companyId,
-      departmentId: membership.defaultDepartmentId,
-      expiresAt,
-    }),
-  ]);
+  await db.insert(sessions).values({
+    tokenHash: await sha256Hex(token),
+    userId: user.id,
+    companyId: membership.companyId,
+    departmentId: membership.defaultDepartmentId,
+    expiresAt,
+  });
+  await clearSignInTries(db, email, clientIp);
   return { token, expiresAt, userId: user.id };
 }
 
@@ -136,12 +124,16 @@ export async function changePassword(
   db: Database,
   userId: string,
   input: { currentPassword: string; newPassword: string },
+  clientIp: string,
 ): Promise<{ securityStamp: string }> {
   const user = await db.query.users.findFirst({ where: eq(users.id, userId) });
   if (!user) throw notFound('user');
+  // currentPassword is a password guess like a sign-in: the same throttle (docs/reliability.md).
+  await claimSignInTry(db, user.email, clientIp);
   if (!(await verifyPassword(input.currentPassword, user.passwordHash, user.passwordSalt))) {
     throw badRequest('currentPassword is not correct');
   }
+  await clearSignInTries(db, user.email, clientIp);
   if (input.newPassword === input.currentPassword) throw badRequest('newPassword must differ from currentPassword');
   const { hash, salt } = await hashPassword(input.newPassword);
   const securityStamp = crypto.randomUUID();

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { newId } from '../db/ids';
+import { clientId, newId, unusableId } from '../db/ids';
 import { attributes } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/app-error';
 import { BUILT_IN_FIELDS } from './fields';
@@ -10,7 +10,7 @@ import type { Tenant } from './scope';
 const FEATURE_CODE = /^(EF\d{6}|[A-Z]{3}\d{3}|\d{2}-\d{2}-\d{2}-\d{2})$/;
 
 export const AttributeDto = z.strictObject({
-  attributeId: z.uuid().nullish(),
+  attributeId: clientId().nullish(),
   code: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'code must start with a letter and use letters, digits, _ . - (max 64)'),
@@ -60,7 +60,10 @@ export async function addAttribute(db: Database, tenant: Tenant, input: Attribut
     })
     .onConflictDoNothing()
     .returning();
-  if (!row) throw conflict(`attribute code "${input.code}" (or attributeId) is already in use`);
+  if (!row) {
+    const idTaken = input.attributeId && (await db.$count(attributes, eq(attributes.id, input.attributeId))) > 0;
+    throw idTaken ? unusableId('attributeId') : conflict(`attribute code "${input.code}" is already in use`);
+  }
   return attributeOut(row);
 }
 

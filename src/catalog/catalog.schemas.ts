@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientId } from '../db/ids';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
@@ -9,7 +10,7 @@ const optionalText = (max: number) => z.string().max(max).nullish();
 export const CatalogDto = z.strictObject({
   departmentId: z.uuid(),
   name: z.string().trim().min(1, 'name must not be empty').max(250),
-  catalogId: z.uuid().nullish(),
+  catalogId: clientId().nullish(),
   catalogType: optionalText(50),
   catalogVersion: optionalText(20),
   description: optionalText(8000),
@@ -36,7 +37,7 @@ export const CatalogOut = z.object({
 export const ProductDto = z.strictObject({
   departmentId: z.uuid(),
   catalogId: z.uuid(),
-  productId: z.uuid().nullish(),
+  productId: clientId().nullish(),
   name: optionalText(250),
   sku: z.string().trim().min(1, 'sku must not be empty').max(64).nullish(),
   /** Makes the product a variant of this master product (AddProduct only). */
@@ -118,7 +119,7 @@ export const PageQuery = {
 
 export const ProductListQuery = z.strictObject({
   catalogId: z.uuid(),
-  q: z.string().trim().max(100).optional(),
+  q: z.string().trim().max(100).regex(/^[^\p{Cc}]*$/u, 'q must not contain control characters').optional(),
   categoryId: z.uuid().optional(),
   ...PageQuery,
 });

@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId, unusableId } from '../db/ids';
 import { decodeCursor, toPage } from '../db/pagination';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, classificationLinks, media } from '../db/schema';
-import { badRequest, conflict } from '../http/app-error';
+import { badRequest } from '../http/app-error';
 import type { Actor } from '../history/actor';
 import { historyStatement } from '../history/record';
 import { CATALOG_FIELDS, loadSnapshot, pickFields, withChanges } from '../history/snapshot';
@@ -45,14 +45,14 @@ export async function addCatalog(db: Database, tenant: Actor, input: CatalogInpu
     currency: input.currency ?? 'EUR',
   };
   try {
-    // A taken id fails the insert and rolls the history entry back with it.
+    // A taken id (of any company) fails the insert and rolls the history entry back with it.
     const [rows] = await db.batch([
       db.insert(catalogs).values(values).returning(),
       ...historyStatement(db, tenant, { elementId: values.id, kind: 'catalog', before: null, after: pickFields(values, CATALOG_FIELDS) }),
     ]);
     return catalogOut(rows[0]!);
   } catch (err) {
-    if (isUniqueViolation(err, 'catalogs.id')) throw conflict('catalogId is already in use');
+    if (isUniqueViolation(err, 'catalogs.id')) throw unusableId('catalogId');
     throw err;
   }
 }

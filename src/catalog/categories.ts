@@ -1,11 +1,11 @@
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
-import { newId } from '../db/ids';
+import { clientId, newId, unusableId } from '../db/ids';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, categories, classificationLinks, media, products } from '../db/schema';
 import { refreshFingerprints } from '../sync/sync-record';
-import { badRequest, conflict, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../http/app-error';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
 import type { Actor } from '../history/actor';
 import { historyStatement, historyStatements, type HistoryEntry } from '../history/record';
@@ -15,7 +15,7 @@ import { assertDepartment, findCatalog, findCategory, type Tenant } from './scop
 export const CategoryDto = z.strictObject({
   departmentId: z.uuid(),
   catalogId: z.uuid(),
-  categoryId: z.uuid().nullish(),
+  categoryId: clientId().nullish(),
   parentId: z.uuid().nullish(),
   name: z.string().trim().min(1, 'name must not be empty').max(250),
   description: z.string().max(8000).nullish(),
@@ -100,7 +100,7 @@ export async function addCategory(db: Database, tenant: Actor, input: CategoryIn
     return categoryOut(inserted[0]!);
   } catch (err) {
     // The whole batch rolled back, the counter included.
-    if (isUniqueViolation(err, 'categories.id')) throw conflict('categoryId is already in use');
+    if (isUniqueViolation(err, 'categories.id')) throw unusableId('categoryId');
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId, unusableId } from '../db/ids';
 import { attributeValues, catalogs, categories, classificationLinks, media, productCategories, products } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/app-error';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
@@ -112,7 +112,7 @@ export async function addProduct(db: Database, tenant: Actor, input: ProductInpu
     await runBatch(db, statements);
   } catch (err) {
     // A taken productId fails the insert and so rolls back the counter and revision updates too.
-    if (isUniqueViolation(err, 'products.id')) throw conflict('productId is already in use');
+    if (isUniqueViolation(err, 'products.id')) throw unusableId('productId');
     rethrowSkuClash(err, input.sku);
   }
   await refreshFingerprints(db, tenant.companyId, [masterId]);

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
-import { rateLimit } from '../oauth/rate-limit';
+import { rateLimit } from '../http/rate-limit';
 import { describeRoute } from '../openapi/route-meta';
 import { submitContactMessage } from './contact';
 import { ContactDto, ContactReceipt } from './contact.schemas';

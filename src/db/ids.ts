@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { badRequest } from '../http/app-error';
+
 let lastMs = 0;
 let counter = 0;
 
@@ -35,3 +38,15 @@ export function newId(): string {
   const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** The one answer for a client-chosen id that cannot be used: malformed, not v7, or taken by anyone. */
+export const UNUSABLE_ID = 'this id cannot be used; send a new UUIDv7 or leave it out';
+
+/**
+ * A client-chosen id of a new row: a UUIDv7, lower-cased, so `01A2…` and `01a2…` are one id.
+ * Ids are global primary keys; one already taken (in any company) is refused with the same
+ * 400 as a malformed one (`unusableId`), so nobody learns whether another company holds it.
+ */
+export const clientId = () => z.uuid({ version: 'v7', error: UNUSABLE_ID }).toLowerCase();
+
+export const unusableId = (field: string) => badRequest(`${field}: ${UNUSABLE_ID}`);

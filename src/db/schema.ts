@@ -43,8 +43,6 @@ export const users = sqliteTable('users', {
   securityStamp: text('security_stamp').notNull(),
   /** The account switch "AI may edit classifications". */
   aiMayEditClassifications: integer('ai_may_edit_classifications', { mode: 'boolean' }).notNull().default(false),
-  failedLogins: integer('failed_logins').notNull().default(0),
-  lockedUntil: text('locked_until'),
   createdAt: createdAt(),
 });
 
@@ -350,8 +348,12 @@ export const jobs = sqliteTable(
     finishedAt: text('finished_at'),
     /** What a finished job had to adjust (JSON string array), e.g. an export truncating text to a schema limit. */
     warnings: text('warnings', { mode: 'json' }).$type<string[]>(),
+    /** Last sign of life of a queued or running job (database clock); stale means its worker died (docs/reliability.md). */
+    heartbeatAt: text('heartbeat_at'),
+    /** Restarts by the recovery sweep since the checkpoint last advanced; the job fails when it reaches MAX_JOB_ATTEMPTS. */
+    attempts: integer('attempts').notNull().default(0),
   },
-  (t) => [index('jobs_company_idx').on(t.companyId, t.createdAt)],
+  (t) => [index('jobs_company_idx').on(t.companyId, t.createdAt), index('jobs_active_idx').on(t.state, t.heartbeatAt)],
 );
 
 export const exportTemplates = sqliteTable(
@@ -406,4 +408,23 @@ export const historyVersions = sqliteTable(
     at: text('at').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
   },
   (t) => [index('history_element_idx').on(t.companyId, t.elementId, t.id), index('history_company_at_idx').on(t.companyId, t.at)],
+);
+
+// ---------------------------------------------------------------- sign-in throttle
+
+/**
+ * Sign-in attempts per (email, client IP) pair, known email or not (docs/reliability.md): after
+ * a few free tries each further one must wait a growing delay. Counted by one atomic upsert.
+ */
+export const signInThrottle = sqliteTable(
+  'sign_in_throttle',
+  {
+    /** SHA-256 of the normalised email and the client IP: no addresses stored in clear. */
+    key: text('key').primaryKey(),
+    tries: integer('tries').notNull(),
+    /** Earliest moment (database clock) the next try is checked at all. */
+    nextAllowedAt: text('next_allowed_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('sign_in_throttle_updated_idx').on(t.updatedAt)],
 );

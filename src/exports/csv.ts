@@ -3,10 +3,19 @@ import { attributes, categories } from '../db/schema';
 import type { ProductNode } from '../catalog/product-aggregate';
 import { productPage, rowCount, textPhase, type Exporter } from './exporter';
 
-/** RFC 4180 field: quoted when it holds a separator, quote, CR or LF; quotes doubled. */
+/** A cell a spreadsheet would run as a formula: it starts with = + - @, tab or CR (OWASP CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** Plain numbers such as -12.5 stay numbers. */
+const NUMBER = /^[+-]?\d+([.,]\d+)?$/;
+
+/**
+ * RFC 4180 field: quoted when it holds a separator, quote, CR or LF; quotes doubled. Text a
+ * spreadsheet would evaluate as a formula gets a leading apostrophe, as OWASP recommends.
+ */
 export function csvField(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
+  let text = String(value);
+  if (typeof value === 'string' && FORMULA_START.test(text) && !NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

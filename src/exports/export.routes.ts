@@ -8,6 +8,7 @@ import { findJob } from '../jobs/jobs';
 import { PageQuery, Page } from '../catalog/catalog.schemas';
 import { JobRef, StartExportDto, startExport } from './start-export';
 import { addTemplate, deleteTemplate, ExportTemplateDto, ExportTemplateOut, getTemplate, listTemplates, updateTemplate } from './templates';
+import { contentDisposition } from '../http/content-disposition';
 
 const DownloadQuery = z.strictObject({ jobId: z.uuid() });
 const TemplateQuery = z.strictObject({ templateId: z.uuid() });
@@ -35,7 +36,7 @@ export const exportRoutes = new Hono<AppEnv>()
         headers: {
           'Content-Type': job.resultContentType ?? 'application/octet-stream',
           'Content-Length': String(object.size),
-          'Content-Disposition': `attachment; filename="${job.resultFileName}"`,
+          'Content-Disposition': contentDisposition('attachment', job.resultFileName ?? 'export'),
           'Cache-Control': 'private, no-store',
         },
       });

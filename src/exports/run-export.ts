@@ -5,12 +5,14 @@ import type { JobMessage } from '../env';
 import { AppError } from '../http/app-error';
 import { findCatalog } from '../catalog/scope';
 import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
+import { heartbeat, progressed } from '../jobs/lease';
 import type { ExportContext, Exporter } from './exporter';
 import { ExportWarnings, type WarningTally } from './export-warnings';
 import { PartWriter } from './part-writer';
+import { contentDisposition } from '../http/content-disposition';
 
 /** Where an export continues: kept in `jobs.checkpoint` between queue messages. */
-interface ExportCheckpoint {
+export interface ExportCheckpoint {
   /** Increases with every save; a save only lands on the sequence it loaded (one runner at a time). */
   seq: number;
   key: string;
@@ -55,7 +57,7 @@ function fileNameFor(catalogName: string, exporter: Exporter<any>, jobId: string
 async function saveCheckpoint(db: Database, jobId: string, loadedSeq: number, next: ExportCheckpoint): Promise<boolean> {
   const [row] = await db
     .update(jobs)
-    .set({ checkpoint: next, progressDone: next.done })
+    .set({ checkpoint: next, progressDone: next.done, ...progressed() })
     .where(
       and(
         eq(jobs.id, jobId),
@@ -72,7 +74,8 @@ async function isStillRunning(db: Database, jobId: string): Promise<boolean> {
   return row?.state === 'running';
 }
 
-async function discard(files: R2Bucket, checkpoint: ExportCheckpoint | null): Promise<void> {
+/** Aborts the export's open multipart upload and deletes its carry object. */
+export async function discardExport(files: R2Bucket, checkpoint: ExportCheckpoint | null): Promise<void> {
   if (!checkpoint) return;
   await files.resumeMultipartUpload(checkpoint.key, checkpoint.uploadId).abort().catch(() => undefined);
   if (checkpoint.carryKey) await files.delete(checkpoint.carryKey);
@@ -91,7 +94,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
   let checkpoint = (job.checkpoint as ExportCheckpoint | null) ?? null;
 
   if (job.state === 'cancelled') {
-    await discard(files, checkpoint);
+    await discardExport(files, checkpoint);
     return 'stopped';
   }
   if (job.state !== 'queued' && job.state !== 'running') return 'stopped';
@@ -119,7 +122,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
     const fileName = fileNameFor(catalog.name, exporter, job.id);
     const key = `exports/${job.companyId}/${job.id}/${fileName}`;
     const upload = await files.createMultipartUpload(key, {
-      httpMetadata: { contentType: exporter.contentType, contentDisposition: `attachment; filename="${fileName}"` },
+      httpMetadata: { contentType: exporter.contentType, contentDisposition: contentDisposition('attachment', fileName) },
     });
     checkpoint = { seq: 0, key, fileName, uploadId: upload.uploadId, parts: [], carryKey: null, phase: 0, cursor: null, done: 0, plan, total, warnings: {} };
     if (!(await saveCheckpoint(db, job.id, loadedSeq, checkpoint))) {
@@ -152,10 +155,10 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
 
     if (phase < exporter.phases.length && pages % 10 === 0) {
       if (!(await isStillRunning(db, job.id))) {
-        await discard(files, cp);
+        await discardExport(files, cp);
         return 'stopped';
       }
-      await db.update(jobs).set({ progressDone: done }).where(eq(jobs.id, job.id));
+      await db.update(jobs).set({ progressDone: done, ...heartbeat() }).where(eq(jobs.id, job.id));
     }
     if (phase < exporter.phases.length && Date.now() - started > deps.sliceMs) {
       const seq = cp.seq + 1;
@@ -165,7 +168,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
       const next: ExportCheckpoint = { ...cp, seq, parts: writer.parts, carryKey, phase, cursor, done, warnings: warnings.toJSON() };
       if (!(await saveCheckpoint(db, job.id, cp.seq, next))) {
         await files.delete(carryKey);
-        if (!(await isStillRunning(db, job.id))) await discard(files, next);
+        if (!(await isStillRunning(db, job.id))) await discardExport(files, next);
         return 'stopped';
       }
       if (cp.carryKey) await files.delete(cp.carryKey);
@@ -175,7 +178,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
   }
 
   if (!(await isStillRunning(db, job.id))) {
-    await discard(files, cp);
+    await discardExport(files, cp);
     return 'stopped';
   }
   const object = await writer.finish();
@@ -211,6 +214,6 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
  */
 export async function failExport(deps: Pick<ExportDeps, 'db' | 'files'>, job: JobRow, message: string): Promise<void> {
   const latest = await deps.db.query.jobs.findFirst({ where: eq(jobs.id, job.id), columns: { checkpoint: true } });
-  await discard(deps.files, ((latest ?? job).checkpoint as ExportCheckpoint | null) ?? null);
+  await discardExport(deps.files, ((latest ?? job).checkpoint as ExportCheckpoint | null) ?? null);
   await markFailed(deps.db, job.id, message);
 }

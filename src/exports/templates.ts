@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
-import { newId } from '../db/ids';
+import { clientId, newId, unusableId } from '../db/ids';
 import { decodeCursor, toPage } from '../db/pagination';
 import { categories, exportTemplates } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/app-error';
@@ -14,7 +14,7 @@ import { EXPORTERS } from './registry';
 
 /** Request body of AddTemplate and UpdateTemplate (UpdateTemplate requires templateId and replaces the whole template). */
 export const ExportTemplateDto = z.strictObject({
-  templateId: z.uuid().nullish(),
+  templateId: clientId().nullish(),
   name: z.string().trim().min(1, 'name must not be empty').max(100),
   exportType: z.string().min(1).max(50),
   /** ISO 639-2 code of the texts (LANGUAGE); default: deu. */
@@ -93,14 +93,14 @@ export async function addTemplate(db: Database, tenant: Actor, input: ExportTemp
   const values = await checkTemplate(db, tenant, input);
   const id = input.templateId ?? newId();
   try {
-    // A taken id fails the insert and rolls the history entry back with it.
+    // A taken id (of any company) fails the insert and rolls the history entry back with it.
     const [rows] = await db.batch([
       db.insert(exportTemplates).values({ id, companyId: tenant.companyId, ...values }).returning(),
       ...historyStatement(db, tenant, { elementId: id, kind: 'template', before: null, after: pickFields(values as Snapshot, TEMPLATE_FIELDS) }),
     ]);
     return templateOut(rows[0]!);
   } catch (err) {
-    if (isUniqueViolation(err, 'export_templates.id')) throw conflict('templateId is already in use');
+    if (isUniqueViolation(err, 'export_templates.id')) throw unusableId('templateId');
     throw err;
   }
 }

@@ -1,6 +1,11 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { AppError } from './app-error';
+import { AppError, statusOf, type ErrorCode } from './app-error';
+
+const CODES: ErrorCode[] = ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'payload_too_large', 'unsupported_media_type', 'rate_limited'];
+
+/** The error code of a status thrown by Hono itself (e.g. 400 for malformed JSON). */
+const codeOf = (status: number): ErrorCode => CODES.find((code) => statusOf(code) === status) ?? (status < 500 ? 'bad_request' : 'internal');
 
 /**
  * Renders every failure as `{"error": message}`. Known errors keep their message; anything
@@ -15,7 +20,7 @@ export function renderError(err: Error, c: Context): Response {
     // Hono's own middleware (e.g. bodyLimit) throws these; keep their status, not their internals.
     const status = err.status;
     const message = status === 413 ? 'request body too large' : err.message || 'request failed';
-    return c.json({ error: message }, status);
+    return c.json({ error: message, code: codeOf(status) }, status);
   }
   console.error(JSON.stringify({ requestId, error: err.message, stack: err.stack }));
   return c.json({ error: `internal error (request id ${requestId})`, code: 'internal', requestId }, 500);

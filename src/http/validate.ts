@@ -23,7 +23,7 @@ export function describeIssues(error: { issues: z.core.$ZodIssue[] }, input?: un
         const keys = issue.keys.join(', ');
         return path ? `${path}: unknown field(s) ${keys}` : `unknown field(s) ${keys}`;
       }
-      if (issue.code === 'invalid_type' && path && !isPresent(input, issue.path)) return `${path} is required`;
+      if (path && !isPresent(input, issue.path)) return `${path} is required`;
       return path ? `${path}: ${issue.message}` : issue.message;
     })
     .join('; ');

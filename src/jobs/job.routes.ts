@@ -5,27 +5,42 @@ import { validate } from '../http/validate';
 import { describeRoute } from '../openapi/route-meta';
 import { PageQuery } from '../catalog/catalog.schemas';
 import { cancelJob, getJob, JobOut, listJobs } from './jobs';
+import { releaseJobResources, sweepDeps, sweepIfStale } from './recovery';
 
 const JobQuery = z.strictObject({ jobId: z.uuid() });
 const CancelJobDto = z.strictObject({ jobId: z.uuid() });
 
-/** `/api/Job/*`: background job status (DESIGN section 5). */
+/**
+ * `/api/Job/*`: background job status (docs/design.md section 5). Polls also run the job
+ * recovery sweep when one of the company's jobs is stale (docs/reliability.md).
+ */
 export const jobRoutes = new Hono<AppEnv>()
   .get(
     '/GetJob',
     describeRoute({ tag: 'Job', summary: 'Status, progress and result of a background job', response: JobOut, security: 'cookie' }),
     validate('query', JobQuery),
-    async (c) => c.json(await getJob(c.var.db, c.var.caller, c.req.valid('query').jobId)),
+    async (c) => {
+      await sweepIfStale(sweepDeps(c.env, c.var.db), c.var.caller, new Date());
+      return c.json(await getJob(c.var.db, c.var.caller, c.req.valid('query').jobId));
+    },
   )
   .get(
     '/GetJobs',
     describeRoute({ tag: 'Job', summary: "The company's jobs, newest first", response: z.object({ items: z.array(JobOut), nextCursor: z.string().nullable() }), security: 'cookie' }),
     validate('query', z.strictObject(PageQuery)),
-    async (c) => c.json(await listJobs(c.var.db, c.var.caller, c.req.valid('query'))),
+    async (c) => {
+      await sweepIfStale(sweepDeps(c.env, c.var.db), c.var.caller, new Date());
+      return c.json(await listJobs(c.var.db, c.var.caller, c.req.valid('query')));
+    },
   )
   .post(
     '/CancelJob',
     describeRoute({ tag: 'Job', summary: 'Cancel a queued or running job', response: JobOut, security: 'cookie' }),
     validate('json', CancelJobDto),
-    async (c) => c.json(await cancelJob(c.var.db, c.var.caller, c.req.valid('json').jobId)),
+    async (c) => {
+      const job = await cancelJob(c.var.db, c.var.caller, c.req.valid('json').jobId);
+      // The open upload goes now; a slice still running notices the cancel and stops.
+      await releaseJobResources(c.var.db, c.env.FILES, job.jobId);
+      return c.json(job);
+    },
   );

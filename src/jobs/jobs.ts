@@ -7,6 +7,7 @@ import { jobs } from '../db/schema';
 import type { JobMessage } from '../env';
 import { AppError, badRequest, notFound } from '../http/app-error';
 import type { Tenant } from '../catalog/scope';
+import { dbNow, heartbeat } from './lease';
 
 export const JobOut = z.object({
   jobId: z.string(),
@@ -61,6 +62,7 @@ export async function enqueueJob(
     state: 'queued',
     params: job.params,
     progressTotal: job.total ?? 0,
+    heartbeatAt: dbNow,
   });
   try {
     await deps.queue.send({ jobId });
@@ -112,7 +114,7 @@ export async function cancelJob(db: Database, tenant: Tenant, jobId: string) {
 export async function markRunning(db: Database, jobId: string, total: number): Promise<boolean> {
   const [row] = await db
     .update(jobs)
-    .set({ state: 'running', startedAt: sql`coalesce(${jobs.startedAt}, strftime('%Y-%m-%dT%H:%M:%fZ','now'))`, progressTotal: total })
+    .set({ state: 'running', startedAt: sql`coalesce(${jobs.startedAt}, ${dbNow})`, progressTotal: total, ...heartbeat() })
     .where(and(eq(jobs.id, jobId), inArray(jobs.state, ['queued', 'running'])))
     .returning({ id: jobs.id });
   return row !== undefined;

@@ -5,6 +5,7 @@ import { validate } from '../http/validate';
 import { describeRoute } from '../openapi/route-meta';
 import { attachMedia, deleteMedia, findMedia, MAX_MEDIA_BYTES, MediaOut, UploadMediaQuery } from './media';
 import { AppError } from '../http/app-error';
+import { contentDisposition } from '../http/content-disposition';
 
 /**
  * `/api/Media/*`: files attached to catalog elements. Upload takes the raw file as the body
@@ -36,7 +37,7 @@ export const mediaRoutes = new Hono<AppEnv>()
         headers: {
           'Content-Type': row.contentType,
           'Content-Length': String(object.size),
-          'Content-Disposition': `inline; filename="${row.fileName.replace(/"/g, '')}"`,
+          'Content-Disposition': contentDisposition('inline', row.fileName),
           'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
           'X-Content-Type-Options': 'nosniff',
         },

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../env';
 import { notFound } from '../http/app-error';
 import { PATHS, mcpResourceOf } from './config';
-import { rateLimit } from './rate-limit';
+import { rateLimit } from '../http/rate-limit';
 import { authorizationServerFor } from './server';
 
 /** Hands a protocol request (metadata, token, revocation, registration) to the library. */

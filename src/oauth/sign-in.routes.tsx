@@ -5,6 +5,7 @@ import { clearSessionCookie, sessionToken, setSessionCookie } from '../accounts/
 import type { AppEnv } from '../env';
 import { AppError } from '../http/app-error';
 import { limitBody } from '../http/middleware';
+import { clientIp, rateLimit } from '../http/rate-limit';
 import { PATHS } from './config';
 import { authorizeUrl, checkCsrf, issueCsrf, sameSiteForm } from './csrf';
 import { sendPage } from './page-response';
@@ -26,7 +27,7 @@ const field = (value: unknown) => (typeof value === 'string' ? value : '');
  * Sign-in opens an ordinary web session (`Service.Cookie`), so the user is signed in to the PIM.
  */
 export const signInRoutes = new Hono<AppEnv>()
-  .post(PATHS.login, sameSiteForm, limitBody, async (c) => {
+  .post(PATHS.login, sameSiteForm, limitBody, rateLimit('signIn', { failuresOnly: true }), async (c) => {
     const form = await c.req.parseBody();
     checkCsrf(c, form.csrf);
     const query = field(form.q);
@@ -39,7 +40,7 @@ export const signInRoutes = new Hono<AppEnv>()
       );
     if (!input.success) return retry('Enter your email address and password.', 400);
     try {
-      const session = await login(c.var.db, input.data);
+      const session = await login(c.var.db, input.data, clientIp(c.req.raw));
       setSessionCookie(c, session.token, session.expiresAt);
     } catch (err) {
       if (err instanceof AppError && (err.status === 401 || err.status === 429)) {

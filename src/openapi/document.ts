@@ -45,6 +45,13 @@ export function buildOpenApi(app: Hono<any>, serverUrl: string): JsonSchema {
         ...(doc.security !== 'none' ? { '401': errorResponse('Missing, expired or invalid credentials') } : {}),
         '403': errorResponse('Not permitted (department of another company, missing scope or switch)'),
         '404': errorResponse('Unknown id, or an id of another company'),
+        ...(method === 'post'
+          ? {
+              '409': errorResponse('Conflict with the stored state (duplicate SKU or code, job already finished)'),
+              '413': errorResponse('Request body too large'),
+              '415': errorResponse('Body of a type the operation does not take'),
+            }
+          : {}),
         '429': errorResponse('Rate limit exceeded'),
       },
     };

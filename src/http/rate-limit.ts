@@ -1,12 +1,17 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Bindings } from '../env';
-import { AppError } from '../http/app-error';
+import { AppError } from './app-error';
 
-/** SPEC part 8: public endpoints allow 5 requests per hour per client IP. */
+/**
+ * SPEC part 8: public endpoints allow 5 requests per hour per client IP. Sign-in (web Login
+ * and the OAuth sign-in page) allows 30 failed attempts per 15 minutes per IP, whatever the
+ * accounts tried (docs/reliability.md).
+ */
 export const RATE_LIMITS = {
   register: { limit: 5, windowMs: 60 * 60 * 1000 },
   contact: { limit: 5, windowMs: 60 * 60 * 1000 },
+  signIn: { limit: 30, windowMs: 15 * 60 * 1000 },
 } as const;
 
 export type RateLimitBucket = keyof typeof RATE_LIMITS;
@@ -36,6 +41,13 @@ export class RateLimiter extends DurableObject<Bindings> {
     return { allowed: true, retryAfterSeconds: 0 };
   }
 
+  /** Takes back the newest hit: a request that turned out not to count (a successful sign-in). */
+  async forgive(): Promise<void> {
+    const hits = (await this.ctx.storage.get<number[]>('hits')) ?? [];
+    hits.pop();
+    await this.ctx.storage.put('hits', hits);
+  }
+
   override async alarm(): Promise<void> {
     await this.ctx.storage.deleteAll();
   }
@@ -46,8 +58,13 @@ export function clientIp(request: Request): string {
   return request.headers.get('CF-Connecting-IP')?.trim() || 'unknown';
 }
 
-/** Counts the request against `bucket` for its IP; 429 with `Retry-After` once over the limit. */
-export function rateLimit(bucket: RateLimitBucket): MiddlewareHandler<AppEnv> {
+/**
+ * Counts the request against `bucket` for its IP; 429 with `Retry-After` once over the limit.
+ * With `failuresOnly`, a request that succeeds (status below 400) is taken back, so only
+ * failures use up the budget; it is still counted before it runs, so a parallel burst cannot
+ * slip past the limit.
+ */
+export function rateLimit(bucket: RateLimitBucket, options: { failuresOnly?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { limit, windowMs } = RATE_LIMITS[bucket];
     const stub = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`${bucket}:${clientIp(c.req.raw)}`));
@@ -58,5 +75,6 @@ export function rateLimit(bucket: RateLimitBucket): MiddlewareHandler<AppEnv> {
       });
     }
     await next();
+    if (options.failuresOnly && c.res.status < 400) await stub.forgive();
   };
 }

@@ -1,0 +1,102 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
+import { buildOpenApi } from '../src/openapi/document';
+import { contractTenant, send, type ContractTenant, type Sent } from './helpers/contract-fixtures';
+import { baseRequest, concrete, idKeyOf, operationsOf, wrongType, type Operation } from './helpers/contract-request';
+import { tenantDigest } from './helpers/tenant-digest';
+
+/**
+ * The contract suite (docs/reliability.md): for EVERY operation of the OpenAPI document, the
+ * failures every operation owes its callers, each followed by proof that nothing changed in
+ * either company. A new operation is covered the moment it is documented.
+ */
+const OPERATIONS = operationsOf(buildOpenApi(createApp(), 'https://pim.test/api'));
+
+/** Operations that answer without a credential by design. */
+const OPEN_WITHOUT_CREDENTIAL = new Set(['Account/Logout']);
+
+let a: ContractTenant;
+let b: ContractTenant;
+beforeAll(async () => {
+  a = await contractTenant();
+  b = await contractTenant();
+}, 60_000);
+
+function expectError(op: Operation, res: Sent, status: number, label: string) {
+  expect({ op: op.name, label, status: res.status }).toEqual({ op: op.name, label, status });
+  expect(res.json, `${op.name} ${label}`).toMatchObject({ error: expect.any(String) });
+  expect(op.statuses, `${op.name} ${label}: ${status} documented`).toContain(String(status));
+}
+
+describe('the contract of every operation', () => {
+  it('covers the operations of the OpenAPI document', () => {
+    expect(OPERATIONS.length).toBeGreaterThanOrEqual(45);
+  });
+
+  it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s', async (_name, op) => {
+    const before = await tenantDigest([a.companyId, b.companyId]);
+    const unchanged = async (label: string) => expect(await tenantDigest([a.companyId, b.companyId]), `${op.name} ${label} changed data`).toBe(before);
+    const base = baseRequest(op, a.ids);
+    const jsonBody = op.body !== undefined;
+
+    if (op.security !== 'none' && !OPEN_WITHOUT_CREDENTIAL.has(op.name)) {
+      expectError(op, await send(op, null, base), 401, 'no credential');
+      await unchanged('no credential');
+    }
+    if (op.security === 'cookie' && op.method === 'POST') {
+      expectError(op, await send(op, a, { ...base, headers: { Origin: 'https://evil.example' } }), 403, 'foreign Origin');
+      await unchanged('foreign Origin');
+    }
+    if (jsonBody) {
+      expectError(op, await send(op, a, { ...base, raw: JSON.stringify(base.body), headers: { 'Content-Type': 'text/plain' } }), 415, 'wrong content type');
+      const malformed = await send(op, a, { ...base, raw: '{"name": ' });
+      expectError(op, malformed, 400, 'malformed JSON');
+      expect(malformed.json.code).toBe('bad_request');
+      expectError(op, await send(op, a, { ...base, raw: JSON.stringify({ ...base.body, pad: 'x'.repeat(1024 * 1024) }) }), 413, 'oversize');
+      await unchanged('content type, malformed, oversize');
+    }
+
+    for (const field of op.body?.required ?? []) {
+      const { [field]: _, ...rest } = base.body!;
+      const res = await send(op, a, { ...base, body: rest });
+      expectError(op, res, 400, `missing ${field}`);
+      expect(res.json.error).toContain(`${field} is required`);
+    }
+    for (const field of op.requiredQuery) {
+      const { [field]: _, ...rest } = base.query;
+      const res = await send(op, a, { ...base, query: rest });
+      expectError(op, res, 400, `missing ${field}`);
+      expect(res.json.error).toContain(`${field} is required`);
+    }
+    await unchanged('missing fields');
+
+    for (const [field, schema] of Object.entries<any>(op.body?.properties ?? {})) {
+      const value = wrongType(schema);
+      if (value === undefined) continue;
+      const res = await send(op, a, { ...base, body: { ...base.body, [field]: value } });
+      expectError(op, res, 400, `wrong type of ${field}`);
+      expect(res.json.error).toContain(field);
+    }
+    for (const [field, schema] of Object.entries(op.query)) {
+      const s = concrete(schema);
+      if (s.format !== 'uuid' && s.type !== 'integer') continue;
+      const res = await send(op, a, { ...base, query: { ...base.query, [field]: 'not-valid!' } });
+      expectError(op, res, 400, `wrong type of ${field}`);
+      expect(res.json.error).toContain(field);
+    }
+    await unchanged('wrong types');
+
+    const idFields = [
+      ...Object.entries(base.body ?? {}).map(([field, value]) => ({ field, value, where: 'body' as const })),
+      ...Object.entries(base.query).map(([field, value]) => ({ field, value, where: 'query' as const })),
+    ].filter(({ field, value }) => idKeyOf(field) && value === a.ids[idKeyOf(field)!] && b.ids[idKeyOf(field)!]);
+    for (const { field, where } of idFields) {
+      const foreign = b.ids[idKeyOf(field)!]!;
+      const request = where === 'body' ? { ...base, body: { ...base.body, [field]: foreign } } : { ...base, query: { ...base.query, [field]: foreign } };
+      const res = await send(op, a, request);
+      // A department of another company is refused as such (403); any other id is unknown (404).
+      expectError(op, res, field === 'departmentId' ? 403 : 404, `${field} of another company`);
+    }
+    await unchanged('ids of another company');
+  });
+});
