@@ -1,7 +1,7 @@
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { apiPost } from '../api/client';
-import { describeError } from '../api/errors';
+import { describeError, isUnsupported } from '../api/errors';
 import { keys } from '../api/hooks';
 import type { ProductDetail } from '../api/types';
 import { useAnnounce } from '../components/Announcer';
@@ -77,8 +77,9 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
     }
   }
 
+  if (isUnsupported(current.error)) return <ReadOnlyClassification product={product} />;
   return (
-    <QueryState isPending={current.isPending} error={current.error} unsupportedText={t('class.unsupported')}>
+    <QueryState isPending={current.isPending} error={current.error}>
       <div className="stack">
         <section aria-labelledby="classes-h">
           <h2 id="classes-h" className="h3">{t('class.classes')}</h2>
@@ -110,5 +111,29 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
         </div>
       </div>
     </QueryState>
+  );
+}
+
+/** Until the server offers the web classification operations: what GetProduct says, read-only. */
+function ReadOnlyClassification({ product }: { product: ProductDetail }) {
+  const { t } = useI18n();
+  const c = product.classification;
+  return (
+    <div className="stack">
+      <p className="notice" role="status">{t('class.unsupported')}</p>
+      {!c ? (
+        <p className="muted">{t('class.none')}</p>
+      ) : (
+        <>
+          <ul className="chips">
+            {c.classes.map((k) => <li key={`${k.group}:${k.code}`} className="chip"><span>{k.system} <strong>{k.code}</strong></span></li>)}
+          </ul>
+          <table className="table compact">
+            <thead><tr><th scope="col">{t('class.feature')}</th><th scope="col">{t('class.value')}</th></tr></thead>
+            <tbody>{c.features.map((f) => <tr key={`${f.group}:${f.code}`}><td>{f.code}</td><td>{f.value}{f.unit ? ` ${f.unit}` : ''}</td></tr>)}</tbody>
+          </table>
+        </>
+      )}
+    </div>
   );
 }

@@ -296,6 +296,8 @@ export const de = {
   'class.type.N': 'Zahl',
   'class.type.R': 'Bereich',
   'class.type.L': 'Ja/Nein',
+  'class.feature': 'Merkmal',
+  'class.value': 'Wert',
   'class.save': 'Klassifizierung speichern',
   'class.unsupported': 'Die Klassifizierung im Browser bietet dieser Server noch nicht an.',
 

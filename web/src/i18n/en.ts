@@ -294,6 +294,8 @@ export const en: Record<MessageKey, string> = {
   'class.type.N': 'Number',
   'class.type.R': 'Range',
   'class.type.L': 'Yes/no',
+  'class.feature': 'Feature',
+  'class.value': 'Value',
   'class.save': 'Save classification',
   'class.unsupported': 'This server does not offer classification in the browser yet.',
 

@@ -2,20 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { apiGet } from '../api/client';
 import { useJobs, useStats } from '../api/hooks';
-import type { Job, Page } from '../api/types';
+import type { Connection } from './sync/sync-types';
 import { JobStateBadge, useJobKind } from '../components/JobStateBadge';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
-
-interface SyncRun {
-  jobId: string;
-  state: Job['state'];
-  dryRun: boolean;
-  createdAt: string;
-  finishedAt: string | null;
-  connectionName?: string;
-}
 
 /** GetStats, the newest jobs, and the last sync runs once the Sync API exists. */
 export default function Dashboard() {
@@ -24,9 +15,10 @@ export default function Dashboard() {
   const stats = useStats();
   const jobs = useJobs(10);
   const kind = useJobKind();
+  // each connection carries its last run (API-CONTRACTS "Sync")
   const syncJobs = useQuery({
-    queryKey: ['sync', 'recentRuns'],
-    queryFn: () => apiGet<Page<SyncRun>>('Sync/GetRuns', { limit: 5 }),
+    queryKey: ['sync', 'connections'],
+    queryFn: () => apiGet<{ items: Connection[] }>('Sync/GetConnections'),
     retry: false,
   });
   const department = account.departments.find((d) => d.departmentId === account.departmentId)?.name ?? '';
@@ -71,13 +63,15 @@ export default function Dashboard() {
         <section aria-labelledby="sync-h" className="panel">
           <h2 id="sync-h">{t('dashboard.syncRuns')}</h2>
           <QueryState isPending={syncJobs.isPending} error={syncJobs.error} unsupportedText={t('sync.unsupported')}>
-            {syncJobs.data?.items.length ? (
+            {syncJobs.data?.items.some((c) => c.lastRun) ? (
               <ul className="plain-list">
-                {syncJobs.data.items.map((run) => (
-                  <li key={run.jobId}>
-                    <JobStateBadge state={run.state} /> {run.connectionName ?? ''} {run.dryRun ? `(${t('sync.dryRun')})` : ''} · {date(run.createdAt)}
-                  </li>
-                ))}
+                {syncJobs.data.items.map((c) =>
+                  c.lastRun ? (
+                    <li key={c.connectionId}>
+                      <JobStateBadge state={c.lastRun.state} /> <Link to="/sync">{c.name}</Link> {c.lastRun.dryRun ? `(${t('sync.dryRun')})` : ''} · {date(c.lastRun.createdAt)}
+                    </li>
+                  ) : null,
+                )}
               </ul>
             ) : (
               <p className="muted">{t('dashboard.noSyncRuns')}</p>

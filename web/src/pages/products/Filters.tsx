@@ -64,7 +64,7 @@ export function Filters({ query, onChange }: { query: ListQuery; onChange: (patc
         </select>
       </label>
       <label className="check-field">
-        <input type="checkbox" checked={query.subtree !== false} disabled={!query.categoryId} onChange={(e) => onChange({ subtree: e.target.checked })} />
+        <input type="checkbox" checked={query.subtree === true} disabled={!query.categoryId} onChange={(e) => onChange({ subtree: e.target.checked })} />
         <span>{t('products.subtree')}</span>
       </label>
       <form
