@@ -107,7 +107,7 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
               )}
               <div className="media-meta">
                 <strong>{m.fileName}</strong>
-                <span className="muted">{t(`media.purpose.${m.purpose as 'normal'}`)} · {num(Math.round(m.size / 1024))} KB</span>
+                <span className="muted">{t(`media.purpose.${m.purpose as 'normal'}`)} · {num(Math.max(1, Math.round(m.size / 1024)))} KB</span>
               </div>
               <div className="media-actions">
                 <button type="button" disabled={i === 0} onClick={() => void saveOrder(moveItem(order, i, i - 1))} aria-label={t('media.moveUp', { name: m.fileName })}>↑</button>

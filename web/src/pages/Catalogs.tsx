@@ -52,7 +52,7 @@ export default function Catalogs() {
                   <td>{c.catalogVersion ?? '–'}</td>
                   <td>{c.language}</td>
                   <td>{c.currency}</td>
-                  <td className="num"><Link to={`/categories?catalog=${c.catalogId}`} aria-label={t('catalogs.categoriesOf', { name: c.name })}>{num(c.categoryCount)}</Link></td>
+                  <td className="num"><Link to={`/categories?catalog=${c.catalogId}`} aria-label={t('catalogs.categoriesOf', { name: c.name, count: num(c.categoryCount) })}>{num(c.categoryCount)}</Link></td>
                   <td className="num">{num(c.productCount)}</td>
                   <td>{date(c.updatedAt)}</td>
                   <td className="actions">

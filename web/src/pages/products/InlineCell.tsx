@@ -32,6 +32,8 @@ export function InlineCell({ elementId, field, label, rowLabel, value, kind, all
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement & HTMLSelectElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+  // Set while a save runs or the editor closes, so the blur that follows Enter or Escape does not save (again).
+  const settled = useRef(false);
   const numeric = kind === 'decimal' || kind === 'number' || kind === 'integer';
   const shown = numeric ? displayNumber(value, lang) : kind === 'enum' && field === 'status' && value ? t(`status.${value as 'active'}`) : (value ?? '');
 
@@ -40,15 +42,18 @@ export function InlineCell({ elementId, field, label, rowLabel, value, kind, all
   }, [editing]);
 
   const open = () => {
+    settled.current = false;
     setDraft(numeric ? displayNumber(value, lang) : (value ?? ''));
     setEditing(true);
   };
   const close = () => {
+    settled.current = true;
     setEditing(false);
     window.setTimeout(() => button.current?.focus(), 0);
   };
 
   async function save() {
+    if (settled.current) return;
     const parsed = parseInput(kind, draft, { unit, allowed });
     if (!parsed.ok) {
       setError(t(`value.${parsed.problem}`));
@@ -60,12 +65,14 @@ export function InlineCell({ elementId, field, label, rowLabel, value, kind, all
       return;
     }
     setBusy(true);
+    settled.current = true;
     try {
       const result = await apiPost<{ value: string }>('Catalog/SetValue', { departmentId, elementId, field, value: parsed.value });
       setError(null);
       onSaved(result.value);
       close();
     } catch (err) {
+      settled.current = false;
       setError(describeError(err, t));
     } finally {
       setBusy(false);
@@ -80,6 +87,7 @@ export function InlineCell({ elementId, field, label, rowLabel, value, kind, all
     } else if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();
+      settled.current = true;
       setError(null);
       close();
     }
@@ -94,7 +102,7 @@ export function InlineCell({ elementId, field, label, rowLabel, value, kind, all
             ))}
           </select>
         ) : (
-          <input ref={input} aria-label={name} value={draft} disabled={busy} onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} onBlur={() => !error && void save()} />
+          <input ref={input} aria-label={name} value={draft} disabled={busy} onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} onBlur={() => { if (!error) void save(); }} />
         )
       ) : (
         <button ref={button} type="button" className="cell-button" onClick={open} aria-label={`${name}: ${shown || t('common.empty')}`}>
