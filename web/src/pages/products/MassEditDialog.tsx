@@ -15,6 +15,8 @@ import { parseInput, type ValueKind } from '../../lib/values';
 import { useSession } from '../../session/session';
 import { BUILT_IN_COLUMNS } from './columns';
 
+const FEATURE = '__feature';
+
 interface Report {
   updated: number;
   unchanged: number;
@@ -31,10 +33,13 @@ export function MassEditDialog({ catalogId, productIds, filter, attributes, onCl
   const client = useQueryClient();
   const fields = BUILT_IN_COLUMNS.filter((c) => c.edit && c.id !== 'sku');
   const [field, setField] = useState('status');
+  // a classification feature is named by its code (e.g. EF000008), as in SetValue
+  const [featureCode, setFeatureCode] = useState('');
   const [value, setValue] = useState('active');
   const [error, setError] = useState<string | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const job = useJob(jobId);
+  const isFeature = field === FEATURE;
   const attribute = attributes.find((a) => a.code === field);
   const kind: ValueKind = attribute ? (attribute.type as ValueKind) : (fields.find((f) => f.id === field)?.edit ?? 'text');
   const allowed = field === 'status' ? PRODUCT_STATUSES : (attribute?.enumValues ?? undefined);
@@ -46,10 +51,14 @@ export function MassEditDialog({ catalogId, productIds, filter, attributes, onCl
       setError(t(`value.${parsed.problem}`));
       return;
     }
+    if (isFeature && !featureCode.trim()) {
+      setError(t('massEdit.featureMissing'));
+      return;
+    }
     setError(null);
     try {
       const { sort: _s, order: _o, ...where } = filter ? canonical(filter) : {};
-      const body = { departmentId, catalogId, field, value: parsed.value, ...(productIds ? { productIds } : { filter: where }) };
+      const body = { departmentId, catalogId, field: isFeature ? featureCode.trim().toUpperCase() : field, value: parsed.value, ...(productIds ? { productIds } : { filter: where }) };
       const { jobId: id } = await apiPost<{ jobId: string }>('Catalog/StartMassEdit', body);
       setJobId(id);
     } catch (err) {
@@ -76,6 +85,9 @@ export function MassEditDialog({ catalogId, productIds, filter, attributes, onCl
                 <optgroup label={t('massEdit.builtIn')}>
                   {fields.map((f) => <option key={f.id} value={f.id}>{t(f.labelKey!)}</option>)}
                 </optgroup>
+                <optgroup label={t('massEdit.classification')}>
+                  <option value={FEATURE}>{t('massEdit.feature')}</option>
+                </optgroup>
                 {attributes.length > 0 && (
                   <optgroup label={t('massEdit.attributes')}>
                     {attributes.map((a) => <option key={a.code} value={a.code}>{a.name}</option>)}
@@ -84,6 +96,11 @@ export function MassEditDialog({ catalogId, productIds, filter, attributes, onCl
               </select>
             )}
           </FormField>
+          {isFeature && (
+            <FormField label={t('massEdit.featureCode')} hint={t('massEdit.featureHint')}>
+              {(p) => <input {...p} value={featureCode} onChange={(e) => setFeatureCode(e.target.value)} placeholder="EF000008" />}
+            </FormField>
+          )}
           <FormField label={t('massEdit.value')} hint={attribute?.unit ? t('massEdit.unitHint', { unit: attribute.unit }) : undefined}>
             {(p) =>
               allowed ? (
