@@ -6,7 +6,7 @@ import { ErrorText } from '../components/ErrorText';
 import { FormField } from '../components/FormField';
 import { useI18n } from '../i18n/i18n';
 import { validatePasswordChange } from '../lib/validate';
-import { meQueryKey, useSession } from '../session/session';
+import { endSession, useSession } from '../session/session';
 
 /** Who is signed in, and the password change (which ends every session: the user signs in anew). */
 export default function AccountPage() {
@@ -31,8 +31,7 @@ export default function AccountPage() {
     try {
       await apiPost('Account/ChangePassword', { currentPassword: current, newPassword: next });
       // the server ended all sessions: back to sign-in
-      client.clear();
-      client.setQueryData(meQueryKey, null);
+      endSession(client);
     } catch (err) {
       setError(describeError(err, t));
       setBusy(false);

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { ApiError, apiGet, apiPost, onSessionExpired } from '../api/client';
 import type { Account } from '../api/types';
@@ -58,8 +58,13 @@ export function useSignOut() {
     try {
       await apiPost('Account/Logout', {}, { quietAuth: true });
     } finally {
-      client.clear();
-      client.setQueryData(meQueryKey, null);
+      endSession(client);
     }
   };
+}
+
+/** Back to the sign-in page: the "me" query (observed by App) becomes null, everything else is dropped. */
+export function endSession(client: QueryClient): void {
+  client.setQueryData(meQueryKey, null);
+  client.removeQueries({ predicate: (q) => q.queryKey[0] !== meQueryKey[0] });
 }
