@@ -34,6 +34,9 @@ const FIELD_KEYS: Record<string, MessageKey> = {
   catalogVersion: 'field.catalogVersion',
   catalogType: 'field.catalogType',
   newPassword: 'account.newPassword',
+  parentId: 'field.parentId',
+  fileName: 'field.fileName',
+  value: 'field.value',
 };
 
 /**

@@ -89,6 +89,12 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
       </div>
       <p className="muted">{t('sync.summary', { catalog: catalogName, url: connection.connectorUrl, schedule: connection.options.schedule ? t(`sync.schedule.${connection.options.schedule}`) : t('sync.schedule.none') })}</p>
       {message && <p role="status" className="notice">{message}</p>}
+      {connection.lastRun?.report?.deactivationsRefused ? (
+        <p className="notice">
+          {t('sync.refused', { count: connection.lastRun.report.deactivationsRefused })}{' '}
+          <button type="button" onClick={() => void start(false, true)}>{t('sync.confirmDeactivations')}</button>
+        </p>
+      ) : null}
       <ErrorText message={error} />
       <h3 className="h4">{t('sync.runs')}</h3>
       <QueryState isPending={runs.isPending} error={runs.error}>

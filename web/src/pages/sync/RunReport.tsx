@@ -15,9 +15,10 @@ export function RunReport({ report }: { report: SyncReport }) {
         <dt>{t('sync.batches')}</dt><dd>{num(report.batches?.sent ?? 0)} / {num(report.batches?.retried ?? 0)}</dd>
         <dt>{t('sync.duration')}</dt><dd>{num(Math.round((report.durationMs ?? 0) / 100) / 10)} s</dd>
       </dl>
+      {report.deactivationsRefused ? <p className="notice">{t('sync.refused', { count: num(report.deactivationsRefused) })}</p> : null}
       {report.quarantined?.length > 0 && (
         <details open>
-          <summary>{t('sync.quarantined', { count: num(report.quarantined.length) })}</summary>
+          <summary>{t('sync.quarantined', { count: num(report.quarantinedCount ?? report.quarantined.length) })}</summary>
           <table className="table compact">
             <thead><tr><th scope="col">{t('field.sku')}</th><th scope="col">{t('sync.reason')}</th></tr></thead>
             <tbody>{report.quarantined.map((q) => <tr key={q.sku}><td>{q.sku}</td><td>{q.reason}</td></tr>)}</tbody>
@@ -29,7 +30,7 @@ export function RunReport({ report }: { report: SyncReport }) {
           <summary>{t('sync.plan')}</summary>
           {(['create', 'update', 'deactivate'] as const).map((k) => (
             <div key={k}>
-              <h4>{t(`sync.plan.${k}`, { count: num(plan[`${k}Count`] ?? plan[k].length) })}</h4>
+              <h4>{t(`sync.plan.${k}`, { count: `${num(plan[k].length)}${plan.truncated ? '+' : ''}` })}</h4>
               <p className="sku-list">{plan[k].slice(0, 200).join(', ') || '–'}</p>
             </div>
           ))}

@@ -11,6 +11,7 @@ export interface Connection {
   options: { missing: 'deactivate' | 'ignore'; maxDeactivationPercent: number; schedule: null | 'hourly' | 'daily'; defaultTaxCode?: string };
   hasSecret: boolean;
   lastRun: SyncRun | null;
+  nextRunAt?: string | null;
 }
 
 export interface SyncReport {
@@ -19,9 +20,13 @@ export interface SyncReport {
   skipped: number;
   deactivated: number;
   quarantined: { sku: string; reason: string }[];
+  /** The full number; `quarantined` may be capped. */
+  quarantinedCount?: number;
   batches: { sent: number; retried: number };
   durationMs: number;
-  plan?: { create: string[]; update: string[]; deactivate: string[]; createCount?: number; updateCount?: number; deactivateCount?: number };
+  plan?: { create: string[]; update: string[]; deactivate: string[]; truncated?: boolean };
+  /** Set when the guardrail (maxDeactivationPercent) refused this run's deactivations. */
+  deactivationsRefused?: number;
 }
 
 export interface SyncRun {
