@@ -11,6 +11,8 @@ export interface Bindings {
   SERVICE_NAME: string;
   /** Per-IP counters of the public endpoints (SPEC part 8). */
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** The web application's static files (dist/web); the asset layer serves them before the Worker runs. */
+  ASSETS: Fetcher;
   /** One Durable Object per MCP session (2025 protocol revisions). */
   MCP_SESSION: DurableObjectNamespace<import('./mcp/session-agent').McpSession>;
 }

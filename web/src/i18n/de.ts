@@ -355,7 +355,7 @@ export const de = {
   'admin.switchOn': 'KI darf jetzt für {name} Klassifizierungen bearbeiten.',
   'admin.switchOff': 'KI darf für {name} keine Klassifizierungen mehr bearbeiten.',
   'admin.revoke': 'KI-Zugriff entziehen',
-  'admin.revokeFor': 'KI-Zugriff von {name} entziehen',
+  'admin.revokeFor': 'KI-Zugriff entziehen: {name}',
   'admin.revokeTitle': 'KI-Zugriff entziehen?',
   'admin.revokeText': 'Alle Zugänge von KI-Assistenten, die {name} freigegeben hat, werden sofort ungültig. Die Person muss sie neu freigeben.',
   'admin.revoked': 'KI-Zugriff von {name} entzogen.',

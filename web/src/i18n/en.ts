@@ -353,7 +353,7 @@ export const en: Record<MessageKey, string> = {
   'admin.switchOn': 'AI may now edit classifications for {name}.',
   'admin.switchOff': 'AI may no longer edit classifications for {name}.',
   'admin.revoke': 'Revoke AI access',
-  'admin.revokeFor': 'Revoke AI access of {name}',
+  'admin.revokeFor': 'Revoke AI access: {name}',
   'admin.revokeTitle': 'Revoke AI access?',
   'admin.revokeText': 'Every AI assistant access {name} has granted stops working at once. The person has to grant it again.',
   'admin.revoked': 'AI access of {name} revoked.',
