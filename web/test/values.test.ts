@@ -72,3 +72,10 @@ describe('ranges and display', () => {
     expect(['A', 'N', 'R', 'L', 'X'].map(featureKind)).toEqual(['enum', 'number', 'range', 'boolean', 'text']);
   });
 });
+
+describe('unit symbols', async () => {
+  const { unitLabel } = await import('../src/lib/units');
+  it('shows symbols for UN/ECE codes and unknown codes as they are', () => {
+    expect(['VLT', 'CEL', 'MMK', 'XYZ', null].map(unitLabel)).toEqual(['V', '°C', 'mm²', 'XYZ', '']);
+  });
+});

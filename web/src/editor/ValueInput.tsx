@@ -1,4 +1,5 @@
 import { useI18n } from '../i18n/i18n';
+import { unitLabel } from '../lib/units';
 import type { ValueKind } from '../lib/values';
 
 interface Props {
@@ -45,7 +46,7 @@ export function ValueInput({ id, kind, value, onChange, options, unit, label, de
         <input {...common} aria-label={`${label} ${t('value.min')}`} inputMode="decimal" value={min} onChange={(e) => onChange(`${e.target.value}..${max}`)} />
         <span aria-hidden="true">–</span>
         <input aria-label={`${label} ${t('value.max')}`} inputMode="decimal" value={max} onChange={(e) => onChange(`${min}..${e.target.value}`)} />
-        {unit && <span className="unit">{unit}</span>}
+        {unit && <span className="unit" title={unit}>{unitLabel(unit)}</span>}
       </span>
     );
   }
@@ -53,7 +54,7 @@ export function ValueInput({ id, kind, value, onChange, options, unit, label, de
   return (
     <span className="unit-input">
       <input {...common} inputMode={numeric ? 'decimal' : undefined} value={value} onChange={(e) => onChange(e.target.value)} />
-      {unit && <span className="unit">{unit}</span>}
+      {unit && <span className="unit" title={unit}>{unitLabel(unit)}</span>}
     </span>
   );
 }

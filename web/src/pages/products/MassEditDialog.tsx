@@ -11,6 +11,7 @@ import { JobStateBadge } from '../../components/JobStateBadge';
 import { ProgressBar } from '../../components/ProgressBar';
 import { useI18n } from '../../i18n/i18n';
 import { canonical, type ListQuery } from '../../lib/cursor';
+import { unitLabel } from '../../lib/units';
 import { parseInput, type ValueKind } from '../../lib/values';
 import { useSession } from '../../session/session';
 import { BUILT_IN_COLUMNS } from './columns';
@@ -101,7 +102,7 @@ export function MassEditDialog({ catalogId, productIds, filter, attributes, onCl
               {(p) => <input {...p} value={featureCode} onChange={(e) => setFeatureCode(e.target.value)} placeholder="EF000008" />}
             </FormField>
           )}
-          <FormField label={t('massEdit.value')} hint={attribute?.unit ? t('massEdit.unitHint', { unit: attribute.unit }) : undefined}>
+          <FormField label={t('massEdit.value')} hint={attribute?.unit ? t('massEdit.unitHint', { unit: unitLabel(attribute.unit) }) : undefined}>
             {(p) =>
               allowed ? (
                 <select {...p} value={value} onChange={(e) => setValue(e.target.value)}>
