@@ -1,5 +1,6 @@
 import type { Attribute, Product } from '../../api/types';
 import type { MessageKey } from '../../i18n/de';
+import { unitLabel } from '../../lib/units';
 import type { ValueKind } from '../../lib/values';
 
 /** A grid column: a built-in field of ProductOut or an attribute (code). */
@@ -46,7 +47,7 @@ export const DEFAULT_COLUMNS = ['sku', 'name', 'status', 'gtin', 'price', 'unit'
 export function attributeColumn(a: Attribute): GridColumn {
   return {
     id: `attr:${a.code}`,
-    label: a.unit ? `${a.name} (${a.unit})` : a.name,
+    label: a.unit ? `${a.name} (${unitLabel(a.unit)})` : a.name,
     width: 150,
     attribute: a,
     edit: a.type === 'text' || a.type === 'number' || a.type === 'boolean' || a.type === 'enum' || a.type === 'range' ? a.type : 'text',
