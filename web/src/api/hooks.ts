@@ -44,8 +44,8 @@ export function useJobs(limit = 20) {
   return useQuery({
     queryKey: [...keys.jobs, limit],
     queryFn: () => apiGet<Page<Job>>('Job/GetJobs', { limit }),
-    // while anything runs, keep the list live
-    refetchInterval: (q) => (q.state.data?.items.some((j) => j.state === 'queued' || j.state === 'running') ? 2000 : false),
+    // while anything runs, keep the list fresh (each running job also polls GetJob itself)
+    refetchInterval: (q) => (q.state.data?.items.some((j) => j.state === 'queued' || j.state === 'running') ? 5000 : false),
   });
 }
 

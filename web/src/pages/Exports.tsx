@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { apiPost } from '../api/client';
 import { describeError } from '../api/errors';
-import { keys, useJobs, useTemplates } from '../api/hooks';
+import { keys, useJob, useJobs, useTemplates } from '../api/hooks';
 import { EXPORT_TYPES, isTerminal, type Job } from '../api/types';
 import { useCatalogChoice } from '../components/CatalogPicker';
 import { ErrorText } from '../components/ErrorText';
@@ -81,9 +81,15 @@ export default function Exports() {
   );
 }
 
-function JobCard({ job }: { job: Job }) {
+function JobCard({ job: listed }: { job: Job }) {
   const { t, date, num } = useI18n();
   const client = useQueryClient();
+  // A running job is followed through GetJob (about once a second) until it ends.
+  const live = useJob(isTerminal(listed.state) ? null : listed.jobId);
+  const job = live.data ?? listed;
+  useEffect(() => {
+    if (live.data && isTerminal(live.data.state)) void client.invalidateQueries({ queryKey: keys.jobs });
+  }, [live.data?.state]); // eslint-disable-line react-hooks/exhaustive-deps
   const kind = useJobKind();
   const [error, setError] = useState<string | null>(null);
   const cancel = async () => {
