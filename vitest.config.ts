@@ -1,8 +1,11 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { mkdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import SummaryReporter from './test/reporters/summary-reporter';
 
 export default defineConfig(async () => {
+  // wrangler.toml's [assets] directory must exist; the Workers-pool tests never need the built web app.
+  mkdirSync('./dist/web', { recursive: true });
   const migrations = await readD1Migrations('./migrations');
   return {
     plugins: [

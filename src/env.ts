@@ -13,6 +13,8 @@ export interface Bindings {
   JOB_STALE_MS?: string;
   /** Per-IP counters of the public endpoints (SPEC part 8). */
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** The web application's static files (dist/web); the asset layer serves them before the Worker runs. */
+  ASSETS: Fetcher;
   /** One Durable Object per MCP session (2025 protocol revisions). */
   MCP_SESSION: DurableObjectNamespace<import('./mcp/session-agent').McpSession>;
 }

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 const ROOT = process.cwd();
 export const childEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
@@ -42,6 +44,8 @@ export interface DevServer {
  * the repository) with any extra wrangler flags.
  */
 export async function startDevServer(persistTo: string, options: { cwd?: string; args?: string[] } = {}): Promise<DevServer> {
+  // wrangler refuses to start without wrangler.toml's [assets] directory: build the web app once.
+  if ((options.cwd ?? ROOT) === ROOT && !existsSync(join(ROOT, 'dist', 'web', 'index.html'))) await run('npm', ['run', 'build:web']);
   const port = await freePort();
   const child: ChildProcess = spawn(
     'npm',

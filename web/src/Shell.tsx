@@ -1,0 +1,94 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { NavLink } from 'react-router';
+import { apiPost } from './api/client';
+import { describeError } from './api/errors';
+import { ErrorText } from './components/ErrorText';
+import { LanguageSwitch } from './components/LanguageSwitch';
+import { useI18n } from './i18n/i18n';
+import type { MessageKey } from './i18n/de';
+import { meQueryKey, useSession, useSignOut } from './session/session';
+
+const NAV: { to: string; key: MessageKey; admin?: boolean }[] = [
+  { to: '/', key: 'nav.dashboard' },
+  { to: '/catalogs', key: 'nav.catalogs' },
+  { to: '/categories', key: 'nav.categories' },
+  { to: '/products', key: 'nav.products' },
+  { to: '/exports', key: 'nav.exports' },
+  { to: '/sync', key: 'nav.sync' },
+  { to: '/admin', key: 'nav.admin', admin: true },
+];
+
+/** Header (company, department, language, account) and the main navigation around every screen. */
+export function Shell({ children }: { children: ReactNode }) {
+  const { t } = useI18n();
+  const { account, isAdmin } = useSession();
+  const signOut = useSignOut();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        {t('app.skip')}
+      </a>
+      <header className="topbar">
+        <span className="brand">{t('app.name')}</span>
+        <span className="company">{account.company.name}</span>
+        <div className="topbar-tools">
+          <DepartmentSwitch />
+          <LanguageSwitch />
+          <NavLink to="/account" className="topbar-link">
+            {account.user.name || account.user.email}
+          </NavLink>
+          <button type="button" onClick={() => void signOut()}>
+            {t('nav.signOut')}
+          </button>
+        </div>
+      </header>
+      <nav className="sidenav" aria-label={t('nav.label')}>
+        <ul>
+          {NAV.filter((item) => !item.admin || isAdmin).map((item) => (
+            <li key={item.to}>
+              <NavLink to={item.to} end={item.to === '/'}>
+                {t(item.key)}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" className="content" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+function DepartmentSwitch() {
+  const { t } = useI18n();
+  const { account } = useSession();
+  const client = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  if (account.departments.length < 2) return null;
+  const change = async (departmentId: string) => {
+    setError(null);
+    try {
+      await apiPost('Account/SwitchDepartment', { departmentId });
+      // everything cached belongs to the old department
+      client.removeQueries({ predicate: (q) => q.queryKey[0] !== meQueryKey[0] });
+      await client.invalidateQueries({ queryKey: meQueryKey });
+    } catch (err) {
+      setError(describeError(err, t));
+    }
+  };
+  return (
+    <label className="inline-field">
+      <span>{t('nav.department')}</span>
+      <select value={account.departmentId} onChange={(e) => void change(e.target.value)}>
+        {account.departments.map((d) => (
+          <option key={d.departmentId} value={d.departmentId}>
+            {d.name}
+          </option>
+        ))}
+      </select>
+      <ErrorText message={error} />
+    </label>
+  );
+}

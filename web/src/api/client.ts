@@ -1,0 +1,89 @@
+/**
+ * The one door to the REST API (docs/design.md section 3): JSON in and out, the session cookie
+ * travels by itself (same origin). Every failure becomes an `ApiError` carrying the HTTP status
+ * and the API's `{error}` message, so screens can show it where it happened.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** True when the server answered "route not found": the operation does not exist on this server yet. */
+    readonly unsupported = false,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Listener = () => void;
+const expiryListeners = new Set<Listener>();
+
+/** Called on every 401 of an authenticated call: the session has ended (the UI asks to sign in again). */
+export function onSessionExpired(listener: Listener): () => void {
+  expiryListeners.add(listener);
+  return () => expiryListeners.delete(listener);
+}
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+/** Builds `/api/{path}?query`, leaving out empty parameters. */
+export function apiUrl(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return `/api/${path}${qs ? `?${qs}` : ''}`;
+}
+
+async function toError(res: Response): Promise<ApiError> {
+  let message = '';
+  try {
+    const body = (await res.json()) as { error?: unknown };
+    if (typeof body.error === 'string') message = body.error;
+  } catch {
+    // not JSON (a proxy page, a crash): the status alone must do
+  }
+  const unsupported = res.status === 404 && message === 'route not found';
+  return new ApiError(res.status, message, unsupported);
+}
+
+async function send<T>(path: string, init: RequestInit, quietAuth: boolean): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { credentials: 'same-origin', ...init });
+  } catch {
+    throw new ApiError(0, 'network');
+  }
+  if (!res.ok) {
+    const error = await toError(res);
+    if (res.status === 401 && !quietAuth) expiryListeners.forEach((l) => l());
+    throw error;
+  }
+  const type = res.headers.get('Content-Type') ?? '';
+  return (type.includes('application/json') ? await res.json() : await res.text()) as T;
+}
+
+export interface CallOptions {
+  /** Do not treat a 401 as an expired session (sign-in and the first "who am I"). */
+  quietAuth?: boolean;
+  signal?: AbortSignal;
+}
+
+export function apiGet<T>(path: string, query?: Query, options: CallOptions = {}): Promise<T> {
+  return send<T>(apiUrl(path, query), { method: 'GET', signal: options.signal }, options.quietAuth ?? false);
+}
+
+export function apiPost<T>(path: string, body: unknown, options: CallOptions = {}): Promise<T> {
+  return send<T>(
+    apiUrl(path),
+    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal: options.signal },
+    options.quietAuth ?? false,
+  );
+}
+
+/** Raw-body upload (Media/Upload takes the file itself with its own Content-Type). */
+export function apiUpload<T>(path: string, query: Query, file: Blob): Promise<T> {
+  return send<T>(apiUrl(path, query), { method: 'POST', headers: { 'Content-Type': file.type || 'application/octet-stream' }, body: file }, false);
+}

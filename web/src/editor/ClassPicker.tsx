@@ -1,0 +1,62 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { useI18n } from '../i18n/i18n';
+import { QueryState } from '../components/QueryState';
+import { GROUP_LABELS, GROUPS, searchClasses, type ClassEntry, type Group } from './classification-api';
+
+/** Choose a system, type a class code or name, pick one of the matches (a list of buttons). */
+export function ClassPicker({ taken, onPick }: { taken: ClassEntry[]; onPick: (c: ClassEntry) => void }) {
+  const { t } = useI18n();
+  const [group, setGroup] = useState<Group>('ETIM');
+  const [text, setText] = useState('');
+  const [q, setQ] = useState('');
+  const resultsId = useId();
+  useEffect(() => {
+    const timer = window.setTimeout(() => setQ(text.trim()), 250);
+    return () => window.clearTimeout(timer);
+  }, [text]);
+  const results = useQuery({
+    queryKey: ['classSearch', group, q],
+    queryFn: ({ signal }) => searchClasses(group, q, signal),
+    enabled: q.length > 0,
+    staleTime: 5 * 60_000,
+  });
+  const replaced = taken.find((c) => c.group === group);
+
+  return (
+    <div className="class-picker">
+      <div className="row">
+        <label className="field">
+          <span>{t('class.system')}</span>
+          <select value={group} onChange={(e) => setGroup(e.target.value as Group)}>
+            {GROUPS.map((g) => <option key={g} value={g}>{GROUP_LABELS[g]}</option>)}
+          </select>
+        </label>
+        <label className="field grow">
+          <span>{t('class.search')}</span>
+          <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder={t('class.searchPlaceholder')} aria-controls={resultsId} />
+        </label>
+      </div>
+      {replaced && <p className="muted">{t('class.replaces', { code: replaced.code })}</p>}
+      <div id={resultsId} aria-live="polite">
+        {q && (
+          <QueryState isPending={results.isPending} error={results.error} unsupportedText={t('class.unsupported')}>
+            {results.data?.length ? (
+              <ul className="result-list" aria-label={t('class.results')}>
+                {results.data.slice(0, 30).map((c) => (
+                  <li key={c.code}>
+                    <button type="button" onClick={() => { onPick({ ...c, group }); setText(''); setQ(''); }}>
+                      <strong>{c.code}</strong> {c.name}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="muted">{t('class.noResults')}</p>
+            )}
+          </QueryState>
+        )}
+      </div>
+    </div>
+  );
+}

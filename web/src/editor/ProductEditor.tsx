@@ -1,0 +1,86 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { apiPost } from '../api/client';
+import { keys, useProduct } from '../api/hooks';
+import { useAnnounce } from '../components/Announcer';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { QueryState } from '../components/QueryState';
+import { Tabs } from '../components/Tabs';
+import { useI18n } from '../i18n/i18n';
+import { useSession } from '../session/session';
+import { AttributesForm } from './AttributesForm';
+import { ClassificationEditor } from './ClassificationEditor';
+import { FieldsForm } from './FieldsForm';
+import { MediaPanel } from './MediaPanel';
+import { PlacementsForm } from './PlacementsForm';
+import { VariantsPanel } from './VariantsPanel';
+
+/** Everything about one product: fields, attributes, categories, variants, media, classification. */
+export default function ProductEditor() {
+  const { productId = '' } = useParams();
+  const { t } = useI18n();
+  const { departmentId } = useSession();
+  const product = useProduct(productId);
+  const [params, setParams] = useSearchParams();
+  const [deleting, setDeleting] = useState(false);
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const announce = useAnnounce();
+  const tab = params.get('tab') ?? 'fields';
+  const p = product.data;
+
+  return (
+    <QueryState isPending={product.isPending} error={product.error}>
+      {p && (
+        <>
+          <nav aria-label={t('editor.breadcrumb')} className="breadcrumb">
+            <Link to={`/products?catalog=${p.catalogId}`}>{t('nav.products')}</Link>
+            {p.parentId && (
+              <>
+                {' › '}
+                <Link to={`/products/${p.parentId}?tab=variants`}>{t('editor.master')}</Link>
+              </>
+            )}
+          </nav>
+          <div className="page-head">
+            <h1>
+              {p.name || t('editor.unnamed')} <span className="muted sku">{p.sku}</span>
+            </h1>
+            <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>
+              {p.parentId ? t('variants.delete') : t('editor.delete')}
+            </button>
+          </div>
+          <Tabs
+            label={t('editor.sections')}
+            active={tab}
+            onChange={(id) => setParams({ tab: id }, { replace: true })}
+            tabs={[
+              { id: 'fields', label: t('editor.tab.fields'), content: () => <FieldsForm product={p} /> },
+              { id: 'attributes', label: t('editor.tab.attributes'), content: () => <AttributesForm product={p} /> },
+              { id: 'classification', label: t('editor.tab.classification'), content: () => <ClassificationEditor product={p} /> },
+              { id: 'categories', label: t('editor.tab.categories'), content: () => <PlacementsForm product={p} /> },
+              ...(p.parentId ? [] : [{ id: 'variants', label: t('editor.tab.variants', { count: p.variants.length }), content: () => <VariantsPanel product={p} /> }]),
+              { id: 'media', label: t('editor.tab.media', { count: p.media.length }), content: () => <MediaPanel product={p} /> },
+            ]}
+          />
+          <ConfirmDialog
+            open={deleting}
+            title={t('editor.deleteTitle')}
+            message={t(p.variants.length ? 'editor.deleteTextVariants' : 'editor.deleteText', { sku: p.sku ?? '', name: p.name ?? '', count: p.variants.length })}
+            confirmLabel={t('common.delete')}
+            onClose={() => setDeleting(false)}
+            onConfirm={async () => {
+              await apiPost('Catalog/DeleteProduct', { departmentId, productId: p.productId });
+              announce(t('editor.deleted', { sku: p.sku ?? '' }));
+              client.removeQueries({ queryKey: keys.product(p.productId) });
+              void client.invalidateQueries({ queryKey: ['products', p.catalogId] });
+              void client.invalidateQueries({ queryKey: keys.stats });
+              navigate(p.parentId ? `/products/${p.parentId}?tab=variants` : `/products?catalog=${p.catalogId}`);
+            }}
+          />
+        </>
+      )}
+    </QueryState>
+  );
+}

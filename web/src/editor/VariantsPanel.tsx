@@ -1,0 +1,91 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { apiPost } from '../api/client';
+import { keys } from '../api/hooks';
+import type { Product, ProductDetail } from '../api/types';
+import { useAnnounce } from '../components/Announcer';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useI18n } from '../i18n/i18n';
+import type { MessageKey } from '../i18n/de';
+import type { ValueKind } from '../lib/values';
+import { NewProductDialog } from '../pages/products/NewProductDialog';
+import { InlineCell } from '../pages/products/InlineCell';
+import { useSession } from '../session/session';
+
+const COLUMNS: { field: keyof Product; label: MessageKey; kind: ValueKind }[] = [
+  { field: 'name', label: 'field.name', kind: 'text' },
+  { field: 'gtin', label: 'field.gtin', kind: 'text' },
+  { field: 'price', label: 'field.price', kind: 'decimal' },
+  { field: 'status', label: 'field.status', kind: 'enum' },
+];
+
+/** Variants of a master: edited in place, added with their own SKU, deleted after a confirmation. */
+export function VariantsPanel({ product }: { product: ProductDetail }) {
+  const { t } = useI18n();
+  const { departmentId } = useSession();
+  const client = useQueryClient();
+  const announce = useAnnounce();
+  const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<Product | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: keys.product(product.productId) });
+
+  return (
+    <section aria-label={t('editor.tab.variants', { count: product.variants.length })}>
+      <div className="toolbar">
+        <button type="button" className="primary" onClick={() => setAdding(true)}>{t('variants.add')}</button>
+      </div>
+      {product.variants.length === 0 ? (
+        <p className="empty">{t('variants.none')}</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">{t('field.sku')}</th>
+              {COLUMNS.map((c) => <th scope="col" key={c.field}>{t(c.label)}</th>)}
+              <th scope="col"><span className="visually-hidden">{t('common.actions')}</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {product.variants.map((v) => (
+              <tr key={v.productId}>
+                <th scope="row"><Link to={`/products/${v.productId}`}>{v.sku}</Link></th>
+                {COLUMNS.map((c) => (
+                  <td key={c.field}>
+                    <InlineCell elementId={v.productId} field={c.field} label={t(c.label)} rowLabel={v.sku ?? ''} value={v[c.field] === null ? null : String(v[c.field])} kind={c.kind} onSaved={() => void refresh()} />
+                  </td>
+                ))}
+                <td className="actions">
+                  <button type="button" className="danger-quiet" onClick={() => setDeleting(v)} aria-label={t('variants.deleteNamed', { sku: v.sku ?? '' })}>{t('common.delete')}</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {adding && (
+        <NewProductDialog
+          catalogId={product.catalogId}
+          parentId={product.productId}
+          onClose={() => setAdding(false)}
+          onCreated={(v) => {
+            announce(t('variants.created', { sku: v.sku ?? '' }));
+            void refresh();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('variants.deleteTitle')}
+        message={t('variants.deleteText', { sku: deleting?.sku ?? '', master: product.sku ?? '' })}
+        confirmLabel={t('common.delete')}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await apiPost('Catalog/DeleteProduct', { departmentId, productId: deleting!.productId });
+          announce(t('variants.deleted', { sku: deleting!.sku ?? '' }));
+          await refresh();
+        }}
+      />
+    </section>
+  );
+}

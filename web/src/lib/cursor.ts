@@ -1,0 +1,81 @@
+import type { Page } from '../api/types';
+
+/**
+ * Keyset paging on the client: the server hands out opaque cursors bound to one sort and
+ * filter (API-CONTRACTS "Product list"). These helpers keep the infinite list honest: a cursor is
+ * only ever reused with the query it came from, and a row that moved between pages is not shown twice.
+ */
+export interface ListQuery {
+  catalogId: string;
+  q?: string;
+  sort?: 'sku' | 'name' | 'updatedAt';
+  order?: 'asc' | 'desc';
+  categoryId?: string;
+  subtree?: boolean;
+  status?: string;
+  classCode?: string;
+  missing?: string[];
+}
+
+/** The query key of a list: a different filter or sort is a different list with its own cursors. */
+export function listKey(query: ListQuery): readonly unknown[] {
+  return ['products', query.catalogId, canonical(query)];
+}
+
+/** Drops empty parts and sorts `missing`, so equal filters give equal keys. */
+export function canonical(query: ListQuery): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (query.q?.trim()) out.q = query.q.trim();
+  if (query.sort) out.sort = query.sort;
+  if (query.order) out.order = query.order;
+  if (query.categoryId) {
+    out.categoryId = query.categoryId;
+    if (query.subtree !== undefined) out.subtree = String(query.subtree);
+  }
+  if (query.status) out.status = query.status;
+  if (query.classCode?.trim()) out.classCode = query.classCode.trim().toUpperCase();
+  if (query.missing?.length) out.missing = [...query.missing].sort().join(',');
+  return out;
+}
+
+/** The next cursor for useInfiniteQuery: undefined ends the list. */
+export function nextCursorOf<T>(page: Page<T> | undefined): string | undefined {
+  return page?.nextCursor ?? undefined;
+}
+
+/** All rows of the loaded pages in order, each id once (the first position wins). */
+export function flattenPages<T>(pages: readonly Page<T>[] | undefined, idOf: (row: T) => string): T[] {
+  const seen = new Set<string>();
+  const rows: T[] = [];
+  for (const page of pages ?? []) {
+    for (const row of page.items) {
+      const id = idOf(row);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+/** Whether the virtual window reached the end of the loaded rows, so the next page should load. */
+export function shouldLoadMore(lastVisibleIndex: number, loadedCount: number, hasNext: boolean, busy: boolean, threshold = 20): boolean {
+  return hasNext && !busy && lastVisibleIndex >= loadedCount - threshold;
+}
+
+/** Parses the grid's state from the address bar so a filtered view can be bookmarked and shared. */
+export function queryFromSearch(params: URLSearchParams, catalogId: string): ListQuery {
+  const sort = params.get('sort');
+  const order = params.get('order');
+  return {
+    catalogId,
+    q: params.get('q') ?? undefined,
+    sort: sort === 'sku' || sort === 'name' || sort === 'updatedAt' ? sort : undefined,
+    order: order === 'asc' || order === 'desc' ? order : undefined,
+    categoryId: params.get('categoryId') ?? undefined,
+    subtree: params.has('subtree') ? params.get('subtree') !== 'false' : undefined,
+    status: params.get('status') ?? undefined,
+    classCode: params.get('classCode') ?? undefined,
+    missing: params.get('missing')?.split(',').filter(Boolean) ?? undefined,
+  };
+}

@@ -1,0 +1,85 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { apiGet, apiPost } from '../api/client';
+import { describeError } from '../api/errors';
+import type { UserRow } from '../api/types';
+import { useAnnounce } from '../components/Announcer';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ErrorText } from '../components/ErrorText';
+import { QueryState } from '../components/QueryState';
+import { useI18n } from '../i18n/i18n';
+import { useSession } from '../session/session';
+
+/** Admin: the company's users, their switch "AI may edit classifications", and revoking AI access. */
+export default function Admin() {
+  const { t } = useI18n();
+  const { isAdmin } = useSession();
+  const client = useQueryClient();
+  const announce = useAnnounce();
+  const users = useQuery({ queryKey: ['users'], queryFn: () => apiGet<{ items: UserRow[] }>('Account/GetUsers'), enabled: isAdmin });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [revoking, setRevoking] = useState<UserRow | null>(null);
+
+  if (!isAdmin) return (<><h1>{t('admin.title')}</h1><p className="notice">{t('admin.onlyAdmins')}</p></>);
+
+  const setSwitch = async (user: UserRow, enabled: boolean) => {
+    setErrors({ ...errors, [user.userId]: '' });
+    try {
+      await apiPost('Account/SetAiSwitch', { userId: user.userId, enabled });
+      announce(t(enabled ? 'admin.switchOn' : 'admin.switchOff', { name: user.name || user.email }));
+      await client.invalidateQueries({ queryKey: ['users'] });
+    } catch (err) {
+      setErrors({ ...errors, [user.userId]: describeError(err, t) });
+    }
+  };
+
+  return (
+    <>
+      <h1>{t('admin.title')}</h1>
+      <p className="muted">{t('admin.intro')}</p>
+      <QueryState isPending={users.isPending} error={users.error} unsupportedText={t('admin.unsupported')}>
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">{t('account.name')}</th>
+              <th scope="col">{t('signIn.email')}</th>
+              <th scope="col">{t('account.role')}</th>
+              <th scope="col">{t('account.aiSwitch')}</th>
+              <th scope="col"><span className="visually-hidden">{t('common.actions')}</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.data?.items.map((u) => (
+              <tr key={u.userId}>
+                <th scope="row">{u.name}</th>
+                <td>{u.email}</td>
+                <td>{t(`role.${u.role}`)}</td>
+                <td>
+                  <label className="switch">
+                    <input type="checkbox" role="switch" checked={u.aiMayEditClassifications} onChange={(e) => void setSwitch(u, e.target.checked)} aria-label={t('admin.switchFor', { name: u.name || u.email })} />
+                    <span>{u.aiMayEditClassifications ? t('common.on') : t('common.off')}</span>
+                  </label>
+                  <ErrorText message={errors[u.userId] || null} />
+                </td>
+                <td className="actions">
+                  <button type="button" className="danger-quiet" onClick={() => setRevoking(u)} aria-label={t('admin.revokeFor', { name: u.name || u.email })}>{t('admin.revoke')}</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </QueryState>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={t('admin.revokeTitle')}
+        message={t('admin.revokeText', { name: revoking?.name || revoking?.email || '' })}
+        confirmLabel={t('admin.revoke')}
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          await apiPost('Account/RevokeAiAccess', { userId: revoking!.userId });
+          announce(t('admin.revoked', { name: revoking!.name || revoking!.email }));
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { apiPost } from '../api/client';
+import { keys, useCatalogs } from '../api/hooks';
+import type { Catalog } from '../api/types';
+import { useAnnounce } from '../components/Announcer';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { QueryState } from '../components/QueryState';
+import { useI18n } from '../i18n/i18n';
+import { useSession } from '../session/session';
+import { CatalogDialog } from './CatalogDialog';
+
+/** Catalogs of the department: list, create, edit, delete (with a confirmation naming what goes). */
+export default function Catalogs() {
+  const { t, num, date } = useI18n();
+  const { departmentId } = useSession();
+  const catalogs = useCatalogs();
+  const client = useQueryClient();
+  const announce = useAnnounce();
+  const [editing, setEditing] = useState<Catalog | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Catalog | null>(null);
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>{t('catalogs.title')}</h1>
+        <button type="button" className="primary" onClick={() => setEditing('new')}>{t('catalogs.create')}</button>
+      </div>
+      <QueryState isPending={catalogs.isPending} error={catalogs.error}>
+        {catalogs.data?.items.length ? (
+          <table className="table">
+            <caption className="visually-hidden">{t('catalogs.title')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('field.name')}</th>
+                <th scope="col">{t('field.catalogType')}</th>
+                <th scope="col">{t('field.catalogVersion')}</th>
+                <th scope="col">{t('field.language')}</th>
+                <th scope="col">{t('field.currency')}</th>
+                <th scope="col" className="num">{t('catalogs.categories')}</th>
+                <th scope="col" className="num">{t('catalogs.products')}</th>
+                <th scope="col">{t('common.updatedAt')}</th>
+                <th scope="col"><span className="visually-hidden">{t('common.actions')}</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {catalogs.data.items.map((c) => (
+                <tr key={c.catalogId}>
+                  <th scope="row"><Link to={`/products?catalog=${c.catalogId}`}>{c.name}</Link></th>
+                  <td>{c.catalogType ?? '–'}</td>
+                  <td>{c.catalogVersion ?? '–'}</td>
+                  <td>{c.language}</td>
+                  <td>{c.currency}</td>
+                  <td className="num"><Link to={`/categories?catalog=${c.catalogId}`} aria-label={t('catalogs.categoriesOf', { name: c.name, count: num(c.categoryCount) })}>{num(c.categoryCount)}</Link></td>
+                  <td className="num">{num(c.productCount)}</td>
+                  <td>{date(c.updatedAt)}</td>
+                  <td className="actions">
+                    <button type="button" onClick={() => setEditing(c)} aria-label={t('catalogs.editNamed', { name: c.name })}>{t('common.edit')}</button>
+                    <button type="button" className="danger-quiet" onClick={() => setDeleting(c)} aria-label={t('catalogs.deleteNamed', { name: c.name })}>{t('common.delete')}</button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="empty">{t('catalogs.empty')}</p>
+        )}
+      </QueryState>
+      {editing && <CatalogDialog catalog={editing === 'new' ? null : editing} open onClose={() => setEditing(null)} />}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('catalogs.deleteTitle')}
+        message={deleting ? t('catalogs.deleteText', { name: deleting.name, products: num(deleting.productCount), categories: num(deleting.categoryCount) }) : ''}
+        confirmLabel={t('catalogs.deleteConfirm')}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          await apiPost('Catalog/DeleteCatalog', { departmentId, catalogId: deleting.catalogId });
+          announce(t('catalogs.deleted', { name: deleting.name }));
+          await client.invalidateQueries({ queryKey: keys.catalogs });
+          await client.invalidateQueries({ queryKey: keys.stats });
+        }}
+      />
+    </>
+  );
+}

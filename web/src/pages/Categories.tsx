@@ -1,0 +1,91 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { apiPost } from '../api/client';
+import { describeError } from '../api/errors';
+import { useCategories } from '../api/hooks';
+import type { Category } from '../api/types';
+import { useAnnounce } from '../components/Announcer';
+import { useCatalogChoice } from '../components/CatalogPicker';
+import { ErrorText } from '../components/ErrorText';
+import { QueryState } from '../components/QueryState';
+import { useI18n } from '../i18n/i18n';
+import { useSession } from '../session/session';
+import { CategoryDetail } from './categories/CategoryDetail';
+import { CategoryNode, treeKeyNav } from './categories/CategoryNode';
+
+/** The category tree of a catalog: lazy levels, create, rename, move (drag and drop or a dialog), delete. */
+export default function Categories() {
+  const { t } = useI18n();
+  const { departmentId } = useSession();
+  const { catalog, picker, isPending, error } = useCatalogChoice();
+  const top = useCategories(catalog?.catalogId, null);
+  const client = useQueryClient();
+  const announce = useAnnounce();
+  const [selected, setSelected] = useState<Category | null>(null);
+  const [moveError, setMoveError] = useState<string | null>(null);
+  const [overTop, setOverTop] = useState(false);
+  const dragged = useRef<string | null>(null);
+
+  const move = async (categoryId: string, parentId: string | null) => {
+    setMoveError(null);
+    try {
+      await apiPost('Catalog/MoveCategory', { departmentId, categoryId, parentId });
+      announce(t('categories.moved'));
+      await client.invalidateQueries({ queryKey: ['categories', catalog?.catalogId] });
+      void client.invalidateQueries({ queryKey: ['categoryTree', catalog?.catalogId] });
+    } catch (err) {
+      setMoveError(describeError(err, t));
+    }
+  };
+  const items = top.data?.items ?? [];
+  const focusId = selected?.categoryId ?? items[0]?.categoryId ?? null;
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>{t('categories.title')}</h1>
+        <div className="toolbar">{picker}</div>
+      </div>
+      <QueryState isPending={isPending} error={error}>
+        {!catalog ? (
+          <p className="empty">{t('products.noCatalog')}</p>
+        ) : (
+          <div className="split">
+            <section className="panel tree-panel" aria-labelledby="tree-h">
+              <h2 id="tree-h" className="h3">{t('categories.tree', { catalog: catalog.name })}</h2>
+              <p className="muted small">{t('categories.dndHint')}</p>
+              <ErrorText message={moveError} />
+              <QueryState isPending={top.isPending} error={top.error}>
+                {items.length === 0 ? (
+                  <p className="empty">{t('categories.empty')}</p>
+                ) : (
+                  <ul role="tree" aria-labelledby="tree-h" className="tree" onKeyDown={treeKeyNav}>
+                    {items.map((c) => (
+                      <CategoryNode key={c.categoryId} category={c} level={1} selectedId={selected?.categoryId ?? null} focusId={focusId} onSelect={setSelected} onMove={(id, parent) => void move(id, parent)} dragged={dragged} />
+                    ))}
+                  </ul>
+                )}
+                <div
+                  className={overTop ? 'drop-top drop-over' : 'drop-top'}
+                  onDragOver={(e) => { if (dragged.current) { e.preventDefault(); setOverTop(true); } }}
+                  onDragLeave={() => setOverTop(false)}
+                  onDrop={(e) => { e.preventDefault(); setOverTop(false); const id = dragged.current; dragged.current = null; if (id) void move(id, null); }}
+                >
+                  {t('categories.dropTop')}
+                </div>
+              </QueryState>
+            </section>
+            <CategoryDetail
+              key={selected?.categoryId ?? 'none'}
+              catalogId={catalog.catalogId}
+              category={selected}
+              onChanged={(c) => setSelected(c)}
+              onMove={move}
+              onDeleted={() => setSelected(null)}
+            />
+          </div>
+        )}
+      </QueryState>
+    </>
+  );
+}

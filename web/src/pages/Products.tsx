@@ -1,0 +1,114 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { apiGet } from '../api/client';
+import { useAttributes } from '../api/hooks';
+import type { Page, Product } from '../api/types';
+import { useCatalogChoice } from '../components/CatalogPicker';
+import { QueryState } from '../components/QueryState';
+import { useI18n } from '../i18n/i18n';
+import { canonical, flattenPages, listKey, nextCursorOf, queryFromSearch, type ListQuery } from '../lib/cursor';
+import { ColumnChooser } from './products/ColumnChooser';
+import { attributeColumn, BUILT_IN_COLUMNS, loadColumnChoice, saveColumnChoice } from './products/columns';
+import { Filters } from './products/Filters';
+import { MassEditDialog } from './products/MassEditDialog';
+import { NewProductDialog } from './products/NewProductDialog';
+import { ProductGrid } from './products/ProductGrid';
+
+const PAGE_SIZE = 100;
+
+/** Find, filter, sort and fix products of one catalog; select some for a mass edit. */
+export default function Products() {
+  const { t, num } = useI18n();
+  const { catalog, isPending, error, picker } = useCatalogChoice();
+  const [params, setParams] = useSearchParams();
+  const attributes = useAttributes();
+  const [columnIds, setColumnIds] = useState<string[]>(loadColumnChoice);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [massEdit, setMassEdit] = useState<'selection' | 'filter' | null>(null);
+  const [creating, setCreating] = useState(false);
+
+  const query = useMemo(() => queryFromSearch(params, catalog?.catalogId ?? ''), [params, catalog?.catalogId]);
+  const list = useInfiniteQuery({
+    queryKey: listKey(query),
+    queryFn: ({ pageParam, signal }) =>
+      apiGet<Page<Product>>('Catalog/GetProducts', { catalogId: query.catalogId, ...canonical(query), cursor: pageParam, limit: PAGE_SIZE }, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursorOf,
+    enabled: Boolean(catalog),
+  });
+  const rows = useMemo(() => flattenPages(list.data?.pages, (p) => p.productId), [list.data]);
+
+  const allColumns = useMemo(() => [...BUILT_IN_COLUMNS, ...(attributes.data?.items ?? []).map(attributeColumn)], [attributes.data]);
+  const columns = useMemo(() => columnIds.map((id) => allColumns.find((c) => c.id === id)).filter((c) => c !== undefined), [columnIds, allColumns]);
+
+  const update = useCallback(
+    (patch: Partial<ListQuery>) => {
+      const next = canonical({ ...query, ...patch });
+      setParams({ catalog: query.catalogId, ...next });
+      setSelected(new Set());
+    },
+    [query, setParams],
+  );
+  const onSort = (sort: 'sku' | 'name' | 'updatedAt') => {
+    const current = query.sort ?? (query.q ? undefined : 'sku');
+    update({ sort, order: current === sort && (query.order ?? 'asc') === 'asc' ? 'desc' : 'asc' });
+  };
+  const loadMore = useCallback(() => void list.fetchNextPage(), [list]);
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const toggleAll = () => setSelected((s) => (rows.every((r) => s.has(r.productId)) ? new Set() : new Set(rows.map((r) => r.productId))));
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>{t('products.title')}</h1>
+        <div className="toolbar">
+          {picker}
+          <ColumnChooser all={allColumns} chosen={columnIds} onChange={(ids) => { setColumnIds(ids); saveColumnChoice(ids); }} />
+          <button type="button" className="primary" disabled={!catalog} onClick={() => setCreating(true)}>{t('products.create')}</button>
+        </div>
+      </div>
+      <QueryState isPending={isPending} error={error}>
+        {!catalog ? (
+          <p className="empty">{t('products.noCatalog')}</p>
+        ) : (
+          <>
+            <Filters key={catalog.catalogId} query={query} onChange={update} />
+            <div className="selection-bar" aria-live="polite">
+              <span>
+                {list.isSuccess && (list.hasNextPage ? t('products.loadedMore', { count: num(rows.length) }) : t('products.count', { count: num(rows.length) }))}
+                {selected.size > 0 && ` · ${t('products.selected', { count: num(selected.size) })}`}
+              </span>
+              <button type="button" disabled={selected.size === 0} onClick={() => setMassEdit('selection')}>{t('massEdit.forSelection')}</button>
+              <button type="button" onClick={() => setMassEdit('filter')}>{t('massEdit.forFilter')}</button>
+            </div>
+            <QueryState isPending={list.isPending} error={list.error}>
+              {rows.length === 0 ? (
+                <p className="empty">{query.q || params.size > 1 ? t('products.noMatch') : t('products.empty')}</p>
+              ) : (
+                <ProductGrid rows={rows} columns={columns} query={query} hasNext={Boolean(list.hasNextPage)} loadingMore={list.isFetchingNextPage} loadMore={loadMore} selected={selected} toggle={toggle} toggleAll={toggleAll} onSort={onSort} />
+              )}
+            </QueryState>
+            {list.isFetchNextPageError && <QueryState isPending={false} error={list.error} />}
+          </>
+        )}
+      </QueryState>
+      {catalog && massEdit && (
+        <MassEditDialog
+          catalogId={catalog.catalogId}
+          productIds={massEdit === 'selection' ? [...selected] : undefined}
+          filter={massEdit === 'filter' ? query : undefined}
+          attributes={attributes.data?.items ?? []}
+          onClose={() => setMassEdit(null)}
+        />
+      )}
+      {catalog && creating && <NewProductDialog catalogId={catalog.catalogId} onClose={() => setCreating(false)} />}
+    </>
+  );
+}

@@ -1,0 +1,134 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { apiGet, apiPost } from '../api/client';
+import { describeError } from '../api/errors';
+import { useCatalogs } from '../api/hooks';
+import type { Page } from '../api/types';
+import { useAnnounce } from '../components/Announcer';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ErrorText } from '../components/ErrorText';
+import { JobStateBadge } from '../components/JobStateBadge';
+import { QueryState } from '../components/QueryState';
+import { useI18n } from '../i18n/i18n';
+import { useSession } from '../session/session';
+import { ConnectionDialog } from './sync/ConnectionDialog';
+import { RunReport } from './sync/RunReport';
+import type { Connection, SyncRun } from './sync/sync-types';
+
+/** Shop and ERP connections: test, dry run, run, and each run's report. */
+export default function Sync() {
+  const { t } = useI18n();
+  const { isAdmin } = useSession();
+  const connections = useQuery({ queryKey: ['sync', 'connections'], queryFn: () => apiGet<{ items: Connection[] }>('Sync/GetConnections') });
+  const [editing, setEditing] = useState<Connection | 'new' | null>(null);
+  return (
+    <>
+      <div className="page-head">
+        <h1>{t('sync.title')}</h1>
+        {isAdmin && !connections.error && <button type="button" className="primary" onClick={() => setEditing('new')}>{t('sync.add')}</button>}
+      </div>
+      <QueryState isPending={connections.isPending} error={connections.error} unsupportedText={t('sync.unsupported')}>
+        {connections.data?.items.length ? (
+          connections.data.items.map((c) => <ConnectionCard key={c.connectionId} connection={c} onEdit={() => setEditing(c)} />)
+        ) : (
+          <p className="empty">{t('sync.none')}</p>
+        )}
+      </QueryState>
+      {editing && <ConnectionDialog connection={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+    </>
+  );
+}
+
+function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit: () => void }) {
+  const { t, date } = useI18n();
+  const { departmentId, isAdmin } = useSession();
+  const catalogs = useCatalogs();
+  const client = useQueryClient();
+  const announce = useAnnounce();
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [openRun, setOpenRun] = useState<string | null>(null);
+  const runs = useQuery({
+    queryKey: ['sync', 'runs', connection.connectionId],
+    queryFn: () => apiGet<Page<SyncRun>>('Sync/GetRuns', { connectionId: connection.connectionId, limit: 10 }),
+    refetchInterval: (q) => (q.state.data?.items.some((r) => r.state === 'queued' || r.state === 'running') ? 2000 : false),
+  });
+  const catalogName = catalogs.data?.items.find((c) => c.catalogId === connection.catalogId)?.name ?? '';
+
+  const act = async (action: () => Promise<void>) => {
+    setError(null);
+    setMessage(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(describeError(err, t));
+    }
+  };
+  const test = () => act(async () => {
+    const r = await apiPost<{ ok: boolean; status: number; mappings?: { manufacturers: number; units: number; taxes: number }; error?: string }>('Sync/TestConnection', { departmentId, connectionId: connection.connectionId });
+    setMessage(r.ok ? t('sync.testOk', { manufacturers: r.mappings?.manufacturers ?? 0, units: r.mappings?.units ?? 0, taxes: r.mappings?.taxes ?? 0 }) : t('sync.testFailed', { status: r.status, error: r.error ?? '' }));
+  });
+  const start = (dryRun: boolean, confirmDeactivations = false) => act(async () => {
+    await apiPost('Sync/StartSync', { departmentId, connectionId: connection.connectionId, dryRun, confirmDeactivations });
+    announce(dryRun ? t('sync.dryRunStarted') : t('sync.started'));
+    await client.invalidateQueries({ queryKey: ['sync', 'runs', connection.connectionId] });
+  });
+
+  return (
+    <section className="panel stack" aria-labelledby={`conn-${connection.connectionId}`}>
+      <div className="page-head">
+        <h2 id={`conn-${connection.connectionId}`} className="h3">{connection.name}</h2>
+        <div className="toolbar">
+          <button type="button" onClick={() => void test()}>{t('sync.test')}</button>
+          <button type="button" onClick={() => void start(true)}>{t('sync.dryRunStart')}</button>
+          <button type="button" className="primary" onClick={() => void start(false)}>{t('sync.start')}</button>
+          {isAdmin && <button type="button" onClick={onEdit}>{t('common.edit')}</button>}
+          {isAdmin && <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>{t('common.delete')}</button>}
+        </div>
+      </div>
+      <p className="muted">{t('sync.summary', { catalog: catalogName, url: connection.connectorUrl, schedule: connection.options.schedule ? t(`sync.schedule.${connection.options.schedule}`) : t('sync.schedule.none') })}</p>
+      {message && <p role="status" className="notice">{message}</p>}
+      {connection.lastRun?.report?.deactivationsRefused ? (
+        <p className="notice">
+          {t('sync.refused', { count: connection.lastRun.report.deactivationsRefused })}{' '}
+          <button type="button" onClick={() => void start(false, true)}>{t('sync.confirmDeactivations')}</button>
+        </p>
+      ) : null}
+      <ErrorText message={error} />
+      <h3 className="h4">{t('sync.runs')}</h3>
+      <QueryState isPending={runs.isPending} error={runs.error}>
+        {runs.data?.items.length ? (
+          <ul className="job-list">
+            {runs.data.items.map((r) => (
+              <li key={r.jobId} className="job-card">
+                <div className="job-head">
+                  <JobStateBadge state={r.state} /> {r.dryRun && <span className="badge">{t('sync.dryRun')}</span>}
+                  <span className="muted">{date(r.createdAt)}</span>
+                  {r.report && (
+                    <button type="button" aria-expanded={openRun === r.jobId} onClick={() => setOpenRun(openRun === r.jobId ? null : r.jobId)}>{t('sync.report')}</button>
+                  )}
+                </div>
+                {r.error && <p className="error-text">{r.error}</p>}
+                {openRun === r.jobId && r.report && <RunReport report={r.report} />}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">{t('sync.noRuns')}</p>
+        )}
+      </QueryState>
+      <ConfirmDialog
+        open={deleting}
+        title={t('sync.deleteTitle')}
+        message={t('sync.deleteText', { name: connection.name })}
+        confirmLabel={t('common.delete')}
+        onClose={() => setDeleting(false)}
+        onConfirm={async () => {
+          await apiPost('Sync/DeleteConnection', { departmentId, connectionId: connection.connectionId });
+          await client.invalidateQueries({ queryKey: ['sync', 'connections'] });
+        }}
+      />
+    </section>
+  );
+}

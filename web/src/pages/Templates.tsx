@@ -1,0 +1,71 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { apiPost } from '../api/client';
+import { keys, useTemplates } from '../api/hooks';
+import type { ExportTemplate } from '../api/types';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { QueryState } from '../components/QueryState';
+import { useI18n } from '../i18n/i18n';
+import { TemplateDialog } from './TemplateDialog';
+
+/** The company's export templates. */
+export default function Templates() {
+  const { t, date } = useI18n();
+  const templates = useTemplates();
+  const client = useQueryClient();
+  const [editing, setEditing] = useState<ExportTemplate | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<ExportTemplate | null>(null);
+  return (
+    <>
+      <nav aria-label={t('editor.breadcrumb')} className="breadcrumb"><Link to="/exports">{t('nav.exports')}</Link></nav>
+      <div className="page-head">
+        <h1>{t('templates.title')}</h1>
+        <button type="button" className="primary" onClick={() => setEditing('new')}>{t('templates.create')}</button>
+      </div>
+      <QueryState isPending={templates.isPending} error={templates.error}>
+        {templates.data?.items.length ? (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t('field.name')}</th>
+                <th scope="col">{t('exports.format')}</th>
+                <th scope="col">{t('field.language')}</th>
+                <th scope="col">{t('common.updatedAt')}</th>
+                <th scope="col"><span className="visually-hidden">{t('common.actions')}</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {templates.data.items.map((tp) => (
+                <tr key={tp.templateId}>
+                  <th scope="row">{tp.name}</th>
+                  <td>{tp.exportType}</td>
+                  <td>{tp.language}</td>
+                  <td>{date(tp.updatedAt)}</td>
+                  <td className="actions">
+                    <button type="button" onClick={() => setEditing(tp)} aria-label={t('templates.editNamed', { name: tp.name })}>{t('common.edit')}</button>
+                    <button type="button" className="danger-quiet" onClick={() => setDeleting(tp)} aria-label={t('templates.deleteNamed', { name: tp.name })}>{t('common.delete')}</button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="empty">{t('templates.none')}</p>
+        )}
+      </QueryState>
+      {editing && <TemplateDialog template={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('templates.deleteTitle')}
+        message={t('templates.deleteText', { name: deleting?.name ?? '' })}
+        confirmLabel={t('common.delete')}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          await apiPost('Export/DeleteTemplate', { templateId: deleting!.templateId });
+          await client.invalidateQueries({ queryKey: keys.templates });
+        }}
+      />
+    </>
+  );
+}

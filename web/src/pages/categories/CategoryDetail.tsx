@@ -1,0 +1,147 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { apiGet, apiPost } from '../../api/client';
+import { describeError } from '../../api/errors';
+import { keys } from '../../api/hooks';
+import type { Category } from '../../api/types';
+import { useAnnounce } from '../../components/Announcer';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorText } from '../../components/ErrorText';
+import { FormField } from '../../components/FormField';
+import { useI18n } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+
+interface TreeNode extends Category {
+  children: TreeNode[];
+}
+function flatten(nodes: TreeNode[], skip: string, prefix = ''): { id: string; label: string }[] {
+  return nodes.flatMap((n) => (n.categoryId === skip ? [] : [{ id: n.categoryId, label: prefix + n.name }, ...flatten(n.children ?? [], skip, `${prefix}${n.name} › `)]));
+}
+
+interface Props {
+  catalogId: string;
+  category: Category | null;
+  onChanged: (c: Category) => void;
+  onMove: (categoryId: string, parentId: string | null) => Promise<void>;
+  onDeleted: () => void;
+}
+
+/** What can be done with the selected category (or, with none selected, a new top-level one). */
+export function CategoryDetail({ catalogId, category, onChanged, onMove, onDeleted }: Props) {
+  const { t, num } = useI18n();
+  const { departmentId } = useSession();
+  const client = useQueryClient();
+  const announce = useAnnounce();
+  const [name, setName] = useState(category?.name ?? '');
+  const [childName, setChildName] = useState('');
+  const [target, setTarget] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const tree = useQuery({
+    queryKey: ['categoryTree', catalogId],
+    queryFn: () => apiGet<{ items: TreeNode[] }>('Catalog/GetCategoryTree', { catalogId }),
+    enabled: Boolean(category),
+  });
+  const refresh = async () => {
+    await client.invalidateQueries({ queryKey: ['categories', catalogId] });
+    void client.invalidateQueries({ queryKey: ['categoryTree', catalogId] });
+    void client.invalidateQueries({ queryKey: keys.stats });
+    void client.invalidateQueries({ queryKey: keys.catalogs });
+  };
+  const run = async (action: () => Promise<void>) => {
+    setError(null);
+    try {
+      await action();
+    } catch (err) {
+      setError(describeError(err, t));
+    }
+  };
+
+  const add = (e: FormEvent) => {
+    e.preventDefault();
+    void run(async () => {
+      const created = await apiPost<Category>('Catalog/AddCategory', { departmentId, catalogId, parentId: category?.categoryId ?? null, name: childName.trim() });
+      announce(t('categories.created', { name: created.name }));
+      setChildName('');
+      await refresh();
+    });
+  };
+  const rename = (e: FormEvent) => {
+    e.preventDefault();
+    void run(async () => {
+      const updated = await apiPost<Category>('Catalog/UpdateCategory', { departmentId, catalogId, categoryId: category!.categoryId, name: name.trim() });
+      announce(t('categories.renamed', { name: updated.name }));
+      onChanged(updated);
+      await refresh();
+    });
+  };
+
+  const addForm = (
+    <form className="stack" onSubmit={add} noValidate>
+      <FormField label={category ? t('categories.newChild', { name: category.name }) : t('categories.newTop')}>
+        {(p) => <input {...p} value={childName} onChange={(e) => setChildName(e.target.value)} />}
+      </FormField>
+      <button type="submit" disabled={!childName.trim()}>{t('categories.add')}</button>
+    </form>
+  );
+
+  if (!category) {
+    return (
+      <section className="panel" aria-labelledby="detail-h">
+        <h2 id="detail-h" className="h3">{t('categories.noneSelected')}</h2>
+        {addForm}
+        <ErrorText message={error} />
+      </section>
+    );
+  }
+  const count = category.subtreeProductCount ?? category.productCount;
+  return (
+    <section className="panel stack" aria-labelledby="detail-h">
+      <h2 id="detail-h" className="h3">{category.name}</h2>
+      <p className="muted">
+        {count !== undefined ? t('categories.productCount', { count: num(count) }) : null}{' '}
+        <Link to={`/products?catalog=${catalogId}&categoryId=${category.categoryId}&subtree=true`}>{t('categories.showProducts')}</Link>
+      </p>
+      <ErrorText message={error} />
+      <form className="row" onSubmit={rename} noValidate>
+        <FormField label={t('categories.rename')}>{(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}</FormField>
+        <button type="submit" disabled={!name.trim() || name === category.name}>{t('common.save')}</button>
+      </form>
+      {addForm}
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void onMove(category.categoryId, target === '' ? null : target);
+        }}
+      >
+        <FormField label={t('categories.moveTo')}>
+          {(p) => (
+            <select {...p} value={target} onChange={(e) => setTarget(e.target.value)}>
+              <option value="">{t('categories.topLevel')}</option>
+              {flatten(tree.data?.items ?? [], category.categoryId).map((o) => <option key={o.id} value={o.id}>{o.label}</option>)}
+            </select>
+          )}
+        </FormField>
+        <button type="submit">{t('categories.move')}</button>
+      </form>
+      <div>
+        <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>{t('categories.delete')}</button>
+      </div>
+      <ConfirmDialog
+        open={deleting}
+        title={t('categories.deleteTitle')}
+        message={t('categories.deleteText', { name: category.name })}
+        confirmLabel={t('categories.delete')}
+        onClose={() => setDeleting(false)}
+        onConfirm={async () => {
+          const result = await apiPost<{ deleted: number }>('Catalog/DeleteCategory', { departmentId, categoryId: category.categoryId });
+          announce(t('categories.deleted', { count: num(result.deleted) }));
+          onDeleted();
+          await refresh();
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import { useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useCategories } from '../../api/hooks';
+import type { Category } from '../../api/types';
+import { useI18n } from '../../i18n/i18n';
+
+interface NodeProps {
+  category: Category;
+  level: number;
+  selectedId: string | null;
+  /** The item in the tab order (roving tabindex). */
+  focusId: string | null;
+  onSelect: (c: Category) => void;
+  onMove: (categoryId: string, parentId: string | null) => void;
+  dragged: { current: string | null };
+}
+
+/**
+ * One tree item. Its children load only when it is opened (lazy: a catalog's tree may be large);
+ * it is a drag source and a drop target ("move below this category").
+ */
+export function CategoryNode({ category, level, selectedId, focusId, onSelect, onMove, dragged }: NodeProps) {
+  const { t, num } = useI18n();
+  const [open, setOpen] = useState(false);
+  const [over, setOver] = useState(false);
+  const children = useCategories(category.catalogId, category.categoryId, open);
+  const items = children.data?.items;
+  const leaf = items !== undefined && items.length === 0;
+  const count = category.subtreeProductCount ?? category.productCount;
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    e.stopPropagation();
+    setOver(false);
+    const id = dragged.current;
+    dragged.current = null;
+    if (id && id !== category.categoryId) onMove(id, category.categoryId);
+  };
+
+  return (
+    <li
+      role="treeitem"
+      aria-level={level}
+      aria-expanded={leaf ? undefined : open}
+      aria-selected={selectedId === category.categoryId}
+      data-id={category.categoryId}
+      tabIndex={focusId === category.categoryId ? 0 : -1}
+      onKeyDown={(e) => {
+        if (e.target !== e.currentTarget) return;
+        if (e.key === 'ArrowRight' && !open && !leaf) { e.preventDefault(); setOpen(true); }
+        else if (e.key === 'ArrowLeft' && open) { e.preventDefault(); e.stopPropagation(); setOpen(false); }
+        else if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onSelect(category); }
+      }}
+      onFocus={(e) => { if (e.target === e.currentTarget) onSelect(category); }}
+      onClick={(e) => { e.stopPropagation(); onSelect(category); (e.currentTarget as HTMLElement).focus(); }}
+    >
+      <div
+        className={over ? 'tree-row drop-over' : 'tree-row'}
+        draggable
+        onDragStart={(e) => { e.stopPropagation(); dragged.current = category.categoryId; e.dataTransfer.effectAllowed = 'move'; }}
+        onDragOver={(e) => { if (dragged.current && dragged.current !== category.categoryId) { e.preventDefault(); setOver(true); } }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        <span
+          className="twisty"
+          aria-hidden="true"
+          onClick={(e) => { e.stopPropagation(); if (!leaf) setOpen(!open); }}
+        >
+          {leaf ? '·' : open ? '▾' : '▸'}
+        </span>
+        <span className="tree-name">{category.name}</span>
+        {count !== undefined && <span className="count" aria-label={t('categories.productCount', { count: num(count) })}>{num(count)}</span>}
+      </div>
+      {open && (
+        <ul role="group">
+          {children.isPending && <li role="none" className="muted">{t('common.loading')}</li>}
+          {items?.map((c) => (
+            <CategoryNode key={c.categoryId} category={c} level={level + 1} selectedId={selectedId} focusId={focusId} onSelect={onSelect} onMove={onMove} dragged={dragged} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** Up/Down move through the visible items, Left goes to the parent, Home/End to the ends. */
+export function treeKeyNav(e: KeyboardEvent<HTMLElement>) {
+  const tree = e.currentTarget;
+  const items = Array.from(tree.querySelectorAll<HTMLElement>('[role="treeitem"]'));
+  const current = (e.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]');
+  if (!current) return;
+  const index = items.indexOf(current);
+  let next: HTMLElement | undefined;
+  if (e.key === 'ArrowDown') next = items[index + 1];
+  else if (e.key === 'ArrowUp') next = items[index - 1];
+  else if (e.key === 'Home') next = items[0];
+  else if (e.key === 'End') next = items[items.length - 1];
+  else if (e.key === 'ArrowLeft' && current.getAttribute('aria-expanded') !== 'true') next = current.parentElement?.closest<HTMLElement>('[role="treeitem"]') ?? undefined;
+  if (next) {
+    e.preventDefault();
+    next.focus();
+  }
+}

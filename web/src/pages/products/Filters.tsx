@@ -1,0 +1,100 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { apiGet } from '../../api/client';
+import { PRODUCT_STATUSES, type Category } from '../../api/types';
+import { useI18n } from '../../i18n/i18n';
+import type { ListQuery } from '../../lib/cursor';
+
+interface TreeNode extends Category {
+  children: TreeNode[];
+}
+
+/** Category paths for the filter select ("Kabel › Installationskabel"), from the catalog's tree. */
+function flatten(nodes: TreeNode[], prefix = ''): { id: string; label: string }[] {
+  return nodes.flatMap((n) => {
+    const label = prefix ? `${prefix} › ${n.name}` : n.name;
+    return [{ id: n.categoryId, label }, ...flatten(n.children ?? [], label)];
+  });
+}
+
+const MISSING = ['gtin', 'price', 'classification'] as const;
+
+/** Search box and filters of the product grid; every change goes to the address bar. */
+export function Filters({ query, onChange }: { query: ListQuery; onChange: (patch: Partial<ListQuery>) => void }) {
+  const { t } = useI18n();
+  const [q, setQ] = useState(query.q ?? '');
+  const [classCode, setClassCode] = useState(query.classCode ?? '');
+  const tree = useQuery({
+    queryKey: ['categoryTree', query.catalogId],
+    queryFn: () => apiGet<{ items: TreeNode[] }>('Catalog/GetCategoryTree', { catalogId: query.catalogId }),
+    staleTime: 60_000,
+  });
+
+  // Search as the user types, after a short pause (each keystroke is not a query).
+  useEffect(() => {
+    if ((query.q ?? '') === q) return;
+    const timer = window.setTimeout(() => onChange({ q }), 250);
+    return () => window.clearTimeout(timer);
+  }, [q]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => setQ(query.q ?? ''), [query.catalogId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const missing = new Set(query.missing ?? []);
+  return (
+    <div className="filters" role="search">
+      <label className="field search">
+        <span>{t('products.search')}</span>
+        <input type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder={t('products.searchPlaceholder')} />
+      </label>
+      <label className="field">
+        <span>{t('field.status')}</span>
+        <select value={query.status ?? ''} onChange={(e) => onChange({ status: e.target.value || undefined })}>
+          <option value="">{t('products.allStatuses')}</option>
+          {PRODUCT_STATUSES.map((s) => (
+            <option key={s} value={s}>{t(`status.${s}`)}</option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>{t('products.category')}</span>
+        <select value={query.categoryId ?? ''} onChange={(e) => onChange({ categoryId: e.target.value || undefined })}>
+          <option value="">{t('products.allCategories')}</option>
+          {flatten(tree.data?.items ?? []).map((c) => (
+            <option key={c.id} value={c.id}>{c.label}</option>
+          ))}
+        </select>
+      </label>
+      <label className="check-field">
+        <input type="checkbox" checked={query.subtree === true} disabled={!query.categoryId} onChange={(e) => onChange({ subtree: e.target.checked })} />
+        <span>{t('products.subtree')}</span>
+      </label>
+      <form
+        className="field"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onChange({ classCode: classCode.trim() || undefined });
+        }}
+      >
+        <label htmlFor="class-filter">{t('products.classCode')}</label>
+        <input id="class-filter" value={classCode} onChange={(e) => setClassCode(e.target.value)} onBlur={() => onChange({ classCode: classCode.trim() || undefined })} placeholder="EC000000" />
+      </form>
+      <fieldset className="missing">
+        <legend>{t('products.missing')}</legend>
+        {MISSING.map((m) => (
+          <label key={m} className="check-field">
+            <input
+              type="checkbox"
+              checked={missing.has(m)}
+              onChange={(e) => {
+                const next = new Set(missing);
+                if (e.target.checked) next.add(m);
+                else next.delete(m);
+                onChange({ missing: [...next] });
+              }}
+            />
+            <span>{t(`products.missing.${m}`)}</span>
+          </label>
+        ))}
+      </fieldset>
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+import { useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef } from 'react';
+import { Link } from 'react-router';
+import { apiGet } from '../../api/client';
+import { keys } from '../../api/hooks';
+import type { Page, Product, ProductDetail } from '../../api/types';
+import { useI18n } from '../../i18n/i18n';
+import { shouldLoadMore, type ListQuery } from '../../lib/cursor';
+import { listKey } from '../../lib/cursor';
+import { setValueField, type GridColumn } from './columns';
+import { InlineCell } from './InlineCell';
+
+const ROW_HEIGHT = 40;
+
+interface Props {
+  rows: Product[];
+  columns: GridColumn[];
+  query: ListQuery;
+  hasNext: boolean;
+  loadingMore: boolean;
+  loadMore: () => void;
+  selected: Set<string>;
+  toggle: (id: string) => void;
+  toggleAll: () => void;
+  onSort: (sort: 'sku' | 'name' | 'updatedAt') => void;
+}
+
+/**
+ * The product grid: TanStack Table for the column model, TanStack Virtual so only the rows in
+ * view exist in the DOM (a million-row catalog scrolls like a hundred), the next page loading
+ * when the window nears the end of what is loaded.
+ */
+export function ProductGrid({ rows, columns, query, hasNext, loadingMore, loadMore, selected, toggle, toggleAll, onSort }: Props) {
+  const { t, num } = useI18n();
+  const client = useQueryClient();
+  const scroller = useRef<HTMLDivElement>(null);
+  const needsValues = columns.some((c) => c.attribute);
+
+  const patchRow = (productId: string, field: string, value: string) => {
+    client.setQueryData<InfiniteData<Page<Product>>>(listKey(query), (data) =>
+      data && {
+        ...data,
+        pages: data.pages.map((page) => ({
+          ...page,
+          items: page.items.map((p) => (p.productId === productId && field in p ? { ...p, [field]: value } : p)),
+        })),
+      },
+    );
+    void client.invalidateQueries({ queryKey: keys.product(productId) });
+  };
+
+  const defs = useMemo<ColumnDef<Product>[]>(
+    () =>
+      columns.map((c) => ({
+        id: c.id,
+        size: c.width,
+        header: () => c.label ?? t(c.labelKey!),
+        cell: ({ row }) => <Cell column={c} product={row.original} needsValues={needsValues} onSaved={(v) => patchRow(row.original.productId, setValueField(c), v)} />,
+      })),
+    [columns, t, needsValues], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+  const table = useReactTable({ data: rows, columns: defs, getCoreRowModel: getCoreRowModel(), manualSorting: true, getRowId: (p) => p.productId });
+  const tableRows = table.getRowModel().rows;
+
+  const virtualizer = useVirtualizer({
+    count: tableRows.length + (hasNext ? 1 : 0),
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (shouldLoadMore(last, tableRows.length, hasNext, loadingMore)) loadMore();
+  }, [last, tableRows.length, hasNext, loadingMore, loadMore]);
+
+  const width = 44 + columns.reduce((sum, c) => sum + c.width, 0);
+  const currentSort = query.sort ?? (query.q ? undefined : 'sku');
+  const order = query.order ?? 'asc';
+  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.productId));
+
+  return (
+    <div className="grid-scroller" ref={scroller} tabIndex={-1}>
+      <div role="table" aria-label={t('products.gridLabel')} aria-rowcount={hasNext ? -1 : rows.length + 1} className="grid" style={{ width }}>
+        <div role="rowgroup" className="grid-head">
+          <div role="row" aria-rowindex={1} className="grid-row">
+            <div role="columnheader" className="grid-cell check" style={{ width: 44 }}>
+              <input type="checkbox" aria-label={t('grid.selectAll', { count: num(rows.length) })} checked={allSelected} onChange={toggleAll} />
+            </div>
+            {table.getHeaderGroups()[0]!.headers.map((header) => {
+              const col = columns.find((c) => c.id === header.column.id)!;
+              const sorted = col.sort && currentSort === col.sort;
+              return (
+                <div role="columnheader" key={header.id} className="grid-cell" style={{ width: col.width }} aria-sort={sorted ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
+                  {col.sort ? (
+                    <button type="button" className="sort-button" onClick={() => onSort(col.sort!)}>
+                      {flexRender(header.column.columnDef.header, header.getContext())}
+                      <span aria-hidden="true">{sorted ? (order === 'asc' ? ' ▲' : ' ▼') : ' ↕'}</span>
+                    </button>
+                  ) : (
+                    flexRender(header.column.columnDef.header, header.getContext())
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+        <div role="rowgroup" className="grid-body" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const row = tableRows[item.index];
+            if (!row) {
+              return (
+                <div role="row" key="more" className="grid-row loading-row" style={{ transform: `translateY(${item.start}px)` }}>
+                  <div role="cell" className="grid-cell muted">{t('common.loading')}</div>
+                </div>
+              );
+            }
+            const p = row.original;
+            return (
+              <div role="row" key={row.id} aria-rowindex={item.index + 2} aria-selected={selected.has(p.productId)} className="grid-row" style={{ transform: `translateY(${item.start}px)` }}>
+                <div role="cell" className="grid-cell check" style={{ width: 44 }}>
+                  <input type="checkbox" aria-label={t('grid.selectRow', { sku: p.sku ?? p.productId })} checked={selected.has(p.productId)} onChange={() => toggle(p.productId)} />
+                </div>
+                {row.getVisibleCells().map((cell) => (
+                  <div role="cell" key={cell.id} className="grid-cell" style={{ width: columns.find((c) => c.id === cell.column.id)!.width }}>
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </div>
+                ))}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** One cell: the SKU links to the editor, editable fields edit in place, attributes load with the row. */
+function Cell({ column, product, needsValues, onSaved }: { column: GridColumn; product: Product; needsValues: boolean; onSaved: (v: string) => void }) {
+  const { t, date } = useI18n();
+  // Attribute values are not part of the list answer: the visible rows fetch their details (cached).
+  const detail = useQuery({
+    queryKey: keys.product(product.productId),
+    queryFn: () => apiGet<ProductDetail>('Catalog/GetProduct', { productId: product.productId }),
+    enabled: needsValues && Boolean(column.attribute) && product.values === undefined,
+    staleTime: 60_000,
+  });
+  const source = column.attribute && !product.values && detail.data ? detail.data : product;
+  const value = column.read(source);
+  if (column.id === 'updatedAt') return <span>{date(value)}</span>;
+  if (column.id === 'sku') {
+    return (
+      <span className="sku-cell">
+        <Link to={`/products/${product.productId}`} aria-label={t('grid.openProduct', { sku: product.sku ?? '' })}>{product.sku}</Link>
+      </span>
+    );
+  }
+  if (!column.edit) return <span>{value ?? ''}</span>;
+  return (
+    <InlineCell
+      elementId={product.productId}
+      field={setValueField(column)}
+      label={column.label ?? t(column.labelKey!)}
+      rowLabel={product.sku ?? product.productId}
+      value={value}
+      kind={column.edit}
+      allowed={column.attribute?.enumValues ?? undefined}
+      unit={column.attribute?.unit}
+      onSaved={(v) => {
+        onSaved(v);
+        if (column.attribute) void detail.refetch();
+      }}
+    />
+  );
+}

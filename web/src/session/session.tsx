@@ -1,0 +1,70 @@
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { ApiError, apiGet, apiPost, onSessionExpired } from '../api/client';
+import type { Account } from '../api/types';
+
+interface Session {
+  account: Account;
+  /** The department every write names (docs/design.md section 2). */
+  departmentId: string;
+  isAdmin: boolean;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/** The signed-in account; only inside the authenticated part of the app. */
+export function useSession(): Session {
+  const ctx = useContext(SessionContext);
+  if (!ctx) throw new Error('useSession outside SessionProvider');
+  return ctx;
+}
+
+export const meQueryKey = ['me'] as const;
+
+export function useMe() {
+  return useQuery({
+    queryKey: meQueryKey,
+    queryFn: async () => {
+      try {
+        return await apiGet<Account>('Account/Me', undefined, { quietAuth: true });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return null;
+        throw error;
+      }
+    },
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Tracks whether an authenticated call has just been refused with 401 (session expired). */
+export function useSessionExpired(): [boolean, () => void] {
+  const [expired, setExpired] = useState(false);
+  useEffect(() => onSessionExpired(() => setExpired(true)), []);
+  return [expired, () => setExpired(false)];
+}
+
+export function SessionProvider({ account, children }: { account: Account; children: ReactNode }) {
+  const value: Session = { account, departmentId: account.departmentId, isAdmin: account.role === 'admin' };
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export async function signIn(email: string, password: string): Promise<void> {
+  await apiPost('Account/Login', { email, password }, { quietAuth: true });
+}
+
+export function useSignOut() {
+  const client = useQueryClient();
+  return async () => {
+    try {
+      await apiPost('Account/Logout', {}, { quietAuth: true });
+    } finally {
+      endSession(client);
+    }
+  };
+}
+
+/** Back to the sign-in page: the "me" query (observed by App) becomes null, everything else is dropped. */
+export function endSession(client: QueryClient): void {
+  client.setQueryData(meQueryKey, null);
+  client.removeQueries({ predicate: (q) => q.queryKey[0] !== meQueryKey[0] });
+}

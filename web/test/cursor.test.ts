@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { canonical, flattenPages, listKey, nextCursorOf, queryFromSearch, shouldLoadMore } from '../src/lib/cursor';
+import { moveItem } from '../src/lib/order';
+
+const CAT = '0190a000-0000-7000-8000-000000000099';
+
+describe('list keys and cursors', () => {
+  it('gives equal filters the same key, whatever the order of missing fields', () => {
+    expect(listKey({ catalogId: CAT, missing: ['price', 'gtin'] })).toEqual(listKey({ catalogId: CAT, missing: ['gtin', 'price'], q: '  ' }));
+  });
+  it('gives a different sort a different key, so a cursor never crosses sorts', () => {
+    expect(listKey({ catalogId: CAT, sort: 'name' })).not.toEqual(listKey({ catalogId: CAT, sort: 'sku' }));
+    expect(listKey({ catalogId: CAT, sort: 'name', order: 'desc' })).not.toEqual(listKey({ catalogId: CAT, sort: 'name', order: 'asc' }));
+  });
+  it('sends subtree only together with a category', () => {
+    expect(canonical({ catalogId: CAT, subtree: true })).toEqual({});
+    expect(canonical({ catalogId: CAT, categoryId: 'c1', subtree: false })).toEqual({ categoryId: 'c1', subtree: 'false' });
+  });
+  it('upper-cases class codes and trims the search', () => {
+    expect(canonical({ catalogId: CAT, q: ' nym ', classCode: 'ec000042' })).toEqual({ q: 'nym', classCode: 'EC000042' });
+  });
+  it('ends the list when the server sends no next cursor', () => {
+    expect(nextCursorOf({ items: [], nextCursor: null })).toBeUndefined();
+    expect(nextCursorOf({ items: [], nextCursor: 'abc' })).toBe('abc');
+  });
+  it('shows a row once even if it moved to the next page between two loads', () => {
+    const rows = flattenPages(
+      [
+        { items: [{ id: 'a' }, { id: 'b' }], nextCursor: 'x' },
+        { items: [{ id: 'b' }, { id: 'c' }], nextCursor: null },
+      ],
+      (r) => r.id,
+    );
+    expect(rows.map((r) => r.id)).toEqual(['a', 'b', 'c']);
+  });
+  it('loads the next page only near the end, once, and only if there is one', () => {
+    expect(shouldLoadMore(85, 100, true, false)).toBe(true);
+    expect(shouldLoadMore(50, 100, true, false)).toBe(false);
+    expect(shouldLoadMore(95, 100, true, true)).toBe(false);
+    expect(shouldLoadMore(99, 100, false, false)).toBe(false);
+  });
+  it('reads the grid state back from the address bar, ignoring unknown sorts', () => {
+    const q = queryFromSearch(new URLSearchParams('q=nym&sort=price&order=desc&missing=gtin,price&categoryId=c1&subtree=false'), CAT);
+    expect(q).toMatchObject({ catalogId: CAT, q: 'nym', sort: undefined, order: 'desc', missing: ['gtin', 'price'], categoryId: 'c1', subtree: false });
+  });
+});
+
+describe('moveItem', () => {
+  it('moves an item forward and back', () => {
+    expect(moveItem(['a', 'b', 'c'], 0, 2)).toEqual(['b', 'c', 'a']);
+    expect(moveItem(['a', 'b', 'c'], 2, 0)).toEqual(['c', 'a', 'b']);
+  });
+  it('leaves the list alone for an index outside it', () => {
+    expect(moveItem(['a', 'b'], 0, 5)).toEqual(['a', 'b']);
+  });
+});
