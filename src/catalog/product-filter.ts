@@ -27,7 +27,11 @@ const missingList = z.preprocess(
 
 export const ProductFilter = z.strictObject({
   /** Full-text search over SKU, name, manufacturer part number, GTIN and keywords. */
-  q: z.string().max(200, 'q must be at most 200 characters').optional(),
+  q: z
+    .string()
+    .max(200, 'must be at most 200 characters')
+    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+    .optional(),
   /** Only products placed in this category (and, with `subtree`, in any category below it). */
   categoryId: z.uuid().optional(),
   subtree: booleanFlag.optional(),
