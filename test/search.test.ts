@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../src/db/ids';
 import { ftsMatchExpression } from '../src/catalog/product-search';
-import { makeCatalog, makeCompany, makeProduct, makeSession } from './helpers/factories';
+import { listProducts } from '../src/catalog/product-list';
+import { db, makeCatalog, makeCompany, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
@@ -158,5 +159,26 @@ describe('GetProducts q (full-text search)', () => {
     expect(new Set(seen).size).toBe(12);
     // The repeated word ranks first.
     expect(seen.slice(0, 4).sort()).toEqual(['R-0', 'R-3', 'R-6', 'R-9']);
+  });
+
+  it('lists a broad search (more hits than are ranked) by SKU, or by the order asked for, through every page', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session);
+    for (const sku of ['K-3', 'K-1', 'K-5', 'K-2', 'K-4']) await makeProduct(session, catalog.catalogId, { sku, name: `Kabel ${sku}` });
+    await makeProduct(session, catalog.catalogId, { sku: 'X-1', name: 'Schelle' });
+    const walk = async (extra: Record<string, string>) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 10; i++) {
+        const page = await listProducts(db(), session, { catalogId: catalog.catalogId, q: 'kabel', limit: 2, cursor, ...extra }, { rankLimit: 2 });
+        seen.push(...page.items.map((p) => p.sku!));
+        if (!page.nextCursor) break;
+        cursor = page.nextCursor;
+      }
+      return seen;
+    };
+    expect(await walk({})).toEqual(['K-1', 'K-2', 'K-3', 'K-4', 'K-5']);
+    expect(await walk({ sort: 'sku', order: 'desc' })).toEqual(['K-5', 'K-4', 'K-3', 'K-2', 'K-1']);
+    expect(await walk({ sort: 'name' })).toEqual(['K-1', 'K-2', 'K-3', 'K-4', 'K-5']);
   });
 });
