@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../src/db/ids';
 import { ftsMatchExpression } from '../src/catalog/product-search';
@@ -180,5 +181,16 @@ describe('GetProducts q (full-text search)', () => {
     expect(await walk({})).toEqual(['K-1', 'K-2', 'K-3', 'K-4', 'K-5']);
     expect(await walk({ sort: 'sku', order: 'desc' })).toEqual(['K-5', 'K-4', 'K-3', 'K-2', 'K-1']);
     expect(await walk({ sort: 'name' })).toEqual(['K-1', 'K-2', 'K-3', 'K-4', 'K-5']);
+  });
+
+  it('drops a deleted catalog\'s products from the index (cascade through the triggers)', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session);
+    await makeProduct(session, catalog.catalogId, { sku: 'CASC-1', name: 'Kaskadenprodukt' });
+    const indexed = () => env.DB.prepare(`SELECT count(*) AS n FROM products_fts WHERE products_fts MATCH '"kaskadenprodukt"'`).first<number>('n');
+    expect(await indexed()).toBe(1);
+    const res = await call('POST', '/api/Catalog/DeleteCatalog', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: catalog.catalogId } });
+    expect(res.status).toBe(200);
+    expect(await indexed()).toBe(0);
   });
 });
