@@ -45,7 +45,8 @@ export function listSql(catalogId: string, companyId: string) {
     byKey: (column: 'name' | 'updated_at', after: { k: string; i: string } | null, order: 'asc' | 'desc'): string[] => {
       const expr = column === 'name' ? `"products"."name" COLLATE NOCASE` : `"products"."updated_at"`;
       const cmp = order === 'asc' ? '>' : '<';
-      const keyset = after ? ` AND ${expr} ${cmp}= ${lit(after.k)} AND (${expr}, "products"."id") ${cmp} (${lit(after.k)}, ${lit(after.i)})` : '';
+      const collate = column === 'name' ? ' COLLATE NOCASE' : '';
+      const keyset = after ? ` AND ("products"."${column}", "products"."id") ${cmp} (${lit(after.k)}${collate}, ${lit(after.i)})` : '';
       const notNull = column === 'name' ? ` AND ${expr} IS NOT NULL` : '';
       const nullSegment = column === 'name' && after === null && order === 'asc'
         ? [`SELECT "products".* FROM "products" WHERE ${scope} AND ${expr} IS NULL ORDER BY "products"."id" asc LIMIT 51`]

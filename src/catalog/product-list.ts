@@ -38,6 +38,8 @@ type ProductRow = typeof products.$inferSelect;
 interface SortSpec {
   /** ORDER BY expression; indexes: products_catalog_sku_uq, products_list_name_idx, products_list_updated_idx. */
   expr: SQL;
+  /** The keyset condition "after (k, i)": a row value SQLite seeks in the index (the collation goes on the value side). */
+  after: (cmp: SQL, k: string | null, i: string) => SQL;
   nullable: boolean;
   /** Unique among a catalog's products, so the value alone orders them. */
   unique: boolean;
@@ -45,9 +47,21 @@ interface SortSpec {
 }
 
 const SORTS: Record<SortName, SortSpec> = {
-  sku: { expr: sql`${products.sku}`, nullable: true, unique: true, key: (r) => r.sku },
-  name: { expr: sql`${products.name} COLLATE NOCASE`, nullable: true, unique: false, key: (r) => r.name },
-  updatedAt: { expr: sql`${products.updatedAt}`, nullable: false, unique: false, key: (r) => r.updatedAt },
+  sku: { expr: sql`${products.sku}`, after: (cmp, k) => sql`${products.sku} ${cmp} ${k}`, nullable: true, unique: true, key: (r) => r.sku },
+  name: {
+    expr: sql`${products.name} COLLATE NOCASE`,
+    after: (cmp, k, i) => sql`(${products.name}, ${products.id}) ${cmp} (${k} COLLATE NOCASE, ${i})`,
+    nullable: true,
+    unique: false,
+    key: (r) => r.name,
+  },
+  updatedAt: {
+    expr: sql`${products.updatedAt}`,
+    after: (cmp, k, i) => sql`(${products.updatedAt}, ${products.id}) ${cmp} (${k}, ${i})`,
+    nullable: false,
+    unique: false,
+    key: (r) => r.updatedAt,
+  },
 };
 
 const COLUMNS = Object.entries(getTableColumns(products)).map(([key, column]) => [key, column.name] as const);
@@ -75,9 +89,7 @@ function segmentRows(db: Database, source: Source, spec: SortSpec, order: Direct
     return selectRows(db, source, extra, sql`${products.id} ${dir}`, limit);
   }
   const extra = spec.nullable ? [sql`${spec.expr} IS NOT NULL`] : [];
-  if (after && spec.unique) extra.push(sql`${spec.expr} ${cmp} ${after.k}`);
-  // The plain bound lets SQLite seek the index; a row value under COLLATE alone does not.
-  if (after && !spec.unique) extra.push(sql`${spec.expr} ${cmp}= ${after.k}`, sql`(${spec.expr}, ${products.id}) ${cmp} (${after.k}, ${after.i})`);
+  if (after) extra.push(spec.after(cmp, after.k, after.i));
   const orderBy = spec.unique ? sql`${spec.expr} ${dir}` : sql`${spec.expr} ${dir}, ${products.id} ${dir}`;
   return selectRows(db, source, extra, orderBy, limit);
 }
