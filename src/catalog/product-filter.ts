@@ -30,7 +30,7 @@ export const ProductFilter = z.strictObject({
   q: z
     .string()
     .max(200, 'must be at most 200 characters')
-    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+    .regex(/^[^\p{Cc}]*$/u, 'q must not contain control characters')
     .optional(),
   /** Only products placed in this category (and, with `subtree`, in any category below it). */
   categoryId: z.uuid().optional(),
