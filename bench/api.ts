@@ -1,51 +1,56 @@
 /**
- * Latency of the hot REST operations at two catalog sizes, against a real `wrangler dev` with
- * local D1 (SQLite) state: GetStats, GetProducts (first page and a deep keyset page) and
- * AddProduct. Prints p50 / p95 / max in milliseconds per operation and size.
+ * Latency of the hot REST operations against a real `wrangler dev` with local D1 (SQLite):
+ * GetStats, AddProduct, and GetProducts in every order (first page and a deep keyset page)
+ * and with full-text searches (ranked hit, SKU prefix, name word, broad word, no hit), each
+ * search side by side with its bare SQL timed by the sqlite3 shell on the same database file
+ * (bench/api-sql.ts). Prints p50 / p95 / max in milliseconds per operation and size.
  *
- *   npm run bench:api                       # 1,000 and 100,000 master products
- *   npm run bench:api -- --sizes 1000,10000 # other sizes
+ *   npm run bench:api                                  # 1,000 and 100,000 master products
+ *   npm run bench:api -- --sizes 1000,10000            # other sizes
+ *   npm run bench:api -- --state DIR --sizes 1000000   # reuse a seeded state dir (kept)
  *
- * Each size gets its own fresh state dir, seeded by scripts/seed-synthetic.ts (masters plus
- * 0.6 variants per master on average, each with values, features and media).
+ * Without --state each size gets a fresh state dir, seeded by scripts/seed-synthetic.ts
+ * (masters plus 0.6 variants per master on average, each with values, features and media);
+ * with --state DIR the dir is seeded once (its seed.json records the result) and reused.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate, run, startDevServer } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
+import { d1File, listSql, timeSql, type SqlCase } from './api-sql';
 
 const sizes = (argValue('--sizes', '1000,100000') ?? '').split(',').map(Number);
 const SAMPLES = Number(argValue('--samples', '30'));
+const STATE = argValue('--state');
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const start = performance.now();
-  const result = await fn();
-  return [performance.now() - start, result];
+interface Seeded { companyId: string; departmentId: string; catalogId: string; email: string; password: string; masters: number; variants: number }
+interface Row { operation: string; p50: number; p95: number; max: number; sql?: { p50: number; p95: number } }
+
+async function seededState(masters: number): Promise<{ dir: string; seeded: Seeded; keep: boolean }> {
+  const dir = STATE ?? mkdtempSync(join(tmpdir(), 'pim-bench-'));
+  const record = join(dir, 'seed.json');
+  if (STATE && existsSync(record)) return { dir, seeded: JSON.parse(readFileSync(record, 'utf8')) as Seeded, keep: true };
+  await migrate(dir);
+  const out = await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(masters), '--persist-to', dir]);
+  const seeded = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!) as Seeded;
+  writeFileSync(record, JSON.stringify(seeded));
+  return { dir, seeded, keep: Boolean(STATE) };
 }
 
-interface Seeded {
-  departmentId: string;
-  catalogId: string;
-  email: string;
-  password: string;
-  masters: number;
-  variants: number;
-  seconds: number;
-}
+const cursorOf = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 async function benchSize(masters: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'pim-bench-'));
+  const { dir, seeded, keep } = await seededState(masters);
   try {
-    await migrate(dir);
-    const out = await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(masters), '--persist-to', dir]);
-    const seeded = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!) as Seeded;
     const server = await startDevServer(dir);
+    const rows: Row[] = [];
+    const sqlCases: SqlCase[] = [];
     try {
       const base = `${server.baseUrl}/api`;
       const login = await fetch(`${base}/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: seeded.email, password: seeded.password }) });
@@ -60,50 +65,73 @@ async function benchSize(masters: number) {
         if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
         return res.json() as Promise<any>;
       };
-      // Warm up the isolate and SQLite page cache.
       for (let i = 0; i < 5; i++) await get('/Catalog/GetStats');
-
-      // Walk keyset pages of 500 to ~90% depth, keeping the cursor for the deep-page samples.
-      let cursor: string | null = null;
-      const pagesToWalk = Math.max(1, Math.floor((masters * 0.9) / 500));
-      for (let i = 0; i < pagesToWalk; i++) {
-        const page: any = await get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&limit=500${cursor ? `&cursor=${cursor}` : ''}`);
-        if (!page.nextCursor) break;
-        cursor = page.nextCursor;
-      }
-
-      const measure = async (name: string, fn: (i: number) => Promise<unknown>) => {
+      const list = (query: string) => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&${query}`);
+      const measure = async (operation: string, fn: (i: number) => Promise<unknown>, sql?: string[]) => {
         const times: number[] = [];
-        for (let i = 0; i < SAMPLES; i++) times.push((await timed(() => fn(i)))[0]);
-        return { operation: name, p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times) };
+        for (let i = 0; i < SAMPLES; i++) {
+          const start = performance.now();
+          await fn(i);
+          times.push(performance.now() - start);
+        }
+        rows.push({ operation, p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times) });
+        if (sql) sqlCases.push({ name: operation, statements: sql });
       };
-      const rows = [
-        await measure('GetStats', () => get('/Catalog/GetStats')),
-        await measure('GetProducts first page (50)', () => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}`)),
-        await measure('GetProducts deep page (50)', () => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}${cursor ? `&cursor=${cursor}` : ''}`)),
-        await measure('GetProducts search q=GEN-00012 (SKU prefix, many hits)', () => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&q=GEN-00012`)),
-        await measure('GetProducts search q=nomatch (worst case: full scan)', () => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&q=nomatch`)),
-        await measure('AddProduct', (i) => post('/Catalog/AddProduct', { departmentId: seeded.departmentId, catalogId: seeded.catalogId, sku: `BENCH-${i}-${Date.now()}`, name: 'Bench product', price: '9.99' })),
+      const sql = listSql(seeded.catalogId, seeded.companyId);
+
+      // Deep keyset positions: the product 90 % into the SKU order (10 % for descending orders).
+      const at = async (fraction: number) => (await list(`q=${`GEN-${String(Math.floor(masters * fraction)).padStart(7, '0')}`}&sort=sku`)).items[0];
+      const deep = await at(0.9);
+      const shallow = await at(0.1);
+      await measure('GetStats', () => get('/Catalog/GetStats'));
+      for (const order of ['asc', 'desc'] as const) {
+        const p = order === 'asc' ? deep : shallow;
+        await measure(`sku ${order}, first page (50)`, () => list(`sort=sku&order=${order}`), sql.bySku(null, order));
+        const skuCursor = cursorOf({ s: 'sku', o: order, g: 'value', k: p.sku, i: p.productId });
+        await measure(`sku ${order}, deep page (50)`, () => list(`sort=sku&order=${order}&cursor=${skuCursor}`), sql.bySku(p.sku, order));
+        for (const [sort, column, key] of [['name', 'name', p.name], ['updatedAt', 'updated_at', p.updatedAt]] as const) {
+          await measure(`${sort} ${order}, first page (50)`, () => list(`sort=${sort}&order=${order}`), sql.byKey(column, null, order));
+          const c = cursorOf({ s: sort, o: order, g: 'value', k: key, i: p.productId });
+          await measure(`${sort} ${order}, deep page (50)`, () => list(`sort=${sort}&order=${order}&cursor=${c}`), sql.byKey(column, { k: key, i: p.productId }, order));
+        }
+      }
+      const word = `Typ ${Math.floor(masters * 0.7)}`;
+      const searches: [string, string, string[]][] = [
+        ['search hit, ranked: SKU', deep.sku, sql.ranked(`"${deep.sku}"*`)],
+        ['search SKU prefix (100 masters), ranked', 'GEN-00012', sql.ranked('"GEN-00012"*')],
+        [`search name words "${word}", ranked`, word, sql.ranked(`"Typ"* "${word.slice(4)}"*`)],
+        ['search GTIN, ranked', deep.gtin, sql.ranked(`"${deep.gtin}"*`)],
+        ['search broad word (every master), SKU order', 'Leitungsschutzschalter', sql.broad('"Leitungsschutzschalter"*')],
+        ['search without hits', 'Kabeltrommel', sql.noHit('"Kabeltrommel"*')],
       ];
-      return { masters: seeded.masters, variants: seeded.variants, seedSeconds: seeded.seconds, rows };
+      for (const [name, q, statements] of searches) await measure(name, () => list(`q=${encodeURIComponent(q)}`), statements);
+      await measure('AddProduct', (i) => post('/Catalog/AddProduct', { departmentId: seeded.departmentId, catalogId: seeded.catalogId, sku: `BENCH-${i}-${Date.now()}`, name: 'Bench product', price: '9.99' }));
     } finally {
       server.stop();
     }
+    await new Promise((r) => setTimeout(r, 2000));
+    const sqlTimes = timeSql(d1File(dir), sqlCases, SAMPLES);
+    for (const row of rows) {
+      const t = sqlTimes.get(row.operation);
+      if (t?.length) row.sql = { p50: percentile(t, 50), p95: percentile(t, 95) };
+    }
+    return { masters: seeded.masters, variants: seeded.variants, rows };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   }
 }
 
 const results = [];
 for (const size of sizes) {
-  process.stderr.write(`seeding and measuring ${size} master products...\n`);
+  process.stderr.write(`seeding (or reusing) and measuring ${size} master products...\n`);
   results.push(await benchSize(size));
 }
-console.log(`\nREST latency, wrangler dev (local D1), ${SAMPLES} samples each, milliseconds\n`);
-console.log('| catalog (masters + variants) | operation | p50 | p95 | max |');
-console.log('|---|---|---:|---:|---:|');
+const f = (n: number | undefined) => (n === undefined ? '' : n.toFixed(1));
+console.log(`\nREST latency, wrangler dev (local D1), ${SAMPLES} samples each, milliseconds; SQL = the same statements in the sqlite3 shell on the same file\n`);
+console.log('| catalog (masters + variants) | operation | p50 | p95 | max | SQL p50 | SQL p95 |');
+console.log('|---|---|---:|---:|---:|---:|---:|');
 for (const r of results) {
   for (const row of r.rows) {
-    console.log(`| ${r.masters.toLocaleString('en')} + ${r.variants.toLocaleString('en')} | ${row.operation} | ${row.p50.toFixed(1)} | ${row.p95.toFixed(1)} | ${row.max.toFixed(1)} |`);
+    console.log(`| ${r.masters.toLocaleString('en')} + ${r.variants.toLocaleString('en')} | ${row.operation} | ${f(row.p50)} | ${f(row.p95)} | ${f(row.max)} | ${f(row.sql?.p50)} | ${f(row.sql?.p95)} |`);
   }
 }

@@ -11,6 +11,8 @@ declare global {
       EXPORT_SLICE_MS: string;
       /** Queue without consumer (vitest.config.ts): continuation messages of test-driven exports. */
       EXPORT_HOLD_QUEUE: Queue<{ jobId: string }>;
+      /** Empty database (vitest.config.ts) on which migration tests apply migrations one by one. */
+      MIGRATION_TEST_DB: D1Database;
     }
   }
 }

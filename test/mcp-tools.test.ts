@@ -79,14 +79,14 @@ describe('MCP tools', () => {
     expect(toolError(await a.call('list_categories', { catalogId: crypto.randomUUID() }))).toEqual({ error: 'catalog not found', code: 'not_found' });
   });
 
-  it('search_products matches SKU prefixes and names; malformed input is a tool error', async () => {
+  it('search_products finds words by prefix in SKU and name, accents ignored; malformed input is a tool error', async () => {
     const a = await agent();
     const catalog = await makeCatalog(a);
     await makeProduct(a, catalog.catalogId, { sku: 'NYM-J-3x1.5', name: 'Mantelleitung NYM-J 3x1,5' });
     await makeProduct(a, catalog.catalogId, { sku: 'LS-B16', name: 'Leitungsschutzschalter B16' });
     const bySku = (await a.call('search_products', { catalogId: catalog.catalogId, query: 'NYM' })).structuredContent;
     expect(bySku.items.map((p: any) => p.sku)).toEqual(['NYM-J-3x1.5']);
-    const byName = (await a.call('search_products', { catalogId: catalog.catalogId, query: 'schutz' })).structuredContent;
+    const byName = (await a.call('search_products', { catalogId: catalog.catalogId, query: 'LEITUNGSSCHÜTZ' })).structuredContent;
     expect(byName.items.map((p: any) => p.sku)).toEqual(['LS-B16']);
     const malformed = await a.call('search_products', { catalogId: 'not-a-uuid' });
     expect(malformed.isError).toBe(true);

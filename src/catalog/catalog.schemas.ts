@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clientId } from '../db/ids';
+import { ProductFilter } from './product-filter';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
@@ -117,12 +118,17 @@ export const PageQuery = {
   limit: z.coerce.number().int().min(1).max(500).default(50),
 };
 
-export const ProductListQuery = z.strictObject({
+/**
+ * GetProducts: the shared product filter (product-filter.ts) plus catalog, order and page.
+ * Default order: by relevance when `q` is given, else `sku`; `order` applies to `sort`.
+ */
+export const ProductListQuery = ProductFilter.extend({
   catalogId: z.uuid(),
-  q: z.string().trim().max(100).regex(/^[^\p{Cc}]*$/u, 'q must not contain control characters').optional(),
-  categoryId: z.uuid().optional(),
+  sort: z.enum(['sku', 'name', 'updatedAt']).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
   ...PageQuery,
 });
+export type ProductListInput = z.infer<typeof ProductListQuery>;
 
 export const CatalogListQuery = z.strictObject({ departmentId: z.uuid().optional(), ...PageQuery });
 export const IdQuery = (name: string) => z.strictObject({ [name]: z.uuid() });

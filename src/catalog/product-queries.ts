@@ -1,6 +1,5 @@
-import { and, asc, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { decodeCursor, escapeLike, toPage } from '../db/pagination';
 import { productCategories, products } from '../db/schema';
 import { badRequest, notFound } from '../http/app-error';
 import { loadProductAggregates, type ProductNode } from './product-aggregate';
@@ -71,42 +70,6 @@ export async function getProduct(db: Database, tenant: Tenant, productId: string
     ...nodeDetail(node),
     variants: product.parentId ? [] : aggregate.variants.map((v) => productOut(v.product, catalog.departmentId)),
   };
-}
-
-/**
- * Master products of a catalog in creation order (ids are UUIDv7), keyset-paginated.
- * `q` matches a SKU prefix or a name substring; `categoryId` restricts to one category.
- */
-export async function listProducts(
-  db: Database,
-  tenant: Tenant,
-  input: { catalogId: string; q?: string; categoryId?: string; cursor?: string; limit: number },
-) {
-  const catalog = await findCatalog(db, tenant, input.catalogId);
-  const after = decodeCursor(input.cursor);
-  const filters: (SQL | undefined)[] = [
-    eq(products.catalogId, catalog.id),
-    eq(products.companyId, tenant.companyId),
-    isNull(products.parentId),
-    after ? gt(products.id, after) : undefined,
-  ];
-  if (input.q) {
-    const q = escapeLike(input.q);
-    filters.push(or(sql`${products.sku} LIKE ${`${q}%`} ESCAPE '\\'`, sql`${products.name} LIKE ${`%${q}%`} ESCAPE '\\'`));
-  }
-  if (input.categoryId) {
-    filters.push(
-      sql`${products.id} IN (SELECT product_id FROM product_categories WHERE category_id = ${input.categoryId} AND company_id = ${tenant.companyId})`,
-    );
-  }
-  const rows = await db
-    .select()
-    .from(products)
-    .where(and(...filters))
-    .orderBy(asc(products.id))
-    .limit(input.limit + 1);
-  const page = toPage(rows, input.limit, (r) => r.id);
-  return { items: page.items.map((r) => productOut(r, catalog.departmentId)), nextCursor: page.nextCursor };
 }
 
 export async function listVariants(db: Database, tenant: Tenant, productId: string) {

@@ -4,7 +4,8 @@ import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeRoute } from '../openapi/route-meta';
 import { Page, ProductDetailOut, ProductDto, ProductListQuery, ProductOut } from './catalog.schemas';
-import { getProduct, listProducts, listVariants } from './product-queries';
+import { listProducts } from './product-list';
+import { getProduct, listVariants } from './product-queries';
 import { addProduct, deleteProduct, updateProduct } from './products';
 
 const doc = (summary: string, response?: z.ZodType) => describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
@@ -18,7 +19,7 @@ export const productRoutes = new Hono<AppEnv>()
   .post('/UpdateProduct', doc('Update a product or variant (productId required)', ProductOut), validate('json', ProductDto), async (c) =>
     c.json(await updateProduct(c.var.db, c.var.caller, c.req.valid('json'))),
   )
-  .get('/GetProducts', doc('Master products of a catalog; search with q, filter by categoryId, keyset-paginated', Page(ProductOut)), validate('query', ProductListQuery), async (c) =>
+  .get('/GetProducts', doc('Master products of a catalog: full-text search (q), filters, sort by sku, name or updatedAt (or relevance with q), keyset-paginated', Page(ProductOut)), validate('query', ProductListQuery), async (c) =>
     c.json(await listProducts(c.var.db, c.var.caller, c.req.valid('query'))),
   )
   .get('/GetProduct', doc('A product with values, classification, media and variants', ProductDetailOut), validate('query', ProductQuery), async (c) =>

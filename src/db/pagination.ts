@@ -25,3 +25,21 @@ export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => string): 
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
+
+/** Opaque keyset cursor carrying a JSON value (UTF-8 safe): base64url of its JSON. */
+export function encodeJsonCursor(value: unknown): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The JSON value of a cursor made by `encodeJsonCursor`; 400 for anything else. */
+export function decodeJsonCursor(cursor: string): unknown {
+  try {
+    const binary = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+  } catch {
+    throw badRequest('cursor is not valid');
+  }
+}

@@ -118,6 +118,11 @@ export const categories = sqliteTable(
 /**
  * Master products and variants share one table: a variant is a product row whose `parentId`
  * names its master. Built-in fields are columns; everything else is an attribute value.
+ *
+ * Not expressible here, created by migration 0004 (docs/search.md): the FTS5 table
+ * `products_fts` over the masters' sku, name, manufacturer_pid, gtin and keywords, kept current
+ * by triggers on this table. Its rows are keyed by this table's rowid: never rewrite product
+ * rows with INSERT OR REPLACE (the replaced row's delete trigger does not fire); use UPSERT.
  */
 export const products = sqliteTable(
   'products',
@@ -150,11 +155,11 @@ export const products = sqliteTable(
   },
   (t) => [
     uniqueIndex('products_catalog_sku_uq').on(t.catalogId, t.sku),
-    index('products_catalog_id_idx').on(t.catalogId, t.id),
-    index('products_catalog_name_idx').on(t.catalogId, t.name),
-    index('products_company_idx').on(t.companyId),
-    index('products_company_sku_idx').on(t.companyId, t.sku),
-    index('products_parent_idx').on(t.parentId),
+    // Masters-only indexes of the product list's orders and of exports (migration 0004, docs/search.md).
+    index('products_catalog_master_id_idx').on(t.catalogId, t.id).where(sql`parent_id IS NULL`),
+    index('products_list_name_idx').on(t.catalogId, sql`${t.name} COLLATE NOCASE`, t.id).where(sql`parent_id IS NULL`),
+    index('products_list_updated_idx').on(t.catalogId, t.updatedAt, t.id).where(sql`parent_id IS NULL`),
+    index('products_parent_idx').on(t.parentId).where(sql`parent_id IS NOT NULL`),
   ],
 );
 
@@ -200,7 +205,9 @@ export const attributeValues = sqliteTable(
     numberValueTo: real('number_value_to'),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.elementId, t.attributeId] }), index('attribute_values_attribute_idx').on(t.attributeId)],
+  // WITHOUT ROWID, like memberships, product_categories and classification_link_classes/_features
+  // (migration 0004; drizzle cannot declare it): the primary key is the table, no second copy.
+  (t) => [primaryKey({ columns: [t.elementId, t.attributeId] })],
 );
 
 // ---------------------------------------------------------------- classification reference data
@@ -318,7 +325,7 @@ export const media = sqliteTable(
     sortOrder: integer('sort_order').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [index('media_element_idx').on(t.elementId, t.sortOrder), index('media_company_idx').on(t.companyId)],
+  (t) => [index('media_element_idx').on(t.elementId, t.sortOrder)],
 );
 
 // ---------------------------------------------------------------- jobs and export templates

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { Page, ProductDetailOut, ProductOut } from '../../catalog/catalog.schemas';
-import { getProduct, listProducts } from '../../catalog/product-queries';
+import { PRODUCT_STATUSES } from '../../catalog/product-filter';
+import { listProducts } from '../../catalog/product-list';
+import { getProduct } from '../../catalog/product-queries';
 import { defineTool, READ_ONLY } from '../tool-definition';
 import { PAGING_NOTE, PageInput } from './paging';
 
@@ -11,12 +13,18 @@ export const productTools = [
     title: 'Search products',
     description:
       'Lists or searches the master products of one catalog (variants are listed inside get_product). ' +
-      '`query` matches the beginning of a SKU (supplier article number) or any part of the product name; ' +
-      `\`categoryId\` restricts the list to one category. Returns the built-in fields of each product. ${PAGING_NOTE}`,
+      '`query` is a full-text search over SKU (supplier article number), name, manufacturer part number, GTIN and keywords: ' +
+      'every word must match the beginning of a word (case and accents ignored); results come best match first. ' +
+      '`categoryId` (with `subtree` for its subcategories) and `status` narrow the list; without `query` the list is ordered by SKU, ' +
+      `or by \`sort\`. Returns the built-in fields of each product. ${PAGING_NOTE}`,
     input: z.strictObject({
       catalogId: z.uuid().describe('The catalog to search (see list_catalogs).'),
-      query: z.string().trim().min(1).max(100).optional().describe('SKU prefix or part of the name, e.g. "NYM-J" or "circuit breaker".'),
+      query: z.string().trim().min(1).max(200).optional().describe('Words to find, e.g. "NYM-J 3x1,5", "Schutzschalter 16", a GTIN or a manufacturer part number.'),
       categoryId: z.uuid().optional().describe('Only products placed in this category (see list_categories).'),
+      subtree: z.boolean().optional().describe('With categoryId: also products in its subcategories.'),
+      status: z.enum(PRODUCT_STATUSES).optional().describe('Only products with this status.'),
+      sort: z.enum(['sku', 'name', 'updatedAt']).optional().describe('Order by SKU, name or last change instead of relevance.'),
+      order: z.enum(['asc', 'desc']).optional().describe('Direction of sort (default asc).'),
       ...PageInput,
     }),
     output: Page(ProductOut),
