@@ -1,0 +1,90 @@
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { products } from '../db/schema';
+import { ftsMatchExpression } from './product-search';
+import type { Tenant } from './scope';
+
+/**
+ * The product filter shared by the product list (`GET /api/Catalog/GetProducts`), the MCP
+ * search tool and mass edit (`StartMassEdit {filter}`): one schema, one SQL builder, so the
+ * grid a user filtered and the set a mass edit changes are the same products.
+ *
+ * Query strings carry `subtree=true` and `missing=gtin,price`; JSON bodies may carry the same
+ * strings or a boolean and an array. Both parse to the same `ProductFilterInput`.
+ */
+export const MISSING_FIELDS = ['gtin', 'price', 'classification'] as const;
+export const PRODUCT_STATUSES = ['active', 'draft', 'discontinued'] as const;
+
+const booleanFlag = z.preprocess(
+  (v) => (v === 'true' ? true : v === 'false' ? false : v),
+  z.boolean({ error: 'must be true or false' }),
+);
+
+const missingList = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v),
+  z.array(z.enum(MISSING_FIELDS, { error: `must name fields of ${MISSING_FIELDS.join(', ')}` })).max(MISSING_FIELDS.length),
+);
+
+export const ProductFilter = z.strictObject({
+  /** Full-text search over SKU, name, manufacturer part number, GTIN and keywords. */
+  q: z.string().max(200, 'q must be at most 200 characters').optional(),
+  /** Only products placed in this category (and, with `subtree`, in any category below it). */
+  categoryId: z.uuid().optional(),
+  subtree: booleanFlag.optional(),
+  status: z.enum(PRODUCT_STATUSES).optional(),
+  /** Only products classified with this standard class code, e.g. ETIM `EC000042`. */
+  classCode: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/, 'classCode must be a class code such as EC000042')
+    .optional(),
+  /** Only products lacking every one of these: `gtin`, `price`, `classification`. */
+  missing: missingList.optional(),
+});
+export type ProductFilterInput = z.infer<typeof ProductFilter>;
+
+/** Category ids of `categoryId` and, with `subtree`, all its descendants (trees are small: thousands). */
+function categoryScope(tenant: Tenant, catalogId: string, categoryId: string, subtree: boolean): SQL {
+  if (!subtree) return sql`SELECT ${categoryId}`;
+  return sql`WITH RECURSIVE sub(id) AS (
+      SELECT id FROM categories WHERE id = ${categoryId} AND company_id = ${tenant.companyId} AND catalog_id = ${catalogId}
+      UNION SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id
+    ) SELECT id FROM sub`;
+}
+
+/**
+ * The WHERE condition selecting the master products of one catalog that match `filter`,
+ * always scoped to the tenant. `catalogId` must already be known to belong to the tenant
+ * (e.g. from `findCatalog`). The condition is over the `products` table and may be combined
+ * with keyset conditions and any ORDER BY.
+ */
+export function productFilterWhere(tenant: Tenant, catalogId: string, filter: ProductFilterInput): SQL {
+  const conditions: (SQL | undefined)[] = [
+    eq(products.catalogId, catalogId),
+    eq(products.companyId, tenant.companyId),
+    isNull(products.parentId),
+  ];
+  if (filter.q !== undefined && filter.q.trim() !== '') {
+    const match = ftsMatchExpression(filter.q);
+    // A q without any searchable character matches nothing rather than everything.
+    conditions.push(match === null ? sql`0` : sql`"products"."rowid" IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${match})`);
+  }
+  if (filter.categoryId) {
+    const scope = categoryScope(tenant, catalogId, filter.categoryId, filter.subtree ?? false);
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = ${products.id} AND pc.company_id = ${tenant.companyId} AND pc.category_id IN (${scope}))`,
+    );
+  }
+  if (filter.status) conditions.push(eq(products.status, filter.status));
+  if (filter.classCode) {
+    conditions.push(sql`EXISTS (SELECT 1 FROM classification_links l JOIN classification_link_classes lc ON lc.link_id = l.link_id
+      WHERE l.element_id = ${products.id} AND l.company_id = ${tenant.companyId} AND lc.code = ${filter.classCode})`);
+  }
+  for (const field of new Set(filter.missing ?? [])) {
+    if (field === 'gtin') conditions.push(sql`(${products.gtin} IS NULL OR ${products.gtin} = '')`);
+    if (field === 'price') conditions.push(sql`(${products.price} IS NULL OR ${products.price} = '')`);
+    if (field === 'classification') {
+      conditions.push(sql`NOT EXISTS (SELECT 1 FROM classification_links l WHERE l.element_id = ${products.id})`);
+    }
+  }
+  return and(...conditions)!;
+}
