@@ -211,7 +211,7 @@ describe('web application (admin and another company)', () => {
     expect(state.productId).toBeDefined();
     const page = await (await newContext(browser)).newPage();
     await signIn(page, base(), 'other@demo.test');
-    await page.getByText('Zweite Handel GmbH').waitFor();
+    await page.getByText('Zweite Handel GmbH', { exact: true }).waitFor();
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Catalogs' }).click();
     await page.getByRole('table').waitFor();
     await expect.poll(() => page.getByRole('link', { name: CATALOG }).count()).toBe(0);
