@@ -40,10 +40,14 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
  * naming each rule and the first offending elements so the message says what to fix.
  */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    // Runs in the page; the Node-side tsconfig has no DOM types, so the page globals are typed here.
+    const page = globalThis as unknown as {
+      document: unknown;
+      axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> };
+    };
+    const result = await page.axe.run(page.document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
   });
   const severe = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

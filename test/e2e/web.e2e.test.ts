@@ -120,6 +120,11 @@ describe('web application (editor@demo.test)', () => {
     await page.getByRole('tab', { name: /^Media/ }).click();
     await page.locator('input[type="file"]').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: PNG });
     await page.getByRole('img', { name: 'front.png' }).waitFor();
+    await page.locator('input[type="file"]').setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByRole('img', { name: 'back.png' }).waitFor();
+    // Order with the keyboard alternative to drag and drop: the back view becomes the first picture.
+    await page.getByRole('button', { name: 'Move “back.png” forward' }).click();
+    await expectAnnounced(page, 'Order saved.');
     await expectAccessible(page, 'media');
     await screenshot(page, '07-media');
 
@@ -134,7 +139,10 @@ describe('web application (editor@demo.test)', () => {
         { group: 'ETIM', code: 'EF000073', value: 'EV000040', unit: null },
       ]),
     );
-    expect(product.media).toEqual([expect.objectContaining({ fileName: 'front.png', contentType: 'image/png', size: PNG.byteLength })]);
+    expect(product.media).toEqual([
+      expect.objectContaining({ fileName: 'back.png', contentType: 'image/png', size: PNG.byteLength }),
+      expect.objectContaining({ fileName: 'front.png', contentType: 'image/png', size: PNG.byteLength }),
+    ]);
     await page.context().close();
   });
 
