@@ -57,6 +57,13 @@ describe('Catalog/StartMassEdit', () => {
     expect(after.revision).toBeGreaterThan(before.revision);
     expect(after.fingerprintRevision).toBe(after.revision);
     expect(after.fingerprint).not.toBe(before.fingerprint);
+    // Each changed product has a version by the job, as SetValue would have written it.
+    const history = await call('GET', `/api/Catalog/GetHistory?elementId=${b.productId}`, { cookie: session.cookie });
+    expect(history.json.items[0]).toMatchObject({
+      surface: 'job',
+      jobId: res.json.jobId,
+      changes: [expect.objectContaining({ path: 'status', before: 'active', after: 'discontinued' })],
+    });
     // The unchanged product keeps its revision: nothing for the sync to send.
     expect((await row(c.productId)).revision).toBe(untouched.revision);
   });
@@ -114,8 +121,8 @@ describe('Catalog/StartMassEdit', () => {
       [{ ...base, field: 'status', value: '' }, 400, /^value: status must not be empty/],
       [{ ...base, field: 'EF000073', value: 'EV999999' }, 400, /EF000073/],
       [{ ...base, field: 'sku', value: 'X' }, 400, /^field: sku must be unique/],
-      [{ catalogId: catalog.catalogId, field: 'status', value: 'active' }, 400, /^productIds: give exactly one of productIds or filter/],
-      [{ ...base, filter: {}, field: 'status', value: 'active' }, 400, /^productIds: give exactly one/],
+      [{ catalogId: catalog.catalogId, field: 'status', value: 'active' }, 400, /^give exactly one of productIds or filter$/],
+      [{ ...base, filter: {}, field: 'status', value: 'active' }, 400, /^give exactly one of productIds or filter$/],
       [{ ...base, filter: undefined, productIds: ['nope'], field: 'status', value: 'active' }, 400, /^productIds\.0:/],
       [{ catalogId: catalog.catalogId, filter: { status: 'gone' }, field: 'status', value: 'active' }, 400, /^filter\.status:/],
       [{ ...base, productIds: [product.productId, foreignProduct.productId], field: 'status', value: 'active' }, 404, /^product not found/],

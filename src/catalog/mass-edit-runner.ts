@@ -3,6 +3,10 @@ import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { jobs, products } from '../db/schema';
 import type { JobMessage } from '../env';
 import { AppError } from '../http/app-error';
+import { jobActor } from '../history/actor';
+import { loadPath } from '../history/current-value';
+import { historyStatements, type HistoryEntry } from '../history/record';
+import { withChanges } from '../history/snapshot';
 import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { currentValues } from './mass-edit-values';
@@ -109,6 +113,7 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
     for (const id of missing) addFailure(next.report, id, null, 'the product no longer exists');
     const current = await currentValues(db, tenant, params.field, rows);
     const statements: BatchStatement[] = [];
+    const history: HistoryEntry[] = [];
     const masters = new Set<string>();
     for (const row of rows) {
       const element: ElementRef = {
@@ -125,6 +130,9 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
           continue;
         }
         statements.push(plan.statement);
+        // Each changed product gets its version, as a SetValue would write it (surface "job").
+        const before = await loadPath(db, tenant.companyId, element, plan.path);
+        history.push({ elementId: row.id, kind: element.kind, before, after: withChanges(before, { [plan.path]: plan.stored }) });
         masters.add(element.masterId!);
         next.report.updated++;
       } catch (err) {
@@ -135,6 +143,7 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
     const lastId = [...rows.map((r) => r.id), ...missing].sort().at(-1)!;
     next.cursor = lastId;
     next.done += rows.length + missing.length;
+    statements.push(...historyStatements(db, jobActor(job), history).statements);
     for (const masterId of masters) statements.push(bumpRevision(db, masterId));
     const saved = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
     if ((saved.at(-1) as { id: string }[]).length === 0) {

@@ -29,7 +29,6 @@ export const StartMassEditDto = z
   })
   .refine((input) => (input.productIds === undefined) !== (input.filter === undefined), {
     message: 'give exactly one of productIds or filter',
-    path: ['productIds'],
   });
 
 export type StartMassEditInput = z.infer<typeof StartMassEditDto>;

@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import { classificationClasses, classificationLinks } from '../db/schema';
 import { notFound } from '../http/app-error';
 import { assertDepartment, findElement, type Tenant } from '../catalog/scope';
+import type { Actor } from '../history/actor';
 import { ClassificationOut, ClassRef, FeatureValueInput, GROUPS } from './classification.schemas';
 import { createClassification, deleteClassification, getClassification, updateClassification } from './links';
 
@@ -40,7 +41,7 @@ export async function getElementClassification(db: Database, tenant: Tenant, ele
  * same domain functions the agent surface uses (createClassification / updateClassification),
  * so class, feature and value rules are checked in one place. The bitmask follows the classes.
  */
-export async function setElementClassification(db: Database, tenant: Tenant, input: z.infer<typeof SetElementClassificationDto>) {
+export async function setElementClassification(db: Database, tenant: Actor, input: z.infer<typeof SetElementClassificationDto>) {
   await assertDepartment(db, tenant, input.departmentId);
   const element = await findElement(db, tenant, input.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('element');

@@ -129,12 +129,12 @@ export const ReorderMediaDto = z.strictObject({
  * first image is the main one). The whole set must be named, so a stale client that missed an
  * upload gets 400 instead of silently misplacing files.
  */
-export async function reorderMedia(db: Database, tenant: Tenant, input: z.infer<typeof ReorderMediaDto>) {
+export async function reorderMedia(db: Database, tenant: Actor, input: z.infer<typeof ReorderMediaDto>) {
   await assertDepartment(db, tenant, input.departmentId);
   const element = await findElement(db, tenant, input.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('element');
   const current = await db
-    .select({ id: media.id })
+    .select()
     .from(media)
     .where(and(eq(media.elementId, element.id), eq(media.companyId, tenant.companyId)));
   const known = new Set(current.map((m) => m.id));
@@ -144,6 +144,10 @@ export async function reorderMedia(db: Database, tenant: Tenant, input: z.infer<
     throw badRequest(`mediaIds: must list each of the element's ${known.size} files exactly once`);
   }
   const statements: BatchStatement[] = input.mediaIds.map((id, sortOrder) => db.update(media).set({ sortOrder }).where(eq(media.id, id)));
+  const position = new Map(input.mediaIds.map((id, sortOrder) => [id, sortOrder]));
+  const snapshot = (order: (m: (typeof current)[number]) => number) =>
+    Object.fromEntries(current.map((m) => [`media.${m.id}`, mediaEntry({ ...m, sortOrder: order(m) })]));
+  statements.push(...historyStatement(db, tenant, { elementId: element.id, kind: element.kind, before: snapshot((m) => m.sortOrder), after: snapshot((m) => position.get(m.id)!) }));
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   await runBatch(db, statements);
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
