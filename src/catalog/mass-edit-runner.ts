@@ -8,6 +8,7 @@ import { loadPath } from '../history/current-value';
 import { historyStatements, type HistoryEntry } from '../history/record';
 import { withChanges } from '../history/snapshot';
 import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
+import { progressed } from '../jobs/lease';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { currentValues } from './mass-edit-values';
 import type { MassEditParams } from './mass-edit';
@@ -171,7 +172,8 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
 function saveCheckpoint(db: Database, jobId: string, loadedSeq: number, next: MassEditCheckpoint) {
   return db
     .update(jobs)
-    .set({ checkpoint: next, progressDone: next.done })
+    // A saved page is progress: it renews the job's lease (docs/reliability.md).
+    .set({ checkpoint: next, progressDone: next.done, ...progressed() })
     .where(
       and(
         eq(jobs.id, jobId),
