@@ -4,8 +4,10 @@ import { aiRoutes } from './ai/ai.routes';
 import { checkOrigin, requireSession } from './accounts/session-auth';
 import { attributeRoutes } from './catalog/attribute.routes';
 import { catalogRoutes } from './catalog/catalog.routes';
+import { massEditRoutes } from './catalog/mass-edit.routes';
 import { contactRoutes } from './contact/contact.routes';
 import { categoryRoutes } from './catalog/category.routes';
+import { classificationRoutes } from './classification/classification.routes';
 import { productRoutes } from './catalog/product.routes';
 import type { AppEnv } from './env';
 import { exportRoutes } from './exports/export.routes';
@@ -39,7 +41,7 @@ export function createApp() {
     });
   });
 
-  for (const controller of ['Catalog', 'Export', 'Job', 'Media']) {
+  for (const controller of ['Catalog', 'Classification', 'Export', 'Job', 'Media']) {
     app.use(`/api/${controller}/*`, requireSession, checkOrigin);
   }
   app.route('/', oauthRoutes);
@@ -52,9 +54,11 @@ export function createApp() {
   app.route('/api/Catalog', productRoutes);
   app.route('/api/Catalog', attributeRoutes);
   app.route('/api/Catalog', historyRoutes);
+  app.route('/api/Catalog', massEditRoutes);
   app.route('/api/Export', exportRoutes);
   app.route('/api/Job', jobRoutes);
   app.route('/api/Media', mediaRoutes);
+  app.route('/api/Classification', classificationRoutes);
 
   app.get('/api/openapi.json', (c) => c.json(buildOpenApi(app, `${new URL(c.req.url).origin}/api`)));
   app.get('/api/docs', (c) => {

@@ -31,6 +31,7 @@ describe('AddCategory', () => {
       name: 'Cables',
       description: 'All cables',
       sortOrder: 2,
+      productCount: 0,
     });
     const child = await call('POST', '/api/Catalog/AddCategory', {
       cookie: session.cookie,
@@ -39,9 +40,9 @@ describe('AddCategory', () => {
     expect(child.json).toMatchObject({ parentId: top.json.categoryId, name: 'Power cables', description: null, sortOrder: 0 });
     expect((await getCatalog(db(), session, catalog.catalogId)).categoryCount).toBe(2);
     const children = await call('GET', `/api/Catalog/GetCategories?catalogId=${catalog.catalogId}&parentId=${top.json.categoryId}`, { cookie: session.cookie });
-    expect(children.json).toEqual({ items: [child.json] });
+    expect(children.json).toEqual({ items: [{ ...child.json, subtreeProductCount: 0 }] });
     const treeRes = await call('GET', `/api/Catalog/GetCategoryTree?catalogId=${catalog.catalogId}`, { cookie: session.cookie });
-    expect(treeRes.json).toEqual({ catalogId: catalog.catalogId, items: [{ ...top.json, children: [{ ...child.json, children: [] }] }] });
+    expect(treeRes.json).toEqual({ catalogId: catalog.catalogId, items: [{ ...top.json, subtreeProductCount: 0, children: [{ ...child.json, subtreeProductCount: 0, children: [] }] }] });
   });
 
   it('lists the top level in sortOrder, then name', async () => {
@@ -118,7 +119,7 @@ describe('UpdateCategory and MoveCategory', () => {
     });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ...category, name: 'New' });
-    expect(await tree(session, catalog.catalogId)).toEqual([{ ...category, name: 'New', children: [] }]);
+    expect(await tree(session, catalog.catalogId)).toEqual([{ ...category, name: 'New', subtreeProductCount: 0, children: [] }]);
   });
 
   it('moves a category with its subtree below another parent and back to the top level', async () => {
@@ -134,7 +135,7 @@ describe('UpdateCategory and MoveCategory', () => {
     expect(moved.status).toBe(200);
     expect(moved.json).toEqual({ ...b, parentId: a.categoryId, sortOrder: 7 });
     expect(await tree(session, catalog.catalogId)).toEqual([
-      { ...a, children: [{ ...b, parentId: a.categoryId, sortOrder: 7, children: [{ ...b1, children: [] }] }] },
+      { ...a, subtreeProductCount: 0, children: [{ ...b, parentId: a.categoryId, sortOrder: 7, subtreeProductCount: 0, children: [{ ...b1, subtreeProductCount: 0, children: [] }] }] },
     ]);
     const top = await call('POST', '/api/Catalog/MoveCategory', {
       cookie: session.cookie,
@@ -247,7 +248,7 @@ describe('DeleteCategory', () => {
     const forbidden = await call('POST', '/api/Catalog/DeleteCategory', { cookie: session.cookie, body: { departmentId: theirs.departmentId, categoryId: foreign.categoryId } });
     expect(forbidden.status).toBe(403);
     expect(forbidden.json.error).toBe('departmentId does not name a department of your company');
-    expect((await getCategoryTree(db(), theirs, foreignCatalog.catalogId)).items).toEqual([{ ...foreign, children: [] }]);
+    expect((await getCategoryTree(db(), theirs, foreignCatalog.catalogId)).items).toEqual([{ ...foreign, subtreeProductCount: 0, children: [] }]);
     expect((await getCatalog(db(), theirs, foreignCatalog.catalogId)).categoryCount).toBe(1);
   });
 

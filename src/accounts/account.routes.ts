@@ -17,8 +17,9 @@ import {
   SetAiSwitchDto,
   SetAiSwitchOut,
   SwitchDepartmentDto,
+  UserListOut,
 } from './account.schemas';
-import { revokeAiAccess, setAiSwitch } from './ai-access';
+import { listUsers, revokeAiAccess, setAiSwitch } from './ai-access';
 import { checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './session-auth';
 
 /** `/api/Account/*`: web sessions. */
@@ -77,6 +78,12 @@ export const accountRoutes = new Hono<AppEnv>()
       await revokeGrantsQuietly(c.env, c.req.url, result.userId);
       return c.json(result);
     },
+  )
+  .get(
+    '/GetUsers',
+    describeRoute({ tag: 'Account', summary: "Admin: the company's users with role and AI switch", response: UserListOut, security: 'cookie' }),
+    requireSession,
+    async (c) => c.json(await listUsers(c.var.db, c.var.caller)),
   )
   .post(
     '/SetAiSwitch',

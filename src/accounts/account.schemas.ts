@@ -29,3 +29,6 @@ export const RevokeAiAccessDto = z.strictObject({ userId: z.uuid() });
 export const RevokeAiAccessOut = z.object({ userId: z.string(), revoked: z.literal(true) });
 export const SetAiSwitchDto = z.strictObject({ userId: z.uuid(), enabled: z.boolean() });
 export const SetAiSwitchOut = z.object({ userId: z.string(), aiMayEditClassifications: z.boolean() });
+export const UserListOut = z.object({
+  items: z.array(z.object({ userId: z.string(), email: z.string(), name: z.string(), role: z.enum(['admin', 'editor']), aiMayEditClassifications: z.boolean() })),
+});

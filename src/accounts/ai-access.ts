@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { memberships, users } from '../db/schema';
 import type { Caller } from '../env';
@@ -32,3 +32,19 @@ export async function setAiSwitch(db: Database, admin: Caller, input: { userId: 
   await db.update(users).set({ aiMayEditClassifications: input.enabled }).where(eq(users.id, input.userId));
   return { userId: input.userId, aiMayEditClassifications: input.enabled };
 }
+
+/** The company's users with their role and AI switch, for the administration screen (admins only). */
+export async function listUsers(db: Database, admin: Caller) {
+  if (admin.role !== 'admin') throw forbidden('only a company administrator can list users');
+  const items = await db
+    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, aiMayEditClassifications: users.aiMayEditClassifications })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.companyId, admin.companyId))
+    .orderBy(asc(users.email))
+    .limit(MAX_USERS);
+  return { items };
+}
+
+/** A company has tens of users, not thousands; the list is one page. */
+const MAX_USERS = 1000;

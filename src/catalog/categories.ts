@@ -10,6 +10,7 @@ import { deleteObjects, mediaKeysWhere } from '../media/media';
 import type { Actor } from '../history/actor';
 import { historyStatement, historyStatements, type HistoryEntry } from '../history/record';
 import { CATEGORY_FIELDS, loadSnapshot, pickFields, withChanges, type Snapshot } from '../history/snapshot';
+import { subtreeSums } from './category-counts';
 import { assertDepartment, findCatalog, findCategory, type Tenant } from './scope';
 
 export const CategoryDto = z.strictObject({
@@ -38,7 +39,12 @@ export const CategoryOut = z.object({
   name: z.string(),
   description: z.string().nullable(),
   sortOrder: z.number().int(),
+  /** Products placed directly in this category (a maintained counter, never a row count). */
+  productCount: z.number().int(),
 });
+
+/** A category in a listing: also the placements in its whole subtree (a product placed twice there counts twice). */
+export const CategoryListItem = CategoryOut.extend({ subtreeProductCount: z.number().int() });
 
 /** Deepest category tree we accept; deeper trees are rejected (BMEcat readers choke on them). */
 export const MAX_DEPTH = 12;
@@ -53,6 +59,7 @@ export function categoryOut(row: CategoryRow) {
     name: row.name,
     description: row.description,
     sortOrder: row.sortOrder,
+    productCount: row.productCount,
   };
 }
 
@@ -235,8 +242,10 @@ export async function listCategories(db: Database, tenant: Tenant, input: { cata
     )
     .orderBy(asc(categories.sortOrder), asc(categories.name))
     .limit(1000);
-  return { items: rows.map(categoryOut) };
+  const sums = await subtreeSums(db, rows.map((r) => r.id));
+  return { items: rows.map((r) => ({ ...categoryOut(r), subtreeProductCount: sums.get(r.id) ?? r.productCount })) };
 }
+
 
 /** The whole tree of a catalog, nested. Category trees are small (thousands), unlike products. */
 export async function getCategoryTree(db: Database, tenant: Tenant, catalogId: string) {
@@ -246,12 +255,14 @@ export async function getCategoryTree(db: Database, tenant: Tenant, catalogId: s
     .from(categories)
     .where(and(eq(categories.catalogId, catalog.id), eq(categories.companyId, tenant.companyId)))
     .orderBy(asc(categories.sortOrder), asc(categories.name));
-  type Node = ReturnType<typeof categoryOut> & { children: Node[] };
-  const nodes = new Map<string, Node>(rows.map((r) => [r.id, { ...categoryOut(r), children: [] }]));
+  type Node = ReturnType<typeof categoryOut> & { subtreeProductCount: number; children: Node[] };
+  const nodes = new Map<string, Node>(rows.map((r) => [r.id, { ...categoryOut(r), subtreeProductCount: 0, children: [] }]));
   const roots: Node[] = [];
   for (const node of nodes.values()) {
     const parent = node.parentId ? nodes.get(node.parentId) : undefined;
     (parent ? parent.children : roots).push(node);
   }
+  const sum = (node: Node): number => (node.subtreeProductCount = node.productCount + node.children.reduce((n, child) => n + sum(child), 0));
+  roots.forEach(sum);
   return { catalogId: catalog.id, items: roots };
 }

@@ -6,6 +6,7 @@ import { describeRoute } from '../openapi/route-meta';
 import {
   addCategory,
   CategoryDto,
+  CategoryListItem,
   CategoryOut,
   deleteCategory,
   getCategoryTree,
@@ -17,7 +18,7 @@ import {
 
 const doc = (summary: string, response?: z.ZodType) => describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
 
-const CategoryTreeNode: z.ZodType = z.lazy(() => CategoryOut.extend({ children: z.array(CategoryTreeNode) }));
+const CategoryTreeNode: z.ZodType = z.lazy(() => CategoryListItem.extend({ children: z.array(CategoryTreeNode) }));
 
 /** `/api/Catalog/*` for the category tree. */
 export const categoryRoutes = new Hono<AppEnv>()
@@ -38,7 +39,7 @@ export const categoryRoutes = new Hono<AppEnv>()
   )
   .get(
     '/GetCategories',
-    doc('Children of a category, or the top level', z.object({ items: z.array(CategoryOut) })),
+    doc('Children of a category, or the top level, with product counts', z.object({ items: z.array(CategoryListItem) })),
     validate('query', z.strictObject({ catalogId: z.uuid(), parentId: z.uuid().optional() })),
     async (c) => c.json(await listCategories(c.var.db, c.var.caller, c.req.valid('query'))),
   )

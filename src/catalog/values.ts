@@ -24,7 +24,6 @@ import { builtInField } from './fields';
 import { assertDepartment, findElement, type ElementRef, type Tenant } from './scope';
 import { parseValue } from './value-types';
 
-
 const touch = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 
 function builtInUpdate(db: Database, element: ElementRef, column: string, value: unknown): Statement {
@@ -47,8 +46,11 @@ interface PlannedWrite {
   stored: Json;
 }
 
-/** The statement that writes `field` of `element`, and the value as stored. */
-async function planWrite(db: Database, tenant: Tenant, element: ElementRef, field: string, raw: string): Promise<PlannedWrite> {
+/**
+ * The statement that writes `field` of `element`, and the value as stored: every rule of
+ * SetValue lives here, and mass edit plans each product's write through it too.
+ */
+export async function planValueWrite(db: Database, tenant: Tenant, element: ElementRef, field: string, raw: string): Promise<PlannedWrite> {
   const builtIn = builtInField(element.kind, field);
   if (builtIn) {
     if (raw === '') {
@@ -136,7 +138,7 @@ export async function setValue(db: Database, tenant: Actor, input: z.infer<typeo
   await assertDepartment(db, tenant, input.departmentId);
   const element = await findElement(db, tenant, input.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('element');
-  const { statement, value, path, stored } = await planWrite(db, tenant, element, input.field, input.value);
+  const { statement, value, path, stored } = await planValueWrite(db, tenant, element, input.field, input.value);
   const before = await loadPath(db, tenant.companyId, element, path);
   const statements: Statement[] = [statement, ...historyStatement(db, tenant, { elementId: element.id, kind: element.kind, before, after: withChanges(before, { [path]: stored }) })];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));

@@ -205,3 +205,23 @@ export async function updateClassification(db: Database, tenant: Actor, input: U
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
   return getClassification(db, tenant, link.linkId);
 }
+
+/** Removes an element's classification (classes and feature values go with the link). */
+export async function deleteClassification(db: Database, tenant: Actor, linkId: string) {
+  const link = await findLink(db, tenant, linkId);
+  const element = await findElement(db, tenant, link.elementId);
+  const current = await getClassification(db, tenant, link.linkId);
+  const statements: BatchStatement[] = [
+    db.delete(classificationLinks).where(eq(classificationLinks.linkId, link.linkId)),
+    ...historyStatement(db, tenant, {
+      elementId: element.id,
+      kind: element.kind,
+      before: classificationSnapshot(link.name, link.classificationGroups, current.classes, current.features),
+      after: {},
+    }),
+  ];
+  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  await runBatch(db, statements);
+  if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
+  return { linkId: link.linkId, deleted: true as const };
+}

@@ -105,6 +105,8 @@ export const categories = sqliteTable(
     name: text('name').notNull(),
     description: text('description'),
     sortOrder: integer('sort_order').notNull().default(0),
+    /** Products placed directly here; kept by triggers on product_categories (migrations/0007_web.sql). */
+    productCount: integer('product_count').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -359,6 +361,8 @@ export const jobs = sqliteTable(
     heartbeatAt: text('heartbeat_at'),
     /** Restarts by the recovery sweep since the checkpoint last advanced; the job fails when it reaches MAX_JOB_ATTEMPTS. */
     attempts: integer('attempts').notNull().default(0),
+    /** The outcome of a job that reports instead of writing a file (mass edit), shown as result.report. */
+    report: text('report', { mode: 'json' }).$type<Record<string, unknown>>(),
   },
   (t) => [index('jobs_company_idx').on(t.companyId, t.createdAt), index('jobs_active_idx').on(t.state, t.heartbeatAt)],
 );

@@ -18,7 +18,10 @@ export const JobOut = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   error: z.string().nullable(),
-  result: z.object({ fileName: z.string(), contentType: z.string(), size: z.number().int() }).nullable(),
+  /** A finished file (exports), or the report of a job that changes data (mass edit: updated, unchanged, failed). */
+  result: z
+    .union([z.object({ fileName: z.string(), contentType: z.string(), size: z.number().int() }), z.object({ report: z.record(z.string(), z.unknown()) })])
+    .nullable(),
   /** What the job had to adjust, e.g. text an export truncated to a schema limit; empty when nothing. */
   warnings: z.array(z.string()),
 });
@@ -35,8 +38,9 @@ export function jobOut(row: JobRow): z.infer<typeof JobOut> {
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,
     error: row.error,
-    result:
-      row.state === 'succeeded' && row.resultFileName && row.resultContentType && row.resultSize !== null
+    result: row.report
+      ? { report: row.report }
+      : row.state === 'succeeded' && row.resultFileName && row.resultContentType && row.resultSize !== null
         ? { fileName: row.resultFileName, contentType: row.resultContentType, size: row.resultSize }
         : null,
     warnings: row.warnings ?? [],

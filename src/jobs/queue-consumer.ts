@@ -5,11 +5,17 @@ import type { Bindings, JobMessage } from '../env';
 import { AppError } from '../http/app-error';
 import { EXPORTERS } from '../exports/registry';
 import { failExport, runExportSlice } from '../exports/run-export';
-import { markFailed } from './jobs';
+import { failMassEdit, runMassEditSlice } from '../catalog/mass-edit-runner';
+import { markFailed, type JobRow } from './jobs';
 
 /** After this many failed deliveries of one message, the job is marked failed. */
 export const MAX_ATTEMPTS = 3;
 const DEFAULT_SLICE_MS = 20_000;
+
+/** Fails a job the way its kind needs (an export also throws away its partial upload). */
+function failJob(deps: Parameters<typeof failExport>[0], job: JobRow, message: string): Promise<void> {
+  return job.kind === 'massEdit' ? failMassEdit(deps.db, job, message) : failExport(deps, job, message);
+}
 
 /**
  * The queue consumer: each message names a job; the job row says what to do. Known failures
@@ -33,11 +39,12 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
     }
     try {
       if (job.kind === 'export') await runExportSlice(deps, job);
+      else if (job.kind === 'massEdit') await runMassEditSlice(deps, job);
       else await markFailed(db, job.id, `unknown job kind ${job.kind}`);
       message.ack();
     } catch (err) {
       if (err instanceof AppError) {
-        await failExport(deps, job, err.message);
+        await failJob(deps, job, err.message);
         message.ack();
         continue;
       }
@@ -45,7 +52,7 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
       console.error(JSON.stringify({ reference, jobId: job.id, attempt: message.attempts, error: String(err), stack: (err as Error)?.stack }));
       if (message.attempts >= MAX_ATTEMPTS) {
         const latest = (await db.query.jobs.findFirst({ where: eq(jobs.id, job.id) })) ?? job;
-        await failExport(deps, latest, `job failed after ${MAX_ATTEMPTS} attempts (internal error, reference ${reference})`);
+        await failJob(deps, latest, `job failed after ${MAX_ATTEMPTS} attempts (internal error, reference ${reference})`);
         message.ack();
       } else {
         message.retry({ delaySeconds: 2 ** message.attempts });

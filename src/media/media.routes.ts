@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeRoute } from '../openapi/route-meta';
-import { attachMedia, deleteMedia, findMedia, MAX_MEDIA_BYTES, MediaOut, UploadMediaQuery } from './media';
+import { attachMedia, deleteMedia, findMedia, MAX_MEDIA_BYTES, MediaOut, reorderMedia, ReorderMediaDto, UploadMediaQuery } from './media';
 import { AppError } from '../http/app-error';
 import { contentDisposition } from '../http/content-disposition';
 
@@ -49,4 +49,10 @@ export const mediaRoutes = new Hono<AppEnv>()
     describeRoute({ tag: 'Catalog', summary: 'Detach and delete a file', response: z.object({ mediaId: z.string(), deleted: z.literal(true) }), security: 'cookie' }),
     validate('json', z.strictObject({ departmentId: z.uuid(), mediaId: z.uuid() })),
     async (c) => c.json(await deleteMedia({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/Reorder',
+    describeRoute({ tag: 'Catalog', summary: "Set the order of an element's files", response: z.object({ elementId: z.string(), items: z.array(MediaOut) }), security: 'cookie' }),
+    validate('json', ReorderMediaDto),
+    async (c) => c.json(await reorderMedia(c.var.db, c.var.caller, c.req.valid('json'))),
   );

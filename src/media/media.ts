@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../db/ids';
@@ -115,6 +115,44 @@ export async function deleteMedia(deps: { db: Database; files: R2Bucket }, tenan
   await files.delete(row.storageKey);
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
   return { mediaId: row.id, deleted: true as const };
+}
+
+export const ReorderMediaDto = z.strictObject({
+  departmentId: z.uuid(),
+  elementId: z.uuid(),
+  /** Every file of the element exactly once, in the new order. */
+  mediaIds: z.array(z.uuid()).min(1).max(500),
+});
+
+/**
+ * Puts an element's files in the given order (BMEcat writes MIME entries in this order; the
+ * first image is the main one). The whole set must be named, so a stale client that missed an
+ * upload gets 400 instead of silently misplacing files.
+ */
+export async function reorderMedia(db: Database, tenant: Actor, input: z.infer<typeof ReorderMediaDto>) {
+  await assertDepartment(db, tenant, input.departmentId);
+  const element = await findElement(db, tenant, input.elementId);
+  if (element.departmentId !== input.departmentId) throw notFound('element');
+  const current = await db
+    .select()
+    .from(media)
+    .where(and(eq(media.elementId, element.id), eq(media.companyId, tenant.companyId)));
+  const known = new Set(current.map((m) => m.id));
+  const unique = new Set(input.mediaIds);
+  if (unique.size !== input.mediaIds.length) throw badRequest('mediaIds: a file is listed twice');
+  if (unique.size !== known.size || input.mediaIds.some((id) => !known.has(id))) {
+    throw badRequest(`mediaIds: must list each of the element's ${known.size} files exactly once`);
+  }
+  const statements: BatchStatement[] = input.mediaIds.map((id, sortOrder) => db.update(media).set({ sortOrder }).where(eq(media.id, id)));
+  const position = new Map(input.mediaIds.map((id, sortOrder) => [id, sortOrder]));
+  const snapshot = (order: (m: (typeof current)[number]) => number) =>
+    Object.fromEntries(current.map((m) => [`media.${m.id}`, mediaEntry({ ...m, sortOrder: order(m) })]));
+  statements.push(...historyStatement(db, tenant, { elementId: element.id, kind: element.kind, before: snapshot((m) => m.sortOrder), after: snapshot((m) => position.get(m.id)!) }));
+  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  await runBatch(db, statements);
+  if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
+  const rows = await db.select().from(media).where(eq(media.elementId, element.id)).orderBy(asc(media.sortOrder));
+  return { elementId: element.id, items: rows.map(mediaOut) };
 }
 
 /** Every media object of a catalog lives under this prefix. */

@@ -1,0 +1,21 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../env';
+import { JobRef } from '../exports/start-export';
+import { validate } from '../http/validate';
+import { describeRoute } from '../openapi/route-meta';
+import { startMassEdit, StartMassEditDto } from './mass-edit';
+
+/** `/api/Catalog/StartMassEdit`: one field for many products, as a background job (kind `massEdit`). */
+export const massEditRoutes = new Hono<AppEnv>().post(
+  '/StartMassEdit',
+  describeRoute({
+    tag: 'Catalog',
+    summary: 'Set one field, attribute or feature on selected products (productIds) or on all a filter matches, as a background job',
+    description:
+      'Field and value are checked before the job is queued (400). Poll Job/GetJob: progress {done, total}; result.report {updated, unchanged, failed: [{productId, sku, error}], failedCount}.',
+    response: JobRef,
+    security: 'cookie',
+  }),
+  validate('json', StartMassEditDto),
+  async (c) => c.json(await startMassEdit({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
+);

@@ -1,0 +1,34 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import type { AppEnv } from '../env';
+import { validate } from '../http/validate';
+import { describeRoute } from '../openapi/route-meta';
+import {
+  ElementClassificationOut,
+  ElementClassificationQuery,
+  getElementClassification,
+  setElementClassification,
+  SetElementClassificationDto,
+} from './element-classification';
+import { ClassFeaturesOut, ClassFeaturesQuery, ClassSearchOut, getClassFeatures, searchClasses, SearchClassesQuery } from './reference-queries';
+
+const doc = (summary: string, response: z.ZodType) => describeRoute({ tag: 'Classification', summary, response, security: 'cookie' });
+
+/**
+ * `/api/Classification/*`: the web application's classification editor (session cookie).
+ * Reference lookups plus an element's classification, saved through the agent surface's
+ * domain functions so both surfaces enforce the same rules.
+ */
+export const classificationRoutes = new Hono<AppEnv>()
+  .get('/SearchClasses', doc('Find classes of a system by code prefix or name', ClassSearchOut), validate('query', SearchClassesQuery), async (c) =>
+    c.json(await searchClasses(c.var.db, c.req.valid('query'))),
+  )
+  .get('/GetClassFeatures', doc('Features of a class with type, unit and allowed values', ClassFeaturesOut), validate('query', ClassFeaturesQuery), async (c) =>
+    c.json(await getClassFeatures(c.var.db, c.req.valid('query'))),
+  )
+  .get('/GetElementClassification', doc('The classification of a catalog element (null when unclassified)', ElementClassificationOut), validate('query', ElementClassificationQuery), async (c) =>
+    c.json(await getElementClassification(c.var.db, c.var.caller, c.req.valid('query').elementId)),
+  )
+  .post('/SetElementClassification', doc('Classify an element, replace its classes and feature values, or remove them (classes: [])', ElementClassificationOut), validate('json', SetElementClassificationDto), async (c) =>
+    c.json(await setElementClassification(c.var.db, c.var.caller, c.req.valid('json'))),
+  );

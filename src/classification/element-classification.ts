@@ -1,0 +1,72 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { classificationClasses, classificationLinks } from '../db/schema';
+import { notFound } from '../http/app-error';
+import { assertDepartment, findElement, type Tenant } from '../catalog/scope';
+import type { Actor } from '../history/actor';
+import { ClassificationOut, ClassRef, FeatureValueInput, GROUPS } from './classification.schemas';
+import { createClassification, deleteClassification, getClassification, updateClassification } from './links';
+
+export const ElementClassificationQuery = z.strictObject({ elementId: z.uuid() });
+
+export const SetElementClassificationDto = z.strictObject({
+  departmentId: z.uuid(),
+  elementId: z.uuid(),
+  /** At most one class per group; an empty list removes the element's classification. */
+  classes: z.array(ClassRef).max(3),
+  /** Replaces all feature values; each code must be a feature of one of the classes. */
+  features: z.array(FeatureValueInput).max(500).default([]),
+  /** Label of the classification; defaults to the name of the first class. */
+  name: z.string().trim().min(1).max(250).optional(),
+});
+
+export const ElementClassificationOut = z.object({ elementId: z.string(), classification: ClassificationOut.nullable() });
+
+async function linkOf(db: Database, tenant: Tenant, elementId: string) {
+  return db.query.classificationLinks.findFirst({
+    where: and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, tenant.companyId)),
+  });
+}
+
+/** The classification of one catalog element, or null when it has none. */
+export async function getElementClassification(db: Database, tenant: Tenant, elementId: string) {
+  const element = await findElement(db, tenant, elementId);
+  const link = await linkOf(db, tenant, element.id);
+  return { elementId: element.id, classification: link ? await getClassification(db, tenant, link.linkId) : null };
+}
+
+/**
+ * The web editor's save: creates, replaces or removes an element's classification through the
+ * same domain functions the agent surface uses (createClassification / updateClassification),
+ * so class, feature and value rules are checked in one place. The bitmask follows the classes.
+ */
+export async function setElementClassification(db: Database, tenant: Actor, input: z.infer<typeof SetElementClassificationDto>) {
+  await assertDepartment(db, tenant, input.departmentId);
+  const element = await findElement(db, tenant, input.elementId);
+  if (element.departmentId !== input.departmentId) throw notFound('element');
+  const link = await linkOf(db, tenant, element.id);
+  if (input.classes.length === 0) {
+    if (link) await deleteClassification(db, tenant, link.linkId);
+    return { elementId: element.id, classification: null };
+  }
+  const classificationGroups = input.classes.reduce((mask, c) => mask | GROUPS.find((g) => g.code === c.group)!.value, 0);
+  const classification = link
+    ? await updateClassification(db, tenant, { linkId: link.linkId, name: input.name, classificationGroups, classes: input.classes, features: input.features })
+    : await createClassification(db, tenant, {
+        elementId: element.id,
+        name: input.name ?? (await defaultName(db, input.classes[0]!)),
+        classificationGroups,
+        classes: input.classes,
+        features: input.features,
+      });
+  return { elementId: element.id, classification };
+}
+
+async function defaultName(db: Database, first: { group: 'ETIM' | 'ECLASS' | 'PROFICLASS'; code: string }): Promise<string> {
+  const cls = await db.query.classificationClasses.findFirst({
+    where: and(eq(classificationClasses.group, first.group), eq(classificationClasses.code, first.code)),
+  });
+  // An unknown class is refused by createClassification with a message naming it.
+  return cls?.name ?? first.code;
+}
