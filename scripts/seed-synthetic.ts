@@ -149,7 +149,7 @@ async function main() {
         classes: [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }],
         features: features.map(([code, value, unit]) => ({ group: 'ETIM', code, value, unit })),
       },
-      media: [{ mediaId: newId(), purpose: 'normal', fileName: `${sku}.jpg`, contentType: 'image/jpeg', size: 24_000, storageKey: `media/${companyId}/${sku}.jpg`, description: null }],
+      media: [{ mediaId: newId(), purpose: 'normal', fileName: `${sku}.jpg`, contentType: 'image/jpeg', size: 24_000, storageKey: `media/${companyId}/${sku}.jpg`, sha256: null, description: null }],
     };
     return node;
   };

@@ -5,7 +5,10 @@ import type { Bindings, JobMessage } from '../env';
 import { AppError } from '../http/app-error';
 import { EXPORTERS } from '../exports/registry';
 import { failExport, runExportSlice } from '../exports/run-export';
-import { markFailed } from './jobs';
+import { markFailed, type JobRow } from './jobs';
+import { runSyncSlice } from '../sync/run-sync';
+import { failRun } from '../sync/sync-finish';
+import { syncDepsFrom } from '../sync/sync-deps';
 
 /** After this many failed deliveries of one message, the job is marked failed. */
 export const MAX_ATTEMPTS = 3;
@@ -16,7 +19,7 @@ const DEFAULT_SLICE_MS = 20_000;
  * (AppError) fail the job at once with their message; unexpected ones are retried with backoff
  * and fail the job after MAX_ATTEMPTS, with a reference instead of internals.
  */
-export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindings & { EXPORT_SLICE_MS?: string }): Promise<void> {
+export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindings & { EXPORT_SLICE_MS?: string; SYNC_SLICE_MS?: string }): Promise<void> {
   const db = createDb(env.DB);
   const deps = {
     db,
@@ -25,6 +28,8 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
     exporters: EXPORTERS,
     sliceMs: Number(env.EXPORT_SLICE_MS ?? DEFAULT_SLICE_MS),
   };
+  const sync = syncDepsFrom(env, db);
+  const fail = (job: JobRow, message: string) => (job.kind === 'sync' ? failRun(sync, job.id, message) : failExport(deps, job, message));
   for (const message of batch.messages) {
     const job = await db.query.jobs.findFirst({ where: eq(jobs.id, message.body.jobId) });
     if (!job) {
@@ -33,11 +38,12 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
     }
     try {
       if (job.kind === 'export') await runExportSlice(deps, job);
+      else if (job.kind === 'sync') await runSyncSlice(sync, job);
       else await markFailed(db, job.id, `unknown job kind ${job.kind}`);
       message.ack();
     } catch (err) {
       if (err instanceof AppError) {
-        await failExport(deps, job, err.message);
+        await fail(job, err.message);
         message.ack();
         continue;
       }
@@ -45,7 +51,7 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
       console.error(JSON.stringify({ reference, jobId: job.id, attempt: message.attempts, error: String(err), stack: (err as Error)?.stack }));
       if (message.attempts >= MAX_ATTEMPTS) {
         const latest = (await db.query.jobs.findFirst({ where: eq(jobs.id, job.id) })) ?? job;
-        await failExport(deps, latest, `job failed after ${MAX_ATTEMPTS} attempts (internal error, reference ${reference})`);
+        await fail(latest, `job failed after ${MAX_ATTEMPTS} attempts (internal error, reference ${reference})`);
         message.ack();
       } else {
         message.retry({ delaySeconds: 2 ** message.attempts });
