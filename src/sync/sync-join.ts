@@ -24,8 +24,19 @@ function cursorsOf(ctx: RunContext): Cursors {
   return { pimAfter, invAfter, inventoryDone, deactivateAfter, done };
 }
 
-async function openInventory(ctx: RunContext): Promise<InventoryReader> {
-  const after = ctx.cp.invAfter;
+/**
+ * Where a resumed join continues on both sides: the last SKU consumed in merged order. The
+ * consumed items of both streams are a prefix of the merged order, so everything left is after
+ * it; reading the inventory from `invAfter` instead would list the SKUs this run created since.
+ */
+function resumePoint(ctx: RunContext): string | null {
+  const { pimAfter, invAfter } = ctx.cp;
+  if (pimAfter === null) return invAfter;
+  if (invAfter === null) return pimAfter;
+  return compareSkus(pimAfter, invAfter) >= 0 ? pimAfter : invAfter;
+}
+
+async function openInventory(ctx: RunContext, after: string | null): Promise<InventoryReader> {
   const response = await connectorFetch(ctx.deps.fetcher, ctx.target, 'GET', after === null ? '/inventory' : `/inventory?after=${encodeURIComponent(after)}`);
   if (response.status !== 200) throw new ConnectorError(`the connector refused GET /inventory (${await describeFailure(response)})`);
   const reader = new InventoryReader(response, after);
@@ -101,8 +112,9 @@ async function flush(ctx: RunContext, segment: Segment): Promise<void> {
  */
 export async function runJoin(ctx: RunContext, deadline: number): Promise<boolean> {
   const batchSize = Math.min(ctx.deps.batchSize ?? MAX_BATCH_RECORDS, MAX_BATCH_RECORDS);
-  const masters = new MasterReader(ctx.deps.db, ctx.companyId, ctx.connection.catalogId, ctx.cp.pimAfter, !ctx.params.dryRun);
-  const inventory = ctx.cp.inventoryDone ? null : await openInventory(ctx);
+  const after = resumePoint(ctx);
+  const masters = new MasterReader(ctx.deps.db, ctx.companyId, ctx.connection.catalogId, after, !ctx.params.dryRun);
+  const inventory = ctx.cp.inventoryDone ? null : await openInventory(ctx, after);
   const segment: Segment = { work: [], items: [], skipped: 0, cursors: cursorsOf(ctx) };
   const deactivate = ctx.connection.options.missing === 'deactivate';
   try {
