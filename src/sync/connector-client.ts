@@ -56,6 +56,22 @@ export async function describeFailure(response: Response): Promise<string> {
   return `HTTP ${response.status}${detail}`;
 }
 
+/**
+ * Runs a connector call, retrying network errors (not HTTP answers) with backoff; after the
+ * last try the run fails with a message that names the call.
+ */
+export async function withNetworkRetries<T>(sleep: (ms: number) => Promise<void>, what: string, call: () => Promise<T>, tries = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (attempt >= tries) throw new ConnectorError(`the connector could not be reached (${what}): ${String((err as Error)?.message ?? err).slice(0, 200)}`);
+      await sleep(1000 * 2 ** (attempt - 1));
+    }
+  }
+}
+
 /** Fetches /mappings, with `If-None-Match` when an ETag is known. Network errors propagate. */
 export async function fetchMappings(fetcher: Fetcher, target: ConnectorTarget, etag: string | null) {
   const response = await connectorFetch(fetcher, target, 'GET', '/mappings', { headers: etag ? { 'If-None-Match': etag } : {} });
@@ -71,7 +87,7 @@ export async function fetchMappings(fetcher: Fetcher, target: ConnectorTarget, e
  * otherwise revalidated with the stored ETag (304 keeps the copy) or replaced.
  */
 export async function cachedMappings(
-  deps: { db: Database; fetcher: Fetcher; now?: () => number },
+  deps: { db: Database; fetcher: Fetcher; sleep: (ms: number) => Promise<void>; now?: () => number },
   connection: ConnectionRow,
   target: ConnectorTarget,
 ): Promise<Mappings> {
@@ -79,7 +95,7 @@ export async function cachedMappings(
   const cached = connection.mappings as Mappings | null;
   const fetchedAt = connection.mappingsFetchedAt ? Date.parse(connection.mappingsFetchedAt) : 0;
   if (cached && now - fetchedAt < MAPPINGS_TTL_MS) return cached;
-  const result = await fetchMappings(deps.fetcher, target, cached ? connection.mappingsEtag : null);
+  const result = await withNetworkRetries(deps.sleep, 'GET /mappings', () => fetchMappings(deps.fetcher, target, cached ? connection.mappingsEtag : null));
   const mappings = result.mappings ?? cached!;
   await deps.db
     .update(syncConnections)

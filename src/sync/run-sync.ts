@@ -61,7 +61,7 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
   } else if (!(await markRunning(deps.db, job.id, job.progressTotal))) {
     return 'stopped';
   }
-  const mappings = await cachedMappings({ db: deps.db, fetcher: deps.fetcher }, connection, target);
+  const mappings = await cachedMappings(deps, connection, target);
   const ctx: RunContext = { deps, jobId: job.id, companyId: job.companyId, params, connection, target, index: indexMappings(mappings), cp: checkpoint, startedAt: started };
   if (ctx.cp.seq < 0 && !(await saveCheckpoint(ctx))) return 'stopped';
 

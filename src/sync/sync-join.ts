@@ -1,5 +1,5 @@
 import { loadProductAggregates } from '../catalog/product-aggregate';
-import { ConnectorError, connectorFetch, describeFailure } from './connector-client';
+import { ConnectorError, connectorFetch, describeFailure, withNetworkRetries } from './connector-client';
 import { CategoryPaths, mediaRefs } from './batch-context';
 import { InventoryReader } from './inventory-reader';
 import { MasterReader, type MasterEntry } from './master-reader';
@@ -37,7 +37,8 @@ function resumePoint(ctx: RunContext): string | null {
 }
 
 async function openInventory(ctx: RunContext, after: string | null): Promise<InventoryReader> {
-  const response = await connectorFetch(ctx.deps.fetcher, ctx.target, 'GET', after === null ? '/inventory' : `/inventory?after=${encodeURIComponent(after)}`);
+  const path = after === null ? '/inventory' : `/inventory?after=${encodeURIComponent(after)}`;
+  const response = await withNetworkRetries(ctx.deps.sleep, 'GET /inventory', () => connectorFetch(ctx.deps.fetcher, ctx.target, 'GET', path));
   if (response.status !== 200) throw new ConnectorError(`the connector refused GET /inventory (${await describeFailure(response)})`);
   const reader = new InventoryReader(response, after);
   if (ctx.cp.invTotal === null) ctx.cp = { ...ctx.cp, invTotal: reader.expected };
