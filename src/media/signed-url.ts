@@ -3,12 +3,18 @@ import { AppError } from '../http/app-error';
 /** How long a media URL handed to a connector stays valid (docs/sync.md). */
 export const SIGNED_MEDIA_TTL_SECONDS = 7 * 24 * 3600;
 
+/** The imported key per secret: a sync batch signs up to thousands of URLs. */
+let cached: { secret: string; key: Promise<CryptoKey> } | undefined;
+
 async function hmacKey(secret: string | undefined): Promise<CryptoKey> {
   if (!secret || secret.length < 16) {
     console.error(JSON.stringify({ where: 'media-url', error: 'MEDIA_URL_KEY is not set (or shorter than 16 characters)' }));
     throw new AppError('internal', 'signed media URLs are not configured on this server');
   }
-  return crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  if (cached?.secret !== secret) {
+    cached = { secret, key: crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']) };
+  }
+  return cached.key;
 }
 
 function hex(bytes: ArrayBuffer): string {
