@@ -78,6 +78,11 @@ export async function failRun(deps: Pick<SyncDeps, 'db' | 'files'>, jobId: strin
   await dropItems(db, jobId);
 }
 
+/** Deletes the R2 copy of a run's in-flight batch (the job sweep's releaser for failed sync jobs). */
+export async function discardSyncBatch(files: R2Bucket, checkpoint: SyncCheckpoint | null): Promise<void> {
+  if (checkpoint?.pending) await files.delete(checkpoint.pending.key);
+}
+
 /** A cancelled run's last message: keep its report, drop its working rows and pending batch. */
 export async function closeCancelledRun(deps: Pick<SyncDeps, 'db' | 'files'>, job: { id: string; checkpoint: unknown; startedAt: string | null }): Promise<void> {
   const cp = (job.checkpoint as SyncCheckpoint | null) ?? null;

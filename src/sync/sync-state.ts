@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { chunkForInsert, runBatch, type BatchStatement, type Database } from '../db/client';
 import { jobs, syncRunItems } from '../db/schema';
 import type { JobMessage } from '../env';
+import { progressed } from '../jobs/lease';
 import type { ConnectorTarget, Fetcher } from './connector-client';
 import type { ConnectionRow } from './connections';
 import type { MappingIndex } from './wire-record';
@@ -115,7 +116,7 @@ export async function saveCheckpoint(ctx: RunContext, items: RunItem[] = []): Pr
   const next: SyncCheckpoint = { ...ctx.cp, seq: loaded + 1 };
   const update = db
     .update(jobs)
-    .set({ checkpoint: next, progressDone: next.done })
+    .set({ checkpoint: next, progressDone: next.done, ...progressed() })
     .where(
       and(
         eq(jobs.id, ctx.jobId),
