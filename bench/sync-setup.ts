@@ -30,7 +30,7 @@ export async function addBenchConnection(dir: string, seeded: { companyId: strin
   try {
     const [user] = (await proxy.env.DB.prepare('SELECT user_id FROM memberships WHERE company_id = ?').bind(seeded.companyId).all<{ user_id: string }>()).results;
     const userId = user!.user_id;
-    const caller = { userId, companyId: seeded.companyId, departmentId: seeded.departmentId, role: 'admin' as const };
+    const caller = { userId, companyId: seeded.companyId, departmentId: seeded.departmentId, role: 'admin' as const, surface: 'web' as const };
     const connection = await addConnection(createDb(proxy.env.DB), caller, LOCAL_DEV_VARS.SYNC_ENCRYPTION_KEY, {
       departmentId: seeded.departmentId, catalogId: seeded.catalogId, name: 'Bench shop', connectorUrl, ...BENCH_KEY,
       options: { missing: 'deactivate', maxDeactivationPercent: 10, schedule: null, defaultTaxCode: 'DE-19' },

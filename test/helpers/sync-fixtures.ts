@@ -19,7 +19,7 @@ export const BASE_URL = 'http://pim.test';
 export async function syncSetup() {
   const company = await makeCompany();
   const user = await makeUser(company, { role: 'admin' });
-  const caller = { userId: user.userId, companyId: company.companyId, departmentId: company.departmentId, role: 'admin' as const };
+  const caller = { userId: user.userId, companyId: company.companyId, departmentId: company.departmentId, role: 'admin' as const, surface: 'web' as const };
   const catalog = await makeCatalog(company);
   return { company, caller, catalogId: catalog.catalogId };
 }
@@ -46,7 +46,7 @@ export async function product(setup: Setup, sku: string, overrides: Record<strin
 }
 
 export async function addImage(setup: Setup, elementId: string, text = 'image') {
-  return attachMedia({ db: db(), files: env.FILES }, setup.company, {
+  return attachMedia({ db: db(), files: env.FILES }, setup.caller, {
     departmentId: setup.company.departmentId, elementId, fileName: 'photo.svg', purpose: 'normal', contentType: 'image/svg+xml',
     bytes: new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg"><text>${text}</text></svg>`),
   });

@@ -35,7 +35,7 @@ describe('sync run: batches, quarantine and retries', () => {
     await product(setup, 'NO-UNIT', { unit: 'XYZ' });
     const taxed = await product(setup, 'NO-TAX');
     await addAttribute(db(), setup.company, { code: 'tax_code', name: 'Tax code', type: 'text' });
-    await setValue(db(), setup.company, { departmentId: setup.company.departmentId, elementId: taxed.productId, field: 'tax_code', value: 'FR20' });
+    await setValue(db(), setup.caller, { departmentId: setup.company.departmentId, elementId: taxed.productId, field: 'tax_code', value: 'FR20' });
     const connection = await connect(setup);
     const fake = new FakeConnector();
     const run = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
@@ -114,7 +114,7 @@ describe('sync run: batches, quarantine and retries', () => {
     await expect(runSyncSlice(killed, await jobRow(jobId))).rejects.toThrow('worker killed');
     expect(fake.writes).toBe(2);
     // A change between the crash and the resume must not alter the batch being resent.
-    await setValue(db(), setup.company, { departmentId: setup.company.departmentId, elementId: a.productId, field: 'name', value: 'Changed meanwhile' });
+    await setValue(db(), setup.caller, { departmentId: setup.company.departmentId, elementId: a.productId, field: 'name', value: 'Changed meanwhile' });
 
     const resumed = await runToEnd(syncDeps(fake).deps, jobId);
     expect(resumed.state).toBe('succeeded');

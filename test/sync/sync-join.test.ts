@@ -51,7 +51,7 @@ describe('sync run: merge-join', () => {
     expect(noop.report).toMatchObject({ created: 0, updated: 0, skipped: 3, batches: { sent: 0 } });
     expect(fake.upserts).toHaveLength(1);
 
-    await setValue(db(), setup.company, { departmentId: setup.company.departmentId, elementId: a.productId, field: 'name', value: 'Renamed' });
+    await setValue(db(), setup.caller, { departmentId: setup.company.departmentId, elementId: a.productId, field: 'name', value: 'Renamed' });
     const changed = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
     expect(changed.report).toMatchObject({ created: 0, updated: 1, skipped: 2 });
     expect(fake.upserts.at(-1)!.records.map((r) => [r.op, r.sku])).toEqual([['update', 'A-1']]);
@@ -71,7 +71,7 @@ describe('sync run: merge-join', () => {
     const fake = new FakeConnector();
     await runSync(setup, connection.connectionId, syncDeps(fake).deps);
 
-    await deleteProduct({ db: db(), files: env.FILES }, setup.company, { departmentId: setup.company.departmentId, productId: made[3]!.productId });
+    await deleteProduct({ db: db(), files: env.FILES }, setup.caller, { departmentId: setup.company.departmentId, productId: made[3]!.productId });
     const run = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
     expect(run.report).toMatchObject({ deactivated: 1, skipped: 11 });
     expect(fake.products.get('P-03')!.active).toBe(false);

@@ -11,7 +11,7 @@ describe('MCP tool list_sync_runs', () => {
     const { access_token: token } = await tokensFor(user, { scope: 'mcp' });
     const { sessionId } = await openSession(token);
     const catalog = await makeCatalog(user);
-    const setup = { company: { companyId: user.companyId, departmentId: user.departmentId }, caller: { userId: user.userId, companyId: user.companyId, departmentId: user.departmentId, role: 'admin' as const }, catalogId: catalog.catalogId };
+    const setup = { company: { companyId: user.companyId, departmentId: user.departmentId }, caller: { userId: user.userId, companyId: user.companyId, departmentId: user.departmentId, role: 'admin' as const, surface: 'web' as const }, catalogId: catalog.catalogId };
     await product(setup, 'MCP-1');
     const connection = await connect(setup);
     const fake = new FakeConnector();
