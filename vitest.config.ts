@@ -12,7 +12,13 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, EXPORT_SLICE_MS: '20000' },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            EXPORT_SLICE_MS: '20000',
+            // Test-only keys of the sync (production sets them with `wrangler secret put`).
+            SYNC_ENCRYPTION_KEY: 'test-sync-encryption-key-0123456789',
+            MEDIA_URL_KEY: 'test-media-url-key-0123456789',
+          },
           // A real queue without a consumer: export tests hand it to the runner so continuation
           // messages wait there and the test itself drives every slice (JOB_QUEUE as in wrangler.toml).
           queueProducers: { JOB_QUEUE: 'pim-jobs', EXPORT_HOLD_QUEUE: 'pim-export-hold' },

@@ -20,6 +20,8 @@ import { setValue } from '../src/catalog/values';
 import { attachMedia } from '../src/media/media';
 import { DEMO_CATALOGS, OTHER_CATALOG, type DemoCatalog, type DemoCategory, type DemoProduct } from './lib/demo-catalog';
 import { localBindings } from './lib/platform';
+import { ensureDevVars } from './lib/dev-vars';
+import { seedDemoConnection } from './lib/demo-connection';
 
 export const DEMO = {
   companyId: '0190a000-0000-7000-8000-000000000001',
@@ -144,10 +146,12 @@ export async function seedDemo(db: Database, files: R2Bucket): Promise<boolean> 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  ensureDevVars();
   const proxy = await localBindings();
   try {
     const seeded = await seedDemo(createDb(proxy.env.DB), proxy.env.FILES);
     console.log(seeded ? 'Demo data seeded: Demo Elektro GmbH and Zweite Handel GmbH (password demo-password-1).' : 'Demo data already present; nothing changed.');
+    console.log(await seedDemoConnection(createDb(proxy.env.DB), proxy.env.SYNC_ENCRYPTION_KEY, DEMO));
   } finally {
     await proxy.dispose();
   }

@@ -19,6 +19,8 @@ import { fingerprintOf, syncRecord } from '../src/sync/sync-record';
 import { argValue, localBindings } from './lib/platform';
 
 const MAX_STATEMENT_BYTES = 90_000;
+/** Distinct image files the synthetic products share (scripts/seed-synthetic.ts "images"). */
+const IMAGE_COUNT = 20;
 
 const q = (value: string | number | null): string =>
   value === null ? 'NULL' : typeof value === 'number' ? String(value) : `'${value.replace(/'/g, "''")}'`;
@@ -110,6 +112,16 @@ async function main() {
   await writer.insert('attributes', ['id', 'company_id', 'code', 'name', 'type', 'unit', 'enum_values'], [attributes.packaging, companyId, 'packaging', 'Verpackung', 'enum', null, JSON.stringify(['box', 'ring', 'drum'])]);
   await writer.insert('attributes', ['id', 'company_id', 'code', 'name', 'type', 'unit', 'enum_values'], [attributes.country_of_origin, companyId, 'country_of_origin', 'Ursprungsland', 'text', null, null]);
 
+  // A small set of real image files shared by all products (as manufacturers' pictures are), so
+  // a sync can send and a connector can fetch them: R2 objects with their sha256.
+  const images: { key: string; sha256: string }[] = [];
+  for (let n = 0; n < IMAGE_COUNT; n++) {
+    const bytes = new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><text x="10" y="35">Bild ${n + 1}</text></svg>`);
+    const key = `media/${companyId}/${catalogId}/synthetic/image-${n + 1}.svg`;
+    await proxy.env.FILES.put(key, bytes, { httpMetadata: { contentType: 'image/svg+xml' } });
+    images.push({ key, sha256: [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('') });
+  }
+
   const leafIds: string[] = [];
   const categoryRows: (string | number | null)[][] = [];
   for (let a = 0; a < 10; a++) {
@@ -149,7 +161,7 @@ async function main() {
         classes: [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }],
         features: features.map(([code, value, unit]) => ({ group: 'ETIM', code, value, unit })),
       },
-      media: [{ mediaId: newId(), purpose: 'normal', fileName: `${sku}.jpg`, contentType: 'image/jpeg', size: 24_000, storageKey: `media/${companyId}/${sku}.jpg`, description: null }],
+      media: [{ mediaId: newId(), purpose: 'normal', fileName: `${sku}.svg`, contentType: 'image/svg+xml', size: 120, storageKey: images[serial % IMAGE_COUNT]!.key, sha256: images[serial % IMAGE_COUNT]!.sha256, description: null }],
     };
     return node;
   };
@@ -166,7 +178,7 @@ async function main() {
     await writer.insert('classification_link_classes', ['link_id', 'group', 'system', 'code'], [c.linkId, 'ETIM', 'ETIM-9.0', 'EC000042']);
     for (const f of c.features) await writer.insert('classification_link_features', ['link_id', 'group', 'code', 'value', 'unit'], [c.linkId, f.group, f.code, f.value, f.unit]);
     for (const m of node.media) {
-      await writer.insert('media', ['id', 'company_id', 'element_id', 'purpose', 'file_name', 'content_type', 'size', 'storage_key', 'sort_order'], [m.mediaId, companyId, p.id, m.purpose, m.fileName, m.contentType, m.size, m.storageKey, 0]);
+      await writer.insert('media', ['id', 'company_id', 'element_id', 'purpose', 'file_name', 'content_type', 'size', 'storage_key', 'sha256', 'sort_order'], [m.mediaId, companyId, p.id, m.purpose, m.fileName, m.contentType, m.size, m.storageKey, m.sha256, 0]);
     }
   };
 

@@ -16,6 +16,8 @@ import { limitBody, requestContext, requireJson, securityHeaders } from './http/
 import { renderError } from './http/on-error';
 import { historyRoutes } from './history/history.routes';
 import { jobRoutes } from './jobs/job.routes';
+import { syncRoutes } from './sync/sync.routes';
+import { signedMediaRoutes } from './media/signed-media.routes';
 import { mediaRoutes } from './media/media.routes';
 import { mcpManifestRoutes } from './mcp/manifest.routes';
 import { oauthRoutes } from './oauth/routes';
@@ -41,7 +43,7 @@ export function createApp() {
     });
   });
 
-  for (const controller of ['Catalog', 'Classification', 'Export', 'Job', 'Media']) {
+  for (const controller of ['Catalog', 'Classification', 'Export', 'Job', 'Media', 'Sync']) {
     app.use(`/api/${controller}/*`, requireSession, checkOrigin);
   }
   app.route('/', oauthRoutes);
@@ -59,6 +61,8 @@ export function createApp() {
   app.route('/api/Job', jobRoutes);
   app.route('/api/Media', mediaRoutes);
   app.route('/api/Classification', classificationRoutes);
+  app.route('/api/Sync', syncRoutes);
+  app.route('/', signedMediaRoutes);
 
   app.get('/api/openapi.json', (c) => c.json(buildOpenApi(app, `${new URL(c.req.url).origin}/api`)));
   app.get('/api/docs', (c) => {

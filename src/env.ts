@@ -17,6 +17,12 @@ export interface Bindings {
   ASSETS: Fetcher;
   /** One Durable Object per MCP session (2025 protocol revisions). */
   MCP_SESSION: DurableObjectNamespace<import('./mcp/session-agent').McpSession>;
+  /** Worker secret: key for the connection secrets of the sync (docs/sync.md). */
+  SYNC_ENCRYPTION_KEY?: string;
+  /** Worker secret: HMAC key of the signed media URLs handed to shop connectors. */
+  MEDIA_URL_KEY?: string;
+  /** Public origin of the PIM for scheduled syncs' media URLs (optional; manual runs use the request's). */
+  PUBLIC_BASE_URL?: string;
 }
 
 /** The one message shape on JOB_QUEUE: the consumer loads everything else from the job row. */

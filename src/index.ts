@@ -5,6 +5,7 @@ import { HISTORY_PRUNE_CRON, pruneHistory } from './history/retention';
 import { pruneSignInThrottle } from './accounts/sign-in-throttle';
 import { handleJobBatch } from './jobs/queue-consumer';
 import { sweepDeps, sweepJobs } from './jobs/recovery';
+import { runDueSyncs } from './sync/schedule';
 
 export { RateLimiter } from './http/rate-limit';
 export { McpSession } from './mcp/session-agent';
@@ -21,5 +22,6 @@ export default {
     await sweepJobs(sweepDeps(env, db), now);
     await pruneSignInThrottle(db);
     if (controller.cron === HISTORY_PRUNE_CRON) await pruneHistory(db);
+    await runDueSyncs({ db, queue: env.JOB_QUEUE, publicBaseUrl: env.PUBLIC_BASE_URL }, now);
   },
 } satisfies ExportedHandler<Bindings, JobMessage>;

@@ -23,7 +23,7 @@ describe('MCP tools', () => {
     expect(tools.map((t) => t.name)).toEqual([
       'get_statistics', 'list_catalogs', 'get_catalog', 'list_categories', 'search_products', 'get_product',
       'get_classification_groups', 'list_classifications', 'get_classification', 'create_classification', 'update_classification',
-      'start_export', 'get_job', 'get_history',
+      'start_export', 'get_job', 'get_history', 'list_sync_runs',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();

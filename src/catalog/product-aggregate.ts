@@ -29,6 +29,8 @@ export interface AggregateMedia {
   contentType: string;
   size: number;
   storageKey: string;
+  /** Hex SHA-256 of the bytes; null for files uploaded before hashes were kept. */
+  sha256: string | null;
   description: string | null;
 }
 
@@ -163,6 +165,7 @@ export async function loadProductAggregates(db: Database, companyId: string, mas
         contentType: m.contentType,
         size: m.size,
         storageKey: m.storageKey,
+        sha256: m.sha256,
         description: m.description,
       })),
     };

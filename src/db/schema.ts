@@ -162,6 +162,8 @@ export const products = sqliteTable(
     index('products_list_name_idx').on(t.catalogId, sql`${t.name} COLLATE NOCASE`, t.id).where(sql`parent_id IS NULL`),
     index('products_list_updated_idx').on(t.catalogId, t.updatedAt, t.id).where(sql`parent_id IS NULL`),
     index('products_parent_idx').on(t.parentId).where(sql`parent_id IS NOT NULL`),
+    /** Masters of a catalog in SKU byte order: the sync's keyset walk (migration 0002, docs/sync.md). */
+    index('products_catalog_master_sku_idx').on(t.catalogId, t.sku).where(sql`parent_id IS NULL`),
   ],
 );
 
@@ -323,6 +325,8 @@ export const media = sqliteTable(
     size: integer('size').notNull(),
     /** Object key in the FILES bucket. */
     storageKey: text('storage_key').notNull(),
+    /** Hex SHA-256 of the bytes: computed at upload; older rows are filled in by the sync (src/sync/media-hash.ts). */
+    sha256: text('sha256'),
     description: text('description'),
     sortOrder: integer('sort_order').notNull().default(0),
     createdAt: createdAt(),
@@ -438,4 +442,78 @@ export const signInThrottle = sqliteTable(
     updatedAt: text('updated_at').notNull(),
   },
   (t) => [index('sign_in_throttle_updated_idx').on(t.updatedAt)],
+);
+
+// ---------------------------------------------------------------- sync connections (docs/sync.md)
+
+/** Options of a sync connection (API contract `options`). */
+export interface SyncConnectionOptions {
+  missing: 'deactivate' | 'ignore';
+  maxDeactivationPercent: number;
+  schedule: 'hourly' | 'daily' | null;
+  defaultTaxCode?: string;
+}
+
+/**
+ * One catalog kept in step with one shop connector. The shared secret is stored AES-GCM
+ * encrypted (src/sync/secret-box.ts); the connector's mappings are cached here for about an hour.
+ */
+export const syncConnections = sqliteTable(
+  'sync_connections',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    departmentId: text('department_id').notNull().references(() => departments.id, { onDelete: 'cascade' }),
+    catalogId: text('catalog_id').notNull().references(() => catalogs.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    connectorUrl: text('connector_url').notNull(),
+    keyId: text('key_id').notNull(),
+    /** `v1.<iv base64url>.<ciphertext base64url>`; never returned by any API. */
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    options: text('options', { mode: 'json' }).notNull().$type<SyncConnectionOptions>(),
+    /** When the Cron Trigger starts the next scheduled run (null: no schedule). */
+    nextRunAt: text('next_run_at'),
+    /** Who scheduled runs act as (the admin who last saved the connection). */
+    runAsUserId: text('run_as_user_id').notNull(),
+    /** Origin of the PIM as last seen by a manual run: base of the signed media URLs of scheduled runs. */
+    publicBaseUrl: text('public_base_url'),
+    mappings: text('mappings', { mode: 'json' }),
+    mappingsEtag: text('mappings_etag'),
+    mappingsFetchedAt: text('mappings_fetched_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('sync_connections_company_name_uq').on(t.companyId, t.name),
+    index('sync_connections_due_idx').on(t.nextRunAt),
+  ],
+);
+
+/** One sync run (a job of kind `sync`) of a connection, with its report once finished. */
+export const syncRuns = sqliteTable(
+  'sync_runs',
+  {
+    jobId: text('job_id').primaryKey(),
+    connectionId: text('connection_id').notNull(),
+    companyId: text('company_id').notNull(),
+    dryRun: integer('dry_run', { mode: 'boolean' }).notNull(),
+    report: text('report', { mode: 'json' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sync_runs_connection_idx').on(t.connectionId, t.jobId)],
+);
+
+/**
+ * Rows a run has to remember outside its checkpoint, so memory stays bounded: quarantined
+ * records (with the reason) and SKUs to deactivate once the whole inventory has been read.
+ */
+export const syncRunItems = sqliteTable(
+  'sync_run_items',
+  {
+    jobId: text('job_id').notNull(),
+    kind: text('kind', { enum: ['quarantine', 'deactivate'] }).notNull(),
+    sku: text('sku').notNull(),
+    reason: text('reason'),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.kind, t.sku] })],
 );

@@ -1,9 +1,10 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../db/client';
+import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../db/ids';
 import { decodeCursor, toPage } from '../db/pagination';
-import { jobs } from '../db/schema';
+import { jobs, syncRuns } from '../db/schema';
+import { SyncReport, type SyncReportOut } from '../sync/sync.schemas';
 import type { JobMessage } from '../env';
 import { AppError, badRequest, notFound } from '../http/app-error';
 import type { Tenant } from '../catalog/scope';
@@ -18,15 +19,31 @@ export const JobOut = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   error: z.string().nullable(),
-  /** A finished file (exports), or the report of a job that changes data (mass edit: updated, unchanged, failed). */
+  /** A finished file (exports); `{report}` of a job that changes data: a sync run (docs/sync.md) or a mass edit (updated, unchanged, failed). */
   result: z
-    .union([z.object({ fileName: z.string(), contentType: z.string(), size: z.number().int() }), z.object({ report: z.record(z.string(), z.unknown()) })])
+    .union([
+      z.object({ fileName: z.string(), contentType: z.string(), size: z.number().int() }),
+      z.object({ report: z.union([SyncReport, z.record(z.string(), z.unknown())]) }),
+    ])
     .nullable(),
   /** What the job had to adjust, e.g. text an export truncated to a schema limit; empty when nothing. */
   warnings: z.array(z.string()),
 });
 
 export type JobRow = typeof jobs.$inferSelect;
+
+/** Adds the stored reports of sync runs to job outputs (one query per page). */
+async function withSyncReports(db: Database, rows: JobRow[]): Promise<z.infer<typeof JobOut>[]> {
+  const outs = rows.map(jobOut);
+  const syncIds = rows.filter((r) => r.kind === 'sync').map((r) => r.id);
+  if (syncIds.length === 0) return outs;
+  const runs = await db.select({ jobId: syncRuns.jobId, report: syncRuns.report }).from(syncRuns).where(inArray(syncRuns.jobId, syncIds));
+  const reports = new Map(runs.map((r) => [r.jobId, r.report as SyncReportOut | null]));
+  return outs.map((out) => {
+    const report = reports.get(out.jobId);
+    return report ? { ...out, result: { report } } : out;
+  });
+}
 
 export function jobOut(row: JobRow): z.infer<typeof JobOut> {
   return {
@@ -54,10 +71,11 @@ export function jobOut(row: JobRow): z.infer<typeof JobOut> {
 export async function enqueueJob(
   deps: { db: Database; queue: Queue<JobMessage> },
   tenant: Tenant & { departmentId: string; userId: string },
-  job: { kind: string; params: Record<string, unknown>; total?: number },
+  job: { kind: string; params: Record<string, unknown>; total?: number; related?: (jobId: string) => BatchStatement[] },
 ): Promise<{ jobId: string }> {
   const jobId = newId();
-  await deps.db.insert(jobs).values({
+  // Rows of the job kind's own (e.g. a sync run) go in the same transaction as the job row.
+  await runBatch(deps.db, [deps.db.insert(jobs).values({
     id: jobId,
     companyId: tenant.companyId,
     departmentId: tenant.departmentId,
@@ -67,7 +85,7 @@ export async function enqueueJob(
     params: job.params,
     progressTotal: job.total ?? 0,
     heartbeatAt: dbNow,
-  });
+  }), ...(job.related?.(jobId) ?? [])]);
   try {
     await deps.queue.send({ jobId });
   } catch (err) {
@@ -87,7 +105,8 @@ export async function findJob(db: Database, tenant: Tenant, jobId: string): Prom
 }
 
 export async function getJob(db: Database, tenant: Tenant, jobId: string) {
-  return jobOut(await findJob(db, tenant, jobId));
+  const [out] = await withSyncReports(db, [await findJob(db, tenant, jobId)]);
+  return out!;
 }
 
 export async function listJobs(db: Database, tenant: Tenant, input: { cursor?: string; limit: number }) {
@@ -99,7 +118,7 @@ export async function listJobs(db: Database, tenant: Tenant, input: { cursor?: s
     .orderBy(desc(jobs.id))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.id);
-  return { items: page.items.map(jobOut), nextCursor: page.nextCursor };
+  return { items: await withSyncReports(db, page.items), nextCursor: page.nextCursor };
 }
 
 /** queued/running → cancelled. The running consumer notices between pages and stops. */

@@ -7,22 +7,20 @@ import { EXPORTERS } from '../exports/registry';
 import { failExport, runExportSlice } from '../exports/run-export';
 import { failMassEdit, runMassEditSlice } from '../catalog/mass-edit-runner';
 import { markFailed, type JobRow } from './jobs';
+import { runSyncSlice } from '../sync/run-sync';
+import { failRun } from '../sync/sync-finish';
+import { syncDepsFrom } from '../sync/sync-deps';
 
 /** After this many failed deliveries of one message, the job is marked failed. */
 export const MAX_ATTEMPTS = 3;
 const DEFAULT_SLICE_MS = 20_000;
-
-/** Fails a job the way its kind needs (an export also throws away its partial upload). */
-function failJob(deps: Parameters<typeof failExport>[0], job: JobRow, message: string): Promise<void> {
-  return job.kind === 'massEdit' ? failMassEdit(deps.db, job, message) : failExport(deps, job, message);
-}
 
 /**
  * The queue consumer: each message names a job; the job row says what to do. Known failures
  * (AppError) fail the job at once with their message; unexpected ones are retried with backoff
  * and fail the job after MAX_ATTEMPTS, with a reference instead of internals.
  */
-export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindings & { EXPORT_SLICE_MS?: string }): Promise<void> {
+export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindings & { EXPORT_SLICE_MS?: string; SYNC_SLICE_MS?: string }): Promise<void> {
   const db = createDb(env.DB);
   const deps = {
     db,
@@ -30,6 +28,13 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
     queue: env.JOB_QUEUE,
     exporters: EXPORTERS,
     sliceMs: Number(env.EXPORT_SLICE_MS ?? DEFAULT_SLICE_MS),
+  };
+  const sync = syncDepsFrom(env, db);
+  /** Fails a job the way its kind needs (an export also throws away its partial upload). */
+  const fail = (job: JobRow, message: string): Promise<void> => {
+    if (job.kind === 'sync') return failRun(sync, job.id, message);
+    if (job.kind === 'massEdit') return failMassEdit(db, job, message);
+    return failExport(deps, job, message);
   };
   for (const message of batch.messages) {
     const job = await db.query.jobs.findFirst({ where: eq(jobs.id, message.body.jobId) });
@@ -40,11 +45,12 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
     try {
       if (job.kind === 'export') await runExportSlice(deps, job);
       else if (job.kind === 'massEdit') await runMassEditSlice(deps, job);
+      else if (job.kind === 'sync') await runSyncSlice(sync, job);
       else await markFailed(db, job.id, `unknown job kind ${job.kind}`);
       message.ack();
     } catch (err) {
       if (err instanceof AppError) {
-        await failJob(deps, job, err.message);
+        await fail(job, err.message);
         message.ack();
         continue;
       }
@@ -52,7 +58,7 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
       console.error(JSON.stringify({ reference, jobId: job.id, attempt: message.attempts, error: String(err), stack: (err as Error)?.stack }));
       if (message.attempts >= MAX_ATTEMPTS) {
         const latest = (await db.query.jobs.findFirst({ where: eq(jobs.id, job.id) })) ?? job;
-        await failJob(deps, latest, `job failed after ${MAX_ATTEMPTS} attempts (internal error, reference ${reference})`);
+        await fail(latest, `job failed after ${MAX_ATTEMPTS} attempts (internal error, reference ${reference})`);
         message.ack();
       } else {
         message.retry({ delaySeconds: 2 ** message.attempts });

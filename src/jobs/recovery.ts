@@ -3,6 +3,8 @@ import type { Database } from '../db/client';
 import { jobs } from '../db/schema';
 import type { Bindings, JobMessage } from '../env';
 import { discardExport, type ExportCheckpoint } from '../exports/run-export';
+import { discardSyncBatch } from '../sync/sync-finish';
+import type { SyncCheckpoint } from '../sync/sync-state';
 import type { Tenant } from '../catalog/scope';
 import { dbNow, DEFAULT_STALE_MS, MAX_JOB_ATTEMPTS, staleMsFrom } from './lease';
 
@@ -19,6 +21,7 @@ const SWEEP_LIMIT = 50;
 /** What a failed or cancelled job of each kind must throw away (open uploads, temporary objects). */
 const RELEASERS: Record<string, (files: R2Bucket, checkpoint: unknown) => Promise<void>> = {
   export: (files, checkpoint) => discardExport(files, checkpoint as ExportCheckpoint),
+  sync: (files, checkpoint) => discardSyncBatch(files, checkpoint as SyncCheckpoint),
 };
 
 export interface SweepDeps {

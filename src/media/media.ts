@@ -61,6 +61,7 @@ export async function attachMedia(
   if (size === 0) throw badRequest('the file is empty');
   if (size > MAX_MEDIA_BYTES) throw badRequest(`the file exceeds ${MAX_MEDIA_BYTES} bytes`);
   const id = newId();
+  const sha256 = await sha256OfBytes(input.bytes);
   // Keys are grouped by catalog so deleting a catalog can remove its files by prefix.
   const storageKey = `${catalogMediaPrefix(tenant.companyId, element.catalogId)}${id}/${input.fileName}`;
   await files.put(storageKey, input.bytes, { httpMetadata: { contentType } });
@@ -74,6 +75,7 @@ export async function attachMedia(
     contentType,
     size,
     storageKey,
+    sha256,
     description: input.description ?? null,
     sortOrder: (last?.sortOrder ?? -1) + 1,
   };
@@ -153,6 +155,12 @@ export async function reorderMedia(db: Database, tenant: Actor, input: z.infer<t
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
   const rows = await db.select().from(media).where(eq(media.elementId, element.id)).orderBy(asc(media.sortOrder));
   return { elementId: element.id, items: rows.map(mediaOut) };
+}
+
+/** Lowercase hex SHA-256 of a file's bytes (the content address a shop connector stores images under). */
+export async function sha256OfBytes(bytes: ArrayBuffer | Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Every media object of a catalog lives under this prefix. */

@@ -1,0 +1,118 @@
+/**
+ * Sync benchmark (docs/sync.md "Benchmark"): the PIM and the real connector Worker, each under
+ * its own `wrangler dev` with local D1/R2/Queues. For each size a synthetic catalog (masters,
+ * every fifth with 3 variants, ETIM features, attribute values, an image, a category) is synced
+ * three times: initial (everything created), no-op (everything skipped) and after 1 % of the
+ * masters changed (SetValue of their name through the API, not timed). Each run is timed from
+ * StartSync to `succeeded`; the PIM Worker's JS heap is sampled through the V8 inspector.
+ * Checks after each run: the report's counts, and the shop's /status managed count.
+ *
+ *   npm run bench:sync                       # 10,000 and 100,000 masters
+ *   npm run bench:sync -- --sizes 1000
+ */
+import { rmSync } from 'node:fs';
+import { startDevServer } from '../scripts/lib/dev-server';
+import { argValue } from '../scripts/lib/platform';
+import { signRequest } from '../src/sync/protocol/signing';
+import { connectHeapProbe } from './export-inspector';
+import { startSnapshotServer } from './export-server';
+import { addBenchConnection, BENCH_KEY, PIM_VARS, seedConnector, seedPim } from './sync-setup';
+
+const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
+
+interface Row {
+  masters: number;
+  products: number;
+  run: string;
+  seconds: number;
+  report: string;
+  heapBeforeMiB: number;
+  heapPeakMiB: number;
+}
+
+async function connectorStatus(baseUrl: string) {
+  const url = new URL(`${baseUrl}/status`);
+  const headers = await signRequest({ ...BENCH_KEY, method: 'GET', pathWithQuery: url.pathname, body: '' });
+  return (await (await fetch(url, { headers })).json()) as { products: { managed: number; active: number } };
+}
+
+async function benchSize(masters: number): Promise<Row[]> {
+  process.stderr.write(`seeding ${masters} masters...\n`);
+  const { dir, seeded } = await seedPim(masters);
+  const connectorDir = await seedConnector();
+  const connector = await startDevServer(connectorDir, {
+    args: ['--config', 'connector/wrangler.toml', '--var', `CONNECTOR_KEYS:${JSON.stringify({ [BENCH_KEY.keyId]: BENCH_KEY.secret })}`],
+  });
+  const rows: Row[] = [];
+  try {
+    const connectionId = await addBenchConnection(dir, seeded, connector.baseUrl);
+    const server = await startSnapshotServer(dir, PIM_VARS);
+    try {
+      const base = `${server.baseUrl}/api`;
+      const login = await fetch(`${base}/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: seeded.email, password: seeded.password }) });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const call = async (path: string, body?: unknown) => {
+        const res = await fetch(`${base}${path}`, { method: body ? 'POST' : 'GET', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+        return res.json() as Promise<any>;
+      };
+      const heap = await connectHeapProbe(server.inspectorPort);
+      const runSync = async (name: string, expect: Record<string, number>) => {
+        const heapBefore = await heap.usedBytes();
+        heap.start(200);
+        const started = performance.now();
+        const { jobId } = await call('/Sync/StartSync', { departmentId: seeded.departmentId, connectionId });
+        let job: any;
+        do {
+          await new Promise((r) => setTimeout(r, 250));
+          job = await call(`/Job/GetJob?jobId=${jobId}`);
+        } while (job.state === 'queued' || job.state === 'running');
+        const seconds = (performance.now() - started) / 1000;
+        const heapPeak = Math.max(heap.stop(), heapBefore);
+        if (job.state !== 'succeeded') throw new Error(`${name} sync ${job.state}: ${job.error}`);
+        const r = job.result.report;
+        for (const [key, value] of Object.entries(expect)) if (r[key] !== value) throw new Error(`${name}: ${key} ${r[key]}, expected ${value} (${JSON.stringify(r).slice(0, 500)})`);
+        const shop = await connectorStatus(connector.baseUrl);
+        if (shop.products.active !== masters) throw new Error(`${name}: the shop has ${shop.products.active} active products, expected ${masters}`);
+        rows.push({
+          masters, products: masters + seeded.variants, run: name, seconds,
+          report: `${r.created} created, ${r.updated} updated, ${r.skipped} skipped, ${r.batches.sent} batches`,
+          heapBeforeMiB: heapBefore / 2 ** 20, heapPeakMiB: heapPeak / 2 ** 20,
+        });
+        process.stderr.write(`  ${name}: ${seconds.toFixed(1)} s\n`);
+      };
+      await runSync('initial', { created: masters, quarantinedCount: 0 });
+      await runSync('no-op', { skipped: masters, updated: 0, created: 0 });
+      const changed = Math.max(1, Math.round(masters / 100));
+      let after: string | undefined;
+      const ids: string[] = [];
+      while (ids.length < changed) {
+        const page = await call(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&limit=100${after ? `&cursor=${after}` : ''}`);
+        ids.push(...page.items.filter((p: any) => !p.parentId).map((p: any) => p.productId));
+        after = page.nextCursor;
+        if (!after) break;
+      }
+      const targets = ids.slice(0, changed);
+      for (let i = 0; i < targets.length; i += 8) {
+        await Promise.all(targets.slice(i, i + 8).map((id) => call('/Catalog/SetValue', { departmentId: seeded.departmentId, elementId: id, field: 'name', value: `Changed for the bench ${id.slice(-6)}` })));
+      }
+      await runSync('1 % changed', { updated: targets.length, skipped: masters - targets.length });
+      heap.close();
+    } finally {
+      server.stop();
+    }
+  } finally {
+    connector.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(connectorDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+const rows: Row[] = [];
+for (const size of sizes) rows.push(...(await benchSize(size)));
+console.log('| masters | products (with variants) | run | time | report | PIM Worker JS heap before → peak |');
+console.log('|---:|---:|---|---:|---|---:|');
+for (const r of rows) {
+  console.log(`| ${r.masters.toLocaleString('en')} | ${r.products.toLocaleString('en')} | ${r.run} | ${r.seconds.toFixed(1)} s | ${r.report} | ${r.heapBeforeMiB.toFixed(0)} → ${r.heapPeakMiB.toFixed(0)} MiB |`);
+}

@@ -1,0 +1,55 @@
+/**
+ * `npm run dev`: the PIM on http://127.0.0.1:8787 and the demo shop connector on
+ * http://127.0.0.1:8788 (DESIGN section 10), each with its own local state. Migrates and seeds
+ * both, then runs both `wrangler dev`s; Ctrl-C (or either one ending) stops both.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { run } from './lib/dev-server';
+import { ensureDevVars } from './lib/dev-vars';
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function start(name: string, args: string[]): ChildProcess {
+  const child = spawn('npm', args, { env: { ...process.env, WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const prefix = (data: Buffer) =>
+    data
+      .toString()
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => `[${name}] ${line}`)
+      .join('\n');
+  child.stdout!.on('data', (data: Buffer) => console.log(prefix(data)));
+  child.stderr!.on('data', (data: Buffer) => console.error(prefix(data)));
+  child.on('exit', (code) => {
+    if (!stopping) console.error(`[${name}] exited with ${code}; stopping the other server`);
+    stopAll(code ?? 0);
+  });
+  children.push(child);
+  return child;
+}
+
+function stopAll(code = 0): void {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+  setTimeout(() => process.exit(code), 500);
+}
+
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
+
+ensureDevVars();
+console.log('Preparing the PIM (migrations, demo seed, web build) and the demo shop connector ...');
+await run('npm', ['run', 'db:migrate']);
+console.log(await run('npm', ['run', 'seed']));
+await run('npm', ['run', 'build:web']);
+start('connector', ['run', 'connector:dev']);
+start('pim', ['exec', '--', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', '8787', '--test-scheduled']);
+console.log('PIM: http://127.0.0.1:8787   demo shop connector: http://127.0.0.1:8788   (Ctrl-C stops both)');

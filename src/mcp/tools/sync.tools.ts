@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { listRuns } from '../../sync/start-sync';
+import { LastRun } from '../../sync/sync.schemas';
+import { defineTool, READ_ONLY } from '../tool-definition';
+
+/** Read-only view of the shop sync (docs/sync.md): what the last runs of a connection did. */
+export const syncTools = [
+  defineTool({
+    name: 'list_sync_runs',
+    title: 'List sync runs of a shop connection',
+    description:
+      'The runs of one shop sync connection, newest first: state (queued, running, succeeded, failed, cancelled), ' +
+      'whether it was a dry run, the error of a failed run, and the report of a finished one (created, updated, skipped, ' +
+      'deactivated, quarantined SKUs with the reason, batches sent and retried, duration; a dry run also has the plan). ' +
+      'Read only: runs are started in the web application.',
+    input: z.strictObject({
+      connectionId: z.uuid().describe('The sync connection (shown in the web application under Sync).'),
+      limit: z.number().int().min(1).max(50).default(10).describe('How many runs to return.'),
+      cursor: z.string().max(200).optional().describe('nextCursor of the previous page.'),
+    }),
+    output: z.object({ items: z.array(LastRun), nextCursor: z.string().nullable() }),
+    annotations: READ_ONLY,
+    run: ({ db, caller }, input) => listRuns(db, caller, input),
+  }),
+];

@@ -1,0 +1,92 @@
+import { and, eq } from 'drizzle-orm';
+import { syncConnections } from '../db/schema';
+import { markRunning, type JobRow } from '../jobs/jobs';
+import { ConnectorError, cachedMappings } from './connector-client';
+import { countMasters } from './master-reader';
+import { SIGNED_MEDIA_TTL_SECONDS } from '../media/signed-url';
+import { decryptSecret } from './secret-box';
+import { checkGuardrail, GuardrailRefusal, runDeactivations } from './sync-deactivate';
+import { deliverPending, SliceStopped } from './sync-deliver';
+import { closeCancelledRun, finishRun, failRun } from './sync-finish';
+import { runJoin } from './sync-join';
+import { saveCheckpoint, type RunContext, type SyncCheckpoint, type SyncDeps, type SyncParams } from './sync-state';
+import { indexMappings } from './wire-record';
+
+export type SliceOutcome = 'finished' | 'continued' | 'stopped';
+
+function initialCheckpoint(params: SyncParams, now: number): SyncCheckpoint {
+  return {
+    seq: -1,
+    phase: 'join',
+    expires: Math.floor(now / 1000) + SIGNED_MEDIA_TTL_SECONDS,
+    invTotal: null,
+    batchNo: 0,
+    pending: null,
+    pimAfter: null,
+    invAfter: null,
+    inventoryDone: false,
+    deactivateAfter: null,
+    done: 0,
+    counts: { created: 0, updated: 0, skipped: 0, deactivated: 0, quarantined: 0, sent: 0, retried: 0 },
+    plan: params.dryRun ? { create: [], update: [], deactivate: [], truncated: false } : null,
+  };
+}
+
+/**
+ * Runs one slice of a sync job (docs/sync.md "A run"): resumes from the checkpoint (first
+ * resending a batch that was in flight), continues the merge-join, then the deactivations,
+ * and finishes with the report. When the slice's time is up the checkpoint is saved and a
+ * continuation is queued, so a run of any size keeps memory and invocation time bounded.
+ */
+export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOutcome> {
+  if (job.state === 'cancelled') {
+    await closeCancelledRun(deps, job);
+    return 'stopped';
+  }
+  if (job.state !== 'queued' && job.state !== 'running') return 'stopped';
+  const params = job.params as SyncParams;
+  const started = Date.now();
+  const connection = await deps.db.query.syncConnections.findFirst({
+    where: and(eq(syncConnections.id, params.connectionId), eq(syncConnections.companyId, job.companyId)),
+  });
+  if (!connection) throw new ConnectorError('the connection of this run was deleted');
+  const secret = await decryptSecret(deps.encryptionKey, connection.id, connection.secretCiphertext);
+  const target = { connectorUrl: connection.connectorUrl, keyId: connection.keyId, secret };
+
+  let checkpoint = (job.checkpoint as SyncCheckpoint | null) ?? null;
+  if (!checkpoint) {
+    const total = await countMasters(deps.db, connection.catalogId);
+    if (!(await markRunning(deps.db, job.id, total))) return 'stopped';
+    checkpoint = initialCheckpoint(params, started);
+  } else if (!(await markRunning(deps.db, job.id, job.progressTotal))) {
+    return 'stopped';
+  }
+  const mappings = await cachedMappings(deps, connection, target);
+  const ctx: RunContext = { deps, jobId: job.id, companyId: job.companyId, params, connection, target, index: indexMappings(mappings), cp: checkpoint, startedAt: started };
+  if (ctx.cp.seq < 0 && !(await saveCheckpoint(ctx))) return 'stopped';
+
+  const deadline = started + deps.sliceMs;
+  try {
+    await deliverPending(ctx);
+    if (ctx.cp.phase === 'join') {
+      if (!(await runJoin(ctx, deadline))) return await continueLater(ctx);
+      const proceed = await checkGuardrail(ctx);
+      ctx.cp = { ...ctx.cp, phase: proceed ? 'deactivate' : 'finish' };
+      if (!(await saveCheckpoint(ctx))) return 'stopped';
+    }
+    if (ctx.cp.phase === 'deactivate' && !(await runDeactivations(ctx, deadline))) return await continueLater(ctx);
+    return (await finishRun(ctx)) ? 'finished' : 'stopped';
+  } catch (err) {
+    if (err instanceof SliceStopped) return 'stopped';
+    if (err instanceof GuardrailRefusal) {
+      await failRun(deps, job.id, err.message, ctx.cp);
+      return 'finished';
+    }
+    throw err;
+  }
+}
+
+async function continueLater(ctx: RunContext): Promise<SliceOutcome> {
+  await ctx.deps.queue.send({ jobId: ctx.jobId });
+  return 'continued';
+}

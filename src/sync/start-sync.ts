@@ -1,0 +1,75 @@
+import { and, desc, eq, inArray, lt } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { decodeCursor, toPage } from '../db/pagination';
+import { jobs, syncConnections, syncRuns } from '../db/schema';
+import type { JobMessage } from '../env';
+import { conflict } from '../http/app-error';
+import { assertDepartment, type Tenant } from '../catalog/scope';
+import { enqueueJob } from '../jobs/jobs';
+import { findConnection, runOut, type ConnectionRow } from './connections';
+import type { StartSyncInput } from './sync.schemas';
+import type { SyncParams } from './sync-state';
+
+/** Whether a run of this connection is queued or running (one at a time per connection). */
+export async function hasActiveRun(db: Database, connectionId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: jobs.id })
+    .from(syncRuns)
+    .innerJoin(jobs, eq(jobs.id, syncRuns.jobId))
+    .where(and(eq(syncRuns.connectionId, connectionId), inArray(jobs.state, ['queued', 'running'])))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Queues a run as a job of kind `sync` and records it for GetRuns. The job row and its run
+ * row are written before the queue message, so the consumer always finds both.
+ */
+export async function queueRun(
+  deps: { db: Database; queue: Queue<JobMessage> },
+  connection: ConnectionRow,
+  run: { userId: string; dryRun: boolean; confirmDeactivations: boolean; baseUrl: string },
+): Promise<{ jobId: string }> {
+  if (await hasActiveRun(deps.db, connection.id)) throw conflict('a sync of this connection is already queued or running');
+  const params: SyncParams = { connectionId: connection.id, dryRun: run.dryRun, confirmDeactivations: run.confirmDeactivations, baseUrl: run.baseUrl };
+  return enqueueJob(
+    deps,
+    { companyId: connection.companyId, departmentId: connection.departmentId, userId: run.userId },
+    {
+      kind: 'sync',
+      params: params as unknown as Record<string, unknown>,
+      related: (jobId) => [deps.db.insert(syncRuns).values({ jobId, connectionId: connection.id, companyId: connection.companyId, dryRun: run.dryRun })],
+    },
+  );
+}
+
+/** `Sync/StartSync`: any member of the connection's company may run it (docs/sync.md). */
+export async function startSync(
+  deps: { db: Database; queue: Queue<JobMessage> },
+  caller: Tenant & { userId: string },
+  input: StartSyncInput,
+  baseUrl: string,
+) {
+  await assertDepartment(deps.db, caller, input.departmentId);
+  const connection = await findConnection(deps.db, caller, input.connectionId, input.departmentId);
+  if (connection.publicBaseUrl !== baseUrl) {
+    // Scheduled runs sign media URLs with the origin last used by hand (unless PUBLIC_BASE_URL is set).
+    await deps.db.update(syncConnections).set({ publicBaseUrl: baseUrl }).where(eq(syncConnections.id, connection.id));
+  }
+  return queueRun(deps, connection, { userId: caller.userId, dryRun: input.dryRun, confirmDeactivations: input.confirmDeactivations, baseUrl });
+}
+
+/** `Sync/GetRuns`: a connection's runs, newest first (job ids are time-ordered UUIDv7). */
+export async function listRuns(db: Database, tenant: Tenant, input: { connectionId: string; cursor?: string; limit: number }) {
+  await findConnection(db, tenant, input.connectionId);
+  const after = decodeCursor(input.cursor);
+  const rows = await db
+    .select({ run: syncRuns, job: { state: jobs.state, finishedAt: jobs.finishedAt, error: jobs.error } })
+    .from(syncRuns)
+    .innerJoin(jobs, eq(jobs.id, syncRuns.jobId))
+    .where(and(eq(syncRuns.connectionId, input.connectionId), eq(syncRuns.companyId, tenant.companyId), after ? lt(syncRuns.jobId, after) : undefined))
+    .orderBy(desc(syncRuns.jobId))
+    .limit(input.limit + 1);
+  const page = toPage(rows, input.limit, (r) => r.run.jobId);
+  return { items: page.items.map((r) => runOut(r.run, r.job)), nextCursor: page.nextCursor };
+}

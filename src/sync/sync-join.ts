@@ -1,0 +1,159 @@
+import { loadProductAggregates } from '../catalog/product-aggregate';
+import { ConnectorError, connectorFetch, describeFailure, withNetworkRetries } from './connector-client';
+import { CategoryPaths, mediaRefs } from './batch-context';
+import { InventoryReader } from './inventory-reader';
+import { MasterReader, type MasterEntry } from './master-reader';
+import { compareSkus } from './protocol/sku-order';
+import { MAX_BATCH_RECORDS, type InventoryLine, type UpsertRecord } from './protocol/wire';
+import { deliverBatch, SliceStopped } from './sync-deliver';
+import { PLAN_LIST_CAP, saveCheckpoint, type Cursors, type RunContext, type RunItem } from './sync-state';
+import { Unsendable, wireProduct } from './wire-record';
+
+type Work = { op: 'create' | 'update'; master: MasterEntry };
+
+/** Collected since the last save: what to send, what to remember, and where the cursors stand. */
+interface Segment {
+  work: Work[];
+  items: RunItem[];
+  skipped: number;
+  cursors: Cursors;
+}
+
+function cursorsOf(ctx: RunContext): Cursors {
+  const { pimAfter, invAfter, inventoryDone, deactivateAfter, done } = ctx.cp;
+  return { pimAfter, invAfter, inventoryDone, deactivateAfter, done };
+}
+
+/**
+ * Where a resumed join continues on both sides: the last SKU consumed in merged order. The
+ * consumed items of both streams are a prefix of the merged order, so everything left is after
+ * it; reading the inventory from `invAfter` instead would list the SKUs this run created since.
+ */
+function resumePoint(ctx: RunContext): string | null {
+  const { pimAfter, invAfter } = ctx.cp;
+  if (pimAfter === null) return invAfter;
+  if (invAfter === null) return pimAfter;
+  return compareSkus(pimAfter, invAfter) >= 0 ? pimAfter : invAfter;
+}
+
+async function openInventory(ctx: RunContext, after: string | null): Promise<InventoryReader> {
+  const path = after === null ? '/inventory' : `/inventory?after=${encodeURIComponent(after)}`;
+  const response = await withNetworkRetries(ctx.deps.sleep, 'GET /inventory', () => connectorFetch(ctx.deps.fetcher, ctx.target, 'GET', path));
+  if (response.status !== 200) throw new ConnectorError(`the connector refused GET /inventory (${await describeFailure(response)})`);
+  const reader = new InventoryReader(response, after);
+  if (ctx.cp.invTotal === null) ctx.cp = { ...ctx.cp, invTotal: reader.expected };
+  return reader;
+}
+
+/** Builds the records of a segment's work; a record that cannot be mapped is quarantined instead. */
+async function buildRecords(ctx: RunContext, work: Work[], items: RunItem[]): Promise<UpsertRecord[]> {
+  if (work.length === 0) return [];
+  const { db, files, mediaUrlKey } = ctx.deps;
+  const aggregates = await loadProductAggregates(db, ctx.companyId, work.map((w) => w.master.id));
+  const byId = new Map(aggregates.map((a) => [a.product.id, a]));
+  const paths = new CategoryPaths(db, ctx.companyId);
+  await paths.load(aggregates.flatMap((a) => a.categoryIds));
+  const refs = await mediaRefs({ db, files, mediaUrlKey }, aggregates, { baseUrl: ctx.params.baseUrl, expires: ctx.cp.expires, store: !ctx.params.dryRun });
+  const wireCtx = {
+    index: ctx.index,
+    defaultTaxCode: ctx.connection.options.defaultTaxCode,
+    categoryPath: (id: string) => paths.path(id),
+    mediaRef: (id: string) => refs.get(id),
+  };
+  const records: UpsertRecord[] = [];
+  for (const { op, master } of work) {
+    const aggregate = byId.get(master.id);
+    // Deleted since it was read: the next run deactivates it in the shop.
+    if (!aggregate || aggregate.product.sku !== master.sku) continue;
+    try {
+      records.push({ op, sku: master.sku, fingerprint: master.fingerprint, product: wireProduct(aggregate, wireCtx) });
+    } catch (err) {
+      if (!(err instanceof Unsendable)) throw err;
+      items.push({ kind: 'quarantine', sku: master.sku, reason: err.message.slice(0, 500) });
+    }
+  }
+  return records;
+}
+
+function addToPlan(ctx: RunContext, records: UpsertRecord[]): void {
+  const plan = ctx.cp.plan;
+  if (!plan) return;
+  const next = { ...plan, create: [...plan.create], update: [...plan.update] };
+  for (const r of records) {
+    const list = r.op === 'create' ? next.create : next.update;
+    if (list.length < PLAN_LIST_CAP) list.push(r.sku);
+    else next.truncated = true;
+  }
+  ctx.cp = { ...ctx.cp, plan: next };
+}
+
+/** Sends a segment (or just saves its cursors when nothing is to be sent). */
+async function flush(ctx: RunContext, segment: Segment): Promise<void> {
+  const items = [...segment.items];
+  const records = await buildRecords(ctx, segment.work, items);
+  const quarantined = items.filter((i) => i.kind === 'quarantine').length;
+  ctx.cp = { ...ctx.cp, counts: { ...ctx.cp.counts, skipped: ctx.cp.counts.skipped + segment.skipped, quarantined: ctx.cp.counts.quarantined + quarantined } };
+  addToPlan(ctx, records);
+  if (records.length > 0) {
+    await deliverBatch(ctx, records, { ...segment.cursors }, items);
+  } else {
+    ctx.cp = { ...ctx.cp, ...segment.cursors };
+    if (!(await saveCheckpoint(ctx, items))) throw new SliceStopped();
+  }
+  segment.work = [];
+  segment.items = [];
+  segment.skipped = 0;
+}
+
+/**
+ * The merge-join of the shop's inventory with the PIM's masters, both in SKU byte order:
+ * only in the PIM → create, different fingerprint → update, equal → skip, only in the shop →
+ * remembered for deactivation (sent later, once the whole inventory proved complete). Returns
+ * true when both sides are exhausted, false when the slice's time ran out (checkpoint saved).
+ */
+export async function runJoin(ctx: RunContext, deadline: number): Promise<boolean> {
+  const batchSize = Math.min(ctx.deps.batchSize ?? MAX_BATCH_RECORDS, MAX_BATCH_RECORDS);
+  const after = resumePoint(ctx);
+  const masters = new MasterReader(ctx.deps.db, ctx.companyId, ctx.connection.catalogId, after, !ctx.params.dryRun);
+  const inventory = ctx.cp.inventoryDone ? null : await openInventory(ctx, after);
+  const segment: Segment = { work: [], items: [], skipped: 0, cursors: cursorsOf(ctx) };
+  const deactivate = ctx.connection.options.missing === 'deactivate';
+  try {
+    let head: InventoryLine | null = inventory ? await inventory.next() : null;
+    if (inventory && head === null) segment.cursors.inventoryDone = true;
+    const advanceInventory = async () => {
+      segment.cursors.invAfter = head!.sku;
+      head = await inventory!.next();
+      if (head === null) segment.cursors.inventoryDone = true;
+    };
+    for (;;) {
+      const master = await masters.peek();
+      if (!master && !head) break;
+      const order = master && head ? compareSkus(master.sku, head.sku) : master ? -1 : 1;
+      if (order < 0) {
+        segment.work.push({ op: 'create', master: master! });
+      } else if (order === 0) {
+        if (master!.fingerprint === head!.fingerprint) segment.skipped++;
+        else segment.work.push({ op: 'update', master: master! });
+        await advanceInventory();
+      } else {
+        if (deactivate) segment.items.push({ kind: 'deactivate', sku: head!.sku, reason: head!.fingerprint });
+        await advanceInventory();
+      }
+      if (order <= 0) {
+        segment.cursors.pimAfter = master!.sku;
+        segment.cursors.done++;
+        masters.advance();
+      }
+      if (segment.work.length >= batchSize || segment.items.length >= 1000) await flush(ctx, segment);
+      else if (Date.now() > deadline) {
+        await flush(ctx, segment);
+        return false;
+      }
+    }
+    await flush(ctx, segment);
+    return true;
+  } finally {
+    await inventory?.cancel();
+  }
+}

@@ -1,0 +1,132 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { chunkForInsert, runBatch, type BatchStatement, type Database } from '../db/client';
+import { jobs, syncRunItems } from '../db/schema';
+import type { JobMessage } from '../env';
+import { progressed } from '../jobs/lease';
+import type { ConnectorTarget, Fetcher } from './connector-client';
+import type { ConnectionRow } from './connections';
+import type { MappingIndex } from './wire-record';
+
+/** What StartSync (or the Cron Trigger) stored in the job row. */
+export interface SyncParams {
+  connectionId: string;
+  dryRun: boolean;
+  confirmDeactivations: boolean;
+  /** Origin of the PIM for the signed media URLs. */
+  baseUrl: string;
+}
+
+export interface SyncCounts {
+  created: number;
+  updated: number;
+  skipped: number;
+  deactivated: number;
+  quarantined: number;
+  sent: number;
+  retried: number;
+}
+
+/** A batch written to R2 before it is sent, so a resumed run resends the very same bytes. */
+export interface PendingBatch {
+  batchId: string;
+  key: string;
+  /** Cursors that hold once this batch is acknowledged. */
+  after: Cursors;
+}
+
+export interface Cursors {
+  /** Last PIM master SKU handled (sent, skipped or quarantined). */
+  pimAfter: string | null;
+  /** Last inventory SKU handled. */
+  invAfter: string | null;
+  /** The inventory was read to its verified end. */
+  inventoryDone: boolean;
+  /** Last SKU deactivated (phase `deactivate`). */
+  deactivateAfter: string | null;
+  /** Masters handled so far (progress). */
+  done: number;
+}
+
+/** Where a sync run continues: kept in `jobs.checkpoint`, saved after every batch. */
+export interface SyncCheckpoint extends Cursors {
+  /** Increases with every save; a save only lands on the sequence it loaded (one runner at a time). */
+  seq: number;
+  phase: 'join' | 'deactivate' | 'finish';
+  /** Signed media URLs of this run expire then (Unix seconds): fixed so a rebuilt batch is byte-identical. */
+  expires: number;
+  /** X-Inventory-Count of the first inventory answer: the guardrail's 100 %. */
+  invTotal: number | null;
+  /** Position of the next batch: its batchId is `<jobId>:<batchNo>`. */
+  batchNo: number;
+  pending: PendingBatch | null;
+  counts: SyncCounts;
+  /** Dry runs: SKUs per operation, capped at PLAN_LIST_CAP each. */
+  plan: { create: string[]; update: string[]; deactivate: string[]; truncated: boolean } | null;
+  deactivationsRefused?: number;
+}
+
+export const PLAN_LIST_CAP = 1000;
+
+export interface SyncDeps {
+  db: Database;
+  files: R2Bucket;
+  queue: Queue<JobMessage>;
+  fetcher: Fetcher;
+  sleep: (ms: number) => Promise<void>;
+  encryptionKey: string | undefined;
+  mediaUrlKey: string | undefined;
+  /** Wall-clock budget of one invocation before the run continues in a new queue message. */
+  sliceMs: number;
+  /** Records per batch (at most the protocol's 1000; tests use fewer). */
+  batchSize?: number;
+}
+
+/** Everything one slice of a run works with. */
+export interface RunContext {
+  deps: SyncDeps;
+  jobId: string;
+  companyId: string;
+  params: SyncParams;
+  connection: ConnectionRow;
+  target: ConnectorTarget;
+  index: MappingIndex;
+  cp: SyncCheckpoint;
+  startedAt: number;
+}
+
+export type RunItem = { kind: 'quarantine' | 'deactivate'; sku: string; reason: string | null };
+
+function itemInserts(db: Database, jobId: string, items: RunItem[]): BatchStatement[] {
+  return chunkForInsert(items, 4).map((chunk) =>
+    db
+      .insert(syncRunItems)
+      .values(chunk.map((item) => ({ jobId, ...item })))
+      .onConflictDoUpdate({ target: [syncRunItems.jobId, syncRunItems.kind, syncRunItems.sku], set: { reason: sql`excluded.reason` } }),
+  );
+}
+
+/**
+ * Saves the checkpoint together with the run's new quarantine and deactivation rows, in one
+ * transaction. Lands only if the job is still running and nobody saved since this runner
+ * loaded (`seq`); false means stop: the job was cancelled or another delivery took over.
+ */
+export async function saveCheckpoint(ctx: RunContext, items: RunItem[] = []): Promise<boolean> {
+  const { db } = ctx.deps;
+  const loaded = ctx.cp.seq;
+  const next: SyncCheckpoint = { ...ctx.cp, seq: loaded + 1 };
+  const update = db
+    .update(jobs)
+    .set({ checkpoint: next, progressDone: next.done, ...progressed() })
+    .where(
+      and(
+        eq(jobs.id, ctx.jobId),
+        eq(jobs.state, 'running'),
+        loaded < 0 ? sql`${jobs.checkpoint} IS NULL` : sql`json_extract(${jobs.checkpoint}, '$.seq') = ${loaded}`,
+      ),
+    )
+    .returning({ id: jobs.id });
+  const results = await runBatch(db, [update, ...itemInserts(db, ctx.jobId, items)]);
+  const landed = (results[0] as { id: string }[]).length > 0;
+  if (landed) ctx.cp = next;
+  return landed;
+}

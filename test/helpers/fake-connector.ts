@@ -1,0 +1,119 @@
+/**
+ * An in-test shop connector for the sync engine's pool tests: it checks every request's
+ * signature with the shared protocol module and implements /mappings, /inventory (NDJSON,
+ * byte order, `after`, X-Inventory-Count) and /upsert (batches, replay by batchId, 422 on
+ * unknown mapping ids, overload answers) over in-memory maps. Faults are switched on per test.
+ */
+import { compareSkus } from '../../src/sync/protocol/sku-order';
+import { verifyRequest } from '../../src/sync/protocol/signing';
+import type { UpsertRecord } from '../../src/sync/protocol/wire';
+
+export const FAKE_URL = 'https://shop.test/pim-connector';
+export const FAKE_KEY = { keyId: 'test-key', secret: 'test-connector-secret-123' };
+
+export interface ShopProduct {
+  fingerprint: string;
+  active: boolean;
+  product: unknown;
+}
+
+export const MAPPINGS = {
+  manufacturers: [{ id: 'm-1', name: 'Hager' }, { id: 'm-2', name: 'ABB' }],
+  units: [{ id: 'u-1', code: 'C62' }, { id: 'u-2', code: 'MTR' }],
+  taxes: [{ id: 't-1', code: 'DE19', rate: 19 }, { id: 't-2', code: 'DE7', rate: 7 }],
+};
+
+export class FakeConnector {
+  readonly products = new Map<string, ShopProduct>();
+  readonly batches = new Map<string, { body: string; answer: string }>();
+  /** Every request as `METHOD path`, in order. */
+  readonly log: string[] = [];
+  /** Every /upsert body received (also replays and refused ones). */
+  readonly upserts: { batchId: string; records: UpsertRecord[]; dryRun: boolean }[] = [];
+  writes = 0;
+  mappingsRequests = 0;
+  faults: {
+    /** Answer the next N upserts with this status and Retry-After. */
+    overload?: { status: 429 | 503; count: number; retryAfter?: string };
+    /** Drop the inventory's lines from this index on (while still announcing them all). */
+    truncateAt?: number;
+    /** Swap two lines of the inventory. */
+    unsorted?: boolean;
+    /** Replace this line of the inventory with broken JSON. */
+    brokenAt?: number;
+    /** Refuse records of these SKUs with 422. */
+    refuse?: Set<string>;
+  } = {};
+
+  seed(sku: string, fingerprint: string, active = true) {
+    this.products.set(sku, { fingerprint, active, product: null });
+  }
+
+  inventory(): { sku: string; fingerprint: string }[] {
+    return [...this.products].filter(([, p]) => p.active).map(([sku, p]) => ({ sku, fingerprint: p.fingerprint })).sort((a, b) => compareSkus(a.sku, b.sku));
+  }
+
+  readonly fetch = async (request: Request): Promise<Response> => {
+    const body = new Uint8Array(await request.arrayBuffer());
+    const verified = await verifyRequest(request, body, { [FAKE_KEY.keyId]: FAKE_KEY.secret });
+    const url = new URL(request.url);
+    this.log.push(`${request.method} ${url.pathname}${url.search}`);
+    if (!verified.ok) return Response.json({ error: verified.error }, { status: 401 });
+    const path = url.pathname.replace('/pim-connector', '');
+    if (path === '/mappings') return this.mappings(request);
+    if (path === '/inventory') return this.listInventory(url.searchParams.get('after'));
+    if (path === '/upsert' && request.method === 'POST') return this.upsert(new TextDecoder().decode(body));
+    return Response.json({ error: 'not found' }, { status: 404 });
+  };
+
+  private mappings(request: Request): Response {
+    this.mappingsRequests++;
+    const etag = '"mappings-v1"';
+    if (request.headers.get('If-None-Match') === etag) return new Response(null, { status: 304, headers: { ETag: etag } });
+    return Response.json(MAPPINGS, { headers: { ETag: etag, 'Cache-Control': 'max-age=3600' } });
+  }
+
+  private listInventory(after: string | null): Response {
+    let lines = this.inventory().filter((l) => after === null || compareSkus(l.sku, after) > 0).map((l) => JSON.stringify(l));
+    const count = lines.length;
+    if (this.faults.unsorted && lines.length > 2) [lines[0], lines[1]] = [lines[1]!, lines[0]!];
+    if (this.faults.brokenAt !== undefined && lines.length > this.faults.brokenAt) lines[this.faults.brokenAt] = '{"sku": "broken';
+    if (this.faults.truncateAt !== undefined) lines = lines.slice(0, this.faults.truncateAt);
+    return new Response(lines.map((l) => `${l}\n`).join(''), { headers: { 'Content-Type': 'application/x-ndjson', 'X-Inventory-Count': String(count) } });
+  }
+
+  private upsert(text: string): Response {
+    const overload = this.faults.overload;
+    if (overload && overload.count > 0) {
+      overload.count--;
+      return Response.json({ error: 'busy' }, { status: overload.status, headers: overload.retryAfter ? { 'Retry-After': overload.retryAfter } : {} });
+    }
+    const request = JSON.parse(text) as { batchId: string; dryRun?: boolean; records: UpsertRecord[] };
+    this.upserts.push({ batchId: request.batchId, records: request.records, dryRun: request.dryRun ?? false });
+    if (request.records.length > 1000) return Response.json({ error: 'too many records' }, { status: 413 });
+    const stored = this.batches.get(request.batchId);
+    if (stored) {
+      if (stored.body !== text) return Response.json({ error: 'batchId reused with a different body' }, { status: 409 });
+      return new Response(stored.answer, { headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' } });
+    }
+    const failures = request.records.flatMap((r, index) => {
+      if (this.faults.refuse?.has(r.sku)) return [{ index, sku: r.sku, field: 'name', error: 'refused by the shop' }];
+      if (r.op !== 'create' && !this.products.has(r.sku)) return [{ index, sku: r.sku, field: 'sku', error: 'unknown sku' }];
+      return [];
+    });
+    if (failures.length > 0) return Response.json({ error: 'batch refused', failures }, { status: 422 });
+    const answer = { batchId: request.batchId, dryRun: request.dryRun ?? false, created: 0, updated: 0, deactivated: 0 };
+    for (const r of request.records) {
+      if (r.op === 'create') answer.created++;
+      else if (r.op === 'update') answer.updated++;
+      else answer.deactivated++;
+      if (request.dryRun) continue;
+      this.writes++;
+      if (r.op === 'deactivate') this.products.get(r.sku)!.active = false;
+      else this.products.set(r.sku, { fingerprint: r.fingerprint, active: true, product: r.product });
+    }
+    const answerText = JSON.stringify(answer);
+    if (!request.dryRun) this.batches.set(request.batchId, { body: text, answer: answerText });
+    return new Response(answerText, { headers: { 'Content-Type': 'application/json' } });
+  }
+}
