@@ -73,6 +73,9 @@ export async function getProduct(db: Database, tenant: Tenant, productId: string
   };
 }
 
+/** D1's limit on a LIKE pattern. */
+const MAX_LIKE_PATTERN_BYTES = 50;
+
 /**
  * Master products of a catalog in creation order (ids are UUIDv7), keyset-paginated.
  * `q` matches a SKU prefix or a name substring; `categoryId` restricts to one category.
@@ -92,6 +95,10 @@ export async function listProducts(
   ];
   if (input.q) {
     const q = escapeLike(input.q);
+    // D1 refuses LIKE patterns over 50 bytes (a 500 before this check; found by the bad-input sweep).
+    if (new TextEncoder().encode(q).byteLength + 2 > MAX_LIKE_PATTERN_BYTES) {
+      throw badRequest(`q: at most ${MAX_LIKE_PATTERN_BYTES - 2} bytes of UTF-8 (wildcards count twice)`);
+    }
     filters.push(or(sql`${products.sku} LIKE ${`${q}%`} ESCAPE '\\'`, sql`${products.name} LIKE ${`%${q}%`} ESCAPE '\\'`));
   }
   if (input.categoryId) {
