@@ -42,7 +42,7 @@ export function buildOpenApi(app: Hono<any>, serverUrl: string): JsonSchema {
           ? { description: 'Success', content: { 'application/json': { schema: toSchema(doc.response, 'output') } } }
           : { description: 'Success', content: { [doc.responseContentType ?? 'application/octet-stream']: {} } },
         '400': errorResponse('Malformed JSON, schema violation or unparseable value; the message names the field'),
-        ...(doc.security !== 'none' ? { '401': errorResponse('Missing, expired or invalid credentials') } : {}),
+        ...(doc.security !== 'none' || path.endsWith('/Login') ? { '401': errorResponse('Missing, expired or invalid credentials (Login: wrong email or password)') } : {}),
         '403': errorResponse('Not permitted (department of another company, missing scope or switch)'),
         '404': errorResponse('Unknown id, or an id of another company'),
         ...(method === 'post'

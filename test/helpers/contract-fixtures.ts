@@ -65,7 +65,7 @@ export interface Sent {
 export async function send(
   op: Operation,
   tenant: ContractTenant | null,
-  request: { body?: unknown; query?: Record<string, string>; raw?: BodyInit; headers?: Record<string, string> },
+  request: { body?: unknown; query?: Record<string, string>; raw?: BodyInit; headers?: Record<string, string>; rawQuery?: string },
 ): Promise<Sent> {
   const headers: Record<string, string> = { 'CF-Connecting-IP': randomIp() };
   if (tenant && op.security === 'bearer') headers.Authorization = `Bearer ${tenant.token}`;
@@ -79,7 +79,7 @@ export async function send(
     headers['Content-Type'] = 'application/json';
   } else if (body !== undefined) headers['Content-Type'] = 'application/json';
   Object.assign(headers, request.headers);
-  const search = new URLSearchParams(request.query ?? {}).toString();
+  const search = request.rawQuery ?? new URLSearchParams(request.query ?? {}).toString();
   const response = await exports.default.fetch(new Request(`${BASE}${op.path}${search ? `?${search}` : ''}`, { method: op.method, headers, body }));
   const text = await response.text();
   let json: any;
