@@ -6,6 +6,7 @@ import { AppError } from '../http/app-error';
 import { EXPORTERS } from '../exports/registry';
 import { failExport, runExportSlice } from '../exports/run-export';
 import { failMassEdit, runMassEditSlice } from '../catalog/mass-edit-runner';
+import { failImport, runImportSlice } from '../imports/run-import';
 import { markFailed, type JobRow } from './jobs';
 
 /** After this many failed deliveries of one message, the job is marked failed. */
@@ -14,6 +15,7 @@ const DEFAULT_SLICE_MS = 20_000;
 
 /** Fails a job the way its kind needs (an export also throws away its partial upload). */
 function failJob(deps: Parameters<typeof failExport>[0], job: JobRow, message: string): Promise<void> {
+  if (job.kind === 'import') return failImport(deps, job, message);
   return job.kind === 'massEdit' ? failMassEdit(deps.db, job, message) : failExport(deps, job, message);
 }
 
@@ -40,6 +42,7 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
     try {
       if (job.kind === 'export') await runExportSlice(deps, job);
       else if (job.kind === 'massEdit') await runMassEditSlice(deps, job);
+      else if (job.kind === 'import') await runImportSlice(deps, job);
       else await markFailed(db, job.id, `unknown job kind ${job.kind}`);
       message.ack();
     } catch (err) {

@@ -4,6 +4,7 @@ import { classificationTools } from './classification.tools';
 import { exportTools } from './export.tools';
 import { historyTools } from './history.tools';
 import { productTools } from './product.tools';
+import { upsertTools } from './upsert.tools';
 
 /** Every tool of the MCP server, in the order tools/list shows them. */
-export const PIM_TOOLS: readonly PimTool[] = [...catalogTools, ...productTools, ...classificationTools, ...exportTools, ...historyTools];
+export const PIM_TOOLS: readonly PimTool[] = [...catalogTools, ...productTools, ...upsertTools, ...classificationTools, ...exportTools, ...historyTools];
