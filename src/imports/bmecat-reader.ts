@@ -32,7 +32,7 @@ export interface XmlRecord {
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
 /** Drops the parser's own "file:line:column: " prefix; the caller adds the file's line. */
-const reason = (err: unknown) => String((err as Error)?.message ?? err).replace(/^[^:]*:\d+:\d+: /, '');
+const reason = (err: unknown) => String((err as Error)?.message ?? err).replace(/^(?:[^:\s]*:)?\d+:\d+: /, '');
 
 /**
  * Streams the record elements of a BMEcat file from a resume point, with saxes (a strict,
