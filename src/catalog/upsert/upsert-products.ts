@@ -79,8 +79,9 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
       return null;
     }
   });
-  const existing = await existingBySku(db, ctx, [...new Set(resolved.flatMap((n) => (n ? [n.sku] : [])))]);
-  const masterIds = [...new Set([...existing.values()].map((r) => r.parentId ?? r.id))];
+  const existing = await existingBySku(db, ctx, [...new Set(resolved.flatMap((n) => (n ? [n.sku, ...(n.parentSku ? [n.parentSku] : [])] : [])))]);
+  const ownSkus = new Set(resolved.flatMap((n) => (n ? [n.sku] : [])));
+  const masterIds = [...new Set([...existing.values()].filter((r) => ownSkus.has(r.sku!)).map((r) => r.parentId ?? r.id))];
   const nodes = new Map<string, ProductNode>();
   const placements = new Map<string, string[]>();
   for (let i = 0; i < masterIds.length; i += IN_CHUNK) {
