@@ -27,7 +27,8 @@ export function csvProductOf(cells: Record<string, string>): CsvProduct {
   if (!sku) return { sku: null, record: null, categoryPaths: undefined, problem: 'sku is empty' };
   const has = (column: string) => Object.hasOwn(cells, column);
   const fields: UpsertRecord['fields'] = {};
-  for (const key of PRODUCT_FIELDS) if (has(key)) fields[key] = cells[key] === '' ? null : cells[key]!;
+  // status cannot be cleared: an empty cell keeps it (active for a new product).
+  for (const key of PRODUCT_FIELDS) if (has(key) && !(key === 'status' && cells[key] === '')) fields[key] = cells[key] === '' ? null : cells[key]!;
   const parentSku = has('parentSku') && cells.parentSku !== '' ? cells.parentSku! : null;
   const record: UpsertRecord = { sku, parentSku, fields };
   const attributeColumns = Object.keys(cells).filter((c) => !FIXED.has(c));

@@ -59,6 +59,11 @@ function latin1(bytes: Uint8Array): string {
 }
 
 export async function* readTextChunks(files: R2Bucket, key: string, offset: number, encoding: TextEncodingName): AsyncGenerator<TextChunk> {
+  if (offset > 0) {
+    // Resuming right at the end of the file (after its last record): R2 refuses an empty range.
+    const head = await files.head(key);
+    if (head && offset >= head.size) return;
+  }
   const object = await files.get(key, offset > 0 ? { range: { offset } } : undefined);
   if (!object) throw new ImportFileError('the uploaded file is gone; upload it again');
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
