@@ -43,7 +43,7 @@ async function upload(base: string, cookie: string, call: Call, file: string, fi
   const put = async (url: string, method: string, start: number, end: number) => {
     const res = await fetch(url, {
       method, headers: { Cookie: cookie, 'Content-Type': 'application/octet-stream', 'Content-Length': String(end - start) },
-      body: Readable.toWeb(createReadStream(file, { start, end: end - 1 })) as ReadableStream, duplex: 'half',
+      body: Readable.toWeb(createReadStream(file, { start, end: end - 1 })) as unknown as BodyInit, duplex: 'half',
     } as RequestInit);
     if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<any>;

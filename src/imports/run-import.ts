@@ -31,6 +31,9 @@ export interface ImportParams {
   dryRun: boolean;
 }
 
+/** Products per transaction: 90 masters are one page of the fingerprint refresh (sync-record.ts). */
+export const DEFAULT_BATCH_SIZE = 90;
+
 export type ImportSliceOutcome = 'finished' | 'continued' | 'stopped';
 
 async function dropStaging(db: Database, jobId: string): Promise<void> {
@@ -91,7 +94,7 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
   }
 
   const run: SliceRun = {
-    db, files: deps.files, job, cp, key: file.storageKey, started: Date.now(), sliceMs: deps.sliceMs, batchSize: deps.batchSize ?? 100,
+    db, files: deps.files, job, cp, key: file.storageKey, started: Date.now(), sliceMs: deps.sliceMs, batchSize: deps.batchSize ?? DEFAULT_BATCH_SIZE,
     scope: { db, jobId: job.id, companyId: job.companyId, catalogId: params.catalogId, mode: params.mode, dryRun: params.dryRun, cache: new ReferenceCache(db, job.companyId) },
   };
   try {

@@ -44,36 +44,67 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
   return { fields, values, classification, media: mediaChanged, categories, any: fields.length > 0 || values || classification || mediaChanged || categories };
 }
 
-export interface NodeWrite {
-  statements: BatchStatement[];
+/** Product columns a new row sets (the rest take their defaults); every new row sets all of them, so rows insert together. */
+const NEW_PRODUCT_COLUMNS = ['name', 'description', 'gtin', 'manufacturerName', 'manufacturerPid', 'unit', 'price', 'priceQuantity', 'keywords', 'deliveryTimeDays'] as const;
+
+/**
+ * The writes of one upsert call, collected per table so that new rows of many products go in
+ * a few multi-row INSERTs (D1 cost grows with statements, not rows). `flush` orders them:
+ * updates and deletes first, then inserts parents before children.
+ */
+export class WriteSet {
+  readonly statements: BatchStatement[] = [];
   /** R2 objects of media rows the write removes; deleted after the transaction commits. */
-  removedKeys: string[];
+  readonly removedKeys: string[] = [];
+  readonly products: (typeof products.$inferInsert)[] = [];
+  readonly values: (typeof attributeValues.$inferInsert)[] = [];
+  readonly links: (typeof classificationLinks.$inferInsert)[] = [];
+  readonly linkClasses: (typeof classificationLinkClasses.$inferInsert)[] = [];
+  readonly linkFeatures: (typeof classificationLinkFeatures.$inferInsert)[] = [];
+  readonly media: (typeof media.$inferInsert)[] = [];
+  readonly placements: (typeof productCategories.$inferInsert)[] = [];
+
+  flush(db: Database): BatchStatement[] {
+    const inserts = <T>(rows: T[], columns: number, insert: (chunk: T[]) => BatchStatement) => chunkForInsert(rows, columns).map(insert);
+    return [
+      ...this.statements,
+      ...inserts(this.products, 20, (chunk) => db.insert(products).values(chunk)),
+      ...inserts(this.links, 7, (chunk) => db.insert(classificationLinks).values(chunk)),
+      ...inserts(this.linkClasses, 4, (chunk) => db.insert(classificationLinkClasses).values(chunk)),
+      ...inserts(this.linkFeatures, 5, (chunk) => db.insert(classificationLinkFeatures).values(chunk)),
+      ...inserts(this.values, 7, (chunk) => db.insert(attributeValues).values(chunk)),
+      ...inserts(this.media, 12, (chunk) => db.insert(media).values(chunk)),
+      ...inserts(this.placements, 3, (chunk) => db.insert(productCategories).values(chunk)),
+    ];
+  }
 }
 
 /**
- * Statements that bring one product row to `next`: the row itself (insert when `existing` is
- * null), and each collection `next` gives (attribute values, classification, media references,
- * placements), replaced as a whole. Media rows whose file name stays keep their stored file.
+ * Adds to `out` what brings one product row to `next`: the row itself (insert when `existing`
+ * is null), and each collection `next` gives (attribute values, classification, media
+ * references, placements), replaced as a whole. Media rows whose file name stays keep their
+ * stored file.
  */
 export function nodeStatements(
   db: Database,
   ctx: { companyId: string; catalogId: string },
   next: ResolvedNode,
   target: { id: string; parentId: string | null; existing: ProductNode | null; parts: ReturnType<typeof changedParts> | null },
-): NodeWrite {
+  out: WriteSet,
+): void {
   const { id, existing, parts } = target;
-  const statements: BatchStatement[] = [];
-  const removedKeys: string[] = [];
+  const statements = out.statements;
   const all = existing === null;
   if (all) {
-    statements.push(db.insert(products).values({ ...next.fields, id, sku: next.sku, companyId: ctx.companyId, catalogId: ctx.catalogId, parentId: target.parentId }));
+    const row: typeof products.$inferInsert = { id, sku: next.sku, companyId: ctx.companyId, catalogId: ctx.catalogId, parentId: target.parentId, status: 'active' };
+    for (const column of NEW_PRODUCT_COLUMNS) (row as Record<string, unknown>)[column] = null;
+    out.products.push({ ...row, ...next.fields });
   } else if (parts && parts.fields.length > 0) {
     statements.push(db.update(products).set({ ...Object.fromEntries(parts.fields), updatedAt: now }).where(eq(products.id, id)));
   }
   if (next.values && (all || parts?.values)) {
     if (!all) statements.push(db.delete(attributeValues).where(eq(attributeValues.elementId, id)));
-    const rows = next.values.map((v) => ({ elementId: id, attributeId: v.attributeId, companyId: ctx.companyId, value: v.value, numberValue: v.numberValue, numberValueTo: v.numberValueTo }));
-    for (const chunk of chunkForInsert(rows, 7)) statements.push(db.insert(attributeValues).values(chunk));
+    out.values.push(...next.values.map((v) => ({ elementId: id, attributeId: v.attributeId, companyId: ctx.companyId, value: v.value, numberValue: v.numberValue, numberValueTo: v.numberValueTo })));
   }
   if (next.classification !== undefined && (all || parts?.classification)) {
     const oldLink = existing?.classification?.linkId;
@@ -86,9 +117,9 @@ export function nodeStatements(
     if (c) {
       const linkId = newId();
       const name = c.classes.map((k) => `${k.system} ${k.code}`).join(', ');
-      statements.push(db.insert(classificationLinks).values({ linkId, companyId: ctx.companyId, elementId: id, name, classificationGroups: c.groups }));
-      for (const chunk of chunkForInsert(c.classes.map((k) => ({ linkId, ...k })), 4)) statements.push(db.insert(classificationLinkClasses).values(chunk));
-      for (const chunk of chunkForInsert(c.features.map((f) => ({ linkId, ...f })), 5)) statements.push(db.insert(classificationLinkFeatures).values(chunk));
+      out.links.push({ linkId, companyId: ctx.companyId, elementId: id, name, classificationGroups: c.groups });
+      out.linkClasses.push(...c.classes.map((k) => ({ linkId, ...k })));
+      out.linkFeatures.push(...c.features.map((f) => ({ linkId, ...f })));
     }
   }
   if (next.media && (all || parts?.media)) {
@@ -97,7 +128,7 @@ export function nodeStatements(
     const drop = (existing?.media ?? []).filter((m) => !wanted.has(m.fileName));
     if (drop.length > 0) {
       statements.push(db.delete(media).where(inArray(media.id, drop.map((m) => m.mediaId))));
-      removedKeys.push(...drop.map((m) => m.storageKey));
+      out.removedKeys.push(...drop.map((m) => m.storageKey));
     }
     next.media.forEach((m, sortOrder) => {
       const old = keep.get(m.fileName);
@@ -106,14 +137,12 @@ export function nodeStatements(
       } else {
         const mediaId = newId();
         // A reference only: no object is stored under this key until the file is uploaded (Media/Upload).
-        statements.push(db.insert(media).values({ id: mediaId, companyId: ctx.companyId, elementId: id, purpose: m.purpose, fileName: m.fileName, contentType: m.contentType, size: 0, storageKey: `media-ref/${ctx.companyId}/${mediaId}`, description: m.description, sortOrder }));
+        out.media.push({ id: mediaId, companyId: ctx.companyId, elementId: id, purpose: m.purpose, fileName: m.fileName, contentType: m.contentType, size: 0, storageKey: `media-ref/${ctx.companyId}/${mediaId}`, description: m.description, sortOrder });
       }
     });
   }
   if (next.categoryIds && (all || parts?.categories)) {
     if (!all) statements.push(db.delete(productCategories).where(and(eq(productCategories.productId, id), eq(productCategories.companyId, ctx.companyId))));
-    const rows = next.categoryIds.map((categoryId) => ({ productId: id, categoryId, companyId: ctx.companyId }));
-    for (const chunk of chunkForInsert(rows, 3)) statements.push(db.insert(productCategories).values(chunk));
+    out.placements.push(...next.categoryIds.map((categoryId) => ({ productId: id, categoryId, companyId: ctx.companyId })));
   }
-  return { statements, removedKeys };
 }

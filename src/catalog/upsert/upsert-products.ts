@@ -5,7 +5,7 @@ import { catalogs, categories, products } from '../../db/schema';
 import { deleteObjects } from '../../media/media';
 import { refreshFingerprints } from '../../sync/sync-record';
 import { loadProductAggregates, type ProductNode } from '../product-aggregate';
-import { changedParts, nodeStatements } from './node-writes';
+import { changedParts, nodeStatements, WriteSet } from './node-writes';
 import type { ReferenceCache } from './reference-cache';
 import { classesNeeded, resolveRecord, type ResolvedNode } from './resolve-record';
 import { ItemError, type UpsertOutcome, type UpsertRecord } from './upsert-types';
@@ -93,8 +93,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
   }
   const knownCategories = await categoriesOfCatalog(db, ctx, [...new Set(resolved.flatMap((n) => n?.categoryIds ?? []))]);
 
-  const statements: BatchStatement[] = [];
-  const removedKeys: string[] = [];
+  const writes = new WriteSet();
   const touched = new Set<string>();
   const mastersInCall = new Map<string, string>();
   const skusInCall = new Set<string>();
@@ -122,15 +121,13 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
       if (ctx.mode === 'createOnly' || !node) return (outcomes[i] = outcome(next.sku, 'unchanged', row.id));
       const parts = changedParts(next, node, row.parentId ? null : (placements.get(row.id) ?? []));
       if (!parts.any) return (outcomes[i] = outcome(next.sku, 'unchanged', row.id));
-      const write = nodeStatements(db, ctx, next, { id: row.id, parentId, existing: node, parts });
-      statements.push(...write.statements);
-      removedKeys.push(...write.removedKeys);
+      nodeStatements(db, ctx, next, { id: row.id, parentId, existing: node, parts }, writes);
       touched.add(row.parentId ?? row.id);
       return (outcomes[i] = outcome(next.sku, 'updated', row.id));
     }
     const id = newId();
     if (!parentId) mastersInCall.set(next.sku, id);
-    statements.push(...nodeStatements(db, ctx, next, { id, parentId, existing: null, parts: null }).statements);
+    nodeStatements(db, ctx, next, { id, parentId, existing: null, parts: null }, writes);
     touched.add(parentId ?? id);
     created++;
     outcomes[i] = outcome(next.sku, 'created', id);
@@ -141,6 +138,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     return outcomes;
   }
   const masters = [...touched];
+  const statements = writes.flush(db);
   for (let i = 0; i < masters.length; i += IN_CHUNK) {
     statements.push(
       db.update(products).set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` }).where(inArray(products.id, masters.slice(i, i + IN_CHUNK))),
@@ -149,6 +147,6 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
   if (created > 0) statements.push(db.update(catalogs).set({ productCount: sql`${catalogs.productCount} + ${created}` }).where(eq(catalogs.id, ctx.catalogId)));
   await runBatch(db, [...statements, ...(ctx.alsoInBatch?.(outcomes) ?? [])]);
   await refreshFingerprints(db, ctx.companyId, masters);
-  if (ctx.files && removedKeys.length > 0) await deleteObjects(ctx.files, removedKeys.filter((k) => !k.startsWith('media-ref/')));
+  if (ctx.files && writes.removedKeys.length > 0) await deleteObjects(ctx.files, writes.removedKeys.filter((k) => !k.startsWith('media-ref/')));
   return outcomes;
 }
