@@ -30,7 +30,8 @@ const answer = ({ sku, status, productId, field, error }: UpsertOutcome) => ({ s
 /**
  * UpsertProducts: up to 1000 master products, each with its variants, created or updated by
  * SKU in one transaction (see upsertRecords). Answers per item in request order, each with
- * its variants' answers; a variant whose master failed fails with it.
+ * its variants' answers. A variant whose master item failed is still written when that
+ * master already exists in the catalog; otherwise it fails naming parentSku.
  */
 export async function upsertProducts(
   deps: { db: Database; files: R2Bucket | null },
