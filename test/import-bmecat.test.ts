@@ -89,6 +89,22 @@ describe('importing a hand-written supplier BMEcat 2005 file', () => {
   });
 });
 
+describe('BMEcat dialects and formats', () => {
+  it('reads the 2005 namespace of openTRANS 2.1 like 2005fd', async () => {
+    const { job } = await importInto(SUPPLIER_2005.replace('http://www.bmecat.org/bmecat/2005fd', 'http://www.bmecat.org/bmecat/2005'));
+    expect(job.summary).toMatchObject({ created: 2, rejected: 3 });
+  });
+
+  it('fails a job whose file is not of the format asked for, naming both', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant);
+    const fileId = await putImportFile(session.tenant, SUPPLIER_2005);
+    const jobId = await insertImportJob(session.tenant, { catalogId: catalog.catalogId, fileId, format: 'BMEcat12' });
+    await runImportToEnd(jobId);
+    expect(await importJobRow(jobId)).toMatchObject({ state: 'failed', error: 'the file is BMEcat, not BMEcat12 as requested' });
+  });
+});
+
 describe('a file that is not well-formed', () => {
   it.each([
     ['a mismatched end tag', SUPPLIER_2005.replace('</MANUFACTURER_NAME>', '</MANUFACTURER>'), /^line 22: unexpected close tag/],
