@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { chunkForInsert, runBatch, type BatchStatement, type Database } from '../db/client';
 import { importGroups, productCategories, products } from '../db/schema';
 import { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { upsertRecords } from '../catalog/upsert/upsert-products';
@@ -117,7 +117,8 @@ export async function placementStatements(scope: BatchScope, entries: PendingPla
     if (categoryIds.size === 0) continue;
     touched.push(productId);
     added += categoryIds.size;
-    statements.push(db.insert(productCategories).values([...categoryIds].map((categoryId) => ({ productId, categoryId, companyId: scope.companyId }))).onConflictDoNothing());
+    const rows = [...categoryIds].map((categoryId) => ({ productId, categoryId, companyId: scope.companyId }));
+    for (const chunk of chunkForInsert(rows, 3)) statements.push(db.insert(productCategories).values(chunk).onConflictDoNothing());
   }
   for (let i = 0; i < touched.length; i += IN_CHUNK) {
     statements.push(db.update(products).set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` }).where(inArray(products.id, touched.slice(i, i + IN_CHUNK))));
