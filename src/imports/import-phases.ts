@@ -99,7 +99,12 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
   const flush = async (final: boolean) => {
     if (products.length > 0 || rejections.length > 0) {
       if (matcher) {
-        for (const p of products) if (p.categoryPaths && !run.scope.dryRun) p.record.categoryIds = await Promise.all(p.categoryPaths.map((path) => matcher.matchPath(path)));
+        for (const p of products) {
+          if (!p.categoryPaths) continue;
+          const ids = await Promise.all(p.categoryPaths.map((path) => matcher.matchPath(path)));
+          // A dry run counts the categories it would create, but they do not exist to place products in.
+          if (!run.scope.dryRun) p.record.categoryIds = ids;
+        }
         if (!run.scope.dryRun) await runBatch(run.db, matcher.takeStatements());
         next.counts.categoriesCreated = run.cp.counts.categoriesCreated + matcher.created;
       }
