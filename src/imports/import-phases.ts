@@ -101,7 +101,9 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       if (matcher) {
         for (const p of products) {
           if (!p.categoryPaths) continue;
-          const ids = await Promise.all(p.categoryPaths.map((path) => matcher.matchPath(path)));
+          // One path after the other: the matcher's cache of siblings must see each new category.
+          const ids: string[] = [];
+          for (const path of p.categoryPaths) ids.push(await matcher.matchPath(path));
           // A dry run counts the categories it would create, but they do not exist to place products in.
           if (!run.scope.dryRun) p.record.categoryIds = ids;
         }
