@@ -84,6 +84,17 @@ describe('the streaming readers across chunk and slice boundaries', () => {
     expect(rows).toEqual([]);
   });
 
+  it('creates CSV category paths once, sharing their common parents, and places masters only', async () => {
+    const text = 'sku,parentSku,categories\r\nM-1,,Kabel > NYM|Kabel > NYY\r\nM-1-V,M-1,Kabel > NYM\r\nM-2,,Kabel > NYY\r\n';
+    const { job, catalog } = await importText(text);
+    expect(job.summary).toMatchObject({ created: 3, rejected: 0, categoriesCreated: 3 });
+    const { categories, productCategories } = await import('../src/db/schema');
+    const tree = await db().select().from(categories).where(eq(categories.catalogId, catalog.catalogId));
+    expect(tree.map((c) => c.name).sort()).toEqual(['Kabel', 'NYM', 'NYY']);
+    const placed = await db().select().from(productCategories).innerJoin(products, eq(products.id, productCategories.productId)).where(eq(products.catalogId, catalog.catalogId));
+    expect(placed.map((p) => p.products.sku).sort()).toEqual(['M-1', 'M-1', 'M-2']);
+  });
+
   it('maps CSV attribute columns to attribute values and clears them with an empty cell', async () => {
     const session = await makeSession();
     const weight = await makeAttribute(session.tenant, { type: 'number', unit: 'kg' });
