@@ -30,6 +30,8 @@ export interface AggregateMedia {
   size: number;
   storageKey: string;
   description: string | null;
+  /** Position in the element's media list (the history records it). */
+  sortOrder?: number;
 }
 
 /** One product or variant with everything attached to it. */
@@ -164,6 +166,7 @@ export async function loadProductAggregates(db: Database, companyId: string, mas
         size: m.size,
         storageKey: m.storageKey,
         description: m.description,
+        sortOrder: m.sortOrder,
       })),
     };
   };

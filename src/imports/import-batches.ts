@@ -5,6 +5,8 @@ import { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { upsertRecords } from '../catalog/upsert/upsert-products';
 import type { UpsertOutcome, UpsertRecord } from '../catalog/upsert/upsert-types';
 import { refreshFingerprints } from '../sync/sync-record';
+import type { Actor } from '../history/actor';
+import { historyStatements, type HistoryEntry } from '../history/record';
 import type { ImportCounts } from './import-checkpoint';
 import { rejectionStatements, type Rejection } from './import-report';
 
@@ -14,6 +16,8 @@ export interface BatchScope {
   db: Database;
   jobId: string;
   companyId: string;
+  /** The job's actor (surface `job`): one history entry per product per batch. */
+  actor: Actor;
   catalogId: string;
   mode: 'upsert' | 'createOnly';
   dryRun: boolean;
@@ -40,7 +44,7 @@ export async function flushProducts(
 ): Promise<UpsertOutcome[]> {
   const outcomes = await upsertRecords(
     {
-      db: scope.db, files: null, companyId: scope.companyId, catalogId: scope.catalogId, mode: scope.mode, dryRun: scope.dryRun, cache: scope.cache,
+      db: scope.db, files: null, companyId: scope.companyId, actor: scope.actor, catalogId: scope.catalogId, mode: scope.mode, dryRun: scope.dryRun, cache: scope.cache,
       knownMasters: extra.knownMasters,
       alsoInBatch: (results) => {
         // Counted here, before the checkpoint that carries the counts is built.
@@ -108,10 +112,20 @@ export async function placementStatements(scope: BatchScope, entries: PendingPla
   const ids = [...wanted.keys()];
   const statements: BatchStatement[] = [];
   const touched: string[] = [];
+  const before = new Map<string, string[]>();
   for (let i = 0; i < ids.length; i += IN_CHUNK) {
     const existing = await db.select().from(productCategories).where(inArray(productCategories.productId, ids.slice(i, i + IN_CHUNK)));
-    for (const row of existing) wanted.get(row.productId)?.delete(row.categoryId);
+    for (const row of existing) {
+      wanted.get(row.productId)?.delete(row.categoryId);
+      before.set(row.productId, [...(before.get(row.productId) ?? []), row.categoryId]);
+    }
   }
+  // The master's placements, as the history records them (a partial snapshot: only `categories`).
+  const history: HistoryEntry[] = [...wanted].filter(([, added]) => added.size > 0).map(([productId, added]): HistoryEntry => {
+    const was = (before.get(productId) ?? []).sort();
+    return { elementId: productId, kind: 'product', before: was.length > 0 ? { categories: was } : {}, after: { categories: [...was, ...added].sort() } };
+  });
+  statements.push(...historyStatements(db, scope.actor, history).statements);
   let added = 0;
   for (const [productId, categoryIds] of wanted) {
     if (categoryIds.size === 0) continue;

@@ -4,6 +4,7 @@ import { importGroups, importRejections, jobs } from '../db/schema';
 import type { JobMessage } from '../env';
 import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { findCatalog } from '../catalog/scope';
+import { jobActor } from '../history/actor';
 import { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { detectFormat } from './detect-format';
 import { findImportFile } from './import-files';
@@ -95,7 +96,7 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
 
   const run: SliceRun = {
     db, files: deps.files, job, cp, key: file.storageKey, started: Date.now(), sliceMs: deps.sliceMs, batchSize: deps.batchSize ?? DEFAULT_BATCH_SIZE,
-    scope: { db, jobId: job.id, companyId: job.companyId, catalogId: params.catalogId, mode: params.mode, dryRun: params.dryRun, cache: new ReferenceCache(db, job.companyId) },
+    scope: { db, jobId: job.id, companyId: job.companyId, actor: jobActor(job), catalogId: params.catalogId, mode: params.mode, dryRun: params.dryRun, cache: new ReferenceCache(db, job.companyId) },
   };
   try {
     for (;;) {

@@ -91,8 +91,10 @@ export function nodeStatements(
   next: ResolvedNode,
   target: { id: string; parentId: string | null; existing: ProductNode | null; parts: ReturnType<typeof changedParts> | null },
   out: WriteSet,
-): void {
+): { mediaIds: Map<string, string>; mediaSizes: Map<string, { size: number; contentType: string }> } {
   const { id, existing, parts } = target;
+  const mediaIds = new Map<string, string>();
+  const mediaSizes = new Map<string, { size: number; contentType: string }>();
   const statements = out.statements;
   const all = existing === null;
   if (all) {
@@ -133,9 +135,12 @@ export function nodeStatements(
     next.media.forEach((m, sortOrder) => {
       const old = keep.get(m.fileName);
       if (old) {
+        mediaIds.set(m.fileName, old.mediaId);
+        mediaSizes.set(m.fileName, { size: old.size, contentType: old.size > 0 ? old.contentType : m.contentType });
         statements.push(db.update(media).set({ purpose: m.purpose, description: m.description, contentType: old.size > 0 ? old.contentType : m.contentType, sortOrder }).where(eq(media.id, old.mediaId)));
       } else {
         const mediaId = newId();
+        mediaIds.set(m.fileName, mediaId);
         // A reference only: no object is stored under this key until the file is uploaded (Media/Upload).
         out.media.push({ id: mediaId, companyId: ctx.companyId, elementId: id, purpose: m.purpose, fileName: m.fileName, contentType: m.contentType, size: 0, storageKey: `media-ref/${ctx.companyId}/${mediaId}`, description: m.description, sortOrder });
       }
@@ -145,4 +150,5 @@ export function nodeStatements(
     if (!all) statements.push(db.delete(productCategories).where(and(eq(productCategories.productId, id), eq(productCategories.companyId, ctx.companyId))));
     out.placements.push(...next.categoryIds.map((categoryId) => ({ productId: id, categoryId, companyId: ctx.companyId })));
   }
+  return { mediaIds, mediaSizes };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Database } from '../../db/client';
-import { assertDepartment, findCatalog, type Tenant } from '../scope';
+import type { Actor } from '../../history/actor';
+import { assertDepartment, findCatalog } from '../scope';
 import { ReferenceCache } from './reference-cache';
 import { upsertRecords } from './upsert-products';
 import type { UpsertProductInput, UpsertProductsInput, UpsertProductsOut, UpsertVariantInput } from './upsert.schemas';
@@ -35,7 +36,7 @@ const answer = ({ sku, status, productId, field, error }: UpsertOutcome) => ({ s
  */
 export async function upsertProducts(
   deps: { db: Database; files: R2Bucket | null },
-  tenant: Tenant,
+  tenant: Actor,
   input: UpsertProductsInput,
 ): Promise<z.infer<typeof UpsertProductsOut>> {
   await assertDepartment(deps.db, tenant, input.departmentId);
@@ -48,7 +49,7 @@ export async function upsertProducts(
     spans.push({ master, variants });
   }
   const outcomes = await upsertRecords(
-    { db: deps.db, files: deps.files, companyId: tenant.companyId, catalogId: catalog.id, mode: input.mode, dryRun: false, cache: new ReferenceCache(deps.db, tenant.companyId) },
+    { db: deps.db, files: deps.files, companyId: tenant.companyId, actor: tenant, catalogId: catalog.id, mode: input.mode, dryRun: false, cache: new ReferenceCache(deps.db, tenant.companyId) },
     records,
   );
   const counts = { created: 0, updated: 0, unchanged: 0, error: 0 };

@@ -4,6 +4,10 @@ import { newId } from '../../db/ids';
 import { catalogs, categories, products } from '../../db/schema';
 import { deleteObjects } from '../../media/media';
 import { refreshFingerprints } from '../../sync/sync-record';
+import type { Actor } from '../../history/actor';
+import { historyStatements, type HistoryEntry } from '../../history/record';
+import { snapshotAfter, snapshotOfNode } from './upsert-history';
+import type { Snapshot } from '../../history/snapshot';
 import { loadProductAggregates, type ProductNode } from '../product-aggregate';
 import { changedParts, nodeStatements, WriteSet } from './node-writes';
 import type { ReferenceCache } from './reference-cache';
@@ -17,6 +21,8 @@ export interface UpsertContext {
   /** Where removed media files are deleted; null leaves them (only references are removed by imports). */
   files: R2Bucket | null;
   companyId: string;
+  /** Who writes: recorded in the change history with every product written (one entry per product). */
+  actor: Actor;
   catalogId: string;
   mode: 'upsert' | 'createOnly';
   /** Answer as if written, write nothing. */
@@ -84,16 +90,19 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
   const masterIds = [...new Set([...existing.values()].filter((r) => ownSkus.has(r.sku!)).map((r) => r.parentId ?? r.id))];
   const nodes = new Map<string, ProductNode>();
   const placements = new Map<string, string[]>();
+  const variantIdsOf = new Map<string, string[]>();
   for (let i = 0; i < masterIds.length; i += IN_CHUNK) {
     for (const aggregate of await loadProductAggregates(db, ctx.companyId, masterIds.slice(i, i + IN_CHUNK))) {
       nodes.set(aggregate.product.id, aggregate);
       placements.set(aggregate.product.id, aggregate.categoryIds);
+      variantIdsOf.set(aggregate.product.id, aggregate.variants.map((v) => v.product.id));
       for (const variant of aggregate.variants) nodes.set(variant.product.id, variant);
     }
   }
   const knownCategories = await categoriesOfCatalog(db, ctx, [...new Set(resolved.flatMap((n) => n?.categoryIds ?? []))]);
 
   const writes = new WriteSet();
+  const history = new Map<string, HistoryEntry & { after: Snapshot }>();
   const touched = new Set<string>();
   const mastersInCall = new Map<string, string>();
   const skusInCall = new Set<string>();
@@ -121,13 +130,21 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
       if (ctx.mode === 'createOnly' || !node) return (outcomes[i] = outcome(next.sku, 'unchanged', row.id));
       const parts = changedParts(next, node, row.parentId ? null : (placements.get(row.id) ?? []));
       if (!parts.any) return (outcomes[i] = outcome(next.sku, 'unchanged', row.id));
-      nodeStatements(db, ctx, next, { id: row.id, parentId, existing: node, parts }, writes);
+      const written = nodeStatements(db, ctx, next, { id: row.id, parentId, existing: node, parts }, writes);
+      const before = snapshotOfNode(node, row.parentId ? null : { categoryIds: placements.get(row.id) ?? [], variantIds: variantIdsOf.get(row.id) ?? [] });
+      history.set(row.id, { elementId: row.id, kind: row.parentId ? 'variant' : 'product', before, after: snapshotAfter(before, next, { sku: next.sku, ...written }) });
       touched.add(row.parentId ?? row.id);
       return (outcomes[i] = outcome(next.sku, 'updated', row.id));
     }
     const id = newId();
     if (!parentId) mastersInCall.set(next.sku, id);
-    nodeStatements(db, ctx, next, { id, parentId, existing: null, parts: null }, writes);
+    const written = nodeStatements(db, ctx, next, { id, parentId, existing: null, parts: null }, writes);
+    history.set(id, { elementId: id, kind: parentId ? 'variant' : 'product', before: null, after: snapshotAfter(null, next, { sku: next.sku, ...written }) });
+    if (parentId) {
+      // The master's variant list changes too; recorded when the master is part of this call.
+      const masterEntry = history.get(parentId);
+      if (masterEntry) masterEntry.after = { ...masterEntry.after, variants: [...((masterEntry.after.variants as string[] | undefined) ?? []), id].sort() };
+    }
     touched.add(parentId ?? id);
     created++;
     outcomes[i] = outcome(next.sku, 'created', id);
@@ -138,7 +155,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     return outcomes;
   }
   const masters = [...touched];
-  const statements = writes.flush(db);
+  const statements = [...writes.flush(db), ...historyStatements(db, ctx.actor, [...history.values()]).statements];
   for (let i = 0; i < masters.length; i += IN_CHUNK) {
     statements.push(
       db.update(products).set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` }).where(inArray(products.id, masters.slice(i, i + IN_CHUNK))),
