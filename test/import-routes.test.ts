@@ -34,6 +34,11 @@ describe('Import REST operations', () => {
       summary: { created: 2, updated: 0, unchanged: 0, rejected: 3, placements: 1, categoriesCreated: 2, total: 4 },
       result: { contentType: 'text/csv; charset=utf-8' },
     });
+    const { historyVersions } = await import('../src/db/schema');
+    const { eq } = await import('drizzle-orm');
+    const recorded = await db().select().from(historyVersions).where(eq(historyVersions.jobId, start.json.jobId));
+    // Two products created, and the master's placement from the group map.
+    expect(recorded.map((v) => [v.action, v.surface, v.userId === session.userId]).sort()).toEqual([['create', 'job', true], ['create', 'job', true], ['update', 'job', true]]);
     const report = await call('GET', `/api/Import/DownloadReport?jobId=${start.json.jobId}`, { cookie: session.cookie });
     expect(report.status).toBe(200);
     expect(report.text).toContain('BAD-GTIN,line 63: /BMECAT/T_NEW_CATALOG/PRODUCT,gtin: GTIN check digit is wrong');

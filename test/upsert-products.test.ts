@@ -3,6 +3,8 @@ import { getProduct } from '../src/catalog/product-queries';
 import { db, makeAttribute, makeCatalog, makeCategory, makeCompany, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 
+const v0Paths = (changes: string) => (JSON.parse(changes) as [string][]).map(([path]) => path);
+
 const MCB = { classes: [{ group: 'ETIM', code: 'EC000042' }], features: [{ code: 'EF000008', value: '230 VLT' }, { code: 'EF000001', value: '-25..55' }] };
 
 async function setup() {
@@ -44,6 +46,12 @@ describe('POST /api/Catalog/UpsertProducts', () => {
     expect(product.media.map((m) => [m.fileName, m.purpose, m.contentType])).toEqual([['b16.jpg', 'normal', 'image/jpeg'], ['b16.pdf', 'data_sheet', 'application/pdf']]);
     expect(product.variants.map((v) => [v.sku, v.productId])).toEqual([['LS-B16-3P', first.json.items[0].variants[0].productId]]);
 
+    const { historyVersions } = await import('../src/db/schema');
+    const { eq } = await import('drizzle-orm');
+    const versions = await db().select().from(historyVersions).where(eq(historyVersions.elementId, product.productId));
+    expect(versions.map((v) => [v.action, v.surface])).toEqual([['create', 'web']]);
+    expect(v0Paths(versions[0]!.changes)).toEqual(expect.arrayContaining(['sku', 'price', `values.${weight.code}`, 'classification.class.ETIM', 'categories', 'variants']));
+
     const again = await upsert(items);
     expect(again.json.counts).toEqual({ created: 0, updated: 0, unchanged: 3, error: 0 });
     expect((await getProduct(db(), session.tenant, product.productId)).fingerprint).toBe(product.fingerprint);
@@ -54,6 +62,10 @@ describe('POST /api/Catalog/UpsertProducts', () => {
     expect(after).toMatchObject({ price: '5.10', name: 'LS B16', categoryIds: [category.categoryId] });
     expect(after.values).toHaveLength(1);
     expect(after.fingerprint).not.toBe(product.fingerprint);
+    const updates = await db().select().from(historyVersions).where(eq(historyVersions.elementId, product.productId));
+    // Unchanged upserts record nothing; the update records exactly the price.
+    expect(updates.map((v) => v.action)).toEqual(['create', 'update']);
+    expect(JSON.parse(updates[1]!.changes)).toEqual([['price', '4.95', '5.10']]);
   });
 
   it('answers a bad item with its field and writes the good ones', async () => {
