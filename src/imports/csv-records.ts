@@ -15,6 +15,9 @@ export interface CsvProduct {
   problem: string | null;
 }
 
+/** Our CSV export puts an apostrophe before a cell a spreadsheet would run as a formula (exports/csv.ts); reading takes it off. */
+const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+
 const list = (cell: string) => cell.split('|').map((s) => s.trim()).filter((s) => s !== '');
 
 /**
@@ -22,7 +25,8 @@ const list = (cell: string) => cell.split('|').map((s) => s.trim()).filter((s) =
  * touched: an ERP file with just sku, name and price updates those three. An empty cell clears
  * the field; attribute columns (every column not listed above) with empty cells drop the value.
  */
-export function csvProductOf(cells: Record<string, string>): CsvProduct {
+export function csvProductOf(raw: Record<string, string>): CsvProduct {
+  const cells = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, unguard(v)]));
   const sku = cells.sku?.trim() || null;
   if (!sku) return { sku: null, record: null, categoryPaths: undefined, problem: 'sku is empty' };
   const has = (column: string) => Object.hasOwn(cells, column);

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { jobs } from '../db/schema';
+import { progressed } from '../jobs/lease';
 import type { WarningTally } from '../exports/export-warnings';
 import { CSV_START, type CsvResumePoint } from './csv-reader';
 import { XML_START, type XmlResumePoint } from './bmecat-reader';
@@ -71,6 +72,7 @@ export function guardStatement(db: Database, jobId: string, loadedSeq: number): 
 export function saveStatements(db: Database, jobId: string, loadedSeq: number, next: ImportCheckpoint): BatchStatement[] {
   return [
     guardStatement(db, jobId, loadedSeq),
-    db.update(jobs).set({ checkpoint: next, progressDone: next.done, progressTotal: next.total }).where(eq(jobs.id, jobId)),
+    // The checkpoint advanced: the lease is renewed and the recovery sweep's restart count reset (docs/reliability.md).
+    db.update(jobs).set({ checkpoint: next, progressDone: next.done, progressTotal: next.total, ...progressed() }).where(eq(jobs.id, jobId)),
   ];
 }
