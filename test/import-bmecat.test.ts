@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getProduct, listProducts } from '../src/catalog/product-queries';
+import { getProduct } from '../src/catalog/product-queries';
+import { listProducts } from '../src/catalog/product-list';
 import { catalogs, categories, importGroups, importRejections, products } from '../src/db/schema';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { importDeps, importJobRow, insertImportJob, putImportFile, reportRows, runImportToEnd } from './helpers/import-fixtures';
