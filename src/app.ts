@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { except } from 'hono/combine';
 import { accountRoutes } from './accounts/account.routes';
 import { aiRoutes } from './ai/ai.routes';
 import { checkOrigin, requireSession } from './accounts/session-auth';
@@ -12,7 +13,9 @@ import { productRoutes } from './catalog/product.routes';
 import type { AppEnv } from './env';
 import { exportRoutes } from './exports/export.routes';
 import { notFound } from './http/app-error';
-import { limitBody, requestContext, requireJson, securityHeaders } from './http/middleware';
+import { LARGE_JSON_PATHS, limitBody, limitLargeJson, RAW_BODY_PATHS, requestContext, requireJson, securityHeaders } from './http/middleware';
+import { importRoutes } from './imports/import.routes';
+import { upsertRoutes } from './catalog/upsert/upsert.routes';
 import { renderError } from './http/on-error';
 import { historyRoutes } from './history/history.routes';
 import { jobRoutes } from './jobs/job.routes';
@@ -31,19 +34,11 @@ import { renderReference } from './openapi/reference-page';
 export function createApp() {
   const app = new Hono<AppEnv>();
   app.use('*', requestContext, securityHeaders);
-  app.use('/api/*', async (c, next) => {
-    // Media uploads carry the raw file (up to 20 MiB, checked by the route); Logout reads no
-    // body (a beacon may send text/plain); all else is JSON.
-    if (c.req.path === '/api/Media/Upload' || c.req.path === '/api/Account/Logout') {
-      await next();
-      return;
-    }
-    await limitBody(c, async () => {
-      await requireJson(c, next);
-    });
-  });
+  // Uploads carry the raw file (their routes check size and type); bulk upserts are larger JSON; all else is JSON up to 1 MiB.
+  app.use('/api/*', except([...RAW_BODY_PATHS, ...LARGE_JSON_PATHS], limitBody), except(RAW_BODY_PATHS, requireJson));
+  app.use('/api/Catalog/UpsertProducts', limitLargeJson);
 
-  for (const controller of ['Catalog', 'Classification', 'Export', 'Job', 'Media', 'Sync']) {
+  for (const controller of ['Catalog', 'Classification', 'Export', 'Job', 'Media', 'Sync', 'Import']) {
     app.use(`/api/${controller}/*`, requireSession, checkOrigin);
   }
   app.route('/', oauthRoutes);
@@ -63,6 +58,8 @@ export function createApp() {
   app.route('/api/Classification', classificationRoutes);
   app.route('/api/Sync', syncRoutes);
   app.route('/', signedMediaRoutes);
+  app.route('/api/Catalog', upsertRoutes);
+  app.route('/api/Import', importRoutes);
 
   app.get('/api/openapi.json', (c) => c.json(buildOpenApi(app, `${new URL(c.req.url).origin}/api`)));
   app.get('/api/docs', (c) => {

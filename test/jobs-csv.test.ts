@@ -110,6 +110,7 @@ describe('StartExport through the Worker', () => {
       error: null,
       result: { fileName: `Elektro_A_2026-CSV-${start.json.jobId.slice(0, 8)}.csv`, contentType: 'text/csv; charset=utf-8', size: expect.any(Number) },
       warnings: [],
+      summary: null,
     });
     expect(job.startedAt >= job.createdAt && job.finishedAt >= job.startedAt).toBe(true);
 

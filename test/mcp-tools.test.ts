@@ -21,7 +21,7 @@ describe('MCP tools', () => {
     const { response } = await sessionCall(a.token, a.sessionId, 'tools/list');
     const tools = response.result.tools as any[];
     expect(tools.map((t) => t.name)).toEqual([
-      'get_statistics', 'list_catalogs', 'get_catalog', 'list_categories', 'search_products', 'get_product',
+      'get_statistics', 'list_catalogs', 'get_catalog', 'list_categories', 'search_products', 'get_product', 'upsert_products',
       'get_classification_groups', 'list_classifications', 'get_classification', 'create_classification', 'update_classification',
       'start_export', 'get_job', 'get_history', 'list_sync_runs',
     ]);

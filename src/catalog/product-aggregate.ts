@@ -32,6 +32,8 @@ export interface AggregateMedia {
   /** Hex SHA-256 of the bytes; null for files uploaded before hashes were kept. */
   sha256: string | null;
   description: string | null;
+  /** Position in the element's media list (the history records it). */
+  sortOrder?: number;
 }
 
 /** One product or variant with everything attached to it. */
@@ -167,6 +169,7 @@ export async function loadProductAggregates(db: Database, companyId: string, mas
         storageKey: m.storageKey,
         sha256: m.sha256,
         description: m.description,
+        sortOrder: m.sortOrder,
       })),
     };
   };

@@ -7,10 +7,24 @@ import { parseValue, type ParsedValue, type ValueRule } from '../catalog/value-t
 export type ClassificationGroup = 'ETIM' | 'ECLASS' | 'PROFICLASS';
 
 /**
- * Parses a feature value against its reference definition, as the ETIM BMEcat guideline
- * stores them: A (alphanumeric) takes an EV value code, N a number in the feature's unit,
- * R a range "min..max", L a logical true/false.
+ * The value rule of a feature, as the ETIM BMEcat guideline stores values: A (alphanumeric)
+ * takes an EV value code, N a number in the feature's unit, R a range "min..max", L a logical
+ * true/false. Shared by SetValue, classifications and bulk upserts.
  */
+export function featureRule(feature: { type: 'A' | 'N' | 'R' | 'L'; unit: string | null }, enumValues: readonly string[]): ValueRule {
+  switch (feature.type) {
+    case 'A':
+      return { type: 'enum', enumValues };
+    case 'N':
+      return { type: 'number', unit: feature.unit };
+    case 'R':
+      return { type: 'range', unit: feature.unit };
+    case 'L':
+      return { type: 'boolean' };
+  }
+}
+
+/** Parses a feature value against its reference definition (see featureRule). */
 export async function parseFeatureValue(
   db: Database,
   group: ClassificationGroup,
@@ -21,25 +35,13 @@ export async function parseFeatureValue(
     where: and(eq(classificationFeatures.group, group), eq(classificationFeatures.code, featureCode)),
   });
   if (!feature) throw badRequest(`${featureCode}: unknown ${group} feature`);
-  let rule: ValueRule;
-  switch (feature.type) {
-    case 'A': {
-      const values = await db
-        .select({ code: classificationFeatureValues.code })
-        .from(classificationFeatureValues)
-        .where(and(eq(classificationFeatureValues.group, group), eq(classificationFeatureValues.featureCode, featureCode)));
-      rule = { type: 'enum', enumValues: values.map((v) => v.code) };
-      break;
-    }
-    case 'N':
-      rule = { type: 'number', unit: feature.unit };
-      break;
-    case 'R':
-      rule = { type: 'range', unit: feature.unit };
-      break;
-    case 'L':
-      rule = { type: 'boolean' };
-      break;
+  let enumValues: string[] = [];
+  if (feature.type === 'A') {
+    const values = await db
+      .select({ code: classificationFeatureValues.code })
+      .from(classificationFeatureValues)
+      .where(and(eq(classificationFeatureValues.group, group), eq(classificationFeatureValues.featureCode, featureCode)));
+    enumValues = values.map((v) => v.code);
   }
-  return { ...parseValue(featureCode, raw, rule), unit: feature.unit };
+  return { ...parseValue(featureCode, raw, featureRule(feature, enumValues)), unit: feature.unit };
 }

@@ -367,6 +367,8 @@ export const jobs = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     /** The outcome of a job that reports instead of writing a file (mass edit), shown as result.report. */
     report: text('report', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** Counts a finished job reports (JSON), e.g. an import's created / updated / unchanged / rejected. */
+    summary: text('summary', { mode: 'json' }).$type<Record<string, number>>(),
   },
   (t) => [index('jobs_company_idx').on(t.companyId, t.createdAt), index('jobs_active_idx').on(t.state, t.heartbeatAt)],
 );
@@ -516,4 +518,61 @@ export const syncRunItems = sqliteTable(
     reason: text('reason'),
   },
   (t) => [primaryKey({ columns: [t.jobId, t.kind, t.sku] })],
+);
+
+// ---------------------------------------------------------------- imports (docs/import.md)
+
+/** A file uploaded for import, kept in the FILES bucket under `storageKey` until deleted. */
+export const importFiles = sqliteTable(
+  'import_files',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull(),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    storageKey: text('storage_key').notNull(),
+    /** Open R2 multipart upload (CreateUpload); null once complete or for a single-request upload. */
+    uploadId: text('upload_id'),
+    /** Parts uploaded so far (JSON array of R2UploadedPart), for CompleteUpload. */
+    parts: text('parts', { mode: 'json' }).$type<{ partNumber: number; etag: string }[]>(),
+    state: text('state', { enum: ['uploading', 'complete'] }).notNull(),
+    size: integer('size').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('import_files_company_idx').on(t.companyId, t.id)],
+);
+
+/** CATALOG_GROUP_SYSTEM of a BMEcat file being imported: staged by the validation pass, resolved to categories by the write pass. */
+export const importGroups = sqliteTable(
+  'import_groups',
+  {
+    jobId: text('job_id').notNull().references(() => jobs.id, { onDelete: 'cascade' }),
+    groupId: text('group_id').notNull(),
+    /** Order in the file: categories are created in file order, so their ids keep it. */
+    position: integer('position').notNull(),
+    parentGroupId: text('parent_group_id'),
+    name: text('name').notNull(),
+    description: text('description'),
+    sortOrder: integer('sort_order').notNull().default(0),
+    /** The file's root group (the catalog itself). */
+    isRoot: integer('is_root', { mode: 'boolean' }).notNull().default(false),
+    /** Set once the group is matched to or created as a category. */
+    categoryId: text('category_id'),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.groupId] })],
+);
+
+/** Products an import rejected, keyed by their position in the file so a retried slice writes each once. */
+export const importRejections = sqliteTable(
+  'import_rejections',
+  {
+    jobId: text('job_id').notNull().references(() => jobs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    sku: text('sku'),
+    /** "line 120" (CSV) or an XML path with its line, e.g. "PRODUCT[17] (line 412)". */
+    location: text('location').notNull(),
+    reason: text('reason').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.seq] })],
 );

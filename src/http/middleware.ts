@@ -23,6 +23,23 @@ export const limitBody = bodyLimit({
   },
 });
 
+/**
+ * Routes whose body is not JSON: raw files (each route checks size and type itself), and
+ * Logout, which reads no body (a beacon may send text/plain).
+ */
+export const RAW_BODY_PATHS = ['/api/Media/Upload', '/api/Import/Upload', '/api/Import/UploadPart', '/api/Account/Logout'];
+
+/** JSON routes allowed more than 1 MiB: a bulk upsert of 1000 products with descriptions. */
+export const LARGE_JSON_PATHS = ['/api/Catalog/UpsertProducts'];
+export const MAX_LARGE_JSON_BYTES = 32 * 1024 * 1024;
+
+export const limitLargeJson = bodyLimit({
+  maxSize: MAX_LARGE_JSON_BYTES,
+  onError: () => {
+    throw new AppError('payload_too_large', `request body exceeds ${MAX_LARGE_JSON_BYTES} bytes`);
+  },
+});
+
 /** Writes take JSON only: 415 otherwise. This also forces a CORS preflight for cross-site callers. */
 export const requireJson: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method === 'POST' || c.req.method === 'PUT' || c.req.method === 'PATCH') {

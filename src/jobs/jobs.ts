@@ -28,6 +28,8 @@ export const JobOut = z.object({
     .nullable(),
   /** What the job had to adjust, e.g. text an export truncated to a schema limit; empty when nothing. */
   warnings: z.array(z.string()),
+  /** Counts of a finished job, e.g. an import's created / updated / unchanged / rejected; null when the kind reports none. */
+  summary: z.record(z.string(), z.number().int()).nullable(),
 });
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -61,6 +63,7 @@ export function jobOut(row: JobRow): z.infer<typeof JobOut> {
         ? { fileName: row.resultFileName, contentType: row.resultContentType, size: row.resultSize }
         : null,
     warnings: row.warnings ?? [],
+    summary: row.summary ?? null,
   };
 }
 

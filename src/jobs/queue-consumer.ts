@@ -6,6 +6,7 @@ import { AppError } from '../http/app-error';
 import { EXPORTERS } from '../exports/registry';
 import { failExport, runExportSlice } from '../exports/run-export';
 import { failMassEdit, runMassEditSlice } from '../catalog/mass-edit-runner';
+import { failImport, runImportSlice } from '../imports/run-import';
 import { markFailed, type JobRow } from './jobs';
 import { runSyncSlice } from '../sync/run-sync';
 import { failRun } from '../sync/sync-finish';
@@ -34,6 +35,7 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
   const fail = (job: JobRow, message: string): Promise<void> => {
     if (job.kind === 'sync') return failRun(sync, job.id, message);
     if (job.kind === 'massEdit') return failMassEdit(db, job, message);
+    if (job.kind === 'import') return failImport(deps, job, message);
     return failExport(deps, job, message);
   };
   for (const message of batch.messages) {
@@ -46,6 +48,7 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
       if (job.kind === 'export') await runExportSlice(deps, job);
       else if (job.kind === 'massEdit') await runMassEditSlice(deps, job);
       else if (job.kind === 'sync') await runSyncSlice(sync, job);
+      else if (job.kind === 'import') await runImportSlice(deps, job);
       else await markFailed(db, job.id, `unknown job kind ${job.kind}`);
       message.ack();
     } catch (err) {

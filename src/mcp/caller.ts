@@ -11,6 +11,8 @@ export interface ToolContext {
   db: Database;
   caller: AgentCaller;
   queue: Queue<JobMessage>;
+  /** Media files, so a bulk upsert that drops a stored file also deletes it. */
+  files?: R2Bucket;
 }
 
 /**

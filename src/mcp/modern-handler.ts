@@ -17,7 +17,7 @@ export function modernHandler(): StatelessMcpHandler {
   handler ??= createMcpHandler(
     () => {
       const bindings = env as unknown as Bindings;
-      return createPimMcpServer({ db: createDb(bindings.DB), queue: bindings.JOB_QUEUE });
+      return createPimMcpServer({ db: createDb(bindings.DB), queue: bindings.JOB_QUEUE, files: bindings.FILES });
     },
     { route: '/mcp', legacy: 'reject', corsOptions: false, allowedOriginHostnames: '*' },
   );

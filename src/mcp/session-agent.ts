@@ -81,7 +81,7 @@ export class McpSession extends Agent<Cloudflare.Env> {
   }
 
   private async open(sessionId: string, props: McpProps, initialize: unknown): Promise<LiveSession> {
-    const server = createPimMcpServer({ db: createDb(this.env.DB), queue: this.env.JOB_QUEUE });
+    const server = createPimMcpServer({ db: createDb(this.env.DB), queue: this.env.JOB_QUEUE, files: this.env.FILES });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
       onsessioninitialized: async () => {
@@ -97,7 +97,7 @@ export class McpSession extends Agent<Cloudflare.Env> {
 
   /** Rebuilds the SDK session after an eviction by replaying the client's `initialize`. */
   private async restore(record: SessionRecord, authInfo: ReturnType<typeof toAuthInfo>): Promise<LiveSession> {
-    const server = createPimMcpServer({ db: createDb(this.env.DB), queue: this.env.JOB_QUEUE });
+    const server = createPimMcpServer({ db: createDb(this.env.DB), queue: this.env.JOB_QUEUE, files: this.env.FILES });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => record.sessionId, onsessionclosed: () => this.forget() });
     await server.connect(transport);
     const replay = new Request('https://session.internal/mcp', {

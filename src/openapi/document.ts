@@ -83,7 +83,7 @@ export function buildOpenApi(app: Hono<any>, serverUrl: string): JsonSchema {
       description: 'Product information management for technical distributors. Routing: {base_url}/{Controller}/{Action}.',
     },
     servers: [{ url: serverUrl }],
-    tags: ['Account', 'Catalog', 'Classification', 'Export', 'Job'].map((name) => ({ name })),
+    tags: ['Account', 'Catalog', 'Classification', 'Export', 'Import', 'Job'].map((name) => ({ name })),
     paths,
     components: {
       schemas: { Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' }, code: { type: 'string' }, requestId: { type: 'string' } } } },

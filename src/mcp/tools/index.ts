@@ -5,6 +5,7 @@ import { exportTools } from './export.tools';
 import { historyTools } from './history.tools';
 import { productTools } from './product.tools';
 import { syncTools } from './sync.tools';
+import { upsertTools } from './upsert.tools';
 
 /** Every tool of the MCP server, in the order tools/list shows them. */
-export const PIM_TOOLS: readonly PimTool[] = [...catalogTools, ...productTools, ...classificationTools, ...exportTools, ...historyTools, ...syncTools];
+export const PIM_TOOLS: readonly PimTool[] = [...catalogTools, ...productTools, ...upsertTools, ...classificationTools, ...exportTools, ...historyTools, ...syncTools];

@@ -1,0 +1,117 @@
+/**
+ * Import throughput and memory at catalog scale, against a real `wrangler dev` with local D1,
+ * R2 and Queues. For each size: a fresh state dir seeded by scripts/seed-synthetic.ts
+ * (masters, every fifth with 3 variants, each with ETIM features, attributes and media
+ * references), an export of that catalog per format (the file a supplier would send), then
+ * the file is uploaded (Import/Upload, or CreateUpload + UploadPart + CompleteUpload above
+ * 90 MB) and imported into an empty catalog with StartImport, polling GetJob to the end.
+ * Prints one table row per size and format: products per second and the Worker's JS heap.
+ *
+ *   npm run bench:import                                    # BMEcat and CSV, 10,000 and 100,000 masters
+ *   npm run bench:import -- --sizes 1000 --formats BMEcat,BMEcat-ETIM,BMEcat12,CSV
+ *
+ * The heap is sampled every 200 ms through the V8 inspector (bench/export-inspector.ts).
+ */
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { migrate, run } from '../scripts/lib/dev-server';
+import { argValue } from '../scripts/lib/platform';
+import { connectHeapProbe } from './export-inspector';
+import { startSnapshotServer } from './export-server';
+
+const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
+const formats = (argValue('--formats', 'BMEcat,CSV') ?? '').split(',');
+const SINGLE_UPLOAD_MAX = 90 * 1024 * 1024;
+
+interface Row { format: string; masters: number; products: number; megabytes: number; seconds: number; heapBeforeMiB: number; heapPeakMiB: number; summary: Record<string, number> }
+
+type Call = (path: string, body?: unknown) => Promise<any>;
+
+async function waitForJob(call: Call, jobId: string): Promise<any> {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    const job = await call(`/Job/GetJob?jobId=${jobId}`);
+    if (job.state !== 'queued' && job.state !== 'running') return job;
+  }
+}
+
+/** Uploads a file from disk without holding it in memory: one request, or R2 multipart parts. */
+async function upload(base: string, cookie: string, call: Call, file: string, fileName: string): Promise<string> {
+  const size = statSync(file).size;
+  const put = async (url: string, method: string, start: number, end: number) => {
+    const res = await fetch(url, {
+      method, headers: { Cookie: cookie, 'Content-Type': 'application/octet-stream', 'Content-Length': String(end - start) },
+      body: Readable.toWeb(createReadStream(file, { start, end: end - 1 })) as unknown as BodyInit, duplex: 'half',
+    } as RequestInit);
+    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<any>;
+  };
+  if (size <= SINGLE_UPLOAD_MAX) return (await put(`${base}/Import/Upload?fileName=${fileName}`, 'POST', 0, size)).fileId;
+  const { fileId, partSize } = await call('/Import/CreateUpload', { fileName });
+  for (let part = 1, start = 0; start < size; part++, start += partSize) await put(`${base}/Import/UploadPart?fileId=${fileId}&part=${part}`, 'PUT', start, Math.min(size, start + partSize));
+  await call('/Import/CompleteUpload', { fileId });
+  return fileId;
+}
+
+async function benchSize(masters: number): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'pim-bench-import-'));
+  const rows: Row[] = [];
+  try {
+    await migrate(dir);
+    process.stderr.write(`seeding ${masters} masters...\n`);
+    const out = await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(masters), '--persist-to', dir]);
+    const seeded = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!);
+    const server = await startSnapshotServer(dir);
+    try {
+      const base = `${server.baseUrl}/api`;
+      const login = await fetch(`${base}/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: seeded.email, password: seeded.password }) });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const call: Call = async (path, body) => {
+        const res = await fetch(`${base}${path}`, { method: body ? 'POST' : 'GET', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+        return res.json();
+      };
+      const heap = await connectHeapProbe(server.inspectorPort);
+      for (const format of formats) {
+        const exported = await waitForJob(call, (await call('/Export/StartExport', { departmentId: seeded.departmentId, catalogId: seeded.catalogId, exportType: format })).jobId);
+        if (exported.state !== 'succeeded') throw new Error(`export ${format}: ${exported.state} ${exported.error}`);
+        const file = join(dir, `source-${format}`);
+        const download = await fetch(`${base}/Export/Download?jobId=${exported.jobId}`, { headers: { Cookie: cookie } });
+        await new Promise((resolve, reject) => Readable.fromWeb(download.body as never).pipe(createWriteStream(file)).on('finish', resolve).on('error', reject));
+        const fileId = await upload(base, cookie, call, file, `source-${format}.${format === 'CSV' ? 'csv' : 'xml'}`);
+        const target = await call('/Catalog/AddCatalog', { departmentId: seeded.departmentId, name: `Import ${format}` });
+
+        const heapBefore = await heap.usedBytes();
+        heap.start(200);
+        const started = performance.now();
+        const job = await waitForJob(call, (await call('/Import/StartImport', { departmentId: seeded.departmentId, catalogId: target.catalogId, fileId })).jobId);
+        const seconds = (performance.now() - started) / 1000;
+        const heapPeak = Math.max(heap.stop(), heapBefore);
+        if (job.state !== 'succeeded') throw new Error(`import ${format}: ${job.state} ${job.error}`);
+        const expected = masters + seeded.variants;
+        if (job.summary.created !== expected || job.summary.rejected !== 0) throw new Error(`import ${format}: ${JSON.stringify(job.summary)}, expected ${expected} created`);
+        rows.push({ format, masters, products: expected, megabytes: statSync(file).size / 1e6, seconds, heapBeforeMiB: heapBefore / 2 ** 20, heapPeakMiB: heapPeak / 2 ** 20, summary: job.summary });
+        rmSync(file, { force: true });
+        process.stderr.write(`  ${format}: ${expected} products in ${seconds.toFixed(1)} s\n`);
+      }
+      heap.close();
+    } finally {
+      server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+const rows: Row[] = [];
+for (const size of sizes) rows.push(...(await benchSize(size)));
+console.log('| format | masters | products (with variants) | file size | import time | products/s | Worker JS heap before → peak |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(
+    `| ${r.format} | ${r.masters.toLocaleString('en')} | ${r.products.toLocaleString('en')} | ${r.megabytes.toFixed(1)} MB | ${r.seconds.toFixed(1)} s | ${Math.round(r.products / r.seconds).toLocaleString('en')} | ${r.heapBeforeMiB.toFixed(0)} → ${r.heapPeakMiB.toFixed(0)} MiB |`,
+  );
+}

@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import type { Database } from '../../db/client';
+import type { Actor } from '../../history/actor';
+import { assertDepartment, findCatalog } from '../scope';
+import { ReferenceCache } from './reference-cache';
+import { upsertRecords } from './upsert-products';
+import type { UpsertProductInput, UpsertProductsInput, UpsertProductsOut, UpsertVariantInput } from './upsert.schemas';
+import { PRODUCT_FIELDS, type UpsertOutcome, type UpsertRecord } from './upsert-types';
+
+type NodeInput = z.infer<typeof UpsertVariantInput>;
+
+function toRecord(item: NodeInput, parentSku: string | null, categoryIds?: string[]): UpsertRecord {
+  const fields: UpsertRecord['fields'] = {};
+  for (const key of PRODUCT_FIELDS) {
+    const value = item[key];
+    if (value !== undefined) fields[key] = value === null ? null : String(value);
+  }
+  return {
+    sku: item.sku,
+    parentSku,
+    fields,
+    categoryIds,
+    values: item.values,
+    classification: item.classification === undefined ? undefined : item.classification && { classes: item.classification.classes, features: item.classification.features ?? [] },
+    media: item.media,
+  };
+}
+
+const answer = ({ sku, status, productId, field, error }: UpsertOutcome) => ({ sku, status, productId, field, error });
+
+/**
+ * UpsertProducts: up to 1000 master products, each with its variants, created or updated by
+ * SKU in one transaction (see upsertRecords). Answers per item in request order, each with
+ * its variants' answers. A variant whose master item failed is still written when that
+ * master already exists in the catalog; otherwise it fails naming parentSku.
+ */
+export async function upsertProducts(
+  deps: { db: Database; files: R2Bucket | null },
+  tenant: Actor,
+  input: UpsertProductsInput,
+): Promise<z.infer<typeof UpsertProductsOut>> {
+  await assertDepartment(deps.db, tenant, input.departmentId);
+  const catalog = await findCatalog(deps.db, tenant, input.catalogId, input.departmentId);
+  const records: UpsertRecord[] = [];
+  const spans: { master: number; variants: number[] }[] = [];
+  for (const item of input.items as z.infer<typeof UpsertProductInput>[]) {
+    const master = records.push(toRecord(item, null, item.categoryIds)) - 1;
+    const variants = (item.variants ?? []).map((v) => records.push(toRecord(v, item.sku)) - 1);
+    spans.push({ master, variants });
+  }
+  const outcomes = await upsertRecords(
+    { db: deps.db, files: deps.files, companyId: tenant.companyId, actor: tenant, catalogId: catalog.id, mode: input.mode, dryRun: false, cache: new ReferenceCache(deps.db, tenant.companyId) },
+    records,
+  );
+  const counts = { created: 0, updated: 0, unchanged: 0, error: 0 };
+  for (const o of outcomes) counts[o.status]++;
+  return {
+    items: spans.map((span) => ({ ...answer(outcomes[span.master]!), variants: span.variants.map((i) => answer(outcomes[i]!)) })),
+    counts,
+  };
+}

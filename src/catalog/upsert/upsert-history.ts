@@ -1,0 +1,70 @@
+import { mediaEntry, pickFields, PRODUCT_FIELDS, type Snapshot } from '../../history/snapshot';
+import type { ProductNode } from '../product-aggregate';
+import type { ResolvedNode } from './resolve-record';
+
+/**
+ * History snapshots (docs/history.md) of the products an upsert writes, built from what the
+ * upsert already holds (the loaded aggregates and the resolved records) instead of reading
+ * every product again: the same paths `loadSnapshot` produces.
+ */
+export function snapshotOfNode(node: ProductNode, master: { categoryIds: string[]; variantIds: string[] } | null): Snapshot {
+  const snapshot = pickFields(node.product as unknown as Record<string, unknown>, PRODUCT_FIELDS);
+  for (const v of node.values) snapshot[`values.${v.code}`] = v.value;
+  const c = node.classification;
+  if (c) {
+    snapshot['classification.name'] = c.name;
+    snapshot['classification.groups'] = c.classificationGroups;
+    for (const k of c.classes) snapshot[`classification.class.${k.group}`] = k.code;
+    for (const f of c.features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
+  }
+  node.media.forEach((m, i) => (snapshot[`media.${m.mediaId}`] = mediaEntry({ ...m, sortOrder: m.sortOrder ?? i })));
+  if (master) {
+    if (master.categoryIds.length > 0) snapshot.categories = [...master.categoryIds].sort();
+    if (master.variantIds.length > 0) snapshot.variants = [...master.variantIds].sort();
+  }
+  return snapshot;
+}
+
+const dropPrefix = (snapshot: Snapshot, prefix: string) => {
+  for (const key of Object.keys(snapshot)) if (key.startsWith(prefix)) delete snapshot[key];
+};
+
+/** The snapshot after an upsert: `before` (or nothing, for a new product) with what `next` sets. */
+export function snapshotAfter(
+  before: Snapshot | null,
+  next: ResolvedNode,
+  written: { sku: string; mediaIds: Map<string, string>; mediaSizes: Map<string, { size: number; contentType: string }> },
+): Snapshot {
+  const after: Snapshot = { ...(before ?? { status: 'active' }), sku: written.sku };
+  for (const [column, value] of Object.entries(next.fields)) {
+    if (value === null) delete after[column];
+    else after[column] = value;
+  }
+  if (next.values) {
+    dropPrefix(after, 'values.');
+    for (const v of next.values) after[`values.${v.code}`] = v.value;
+  }
+  if (next.classification !== undefined) {
+    dropPrefix(after, 'classification.');
+    const c = next.classification;
+    if (c) {
+      after['classification.name'] = c.classes.map((k) => `${k.system} ${k.code}`).join(', ');
+      after['classification.groups'] = c.groups;
+      for (const k of c.classes) after[`classification.class.${k.group}`] = k.code;
+      for (const f of c.features) after[`classification.feature.${f.group}.${f.code}`] = f.value;
+    }
+  }
+  if (next.media) {
+    dropPrefix(after, 'media.');
+    next.media.forEach((m, sortOrder) => {
+      const id = written.mediaIds.get(m.fileName)!;
+      const stored = written.mediaSizes.get(m.fileName) ?? { size: 0, contentType: m.contentType };
+      after[`media.${id}`] = mediaEntry({ fileName: m.fileName, purpose: m.purpose, contentType: stored.contentType, size: stored.size, description: m.description, sortOrder });
+    });
+  }
+  if (next.categoryIds) {
+    if (next.categoryIds.length > 0) after.categories = [...next.categoryIds].sort();
+    else delete after.categories;
+  }
+  return after;
+}

@@ -1,0 +1,51 @@
+/**
+ * The internal form of one product to upsert, shared by UpsertProducts and the import job:
+ * one record per product or variant (a variant names its master by SKU), values as strings
+ * still to be parsed. `undefined` leaves a field or collection as it is; `null` clears it.
+ */
+export const PRODUCT_FIELDS = [
+  'name', 'description', 'gtin', 'manufacturerName', 'manufacturerPid', 'unit', 'price', 'priceQuantity', 'keywords', 'deliveryTimeDays', 'status',
+] as const;
+export type ProductField = (typeof PRODUCT_FIELDS)[number];
+
+export interface UpsertMediaRef {
+  fileName: string;
+  contentType?: string | null;
+  purpose?: string | null;
+  description?: string | null;
+}
+
+export interface UpsertRecord {
+  sku: string;
+  /** SKU of the master when this record is a variant (an existing master, or one earlier in the same call). */
+  parentSku?: string | null;
+  fields: Partial<Record<ProductField, string | null>>;
+  /** Category ids of the catalog (masters only). */
+  categoryIds?: string[];
+  values?: Record<string, string>;
+  classification?: {
+    classes: { group?: string | null; system?: string | null; code: string }[];
+    features: { group?: string | null; code: string; value: string }[];
+  } | null;
+  media?: UpsertMediaRef[];
+}
+
+export type UpsertStatus = 'created' | 'updated' | 'unchanged' | 'error';
+
+export interface UpsertOutcome {
+  sku: string;
+  status: UpsertStatus;
+  productId: string | null;
+  field: string | null;
+  error: string | null;
+}
+
+/** Thrown while resolving one record: the record becomes an error outcome naming `field`. */
+export class ItemError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

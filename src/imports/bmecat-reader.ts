@@ -1,0 +1,118 @@
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { ImportFileError, readTextChunks, utf8Length, type TextEncodingName } from './text-chunks';
+import type { XmlNode } from './xml-node';
+
+/** Elements read as one unit; an import can stop and resume after any of them. */
+const RECORDS = new Set(['PRODUCT', 'ARTICLE', 'CATALOG_STRUCTURE', 'PRODUCT_TO_CATALOGGROUP_MAP', 'ARTICLE_TO_CATALOGGROUP_MAP']);
+
+/**
+ * Where reading continues: the byte offset just after a record element, the line there, and
+ * the names of the elements open at that point (e.g. BMECAT, T_NEW_CATALOG). That is all the
+ * parser state there is between records, so a fresh parser fed the synthetic start tags of
+ * `open` and then the bytes from `offset` continues exactly where the last one stopped.
+ */
+export interface XmlResumePoint {
+  offset: number;
+  line: number;
+  open: string[];
+  /** Record elements read before this point (positions for the report and progress). */
+  ordinal: number;
+}
+
+export const XML_START: XmlResumePoint = { offset: 0, line: 1, open: [], ordinal: 0 };
+
+export interface XmlRecord {
+  node: XmlNode;
+  /** Element path, e.g. /BMECAT/T_NEW_CATALOG/PRODUCT. */
+  path: string;
+  ordinal: number;
+  after: XmlResumePoint;
+}
+
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+
+/** Drops the parser's own "file:line:column: " prefix; the caller adds the file's line. */
+const reason = (err: unknown) => String((err as Error)?.message ?? err).replace(/^(?:[^:\s]*:)?\d+:\d+: /, '');
+
+/**
+ * Streams the record elements of a BMEcat file from a resume point, with saxes (a strict,
+ * well-formedness-checking streaming parser). Only the element being read is held in memory.
+ * A file that is not well-formed throws ImportFileError naming the line.
+ */
+export async function* readXmlRecords(files: R2Bucket, key: string, from: XmlResumePoint, encoding: TextEncodingName): AsyncGenerator<XmlRecord> {
+  const parser = new SaxesParser({ position: true });
+  const prefix = from.open.map((name) => `<${name}>`).join('');
+  const lineBase = from.line - 1;
+  const stack: string[] = [];
+  const building: XmlNode[] = [];
+  const ready: XmlRecord[] = [];
+  let ordinal = from.ordinal;
+  // The chunk being parsed: stream position and byte offset of its start, for position → byte offset.
+  let chunk = { text: '', streamStart: 0, byteStart: 0 };
+  let measured = { index: 0, bytes: 0 };
+
+  const byteOffsetAt = (position: number) => {
+    const index = position - chunk.streamStart;
+    if (index < measured.index) measured = { index: 0, bytes: 0 };
+    measured = { index, bytes: measured.bytes + (encoding === 'utf-8' ? utf8Length(chunk.text, measured.index, index) : index - measured.index) };
+    return chunk.byteStart + measured.bytes;
+  };
+
+  parser.on('opentag', (tag) => {
+    const name = localName(tag.name);
+    const line = parser.line + lineBase;
+    if (stack.length === 0 && name !== 'BMECAT') throw new ImportFileError(`line ${line}: the root element is ${name}, not BMECAT`);
+    stack.push(name);
+    if (building.length > 0 || RECORDS.has(name)) {
+      const node: XmlNode = { name, attrs: { ...((tag as SaxesTagPlain).attributes as Record<string, string>) }, text: '', children: [], line };
+      building.at(-1)?.children.push(node);
+      building.push(node);
+    }
+  });
+  parser.on('text', (text) => {
+    const node = building.at(-1);
+    if (node) node.text += text;
+  });
+  parser.on('cdata', (text) => {
+    const node = building.at(-1);
+    if (node) node.text += text;
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+    const node = building.pop();
+    if (node && building.length === 0) {
+      ordinal++;
+      ready.push({
+        node,
+        path: `/${[...stack, node.name].join('/')}`,
+        ordinal,
+        after: { offset: byteOffsetAt(parser.position), line: parser.line + lineBase, open: [...stack], ordinal },
+      });
+    }
+  });
+
+  const feed = (text: string) => {
+    try {
+      parser.write(text);
+    } catch (err) {
+      if (err instanceof ImportFileError) throw err;
+      throw new ImportFileError(`line ${parser.line + lineBase}: ${reason(err)}`);
+    }
+  };
+
+  if (prefix) feed(prefix);
+  let streamPosition = prefix.length;
+  for await (const piece of readTextChunks(files, key, from.offset, encoding)) {
+    chunk = { text: piece.text, streamStart: streamPosition, byteStart: piece.byteStart };
+    measured = { index: 0, bytes: 0 };
+    streamPosition += piece.text.length;
+    feed(piece.text);
+    while (ready.length > 0) yield ready.shift()!;
+  }
+  try {
+    parser.close();
+  } catch (err) {
+    throw new ImportFileError(`line ${parser.line + lineBase}: ${reason(err)} (is the file complete?)`);
+  }
+  while (ready.length > 0) yield ready.shift()!;
+}

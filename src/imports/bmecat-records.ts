@@ -1,0 +1,156 @@
+import type { UpsertMediaRef, UpsertRecord } from '../catalog/upsert/upsert-types';
+import { groupOfSystem } from '../catalog/upsert/reference-cache';
+import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
+import { child, children, textOf, type XmlNode } from './xml-node';
+
+/** A CATALOG_STRUCTURE of the file's group system. */
+export interface FileGroup {
+  groupId: string;
+  parentGroupId: string | null;
+  name: string;
+  description: string | null;
+  sortOrder: number;
+  isRoot: boolean;
+}
+
+/** One PRODUCT read from the file: the record to upsert, or why it cannot be. */
+export interface FileProduct {
+  sku: string | null;
+  record: UpsertRecord | null;
+  problem: string | null;
+  /** What was left out, e.g. feature blocks of a system the service does not know (job warnings). */
+  skipped: string[];
+}
+
+export function groupOf(node: XmlNode): FileGroup | null {
+  const groupId = textOf(node, 'GROUP_ID');
+  if (!groupId) return null;
+  const parent = textOf(node, 'PARENT_ID');
+  const order = Number(textOf(node, 'GROUP_ORDER') ?? '0');
+  return {
+    groupId,
+    parentGroupId: parent && parent !== '0' ? parent : null,
+    name: textOf(node, 'GROUP_NAME') ?? groupId,
+    description: textOf(node, 'GROUP_DESCRIPTION'),
+    sortOrder: Number.isInteger(order) ? order : 0,
+    isRoot: node.attrs.type === 'root',
+  };
+}
+
+export function mapEntryOf(node: XmlNode): { sku: string; groupId: string } | null {
+  const sku = textOf(node, 'PROD_ID', 'ART_ID');
+  const groupId = textOf(node, 'CATALOG_GROUP_ID');
+  return sku && groupId ? { sku, groupId } : null;
+}
+
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** FVALUEs back into one stored value: two numbers are a range "min..max" (as the exporter splits ranges). */
+function joinValues(values: string[]): string {
+  if (values.length === 2 && NUMBER.test(values[0]!) && NUMBER.test(values[1]!)) return `${values[0]}..${values[1]}`;
+  return values.join(', ');
+}
+
+function features(product: XmlNode, record: UpsertRecord, skipped: string[]) {
+  const classes: NonNullable<UpsertRecord['classification']>['classes'] = [];
+  const featureList: NonNullable<UpsertRecord['classification']>['features'] = [];
+  for (const block of children(product, 'PRODUCT_FEATURES', 'ARTICLE_FEATURES')) {
+    const system = textOf(block, 'REFERENCE_FEATURE_SYSTEM_NAME');
+    const group = groupOfSystem(system);
+    const entries = children(block, 'FEATURE').flatMap((f) => {
+      const code = textOf(f, 'FNAME');
+      const values = children(f, 'FVALUE').map((v) => v.text.trim()).filter((v) => v !== '');
+      return code && values.length > 0 ? [{ code, value: joinValues(values) }] : [];
+    });
+    if (group) {
+      const classCode = textOf(block, 'REFERENCE_FEATURE_GROUP_ID');
+      if (classCode) classes.push({ group, system, code: classCode });
+      featureList.push(...entries.map((e) => ({ group, ...e })));
+    } else if (system === ATTRIBUTE_SYSTEM) {
+      record.values = Object.fromEntries(entries.map((e) => [e.code, e.value]));
+    } else {
+      skipped.push(`feature system ${system ?? '(none)'} is not read (ETIM, ECLASS, PROFICLASS and ${ATTRIBUTE_SYSTEM} are)`);
+    }
+  }
+  record.classification = classes.length > 0 ? { classes, features: featureList } : null;
+  if (!record.values) record.values = {};
+}
+
+const PURPOSE_OF_CODE: Record<string, string> = { MD01: 'normal' };
+
+function mediaOf(product: XmlNode): UpsertMediaRef[] {
+  const baseName = (source: string) => source.split(/[\\/]/).pop() ?? source;
+  const plain = children(child(product, 'MIME_INFO'), 'MIME').map((m) => ({
+    order: Number(textOf(m, 'MIME_ORDER') ?? '0'),
+    ref: { fileName: baseName(textOf(m, 'MIME_SOURCE') ?? ''), contentType: textOf(m, 'MIME_TYPE'), purpose: textOf(m, 'MIME_PURPOSE'), description: textOf(m, 'MIME_DESCR') },
+  }));
+  const udx = children(child(child(product, 'USER_DEFINED_EXTENSIONS'), 'UDX.EDXF.MIME_INFO'), 'UDX.EDXF.MIME').map((m) => ({
+    order: Number(textOf(m, 'UDX.EDXF.MIME_ORDER') ?? '0'),
+    ref: {
+      fileName: baseName(textOf(m, 'UDX.EDXF.MIME_SOURCE') ?? textOf(m, 'UDX.EDXF.MIME_FILENAME') ?? ''),
+      contentType: null,
+      purpose: PURPOSE_OF_CODE[textOf(m, 'UDX.EDXF.MIME_CODE') ?? ''] ?? 'others',
+      description: textOf(m, 'UDX.EDXF.MIME_DESIGNATION'),
+    },
+  }));
+  return [...plain, ...udx].filter((m) => m.ref.fileName !== '').sort((a, b) => a.order - b.order).map((m) => m.ref);
+}
+
+function priceOf(product: XmlNode): string | null {
+  const prices = children(child(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS'), 'PRODUCT_PRICE', 'ARTICLE_PRICE');
+  const listed = prices.find((p) => !['on_request', 'udp_onrequest'].includes(p.attrs.price_type ?? ''));
+  return listed ? textOf(listed, 'PRICE_AMOUNT') : null;
+}
+
+function statusOf(details: XmlNode | undefined): string {
+  const status = child(details, 'PRODUCT_STATUS', 'ARTICLE_STATUS');
+  if (!status) return 'active';
+  const text = status.text.trim().toLowerCase();
+  if (text === 'draft') return 'draft';
+  if (text === 'discontinued' || status.attrs.type === 'old_product' || status.attrs.type === 'old_article') return 'discontinued';
+  return 'active';
+}
+
+/** The master a PRODUCT names as its base product (2005, ETIM), or an ARTICLE with reference type `others` (1.2, as the exporter writes it). */
+function masterOf(product: XmlNode): string | null {
+  const ref = children(product, 'PRODUCT_REFERENCE', 'ARTICLE_REFERENCE').find((r) =>
+    r.name === 'PRODUCT_REFERENCE' ? r.attrs.type === 'base_product' : r.attrs.type === 'others' || r.attrs.type === 'base_product',
+  );
+  return ref ? textOf(ref, 'PROD_ID_TO', 'ART_ID_TO') : null;
+}
+
+/**
+ * A PRODUCT (2005, ETIM guideline) or ARTICLE (1.2) as an upsert record. The file describes
+ * the whole product, so fields it leaves out are cleared and collections it carries replace
+ * the stored ones; placements come later, from the group map.
+ */
+export function productOf(node: XmlNode): FileProduct {
+  const sku = textOf(node, 'SUPPLIER_PID', 'SUPPLIER_AID');
+  const skipped: string[] = [];
+  if (!sku) return { sku: null, record: null, problem: 'SUPPLIER_PID is missing', skipped };
+  const details = child(node, 'PRODUCT_DETAILS', 'ARTICLE_DETAILS');
+  const order = child(node, 'PRODUCT_ORDER_DETAILS', 'ARTICLE_ORDER_DETAILS');
+  const gtin = children(details, 'INTERNATIONAL_PID').find((p) => /^(gtin|ean)$/i.test(p.attrs.type ?? ''))?.text.trim() ?? textOf(details, 'EAN');
+  const delivery = textOf(details, 'DELIVERY_TIME');
+  const keywords = children(details, 'KEYWORD').map((k) => k.text.trim()).filter((k) => k !== '');
+  const record: UpsertRecord = {
+    sku,
+    parentSku: masterOf(node),
+    fields: {
+      name: textOf(details, 'DESCRIPTION_SHORT'),
+      description: textOf(details, 'DESCRIPTION_LONG'),
+      gtin: gtin || null,
+      manufacturerPid: textOf(details, 'MANUFACTURER_PID', 'MANUFACTURER_AID'),
+      manufacturerName: textOf(details, 'MANUFACTURER_NAME'),
+      deliveryTimeDays: delivery && NUMBER.test(delivery) ? String(Math.ceil(Number(delivery))) : delivery,
+      keywords: keywords.length > 0 ? keywords.join(', ') : null,
+      status: statusOf(details),
+      unit: textOf(order, 'ORDER_UNIT'),
+      priceQuantity: textOf(order, 'PRICE_QUANTITY'),
+      price: priceOf(node),
+    },
+    media: mediaOf(node),
+  };
+  features(node, record, skipped);
+  return { sku, record, problem: null, skipped };
+}

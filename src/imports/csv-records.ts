@@ -1,0 +1,57 @@
+import { PRODUCT_FIELDS, type UpsertRecord } from '../catalog/upsert/upsert-types';
+import { groupOfSystem } from '../catalog/upsert/reference-cache';
+
+/** Columns of the service's CSV (exports/csv.ts) that are not attribute codes. */
+const FIXED = new Set([
+  'productId', 'parentId', 'parentSku', 'sku', 'name', 'description', 'gtin', 'manufacturerName', 'manufacturerPid',
+  'unit', 'price', 'currency', 'priceQuantity', 'keywords', 'deliveryTimeDays', 'status', 'categories', 'classes', 'features', 'media',
+]);
+
+export interface CsvProduct {
+  sku: string | null;
+  record: UpsertRecord | null;
+  /** Category paths ("Cables > Power cables") the master is placed in, when the file has the column. */
+  categoryPaths: string[][] | undefined;
+  problem: string | null;
+}
+
+/** Our CSV export puts an apostrophe before a cell a spreadsheet would run as a formula (exports/csv.ts); reading takes it off. */
+const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+
+const list = (cell: string) => cell.split('|').map((s) => s.trim()).filter((s) => s !== '');
+
+/**
+ * One row of the service's own CSV as an upsert record. Only columns present in the file are
+ * touched: an ERP file with just sku, name and price updates those three. An empty cell clears
+ * the field; attribute columns (every column not listed above) with empty cells drop the value.
+ */
+export function csvProductOf(raw: Record<string, string>): CsvProduct {
+  const cells = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, unguard(v)]));
+  const sku = cells.sku?.trim() || null;
+  if (!sku) return { sku: null, record: null, categoryPaths: undefined, problem: 'sku is empty' };
+  const has = (column: string) => Object.hasOwn(cells, column);
+  const fields: UpsertRecord['fields'] = {};
+  // status cannot be cleared: an empty cell keeps it (active for a new product).
+  for (const key of PRODUCT_FIELDS) if (has(key) && !(key === 'status' && cells[key] === '')) fields[key] = cells[key] === '' ? null : cells[key]!;
+  const parentSku = has('parentSku') && cells.parentSku !== '' ? cells.parentSku! : null;
+  const record: UpsertRecord = { sku, parentSku, fields };
+  const attributeColumns = Object.keys(cells).filter((c) => !FIXED.has(c));
+  if (attributeColumns.length > 0) record.values = Object.fromEntries(attributeColumns.filter((c) => cells[c] !== '').map((c) => [c, cells[c]!]));
+  if (has('classes')) {
+    const classes = list(cells.classes!).map((entry) => {
+      const at = entry.lastIndexOf(':');
+      const system = at > 0 ? entry.slice(0, at) : '';
+      return { group: groupOfSystem(system), system, code: at > 0 ? entry.slice(at + 1) : entry };
+    });
+    const features = has('features')
+      ? list(cells.features!).map((entry) => {
+          const at = entry.indexOf('=');
+          return { code: at > 0 ? entry.slice(0, at) : entry, value: at > 0 ? entry.slice(at + 1) : '' };
+        })
+      : [];
+    record.classification = classes.length > 0 ? { classes, features } : null;
+  }
+  if (has('media')) record.media = list(cells.media!).map((fileName) => ({ fileName }));
+  const categoryPaths = has('categories') && !parentSku ? list(cells.categories!).map((p) => p.split(' > ').map((n) => n.trim())) : undefined;
+  return { sku, record, categoryPaths, problem: null };
+}

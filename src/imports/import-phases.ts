@@ -1,0 +1,167 @@
+import { runBatch, type BatchStatement, type Database } from '../db/client';
+import type { JobRow } from '../jobs/jobs';
+import { ExportWarnings } from '../exports/export-warnings';
+import { readXmlRecords, type XmlResumePoint } from './bmecat-reader';
+import { groupOf, mapEntryOf, productOf, type FileGroup } from './bmecat-records';
+import { readCsvRecords, type CsvResumePoint } from './csv-reader';
+import { csvProductOf } from './csv-records';
+import { flushPlacements, flushProducts, type BatchScope, type PendingPlacement, type PendingProduct } from './import-batches';
+import { CategoryMatcher, stageGroups } from './import-categories';
+import { saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
+import type { Rejection } from './import-report';
+
+export type PhaseOutcome = 'next' | 'continued' | 'stopped';
+
+/** One invocation's view of an import job. */
+export interface SliceRun {
+  db: Database;
+  files: R2Bucket;
+  job: JobRow;
+  cp: ImportCheckpoint;
+  key: string;
+  started: number;
+  sliceMs: number;
+  batchSize: number;
+  scope: BatchScope;
+}
+
+type Item =
+  | { kind: 'product'; seq: number; location: string; after: ImportCheckpoint['at']; sku: string | null; record: PendingProduct['record'] | null; problem: string | null; skipped: string[]; categoryPaths?: string[][] }
+  | { kind: 'group'; seq: number; after: ImportCheckpoint['at']; group: FileGroup | null }
+  | { kind: 'map'; seq: number; location: string; after: ImportCheckpoint['at']; entry: { sku: string; groupId: string } | null };
+
+/** The file's records from a resume point, whatever the format. */
+async function* items(run: SliceRun, at: ImportCheckpoint['at']): AsyncGenerator<Item> {
+  if (run.cp.format === 'CSV') {
+    for await (const r of readCsvRecords(run.files, run.key, at as CsvResumePoint)) {
+      yield { kind: 'product', seq: r.ordinal, location: `line ${r.line}`, after: r.after, skipped: [], ...csvProductOf(r.cells) };
+    }
+    return;
+  }
+  for await (const r of readXmlRecords(run.files, run.key, at as XmlResumePoint, run.cp.encoding)) {
+    const location = `line ${r.node.line}: ${r.path}`;
+    if (r.node.name === 'CATALOG_STRUCTURE') yield { kind: 'group', seq: r.ordinal, after: r.after, group: groupOf(r.node) };
+    else if (r.node.name === 'PRODUCT' || r.node.name === 'ARTICLE') yield { kind: 'product', seq: r.ordinal, location, after: r.after, ...productOf(r.node) };
+    else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
+  }
+}
+
+const overBudget = (run: SliceRun) => Date.now() - run.started > run.sliceMs;
+
+/** Saves the next checkpoint in one transaction with `statements` (guarded: see guardStatement). */
+export async function saveCheckpoint(run: SliceRun, statements: BatchStatement[], next: ImportCheckpoint): Promise<void> {
+  const saved = { ...next, seq: run.cp.seq + 1 };
+  await runBatch(run.db, [...statements, ...saveStatements(run.db, run.job.id, run.cp.seq, saved)]);
+  run.cp = saved;
+}
+
+/**
+ * Reads the whole file without touching the catalog: a file that is not well-formed (or not
+ * the format) fails here, before anything is written. Counts the products (progress total)
+ * and stages the group system for the groups phase.
+ */
+export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
+  const next: ImportCheckpoint = structuredClone(run.cp);
+  let groups: (FileGroup & { position: number })[] = [];
+  for await (const item of items(run, run.cp.at)) {
+    if (item.kind === 'group' && item.group) groups.push({ ...item.group, position: item.seq });
+    if (item.kind === 'product') next.total++;
+    next.at = item.after;
+    if (groups.length >= 200 || (item.seq % 100 === 0 && overBudget(run))) {
+      await saveCheckpoint(run, stageGroups(run.db, run.job.id, groups), next);
+      groups = [];
+      if (overBudget(run)) return 'continued';
+    }
+  }
+  await saveCheckpoint(run, stageGroups(run.db, run.job.id, groups), { ...next, phase: run.cp.format === 'CSV' ? 'products' : 'groups', at: startOf(run.cp.format) });
+  return 'next';
+}
+
+/**
+ * Reads the file again and writes it: products in batches of `batchSize` (one transaction
+ * each, with the report rows of rejected products and the checkpoint after the batch's last
+ * record), then the group map in pages. A slice ends after the batch that spends its budget.
+ */
+export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
+  const next: ImportCheckpoint = structuredClone(run.cp);
+  const warnings = new ExportWarnings(next.warnings);
+  const matcher = run.cp.format === 'CSV' ? new CategoryMatcher(run.db, run.scope) : null;
+  let products: (PendingProduct & { categoryPaths?: string[][] })[] = [];
+  let rejections: Rejection[] = [];
+  let placements: PendingPlacement[] = [];
+  let unreadableEntries: Rejection[] = [];
+  let knownMasters = new Map(run.cp.dryMasters.map((sku) => [sku, `dry-run:${sku}`]));
+  let pendingAt = run.cp.at;
+
+  const checkpoint = (final: boolean, dryMasters: string[]): ImportCheckpoint => ({
+    ...next, at: final ? startOf(next.format) : pendingAt, phase: final ? 'finish' : 'products', warnings: warnings.toJSON(), dryMasters,
+  });
+  const flush = async (final: boolean) => {
+    if (products.length > 0 || rejections.length > 0) {
+      if (matcher) {
+        for (const p of products) {
+          if (!p.categoryPaths) continue;
+          // One path after the other: the matcher's cache of siblings must see each new category.
+          const ids: string[] = [];
+          for (const path of p.categoryPaths) ids.push(await matcher.matchPath(path));
+          // A dry run counts the categories it would create, but they do not exist to place products in.
+          if (!run.scope.dryRun) p.record.categoryIds = ids;
+        }
+        if (!run.scope.dryRun) await runBatch(run.db, matcher.takeStatements());
+        next.counts.categoriesCreated = run.cp.counts.categoriesCreated + matcher.created;
+      }
+      let saved: ImportCheckpoint | null = null;
+      await flushProducts(run.scope, products, next.counts, {
+        rejections,
+        knownMasters,
+        commit: (outcomes) => {
+          const created = run.scope.dryRun ? outcomes.flatMap((o, i) => (o.status === 'created' && !products[i]!.record.parentSku ? [o.sku] : [])) : [];
+          knownMasters = new Map(created.map((sku) => [sku, `dry-run:${sku}`]));
+          saved = { ...checkpoint(final, created), seq: run.cp.seq + 1 };
+          return saveStatements(run.db, run.job.id, run.cp.seq, saved);
+        },
+      });
+      run.cp = saved!;
+    } else if (placements.length > 0 || unreadableEntries.length > 0) {
+      let saved: ImportCheckpoint | null = null;
+      const save = () => {
+        saved = { ...checkpoint(final, []), seq: run.cp.seq + 1 };
+        return saveStatements(run.db, run.job.id, run.cp.seq, saved);
+      };
+      await flushPlacements(run.scope, placements, next.counts, save, unreadableEntries);
+      run.cp = saved!;
+    } else if (final) {
+      await saveCheckpoint(run, [], checkpoint(true, []));
+    }
+    products = [];
+    rejections = [];
+    placements = [];
+    unreadableEntries = [];
+  };
+
+  for await (const item of items(run, run.cp.at)) {
+    if (item.kind === 'group') {
+      pendingAt = item.after;
+      continue;
+    }
+    // One kind per transaction, so the checkpoint after it covers exactly what it wrote.
+    if ((item.kind === 'map' && (products.length > 0 || rejections.length > 0)) || (item.kind === 'product' && placements.length + unreadableEntries.length > 0)) await flush(false);
+    if (item.kind === 'product') {
+      next.done++;
+      for (const s of item.skipped) warnings.add(s, item.sku ?? item.location);
+      if (item.record) products.push({ seq: item.seq, sku: item.sku!, location: item.location, record: item.record, categoryPaths: item.categoryPaths });
+      else rejections.push({ seq: item.seq, sku: item.sku, location: item.location, reason: item.problem ?? 'unreadable' });
+    } else if (item.entry) {
+      placements.push({ seq: item.seq, location: item.location, ...item.entry });
+    } else {
+      unreadableEntries.push({ seq: item.seq, sku: null, location: item.location, reason: 'PROD_ID or CATALOG_GROUP_ID is missing' });
+    }
+    pendingAt = item.after;
+    if (products.length + rejections.length >= run.batchSize || placements.length + unreadableEntries.length >= 500) {
+      await flush(false);
+      if (overBudget(run)) return 'continued';
+    }
+  }
+  await flush(true);
+  return 'next';
+}

@@ -1,0 +1,128 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { importGroups, importRejections, jobs } from '../db/schema';
+import type { JobMessage } from '../env';
+import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
+import { findCatalog } from '../catalog/scope';
+import { jobActor } from '../history/actor';
+import { ReferenceCache } from '../catalog/upsert/reference-cache';
+import { detectFormat } from './detect-format';
+import { findImportFile } from './import-files';
+import { firstCheckpoint, GUARD_FAILED, type ImportCheckpoint } from './import-checkpoint';
+import { resolveGroups } from './import-categories';
+import { readProductsPhase, saveCheckpoint, validatePhase, type PhaseOutcome, type SliceRun } from './import-phases';
+import { writeReport } from './import-report';
+import { ImportFileError, readHead } from './text-chunks';
+
+export interface ImportDeps {
+  db: Database;
+  files: R2Bucket;
+  queue: Queue<JobMessage>;
+  /** Wall-clock budget of one invocation before the job continues in a new queue message. */
+  sliceMs: number;
+  /** Products per transaction. */
+  batchSize?: number;
+}
+
+export interface ImportParams {
+  catalogId: string;
+  fileId: string;
+  format: string | null;
+  mode: 'upsert' | 'createOnly';
+  dryRun: boolean;
+}
+
+/** Products per transaction: 90 masters are one page of the fingerprint refresh (sync-record.ts). */
+export const DEFAULT_BATCH_SIZE = 90;
+
+export type ImportSliceOutcome = 'finished' | 'continued' | 'stopped';
+
+async function dropStaging(db: Database, jobId: string): Promise<void> {
+  await db.batch([db.delete(importGroups).where(eq(importGroups.jobId, jobId)), db.delete(importRejections).where(eq(importRejections.jobId, jobId))]);
+}
+
+async function finish(run: SliceRun): Promise<ImportSliceOutcome> {
+  const { db, job, cp } = run;
+  const summary = { ...cp.counts, total: cp.total };
+  const fileName = `import-report-${job.id.slice(0, 8)}.csv`;
+  const key = `imports/${job.companyId}/${job.id}/${fileName}`;
+  const size = await writeReport(db, run.files, job.id, key, summary);
+  const [done] = await db
+    .update(jobs)
+    .set({
+      state: 'succeeded', progressDone: cp.done, progressTotal: cp.total, summary, checkpoint: null, finishedAt: new Date().toISOString(),
+      resultKey: key, resultFileName: fileName, resultContentType: 'text/csv; charset=utf-8', resultSize: size,
+      warnings: Object.keys(cp.warnings).length > 0 ? Object.entries(cp.warnings).map(([k, v]) => `${k} (${v.count}×, e.g. ${v.examples.join(', ')})`) : null,
+    })
+    .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running')))
+    .returning({ id: jobs.id });
+  await dropStaging(db, job.id);
+  if (!done) {
+    await run.files.delete(key);
+    return 'stopped';
+  }
+  return 'finished';
+}
+
+/**
+ * Runs one slice of an import job (docs/import.md): resumes from the checkpoint and works
+ * through the phases (validate, groups, products, finish) until the job is done or the slice
+ * budget is spent; then the checkpoint already saved with the last batch is where the next
+ * queue message continues. A file that is not well-formed fails in the validate phase, before
+ * the catalog is touched. Batches commit only while this runner owns the job (guardStatement).
+ */
+export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<ImportSliceOutcome> {
+  const { db } = deps;
+  if (job.state === 'cancelled') {
+    await dropStaging(db, job.id);
+    return 'stopped';
+  }
+  if (job.state !== 'queued' && job.state !== 'running') return 'stopped';
+  const params = job.params as ImportParams;
+  const tenant = { companyId: job.companyId };
+  const file = await findImportFile(db, tenant, params.fileId);
+  await findCatalog(db, tenant, params.catalogId);
+  let cp = (job.checkpoint as ImportCheckpoint | null) ?? null;
+  if (!cp) {
+    const detected = detectFormat(await readHead(deps.files, file.storageKey));
+    if (params.format && params.format !== detected.format) throw new ImportFileError(`the file is ${detected.format}, not ${params.format} as requested`);
+    if (!(await markRunning(db, job.id, 0))) return 'stopped';
+    cp = firstCheckpoint(detected.format, detected.encoding);
+    const [saved] = await db.update(jobs).set({ checkpoint: cp }).where(and(eq(jobs.id, job.id), eq(jobs.state, 'running'))).returning({ id: jobs.id });
+    if (!saved) return 'stopped';
+  } else if (!(await markRunning(db, job.id, cp.total))) {
+    return 'stopped';
+  }
+
+  const run: SliceRun = {
+    db, files: deps.files, job, cp, key: file.storageKey, started: Date.now(), sliceMs: deps.sliceMs, batchSize: deps.batchSize ?? DEFAULT_BATCH_SIZE,
+    scope: { db, jobId: job.id, companyId: job.companyId, actor: jobActor(job), catalogId: params.catalogId, mode: params.mode, dryRun: params.dryRun, cache: new ReferenceCache(db, job.companyId) },
+  };
+  try {
+    for (;;) {
+      let outcome: PhaseOutcome = 'next';
+      if (run.cp.phase === 'validate') outcome = await validatePhase(run);
+      else if (run.cp.phase === 'groups') {
+        const groups = await resolveGroups(db, { companyId: job.companyId, catalogId: params.catalogId }, job.id, params.dryRun);
+        const next: ImportCheckpoint = { ...run.cp, phase: 'products', counts: { ...run.cp.counts, categoriesCreated: groups.categoriesCreated } };
+        if (groups.orphans > 0) next.warnings = { ...next.warnings, [`${groups.orphans} group(s) whose parent is not in the file were placed at the top level`]: { count: groups.orphans, examples: [] } };
+        await saveCheckpoint(run, [], next);
+      } else if (run.cp.phase === 'products') outcome = await readProductsPhase(run);
+      else return await finish(run);
+      if (outcome === 'stopped') return 'stopped';
+      if (outcome === 'continued') {
+        await deps.queue.send({ jobId: job.id });
+        return 'continued';
+      }
+    }
+  } catch (err) {
+    if (err instanceof Error && GUARD_FAILED.test(`${err.message} ${String(err.cause ?? '')}`)) return 'stopped';
+    throw err;
+  }
+}
+
+/** Marks an import failed with a message a user can act on and drops its staging rows. */
+export async function failImport(deps: Pick<ImportDeps, 'db'>, job: JobRow, message: string): Promise<void> {
+  await markFailed(deps.db, job.id, message);
+  await dropStaging(deps.db, job.id);
+}

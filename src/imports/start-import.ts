@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import type { JobMessage } from '../env';
+import { conflict } from '../http/app-error';
+import { assertDepartment, findCatalog, type Tenant } from '../catalog/scope';
+import { enqueueJob } from '../jobs/jobs';
+import { IMPORT_FORMATS } from './detect-format';
+import { findImportFile } from './import-files';
+import type { ImportParams } from './run-import';
+
+export const StartImportDto = z.strictObject({
+  departmentId: z.uuid(),
+  catalogId: z.uuid(),
+  fileId: z.uuid(),
+  /** Detected from the file when left out; given, the file must be of this format. */
+  format: z.enum(IMPORT_FORMATS).nullish(),
+  /** `upsert` (default) creates and updates by SKU; `createOnly` leaves products whose SKU exists untouched. */
+  mode: z.enum(['upsert', 'createOnly']).default('upsert'),
+  /** Reads and checks everything, writes nothing, and reports what would happen. */
+  dryRun: z.boolean().default(false),
+});
+
+/** Validates the request, then queues the import as a background job (observed with Job/GetJob). */
+export async function startImport(deps: { db: Database; queue: Queue<JobMessage> }, caller: Tenant & { userId: string }, input: z.infer<typeof StartImportDto>) {
+  await assertDepartment(deps.db, caller, input.departmentId);
+  const catalog = await findCatalog(deps.db, caller, input.catalogId, input.departmentId);
+  const file = await findImportFile(deps.db, caller, input.fileId);
+  if (file.state !== 'complete') throw conflict('the upload is not complete yet (Import/CompleteUpload)');
+  const params: ImportParams = { catalogId: catalog.id, fileId: file.id, format: input.format ?? null, mode: input.mode, dryRun: input.dryRun };
+  return enqueueJob(deps, { companyId: caller.companyId, departmentId: input.departmentId, userId: caller.userId }, { kind: 'import', params: { ...params } });
+}

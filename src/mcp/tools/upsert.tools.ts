@@ -1,0 +1,29 @@
+import { upsertProducts } from '../../catalog/upsert/upsert-api';
+import { UpsertProductsDto, UpsertProductsOut } from '../../catalog/upsert/upsert.schemas';
+import { forbidden } from '../../http/app-error';
+import { defineTool, WRITE } from '../tool-definition';
+
+/** Tools that write products in bulk. */
+export const upsertTools = [
+  defineTool({
+    name: 'upsert_products',
+    title: 'Create or update products in bulk',
+    description:
+      'Creates or updates up to 1000 master products of one catalog by SKU in one transaction, each with optional variants ' +
+      '(matched by SKU under the master), attribute values by code, a classification (classes and feature values, e.g. ETIM ' +
+      'EC000042 with EF000008 = "230"), category ids and media file references. Fields left out keep their values; a list given ' +
+      '(values, classification, media, categoryIds) replaces the stored one. Answers each item in order: created, updated, ' +
+      'unchanged, or error with the field. Items with a classification need the account switch "AI may edit classifications".',
+    input: UpsertProductsDto,
+    output: UpsertProductsOut,
+    annotations: WRITE,
+    run: ({ db, caller, files }, input) => {
+      // SPEC 5.2 rule 6, as the classification tools apply it: classification writes need the switch.
+      const classifies = input.items.some((item) => item.classification !== undefined || (item.variants ?? []).some((v) => v.classification !== undefined));
+      if (classifies && !caller.aiMayEditClassifications) {
+        throw forbidden('the account switch "AI may edit classifications" is off for this user; leave classification out or ask a company admin to turn it on');
+      }
+      return upsertProducts({ db, files: files ?? null }, caller, input);
+    },
+  }),
+];
