@@ -1,6 +1,6 @@
 /**
  * `npm run dev`: the PIM on http://127.0.0.1:8787 and the demo shop connector on
- * http://127.0.0.1:8788 (DESIGN section 10), each with its own local state. Migrates and seeds
+ * http://127.0.0.1:8788 (docs/design.md section 10), each with its own local state. Migrates and seeds
  * both, then runs both `wrangler dev`s; Ctrl-C (or either one ending) stops both.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Seeds the demo companies, accounts (DESIGN section 10) and catalogs into the local D1 through
+ * Seeds the demo companies, accounts (docs/design.md section 10) and catalogs into the local D1 through
  * the service's own domain functions, so counters, fingerprints and validation are exactly what
  * the API would produce. Runs once: if the demo company exists, nothing changes.
  *

@@ -11,7 +11,7 @@ export interface Bindings {
   SERVICE_NAME: string;
   /** Milliseconds without a heartbeat after which a job counts as stale (docs/reliability.md); default 2 minutes. */
   JOB_STALE_MS?: string;
-  /** Per-IP counters of the public endpoints (SPEC part 8). */
+  /** Per-IP counters of the public endpoints (docs/spec.md part 8). */
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** The web application's static files (dist/web); the asset layer serves them before the Worker runs. */
   ASSETS: Fetcher;

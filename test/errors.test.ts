@@ -9,7 +9,7 @@ import { call, ORIGIN } from './helpers/http';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
 
-/** The six POST operations of SPEC part 4 with a valid body for a fresh fixture. */
+/** The six POST operations of docs/spec.md part 4 with a valid body for a fresh fixture. */
 async function fixture() {
   const session = await makeSession();
   const catalog = await makeCatalog(session, { name: 'Before' });

@@ -129,7 +129,7 @@ export async function makeAgentUser(options: { role?: 'admin' | 'editor'; aiSwit
   return { ...user, session: await loginAs(user.email) };
 }
 
-/** Adds a second company membership (SPEC 5.2 rule 2 refuses such accounts). */
+/** Adds a second company membership (docs/spec.md 5.2 rule 2 refuses such accounts). */
 export async function joinSecondCompany(userId: string) {
   const other = await makeCompany();
   await db().insert(memberships).values({ userId, companyId: other.companyId, role: 'editor', defaultDepartmentId: other.departmentId });

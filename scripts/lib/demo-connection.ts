@@ -3,7 +3,7 @@ import type { Database } from '../../src/db/client';
 import { catalogs, syncConnections } from '../../src/db/schema';
 import { addConnection } from '../../src/sync/connections';
 
-/** The local demo shop connector (DESIGN section 10; `npm run dev` serves it). Local only. */
+/** The local demo shop connector (docs/design.md section 10; `npm run dev` serves it). Local only. */
 export const DEMO_CONNECTOR = {
   name: 'Demo-Shop',
   connectorUrl: 'http://127.0.0.1:8788',

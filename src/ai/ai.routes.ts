@@ -21,7 +21,7 @@ import { LinkIdQuery, ListClassificationsQuery } from './ai.schemas';
 const doc = (summary: string, response: RouteDoc['response'], tag = 'Classification') =>
   describeRoute({ tag, summary, response, security: 'bearer' });
 
-/** SPEC 5.2 rule 6: writes need the account switch, checked at every call (an admin may turn it off). */
+/** docs/spec.md 5.2 rule 6: writes need the account switch, checked at every call (an admin may turn it off). */
 const requireAiSwitch: MiddlewareHandler<AgentEnv> = async (c, next) => {
   if (!c.var.agent.aiMayEditClassifications) {
     throw new AppError('forbidden', 'the account switch "AI may edit classifications" is off for this user');

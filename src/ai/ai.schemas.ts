@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageQuery } from '../catalog/catalog.schemas';
 
-/** `GET /api/ai/ListClassificationLinkIds?cursor=&limit=&elementId=` (DESIGN section 7). */
+/** `GET /api/ai/ListClassificationLinkIds?cursor=&limit=&elementId=` (docs/design.md section 7). */
 export const ListClassificationsQuery = z.strictObject({
   ...PageQuery,
   elementId: z.uuid().optional(),

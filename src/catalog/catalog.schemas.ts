@@ -4,7 +4,7 @@ import { ProductFilter } from './product-filter';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
- * and SetValueDto are SPEC part 2; the optional extras after them are this service's additions.
+ * and SetValueDto are docs/spec.md part 2; the optional extras after them are this service's additions.
  */
 const optionalText = (max: number) => z.string().max(max).nullish();
 

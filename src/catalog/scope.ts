@@ -8,7 +8,7 @@ export interface Tenant {
   companyId: string;
 }
 
-/** 403 unless the department belongs to the caller's company (DESIGN section 2). */
+/** 403 unless the department belongs to the caller's company (docs/design.md section 2). */
 export async function assertDepartment(db: Database, tenant: Tenant, departmentId: string): Promise<void> {
   const found = await db
     .select({ id: departments.id })

@@ -100,7 +100,7 @@ async function findLink(db: Database, tenant: Tenant, linkId: string) {
   return link;
 }
 
-/** A classification with class and feature names from the reference data (DESIGN section 7). */
+/** A classification with class and feature names from the reference data (docs/design.md section 7). */
 export async function getClassification(db: Database, tenant: Tenant, linkId: string) {
   const link = await findLink(db, tenant, linkId);
   const classes = await db

@@ -8,7 +8,7 @@ import { ContactDto, ContactReceipt } from './contact.schemas';
 
 /**
  * `POST /api/contact/submit`: public and unauthenticated, so every request (valid or not) counts
- * against the per-IP limit of SPEC part 8 before anything else is looked at.
+ * against the per-IP limit of docs/spec.md part 8 before anything else is looked at.
  */
 export const contactRoutes = new Hono<AppEnv>().post(
   '/submit',

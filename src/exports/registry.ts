@@ -13,5 +13,5 @@ export const EXPORTERS: Record<string, Exporter<any>> = {
   [csvExporter.exportType]: csvExporter,
 };
 
-/** The format StartExport uses when neither the request nor the template names one (DESIGN section 6). */
+/** The format StartExport uses when neither the request nor the template names one (docs/design.md section 6). */
 export const DEFAULT_EXPORT_TYPE = 'BMEcat';

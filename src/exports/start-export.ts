@@ -17,7 +17,7 @@ export const StartExportDto = z.strictObject({
 
 export const JobRef = z.object({ jobId: z.string() });
 
-/** Validates the request, then queues the export as a background job (DESIGN section 5). */
+/** Validates the request, then queues the export as a background job (docs/design.md section 5). */
 export async function startExport(
   deps: { db: Database; queue: Queue<JobMessage> },
   caller: Tenant & { userId: string },

@@ -4,7 +4,7 @@ import type { AppEnv, Bindings } from '../env';
 import { AppError } from './app-error';
 
 /**
- * SPEC part 8: public endpoints allow 5 requests per hour per client IP. Sign-in (web Login
+ * docs/spec.md part 8: public endpoints allow 5 requests per hour per client IP. Sign-in (web Login
  * and the OAuth sign-in page) allows 30 failed attempts per 15 minutes per IP, whatever the
  * accounts tried (docs/reliability.md).
  */

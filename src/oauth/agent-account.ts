@@ -38,7 +38,7 @@ export async function loadAgentAccount(db: Database, userId: string): Promise<Ag
 }
 
 /**
- * SPEC 5.2 rule 2: only a single-company, non-admin user may delegate to an agent. Answers why
+ * docs/spec.md 5.2 rule 2: only a single-company, non-admin user may delegate to an agent. Answers why
  * an account is refused, or null when it may.
  */
 export function agentRefusal(account: AgentAccount): string | null {

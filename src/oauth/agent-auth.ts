@@ -45,7 +45,7 @@ export interface AgentCaller extends Caller {
 export type McpProps = AgentProps & { caller: AgentCaller };
 
 /**
- * Applies SPEC 5.2 at one use of a token whose signature, expiry and audience the library
+ * Applies docs/spec.md 5.2 at one use of a token whose signature, expiry and audience the library
  * already verified: the props are well-formed and bound to {mcp_url}; the security stamp is
  * still current (else 401: revoked); the account is still a single-company non-admin member
  * of the same company (else 403); the token carries `requiredScope` (else 403

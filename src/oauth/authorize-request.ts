@@ -11,7 +11,7 @@ const isScope = (value: string): value is Scope => (SCOPES as readonly string[])
 
 /**
  * Validates an authorization request: the library checks client, exact redirect URI, response
- * type, resource and the PKCE method; we add SPEC 5.2's stricter rules. An error is sent back to
+ * type, resource and the PKCE method; we add docs/spec.md 5.2's stricter rules. An error is sent back to
  * the client only once the library has validated its redirect URI; before that it is shown
  * here (a 400 page), so this endpoint can never be used as an open redirect.
  */
@@ -26,7 +26,7 @@ export async function parseAuthorization(oauth: OAuthHelpers, raw: Request): Pro
     }
     throw err;
   }
-  // The library lets confidential clients skip PKCE; SPEC 5.2 requires S256 of every client.
+  // The library lets confidential clients skip PKCE; docs/spec.md 5.2 requires S256 of every client.
   if (!request.codeChallenge || request.codeChallengeMethod !== 'S256') {
     return { redirect: authorizationErrorRedirect(request, 'invalid_request', 'PKCE with code_challenge_method=S256 is required') };
   }

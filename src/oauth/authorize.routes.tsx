@@ -28,7 +28,7 @@ async function currentSession(c: Context<AppEnv>) {
   return token ? resolveSession(c.var.db, token) : null;
 }
 
-/** SPEC 5.2 rule 2 at consent time: the refusal page, and no code. */
+/** docs/spec.md 5.2 rule 2 at consent time: the refusal page, and no code. */
 async function refusalOf(c: Context<AppEnv>, userId: string): Promise<string | null> {
   const account = await loadAgentAccount(c.var.db, userId);
   return account ? agentRefusal(account) : 'this account no longer exists';

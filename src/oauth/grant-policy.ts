@@ -7,7 +7,7 @@ import { REFRESH_TOKEN_TTL_SECONDS } from './config';
 
 /**
  * Runs at every code exchange and refresh. The library would issue a refresh token for every
- * grant; SPEC 5.2 issues one only when `offline_access` was granted, so the code exchange
+ * grant; docs/spec.md 5.2 issues one only when `offline_access` was granted, so the code exchange
  * sets the refresh lifetime to 0 otherwise. Both exchanges re-check the user: a changed
  * security stamp or an account that is no longer permitted ends the grant (`invalid_grant`
  * makes the library revoke it), so a refresh token cannot outlive a revocation.

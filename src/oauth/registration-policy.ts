@@ -3,8 +3,8 @@ import type { ClientRegistrationCallbackOptions, ClientRegistrationCallbackResul
 const GRANTS = new Set(['authorization_code', 'refresh_token']);
 
 /**
- * Our additions to the library's RFC 7591 checks: SPEC 4 names `client_name` and
- * `redirect_uris`, and SPEC 5.2 rule 3 refuses app-only access, so a client that registers for
+ * Our additions to the library's RFC 7591 checks: docs/spec.md 4 names `client_name` and
+ * `redirect_uris`, and docs/spec.md 5.2 rule 3 refuses app-only access, so a client that registers for
  * `client_credentials` (or any grant but code and refresh) is turned away at registration.
  */
 export function checkRegistration({ clientMetadata }: ClientRegistrationCallbackOptions): ClientRegistrationCallbackResult | void {

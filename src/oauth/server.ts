@@ -7,7 +7,7 @@ import { checkRegistration } from './registration-policy';
 /**
  * We use the library's authorization-server role (`OAuthAuthorizationServer`) rather than the
  * combined `OAuthProvider`: the combined one only protects routes under its resource path, and
- * `/api/ai/*` must accept tokens of {mcp_url} (SPEC 5.2 step 5). Both protected surfaces are
+ * `/api/ai/*` must accept tokens of {mcp_url} (docs/spec.md 5.2 step 5). Both protected surfaces are
  * ours (see `bearer.ts`) and ask `validateToken()` for the one resource.
  *
  * The issuer is the origin the Worker is reached on, so one instance is built per origin and

@@ -64,7 +64,7 @@ function values(value: string, type: string | null, distinct: boolean): string[]
   return [value];
 }
 
-/** A variant's effective data: its own, with gaps filled from its master (DESIGN: variants inherit). */
+/** A variant's effective data: its own, with gaps filled from its master (docs/design.md: variants inherit). */
 export function effective(p: ApiProduct, master: ApiProduct | null): ApiProduct {
   if (!master) return p;
   const pick = <K extends keyof ApiProduct>(k: K) => (p[k] !== null && p[k] !== '' ? p[k] : master[k]);

@@ -13,7 +13,7 @@ import type { AgentCaller } from '../caller';
 import { defineTool, OVERWRITE, READ_ONLY, WRITE } from '../tool-definition';
 import { PAGING_NOTE, PageInput } from './paging';
 
-/** Writes need the account switch on (SPEC 5.2 rule 6), checked on every call, not at consent time. */
+/** Writes need the account switch on (docs/spec.md 5.2 rule 6), checked on every call, not at consent time. */
 function assertMayEditClassifications(caller: AgentCaller): void {
   if (!caller.aiMayEditClassifications) {
     throw forbidden('the account switch "AI may edit classifications" is off for this user; ask a company admin to turn it on');
@@ -22,7 +22,7 @@ function assertMayEditClassifications(caller: AgentCaller): void {
 
 const GROUP_HELP = 'classificationGroups is a bitmask of the groups carried: 1 = ETIM, 2 = eCl@ss (ECLASS), 4 = proficl@ss (PROFICLASS); e.g. 3 = ETIM + eCl@ss.';
 
-/** Tools over classification links (DESIGN section 7). */
+/** Tools over classification links (docs/design.md section 7). */
 export const classificationTools = [
   defineTool({
     name: 'get_classification_groups',

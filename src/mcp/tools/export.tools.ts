@@ -4,7 +4,7 @@ import { EXPORTERS } from '../../exports/registry';
 import { getJob, JobOut } from '../../jobs/jobs';
 import { defineTool, READ_ONLY, WRITE } from '../tool-definition';
 
-/** Tools that queue exports and follow their background jobs (DESIGN sections 5 and 6). */
+/** Tools that queue exports and follow their background jobs (docs/design.md sections 5 and 6). */
 export const exportTools = [
   defineTool({
     name: 'start_export',
