@@ -20,6 +20,8 @@ const connectorUrl = z
   .url({ protocol: /^https?$/, error: 'connectorUrl must be an http(s) URL' })
   .max(500)
   .refine((value) => {
+    // Refinements also run after the url check failed (zod reports every issue): never throw here.
+    if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return !url.username && !url.password && !url.search && !url.hash;
   }, 'connectorUrl must not carry credentials, a query or a fragment');

@@ -44,6 +44,10 @@ const OVERRIDES: Record<string, (ids: Ids) => Record<string, unknown>> = {
   'Account/ChangePassword': () => ({ currentPassword: 'not-the-password', newPassword: 'contract-password-123' }),
   'Account/SetAiSwitch': () => ({ enabled: false }),
   'contact/submit': () => ({ email: 'someone@contract.example' }),
+  // Exactly one of productIds / filter: a rule between fields that the schema cannot say.
+  'Catalog/StartMassEdit': (ids) => ({ productIds: [ids.productId], field: 'status', value: 'draft' }),
+  'Sync/AddConnection': () => ({ connectorUrl: 'https://shop.contract.example/connector', keyId: 'contract-key' }),
+  'Sync/UpdateConnection': () => ({ connectorUrl: 'https://shop.contract.example/connector', keyId: 'contract-key' }),
 };
 
 /** The id a field names, if it names one (departmentId, catalogId, elementId → productId ...). */
