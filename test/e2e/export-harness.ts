@@ -84,6 +84,8 @@ export async function loadCatalog(cookie: string, catalogId: string): Promise<Ca
     }
     cursor = page.nextCursor;
   } while (cursor);
+  // Exports write masters in creation order (UUIDv7 ids); GetProducts lists by SKU by default.
+  families.sort((a, b) => (a.master.productId < b.master.productId ? -1 : a.master.productId > b.master.productId ? 1 : 0));
   const tree = (await api(cookie, `Catalog/GetCategoryTree?catalogId=${catalogId}`)).items;
   return { catalog, families, tree };
 }

@@ -83,7 +83,7 @@ describe('MCP with the official TypeScript SDK client', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'pim-service', version: '1.0.0' });
     expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(14);
+    expect(tools).toHaveLength(16); // PIM_TOOLS (src/mcp/tools/index.ts)
 
     const stats = await call(client, 'get_statistics');
     expect(stats.structuredContent.products).toBeGreaterThan(0);

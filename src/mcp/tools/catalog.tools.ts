@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CatalogOut, CatalogStats, Page } from '../../catalog/catalog.schemas';
 import { getCatalog, getStats, listCatalogs } from '../../catalog/catalogs';
-import { CategoryOut, listCategories } from '../../catalog/categories';
+import { CategoryListItem, listCategories } from '../../catalog/categories';
 import { assertDepartment } from '../../catalog/scope';
 import { defineTool, READ_ONLY } from '../tool-definition';
 import { PAGING_NOTE, PageInput } from './paging';
@@ -59,7 +59,7 @@ export const catalogTools = [
       catalogId: z.uuid().describe('The catalog whose category tree to read.'),
       parentId: z.uuid().optional().describe('List the children of this category; omit it for the top level.'),
     }),
-    output: z.object({ items: z.array(CategoryOut) }),
+    output: z.object({ items: z.array(CategoryListItem) }),
     annotations: READ_ONLY,
     run: ({ db, caller }, input) => listCategories(db, caller, input),
   }),
