@@ -26,7 +26,8 @@ export function d1File(stateDir: string): string {
 /** The statements GetProducts runs (see src/catalog/product-list.ts), for one catalog. */
 export function listSql(catalogId: string, companyId: string) {
   const scope = `"products"."catalog_id" = ${lit(catalogId)} and "products"."company_id" = ${lit(companyId)} and "products"."parent_id" is null`;
-  const count = (match: string) => `SELECT count(*) AS n FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(match)} LIMIT 5001)`;
+  const count = (match: string) =>
+    `SELECT count(*) AS n FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(match)} LIMIT 5001)`;
   return {
     ranked: (match: string): string[] => [
       count(match),
@@ -39,19 +40,31 @@ export function listSql(catalogId: string, companyId: string) {
     noHit: (match: string): string[] => [count(match)],
     bySku: (after: string | null, order: 'asc' | 'desc'): string[] => [
       // An ascending first page reads the (empty) segment of products without a SKU first.
-      ...(after === null && order === 'asc' ? [`SELECT "products".* FROM "products" WHERE ${scope} AND "products"."sku" IS NULL ORDER BY "products"."id" asc LIMIT 51`] : []),
+      ...(after === null && order === 'asc'
+        ? [
+            `SELECT "products".* FROM "products" WHERE ${scope} AND "products"."sku" IS NULL ORDER BY "products"."id" asc LIMIT 51`,
+          ]
+        : []),
       `SELECT "products".* FROM "products" WHERE ${scope} AND "products"."sku" IS NOT NULL${after ? ` AND "products"."sku" ${order === 'asc' ? '>' : '<'} ${lit(after)}` : ''} ORDER BY "products"."sku" ${order} LIMIT 51`,
     ],
     byKey: (column: 'name' | 'updated_at', after: { k: string; i: string } | null, order: 'asc' | 'desc'): string[] => {
       const expr = column === 'name' ? `"products"."name" COLLATE NOCASE` : `"products"."updated_at"`;
       const cmp = order === 'asc' ? '>' : '<';
       const collate = column === 'name' ? ' COLLATE NOCASE' : '';
-      const keyset = after ? ` AND ("products"."${column}", "products"."id") ${cmp} (${lit(after.k)}${collate}, ${lit(after.i)})` : '';
+      const keyset = after
+        ? ` AND ("products"."${column}", "products"."id") ${cmp} (${lit(after.k)}${collate}, ${lit(after.i)})`
+        : '';
       const notNull = column === 'name' ? ` AND ${expr} IS NOT NULL` : '';
-      const nullSegment = column === 'name' && after === null && order === 'asc'
-        ? [`SELECT "products".* FROM "products" WHERE ${scope} AND ${expr} IS NULL ORDER BY "products"."id" asc LIMIT 51`]
-        : [];
-      return [...nullSegment, `SELECT "products".* FROM "products" WHERE ${scope}${notNull}${keyset} ORDER BY ${expr} ${order}, "products"."id" ${order} LIMIT 51`];
+      const nullSegment =
+        column === 'name' && after === null && order === 'asc'
+          ? [
+              `SELECT "products".* FROM "products" WHERE ${scope} AND ${expr} IS NULL ORDER BY "products"."id" asc LIMIT 51`,
+            ]
+          : [];
+      return [
+        ...nullSegment,
+        `SELECT "products".* FROM "products" WHERE ${scope}${notNull}${keyset} ORDER BY ${expr} ${order}, "products"."id" ${order} LIMIT 51`,
+      ];
     },
   };
 }
@@ -66,7 +79,10 @@ export function timeSql(file: string, cases: SqlCase[], samples: number): Map<st
       script.push(...c.statements.map((s) => `${s};`));
     }
   }
-  const out = execFileSync('sqlite3', ['-readonly', file], { input: script.join('\n'), maxBuffer: 256 * 1024 * 1024 }).toString();
+  const out = execFileSync('sqlite3', ['-readonly', file], {
+    input: script.join('\n'),
+    maxBuffer: 256 * 1024 * 1024,
+  }).toString();
   const times = new Map<string, number[]>();
   let current: string | null = null;
   let sample = -1;

@@ -29,16 +29,46 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-interface Seeded { companyId: string; departmentId: string; catalogId: string; email: string; password: string; masters: number; variants: number }
-interface Row { operation: string; p50: number; p95: number; max: number; sql?: { p50: number; p95: number } }
+interface Seeded {
+  companyId: string;
+  departmentId: string;
+  catalogId: string;
+  email: string;
+  password: string;
+  masters: number;
+  variants: number;
+}
+interface Row {
+  operation: string;
+  p50: number;
+  p95: number;
+  max: number;
+  sql?: { p50: number; p95: number };
+}
 
 async function seededState(masters: number): Promise<{ dir: string; seeded: Seeded; keep: boolean }> {
   const dir = STATE ?? mkdtempSync(join(tmpdir(), 'pim-bench-'));
   const record = join(dir, 'seed.json');
-  if (STATE && existsSync(record)) return { dir, seeded: JSON.parse(readFileSync(record, 'utf8')) as Seeded, keep: true };
+  if (STATE && existsSync(record))
+    return { dir, seeded: JSON.parse(readFileSync(record, 'utf8')) as Seeded, keep: true };
   await migrate(dir);
-  const out = await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(masters), '--persist-to', dir]);
-  const seeded = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!) as Seeded;
+  const out = await run('npm', [
+    'run',
+    '--silent',
+    'seed:synthetic',
+    '--',
+    '--products',
+    String(masters),
+    '--persist-to',
+    dir,
+  ]);
+  const seeded = JSON.parse(
+    out
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .at(-1)!,
+  ) as Seeded;
   writeFileSync(record, JSON.stringify(seeded));
   return { dir, seeded, keep: Boolean(STATE) };
 }
@@ -53,7 +83,11 @@ async function benchSize(masters: number) {
     const sqlCases: SqlCase[] = [];
     try {
       const base = `${server.baseUrl}/api`;
-      const login = await fetch(`${base}/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: seeded.email, password: seeded.password }) });
+      const login = await fetch(`${base}/Account/Login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: seeded.email, password: seeded.password }),
+      });
       const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
       const get = async (path: string) => {
         const res = await fetch(`${base}${path}`, { headers: { Cookie: cookie } });
@@ -61,7 +95,11 @@ async function benchSize(masters: number) {
         return res.json() as Promise<any>;
       };
       const post = async (path: string, body: unknown) => {
-        const res = await fetch(`${base}${path}`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        const res = await fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
         return res.json() as Promise<any>;
       };
@@ -80,7 +118,8 @@ async function benchSize(masters: number) {
       const sql = listSql(seeded.catalogId, seeded.companyId);
 
       // Deep keyset positions: the product 90 % into the SKU order (10 % for descending orders).
-      const at = async (fraction: number) => (await list(`q=${`GEN-${String(Math.floor(masters * fraction)).padStart(7, '0')}`}&sort=sku`)).items[0];
+      const at = async (fraction: number) =>
+        (await list(`q=${`GEN-${String(Math.floor(masters * fraction)).padStart(7, '0')}`}&sort=sku`)).items[0];
       const deep = await at(0.9);
       const shallow = await at(0.1);
       await measure('GetStats', () => get('/Catalog/GetStats'));
@@ -88,11 +127,26 @@ async function benchSize(masters: number) {
         const p = order === 'asc' ? deep : shallow;
         await measure(`sku ${order}, first page (50)`, () => list(`sort=sku&order=${order}`), sql.bySku(null, order));
         const skuCursor = cursorOf({ s: 'sku', o: order, g: 'value', k: p.sku, i: p.productId });
-        await measure(`sku ${order}, deep page (50)`, () => list(`sort=sku&order=${order}&cursor=${skuCursor}`), sql.bySku(p.sku, order));
-        for (const [sort, column, key] of [['name', 'name', p.name], ['updatedAt', 'updated_at', p.updatedAt]] as const) {
-          await measure(`${sort} ${order}, first page (50)`, () => list(`sort=${sort}&order=${order}`), sql.byKey(column, null, order));
+        await measure(
+          `sku ${order}, deep page (50)`,
+          () => list(`sort=sku&order=${order}&cursor=${skuCursor}`),
+          sql.bySku(p.sku, order),
+        );
+        for (const [sort, column, key] of [
+          ['name', 'name', p.name],
+          ['updatedAt', 'updated_at', p.updatedAt],
+        ] as const) {
+          await measure(
+            `${sort} ${order}, first page (50)`,
+            () => list(`sort=${sort}&order=${order}`),
+            sql.byKey(column, null, order),
+          );
           const c = cursorOf({ s: sort, o: order, g: 'value', k: key, i: p.productId });
-          await measure(`${sort} ${order}, deep page (50)`, () => list(`sort=${sort}&order=${order}&cursor=${c}`), sql.byKey(column, { k: key, i: p.productId }, order));
+          await measure(
+            `${sort} ${order}, deep page (50)`,
+            () => list(`sort=${sort}&order=${order}&cursor=${c}`),
+            sql.byKey(column, { k: key, i: p.productId }, order),
+          );
         }
       }
       const word = `Typ ${Math.floor(masters * 0.7)}`;
@@ -101,11 +155,24 @@ async function benchSize(masters: number) {
         ['search SKU prefix (100 masters), ranked', 'GEN-00012', sql.ranked('"GEN-00012"*')],
         [`search name words "${word}", ranked`, word, sql.ranked(`"Typ"* "${word.slice(4)}"*`)],
         ['search GTIN, ranked', deep.gtin, sql.ranked(`"${deep.gtin}"*`)],
-        ['search broad word (every master), SKU order', 'Leitungsschutzschalter', sql.broad('"Leitungsschutzschalter"*')],
+        [
+          'search broad word (every master), SKU order',
+          'Leitungsschutzschalter',
+          sql.broad('"Leitungsschutzschalter"*'),
+        ],
         ['search without hits', 'Kabeltrommel', sql.noHit('"Kabeltrommel"*')],
       ];
-      for (const [name, q, statements] of searches) await measure(name, () => list(`q=${encodeURIComponent(q)}`), statements);
-      await measure('AddProduct', (i) => post('/Catalog/AddProduct', { departmentId: seeded.departmentId, catalogId: seeded.catalogId, sku: `BENCH-${i}-${Date.now()}`, name: 'Bench product', price: '9.99' }));
+      for (const [name, q, statements] of searches)
+        await measure(name, () => list(`q=${encodeURIComponent(q)}`), statements);
+      await measure('AddProduct', (i) =>
+        post('/Catalog/AddProduct', {
+          departmentId: seeded.departmentId,
+          catalogId: seeded.catalogId,
+          sku: `BENCH-${i}-${Date.now()}`,
+          name: 'Bench product',
+          price: '9.99',
+        }),
+      );
     } finally {
       server.stop();
     }
@@ -127,11 +194,15 @@ for (const size of sizes) {
   results.push(await benchSize(size));
 }
 const f = (n: number | undefined) => (n === undefined ? '' : n.toFixed(1));
-console.log(`\nREST latency, wrangler dev (local D1), ${SAMPLES} samples each, milliseconds; SQL = the same statements in the sqlite3 shell on the same file\n`);
+console.log(
+  `\nREST latency, wrangler dev (local D1), ${SAMPLES} samples each, milliseconds; SQL = the same statements in the sqlite3 shell on the same file\n`,
+);
 console.log('| catalog (masters + variants) | operation | p50 | p95 | max | SQL p50 | SQL p95 |');
 console.log('|---|---|---:|---:|---:|---:|---:|');
 for (const r of results) {
   for (const row of r.rows) {
-    console.log(`| ${r.masters.toLocaleString('en')} + ${r.variants.toLocaleString('en')} | ${row.operation} | ${f(row.p50)} | ${f(row.p95)} | ${f(row.max)} | ${f(row.sql?.p50)} | ${f(row.sql?.p95)} |`);
+    console.log(
+      `| ${r.masters.toLocaleString('en')} + ${r.variants.toLocaleString('en')} | ${row.operation} | ${f(row.p50)} | ${f(row.p95)} | ${f(row.max)} | ${f(row.sql?.p50)} | ${f(row.sql?.p95)} |`,
+    );
   }
 }

@@ -38,13 +38,21 @@ function product(i: number, revision: number): Product {
     values: Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`attr_${k}`, `value ${k} of ${i}`])),
     classification: {
       classes: [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }],
-      features: Array.from({ length: 8 }, (_, k) => ({ group: 'ETIM', code: `EF00000${k}`, value: String(k * i), unit: k % 2 ? 'AMP' : null })),
+      features: Array.from({ length: 8 }, (_, k) => ({
+        group: 'ETIM',
+        code: `EF00000${k}`,
+        value: String(k * i),
+        unit: k % 2 ? 'AMP' : null,
+      })),
     },
     media: [],
   };
   return {
     ...node,
-    categories: [{ id: 'c-1', path: ['Installation', 'Schutzgeräte', 'LS-Schalter'] }, { id: 'c-2', path: ['Angebote'] }],
+    categories: [
+      { id: 'c-1', path: ['Installation', 'Schutzgeräte', 'LS-Schalter'] },
+      { id: 'c-2', path: ['Angebote'] },
+    ],
     variants: ['1P', '2P', '3P'].map((suffix) => ({ ...node, sku: `BENCH-${String(i).padStart(7, '0')}-${suffix}` })),
   };
 }
@@ -53,7 +61,11 @@ const skuOf = (i: number) => `BENCH-${String(i).padStart(7, '0')}`;
 
 async function call(baseUrl: string, method: string, path: string, body?: string): Promise<Response> {
   const headers = await signRequest({ ...KEY, method, pathWithQuery: path, body });
-  const response = await fetch(baseUrl + path, { method, body, headers: { ...headers, 'Content-Type': 'application/json' } });
+  const response = await fetch(baseUrl + path, {
+    method,
+    body,
+    headers: { ...headers, 'Content-Type': 'application/json' },
+  });
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
   return response;
 }
@@ -93,11 +105,34 @@ async function readInventory(baseUrl: string, path: string): Promise<{ seconds: 
 const rows: string[] = [];
 for (const size of sizes) {
   const dir = mkdtempSync(join(tmpdir(), 'connector-bench-'));
-  await run('npm', ['exec', '--', 'wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--config', 'connector/wrangler.toml', '--persist-to', dir]);
+  await run('npm', [
+    'exec',
+    '--',
+    'wrangler',
+    'd1',
+    'migrations',
+    'apply',
+    'DB',
+    '--local',
+    '--config',
+    'connector/wrangler.toml',
+    '--persist-to',
+    dir,
+  ]);
   await run('npm', ['exec', '--', 'tsx', 'connector/scripts/seed.ts', '--persist-to', dir]);
-  const server = await startDevServer(dir, { args: ['--config', 'connector/wrangler.toml', '--var', `CONNECTOR_KEYS:${JSON.stringify({ [KEY.keyId]: KEY.secret })}`] });
+  const server = await startDevServer(dir, {
+    args: [
+      '--config',
+      'connector/wrangler.toml',
+      '--var',
+      `CONNECTOR_KEYS:${JSON.stringify({ [KEY.keyId]: KEY.secret })}`,
+    ],
+  });
   try {
-    const creates = Array.from({ length: size }, (_, i): UpsertRecord => ({ op: 'create', sku: skuOf(i), fingerprint: `fp-${i}-0`, product: product(i, 0) }));
+    const creates = Array.from(
+      { length: size },
+      (_, i): UpsertRecord => ({ op: 'create', sku: skuOf(i), fingerprint: `fp-${i}-0`, product: product(i, 0) }),
+    );
     const load = await upsertAll(server.baseUrl, creates, 'load');
     const full = await readInventory(server.baseUrl, '/inventory');
     const half = await readInventory(server.baseUrl, `/inventory?after=${skuOf(Math.floor(size / 2))}`);

@@ -11,10 +11,14 @@ import { freePort, startDevServer } from '../scripts/lib/dev-server';
 export async function startSnapshotServer(persistTo: string, extraArgs: string[] = []) {
   const root = process.cwd();
   const snapshot = mkdtempSync(join(tmpdir(), 'pim-bench-src-'));
-  for (const entry of ['src', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json']) cpSync(join(root, entry), join(snapshot, entry), { recursive: true });
+  for (const entry of ['src', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json'])
+    cpSync(join(root, entry), join(snapshot, entry), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(snapshot, 'node_modules'));
   const inspectorPort = await freePort();
-  const server = await startDevServer(persistTo, { cwd: snapshot, args: ['--inspector-port', String(inspectorPort), ...extraArgs] });
+  const server = await startDevServer(persistTo, {
+    cwd: snapshot,
+    args: ['--inspector-port', String(inspectorPort), ...extraArgs],
+  });
   const child = server.child;
   return {
     baseUrl: server.baseUrl,

@@ -69,15 +69,38 @@ async function benchSize(masters: number): Promise<Row[]> {
   try {
     await migrate(dir);
     process.stderr.write(`seeding ${masters} masters...\n`);
-    const out = await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(masters), '--persist-to', dir]);
-    const seeded = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!);
+    const out = await run('npm', [
+      'run',
+      '--silent',
+      'seed:synthetic',
+      '--',
+      '--products',
+      String(masters),
+      '--persist-to',
+      dir,
+    ]);
+    const seeded = JSON.parse(
+      out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .at(-1)!,
+    );
     const server = await startSnapshotServer(dir);
     try {
       const base = `${server.baseUrl}/api`;
-      const login = await fetch(`${base}/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: seeded.email, password: seeded.password }) });
+      const login = await fetch(`${base}/Account/Login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: seeded.email, password: seeded.password }),
+      });
       const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
       const call = async (path: string, body?: unknown) => {
-        const res = await fetch(`${base}${path}`, { method: body ? 'POST' : 'GET', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+        const res = await fetch(`${base}${path}`, {
+          method: body ? 'POST' : 'GET',
+          headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+          body: body ? JSON.stringify(body) : undefined,
+        });
         if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
         return res.json() as Promise<any>;
       };
@@ -88,7 +111,11 @@ async function benchSize(masters: number): Promise<Row[]> {
         const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, server.rssKiB())), 200);
         heap.start(200);
         const started = performance.now();
-        const { jobId } = await call('/Export/StartExport', { departmentId: seeded.departmentId, catalogId: seeded.catalogId, exportType: format });
+        const { jobId } = await call('/Export/StartExport', {
+          departmentId: seeded.departmentId,
+          catalogId: seeded.catalogId,
+          exportType: format,
+        });
         let job: any;
         do {
           await new Promise((r) => setTimeout(r, 500));
@@ -99,16 +126,30 @@ async function benchSize(masters: number): Promise<Row[]> {
         const heapPeak = Math.max(heap.stop(), heapBefore);
         if (job.state !== 'succeeded') throw new Error(`${format} export ${job.state}: ${job.error}`);
         const file = join(dir, `export-${format}.xml`);
-        const { bytes, pids } = await download(await fetch(`${base}/Export/Download?jobId=${jobId}`, { headers: { Cookie: cookie } }), file);
+        const { bytes, pids } = await download(
+          await fetch(`${base}/Export/Download?jobId=${jobId}`, { headers: { Cookie: cookie } }),
+          file,
+        );
         const expected = masters + seeded.variants;
-        if (pids.length !== expected || new Set(pids).size !== expected) throw new Error(`${format}: ${pids.length} PRODUCTs (${new Set(pids).size} distinct), expected ${expected}`);
+        if (pids.length !== expected || new Set(pids).size !== expected)
+          throw new Error(`${format}: ${pids.length} PRODUCTs (${new Set(pids).size} distinct), expected ${expected}`);
         let valid = 'not run';
         if (validate) {
           const lint = spawnSync('xmllint', ['--noout', '--schema', SCHEMA[format]!, file], { encoding: 'utf8' });
           valid = lint.status === 0 ? 'valid' : `INVALID: ${lint.stderr.slice(0, 300)}`;
         }
         rmSync(file, { force: true });
-        rows.push({ format, masters, products: expected, seconds, megabytes: bytes / 1e6, heapBeforeMiB: heapBefore / 2 ** 20, heapPeakMiB: heapPeak / 2 ** 20, rssPeakMiB: rssPeak / 1024, valid });
+        rows.push({
+          format,
+          masters,
+          products: expected,
+          seconds,
+          megabytes: bytes / 1e6,
+          heapBeforeMiB: heapBefore / 2 ** 20,
+          heapPeakMiB: heapPeak / 2 ** 20,
+          rssPeakMiB: rssPeak / 1024,
+          valid,
+        });
         process.stderr.write(`  ${format}: ${expected} products in ${seconds.toFixed(1)} s\n`);
       }
       heap.close();
@@ -123,7 +164,9 @@ async function benchSize(masters: number): Promise<Row[]> {
 
 const rows: Row[] = [];
 for (const size of sizes) rows.push(...(await benchSize(size)));
-console.log('| format | masters | PRODUCTs (with variants) | export time | products/s | file size | Worker JS heap before → peak | workerd RSS peak | xmllint |');
+console.log(
+  '| format | masters | PRODUCTs (with variants) | export time | products/s | file size | Worker JS heap before → peak | workerd RSS peak | xmllint |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
   console.log(

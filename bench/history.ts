@@ -22,9 +22,12 @@ import { argValue } from '../scripts/lib/platform';
 const PRODUCTS = Number(argValue('--products', '1000'));
 const SAMPLES = Number(argValue('--samples', '60'));
 const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-const BASELINE = argValue('--baseline') ?? `${git('log', '--diff-filter=A', '--format=%H', '--', 'src/history/record.ts').split('\n').at(-1)}^`;
+const BASELINE =
+  argValue('--baseline') ??
+  `${git('log', '--diff-filter=A', '--format=%H', '--', 'src/history/record.ts').split('\n').at(-1)}^`;
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 interface Client {
   post(path: string, body: unknown): Promise<any>;
@@ -32,11 +35,19 @@ interface Client {
 
 async function client(server: DevServer, email: string, password: string): Promise<Client> {
   const base = `${server.baseUrl}/api`;
-  const login = await fetch(`${base}/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const login = await fetch(`${base}/Account/Login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
   return {
     async post(path, body) {
-      const res = await fetch(`${base}${path}`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return res.json();
     },
@@ -58,58 +69,138 @@ try {
   symlinkSync(join(process.cwd(), 'node_modules'), join(baselineSrc, 'node_modules'));
   const seededDir = join(work, 'seeded');
   await migrate(seededDir);
-  const out = await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(PRODUCTS), '--persist-to', seededDir]);
-  const seeded = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!);
+  const out = await run('npm', [
+    'run',
+    '--silent',
+    'seed:synthetic',
+    '--',
+    '--products',
+    String(PRODUCTS),
+    '--persist-to',
+    seededDir,
+  ]);
+  const seeded = JSON.parse(
+    out
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .at(-1)!,
+  );
   const withDir = join(work, 'with');
   const withoutDir = join(work, 'without');
   cpSync(seededDir, withDir, { recursive: true });
   cpSync(seededDir, withoutDir, { recursive: true });
-    const inspector = (port: string) => ['--inspector-port', argValue('--inspector-ports', '8871,8872')!.split(',')[Number(port)]!];
-  servers.push(await startDevServer(withDir, { args: inspector('0') }), await startDevServer(withoutDir, { cwd: baselineSrc, args: inspector('1') }));
-  const [withHistory, without] = [await client(servers[0]!, seeded.email, seeded.password), await client(servers[1]!, seeded.email, seeded.password)];
+  const inspector = (port: string) => [
+    '--inspector-port',
+    argValue('--inspector-ports', '8871,8872')!.split(',')[Number(port)]!,
+  ];
+  servers.push(
+    await startDevServer(withDir, { args: inspector('0') }),
+    await startDevServer(withoutDir, { cwd: baselineSrc, args: inspector('1') }),
+  );
+  const [withHistory, without] = [
+    await client(servers[0]!, seeded.email, seeded.password),
+    await client(servers[1]!, seeded.email, seeded.password),
+  ];
   const historyFile = sqliteFile(withDir);
   const entriesBefore = Number(sql(historyFile, 'SELECT count(*) FROM history_versions'));
 
   // Targets: products of the synthetic catalog, one per sample, the same on both servers.
-  const targets = sql(historyFile, `SELECT id FROM products WHERE parent_id IS NULL ORDER BY id LIMIT ${SAMPLES}`).split('\n');
+  const targets = sql(
+    historyFile,
+    `SELECT id FROM products WHERE parent_id IS NULL ORDER BY id LIMIT ${SAMPLES}`,
+  ).split('\n');
   const ops: [string, (c: Client, i: number) => Promise<unknown>][] = [
-    ['SetValue (name)', (c, i) => c.post('/Catalog/SetValue', { departmentId: seeded.departmentId, elementId: targets[i % targets.length], field: 'name', value: `Bench name ${i}` })],
-    ['UpdateProduct (price, keywords)', (c, i) => c.post('/Catalog/UpdateProduct', { departmentId: seeded.departmentId, catalogId: seeded.catalogId, productId: targets[i % targets.length], price: `${10 + i}.50`, keywords: `bench ${i}` })],
-    ['AddProduct', (c, i) => c.post('/Catalog/AddProduct', { departmentId: seeded.departmentId, catalogId: seeded.catalogId, sku: `HB-${i}-${Date.now()}`, name: 'Bench product', price: '9.99' })],
+    [
+      'SetValue (name)',
+      (c, i) =>
+        c.post('/Catalog/SetValue', {
+          departmentId: seeded.departmentId,
+          elementId: targets[i % targets.length],
+          field: 'name',
+          value: `Bench name ${i}`,
+        }),
+    ],
+    [
+      'UpdateProduct (price, keywords)',
+      (c, i) =>
+        c.post('/Catalog/UpdateProduct', {
+          departmentId: seeded.departmentId,
+          catalogId: seeded.catalogId,
+          productId: targets[i % targets.length],
+          price: `${10 + i}.50`,
+          keywords: `bench ${i}`,
+        }),
+    ],
+    [
+      'AddProduct',
+      (c, i) =>
+        c.post('/Catalog/AddProduct', {
+          departmentId: seeded.departmentId,
+          catalogId: seeded.catalogId,
+          sku: `HB-${i}-${Date.now()}`,
+          name: 'Bench product',
+          price: '9.99',
+        }),
+    ],
   ];
   for (const c of [withHistory, without]) for (let i = 0; i < 5; i++) await ops[0]![1](c, SAMPLES + i); // warm-up
   const rows = [];
   for (const [name, op] of ops) {
     const times = { with: [] as number[], without: [] as number[] };
     for (let i = 0; i < SAMPLES; i++) {
-      for (const [key, c] of (i % 2 ? [['without', without], ['with', withHistory]] : [['with', withHistory], ['without', without]]) as ['with' | 'without', Client][]) {
+      for (const [key, c] of (i % 2
+        ? [
+            ['without', without],
+            ['with', withHistory],
+          ]
+        : [
+            ['with', withHistory],
+            ['without', without],
+          ]) as ['with' | 'without', Client][]) {
         const start = performance.now();
         await op(c, i);
         times[key].push(performance.now() - start);
       }
     }
     const p50 = { with: percentile(times.with, 50), without: percentile(times.without, 50) };
-    rows.push({ name, p50, p95: { with: percentile(times.with, 95), without: percentile(times.without, 95) }, overhead: (p50.with / p50.without - 1) * 100 });
+    rows.push({
+      name,
+      p50,
+      p95: { with: percentile(times.with, 95), without: percentile(times.without, 95) },
+      overhead: (p50.with / p50.without - 1) * 100,
+    });
   }
   const entries = Number(sql(historyFile, 'SELECT count(*) FROM history_versions')) - entriesBefore;
   // payload = bytes of the records in table and index b-trees (cells), without free page space.
-  const stats = sql(historyFile, "SELECT name, sum(payload), sum(pgsize) FROM dbstat WHERE name IN ('history_versions', 'history_element_idx', 'history_company_at_idx') GROUP BY name")
+  const stats = sql(
+    historyFile,
+    "SELECT name, sum(payload), sum(pgsize) FROM dbstat WHERE name IN ('history_versions', 'history_element_idx', 'history_company_at_idx') GROUP BY name",
+  )
     .split('\n')
     .map((line) => line.split('|'));
   const payload = stats.reduce((sum, [, bytes]) => sum + Number(bytes), 0);
   const pages = stats.reduce((sum, [, , bytes]) => sum + Number(bytes), 0);
   const avgJson = Number(sql(historyFile, 'SELECT avg(length(changes)) FROM history_versions'));
 
-  console.log(`\nWrite latency with and without change history, wrangler dev (local D1), ${PRODUCTS.toLocaleString('en')} masters, ${SAMPLES} samples each, ms`);
+  console.log(
+    `\nWrite latency with and without change history, wrangler dev (local D1), ${PRODUCTS.toLocaleString('en')} masters, ${SAMPLES} samples each, ms`,
+  );
   console.log(`baseline (without): ${BASELINE} = ${git('rev-parse', '--short', BASELINE)}\n`);
   console.log('| operation | p50 without | p50 with | p50 overhead | p95 without | p95 with |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.p50.without.toFixed(1)} | ${r.p50.with.toFixed(1)} | ${r.overhead >= 0 ? '+' : ''}${r.overhead.toFixed(0)} % | ${r.p95.without.toFixed(1)} | ${r.p95.with.toFixed(1)} |`);
+    console.log(
+      `| ${r.name} | ${r.p50.without.toFixed(1)} | ${r.p50.with.toFixed(1)} | ${r.overhead >= 0 ? '+' : ''}${r.overhead.toFixed(0)} % | ${r.p95.without.toFixed(1)} | ${r.p95.with.toFixed(1)} |`,
+    );
   }
   const per = (bytes: number) => (bytes / Math.max(1, entries)).toFixed(0);
-  console.log(`\nHistory storage: ${entries} entries written; record bytes ${stats.map(([n, b]) => `${n} ${Number(b).toLocaleString('en')}`).join(', ')}`);
-  console.log(`=> ${per(payload)} bytes per entry (row + both index entries), ${per(pages)} bytes of pages per entry at this size; changes JSON ${avgJson.toFixed(0)} bytes on average`);
+  console.log(
+    `\nHistory storage: ${entries} entries written; record bytes ${stats.map(([n, b]) => `${n} ${Number(b).toLocaleString('en')}`).join(', ')}`,
+  );
+  console.log(
+    `=> ${per(payload)} bytes per entry (row + both index entries), ${per(pages)} bytes of pages per entry at this size; changes JSON ${avgJson.toFixed(0)} bytes on average`,
+  );
 } finally {
   for (const s of servers) s.stop();
   rmSync(work, { recursive: true, force: true });

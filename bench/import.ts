@@ -25,7 +25,16 @@ const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number)
 const formats = (argValue('--formats', 'BMEcat,CSV') ?? '').split(',');
 const SINGLE_UPLOAD_MAX = 90 * 1024 * 1024;
 
-interface Row { format: string; masters: number; products: number; megabytes: number; seconds: number; heapBeforeMiB: number; heapPeakMiB: number; summary: Record<string, number> }
+interface Row {
+  format: string;
+  masters: number;
+  products: number;
+  megabytes: number;
+  seconds: number;
+  heapBeforeMiB: number;
+  heapPeakMiB: number;
+  summary: Record<string, number>;
+}
 
 type Call = (path: string, body?: unknown) => Promise<any>;
 
@@ -42,15 +51,24 @@ async function upload(base: string, cookie: string, call: Call, file: string, fi
   const size = statSync(file).size;
   const put = async (url: string, method: string, start: number, end: number) => {
     const res = await fetch(url, {
-      method, headers: { Cookie: cookie, 'Content-Type': 'application/octet-stream', 'Content-Length': String(end - start) },
-      body: Readable.toWeb(createReadStream(file, { start, end: end - 1 })) as unknown as BodyInit, duplex: 'half',
+      method,
+      headers: { Cookie: cookie, 'Content-Type': 'application/octet-stream', 'Content-Length': String(end - start) },
+      body: Readable.toWeb(createReadStream(file, { start, end: end - 1 })) as unknown as BodyInit,
+      duplex: 'half',
     } as RequestInit);
     if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<any>;
   };
-  if (size <= SINGLE_UPLOAD_MAX) return (await put(`${base}/Import/Upload?fileName=${fileName}`, 'POST', 0, size)).fileId;
+  if (size <= SINGLE_UPLOAD_MAX)
+    return (await put(`${base}/Import/Upload?fileName=${fileName}`, 'POST', 0, size)).fileId;
   const { fileId, partSize } = await call('/Import/CreateUpload', { fileName });
-  for (let part = 1, start = 0; start < size; part++, start += partSize) await put(`${base}/Import/UploadPart?fileId=${fileId}&part=${part}`, 'PUT', start, Math.min(size, start + partSize));
+  for (let part = 1, start = 0; start < size; part++, start += partSize)
+    await put(
+      `${base}/Import/UploadPart?fileId=${fileId}&part=${part}`,
+      'PUT',
+      start,
+      Math.min(size, start + partSize),
+    );
   await call('/Import/CompleteUpload', { fileId });
   return fileId;
 }
@@ -61,38 +79,99 @@ async function benchSize(masters: number): Promise<Row[]> {
   try {
     await migrate(dir);
     process.stderr.write(`seeding ${masters} masters...\n`);
-    const out = await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(masters), '--persist-to', dir]);
-    const seeded = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!);
+    const out = await run('npm', [
+      'run',
+      '--silent',
+      'seed:synthetic',
+      '--',
+      '--products',
+      String(masters),
+      '--persist-to',
+      dir,
+    ]);
+    const seeded = JSON.parse(
+      out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .at(-1)!,
+    );
     const server = await startSnapshotServer(dir);
     try {
       const base = `${server.baseUrl}/api`;
-      const login = await fetch(`${base}/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: seeded.email, password: seeded.password }) });
+      const login = await fetch(`${base}/Account/Login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: seeded.email, password: seeded.password }),
+      });
       const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
       const call: Call = async (path, body) => {
-        const res = await fetch(`${base}${path}`, { method: body ? 'POST' : 'GET', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+        const res = await fetch(`${base}${path}`, {
+          method: body ? 'POST' : 'GET',
+          headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+          body: body ? JSON.stringify(body) : undefined,
+        });
         if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
         return res.json();
       };
       const heap = await connectHeapProbe(server.inspectorPort);
       for (const format of formats) {
-        const exported = await waitForJob(call, (await call('/Export/StartExport', { departmentId: seeded.departmentId, catalogId: seeded.catalogId, exportType: format })).jobId);
+        const exported = await waitForJob(
+          call,
+          (
+            await call('/Export/StartExport', {
+              departmentId: seeded.departmentId,
+              catalogId: seeded.catalogId,
+              exportType: format,
+            })
+          ).jobId,
+        );
         if (exported.state !== 'succeeded') throw new Error(`export ${format}: ${exported.state} ${exported.error}`);
         const file = join(dir, `source-${format}`);
-        const download = await fetch(`${base}/Export/Download?jobId=${exported.jobId}`, { headers: { Cookie: cookie } });
-        await new Promise((resolve, reject) => Readable.fromWeb(download.body as never).pipe(createWriteStream(file)).on('finish', resolve).on('error', reject));
+        const download = await fetch(`${base}/Export/Download?jobId=${exported.jobId}`, {
+          headers: { Cookie: cookie },
+        });
+        await new Promise((resolve, reject) =>
+          Readable.fromWeb(download.body as never)
+            .pipe(createWriteStream(file))
+            .on('finish', resolve)
+            .on('error', reject),
+        );
         const fileId = await upload(base, cookie, call, file, `source-${format}.${format === 'CSV' ? 'csv' : 'xml'}`);
-        const target = await call('/Catalog/AddCatalog', { departmentId: seeded.departmentId, name: `Import ${format}` });
+        const target = await call('/Catalog/AddCatalog', {
+          departmentId: seeded.departmentId,
+          name: `Import ${format}`,
+        });
 
         const heapBefore = await heap.usedBytes();
         heap.start(200);
         const started = performance.now();
-        const job = await waitForJob(call, (await call('/Import/StartImport', { departmentId: seeded.departmentId, catalogId: target.catalogId, fileId })).jobId);
+        const job = await waitForJob(
+          call,
+          (
+            await call('/Import/StartImport', {
+              departmentId: seeded.departmentId,
+              catalogId: target.catalogId,
+              fileId,
+            })
+          ).jobId,
+        );
         const seconds = (performance.now() - started) / 1000;
         const heapPeak = Math.max(heap.stop(), heapBefore);
         if (job.state !== 'succeeded') throw new Error(`import ${format}: ${job.state} ${job.error}`);
         const expected = masters + seeded.variants;
-        if (job.summary.created !== expected || job.summary.rejected !== 0) throw new Error(`import ${format}: ${JSON.stringify(job.summary)}, expected ${expected} created`);
-        rows.push({ format, masters, products: expected, megabytes: statSync(file).size / 1e6, seconds, heapBeforeMiB: heapBefore / 2 ** 20, heapPeakMiB: heapPeak / 2 ** 20, summary: job.summary });
+        if (job.summary.created !== expected || job.summary.rejected !== 0)
+          throw new Error(`import ${format}: ${JSON.stringify(job.summary)}, expected ${expected} created`);
+        rows.push({
+          format,
+          masters,
+          products: expected,
+          megabytes: statSync(file).size / 1e6,
+          seconds,
+          heapBeforeMiB: heapBefore / 2 ** 20,
+          heapPeakMiB: heapPeak / 2 ** 20,
+          summary: job.summary,
+        });
         rmSync(file, { force: true });
         process.stderr.write(`  ${format}: ${expected} products in ${seconds.toFixed(1)} s\n`);
       }
@@ -108,7 +187,9 @@ async function benchSize(masters: number): Promise<Row[]> {
 
 const rows: Row[] = [];
 for (const size of sizes) rows.push(...(await benchSize(size)));
-console.log('| format | masters | products (with variants) | file size | import time | products/s | Worker JS heap before → peak |');
+console.log(
+  '| format | masters | products (with variants) | file size | import time | products/s | Worker JS heap before → peak |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(

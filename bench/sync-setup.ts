@@ -17,22 +17,64 @@ export const PIM_VARS = Object.entries(LOCAL_DEV_VARS).flatMap(([name, value]) =
 export async function seedPim(masters: number) {
   const dir = mkdtempSync(join(tmpdir(), 'pim-bench-sync-'));
   await migrate(dir);
-  const out = await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(masters), '--persist-to', dir]);
-  const seeded = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!) as {
-    companyId: string; departmentId: string; catalogId: string; email: string; password: string; variants: number;
+  const out = await run('npm', [
+    'run',
+    '--silent',
+    'seed:synthetic',
+    '--',
+    '--products',
+    String(masters),
+    '--persist-to',
+    dir,
+  ]);
+  const seeded = JSON.parse(
+    out
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .at(-1)!,
+  ) as {
+    companyId: string;
+    departmentId: string;
+    catalogId: string;
+    email: string;
+    password: string;
+    variants: number;
   };
   return { dir, seeded };
 }
 
 /** Adds the bench connection (saved as the synthetic user, acting as admin) before the server starts. */
-export async function addBenchConnection(dir: string, seeded: { companyId: string; departmentId: string; catalogId: string }, connectorUrl: string) {
-  const proxy = await getPlatformProxy<Bindings>({ configPath: 'wrangler.toml', persist: { path: `${dir}/v3` }, remoteBindings: false });
+export async function addBenchConnection(
+  dir: string,
+  seeded: { companyId: string; departmentId: string; catalogId: string },
+  connectorUrl: string,
+) {
+  const proxy = await getPlatformProxy<Bindings>({
+    configPath: 'wrangler.toml',
+    persist: { path: `${dir}/v3` },
+    remoteBindings: false,
+  });
   try {
-    const [user] = (await proxy.env.DB.prepare('SELECT user_id FROM memberships WHERE company_id = ?').bind(seeded.companyId).all<{ user_id: string }>()).results;
+    const [user] = (
+      await proxy.env.DB.prepare('SELECT user_id FROM memberships WHERE company_id = ?')
+        .bind(seeded.companyId)
+        .all<{ user_id: string }>()
+    ).results;
     const userId = user!.user_id;
-    const caller = { userId, companyId: seeded.companyId, departmentId: seeded.departmentId, role: 'admin' as const, surface: 'web' as const };
+    const caller = {
+      userId,
+      companyId: seeded.companyId,
+      departmentId: seeded.departmentId,
+      role: 'admin' as const,
+      surface: 'web' as const,
+    };
     const connection = await addConnection(createDb(proxy.env.DB), caller, LOCAL_DEV_VARS.SYNC_ENCRYPTION_KEY, {
-      departmentId: seeded.departmentId, catalogId: seeded.catalogId, name: 'Bench shop', connectorUrl, ...BENCH_KEY,
+      departmentId: seeded.departmentId,
+      catalogId: seeded.catalogId,
+      name: 'Bench shop',
+      connectorUrl,
+      ...BENCH_KEY,
       options: { missing: 'deactivate', maxDeactivationPercent: 10, schedule: null, defaultTaxCode: 'DE-19' },
     });
     await proxy.env.DB.prepare('UPDATE memberships SET role = ? WHERE user_id = ?').bind('admin', userId).run();
@@ -45,12 +87,31 @@ export async function addBenchConnection(dir: string, seeded: { companyId: strin
 /** A connector state whose mappings cover the synthetic catalog (50 manufacturers, C62, DE-19). */
 export async function seedConnector() {
   const dir = mkdtempSync(join(tmpdir(), 'connector-bench-'));
-  await run('npm', ['exec', '--', 'wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--config', 'connector/wrangler.toml', '--persist-to', dir]);
-  const proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath: 'connector/wrangler.toml', persist: { path: `${dir}/v3` }, remoteBindings: false });
+  await run('npm', [
+    'exec',
+    '--',
+    'wrangler',
+    'd1',
+    'migrations',
+    'apply',
+    'DB',
+    '--local',
+    '--config',
+    'connector/wrangler.toml',
+    '--persist-to',
+    dir,
+  ]);
+  const proxy = await getPlatformProxy<{ DB: D1Database }>({
+    configPath: 'connector/wrangler.toml',
+    persist: { path: `${dir}/v3` },
+    remoteBindings: false,
+  });
   try {
     const db = proxy.env.DB;
     await db.batch([
-      ...Array.from({ length: 50 }, (_, i) => db.prepare('INSERT INTO manufacturers (id, name) VALUES (?1, ?2)').bind(`mfr-${i}`, `Hersteller ${i}`)),
+      ...Array.from({ length: 50 }, (_, i) =>
+        db.prepare('INSERT INTO manufacturers (id, name) VALUES (?1, ?2)').bind(`mfr-${i}`, `Hersteller ${i}`),
+      ),
       db.prepare('INSERT INTO units (id, code) VALUES (?1, ?2)').bind('unit-c62', 'C62'),
       db.prepare('INSERT INTO taxes (id, code, rate) VALUES (?1, ?2, ?3)').bind('tax-de-19', 'DE-19', 19),
     ]);

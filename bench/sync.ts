@@ -41,7 +41,12 @@ async function benchSize(masters: number): Promise<Row[]> {
   const { dir, seeded } = await seedPim(masters);
   const connectorDir = await seedConnector();
   const connector = await startDevServer(connectorDir, {
-    args: ['--config', 'connector/wrangler.toml', '--var', `CONNECTOR_KEYS:${JSON.stringify({ [BENCH_KEY.keyId]: BENCH_KEY.secret })}`],
+    args: [
+      '--config',
+      'connector/wrangler.toml',
+      '--var',
+      `CONNECTOR_KEYS:${JSON.stringify({ [BENCH_KEY.keyId]: BENCH_KEY.secret })}`,
+    ],
   });
   const rows: Row[] = [];
   try {
@@ -49,10 +54,18 @@ async function benchSize(masters: number): Promise<Row[]> {
     const server = await startSnapshotServer(dir, PIM_VARS);
     try {
       const base = `${server.baseUrl}/api`;
-      const login = await fetch(`${base}/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: seeded.email, password: seeded.password }) });
+      const login = await fetch(`${base}/Account/Login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: seeded.email, password: seeded.password }),
+      });
       const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
       const call = async (path: string, body?: unknown) => {
-        const res = await fetch(`${base}${path}`, { method: body ? 'POST' : 'GET', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+        const res = await fetch(`${base}${path}`, {
+          method: body ? 'POST' : 'GET',
+          headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+          body: body ? JSON.stringify(body) : undefined,
+        });
         if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
         return res.json() as Promise<any>;
       };
@@ -71,13 +84,20 @@ async function benchSize(masters: number): Promise<Row[]> {
         const heapPeak = Math.max(heap.stop(), heapBefore);
         if (job.state !== 'succeeded') throw new Error(`${name} sync ${job.state}: ${job.error}`);
         const r = job.result.report;
-        for (const [key, value] of Object.entries(expect)) if (r[key] !== value) throw new Error(`${name}: ${key} ${r[key]}, expected ${value} (${JSON.stringify(r).slice(0, 500)})`);
+        for (const [key, value] of Object.entries(expect))
+          if (r[key] !== value)
+            throw new Error(`${name}: ${key} ${r[key]}, expected ${value} (${JSON.stringify(r).slice(0, 500)})`);
         const shop = await connectorStatus(connector.baseUrl);
-        if (shop.products.active !== masters) throw new Error(`${name}: the shop has ${shop.products.active} active products, expected ${masters}`);
+        if (shop.products.active !== masters)
+          throw new Error(`${name}: the shop has ${shop.products.active} active products, expected ${masters}`);
         rows.push({
-          masters, products: masters + seeded.variants, run: name, seconds,
+          masters,
+          products: masters + seeded.variants,
+          run: name,
+          seconds,
           report: `${r.created} created, ${r.updated} updated, ${r.skipped} skipped, ${r.batches.sent} batches`,
-          heapBeforeMiB: heapBefore / 2 ** 20, heapPeakMiB: heapPeak / 2 ** 20,
+          heapBeforeMiB: heapBefore / 2 ** 20,
+          heapPeakMiB: heapPeak / 2 ** 20,
         });
         process.stderr.write(`  ${name}: ${seconds.toFixed(1)} s\n`);
       };
@@ -87,14 +107,25 @@ async function benchSize(masters: number): Promise<Row[]> {
       let after: string | undefined;
       const ids: string[] = [];
       while (ids.length < changed) {
-        const page = await call(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&limit=100${after ? `&cursor=${after}` : ''}`);
+        const page = await call(
+          `/Catalog/GetProducts?catalogId=${seeded.catalogId}&limit=100${after ? `&cursor=${after}` : ''}`,
+        );
         ids.push(...page.items.filter((p: any) => !p.parentId).map((p: any) => p.productId));
         after = page.nextCursor;
         if (!after) break;
       }
       const targets = ids.slice(0, changed);
       for (let i = 0; i < targets.length; i += 8) {
-        await Promise.all(targets.slice(i, i + 8).map((id) => call('/Catalog/SetValue', { departmentId: seeded.departmentId, elementId: id, field: 'name', value: `Changed for the bench ${id.slice(-6)}` })));
+        await Promise.all(
+          targets.slice(i, i + 8).map((id) =>
+            call('/Catalog/SetValue', {
+              departmentId: seeded.departmentId,
+              elementId: id,
+              field: 'name',
+              value: `Changed for the bench ${id.slice(-6)}`,
+            }),
+          ),
+        );
       }
       await runSync('1 % changed', { updated: targets.length, skipped: masters - targets.length });
       heap.close();
@@ -114,5 +145,7 @@ for (const size of sizes) rows.push(...(await benchSize(size)));
 console.log('| masters | products (with variants) | run | time | report | PIM Worker JS heap before → peak |');
 console.log('|---:|---:|---|---:|---|---:|');
 for (const r of rows) {
-  console.log(`| ${r.masters.toLocaleString('en')} | ${r.products.toLocaleString('en')} | ${r.run} | ${r.seconds.toFixed(1)} s | ${r.report} | ${r.heapBeforeMiB.toFixed(0)} → ${r.heapPeakMiB.toFixed(0)} MiB |`);
+  console.log(
+    `| ${r.masters.toLocaleString('en')} | ${r.products.toLocaleString('en')} | ${r.run} | ${r.seconds.toFixed(1)} s | ${r.report} | ${r.heapBeforeMiB.toFixed(0)} → ${r.heapPeakMiB.toFixed(0)} MiB |`,
+  );
 }

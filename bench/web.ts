@@ -29,7 +29,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 function buildJsGzip(): { total: number; files: Map<string, number> } {
   const dir = join(process.cwd(), 'dist', 'web', 'assets');
   const files = new Map<string, number>();
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.js'))) files.set(name, gzipSync(readFileSync(join(dir, name)), { level: 9 }).byteLength);
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.js')))
+    files.set(name, gzipSync(readFileSync(join(dir, name)), { level: 9 }).byteLength);
   return { total: [...files.values()].reduce((a, b) => a + b, 0), files };
 }
 
@@ -45,8 +46,23 @@ async function measureSize(browser: Browser, masters: number, gzipOf: Map<string
   const dir = mkdtempSync(join(tmpdir(), 'pim-bench-web-'));
   try {
     await migrate(dir);
-    const out = await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(masters), '--persist-to', dir]);
-    const seeded = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!) as Seeded;
+    const out = await run('npm', [
+      'run',
+      '--silent',
+      'seed:synthetic',
+      '--',
+      '--products',
+      String(masters),
+      '--persist-to',
+      dir,
+    ]);
+    const seeded = JSON.parse(
+      out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .at(-1)!,
+    ) as Seeded;
     const server = await startDevServer(dir);
     try {
       const login = await fetch(`${server.baseUrl}/api/Account/Login`, {
@@ -60,7 +76,9 @@ async function measureSize(browser: Browser, masters: number, gzipOf: Map<string
       const apiTimes: number[] = [];
       for (let i = 0; i <= SAMPLES; i++) {
         const start = performance.now();
-        const res = await fetch(`${server.baseUrl}/api/Catalog/GetProducts?catalogId=${seeded.catalogId}&limit=100`, { headers: { Cookie: `Service.Cookie=${token}` } });
+        const res = await fetch(`${server.baseUrl}/api/Catalog/GetProducts?catalogId=${seeded.catalogId}&limit=100`, {
+          headers: { Cookie: `Service.Cookie=${token}` },
+        });
         if (res.status !== 200) throw new Error(`GetProducts: ${res.status} ${await res.text()}`);
         await res.arrayBuffer();
         if (i > 0) apiTimes.push(performance.now() - start);
@@ -79,7 +97,10 @@ async function measureSize(browser: Browser, masters: number, gzipOf: Map<string
         });
         const start = performance.now();
         await page.goto(url);
-        await page.getByRole('checkbox', { name: /^Select product / }).first().waitFor({ timeout: 60_000 });
+        await page
+          .getByRole('checkbox', { name: /^Select product / })
+          .first()
+          .waitFor({ timeout: 60_000 });
         const first = performance.now() - start;
         await page.getByText(/100 products loaded/).waitFor();
         const scrolled = performance.now();
@@ -94,7 +115,14 @@ async function measureSize(browser: Browser, masters: number, gzipOf: Map<string
         shippedJs = [...scripts].reduce((sum, name) => sum + (gzipOf.get(name) ?? 0), 0);
         await context.close();
       }
-      return { masters: seeded.masters, variants: seeded.variants, firstRows: median(firstRows), nextPage: median(nextPage), firstPageApi: median(apiTimes), shippedJs };
+      return {
+        masters: seeded.masters,
+        variants: seeded.variants,
+        firstRows: median(firstRows),
+        nextPage: median(nextPage),
+        firstPageApi: median(apiTimes),
+        shippedJs,
+      };
     } finally {
       server.stop();
     }
@@ -112,9 +140,15 @@ try {
 } finally {
   await browser.close();
 }
-console.log(`\nWeb application (median of ${SAMPLES} cold-cache samples; local wrangler dev, headless Chromium; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)\n`);
-console.log('| masters | variants | first grid rows visible | of which GetProducts (100 rows) | next page while scrolling | JS loaded for the grid (gzip) | all JS in the build (gzip) |');
+console.log(
+  `\nWeb application (median of ${SAMPLES} cold-cache samples; local wrangler dev, headless Chromium; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)\n`,
+);
+console.log(
+  '| masters | variants | first grid rows visible | of which GetProducts (100 rows) | next page while scrolling | JS loaded for the grid (gzip) | all JS in the build (gzip) |',
+);
 console.log('|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
-  console.log(`| ${r.masters.toLocaleString('en')} | ${r.variants.toLocaleString('en')} | ${r.firstRows.toFixed(0)} ms | ${r.firstPageApi.toFixed(0)} ms | ${r.nextPage.toFixed(0)} ms | ${kb(r.shippedJs)} | ${kb(build.total)} |`);
+  console.log(
+    `| ${r.masters.toLocaleString('en')} | ${r.variants.toLocaleString('en')} | ${r.firstRows.toFixed(0)} ms | ${r.firstPageApi.toFixed(0)} ms | ${r.nextPage.toFixed(0)} ms | ${kb(r.shippedJs)} | ${kb(build.total)} |`,
+  );
 }

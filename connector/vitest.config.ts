@@ -21,7 +21,10 @@ export default defineConfig(async () => {
           d1Databases: ['DB'],
           r2Buckets: ['MEDIA'],
           queueProducers: { IMAGE_QUEUE: 'shop-connector-images' },
-          bindings: { TEST_MIGRATIONS: migrations, CONNECTOR_KEYS: JSON.stringify({ test: 'test-connector-secret-1', next: 'test-connector-secret-2' }) },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            CONNECTOR_KEYS: JSON.stringify({ test: 'test-connector-secret-1', next: 'test-connector-secret-2' }),
+          },
         },
       }),
     ],

@@ -8,14 +8,26 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
-const SCANNED = ['src', 'test', 'scripts', 'bench', 'examples', 'docs', 'schemas', 'connector', 'web', 'README.md', '.ci'];
+const SCANNED = [
+  'src',
+  'test',
+  'scripts',
+  'bench',
+  'examples',
+  'docs',
+  'schemas',
+  'connector',
+  'web',
+  'README.md',
+  '.ci',
+];
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.wrangler', '.cache']);
 const SHARED = 'shared';
 // Built from parts so that this file does not match itself.
 const PATTERNS = [new RegExp(`\\.\\./${SHARED}\\b`), new RegExp(`['"]\\.\\.['"]\\s*,\\s*['"]${SHARED}['"]`)];
 
 function filesUnder(path: string): string[] {
-  let stat;
+  let stat: ReturnType<typeof statSync>;
   try {
     stat = statSync(path);
   } catch {
@@ -35,12 +47,15 @@ for (const file of SCANNED.flatMap((entry) => filesUnder(join(ROOT, entry)))) {
   readFileSync(file, 'utf8')
     .split('\n')
     .forEach((line, index) => {
-      if (PATTERNS.some((pattern) => pattern.test(line))) findings.push(`${relative(ROOT, file)}:${index + 1}: ${line.trim()}`);
+      if (PATTERNS.some((pattern) => pattern.test(line)))
+        findings.push(`${relative(ROOT, file)}:${index + 1}: ${line.trim()}`);
     });
 }
 
 if (findings.length > 0) {
-  console.error(`The repository refers to a folder outside itself (copy what it needs into the repository):\n${findings.join('\n')}`);
+  console.error(
+    `The repository refers to a folder outside itself (copy what it needs into the repository):\n${findings.join('\n')}`,
+  );
   process.exit(1);
 }
 console.log(`standalone check: ${scanned} files, no reference outside the repository`);

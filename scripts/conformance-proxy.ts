@@ -43,9 +43,18 @@ export async function startTokenProxy(upstream: string, initial: Tokens): Promis
       headers.set('Authorization', `Bearer ${await token()}`);
       const controller = new AbortController();
       res.on('close', () => controller.abort());
-      const answer = await fetch(upstream, { method: req.method, headers, body: await bodyOf(req), signal: controller.signal, redirect: 'manual' });
+      const answer = await fetch(upstream, {
+        method: req.method,
+        headers,
+        body: await bodyOf(req),
+        signal: controller.signal,
+        redirect: 'manual',
+      });
       res.writeHead(answer.status, Object.fromEntries(answer.headers));
-      if (answer.body) Readable.fromWeb(answer.body as never).on('error', () => res.destroy()).pipe(res);
+      if (answer.body)
+        Readable.fromWeb(answer.body as never)
+          .on('error', () => res.destroy())
+          .pipe(res);
       else res.end();
     } catch (err) {
       if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' });

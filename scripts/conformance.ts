@@ -30,8 +30,20 @@ export async function runConformance(
   const echo = options.echo ?? true;
   const proxy = await startTokenProxy(mcpUrl, tokens);
   try {
-    const bin = join(import.meta.dirname, '..', 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-    const child = spawn(process.execPath, [bin, 'server', '--url', proxy.url, '--expected-failures', EXPECTED_FAILURES, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const bin = join(
+      import.meta.dirname,
+      '..',
+      'node_modules',
+      '@modelcontextprotocol',
+      'conformance',
+      'dist',
+      'index.js',
+    );
+    const child = spawn(
+      process.execPath,
+      [bin, 'server', '--url', proxy.url, '--expected-failures', EXPECTED_FAILURES, ...extraArgs],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;
@@ -52,7 +64,11 @@ async function main() {
   const mcpUrl = process.env.MCP_URL ?? 'http://127.0.0.1:8787/mcp';
   const tokens: Tokens = process.env.MCP_TOKEN
     ? { accessToken: process.env.MCP_TOKEN, clientId: '', tokenEndpoint: '' }
-    : await tokenForUser(mcpUrl, process.env.MCP_EMAIL ?? 'editor@demo.test', process.env.MCP_PASSWORD ?? 'demo-password-1');
+    : await tokenForUser(
+        mcpUrl,
+        process.env.MCP_EMAIL ?? 'editor@demo.test',
+        process.env.MCP_PASSWORD ?? 'demo-password-1',
+      );
   const { code } = await runConformance(mcpUrl, tokens, process.argv.slice(2));
   process.exit(code);
 }

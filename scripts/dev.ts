@@ -11,7 +11,11 @@ const children: ChildProcess[] = [];
 let stopping = false;
 
 function start(name: string, args: string[]): ChildProcess {
-  const child = spawn('npm', args, { env: { ...process.env, WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', args, {
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const prefix = (data: Buffer) =>
     data
       .toString()

@@ -18,7 +18,13 @@ import { createDb, type Database } from '../src/db/client';
 import { companies, departments, memberships, users } from '../src/db/schema';
 import { setValue } from '../src/catalog/values';
 import { attachMedia } from '../src/media/media';
-import { DEMO_CATALOGS, OTHER_CATALOG, type DemoCatalog, type DemoCategory, type DemoProduct } from './lib/demo-catalog';
+import {
+  DEMO_CATALOGS,
+  OTHER_CATALOG,
+  type DemoCatalog,
+  type DemoCategory,
+  type DemoProduct,
+} from './lib/demo-catalog';
 import { localBindings } from './lib/platform';
 import { ensureDevVars } from './lib/dev-vars';
 import { seedDemoConnection } from './lib/demo-connection';
@@ -43,27 +49,58 @@ async function seedAccounts(db: Database) {
     db.insert(departments).values({ id: DEMO.purchasingDepartmentId, companyId: DEMO.companyId, name: 'Einkauf' }),
     db.insert(departments).values({ id: DEMO.otherDepartmentId, companyId: DEMO.otherCompanyId, name: 'Zentrale' }),
   ]);
-  const accounts: { email: string; name: string; ai: boolean; memberships: [string, string, 'admin' | 'editor'][] }[] = [
-    { email: 'editor@demo.test', name: 'Erika Editor', ai: true, memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']] },
-    { email: 'noai@demo.test', name: 'Norbert Ohne-KI', ai: false, memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']] },
-    { email: 'admin@demo.test', name: 'Anna Admin', ai: true, memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'admin']] },
-    {
-      email: 'multi@demo.test',
-      name: 'Max Mehrfach',
-      ai: true,
-      memberships: [
-        [DEMO.companyId, DEMO.salesDepartmentId, 'editor'],
-        [DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor'],
-      ],
-    },
-    { email: 'other@demo.test', name: 'Olga Andere', ai: true, memberships: [[DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor']] },
-  ];
+  const accounts: { email: string; name: string; ai: boolean; memberships: [string, string, 'admin' | 'editor'][] }[] =
+    [
+      {
+        email: 'editor@demo.test',
+        name: 'Erika Editor',
+        ai: true,
+        memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']],
+      },
+      {
+        email: 'noai@demo.test',
+        name: 'Norbert Ohne-KI',
+        ai: false,
+        memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']],
+      },
+      {
+        email: 'admin@demo.test',
+        name: 'Anna Admin',
+        ai: true,
+        memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'admin']],
+      },
+      {
+        email: 'multi@demo.test',
+        name: 'Max Mehrfach',
+        ai: true,
+        memberships: [
+          [DEMO.companyId, DEMO.salesDepartmentId, 'editor'],
+          [DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor'],
+        ],
+      },
+      {
+        email: 'other@demo.test',
+        name: 'Olga Andere',
+        ai: true,
+        memberships: [[DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor']],
+      },
+    ];
   for (const [i, account] of accounts.entries()) {
     const userId = `0190a000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`;
     const { hash, salt } = await hashPassword(DEMO.password);
     await db.batch([
-      db.insert(users).values({ id: userId, email: account.email, name: account.name, passwordHash: hash, passwordSalt: salt, securityStamp: crypto.randomUUID(), aiMayEditClassifications: account.ai }),
-      ...account.memberships.map(([companyId, departmentId, role]) => db.insert(memberships).values({ userId, companyId, role, defaultDepartmentId: departmentId })),
+      db.insert(users).values({
+        id: userId,
+        email: account.email,
+        name: account.name,
+        passwordHash: hash,
+        passwordSalt: salt,
+        securityStamp: crypto.randomUUID(),
+        aiMayEditClassifications: account.ai,
+      }),
+      ...account.memberships.map(([companyId, departmentId, role]) =>
+        db.insert(memberships).values({ userId, companyId, role, defaultDepartmentId: departmentId }),
+      ),
     ]);
   }
 }
@@ -71,7 +108,12 @@ async function seedAccounts(db: Database) {
 async function seedAttributes(db: Database, tenant: Tenant) {
   await addAttribute(db, tenant, { code: 'weight_kg', name: 'Gewicht', type: 'number', unit: 'KGM' });
   await addAttribute(db, tenant, { code: 'country_of_origin', name: 'Ursprungsland', type: 'text' });
-  await addAttribute(db, tenant, { code: 'packaging', name: 'Verpackung', type: 'enum', enumValues: ['box', 'ring', 'drum', 'bag'] });
+  await addAttribute(db, tenant, {
+    code: 'packaging',
+    name: 'Verpackung',
+    type: 'enum',
+    enumValues: ['box', 'ring', 'drum', 'bag'],
+  });
   await addAttribute(db, tenant, { code: 'temperature_range', name: 'Temperaturbereich', type: 'range', unit: 'CEL' });
   await addAttribute(db, tenant, { code: 'rohs_compliant', name: 'RoHS-konform', type: 'boolean' });
 }
@@ -88,45 +130,109 @@ function datasheet(title: string): Uint8Array {
   return new TextEncoder().encode(svg);
 }
 
-async function seedProduct(db: Database, files: R2Bucket, tenant: Tenant, catalogId: string, categoryId: string, p: DemoProduct) {
+async function seedProduct(
+  db: Database,
+  files: R2Bucket,
+  tenant: Tenant,
+  catalogId: string,
+  categoryId: string,
+  p: DemoProduct,
+) {
   const master = await addProduct(db, tenant, {
-    departmentId: tenant.departmentId, catalogId, sku: p.sku, name: p.name, description: p.description,
-    manufacturerName: p.manufacturerName, manufacturerPid: p.sku.replace(/^[A-Z]+-/, ''), unit: p.unit, price: p.price,
-    gtin: nextGtin(), categoryIds: [categoryId], deliveryTimeDays: 2,
+    departmentId: tenant.departmentId,
+    catalogId,
+    sku: p.sku,
+    name: p.name,
+    description: p.description,
+    manufacturerName: p.manufacturerName,
+    manufacturerPid: p.sku.replace(/^[A-Z]+-/, ''),
+    unit: p.unit,
+    price: p.price,
+    gtin: nextGtin(),
+    categoryIds: [categoryId],
+    deliveryTimeDays: 2,
   });
-  for (const [field, value] of Object.entries(p.values ?? {})) await setValue(db, tenant, { departmentId: tenant.departmentId, elementId: master.productId, field, value });
-  await setValue(db, tenant, { departmentId: tenant.departmentId, elementId: master.productId, field: 'rohs_compliant', value: 'true' });
+  for (const [field, value] of Object.entries(p.values ?? {}))
+    await setValue(db, tenant, { departmentId: tenant.departmentId, elementId: master.productId, field, value });
+  await setValue(db, tenant, {
+    departmentId: tenant.departmentId,
+    elementId: master.productId,
+    field: 'rohs_compliant',
+    value: 'true',
+  });
   const classify = async (elementId: string, name: string, features: Record<string, string>) => {
     if (!p.etimClass) return;
-    const classes = [{ group: 'ETIM' as const, code: p.etimClass }, ...(p.eclassClass ? [{ group: 'ECLASS' as const, code: p.eclassClass }] : [])];
+    const classes = [
+      { group: 'ETIM' as const, code: p.etimClass },
+      ...(p.eclassClass ? [{ group: 'ECLASS' as const, code: p.eclassClass }] : []),
+    ];
     await createClassification(db, tenant, {
-      elementId, name, classificationGroups: p.eclassClass ? 3 : 1, classes,
+      elementId,
+      name,
+      classificationGroups: p.eclassClass ? 3 : 1,
+      classes,
       features: Object.entries(features).map(([code, value]) => ({ group: 'ETIM' as const, code, value })),
     });
   };
   await classify(master.productId, p.name, p.features ?? {});
-  await attachMedia({ db, files }, tenant, { departmentId: tenant.departmentId, elementId: master.productId, fileName: `${p.sku}.svg`, purpose: 'normal', contentType: 'image/svg+xml', bytes: datasheet(p.name) });
+  await attachMedia({ db, files }, tenant, {
+    departmentId: tenant.departmentId,
+    elementId: master.productId,
+    fileName: `${p.sku}.svg`,
+    purpose: 'normal',
+    contentType: 'image/svg+xml',
+    bytes: datasheet(p.name),
+  });
   for (const v of p.variants ?? []) {
     const variant = await addProduct(db, tenant, {
-      departmentId: tenant.departmentId, catalogId, parentId: master.productId, sku: `${p.sku}-${v.skuSuffix}`, name: v.name,
-      description: p.description, manufacturerName: p.manufacturerName, manufacturerPid: `${p.sku}-${v.skuSuffix}`.replace(/^[A-Z]+-/, ''),
-      unit: p.unit, price: v.price, gtin: nextGtin(), deliveryTimeDays: 2,
+      departmentId: tenant.departmentId,
+      catalogId,
+      parentId: master.productId,
+      sku: `${p.sku}-${v.skuSuffix}`,
+      name: v.name,
+      description: p.description,
+      manufacturerName: p.manufacturerName,
+      manufacturerPid: `${p.sku}-${v.skuSuffix}`.replace(/^[A-Z]+-/, ''),
+      unit: p.unit,
+      price: v.price,
+      gtin: nextGtin(),
+      deliveryTimeDays: 2,
     });
-    for (const [field, value] of Object.entries(v.values ?? {})) await setValue(db, tenant, { departmentId: tenant.departmentId, elementId: variant.productId, field, value });
+    for (const [field, value] of Object.entries(v.values ?? {}))
+      await setValue(db, tenant, { departmentId: tenant.departmentId, elementId: variant.productId, field, value });
     await classify(variant.productId, v.name, { ...p.features, ...v.features });
   }
 }
 
-async function seedTree(db: Database, files: R2Bucket, tenant: Tenant, catalogId: string, nodes: DemoCategory[], parentId: string | null) {
+async function seedTree(
+  db: Database,
+  files: R2Bucket,
+  tenant: Tenant,
+  catalogId: string,
+  nodes: DemoCategory[],
+  parentId: string | null,
+) {
   for (const [sortOrder, node] of nodes.entries()) {
-    const category = await addCategory(db, tenant, { departmentId: tenant.departmentId, catalogId, parentId, name: node.name, sortOrder });
-    for (const product of node.products ?? []) await seedProduct(db, files, tenant, catalogId, category.categoryId, product);
+    const category = await addCategory(db, tenant, {
+      departmentId: tenant.departmentId,
+      catalogId,
+      parentId,
+      name: node.name,
+      sortOrder,
+    });
+    for (const product of node.products ?? [])
+      await seedProduct(db, files, tenant, catalogId, category.categoryId, product);
     await seedTree(db, files, tenant, catalogId, node.children ?? [], category.categoryId);
   }
 }
 
 async function seedCatalog(db: Database, files: R2Bucket, tenant: Tenant, catalog: DemoCatalog) {
-  const created = await addCatalog(db, tenant, { departmentId: tenant.departmentId, name: catalog.name, catalogType: catalog.catalogType, catalogVersion: catalog.catalogVersion });
+  const created = await addCatalog(db, tenant, {
+    departmentId: tenant.departmentId,
+    name: catalog.name,
+    catalogType: catalog.catalogType,
+    catalogVersion: catalog.catalogVersion,
+  });
   await seedTree(db, files, tenant, created.catalogId, catalog.tree, null);
   return created.catalogId;
 }
@@ -136,8 +242,18 @@ export async function seedDemo(db: Database, files: R2Bucket): Promise<boolean> 
   const existing = await db.query.companies.findFirst({ where: eq(companies.id, DEMO.companyId) });
   if (existing) return false;
   await seedAccounts(db);
-  const demo: Tenant = { companyId: DEMO.companyId, departmentId: DEMO.salesDepartmentId, userId: '0190a000-0000-7000-8000-000000000102', surface: 'job' };
-  const other: Tenant = { companyId: DEMO.otherCompanyId, departmentId: DEMO.otherDepartmentId, userId: '0190a000-0000-7000-8000-000000000104', surface: 'job' };
+  const demo: Tenant = {
+    companyId: DEMO.companyId,
+    departmentId: DEMO.salesDepartmentId,
+    userId: '0190a000-0000-7000-8000-000000000102',
+    surface: 'job',
+  };
+  const other: Tenant = {
+    companyId: DEMO.otherCompanyId,
+    departmentId: DEMO.otherDepartmentId,
+    userId: '0190a000-0000-7000-8000-000000000104',
+    surface: 'job',
+  };
   await seedAttributes(db, demo);
   await seedAttributes(db, other);
   for (const catalog of DEMO_CATALOGS) await seedCatalog(db, files, demo, catalog);
@@ -150,7 +266,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const proxy = await localBindings();
   try {
     const seeded = await seedDemo(createDb(proxy.env.DB), proxy.env.FILES);
-    console.log(seeded ? 'Demo data seeded: Demo Elektro GmbH and Zweite Handel GmbH (password demo-password-1).' : 'Demo data already present; nothing changed.');
+    console.log(
+      seeded
+        ? 'Demo data seeded: Demo Elektro GmbH and Zweite Handel GmbH (password demo-password-1).'
+        : 'Demo data already present; nothing changed.',
+    );
     console.log(await seedDemoConnection(createDb(proxy.env.DB), proxy.env.SYNC_ENCRYPTION_KEY, DEMO));
   } finally {
     await proxy.dispose();

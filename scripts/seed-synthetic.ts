@@ -78,7 +78,28 @@ class SqlWriter {
   }
 }
 
-const PRODUCT_COLUMNS = ['id', 'company_id', 'catalog_id', 'parent_id', 'sku', 'name', 'description', 'gtin', 'manufacturer_name', 'manufacturer_pid', 'unit', 'price', 'price_quantity', 'delivery_time_days', 'status', 'revision', 'fingerprint', 'fingerprint_revision', 'created_at', 'updated_at'];
+const PRODUCT_COLUMNS = [
+  'id',
+  'company_id',
+  'catalog_id',
+  'parent_id',
+  'sku',
+  'name',
+  'description',
+  'gtin',
+  'manufacturer_name',
+  'manufacturer_pid',
+  'unit',
+  'price',
+  'price_quantity',
+  'delivery_time_days',
+  'status',
+  'revision',
+  'fingerprint',
+  'fingerprint_revision',
+  'created_at',
+  'updated_at',
+];
 
 function gtinFor(n: number): string {
   const body = `40${String(n).padStart(10, '0')}`;
@@ -105,21 +126,48 @@ async function main() {
   const { hash, salt } = await hashPassword(password);
   await writer.insert('companies', ['id', 'name'], [companyId, companyName]);
   await writer.insert('departments', ['id', 'company_id', 'name'], [departmentId, companyId, 'Bench']);
-  await writer.insert('users', ['id', 'email', 'name', 'password_hash', 'password_salt', 'security_stamp', 'ai_may_edit_classifications'], [userId, email, 'Bench User', hash, salt, crypto.randomUUID(), 1]);
-  await writer.insert('memberships', ['user_id', 'company_id', 'role', 'default_department_id'], [userId, companyId, 'editor', departmentId]);
+  await writer.insert(
+    'users',
+    ['id', 'email', 'name', 'password_hash', 'password_salt', 'security_stamp', 'ai_may_edit_classifications'],
+    [userId, email, 'Bench User', hash, salt, crypto.randomUUID(), 1],
+  );
+  await writer.insert(
+    'memberships',
+    ['user_id', 'company_id', 'role', 'default_department_id'],
+    [userId, companyId, 'editor', departmentId],
+  );
   const attributes = { weight_kg: newId(), packaging: newId(), country_of_origin: newId() };
-  await writer.insert('attributes', ['id', 'company_id', 'code', 'name', 'type', 'unit', 'enum_values'], [attributes.weight_kg, companyId, 'weight_kg', 'Gewicht', 'number', 'KGM', null]);
-  await writer.insert('attributes', ['id', 'company_id', 'code', 'name', 'type', 'unit', 'enum_values'], [attributes.packaging, companyId, 'packaging', 'Verpackung', 'enum', null, JSON.stringify(['box', 'ring', 'drum'])]);
-  await writer.insert('attributes', ['id', 'company_id', 'code', 'name', 'type', 'unit', 'enum_values'], [attributes.country_of_origin, companyId, 'country_of_origin', 'Ursprungsland', 'text', null, null]);
+  await writer.insert(
+    'attributes',
+    ['id', 'company_id', 'code', 'name', 'type', 'unit', 'enum_values'],
+    [attributes.weight_kg, companyId, 'weight_kg', 'Gewicht', 'number', 'KGM', null],
+  );
+  await writer.insert(
+    'attributes',
+    ['id', 'company_id', 'code', 'name', 'type', 'unit', 'enum_values'],
+    [attributes.packaging, companyId, 'packaging', 'Verpackung', 'enum', null, JSON.stringify(['box', 'ring', 'drum'])],
+  );
+  await writer.insert(
+    'attributes',
+    ['id', 'company_id', 'code', 'name', 'type', 'unit', 'enum_values'],
+    [attributes.country_of_origin, companyId, 'country_of_origin', 'Ursprungsland', 'text', null, null],
+  );
 
   // A small set of real image files shared by all products (as manufacturers' pictures are), so
   // a sync can send and a connector can fetch them: R2 objects with their sha256.
   const images: { key: string; sha256: string }[] = [];
   for (let n = 0; n < IMAGE_COUNT; n++) {
-    const bytes = new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><text x="10" y="35">Bild ${n + 1}</text></svg>`);
+    const bytes = new TextEncoder().encode(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><text x="10" y="35">Bild ${n + 1}</text></svg>`,
+    );
     const key = `media/${companyId}/${catalogId}/synthetic/image-${n + 1}.svg`;
     await proxy.env.FILES.put(key, bytes, { httpMetadata: { contentType: 'image/svg+xml' } });
-    images.push({ key, sha256: [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('') });
+    images.push({
+      key,
+      sha256: [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))]
+        .map((b) => b.toString(16).padStart(2, '0'))
+        .join(''),
+    });
   }
 
   const leafIds: string[] = [];
@@ -140,14 +188,39 @@ async function main() {
 
   let variantCount = 0;
   let serial = 0;
-  const makeNode = (id: string, parentId: string | null, sku: string, name: string, price: string, features: [string, string, string | null][], packaging: string): ProductNode => {
+  const makeNode = (
+    id: string,
+    parentId: string | null,
+    sku: string,
+    name: string,
+    price: string,
+    features: [string, string, string | null][],
+    packaging: string,
+  ): ProductNode => {
     serial++;
     const linkId = newId();
     const product = {
-      id, companyId, catalogId, parentId, sku, name,
+      id,
+      companyId,
+      catalogId,
+      parentId,
+      sku,
+      name,
       description: `${name}. Synthetic product ${serial} for scale tests: rated for continuous operation, RoHS compliant, <tested> & "certified".`,
-      gtin: gtinFor(serial), manufacturerName: `Hersteller ${serial % 50}`, manufacturerPid: `MPN-${serial}`, unit: 'C62', price, priceQuantity: 1,
-      keywords: null, deliveryTimeDays: 3, status: 'active' as const, revision: 0, fingerprint: null, fingerprintRevision: -1, createdAt: now, updatedAt: now,
+      gtin: gtinFor(serial),
+      manufacturerName: `Hersteller ${serial % 50}`,
+      manufacturerPid: `MPN-${serial}`,
+      unit: 'C62',
+      price,
+      priceQuantity: 1,
+      keywords: null,
+      deliveryTimeDays: 3,
+      status: 'active' as const,
+      revision: 0,
+      fingerprint: null,
+      fingerprintRevision: -1,
+      createdAt: now,
+      updatedAt: now,
     };
     const node: ProductNode = {
       product,
@@ -157,33 +230,104 @@ async function main() {
         { code: 'weight_kg', type: 'number', value: String((serial % 97) / 10 + 0.1), unit: 'KGM' },
       ],
       classification: {
-        linkId, name, classificationGroups: 1,
+        linkId,
+        name,
+        classificationGroups: 1,
         classes: [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }],
         features: features.map(([code, value, unit]) => ({ group: 'ETIM', code, value, unit })),
       },
-      media: [{ mediaId: newId(), purpose: 'normal', fileName: `${sku}.svg`, contentType: 'image/svg+xml', size: 120, storageKey: images[serial % IMAGE_COUNT]!.key, sha256: images[serial % IMAGE_COUNT]!.sha256, description: null }],
+      media: [
+        {
+          mediaId: newId(),
+          purpose: 'normal',
+          fileName: `${sku}.svg`,
+          contentType: 'image/svg+xml',
+          size: 120,
+          storageKey: images[serial % IMAGE_COUNT]!.key,
+          sha256: images[serial % IMAGE_COUNT]!.sha256,
+          description: null,
+        },
+      ],
     };
     return node;
   };
 
   const writeNode = async (node: ProductNode, fingerprint: string | null) => {
     const p = node.product;
-    await writer.insert('products', PRODUCT_COLUMNS, [p.id, companyId, catalogId, p.parentId, p.sku, p.name, p.description, p.gtin, p.manufacturerName, p.manufacturerPid, p.unit, p.price, p.priceQuantity, p.deliveryTimeDays, p.status, 0, fingerprint, fingerprint ? 0 : -1, now, now]);
+    await writer.insert('products', PRODUCT_COLUMNS, [
+      p.id,
+      companyId,
+      catalogId,
+      p.parentId,
+      p.sku,
+      p.name,
+      p.description,
+      p.gtin,
+      p.manufacturerName,
+      p.manufacturerPid,
+      p.unit,
+      p.price,
+      p.priceQuantity,
+      p.deliveryTimeDays,
+      p.status,
+      0,
+      fingerprint,
+      fingerprint ? 0 : -1,
+      now,
+      now,
+    ]);
     for (const v of node.values) {
       const attributeId = attributes[v.code as keyof typeof attributes];
-      await writer.insert('attribute_values', ['element_id', 'attribute_id', 'company_id', 'value', 'number_value'], [p.id, attributeId, companyId, v.value, v.type === 'number' ? Number(v.value) : null]);
+      await writer.insert(
+        'attribute_values',
+        ['element_id', 'attribute_id', 'company_id', 'value', 'number_value'],
+        [p.id, attributeId, companyId, v.value, v.type === 'number' ? Number(v.value) : null],
+      );
     }
     const c = node.classification!;
-    await writer.insert('classification_links', ['link_id', 'company_id', 'element_id', 'name', 'classification_groups'], [c.linkId, companyId, p.id, c.name, 1]);
-    await writer.insert('classification_link_classes', ['link_id', 'group', 'system', 'code'], [c.linkId, 'ETIM', 'ETIM-9.0', 'EC000042']);
-    for (const f of c.features) await writer.insert('classification_link_features', ['link_id', 'group', 'code', 'value', 'unit'], [c.linkId, f.group, f.code, f.value, f.unit]);
+    await writer.insert(
+      'classification_links',
+      ['link_id', 'company_id', 'element_id', 'name', 'classification_groups'],
+      [c.linkId, companyId, p.id, c.name, 1],
+    );
+    await writer.insert(
+      'classification_link_classes',
+      ['link_id', 'group', 'system', 'code'],
+      [c.linkId, 'ETIM', 'ETIM-9.0', 'EC000042'],
+    );
+    for (const f of c.features)
+      await writer.insert(
+        'classification_link_features',
+        ['link_id', 'group', 'code', 'value', 'unit'],
+        [c.linkId, f.group, f.code, f.value, f.unit],
+      );
     for (const m of node.media) {
-      await writer.insert('media', ['id', 'company_id', 'element_id', 'purpose', 'file_name', 'content_type', 'size', 'storage_key', 'sha256', 'sort_order'], [m.mediaId, companyId, p.id, m.purpose, m.fileName, m.contentType, m.size, m.storageKey, m.sha256, 0]);
+      await writer.insert(
+        'media',
+        [
+          'id',
+          'company_id',
+          'element_id',
+          'purpose',
+          'file_name',
+          'content_type',
+          'size',
+          'storage_key',
+          'sha256',
+          'sort_order',
+        ],
+        [m.mediaId, companyId, p.id, m.purpose, m.fileName, m.contentType, m.size, m.storageKey, m.sha256, 0],
+      );
     }
   };
 
-  await writer.insert('catalogs', ['id', 'company_id', 'department_id', 'name', 'catalog_type', 'catalog_version', 'category_count', 'product_count'], [catalogId, companyId, departmentId, `Synthetic ${products}`, 'full', '1.0', categoryRows.length, 0]);
-  for (const row of categoryRows) await writer.insert('categories', ['id', 'company_id', 'catalog_id', 'parent_id', 'name', 'sort_order'], row);
+  await writer.insert(
+    'catalogs',
+    ['id', 'company_id', 'department_id', 'name', 'catalog_type', 'catalog_version', 'category_count', 'product_count'],
+    [catalogId, companyId, departmentId, `Synthetic ${products}`, 'full', '1.0', categoryRows.length, 0],
+  );
+  for (const row of categoryRows)
+    await writer.insert('categories', ['id', 'company_id', 'catalog_id', 'parent_id', 'name', 'sort_order'], row);
 
   const started = Date.now();
   const characteristics = ['EV000040', 'EV000041', 'EV000042'];
@@ -198,37 +342,95 @@ async function main() {
       ['EF000073', characteristics[i % 3]!, null],
       ['EF000133', String(amps), 'AMP'],
     ];
-    const master = makeNode(masterId, null, sku, `Leitungsschutzschalter ${amps} A Typ ${i}`, (3 + (i % 500) / 10).toFixed(2), baseFeatures, 'box');
+    const master = makeNode(
+      masterId,
+      null,
+      sku,
+      `Leitungsschutzschalter ${amps} A Typ ${i}`,
+      (3 + (i % 500) / 10).toFixed(2),
+      baseFeatures,
+      'box',
+    );
     const variants: ProductNode[] = [];
     if (i % 5 === 0) {
       for (let v = 0; v < 3; v++) {
         const variantAmps = [10, 16, 25][v]!;
-        const features = baseFeatures.map(([code, value, unit]) => [code, code === 'EF000133' ? String(variantAmps) : value, unit] as [string, string, string | null]);
-        variants.push(makeNode(newId(), masterId, `${sku}-V${v + 1}`, `Leitungsschutzschalter ${variantAmps} A Typ ${i} Variante ${v + 1}`, (4 + v).toFixed(2), features, 'ring'));
+        const features = baseFeatures.map(
+          ([code, value, unit]) =>
+            [code, code === 'EF000133' ? String(variantAmps) : value, unit] as [string, string, string | null],
+        );
+        variants.push(
+          makeNode(
+            newId(),
+            masterId,
+            `${sku}-V${v + 1}`,
+            `Leitungsschutzschalter ${variantAmps} A Typ ${i} Variante ${v + 1}`,
+            (4 + v).toFixed(2),
+            features,
+            'ring',
+          ),
+        );
       }
-      variants.sort((a, b) => (a.product.sku! < b.product.sku! ? -1 : a.product.sku! > b.product.sku! ? 1 : a.product.id < b.product.id ? -1 : 1));
+      variants.sort((a, b) =>
+        a.product.sku! < b.product.sku!
+          ? -1
+          : a.product.sku! > b.product.sku!
+            ? 1
+            : a.product.id < b.product.id
+              ? -1
+              : 1,
+      );
       variantCount += variants.length;
     }
     const categoryId = leafIds[i % leafIds.length]!;
     const aggregate: ProductAggregate = { ...master, categoryIds: [categoryId], variants };
     const fingerprint = await fingerprintOf(syncRecord(aggregate));
     await writeNode(master, fingerprint);
-    await writer.insert('product_categories', ['product_id', 'category_id', 'company_id'], [masterId, categoryId, companyId]);
+    await writer.insert(
+      'product_categories',
+      ['product_id', 'category_id', 'company_id'],
+      [masterId, categoryId, companyId],
+    );
     for (const variant of variants) await writeNode(variant, null);
-    if ((i + 1) % 10_000 === 0) process.stderr.write(`  ${i + 1} masters generated (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+    if ((i + 1) % 10_000 === 0)
+      process.stderr.write(`  ${i + 1} masters generated (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
   }
   await writer.flush();
-  await d1.prepare('UPDATE catalogs SET product_count = ? WHERE id = ?').bind(products + variantCount, catalogId).run();
+  await d1
+    .prepare('UPDATE catalogs SET product_count = ? WHERE id = ?')
+    .bind(products + variantCount, catalogId)
+    .run();
 
   // Spot check: the loader the service uses must reproduce the stored fingerprints.
-  const sample = await d1.prepare('SELECT id, fingerprint FROM products WHERE catalog_id = ? AND parent_id IS NULL ORDER BY random() LIMIT 10').bind(catalogId).all<{ id: string; fingerprint: string }>();
-  const loaded = await loadProductAggregates(db, companyId, sample.results.map((r) => r.id));
+  const sample = await d1
+    .prepare(
+      'SELECT id, fingerprint FROM products WHERE catalog_id = ? AND parent_id IS NULL ORDER BY random() LIMIT 10',
+    )
+    .bind(catalogId)
+    .all<{ id: string; fingerprint: string }>();
+  const loaded = await loadProductAggregates(
+    db,
+    companyId,
+    sample.results.map((r) => r.id),
+  );
   for (const aggregate of loaded) {
     const expected = sample.results.find((r) => r.id === aggregate.product.id)!.fingerprint;
-    if ((await fingerprintOf(syncRecord(aggregate))) !== expected) throw new Error(`fingerprint mismatch for ${aggregate.product.sku}`);
+    if ((await fingerprintOf(syncRecord(aggregate))) !== expected)
+      throw new Error(`fingerprint mismatch for ${aggregate.product.sku}`);
   }
   await proxy.dispose();
-  console.log(JSON.stringify({ companyId, departmentId, catalogId, email, password, masters: products, variants: variantCount, seconds: (Date.now() - started) / 1000 }));
+  console.log(
+    JSON.stringify({
+      companyId,
+      departmentId,
+      catalogId,
+      email,
+      password,
+      masters: products,
+      variants: variantCount,
+      seconds: (Date.now() - started) / 1000,
+    }),
+  );
 }
 
 await main();

@@ -21,7 +21,13 @@ const headers = await signRequest({
   body: body ?? '',
 });
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-const parts = ['curl', '-sS', '-X', method, ...Object.entries(headers).flatMap(([name, value]) => ['-H', quote(`${name}: ${value}`)])];
+const parts = [
+  'curl',
+  '-sS',
+  '-X',
+  method,
+  ...Object.entries(headers).flatMap(([name, value]) => ['-H', quote(`${name}: ${value}`)]),
+];
 if (body !== undefined) parts.push('-H', quote('Content-Type: application/json'), '--data-binary', quote(body));
 parts.push(quote(url.toString()));
 console.log(parts.join(' '));

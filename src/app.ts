@@ -13,7 +13,15 @@ import { productRoutes } from './catalog/product.routes';
 import type { AppEnv } from './env';
 import { exportRoutes } from './exports/export.routes';
 import { notFound } from './http/app-error';
-import { LARGE_JSON_PATHS, limitBody, limitLargeJson, RAW_BODY_PATHS, requestContext, requireJson, securityHeaders } from './http/middleware';
+import {
+  LARGE_JSON_PATHS,
+  limitBody,
+  limitLargeJson,
+  RAW_BODY_PATHS,
+  requestContext,
+  requireJson,
+  securityHeaders,
+} from './http/middleware';
 import { importRoutes } from './imports/import.routes';
 import { upsertRoutes } from './catalog/upsert/upsert.routes';
 import { renderError } from './http/on-error';
@@ -65,7 +73,10 @@ export function createApp() {
   app.get('/api/docs', (c) => {
     c.header('Cache-Control', 'no-cache');
     // The page is self-contained: no scripts at all, inline styles only, and never in a frame.
-    c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    c.header(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     c.header('X-Frame-Options', 'DENY');
     return c.html(renderReference(buildOpenApi(app, `${new URL(c.req.url).origin}/api`) as never));
   });

@@ -39,8 +39,12 @@ describe('Login', () => {
   it('answers 401 with the same message for a wrong password and an unknown email, and sets no cookie', async () => {
     const company = await makeCompany();
     const user = await makeUser(company);
-    const wrong = await call('POST', '/api/Account/Login', { body: { email: user.email, password: 'not-the-password' } });
-    const unknown = await call('POST', '/api/Account/Login', { body: { email: 'nobody@test.example', password: PASSWORD } });
+    const wrong = await call('POST', '/api/Account/Login', {
+      body: { email: user.email, password: 'not-the-password' },
+    });
+    const unknown = await call('POST', '/api/Account/Login', {
+      body: { email: 'nobody@test.example', password: PASSWORD },
+    });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
       expect(res.json).toMatchObject({ error: 'invalid email or password' });
@@ -51,7 +55,9 @@ describe('Login', () => {
   it('accepts the email in any case and with surrounding spaces', async () => {
     const company = await makeCompany();
     const user = await makeUser(company);
-    const res = await call('POST', '/api/Account/Login', { body: { email: `  ${user.email.toUpperCase()} `, password: PASSWORD } });
+    const res = await call('POST', '/api/Account/Login', {
+      body: { email: `  ${user.email.toUpperCase()} `, password: PASSWORD },
+    });
     expect(res.status).toBe(200);
     expect(res.json.userId).toBe(user.userId);
   });
@@ -93,7 +99,10 @@ describe('Me, Logout and sessions', () => {
     const tampered = await call('GET', '/api/Account/Me', { cookie: `${session.cookie}x` });
     expect(tampered.status).toBe(401);
     expect(tampered.json.error).toBe('session expired or invalid');
-    await db().update(sessions).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(sessions.userId, session.userId));
+    await db()
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(sessions.userId, session.userId));
     const expired = await call('GET', '/api/Account/Me', { cookie: session.cookie });
     expect(expired.status).toBe(401);
     expect(expired.json.error).toBe('session expired or invalid');
@@ -165,7 +174,9 @@ describe('ChangePassword', () => {
   });
 
   it('answers 401 without a session', async () => {
-    const res = await call('POST', '/api/Account/ChangePassword', { body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } });
+    const res = await call('POST', '/api/Account/ChangePassword', {
+      body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+    });
     expect(res.status).toBe(401);
     expect(res.json.error).toBe('not logged in');
   });
@@ -175,7 +186,10 @@ describe('SwitchDepartment', () => {
   it('moves the session to another department of the company', async () => {
     const session = await makeSession();
     const purchasing = await makeDepartment(session.companyId);
-    const res = await call('POST', '/api/Account/SwitchDepartment', { cookie: session.cookie, body: { departmentId: purchasing } });
+    const res = await call('POST', '/api/Account/SwitchDepartment', {
+      cookie: session.cookie,
+      body: { departmentId: purchasing },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ departmentId: purchasing });
     const me = await call('GET', '/api/Account/Me', { cookie: session.cookie });
@@ -185,7 +199,10 @@ describe('SwitchDepartment', () => {
   it('answers 403 for a department of another company and keeps the current one', async () => {
     const session = await makeSession();
     const other = await makeCompany();
-    const res = await call('POST', '/api/Account/SwitchDepartment', { cookie: session.cookie, body: { departmentId: other.departmentId } });
+    const res = await call('POST', '/api/Account/SwitchDepartment', {
+      cookie: session.cookie,
+      body: { departmentId: other.departmentId },
+    });
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('department does not belong to your company');
     const me = await call('GET', '/api/Account/Me', { cookie: session.cookie });

@@ -100,9 +100,15 @@ describe('/api/ai reads', () => {
       { linkId: links[0], name: 'A' },
       { linkId: links[1], name: 'B' },
     ]);
-    const second = await send('GET', `/api/ai/ListClassificationLinkIds?limit=2&cursor=${first.json.nextCursor}`, { token: a.token });
+    const second = await send('GET', `/api/ai/ListClassificationLinkIds?limit=2&cursor=${first.json.nextCursor}`, {
+      token: a.token,
+    });
     expect(second.json).toEqual({ items: [{ linkId: links[2], name: 'C' }], nextCursor: null });
-    const one = await send('GET', `/api/ai/ListClassificationLinkIds?elementId=${(await db().query.classificationLinks.findFirst({ where: eq(classificationLinks.linkId, links[1]!) }))!.elementId}`, { token: a.token });
+    const one = await send(
+      'GET',
+      `/api/ai/ListClassificationLinkIds?elementId=${(await db().query.classificationLinks.findFirst({ where: eq(classificationLinks.linkId, links[1]!) }))!.elementId}`,
+      { token: a.token },
+    );
     expect(one.json.items).toEqual([{ linkId: links[1], name: 'B' }]);
     const bad = await send('GET', '/api/ai/ListClassificationLinkIds?limit=0', { token: a.token });
     expect(bad.status).toBe(400);
@@ -157,11 +163,27 @@ describe('/api/ai writes', () => {
 
   it.each([
     ['a bitmask that disagrees with the classes', { classificationGroups: 3 }, /classificationGroups: bitmask 3/],
-    ['an unknown class', { classes: [{ group: 'ETIM', code: 'EC999999' }], features: [] }, /EC999999 is not a known ETIM class/],
+    [
+      'an unknown class',
+      { classes: [{ group: 'ETIM', code: 'EC999999' }], features: [] },
+      /EC999999 is not a known ETIM class/,
+    ],
     ['a feature of another class', { features: [{ code: 'EF000040', value: '10' }] }, /EF000040 is not a feature/],
-    ['a number feature with text', { features: [{ code: 'EF000008', value: 'high' }] }, /EF000008: "high" is not a number/],
-    ['an enum feature with an unknown value code', { features: [{ code: 'EF000073', value: 'EV999999' }] }, /EF000073: "EV999999" is not one of/],
-    ['a range that is not two numbers', { features: [{ code: 'EF000001', value: '-25' }] }, /EF000001: "-25" is not a range/],
+    [
+      'a number feature with text',
+      { features: [{ code: 'EF000008', value: 'high' }] },
+      /EF000008: "high" is not a number/,
+    ],
+    [
+      'an enum feature with an unknown value code',
+      { features: [{ code: 'EF000073', value: 'EV999999' }] },
+      /EF000073: "EV999999" is not one of/,
+    ],
+    [
+      'a range that is not two numbers',
+      { features: [{ code: 'EF000001', value: '-25' }] },
+      /EF000001: "-25" is not a range/,
+    ],
     ['a field the contract does not know', { colour: 'red' }, /unknown field\(s\) colour/],
   ])('refuses %s with 400 and stores nothing', async (_what, change, message) => {
     const a = await agent();
@@ -176,7 +198,12 @@ describe('/api/ai writes', () => {
   it('checks logical features and refuses a second classification of one element', async () => {
     const a = await agent();
     const product = await productOf(a);
-    const cable = { name: 'Cable', elementId: product.productId, classificationGroups: 1, classes: [{ group: 'ETIM', code: 'EC000057' }] };
+    const cable = {
+      name: 'Cable',
+      elementId: product.productId,
+      classificationGroups: 1,
+      classes: [{ group: 'ETIM', code: 'EC000057' }],
+    };
     const wrong = await create(a, { ...cable, features: [{ code: 'EF000139', value: 'maybe' }] });
     expect(wrong.status).toBe(400);
     expect(wrong.json.error).toMatch(/EF000139: "maybe" is not a boolean/);
@@ -223,7 +250,10 @@ describe('/api/ai writes', () => {
     expect(update.json.features.map((f: any) => `${f.code}=${f.value}`)).toEqual(['AAA002=16', 'EF000133=16']);
 
     const other = await agent();
-    const foreign = await send('POST', '/api/ai/UpdateClassification', { token: other.token, json: { linkId: created.json.linkId, name: 'hijack' } });
+    const foreign = await send('POST', '/api/ai/UpdateClassification', {
+      token: other.token,
+      json: { linkId: created.json.linkId, name: 'hijack' },
+    });
     expect(foreign.status).toBe(404);
     const unchanged = await send('GET', `/api/ai/GetClassification?linkId=${created.json.linkId}`, { token: a.token });
     expect(unchanged.json.name).toBe('MCB + eCl@ss');
@@ -232,7 +262,10 @@ describe('/api/ai writes', () => {
   it('keeps feature values that still fit when only the name changes', async () => {
     const a = await agent();
     const created = await create(a, { ...MCB, elementId: (await productOf(a)).productId });
-    const update = await send('POST', '/api/ai/UpdateClassification', { token: a.token, json: { linkId: created.json.linkId, name: 'Renamed' } });
+    const update = await send('POST', '/api/ai/UpdateClassification', {
+      token: a.token,
+      json: { linkId: created.json.linkId, name: 'Renamed' },
+    });
     expect(update.status, update.text).toBe(200);
     expect(update.json.features).toEqual(created.json.features);
   });
@@ -244,7 +277,10 @@ describe('/api/ai writes', () => {
     expect(createRes.status).toBe(403);
     expect(createRes.json.error).toBe('the account switch "AI may edit classifications" is off for this user');
     expect((await send('GET', '/api/ai/ListClassificationLinkIds', { token: reader.token })).json.items).toEqual([]);
-    const updateRes = await send('POST', '/api/ai/UpdateClassification', { token: reader.token, json: { linkId: crypto.randomUUID(), name: 'x' } });
+    const updateRes = await send('POST', '/api/ai/UpdateClassification', {
+      token: reader.token,
+      json: { linkId: crypto.randomUUID(), name: 'x' },
+    });
     expect(updateRes.status).toBe(403);
     expect(updateRes.json.error).toBe('the account switch "AI may edit classifications" is off for this user');
   });
@@ -264,7 +300,9 @@ describe('/api/ai writes', () => {
       json: { linkId: created.json.linkId, classes: [{ group: 'ETIM', code: 'EC000044' }] },
     });
     expect(update.status, update.text).toBe(200);
-    expect(update.json.classes).toEqual([{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000044', name: 'Residual current circuit breaker (RCCB)' }]);
+    expect(update.json.classes).toEqual([
+      { group: 'ETIM', system: 'ETIM-9.0', code: 'EC000044', name: 'Residual current circuit breaker (RCCB)' },
+    ]);
     expect(update.json.features.map((f: any) => f.code)).toEqual(['EF000008']);
   });
 
@@ -272,7 +310,10 @@ describe('/api/ai writes', () => {
     const a = await agent();
     const text = await send('POST', '/api/ai/CreateClassification', { token: a.token, form: { name: 'x' } });
     expect(text.status).toBe(415);
-    const broken = await send('POST', '/api/ai/CreateClassification', { token: a.token, headers: { 'Content-Type': 'application/json' } });
+    const broken = await send('POST', '/api/ai/CreateClassification', {
+      token: a.token,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(broken.status).toBe(400);
     expect(broken.json.error).toEqual(expect.any(String));
   });

@@ -16,29 +16,79 @@ import { tenantDigest } from './helpers/tenant-digest';
  */
 const MIB = 1024 * 1024;
 const hostile = (realId: string): unknown[] => [
-  '', ' ', 'x'.repeat(MIB), '\u0000', 'a\u0000b', '\u0007\u001b[2J', '\r\n', '\t', '\u202eevil', '💥'.repeat(50),
-  '%', '_', '%_%', '\\', "'", '"', "' OR 1=1 --", '"; DROP TABLE products; --', '<script>alert(1)</script>', '=cmd|"/c calc"!A1',
-  0, -1, 1.5, 2 ** 31, 2 ** 53 + 1, -(2 ** 63), 1e308, 'NaN', '1e3', -0.0001,
-  null, true, [], {}, [1, 2], { nested: { deep: [null] } },
-  'not-a-uuid', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', crypto.randomUUID(), newId(),
-  realId.toUpperCase(), ` ${realId} `, `${realId}%`,
+  '',
+  ' ',
+  'x'.repeat(MIB),
+  '\u0000',
+  'a\u0000b',
+  '\u0007\u001b[2J',
+  '\r\n',
+  '\t',
+  '\u202eevil',
+  '💥'.repeat(50),
+  '%',
+  '_',
+  '%_%',
+  '\\',
+  "'",
+  '"',
+  "' OR 1=1 --",
+  '"; DROP TABLE products; --',
+  '<script>alert(1)</script>',
+  '=cmd|"/c calc"!A1',
+  0,
+  -1,
+  1.5,
+  2 ** 31,
+  2 ** 53 + 1,
+  -(2 ** 63),
+  1e308,
+  'NaN',
+  '1e3',
+  -0.0001,
+  null,
+  true,
+  [],
+  {},
+  [1, 2],
+  { nested: { deep: [null] } },
+  'not-a-uuid',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  crypto.randomUUID(),
+  newId(),
+  realId.toUpperCase(),
+  ` ${realId} `,
+  `${realId}%`,
 ];
 const hostileQuery = (realId: string): string[] => [
-  ...hostile(realId).filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String),
-  '%FF%FE', '-1', '0', '501', '999999999999', 'abc', '!!!', 'eyJ4IjoxfQ', '%00',
+  ...hostile(realId)
+    .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')
+    .map(String),
+  '%FF%FE',
+  '-1',
+  '0',
+  '501',
+  '999999999999',
+  'abc',
+  '!!!',
+  'eyJ4IjoxfQ',
+  '%00',
 ];
 
 /** Hostile values per field: taken in turn from the list, so every value is used across fields while the sweep stays fast. */
 const PER_FIELD = 8;
-const pick = <T,>(values: T[], fieldIndex: number): T[] => Array.from({ length: PER_FIELD }, (_, j) => values[(fieldIndex * PER_FIELD + j) % values.length]!);
+const pick = <T>(values: T[], fieldIndex: number): T[] =>
+  Array.from({ length: PER_FIELD }, (_, j) => values[(fieldIndex * PER_FIELD + j) % values.length]!);
 
 /** Operations that record a failed password try by design (docs/reliability.md). */
 const RECORDS_FAILURES = new Set(['Account/Login', 'Account/ChangePassword']);
 /** Last: their successes (revoking AI access, switching department) would end other operations' credentials. */
 const LAST = (op: Operation) => (op.name.startsWith('Account/') ? 1 : 0);
 
-
-it('sweeps >= 1000 hostile requests: zero 5xx, every failure a documented JSON error that changed nothing', { timeout: 300_000 }, async () => {
+it('sweeps >= 1000 hostile requests: zero 5xx, every failure a documented JSON error that changed nothing', {
+  timeout: 300_000,
+}, async () => {
   const a: ContractTenant = await contractTenant();
   const digest = () => tenantDigest([a.companyId]);
   const operations = operationsOf(buildOpenApi(createApp(), 'https://pim.test/api')).sort((x, y) => LAST(x) - LAST(y));
@@ -59,7 +109,8 @@ it('sweeps >= 1000 hostile requests: zero 5xx, every failure a documented JSON e
       else if (res.status < 400) accepted++;
       else {
         failed.push([label, request]);
-        if (typeof res.json?.error !== 'string') problems.push(`${op.name} ${label}: ${res.status} without a JSON {error}`);
+        if (typeof res.json?.error !== 'string')
+          problems.push(`${op.name} ${label}: ${res.status} without a JSON {error}`);
         if (!op.statuses.includes(String(res.status))) problems.push(`${op.name} ${label}: undocumented ${res.status}`);
       }
     }
@@ -84,12 +135,21 @@ it('sweeps >= 1000 hostile requests: zero 5xx, every failure a documented JSON e
     const base = baseRequest(op, a.ids);
     for (const field of Object.keys(op.body?.properties ?? {})) {
       const realId = a.ids[idKeyOf(field) ?? ''] ?? newId();
-      const items: [string, Request][] = pick(hostile(realId), fieldIndex++).map((value, i) => [`${field}#${i}`, { ...base, body: { ...base.body, [field]: value } }]);
+      const items: [string, Request][] = pick(hostile(realId), fieldIndex++).map((value, i) => [
+        `${field}#${i}`,
+        { ...base, body: { ...base.body, [field]: value } },
+      ]);
       // Invalid UTF-8 inside the JSON text.
       const marker = '__INVALID_UTF8__';
       const text = JSON.stringify({ ...base.body, [field]: marker });
       const [head, tail] = text.split(marker) as [string, string];
-      const raw = new Uint8Array([...new TextEncoder().encode(head), 0xff, 0xfe, 0xc3, ...new TextEncoder().encode(tail)]);
+      const raw = new Uint8Array([
+        ...new TextEncoder().encode(head),
+        0xff,
+        0xfe,
+        0xc3,
+        ...new TextEncoder().encode(tail),
+      ]);
       items.push([`${field} invalid UTF-8`, { ...base, raw }]);
       await batch(op, items);
     }
@@ -109,7 +169,9 @@ it('sweeps >= 1000 hostile requests: zero 5xx, every failure a documented JSON e
 
   console.log(
     `bad-input sweep: ${requests} requests over ${operations.length} operations; statuses ${JSON.stringify(statuses)}; ` +
-      `${accepted} accepted as valid; ${Object.entries(statuses).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0)} 5xx; ` +
+      `${accepted} accepted as valid; ${Object.entries(statuses)
+        .filter(([s]) => Number(s) >= 500)
+        .reduce((n, [, c]) => n + c, 0)} 5xx; ` +
       `${problems.length} problems`,
   );
   if (problems.length) console.log(`sweep problems:\n${problems.join('\n')}`);

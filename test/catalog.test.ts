@@ -1,14 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
 import { newId } from '../src/db/ids';
-import { db, makeCatalog, makeCategory, makeCompany, makeDepartment, makeProduct, makeSession, makeUser } from './helpers/factories';
+import {
+  db,
+  makeCatalog,
+  makeCategory,
+  makeCompany,
+  makeDepartment,
+  makeProduct,
+  makeSession,
+  makeUser,
+} from './helpers/factories';
 import { call, loginAs } from './helpers/http';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function catalogsOf(cookie: string) {
-  return (await call('GET', '/api/Catalog/GetCatalogs', { cookie })).json.items as { catalogId: string; name: string }[];
+  return (await call('GET', '/api/Catalog/GetCatalogs', { cookie })).json.items as {
+    catalogId: string;
+    name: string;
+  }[];
 }
 
 describe('GetStats', () => {
@@ -47,7 +59,9 @@ describe('GetStats', () => {
     const session = await makeSession();
     const theirs = await makeCompany();
     await makeCatalog(theirs);
-    const res = await call('GET', `/api/Catalog/GetStats?departmentId=${theirs.departmentId}`, { cookie: session.cookie });
+    const res = await call('GET', `/api/Catalog/GetStats?departmentId=${theirs.departmentId}`, {
+      cookie: session.cookie,
+    });
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('departmentId does not name a department of your company');
   });
@@ -86,9 +100,15 @@ describe('AddCatalog', () => {
   it('uses a catalogId the client chose, and answers 400 (an unusable id) when it is taken', async () => {
     const session = await makeSession();
     const catalogId = newId();
-    const first = await call('POST', '/api/Catalog/AddCatalog', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId, name: 'One' } });
+    const first = await call('POST', '/api/Catalog/AddCatalog', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, catalogId, name: 'One' },
+    });
     expect(first.json.catalogId).toBe(catalogId);
-    const again = await call('POST', '/api/Catalog/AddCatalog', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId, name: 'Two' } });
+    const again = await call('POST', '/api/Catalog/AddCatalog', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, catalogId, name: 'Two' },
+    });
     expect(again.status).toBe(400);
     expect(again.json.error).toBe('catalogId: this id cannot be used; send a new UUIDv7 or leave it out');
     expect((await catalogsOf(session.cookie)).map((c) => c.name)).toEqual(['One']);
@@ -96,7 +116,9 @@ describe('AddCatalog', () => {
 
   it('answers 401 without a cookie and creates nothing', async () => {
     const session = await makeSession();
-    const res = await call('POST', '/api/Catalog/AddCatalog', { body: { departmentId: session.departmentId, name: 'x' } });
+    const res = await call('POST', '/api/Catalog/AddCatalog', {
+      body: { departmentId: session.departmentId, name: 'x' },
+    });
     expect(res.status).toBe(401);
     expect(res.json.error).toBe('not logged in');
     expect(await catalogsOf(session.cookie)).toEqual([]);
@@ -106,7 +128,10 @@ describe('AddCatalog', () => {
     const session = await makeSession();
     const theirs = await makeCompany();
     const theirUser = await makeUser(theirs);
-    const res = await call('POST', '/api/Catalog/AddCatalog', { cookie: session.cookie, body: { departmentId: theirs.departmentId, name: 'Intruder' } });
+    const res = await call('POST', '/api/Catalog/AddCatalog', {
+      cookie: session.cookie,
+      body: { departmentId: theirs.departmentId, name: 'Intruder' },
+    });
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('departmentId does not name a department of your company');
     expect(await catalogsOf(session.cookie)).toEqual([]);
@@ -116,14 +141,24 @@ describe('AddCatalog', () => {
   it.each([
     ['a missing name', { departmentId: 'DEPT' }, 'name is required'],
     ['an empty name', { departmentId: 'DEPT', name: '   ' }, 'name: name must not be empty'],
-    ['a name of the wrong type', { departmentId: 'DEPT', name: 42 }, 'name: Invalid input: expected string, received number'],
+    [
+      'a name of the wrong type',
+      { departmentId: 'DEPT', name: 42 },
+      'name: Invalid input: expected string, received number',
+    ],
     ['a missing departmentId', { name: 'x' }, 'departmentId is required'],
     ['a departmentId that is not a uuid', { departmentId: 'sales', name: 'x' }, 'departmentId: Invalid UUID'],
     ['an unknown field', { departmentId: 'DEPT', name: 'x', color: 'red' }, 'unknown field(s) color'],
-    ['a bad currency', { departmentId: 'DEPT', name: 'x', currency: 'euro' }, 'currency: currency must be an ISO 4217 code such as EUR'],
+    [
+      'a bad currency',
+      { departmentId: 'DEPT', name: 'x', currency: 'euro' },
+      'currency: currency must be an ISO 4217 code such as EUR',
+    ],
   ])('answers 400 for %s and creates nothing', async (_what, body, message) => {
     const session = await makeSession();
-    const payload = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v === 'DEPT' ? session.departmentId : v]));
+    const payload = Object.fromEntries(
+      Object.entries(body).map(([k, v]) => [k, v === 'DEPT' ? session.departmentId : v]),
+    );
     const res = await call('POST', '/api/Catalog/AddCatalog', { cookie: session.cookie, body: payload });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe(message);
@@ -162,7 +197,12 @@ describe('UpdateCatalog', () => {
     const catalog = await makeCatalog(session, { catalogType: 'full', description: 'keep me', currency: 'CHF' });
     const res = await call('POST', '/api/Catalog/UpdateCatalog', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, name: 'Renamed', catalogVersion: '2.1' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        name: 'Renamed',
+        catalogVersion: '2.1',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
@@ -172,7 +212,9 @@ describe('UpdateCatalog', () => {
       updatedAt: expect.stringMatching(ISO),
     });
     expect(res.json.updatedAt >= catalog.updatedAt).toBe(true);
-    const stored = await call('GET', `/api/Catalog/GetCatalog?catalogId=${catalog.catalogId}`, { cookie: session.cookie });
+    const stored = await call('GET', `/api/Catalog/GetCatalog?catalogId=${catalog.catalogId}`, {
+      cookie: session.cookie,
+    });
     expect(stored.json).toEqual(res.json);
   });
 
@@ -186,17 +228,28 @@ describe('UpdateCatalog', () => {
       body: { departmentId: purchasing, catalogId: catalog.catalogId, name: catalog.name },
     });
     expect(res.json.departmentId).toBe(purchasing);
-    expect((await call('GET', '/api/Catalog/GetStats', { cookie: session.cookie })).json).toEqual({ catalogs: 0, categories: 0, products: 0 });
-    expect((await call('GET', `/api/Catalog/GetStats?departmentId=${purchasing}`, { cookie: session.cookie })).json).toEqual({ catalogs: 1, categories: 0, products: 1 });
+    expect((await call('GET', '/api/Catalog/GetStats', { cookie: session.cookie })).json).toEqual({
+      catalogs: 0,
+      categories: 0,
+      products: 0,
+    });
+    expect(
+      (await call('GET', `/api/Catalog/GetStats?departmentId=${purchasing}`, { cookie: session.cookie })).json,
+    ).toEqual({ catalogs: 1, categories: 0, products: 1 });
   });
 
   it('answers 400 without catalogId and changes nothing', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
-    const res = await call('POST', '/api/Catalog/UpdateCatalog', { cookie: session.cookie, body: { departmentId: session.departmentId, name: 'No id' } });
+    const res = await call('POST', '/api/Catalog/UpdateCatalog', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, name: 'No id' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('catalogId is required');
-    expect(await catalogsOf(session.cookie)).toEqual([expect.objectContaining({ catalogId: catalog.catalogId, name: 'Test catalog' })]);
+    expect(await catalogsOf(session.cookie)).toEqual([
+      expect.objectContaining({ catalogId: catalog.catalogId, name: 'Test catalog' }),
+    ]);
   });
 
   it('answers 404 for a catalog of another company and leaves it unchanged', async () => {
@@ -228,7 +281,9 @@ describe('UpdateCatalog', () => {
   it('answers 401 without a cookie and leaves the catalog unchanged', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
-    const res = await call('POST', '/api/Catalog/UpdateCatalog', { body: { departmentId: session.departmentId, catalogId: catalog.catalogId, name: 'x' } });
+    const res = await call('POST', '/api/Catalog/UpdateCatalog', {
+      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, name: 'x' },
+    });
     expect(res.status).toBe(401);
     expect(res.json.error).toBe('not logged in');
     expect(await getCatalog(db(), session, catalog.catalogId)).toEqual(catalog);
@@ -256,9 +311,13 @@ describe('GetCatalogs, GetCatalog and DeleteCatalog', () => {
     const first = await call('GET', '/api/Catalog/GetCatalogs?limit=2', { cookie: session.cookie });
     expect(first.json.items.map((c: { name: string }) => c.name)).toEqual(['C0', 'C1']);
     expect(first.json.nextCursor).toEqual(expect.any(String));
-    const second = await call('GET', `/api/Catalog/GetCatalogs?limit=2&cursor=${first.json.nextCursor}`, { cookie: session.cookie });
+    const second = await call('GET', `/api/Catalog/GetCatalogs?limit=2&cursor=${first.json.nextCursor}`, {
+      cookie: session.cookie,
+    });
     expect(second.json.items.map((c: { name: string }) => c.name)).toEqual(['C2', 'C3']);
-    const third = await call('GET', `/api/Catalog/GetCatalogs?limit=2&cursor=${second.json.nextCursor}`, { cookie: session.cookie });
+    const third = await call('GET', `/api/Catalog/GetCatalogs?limit=2&cursor=${second.json.nextCursor}`, {
+      cookie: session.cookie,
+    });
     expect(third.json).toEqual({ items: [created[4]], nextCursor: null });
   });
 
@@ -266,10 +325,15 @@ describe('GetCatalogs, GetCatalog and DeleteCatalog', () => {
     const session = await makeSession();
     const purchasing = await makeDepartment(session.companyId);
     await makeCatalog(session, { name: 'Sales catalog' });
-    const theirs = await makeCatalog({ companyId: session.companyId, departmentId: purchasing }, { name: 'Purchasing catalog' });
+    const theirs = await makeCatalog(
+      { companyId: session.companyId, departmentId: purchasing },
+      { name: 'Purchasing catalog' },
+    );
     const res = await call('GET', `/api/Catalog/GetCatalogs?departmentId=${purchasing}`, { cookie: session.cookie });
     expect(res.json).toEqual({ items: [theirs], nextCursor: null });
-    const foreign = await call('GET', `/api/Catalog/GetCatalogs?departmentId=${(await makeCompany()).departmentId}`, { cookie: session.cookie });
+    const foreign = await call('GET', `/api/Catalog/GetCatalogs?departmentId=${(await makeCompany()).departmentId}`, {
+      cookie: session.cookie,
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.json.error).toBe('departmentId does not name a department of your company');
   });
@@ -289,19 +353,33 @@ describe('GetCatalogs, GetCatalog and DeleteCatalog', () => {
     await makeCategory(session, doomed.catalogId);
     const product = await makeProduct(session, doomed.catalogId);
     await makeProduct(session, keep.catalogId);
-    const res = await call('POST', '/api/Catalog/DeleteCatalog', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: doomed.catalogId } });
+    const res = await call('POST', '/api/Catalog/DeleteCatalog', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, catalogId: doomed.catalogId },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ catalogId: doomed.catalogId, deleted: true });
-    expect((await call('GET', `/api/Catalog/GetCatalog?catalogId=${doomed.catalogId}`, { cookie: session.cookie })).status).toBe(404);
-    expect((await call('GET', `/api/Catalog/GetProduct?productId=${product.productId}`, { cookie: session.cookie })).status).toBe(404);
-    expect((await call('GET', '/api/Catalog/GetStats', { cookie: session.cookie })).json).toEqual({ catalogs: 1, categories: 0, products: 1 });
+    expect(
+      (await call('GET', `/api/Catalog/GetCatalog?catalogId=${doomed.catalogId}`, { cookie: session.cookie })).status,
+    ).toBe(404);
+    expect(
+      (await call('GET', `/api/Catalog/GetProduct?productId=${product.productId}`, { cookie: session.cookie })).status,
+    ).toBe(404);
+    expect((await call('GET', '/api/Catalog/GetStats', { cookie: session.cookie })).json).toEqual({
+      catalogs: 1,
+      categories: 0,
+      products: 1,
+    });
   });
 
   it('answers 404 when deleting a catalog of another company and keeps it', async () => {
     const session = await makeSession();
     const theirs = await makeCompany();
     const foreign = await makeCatalog(theirs);
-    const res = await call('POST', '/api/Catalog/DeleteCatalog', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: foreign.catalogId } });
+    const res = await call('POST', '/api/Catalog/DeleteCatalog', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, catalogId: foreign.catalogId },
+    });
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('catalog not found');
     expect(await getCatalog(db(), theirs, foreign.catalogId)).toEqual(foreign);

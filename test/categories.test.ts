@@ -11,7 +11,8 @@ const tree = async (session: Session, catalogId: string) => (await getCategoryTr
 
 async function chain(session: Session, catalogId: string, length: number) {
   const ids: string[] = [];
-  for (let i = 0; i < length; i++) ids.push((await makeCategory(session, catalogId, { name: `L${i + 1}`, parentId: ids.at(-1) })).categoryId);
+  for (let i = 0; i < length; i++)
+    ids.push((await makeCategory(session, catalogId, { name: `L${i + 1}`, parentId: ids.at(-1) })).categoryId);
   return ids;
 }
 
@@ -21,7 +22,13 @@ describe('AddCategory', () => {
     const catalog = await makeCatalog(session);
     const top = await call('POST', '/api/Catalog/AddCategory', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, name: 'Cables', description: 'All cables', sortOrder: 2 },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        name: 'Cables',
+        description: 'All cables',
+        sortOrder: 2,
+      },
     });
     expect(top.status).toBe(200);
     expect(top.json).toEqual({
@@ -35,14 +42,35 @@ describe('AddCategory', () => {
     });
     const child = await call('POST', '/api/Catalog/AddCategory', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, parentId: top.json.categoryId, name: 'Power cables' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        parentId: top.json.categoryId,
+        name: 'Power cables',
+      },
     });
-    expect(child.json).toMatchObject({ parentId: top.json.categoryId, name: 'Power cables', description: null, sortOrder: 0 });
+    expect(child.json).toMatchObject({
+      parentId: top.json.categoryId,
+      name: 'Power cables',
+      description: null,
+      sortOrder: 0,
+    });
     expect((await getCatalog(db(), session, catalog.catalogId)).categoryCount).toBe(2);
-    const children = await call('GET', `/api/Catalog/GetCategories?catalogId=${catalog.catalogId}&parentId=${top.json.categoryId}`, { cookie: session.cookie });
+    const children = await call(
+      'GET',
+      `/api/Catalog/GetCategories?catalogId=${catalog.catalogId}&parentId=${top.json.categoryId}`,
+      { cookie: session.cookie },
+    );
     expect(children.json).toEqual({ items: [{ ...child.json, subtreeProductCount: 0 }] });
-    const treeRes = await call('GET', `/api/Catalog/GetCategoryTree?catalogId=${catalog.catalogId}`, { cookie: session.cookie });
-    expect(treeRes.json).toEqual({ catalogId: catalog.catalogId, items: [{ ...top.json, subtreeProductCount: 0, children: [{ ...child.json, subtreeProductCount: 0, children: [] }] }] });
+    const treeRes = await call('GET', `/api/Catalog/GetCategoryTree?catalogId=${catalog.catalogId}`, {
+      cookie: session.cookie,
+    });
+    expect(treeRes.json).toEqual({
+      catalogId: catalog.catalogId,
+      items: [
+        { ...top.json, subtreeProductCount: 0, children: [{ ...child.json, subtreeProductCount: 0, children: [] }] },
+      ],
+    });
   });
 
   it('lists the top level in sortOrder, then name', async () => {
@@ -51,7 +79,9 @@ describe('AddCategory', () => {
     await makeCategory(session, catalog.catalogId, { name: 'B', sortOrder: 1 });
     await makeCategory(session, catalog.catalogId, { name: 'C', sortOrder: 0 });
     await makeCategory(session, catalog.catalogId, { name: 'A', sortOrder: 1 });
-    const res = await call('GET', `/api/Catalog/GetCategories?catalogId=${catalog.catalogId}`, { cookie: session.cookie });
+    const res = await call('GET', `/api/Catalog/GetCategories?catalogId=${catalog.catalogId}`, {
+      cookie: session.cookie,
+    });
     expect(res.json.items.map((c: { name: string }) => c.name)).toEqual(['C', 'A', 'B']);
   });
 
@@ -61,7 +91,12 @@ describe('AddCategory', () => {
     const ids = await chain(session, catalog.catalogId, MAX_DEPTH);
     const res = await call('POST', '/api/Catalog/AddCategory', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, parentId: ids.at(-1), name: 'Too deep' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        parentId: ids.at(-1),
+        name: 'Too deep',
+      },
     });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe(`parentId: category trees are limited to ${MAX_DEPTH} levels`);
@@ -74,13 +109,23 @@ describe('AddCategory', () => {
     const elsewhere = await makeCategory(session, (await makeCatalog(session)).catalogId);
     const wrongParent = await call('POST', '/api/Catalog/AddCategory', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, parentId: elsewhere.categoryId, name: 'x' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        parentId: elsewhere.categoryId,
+        name: 'x',
+      },
     });
     expect(wrongParent.status).toBe(404);
     expect(wrongParent.json.error).toBe('parent category not found');
     const taken = await call('POST', '/api/Catalog/AddCategory', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, categoryId: elsewhere.categoryId, name: 'dup' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        categoryId: elsewhere.categoryId,
+        name: 'dup',
+      },
     });
     expect(taken.status).toBe(400);
     expect(taken.json.error).toBe('categoryId: this id cannot be used; send a new UUIDv7 or leave it out');
@@ -115,11 +160,18 @@ describe('UpdateCategory and MoveCategory', () => {
     const category = await makeCategory(session, catalog.catalogId, { name: 'Old', description: 'keep', sortOrder: 4 });
     const res = await call('POST', '/api/Catalog/UpdateCategory', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, categoryId: category.categoryId, name: 'New' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        categoryId: category.categoryId,
+        name: 'New',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ...category, name: 'New' });
-    expect(await tree(session, catalog.catalogId)).toEqual([{ ...category, name: 'New', subtreeProductCount: 0, children: [] }]);
+    expect(await tree(session, catalog.catalogId)).toEqual([
+      { ...category, name: 'New', subtreeProductCount: 0, children: [] },
+    ]);
   });
 
   it('moves a category with its subtree below another parent and back to the top level', async () => {
@@ -135,7 +187,19 @@ describe('UpdateCategory and MoveCategory', () => {
     expect(moved.status).toBe(200);
     expect(moved.json).toEqual({ ...b, parentId: a.categoryId, sortOrder: 7 });
     expect(await tree(session, catalog.catalogId)).toEqual([
-      { ...a, subtreeProductCount: 0, children: [{ ...b, parentId: a.categoryId, sortOrder: 7, subtreeProductCount: 0, children: [{ ...b1, subtreeProductCount: 0, children: [] }] }] },
+      {
+        ...a,
+        subtreeProductCount: 0,
+        children: [
+          {
+            ...b,
+            parentId: a.categoryId,
+            sortOrder: 7,
+            subtreeProductCount: 0,
+            children: [{ ...b1, subtreeProductCount: 0, children: [] }],
+          },
+        ],
+      },
     ]);
     const top = await call('POST', '/api/Catalog/MoveCategory', {
       cookie: session.cookie,
@@ -152,7 +216,13 @@ describe('UpdateCategory and MoveCategory', () => {
     const b = await makeCategory(session, catalog.catalogId, { name: 'B' });
     const res = await call('POST', '/api/Catalog/UpdateCategory', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, categoryId: b.categoryId, parentId: a.categoryId, name: 'B2' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        categoryId: b.categoryId,
+        parentId: a.categoryId,
+        name: 'B2',
+      },
     });
     expect(res.json).toEqual({ ...b, parentId: a.categoryId, name: 'B2' });
   });
@@ -226,14 +296,19 @@ describe('DeleteCategory', () => {
     const keep = await makeCategory(session, catalog.catalogId, { name: 'Keep' });
     const [a, , c] = await chain(session, catalog.catalogId, 3);
     const product = await makeProduct(session, catalog.catalogId, { categoryIds: [c!, keep.categoryId] });
-    const res = await call('POST', '/api/Catalog/DeleteCategory', { cookie: session.cookie, body: { departmentId: session.departmentId, categoryId: a } });
+    const res = await call('POST', '/api/Catalog/DeleteCategory', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, categoryId: a },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ categoryId: a, deleted: 3 });
     expect((await tree(session, catalog.catalogId)).map((n) => n.name)).toEqual(['Keep']);
     expect((await getCatalog(db(), session, catalog.catalogId)).categoryCount).toBe(1);
     const stats = await call('GET', '/api/Catalog/GetStats', { cookie: session.cookie });
     expect(stats.json).toEqual({ catalogs: 1, categories: 1, products: 1 });
-    const after = await call('GET', `/api/Catalog/GetProduct?productId=${product.productId}`, { cookie: session.cookie });
+    const after = await call('GET', `/api/Catalog/GetProduct?productId=${product.productId}`, {
+      cookie: session.cookie,
+    });
     expect(after.json.categoryIds).toEqual([keep.categoryId]);
   });
 
@@ -242,19 +317,30 @@ describe('DeleteCategory', () => {
     const theirs = await makeCompany();
     const foreignCatalog = await makeCatalog(theirs);
     const foreign = await makeCategory(theirs, foreignCatalog.catalogId);
-    const notFound = await call('POST', '/api/Catalog/DeleteCategory', { cookie: session.cookie, body: { departmentId: session.departmentId, categoryId: foreign.categoryId } });
+    const notFound = await call('POST', '/api/Catalog/DeleteCategory', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, categoryId: foreign.categoryId },
+    });
     expect(notFound.status).toBe(404);
     expect(notFound.json.error).toBe('category not found');
-    const forbidden = await call('POST', '/api/Catalog/DeleteCategory', { cookie: session.cookie, body: { departmentId: theirs.departmentId, categoryId: foreign.categoryId } });
+    const forbidden = await call('POST', '/api/Catalog/DeleteCategory', {
+      cookie: session.cookie,
+      body: { departmentId: theirs.departmentId, categoryId: foreign.categoryId },
+    });
     expect(forbidden.status).toBe(403);
     expect(forbidden.json.error).toBe('departmentId does not name a department of your company');
-    expect((await getCategoryTree(db(), theirs, foreignCatalog.catalogId)).items).toEqual([{ ...foreign, subtreeProductCount: 0, children: [] }]);
+    expect((await getCategoryTree(db(), theirs, foreignCatalog.catalogId)).items).toEqual([
+      { ...foreign, subtreeProductCount: 0, children: [] },
+    ]);
     expect((await getCatalog(db(), theirs, foreignCatalog.catalogId)).categoryCount).toBe(1);
   });
 
   it('answers 404 for an unknown category id', async () => {
     const session = await makeSession();
-    const res = await call('POST', '/api/Catalog/DeleteCategory', { cookie: session.cookie, body: { departmentId: session.departmentId, categoryId: newId() } });
+    const res = await call('POST', '/api/Catalog/DeleteCategory', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, categoryId: newId() },
+    });
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('category not found');
   });

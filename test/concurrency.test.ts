@@ -13,14 +13,19 @@ describe('concurrent writes (docs/reliability.md)', () => {
     const catalog = await makeCatalog(session);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        call('POST', '/api/Catalog/AddProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: catalog.catalogId, sku: 'SAME-SKU', name: `Try ${i}` } }),
+        call('POST', '/api/Catalog/AddProduct', {
+          cookie: session.cookie,
+          body: { departmentId: session.departmentId, catalogId: catalog.catalogId, sku: 'SAME-SKU', name: `Try ${i}` },
+        }),
       ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(19);
     expect(results.every((r) => r.status === 200 || typeof r.json.error === 'string')).toBe(true);
     expect(await db().$count(products, eq(products.catalogId, catalog.catalogId))).toBe(1);
-    const stats = await call('GET', `/api/Catalog/GetCatalog?catalogId=${catalog.catalogId}`, { cookie: session.cookie });
+    const stats = await call('GET', `/api/Catalog/GetCatalog?catalogId=${catalog.catalogId}`, {
+      cookie: session.cookie,
+    });
     expect(stats.json.productCount).toBe(1);
   });
 
@@ -31,8 +36,25 @@ describe('concurrent writes (docs/reliability.md)', () => {
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         i % 2
-          ? call('POST', '/api/Catalog/UpdateProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: product.productId, name: `Name ${i}`, price: `${i}.50` } })
-          : call('POST', '/api/Catalog/SetValue', { cookie: session.cookie, body: { departmentId: session.departmentId, elementId: product.productId, field: 'description', value: `Text ${i}` } }),
+          ? call('POST', '/api/Catalog/UpdateProduct', {
+              cookie: session.cookie,
+              body: {
+                departmentId: session.departmentId,
+                catalogId: catalog.catalogId,
+                productId: product.productId,
+                name: `Name ${i}`,
+                price: `${i}.50`,
+              },
+            })
+          : call('POST', '/api/Catalog/SetValue', {
+              cookie: session.cookie,
+              body: {
+                departmentId: session.departmentId,
+                elementId: product.productId,
+                field: 'description',
+                value: `Text ${i}`,
+              },
+            }),
       ),
     );
     expect(results.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);

@@ -4,15 +4,28 @@ import { contactMessages } from '../src/db/schema';
 import { db } from './helpers/factories';
 import { randomIp, send } from './oauth-helpers';
 
-const message = { name: 'Erika Muster', email: 'Erika@Example.com', company: 'Muster Elektro', message: 'Please call me about a PIM demo.' };
+const message = {
+  name: 'Erika Muster',
+  email: 'Erika@Example.com',
+  company: 'Muster Elektro',
+  message: 'Please call me about a PIM demo.',
+};
 
 describe('POST /api/contact/submit', () => {
   it('stores a valid message and returns its id', async () => {
-    const res = await send('POST', '/api/contact/submit', { json: message, headers: { 'CF-Connecting-IP': randomIp() } });
+    const res = await send('POST', '/api/contact/submit', {
+      json: message,
+      headers: { 'CF-Connecting-IP': randomIp() },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual({ ok: true, messageId: expect.any(String) });
     const row = await db().query.contactMessages.findFirst({ where: eq(contactMessages.id, res.json.messageId) });
-    expect(row).toMatchObject({ name: 'Erika Muster', email: 'erika@example.com', company: 'Muster Elektro', message: message.message });
+    expect(row).toMatchObject({
+      name: 'Erika Muster',
+      email: 'erika@example.com',
+      company: 'Muster Elektro',
+      message: message.message,
+    });
   });
 
   it('accepts a message without a company', async () => {
@@ -30,14 +43,20 @@ describe('POST /api/contact/submit', () => {
     ['an unknown field', { phone: '123' }, /unknown field\(s\) phone/],
   ])('refuses %s with 400 and stores nothing', async (_what, change, error) => {
     const before = await db().$count(contactMessages);
-    const res = await send('POST', '/api/contact/submit', { json: { ...message, ...change }, headers: { 'CF-Connecting-IP': randomIp() } });
+    const res = await send('POST', '/api/contact/submit', {
+      json: { ...message, ...change },
+      headers: { 'CF-Connecting-IP': randomIp() },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatch(error);
     expect(await db().$count(contactMessages)).toBe(before);
   });
 
   it('answers 415 to a form post', async () => {
-    const res = await send('POST', '/api/contact/submit', { form: { name: 'x' }, headers: { 'CF-Connecting-IP': randomIp() } });
+    const res = await send('POST', '/api/contact/submit', {
+      form: { name: 'x' },
+      headers: { 'CF-Connecting-IP': randomIp() },
+    });
     expect(res.status).toBe(415);
   });
 
@@ -47,7 +66,10 @@ describe('POST /api/contact/submit', () => {
       const ok = await send('POST', '/api/contact/submit', { json: message, headers: { 'CF-Connecting-IP': ip } });
       expect(ok.status).toBe(200);
     }
-    const invalid = await send('POST', '/api/contact/submit', { json: { ...message, email: 'x' }, headers: { 'CF-Connecting-IP': ip } });
+    const invalid = await send('POST', '/api/contact/submit', {
+      json: { ...message, email: 'x' },
+      headers: { 'CF-Connecting-IP': ip },
+    });
     expect(invalid.status).toBe(400);
     const before = await db().$count(contactMessages);
     const limited = await send('POST', '/api/contact/submit', { json: message, headers: { 'CF-Connecting-IP': ip } });
@@ -55,7 +77,10 @@ describe('POST /api/contact/submit', () => {
     expect(limited.json.error).toMatch(/too many requests/);
     expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(3500);
     expect(await db().$count(contactMessages)).toBe(before);
-    const elsewhere = await send('POST', '/api/contact/submit', { json: message, headers: { 'CF-Connecting-IP': randomIp() } });
+    const elsewhere = await send('POST', '/api/contact/submit', {
+      json: message,
+      headers: { 'CF-Connecting-IP': randomIp() },
+    });
     expect(elsewhere.status).toBe(200);
   });
 });

@@ -36,7 +36,8 @@ describe('the contract of every operation', () => {
 
   it.each(OPERATIONS.map((op) => [op.name, op] as const))('%s', async (_name, op) => {
     const before = await tenantDigest([a.companyId, b.companyId]);
-    const unchanged = async (label: string) => expect(await tenantDigest([a.companyId, b.companyId]), `${op.name} ${label} changed data`).toBe(before);
+    const unchanged = async (label: string) =>
+      expect(await tenantDigest([a.companyId, b.companyId]), `${op.name} ${label} changed data`).toBe(before);
     const base = baseRequest(op, a.ids);
     const jsonBody = op.body !== undefined;
 
@@ -45,16 +46,31 @@ describe('the contract of every operation', () => {
       await unchanged('no credential');
     }
     if (op.security === 'cookie' && op.method === 'POST') {
-      expectError(op, await send(op, a, { ...base, headers: { Origin: 'https://evil.example' } }), 403, 'foreign Origin');
+      expectError(
+        op,
+        await send(op, a, { ...base, headers: { Origin: 'https://evil.example' } }),
+        403,
+        'foreign Origin',
+      );
       await unchanged('foreign Origin');
     }
     if (jsonBody) {
-      expectError(op, await send(op, a, { ...base, raw: JSON.stringify(base.body), headers: { 'Content-Type': 'text/plain' } }), 415, 'wrong content type');
+      expectError(
+        op,
+        await send(op, a, { ...base, raw: JSON.stringify(base.body), headers: { 'Content-Type': 'text/plain' } }),
+        415,
+        'wrong content type',
+      );
       const malformed = await send(op, a, { ...base, raw: '{"name": ' });
       expectError(op, malformed, 400, 'malformed JSON');
       expect(malformed.json.code).toBe('bad_request');
       const limit = LARGE_JSON_PATHS.includes(`/api/${op.name}`) ? MAX_LARGE_JSON_BYTES : 1024 * 1024;
-      expectError(op, await send(op, a, { ...base, raw: JSON.stringify({ ...base.body, pad: 'x'.repeat(limit) }) }), 413, 'oversize');
+      expectError(
+        op,
+        await send(op, a, { ...base, raw: JSON.stringify({ ...base.body, pad: 'x'.repeat(limit) }) }),
+        413,
+        'oversize',
+      );
       await unchanged('content type, malformed, oversize');
     }
 
@@ -94,7 +110,10 @@ describe('the contract of every operation', () => {
     ].filter(({ field, value }) => idKeyOf(field) && value === a.ids[idKeyOf(field)!] && b.ids[idKeyOf(field)!]);
     for (const { field, where } of idFields) {
       const foreign = b.ids[idKeyOf(field)!]!;
-      const request = where === 'body' ? { ...base, body: { ...base.body, [field]: foreign } } : { ...base, query: { ...base.query, [field]: foreign } };
+      const request =
+        where === 'body'
+          ? { ...base, body: { ...base.body, [field]: foreign } }
+          : { ...base, query: { ...base.query, [field]: foreign } };
       const res = await send(op, a, request);
       // A department of another company is refused as such (403); any other id is unknown (404).
       expectError(op, res, field === 'departmentId' ? 403 : 404, `${field} of another company`);

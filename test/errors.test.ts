@@ -19,7 +19,10 @@ async function fixture() {
     ['/api/Catalog/AddCatalog', { departmentId: d, name: 'New' }],
     ['/api/Catalog/UpdateCatalog', { departmentId: d, catalogId: catalog.catalogId, name: 'After' }],
     ['/api/Catalog/AddProduct', { departmentId: d, catalogId: catalog.catalogId, name: 'New' }],
-    ['/api/Catalog/UpdateProduct', { departmentId: d, catalogId: catalog.catalogId, productId: product.productId, name: 'After' }],
+    [
+      '/api/Catalog/UpdateProduct',
+      { departmentId: d, catalogId: catalog.catalogId, productId: product.productId, name: 'After' },
+    ],
     ['/api/Catalog/SetValue', { departmentId: d, elementId: product.productId, field: 'name', value: 'After' }],
     ['/api/Export/StartExport', { departmentId: d, catalogId: catalog.catalogId, exportType: 'CSV' }],
   ];
@@ -28,7 +31,11 @@ async function fixture() {
 
 /** Proves nothing changed: counts, the catalog, the product, and no job. */
 async function expectUnchanged(session: Session, catalogId: string, productId: string) {
-  expect((await call('GET', '/api/Catalog/GetStats', { cookie: session.cookie })).json).toEqual({ catalogs: 1, categories: 0, products: 1 });
+  expect((await call('GET', '/api/Catalog/GetStats', { cookie: session.cookie })).json).toEqual({
+    catalogs: 1,
+    categories: 0,
+    products: 1,
+  });
   expect((await getCatalog(db(), session, catalogId)).name).toBe('Before');
   expect((await getProduct(db(), session, productId)).name).toBe('Before');
   expect((await call('GET', '/api/Job/GetJobs', { cookie: session.cookie })).json.items).toEqual([]);
@@ -49,7 +56,11 @@ describe('error responses of the SPEC operations', () => {
   it('answers 400 for malformed JSON to each of them and changes nothing', async () => {
     const { session, catalog, product, operations } = await fixture();
     for (const [path, body] of operations) {
-      const res = await call('POST', path, { cookie: session.cookie, rawBody: JSON.stringify(body).slice(0, -1), headers: { 'Content-Type': 'application/json' } });
+      const res = await call('POST', path, {
+        cookie: session.cookie,
+        rawBody: JSON.stringify(body).slice(0, -1),
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(res.status, path).toBe(400);
       expect(res.json.error, path).toMatch(/malformed JSON/i);
     }
@@ -82,7 +93,12 @@ describe('error responses of the SPEC operations', () => {
     const { session, product } = await fixture();
     const res = await call('POST', '/api/Catalog/SetValue', {
       cookie: session.cookie,
-      rawBody: JSON.stringify({ departmentId: session.departmentId, elementId: product.productId, field: 'name', value: 'ok' }),
+      rawBody: JSON.stringify({
+        departmentId: session.departmentId,
+        elementId: product.productId,
+        field: 'name',
+        value: 'ok',
+      }),
       headers: { 'Content-Type': 'application/json; charset=utf-8' },
     });
     expect(res.status).toBe(200);
@@ -92,7 +108,10 @@ describe('error responses of the SPEC operations', () => {
   it('answers 413 for a body over 1 MiB to each of them and changes nothing', async () => {
     const { session, catalog, product, operations } = await fixture();
     for (const [path, body] of operations) {
-      const res = await call('POST', path, { cookie: session.cookie, body: { ...body, padding: 'x'.repeat(1024 * 1024) } });
+      const res = await call('POST', path, {
+        cookie: session.cookie,
+        body: { ...body, padding: 'x'.repeat(1024 * 1024) },
+      });
       expect(res.status, path).toBe(413);
       expect(res.json.error).toBe('request body exceeds 1048576 bytes');
     }
@@ -105,7 +124,8 @@ describe('error responses of the SPEC operations', () => {
     let sent = 0;
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (sent === 0) controller.enqueue(new TextEncoder().encode(`{"departmentId":"${session.departmentId}","name":"`));
+        if (sent === 0)
+          controller.enqueue(new TextEncoder().encode(`{"departmentId":"${session.departmentId}","name":"`));
         if (sent++ < 20) controller.enqueue(chunk);
         else {
           controller.enqueue(new TextEncoder().encode('"}'));
@@ -114,7 +134,11 @@ describe('error responses of the SPEC operations', () => {
       },
     });
     const res = await exports.default.fetch(
-      new Request(`${ORIGIN}/api/Catalog/AddCatalog`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: session.cookie }, body: stream }),
+      new Request(`${ORIGIN}/api/Catalog/AddCatalog`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: session.cookie },
+        body: stream,
+      }),
     );
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: string }).error).toBe('request body exceeds 1048576 bytes');

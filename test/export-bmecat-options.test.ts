@@ -14,20 +14,46 @@ async function catalogWithStatuses(session: Session) {
   const catalog = await makeCatalog(session, { name: 'Optionen' });
   const category = await makeCategory(session, catalog.catalogId);
   const weight = await makeAttribute(session, { code: 'weight_kg', type: 'number', unit: 'KGM' });
-  const master = await makeProduct(session, catalog.catalogId, { sku: 'A', name: 'Automat', price: '10.00', unit: 'C62', categoryIds: [category.categoryId] });
-  const variant = await makeProduct(session, catalog.catalogId, { sku: 'A-V', parentId: master.productId, name: 'Automat V' });
+  const master = await makeProduct(session, catalog.catalogId, {
+    sku: 'A',
+    name: 'Automat',
+    price: '10.00',
+    unit: 'C62',
+    categoryIds: [category.categoryId],
+  });
+  const variant = await makeProduct(session, catalog.catalogId, {
+    sku: 'A-V',
+    parentId: master.productId,
+    name: 'Automat V',
+  });
   await makeProduct(session, catalog.catalogId, { sku: 'B', name: 'Entwurf', status: 'draft' });
   await makeProduct(session, catalog.catalogId, { sku: 'C', name: 'Alt', status: 'discontinued', price: '1.00' });
   await createClassification(db(), session, {
     elementId: master.productId,
     name: 'MCB',
     classificationGroups: 3,
-    classes: [{ group: 'ETIM', code: 'EC000042' }, { group: 'ECLASS', code: '27141190' }],
-    features: [{ group: 'ETIM', code: 'EF000001', value: '-25..55' }, { group: 'ECLASS', code: 'AAA001', value: '230' }],
+    classes: [
+      { group: 'ETIM', code: 'EC000042' },
+      { group: 'ECLASS', code: '27141190' },
+    ],
+    features: [
+      { group: 'ETIM', code: 'EF000001', value: '-25..55' },
+      { group: 'ECLASS', code: 'AAA001', value: '230' },
+    ],
   });
-  await setValue(db(), session, { departmentId: session.departmentId, elementId: master.productId, field: weight.code, value: '0.25' });
+  await setValue(db(), session, {
+    departmentId: session.departmentId,
+    elementId: master.productId,
+    field: weight.code,
+    value: '0.25',
+  });
   await attachMedia({ db: db(), files: env.FILES }, session, {
-    departmentId: session.departmentId, elementId: master.productId, fileName: 'a.jpg', purpose: 'normal', contentType: 'image/jpeg', bytes: new Uint8Array([255, 216, 255]),
+    departmentId: session.departmentId,
+    elementId: master.productId,
+    fileName: 'a.jpg',
+    purpose: 'normal',
+    contentType: 'image/jpeg',
+    bytes: new Uint8Array([255, 216, 255]),
   });
   return { catalog, master, variant };
 }
@@ -54,13 +80,23 @@ describe('BMEcat defaults', () => {
     expect(supplierPids(xml).sort()).toEqual(['A', 'A-V', 'B', 'C']);
     expect(row.progressTotal).toBe(4);
     const variant = productXml(xml, 'A-V');
-    expect(variant).toContain('<REFERENCE_FEATURE_SYSTEM_NAME>ETIM-9.0</REFERENCE_FEATURE_SYSTEM_NAME>\n<REFERENCE_FEATURE_GROUP_ID>EC000042</REFERENCE_FEATURE_GROUP_ID>');
-    expect(variant).toContain('<FEATURE>\n<FNAME>EF000001</FNAME>\n<FVALUE>-25</FVALUE>\n<FVALUE>55</FVALUE>\n<FUNIT>CEL</FUNIT>\n</FEATURE>');
+    expect(variant).toContain(
+      '<REFERENCE_FEATURE_SYSTEM_NAME>ETIM-9.0</REFERENCE_FEATURE_SYSTEM_NAME>\n<REFERENCE_FEATURE_GROUP_ID>EC000042</REFERENCE_FEATURE_GROUP_ID>',
+    );
+    expect(variant).toContain(
+      '<FEATURE>\n<FNAME>EF000001</FNAME>\n<FVALUE>-25</FVALUE>\n<FVALUE>55</FVALUE>\n<FUNIT>CEL</FUNIT>\n</FEATURE>',
+    );
     expect(variant).toContain('<FEATURE>\n<FNAME>AAA001</FNAME>\n<FVALUE>230</FVALUE>\n<FUNIT>VLT</FUNIT>\n</FEATURE>');
-    expect(variant).toContain('<FEATURE>\n<FNAME>weight_kg</FNAME>\n<FVALUE>0.25</FVALUE>\n<FUNIT>KGM</FUNIT>\n</FEATURE>');
-    expect(variant).toContain('<PRODUCT_PRICE price_type="net_list">\n<PRICE_AMOUNT>10.00</PRICE_AMOUNT>\n<PRICE_CURRENCY>EUR</PRICE_CURRENCY>\n</PRODUCT_PRICE>');
+    expect(variant).toContain(
+      '<FEATURE>\n<FNAME>weight_kg</FNAME>\n<FVALUE>0.25</FVALUE>\n<FUNIT>KGM</FUNIT>\n</FEATURE>',
+    );
+    expect(variant).toContain(
+      '<PRODUCT_PRICE price_type="net_list">\n<PRICE_AMOUNT>10.00</PRICE_AMOUNT>\n<PRICE_CURRENCY>EUR</PRICE_CURRENCY>\n</PRODUCT_PRICE>',
+    );
     expect(variant).toContain('<MIME_TYPE>image/jpeg</MIME_TYPE>\n<MIME_SOURCE>a.jpg</MIME_SOURCE>');
-    expect(variant).toContain('<PRODUCT_REFERENCE type="base_product">\n<PROD_ID_TO>A</PROD_ID_TO>\n</PRODUCT_REFERENCE>');
+    expect(variant).toContain(
+      '<PRODUCT_REFERENCE type="base_product">\n<PROD_ID_TO>A</PROD_ID_TO>\n</PRODUCT_REFERENCE>',
+    );
     expect(productXml(xml, 'B')).toContain('<PRODUCT_STATUS type="others">draft</PRODUCT_STATUS>');
     expect(productXml(xml, 'B')).toContain('<PRODUCT_PRICE price_type="on_request">\n</PRODUCT_PRICE>');
     expect(productXml(xml, 'C')).toContain('<PRODUCT_STATUS type="old_product">discontinued</PRODUCT_STATUS>');
@@ -75,7 +111,14 @@ describe('template options', () => {
       name: 'Streng',
       exportType: 'BMEcat',
       language: 'eng',
-      options: { statuses: ['active', 'discontinued'], classificationSystems: ['ECLASS'], includeAttributes: false, inheritFromMaster: false, priceType: 'nrp', buyerName: 'Kunde <1>' },
+      options: {
+        statuses: ['active', 'discontinued'],
+        classificationSystems: ['ECLASS'],
+        includeAttributes: false,
+        inheritFromMaster: false,
+        priceType: 'nrp',
+        buyerName: 'Kunde <1>',
+      },
     });
     const { row, xml } = await exportXml(session, catalog.catalogId, 'BMEcat', template.templateId);
     expect(supplierPids(xml)).toEqual(expect.arrayContaining(['A', 'A-V', 'C']));
@@ -98,8 +141,17 @@ describe('template options', () => {
   it('leaving out a master leaves out its variants too, so no reference dangles', async () => {
     const session = await makeSession();
     const { catalog, master } = await catalogWithStatuses(session);
-    await setValue(db(), session, { departmentId: session.departmentId, elementId: master.productId, field: 'status', value: 'draft' });
-    const template = await addTemplate(db(), session, { name: 'Aktiv', exportType: 'BMEcat12', options: { statuses: ['active', 'discontinued'] } });
+    await setValue(db(), session, {
+      departmentId: session.departmentId,
+      elementId: master.productId,
+      field: 'status',
+      value: 'draft',
+    });
+    const template = await addTemplate(db(), session, {
+      name: 'Aktiv',
+      exportType: 'BMEcat12',
+      options: { statuses: ['active', 'discontinued'] },
+    });
     const { row, xml } = await exportXml(session, catalog.catalogId, 'BMEcat12', template.templateId);
     expect(supplierPids(xml)).toEqual(['C']);
     expect(row.progressDone).toBe(1);
@@ -115,11 +167,19 @@ describe('catalog codes the schemas do not list', () => {
     const { row, xml } = await exportXml(session, odd.catalogId, 'BMEcat12');
     expect(xml).toContain('<ARTICLE_PRICE price_type="net_list">\n<PRICE_AMOUNT>5.00</PRICE_AMOUNT>\n</ARTICLE_PRICE>');
     expect(xml).not.toContain('<CURRENCY>');
-    expect(row.warnings).toEqual([expect.stringMatching(/^currency ZZZ is not in the BMEcat 1\.2 currency list: CURRENCY and PRICE_CURRENCY left out: /)]);
+    expect(row.warnings).toEqual([
+      expect.stringMatching(
+        /^currency ZZZ is not in the BMEcat 1\.2 currency list: CURRENCY and PRICE_CURRENCY left out: /,
+      ),
+    ]);
 
     const klingon = await makeCatalog(session, { name: 'Odd language', language: 'qqq' });
     const jobId = await insertExportJob(session.tenant, { catalogId: klingon.catalogId, exportType: 'BMEcat' });
     await deliver(jobId, 1);
-    expect(await jobRow(jobId)).toMatchObject({ state: 'failed', error: 'language: "qqq" is not an ISO 639-2 code the BMEcat schema accepts', resultKey: null });
+    expect(await jobRow(jobId)).toMatchObject({
+      state: 'failed',
+      error: 'language: "qqq" is not an ISO 639-2 code the BMEcat schema accepts',
+      resultKey: null,
+    });
   });
 });

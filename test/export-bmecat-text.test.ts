@@ -39,7 +39,8 @@ describe('XML text escaping', () => {
 
 describe('characters XML cannot carry', () => {
   it('strips C0/C1 controls and lone surrogates but keeps tab, LF, CR and astral characters', () => {
-    const hostile = 'A\u0000B\u0001\u0008C\u000B\u000C\u001FD\u007F\u0085E\uFFFE\uFFFF\tF\nG\rH\uD83D\uDE00I\uD800J\uDC00K';
+    const hostile =
+      'A\u0000B\u0001\u0008C\u000B\u000C\u001FD\u007F\u0085E\uFFFE\uFFFF\tF\nG\rH\uD83D\uDE00I\uD800J\uDC00K';
     expect(stripIllegalXmlChars(hostile)).toBe('ABCDE\tF\nG\rH\uD83D\uDE00IJK');
   });
 
@@ -74,8 +75,14 @@ describe('length limits in code points', () => {
 
 describe('identifiers', () => {
   it('keeps a SKU that fits; gives a product without SKU its id as 32 hex digits', () => {
-    expect(supplierPid({ id: '0190a000-0000-7000-8000-000000000001', sku: 'NYM-3x1.5' })).toEqual({ pid: 'NYM-3x1.5', changed: false });
-    expect(supplierPid({ id: '0190a000-0000-7000-8000-000000000001', sku: null })).toEqual({ pid: '0190a000000070008000000000000001', changed: false });
+    expect(supplierPid({ id: '0190a000-0000-7000-8000-000000000001', sku: 'NYM-3x1.5' })).toEqual({
+      pid: 'NYM-3x1.5',
+      changed: false,
+    });
+    expect(supplierPid({ id: '0190a000-0000-7000-8000-000000000001', sku: null })).toEqual({
+      pid: '0190a000000070008000000000000001',
+      changed: false,
+    });
     expect(supplierPid({ id: '0190a000-0000-7000-8000-000000000001', sku: '  ' }).pid).toHaveLength(32);
   });
 

@@ -5,7 +5,16 @@ import { runExportSlice, type SliceOutcome } from '../src/exports/run-export';
 import { addTemplate, deleteTemplate } from '../src/exports/templates';
 import { db, makeCatalog, makeCategory, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
-import { bulkCatalog, crashingFiles, deliver, insertExportJob, jobRow, listKeys, supplierPids, testDeps } from './helpers/export-fixtures';
+import {
+  bulkCatalog,
+  crashingFiles,
+  deliver,
+  insertExportJob,
+  jobRow,
+  listKeys,
+  supplierPids,
+  testDeps,
+} from './helpers/export-fixtures';
 
 async function resultText(jobId: string): Promise<string> {
   const row = await jobRow(jobId);
@@ -43,7 +52,12 @@ describe('a BMEcat export across many queue messages', () => {
     expect(productPhase[0]).toBe(masterPositions[90]);
     expect(productPhase.every((done, i) => i === 0 || done > productPhase[i - 1]!)).toBe(true);
     const job = await call('GET', `/api/Job/GetJob?jobId=${jobId}`, { cookie: session.cookie });
-    expect(job.json).toMatchObject({ state: 'succeeded', progress: { done: expected.length, total: expected.length }, error: null, warnings: [] });
+    expect(job.json).toMatchObject({
+      state: 'succeeded',
+      progress: { done: expected.length, total: expected.length },
+      error: null,
+      warnings: [],
+    });
 
     const xml = await resultText(jobId);
     expect(job.json.result.size).toBe(new TextEncoder().encode(xml).byteLength);
@@ -65,13 +79,17 @@ describe('a BMEcat export across many queue messages', () => {
     const before = await jobRow(jobId);
 
     // The third slice writes a product page, then dies saving its carry: nothing of it is committed.
-    await expect(runExportSlice(testDeps({ files: crashingFiles({ put: 1 }) }), await jobRow(jobId))).rejects.toThrow('simulated crash');
+    await expect(runExportSlice(testDeps({ files: crashingFiles({ put: 1 }) }), await jobRow(jobId))).rejects.toThrow(
+      'simulated crash',
+    );
     const after = await jobRow(jobId);
     expect(after.checkpoint).toEqual(before.checkpoint);
     expect(after.progressDone).toBe(before.progressDone);
 
     // The retried message picks up at the same checkpoint; the last slice also survives a failed part upload on retry.
-    await expect(runExportSlice(testDeps({ files: crashingFiles({ part: 1 }), sliceMs: 60_000 }), await jobRow(jobId))).rejects.toThrow('simulated crash');
+    await expect(
+      runExportSlice(testDeps({ files: crashingFiles({ part: 1 }), sliceMs: 60_000 }), await jobRow(jobId)),
+    ).rejects.toThrow('simulated crash');
     expect(await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))).toBe('finished');
     const xml = await resultText(jobId);
     expect(supplierPids(xml)).toEqual(expected);
@@ -125,8 +143,16 @@ describe('an export that cannot be made', () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     const elsewhere = await makeCategory(session, (await makeCatalog(session, { name: 'Other' })).catalogId);
-    const template = await addTemplate(db(), session, { name: 'Subset', exportType: 'BMEcat', options: { categoryId: elsewhere.categoryId } });
-    const jobId = await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'BMEcat', templateId: template.templateId });
+    const template = await addTemplate(db(), session, {
+      name: 'Subset',
+      exportType: 'BMEcat',
+      options: { categoryId: elsewhere.categoryId },
+    });
+    const jobId = await insertExportJob(session.tenant, {
+      catalogId: catalog.catalogId,
+      exportType: 'BMEcat',
+      templateId: template.templateId,
+    });
     const result = await deliver(jobId, 1);
     expect(result.explicitAcks).toEqual([`msg-${jobId}-1`]);
     expect(await jobRow(jobId)).toMatchObject({
@@ -156,14 +182,30 @@ describe('a template deleted around an export', () => {
   it('fails an export that has not started, and lets a running one finish with its plan', async () => {
     const session = await makeSession();
     const { catalog, expected } = await bulkCatalog(session.tenant, 100);
-    const template = await addTemplate(db(), session, { name: 'nrp', exportType: 'BMEcat', options: { priceType: 'nrp' } });
-    const waiting = await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'BMEcat', templateId: template.templateId });
-    const running = await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'BMEcat', templateId: template.templateId });
+    const template = await addTemplate(db(), session, {
+      name: 'nrp',
+      exportType: 'BMEcat',
+      options: { priceType: 'nrp' },
+    });
+    const waiting = await insertExportJob(session.tenant, {
+      catalogId: catalog.catalogId,
+      exportType: 'BMEcat',
+      templateId: template.templateId,
+    });
+    const running = await insertExportJob(session.tenant, {
+      catalogId: catalog.catalogId,
+      exportType: 'BMEcat',
+      templateId: template.templateId,
+    });
     expect(await runExportSlice(testDeps(), await jobRow(running))).toBe('continued');
 
     await deleteTemplate(db(), session, template.templateId);
     await deliver(waiting, 1);
-    expect(await jobRow(waiting)).toMatchObject({ state: 'failed', error: 'export template no longer exists', resultKey: null });
+    expect(await jobRow(waiting)).toMatchObject({
+      state: 'failed',
+      error: 'export template no longer exists',
+      resultKey: null,
+    });
     const { outcomes } = await runToEnd(running);
     expect(outcomes.at(-1)).toBe('finished');
     const xml = await resultText(running);

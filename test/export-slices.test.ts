@@ -34,14 +34,36 @@ async function bulkCatalog(session: Session, masters: number, description: strin
     for (let j = i; j < Math.min(i + 20, masters); j++) {
       const id = newId();
       ids.push(id);
-      statements.push(db().insert(products).values({ id, companyId: session.companyId, catalogId: catalog.catalogId, sku: `M${String(j).padStart(4, '0')}`, name: `Master ${j}`, description }));
+      statements.push(
+        db()
+          .insert(products)
+          .values({
+            id,
+            companyId: session.companyId,
+            catalogId: catalog.catalogId,
+            sku: `M${String(j).padStart(4, '0')}`,
+            name: `Master ${j}`,
+            description,
+          }),
+      );
       if (j % 10 === 0) {
         const variantId = newId();
         ids.push(variantId);
-        statements.push(db().insert(products).values({ id: variantId, companyId: session.companyId, catalogId: catalog.catalogId, parentId: id, sku: `M${String(j).padStart(4, '0')}-V`, name: `Variant ${j}` }));
+        statements.push(
+          db()
+            .insert(products)
+            .values({
+              id: variantId,
+              companyId: session.companyId,
+              catalogId: catalog.catalogId,
+              parentId: id,
+              sku: `M${String(j).padStart(4, '0')}-V`,
+              name: `Variant ${j}`,
+            }),
+        );
       }
     }
-    await db().batch(statements as [typeof statements[0], ...typeof statements]);
+    await db().batch(statements as [(typeof statements)[0], ...typeof statements]);
   }
   await db().update(catalogs).set({ productCount: ids.length }).where(eq(catalogs.id, catalog.catalogId));
   return { catalog, ids };
@@ -49,10 +71,17 @@ async function bulkCatalog(session: Session, masters: number, description: strin
 
 async function insertJob(session: Session, catalogId: string, exportType = 'CSV') {
   const jobId = newId();
-  await db().insert(jobs).values({
-    id: jobId, companyId: session.companyId, departmentId: session.departmentId, userId: session.userId,
-    kind: 'export', state: 'queued', params: { catalogId, exportType, templateId: null },
-  });
+  await db()
+    .insert(jobs)
+    .values({
+      id: jobId,
+      companyId: session.companyId,
+      departmentId: session.departmentId,
+      userId: session.userId,
+      kind: 'export',
+      state: 'queued',
+      params: { catalogId, exportType, templateId: null },
+    });
   return jobId;
 }
 
@@ -86,7 +115,13 @@ describe('runExportSlice', () => {
     expect(sent).toHaveLength(2);
 
     const job = await jobRow(jobId);
-    expect(job).toMatchObject({ state: 'succeeded', progressDone: ids.length, progressTotal: ids.length, checkpoint: null, error: null });
+    expect(job).toMatchObject({
+      state: 'succeeded',
+      progressDone: ids.length,
+      progressTotal: ids.length,
+      checkpoint: null,
+      error: null,
+    });
     const object = await env.FILES.get(job.resultKey!);
     expect(object!.size).toBe(job.resultSize);
     expect(object!.size).toBeGreaterThan(PART_SIZE);
@@ -117,7 +152,9 @@ describe('runExportSlice', () => {
     expect(await jobRow(jobId)).toMatchObject({ state: 'cancelled', resultKey: null });
     expect(await listKeys(`tmp/${jobId}/`)).toEqual([]);
     expect(await listKeys(`exports/${session.companyId}/${jobId}/`)).toEqual([]);
-    await expect(env.FILES.resumeMultipartUpload(checkpoint.key, checkpoint.uploadId).uploadPart(1, 'x')).rejects.toThrow();
+    await expect(
+      env.FILES.resumeMultipartUpload(checkpoint.key, checkpoint.uploadId).uploadPart(1, 'x'),
+    ).rejects.toThrow();
   });
 
   it('marks a job that breaks mid-way failed with a message and leaves no file, part or carry', async () => {
@@ -134,7 +171,11 @@ describe('runExportSlice', () => {
           async run(ctx, _plan, cursor) {
             if (++pages > 1) throw new Error('disk on fire');
             const page = await productPage(ctx, cursor);
-            return { text: page.aggregates.map((a) => `${a.product.id},${a.product.description}\r\n`).join(''), nextCursor: page.nextCursor, products: page.aggregates.length };
+            return {
+              text: page.aggregates.map((a) => `${a.product.id},${a.product.description}\r\n`).join(''),
+              nextCursor: page.nextCursor,
+              products: page.aggregates.length,
+            };
           },
         },
       ],
@@ -147,10 +188,18 @@ describe('runExportSlice', () => {
     const job = await jobRow(jobId);
     await expect(runExportSlice(deps, job)).rejects.toThrow('disk on fire');
     await failExport(deps, job, 'export failed: the file could not be written');
-    expect(await jobRow(jobId)).toMatchObject({ state: 'failed', error: 'export failed: the file could not be written', checkpoint: null, resultKey: null, finishedAt: expect.any(String) });
+    expect(await jobRow(jobId)).toMatchObject({
+      state: 'failed',
+      error: 'export failed: the file could not be written',
+      checkpoint: null,
+      resultKey: null,
+      finishedAt: expect.any(String),
+    });
     expect(await listKeys(`exports/${session.companyId}/${jobId}/`)).toEqual([]);
     expect(await listKeys(`tmp/${jobId}/`)).toEqual([]);
-    await expect(env.FILES.resumeMultipartUpload(checkpoint.key, checkpoint.uploadId).uploadPart(1, 'x')).rejects.toThrow();
+    await expect(
+      env.FILES.resumeMultipartUpload(checkpoint.key, checkpoint.uploadId).uploadPart(1, 'x'),
+    ).rejects.toThrow();
   });
 
   it('does not run a slice twice from the same checkpoint (a duplicate delivery stops)', async () => {

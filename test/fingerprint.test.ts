@@ -10,7 +10,15 @@ import { updateClassification } from '../src/classification/links';
 import { products } from '../src/db/schema';
 import { attachMedia, deleteMedia } from '../src/media/media';
 import { fingerprintOf, syncRecord } from '../src/sync/sync-record';
-import { classifyAsMcb, db, makeAttribute, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
+import {
+  classifyAsMcb,
+  db,
+  makeAttribute,
+  makeCatalog,
+  makeCategory,
+  makeProduct,
+  makeSession,
+} from './helpers/factories';
 import { call } from './helpers/http';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
@@ -51,10 +59,20 @@ describe('sync fingerprint', () => {
   it('changes when a built-in field changes (UpdateProduct and SetValue)', async () => {
     const { session, catalog, master } = await setup();
     await expectChange(session, master.productId, () =>
-      updateProduct(db(), session, { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: master.productId, price: '9.99' }),
+      updateProduct(db(), session, {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        productId: master.productId,
+        price: '9.99',
+      }),
     );
     await expectChange(session, master.productId, () =>
-      setValue(db(), session, { departmentId: session.departmentId, elementId: master.productId, field: 'name', value: 'Renamed' }),
+      setValue(db(), session, {
+        departmentId: session.departmentId,
+        elementId: master.productId,
+        field: 'name',
+        value: 'Renamed',
+      }),
     );
   });
 
@@ -67,16 +85,27 @@ describe('sync fingerprint', () => {
     await expectChange(session, master.productId, () => setValue(db(), session, { ...input, value: '' }));
   });
 
-  it("changes when a variant is added, changed or removed", async () => {
+  it('changes when a variant is added, changed or removed', async () => {
     const { session, catalog, master } = await setup();
     let variantId = '';
     await expectChange(session, master.productId, async () => {
-      variantId = (await makeProduct(session, catalog.catalogId, { parentId: master.productId, sku: 'FP-1-A' })).productId;
+      variantId = (await makeProduct(session, catalog.catalogId, { parentId: master.productId, sku: 'FP-1-A' }))
+        .productId;
     });
     await expectChange(session, master.productId, () =>
-      setValue(db(), session, { departmentId: session.departmentId, elementId: variantId, field: 'price', value: '1.50' }),
+      setValue(db(), session, {
+        departmentId: session.departmentId,
+        elementId: variantId,
+        field: 'price',
+        value: '1.50',
+      }),
     );
-    await expectChange(session, master.productId, () => deleteProduct({ db: db(), files: env.FILES }, session, { departmentId: session.departmentId, productId: variantId }));
+    await expectChange(session, master.productId, () =>
+      deleteProduct({ db: db(), files: env.FILES }, session, {
+        departmentId: session.departmentId,
+        productId: variantId,
+      }),
+    );
   });
 
   it('changes when the classification or a feature value changes', async () => {
@@ -86,10 +115,19 @@ describe('sync fingerprint', () => {
       linkId = (await classifyAsMcb(session, master.productId)).linkId;
     });
     await expectChange(session, master.productId, () =>
-      setValue(db(), session, { departmentId: session.departmentId, elementId: master.productId, field: 'EF000008', value: '230' }),
+      setValue(db(), session, {
+        departmentId: session.departmentId,
+        elementId: master.productId,
+        field: 'EF000008',
+        value: '230',
+      }),
     );
     await expectChange(session, master.productId, () =>
-      updateClassification(db(), session, { linkId, classificationGroups: 1, classes: [{ group: 'ETIM', code: 'EC000044' }] }),
+      updateClassification(db(), session, {
+        linkId,
+        classificationGroups: 1,
+        classes: [{ group: 'ETIM', code: 'EC000044' }],
+      }),
     );
   });
 
@@ -100,12 +138,18 @@ describe('sync fingerprint', () => {
     await expectChange(session, master.productId, async () => {
       mediaId = (
         await attachMedia(deps, session, {
-          departmentId: session.departmentId, elementId: master.productId, fileName: 'a.pdf', purpose: 'data_sheet',
-          contentType: 'application/pdf', bytes: new TextEncoder().encode('%PDF-1.4'),
+          departmentId: session.departmentId,
+          elementId: master.productId,
+          fileName: 'a.pdf',
+          purpose: 'data_sheet',
+          contentType: 'application/pdf',
+          bytes: new TextEncoder().encode('%PDF-1.4'),
         })
       ).mediaId;
     });
-    await expectChange(session, master.productId, () => deleteMedia(deps, session, { departmentId: session.departmentId, mediaId }));
+    await expectChange(session, master.productId, () =>
+      deleteMedia(deps, session, { departmentId: session.departmentId, mediaId }),
+    );
   });
 
   it('changes when the category placement changes, including by deleting the category', async () => {
@@ -113,10 +157,20 @@ describe('sync fingerprint', () => {
     const a = await makeCategory(session, catalog.catalogId);
     const b = await makeCategory(session, catalog.catalogId);
     const placeIn = (categoryIds: string[]) =>
-      updateProduct(db(), session, { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: master.productId, categoryIds });
+      updateProduct(db(), session, {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        productId: master.productId,
+        categoryIds,
+      });
     await expectChange(session, master.productId, () => placeIn([a.categoryId]));
     await expectChange(session, master.productId, () => placeIn([a.categoryId, b.categoryId]));
-    await expectChange(session, master.productId, () => deleteCategory({ db: db(), files: env.FILES }, session, { departmentId: session.departmentId, categoryId: b.categoryId }));
+    await expectChange(session, master.productId, () =>
+      deleteCategory({ db: db(), files: env.FILES }, session, {
+        departmentId: session.departmentId,
+        categoryId: b.categoryId,
+      }),
+    );
     expect((await getProduct(db(), session, master.productId)).categoryIds).toEqual([a.categoryId]);
   });
 
@@ -124,15 +178,29 @@ describe('sync fingerprint', () => {
     const { session, catalog, master } = await setup();
     const a = await makeCategory(session, catalog.catalogId);
     const b = await makeCategory(session, catalog.catalogId);
-    await updateProduct(db(), session, { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: master.productId, categoryIds: [a.categoryId] });
+    await updateProduct(db(), session, {
+      departmentId: session.departmentId,
+      catalogId: catalog.catalogId,
+      productId: master.productId,
+      categoryIds: [a.categoryId],
+    });
     const before = await stored(master.productId);
     await call('GET', `/api/Catalog/GetProduct?productId=${master.productId}`, { cookie: session.cookie });
     await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}`, { cookie: session.cookie });
     await getProduct(db(), session, master.productId);
     const other = await makeProduct(session, catalog.catalogId);
-    await setValue(db(), session, { departmentId: session.departmentId, elementId: other.productId, field: 'name', value: 'Other' });
+    await setValue(db(), session, {
+      departmentId: session.departmentId,
+      elementId: other.productId,
+      field: 'name',
+      value: 'Other',
+    });
     // The sync record names category ids, not paths: moving a category leaves it alone.
-    await moveCategory(db(), session, { departmentId: session.departmentId, categoryId: a.categoryId, parentId: b.categoryId });
+    await moveCategory(db(), session, {
+      departmentId: session.departmentId,
+      categoryId: a.categoryId,
+      parentId: b.categoryId,
+    });
     expect(await stored(master.productId)).toEqual(before);
   });
 

@@ -16,12 +16,25 @@ const monthsAgo = (months: number) => {
 
 async function seedVersions(companyId: string, at: string, count: number) {
   const rows = Array.from({ length: count }, () => ({
-    id: newId(), companyId, elementId: newId(), elementKind: 'product', action: 'update', userId: 'u', surface: 'web' as const, changes: '[["name","a","b"]]', at,
+    id: newId(),
+    companyId,
+    elementId: newId(),
+    elementKind: 'product',
+    action: 'update',
+    userId: 'u',
+    surface: 'web' as const,
+    changes: '[["name","a","b"]]',
+    at,
   }));
-  for (let i = 0; i < rows.length; i += 9) await db().insert(historyVersions).values(rows.slice(i, i + 9));
+  for (let i = 0; i < rows.length; i += 9)
+    await db()
+      .insert(historyVersions)
+      .values(rows.slice(i, i + 9));
 }
 
-const countOf = async (companyId: string) => (await db().select({ id: historyVersions.id }).from(historyVersions).where(eq(historyVersions.companyId, companyId))).length;
+const countOf = async (companyId: string) =>
+  (await db().select({ id: historyVersions.id }).from(historyVersions).where(eq(historyVersions.companyId, companyId)))
+    .length;
 
 describe('History retention', () => {
   it('prunes versions older than each company retention in bounded runs and keeps the rest', async () => {

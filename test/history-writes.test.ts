@@ -1,7 +1,16 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { addTemplate } from '../src/exports/templates';
-import { asActor, classifyAsMcb, db, makeAttribute, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
+import {
+  asActor,
+  classifyAsMcb,
+  db,
+  makeAttribute,
+  makeCatalog,
+  makeCategory,
+  makeProduct,
+  makeSession,
+} from './helpers/factories';
 import { send } from './oauth-helpers';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
@@ -26,8 +35,16 @@ async function fixture(): Promise<Fixture> {
     expect(res.status, `${path}: ${res.text}`).toBe(200);
     return res.json;
   };
-  const post = (path: string, json: Record<string, unknown>) => postCompany(path, { departmentId: s.departmentId, ...json });
-  return { s, catalogId: catalog.catalogId, categoryId: category.categoryId, productId: product.productId, post, postCompany };
+  const post = (path: string, json: Record<string, unknown>) =>
+    postCompany(path, { departmentId: s.departmentId, ...json });
+  return {
+    s,
+    catalogId: catalog.catalogId,
+    categoryId: category.categoryId,
+    productId: product.productId,
+    post,
+    postCompany,
+  };
 }
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
@@ -35,7 +52,11 @@ const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2
 async function upload(f: Fixture) {
   const query = new URLSearchParams({ departmentId: f.s.departmentId, elementId: f.productId, fileName: 'front.png' });
   const res = await exports.default.fetch(
-    new Request(`https://pim.test/api/Media/Upload?${query}`, { method: 'POST', headers: { Cookie: f.s.cookie, 'Content-Type': 'image/png' }, body: PNG }),
+    new Request(`https://pim.test/api/Media/Upload?${query}`, {
+      method: 'POST',
+      headers: { Cookie: f.s.cookie, 'Content-Type': 'image/png' },
+      body: PNG,
+    }),
   );
   expect(res.status).toBe(200);
   return ((await res.json()) as { mediaId: string }).mediaId;
@@ -43,64 +64,193 @@ async function upload(f: Fixture) {
 
 /** Each write operation: what it does, and the element, action and paths its newest version must show. */
 const CASES: [string, (f: Fixture) => Promise<{ elementId: string; action: string; paths: string[] }>][] = [
-  ['AddCatalog', async (f) => ({ elementId: (await f.post('/api/Catalog/AddCatalog', { name: 'New' })).catalogId, action: 'create', paths: ['currency', 'departmentId', 'language', 'name'] })],
-  ['UpdateCatalog', async (f) => (await f.post('/api/Catalog/UpdateCatalog', { catalogId: f.catalogId, name: 'Renamed' }), { elementId: f.catalogId, action: 'update', paths: ['name'] })],
-  ['DeleteCatalog', async (f) => (await f.post('/api/Catalog/DeleteCatalog', { catalogId: f.catalogId }), { elementId: f.catalogId, action: 'delete', paths: ['currency', 'departmentId', 'language', 'name'] })],
-  ['AddCategory', async (f) => ({ elementId: (await f.post('/api/Catalog/AddCategory', { catalogId: f.catalogId, name: 'C' })).categoryId, action: 'create', paths: ['name', 'sortOrder'] })],
-  ['UpdateCategory', async (f) => (await f.post('/api/Catalog/UpdateCategory', { catalogId: f.catalogId, categoryId: f.categoryId, name: 'C2', sortOrder: 4 }), { elementId: f.categoryId, action: 'update', paths: ['name', 'sortOrder'] })],
-  ['MoveCategory', async (f) => {
-    const parent = await makeCategory(f.s, f.catalogId);
-    await f.post('/api/Catalog/MoveCategory', { categoryId: f.categoryId, parentId: parent.categoryId });
-    return { elementId: f.categoryId, action: 'update', paths: ['parentId'] };
-  }],
-  ['DeleteCategory (the category)', async (f) => (await f.post('/api/Catalog/DeleteCategory', { categoryId: f.categoryId }), { elementId: f.categoryId, action: 'delete', paths: ['name', 'sortOrder'] })],
-  ['DeleteCategory (placements of its products)', async (f) => (await f.post('/api/Catalog/DeleteCategory', { categoryId: f.categoryId }), { elementId: f.productId, action: 'update', paths: ['categories'] })],
-  ['AddProduct', async (f) => ({ elementId: (await f.post('/api/Catalog/AddProduct', { catalogId: f.catalogId, sku: 'N-1', name: 'N' })).productId, action: 'create', paths: ['name', 'sku', 'status'] })],
-  ['AddProduct (variant, on its master)', async (f) => (await f.post('/api/Catalog/AddProduct', { catalogId: f.catalogId, parentId: f.productId, sku: 'V-1' }), { elementId: f.productId, action: 'update', paths: ['variants'] })],
-  ['UpdateProduct', async (f) => (await f.post('/api/Catalog/UpdateProduct', { catalogId: f.catalogId, productId: f.productId, price: '9.5', categoryIds: [] }), { elementId: f.productId, action: 'update', paths: ['categories', 'price'] })],
-  ['DeleteProduct', async (f) => (await f.post('/api/Catalog/DeleteProduct', { productId: f.productId }), { elementId: f.productId, action: 'delete', paths: ['categories', 'name', 'sku', 'status'] })],
-  ['SetValue (built-in)', async (f) => (await f.post('/api/Catalog/SetValue', { elementId: f.productId, field: 'gtin', value: '4006209123454' }), { elementId: f.productId, action: 'update', paths: ['gtin'] })],
-  ['SetValue (attribute)', async (f) => {
-    const attr = await makeAttribute(f.s, { type: 'boolean' });
-    await f.post('/api/Catalog/SetValue', { elementId: f.productId, field: attr.code, value: '1' });
-    return { elementId: f.productId, action: 'update', paths: [`values.${attr.code}`] };
-  }],
-  ['SetValue (classification feature)', async (f) => {
-    await classifyAsMcb(f.s, f.productId);
-    await f.post('/api/Catalog/SetValue', { elementId: f.productId, field: 'EF000008', value: '230' });
-    return { elementId: f.productId, action: 'update', paths: ['classification.feature.ETIM.EF000008'] };
-  }],
-  ['CreateClassification', async (f) => (await classifyAsMcb(f.s, f.productId), { elementId: f.productId, action: 'update', paths: ['classification.class.ETIM', 'classification.groups', 'classification.name'] })],
-  ['Media Upload', async (f) => {
-    const mediaId = await upload(f);
-    return { elementId: f.productId, action: 'update', paths: [`media.${mediaId}`] };
-  }],
-  ['Media Delete', async (f) => {
-    const mediaId = await upload(f);
-    await f.post('/api/Media/Delete', { mediaId });
-    return { elementId: f.productId, action: 'update', paths: [`media.${mediaId}`] };
-  }],
-  ['AddTemplate', async (f) => ({ elementId: (await f.postCompany('/api/Export/AddTemplate', { name: 'T', exportType: 'CSV' })).templateId, action: 'create', paths: ['exportType', 'language', 'name', 'options'] })],
-  ['UpdateTemplate', async (f) => {
-    const t = await addTemplate(db(), asActor(f.s), { name: 'T', exportType: 'CSV' });
-    await f.postCompany('/api/Export/UpdateTemplate', { templateId: t.templateId, name: 'T2', exportType: 'CSV' });
-    return { elementId: t.templateId, action: 'update', paths: ['name'] };
-  }],
-  ['DeleteTemplate', async (f) => {
-    const t = await addTemplate(db(), asActor(f.s), { name: 'T', exportType: 'CSV' });
-    await f.postCompany('/api/Export/DeleteTemplate', { templateId: t.templateId });
-    return { elementId: t.templateId, action: 'delete', paths: ['exportType', 'language', 'name', 'options'] };
-  }],
+  [
+    'AddCatalog',
+    async (f) => ({
+      elementId: (await f.post('/api/Catalog/AddCatalog', { name: 'New' })).catalogId,
+      action: 'create',
+      paths: ['currency', 'departmentId', 'language', 'name'],
+    }),
+  ],
+  [
+    'UpdateCatalog',
+    async (f) => (
+      await f.post('/api/Catalog/UpdateCatalog', { catalogId: f.catalogId, name: 'Renamed' }),
+      { elementId: f.catalogId, action: 'update', paths: ['name'] }
+    ),
+  ],
+  [
+    'DeleteCatalog',
+    async (f) => (
+      await f.post('/api/Catalog/DeleteCatalog', { catalogId: f.catalogId }),
+      { elementId: f.catalogId, action: 'delete', paths: ['currency', 'departmentId', 'language', 'name'] }
+    ),
+  ],
+  [
+    'AddCategory',
+    async (f) => ({
+      elementId: (await f.post('/api/Catalog/AddCategory', { catalogId: f.catalogId, name: 'C' })).categoryId,
+      action: 'create',
+      paths: ['name', 'sortOrder'],
+    }),
+  ],
+  [
+    'UpdateCategory',
+    async (f) => (
+      await f.post('/api/Catalog/UpdateCategory', {
+        catalogId: f.catalogId,
+        categoryId: f.categoryId,
+        name: 'C2',
+        sortOrder: 4,
+      }),
+      { elementId: f.categoryId, action: 'update', paths: ['name', 'sortOrder'] }
+    ),
+  ],
+  [
+    'MoveCategory',
+    async (f) => {
+      const parent = await makeCategory(f.s, f.catalogId);
+      await f.post('/api/Catalog/MoveCategory', { categoryId: f.categoryId, parentId: parent.categoryId });
+      return { elementId: f.categoryId, action: 'update', paths: ['parentId'] };
+    },
+  ],
+  [
+    'DeleteCategory (the category)',
+    async (f) => (
+      await f.post('/api/Catalog/DeleteCategory', { categoryId: f.categoryId }),
+      { elementId: f.categoryId, action: 'delete', paths: ['name', 'sortOrder'] }
+    ),
+  ],
+  [
+    'DeleteCategory (placements of its products)',
+    async (f) => (
+      await f.post('/api/Catalog/DeleteCategory', { categoryId: f.categoryId }),
+      { elementId: f.productId, action: 'update', paths: ['categories'] }
+    ),
+  ],
+  [
+    'AddProduct',
+    async (f) => ({
+      elementId: (await f.post('/api/Catalog/AddProduct', { catalogId: f.catalogId, sku: 'N-1', name: 'N' })).productId,
+      action: 'create',
+      paths: ['name', 'sku', 'status'],
+    }),
+  ],
+  [
+    'AddProduct (variant, on its master)',
+    async (f) => (
+      await f.post('/api/Catalog/AddProduct', { catalogId: f.catalogId, parentId: f.productId, sku: 'V-1' }),
+      { elementId: f.productId, action: 'update', paths: ['variants'] }
+    ),
+  ],
+  [
+    'UpdateProduct',
+    async (f) => (
+      await f.post('/api/Catalog/UpdateProduct', {
+        catalogId: f.catalogId,
+        productId: f.productId,
+        price: '9.5',
+        categoryIds: [],
+      }),
+      { elementId: f.productId, action: 'update', paths: ['categories', 'price'] }
+    ),
+  ],
+  [
+    'DeleteProduct',
+    async (f) => (
+      await f.post('/api/Catalog/DeleteProduct', { productId: f.productId }),
+      { elementId: f.productId, action: 'delete', paths: ['categories', 'name', 'sku', 'status'] }
+    ),
+  ],
+  [
+    'SetValue (built-in)',
+    async (f) => (
+      await f.post('/api/Catalog/SetValue', { elementId: f.productId, field: 'gtin', value: '4006209123454' }),
+      { elementId: f.productId, action: 'update', paths: ['gtin'] }
+    ),
+  ],
+  [
+    'SetValue (attribute)',
+    async (f) => {
+      const attr = await makeAttribute(f.s, { type: 'boolean' });
+      await f.post('/api/Catalog/SetValue', { elementId: f.productId, field: attr.code, value: '1' });
+      return { elementId: f.productId, action: 'update', paths: [`values.${attr.code}`] };
+    },
+  ],
+  [
+    'SetValue (classification feature)',
+    async (f) => {
+      await classifyAsMcb(f.s, f.productId);
+      await f.post('/api/Catalog/SetValue', { elementId: f.productId, field: 'EF000008', value: '230' });
+      return { elementId: f.productId, action: 'update', paths: ['classification.feature.ETIM.EF000008'] };
+    },
+  ],
+  [
+    'CreateClassification',
+    async (f) => (
+      await classifyAsMcb(f.s, f.productId),
+      {
+        elementId: f.productId,
+        action: 'update',
+        paths: ['classification.class.ETIM', 'classification.groups', 'classification.name'],
+      }
+    ),
+  ],
+  [
+    'Media Upload',
+    async (f) => {
+      const mediaId = await upload(f);
+      return { elementId: f.productId, action: 'update', paths: [`media.${mediaId}`] };
+    },
+  ],
+  [
+    'Media Delete',
+    async (f) => {
+      const mediaId = await upload(f);
+      await f.post('/api/Media/Delete', { mediaId });
+      return { elementId: f.productId, action: 'update', paths: [`media.${mediaId}`] };
+    },
+  ],
+  [
+    'AddTemplate',
+    async (f) => ({
+      elementId: (await f.postCompany('/api/Export/AddTemplate', { name: 'T', exportType: 'CSV' })).templateId,
+      action: 'create',
+      paths: ['exportType', 'language', 'name', 'options'],
+    }),
+  ],
+  [
+    'UpdateTemplate',
+    async (f) => {
+      const t = await addTemplate(db(), asActor(f.s), { name: 'T', exportType: 'CSV' });
+      await f.postCompany('/api/Export/UpdateTemplate', { templateId: t.templateId, name: 'T2', exportType: 'CSV' });
+      return { elementId: t.templateId, action: 'update', paths: ['name'] };
+    },
+  ],
+  [
+    'DeleteTemplate',
+    async (f) => {
+      const t = await addTemplate(db(), asActor(f.s), { name: 'T', exportType: 'CSV' });
+      await f.postCompany('/api/Export/DeleteTemplate', { templateId: t.templateId });
+      return { elementId: t.templateId, action: 'delete', paths: ['exportType', 'language', 'name', 'options'] };
+    },
+  ],
 ];
 
 describe('Every write is recorded', () => {
   it.each(CASES)('%s records a version by the web user with the changed paths', async (_name, run) => {
     const f = await fixture();
     const expected = await run(f);
-    const res = await send('GET', `/api/Catalog/GetHistory?elementId=${expected.elementId}&limit=1`, { cookie: f.s.cookie });
+    const res = await send('GET', `/api/Catalog/GetHistory?elementId=${expected.elementId}&limit=1`, {
+      cookie: f.s.cookie,
+    });
     expect(res.status, res.text).toBe(200);
     const [top] = res.json.items;
-    expect(top).toMatchObject({ action: expected.action, surface: 'web', user: { userId: f.s.userId, name: 'Test User' } });
+    expect(top).toMatchObject({
+      action: expected.action,
+      surface: 'web',
+      user: { userId: f.s.userId, name: 'Test User' },
+    });
     expect(top.changes.map((c: any) => c.path)).toEqual(expected.paths);
     for (const change of top.changes) expect(change.before).not.toEqual(change.after);
   });

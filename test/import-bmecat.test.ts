@@ -5,15 +5,29 @@ import { getProduct } from '../src/catalog/product-queries';
 import { listProducts } from '../src/catalog/product-list';
 import { catalogs, categories, importGroups, importRejections, products } from '../src/db/schema';
 import { db, makeCatalog, makeSession } from './helpers/factories';
-import { importDeps, importJobRow, insertImportJob, putImportFile, reportRows, runImportToEnd } from './helpers/import-fixtures';
+import {
+  importDeps,
+  importJobRow,
+  insertImportJob,
+  putImportFile,
+  reportRows,
+  runImportToEnd,
+} from './helpers/import-fixtures';
 import { SUPPLIER_2005 } from './fixtures/supplier-2005';
 
 async function importInto(xml: string, options: { dryRun?: boolean; sliceMs?: number; batchSize?: number } = {}) {
   const session = await makeSession();
   const catalog = await makeCatalog(session.tenant, { name: 'Leer' });
   const fileId = await putImportFile(session.tenant, xml);
-  const jobId = await insertImportJob(session.tenant, { catalogId: catalog.catalogId, fileId, dryRun: options.dryRun ?? false });
-  const outcomes = await runImportToEnd(jobId, importDeps({ sliceMs: options.sliceMs ?? 60_000, batchSize: options.batchSize }));
+  const jobId = await insertImportJob(session.tenant, {
+    catalogId: catalog.catalogId,
+    fileId,
+    dryRun: options.dryRun ?? false,
+  });
+  const outcomes = await runImportToEnd(
+    jobId,
+    importDeps({ sliceMs: options.sliceMs ?? 60_000, batchSize: options.batchSize }),
+  );
   return { session, catalog, jobId, outcomes, job: await importJobRow(jobId) };
 }
 
@@ -25,7 +39,15 @@ describe('importing a hand-written supplier BMEcat 2005 file', () => {
   it('creates every product, variant, feature, price, category and media reference, and reports the rejected ones', async () => {
     const { session, catalog, jobId, job } = await importInto(SUPPLIER_2005);
     expect(job.state).toBe('succeeded');
-    expect(job.summary).toMatchObject({ created: 2, updated: 0, unchanged: 0, rejected: 3, placements: 1, categoriesCreated: 2, total: 4 });
+    expect(job.summary).toMatchObject({
+      created: 2,
+      updated: 0,
+      unchanged: 0,
+      rejected: 3,
+      placements: 1,
+      categoriesCreated: 2,
+      total: 4,
+    });
     expect(job.warnings?.[0]).toContain('feature system udf_SUPPLIER-1.0 is not read');
 
     const master = await getProduct(db(), session.tenant, (await productBySku(catalog.catalogId, 'LS-B16'))!.id);
@@ -42,13 +64,22 @@ describe('importing a hand-written supplier BMEcat 2005 file', () => {
       price: '4.95',
       priceQuantity: 1,
     });
-    expect(master.classification).toMatchObject({ classificationGroups: 1, classes: [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }] });
-    expect(master.classification!.features.map((f) => `${f.code}=${f.value}`)).toEqual(['EF000001=-25..55', 'EF000008=230', 'EF000073=EV000040']);
+    expect(master.classification).toMatchObject({
+      classificationGroups: 1,
+      classes: [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }],
+    });
+    expect(master.classification!.features.map((f) => `${f.code}=${f.value}`)).toEqual([
+      'EF000001=-25..55',
+      'EF000008=230',
+      'EF000073=EV000040',
+    ]);
     expect(master.media.map((m) => [m.fileName, m.purpose, m.contentType, m.size])).toEqual([
       ['ls-b16.jpg', 'normal', 'image/jpeg', 0],
       ['ls-b16.pdf', 'data_sheet', 'application/pdf', 0],
     ]);
-    expect(master.variants.map((v) => [v.sku, v.name, v.price, v.status])).toEqual([['LS-B16-3P', 'LS-Schalter B16 3-polig', '14.90', 'discontinued']]);
+    expect(master.variants.map((v) => [v.sku, v.name, v.price, v.status])).toEqual([
+      ['LS-B16-3P', 'LS-Schalter B16 3-polig', '14.90', 'discontinued'],
+    ]);
     expect(master.fingerprint).toMatch(/^[0-9a-f]{64}$/);
 
     const tree = await db().select().from(categories).where(eq(categories.catalogId, catalog.catalogId));
@@ -57,13 +88,20 @@ describe('importing a hand-written supplier BMEcat 2005 file', () => {
     expect(prot.parentId).toBeNull();
     expect(mcb).toMatchObject({ parentId: prot.id, description: 'B, C', sortOrder: 2 });
     expect(master.categoryIds).toEqual([mcb.id]);
-    expect((await db().query.catalogs.findFirst({ where: eq(catalogs.id, catalog.catalogId) }))).toMatchObject({ productCount: 2, categoryCount: 2 });
+    expect(await db().query.catalogs.findFirst({ where: eq(catalogs.id, catalog.catalogId) })).toMatchObject({
+      productCount: 2,
+      categoryCount: 2,
+    });
 
     const rows = await reportRows(jobId);
     expect(rows.map((r) => r.slice(1))).toEqual([
       ['', 'line 60: /BMECAT/T_NEW_CATALOG/PRODUCT', 'SUPPLIER_PID is missing'],
       ['BAD-GTIN', 'line 63: /BMECAT/T_NEW_CATALOG/PRODUCT', 'gtin: GTIN check digit is wrong'],
-      ['LS-B16', 'line 69: /BMECAT/T_NEW_CATALOG/PRODUCT_TO_CATALOGGROUP_MAP', "CATALOG_GROUP_ID G-NOPE is not a group of the file's CATALOG_GROUP_SYSTEM"],
+      [
+        'LS-B16',
+        'line 69: /BMECAT/T_NEW_CATALOG/PRODUCT_TO_CATALOGGROUP_MAP',
+        "CATALOG_GROUP_ID G-NOPE is not a group of the file's CATALOG_GROUP_SYSTEM",
+      ],
     ]);
     // Staging is gone once the job is done.
     expect(await db().select().from(importGroups).where(eq(importGroups.jobId, jobId))).toEqual([]);
@@ -76,8 +114,17 @@ describe('importing a hand-written supplier BMEcat 2005 file', () => {
     const jobId = await insertImportJob(session.tenant, { catalogId: catalog.catalogId, fileId });
     await runImportToEnd(jobId);
     const job = await importJobRow(jobId);
-    expect(job.summary).toMatchObject({ created: 0, updated: 0, unchanged: 2, rejected: 3, placements: 0, categoriesCreated: 0 });
-    expect((await listProducts(db(), session.tenant, { catalogId: catalog.catalogId, limit: 50 })).items).toHaveLength(1);
+    expect(job.summary).toMatchObject({
+      created: 0,
+      updated: 0,
+      unchanged: 2,
+      rejected: 3,
+      placements: 0,
+      categoriesCreated: 0,
+    });
+    expect((await listProducts(db(), session.tenant, { catalogId: catalog.catalogId, limit: 50 })).items).toHaveLength(
+      1,
+    );
   });
 
   it('writes nothing in a dry run and reports the same outcome', async () => {
@@ -92,7 +139,9 @@ describe('importing a hand-written supplier BMEcat 2005 file', () => {
 
 describe('BMEcat dialects and formats', () => {
   it('reads the 2005 namespace of openTRANS 2.1 like 2005fd', async () => {
-    const { job } = await importInto(SUPPLIER_2005.replace('http://www.bmecat.org/bmecat/2005fd', 'http://www.bmecat.org/bmecat/2005'));
+    const { job } = await importInto(
+      SUPPLIER_2005.replace('http://www.bmecat.org/bmecat/2005fd', 'http://www.bmecat.org/bmecat/2005'),
+    );
     expect(job.summary).toMatchObject({ created: 2, rejected: 3 });
   });
 
@@ -102,13 +151,20 @@ describe('BMEcat dialects and formats', () => {
     const fileId = await putImportFile(session.tenant, SUPPLIER_2005);
     const jobId = await insertImportJob(session.tenant, { catalogId: catalog.catalogId, fileId, format: 'BMEcat12' });
     await runImportToEnd(jobId);
-    expect(await importJobRow(jobId)).toMatchObject({ state: 'failed', error: 'the file is BMEcat, not BMEcat12 as requested' });
+    expect(await importJobRow(jobId)).toMatchObject({
+      state: 'failed',
+      error: 'the file is BMEcat, not BMEcat12 as requested',
+    });
   });
 });
 
 describe('a file that is not well-formed', () => {
   it.each([
-    ['a mismatched end tag', SUPPLIER_2005.replace('</MANUFACTURER_NAME>', '</MANUFACTURER>'), /^line 22: unexpected close tag/],
+    [
+      'a mismatched end tag',
+      SUPPLIER_2005.replace('</MANUFACTURER_NAME>', '</MANUFACTURER>'),
+      /^line 22: unexpected close tag/,
+    ],
     ['a truncated file', SUPPLIER_2005.slice(0, SUPPLIER_2005.indexOf('<PRODUCT_TO_CATALOGGROUP_MAP')), /complete/],
     ['an undefined entity', SUPPLIER_2005.replace('Eaton', 'Eaton &nbsp;'), /^line 22: undefined entity/],
   ])('fails the job with the line and reason and writes nothing (%s)', async (_name, xml, message) => {
@@ -123,8 +179,9 @@ describe('a file that is not well-formed', () => {
 
   it('fails a file that is not BMEcat or CSV before reading it', async () => {
     const { job } = await importInto('<?xml version="1.0"?><catalog/>');
-    expect(job).toMatchObject({ state: 'failed', error: 'line 1: an XML file without a BMECAT root element is not a BMEcat file' });
+    expect(job).toMatchObject({
+      state: 'failed',
+      error: 'line 1: an XML file without a BMECAT root element is not a BMEcat file',
+    });
   });
 });
-
-export { env };

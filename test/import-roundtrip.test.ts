@@ -3,14 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { runExportSlice } from '../src/exports/run-export';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
 import { makeCatalog, makeSession } from './helpers/factories';
-import { importDeps, importJobRow, insertImportJob, putImportFile, reportRows, runImportToEnd } from './helpers/import-fixtures';
+import {
+  importDeps,
+  importJobRow,
+  insertImportJob,
+  putImportFile,
+  reportRows,
+  runImportToEnd,
+} from './helpers/import-fixtures';
 import { roundTripCatalog } from './helpers/roundtrip-catalog';
 
 type Tenant = { companyId: string; departmentId: string; userId: string };
 
 async function exportText(tenant: Tenant, catalogId: string, exportType: string): Promise<string> {
   const jobId = await insertExportJob(tenant, { catalogId, exportType });
-  for (let i = 0; i < 50 && (await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))) === 'continued'; i++);
+  for (
+    let i = 0;
+    i < 50 && (await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))) === 'continued';
+    i++
+  );
   const row = await jobRow(jobId);
   expect(row.state).toBe('succeeded');
   return (await env.FILES.get(row.resultKey!))!.text();
@@ -34,29 +45,34 @@ function normalise(text: string): string {
     .replace(/<TIME>[^<]*<\/TIME>/g, '<TIME/>')
     .replace(/(<(PRODUCT|ARTICLE)_TO_CATALOGGROUP_MAP\b[\s\S]*<\/\2_TO_CATALOGGROUP_MAP>\n)/, (section) =>
       // The exporter orders map entries of variants by id, and variant ids follow creation order, not the file's SKU order.
-      (section.match(/<(PRODUCT|ARTICLE)_TO_CATALOGGROUP_MAP\b[\s\S]*?<\/\1_TO_CATALOGGROUP_MAP>\n/g) ?? []).sort().join(''),
+      (section.match(/<(PRODUCT|ARTICLE)_TO_CATALOGGROUP_MAP\b[\s\S]*?<\/\1_TO_CATALOGGROUP_MAP>\n/g) ?? [])
+        .sort()
+        .join(''),
     );
 }
 
 describe('export, import into an empty catalog, export again', () => {
-  it.each(['BMEcat', 'BMEcat-ETIM', 'BMEcat12', 'CSV'])('gives the same %s file apart from ids and dates', async (format) => {
-    const session = await makeSession();
-    const source = await roundTripCatalog(session.tenant, 'Rundreise');
-    const first = await exportText(session.tenant, source.catalogId, format);
+  it.each(['BMEcat', 'BMEcat-ETIM', 'BMEcat12', 'CSV'])(
+    'gives the same %s file apart from ids and dates',
+    async (format) => {
+      const session = await makeSession();
+      const source = await roundTripCatalog(session.tenant, 'Rundreise');
+      const first = await exportText(session.tenant, source.catalogId, format);
 
-    const target = await makeCatalog(session.tenant, { name: 'Rundreise', catalogVersion: '2.1' });
-    const fileId = await putImportFile(session.tenant, first, `first.${format === 'CSV' ? 'csv' : 'xml'}`);
-    const jobId = await insertImportJob(session.tenant, { catalogId: target.catalogId, fileId });
-    // A few products per batch and a slice per batch: the file is read across many queue messages.
-    const outcomes = await runImportToEnd(jobId, importDeps({ sliceMs: -1, batchSize: 2 }));
-    const job = await importJobRow(jobId);
-    expect(job.error).toBeNull();
-    expect(await reportRows(jobId)).toEqual([]);
-    expect(job.summary).toMatchObject({ created: 5, updated: 0, unchanged: 0, rejected: 0 });
-    expect(outcomes.filter((o) => o === 'continued').length).toBeGreaterThanOrEqual(2);
+      const target = await makeCatalog(session.tenant, { name: 'Rundreise', catalogVersion: '2.1' });
+      const fileId = await putImportFile(session.tenant, first, `first.${format === 'CSV' ? 'csv' : 'xml'}`);
+      const jobId = await insertImportJob(session.tenant, { catalogId: target.catalogId, fileId });
+      // A few products per batch and a slice per batch: the file is read across many queue messages.
+      const outcomes = await runImportToEnd(jobId, importDeps({ sliceMs: -1, batchSize: 2 }));
+      const job = await importJobRow(jobId);
+      expect(job.error).toBeNull();
+      expect(await reportRows(jobId)).toEqual([]);
+      expect(job.summary).toMatchObject({ created: 5, updated: 0, unchanged: 0, rejected: 0 });
+      expect(outcomes.filter((o) => o === 'continued').length).toBeGreaterThanOrEqual(2);
 
-    const second = await exportText(session.tenant, target.catalogId, format);
-    expect(normalise(second)).toBe(normalise(first));
-    expect(first).toContain('LS-B16-3P');
-  });
+      const second = await exportText(session.tenant, target.catalogId, format);
+      expect(normalise(second)).toBe(normalise(first));
+      expect(first).toContain('LS-B16-3P');
+    },
+  );
 });

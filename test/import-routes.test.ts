@@ -8,8 +8,20 @@ import { deliver } from './helpers/export-fixtures';
 import { importDeps, importJobRow, insertImportJob, putImportFile } from './helpers/import-fixtures';
 import { SUPPLIER_2005 } from './fixtures/supplier-2005';
 
-async function raw(method: 'POST' | 'PUT', path: string, cookie: string, body: string, contentType = 'application/xml') {
-  const res = await exports.default.fetch(new Request(`${ORIGIN}${path}`, { method, headers: { Cookie: cookie, Origin: ORIGIN, 'Content-Type': contentType }, body }));
+async function raw(
+  method: 'POST' | 'PUT',
+  path: string,
+  cookie: string,
+  body: string,
+  contentType = 'application/xml',
+) {
+  const res = await exports.default.fetch(
+    new Request(`${ORIGIN}${path}`, {
+      method,
+      headers: { Cookie: cookie, Origin: ORIGIN, 'Content-Type': contentType },
+      body,
+    }),
+  );
   return { status: res.status, json: (await res.json()) as any };
 }
 
@@ -18,10 +30,14 @@ describe('Import REST operations', () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session.tenant);
     const upload = await raw('POST', '/api/Import/Upload?fileName=lieferant.xml', session.cookie, SUPPLIER_2005);
-    expect(upload).toMatchObject({ status: 200, json: { fileName: 'lieferant.xml', state: 'complete', size: new TextEncoder().encode(SUPPLIER_2005).length } });
+    expect(upload).toMatchObject({
+      status: 200,
+      json: { fileName: 'lieferant.xml', state: 'complete', size: new TextEncoder().encode(SUPPLIER_2005).length },
+    });
 
     const start = await call('POST', '/api/Import/StartImport', {
-      cookie: session.cookie, headers: { Origin: ORIGIN },
+      cookie: session.cookie,
+      headers: { Origin: ORIGIN },
       body: { departmentId: session.departmentId, catalogId: catalog.catalogId, fileId: upload.json.fileId },
     });
     expect(start.status).toBe(200);
@@ -30,7 +46,10 @@ describe('Import REST operations', () => {
 
     const job = await call('GET', `/api/Job/GetJob?jobId=${start.json.jobId}`, { cookie: session.cookie });
     expect(job.json).toMatchObject({
-      kind: 'import', state: 'succeeded', progress: { done: 4, total: 4 }, error: null,
+      kind: 'import',
+      state: 'succeeded',
+      progress: { done: 4, total: 4 },
+      error: null,
       summary: { created: 2, updated: 0, unchanged: 0, rejected: 3, placements: 1, categoriesCreated: 2, total: 4 },
       result: { contentType: 'text/csv; charset=utf-8' },
     });
@@ -38,33 +57,68 @@ describe('Import REST operations', () => {
     const { eq } = await import('drizzle-orm');
     const recorded = await db().select().from(historyVersions).where(eq(historyVersions.jobId, start.json.jobId));
     // Two products created, and the master's placement from the group map.
-    expect(recorded.map((v) => [v.action, v.surface, v.userId === session.userId]).sort()).toEqual([['create', 'job', true], ['create', 'job', true], ['update', 'job', true]]);
-    const report = await call('GET', `/api/Import/DownloadReport?jobId=${start.json.jobId}`, { cookie: session.cookie });
+    expect(recorded.map((v) => [v.action, v.surface, v.userId === session.userId]).sort()).toEqual([
+      ['create', 'job', true],
+      ['create', 'job', true],
+      ['update', 'job', true],
+    ]);
+    const report = await call('GET', `/api/Import/DownloadReport?jobId=${start.json.jobId}`, {
+      cookie: session.cookie,
+    });
     expect(report.status).toBe(200);
     expect(report.text).toContain('BAD-GTIN,line 63: /BMECAT/T_NEW_CATALOG/PRODUCT,gtin: GTIN check digit is wrong');
 
     // Other tenants see neither the file, nor the job, nor the report.
     const other = await makeSession();
     const foreignStart = await call('POST', '/api/Import/StartImport', {
-      cookie: other.cookie, headers: { Origin: ORIGIN },
-      body: { departmentId: other.departmentId, catalogId: (await makeCatalog(other.tenant)).catalogId, fileId: upload.json.fileId },
+      cookie: other.cookie,
+      headers: { Origin: ORIGIN },
+      body: {
+        departmentId: other.departmentId,
+        catalogId: (await makeCatalog(other.tenant)).catalogId,
+        fileId: upload.json.fileId,
+      },
     });
     expect(foreignStart).toMatchObject({ status: 404, json: { error: 'import file not found' } });
-    expect((await call('GET', `/api/Import/DownloadReport?jobId=${start.json.jobId}`, { cookie: other.cookie })).status).toBe(404);
+    expect(
+      (await call('GET', `/api/Import/DownloadReport?jobId=${start.json.jobId}`, { cookie: other.cookie })).status,
+    ).toBe(404);
   });
 
   it('assembles a multipart upload from parts and refuses parts of another company', async () => {
     const session = await makeSession();
-    const created = await call('POST', '/api/Import/CreateUpload', { cookie: session.cookie, headers: { Origin: ORIGIN }, body: { fileName: 'gross.xml' } });
+    const created = await call('POST', '/api/Import/CreateUpload', {
+      cookie: session.cookie,
+      headers: { Origin: ORIGIN },
+      body: { fileName: 'gross.xml' },
+    });
     expect(created.json).toEqual({ fileId: expect.any(String), partSize: 50 * 1024 * 1024 });
-    const part = await raw('PUT', `/api/Import/UploadPart?fileId=${created.json.fileId}&part=1`, session.cookie, SUPPLIER_2005);
+    const part = await raw(
+      'PUT',
+      `/api/Import/UploadPart?fileId=${created.json.fileId}&part=1`,
+      session.cookie,
+      SUPPLIER_2005,
+    );
     expect(part).toMatchObject({ status: 200, json: { part: 1 } });
     const other = await makeSession();
-    expect((await raw('PUT', `/api/Import/UploadPart?fileId=${created.json.fileId}&part=2`, other.cookie, 'x')).status).toBe(404);
+    expect(
+      (await raw('PUT', `/api/Import/UploadPart?fileId=${created.json.fileId}&part=2`, other.cookie, 'x')).status,
+    ).toBe(404);
     const catalog = await makeCatalog(session.tenant);
-    const early = await call('POST', '/api/Import/StartImport', { cookie: session.cookie, headers: { Origin: ORIGIN }, body: { departmentId: session.departmentId, catalogId: catalog.catalogId, fileId: created.json.fileId } });
-    expect(early).toMatchObject({ status: 409, json: { error: 'the upload is not complete yet (Import/CompleteUpload)' } });
-    const done = await call('POST', '/api/Import/CompleteUpload', { cookie: session.cookie, headers: { Origin: ORIGIN }, body: { fileId: created.json.fileId } });
+    const early = await call('POST', '/api/Import/StartImport', {
+      cookie: session.cookie,
+      headers: { Origin: ORIGIN },
+      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, fileId: created.json.fileId },
+    });
+    expect(early).toMatchObject({
+      status: 409,
+      json: { error: 'the upload is not complete yet (Import/CompleteUpload)' },
+    });
+    const done = await call('POST', '/api/Import/CompleteUpload', {
+      cookie: session.cookie,
+      headers: { Origin: ORIGIN },
+      body: { fileId: created.json.fileId },
+    });
     expect(done.json).toMatchObject({ state: 'complete', size: new TextEncoder().encode(SUPPLIER_2005).length });
   });
 
@@ -72,7 +126,12 @@ describe('Import REST operations', () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session.tenant);
     const fileId = await putImportFile(session.tenant, SUPPLIER_2005);
-    const start = (body: Record<string, unknown>) => call('POST', '/api/Import/StartImport', { cookie: session.cookie, headers: { Origin: ORIGIN }, body: { departmentId: session.departmentId, catalogId: catalog.catalogId, fileId, ...body } });
+    const start = (body: Record<string, unknown>) =>
+      call('POST', '/api/Import/StartImport', {
+        cookie: session.cookie,
+        headers: { Origin: ORIGIN },
+        body: { departmentId: session.departmentId, catalogId: catalog.catalogId, fileId, ...body },
+      });
     expect((await start({ format: 'PDF' })).status).toBe(400);
     expect((await start({ mode: 'replace' })).status).toBe(400);
     expect((await start({ catalogId: (await makeCatalog(await makeCompany())).catalogId })).status).toBe(404);
@@ -104,7 +163,9 @@ describe('an import job delivered twice or cancelled', () => {
     const catalog = await makeCatalog(session.tenant);
     const fileId = await putImportFile(session.tenant, SUPPLIER_2005);
     const jobId = await insertImportJob(session.tenant, { catalogId: catalog.catalogId, fileId });
-    expect(await runImportSlice(importDeps({ sliceMs: -1, batchSize: 1 }), await importJobRow(jobId))).toBe('continued');
+    expect(await runImportSlice(importDeps({ sliceMs: -1, batchSize: 1 }), await importJobRow(jobId))).toBe(
+      'continued',
+    );
     await cancelJob(db(), session.tenant, jobId);
     expect(await runImportSlice(importDeps(), await importJobRow(jobId))).toBe('stopped');
     const { importGroups } = await import('../src/db/schema');

@@ -3,7 +3,14 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { products } from '../src/db/schema';
 import { db, makeAttribute, makeCatalog, makeSession } from './helpers/factories';
-import { importDeps, importJobRow, insertImportJob, putImportFile, reportRows, runImportToEnd } from './helpers/import-fixtures';
+import {
+  importDeps,
+  importJobRow,
+  insertImportJob,
+  putImportFile,
+  reportRows,
+  runImportToEnd,
+} from './helpers/import-fixtures';
 import { SUPPLIER_2005 } from './fixtures/supplier-2005';
 
 /** The real bucket, except that object bodies arrive in pieces of 1 to 7 bytes (cutting UTF-8 characters, CRLFs and quotes). */
@@ -25,7 +32,12 @@ function tinyChunks(): R2Bucket {
               i += size;
             },
           });
-          return { ...object, body, arrayBuffer: async () => bytes.buffer, text: async () => new TextDecoder().decode(bytes) };
+          return {
+            ...object,
+            body,
+            arrayBuffer: async () => bytes.buffer,
+            text: async () => new TextDecoder().decode(bytes),
+          };
         };
       }
       const value = Reflect.get(target, prop);
@@ -34,13 +46,23 @@ function tinyChunks(): R2Bucket {
   });
 }
 
-async function importText(text: string, options: { fileName?: string; batchSize?: number; sliceMs?: number; files?: R2Bucket } = {}) {
+async function importText(
+  text: string,
+  options: { fileName?: string; batchSize?: number; sliceMs?: number; files?: R2Bucket } = {},
+) {
   const session = await makeSession();
   const catalog = await makeCatalog(session.tenant);
   const fileId = await putImportFile(session.tenant, text, options.fileName ?? 'data.csv');
   const jobId = await insertImportJob(session.tenant, { catalogId: catalog.catalogId, fileId });
-  const outcomes = await runImportToEnd(jobId, importDeps({ files: options.files ?? env.FILES, batchSize: options.batchSize, sliceMs: options.sliceMs ?? 60_000 }));
-  const rows = await db().select().from(products).where(eq(products.catalogId, catalog.catalogId)).orderBy(asc(products.id));
+  const outcomes = await runImportToEnd(
+    jobId,
+    importDeps({ files: options.files ?? env.FILES, batchSize: options.batchSize, sliceMs: options.sliceMs ?? 60_000 }),
+  );
+  const rows = await db()
+    .select()
+    .from(products)
+    .where(eq(products.catalogId, catalog.catalogId))
+    .orderBy(asc(products.id));
   return { session, catalog, job: await importJobRow(jobId), outcomes, rows };
 }
 
@@ -68,8 +90,14 @@ describe('the streaming readers across chunk and slice boundaries', () => {
 
   it('reads BMEcat cut into tiny chunks, one product per slice, to the same result as in one piece', async () => {
     const whole = await importText(SUPPLIER_2005, { fileName: 'a.xml' });
-    const pieces = await importText(SUPPLIER_2005, { fileName: 'a.xml', files: tinyChunks(), batchSize: 1, sliceMs: -1 });
-    const view = (rows: typeof whole.rows) => rows.map((r) => [r.sku, r.name, r.description, r.price, r.gtin, r.status]);
+    const pieces = await importText(SUPPLIER_2005, {
+      fileName: 'a.xml',
+      files: tinyChunks(),
+      batchSize: 1,
+      sliceMs: -1,
+    });
+    const view = (rows: typeof whole.rows) =>
+      rows.map((r) => [r.sku, r.name, r.description, r.price, r.gtin, r.status]);
     expect(view(pieces.rows)).toEqual(view(whole.rows));
     expect(pieces.job.summary).toEqual(whole.job.summary);
   });
@@ -85,13 +113,18 @@ describe('the streaming readers across chunk and slice boundaries', () => {
   });
 
   it('creates CSV category paths once, sharing their common parents, and places masters only', async () => {
-    const text = 'sku,parentSku,categories\r\nM-1,,Kabel > NYM|Kabel > NYY\r\nM-1-V,M-1,Kabel > NYM\r\nM-2,,Kabel > NYY\r\n';
+    const text =
+      'sku,parentSku,categories\r\nM-1,,Kabel > NYM|Kabel > NYY\r\nM-1-V,M-1,Kabel > NYM\r\nM-2,,Kabel > NYY\r\n';
     const { job, catalog } = await importText(text);
     expect(job.summary).toMatchObject({ created: 3, rejected: 0, categoriesCreated: 3 });
     const { categories, productCategories } = await import('../src/db/schema');
     const tree = await db().select().from(categories).where(eq(categories.catalogId, catalog.catalogId));
     expect(tree.map((c) => c.name).sort()).toEqual(['Kabel', 'NYM', 'NYY']);
-    const placed = await db().select().from(productCategories).innerJoin(products, eq(products.id, productCategories.productId)).where(eq(products.catalogId, catalog.catalogId));
+    const placed = await db()
+      .select()
+      .from(productCategories)
+      .innerJoin(products, eq(products.id, productCategories.productId))
+      .where(eq(products.catalogId, catalog.catalogId));
     expect(placed.map((p) => p.products.sku).sort()).toEqual(['M-1', 'M-1', 'M-2']);
   });
 
@@ -106,7 +139,9 @@ describe('the streaming readers across chunk and slice boundaries', () => {
       const fileId = await putImportFile(session.tenant, text, 'w.csv');
       const jobId = await insertImportJob(session.tenant, { catalogId: catalog.catalogId, fileId });
       await runImportToEnd(jobId);
-      const product = await db().query.products.findFirst({ where: and(eq(products.catalogId, catalog.catalogId), isNull(products.parentId)) });
+      const product = await db().query.products.findFirst({
+        where: and(eq(products.catalogId, catalog.catalogId), isNull(products.parentId)),
+      });
       const { getProduct } = await import('../src/catalog/product-queries');
       expect((await getProduct(db(), session.tenant, product!.id)).values[0]?.value ?? null).toBe(expected);
     }

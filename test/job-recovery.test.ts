@@ -36,7 +36,10 @@ async function halfDoneExport(masters = 300) {
 async function uploadIsAborted(checkpoint: ExportCheckpoint): Promise<boolean> {
   return env.FILES.resumeMultipartUpload(checkpoint.key, checkpoint.uploadId)
     .complete(checkpoint.parts)
-    .then(() => false, () => true);
+    .then(
+      () => false,
+      () => true,
+    );
 }
 
 describe('job recovery (docs/reliability.md)', () => {
@@ -47,8 +50,14 @@ describe('job recovery (docs/reliability.md)', () => {
 
     expect((await recoverStaleJobs(db(), queue, new Date())).requeued).not.toContain(jobId); // fresh heartbeat: left alone
     // The worker died three minutes ago: two sweeps racing restart it once.
-    await db().update(jobs).set({ heartbeatAt: new Date(Date.now() - DEFAULT_STALE_MS - 60_000).toISOString() }).where(eq(jobs.id, jobId));
-    const results = await Promise.all([recoverStaleJobs(db(), queue, new Date()), recoverStaleJobs(db(), queue, new Date())]);
+    await db()
+      .update(jobs)
+      .set({ heartbeatAt: new Date(Date.now() - DEFAULT_STALE_MS - 60_000).toISOString() })
+      .where(eq(jobs.id, jobId));
+    const results = await Promise.all([
+      recoverStaleJobs(db(), queue, new Date()),
+      recoverStaleJobs(db(), queue, new Date()),
+    ]);
     expect(results.flatMap((r) => r.requeued).filter((id) => id === jobId)).toHaveLength(1);
     expect(sent.filter((m) => m.jobId === jobId)).toHaveLength(1);
     const recovered = await jobRow(jobId);
@@ -74,7 +83,10 @@ describe('job recovery (docs/reliability.md)', () => {
     }
     expect(sent.filter((m) => m.jobId === jobId)).toHaveLength(MAX_JOB_ATTEMPTS);
 
-    const sweep = await sweepJobs({ db: db(), queue, files: env.FILES, staleMs: DEFAULT_STALE_MS }, later(MAX_JOB_ATTEMPTS + 1));
+    const sweep = await sweepJobs(
+      { db: db(), queue, files: env.FILES, staleMs: DEFAULT_STALE_MS },
+      later(MAX_JOB_ATTEMPTS + 1),
+    );
     expect(sweep.failed).toContain(jobId);
     expect(sweep.released).toContain(jobId);
     const failed = await jobRow(jobId);

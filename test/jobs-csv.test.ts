@@ -7,7 +7,15 @@ import { createClassification } from '../src/classification/links';
 import { jobs } from '../src/db/schema';
 import { newId } from '../src/db/ids';
 import { attachMedia } from '../src/media/media';
-import { db, makeAttribute, makeCatalog, makeCategory, makeCompany, makeProduct, makeSession } from './helpers/factories';
+import {
+  db,
+  makeAttribute,
+  makeCatalog,
+  makeCategory,
+  makeCompany,
+  makeProduct,
+  makeSession,
+} from './helpers/factories';
 import { csvRecords, decodeCsvFile, parseCsv } from './helpers/csv';
 import { call, ORIGIN } from './helpers/http';
 
@@ -23,14 +31,27 @@ async function waitForJob(cookie: string, jobId: string, done = ['succeeded', 'f
 }
 
 /** A job row without a queue message, so only the test drives the consumer. */
-async function insertExportJob(tenant: { companyId: string; departmentId: string; userId: string }, params: Record<string, unknown>) {
+async function insertExportJob(
+  tenant: { companyId: string; departmentId: string; userId: string },
+  params: Record<string, unknown>,
+) {
   const jobId = newId();
-  await db().insert(jobs).values({ id: jobId, companyId: tenant.companyId, departmentId: tenant.departmentId, userId: tenant.userId, kind: 'export', state: 'queued', params });
+  await db().insert(jobs).values({
+    id: jobId,
+    companyId: tenant.companyId,
+    departmentId: tenant.departmentId,
+    userId: tenant.userId,
+    kind: 'export',
+    state: 'queued',
+    params,
+  });
   return jobId;
 }
 
 async function runConsumer(jobId: string, attempts = 1) {
-  const batch = createMessageBatch<{ jobId: string }>('pim-jobs', [{ id: `msg-${jobId}`, timestamp: new Date(), attempts, body: { jobId } }]);
+  const batch = createMessageBatch<{ jobId: string }>('pim-jobs', [
+    { id: `msg-${jobId}`, timestamp: new Date(), attempts, body: { jobId } },
+  ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env);
   return getQueueResult(batch, ctx);
@@ -57,10 +78,17 @@ async function richCatalog(session: Session) {
     deliveryTimeDays: 3,
     categoryIds: [sub.categoryId],
   });
-  const variant = await makeProduct(session, catalog.catalogId, { parentId: master.productId, sku: 'NYM-3x1.5-GR', name: 'grau' });
+  const variant = await makeProduct(session, catalog.catalogId, {
+    parentId: master.productId,
+    sku: 'NYM-3x1.5-GR',
+    name: 'grau',
+  });
   const plain = await makeProduct(session, catalog.catalogId, { sku: 'PLAIN', name: 'Plain' });
   const set = (elementId: string, field: string, value: string) =>
-    call('POST', '/api/Catalog/SetValue', { cookie: session.cookie, body: { departmentId: session.departmentId, elementId, field, value } });
+    call('POST', '/api/Catalog/SetValue', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, elementId, field, value },
+    });
   await set(master.productId, colour.code, 'black');
   await set(variant.productId, colour.code, 'grey');
   await set(master.productId, voltage.code, '500 V');
@@ -69,7 +97,10 @@ async function richCatalog(session: Session) {
     name: 'Power cable',
     classificationGroups: 1,
     classes: [{ group: 'ETIM', code: 'EC000057' }],
-    features: [{ code: 'EF000008', value: '500' }, { code: 'EF000139', value: 'true' }],
+    features: [
+      { code: 'EF000008', value: '500' },
+      { code: 'EF000139', value: 'true' },
+    ],
   });
   await attachMedia({ db: db(), files: env.FILES }, session, {
     departmentId: session.departmentId,
@@ -94,7 +125,13 @@ describe('StartExport through the Worker', () => {
     expect(Object.keys(start.json)).toEqual(['jobId']);
     expect(start.json.jobId).toMatch(/^[0-9a-f-]{36}$/);
     const queued = await call('GET', `/api/Job/GetJob?jobId=${start.json.jobId}`, { cookie: session.cookie });
-    expect(queued.json).toMatchObject({ jobId: start.json.jobId, kind: 'export', progress: { done: 0, total: 3 }, error: null, result: null });
+    expect(queued.json).toMatchObject({
+      jobId: start.json.jobId,
+      kind: 'export',
+      progress: { done: 0, total: 3 },
+      error: null,
+      result: null,
+    });
     expect(['queued', 'running']).toContain(queued.json.state);
 
     // Only the queue message can have started the job: nothing else runs it.
@@ -108,7 +145,11 @@ describe('StartExport through the Worker', () => {
       startedAt: expect.any(String),
       finishedAt: expect.any(String),
       error: null,
-      result: { fileName: `Elektro_A_2026-CSV-${start.json.jobId.slice(0, 8)}.csv`, contentType: 'text/csv; charset=utf-8', size: expect.any(Number) },
+      result: {
+        fileName: `Elektro_A_2026-CSV-${start.json.jobId.slice(0, 8)}.csv`,
+        contentType: 'text/csv; charset=utf-8',
+        size: expect.any(Number),
+      },
       warnings: [],
       summary: null,
     });
@@ -127,26 +168,87 @@ describe('StartExport through the Worker', () => {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes).slice(1);
     const [header] = parseCsv(text);
     expect(header).toEqual([
-      'productId', 'parentId', 'parentSku', 'sku', 'name', 'description', 'gtin', 'manufacturerName', 'manufacturerPid',
-      'unit', 'price', 'currency', 'priceQuantity', 'keywords', 'deliveryTimeDays', 'status', 'categories',
-      'classes', 'features', 'media', 'colour', 'max_voltage',
+      'productId',
+      'parentId',
+      'parentSku',
+      'sku',
+      'name',
+      'description',
+      'gtin',
+      'manufacturerName',
+      'manufacturerPid',
+      'unit',
+      'price',
+      'currency',
+      'priceQuantity',
+      'keywords',
+      'deliveryTimeDays',
+      'status',
+      'categories',
+      'classes',
+      'features',
+      'media',
+      'colour',
+      'max_voltage',
     ]);
     const rows = csvRecords(text);
     expect(rows).toEqual([
       {
-        productId: master.productId, parentId: '', parentSku: '', sku: 'NYM-3x1.5', name: 'NYM-J 3×1,5 mm² – "Ü" grade',
-        description: 'Line one\r\nLine two, with comma', gtin: '4006209123454', manufacturerName: 'Kabelwerk Süd', manufacturerPid: '',
-        unit: 'MTR', price: '0.89', currency: 'EUR', priceQuantity: '100', keywords: '', deliveryTimeDays: '3', status: 'active',
-        categories: 'Kabel > Mantelleitungen', classes: 'ETIM-9.0:EC000057', features: 'EF000008=500 VLT|EF000139=true',
-        media: 'nym.png', colour: 'black', max_voltage: '500',
+        productId: master.productId,
+        parentId: '',
+        parentSku: '',
+        sku: 'NYM-3x1.5',
+        name: 'NYM-J 3×1,5 mm² – "Ü" grade',
+        description: 'Line one\r\nLine two, with comma',
+        gtin: '4006209123454',
+        manufacturerName: 'Kabelwerk Süd',
+        manufacturerPid: '',
+        unit: 'MTR',
+        price: '0.89',
+        currency: 'EUR',
+        priceQuantity: '100',
+        keywords: '',
+        deliveryTimeDays: '3',
+        status: 'active',
+        categories: 'Kabel > Mantelleitungen',
+        classes: 'ETIM-9.0:EC000057',
+        features: 'EF000008=500 VLT|EF000139=true',
+        media: 'nym.png',
+        colour: 'black',
+        max_voltage: '500',
       },
       {
-        productId: variant.productId, parentId: master.productId, parentSku: 'NYM-3x1.5', sku: 'NYM-3x1.5-GR', name: 'grau',
-        description: '', gtin: '', manufacturerName: '', manufacturerPid: '', unit: '', price: '', currency: '', priceQuantity: '',
-        keywords: '', deliveryTimeDays: '', status: 'active', categories: 'Kabel > Mantelleitungen', classes: '', features: '',
-        media: '', colour: 'grey', max_voltage: '',
+        productId: variant.productId,
+        parentId: master.productId,
+        parentSku: 'NYM-3x1.5',
+        sku: 'NYM-3x1.5-GR',
+        name: 'grau',
+        description: '',
+        gtin: '',
+        manufacturerName: '',
+        manufacturerPid: '',
+        unit: '',
+        price: '',
+        currency: '',
+        priceQuantity: '',
+        keywords: '',
+        deliveryTimeDays: '',
+        status: 'active',
+        categories: 'Kabel > Mantelleitungen',
+        classes: '',
+        features: '',
+        media: '',
+        colour: 'grey',
+        max_voltage: '',
       },
-      expect.objectContaining({ productId: plain.productId, sku: 'PLAIN', name: 'Plain', parentId: '', categories: '', colour: '' }),
+      expect.objectContaining({
+        productId: plain.productId,
+        sku: 'PLAIN',
+        name: 'Plain',
+        parentId: '',
+        categories: '',
+        colour: '',
+      }),
     ]);
     // The quoting itself, byte for byte.
     expect(text).toContain('"NYM-J 3×1,5 mm² – ""Ü"" grade","Line one\r\nLine two, with comma"');
@@ -154,7 +256,11 @@ describe('StartExport through the Worker', () => {
 
   it('answers 409 for Download before the job has succeeded and 404 for a job of another company', async () => {
     const session = await makeSession();
-    const jobId = await insertExportJob(session.tenant, { catalogId: (await makeCatalog(session)).catalogId, exportType: 'CSV', templateId: null });
+    const jobId = await insertExportJob(session.tenant, {
+      catalogId: (await makeCatalog(session)).catalogId,
+      exportType: 'CSV',
+      templateId: null,
+    });
     const early = await call('GET', `/api/Export/Download?jobId=${jobId}`, { cookie: session.cookie });
     expect(early.status).toBe(409);
     expect(early.json.error).toBe('export is queued; no file to download yet');
@@ -173,12 +279,37 @@ describe('StartExport through the Worker', () => {
     const foreign = await makeCatalog(theirs);
     const cases: [Record<string, unknown> | undefined, string | undefined, number, string | RegExp][] = [
       [{ departmentId: session.departmentId, catalogId: catalog.catalogId }, undefined, 401, 'not logged in'],
-      [{ departmentId: session.departmentId, catalogId: foreign.catalogId, exportType: 'CSV' }, session.cookie, 404, 'catalog not found'],
-      [{ departmentId: theirs.departmentId, catalogId: foreign.catalogId, exportType: 'CSV' }, session.cookie, 403, 'departmentId does not name a department of your company'],
-      [{ departmentId: session.departmentId, catalogId: catalog.catalogId, exportType: 'PDF' }, session.cookie, 400, /^exportType: "PDF" is not supported; use one of .*CSV/],
+      [
+        { departmentId: session.departmentId, catalogId: foreign.catalogId, exportType: 'CSV' },
+        session.cookie,
+        404,
+        'catalog not found',
+      ],
+      [
+        { departmentId: theirs.departmentId, catalogId: foreign.catalogId, exportType: 'CSV' },
+        session.cookie,
+        403,
+        'departmentId does not name a department of your company',
+      ],
+      [
+        { departmentId: session.departmentId, catalogId: catalog.catalogId, exportType: 'PDF' },
+        session.cookie,
+        400,
+        /^exportType: "PDF" is not supported; use one of .*CSV/,
+      ],
       [{ departmentId: session.departmentId }, session.cookie, 400, 'catalogId is required'],
-      [{ departmentId: session.departmentId, catalogId: catalog.catalogId, templateId: newId(), exportType: 'CSV' }, session.cookie, 404, 'export template not found'],
-      [{ departmentId: session.departmentId, catalogId: catalog.catalogId, exportType: 7 }, session.cookie, 400, 'exportType: Invalid input: expected string, received number'],
+      [
+        { departmentId: session.departmentId, catalogId: catalog.catalogId, templateId: newId(), exportType: 'CSV' },
+        session.cookie,
+        404,
+        'export template not found',
+      ],
+      [
+        { departmentId: session.departmentId, catalogId: catalog.catalogId, exportType: 7 },
+        session.cookie,
+        400,
+        'exportType: Invalid input: expected string, received number',
+      ],
     ];
     for (const [body, cookie, status, error] of cases) {
       const res = await call('POST', '/api/Export/StartExport', { cookie, body });
@@ -197,7 +328,11 @@ describe('the queue consumer', () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     const product = await makeProduct(session, catalog.catalogId, { sku: 'A-1' });
-    const jobId = await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'CSV', templateId: null });
+    const jobId = await insertExportJob(session.tenant, {
+      catalogId: catalog.catalogId,
+      exportType: 'CSV',
+      templateId: null,
+    });
     const result = await runConsumer(jobId);
     expect(result.explicitAcks).toEqual([`msg-${jobId}`]);
     expect(result.retryMessages).toEqual([]);
@@ -206,19 +341,33 @@ describe('the queue consumer', () => {
     const row = await jobRow(jobId);
     expect(row.checkpoint).toBeNull();
     const object = await env.FILES.get(row.resultKey!);
-    expect(csvRecords(decodeCsvFile(await object!.arrayBuffer())).map((r) => [r.productId, r.sku])).toEqual([[product.productId, product.sku]]);
+    expect(csvRecords(decodeCsvFile(await object!.arrayBuffer())).map((r) => [r.productId, r.sku])).toEqual([
+      [product.productId, product.sku],
+    ]);
     expect(await listKeys(`tmp/${jobId}/`)).toEqual([]);
   });
 
   it('fails a job whose catalog was deleted, with a message and no file', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
-    const jobId = await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'CSV', templateId: null });
-    await call('POST', '/api/Catalog/DeleteCatalog', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: catalog.catalogId } });
+    const jobId = await insertExportJob(session.tenant, {
+      catalogId: catalog.catalogId,
+      exportType: 'CSV',
+      templateId: null,
+    });
+    await call('POST', '/api/Catalog/DeleteCatalog', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, catalogId: catalog.catalogId },
+    });
     const result = await runConsumer(jobId);
     expect(result.explicitAcks).toEqual([`msg-${jobId}`]);
     const job = await call('GET', `/api/Job/GetJob?jobId=${jobId}`, { cookie: session.cookie });
-    expect(job.json).toMatchObject({ state: 'failed', error: 'catalog not found', result: null, finishedAt: expect.any(String) });
+    expect(job.json).toMatchObject({
+      state: 'failed',
+      error: 'catalog not found',
+      result: null,
+      finishedAt: expect.any(String),
+    });
     expect(await listKeys(`exports/${session.companyId}/${jobId}/`)).toEqual([]);
     const download = await call('GET', `/api/Export/Download?jobId=${jobId}`, { cookie: session.cookie });
     expect(download.status).toBe(409);
@@ -227,20 +376,42 @@ describe('the queue consumer', () => {
 
   it('fails a job of an export type that is not available', async () => {
     const session = await makeSession();
-    const jobId = await insertExportJob(session.tenant, { catalogId: (await makeCatalog(session)).catalogId, exportType: 'Nope', templateId: null });
+    const jobId = await insertExportJob(session.tenant, {
+      catalogId: (await makeCatalog(session)).catalogId,
+      exportType: 'Nope',
+      templateId: null,
+    });
     await runConsumer(jobId);
-    expect(await jobRow(jobId)).toMatchObject({ state: 'failed', error: 'export type Nope is not available', resultKey: null });
+    expect(await jobRow(jobId)).toMatchObject({
+      state: 'failed',
+      error: 'export type Nope is not available',
+      resultKey: null,
+    });
   });
 
   it('retries an unexpected failure, then fails the job after 3 attempts without internals', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     await makeProduct(session, catalog.catalogId);
-    const jobId = await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'CSV', templateId: null });
+    const jobId = await insertExportJob(session.tenant, {
+      catalogId: catalog.catalogId,
+      exportType: 'CSV',
+      templateId: null,
+    });
     // A checkpoint naming an upload R2 does not know: every part upload fails inside R2.
     const checkpoint = {
-      seq: 0, key: `exports/${session.companyId}/${jobId}/x.csv`, fileName: 'x.csv', uploadId: 'no-such-upload', parts: [], carryKey: null,
-      phase: 0, cursor: null, done: 0, plan: { attributeCodes: [], categoryPaths: {} }, total: 1, warnings: {},
+      seq: 0,
+      key: `exports/${session.companyId}/${jobId}/x.csv`,
+      fileName: 'x.csv',
+      uploadId: 'no-such-upload',
+      parts: [],
+      carryKey: null,
+      phase: 0,
+      cursor: null,
+      done: 0,
+      plan: { attributeCodes: [], categoryPaths: {} },
+      total: 1,
+      warnings: {},
     };
     await db().update(jobs).set({ state: 'running', checkpoint }).where(eq(jobs.id, jobId));
     const first = await runConsumer(jobId, 1);
@@ -267,7 +438,11 @@ describe('cancellation', () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     await makeProduct(session, catalog.catalogId);
-    const jobId = await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'CSV', templateId: null });
+    const jobId = await insertExportJob(session.tenant, {
+      catalogId: catalog.catalogId,
+      exportType: 'CSV',
+      templateId: null,
+    });
     const cancel = await call('POST', '/api/Job/CancelJob', { cookie: session.cookie, body: { jobId } });
     expect(cancel.status).toBe(200);
     expect(cancel.json).toMatchObject({ jobId, state: 'cancelled', finishedAt: expect.any(String), result: null });
@@ -281,7 +456,11 @@ describe('cancellation', () => {
 
   it('answers 404 when cancelling a job of another company and leaves it alone', async () => {
     const session = await makeSession();
-    const jobId = await insertExportJob(session.tenant, { catalogId: (await makeCatalog(session)).catalogId, exportType: 'CSV', templateId: null });
+    const jobId = await insertExportJob(session.tenant, {
+      catalogId: (await makeCatalog(session)).catalogId,
+      exportType: 'CSV',
+      templateId: null,
+    });
     const other = await makeSession();
     const res = await call('POST', '/api/Job/CancelJob', { cookie: other.cookie, body: { jobId } });
     expect(res.status).toBe(404);
@@ -294,12 +473,23 @@ describe('GetJobs', () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push(await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'CSV', templateId: null }));
-    await insertExportJob((await makeSession()).tenant, { catalogId: catalog.catalogId, exportType: 'CSV', templateId: null });
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'CSV', templateId: null }),
+      );
+    await insertExportJob((await makeSession()).tenant, {
+      catalogId: catalog.catalogId,
+      exportType: 'CSV',
+      templateId: null,
+    });
     const first = await call('GET', '/api/Job/GetJobs?limit=2', { cookie: session.cookie });
     expect(first.json.items.map((j: { jobId: string }) => j.jobId)).toEqual([ids[2], ids[1]]);
-    const second = await call('GET', `/api/Job/GetJobs?limit=2&cursor=${first.json.nextCursor}`, { cookie: session.cookie });
-    expect(second.json).toEqual({ items: [expect.objectContaining({ jobId: ids[0], state: 'queued' })], nextCursor: null });
+    const second = await call('GET', `/api/Job/GetJobs?limit=2&cursor=${first.json.nextCursor}`, {
+      cookie: session.cookie,
+    });
+    expect(second.json).toEqual({
+      items: [expect.objectContaining({ jobId: ids[0], state: 'queued' })],
+      nextCursor: null,
+    });
   });
 });
-

@@ -24,13 +24,20 @@ const jobRow = async (id: string) => (await db().query.jobs.findFirst({ where: e
 const companyJobs = async (companyId: string) => db().$count(jobs, eq(jobs.companyId, companyId));
 
 function start(session: Session, body: Record<string, unknown>) {
-  return call('POST', '/api/Catalog/StartMassEdit', { cookie: session.cookie, body: { departmentId: session.departmentId, ...body } });
+  return call('POST', '/api/Catalog/StartMassEdit', {
+    cookie: session.cookie,
+    body: { departmentId: session.departmentId, ...body },
+  });
 }
 
 /** Runner dependencies whose continuations are only recorded: the test plays every slice itself. */
 function slicing() {
   const sent: JobMessage[] = [];
-  const deps: MassEditDeps = { db: db(), queue: { send: async (m: JobMessage) => void sent.push(m) } as unknown as Queue<JobMessage>, sliceMs: -1 };
+  const deps: MassEditDeps = {
+    db: db(),
+    queue: { send: async (m: JobMessage) => void sent.push(m) } as unknown as Queue<JobMessage>,
+    sliceMs: -1,
+  };
   return { deps, sent };
 }
 
@@ -45,7 +52,12 @@ describe('Catalog/StartMassEdit', () => {
     const before = await row(a.productId);
     const untouched = await row(c.productId);
 
-    const res = await start(session, { catalogId: catalog.catalogId, productIds: [a.productId, b.productId, c.productId, variant.productId], field: 'status', value: 'discontinued' });
+    const res = await start(session, {
+      catalogId: catalog.catalogId,
+      productIds: [a.productId, b.productId, c.productId, variant.productId],
+      field: 'status',
+      value: 'discontinued',
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.json)).toEqual(['jobId']);
     const job = await waitForJob(session.cookie, res.json.jobId);
@@ -72,11 +84,22 @@ describe('Catalog/StartMassEdit', () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     const category = await makeCategory(session, catalog.catalogId);
-    const inside = await makeProduct(session, catalog.catalogId, { status: 'draft', categoryIds: [category.categoryId] });
+    const inside = await makeProduct(session, catalog.catalogId, {
+      status: 'draft',
+      categoryIds: [category.categoryId],
+    });
     const outsideDraft = await makeProduct(session, catalog.catalogId, { status: 'draft' });
-    const insideActive = await makeProduct(session, catalog.catalogId, { status: 'active', categoryIds: [category.categoryId] });
+    const insideActive = await makeProduct(session, catalog.catalogId, {
+      status: 'active',
+      categoryIds: [category.categoryId],
+    });
 
-    const res = await start(session, { catalogId: catalog.catalogId, filter: { categoryId: category.categoryId, status: 'draft' }, field: 'price', value: '12,5' });
+    const res = await start(session, {
+      catalogId: catalog.catalogId,
+      filter: { categoryId: category.categoryId, status: 'draft' },
+      field: 'price',
+      value: '12,5',
+    });
     expect(res.status).toBe(200);
     const job = await waitForJob(session.cookie, res.json.jobId);
     expect(job.result.report).toMatchObject({ updated: 1, unchanged: 0, failedCount: 0 });
@@ -85,14 +108,19 @@ describe('Catalog/StartMassEdit', () => {
     expect((await row(insideActive.productId)).price).toBeNull();
   });
 
-  it('sets a classification feature and lists products without that feature as failed with SetValue\'s reason', async () => {
+  it("sets a classification feature and lists products without that feature as failed with SetValue's reason", async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     const mcb = await makeProduct(session, catalog.catalogId, { sku: 'MCB-1' });
     await classifyAsMcb(session, mcb.productId);
     const plain = await makeProduct(session, catalog.catalogId, { sku: 'PLAIN-1' });
 
-    const res = await start(session, { catalogId: catalog.catalogId, productIds: [mcb.productId, plain.productId], field: 'EF000008', value: '230 VLT' });
+    const res = await start(session, {
+      catalogId: catalog.catalogId,
+      productIds: [mcb.productId, plain.productId],
+      field: 'EF000008',
+      value: '230 VLT',
+    });
     expect(res.status).toBe(200);
     const job = await waitForJob(session.cookie, res.json.jobId);
     expect(job.state).toBe('succeeded');
@@ -103,7 +131,9 @@ describe('Catalog/StartMassEdit', () => {
       failed: [{ productId: plain.productId, sku: 'PLAIN-1', error: expect.stringContaining('EF000008') }],
     });
     const detail = await call('GET', `/api/Catalog/GetProduct?productId=${mcb.productId}`, { cookie: session.cookie });
-    expect(detail.json.classification.features).toEqual([{ group: 'ETIM', code: 'EF000008', value: '230', unit: 'VLT' }]);
+    expect(detail.json.classification.features).toEqual([
+      { group: 'ETIM', code: 'EF000008', value: '230', unit: 'VLT' },
+    ]);
   });
 
   it('refuses bad requests before queuing anything, naming the field', async () => {
@@ -121,12 +151,33 @@ describe('Catalog/StartMassEdit', () => {
       [{ ...base, field: 'status', value: '' }, 400, /^value: status must not be empty/],
       [{ ...base, field: 'EF000073', value: 'EV999999' }, 400, /EF000073/],
       [{ ...base, field: 'sku', value: 'X' }, 400, /^field: sku must be unique/],
-      [{ catalogId: catalog.catalogId, field: 'status', value: 'active' }, 400, /^give exactly one of productIds or filter$/],
+      [
+        { catalogId: catalog.catalogId, field: 'status', value: 'active' },
+        400,
+        /^give exactly one of productIds or filter$/,
+      ],
       [{ ...base, filter: {}, field: 'status', value: 'active' }, 400, /^give exactly one of productIds or filter$/],
       [{ ...base, filter: undefined, productIds: ['nope'], field: 'status', value: 'active' }, 400, /^productIds\.0:/],
-      [{ catalogId: catalog.catalogId, filter: { status: 'gone' }, field: 'status', value: 'active' }, 400, /^filter\.status:/],
-      [{ ...base, productIds: [product.productId, foreignProduct.productId], field: 'status', value: 'active' }, 404, /^product not found/],
-      [{ catalogId: foreignCatalog.catalogId, productIds: [foreignProduct.productId], field: 'status', value: 'active' }, 404, /^catalog not found/],
+      [
+        { catalogId: catalog.catalogId, filter: { status: 'gone' }, field: 'status', value: 'active' },
+        400,
+        /^filter\.status:/,
+      ],
+      [
+        { ...base, productIds: [product.productId, foreignProduct.productId], field: 'status', value: 'active' },
+        404,
+        /^product not found/,
+      ],
+      [
+        {
+          catalogId: foreignCatalog.catalogId,
+          productIds: [foreignProduct.productId],
+          field: 'status',
+          value: 'active',
+        },
+        404,
+        /^catalog not found/,
+      ],
     ];
     for (const [body, status, message] of cases) {
       const res = await start(session, body);
@@ -138,7 +189,9 @@ describe('Catalog/StartMassEdit', () => {
       body: { departmentId: other.departmentId, ...base, field: 'status', value: 'active' },
     });
     expect(foreignDepartment.status).toBe(403);
-    const anonymous = await call('POST', '/api/Catalog/StartMassEdit', { body: { departmentId: session.departmentId, ...base, field: 'status', value: 'active' } });
+    const anonymous = await call('POST', '/api/Catalog/StartMassEdit', {
+      body: { departmentId: session.departmentId, ...base, field: 'status', value: 'active' },
+    });
     expect(anonymous.status).toBe(401);
     const crossSite = await call('POST', '/api/Catalog/StartMassEdit', {
       cookie: session.cookie,
@@ -155,7 +208,13 @@ describe('Catalog/StartMassEdit', () => {
     const { catalog } = await bulkCatalog(session.tenant, MASS_EDIT_PAGE + 20);
     const res = await call('POST', '/api/Catalog/StartMassEdit', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, filter: {}, field: 'deliveryTimeDays', value: '3' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        filter: {},
+        field: 'deliveryTimeDays',
+        value: '3',
+      },
     });
     expect(res.status).toBe(200);
     const jobId = res.json.jobId;
@@ -168,10 +227,20 @@ describe('Catalog/StartMassEdit', () => {
     expect(await runMassEditSlice(deps, first)).toBe('continued');
     expect(sent).toEqual([{ jobId }]);
     const afterFirst = await jobRow(jobId);
-    expect(afterFirst).toMatchObject({ state: 'running', progressDone: MASS_EDIT_PAGE, progressTotal: MASS_EDIT_PAGE + 20 });
+    expect(afterFirst).toMatchObject({
+      state: 'running',
+      progressDone: MASS_EDIT_PAGE,
+      progressTotal: MASS_EDIT_PAGE + 20,
+    });
 
     // The first message delivered again, with the row as it was: its checkpoint save is refused.
-    expect(await runMassEditSlice(deps, { ...first, state: 'running', checkpoint: afterFirst.checkpoint ? { ...(afterFirst.checkpoint as object), seq: 0 } : null })).toBe('stopped');
+    expect(
+      await runMassEditSlice(deps, {
+        ...first,
+        state: 'running',
+        checkpoint: afterFirst.checkpoint ? { ...(afterFirst.checkpoint as object), seq: 0 } : null,
+      }),
+    ).toBe('stopped');
 
     expect(await runMassEditSlice(deps, await jobRow(jobId))).toBe('continued');
     expect(await runMassEditSlice(deps, await jobRow(jobId))).toBe('finished');
@@ -190,7 +259,12 @@ describe('Catalog/StartMassEdit', () => {
   it('stops between pages when cancelled and keeps the report of what it changed', async () => {
     const session = await makeSession();
     const { catalog } = await bulkCatalog(session.tenant, MASS_EDIT_PAGE + 5);
-    const res = await start(session, { catalogId: catalog.catalogId, filter: {}, field: 'keywords', value: 'Sonderposten' });
+    const res = await start(session, {
+      catalogId: catalog.catalogId,
+      filter: {},
+      field: 'keywords',
+      value: 'Sonderposten',
+    });
     const jobId = res.json.jobId;
     await db().update(jobs).set({ state: 'queued', checkpoint: null, progressDone: 0 }).where(eq(jobs.id, jobId));
     await db().update(products).set({ keywords: null }).where(eq(products.catalogId, catalog.catalogId));

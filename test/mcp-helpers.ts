@@ -32,7 +32,13 @@ export function messagesOf(contentType: string | null, text: string): any[] {
 
 export async function mcpRequest(
   method: 'GET' | 'POST' | 'DELETE',
-  options: { token?: string; body?: unknown; sessionId?: string; version?: string; headers?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    sessionId?: string;
+    version?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Response> {
   const headers = new Headers({ Accept: 'application/json, text/event-stream', ...options.headers });
   if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
@@ -46,10 +52,18 @@ export async function mcpRequest(
   return exports.default.fetch(new Request(`${ORIGIN}/mcp`, { method, headers, body }));
 }
 
-export async function mcp(method: 'GET' | 'POST' | 'DELETE', options: Parameters<typeof mcpRequest>[1] = {}): Promise<McpReply> {
+export async function mcp(
+  method: 'GET' | 'POST' | 'DELETE',
+  options: Parameters<typeof mcpRequest>[1] = {},
+): Promise<McpReply> {
   const response = await mcpRequest(method, options);
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, messages: messagesOf(response.headers.get('Content-Type'), text) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    messages: messagesOf(response.headers.get('Content-Type'), text),
+  };
 }
 
 let nextId = 1;
@@ -58,12 +72,26 @@ let nextId = 1;
 export async function openSession(token: string) {
   const init = await mcp('POST', {
     token,
-    body: { jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'pool-test', version: '1.0.0' } } },
+    body: {
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'initialize',
+      params: {
+        protocolVersion: LEGACY_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'pool-test', version: '1.0.0' },
+      },
+    },
   });
   expect(init.status, init.text).toBe(200);
   const sessionId = init.headers.get('Mcp-Session-Id');
   expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
-  const ack = await mcp('POST', { token, sessionId: sessionId!, version: LEGACY_VERSION, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+  const ack = await mcp('POST', {
+    token,
+    sessionId: sessionId!,
+    version: LEGACY_VERSION,
+    body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+  });
   expect(ack.status, ack.text).toBe(202);
   return { sessionId: sessionId!, init };
 }
@@ -71,7 +99,12 @@ export async function openSession(token: string) {
 /** One request on an open session; returns the reply and its single JSON-RPC response. */
 export async function sessionCall(token: string, sessionId: string, method: string, params: unknown = {}) {
   const id = nextId++;
-  const reply = await mcp('POST', { token, sessionId, version: LEGACY_VERSION, body: { jsonrpc: '2.0', id, method, params } });
+  const reply = await mcp('POST', {
+    token,
+    sessionId,
+    version: LEGACY_VERSION,
+    body: { jsonrpc: '2.0', id, method, params },
+  });
   const response = reply.messages.find((m) => m.id === id);
   return { reply, response };
 }

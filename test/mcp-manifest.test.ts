@@ -10,7 +10,13 @@ describe('MCP manifest', () => {
     expect(res.json).toMatchObject({
       name: 'pim-service',
       version: '1.0.0',
-      remotes: [{ type: 'streamable-http', url: `${ORIGIN}/mcp`, supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] }],
+      remotes: [
+        {
+          type: 'streamable-http',
+          url: `${ORIGIN}/mcp`,
+          supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
+        },
+      ],
       authorization: {
         type: 'oauth2',
         resource: `${ORIGIN}/mcp`,
@@ -29,9 +35,16 @@ describe('MCP manifest', () => {
     const { access_token: token } = await tokensFor(user, { scope: 'mcp' });
     const { sessionId } = await openSession(token);
     const { response } = await sessionCall(token, sessionId, 'tools/list');
-    const listed = response.result.tools.map(({ name, title, description, inputSchema, outputSchema, annotations }: any) => ({
-      name, title, description, inputSchema, outputSchema, annotations,
-    }));
+    const listed = response.result.tools.map(
+      ({ name, title, description, inputSchema, outputSchema, annotations }: any) => ({
+        name,
+        title,
+        description,
+        inputSchema,
+        outputSchema,
+        annotations,
+      }),
+    );
     expect(manifest.tools).toEqual(listed);
     expect(manifest.tools).toHaveLength(PIM_TOOLS.length);
   });

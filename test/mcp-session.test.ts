@@ -10,7 +10,10 @@ describe('MCP sessions (2025 revisions)', () => {
     const { access_token: token } = await tokensFor(user);
     const { sessionId, init } = await openSession(token);
     expect(init.headers.get('Content-Type')).toContain('text/event-stream');
-    expect(init.messages[0].result).toMatchObject({ protocolVersion: LEGACY_VERSION, serverInfo: { name: 'pim-service', version: '1.0.0' } });
+    expect(init.messages[0].result).toMatchObject({
+      protocolVersion: LEGACY_VERSION,
+      serverInfo: { name: 'pim-service', version: '1.0.0' },
+    });
     const { response } = await sessionCall(token, sessionId, 'tools/list');
     expect(response.result.tools.map((t: any) => t.name)).toContain('get_statistics');
     const stats = await callTool(token, sessionId, 'get_statistics');

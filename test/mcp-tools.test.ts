@@ -10,10 +10,20 @@ async function agent(options: { aiSwitch?: boolean } = {}) {
   const user = await makeAgentUser({ aiSwitch: options.aiSwitch ?? true });
   const { access_token: token } = await tokensFor(user, { scope: 'mcp' });
   const { sessionId } = await openSession(token);
-  return { ...user, token, sessionId, call: (name: string, args: Record<string, unknown> = {}) => callTool(token, sessionId, name, args) };
+  return {
+    ...user,
+    token,
+    sessionId,
+    call: (name: string, args: Record<string, unknown> = {}) => callTool(token, sessionId, name, args),
+  };
 }
 
-const MCB = { name: 'MCB B16', classificationGroups: 1, classes: [{ group: 'ETIM' as const, code: 'EC000042' }], features: [{ code: 'EF000008', value: '230' }] };
+const MCB = {
+  name: 'MCB B16',
+  classificationGroups: 1,
+  classes: [{ group: 'ETIM' as const, code: 'EC000042' }],
+  features: [{ code: 'EF000008', value: '230' }],
+};
 
 describe('MCP tools', () => {
   it('lists every tool with title, schemas and read-only / destructive hints', async () => {
@@ -21,9 +31,22 @@ describe('MCP tools', () => {
     const { response } = await sessionCall(a.token, a.sessionId, 'tools/list');
     const tools = response.result.tools as any[];
     expect(tools.map((t) => t.name)).toEqual([
-      'get_statistics', 'list_catalogs', 'get_catalog', 'list_categories', 'search_products', 'get_product', 'upsert_products',
-      'get_classification_groups', 'list_classifications', 'get_classification', 'create_classification', 'update_classification',
-      'start_export', 'get_job', 'get_history', 'list_sync_runs',
+      'get_statistics',
+      'list_catalogs',
+      'get_catalog',
+      'list_categories',
+      'search_products',
+      'get_product',
+      'upsert_products',
+      'get_classification_groups',
+      'list_classifications',
+      'get_classification',
+      'create_classification',
+      'update_classification',
+      'start_export',
+      'get_job',
+      'get_history',
+      'list_sync_runs',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
@@ -40,14 +63,17 @@ describe('MCP tools', () => {
     expect(byName.search_products.inputSchema.required).toEqual(['catalogId']);
   });
 
-  it('get_statistics counts the department; another company\'s department is refused', async () => {
+  it("get_statistics counts the department; another company's department is refused", async () => {
     const a = await agent();
     const catalog = await makeCatalog(a);
     await makeProduct(a, catalog.catalogId);
     expect((await a.call('get_statistics')).structuredContent).toEqual({ catalogs: 1, categories: 0, products: 1 });
     const other = await makeCompany();
     const refused = await a.call('get_statistics', { departmentId: other.departmentId });
-    expect(toolError(refused)).toEqual({ error: 'departmentId does not name a department of your company', code: 'forbidden' });
+    expect(toolError(refused)).toEqual({
+      error: 'departmentId does not name a department of your company',
+      code: 'forbidden',
+    });
   });
 
   it('list_catalogs pages with nextCursor; get_catalog reads one and hides other companies', async () => {
@@ -60,23 +86,45 @@ describe('MCP tools', () => {
     const page2 = (await a.call('list_catalogs', { limit: 1, cursor: page1.nextCursor })).structuredContent;
     expect([page1.items[0].name, page2.items[0].name].sort()).toEqual(['Elektro 2026', 'Licht 2026']);
     expect(page2.nextCursor).toBeNull();
-    expect((await a.call('get_catalog', { catalogId: second.catalogId })).structuredContent).toMatchObject({ catalogId: second.catalogId, name: 'Licht 2026' });
+    expect((await a.call('get_catalog', { catalogId: second.catalogId })).structuredContent).toMatchObject({
+      catalogId: second.catalogId,
+      name: 'Licht 2026',
+    });
     const foreign = await makeCatalog(await makeCompany());
-    expect(toolError(await a.call('get_catalog', { catalogId: foreign.catalogId }))).toEqual({ error: 'catalog not found', code: 'not_found' });
-    expect(toolError(await a.call('list_catalogs', { cursor: '%%%' }))).toEqual({ error: 'cursor is not valid', code: 'bad_request' });
+    expect(toolError(await a.call('get_catalog', { catalogId: foreign.catalogId }))).toEqual({
+      error: 'catalog not found',
+      code: 'not_found',
+    });
+    expect(toolError(await a.call('list_catalogs', { cursor: '%%%' }))).toEqual({
+      error: 'cursor is not valid',
+      code: 'bad_request',
+    });
     expect(first.catalogId).not.toBe(second.catalogId);
   });
 
   it('list_categories walks the tree; an unknown catalog is not found', async () => {
     const a = await agent();
     const catalog = await makeCatalog(a);
-    const top = await addCategory(db(), asActor(a), { departmentId: a.departmentId, catalogId: catalog.catalogId, name: 'Schutzgeräte' });
-    await addCategory(db(), asActor(a), { departmentId: a.departmentId, catalogId: catalog.catalogId, parentId: top.categoryId, name: 'Leitungsschutzschalter' });
+    const top = await addCategory(db(), asActor(a), {
+      departmentId: a.departmentId,
+      catalogId: catalog.catalogId,
+      name: 'Schutzgeräte',
+    });
+    await addCategory(db(), asActor(a), {
+      departmentId: a.departmentId,
+      catalogId: catalog.catalogId,
+      parentId: top.categoryId,
+      name: 'Leitungsschutzschalter',
+    });
     const roots = (await a.call('list_categories', { catalogId: catalog.catalogId })).structuredContent;
     expect(roots.items.map((c: any) => c.name)).toEqual(['Schutzgeräte']);
-    const children = (await a.call('list_categories', { catalogId: catalog.catalogId, parentId: top.categoryId })).structuredContent;
+    const children = (await a.call('list_categories', { catalogId: catalog.catalogId, parentId: top.categoryId }))
+      .structuredContent;
     expect(children.items.map((c: any) => c.name)).toEqual(['Leitungsschutzschalter']);
-    expect(toolError(await a.call('list_categories', { catalogId: crypto.randomUUID() }))).toEqual({ error: 'catalog not found', code: 'not_found' });
+    expect(toolError(await a.call('list_categories', { catalogId: crypto.randomUUID() }))).toEqual({
+      error: 'catalog not found',
+      code: 'not_found',
+    });
   });
 
   it('search_products finds words by prefix in SKU and name, accents ignored; malformed input is a tool error', async () => {
@@ -86,13 +134,17 @@ describe('MCP tools', () => {
     await makeProduct(a, catalog.catalogId, { sku: 'LS-B16', name: 'Leitungsschutzschalter B16' });
     const bySku = (await a.call('search_products', { catalogId: catalog.catalogId, query: 'NYM' })).structuredContent;
     expect(bySku.items.map((p: any) => p.sku)).toEqual(['NYM-J-3x1.5']);
-    const byName = (await a.call('search_products', { catalogId: catalog.catalogId, query: 'LEITUNGSSCHÜTZ' })).structuredContent;
+    const byName = (await a.call('search_products', { catalogId: catalog.catalogId, query: 'LEITUNGSSCHÜTZ' }))
+      .structuredContent;
     expect(byName.items.map((p: any) => p.sku)).toEqual(['LS-B16']);
     const malformed = await a.call('search_products', { catalogId: 'not-a-uuid' });
     expect(malformed.isError).toBe(true);
     expect(malformed.content[0]!.text).toMatch(/catalogId/);
     const foreign = await makeCatalog(await makeCompany());
-    expect(toolError(await a.call('search_products', { catalogId: foreign.catalogId }))).toEqual({ error: 'catalog not found', code: 'not_found' });
+    expect(toolError(await a.call('search_products', { catalogId: foreign.catalogId }))).toEqual({
+      error: 'catalog not found',
+      code: 'not_found',
+    });
   });
 
   it('get_product returns values, variants and classification; an unknown id is not found', async () => {
@@ -102,9 +154,20 @@ describe('MCP tools', () => {
     await makeProduct(a, catalog.catalogId, { sku: 'LS-B16', parentId: master.productId });
     const link = await createClassification(db(), asActor(a), { ...MCB, elementId: master.productId });
     const product = (await a.call('get_product', { productId: master.productId })).structuredContent;
-    expect(product).toMatchObject({ productId: master.productId, sku: 'LS-B', variants: [{ sku: 'LS-B16', parentId: master.productId }] });
-    expect(product.classification).toMatchObject({ linkId: link.linkId, classes: [{ group: 'ETIM', code: 'EC000042' }], features: [{ code: 'EF000008', value: '230' }] });
-    expect(toolError(await a.call('get_product', { productId: crypto.randomUUID() }))).toEqual({ error: 'product not found', code: 'not_found' });
+    expect(product).toMatchObject({
+      productId: master.productId,
+      sku: 'LS-B',
+      variants: [{ sku: 'LS-B16', parentId: master.productId }],
+    });
+    expect(product.classification).toMatchObject({
+      linkId: link.linkId,
+      classes: [{ group: 'ETIM', code: 'EC000042' }],
+      features: [{ code: 'EF000008', value: '230' }],
+    });
+    expect(toolError(await a.call('get_product', { productId: crypto.randomUUID() }))).toEqual({
+      error: 'product not found',
+      code: 'not_found',
+    });
   });
 
   it('get_classification_groups lists the bitmask; unknown arguments are refused', async () => {
@@ -121,7 +184,7 @@ describe('MCP tools', () => {
     expect(extra.content[0]!.text).toMatch(/group/);
   });
 
-  it('list_classifications and get_classification read links; another company\'s link is not found', async () => {
+  it("list_classifications and get_classification read links; another company's link is not found", async () => {
     const a = await agent();
     const catalog = await makeCatalog(a);
     const product = await makeProduct(a, catalog.catalogId);
@@ -129,20 +192,41 @@ describe('MCP tools', () => {
     const list = (await a.call('list_classifications', { elementId: product.productId })).structuredContent;
     expect(list).toEqual({ items: [{ linkId: link.linkId, name: 'MCB B16' }], nextCursor: null });
     const got = (await a.call('get_classification', { linkId: link.linkId })).structuredContent;
-    expect(got).toMatchObject({ elementId: product.productId, classes: [{ code: 'EC000042', name: 'Miniature circuit breaker (MCB)' }], features: [{ code: 'EF000008', name: 'Rated voltage', value: '230', unit: 'VLT' }] });
+    expect(got).toMatchObject({
+      elementId: product.productId,
+      classes: [{ code: 'EC000042', name: 'Miniature circuit breaker (MCB)' }],
+      features: [{ code: 'EF000008', name: 'Rated voltage', value: '230', unit: 'VLT' }],
+    });
     const them = await makeCompany();
-    const theirLink = await createClassification(db(), asActor(them), { ...MCB, elementId: (await makeProduct(them, (await makeCatalog(them)).catalogId)).productId });
-    expect(toolError(await a.call('get_classification', { linkId: theirLink.linkId }))).toEqual({ error: 'classification not found', code: 'not_found' });
-    expect(toolError(await a.call('list_classifications', { cursor: '%%%' }))).toEqual({ error: 'cursor is not valid', code: 'bad_request' });
+    const theirLink = await createClassification(db(), asActor(them), {
+      ...MCB,
+      elementId: (await makeProduct(them, (await makeCatalog(them)).catalogId)).productId,
+    });
+    expect(toolError(await a.call('get_classification', { linkId: theirLink.linkId }))).toEqual({
+      error: 'classification not found',
+      code: 'not_found',
+    });
+    expect(toolError(await a.call('list_classifications', { cursor: '%%%' }))).toEqual({
+      error: 'cursor is not valid',
+      code: 'bad_request',
+    });
   });
 
   it('create_classification writes when the switch is on and explains unknown codes', async () => {
     const a = await agent({ aiSwitch: true });
     const product = await makeProduct(a, (await makeCatalog(a)).catalogId);
     const created = (await a.call('create_classification', { ...MCB, elementId: product.productId })).structuredContent;
-    expect(created).toMatchObject({ elementId: product.productId, classificationGroups: 1, features: [{ code: 'EF000008', value: '230' }] });
+    expect(created).toMatchObject({
+      elementId: product.productId,
+      classificationGroups: 1,
+      features: [{ code: 'EF000008', value: '230' }],
+    });
     const other = await makeProduct(a, (await makeCatalog(a)).catalogId);
-    const unknown = await a.call('create_classification', { ...MCB, elementId: other.productId, classes: [{ group: 'ETIM', code: 'EC999999' }] });
+    const unknown = await a.call('create_classification', {
+      ...MCB,
+      elementId: other.productId,
+      classes: [{ group: 'ETIM', code: 'EC999999' }],
+    });
     expect(toolError(unknown)).toEqual({ error: 'classes: EC999999 is not a known ETIM class', code: 'bad_request' });
   });
 
@@ -153,7 +237,9 @@ describe('MCP tools', () => {
     expect(refused.code).toBe('forbidden');
     expect(refused.error).toMatch(/AI may edit classifications/);
     const link = await createClassification(db(), asActor(a), { ...MCB, elementId: product.productId });
-    expect(toolError(await a.call('update_classification', { linkId: link.linkId, name: 'renamed' })).code).toBe('forbidden');
+    expect(toolError(await a.call('update_classification', { linkId: link.linkId, name: 'renamed' })).code).toBe(
+      'forbidden',
+    );
     expect((await a.call('get_classification', { linkId: link.linkId })).structuredContent.name).toBe('MCB B16');
   });
 
@@ -161,23 +247,44 @@ describe('MCP tools', () => {
     const a = await agent();
     const product = await makeProduct(a, (await makeCatalog(a)).catalogId);
     const link = await createClassification(db(), asActor(a), { ...MCB, elementId: product.productId });
-    const updated = (await a.call('update_classification', { linkId: link.linkId, name: 'MCB C16', features: [{ code: 'EF000133', value: '16' }] })).structuredContent;
-    expect(updated).toMatchObject({ linkId: link.linkId, name: 'MCB C16', features: [{ code: 'EF000133', value: '16', unit: 'AMP' }] });
+    const updated = (
+      await a.call('update_classification', {
+        linkId: link.linkId,
+        name: 'MCB C16',
+        features: [{ code: 'EF000133', value: '16' }],
+      })
+    ).structuredContent;
+    expect(updated).toMatchObject({
+      linkId: link.linkId,
+      name: 'MCB C16',
+      features: [{ code: 'EF000133', value: '16', unit: 'AMP' }],
+    });
     expect(updated.features).toHaveLength(1);
-    expect(toolError(await a.call('update_classification', { linkId: crypto.randomUUID(), name: 'x' }))).toEqual({ error: 'classification not found', code: 'not_found' });
+    expect(toolError(await a.call('update_classification', { linkId: crypto.randomUUID(), name: 'x' }))).toEqual({
+      error: 'classification not found',
+      code: 'not_found',
+    });
   });
 
   it('start_export queues a job that get_job follows; unknown formats and jobs are errors', async () => {
     const a = await agent();
     const catalog = await makeCatalog(a);
     await makeProduct(a, catalog.catalogId);
-    const started = (await a.call('start_export', { catalogId: catalog.catalogId, exportType: 'CSV' })).structuredContent;
+    const started = (await a.call('start_export', { catalogId: catalog.catalogId, exportType: 'CSV' }))
+      .structuredContent;
     expect(started).toEqual({ jobId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const job = (await a.call('get_job', { jobId: started.jobId })).structuredContent;
-    expect(job).toMatchObject({ jobId: started.jobId, kind: 'export', state: expect.stringMatching(/queued|running|succeeded/) });
+    expect(job).toMatchObject({
+      jobId: started.jobId,
+      kind: 'export',
+      state: expect.stringMatching(/queued|running|succeeded/),
+    });
     const unknown = toolError(await a.call('start_export', { catalogId: catalog.catalogId, exportType: 'PDF' }));
     expect(unknown.code).toBe('bad_request');
     expect(unknown.error).toMatch(/"PDF" is not supported/);
-    expect(toolError(await a.call('get_job', { jobId: crypto.randomUUID() }))).toEqual({ error: 'job not found', code: 'not_found' });
+    expect(toolError(await a.call('get_job', { jobId: crypto.randomUUID() }))).toEqual({
+      error: 'job not found',
+      code: 'not_found',
+    });
   });
 });

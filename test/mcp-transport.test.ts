@@ -17,7 +17,9 @@ async function agentToken(options: { scope?: string; aiSwitch?: boolean } = {}) 
 async function timeUntilClosed(body: ReadableStream<Uint8Array>, ms: number): Promise<number> {
   const started = Date.now();
   const reader = body.getReader();
-  const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`stream still open after ${ms} ms`)), ms));
+  const deadline = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error(`stream still open after ${ms} ms`)), ms),
+  );
   for (;;) {
     const { done } = await Promise.race([reader.read(), deadline]);
     if (done) return Date.now() - started;
@@ -60,11 +62,14 @@ describe('MCP authorization discovery', () => {
 });
 
 describe('MCP sessions', () => {
-  it('binds a session to its user: another user\'s token with the session id is refused', async () => {
+  it("binds a session to its user: another user's token with the session id is refused", async () => {
     const owner = await agentToken();
     const intruder = await agentToken();
     const { sessionId } = await openSession(owner.token);
-    const stolen = await sessionCall(intruder.token, sessionId, 'tools/call', { name: 'get_statistics', arguments: {} });
+    const stolen = await sessionCall(intruder.token, sessionId, 'tools/call', {
+      name: 'get_statistics',
+      arguments: {},
+    });
     expect(stolen.reply.status).toBe(404);
     expect(JSON.parse(stolen.reply.text)).toMatchObject({ error: { message: 'Session not found' } });
     const stream = await mcp('GET', { token: intruder.token, sessionId, version: LEGACY_VERSION });
@@ -74,12 +79,26 @@ describe('MCP sessions', () => {
 
   it('requires a session id after initialize and answers 404 for an unknown one', async () => {
     const { token } = await agentToken();
-    const missing = await mcp('POST', { token, version: LEGACY_VERSION, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    const missing = await mcp('POST', {
+      token,
+      version: LEGACY_VERSION,
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    });
     expect(missing.status).toBe(400);
     expect(JSON.parse(missing.text).error.message).toMatch(/Mcp-Session-Id/);
-    const unknown = await mcp('POST', { token, sessionId: crypto.randomUUID(), version: LEGACY_VERSION, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
+    const unknown = await mcp('POST', {
+      token,
+      sessionId: crypto.randomUUID(),
+      version: LEGACY_VERSION,
+      body: { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    });
     expect(unknown.status).toBe(404);
-    const malformed = await mcp('POST', { token, sessionId: 'abc', version: LEGACY_VERSION, body: { jsonrpc: '2.0', id: 4, method: 'tools/list' } });
+    const malformed = await mcp('POST', {
+      token,
+      sessionId: 'abc',
+      version: LEGACY_VERSION,
+      body: { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+    });
     expect(malformed.status).toBe(404);
   });
 
@@ -95,7 +114,12 @@ describe('MCP sessions', () => {
   it('refuses a protocol version it does not speak on an open session', async () => {
     const { token } = await agentToken();
     const { sessionId } = await openSession(token);
-    const res = await mcp('POST', { token, sessionId, version: '1999-01-01', body: { jsonrpc: '2.0', id: 5, method: 'tools/list' } });
+    const res = await mcp('POST', {
+      token,
+      sessionId,
+      version: '1999-01-01',
+      body: { jsonrpc: '2.0', id: 5, method: 'tools/list' },
+    });
     expect(res.status).toBe(400);
     expect(res.text).toMatch(/[Uu]nsupported protocol version/);
   });
@@ -107,21 +131,38 @@ describe('MCP Origin validation', () => {
     const res = await mcp('POST', {
       token,
       headers: { Origin: 'https://evil.example' },
-      body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      },
     });
     expect(res.status).toBe(403);
-    expect(JSON.parse(res.text)).toEqual({ error: 'requests from origin https://evil.example are not allowed', code: 'forbidden' });
+    expect(JSON.parse(res.text)).toEqual({
+      error: 'requests from origin https://evil.example are not allowed',
+      code: 'forbidden',
+    });
     expect(res.headers.get('Mcp-Session-Id')).toBeNull();
-    const junk = await mcp('POST', { token, headers: { Origin: 'null' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const junk = await mcp('POST', {
+      token,
+      headers: { Origin: 'null' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(junk.status).toBe(403);
   });
 
-  it('accepts the service\'s own origin', async () => {
+  it("accepts the service's own origin", async () => {
     const { token } = await agentToken();
     const res = await mcp('POST', {
       token,
       headers: { Origin: ORIGIN },
-      body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      },
     });
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('Mcp-Session-Id')).toBeTruthy();
@@ -137,10 +178,16 @@ describe('MCP revocation', () => {
     expect(stream.headers.get('Content-Type')).toContain('text/event-stream');
     const closed = timeUntilClosed(stream.body!, 15_000);
     // Control: nothing revoked yet, so the stream stays open.
-    const early = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('open'), 2_500))]);
+    const early = await Promise.race([
+      closed.then(() => 'closed'),
+      new Promise((resolve) => setTimeout(() => resolve('open'), 2_500)),
+    ]);
     expect(early).toBe('open');
     const revokedAt = Date.now();
-    const change = await call('POST', '/api/Account/ChangePassword', { cookie: user.session, body: { currentPassword: PASSWORD, newPassword: 'another-password-456' } });
+    const change = await call('POST', '/api/Account/ChangePassword', {
+      cookie: user.session,
+      body: { currentPassword: PASSWORD, newPassword: 'another-password-456' },
+    });
     expect(change.status, change.text).toBe(200);
     await closed;
     expect(Date.now() - revokedAt).toBeLessThan(5_000);
@@ -164,12 +211,21 @@ describe('MCP revocation by an administrator', () => {
 });
 
 describe('MCP current revision (2026-07-28, stateless)', () => {
-  const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'pool-test', version: '1.0.0' } };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'pool-test', version: '1.0.0' },
+  };
 
   it('serves tools/list and tools/call per request, without a session', async () => {
     const { token } = await agentToken();
     const headers = { 'Mcp-Method': 'tools/list' };
-    const list = await mcp('POST', { token, version: MODERN_VERSION, headers, body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } } });
+    const list = await mcp('POST', {
+      token,
+      version: MODERN_VERSION,
+      headers,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } },
+    });
     expect(list.status, list.text).toBe(200);
     expect(list.headers.get('Mcp-Session-Id')).toBeNull();
     expect(list.messages[0].result.tools.map((t: any) => t.name)).toContain('search_products');
@@ -177,7 +233,12 @@ describe('MCP current revision (2026-07-28, stateless)', () => {
       token,
       version: MODERN_VERSION,
       headers: { 'Mcp-Method': 'tools/call', 'Mcp-Name': 'get_statistics' },
-      body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_statistics', arguments: {}, _meta: meta } },
+      body: {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'get_statistics', arguments: {}, _meta: meta },
+      },
     });
     expect(stats.status, stats.text).toBe(200);
     expect(stats.messages[0].result.structuredContent).toEqual({ catalogs: 0, categories: 0, products: 0 });
@@ -187,24 +248,43 @@ describe('MCP current revision (2026-07-28, stateless)', () => {
 describe('MCP current revision: streams', () => {
   it('acknowledges subscriptions/listen and completes it at once: the tool list never changes', async () => {
     const { token } = await agentToken();
-    const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'pool-test', version: '1.0.0' } };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'pool-test', version: '1.0.0' },
+    };
     const listen = await mcp('POST', {
       token,
       version: MODERN_VERSION,
       headers: { 'Mcp-Method': 'subscriptions/listen' },
-      body: { jsonrpc: '2.0', id: 7, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: meta } },
+      body: {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'subscriptions/listen',
+        params: { notifications: { toolsListChanged: true }, _meta: meta },
+      },
     });
     expect(listen.headers.get('Content-Type')).toContain('text/event-stream');
-    expect(listen.messages[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: {} } });
+    expect(listen.messages[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: {} },
+    });
     expect(listen.messages[1]).toMatchObject({ id: 7, result: { resultType: 'complete' } });
   });
 
   it('cuts a guarded stream as soon as the access check says no', async () => {
     let allowed = true;
     const endless = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) });
-    const guarded = guardStream(new Response(endless, { headers: { 'Content-Type': 'text/event-stream' } }), async () => allowed, 50);
+    const guarded = guardStream(
+      new Response(endless, { headers: { 'Content-Type': 'text/event-stream' } }),
+      async () => allowed,
+      50,
+    );
     const closed = timeUntilClosed(guarded.body!, 5_000);
-    const early = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('open'), 300))]);
+    const early = await Promise.race([
+      closed.then(() => 'closed'),
+      new Promise((resolve) => setTimeout(() => resolve('open'), 300)),
+    ]);
     expect(early).toBe('open');
     allowed = false;
     expect(await closed).toBeLessThan(1_000);

@@ -18,7 +18,9 @@ describe('discovery documents', () => {
       authorization_response_iss_parameter_supported: true,
     });
     expect(res.json.grant_types_supported).toEqual(['authorization_code', 'refresh_token']);
-    expect(res.json.token_endpoint_auth_methods_supported).toEqual(expect.arrayContaining(['none', 'client_secret_post']));
+    expect(res.json.token_endpoint_auth_methods_supported).toEqual(
+      expect.arrayContaining(['none', 'client_secret_post']),
+    );
   });
 
   it.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])(
@@ -56,7 +58,11 @@ describe('/mcp as a protected resource', () => {
 
   it('answers a CORS preflight without a token', async () => {
     const res = await send('OPTIONS', '/mcp', {
-      headers: { Origin: 'https://inspector.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' },
+      headers: {
+        Origin: 'https://inspector.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
@@ -64,7 +70,10 @@ describe('/mcp as a protected resource', () => {
 
   it('refuses a token without the mcp scope with 403 insufficient_scope', async () => {
     const tokens = await tokensFor(await makeAgentUser(), { scope: 'api' });
-    const res = await send('POST', '/mcp', { token: tokens.access_token, json: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+    const res = await send('POST', '/mcp', {
+      token: tokens.access_token,
+      json: { jsonrpc: '2.0', id: 1, method: 'ping' },
+    });
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('this operation needs the scope mcp');
     expect(res.headers.get('WWW-Authenticate')).toContain('error="insufficient_scope"');
@@ -75,7 +84,12 @@ describe('/mcp as a protected resource', () => {
     const res = await send('POST', '/mcp', {
       token: tokens.access_token,
       headers: { Accept: 'application/json, text/event-stream' },
-      json: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      json: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
     });
     expect([401, 403]).not.toContain(res.status);
   });
@@ -109,7 +123,10 @@ describe('dynamic client registration', () => {
     const retryAfter = Number(limited.headers.get('Retry-After'));
     expect(retryAfter).toBeGreaterThan(3500);
     expect(retryAfter).toBeLessThanOrEqual(3600);
-    const otherIp = await send('POST', '/connect/register', { json: body, headers: { 'CF-Connecting-IP': randomIp() } });
+    const otherIp = await send('POST', '/connect/register', {
+      json: body,
+      headers: { 'CF-Connecting-IP': randomIp() },
+    });
     expect(otherIp.status).toBe(201);
   });
 });

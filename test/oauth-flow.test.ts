@@ -145,7 +145,12 @@ describe('token endpoint negative paths', () => {
   it('refuses the client_credentials grant', async () => {
     const client = await registerClient({ token_endpoint_auth_method: 'client_secret_post' });
     const res = await send('POST', '/connect/token', {
-      form: { grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret!, scope: 'api' },
+      form: {
+        grant_type: 'client_credentials',
+        client_id: client.client_id,
+        client_secret: client.client_secret!,
+        scope: 'api',
+      },
     });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatch(/unsupported_grant_type|unauthorized_client/);
@@ -162,7 +167,9 @@ describe('token endpoint negative paths', () => {
   it('revokes an access token (RFC 7009) so the next call is refused', async () => {
     const user = await makeAgentUser();
     const tokens = await tokensFor(user);
-    const revoke = await send('POST', '/connect/token', { form: { token: tokens.access_token, client_id: tokens.clientId } });
+    const revoke = await send('POST', '/connect/token', {
+      form: { token: tokens.access_token, client_id: tokens.clientId },
+    });
     expect(revoke.status).toBe(200);
     const res = await send('GET', '/api/ai/GetStats', { token: tokens.access_token });
     expect(res.status).toBe(401);
@@ -186,7 +193,10 @@ describe('resource binding (RFC 8707)', () => {
     const query = authorizeQuery(reg.json.client_id, challenge, { resource: `${loopback}/mcp` });
     const page = await send('GET', `/connect/authorize?${query}`, { origin: loopback, cookie: user.session });
     const handle = /name="handle" value="([^"]+)"/.exec(page.text)![1]!;
-    const consentCookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c!.startsWith('__Host-oauth-consent'))!;
+    const consentCookie = page.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .find((c) => c!.startsWith('__Host-oauth-consent'))!;
     const post = await send('POST', '/connect/authorize', {
       origin: loopback,
       cookie: `${user.session}; ${consentCookie}`,
@@ -195,7 +205,13 @@ describe('resource binding (RFC 8707)', () => {
     const code = new URL(post.headers.get('Location')!).searchParams.get('code')!;
     const token = await send('POST', '/connect/token', {
       origin: loopback,
-      form: { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: reg.json.client_id, code_verifier: verifier },
+      form: {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT_URI,
+        client_id: reg.json.client_id,
+        code_verifier: verifier,
+      },
     });
     expect(token.json.resource).toBe(`${loopback}/mcp`);
     const there = await send('GET', '/api/ai/GetStats', { origin: loopback, token: token.json.access_token });

@@ -24,7 +24,14 @@ export interface Reply {
 export async function send(
   method: string,
   path: string,
-  options: { form?: Record<string, string | string[]>; json?: unknown; headers?: Record<string, string>; cookie?: string; token?: string; origin?: string } = {},
+  options: {
+    form?: Record<string, string | string[]>;
+    json?: unknown;
+    headers?: Record<string, string>;
+    cookie?: string;
+    token?: string;
+    origin?: string;
+  } = {},
 ): Promise<Reply> {
   const headers = new Headers(options.headers);
   let body: string | undefined;
@@ -39,7 +46,9 @@ export async function send(
   }
   if (options.cookie) headers.set('Cookie', options.cookie);
   if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
-  const response = await exports.default.fetch(new Request(`${options.origin ?? ORIGIN}${path}`, { method, headers, body, redirect: 'manual' }));
+  const response = await exports.default.fetch(
+    new Request(`${options.origin ?? ORIGIN}${path}`, { method, headers, body, redirect: 'manual' }),
+  );
   const text = await response.text();
   let json: any;
   try {
@@ -52,11 +61,15 @@ export async function send(
 
 /** `name=value` pairs of a response's Set-Cookie headers, ready for a Cookie header. */
 export function cookiesOf(headers: Headers): string[] {
-  return headers.getSetCookie().map((c) => c.split(';')[0]!).filter((c) => !c.endsWith('='));
+  return headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .filter((c) => !c.endsWith('='));
 }
 
 /** A fresh IP per registration, so the 5-per-hour limit of one test does not touch another. */
-export const randomIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+export const randomIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
 export async function registerClient(metadata: Record<string, unknown> = {}) {
   const res = await send('POST', '/connect/register', {
@@ -68,7 +81,10 @@ export async function registerClient(metadata: Record<string, unknown> = {}) {
 }
 
 const b64url = (bytes: ArrayBuffer | Uint8Array) =>
-  btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 export async function pkcePair() {
   const verifier = b64url(crypto.getRandomValues(new Uint8Array(32)));
@@ -106,20 +122,40 @@ export async function approve(session: string, query: string, scope?: string[]) 
   const res = await send('POST', '/connect/authorize', {
     cookie: consent.cookies,
     headers: { Origin: ORIGIN },
-    form: { handle: consent.handle, userId: consent.userId, decision: 'approve', scope: scope ?? new URLSearchParams(query).get('scope')!.split(' ') },
+    form: {
+      handle: consent.handle,
+      userId: consent.userId,
+      decision: 'approve',
+      scope: scope ?? new URLSearchParams(query).get('scope')!.split(' '),
+    },
   });
   expect(res.status, res.text).toBe(302);
   return new URL(res.headers.get('Location')!);
 }
 
-export async function exchangeCode(clientId: string, code: string, verifier: string, extra: Record<string, string> = {}) {
+export async function exchangeCode(
+  clientId: string,
+  code: string,
+  verifier: string,
+  extra: Record<string, string> = {},
+) {
   return send('POST', '/connect/token', {
-    form: { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier, resource: MCP_RESOURCE, ...extra },
+    form: {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+      resource: MCP_RESOURCE,
+      ...extra,
+    },
   });
 }
 
 export async function refresh(clientId: string, refreshToken: string, extra: Record<string, string> = {}) {
-  return send('POST', '/connect/token', { form: { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra } });
+  return send('POST', '/connect/token', {
+    form: { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra },
+  });
 }
 
 /** A user with a web session, in a company of their own. */
@@ -132,7 +168,9 @@ export async function makeAgentUser(options: { role?: 'admin' | 'editor'; aiSwit
 /** Adds a second company membership (docs/spec.md 5.2 rule 2 refuses such accounts). */
 export async function joinSecondCompany(userId: string) {
   const other = await makeCompany();
-  await db().insert(memberships).values({ userId, companyId: other.companyId, role: 'editor', defaultDepartmentId: other.departmentId });
+  await db()
+    .insert(memberships)
+    .values({ userId, companyId: other.companyId, role: 'editor', defaultDepartmentId: other.departmentId });
   return other;
 }
 
@@ -144,7 +182,10 @@ export async function tokensFor(user: { session: string }, options: { scope?: st
   const redirect = await approve(user.session, query);
   const res = await exchangeCode(client.client_id, redirect.searchParams.get('code')!, verifier);
   expect(res.status, res.text).toBe(200);
-  return { ...(res.json as { access_token: string; refresh_token?: string; scope: string; expires_in: number }), clientId: client.client_id };
+  return {
+    ...(res.json as { access_token: string; refresh_token?: string; scope: string; expires_in: number }),
+    clientId: client.client_id,
+  };
 }
 
 export { env };

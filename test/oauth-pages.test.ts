@@ -98,9 +98,17 @@ describe('sign-in page', () => {
     const page = await send('GET', `/connect/authorize?${query}`);
     const form = { csrf: csrfOf(page.text), q: query, email: user.email, password: PASSWORD };
     const cookie = cookiesOf(page.headers).join('; ');
-    const sameOrigin = await send('POST', '/connect/login', { cookie, form, headers: { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' } });
+    const sameOrigin = await send('POST', '/connect/login', {
+      cookie,
+      form,
+      headers: { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
+    });
     expect(sameOrigin.status).toBe(303);
-    const crossSite = await send('POST', '/connect/login', { cookie, form, headers: { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' } });
+    const crossSite = await send('POST', '/connect/login', {
+      cookie,
+      form,
+      headers: { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' },
+    });
     expect(crossSite.status).toBe(403);
     expect(crossSite.text).toContain('This form can only be sent from this site.');
     const opaque = await send('POST', '/connect/login', { cookie, form, headers: { Origin: 'null' } });
@@ -130,7 +138,10 @@ describe('authorization request validation', () => {
   });
 
   it('shows an error page for an unknown client', async () => {
-    const res = await send('GET', `/connect/authorize?${authorizeQuery('no-such-client', (await pkcePair()).challenge)}`);
+    const res = await send(
+      'GET',
+      `/connect/authorize?${authorizeQuery('no-such-client', (await pkcePair()).challenge)}`,
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get('Location')).toBeNull();
   });
@@ -165,7 +176,10 @@ describe('authorization request validation', () => {
 describe('consent page', () => {
   it('names the client, the redirect host, the scopes and the switch, and cannot be framed', async () => {
     const user = await makeAgentUser({ aiSwitch: false });
-    const { page } = await openConsent(user.session, await freshQuery({}, { client_name: '<img src=x onerror=alert(1)>' }));
+    const { page } = await openConsent(
+      user.session,
+      await freshQuery({}, { client_name: '<img src=x onerror=alert(1)>' }),
+    );
     expectPageSecurity(page.headers);
     expect(page.headers.get('Content-Security-Policy')).toContain("form-action 'self' https://agent.example");
     expect(page.text).toContain('Allow &lt;img src=x onerror=alert(1)&gt; to act for you?');
@@ -179,7 +193,9 @@ describe('consent page', () => {
   it('warns when the tokens go to a program on this computer', async () => {
     const user = await makeAgentUser();
     const client = await registerClient({ redirect_uris: ['http://127.0.0.1:33418/callback'] });
-    const query = authorizeQuery(client.client_id, (await pkcePair()).challenge, { redirect_uri: 'http://127.0.0.1:33418/callback' });
+    const query = authorizeQuery(client.client_id, (await pkcePair()).challenge, {
+      redirect_uri: 'http://127.0.0.1:33418/callback',
+    });
     const { page } = await openConsent(user.session, query);
     expect(page.text).toContain('This sends access to a program on your own computer');
   });
@@ -203,7 +219,11 @@ describe('consent page', () => {
     const user = await makeAgentUser();
     const consent = await openConsent(user.session, await freshQuery());
     const form = { handle: consent.handle, userId: consent.userId, decision: 'approve', scope: ['api'] };
-    const crossSite = await send('POST', '/connect/authorize', { cookie: consent.cookies, headers: { Origin: 'https://evil.example' }, form });
+    const crossSite = await send('POST', '/connect/authorize', {
+      cookie: consent.cookies,
+      headers: { Origin: 'https://evil.example' },
+      form,
+    });
     expect(crossSite.status).toBe(403);
     const otherBrowser = await send('POST', '/connect/authorize', { cookie: user.session, form });
     expect(otherBrowser.status).toBe(400);
@@ -219,11 +239,17 @@ describe('consent page', () => {
     const user = await makeAgentUser();
     const consent = await openConsent(user.session, await freshQuery());
     const form = { handle: consent.handle, userId: consent.userId, decision: 'approve', scope: ['api'] };
-    const signedOut = await send('POST', '/connect/authorize', { cookie: consent.cookies.replace(user.session, ''), form });
+    const signedOut = await send('POST', '/connect/authorize', {
+      cookie: consent.cookies.replace(user.session, ''),
+      form,
+    });
     expect(signedOut.status).toBe(401);
     expect(signedOut.text).toContain('Your sign-in has ended');
     const other = await makeAgentUser();
-    const swapped = await send('POST', '/connect/authorize', { cookie: consent.cookies.replace(user.session, other.session), form });
+    const swapped = await send('POST', '/connect/authorize', {
+      cookie: consent.cookies.replace(user.session, other.session),
+      form,
+    });
     expect(swapped.status).toBe(403);
     expect(swapped.headers.get('Location')).toBeNull();
   });
@@ -268,7 +294,10 @@ describe('accounts that may not delegate (rule 2)', () => {
     const query = await freshQuery();
     const refusal = await send('GET', `/connect/authorize?${query}`, { cookie: session });
     const cookies = [session, ...cookiesOf(refusal.headers)].join('; ');
-    const out = await send('POST', '/connect/logout', { cookie: cookies, form: { csrf: csrfOf(refusal.text), q: query } });
+    const out = await send('POST', '/connect/logout', {
+      cookie: cookies,
+      form: { csrf: csrfOf(refusal.text), q: query },
+    });
     expect(out.status).toBe(303);
     expect(out.headers.get('Location')).toBe(`/connect/authorize?${query}`);
     const me = await send('GET', '/api/Account/Me', { cookie: session });

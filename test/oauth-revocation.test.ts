@@ -54,7 +54,10 @@ describe('real-time revocation', () => {
     const admin = await makeUser(company, { role: 'admin' });
     const user = await makeUser(company, { aiSwitch: true });
     const tokens = await tokensFor({ session: await loginAs(user.email) });
-    const revoke = await call('POST', '/api/Account/RevokeAiAccess', { cookie: await loginAs(admin.email), body: { userId: user.userId } });
+    const revoke = await call('POST', '/api/Account/RevokeAiAccess', {
+      cookie: await loginAs(admin.email),
+      body: { userId: user.userId },
+    });
     expect(revoke.status, revoke.text).toBe(200);
     expect(revoke.json).toEqual({ userId: user.userId, revoked: true });
     expect(await grantKeys(user.userId)).toHaveLength(0);
@@ -69,7 +72,10 @@ describe('real-time revocation', () => {
     const admin = await makeUser(company, { role: 'admin' });
     const user = await makeUser(company);
     const session = await loginAs(user.email);
-    await call('POST', '/api/Account/RevokeAiAccess', { cookie: await loginAs(admin.email), body: { userId: user.userId } });
+    await call('POST', '/api/Account/RevokeAiAccess', {
+      cookie: await loginAs(admin.email),
+      body: { userId: user.userId },
+    });
     const me = await call('GET', '/api/Account/Me', { cookie: session });
     expect(me.status).toBe(200);
     expect(me.json.user.userId).toBe(user.userId);
@@ -80,13 +86,22 @@ describe('real-time revocation', () => {
     const editor = await makeUser(company);
     const target = await makeUser(company);
     const foreignAdmin = await makeUser(await makeCompany(), { role: 'admin' });
-    const byEditor = await call('POST', '/api/Account/RevokeAiAccess', { cookie: await loginAs(editor.email), body: { userId: target.userId } });
+    const byEditor = await call('POST', '/api/Account/RevokeAiAccess', {
+      cookie: await loginAs(editor.email),
+      body: { userId: target.userId },
+    });
     expect(byEditor.status).toBe(403);
     expect(byEditor.json.error).toBe('only a company administrator can manage AI access');
-    const byForeign = await call('POST', '/api/Account/RevokeAiAccess', { cookie: await loginAs(foreignAdmin.email), body: { userId: target.userId } });
+    const byForeign = await call('POST', '/api/Account/RevokeAiAccess', {
+      cookie: await loginAs(foreignAdmin.email),
+      body: { userId: target.userId },
+    });
     expect(byForeign.status).toBe(404);
     expect(byForeign.json.error).toBe('user not found');
-    const malformed = await call('POST', '/api/Account/RevokeAiAccess', { cookie: await loginAs(foreignAdmin.email), body: { userId: 'me' } });
+    const malformed = await call('POST', '/api/Account/RevokeAiAccess', {
+      cookie: await loginAs(foreignAdmin.email),
+      body: { userId: 'me' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.json.error).toMatch(/userId/);
     const anonymous = await call('POST', '/api/Account/RevokeAiAccess', { body: { userId: target.userId } });
@@ -123,18 +138,30 @@ describe('SetAiSwitch', () => {
     const admin = await makeUser(company, { role: 'admin' });
     const user = await makeUser(company);
     const adminSession = await loginAs(admin.email);
-    const on = await call('POST', '/api/Account/SetAiSwitch', { cookie: adminSession, body: { userId: user.userId, enabled: true } });
+    const on = await call('POST', '/api/Account/SetAiSwitch', {
+      cookie: adminSession,
+      body: { userId: user.userId, enabled: true },
+    });
     expect(on.status, on.text).toBe(200);
     expect(on.json).toEqual({ userId: user.userId, aiMayEditClassifications: true });
     const me = await call('GET', '/api/Account/Me', { cookie: await loginAs(user.email) });
     expect(me.json.aiMayEditClassifications).toBe(true);
 
-    const byEditor = await call('POST', '/api/Account/SetAiSwitch', { cookie: await loginAs(user.email), body: { userId: user.userId, enabled: false } });
+    const byEditor = await call('POST', '/api/Account/SetAiSwitch', {
+      cookie: await loginAs(user.email),
+      body: { userId: user.userId, enabled: false },
+    });
     expect(byEditor.status).toBe(403);
     const foreign = await makeUser(await makeCompany());
-    const other = await call('POST', '/api/Account/SetAiSwitch', { cookie: adminSession, body: { userId: foreign.userId, enabled: true } });
+    const other = await call('POST', '/api/Account/SetAiSwitch', {
+      cookie: adminSession,
+      body: { userId: foreign.userId, enabled: true },
+    });
     expect(other.status).toBe(404);
-    const bad = await call('POST', '/api/Account/SetAiSwitch', { cookie: adminSession, body: { userId: user.userId, enabled: 'yes' } });
+    const bad = await call('POST', '/api/Account/SetAiSwitch', {
+      cookie: adminSession,
+      body: { userId: user.userId, enabled: 'yes' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatch(/enabled/);
   });

@@ -9,7 +9,10 @@ import { StartExportDto } from '../src/exports/start-export';
 import { call } from './helpers/http';
 
 const jsonSchema = (schema: z.ZodType) => {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   delete out.$schema;
   return out;
 };
@@ -26,9 +29,19 @@ describe('OpenAPI document', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     expect(doc.servers).toEqual([{ url: 'http://pim.test/api' }]);
-    expect(doc.components.securitySchemes.sessionCookie).toEqual({ type: 'apiKey', in: 'cookie', name: 'Service.Cookie' });
-    expect(doc.components.schemas.Error).toMatchObject({ type: 'object', required: ['error'], properties: { error: { type: 'string' } } });
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['Catalog', 'Classification', 'Export', 'Job']));
+    expect(doc.components.securitySchemes.sessionCookie).toEqual({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'Service.Cookie',
+    });
+    expect(doc.components.schemas.Error).toMatchObject({
+      type: 'object',
+      required: ['error'],
+      properties: { error: { type: 'string' } },
+    });
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(
+      expect.arrayContaining(['Catalog', 'Classification', 'Export', 'Job']),
+    );
   });
 
   it('documents the seven SPEC operations with their methods, tags, cookie security and request schemas', async () => {
@@ -70,8 +83,13 @@ describe('OpenAPI document', () => {
 
   it('documents the success bodies: JobRef, CatalogStats and SetValue echo', async () => {
     const doc = await document();
-    const ok = (method: string, path: string) => doc.paths[path][method].responses['200'].content['application/json'].schema;
-    expect(ok('post', '/api/Export/StartExport')).toMatchObject({ type: 'object', required: ['jobId'], properties: { jobId: { type: 'string' } } });
+    const ok = (method: string, path: string) =>
+      doc.paths[path][method].responses['200'].content['application/json'].schema;
+    expect(ok('post', '/api/Export/StartExport')).toMatchObject({
+      type: 'object',
+      required: ['jobId'],
+      properties: { jobId: { type: 'string' } },
+    });
     expect(ok('get', '/api/Catalog/GetStats').required.sort()).toEqual(['catalogs', 'categories', 'products']);
     expect(ok('get', '/api/Catalog/GetStats').properties.products.type).toBe('integer');
     expect(ok('post', '/api/Catalog/SetValue').required.sort()).toEqual(['elementId', 'field', 'value']);
@@ -97,7 +115,11 @@ describe('OpenAPI document', () => {
     expect(params.map((p: { name: string }) => p.name).sort()).toEqual(Object.keys(expected.properties).sort());
     const byName = Object.fromEntries(params.map((p: { name: string }) => [p.name, p]));
     expect(byName.catalogId).toMatchObject({ in: 'query', required: true, schema: { type: 'string', format: 'uuid' } });
-    expect(byName.limit).toMatchObject({ in: 'query', required: false, schema: { maximum: 500, minimum: 1, default: 50 } });
+    expect(byName.limit).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { maximum: 500, minimum: 1, default: 50 },
+    });
     expect(doc.paths['/api/Export/Download'].get.responses['200'].content).toEqual({ 'application/octet-stream': {} });
   });
 

@@ -16,11 +16,28 @@ type Session = Awaited<ReturnType<typeof makeSession>>;
 async function addOperations(session: Session) {
   const catalog = await makeCatalog(session);
   return {
-    AddCatalog: (id: string) => ['/api/Catalog/AddCatalog', { departmentId: session.departmentId, catalogId: id, name: 'X' }] as const,
-    AddCategory: (id: string) => ['/api/Catalog/AddCategory', { departmentId: session.departmentId, catalogId: catalog.catalogId, categoryId: id, name: 'X' }] as const,
-    AddProduct: (id: string) => ['/api/Catalog/AddProduct', { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: id, sku: `S-${id.slice(-6)}`, name: 'X' }] as const,
-    AddAttribute: (id: string) => ['/api/Catalog/AddAttribute', { attributeId: id, code: `c_${id.slice(-8)}`, name: 'X', type: 'text' }] as const,
-    AddTemplate: (id: string) => ['/api/Export/AddTemplate', { templateId: id, name: `T ${id.slice(-6)}`, exportType: 'CSV' }] as const,
+    AddCatalog: (id: string) =>
+      ['/api/Catalog/AddCatalog', { departmentId: session.departmentId, catalogId: id, name: 'X' }] as const,
+    AddCategory: (id: string) =>
+      [
+        '/api/Catalog/AddCategory',
+        { departmentId: session.departmentId, catalogId: catalog.catalogId, categoryId: id, name: 'X' },
+      ] as const,
+    AddProduct: (id: string) =>
+      [
+        '/api/Catalog/AddProduct',
+        {
+          departmentId: session.departmentId,
+          catalogId: catalog.catalogId,
+          productId: id,
+          sku: `S-${id.slice(-6)}`,
+          name: 'X',
+        },
+      ] as const,
+    AddAttribute: (id: string) =>
+      ['/api/Catalog/AddAttribute', { attributeId: id, code: `c_${id.slice(-8)}`, name: 'X', type: 'text' }] as const,
+    AddTemplate: (id: string) =>
+      ['/api/Export/AddTemplate', { templateId: id, name: `T ${id.slice(-6)}`, exportType: 'CSV' }] as const,
   };
 }
 
@@ -34,14 +51,22 @@ describe('client-chosen ids (docs/reliability.md)', () => {
       AddCategory: (await makeCategory(a, aCatalog.catalogId)).categoryId,
       AddProduct: (await makeProduct(a, aCatalog.catalogId)).productId,
       AddAttribute: (await makeAttribute(a, { type: 'text' })).attributeId,
-      AddTemplate: (await call('POST', '/api/Export/AddTemplate', { cookie: a.cookie, body: { name: 'A', exportType: 'CSV' } })).json.templateId as string,
+      AddTemplate: (
+        await call('POST', '/api/Export/AddTemplate', { cookie: a.cookie, body: { name: 'A', exportType: 'CSV' } })
+      ).json.templateId as string,
     };
     const ops = await addOperations(b);
     for (const [name, build] of Object.entries(ops)) {
-      const field = Object.keys(build('x')[1]).find((k) => k.endsWith('Id') && k !== 'departmentId' && k !== 'catalogId') ?? 'catalogId';
+      const field =
+        Object.keys(build('x')[1]).find((k) => k.endsWith('Id') && k !== 'departmentId' && k !== 'catalogId') ??
+        'catalogId';
       const foreign = await call('POST', ...withCookie(b, build(aIds[name as keyof typeof aIds])));
       const nil = await call('POST', ...withCookie(b, build('00000000-0000-0000-0000-000000000000')));
-      expect({ name, status: foreign.status, body: foreign.json }).toEqual({ name, status: 400, body: { error: `${field}: ${UNUSABLE_ID}`, code: 'bad_request' } });
+      expect({ name, status: foreign.status, body: foreign.json }).toEqual({
+        name,
+        status: 400,
+        body: { error: `${field}: ${UNUSABLE_ID}`, code: 'bad_request' },
+      });
       expect(nil.json).toEqual(foreign.json);
     }
   });
@@ -56,7 +81,12 @@ describe('client-chosen ids (docs/reliability.md)', () => {
     expect(created.json.catalogId).toBe(fresh);
     const again = await call('POST', ...withCookie(session, ops.AddCatalog(fresh)));
     expect(again.status).toBe(400);
-    for (const bad of ['00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', crypto.randomUUID(), 'not-a-uuid']) {
+    for (const bad of [
+      '00000000-0000-0000-0000-000000000000',
+      'ffffffff-ffff-ffff-ffff-ffffffffffff',
+      crypto.randomUUID(),
+      'not-a-uuid',
+    ]) {
       for (const build of Object.values(ops)) {
         const res = await call('POST', ...withCookie(session, build(bad)));
         expect(res.status).toBe(400);
@@ -66,7 +96,10 @@ describe('client-chosen ids (docs/reliability.md)', () => {
   });
 });
 
-function withCookie(session: Session, [path, body]: readonly [string, unknown]): [string, { cookie: string; body: unknown }] {
+function withCookie(
+  session: Session,
+  [path, body]: readonly [string, unknown],
+): [string, { cookie: string; body: unknown }] {
   return [path, { cookie: session.cookie, body }];
 }
 
@@ -86,20 +119,34 @@ describe('CSV formula injection (OWASP)', () => {
   it('writes neutralised cells into an export file', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
-    await makeProduct(session, catalog.catalogId, { sku: 'SAFE-1', name: '=cmd|"/c calc"!A1', keywords: '@risky', manufacturerName: '+1+1' });
+    await makeProduct(session, catalog.catalogId, {
+      sku: 'SAFE-1',
+      name: '=cmd|"/c calc"!A1',
+      keywords: '@risky',
+      manufacturerName: '+1+1',
+    });
     const jobId = await insertExportJob(session.tenant, { catalogId: catalog.catalogId, exportType: 'CSV' });
     const deps = testDeps({ sliceMs: 60_000 });
     expect(await runExportSlice(deps, await jobRow(jobId))).toBe('finished');
     const file = await env.FILES.get((await jobRow(jobId)).resultKey!);
     const [row] = csvRecords(decodeCsvFile(await file!.arrayBuffer()));
-    expect(row).toMatchObject({ sku: 'SAFE-1', name: `'=cmd|"/c calc"!A1`, keywords: "'@risky", manufacturerName: "'+1+1" });
+    expect(row).toMatchObject({
+      sku: 'SAFE-1',
+      name: `'=cmd|"/c calc"!A1`,
+      keywords: "'@risky",
+      manufacturerName: "'+1+1",
+    });
   });
 });
 
 describe('smaller probe findings', () => {
   it('answers malformed JSON with a code', async () => {
     const session = await makeSession();
-    const res = await call('POST', '/api/Catalog/AddCatalog', { cookie: session.cookie, rawBody: '{"name": ', headers: { 'Content-Type': 'application/json' } });
+    const res = await call('POST', '/api/Catalog/AddCatalog', {
+      cookie: session.cookie,
+      rawBody: '{"name": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ error: expect.any(String), code: 'bad_request' });
   });
@@ -109,23 +156,40 @@ describe('smaller probe findings', () => {
     const catalog = await makeCatalog(session);
     await makeProduct(session, catalog.catalogId, { sku: 'ABC-1', name: 'Kabel' });
     for (const q of ['A\u0000', '\u0000', 'Ka\u0007bel']) {
-      const res = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&q=${encodeURIComponent(q)}`, { cookie: session.cookie });
+      const res = await call(
+        'GET',
+        `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&q=${encodeURIComponent(q)}`,
+        { cookie: session.cookie },
+      );
       expect(res.status).toBe(400);
       expect(res.json).toEqual({ error: 'q: q must not contain control characters', code: 'bad_request' });
     }
   });
 
   it('sends non-ASCII media file names as RFC 6266 filename* and an ASCII fallback', async () => {
-    expect(contentDisposition('inline', 'Schütz "A"; ß.png')).toBe(`inline; filename="Schutz _A__ _.png"; filename*=UTF-8''Sch%C3%BCtz%20%22A%22%3B%20%C3%9F.png`);
+    expect(contentDisposition('inline', 'Schütz "A"; ß.png')).toBe(
+      `inline; filename="Schutz _A__ _.png"; filename*=UTF-8''Sch%C3%BCtz%20%22A%22%3B%20%C3%9F.png`,
+    );
     const session = await makeSession();
     const product = await makeProduct(session, (await makeCatalog(session)).catalogId);
-    const params = new URLSearchParams({ departmentId: session.departmentId, elementId: product.productId, fileName: 'Prüfbericht_Ω.png', purpose: 'detail' });
+    const params = new URLSearchParams({
+      departmentId: session.departmentId,
+      elementId: product.productId,
+      fileName: 'Prüfbericht_Ω.png',
+      purpose: 'detail',
+    });
     const uploaded = await exports.default.fetch(
-      new Request(`${ORIGIN}/api/Media/Upload?${params}`, { method: 'POST', headers: { Cookie: session.cookie, 'Content-Type': 'image/png' }, body: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) }),
+      new Request(`${ORIGIN}/api/Media/Upload?${params}`, {
+        method: 'POST',
+        headers: { Cookie: session.cookie, 'Content-Type': 'image/png' },
+        body: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+      }),
     );
     const { mediaId } = (await uploaded.json()) as { mediaId: string };
     const res = await call('GET', `/api/Media/Get?mediaId=${mediaId}`, { cookie: session.cookie });
-    expect(res.headers.get('Content-Disposition')).toBe(`inline; filename="Prufbericht__.png"; filename*=UTF-8''Pr%C3%BCfbericht_%CE%A9.png`);
+    expect(res.headers.get('Content-Disposition')).toBe(
+      `inline; filename="Prufbericht__.png"; filename*=UTF-8''Pr%C3%BCfbericht_%CE%A9.png`,
+    );
   });
 
   it('serves /api/docs with a CSP that allows no script and no framing', async () => {
@@ -139,7 +203,10 @@ describe('smaller probe findings', () => {
   });
 
   it('ends the session on Logout without a JSON content type (a beacon sends text/plain)', async () => {
-    for (const [headers, rawBody] of [[{}, undefined], [{ 'Content-Type': 'text/plain' }, 'bye']] as [Record<string, string>, string | undefined][]) {
+    for (const [headers, rawBody] of [
+      [{}, undefined],
+      [{ 'Content-Type': 'text/plain' }, 'bye'],
+    ] as [Record<string, string>, string | undefined][]) {
       const session = await makeSession();
       const res = await call('POST', '/api/Account/Logout', { cookie: session.cookie, headers, rawBody });
       expect(res.status).toBe(200);

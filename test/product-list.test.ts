@@ -4,7 +4,12 @@ import { classifyAsMcb, makeCatalog, makeCategory, makeProduct, makeSession } fr
 import { call } from './helpers/http';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
-interface Item { productId: string; sku: string | null; name: string | null; updatedAt: string }
+interface Item {
+  productId: string;
+  sku: string | null;
+  name: string | null;
+  updatedAt: string;
+}
 
 async function get(session: Session, query: string) {
   return call('GET', `/api/Catalog/GetProducts?${query}`, { cookie: session.cookie });
@@ -57,7 +62,11 @@ async function catalogWithTiesAndNulls(session: Session) {
   ];
   for (const spec of specs) await makeProduct(session, catalog.catalogId, { sku: spec.sku, name: spec.name });
   // Same last-change time for half of them: ties broken by id.
-  await env.DB.prepare(`UPDATE products SET updated_at = '2026-01-01T00:00:00.000Z' WHERE catalog_id = ? AND rowid % 2 = 0`).bind(catalog.catalogId).run();
+  await env.DB.prepare(
+    `UPDATE products SET updated_at = '2026-01-01T00:00:00.000Z' WHERE catalog_id = ? AND rowid % 2 = 0`,
+  )
+    .bind(catalog.catalogId)
+    .run();
   const all = (await get(session, `catalogId=${catalog.catalogId}&limit=500`)).json.items as Item[];
   expect(all).toHaveLength(specs.length);
   return { catalog, all };
@@ -75,9 +84,15 @@ describe('GetProducts sort orders', () => {
     for (const [sort, asc] of orders) {
       for (const limit of [1, 2, 5]) {
         const up = await walk(session, `catalogId=${catalog.catalogId}&sort=${sort}&order=asc`, limit);
-        expect(up.map((i) => i.productId), `${sort} asc by ${limit}`).toEqual(asc);
+        expect(
+          up.map((i) => i.productId),
+          `${sort} asc by ${limit}`,
+        ).toEqual(asc);
         const down = await walk(session, `catalogId=${catalog.catalogId}&sort=${sort}&order=desc`, limit);
-        expect(down.map((i) => i.productId), `${sort} desc by ${limit}`).toEqual([...asc].reverse());
+        expect(
+          down.map((i) => i.productId),
+          `${sort} desc by ${limit}`,
+        ).toEqual([...asc].reverse());
       }
     }
     // The default is SKU ascending.
@@ -110,8 +125,12 @@ describe('GetProducts filters', () => {
     const catalog = await makeCatalog(session);
     const top = await makeCategory(session, catalog.catalogId, { name: 'Top' });
     const child = await makeCategory(session, catalog.catalogId, { name: 'Child', parentId: top.categoryId });
-    const grandchild = await makeCategory(session, catalog.catalogId, { name: 'Grandchild', parentId: child.categoryId });
-    const p = async (sku: string, extra: Record<string, unknown> = {}) => (await makeProduct(session, catalog.catalogId, { sku, ...extra })).productId;
+    const grandchild = await makeCategory(session, catalog.catalogId, {
+      name: 'Grandchild',
+      parentId: child.categoryId,
+    });
+    const p = async (sku: string, extra: Record<string, unknown> = {}) =>
+      (await makeProduct(session, catalog.catalogId, { sku, ...extra })).productId;
     await p('F-TOP', { categoryIds: [top.categoryId], gtin: '4006209123454', price: '1.00' });
     const inGrandchild = await p('F-GC', { categoryIds: [grandchild.categoryId], status: 'draft', price: '2.00' });
     await p('F-NONE', { status: 'discontinued', gtin: '4006209123461' });
@@ -133,7 +152,9 @@ describe('GetProducts filters', () => {
     expect(await skus('missing=price')).toEqual(['F-NONE']);
     expect(await skus('missing=classification')).toEqual(['F-NONE', 'F-TOP']);
     expect(await skus('missing=gtin,classification')).toEqual([]);
-    expect(await skus(`missing=classification&categoryId=${top.categoryId}&subtree=true&status=active`)).toEqual(['F-TOP']);
+    expect(await skus(`missing=classification&categoryId=${top.categoryId}&subtree=true&status=active`)).toEqual([
+      'F-TOP',
+    ]);
     expect(await skus(`q=F-GC&categoryId=${top.categoryId}&subtree=true`)).toEqual(['F-GC']);
     expect(await skus(`q=F-NONE&categoryId=${top.categoryId}&subtree=true`)).toEqual([]);
   });
@@ -141,7 +162,13 @@ describe('GetProducts filters', () => {
   it('answers 400 naming the parameter for a bad filter value', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
-    for (const [query, field] of [['status=gone', 'status'], ['missing=gtin,colour', 'missing'], ['subtree=yes', 'subtree'], ['classCode=%27%3B', 'classCode'], ['categoryId=nope', 'categoryId']]) {
+    for (const [query, field] of [
+      ['status=gone', 'status'],
+      ['missing=gtin,colour', 'missing'],
+      ['subtree=yes', 'subtree'],
+      ['classCode=%27%3B', 'classCode'],
+      ['categoryId=nope', 'categoryId'],
+    ]) {
       const res = await get(session, `catalogId=${catalog.catalogId}&${query}`);
       expect(res.status, query).toBe(400);
       expect(res.json.error, query).toMatch(new RegExp(`^${field}`));

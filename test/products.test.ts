@@ -2,14 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
 import { getProduct } from '../src/catalog/product-queries';
 import { newId } from '../src/db/ids';
-import { db, makeAttribute, makeCatalog, makeCategory, makeCompany, makeProduct, makeSession } from './helpers/factories';
+import {
+  db,
+  makeAttribute,
+  makeCatalog,
+  makeCategory,
+  makeCompany,
+  makeProduct,
+  makeSession,
+} from './helpers/factories';
 import { call } from './helpers/http';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 type Session = Awaited<ReturnType<typeof makeSession>>;
 
-const productCount = async (tenant: { companyId: string }, catalogId: string) => (await getCatalog(db(), tenant, catalogId)).productCount;
-const list = async (session: Session, query: string) => (await call('GET', `/api/Catalog/GetProducts?${query}`, { cookie: session.cookie })).json;
+const productCount = async (tenant: { companyId: string }, catalogId: string) =>
+  (await getCatalog(db(), tenant, catalogId)).productCount;
+const list = async (session: Session, query: string) =>
+  (await call('GET', `/api/Catalog/GetProducts?${query}`, { cookie: session.cookie })).json;
 
 describe('AddProduct', () => {
   it('returns the stored product with its id, field by field', async () => {
@@ -59,7 +69,9 @@ describe('AddProduct', () => {
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
-    const stored = await call('GET', `/api/Catalog/GetProduct?productId=${res.json.productId}`, { cookie: session.cookie });
+    const stored = await call('GET', `/api/Catalog/GetProduct?productId=${res.json.productId}`, {
+      cookie: session.cookie,
+    });
     expect(stored.json).toEqual({ ...res.json, values: [], classification: null, media: [], variants: [] });
     expect(await productCount(session, catalog.catalogId)).toBe(1);
   });
@@ -67,7 +79,10 @@ describe('AddProduct', () => {
   it('creates a product with only the required fields', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
-    const res = await call('POST', '/api/Catalog/AddProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: catalog.catalogId } });
+    const res = await call('POST', '/api/Catalog/AddProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, catalogId: catalog.catalogId },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ sku: null, name: null, status: 'active', categoryIds: [], parentId: null });
   });
@@ -86,7 +101,10 @@ describe('AddProduct', () => {
     expect(await productCount(session, catalog.catalogId)).toBe(1);
     // The same SKU in another catalog is fine.
     const other = await makeCatalog(session);
-    const ok = await call('POST', '/api/Catalog/AddProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: other.catalogId, sku: 'DUP-1' } });
+    const ok = await call('POST', '/api/Catalog/AddProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, catalogId: other.catalogId, sku: 'DUP-1' },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -98,7 +116,12 @@ describe('AddProduct', () => {
     const foreign = await makeProduct(theirs, theirCatalog.catalogId);
     const res = await call('POST', '/api/Catalog/AddProduct', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: foreign.productId, name: 'clash' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        productId: foreign.productId,
+        name: 'clash',
+      },
     });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('productId: this id cannot be used; send a new UUIDv7 or leave it out');
@@ -112,14 +135,19 @@ describe('AddProduct', () => {
     ['a price of the wrong type', { price: 12.5 }, 'price: Invalid input: expected string, received number'],
     ['a price with too many decimals', { price: '1.23456' }, 'price: price must be a decimal string such as "12.50"'],
     ['a GTIN with a wrong check digit', { gtin: '4006209123457' }, 'gtin: GTIN check digit is wrong'],
-    ['an unknown status', { status: 'sold' }, 'status: Invalid option: expected one of "active"|"draft"|"discontinued"'],
+    [
+      'an unknown status',
+      { status: 'sold' },
+      'status: Invalid option: expected one of "active"|"draft"|"discontinued"',
+    ],
     ['an unknown field', { colour: 'red' }, 'unknown field(s) colour'],
     ['a negative delivery time', { deliveryTimeDays: -1 }, 'deliveryTimeDays: Too small: expected number to be >=0'],
   ])('answers 400 for %s and adds nothing', async (_what, extra, message) => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     const body = { departmentId: session.departmentId, catalogId: catalog.catalogId, ...extra };
-    if ('catalogId' in extra === false && message === 'catalogId is required') delete (body as Record<string, unknown>).catalogId;
+    if ('catalogId' in extra === false && message === 'catalogId is required')
+      delete (body as Record<string, unknown>).catalogId;
     const res = await call('POST', '/api/Catalog/AddProduct', { cookie: session.cookie, body });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe(message);
@@ -131,13 +159,21 @@ describe('AddProduct', () => {
     const session = await makeSession();
     const theirs = await makeCompany();
     const foreign = await makeCatalog(theirs);
-    const notFound = await call('POST', '/api/Catalog/AddProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: foreign.catalogId } });
+    const notFound = await call('POST', '/api/Catalog/AddProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, catalogId: foreign.catalogId },
+    });
     expect(notFound.status).toBe(404);
     expect(notFound.json.error).toBe('catalog not found');
-    const forbidden = await call('POST', '/api/Catalog/AddProduct', { cookie: session.cookie, body: { departmentId: theirs.departmentId, catalogId: foreign.catalogId } });
+    const forbidden = await call('POST', '/api/Catalog/AddProduct', {
+      cookie: session.cookie,
+      body: { departmentId: theirs.departmentId, catalogId: foreign.catalogId },
+    });
     expect(forbidden.status).toBe(403);
     expect(forbidden.json.error).toBe('departmentId does not name a department of your company');
-    const anonymous = await call('POST', '/api/Catalog/AddProduct', { body: { departmentId: theirs.departmentId, catalogId: foreign.catalogId } });
+    const anonymous = await call('POST', '/api/Catalog/AddProduct', {
+      body: { departmentId: theirs.departmentId, catalogId: foreign.catalogId },
+    });
     expect(anonymous.status).toBe(401);
     expect(anonymous.json.error).toBe('not logged in');
     expect(await productCount(theirs, foreign.catalogId)).toBe(0);
@@ -163,10 +199,22 @@ describe('UpdateProduct', () => {
     const catalog = await makeCatalog(session);
     const a = await makeCategory(session, catalog.catalogId);
     const b = await makeCategory(session, catalog.catalogId);
-    const product = await makeProduct(session, catalog.catalogId, { name: 'Old', description: 'keep', price: '1.00', categoryIds: [a.categoryId] });
+    const product = await makeProduct(session, catalog.catalogId, {
+      name: 'Old',
+      description: 'keep',
+      price: '1.00',
+      categoryIds: [a.categoryId],
+    });
     const res = await call('POST', '/api/Catalog/UpdateProduct', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: product.productId, name: 'New', price: null, categoryIds: [b.categoryId] },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        productId: product.productId,
+        name: 'New',
+        price: null,
+        categoryIds: [b.categoryId],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
@@ -189,11 +237,21 @@ describe('UpdateProduct', () => {
     const product = await makeProduct(session, catalog.catalogId, { sku: 'MINE', name: 'Mine' });
     const res = await call('POST', '/api/Catalog/UpdateProduct', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: product.productId, sku: 'TAKEN', name: 'changed' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        productId: product.productId,
+        sku: 'TAKEN',
+        name: 'changed',
+      },
     });
     expect(res.status).toBe(409);
     expect(res.json.error).toBe('sku "TAKEN" is already used in this catalog');
-    expect(await getProduct(db(), session, product.productId)).toMatchObject({ sku: 'MINE', name: 'Mine', updatedAt: product.updatedAt });
+    expect(await getProduct(db(), session, product.productId)).toMatchObject({
+      sku: 'MINE',
+      name: 'Mine',
+      updatedAt: product.updatedAt,
+    });
   });
 
   it('answers 400 without productId, 404 for a product of another company or catalog, and changes nothing', async () => {
@@ -203,18 +261,31 @@ describe('UpdateProduct', () => {
     const product = await makeProduct(session, catalog.catalogId, { name: 'Mine' });
     const theirs = await makeCompany();
     const foreign = await makeProduct(theirs, (await makeCatalog(theirs)).catalogId, { name: 'Theirs' });
-    const noId = await call('POST', '/api/Catalog/UpdateProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: catalog.catalogId, name: 'x' } });
+    const noId = await call('POST', '/api/Catalog/UpdateProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, name: 'x' },
+    });
     expect(noId.status).toBe(400);
     expect(noId.json.error).toBe('productId is required');
     const foreignRes = await call('POST', '/api/Catalog/UpdateProduct', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: foreign.productId, name: 'hijack' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        productId: foreign.productId,
+        name: 'hijack',
+      },
     });
     expect(foreignRes.status).toBe(404);
     expect(foreignRes.json.error).toBe('product not found');
     const wrongCatalog = await call('POST', '/api/Catalog/UpdateProduct', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: otherCatalog.catalogId, productId: product.productId, name: 'moved' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: otherCatalog.catalogId,
+        productId: product.productId,
+        name: 'moved',
+      },
     });
     expect(wrongCatalog.status).toBe(404);
     expect((await getProduct(db(), session, product.productId)).name).toBe('Mine');
@@ -228,16 +299,30 @@ describe('UpdateProduct', () => {
     const theirs = await makeCompany();
     const forbidden = await call('POST', '/api/Catalog/UpdateProduct', {
       cookie: session.cookie,
-      body: { departmentId: theirs.departmentId, catalogId: catalog.catalogId, productId: product.productId, name: 'x' },
+      body: {
+        departmentId: theirs.departmentId,
+        catalogId: catalog.catalogId,
+        productId: product.productId,
+        name: 'x',
+      },
     });
     expect(forbidden.status).toBe(403);
     const wrongType = await call('POST', '/api/Catalog/UpdateProduct', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: product.productId, name: 'x', priceQuantity: '2' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        productId: product.productId,
+        name: 'x',
+        priceQuantity: '2',
+      },
     });
     expect(wrongType.status).toBe(400);
     expect(wrongType.json.error).toBe('priceQuantity: Invalid input: expected number, received string');
-    expect(await getProduct(db(), session, product.productId)).toMatchObject({ name: 'Mine', updatedAt: product.updatedAt });
+    expect(await getProduct(db(), session, product.productId)).toMatchObject({
+      name: 'Mine',
+      updatedAt: product.updatedAt,
+    });
   });
 });
 
@@ -248,20 +333,40 @@ describe('variants', () => {
     const master = await makeProduct(session, catalog.catalogId, { sku: 'M' });
     const v2 = await call('POST', '/api/Catalog/AddProduct', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, parentId: master.productId, sku: 'M-2', name: 'Variant 2' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        parentId: master.productId,
+        sku: 'M-2',
+        name: 'Variant 2',
+      },
     });
     expect(v2.status).toBe(200);
     expect(v2.json).toMatchObject({ parentId: master.productId, sku: 'M-2', fingerprint: null, categoryIds: [] });
     const v1 = await makeProduct(session, catalog.catalogId, { parentId: master.productId, sku: 'M-1' });
-    const variants = await call('GET', `/api/Catalog/GetVariants?productId=${master.productId}`, { cookie: session.cookie });
+    const variants = await call('GET', `/api/Catalog/GetVariants?productId=${master.productId}`, {
+      cookie: session.cookie,
+    });
     expect(variants.json.items.map((v: { sku: string }) => v.sku)).toEqual(['M-1', 'M-2']);
-    const detail = await call('GET', `/api/Catalog/GetProduct?productId=${master.productId}`, { cookie: session.cookie });
+    const detail = await call('GET', `/api/Catalog/GetProduct?productId=${master.productId}`, {
+      cookie: session.cookie,
+    });
     expect(detail.json.variants).toEqual([v1, v2.json].map((v) => ({ ...v, updatedAt: expect.stringMatching(ISO) })));
     // Only masters are listed; variants count in the stats.
-    expect((await list(session, `catalogId=${catalog.catalogId}`)).items.map((p: { sku: string }) => p.sku)).toEqual(['M']);
+    expect((await list(session, `catalogId=${catalog.catalogId}`)).items.map((p: { sku: string }) => p.sku)).toEqual([
+      'M',
+    ]);
     expect((await call('GET', '/api/Catalog/GetStats', { cookie: session.cookie })).json.products).toBe(3);
-    const variantDetail = await call('GET', `/api/Catalog/GetProduct?productId=${v1.productId}`, { cookie: session.cookie });
-    expect(variantDetail.json).toMatchObject({ productId: v1.productId, parentId: master.productId, variants: [], values: [], media: [] });
+    const variantDetail = await call('GET', `/api/Catalog/GetProduct?productId=${v1.productId}`, {
+      cookie: session.cookie,
+    });
+    expect(variantDetail.json).toMatchObject({
+      productId: v1.productId,
+      parentId: master.productId,
+      variants: [],
+      values: [],
+      media: [],
+    });
   });
 
   it('refuses a variant of a variant, a master in another catalog, and categories on a variant', async () => {
@@ -285,7 +390,12 @@ describe('variants', () => {
     expect(cross.json.error).toBe('parent product not found');
     const placed = await call('POST', '/api/Catalog/AddProduct', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, parentId: master.productId, categoryIds: [category.categoryId] },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        parentId: master.productId,
+        categoryIds: [category.categoryId],
+      },
     });
     expect(placed.status).toBe(400);
     expect(placed.json.error).toBe('categoryIds: variants are placed through their master product');
@@ -301,7 +411,12 @@ describe('variants', () => {
     await new Promise((r) => setTimeout(r, 5));
     const res = await call('POST', '/api/Catalog/UpdateProduct', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: variant.productId, name: 'v2' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        productId: variant.productId,
+        name: 'v2',
+      },
     });
     expect(res.json.name).toBe('v2');
     expect(res.json.updatedAt > variant.updatedAt).toBe(true);
@@ -316,7 +431,10 @@ describe('GetProducts', () => {
     await makeProduct(session, catalog.catalogId, { sku: 'XCAB-1', name: 'Switch' });
     await makeProduct(session, catalog.catalogId, { sku: 'LMP-1', name: 'LED lamp 100% bright' });
     await makeProduct(session, catalog.catalogId, { sku: 'LMP-2', name: 'LED lamp 1000 lm' });
-    const skus = async (q: string) => (await list(session, `catalogId=${catalog.catalogId}&q=${encodeURIComponent(q)}`)).items.map((p: { sku: string }) => p.sku);
+    const skus = async (q: string) =>
+      (await list(session, `catalogId=${catalog.catalogId}&q=${encodeURIComponent(q)}`)).items.map(
+        (p: { sku: string }) => p.sku,
+      );
     expect(await skus('CAB')).toEqual(['CAB-100']);
     expect(await skus('cable')).toEqual(['CAB-100']);
     expect(await skus('lamp')).toEqual(['LMP-1', 'LMP-2']);
@@ -344,7 +462,10 @@ describe('GetProducts', () => {
     const first = await list(session, `catalogId=${catalog.catalogId}&limit=3`);
     expect(first.items.map((p: { sku: string }) => p.sku)).toEqual(['P0', 'P1', 'P2']);
     // A product deleted from the first page and one added at the end do not shift the next page.
-    await call('POST', '/api/Catalog/DeleteProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, productId: made[0]!.productId } });
+    await call('POST', '/api/Catalog/DeleteProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, productId: made[0]!.productId },
+    });
     await makeProduct(session, catalog.catalogId, { sku: 'P7' });
     const second = await list(session, `catalogId=${catalog.catalogId}&limit=3&cursor=${first.nextCursor}`);
     expect(second.items.map((p: { sku: string }) => p.sku)).toEqual(['P3', 'P4', 'P5']);
@@ -361,12 +482,18 @@ describe('GetProducts', () => {
     const catalog = await makeCatalog(session);
     await makeProduct(session, catalog.catalogId);
     expect((await list(session, `catalogId=${catalog.catalogId}&limit=500`)).items).toHaveLength(1);
-    const tooMany = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&limit=501`, { cookie: session.cookie });
+    const tooMany = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&limit=501`, {
+      cookie: session.cookie,
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.json.error).toBe('limit: Too big: expected number to be <=500');
-    const zero = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&limit=0`, { cookie: session.cookie });
+    const zero = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&limit=0`, {
+      cookie: session.cookie,
+    });
     expect(zero.status).toBe(400);
-    const broken = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&cursor=%%%`, { cookie: session.cookie });
+    const broken = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&cursor=%%%`, {
+      cookie: session.cookie,
+    });
     expect(broken.status).toBe(400);
     expect(broken.json.error).toBe('cursor is not valid');
   });
@@ -374,7 +501,9 @@ describe('GetProducts', () => {
   it('answers 404 for a catalog of another company', async () => {
     const session = await makeSession();
     const foreign = await makeCatalog(await makeCompany());
-    const res = await call('GET', `/api/Catalog/GetProducts?catalogId=${foreign.catalogId}`, { cookie: session.cookie });
+    const res = await call('GET', `/api/Catalog/GetProducts?catalogId=${foreign.catalogId}`, {
+      cookie: session.cookie,
+    });
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('catalog not found');
   });
@@ -398,9 +527,15 @@ describe('GetProduct and DeleteProduct', () => {
     const variant = await makeProduct(session, catalog.catalogId, { parentId: master.productId });
     await makeProduct(session, catalog.catalogId, { parentId: master.productId });
     const colour = await makeAttribute(session, { type: 'text' });
-    await call('POST', '/api/Catalog/SetValue', { cookie: session.cookie, body: { departmentId: session.departmentId, elementId: variant.productId, field: colour.code, value: 'red' } });
+    await call('POST', '/api/Catalog/SetValue', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, elementId: variant.productId, field: colour.code, value: 'red' },
+    });
     expect(await productCount(session, catalog.catalogId)).toBe(4);
-    const res = await call('POST', '/api/Catalog/DeleteProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, productId: master.productId } });
+    const res = await call('POST', '/api/Catalog/DeleteProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, productId: master.productId },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ productId: master.productId, deleted: 3 });
     for (const id of [master.productId, variant.productId]) {
@@ -408,8 +543,12 @@ describe('GetProduct and DeleteProduct', () => {
       expect(gone.status).toBe(404);
     }
     expect(await productCount(session, catalog.catalogId)).toBe(1);
-    expect((await list(session, `catalogId=${catalog.catalogId}`)).items.map((p: { productId: string }) => p.productId)).toEqual([keep.productId]);
-    const orphanValues = await db().query.attributeValues.findMany({ where: (v, { eq }) => eq(v.elementId, variant.productId) });
+    expect(
+      (await list(session, `catalogId=${catalog.catalogId}`)).items.map((p: { productId: string }) => p.productId),
+    ).toEqual([keep.productId]);
+    const orphanValues = await db().query.attributeValues.findMany({
+      where: (v, { eq }) => eq(v.elementId, variant.productId),
+    });
     expect(orphanValues).toEqual([]);
   });
 
@@ -418,7 +557,10 @@ describe('GetProduct and DeleteProduct', () => {
     const catalog = await makeCatalog(session);
     const master = await makeProduct(session, catalog.catalogId);
     const variant = await makeProduct(session, catalog.catalogId, { parentId: master.productId });
-    const res = await call('POST', '/api/Catalog/DeleteProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, productId: variant.productId } });
+    const res = await call('POST', '/api/Catalog/DeleteProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, productId: variant.productId },
+    });
     expect(res.json).toEqual({ productId: variant.productId, deleted: 1 });
     expect((await getProduct(db(), session, master.productId)).variants).toEqual([]);
     expect(await productCount(session, catalog.catalogId)).toBe(1);
@@ -429,7 +571,10 @@ describe('GetProduct and DeleteProduct', () => {
     const theirs = await makeCompany();
     const theirCatalog = await makeCatalog(theirs);
     const foreign = await makeProduct(theirs, theirCatalog.catalogId);
-    const res = await call('POST', '/api/Catalog/DeleteProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, productId: foreign.productId } });
+    const res = await call('POST', '/api/Catalog/DeleteProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, productId: foreign.productId },
+    });
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('product not found');
     expect((await getProduct(db(), theirs, foreign.productId)).productId).toBe(foreign.productId);
@@ -438,7 +583,10 @@ describe('GetProduct and DeleteProduct', () => {
 
   it('answers 404 for an unknown product id', async () => {
     const session = await makeSession();
-    const res = await call('POST', '/api/Catalog/DeleteProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, productId: newId() } });
+    const res = await call('POST', '/api/Catalog/DeleteProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, productId: newId() },
+    });
     expect(res.status).toBe(404);
   });
 });
@@ -451,12 +599,28 @@ describe('attributes', () => {
       body: { code: 'colour', name: 'Colour', type: 'enum', enumValues: ['red', 'blue'] },
     });
     expect(add.status).toBe(200);
-    expect(add.json).toEqual({ attributeId: expect.stringMatching(/^[0-9a-f-]{36}$/), code: 'colour', name: 'Colour', type: 'enum', unit: null, enumValues: ['red', 'blue'] });
-    const voltage = await call('POST', '/api/Catalog/AddAttribute', { cookie: session.cookie, body: { code: 'voltage', name: 'Voltage', type: 'number', unit: 'V' } });
+    expect(add.json).toEqual({
+      attributeId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      code: 'colour',
+      name: 'Colour',
+      type: 'enum',
+      unit: null,
+      enumValues: ['red', 'blue'],
+    });
+    const voltage = await call('POST', '/api/Catalog/AddAttribute', {
+      cookie: session.cookie,
+      body: { code: 'voltage', name: 'Voltage', type: 'number', unit: 'V' },
+    });
     expect(voltage.json).toMatchObject({ code: 'voltage', type: 'number', unit: 'V', enumValues: null });
     const update = await call('POST', '/api/Catalog/UpdateAttribute', {
       cookie: session.cookie,
-      body: { attributeId: add.json.attributeId, code: 'colour', name: 'Farbe', type: 'enum', enumValues: ['red', 'blue', 'green'] },
+      body: {
+        attributeId: add.json.attributeId,
+        code: 'colour',
+        name: 'Farbe',
+        type: 'enum',
+        enumValues: ['red', 'blue', 'green'],
+      },
     });
     expect(update.json).toEqual({ ...add.json, name: 'Farbe', enumValues: ['red', 'blue', 'green'] });
     const listRes = await call('GET', '/api/Catalog/GetAttributes', { cookie: session.cookie });
@@ -472,7 +636,11 @@ describe('attributes', () => {
     const cases: [unknown, number, string][] = [
       [{ code: 'colour', name: 'x', type: 'text' }, 409, 'attribute code "colour" is already in use'],
       [{ code: 'price', name: 'x', type: 'text' }, 400, 'code: "price" is a built-in field'],
-      [{ code: 'EF000008', name: 'x', type: 'number' }, 400, 'code: "EF000008" looks like a classification feature code'],
+      [
+        { code: 'EF000008', name: 'x', type: 'number' },
+        400,
+        'code: "EF000008" looks like a classification feature code',
+      ],
       [{ code: 'size', name: 'x', type: 'enum' }, 400, 'enumValues: required for type enum'],
       [{ code: 'length', name: 'x', type: 'text', unit: 'm' }, 400, 'unit: only for number and range attributes'],
     ];
@@ -493,7 +661,9 @@ describe('attributes', () => {
     });
     expect(retyped.status).toBe(400);
     expect(retyped.json.error).toBe('code and type of an attribute cannot change');
-    expect((await call('GET', '/api/Catalog/GetAttributes', { cookie: session.cookie })).json).toEqual({ items: [colour] });
+    expect((await call('GET', '/api/Catalog/GetAttributes', { cookie: session.cookie })).json).toEqual({
+      items: [colour],
+    });
   });
 
   it('answers 404 when updating an attribute of another company', async () => {

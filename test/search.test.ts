@@ -9,15 +9,22 @@ import { call } from './helpers/http';
 type Session = Awaited<ReturnType<typeof makeSession>>;
 
 async function search(session: Session, catalogId: string, q: string, extra = '') {
-  const res = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalogId}&q=${encodeURIComponent(q)}${extra}`, { cookie: session.cookie });
+  const res = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalogId}&q=${encodeURIComponent(q)}${extra}`, {
+    cookie: session.cookie,
+  });
   expect(res.status, JSON.stringify(res.json)).toBe(200);
   return (res.json.items as { sku: string }[]).map((p) => p.sku);
 }
 
 async function catalogWithProducts(session: Session) {
   const catalog = await makeCatalog(session);
-  const make = (sku: string, fields: Record<string, string> = {}) => makeProduct(session, catalog.catalogId, { sku, ...fields });
-  await make('NYM-J-3X1.5', { name: 'Mantelleitung NYM-J 3x1,5 mm²', manufacturerPid: 'KW-100200', gtin: '4006209123454' });
+  const make = (sku: string, fields: Record<string, string> = {}) =>
+    makeProduct(session, catalog.catalogId, { sku, ...fields });
+  await make('NYM-J-3X1.5', {
+    name: 'Mantelleitung NYM-J 3x1,5 mm²',
+    manufacturerPid: 'KW-100200',
+    gtin: '4006209123454',
+  });
   await make('LS-B16', { name: 'Leitungsschutzschalter B16 1-polig', keywords: 'Sicherungsautomat MCB' });
   await make('LS-C16', { name: 'Leitungsschutzschalter C16 1-polig' });
   await make('SCH-001', { name: 'Schütz 4 kW, 230 V Spule' });
@@ -56,7 +63,11 @@ describe('GetProducts q (full-text search)', () => {
   it('ranks a SKU match above a mention in the keywords', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
-    await makeProduct(session, catalog.catalogId, { sku: 'ZUB-1', name: 'Zubehör', keywords: 'passend zu MCB-16 und weiteren Schaltern der Reihe' });
+    await makeProduct(session, catalog.catalogId, {
+      sku: 'ZUB-1',
+      name: 'Zubehör',
+      keywords: 'passend zu MCB-16 und weiteren Schaltern der Reihe',
+    });
     await makeProduct(session, catalog.catalogId, { sku: 'MCB-16', name: 'Automat' });
     expect(await search(session, catalog.catalogId, 'MCB-16')).toEqual(['MCB-16', 'ZUB-1']);
     // An explicit sort overrides the ranking.
@@ -72,7 +83,13 @@ describe('GetProducts q (full-text search)', () => {
 
     const update = await call('POST', '/api/Catalog/UpdateProduct', {
       cookie: session.cookie,
-      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, productId: product.productId, sku: 'NEW-1', name: 'Verbindungsdose' },
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        productId: product.productId,
+        sku: 'NEW-1',
+        name: 'Verbindungsdose',
+      },
     });
     expect(update.status).toBe(200);
     expect(await find('abzweigdose')).toEqual([]);
@@ -80,7 +97,10 @@ describe('GetProducts q (full-text search)', () => {
     expect(await find('verbindungsdose')).toEqual(['NEW-1']);
 
     const set = (field: string, value: string) =>
-      call('POST', '/api/Catalog/SetValue', { cookie: session.cookie, body: { departmentId: session.departmentId, elementId: product.productId, field, value } });
+      call('POST', '/api/Catalog/SetValue', {
+        cookie: session.cookie,
+        body: { departmentId: session.departmentId, elementId: product.productId, field, value },
+      });
     expect((await set('keywords', 'Feuchtraum IP65')).status).toBe(200);
     expect(await find('feuchtraum')).toEqual(['NEW-1']);
     expect((await set('manufacturerPid', 'HX-77')).status).toBe(200);
@@ -88,7 +108,10 @@ describe('GetProducts q (full-text search)', () => {
     expect((await set('keywords', '')).status).toBe(200);
     expect(await find('feuchtraum')).toEqual([]);
 
-    const del = await call('POST', '/api/Catalog/DeleteProduct', { cookie: session.cookie, body: { departmentId: session.departmentId, productId: product.productId } });
+    const del = await call('POST', '/api/Catalog/DeleteProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, productId: product.productId },
+    });
     expect(del.status).toBe(200);
     expect(await find('verbindungsdose')).toEqual([]);
     expect(await find('HX-77')).toEqual([]);
@@ -98,12 +121,16 @@ describe('GetProducts q (full-text search)', () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     const master = await makeProduct(session, catalog.catalogId, { sku: 'M-1', name: 'Leuchte' });
-    await makeProduct(session, catalog.catalogId, { sku: 'M-1-V1', name: 'Leuchte Variante', parentId: master.productId });
+    await makeProduct(session, catalog.catalogId, {
+      sku: 'M-1-V1',
+      name: 'Leuchte Variante',
+      parentId: master.productId,
+    });
     expect(await search(session, catalog.catalogId, 'Leuchte')).toEqual(['M-1']);
     expect(await search(session, catalog.catalogId, 'Variante')).toEqual([]);
   });
 
-  it('never shows another company\'s products, nor another catalog\'s', async () => {
+  it("never shows another company's products, nor another catalog's", async () => {
     const session = await makeSession();
     const mine = await makeCatalog(session);
     const other = await makeCatalog(session);
@@ -113,16 +140,47 @@ describe('GetProducts q (full-text search)', () => {
     await makeProduct(session, other.catalogId, { sku: 'TEN-2', name: 'Isolationsprüfer' });
     await makeProduct(stranger, theirs.catalogId, { sku: 'TEN-3', name: 'Isolationsprüfer' });
     expect(await search(session, mine.catalogId, 'isolationsprufer')).toEqual(['TEN-1']);
-    const res = await call('GET', `/api/Catalog/GetProducts?catalogId=${theirs.catalogId}&q=isolationsprufer`, { cookie: session.cookie });
+    const res = await call('GET', `/api/Catalog/GetProducts?catalogId=${theirs.catalogId}&q=isolationsprufer`, {
+      cookie: session.cookie,
+    });
     expect(res.status).toBe(404);
   });
 
   it('answers hostile q with 200 or 400, never 500', async () => {
     const session = await makeSession();
     const catalog = await catalogWithProducts(session);
-    const hostile = ['"', '""', "'", '*', '* *', 'LS*', '^LS', 'NEAR(LS B16)', 'LS OR 1=1', 'AND', 'NOT', '(', ')', ':', 'sku:LS', '-', '+', '\u0000', 'LS\u0000B16', '\\', '%', '_', '{sku name}: x', 'a'.repeat(200)];
+    const hostile = [
+      '"',
+      '""',
+      "'",
+      '*',
+      '* *',
+      'LS*',
+      '^LS',
+      'NEAR(LS B16)',
+      'LS OR 1=1',
+      'AND',
+      'NOT',
+      '(',
+      ')',
+      ':',
+      'sku:LS',
+      '-',
+      '+',
+      '\u0000',
+      'LS\u0000B16',
+      '\\',
+      '%',
+      '_',
+      '{sku name}: x',
+      'a'.repeat(200),
+    ];
     for (const q of hostile) {
-      const res = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&q=${encodeURIComponent(q)}`, { cookie: session.cookie });
+      const res = await call(
+        'GET',
+        `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&q=${encodeURIComponent(q)}`,
+        { cookie: session.cookie },
+      );
       expect([200, 400], `q=${JSON.stringify(q)}: ${JSON.stringify(res.json)}`).toContain(res.status);
       if (res.status === 400) expect(res.json.error).toMatch(/^q/);
     }
@@ -130,7 +188,11 @@ describe('GetProducts q (full-text search)', () => {
     expect((await search(session, catalog.catalogId, 'LS*')).sort()).toEqual(['LS-B16', 'LS-C16']);
     expect(await search(session, catalog.catalogId, 'LS OR 1=1')).toEqual([]);
     expect(await search(session, catalog.catalogId, '*')).toEqual([]);
-    const huge = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&q=${'x'.repeat(1024 * 1024)}`, { cookie: session.cookie });
+    const huge = await call(
+      'GET',
+      `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&q=${'x'.repeat(1024 * 1024)}`,
+      { cookie: session.cookie },
+    );
     expect([400, 414, 431]).toContain(huge.status);
     if (huge.status === 400) expect(huge.json.error).toBe('q: must be at most 200 characters');
   });
@@ -145,12 +207,19 @@ describe('GetProducts q (full-text search)', () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     for (let i = 0; i < 12; i++) {
-      await makeProduct(session, catalog.catalogId, { sku: `R-${i}`, name: i % 3 === 0 ? 'Rohr Rohr' : `Rohr ${newId().slice(-4)}` });
+      await makeProduct(session, catalog.catalogId, {
+        sku: `R-${i}`,
+        name: i % 3 === 0 ? 'Rohr Rohr' : `Rohr ${newId().slice(-4)}`,
+      });
     }
     const seen: string[] = [];
     let cursor = '';
     for (let page = 0; page < 10; page++) {
-      const res = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&q=rohr&limit=5${cursor ? `&cursor=${cursor}` : ''}`, { cookie: session.cookie });
+      const res = await call(
+        'GET',
+        `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&q=rohr&limit=5${cursor ? `&cursor=${cursor}` : ''}`,
+        { cookie: session.cookie },
+      );
       expect(res.status).toBe(200);
       seen.push(...res.json.items.map((p: { sku: string }) => p.sku));
       if (!res.json.nextCursor) break;
@@ -165,13 +234,19 @@ describe('GetProducts q (full-text search)', () => {
   it('lists a broad search (more hits than are ranked) by SKU, or by the order asked for, through every page', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
-    for (const sku of ['K-3', 'K-1', 'K-5', 'K-2', 'K-4']) await makeProduct(session, catalog.catalogId, { sku, name: `Kabel ${sku}` });
+    for (const sku of ['K-3', 'K-1', 'K-5', 'K-2', 'K-4'])
+      await makeProduct(session, catalog.catalogId, { sku, name: `Kabel ${sku}` });
     await makeProduct(session, catalog.catalogId, { sku: 'X-1', name: 'Schelle' });
     const walk = async (extra: Record<string, string>) => {
       const seen: string[] = [];
       let cursor: string | undefined;
       for (let i = 0; i < 10; i++) {
-        const page = await listProducts(db(), session, { catalogId: catalog.catalogId, q: 'kabel', limit: 2, cursor, ...extra }, { rankLimit: 2 });
+        const page = await listProducts(
+          db(),
+          session,
+          { catalogId: catalog.catalogId, q: 'kabel', limit: 2, cursor, ...extra },
+          { rankLimit: 2 },
+        );
         seen.push(...page.items.map((p) => p.sku!));
         if (!page.nextCursor) break;
         cursor = page.nextCursor;
@@ -183,13 +258,19 @@ describe('GetProducts q (full-text search)', () => {
     expect(await walk({ sort: 'name' })).toEqual(['K-1', 'K-2', 'K-3', 'K-4', 'K-5']);
   });
 
-  it('drops a deleted catalog\'s products from the index (cascade through the triggers)', async () => {
+  it("drops a deleted catalog's products from the index (cascade through the triggers)", async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     await makeProduct(session, catalog.catalogId, { sku: 'CASC-1', name: 'Kaskadenprodukt' });
-    const indexed = () => env.DB.prepare(`SELECT count(*) AS n FROM products_fts WHERE products_fts MATCH '"kaskadenprodukt"'`).first<number>('n');
+    const indexed = () =>
+      env.DB.prepare(
+        `SELECT count(*) AS n FROM products_fts WHERE products_fts MATCH '"kaskadenprodukt"'`,
+      ).first<number>('n');
     expect(await indexed()).toBe(1);
-    const res = await call('POST', '/api/Catalog/DeleteCatalog', { cookie: session.cookie, body: { departmentId: session.departmentId, catalogId: catalog.catalogId } });
+    const res = await call('POST', '/api/Catalog/DeleteCatalog', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, catalogId: catalog.catalogId },
+    });
     expect(res.status).toBe(200);
     expect(await indexed()).toBe(0);
   });

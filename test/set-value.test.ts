@@ -2,13 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
 import { getCategoryTree } from '../src/catalog/categories';
 import { getProduct } from '../src/catalog/product-queries';
-import { db, classifyAsMcb, makeAttribute, makeCatalog, makeCategory, makeCompany, makeDepartment, makeProduct, makeSession } from './helpers/factories';
+import {
+  db,
+  classifyAsMcb,
+  makeAttribute,
+  makeCatalog,
+  makeCategory,
+  makeCompany,
+  makeDepartment,
+  makeProduct,
+  makeSession,
+} from './helpers/factories';
 import { call } from './helpers/http';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
 
-async function setValue(session: Session, elementId: string, field: string, value: unknown, departmentId = session.departmentId) {
-  return call('POST', '/api/Catalog/SetValue', { cookie: session.cookie, body: { departmentId, elementId, field, value } });
+async function setValue(
+  session: Session,
+  elementId: string,
+  field: string,
+  value: unknown,
+  departmentId = session.departmentId,
+) {
+  return call('POST', '/api/Catalog/SetValue', {
+    cookie: session.cookie,
+    body: { departmentId, elementId, field, value },
+  });
 }
 
 async function setup() {
@@ -52,7 +71,11 @@ describe('SetValue on built-in fields', () => {
     const { session, catalog, product } = await setup();
     const category = await makeCategory(session, catalog.catalogId);
     const variant = await makeProduct(session, catalog.catalogId, { parentId: product.productId, name: 'v' });
-    expect((await setValue(session, catalog.catalogId, 'language', 'eng')).json).toEqual({ elementId: catalog.catalogId, field: 'language', value: 'eng' });
+    expect((await setValue(session, catalog.catalogId, 'language', 'eng')).json).toEqual({
+      elementId: catalog.catalogId,
+      field: 'language',
+      value: 'eng',
+    });
     expect((await getCatalog(db(), session, catalog.catalogId)).language).toBe('eng');
     expect((await setValue(session, category.categoryId, 'sortOrder', '3')).json.value).toBe('3');
     expect((await getCategoryTree(db(), session, catalog.catalogId)).items[0]!.sortOrder).toBe(3);
@@ -155,7 +178,9 @@ describe('SetValue on typed attributes', () => {
     await makeAttribute(theirs, { code: 'secret_code', type: 'text' });
     const res = await setValue(session, product.productId, 'secret_code', 'x');
     expect(res.status).toBe(400);
-    expect(res.json.error).toBe('field: "secret_code" is not a field of this product, an attribute, or a feature of its classification');
+    expect(res.json.error).toBe(
+      'field: "secret_code" is not a field of this product, an attribute, or a feature of its classification',
+    );
   });
 });
 
@@ -178,7 +203,10 @@ describe('SetValue on classification features', () => {
     ]);
     const cleared = await setValue(session, product.productId, 'EF000008', '');
     expect(cleared.json.value).toBe('');
-    expect((await getProduct(db(), session, product.productId)).classification?.features.map((f) => f.code)).toEqual(['EF000001', 'EF000073']);
+    expect((await getProduct(db(), session, product.productId)).classification?.features.map((f) => f.code)).toEqual([
+      'EF000001',
+      'EF000073',
+    ]);
   });
 
   it('answers 400 for a value that does not parse for the feature and keeps the old one', async () => {
@@ -199,7 +227,9 @@ describe('SetValue on classification features', () => {
     await classifyAsMcb(session, product.productId);
     const foreignFeature = await setValue(session, product.productId, 'EF000040', '10');
     expect(foreignFeature.status).toBe(400);
-    expect(foreignFeature.json.error).toBe('field: "EF000040" is not a field of this product, an attribute, or a feature of its classification');
+    expect(foreignFeature.json.error).toBe(
+      'field: "EF000040" is not a field of this product, an attribute, or a feature of its classification',
+    );
     const unclassified = await makeProduct(session, catalog.catalogId);
     const res = await setValue(session, unclassified.productId, 'EF000008', '230');
     expect(res.status).toBe(400);
@@ -213,7 +243,9 @@ describe('SetValue failures', () => {
     const before = await getProduct(db(), session, product.productId);
     const res = await setValue(session, product.productId, 'colour', 'red');
     expect(res.status).toBe(400);
-    expect(res.json.error).toBe('field: "colour" is not a field of this product, an attribute, or a feature of its classification');
+    expect(res.json.error).toBe(
+      'field: "colour" is not a field of this product, an attribute, or a feature of its classification',
+    );
     expect(await getProduct(db(), session, product.productId)).toEqual(before);
   });
 
@@ -256,7 +288,9 @@ describe('SetValue failures', () => {
 
   it('answers 401 without a cookie and changes nothing', async () => {
     const { session, product } = await setup();
-    const res = await call('POST', '/api/Catalog/SetValue', { body: { departmentId: session.departmentId, elementId: product.productId, field: 'name', value: 'x' } });
+    const res = await call('POST', '/api/Catalog/SetValue', {
+      body: { departmentId: session.departmentId, elementId: product.productId, field: 'name', value: 'x' },
+    });
     expect(res.status).toBe(401);
     expect(res.json.error).toBe('not logged in');
     expect((await getProduct(db(), session, product.productId)).name).toBe('Original');

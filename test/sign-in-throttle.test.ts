@@ -7,16 +7,23 @@ import { db, makeCompany, makeUser, PASSWORD } from './helpers/factories';
 import { call, loginAs } from './helpers/http';
 
 /** A fresh client IP per test: the per-IP budget is shared by everything from one address. */
-const freshIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+const freshIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
 const login = (email: string, password: string, ip: string) =>
   call('POST', '/api/Account/Login', { body: { email, password }, headers: { 'CF-Connecting-IP': ip } });
 
 /** What an attacker can compare: status, body and which headers are set. */
-const shape = (res: Awaited<ReturnType<typeof call>>) => ({ status: res.status, body: res.json, retryAfter: res.headers.has('Retry-After'), cookie: res.headers.has('Set-Cookie') });
+const shape = (res: Awaited<ReturnType<typeof call>>) => ({
+  status: res.status,
+  body: res.json,
+  retryAfter: res.headers.has('Retry-After'),
+  cookie: res.headers.has('Set-Cookie'),
+});
 
 /** Lets the pair's current wait run out, as if time had passed. */
-const endWait = () => db().update(signInThrottle).set({ nextAllowedAt: sql`strftime('%Y-%m-%dT%H:%M:%fZ','now','-1 second')` });
+const endWait = () =>
+  db().update(signInThrottle).set({ nextAllowedAt: sql`strftime('%Y-%m-%dT%H:%M:%fZ','now','-1 second')` });
 
 describe('sign-in throttle per (email, IP) (docs/reliability.md)', () => {
   it(`refuses even the right password after ${FREE_TRIES} wrong ones from one IP, exactly as for an unknown email`, async () => {
@@ -26,12 +33,22 @@ describe('sign-in throttle per (email, IP) (docs/reliability.md)', () => {
     for (let i = 0; i < FREE_TRIES; i++) {
       const known = await login(user.email, `wrong-${i}`, ip);
       const other = await login(unknown, `wrong-${i}`, ip);
-      expect(shape(known)).toEqual({ status: 401, body: { error: 'invalid email or password', code: 'unauthorized' }, retryAfter: false, cookie: false });
+      expect(shape(known)).toEqual({
+        status: 401,
+        body: { error: 'invalid email or password', code: 'unauthorized' },
+        retryAfter: false,
+        cookie: false,
+      });
       expect(shape(other)).toEqual(shape(known));
     }
     const known = await login(user.email, PASSWORD, ip);
     const other = await login(unknown, PASSWORD, ip);
-    expect(shape(known)).toEqual({ status: 429, body: { error: 'too many failed sign-in attempts; try again later', code: 'rate_limited' }, retryAfter: true, cookie: false });
+    expect(shape(known)).toEqual({
+      status: 429,
+      body: { error: 'too many failed sign-in attempts; try again later', code: 'rate_limited' },
+      retryAfter: true,
+      cookie: false,
+    });
     expect(shape(other)).toEqual(shape(known));
     expect(Number(known.headers.get('Retry-After'))).toBeGreaterThan(10);
     expect(Number(known.headers.get('Retry-After'))).toBeLessThanOrEqual(15);
@@ -81,7 +98,9 @@ describe('sign-in throttle per (email, IP) (docs/reliability.md)', () => {
     const ip = freshIp();
     for (let i = 0; i < 3; i++) expect((await login(user.email, PASSWORD, ip)).status).toBe(200);
     const wrong = await Promise.all(
-      Array.from({ length: RATE_LIMITS.signIn.limit }, (_, i) => login(`spray-${i}-${crypto.randomUUID()}@test.example`, 'guess', ip)),
+      Array.from({ length: RATE_LIMITS.signIn.limit }, (_, i) =>
+        login(`spray-${i}-${crypto.randomUUID()}@test.example`, 'guess', ip),
+      ),
     );
     expect(wrong.every((r) => r.status === 401)).toBe(true);
     const refused = await login(user.email, PASSWORD, ip);
@@ -95,7 +114,11 @@ describe('sign-in throttle per (email, IP) (docs/reliability.md)', () => {
     const ip = freshIp();
     const cookie = await loginAs(user.email);
     const change = (currentPassword: string) =>
-      call('POST', '/api/Account/ChangePassword', { cookie, body: { currentPassword, newPassword: 'a-new-password-789' }, headers: { 'CF-Connecting-IP': ip } });
+      call('POST', '/api/Account/ChangePassword', {
+        cookie,
+        body: { currentPassword, newPassword: 'a-new-password-789' },
+        headers: { 'CF-Connecting-IP': ip },
+      });
     const parallel = await Promise.all(Array.from({ length: 12 }, (_, i) => change(`wrong-${i}`)));
     expect(parallel.filter((r) => r.status === 400)).toHaveLength(FREE_TRIES);
     expect(parallel.filter((r) => r.status === 429)).toHaveLength(12 - FREE_TRIES);

@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { getProduct } from '../src/catalog/product-queries';
-import { db, makeAttribute, makeCatalog, makeCategory, makeCompany, makeProduct, makeSession } from './helpers/factories';
+import {
+  db,
+  makeAttribute,
+  makeCatalog,
+  makeCategory,
+  makeCompany,
+  makeProduct,
+  makeSession,
+} from './helpers/factories';
 import { call } from './helpers/http';
 
 const v0Paths = (changes: string) => (JSON.parse(changes) as [string][]).map(([path]) => path);
 
-const MCB = { classes: [{ group: 'ETIM', code: 'EC000042' }], features: [{ code: 'EF000008', value: '230 VLT' }, { code: 'EF000001', value: '-25..55' }] };
+const MCB = {
+  classes: [{ group: 'ETIM', code: 'EC000042' }],
+  features: [
+    { code: 'EF000008', value: '230 VLT' },
+    { code: 'EF000001', value: '-25..55' },
+  ],
+};
 
 async function setup() {
   const session = await makeSession();
@@ -26,8 +40,15 @@ describe('POST /api/Catalog/UpsertProducts', () => {
     const { session, category, weight, upsert } = await setup();
     const items = [
       {
-        sku: 'LS-B16', name: 'LS B16', price: '4,95', priceQuantity: 1, gtin: '4006381333931', categoryIds: [category.categoryId],
-        values: { [weight.code]: '0,12' }, classification: MCB, media: [{ fileName: 'b16.jpg' }, { fileName: 'b16.pdf', purpose: 'data_sheet' }],
+        sku: 'LS-B16',
+        name: 'LS B16',
+        price: '4,95',
+        priceQuantity: 1,
+        gtin: '4006381333931',
+        categoryIds: [category.categoryId],
+        values: { [weight.code]: '0,12' },
+        classification: MCB,
+        media: [{ fileName: 'b16.jpg' }, { fileName: 'b16.pdf', purpose: 'data_sheet' }],
         variants: [{ sku: 'LS-B16-3P', name: 'LS B16 3-polig', price: '14.90' }],
       },
       { sku: 'NYM', name: 'NYM-J', unit: 'MTR', status: 'draft' },
@@ -40,24 +61,52 @@ describe('POST /api/Catalog/UpsertProducts', () => {
       ['NYM', 'created', []],
     ]);
     const product = await getProduct(db(), session.tenant, first.json.items[0].productId);
-    expect(product).toMatchObject({ price: '4.95', gtin: '4006381333931', categoryIds: [category.categoryId], fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(product).toMatchObject({
+      price: '4.95',
+      gtin: '4006381333931',
+      categoryIds: [category.categoryId],
+      fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(product.values).toEqual([{ code: weight.code, type: 'number', value: '0.12', unit: 'kg' }]);
-    expect(product.classification!.features.map((f) => `${f.code}=${f.value}`)).toEqual(['EF000001=-25..55', 'EF000008=230']);
-    expect(product.media.map((m) => [m.fileName, m.purpose, m.contentType])).toEqual([['b16.jpg', 'normal', 'image/jpeg'], ['b16.pdf', 'data_sheet', 'application/pdf']]);
-    expect(product.variants.map((v) => [v.sku, v.productId])).toEqual([['LS-B16-3P', first.json.items[0].variants[0].productId]]);
+    expect(product.classification!.features.map((f) => `${f.code}=${f.value}`)).toEqual([
+      'EF000001=-25..55',
+      'EF000008=230',
+    ]);
+    expect(product.media.map((m) => [m.fileName, m.purpose, m.contentType])).toEqual([
+      ['b16.jpg', 'normal', 'image/jpeg'],
+      ['b16.pdf', 'data_sheet', 'application/pdf'],
+    ]);
+    expect(product.variants.map((v) => [v.sku, v.productId])).toEqual([
+      ['LS-B16-3P', first.json.items[0].variants[0].productId],
+    ]);
 
     const { historyVersions } = await import('../src/db/schema');
     const { eq } = await import('drizzle-orm');
     const versions = await db().select().from(historyVersions).where(eq(historyVersions.elementId, product.productId));
     expect(versions.map((v) => [v.action, v.surface])).toEqual([['create', 'web']]);
-    expect(v0Paths(versions[0]!.changes)).toEqual(expect.arrayContaining(['sku', 'price', `values.${weight.code}`, 'classification.class.ETIM', 'categories', 'variants']));
+    expect(v0Paths(versions[0]!.changes)).toEqual(
+      expect.arrayContaining([
+        'sku',
+        'price',
+        `values.${weight.code}`,
+        'classification.class.ETIM',
+        'categories',
+        'variants',
+      ]),
+    );
 
     const again = await upsert(items);
     expect(again.json.counts).toEqual({ created: 0, updated: 0, unchanged: 3, error: 0 });
     expect((await getProduct(db(), session.tenant, product.productId)).fingerprint).toBe(product.fingerprint);
 
-    const changed = await upsert([{ sku: 'LS-B16', price: '5.10', variants: [{ sku: 'LS-B16-3P', name: 'LS B16 dreipolig' }] }]);
-    expect(changed.json.items[0]).toMatchObject({ status: 'updated', productId: product.productId, variants: [{ status: 'updated' }] });
+    const changed = await upsert([
+      { sku: 'LS-B16', price: '5.10', variants: [{ sku: 'LS-B16-3P', name: 'LS B16 dreipolig' }] },
+    ]);
+    expect(changed.json.items[0]).toMatchObject({
+      status: 'updated',
+      productId: product.productId,
+      variants: [{ status: 'updated' }],
+    });
     const after = await getProduct(db(), session.tenant, product.productId);
     expect(after).toMatchObject({ price: '5.10', name: 'LS B16', categoryIds: [category.categoryId] });
     expect(after.values).toHaveLength(1);
@@ -76,7 +125,13 @@ describe('POST /api/Catalog/UpsertProducts', () => {
       { sku: 'BAD-PRICE', price: 'abc' },
       { sku: 'BAD-ATTR', values: { nope_attribute: '1' } },
       { sku: 'BAD-CLASS', classification: { classes: [{ group: 'ETIM', code: 'EC999999' }] } },
-      { sku: 'BAD-FEATURE', classification: { classes: [{ group: 'ETIM', code: 'EC000042' }], features: [{ code: 'EF000008', value: 'viel' }] } },
+      {
+        sku: 'BAD-FEATURE',
+        classification: {
+          classes: [{ group: 'ETIM', code: 'EC000042' }],
+          features: [{ code: 'EF000008', value: 'viel' }],
+        },
+      },
       { sku: 'BAD-CAT', categoryIds: ['0190a000-0000-7000-8000-000000000999'] },
       { sku: 'OK-1', name: 'twice' },
       { sku: 'BAD-GTIN', gtin: '4006381333932' },
@@ -95,9 +150,16 @@ describe('POST /api/Catalog/UpsertProducts', () => {
       ['MASTER', 'created', null],
     ]);
     expect(res.json.items[1].error).toBe('price: "abc" is not a non-negative amount with at most 4 decimals');
-    expect(res.json.items[8].variants[0]).toMatchObject({ sku: 'EXISTING', status: 'error', field: 'parentSku', error: 'sku "EXISTING" is a master product, not a variant' });
+    expect(res.json.items[8].variants[0]).toMatchObject({
+      sku: 'EXISTING',
+      status: 'error',
+      field: 'parentSku',
+      error: 'sku "EXISTING" is a master product, not a variant',
+    });
     expect(res.json.counts).toEqual({ created: 2, updated: 0, unchanged: 0, error: 8 });
-    const list = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}`, { cookie: session.cookie });
+    const list = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}`, {
+      cookie: session.cookie,
+    });
     expect(list.json.items.map((p: any) => p.sku).sort()).toEqual(['EXISTING', 'MASTER', 'OK-1']);
   });
 

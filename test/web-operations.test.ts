@@ -12,7 +12,10 @@ const row = async (id: string) => (await db().query.products.findFirst({ where: 
 describe('Account/GetUsers', () => {
   it("lists the admin's company users with role and AI switch, never another company's", async () => {
     const admin = await makeSession({ role: 'admin' });
-    const editor = await makeUser({ companyId: admin.companyId, departmentId: admin.departmentId }, { aiSwitch: true, email: `a-editor-${admin.userId}@test.example` });
+    const editor = await makeUser(
+      { companyId: admin.companyId, departmentId: admin.departmentId },
+      { aiSwitch: true, email: `a-editor-${admin.userId}@test.example` },
+    );
     const stranger = await makeSession();
     const res = await call('GET', '/api/Account/GetUsers', { cookie: admin.cookie });
     expect(res.status).toBe(200);
@@ -45,18 +48,46 @@ describe('category product counts', () => {
     await makeProduct(s, catalog.catalogId, { categoryIds: [grandchild.categoryId] });
     const p4 = await makeProduct(s, catalog.catalogId, { categoryIds: [grandchild.categoryId] });
 
-    const topLevel = await call('GET', `/api/Catalog/GetCategories?catalogId=${catalog.catalogId}`, { cookie: s.cookie });
-    expect(topLevel.json.items).toEqual([expect.objectContaining({ categoryId: top.categoryId, productCount: 1, subtreeProductCount: 4 })]);
-    const children = await call('GET', `/api/Catalog/GetCategories?catalogId=${catalog.catalogId}&parentId=${top.categoryId}`, { cookie: s.cookie });
-    expect(children.json.items).toEqual([expect.objectContaining({ categoryId: child.categoryId, productCount: 1, subtreeProductCount: 3 })]);
+    const topLevel = await call('GET', `/api/Catalog/GetCategories?catalogId=${catalog.catalogId}`, {
+      cookie: s.cookie,
+    });
+    expect(topLevel.json.items).toEqual([
+      expect.objectContaining({ categoryId: top.categoryId, productCount: 1, subtreeProductCount: 4 }),
+    ]);
+    const children = await call(
+      'GET',
+      `/api/Catalog/GetCategories?catalogId=${catalog.catalogId}&parentId=${top.categoryId}`,
+      { cookie: s.cookie },
+    );
+    expect(children.json.items).toEqual([
+      expect.objectContaining({ categoryId: child.categoryId, productCount: 1, subtreeProductCount: 3 }),
+    ]);
 
     // Re-placing, deleting a product and deleting a subtree all move the counters.
-    await call('POST', '/api/Catalog/UpdateProduct', { cookie: s.cookie, body: { departmentId: s.departmentId, catalogId: catalog.catalogId, productId: p2.productId, categoryIds: [top.categoryId] } });
-    await call('POST', '/api/Catalog/DeleteProduct', { cookie: s.cookie, body: { departmentId: s.departmentId, productId: p4.productId } });
+    await call('POST', '/api/Catalog/UpdateProduct', {
+      cookie: s.cookie,
+      body: {
+        departmentId: s.departmentId,
+        catalogId: catalog.catalogId,
+        productId: p2.productId,
+        categoryIds: [top.categoryId],
+      },
+    });
+    await call('POST', '/api/Catalog/DeleteProduct', {
+      cookie: s.cookie,
+      body: { departmentId: s.departmentId, productId: p4.productId },
+    });
     const tree = await call('GET', `/api/Catalog/GetCategoryTree?catalogId=${catalog.catalogId}`, { cookie: s.cookie });
     const [t] = tree.json.items;
-    expect(t).toMatchObject({ productCount: 2, subtreeProductCount: 3, children: [{ productCount: 0, subtreeProductCount: 1, children: [{ productCount: 1, subtreeProductCount: 1 }] }] });
-    await call('POST', '/api/Catalog/DeleteCategory', { cookie: s.cookie, body: { departmentId: s.departmentId, categoryId: child.categoryId } });
+    expect(t).toMatchObject({
+      productCount: 2,
+      subtreeProductCount: 3,
+      children: [{ productCount: 0, subtreeProductCount: 1, children: [{ productCount: 1, subtreeProductCount: 1 }] }],
+    });
+    await call('POST', '/api/Catalog/DeleteCategory', {
+      cookie: s.cookie,
+      body: { departmentId: s.departmentId, categoryId: child.categoryId },
+    });
     const after = await call('GET', `/api/Catalog/GetCategories?catalogId=${catalog.catalogId}`, { cookie: s.cookie });
     expect(after.json.items[0]).toMatchObject({ productCount: 2, subtreeProductCount: 2 });
     expect(await db().$count(productCategories, eq(productCategories.categoryId, top.categoryId))).toBe(2);
@@ -84,19 +115,46 @@ describe('Classification controller (session)', () => {
 
   it('lists the features of a class with type, unit and, for alphanumeric ones, the allowed values', async () => {
     const s = await makeSession();
-    const res = await call('GET', '/api/Classification/GetClassFeatures?group=ETIM&classCode=EC000042', { cookie: s.cookie });
+    const res = await call('GET', '/api/Classification/GetClassFeatures?group=ETIM&classCode=EC000042', {
+      cookie: s.cookie,
+    });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042', name: 'Miniature circuit breaker (MCB)' });
-    expect(res.json.features.map((f: { code: string }) => f.code)).toEqual(['EF000008', 'EF000010', 'EF000133', 'EF000073', 'EF000049', 'EF000001']);
-    expect(res.json.features[0]).toEqual({ code: 'EF000008', name: 'Rated voltage', type: 'N', unit: 'VLT', values: [] });
+    expect(res.json).toMatchObject({
+      group: 'ETIM',
+      system: 'ETIM-9.0',
+      code: 'EC000042',
+      name: 'Miniature circuit breaker (MCB)',
+    });
+    expect(res.json.features.map((f: { code: string }) => f.code)).toEqual([
+      'EF000008',
+      'EF000010',
+      'EF000133',
+      'EF000073',
+      'EF000049',
+      'EF000001',
+    ]);
+    expect(res.json.features[0]).toEqual({
+      code: 'EF000008',
+      name: 'Rated voltage',
+      type: 'N',
+      unit: 'VLT',
+      values: [],
+    });
     expect(res.json.features[3]).toEqual({
       code: 'EF000073',
       name: 'Release characteristic',
       type: 'A',
       unit: null,
-      values: [{ code: 'EV000040', name: 'B' }, { code: 'EV000041', name: 'C' }, { code: 'EV000042', name: 'D' }, { code: 'EV000043', name: 'K' }],
+      values: [
+        { code: 'EV000040', name: 'B' },
+        { code: 'EV000041', name: 'C' },
+        { code: 'EV000042', name: 'D' },
+        { code: 'EV000043', name: 'K' },
+      ],
     });
-    const missing = await call('GET', '/api/Classification/GetClassFeatures?group=ETIM&classCode=EC999999', { cookie: s.cookie });
+    const missing = await call('GET', '/api/Classification/GetClassFeatures?group=ETIM&classCode=EC999999', {
+      cookie: s.cookie,
+    });
     expect(missing.status).toBe(404);
   });
 
@@ -105,11 +163,22 @@ describe('Classification controller (session)', () => {
     const catalog = await makeCatalog(s);
     const product = await makeProduct(s, catalog.catalogId);
     const set = (body: Record<string, unknown>) =>
-      call('POST', '/api/Classification/SetElementClassification', { cookie: s.cookie, body: { departmentId: s.departmentId, elementId: product.productId, ...body } });
+      call('POST', '/api/Classification/SetElementClassification', {
+        cookie: s.cookie,
+        body: { departmentId: s.departmentId, elementId: product.productId, ...body },
+      });
 
-    const none = await call('GET', `/api/Classification/GetElementClassification?elementId=${product.productId}`, { cookie: s.cookie });
+    const none = await call('GET', `/api/Classification/GetElementClassification?elementId=${product.productId}`, {
+      cookie: s.cookie,
+    });
     expect(none.json).toEqual({ elementId: product.productId, classification: null });
-    const created = await set({ classes: [{ group: 'ETIM', code: 'EC000042' }], features: [{ code: 'EF000008', value: '230' }, { code: 'EF000073', value: 'EV000041' }] });
+    const created = await set({
+      classes: [{ group: 'ETIM', code: 'EC000042' }],
+      features: [
+        { code: 'EF000008', value: '230' },
+        { code: 'EF000073', value: 'EV000041' },
+      ],
+    });
     expect(created.status).toBe(200);
     expect(created.json.classification).toMatchObject({
       name: 'Miniature circuit breaker (MCB)',
@@ -123,18 +192,36 @@ describe('Classification controller (session)', () => {
     const fingerprint = (await row(product.productId)).fingerprint;
 
     // A value the reference data refuses: 400 naming the feature, and nothing changes.
-    const refused = await set({ classes: [{ group: 'ETIM', code: 'EC000042' }], features: [{ code: 'EF000073', value: 'EV999' }] });
+    const refused = await set({
+      classes: [{ group: 'ETIM', code: 'EC000042' }],
+      features: [{ code: 'EF000073', value: 'EV999' }],
+    });
     expect(refused.status).toBe(400);
     expect(refused.json.error).toMatch(/EF000073/);
-    const foreignFeature = await set({ classes: [{ group: 'ETIM', code: 'EC000042' }], features: [{ code: 'EF000040', value: '5' }] });
+    const foreignFeature = await set({
+      classes: [{ group: 'ETIM', code: 'EC000042' }],
+      features: [{ code: 'EF000040', value: '5' }],
+    });
     expect(foreignFeature.status).toBe(400);
     expect(foreignFeature.json.error).toMatch(/^features: EF000040 is not a feature/);
-    const still = await call('GET', `/api/Classification/GetElementClassification?elementId=${product.productId}`, { cookie: s.cookie });
+    const still = await call('GET', `/api/Classification/GetElementClassification?elementId=${product.productId}`, {
+      cookie: s.cookie,
+    });
     expect(still.json.classification.features).toHaveLength(2);
 
-    const replaced = await set({ classes: [{ group: 'ETIM', code: 'EC000125' }, { group: 'ECLASS', code: '27141190' }], features: [{ code: 'EF000005', value: '1' }] });
+    const replaced = await set({
+      classes: [
+        { group: 'ETIM', code: 'EC000125' },
+        { group: 'ECLASS', code: '27141190' },
+      ],
+      features: [{ code: 'EF000005', value: '1' }],
+    });
     expect(replaced.status).toBe(200);
-    expect(replaced.json.classification).toMatchObject({ linkId: created.json.classification.linkId, classificationGroups: 3, features: [{ code: 'EF000005', value: 'true' }] });
+    expect(replaced.json.classification).toMatchObject({
+      linkId: created.json.classification.linkId,
+      classificationGroups: 3,
+      features: [{ code: 'EF000005', value: 'true' }],
+    });
     expect((await row(product.productId)).fingerprint).not.toBe(fingerprint);
 
     const removed = await set({ classes: [] });
@@ -149,9 +236,12 @@ describe('Classification controller (session)', () => {
     const foreign = await makeProduct(other, (await makeCatalog(other)).catalogId);
     const own = await makeProduct(s, (await makeCatalog(s)).catalogId);
     const classes = [{ group: 'ETIM', code: 'EC000042' }];
-    const get = await call('GET', `/api/Classification/GetElementClassification?elementId=${foreign.productId}`, { cookie: s.cookie });
+    const get = await call('GET', `/api/Classification/GetElementClassification?elementId=${foreign.productId}`, {
+      cookie: s.cookie,
+    });
     expect(get.status).toBe(404);
-    const post = (body: Record<string, unknown>) => call('POST', '/api/Classification/SetElementClassification', { cookie: s.cookie, body });
+    const post = (body: Record<string, unknown>) =>
+      call('POST', '/api/Classification/SetElementClassification', { cookie: s.cookie, body });
     expect((await post({ departmentId: s.departmentId, elementId: foreign.productId, classes })).status).toBe(404);
     expect((await post({ departmentId: other.departmentId, elementId: own.productId, classes })).status).toBe(403);
     // An element of another department of the same company is not in the named department.
@@ -160,7 +250,11 @@ describe('Classification controller (session)', () => {
     const missingClasses = await post({ departmentId: s.departmentId, elementId: own.productId });
     expect(missingClasses.status).toBe(400);
     expect(missingClasses.json.error).toBe('classes is required');
-    const unknownClass = await post({ departmentId: s.departmentId, elementId: own.productId, classes: [{ group: 'ETIM', code: 'EC424242' }] });
+    const unknownClass = await post({
+      departmentId: s.departmentId,
+      elementId: own.productId,
+      classes: [{ group: 'ETIM', code: 'EC424242' }],
+    });
     expect(unknownClass.status).toBe(400);
     expect(unknownClass.json.error).toMatch(/^classes: EC424242 is not a known ETIM class/);
     const crossSite = await call('POST', '/api/Classification/SetElementClassification', {
@@ -169,7 +263,13 @@ describe('Classification controller (session)', () => {
       body: { departmentId: s.departmentId, elementId: own.productId, classes },
     });
     expect(crossSite.status).toBe(403);
-    expect((await call('GET', `/api/Classification/GetElementClassification?elementId=${own.productId}`, { cookie: s.cookie })).json.classification).toBeNull();
+    expect(
+      (
+        await call('GET', `/api/Classification/GetElementClassification?elementId=${own.productId}`, {
+          cookie: s.cookie,
+        })
+      ).json.classification,
+    ).toBeNull();
   });
 });
 
@@ -180,7 +280,16 @@ describe('Media/Reorder', () => {
     const product = await makeProduct(s, catalog.catalogId);
     const files = [];
     for (const fileName of names) {
-      files.push(await attachMedia({ db: db(), files: env.FILES }, s, { departmentId: s.departmentId, elementId: product.productId, fileName, purpose: 'normal', contentType: 'image/png', bytes: PNG }));
+      files.push(
+        await attachMedia({ db: db(), files: env.FILES }, s, {
+          departmentId: s.departmentId,
+          elementId: product.productId,
+          fileName,
+          purpose: 'normal',
+          contentType: 'image/png',
+          bytes: PNG,
+        }),
+      );
     }
     return { s, product, ids: files.map((f) => f.mediaId) };
   }
@@ -188,7 +297,10 @@ describe('Media/Reorder', () => {
   it('puts the files in the given order and updates the fingerprint', async () => {
     const { s, product, ids } = await withFiles(['a.png', 'b.png', 'c.png']);
     const before = await row(product.productId);
-    const res = await call('POST', '/api/Media/Reorder', { cookie: s.cookie, body: { departmentId: s.departmentId, elementId: product.productId, mediaIds: [ids[2], ids[0], ids[1]] } });
+    const res = await call('POST', '/api/Media/Reorder', {
+      cookie: s.cookie,
+      body: { departmentId: s.departmentId, elementId: product.productId, mediaIds: [ids[2], ids[0], ids[1]] },
+    });
     expect(res.status).toBe(200);
     expect(res.json.items.map((m: { fileName: string }) => m.fileName)).toEqual(['c.png', 'a.png', 'b.png']);
     const detail = await call('GET', `/api/Catalog/GetProduct?productId=${product.productId}`, { cookie: s.cookie });
@@ -201,7 +313,11 @@ describe('Media/Reorder', () => {
   it('refuses an incomplete or foreign list and changes nothing', async () => {
     const { s, product, ids } = await withFiles(['a.png', 'b.png']);
     const other = await withFiles(['x.png']);
-    const reorder = (body: Record<string, unknown>, cookie = s.cookie) => call('POST', '/api/Media/Reorder', { cookie, body: { departmentId: s.departmentId, elementId: product.productId, ...body } });
+    const reorder = (body: Record<string, unknown>, cookie = s.cookie) =>
+      call('POST', '/api/Media/Reorder', {
+        cookie,
+        body: { departmentId: s.departmentId, elementId: product.productId, ...body },
+      });
     const partial = await reorder({ mediaIds: [ids[1]] });
     expect(partial.status).toBe(400);
     expect(partial.json.error).toBe("mediaIds: must list each of the element's 2 files exactly once");
@@ -210,7 +326,13 @@ describe('Media/Reorder', () => {
     expect((await reorder({ mediaIds: ['x'] })).json.error).toMatch(/^mediaIds\.0:/);
     expect((await reorder({ elementId: other.product.productId, mediaIds: other.ids })).status).toBe(404);
     expect((await reorder({ departmentId: other.s.departmentId, mediaIds: [ids[1], ids[0]] })).status).toBe(403);
-    expect((await call('POST', '/api/Media/Reorder', { body: { departmentId: s.departmentId, elementId: product.productId, mediaIds: ids } })).status).toBe(401);
+    expect(
+      (
+        await call('POST', '/api/Media/Reorder', {
+          body: { departmentId: s.departmentId, elementId: product.productId, mediaIds: ids },
+        })
+      ).status,
+    ).toBe(401);
     const detail = await call('GET', `/api/Catalog/GetProduct?productId=${product.productId}`, { cookie: s.cookie });
     expect(detail.json.media.map((m: { fileName: string }) => m.fileName)).toEqual(['a.png', 'b.png']);
   });

@@ -21,7 +21,10 @@ export default defineConfig({
     port: Number(process.env.WEB_PORT ?? 5173),
     strictPort: true,
     proxy: Object.fromEntries(
-      ['/api', '/connect', '/mcp', '/.well-known'].map((path) => [path, { target: process.env.WORKER_URL ?? 'http://127.0.0.1:8787', changeOrigin: false }]),
+      ['/api', '/connect', '/mcp', '/.well-known'].map((path) => [
+        path,
+        { target: process.env.WORKER_URL ?? 'http://127.0.0.1:8787', changeOrigin: false },
+      ]),
     ),
   },
 });

@@ -21,7 +21,11 @@ const headers = await signRequest({
   pathWithQuery: url.pathname + url.search,
   body,
 });
-const response = await fetch(url, { method, body, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) } });
+const response = await fetch(url, {
+  method,
+  body,
+  headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+});
 const shown = ['etag', 'cache-control', 'x-inventory-count', 'idempotent-replayed', 'retry-after'];
 console.log(`HTTP ${response.status}`);
 for (const [name, value] of response.headers) if (shown.includes(name)) console.log(`${name}: ${value}`);

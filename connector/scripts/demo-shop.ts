@@ -56,9 +56,17 @@ export async function seedDemoShop(db: D1Database): Promise<void> {
   const { manufacturers, units, taxes } = demoShopMappings();
   const now = new Date().toISOString();
   await db.batch([
-    ...manufacturers.map((m) => db.prepare('INSERT INTO manufacturers (id, name) VALUES (?1, ?2) ON CONFLICT (id) DO NOTHING').bind(m.id, m.name)),
-    ...units.map((u) => db.prepare('INSERT INTO units (id, code) VALUES (?1, ?2) ON CONFLICT DO NOTHING').bind(u.id, u.code)),
-    ...taxes.map((t) => db.prepare('INSERT INTO taxes (id, code, rate) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING').bind(t.id, t.code, t.rate)),
+    ...manufacturers.map((m) =>
+      db.prepare('INSERT INTO manufacturers (id, name) VALUES (?1, ?2) ON CONFLICT (id) DO NOTHING').bind(m.id, m.name),
+    ),
+    ...units.map((u) =>
+      db.prepare('INSERT INTO units (id, code) VALUES (?1, ?2) ON CONFLICT DO NOTHING').bind(u.id, u.code),
+    ),
+    ...taxes.map((t) =>
+      db
+        .prepare('INSERT INTO taxes (id, code, rate) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING')
+        .bind(t.id, t.code, t.rate),
+    ),
     ...SHOP_OWN_PRODUCTS.map((p) =>
       db
         .prepare(

@@ -21,7 +21,11 @@ describe('demo shop seed', () => {
     await seedDemoShop(env.DB);
     expect(await counts()).toEqual(once);
 
-    const mappings = (await (await call('GET', '/mappings')).json()) as { manufacturers: { name: string }[]; units: { code: string }[]; taxes: { code: string; rate: number }[] };
+    const mappings = (await (await call('GET', '/mappings')).json()) as {
+      manufacturers: { name: string }[];
+      units: { code: string }[];
+      taxes: { code: string; rate: number }[];
+    };
     const all = [...DEMO_CATALOGS, OTHER_CATALOG].flatMap((c) => products(c.tree));
     const names = new Set(mappings.manufacturers.map((m) => m.name.trim().toLowerCase()));
     const codes = new Set(mappings.units.map((u) => u.code));
@@ -30,7 +34,12 @@ describe('demo shop seed', () => {
       expect(names.has(product.manufacturerName.trim().toLowerCase()), product.manufacturerName).toBe(true);
       expect(codes.has(product.unit), product.unit).toBe(true);
     }
-    expect(mappings.taxes).toEqual(expect.arrayContaining([{ id: 'tax-de-19', code: 'DE-19', rate: 19 }, { id: 'tax-de-7', code: 'DE-7', rate: 7 }]));
+    expect(mappings.taxes).toEqual(
+      expect.arrayContaining([
+        { id: 'tax-de-19', code: 'DE-19', rate: 19 },
+        { id: 'tax-de-7', code: 'DE-7', rate: 7 },
+      ]),
+    );
 
     const inventory = await ndjson(await call('GET', '/inventory'));
     expect(inventory.filter((line) => SHOP_OWN_PRODUCTS.some((p) => p.sku === line.sku))).toEqual([]);

@@ -37,7 +37,11 @@ export async function call(method: string, path: string, options: CallOptions = 
   const request = new Request(`${BASE}${options.sendPath ?? path}`, {
     method,
     body: options.sendRaw ?? body,
-    headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...signature, ...options.headers },
+    headers: {
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...signature,
+      ...options.headers,
+    },
   });
   const ctx = createExecutionContext();
   const response = await worker.fetch(request, env, ctx);
@@ -48,7 +52,9 @@ export async function call(method: string, path: string, options: CallOptions = 
 /** The lookup tables every test shop has (idempotent). */
 export async function seedMappings(): Promise<void> {
   await env.DB.batch([
-    env.DB.prepare("INSERT OR IGNORE INTO manufacturers (id, name) VALUES ('m-1', 'Voltana Schaltgeräte'), ('m-2', 'Kabelwerk Nord')"),
+    env.DB.prepare(
+      "INSERT OR IGNORE INTO manufacturers (id, name) VALUES ('m-1', 'Voltana Schaltgeräte'), ('m-2', 'Kabelwerk Nord')",
+    ),
     env.DB.prepare("INSERT OR IGNORE INTO units (id, code) VALUES ('u-1', 'C62'), ('u-2', 'MTR')"),
     env.DB.prepare("INSERT OR IGNORE INTO taxes (id, code, rate) VALUES ('t-19', 'DE-19', 19), ('t-7', 'DE-7', 7)"),
   ]);
@@ -85,7 +91,10 @@ export function makeProduct(overrides: Partial<Product> = {}): Product {
     deliveryTimeDays: 2,
     status: 'active',
     values: { poles: '1' },
-    classification: { classes: [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }], features: [{ group: 'ETIM', code: 'EF000001', value: '16', unit: 'AMP' }] },
+    classification: {
+      classes: [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }],
+      features: [{ group: 'ETIM', code: 'EF000001', value: '16', unit: 'AMP' }],
+    },
     categories: [{ id: 'cat-1', path: ['Installation', 'Schutzgeräte'] }],
     media: [],
     variants: [],
@@ -111,9 +120,18 @@ export async function upsert(records: unknown[], batchId = crypto.randomUUID(), 
 
 /** The stored rows of SKUs starting with a prefix, for "nothing written" checks. */
 export async function productRows(prefix: string) {
-  const { results } = await env.DB.prepare('SELECT sku, managed, active, fingerprint, name, updated_at FROM products WHERE sku >= ?1 AND sku < ?2 ORDER BY sku')
+  const { results } = await env.DB.prepare(
+    'SELECT sku, managed, active, fingerprint, name, updated_at FROM products WHERE sku >= ?1 AND sku < ?2 ORDER BY sku',
+  )
     .bind(prefix, `${prefix}\u{10FFFF}`)
-    .all<{ sku: string; managed: number; active: number; fingerprint: string | null; name: string | null; updated_at: string }>();
+    .all<{
+      sku: string;
+      managed: number;
+      active: number;
+      fingerprint: string | null;
+      name: string | null;
+      updated_at: string;
+    }>();
   return results;
 }
 

@@ -55,7 +55,10 @@ describe('GET /inventory', () => {
     await upsert(skus.map((sku) => create(sku)));
     const store = new D1ShopStore(env.DB);
     const text = await new Response(inventoryStream(store, `${p}`, 3)).text();
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { sku: string });
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { sku: string });
     expect(lines.filter((l) => l.sku.startsWith(p)).map((l) => l.sku)).toEqual(skus);
     expect(await store.inventoryCount(p)).toBe(lines.length);
   });
@@ -71,7 +74,9 @@ describe('GET /inventory', () => {
       [INVENTORY_PAGE_SQL, ['A', 10]],
       [INVENTORY_COUNT_SQL, ['A']],
     ] as const) {
-      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .bind(...params)
+        .all<{ detail: string }>();
       const plan = results.map((r) => r.detail).join(' / ');
       expect(plan).toContain('USING COVERING INDEX products_inventory_idx');
       expect(plan).not.toContain('TEMP B-TREE');

@@ -1,4 +1,10 @@
-import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+} from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bodyHash } from '../../src/sync/protocol/signing';
 import type { MediaRef } from '../../src/sync/protocol/wire';
@@ -27,12 +33,17 @@ async function mediaRow(sha256: string) {
 
 /** Runs the image queue consumer on one message, as the Queues runtime would. */
 async function deliver(sha256: string, attempts = 1, queue = 'shop-connector-images') {
-  const batch = createMessageBatch<ImageMessage>(queue, [{ id: `msg-${attempts}`, timestamp: Date.now(), attempts, body: { sha256 } }]);
+  const batch = createMessageBatch<ImageMessage>(queue, [
+    { id: `msg-${attempts}`, timestamp: Date.now(), attempts, body: { sha256 } },
+  ]);
   // getQueueResult does not report a retry's delay: watch the call (it still runs).
   const retry = vi.spyOn(batch.messages[0]!, 'retry');
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
-  return { ...(await getQueueResult(batch, ctx)), retryDelays: retry.mock.calls.map(([options]) => options?.delaySeconds) };
+  return {
+    ...(await getQueueResult(batch, ctx)),
+    retryDelays: retry.mock.calls.map(([options]) => options?.delaySeconds),
+  };
 }
 
 /** Serves the PIM's signed media URLs from a map (the only stand-in: the PIM is another Worker). */
@@ -53,7 +64,10 @@ describe('image queue', () => {
     const a = await makeImage('a');
     const b = await makeImage('b');
     const variant = { ...create('v').product!, sku: `${p}1-v`, media: [ref(b.sha256)] };
-    await upsert([create(`${p}1`, 'f', { media: [ref(a.sha256)], variants: [variant as never] }), create(`${p}2`, 'f', { media: [ref(a.sha256)] })]);
+    await upsert([
+      create(`${p}1`, 'f', { media: [ref(a.sha256)], variants: [variant as never] }),
+      create(`${p}2`, 'f', { media: [ref(a.sha256)] }),
+    ]);
     expect((await mediaRow(a.sha256))?.state).toBe('pending');
     expect((await mediaRow(b.sha256))?.state).toBe('pending');
     const status = (await (await call('GET', '/status')).json()) as { media: { pending: number } };
@@ -76,7 +90,10 @@ describe('image queue', () => {
 
     expect((await deliver(image.sha256, 1)).explicitAcks).toEqual(['msg-1']);
     await upsert([create(`${p}2`, 'f', { media: [ref(image.sha256, `${PIM}/other-url`)] })]);
-    expect(await mediaRow(image.sha256)).toMatchObject({ state: 'stored', url: `${PIM}/${image.sha256}?expires=1&sig=ab` });
+    expect(await mediaRow(image.sha256)).toMatchObject({
+      state: 'stored',
+      url: `${PIM}/${image.sha256}?expires=1&sig=ab`,
+    });
     expect(fetches).toHaveBeenCalledTimes(1);
   });
 
@@ -88,14 +105,22 @@ describe('image queue', () => {
     const first = await deliver(image.sha256, 1);
     expect(first.retryMessages).toEqual([{ msgId: 'msg-1' }]);
     expect(first.retryDelays).toEqual([30]);
-    expect(await mediaRow(image.sha256)).toMatchObject({ state: 'pending', attempts: 1, last_error: 'the image URL answered HTTP 503' });
+    expect(await mediaRow(image.sha256)).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      last_error: 'the image URL answered HTTP 503',
+    });
 
     vi.restoreAllMocks();
     servePim(new Map([[image.sha256, () => new Response('tampered bytes')]]));
     const second = await deliver(image.sha256, 3);
     expect(second.retryMessages).toEqual([{ msgId: 'msg-3' }]);
     expect(second.retryDelays).toEqual([120]);
-    expect(await mediaRow(image.sha256)).toMatchObject({ state: 'pending', attempts: 3, last_error: 'the fetched bytes do not match the sha256' });
+    expect(await mediaRow(image.sha256)).toMatchObject({
+      state: 'pending',
+      attempts: 3,
+      last_error: 'the fetched bytes do not match the sha256',
+    });
     expect(await env.MEDIA.head(`media/${image.sha256}`)).toBeNull();
   });
 
@@ -105,10 +130,18 @@ describe('image queue', () => {
     await upsert([create(`${p}1`, 'f', { media: [ref(image.sha256)] })]);
     servePim(new Map([[image.sha256, () => new Response('expired', { status: 403 })]]));
     expect((await deliver(image.sha256)).explicitAcks).toEqual(['msg-1']);
-    expect(await mediaRow(image.sha256)).toMatchObject({ state: 'failed', last_error: 'the image URL answered HTTP 403' });
+    expect(await mediaRow(image.sha256)).toMatchObject({
+      state: 'failed',
+      last_error: 'the image URL answered HTTP 403',
+    });
 
     await upsert([create(`${p}2`, 'f', { media: [ref(image.sha256, `${PIM}/${image.sha256}?fresh`)] })]);
-    expect(await mediaRow(image.sha256)).toMatchObject({ state: 'pending', attempts: 0, last_error: null, url: `${PIM}/${image.sha256}?fresh` });
+    expect(await mediaRow(image.sha256)).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+      last_error: null,
+      url: `${PIM}/${image.sha256}?fresh`,
+    });
   });
 
   it('marks an image failed with the last reason when its message is dead-lettered', async () => {
@@ -119,7 +152,10 @@ describe('image queue', () => {
     expect((await deliver(image.sha256, 5)).retryMessages).toHaveLength(1);
     const result = await deliver(image.sha256, 1, 'shop-connector-images-dlq');
     expect(result.explicitAcks).toEqual(['msg-1']);
-    expect(await mediaRow(image.sha256)).toMatchObject({ state: 'failed', last_error: 'gave up after 5 tries: the image URL answered HTTP 502' });
+    expect(await mediaRow(image.sha256)).toMatchObject({
+      state: 'failed',
+      last_error: 'gave up after 5 tries: the image URL answered HTTP 502',
+    });
     const status = (await (await call('GET', '/status')).json()) as { media: { failed: number } };
     expect(status.media.failed).toBeGreaterThanOrEqual(1);
   });
@@ -129,7 +165,9 @@ describe('image queue', () => {
     const stale = await makeImage('stale');
     const fresh = await makeImage('fresh');
     await upsert([create(`${p}1`, 'f', { media: [ref(stale.sha256), ref(fresh.sha256)] })]);
-    await env.DB.prepare("UPDATE media SET queued_at = '2026-01-01T00:00:00.000Z' WHERE sha256 = ?1").bind(stale.sha256).run();
+    await env.DB.prepare("UPDATE media SET queued_at = '2026-01-01T00:00:00.000Z' WHERE sha256 = ?1")
+      .bind(stale.sha256)
+      .run();
     const freshBefore = (await mediaRow(fresh.sha256))!.queued_at;
 
     await worker.scheduled(createScheduledController({ cron: '*/15 * * * *' }), env, createExecutionContext());

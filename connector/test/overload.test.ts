@@ -21,7 +21,11 @@ describe('upsert overload', () => {
   });
 
   it('turns a busy or unreachable D1 into 503 with Retry-After and lets other errors through', () => {
-    for (const message of ['D1_ERROR: Network connection lost.', 'D1 DB is overloaded. Too many requests queued.', 'D1_ERROR: database is locked: SQLITE_BUSY']) {
+    for (const message of [
+      'D1_ERROR: Network connection lost.',
+      'D1 DB is overloaded. Too many requests queued.',
+      'D1_ERROR: database is locked: SQLITE_BUSY',
+    ]) {
       const mapped = asUnavailable(new Error(message));
       expect(mapped).toBeInstanceOf(ConnectorError);
       expect((mapped as ConnectorError).status).toBe(503);

@@ -52,7 +52,10 @@ describe('request signature on every endpoint', () => {
   });
 
   it('reads CONNECTOR_KEYS as a JSON object of key id to secret and refuses a broken value', () => {
-    expect(connectorKeys('{"a":"0123456789abcdef","b":"fedcba9876543210"}')).toEqual({ a: '0123456789abcdef', b: 'fedcba9876543210' });
+    expect(connectorKeys('{"a":"0123456789abcdef","b":"fedcba9876543210"}')).toEqual({
+      a: '0123456789abcdef',
+      b: 'fedcba9876543210',
+    });
     for (const broken of [undefined, '', 'demo:secret', '[]', '{}', '{"a":"short"}', '{"a":42}']) {
       expect(() => connectorKeys(broken)).toThrow('CONNECTOR_KEYS must be a JSON object');
     }

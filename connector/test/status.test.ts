@@ -1,7 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, create, deactivate, makeShopProduct, seedMappings, uniquePrefix, upsert } from './helpers';
 
-type Status = { products: { managed: number; active: number; deactivated: number }; lastBatch: Record<string, unknown> | null };
+type Status = {
+  products: { managed: number; active: number; deactivated: number };
+  lastBatch: Record<string, unknown> | null;
+};
 
 async function status(): Promise<Status> {
   const response = await call('GET', '/status');
@@ -24,6 +27,12 @@ describe('GET /status', () => {
       active: before.products.active + 1,
       deactivated: before.products.deactivated + 1,
     });
-    expect(after.lastBatch).toEqual({ batchId: `${p}second`, receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), created: 0, updated: 0, deactivated: 1 });
+    expect(after.lastBatch).toEqual({
+      batchId: `${p}second`,
+      receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      created: 0,
+      updated: 0,
+      deactivated: 1,
+    });
   });
 });

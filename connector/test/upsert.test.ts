@@ -1,6 +1,16 @@
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { call, create, deactivate, makeShopProduct, productRows, seedMappings, uniquePrefix, update, upsert } from './helpers';
+import {
+  call,
+  create,
+  deactivate,
+  makeShopProduct,
+  productRows,
+  seedMappings,
+  uniquePrefix,
+  update,
+  upsert,
+} from './helpers';
 
 async function batchCount() {
   return (await env.DB.prepare('SELECT count(*) AS n FROM batches').first<{ n: number }>())!.n;
@@ -23,8 +33,14 @@ describe('POST /upsert', () => {
       [`${p}2`, 1, 0, 'f2', 'Leitungsschutzschalter B16'],
       [`${p}3`, 1, 1, 'f3', 'Leitungsschutzschalter B16'],
     ]);
-    const data = await env.DB.prepare('SELECT data FROM products WHERE sku = ?1').bind(`${p}1`).first<{ data: string }>();
-    expect(JSON.parse(data!.data)).toMatchObject({ name: 'Renamed', values: { poles: '1' }, categories: [{ id: 'cat-1' }] });
+    const data = await env.DB.prepare('SELECT data FROM products WHERE sku = ?1')
+      .bind(`${p}1`)
+      .first<{ data: string }>();
+    expect(JSON.parse(data!.data)).toMatchObject({
+      name: 'Renamed',
+      values: { poles: '1' },
+      categories: [{ id: 'cat-1' }],
+    });
   });
 
   it('reactivates a deactivated managed product on create', async () => {
@@ -43,7 +59,9 @@ describe('POST /upsert', () => {
     const response = await upsert(records, `${p}big`);
     expect(response.status).toBe(422);
     const body = (await response.json()) as { error: string; failures: unknown[] };
-    expect(body.failures).toEqual([{ index: 617, sku: `${p}0617`, field: 'product.price', error: 'price must be a decimal string such as "12.50"' }]);
+    expect(body.failures).toEqual([
+      { index: 617, sku: `${p}0617`, field: 'product.price', error: 'price must be a decimal string such as "12.50"' },
+    ]);
     expect(body.error).toBe('1 record(s) cannot be stored; nothing was written');
     expect(await productRows(p)).toEqual([]);
     expect(await batchCount()).toBe(batches);

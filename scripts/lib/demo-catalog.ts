@@ -89,7 +89,13 @@ export const DEMO_CATALOGS: DemoCatalog[] = [
                   price: poles === 1 ? '3.95' : '14.90',
                   etimClass: 'EC000042',
                   eclassClass: '27141190',
-                  features: { EF000008: poles === 1 ? '230' : '400', EF000010: String(poles), EF000073: 'EV000040', EF000049: 'EV000383', EF000001: '-25..55' },
+                  features: {
+                    EF000008: poles === 1 ? '230' : '400',
+                    EF000010: String(poles),
+                    EF000073: 'EV000040',
+                    EF000049: 'EV000383',
+                    EF000001: '-25..55',
+                  },
                   values: { weight_kg: poles === 1 ? '0.12' : '0.36', country_of_origin: 'DE' },
                   variants: mcbVariants('B', poles, poles === 1 ? 3.95 : 14.9),
                 })),
@@ -104,7 +110,13 @@ export const DEMO_CATALOGS: DemoCatalog[] = [
                   unit: 'C62',
                   price: poles === 1 ? '5.40' : '19.80',
                   etimClass: 'EC000042',
-                  features: { EF000008: poles === 1 ? '230' : '400', EF000010: String(poles), EF000073: 'EV000041', EF000049: 'EV000383', EF000001: '-25..55' },
+                  features: {
+                    EF000008: poles === 1 ? '230' : '400',
+                    EF000010: String(poles),
+                    EF000073: 'EV000041',
+                    EF000049: 'EV000383',
+                    EF000001: '-25..55',
+                  },
                   values: { weight_kg: poles === 1 ? '0.13' : '0.38', country_of_origin: 'DE' },
                   variants: mcbVariants('C', poles, poles === 1 ? 5.4 : 19.8),
                 })),
@@ -124,7 +136,13 @@ export const DEMO_CATALOGS: DemoCatalog[] = [
                   unit: 'C62',
                   price: (29.9 + amps * 0.4).toFixed(2),
                   etimClass: 'EC000044',
-                  features: { EF000008: '400', EF000010: '4', EF000133: String(amps), EF000048: '30', EF000049: 'EV000383' },
+                  features: {
+                    EF000008: '400',
+                    EF000010: '4',
+                    EF000133: String(amps),
+                    EF000048: '30',
+                    EF000049: 'EV000383',
+                  },
                   values: { weight_kg: '0.45', country_of_origin: 'AT' },
                 })),
               },
@@ -148,7 +166,11 @@ export const DEMO_CATALOGS: DemoCatalog[] = [
                   unit: 'C62',
                   price: i === 0 ? '4.20' : '9.80',
                   etimClass: 'EC001744',
-                  features: { EF000137: i === 0 ? 'EV000454' : 'EV000455', EF000049: i === 0 ? 'EV000385' : 'EV000384', EF000133: '16' },
+                  features: {
+                    EF000137: i === 0 ? 'EV000454' : 'EV000455',
+                    EF000049: i === 0 ? 'EV000385' : 'EV000384',
+                    EF000133: '16',
+                  },
                   variants: ['EV000080', 'EV000082'].map((colour, j) => ({
                     skuSuffix: j === 0 ? 'WS' : 'SW',
                     name: `Schutzkontakt-Steckdose ${kind}, ${j === 0 ? 'reinweiß' : 'schwarz'}`,
@@ -236,7 +258,14 @@ export const DEMO_CATALOGS: DemoCatalog[] = [
               {
                 name: 'Abzweigdosen',
                 products: ['IP54', 'IP65'].flatMap((ip) =>
-                  ([[75, 75], [100, 100], [150, 110], [190, 140]] as const).map(([w, h]) => ({
+                  (
+                    [
+                      [75, 75],
+                      [100, 100],
+                      [150, 110],
+                      [190, 140],
+                    ] as const
+                  ).map(([w, h]) => ({
                     sku: `HAU-AD-${ip}-${w}`,
                     name: `Abzweigdose Aufputz ${w}x${h} mm, ${ip}`,
                     description: `Feuchtraum-Abzweigdose ${ip} mit Steckdichtungen, halogenfrei.`,
@@ -295,7 +324,13 @@ export const DEMO_CATALOGS: DemoCatalog[] = [
                   unit: 'MTR',
                   price: cores === 3 ? '1.49' : '2.19',
                   etimClass: 'EC000057',
-                  features: { EF000010: String(cores), EF000003: '1.5', EF000007: 'EV000080', EF000139: 'true', EF000008: '500' },
+                  features: {
+                    EF000010: String(cores),
+                    EF000003: '1.5',
+                    EF000007: 'EV000080',
+                    EF000139: 'true',
+                    EF000008: '500',
+                  },
                   values: { temperature_range: '-15..70', packaging: 'drum' },
                 })),
               },
@@ -319,7 +354,13 @@ export const DEMO_CATALOGS: DemoCatalog[] = [
                   unit: 'MTR',
                   price: (1.6 + cores * 0.35).toFixed(2),
                   etimClass: 'EC000057',
-                  features: { EF000010: String(cores), EF000003: '2.5', EF000007: 'EV000082', EF000139: 'false', EF000008: '1000' },
+                  features: {
+                    EF000010: String(cores),
+                    EF000003: '2.5',
+                    EF000007: 'EV000082',
+                    EF000139: 'false',
+                    EF000008: '1000',
+                  },
                   values: { packaging: 'drum', weight_kg: (0.15 + cores * 0.03).toFixed(2) },
                 })),
               },
@@ -397,8 +438,22 @@ export const OTHER_CATALOG: DemoCatalog = {
             {
               name: 'Abisolierzangen',
               products: [
-                { sku: 'ZH-AZ-1', name: 'Abisolierzange 0,2–6 mm²', description: 'Automatische Abisolierzange.', manufacturerName: 'Zangenbau Süd', unit: 'C62', price: '24.90' },
-                { sku: 'ZH-AZ-2', name: 'Kabelmesser mit Hakenklinge', description: 'VDE-Kabelmesser.', manufacturerName: 'Zangenbau Süd', unit: 'C62', price: '12.50' },
+                {
+                  sku: 'ZH-AZ-1',
+                  name: 'Abisolierzange 0,2–6 mm²',
+                  description: 'Automatische Abisolierzange.',
+                  manufacturerName: 'Zangenbau Süd',
+                  unit: 'C62',
+                  price: '24.90',
+                },
+                {
+                  sku: 'ZH-AZ-2',
+                  name: 'Kabelmesser mit Hakenklinge',
+                  description: 'VDE-Kabelmesser.',
+                  manufacturerName: 'Zangenbau Süd',
+                  unit: 'C62',
+                  price: '12.50',
+                },
               ],
             },
           ],

@@ -34,7 +34,13 @@ export async function seedDemoConnection(
     .orderBy(asc(catalogs.createdAt), asc(catalogs.id))
     .limit(1);
   if (!catalog) return 'No demo catalog: the sync connection was not added.';
-  const caller = { userId: DEMO_ADMIN_USER_ID, companyId: demo.companyId, departmentId: demo.salesDepartmentId, role: 'admin' as const, surface: 'web' as const };
+  const caller = {
+    userId: DEMO_ADMIN_USER_ID,
+    companyId: demo.companyId,
+    departmentId: demo.salesDepartmentId,
+    role: 'admin' as const,
+    surface: 'web' as const,
+  };
   const connection = await addConnection(db, caller, encryptionKey, {
     departmentId: demo.salesDepartmentId,
     catalogId: catalog.id,

@@ -13,7 +13,9 @@ export function run(command: string, args: string[]): Promise<string> {
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} failed:\n${output}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} failed:\n${output}`)),
+    );
   });
 }
 
@@ -22,14 +24,27 @@ export function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
 /** Applies the migrations to a local state dir. */
 export function migrate(persistTo: string): Promise<string> {
-  return run('npm', ['exec', '--', 'wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo]);
+  return run('npm', [
+    'exec',
+    '--',
+    'wrangler',
+    'd1',
+    'migrations',
+    'apply',
+    'DB',
+    '--local',
+    '--persist-to',
+    persistTo,
+  ]);
 }
 
 export interface DevServer {
@@ -43,13 +58,29 @@ export interface DevServer {
  * Starts `wrangler dev` on a free loopback port over the given state dir, from `cwd` (default
  * the repository) with any extra wrangler flags.
  */
-export async function startDevServer(persistTo: string, options: { cwd?: string; args?: string[] } = {}): Promise<DevServer> {
+export async function startDevServer(
+  persistTo: string,
+  options: { cwd?: string; args?: string[] } = {},
+): Promise<DevServer> {
   // wrangler refuses to start without wrangler.toml's [assets] directory: build the web app once.
-  if ((options.cwd ?? ROOT) === ROOT && !existsSync(join(ROOT, 'dist', 'web', 'index.html'))) await run('npm', ['run', 'build:web']);
+  if ((options.cwd ?? ROOT) === ROOT && !existsSync(join(ROOT, 'dist', 'web', 'index.html')))
+    await run('npm', ['run', 'build:web']);
   const port = await freePort();
   const child: ChildProcess = spawn(
     'npm',
-    ['exec', '--', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo, ...(options.args ?? [])],
+    [
+      'exec',
+      '--',
+      'wrangler',
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      persistTo,
+      ...(options.args ?? []),
+    ],
     { cwd: options.cwd ?? ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   await new Promise<void>((resolve, reject) => {

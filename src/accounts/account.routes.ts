@@ -27,7 +27,12 @@ export const accountRoutes = new Hono<AppEnv>()
   .use(checkOrigin)
   .post(
     '/Login',
-    describeRoute({ tag: 'Account', summary: 'Log in and receive the Service.Cookie session cookie', response: LoginResultDto, security: 'none' }),
+    describeRoute({
+      tag: 'Account',
+      summary: 'Log in and receive the Service.Cookie session cookie',
+      response: LoginResultDto,
+      security: 'none',
+    }),
     validate('json', LoginDto),
     rateLimit('signIn', { failuresOnly: true }),
     async (c) => {
@@ -36,18 +41,35 @@ export const accountRoutes = new Hono<AppEnv>()
       return c.json({ userId: result.userId, expiresAt: result.expiresAt });
     },
   )
-  .post('/Logout', describeRoute({ tag: 'Account', summary: 'End the web session', response: OkDto, security: 'cookie' }), async (c) => {
-    const token = sessionToken(c);
-    if (token) await logout(c.var.db, token);
-    clearSessionCookie(c);
-    return c.json({ ok: true as const });
-  })
-  .get('/Me', describeRoute({ tag: 'Account', summary: 'The logged-in user, company and department', response: AccountDto, security: 'cookie' }), requireSession, async (c) =>
-    c.json(await describeAccount(c.var.db, c.var.caller)),
+  .post(
+    '/Logout',
+    describeRoute({ tag: 'Account', summary: 'End the web session', response: OkDto, security: 'cookie' }),
+    async (c) => {
+      const token = sessionToken(c);
+      if (token) await logout(c.var.db, token);
+      clearSessionCookie(c);
+      return c.json({ ok: true as const });
+    },
+  )
+  .get(
+    '/Me',
+    describeRoute({
+      tag: 'Account',
+      summary: 'The logged-in user, company and department',
+      response: AccountDto,
+      security: 'cookie',
+    }),
+    requireSession,
+    async (c) => c.json(await describeAccount(c.var.db, c.var.caller)),
   )
   .post(
     '/SwitchDepartment',
-    describeRoute({ tag: 'Account', summary: "Change the session's current department", response: SwitchDepartmentDto, security: 'cookie' }),
+    describeRoute({
+      tag: 'Account',
+      summary: "Change the session's current department",
+      response: SwitchDepartmentDto,
+      security: 'cookie',
+    }),
     requireSession,
     validate('json', SwitchDepartmentDto),
     async (c) => {
@@ -58,7 +80,12 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .post(
     '/ChangePassword',
-    describeRoute({ tag: 'Account', summary: 'Change the password; ends all sessions and revokes AI access tokens', response: OkDto, security: 'cookie' }),
+    describeRoute({
+      tag: 'Account',
+      summary: 'Change the password; ends all sessions and revokes AI access tokens',
+      response: OkDto,
+      security: 'cookie',
+    }),
     requireSession,
     validate('json', ChangePasswordDto),
     async (c) => {
@@ -70,7 +97,12 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .post(
     '/RevokeAiAccess',
-    describeRoute({ tag: 'Account', summary: "Admin: revoke a user's AI tokens now (new security stamp)", response: RevokeAiAccessOut, security: 'cookie' }),
+    describeRoute({
+      tag: 'Account',
+      summary: "Admin: revoke a user's AI tokens now (new security stamp)",
+      response: RevokeAiAccessOut,
+      security: 'cookie',
+    }),
     requireSession,
     validate('json', RevokeAiAccessDto),
     async (c) => {
@@ -81,13 +113,23 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .get(
     '/GetUsers',
-    describeRoute({ tag: 'Account', summary: "Admin: the company's users with role and AI switch", response: UserListOut, security: 'cookie' }),
+    describeRoute({
+      tag: 'Account',
+      summary: "Admin: the company's users with role and AI switch",
+      response: UserListOut,
+      security: 'cookie',
+    }),
     requireSession,
     async (c) => c.json(await listUsers(c.var.db, c.var.caller)),
   )
   .post(
     '/SetAiSwitch',
-    describeRoute({ tag: 'Account', summary: 'Admin: set a user\'s switch "AI may edit classifications"', response: SetAiSwitchOut, security: 'cookie' }),
+    describeRoute({
+      tag: 'Account',
+      summary: 'Admin: set a user\'s switch "AI may edit classifications"',
+      response: SetAiSwitchOut,
+      security: 'cookie',
+    }),
     requireSession,
     validate('json', SetAiSwitchDto),
     async (c) => c.json(await setAiSwitch(c.var.db, c.var.caller, c.req.valid('json'))),

@@ -30,5 +30,13 @@ export const RevokeAiAccessOut = z.object({ userId: z.string(), revoked: z.liter
 export const SetAiSwitchDto = z.strictObject({ userId: z.uuid(), enabled: z.boolean() });
 export const SetAiSwitchOut = z.object({ userId: z.string(), aiMayEditClassifications: z.boolean() });
 export const UserListOut = z.object({
-  items: z.array(z.object({ userId: z.string(), email: z.string(), name: z.string(), role: z.enum(['admin', 'editor']), aiMayEditClassifications: z.boolean() })),
+  items: z.array(
+    z.object({
+      userId: z.string(),
+      email: z.string(),
+      name: z.string(),
+      role: z.enum(['admin', 'editor']),
+      aiMayEditClassifications: z.boolean(),
+    }),
+  ),
 });

@@ -23,11 +23,19 @@ const DUMMY = { hash: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', salt: 'AAA
  * 429 alike for known and unknown emails (docs/reliability.md); an unknown email spends the
  * same time as a real check, so neither status nor timing reveals which emails exist.
  */
-export async function login(db: Database, input: { email: string; password: string }, clientIp: string): Promise<LoginResult> {
+export async function login(
+  db: Database,
+  input: { email: string; password: string },
+  clientIp: string,
+): Promise<LoginResult> {
   const email = input.email.trim().toLowerCase();
   await claimSignInTry(db, email, clientIp);
   const user = await db.query.users.findFirst({ where: eq(users.email, email) });
-  const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY.hash, user?.passwordSalt ?? DUMMY.salt);
+  const valid = await verifyPassword(
+    input.password,
+    user?.passwordHash ?? DUMMY.hash,
+    user?.passwordSalt ?? DUMMY.salt,
+  );
   if (!user || !valid) throw unauthorized('invalid email or password');
   const now = Date.now();
   const membership = await db.query.memberships.findFirst({
@@ -72,7 +80,10 @@ export async function resolveSession(db: Database, token: string) {
 }
 
 /** The account as the web application shows it (`GET /api/Account/Me`). */
-export async function describeAccount(db: Database, caller: { userId: string; companyId: string; departmentId: string }) {
+export async function describeAccount(
+  db: Database,
+  caller: { userId: string; companyId: string; departmentId: string },
+) {
   const [row] = await db
     .select({
       userId: users.id,
@@ -112,7 +123,10 @@ export async function switchDepartment(db: Database, token: string, companyId: s
     where: and(eq(departments.id, departmentId), eq(departments.companyId, companyId)),
   });
   if (!department) throw new AppError('forbidden', 'department does not belong to your company');
-  await db.update(sessions).set({ departmentId }).where(eq(sessions.tokenHash, await sha256Hex(token)));
+  await db
+    .update(sessions)
+    .set({ departmentId })
+    .where(eq(sessions.tokenHash, await sha256Hex(token)));
   return { departmentId };
 }
 

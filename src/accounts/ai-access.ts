@@ -37,7 +37,13 @@ export async function setAiSwitch(db: Database, admin: Caller, input: { userId: 
 export async function listUsers(db: Database, admin: Caller) {
   if (admin.role !== 'admin') throw forbidden('only a company administrator can list users');
   const items = await db
-    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, aiMayEditClassifications: users.aiMayEditClassifications })
+    .select({
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      role: memberships.role,
+      aiMayEditClassifications: users.aiMayEditClassifications,
+    })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.companyId, admin.companyId))

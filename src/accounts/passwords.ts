@@ -43,5 +43,8 @@ export async function sha256Hex(text: string): Promise<string> {
 
 /** A URL-safe random token of `bytes` bytes of entropy. */
 export function randomToken(bytes = 32): string {
-  return toBase64(crypto.getRandomValues(new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return toBase64(crypto.getRandomValues(new Uint8Array(bytes)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }

@@ -42,9 +42,14 @@ export async function claimSignInTry(db: Database, email: string, clientIp: stri
     WHERE ${signInThrottle.nextAllowedAt} <= ${now}
     RETURNING tries`);
   if (claimed) return;
-  const row = await db.query.signInThrottle.findFirst({ where: eq(signInThrottle.key, key), columns: { nextAllowedAt: true } });
+  const row = await db.query.signInThrottle.findFirst({
+    where: eq(signInThrottle.key, key),
+    columns: { nextAllowedAt: true },
+  });
   const seconds = Math.max(1, Math.ceil((Date.parse(row?.nextAllowedAt ?? '') - Date.now()) / 1000) || 1);
-  throw new AppError('rate_limited', 'too many failed sign-in attempts; try again later', { 'Retry-After': String(seconds) });
+  throw new AppError('rate_limited', 'too many failed sign-in attempts; try again later', {
+    'Retry-After': String(seconds),
+  });
 }
 
 /** The right password was given: the pair starts again from zero. */
@@ -54,5 +59,7 @@ export async function clearSignInTries(db: Database, email: string, clientIp: st
 
 /** Deletes pairs untouched for a day (run by the Cron Trigger). */
 export async function pruneSignInThrottle(db: Database): Promise<void> {
-  await db.delete(signInThrottle).where(lt(signInThrottle.updatedAt, sql`strftime('%Y-%m-%dT%H:%M:%fZ','now',${FORGET_AFTER})`));
+  await db
+    .delete(signInThrottle)
+    .where(lt(signInThrottle.updatedAt, sql`strftime('%Y-%m-%dT%H:%M:%fZ','now',${FORGET_AFTER})`));
 }

@@ -9,7 +9,12 @@ import {
   GROUPS,
   UpdateClassificationDto,
 } from '../classification/classification.schemas';
-import { createClassification, getClassification, listClassifications, updateClassification } from '../classification/links';
+import {
+  createClassification,
+  getClassification,
+  listClassifications,
+  updateClassification,
+} from '../classification/links';
 import { AppError } from '../http/app-error';
 import { validate } from '../http/validate';
 import { requireAgent, type AgentEnv } from '../oauth/bearer';
@@ -36,24 +41,45 @@ const requireAiSwitch: MiddlewareHandler<AgentEnv> = async (c, next) => {
  */
 export const aiRoutes = new Hono<AgentEnv>()
   .use(requireAgent('api'))
-  .get('/GetStats', doc("Counts of catalogs, categories and products in the user's department", CatalogStats, 'Catalog'), async (c) =>
-    c.json(await getStats(c.var.db, c.var.agent, c.var.agent.departmentId)),
+  .get(
+    '/GetStats',
+    doc("Counts of catalogs, categories and products in the user's department", CatalogStats, 'Catalog'),
+    async (c) => c.json(await getStats(c.var.db, c.var.agent, c.var.agent.departmentId)),
   )
-  .get('/ListClassificationLinkIds', doc('List classifications as {linkId, name}', Page(ClassificationListEntry)), validate('query', ListClassificationsQuery), async (c) =>
-    c.json(await listClassifications(c.var.db, c.var.agent, c.req.valid('query'))),
+  .get(
+    '/ListClassificationLinkIds',
+    doc('List classifications as {linkId, name}', Page(ClassificationListEntry)),
+    validate('query', ListClassificationsQuery),
+    async (c) => c.json(await listClassifications(c.var.db, c.var.agent, c.req.valid('query'))),
   )
-  .get('/GetHistory', doc("An element's recent changes, newest first (who, through what, before -> after)", HistoryPageOut, 'Catalog'), validate('query', GetHistoryQuery), async (c) =>
-    c.json(await getHistory(c.var.db, c.var.agent, c.req.valid('query'))),
+  .get(
+    '/GetHistory',
+    doc("An element's recent changes, newest first (who, through what, before -> after)", HistoryPageOut, 'Catalog'),
+    validate('query', GetHistoryQuery),
+    async (c) => c.json(await getHistory(c.var.db, c.var.agent, c.req.valid('query'))),
   )
-  .get('/GetClassificationGroups', doc('The classificationGroups bitmask: {value, code, label}', ClassificationGroupsOut), (c) =>
-    c.json({ items: GROUPS.map((g) => ({ ...g })) }),
+  .get(
+    '/GetClassificationGroups',
+    doc('The classificationGroups bitmask: {value, code, label}', ClassificationGroupsOut),
+    (c) => c.json({ items: GROUPS.map((g) => ({ ...g })) }),
   )
-  .get('/GetClassification', doc('One classification by linkId', ClassificationOut), validate('query', LinkIdQuery), async (c) =>
-    c.json(await getClassification(c.var.db, c.var.agent, c.req.valid('query').linkId)),
+  .get(
+    '/GetClassification',
+    doc('One classification by linkId', ClassificationOut),
+    validate('query', LinkIdQuery),
+    async (c) => c.json(await getClassification(c.var.db, c.var.agent, c.req.valid('query').linkId)),
   )
-  .post('/UpdateClassification', doc('Update a classification (needs the AI edit switch)', ClassificationOut), requireAiSwitch, validate('json', UpdateClassificationDto), async (c) =>
-    c.json(await updateClassification(c.var.db, c.var.agent, c.req.valid('json'))),
+  .post(
+    '/UpdateClassification',
+    doc('Update a classification (needs the AI edit switch)', ClassificationOut),
+    requireAiSwitch,
+    validate('json', UpdateClassificationDto),
+    async (c) => c.json(await updateClassification(c.var.db, c.var.agent, c.req.valid('json'))),
   )
-  .post('/CreateClassification', doc('Classify a product or category (needs the AI edit switch)', ClassificationOut), requireAiSwitch, validate('json', CreateClassificationDto), async (c) =>
-    c.json(await createClassification(c.var.db, c.var.agent, c.req.valid('json'))),
+  .post(
+    '/CreateClassification',
+    doc('Classify a product or category (needs the AI edit switch)', ClassificationOut),
+    requireAiSwitch,
+    validate('json', CreateClassificationDto),
+    async (c) => c.json(await createClassification(c.var.db, c.var.agent, c.req.valid('json'))),
   );

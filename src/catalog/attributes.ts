@@ -33,7 +33,14 @@ export const AttributeOut = z.object({
 type AttributeRow = typeof attributes.$inferSelect;
 
 export function attributeOut(row: AttributeRow) {
-  return { attributeId: row.id, code: row.code, name: row.name, type: row.type, unit: row.unit, enumValues: row.enumValues ?? null };
+  return {
+    attributeId: row.id,
+    code: row.code,
+    name: row.name,
+    type: row.type,
+    unit: row.unit,
+    enumValues: row.enumValues ?? null,
+  };
 }
 
 function checkDefinition(input: AttributeInput) {
@@ -42,7 +49,8 @@ function checkDefinition(input: AttributeInput) {
   if (FEATURE_CODE.test(input.code)) throw badRequest(`code: "${input.code}" looks like a classification feature code`);
   if (input.type === 'enum' && !input.enumValues?.length) throw badRequest('enumValues: required for type enum');
   if (input.type !== 'enum' && input.enumValues?.length) throw badRequest('enumValues: only for type enum');
-  if (input.unit && input.type !== 'number' && input.type !== 'range') throw badRequest('unit: only for number and range attributes');
+  if (input.unit && input.type !== 'number' && input.type !== 'range')
+    throw badRequest('unit: only for number and range attributes');
 }
 
 export async function addAttribute(db: Database, tenant: Tenant, input: AttributeInput) {
@@ -74,7 +82,8 @@ export async function updateAttribute(db: Database, tenant: Tenant, input: Attri
     where: and(eq(attributes.id, input.attributeId), eq(attributes.companyId, tenant.companyId)),
   });
   if (!existing) throw notFound('attribute');
-  if (existing.code !== input.code || existing.type !== input.type) throw badRequest('code and type of an attribute cannot change');
+  if (existing.code !== input.code || existing.type !== input.type)
+    throw badRequest('code and type of an attribute cannot change');
   checkDefinition(input);
   if (existing.type === 'enum') {
     const removed = (existing.enumValues ?? []).filter((v) => !(input.enumValues ?? []).includes(v));
@@ -89,10 +98,16 @@ export async function updateAttribute(db: Database, tenant: Tenant, input: Attri
 }
 
 export async function listAttributes(db: Database, tenant: Tenant) {
-  const rows = await db.select().from(attributes).where(eq(attributes.companyId, tenant.companyId)).orderBy(asc(attributes.code));
+  const rows = await db
+    .select()
+    .from(attributes)
+    .where(eq(attributes.companyId, tenant.companyId))
+    .orderBy(asc(attributes.code));
   return { items: rows.map(attributeOut) };
 }
 
 export async function findAttributeByCode(db: Database, tenant: Tenant, code: string) {
-  return db.query.attributes.findFirst({ where: and(eq(attributes.companyId, tenant.companyId), eq(attributes.code, code)) });
+  return db.query.attributes.findFirst({
+    where: and(eq(attributes.companyId, tenant.companyId), eq(attributes.code, code)),
+  });
 }

@@ -3,31 +3,55 @@ import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeRoute } from '../openapi/route-meta';
-import { CatalogDto, CatalogListQuery, CatalogOut, CatalogStats, DepartmentQuery, Page, SetValueDto, SetValueOut } from './catalog.schemas';
+import {
+  CatalogDto,
+  CatalogListQuery,
+  CatalogOut,
+  CatalogStats,
+  DepartmentQuery,
+  Page,
+  SetValueDto,
+  SetValueOut,
+} from './catalog.schemas';
 import { addCatalog, deleteCatalog, getCatalog, getStats, listCatalogs, updateCatalog } from './catalogs';
 import { assertDepartment } from './scope';
 import { setValue } from './values';
 
-const doc = (summary: string, response?: z.ZodType) => describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
+const doc = (summary: string, response?: z.ZodType) =>
+  describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
 
 /** `/api/Catalog/*` for catalogs, statistics and SetValue. */
 export const catalogRoutes = new Hono<AppEnv>()
-  .get('/GetStats', doc('Counts of catalogs, categories and products of the current department', CatalogStats), validate('query', DepartmentQuery), async (c) => {
-    const departmentId = c.req.valid('query').departmentId ?? c.var.caller.departmentId;
-    await assertDepartment(c.var.db, c.var.caller, departmentId);
-    return c.json(await getStats(c.var.db, c.var.caller, departmentId));
-  })
+  .get(
+    '/GetStats',
+    doc('Counts of catalogs, categories and products of the current department', CatalogStats),
+    validate('query', DepartmentQuery),
+    async (c) => {
+      const departmentId = c.req.valid('query').departmentId ?? c.var.caller.departmentId;
+      await assertDepartment(c.var.db, c.var.caller, departmentId);
+      return c.json(await getStats(c.var.db, c.var.caller, departmentId));
+    },
+  )
   .post('/AddCatalog', doc('Create a catalog', CatalogOut), validate('json', CatalogDto), async (c) =>
     c.json(await addCatalog(c.var.db, c.var.caller, c.req.valid('json'))),
   )
-  .post('/UpdateCatalog', doc('Update a catalog (catalogId required)', CatalogOut), validate('json', CatalogDto), async (c) =>
-    c.json(await updateCatalog(c.var.db, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/UpdateCatalog',
+    doc('Update a catalog (catalogId required)', CatalogOut),
+    validate('json', CatalogDto),
+    async (c) => c.json(await updateCatalog(c.var.db, c.var.caller, c.req.valid('json'))),
   )
-  .get('/GetCatalogs', doc("List the company's catalogs", Page(CatalogOut)), validate('query', CatalogListQuery), async (c) =>
-    c.json(await listCatalogs(c.var.db, c.var.caller, c.req.valid('query'))),
+  .get(
+    '/GetCatalogs',
+    doc("List the company's catalogs", Page(CatalogOut)),
+    validate('query', CatalogListQuery),
+    async (c) => c.json(await listCatalogs(c.var.db, c.var.caller, c.req.valid('query'))),
   )
-  .get('/GetCatalog', doc('Get one catalog', CatalogOut), validate('query', z.strictObject({ catalogId: z.uuid() })), async (c) =>
-    c.json(await getCatalog(c.var.db, c.var.caller, c.req.valid('query').catalogId)),
+  .get(
+    '/GetCatalog',
+    doc('Get one catalog', CatalogOut),
+    validate('query', z.strictObject({ catalogId: z.uuid() })),
+    async (c) => c.json(await getCatalog(c.var.db, c.var.caller, c.req.valid('query').catalogId)),
   )
   .post(
     '/DeleteCatalog',
@@ -35,6 +59,9 @@ export const catalogRoutes = new Hono<AppEnv>()
     validate('json', z.strictObject({ departmentId: z.uuid(), catalogId: z.uuid() })),
     async (c) => c.json(await deleteCatalog({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
   )
-  .post('/SetValue', doc('Set one field, attribute or classification feature value of an element', SetValueOut), validate('json', SetValueDto), async (c) =>
-    c.json(await setValue(c.var.db, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/SetValue',
+    doc('Set one field, attribute or classification feature value of an element', SetValueOut),
+    validate('json', SetValueDto),
+    async (c) => c.json(await setValue(c.var.db, c.var.caller, c.req.valid('json'))),
   );

@@ -15,8 +15,14 @@ export const CatalogDto = z.strictObject({
   catalogType: optionalText(50),
   catalogVersion: optionalText(20),
   description: optionalText(8000),
-  language: z.string().regex(/^[a-z]{3}$/, 'language must be an ISO 639-2 code such as deu').nullish(),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code such as EUR').nullish(),
+  language: z
+    .string()
+    .regex(/^[a-z]{3}$/, 'language must be an ISO 639-2 code such as deu')
+    .nullish(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code such as EUR')
+    .nullish(),
 });
 export type CatalogInput = z.infer<typeof CatalogDto>;
 
@@ -44,11 +50,20 @@ export const ProductDto = z.strictObject({
   /** Makes the product a variant of this master product (AddProduct only). */
   parentId: z.uuid().nullish(),
   description: optionalText(32000),
-  gtin: z.string().regex(/^(\d{8}|\d{12}|\d{13}|\d{14})$/, 'gtin must have 8, 12, 13 or 14 digits').nullish(),
+  gtin: z
+    .string()
+    .regex(/^(\d{8}|\d{12}|\d{13}|\d{14})$/, 'gtin must have 8, 12, 13 or 14 digits')
+    .nullish(),
   manufacturerName: optionalText(250),
   manufacturerPid: optionalText(64),
-  unit: z.string().regex(/^[A-Z0-9]{2,3}$/, 'unit must be a UN/ECE Recommendation 20 code such as C62').nullish(),
-  price: z.string().regex(/^\d{1,12}(\.\d{1,4})?$/, 'price must be a decimal string such as "12.50"').nullish(),
+  unit: z
+    .string()
+    .regex(/^[A-Z0-9]{2,3}$/, 'unit must be a UN/ECE Recommendation 20 code such as C62')
+    .nullish(),
+  price: z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,4})?$/, 'price must be a decimal string such as "12.50"')
+    .nullish(),
   priceQuantity: z.int().min(1).nullish(),
   keywords: optionalText(1000),
   deliveryTimeDays: z.int().min(0).nullish(),
@@ -89,10 +104,20 @@ export const ProductDetailOut = ProductOut.extend({
       name: z.string(),
       classificationGroups: z.number().int(),
       classes: z.array(z.object({ group: z.string(), system: z.string(), code: z.string() })),
-      features: z.array(z.object({ group: z.string(), code: z.string(), value: z.string(), unit: z.string().nullable() })),
+      features: z.array(
+        z.object({ group: z.string(), code: z.string(), value: z.string(), unit: z.string().nullable() }),
+      ),
     })
     .nullable(),
-  media: z.array(z.object({ mediaId: z.string(), purpose: z.string(), fileName: z.string(), contentType: z.string(), size: z.number() })),
+  media: z.array(
+    z.object({
+      mediaId: z.string(),
+      purpose: z.string(),
+      fileName: z.string(),
+      contentType: z.string(),
+      size: z.number(),
+    }),
+  ),
   variants: z.array(z.lazy(() => ProductOut)),
 });
 
@@ -136,4 +161,5 @@ export const IdQuery = (name: string) => z.strictObject({ [name]: z.uuid() });
 export const ElementRefDto = (name: 'catalogId' | 'productId' | 'categoryId') =>
   z.strictObject({ departmentId: z.uuid(), [name]: z.uuid() });
 
-export const Page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export const Page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });

@@ -48,7 +48,12 @@ export async function addCatalog(db: Database, tenant: Actor, input: CatalogInpu
     // A taken id (of any company) fails the insert and rolls the history entry back with it.
     const [rows] = await db.batch([
       db.insert(catalogs).values(values).returning(),
-      ...historyStatement(db, tenant, { elementId: values.id, kind: 'catalog', before: null, after: pickFields(values, CATALOG_FIELDS) }),
+      ...historyStatement(db, tenant, {
+        elementId: values.id,
+        kind: 'catalog',
+        before: null,
+        after: pickFields(values, CATALOG_FIELDS),
+      }),
     ]);
     return catalogOut(rows[0]!);
   } catch (err) {
@@ -75,7 +80,12 @@ export async function updateCatalog(db: Database, tenant: Actor, input: CatalogI
       .set({ ...changes, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
       .where(and(eq(catalogs.id, input.catalogId), eq(catalogs.companyId, tenant.companyId)))
       .returning(),
-    ...historyStatement(db, tenant, { elementId: existing.id, kind: 'catalog', before, after: withChanges(before, changes as Record<string, string | null>) }),
+    ...historyStatement(db, tenant, {
+      elementId: existing.id,
+      kind: 'catalog',
+      before,
+      after: withChanges(before, changes as Record<string, string | null>),
+    }),
   ]);
   return catalogOut(rows[0]!);
 }
@@ -84,7 +94,11 @@ export async function getCatalog(db: Database, tenant: Tenant, catalogId: string
   return catalogOut(await findCatalog(db, tenant, catalogId));
 }
 
-export async function listCatalogs(db: Database, tenant: Tenant, input: { departmentId?: string; cursor?: string; limit: number }) {
+export async function listCatalogs(
+  db: Database,
+  tenant: Tenant,
+  input: { departmentId?: string; cursor?: string; limit: number },
+) {
   if (input.departmentId) await assertDepartment(db, tenant, input.departmentId);
   const after = decodeCursor(input.cursor);
   const rows = await db
@@ -104,7 +118,11 @@ export async function listCatalogs(db: Database, tenant: Tenant, input: { depart
 }
 
 /** Deletes a catalog with its categories, products, values, links and media rows (one transaction). */
-export async function deleteCatalog(deps: { db: Database; files: R2Bucket }, tenant: Actor, input: { departmentId: string; catalogId: string }) {
+export async function deleteCatalog(
+  deps: { db: Database; files: R2Bucket },
+  tenant: Actor,
+  input: { departmentId: string; catalogId: string },
+) {
   const { db } = deps;
   await assertDepartment(db, tenant, input.departmentId);
   const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
@@ -118,7 +136,12 @@ export async function deleteCatalog(deps: { db: Database; files: R2Bucket }, ten
     db.delete(media).where(inCatalog(media.elementId)),
     db.delete(catalogs).where(and(eq(catalogs.id, catalog.id), eq(catalogs.companyId, tenant.companyId))),
     // One entry for the catalog; its products' own histories stay until retention prunes them.
-    ...historyStatement(db, tenant, { elementId: catalog.id, kind: 'catalog', before: await loadSnapshot(db, tenant.companyId, catalog.id, 'catalog'), after: null }),
+    ...historyStatement(db, tenant, {
+      elementId: catalog.id,
+      kind: 'catalog',
+      before: await loadSnapshot(db, tenant.companyId, catalog.id, 'catalog'),
+      after: null,
+    }),
   ]);
   // The rows are gone in one transaction; the files follow (a failure here leaves only orphans, never dangling rows).
   await purgeCatalogMedia(deps.files, tenant.companyId, catalog.id);
@@ -135,5 +158,9 @@ export async function getStats(db: Database, tenant: Tenant, departmentId: strin
     })
     .from(catalogs)
     .where(and(eq(catalogs.companyId, tenant.companyId), eq(catalogs.departmentId, departmentId)));
-  return { catalogs: Number(row?.catalogs ?? 0), categories: Number(row?.categories ?? 0), products: Number(row?.products ?? 0) };
+  return {
+    catalogs: Number(row?.catalogs ?? 0),
+    categories: Number(row?.categories ?? 0),
+    products: Number(row?.products ?? 0),
+  };
 }

@@ -74,7 +74,11 @@ async function depthOf(db: Database, categoryId: string): Promise<number> {
 
 async function findParent(db: Database, tenant: Tenant, catalogId: string, parentId: string) {
   const parent = await db.query.categories.findFirst({
-    where: and(eq(categories.id, parentId), eq(categories.companyId, tenant.companyId), eq(categories.catalogId, catalogId)),
+    where: and(
+      eq(categories.id, parentId),
+      eq(categories.companyId, tenant.companyId),
+      eq(categories.catalogId, catalogId),
+    ),
   });
   if (!parent) throw notFound('parent category');
   return parent;
@@ -85,7 +89,8 @@ export async function addCategory(db: Database, tenant: Actor, input: CategoryIn
   const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
   if (input.parentId) {
     await findParent(db, tenant, catalog.id, input.parentId);
-    if ((await depthOf(db, input.parentId)) >= MAX_DEPTH) throw badRequest(`parentId: category trees are limited to ${MAX_DEPTH} levels`);
+    if ((await depthOf(db, input.parentId)) >= MAX_DEPTH)
+      throw badRequest(`parentId: category trees are limited to ${MAX_DEPTH} levels`);
   }
   const id = input.categoryId ?? newId();
   const values = {
@@ -99,8 +104,16 @@ export async function addCategory(db: Database, tenant: Actor, input: CategoryIn
   };
   const statements = [
     db.insert(categories).values(values).returning(),
-    db.update(catalogs).set({ categoryCount: sql`${catalogs.categoryCount} + 1` }).where(eq(catalogs.id, catalog.id)),
-    ...historyStatement(db, tenant, { elementId: id, kind: 'category', before: null, after: pickFields(values, CATEGORY_FIELDS) }),
+    db
+      .update(catalogs)
+      .set({ categoryCount: sql`${catalogs.categoryCount} + 1` })
+      .where(eq(catalogs.id, catalog.id)),
+    ...historyStatement(db, tenant, {
+      elementId: id,
+      kind: 'category',
+      before: null,
+      after: pickFields(values, CATEGORY_FIELDS),
+    }),
   ] as const;
   try {
     const [inserted] = await db.batch(statements);
@@ -122,7 +135,17 @@ export async function updateCategory(db: Database, tenant: Actor, input: Categor
   if (input.description !== undefined) changes.description = input.description;
   if (input.sortOrder !== undefined && input.sortOrder !== null) changes.sortOrder = input.sortOrder;
   if (input.parentId !== undefined && input.parentId !== category.parentId) {
-    return moveCategory(db, tenant, { departmentId: input.departmentId, categoryId: category.id, parentId: input.parentId ?? null, sortOrder: input.sortOrder }, changes);
+    return moveCategory(
+      db,
+      tenant,
+      {
+        departmentId: input.departmentId,
+        categoryId: category.id,
+        parentId: input.parentId ?? null,
+        sortOrder: input.sortOrder,
+      },
+      changes,
+    );
   }
   return writeCategory(db, tenant, category, changes);
 }
@@ -132,7 +155,12 @@ async function writeCategory(db: Database, tenant: Actor, category: CategoryRow,
   const before = pickFields(category, CATEGORY_FIELDS);
   const [rows] = await db.batch([
     db.update(categories).set(changes).where(eq(categories.id, category.id)).returning(),
-    ...historyStatement(db, tenant, { elementId: category.id, kind: 'category', before, after: withChanges(before, changes as Snapshot) }),
+    ...historyStatement(db, tenant, {
+      elementId: category.id,
+      kind: 'category',
+      before,
+      after: withChanges(before, changes as Snapshot),
+    }),
   ]);
   return categoryOut(rows[0]!);
 }
@@ -173,7 +201,11 @@ export async function moveCategory(
  * Deletes a category and its whole subtree. Products stay in the catalog; only their
  * placement in the deleted categories goes (with the rows, through the foreign key).
  */
-export async function deleteCategory(deps: { db: Database; files: R2Bucket }, tenant: Actor, input: { departmentId: string; categoryId: string }) {
+export async function deleteCategory(
+  deps: { db: Database; files: R2Bucket },
+  tenant: Actor,
+  input: { departmentId: string; categoryId: string },
+) {
   const { db } = deps;
   await assertDepartment(db, tenant, input.departmentId);
   const category = await findCategory(db, tenant, input.categoryId);
@@ -198,11 +230,18 @@ export async function deleteCategory(deps: { db: Database; files: R2Bucket }, te
     db.delete(attributeValues).where(inSubtree(attributeValues.elementId)),
     db.delete(media).where(inSubtree(media.elementId)),
     db.delete(categories).where(inSubtree(categories.id)),
-    db.update(catalogs).set({ categoryCount: sql`max(0, ${catalogs.categoryCount} - ${removed})` }).where(eq(catalogs.id, category.catalogId)),
+    db
+      .update(catalogs)
+      .set({ categoryCount: sql`max(0, ${catalogs.categoryCount} - ${removed})` })
+      .where(eq(catalogs.id, category.catalogId)),
     ...historyStatements(db, tenant, history).statements,
   ]);
   await deleteObjects(deps.files, fileKeys);
-  await refreshFingerprints(db, tenant.companyId, affected.map((r) => r.id));
+  await refreshFingerprints(
+    db,
+    tenant.companyId,
+    affected.map((r) => r.id),
+  );
   return { categoryId: category.id, deleted: removed };
 }
 
@@ -210,9 +249,20 @@ export async function deleteCategory(deps: { db: Database; files: R2Bucket }, te
  * History of a subtree deletion: one entry for the deleted category (its subcategories go with
  * it) and one per product that loses a placement (`categories` before -> after).
  */
-async function deletionHistory(db: Database, tenant: Actor, categoryId: string, subtree: SQL, placed: SQL): Promise<HistoryEntry[]> {
+async function deletionHistory(
+  db: Database,
+  tenant: Actor,
+  categoryId: string,
+  subtree: SQL,
+  placed: SQL,
+): Promise<HistoryEntry[]> {
   const entries: HistoryEntry[] = [
-    { elementId: categoryId, kind: 'category', before: await loadSnapshot(db, tenant.companyId, categoryId, 'category'), after: null },
+    {
+      elementId: categoryId,
+      kind: 'category',
+      before: await loadSnapshot(db, tenant.companyId, categoryId, 'category'),
+      after: null,
+    },
   ];
   const gone = new Set((await db.all<{ id: string }>(sql`SELECT id FROM (${subtree})`)).map((r) => r.id));
   const rows = await db.all<{ productId: string; categoryId: string }>(
@@ -222,7 +272,12 @@ async function deletionHistory(db: Database, tenant: Actor, categoryId: string, 
   for (const row of rows) byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row.categoryId]);
   for (const [productId, ids] of byProduct) {
     const kept = ids.filter((id) => !gone.has(id));
-    entries.push({ elementId: productId, kind: 'product', before: { categories: ids }, after: kept.length > 0 ? { categories: kept } : {} });
+    entries.push({
+      elementId: productId,
+      kind: 'product',
+      before: { categories: ids },
+      after: kept.length > 0 ? { categories: kept } : {},
+    });
   }
   return entries;
 }
@@ -242,10 +297,12 @@ export async function listCategories(db: Database, tenant: Tenant, input: { cata
     )
     .orderBy(asc(categories.sortOrder), asc(categories.name))
     .limit(1000);
-  const sums = await subtreeSums(db, rows.map((r) => r.id));
+  const sums = await subtreeSums(
+    db,
+    rows.map((r) => r.id),
+  );
   return { items: rows.map((r) => ({ ...categoryOut(r), subtreeProductCount: sums.get(r.id) ?? r.productCount })) };
 }
-
 
 /** The whole tree of a catalog, nested. Category trees are small (thousands), unlike products. */
 export async function getCategoryTree(db: Database, tenant: Tenant, catalogId: string) {
@@ -256,13 +313,16 @@ export async function getCategoryTree(db: Database, tenant: Tenant, catalogId: s
     .where(and(eq(categories.catalogId, catalog.id), eq(categories.companyId, tenant.companyId)))
     .orderBy(asc(categories.sortOrder), asc(categories.name));
   type Node = ReturnType<typeof categoryOut> & { subtreeProductCount: number; children: Node[] };
-  const nodes = new Map<string, Node>(rows.map((r) => [r.id, { ...categoryOut(r), subtreeProductCount: 0, children: [] }]));
+  const nodes = new Map<string, Node>(
+    rows.map((r) => [r.id, { ...categoryOut(r), subtreeProductCount: 0, children: [] }]),
+  );
   const roots: Node[] = [];
   for (const node of nodes.values()) {
     const parent = node.parentId ? nodes.get(node.parentId) : undefined;
     (parent ? parent.children : roots).push(node);
   }
-  const sum = (node: Node): number => (node.subtreeProductCount = node.productCount + node.children.reduce((n, child) => n + sum(child), 0));
+  const sum = (node: Node): number =>
+    (node.subtreeProductCount = node.productCount + node.children.reduce((n, child) => n + sum(child), 0));
   roots.forEach(sum);
   return { catalogId: catalog.id, items: roots };
 }

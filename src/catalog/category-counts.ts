@@ -11,7 +11,10 @@ export async function subtreeSums(db: Database, rootIds: string[]): Promise<Map<
     const chunk = rootIds.slice(i, i + 90);
     const rows = await db.all<{ root: string; n: number }>(sql`
       WITH RECURSIVE sub(root, id) AS (
-        SELECT id, id FROM categories WHERE id IN (${sql.join(chunk.map((id) => sql`${id}`), sql`, `)})
+        SELECT id, id FROM categories WHERE id IN (${sql.join(
+          chunk.map((id) => sql`${id}`),
+          sql`, `,
+        )})
         UNION ALL SELECT sub.root, c.id FROM categories c JOIN sub ON c.parent_id = sub.id
       ) SELECT sub.root AS root, sum(c.product_count) AS n FROM sub JOIN categories c ON c.id = sub.id GROUP BY sub.root`);
     for (const row of rows) sums.set(row.root, row.n);

@@ -16,30 +16,46 @@ import {
   updateCategory,
 } from './categories';
 
-const doc = (summary: string, response?: z.ZodType) => describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
+const doc = (summary: string, response?: z.ZodType) =>
+  describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
 
 const CategoryTreeNode: z.ZodType = z.lazy(() => CategoryListItem.extend({ children: z.array(CategoryTreeNode) }));
 
 /** `/api/Catalog/*` for the category tree. */
 export const categoryRoutes = new Hono<AppEnv>()
-  .post('/AddCategory', doc('Create a category (top level or below parentId)', CategoryOut), validate('json', CategoryDto), async (c) =>
-    c.json(await addCategory(c.var.db, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/AddCategory',
+    doc('Create a category (top level or below parentId)', CategoryOut),
+    validate('json', CategoryDto),
+    async (c) => c.json(await addCategory(c.var.db, c.var.caller, c.req.valid('json'))),
   )
-  .post('/UpdateCategory', doc('Update a category (categoryId required)', CategoryOut), validate('json', CategoryDto), async (c) =>
-    c.json(await updateCategory(c.var.db, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/UpdateCategory',
+    doc('Update a category (categoryId required)', CategoryOut),
+    validate('json', CategoryDto),
+    async (c) => c.json(await updateCategory(c.var.db, c.var.caller, c.req.valid('json'))),
   )
-  .post('/MoveCategory', doc('Move a category below another parent (or to the top level with parentId null)', CategoryOut), validate('json', MoveCategoryDto), async (c) =>
-    c.json(await moveCategory(c.var.db, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/MoveCategory',
+    doc('Move a category below another parent (or to the top level with parentId null)', CategoryOut),
+    validate('json', MoveCategoryDto),
+    async (c) => c.json(await moveCategory(c.var.db, c.var.caller, c.req.valid('json'))),
   )
   .post(
     '/DeleteCategory',
-    doc('Delete a category and its subtree; products stay in the catalog', z.object({ categoryId: z.string(), deleted: z.number().int() })),
+    doc(
+      'Delete a category and its subtree; products stay in the catalog',
+      z.object({ categoryId: z.string(), deleted: z.number().int() }),
+    ),
     validate('json', z.strictObject({ departmentId: z.uuid(), categoryId: z.uuid() })),
     async (c) => c.json(await deleteCategory({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
   )
   .get(
     '/GetCategories',
-    doc('Children of a category, or the top level, with product counts', z.object({ items: z.array(CategoryListItem) })),
+    doc(
+      'Children of a category, or the top level, with product counts',
+      z.object({ items: z.array(CategoryListItem) }),
+    ),
     validate('query', z.strictObject({ catalogId: z.uuid(), parentId: z.uuid().optional() })),
     async (c) => c.json(await listCategories(c.var.db, c.var.caller, c.req.valid('query'))),
   )

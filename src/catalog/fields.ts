@@ -8,15 +8,27 @@ export interface BuiltInField {
   required?: boolean;
 }
 
-const text = (maxLength: number, check?: (v: string) => string | null): ValueRule => ({ type: 'text', maxLength, check });
+const text = (maxLength: number, check?: (v: string) => string | null): ValueRule => ({
+  type: 'text',
+  maxLength,
+  check,
+});
 
 const catalogFields: Record<string, BuiltInField> = {
   name: { column: 'name', rule: text(250), required: true },
   description: { column: 'description', rule: text(8000) },
   catalogType: { column: 'catalogType', rule: text(50) },
   catalogVersion: { column: 'catalogVersion', rule: text(20) },
-  language: { column: 'language', rule: text(3, (v) => (/^[a-z]{3}$/.test(v) ? null : 'an ISO 639-2 code such as deu or eng')), required: true },
-  currency: { column: 'currency', rule: text(3, (v) => (/^[A-Z]{3}$/.test(v) ? null : 'an ISO 4217 code such as EUR')), required: true },
+  language: {
+    column: 'language',
+    rule: text(3, (v) => (/^[a-z]{3}$/.test(v) ? null : 'an ISO 639-2 code such as deu or eng')),
+    required: true,
+  },
+  currency: {
+    column: 'currency',
+    rule: text(3, (v) => (/^[A-Z]{3}$/.test(v) ? null : 'an ISO 4217 code such as EUR')),
+    required: true,
+  },
 };
 
 const categoryFields: Record<string, BuiltInField> = {
@@ -28,11 +40,17 @@ const categoryFields: Record<string, BuiltInField> = {
 const productFields: Record<string, BuiltInField> = {
   name: { column: 'name', rule: text(250) },
   description: { column: 'description', rule: text(32000) },
-  sku: { column: 'sku', rule: text(64, (v) => (v.trim() === v && v.length > 0 ? null : 'no leading or trailing spaces')) },
+  sku: {
+    column: 'sku',
+    rule: text(64, (v) => (v.trim() === v && v.length > 0 ? null : 'no leading or trailing spaces')),
+  },
   gtin: { column: 'gtin', rule: text(14, checkGtin) },
   manufacturerName: { column: 'manufacturerName', rule: text(250) },
   manufacturerPid: { column: 'manufacturerPid', rule: text(64) },
-  unit: { column: 'unit', rule: text(3, (v) => (/^[A-Z0-9]{2,3}$/.test(v) ? null : 'a UN/ECE Recommendation 20 code such as C62 or MTR')) },
+  unit: {
+    column: 'unit',
+    rule: text(3, (v) => (/^[A-Z0-9]{2,3}$/.test(v) ? null : 'a UN/ECE Recommendation 20 code such as C62 or MTR')),
+  },
   price: { column: 'price', rule: { type: 'decimal' } },
   priceQuantity: { column: 'priceQuantity', rule: { type: 'integer', min: 1 } },
   keywords: { column: 'keywords', rule: text(1000) },

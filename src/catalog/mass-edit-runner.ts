@@ -47,14 +47,25 @@ export interface MassEditDeps {
 
 type ProductRow = typeof products.$inferSelect;
 
-async function nextPage(db: Database, tenant: Tenant, params: MassEditParams, cursor: string | null): Promise<{ rows: ProductRow[]; missing: string[] }> {
+async function nextPage(
+  db: Database,
+  tenant: Tenant,
+  params: MassEditParams,
+  cursor: string | null,
+): Promise<{ rows: ProductRow[]; missing: string[] }> {
   if (params.productIds) {
     const ids = params.productIds.filter((id) => cursor === null || id > cursor).slice(0, MASS_EDIT_PAGE);
     if (ids.length === 0) return { rows: [], missing: [] };
     const rows = await db
       .select()
       .from(products)
-      .where(and(inArray(products.id, ids), eq(products.companyId, tenant.companyId), eq(products.catalogId, params.catalogId)))
+      .where(
+        and(
+          inArray(products.id, ids),
+          eq(products.companyId, tenant.companyId),
+          eq(products.catalogId, params.catalogId),
+        ),
+      )
       .orderBy(asc(products.id));
     const found = new Set(rows.map((r) => r.id));
     return { rows, missing: ids.filter((id) => !found.has(id)) };
@@ -62,7 +73,12 @@ async function nextPage(db: Database, tenant: Tenant, params: MassEditParams, cu
   const rows = await db
     .select()
     .from(products)
-    .where(and(productFilterWhere(tenant, params.catalogId, params.filter ?? {}), cursor ? gt(products.id, cursor) : undefined))
+    .where(
+      and(
+        productFilterWhere(tenant, params.catalogId, params.filter ?? {}),
+        cursor ? gt(products.id, cursor) : undefined,
+      ),
+    )
     .orderBy(asc(products.id))
     .limit(MASS_EDIT_PAGE);
   return { rows, missing: [] };
@@ -101,7 +117,10 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
 
   for (;;) {
     // Before writing: still running, and no other delivery of this job has moved past us.
-    const latest = await db.query.jobs.findFirst({ where: eq(jobs.id, job.id), columns: { state: true, checkpoint: true } });
+    const latest = await db.query.jobs.findFirst({
+      where: eq(jobs.id, job.id),
+      columns: { state: true, checkpoint: true },
+    });
     if (latest?.state !== 'running') {
       await keepPartialReport(db, job.id);
       return 'stopped';
@@ -133,7 +152,12 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
         statements.push(plan.statement);
         // Each changed product gets its version, as a SetValue would write it (surface "job").
         const before = await loadPath(db, tenant.companyId, element, plan.path);
-        history.push({ elementId: row.id, kind: element.kind, before, after: withChanges(before, { [plan.path]: plan.stored }) });
+        history.push({
+          elementId: row.id,
+          kind: element.kind,
+          before,
+          after: withChanges(before, { [plan.path]: plan.stored }),
+        });
         masters.add(element.masterId!);
         next.report.updated++;
       } catch (err) {
@@ -161,7 +185,14 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
 
   const [finished] = await db
     .update(jobs)
-    .set({ state: 'succeeded', progressDone: cp.done, progressTotal: cp.done, report: { ...cp.report }, checkpoint: null, finishedAt: new Date().toISOString() })
+    .set({
+      state: 'succeeded',
+      progressDone: cp.done,
+      progressTotal: cp.done,
+      report: { ...cp.report },
+      checkpoint: null,
+      finishedAt: new Date().toISOString(),
+    })
     .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running')))
     .returning({ id: jobs.id });
   if (!finished) await keepPartialReport(db, job.id);
@@ -170,18 +201,22 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
 
 /** The checkpoint update of a page; lands only on the sequence this runner loaded and only while running. */
 function saveCheckpoint(db: Database, jobId: string, loadedSeq: number, next: MassEditCheckpoint) {
-  return db
-    .update(jobs)
-    // A saved page is progress: it renews the job's lease (docs/reliability.md).
-    .set({ checkpoint: next, progressDone: next.done, ...progressed() })
-    .where(
-      and(
-        eq(jobs.id, jobId),
-        eq(jobs.state, 'running'),
-        loadedSeq === 0 ? sql`(${jobs.checkpoint} IS NULL OR json_extract(${jobs.checkpoint}, '$.seq') = 0)` : sql`json_extract(${jobs.checkpoint}, '$.seq') = ${loadedSeq}`,
-      ),
-    )
-    .returning({ id: jobs.id });
+  return (
+    db
+      .update(jobs)
+      // A saved page is progress: it renews the job's lease (docs/reliability.md).
+      .set({ checkpoint: next, progressDone: next.done, ...progressed() })
+      .where(
+        and(
+          eq(jobs.id, jobId),
+          eq(jobs.state, 'running'),
+          loadedSeq === 0
+            ? sql`(${jobs.checkpoint} IS NULL OR json_extract(${jobs.checkpoint}, '$.seq') = 0)`
+            : sql`json_extract(${jobs.checkpoint}, '$.seq') = ${loadedSeq}`,
+        ),
+      )
+      .returning({ id: jobs.id })
+  );
 }
 
 /** A cancelled or failed mass edit still says what it changed before it stopped. */

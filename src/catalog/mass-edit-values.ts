@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { attributeValues, classificationLinkFeatures, classificationLinks, products } from '../db/schema';
+import { attributeValues, classificationLinkFeatures, classificationLinks, type products } from '../db/schema';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
 import type { Tenant } from './scope';
@@ -12,7 +12,12 @@ type ProductRow = typeof products.$inferSelect;
  * normalises values ("" when unset), read in one query per page. Mass edit compares it with
  * the planned value to count a product as unchanged and leave its revision alone.
  */
-export async function currentValues(db: Database, tenant: Tenant, field: string, rows: ProductRow[]): Promise<Map<string, string>> {
+export async function currentValues(
+  db: Database,
+  tenant: Tenant,
+  field: string,
+  rows: ProductRow[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (rows.length === 0) return out;
   const ids = rows.map((r) => r.id);
@@ -36,7 +41,13 @@ export async function currentValues(db: Database, tenant: Tenant, field: string,
       .select({ elementId: classificationLinks.elementId, value: classificationLinkFeatures.value })
       .from(classificationLinks)
       .innerJoin(classificationLinkFeatures, eq(classificationLinkFeatures.linkId, classificationLinks.linkId))
-      .where(and(eq(classificationLinks.companyId, tenant.companyId), inArray(classificationLinks.elementId, ids), eq(classificationLinkFeatures.code, field)));
+      .where(
+        and(
+          eq(classificationLinks.companyId, tenant.companyId),
+          inArray(classificationLinks.elementId, ids),
+          eq(classificationLinkFeatures.code, field),
+        ),
+      );
     for (const v of values) out.set(v.elementId, v.value);
   }
   for (const id of ids) if (!out.has(id)) out.set(id, '');

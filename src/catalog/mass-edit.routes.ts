@@ -10,7 +10,8 @@ export const massEditRoutes = new Hono<AppEnv>().post(
   '/StartMassEdit',
   describeRoute({
     tag: 'Catalog',
-    summary: 'Set one field, attribute or feature on selected products (productIds) or on all a filter matches, as a background job',
+    summary:
+      'Set one field, attribute or feature on selected products (productIds) or on all a filter matches, as a background job',
     description:
       'Field and value are checked before the job is queued (400). Poll Job/GetJob: progress {done, total}; result.report {updated, unchanged, failed: [{productId, sku, error}], failedCount}.',
     response: JobRef,

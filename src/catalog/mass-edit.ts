@@ -54,7 +54,8 @@ const NOT_MASS_EDITABLE = new Set(['sku']);
  * checked again by SetValue's own planning for each product and land in the report.
  */
 async function checkFieldAndValue(db: Database, tenant: Tenant, field: string, value: string): Promise<void> {
-  if (NOT_MASS_EDITABLE.has(field)) throw badRequest(`field: ${field} must be unique per product and cannot be mass-edited`);
+  if (NOT_MASS_EDITABLE.has(field))
+    throw badRequest(`field: ${field} must be unique per product and cannot be mass-edited`);
   const builtIn = builtInField('product', field);
   if (builtIn) {
     if (value === '' && builtIn.required) throw badRequest(`value: ${field} must not be empty`);
@@ -63,10 +64,14 @@ async function checkFieldAndValue(db: Database, tenant: Tenant, field: string, v
   }
   const attribute = await findAttributeByCode(db, tenant, field);
   if (attribute) {
-    if (value !== '') parseValue(field, value, { type: attribute.type, unit: attribute.unit, enumValues: attribute.enumValues });
+    if (value !== '')
+      parseValue(field, value, { type: attribute.type, unit: attribute.unit, enumValues: attribute.enumValues });
     return;
   }
-  const features = await db.select({ group: classificationFeatures.group }).from(classificationFeatures).where(eq(classificationFeatures.code, field));
+  const features = await db
+    .select({ group: classificationFeatures.group })
+    .from(classificationFeatures)
+    .where(eq(classificationFeatures.code, field));
   if (features.length === 0) {
     throw badRequest(`field: "${field}" is not a product field, an attribute, or a classification feature`);
   }
@@ -91,7 +96,9 @@ async function assertProductsInCatalog(db: Database, tenant: Tenant, catalogId: 
     const found = await db
       .select({ id: products.id })
       .from(products)
-      .where(and(inArray(products.id, chunk), eq(products.companyId, tenant.companyId), eq(products.catalogId, catalogId)));
+      .where(
+        and(inArray(products.id, chunk), eq(products.companyId, tenant.companyId), eq(products.catalogId, catalogId)),
+      );
     if (found.length !== chunk.length) throw notFound('product');
   }
 }
@@ -100,7 +107,11 @@ async function assertProductsInCatalog(db: Database, tenant: Tenant, catalogId: 
  * `Catalog/StartMassEdit`: validates the request, then queues a `massEdit` job that sets one
  * field on every selected product in resumable slices (see mass-edit-runner.ts).
  */
-export async function startMassEdit(deps: { db: Database; queue: Queue<JobMessage> }, caller: Tenant & { userId: string }, input: StartMassEditInput) {
+export async function startMassEdit(
+  deps: { db: Database; queue: Queue<JobMessage> },
+  caller: Tenant & { userId: string },
+  input: StartMassEditInput,
+) {
   const { db } = deps;
   await assertDepartment(db, caller, input.departmentId);
   const catalog = await findCatalog(db, caller, input.catalogId, input.departmentId);

@@ -84,10 +84,17 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
  * Loads full aggregates for a page of master products in a fixed number of set-based queries
  * (no per-product round trips). The order of `masterIds` is kept.
  */
-export async function loadProductAggregates(db: Database, companyId: string, masterIds: string[]): Promise<ProductAggregate[]> {
+export async function loadProductAggregates(
+  db: Database,
+  companyId: string,
+  masterIds: string[],
+): Promise<ProductAggregate[]> {
   if (masterIds.length === 0) return [];
   const masters = await inChunks(masterIds, (chunk) =>
-    db.select().from(products).where(and(ofCompany(products.companyId, companyId), inArray(products.id, chunk))),
+    db
+      .select()
+      .from(products)
+      .where(and(ofCompany(products.companyId, companyId), inArray(products.id, chunk))),
   );
   const variants = await inChunks(masterIds, (chunk) =>
     db
@@ -100,7 +107,13 @@ export async function loadProductAggregates(db: Database, companyId: string, mas
 
   const values = await inChunks(allIds, (chunk) =>
     db
-      .select({ elementId: attributeValues.elementId, code: attributes.code, type: attributes.type, value: attributeValues.value, unit: attributes.unit })
+      .select({
+        elementId: attributeValues.elementId,
+        code: attributes.code,
+        type: attributes.type,
+        value: attributeValues.value,
+        unit: attributes.unit,
+      })
       .from(attributeValues)
       .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
       .where(and(ofCompany(attributeValues.companyId, companyId), inArray(attributeValues.elementId, chunk)))
@@ -114,7 +127,11 @@ export async function loadProductAggregates(db: Database, companyId: string, mas
   );
   const linkIds = links.map((l) => l.linkId);
   const linkClasses = await inChunks(linkIds, (chunk) =>
-    db.select().from(classificationLinkClasses).where(inArray(classificationLinkClasses.linkId, chunk)).orderBy(asc(classificationLinkClasses.group)),
+    db
+      .select()
+      .from(classificationLinkClasses)
+      .where(inArray(classificationLinkClasses.linkId, chunk))
+      .orderBy(asc(classificationLinkClasses.group)),
   );
   const linkFeatures = await inChunks(linkIds, (chunk) =>
     db
@@ -157,7 +174,12 @@ export async function loadProductAggregates(db: Database, companyId: string, mas
             name: link.name,
             classificationGroups: link.classificationGroups,
             classes: (classesBy.get(link.linkId) ?? []).map(({ group, system, code }) => ({ group, system, code })),
-            features: (featuresBy.get(link.linkId) ?? []).map(({ group, code, value, unit }) => ({ group, code, value, unit })),
+            features: (featuresBy.get(link.linkId) ?? []).map(({ group, code, value, unit }) => ({
+              group,
+              code,
+              value,
+              unit,
+            })),
           }
         : null,
       media: (mediaBy.get(product.id) ?? []).map((m) => ({

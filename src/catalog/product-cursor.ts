@@ -34,7 +34,8 @@ const SORT_NAMES = new Set(['sku', 'name', 'updatedAt', 'rank']);
 export function decodeProductCursor(cursor: string | undefined): ProductCursor | null {
   if (!cursor) return null;
   const c = decodeJsonCursor(cursor) as Record<string, unknown> | null;
-  if (!c || typeof c !== 'object' || typeof c.i !== 'string' || !SORT_NAMES.has(c.s as string)) throw badRequest('cursor is not valid');
+  if (!c || typeof c !== 'object' || typeof c.i !== 'string' || !SORT_NAMES.has(c.s as string))
+    throw badRequest('cursor is not valid');
   if (c.s === 'rank') {
     if (typeof c.r !== 'number' || !Number.isFinite(c.r)) throw badRequest('cursor is not valid');
     return { s: 'rank', r: c.r, i: c.i };

@@ -21,8 +21,16 @@ const booleanFlag = z.preprocess(
 );
 
 const missingList = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v),
-  z.array(z.enum(MISSING_FIELDS, { error: `must name fields of ${MISSING_FIELDS.join(', ')}` })).max(MISSING_FIELDS.length),
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+      : v,
+  z
+    .array(z.enum(MISSING_FIELDS, { error: `must name fields of ${MISSING_FIELDS.join(', ')}` }))
+    .max(MISSING_FIELDS.length),
 );
 
 export const ProductFilter = z.strictObject({
@@ -70,7 +78,11 @@ export function productFilterWhere(tenant: Tenant, catalogId: string, filter: Pr
   if (filter.q !== undefined && filter.q.trim() !== '') {
     const match = ftsMatchExpression(filter.q);
     // A q without any searchable character matches nothing rather than everything.
-    conditions.push(match === null ? sql`0` : sql`"products"."rowid" IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${match})`);
+    conditions.push(
+      match === null
+        ? sql`0`
+        : sql`"products"."rowid" IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${match})`,
+    );
   }
   if (filter.categoryId) {
     const scope = categoryScope(tenant, catalogId, filter.categoryId, filter.subtree ?? false);

@@ -47,7 +47,13 @@ interface SortSpec {
 }
 
 const SORTS: Record<SortName, SortSpec> = {
-  sku: { expr: sql`${products.sku}`, after: (cmp, k) => sql`${products.sku} ${cmp} ${k}`, nullable: true, unique: true, key: (r) => r.sku },
+  sku: {
+    expr: sql`${products.sku}`,
+    after: (cmp, k) => sql`${products.sku} ${cmp} ${k}`,
+    nullable: true,
+    unique: true,
+    key: (r) => r.sku,
+  },
   name: {
     expr: sql`${products.name} COLLATE NOCASE`,
     after: (cmp, k, i) => sql`(${products.name}, ${products.id}) ${cmp} (${k} COLLATE NOCASE, ${i})`,
@@ -73,15 +79,31 @@ interface Source {
 }
 
 async function selectRows(db: Database, source: Source, extra: SQL[], orderBy: SQL, limit: number) {
-  const from = source.ftsMatch !== null ? sql`products_fts CROSS JOIN ${products} ON ${products}.rowid = products_fts.rowid` : sql`${products}`;
+  const from =
+    source.ftsMatch !== null
+      ? sql`products_fts CROSS JOIN ${products} ON ${products}.rowid = products_fts.rowid`
+      : sql`${products}`;
   const match = source.ftsMatch !== null ? sql`products_fts MATCH ${source.ftsMatch} AND ` : sql``;
   const rank = source.ftsMatch !== null ? sql`, products_fts.rank AS search_rank` : sql``;
   const where = sql.join([source.where, ...extra], sql` AND `);
-  const raw = await db.all<Record<string, unknown>>(sql`SELECT ${products}.*${rank} FROM ${from} WHERE ${match}${where} ORDER BY ${orderBy} LIMIT ${limit}`);
-  return raw.map((r) => ({ row: Object.fromEntries(COLUMNS.map(([key, name]) => [key, r[name]])) as ProductRow, rank: Number(r.search_rank ?? 0) }));
+  const raw = await db.all<Record<string, unknown>>(
+    sql`SELECT ${products}.*${rank} FROM ${from} WHERE ${match}${where} ORDER BY ${orderBy} LIMIT ${limit}`,
+  );
+  return raw.map((r) => ({
+    row: Object.fromEntries(COLUMNS.map(([key, name]) => [key, r[name]])) as ProductRow,
+    rank: Number(r.search_rank ?? 0),
+  }));
 }
 
-function segmentRows(db: Database, source: Source, spec: SortSpec, order: Direction, segment: Segment, after: ValueCursor | null, limit: number) {
+function segmentRows(
+  db: Database,
+  source: Source,
+  spec: SortSpec,
+  order: Direction,
+  segment: Segment,
+  after: ValueCursor | null,
+  limit: number,
+) {
   const cmp = sql.raw(order === 'asc' ? '>' : '<');
   const dir = sql.raw(order);
   if (segment === 'null') {
@@ -94,7 +116,14 @@ function segmentRows(db: Database, source: Source, spec: SortSpec, order: Direct
   return selectRows(db, source, extra, orderBy, limit);
 }
 
-async function listBySort(db: Database, source: Source, sort: SortName, order: Direction, cursor: ValueCursor | null, limit: number) {
+async function listBySort(
+  db: Database,
+  source: Source,
+  sort: SortName,
+  order: Direction,
+  cursor: ValueCursor | null,
+  limit: number,
+) {
   const spec = SORTS[sort];
   const segments: Segment[] = !spec.nullable ? ['value'] : order === 'asc' ? ['null', 'value'] : ['value', 'null'];
   const start = cursor ? Math.max(0, segments.indexOf(cursor.g)) : 0;
@@ -107,7 +136,10 @@ async function listBySort(db: Database, source: Source, sort: SortName, order: D
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   const key = last ? spec.key(last) : null;
-  const next = rows.length > limit && last ? encodeProductCursor({ s: sort, o: order, g: key === null ? 'null' : 'value', k: key, i: last.id }) : null;
+  const next =
+    rows.length > limit && last
+      ? encodeProductCursor({ s: sort, o: order, g: key === null ? 'null' : 'value', k: key, i: last.id })
+      : null;
   return { items, nextCursor: next };
 }
 
@@ -122,7 +154,9 @@ async function listByRank(db: Database, source: Source, cursor: RankCursor | nul
 
 /** How many index entries match, counting no further than `cap` (all companies: it only picks a plan). */
 async function countHits(db: Database, match: string, cap: number): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${match} LIMIT ${cap})`);
+  const [row] = await db.all<{ n: number }>(
+    sql`SELECT count(*) AS n FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${match} LIMIT ${cap})`,
+  );
   return row?.n ?? 0;
 }
 
@@ -130,7 +164,12 @@ async function countHits(db: Database, match: string, cap: number): Promise<numb
  * Master products of a catalog matching the filter, one keyset page in the requested order.
  * `rankLimit` (tests only) moves the line between a selective and a broad search.
  */
-export async function listProducts(db: Database, tenant: Tenant, input: ProductListInput, options: { rankLimit?: number } = {}) {
+export async function listProducts(
+  db: Database,
+  tenant: Tenant,
+  input: ProductListInput,
+  options: { rankLimit?: number } = {},
+) {
   const rankLimit = options.rankLimit ?? RANK_LIMIT;
   const catalog = await findCatalog(db, tenant, input.catalogId);
   const { catalogId: _catalogId, sort, order = 'asc', cursor: rawCursor, limit, ...filter } = input;
@@ -153,7 +192,10 @@ export async function listProducts(db: Database, tenant: Tenant, input: ProductL
   const chosen = sort ?? (cursor ? cursor.s : selective ? 'rank' : 'sku');
   assertCursorOrder(cursor, chosen, order);
   const withoutQ = productFilterWhere(tenant, catalog.id, { ...filter, q: undefined });
-  if (chosen === 'rank') return page(await listByRank(db, { where: withoutQ, ftsMatch: match }, cursor as RankCursor | null, limit));
-  const source = selective ? { where: withoutQ, ftsMatch: match } : { where: productFilterWhere(tenant, catalog.id, filter), ftsMatch: null };
+  if (chosen === 'rank')
+    return page(await listByRank(db, { where: withoutQ, ftsMatch: match }, cursor as RankCursor | null, limit));
+  const source = selective
+    ? { where: withoutQ, ftsMatch: match }
+    : { where: productFilterWhere(tenant, catalog.id, filter), ftsMatch: null };
   return page(await listBySort(db, source, chosen, order, cursor as ValueCursor | null, limit));
 }

@@ -52,7 +52,13 @@ function nodeDetail(node: ProductNode) {
   return {
     values: node.values,
     classification: node.classification,
-    media: node.media.map(({ mediaId, purpose, fileName, contentType, size }) => ({ mediaId, purpose, fileName, contentType, size })),
+    media: node.media.map(({ mediaId, purpose, fileName, contentType, size }) => ({
+      mediaId,
+      purpose,
+      fileName,
+      contentType,
+      size,
+    })),
   };
 }
 
@@ -84,4 +90,3 @@ export async function listVariants(db: Database, tenant: Tenant, productId: stri
     .limit(1000);
   return { items: rows.map((r) => productOut(r, catalog.departmentId)) };
 }
-

@@ -8,25 +8,44 @@ import { listProducts } from './product-list';
 import { getProduct, listVariants } from './product-queries';
 import { addProduct, deleteProduct, updateProduct } from './products';
 
-const doc = (summary: string, response?: z.ZodType) => describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
+const doc = (summary: string, response?: z.ZodType) =>
+  describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
 const ProductQuery = z.strictObject({ productId: z.uuid() });
 
 /** `/api/Catalog/*` for products and variants. */
 export const productRoutes = new Hono<AppEnv>()
-  .post('/AddProduct', doc('Create a product, or a variant when parentId names its master', ProductOut), validate('json', ProductDto), async (c) =>
-    c.json(await addProduct(c.var.db, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/AddProduct',
+    doc('Create a product, or a variant when parentId names its master', ProductOut),
+    validate('json', ProductDto),
+    async (c) => c.json(await addProduct(c.var.db, c.var.caller, c.req.valid('json'))),
   )
-  .post('/UpdateProduct', doc('Update a product or variant (productId required)', ProductOut), validate('json', ProductDto), async (c) =>
-    c.json(await updateProduct(c.var.db, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/UpdateProduct',
+    doc('Update a product or variant (productId required)', ProductOut),
+    validate('json', ProductDto),
+    async (c) => c.json(await updateProduct(c.var.db, c.var.caller, c.req.valid('json'))),
   )
-  .get('/GetProducts', doc('Master products of a catalog: full-text search (q), filters, sort by sku, name or updatedAt (or relevance with q), keyset-paginated', Page(ProductOut)), validate('query', ProductListQuery), async (c) =>
-    c.json(await listProducts(c.var.db, c.var.caller, c.req.valid('query'))),
+  .get(
+    '/GetProducts',
+    doc(
+      'Master products of a catalog: full-text search (q), filters, sort by sku, name or updatedAt (or relevance with q), keyset-paginated',
+      Page(ProductOut),
+    ),
+    validate('query', ProductListQuery),
+    async (c) => c.json(await listProducts(c.var.db, c.var.caller, c.req.valid('query'))),
   )
-  .get('/GetProduct', doc('A product with values, classification, media and variants', ProductDetailOut), validate('query', ProductQuery), async (c) =>
-    c.json(await getProduct(c.var.db, c.var.caller, c.req.valid('query').productId)),
+  .get(
+    '/GetProduct',
+    doc('A product with values, classification, media and variants', ProductDetailOut),
+    validate('query', ProductQuery),
+    async (c) => c.json(await getProduct(c.var.db, c.var.caller, c.req.valid('query').productId)),
   )
-  .get('/GetVariants', doc('Variants of a master product', z.object({ items: z.array(ProductOut) })), validate('query', ProductQuery), async (c) =>
-    c.json(await listVariants(c.var.db, c.var.caller, c.req.valid('query').productId)),
+  .get(
+    '/GetVariants',
+    doc('Variants of a master product', z.object({ items: z.array(ProductOut) })),
+    validate('query', ProductQuery),
+    async (c) => c.json(await listVariants(c.var.db, c.var.caller, c.req.valid('query').productId)),
   )
   .post(
     '/DeleteProduct',

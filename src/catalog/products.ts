@@ -1,7 +1,15 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId, unusableId } from '../db/ids';
-import { attributeValues, catalogs, categories, classificationLinks, media, productCategories, products } from '../db/schema';
+import {
+  attributeValues,
+  catalogs,
+  categories,
+  classificationLinks,
+  media,
+  productCategories,
+  products,
+} from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/app-error';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
@@ -22,7 +30,19 @@ function fieldChanges(input: ProductInput): Partial<ProductRow> {
     if (problem) throw badRequest(`gtin: ${problem}`);
   }
   const changes: Partial<ProductRow> = {};
-  const keys = ['name', 'sku', 'description', 'gtin', 'manufacturerName', 'manufacturerPid', 'unit', 'price', 'priceQuantity', 'keywords', 'deliveryTimeDays'] as const;
+  const keys = [
+    'name',
+    'sku',
+    'description',
+    'gtin',
+    'manufacturerName',
+    'manufacturerPid',
+    'unit',
+    'price',
+    'priceQuantity',
+    'keywords',
+    'deliveryTimeDays',
+  ] as const;
   for (const key of keys) {
     if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
   }
@@ -46,7 +66,13 @@ async function assertCategoriesInCatalog(db: Database, tenant: Tenant, catalogId
   const found = await db
     .select({ id: categories.id })
     .from(categories)
-    .where(and(eq(categories.companyId, tenant.companyId), eq(categories.catalogId, catalogId), inArray(categories.id, unique)));
+    .where(
+      and(
+        eq(categories.companyId, tenant.companyId),
+        eq(categories.catalogId, catalogId),
+        inArray(categories.id, unique),
+      ),
+    );
   if (found.length !== unique.length) throw notFound('category');
 }
 
@@ -69,7 +95,10 @@ function withVariant(list: Snapshot, id: string, present: boolean): Snapshot {
 
 /** SQLite reports a unique violation on (catalog_id, sku) when two writers race past the check. */
 function rethrowSkuClash(err: unknown, sku: string | null | undefined): never {
-  if (err instanceof Error && /UNIQUE constraint failed: products\.catalog_id, products\.sku/.test(`${err.message} ${String(err.cause ?? '')}`)) {
+  if (
+    err instanceof Error &&
+    /UNIQUE constraint failed: products\.catalog_id, products\.sku/.test(`${err.message} ${String(err.cause ?? '')}`)
+  ) {
     throw conflict(`sku "${sku}" is already used in this catalog`);
   }
   throw err;
@@ -93,7 +122,9 @@ export async function addProduct(db: Database, tenant: Actor, input: ProductInpu
   const masterId = parent?.id ?? id;
   const created = pickFields({ status: 'active', ...fieldChanges(input) }, PRODUCT_FIELDS);
   if (categoryIds.length > 0) created.categories = [...categoryIds].sort();
-  const history: HistoryEntry[] = [{ elementId: id, kind: parent ? 'variant' : 'product', before: null, after: created }];
+  const history: HistoryEntry[] = [
+    { elementId: id, kind: parent ? 'variant' : 'product', before: null, after: created },
+  ];
   if (parent) {
     const list = await variantList(db, tenant, parent.id);
     history.push({ elementId: parent.id, kind: 'product', before: list, after: withVariant(list, id, true) });
@@ -101,10 +132,21 @@ export async function addProduct(db: Database, tenant: Actor, input: ProductInpu
   const statements: BatchStatement[] = [
     db
       .insert(products)
-      .values({ ...fieldChanges(input), id, companyId: tenant.companyId, catalogId: catalog.id, parentId: parent?.id ?? null })
+      .values({
+        ...fieldChanges(input),
+        id,
+        companyId: tenant.companyId,
+        catalogId: catalog.id,
+        parentId: parent?.id ?? null,
+      })
       .returning(),
-    ...categoryIds.map((categoryId) => db.insert(productCategories).values({ productId: id, categoryId, companyId: tenant.companyId })),
-    db.update(catalogs).set({ productCount: sql`${catalogs.productCount} + 1` }).where(eq(catalogs.id, catalog.id)),
+    ...categoryIds.map((categoryId) =>
+      db.insert(productCategories).values({ productId: id, categoryId, companyId: tenant.companyId }),
+    ),
+    db
+      .update(catalogs)
+      .set({ productCount: sql`${catalogs.productCount} + 1` })
+      .where(eq(catalogs.id, catalog.id)),
     bumpRevision(db, masterId),
     ...historyStatements(db, tenant, history).statements,
   ];
@@ -129,7 +171,8 @@ export async function updateProduct(db: Database, tenant: Actor, input: ProductI
   if (input.parentId !== undefined && input.parentId !== product.parentId) {
     throw badRequest('parentId cannot change; delete the variant and add it again under the other master');
   }
-  if (input.categoryIds && product.parentId) throw badRequest('categoryIds: variants are placed through their master product');
+  if (input.categoryIds && product.parentId)
+    throw badRequest('categoryIds: variants are placed through their master product');
   if (input.sku !== undefined) await assertSkuFree(db, catalog.id, input.sku, product.id);
   const categoryIds = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
   if (categoryIds) await assertCategoriesInCatalog(db, tenant, catalog.id, categoryIds);
@@ -139,12 +182,19 @@ export async function updateProduct(db: Database, tenant: Actor, input: ProductI
   const statements: BatchStatement[] = [];
   if (Object.keys(changes).length > 0) {
     // A variant's own updatedAt (a master's is also touched by bumpRevision).
-    statements.push(db.update(products).set({ ...changes, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` }).where(eq(products.id, product.id)));
+    statements.push(
+      db
+        .update(products)
+        .set({ ...changes, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+        .where(eq(products.id, product.id)),
+    );
   }
   if (categoryIds) {
     statements.push(db.delete(productCategories).where(eq(productCategories.productId, product.id)));
     for (const categoryId of categoryIds) {
-      statements.push(db.insert(productCategories).values({ productId: product.id, categoryId, companyId: tenant.companyId }));
+      statements.push(
+        db.insert(productCategories).values({ productId: product.id, categoryId, companyId: tenant.companyId }),
+      );
     }
   }
   statements.push(bumpRevision(db, masterId));
@@ -152,12 +202,18 @@ export async function updateProduct(db: Database, tenant: Actor, input: ProductI
   const before = pickFields(product, PRODUCT_FIELDS);
   const patch: Snapshot = { ...changes } as Snapshot;
   if (categoryIds) {
-    const placed = await db.select({ id: productCategories.categoryId }).from(productCategories).where(eq(productCategories.productId, product.id));
+    const placed = await db
+      .select({ id: productCategories.categoryId })
+      .from(productCategories)
+      .where(eq(productCategories.productId, product.id));
     if (placed.length > 0) before.categories = placed.map((p) => p.id).sort();
     patch.categories = categoryIds.length > 0 ? [...categoryIds].sort() : null;
   }
   const kind = product.parentId ? 'variant' : 'product';
-  statements.push(...historyStatements(db, tenant, [{ elementId: product.id, kind, before, after: withChanges(before, patch) }]).statements);
+  statements.push(
+    ...historyStatements(db, tenant, [{ elementId: product.id, kind, before, after: withChanges(before, patch) }])
+      .statements,
+  );
   try {
     await runBatch(db, statements);
   } catch (err) {
@@ -168,7 +224,11 @@ export async function updateProduct(db: Database, tenant: Actor, input: ProductI
 }
 
 /** Deletes a product with its variants and everything attached to them, in one transaction. */
-export async function deleteProduct(deps: { db: Database; files: R2Bucket }, tenant: Actor, input: { departmentId: string; productId: string }) {
+export async function deleteProduct(
+  deps: { db: Database; files: R2Bucket },
+  tenant: Actor,
+  input: { departmentId: string; productId: string },
+) {
   const { db } = deps;
   await assertDepartment(db, tenant, input.departmentId);
   const product = await findProduct(db, tenant, input.productId);
@@ -184,16 +244,29 @@ export async function deleteProduct(deps: { db: Database; files: R2Bucket }, ten
     db.delete(media).where(sql`${media.elementId} IN (${family})`),
     db.delete(products).where(eq(products.parentId, product.id)),
     db.delete(products).where(eq(products.id, product.id)),
-    db.update(catalogs).set({ productCount: sql`max(0, ${catalogs.productCount} - ${removed})` }).where(eq(catalogs.id, product.catalogId)),
+    db
+      .update(catalogs)
+      .set({ productCount: sql`max(0, ${catalogs.productCount} - ${removed})` })
+      .where(eq(catalogs.id, product.catalogId)),
   ];
   if (product.parentId) statements.push(bumpRevision(db, product.parentId));
   // One entry for the deleted product (its variants go with it, listed under `variants`).
   const history: HistoryEntry[] = [
-    { elementId: product.id, kind: product.parentId ? 'variant' : 'product', before: await loadSnapshot(db, tenant.companyId, product.id, 'product'), after: null },
+    {
+      elementId: product.id,
+      kind: product.parentId ? 'variant' : 'product',
+      before: await loadSnapshot(db, tenant.companyId, product.id, 'product'),
+      after: null,
+    },
   ];
   if (product.parentId) {
     const list = await variantList(db, tenant, product.parentId);
-    history.push({ elementId: product.parentId, kind: 'product', before: list, after: withVariant(list, product.id, false) });
+    history.push({
+      elementId: product.parentId,
+      kind: 'product',
+      before: list,
+      after: withVariant(list, product.id, false),
+    });
   }
   statements.push(...historyStatements(db, tenant, history).statements);
   await runBatch(db, statements);

@@ -61,7 +61,12 @@ export interface ElementRef {
 /** Finds any catalog element of the company by id: catalog, category, product or variant. */
 export async function findElement(db: Database, tenant: Tenant, elementId: string): Promise<ElementRef> {
   const [product] = await db
-    .select({ id: products.id, parentId: products.parentId, catalogId: products.catalogId, departmentId: catalogs.departmentId })
+    .select({
+      id: products.id,
+      parentId: products.parentId,
+      catalogId: products.catalogId,
+      departmentId: catalogs.departmentId,
+    })
     .from(products)
     .innerJoin(catalogs, eq(catalogs.id, products.catalogId))
     .where(and(eq(products.id, elementId), eq(products.companyId, tenant.companyId)))
@@ -85,6 +90,13 @@ export async function findElement(db: Database, tenant: Tenant, elementId: strin
   const catalog = await db.query.catalogs.findFirst({
     where: and(eq(catalogs.id, elementId), eq(catalogs.companyId, tenant.companyId)),
   });
-  if (catalog) return { kind: 'catalog', id: catalog.id, catalogId: catalog.id, departmentId: catalog.departmentId, masterId: null };
+  if (catalog)
+    return {
+      kind: 'catalog',
+      id: catalog.id,
+      catalogId: catalog.id,
+      departmentId: catalog.departmentId,
+      masterId: null,
+    };
   throw notFound('element');
 }

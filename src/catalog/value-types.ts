@@ -62,7 +62,8 @@ export function parseValue(field: string, raw: string, rule: ValueRule): ParsedV
     }
     case 'decimal': {
       const text = raw.trim();
-      if (!DECIMAL.test(text)) throw badRequest(`${field}: "${raw}" is not a non-negative amount with at most 4 decimals`);
+      if (!DECIMAL.test(text))
+        throw badRequest(`${field}: "${raw}" is not a non-negative amount with at most 4 decimals`);
       const normalised = text.replace(',', '.');
       return { value: normalised, number: Number(normalised), numberTo: null };
     }

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { isUniqueViolation, runBatch, type BatchStatement as Statement, type Database } from '../db/client';
 import {
   attributeValues,
@@ -29,12 +29,21 @@ const touch = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 function builtInUpdate(db: Database, element: ElementRef, column: string, value: unknown): Statement {
   switch (element.kind) {
     case 'catalog':
-      return db.update(catalogs).set({ [column]: value, updatedAt: touch }).where(eq(catalogs.id, element.id));
+      return db
+        .update(catalogs)
+        .set({ [column]: value, updatedAt: touch })
+        .where(eq(catalogs.id, element.id));
     case 'category':
-      return db.update(categories).set({ [column]: value, updatedAt: touch }).where(eq(categories.id, element.id));
+      return db
+        .update(categories)
+        .set({ [column]: value, updatedAt: touch })
+        .where(eq(categories.id, element.id));
     case 'product':
     case 'variant':
-      return db.update(products).set({ [column]: value, updatedAt: touch }).where(eq(products.id, element.id));
+      return db
+        .update(products)
+        .set({ [column]: value, updatedAt: touch })
+        .where(eq(products.id, element.id));
   }
 }
 
@@ -50,12 +59,23 @@ interface PlannedWrite {
  * The statement that writes `field` of `element`, and the value as stored: every rule of
  * SetValue lives here, and mass edit plans each product's write through it too.
  */
-export async function planValueWrite(db: Database, tenant: Tenant, element: ElementRef, field: string, raw: string): Promise<PlannedWrite> {
+export async function planValueWrite(
+  db: Database,
+  tenant: Tenant,
+  element: ElementRef,
+  field: string,
+  raw: string,
+): Promise<PlannedWrite> {
   const builtIn = builtInField(element.kind, field);
   if (builtIn) {
     if (raw === '') {
       if (builtIn.required) throw badRequest(`${field}: must not be empty`);
-      return { statement: builtInUpdate(db, element, builtIn.column, null), value: '', path: builtIn.column, stored: null };
+      return {
+        statement: builtInUpdate(db, element, builtIn.column, null),
+        value: '',
+        path: builtIn.column,
+        stored: null,
+      };
     }
     const parsed = parseValue(field, raw, builtIn.rule);
     if (field === 'sku') {
@@ -67,21 +87,37 @@ export async function planValueWrite(db: Database, tenant: Tenant, element: Elem
       if (clash && clash.id !== element.id) throw conflict(`sku "${parsed.value}" is already used in this catalog`);
     }
     const stored = builtIn.rule.type === 'integer' ? parsed.number : parsed.value;
-    return { statement: builtInUpdate(db, element, builtIn.column, stored), value: parsed.value, path: builtIn.column, stored };
+    return {
+      statement: builtInUpdate(db, element, builtIn.column, stored),
+      value: parsed.value,
+      path: builtIn.column,
+      stored,
+    };
   }
 
   const attribute = await findAttributeByCode(db, tenant, field);
   if (attribute) {
     if (raw === '') {
       return {
-        statement: db.delete(attributeValues).where(and(eq(attributeValues.elementId, element.id), eq(attributeValues.attributeId, attribute.id))),
+        statement: db
+          .delete(attributeValues)
+          .where(and(eq(attributeValues.elementId, element.id), eq(attributeValues.attributeId, attribute.id))),
         value: '',
         path: `values.${attribute.code}`,
         stored: null,
       };
     }
-    const parsed = parseValue(field, raw, { type: attribute.type, unit: attribute.unit, enumValues: attribute.enumValues });
-    const row = { value: parsed.value, numberValue: parsed.number, numberValueTo: parsed.numberTo, updatedAt: new Date().toISOString() };
+    const parsed = parseValue(field, raw, {
+      type: attribute.type,
+      unit: attribute.unit,
+      enumValues: attribute.enumValues,
+    });
+    const row = {
+      value: parsed.value,
+      numberValue: parsed.number,
+      numberValueTo: parsed.numberTo,
+      updatedAt: new Date().toISOString(),
+    };
     return {
       statement: db
         .insert(attributeValues)
@@ -103,21 +139,33 @@ export async function planValueWrite(db: Database, tenant: Tenant, element: Elem
       .from(classificationLinkClasses)
       .innerJoin(
         classificationClassFeatures,
-        and(eq(classificationClassFeatures.group, classificationLinkClasses.group), eq(classificationClassFeatures.classCode, classificationLinkClasses.code)),
+        and(
+          eq(classificationClassFeatures.group, classificationLinkClasses.group),
+          eq(classificationClassFeatures.classCode, classificationLinkClasses.code),
+        ),
       )
       .where(and(eq(classificationLinkClasses.linkId, link.linkId), eq(classificationClassFeatures.featureCode, field)))
       .limit(1);
     if (owner) {
-      const key = and(eq(classificationLinkFeatures.linkId, link.linkId), eq(classificationLinkFeatures.group, owner.group), eq(classificationLinkFeatures.code, field));
+      const key = and(
+        eq(classificationLinkFeatures.linkId, link.linkId),
+        eq(classificationLinkFeatures.group, owner.group),
+        eq(classificationLinkFeatures.code, field),
+      );
       const path = `classification.feature.${owner.group}.${field}`;
-      if (raw === '') return { statement: db.delete(classificationLinkFeatures).where(key), value: '', path, stored: null };
+      if (raw === '')
+        return { statement: db.delete(classificationLinkFeatures).where(key), value: '', path, stored: null };
       const parsed = await parseFeatureValue(db, owner.group, field, raw);
       return {
         statement: db
           .insert(classificationLinkFeatures)
           .values({ linkId: link.linkId, group: owner.group, code: field, value: parsed.value, unit: parsed.unit })
           .onConflictDoUpdate({
-            target: [classificationLinkFeatures.linkId, classificationLinkFeatures.group, classificationLinkFeatures.code],
+            target: [
+              classificationLinkFeatures.linkId,
+              classificationLinkFeatures.group,
+              classificationLinkFeatures.code,
+            ],
             set: { value: parsed.value, unit: parsed.unit },
           }),
         value: parsed.value,
@@ -126,7 +174,9 @@ export async function planValueWrite(db: Database, tenant: Tenant, element: Elem
       };
     }
   }
-  throw badRequest(`field: "${field}" is not a field of this ${element.kind}, an attribute, or a feature of its classification`);
+  throw badRequest(
+    `field: "${field}" is not a field of this ${element.kind}, an attribute, or a feature of its classification`,
+  );
 }
 
 /**
@@ -140,13 +190,22 @@ export async function setValue(db: Database, tenant: Actor, input: z.infer<typeo
   if (element.departmentId !== input.departmentId) throw notFound('element');
   const { statement, value, path, stored } = await planValueWrite(db, tenant, element, input.field, input.value);
   const before = await loadPath(db, tenant.companyId, element, path);
-  const statements: Statement[] = [statement, ...historyStatement(db, tenant, { elementId: element.id, kind: element.kind, before, after: withChanges(before, { [path]: stored }) })];
+  const statements: Statement[] = [
+    statement,
+    ...historyStatement(db, tenant, {
+      elementId: element.id,
+      kind: element.kind,
+      before,
+      after: withChanges(before, { [path]: stored }),
+    }),
+  ];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   try {
     await runBatch(db, statements);
   } catch (err) {
     // Two writers can pass the SKU check at once; the unique index decides, and the loser gets 409.
-    if (isUniqueViolation(err, 'products.catalog_id, products.sku')) throw conflict(`sku "${value}" is already used in this catalog`);
+    if (isUniqueViolation(err, 'products.catalog_id, products.sku'))
+      throw conflict(`sku "${value}" is already used in this catalog`);
     throw err;
   }
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);

@@ -10,9 +10,17 @@ import {
   setElementClassification,
   SetElementClassificationDto,
 } from './element-classification';
-import { ClassFeaturesOut, ClassFeaturesQuery, ClassSearchOut, getClassFeatures, searchClasses, SearchClassesQuery } from './reference-queries';
+import {
+  ClassFeaturesOut,
+  ClassFeaturesQuery,
+  ClassSearchOut,
+  getClassFeatures,
+  searchClasses,
+  SearchClassesQuery,
+} from './reference-queries';
 
-const doc = (summary: string, response: z.ZodType) => describeRoute({ tag: 'Classification', summary, response, security: 'cookie' });
+const doc = (summary: string, response: z.ZodType) =>
+  describeRoute({ tag: 'Classification', summary, response, security: 'cookie' });
 
 /**
  * `/api/Classification/*`: the web application's classification editor (session cookie).
@@ -20,15 +28,30 @@ const doc = (summary: string, response: z.ZodType) => describeRoute({ tag: 'Clas
  * domain functions so both surfaces enforce the same rules.
  */
 export const classificationRoutes = new Hono<AppEnv>()
-  .get('/SearchClasses', doc('Find classes of a system by code prefix or name', ClassSearchOut), validate('query', SearchClassesQuery), async (c) =>
-    c.json(await searchClasses(c.var.db, c.req.valid('query'))),
+  .get(
+    '/SearchClasses',
+    doc('Find classes of a system by code prefix or name', ClassSearchOut),
+    validate('query', SearchClassesQuery),
+    async (c) => c.json(await searchClasses(c.var.db, c.req.valid('query'))),
   )
-  .get('/GetClassFeatures', doc('Features of a class with type, unit and allowed values', ClassFeaturesOut), validate('query', ClassFeaturesQuery), async (c) =>
-    c.json(await getClassFeatures(c.var.db, c.req.valid('query'))),
+  .get(
+    '/GetClassFeatures',
+    doc('Features of a class with type, unit and allowed values', ClassFeaturesOut),
+    validate('query', ClassFeaturesQuery),
+    async (c) => c.json(await getClassFeatures(c.var.db, c.req.valid('query'))),
   )
-  .get('/GetElementClassification', doc('The classification of a catalog element (null when unclassified)', ElementClassificationOut), validate('query', ElementClassificationQuery), async (c) =>
-    c.json(await getElementClassification(c.var.db, c.var.caller, c.req.valid('query').elementId)),
+  .get(
+    '/GetElementClassification',
+    doc('The classification of a catalog element (null when unclassified)', ElementClassificationOut),
+    validate('query', ElementClassificationQuery),
+    async (c) => c.json(await getElementClassification(c.var.db, c.var.caller, c.req.valid('query').elementId)),
   )
-  .post('/SetElementClassification', doc('Classify an element, replace its classes and feature values, or remove them (classes: [])', ElementClassificationOut), validate('json', SetElementClassificationDto), async (c) =>
-    c.json(await setElementClassification(c.var.db, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/SetElementClassification',
+    doc(
+      'Classify an element, replace its classes and feature values, or remove them (classes: [])',
+      ElementClassificationOut,
+    ),
+    validate('json', SetElementClassificationDto),
+    async (c) => c.json(await setElementClassification(c.var.db, c.var.caller, c.req.valid('json'))),
   );

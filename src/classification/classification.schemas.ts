@@ -45,11 +45,15 @@ export const ClassificationOut = z.object({
   elementId: z.string(),
   classificationGroups: z.number().int(),
   classes: z.array(z.object({ group: z.string(), system: z.string(), code: z.string(), name: z.string() })),
-  features: z.array(z.object({ group: z.string(), code: z.string(), name: z.string(), value: z.string(), unit: z.string().nullable() })),
+  features: z.array(
+    z.object({ group: z.string(), code: z.string(), name: z.string(), value: z.string(), unit: z.string().nullable() }),
+  ),
 });
 
 export const ClassificationListEntry = z.object({ linkId: z.string(), name: z.string() });
-export const ClassificationGroupsOut = z.object({ items: z.array(z.object({ value: z.number().int(), code: z.string(), label: z.string() })) });
+export const ClassificationGroupsOut = z.object({
+  items: z.array(z.object({ value: z.number().int(), code: z.string(), label: z.string() })),
+});
 
 export type CreateClassificationInput = z.infer<typeof CreateClassificationDto>;
 export type UpdateClassificationInput = z.infer<typeof UpdateClassificationDto>;

@@ -21,7 +21,10 @@ export const SetElementClassificationDto = z.strictObject({
   name: z.string().trim().min(1).max(250).optional(),
 });
 
-export const ElementClassificationOut = z.object({ elementId: z.string(), classification: ClassificationOut.nullable() });
+export const ElementClassificationOut = z.object({
+  elementId: z.string(),
+  classification: ClassificationOut.nullable(),
+});
 
 async function linkOf(db: Database, tenant: Tenant, elementId: string) {
   return db.query.classificationLinks.findFirst({
@@ -41,7 +44,11 @@ export async function getElementClassification(db: Database, tenant: Tenant, ele
  * same domain functions the agent surface uses (createClassification / updateClassification),
  * so class, feature and value rules are checked in one place. The bitmask follows the classes.
  */
-export async function setElementClassification(db: Database, tenant: Actor, input: z.infer<typeof SetElementClassificationDto>) {
+export async function setElementClassification(
+  db: Database,
+  tenant: Actor,
+  input: z.infer<typeof SetElementClassificationDto>,
+) {
   await assertDepartment(db, tenant, input.departmentId);
   const element = await findElement(db, tenant, input.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('element');
@@ -50,9 +57,18 @@ export async function setElementClassification(db: Database, tenant: Actor, inpu
     if (link) await deleteClassification(db, tenant, link.linkId);
     return { elementId: element.id, classification: null };
   }
-  const classificationGroups = input.classes.reduce((mask, c) => mask | GROUPS.find((g) => g.code === c.group)!.value, 0);
+  const classificationGroups = input.classes.reduce(
+    (mask, c) => mask | GROUPS.find((g) => g.code === c.group)!.value,
+    0,
+  );
   const classification = link
-    ? await updateClassification(db, tenant, { linkId: link.linkId, name: input.name, classificationGroups, classes: input.classes, features: input.features })
+    ? await updateClassification(db, tenant, {
+        linkId: link.linkId,
+        name: input.name,
+        classificationGroups,
+        classes: input.classes,
+        features: input.features,
+      })
     : await createClassification(db, tenant, {
         elementId: element.id,
         name: input.name ?? (await defaultName(db, input.classes[0]!)),
@@ -63,7 +79,10 @@ export async function setElementClassification(db: Database, tenant: Actor, inpu
   return { elementId: element.id, classification };
 }
 
-async function defaultName(db: Database, first: { group: 'ETIM' | 'ECLASS' | 'PROFICLASS'; code: string }): Promise<string> {
+async function defaultName(
+  db: Database,
+  first: { group: 'ETIM' | 'ECLASS' | 'PROFICLASS'; code: string },
+): Promise<string> {
   const cls = await db.query.classificationClasses.findFirst({
     where: and(eq(classificationClasses.group, first.group), eq(classificationClasses.code, first.code)),
   });

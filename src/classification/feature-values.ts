@@ -11,7 +11,10 @@ export type ClassificationGroup = 'ETIM' | 'ECLASS' | 'PROFICLASS';
  * takes an EV value code, N a number in the feature's unit, R a range "min..max", L a logical
  * true/false. Shared by SetValue, classifications and bulk upserts.
  */
-export function featureRule(feature: { type: 'A' | 'N' | 'R' | 'L'; unit: string | null }, enumValues: readonly string[]): ValueRule {
+export function featureRule(
+  feature: { type: 'A' | 'N' | 'R' | 'L'; unit: string | null },
+  enumValues: readonly string[],
+): ValueRule {
   switch (feature.type) {
     case 'A':
       return { type: 'enum', enumValues };
@@ -40,7 +43,9 @@ export async function parseFeatureValue(
     const values = await db
       .select({ code: classificationFeatureValues.code })
       .from(classificationFeatureValues)
-      .where(and(eq(classificationFeatureValues.group, group), eq(classificationFeatureValues.featureCode, featureCode)));
+      .where(
+        and(eq(classificationFeatureValues.group, group), eq(classificationFeatureValues.featureCode, featureCode)),
+      );
     enumValues = values.map((v) => v.code);
   }
   return { ...parseValue(featureCode, raw, featureRule(feature, enumValues)), unit: feature.unit };

@@ -29,12 +29,18 @@ interface ResolvedClass {
 }
 
 /** Checks classes against the reference data and the bitmask against the classes. */
-async function resolveClasses(db: Database, bitmask: number, classes: { group: ClassificationGroup; code: string; system?: string }[]) {
+async function resolveClasses(
+  db: Database,
+  bitmask: number,
+  classes: { group: ClassificationGroup; code: string; system?: string }[],
+) {
   const groups = classes.map((c) => c.group);
   if (new Set(groups).size !== groups.length) throw badRequest('classes: at most one class per classification group');
   const mask = groups.reduce((m, g) => m | bitOf(g), 0);
   if (mask !== bitmask) {
-    throw badRequest(`classificationGroups: bitmask ${bitmask} does not match the groups of the classes given (${mask})`);
+    throw badRequest(
+      `classificationGroups: bitmask ${bitmask} does not match the groups of the classes given (${mask})`,
+    );
   }
   const resolved: ResolvedClass[] = [];
   for (const c of classes) {
@@ -42,24 +48,39 @@ async function resolveClasses(db: Database, bitmask: number, classes: { group: C
       where: and(eq(classificationClasses.group, c.group), eq(classificationClasses.code, c.code)),
     });
     if (!ref) throw badRequest(`classes: ${c.code} is not a known ${c.group} class`);
-    if (c.system && c.system !== ref.system) throw badRequest(`classes: ${c.code} belongs to ${ref.system}, not ${c.system}`);
+    if (c.system && c.system !== ref.system)
+      throw badRequest(`classes: ${c.code} belongs to ${ref.system}, not ${c.system}`);
     resolved.push({ group: c.group, system: ref.system, code: ref.code });
   }
   return resolved;
 }
 
 /** Parses feature values; each code must be a feature of the link's class in its group. */
-async function resolveFeatures(db: Database, classes: ResolvedClass[], features: { group?: ClassificationGroup; code: string; value: string }[]) {
+async function resolveFeatures(
+  db: Database,
+  classes: ResolvedClass[],
+  features: { group?: ClassificationGroup; code: string; value: string }[],
+) {
   const allowed = await db
-    .select({ group: classificationClassFeatures.group, featureCode: classificationClassFeatures.featureCode, classCode: classificationClassFeatures.classCode })
+    .select({
+      group: classificationClassFeatures.group,
+      featureCode: classificationClassFeatures.featureCode,
+      classCode: classificationClassFeatures.classCode,
+    })
     .from(classificationClassFeatures)
-    .where(inArray(classificationClassFeatures.classCode, classes.map((c) => c.code)));
+    .where(
+      inArray(
+        classificationClassFeatures.classCode,
+        classes.map((c) => c.code),
+      ),
+    );
   const valid = allowed.filter((a) => classes.some((c) => c.group === a.group && c.code === a.classCode));
   const seen = new Set<string>();
   const out: { group: ClassificationGroup; code: string; value: string; unit: string | null }[] = [];
   for (const f of features) {
     const owners = valid.filter((a) => a.featureCode === f.code && (!f.group || a.group === f.group));
-    if (owners.length === 0) throw badRequest(`features: ${f.code} is not a feature of the classes of this classification`);
+    if (owners.length === 0)
+      throw badRequest(`features: ${f.code} is not a feature of the classes of this classification`);
     if (owners.length > 1 && !f.group) throw badRequest(`features: ${f.code} is ambiguous; name its group`);
     const group = owners[0]!.group;
     if (seen.has(`${group}:${f.code}`)) throw badRequest(`features: ${f.code} is given twice`);
@@ -83,7 +104,12 @@ export function classificationSnapshot(
   return snapshot;
 }
 
-function writeLinkParts(db: Database, linkId: string, classes: ResolvedClass[], features: Awaited<ReturnType<typeof resolveFeatures>>): BatchStatement[] {
+function writeLinkParts(
+  db: Database,
+  linkId: string,
+  classes: ResolvedClass[],
+  features: Awaited<ReturnType<typeof resolveFeatures>>,
+): BatchStatement[] {
   return [
     db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, linkId)),
     db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, linkId)),
@@ -104,21 +130,55 @@ async function findLink(db: Database, tenant: Tenant, linkId: string) {
 export async function getClassification(db: Database, tenant: Tenant, linkId: string) {
   const link = await findLink(db, tenant, linkId);
   const classes = await db
-    .select({ group: classificationLinkClasses.group, system: classificationLinkClasses.system, code: classificationLinkClasses.code, name: classificationClasses.name })
+    .select({
+      group: classificationLinkClasses.group,
+      system: classificationLinkClasses.system,
+      code: classificationLinkClasses.code,
+      name: classificationClasses.name,
+    })
     .from(classificationLinkClasses)
-    .innerJoin(classificationClasses, and(eq(classificationClasses.group, classificationLinkClasses.group), eq(classificationClasses.code, classificationLinkClasses.code)))
+    .innerJoin(
+      classificationClasses,
+      and(
+        eq(classificationClasses.group, classificationLinkClasses.group),
+        eq(classificationClasses.code, classificationLinkClasses.code),
+      ),
+    )
     .where(eq(classificationLinkClasses.linkId, link.linkId))
     .orderBy(asc(classificationLinkClasses.group));
   const features = await db
-    .select({ group: classificationLinkFeatures.group, code: classificationLinkFeatures.code, name: classificationFeatures.name, value: classificationLinkFeatures.value, unit: classificationLinkFeatures.unit })
+    .select({
+      group: classificationLinkFeatures.group,
+      code: classificationLinkFeatures.code,
+      name: classificationFeatures.name,
+      value: classificationLinkFeatures.value,
+      unit: classificationLinkFeatures.unit,
+    })
     .from(classificationLinkFeatures)
-    .innerJoin(classificationFeatures, and(eq(classificationFeatures.group, classificationLinkFeatures.group), eq(classificationFeatures.code, classificationLinkFeatures.code)))
+    .innerJoin(
+      classificationFeatures,
+      and(
+        eq(classificationFeatures.group, classificationLinkFeatures.group),
+        eq(classificationFeatures.code, classificationLinkFeatures.code),
+      ),
+    )
     .where(eq(classificationLinkFeatures.linkId, link.linkId))
     .orderBy(asc(classificationLinkFeatures.group), asc(classificationLinkFeatures.code));
-  return { linkId: link.linkId, name: link.name, elementId: link.elementId, classificationGroups: link.classificationGroups, classes, features };
+  return {
+    linkId: link.linkId,
+    name: link.name,
+    elementId: link.elementId,
+    classificationGroups: link.classificationGroups,
+    classes,
+    features,
+  };
 }
 
-export async function listClassifications(db: Database, tenant: Tenant, input: { cursor?: string; limit: number; elementId?: string }) {
+export async function listClassifications(
+  db: Database,
+  tenant: Tenant,
+  input: { cursor?: string; limit: number; elementId?: string },
+) {
   const after = decodeCursor(input.cursor);
   const rows = await db
     .select({ linkId: classificationLinks.linkId, name: classificationLinks.name })
@@ -137,13 +197,21 @@ export async function listClassifications(db: Database, tenant: Tenant, input: {
 
 export async function createClassification(db: Database, tenant: Actor, input: CreateClassificationInput) {
   const element = await findElement(db, tenant, input.elementId);
-  const existing = await db.query.classificationLinks.findFirst({ where: eq(classificationLinks.elementId, element.id) });
+  const existing = await db.query.classificationLinks.findFirst({
+    where: eq(classificationLinks.elementId, element.id),
+  });
   if (existing) throw conflict(`element is already classified (linkId ${existing.linkId}); update that classification`);
   const classes = await resolveClasses(db, input.classificationGroups, input.classes);
   const features = await resolveFeatures(db, classes, input.features ?? []);
   const linkId = newId();
   const statements: BatchStatement[] = [
-    db.insert(classificationLinks).values({ linkId, companyId: tenant.companyId, elementId: element.id, name: input.name, classificationGroups: input.classificationGroups }),
+    db.insert(classificationLinks).values({
+      linkId,
+      companyId: tenant.companyId,
+      elementId: element.id,
+      name: input.name,
+      classificationGroups: input.classificationGroups,
+    }),
     ...writeLinkParts(db, linkId, classes, features),
     ...historyStatement(db, tenant, {
       elementId: element.id,
@@ -156,7 +224,10 @@ export async function createClassification(db: Database, tenant: Actor, input: C
   try {
     await runBatch(db, statements);
   } catch (err) {
-    if (String(err).includes('classification_links.element_id') || String((err as Error).cause).includes('classification_links.element_id')) {
+    if (
+      String(err).includes('classification_links.element_id') ||
+      String((err as Error).cause).includes('classification_links.element_id')
+    ) {
       throw conflict('element is already classified');
     }
     throw err;
@@ -170,8 +241,12 @@ export async function updateClassification(db: Database, tenant: Actor, input: U
   const element = await findElement(db, tenant, link.elementId);
   const current = await getClassification(db, tenant, link.linkId);
   const bitmask = input.classificationGroups ?? link.classificationGroups;
-  const classes = await resolveClasses(db, bitmask, input.classes ?? current.classes.map(({ group, code }) => ({ group: group as ClassificationGroup, code })));
-  let features;
+  const classes = await resolveClasses(
+    db,
+    bitmask,
+    input.classes ?? current.classes.map(({ group, code }) => ({ group: group as ClassificationGroup, code })),
+  );
+  let features: Awaited<ReturnType<typeof resolveFeatures>>;
   if (input.features) {
     features = await resolveFeatures(db, classes, input.features);
   } else {
@@ -179,7 +254,11 @@ export async function updateClassification(db: Database, tenant: Actor, input: U
     const kept = [];
     for (const f of current.features) {
       try {
-        kept.push(...(await resolveFeatures(db, classes, [{ group: f.group as ClassificationGroup, code: f.code, value: f.value }])));
+        kept.push(
+          ...(await resolveFeatures(db, classes, [
+            { group: f.group as ClassificationGroup, code: f.code, value: f.value },
+          ])),
+        );
       } catch (err) {
         // The feature no longer belongs to the classes: dropped with the class change. Anything
         // else (D1 failing, a bug) is not a validation outcome and must surface.
@@ -189,7 +268,8 @@ export async function updateClassification(db: Database, tenant: Actor, input: U
     features = kept;
   }
   const statements: BatchStatement[] = [
-    db.update(classificationLinks)
+    db
+      .update(classificationLinks)
       .set({ name: input.name ?? link.name, classificationGroups: bitmask, updatedAt: new Date().toISOString() })
       .where(eq(classificationLinks.linkId, link.linkId)),
     ...writeLinkParts(db, link.linkId, classes, features),

@@ -2,7 +2,12 @@ import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { escapeLike } from '../db/pagination';
-import { classificationClasses, classificationClassFeatures, classificationFeatures, classificationFeatureValues } from '../db/schema';
+import {
+  classificationClasses,
+  classificationClassFeatures,
+  classificationFeatures,
+  classificationFeatureValues,
+} from '../db/schema';
 import { notFound } from '../http/app-error';
 import { GroupCode } from './classification.schemas';
 
@@ -13,7 +18,10 @@ export const SearchClassesQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(25),
 });
 
-export const ClassFeaturesQuery = z.strictObject({ group: GroupCode.default('ETIM'), classCode: z.string().min(1).max(40) });
+export const ClassFeaturesQuery = z.strictObject({
+  group: GroupCode.default('ETIM'),
+  classCode: z.string().min(1).max(40),
+});
 
 const ClassEntry = z.object({ group: z.string(), system: z.string(), code: z.string(), name: z.string() });
 export const ClassSearchOut = z.object({ items: z.array(ClassEntry) });
@@ -36,12 +44,22 @@ export const ClassFeaturesOut = ClassEntry.extend({
 export async function searchClasses(db: Database, input: z.infer<typeof SearchClassesQuery>) {
   const q = input.q ? escapeLike(input.q) : '';
   const items = await db
-    .select({ group: classificationClasses.group, system: classificationClasses.system, code: classificationClasses.code, name: classificationClasses.name })
+    .select({
+      group: classificationClasses.group,
+      system: classificationClasses.system,
+      code: classificationClasses.code,
+      name: classificationClasses.name,
+    })
     .from(classificationClasses)
     .where(
       and(
         eq(classificationClasses.group, input.group),
-        q ? or(sql`${classificationClasses.code} LIKE ${`${q}%`} ESCAPE '\\'`, sql`${classificationClasses.name} LIKE ${`%${q}%`} ESCAPE '\\'`) : undefined,
+        q
+          ? or(
+              sql`${classificationClasses.code} LIKE ${`${q}%`} ESCAPE '\\'`,
+              sql`${classificationClasses.name} LIKE ${`%${q}%`} ESCAPE '\\'`,
+            )
+          : undefined,
       ),
     )
     .orderBy(asc(classificationClasses.code))
@@ -56,16 +74,28 @@ export async function getClassFeatures(db: Database, input: z.infer<typeof Class
   });
   if (!cls) throw notFound(`${input.group} class ${input.classCode}`);
   const features = await db
-    .select({ code: classificationFeatures.code, name: classificationFeatures.name, type: classificationFeatures.type, unit: classificationFeatures.unit })
+    .select({
+      code: classificationFeatures.code,
+      name: classificationFeatures.name,
+      type: classificationFeatures.type,
+      unit: classificationFeatures.unit,
+    })
     .from(classificationClassFeatures)
     .innerJoin(
       classificationFeatures,
-      and(eq(classificationFeatures.group, classificationClassFeatures.group), eq(classificationFeatures.code, classificationClassFeatures.featureCode)),
+      and(
+        eq(classificationFeatures.group, classificationClassFeatures.group),
+        eq(classificationFeatures.code, classificationClassFeatures.featureCode),
+      ),
     )
     .where(and(eq(classificationClassFeatures.group, cls.group), eq(classificationClassFeatures.classCode, cls.code)))
     .orderBy(asc(classificationClassFeatures.sortOrder), asc(classificationFeatures.code));
   const values = await db
-    .select({ featureCode: classificationFeatureValues.featureCode, code: classificationFeatureValues.code, name: classificationFeatureValues.name })
+    .select({
+      featureCode: classificationFeatureValues.featureCode,
+      code: classificationFeatureValues.code,
+      name: classificationFeatureValues.name,
+    })
     .from(classificationFeatureValues)
     .innerJoin(
       classificationClassFeatures,
@@ -83,7 +113,8 @@ export async function getClassFeatures(db: Database, input: z.infer<typeof Class
     name: cls.name,
     features: features.map((f) => ({
       ...f,
-      values: f.type === 'A' ? values.filter((v) => v.featureCode === f.code).map(({ code, name }) => ({ code, name })) : [],
+      values:
+        f.type === 'A' ? values.filter((v) => v.featureCode === f.code).map(({ code, name }) => ({ code, name })) : [],
     })),
   };
 }

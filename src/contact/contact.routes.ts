@@ -12,7 +12,12 @@ import { ContactDto, ContactReceipt } from './contact.schemas';
  */
 export const contactRoutes = new Hono<AppEnv>().post(
   '/submit',
-  describeRoute({ tag: 'Account', summary: 'Send a message to the sales team (5 per hour per IP)', response: ContactReceipt, security: 'none' }),
+  describeRoute({
+    tag: 'Account',
+    summary: 'Send a message to the sales team (5 per hour per IP)',
+    response: ContactReceipt,
+    security: 'none',
+  }),
   rateLimit('contact'),
   validate('json', ContactDto),
   async (c) => c.json(await submitContactMessage(c.var.db, c.req.valid('json'))),

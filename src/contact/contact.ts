@@ -4,7 +4,10 @@ import { contactMessages } from '../db/schema';
 import type { ContactInput } from './contact.schemas';
 
 /** Stores a contact-form message for the sales team; the id is the receipt. */
-export async function submitContactMessage(db: Database, input: ContactInput): Promise<{ ok: true; messageId: string }> {
+export async function submitContactMessage(
+  db: Database,
+  input: ContactInput,
+): Promise<{ ok: true; messageId: string }> {
   const messageId = newId();
   await db.insert(contactMessages).values({
     id: messageId,

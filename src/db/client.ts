@@ -37,5 +37,7 @@ export async function runBatch(db: Database, statements: BatchStatement[]) {
 export function isUniqueViolation(err: unknown, columns: string): boolean {
   if (!(err instanceof Error)) return false;
   const text = `${err.message} ${String(err.cause ?? '')}`;
-  return text.includes(`UNIQUE constraint failed: ${columns}:`) || text.endsWith(`UNIQUE constraint failed: ${columns}`);
+  return (
+    text.includes(`UNIQUE constraint failed: ${columns}:`) || text.endsWith(`UNIQUE constraint failed: ${columns}`)
+  );
 }

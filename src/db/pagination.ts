@@ -15,7 +15,11 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
 }
 
 /** Given `limit + 1` rows, returns the page and the cursor of its last row when more exist. */
-export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => string): { items: T[]; nextCursor: string | null } {
+export function toPage<T>(
+  rows: T[],
+  limit: number,
+  keyOf: (row: T) => string,
+): { items: T[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null };
@@ -38,7 +42,11 @@ export function encodeJsonCursor(value: unknown): string {
 export function decodeJsonCursor(cursor: string): unknown {
   try {
     const binary = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    return JSON.parse(
+      new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
+        Uint8Array.from(binary, (c) => c.charCodeAt(0)),
+      ),
+    );
   } catch {
     throw badRequest('cursor is not valid');
   }

@@ -26,7 +26,9 @@ export const departments = sqliteTable(
   'departments',
   {
     id: text('id').primaryKey(),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     createdAt: createdAt(),
   },
@@ -49,10 +51,16 @@ export const users = sqliteTable('users', {
 export const memberships = sqliteTable(
   'memberships',
   {
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['admin', 'editor'] }).notNull(),
-    defaultDepartmentId: text('default_department_id').notNull().references(() => departments.id),
+    defaultDepartmentId: text('default_department_id')
+      .notNull()
+      .references(() => departments.id),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.companyId] }), index('memberships_company_idx').on(t.companyId)],
@@ -63,9 +71,15 @@ export const sessions = sqliteTable(
   {
     /** SHA-256 of the cookie token: a stolen database does not yield usable cookies. */
     tokenHash: text('token_hash').primaryKey(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    departmentId: text('department_id').notNull().references(() => departments.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    departmentId: text('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'cascade' }),
     expiresAt: text('expires_at').notNull(),
     createdAt: createdAt(),
   },
@@ -78,8 +92,12 @@ export const catalogs = sqliteTable(
   'catalogs',
   {
     id: text('id').primaryKey(),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    departmentId: text('department_id').notNull().references(() => departments.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    departmentId: text('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description'),
     catalogType: text('catalog_type'),
@@ -99,8 +117,12 @@ export const categories = sqliteTable(
   'categories',
   {
     id: text('id').primaryKey(),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    catalogId: text('catalog_id').notNull().references(() => catalogs.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    catalogId: text('catalog_id')
+      .notNull()
+      .references(() => catalogs.id, { onDelete: 'cascade' }),
     parentId: text('parent_id'),
     name: text('name').notNull(),
     description: text('description'),
@@ -130,8 +152,12 @@ export const products = sqliteTable(
   'products',
   {
     id: text('id').primaryKey(),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    catalogId: text('catalog_id').notNull().references(() => catalogs.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    catalogId: text('catalog_id')
+      .notNull()
+      .references(() => catalogs.id, { onDelete: 'cascade' }),
     parentId: text('parent_id'),
     sku: text('sku'),
     name: text('name'),
@@ -146,7 +172,9 @@ export const products = sqliteTable(
     priceQuantity: integer('price_quantity'),
     keywords: text('keywords'),
     deliveryTimeDays: integer('delivery_time_days'),
-    status: text('status', { enum: ['active', 'draft', 'discontinued'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'draft', 'discontinued'] })
+      .notNull()
+      .default('active'),
     /** Bumped in the same batch as any change to the master's sync record. */
     revision: integer('revision').notNull().default(0),
     /** SHA-256 over the master's sync record, valid for `fingerprintRevision`. Masters only. */
@@ -171,11 +199,18 @@ export const products = sqliteTable(
 export const productCategories = sqliteTable(
   'product_categories',
   {
-    productId: text('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
-    categoryId: text('category_id').notNull().references(() => categories.id, { onDelete: 'cascade' }),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    categoryId: text('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
     companyId: text('company_id').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.productId, t.categoryId] }), index('product_categories_category_idx').on(t.categoryId)],
+  (t) => [
+    primaryKey({ columns: [t.productId, t.categoryId] }),
+    index('product_categories_category_idx').on(t.categoryId),
+  ],
 );
 
 // ---------------------------------------------------------------- attributes
@@ -184,7 +219,9 @@ export const attributes = sqliteTable(
   'attributes',
   {
     id: text('id').primaryKey(),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     /** The field name SetValue uses. */
     code: text('code').notNull(),
     name: text('name').notNull(),
@@ -201,7 +238,9 @@ export const attributeValues = sqliteTable(
   'attribute_values',
   {
     elementId: text('element_id').notNull(),
-    attributeId: text('attribute_id').notNull().references(() => attributes.id, { onDelete: 'cascade' }),
+    attributeId: text('attribute_id')
+      .notNull()
+      .references(() => attributes.id, { onDelete: 'cascade' }),
     companyId: text('company_id').notNull(),
     /** The string as given, normalised (e.g. "230" for a number, "true" for a boolean). */
     value: text('value').notNull(),
@@ -272,7 +311,9 @@ export const classificationLinks = sqliteTable(
   'classification_links',
   {
     linkId: text('link_id').primaryKey(),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     elementId: text('element_id').notNull(),
     name: text('name').notNull(),
     /** Bitmask: 1 ETIM, 2 ECLASS, 4 PROFICLASS. */
@@ -289,7 +330,9 @@ export const classificationLinks = sqliteTable(
 export const classificationLinkClasses = sqliteTable(
   'classification_link_classes',
   {
-    linkId: text('link_id').notNull().references(() => classificationLinks.linkId, { onDelete: 'cascade' }),
+    linkId: text('link_id')
+      .notNull()
+      .references(() => classificationLinks.linkId, { onDelete: 'cascade' }),
     group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
     system: text('system').notNull(),
     code: text('code').notNull(),
@@ -300,7 +343,9 @@ export const classificationLinkClasses = sqliteTable(
 export const classificationLinkFeatures = sqliteTable(
   'classification_link_features',
   {
-    linkId: text('link_id').notNull().references(() => classificationLinks.linkId, { onDelete: 'cascade' }),
+    linkId: text('link_id')
+      .notNull()
+      .references(() => classificationLinks.linkId, { onDelete: 'cascade' }),
     group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
     code: text('code').notNull(),
     /** Normalised: number as decimal string, logical "true"/"false", enum as EV code, range as "min..max". */
@@ -316,7 +361,9 @@ export const media = sqliteTable(
   'media',
   {
     id: text('id').primaryKey(),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     elementId: text('element_id').notNull(),
     /** BMEcat MIME_PURPOSE: normal, thumbnail, detail, data_sheet, logo, others. */
     purpose: text('purpose').notNull().default('normal'),
@@ -340,7 +387,9 @@ export const jobs = sqliteTable(
   'jobs',
   {
     id: text('id').primaryKey(),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     departmentId: text('department_id').notNull(),
     userId: text('user_id').notNull(),
     kind: text('kind').notNull(),
@@ -377,7 +426,9 @@ export const exportTemplates = sqliteTable(
   'export_templates',
   {
     id: text('id').primaryKey(),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     exportType: text('export_type').notNull().default('BMEcat'),
     language: text('language').notNull().default('deu'),
@@ -424,7 +475,10 @@ export const historyVersions = sqliteTable(
     changes: text('changes').notNull(),
     at: text('at').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
   },
-  (t) => [index('history_element_idx').on(t.companyId, t.elementId, t.id), index('history_company_at_idx').on(t.companyId, t.at)],
+  (t) => [
+    index('history_element_idx').on(t.companyId, t.elementId, t.id),
+    index('history_company_at_idx').on(t.companyId, t.at),
+  ],
 );
 
 // ---------------------------------------------------------------- sign-in throttle
@@ -464,9 +518,15 @@ export const syncConnections = sqliteTable(
   'sync_connections',
   {
     id: text('id').primaryKey(),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
-    departmentId: text('department_id').notNull().references(() => departments.id, { onDelete: 'cascade' }),
-    catalogId: text('catalog_id').notNull().references(() => catalogs.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    departmentId: text('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'cascade' }),
+    catalogId: text('catalog_id')
+      .notNull()
+      .references(() => catalogs.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     connectorUrl: text('connector_url').notNull(),
     keyId: text('key_id').notNull(),
@@ -527,7 +587,9 @@ export const importFiles = sqliteTable(
   'import_files',
   {
     id: text('id').primaryKey(),
-    companyId: text('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
     userId: text('user_id').notNull(),
     fileName: text('file_name').notNull(),
     contentType: text('content_type').notNull(),
@@ -547,7 +609,9 @@ export const importFiles = sqliteTable(
 export const importGroups = sqliteTable(
   'import_groups',
   {
-    jobId: text('job_id').notNull().references(() => jobs.id, { onDelete: 'cascade' }),
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
     groupId: text('group_id').notNull(),
     /** Order in the file: categories are created in file order, so their ids keep it. */
     position: integer('position').notNull(),
@@ -567,7 +631,9 @@ export const importGroups = sqliteTable(
 export const importRejections = sqliteTable(
   'import_rejections',
   {
-    jobId: text('job_id').notNull().references(() => jobs.id, { onDelete: 'cascade' }),
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
     sku: text('sku'),
     /** "line 120" (CSV) or an XML path with its line, e.g. "PRODUCT[17] (line 412)". */

@@ -22,9 +22,26 @@ export function csvField(value: string | number | null | undefined): string {
 const csvLine = (fields: (string | number | null | undefined)[]) => `${fields.map(csvField).join(',')}\r\n`;
 
 const FIXED_COLUMNS = [
-  'productId', 'parentId', 'parentSku', 'sku', 'name', 'description', 'gtin', 'manufacturerName', 'manufacturerPid',
-  'unit', 'price', 'currency', 'priceQuantity', 'keywords', 'deliveryTimeDays', 'status', 'categories',
-  'classes', 'features', 'media',
+  'productId',
+  'parentId',
+  'parentSku',
+  'sku',
+  'name',
+  'description',
+  'gtin',
+  'manufacturerName',
+  'manufacturerPid',
+  'unit',
+  'price',
+  'currency',
+  'priceQuantity',
+  'keywords',
+  'deliveryTimeDays',
+  'status',
+  'categories',
+  'classes',
+  'features',
+  'media',
 ] as const;
 
 interface CsvPlan {
@@ -38,7 +55,9 @@ function classesOf(node: ProductNode): string {
 }
 
 function featuresOf(node: ProductNode): string {
-  return (node.classification?.features ?? []).map((f) => `${f.code}=${f.value}${f.unit ? ` ${f.unit}` : ''}`).join('|');
+  return (node.classification?.features ?? [])
+    .map((f) => `${f.code}=${f.value}${f.unit ? ` ${f.unit}` : ''}`)
+    .join('|');
 }
 
 /**
@@ -63,7 +82,8 @@ export const csvExporter: Exporter<CsvPlan> = {
     const byId = new Map(categoryRows.map((c) => [c.id, c]));
     const pathOf = (id: string): string => {
       const names: string[] = [];
-      for (let c = byId.get(id); c && names.length < 20; c = c.parentId ? byId.get(c.parentId) : undefined) names.unshift(c.name);
+      for (let c = byId.get(id); c && names.length < 20; c = c.parentId ? byId.get(c.parentId) : undefined)
+        names.unshift(c.name);
       return names.join(' > ');
     };
     return {
@@ -84,9 +104,26 @@ export const csvExporter: Exporter<CsvPlan> = {
             const p = node.product;
             const values = new Map(node.values.map((v) => [v.code, v.value]));
             return csvLine([
-              p.id, p.parentId, parentSku, p.sku, p.name, p.description, p.gtin, p.manufacturerName, p.manufacturerPid,
-              p.unit, p.price, p.price ? ctx.catalog.currency : null, p.priceQuantity, p.keywords, p.deliveryTimeDays, p.status,
-              categoryList, classesOf(node), featuresOf(node), node.media.map((m) => m.fileName).join('|'),
+              p.id,
+              p.parentId,
+              parentSku,
+              p.sku,
+              p.name,
+              p.description,
+              p.gtin,
+              p.manufacturerName,
+              p.manufacturerPid,
+              p.unit,
+              p.price,
+              p.price ? ctx.catalog.currency : null,
+              p.priceQuantity,
+              p.keywords,
+              p.deliveryTimeDays,
+              p.status,
+              categoryList,
+              classesOf(node),
+              featuresOf(node),
+              node.media.map((m) => m.fileName).join('|'),
               ...plan.attributeCodes.map((code) => values.get(code)),
             ]);
           };

@@ -7,29 +7,49 @@ import { describeRoute } from '../openapi/route-meta';
 import { findJob } from '../jobs/jobs';
 import { PageQuery, Page } from '../catalog/catalog.schemas';
 import { JobRef, StartExportDto, startExport } from './start-export';
-import { addTemplate, deleteTemplate, ExportTemplateDto, ExportTemplateOut, getTemplate, listTemplates, updateTemplate } from './templates';
+import {
+  addTemplate,
+  deleteTemplate,
+  ExportTemplateDto,
+  ExportTemplateOut,
+  getTemplate,
+  listTemplates,
+  updateTemplate,
+} from './templates';
 import { contentDisposition } from '../http/content-disposition';
 
 const DownloadQuery = z.strictObject({ jobId: z.uuid() });
 const TemplateQuery = z.strictObject({ templateId: z.uuid() });
 const DeleteTemplateDto = z.strictObject({ templateId: z.uuid() });
-const doc = (summary: string, response?: z.ZodType) => describeRoute({ tag: 'Export', summary, response, security: 'cookie' });
+const doc = (summary: string, response?: z.ZodType) =>
+  describeRoute({ tag: 'Export', summary, response, security: 'cookie' });
 
 /** `/api/Export/*`: queue exports, download their files, and manage export templates. */
 export const exportRoutes = new Hono<AppEnv>()
   .post(
     '/StartExport',
-    describeRoute({ tag: 'Export', summary: 'Queue an export of a catalog as a background job', response: JobRef, security: 'cookie' }),
+    describeRoute({
+      tag: 'Export',
+      summary: 'Queue an export of a catalog as a background job',
+      response: JobRef,
+      security: 'cookie',
+    }),
     validate('json', StartExportDto),
     async (c) => c.json(await startExport({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
   )
   .get(
     '/Download',
-    describeRoute({ tag: 'Export', summary: 'Download the file of a succeeded export job', responseContentType: 'application/octet-stream', security: 'cookie' }),
+    describeRoute({
+      tag: 'Export',
+      summary: 'Download the file of a succeeded export job',
+      responseContentType: 'application/octet-stream',
+      security: 'cookie',
+    }),
     validate('query', DownloadQuery),
     async (c) => {
       const job = await findJob(c.var.db, c.var.caller, c.req.valid('query').jobId);
-      if (job.state !== 'succeeded' || !job.resultKey) throw new AppError('conflict', `export is ${job.state}; no file to download yet`);
+      if (job.state !== 'succeeded' || !job.resultKey)
+        throw new AppError('conflict', `export is ${job.state}; no file to download yet`);
       const object = await c.env.FILES.get(job.resultKey);
       if (!object) throw notFound('export file');
       return new Response(object.body, {
@@ -42,14 +62,23 @@ export const exportRoutes = new Hono<AppEnv>()
       });
     },
   )
-  .post('/AddTemplate', doc('Create an export template (format, language, options)', ExportTemplateOut), validate('json', ExportTemplateDto), async (c) =>
-    c.json(await addTemplate(c.var.db, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/AddTemplate',
+    doc('Create an export template (format, language, options)', ExportTemplateOut),
+    validate('json', ExportTemplateDto),
+    async (c) => c.json(await addTemplate(c.var.db, c.var.caller, c.req.valid('json'))),
   )
-  .post('/UpdateTemplate', doc('Replace an export template (templateId required)', ExportTemplateOut), validate('json', ExportTemplateDto), async (c) =>
-    c.json(await updateTemplate(c.var.db, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/UpdateTemplate',
+    doc('Replace an export template (templateId required)', ExportTemplateOut),
+    validate('json', ExportTemplateDto),
+    async (c) => c.json(await updateTemplate(c.var.db, c.var.caller, c.req.valid('json'))),
   )
-  .get('/GetTemplates', doc("The company's export templates", Page(ExportTemplateOut)), validate('query', z.strictObject(PageQuery)), async (c) =>
-    c.json(await listTemplates(c.var.db, c.var.caller, c.req.valid('query'))),
+  .get(
+    '/GetTemplates',
+    doc("The company's export templates", Page(ExportTemplateOut)),
+    validate('query', z.strictObject(PageQuery)),
+    async (c) => c.json(await listTemplates(c.var.db, c.var.caller, c.req.valid('query'))),
   )
   .get('/GetTemplate', doc('One export template', ExportTemplateOut), validate('query', TemplateQuery), async (c) =>
     c.json(await getTemplate(c.var.db, c.var.caller, c.req.valid('query').templateId)),

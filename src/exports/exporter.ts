@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { catalogs, exportTemplates, products } from '../db/schema';
+import { type catalogs, type exportTemplates, products } from '../db/schema';
 import { loadProductAggregates, type ProductAggregate } from '../catalog/product-aggregate';
 import type { WarningTally } from './export-warnings';
 
@@ -94,7 +94,9 @@ export async function productPage(
         isNull(products.parentId),
         cursor ? gt(products.id, cursor) : undefined,
         before ? lte(products.createdAt, before) : undefined,
-        options.statuses ? inArray(products.status, options.statuses as ('active' | 'draft' | 'discontinued')[]) : undefined,
+        options.statuses
+          ? inArray(products.status, options.statuses as ('active' | 'draft' | 'discontinued')[])
+          : undefined,
         subset,
       ),
     )
@@ -111,7 +113,10 @@ export function rowCount(aggregates: ProductAggregate[]): number {
 }
 
 /** A phase that writes fixed text once. */
-export function textPhase<Plan>(name: string, text: (ctx: ExportContext, plan: Plan) => string | Promise<string>): ExportPhase<Plan> {
+export function textPhase<Plan>(
+  name: string,
+  text: (ctx: ExportContext, plan: Plan) => string | Promise<string>,
+): ExportPhase<Plan> {
   return {
     name,
     async run(ctx, plan) {

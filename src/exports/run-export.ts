@@ -50,11 +50,21 @@ export interface ExportParams {
 export type SliceOutcome = 'finished' | 'continued' | 'stopped';
 
 function fileNameFor(catalogName: string, exporter: Exporter<any>, jobId: string): string {
-  const base = catalogName.normalize('NFKD').replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'catalog';
+  const base =
+    catalogName
+      .normalize('NFKD')
+      .replace(/[^\w.-]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 60) || 'catalog';
   return `${base}-${exporter.exportType}-${jobId.slice(0, 8)}.${exporter.fileExtension}`;
 }
 
-async function saveCheckpoint(db: Database, jobId: string, loadedSeq: number, next: ExportCheckpoint): Promise<boolean> {
+async function saveCheckpoint(
+  db: Database,
+  jobId: string,
+  loadedSeq: number,
+  next: ExportCheckpoint,
+): Promise<boolean> {
   const [row] = await db
     .update(jobs)
     .set({ checkpoint: next, progressDone: next.done, ...progressed() })
@@ -77,7 +87,10 @@ async function isStillRunning(db: Database, jobId: string): Promise<boolean> {
 /** Aborts the export's open multipart upload and deletes its carry object. */
 export async function discardExport(files: R2Bucket, checkpoint: ExportCheckpoint | null): Promise<void> {
   if (!checkpoint) return;
-  await files.resumeMultipartUpload(checkpoint.key, checkpoint.uploadId).abort().catch(() => undefined);
+  await files
+    .resumeMultipartUpload(checkpoint.key, checkpoint.uploadId)
+    .abort()
+    .catch(() => undefined);
   if (checkpoint.carryKey) await files.delete(checkpoint.carryKey);
 }
 
@@ -108,7 +121,8 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
       })) ?? null)
     : null;
   // Only planning reads the template; a running export keeps its plan even if the template is deleted.
-  if (params.templateId && !template && !checkpoint) throw new AppError('not_found', 'export template no longer exists');
+  if (params.templateId && !template && !checkpoint)
+    throw new AppError('not_found', 'export template no longer exists');
   const ctx: ExportContext = { db, companyId: job.companyId, catalog, template, jobId: job.id };
 
   const loadedSeq = checkpoint?.seq ?? -1;
@@ -122,9 +136,25 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
     const fileName = fileNameFor(catalog.name, exporter, job.id);
     const key = `exports/${job.companyId}/${job.id}/${fileName}`;
     const upload = await files.createMultipartUpload(key, {
-      httpMetadata: { contentType: exporter.contentType, contentDisposition: contentDisposition('attachment', fileName) },
+      httpMetadata: {
+        contentType: exporter.contentType,
+        contentDisposition: contentDisposition('attachment', fileName),
+      },
     });
-    checkpoint = { seq: 0, key, fileName, uploadId: upload.uploadId, parts: [], carryKey: null, phase: 0, cursor: null, done: 0, plan, total, warnings: {} };
+    checkpoint = {
+      seq: 0,
+      key,
+      fileName,
+      uploadId: upload.uploadId,
+      parts: [],
+      carryKey: null,
+      phase: 0,
+      cursor: null,
+      done: 0,
+      plan,
+      total,
+      warnings: {},
+    };
     if (!(await saveCheckpoint(db, job.id, loadedSeq, checkpoint))) {
       await upload.abort();
       return 'stopped';
@@ -158,14 +188,26 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
         await discardExport(files, cp);
         return 'stopped';
       }
-      await db.update(jobs).set({ progressDone: done, ...heartbeat() }).where(eq(jobs.id, job.id));
+      await db
+        .update(jobs)
+        .set({ progressDone: done, ...heartbeat() })
+        .where(eq(jobs.id, job.id));
     }
     if (phase < exporter.phases.length && Date.now() - started > deps.sliceMs) {
       const seq = cp.seq + 1;
       // Unique per attempt: a duplicate delivery racing on the same seq must not overwrite or delete the winner's carry.
       const carryKey = `tmp/${job.id}/carry-${seq}-${crypto.randomUUID()}`;
       await files.put(carryKey, writer.carry());
-      const next: ExportCheckpoint = { ...cp, seq, parts: writer.parts, carryKey, phase, cursor, done, warnings: warnings.toJSON() };
+      const next: ExportCheckpoint = {
+        ...cp,
+        seq,
+        parts: writer.parts,
+        carryKey,
+        phase,
+        cursor,
+        done,
+        warnings: warnings.toJSON(),
+      };
       if (!(await saveCheckpoint(db, job.id, cp.seq, next))) {
         await files.delete(carryKey);
         if (!(await isStillRunning(db, job.id))) await discardExport(files, next);

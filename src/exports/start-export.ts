@@ -35,7 +35,9 @@ export async function startExport(
     templateType = template.exportType;
     // A template's options were checked for its own format; another format might not accept them.
     if (input.exportType && input.exportType !== templateType) {
-      throw badRequest(`exportType: the template is for ${templateType}; leave exportType out or pick a template for ${input.exportType}`);
+      throw badRequest(
+        `exportType: the template is for ${templateType}; leave exportType out or pick a template for ${input.exportType}`,
+      );
     }
   }
   const exportType = input.exportType ?? templateType ?? DEFAULT_EXPORT_TYPE;
@@ -45,6 +47,10 @@ export async function startExport(
   return enqueueJob(
     deps,
     { companyId: caller.companyId, departmentId: input.departmentId, userId: caller.userId },
-    { kind: 'export', params: { catalogId: catalog.id, exportType, templateId: input.templateId ?? null }, total: catalog.productCount },
+    {
+      kind: 'export',
+      params: { catalogId: catalog.id, exportType, templateId: input.templateId ?? null },
+      total: catalog.productCount,
+    },
   );
 }

@@ -18,7 +18,10 @@ export const ExportTemplateDto = z.strictObject({
   name: z.string().trim().min(1, 'name must not be empty').max(100),
   exportType: z.string().min(1).max(50),
   /** ISO 639-2 code of the texts (LANGUAGE); default: deu. */
-  language: z.string().regex(/^[a-z]{3}$/, 'language must be an ISO 639-2 code such as deu or eng').nullish(),
+  language: z
+    .string()
+    .regex(/^[a-z]{3}$/, 'language must be an ISO 639-2 code such as deu or eng')
+    .nullish(),
   options: TemplateOptions.nullish(),
 });
 export type ExportTemplateInput = z.infer<typeof ExportTemplateDto>;
@@ -51,7 +54,9 @@ export function templateOut(row: TemplateRow): z.infer<typeof ExportTemplateOut>
 /** Checks a template against its format and the company's data; returns the row values to store. */
 async function checkTemplate(db: Database, tenant: Tenant, input: ExportTemplateInput) {
   if (!Object.hasOwn(EXPORTERS, input.exportType)) {
-    throw badRequest(`exportType: "${input.exportType}" is not supported; use one of ${Object.keys(EXPORTERS).join(', ')}`);
+    throw badRequest(
+      `exportType: "${input.exportType}" is not supported; use one of ${Object.keys(EXPORTERS).join(', ')}`,
+    );
   }
   const language = input.language ?? 'deu';
   const options = input.options ?? {};
@@ -95,8 +100,16 @@ export async function addTemplate(db: Database, tenant: Actor, input: ExportTemp
   try {
     // A taken id (of any company) fails the insert and rolls the history entry back with it.
     const [rows] = await db.batch([
-      db.insert(exportTemplates).values({ id, companyId: tenant.companyId, ...values }).returning(),
-      ...historyStatement(db, tenant, { elementId: id, kind: 'template', before: null, after: pickFields(values as Snapshot, TEMPLATE_FIELDS) }),
+      db
+        .insert(exportTemplates)
+        .values({ id, companyId: tenant.companyId, ...values })
+        .returning(),
+      ...historyStatement(db, tenant, {
+        elementId: id,
+        kind: 'template',
+        before: null,
+        after: pickFields(values as Snapshot, TEMPLATE_FIELDS),
+      }),
     ]);
     return templateOut(rows[0]!);
   } catch (err) {
@@ -149,7 +162,12 @@ export async function deleteTemplate(db: Database, tenant: Actor, templateId: st
   const existing = await findTemplate(db, tenant, templateId);
   await db.batch([
     db.delete(exportTemplates).where(eq(exportTemplates.id, existing.id)),
-    ...historyStatement(db, tenant, { elementId: existing.id, kind: 'template', before: pickFields(existing, TEMPLATE_FIELDS), after: null }),
+    ...historyStatement(db, tenant, {
+      elementId: existing.id,
+      kind: 'template',
+      before: pickFields(existing, TEMPLATE_FIELDS),
+      after: null,
+    }),
   ]);
   return { templateId: existing.id, deleted: true as const };
 }

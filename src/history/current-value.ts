@@ -1,6 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { attributes, attributeValues, catalogs, categories, classificationLinkFeatures, classificationLinks, products } from '../db/schema';
+import {
+  attributes,
+  attributeValues,
+  catalogs,
+  categories,
+  classificationLinkFeatures,
+  classificationLinks,
+  products,
+} from '../db/schema';
 import type { ElementRef } from '../catalog/scope';
 import type { Json, Snapshot } from './snapshot';
 
@@ -8,14 +16,25 @@ import type { Json, Snapshot } from './snapshot';
  * The partial snapshot `{path: current value}` of one path of an element: one small query
  * instead of a full snapshot, for writes that change a single field (SetValue, mass edit).
  */
-export async function loadPath(db: Database, companyId: string, element: Pick<ElementRef, 'id' | 'kind'>, path: string): Promise<Snapshot> {
+export async function loadPath(
+  db: Database,
+  companyId: string,
+  element: Pick<ElementRef, 'id' | 'kind'>,
+  path: string,
+): Promise<Snapshot> {
   let value: Json | undefined;
   if (path.startsWith('values.')) {
     const [row] = await db
       .select({ value: attributeValues.value })
       .from(attributeValues)
       .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
-      .where(and(eq(attributeValues.elementId, element.id), eq(attributes.companyId, companyId), eq(attributes.code, path.slice(7))));
+      .where(
+        and(
+          eq(attributeValues.elementId, element.id),
+          eq(attributes.companyId, companyId),
+          eq(attributes.code, path.slice(7)),
+        ),
+      );
     value = row?.value;
   } else if (path.startsWith('classification.feature.')) {
     const [, , group, ...code] = path.split('.');
@@ -34,7 +53,10 @@ export async function loadPath(db: Database, companyId: string, element: Pick<El
     value = row?.value;
   } else {
     const table = element.kind === 'catalog' ? catalogs : element.kind === 'category' ? categories : products;
-    const rows = await db.select().from(table).where(and(eq(table.id, element.id), eq(table.companyId, companyId)));
+    const rows = await db
+      .select()
+      .from(table)
+      .where(and(eq(table.id, element.id), eq(table.companyId, companyId)));
     value = (rows[0] as Record<string, Json> | undefined)?.[path];
   }
   return value === undefined || value === null ? {} : { [path]: value };

@@ -10,13 +10,23 @@ import { restoreVersion } from './restore';
 export const historyRoutes = new Hono<AppEnv>()
   .get(
     '/GetHistory',
-    describeRoute({ tag: 'Catalog', summary: "An element's change history, newest first, keyset-paginated", response: HistoryPageOut, security: 'cookie' }),
+    describeRoute({
+      tag: 'Catalog',
+      summary: "An element's change history, newest first, keyset-paginated",
+      response: HistoryPageOut,
+      security: 'cookie',
+    }),
     validate('query', GetHistoryQuery),
     async (c) => c.json(await getHistory(c.var.db, c.var.caller, c.req.valid('query'))),
   )
   .post(
     '/RestoreVersion',
-    describeRoute({ tag: 'Catalog', summary: 'Put an element back as it was after a version (recorded as a new version)', response: RestoreOut, security: 'cookie' }),
+    describeRoute({
+      tag: 'Catalog',
+      summary: 'Put an element back as it was after a version (recorded as a new version)',
+      response: RestoreOut,
+      security: 'cookie',
+    }),
     validate('json', RestoreVersionDto),
     async (c) => c.json(await restoreVersion({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
   );

@@ -28,7 +28,11 @@ async function elementExists(db: Database, tenant: Tenant, elementId: string): P
  * through the (company_id, element_id, id) index. A deleted element keeps its history; an id
  * the company never had is 404, like any other id of another company.
  */
-export async function getHistory(db: Database, tenant: Tenant, input: { elementId: string; cursor?: string; limit: number }) {
+export async function getHistory(
+  db: Database,
+  tenant: Tenant,
+  input: { elementId: string; cursor?: string; limit: number },
+) {
   const before = decodeCursor(input.cursor);
   const rows = await db
     .select({ version: historyVersions, userName: users.name })
@@ -45,10 +49,16 @@ export async function getHistory(db: Database, tenant: Tenant, input: { elementI
     .limit(input.limit + 1);
   if (rows.length === 0 && !before && !(await elementExists(db, tenant, input.elementId))) throw notFound('element');
   const page = toPage(rows, input.limit, (r) => r.version.id);
-  return { items: page.items.map(({ version, userName }) => historyItemOut(version, userName)), nextCursor: page.nextCursor };
+  return {
+    items: page.items.map(({ version, userName }) => historyItemOut(version, userName)),
+    nextCursor: page.nextCursor,
+  };
 }
 
-function historyItemOut(v: typeof historyVersions.$inferSelect, userName: string | null): z.infer<typeof HistoryItemOut> {
+function historyItemOut(
+  v: typeof historyVersions.$inferSelect,
+  userName: string | null,
+): z.infer<typeof HistoryItemOut> {
   return {
     versionId: v.id,
     at: v.at,

@@ -60,7 +60,11 @@ const COLUMNS_PER_ROW = 10;
  * parameters; the time is the database clock (`at` column default). Jobs call it with one
  * entry per product per job. Returns the statements and the new versionId per element.
  */
-export function historyStatements(db: Database, actor: Actor, entries: HistoryEntry[]): { statements: BatchStatement[]; versionIds: Map<string, string> } {
+export function historyStatements(
+  db: Database,
+  actor: Actor,
+  entries: HistoryEntry[],
+): { statements: BatchStatement[]; versionIds: Map<string, string> } {
   if (!actor.userId || !actor.surface) throw new Error('history: a write needs an actor with userId and surface');
   const rows = [];
   const versionIds = new Map<string, string>();
@@ -82,7 +86,9 @@ export function historyStatements(db: Database, actor: Actor, entries: HistoryEn
       changes: encodeChanges(changes),
     });
   }
-  const statements = chunkForInsert(rows, COLUMNS_PER_ROW).map((chunk) => db.insert(historyVersions).values(chunk) as BatchStatement);
+  const statements = chunkForInsert(rows, COLUMNS_PER_ROW).map(
+    (chunk) => db.insert(historyVersions).values(chunk) as BatchStatement,
+  );
   return { statements, versionIds };
 }
 

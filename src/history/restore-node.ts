@@ -16,10 +16,19 @@ import {
 } from '../db/schema';
 import { parseValue } from '../catalog/value-types';
 import { parseFeatureValue, type ClassificationGroup } from '../classification/feature-values';
-import { CATALOG_FIELDS, CATEGORY_FIELDS, PRODUCT_FIELDS, TEMPLATE_FIELDS, type HistoryKind, type Json, type Snapshot } from './snapshot';
+import {
+  CATALOG_FIELDS,
+  CATEGORY_FIELDS,
+  PRODUCT_FIELDS,
+  TEMPLATE_FIELDS,
+  type HistoryKind,
+  type Json,
+  type Snapshot,
+} from './snapshot';
 
 /** Paths a restore leaves as they are (docs/history.md): files, moves between departments or parents. */
-const KEPT = (path: string) => path.startsWith('media.') || path === 'variants' || path === 'departmentId' || path === 'parentId';
+const KEPT = (path: string) =>
+  path.startsWith('media.') || path === 'variants' || path === 'departmentId' || path === 'parentId';
 
 export interface NodePlan {
   statements: BatchStatement[];
@@ -32,19 +41,37 @@ export interface NodePlan {
 const touch = () => new Date().toISOString();
 
 function fieldsOf(kind: HistoryKind): readonly string[] {
-  return kind === 'catalog' ? CATALOG_FIELDS : kind === 'category' ? CATEGORY_FIELDS : kind === 'template' ? TEMPLATE_FIELDS : PRODUCT_FIELDS;
+  return kind === 'catalog'
+    ? CATALOG_FIELDS
+    : kind === 'category'
+      ? CATEGORY_FIELDS
+      : kind === 'template'
+        ? TEMPLATE_FIELDS
+        : PRODUCT_FIELDS;
 }
 
 function builtInStatement(db: Database, kind: HistoryKind, id: string, set: Record<string, Json>): BatchStatement {
   switch (kind) {
     case 'catalog':
-      return db.update(catalogs).set({ ...set, updatedAt: touch() }).where(eq(catalogs.id, id));
+      return db
+        .update(catalogs)
+        .set({ ...set, updatedAt: touch() })
+        .where(eq(catalogs.id, id));
     case 'category':
-      return db.update(categories).set({ ...set, updatedAt: touch() }).where(eq(categories.id, id));
+      return db
+        .update(categories)
+        .set({ ...set, updatedAt: touch() })
+        .where(eq(categories.id, id));
     case 'template':
-      return db.update(exportTemplates).set({ ...set, updatedAt: touch() } as never).where(eq(exportTemplates.id, id));
+      return db
+        .update(exportTemplates)
+        .set({ ...set, updatedAt: touch() } as never)
+        .where(eq(exportTemplates.id, id));
     default:
-      return db.update(products).set({ ...set, updatedAt: touch() }).where(eq(products.id, id));
+      return db
+        .update(products)
+        .set({ ...set, updatedAt: touch() })
+        .where(eq(products.id, id));
   }
 }
 
@@ -71,7 +98,8 @@ export async function planNodeRestore(
     if (differs(current[path], target[path])) skipped.push({ path, reason });
   };
   for (const path of new Set([...Object.keys(current), ...Object.keys(target)])) {
-    if (KEPT(path)) keep(path, path.startsWith('media.') ? 'media files are not versioned' : 'moves are not undone by a restore');
+    if (KEPT(path))
+      keep(path, path.startsWith('media.') ? 'media files are not versioned' : 'moves are not undone by a restore');
   }
 
   const set: Record<string, Json> = {};
@@ -80,9 +108,16 @@ export async function planNodeRestore(
   }
   if (Object.keys(set).length > 0) statements.push(builtInStatement(db, element.kind, element.id, set));
 
-  const codes = new Set([...Object.keys(current), ...Object.keys(target)].filter((p) => p.startsWith('values.') && differs(current[p], target[p])).map((p) => p.slice(7)));
+  const codes = new Set(
+    [...Object.keys(current), ...Object.keys(target)]
+      .filter((p) => p.startsWith('values.') && differs(current[p], target[p]))
+      .map((p) => p.slice(7)),
+  );
   if (codes.size > 0) {
-    const defs = await db.select().from(attributes).where(and(eq(attributes.companyId, companyId), inArray(attributes.code, [...codes])));
+    const defs = await db
+      .select()
+      .from(attributes)
+      .where(and(eq(attributes.companyId, companyId), inArray(attributes.code, [...codes])));
     for (const code of codes) {
       const def = defs.find((d) => d.code === code);
       const path = `values.${code}`;
@@ -92,11 +127,20 @@ export async function planNodeRestore(
       }
       const value = target[path];
       if (value === undefined || value === null) {
-        statements.push(db.delete(attributeValues).where(and(eq(attributeValues.elementId, element.id), eq(attributeValues.attributeId, def.id))));
+        statements.push(
+          db
+            .delete(attributeValues)
+            .where(and(eq(attributeValues.elementId, element.id), eq(attributeValues.attributeId, def.id))),
+        );
         continue;
       }
       const parsed = parseValue(path, String(value), { type: def.type, unit: def.unit, enumValues: def.enumValues });
-      const row = { value: parsed.value, numberValue: parsed.number, numberValueTo: parsed.numberTo, updatedAt: touch() };
+      const row = {
+        value: parsed.value,
+        numberValue: parsed.number,
+        numberValueTo: parsed.numberTo,
+        updatedAt: touch(),
+      };
       statements.push(
         db
           .insert(attributeValues)
@@ -114,21 +158,38 @@ export async function planNodeRestore(
   if (element.kind === 'product' && differs(current.categories, target.categories)) {
     const wanted = (target.categories as string[] | undefined) ?? [];
     const existing = wanted.length
-      ? await db.select({ id: categories.id }).from(categories).where(and(eq(categories.companyId, companyId), eq(categories.catalogId, element.catalogId ?? ''), inArray(categories.id, wanted)))
+      ? await db
+          .select({ id: categories.id })
+          .from(categories)
+          .where(
+            and(
+              eq(categories.companyId, companyId),
+              eq(categories.catalogId, element.catalogId ?? ''),
+              inArray(categories.id, wanted),
+            ),
+          )
       : [];
     const ids = wanted.filter((id) => existing.some((e) => e.id === id));
     if (ids.length !== wanted.length) skipped.push({ path: 'categories', reason: 'some categories no longer exist' });
     if (ids.length > 0) applied.categories = ids;
     else delete applied.categories;
     statements.push(db.delete(productCategories).where(eq(productCategories.productId, element.id)));
-    for (const categoryId of ids) statements.push(db.insert(productCategories).values({ productId: element.id, categoryId, companyId }));
+    for (const categoryId of ids)
+      statements.push(db.insert(productCategories).values({ productId: element.id, categoryId, companyId }));
   }
   return { statements, applied, skipped };
 }
 
 /** Replaces the element's classification with the one in `target` (or removes it). */
-async function classificationStatements(db: Database, companyId: string, elementId: string, target: Snapshot): Promise<BatchStatement[]> {
-  const existing = await db.query.classificationLinks.findFirst({ where: and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId)) });
+async function classificationStatements(
+  db: Database,
+  companyId: string,
+  elementId: string,
+  target: Snapshot,
+): Promise<BatchStatement[]> {
+  const existing = await db.query.classificationLinks.findFirst({
+    where: and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId)),
+  });
   const name = target['classification.name'];
   if (name === undefined || name === null) {
     return existing ? [db.delete(classificationLinks).where(eq(classificationLinks.linkId, existing.linkId))] : [];
@@ -136,8 +197,17 @@ async function classificationStatements(db: Database, companyId: string, element
   const linkId = existing?.linkId ?? newId();
   const groups = Number(target['classification.groups'] ?? 0);
   const statements: BatchStatement[] = existing
-    ? [db.update(classificationLinks).set({ name: String(name), classificationGroups: groups, updatedAt: touch() }).where(eq(classificationLinks.linkId, linkId))]
-    : [db.insert(classificationLinks).values({ linkId, companyId, elementId, name: String(name), classificationGroups: groups })];
+    ? [
+        db
+          .update(classificationLinks)
+          .set({ name: String(name), classificationGroups: groups, updatedAt: touch() })
+          .where(eq(classificationLinks.linkId, linkId)),
+      ]
+    : [
+        db
+          .insert(classificationLinks)
+          .values({ linkId, companyId, elementId, name: String(name), classificationGroups: groups }),
+      ];
   statements.push(
     db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, linkId)),
     db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, linkId)),
@@ -146,13 +216,21 @@ async function classificationStatements(db: Database, companyId: string, element
     const parts = path.split('.');
     if (parts[1] === 'class') {
       const group = parts[2] as ClassificationGroup;
-      const ref = await db.query.classificationClasses.findFirst({ where: and(eq(classificationClasses.group, group), eq(classificationClasses.code, String(value))) });
-      statements.push(db.insert(classificationLinkClasses).values({ linkId, group, system: ref?.system ?? group, code: String(value) }));
+      const ref = await db.query.classificationClasses.findFirst({
+        where: and(eq(classificationClasses.group, group), eq(classificationClasses.code, String(value))),
+      });
+      statements.push(
+        db
+          .insert(classificationLinkClasses)
+          .values({ linkId, group, system: ref?.system ?? group, code: String(value) }),
+      );
     } else if (parts[1] === 'feature') {
       const group = parts[2] as ClassificationGroup;
       const code = parts.slice(3).join('.');
       const parsed = await parseFeatureValue(db, group, code, String(value));
-      statements.push(db.insert(classificationLinkFeatures).values({ linkId, group, code, value: parsed.value, unit: parsed.unit }));
+      statements.push(
+        db.insert(classificationLinkFeatures).values({ linkId, group, code, value: parsed.value, unit: parsed.unit }),
+      );
     }
   }
   return statements;

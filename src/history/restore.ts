@@ -33,7 +33,13 @@ async function resolveElement(db: Database, actor: Actor, input: RestoreInput, k
   }
   const element = await findElement(db, actor, input.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('element');
-  return { id: element.id, kind: element.kind, catalogId: element.catalogId, masterId: element.masterId, departmentId: element.departmentId };
+  return {
+    id: element.id,
+    kind: element.kind,
+    catalogId: element.catalogId,
+    masterId: element.masterId,
+    departmentId: element.departmentId,
+  };
 }
 
 /**
@@ -53,7 +59,9 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
   const target = await stateAfter(db, actor.companyId, element.id, current, version.id);
   const plan = await planNodeRestore(db, actor.companyId, element, current, target);
   const statements: BatchStatement[] = [...plan.statements];
-  const entries: HistoryEntry[] = [{ elementId: element.id, kind: element.kind, before: current, after: plan.applied, action: 'restore' }];
+  const entries: HistoryEntry[] = [
+    { elementId: element.id, kind: element.kind, before: current, after: plan.applied, action: 'restore' },
+  ];
   const skipped = plan.skipped.map((s) => ({ elementId: element.id, ...s }));
   let removedVariants: string[] = [];
 
@@ -72,7 +80,8 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
   try {
     await runBatch(db, [...statements, ...history]);
   } catch (err) {
-    if (isUniqueViolation(err, 'products.catalog_id, products.sku')) throw conflict('a SKU of that version is used by another product now');
+    if (isUniqueViolation(err, 'products.catalog_id, products.sku'))
+      throw conflict('a SKU of that version is used by another product now');
     throw err;
   }
   await deleteObjects(deps.files, fileKeys);
@@ -87,7 +96,14 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
 }
 
 /** The variants of a master as they were at `versionId`: changed, re-created or removed. */
-async function restoreVariants(db: Database, actor: Actor, master: Target, current: Snapshot, target: Snapshot, versionId: string) {
+async function restoreVariants(
+  db: Database,
+  actor: Actor,
+  master: Target,
+  current: Snapshot,
+  target: Snapshot,
+  versionId: string,
+) {
   const now = new Set((current.variants as string[] | undefined) ?? []);
   const then = new Set((target.variants as string[] | undefined) ?? []);
   const statements: BatchStatement[] = [];
@@ -112,17 +128,42 @@ async function restoreVariants(db: Database, actor: Actor, master: Target, curre
         continue;
       }
       const row = pickFields(wanted, PRODUCT_FIELDS);
-      statements.push(db.insert(products).values({ ...row, id, companyId: actor.companyId, catalogId: master.catalogId!, parentId: master.id } as never));
+      statements.push(
+        db.insert(products).values({
+          ...row,
+          id,
+          companyId: actor.companyId,
+          catalogId: master.catalogId!,
+          parentId: master.id,
+        } as never),
+      );
       count += 1;
     }
     kept.push(id);
-    const plan: NodePlan = await planNodeRestore(db, actor.companyId, { id, kind: 'variant' }, now.has(id) ? before : pickFields(wanted, PRODUCT_FIELDS), wanted);
+    const plan: NodePlan = await planNodeRestore(
+      db,
+      actor.companyId,
+      { id, kind: 'variant' },
+      now.has(id) ? before : pickFields(wanted, PRODUCT_FIELDS),
+      wanted,
+    );
     statements.push(...plan.statements);
     skipped.push(...plan.skipped.map((s) => ({ elementId: id, ...s })));
-    entries.push({ elementId: id, kind: 'variant', before: now.has(id) ? before : null, after: plan.applied, action: 'restore' });
+    entries.push({
+      elementId: id,
+      kind: 'variant',
+      before: now.has(id) ? before : null,
+      after: plan.applied,
+      action: 'restore',
+    });
   }
   if (count !== 0) {
-    statements.push(db.update(catalogs).set({ productCount: sql`max(0, ${catalogs.productCount} + ${count})` }).where(eq(catalogs.id, master.catalogId!)));
+    statements.push(
+      db
+        .update(catalogs)
+        .set({ productCount: sql`max(0, ${catalogs.productCount} + ${count})` })
+        .where(eq(catalogs.id, master.catalogId!)),
+    );
   }
   return { statements, entries, skipped, removed, kept };
 }

@@ -21,7 +21,10 @@ export interface PruneLimits {
  * so a backlog is worked off over several runs and no company is starved. A company is marked
  * pruned only once nothing expired is left.
  */
-export async function pruneHistory(db: Database, limits: PruneLimits = {}): Promise<{ deleted: number; companies: number }> {
+export async function pruneHistory(
+  db: Database,
+  limits: PruneLimits = {},
+): Promise<{ deleted: number; companies: number }> {
   const chunk = limits.chunk ?? 500;
   const maxRows = limits.maxRows ?? 20_000;
   const due = await db
@@ -44,7 +47,11 @@ export async function pruneHistory(db: Database, limits: PruneLimits = {}): Prom
       deleted += changes;
       done = changes < limit;
     }
-    if (done) await db.update(companies).set({ historyPrunedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` }).where(eq(companies.id, company.id));
+    if (done)
+      await db
+        .update(companies)
+        .set({ historyPrunedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+        .where(eq(companies.id, company.id));
   }
   return { deleted, companies: visited };
 }

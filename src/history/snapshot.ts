@@ -28,10 +28,29 @@ export type Snapshot = Record<string, Json>;
 export type HistoryKind = 'catalog' | 'category' | 'product' | 'variant' | 'template';
 
 export const PRODUCT_FIELDS = [
-  'sku', 'name', 'description', 'gtin', 'manufacturerName', 'manufacturerPid', 'unit', 'price', 'priceQuantity', 'keywords', 'deliveryTimeDays', 'status',
+  'sku',
+  'name',
+  'description',
+  'gtin',
+  'manufacturerName',
+  'manufacturerPid',
+  'unit',
+  'price',
+  'priceQuantity',
+  'keywords',
+  'deliveryTimeDays',
+  'status',
 ] as const;
 export const CATEGORY_FIELDS = ['name', 'description', 'sortOrder', 'parentId'] as const;
-export const CATALOG_FIELDS = ['departmentId', 'name', 'description', 'catalogType', 'catalogVersion', 'language', 'currency'] as const;
+export const CATALOG_FIELDS = [
+  'departmentId',
+  'name',
+  'description',
+  'catalogType',
+  'catalogVersion',
+  'language',
+  'currency',
+] as const;
 export const TEMPLATE_FIELDS = ['name', 'exportType', 'language', 'options'] as const;
 
 /** Copies the non-null `fields` of a row into a snapshot. */
@@ -63,17 +82,33 @@ export function withoutPrefix(snapshot: Snapshot, prefix: string): Snapshot {
  * reads). Returns null when the element does not exist. Variants are separate elements; a
  * master lists their ids under `variants`.
  */
-export async function loadSnapshot(db: Database, companyId: string, elementId: string, kind: HistoryKind): Promise<Snapshot | null> {
+export async function loadSnapshot(
+  db: Database,
+  companyId: string,
+  elementId: string,
+  kind: HistoryKind,
+): Promise<Snapshot | null> {
   if (kind === 'template') {
-    const row = await db.query.exportTemplates.findFirst({ where: and(eq(exportTemplates.id, elementId), eq(exportTemplates.companyId, companyId)) });
+    const row = await db.query.exportTemplates.findFirst({
+      where: and(eq(exportTemplates.id, elementId), eq(exportTemplates.companyId, companyId)),
+    });
     return row ? pickFields(row, TEMPLATE_FIELDS) : null;
   }
   const own =
     kind === 'catalog'
-      ? db.select().from(catalogs).where(and(eq(catalogs.id, elementId), eq(catalogs.companyId, companyId)))
+      ? db
+          .select()
+          .from(catalogs)
+          .where(and(eq(catalogs.id, elementId), eq(catalogs.companyId, companyId)))
       : kind === 'category'
-        ? db.select().from(categories).where(and(eq(categories.id, elementId), eq(categories.companyId, companyId)))
-        : db.select().from(products).where(and(eq(products.id, elementId), eq(products.companyId, companyId)));
+        ? db
+            .select()
+            .from(categories)
+            .where(and(eq(categories.id, elementId), eq(categories.companyId, companyId)))
+        : db
+            .select()
+            .from(products)
+            .where(and(eq(products.id, elementId), eq(products.companyId, companyId)));
   const [rows, values, link, classes, features, mediaRows, placements, variants] = await db.batch([
     own,
     db
@@ -81,20 +116,38 @@ export async function loadSnapshot(db: Database, companyId: string, elementId: s
       .from(attributeValues)
       .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
       .where(and(eq(attributeValues.elementId, elementId), eq(attributeValues.companyId, companyId))),
-    db.select().from(classificationLinks).where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
+    db
+      .select()
+      .from(classificationLinks)
+      .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
     db
       .select({ group: classificationLinkClasses.group, code: classificationLinkClasses.code })
       .from(classificationLinkClasses)
       .innerJoin(classificationLinks, eq(classificationLinks.linkId, classificationLinkClasses.linkId))
       .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
     db
-      .select({ group: classificationLinkFeatures.group, code: classificationLinkFeatures.code, value: classificationLinkFeatures.value })
+      .select({
+        group: classificationLinkFeatures.group,
+        code: classificationLinkFeatures.code,
+        value: classificationLinkFeatures.value,
+      })
       .from(classificationLinkFeatures)
       .innerJoin(classificationLinks, eq(classificationLinks.linkId, classificationLinkFeatures.linkId))
       .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
-    db.select().from(media).where(and(eq(media.elementId, elementId), eq(media.companyId, companyId))),
-    db.select({ id: productCategories.categoryId }).from(productCategories).where(eq(productCategories.productId, elementId)).orderBy(asc(productCategories.categoryId)),
-    db.select({ id: products.id }).from(products).where(and(eq(products.parentId, elementId), eq(products.companyId, companyId))).orderBy(asc(products.id)),
+    db
+      .select()
+      .from(media)
+      .where(and(eq(media.elementId, elementId), eq(media.companyId, companyId))),
+    db
+      .select({ id: productCategories.categoryId })
+      .from(productCategories)
+      .where(eq(productCategories.productId, elementId))
+      .orderBy(asc(productCategories.categoryId)),
+    db
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.parentId, elementId), eq(products.companyId, companyId)))
+      .orderBy(asc(products.id)),
   ]);
   const row = rows[0] as Record<string, unknown> | undefined;
   if (!row) return null;
@@ -118,6 +171,20 @@ export async function loadSnapshot(db: Database, companyId: string, elementId: s
 }
 
 /** How a media file appears in a snapshot (the file itself lives in R2 and is not versioned). */
-export function mediaEntry(m: { fileName: string; purpose: string; contentType: string; size: number; description: string | null; sortOrder: number }): Json {
-  return { fileName: m.fileName, purpose: m.purpose, contentType: m.contentType, size: m.size, description: m.description, sortOrder: m.sortOrder };
+export function mediaEntry(m: {
+  fileName: string;
+  purpose: string;
+  contentType: string;
+  size: number;
+  description: string | null;
+  sortOrder: number;
+}): Json {
+  return {
+    fileName: m.fileName,
+    purpose: m.purpose,
+    contentType: m.contentType,
+    size: m.size,
+    description: m.description,
+    sortOrder: m.sortOrder,
+  };
 }

@@ -10,9 +10,18 @@ type VersionRow = typeof historyVersions.$inferSelect;
 const PAGE = 200;
 
 /** One version of an element of the company, else 404 (another company's version does not exist). */
-export async function findVersion(db: Database, companyId: string, elementId: string, versionId: string): Promise<VersionRow> {
+export async function findVersion(
+  db: Database,
+  companyId: string,
+  elementId: string,
+  versionId: string,
+): Promise<VersionRow> {
   const row = await db.query.historyVersions.findFirst({
-    where: and(eq(historyVersions.id, versionId), eq(historyVersions.companyId, companyId), eq(historyVersions.elementId, elementId)),
+    where: and(
+      eq(historyVersions.id, versionId),
+      eq(historyVersions.companyId, companyId),
+      eq(historyVersions.elementId, elementId),
+    ),
   });
   if (!row) throw notFound('version');
   return row;
@@ -24,7 +33,13 @@ export async function findVersion(db: Database, companyId: string, elementId: st
  * keyset pages of the (company_id, element_id, id) index, so memory stays bounded by the
  * snapshot, not by the number of versions.
  */
-export async function stateAfter(db: Database, companyId: string, elementId: string, current: Snapshot, versionId: string): Promise<Snapshot> {
+export async function stateAfter(
+  db: Database,
+  companyId: string,
+  elementId: string,
+  current: Snapshot,
+  versionId: string,
+): Promise<Snapshot> {
   let state = current;
   let before: string | undefined;
   for (;;) {

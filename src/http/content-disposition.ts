@@ -11,6 +11,9 @@ export function contentDisposition(type: 'inline' | 'attachment', fileName: stri
       .replace(/[^\x20-\x7e]|["\\%;]/g, '_')
       .trim() || 'file';
   if (ascii === fileName) return `${type}; filename="${ascii}"`;
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

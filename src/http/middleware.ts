@@ -27,7 +27,12 @@ export const limitBody = bodyLimit({
  * Routes whose body is not JSON: raw files (each route checks size and type itself), and
  * Logout, which reads no body (a beacon may send text/plain).
  */
-export const RAW_BODY_PATHS = ['/api/Media/Upload', '/api/Import/Upload', '/api/Import/UploadPart', '/api/Account/Logout'];
+export const RAW_BODY_PATHS = [
+  '/api/Media/Upload',
+  '/api/Import/Upload',
+  '/api/Import/UploadPart',
+  '/api/Account/Logout',
+];
 
 /** JSON routes allowed more than 1 MiB: a bulk upsert of 1000 products with descriptions. */
 export const LARGE_JSON_PATHS = ['/api/Catalog/UpsertProducts'];

@@ -2,10 +2,20 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { AppError, statusOf, type ErrorCode } from './app-error';
 
-const CODES: ErrorCode[] = ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'payload_too_large', 'unsupported_media_type', 'rate_limited'];
+const CODES: ErrorCode[] = [
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+];
 
 /** The error code of a status thrown by Hono itself (e.g. 400 for malformed JSON). */
-const codeOf = (status: number): ErrorCode => CODES.find((code) => statusOf(code) === status) ?? (status < 500 ? 'bad_request' : 'internal');
+const codeOf = (status: number): ErrorCode =>
+  CODES.find((code) => statusOf(code) === status) ?? (status < 500 ? 'bad_request' : 'internal');
 
 /**
  * Renders every failure as `{"error": message}`. Known errors keep their message; anything

@@ -64,7 +64,10 @@ export function clientIp(request: Request): string {
  * failures use up the budget; it is still counted before it runs, so a parallel burst cannot
  * slip past the limit.
  */
-export function rateLimit(bucket: RateLimitBucket, options: { failuresOnly?: boolean } = {}): MiddlewareHandler<AppEnv> {
+export function rateLimit(
+  bucket: RateLimitBucket,
+  options: { failuresOnly?: boolean } = {},
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { limit, windowMs } = RATE_LIMITS[bucket];
     const stub = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`${bucket}:${clientIp(c.req.raw)}`));

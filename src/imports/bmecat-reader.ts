@@ -3,7 +3,13 @@ import { ImportFileError, readTextChunks, utf8Length, type TextEncodingName } fr
 import type { XmlNode } from './xml-node';
 
 /** Elements read as one unit; an import can stop and resume after any of them. */
-const RECORDS = new Set(['PRODUCT', 'ARTICLE', 'CATALOG_STRUCTURE', 'PRODUCT_TO_CATALOGGROUP_MAP', 'ARTICLE_TO_CATALOGGROUP_MAP']);
+const RECORDS = new Set([
+  'PRODUCT',
+  'ARTICLE',
+  'CATALOG_STRUCTURE',
+  'PRODUCT_TO_CATALOGGROUP_MAP',
+  'ARTICLE_TO_CATALOGGROUP_MAP',
+]);
 
 /**
  * Where reading continues: the byte offset just after a record element, the line there, and
@@ -39,7 +45,12 @@ const reason = (err: unknown) => String((err as Error)?.message ?? err).replace(
  * well-formedness-checking streaming parser). Only the element being read is held in memory.
  * A file that is not well-formed throws ImportFileError naming the line.
  */
-export async function* readXmlRecords(files: R2Bucket, key: string, from: XmlResumePoint, encoding: TextEncodingName): AsyncGenerator<XmlRecord> {
+export async function* readXmlRecords(
+  files: R2Bucket,
+  key: string,
+  from: XmlResumePoint,
+  encoding: TextEncodingName,
+): AsyncGenerator<XmlRecord> {
   const parser = new SaxesParser({ position: true });
   const prefix = from.open.map((name) => `<${name}>`).join('');
   const lineBase = from.line - 1;
@@ -54,17 +65,29 @@ export async function* readXmlRecords(files: R2Bucket, key: string, from: XmlRes
   const byteOffsetAt = (position: number) => {
     const index = position - chunk.streamStart;
     if (index < measured.index) measured = { index: 0, bytes: 0 };
-    measured = { index, bytes: measured.bytes + (encoding === 'utf-8' ? utf8Length(chunk.text, measured.index, index) : index - measured.index) };
+    measured = {
+      index,
+      bytes:
+        measured.bytes +
+        (encoding === 'utf-8' ? utf8Length(chunk.text, measured.index, index) : index - measured.index),
+    };
     return chunk.byteStart + measured.bytes;
   };
 
   parser.on('opentag', (tag) => {
     const name = localName(tag.name);
     const line = parser.line + lineBase;
-    if (stack.length === 0 && name !== 'BMECAT') throw new ImportFileError(`line ${line}: the root element is ${name}, not BMECAT`);
+    if (stack.length === 0 && name !== 'BMECAT')
+      throw new ImportFileError(`line ${line}: the root element is ${name}, not BMECAT`);
     stack.push(name);
     if (building.length > 0 || RECORDS.has(name)) {
-      const node: XmlNode = { name, attrs: { ...((tag as SaxesTagPlain).attributes as Record<string, string>) }, text: '', children: [], line };
+      const node: XmlNode = {
+        name,
+        attrs: { ...((tag as SaxesTagPlain).attributes as Record<string, string>) },
+        text: '',
+        children: [],
+        line,
+      };
       building.at(-1)?.children.push(node);
       building.push(node);
     }

@@ -59,7 +59,9 @@ function features(product: XmlNode, record: UpsertRecord, skipped: string[]) {
     const group = groupOfSystem(system);
     const entries = children(block, 'FEATURE').flatMap((f) => {
       const code = textOf(f, 'FNAME');
-      const values = children(f, 'FVALUE').map((v) => v.text.trim()).filter((v) => v !== '');
+      const values = children(f, 'FVALUE')
+        .map((v) => v.text.trim())
+        .filter((v) => v !== '');
       return code && values.length > 0 ? [{ code, value: joinValues(values) }] : [];
     });
     if (group) {
@@ -69,7 +71,9 @@ function features(product: XmlNode, record: UpsertRecord, skipped: string[]) {
     } else if (system === ATTRIBUTE_SYSTEM) {
       record.values = Object.fromEntries(entries.map((e) => [e.code, e.value]));
     } else {
-      skipped.push(`feature system ${system ?? '(none)'} is not read (ETIM, ECLASS, PROFICLASS and ${ATTRIBUTE_SYSTEM} are)`);
+      skipped.push(
+        `feature system ${system ?? '(none)'} is not read (ETIM, ECLASS, PROFICLASS and ${ATTRIBUTE_SYSTEM} are)`,
+      );
     }
   }
   record.classification = classes.length > 0 ? { classes, features: featureList } : null;
@@ -82,22 +86,36 @@ function mediaOf(product: XmlNode): UpsertMediaRef[] {
   const baseName = (source: string) => source.split(/[\\/]/).pop() ?? source;
   const plain = children(child(product, 'MIME_INFO'), 'MIME').map((m) => ({
     order: Number(textOf(m, 'MIME_ORDER') ?? '0'),
-    ref: { fileName: baseName(textOf(m, 'MIME_SOURCE') ?? ''), contentType: textOf(m, 'MIME_TYPE'), purpose: textOf(m, 'MIME_PURPOSE'), description: textOf(m, 'MIME_DESCR') },
-  }));
-  const udx = children(child(child(product, 'USER_DEFINED_EXTENSIONS'), 'UDX.EDXF.MIME_INFO'), 'UDX.EDXF.MIME').map((m) => ({
-    order: Number(textOf(m, 'UDX.EDXF.MIME_ORDER') ?? '0'),
     ref: {
-      fileName: baseName(textOf(m, 'UDX.EDXF.MIME_SOURCE') ?? textOf(m, 'UDX.EDXF.MIME_FILENAME') ?? ''),
-      contentType: null,
-      purpose: PURPOSE_OF_CODE[textOf(m, 'UDX.EDXF.MIME_CODE') ?? ''] ?? 'others',
-      description: textOf(m, 'UDX.EDXF.MIME_DESIGNATION'),
+      fileName: baseName(textOf(m, 'MIME_SOURCE') ?? ''),
+      contentType: textOf(m, 'MIME_TYPE'),
+      purpose: textOf(m, 'MIME_PURPOSE'),
+      description: textOf(m, 'MIME_DESCR'),
     },
   }));
-  return [...plain, ...udx].filter((m) => m.ref.fileName !== '').sort((a, b) => a.order - b.order).map((m) => m.ref);
+  const udx = children(child(child(product, 'USER_DEFINED_EXTENSIONS'), 'UDX.EDXF.MIME_INFO'), 'UDX.EDXF.MIME').map(
+    (m) => ({
+      order: Number(textOf(m, 'UDX.EDXF.MIME_ORDER') ?? '0'),
+      ref: {
+        fileName: baseName(textOf(m, 'UDX.EDXF.MIME_SOURCE') ?? textOf(m, 'UDX.EDXF.MIME_FILENAME') ?? ''),
+        contentType: null,
+        purpose: PURPOSE_OF_CODE[textOf(m, 'UDX.EDXF.MIME_CODE') ?? ''] ?? 'others',
+        description: textOf(m, 'UDX.EDXF.MIME_DESIGNATION'),
+      },
+    }),
+  );
+  return [...plain, ...udx]
+    .filter((m) => m.ref.fileName !== '')
+    .sort((a, b) => a.order - b.order)
+    .map((m) => m.ref);
 }
 
 function priceOf(product: XmlNode): string | null {
-  const prices = children(child(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS'), 'PRODUCT_PRICE', 'ARTICLE_PRICE');
+  const prices = children(
+    child(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS'),
+    'PRODUCT_PRICE',
+    'ARTICLE_PRICE',
+  );
   const listed = prices.find((p) => !['on_request', 'udp_onrequest'].includes(p.attrs.price_type ?? ''));
   return listed ? textOf(listed, 'PRICE_AMOUNT') : null;
 }
@@ -107,14 +125,17 @@ function statusOf(details: XmlNode | undefined): string {
   if (!status) return 'active';
   const text = status.text.trim().toLowerCase();
   if (text === 'draft') return 'draft';
-  if (text === 'discontinued' || status.attrs.type === 'old_product' || status.attrs.type === 'old_article') return 'discontinued';
+  if (text === 'discontinued' || status.attrs.type === 'old_product' || status.attrs.type === 'old_article')
+    return 'discontinued';
   return 'active';
 }
 
 /** The master a PRODUCT names as its base product (2005, ETIM), or an ARTICLE with reference type `others` (1.2, as the exporter writes it). */
 function masterOf(product: XmlNode): string | null {
   const ref = children(product, 'PRODUCT_REFERENCE', 'ARTICLE_REFERENCE').find((r) =>
-    r.name === 'PRODUCT_REFERENCE' ? r.attrs.type === 'base_product' : r.attrs.type === 'others' || r.attrs.type === 'base_product',
+    r.name === 'PRODUCT_REFERENCE'
+      ? r.attrs.type === 'base_product'
+      : r.attrs.type === 'others' || r.attrs.type === 'base_product',
   );
   return ref ? textOf(ref, 'PROD_ID_TO', 'ART_ID_TO') : null;
 }
@@ -130,9 +151,14 @@ export function productOf(node: XmlNode): FileProduct {
   if (!sku) return { sku: null, record: null, problem: 'SUPPLIER_PID is missing', skipped };
   const details = child(node, 'PRODUCT_DETAILS', 'ARTICLE_DETAILS');
   const order = child(node, 'PRODUCT_ORDER_DETAILS', 'ARTICLE_ORDER_DETAILS');
-  const gtin = children(details, 'INTERNATIONAL_PID').find((p) => /^(gtin|ean)$/i.test(p.attrs.type ?? ''))?.text.trim() ?? textOf(details, 'EAN');
+  const gtin =
+    children(details, 'INTERNATIONAL_PID')
+      .find((p) => /^(gtin|ean)$/i.test(p.attrs.type ?? ''))
+      ?.text.trim() ?? textOf(details, 'EAN');
   const delivery = textOf(details, 'DELIVERY_TIME');
-  const keywords = children(details, 'KEYWORD').map((k) => k.text.trim()).filter((k) => k !== '');
+  const keywords = children(details, 'KEYWORD')
+    .map((k) => k.text.trim())
+    .filter((k) => k !== '');
   const record: UpsertRecord = {
     sku,
     parentSku: masterOf(node),

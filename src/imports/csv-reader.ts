@@ -53,9 +53,15 @@ export async function* readCsvRecords(files: R2Bucket, key: string, from: CsvRes
       if (!header.includes('sku')) throw new ImportFileError(`line ${at}: the header has no sku column`);
       return null;
     }
-    if (row.length !== header.length) throw new ImportFileError(`line ${at}: ${row.length} fields, the header has ${header.length}`);
+    if (row.length !== header.length)
+      throw new ImportFileError(`line ${at}: ${row.length} fields, the header has ${header.length}`);
     ordinal++;
-    return { cells: Object.fromEntries(header.map((h, i) => [h, row[i]!])), line: at, ordinal, after: { offset, line, header, ordinal } };
+    return {
+      cells: Object.fromEntries(header.map((h, i) => [h, row[i]!])),
+      line: at,
+      ordinal,
+      after: { offset, line, header, ordinal },
+    };
   };
 
   for await (const chunk of readTextChunks(files, key, from.offset, 'utf-8')) {
@@ -100,7 +106,10 @@ export async function* readCsvRecords(files: R2Bucket, key: string, from: CsvRes
         } else {
           if (ch === '\n') line++;
           field += ch;
-          if (field.length > MAX_FIELD) throw new ImportFileError(`line ${recordLine}: a quoted field runs past ${MAX_FIELD} characters (unclosed quote?)`);
+          if (field.length > MAX_FIELD)
+            throw new ImportFileError(
+              `line ${recordLine}: a quoted field runs past ${MAX_FIELD} characters (unclosed quote?)`,
+            );
         }
       } else if (ch === '"') {
         if (field.length > 0 || afterQuote) throw new ImportFileError(`line ${line}: a quote inside an unquoted field`);

@@ -3,8 +3,26 @@ import { groupOfSystem } from '../catalog/upsert/reference-cache';
 
 /** Columns of the service's CSV (exports/csv.ts) that are not attribute codes. */
 const FIXED = new Set([
-  'productId', 'parentId', 'parentSku', 'sku', 'name', 'description', 'gtin', 'manufacturerName', 'manufacturerPid',
-  'unit', 'price', 'currency', 'priceQuantity', 'keywords', 'deliveryTimeDays', 'status', 'categories', 'classes', 'features', 'media',
+  'productId',
+  'parentId',
+  'parentSku',
+  'sku',
+  'name',
+  'description',
+  'gtin',
+  'manufacturerName',
+  'manufacturerPid',
+  'unit',
+  'price',
+  'currency',
+  'priceQuantity',
+  'keywords',
+  'deliveryTimeDays',
+  'status',
+  'categories',
+  'classes',
+  'features',
+  'media',
 ]);
 
 export interface CsvProduct {
@@ -18,7 +36,11 @@ export interface CsvProduct {
 /** Our CSV export puts an apostrophe before a cell a spreadsheet would run as a formula (exports/csv.ts); reading takes it off. */
 const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
-const list = (cell: string) => cell.split('|').map((s) => s.trim()).filter((s) => s !== '');
+const list = (cell: string) =>
+  cell
+    .split('|')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 /**
  * One row of the service's own CSV as an upsert record. Only columns present in the file are
@@ -32,11 +54,13 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
   const has = (column: string) => Object.hasOwn(cells, column);
   const fields: UpsertRecord['fields'] = {};
   // status cannot be cleared: an empty cell keeps it (active for a new product).
-  for (const key of PRODUCT_FIELDS) if (has(key) && !(key === 'status' && cells[key] === '')) fields[key] = cells[key] === '' ? null : cells[key]!;
+  for (const key of PRODUCT_FIELDS)
+    if (has(key) && !(key === 'status' && cells[key] === '')) fields[key] = cells[key] === '' ? null : cells[key]!;
   const parentSku = has('parentSku') && cells.parentSku !== '' ? cells.parentSku! : null;
   const record: UpsertRecord = { sku, parentSku, fields };
   const attributeColumns = Object.keys(cells).filter((c) => !FIXED.has(c));
-  if (attributeColumns.length > 0) record.values = Object.fromEntries(attributeColumns.filter((c) => cells[c] !== '').map((c) => [c, cells[c]!]));
+  if (attributeColumns.length > 0)
+    record.values = Object.fromEntries(attributeColumns.filter((c) => cells[c] !== '').map((c) => [c, cells[c]!]));
   if (has('classes')) {
     const classes = list(cells.classes!).map((entry) => {
       const at = entry.lastIndexOf(':');
@@ -52,6 +76,9 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
     record.classification = classes.length > 0 ? { classes, features } : null;
   }
   if (has('media')) record.media = list(cells.media!).map((fileName) => ({ fileName }));
-  const categoryPaths = has('categories') && !parentSku ? list(cells.categories!).map((p) => p.split(' > ').map((n) => n.trim())) : undefined;
+  const categoryPaths =
+    has('categories') && !parentSku
+      ? list(cells.categories!).map((p) => p.split(' > ').map((n) => n.trim()))
+      : undefined;
   return { sku, record, categoryPaths, problem: null };
 }

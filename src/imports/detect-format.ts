@@ -27,9 +27,13 @@ export function detectFormat(head: string): DetectedFormat {
     else if (['iso-8859-1', 'latin1', 'iso8859-1', 'us-ascii'].includes(declared)) encoding = 'latin1';
     else throw new ImportFileError(`line 1: encoding ${declared} is not supported (UTF-8 or ISO-8859-1)`);
     if (/etim-international\.com\/bmecat/i.test(attrs)) return { format: 'BMEcat-ETIM', encoding };
-    if (/version=["']1\.2["']/.test(attrs) || /bmecat\.org\/XMLSchema\/1\.2/.test(attrs)) return { format: 'BMEcat12', encoding };
-    if (/version=["']2005(\.\d+)?["']/.test(attrs) || /bmecat\.org\/bmecat\/2005/.test(attrs)) return { format: 'BMEcat', encoding };
-    throw new ImportFileError('line 1: BMECAT root without a version this service reads (2005, 1.2, ETIM guideline 5.0)');
+    if (/version=["']1\.2["']/.test(attrs) || /bmecat\.org\/XMLSchema\/1\.2/.test(attrs))
+      return { format: 'BMEcat12', encoding };
+    if (/version=["']2005(\.\d+)?["']/.test(attrs) || /bmecat\.org\/bmecat\/2005/.test(attrs))
+      return { format: 'BMEcat', encoding };
+    throw new ImportFileError(
+      'line 1: BMECAT root without a version this service reads (2005, 1.2, ETIM guideline 5.0)',
+    );
   }
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
   const columns = firstLine.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));

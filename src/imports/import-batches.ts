@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { chunkForInsert, runBatch, type BatchStatement, type Database } from '../db/client';
 import { importGroups, productCategories, products } from '../db/schema';
-import { ReferenceCache } from '../catalog/upsert/reference-cache';
+import type { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { upsertRecords } from '../catalog/upsert/upsert-products';
 import type { UpsertOutcome, UpsertRecord } from '../catalog/upsert/upsert-types';
 import { refreshFingerprints } from '../sync/sync-record';
@@ -40,17 +40,31 @@ export async function flushProducts(
   scope: BatchScope,
   batch: PendingProduct[],
   counts: ImportCounts,
-  extra: { rejections: Rejection[]; knownMasters: ReadonlyMap<string, string>; commit: (outcomes: UpsertOutcome[]) => BatchStatement[] },
+  extra: {
+    rejections: Rejection[];
+    knownMasters: ReadonlyMap<string, string>;
+    commit: (outcomes: UpsertOutcome[]) => BatchStatement[];
+  },
 ): Promise<UpsertOutcome[]> {
   const outcomes = await upsertRecords(
     {
-      db: scope.db, files: null, companyId: scope.companyId, actor: scope.actor, catalogId: scope.catalogId, mode: scope.mode, dryRun: scope.dryRun, cache: scope.cache,
+      db: scope.db,
+      files: null,
+      companyId: scope.companyId,
+      actor: scope.actor,
+      catalogId: scope.catalogId,
+      mode: scope.mode,
+      dryRun: scope.dryRun,
+      cache: scope.cache,
       knownMasters: extra.knownMasters,
       alsoInBatch: (results) => {
         // Counted here, before the checkpoint that carries the counts is built.
         const rejections = [...extra.rejections];
         results.forEach((o, i) => {
-          if (o.status !== 'error') return counts[o.status]++;
+          if (o.status !== 'error') {
+            counts[o.status]++;
+            return;
+          }
           const reason = o.error!.startsWith(`${o.field}:`) || !o.field ? o.error! : `${o.field}: ${o.error}`;
           rejections.push({ seq: batch[i]!.seq, sku: o.sku, location: batch[i]!.location, reason });
         });
@@ -83,12 +97,23 @@ export async function placementStatements(scope: BatchScope, entries: PendingPla
   const productBySku = new Map<string, { id: string; parentId: string | null }>();
   const groupBy = new Map<string, { categoryId: string | null; isRoot: boolean }>();
   for (let i = 0; i < skus.length; i += IN_CHUNK) {
-    const rows = await db.select({ id: products.id, sku: products.sku, parentId: products.parentId }).from(products)
-      .where(and(eq(products.catalogId, scope.catalogId), eq(products.companyId, scope.companyId), inArray(products.sku, skus.slice(i, i + IN_CHUNK))));
+    const rows = await db
+      .select({ id: products.id, sku: products.sku, parentId: products.parentId })
+      .from(products)
+      .where(
+        and(
+          eq(products.catalogId, scope.catalogId),
+          eq(products.companyId, scope.companyId),
+          inArray(products.sku, skus.slice(i, i + IN_CHUNK)),
+        ),
+      );
     for (const r of rows) productBySku.set(r.sku!, r);
   }
   for (let i = 0; i < groupIds.length; i += IN_CHUNK) {
-    const rows = await db.select().from(importGroups).where(and(eq(importGroups.jobId, scope.jobId), inArray(importGroups.groupId, groupIds.slice(i, i + IN_CHUNK))));
+    const rows = await db
+      .select()
+      .from(importGroups)
+      .where(and(eq(importGroups.jobId, scope.jobId), inArray(importGroups.groupId, groupIds.slice(i, i + IN_CHUNK))));
     for (const r of rows) groupBy.set(r.groupId, r);
   }
   const rejections: Rejection[] = [];
@@ -96,12 +121,22 @@ export async function placementStatements(scope: BatchScope, entries: PendingPla
   for (const e of entries) {
     const group = groupBy.get(e.groupId);
     if (!group) {
-      rejections.push({ seq: e.seq, sku: e.sku, location: e.location, reason: `CATALOG_GROUP_ID ${e.groupId} is not a group of the file's CATALOG_GROUP_SYSTEM` });
+      rejections.push({
+        seq: e.seq,
+        sku: e.sku,
+        location: e.location,
+        reason: `CATALOG_GROUP_ID ${e.groupId} is not a group of the file's CATALOG_GROUP_SYSTEM`,
+      });
       continue;
     }
     const product = productBySku.get(e.sku);
     if (!product && !scope.dryRun) {
-      rejections.push({ seq: e.seq, sku: e.sku, location: e.location, reason: `no product with SKU ${e.sku} (rejected above, or not in the file)` });
+      rejections.push({
+        seq: e.seq,
+        sku: e.sku,
+        location: e.location,
+        reason: `no product with SKU ${e.sku} (rejected above, or not in the file)`,
+      });
       continue;
     }
     if (!product || product.parentId || group.isRoot || !group.categoryId) continue;
@@ -114,17 +149,27 @@ export async function placementStatements(scope: BatchScope, entries: PendingPla
   const touched: string[] = [];
   const before = new Map<string, string[]>();
   for (let i = 0; i < ids.length; i += IN_CHUNK) {
-    const existing = await db.select().from(productCategories).where(inArray(productCategories.productId, ids.slice(i, i + IN_CHUNK)));
+    const existing = await db
+      .select()
+      .from(productCategories)
+      .where(inArray(productCategories.productId, ids.slice(i, i + IN_CHUNK)));
     for (const row of existing) {
       wanted.get(row.productId)?.delete(row.categoryId);
       before.set(row.productId, [...(before.get(row.productId) ?? []), row.categoryId]);
     }
   }
   // The master's placements, as the history records them (a partial snapshot: only `categories`).
-  const history: HistoryEntry[] = [...wanted].filter(([, added]) => added.size > 0).map(([productId, added]): HistoryEntry => {
-    const was = (before.get(productId) ?? []).sort();
-    return { elementId: productId, kind: 'product', before: was.length > 0 ? { categories: was } : {}, after: { categories: [...was, ...added].sort() } };
-  });
+  const history: HistoryEntry[] = [...wanted]
+    .filter(([, added]) => added.size > 0)
+    .map(([productId, added]): HistoryEntry => {
+      const was = (before.get(productId) ?? []).sort();
+      return {
+        elementId: productId,
+        kind: 'product',
+        before: was.length > 0 ? { categories: was } : {},
+        after: { categories: [...was, ...added].sort() },
+      };
+    });
   statements.push(...historyStatements(db, scope.actor, history).statements);
   let added = 0;
   for (const [productId, categoryIds] of wanted) {
@@ -132,10 +177,16 @@ export async function placementStatements(scope: BatchScope, entries: PendingPla
     touched.push(productId);
     added += categoryIds.size;
     const rows = [...categoryIds].map((categoryId) => ({ productId, categoryId, companyId: scope.companyId }));
-    for (const chunk of chunkForInsert(rows, 3)) statements.push(db.insert(productCategories).values(chunk).onConflictDoNothing());
+    for (const chunk of chunkForInsert(rows, 3))
+      statements.push(db.insert(productCategories).values(chunk).onConflictDoNothing());
   }
   for (let i = 0; i < touched.length; i += IN_CHUNK) {
-    statements.push(db.update(products).set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` }).where(inArray(products.id, touched.slice(i, i + IN_CHUNK))));
+    statements.push(
+      db
+        .update(products)
+        .set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+        .where(inArray(products.id, touched.slice(i, i + IN_CHUNK))),
+    );
   }
   return { statements, rejections, touched, added };
 }
@@ -152,6 +203,10 @@ export async function flushPlacements(
   const rejections = [...unreadable, ...unplaced];
   counts.rejected += rejections.length;
   counts.placements += added;
-  await runBatch(scope.db, [...(scope.dryRun ? [] : statements), ...rejectionStatements(scope.db, scope.jobId, rejections), ...commit()]);
+  await runBatch(scope.db, [
+    ...(scope.dryRun ? [] : statements),
+    ...rejectionStatements(scope.db, scope.jobId, rejections),
+    ...commit(),
+  ]);
   if (!scope.dryRun) await refreshFingerprints(scope.db, scope.companyId, touched);
 }

@@ -13,9 +13,16 @@ interface Scope {
 }
 
 /** Stages groups read by the validation pass (idempotent: a retried slice writes the same rows). */
-export function stageGroups(db: Database, jobId: string, groups: (FileGroup & { position: number })[]): BatchStatement[] {
+export function stageGroups(
+  db: Database,
+  jobId: string,
+  groups: (FileGroup & { position: number })[],
+): BatchStatement[] {
   return chunkForInsert(groups, 9).map((chunk) =>
-    db.insert(importGroups).values(chunk.map((g) => ({ jobId, ...g }))).onConflictDoNothing(),
+    db
+      .insert(importGroups)
+      .values(chunk.map((g) => ({ jobId, ...g })))
+      .onConflictDoNothing(),
   );
 }
 
@@ -42,7 +49,13 @@ export class CategoryMatcher {
       const rows = await this.db
         .select({ id: categories.id, name: categories.name })
         .from(categories)
-        .where(and(eq(categories.catalogId, this.scope.catalogId), eq(categories.companyId, this.scope.companyId), parentId ? eq(categories.parentId, parentId) : isNull(categories.parentId)))
+        .where(
+          and(
+            eq(categories.catalogId, this.scope.catalogId),
+            eq(categories.companyId, this.scope.companyId),
+            parentId ? eq(categories.parentId, parentId) : isNull(categories.parentId),
+          ),
+        )
         .orderBy(asc(categories.id));
       map = new Map();
       for (const row of rows) if (!map.has(row.name)) map.set(row.name, row.id);
@@ -51,14 +64,26 @@ export class CategoryMatcher {
     return map;
   }
 
-  async match(parentId: string | null, name: string, extra: { description?: string | null; sortOrder?: number } = {}): Promise<string> {
+  async match(
+    parentId: string | null,
+    name: string,
+    extra: { description?: string | null; sortOrder?: number } = {},
+  ): Promise<string> {
     const siblings = await this.childrenOf(parentId);
     const found = siblings.get(name);
     if (found) return found;
     const id = newId();
     siblings.set(name, id);
     this.created++;
-    this.pending.push({ id, companyId: this.scope.companyId, catalogId: this.scope.catalogId, parentId, name, description: extra.description ?? null, sortOrder: extra.sortOrder ?? 0 });
+    this.pending.push({
+      id,
+      companyId: this.scope.companyId,
+      catalogId: this.scope.catalogId,
+      parentId,
+      name,
+      description: extra.description ?? null,
+      sortOrder: extra.sortOrder ?? 0,
+    });
     return id;
   }
 
@@ -68,7 +93,10 @@ export class CategoryMatcher {
     if (rows.length === 0) return [];
     return [
       ...chunkForInsert(rows, 7).map((chunk) => this.db.insert(categories).values(chunk)),
-      this.db.update(catalogs).set({ categoryCount: sql`${catalogs.categoryCount} + ${rows.length}` }).where(eq(catalogs.id, this.scope.catalogId)),
+      this.db
+        .update(catalogs)
+        .set({ categoryCount: sql`${catalogs.categoryCount} + ${rows.length}` })
+        .where(eq(catalogs.id, this.scope.catalogId)),
     ];
   }
 
@@ -91,7 +119,12 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
   const staged: (typeof importGroups.$inferSelect)[] = [];
   let after = -1;
   for (;;) {
-    const page = await db.select().from(importGroups).where(and(eq(importGroups.jobId, jobId), gt(importGroups.position, after))).orderBy(asc(importGroups.position)).limit(500);
+    const page = await db
+      .select()
+      .from(importGroups)
+      .where(and(eq(importGroups.jobId, jobId), gt(importGroups.position, after)))
+      .orderBy(asc(importGroups.position))
+      .limit(500);
     staged.push(...page);
     if (page.length < 500) break;
     after = page.at(-1)!.position;
@@ -114,13 +147,17 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
       const parentId = top ? null : idOf.get(parent!)!;
       const level = top || parentId === null ? 1 : (depth.get(parent!) ?? 1) + 1;
       const underParent = level > MAX_DEPTH ? null : parentId;
-      idOf.set(g.groupId, await matcher.match(underParent, g.name, { description: g.description, sortOrder: g.sortOrder }));
+      idOf.set(
+        g.groupId,
+        await matcher.match(underParent, g.name, { description: g.description, sortOrder: g.sortOrder }),
+      );
       depth.set(g.groupId, underParent === null ? 1 : level);
     }
     if (next.length === open.length) {
       // Nothing resolved in a whole sweep: the rest wait for parents that never come (a cycle).
       orphans += next.length;
-      for (const g of next) idOf.set(g.groupId, await matcher.match(null, g.name, { description: g.description, sortOrder: g.sortOrder }));
+      for (const g of next)
+        idOf.set(g.groupId, await matcher.match(null, g.name, { description: g.description, sortOrder: g.sortOrder }));
       break;
     }
     open = next;
@@ -129,7 +166,12 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
   if (!dryRun) {
     const updates: BatchStatement[] = staged
       .filter((g) => idOf.get(g.groupId))
-      .map((g) => db.update(importGroups).set({ categoryId: idOf.get(g.groupId)! }).where(and(eq(importGroups.jobId, jobId), eq(importGroups.groupId, g.groupId))));
+      .map((g) =>
+        db
+          .update(importGroups)
+          .set({ categoryId: idOf.get(g.groupId)! })
+          .where(and(eq(importGroups.jobId, jobId), eq(importGroups.groupId, g.groupId))),
+      );
     await runBatch(db, [...created, ...updates]);
   }
   return { groups: staged.length, orphans, categoriesCreated: matcher.created };

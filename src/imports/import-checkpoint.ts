@@ -43,9 +43,16 @@ export const startOf = (format: ImportFormat) => (format === 'CSV' ? CSV_START :
 
 export function firstCheckpoint(format: ImportFormat, encoding: TextEncodingName): ImportCheckpoint {
   return {
-    seq: 0, format, encoding, phase: 'validate', at: startOf(format), total: 0, done: 0,
+    seq: 0,
+    format,
+    encoding,
+    phase: 'validate',
+    at: startOf(format),
+    total: 0,
+    done: 0,
     counts: { created: 0, updated: 0, unchanged: 0, rejected: 0, placements: 0, categoriesCreated: 0 },
-    warnings: {}, dryMasters: [],
+    warnings: {},
+    dryMasters: [],
   };
 }
 
@@ -69,10 +76,18 @@ export function guardStatement(db: Database, jobId: string, loadedSeq: number): 
 }
 
 /** Guard plus the checkpoint save: put both in the batch whose work the checkpoint records. */
-export function saveStatements(db: Database, jobId: string, loadedSeq: number, next: ImportCheckpoint): BatchStatement[] {
+export function saveStatements(
+  db: Database,
+  jobId: string,
+  loadedSeq: number,
+  next: ImportCheckpoint,
+): BatchStatement[] {
   return [
     guardStatement(db, jobId, loadedSeq),
     // The checkpoint advanced: the lease is renewed and the recovery sweep's restart count reset (docs/reliability.md).
-    db.update(jobs).set({ checkpoint: next, progressDone: next.done, progressTotal: next.total, ...progressed() }).where(eq(jobs.id, jobId)),
+    db
+      .update(jobs)
+      .set({ checkpoint: next, progressDone: next.done, progressTotal: next.total, ...progressed() })
+      .where(eq(jobs.id, jobId)),
   ];
 }

@@ -5,7 +5,13 @@ import { readXmlRecords, type XmlResumePoint } from './bmecat-reader';
 import { groupOf, mapEntryOf, productOf, type FileGroup } from './bmecat-records';
 import { readCsvRecords, type CsvResumePoint } from './csv-reader';
 import { csvProductOf } from './csv-records';
-import { flushPlacements, flushProducts, type BatchScope, type PendingPlacement, type PendingProduct } from './import-batches';
+import {
+  flushPlacements,
+  flushProducts,
+  type BatchScope,
+  type PendingPlacement,
+  type PendingProduct,
+} from './import-batches';
 import { CategoryMatcher, stageGroups } from './import-categories';
 import { saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
 import type { Rejection } from './import-report';
@@ -26,22 +32,47 @@ export interface SliceRun {
 }
 
 type Item =
-  | { kind: 'product'; seq: number; location: string; after: ImportCheckpoint['at']; sku: string | null; record: PendingProduct['record'] | null; problem: string | null; skipped: string[]; categoryPaths?: string[][] }
+  | {
+      kind: 'product';
+      seq: number;
+      location: string;
+      after: ImportCheckpoint['at'];
+      sku: string | null;
+      record: PendingProduct['record'] | null;
+      problem: string | null;
+      skipped: string[];
+      categoryPaths?: string[][];
+    }
   | { kind: 'group'; seq: number; after: ImportCheckpoint['at']; group: FileGroup | null }
-  | { kind: 'map'; seq: number; location: string; after: ImportCheckpoint['at']; entry: { sku: string; groupId: string } | null };
+  | {
+      kind: 'map';
+      seq: number;
+      location: string;
+      after: ImportCheckpoint['at'];
+      entry: { sku: string; groupId: string } | null;
+    };
 
 /** The file's records from a resume point, whatever the format. */
 async function* items(run: SliceRun, at: ImportCheckpoint['at']): AsyncGenerator<Item> {
   if (run.cp.format === 'CSV') {
     for await (const r of readCsvRecords(run.files, run.key, at as CsvResumePoint)) {
-      yield { kind: 'product', seq: r.ordinal, location: `line ${r.line}`, after: r.after, skipped: [], ...csvProductOf(r.cells) };
+      yield {
+        kind: 'product',
+        seq: r.ordinal,
+        location: `line ${r.line}`,
+        after: r.after,
+        skipped: [],
+        ...csvProductOf(r.cells),
+      };
     }
     return;
   }
   for await (const r of readXmlRecords(run.files, run.key, at as XmlResumePoint, run.cp.encoding)) {
     const location = `line ${r.node.line}: ${r.path}`;
-    if (r.node.name === 'CATALOG_STRUCTURE') yield { kind: 'group', seq: r.ordinal, after: r.after, group: groupOf(r.node) };
-    else if (r.node.name === 'PRODUCT' || r.node.name === 'ARTICLE') yield { kind: 'product', seq: r.ordinal, location, after: r.after, ...productOf(r.node) };
+    if (r.node.name === 'CATALOG_STRUCTURE')
+      yield { kind: 'group', seq: r.ordinal, after: r.after, group: groupOf(r.node) };
+    else if (r.node.name === 'PRODUCT' || r.node.name === 'ARTICLE')
+      yield { kind: 'product', seq: r.ordinal, location, after: r.after, ...productOf(r.node) };
     else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
   }
 }
@@ -49,7 +80,11 @@ async function* items(run: SliceRun, at: ImportCheckpoint['at']): AsyncGenerator
 const overBudget = (run: SliceRun) => Date.now() - run.started > run.sliceMs;
 
 /** Saves the next checkpoint in one transaction with `statements` (guarded: see guardStatement). */
-export async function saveCheckpoint(run: SliceRun, statements: BatchStatement[], next: ImportCheckpoint): Promise<void> {
+export async function saveCheckpoint(
+  run: SliceRun,
+  statements: BatchStatement[],
+  next: ImportCheckpoint,
+): Promise<void> {
   const saved = { ...next, seq: run.cp.seq + 1 };
   await runBatch(run.db, [...statements, ...saveStatements(run.db, run.job.id, run.cp.seq, saved)]);
   run.cp = saved;
@@ -73,7 +108,11 @@ export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
       if (overBudget(run)) return 'continued';
     }
   }
-  await saveCheckpoint(run, stageGroups(run.db, run.job.id, groups), { ...next, phase: run.cp.format === 'CSV' ? 'products' : 'groups', at: startOf(run.cp.format) });
+  await saveCheckpoint(run, stageGroups(run.db, run.job.id, groups), {
+    ...next,
+    phase: run.cp.format === 'CSV' ? 'products' : 'groups',
+    at: startOf(run.cp.format),
+  });
   return 'next';
 }
 
@@ -94,7 +133,11 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
   let pendingAt = run.cp.at;
 
   const checkpoint = (final: boolean, dryMasters: string[]): ImportCheckpoint => ({
-    ...next, at: final ? startOf(next.format) : pendingAt, phase: final ? 'finish' : 'products', warnings: warnings.toJSON(), dryMasters,
+    ...next,
+    at: final ? startOf(next.format) : pendingAt,
+    phase: final ? 'finish' : 'products',
+    warnings: warnings.toJSON(),
+    dryMasters,
   });
   const flush = async (final: boolean) => {
     if (products.length > 0 || rejections.length > 0) {
@@ -115,7 +158,9 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
         rejections,
         knownMasters,
         commit: (outcomes) => {
-          const created = run.scope.dryRun ? outcomes.flatMap((o, i) => (o.status === 'created' && !products[i]!.record.parentSku ? [o.sku] : [])) : [];
+          const created = run.scope.dryRun
+            ? outcomes.flatMap((o, i) => (o.status === 'created' && !products[i]!.record.parentSku ? [o.sku] : []))
+            : [];
           knownMasters = new Map(created.map((sku) => [sku, `dry-run:${sku}`]));
           saved = { ...checkpoint(final, created), seq: run.cp.seq + 1 };
           return saveStatements(run.db, run.job.id, run.cp.seq, saved);
@@ -145,16 +190,38 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       continue;
     }
     // One kind per transaction, so the checkpoint after it covers exactly what it wrote.
-    if ((item.kind === 'map' && (products.length > 0 || rejections.length > 0)) || (item.kind === 'product' && placements.length + unreadableEntries.length > 0)) await flush(false);
+    if (
+      (item.kind === 'map' && (products.length > 0 || rejections.length > 0)) ||
+      (item.kind === 'product' && placements.length + unreadableEntries.length > 0)
+    )
+      await flush(false);
     if (item.kind === 'product') {
       next.done++;
       for (const s of item.skipped) warnings.add(s, item.sku ?? item.location);
-      if (item.record) products.push({ seq: item.seq, sku: item.sku!, location: item.location, record: item.record, categoryPaths: item.categoryPaths });
-      else rejections.push({ seq: item.seq, sku: item.sku, location: item.location, reason: item.problem ?? 'unreadable' });
+      if (item.record)
+        products.push({
+          seq: item.seq,
+          sku: item.sku!,
+          location: item.location,
+          record: item.record,
+          categoryPaths: item.categoryPaths,
+        });
+      else
+        rejections.push({
+          seq: item.seq,
+          sku: item.sku,
+          location: item.location,
+          reason: item.problem ?? 'unreadable',
+        });
     } else if (item.entry) {
       placements.push({ seq: item.seq, location: item.location, ...item.entry });
     } else {
-      unreadableEntries.push({ seq: item.seq, sku: null, location: item.location, reason: 'PROD_ID or CATALOG_GROUP_ID is missing' });
+      unreadableEntries.push({
+        seq: item.seq,
+        sku: null,
+        location: item.location,
+        reason: 'PROD_ID or CATALOG_GROUP_ID is missing',
+      });
     }
     pendingAt = item.after;
     if (products.length + rejections.length >= run.batchSize || placements.length + unreadableEntries.length >= 500) {

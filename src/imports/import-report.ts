@@ -13,7 +13,12 @@ export interface Rejection {
 }
 
 export function rejectionStatements(db: Database, jobId: string, rejections: Rejection[]): BatchStatement[] {
-  return chunkForInsert(rejections, 5).map((chunk) => db.insert(importRejections).values(chunk.map((r) => ({ jobId, ...r }))).onConflictDoNothing());
+  return chunkForInsert(rejections, 5).map((chunk) =>
+    db
+      .insert(importRejections)
+      .values(chunk.map((r) => ({ jobId, ...r })))
+      .onConflictDoNothing(),
+  );
 }
 
 const line = (fields: (string | number | null)[]) => `${fields.map(csvField).join(',')}\r\n`;
@@ -23,11 +28,19 @@ const line = (fields: (string | number | null)[]) => `${fields.map(csvField).joi
  * record, in file order, after a summary comment) to R2 in bounded pages. It is the job's
  * result file, downloaded with `Import/DownloadReport`.
  */
-export async function writeReport(db: Database, files: R2Bucket, jobId: string, key: string, summary: Record<string, number>): Promise<number> {
+export async function writeReport(
+  db: Database,
+  files: R2Bucket,
+  jobId: string,
+  key: string,
+  summary: Record<string, number>,
+): Promise<number> {
   const upload = await files.createMultipartUpload(key, { httpMetadata: { contentType: 'text/csv; charset=utf-8' } });
   try {
     const writer = new PartWriter(upload, [], new Uint8Array());
-    const counts = Object.entries(summary).map(([k, v]) => `${k}=${v}`).join(' ');
+    const counts = Object.entries(summary)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
     await writer.write(`\uFEFF# ${counts}\r\n${line(['position', 'sku', 'location', 'reason'])}`);
     let after = -1;
     for (;;) {

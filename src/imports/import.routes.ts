@@ -20,27 +20,39 @@ import {
 } from './import-files';
 import { startImport, StartImportDto } from './start-import';
 
-const doc = (summary: string, response?: z.ZodType, responseContentType?: string) => describeRoute({ tag: 'Import', summary, response, responseContentType, security: 'cookie' });
+const doc = (summary: string, response?: z.ZodType, responseContentType?: string) =>
+  describeRoute({ tag: 'Import', summary, response, responseContentType, security: 'cookie' });
 const lengthOf = (header: string | undefined) => (header && /^\d+$/.test(header) ? Number(header) : NaN);
 
 /** `/api/Import/*`: upload files, start import jobs, download their reports (docs/import.md). */
 export const importRoutes = new Hono<AppEnv>()
-  .post('/Upload', doc('Upload a file to import (raw body up to 100 MB, with Content-Length)', ImportFileOut), validate('query', UploadQuery), async (c) =>
-    c.json(
-      await uploadImportFile({ db: c.var.db, files: c.env.FILES }, c.var.caller, {
-        fileName: c.req.valid('query').fileName,
-        contentType: c.req.header('Content-Type'),
-        length: lengthOf(c.req.header('Content-Length')),
-        body: c.req.raw.body,
-      }),
-    ),
+  .post(
+    '/Upload',
+    doc('Upload a file to import (raw body up to 100 MB, with Content-Length)', ImportFileOut),
+    validate('query', UploadQuery),
+    async (c) =>
+      c.json(
+        await uploadImportFile({ db: c.var.db, files: c.env.FILES }, c.var.caller, {
+          fileName: c.req.valid('query').fileName,
+          contentType: c.req.header('Content-Type'),
+          length: lengthOf(c.req.header('Content-Length')),
+          body: c.req.raw.body,
+        }),
+      ),
   )
-  .post('/CreateUpload', doc('Start a multipart upload for a file over 100 MB; send parts of partSize bytes', CreateUploadOut), validate('json', CreateUploadDto), async (c) =>
-    c.json(await createImportUpload({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/CreateUpload',
+    doc('Start a multipart upload for a file over 100 MB; send parts of partSize bytes', CreateUploadOut),
+    validate('json', CreateUploadDto),
+    async (c) =>
+      c.json(await createImportUpload({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
   )
   .put(
     '/UploadPart',
-    doc('Upload one part (1-based) of a multipart upload as the raw body', z.object({ fileId: z.string(), part: z.number().int(), size: z.number().int() })),
+    doc(
+      'Upload one part (1-based) of a multipart upload as the raw body',
+      z.object({ fileId: z.string(), part: z.number().int(), size: z.number().int() }),
+    ),
     validate('query', UploadPartQuery),
     async (c) =>
       c.json(
@@ -54,21 +66,30 @@ export const importRoutes = new Hono<AppEnv>()
   .post('/CompleteUpload', doc('Complete a multipart upload', ImportFileOut), validate('json', FileIdDto), async (c) =>
     c.json(await completeImportUpload({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json').fileId)),
   )
-  .post('/StartImport', doc('Queue an import of an uploaded file into a catalog as a background job', JobRef), validate('json', StartImportDto), async (c) =>
-    c.json(await startImport({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/StartImport',
+    doc('Queue an import of an uploaded file into a catalog as a background job', JobRef),
+    validate('json', StartImportDto),
+    async (c) => c.json(await startImport({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
   )
-  .get('/DownloadReport', doc("Download a finished import's report (CSV of rejected products with line and reason)", undefined, 'text/csv'), validate('query', z.strictObject({ jobId: z.uuid() })), async (c) => {
-    const job = await findJob(c.var.db, c.var.caller, c.req.valid('query').jobId);
-    if (job.kind !== 'import') throw notFound('import job');
-    if (job.state !== 'succeeded' || !job.resultKey) throw new AppError('conflict', `import is ${job.state}; no report yet`);
-    const object = await c.env.FILES.get(job.resultKey);
-    if (!object) throw notFound('import report');
-    return new Response(object.body, {
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Length': String(object.size),
-        'Content-Disposition': `attachment; filename="${job.resultFileName}"`,
-        'Cache-Control': 'private, no-store',
-      },
-    });
-  });
+  .get(
+    '/DownloadReport',
+    doc("Download a finished import's report (CSV of rejected products with line and reason)", undefined, 'text/csv'),
+    validate('query', z.strictObject({ jobId: z.uuid() })),
+    async (c) => {
+      const job = await findJob(c.var.db, c.var.caller, c.req.valid('query').jobId);
+      if (job.kind !== 'import') throw notFound('import job');
+      if (job.state !== 'succeeded' || !job.resultKey)
+        throw new AppError('conflict', `import is ${job.state}; no report yet`);
+      const object = await c.env.FILES.get(job.resultKey);
+      if (!object) throw notFound('import report');
+      return new Response(object.body, {
+        headers: {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Length': String(object.size),
+          'Content-Disposition': `attachment; filename="${job.resultFileName}"`,
+          'Cache-Control': 'private, no-store',
+        },
+      });
+    },
+  );

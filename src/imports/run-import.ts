@@ -38,7 +38,10 @@ export const DEFAULT_BATCH_SIZE = 90;
 export type ImportSliceOutcome = 'finished' | 'continued' | 'stopped';
 
 async function dropStaging(db: Database, jobId: string): Promise<void> {
-  await db.batch([db.delete(importGroups).where(eq(importGroups.jobId, jobId)), db.delete(importRejections).where(eq(importRejections.jobId, jobId))]);
+  await db.batch([
+    db.delete(importGroups).where(eq(importGroups.jobId, jobId)),
+    db.delete(importRejections).where(eq(importRejections.jobId, jobId)),
+  ]);
 }
 
 async function finish(run: SliceRun): Promise<ImportSliceOutcome> {
@@ -50,9 +53,20 @@ async function finish(run: SliceRun): Promise<ImportSliceOutcome> {
   const [done] = await db
     .update(jobs)
     .set({
-      state: 'succeeded', progressDone: cp.done, progressTotal: cp.total, summary, checkpoint: null, finishedAt: new Date().toISOString(),
-      resultKey: key, resultFileName: fileName, resultContentType: 'text/csv; charset=utf-8', resultSize: size,
-      warnings: Object.keys(cp.warnings).length > 0 ? Object.entries(cp.warnings).map(([k, v]) => `${k} (${v.count}×, e.g. ${v.examples.join(', ')})`) : null,
+      state: 'succeeded',
+      progressDone: cp.done,
+      progressTotal: cp.total,
+      summary,
+      checkpoint: null,
+      finishedAt: new Date().toISOString(),
+      resultKey: key,
+      resultFileName: fileName,
+      resultContentType: 'text/csv; charset=utf-8',
+      resultSize: size,
+      warnings:
+        Object.keys(cp.warnings).length > 0
+          ? Object.entries(cp.warnings).map(([k, v]) => `${k} (${v.count}×, e.g. ${v.examples.join(', ')})`)
+          : null,
     })
     .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running')))
     .returning({ id: jobs.id });
@@ -85,27 +99,64 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
   let cp = (job.checkpoint as ImportCheckpoint | null) ?? null;
   if (!cp) {
     const detected = detectFormat(await readHead(deps.files, file.storageKey));
-    if (params.format && params.format !== detected.format) throw new ImportFileError(`the file is ${detected.format}, not ${params.format} as requested`);
+    if (params.format && params.format !== detected.format)
+      throw new ImportFileError(`the file is ${detected.format}, not ${params.format} as requested`);
     if (!(await markRunning(db, job.id, 0))) return 'stopped';
     cp = firstCheckpoint(detected.format, detected.encoding);
-    const [saved] = await db.update(jobs).set({ checkpoint: cp }).where(and(eq(jobs.id, job.id), eq(jobs.state, 'running'))).returning({ id: jobs.id });
+    const [saved] = await db
+      .update(jobs)
+      .set({ checkpoint: cp })
+      .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running')))
+      .returning({ id: jobs.id });
     if (!saved) return 'stopped';
   } else if (!(await markRunning(db, job.id, cp.total))) {
     return 'stopped';
   }
 
   const run: SliceRun = {
-    db, files: deps.files, job, cp, key: file.storageKey, started: Date.now(), sliceMs: deps.sliceMs, batchSize: deps.batchSize ?? DEFAULT_BATCH_SIZE,
-    scope: { db, jobId: job.id, companyId: job.companyId, actor: jobActor(job), catalogId: params.catalogId, mode: params.mode, dryRun: params.dryRun, cache: new ReferenceCache(db, job.companyId) },
+    db,
+    files: deps.files,
+    job,
+    cp,
+    key: file.storageKey,
+    started: Date.now(),
+    sliceMs: deps.sliceMs,
+    batchSize: deps.batchSize ?? DEFAULT_BATCH_SIZE,
+    scope: {
+      db,
+      jobId: job.id,
+      companyId: job.companyId,
+      actor: jobActor(job),
+      catalogId: params.catalogId,
+      mode: params.mode,
+      dryRun: params.dryRun,
+      cache: new ReferenceCache(db, job.companyId),
+    },
   };
   try {
     for (;;) {
       let outcome: PhaseOutcome = 'next';
       if (run.cp.phase === 'validate') outcome = await validatePhase(run);
       else if (run.cp.phase === 'groups') {
-        const groups = await resolveGroups(db, { companyId: job.companyId, catalogId: params.catalogId }, job.id, params.dryRun);
-        const next: ImportCheckpoint = { ...run.cp, phase: 'products', counts: { ...run.cp.counts, categoriesCreated: groups.categoriesCreated } };
-        if (groups.orphans > 0) next.warnings = { ...next.warnings, [`${groups.orphans} group(s) whose parent is not in the file were placed at the top level`]: { count: groups.orphans, examples: [] } };
+        const groups = await resolveGroups(
+          db,
+          { companyId: job.companyId, catalogId: params.catalogId },
+          job.id,
+          params.dryRun,
+        );
+        const next: ImportCheckpoint = {
+          ...run.cp,
+          phase: 'products',
+          counts: { ...run.cp.counts, categoriesCreated: groups.categoriesCreated },
+        };
+        if (groups.orphans > 0)
+          next.warnings = {
+            ...next.warnings,
+            [`${groups.orphans} group(s) whose parent is not in the file were placed at the top level`]: {
+              count: groups.orphans,
+              examples: [],
+            },
+          };
         await saveCheckpoint(run, [], next);
       } else if (run.cp.phase === 'products') outcome = await readProductsPhase(run);
       else return await finish(run);

@@ -21,11 +21,25 @@ export const StartImportDto = z.strictObject({
 });
 
 /** Validates the request, then queues the import as a background job (observed with Job/GetJob). */
-export async function startImport(deps: { db: Database; queue: Queue<JobMessage> }, caller: Tenant & { userId: string }, input: z.infer<typeof StartImportDto>) {
+export async function startImport(
+  deps: { db: Database; queue: Queue<JobMessage> },
+  caller: Tenant & { userId: string },
+  input: z.infer<typeof StartImportDto>,
+) {
   await assertDepartment(deps.db, caller, input.departmentId);
   const catalog = await findCatalog(deps.db, caller, input.catalogId, input.departmentId);
   const file = await findImportFile(deps.db, caller, input.fileId);
   if (file.state !== 'complete') throw conflict('the upload is not complete yet (Import/CompleteUpload)');
-  const params: ImportParams = { catalogId: catalog.id, fileId: file.id, format: input.format ?? null, mode: input.mode, dryRun: input.dryRun };
-  return enqueueJob(deps, { companyId: caller.companyId, departmentId: input.departmentId, userId: caller.userId }, { kind: 'import', params: { ...params } });
+  const params: ImportParams = {
+    catalogId: catalog.id,
+    fileId: file.id,
+    format: input.format ?? null,
+    mode: input.mode,
+    dryRun: input.dryRun,
+  };
+  return enqueueJob(
+    deps,
+    { companyId: caller.companyId, departmentId: input.departmentId, userId: caller.userId },
+    { kind: 'import', params: { ...params } },
+  );
 }

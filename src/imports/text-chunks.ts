@@ -58,7 +58,12 @@ function latin1(bytes: Uint8Array): string {
   return out;
 }
 
-export async function* readTextChunks(files: R2Bucket, key: string, offset: number, encoding: TextEncodingName): AsyncGenerator<TextChunk> {
+export async function* readTextChunks(
+  files: R2Bucket,
+  key: string,
+  offset: number,
+  encoding: TextEncodingName,
+): AsyncGenerator<TextChunk> {
   if (offset > 0) {
     // Resuming right at the end of the file (after its last record): R2 refuses an empty range.
     const head = await files.head(key);

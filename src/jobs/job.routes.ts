@@ -17,7 +17,12 @@ const CancelJobDto = z.strictObject({ jobId: z.uuid() });
 export const jobRoutes = new Hono<AppEnv>()
   .get(
     '/GetJob',
-    describeRoute({ tag: 'Job', summary: 'Status, progress and result of a background job', response: JobOut, security: 'cookie' }),
+    describeRoute({
+      tag: 'Job',
+      summary: 'Status, progress and result of a background job',
+      response: JobOut,
+      security: 'cookie',
+    }),
     validate('query', JobQuery),
     async (c) => {
       await sweepIfStale(sweepDeps(c.env, c.var.db), c.var.caller, new Date());
@@ -26,7 +31,12 @@ export const jobRoutes = new Hono<AppEnv>()
   )
   .get(
     '/GetJobs',
-    describeRoute({ tag: 'Job', summary: "The company's jobs, newest first", response: z.object({ items: z.array(JobOut), nextCursor: z.string().nullable() }), security: 'cookie' }),
+    describeRoute({
+      tag: 'Job',
+      summary: "The company's jobs, newest first",
+      response: z.object({ items: z.array(JobOut), nextCursor: z.string().nullable() }),
+      security: 'cookie',
+    }),
     validate('query', z.strictObject(PageQuery)),
     async (c) => {
       await sweepIfStale(sweepDeps(c.env, c.var.db), c.var.caller, new Date());

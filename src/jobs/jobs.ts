@@ -39,7 +39,10 @@ async function withSyncReports(db: Database, rows: JobRow[]): Promise<z.infer<ty
   const outs = rows.map(jobOut);
   const syncIds = rows.filter((r) => r.kind === 'sync').map((r) => r.id);
   if (syncIds.length === 0) return outs;
-  const runs = await db.select({ jobId: syncRuns.jobId, report: syncRuns.report }).from(syncRuns).where(inArray(syncRuns.jobId, syncIds));
+  const runs = await db
+    .select({ jobId: syncRuns.jobId, report: syncRuns.report })
+    .from(syncRuns)
+    .where(inArray(syncRuns.jobId, syncIds));
   const reports = new Map(runs.map((r) => [r.jobId, r.report as SyncReportOut | null]));
   return outs.map((out) => {
     const report = reports.get(out.jobId);
@@ -78,17 +81,20 @@ export async function enqueueJob(
 ): Promise<{ jobId: string }> {
   const jobId = newId();
   // Rows of the job kind's own (e.g. a sync run) go in the same transaction as the job row.
-  await runBatch(deps.db, [deps.db.insert(jobs).values({
-    id: jobId,
-    companyId: tenant.companyId,
-    departmentId: tenant.departmentId,
-    userId: tenant.userId,
-    kind: job.kind,
-    state: 'queued',
-    params: job.params,
-    progressTotal: job.total ?? 0,
-    heartbeatAt: dbNow,
-  }), ...(job.related?.(jobId) ?? [])]);
+  await runBatch(deps.db, [
+    deps.db.insert(jobs).values({
+      id: jobId,
+      companyId: tenant.companyId,
+      departmentId: tenant.departmentId,
+      userId: tenant.userId,
+      kind: job.kind,
+      state: 'queued',
+      params: job.params,
+      progressTotal: job.total ?? 0,
+      heartbeatAt: dbNow,
+    }),
+    ...(job.related?.(jobId) ?? []),
+  ]);
   try {
     await deps.queue.send({ jobId });
   } catch (err) {
@@ -140,7 +146,12 @@ export async function cancelJob(db: Database, tenant: Tenant, jobId: string) {
 export async function markRunning(db: Database, jobId: string, total: number): Promise<boolean> {
   const [row] = await db
     .update(jobs)
-    .set({ state: 'running', startedAt: sql`coalesce(${jobs.startedAt}, ${dbNow})`, progressTotal: total, ...heartbeat() })
+    .set({
+      state: 'running',
+      startedAt: sql`coalesce(${jobs.startedAt}, ${dbNow})`,
+      progressTotal: total,
+      ...heartbeat(),
+    })
     .where(and(eq(jobs.id, jobId), inArray(jobs.state, ['queued', 'running'])))
     .returning({ id: jobs.id });
   return row !== undefined;

@@ -21,7 +21,10 @@ const DEFAULT_SLICE_MS = 20_000;
  * (AppError) fail the job at once with their message; unexpected ones are retried with backoff
  * and fail the job after MAX_ATTEMPTS, with a reference instead of internals.
  */
-export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindings & { EXPORT_SLICE_MS?: string; SYNC_SLICE_MS?: string }): Promise<void> {
+export async function handleJobBatch(
+  batch: MessageBatch<JobMessage>,
+  env: Bindings & { EXPORT_SLICE_MS?: string; SYNC_SLICE_MS?: string },
+): Promise<void> {
   const db = createDb(env.DB);
   const deps = {
     db,
@@ -58,7 +61,15 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
         continue;
       }
       const reference = crypto.randomUUID();
-      console.error(JSON.stringify({ reference, jobId: job.id, attempt: message.attempts, error: String(err), stack: (err as Error)?.stack }));
+      console.error(
+        JSON.stringify({
+          reference,
+          jobId: job.id,
+          attempt: message.attempts,
+          error: String(err),
+          stack: (err as Error)?.stack,
+        }),
+      );
       if (message.attempts >= MAX_ATTEMPTS) {
         const latest = (await db.query.jobs.findFirst({ where: eq(jobs.id, job.id) })) ?? job;
         await fail(latest, `job failed after ${MAX_ATTEMPTS} attempts (internal error, reference ${reference})`);

@@ -53,11 +53,20 @@ export async function recoverStaleJobs(db: Database, queue: Queue<JobMessage>, n
   const requeued: string[] = [];
   const failed: string[] = [];
   for (const job of stale) {
-    const still = and(eq(jobs.id, job.id), inArray(jobs.state, [...ACTIVE]), eq(jobs.attempts, job.attempts), staleBefore(now, staleMs));
+    const still = and(
+      eq(jobs.id, job.id),
+      inArray(jobs.state, [...ACTIVE]),
+      eq(jobs.attempts, job.attempts),
+      staleBefore(now, staleMs),
+    );
     if (job.attempts >= MAX_JOB_ATTEMPTS) {
       const error = `the job stopped making progress: no sign of life for ${Math.round(staleMs / 1000)} s after ${MAX_JOB_ATTEMPTS} restarts`;
       // The checkpoint stays until releaseJobResources has thrown its upload away.
-      const [row] = await db.update(jobs).set({ state: 'failed', error, finishedAt: dbNow }).where(still).returning({ id: jobs.id });
+      const [row] = await db
+        .update(jobs)
+        .set({ state: 'failed', error, finishedAt: dbNow })
+        .where(still)
+        .returning({ id: jobs.id });
       if (row) failed.push(row.id);
       continue;
     }
@@ -83,7 +92,13 @@ export async function releaseJobResources(db: Database, files: R2Bucket, jobId?:
   const leftovers = await db
     .select({ id: jobs.id, kind: jobs.kind, checkpoint: jobs.checkpoint })
     .from(jobs)
-    .where(and(inArray(jobs.state, ['failed', 'cancelled']), isNotNull(jobs.checkpoint), jobId ? eq(jobs.id, jobId) : undefined))
+    .where(
+      and(
+        inArray(jobs.state, ['failed', 'cancelled']),
+        isNotNull(jobs.checkpoint),
+        jobId ? eq(jobs.id, jobId) : undefined,
+      ),
+    )
     .limit(SWEEP_LIMIT);
   const released: string[] = [];
   for (const job of leftovers) {

@@ -27,14 +27,22 @@ export const mcpApiHandler = {
     const refused = foreignOriginReason(request);
     if (refused) return Response.json({ error: refused, code: 'forbidden' }, { status: 403 });
     const props = (ctx as ExecutionContext & { props?: McpProps }).props;
-    if (!props?.caller) return Response.json({ error: 'authentication required', code: 'unauthorized' }, { status: 401 });
+    if (!props?.caller)
+      return Response.json({ error: 'authentication required', code: 'unauthorized' }, { status: 401 });
 
     const text = request.method === 'POST' ? await readBody(request) : undefined;
-    if (text === null) return Response.json({ error: `request body exceeds ${MAX_BODY_BYTES} bytes`, code: 'payload_too_large' }, { status: 413 });
+    if (text === null)
+      return Response.json(
+        { error: `request body exceeds ${MAX_BODY_BYTES} bytes`, code: 'payload_too_large' },
+        { status: 413 },
+      );
     const parsedBody = parseOrUndefined(text);
     const forwarded = text === undefined ? request : new Request(request, { body: text });
     if (!(await isLegacyRequest(forwarded, parsedBody))) {
-      const response = await modernHandler().fetch(forwarded, { authInfo: toAuthInfo(props.caller), ...(parsedBody === undefined ? {} : { parsedBody }) });
+      const response = await modernHandler().fetch(forwarded, {
+        authInfo: toAuthInfo(props.caller),
+        ...(parsedBody === undefined ? {} : { parsedBody }),
+      });
       // A long-lived answer (e.g. subscriptions/listen) ends within seconds of a revocation too.
       return guardStream(response, () => stillAllowed(env, props), REVOCATION_CHECK_MS);
     }
@@ -43,7 +51,12 @@ export const mcpApiHandler = {
 };
 
 /** Routes a 2025-era request to the Durable Object of its session (a new one for `initialize`). */
-async function forwardToSession(request: Request, env: Bindings, props: McpProps, parsedBody: unknown): Promise<Response> {
+async function forwardToSession(
+  request: Request,
+  env: Bindings,
+  props: McpProps,
+  parsedBody: unknown,
+): Promise<Response> {
   let sessionId = request.headers.get('Mcp-Session-Id');
   const opens = sessionId === null && isInitialize(parsedBody);
   if (opens) sessionId = crypto.randomUUID();
@@ -59,7 +72,12 @@ async function forwardToSession(request: Request, env: Bindings, props: McpProps
 }
 
 function isInitialize(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'initialize';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    (body as { method?: unknown }).method === 'initialize'
+  );
 }
 
 /** The body as text, or null when it is larger than the endpoint accepts. */

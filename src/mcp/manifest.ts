@@ -43,7 +43,8 @@ export function buildManifest(origin: string) {
     transport: {
       type: 'streamable-http',
       url,
-      responses: 'text/event-stream for 2025-revision sessions; JSON (or SSE when streaming) for the stateless 2026-07-28 revision',
+      responses:
+        'text/event-stream for 2025-revision sessions; JSON (or SSE when streaming) for the stateless 2026-07-28 revision',
       sessions: 'Mcp-Session-Id from initialize (2025 revisions), one Durable Object per session; DELETE ends it',
     },
     authorization: {

@@ -14,7 +14,8 @@ function isLoopback(hostname: string): boolean {
  */
 export function foreignOriginReason(request: Request): string | null {
   const url = new URL(request.url);
-  if (url.protocol === 'http:' && !isLoopback(url.hostname)) return 'plain-http requests must be addressed to a loopback host';
+  if (url.protocol === 'http:' && !isLoopback(url.hostname))
+    return 'plain-http requests must be addressed to a loopback host';
   const origin = request.headers.get('Origin');
   if (origin === null) return null;
   let originUrl: URL;

@@ -3,7 +3,12 @@
  * the MCP transports specify (what SDK clients parse); they carry no id because they answer
  * the HTTP request, not a JSON-RPC message.
  */
-export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+export function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status, headers });
 }
 

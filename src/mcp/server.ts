@@ -18,7 +18,10 @@ export const SERVER_INSTRUCTIONS =
  * (2025 revisions); the caller of each tool call comes from that call's own request.
  */
 export function createPimMcpServer(deps: Omit<ToolContext, 'caller'>): McpServer {
-  const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS });
+  const server = new McpServer(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: SERVER_INSTRUCTIONS,
+  });
   registerTools(server, PIM_TOOLS, deps);
   return server;
 }

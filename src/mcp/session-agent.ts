@@ -56,7 +56,12 @@ export class McpSession extends Agent<Cloudflare.Env> {
       if (record) return sessionNotFound();
     } else {
       // Another user's token with this session id is refused as if the session did not exist.
-      if (!record || record.sessionId !== sessionId || record.userId !== props.caller.userId || record.companyId !== props.caller.companyId) {
+      if (
+        !record ||
+        record.sessionId !== sessionId ||
+        record.userId !== props.caller.userId ||
+        record.companyId !== props.caller.companyId
+      ) {
         return sessionNotFound();
       }
       await this.ctx.storage.put('session', { ...record, lastSeenAt: Date.now() });
@@ -64,8 +69,15 @@ export class McpSession extends Agent<Cloudflare.Env> {
     this.latestProps = props;
     this.live ??= record ? this.restore(record, authInfo) : this.open(sessionId, props, parsedBody);
     const live = await this.live;
-    const response = await live.transport.handleRequest(forwarded, { authInfo, ...(parsedBody === undefined ? {} : { parsedBody }) });
-    return trackStream(response, () => this.streamOpened(), () => this.streamClosed()).response;
+    const response = await live.transport.handleRequest(forwarded, {
+      authInfo,
+      ...(parsedBody === undefined ? {} : { parsedBody }),
+    });
+    return trackStream(
+      response,
+      () => this.streamOpened(),
+      () => this.streamClosed(),
+    ).response;
   }
 
   /** Scheduled: ends the session once it has been idle for SESSION_IDLE_SECONDS. */
@@ -86,7 +98,13 @@ export class McpSession extends Agent<Cloudflare.Env> {
       sessionIdGenerator: () => sessionId,
       onsessioninitialized: async () => {
         const { userId, companyId } = props.caller;
-        await this.ctx.storage.put('session', { sessionId, userId, companyId, initialize, lastSeenAt: Date.now() } satisfies SessionRecord);
+        await this.ctx.storage.put('session', {
+          sessionId,
+          userId,
+          companyId,
+          initialize,
+          lastSeenAt: Date.now(),
+        } satisfies SessionRecord);
         await this.schedule(SESSION_IDLE_SECONDS, 'expireIfIdle');
       },
       onsessionclosed: () => this.forget(),
@@ -98,7 +116,10 @@ export class McpSession extends Agent<Cloudflare.Env> {
   /** Rebuilds the SDK session after an eviction by replaying the client's `initialize`. */
   private async restore(record: SessionRecord, authInfo: ReturnType<typeof toAuthInfo>): Promise<LiveSession> {
     const server = createPimMcpServer({ db: createDb(this.env.DB), queue: this.env.JOB_QUEUE, files: this.env.FILES });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => record.sessionId, onsessionclosed: () => this.forget() });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => record.sessionId,
+      onsessionclosed: () => this.forget(),
+    });
     await server.connect(transport);
     const replay = new Request('https://session.internal/mcp', {
       method: 'POST',

@@ -3,8 +3,13 @@
  * when someone is listening (and re-check the listener's access). `onClose` runs exactly once,
  * whether the stream ends, the client goes away or `close()` cuts it.
  */
-export function trackStream(response: Response, onOpen: () => void, onClose: () => void): { response: Response; close: () => void } {
-  if (!response.body || !response.headers.get('Content-Type')?.includes('text/event-stream')) return { response, close: () => {} };
+export function trackStream(
+  response: Response,
+  onOpen: () => void,
+  onClose: () => void,
+): { response: Response; close: () => void } {
+  if (!response.body || !response.headers.get('Content-Type')?.includes('text/event-stream'))
+    return { response, close: () => {} };
   const reader = response.body.getReader();
   let closed = false;
   let cut: (() => void) | undefined;
@@ -45,7 +50,14 @@ export function trackStream(response: Response, onOpen: () => void, onClose: () 
       await reader.cancel(reason).catch(() => {});
     },
   });
-  return { response: new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }), close: () => cut?.() };
+  return {
+    response: new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    }),
+    close: () => cut?.(),
+  };
 }
 
 /**

@@ -19,14 +19,31 @@ export interface PimTool<Input extends z.ZodObject = z.ZodObject, Output extends
 }
 
 /** Keeps the input type of `run` tied to the input schema. */
-export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(tool: PimTool<Input, Output>): PimTool {
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  tool: PimTool<Input, Output>,
+): PimTool {
   return tool as unknown as PimTool;
 }
 
 /** Annotation presets: every PIM tool works on the closed world of the caller's own company. */
-export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-export const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
-export const OVERWRITE = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
+export const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+export const WRITE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
+export const OVERWRITE = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
 
 /**
  * The one place a domain outcome becomes a tool result. Success carries the value both as
@@ -41,13 +58,20 @@ export async function toToolResult(work: () => Promise<unknown>): Promise<CallTo
     return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
   } catch (err) {
     if (err instanceof AppError) {
-      return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: err.message, code: err.code }) }] };
+      return {
+        isError: true,
+        content: [{ type: 'text', text: JSON.stringify({ error: err.message, code: err.code }) }],
+      };
     }
     const requestId = crypto.randomUUID();
-    console.error(JSON.stringify({ requestId, where: 'mcp-tool', error: (err as Error)?.message, stack: (err as Error)?.stack }));
+    console.error(
+      JSON.stringify({ requestId, where: 'mcp-tool', error: (err as Error)?.message, stack: (err as Error)?.stack }),
+    );
     return {
       isError: true,
-      content: [{ type: 'text', text: JSON.stringify({ error: `internal error (request id ${requestId})`, code: 'internal' }) }],
+      content: [
+        { type: 'text', text: JSON.stringify({ error: `internal error (request id ${requestId})`, code: 'internal' }) },
+      ],
     };
   }
 }
@@ -57,7 +81,13 @@ export function registerTools(server: McpServer, tools: readonly PimTool[], deps
   for (const tool of tools) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: tool.annotations,
+      },
       async (input: unknown, extra) =>
         toToolResult(() => tool.run({ ...deps, caller: callerFrom(extra.http?.authInfo) }, input as never)),
     );

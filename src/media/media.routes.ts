@@ -3,7 +3,16 @@ import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeRoute } from '../openapi/route-meta';
-import { attachMedia, deleteMedia, findMedia, MAX_MEDIA_BYTES, MediaOut, reorderMedia, ReorderMediaDto, UploadMediaQuery } from './media';
+import {
+  attachMedia,
+  deleteMedia,
+  findMedia,
+  MAX_MEDIA_BYTES,
+  MediaOut,
+  reorderMedia,
+  ReorderMediaDto,
+  UploadMediaQuery,
+} from './media';
 import { AppError } from '../http/app-error';
 import { contentDisposition } from '../http/content-disposition';
 
@@ -14,20 +23,38 @@ import { contentDisposition } from '../http/content-disposition';
 export const mediaRoutes = new Hono<AppEnv>()
   .post(
     '/Upload',
-    describeRoute({ tag: 'Catalog', summary: 'Attach a file (raw body, its own Content-Type) to a catalog element', response: MediaOut, security: 'cookie' }),
+    describeRoute({
+      tag: 'Catalog',
+      summary: 'Attach a file (raw body, its own Content-Type) to a catalog element',
+      response: MediaOut,
+      security: 'cookie',
+    }),
     validate('query', UploadMediaQuery),
     async (c) => {
       const declared = Number(c.req.header('Content-Length') ?? '0');
-      if (declared > MAX_MEDIA_BYTES) throw new AppError('payload_too_large', `the file exceeds ${MAX_MEDIA_BYTES} bytes`);
+      if (declared > MAX_MEDIA_BYTES)
+        throw new AppError('payload_too_large', `the file exceeds ${MAX_MEDIA_BYTES} bytes`);
       const bytes = await c.req.arrayBuffer();
-      if (bytes.byteLength > MAX_MEDIA_BYTES) throw new AppError('payload_too_large', `the file exceeds ${MAX_MEDIA_BYTES} bytes`);
+      if (bytes.byteLength > MAX_MEDIA_BYTES)
+        throw new AppError('payload_too_large', `the file exceeds ${MAX_MEDIA_BYTES} bytes`);
       const contentType = c.req.header('Content-Type') ?? '';
-      return c.json(await attachMedia({ db: c.var.db, files: c.env.FILES }, c.var.caller, { ...c.req.valid('query'), contentType, bytes }));
+      return c.json(
+        await attachMedia({ db: c.var.db, files: c.env.FILES }, c.var.caller, {
+          ...c.req.valid('query'),
+          contentType,
+          bytes,
+        }),
+      );
     },
   )
   .get(
     '/Get',
-    describeRoute({ tag: 'Catalog', summary: 'Download an attached file', responseContentType: 'application/octet-stream', security: 'cookie' }),
+    describeRoute({
+      tag: 'Catalog',
+      summary: 'Download an attached file',
+      responseContentType: 'application/octet-stream',
+      security: 'cookie',
+    }),
     validate('query', z.strictObject({ mediaId: z.uuid() })),
     async (c) => {
       const row = await findMedia(c.var.db, c.var.caller, c.req.valid('query').mediaId);
@@ -46,13 +73,23 @@ export const mediaRoutes = new Hono<AppEnv>()
   )
   .post(
     '/Delete',
-    describeRoute({ tag: 'Catalog', summary: 'Detach and delete a file', response: z.object({ mediaId: z.string(), deleted: z.literal(true) }), security: 'cookie' }),
+    describeRoute({
+      tag: 'Catalog',
+      summary: 'Detach and delete a file',
+      response: z.object({ mediaId: z.string(), deleted: z.literal(true) }),
+      security: 'cookie',
+    }),
     validate('json', z.strictObject({ departmentId: z.uuid(), mediaId: z.uuid() })),
     async (c) => c.json(await deleteMedia({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
   )
   .post(
     '/Reorder',
-    describeRoute({ tag: 'Catalog', summary: "Set the order of an element's files", response: z.object({ elementId: z.string(), items: z.array(MediaOut) }), security: 'cookie' }),
+    describeRoute({
+      tag: 'Catalog',
+      summary: "Set the order of an element's files",
+      response: z.object({ elementId: z.string(), items: z.array(MediaOut) }),
+      security: 'cookie',
+    }),
     validate('json', ReorderMediaDto),
     async (c) => c.json(await reorderMedia(c.var.db, c.var.caller, c.req.valid('json'))),
   );

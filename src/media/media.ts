@@ -11,14 +11,33 @@ import { historyStatement } from '../history/record';
 import { mediaEntry } from '../history/snapshot';
 
 /** BMEcat MIME_PURPOSE values. */
-export const MEDIA_PURPOSES = ['normal', 'thumbnail', 'detail', 'data_sheet', 'logo', 'safety_data_sheet', 'others'] as const;
-export const ALLOWED_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/svg+xml', 'application/pdf'] as const;
+export const MEDIA_PURPOSES = [
+  'normal',
+  'thumbnail',
+  'detail',
+  'data_sheet',
+  'logo',
+  'safety_data_sheet',
+  'others',
+] as const;
+export const ALLOWED_CONTENT_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/svg+xml',
+  'application/pdf',
+] as const;
 export const MAX_MEDIA_BYTES = 20 * 1024 * 1024;
 
 export const UploadMediaQuery = z.strictObject({
   departmentId: z.uuid(),
   elementId: z.uuid(),
-  fileName: z.string().min(1).max(200).regex(/^[^/\\\u0000-\u001f]+$/, 'fileName must not contain path separators or control characters'),
+  fileName: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^/\\\u0000-\u001f]+$/, 'fileName must not contain path separators or control characters'),
   purpose: z.enum(MEDIA_PURPOSES).default('normal'),
   description: z.string().max(250).optional(),
 });
@@ -36,7 +55,15 @@ export const MediaOut = z.object({
 type MediaRow = typeof media.$inferSelect;
 
 export function mediaOut(row: MediaRow) {
-  return { mediaId: row.id, elementId: row.elementId, purpose: row.purpose, fileName: row.fileName, contentType: row.contentType, size: row.size, description: row.description };
+  return {
+    mediaId: row.id,
+    elementId: row.elementId,
+    purpose: row.purpose,
+    fileName: row.fileName,
+    contentType: row.contentType,
+    size: row.size,
+    description: row.description,
+  };
 }
 
 /**
@@ -65,7 +92,12 @@ export async function attachMedia(
   // Keys are grouped by catalog so deleting a catalog can remove its files by prefix.
   const storageKey = `${catalogMediaPrefix(tenant.companyId, element.catalogId)}${id}/${input.fileName}`;
   await files.put(storageKey, input.bytes, { httpMetadata: { contentType } });
-  const [last] = await db.select({ sortOrder: media.sortOrder }).from(media).where(eq(media.elementId, element.id)).orderBy(desc(media.sortOrder)).limit(1);
+  const [last] = await db
+    .select({ sortOrder: media.sortOrder })
+    .from(media)
+    .where(eq(media.elementId, element.id))
+    .orderBy(desc(media.sortOrder))
+    .limit(1);
   const row = {
     id,
     companyId: tenant.companyId,
@@ -81,7 +113,12 @@ export async function attachMedia(
   };
   const statements: BatchStatement[] = [
     db.insert(media).values(row),
-    ...historyStatement(db, tenant, { elementId: element.id, kind: element.kind, before: {}, after: { [`media.${id}`]: mediaEntry(row) } }),
+    ...historyStatement(db, tenant, {
+      elementId: element.id,
+      kind: element.kind,
+      before: {},
+      after: { [`media.${id}`]: mediaEntry(row) },
+    }),
   ];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   try {
@@ -96,13 +133,19 @@ export async function attachMedia(
 }
 
 export async function findMedia(db: Database, tenant: Tenant, mediaId: string) {
-  const row = await db.query.media.findFirst({ where: and(eq(media.id, mediaId), eq(media.companyId, tenant.companyId)) });
+  const row = await db.query.media.findFirst({
+    where: and(eq(media.id, mediaId), eq(media.companyId, tenant.companyId)),
+  });
   if (!row) throw notFound('media');
   return row;
 }
 
 /** Detaches a file; the row goes in one transaction with the revision bump, then the object. */
-export async function deleteMedia(deps: { db: Database; files: R2Bucket }, tenant: Actor, input: { departmentId: string; mediaId: string }) {
+export async function deleteMedia(
+  deps: { db: Database; files: R2Bucket },
+  tenant: Actor,
+  input: { departmentId: string; mediaId: string },
+) {
   const { db, files } = deps;
   await assertDepartment(db, tenant, input.departmentId);
   const row = await findMedia(db, tenant, input.mediaId);
@@ -110,7 +153,12 @@ export async function deleteMedia(deps: { db: Database; files: R2Bucket }, tenan
   if (element.departmentId !== input.departmentId) throw notFound('media');
   const statements: BatchStatement[] = [
     db.delete(media).where(eq(media.id, row.id)),
-    ...historyStatement(db, tenant, { elementId: element.id, kind: element.kind, before: { [`media.${row.id}`]: mediaEntry(row) }, after: {} }),
+    ...historyStatement(db, tenant, {
+      elementId: element.id,
+      kind: element.kind,
+      before: { [`media.${row.id}`]: mediaEntry(row) },
+      after: {},
+    }),
   ];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   await runBatch(db, statements);
@@ -145,11 +193,20 @@ export async function reorderMedia(db: Database, tenant: Actor, input: z.infer<t
   if (unique.size !== known.size || input.mediaIds.some((id) => !known.has(id))) {
     throw badRequest(`mediaIds: must list each of the element's ${known.size} files exactly once`);
   }
-  const statements: BatchStatement[] = input.mediaIds.map((id, sortOrder) => db.update(media).set({ sortOrder }).where(eq(media.id, id)));
+  const statements: BatchStatement[] = input.mediaIds.map((id, sortOrder) =>
+    db.update(media).set({ sortOrder }).where(eq(media.id, id)),
+  );
   const position = new Map(input.mediaIds.map((id, sortOrder) => [id, sortOrder]));
   const snapshot = (order: (m: (typeof current)[number]) => number) =>
     Object.fromEntries(current.map((m) => [`media.${m.id}`, mediaEntry({ ...m, sortOrder: order(m) })]));
-  statements.push(...historyStatement(db, tenant, { elementId: element.id, kind: element.kind, before: snapshot((m) => m.sortOrder), after: snapshot((m) => position.get(m.id)!) }));
+  statements.push(
+    ...historyStatement(db, tenant, {
+      elementId: element.id,
+      kind: element.kind,
+      before: snapshot((m) => m.sortOrder),
+      after: snapshot((m) => position.get(m.id)!),
+    }),
+  );
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   await runBatch(db, statements);
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
@@ -185,7 +242,10 @@ export async function purgeCatalogMedia(files: R2Bucket, companyId: string, cata
   let cursor: string | undefined;
   do {
     const page = await files.list({ prefix, cursor, limit: 1000 });
-    await deleteObjects(files, page.objects.map((o) => o.key));
+    await deleteObjects(
+      files,
+      page.objects.map((o) => o.key),
+    );
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
 }

@@ -13,7 +13,13 @@ import { verifyMediaSignature } from './signed-url';
 export const signedMediaRoutes = new Hono<AppEnv>().get('/media/signed/:mediaId', async (c) => {
   const mediaId = c.req.param('mediaId');
   if (!/^[0-9a-f-]{36}$/i.test(mediaId)) throw notFound('media');
-  await verifyMediaSignature(c.env.MEDIA_URL_KEY, mediaId, c.req.query('expires'), c.req.query('sig'), Math.floor(Date.now() / 1000));
+  await verifyMediaSignature(
+    c.env.MEDIA_URL_KEY,
+    mediaId,
+    c.req.query('expires'),
+    c.req.query('sig'),
+    Math.floor(Date.now() / 1000),
+  );
   const row = await c.var.db.query.media.findFirst({ where: eq(media.id, mediaId) });
   if (!row) throw notFound('media');
   const object = await c.env.FILES.get(row.storageKey);

@@ -8,11 +8,18 @@ let cached: { secret: string; key: Promise<CryptoKey> } | undefined;
 
 async function hmacKey(secret: string | undefined): Promise<CryptoKey> {
   if (!secret || secret.length < 16) {
-    console.error(JSON.stringify({ where: 'media-url', error: 'MEDIA_URL_KEY is not set (or shorter than 16 characters)' }));
+    console.error(
+      JSON.stringify({ where: 'media-url', error: 'MEDIA_URL_KEY is not set (or shorter than 16 characters)' }),
+    );
     throw new AppError('internal', 'signed media URLs are not configured on this server');
   }
   if (cached?.secret !== secret) {
-    cached = { secret, key: crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']) };
+    cached = {
+      secret,
+      key: crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+        'sign',
+      ]),
+    };
   }
   return cached.key;
 }
@@ -28,7 +35,12 @@ export async function mediaSignature(secret: string | undefined, mediaId: string
 }
 
 /** The public URL of one media file, valid until `expires` (Unix seconds). */
-export async function signedMediaUrl(secret: string | undefined, baseUrl: string, mediaId: string, expires: number): Promise<string> {
+export async function signedMediaUrl(
+  secret: string | undefined,
+  baseUrl: string,
+  mediaId: string,
+  expires: number,
+): Promise<string> {
   const sig = await mediaSignature(secret, mediaId, expires);
   return `${baseUrl.replace(/\/+$/, '')}/media/signed/${mediaId}?expires=${expires}&sig=${sig}`;
 }

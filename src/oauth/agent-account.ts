@@ -33,7 +33,11 @@ export async function loadAgentAccount(db: Database, userId: string): Promise<Ag
     userId,
     securityStamp: first.securityStamp,
     aiMayEditClassifications: first.aiMayEditClassifications,
-    memberships: rows.flatMap((r) => (r.companyId && r.role && r.departmentId ? [{ companyId: r.companyId, role: r.role, departmentId: r.departmentId }] : [])),
+    memberships: rows.flatMap((r) =>
+      r.companyId && r.role && r.departmentId
+        ? [{ companyId: r.companyId, role: r.role, departmentId: r.departmentId }]
+        : [],
+    ),
   };
 }
 
@@ -43,7 +47,8 @@ export async function loadAgentAccount(db: Database, userId: string): Promise<Ag
  */
 export function agentRefusal(account: AgentAccount): string | null {
   if (account.memberships.length === 0) return 'this account belongs to no company';
-  if (account.memberships.length > 1) return 'accounts that belong to more than one company cannot be used by AI agents';
+  if (account.memberships.length > 1)
+    return 'accounts that belong to more than one company cannot be used by AI agents';
   if (account.memberships[0]!.role === 'admin') return 'administrator accounts cannot be used by AI agents';
   return null;
 }

@@ -51,7 +51,11 @@ export type McpProps = AgentProps & { caller: AgentCaller };
  * of the same company (else 403); the token carries `requiredScope` (else 403
  * insufficient_scope). Throws `AppError`s with `WWW-Authenticate`.
  */
-export async function authenticateAgent(db: Database, props: unknown, requiredScope: SurfaceScope): Promise<AgentCaller> {
+export async function authenticateAgent(
+  db: Database,
+  props: unknown,
+  requiredScope: SurfaceScope,
+): Promise<AgentCaller> {
   const parsed = AgentProps.safeParse(props);
   if (!parsed.success || new URL(parsed.data.resource).pathname !== PATHS.mcp) {
     throw new AppError('unauthorized', 'token is not valid here');
@@ -65,7 +69,8 @@ export async function authenticateAgent(db: Database, props: unknown, requiredSc
   const refusal = agentRefusal(account);
   if (refusal) throw new AppError('forbidden', refusal);
   const membership = account.memberships[0]!;
-  if (membership.companyId !== companyId) throw new AppError('forbidden', 'the account no longer belongs to the company it authorized for');
+  if (membership.companyId !== companyId)
+    throw new AppError('forbidden', 'the account no longer belongs to the company it authorized for');
   if (!scopes.includes(requiredScope)) throw insufficientScope(origin, requiredScope);
   return {
     userId,

@@ -1,11 +1,18 @@
-import { AuthorizationError, authorizationErrorRedirect, type AuthRequest, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
+import {
+  AuthorizationError,
+  authorizationErrorRedirect,
+  type AuthRequest,
+  type OAuthHelpers,
+} from '@cloudflare/workers-oauth-provider';
 import { AppError } from '../http/app-error';
 import { DEFAULT_SCOPES, SCOPES, type Scope } from './config';
 
 export type AgentAuthRequest = AuthRequest & { scope: Scope[] };
 
 /** Either a request to show to the user, or an OAuth error to send back to the client. */
-export type ParsedAuthorization = { request: AgentAuthRequest; redirect?: undefined } | { redirect: string; request?: undefined };
+export type ParsedAuthorization =
+  | { request: AgentAuthRequest; redirect?: undefined }
+  | { redirect: string; request?: undefined };
 
 const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
 
@@ -28,16 +35,34 @@ export async function parseAuthorization(oauth: OAuthHelpers, raw: Request): Pro
   }
   // The library lets confidential clients skip PKCE; docs/spec.md 5.2 requires S256 of every client.
   if (!request.codeChallenge || request.codeChallengeMethod !== 'S256') {
-    return { redirect: authorizationErrorRedirect(request, 'invalid_request', 'PKCE with code_challenge_method=S256 is required') };
+    return {
+      redirect: authorizationErrorRedirect(
+        request,
+        'invalid_request',
+        'PKCE with code_challenge_method=S256 is required',
+      ),
+    };
   }
   const requested = request.scope.length > 0 ? request.scope : DEFAULT_SCOPES;
   const unknown = requested.filter((s) => !isScope(s));
   if (unknown.length > 0) {
-    return { redirect: authorizationErrorRedirect(request, 'invalid_scope', `unknown scope: ${unknown.join(' ')}; offered: ${SCOPES.join(' ')}`) };
+    return {
+      redirect: authorizationErrorRedirect(
+        request,
+        'invalid_scope',
+        `unknown scope: ${unknown.join(' ')}; offered: ${SCOPES.join(' ')}`,
+      ),
+    };
   }
   const scope = [...new Set(requested.filter(isScope))];
   if (!scope.includes('mcp') && !scope.includes('api')) {
-    return { redirect: authorizationErrorRedirect(request, 'invalid_scope', 'ask for mcp or api (offline_access alone grants nothing)') };
+    return {
+      redirect: authorizationErrorRedirect(
+        request,
+        'invalid_scope',
+        'ask for mcp or api (offline_access alone grants nothing)',
+      ),
+    };
   }
   return { request: { ...request, scope } };
 }

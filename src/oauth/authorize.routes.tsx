@@ -52,13 +52,26 @@ export const authorizeRoutes = new Hono<AppEnv>()
     if (!session) return sendPage(c, <LoginPage clientName={details.clientName} query={query} csrf={csrf} />);
     const refusal = await refusalOf(c, session.userId);
     if (refusal) {
-      return sendPage(c, <MessagePage title="Not permitted" message={`You cannot authorize AI agents: ${refusal}.`} switchAccount={{ csrf, query }} />, {
-        status: 403,
-      });
+      return sendPage(
+        c,
+        <MessagePage
+          title="Not permitted"
+          message={`You cannot authorize AI agents: ${refusal}.`}
+          switchAccount={{ csrf, query }}
+        />,
+        {
+          status: 403,
+        },
+      );
     }
     const me = await describeAccount(c.var.db, session);
     const consent = await oauth.beginConsent(request);
-    const user = { userId: me.user.userId, email: me.user.email, companyName: me.company.name, aiMayEditClassifications: me.aiMayEditClassifications };
+    const user = {
+      userId: me.user.userId,
+      email: me.user.email,
+      companyName: me.company.name,
+      aiMayEditClassifications: me.aiMayEditClassifications,
+    };
     return sendPage(
       c,
       <ConsentPage
@@ -78,9 +91,13 @@ export const authorizeRoutes = new Hono<AppEnv>()
     const oauth = oauthApi(c);
     const form = await c.req.parseBody({ all: true });
     const session = await currentSession(c);
-    if (!session) throw new AppError('unauthorized', 'Your sign-in has ended. Go back to the application and start again.');
+    if (!session)
+      throw new AppError('unauthorized', 'Your sign-in has ended. Go back to the application and start again.');
     if (form.userId !== session.userId) {
-      throw new AppError('forbidden', 'You signed in with another account in the meantime. Go back to the application and start again.');
+      throw new AppError(
+        'forbidden',
+        'You signed in with another account in the meantime. Go back to the application and start again.',
+      );
     }
     const refusal = await refusalOf(c, session.userId);
     if (refusal) throw new AppError('forbidden', `You cannot authorize AI agents: ${refusal}.`);
@@ -93,7 +110,10 @@ export const authorizeRoutes = new Hono<AppEnv>()
       const approved = await oauth.approveConsent(c.req.raw, handle);
       const scope = grantedScopes(form.scope, approved.request.scope);
       if (!scope.includes('mcp') && !scope.includes('api')) {
-        approved.headers.set('Location', authorizationErrorRedirect(approved.request, 'access_denied', 'no scope was approved'));
+        approved.headers.set(
+          'Location',
+          authorizationErrorRedirect(approved.request, 'access_denied', 'no scope was approved'),
+        );
         return new Response(null, { status: 302, headers: approved.headers });
       }
       const account = (await loadAgentAccount(c.var.db, session.userId))!;
@@ -117,7 +137,10 @@ export const authorizeRoutes = new Hono<AppEnv>()
       return new Response(null, { status: 302, headers: approved.headers });
     } catch (err) {
       if (err instanceof AuthorizationError) {
-        throw new AppError('bad_request', 'This consent page has expired or was already used. Go back to the application and start again.');
+        throw new AppError(
+          'bad_request',
+          'This consent page has expired or was already used. Go back to the application and start again.',
+        );
       }
       throw err;
     }

@@ -21,7 +21,12 @@ const BEARER = /^Bearer[\t ]+([^\s,]+)$/i;
  * scope from `authenticateAgent`. A token issued for another resource, or by this service on
  * another origin, is refused with 401 like an unknown one.
  */
-export async function verifyBearer(request: Request, env: Bindings, db: Database, scope: SurfaceScope): Promise<VerifiedAgent> {
+export async function verifyBearer(
+  request: Request,
+  env: Bindings,
+  db: Database,
+  scope: SurfaceScope,
+): Promise<VerifiedAgent> {
   const url = new URL(request.url);
   const server = authorizationServerFor(url);
   if (!server) throw new AppError('unauthorized', 'bearer tokens are accepted only over https');
@@ -30,7 +35,12 @@ export async function verifyBearer(request: Request, env: Bindings, db: Database
   const verified = await server.validateToken(mcpResourceOf(url.origin), token, env);
   if (!verified) throw bearerUnauthorized(url.origin, scope, 'token is invalid, expired or revoked');
   // The client id rides along so the change history can name the client (docs/history.md).
-  const props = { ...(verified.props as object), scopes: verified.scope, resource: verified.audience, clientId: verified.clientId } as AgentProps;
+  const props = {
+    ...(verified.props as object),
+    scopes: verified.scope,
+    resource: verified.audience,
+    clientId: verified.clientId,
+  } as AgentProps;
   return { props, caller: await authenticateAgent(db, props, scope) };
 }
 

@@ -2,7 +2,11 @@ import { AppError } from '../http/app-error';
 import { resourceMetadataUrlOf } from './config';
 
 /** Removes what a quoted-string in a challenge cannot carry. */
-const quotable = (text: string) => text.replace(/["\\]/g, '').replace(/[^\x20-\x7e]+/g, ' ').trim();
+const quotable = (text: string) =>
+  text
+    .replace(/["\\]/g, '')
+    .replace(/[^\x20-\x7e]+/g, ' ')
+    .trim();
 
 /**
  * The RFC 6750 `WWW-Authenticate` value with the RFC 9728 `resource_metadata` pointer, so a
@@ -20,7 +24,10 @@ export function bearerChallenge(
 
 /** 401 for a missing, expired, invalid or revoked bearer token. */
 export function bearerUnauthorized(origin: string, scope: string, message: string, withError = true): AppError {
-  const header = bearerChallenge(origin, withError ? { scope, error: 'invalid_token', description: message } : { scope });
+  const header = bearerChallenge(
+    origin,
+    withError ? { scope, error: 'invalid_token', description: message } : { scope },
+  );
   return new AppError('unauthorized', message, { 'WWW-Authenticate': header });
 }
 

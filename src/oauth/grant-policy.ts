@@ -1,4 +1,9 @@
-import { GrantType, OAuthError, type TokenExchangeCallbackOptions, type TokenExchangeCallbackResult } from '@cloudflare/workers-oauth-provider';
+import {
+  GrantType,
+  OAuthError,
+  type TokenExchangeCallbackOptions,
+  type TokenExchangeCallbackResult,
+} from '@cloudflare/workers-oauth-provider';
 import { createDb } from '../db/client';
 import type { Bindings } from '../env';
 import { agentRefusal, loadAgentAccount } from './agent-account';
@@ -12,9 +17,13 @@ import { REFRESH_TOKEN_TTL_SECONDS } from './config';
  * security stamp or an account that is no longer permitted ends the grant (`invalid_grant`
  * makes the library revoke it), so a refresh token cannot outlive a revocation.
  */
-export async function applyGrantPolicy(options: TokenExchangeCallbackOptions<Bindings>): Promise<TokenExchangeCallbackResult | void> {
+export async function applyGrantPolicy(
+  options: TokenExchangeCallbackOptions<Bindings>,
+): Promise<TokenExchangeCallbackResult | void> {
   if (options.grantType !== GrantType.AUTHORIZATION_CODE && options.grantType !== GrantType.REFRESH_TOKEN) {
-    throw new OAuthError('unsupported_grant_type', { description: 'only authorization_code and refresh_token are offered' });
+    throw new OAuthError('unsupported_grant_type', {
+      description: 'only authorization_code and refresh_token are offered',
+    });
   }
   const props = AgentProps.safeParse(options.props);
   if (!props.success) throw new OAuthError('invalid_grant', { description: 'grant is not valid' });

@@ -16,7 +16,16 @@ export const mcpRoutes = new Hono<AppEnv>()
     cors({
       origin: '*',
       allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID', 'Mcp-Method', 'Mcp-Name'],
+      allowHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Accept',
+        'Mcp-Session-Id',
+        'Mcp-Protocol-Version',
+        'Last-Event-ID',
+        'Mcp-Method',
+        'Mcp-Name',
+      ],
       exposeHeaders: ['WWW-Authenticate', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
       maxAge: 600,
     }),

@@ -48,13 +48,24 @@ export function renderPageError(err: Error, c: Context<AppEnv>): Response {
     });
   }
   if (err instanceof HTTPException) {
-    return sendPage(c, <MessagePage title={TITLES[err.status] ?? 'Request failed'} message="The request could not be processed." />, {
-      status: err.status,
-    });
+    return sendPage(
+      c,
+      <MessagePage title={TITLES[err.status] ?? 'Request failed'} message="The request could not be processed." />,
+      {
+        status: err.status,
+      },
+    );
   }
   const requestId = c.get('requestId') ?? crypto.randomUUID();
   console.error(JSON.stringify({ requestId, error: err.message, stack: err.stack }));
-  return sendPage(c, <MessagePage title="Something went wrong" message={`Internal error (request id ${requestId}). Please try again.`} />, {
-    status: 500,
-  });
+  return sendPage(
+    c,
+    <MessagePage
+      title="Something went wrong"
+      message={`Internal error (request id ${requestId}). Please try again.`}
+    />,
+    {
+      status: 500,
+    },
+  );
 }

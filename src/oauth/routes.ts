@@ -9,4 +9,7 @@ import { oauthProtocolRoutes } from './metadata.routes';
  * revocation and registration endpoints, our sign-in and consent pages) and the protected
  * `/mcp`. `/api/ai/*` is mounted with the other REST controllers.
  */
-export const oauthRoutes = new Hono<AppEnv>().route('/', oauthProtocolRoutes).route('/', authorizeRoutes).route('/mcp', mcpRoutes);
+export const oauthRoutes = new Hono<AppEnv>()
+  .route('/', oauthProtocolRoutes)
+  .route('/', authorizeRoutes)
+  .route('/mcp', mcpRoutes);

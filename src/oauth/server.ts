@@ -1,6 +1,13 @@
 import { OAuthAuthorizationServer } from '@cloudflare/workers-oauth-provider';
 import type { Bindings } from '../env';
-import { ACCESS_TOKEN_TTL_SECONDS, PATHS, REFRESH_TOKEN_TTL_SECONDS, SCOPES, isOAuthOrigin, mcpResourceOf } from './config';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  PATHS,
+  REFRESH_TOKEN_TTL_SECONDS,
+  SCOPES,
+  isOAuthOrigin,
+  mcpResourceOf,
+} from './config';
 import { applyGrantPolicy } from './grant-policy';
 import { checkRegistration } from './registration-policy';
 

@@ -15,7 +15,9 @@ import { authorizationServerFor } from './server';
 /** The client's display name for the sign-in page, from the request being replayed. */
 async function clientNameOf(c: Context<AppEnv>, query: string): Promise<string> {
   const clientId = new URLSearchParams(query).get('client_id') ?? '';
-  const client = clientId ? await authorizationServerFor(new URL(c.req.url))?.getOAuthApi(c.env).lookupClient(clientId) : null;
+  const client = clientId
+    ? await authorizationServerFor(new URL(c.req.url))?.getOAuthApi(c.env).lookupClient(clientId)
+    : null;
   return client?.clientName?.trim() || clientId || 'An application';
 }
 
@@ -35,7 +37,13 @@ export const signInRoutes = new Hono<AppEnv>()
     const retry = async (error: string, status: number, headers?: Record<string, string>) =>
       sendPage(
         c,
-        <LoginPage clientName={await clientNameOf(c, query)} query={query} csrf={issueCsrf(c)} email={field(form.email)} error={error} />,
+        <LoginPage
+          clientName={await clientNameOf(c, query)}
+          query={query}
+          csrf={issueCsrf(c)}
+          email={field(form.email)}
+          error={error}
+        />,
         { status, headers: new Headers(headers) },
       );
     if (!input.success) return retry('Enter your email address and password.', 400);
@@ -44,7 +52,11 @@ export const signInRoutes = new Hono<AppEnv>()
       setSessionCookie(c, session.token, session.expiresAt);
     } catch (err) {
       if (err instanceof AppError && (err.status === 401 || err.status === 429)) {
-        return retry(err.status === 401 ? 'Email or password is not correct.' : 'Too many failed attempts. Try again later.', err.status, err.headers);
+        return retry(
+          err.status === 401 ? 'Email or password is not correct.' : 'Too many failed attempts. Try again later.',
+          err.status,
+          err.headers,
+        );
       }
       throw err;
     }

@@ -42,7 +42,9 @@ export function buildOpenApi(app: Hono<any>, serverUrl: string): JsonSchema {
           ? { description: 'Success', content: { 'application/json': { schema: toSchema(doc.response, 'output') } } }
           : { description: 'Success', content: { [doc.responseContentType ?? 'application/octet-stream']: {} } },
         '400': errorResponse('Malformed JSON, schema violation or unparseable value; the message names the field'),
-        ...(doc.security !== 'none' || path.endsWith('/Login') ? { '401': errorResponse('Missing, expired or invalid credentials (Login: wrong email or password)') } : {}),
+        ...(doc.security !== 'none' || path.endsWith('/Login')
+          ? { '401': errorResponse('Missing, expired or invalid credentials (Login: wrong email or password)') }
+          : {}),
         '403': errorResponse('Not permitted (department of another company, missing scope or switch)'),
         '404': errorResponse('Unknown id, or an id of another company'),
         ...(method === 'post'
@@ -67,7 +69,12 @@ export function buildOpenApi(app: Hono<any>, serverUrl: string): JsonSchema {
       } else {
         const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
         const required = new Set((schema.required as string[] | undefined) ?? []);
-        operation.parameters = Object.entries(properties).map(([name, s]) => ({ name, in: 'query', required: required.has(name), schema: s }));
+        operation.parameters = Object.entries(properties).map(([name, s]) => ({
+          name,
+          in: 'query',
+          required: required.has(name),
+          schema: s,
+        }));
       }
     }
     paths[path] ??= {};
@@ -80,13 +87,20 @@ export function buildOpenApi(app: Hono<any>, serverUrl: string): JsonSchema {
     info: {
       title: 'PIM Service REST API',
       version: '1.0.0',
-      description: 'Product information management for technical distributors. Routing: {base_url}/{Controller}/{Action}.',
+      description:
+        'Product information management for technical distributors. Routing: {base_url}/{Controller}/{Action}.',
     },
     servers: [{ url: serverUrl }],
     tags: ['Account', 'Catalog', 'Classification', 'Export', 'Import', 'Job'].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' }, code: { type: 'string' }, requestId: { type: 'string' } } } },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: { error: { type: 'string' }, code: { type: 'string' }, requestId: { type: 'string' } },
+        },
+      },
       securitySchemes: {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'Service.Cookie' },
         oauth2: {

@@ -1,6 +1,9 @@
 import { html, raw } from 'hono/html';
 
-type Doc = { info: { title: string; version: string; description: string }; paths: Record<string, Record<string, any>> };
+type Doc = {
+  info: { title: string; version: string; description: string };
+  paths: Record<string, Record<string, any>>;
+};
 
 /**
  * A self-contained API reference page rendered from the OpenAPI document: no external scripts,
@@ -38,7 +41,9 @@ ${raw(
             ({ method, path, op }) =>
               `<details><summary><code class="m ${method}">${method.toUpperCase()}</code><code>${escapeHtml(path)}</code> ${escapeHtml(op.summary ?? '')}</summary>` +
               (op.parameters ? `<h4>Query parameters</h4><pre>${escapeHtml(pretty(op.parameters))}</pre>` : '') +
-              (op.requestBody ? `<h4>Request body</h4><pre>${escapeHtml(pretty(op.requestBody.content['application/json'].schema))}</pre>` : '') +
+              (op.requestBody
+                ? `<h4>Request body</h4><pre>${escapeHtml(pretty(op.requestBody.content['application/json'].schema))}</pre>`
+                : '') +
               `<h4>Responses</h4><pre>${escapeHtml(pretty(op.responses))}</pre></details>`,
           )
           .join(''),
@@ -49,5 +54,8 @@ ${raw(
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+  return text.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
+  );
 }

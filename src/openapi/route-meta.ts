@@ -2,9 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 
 /** What the OpenAPI generator knows about one handler in a route's chain. */
-export type RouteMeta =
-  | { kind: 'input'; target: 'json' | 'query'; schema: z.ZodType }
-  | { kind: 'doc'; doc: RouteDoc };
+export type RouteMeta = { kind: 'input'; target: 'json' | 'query'; schema: z.ZodType } | { kind: 'doc'; doc: RouteDoc };
 
 export interface RouteDoc {
   summary: string;

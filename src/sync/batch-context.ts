@@ -70,9 +70,16 @@ export async function mediaRefs(
       const object = await deps.files.get(m.storageKey);
       if (!object) continue;
       sha256 = await sha256OfBytes(await object.arrayBuffer());
-      if (options.store) await deps.db.update(media).set({ sha256 }).where(and(eq(media.id, m.mediaId), isNull(media.sha256)));
+      if (options.store)
+        await deps.db
+          .update(media)
+          .set({ sha256 })
+          .where(and(eq(media.id, m.mediaId), isNull(media.sha256)));
     }
-    refs.set(m.mediaId, { sha256, url: await signedMediaUrl(deps.mediaUrlKey, options.baseUrl, m.mediaId, options.expires) });
+    refs.set(m.mediaId, {
+      sha256,
+      url: await signedMediaUrl(deps.mediaUrlKey, options.baseUrl, m.mediaId, options.expires),
+    });
   }
   return refs;
 }

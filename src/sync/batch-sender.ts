@@ -1,4 +1,10 @@
-import { connectorFetch, ConnectorError, describeFailure, type ConnectorTarget, type Fetcher } from './connector-client';
+import {
+  connectorFetch,
+  ConnectorError,
+  describeFailure,
+  type ConnectorTarget,
+  type Fetcher,
+} from './connector-client';
 import { upsertRejectionSchema, upsertResultSchema, type UpsertFailure, type UpsertResult } from './protocol/wire';
 
 /** Tries per batch before the run gives up on an overloaded or unreachable connector. */
@@ -12,7 +18,9 @@ export interface SendDeps {
   sleep: (ms: number) => Promise<void>;
 }
 
-export type SendOutcome = { kind: 'ok'; result: UpsertResult; retries: number } | { kind: 'rejected'; failures: UpsertFailure[]; error: string; retries: number };
+export type SendOutcome =
+  | { kind: 'ok'; result: UpsertResult; retries: number }
+  | { kind: 'rejected'; failures: UpsertFailure[]; error: string; retries: number };
 
 /** `Retry-After` in seconds or as an HTTP date, in ms; null when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | null {
@@ -50,7 +58,8 @@ export async function sendBatch(deps: SendDeps, target: ConnectorTarget, body: s
       }
       if (response.status === 422) {
         const parsed = upsertRejectionSchema.safeParse(await response.json().catch(() => null));
-        if (!parsed.success) throw new ConnectorError('the connector refused a batch (422) without naming the failing records');
+        if (!parsed.success)
+          throw new ConnectorError('the connector refused a batch (422) without naming the failing records');
         return { kind: 'rejected', failures: parsed.data.failures, error: parsed.data.error, retries };
       }
       if (response.status !== 429 && response.status < 500) {
@@ -68,5 +77,7 @@ export async function sendBatch(deps: SendDeps, target: ConnectorTarget, body: s
       await deps.sleep(backoffMs(attempt));
     }
   }
-  throw new ConnectorError(`the connector did not take a batch after ${MAX_SEND_ATTEMPTS} tries (last: ${lastProblem})`);
+  throw new ConnectorError(
+    `the connector did not take a batch after ${MAX_SEND_ATTEMPTS} tries (last: ${lastProblem})`,
+  );
 }

@@ -24,7 +24,12 @@ export function assertAdmin(caller: Pick<Caller, 'role'>): void {
 }
 
 /** A connection of the caller's company, optionally required to be of one department, else 404. */
-export async function findConnection(db: Database, tenant: Tenant, connectionId: string, departmentId?: string): Promise<ConnectionRow> {
+export async function findConnection(
+  db: Database,
+  tenant: Tenant,
+  connectionId: string,
+  departmentId?: string,
+): Promise<ConnectionRow> {
   const row = await db.query.syncConnections.findFirst({
     where: and(
       eq(syncConnections.id, connectionId),
@@ -48,7 +53,10 @@ export async function lastRunOf(db: Database, connectionId: string): Promise<z.i
   return runOut(row.run, row.job);
 }
 
-export function runOut(run: typeof syncRuns.$inferSelect, job: { state: string; finishedAt: string | null; error: string | null }) {
+export function runOut(
+  run: typeof syncRuns.$inferSelect,
+  job: { state: string; finishedAt: string | null; error: string | null },
+) {
   return {
     jobId: run.jobId,
     state: job.state,
@@ -79,11 +87,17 @@ export async function connectionOut(db: Database, row: ConnectionRow): Promise<z
 }
 
 function duplicateName(err: unknown): never {
-  if (isUniqueViolation(err, 'sync_connections.company_id, sync_connections.name')) throw conflict('a connection with this name already exists');
+  if (isUniqueViolation(err, 'sync_connections.company_id, sync_connections.name'))
+    throw conflict('a connection with this name already exists');
   throw err;
 }
 
-export async function addConnection(db: Database, caller: Caller, encryptionKey: string | undefined, input: AddConnectionInput) {
+export async function addConnection(
+  db: Database,
+  caller: Caller,
+  encryptionKey: string | undefined,
+  input: AddConnectionInput,
+) {
   assertAdmin(caller);
   await assertDepartment(db, caller, input.departmentId);
   await findCatalog(db, caller, input.catalogId, input.departmentId);
@@ -112,7 +126,12 @@ export async function addConnection(db: Database, caller: Caller, encryptionKey:
  * Replaces a connection's settings. The secret stays unless a new one is given; a changed URL
  * or key id drops the cached mappings, which belonged to the old connector.
  */
-export async function updateConnection(db: Database, caller: Caller, encryptionKey: string | undefined, input: UpdateConnectionInput) {
+export async function updateConnection(
+  db: Database,
+  caller: Caller,
+  encryptionKey: string | undefined,
+  input: UpdateConnectionInput,
+) {
   assertAdmin(caller);
   await assertDepartment(db, caller, input.departmentId);
   const current = await findConnection(db, caller, input.connectionId, input.departmentId);
@@ -139,11 +158,17 @@ export async function updateConnection(db: Database, caller: Caller, encryptionK
 }
 
 /** Deletes a connection; its past runs stay readable as jobs (GetJob), not through GetRuns. */
-export async function deleteConnection(db: Database, caller: Caller, input: { departmentId: string; connectionId: string }) {
+export async function deleteConnection(
+  db: Database,
+  caller: Caller,
+  input: { departmentId: string; connectionId: string },
+) {
   assertAdmin(caller);
   await assertDepartment(db, caller, input.departmentId);
   const row = await findConnection(db, caller, input.connectionId, input.departmentId);
-  await db.delete(syncConnections).where(and(eq(syncConnections.id, row.id), eq(syncConnections.companyId, caller.companyId)));
+  await db
+    .delete(syncConnections)
+    .where(and(eq(syncConnections.id, row.id), eq(syncConnections.companyId, caller.companyId)));
   return { connectionId: row.id, deleted: true as const };
 }
 
@@ -151,7 +176,10 @@ export async function listConnections(db: Database, tenant: Tenant, input: { dep
   if (input.departmentId) await assertDepartment(db, tenant, input.departmentId);
   // A company has a handful of connections: one page, ordered by name.
   const rows = await db.query.syncConnections.findMany({
-    where: and(eq(syncConnections.companyId, tenant.companyId), input.departmentId ? eq(syncConnections.departmentId, input.departmentId) : undefined),
+    where: and(
+      eq(syncConnections.companyId, tenant.companyId),
+      input.departmentId ? eq(syncConnections.departmentId, input.departmentId) : undefined,
+    ),
     orderBy: (t, { asc }) => [asc(t.name)],
     limit: 200,
   });

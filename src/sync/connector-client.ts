@@ -38,7 +38,13 @@ export async function connectorFetch(
   options: { body?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<Response> {
   const url = new URL(target.connectorUrl.replace(/\/+$/, '') + path);
-  const signed = await signRequest({ keyId: target.keyId, secret: target.secret, method, pathWithQuery: pathWithQueryOf(url), body: options.body ?? '' });
+  const signed = await signRequest({
+    keyId: target.keyId,
+    secret: target.secret,
+    method,
+    pathWithQuery: pathWithQueryOf(url),
+    body: options.body ?? '',
+  });
   const headers = new Headers({ ...options.headers, ...signed });
   if (options.body !== undefined) headers.set('Content-Type', 'application/json');
   return fetcher(new Request(url, { method, headers, body: options.body, signal: options.signal }));
@@ -60,13 +66,21 @@ export async function describeFailure(response: Response): Promise<string> {
  * Runs a connector call, retrying network errors (not HTTP answers) with backoff; after the
  * last try the run fails with a message that names the call.
  */
-export async function withNetworkRetries<T>(sleep: (ms: number) => Promise<void>, what: string, call: () => Promise<T>, tries = 4): Promise<T> {
+export async function withNetworkRetries<T>(
+  sleep: (ms: number) => Promise<void>,
+  what: string,
+  call: () => Promise<T>,
+  tries = 4,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();
     } catch (err) {
       if (err instanceof AppError) throw err;
-      if (attempt >= tries) throw new ConnectorError(`the connector could not be reached (${what}): ${String((err as Error)?.message ?? err).slice(0, 200)}`);
+      if (attempt >= tries)
+        throw new ConnectorError(
+          `the connector could not be reached (${what}): ${String((err as Error)?.message ?? err).slice(0, 200)}`,
+        );
       await sleep(1000 * 2 ** (attempt - 1));
     }
   }
@@ -74,9 +88,12 @@ export async function withNetworkRetries<T>(sleep: (ms: number) => Promise<void>
 
 /** Fetches /mappings, with `If-None-Match` when an ETag is known. Network errors propagate. */
 export async function fetchMappings(fetcher: Fetcher, target: ConnectorTarget, etag: string | null) {
-  const response = await connectorFetch(fetcher, target, 'GET', '/mappings', { headers: etag ? { 'If-None-Match': etag } : {} });
+  const response = await connectorFetch(fetcher, target, 'GET', '/mappings', {
+    headers: etag ? { 'If-None-Match': etag } : {},
+  });
   if (response.status === 304 && etag) return { status: 304 as const, etag, mappings: null };
-  if (response.status !== 200) throw new ConnectorError(`the connector refused GET /mappings (${await describeFailure(response)})`);
+  if (response.status !== 200)
+    throw new ConnectorError(`the connector refused GET /mappings (${await describeFailure(response)})`);
   const parsed = mappingsSchema.safeParse(await response.json().catch(() => null));
   if (!parsed.success) throw new ConnectorError('the connector answered GET /mappings with an unexpected body');
   return { status: 200 as const, etag: response.headers.get('ETag'), mappings: parsed.data };
@@ -95,7 +112,9 @@ export async function cachedMappings(
   const cached = connection.mappings as Mappings | null;
   const fetchedAt = connection.mappingsFetchedAt ? Date.parse(connection.mappingsFetchedAt) : 0;
   if (cached && now - fetchedAt < MAPPINGS_TTL_MS) return cached;
-  const result = await withNetworkRetries(deps.sleep, 'GET /mappings', () => fetchMappings(deps.fetcher, target, cached ? connection.mappingsEtag : null));
+  const result = await withNetworkRetries(deps.sleep, 'GET /mappings', () =>
+    fetchMappings(deps.fetcher, target, cached ? connection.mappingsEtag : null),
+  );
   const mappings = result.mappings ?? cached!;
   await deps.db
     .update(syncConnections)

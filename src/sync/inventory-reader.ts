@@ -30,7 +30,8 @@ export class InventoryReader {
 
   constructor(response: Response, after: string | null) {
     const header = response.headers.get(INVENTORY_COUNT_HEADER);
-    if (header === null || !/^\d+$/.test(header.trim())) throw new InventoryAbort(`missing or invalid ${INVENTORY_COUNT_HEADER} header`);
+    if (header === null || !/^\d+$/.test(header.trim()))
+      throw new InventoryAbort(`missing or invalid ${INVENTORY_COUNT_HEADER} header`);
     if (!response.body) throw new InventoryAbort('empty body');
     this.expected = Number(header.trim());
     this.previous = after;
@@ -75,7 +76,12 @@ export class InventoryReader {
     }
     // The shape of `inventoryLineSchema`, checked by hand: this runs once per line of the shop.
     const line = parsed as Partial<InventoryLine> | null;
-    if (typeof line?.sku !== 'string' || line.sku === '' || typeof line.fingerprint !== 'string' || line.fingerprint === '') {
+    if (
+      typeof line?.sku !== 'string' ||
+      line.sku === '' ||
+      typeof line.fingerprint !== 'string' ||
+      line.fingerprint === ''
+    ) {
       throw new InventoryAbort(`line ${this.count + 1} is not {sku, fingerprint}`);
     }
     if (this.previous !== null && compareSkus(this.previous, line.sku) >= 0) {
@@ -88,7 +94,8 @@ export class InventoryReader {
   }
 
   private finish(): null {
-    if (this.count !== this.expected) throw new InventoryAbort(`it ended after ${this.count} of ${this.expected} lines`);
+    if (this.count !== this.expected)
+      throw new InventoryAbort(`it ended after ${this.count} of ${this.expected} lines`);
     return null;
   }
 

@@ -46,7 +46,13 @@ export class MasterReader {
 
   private async loadPage(): Promise<void> {
     const rows = await this.db
-      .select({ id: products.id, sku: products.sku, fingerprint: products.fingerprint, revision: products.revision, fingerprintRevision: products.fingerprintRevision })
+      .select({
+        id: products.id,
+        sku: products.sku,
+        fingerprint: products.fingerprint,
+        revision: products.revision,
+        fingerprintRevision: products.fingerprintRevision,
+      })
       .from(products)
       .where(
         and(

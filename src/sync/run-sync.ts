@@ -62,7 +62,17 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
     return 'stopped';
   }
   const mappings = await cachedMappings(deps, connection, target);
-  const ctx: RunContext = { deps, jobId: job.id, companyId: job.companyId, params, connection, target, index: indexMappings(mappings), cp: checkpoint, startedAt: started };
+  const ctx: RunContext = {
+    deps,
+    jobId: job.id,
+    companyId: job.companyId,
+    params,
+    connection,
+    target,
+    index: indexMappings(mappings),
+    cp: checkpoint,
+    startedAt: started,
+  };
   if (ctx.cp.seq < 0 && !(await saveCheckpoint(ctx))) return 'stopped';
 
   const deadline = started + deps.sliceMs;

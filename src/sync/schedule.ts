@@ -27,14 +27,28 @@ export async function runDueSyncs(
     .limit(DUE_PAGE);
   const started: string[] = [];
   for (const connection of due) {
-    await deps.db.update(syncConnections).set({ nextRunAt: nextRunAfter(connection.options, now) }).where(eq(syncConnections.id, connection.id));
+    await deps.db
+      .update(syncConnections)
+      .set({ nextRunAt: nextRunAfter(connection.options, now) })
+      .where(eq(syncConnections.id, connection.id));
     const baseUrl = deps.publicBaseUrl ?? connection.publicBaseUrl;
     if (!baseUrl) {
-      console.error(JSON.stringify({ where: 'sync-schedule', connectionId: connection.id, error: 'no PUBLIC_BASE_URL and no manual run yet: media URLs cannot be made' }));
+      console.error(
+        JSON.stringify({
+          where: 'sync-schedule',
+          connectionId: connection.id,
+          error: 'no PUBLIC_BASE_URL and no manual run yet: media URLs cannot be made',
+        }),
+      );
       continue;
     }
     try {
-      const { jobId } = await queueRun(deps, connection, { userId: connection.runAsUserId, dryRun: false, confirmDeactivations: false, baseUrl });
+      const { jobId } = await queueRun(deps, connection, {
+        userId: connection.runAsUserId,
+        dryRun: false,
+        confirmDeactivations: false,
+        baseUrl,
+      });
       started.push(jobId);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

@@ -21,14 +21,20 @@ function fromBase64Url(text: string): Uint8Array {
 
 async function keyFrom(secret: string | undefined): Promise<CryptoKey> {
   if (!secret || secret.length < 16) {
-    console.error(JSON.stringify({ where: 'sync', error: 'SYNC_ENCRYPTION_KEY is not set (or shorter than 16 characters)' }));
+    console.error(
+      JSON.stringify({ where: 'sync', error: 'SYNC_ENCRYPTION_KEY is not set (or shorter than 16 characters)' }),
+    );
     throw new AppError('internal', 'sync connections are not configured on this server');
   }
   const raw = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(secret));
   return crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
 }
 
-export async function encryptSecret(encryptionKey: string | undefined, connectionId: string, plaintext: string): Promise<string> {
+export async function encryptSecret(
+  encryptionKey: string | undefined,
+  connectionId: string,
+  plaintext: string,
+): Promise<string> {
   const key = await keyFrom(encryptionKey);
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const ciphertext = await crypto.subtle.encrypt(
@@ -39,10 +45,15 @@ export async function encryptSecret(encryptionKey: string | undefined, connectio
   return `${VERSION}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(ciphertext))}`;
 }
 
-export async function decryptSecret(encryptionKey: string | undefined, connectionId: string, sealed: string): Promise<string> {
+export async function decryptSecret(
+  encryptionKey: string | undefined,
+  connectionId: string,
+  sealed: string,
+): Promise<string> {
   const key = await keyFrom(encryptionKey);
   const [version, iv, ciphertext] = sealed.split('.');
-  if (version !== VERSION || !iv || !ciphertext) throw new AppError('internal', 'the stored connection secret is unreadable');
+  if (version !== VERSION || !iv || !ciphertext)
+    throw new AppError('internal', 'the stored connection secret is unreadable');
   try {
     const plaintext = await crypto.subtle.decrypt(
       { name: 'AES-GCM', iv: fromBase64Url(iv), additionalData: new TextEncoder().encode(connectionId) },
@@ -52,6 +63,9 @@ export async function decryptSecret(encryptionKey: string | undefined, connectio
     return new TextDecoder().decode(plaintext);
   } catch {
     // A rotated SYNC_ENCRYPTION_KEY: the admin re-enters the secret with UpdateConnection.
-    throw new AppError('conflict', 'the connection secret cannot be decrypted (was SYNC_ENCRYPTION_KEY changed?); set the secret again with UpdateConnection');
+    throw new AppError(
+      'conflict',
+      'the connection secret cannot be decrypted (was SYNC_ENCRYPTION_KEY changed?); set the secret again with UpdateConnection',
+    );
   }
 }

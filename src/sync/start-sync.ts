@@ -30,15 +30,25 @@ export async function queueRun(
   connection: ConnectionRow,
   run: { userId: string; dryRun: boolean; confirmDeactivations: boolean; baseUrl: string },
 ): Promise<{ jobId: string }> {
-  if (await hasActiveRun(deps.db, connection.id)) throw conflict('a sync of this connection is already queued or running');
-  const params: SyncParams = { connectionId: connection.id, dryRun: run.dryRun, confirmDeactivations: run.confirmDeactivations, baseUrl: run.baseUrl };
+  if (await hasActiveRun(deps.db, connection.id))
+    throw conflict('a sync of this connection is already queued or running');
+  const params: SyncParams = {
+    connectionId: connection.id,
+    dryRun: run.dryRun,
+    confirmDeactivations: run.confirmDeactivations,
+    baseUrl: run.baseUrl,
+  };
   return enqueueJob(
     deps,
     { companyId: connection.companyId, departmentId: connection.departmentId, userId: run.userId },
     {
       kind: 'sync',
       params: params as unknown as Record<string, unknown>,
-      related: (jobId) => [deps.db.insert(syncRuns).values({ jobId, connectionId: connection.id, companyId: connection.companyId, dryRun: run.dryRun })],
+      related: (jobId) => [
+        deps.db
+          .insert(syncRuns)
+          .values({ jobId, connectionId: connection.id, companyId: connection.companyId, dryRun: run.dryRun }),
+      ],
     },
   );
 }
@@ -56,18 +66,33 @@ export async function startSync(
     // Scheduled runs sign media URLs with the origin last used by hand (unless PUBLIC_BASE_URL is set).
     await deps.db.update(syncConnections).set({ publicBaseUrl: baseUrl }).where(eq(syncConnections.id, connection.id));
   }
-  return queueRun(deps, connection, { userId: caller.userId, dryRun: input.dryRun, confirmDeactivations: input.confirmDeactivations, baseUrl });
+  return queueRun(deps, connection, {
+    userId: caller.userId,
+    dryRun: input.dryRun,
+    confirmDeactivations: input.confirmDeactivations,
+    baseUrl,
+  });
 }
 
 /** `Sync/GetRuns`: a connection's runs, newest first (job ids are time-ordered UUIDv7). */
-export async function listRuns(db: Database, tenant: Tenant, input: { connectionId: string; cursor?: string; limit: number }) {
+export async function listRuns(
+  db: Database,
+  tenant: Tenant,
+  input: { connectionId: string; cursor?: string; limit: number },
+) {
   await findConnection(db, tenant, input.connectionId);
   const after = decodeCursor(input.cursor);
   const rows = await db
     .select({ run: syncRuns, job: { state: jobs.state, finishedAt: jobs.finishedAt, error: jobs.error } })
     .from(syncRuns)
     .innerJoin(jobs, eq(jobs.id, syncRuns.jobId))
-    .where(and(eq(syncRuns.connectionId, input.connectionId), eq(syncRuns.companyId, tenant.companyId), after ? lt(syncRuns.jobId, after) : undefined))
+    .where(
+      and(
+        eq(syncRuns.connectionId, input.connectionId),
+        eq(syncRuns.companyId, tenant.companyId),
+        after ? lt(syncRuns.jobId, after) : undefined,
+      ),
+    )
     .orderBy(desc(syncRuns.jobId))
     .limit(input.limit + 1);
   const page = toPage(rows, input.limit, (r) => r.run.jobId);

@@ -55,14 +55,30 @@ export async function runDeactivations(ctx: RunContext, deadline: number): Promi
       .orderBy(asc(syncRunItems.sku))
       .limit(size);
     if (rows.length === 0) return true;
-    const records: UpsertRecord[] = rows.map((r) => ({ op: 'deactivate', sku: r.sku, fingerprint: r.fingerprint ?? '-' }));
+    const records: UpsertRecord[] = rows.map((r) => ({
+      op: 'deactivate',
+      sku: r.sku,
+      fingerprint: r.fingerprint ?? '-',
+    }));
     if (ctx.cp.plan) {
       const plan = ctx.cp.plan;
       const room = Math.max(0, PLAN_LIST_CAP - plan.deactivate.length);
-      ctx.cp = { ...ctx.cp, plan: { ...plan, deactivate: [...plan.deactivate, ...rows.slice(0, room).map((r) => r.sku)], truncated: plan.truncated || rows.length > room } };
+      ctx.cp = {
+        ...ctx.cp,
+        plan: {
+          ...plan,
+          deactivate: [...plan.deactivate, ...rows.slice(0, room).map((r) => r.sku)],
+          truncated: plan.truncated || rows.length > room,
+        },
+      };
     }
     const { pimAfter, invAfter, inventoryDone, done } = ctx.cp;
-    await deliverBatch(ctx, records, { pimAfter, invAfter, inventoryDone, done, deactivateAfter: rows[rows.length - 1]!.sku }, []);
+    await deliverBatch(
+      ctx,
+      records,
+      { pimAfter, invAfter, inventoryDone, done, deactivateAfter: rows[rows.length - 1]!.sku },
+      [],
+    );
     if (Date.now() > deadline) return false;
   }
 }

@@ -21,7 +21,12 @@ async function save(ctx: RunContext, items: RunItem[] = []): Promise<void> {
  * (`<jobId>:<batchNo>:<round>`): the refused body was not stored by the connector, so no id
  * is ever reused for different bytes.
  */
-export async function deliverBatch(ctx: RunContext, records: UpsertRecord[], after: Cursors, items: RunItem[]): Promise<void> {
+export async function deliverBatch(
+  ctx: RunContext,
+  records: UpsertRecord[],
+  after: Cursors,
+  items: RunItem[],
+): Promise<void> {
   const batchId = `${ctx.jobId}:${ctx.cp.batchNo}`;
   const key = `sync/${ctx.jobId}/batch-${ctx.cp.batchNo}.json`;
   const body = batchBody(ctx, batchId, records);
@@ -52,7 +57,13 @@ export async function deliverPending(ctx: RunContext, knownBody?: string): Promi
         ...pending.after,
         pending: null,
         batchNo: ctx.cp.batchNo + 1,
-        counts: { ...counts, sent: counts.sent + 1, created: counts.created + r.created, updated: counts.updated + r.updated, deactivated: counts.deactivated + r.deactivated },
+        counts: {
+          ...counts,
+          sent: counts.sent + 1,
+          created: counts.created + r.created,
+          updated: counts.updated + r.updated,
+          deactivated: counts.deactivated + r.deactivated,
+        },
       };
       await save(ctx);
       await ctx.deps.files.delete(pending.key);
@@ -67,8 +78,15 @@ export async function deliverPending(ctx: RunContext, knownBody?: string): Promi
         failed.set(failure.index, previous ? `${previous}; ${reason}`.slice(0, 500) : reason);
       }
     }
-    if (failed.size === 0) throw new ConnectorError(`the connector refused a batch (422: ${outcome.error.slice(0, 200)}) without naming a record of it`);
-    const quarantine: RunItem[] = [...failed].map(([index, reason]) => ({ kind: 'quarantine', sku: records[index]!.sku, reason }));
+    if (failed.size === 0)
+      throw new ConnectorError(
+        `the connector refused a batch (422: ${outcome.error.slice(0, 200)}) without naming a record of it`,
+      );
+    const quarantine: RunItem[] = [...failed].map(([index, reason]) => ({
+      kind: 'quarantine',
+      sku: records[index]!.sku,
+      reason,
+    }));
     const rest = records.filter((_, index) => !failed.has(index));
     counts.quarantined += quarantine.length;
     if (ctx.cp.plan) dropFromPlan(ctx, new Set(quarantine.map((q) => q.sku)));
@@ -91,6 +109,11 @@ function dropFromPlan(ctx: RunContext, skus: Set<string>): void {
   const plan = ctx.cp.plan!;
   ctx.cp = {
     ...ctx.cp,
-    plan: { ...plan, create: plan.create.filter((s) => !skus.has(s)), update: plan.update.filter((s) => !skus.has(s)), deactivate: plan.deactivate.filter((s) => !skus.has(s)) },
+    plan: {
+      ...plan,
+      create: plan.create.filter((s) => !skus.has(s)),
+      update: plan.update.filter((s) => !skus.has(s)),
+      deactivate: plan.deactivate.filter((s) => !skus.has(s)),
+    },
   };
 }

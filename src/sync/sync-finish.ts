@@ -7,14 +7,27 @@ import type { RunContext, SyncCheckpoint, SyncDeps } from './sync-state';
 /** Most quarantined records listed in a report; `quarantinedCount` has them all. */
 export const QUARANTINE_LIST_CAP = 1000;
 
-async function buildReport(db: Database, jobId: string, cp: SyncCheckpoint | null, startedAt: string | null): Promise<SyncReportOut> {
+async function buildReport(
+  db: Database,
+  jobId: string,
+  cp: SyncCheckpoint | null,
+  startedAt: string | null,
+): Promise<SyncReportOut> {
   const quarantined = await db
     .select({ sku: syncRunItems.sku, reason: syncRunItems.reason })
     .from(syncRunItems)
     .where(and(eq(syncRunItems.jobId, jobId), eq(syncRunItems.kind, 'quarantine')))
     .orderBy(asc(syncRunItems.sku))
     .limit(QUARANTINE_LIST_CAP);
-  const counts = cp?.counts ?? { created: 0, updated: 0, skipped: 0, deactivated: 0, quarantined: 0, sent: 0, retried: 0 };
+  const counts = cp?.counts ?? {
+    created: 0,
+    updated: 0,
+    skipped: 0,
+    deactivated: 0,
+    quarantined: 0,
+    sent: 0,
+    retried: 0,
+  };
   return {
     created: counts.created,
     updated: counts.updated,
@@ -60,7 +73,12 @@ export async function finishRun(ctx: RunContext): Promise<boolean> {
  * Marks a sync job failed with a message a user can act on, keeping the report of what was
  * done up to then. The checkpoint is re-read: the slice that failed may have saved a newer one.
  */
-export async function failRun(deps: Pick<SyncDeps, 'db' | 'files'>, jobId: string, message: string, known?: SyncCheckpoint): Promise<void> {
+export async function failRun(
+  deps: Pick<SyncDeps, 'db' | 'files'>,
+  jobId: string,
+  message: string,
+  known?: SyncCheckpoint,
+): Promise<void> {
   const { db } = deps;
   const row = await db.query.jobs.findFirst({ where: eq(jobs.id, jobId) });
   if (!row) return;
@@ -84,13 +102,19 @@ export async function discardSyncBatch(files: R2Bucket, checkpoint: SyncCheckpoi
 }
 
 /** A cancelled run's last message: keep its report, drop its working rows and pending batch. */
-export async function closeCancelledRun(deps: Pick<SyncDeps, 'db' | 'files'>, job: { id: string; checkpoint: unknown; startedAt: string | null }): Promise<void> {
+export async function closeCancelledRun(
+  deps: Pick<SyncDeps, 'db' | 'files'>,
+  job: { id: string; checkpoint: unknown; startedAt: string | null },
+): Promise<void> {
   const cp = (job.checkpoint as SyncCheckpoint | null) ?? null;
   if (!cp) return;
   const report = await buildReport(deps.db, job.id, cp, job.startedAt);
   await deps.db.batch([
     deps.db.update(syncRuns).set({ report }).where(eq(syncRuns.jobId, job.id)),
-    deps.db.update(jobs).set({ checkpoint: null }).where(and(eq(jobs.id, job.id), eq(jobs.state, 'cancelled'))),
+    deps.db
+      .update(jobs)
+      .set({ checkpoint: null })
+      .where(and(eq(jobs.id, job.id), eq(jobs.state, 'cancelled'))),
   ]);
   if (cp.pending) await deps.files.delete(cp.pending.key);
   await dropItems(deps.db, job.id);

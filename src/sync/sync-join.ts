@@ -38,8 +38,11 @@ function resumePoint(ctx: RunContext): string | null {
 
 async function openInventory(ctx: RunContext, after: string | null): Promise<InventoryReader> {
   const path = after === null ? '/inventory' : `/inventory?after=${encodeURIComponent(after)}`;
-  const response = await withNetworkRetries(ctx.deps.sleep, 'GET /inventory', () => connectorFetch(ctx.deps.fetcher, ctx.target, 'GET', path));
-  if (response.status !== 200) throw new ConnectorError(`the connector refused GET /inventory (${await describeFailure(response)})`);
+  const response = await withNetworkRetries(ctx.deps.sleep, 'GET /inventory', () =>
+    connectorFetch(ctx.deps.fetcher, ctx.target, 'GET', path),
+  );
+  if (response.status !== 200)
+    throw new ConnectorError(`the connector refused GET /inventory (${await describeFailure(response)})`);
   const reader = new InventoryReader(response, after);
   if (ctx.cp.invTotal === null) ctx.cp = { ...ctx.cp, invTotal: reader.expected };
   return reader;
@@ -49,11 +52,19 @@ async function openInventory(ctx: RunContext, after: string | null): Promise<Inv
 async function buildRecords(ctx: RunContext, work: Work[], items: RunItem[]): Promise<UpsertRecord[]> {
   if (work.length === 0) return [];
   const { db, files, mediaUrlKey } = ctx.deps;
-  const aggregates = await loadProductAggregates(db, ctx.companyId, work.map((w) => w.master.id));
+  const aggregates = await loadProductAggregates(
+    db,
+    ctx.companyId,
+    work.map((w) => w.master.id),
+  );
   const byId = new Map(aggregates.map((a) => [a.product.id, a]));
   const paths = new CategoryPaths(db, ctx.companyId);
   await paths.load(aggregates.flatMap((a) => a.categoryIds));
-  const refs = await mediaRefs({ db, files, mediaUrlKey }, aggregates, { baseUrl: ctx.params.baseUrl, expires: ctx.cp.expires, store: !ctx.params.dryRun });
+  const refs = await mediaRefs({ db, files, mediaUrlKey }, aggregates, {
+    baseUrl: ctx.params.baseUrl,
+    expires: ctx.cp.expires,
+    store: !ctx.params.dryRun,
+  });
   const wireCtx = {
     index: ctx.index,
     defaultTaxCode: ctx.connection.options.defaultTaxCode,
@@ -92,7 +103,14 @@ async function flush(ctx: RunContext, segment: Segment): Promise<void> {
   const items = [...segment.items];
   const records = await buildRecords(ctx, segment.work, items);
   const quarantined = items.filter((i) => i.kind === 'quarantine').length;
-  ctx.cp = { ...ctx.cp, counts: { ...ctx.cp.counts, skipped: ctx.cp.counts.skipped + segment.skipped, quarantined: ctx.cp.counts.quarantined + quarantined } };
+  ctx.cp = {
+    ...ctx.cp,
+    counts: {
+      ...ctx.cp.counts,
+      skipped: ctx.cp.counts.skipped + segment.skipped,
+      quarantined: ctx.cp.counts.quarantined + quarantined,
+    },
+  };
   addToPlan(ctx, records);
   if (records.length > 0) {
     await deliverBatch(ctx, records, { ...segment.cursors }, items);

@@ -27,7 +27,13 @@ function nodeRecord(node: ProductNode) {
           features: node.classification.features,
         }
       : null,
-    media: node.media.map(({ purpose, fileName, contentType, size, storageKey }) => ({ purpose, fileName, contentType, size, storageKey })),
+    media: node.media.map(({ purpose, fileName, contentType, size, storageKey }) => ({
+      purpose,
+      fileName,
+      contentType,
+      size,
+      storageKey,
+    })),
   };
 }
 

@@ -101,7 +101,10 @@ function itemInserts(db: Database, jobId: string, items: RunItem[]): BatchStatem
     db
       .insert(syncRunItems)
       .values(chunk.map((item) => ({ jobId, ...item })))
-      .onConflictDoUpdate({ target: [syncRunItems.jobId, syncRunItems.kind, syncRunItems.sku], set: { reason: sql`excluded.reason` } }),
+      .onConflictDoUpdate({
+        target: [syncRunItems.jobId, syncRunItems.kind, syncRunItems.sku],
+        set: { reason: sql`excluded.reason` },
+      }),
   );
 }
 

@@ -19,15 +19,22 @@ import {
   UpdateConnectionDto,
 } from './sync.schemas';
 
-const doc = (summary: string, response: z.ZodType) => describeRoute({ tag: 'Sync', summary, response, security: 'cookie' });
+const doc = (summary: string, response: z.ZodType) =>
+  describeRoute({ tag: 'Sync', summary, response, security: 'cookie' });
 
 /** `/api/Sync/*`: connections to shop connectors and their runs (docs/sync.md). */
 export const syncRoutes = new Hono<AppEnv>()
-  .post('/AddConnection', doc('Connect a catalog to a shop connector (admin)', ConnectionOut), validate('json', AddConnectionDto), async (c) =>
-    c.json(await addConnection(c.var.db, c.var.caller, c.env.SYNC_ENCRYPTION_KEY, c.req.valid('json'))),
+  .post(
+    '/AddConnection',
+    doc('Connect a catalog to a shop connector (admin)', ConnectionOut),
+    validate('json', AddConnectionDto),
+    async (c) => c.json(await addConnection(c.var.db, c.var.caller, c.env.SYNC_ENCRYPTION_KEY, c.req.valid('json'))),
   )
-  .post('/UpdateConnection', doc('Change a connection; the secret only when given (admin)', ConnectionOut), validate('json', UpdateConnectionDto), async (c) =>
-    c.json(await updateConnection(c.var.db, c.var.caller, c.env.SYNC_ENCRYPTION_KEY, c.req.valid('json'))),
+  .post(
+    '/UpdateConnection',
+    doc('Change a connection; the secret only when given (admin)', ConnectionOut),
+    validate('json', UpdateConnectionDto),
+    async (c) => c.json(await updateConnection(c.var.db, c.var.caller, c.env.SYNC_ENCRYPTION_KEY, c.req.valid('json'))),
   )
   .post(
     '/DeleteConnection',
@@ -35,15 +42,42 @@ export const syncRoutes = new Hono<AppEnv>()
     validate('json', ConnectionRefDto),
     async (c) => c.json(await deleteConnection(c.var.db, c.var.caller, c.req.valid('json'))),
   )
-  .get('/GetConnections', doc("The company's sync connections with their last run", z.object({ items: z.array(ConnectionOut) })), validate('query', GetConnectionsQuery), async (c) =>
-    c.json(await listConnections(c.var.db, c.var.caller, c.req.valid('query'))),
+  .get(
+    '/GetConnections',
+    doc("The company's sync connections with their last run", z.object({ items: z.array(ConnectionOut) })),
+    validate('query', GetConnectionsQuery),
+    async (c) => c.json(await listConnections(c.var.db, c.var.caller, c.req.valid('query'))),
   )
-  .post('/TestConnection', doc("Call the connector's /mappings, signed, and report what it found", TestConnectionOut), validate('json', ConnectionRefDto), async (c) =>
-    c.json(await testConnection({ db: c.var.db, fetcher: (r) => fetch(r), encryptionKey: c.env.SYNC_ENCRYPTION_KEY }, c.var.caller, c.req.valid('json'))),
+  .post(
+    '/TestConnection',
+    doc("Call the connector's /mappings, signed, and report what it found", TestConnectionOut),
+    validate('json', ConnectionRefDto),
+    async (c) =>
+      c.json(
+        await testConnection(
+          { db: c.var.db, fetcher: (r) => fetch(r), encryptionKey: c.env.SYNC_ENCRYPTION_KEY },
+          c.var.caller,
+          c.req.valid('json'),
+        ),
+      ),
   )
-  .post('/StartSync', doc('Queue a sync run (a job of kind sync; follow it with Job/GetJob)', JobRef), validate('json', StartSyncDto), async (c) =>
-    c.json(await startSync({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'), new URL(c.req.url).origin)),
+  .post(
+    '/StartSync',
+    doc('Queue a sync run (a job of kind sync; follow it with Job/GetJob)', JobRef),
+    validate('json', StartSyncDto),
+    async (c) =>
+      c.json(
+        await startSync(
+          { db: c.var.db, queue: c.env.JOB_QUEUE },
+          c.var.caller,
+          c.req.valid('json'),
+          new URL(c.req.url).origin,
+        ),
+      ),
   )
-  .get('/GetRuns', doc("A connection's runs, newest first", z.object({ items: z.array(LastRun), nextCursor: z.string().nullable() })), validate('query', GetRunsQuery), async (c) =>
-    c.json(await listRuns(c.var.db, c.var.caller, c.req.valid('query'))),
+  .get(
+    '/GetRuns',
+    doc("A connection's runs, newest first", z.object({ items: z.array(LastRun), nextCursor: z.string().nullable() })),
+    validate('query', GetRunsQuery),
+    async (c) => c.json(await listRuns(c.var.db, c.var.caller, c.req.valid('query'))),
   );

@@ -31,14 +31,22 @@ const connectionFields = {
   catalogId: z.uuid(),
   name: z.string().trim().min(1).max(100),
   connectorUrl,
-  keyId: z.string().min(1).max(100).regex(/^[\x21-\x7e]+$/, 'keyId must be printable ASCII without spaces'),
+  keyId: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[\x21-\x7e]+$/, 'keyId must be printable ASCII without spaces'),
   options: SyncOptionsDto.default({ missing: 'deactivate', maxDeactivationPercent: 10, schedule: null }),
 };
 
 const secret = z.string().min(16, 'secret must have at least 16 characters').max(500);
 
 export const AddConnectionDto = z.strictObject({ ...connectionFields, secret });
-export const UpdateConnectionDto = z.strictObject({ ...connectionFields, connectionId: z.uuid(), secret: secret.optional() });
+export const UpdateConnectionDto = z.strictObject({
+  ...connectionFields,
+  connectionId: z.uuid(),
+  secret: secret.optional(),
+});
 export const ConnectionRefDto = z.strictObject({ departmentId: z.uuid(), connectionId: z.uuid() });
 export const StartSyncDto = z.strictObject({
   departmentId: z.uuid(),
@@ -69,7 +77,12 @@ export const SyncReport = z.object({
   durationMs: z.number().int(),
   /** Dry runs only: the SKUs each operation would touch, each list capped at PLAN_LIST_CAP. */
   plan: z
-    .object({ create: z.array(z.string()), update: z.array(z.string()), deactivate: z.array(z.string()), truncated: z.boolean() })
+    .object({
+      create: z.array(z.string()),
+      update: z.array(z.string()),
+      deactivate: z.array(z.string()),
+      truncated: z.boolean(),
+    })
     .optional(),
   /** Set when the guardrail refused the deactivations of this run. */
   deactivationsRefused: z.number().int().optional(),

@@ -30,13 +30,22 @@ export async function testConnection(
     return {
       ok: true,
       status: 200,
-      mappings: { manufacturers: mappings.manufacturers.length, units: mappings.units.length, taxes: mappings.taxes.length },
+      mappings: {
+        manufacturers: mappings.manufacturers.length,
+        units: mappings.units.length,
+        taxes: mappings.taxes.length,
+      },
     };
   } catch (err) {
     if (err instanceof ConnectorError) {
       const status = Number(/HTTP (\d{3})/.exec(err.message)?.[1] ?? 200);
       return { ok: false, status, mappings: null, error: err.message };
     }
-    return { ok: false, status: 0, mappings: null, error: `the connector could not be reached: ${(err as Error)?.message ?? 'network error'}`.slice(0, 300) };
+    return {
+      ok: false,
+      status: 0,
+      mappings: null,
+      error: `the connector could not be reached: ${(err as Error)?.message ?? 'network error'}`.slice(0, 300),
+    };
   }
 }

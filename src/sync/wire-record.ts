@@ -53,7 +53,9 @@ function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | nu
       name: p.name,
       description: p.description,
       gtin: p.gtin,
-      manufacturerId: p.manufacturerName ? mapped(ctx.index.manufacturerByName, normaliseName(p.manufacturerName), 'manufacturer') : null,
+      manufacturerId: p.manufacturerName
+        ? mapped(ctx.index.manufacturerByName, normaliseName(p.manufacturerName), 'manufacturer')
+        : null,
       manufacturerPid: p.manufacturerPid,
       unitId: mapped(ctx.index.unitByCode, p.unit, 'unit'),
       taxId: mapped(ctx.index.taxByCode, taxCode, 'tax code'),
@@ -66,13 +68,25 @@ function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | nu
       classification: node.classification
         ? {
             classes: node.classification.classes.map((c) => ({ group: c.group, system: c.system, code: c.code })),
-            features: node.classification.features.map((f) => ({ group: f.group, code: f.code, value: f.value, unit: f.unit })),
+            features: node.classification.features.map((f) => ({
+              group: f.group,
+              code: f.code,
+              value: f.value,
+              unit: f.unit,
+            })),
           }
         : null,
       media: node.media.map((m, position) => {
         const ref = ctx.mediaRef(m.mediaId);
         if (!ref) throw new Unsendable(`media file "${m.fileName}" is missing in storage`);
-        return { sha256: ref.sha256, url: ref.url, contentType: m.contentType, fileName: m.fileName, purpose: m.purpose, position };
+        return {
+          sha256: ref.sha256,
+          url: ref.url,
+          contentType: m.contentType,
+          fileName: m.fileName,
+          purpose: m.purpose,
+          position,
+        };
       }),
     },
   };
@@ -87,7 +101,8 @@ function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | nu
 export function wireProduct(aggregate: ProductAggregate, ctx: WireContext): Product {
   const master = wireNode(aggregate, ctx, ctx.defaultTaxCode ?? null);
   const variants: Variant[] = aggregate.variants.map((variant) => {
-    if (!variant.product.sku) throw new Unsendable(`a variant ("${variant.product.name ?? variant.product.id}") has no SKU`);
+    if (!variant.product.sku)
+      throw new Unsendable(`a variant ("${variant.product.name ?? variant.product.id}") has no SKU`);
     return { sku: variant.product.sku, ...wireNode(variant, ctx, master.taxCode).fields };
   });
   const categories = aggregate.categoryIds.flatMap((id) => {

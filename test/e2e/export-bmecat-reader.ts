@@ -53,7 +53,10 @@ export function decode(text: string): string {
 
 /** Text of every `<name ...>text</name>` directly in `xml` (no nested elements of that name in this format). */
 export function all(xml: string, name: string): string[] {
-  const pattern = new RegExp(`<${name.replace(/\./g, '\\.')}(?:\\s[^>]*)?>([^<]*)</${name.replace(/\./g, '\\.')}>`, 'g');
+  const pattern = new RegExp(
+    `<${name.replace(/\./g, '\\.')}(?:\\s[^>]*)?>([^<]*)</${name.replace(/\./g, '\\.')}>`,
+    'g',
+  );
   return [...xml.matchAll(pattern)].map((m) => decode(m[1]!));
 }
 
@@ -79,7 +82,11 @@ export function readProducts(xml: string): ReadProduct[] {
     const featureBlocks = blocks(body, `${element}_FEATURES`).map((b) => ({
       system: one(b.body, 'REFERENCE_FEATURE_SYSTEM_NAME'),
       groupId: one(b.body, 'REFERENCE_FEATURE_GROUP_ID'),
-      features: blocks(b.body, 'FEATURE').map((f) => ({ name: one(f.body, 'FNAME')!, values: all(f.body, 'FVALUE'), unit: one(f.body, 'FUNIT') })),
+      features: blocks(b.body, 'FEATURE').map((f) => ({
+        name: one(f.body, 'FNAME')!,
+        values: all(f.body, 'FVALUE'),
+        unit: one(f.body, 'FUNIT'),
+      })),
     }));
     return {
       pid: one(body, element === 'ARTICLE' ? 'SUPPLIER_AID' : 'SUPPLIER_PID')!,
@@ -94,7 +101,10 @@ export function readProducts(xml: string): ReadProduct[] {
       priceAmount: price ? one(price.body, 'PRICE_AMOUNT') : null,
       priceCurrency: price ? one(price.body, 'PRICE_CURRENCY') : null,
       media: [...all(body, 'MIME_SOURCE'), ...all(body, 'UDX.EDXF.MIME_SOURCE')],
-      references: blocks(body, `${element}_REFERENCE`).map((r) => ({ type: attr(r.attrs, 'type')!, to: one(r.body, element === 'ARTICLE' ? 'ART_ID_TO' : 'PROD_ID_TO')! })),
+      references: blocks(body, `${element}_REFERENCE`).map((r) => ({
+        type: attr(r.attrs, 'type')!,
+        to: one(r.body, element === 'ARTICLE' ? 'ART_ID_TO' : 'PROD_ID_TO')!,
+      })),
       blocks: featureBlocks,
     };
   });
@@ -113,5 +123,8 @@ export function readGroups(xml: string): ReadGroup[] {
 /** (product id, group id) pairs of PRODUCT_TO_CATALOGGROUP_MAP / ARTICLE_TO_CATALOGGROUP_MAP. */
 export function readMap(xml: string): [string, string][] {
   const element = xml.includes('<ARTICLE_TO_CATALOGGROUP_MAP>') ? 'ARTICLE' : 'PRODUCT';
-  return blocks(xml, `${element}_TO_CATALOGGROUP_MAP`).map(({ body }) => [one(body, element === 'ARTICLE' ? 'ART_ID' : 'PROD_ID')!, one(body, 'CATALOG_GROUP_ID')!]);
+  return blocks(xml, `${element}_TO_CATALOGGROUP_MAP`).map(({ body }) => [
+    one(body, element === 'ARTICLE' ? 'ART_ID' : 'PROD_ID')!,
+    one(body, 'CATALOG_GROUP_ID')!,
+  ]);
 }

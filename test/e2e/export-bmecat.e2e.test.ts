@@ -13,14 +13,20 @@ describe('BMEcat exports of the seeded demo catalogs', () => {
       expect(catalogs.length).toBeGreaterThanOrEqual(3);
       const etim: { name: string; values: string[] }[] = [];
       for (const catalog of catalogs) {
-        const { job, xml } = await runExport(cookie, { departmentId: catalog.departmentId, catalogId: catalog.catalogId, exportType: format });
+        const { job, xml } = await runExport(cookie, {
+          departmentId: catalog.departmentId,
+          catalogId: catalog.catalogId,
+          exportType: format,
+        });
         expect(job).toMatchObject({ state: 'succeeded', error: null });
         expectValid(xml, format);
         const data = await loadCatalog(cookie, catalog.catalogId);
         const products = expectSameAsApi(format, xml, data);
         expect(job.progress).toEqual({ done: products.length, total: products.length });
         expect(products.length).toBe(catalog.productCount);
-        etim.push(...products.flatMap((p) => p.blocks.filter((b) => b.system === 'ETIM-9.0').flatMap((b) => b.features)));
+        etim.push(
+          ...products.flatMap((p) => p.blocks.filter((b) => b.system === 'ETIM-9.0').flatMap((b) => b.features)),
+        );
       }
       // The demo data is classified: ETIM features with EF codes, EV codes, numbers, ranges (two FVALUEs) and logical values.
       expect(etim.length).toBeGreaterThan(50);
@@ -34,8 +40,16 @@ describe('BMEcat exports of the seeded demo catalogs', () => {
   it('BMEcat with the openTRANS namespace (template option) validates against the openTRANS 2.1 copy of the schema', async () => {
     const cookie = await login('editor@demo.test');
     const [catalog] = (await api(cookie, 'Catalog/GetCatalogs?limit=1')).items;
-    const template = await api(cookie, 'Export/AddTemplate', { name: `openTRANS ${Date.now()}`, exportType: 'BMEcat', options: { namespace: '2005', priceType: 'nrp' } });
-    const { job, xml } = await runExport(cookie, { departmentId: catalog.departmentId, catalogId: catalog.catalogId, templateId: template.templateId });
+    const template = await api(cookie, 'Export/AddTemplate', {
+      name: `openTRANS ${Date.now()}`,
+      exportType: 'BMEcat',
+      options: { namespace: '2005', priceType: 'nrp' },
+    });
+    const { job, xml } = await runExport(cookie, {
+      departmentId: catalog.departmentId,
+      catalogId: catalog.catalogId,
+      templateId: template.templateId,
+    });
     expect(job.state).toBe('succeeded');
     expect(xml).toContain('<BMECAT version="2005" xmlns="http://www.bmecat.org/bmecat/2005">');
     expectValid(xml, 'BMEcat-openTRANS');
@@ -58,12 +72,23 @@ describe('BMEcat exports of the seeded demo catalogs', () => {
     expect(families.length).toBeGreaterThan(0);
     expect(families.length).toBeLessThan(data.families.length);
     for (const format of FORMATS) {
-      const template = await api(cookie, 'Export/AddTemplate', { name: `Subset ${format} ${Date.now()}`, exportType: format, options: { categoryId: top.categoryId } });
-      const { job, xml } = await runExport(cookie, { departmentId: SALES, catalogId: catalog.catalogId, templateId: template.templateId });
+      const template = await api(cookie, 'Export/AddTemplate', {
+        name: `Subset ${format} ${Date.now()}`,
+        exportType: format,
+        options: { categoryId: top.categoryId },
+      });
+      const { job, xml } = await runExport(cookie, {
+        departmentId: SALES,
+        catalogId: catalog.catalogId,
+        templateId: template.templateId,
+      });
       expect(job.state).toBe('succeeded');
       expectValid(xml, format);
       // Only placements inside the subtree are mapped; the tree is the chosen category with its descendants.
-      const placedInside = families.map((f) => ({ ...f, master: { ...f.master, categoryIds: f.master.categoryIds.filter((id) => inSubtree.has(id)) } }));
+      const placedInside = families.map((f) => ({
+        ...f,
+        master: { ...f.master, categoryIds: f.master.categoryIds.filter((id) => inSubtree.has(id)) },
+      }));
       expectSameAsApi(format, xml, { ...data, families: placedInside, tree: [top] });
     }
   });

@@ -22,7 +22,10 @@ export interface ApiProduct {
   keywords: string | null;
   categoryIds: string[];
   values: { code: string; type: string; value: string; unit: string | null }[];
-  classification: { classes: { group: string; system: string; code: string }[]; features: { group: string; code: string; value: string; unit: string | null }[] } | null;
+  classification: {
+    classes: { group: string; system: string; code: string }[];
+    features: { group: string; code: string; value: string; unit: string | null }[];
+  } | null;
   media: { fileName: string }[];
 }
 
@@ -47,7 +50,12 @@ export function fit(text: string | null | undefined, max: number, ellipsis = tru
   if (c === null) return null;
   const points = [...c];
   if (points.length <= max) return c;
-  return ellipsis ? `${points.slice(0, max - 1).join('').trimEnd()}…` : points.slice(0, max).join('').trimEnd();
+  return ellipsis
+    ? `${points
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : points.slice(0, max).join('').trimEnd();
 }
 
 export function pidOf(p: { productId: string; sku: string | null }): string {
@@ -59,7 +67,8 @@ export function pidOf(p: { productId: string; sku: string | null }): string {
 
 function values(value: string, type: string | null, distinct: boolean): string[] {
   const range = /^([+-]?[\d.]+(?:[eE][+-]?\d+)?)\.\.([+-]?[\d.]+(?:[eE][+-]?\d+)?)$/.exec(value);
-  if (range && (type === null || type === 'range')) return distinct && range[1] === range[2] ? [range[1]!] : [range[1]!, range[2]!];
+  if (range && (type === null || type === 'range'))
+    return distinct && range[1] === range[2] ? [range[1]!] : [range[1]!, range[2]!];
   if ((type === null || type === 'boolean') && /^(true|false)$/i.test(value)) return [value.toLowerCase()];
   return [value];
 }
@@ -72,8 +81,12 @@ export function effective(p: ApiProduct, master: ApiProduct | null): ApiProduct 
   for (const v of p.values) byCode.set(v.code, v);
   return {
     ...p,
-    name: pick('name'), description: pick('description'), manufacturerName: pick('manufacturerName'), unit: pick('unit'),
-    price: pick('price'), keywords: pick('keywords'),
+    name: pick('name'),
+    description: pick('description'),
+    manufacturerName: pick('manufacturerName'),
+    unit: pick('unit'),
+    price: pick('price'),
+    keywords: pick('keywords'),
     values: [...byCode.values()].sort((a, b) => (a.code < b.code ? -1 : 1)),
     classification: p.classification ?? master.classification,
     media: p.media.length ? p.media : master.media,
@@ -86,18 +99,27 @@ function blocksOf(format: Format, p: ApiProduct): ReadFeatureBlock[] {
   const out: ReadFeatureBlock[] = (p.classification?.classes ?? []).map((c) => ({
     system: c.system,
     groupId: c.code,
-    features: p.classification!.features
-      .filter((f) => f.group === c.group)
-      .map((f) => ({ name: f.code, values: values(f.value, null, distinct), unit: format === 'BMEcat-ETIM' && c.group === 'ETIM' ? null : f.unit })),
+    features: p
+      .classification!.features.filter((f) => f.group === c.group)
+      .map((f) => ({
+        name: f.code,
+        values: values(f.value, null, distinct),
+        unit: format === 'BMEcat-ETIM' && c.group === 'ETIM' ? null : f.unit,
+      })),
   }));
   if (p.values.length) {
     out.push({
       system: 'PIM-ATTRIBUTES-1.0',
       groupId: format === 'BMEcat-ETIM' ? 'ATTRIBUTES' : null,
-      features: p.values.map((v) => ({ name: fit(v.code, 60, false)!, values: values(v.value, v.type, distinct).map((x) => fit(x, 60)!), unit: v.unit })),
+      features: p.values.map((v) => ({
+        name: fit(v.code, 60, false)!,
+        values: values(v.value, v.type, distinct).map((x) => fit(x, 60)!),
+        unit: v.unit,
+      })),
     });
   }
-  if (format === 'BMEcat-ETIM' && out.length === 0) out.push({ system: 'PIM-ATTRIBUTES-1.0', groupId: 'ATTRIBUTES', features: [] });
+  if (format === 'BMEcat-ETIM' && out.length === 0)
+    out.push({ system: 'PIM-ATTRIBUTES-1.0', groupId: 'ATTRIBUTES', features: [] });
   return out;
 }
 
@@ -111,11 +133,21 @@ function keywordsOf(text: string | null): string[] {
 }
 
 /** The PRODUCT (ARTICLE) a product must become, in the reader's shape. */
-export function expectedProduct(format: Format, own: ApiProduct, master: ApiProduct | null, currency: string, priceType = 'net_list'): ReadProduct {
+export function expectedProduct(
+  format: Format,
+  own: ApiProduct,
+  master: ApiProduct | null,
+  currency: string,
+  priceType = 'net_list',
+): ReadProduct {
   const p = effective(own, master);
   const pid = pidOf(p);
   const units = format === 'BMEcat-ETIM' ? UNITS_ETIM : UNITS_2005;
-  const noPrice = { BMEcat: { type: 'on_request', amount: null }, 'BMEcat-ETIM': { type: priceType, amount: '0' }, BMEcat12: { type: 'udp_onrequest', amount: '0' } }[format];
+  const noPrice = {
+    BMEcat: { type: 'on_request', amount: null },
+    'BMEcat-ETIM': { type: priceType, amount: '0' },
+    BMEcat12: { type: 'udp_onrequest', amount: '0' },
+  }[format];
   return {
     pid,
     descriptionShort: fit(p.name, format === 'BMEcat12' ? 80 : 150) ?? pid,
@@ -139,7 +171,12 @@ export function expectedGroups(catalog: { catalogId: string; name: string }, tre
   const out: ReadGroup[] = [{ id: catalog.catalogId, name: fit(catalog.name, 50)!, parentId: '0', type: 'root' }];
   const walk = (nodes: ApiCategory[]) => {
     for (const n of nodes) {
-      out.push({ id: n.categoryId, name: fit(n.name, 50)!, parentId: n.parentId ?? catalog.catalogId, type: n.children.length ? 'node' : 'leaf' });
+      out.push({
+        id: n.categoryId,
+        name: fit(n.name, 50)!,
+        parentId: n.parentId ?? catalog.catalogId,
+        type: n.children.length ? 'node' : 'leaf',
+      });
       walk(n.children);
     }
   };

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { expect, inject } from 'vitest';
 import { BMECAT_SCHEMAS } from '../../scripts/lib/bmecat-schemas';
 import { readGroups, readMap, readProducts, type ReadProduct } from './export-bmecat-reader';
-import { expectedGroups, expectedProduct, fit, pidOf, type ApiCategory, type ApiProduct, type Format } from './export-expected';
+import {
+  expectedGroups,
+  expectedProduct,
+  fit,
+  pidOf,
+  type ApiCategory,
+  type ApiProduct,
+  type Format,
+} from './export-expected';
 
 /** The official schemas, kept in the repository under schemas/bmecat/. */
 export const SCHEMAS = BMECAT_SCHEMAS;
@@ -13,7 +21,11 @@ export const SCHEMAS = BMECAT_SCHEMAS;
 const base = () => inject('baseUrl');
 
 export async function login(email: string, password = 'demo-password-1'): Promise<string> {
-  const res = await fetch(`${base()}/api/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${base()}/api/Account/Login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   expect(res.status).toBe(200);
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
@@ -30,7 +42,10 @@ export async function api(cookie: string, path: string, body?: unknown): Promise
 }
 
 /** StartExport, poll GetJob until it ends, Download: what a user does. */
-export async function runExport(cookie: string, body: { departmentId: string; catalogId: string; exportType?: string; templateId?: string }) {
+export async function runExport(
+  cookie: string,
+  body: { departmentId: string; catalogId: string; exportType?: string; templateId?: string },
+) {
   const { jobId } = await api(cookie, 'Export/StartExport', body);
   let job: any;
   for (let i = 0; i < 600; i++) {
@@ -51,7 +66,10 @@ export function xmllint(xml: string, schema: keyof typeof SCHEMAS): { status: nu
   const dir = mkdtempSync(join(tmpdir(), 'bmecat-'));
   const file = join(dir, 'export.xml');
   writeFileSync(file, xml);
-  const run = spawnSync('xmllint', ['--noout', '--schema', SCHEMAS[schema], file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync('xmllint', ['--noout', '--schema', SCHEMAS[schema], file], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   rmSync(dir, { recursive: true, force: true });
   if (run.error) throw new Error(`xmllint could not run (apt-get install libxml2-utils): ${run.error.message}`);
   return { status: run.status, output: `${run.stdout}${run.stderr}`.slice(0, 4000) };
@@ -75,7 +93,10 @@ export async function loadCatalog(cookie: string, catalogId: string): Promise<Ca
   const families: CatalogData['families'] = [];
   let cursor: string | null = null;
   do {
-    const page: any = await api(cookie, `Catalog/GetProducts?catalogId=${catalogId}&limit=500${cursor ? `&cursor=${cursor}` : ''}`);
+    const page: any = await api(
+      cookie,
+      `Catalog/GetProducts?catalogId=${catalogId}&limit=500${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     for (const item of page.items) {
       const master = await api(cookie, `Catalog/GetProduct?productId=${item.productId}`);
       const variants = [];
@@ -85,7 +106,9 @@ export async function loadCatalog(cookie: string, catalogId: string): Promise<Ca
     cursor = page.nextCursor;
   } while (cursor);
   // Exports write masters in creation order (UUIDv7 ids); GetProducts lists by SKU by default.
-  families.sort((a, b) => (a.master.productId < b.master.productId ? -1 : a.master.productId > b.master.productId ? 1 : 0));
+  families.sort((a, b) =>
+    a.master.productId < b.master.productId ? -1 : a.master.productId > b.master.productId ? 1 : 0,
+  );
   const tree = (await api(cookie, `Catalog/GetCategoryTree?catalogId=${catalogId}`)).items;
   return { catalog, families, tree };
 }
@@ -95,7 +118,12 @@ export async function loadCatalog(cookie: string, catalogId: string): Promise<Ca
  * order with its texts, GTIN, manufacturer, unit, price, features, attributes, media and
  * master reference; the category tree; the product-to-group map.
  */
-export function expectSameAsApi(format: Format, xml: string, data: CatalogData, options: { priceType?: string } = {}): ReadProduct[] {
+export function expectSameAsApi(
+  format: Format,
+  xml: string,
+  data: CatalogData,
+  options: { priceType?: string } = {},
+): ReadProduct[] {
   const actual = readProducts(xml);
   const expected = data.families.flatMap(({ master, variants }) => [
     expectedProduct(format, master, null, data.catalog.currency, options.priceType),
@@ -112,16 +140,27 @@ export function expectSameAsApi(format: Format, xml: string, data: CatalogData, 
     hashed.set(e.pid, actual[i]!.pid);
   });
   const fix = (pid: string) => hashed.get(pid) ?? pid;
-  const normalised = expected.map((e) => ({ ...e, pid: fix(e.pid), descriptionShort: e.descriptionShort === e.pid ? fix(e.pid) : e.descriptionShort, references: e.references.map((r) => ({ ...r, to: fix(r.to) })) }));
+  const normalised = expected.map((e) => ({
+    ...e,
+    pid: fix(e.pid),
+    descriptionShort: e.descriptionShort === e.pid ? fix(e.pid) : e.descriptionShort,
+    references: e.references.map((r) => ({ ...r, to: fix(r.to) })),
+  }));
   expect(actual).toEqual(normalised);
   expect(new Set(actual.map((p) => p.pid)).size).toBe(actual.length);
 
   if (format !== 'BMEcat-ETIM') {
-    expect(readGroups(xml).sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(expectedGroups(data.catalog, data.tree).sort((a, b) => (a.id < b.id ? -1 : 1)));
+    expect(readGroups(xml).sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(
+      expectedGroups(data.catalog, data.tree).sort((a, b) => (a.id < b.id ? -1 : 1)),
+    );
     const map = data.families.flatMap(({ master, variants }) =>
       master.categoryIds.flatMap((categoryId) => [master, ...variants].map((p) => `${fix(pidOf(p))} ${categoryId}`)),
     );
-    expect(readMap(xml).map(([pid, group]) => `${pid} ${group}`).sort()).toEqual(map.sort());
+    expect(
+      readMap(xml)
+        .map(([pid, group]) => `${pid} ${group}`)
+        .sort(),
+    ).toEqual(map.sort());
   }
   return actual;
 }

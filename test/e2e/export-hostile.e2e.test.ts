@@ -21,15 +21,24 @@ async function upload(cookie: string, elementId: string, fileName: string, descr
 /** A catalog built through the REST API with everything that breaks naive XML writers. */
 async function hostileCatalog(cookie: string) {
   const add = (path: string, body: Record<string, unknown>) => api(cookie, path, { departmentId: SALES, ...body });
-  const catalog = await add('Catalog/AddCatalog', { name: `Katalog ${MARKUP} ${'Ü'.repeat(200)}`, catalogVersion: 'v2-beta' });
+  const catalog = await add('Catalog/AddCatalog', {
+    name: `Katalog ${MARKUP} ${'Ü'.repeat(200)}`,
+    catalogVersion: 'v2-beta',
+  });
   const c = { catalogId: catalog.catalogId };
   const top = await add('Catalog/AddCategory', { ...c, name: `Kabel & <Leitungen> ${'電線'.repeat(60)}` });
   const sub = await add('Catalog/AddCategory', { ...c, parentId: top.categoryId, name: 'Schalter\u0007 "aus" \u001B' });
   const set = (elementId: string, field: string, value: string) => add('Catalog/SetValue', { elementId, field, value });
 
   const markup = await add('Catalog/AddProduct', {
-    ...c, sku: 'H-<&>"1', name: `Kabel ${MARKUP}`, description: `Zeile 1\r\nZeile 2\twith tab ${MARKUP}`,
-    keywords: `kabel, <rot>; kabel,${'x'.repeat(80)}\nblau`, price: '12.5', unit: 'MTR', categoryIds: [sub.categoryId],
+    ...c,
+    sku: 'H-<&>"1',
+    name: `Kabel ${MARKUP}`,
+    description: `Zeile 1\r\nZeile 2\twith tab ${MARKUP}`,
+    keywords: `kabel, <rot>; kabel,${'x'.repeat(80)}\nblau`,
+    price: '12.5',
+    unit: 'MTR',
+    categoryIds: [sub.categoryId],
   });
   await set(markup.productId, 'country_of_origin', `${MARKUP} ${'lang '.repeat(80)}`);
   await set(markup.productId, 'temperature_range', '5..5');
@@ -38,17 +47,32 @@ async function hostileCatalog(cookie: string) {
   await add('Catalog/AddProduct', { ...c, parentId: markup.productId, sku: 'H-<&>"1-V', name: 'Variante ✓' });
 
   await add('Catalog/AddProduct', {
-    ...c, sku: `L-${'9'.repeat(62)}`, name: 'N'.repeat(250), manufacturerName: 'M'.repeat(250), manufacturerPid: 'P'.repeat(64),
-    description: 'Ä'.repeat(32000), price: '99999999.9999', categoryIds: [top.categoryId],
+    ...c,
+    sku: `L-${'9'.repeat(62)}`,
+    name: 'N'.repeat(250),
+    manufacturerName: 'M'.repeat(250),
+    manufacturerPid: 'P'.repeat(64),
+    description: 'Ä'.repeat(32000),
+    price: '99999999.9999',
+    categoryIds: [top.categoryId],
   });
   await add('Catalog/AddProduct', { ...c, sku: `L-${'9'.repeat(61)}8`, name: 'second long SKU with the same prefix' });
   await add('Catalog/AddProduct', {
-    ...c, sku: 'CTRL\u0001SKU', name: 'Steck\u0001dose\u0008 mit\u001F Steuerzeichen\u007F\u0085', description: '\u000B\u000C nur Text \uFFFE',
+    ...c,
+    sku: 'CTRL\u0001SKU',
+    name: 'Steck\u0001dose\u0008 mit\u001F Steuerzeichen\u007F\u0085',
+    description: '\u000B\u000C nur Text \uFFFE',
     categoryIds: [sub.categoryId],
   });
   await add('Catalog/AddProduct', { ...c, sku: 'ONLY-CTRL', name: '\u0001\u0002\u0003' });
   await add('Catalog/AddProduct', {
-    ...c, sku: 'NL-1', name: '电缆 кабель كابل 🔌 ケーブル', description: 'مرحبا بالعالم — 😀 𝔘𝔫𝔦𝔠𝔬𝔡𝔢', manufacturerName: 'Ελληνικά Καλώδια', unit: 'PCE', price: '1',
+    ...c,
+    sku: 'NL-1',
+    name: '电缆 кабель كابل 🔌 ケーブル',
+    description: 'مرحبا بالعالم — 😀 𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+    manufacturerName: 'Ελληνικά Καλώδια',
+    unit: 'PCE',
+    price: '1',
   });
   await add('Catalog/AddProduct', { ...c, sku: 'EMPTY' });
   await add('Catalog/AddProduct', { ...c, name: 'Ohne SKU' });
@@ -64,7 +88,11 @@ describe('hostile content', () => {
     const data = await loadCatalog(cookie, catalog.catalogId);
     expect(data.families.flatMap((f) => [f.master, ...f.variants])).toHaveLength(10);
     for (const format of FORMATS) {
-      const { job, xml } = await runExport(cookie, { departmentId: SALES, catalogId: catalog.catalogId, exportType: format });
+      const { job, xml } = await runExport(cookie, {
+        departmentId: SALES,
+        catalogId: catalog.catalogId,
+        exportType: format,
+      });
       expect(job).toMatchObject({ state: 'succeeded', progress: { done: 10, total: 10 } });
       expectValid(xml, format);
       const products = expectSameAsApi(format, xml, data);
@@ -81,27 +109,54 @@ describe('hostile content', () => {
       expect(longs.map((p) => p.pid.length)).toEqual([32, 32]);
       expect(longs[0]!.pid).not.toBe(longs[1]!.pid);
 
-      expect(job.warnings).toEqual(expect.arrayContaining([
-        expect.stringMatching(/^DESCRIPTION_SHORT cut to (150|80) characters: /),
-        expect.stringMatching(/^MANUFACTURER_NAME cut to 50 characters: 1 time/),
-        expect.stringMatching(/^SKU longer than 32 characters or with control characters: SUPPLIER_PID shortened with a hash suffix: 3 times/),
-        expect.stringMatching(/^unit PCE is not in the schema's unit list: written as C62: 1 time \(e\.g\. NL-1\)$/),
-        expect.stringMatching(/^feature value cut to 60 characters \(FVALUE\): /),
-        expect.stringMatching(/^catalogVersion "v2-beta" is not of the form 1\.0/),
-      ]));
+      expect(job.warnings).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^DESCRIPTION_SHORT cut to (150|80) characters: /),
+          expect.stringMatching(/^MANUFACTURER_NAME cut to 50 characters: 1 time/),
+          expect.stringMatching(
+            /^SKU longer than 32 characters or with control characters: SUPPLIER_PID shortened with a hash suffix: 3 times/,
+          ),
+          expect.stringMatching(/^unit PCE is not in the schema's unit list: written as C62: 1 time \(e\.g\. NL-1\)$/),
+          expect.stringMatching(/^feature value cut to 60 characters \(FVALUE\): /),
+          expect.stringMatching(/^catalogVersion "v2-beta" is not of the form 1\.0/),
+        ]),
+      );
     }
   });
 });
 
 describe('a generated catalog', () => {
   it('of 300 masters with variants, features and media exports valid and complete in every format', async () => {
-    const out = await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', '300', '--persist-to', inject('persistDir')]);
-    const seeded = JSON.parse(out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!);
+    const out = await run('npm', [
+      'run',
+      '--silent',
+      'seed:synthetic',
+      '--',
+      '--products',
+      '300',
+      '--persist-to',
+      inject('persistDir'),
+    ]);
+    const seeded = JSON.parse(
+      out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .at(-1)!,
+    );
     const cookie = await login(seeded.email, seeded.password);
     const data = await loadCatalog(cookie, seeded.catalogId);
     for (const format of FORMATS) {
-      const { job, xml } = await runExport(cookie, { departmentId: seeded.departmentId, catalogId: seeded.catalogId, exportType: format });
-      expect(job).toMatchObject({ state: 'succeeded', progress: { done: 300 + seeded.variants, total: 300 + seeded.variants }, warnings: [] });
+      const { job, xml } = await runExport(cookie, {
+        departmentId: seeded.departmentId,
+        catalogId: seeded.catalogId,
+        exportType: format,
+      });
+      expect(job).toMatchObject({
+        state: 'succeeded',
+        progress: { done: 300 + seeded.variants, total: 300 + seeded.variants },
+        warnings: [],
+      });
       expectValid(xml, format);
       const products = expectSameAsApi(format, xml, data);
       expect(readProducts(xml).filter((p) => p.references.length > 0)).toHaveLength(seeded.variants);

@@ -17,7 +17,11 @@ function filesUnder(dir: string): string[] {
 /** The seeded state depends on the schema, the seed and the domain code: cache it by their hash. */
 function stateFingerprint(): string {
   const hash = createHash('sha256');
-  for (const file of [...filesUnder(join(ROOT, 'migrations')), ...filesUnder(join(ROOT, 'scripts')), ...filesUnder(join(ROOT, 'src'))].sort()) {
+  for (const file of [
+    ...filesUnder(join(ROOT, 'migrations')),
+    ...filesUnder(join(ROOT, 'scripts')),
+    ...filesUnder(join(ROOT, 'src')),
+  ].sort()) {
     hash.update(file).update(readFileSync(file));
   }
   return hash.digest('hex').slice(0, 16);

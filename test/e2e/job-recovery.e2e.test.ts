@@ -34,18 +34,33 @@ async function api(base: string, cookie: string, path: string, body?: unknown): 
 }
 
 async function login(base: string, email: string, password: string): Promise<string> {
-  const res = await fetch(`${base}/api/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${base}/api/Account/Login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   expect(res.status).toBe(200);
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
 
-it('an export whose wrangler dev is killed mid-run resumes after the restart and ends, never stuck', { timeout: 600_000 }, async () => {
+it('an export whose wrangler dev is killed mid-run resumes after the restart and ends, never stuck', {
+  timeout: 600_000,
+}, async () => {
   await migrate(dir);
-  const seeded = JSON.parse((await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(MASTERS), '--persist-to', dir])).trim().split('\n').at(-1)!);
+  const seeded = JSON.parse(
+    (await run('npm', ['run', '--silent', 'seed:synthetic', '--', '--products', String(MASTERS), '--persist-to', dir]))
+      .trim()
+      .split('\n')
+      .at(-1)!,
+  );
 
   server = await startDevServer(dir, { args: ARGS });
   let cookie = await login(server.baseUrl, seeded.email, seeded.password);
-  const { jobId } = await api(server.baseUrl, cookie, 'Export/StartExport', { departmentId: seeded.departmentId, catalogId: seeded.catalogId, exportType: 'CSV' });
+  const { jobId } = await api(server.baseUrl, cookie, 'Export/StartExport', {
+    departmentId: seeded.departmentId,
+    catalogId: seeded.catalogId,
+    exportType: 'CSV',
+  });
   let job: any;
   for (let i = 0; i < 1200; i++) {
     job = await api(server.baseUrl, cookie, `Job/GetJob?jobId=${jobId}`);
@@ -68,7 +83,9 @@ it('an export whose wrangler dev is killed mid-run resumes after the restart and
     if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
     await sleep(250);
   }
-  console.log(`job recovery e2e: killed at ${doneAtKill}/${job.progress.total} rows, ended ${job.state} ${((Date.now() - started) / 1000).toFixed(1)} s after the restart${job.error ? `: ${job.error}` : ''}`);
+  console.log(
+    `job recovery e2e: killed at ${doneAtKill}/${job.progress.total} rows, ended ${job.state} ${((Date.now() - started) / 1000).toFixed(1)} s after the restart${job.error ? `: ${job.error}` : ''}`,
+  );
   expect(['succeeded', 'failed']).toContain(job.state);
   if (job.state === 'failed') {
     expect(job.error).toMatch(/\w/);

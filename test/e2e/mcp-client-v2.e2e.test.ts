@@ -4,7 +4,12 @@
  * checked), version negotiation to the stateless current revision (no session), tools listed
  * and called.
  */
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type OAuthClientProvider,
+} from '@modelcontextprotocol/client';
 import { describe, expect, inject, it } from 'vitest';
 import { approveAuthorization } from '../../scripts/conformance-oauth';
 
@@ -23,7 +28,13 @@ function memoryProvider() {
       return REDIRECT;
     },
     get clientMetadata() {
-      return { client_name: 'E2E MCP v2 client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
+      return {
+        client_name: 'E2E MCP v2 client',
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      };
     },
     clientInformation: () => state.client,
     saveClientInformation: (info) => void (state.client = info),

@@ -23,14 +23,34 @@ class MemoryOAuthProvider implements OAuthClientProvider {
   verifier = '';
   authorizationUrl?: URL;
   readonly redirectUrl = REDIRECT;
-  readonly clientMetadata = { client_name: 'E2E MCP client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
-  clientInformation() { return this.client; }
-  saveClientInformation(info: OAuthClientInformationMixed) { this.client = info; }
-  tokens() { return this.stored; }
-  saveTokens(tokens: OAuthTokens) { this.stored = tokens; }
-  redirectToAuthorization(url: URL) { this.authorizationUrl = url; }
-  saveCodeVerifier(verifier: string) { this.verifier = verifier; }
-  codeVerifier() { return this.verifier; }
+  readonly clientMetadata = {
+    client_name: 'E2E MCP client',
+    redirect_uris: [REDIRECT],
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  };
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.client = info;
+  }
+  tokens() {
+    return this.stored;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.stored = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
 }
 
 /** Registration is limited to 5 per hour per IP: each test run registers from its own address. */
@@ -60,10 +80,15 @@ async function connectAs(email: string) {
 }
 
 type ToolResult = { isError?: boolean; structuredContent?: any; content: any };
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as ToolResult;
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as ToolResult;
 
 async function webSession(email: string) {
-  const res = await fetch(`${inject('baseUrl')}/api/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const res = await fetch(`${inject('baseUrl')}/api/Account/Login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
 
@@ -89,13 +114,20 @@ describe('MCP with the official TypeScript SDK client', () => {
     expect(stats.structuredContent.products).toBeGreaterThan(0);
     const catalogs = (await call(client, 'list_catalogs', { limit: 10 })).structuredContent;
     const catalog = catalogs.items.find((c: any) => c.productCount > 0);
-    expect((await call(client, 'get_catalog', { catalogId: catalog.catalogId })).structuredContent.name).toBe(catalog.name);
+    expect((await call(client, 'get_catalog', { catalogId: catalog.catalogId })).structuredContent.name).toBe(
+      catalog.name,
+    );
     const categories = (await call(client, 'list_categories', { catalogId: catalog.catalogId })).structuredContent;
     expect(categories.items.length).toBeGreaterThan(0);
-    const products = (await call(client, 'search_products', { catalogId: catalog.catalogId, limit: 5 })).structuredContent;
+    const products = (await call(client, 'search_products', { catalogId: catalog.catalogId, limit: 5 }))
+      .structuredContent;
     expect(products.items.length).toBeGreaterThan(0);
     const product = (await call(client, 'get_product', { productId: products.items[0].productId })).structuredContent;
-    expect(product).toMatchObject({ productId: products.items[0].productId, values: expect.any(Array), variants: expect.any(Array) });
+    expect(product).toMatchObject({
+      productId: products.items[0].productId,
+      values: expect.any(Array),
+      variants: expect.any(Array),
+    });
     const groups = (await call(client, 'get_classification_groups')).structuredContent;
     expect(groups.items.map((g: any) => g.code)).toEqual(['ETIM', 'ECLASS', 'PROFICLASS']);
     const links = (await call(client, 'list_classifications', { limit: 2 })).structuredContent;
@@ -103,15 +135,30 @@ describe('MCP with the official TypeScript SDK client', () => {
     const link = (await call(client, 'get_classification', { linkId: links.items[0].linkId })).structuredContent;
     expect(link.linkId).toBe(links.items[0].linkId);
 
-    const fresh = await addProduct(await webSession('editor@demo.test'), catalog.departmentId, catalog.catalogId, `E2E-MCP-${Date.now()}`);
+    const fresh = await addProduct(
+      await webSession('editor@demo.test'),
+      catalog.departmentId,
+      catalog.catalogId,
+      `E2E-MCP-${Date.now()}`,
+    );
     const created = await call(client, 'create_classification', {
-      elementId: fresh.productId, name: 'LS-Schalter B13', classificationGroups: 1, classes: [{ group: 'ETIM', code: 'EC000042' }], features: [{ code: 'EF000133', value: '13' }],
+      elementId: fresh.productId,
+      name: 'LS-Schalter B13',
+      classificationGroups: 1,
+      classes: [{ group: 'ETIM', code: 'EC000042' }],
+      features: [{ code: 'EF000133', value: '13' }],
     });
     expect(created.isError).toBeFalsy();
-    const updated = await call(client, 'update_classification', { linkId: created.structuredContent.linkId, features: [{ code: 'EF000133', value: '16' }] });
-    expect(updated.structuredContent.features).toEqual([{ group: 'ETIM', code: 'EF000133', name: 'Rated current', value: '16', unit: 'AMP' }]);
+    const updated = await call(client, 'update_classification', {
+      linkId: created.structuredContent.linkId,
+      features: [{ code: 'EF000133', value: '16' }],
+    });
+    expect(updated.structuredContent.features).toEqual([
+      { group: 'ETIM', code: 'EF000133', name: 'Rated current', value: '16', unit: 'AMP' },
+    ]);
 
-    const { jobId } = (await call(client, 'start_export', { catalogId: catalog.catalogId, exportType: 'CSV' })).structuredContent;
+    const { jobId } = (await call(client, 'start_export', { catalogId: catalog.catalogId, exportType: 'CSV' }))
+      .structuredContent;
     let job: any;
     for (let i = 0; i < 60; i++) {
       job = (await call(client, 'get_job', { jobId })).structuredContent;
@@ -129,7 +176,13 @@ describe('MCP with the official TypeScript SDK client', () => {
     await transport.terminateSession();
     const stale = await fetch(`${inject('baseUrl')}/mcp`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25', Authorization: `Bearer ${(transport as any)._authProvider.stored.access_token}` },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Mcp-Session-Id': sessionId,
+        'MCP-Protocol-Version': '2025-11-25',
+        Authorization: `Bearer ${(transport as any)._authProvider.stored.access_token}`,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     });
     expect(stale.status).toBe(404);
@@ -139,9 +192,15 @@ describe('MCP with the official TypeScript SDK client', () => {
   it('gives noai@demo.test clean tool errors for classification writes', async () => {
     const { client } = await connectAs('noai@demo.test');
     const links = (await call(client, 'list_classifications', { limit: 1 })).structuredContent;
-    const refused = await call(client, 'update_classification', { linkId: links.items[0].linkId, name: 'renamed by agent' });
+    const refused = await call(client, 'update_classification', {
+      linkId: links.items[0].linkId,
+      name: 'renamed by agent',
+    });
     expect(refused.isError).toBe(true);
-    expect(JSON.parse(refused.content[0].text)).toMatchObject({ code: 'forbidden', error: expect.stringContaining('AI may edit classifications') });
+    expect(JSON.parse(refused.content[0].text)).toMatchObject({
+      code: 'forbidden',
+      error: expect.stringContaining('AI may edit classifications'),
+    });
     const unchanged = (await call(client, 'get_classification', { linkId: links.items[0].linkId })).structuredContent;
     expect(unchanged.name).toBe(links.items[0].name);
     // The session survives the refusal.

@@ -17,7 +17,16 @@ let browser: Browser;
 beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -31,18 +40,32 @@ async function discover() {
   const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge.headers.get('WWW-Authenticate') ?? '')?.[1];
   expect(metadataUrl).toBe(`${base()}/.well-known/oauth-protected-resource/mcp`);
   const resource = new URL(`${base()}/mcp`);
-  const rs = await oauth.processResourceDiscoveryResponse(resource, await oauth.resourceDiscoveryRequest(resource, insecure));
+  const rs = await oauth.processResourceDiscoveryResponse(
+    resource,
+    await oauth.resourceDiscoveryRequest(resource, insecure),
+  );
   const issuer = new URL(rs.authorization_servers![0]!);
-  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+  );
   return { as, resource: rs.resource };
 }
 
 async function register(as: oauth.AuthorizationServer) {
   const response = await oauth.dynamicClientRegistrationRequest(
     as,
-    { client_name: 'E2E agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+    {
+      client_name: 'E2E agent',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    },
     // A distinct client IP per run keeps registrations clear of the 5-per-hour limit of 127.0.0.1.
-    { ...insecure, headers: { 'CF-Connecting-IP': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } },
+    {
+      ...insecure,
+      headers: { 'CF-Connecting-IP': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
+    },
   );
   return oauth.processDynamicClientRegistrationResponse(response);
 }
@@ -66,7 +89,11 @@ async function tabTo(page: Page, matches: (el: { tag: string; text: string; name
     const focused = await page.evaluate(() => {
       // Runs in the page; this file is type-checked without the DOM library.
       const el = (globalThis as any).document.activeElement;
-      return { tag: String(el?.tagName ?? ''), text: String(el?.textContent ?? '').trim(), name: (el?.getAttribute('name') ?? null) as string | null };
+      return {
+        tag: String(el?.tagName ?? ''),
+        text: String(el?.textContent ?? '').trim(),
+        name: (el?.getAttribute('name') ?? null) as string | null,
+      };
     });
     if (matches(focused)) return;
   }
@@ -111,7 +138,11 @@ async function call(token: string, path: string, body?: unknown) {
 }
 
 async function sessionCookie(email: string, password = PASSWORD) {
-  const res = await fetch(`${base()}/api/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${base()}/api/Account/Login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   expect(res.status).toBe(200);
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
@@ -137,17 +168,27 @@ describe('OAuth 2.1 with oauth4webapi and a real browser', () => {
     const { callback } = await openAuthorization(page, url);
     await signIn(page, 'editor@demo.test');
     await expect(page.locator('h1').textContent()).resolves.toBe('Allow E2E agent to act for you?');
-    await expect(page.locator('body').textContent()).resolves.toContain('This sends access to a program on your own computer');
+    await expect(page.locator('body').textContent()).resolves.toContain(
+      'This sends access to a program on your own computer',
+    );
     await tabTo(page, (el) => el.tag === 'BUTTON' && el.text === 'Allow');
     await page.keyboard.press('Enter');
     const redirected = await callback;
     await context.close();
 
     const params = oauth.validateAuthResponse(as, client, redirected, state);
-    const tokenResponse = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, {
-      ...insecure,
-      additionalParameters: { resource },
-    });
+    const tokenResponse = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      REDIRECT,
+      verifier,
+      {
+        ...insecure,
+        additionalParameters: { resource },
+      },
+    );
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, tokenResponse);
     expect(tokens.expires_in).toBe(300);
     expect(tokens.refresh_token).toEqual(expect.any(String));
@@ -166,12 +207,19 @@ describe('OAuth 2.1 with oauth4webapi and a real browser', () => {
 
     const web = await sessionCookie('editor@demo.test');
     const me = (await (await fetch(`${base()}/api/Account/Me`, { headers: { Cookie: web } })).json()) as any;
-    const catalogs = (await (await fetch(`${base()}/api/Catalog/GetCatalogs`, { headers: { Cookie: web } })).json()) as any;
+    const catalogs = (await (
+      await fetch(`${base()}/api/Catalog/GetCatalogs`, { headers: { Cookie: web } })
+    ).json()) as any;
     const product = (await (
       await fetch(`${base()}/api/Catalog/AddProduct`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Cookie: web },
-        body: JSON.stringify({ departmentId: me.departmentId, catalogId: catalogs.items[0].catalogId, sku: `E2E-OAUTH-${Date.now()}`, name: 'LS-Schalter B10' }),
+        body: JSON.stringify({
+          departmentId: me.departmentId,
+          catalogId: catalogs.items[0].catalogId,
+          sku: `E2E-OAUTH-${Date.now()}`,
+          name: 'LS-Schalter B10',
+        }),
       })
     ).json()) as any;
     const created = await call(tokens.access_token, 'CreateClassification', {
@@ -182,11 +230,20 @@ describe('OAuth 2.1 with oauth4webapi and a real browser', () => {
       features: [{ code: 'EF000133', value: '10' }],
     });
     expect(created.status).toBe(200);
-    const updated = await call(tokens.access_token, 'UpdateClassification', { linkId: created.json.linkId, features: [{ code: 'EF000133', value: '13' }] });
-    expect(updated.json.features).toEqual([{ group: 'ETIM', code: 'EF000133', name: 'Rated current', value: '13', unit: 'AMP' }]);
+    const updated = await call(tokens.access_token, 'UpdateClassification', {
+      linkId: created.json.linkId,
+      features: [{ code: 'EF000133', value: '13' }],
+    });
+    expect(updated.json.features).toEqual([
+      { group: 'ETIM', code: 'EF000133', name: 'Rated current', value: '13', unit: 'AMP' },
+    ]);
 
     // Refresh with the standard client; the rotated refresh token differs.
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+    );
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await call(refreshed.access_token, 'GetStats')).status).toBe(200);
 
@@ -199,11 +256,19 @@ describe('OAuth 2.1 with oauth4webapi and a real browser', () => {
       expect(refused.headers.get('WWW-Authenticate')).toContain('error="invalid_token"');
       expect(Date.now() - started).toBeLessThan(5000);
       await expect(
-        oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, insecure)),
+        oauth.processRefreshTokenResponse(
+          as,
+          client,
+          await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, insecure),
+        ),
       ).rejects.toMatchObject({ error: 'invalid_grant' });
     } finally {
       // Other end-to-end tests sign in as this seeded account.
-      await changePassword(await sessionCookie('editor@demo.test', 'a-new-password-for-e2e'), 'a-new-password-for-e2e', PASSWORD);
+      await changePassword(
+        await sessionCookie('editor@demo.test', 'a-new-password-for-e2e'),
+        'a-new-password-for-e2e',
+        PASSWORD,
+      );
     }
   });
 
@@ -217,7 +282,9 @@ describe('OAuth 2.1 with oauth4webapi and a real browser', () => {
     await openAuthorization(adminPage, url);
     await signIn(adminPage, 'admin@demo.test');
     await expect(adminPage.locator('h1').textContent()).resolves.toBe('Not permitted');
-    await expect(adminPage.locator('[role=alert]').textContent()).resolves.toContain('administrator accounts cannot be used by AI agents');
+    await expect(adminPage.locator('[role=alert]').textContent()).resolves.toContain(
+      'administrator accounts cannot be used by AI agents',
+    );
     expect(await adminPage.locator('input[name=handle]').count()).toBe(0);
     expect(adminPage.url().startsWith(REDIRECT)).toBe(false);
     await adminContext.close();
@@ -227,7 +294,9 @@ describe('OAuth 2.1 with oauth4webapi and a real browser', () => {
     const second = await authorizationUrl(as, client.client_id, resource, 'api');
     const { callback } = await openAuthorization(page, second.url);
     await signIn(page, 'noai@demo.test');
-    await expect(page.locator('body').textContent()).resolves.toContain('does not allow AI agents to edit classifications');
+    await expect(page.locator('body').textContent()).resolves.toContain(
+      'does not allow AI agents to edit classifications',
+    );
     await tabTo(page, (el) => el.tag === 'BUTTON' && el.text === 'Deny');
     await page.keyboard.press('Enter');
     const denied = await callback;

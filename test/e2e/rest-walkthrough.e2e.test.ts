@@ -13,7 +13,10 @@ async function json(path: string, init: RequestInit & { cookie?: string } = {}) 
 
 describe('the README walk-through against wrangler dev with the demo seed', () => {
   it('logs in as editor@demo.test, calls the seven operations and downloads the CSV', async () => {
-    const login = await json('/api/Account/Login', { method: 'POST', body: JSON.stringify({ email: 'editor@demo.test', password: 'demo-password-1' }) });
+    const login = await json('/api/Account/Login', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'editor@demo.test', password: 'demo-password-1' }),
+    });
     expect(login.status).toBe(200);
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     expect(login.headers.get('set-cookie')).toMatch(/HttpOnly/i);
@@ -22,27 +25,61 @@ describe('the README walk-through against wrangler dev with the demo seed', () =
     expect(stats.body.catalogs).toBeGreaterThanOrEqual(3);
     expect(stats.body.products).toBeGreaterThanOrEqual(60);
 
-    const catalog = await json('/api/Catalog/AddCatalog', { method: 'POST', cookie, body: JSON.stringify({ departmentId: SALES, name: 'E2E' }) });
+    const catalog = await json('/api/Catalog/AddCatalog', {
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ departmentId: SALES, name: 'E2E' }),
+    });
     expect(catalog.body.name).toBe('E2E');
     const renamed = await json('/api/Catalog/UpdateCatalog', {
-      method: 'POST', cookie, body: JSON.stringify({ departmentId: SALES, catalogId: catalog.body.catalogId, name: 'E2E renamed', catalogVersion: '2' }),
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({
+        departmentId: SALES,
+        catalogId: catalog.body.catalogId,
+        name: 'E2E renamed',
+        catalogVersion: '2',
+      }),
     });
     expect(renamed.body).toMatchObject({ name: 'E2E renamed', catalogVersion: '2' });
     const product = await json('/api/Catalog/AddProduct', {
-      method: 'POST', cookie, body: JSON.stringify({ departmentId: SALES, catalogId: catalog.body.catalogId, sku: 'E2E-1', name: 'Kabel "rot", 3x1,5' }),
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({
+        departmentId: SALES,
+        catalogId: catalog.body.catalogId,
+        sku: 'E2E-1',
+        name: 'Kabel "rot", 3x1,5',
+      }),
     });
     expect(product.body.sku).toBe('E2E-1');
     const updated = await json('/api/Catalog/UpdateProduct', {
-      method: 'POST', cookie, body: JSON.stringify({ departmentId: SALES, catalogId: catalog.body.catalogId, productId: product.body.productId, price: '12.50' }),
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({
+        departmentId: SALES,
+        catalogId: catalog.body.catalogId,
+        productId: product.body.productId,
+        price: '12.50',
+      }),
     });
     expect(updated.body.price).toBe('12.50');
     const set = await json('/api/Catalog/SetValue', {
-      method: 'POST', cookie, body: JSON.stringify({ departmentId: SALES, elementId: product.body.productId, field: 'weight_kg', value: '1,25' }),
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({
+        departmentId: SALES,
+        elementId: product.body.productId,
+        field: 'weight_kg',
+        value: '1,25',
+      }),
     });
     expect(set.body).toEqual({ elementId: product.body.productId, field: 'weight_kg', value: '1.25' });
 
     const started = await json('/api/Export/StartExport', {
-      method: 'POST', cookie, body: JSON.stringify({ departmentId: SALES, catalogId: catalog.body.catalogId, exportType: 'CSV' }),
+      method: 'POST',
+      cookie,
+      body: JSON.stringify({ departmentId: SALES, catalogId: catalog.body.catalogId, exportType: 'CSV' }),
     });
     expect(started.body.jobId).toMatch(/^[0-9a-f-]{36}$/);
     let job: any;
@@ -52,7 +89,9 @@ describe('the README walk-through against wrangler dev with the demo seed', () =
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(job).toMatchObject({ state: 'succeeded', progress: { done: 1, total: 1 } });
-    const download = await fetch(`${base()}/api/Export/Download?jobId=${started.body.jobId}`, { headers: { Cookie: cookie } });
+    const download = await fetch(`${base()}/api/Export/Download?jobId=${started.body.jobId}`, {
+      headers: { Cookie: cookie },
+    });
     expect(download.headers.get('content-type')).toMatch(/text\/csv/);
     const csv = await download.text();
     expect(csv).toContain('"Kabel ""rot"", 3x1,5"');

@@ -17,16 +17,38 @@ export const DEMO_KEY = { keyId: 'demo', secret: 'demo-connector-secret-1' };
 
 export async function startConnector(): Promise<{ server: DevServer; stop(): void }> {
   const persistTo = mkdtempSync(join(tmpdir(), 'connector-e2e-'));
-  await run('npm', ['exec', '--', 'wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--config', 'connector/wrangler.toml', '--persist-to', persistTo]);
+  await run('npm', [
+    'exec',
+    '--',
+    'wrangler',
+    'd1',
+    'migrations',
+    'apply',
+    'DB',
+    '--local',
+    '--config',
+    'connector/wrangler.toml',
+    '--persist-to',
+    persistTo,
+  ]);
   const { seedDemoShop } = await import('../../connector/scripts/demo-shop');
-  const proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath: 'connector/wrangler.toml', persist: { path: `${persistTo}/v3` }, remoteBindings: false });
+  const proxy = await getPlatformProxy<{ DB: D1Database }>({
+    configPath: 'connector/wrangler.toml',
+    persist: { path: `${persistTo}/v3` },
+    remoteBindings: false,
+  });
   try {
     await seedDemoShop(proxy.env.DB);
   } finally {
     await proxy.dispose();
   }
   const server = await startDevServer(persistTo, {
-    args: ['--config', 'connector/wrangler.toml', '--var', `CONNECTOR_KEYS:${JSON.stringify({ [DEMO_KEY.keyId]: DEMO_KEY.secret })}`],
+    args: [
+      '--config',
+      'connector/wrangler.toml',
+      '--var',
+      `CONNECTOR_KEYS:${JSON.stringify({ [DEMO_KEY.keyId]: DEMO_KEY.secret })}`,
+    ],
   });
   return {
     server,
@@ -40,14 +62,26 @@ export async function startConnector(): Promise<{ server: DevServer; stop(): voi
 /** A signed request to the connector, as the PIM would send it. */
 export async function connectorCall(baseUrl: string, method: 'GET' | 'POST', path: string, body?: string) {
   const url = new URL(baseUrl + path);
-  const headers = await signRequest({ ...DEMO_KEY, method, pathWithQuery: url.pathname + url.search, body: body ?? '' });
-  const response = await fetch(url, { method, body, headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) } });
+  const headers = await signRequest({
+    ...DEMO_KEY,
+    method,
+    pathWithQuery: url.pathname + url.search,
+    body: body ?? '',
+  });
+  const response = await fetch(url, {
+    method,
+    body,
+    headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+  });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
 export async function inventoryOf(baseUrl: string): Promise<{ sku: string; fingerprint: string }[]> {
   const res = await connectorCall(baseUrl, 'GET', '/inventory');
-  return res.text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+  return res.text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l));
 }
 
 function body(request: IncomingMessage): Promise<Buffer> {
@@ -70,22 +104,46 @@ export interface FaultProxy {
 
 export async function startProxy(target: string): Promise<FaultProxy> {
   const port = await freePort();
-  const state: FaultProxy = { url: `http://127.0.0.1:${port}`, upserts: [], failNext: 0, injected: 0, close: async () => undefined };
+  const state: FaultProxy = {
+    url: `http://127.0.0.1:${port}`,
+    upserts: [],
+    failNext: 0,
+    injected: 0,
+    close: async () => undefined,
+  };
   const server: Server = createServer(async (request, response) => {
     const bytes = await body(request);
     if (request.url?.startsWith('/upsert')) {
       if (state.failNext > 0) {
         state.failNext--;
         state.injected++;
-        response.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' }).end('{"error":"injected by the e2e proxy"}');
+        response
+          .writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' })
+          .end('{"error":"injected by the e2e proxy"}');
         return;
       }
       state.upserts.push(bytes.toString('utf8'));
     }
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)) as [string, string][]);
-    const upstream = await fetch(target + request.url, { method: request.method, headers, body: bytes.length ? bytes : undefined });
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)) as [
+        string,
+        string,
+      ][],
+    );
+    const upstream = await fetch(target + request.url, {
+      method: request.method,
+      headers,
+      body: bytes.length ? bytes : undefined,
+    });
     const out = Buffer.from(await upstream.arrayBuffer());
-    response.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([name]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(name))));
+    response.writeHead(
+      upstream.status,
+      Object.fromEntries(
+        [...upstream.headers].filter(
+          ([name]) => !['content-encoding', 'content-length', 'transfer-encoding'].includes(name),
+        ),
+      ),
+    );
     response.end(out);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -98,5 +156,8 @@ export function pimQuery(persistDir: string, sql: string): string[][] {
   const dir = join(persistDir, 'v3', 'd1', 'miniflare-D1DatabaseObject');
   const file = readdirSync(dir).find((name) => name.endsWith('.sqlite'));
   const out = execFileSync('sqlite3', ['-readonly', '-separator', '\t', join(dir, file!), sql], { encoding: 'utf8' });
-  return out.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
+  return out
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => line.split('\t'));
 }

@@ -38,7 +38,10 @@ async function sync(connectionId: string, options: { dryRun?: boolean; confirmDe
 }
 
 function mastersOf(catalogId: string): { sku: string; fingerprint: string }[] {
-  return pimQuery(persistDir(), `SELECT sku, fingerprint FROM products WHERE catalog_id = '${catalogId}' AND parent_id IS NULL AND sku IS NOT NULL ORDER BY sku`).map(([sku, fingerprint]) => ({ sku: sku!, fingerprint: fingerprint! }));
+  return pimQuery(
+    persistDir(),
+    `SELECT sku, fingerprint FROM products WHERE catalog_id = '${catalogId}' AND parent_id IS NULL AND sku IS NOT NULL ORDER BY sku`,
+  ).map(([sku, fingerprint]) => ({ sku: sku!, fingerprint: fingerprint! }));
 }
 
 async function status() {
@@ -48,7 +51,11 @@ async function status() {
 beforeAll(async () => {
   connector = await startConnector();
   proxy = await startProxy(connector.server.baseUrl);
-  const login = await fetch(`${base()}/api/Account/Login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'admin@demo.test', password: 'demo-password-1' }) });
+  const login = await fetch(`${base()}/api/Account/Login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@demo.test', password: 'demo-password-1' }),
+  });
   cookie = login.headers.get('set-cookie')!.split(';')[0]!;
 }, 180_000);
 
@@ -65,8 +72,20 @@ describe('sync between the PIM and the connector Worker', () => {
     const demo = (await api('/api/Sync/GetConnections')).items.find((c: any) => c.name === 'Demo-Shop');
     expect(demo).toMatchObject({ keyId: 'demo', hasSecret: true, connectorUrl: 'http://127.0.0.1:8788' });
     demoCatalogId = demo.catalogId;
-    await api('/api/Sync/UpdateConnection', { ...demo, connectorUrl: proxy.url, connectionId: demo.connectionId, departmentId: demo.departmentId, lastRun: undefined, hasSecret: undefined, nextRunAt: undefined, createdAt: undefined, updatedAt: undefined });
-    expect(await api('/api/Sync/TestConnection', { departmentId: SALES, connectionId: demo.connectionId })).toMatchObject({ ok: true, status: 200 });
+    await api('/api/Sync/UpdateConnection', {
+      ...demo,
+      connectorUrl: proxy.url,
+      connectionId: demo.connectionId,
+      departmentId: demo.departmentId,
+      lastRun: undefined,
+      hasSecret: undefined,
+      nextRunAt: undefined,
+      createdAt: undefined,
+      updatedAt: undefined,
+    });
+    expect(
+      await api('/api/Sync/TestConnection', { departmentId: SALES, connectionId: demo.connectionId }),
+    ).toMatchObject({ ok: true, status: 200 });
 
     const job = await sync(demo.connectionId);
     const masters = mastersOf(demoCatalogId);
@@ -74,7 +93,10 @@ describe('sync between the PIM and the connector Worker', () => {
     expect(job.result.report).toMatchObject({ created: masters.length, updated: 0, quarantined: [] });
     expect(await inventoryOf(connector.server.baseUrl)).toEqual(masters);
 
-    const hashes = pimQuery(persistDir(), `SELECT COUNT(DISTINCT m.sha256) FROM media m JOIN products p ON p.id = m.element_id WHERE p.catalog_id = '${demoCatalogId}'`)[0]![0];
+    const hashes = pimQuery(
+      persistDir(),
+      `SELECT COUNT(DISTINCT m.sha256) FROM media m JOIN products p ON p.id = m.element_id WHERE p.catalog_id = '${demoCatalogId}'`,
+    )[0]![0];
     let media: any;
     for (let i = 0; i < 120; i++) {
       media = (await status()).media;
@@ -88,11 +110,23 @@ describe('sync between the PIM and the connector Worker', () => {
     const catalog = await api('/api/Catalog/AddCatalog', { departmentId: SALES, name: 'E2E Sync' });
     const products: Record<string, string> = {};
     for (const sku of ['E2E-A', 'E2E-B', 'E2E-C', 'E2E-D']) {
-      const p = await api('/api/Catalog/AddProduct', { departmentId: SALES, catalogId: catalog.catalogId, sku, name: `Product ${sku}`, unit: 'C62', price: '9.90' });
+      const p = await api('/api/Catalog/AddProduct', {
+        departmentId: SALES,
+        catalogId: catalog.catalogId,
+        sku,
+        name: `Product ${sku}`,
+        unit: 'C62',
+        price: '9.90',
+      });
       products[sku] = p.productId;
     }
     const connection = await api('/api/Sync/AddConnection', {
-      departmentId: SALES, catalogId: catalog.catalogId, name: 'E2E-Shop', connectorUrl: proxy.url, keyId: 'demo', secret: 'demo-connector-secret-1',
+      departmentId: SALES,
+      catalogId: catalog.catalogId,
+      name: 'E2E-Shop',
+      connectorUrl: proxy.url,
+      keyId: 'demo',
+      secret: 'demo-connector-secret-1',
       options: { missing: 'deactivate', maxDeactivationPercent: 30, schedule: null, defaultTaxCode: 'DE-19' },
     });
     own = { catalogId: catalog.catalogId, connectionId: connection.connectionId, products };
@@ -109,12 +143,23 @@ describe('sync between the PIM and the connector Worker', () => {
 
     const before = proxy.upserts.length;
     const noop = await sync(own.connectionId);
-    expect(noop.result.report).toMatchObject({ created: 0, updated: 0, skipped: 4, deactivated: 0, batches: { sent: 0 } });
+    expect(noop.result.report).toMatchObject({
+      created: 0,
+      updated: 0,
+      skipped: 4,
+      deactivated: 0,
+      batches: { sent: 0 },
+    });
     expect(proxy.upserts.length).toBe(before);
   });
 
   it('one changed product sends exactly one update; a deleted one is deactivated', async () => {
-    await api('/api/Catalog/SetValue', { departmentId: SALES, elementId: own.products['E2E-B'], field: 'name', value: 'Renamed in the PIM' });
+    await api('/api/Catalog/SetValue', {
+      departmentId: SALES,
+      elementId: own.products['E2E-B'],
+      field: 'name',
+      value: 'Renamed in the PIM',
+    });
     const changed = await sync(own.connectionId);
     expect(changed.result.report).toMatchObject({ created: 0, updated: 1, skipped: 3, deactivated: 0 });
     expect(JSON.parse(proxy.upserts.at(-1)!).records.map((r: any) => [r.op, r.sku])).toEqual([['update', 'E2E-B']]);
@@ -136,7 +181,12 @@ describe('sync between the PIM and the connector Worker', () => {
   });
 
   it('a 503 from the shop is retried after Retry-After and the run succeeds', async () => {
-    await api('/api/Catalog/SetValue', { departmentId: SALES, elementId: own.products['E2E-A'], field: 'name', value: 'Changed again' });
+    await api('/api/Catalog/SetValue', {
+      departmentId: SALES,
+      elementId: own.products['E2E-A'],
+      field: 'name',
+      value: 'Changed again',
+    });
     proxy.failNext = 1;
     const job = await sync(own.connectionId);
     expect(proxy.injected).toBe(1);
@@ -146,7 +196,12 @@ describe('sync between the PIM and the connector Worker', () => {
   });
 
   it('a dry run reports the plan and changes nothing in the shop or the PIM', async () => {
-    await api('/api/Catalog/SetValue', { departmentId: SALES, elementId: own.products['E2E-C'], field: 'name', value: 'Planned change' });
+    await api('/api/Catalog/SetValue', {
+      departmentId: SALES,
+      elementId: own.products['E2E-C'],
+      field: 'name',
+      value: 'Planned change',
+    });
     const inventory = await inventoryOf(connector.server.baseUrl);
     const shopStatus = await status();
     const dry = await sync(own.connectionId, { dryRun: true });
@@ -155,6 +210,8 @@ describe('sync between the PIM and the connector Worker', () => {
     expect(await status()).toEqual(shopStatus);
     const runs = await api(`/api/Sync/GetRuns?connectionId=${own.connectionId}&limit=2`);
     expect(runs.items[0]).toMatchObject({ jobId: dry.jobId, dryRun: true, state: 'succeeded' });
-    expect(pimQuery(persistDir(), `SELECT COUNT(*) FROM sync_connections WHERE company_id = '${DEMO_COMPANY}'`)[0]![0]).toBe('2');
+    expect(
+      pimQuery(persistDir(), `SELECT COUNT(*) FROM sync_connections WHERE company_id = '${DEMO_COMPANY}'`)[0]![0],
+    ).toBe('2');
   });
 });

@@ -45,10 +45,22 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
     // Runs in the page; the Node-side tsconfig has no DOM types, so the page globals are typed here.
     const page = globalThis as unknown as {
       document: unknown;
-      axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> };
+      axe: {
+        run: (
+          ctx: unknown,
+          opts: object,
+        ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+      };
     };
-    const result = await page.axe.run(page.document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    const result = await page.axe.run(page.document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
   });
   const severe = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(severe, `${screen}: ${JSON.stringify(severe, null, 1)}`).toEqual([]);

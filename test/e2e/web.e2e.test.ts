@@ -16,7 +16,10 @@ const CATEGORY = 'Leitungsschutzschalter';
 const SKU = `E2E-MCB-${suffix}`;
 const VARIANT_SKU = `${SKU}-B16`;
 // A 1x1 PNG: what a user drops as the product picture.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let browser: Browser;
 const state: { catalogId?: string; productId?: string } = {};
@@ -59,7 +62,9 @@ describe('web application (editor@demo.test)', () => {
     await expectAccessible(page, 'catalogs');
     await screenshot(page, '03-catalogs');
     const cookie = await login('editor@demo.test');
-    const catalog = (await api(cookie, 'Catalog/GetCatalogs?limit=500')).items.find((c: { name: string }) => c.name === CATALOG);
+    const catalog = (await api(cookie, 'Catalog/GetCatalogs?limit=500')).items.find(
+      (c: { name: string }) => c.name === CATALOG,
+    );
     expect(catalog).toMatchObject({ catalogVersion: '2027.1', language: 'deu', currency: 'EUR' });
     state.catalogId = catalog.catalogId;
 
@@ -129,7 +134,14 @@ describe('web application (editor@demo.test)', () => {
     await screenshot(page, '07-media');
 
     const product = await api(cookie, `Catalog/GetProduct?productId=${state.productId}`);
-    expect(product).toMatchObject({ sku: SKU, price: '12.50', unit: 'C62', gtin: '4006381333931', manufacturerName: 'Hager', status: 'draft' });
+    expect(product).toMatchObject({
+      sku: SKU,
+      price: '12.50',
+      unit: 'C62',
+      gtin: '4006381333931',
+      manufacturerName: 'Hager',
+      status: 'draft',
+    });
     expect(product.categoryIds).toHaveLength(1);
     expect(product.variants.map((v: { sku: string }) => v.sku)).toEqual([VARIANT_SKU]);
     expect(product.classification.classes).toEqual([{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }]);
@@ -195,7 +207,10 @@ describe('web application (admin and another company)', () => {
   it("lets the admin switch a user's AI access", async () => {
     const page = await (await newContext(browser)).newPage();
     await signIn(page, base(), 'admin@demo.test');
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Administration' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Administration' })
+      .click();
     const toggle = page.getByRole('switch', { name: 'AI may edit classifications for Norbert Ohne-KI' });
     await expect.poll(() => toggle.isChecked()).toBe(false);
     // The switch shows the server's state: it flips once SetAiSwitch has answered.
@@ -211,7 +226,10 @@ describe('web application (admin and another company)', () => {
     await toggle.click();
     await expect.poll(() => toggle.isChecked()).toBe(false);
     await expectAnnounced(page, 'AI may no longer edit classifications for Norbert Ohne-KI.');
-    expect((await api(cookie, 'Account/GetUsers')).items.find((u: { email: string }) => u.email === 'noai@demo.test').aiMayEditClassifications).toBe(false);
+    expect(
+      (await api(cookie, 'Account/GetUsers')).items.find((u: { email: string }) => u.email === 'noai@demo.test')
+        .aiMayEditClassifications,
+    ).toBe(false);
     await page.context().close();
   });
 
@@ -223,7 +241,12 @@ describe('web application (admin and another company)', () => {
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Catalogs' }).click();
     await page.getByRole('table').waitFor();
     await expect.poll(() => page.getByRole('link', { name: CATALOG }).count()).toBe(0);
-    expect(await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Main navigation' })
+        .getByRole('link', { name: 'Administration' })
+        .count(),
+    ).toBe(0);
     await page.goto(`${base()}/products/${state.productId}`);
     await page.getByText('The item does not exist (any more).').waitFor();
     expect(await page.getByText(SKU).count()).toBe(0);

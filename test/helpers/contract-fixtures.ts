@@ -3,7 +3,17 @@ import { eq } from 'drizzle-orm';
 import { jobs } from '../../src/db/schema';
 import { addTemplate } from '../../src/exports/templates';
 import { insertExportJob } from './export-fixtures';
-import { asActor, classifyAsMcb, db, makeAttribute, makeCatalog, makeCategory, makeCompany, makeProduct, makeUser } from './factories';
+import {
+  asActor,
+  classifyAsMcb,
+  db,
+  makeAttribute,
+  makeCatalog,
+  makeCategory,
+  makeCompany,
+  makeProduct,
+  makeUser,
+} from './factories';
 import { loginAs } from './http';
 import { tokensFor } from '../oauth-helpers';
 import type { Ids, Operation } from './contract-request';
@@ -25,14 +35,32 @@ export async function contractTenant() {
   const category = await makeCategory(company, catalog.catalogId);
   const product = await makeProduct(company, catalog.catalogId);
   const attribute = await makeAttribute(company, { type: 'text' });
-  const template = await addTemplate(db(), asActor(company), { name: `Template ${crypto.randomUUID().slice(0, 6)}`, exportType: 'CSV' } as never);
-  const jobId = await insertExportJob({ ...company, userId: admin.userId }, { catalogId: catalog.catalogId, exportType: 'CSV' });
+  const template = await addTemplate(db(), asActor(company), {
+    name: `Template ${crypto.randomUUID().slice(0, 6)}`,
+    exportType: 'CSV',
+  } as never);
+  const jobId = await insertExportJob(
+    { ...company, userId: admin.userId },
+    { catalogId: catalog.catalogId, exportType: 'CSV' },
+  );
   // Finished: a poll of it never triggers the recovery sweep while the suite runs.
-  await db().update(jobs).set({ state: 'failed', error: 'fixture', finishedAt: new Date().toISOString() }).where(eq(jobs.id, jobId));
+  await db()
+    .update(jobs)
+    .set({ state: 'failed', error: 'fixture', finishedAt: new Date().toISOString() })
+    .where(eq(jobs.id, jobId));
   const link = await classifyAsMcb(company, product.productId);
-  const params = new URLSearchParams({ departmentId: company.departmentId, elementId: product.productId, fileName: 'fixture.png', purpose: 'detail' });
+  const params = new URLSearchParams({
+    departmentId: company.departmentId,
+    elementId: product.productId,
+    fileName: 'fixture.png',
+    purpose: 'detail',
+  });
   const upload = await exports.default.fetch(
-    new Request(`${BASE}/api/Media/Upload?${params}`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'image/png' }, body: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) }),
+    new Request(`${BASE}/api/Media/Upload?${params}`, {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'image/png' },
+      body: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+    }),
   );
   const { mediaId } = (await upload.json()) as { mediaId: string };
   const ids: Ids = {
@@ -65,7 +93,13 @@ export interface Sent {
 export async function send(
   op: Operation,
   tenant: ContractTenant | null,
-  request: { body?: unknown; query?: Record<string, string>; raw?: BodyInit; headers?: Record<string, string>; rawQuery?: string },
+  request: {
+    body?: unknown;
+    query?: Record<string, string>;
+    raw?: BodyInit;
+    headers?: Record<string, string>;
+    rawQuery?: string;
+  },
 ): Promise<Sent> {
   const headers: Record<string, string> = { 'CF-Connecting-IP': randomIp() };
   if (tenant && op.security === 'bearer') headers.Authorization = `Bearer ${tenant.token}`;
@@ -80,7 +114,9 @@ export async function send(
   } else if (body !== undefined) headers['Content-Type'] = 'application/json';
   Object.assign(headers, request.headers);
   const search = request.rawQuery ?? new URLSearchParams(request.query ?? {}).toString();
-  const response = await exports.default.fetch(new Request(`${BASE}${op.path}${search ? `?${search}` : ''}`, { method: op.method, headers, body }));
+  const response = await exports.default.fetch(
+    new Request(`${BASE}${op.path}${search ? `?${search}` : ''}`, { method: op.method, headers, body }),
+  );
   const text = await response.text();
   let json: any;
   try {

@@ -29,10 +29,18 @@ export type Ids = Record<string, string>;
  * entry is something only a human knows (a real classification class, a field name).
  */
 const OVERRIDES: Record<string, (ids: Ids) => Record<string, unknown>> = {
-  'ai/CreateClassification': () => ({ name: 'Contract', classificationGroups: 1, classes: [{ group: 'ETIM', code: 'EC000042' }] }),
+  'ai/CreateClassification': () => ({
+    name: 'Contract',
+    classificationGroups: 1,
+    classes: [{ group: 'ETIM', code: 'EC000042' }],
+  }),
   'Catalog/SetValue': () => ({ field: 'name', value: 'Contract value' }),
   'Catalog/AddAttribute': () => ({ code: `contract_${crypto.randomUUID().slice(0, 8)}`, type: 'text' }),
-  'Catalog/UpdateAttribute': (ids) => ({ attributeId: ids.attributeId, code: `contract_${crypto.randomUUID().slice(0, 8)}`, type: 'text' }),
+  'Catalog/UpdateAttribute': (ids) => ({
+    attributeId: ids.attributeId,
+    code: `contract_${crypto.randomUUID().slice(0, 8)}`,
+    type: 'text',
+  }),
   'Catalog/UpdateCatalog': (ids) => ({ catalogId: ids.catalogId }),
   'Catalog/UpdateCategory': (ids) => ({ categoryId: ids.categoryId }),
   'Catalog/UpdateProduct': (ids) => ({ productId: ids.productId }),
@@ -101,7 +109,10 @@ export function wrongType(schema: Schema): unknown {
 }
 
 /** The valid base request of an operation for one tenant's ids. */
-export function baseRequest(op: Operation, ids: Ids): { body?: Record<string, unknown>; query: Record<string, string> } {
+export function baseRequest(
+  op: Operation,
+  ids: Ids,
+): { body?: Record<string, unknown>; query: Record<string, string> } {
   const override = OVERRIDES[op.name]?.(ids) ?? {};
   const query: Record<string, string> = {};
   for (const name of op.requiredQuery) query[name] = String(override[name] ?? sample(name, op.query[name]!, ids));

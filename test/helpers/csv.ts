@@ -54,6 +54,7 @@ export function csvRecords(text: string): Record<string, string>[] {
 /** Decodes an export file strictly as UTF-8, checks its byte order mark and returns the text after it. */
 export function decodeCsvFile(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  if (view[0] !== 0xef || view[1] !== 0xbb || view[2] !== 0xbf) throw new Error('CSV export does not start with a UTF-8 BOM');
+  if (view[0] !== 0xef || view[1] !== 0xbb || view[2] !== 0xbf)
+    throw new Error('CSV export does not start with a UTF-8 BOM');
   return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(view.subarray(3));
 }

@@ -17,7 +17,9 @@ type Tenant = { companyId: string; departmentId: string; userId: string };
  * several keyset pages. Returns the SKUs in the order an export writes them (`expected`).
  */
 export async function bulkCatalog(tenant: Tenant, masters: number, options: { descriptionLength?: number } = {}) {
-  const description = options.descriptionLength ? 'Schutzschalter für Hutschiene, '.repeat(options.descriptionLength / 30 + 1).slice(0, options.descriptionLength) : null;
+  const description = options.descriptionLength
+    ? 'Schutzschalter für Hutschiene, '.repeat(options.descriptionLength / 30 + 1).slice(0, options.descriptionLength)
+    : null;
   const catalog = await makeCatalog(tenant, { name: 'Bulk catalog' });
   const category = await makeCategory(tenant, catalog.catalogId, { name: 'Alles' });
   const rows: (typeof products.$inferInsert)[] = [];
@@ -26,12 +28,28 @@ export async function bulkCatalog(tenant: Tenant, masters: number, options: { de
   for (let i = 0; i < masters; i++) {
     const id = newId();
     const sku = `M-${String(i).padStart(4, '0')}`;
-    rows.push({ id, companyId: tenant.companyId, catalogId: catalog.catalogId, sku, name: `Master ${i}`, description, price: `${i}.50`, unit: 'C62' });
+    rows.push({
+      id,
+      companyId: tenant.companyId,
+      catalogId: catalog.catalogId,
+      sku,
+      name: `Master ${i}`,
+      description,
+      price: `${i}.50`,
+      unit: 'C62',
+    });
     placements.push({ productId: id, categoryId: category.categoryId, companyId: tenant.companyId });
     const family = { id, skus: [sku] };
     if (i % 3 === 0) {
       for (const v of [1, 2]) {
-        rows.push({ id: newId(), companyId: tenant.companyId, catalogId: catalog.catalogId, parentId: id, sku: `${sku}-V${v}`, name: `Variant ${v} of ${i}` });
+        rows.push({
+          id: newId(),
+          companyId: tenant.companyId,
+          catalogId: catalog.catalogId,
+          parentId: id,
+          sku: `${sku}-V${v}`,
+          name: `Variant ${v} of ${i}`,
+        });
         family.skus.push(`${sku}-V${v}`);
       }
     }
@@ -48,12 +66,22 @@ export async function bulkCatalog(tenant: Tenant, masters: number, options: { de
 }
 
 /** A job row without a queue message, so only the test drives the runner. */
-export async function insertExportJob(tenant: Tenant, params: { catalogId: string; exportType: string; templateId?: string | null }) {
+export async function insertExportJob(
+  tenant: Tenant,
+  params: { catalogId: string; exportType: string; templateId?: string | null },
+) {
   const jobId = newId();
-  await db().insert(jobs).values({
-    id: jobId, companyId: tenant.companyId, departmentId: tenant.departmentId, userId: tenant.userId,
-    kind: 'export', state: 'queued', params: { templateId: null, ...params },
-  });
+  await db()
+    .insert(jobs)
+    .values({
+      id: jobId,
+      companyId: tenant.companyId,
+      departmentId: tenant.departmentId,
+      userId: tenant.userId,
+      kind: 'export',
+      state: 'queued',
+      params: { templateId: null, ...params },
+    });
   return jobId;
 }
 
@@ -87,8 +115,11 @@ export function crashingFiles(failOn: { part?: number; put?: number }): R2Bucket
   });
   return new Proxy(env.FILES, {
     get(target, prop) {
-      if (prop === 'resumeMultipartUpload') return (key: string, id: string) => wrap(target.resumeMultipartUpload(key, id));
-      if (prop === 'createMultipartUpload') return async (key: string, options?: R2MultipartOptions) => wrap(await target.createMultipartUpload(key, options));
+      if (prop === 'resumeMultipartUpload')
+        return (key: string, id: string) => wrap(target.resumeMultipartUpload(key, id));
+      if (prop === 'createMultipartUpload')
+        return async (key: string, options?: R2MultipartOptions) =>
+          wrap(await target.createMultipartUpload(key, options));
       if (prop === 'put') {
         return async (...args: Parameters<R2Bucket['put']>) => {
           if (++puts === failOn.put) throw new Error('simulated crash while saving the carry');
@@ -103,7 +134,9 @@ export function crashingFiles(failOn: { part?: number; put?: number }): R2Bucket
 
 /** Delivers one queue message for the job to the real consumer, with the given bindings replaced. */
 export async function deliver(jobId: string, attempts: number, bindings: Partial<typeof env> = {}) {
-  const batch = createMessageBatch<{ jobId: string }>('pim-jobs', [{ id: `msg-${jobId}-${attempts}`, timestamp: new Date(), attempts, body: { jobId } }]);
+  const batch = createMessageBatch<{ jobId: string }>('pim-jobs', [
+    { id: `msg-${jobId}-${attempts}`, timestamp: new Date(), attempts, body: { jobId } },
+  ]);
   await handleJobBatch(batch, { ...env, JOB_QUEUE: env.EXPORT_HOLD_QUEUE, ...bindings });
   return getQueueResult(batch, createExecutionContext());
 }

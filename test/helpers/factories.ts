@@ -16,7 +16,9 @@ export type FixtureTenant = { companyId: string; departmentId: string; userId?: 
 
 export const FIXTURE_USER = '00000000-0000-7000-8000-00000000f1f1';
 
-export function asActor<T extends { companyId: string; userId?: string; surface?: Actor['surface'] }>(tenant: T): T & Actor {
+export function asActor<T extends { companyId: string; userId?: string; surface?: Actor['surface'] }>(
+  tenant: T,
+): T & Actor {
   return { ...tenant, userId: tenant.userId ?? FIXTURE_USER, surface: tenant.surface ?? 'web' };
 }
 
@@ -54,16 +56,25 @@ export async function makeUser(
   const userId = newId();
   const email = options.email ?? `user-${userId}@test.example`;
   await db().batch([
-    db().insert(users).values({
-      id: userId,
-      email,
-      name: 'Test User',
-      passwordHash: cachedHash.hash,
-      passwordSalt: cachedHash.salt,
-      securityStamp: crypto.randomUUID(),
-      aiMayEditClassifications: options.aiSwitch ?? false,
-    }),
-    db().insert(memberships).values({ userId, companyId: company.companyId, role: options.role ?? 'editor', defaultDepartmentId: company.departmentId }),
+    db()
+      .insert(users)
+      .values({
+        id: userId,
+        email,
+        name: 'Test User',
+        passwordHash: cachedHash.hash,
+        passwordSalt: cachedHash.salt,
+        securityStamp: crypto.randomUUID(),
+        aiMayEditClassifications: options.aiSwitch ?? false,
+      }),
+    db()
+      .insert(memberships)
+      .values({
+        userId,
+        companyId: company.companyId,
+        role: options.role ?? 'editor',
+        defaultDepartmentId: company.departmentId,
+      }),
   ]);
   return { userId, email, ...company };
 }
@@ -72,11 +83,7 @@ export async function makeCatalog(tenant: FixtureTenant, overrides: Partial<Cata
   return addCatalog(db(), asActor(tenant), { departmentId: tenant.departmentId, name: 'Test catalog', ...overrides });
 }
 
-export async function makeProduct(
-  tenant: FixtureTenant,
-  catalogId: string,
-  overrides: Partial<ProductInput> = {},
-) {
+export async function makeProduct(tenant: FixtureTenant, catalogId: string, overrides: Partial<ProductInput> = {}) {
   return addProduct(db(), asActor(tenant), {
     departmentId: tenant.departmentId,
     catalogId,
@@ -93,23 +100,36 @@ export async function makeSession(options: { role?: 'admin' | 'editor' } = {}) {
   const { loginAs } = await import('./http');
   const cookie = await loginAs(user.email);
   const surface = 'web' as const;
-  return { ...user, surface, cookie, tenant: { companyId: company.companyId, departmentId: company.departmentId, userId: user.userId, surface } };
+  return {
+    ...user,
+    surface,
+    cookie,
+    tenant: { companyId: company.companyId, departmentId: company.departmentId, userId: user.userId, surface },
+  };
 }
 
-export async function makeCategory(
-  tenant: FixtureTenant,
-  catalogId: string,
-  overrides: Partial<CategoryInput> = {},
+export async function makeCategory(tenant: FixtureTenant, catalogId: string, overrides: Partial<CategoryInput> = {}) {
+  return addCategory(db(), asActor(tenant), {
+    departmentId: tenant.departmentId,
+    catalogId,
+    name: `Category ${newId().slice(-6)}`,
+    ...overrides,
+  });
+}
+
+export async function makeAttribute(
+  tenant: { companyId: string },
+  overrides: Partial<AttributeInput> & Pick<AttributeInput, 'type'>,
 ) {
-  return addCategory(db(), asActor(tenant), { departmentId: tenant.departmentId, catalogId, name: `Category ${newId().slice(-6)}`, ...overrides });
-}
-
-export async function makeAttribute(tenant: { companyId: string }, overrides: Partial<AttributeInput> & Pick<AttributeInput, 'type'>) {
   return addAttribute(db(), tenant, { code: `attr_${newId().slice(-8)}`, name: 'Test attribute', ...overrides });
 }
 
 /** Classifies an element as ETIM EC000042 (MCB), whose features include EF000008 (rated voltage, VLT). */
-export async function classifyAsMcb(tenant: { companyId: string; userId?: string; surface?: Actor['surface'] }, elementId: string, features: { code: string; value: string }[] = []) {
+export async function classifyAsMcb(
+  tenant: { companyId: string; userId?: string; surface?: Actor['surface'] },
+  elementId: string,
+  features: { code: string; value: string }[] = [],
+) {
   return createClassification(db(), asActor(tenant), {
     elementId,
     name: 'MCB',

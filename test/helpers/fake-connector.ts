@@ -18,9 +18,18 @@ export interface ShopProduct {
 }
 
 export const MAPPINGS = {
-  manufacturers: [{ id: 'm-1', name: 'Hager' }, { id: 'm-2', name: 'ABB' }],
-  units: [{ id: 'u-1', code: 'C62' }, { id: 'u-2', code: 'MTR' }],
-  taxes: [{ id: 't-1', code: 'DE19', rate: 19 }, { id: 't-2', code: 'DE7', rate: 7 }],
+  manufacturers: [
+    { id: 'm-1', name: 'Hager' },
+    { id: 'm-2', name: 'ABB' },
+  ],
+  units: [
+    { id: 'u-1', code: 'C62' },
+    { id: 'u-2', code: 'MTR' },
+  ],
+  taxes: [
+    { id: 't-1', code: 'DE19', rate: 19 },
+    { id: 't-2', code: 'DE7', rate: 7 },
+  ],
 };
 
 export class FakeConnector {
@@ -50,7 +59,10 @@ export class FakeConnector {
   }
 
   inventory(): { sku: string; fingerprint: string }[] {
-    return [...this.products].filter(([, p]) => p.active).map(([sku, p]) => ({ sku, fingerprint: p.fingerprint })).sort((a, b) => compareSkus(a.sku, b.sku));
+    return [...this.products]
+      .filter(([, p]) => p.active)
+      .map(([sku, p]) => ({ sku, fingerprint: p.fingerprint }))
+      .sort((a, b) => compareSkus(a.sku, b.sku));
   }
 
   readonly fetch = async (request: Request): Promise<Response> => {
@@ -69,40 +81,59 @@ export class FakeConnector {
   private mappings(request: Request): Response {
     this.mappingsRequests++;
     const etag = '"mappings-v1"';
-    if (request.headers.get('If-None-Match') === etag) return new Response(null, { status: 304, headers: { ETag: etag } });
+    if (request.headers.get('If-None-Match') === etag)
+      return new Response(null, { status: 304, headers: { ETag: etag } });
     return Response.json(MAPPINGS, { headers: { ETag: etag, 'Cache-Control': 'max-age=3600' } });
   }
 
   private listInventory(after: string | null): Response {
-    let lines = this.inventory().filter((l) => after === null || compareSkus(l.sku, after) > 0).map((l) => JSON.stringify(l));
+    let lines = this.inventory()
+      .filter((l) => after === null || compareSkus(l.sku, after) > 0)
+      .map((l) => JSON.stringify(l));
     const count = lines.length;
     if (this.faults.unsorted && lines.length > 2) [lines[0], lines[1]] = [lines[1]!, lines[0]!];
-    if (this.faults.brokenAt !== undefined && lines.length > this.faults.brokenAt) lines[this.faults.brokenAt] = '{"sku": "broken';
+    if (this.faults.brokenAt !== undefined && lines.length > this.faults.brokenAt)
+      lines[this.faults.brokenAt] = '{"sku": "broken';
     if (this.faults.truncateAt !== undefined) lines = lines.slice(0, this.faults.truncateAt);
-    return new Response(lines.map((l) => `${l}\n`).join(''), { headers: { 'Content-Type': 'application/x-ndjson', 'X-Inventory-Count': String(count) } });
+    return new Response(lines.map((l) => `${l}\n`).join(''), {
+      headers: { 'Content-Type': 'application/x-ndjson', 'X-Inventory-Count': String(count) },
+    });
   }
 
   private upsert(text: string): Response {
     const overload = this.faults.overload;
     if (overload && overload.count > 0) {
       overload.count--;
-      return Response.json({ error: 'busy' }, { status: overload.status, headers: overload.retryAfter ? { 'Retry-After': overload.retryAfter } : {} });
+      return Response.json(
+        { error: 'busy' },
+        { status: overload.status, headers: overload.retryAfter ? { 'Retry-After': overload.retryAfter } : {} },
+      );
     }
     const request = JSON.parse(text) as { batchId: string; dryRun?: boolean; records: UpsertRecord[] };
     this.upserts.push({ batchId: request.batchId, records: request.records, dryRun: request.dryRun ?? false });
     if (request.records.length > 1000) return Response.json({ error: 'too many records' }, { status: 413 });
     const stored = this.batches.get(request.batchId);
     if (stored) {
-      if (stored.body !== text) return Response.json({ error: 'batchId reused with a different body' }, { status: 409 });
-      return new Response(stored.answer, { headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' } });
+      if (stored.body !== text)
+        return Response.json({ error: 'batchId reused with a different body' }, { status: 409 });
+      return new Response(stored.answer, {
+        headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' },
+      });
     }
     const failures = request.records.flatMap((r, index) => {
       if (this.faults.refuse?.has(r.sku)) return [{ index, sku: r.sku, field: 'name', error: 'refused by the shop' }];
-      if (r.op !== 'create' && !this.products.has(r.sku)) return [{ index, sku: r.sku, field: 'sku', error: 'unknown sku' }];
+      if (r.op !== 'create' && !this.products.has(r.sku))
+        return [{ index, sku: r.sku, field: 'sku', error: 'unknown sku' }];
       return [];
     });
     if (failures.length > 0) return Response.json({ error: 'batch refused', failures }, { status: 422 });
-    const answer = { batchId: request.batchId, dryRun: request.dryRun ?? false, created: 0, updated: 0, deactivated: 0 };
+    const answer = {
+      batchId: request.batchId,
+      dryRun: request.dryRun ?? false,
+      created: 0,
+      updated: 0,
+      deactivated: 0,
+    };
     for (const r of request.records) {
       if (r.op === 'create') answer.created++;
       else if (r.op === 'update') answer.updated++;

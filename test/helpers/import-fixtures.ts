@@ -3,7 +3,13 @@ import { eq } from 'drizzle-orm';
 import { newId } from '../../src/db/ids';
 import { importFiles, jobs } from '../../src/db/schema';
 import { AppError } from '../../src/http/app-error';
-import { failImport, runImportSlice, type ImportDeps, type ImportParams, type ImportSliceOutcome } from '../../src/imports/run-import';
+import {
+  failImport,
+  runImportSlice,
+  type ImportDeps,
+  type ImportParams,
+  type ImportSliceOutcome,
+} from '../../src/imports/run-import';
 import { parseCsv } from './csv';
 import { db } from './factories';
 
@@ -14,17 +20,36 @@ export async function putImportFile(tenant: Tenant, content: string | Uint8Array
   const id = newId();
   const storageKey = `imports/${tenant.companyId}/files/${id}`;
   const object = await env.FILES.put(storageKey, content);
-  await db().insert(importFiles).values({ id, companyId: tenant.companyId, userId: tenant.userId, fileName, contentType: 'application/xml', storageKey, state: 'complete', size: object!.size });
+  await db().insert(importFiles).values({
+    id,
+    companyId: tenant.companyId,
+    userId: tenant.userId,
+    fileName,
+    contentType: 'application/xml',
+    storageKey,
+    state: 'complete',
+    size: object!.size,
+  });
   return id;
 }
 
 /** An import job row without a queue message, so only the test drives the runner. */
-export async function insertImportJob(tenant: Tenant, params: Partial<ImportParams> & { catalogId: string; fileId: string }) {
+export async function insertImportJob(
+  tenant: Tenant,
+  params: Partial<ImportParams> & { catalogId: string; fileId: string },
+) {
   const jobId = newId();
-  await db().insert(jobs).values({
-    id: jobId, companyId: tenant.companyId, departmentId: tenant.departmentId, userId: tenant.userId,
-    kind: 'import', state: 'queued', params: { format: null, mode: 'upsert', dryRun: false, ...params },
-  });
+  await db()
+    .insert(jobs)
+    .values({
+      id: jobId,
+      companyId: tenant.companyId,
+      departmentId: tenant.departmentId,
+      userId: tenant.userId,
+      kind: 'import',
+      state: 'queued',
+      params: { format: null, mode: 'upsert', dryRun: false, ...params },
+    });
   return jobId;
 }
 
@@ -58,5 +83,13 @@ export async function runImportToEnd(jobId: string, deps = importDeps()): Promis
 export async function reportRows(jobId: string): Promise<string[][]> {
   const row = await importJobRow(jobId);
   const text = await (await env.FILES.get(row.resultKey!))!.text();
-  return parseCsv(text.replace(/^\uFEFF/, '').split('\r\n').slice(1).join('\r\n')).slice(1).filter((r) => r.length > 1);
+  return parseCsv(
+    text
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .slice(1)
+      .join('\r\n'),
+  )
+    .slice(1)
+    .filter((r) => r.length > 1);
 }

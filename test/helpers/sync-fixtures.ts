@@ -19,7 +19,13 @@ export const BASE_URL = 'http://pim.test';
 export async function syncSetup() {
   const company = await makeCompany();
   const user = await makeUser(company, { role: 'admin' });
-  const caller = { userId: user.userId, companyId: company.companyId, departmentId: company.departmentId, role: 'admin' as const, surface: 'web' as const };
+  const caller = {
+    userId: user.userId,
+    companyId: company.companyId,
+    departmentId: company.departmentId,
+    role: 'admin' as const,
+    surface: 'web' as const,
+  };
   const catalog = await makeCatalog(company);
   return { company, caller, catalogId: catalog.catalogId };
 }
@@ -34,20 +40,43 @@ export async function connect(setup: Setup, options: Record<string, unknown> = {
     connectorUrl: FAKE_URL,
     keyId: FAKE_KEY.keyId,
     secret: FAKE_KEY.secret,
-    options: { missing: 'deactivate', maxDeactivationPercent: 10, schedule: null, defaultTaxCode: 'DE19', ...options } as never,
+    options: {
+      missing: 'deactivate',
+      maxDeactivationPercent: 10,
+      schedule: null,
+      defaultTaxCode: 'DE19',
+      ...options,
+    } as never,
   });
 }
 
 /** A master with manufacturer, unit, an image and optionally a variant. */
 export async function product(setup: Setup, sku: string, overrides: Record<string, unknown> = {}, withVariant = false) {
-  const p = await makeProduct(setup.company, setup.catalogId, { sku, name: `Product ${sku}`, manufacturerName: 'Hager', unit: 'C62', price: '12.50', ...overrides });
-  if (withVariant) await makeProduct(setup.company, setup.catalogId, { sku: `${sku}-V1`, parentId: p.productId, name: `Variant of ${sku}`, unit: 'C62' });
+  const p = await makeProduct(setup.company, setup.catalogId, {
+    sku,
+    name: `Product ${sku}`,
+    manufacturerName: 'Hager',
+    unit: 'C62',
+    price: '12.50',
+    ...overrides,
+  });
+  if (withVariant)
+    await makeProduct(setup.company, setup.catalogId, {
+      sku: `${sku}-V1`,
+      parentId: p.productId,
+      name: `Variant of ${sku}`,
+      unit: 'C62',
+    });
   return p;
 }
 
 export async function addImage(setup: Setup, elementId: string, text = 'image') {
   return attachMedia({ db: db(), files: env.FILES }, setup.caller, {
-    departmentId: setup.company.departmentId, elementId, fileName: 'photo.svg', purpose: 'normal', contentType: 'image/svg+xml',
+    departmentId: setup.company.departmentId,
+    elementId,
+    fileName: 'photo.svg',
+    purpose: 'normal',
+    contentType: 'image/svg+xml',
     bytes: new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg"><text>${text}</text></svg>`),
   });
 }
@@ -88,11 +117,24 @@ export async function runToEnd(deps: SyncDeps, jobId: string, maxSlices = 100) {
 }
 
 /** Starts a run through the domain function (as StartSync does) and plays it to the end. */
-export async function runSync(setup: Setup, connectionId: string, deps: SyncDeps, options: { dryRun?: boolean; confirmDeactivations?: boolean } = {}) {
+export async function runSync(
+  setup: Setup,
+  connectionId: string,
+  deps: SyncDeps,
+  options: { dryRun?: boolean; confirmDeactivations?: boolean } = {},
+) {
   const holdQueue = { send: async () => undefined } as unknown as Queue<JobMessage>;
-  const { jobId } = await startSync({ db: db(), queue: holdQueue }, setup.caller, {
-    departmentId: setup.company.departmentId, connectionId, dryRun: options.dryRun ?? false, confirmDeactivations: options.confirmDeactivations ?? false,
-  }, BASE_URL);
+  const { jobId } = await startSync(
+    { db: db(), queue: holdQueue },
+    setup.caller,
+    {
+      departmentId: setup.company.departmentId,
+      connectionId,
+      dryRun: options.dryRun ?? false,
+      confirmDeactivations: options.confirmDeactivations ?? false,
+    },
+    BASE_URL,
+  );
   const row = await runToEnd(deps, jobId);
   const { getJob } = await import('../../src/jobs/jobs');
   const job = await getJob(db(), setup.caller, jobId);

@@ -31,10 +31,14 @@ export async function tenantDigest(companyIds: string[]): Promise<string> {
     list.map(({ name, scoped }) =>
       scoped
         ? env.DB.prepare(`SELECT * FROM "${name}" WHERE company_id IN (${marks}) ORDER BY 1, 2`).bind(...companyIds)
-        : env.DB.prepare(`SELECT * FROM "${name}" WHERE (SELECT count(*) FROM "${name}") <= ${HASH_LIMIT} ORDER BY 1, 2`),
+        : env.DB.prepare(
+            `SELECT * FROM "${name}" WHERE (SELECT count(*) FROM "${name}") <= ${HASH_LIMIT} ORDER BY 1, 2`,
+          ),
     ),
   );
-  const counts = await env.DB.batch(list.filter((t) => !t.scoped).map(({ name }) => env.DB.prepare(`SELECT count(*) AS n FROM "${name}"`)));
+  const counts = await env.DB.batch(
+    list.filter((t) => !t.scoped).map(({ name }) => env.DB.prepare(`SELECT count(*) AS n FROM "${name}"`)),
+  );
   const parts = list.map(({ name }, i) => `${name}:${JSON.stringify(results[i]!.results)}`);
   parts.push(JSON.stringify(counts.map((c) => c.results)));
   const bytes = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(parts.join('\n')));

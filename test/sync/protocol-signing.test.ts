@@ -5,7 +5,9 @@ const KEYS: ConnectorKeys = { demo: 'demo-connector-secret-1', next: 'rotated-se
 const NOW = 1_800_000_000;
 const URL_BASE = 'https://shop.example/connector';
 
-async function signed(opts: { method?: string; path?: string; body?: string; keyId?: string; secret?: string; timestamp?: number } = {}) {
+async function signed(
+  opts: { method?: string; path?: string; body?: string; keyId?: string; secret?: string; timestamp?: number } = {},
+) {
   const method = opts.method ?? 'POST';
   const path = opts.path ?? '/connector/upsert?x=1';
   const body = opts.body ?? '{"batchId":"b1","records":[]}';
@@ -34,7 +36,10 @@ describe('request signing', () => {
 
   it('accepts a GET with an empty body', async () => {
     const { headers, path } = await signed({ method: 'GET', path: '/inventory?after=A%20B' });
-    expect(await verifyRequest(request(path, 'GET', headers), new Uint8Array(0), KEYS, NOW)).toEqual({ ok: true, keyId: 'demo' });
+    expect(await verifyRequest(request(path, 'GET', headers), new Uint8Array(0), KEYS, NOW)).toEqual({
+      ok: true,
+      keyId: 'demo',
+    });
   });
 
   it('refuses a tampered body', async () => {
@@ -62,15 +67,23 @@ describe('request signing', () => {
     }
     for (const skew of [-301, 301]) {
       const { headers, method, path, body } = await signed({ timestamp: NOW + skew });
-      expect(await verifyRequest(request(path, method, headers), body, KEYS, NOW)).toEqual({ ok: false, error: 'stale request signature' });
+      expect(await verifyRequest(request(path, method, headers), body, KEYS, NOW)).toEqual({
+        ok: false,
+        error: 'stale request signature',
+      });
     }
   });
 
   it('refuses an unknown key id without saying so', async () => {
     const { headers, method, path, body } = await signed({ keyId: 'nobody', secret: 'whatever' });
-    expect(await verifyRequest(request(path, method, headers), body, KEYS, NOW)).toEqual({ ok: false, error: 'invalid request signature' });
+    expect(await verifyRequest(request(path, method, headers), body, KEYS, NOW)).toEqual({
+      ok: false,
+      error: 'invalid request signature',
+    });
     const proto = await signed({ keyId: '__proto__', secret: 'x' });
-    expect((await verifyRequest(request(proto.path, proto.method, proto.headers), proto.body, KEYS, NOW)).ok).toBe(false);
+    expect((await verifyRequest(request(proto.path, proto.method, proto.headers), proto.body, KEYS, NOW)).ok).toBe(
+      false,
+    );
   });
 
   it('refuses a known key id signed with another secret', async () => {
@@ -90,7 +103,10 @@ describe('request signing', () => {
     for (const name of Object.keys(headers)) {
       const partial = { ...headers };
       delete partial[name];
-      expect(await verifyRequest(request(path, method, partial), body, KEYS, NOW)).toEqual({ ok: false, error: 'missing request signature' });
+      expect(await verifyRequest(request(path, method, partial), body, KEYS, NOW)).toEqual({
+        ok: false,
+        error: 'missing request signature',
+      });
     }
   });
 
@@ -98,10 +114,20 @@ describe('request signing', () => {
     const { headers, method, path, body } = await signed();
     const hexPart = headers['X-PIM-Signature']!.slice(3);
     for (const bad of [hexPart, `v2=${hexPart}`, `v1=${hexPart.toUpperCase()}`, `v1=${hexPart.slice(2)}`, 'v1=zz']) {
-      const result = await verifyRequest(request(path, method, { ...headers, 'X-PIM-Signature': bad }), body, KEYS, NOW);
+      const result = await verifyRequest(
+        request(path, method, { ...headers, 'X-PIM-Signature': bad }),
+        body,
+        KEYS,
+        NOW,
+      );
       expect(result).toEqual({ ok: false, error: 'invalid request signature' });
     }
-    const notANumber = await verifyRequest(request(path, method, { ...headers, 'X-PIM-Timestamp': `${NOW}.0` }), body, KEYS, NOW);
+    const notANumber = await verifyRequest(
+      request(path, method, { ...headers, 'X-PIM-Timestamp': `${NOW}.0` }),
+      body,
+      KEYS,
+      NOW,
+    );
     expect(notANumber).toEqual({ ok: false, error: 'invalid request signature' });
   });
 });

@@ -33,7 +33,24 @@ describe('compareSkus', () => {
   });
 
   it('agrees with the UTF-8 byte order on a mixed sample', () => {
-    const sample = ['a', 'ä', 'z', '\u07FF', '\u0800', '\uD7FF', '\uE000', '\uFFFF', '\u{10000}', '\u{10FFFF}', '\u{1F600}x', '\u{1F600}', '\u{1F601}', 'A\u{20000}', 'A\uFFFD', ''];
+    const sample = [
+      'a',
+      'ä',
+      'z',
+      '\u07FF',
+      '\u0800',
+      '\uD7FF',
+      '\uE000',
+      '\uFFFF',
+      '\u{10000}',
+      '\u{10FFFF}',
+      '\u{1F600}x',
+      '\u{1F600}',
+      '\u{1F601}',
+      'A\u{20000}',
+      'A\uFFFD',
+      '',
+    ];
     for (const a of sample) {
       for (const b of sample) expect(Math.sign(compareSkus(a, b)), `${a} vs ${b}`).toBe(Math.sign(byteOrder(a, b)));
     }

@@ -17,23 +17,51 @@ const product = {
   values: { color: 'grey' },
   classification: { classes: [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }], features: [] },
   categories: [{ id: 'c-1', path: ['Installation', 'Schutz'] }],
-  media: [{ sha256: 'a'.repeat(64), url: 'https://pim.example/media/signed/x?expires=1&sig=ab', contentType: 'image/png', fileName: 'x.png', purpose: 'normal', position: 0 }],
+  media: [
+    {
+      sha256: 'a'.repeat(64),
+      url: 'https://pim.example/media/signed/x?expires=1&sig=ab',
+      contentType: 'image/png',
+      fileName: 'x.png',
+      purpose: 'normal',
+      position: 0,
+    },
+  ],
   variants: [],
 };
 
 describe('wire schemas', () => {
   it('accepts create, update and deactivate records of the documented shape', () => {
-    expect(upsertRecordSchema.safeParse({ op: 'create', sku: 'LS-1', fingerprint: 'f'.repeat(64), product }).success).toBe(true);
-    expect(upsertRecordSchema.safeParse({ op: 'update', sku: 'LS-1', fingerprint: 'f', product: { ...product, price: null } }).success).toBe(true);
+    expect(
+      upsertRecordSchema.safeParse({ op: 'create', sku: 'LS-1', fingerprint: 'f'.repeat(64), product }).success,
+    ).toBe(true);
+    expect(
+      upsertRecordSchema.safeParse({
+        op: 'update',
+        sku: 'LS-1',
+        fingerprint: 'f',
+        product: { ...product, price: null },
+      }).success,
+    ).toBe(true);
     expect(upsertRecordSchema.safeParse({ op: 'deactivate', sku: 'LS-1', fingerprint: 'f' }).success).toBe(true);
   });
 
   it('names the field of a bad record', () => {
     const noProduct = upsertRecordSchema.safeParse({ op: 'create', sku: 'LS-1', fingerprint: 'f' });
     expect(noProduct.error?.issues[0]?.path).toEqual(['product']);
-    const badPrice = upsertRecordSchema.safeParse({ op: 'update', sku: 'LS-1', fingerprint: 'f', product: { ...product, price: '12,50' } });
+    const badPrice = upsertRecordSchema.safeParse({
+      op: 'update',
+      sku: 'LS-1',
+      fingerprint: 'f',
+      product: { ...product, price: '12,50' },
+    });
     expect(badPrice.error?.issues[0]?.path).toEqual(['product', 'price']);
-    const badHash = upsertRecordSchema.safeParse({ op: 'create', sku: 'LS-1', fingerprint: 'f', product: { ...product, media: [{ ...product.media[0], sha256: 'XYZ' }] } });
+    const badHash = upsertRecordSchema.safeParse({
+      op: 'create',
+      sku: 'LS-1',
+      fingerprint: 'f',
+      product: { ...product, media: [{ ...product.media[0], sha256: 'XYZ' }] },
+    });
     expect(badHash.error?.issues[0]?.path).toEqual(['product', 'media', 0, 'sha256']);
     expect(upsertRecordSchema.safeParse({ op: 'delete', sku: 'LS-1', fingerprint: 'f' }).success).toBe(false);
   });

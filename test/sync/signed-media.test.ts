@@ -10,7 +10,9 @@ const ORIGIN = 'http://pim.test';
 const fetchUrl = (url: string) => exports.default.fetch(new Request(url));
 
 async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
-  return [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('');
 }
 
 describe('Signed media URLs', () => {
@@ -40,7 +42,10 @@ describe('Signed media URLs', () => {
     const variants = [
       `${ORIGIN}/media/signed/${image.mediaId}?expires=${future + 1}&sig=${sig}`,
       `${ORIGIN}/media/signed/${other.mediaId}?expires=${future}&sig=${sig}`,
-      `${ORIGIN}/media/signed/${image.mediaId}?expires=${future}&sig=${sig.slice(0, 63)}0`.replace(/0$/, sig.endsWith('0') ? '1' : '0'),
+      `${ORIGIN}/media/signed/${image.mediaId}?expires=${future}&sig=${sig.slice(0, 63)}0`.replace(
+        /0$/,
+        sig.endsWith('0') ? '1' : '0',
+      ),
       `${ORIGIN}/media/signed/${image.mediaId}?expires=${future}`,
       `${ORIGIN}/media/signed/${image.mediaId}?expires=soon&sig=${sig}`,
       await signedMediaUrl(env.MEDIA_URL_KEY, ORIGIN, image.mediaId, Math.floor(Date.now() / 1000) - 1),

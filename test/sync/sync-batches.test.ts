@@ -9,7 +9,8 @@ import { FakeConnector } from '../helpers/fake-connector';
 import { db, makeCategory } from '../helpers/factories';
 import { addImage, connect, jobRow, product, runSync, runToEnd, syncDeps, syncSetup } from '../helpers/sync-fixtures';
 
-const fingerprintOf = async (productId: string) => (await db().query.products.findFirst({ where: eq(products.id, productId) }))!.fingerprint!;
+const fingerprintOf = async (productId: string) =>
+  (await db().query.products.findFirst({ where: eq(products.id, productId) }))!.fingerprint!;
 
 describe('sync run: batches, quarantine and retries', () => {
   it('quarantines records refused with 422 and resends the rest; the next run retries them', async () => {
@@ -19,7 +20,11 @@ describe('sync run: batches, quarantine and retries', () => {
     const fake = new FakeConnector();
     fake.faults.refuse = new Set(['B']);
     const run = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
-    expect(run.report).toMatchObject({ created: 2, quarantinedCount: 1, quarantined: [{ sku: 'B', reason: 'name: refused by the shop' }] });
+    expect(run.report).toMatchObject({
+      created: 2,
+      quarantinedCount: 1,
+      quarantined: [{ sku: 'B', reason: 'name: refused by the shop' }],
+    });
     expect(fake.upserts.map((u) => u.batchId)).toEqual([`${run.jobId}:0`, `${run.jobId}:0:1`]);
     expect(fake.upserts[1]!.records.map((r) => r.sku)).toEqual(['A', 'C']);
 
@@ -35,7 +40,12 @@ describe('sync run: batches, quarantine and retries', () => {
     await product(setup, 'NO-UNIT', { unit: 'XYZ' });
     const taxed = await product(setup, 'NO-TAX');
     await addAttribute(db(), setup.company, { code: 'tax_code', name: 'Tax code', type: 'text' });
-    await setValue(db(), setup.caller, { departmentId: setup.company.departmentId, elementId: taxed.productId, field: 'tax_code', value: 'FR20' });
+    await setValue(db(), setup.caller, {
+      departmentId: setup.company.departmentId,
+      elementId: taxed.productId,
+      field: 'tax_code',
+      value: 'FR20',
+    });
     const connection = await connect(setup);
     const fake = new FakeConnector();
     const run = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
@@ -108,13 +118,26 @@ describe('sync run: batches, quarantine and retries', () => {
     }).deps;
     const { startSync } = await import('../../src/sync/start-sync');
     const { runSyncSlice } = await import('../../src/sync/run-sync');
-    const { jobId } = await startSync({ db: db(), queue: { send: async () => undefined } as never }, setup.caller, {
-      departmentId: setup.company.departmentId, connectionId: connection.connectionId, dryRun: false, confirmDeactivations: false,
-    }, 'http://pim.test');
+    const { jobId } = await startSync(
+      { db: db(), queue: { send: async () => undefined } as never },
+      setup.caller,
+      {
+        departmentId: setup.company.departmentId,
+        connectionId: connection.connectionId,
+        dryRun: false,
+        confirmDeactivations: false,
+      },
+      'http://pim.test',
+    );
     await expect(runSyncSlice(killed, await jobRow(jobId))).rejects.toThrow('worker killed');
     expect(fake.writes).toBe(2);
     // A change between the crash and the resume must not alter the batch being resent.
-    await setValue(db(), setup.caller, { departmentId: setup.company.departmentId, elementId: a.productId, field: 'name', value: 'Changed meanwhile' });
+    await setValue(db(), setup.caller, {
+      departmentId: setup.company.departmentId,
+      elementId: a.productId,
+      field: 'name',
+      value: 'Changed meanwhile',
+    });
 
     const resumed = await runToEnd(syncDeps(fake).deps, jobId);
     expect(resumed.state).toBe('succeeded');
@@ -130,7 +153,9 @@ describe('sync run: batches, quarantine and retries', () => {
     const connection = await connect(setup);
     const fake = new FakeConnector();
     for (const sku of ['R-1', 'R-2']) fake.seed(sku, 'x');
-    const run = await runSync(setup, connection.connectionId, syncDeps(fake, { batchSize: 3 }).deps, { confirmDeactivations: true });
+    const run = await runSync(setup, connection.connectionId, syncDeps(fake, { batchSize: 3 }).deps, {
+      confirmDeactivations: true,
+    });
     expect(run.report).toMatchObject({ created: 7, deactivated: 2, batches: { sent: 4 } });
     expect(fake.upserts.map((u) => u.batchId)).toEqual([0, 1, 2, 3].map((n) => `${run.jobId}:${n}`));
     expect(fake.upserts.map((u) => u.records.length)).toEqual([3, 3, 1, 2]);
@@ -165,11 +190,21 @@ describe('sync run: dry runs and fingerprints', () => {
     await db().update(products).set({ fingerprintRevision: -1 }).where(eq(products.id, a.productId));
     const run = await runSync(setup, connection.connectionId, syncDeps(fake).deps, { dryRun: true });
     expect(run.job.state).toBe('succeeded');
-    expect(run.report).toMatchObject({ created: 1, updated: 1, deactivated: 1, plan: { create: ['B'], update: ['A'], deactivate: ['GONE'], truncated: false } });
+    expect(run.report).toMatchObject({
+      created: 1,
+      updated: 1,
+      deactivated: 1,
+      plan: { create: ['B'], update: ['A'], deactivate: ['GONE'], truncated: false },
+    });
     expect(fake.writes).toBe(0);
     expect(fake.upserts.every((u) => u.dryRun)).toBe(true);
-    expect(fake.inventory()).toEqual([{ sku: 'A', fingerprint: 'old' }, { sku: 'GONE', fingerprint: 'old' }]);
-    expect((await db().query.products.findFirst({ where: eq(products.id, a.productId) }))!.fingerprintRevision).toBe(-1);
+    expect(fake.inventory()).toEqual([
+      { sku: 'A', fingerprint: 'old' },
+      { sku: 'GONE', fingerprint: 'old' },
+    ]);
+    expect((await db().query.products.findFirst({ where: eq(products.id, a.productId) }))!.fingerprintRevision).toBe(
+      -1,
+    );
   });
 
   it('repairs a stale fingerprint before comparing it', async () => {
@@ -179,7 +214,10 @@ describe('sync run: dry runs and fingerprints', () => {
     const fake = new FakeConnector();
     await runSync(setup, connection.connectionId, syncDeps(fake).deps);
     const good = await fingerprintOf(a.productId);
-    await db().update(products).set({ fingerprint: 'stale', fingerprintRevision: -1 }).where(eq(products.id, a.productId));
+    await db()
+      .update(products)
+      .set({ fingerprint: 'stale', fingerprintRevision: -1 })
+      .where(eq(products.id, a.productId));
     const run = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
     expect(run.report).toMatchObject({ skipped: 1, updated: 0 });
     expect(await fingerprintOf(a.productId)).toBe(good);

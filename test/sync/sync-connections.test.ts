@@ -30,7 +30,14 @@ describe('Sync connections (REST)', () => {
     const { admin, body } = await adminWithCatalog();
     const res = await call('POST', '/api/Sync/AddConnection', { cookie: admin.cookie, body });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toMatchObject({ name: 'Webshop', connectorUrl: UNREACHABLE_URL, keyId: FAKE_KEY.keyId, hasSecret: true, lastRun: null, options: body.options });
+    expect(res.json).toMatchObject({
+      name: 'Webshop',
+      connectorUrl: UNREACHABLE_URL,
+      keyId: FAKE_KEY.keyId,
+      hasSecret: true,
+      lastRun: null,
+      options: body.options,
+    });
     expect(res.json.nextRunAt).toMatch(/^\d{4}-/);
     expect(res.text).not.toContain(FAKE_KEY.secret);
     const row = await db().query.syncConnections.findFirst({ where: eq(syncConnections.id, res.json.connectionId) });
@@ -64,9 +71,14 @@ describe('Sync connections (REST)', () => {
     expect(started.status).toBe(404);
     const foreignDepartment = await call('POST', '/api/Sync/AddConnection', { cookie: stranger.cookie, body });
     expect(foreignDepartment.status).toBe(403);
-    const foreignCatalog = await call('POST', '/api/Sync/AddConnection', { cookie: stranger.cookie, body: { ...body, departmentId: stranger.departmentId } });
+    const foreignCatalog = await call('POST', '/api/Sync/AddConnection', {
+      cookie: stranger.cookie,
+      body: { ...body, departmentId: stranger.departmentId },
+    });
     expect(foreignCatalog.status).toBe(404);
-    expect((await call('GET', `/api/Sync/GetRuns?connectionId=${added.connectionId}`, { cookie: stranger.cookie })).status).toBe(404);
+    expect(
+      (await call('GET', `/api/Sync/GetRuns?connectionId=${added.connectionId}`, { cookie: stranger.cookie })).status,
+    ).toBe(404);
   });
 
   it('validates input with clear errors and changes nothing', async () => {
@@ -91,16 +103,32 @@ describe('Sync connections (REST)', () => {
   it('updates a connection keeping the secret unless a new one is given, and deletes it', async () => {
     const { admin, body } = await adminWithCatalog();
     const added = (await call('POST', '/api/Sync/AddConnection', { cookie: admin.cookie, body })).json;
-    const before = (await db().query.syncConnections.findFirst({ where: eq(syncConnections.id, added.connectionId) }))!.secretCiphertext;
+    const before = (await db().query.syncConnections.findFirst({ where: eq(syncConnections.id, added.connectionId) }))!
+      .secretCiphertext;
     const { secret: _secret, ...withoutSecret } = body;
     const updated = await call('POST', '/api/Sync/UpdateConnection', {
       cookie: admin.cookie,
-      body: { ...withoutSecret, connectionId: added.connectionId, name: 'Webshop 2', options: { missing: 'ignore', maxDeactivationPercent: 5, schedule: null } },
+      body: {
+        ...withoutSecret,
+        connectionId: added.connectionId,
+        name: 'Webshop 2',
+        options: { missing: 'ignore', maxDeactivationPercent: 5, schedule: null },
+      },
     });
     expect(updated.status, updated.text).toBe(200);
-    expect(updated.json).toMatchObject({ name: 'Webshop 2', options: { missing: 'ignore', maxDeactivationPercent: 5, schedule: null }, nextRunAt: null });
-    expect((await db().query.syncConnections.findFirst({ where: eq(syncConnections.id, added.connectionId) }))!.secretCiphertext).toBe(before);
-    const deleted = await call('POST', '/api/Sync/DeleteConnection', { cookie: admin.cookie, body: { departmentId: admin.departmentId, connectionId: added.connectionId } });
+    expect(updated.json).toMatchObject({
+      name: 'Webshop 2',
+      options: { missing: 'ignore', maxDeactivationPercent: 5, schedule: null },
+      nextRunAt: null,
+    });
+    expect(
+      (await db().query.syncConnections.findFirst({ where: eq(syncConnections.id, added.connectionId) }))!
+        .secretCiphertext,
+    ).toBe(before);
+    const deleted = await call('POST', '/api/Sync/DeleteConnection', {
+      cookie: admin.cookie,
+      body: { departmentId: admin.departmentId, connectionId: added.connectionId },
+    });
     expect(deleted.json).toEqual({ connectionId: added.connectionId, deleted: true });
     expect((await call('GET', '/api/Sync/GetConnections', { cookie: admin.cookie })).json.items).toEqual([]);
   });
@@ -117,7 +145,10 @@ describe('Sync connections (REST)', () => {
     const again = await call('POST', '/api/Sync/StartSync', { cookie, body: ref });
     expect(again.status).toBe(409);
     const runs = await call('GET', `/api/Sync/GetRuns?connectionId=${added.connectionId}`, { cookie });
-    expect(runs.json).toMatchObject({ items: [{ jobId: started.json.jobId, dryRun: true, report: null }], nextCursor: null });
+    expect(runs.json).toMatchObject({
+      items: [{ jobId: started.json.jobId, dryRun: true, report: null }],
+      nextCursor: null,
+    });
     const job = await call('GET', `/api/Job/GetJob?jobId=${started.json.jobId}`, { cookie });
     expect(job.json).toMatchObject({ kind: 'sync' });
     const row = await db().query.jobs.findFirst({ where: eq(jobs.id, started.json.jobId) });
@@ -130,10 +161,22 @@ describe('Sync connections (REST)', () => {
     const ref = { departmentId: admin.departmentId, connectionId: added.connectionId };
     const fake = new FakeConnector();
     const deps = { db: db(), fetcher: fake.fetch, encryptionKey: env.SYNC_ENCRYPTION_KEY };
-    expect(await testConnection(deps, admin, ref)).toEqual({ ok: true, status: 200, mappings: { manufacturers: 2, units: 2, taxes: 2 } });
+    expect(await testConnection(deps, admin, ref)).toEqual({
+      ok: true,
+      status: 200,
+      mappings: { manufacturers: 2, units: 2, taxes: 2 },
+    });
     expect(fake.log).toEqual(['GET /pim-connector/mappings']);
-    const wrongKey = { ...deps, fetcher: async (r: Request) => fake.fetch(new Request(r, { headers: { ...Object.fromEntries(r.headers), 'X-PIM-Key-Id': 'other' } })) };
-    expect(await testConnection(wrongKey, admin, ref)).toMatchObject({ ok: false, status: 401, error: expect.stringContaining('invalid request signature') });
+    const wrongKey = {
+      ...deps,
+      fetcher: async (r: Request) =>
+        fake.fetch(new Request(r, { headers: { ...Object.fromEntries(r.headers), 'X-PIM-Key-Id': 'other' } })),
+    };
+    expect(await testConnection(wrongKey, admin, ref)).toMatchObject({
+      ok: false,
+      status: 401,
+      error: expect.stringContaining('invalid request signature'),
+    });
     const unreachable = await call('POST', '/api/Sync/TestConnection', { cookie: admin.cookie, body: ref });
     expect(unreachable.status).toBe(200);
     expect(unreachable.json).toMatchObject({ ok: false, status: 0, mappings: null });

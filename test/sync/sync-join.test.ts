@@ -9,7 +9,8 @@ import { FakeConnector } from '../helpers/fake-connector';
 import { db, makeCategory } from '../helpers/factories';
 import { addImage, connect, jobRow, product, runSync, runToEnd, syncDeps, syncSetup } from '../helpers/sync-fixtures';
 
-const fingerprintOf = async (productId: string) => (await db().query.products.findFirst({ where: eq(products.id, productId) }))!.fingerprint!;
+const fingerprintOf = async (productId: string) =>
+  (await db().query.products.findFirst({ where: eq(products.id, productId) }))!.fingerprint!;
 
 describe('sync run: merge-join', () => {
   it('creates every master on the first run, with mapped ids, variants, categories and signed media', async () => {
@@ -23,19 +24,34 @@ describe('sync run: merge-join', () => {
     const { report, job } = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
 
     expect(job.state).toBe('succeeded');
-    expect(report).toMatchObject({ created: 2, updated: 0, skipped: 0, deactivated: 0, quarantined: [], batches: { sent: 1, retried: 0 } });
+    expect(report).toMatchObject({
+      created: 2,
+      updated: 0,
+      skipped: 0,
+      deactivated: 0,
+      quarantined: [],
+      batches: { sent: 1, retried: 0 },
+    });
     expect(fake.inventory()).toEqual([
       { sku: 'A-1', fingerprint: await fingerprintOf(a.productId) },
       { sku: 'B-2', fingerprint: await fingerprintOf(b.productId) },
     ]);
     const sent = fake.products.get('A-1')!.product as any;
-    expect(sent).toMatchObject({ manufacturerId: 'm-1', unitId: 'u-1', taxId: 't-1', price: '12.50', categories: [{ id: category.categoryId, path: ['Schutzschalter'] }] });
+    expect(sent).toMatchObject({
+      manufacturerId: 'm-1',
+      unitId: 'u-1',
+      taxId: 't-1',
+      price: '12.50',
+      categories: [{ id: category.categoryId, path: ['Schutzschalter'] }],
+    });
     expect(sent.variants).toHaveLength(1);
     expect(sent.variants[0]).toMatchObject({ sku: 'A-1-V1', unitId: 'u-1', taxId: 't-1' });
     expect(sent.media).toHaveLength(1);
     expect(sent.media[0].sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(sent.media[0].url).toMatch(/^http:\/\/pim\.test\/media\/signed\/[0-9a-f-]{36}\?expires=\d+&sig=[0-9a-f]{64}$/);
-    expect((fake.products.get('B-2')!.product as any)).toMatchObject({ manufacturerId: 'm-2', unitId: 'u-2' });
+    expect(sent.media[0].url).toMatch(
+      /^http:\/\/pim\.test\/media\/signed\/[0-9a-f-]{36}\?expires=\d+&sig=[0-9a-f]{64}$/,
+    );
+    expect(fake.products.get('B-2')!.product as any).toMatchObject({ manufacturerId: 'm-2', unitId: 'u-2' });
     expect(fake.upserts[0]!.batchId).toBe(`${job.jobId}:0`);
   });
 
@@ -51,7 +67,12 @@ describe('sync run: merge-join', () => {
     expect(noop.report).toMatchObject({ created: 0, updated: 0, skipped: 3, batches: { sent: 0 } });
     expect(fake.upserts).toHaveLength(1);
 
-    await setValue(db(), setup.caller, { departmentId: setup.company.departmentId, elementId: a.productId, field: 'name', value: 'Renamed' });
+    await setValue(db(), setup.caller, {
+      departmentId: setup.company.departmentId,
+      elementId: a.productId,
+      field: 'name',
+      value: 'Renamed',
+    });
     const changed = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
     expect(changed.report).toMatchObject({ created: 0, updated: 1, skipped: 2 });
     expect(fake.upserts.at(-1)!.records.map((r) => [r.op, r.sku])).toEqual([['update', 'A-1']]);
@@ -71,7 +92,10 @@ describe('sync run: merge-join', () => {
     const fake = new FakeConnector();
     await runSync(setup, connection.connectionId, syncDeps(fake).deps);
 
-    await deleteProduct({ db: db(), files: env.FILES }, setup.caller, { departmentId: setup.company.departmentId, productId: made[3]!.productId });
+    await deleteProduct({ db: db(), files: env.FILES }, setup.caller, {
+      departmentId: setup.company.departmentId,
+      productId: made[3]!.productId,
+    });
     const run = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
     expect(run.report).toMatchObject({ deactivated: 1, skipped: 11 });
     expect(fake.products.get('P-03')!.active).toBe(false);
@@ -97,7 +121,9 @@ describe('sync run: merge-join', () => {
     expect(refused.report).toMatchObject({ updated: 1, deactivated: 0, deactivationsRefused: 4 });
     expect(fake.upserts.flatMap((u) => u.records).filter((r) => r.op === 'deactivate')).toEqual([]);
 
-    const confirmed = await runSync(setup, connection.connectionId, syncDeps(fake).deps, { confirmDeactivations: true });
+    const confirmed = await runSync(setup, connection.connectionId, syncDeps(fake).deps, {
+      confirmDeactivations: true,
+    });
     expect(confirmed.job.state).toBe('succeeded');
     expect(confirmed.report).toMatchObject({ deactivated: 4, skipped: 1 });
     expect(fake.inventory().map((l) => l.sku)).toEqual(['KEEP-1']);

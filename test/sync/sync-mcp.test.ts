@@ -11,19 +11,36 @@ describe('MCP tool list_sync_runs', () => {
     const { access_token: token } = await tokensFor(user, { scope: 'mcp' });
     const { sessionId } = await openSession(token);
     const catalog = await makeCatalog(user);
-    const setup = { company: { companyId: user.companyId, departmentId: user.departmentId }, caller: { userId: user.userId, companyId: user.companyId, departmentId: user.departmentId, role: 'admin' as const, surface: 'web' as const }, catalogId: catalog.catalogId };
+    const setup = {
+      company: { companyId: user.companyId, departmentId: user.departmentId },
+      caller: {
+        userId: user.userId,
+        companyId: user.companyId,
+        departmentId: user.departmentId,
+        role: 'admin' as const,
+        surface: 'web' as const,
+      },
+      catalogId: catalog.catalogId,
+    };
     await product(setup, 'MCP-1');
     const connection = await connect(setup);
     const fake = new FakeConnector();
     const first = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
     const second = await runSync(setup, connection.connectionId, syncDeps(fake).deps, { dryRun: true });
 
-    const listed = (await callTool(token, sessionId, 'list_sync_runs', { connectionId: connection.connectionId })).structuredContent;
+    const listed = (await callTool(token, sessionId, 'list_sync_runs', { connectionId: connection.connectionId }))
+      .structuredContent;
     expect(listed.items.map((r: any) => [r.jobId, r.state, r.dryRun])).toEqual([
       [second.jobId, 'succeeded', true],
       [first.jobId, 'succeeded', false],
     ]);
-    expect(listed.items[1].report).toMatchObject({ created: 1, updated: 0, skipped: 0, quarantined: [], batches: { sent: 1, retried: 0 } });
+    expect(listed.items[1].report).toMatchObject({
+      created: 1,
+      updated: 0,
+      skipped: 0,
+      quarantined: [],
+      batches: { sent: 1, retried: 0 },
+    });
     expect(listed.nextCursor).toBeNull();
 
     const { response } = await sessionCall(token, sessionId, 'tools/list');
@@ -32,6 +49,8 @@ describe('MCP tool list_sync_runs', () => {
 
     const other = await syncSetup();
     const foreign = await connect(other);
-    expect(toolError(await callTool(token, sessionId, 'list_sync_runs', { connectionId: foreign.connectionId }))).toEqual({ error: 'connection not found', code: 'not_found' });
+    expect(
+      toolError(await callTool(token, sessionId, 'list_sync_runs', { connectionId: foreign.connectionId })),
+    ).toEqual({ error: 'connection not found', code: 'not_found' });
   });
 });

@@ -28,9 +28,17 @@ describe('sync run recovery (job lease)', () => {
         throw new Error('worker killed');
       },
     }).deps;
-    const { jobId } = await startSync({ db: db(), queue: { send: async () => undefined } as never }, setup.caller, {
-      departmentId: setup.company.departmentId, connectionId: connection.connectionId, dryRun: false, confirmDeactivations: false,
-    }, 'http://pim.test');
+    const { jobId } = await startSync(
+      { db: db(), queue: { send: async () => undefined } as never },
+      setup.caller,
+      {
+        departmentId: setup.company.departmentId,
+        connectionId: connection.connectionId,
+        dryRun: false,
+        confirmDeactivations: false,
+      },
+      'http://pim.test',
+    );
     await expect(runSyncSlice(dying, await jobRow(jobId))).rejects.toThrow('worker killed');
     expect((await jobRow(jobId)).state).toBe('running');
 
@@ -44,7 +52,11 @@ describe('sync run recovery (job lease)', () => {
     expect(finished.state).toBe('succeeded');
     expect(fake.upserts.map((u) => u.batchId)).toEqual([`${jobId}:0`, `${jobId}:1`, `${jobId}:1`, `${jobId}:2`]);
     expect(fake.writes).toBe(6);
-    const masters = await db().select({ sku: products.sku, fingerprint: products.fingerprint }).from(products).where(eq(products.catalogId, setup.catalogId)).orderBy(products.sku);
+    const masters = await db()
+      .select({ sku: products.sku, fingerprint: products.fingerprint })
+      .from(products)
+      .where(eq(products.catalogId, setup.catalogId))
+      .orderBy(products.sku);
     expect(fake.inventory()).toEqual(masters);
   });
 });

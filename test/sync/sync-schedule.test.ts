@@ -24,14 +24,22 @@ describe('scheduled sync runs (Cron Trigger)', () => {
     expect(first.started).toHaveLength(1);
     expect(sent).toEqual([{ jobId: first.started[0] }]);
     const job = await db().query.jobs.findFirst({ where: eq(jobs.id, first.started[0]!) });
-    expect(job).toMatchObject({ kind: 'sync', state: 'queued', userId: setup.caller.userId, params: { connectionId: hourly.connectionId, dryRun: false, baseUrl: 'https://pim.example' } });
+    expect(job).toMatchObject({
+      kind: 'sync',
+      state: 'queued',
+      userId: setup.caller.userId,
+      params: { connectionId: hourly.connectionId, dryRun: false, baseUrl: 'https://pim.example' },
+    });
     const row = await db().query.syncConnections.findFirst({ where: eq(syncConnections.id, hourly.connectionId) });
     expect(Date.parse(row!.nextRunAt!)).toBe(due.getTime() + 3600_000);
 
     const later = new Date(due.getTime() + 3600_000 + 1000);
     const second = await runDueSyncs({ db: db(), queue, publicBaseUrl: 'https://pim.example' }, later);
     expect(second.started).toEqual([]);
-    const notYet = await runDueSyncs({ db: db(), queue, publicBaseUrl: 'https://pim.example' }, new Date(later.getTime() + 1000));
+    const notYet = await runDueSyncs(
+      { db: db(), queue, publicBaseUrl: 'https://pim.example' },
+      new Date(later.getTime() + 1000),
+    );
     expect(notYet.started).toEqual([]);
   });
 });

@@ -33,15 +33,31 @@ export function App() {
     if (me.data === null) clearExpired();
   }, [me.data]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (me.isPending) return <p className="boot muted" role="status">{t('common.loading')}</p>;
-  if (me.error) return <main className="boot"><ErrorText message={describeError(me.error, t)} /></main>;
+  if (me.isPending)
+    return (
+      <p className="boot muted" role="status">
+        {t('common.loading')}
+      </p>
+    );
+  if (me.error)
+    return (
+      <main className="boot">
+        <ErrorText message={describeError(me.error, t)} />
+      </main>
+    );
   // Not signed in: the sign-in page shows at the requested address, so after signing in the user lands where they wanted to go.
   if (!me.data) return <SignInPage onSignedIn={() => client.invalidateQueries({ queryKey: meQueryKey })} />;
 
   return (
     <SessionProvider account={me.data}>
       <Shell>
-        <Suspense fallback={<p className="muted" role="status">{t('common.loading')}</p>}>
+        <Suspense
+          fallback={
+            <p className="muted" role="status">
+              {t('common.loading')}
+            </p>
+          }
+        >
           <Routes>
             <Route path="/" element={<Dashboard />} />
             <Route path="/catalogs" element={<Catalogs />} />

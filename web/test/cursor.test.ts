@@ -6,18 +6,28 @@ const CAT = '0190a000-0000-7000-8000-000000000099';
 
 describe('list keys and cursors', () => {
   it('gives equal filters the same key, whatever the order of missing fields', () => {
-    expect(listKey({ catalogId: CAT, missing: ['price', 'gtin'] })).toEqual(listKey({ catalogId: CAT, missing: ['gtin', 'price'], q: '  ' }));
+    expect(listKey({ catalogId: CAT, missing: ['price', 'gtin'] })).toEqual(
+      listKey({ catalogId: CAT, missing: ['gtin', 'price'], q: '  ' }),
+    );
   });
   it('gives a different sort a different key, so a cursor never crosses sorts', () => {
     expect(listKey({ catalogId: CAT, sort: 'name' })).not.toEqual(listKey({ catalogId: CAT, sort: 'sku' }));
-    expect(listKey({ catalogId: CAT, sort: 'name', order: 'desc' })).not.toEqual(listKey({ catalogId: CAT, sort: 'name', order: 'asc' }));
+    expect(listKey({ catalogId: CAT, sort: 'name', order: 'desc' })).not.toEqual(
+      listKey({ catalogId: CAT, sort: 'name', order: 'asc' }),
+    );
   });
   it('sends subtree only together with a category', () => {
     expect(canonical({ catalogId: CAT, subtree: true })).toEqual({});
-    expect(canonical({ catalogId: CAT, categoryId: 'c1', subtree: false })).toEqual({ categoryId: 'c1', subtree: 'false' });
+    expect(canonical({ catalogId: CAT, categoryId: 'c1', subtree: false })).toEqual({
+      categoryId: 'c1',
+      subtree: 'false',
+    });
   });
   it('upper-cases class codes and trims the search', () => {
-    expect(canonical({ catalogId: CAT, q: ' nym ', classCode: 'ec000042' })).toEqual({ q: 'nym', classCode: 'EC000042' });
+    expect(canonical({ catalogId: CAT, q: ' nym ', classCode: 'ec000042' })).toEqual({
+      q: 'nym',
+      classCode: 'EC000042',
+    });
   });
   it('ends the list when the server sends no next cursor', () => {
     expect(nextCursorOf({ items: [], nextCursor: null })).toBeUndefined();
@@ -40,8 +50,19 @@ describe('list keys and cursors', () => {
     expect(shouldLoadMore(99, 100, false, false)).toBe(false);
   });
   it('reads the grid state back from the address bar, ignoring unknown sorts', () => {
-    const q = queryFromSearch(new URLSearchParams('q=nym&sort=price&order=desc&missing=gtin,price&categoryId=c1&subtree=false'), CAT);
-    expect(q).toMatchObject({ catalogId: CAT, q: 'nym', sort: undefined, order: 'desc', missing: ['gtin', 'price'], categoryId: 'c1', subtree: false });
+    const q = queryFromSearch(
+      new URLSearchParams('q=nym&sort=price&order=desc&missing=gtin,price&categoryId=c1&subtree=false'),
+      CAT,
+    );
+    expect(q).toMatchObject({
+      catalogId: CAT,
+      q: 'nym',
+      sort: undefined,
+      order: 'desc',
+      missing: ['gtin', 'price'],
+      categoryId: 'c1',
+      subtree: false,
+    });
   });
 });
 

@@ -17,7 +17,9 @@ describe('translations', () => {
     }
   });
   it('has no empty text', () => {
-    for (const dict of [de, en]) for (const [key, text] of Object.entries(dict)) expect({ key, empty: text.trim() === '' }).toEqual({ key, empty: false });
+    for (const dict of [de, en])
+      for (const [key, text] of Object.entries(dict))
+        expect({ key, empty: text.trim() === '' }).toEqual({ key, empty: false });
   });
   it('fills placeholders and leaves unknown ones visible', () => {
     expect(format('{a} und {b}', { a: 1 })).toBe('1 und {b}');
@@ -36,13 +38,17 @@ describe('language choice', () => {
 describe('error messages', () => {
   const t = translator('de');
   it('leads with what kind of problem it is and keeps the API detail with the field label', () => {
-    expect(describeError(new ApiError(400, 'gtin must have 8, 12, 13 or 14 digits'), t)).toBe('Die Eingabe wurde nicht angenommen: GTIN/EAN must have 8, 12, 13 or 14 digits.');
+    expect(describeError(new ApiError(400, 'gtin must have 8, 12, 13 or 14 digits'), t)).toBe(
+      'Die Eingabe wurde nicht angenommen: GTIN/EAN must have 8, 12, 13 or 14 digits.',
+    );
   });
   it('says plainly when the server lacks an operation', () => {
     expect(describeError(new ApiError(404, 'route not found', true), t)).toBe(de['err.unsupported']);
   });
   it('never shows internals for a 500, only the request reference', () => {
-    expect(describeError(new ApiError(500, 'internal error, request id r-1'), t)).toContain('(internal error, request id r-1)');
+    expect(describeError(new ApiError(500, 'internal error, request id r-1'), t)).toContain(
+      '(internal error, request id r-1)',
+    );
   });
   it('explains a network failure', () => {
     expect(describeError(new ApiError(0, 'network'), t)).toBe(de['err.network']);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkGtin, productPayload, validateCatalog, validatePasswordChange, validateProduct } from '../src/lib/validate';
+import {
+  checkGtin,
+  productPayload,
+  validateCatalog,
+  validatePasswordChange,
+  validateProduct,
+} from '../src/lib/validate';
 
 describe('product form', () => {
   it('checks the GTIN check digit like the API', () => {
@@ -8,7 +14,12 @@ describe('product form', () => {
     expect(checkGtin('12345')).toBe('gtinDigits');
   });
   it('names every field that breaks a rule', () => {
-    expect(validateProduct({ sku: '', gtin: '123', price: '12,555555', unit: 'stk', priceQuantity: '0', deliveryTimeDays: '2.5' }, { requireSku: true })).toEqual({
+    expect(
+      validateProduct(
+        { sku: '', gtin: '123', price: '12,555555', unit: 'stk', priceQuantity: '0', deliveryTimeDays: '2.5' },
+        { requireSku: true },
+      ),
+    ).toEqual({
       sku: 'required',
       gtin: 'gtinDigits',
       price: 'price',
@@ -18,10 +29,14 @@ describe('product form', () => {
     });
   });
   it('accepts a correct product with a German price', () => {
-    expect(validateProduct({ sku: 'NYM-3x1.5', gtin: '4006381333931', price: '12,50', unit: 'MTR' }, { requireSku: true })).toEqual({});
+    expect(
+      validateProduct({ sku: 'NYM-3x1.5', gtin: '4006381333931', price: '12,50', unit: 'MTR' }, { requireSku: true }),
+    ).toEqual({});
   });
   it('sends cleared inputs as null and numbers as numbers', () => {
-    expect(productPayload({ name: '', price: '12,50', priceQuantity: '10', deliveryTimeDays: '', sku: ' A-1 ' })).toEqual({
+    expect(
+      productPayload({ name: '', price: '12,50', priceQuantity: '10', deliveryTimeDays: '', sku: ' A-1 ' }),
+    ).toEqual({
       name: null,
       price: '12.50',
       priceQuantity: 10,
@@ -33,10 +48,16 @@ describe('product form', () => {
 
 describe('catalog and password forms', () => {
   it('refuses an empty name and codes in the wrong shape', () => {
-    expect(validateCatalog({ name: ' ', catalogType: '', catalogVersion: '', language: 'de', currency: 'eur' })).toEqual({ name: 'required', language: 'language', currency: 'currency' });
+    expect(
+      validateCatalog({ name: ' ', catalogType: '', catalogVersion: '', language: 'de', currency: 'eur' }),
+    ).toEqual({ name: 'required', language: 'language', currency: 'currency' });
   });
   it('wants 12 characters and the same password twice', () => {
-    expect(validatePasswordChange('', 'short', 'other')).toEqual({ current: 'required', next: 'passwordShort', repeat: 'passwordMismatch' });
+    expect(validatePasswordChange('', 'short', 'other')).toEqual({
+      current: 'required',
+      next: 'passwordShort',
+      repeat: 'passwordMismatch',
+    });
     expect(validatePasswordChange('old-password', 'a-long-new-password', 'a-long-new-password')).toEqual({});
   });
 });

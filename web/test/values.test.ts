@@ -37,7 +37,10 @@ describe('parseInput', () => {
     expect(parseInput('integer', '14')).toEqual({ ok: true, value: '14' });
   });
   it('accepts only the allowed enum values', () => {
-    expect(parseInput('enum', 'EV000041', { allowed: ['EV000040', 'EV000041'] })).toEqual({ ok: true, value: 'EV000041' });
+    expect(parseInput('enum', 'EV000041', { allowed: ['EV000040', 'EV000041'] })).toEqual({
+      ok: true,
+      value: 'EV000041',
+    });
     expect(parseInput('enum', 'EV999999', { allowed: ['EV000040'] })).toEqual({ ok: false, problem: 'notAllowed' });
   });
   it('reads ranges written with .., a dash or "bis"', () => {

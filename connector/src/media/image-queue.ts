@@ -45,7 +45,8 @@ async function fetchVerified(row: MediaRow, fetcher: typeof fetch): Promise<Arra
     throw new PermanentImageError(`the image is larger than ${MAX_IMAGE_BYTES} bytes`);
   }
   const bytes = await response.arrayBuffer();
-  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new PermanentImageError(`the image is larger than ${MAX_IMAGE_BYTES} bytes`);
+  if (bytes.byteLength > MAX_IMAGE_BYTES)
+    throw new PermanentImageError(`the image is larger than ${MAX_IMAGE_BYTES} bytes`);
   if ((await bodyHash(bytes)) !== row.sha256) throw new Error('the fetched bytes do not match the sha256');
   return bytes;
 }
@@ -69,11 +70,19 @@ export async function processImage(message: Message<ImageMessage>, deps: ImageDe
   }
   try {
     const bytes = await fetchVerified(row, deps.fetcher ?? fetch);
-    await deps.bucket.put(mediaKey(sha256), bytes, { httpMetadata: { contentType: row.contentType }, sha256, customMetadata: { fileName: row.fileName } });
+    await deps.bucket.put(mediaKey(sha256), bytes, {
+      httpMetadata: { contentType: row.contentType },
+      sha256,
+      customMetadata: { fileName: row.fileName },
+    });
     await deps.store.markMediaStored(sha256, bytes.byteLength);
     message.ack();
   } catch (err) {
-    const reason = !(err instanceof Error) ? String(err) : err.name === 'TimeoutError' ? 'the image URL did not answer in time' : err.message;
+    const reason = !(err instanceof Error)
+      ? String(err)
+      : err.name === 'TimeoutError'
+        ? 'the image URL did not answer in time'
+        : err.message;
     if (err instanceof PermanentImageError) {
       await deps.store.markMediaFailed(sha256, reason);
       return message.ack();
@@ -92,14 +101,22 @@ export async function deadLetterImages(batch: MessageBatch<ImageMessage>, store:
   for (const message of batch.messages) {
     const row = await store.media(message.body.sha256);
     if (row?.state === 'pending') {
-      await store.markMediaFailed(row.sha256, `gave up after ${row.attempts} tries: ${row.lastError ?? 'unknown error'}`);
+      await store.markMediaFailed(
+        row.sha256,
+        `gave up after ${row.attempts} tries: ${row.lastError ?? 'unknown error'}`,
+      );
     }
     message.ack();
   }
 }
 
 /** Pending images whose message was lost are queued again (Cron Trigger, connector/wrangler.toml). */
-export async function requeueStaleImages(store: ShopStore, queue: Queue<ImageMessage>, now = new Date(), staleAfterMs = REQUEUE_PENDING_AFTER_MS): Promise<number> {
+export async function requeueStaleImages(
+  store: ShopStore,
+  queue: Queue<ImageMessage>,
+  now = new Date(),
+  staleAfterMs = REQUEUE_PENDING_AFTER_MS,
+): Promise<number> {
   const before = new Date(now.getTime() - staleAfterMs).toISOString();
   let total = 0;
   for (let round = 0; round < 10; round++) {

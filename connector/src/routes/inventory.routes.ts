@@ -8,7 +8,11 @@ import type { ShopStore } from '../store/shop-store';
 export const INVENTORY_PAGE = 1000;
 
 /** NDJSON lines of the active managed products after `after`, read page by page with a keyset. */
-export function inventoryStream(store: ShopStore, after: string | null, pageSize = INVENTORY_PAGE): ReadableStream<Uint8Array> {
+export function inventoryStream(
+  store: ShopStore,
+  after: string | null,
+  pageSize = INVENTORY_PAGE,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor = after;
   return new ReadableStream<Uint8Array>(
@@ -16,7 +20,11 @@ export function inventoryStream(store: ShopStore, after: string | null, pageSize
       async pull(controller) {
         const page = await store.inventoryPage(cursor, pageSize);
         if (page.length > 0) {
-          controller.enqueue(encoder.encode(page.map((line) => `${JSON.stringify({ sku: line.sku, fingerprint: line.fingerprint })}\n`).join('')));
+          controller.enqueue(
+            encoder.encode(
+              page.map((line) => `${JSON.stringify({ sku: line.sku, fingerprint: line.fingerprint })}\n`).join(''),
+            ),
+          );
           cursor = page[page.length - 1]!.sku;
         }
         if (page.length < pageSize) controller.close();

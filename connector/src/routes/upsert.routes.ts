@@ -29,7 +29,12 @@ function parseEnvelope(body: Uint8Array) {
 export const upsertRoutes = new Hono<ConnectorEnv>().post('/upsert', async (c) => {
   const body = c.get('body');
   const envelope = parseEnvelope(body);
-  const input = { batchId: envelope.batchId, dryRun: envelope.dryRun ?? false, records: envelope.records, bodySha256: await bodyHash(body) };
+  const input = {
+    batchId: envelope.batchId,
+    dryRun: envelope.dryRun ?? false,
+    records: envelope.records,
+    bodySha256: await bodyHash(body),
+  };
   const outcome = await upsertGate.run(async () => {
     try {
       return await upsertBatch(c.get('store'), input);

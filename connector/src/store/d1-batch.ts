@@ -48,7 +48,15 @@ export function batchStatements(db: D1Database, batch: BatchToApply): D1Prepared
   const statements = [
     db
       .prepare(INSERT_BATCH)
-      .bind(batch.batchId, batch.bodySha256, batch.answer, now, batch.counts.created, batch.counts.updated, batch.counts.deactivated),
+      .bind(
+        batch.batchId,
+        batch.bodySha256,
+        batch.answer,
+        now,
+        batch.counts.created,
+        batch.counts.updated,
+        batch.counts.deactivated,
+      ),
   ];
   const rows = batch.records.flatMap((r) => {
     if (r.op === 'deactivate' || !r.product) return [];
@@ -64,7 +72,9 @@ export function batchStatements(db: D1Database, batch: BatchToApply): D1Prepared
   // Images to (re)queue and images only referenced again go in separate statements so that a
   // reference alone never postpones the re-queue sweep of a pending image.
   for (const queue of [true, false]) {
-    const rows = batch.media.filter((m) => m.queue === queue).map(({ sha256, url, contentType, fileName }) => ({ sha256, url, contentType, fileName }));
+    const rows = batch.media
+      .filter((m) => m.queue === queue)
+      .map(({ sha256, url, contentType, fileName }) => ({ sha256, url, contentType, fileName }));
     for (const chunk of jsonChunks(rows)) statements.push(db.prepare(UPSERT_MEDIA).bind(chunk, now, queue ? 1 : 0));
   }
   return statements;

@@ -17,9 +17,20 @@ export async function mediaStates(db: D1Database, hashes: string[]): Promise<Map
 
 export async function mediaRow(db: D1Database, sha256: string): Promise<MediaRow | null> {
   const row = await db
-    .prepare('SELECT sha256, state, url, content_type, file_name, attempts, last_error, queued_at FROM media WHERE sha256 = ?1')
+    .prepare(
+      'SELECT sha256, state, url, content_type, file_name, attempts, last_error, queued_at FROM media WHERE sha256 = ?1',
+    )
     .bind(sha256)
-    .first<{ sha256: string; state: MediaState['state']; url: string; content_type: string; file_name: string; attempts: number; last_error: string | null; queued_at: string }>();
+    .first<{
+      sha256: string;
+      state: MediaState['state'];
+      url: string;
+      content_type: string;
+      file_name: string;
+      attempts: number;
+      last_error: string | null;
+      queued_at: string;
+    }>();
   if (!row) return null;
   return {
     sha256: row.sha256,
@@ -36,15 +47,24 @@ export async function mediaRow(db: D1Database, sha256: string): Promise<MediaRow
 export async function markMediaStored(db: D1Database, sha256: string, size: number): Promise<void> {
   const now = new Date().toISOString();
   await db
-    .prepare("UPDATE media SET state = 'stored', size = ?2, last_error = NULL, stored_at = ?3, updated_at = ?3 WHERE sha256 = ?1")
+    .prepare(
+      "UPDATE media SET state = 'stored', size = ?2, last_error = NULL, stored_at = ?3, updated_at = ?3 WHERE sha256 = ?1",
+    )
     .bind(sha256, size, now)
     .run();
 }
 
 /** A failed try; the queue retries the message, so the image counts as queued again now. */
-export async function recordMediaAttempt(db: D1Database, sha256: string, attempts: number, error: string): Promise<void> {
+export async function recordMediaAttempt(
+  db: D1Database,
+  sha256: string,
+  attempts: number,
+  error: string,
+): Promise<void> {
   await db
-    .prepare("UPDATE media SET attempts = ?2, last_error = ?3, queued_at = ?4, updated_at = ?4 WHERE sha256 = ?1 AND state = 'pending'")
+    .prepare(
+      "UPDATE media SET attempts = ?2, last_error = ?3, queued_at = ?4, updated_at = ?4 WHERE sha256 = ?1 AND state = 'pending'",
+    )
     .bind(sha256, attempts, error, new Date().toISOString())
     .run();
 }
@@ -52,7 +72,9 @@ export async function recordMediaAttempt(db: D1Database, sha256: string, attempt
 /** Gives up on an image; a later batch that references the hash again re-queues it. */
 export async function markMediaFailed(db: D1Database, sha256: string, error: string): Promise<void> {
   await db
-    .prepare("UPDATE media SET state = 'failed', last_error = ?2, updated_at = ?3 WHERE sha256 = ?1 AND state = 'pending'")
+    .prepare(
+      "UPDATE media SET state = 'failed', last_error = ?2, updated_at = ?3 WHERE sha256 = ?1 AND state = 'pending'",
+    )
     .bind(sha256, error, new Date().toISOString())
     .run();
 }

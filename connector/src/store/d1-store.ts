@@ -1,12 +1,27 @@
 import type { ConnectorStatus, InventoryLine, Mappings } from '../../../src/sync/protocol/wire';
 import { batchStatements } from './d1-batch';
-import { claimStalePendingMedia, markMediaFailed, markMediaStored, mediaRow, mediaStates, recordMediaAttempt } from './d1-media';
+import {
+  claimStalePendingMedia,
+  markMediaFailed,
+  markMediaStored,
+  mediaRow,
+  mediaStates,
+  recordMediaAttempt,
+} from './d1-media';
 import { jsonChunks } from './json-chunks';
-import { BatchAlreadyStored, type BatchToApply, type MappingIds, type ProductState, type ShopStore, type StoredBatch } from './shop-store';
+import {
+  BatchAlreadyStored,
+  type BatchToApply,
+  type MappingIds,
+  type ProductState,
+  type ShopStore,
+  type StoredBatch,
+} from './shop-store';
 
 /** The inventory queries; both must stay on products_inventory_idx (test/inventory.test.ts checks the plan). */
 export const INVENTORY_COUNT_SQL = 'SELECT count(*) AS n FROM products WHERE managed = 1 AND active = 1 AND sku > ?1';
-export const INVENTORY_PAGE_SQL = 'SELECT sku, fingerprint FROM products WHERE managed = 1 AND active = 1 AND sku > ?1 ORDER BY sku LIMIT ?2';
+export const INVENTORY_PAGE_SQL =
+  'SELECT sku, fingerprint FROM products WHERE managed = 1 AND active = 1 AND sku > ?1 ORDER BY sku LIMIT ?2';
 
 function isBatchIdConflict(err: unknown): boolean {
   const text = err instanceof Error ? `${err.message} ${String(err.cause ?? '')}` : String(err);
@@ -84,9 +99,11 @@ export class D1ShopStore implements ShopStore {
   mediaStates = (hashes: string[]) => mediaStates(this.db, hashes);
   media = (sha256: string) => mediaRow(this.db, sha256);
   markMediaStored = (sha256: string, size: number) => markMediaStored(this.db, sha256, size);
-  recordMediaAttempt = (sha256: string, attempts: number, error: string) => recordMediaAttempt(this.db, sha256, attempts, error);
+  recordMediaAttempt = (sha256: string, attempts: number, error: string) =>
+    recordMediaAttempt(this.db, sha256, attempts, error);
   markMediaFailed = (sha256: string, error: string) => markMediaFailed(this.db, sha256, error);
-  claimStalePendingMedia = (queuedBefore: string, limit: number) => claimStalePendingMedia(this.db, queuedBefore, limit);
+  claimStalePendingMedia = (queuedBefore: string, limit: number) =>
+    claimStalePendingMedia(this.db, queuedBefore, limit);
 
   async status(): Promise<ConnectorStatus> {
     const counts = await this.db
@@ -100,14 +117,22 @@ export class D1ShopStore implements ShopStore {
       )
       .first<Record<'active' | 'deactivated' | 'stored' | 'pending' | 'failed', number>>();
     const last = await this.db
-      .prepare('SELECT batch_id, received_at, created, updated, deactivated FROM batches ORDER BY received_at DESC, batch_id DESC LIMIT 1')
+      .prepare(
+        'SELECT batch_id, received_at, created, updated, deactivated FROM batches ORDER BY received_at DESC, batch_id DESC LIMIT 1',
+      )
       .first<{ batch_id: string; received_at: string; created: number; updated: number; deactivated: number }>();
     const c = counts ?? { active: 0, deactivated: 0, stored: 0, pending: 0, failed: 0 };
     return {
       products: { managed: c.active + c.deactivated, active: c.active, deactivated: c.deactivated },
       media: { stored: c.stored, pending: c.pending, failed: c.failed },
       lastBatch: last
-        ? { batchId: last.batch_id, receivedAt: last.received_at, created: last.created, updated: last.updated, deactivated: last.deactivated }
+        ? {
+            batchId: last.batch_id,
+            receivedAt: last.received_at,
+            created: last.created,
+            updated: last.updated,
+            deactivated: last.deactivated,
+          }
         : null,
     };
   }

@@ -13,7 +13,12 @@ export class UpsertGate {
   /** Runs `work` if a slot is free, else throws 429 with Retry-After. */
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.running >= this.limit) {
-      throw new ConnectorError('rate_limited', 'too many concurrent upserts; retry later', {}, { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+      throw new ConnectorError(
+        'rate_limited',
+        'too many concurrent upserts; retry later',
+        {},
+        { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+      );
     }
     this.running++;
     try {
@@ -50,5 +55,10 @@ export function isOverloadError(err: unknown): boolean {
 /** Turns a transient D1 failure into 503 with Retry-After; anything else passes through. */
 export function asUnavailable(err: unknown): unknown {
   if (!isOverloadError(err)) return err;
-  return new ConnectorError('unavailable', 'the shop store is busy; retry later', {}, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+  return new ConnectorError(
+    'unavailable',
+    'the shop store is busy; retry later',
+    {},
+    { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  );
 }

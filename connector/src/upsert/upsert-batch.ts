@@ -44,7 +44,10 @@ function countOps(records: UpsertRecord[]) {
  */
 export async function upsertBatch(store: ShopStore, input: UpsertInput, now = new Date()): Promise<UpsertOutcome> {
   if (input.records.length > MAX_BATCH_RECORDS) {
-    throw new ConnectorError('payload_too_large', `a batch carries at most ${MAX_BATCH_RECORDS} records, this one ${input.records.length}`);
+    throw new ConnectorError(
+      'payload_too_large',
+      `a batch carries at most ${MAX_BATCH_RECORDS} records, this one ${input.records.length}`,
+    );
   }
   if (!input.dryRun) {
     const stored = await store.findBatch(input.batchId);
@@ -52,7 +55,9 @@ export async function upsertBatch(store: ShopStore, input: UpsertInput, now = ne
   }
   const { records, failures } = await validateBatch(store, input.records);
   if (failures.length > 0) {
-    throw new ConnectorError('unprocessable', `${failures.length} record(s) cannot be stored; nothing was written`, { failures });
+    throw new ConnectorError('unprocessable', `${failures.length} record(s) cannot be stored; nothing was written`, {
+      failures,
+    });
   }
   const counts = countOps(records);
   const answer = JSON.stringify({ batchId: input.batchId, dryRun: input.dryRun, ...counts });
@@ -60,7 +65,15 @@ export async function upsertBatch(store: ShopStore, input: UpsertInput, now = ne
 
   const media = await planImages(store, records, now);
   try {
-    await store.applyBatch({ batchId: input.batchId, bodySha256: input.bodySha256, answer, counts, records, media, now: now.toISOString() });
+    await store.applyBatch({
+      batchId: input.batchId,
+      bodySha256: input.bodySha256,
+      answer,
+      counts,
+      records,
+      media,
+      now: now.toISOString(),
+    });
   } catch (err) {
     if (!(err instanceof BatchAlreadyStored)) throw err;
     const stored = await store.findBatch(input.batchId);

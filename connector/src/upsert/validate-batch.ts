@@ -1,4 +1,9 @@
-import { upsertRecordSchema, type Product, type UpsertFailure, type UpsertRecord } from '../../../src/sync/protocol/wire';
+import {
+  upsertRecordSchema,
+  type Product,
+  type UpsertFailure,
+  type UpsertRecord,
+} from '../../../src/sync/protocol/wire';
 import type { MappingIds, ProductState, ShopStore } from '../store/shop-store';
 
 /** Largest product (with its variants) the reference store keeps in one row (D1: 2 MB per value). */
@@ -6,14 +11,19 @@ export const MAX_PRODUCT_JSON_CHARS = 1_800_000;
 
 type Failure = Omit<UpsertFailure, 'index' | 'sku'>;
 
-function mappingFailure(product: Product | Product['variants'][number], ids: MappingIds, prefix: string): Failure | null {
+function mappingFailure(
+  product: Product | Product['variants'][number],
+  ids: MappingIds,
+  prefix: string,
+): Failure | null {
   const checks = [
     ['manufacturerId', product.manufacturerId, ids.manufacturers, 'manufacturer'],
     ['unitId', product.unitId, ids.units, 'unit'],
     ['taxId', product.taxId, ids.taxes, 'tax'],
   ] as const;
   for (const [field, value, known, what] of checks) {
-    if (value !== null && !known.has(value)) return { field: `${prefix}${field}`, error: `unknown ${what} id "${value}"` };
+    if (value !== null && !known.has(value))
+      return { field: `${prefix}${field}`, error: `unknown ${what} id "${value}"` };
   }
   return null;
 }
@@ -23,14 +33,16 @@ function stateFailure(record: UpsertRecord, state: ProductState | undefined): Fa
   if (state && !state.managed) return { field: 'sku', error: 'the SKU belongs to a product the shop owns' };
   if (record.op === 'create') return null;
   if (!state) return { field: 'sku', error: `cannot ${record.op} an unknown SKU` };
-  if (record.op === 'update' && !state.active) return { field: 'op', error: 'the product is deactivated: send create to reactivate it' };
+  if (record.op === 'update' && !state.active)
+    return { field: 'op', error: 'the product is deactivated: send create to reactivate it' };
   return null;
 }
 
 function productFailure(record: UpsertRecord, ids: MappingIds): Failure | null {
   if (record.op === 'deactivate' || !record.product) return null;
   const product = record.product;
-  if (JSON.stringify(product).length > MAX_PRODUCT_JSON_CHARS) return { field: 'product', error: 'the product is too large for the store' };
+  if (JSON.stringify(product).length > MAX_PRODUCT_JSON_CHARS)
+    return { field: 'product', error: 'the product is too large for the store' };
   const own = mappingFailure(product, ids, 'product.');
   if (own) return own;
   const variantSkus = new Set<string>();
@@ -49,12 +61,15 @@ function productFailure(record: UpsertRecord, ids: MappingIds): Failure | null {
 function issueMessage(issue: { code: string; message: string; path: PropertyKey[] }, raw: unknown): string {
   if (issue.code !== 'invalid_type') return issue.message;
   let value = raw;
-  for (const key of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of issue.path)
+    value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   return value === undefined ? `${issue.path.join('.') || 'record'} is required` : issue.message;
 }
 
 function skuOf(raw: unknown): string | null {
-  return raw && typeof raw === 'object' && typeof (raw as { sku?: unknown }).sku === 'string' ? (raw as { sku: string }).sku : null;
+  return raw && typeof raw === 'object' && typeof (raw as { sku?: unknown }).sku === 'string'
+    ? (raw as { sku: string }).sku
+    : null;
 }
 
 /**
@@ -62,7 +77,10 @@ function skuOf(raw: unknown): string | null {
  * what the store holds. Returns the parsed records, or one failure per bad record (the batch
  * is then refused as a whole).
  */
-export async function validateBatch(store: ShopStore, rawRecords: unknown[]): Promise<{ records: UpsertRecord[]; failures: UpsertFailure[] }> {
+export async function validateBatch(
+  store: ShopStore,
+  rawRecords: unknown[],
+): Promise<{ records: UpsertRecord[]; failures: UpsertFailure[] }> {
   const failures: UpsertFailure[] = [];
   const parsed: { index: number; record: UpsertRecord }[] = [];
   const seen = new Set<string>();
@@ -70,7 +88,12 @@ export async function validateBatch(store: ShopStore, rawRecords: unknown[]): Pr
     const result = upsertRecordSchema.safeParse(raw);
     if (!result.success) {
       const issue = result.error.issues[0]!;
-      failures.push({ index, sku: skuOf(raw), field: issue.path.join('.') || 'record', error: issueMessage(issue, raw) });
+      failures.push({
+        index,
+        sku: skuOf(raw),
+        field: issue.path.join('.') || 'record',
+        error: issueMessage(issue, raw),
+      });
     } else if (seen.has(result.data.sku)) {
       failures.push({ index, sku: result.data.sku, field: 'sku', error: 'duplicate SKU in the batch' });
     } else {
@@ -80,7 +103,9 @@ export async function validateBatch(store: ShopStore, rawRecords: unknown[]): Pr
   });
   const needsMappings = parsed.some(({ record }) => record.op !== 'deactivate');
   const [ids, states] = await Promise.all([
-    needsMappings ? store.mappingIds() : Promise.resolve({ manufacturers: new Set<string>(), units: new Set<string>(), taxes: new Set<string>() }),
+    needsMappings
+      ? store.mappingIds()
+      : Promise.resolve({ manufacturers: new Set<string>(), units: new Set<string>(), taxes: new Set<string>() }),
     store.productStates(parsed.map(({ record }) => record.sku)),
   ]);
   for (const { index, record } of parsed) {

@@ -15,7 +15,8 @@ import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './resolve-record';
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
-const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
+const sameSet = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
 
 /** Which parts of `existing` differ from what `next` asks for (parts `next` leaves out never differ). */
 export function changedParts(next: ResolvedNode, existing: ProductNode, categoryIds: string[] | null) {
@@ -23,29 +24,61 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
   const fields = Object.entries(next.fields).filter(([column, value]) => (row[column] ?? null) !== value);
   const values =
     next.values !== undefined &&
-    !sameSet(next.values.map((v) => `${v.code}=${v.value}`), existing.values.map((v) => `${v.code}=${v.value}`));
+    !sameSet(
+      next.values.map((v) => `${v.code}=${v.value}`),
+      existing.values.map((v) => `${v.code}=${v.value}`),
+    );
   const current = existing.classification;
   const classification =
     next.classification !== undefined &&
     (next.classification === null
       ? current !== null
       : current === null ||
-        !sameSet(next.classification.classes.map((c) => `${c.group}:${c.code}`), current.classes.map((c) => `${c.group}:${c.code}`)) ||
-        !sameSet(next.classification.features.map((f) => `${f.group}:${f.code}=${f.value}`), current.features.map((f) => `${f.group}:${f.code}=${f.value}`)));
+        !sameSet(
+          next.classification.classes.map((c) => `${c.group}:${c.code}`),
+          current.classes.map((c) => `${c.group}:${c.code}`),
+        ) ||
+        !sameSet(
+          next.classification.features.map((f) => `${f.group}:${f.code}=${f.value}`),
+          current.features.map((f) => `${f.group}:${f.code}=${f.value}`),
+        ));
   const mediaChanged =
     next.media !== undefined &&
     (next.media.length !== existing.media.length ||
       next.media.some((m, i) => {
         const e = existing.media[i]!;
         // An uploaded file keeps the type it was stored with; a reference takes the one given.
-        return e.fileName !== m.fileName || e.purpose !== m.purpose || (e.description ?? null) !== m.description || (e.size === 0 && e.contentType !== m.contentType);
+        return (
+          e.fileName !== m.fileName ||
+          e.purpose !== m.purpose ||
+          (e.description ?? null) !== m.description ||
+          (e.size === 0 && e.contentType !== m.contentType)
+        );
       }));
   const categories = next.categoryIds !== undefined && categoryIds !== null && !sameSet(next.categoryIds, categoryIds);
-  return { fields, values, classification, media: mediaChanged, categories, any: fields.length > 0 || values || classification || mediaChanged || categories };
+  return {
+    fields,
+    values,
+    classification,
+    media: mediaChanged,
+    categories,
+    any: fields.length > 0 || values || classification || mediaChanged || categories,
+  };
 }
 
 /** Product columns a new row sets (the rest take their defaults); every new row sets all of them, so rows insert together. */
-const NEW_PRODUCT_COLUMNS = ['name', 'description', 'gtin', 'manufacturerName', 'manufacturerPid', 'unit', 'price', 'priceQuantity', 'keywords', 'deliveryTimeDays'] as const;
+const NEW_PRODUCT_COLUMNS = [
+  'name',
+  'description',
+  'gtin',
+  'manufacturerName',
+  'manufacturerPid',
+  'unit',
+  'price',
+  'priceQuantity',
+  'keywords',
+  'deliveryTimeDays',
+] as const;
 
 /**
  * The writes of one upsert call, collected per table so that new rows of many products go in
@@ -65,7 +98,8 @@ export class WriteSet {
   readonly placements: (typeof productCategories.$inferInsert)[] = [];
 
   flush(db: Database): BatchStatement[] {
-    const inserts = <T>(rows: T[], columns: number, insert: (chunk: T[]) => BatchStatement) => chunkForInsert(rows, columns).map(insert);
+    const inserts = <T>(rows: T[], columns: number, insert: (chunk: T[]) => BatchStatement) =>
+      chunkForInsert(rows, columns).map(insert);
     return [
       ...this.statements,
       ...inserts(this.products, 20, (chunk) => db.insert(products).values(chunk)),
@@ -89,7 +123,12 @@ export function nodeStatements(
   db: Database,
   ctx: { companyId: string; catalogId: string },
   next: ResolvedNode,
-  target: { id: string; parentId: string | null; existing: ProductNode | null; parts: ReturnType<typeof changedParts> | null },
+  target: {
+    id: string;
+    parentId: string | null;
+    existing: ProductNode | null;
+    parts: ReturnType<typeof changedParts> | null;
+  },
   out: WriteSet,
 ): { mediaIds: Map<string, string>; mediaSizes: Map<string, { size: number; contentType: string }> } {
   const { id, existing, parts } = target;
@@ -98,15 +137,36 @@ export function nodeStatements(
   const statements = out.statements;
   const all = existing === null;
   if (all) {
-    const row: typeof products.$inferInsert = { id, sku: next.sku, companyId: ctx.companyId, catalogId: ctx.catalogId, parentId: target.parentId, status: 'active' };
+    const row: typeof products.$inferInsert = {
+      id,
+      sku: next.sku,
+      companyId: ctx.companyId,
+      catalogId: ctx.catalogId,
+      parentId: target.parentId,
+      status: 'active',
+    };
     for (const column of NEW_PRODUCT_COLUMNS) (row as Record<string, unknown>)[column] = null;
     out.products.push({ ...row, ...next.fields });
   } else if (parts && parts.fields.length > 0) {
-    statements.push(db.update(products).set({ ...Object.fromEntries(parts.fields), updatedAt: now }).where(eq(products.id, id)));
+    statements.push(
+      db
+        .update(products)
+        .set({ ...Object.fromEntries(parts.fields), updatedAt: now })
+        .where(eq(products.id, id)),
+    );
   }
   if (next.values && (all || parts?.values)) {
     if (!all) statements.push(db.delete(attributeValues).where(eq(attributeValues.elementId, id)));
-    out.values.push(...next.values.map((v) => ({ elementId: id, attributeId: v.attributeId, companyId: ctx.companyId, value: v.value, numberValue: v.numberValue, numberValueTo: v.numberValueTo })));
+    out.values.push(
+      ...next.values.map((v) => ({
+        elementId: id,
+        attributeId: v.attributeId,
+        companyId: ctx.companyId,
+        value: v.value,
+        numberValue: v.numberValue,
+        numberValueTo: v.numberValueTo,
+      })),
+    );
   }
   if (next.classification !== undefined && (all || parts?.classification)) {
     const oldLink = existing?.classification?.linkId;
@@ -129,7 +189,14 @@ export function nodeStatements(
     const wanted = new Set(next.media.map((m) => m.fileName));
     const drop = (existing?.media ?? []).filter((m) => !wanted.has(m.fileName));
     if (drop.length > 0) {
-      statements.push(db.delete(media).where(inArray(media.id, drop.map((m) => m.mediaId))));
+      statements.push(
+        db.delete(media).where(
+          inArray(
+            media.id,
+            drop.map((m) => m.mediaId),
+          ),
+        ),
+      );
       out.removedKeys.push(...drop.map((m) => m.storageKey));
     }
     next.media.forEach((m, sortOrder) => {
@@ -137,18 +204,46 @@ export function nodeStatements(
       if (old) {
         mediaIds.set(m.fileName, old.mediaId);
         mediaSizes.set(m.fileName, { size: old.size, contentType: old.size > 0 ? old.contentType : m.contentType });
-        statements.push(db.update(media).set({ purpose: m.purpose, description: m.description, contentType: old.size > 0 ? old.contentType : m.contentType, sortOrder }).where(eq(media.id, old.mediaId)));
+        statements.push(
+          db
+            .update(media)
+            .set({
+              purpose: m.purpose,
+              description: m.description,
+              contentType: old.size > 0 ? old.contentType : m.contentType,
+              sortOrder,
+            })
+            .where(eq(media.id, old.mediaId)),
+        );
       } else {
         const mediaId = newId();
         mediaIds.set(m.fileName, mediaId);
         // A reference only: no object is stored under this key until the file is uploaded (Media/Upload).
-        out.media.push({ id: mediaId, companyId: ctx.companyId, elementId: id, purpose: m.purpose, fileName: m.fileName, contentType: m.contentType, size: 0, storageKey: `media-ref/${ctx.companyId}/${mediaId}`, description: m.description, sortOrder });
+        out.media.push({
+          id: mediaId,
+          companyId: ctx.companyId,
+          elementId: id,
+          purpose: m.purpose,
+          fileName: m.fileName,
+          contentType: m.contentType,
+          size: 0,
+          storageKey: `media-ref/${ctx.companyId}/${mediaId}`,
+          description: m.description,
+          sortOrder,
+        });
       }
     });
   }
   if (next.categoryIds && (all || parts?.categories)) {
-    if (!all) statements.push(db.delete(productCategories).where(and(eq(productCategories.productId, id), eq(productCategories.companyId, ctx.companyId))));
-    out.placements.push(...next.categoryIds.map((categoryId) => ({ productId: id, categoryId, companyId: ctx.companyId })));
+    if (!all)
+      statements.push(
+        db
+          .delete(productCategories)
+          .where(and(eq(productCategories.productId, id), eq(productCategories.companyId, ctx.companyId))),
+      );
+    out.placements.push(
+      ...next.categoryIds.map((categoryId) => ({ productId: id, categoryId, companyId: ctx.companyId })),
+    );
   }
   return { mediaIds, mediaSizes };
 }

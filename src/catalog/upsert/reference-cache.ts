@@ -32,36 +32,61 @@ export class ReferenceCache {
   ) {}
 
   /** Loads every definition the given codes need that is not cached yet. */
-  async prefetch(need: { attributeCodes: Iterable<string>; classes: Iterable<{ group: ClassificationGroup; code: string }> }): Promise<void> {
+  async prefetch(need: {
+    attributeCodes: Iterable<string>;
+    classes: Iterable<{ group: ClassificationGroup; code: string }>;
+  }): Promise<void> {
     const codes = [...new Set(need.attributeCodes)].filter((c) => !this.attributesByCode.has(c));
     for (let i = 0; i < codes.length; i += IN_CHUNK) {
       const chunk = codes.slice(i, i + IN_CHUNK);
-      const rows = await this.db.select().from(attributes).where(and(eq(attributes.companyId, this.companyId), inArray(attributes.code, chunk)));
+      const rows = await this.db
+        .select()
+        .from(attributes)
+        .where(and(eq(attributes.companyId, this.companyId), inArray(attributes.code, chunk)));
       for (const code of chunk) this.attributesByCode.set(code, rows.find((r) => r.code === code) ?? null);
     }
-    const classKeys = [...new Map([...need.classes].map((c) => [`${c.group}:${c.code}`, c])).values()].filter((c) => !this.classes.has(`${c.group}:${c.code}`));
+    const classKeys = [...new Map([...need.classes].map((c) => [`${c.group}:${c.code}`, c])).values()].filter(
+      (c) => !this.classes.has(`${c.group}:${c.code}`),
+    );
     for (let i = 0; i < classKeys.length; i += IN_CHUNK) {
       const chunk = classKeys.slice(i, i + IN_CHUNK);
       const codesOf = chunk.map((c) => c.code);
-      const rows = await this.db.select().from(classificationClasses).where(inArray(classificationClasses.code, codesOf));
-      const links = await this.db.select().from(classificationClassFeatures).where(inArray(classificationClassFeatures.classCode, codesOf));
+      const rows = await this.db
+        .select()
+        .from(classificationClasses)
+        .where(inArray(classificationClasses.code, codesOf));
+      const links = await this.db
+        .select()
+        .from(classificationClassFeatures)
+        .where(inArray(classificationClassFeatures.classCode, codesOf));
       for (const c of chunk) {
         const key = `${c.group}:${c.code}`;
         const row = rows.find((r) => r.group === c.group && r.code === c.code);
         this.classes.set(key, row ? { system: row.system } : null);
-        this.classFeatures.set(key, new Set(links.filter((l) => l.group === c.group && l.classCode === c.code).map((l) => l.featureCode)));
+        this.classFeatures.set(
+          key,
+          new Set(links.filter((l) => l.group === c.group && l.classCode === c.code).map((l) => l.featureCode)),
+        );
       }
       await this.loadFeatures(links.map((l) => ({ group: l.group, code: l.featureCode })));
     }
   }
 
   private async loadFeatures(keys: { group: ClassificationGroup; code: string }[]): Promise<void> {
-    const missing = [...new Map(keys.map((k) => [`${k.group}:${k.code}`, k])).values()].filter((k) => !this.features.has(`${k.group}:${k.code}`));
+    const missing = [...new Map(keys.map((k) => [`${k.group}:${k.code}`, k])).values()].filter(
+      (k) => !this.features.has(`${k.group}:${k.code}`),
+    );
     for (let i = 0; i < missing.length; i += IN_CHUNK) {
       const chunk = missing.slice(i, i + IN_CHUNK);
       const codes = chunk.map((k) => k.code);
-      const rows = await this.db.select().from(classificationFeatures).where(inArray(classificationFeatures.code, codes));
-      const values = await this.db.select().from(classificationFeatureValues).where(inArray(classificationFeatureValues.featureCode, codes));
+      const rows = await this.db
+        .select()
+        .from(classificationFeatures)
+        .where(inArray(classificationFeatures.code, codes));
+      const values = await this.db
+        .select()
+        .from(classificationFeatureValues)
+        .where(inArray(classificationFeatureValues.featureCode, codes));
       for (const k of chunk) {
         const row = rows.find((r) => r.group === k.group && r.code === k.code);
         const enumValues = values.filter((v) => v.group === k.group && v.featureCode === k.code).map((v) => v.code);

@@ -15,7 +15,13 @@ export interface ResolvedNode {
   /** Columns of `products` to set (drizzle property names), null clearing them. */
   fields: Record<string, string | number | null>;
   categoryIds?: string[];
-  values?: { attributeId: string; code: string; value: string; numberValue: number | null; numberValueTo: number | null }[];
+  values?: {
+    attributeId: string;
+    code: string;
+    value: string;
+    numberValue: number | null;
+    numberValueTo: number | null;
+  }[];
   classification?: {
     groups: number;
     classes: { group: ClassificationGroup; system: string; code: string }[];
@@ -25,8 +31,17 @@ export interface ResolvedNode {
 }
 
 const CONTENT_TYPES: Record<string, string> = {
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml',
-  pdf: 'application/pdf', xml: 'application/xml', html: 'text/html', htm: 'text/html', txt: 'text/plain',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  pdf: 'application/pdf',
+  xml: 'application/xml',
+  html: 'text/html',
+  htm: 'text/html',
+  txt: 'text/plain',
 };
 
 /** A media reference's content type: as given, else from the file name's extension. */
@@ -56,26 +71,45 @@ export function classesNeeded(record: UpsertRecord): { group: ClassificationGrou
   });
 }
 
-function resolveClassification(cache: ReferenceCache, classification: NonNullable<UpsertRecord['classification']>): NonNullable<ResolvedNode['classification']> {
+function resolveClassification(
+  cache: ReferenceCache,
+  classification: NonNullable<UpsertRecord['classification']>,
+): NonNullable<ResolvedNode['classification']> {
   const classes: { group: ClassificationGroup; system: string; code: string }[] = [];
   for (const c of classification.classes) {
     const group = (c.group as ClassificationGroup | null | undefined) ?? groupOfSystem(c.system);
-    if (!group) throw new ItemError('classification.classes', `"${c.system ?? ''}" is not a classification system of this service (ETIM, ECLASS, PROFICLASS)`);
+    if (!group)
+      throw new ItemError(
+        'classification.classes',
+        `"${c.system ?? ''}" is not a classification system of this service (ETIM, ECLASS, PROFICLASS)`,
+      );
     const ref = cache.classOf(group, c.code);
     if (!ref) throw new ItemError('classification.classes', `${c.code} is not a known ${group} class`);
-    if (classes.some((k) => k.group === group)) throw new ItemError('classification.classes', 'at most one class per classification group');
+    if (classes.some((k) => k.group === group))
+      throw new ItemError('classification.classes', 'at most one class per classification group');
     classes.push({ group, system: ref.system, code: c.code });
   }
   const features: NonNullable<ResolvedNode['classification']>['features'] = [];
   for (const f of classification.features) {
-    const owners = classes.filter((c) => (!f.group || f.group === c.group) && cache.featuresOfClass(c.group, c.code).has(f.code));
-    if (owners.length === 0) throw new ItemError('classification.features', `${f.code} is not a feature of the classes of this classification`);
+    const owners = classes.filter(
+      (c) => (!f.group || f.group === c.group) && cache.featuresOfClass(c.group, c.code).has(f.code),
+    );
+    if (owners.length === 0)
+      throw new ItemError(
+        'classification.features',
+        `${f.code} is not a feature of the classes of this classification`,
+      );
     if (owners.length > 1) throw new ItemError('classification.features', `${f.code} is ambiguous; name its group`);
     const group = owners[0]!.group;
-    if (features.some((k) => k.group === group && k.code === f.code)) throw new ItemError('classification.features', `${f.code} is given twice`);
+    if (features.some((k) => k.group === group && k.code === f.code))
+      throw new ItemError('classification.features', `${f.code} is given twice`);
     const feature = cache.feature(group, f.code);
     if (!feature) throw new ItemError('classification.features', `${f.code}: unknown ${group} feature`);
-    const parsed = parse(`classification.features.${f.code}`, asRange(feature.type === 'R', f.value), featureRule(feature, feature.enumValues));
+    const parsed = parse(
+      `classification.features.${f.code}`,
+      asRange(feature.type === 'R', f.value),
+      featureRule(feature, feature.enumValues),
+    );
     features.push({ group, code: f.code, value: parsed.value, unit: feature.unit });
   }
   const groups = classes.reduce((mask, c) => mask | GROUPS.find((g) => g.code === c.group)!.value, 0);
@@ -109,24 +143,49 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord): Reso
     node.values = [];
     for (const [code, raw] of Object.entries(record.values)) {
       const attribute = cache.attribute(code);
-      if (!attribute) throw new ItemError(`values.${code}`, `"${code}" is not an attribute of your company (GetAttributes)`);
+      if (!attribute)
+        throw new ItemError(`values.${code}`, `"${code}" is not an attribute of your company (GetAttributes)`);
       if (raw === '') continue;
-      const parsed = parse(`values.${code}`, asRange(attribute.type === 'range', raw), { type: attribute.type, unit: attribute.unit, enumValues: attribute.enumValues });
-      node.values.push({ attributeId: attribute.id, code, value: parsed.value, numberValue: parsed.number, numberValueTo: parsed.numberTo });
+      const parsed = parse(`values.${code}`, asRange(attribute.type === 'range', raw), {
+        type: attribute.type,
+        unit: attribute.unit,
+        enumValues: attribute.enumValues,
+      });
+      node.values.push({
+        attributeId: attribute.id,
+        code,
+        value: parsed.value,
+        numberValue: parsed.number,
+        numberValueTo: parsed.numberTo,
+      });
     }
   }
   if (record.classification !== undefined) {
-    node.classification = record.classification === null || record.classification.classes.length === 0 ? null : resolveClassification(cache, record.classification);
+    node.classification =
+      record.classification === null || record.classification.classes.length === 0
+        ? null
+        : resolveClassification(cache, record.classification);
   }
   if (record.media) {
     const seen = new Set<string>();
     node.media = [];
     for (const m of record.media) {
-      if (!/^[^/\\\u0000-\u001f]{1,200}$/.test(m.fileName)) throw new ItemError('media', `"${m.fileName.slice(0, 40)}" is not a file name`);
+      if (!/^[^/\\\u0000-\u001f]{1,200}$/.test(m.fileName))
+        throw new ItemError('media', `"${m.fileName.slice(0, 40)}" is not a file name`);
       if (seen.has(m.fileName)) continue;
       seen.add(m.fileName);
-      const purpose = m.purpose && (MEDIA_PURPOSES as readonly string[]).includes(m.purpose) ? m.purpose : m.purpose ? 'others' : 'normal';
-      node.media.push({ fileName: m.fileName, contentType: contentTypeOf(m.fileName, m.contentType), purpose, description: m.description || null });
+      const purpose =
+        m.purpose && (MEDIA_PURPOSES as readonly string[]).includes(m.purpose)
+          ? m.purpose
+          : m.purpose
+            ? 'others'
+            : 'normal';
+      node.media.push({
+        fileName: m.fileName,
+        contentType: contentTypeOf(m.fileName, m.contentType),
+        purpose,
+        description: m.description || null,
+      });
     }
   }
   return node;

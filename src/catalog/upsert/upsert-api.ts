@@ -21,7 +21,10 @@ function toRecord(item: NodeInput, parentSku: string | null, categoryIds?: strin
     fields,
     categoryIds,
     values: item.values,
-    classification: item.classification === undefined ? undefined : item.classification && { classes: item.classification.classes, features: item.classification.features ?? [] },
+    classification:
+      item.classification === undefined
+        ? undefined
+        : item.classification && { classes: item.classification.classes, features: item.classification.features ?? [] },
     media: item.media,
   };
 }
@@ -49,13 +52,25 @@ export async function upsertProducts(
     spans.push({ master, variants });
   }
   const outcomes = await upsertRecords(
-    { db: deps.db, files: deps.files, companyId: tenant.companyId, actor: tenant, catalogId: catalog.id, mode: input.mode, dryRun: false, cache: new ReferenceCache(deps.db, tenant.companyId) },
+    {
+      db: deps.db,
+      files: deps.files,
+      companyId: tenant.companyId,
+      actor: tenant,
+      catalogId: catalog.id,
+      mode: input.mode,
+      dryRun: false,
+      cache: new ReferenceCache(deps.db, tenant.companyId),
+    },
     records,
   );
   const counts = { created: 0, updated: 0, unchanged: 0, error: 0 };
   for (const o of outcomes) counts[o.status]++;
   return {
-    items: spans.map((span) => ({ ...answer(outcomes[span.master]!), variants: span.variants.map((i) => answer(outcomes[i]!)) })),
+    items: spans.map((span) => ({
+      ...answer(outcomes[span.master]!),
+      variants: span.variants.map((i) => answer(outcomes[i]!)),
+    })),
     counts,
   };
 }

@@ -7,7 +7,10 @@ import type { ResolvedNode } from './resolve-record';
  * upsert already holds (the loaded aggregates and the resolved records) instead of reading
  * every product again: the same paths `loadSnapshot` produces.
  */
-export function snapshotOfNode(node: ProductNode, master: { categoryIds: string[]; variantIds: string[] } | null): Snapshot {
+export function snapshotOfNode(
+  node: ProductNode,
+  master: { categoryIds: string[]; variantIds: string[] } | null,
+): Snapshot {
   const snapshot = pickFields(node.product as unknown as Record<string, unknown>, PRODUCT_FIELDS);
   for (const v of node.values) snapshot[`values.${v.code}`] = v.value;
   const c = node.classification;
@@ -17,7 +20,9 @@ export function snapshotOfNode(node: ProductNode, master: { categoryIds: string[
     for (const k of c.classes) snapshot[`classification.class.${k.group}`] = k.code;
     for (const f of c.features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
   }
-  node.media.forEach((m, i) => (snapshot[`media.${m.mediaId}`] = mediaEntry({ ...m, sortOrder: m.sortOrder ?? i })));
+  node.media.forEach((m, i) => {
+    snapshot[`media.${m.mediaId}`] = mediaEntry({ ...m, sortOrder: m.sortOrder ?? i });
+  });
   if (master) {
     if (master.categoryIds.length > 0) snapshot.categories = [...master.categoryIds].sort();
     if (master.variantIds.length > 0) snapshot.variants = [...master.variantIds].sort();
@@ -33,7 +38,11 @@ const dropPrefix = (snapshot: Snapshot, prefix: string) => {
 export function snapshotAfter(
   before: Snapshot | null,
   next: ResolvedNode,
-  written: { sku: string; mediaIds: Map<string, string>; mediaSizes: Map<string, { size: number; contentType: string }> },
+  written: {
+    sku: string;
+    mediaIds: Map<string, string>;
+    mediaSizes: Map<string, { size: number; contentType: string }>;
+  },
 ): Snapshot {
   const after: Snapshot = { ...(before ?? { status: 'active' }), sku: written.sku };
   for (const [column, value] of Object.entries(next.fields)) {
@@ -59,7 +68,14 @@ export function snapshotAfter(
     next.media.forEach((m, sortOrder) => {
       const id = written.mediaIds.get(m.fileName)!;
       const stored = written.mediaSizes.get(m.fileName) ?? { size: 0, contentType: m.contentType };
-      after[`media.${id}`] = mediaEntry({ fileName: m.fileName, purpose: m.purpose, contentType: stored.contentType, size: stored.size, description: m.description, sortOrder });
+      after[`media.${id}`] = mediaEntry({
+        fileName: m.fileName,
+        purpose: m.purpose,
+        contentType: stored.contentType,
+        size: stored.size,
+        description: m.description,
+        sortOrder,
+      });
     });
   }
   if (next.categoryIds) {

@@ -42,7 +42,13 @@ async function existingBySku(db: Database, ctx: UpsertContext, skus: string[]): 
     const rows = await db
       .select({ id: products.id, sku: products.sku, parentId: products.parentId })
       .from(products)
-      .where(and(eq(products.catalogId, ctx.catalogId), eq(products.companyId, ctx.companyId), inArray(products.sku, skus.slice(i, i + IN_CHUNK))));
+      .where(
+        and(
+          eq(products.catalogId, ctx.catalogId),
+          eq(products.companyId, ctx.companyId),
+          inArray(products.sku, skus.slice(i, i + IN_CHUNK)),
+        ),
+      );
     for (const row of rows) out.set(row.sku!, row);
   }
   return out;
@@ -54,13 +60,25 @@ async function categoriesOfCatalog(db: Database, ctx: UpsertContext, ids: string
     const rows = await db
       .select({ id: categories.id })
       .from(categories)
-      .where(and(eq(categories.catalogId, ctx.catalogId), eq(categories.companyId, ctx.companyId), inArray(categories.id, ids.slice(i, i + IN_CHUNK))));
+      .where(
+        and(
+          eq(categories.catalogId, ctx.catalogId),
+          eq(categories.companyId, ctx.companyId),
+          inArray(categories.id, ids.slice(i, i + IN_CHUNK)),
+        ),
+      );
     for (const row of rows) found.add(row.id);
   }
   return found;
 }
 
-const outcome = (sku: string, status: UpsertOutcome['status'], productId: string | null = null): UpsertOutcome => ({ sku, status, productId, field: null, error: null });
+const outcome = (sku: string, status: UpsertOutcome['status'], productId: string | null = null): UpsertOutcome => ({
+  sku,
+  status,
+  productId,
+  field: null,
+  error: null,
+});
 
 /**
  * Creates or updates products and variants by SKU in one catalog, in one transaction: the one
@@ -85,9 +103,13 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
       return null;
     }
   });
-  const existing = await existingBySku(db, ctx, [...new Set(resolved.flatMap((n) => (n ? [n.sku, ...(n.parentSku ? [n.parentSku] : [])] : [])))]);
+  const existing = await existingBySku(db, ctx, [
+    ...new Set(resolved.flatMap((n) => (n ? [n.sku, ...(n.parentSku ? [n.parentSku] : [])] : []))),
+  ]);
   const ownSkus = new Set(resolved.flatMap((n) => (n ? [n.sku] : [])));
-  const masterIds = [...new Set([...existing.values()].filter((r) => ownSkus.has(r.sku!)).map((r) => r.parentId ?? r.id))];
+  const masterIds = [
+    ...new Set([...existing.values()].filter((r) => ownSkus.has(r.sku!)).map((r) => r.parentId ?? r.id)),
+  ];
   const nodes = new Map<string, ProductNode>();
   const placements = new Map<string, string[]>();
   const variantIdsOf = new Map<string, string[]>();
@@ -95,11 +117,16 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     for (const aggregate of await loadProductAggregates(db, ctx.companyId, masterIds.slice(i, i + IN_CHUNK))) {
       nodes.set(aggregate.product.id, aggregate);
       placements.set(aggregate.product.id, aggregate.categoryIds);
-      variantIdsOf.set(aggregate.product.id, aggregate.variants.map((v) => v.product.id));
+      variantIdsOf.set(
+        aggregate.product.id,
+        aggregate.variants.map((v) => v.product.id),
+      );
       for (const variant of aggregate.variants) nodes.set(variant.product.id, variant);
     }
   }
-  const knownCategories = await categoriesOfCatalog(db, ctx, [...new Set(resolved.flatMap((n) => n?.categoryIds ?? []))]);
+  const knownCategories = await categoriesOfCatalog(db, ctx, [
+    ...new Set(resolved.flatMap((n) => n?.categoryIds ?? [])),
+  ]);
 
   const writes = new WriteSet();
   const history = new Map<string, HistoryEntry & { after: Snapshot }>();
@@ -107,9 +134,11 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
   const mastersInCall = new Map<string, string>();
   const skusInCall = new Set<string>();
   let created = 0;
-  resolved.forEach((next, i) => {
+  const plan = (next: (typeof resolved)[number], i: number) => {
     if (!next) return;
-    const fail = (field: string, error: string) => (outcomes[i] = { ...outcome(next.sku, 'error'), field, error });
+    const fail = (field: string, error: string) => {
+      outcomes[i] = { ...outcome(next.sku, 'error'), field, error };
+    };
     if (skusInCall.has(next.sku)) return fail('sku', `sku "${next.sku}" is given more than once`);
     skusInCall.add(next.sku);
     const missing = next.categoryIds?.find((id) => !knownCategories.has(id));
@@ -117,13 +146,26 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     let parentId: string | null = null;
     if (next.parentSku) {
       const parentRow = existing.get(next.parentSku);
-      parentId = mastersInCall.get(next.parentSku) ?? (parentRow && parentRow.parentId === null ? parentRow.id : null) ?? ctx.knownMasters?.get(next.parentSku) ?? null;
-      if (!parentId) return fail('parentSku', `no master product with SKU "${next.parentSku}" in this catalog (a master comes before its variants)`);
+      parentId =
+        mastersInCall.get(next.parentSku) ??
+        (parentRow && parentRow.parentId === null ? parentRow.id : null) ??
+        ctx.knownMasters?.get(next.parentSku) ??
+        null;
+      if (!parentId)
+        return fail(
+          'parentSku',
+          `no master product with SKU "${next.parentSku}" in this catalog (a master comes before its variants)`,
+        );
     }
     const row = existing.get(next.sku);
     if (row) {
       if (row.parentId !== parentId) {
-        return fail('parentSku', row.parentId ? `sku "${next.sku}" is a variant of another master product` : `sku "${next.sku}" is a master product, not a variant`);
+        return fail(
+          'parentSku',
+          row.parentId
+            ? `sku "${next.sku}" is a variant of another master product`
+            : `sku "${next.sku}" is a master product, not a variant`,
+        );
       }
       if (!row.parentId) mastersInCall.set(next.sku, row.id);
       const node = nodes.get(row.id);
@@ -131,23 +173,43 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
       const parts = changedParts(next, node, row.parentId ? null : (placements.get(row.id) ?? []));
       if (!parts.any) return (outcomes[i] = outcome(next.sku, 'unchanged', row.id));
       const written = nodeStatements(db, ctx, next, { id: row.id, parentId, existing: node, parts }, writes);
-      const before = snapshotOfNode(node, row.parentId ? null : { categoryIds: placements.get(row.id) ?? [], variantIds: variantIdsOf.get(row.id) ?? [] });
-      history.set(row.id, { elementId: row.id, kind: row.parentId ? 'variant' : 'product', before, after: snapshotAfter(before, next, { sku: next.sku, ...written }) });
+      const before = snapshotOfNode(
+        node,
+        row.parentId ? null : { categoryIds: placements.get(row.id) ?? [], variantIds: variantIdsOf.get(row.id) ?? [] },
+      );
+      history.set(row.id, {
+        elementId: row.id,
+        kind: row.parentId ? 'variant' : 'product',
+        before,
+        after: snapshotAfter(before, next, { sku: next.sku, ...written }),
+      });
       touched.add(row.parentId ?? row.id);
       return (outcomes[i] = outcome(next.sku, 'updated', row.id));
     }
     const id = newId();
     if (!parentId) mastersInCall.set(next.sku, id);
     const written = nodeStatements(db, ctx, next, { id, parentId, existing: null, parts: null }, writes);
-    history.set(id, { elementId: id, kind: parentId ? 'variant' : 'product', before: null, after: snapshotAfter(null, next, { sku: next.sku, ...written }) });
+    history.set(id, {
+      elementId: id,
+      kind: parentId ? 'variant' : 'product',
+      before: null,
+      after: snapshotAfter(null, next, { sku: next.sku, ...written }),
+    });
     if (parentId) {
       // The master's variant list changes too; recorded when the master is part of this call.
       const masterEntry = history.get(parentId);
-      if (masterEntry) masterEntry.after = { ...masterEntry.after, variants: [...((masterEntry.after.variants as string[] | undefined) ?? []), id].sort() };
+      if (masterEntry)
+        masterEntry.after = {
+          ...masterEntry.after,
+          variants: [...((masterEntry.after.variants as string[] | undefined) ?? []), id].sort(),
+        };
     }
     touched.add(parentId ?? id);
     created++;
     outcomes[i] = outcome(next.sku, 'created', id);
+  };
+  resolved.forEach((next, i) => {
+    plan(next, i);
   });
 
   if (ctx.dryRun) {
@@ -158,12 +220,25 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
   const statements = [...writes.flush(db), ...historyStatements(db, ctx.actor, [...history.values()]).statements];
   for (let i = 0; i < masters.length; i += IN_CHUNK) {
     statements.push(
-      db.update(products).set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` }).where(inArray(products.id, masters.slice(i, i + IN_CHUNK))),
+      db
+        .update(products)
+        .set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+        .where(inArray(products.id, masters.slice(i, i + IN_CHUNK))),
     );
   }
-  if (created > 0) statements.push(db.update(catalogs).set({ productCount: sql`${catalogs.productCount} + ${created}` }).where(eq(catalogs.id, ctx.catalogId)));
+  if (created > 0)
+    statements.push(
+      db
+        .update(catalogs)
+        .set({ productCount: sql`${catalogs.productCount} + ${created}` })
+        .where(eq(catalogs.id, ctx.catalogId)),
+    );
   await runBatch(db, [...statements, ...(ctx.alsoInBatch?.(outcomes) ?? [])]);
   await refreshFingerprints(db, ctx.companyId, masters);
-  if (ctx.files && writes.removedKeys.length > 0) await deleteObjects(ctx.files, writes.removedKeys.filter((k) => !k.startsWith('media-ref/')));
+  if (ctx.files && writes.removedKeys.length > 0)
+    await deleteObjects(
+      ctx.files,
+      writes.removedKeys.filter((k) => !k.startsWith('media-ref/')),
+    );
   return outcomes;
 }

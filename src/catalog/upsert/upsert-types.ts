@@ -4,7 +4,17 @@
  * still to be parsed. `undefined` leaves a field or collection as it is; `null` clears it.
  */
 export const PRODUCT_FIELDS = [
-  'name', 'description', 'gtin', 'manufacturerName', 'manufacturerPid', 'unit', 'price', 'priceQuantity', 'keywords', 'deliveryTimeDays', 'status',
+  'name',
+  'description',
+  'gtin',
+  'manufacturerName',
+  'manufacturerPid',
+  'unit',
+  'price',
+  'priceQuantity',
+  'keywords',
+  'deliveryTimeDays',
+  'status',
 ] as const;
 export type ProductField = (typeof PRODUCT_FIELDS)[number];
 

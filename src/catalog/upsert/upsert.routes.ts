@@ -10,7 +10,8 @@ export const upsertRoutes = new Hono<AppEnv>().post(
   '/UpsertProducts',
   describeRoute({
     tag: 'Catalog',
-    summary: 'Create or update up to 1000 products (with variants, values, features, categories, media references) by SKU in one transaction; answers per item',
+    summary:
+      'Create or update up to 1000 products (with variants, values, features, categories, media references) by SKU in one transaction; answers per item',
     response: UpsertProductsOut,
     security: 'cookie',
   }),

@@ -40,7 +40,11 @@ function productsPhase(dialect: Dialect): ExportPhase<BmecatPlan> {
     name: 'products',
     async run(ctx, plan, cursor) {
       const w = new ExportWarnings();
-      const { aggregates, nextCursor } = await productPage(ctx, cursor, { categoryId: plan.categoryId, statuses: plan.statuses, createdBefore: plan.snapshot });
+      const { aggregates, nextCursor } = await productPage(ctx, cursor, {
+        categoryId: plan.categoryId,
+        statuses: plan.statuses,
+        createdBefore: plan.snapshot,
+      });
       let text = '';
       let products = 0;
       for (const aggregate of aggregates) {

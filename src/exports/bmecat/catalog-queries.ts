@@ -22,7 +22,10 @@ function categoriesInScope(ctx: ExportContext, scope: ExportScope): SQL {
 
 /** Status list as SQL (values come from a validated enum, but are bound anyway). */
 function statusList(scope: ExportScope): SQL {
-  return sql.join(scope.statuses.map((s) => sql`${s}`), sql`, `);
+  return sql.join(
+    scope.statuses.map((s) => sql`${s}`),
+    sql`, `,
+  );
 }
 
 /** Condition on master products (alias p) that are in scope. */
@@ -58,7 +61,12 @@ export interface GroupRow {
 }
 
 /** One keyset page of the categories in scope, each with whether it has subcategories in scope. */
-export async function categoryPage(ctx: ExportContext, scope: ExportScope, cursor: string | null, limit: number): Promise<{ rows: GroupRow[]; nextCursor: string | null }> {
+export async function categoryPage(
+  ctx: ExportContext,
+  scope: ExportScope,
+  cursor: string | null,
+  limit: number,
+): Promise<{ rows: GroupRow[]; nextCursor: string | null }> {
   const rows = await ctx.db.all<GroupRow>(sql`
     SELECT c.id, c.parent_id, c.name, c.description, c.sort_order,
       EXISTS (SELECT 1 FROM categories k WHERE k.parent_id = c.id AND k.created_at <= ${scope.snapshot}) AS has_children
@@ -81,7 +89,12 @@ export interface MapRow {
  * One keyset page (by master id) of category placements for PRODUCT_TO_CATALOGGROUP_MAP:
  * each master in scope and each of its variants in scope, once per category in scope.
  */
-export async function placementPage(ctx: ExportContext, scope: ExportScope, cursor: string | null, limit: number): Promise<{ rows: MapRow[]; nextCursor: string | null }> {
+export async function placementPage(
+  ctx: ExportContext,
+  scope: ExportScope,
+  cursor: string | null,
+  limit: number,
+): Promise<{ rows: MapRow[]; nextCursor: string | null }> {
   const masters = await ctx.db.all<{ id: string }>(sql`
     SELECT p.id FROM products p WHERE ${masterInScope(ctx, scope)} ${cursor ? sql`AND p.id > ${cursor}` : sql``}
     ORDER BY p.id LIMIT ${limit + 1}`);

@@ -17,7 +17,10 @@ export const NO_PRICE_TYPE_12 = 'udp_onrequest';
 
 function currencyOf(plan: BmecatPlan, w: ExportWarnings): string | null {
   if (CURRENCIES_2005.has(plan.currency)) return plan.currency;
-  w.add(`currency ${plan.currency} is not in the BMEcat 1.2 currency list: CURRENCY and PRICE_CURRENCY left out`, 'catalog');
+  w.add(
+    `currency ${plan.currency} is not in the BMEcat 1.2 currency list: CURRENCY and PRICE_CURRENCY left out`,
+    'catalog',
+  );
   return null;
 }
 
@@ -25,16 +28,21 @@ function features(block: FeatureBlock): string {
   return el('ARTICLE_FEATURES', [
     textEl('REFERENCE_FEATURE_SYSTEM_NAME', block.system),
     textEl('REFERENCE_FEATURE_GROUP_ID', block.classCode),
-    ...block.features.map((f) => el('FEATURE', [textEl('FNAME', f.name), ...f.values.map((v) => textEl('FVALUE', v)), textEl('FUNIT', f.unit)])),
+    ...block.features.map((f) =>
+      el('FEATURE', [textEl('FNAME', f.name), ...f.values.map((v) => textEl('FVALUE', v)), textEl('FUNIT', f.unit)]),
+    ),
   ]);
 }
 
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
-  if (!view.price) w.add(`article without price: PRICE_AMOUNT written as 0 with price_type ${NO_PRICE_TYPE_12}`, view.subject);
+  if (!view.price)
+    w.add(`article without price: PRICE_AMOUNT written as 0 with price_type ${NO_PRICE_TYPE_12}`, view.subject);
   const type = view.price ? plan.priceType : NO_PRICE_TYPE_12;
   return el(
     'ARTICLE_PRICE_DETAILS',
-    el('ARTICLE_PRICE', [textEl('PRICE_AMOUNT', view.price ?? '0'), textEl('PRICE_CURRENCY', currencyOf(plan, w))], { price_type: type }),
+    el('ARTICLE_PRICE', [textEl('PRICE_AMOUNT', view.price ?? '0'), textEl('PRICE_CURRENCY', currencyOf(plan, w))], {
+      price_type: type,
+    }),
   );
 }
 
@@ -56,30 +64,34 @@ function mime(view: ProductView, w: ExportWarnings): string {
 function article(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
   const status = statusOf(view, 'old_article');
   const unit = orderUnit(view, UNITS_2005, w);
-  return el('ARTICLE', [
-    textEl('SUPPLIER_AID', view.pid),
-    el('ARTICLE_DETAILS', [
-      textEl('DESCRIPTION_SHORT', shortDescription(view, 80, w)),
-      textEl('DESCRIPTION_LONG', fitted(view.description, 64000, 'DESCRIPTION_LONG', view.subject, w)),
-      textEl('EAN', view.gtin),
-      textEl('MANUFACTURER_AID', fitted(view.manufacturerPid, 50, 'MANUFACTURER_AID', view.subject, w)),
-      textEl('MANUFACTURER_NAME', fitted(view.manufacturerName, 50, 'MANUFACTURER_NAME', view.subject, w)),
-      textEl('DELIVERY_TIME', view.deliveryTimeDays),
-      ...keywordList(view, 50, w).map((k) => textEl('KEYWORD', k)),
-      status ? textEl('ARTICLE_STATUS', status.text, { type: status.type }) : '',
-    ]),
-    ...view.blocks.map(features),
-    el('ARTICLE_ORDER_DETAILS', [
-      textEl('ORDER_UNIT', unit),
-      textEl('CONTENT_UNIT', unit),
-      textEl('NO_CU_PER_OU', 1),
-      textEl('PRICE_QUANTITY', view.priceQuantity),
-    ]),
-    price(plan, view, w),
-    mime(view, w),
-    // 1.2 has no base_product reference; `others` with the master's id is the customary stand-in.
-    view.masterPid ? el('ARTICLE_REFERENCE', textEl('ART_ID_TO', view.masterPid), { type: 'others' }) : '',
-  ], { mode: 'new' });
+  return el(
+    'ARTICLE',
+    [
+      textEl('SUPPLIER_AID', view.pid),
+      el('ARTICLE_DETAILS', [
+        textEl('DESCRIPTION_SHORT', shortDescription(view, 80, w)),
+        textEl('DESCRIPTION_LONG', fitted(view.description, 64000, 'DESCRIPTION_LONG', view.subject, w)),
+        textEl('EAN', view.gtin),
+        textEl('MANUFACTURER_AID', fitted(view.manufacturerPid, 50, 'MANUFACTURER_AID', view.subject, w)),
+        textEl('MANUFACTURER_NAME', fitted(view.manufacturerName, 50, 'MANUFACTURER_NAME', view.subject, w)),
+        textEl('DELIVERY_TIME', view.deliveryTimeDays),
+        ...keywordList(view, 50, w).map((k) => textEl('KEYWORD', k)),
+        status ? textEl('ARTICLE_STATUS', status.text, { type: status.type }) : '',
+      ]),
+      ...view.blocks.map(features),
+      el('ARTICLE_ORDER_DETAILS', [
+        textEl('ORDER_UNIT', unit),
+        textEl('CONTENT_UNIT', unit),
+        textEl('NO_CU_PER_OU', 1),
+        textEl('PRICE_QUANTITY', view.priceQuantity),
+      ]),
+      price(plan, view, w),
+      mime(view, w),
+      // 1.2 has no base_product reference; `others` with the master's id is the customary stand-in.
+      view.masterPid ? el('ARTICLE_REFERENCE', textEl('ART_ID_TO', view.masterPid), { type: 'others' }) : '',
+    ],
+    { mode: 'new' },
+  );
 }
 
 /**
@@ -100,7 +112,9 @@ export const bmecat12: Dialect = {
         textEl('CATALOG_ID', h.catalogId),
         textEl('CATALOG_VERSION', h.catalogVersion),
         textEl('CATALOG_NAME', h.catalogName),
-        el('DATETIME', [textEl('DATE', date), textEl('TIME', time.slice(0, 8)), textEl('TIMEZONE', '+00:00')], { type: 'generation_date' }),
+        el('DATETIME', [textEl('DATE', date), textEl('TIME', time.slice(0, 8)), textEl('TIMEZONE', '+00:00')], {
+          type: 'generation_date',
+        }),
         textEl('CURRENCY', currencyOf(plan, w)),
         textEl('MIME_ROOT', h.mimeRoot),
       ]),
@@ -113,7 +127,11 @@ export const bmecat12: Dialect = {
       const name = fitted(plan.catalogName, 50, 'GROUP_NAME', 'catalog', w);
       return `<CATALOG_GROUP_SYSTEM>\n${textEl('GROUP_SYSTEM_ID', plan.rootGroupId)}${textEl('GROUP_SYSTEM_NAME', name)}${el(
         'CATALOG_STRUCTURE',
-        [textEl('GROUP_ID', plan.rootGroupId), textEl('GROUP_NAME', name ?? plan.rootGroupId), textEl('PARENT_ID', '0')],
+        [
+          textEl('GROUP_ID', plan.rootGroupId),
+          textEl('GROUP_NAME', name ?? plan.rootGroupId),
+          textEl('PARENT_ID', '0'),
+        ],
         { type: 'root' },
       )}`;
     },
@@ -133,6 +151,7 @@ export const bmecat12: Dialect = {
     close: '</CATALOG_GROUP_SYSTEM>\n',
   },
   product: article,
-  mapEntry: (pid, groupId) => el('ARTICLE_TO_CATALOGGROUP_MAP', [textEl('ART_ID', pid), textEl('CATALOG_GROUP_ID', groupId)]),
+  mapEntry: (pid, groupId) =>
+    el('ARTICLE_TO_CATALOGGROUP_MAP', [textEl('ART_ID', pid), textEl('CATALOG_GROUP_ID', groupId)]),
   footer: '</T_NEW_CATALOG>\n</BMECAT>\n',
 };

@@ -7,11 +7,23 @@ import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 
-const PURPOSES = new Set(['data_sheet', 'detail', 'icon', 'logo', 'normal', 'safety_data_sheet', 'thumbnail', 'others']);
+const PURPOSES = new Set([
+  'data_sheet',
+  'detail',
+  'icon',
+  'logo',
+  'normal',
+  'safety_data_sheet',
+  'thumbnail',
+  'others',
+]);
 
 function currencyOf(plan: BmecatPlan, w: ExportWarnings): string | null {
   if (CURRENCIES_2005.has(plan.currency)) return plan.currency;
-  w.add(`currency ${plan.currency} is not in the BMEcat 2005 currency list: CURRENCY and PRICE_CURRENCY left out`, 'catalog');
+  w.add(
+    `currency ${plan.currency} is not in the BMEcat 2005 currency list: CURRENCY and PRICE_CURRENCY left out`,
+    'catalog',
+  );
   return null;
 }
 
@@ -19,7 +31,9 @@ function features(block: FeatureBlock): string {
   return el('PRODUCT_FEATURES', [
     textEl('REFERENCE_FEATURE_SYSTEM_NAME', block.system),
     textEl('REFERENCE_FEATURE_GROUP_ID', block.classCode),
-    ...block.features.map((f) => el('FEATURE', [textEl('FNAME', f.name), ...f.values.map((v) => textEl('FVALUE', v)), textEl('FUNIT', f.unit)])),
+    ...block.features.map((f) =>
+      el('FEATURE', [textEl('FNAME', f.name), ...f.values.map((v) => textEl('FVALUE', v)), textEl('FUNIT', f.unit)]),
+    ),
   ]);
 }
 
@@ -27,7 +41,9 @@ function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
   // 2005 has a price type for "no price": a product without list price is on request.
   const currency = currencyOf(plan, w);
   const productPrice = view.price
-    ? el('PRODUCT_PRICE', [textEl('PRICE_AMOUNT', view.price), textEl('PRICE_CURRENCY', currency)], { price_type: plan.priceType })
+    ? el('PRODUCT_PRICE', [textEl('PRICE_AMOUNT', view.price), textEl('PRICE_CURRENCY', currency)], {
+        price_type: plan.priceType,
+      })
     : el('PRODUCT_PRICE', [], { price_type: 'on_request' });
   return el('PRODUCT_PRICE_DETAILS', productPrice);
 }
@@ -49,20 +65,24 @@ function mime(view: ProductView, w: ExportWarnings): string {
 
 function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
   const unit = orderUnit(view, UNITS_2005, w);
-  return el('PRODUCT', [
-    textEl('SUPPLIER_PID', view.pid),
-    productDetails2005(view, w),
-    ...view.blocks.map(features),
-    el('PRODUCT_ORDER_DETAILS', [
-      textEl('ORDER_UNIT', unit),
-      textEl('CONTENT_UNIT', unit),
-      textEl('NO_CU_PER_OU', 1),
-      textEl('PRICE_QUANTITY', view.priceQuantity),
-    ]),
-    price(plan, view, w),
-    mime(view, w),
-    view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
-  ], { mode: 'new' });
+  return el(
+    'PRODUCT',
+    [
+      textEl('SUPPLIER_PID', view.pid),
+      productDetails2005(view, w),
+      ...view.blocks.map(features),
+      el('PRODUCT_ORDER_DETAILS', [
+        textEl('ORDER_UNIT', unit),
+        textEl('CONTENT_UNIT', unit),
+        textEl('NO_CU_PER_OU', 1),
+        textEl('PRICE_QUANTITY', view.priceQuantity),
+      ]),
+      price(plan, view, w),
+      mime(view, w),
+      view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
+    ],
+    { mode: 'new' },
+  );
 }
 
 /**
@@ -93,7 +113,11 @@ export const bmecat2005: Dialect = {
     open(plan, w) {
       return `<CATALOG_GROUP_SYSTEM>\n${textEl('GROUP_SYSTEM_ID', plan.rootGroupId)}${textEl('GROUP_SYSTEM_NAME', fitted(plan.catalogName, 50, 'GROUP_SYSTEM_NAME', 'catalog', w))}${el(
         'CATALOG_STRUCTURE',
-        [textEl('GROUP_ID', plan.rootGroupId), textEl('GROUP_NAME', fitted(plan.catalogName, 50, 'GROUP_NAME', 'catalog', w)), textEl('PARENT_ID', '0')],
+        [
+          textEl('GROUP_ID', plan.rootGroupId),
+          textEl('GROUP_NAME', fitted(plan.catalogName, 50, 'GROUP_NAME', 'catalog', w)),
+          textEl('PARENT_ID', '0'),
+        ],
         { type: 'root' },
       )}`;
     },
@@ -113,6 +137,7 @@ export const bmecat2005: Dialect = {
     close: '</CATALOG_GROUP_SYSTEM>\n',
   },
   product,
-  mapEntry: (pid, groupId) => el('PRODUCT_TO_CATALOGGROUP_MAP', [textEl('PROD_ID', pid), textEl('CATALOG_GROUP_ID', groupId)], { mode: 'new' }),
+  mapEntry: (pid, groupId) =>
+    el('PRODUCT_TO_CATALOGGROUP_MAP', [textEl('PROD_ID', pid), textEl('CATALOG_GROUP_ID', groupId)], { mode: 'new' }),
   footer: '</T_NEW_CATALOG>\n</BMECAT>\n',
 };

@@ -14,7 +14,10 @@ const IMAGE_PURPOSES = new Set(['normal', 'detail', 'thumbnail']);
 
 function currencyOf(plan: BmecatPlan, w: ExportWarnings): string | null {
   if (CURRENCIES_ETIM.has(plan.currency)) return plan.currency;
-  w.add(`currency ${plan.currency} is not in the ETIM guideline's currency list: CURRENCY and PRICE_CURRENCY left out`, 'catalog');
+  w.add(
+    `currency ${plan.currency} is not in the ETIM guideline's currency list: CURRENCY and PRICE_CURRENCY left out`,
+    'catalog',
+  );
   return null;
 }
 
@@ -28,7 +31,11 @@ function features(block: FeatureBlock): string {
     textEl('REFERENCE_FEATURE_SYSTEM_NAME', block.system),
     textEl('REFERENCE_FEATURE_GROUP_ID', block.classCode ?? ATTRIBUTE_GROUP),
     ...block.features.map((f) =>
-      el('FEATURE', [textEl('FNAME', f.name), ...f.values.map((v) => textEl('FVALUE', v)), withUnit ? textEl('FUNIT', f.unit) : '']),
+      el('FEATURE', [
+        textEl('FNAME', f.name),
+        ...f.values.map((v) => textEl('FVALUE', v)),
+        withUnit ? textEl('FUNIT', f.unit) : '',
+      ]),
     ),
   ]);
 }
@@ -36,15 +43,19 @@ function features(block: FeatureBlock): string {
 /** The guideline requires at least one PRODUCT_FEATURES block; an unclassified product without attributes gets an empty one. */
 function featureBlocks(view: ProductView, w: ExportWarnings): string {
   if (!view.blocks.some((b) => b.group === 'ETIM')) w.add('product without ETIM classification', view.subject);
-  if (view.blocks.length === 0) return features({ system: ATTRIBUTE_SYSTEM, group: null, classCode: null, features: [] });
+  if (view.blocks.length === 0)
+    return features({ system: ATTRIBUTE_SYSTEM, group: null, classCode: null, features: [] });
   return view.blocks.map(features).join('');
 }
 
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
-  if (!view.price) w.add('product without price: PRICE_AMOUNT written as 0 (the guideline requires an amount)', view.subject);
+  if (!view.price)
+    w.add('product without price: PRICE_AMOUNT written as 0 (the guideline requires an amount)', view.subject);
   return el('PRODUCT_PRICE_DETAILS', [
     el('DATETIME', textEl('DATE', plan.snapshot.slice(0, 10)), { type: 'valid_start_date' }),
-    el('PRODUCT_PRICE', [textEl('PRICE_AMOUNT', view.price ?? '0'), textEl('PRICE_CURRENCY', currencyOf(plan, w))], { price_type: plan.priceType }),
+    el('PRODUCT_PRICE', [textEl('PRICE_AMOUNT', view.price ?? '0'), textEl('PRICE_CURRENCY', currencyOf(plan, w))], {
+      price_type: plan.priceType,
+    }),
   ]);
 }
 
@@ -54,7 +65,10 @@ function mime(view: ProductView, w: ExportWarnings): string {
     if (!source) return '';
     return el('UDX.EDXF.MIME', [
       textEl('UDX.EDXF.MIME_SOURCE', source),
-      textEl('UDX.EDXF.MIME_CODE', IMAGE_PURPOSES.has(m.purpose) && m.contentType.startsWith('image/') ? 'MD01' : 'MD99'),
+      textEl(
+        'UDX.EDXF.MIME_CODE',
+        IMAGE_PURPOSES.has(m.purpose) && m.contentType.startsWith('image/') ? 'MD01' : 'MD99',
+      ),
       textEl('UDX.EDXF.MIME_FILENAME', fitted(m.fileName, 250, 'UDX.EDXF.MIME_FILENAME', view.subject, w)),
       textEl('UDX.EDXF.MIME_DESIGNATION', fitted(m.description, 250, 'UDX.EDXF.MIME_DESIGNATION', view.subject, w)),
       textEl('UDX.EDXF.MIME_ORDER', i + 1),
@@ -65,20 +79,24 @@ function mime(view: ProductView, w: ExportWarnings): string {
 
 function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
   const unit = orderUnit(view, UNITS_ETIM, w);
-  return el('PRODUCT', [
-    textEl('SUPPLIER_PID', view.pid),
-    productDetails2005(view, w),
-    featureBlocks(view, w),
-    el('PRODUCT_ORDER_DETAILS', [
-      textEl('ORDER_UNIT', unit),
-      textEl('CONTENT_UNIT', unit),
-      textEl('NO_CU_PER_OU', 1),
-      textEl('PRICE_QUANTITY', view.priceQuantity),
-    ]),
-    price(plan, view, w),
-    el('USER_DEFINED_EXTENSIONS', mime(view, w)),
-    view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
-  ], { mode: 'new' });
+  return el(
+    'PRODUCT',
+    [
+      textEl('SUPPLIER_PID', view.pid),
+      productDetails2005(view, w),
+      featureBlocks(view, w),
+      el('PRODUCT_ORDER_DETAILS', [
+        textEl('ORDER_UNIT', unit),
+        textEl('CONTENT_UNIT', unit),
+        textEl('NO_CU_PER_OU', 1),
+        textEl('PRICE_QUANTITY', view.priceQuantity),
+      ]),
+      price(plan, view, w),
+      el('USER_DEFINED_EXTENSIONS', mime(view, w)),
+      view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
+    ],
+    { mode: 'new' },
+  );
 }
 
 /**

@@ -16,7 +16,10 @@ export const ATTRIBUTE_SYSTEM = 'PIM-ATTRIBUTES-1.0';
 /** System names must match `[\w\-\.]{1,80}` in XSD terms; ASCII letters, digits, `-` and `.` are safe. */
 function systemName(system: string, subject: string, warnings: ExportWarnings): string {
   if (/^[A-Za-z0-9.-]{1,50}$/.test(system)) return system;
-  warnings.add(`classification system name "${system.slice(0, 40)}" has characters the schema forbids: replaced by "-"`, subject);
+  warnings.add(
+    `classification system name "${system.slice(0, 40)}" has characters the schema forbids: replaced by "-"`,
+    subject,
+  );
   return system.replace(/[^A-Za-z0-9.-]/g, '-').slice(0, 50) || 'UNKNOWN';
 }
 
@@ -88,7 +91,13 @@ function uniqueByName(features: (FeatureOut | null)[]): FeatureOut[] {
  * of the company's own attributes. With `master` given (a variant that inherits), a variant
  * without classification takes its master's, and master attribute values fill its gaps.
  */
-export function featureBlocks(node: ProductNode, master: ProductNode | null, plan: BmecatPlan, subject: string, warnings: ExportWarnings): FeatureBlock[] {
+export function featureBlocks(
+  node: ProductNode,
+  master: ProductNode | null,
+  plan: BmecatPlan,
+  subject: string,
+  warnings: ExportWarnings,
+): FeatureBlock[] {
   const classification = node.classification ?? master?.classification ?? null;
   const blocks: FeatureBlock[] = [];
   for (const cls of classification?.classes ?? []) {
@@ -96,12 +105,19 @@ export function featureBlocks(node: ProductNode, master: ProductNode | null, pla
     const features = classification!.features
       .filter((f) => f.group === cls.group)
       .map((f) => fitFeature({ ...f, type: null }, plan, subject, warnings));
-    blocks.push({ system: systemName(cls.system, subject, warnings), group: cls.group, classCode: cls.code, features: uniqueByName(features) });
+    blocks.push({
+      system: systemName(cls.system, subject, warnings),
+      group: cls.group,
+      classCode: cls.code,
+      features: uniqueByName(features),
+    });
   }
   if (plan.includeAttributes) {
     const byCode = new Map((master?.values ?? []).map((v) => [v.code, v]));
     for (const v of node.values) byCode.set(v.code, v);
-    const features = [...byCode.values()].sort((a, b) => (a.code < b.code ? -1 : 1)).map((v) => fitFeature(v, plan, subject, warnings));
+    const features = [...byCode.values()]
+      .sort((a, b) => (a.code < b.code ? -1 : 1))
+      .map((v) => fitFeature(v, plan, subject, warnings));
     const unique = uniqueByName(features);
     if (unique.length > 0) blocks.push({ system: ATTRIBUTE_SYSTEM, group: null, classCode: null, features: unique });
   }

@@ -9,7 +9,13 @@ import { el, fitText, textEl } from './xml-text';
  */
 
 /** Fits optional free text into `element` (max code points); a cut is reported once per product. */
-export function fitted(value: string | null | undefined, max: number, element: string, subject: string, w: ExportWarnings): string | null {
+export function fitted(
+  value: string | null | undefined,
+  max: number,
+  element: string,
+  subject: string,
+  w: ExportWarnings,
+): string | null {
   const { text, truncated } = fitText(value, max);
   if (truncated) w.add(`${element} cut to ${max} characters`, subject);
   return text;
@@ -51,7 +57,9 @@ export function statusOf(view: ProductView, oldType: string): { type: string; te
  * list (image/png, for one, is not on it), so other types are left out (the element is optional).
  */
 export function mimeType2005(contentType: string): string | null {
-  return /^(application\/pdf|application\/xml|image\/gif|image\/jpeg|text\/html|text\/plain)$/.test(contentType) ? contentType : null;
+  return /^(application\/pdf|application\/xml|image\/gif|image\/jpeg|text\/html|text\/plain)$/.test(contentType)
+    ? contentType
+    : null;
 }
 
 const VERSION = /^[0-9]{1,3}\.[0-9]{1,3}$/;
@@ -60,7 +68,11 @@ const VERSION = /^[0-9]{1,3}\.[0-9]{1,3}$/;
 export function headerValues(plan: BmecatPlan, w: ExportWarnings, limits: { mimeRoot: number }) {
   let catalogVersion = plan.catalogVersion?.trim() ?? '';
   if (!VERSION.test(catalogVersion)) {
-    if (catalogVersion) w.add(`catalogVersion "${catalogVersion.slice(0, 20)}" is not of the form 1.0 (CATALOG_VERSION): written as 1.0`, 'catalog');
+    if (catalogVersion)
+      w.add(
+        `catalogVersion "${catalogVersion.slice(0, 20)}" is not of the form 1.0 (CATALOG_VERSION): written as 1.0`,
+        'catalog',
+      );
     catalogVersion = '1.0';
   }
   return {

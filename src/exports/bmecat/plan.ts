@@ -51,12 +51,19 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
   const categoryId = options.categoryId ?? null;
   if (categoryId) {
     const category = await ctx.db.query.categories.findFirst({
-      where: and(eq(categories.id, categoryId), eq(categories.companyId, ctx.companyId), eq(categories.catalogId, ctx.catalog.id)),
+      where: and(
+        eq(categories.id, categoryId),
+        eq(categories.companyId, ctx.companyId),
+        eq(categories.catalogId, ctx.catalog.id),
+      ),
       columns: { id: true },
     });
     if (!category) throw new AppError('bad_request', "the template's categoryId is not a category of this catalog");
   }
-  const company = await ctx.db.query.companies.findFirst({ where: eq(companies.id, ctx.companyId), columns: { name: true } });
+  const company = await ctx.db.query.companies.findFirst({
+    where: eq(companies.id, ctx.companyId),
+    columns: { name: true },
+  });
   const plan: BmecatPlan = {
     format,
     namespace: format === 'BMEcat' ? NAMESPACES[options.namespace ?? '2005fd'] : '',
@@ -77,7 +84,10 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
     snapshot: new Date().toISOString(),
   };
   if (format === 'BMEcat-ETIM' && (await countProductsInScope(ctx, plan)) === 0) {
-    throw new AppError('bad_request', 'the ETIM BMEcat guideline requires at least one PRODUCT, and this export selects none');
+    throw new AppError(
+      'bad_request',
+      'the ETIM BMEcat guideline requires at least one PRODUCT, and this export selects none',
+    );
   }
   return plan;
 }

@@ -40,13 +40,24 @@ export function supplierPid(product: { id: string; sku: string | null }): { pid:
   return { pid: id, changed };
 }
 
-function view(node: ProductNode, master: ProductView | null, aggregate: ProductAggregate, plan: BmecatPlan, warnings: ExportWarnings): ProductView {
+function view(
+  node: ProductNode,
+  master: ProductView | null,
+  aggregate: ProductAggregate,
+  plan: BmecatPlan,
+  warnings: ExportWarnings,
+): ProductView {
   const p = node.product;
   const subject = p.sku ?? p.id;
   const { pid, changed } = supplierPid(p);
-  if (changed) warnings.add(`SKU longer than ${PID_MAX} characters or with control characters: SUPPLIER_PID shortened with a hash suffix`, subject);
+  if (changed)
+    warnings.add(
+      `SKU longer than ${PID_MAX} characters or with control characters: SUPPLIER_PID shortened with a hash suffix`,
+      subject,
+    );
   const inherit = master !== null && plan.inheritFromMaster;
-  const pick = <T>(own: T | null, fromMaster: T | null): T | null => (own !== null && own !== '' ? own : inherit ? fromMaster : own);
+  const pick = <T>(own: T | null, fromMaster: T | null): T | null =>
+    own !== null && own !== '' ? own : inherit ? fromMaster : own;
   const m = master;
   return {
     pid,

@@ -32,19 +32,29 @@ export const TemplateOptions = z.strictObject({
   /** BMEcat 2005 namespace: `2005fd` (official, default) or `2005` (openTRANS 2.1). BMEcat only. */
   namespace: z.enum(['2005fd', '2005']).optional(),
   /** Which classification systems become PRODUCT_FEATURES blocks (default: all). */
-  classificationSystems: z.array(z.enum(['ETIM', 'ECLASS', 'PROFICLASS'])).max(3).optional(),
+  classificationSystems: z
+    .array(z.enum(['ETIM', 'ECLASS', 'PROFICLASS']))
+    .max(3)
+    .optional(),
   /** `price_type` of the list price, e.g. net_list (default), net_customer, nrp, gros_list. */
   priceType: z.string().max(20).optional(),
   /** Export only this category and its subcategories (with the products placed there). */
   categoryId: z.uuid().nullish(),
   /** Which product statuses are exported (default: all). */
-  statuses: z.array(z.enum(['active', 'draft', 'discontinued'])).min(1).max(3).optional(),
+  statuses: z
+    .array(z.enum(['active', 'draft', 'discontinued']))
+    .min(1)
+    .max(3)
+    .optional(),
   /** Write the company's own attributes as a PRODUCT_FEATURES block (default true). */
   includeAttributes: z.boolean().optional(),
   /** Variants take empty fields, attributes, classification and media from their master (default true). */
   inheritFromMaster: z.boolean().optional(),
   /** Base URL of the media files, written as MIME_ROOT (MIME_SOURCE is the file name). */
-  mimeRoot: z.url({ protocol: /^https?$/ }).max(250).optional(),
+  mimeRoot: z
+    .url({ protocol: /^https?$/ })
+    .max(250)
+    .optional(),
   /** BUYER_NAME in the header; the ETIM profile requires a buyer (default "All customers"). */
   buyerName: z.string().trim().min(1).max(50).optional(),
 });
@@ -56,16 +66,23 @@ export const DEFAULT_PRICE_TYPE = 'net_list';
 /** Checks the options that depend on the format; throws 400 naming the field. */
 export function checkOptionsForFormat(format: BmecatFormat, language: string, options: TemplateOptionsInput): void {
   const languages = format === 'BMEcat-ETIM' ? LANGUAGES_ETIM : LANGUAGES_2005;
-  if (!languages.has(language)) throw badRequest(`language: "${language}" is not an ISO 639-2 code the ${format} schema accepts`);
+  if (!languages.has(language))
+    throw badRequest(`language: "${language}" is not an ISO 639-2 code the ${format} schema accepts`);
   if (options.priceType !== undefined && !PRICE_TYPES[format].test(options.priceType)) {
-    throw badRequest(`options.priceType: "${options.priceType}" is not a ${format} price type (${PRICE_TYPES[format].source.replace(/[\^$()\\]/g, '')})`);
+    throw badRequest(
+      `options.priceType: "${options.priceType}" is not a ${format} price type (${PRICE_TYPES[format].source.replace(/[\^$()\\]/g, '')})`,
+    );
   }
-  if (options.namespace !== undefined && format !== 'BMEcat') throw badRequest(`options.namespace: only for exportType BMEcat`);
+  if (options.namespace !== undefined && format !== 'BMEcat')
+    throw badRequest(`options.namespace: only for exportType BMEcat`);
 }
 
 /** Parses stored options (a template written by an older version may not parse: that is the template's fault, so 400). */
 export function parseStoredOptions(raw: unknown): TemplateOptionsInput {
   const parsed = TemplateOptions.safeParse(raw ?? {});
-  if (!parsed.success) throw badRequest(`the export template's options are not valid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+  if (!parsed.success)
+    throw badRequest(
+      `the export template's options are not valid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`,
+    );
   return parsed.data;
 }

@@ -8,7 +8,8 @@
  * Characters that may not (or, for C1 controls and noncharacters, should not) appear in an
  * XML 1.0 document, plus lone surrogates. Tab, LF and CR stay.
  */
-const ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const ILLEGAL =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Removes characters that XML 1.0 cannot carry (control characters, lone surrogates). */
 export function stripIllegalXmlChars(text: string): string {
@@ -63,7 +64,11 @@ export interface FittedText {
  * Cleans and fits free text into an element with a maximum length: strips illegal characters,
  * trims, and cuts at `max` code points ending in an ellipsis so a reader sees the cut.
  */
-export function fitText(value: string | null | undefined, max: number, options: { ellipsis?: boolean } = {}): FittedText {
+export function fitText(
+  value: string | null | undefined,
+  max: number,
+  options: { ellipsis?: boolean } = {},
+): FittedText {
   if (value === null || value === undefined) return { text: null, truncated: false };
   const clean = stripIllegalXmlChars(value).trim();
   if (clean.length === 0) return { text: null, truncated: false };

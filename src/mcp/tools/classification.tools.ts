@@ -7,7 +7,12 @@ import {
   GROUPS,
   UpdateClassificationDto,
 } from '../../classification/classification.schemas';
-import { createClassification, getClassification, listClassifications, updateClassification } from '../../classification/links';
+import {
+  createClassification,
+  getClassification,
+  listClassifications,
+  updateClassification,
+} from '../../classification/links';
 import { forbidden } from '../../http/app-error';
 import type { AgentCaller } from '../caller';
 import { defineTool, OVERWRITE, READ_ONLY, WRITE } from '../tool-definition';
@@ -16,11 +21,14 @@ import { PAGING_NOTE, PageInput } from './paging';
 /** Writes need the account switch on (docs/spec.md 5.2 rule 6), checked on every call, not at consent time. */
 function assertMayEditClassifications(caller: AgentCaller): void {
   if (!caller.aiMayEditClassifications) {
-    throw forbidden('the account switch "AI may edit classifications" is off for this user; ask a company admin to turn it on');
+    throw forbidden(
+      'the account switch "AI may edit classifications" is off for this user; ask a company admin to turn it on',
+    );
   }
 }
 
-const GROUP_HELP = 'classificationGroups is a bitmask of the groups carried: 1 = ETIM, 2 = eCl@ss (ECLASS), 4 = proficl@ss (PROFICLASS); e.g. 3 = ETIM + eCl@ss.';
+const GROUP_HELP =
+  'classificationGroups is a bitmask of the groups carried: 1 = ETIM, 2 = eCl@ss (ECLASS), 4 = proficl@ss (PROFICLASS); e.g. 3 = ETIM + eCl@ss.';
 
 /** Tools over classification links (docs/design.md section 7). */
 export const classificationTools = [
@@ -48,8 +56,11 @@ export const classificationTools = [
   defineTool({
     name: 'get_classification',
     title: 'Get a classification',
-    description: 'One classification by linkId: the element it classifies, its classes per group and its feature values with names and units.',
-    input: z.strictObject({ linkId: z.uuid().describe('The classification to read (see list_classifications or get_product).') }),
+    description:
+      'One classification by linkId: the element it classifies, its classes per group and its feature values with names and units.',
+    input: z.strictObject({
+      linkId: z.uuid().describe('The classification to read (see list_classifications or get_product).'),
+    }),
     output: ClassificationOut,
     annotations: READ_ONLY,
     run: ({ db, caller }, input) => getClassification(db, caller, input.linkId),

@@ -16,12 +16,18 @@ export const exportTools = [
     input: z.strictObject({
       catalogId: z.uuid().describe('The catalog to export.'),
       departmentId: z.uuid().optional().describe("The catalog's department; omit it to use the user's own department."),
-      exportType: z.string().min(1).max(50).optional().describe('Export format; omit it for the template\'s or the default format.'),
+      exportType: z
+        .string()
+        .min(1)
+        .max(50)
+        .optional()
+        .describe("Export format; omit it for the template's or the default format."),
       templateId: z.uuid().optional().describe('An export template (language, classification systems, price options).'),
     }),
     output: JobRef,
     annotations: WRITE,
-    run: ({ db, caller, queue }, input) => startExport({ db, queue }, caller, { ...input, departmentId: input.departmentId ?? caller.departmentId }),
+    run: ({ db, caller, queue }, input) =>
+      startExport({ db, queue }, caller, { ...input, departmentId: input.departmentId ?? caller.departmentId }),
   }),
   defineTool({
     name: 'get_job',

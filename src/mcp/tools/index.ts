@@ -8,4 +8,12 @@ import { syncTools } from './sync.tools';
 import { upsertTools } from './upsert.tools';
 
 /** Every tool of the MCP server, in the order tools/list shows them. */
-export const PIM_TOOLS: readonly PimTool[] = [...catalogTools, ...productTools, ...upsertTools, ...classificationTools, ...exportTools, ...historyTools, ...syncTools];
+export const PIM_TOOLS: readonly PimTool[] = [
+  ...catalogTools,
+  ...productTools,
+  ...upsertTools,
+  ...classificationTools,
+  ...exportTools,
+  ...historyTools,
+  ...syncTools,
+];

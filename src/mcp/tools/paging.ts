@@ -9,8 +9,9 @@ export const PageInput = {
     .string()
     .max(200)
     .optional()
-    .describe('Opaque cursor from the previous page\'s nextCursor; omit it for the first page.'),
+    .describe("Opaque cursor from the previous page's nextCursor; omit it for the first page."),
   limit: z.int().min(1).max(100).default(25).describe('Page size, 1 to 100 (default 25).'),
 };
 
-export const PAGING_NOTE = 'Results are paginated: when nextCursor is not null, call again with cursor set to it for the next page.';
+export const PAGING_NOTE =
+  'Results are paginated: when nextCursor is not null, call again with cursor set to it for the next page.';

@@ -19,11 +19,20 @@ export const productTools = [
       `or by \`sort\`. Returns the built-in fields of each product. ${PAGING_NOTE}`,
     input: z.strictObject({
       catalogId: z.uuid().describe('The catalog to search (see list_catalogs).'),
-      query: z.string().trim().min(1).max(200).optional().describe('Words to find, e.g. "NYM-J 3x1,5", "Schutzschalter 16", a GTIN or a manufacturer part number.'),
+      query: z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe('Words to find, e.g. "NYM-J 3x1,5", "Schutzschalter 16", a GTIN or a manufacturer part number.'),
       categoryId: z.uuid().optional().describe('Only products placed in this category (see list_categories).'),
       subtree: z.boolean().optional().describe('With categoryId: also products in its subcategories.'),
       status: z.enum(PRODUCT_STATUSES).optional().describe('Only products with this status.'),
-      sort: z.enum(['sku', 'name', 'updatedAt']).optional().describe('Order by SKU, name or last change instead of relevance.'),
+      sort: z
+        .enum(['sku', 'name', 'updatedAt'])
+        .optional()
+        .describe('Order by SKU, name or last change instead of relevance.'),
       order: z.enum(['asc', 'desc']).optional().describe('Direction of sort (default asc).'),
       ...PageInput,
     }),

@@ -19,9 +19,14 @@ export const upsertTools = [
     annotations: WRITE,
     run: ({ db, caller, files }, input) => {
       // docs/spec.md 5.2 rule 6, as the classification tools apply it: classification writes need the switch.
-      const classifies = input.items.some((item) => item.classification !== undefined || (item.variants ?? []).some((v) => v.classification !== undefined));
+      const classifies = input.items.some(
+        (item) =>
+          item.classification !== undefined || (item.variants ?? []).some((v) => v.classification !== undefined),
+      );
       if (classifies && !caller.aiMayEditClassifications) {
-        throw forbidden('the account switch "AI may edit classifications" is off for this user; leave classification out or ask a company admin to turn it on');
+        throw forbidden(
+          'the account switch "AI may edit classifications" is off for this user; leave classification out or ask a company admin to turn it on',
+        );
       }
       return upsertProducts({ db, files: files ?? null }, caller, input);
     },

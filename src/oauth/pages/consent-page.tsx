@@ -45,7 +45,7 @@ export function ConsentPage(props: ConsentPageProps) {
         <fieldset>
           <legend>It asks to</legend>
           {props.scopes.map((scope) => (
-            <label class="scope" for={`scope-${scope}`}>
+            <label key={scope} class="scope" for={`scope-${scope}`}>
               <input type="checkbox" id={`scope-${scope}`} name="scope" value={scope} checked />
               <span>
                 <code>{scope}</code> {SCOPE_TEXT[scope]}
@@ -71,7 +71,10 @@ export function ConsentPage(props: ConsentPageProps) {
         <input type="hidden" name="csrf" value={props.csrf} />
         <input type="hidden" name="q" value={props.query} />
         <p class="note">
-          Not you? <button type="submit" class="link">Sign in with another account</button>
+          Not you?{' '}
+          <button type="submit" class="link">
+            Sign in with another account
+          </button>
         </p>
       </form>
     </Layout>

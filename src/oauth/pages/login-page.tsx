@@ -16,8 +16,8 @@ export function LoginPage(props: LoginPageProps) {
     <Layout title="Sign in - PIM Service">
       <h1>Sign in to PIM Service</h1>
       <p>
-        <strong>{props.clientName}</strong> wants to act for you in PIM Service. Sign in first; you will then see what it asks
-        for and can decide.
+        <strong>{props.clientName}</strong> wants to act for you in PIM Service. Sign in first; you will then see what
+        it asks for and can decide.
       </p>
       {props.error ? (
         <p class="error" role="alert" id="login-error">

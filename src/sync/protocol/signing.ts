@@ -60,7 +60,9 @@ export function stringToSign(method: string, pathWithQuery: string, timestamp: n
 }
 
 async function hmac(secret: string, message: string): Promise<ArrayBuffer> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   return crypto.subtle.sign('HMAC', key, encoder.encode(message));
 }
 
@@ -81,7 +83,9 @@ export async function signRequest(input: SignRequestInput): Promise<Record<strin
  */
 function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;
-  const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (x: ArrayBufferView, y: ArrayBufferView) => boolean };
+  const subtle = crypto.subtle as SubtleCrypto & {
+    timingSafeEqual?: (x: ArrayBufferView, y: ArrayBufferView) => boolean;
+  };
   if (typeof subtle.timingSafeEqual === 'function') return subtle.timingSafeEqual(a, b);
   let diff = 0;
   for (let i = 0; i < a.byteLength; i++) diff |= a[i]! ^ b[i]!;
@@ -98,7 +102,12 @@ function hexToBytes(value: string): Uint8Array {
  * Checks a request's signature against the configured keys. `now` is Unix seconds. The error
  * says only "missing", "stale" or "invalid", never which part of the secret material was wrong.
  */
-export async function verifyRequest(request: Request, bodyBytes: SignedBody, keys: ConnectorKeys, now = Math.floor(Date.now() / 1000)): Promise<VerifyResult> {
+export async function verifyRequest(
+  request: Request,
+  bodyBytes: SignedBody,
+  keys: ConnectorKeys,
+  now = Math.floor(Date.now() / 1000),
+): Promise<VerifyResult> {
   const keyId = request.headers.get(KEY_ID_HEADER);
   const timestampText = request.headers.get(TIMESTAMP_HEADER);
   const signature = request.headers.get(SIGNATURE_HEADER);
@@ -107,9 +116,11 @@ export async function verifyRequest(request: Request, bodyBytes: SignedBody, key
   const timestamp = Number(timestampText);
   if (Math.abs(now - timestamp) > MAX_CLOCK_SKEW_SECONDS) return { ok: false, error: 'stale request signature' };
   const match = /^v1=([0-9a-f]{64})$/.exec(signature);
-  const secret = Object.prototype.hasOwnProperty.call(keys, keyId) ? keys[keyId] : undefined;
+  const secret = Object.hasOwn(keys, keyId) ? keys[keyId] : undefined;
   if (!match || !secret) return { ok: false, error: 'invalid request signature' };
   const message = stringToSign(request.method, pathWithQueryOf(request.url), timestamp, await bodyHash(bodyBytes));
   const expected = new Uint8Array(await hmac(secret, message));
-  return timingSafeEqual(expected, hexToBytes(match[1]!)) ? { ok: true, keyId } : { ok: false, error: 'invalid request signature' };
+  return timingSafeEqual(expected, hexToBytes(match[1]!))
+    ? { ok: true, keyId }
+    : { ok: false, error: 'invalid request signature' };
 }

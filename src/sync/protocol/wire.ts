@@ -34,9 +34,16 @@ export type InventoryLine = z.infer<typeof inventoryLineSchema>;
 const text = (max: number) => z.string().max(max).nullable();
 const id = z.string().min(1).max(200).nullable();
 
-export const skuSchema = z.string().min(1, 'sku must not be empty').max(64).refine((s) => s.trim() === s, 'sku must not start or end with spaces');
+export const skuSchema = z
+  .string()
+  .min(1, 'sku must not be empty')
+  .max(64)
+  .refine((s) => s.trim() === s, 'sku must not start or end with spaces');
 export const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits');
-export const priceSchema = z.string().regex(/^\d{1,12}(\.\d{1,4})?$/, 'price must be a decimal string such as "12.50"').nullable();
+export const priceSchema = z
+  .string()
+  .regex(/^\d{1,12}(\.\d{1,4})?$/, 'price must be a decimal string such as "12.50"')
+  .nullable();
 
 export const mediaRefSchema = z.object({
   sha256: sha256Schema,
@@ -53,7 +60,13 @@ export const classificationSchema = z
   .object({
     classes: z.array(z.object({ group: z.string(), system: z.string(), code: z.string(), name: z.string().nullish() })),
     features: z.array(
-      z.object({ group: z.string(), code: z.string(), name: z.string().nullish(), value: z.string(), unit: z.string().nullable() }),
+      z.object({
+        group: z.string(),
+        code: z.string(),
+        name: z.string().nullish(),
+        value: z.string(),
+        unit: z.string().nullable(),
+      }),
     ),
   })
   .nullable();
@@ -90,9 +103,24 @@ export const productSchema = z.object({
 export type Product = z.infer<typeof productSchema>;
 
 export const upsertRecordSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('create'), sku: skuSchema, fingerprint: z.string().min(1).max(200), product: productSchema }),
-  z.object({ op: z.literal('update'), sku: skuSchema, fingerprint: z.string().min(1).max(200), product: productSchema }),
-  z.object({ op: z.literal('deactivate'), sku: skuSchema, fingerprint: z.string().min(1).max(200), product: z.undefined().optional() }),
+  z.object({
+    op: z.literal('create'),
+    sku: skuSchema,
+    fingerprint: z.string().min(1).max(200),
+    product: productSchema,
+  }),
+  z.object({
+    op: z.literal('update'),
+    sku: skuSchema,
+    fingerprint: z.string().min(1).max(200),
+    product: productSchema,
+  }),
+  z.object({
+    op: z.literal('deactivate'),
+    sku: skuSchema,
+    fingerprint: z.string().min(1).max(200),
+    product: z.undefined().optional(),
+  }),
 ]);
 export type UpsertRecord = z.infer<typeof upsertRecordSchema>;
 export type UpsertOp = UpsertRecord['op'];
@@ -117,7 +145,12 @@ export const upsertResultSchema = z.object({
 });
 export type UpsertResult = z.infer<typeof upsertResultSchema>;
 
-export const upsertFailureSchema = z.object({ index: z.int(), sku: z.string().nullable(), field: z.string(), error: z.string() });
+export const upsertFailureSchema = z.object({
+  index: z.int(),
+  sku: z.string().nullable(),
+  field: z.string(),
+  error: z.string(),
+});
 export type UpsertFailure = z.infer<typeof upsertFailureSchema>;
 
 /** The 422 answer: the batch was refused as a whole and nothing was written. */

@@ -78,12 +78,21 @@ export function apiGet<T>(path: string, query?: Query, options: CallOptions = {}
 export function apiPost<T>(path: string, body: unknown, options: CallOptions = {}): Promise<T> {
   return send<T>(
     apiUrl(path),
-    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal: options.signal },
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: options.signal,
+    },
     options.quietAuth ?? false,
   );
 }
 
 /** Raw-body upload (Media/Upload takes the file itself with its own Content-Type). */
 export function apiUpload<T>(path: string, query: Query, file: Blob): Promise<T> {
-  return send<T>(apiUrl(path, query), { method: 'POST', headers: { 'Content-Type': file.type || 'application/octet-stream' }, body: file }, false);
+  return send<T>(
+    apiUrl(path, query),
+    { method: 'POST', headers: { 'Content-Type': file.type || 'application/octet-stream' }, body: file },
+    false,
+  );
 }

@@ -20,7 +20,10 @@ export function useStats() {
 
 /** The department's catalogs (a company has tens, not thousands: one page of 500 is all of them). */
 export function useCatalogs() {
-  return useQuery({ queryKey: keys.catalogs, queryFn: () => apiGet<Page<Catalog>>('Catalog/GetCatalogs', { limit: 500 }) });
+  return useQuery({
+    queryKey: keys.catalogs,
+    queryFn: () => apiGet<Page<Catalog>>('Catalog/GetCatalogs', { limit: 500 }),
+  });
 }
 
 /** One level of the category tree, loaded when it is opened. */
@@ -33,11 +36,18 @@ export function useCategories(catalogId: string | undefined, parentId: string | 
 }
 
 export function useProduct(productId: string) {
-  return useQuery({ queryKey: keys.product(productId), queryFn: () => apiGet<ProductDetail>('Catalog/GetProduct', { productId }) });
+  return useQuery({
+    queryKey: keys.product(productId),
+    queryFn: () => apiGet<ProductDetail>('Catalog/GetProduct', { productId }),
+  });
 }
 
 export function useAttributes() {
-  return useQuery({ queryKey: keys.attributes, queryFn: () => apiGet<{ items: Attribute[] }>('Catalog/GetAttributes'), staleTime: 5 * 60_000 });
+  return useQuery({
+    queryKey: keys.attributes,
+    queryFn: () => apiGet<{ items: Attribute[] }>('Catalog/GetAttributes'),
+    staleTime: 5 * 60_000,
+  });
 }
 
 export function useJobs(limit = 20) {
@@ -45,7 +55,8 @@ export function useJobs(limit = 20) {
     queryKey: [...keys.jobs, limit],
     queryFn: () => apiGet<Page<Job>>('Job/GetJobs', { limit }),
     // while anything runs, keep the list fresh (each running job also polls GetJob itself)
-    refetchInterval: (q) => (q.state.data?.items.some((j) => j.state === 'queued' || j.state === 'running') ? 5000 : false),
+    refetchInterval: (q) =>
+      q.state.data?.items.some((j) => j.state === 'queued' || j.state === 'running') ? 5000 : false,
   });
 }
 
@@ -55,10 +66,14 @@ export function useJob(jobId: string | null) {
     queryKey: keys.job(jobId ?? ''),
     queryFn: () => apiGet<Job>('Job/GetJob', { jobId }),
     enabled: Boolean(jobId),
-    refetchInterval: (q) => (q.state.data && ['succeeded', 'failed', 'cancelled'].includes(q.state.data.state) ? false : 1000),
+    refetchInterval: (q) =>
+      q.state.data && ['succeeded', 'failed', 'cancelled'].includes(q.state.data.state) ? false : 1000,
   });
 }
 
 export function useTemplates() {
-  return useQuery({ queryKey: keys.templates, queryFn: () => apiGet<Page<ExportTemplate>>('Export/GetTemplates', { limit: 500 }) });
+  return useQuery({
+    queryKey: keys.templates,
+    queryFn: () => apiGet<Page<ExportTemplate>>('Export/GetTemplates', { limit: 500 }),
+  });
 }

@@ -125,7 +125,9 @@ export interface Job {
   startedAt: string | null;
   finishedAt: string | null;
   error: string | null;
-  result: ({ fileName?: string; contentType?: string; size?: number; report?: unknown } & Record<string, unknown>) | null;
+  result:
+    | ({ fileName?: string; contentType?: string; size?: number; report?: unknown } & Record<string, unknown>)
+    | null;
   warnings: string[];
 }
 

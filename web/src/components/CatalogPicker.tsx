@@ -10,7 +10,12 @@ const LAST = 'pim.lastCatalog';
  * The catalog a screen works on: `?catalog=` in the address (bookmarkable), else the one used
  * last, else the first. Returns the catalog (once loaded) and the select to change it.
  */
-export function useCatalogChoice(): { catalog: Catalog | undefined; isPending: boolean; error: unknown; picker: ReactElement } {
+export function useCatalogChoice(): {
+  catalog: Catalog | undefined;
+  isPending: boolean;
+  error: unknown;
+  picker: ReactElement;
+} {
   const { t } = useI18n();
   const catalogs = useCatalogs();
   const [params, setParams] = useSearchParams();

@@ -18,7 +18,11 @@ export function FormField({ label, problem, hint, children }: Props) {
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {children({ id, 'aria-invalid': Boolean(problem), 'aria-describedby': describedBy })}
-      {hint && <small id={hintId} className="muted">{hint}</small>}
+      {hint && (
+        <small id={hintId} className="muted">
+          {hint}
+        </small>
+      )}
       {problem && (
         <small id={problemId} className="field-problem" role="alert">
           {problem}

@@ -10,10 +10,23 @@ export interface TabDef {
  * WAI-ARIA tabs: arrow keys, Home and End move between tabs, only the active tab is in the
  * tab order, and only its panel is rendered.
  */
-export function Tabs({ tabs, active, onChange, label }: { tabs: TabDef[]; active: string; onChange: (id: string) => void; label: string }) {
+export function Tabs({
+  tabs,
+  active,
+  onChange,
+  label,
+}: {
+  tabs: TabDef[];
+  active: string;
+  onChange: (id: string) => void;
+  label: string;
+}) {
   const base = useId();
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
-  const index = Math.max(0, tabs.findIndex((t) => t.id === active));
+  const index = Math.max(
+    0,
+    tabs.findIndex((t) => t.id === active),
+  );
   const current = tabs[index]!;
 
   const onKey = (e: KeyboardEvent) => {
@@ -50,7 +63,13 @@ export function Tabs({ tabs, active, onChange, label }: { tabs: TabDef[]; active
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`${base}-panel-${current.id}`} aria-labelledby={`${base}-tab-${current.id}`} className="tabpanel" tabIndex={0}>
+      <div
+        role="tabpanel"
+        id={`${base}-panel-${current.id}`}
+        aria-labelledby={`${base}-tab-${current.id}`}
+        className="tabpanel"
+        tabIndex={0}
+      >
         {current.content()}
       </div>
     </div>

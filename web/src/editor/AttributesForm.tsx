@@ -25,7 +25,8 @@ export function AttributesForm({ product }: { product: ProductDetail }) {
   const [summary, setSummary] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const items = attributes.data?.items ?? [];
-  const draftOf = (code: string, type: string) => drafts[code] ?? (type === 'number' ? displayNumber(current(code), lang) : current(code));
+  const draftOf = (code: string, type: string) =>
+    drafts[code] ?? (type === 'number' ? displayNumber(current(code), lang) : current(code));
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -33,12 +34,20 @@ export function AttributesForm({ product }: { product: ProductDetail }) {
     setSummary(null);
     const edits = items
       .filter((a) => drafts[a.code] !== undefined)
-      .map((a) => ({ field: a.code, kind: attributeKind(a.type), draft: drafts[a.code]!, original: current(a.code), unit: a.unit, allowed: a.enumValues ?? undefined }));
+      .map((a) => ({
+        field: a.code,
+        kind: attributeKind(a.type),
+        draft: drafts[a.code]!,
+        original: current(a.code),
+        unit: a.unit,
+        allowed: a.enumValues ?? undefined,
+      }));
     const result = await saveValues(departmentId, product.productId, edits, t);
     setProblems(result.problems);
     setBusy(false);
     await client.invalidateQueries({ queryKey: keys.product(product.productId) });
-    if (Object.keys(result.problems).length) setSummary(t('form.someNotSaved', { count: Object.keys(result.problems).length }));
+    if (Object.keys(result.problems).length)
+      setSummary(t('form.someNotSaved', { count: Object.keys(result.problems).length }));
     else {
       setDrafts({});
       announce(t('form.saved'));
@@ -70,7 +79,9 @@ export function AttributesForm({ product }: { product: ProductDetail }) {
           ))}
           <div className="span-2 form-actions">
             <ErrorText message={summary} />
-            <button type="submit" className="primary" disabled={busy || Object.keys(drafts).length === 0}>{busy ? t('common.working') : t('common.save')}</button>
+            <button type="submit" className="primary" disabled={busy || Object.keys(drafts).length === 0}>
+              {busy ? t('common.working') : t('common.save')}
+            </button>
           </div>
         </form>
       )}

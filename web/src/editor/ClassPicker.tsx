@@ -29,12 +29,22 @@ export function ClassPicker({ taken, onPick }: { taken: ClassEntry[]; onPick: (c
         <label className="field">
           <span>{t('class.system')}</span>
           <select value={group} onChange={(e) => setGroup(e.target.value as Group)}>
-            {GROUPS.map((g) => <option key={g} value={g}>{GROUP_LABELS[g]}</option>)}
+            {GROUPS.map((g) => (
+              <option key={g} value={g}>
+                {GROUP_LABELS[g]}
+              </option>
+            ))}
           </select>
         </label>
         <label className="field grow">
           <span>{t('class.search')}</span>
-          <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder={t('class.searchPlaceholder')} aria-controls={resultsId} />
+          <input
+            type="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder={t('class.searchPlaceholder')}
+            aria-controls={resultsId}
+          />
         </label>
       </div>
       {replaced && <p className="muted">{t('class.replaces', { code: replaced.code })}</p>}
@@ -45,7 +55,14 @@ export function ClassPicker({ taken, onPick }: { taken: ClassEntry[]; onPick: (c
               <ul className="result-list" aria-label={t('class.results')}>
                 {results.data.slice(0, 30).map((c) => (
                   <li key={c.code}>
-                    <button type="button" onClick={() => { onPick({ ...c, group }); setText(''); setQ(''); }}>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        onPick({ ...c, group });
+                        setText('');
+                        setQ('');
+                      }}
+                    >
                       <strong>{c.code}</strong> {c.name}
                     </button>
                   </li>

@@ -11,7 +11,13 @@ import { useI18n } from '../i18n/i18n';
 import { featureKind, parseInput } from '../lib/values';
 import { useSession } from '../session/session';
 import { ClassPicker } from './ClassPicker';
-import { getClassFeatures, getElementClassification, GROUP_LABELS, type ClassEntry, type FeatureDef } from './classification-api';
+import {
+  getClassFeatures,
+  getElementClassification,
+  GROUP_LABELS,
+  type ClassEntry,
+  type FeatureDef,
+} from './classification-api';
 import { FeatureForm } from './FeatureForm';
 
 /**
@@ -23,7 +29,10 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
   const { departmentId } = useSession();
   const client = useQueryClient();
   const announce = useAnnounce();
-  const current = useQuery({ queryKey: ['classification', product.productId], queryFn: () => getElementClassification(product.productId) });
+  const current = useQuery({
+    queryKey: ['classification', product.productId],
+    queryFn: () => getElementClassification(product.productId),
+  });
   const [classes, setClasses] = useState<ClassEntry[]>([]);
   const [values, setValues] = useState<Record<string, string>>({});
   const [problems, setProblems] = useState<Record<string, string>>({});
@@ -37,7 +46,11 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
   }, [current.data]);
 
   const featureQueries = useQueries({
-    queries: classes.map((c) => ({ queryKey: ['classFeatures', c.group, c.code], queryFn: () => getClassFeatures(c.group, c.code), staleTime: 10 * 60_000 })),
+    queries: classes.map((c) => ({
+      queryKey: ['classFeatures', c.group, c.code],
+      queryFn: () => getClassFeatures(c.group, c.code),
+      staleTime: 10 * 60_000,
+    })),
   });
   const featureSets = classes.map((c, i) => ({ cls: c, query: featureQueries[i]! }));
 
@@ -49,7 +62,10 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
       for (const f of (query.data ?? []) as FeatureDef[]) {
         const key = `${cls.group}:${f.code}`;
         const raw = values[key] ?? '';
-        const parsed = parseInput(featureKind(f.type), raw, { unit: f.unit, allowed: f.type === 'A' ? f.values.map((v) => v.code) : undefined });
+        const parsed = parseInput(featureKind(f.type), raw, {
+          unit: f.unit,
+          allowed: f.type === 'A' ? f.values.map((v) => v.code) : undefined,
+        });
         if (!parsed.ok) next[key] = t(`value.${parsed.problem}`);
         else if (parsed.value !== '') features.push({ group: cls.group, code: f.code, value: parsed.value });
       }
@@ -82,32 +98,48 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
     <QueryState isPending={current.isPending} error={current.error}>
       <div className="stack">
         <section aria-labelledby="classes-h">
-          <h2 id="classes-h" className="h3">{t('class.classes')}</h2>
+          <h2 id="classes-h" className="h3">
+            {t('class.classes')}
+          </h2>
           {classes.length === 0 && <p className="muted">{t('class.none')}</p>}
           <ul className="chips">
             {classes.map((c) => (
               <li key={`${c.group}:${c.code}`} className="chip">
-                <span>{GROUP_LABELS[c.group]} <strong>{c.code}</strong> {c.name}</span>
-                <button type="button" className="icon" aria-label={t('class.remove', { code: c.code })} onClick={() => setClasses(classes.filter((x) => x !== c))}>×</button>
+                <span>
+                  {GROUP_LABELS[c.group]} <strong>{c.code}</strong> {c.name}
+                </span>
+                <button
+                  type="button"
+                  className="icon"
+                  aria-label={t('class.remove', { code: c.code })}
+                  onClick={() => setClasses(classes.filter((x) => x !== c))}
+                >
+                  ×
+                </button>
               </li>
             ))}
           </ul>
-          <ClassPicker
-            taken={classes}
-            onPick={(c) => setClasses([...classes.filter((x) => x.group !== c.group), c])}
-          />
+          <ClassPicker taken={classes} onPick={(c) => setClasses([...classes.filter((x) => x.group !== c.group), c])} />
         </section>
         {featureSets.map(({ cls, query }) => (
           <section key={`${cls.group}:${cls.code}`} aria-label={t('class.featuresOf', { code: cls.code })}>
             <h2 className="h3">{t('class.featuresOf', { code: `${cls.code} ${cls.name}` })}</h2>
             <QueryState isPending={query.isPending} error={query.error}>
-              <FeatureForm group={cls.group} features={(query.data ?? []) as FeatureDef[]} values={values} problems={problems} onChange={(key, v) => setValues({ ...values, [key]: v })} />
+              <FeatureForm
+                group={cls.group}
+                features={(query.data ?? []) as FeatureDef[]}
+                values={values}
+                problems={problems}
+                onChange={(key, v) => setValues({ ...values, [key]: v })}
+              />
             </QueryState>
           </section>
         ))}
         <ErrorText message={error} />
         <div className="form-actions">
-          <button type="button" className="primary" disabled={busy} onClick={() => void save()}>{busy ? t('common.working') : t('class.save')}</button>
+          <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
+            {busy ? t('common.working') : t('class.save')}
+          </button>
         </div>
       </div>
     </QueryState>
@@ -120,17 +152,40 @@ function ReadOnlyClassification({ product }: { product: ProductDetail }) {
   const c = product.classification;
   return (
     <div className="stack">
-      <p className="notice" role="status">{t('class.unsupported')}</p>
+      <p className="notice" role="status">
+        {t('class.unsupported')}
+      </p>
       {!c ? (
         <p className="muted">{t('class.none')}</p>
       ) : (
         <>
           <ul className="chips">
-            {c.classes.map((k) => <li key={`${k.group}:${k.code}`} className="chip"><span>{k.system} <strong>{k.code}</strong></span></li>)}
+            {c.classes.map((k) => (
+              <li key={`${k.group}:${k.code}`} className="chip">
+                <span>
+                  {k.system} <strong>{k.code}</strong>
+                </span>
+              </li>
+            ))}
           </ul>
           <table className="table compact">
-            <thead><tr><th scope="col">{t('class.feature')}</th><th scope="col">{t('class.value')}</th></tr></thead>
-            <tbody>{c.features.map((f) => <tr key={`${f.group}:${f.code}`}><td>{f.code}</td><td>{f.value}{f.unit ? ` ${f.unit}` : ''}</td></tr>)}</tbody>
+            <thead>
+              <tr>
+                <th scope="col">{t('class.feature')}</th>
+                <th scope="col">{t('class.value')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {c.features.map((f) => (
+                <tr key={`${f.group}:${f.code}`}>
+                  <td>{f.code}</td>
+                  <td>
+                    {f.value}
+                    {f.unit ? ` ${f.unit}` : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
           </table>
         </>
       )}

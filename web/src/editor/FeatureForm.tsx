@@ -5,7 +5,19 @@ import type { FeatureDef, Group } from './classification-api';
 import { ValueInput } from './ValueInput';
 
 /** One typed input per feature: A as a select of value codes with labels, N with unit, R min/max, L yes/no. */
-export function FeatureForm({ group, features, values, problems, onChange }: { group: Group; features: FeatureDef[]; values: Record<string, string>; problems: Record<string, string>; onChange: (key: string, value: string) => void }) {
+export function FeatureForm({
+  group,
+  features,
+  values,
+  problems,
+  onChange,
+}: {
+  group: Group;
+  features: FeatureDef[];
+  values: Record<string, string>;
+  problems: Record<string, string>;
+  onChange: (key: string, value: string) => void;
+}) {
   const { t } = useI18n();
   if (features.length === 0) return <p className="muted">{t('class.noFeatures')}</p>;
   return (

@@ -29,9 +29,18 @@ const TEXT_FIELDS: { key: keyof ProductForm; label: MessageKey; hint?: MessageKe
 function toForm(p: ProductDetail, lang: 'de' | 'en'): ProductForm {
   const s = (v: string | number | null) => (v === null ? '' : String(v));
   return {
-    sku: s(p.sku), name: s(p.name), gtin: s(p.gtin), price: displayNumber(p.price, lang), unit: s(p.unit),
-    priceQuantity: s(p.priceQuantity), deliveryTimeDays: s(p.deliveryTimeDays), manufacturerName: s(p.manufacturerName),
-    manufacturerPid: s(p.manufacturerPid), description: s(p.description), keywords: s(p.keywords), status: p.status,
+    sku: s(p.sku),
+    name: s(p.name),
+    gtin: s(p.gtin),
+    price: displayNumber(p.price, lang),
+    unit: s(p.unit),
+    priceQuantity: s(p.priceQuantity),
+    deliveryTimeDays: s(p.deliveryTimeDays),
+    manufacturerName: s(p.manufacturerName),
+    manufacturerPid: s(p.manufacturerPid),
+    description: s(p.description),
+    keywords: s(p.keywords),
+    status: p.status,
   };
 }
 
@@ -46,7 +55,8 @@ export function FieldsForm({ product }: { product: ProductDetail }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const problems = tried ? validateProduct(form, { requireSku: true }) : {};
-  const set = (key: keyof ProductForm) => (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value });
+  const set = (key: keyof ProductForm) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [key]: e.target.value });
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -58,7 +68,12 @@ export function FieldsForm({ product }: { product: ProductDetail }) {
     setBusy(true);
     setError(null);
     try {
-      await apiPost('Catalog/UpdateProduct', { departmentId, catalogId: product.catalogId, productId: product.productId, ...productPayload(form) });
+      await apiPost('Catalog/UpdateProduct', {
+        departmentId,
+        catalogId: product.catalogId,
+        productId: product.productId,
+        ...productPayload(form),
+      });
       await client.invalidateQueries({ queryKey: keys.product(product.productId) });
       void client.invalidateQueries({ queryKey: ['products', product.catalogId] });
       announce(t('form.saved'));
@@ -73,7 +88,11 @@ export function FieldsForm({ product }: { product: ProductDetail }) {
     <form className="form-grid" onSubmit={submit} noValidate>
       {TEXT_FIELDS.map((f) => (
         <div key={f.key} className={f.wide ? 'span-2' : undefined}>
-          <FormField label={t(f.label)} hint={f.hint ? t(f.hint) : undefined} problem={problems[f.key] ? t(`problem.${problems[f.key]!}`) : null}>
+          <FormField
+            label={t(f.label)}
+            hint={f.hint ? t(f.hint) : undefined}
+            problem={problems[f.key] ? t(`problem.${problems[f.key]!}`) : null}
+          >
             {(p) => <input {...p} value={form[f.key]} onChange={set(f.key)} />}
           </FormField>
         </div>
@@ -81,7 +100,11 @@ export function FieldsForm({ product }: { product: ProductDetail }) {
       <FormField label={t('field.status')}>
         {(p) => (
           <select {...p} value={form.status} onChange={set('status')}>
-            {PRODUCT_STATUSES.map((s) => <option key={s} value={s}>{t(`status.${s}`)}</option>)}
+            {PRODUCT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`status.${s}`)}
+              </option>
+            ))}
           </select>
         )}
       </FormField>
@@ -92,7 +115,9 @@ export function FieldsForm({ product }: { product: ProductDetail }) {
       </div>
       <div className="span-2 form-actions">
         <ErrorText message={error} />
-        <button type="submit" className="primary" disabled={busy}>{busy ? t('common.working') : t('common.save')}</button>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? t('common.working') : t('common.save')}
+        </button>
       </div>
     </form>
   );

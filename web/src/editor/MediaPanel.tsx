@@ -36,7 +36,11 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
     for (const file of Array.from(files)) {
       setUploading(file.name);
       try {
-        await apiUpload('Media/Upload', { departmentId, elementId: product.productId, fileName: file.name, purpose }, file);
+        await apiUpload(
+          'Media/Upload',
+          { departmentId, elementId: product.productId, fileName: file.name, purpose },
+          file,
+        );
         announce(t('media.uploaded', { name: file.name }));
       } catch (err) {
         problems.push(`${file.name}: ${describeError(err, t)}`);
@@ -52,7 +56,11 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
     setOrder(next);
     setError(null);
     try {
-      await apiPost('Media/Reorder', { departmentId, elementId: product.productId, mediaIds: next.map((m) => m.mediaId) });
+      await apiPost('Media/Reorder', {
+        departmentId,
+        elementId: product.productId,
+        mediaIds: next.map((m) => m.mediaId),
+      });
       announce(t('media.reordered'));
       await refresh();
     } catch (err) {
@@ -69,18 +77,40 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
 
   return (
     <section className="stack">
-      <div className={over ? 'dropzone over' : 'dropzone'} onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) { e.preventDefault(); setOver(true); } }} onDragLeave={() => setOver(false)} onDrop={onDrop}>
+      <div
+        className={over ? 'dropzone over' : 'dropzone'}
+        onDragOver={(e) => {
+          if (e.dataTransfer.types.includes('Files')) {
+            e.preventDefault();
+            setOver(true);
+          }
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
         <p>{t('media.dropHere')}</p>
         <div className="row">
           <label className="field">
             <span>{t('media.purpose')}</span>
             <select value={purpose} onChange={(e) => setPurpose(e.target.value as typeof purpose)}>
-              {PURPOSES.map((p) => <option key={p} value={p}>{t(`media.purpose.${p}`)}</option>)}
+              {PURPOSES.map((p) => (
+                <option key={p} value={p}>
+                  {t(`media.purpose.${p}`)}
+                </option>
+              ))}
             </select>
           </label>
           <label className="file-button">
             <span>{t('media.choose')}</span>
-            <input type="file" multiple accept={ACCEPT} onChange={(e) => { if (e.target.files?.length) void upload(e.target.files); e.target.value = ''; }} />
+            <input
+              type="file"
+              multiple
+              accept={ACCEPT}
+              onChange={(e) => {
+                if (e.target.files?.length) void upload(e.target.files);
+                e.target.value = '';
+              }}
+            />
           </label>
         </div>
         <p className="muted">{t('media.limits')}</p>
@@ -96,23 +126,55 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
               key={m.mediaId}
               draggable
               onDragStart={() => setDragged(i)}
-              onDragOver={(e) => { if (dragged !== null) e.preventDefault(); }}
-              onDrop={(e) => { e.preventDefault(); e.stopPropagation(); if (dragged !== null && dragged !== i) void saveOrder(moveItem(order, dragged, i)); setDragged(null); }}
+              onDragOver={(e) => {
+                if (dragged !== null) e.preventDefault();
+              }}
+              onDrop={(e) => {
+                e.preventDefault();
+                e.stopPropagation();
+                if (dragged !== null && dragged !== i) void saveOrder(moveItem(order, dragged, i));
+                setDragged(null);
+              }}
               className={dragged === i ? 'dragging' : undefined}
             >
               {m.contentType.startsWith('image/') ? (
                 <img src={`/api/Media/Get?mediaId=${m.mediaId}`} alt={m.fileName} loading="lazy" />
               ) : (
-                <a className="doc-thumb" href={`/api/Media/Get?mediaId=${m.mediaId}`} target="_blank" rel="noreferrer">PDF</a>
+                <a className="doc-thumb" href={`/api/Media/Get?mediaId=${m.mediaId}`} target="_blank" rel="noreferrer">
+                  PDF
+                </a>
               )}
               <div className="media-meta">
                 <strong>{m.fileName}</strong>
-                <span className="muted">{t(`media.purpose.${m.purpose as 'normal'}`)} · {num(Math.max(1, Math.round(m.size / 1024)))} KB</span>
+                <span className="muted">
+                  {t(`media.purpose.${m.purpose as 'normal'}`)} · {num(Math.max(1, Math.round(m.size / 1024)))} KB
+                </span>
               </div>
               <div className="media-actions">
-                <button type="button" disabled={i === 0} onClick={() => void saveOrder(moveItem(order, i, i - 1))} aria-label={t('media.moveUp', { name: m.fileName })}>↑</button>
-                <button type="button" disabled={i === order.length - 1} onClick={() => void saveOrder(moveItem(order, i, i + 1))} aria-label={t('media.moveDown', { name: m.fileName })}>↓</button>
-                <button type="button" className="danger-quiet" onClick={() => setDeleting(m)} aria-label={t('media.deleteNamed', { name: m.fileName })}>{t('common.delete')}</button>
+                <button
+                  type="button"
+                  disabled={i === 0}
+                  onClick={() => void saveOrder(moveItem(order, i, i - 1))}
+                  aria-label={t('media.moveUp', { name: m.fileName })}
+                >
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  disabled={i === order.length - 1}
+                  onClick={() => void saveOrder(moveItem(order, i, i + 1))}
+                  aria-label={t('media.moveDown', { name: m.fileName })}
+                >
+                  ↓
+                </button>
+                <button
+                  type="button"
+                  className="danger-quiet"
+                  onClick={() => setDeleting(m)}
+                  aria-label={t('media.deleteNamed', { name: m.fileName })}
+                >
+                  {t('common.delete')}
+                </button>
               </div>
             </li>
           ))}

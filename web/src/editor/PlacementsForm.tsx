@@ -38,7 +38,12 @@ export function PlacementsForm({ product }: { product: ProductDetail }) {
     setBusy(true);
     setError(null);
     try {
-      await apiPost('Catalog/UpdateProduct', { departmentId, catalogId: product.catalogId, productId: product.productId, categoryIds: [...chosen] });
+      await apiPost('Catalog/UpdateProduct', {
+        departmentId,
+        catalogId: product.catalogId,
+        productId: product.productId,
+        categoryIds: [...chosen],
+      });
       await client.invalidateQueries({ queryKey: keys.product(product.productId) });
       announce(t('form.saved'));
     } catch (err) {
@@ -68,7 +73,9 @@ export function PlacementsForm({ product }: { product: ProductDetail }) {
       </fieldset>
       <ErrorText message={error} />
       <div className="form-actions">
-        <button type="button" className="primary" onClick={() => void save()} disabled={busy}>{busy ? t('common.working') : t('common.save')}</button>
+        <button type="button" className="primary" onClick={() => void save()} disabled={busy}>
+          {busy ? t('common.working') : t('common.save')}
+        </button>
       </div>
     </QueryState>
   );

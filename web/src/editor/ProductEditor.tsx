@@ -58,16 +58,36 @@ export default function ProductEditor() {
             tabs={[
               { id: 'fields', label: t('editor.tab.fields'), content: () => <FieldsForm product={p} /> },
               { id: 'attributes', label: t('editor.tab.attributes'), content: () => <AttributesForm product={p} /> },
-              { id: 'classification', label: t('editor.tab.classification'), content: () => <ClassificationEditor product={p} /> },
+              {
+                id: 'classification',
+                label: t('editor.tab.classification'),
+                content: () => <ClassificationEditor product={p} />,
+              },
               { id: 'categories', label: t('editor.tab.categories'), content: () => <PlacementsForm product={p} /> },
-              ...(p.parentId ? [] : [{ id: 'variants', label: t('editor.tab.variants', { count: p.variants.length }), content: () => <VariantsPanel product={p} /> }]),
-              { id: 'media', label: t('editor.tab.media', { count: p.media.length }), content: () => <MediaPanel product={p} /> },
+              ...(p.parentId
+                ? []
+                : [
+                    {
+                      id: 'variants',
+                      label: t('editor.tab.variants', { count: p.variants.length }),
+                      content: () => <VariantsPanel product={p} />,
+                    },
+                  ]),
+              {
+                id: 'media',
+                label: t('editor.tab.media', { count: p.media.length }),
+                content: () => <MediaPanel product={p} />,
+              },
             ]}
           />
           <ConfirmDialog
             open={deleting}
             title={t('editor.deleteTitle')}
-            message={t(p.variants.length ? 'editor.deleteTextVariants' : 'editor.deleteText', { sku: p.sku ?? '', name: p.name ?? '', count: p.variants.length })}
+            message={t(p.variants.length ? 'editor.deleteTextVariants' : 'editor.deleteText', {
+              sku: p.sku ?? '',
+              name: p.name ?? '',
+              count: p.variants.length,
+            })}
             confirmLabel={t('common.delete')}
             onClose={() => setDeleting(false)}
             onConfirm={async () => {

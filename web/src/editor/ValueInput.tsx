@@ -26,7 +26,11 @@ export function ValueInput({ id, kind, value, onChange, options, unit, label, de
     return (
       <select {...common} value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">{t('common.notSet')}</option>
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
       </select>
     );
   }
@@ -43,18 +47,42 @@ export function ValueInput({ id, kind, value, onChange, options, unit, label, de
     const [min = '', max = ''] = value.split('..');
     return (
       <span className="range-input" role="group" aria-label={label}>
-        <input {...common} aria-label={`${label} ${t('value.min')}`} inputMode="decimal" value={min} onChange={(e) => onChange(`${e.target.value}..${max}`)} />
+        <input
+          {...common}
+          aria-label={`${label} ${t('value.min')}`}
+          inputMode="decimal"
+          value={min}
+          onChange={(e) => onChange(`${e.target.value}..${max}`)}
+        />
         <span aria-hidden="true">–</span>
-        <input aria-label={`${label} ${t('value.max')}`} inputMode="decimal" value={max} onChange={(e) => onChange(`${min}..${e.target.value}`)} />
-        {unit && <span className="unit" title={unit}>{unitLabel(unit)}</span>}
+        <input
+          aria-label={`${label} ${t('value.max')}`}
+          inputMode="decimal"
+          value={max}
+          onChange={(e) => onChange(`${min}..${e.target.value}`)}
+        />
+        {unit && (
+          <span className="unit" title={unit}>
+            {unitLabel(unit)}
+          </span>
+        )}
       </span>
     );
   }
   const numeric = kind === 'number' || kind === 'integer' || kind === 'decimal';
   return (
     <span className="unit-input">
-      <input {...common} inputMode={numeric ? 'decimal' : undefined} value={value} onChange={(e) => onChange(e.target.value)} />
-      {unit && <span className="unit" title={unit}>{unitLabel(unit)}</span>}
+      <input
+        {...common}
+        inputMode={numeric ? 'decimal' : undefined}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {unit && (
+        <span className="unit" title={unit}>
+          {unitLabel(unit)}
+        </span>
+      )}
     </span>
   );
 }

@@ -33,7 +33,9 @@ export function VariantsPanel({ product }: { product: ProductDetail }) {
   return (
     <section aria-label={t('editor.tab.variants', { count: product.variants.length })}>
       <div className="toolbar">
-        <button type="button" className="primary" onClick={() => setAdding(true)}>{t('variants.add')}</button>
+        <button type="button" className="primary" onClick={() => setAdding(true)}>
+          {t('variants.add')}
+        </button>
       </div>
       {product.variants.length === 0 ? (
         <p className="empty">{t('variants.none')}</p>
@@ -42,21 +44,44 @@ export function VariantsPanel({ product }: { product: ProductDetail }) {
           <thead>
             <tr>
               <th scope="col">{t('field.sku')}</th>
-              {COLUMNS.map((c) => <th scope="col" key={c.field}>{t(c.label)}</th>)}
-              <th scope="col"><span className="visually-hidden">{t('common.actions')}</span></th>
+              {COLUMNS.map((c) => (
+                <th scope="col" key={c.field}>
+                  {t(c.label)}
+                </th>
+              ))}
+              <th scope="col">
+                <span className="visually-hidden">{t('common.actions')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {product.variants.map((v) => (
               <tr key={v.productId}>
-                <th scope="row"><Link to={`/products/${v.productId}`}>{v.sku}</Link></th>
+                <th scope="row">
+                  <Link to={`/products/${v.productId}`}>{v.sku}</Link>
+                </th>
                 {COLUMNS.map((c) => (
                   <td key={c.field}>
-                    <InlineCell elementId={v.productId} field={c.field} label={t(c.label)} rowLabel={v.sku ?? ''} value={v[c.field] === null ? null : String(v[c.field])} kind={c.kind} onSaved={() => void refresh()} />
+                    <InlineCell
+                      elementId={v.productId}
+                      field={c.field}
+                      label={t(c.label)}
+                      rowLabel={v.sku ?? ''}
+                      value={v[c.field] === null ? null : String(v[c.field])}
+                      kind={c.kind}
+                      onSaved={() => void refresh()}
+                    />
                   </td>
                 ))}
                 <td className="actions">
-                  <button type="button" className="danger-quiet" onClick={() => setDeleting(v)} aria-label={t('variants.deleteNamed', { sku: v.sku ?? '' })}>{t('common.delete')}</button>
+                  <button
+                    type="button"
+                    className="danger-quiet"
+                    onClick={() => setDeleting(v)}
+                    aria-label={t('variants.deleteNamed', { sku: v.sku ?? '' })}
+                  >
+                    {t('common.delete')}
+                  </button>
                 </td>
               </tr>
             ))}

@@ -51,7 +51,10 @@ export async function getClassFeatures(group: Group, classCode: string): Promise
 
 /** `{elementId, classification: {classes, features, ...} | null}`; null means not classified. */
 export async function getElementClassification(elementId: string): Promise<ElementClassification> {
-  const body = await apiGet<{ classification?: Partial<ElementClassification> | null }>('Classification/GetElementClassification', { elementId });
+  const body = await apiGet<{ classification?: Partial<ElementClassification> | null }>(
+    'Classification/GetElementClassification',
+    { elementId },
+  );
   const c = body?.classification;
   return { classes: c?.classes ?? [], features: c?.features ?? [] };
 }

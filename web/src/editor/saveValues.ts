@@ -16,7 +16,12 @@ export interface ValueEdit {
  * Saves the changed values of a form, one SetValue each (a handful per form, never a catalog):
  * returns the problem per field, so each message appears next to its input.
  */
-export async function saveValues(departmentId: string, elementId: string, edits: ValueEdit[], t: T): Promise<{ saved: number; problems: Record<string, string> }> {
+export async function saveValues(
+  departmentId: string,
+  elementId: string,
+  edits: ValueEdit[],
+  t: T,
+): Promise<{ saved: number; problems: Record<string, string> }> {
   const problems: Record<string, string> = {};
   let saved = 0;
   for (const edit of edits) {

@@ -46,7 +46,8 @@ export const de = {
   'signIn.submit': 'Anmelden',
   'signIn.failed': 'E-Mail-Adresse oder Passwort stimmen nicht. Bitte prüfen Sie Ihre Eingabe.',
   'signIn.expiredTitle': 'Sitzung abgelaufen',
-  'signIn.expiredText': 'Ihre Sitzung ist abgelaufen. Melden Sie sich erneut an – Ihre Eingaben auf dieser Seite bleiben erhalten.',
+  'signIn.expiredText':
+    'Ihre Sitzung ist abgelaufen. Melden Sie sich erneut an – Ihre Eingaben auf dieser Seite bleiben erhalten.',
 
   'err.network': 'Der Server ist nicht erreichbar. Bitte prüfen Sie die Verbindung und versuchen Sie es erneut.',
   'err.400': 'Die Eingabe wurde nicht angenommen:',
@@ -56,7 +57,8 @@ export const de = {
   'err.409': 'Das geht so nicht, es steht im Widerspruch zu vorhandenen Daten:',
   'err.413': 'Die Datei oder Anfrage ist zu groß.',
   'err.429': 'Zu viele Anfragen. Bitte warten Sie einen Moment.',
-  'err.500': 'Auf dem Server ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut und nennen Sie dem Support die Kennung',
+  'err.500':
+    'Auf dem Server ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut und nennen Sie dem Support die Kennung',
   'err.unknown': 'Unbekannter Fehler.',
   'err.unsupported': 'Diese Funktion bietet der Server noch nicht an.',
 
@@ -155,7 +157,8 @@ export const de = {
   'catalogs.updated': 'Katalog „{name}“ gespeichert.',
   'catalogs.deleted': 'Katalog „{name}“ gelöscht.',
   'catalogs.deleteTitle': 'Katalog löschen?',
-  'catalogs.deleteText': 'Der Katalog „{name}“ wird mit allen {products} Produkten und {categories} Kategorien endgültig gelöscht. Das lässt sich nicht rückgängig machen.',
+  'catalogs.deleteText':
+    'Der Katalog „{name}“ wird mit allen {products} Produkten und {categories} Kategorien endgültig gelöscht. Das lässt sich nicht rückgängig machen.',
   'catalogs.deleteConfirm': 'Katalog endgültig löschen',
   'catalogs.type.full': 'Vollständig',
   'catalogs.type.update': 'Aktualisierung',
@@ -164,7 +167,8 @@ export const de = {
 
   'categories.title': 'Kategorien',
   'categories.tree': 'Kategoriebaum von „{catalog}“',
-  'categories.dndHint': 'Ziehen Sie eine Kategorie auf eine andere, um sie dorthin zu verschieben. Mit der Tastatur: Pfeiltasten zum Bewegen, dann „Verschieben nach“ rechts.',
+  'categories.dndHint':
+    'Ziehen Sie eine Kategorie auf eine andere, um sie dorthin zu verschieben. Mit der Tastatur: Pfeiltasten zum Bewegen, dann „Verschieben nach“ rechts.',
   'categories.dropTop': 'Hierher ziehen: auf die oberste Ebene',
   'categories.empty': 'Dieser Katalog hat noch keine Kategorien.',
   'categories.productCount': '{count} Produkte',
@@ -182,7 +186,8 @@ export const de = {
   'categories.showProducts': 'Produkte dieser Kategorie anzeigen',
   'categories.delete': 'Kategorie mit Unterkategorien löschen',
   'categories.deleteTitle': 'Kategorie löschen?',
-  'categories.deleteText': 'Die Kategorie „{name}“ und alle ihre Unterkategorien werden gelöscht. Die Produkte bleiben im Katalog, sie verlieren nur diese Zuordnung.',
+  'categories.deleteText':
+    'Die Kategorie „{name}“ und alle ihre Unterkategorien werden gelöscht. Die Produkte bleiben im Katalog, sie verlieren nur diese Zuordnung.',
   'categories.deleted': '{count} Kategorie(n) gelöscht.',
 
   'products.title': 'Produkte',
@@ -219,7 +224,8 @@ export const de = {
   'massEdit.forSelection': 'Auswahl bearbeiten …',
   'massEdit.forFilter': 'Alle Treffer bearbeiten …',
   'massEdit.scopeSelection': 'Gilt für die {count} ausgewählten Produkte.',
-  'massEdit.scopeFilter': 'Gilt für alle Produkte, die zur aktuellen Suche und den Filtern passen – auch die noch nicht geladenen.',
+  'massEdit.scopeFilter':
+    'Gilt für alle Produkte, die zur aktuellen Suche und den Filtern passen – auch die noch nicht geladenen.',
   'massEdit.field': 'Feld oder Merkmal',
   'massEdit.builtIn': 'Stammdaten',
   'massEdit.attributes': 'Merkmale',
@@ -357,7 +363,8 @@ export const de = {
   'admin.revoke': 'KI-Zugriff entziehen',
   'admin.revokeFor': 'KI-Zugriff entziehen: {name}',
   'admin.revokeTitle': 'KI-Zugriff entziehen?',
-  'admin.revokeText': 'Alle Zugänge von KI-Assistenten, die {name} freigegeben hat, werden sofort ungültig. Die Person muss sie neu freigeben.',
+  'admin.revokeText':
+    'Alle Zugänge von KI-Assistenten, die {name} freigegeben hat, werden sofort ungültig. Die Person muss sie neu freigeben.',
   'admin.revoked': 'KI-Zugriff von {name} entzogen.',
 
   'account.title': 'Mein Konto',

@@ -153,7 +153,8 @@ export const en: Record<MessageKey, string> = {
   'catalogs.updated': 'Catalog “{name}” saved.',
   'catalogs.deleted': 'Catalog “{name}” deleted.',
   'catalogs.deleteTitle': 'Delete catalog?',
-  'catalogs.deleteText': 'The catalog “{name}” will be deleted for good with all its {products} products and {categories} categories. This cannot be undone.',
+  'catalogs.deleteText':
+    'The catalog “{name}” will be deleted for good with all its {products} products and {categories} categories. This cannot be undone.',
   'catalogs.deleteConfirm': 'Delete catalog for good',
   'catalogs.type.full': 'Full',
   'catalogs.type.update': 'Update',
@@ -162,7 +163,8 @@ export const en: Record<MessageKey, string> = {
 
   'categories.title': 'Categories',
   'categories.tree': 'Category tree of “{catalog}”',
-  'categories.dndHint': 'Drag a category onto another to move it there. With the keyboard: arrow keys to move, then “Move to” on the right.',
+  'categories.dndHint':
+    'Drag a category onto another to move it there. With the keyboard: arrow keys to move, then “Move to” on the right.',
   'categories.dropTop': 'Drop here: to the top level',
   'categories.empty': 'This catalog has no categories yet.',
   'categories.productCount': '{count} products',
@@ -180,7 +182,8 @@ export const en: Record<MessageKey, string> = {
   'categories.showProducts': 'Show the products of this category',
   'categories.delete': 'Delete category with subcategories',
   'categories.deleteTitle': 'Delete category?',
-  'categories.deleteText': 'The category “{name}” and all its subcategories will be deleted. The products stay in the catalog; they only lose this placement.',
+  'categories.deleteText':
+    'The category “{name}” and all its subcategories will be deleted. The products stay in the catalog; they only lose this placement.',
   'categories.deleted': '{count} category(ies) deleted.',
 
   'products.title': 'Products',
@@ -217,7 +220,8 @@ export const en: Record<MessageKey, string> = {
   'massEdit.forSelection': 'Edit selection …',
   'massEdit.forFilter': 'Edit all matches …',
   'massEdit.scopeSelection': 'Applies to the {count} selected products.',
-  'massEdit.scopeFilter': 'Applies to every product matching the current search and filters – including those not loaded yet.',
+  'massEdit.scopeFilter':
+    'Applies to every product matching the current search and filters – including those not loaded yet.',
   'massEdit.field': 'Field or attribute',
   'massEdit.builtIn': 'Master data',
   'massEdit.attributes': 'Attributes',
@@ -355,7 +359,8 @@ export const en: Record<MessageKey, string> = {
   'admin.revoke': 'Revoke AI access',
   'admin.revokeFor': 'Revoke AI access: {name}',
   'admin.revokeTitle': 'Revoke AI access?',
-  'admin.revokeText': 'Every AI assistant access {name} has granted stops working at once. The person has to grant it again.',
+  'admin.revokeText':
+    'Every AI assistant access {name} has granted stops working at once. The person has to grant it again.',
   'admin.revoked': 'AI access of {name} revoked.',
 
   'account.title': 'My account',

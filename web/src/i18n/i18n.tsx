@@ -50,7 +50,9 @@ function readStored(): string | null {
 }
 
 export function I18nProvider({ children }: { children: ReactNode }) {
-  const [lang, setLangState] = useState<Lang>(() => detectLang(readStored(), navigator.languages ?? [navigator.language]));
+  const [lang, setLangState] = useState<Lang>(() =>
+    detectLang(readStored(), navigator.languages ?? [navigator.language]),
+  );
   const setLang = useCallback((next: Lang) => {
     setLangState(next);
     try {

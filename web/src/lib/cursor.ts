@@ -59,7 +59,13 @@ export function flattenPages<T>(pages: readonly Page<T>[] | undefined, idOf: (ro
 }
 
 /** Whether the virtual window reached the end of the loaded rows, so the next page should load. */
-export function shouldLoadMore(lastVisibleIndex: number, loadedCount: number, hasNext: boolean, busy: boolean, threshold = 20): boolean {
+export function shouldLoadMore(
+  lastVisibleIndex: number,
+  loadedCount: number,
+  hasNext: boolean,
+  busy: boolean,
+  threshold = 20,
+): boolean {
   return hasNext && !busy && lastVisibleIndex >= loadedCount - threshold;
 }
 

@@ -41,7 +41,10 @@ export interface ProductForm {
   status: string;
 }
 
-export function validateProduct(form: Partial<ProductForm>, { requireSku }: { requireSku: boolean }): Problems<keyof ProductForm> {
+export function validateProduct(
+  form: Partial<ProductForm>,
+  { requireSku }: { requireSku: boolean },
+): Problems<keyof ProductForm> {
   const p: Problems<keyof ProductForm> = {};
   const sku = form.sku?.trim() ?? '';
   if (requireSku && !sku) p.sku = 'required';
@@ -76,7 +79,11 @@ export function validateCatalog(form: CatalogForm): Problems<keyof CatalogForm> 
   return p;
 }
 
-export function validatePasswordChange(current: string, next: string, repeat: string): Problems<'current' | 'next' | 'repeat'> {
+export function validatePasswordChange(
+  current: string,
+  next: string,
+  repeat: string,
+): Problems<'current' | 'next' | 'repeat'> {
   const p: Problems<'current' | 'next' | 'repeat'> = {};
   if (!current) p.current = 'required';
   if (next.length < 12) p.next = 'passwordShort';
@@ -88,7 +95,16 @@ export function validatePasswordChange(current: string, next: string, repeat: st
 export function productPayload(form: Partial<ProductForm>): Record<string, string | number | null> {
   const out: Record<string, string | number | null> = {};
   const text = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? null : v.trim());
-  for (const key of ['sku', 'name', 'gtin', 'unit', 'manufacturerName', 'manufacturerPid', 'keywords', 'status'] as const) {
+  for (const key of [
+    'sku',
+    'name',
+    'gtin',
+    'unit',
+    'manufacturerName',
+    'manufacturerPid',
+    'keywords',
+    'status',
+  ] as const) {
     const v = text(form[key]);
     if (v !== undefined) out[key] = v;
   }

@@ -6,7 +6,14 @@
 export type ValueKind = 'text' | 'number' | 'decimal' | 'integer' | 'boolean' | 'enum' | 'range';
 
 export type Parsed = { ok: true; value: string } | { ok: false; problem: ProblemCode };
-export type ProblemCode = 'notNumber' | 'notWhole' | 'notAmount' | 'rangeOrder' | 'rangeIncomplete' | 'notBoolean' | 'notAllowed';
+export type ProblemCode =
+  | 'notNumber'
+  | 'notWhole'
+  | 'notAmount'
+  | 'rangeOrder'
+  | 'rangeIncomplete'
+  | 'notBoolean'
+  | 'notAllowed';
 
 const NUMBER = /^[+-]?(\d+([.,]\d+)?|[.,]\d+)$/;
 const AMOUNT = /^\d{1,12}([.,]\d{1,4})?$/;
@@ -28,7 +35,11 @@ export function normaliseNumber(text: string, unit?: string | null): string | nu
 const YES = new Set(['true', '1', 'ja', 'yes', 'j', 'y', 'wahr']);
 const NO = new Set(['false', '0', 'nein', 'no', 'n', 'falsch']);
 
-export function parseInput(kind: ValueKind, raw: string, opts: { unit?: string | null; allowed?: readonly string[] } = {}): Parsed {
+export function parseInput(
+  kind: ValueKind,
+  raw: string,
+  opts: { unit?: string | null; allowed?: readonly string[] } = {},
+): Parsed {
   const text = raw.trim();
   // An empty input (or a range with both ends empty) clears the value: SetValue takes "" for that.
   if (kind !== 'text' && (text === '' || /^\.\.$/.test(text))) return { ok: true, value: '' };
@@ -55,7 +66,9 @@ export function parseInput(kind: ValueKind, raw: string, opts: { unit?: string |
       return { ok: false, problem: 'notBoolean' };
     }
     case 'enum':
-      return !opts.allowed || opts.allowed.includes(text) ? { ok: true, value: text } : { ok: false, problem: 'notAllowed' };
+      return !opts.allowed || opts.allowed.includes(text)
+        ? { ok: true, value: text }
+        : { ok: false, problem: 'notAllowed' };
     case 'range': {
       const parts = text.split(/\s*(?:\.\.|–|bis|to)\s*/);
       if (parts.length !== 2) return { ok: false, problem: 'rangeIncomplete' };

@@ -42,26 +42,57 @@ export default function AccountPage() {
     <>
       <h1>{t('account.title')}</h1>
       <dl className="facts">
-        <dt>{t('account.name')}</dt><dd>{account.user.name}</dd>
-        <dt>{t('signIn.email')}</dt><dd>{account.user.email}</dd>
-        <dt>{t('account.company')}</dt><dd>{account.company.name}</dd>
-        <dt>{t('account.role')}</dt><dd>{t(`role.${account.role}`)}</dd>
-        <dt>{t('account.aiSwitch')}</dt><dd>{account.aiMayEditClassifications ? t('common.yes') : t('common.no')}</dd>
+        <dt>{t('account.name')}</dt>
+        <dd>{account.user.name}</dd>
+        <dt>{t('signIn.email')}</dt>
+        <dd>{account.user.email}</dd>
+        <dt>{t('account.company')}</dt>
+        <dd>{account.company.name}</dd>
+        <dt>{t('account.role')}</dt>
+        <dd>{t(`role.${account.role}`)}</dd>
+        <dt>{t('account.aiSwitch')}</dt>
+        <dd>{account.aiMayEditClassifications ? t('common.yes') : t('common.no')}</dd>
       </dl>
       <form className="panel stack narrow" onSubmit={submit} noValidate aria-labelledby="pw-h">
         <h2 id="pw-h">{t('account.changePassword')}</h2>
         <p className="muted">{t('account.changeHint')}</p>
         <FormField label={t('account.currentPassword')} problem={text('current')}>
-          {(p) => <input {...p} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              autoComplete="current-password"
+              value={current}
+              onChange={(e) => setCurrent(e.target.value)}
+            />
+          )}
         </FormField>
         <FormField label={t('account.newPassword')} problem={text('next')} hint={t('account.newHint')}>
-          {(p) => <input {...p} type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              autoComplete="new-password"
+              value={next}
+              onChange={(e) => setNext(e.target.value)}
+            />
+          )}
         </FormField>
         <FormField label={t('account.repeatPassword')} problem={text('repeat')}>
-          {(p) => <input {...p} type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              autoComplete="new-password"
+              value={repeat}
+              onChange={(e) => setRepeat(e.target.value)}
+            />
+          )}
         </FormField>
         <ErrorText message={error} />
-        <button type="submit" className="primary" disabled={busy}>{busy ? t('common.working') : t('account.changePassword')}</button>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? t('common.working') : t('account.changePassword')}
+        </button>
       </form>
     </>
   );

@@ -16,11 +16,21 @@ export default function Admin() {
   const { isAdmin } = useSession();
   const client = useQueryClient();
   const announce = useAnnounce();
-  const users = useQuery({ queryKey: ['users'], queryFn: () => apiGet<{ items: UserRow[] }>('Account/GetUsers'), enabled: isAdmin });
+  const users = useQuery({
+    queryKey: ['users'],
+    queryFn: () => apiGet<{ items: UserRow[] }>('Account/GetUsers'),
+    enabled: isAdmin,
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [revoking, setRevoking] = useState<UserRow | null>(null);
 
-  if (!isAdmin) return (<><h1>{t('admin.title')}</h1><p className="notice">{t('admin.onlyAdmins')}</p></>);
+  if (!isAdmin)
+    return (
+      <>
+        <h1>{t('admin.title')}</h1>
+        <p className="notice">{t('admin.onlyAdmins')}</p>
+      </>
+    );
 
   const setSwitch = async (user: UserRow, enabled: boolean) => {
     setErrors({ ...errors, [user.userId]: '' });
@@ -45,7 +55,9 @@ export default function Admin() {
               <th scope="col">{t('signIn.email')}</th>
               <th scope="col">{t('account.role')}</th>
               <th scope="col">{t('account.aiSwitch')}</th>
-              <th scope="col"><span className="visually-hidden">{t('common.actions')}</span></th>
+              <th scope="col">
+                <span className="visually-hidden">{t('common.actions')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -56,13 +68,26 @@ export default function Admin() {
                 <td>{t(`role.${u.role}`)}</td>
                 <td>
                   <label className="switch">
-                    <input type="checkbox" role="switch" checked={u.aiMayEditClassifications} onChange={(e) => void setSwitch(u, e.target.checked)} aria-label={t('admin.switchFor', { name: u.name || u.email })} />
+                    <input
+                      type="checkbox"
+                      role="switch"
+                      checked={u.aiMayEditClassifications}
+                      onChange={(e) => void setSwitch(u, e.target.checked)}
+                      aria-label={t('admin.switchFor', { name: u.name || u.email })}
+                    />
                     <span>{u.aiMayEditClassifications ? t('common.on') : t('common.off')}</span>
                   </label>
                   <ErrorText message={errors[u.userId] || null} />
                 </td>
                 <td className="actions">
-                  <button type="button" className="danger-quiet" onClick={() => setRevoking(u)} aria-label={t('admin.revokeFor', { name: u.name || u.email })}>{t('admin.revoke')}</button>
+                  <button
+                    type="button"
+                    className="danger-quiet"
+                    onClick={() => setRevoking(u)}
+                    aria-label={t('admin.revokeFor', { name: u.name || u.email })}
+                  >
+                    {t('admin.revoke')}
+                  </button>
                 </td>
               </tr>
             ))}

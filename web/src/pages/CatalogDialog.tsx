@@ -15,21 +15,36 @@ import { useSession } from '../session/session';
 const empty: CatalogForm = { name: '', catalogType: 'full', catalogVersion: '', language: 'deu', currency: 'EUR' };
 
 /** Create (catalog = null) or edit a catalog: name, type, version, language, currency. */
-export function CatalogDialog({ catalog, open, onClose }: { catalog: Catalog | null; open: boolean; onClose: () => void }) {
+export function CatalogDialog({
+  catalog,
+  open,
+  onClose,
+}: {
+  catalog: Catalog | null;
+  open: boolean;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const { departmentId } = useSession();
   const client = useQueryClient();
   const announce = useAnnounce();
   const [form, setForm] = useState<CatalogForm>(() =>
     catalog
-      ? { name: catalog.name, catalogType: catalog.catalogType ?? '', catalogVersion: catalog.catalogVersion ?? '', language: catalog.language, currency: catalog.currency }
+      ? {
+          name: catalog.name,
+          catalogType: catalog.catalogType ?? '',
+          catalogVersion: catalog.catalogVersion ?? '',
+          language: catalog.language,
+          currency: catalog.currency,
+        }
       : empty,
   );
   const [error, setError] = useState<string | null>(null);
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const problems = tried ? validateCatalog(form) : {};
-  const set = (key: keyof CatalogForm) => (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value });
+  const set = (key: keyof CatalogForm) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [key]: e.target.value });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -61,7 +76,11 @@ export function CatalogDialog({ catalog, open, onClose }: { catalog: Catalog | n
 
   const problem = (key: keyof CatalogForm) => (problems[key] ? t(`problem.${problems[key]!}`) : null);
   return (
-    <Dialog title={catalog ? t('catalogs.editTitle', { name: catalog.name }) : t('catalogs.createTitle')} open={open} onClose={onClose}>
+    <Dialog
+      title={catalog ? t('catalogs.editTitle', { name: catalog.name }) : t('catalogs.createTitle')}
+      open={open}
+      onClose={onClose}
+    >
       <form className="stack" onSubmit={submit} noValidate>
         <FormField label={t('field.name')} problem={problem('name')}>
           {(p) => <input {...p} value={form.name} onChange={set('name')} required autoFocus />}
@@ -85,13 +104,24 @@ export function CatalogDialog({ catalog, open, onClose }: { catalog: Catalog | n
             {(p) => <input {...p} value={form.language} onChange={set('language')} maxLength={3} />}
           </FormField>
           <FormField label={t('field.currency')} problem={problem('currency')} hint={t('catalogs.currencyHint')}>
-            {(p) => <input {...p} value={form.currency} onChange={(e) => setForm({ ...form, currency: e.target.value.toUpperCase() })} maxLength={3} />}
+            {(p) => (
+              <input
+                {...p}
+                value={form.currency}
+                onChange={(e) => setForm({ ...form, currency: e.target.value.toUpperCase() })}
+                maxLength={3}
+              />
+            )}
           </FormField>
         </div>
         <ErrorText message={error} />
         <div className="dialog-actions">
-          <button type="button" onClick={onClose}>{t('common.cancel')}</button>
-          <button type="submit" className="primary" disabled={busy}>{busy ? t('common.working') : t('common.save')}</button>
+          <button type="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? t('common.working') : t('common.save')}
+          </button>
         </div>
       </form>
     </Dialog>

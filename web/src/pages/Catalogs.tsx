@@ -25,7 +25,9 @@ export default function Catalogs() {
     <>
       <div className="page-head">
         <h1>{t('catalogs.title')}</h1>
-        <button type="button" className="primary" onClick={() => setEditing('new')}>{t('catalogs.create')}</button>
+        <button type="button" className="primary" onClick={() => setEditing('new')}>
+          {t('catalogs.create')}
+        </button>
       </div>
       <QueryState isPending={catalogs.isPending} error={catalogs.error}>
         {catalogs.data?.items.length ? (
@@ -38,26 +40,54 @@ export default function Catalogs() {
                 <th scope="col">{t('field.catalogVersion')}</th>
                 <th scope="col">{t('field.language')}</th>
                 <th scope="col">{t('field.currency')}</th>
-                <th scope="col" className="num">{t('catalogs.categories')}</th>
-                <th scope="col" className="num">{t('catalogs.products')}</th>
+                <th scope="col" className="num">
+                  {t('catalogs.categories')}
+                </th>
+                <th scope="col" className="num">
+                  {t('catalogs.products')}
+                </th>
                 <th scope="col">{t('common.updatedAt')}</th>
-                <th scope="col"><span className="visually-hidden">{t('common.actions')}</span></th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('common.actions')}</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {catalogs.data.items.map((c) => (
                 <tr key={c.catalogId}>
-                  <th scope="row"><Link to={`/products?catalog=${c.catalogId}`}>{c.name}</Link></th>
+                  <th scope="row">
+                    <Link to={`/products?catalog=${c.catalogId}`}>{c.name}</Link>
+                  </th>
                   <td>{c.catalogType ?? '–'}</td>
                   <td>{c.catalogVersion ?? '–'}</td>
                   <td>{c.language}</td>
                   <td>{c.currency}</td>
-                  <td className="num"><Link to={`/categories?catalog=${c.catalogId}`} aria-label={t('catalogs.categoriesOf', { name: c.name, count: num(c.categoryCount) })}>{num(c.categoryCount)}</Link></td>
+                  <td className="num">
+                    <Link
+                      to={`/categories?catalog=${c.catalogId}`}
+                      aria-label={t('catalogs.categoriesOf', { name: c.name, count: num(c.categoryCount) })}
+                    >
+                      {num(c.categoryCount)}
+                    </Link>
+                  </td>
                   <td className="num">{num(c.productCount)}</td>
                   <td>{date(c.updatedAt)}</td>
                   <td className="actions">
-                    <button type="button" onClick={() => setEditing(c)} aria-label={t('catalogs.editNamed', { name: c.name })}>{t('common.edit')}</button>
-                    <button type="button" className="danger-quiet" onClick={() => setDeleting(c)} aria-label={t('catalogs.deleteNamed', { name: c.name })}>{t('common.delete')}</button>
+                    <button
+                      type="button"
+                      onClick={() => setEditing(c)}
+                      aria-label={t('catalogs.editNamed', { name: c.name })}
+                    >
+                      {t('common.edit')}
+                    </button>
+                    <button
+                      type="button"
+                      className="danger-quiet"
+                      onClick={() => setDeleting(c)}
+                      aria-label={t('catalogs.deleteNamed', { name: c.name })}
+                    >
+                      {t('common.delete')}
+                    </button>
                   </td>
                 </tr>
               ))}
@@ -71,7 +101,15 @@ export default function Catalogs() {
       <ConfirmDialog
         open={deleting !== null}
         title={t('catalogs.deleteTitle')}
-        message={deleting ? t('catalogs.deleteText', { name: deleting.name, products: num(deleting.productCount), categories: num(deleting.categoryCount) }) : ''}
+        message={
+          deleting
+            ? t('catalogs.deleteText', {
+                name: deleting.name,
+                products: num(deleting.productCount),
+                categories: num(deleting.categoryCount),
+              })
+            : ''
+        }
         confirmLabel={t('catalogs.deleteConfirm')}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {

@@ -52,7 +52,9 @@ export default function Categories() {
         ) : (
           <div className="split">
             <section className="panel tree-panel" aria-labelledby="tree-h">
-              <h2 id="tree-h" className="h3">{t('categories.tree', { catalog: catalog.name })}</h2>
+              <h2 id="tree-h" className="h3">
+                {t('categories.tree', { catalog: catalog.name })}
+              </h2>
               <p className="muted small">{t('categories.dndHint')}</p>
               <ErrorText message={moveError} />
               <QueryState isPending={top.isPending} error={top.error}>
@@ -61,15 +63,35 @@ export default function Categories() {
                 ) : (
                   <ul role="tree" aria-labelledby="tree-h" className="tree" onKeyDown={treeKeyNav}>
                     {items.map((c) => (
-                      <CategoryNode key={c.categoryId} category={c} level={1} selectedId={selected?.categoryId ?? null} focusId={focusId} onSelect={setSelected} onMove={(id, parent) => void move(id, parent)} dragged={dragged} />
+                      <CategoryNode
+                        key={c.categoryId}
+                        category={c}
+                        level={1}
+                        selectedId={selected?.categoryId ?? null}
+                        focusId={focusId}
+                        onSelect={setSelected}
+                        onMove={(id, parent) => void move(id, parent)}
+                        dragged={dragged}
+                      />
                     ))}
                   </ul>
                 )}
                 <div
                   className={overTop ? 'drop-top drop-over' : 'drop-top'}
-                  onDragOver={(e) => { if (dragged.current) { e.preventDefault(); setOverTop(true); } }}
+                  onDragOver={(e) => {
+                    if (dragged.current) {
+                      e.preventDefault();
+                      setOverTop(true);
+                    }
+                  }}
                   onDragLeave={() => setOverTop(false)}
-                  onDrop={(e) => { e.preventDefault(); setOverTop(false); const id = dragged.current; dragged.current = null; if (id) void move(id, null); }}
+                  onDrop={(e) => {
+                    e.preventDefault();
+                    setOverTop(false);
+                    const id = dragged.current;
+                    dragged.current = null;
+                    if (id) void move(id, null);
+                  }}
                 >
                   {t('categories.dropTop')}
                 </div>

@@ -28,12 +28,29 @@ export default function Dashboard() {
       <h1>{t('dashboard.title')}</h1>
       <p className="muted">{t('dashboard.intro', { company: account.company.name, department })}</p>
       <section aria-labelledby="stats-h">
-        <h2 id="stats-h" className="visually-hidden">{t('dashboard.stats')}</h2>
+        <h2 id="stats-h" className="visually-hidden">
+          {t('dashboard.stats')}
+        </h2>
         <QueryState isPending={stats.isPending} error={stats.error}>
           <ul className="stat-cards">
-            <li><Link to="/catalogs"><strong>{num(stats.data?.catalogs ?? 0)}</strong><span>{t('dashboard.catalogs')}</span></Link></li>
-            <li><Link to="/categories"><strong>{num(stats.data?.categories ?? 0)}</strong><span>{t('dashboard.categories')}</span></Link></li>
-            <li><Link to="/products"><strong>{num(stats.data?.products ?? 0)}</strong><span>{t('dashboard.products')}</span></Link></li>
+            <li>
+              <Link to="/catalogs">
+                <strong>{num(stats.data?.catalogs ?? 0)}</strong>
+                <span>{t('dashboard.catalogs')}</span>
+              </Link>
+            </li>
+            <li>
+              <Link to="/categories">
+                <strong>{num(stats.data?.categories ?? 0)}</strong>
+                <span>{t('dashboard.categories')}</span>
+              </Link>
+            </li>
+            <li>
+              <Link to="/products">
+                <strong>{num(stats.data?.products ?? 0)}</strong>
+                <span>{t('dashboard.products')}</span>
+              </Link>
+            </li>
           </ul>
         </QueryState>
       </section>
@@ -43,12 +60,20 @@ export default function Dashboard() {
           <QueryState isPending={jobs.isPending} error={jobs.error}>
             {jobs.data?.items.length ? (
               <table className="table">
-                <thead><tr><th scope="col">{t('job.kind')}</th><th scope="col">{t('job.state')}</th><th scope="col">{t('job.created')}</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('job.kind')}</th>
+                    <th scope="col">{t('job.state')}</th>
+                    <th scope="col">{t('job.created')}</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {jobs.data.items.map((job) => (
                     <tr key={job.jobId}>
                       <td>{kind(job.kind)}</td>
-                      <td><JobStateBadge state={job.state} /></td>
+                      <td>
+                        <JobStateBadge state={job.state} />
+                      </td>
                       <td>{date(job.createdAt)}</td>
                     </tr>
                   ))}
@@ -58,7 +83,9 @@ export default function Dashboard() {
               <p className="muted">{t('dashboard.noJobs')}</p>
             )}
           </QueryState>
-          <p><Link to="/exports">{t('dashboard.toExports')}</Link></p>
+          <p>
+            <Link to="/exports">{t('dashboard.toExports')}</Link>
+          </p>
         </section>
         <section aria-labelledby="sync-h" className="panel">
           <h2 id="sync-h">{t('dashboard.syncRuns')}</h2>
@@ -68,7 +95,8 @@ export default function Dashboard() {
                 {syncJobs.data.items.map((c) =>
                   c.lastRun ? (
                     <li key={c.connectionId}>
-                      <JobStateBadge state={c.lastRun.state} /> <Link to="/sync">{c.name}</Link> {c.lastRun.dryRun ? `(${t('sync.dryRun')})` : ''} · {date(c.lastRun.createdAt)}
+                      <JobStateBadge state={c.lastRun.state} /> <Link to="/sync">{c.name}</Link>{' '}
+                      {c.lastRun.dryRun ? `(${t('sync.dryRun')})` : ''} · {date(c.lastRun.createdAt)}
                     </li>
                   ) : null,
                 )}

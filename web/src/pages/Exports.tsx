@@ -30,7 +30,12 @@ export default function Exports() {
     if (!catalog) return;
     setError(null);
     try {
-      await apiPost<{ jobId: string }>('Export/StartExport', templateId ? { departmentId, catalogId: catalog.catalogId, templateId } : { departmentId, catalogId: catalog.catalogId, exportType });
+      await apiPost<{ jobId: string }>(
+        'Export/StartExport',
+        templateId
+          ? { departmentId, catalogId: catalog.catalogId, templateId }
+          : { departmentId, catalogId: catalog.catalogId, exportType },
+      );
       await client.invalidateQueries({ queryKey: keys.jobs });
     } catch (err) {
       setError(describeError(err, t));
@@ -45,23 +50,39 @@ export default function Exports() {
       </div>
       <QueryState isPending={isPending} error={catalogError}>
         <form className="panel row wrap" onSubmit={start} aria-labelledby="start-h">
-          <h2 id="start-h" className="visually-hidden">{t('exports.start')}</h2>
+          <h2 id="start-h" className="visually-hidden">
+            {t('exports.start')}
+          </h2>
           {picker}
           <label className="inline-field">
             <span>{t('exports.template')}</span>
             <select value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
               <option value="">{t('exports.noTemplate')}</option>
-              {templates.data?.items.map((tp) => <option key={tp.templateId} value={tp.templateId}>{tp.name} ({tp.exportType})</option>)}
+              {templates.data?.items.map((tp) => (
+                <option key={tp.templateId} value={tp.templateId}>
+                  {tp.name} ({tp.exportType})
+                </option>
+              ))}
             </select>
           </label>
           <label className="inline-field">
             <span>{t('exports.format')}</span>
-            <select value={templateId ? '' : exportType} disabled={Boolean(templateId)} onChange={(e) => setExportType(e.target.value)}>
+            <select
+              value={templateId ? '' : exportType}
+              disabled={Boolean(templateId)}
+              onChange={(e) => setExportType(e.target.value)}
+            >
               {templateId && <option value="">{t('exports.fromTemplate')}</option>}
-              {EXPORT_TYPES.map((f) => <option key={f} value={f}>{t(`exports.type.${f}`)}</option>)}
+              {EXPORT_TYPES.map((f) => (
+                <option key={f} value={f}>
+                  {t(`exports.type.${f}`)}
+                </option>
+              ))}
             </select>
           </label>
-          <button type="submit" className="primary" disabled={!catalog}>{t('exports.start')}</button>
+          <button type="submit" className="primary" disabled={!catalog}>
+            {t('exports.start')}
+          </button>
           <ErrorText message={error} />
         </form>
       </QueryState>
@@ -70,7 +91,9 @@ export default function Exports() {
         <QueryState isPending={jobs.isPending} error={jobs.error}>
           {jobs.data?.items.length ? (
             <ul className="job-list">
-              {jobs.data.items.map((job) => <JobCard key={job.jobId} job={job} />)}
+              {jobs.data.items.map((job) => (
+                <JobCard key={job.jobId} job={job} />
+              ))}
             </ul>
           ) : (
             <p className="empty">{t('exports.noJobs')}</p>
@@ -108,21 +131,38 @@ function JobCard({ job: listed }: { job: Job }) {
         <strong>{kind(job.kind)}</strong> <JobStateBadge state={job.state} />
         <span className="muted">{date(job.createdAt)}</span>
       </div>
-      {!isTerminal(job.state) && <ProgressBar label={t('exports.progressOf', { kind: kind(job.kind) })} done={job.progress.done} total={job.progress.total} />}
-      {job.state === 'failed' && job.error && <p className="error-text">{t('exports.failed', { reason: job.error })}</p>}
+      {!isTerminal(job.state) && (
+        <ProgressBar
+          label={t('exports.progressOf', { kind: kind(job.kind) })}
+          done={job.progress.done}
+          total={job.progress.total}
+        />
+      )}
+      {job.state === 'failed' && job.error && (
+        <p className="error-text">{t('exports.failed', { reason: job.error })}</p>
+      )}
       {job.warnings.length > 0 && (
         <details>
           <summary>{t('exports.warnings', { count: job.warnings.length })}</summary>
-          <ul>{job.warnings.slice(0, 100).map((w, i) => <li key={i}>{w}</li>)}</ul>
+          <ul>
+            {job.warnings.slice(0, 100).map((w, i) => (
+              <li key={i}>{w}</li>
+            ))}
+          </ul>
         </details>
       )}
       <div className="job-actions">
         {job.state === 'succeeded' && job.kind === 'export' && fileName && (
           <a className="button primary" href={`/api/Export/Download?jobId=${job.jobId}`} download={fileName}>
-            {t('exports.download', { name: fileName })}{typeof job.result?.size === 'number' ? ` (${num(Math.ceil(job.result.size / 1024))} KB)` : ''}
+            {t('exports.download', { name: fileName })}
+            {typeof job.result?.size === 'number' ? ` (${num(Math.ceil(job.result.size / 1024))} KB)` : ''}
           </a>
         )}
-        {!isTerminal(job.state) && <button type="button" onClick={() => void cancel()}>{t('exports.cancel')}</button>}
+        {!isTerminal(job.state) && (
+          <button type="button" onClick={() => void cancel()}>
+            {t('exports.cancel')}
+          </button>
+        )}
       </div>
       <ErrorText message={error} />
     </li>

@@ -7,7 +7,9 @@ export default function NotFound() {
     <>
       <h1>{t('notFound.title')}</h1>
       <p>{t('notFound.text')}</p>
-      <p><Link to="/">{t('nav.dashboard')}</Link></p>
+      <p>
+        <Link to="/">{t('nav.dashboard')}</Link>
+      </p>
     </>
   );
 }

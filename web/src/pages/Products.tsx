@@ -32,15 +32,25 @@ export default function Products() {
   const list = useInfiniteQuery({
     queryKey: listKey(query),
     queryFn: ({ pageParam, signal }) =>
-      apiGet<Page<Product>>('Catalog/GetProducts', { catalogId: query.catalogId, ...canonical(query), cursor: pageParam, limit: PAGE_SIZE }, { signal }),
+      apiGet<Page<Product>>(
+        'Catalog/GetProducts',
+        { catalogId: query.catalogId, ...canonical(query), cursor: pageParam, limit: PAGE_SIZE },
+        { signal },
+      ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursorOf,
     enabled: Boolean(catalog),
   });
   const rows = useMemo(() => flattenPages(list.data?.pages, (p) => p.productId), [list.data]);
 
-  const allColumns = useMemo(() => [...BUILT_IN_COLUMNS, ...(attributes.data?.items ?? []).map(attributeColumn)], [attributes.data]);
-  const columns = useMemo(() => columnIds.map((id) => allColumns.find((c) => c.id === id)).filter((c) => c !== undefined), [columnIds, allColumns]);
+  const allColumns = useMemo(
+    () => [...BUILT_IN_COLUMNS, ...(attributes.data?.items ?? []).map(attributeColumn)],
+    [attributes.data],
+  );
+  const columns = useMemo(
+    () => columnIds.map((id) => allColumns.find((c) => c.id === id)).filter((c) => c !== undefined),
+    [columnIds, allColumns],
+  );
 
   const update = useCallback(
     (patch: Partial<ListQuery>) => {
@@ -62,7 +72,8 @@ export default function Products() {
       else next.add(id);
       return next;
     });
-  const toggleAll = () => setSelected((s) => (rows.every((r) => s.has(r.productId)) ? new Set() : new Set(rows.map((r) => r.productId))));
+  const toggleAll = () =>
+    setSelected((s) => (rows.every((r) => s.has(r.productId)) ? new Set() : new Set(rows.map((r) => r.productId))));
 
   return (
     <>
@@ -70,8 +81,17 @@ export default function Products() {
         <h1>{t('products.title')}</h1>
         <div className="toolbar">
           {picker}
-          <ColumnChooser all={allColumns} chosen={columnIds} onChange={(ids) => { setColumnIds(ids); saveColumnChoice(ids); }} />
-          <button type="button" className="primary" disabled={!catalog} onClick={() => setCreating(true)}>{t('products.create')}</button>
+          <ColumnChooser
+            all={allColumns}
+            chosen={columnIds}
+            onChange={(ids) => {
+              setColumnIds(ids);
+              saveColumnChoice(ids);
+            }}
+          />
+          <button type="button" className="primary" disabled={!catalog} onClick={() => setCreating(true)}>
+            {t('products.create')}
+          </button>
         </div>
       </div>
       <QueryState isPending={isPending} error={error}>
@@ -82,17 +102,35 @@ export default function Products() {
             <Filters key={catalog.catalogId} query={query} onChange={update} />
             <div className="selection-bar" aria-live="polite">
               <span>
-                {list.isSuccess && (list.hasNextPage ? t('products.loadedMore', { count: num(rows.length) }) : t('products.count', { count: num(rows.length) }))}
+                {list.isSuccess &&
+                  (list.hasNextPage
+                    ? t('products.loadedMore', { count: num(rows.length) })
+                    : t('products.count', { count: num(rows.length) }))}
                 {selected.size > 0 && ` · ${t('products.selected', { count: num(selected.size) })}`}
               </span>
-              <button type="button" disabled={selected.size === 0} onClick={() => setMassEdit('selection')}>{t('massEdit.forSelection')}</button>
-              <button type="button" onClick={() => setMassEdit('filter')}>{t('massEdit.forFilter')}</button>
+              <button type="button" disabled={selected.size === 0} onClick={() => setMassEdit('selection')}>
+                {t('massEdit.forSelection')}
+              </button>
+              <button type="button" onClick={() => setMassEdit('filter')}>
+                {t('massEdit.forFilter')}
+              </button>
             </div>
             <QueryState isPending={list.isPending} error={list.error}>
               {rows.length === 0 ? (
                 <p className="empty">{query.q || params.size > 1 ? t('products.noMatch') : t('products.empty')}</p>
               ) : (
-                <ProductGrid rows={rows} columns={columns} query={query} hasNext={Boolean(list.hasNextPage)} loadingMore={list.isFetchingNextPage} loadMore={loadMore} selected={selected} toggle={toggle} toggleAll={toggleAll} onSort={onSort} />
+                <ProductGrid
+                  rows={rows}
+                  columns={columns}
+                  query={query}
+                  hasNext={Boolean(list.hasNextPage)}
+                  loadingMore={list.isFetchingNextPage}
+                  loadMore={loadMore}
+                  selected={selected}
+                  toggle={toggle}
+                  toggleAll={toggleAll}
+                  onSort={onSort}
+                />
               )}
             </QueryState>
             {list.isFetchNextPageError && <QueryState isPending={false} error={list.error} />}

@@ -19,17 +19,26 @@ import type { Connection, SyncRun } from './sync/sync-types';
 export default function Sync() {
   const { t } = useI18n();
   const { isAdmin } = useSession();
-  const connections = useQuery({ queryKey: ['sync', 'connections'], queryFn: () => apiGet<{ items: Connection[] }>('Sync/GetConnections') });
+  const connections = useQuery({
+    queryKey: ['sync', 'connections'],
+    queryFn: () => apiGet<{ items: Connection[] }>('Sync/GetConnections'),
+  });
   const [editing, setEditing] = useState<Connection | 'new' | null>(null);
   return (
     <>
       <div className="page-head">
         <h1>{t('sync.title')}</h1>
-        {isAdmin && !connections.error && <button type="button" className="primary" onClick={() => setEditing('new')}>{t('sync.add')}</button>}
+        {isAdmin && !connections.error && (
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            {t('sync.add')}
+          </button>
+        )}
       </div>
       <QueryState isPending={connections.isPending} error={connections.error} unsupportedText={t('sync.unsupported')}>
         {connections.data?.items.length ? (
-          connections.data.items.map((c) => <ConnectionCard key={c.connectionId} connection={c} onEdit={() => setEditing(c)} />)
+          connections.data.items.map((c) => (
+            <ConnectionCard key={c.connectionId} connection={c} onEdit={() => setEditing(c)} />
+          ))
         ) : (
           <p className="empty">{t('sync.none')}</p>
         )}
@@ -52,7 +61,8 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
   const runs = useQuery({
     queryKey: ['sync', 'runs', connection.connectionId],
     queryFn: () => apiGet<Page<SyncRun>>('Sync/GetRuns', { connectionId: connection.connectionId, limit: 10 }),
-    refetchInterval: (q) => (q.state.data?.items.some((r) => r.state === 'queued' || r.state === 'running') ? 2000 : false),
+    refetchInterval: (q) =>
+      q.state.data?.items.some((r) => r.state === 'queued' || r.state === 'running') ? 2000 : false,
   });
   const catalogName = catalogs.data?.items.find((c) => c.catalogId === connection.catalogId)?.name ?? '';
 
@@ -65,34 +75,84 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
       setError(describeError(err, t));
     }
   };
-  const test = () => act(async () => {
-    const r = await apiPost<{ ok: boolean; status: number; mappings?: { manufacturers: number; units: number; taxes: number }; error?: string }>('Sync/TestConnection', { departmentId, connectionId: connection.connectionId });
-    setMessage(r.ok ? t('sync.testOk', { manufacturers: r.mappings?.manufacturers ?? 0, units: r.mappings?.units ?? 0, taxes: r.mappings?.taxes ?? 0 }) : t('sync.testFailed', { status: r.status, error: r.error ?? '' }));
-  });
-  const start = (dryRun: boolean, confirmDeactivations = false) => act(async () => {
-    await apiPost('Sync/StartSync', { departmentId, connectionId: connection.connectionId, dryRun, confirmDeactivations });
-    announce(dryRun ? t('sync.dryRunStarted') : t('sync.started'));
-    await client.invalidateQueries({ queryKey: ['sync', 'runs', connection.connectionId] });
-  });
+  const test = () =>
+    act(async () => {
+      const r = await apiPost<{
+        ok: boolean;
+        status: number;
+        mappings?: { manufacturers: number; units: number; taxes: number };
+        error?: string;
+      }>('Sync/TestConnection', { departmentId, connectionId: connection.connectionId });
+      setMessage(
+        r.ok
+          ? t('sync.testOk', {
+              manufacturers: r.mappings?.manufacturers ?? 0,
+              units: r.mappings?.units ?? 0,
+              taxes: r.mappings?.taxes ?? 0,
+            })
+          : t('sync.testFailed', { status: r.status, error: r.error ?? '' }),
+      );
+    });
+  const start = (dryRun: boolean, confirmDeactivations = false) =>
+    act(async () => {
+      await apiPost('Sync/StartSync', {
+        departmentId,
+        connectionId: connection.connectionId,
+        dryRun,
+        confirmDeactivations,
+      });
+      announce(dryRun ? t('sync.dryRunStarted') : t('sync.started'));
+      await client.invalidateQueries({ queryKey: ['sync', 'runs', connection.connectionId] });
+    });
 
   return (
     <section className="panel stack" aria-labelledby={`conn-${connection.connectionId}`}>
       <div className="page-head">
-        <h2 id={`conn-${connection.connectionId}`} className="h3">{connection.name}</h2>
+        <h2 id={`conn-${connection.connectionId}`} className="h3">
+          {connection.name}
+        </h2>
         <div className="toolbar">
-          <button type="button" onClick={() => void test()}>{t('sync.test')}</button>
-          <button type="button" onClick={() => void start(true)}>{t('sync.dryRunStart')}</button>
-          <button type="button" className="primary" onClick={() => void start(false)}>{t('sync.start')}</button>
-          {isAdmin && <button type="button" onClick={onEdit}>{t('common.edit')}</button>}
-          {isAdmin && <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>{t('common.delete')}</button>}
+          <button type="button" onClick={() => void test()}>
+            {t('sync.test')}
+          </button>
+          <button type="button" onClick={() => void start(true)}>
+            {t('sync.dryRunStart')}
+          </button>
+          <button type="button" className="primary" onClick={() => void start(false)}>
+            {t('sync.start')}
+          </button>
+          {isAdmin && (
+            <button type="button" onClick={onEdit}>
+              {t('common.edit')}
+            </button>
+          )}
+          {isAdmin && (
+            <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>
+              {t('common.delete')}
+            </button>
+          )}
         </div>
       </div>
-      <p className="muted">{t('sync.summary', { catalog: catalogName, url: connection.connectorUrl, schedule: connection.options.schedule ? t(`sync.schedule.${connection.options.schedule}`) : t('sync.schedule.none') })}</p>
-      {message && <p role="status" className="notice">{message}</p>}
+      <p className="muted">
+        {t('sync.summary', {
+          catalog: catalogName,
+          url: connection.connectorUrl,
+          schedule: connection.options.schedule
+            ? t(`sync.schedule.${connection.options.schedule}`)
+            : t('sync.schedule.none'),
+        })}
+      </p>
+      {message && (
+        <p role="status" className="notice">
+          {message}
+        </p>
+      )}
       {connection.lastRun?.report?.deactivationsRefused ? (
         <p className="notice">
           {t('sync.refused', { count: connection.lastRun.report.deactivationsRefused })}{' '}
-          <button type="button" onClick={() => void start(false, true)}>{t('sync.confirmDeactivations')}</button>
+          <button type="button" onClick={() => void start(false, true)}>
+            {t('sync.confirmDeactivations')}
+          </button>
         </p>
       ) : null}
       <ErrorText message={error} />
@@ -106,7 +166,13 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
                   <JobStateBadge state={r.state} /> {r.dryRun && <span className="badge">{t('sync.dryRun')}</span>}
                   <span className="muted">{date(r.createdAt)}</span>
                   {r.report && (
-                    <button type="button" aria-expanded={openRun === r.jobId} onClick={() => setOpenRun(openRun === r.jobId ? null : r.jobId)}>{t('sync.report')}</button>
+                    <button
+                      type="button"
+                      aria-expanded={openRun === r.jobId}
+                      onClick={() => setOpenRun(openRun === r.jobId ? null : r.jobId)}
+                    >
+                      {t('sync.report')}
+                    </button>
                   )}
                 </div>
                 {r.error && <p className="error-text">{r.error}</p>}

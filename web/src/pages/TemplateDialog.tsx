@@ -29,7 +29,8 @@ export function TemplateDialog({ template, onClose }: { template: ExportTemplate
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const bmecat = exportType.startsWith('BMEcat');
-  const set = <K extends keyof TemplateOptions>(key: K, value: TemplateOptions[K]) => setOptions({ ...options, [key]: value });
+  const set = <K extends keyof TemplateOptions>(key: K, value: TemplateOptions[K]) =>
+    setOptions({ ...options, [key]: value });
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -42,7 +43,13 @@ export function TemplateDialog({ template, onClose }: { template: ExportTemplate
     const clean = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== '' && v !== undefined));
     if (exportType !== 'BMEcat') delete clean.namespace;
     try {
-      await apiPost(template ? 'Export/UpdateTemplate' : 'Export/AddTemplate', { templateId: template?.templateId, name: name.trim(), exportType, language, options: clean });
+      await apiPost(template ? 'Export/UpdateTemplate' : 'Export/AddTemplate', {
+        templateId: template?.templateId,
+        name: name.trim(),
+        exportType,
+        language,
+        options: clean,
+      });
       await client.invalidateQueries({ queryKey: keys.templates });
       announce(t('form.saved'));
       onClose();
@@ -54,23 +61,42 @@ export function TemplateDialog({ template, onClose }: { template: ExportTemplate
   }
 
   return (
-    <Dialog title={template ? t('templates.editTitle', { name: template.name }) : t('templates.createTitle')} open onClose={onClose} wide>
+    <Dialog
+      title={template ? t('templates.editTitle', { name: template.name }) : t('templates.createTitle')}
+      open
+      onClose={onClose}
+      wide
+    >
       <form className="form-grid" onSubmit={submit} noValidate>
-        <FormField label={t('field.name')}>{(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} autoFocus />}</FormField>
+        <FormField label={t('field.name')}>
+          {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} autoFocus />}
+        </FormField>
         <FormField label={t('exports.format')}>
           {(p) => (
             <select {...p} value={exportType} onChange={(e) => setExportType(e.target.value)}>
-              {EXPORT_TYPES.map((f) => <option key={f} value={f}>{t(`exports.type.${f}`)}</option>)}
+              {EXPORT_TYPES.map((f) => (
+                <option key={f} value={f}>
+                  {t(`exports.type.${f}`)}
+                </option>
+              ))}
             </select>
           )}
         </FormField>
-        <FormField label={t('field.language')} hint={t('catalogs.languageHint')}>{(p) => <input {...p} value={language} maxLength={3} onChange={(e) => setLanguage(e.target.value)} />}</FormField>
-        <FormField label={t('templates.priceType')} hint={t('templates.priceTypeHint')}>{(p) => <input {...p} value={options.priceType ?? ''} onChange={(e) => set('priceType', e.target.value)} />}</FormField>
+        <FormField label={t('field.language')} hint={t('catalogs.languageHint')}>
+          {(p) => <input {...p} value={language} maxLength={3} onChange={(e) => setLanguage(e.target.value)} />}
+        </FormField>
+        <FormField label={t('templates.priceType')} hint={t('templates.priceTypeHint')}>
+          {(p) => <input {...p} value={options.priceType ?? ''} onChange={(e) => set('priceType', e.target.value)} />}
+        </FormField>
         <fieldset className="plain-fieldset">
           <legend>{t('templates.systems')}</legend>
           {SYSTEMS.map((s) => (
             <label key={s} className="check-field">
-              <input type="checkbox" checked={(options.classificationSystems ?? SYSTEMS).includes(s)} onChange={() => set('classificationSystems', toggle(options.classificationSystems, s, SYSTEMS))} />
+              <input
+                type="checkbox"
+                checked={(options.classificationSystems ?? SYSTEMS).includes(s)}
+                onChange={() => set('classificationSystems', toggle(options.classificationSystems, s, SYSTEMS))}
+              />
               <span>{s}</span>
             </label>
           ))}
@@ -79,29 +105,58 @@ export function TemplateDialog({ template, onClose }: { template: ExportTemplate
           <legend>{t('templates.statuses')}</legend>
           {PRODUCT_STATUSES.map((s) => (
             <label key={s} className="check-field">
-              <input type="checkbox" checked={(options.statuses ?? PRODUCT_STATUSES).includes(s)} onChange={() => set('statuses', toggle(options.statuses, s, PRODUCT_STATUSES))} />
+              <input
+                type="checkbox"
+                checked={(options.statuses ?? PRODUCT_STATUSES).includes(s)}
+                onChange={() => set('statuses', toggle(options.statuses, s, PRODUCT_STATUSES))}
+              />
               <span>{t(`status.${s}`)}</span>
             </label>
           ))}
         </fieldset>
         <label className="check-field">
-          <input type="checkbox" checked={options.includeAttributes ?? true} onChange={(e) => set('includeAttributes', e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={options.includeAttributes ?? true}
+            onChange={(e) => set('includeAttributes', e.target.checked)}
+          />
           <span>{t('templates.includeAttributes')}</span>
         </label>
         <label className="check-field">
-          <input type="checkbox" checked={options.inheritFromMaster ?? true} onChange={(e) => set('inheritFromMaster', e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={options.inheritFromMaster ?? true}
+            onChange={(e) => set('inheritFromMaster', e.target.checked)}
+          />
           <span>{t('templates.inherit')}</span>
         </label>
         {bmecat && (
           <>
-            <FormField label={t('templates.buyerName')}>{(p) => <input {...p} value={options.buyerName ?? ''} onChange={(e) => set('buyerName', e.target.value)} />}</FormField>
-            <FormField label={t('templates.mimeRoot')} hint="https://…">{(p) => <input {...p} type="url" value={options.mimeRoot ?? ''} onChange={(e) => set('mimeRoot', e.target.value)} />}</FormField>
+            <FormField label={t('templates.buyerName')}>
+              {(p) => (
+                <input {...p} value={options.buyerName ?? ''} onChange={(e) => set('buyerName', e.target.value)} />
+              )}
+            </FormField>
+            <FormField label={t('templates.mimeRoot')} hint="https://…">
+              {(p) => (
+                <input
+                  {...p}
+                  type="url"
+                  value={options.mimeRoot ?? ''}
+                  onChange={(e) => set('mimeRoot', e.target.value)}
+                />
+              )}
+            </FormField>
           </>
         )}
         {exportType === 'BMEcat' && (
           <FormField label={t('templates.namespace')}>
             {(p) => (
-              <select {...p} value={options.namespace ?? '2005fd'} onChange={(e) => set('namespace', e.target.value as '2005fd')}>
+              <select
+                {...p}
+                value={options.namespace ?? '2005fd'}
+                onChange={(e) => set('namespace', e.target.value as '2005fd')}
+              >
                 <option value="2005fd">BMEcat 2005 (2005fd)</option>
                 <option value="2005">openTRANS 2.1 (2005)</option>
               </select>
@@ -110,8 +165,12 @@ export function TemplateDialog({ template, onClose }: { template: ExportTemplate
         )}
         <div className="span-2 form-actions">
           <ErrorText message={error} />
-          <button type="button" onClick={onClose}>{t('common.cancel')}</button>
-          <button type="submit" className="primary" disabled={busy}>{busy ? t('common.working') : t('common.save')}</button>
+          <button type="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? t('common.working') : t('common.save')}
+          </button>
         </div>
       </form>
     </Dialog>

@@ -18,10 +18,14 @@ export default function Templates() {
   const [deleting, setDeleting] = useState<ExportTemplate | null>(null);
   return (
     <>
-      <nav aria-label={t('editor.breadcrumb')} className="breadcrumb"><Link to="/exports">{t('nav.exports')}</Link></nav>
+      <nav aria-label={t('editor.breadcrumb')} className="breadcrumb">
+        <Link to="/exports">{t('nav.exports')}</Link>
+      </nav>
       <div className="page-head">
         <h1>{t('templates.title')}</h1>
-        <button type="button" className="primary" onClick={() => setEditing('new')}>{t('templates.create')}</button>
+        <button type="button" className="primary" onClick={() => setEditing('new')}>
+          {t('templates.create')}
+        </button>
       </div>
       <QueryState isPending={templates.isPending} error={templates.error}>
         {templates.data?.items.length ? (
@@ -32,7 +36,9 @@ export default function Templates() {
                 <th scope="col">{t('exports.format')}</th>
                 <th scope="col">{t('field.language')}</th>
                 <th scope="col">{t('common.updatedAt')}</th>
-                <th scope="col"><span className="visually-hidden">{t('common.actions')}</span></th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('common.actions')}</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -43,8 +49,21 @@ export default function Templates() {
                   <td>{tp.language}</td>
                   <td>{date(tp.updatedAt)}</td>
                   <td className="actions">
-                    <button type="button" onClick={() => setEditing(tp)} aria-label={t('templates.editNamed', { name: tp.name })}>{t('common.edit')}</button>
-                    <button type="button" className="danger-quiet" onClick={() => setDeleting(tp)} aria-label={t('templates.deleteNamed', { name: tp.name })}>{t('common.delete')}</button>
+                    <button
+                      type="button"
+                      onClick={() => setEditing(tp)}
+                      aria-label={t('templates.editNamed', { name: tp.name })}
+                    >
+                      {t('common.edit')}
+                    </button>
+                    <button
+                      type="button"
+                      className="danger-quiet"
+                      onClick={() => setDeleting(tp)}
+                      aria-label={t('templates.deleteNamed', { name: tp.name })}
+                    >
+                      {t('common.delete')}
+                    </button>
                   </td>
                 </tr>
               ))}

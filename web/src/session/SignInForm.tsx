@@ -22,7 +22,11 @@ export function SignInForm({ onSignedIn, email: presetEmail = '' }: { onSignedIn
       setPassword('');
       onSignedIn();
     } catch (err) {
-      setError(err instanceof ApiError && (err.status === 401 || err.status === 400) ? t('signIn.failed') : describeError(err, t));
+      setError(
+        err instanceof ApiError && (err.status === 401 || err.status === 400)
+          ? t('signIn.failed')
+          : describeError(err, t),
+      );
     } finally {
       setBusy(false);
     }
@@ -32,11 +36,25 @@ export function SignInForm({ onSignedIn, email: presetEmail = '' }: { onSignedIn
     <form className="stack" onSubmit={submit} noValidate={false}>
       <label className="field">
         <span>{t('signIn.email')}</span>
-        <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
       </label>
       <label className="field">
         <span>{t('signIn.password')}</span>
-        <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </label>
       <ErrorText message={error} />
       <button type="submit" className="primary" disabled={busy}>

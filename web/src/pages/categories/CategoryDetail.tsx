@@ -16,7 +16,11 @@ interface TreeNode extends Category {
   children: TreeNode[];
 }
 function flatten(nodes: TreeNode[], skip: string, prefix = ''): { id: string; label: string }[] {
-  return nodes.flatMap((n) => (n.categoryId === skip ? [] : [{ id: n.categoryId, label: prefix + n.name }, ...flatten(n.children ?? [], skip, `${prefix}${n.name} › `)]));
+  return nodes.flatMap((n) =>
+    n.categoryId === skip
+      ? []
+      : [{ id: n.categoryId, label: prefix + n.name }, ...flatten(n.children ?? [], skip, `${prefix}${n.name} › `)],
+  );
 }
 
 interface Props {
@@ -61,7 +65,12 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
   const add = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      const created = await apiPost<Category>('Catalog/AddCategory', { departmentId, catalogId, parentId: category?.categoryId ?? null, name: childName.trim() });
+      const created = await apiPost<Category>('Catalog/AddCategory', {
+        departmentId,
+        catalogId,
+        parentId: category?.categoryId ?? null,
+        name: childName.trim(),
+      });
       announce(t('categories.created', { name: created.name }));
       setChildName('');
       await refresh();
@@ -70,7 +79,12 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
   const rename = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      const updated = await apiPost<Category>('Catalog/UpdateCategory', { departmentId, catalogId, categoryId: category!.categoryId, name: name.trim() });
+      const updated = await apiPost<Category>('Catalog/UpdateCategory', {
+        departmentId,
+        catalogId,
+        categoryId: category!.categoryId,
+        name: name.trim(),
+      });
       announce(t('categories.renamed', { name: updated.name }));
       onChanged(updated);
       await refresh();
@@ -82,14 +96,18 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
       <FormField label={category ? t('categories.newChild', { name: category.name }) : t('categories.newTop')}>
         {(p) => <input {...p} value={childName} onChange={(e) => setChildName(e.target.value)} />}
       </FormField>
-      <button type="submit" disabled={!childName.trim()}>{t('categories.add')}</button>
+      <button type="submit" disabled={!childName.trim()}>
+        {t('categories.add')}
+      </button>
     </form>
   );
 
   if (!category) {
     return (
       <section className="panel" aria-labelledby="detail-h">
-        <h2 id="detail-h" className="h3">{t('categories.noneSelected')}</h2>
+        <h2 id="detail-h" className="h3">
+          {t('categories.noneSelected')}
+        </h2>
         {addForm}
         <ErrorText message={error} />
       </section>
@@ -98,15 +116,23 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
   const count = category.subtreeProductCount ?? category.productCount;
   return (
     <section className="panel stack" aria-labelledby="detail-h">
-      <h2 id="detail-h" className="h3">{category.name}</h2>
+      <h2 id="detail-h" className="h3">
+        {category.name}
+      </h2>
       <p className="muted">
         {count !== undefined ? t('categories.productCount', { count: num(count) }) : null}{' '}
-        <Link to={`/products?catalog=${catalogId}&categoryId=${category.categoryId}&subtree=true`}>{t('categories.showProducts')}</Link>
+        <Link to={`/products?catalog=${catalogId}&categoryId=${category.categoryId}&subtree=true`}>
+          {t('categories.showProducts')}
+        </Link>
       </p>
       <ErrorText message={error} />
       <form className="row" onSubmit={rename} noValidate>
-        <FormField label={t('categories.rename')}>{(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}</FormField>
-        <button type="submit" disabled={!name.trim() || name === category.name}>{t('common.save')}</button>
+        <FormField label={t('categories.rename')}>
+          {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
+        </FormField>
+        <button type="submit" disabled={!name.trim() || name === category.name}>
+          {t('common.save')}
+        </button>
       </form>
       {addForm}
       <form
@@ -120,14 +146,20 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
           {(p) => (
             <select {...p} value={target} onChange={(e) => setTarget(e.target.value)}>
               <option value="">{t('categories.topLevel')}</option>
-              {flatten(tree.data?.items ?? [], category.categoryId).map((o) => <option key={o.id} value={o.id}>{o.label}</option>)}
+              {flatten(tree.data?.items ?? [], category.categoryId).map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.label}
+                </option>
+              ))}
             </select>
           )}
         </FormField>
         <button type="submit">{t('categories.move')}</button>
       </form>
       <div>
-        <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>{t('categories.delete')}</button>
+        <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>
+          {t('categories.delete')}
+        </button>
       </div>
       <ConfirmDialog
         open={deleting}
@@ -136,7 +168,10 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
         confirmLabel={t('categories.delete')}
         onClose={() => setDeleting(false)}
         onConfirm={async () => {
-          const result = await apiPost<{ deleted: number }>('Catalog/DeleteCategory', { departmentId, categoryId: category.categoryId });
+          const result = await apiPost<{ deleted: number }>('Catalog/DeleteCategory', {
+            departmentId,
+            categoryId: category.categoryId,
+          });
           announce(t('categories.deleted', { count: num(result.deleted) }));
           onDeleted();
           await refresh();

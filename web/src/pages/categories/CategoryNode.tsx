@@ -46,36 +46,79 @@ export function CategoryNode({ category, level, selectedId, focusId, onSelect, o
       tabIndex={focusId === category.categoryId ? 0 : -1}
       onKeyDown={(e) => {
         if (e.target !== e.currentTarget) return;
-        if (e.key === 'ArrowRight' && !open && !leaf) { e.preventDefault(); setOpen(true); }
-        else if (e.key === 'ArrowLeft' && open) { e.preventDefault(); e.stopPropagation(); setOpen(false); }
-        else if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onSelect(category); }
+        if (e.key === 'ArrowRight' && !open && !leaf) {
+          e.preventDefault();
+          setOpen(true);
+        } else if (e.key === 'ArrowLeft' && open) {
+          e.preventDefault();
+          e.stopPropagation();
+          setOpen(false);
+        } else if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          onSelect(category);
+        }
       }}
-      onFocus={(e) => { if (e.target === e.currentTarget) onSelect(category); }}
-      onClick={(e) => { e.stopPropagation(); onSelect(category); (e.currentTarget as HTMLElement).focus(); }}
+      onFocus={(e) => {
+        if (e.target === e.currentTarget) onSelect(category);
+      }}
+      onClick={(e) => {
+        e.stopPropagation();
+        onSelect(category);
+        (e.currentTarget as HTMLElement).focus();
+      }}
     >
       <div
         className={over ? 'tree-row drop-over' : 'tree-row'}
         draggable
-        onDragStart={(e) => { e.stopPropagation(); dragged.current = category.categoryId; e.dataTransfer.effectAllowed = 'move'; }}
-        onDragOver={(e) => { if (dragged.current && dragged.current !== category.categoryId) { e.preventDefault(); setOver(true); } }}
+        onDragStart={(e) => {
+          e.stopPropagation();
+          dragged.current = category.categoryId;
+          e.dataTransfer.effectAllowed = 'move';
+        }}
+        onDragOver={(e) => {
+          if (dragged.current && dragged.current !== category.categoryId) {
+            e.preventDefault();
+            setOver(true);
+          }
+        }}
         onDragLeave={() => setOver(false)}
         onDrop={onDrop}
       >
         <span
           className="twisty"
           aria-hidden="true"
-          onClick={(e) => { e.stopPropagation(); if (!leaf) setOpen(!open); }}
+          onClick={(e) => {
+            e.stopPropagation();
+            if (!leaf) setOpen(!open);
+          }}
         >
           {leaf ? '·' : open ? '▾' : '▸'}
         </span>
         <span className="tree-name">{category.name}</span>
-        {count !== undefined && <span className="count" aria-label={t('categories.productCount', { count: num(count) })}>{num(count)}</span>}
+        {count !== undefined && (
+          <span className="count" aria-label={t('categories.productCount', { count: num(count) })}>
+            {num(count)}
+          </span>
+        )}
       </div>
       {open && (
         <ul role="group">
-          {children.isPending && <li role="none" className="muted">{t('common.loading')}</li>}
+          {children.isPending && (
+            <li role="none" className="muted">
+              {t('common.loading')}
+            </li>
+          )}
           {items?.map((c) => (
-            <CategoryNode key={c.categoryId} category={c} level={level + 1} selectedId={selectedId} focusId={focusId} onSelect={onSelect} onMove={onMove} dragged={dragged} />
+            <CategoryNode
+              key={c.categoryId}
+              category={c}
+              level={level + 1}
+              selectedId={selectedId}
+              focusId={focusId}
+              onSelect={onSelect}
+              onMove={onMove}
+              dragged={dragged}
+            />
           ))}
         </ul>
       )}
@@ -95,7 +138,8 @@ export function treeKeyNav(e: KeyboardEvent<HTMLElement>) {
   else if (e.key === 'ArrowUp') next = items[index - 1];
   else if (e.key === 'Home') next = items[0];
   else if (e.key === 'End') next = items[items.length - 1];
-  else if (e.key === 'ArrowLeft' && current.getAttribute('aria-expanded') !== 'true') next = current.parentElement?.closest<HTMLElement>('[role="treeitem"]') ?? undefined;
+  else if (e.key === 'ArrowLeft' && current.getAttribute('aria-expanded') !== 'true')
+    next = current.parentElement?.closest<HTMLElement>('[role="treeitem"]') ?? undefined;
   if (next) {
     e.preventDefault();
     next.focus();

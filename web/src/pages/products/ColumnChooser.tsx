@@ -2,7 +2,15 @@ import { useI18n } from '../../i18n/i18n';
 import type { GridColumn } from './columns';
 
 /** Which columns the grid shows (built-in fields and attributes); the choice is remembered. */
-export function ColumnChooser({ all, chosen, onChange }: { all: GridColumn[]; chosen: string[]; onChange: (ids: string[]) => void }) {
+export function ColumnChooser({
+  all,
+  chosen,
+  onChange,
+}: {
+  all: GridColumn[];
+  chosen: string[];
+  onChange: (ids: string[]) => void;
+}) {
   const { t } = useI18n();
   const set = new Set(chosen);
   return (
@@ -18,7 +26,10 @@ export function ColumnChooser({ all, chosen, onChange }: { all: GridColumn[]; ch
               disabled={c.id === 'sku'}
               onChange={(e) => onChange(e.target.checked ? [...chosen, c.id] : chosen.filter((id) => id !== c.id))}
             />
-            <span>{c.label ?? t(c.labelKey!)}{c.attribute ? ` · ${t('grid.attribute')}` : ''}</span>
+            <span>
+              {c.label ?? t(c.labelKey!)}
+              {c.attribute ? ` · ${t('grid.attribute')}` : ''}
+            </span>
           </label>
         ))}
       </fieldset>

@@ -43,14 +43,21 @@ export function Filters({ query, onChange }: { query: ListQuery; onChange: (patc
     <div className="filters" role="search">
       <label className="field search">
         <span>{t('products.search')}</span>
-        <input type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder={t('products.searchPlaceholder')} />
+        <input
+          type="search"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          placeholder={t('products.searchPlaceholder')}
+        />
       </label>
       <label className="field">
         <span>{t('field.status')}</span>
         <select value={query.status ?? ''} onChange={(e) => onChange({ status: e.target.value || undefined })}>
           <option value="">{t('products.allStatuses')}</option>
           {PRODUCT_STATUSES.map((s) => (
-            <option key={s} value={s}>{t(`status.${s}`)}</option>
+            <option key={s} value={s}>
+              {t(`status.${s}`)}
+            </option>
           ))}
         </select>
       </label>
@@ -59,12 +66,19 @@ export function Filters({ query, onChange }: { query: ListQuery; onChange: (patc
         <select value={query.categoryId ?? ''} onChange={(e) => onChange({ categoryId: e.target.value || undefined })}>
           <option value="">{t('products.allCategories')}</option>
           {flatten(tree.data?.items ?? []).map((c) => (
-            <option key={c.id} value={c.id}>{c.label}</option>
+            <option key={c.id} value={c.id}>
+              {c.label}
+            </option>
           ))}
         </select>
       </label>
       <label className="check-field">
-        <input type="checkbox" checked={query.subtree === true} disabled={!query.categoryId} onChange={(e) => onChange({ subtree: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={query.subtree === true}
+          disabled={!query.categoryId}
+          onChange={(e) => onChange({ subtree: e.target.checked })}
+        />
         <span>{t('products.subtree')}</span>
       </label>
       <form
@@ -75,7 +89,13 @@ export function Filters({ query, onChange }: { query: ListQuery; onChange: (patc
         }}
       >
         <label htmlFor="class-filter">{t('products.classCode')}</label>
-        <input id="class-filter" value={classCode} onChange={(e) => setClassCode(e.target.value)} onBlur={() => onChange({ classCode: classCode.trim() || undefined })} placeholder="EC000000" />
+        <input
+          id="class-filter"
+          value={classCode}
+          onChange={(e) => setClassCode(e.target.value)}
+          onBlur={() => onChange({ classCode: classCode.trim() || undefined })}
+          placeholder="EC000000"
+        />
       </form>
       <fieldset className="missing">
         <legend>{t('products.missing')}</legend>

@@ -35,7 +35,11 @@ export function InlineCell({ elementId, field, label, rowLabel, value, kind, all
   // Set while a save runs or the editor closes, so the blur that follows Enter or Escape does not save (again).
   const settled = useRef(false);
   const numeric = kind === 'decimal' || kind === 'number' || kind === 'integer';
-  const shown = numeric ? displayNumber(value, lang) : kind === 'enum' && field === 'status' && value ? t(`status.${value as 'active'}`) : (value ?? '');
+  const shown = numeric
+    ? displayNumber(value, lang)
+    : kind === 'enum' && field === 'status' && value
+      ? t(`status.${value as 'active'}`)
+      : (value ?? '');
 
   useEffect(() => {
     if (editing) input.current?.focus();
@@ -67,7 +71,12 @@ export function InlineCell({ elementId, field, label, rowLabel, value, kind, all
     setBusy(true);
     settled.current = true;
     try {
-      const result = await apiPost<{ value: string }>('Catalog/SetValue', { departmentId, elementId, field, value: parsed.value });
+      const result = await apiPost<{ value: string }>('Catalog/SetValue', {
+        departmentId,
+        elementId,
+        field,
+        value: parsed.value,
+      });
       setError(null);
       onSaved(result.value);
       close();
@@ -96,16 +105,42 @@ export function InlineCell({ elementId, field, label, rowLabel, value, kind, all
     <div className={error ? 'inline-cell has-error' : 'inline-cell'}>
       {editing ? (
         kind === 'enum' && (allowed || field === 'status') ? (
-          <select ref={input} aria-label={name} value={draft} disabled={busy} onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} onBlur={() => void save()}>
+          <select
+            ref={input}
+            aria-label={name}
+            value={draft}
+            disabled={busy}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={onKey}
+            onBlur={() => void save()}
+          >
             {(allowed ?? PRODUCT_STATUSES).map((v) => (
-              <option key={v} value={v}>{field === 'status' ? t(`status.${v as 'active'}`) : v}</option>
+              <option key={v} value={v}>
+                {field === 'status' ? t(`status.${v as 'active'}`) : v}
+              </option>
             ))}
           </select>
         ) : (
-          <input ref={input} aria-label={name} value={draft} disabled={busy} onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} onBlur={() => { if (!error) void save(); }} />
+          <input
+            ref={input}
+            aria-label={name}
+            value={draft}
+            disabled={busy}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={onKey}
+            onBlur={() => {
+              if (!error) void save();
+            }}
+          />
         )
       ) : (
-        <button ref={button} type="button" className="cell-button" onClick={open} aria-label={`${name}: ${shown || t('common.empty')}`}>
+        <button
+          ref={button}
+          type="button"
+          className="cell-button"
+          onClick={open}
+          aria-label={`${name}: ${shown || t('common.empty')}`}
+        >
           {shown || <span className="muted">–</span>}
         </button>
       )}

@@ -28,7 +28,19 @@ interface Report {
  * One field or attribute set to one value for the selection or for every product the filter
  * matches, as a background job (StartMassEdit) whose progress is polled: never a loop in the browser.
  */
-export function MassEditDialog({ catalogId, productIds, filter, attributes, onClose }: { catalogId: string; productIds?: string[]; filter?: ListQuery; attributes: Attribute[]; onClose: () => void }) {
+export function MassEditDialog({
+  catalogId,
+  productIds,
+  filter,
+  attributes,
+  onClose,
+}: {
+  catalogId: string;
+  productIds?: string[];
+  filter?: ListQuery;
+  attributes: Attribute[];
+  onClose: () => void;
+}) {
   const { t, num } = useI18n();
   const { departmentId } = useSession();
   const client = useQueryClient();
@@ -42,7 +54,9 @@ export function MassEditDialog({ catalogId, productIds, filter, attributes, onCl
   const job = useJob(jobId);
   const isFeature = field === FEATURE;
   const attribute = attributes.find((a) => a.code === field);
-  const kind: ValueKind = attribute ? (attribute.type as ValueKind) : (fields.find((f) => f.id === field)?.edit ?? 'text');
+  const kind: ValueKind = attribute
+    ? (attribute.type as ValueKind)
+    : (fields.find((f) => f.id === field)?.edit ?? 'text');
   const allowed = field === 'status' ? PRODUCT_STATUSES : (attribute?.enumValues ?? undefined);
 
   async function submit(e: FormEvent) {
@@ -59,7 +73,13 @@ export function MassEditDialog({ catalogId, productIds, filter, attributes, onCl
     setError(null);
     try {
       const { sort: _s, order: _o, ...where } = filter ? canonical(filter) : {};
-      const body = { departmentId, catalogId, field: isFeature ? featureCode.trim().toUpperCase() : field, value: parsed.value, ...(productIds ? { productIds } : { filter: where }) };
+      const body = {
+        departmentId,
+        catalogId,
+        field: isFeature ? featureCode.trim().toUpperCase() : field,
+        value: parsed.value,
+        ...(productIds ? { productIds } : { filter: where }),
+      };
       const { jobId: id } = await apiPost<{ jobId: string }>('Catalog/StartMassEdit', body);
       setJobId(id);
     } catch (err) {
@@ -73,7 +93,9 @@ export function MassEditDialog({ catalogId, productIds, filter, attributes, onCl
     if (done) void client.invalidateQueries({ queryKey: ['products', catalogId] });
     onClose();
   };
-  const scope = productIds ? t('massEdit.scopeSelection', { count: num(productIds.length) }) : t('massEdit.scopeFilter');
+  const scope = productIds
+    ? t('massEdit.scopeSelection', { count: num(productIds.length) })
+    : t('massEdit.scopeFilter');
 
   return (
     <Dialog title={t('massEdit.title')} open onClose={close}>
@@ -82,16 +104,31 @@ export function MassEditDialog({ catalogId, productIds, filter, attributes, onCl
         <form className="stack" onSubmit={submit} noValidate>
           <FormField label={t('massEdit.field')}>
             {(p) => (
-              <select {...p} value={field} onChange={(e) => { setField(e.target.value); setValue(''); }}>
+              <select
+                {...p}
+                value={field}
+                onChange={(e) => {
+                  setField(e.target.value);
+                  setValue('');
+                }}
+              >
                 <optgroup label={t('massEdit.builtIn')}>
-                  {fields.map((f) => <option key={f.id} value={f.id}>{t(f.labelKey!)}</option>)}
+                  {fields.map((f) => (
+                    <option key={f.id} value={f.id}>
+                      {t(f.labelKey!)}
+                    </option>
+                  ))}
                 </optgroup>
                 <optgroup label={t('massEdit.classification')}>
                   <option value={FEATURE}>{t('massEdit.feature')}</option>
                 </optgroup>
                 {attributes.length > 0 && (
                   <optgroup label={t('massEdit.attributes')}>
-                    {attributes.map((a) => <option key={a.code} value={a.code}>{a.name}</option>)}
+                    {attributes.map((a) => (
+                      <option key={a.code} value={a.code}>
+                        {a.name}
+                      </option>
+                    ))}
                   </optgroup>
                 )}
               </select>
@@ -99,15 +136,29 @@ export function MassEditDialog({ catalogId, productIds, filter, attributes, onCl
           </FormField>
           {isFeature && (
             <FormField label={t('massEdit.featureCode')} hint={t('massEdit.featureHint')}>
-              {(p) => <input {...p} value={featureCode} onChange={(e) => setFeatureCode(e.target.value)} placeholder="EF000008" />}
+              {(p) => (
+                <input
+                  {...p}
+                  value={featureCode}
+                  onChange={(e) => setFeatureCode(e.target.value)}
+                  placeholder="EF000008"
+                />
+              )}
             </FormField>
           )}
-          <FormField label={t('massEdit.value')} hint={attribute?.unit ? t('massEdit.unitHint', { unit: unitLabel(attribute.unit) }) : undefined}>
+          <FormField
+            label={t('massEdit.value')}
+            hint={attribute?.unit ? t('massEdit.unitHint', { unit: unitLabel(attribute.unit) }) : undefined}
+          >
             {(p) =>
               allowed ? (
                 <select {...p} value={value} onChange={(e) => setValue(e.target.value)}>
                   <option value="">{t('common.choose')}</option>
-                  {allowed.map((v) => <option key={v} value={v}>{field === 'status' ? t(`status.${v as 'active'}`) : v}</option>)}
+                  {allowed.map((v) => (
+                    <option key={v} value={v}>
+                      {field === 'status' ? t(`status.${v as 'active'}`) : v}
+                    </option>
+                  ))}
                 </select>
               ) : (
                 <input {...p} value={value} onChange={(e) => setValue(e.target.value)} />
@@ -116,28 +167,52 @@ export function MassEditDialog({ catalogId, productIds, filter, attributes, onCl
           </FormField>
           <ErrorText message={error} />
           <div className="dialog-actions">
-            <button type="button" onClick={close}>{t('common.cancel')}</button>
-            <button type="submit" className="primary">{t('massEdit.start')}</button>
+            <button type="button" onClick={close}>
+              {t('common.cancel')}
+            </button>
+            <button type="submit" className="primary">
+              {t('massEdit.start')}
+            </button>
           </div>
         </form>
       ) : (
         <div className="stack" aria-live="polite">
-          {job.data && <p><JobStateBadge state={job.data.state} /></p>}
-          <ProgressBar label={t('massEdit.progress')} done={job.data?.progress.done ?? 0} total={job.data?.progress.total ?? 0} />
+          {job.data && (
+            <p>
+              <JobStateBadge state={job.data.state} />
+            </p>
+          )}
+          <ProgressBar
+            label={t('massEdit.progress')}
+            done={job.data?.progress.done ?? 0}
+            total={job.data?.progress.total ?? 0}
+          />
           {job.error ? <ErrorText message={describeError(job.error, t)} /> : null}
           {job.data?.error && <ErrorText message={job.data.error} />}
           {report && (
             <div>
-              <p>{t('massEdit.report', { updated: num(report.updated), unchanged: num(report.unchanged), failed: num(report.failed.length) })}</p>
+              <p>
+                {t('massEdit.report', {
+                  updated: num(report.updated),
+                  unchanged: num(report.unchanged),
+                  failed: num(report.failed.length),
+                })}
+              </p>
               {report.failed.length > 0 && (
                 <ul className="plain-list">
-                  {report.failed.slice(0, 50).map((f) => <li key={f.productId}><strong>{f.sku ?? f.productId}</strong>: {f.error}</li>)}
+                  {report.failed.slice(0, 50).map((f) => (
+                    <li key={f.productId}>
+                      <strong>{f.sku ?? f.productId}</strong>: {f.error}
+                    </li>
+                  ))}
                 </ul>
               )}
             </div>
           )}
           <div className="dialog-actions">
-            <button type="button" className="primary" onClick={close}>{done ? t('common.close') : t('massEdit.background')}</button>
+            <button type="button" className="primary" onClick={close}>
+              {done ? t('common.close') : t('massEdit.background')}
+            </button>
           </div>
         </div>
       )}

@@ -13,7 +13,17 @@ import { validateProduct } from '../../lib/validate';
 import { useSession } from '../../session/session';
 
 /** SKU and name of a new product (or of a variant when `parentId` is given), then its editor. */
-export function NewProductDialog({ catalogId, parentId, onClose, onCreated }: { catalogId: string; parentId?: string; onClose: () => void; onCreated?: (p: Product) => void }) {
+export function NewProductDialog({
+  catalogId,
+  parentId,
+  onClose,
+  onCreated,
+}: {
+  catalogId: string;
+  parentId?: string;
+  onClose: () => void;
+  onCreated?: (p: Product) => void;
+}) {
   const { t } = useI18n();
   const { departmentId } = useSession();
   const navigate = useNavigate();
@@ -32,7 +42,14 @@ export function NewProductDialog({ catalogId, parentId, onClose, onCreated }: { 
     setBusy(true);
     setError(null);
     try {
-      const product = await apiPost<Product>('Catalog/AddProduct', { departmentId, catalogId, parentId, sku: sku.trim(), name: name.trim() || null, status: 'draft' });
+      const product = await apiPost<Product>('Catalog/AddProduct', {
+        departmentId,
+        catalogId,
+        parentId,
+        sku: sku.trim(),
+        name: name.trim() || null,
+        status: 'draft',
+      });
       void client.invalidateQueries({ queryKey: ['products', catalogId] });
       void client.invalidateQueries({ queryKey: keys.stats });
       if (onCreated) onCreated(product);
@@ -51,11 +68,17 @@ export function NewProductDialog({ catalogId, parentId, onClose, onCreated }: { 
         <FormField label={t('field.sku')} problem={problems.sku ? t(`problem.${problems.sku}`) : null}>
           {(p) => <input {...p} value={sku} onChange={(e) => setSku(e.target.value)} required autoFocus />}
         </FormField>
-        <FormField label={t('field.name')}>{(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}</FormField>
+        <FormField label={t('field.name')}>
+          {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} />}
+        </FormField>
         <ErrorText message={error} />
         <div className="dialog-actions">
-          <button type="button" onClick={onClose}>{t('common.cancel')}</button>
-          <button type="submit" className="primary" disabled={busy}>{busy ? t('common.working') : t('common.create')}</button>
+          <button type="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? t('common.working') : t('common.create')}
+          </button>
         </div>
       </form>
     </Dialog>

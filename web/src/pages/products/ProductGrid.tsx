@@ -32,21 +32,34 @@ interface Props {
  * view exist in the DOM (a million-row catalog scrolls like a hundred), the next page loading
  * when the window nears the end of what is loaded.
  */
-export function ProductGrid({ rows, columns, query, hasNext, loadingMore, loadMore, selected, toggle, toggleAll, onSort }: Props) {
+export function ProductGrid({
+  rows,
+  columns,
+  query,
+  hasNext,
+  loadingMore,
+  loadMore,
+  selected,
+  toggle,
+  toggleAll,
+  onSort,
+}: Props) {
   const { t, num } = useI18n();
   const client = useQueryClient();
   const scroller = useRef<HTMLDivElement>(null);
   const needsValues = columns.some((c) => c.attribute);
 
   const patchRow = (productId: string, field: string, value: string) => {
-    client.setQueryData<InfiniteData<Page<Product>>>(listKey(query), (data) =>
-      data && {
-        ...data,
-        pages: data.pages.map((page) => ({
-          ...page,
-          items: page.items.map((p) => (p.productId === productId && field in p ? { ...p, [field]: value } : p)),
-        })),
-      },
+    client.setQueryData<InfiniteData<Page<Product>>>(
+      listKey(query),
+      (data) =>
+        data && {
+          ...data,
+          pages: data.pages.map((page) => ({
+            ...page,
+            items: page.items.map((p) => (p.productId === productId && field in p ? { ...p, [field]: value } : p)),
+          })),
+        },
     );
     void client.invalidateQueries({ queryKey: keys.product(productId) });
   };
@@ -57,11 +70,24 @@ export function ProductGrid({ rows, columns, query, hasNext, loadingMore, loadMo
         id: c.id,
         size: c.width,
         header: () => c.label ?? t(c.labelKey!),
-        cell: ({ row }) => <Cell column={c} product={row.original} needsValues={needsValues} onSaved={(v) => patchRow(row.original.productId, setValueField(c), v)} />,
+        cell: ({ row }) => (
+          <Cell
+            column={c}
+            product={row.original}
+            needsValues={needsValues}
+            onSaved={(v) => patchRow(row.original.productId, setValueField(c), v)}
+          />
+        ),
       })),
     [columns, t, needsValues], // eslint-disable-line react-hooks/exhaustive-deps
   );
-  const table = useReactTable({ data: rows, columns: defs, getCoreRowModel: getCoreRowModel(), manualSorting: true, getRowId: (p) => p.productId });
+  const table = useReactTable({
+    data: rows,
+    columns: defs,
+    getCoreRowModel: getCoreRowModel(),
+    manualSorting: true,
+    getRowId: (p) => p.productId,
+  });
   const tableRows = table.getRowModel().rows;
 
   const virtualizer = useVirtualizer({
@@ -83,17 +109,34 @@ export function ProductGrid({ rows, columns, query, hasNext, loadingMore, loadMo
 
   return (
     <div className="grid-scroller" ref={scroller} tabIndex={-1}>
-      <div role="table" aria-label={t('products.gridLabel')} aria-rowcount={hasNext ? -1 : rows.length + 1} className="grid" style={{ width }}>
+      <div
+        role="table"
+        aria-label={t('products.gridLabel')}
+        aria-rowcount={hasNext ? -1 : rows.length + 1}
+        className="grid"
+        style={{ width }}
+      >
         <div role="rowgroup" className="grid-head">
           <div role="row" aria-rowindex={1} className="grid-row">
             <div role="columnheader" className="grid-cell check" style={{ width: 44 }}>
-              <input type="checkbox" aria-label={t('grid.selectAll', { count: num(rows.length) })} checked={allSelected} onChange={toggleAll} />
+              <input
+                type="checkbox"
+                aria-label={t('grid.selectAll', { count: num(rows.length) })}
+                checked={allSelected}
+                onChange={toggleAll}
+              />
             </div>
             {table.getHeaderGroups()[0]!.headers.map((header) => {
               const col = columns.find((c) => c.id === header.column.id)!;
               const sorted = col.sort && currentSort === col.sort;
               return (
-                <div role="columnheader" key={header.id} className="grid-cell" style={{ width: col.width }} aria-sort={sorted ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
+                <div
+                  role="columnheader"
+                  key={header.id}
+                  className="grid-cell"
+                  style={{ width: col.width }}
+                  aria-sort={sorted ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
+                >
                   {col.sort ? (
                     <button type="button" className="sort-button" onClick={() => onSort(col.sort!)}>
                       {flexRender(header.column.columnDef.header, header.getContext())}
@@ -112,19 +155,43 @@ export function ProductGrid({ rows, columns, query, hasNext, loadingMore, loadMo
             const row = tableRows[item.index];
             if (!row) {
               return (
-                <div role="row" key="more" className="grid-row loading-row" style={{ transform: `translateY(${item.start}px)` }}>
-                  <div role="cell" className="grid-cell muted">{t('common.loading')}</div>
+                <div
+                  role="row"
+                  key="more"
+                  className="grid-row loading-row"
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  <div role="cell" className="grid-cell muted">
+                    {t('common.loading')}
+                  </div>
                 </div>
               );
             }
             const p = row.original;
             return (
-              <div role="row" key={row.id} aria-rowindex={item.index + 2} aria-selected={selected.has(p.productId)} className="grid-row" style={{ transform: `translateY(${item.start}px)` }}>
+              <div
+                role="row"
+                key={row.id}
+                aria-rowindex={item.index + 2}
+                aria-selected={selected.has(p.productId)}
+                className="grid-row"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
                 <div role="cell" className="grid-cell check" style={{ width: 44 }}>
-                  <input type="checkbox" aria-label={t('grid.selectRow', { sku: p.sku ?? p.productId })} checked={selected.has(p.productId)} onChange={() => toggle(p.productId)} />
+                  <input
+                    type="checkbox"
+                    aria-label={t('grid.selectRow', { sku: p.sku ?? p.productId })}
+                    checked={selected.has(p.productId)}
+                    onChange={() => toggle(p.productId)}
+                  />
                 </div>
                 {row.getVisibleCells().map((cell) => (
-                  <div role="cell" key={cell.id} className="grid-cell" style={{ width: columns.find((c) => c.id === cell.column.id)!.width }}>
+                  <div
+                    role="cell"
+                    key={cell.id}
+                    className="grid-cell"
+                    style={{ width: columns.find((c) => c.id === cell.column.id)!.width }}
+                  >
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </div>
                 ))}
@@ -138,7 +205,17 @@ export function ProductGrid({ rows, columns, query, hasNext, loadingMore, loadMo
 }
 
 /** One cell: the SKU links to the editor, editable fields edit in place, attributes load with the row. */
-function Cell({ column, product, needsValues, onSaved }: { column: GridColumn; product: Product; needsValues: boolean; onSaved: (v: string) => void }) {
+function Cell({
+  column,
+  product,
+  needsValues,
+  onSaved,
+}: {
+  column: GridColumn;
+  product: Product;
+  needsValues: boolean;
+  onSaved: (v: string) => void;
+}) {
   const { t, date } = useI18n();
   // Attribute values are not part of the list answer: the visible rows fetch their details (cached).
   const detail = useQuery({
@@ -153,7 +230,9 @@ function Cell({ column, product, needsValues, onSaved }: { column: GridColumn; p
   if (column.id === 'sku') {
     return (
       <span className="sku-cell">
-        <Link to={`/products/${product.productId}`} aria-label={t('grid.openProduct', { sku: product.sku ?? '' })}>{product.sku}</Link>
+        <Link to={`/products/${product.productId}`} aria-label={t('grid.openProduct', { sku: product.sku ?? '' })}>
+          {product.sku}
+        </Link>
       </span>
     );
   }

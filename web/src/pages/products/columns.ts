@@ -18,7 +18,12 @@ export interface GridColumn {
   read: (p: Product) => string | null;
 }
 
-const field = (id: keyof Product, labelKey: MessageKey, width: number, extra: Partial<GridColumn> = {}): GridColumn => ({
+const field = (
+  id: keyof Product,
+  labelKey: MessageKey,
+  width: number,
+  extra: Partial<GridColumn> = {},
+): GridColumn => ({
   id,
   labelKey,
   width,
@@ -50,7 +55,10 @@ export function attributeColumn(a: Attribute): GridColumn {
     label: a.unit ? `${a.name} (${unitLabel(a.unit)})` : a.name,
     width: 150,
     attribute: a,
-    edit: a.type === 'text' || a.type === 'number' || a.type === 'boolean' || a.type === 'enum' || a.type === 'range' ? a.type : 'text',
+    edit:
+      a.type === 'text' || a.type === 'number' || a.type === 'boolean' || a.type === 'enum' || a.type === 'range'
+        ? a.type
+        : 'text',
     read: (p) => p.values?.find((v) => v.code === a.code)?.value ?? null,
   };
 }

@@ -31,7 +31,11 @@ export function ConnectionDialog({ connection, onClose }: { connection: Connecti
     setError(null);
     try {
       const body = {
-        departmentId, catalogId, name: name.trim(), connectorUrl: connectorUrl.trim(), keyId: keyId.trim(),
+        departmentId,
+        catalogId,
+        name: name.trim(),
+        connectorUrl: connectorUrl.trim(),
+        keyId: keyId.trim(),
         ...(secret ? { secret } : {}),
         ...(connection ? { connectionId: connection.connectionId } : {}),
         options: { missing, maxDeactivationPercent: Number(maxPercent), schedule: schedule || null },
@@ -45,19 +49,44 @@ export function ConnectionDialog({ connection, onClose }: { connection: Connecti
   }
 
   return (
-    <Dialog title={connection ? t('sync.editTitle', { name: connection.name }) : t('sync.addTitle')} open onClose={onClose} wide>
+    <Dialog
+      title={connection ? t('sync.editTitle', { name: connection.name }) : t('sync.addTitle')}
+      open
+      onClose={onClose}
+      wide
+    >
       <form className="form-grid" onSubmit={submit} noValidate>
-        <FormField label={t('field.name')}>{(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} autoFocus />}</FormField>
+        <FormField label={t('field.name')}>
+          {(p) => <input {...p} value={name} onChange={(e) => setName(e.target.value)} autoFocus />}
+        </FormField>
         <FormField label={t('common.catalog')}>
           {(p) => (
             <select {...p} value={catalogId} onChange={(e) => setCatalogId(e.target.value)}>
-              {catalogs.data?.items.map((c) => <option key={c.catalogId} value={c.catalogId}>{c.name}</option>)}
+              {catalogs.data?.items.map((c) => (
+                <option key={c.catalogId} value={c.catalogId}>
+                  {c.name}
+                </option>
+              ))}
             </select>
           )}
         </FormField>
-        <FormField label={t('sync.url')}>{(p) => <input {...p} type="url" value={connectorUrl} onChange={(e) => setUrl(e.target.value)} />}</FormField>
-        <FormField label={t('sync.keyId')}>{(p) => <input {...p} value={keyId} onChange={(e) => setKeyId(e.target.value)} />}</FormField>
-        <FormField label={t('sync.secret')} hint={connection ? t('sync.secretKeep') : undefined}>{(p) => <input {...p} type="password" autoComplete="off" value={secret} onChange={(e) => setSecret(e.target.value)} />}</FormField>
+        <FormField label={t('sync.url')}>
+          {(p) => <input {...p} type="url" value={connectorUrl} onChange={(e) => setUrl(e.target.value)} />}
+        </FormField>
+        <FormField label={t('sync.keyId')}>
+          {(p) => <input {...p} value={keyId} onChange={(e) => setKeyId(e.target.value)} />}
+        </FormField>
+        <FormField label={t('sync.secret')} hint={connection ? t('sync.secretKeep') : undefined}>
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              autoComplete="off"
+              value={secret}
+              onChange={(e) => setSecret(e.target.value)}
+            />
+          )}
+        </FormField>
         <FormField label={t('sync.missing')}>
           {(p) => (
             <select {...p} value={missing} onChange={(e) => setMissing(e.target.value as 'deactivate')}>
@@ -66,7 +95,11 @@ export function ConnectionDialog({ connection, onClose }: { connection: Connecti
             </select>
           )}
         </FormField>
-        <FormField label={t('sync.maxPercent')}>{(p) => <input {...p} inputMode="numeric" value={maxPercent} onChange={(e) => setMaxPercent(e.target.value)} />}</FormField>
+        <FormField label={t('sync.maxPercent')}>
+          {(p) => (
+            <input {...p} inputMode="numeric" value={maxPercent} onChange={(e) => setMaxPercent(e.target.value)} />
+          )}
+        </FormField>
         <FormField label={t('sync.schedule')}>
           {(p) => (
             <select {...p} value={schedule} onChange={(e) => setSchedule(e.target.value)}>
@@ -78,8 +111,12 @@ export function ConnectionDialog({ connection, onClose }: { connection: Connecti
         </FormField>
         <div className="span-2 form-actions">
           <ErrorText message={error} />
-          <button type="button" onClick={onClose}>{t('common.cancel')}</button>
-          <button type="submit" className="primary">{t('common.save')}</button>
+          <button type="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="primary">
+            {t('common.save')}
+          </button>
         </div>
       </form>
     </Dialog>

@@ -8,7 +8,12 @@ export interface Connection {
   name: string;
   connectorUrl: string;
   keyId: string;
-  options: { missing: 'deactivate' | 'ignore'; maxDeactivationPercent: number; schedule: null | 'hourly' | 'daily'; defaultTaxCode?: string };
+  options: {
+    missing: 'deactivate' | 'ignore';
+    maxDeactivationPercent: number;
+    schedule: null | 'hourly' | 'daily';
+    defaultTaxCode?: string;
+  };
   hasSecret: boolean;
   lastRun: SyncRun | null;
   nextRunAt?: string | null;
