@@ -165,3 +165,30 @@ export interface UserRow {
 
 export const TERMINAL_STATES: JobState[] = ['succeeded', 'failed', 'cancelled'];
 export const isTerminal = (state: JobState) => TERMINAL_STATES.includes(state);
+
+/** One version of an element (`Catalog/GetHistory`, docs/history.md). */
+export interface HistoryChange {
+  path: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface HistoryItem {
+  versionId: string;
+  at: string;
+  action: 'create' | 'update' | 'delete' | 'restore';
+  elementKind: string;
+  user: { userId: string; name: string | null };
+  surface: 'web' | 'agent' | 'mcp' | 'job';
+  clientName?: string;
+  jobId?: string;
+  changes: HistoryChange[];
+}
+
+export interface RestoreResult {
+  elementId: string;
+  restoredFrom: string;
+  versionId: string | null;
+  changes: HistoryChange[];
+  skipped: { elementId: string; path: string; reason: string }[];
+}

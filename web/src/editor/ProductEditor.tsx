@@ -12,6 +12,7 @@ import { useSession } from '../session/session';
 import { AttributesForm } from './AttributesForm';
 import { ClassificationEditor } from './ClassificationEditor';
 import { FieldsForm } from './FieldsForm';
+import { HistoryPanel } from './HistoryPanel';
 import { MediaPanel } from './MediaPanel';
 import { PlacementsForm } from './PlacementsForm';
 import { VariantsPanel } from './VariantsPanel';
@@ -78,6 +79,7 @@ export default function ProductEditor() {
                 label: t('editor.tab.media', { count: p.media.length }),
                 content: () => <MediaPanel product={p} />,
               },
+              { id: 'history', label: t('editor.tab.history'), content: () => <HistoryPanel product={p} /> },
             ]}
           />
           <ConfirmDialog
