@@ -17,11 +17,11 @@ export async function connectHeapProbe(port: number) {
     ws.addEventListener('open', () => resolve());
     ws.addEventListener('error', () => reject(new Error(`cannot connect to the inspector on port ${port}`)));
   });
-  const send = (method: string) =>
+  const send = (method: string, params?: Record<string, unknown>) =>
     new Promise<any>((resolve) => {
       const id = ++nextId;
       pending.set(id, resolve);
-      ws.send(JSON.stringify({ id, method }));
+      ws.send(JSON.stringify({ id, method, params }));
     });
   let peak = 0;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -38,6 +38,16 @@ export async function connectHeapProbe(port: number) {
     stop(): number {
       clearInterval(timer);
       return peak;
+    },
+    /** Starts V8's sampling CPU profiler on the isolate (`Profiler.start`). */
+    async startProfile(): Promise<void> {
+      await send('Profiler.enable');
+      await send('Profiler.setSamplingInterval', { interval: 1000 });
+      await send('Profiler.start');
+    },
+    /** Stops the profiler and returns the profile (a `.cpuprofile` document: nodes, samples, timeDeltas). */
+    async stopProfile(): Promise<{ nodes: any[]; samples: number[]; timeDeltas: number[] }> {
+      return (await send('Profiler.stop')).profile;
     },
     close: () => ws.close(),
   };

@@ -11,6 +11,8 @@
  *   npm run bench:import -- --sizes 1000 --formats BMEcat,BMEcat-ETIM,BMEcat12,CSV
  *
  * The heap is sampled every 200 ms through the V8 inspector (bench/export-inspector.ts).
+ * `--profile` also records a CPU profile of the Worker during each import and prints where
+ * its thread spent the time (bench/cpu-profile.ts; "(idle)" is waiting for local D1 / R2).
  */
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +20,13 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { migrate, run } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
+import { summariseProfile } from './cpu-profile';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
 
 const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
 const formats = (argValue('--formats', 'BMEcat,CSV') ?? '').split(',');
+const profile = process.argv.includes('--profile');
 const SINGLE_UPLOAD_MAX = 90 * 1024 * 1024;
 
 interface Row {
@@ -145,6 +149,7 @@ async function benchSize(masters: number): Promise<Row[]> {
 
         const heapBefore = await heap.usedBytes();
         heap.start(200);
+        if (profile) await heap.startProfile();
         const started = performance.now();
         const job = await waitForJob(
           call,
@@ -158,6 +163,7 @@ async function benchSize(masters: number): Promise<Row[]> {
         );
         const seconds = (performance.now() - started) / 1000;
         const heapPeak = Math.max(heap.stop(), heapBefore);
+        if (profile) process.stderr.write(`${format}: ${summariseProfile(await heap.stopProfile())}\n`);
         if (job.state !== 'succeeded') throw new Error(`import ${format}: ${job.state} ${job.error}`);
         const expected = masters + seeded.variants;
         if (job.summary.created !== expected || job.summary.rejected !== 0)

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -95,6 +95,10 @@ export async function startDevServer(
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
+    // PIM_DEV_LOG=file keeps the server's output (the Worker's console.error lines) for a benchmark run.
+    const log = process.env.PIM_DEV_LOG;
+    if (log)
+      for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (d: Buffer) => appendFileSync(log, d));
     child.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
   });
   return {

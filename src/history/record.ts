@@ -1,4 +1,5 @@
-import { chunkForInsert, type BatchStatement, type Database } from '../db/client';
+import type { BatchStatement, Database } from '../db/client';
+import { jsonInsert } from '../db/json-rows';
 import { newId } from '../db/ids';
 import { historyVersions } from '../db/schema';
 import type { Actor } from './actor';
@@ -50,14 +51,12 @@ export function decodeChanges(text: string): Change[] {
   return (JSON.parse(text) as [string, Json, Json][]).map(([path, before, after]) => ({ path, before, after }));
 }
 
-const COLUMNS_PER_ROW = 10;
-
 /**
  * THE history helper: the INSERT statements that record `entries` as versions by `actor`. Put
  * them in the same `db.batch` as the change itself, so a failed write records nothing and a
  * successful one is never missing. Entries without any change are skipped (no statement), so
- * a write that changes nothing leaves no version. Rows are chunked under D1's 100 bound
- * parameters; the time is the database clock (`at` column default). Jobs call it with one
+ * a write that changes nothing leaves no version. Rows go as one JSON parameter per statement
+ * (db/json-rows.ts), so a job's batch of hundreds of entries is one statement; the time is the database clock (`at` column default). Jobs call it with one
  * entry per product per job. Returns the statements and the new versionId per element.
  */
 export function historyStatements(
@@ -86,10 +85,7 @@ export function historyStatements(
       changes: encodeChanges(changes),
     });
   }
-  const statements = chunkForInsert(rows, COLUMNS_PER_ROW).map(
-    (chunk) => db.insert(historyVersions).values(chunk) as BatchStatement,
-  );
-  return { statements, versionIds };
+  return { statements: jsonInsert(db, historyVersions, rows), versionIds };
 }
 
 /** `historyStatements` for one element. */

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { chunkForInsert, runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../db/ids';
+import { jsonInsert } from '../db/json-rows';
 import { catalogs, categories, importGroups } from '../db/schema';
 import type { FileGroup } from './bmecat-records';
 
@@ -91,8 +92,10 @@ export class CategoryMatcher {
   takeStatements(): BatchStatement[] {
     const rows = this.pending.splice(0);
     if (rows.length === 0) return [];
+    // As JSON rows: a drizzle multi-row INSERT also binds every literal column default, so
+    // `chunkForInsert(rows, 7)` went over D1's 100 parameters (a 1,000-group file failed).
     return [
-      ...chunkForInsert(rows, 7).map((chunk) => this.db.insert(categories).values(chunk)),
+      ...jsonInsert(this.db, categories, rows),
       this.db
         .update(catalogs)
         .set({ categoryCount: sql`${catalogs.categoryCount} + ${rows.length}` })
@@ -164,13 +167,15 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
   }
   const created = matcher.takeStatements();
   if (!dryRun) {
-    const updates: BatchStatement[] = staged
-      .filter((g) => idOf.get(g.groupId))
-      .map((g) =>
+    const pairs = staged.flatMap((g) => (idOf.get(g.groupId) ? [[g.groupId, idOf.get(g.groupId)!]] : []));
+    const updates: BatchStatement[] = [];
+    for (let i = 0; i < pairs.length; i += 2000)
+      updates.push(
         db
           .update(importGroups)
-          .set({ categoryId: idOf.get(g.groupId)! })
-          .where(and(eq(importGroups.jobId, jobId), eq(importGroups.groupId, g.groupId))),
+          .set({ categoryId: sql`json_extract(g.value, '$[1]')` })
+          .from(sql`json_each(${JSON.stringify(pairs.slice(i, i + 2000))}) AS g`)
+          .where(and(eq(importGroups.jobId, jobId), sql`${importGroups.groupId} = json_extract(g.value, '$[0]')`)),
       );
     await runBatch(db, [...created, ...updates]);
   }

@@ -2,10 +2,47 @@ import { and, eq, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { products } from '../db/schema';
 import { sha256Hex } from '../accounts/passwords';
-import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../catalog/product-aggregate';
+import { loadProductAggregates, type ProductNode } from '../catalog/product-aggregate';
+
+type ProductRow = ProductNode['product'];
+
+/**
+ * The parts of a product or variant its sync record is made of: a loaded ProductNode has
+ * them, and so does the state an upsert is about to write (upsert-fingerprints.ts computes the
+ * fingerprint from that instead of reading the products again).
+ */
+export interface RecordNode {
+  product: Pick<
+    ProductRow,
+    | 'sku'
+    | 'name'
+    | 'description'
+    | 'gtin'
+    | 'manufacturerName'
+    | 'manufacturerPid'
+    | 'unit'
+    | 'price'
+    | 'priceQuantity'
+    | 'keywords'
+    | 'deliveryTimeDays'
+    | 'status'
+  >;
+  values: { code: string; value: string }[];
+  classification: {
+    classes: { group: string; system: string; code: string }[];
+    features: { group: string; code: string; value: string; unit: string | null }[];
+  } | null;
+  media: { purpose: string; fileName: string; contentType: string; size: number; storageKey: string }[];
+}
+
+/** A master's RecordNode with its placements and variants (a ProductAggregate is one). */
+export interface RecordAggregate extends RecordNode {
+  categoryIds: string[];
+  variants: RecordNode[];
+}
 
 /** What the sync connector receives for one product or variant. */
-function nodeRecord(node: ProductNode) {
+function nodeRecord(node: RecordNode) {
   const p = node.product;
   return {
     sku: p.sku,
@@ -40,7 +77,7 @@ function nodeRecord(node: ProductNode) {
 const REFRESH_PAGE = 90;
 
 /** The record the sync sends for one master product, with its variants. Deterministic key order. */
-export function syncRecord(aggregate: ProductAggregate) {
+export function syncRecord(aggregate: RecordAggregate) {
   return {
     ...nodeRecord(aggregate),
     categoryIds: aggregate.categoryIds,

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
-import { chunkForInsert } from '../../db/client';
+import { jsonInsert } from '../../db/json-rows';
 import { newId } from '../../db/ids';
 import {
   attributeValues,
@@ -98,19 +98,23 @@ export class WriteSet {
   readonly placements: (typeof productCategories.$inferInsert)[] = [];
 
   flush(db: Database): BatchStatement[] {
-    const inserts = <T>(rows: T[], columns: number, insert: (chunk: T[]) => BatchStatement) =>
-      chunkForInsert(rows, columns).map(insert);
     return [
       ...this.statements,
-      ...inserts(this.products, 20, (chunk) => db.insert(products).values(chunk)),
-      ...inserts(this.links, 7, (chunk) => db.insert(classificationLinks).values(chunk)),
-      ...inserts(this.linkClasses, 4, (chunk) => db.insert(classificationLinkClasses).values(chunk)),
-      ...inserts(this.linkFeatures, 5, (chunk) => db.insert(classificationLinkFeatures).values(chunk)),
-      ...inserts(this.values, 7, (chunk) => db.insert(attributeValues).values(chunk)),
-      ...inserts(this.media, 12, (chunk) => db.insert(media).values(chunk)),
-      ...inserts(this.placements, 3, (chunk) => db.insert(productCategories).values(chunk)),
+      ...jsonInsert(db, products, this.products),
+      ...jsonInsert(db, classificationLinks, this.links),
+      ...jsonInsert(db, classificationLinkClasses, this.linkClasses),
+      ...jsonInsert(db, classificationLinkFeatures, this.linkFeatures),
+      ...jsonInsert(db, attributeValues, this.values),
+      ...jsonInsert(db, media, this.media),
+      ...jsonInsert(db, productCategories, this.placements),
     ];
   }
+}
+
+/** The media rows a write leaves, by file name: ids, and size, type and storage key as stored. */
+export interface WrittenMedia {
+  mediaIds: Map<string, string>;
+  mediaSizes: Map<string, { size: number; contentType: string; storageKey: string }>;
 }
 
 /**
@@ -130,10 +134,10 @@ export function nodeStatements(
     parts: ReturnType<typeof changedParts> | null;
   },
   out: WriteSet,
-): { mediaIds: Map<string, string>; mediaSizes: Map<string, { size: number; contentType: string }> } {
+): WrittenMedia {
   const { id, existing, parts } = target;
   const mediaIds = new Map<string, string>();
-  const mediaSizes = new Map<string, { size: number; contentType: string }>();
+  const mediaSizes: WrittenMedia['mediaSizes'] = new Map();
   const statements = out.statements;
   const all = existing === null;
   if (all) {
@@ -203,7 +207,11 @@ export function nodeStatements(
       const old = keep.get(m.fileName);
       if (old) {
         mediaIds.set(m.fileName, old.mediaId);
-        mediaSizes.set(m.fileName, { size: old.size, contentType: old.size > 0 ? old.contentType : m.contentType });
+        mediaSizes.set(m.fileName, {
+          size: old.size,
+          contentType: old.size > 0 ? old.contentType : m.contentType,
+          storageKey: old.storageKey,
+        });
         statements.push(
           db
             .update(media)
@@ -217,7 +225,9 @@ export function nodeStatements(
         );
       } else {
         const mediaId = newId();
+        const storageKey = `media-ref/${ctx.companyId}/${mediaId}`;
         mediaIds.set(m.fileName, mediaId);
+        mediaSizes.set(m.fileName, { size: 0, contentType: m.contentType, storageKey });
         // A reference only: no object is stored under this key until the file is uploaded (Media/Upload).
         out.media.push({
           id: mediaId,
@@ -227,7 +237,7 @@ export function nodeStatements(
           fileName: m.fileName,
           contentType: m.contentType,
           size: 0,
-          storageKey: `media-ref/${ctx.companyId}/${mediaId}`,
+          storageKey,
           description: m.description,
           sortOrder,
         });

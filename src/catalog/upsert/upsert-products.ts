@@ -1,15 +1,16 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../../db/client';
 import { newId } from '../../db/ids';
+import { jsonList } from '../../db/json-rows';
 import { catalogs, categories, products } from '../../db/schema';
 import { deleteObjects } from '../../media/media';
-import { refreshFingerprints } from '../../sync/sync-record';
 import type { Actor } from '../../history/actor';
 import { historyStatements, type HistoryEntry } from '../../history/record';
 import { snapshotAfter, snapshotOfNode } from './upsert-history';
 import type { Snapshot } from '../../history/snapshot';
-import { loadProductAggregates, type ProductNode } from '../product-aggregate';
+import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../product-aggregate';
 import { changedParts, nodeStatements, WriteSet } from './node-writes';
+import { bumpWithFingerprints, fingerprintsAfter, type WrittenNode } from './upsert-fingerprints';
 import type { ReferenceCache } from './reference-cache';
 import { classesNeeded, resolveRecord, type ResolvedNode } from './resolve-record';
 import { ItemError, type UpsertOutcome, type UpsertRecord } from './upsert-types';
@@ -28,48 +29,48 @@ export interface UpsertContext {
   /** Answer as if written, write nothing. */
   dryRun: boolean;
   cache: ReferenceCache;
-  /** Statements committed in the same transaction as the products, given the outcomes (e.g. an import's checkpoint and report rows). */
-  alsoInBatch?: (outcomes: UpsertOutcome[]) => BatchStatement[];
+  /**
+   * Statements committed in the same transaction as the products, given the outcomes and the
+   * number of placements written (e.g. an import's checkpoint and report rows).
+   */
+  alsoInBatch?: (outcomes: UpsertOutcome[], written: { placements: number }) => BatchStatement[];
   /** Masters not in the database that variants may name (SKU → id): what a dry run's earlier batch would have created. */
   knownMasters?: ReadonlyMap<string, string>;
 }
 
 type ExistingRow = { id: string; sku: string | null; parentId: string | null };
 
+/** The products of the catalog with these SKUs: one query whatever the number (json_each). */
 async function existingBySku(db: Database, ctx: UpsertContext, skus: string[]): Promise<Map<string, ExistingRow>> {
   const out = new Map<string, ExistingRow>();
-  for (let i = 0; i < skus.length; i += IN_CHUNK) {
-    const rows = await db
-      .select({ id: products.id, sku: products.sku, parentId: products.parentId })
-      .from(products)
-      .where(
-        and(
-          eq(products.catalogId, ctx.catalogId),
-          eq(products.companyId, ctx.companyId),
-          inArray(products.sku, skus.slice(i, i + IN_CHUNK)),
-        ),
-      );
-    for (const row of rows) out.set(row.sku!, row);
-  }
+  if (skus.length === 0) return out;
+  const rows = await db
+    .select({ id: products.id, sku: products.sku, parentId: products.parentId })
+    .from(products)
+    .where(
+      and(
+        eq(products.catalogId, ctx.catalogId),
+        eq(products.companyId, ctx.companyId),
+        sql`${products.sku} IN ${jsonList(skus)}`,
+      ),
+    );
+  for (const row of rows) out.set(row.sku!, row);
   return out;
 }
 
 async function categoriesOfCatalog(db: Database, ctx: UpsertContext, ids: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < ids.length; i += IN_CHUNK) {
-    const rows = await db
-      .select({ id: categories.id })
-      .from(categories)
-      .where(
-        and(
-          eq(categories.catalogId, ctx.catalogId),
-          eq(categories.companyId, ctx.companyId),
-          inArray(categories.id, ids.slice(i, i + IN_CHUNK)),
-        ),
-      );
-    for (const row of rows) found.add(row.id);
-  }
-  return found;
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: categories.id })
+    .from(categories)
+    .where(
+      and(
+        eq(categories.catalogId, ctx.catalogId),
+        eq(categories.companyId, ctx.companyId),
+        sql`${categories.id} IN ${jsonList(ids)}`,
+      ),
+    );
+  return new Set(rows.map((r) => r.id));
 }
 
 const outcome = (sku: string, status: UpsertOutcome['status'], productId: string | null = null): UpsertOutcome => ({
@@ -84,8 +85,9 @@ const outcome = (sku: string, status: UpsertOutcome['status'], productId: string
  * Creates or updates products and variants by SKU in one catalog, in one transaction: the one
  * upsert of the service, behind `UpsertProducts`, the `upsert_products` MCP tool and import
  * jobs. Each record is checked on its own; a record that fails is answered with the field and
- * reason and not written, the others are written together with their masters' revision bumps,
- * then the masters' fingerprints are refreshed. Outcomes come back in record order.
+ * reason and not written, the others are written together with their masters' revision bumps
+ * and new fingerprints (computed from the records written: upsert-fingerprints.ts). Outcomes
+ * come back in record order.
  */
 export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[]): Promise<UpsertOutcome[]> {
   const { db } = ctx;
@@ -106,15 +108,15 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
   const existing = await existingBySku(db, ctx, [
     ...new Set(resolved.flatMap((n) => (n ? [n.sku, ...(n.parentSku ? [n.parentSku] : [])] : []))),
   ]);
-  const ownSkus = new Set(resolved.flatMap((n) => (n ? [n.sku] : [])));
-  const masterIds = [
-    ...new Set([...existing.values()].filter((r) => ownSkus.has(r.sku!)).map((r) => r.parentId ?? r.id)),
-  ];
+  // Every master the call may touch: of the products it names, and the masters its variants name.
+  const masterIds = [...new Set([...existing.values()].map((r) => r.parentId ?? r.id))];
+  const aggregates = new Map<string, ProductAggregate>();
   const nodes = new Map<string, ProductNode>();
   const placements = new Map<string, string[]>();
   const variantIdsOf = new Map<string, string[]>();
   for (let i = 0; i < masterIds.length; i += IN_CHUNK) {
     for (const aggregate of await loadProductAggregates(db, ctx.companyId, masterIds.slice(i, i + IN_CHUNK))) {
+      aggregates.set(aggregate.product.id, aggregate);
       nodes.set(aggregate.product.id, aggregate);
       placements.set(aggregate.product.id, aggregate.categoryIds);
       variantIdsOf.set(
@@ -129,6 +131,8 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
   ]);
 
   const writes = new WriteSet();
+  const written = new Map<string, WrittenNode>();
+  let placementsWritten = 0;
   const history = new Map<string, HistoryEntry & { after: Snapshot }>();
   const touched = new Set<string>();
   const mastersInCall = new Map<string, string>();
@@ -172,7 +176,9 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
       if (ctx.mode === 'createOnly' || !node) return (outcomes[i] = outcome(next.sku, 'unchanged', row.id));
       const parts = changedParts(next, node, row.parentId ? null : (placements.get(row.id) ?? []));
       if (!parts.any) return (outcomes[i] = outcome(next.sku, 'unchanged', row.id));
-      const written = nodeStatements(db, ctx, next, { id: row.id, parentId, existing: node, parts }, writes);
+      const media = nodeStatements(db, ctx, next, { id: row.id, parentId, existing: node, parts }, writes);
+      written.set(row.id, { id: row.id, parentId, next, existing: node, parts, written: media });
+      if (parts.categories) placementsWritten += next.categoryIds!.length;
       const before = snapshotOfNode(
         node,
         row.parentId ? null : { categoryIds: placements.get(row.id) ?? [], variantIds: variantIdsOf.get(row.id) ?? [] },
@@ -181,19 +187,21 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
         elementId: row.id,
         kind: row.parentId ? 'variant' : 'product',
         before,
-        after: snapshotAfter(before, next, { sku: next.sku, ...written }),
+        after: snapshotAfter(before, next, { sku: next.sku, ...media }),
       });
       touched.add(row.parentId ?? row.id);
       return (outcomes[i] = outcome(next.sku, 'updated', row.id));
     }
     const id = newId();
     if (!parentId) mastersInCall.set(next.sku, id);
-    const written = nodeStatements(db, ctx, next, { id, parentId, existing: null, parts: null }, writes);
+    const media = nodeStatements(db, ctx, next, { id, parentId, existing: null, parts: null }, writes);
+    written.set(id, { id, parentId, next, existing: null, parts: null, written: media });
+    placementsWritten += next.categoryIds?.length ?? 0;
     history.set(id, {
       elementId: id,
       kind: parentId ? 'variant' : 'product',
       before: null,
-      after: snapshotAfter(null, next, { sku: next.sku, ...written }),
+      after: snapshotAfter(null, next, { sku: next.sku, ...media }),
     });
     if (parentId) {
       // The master's variant list changes too; recorded when the master is part of this call.
@@ -212,20 +220,28 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     plan(next, i);
   });
 
+  const extra = { placements: placementsWritten };
   if (ctx.dryRun) {
-    await runBatch(db, ctx.alsoInBatch?.(outcomes) ?? []);
+    await runBatch(db, ctx.alsoInBatch?.(outcomes, extra) ?? []);
     return outcomes;
   }
+  // Fingerprints from the records being written (no second read): a new master is inserted at
+  // revision 1 with its fingerprint; an existing one is bumped with its new fingerprint.
   const masters = [...touched];
-  const statements = [...writes.flush(db), ...historyStatements(db, ctx.actor, [...history.values()]).statements];
-  for (let i = 0; i < masters.length; i += IN_CHUNK) {
-    statements.push(
-      db
-        .update(products)
-        .set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
-        .where(inArray(products.id, masters.slice(i, i + IN_CHUNK))),
-    );
+  const fingerprints = await fingerprintsAfter(masters, aggregates, written);
+  for (const row of writes.products) {
+    const fingerprint = fingerprints.get(row.id);
+    if (fingerprint) Object.assign(row, { revision: 1, fingerprint, fingerprintRevision: 1 });
   }
+  const bumps = masters.flatMap((id) => {
+    const before = aggregates.get(id);
+    return before ? [{ id, revision: before.product.revision, fingerprint: fingerprints.get(id)! }] : [];
+  });
+  const statements = [
+    ...writes.flush(db),
+    ...historyStatements(db, ctx.actor, [...history.values()]).statements,
+    ...bumpWithFingerprints(db, bumps),
+  ];
   if (created > 0)
     statements.push(
       db
@@ -233,8 +249,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
         .set({ productCount: sql`${catalogs.productCount} + ${created}` })
         .where(eq(catalogs.id, ctx.catalogId)),
     );
-  await runBatch(db, [...statements, ...(ctx.alsoInBatch?.(outcomes) ?? [])]);
-  await refreshFingerprints(db, ctx.companyId, masters);
+  await runBatch(db, [...statements, ...(ctx.alsoInBatch?.(outcomes, extra) ?? [])]);
   if (ctx.files && writes.removedKeys.length > 0)
     await deleteObjects(
       ctx.files,

@@ -1,0 +1,157 @@
+import { sql } from 'drizzle-orm';
+import type { BatchStatement, Database } from '../../db/client';
+import { products } from '../../db/schema';
+import { fingerprintOf, syncRecord, type RecordAggregate, type RecordNode } from '../../sync/sync-record';
+import type { ProductAggregate, ProductNode } from '../product-aggregate';
+import type { changedParts, WrittenMedia } from './node-writes';
+import type { ResolvedNode } from './resolve-record';
+
+/** One product or variant an upsert writes, with what it was (null: created) and what it becomes. */
+export interface WrittenNode {
+  id: string;
+  parentId: string | null;
+  next: ResolvedNode;
+  existing: ProductNode | null;
+  parts: ReturnType<typeof changedParts> | null;
+  /** Media rows after the write (nodeStatements' answer). */
+  written: WrittenMedia;
+}
+
+/**
+ * SQLite's BINARY order of TEXT (memcmp over UTF-8), which ORDER BY uses in
+ * loadProductAggregates. UTF-8 byte order is code point order; JavaScript's `<` compares
+ * UTF-16 code units, which differs for characters above U+FFFF, so compare code points.
+ */
+export function compareBinary(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(j)!;
+    if (x !== y) return x < y ? -1 : 1;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+type NodeAfter = RecordNode & { id: string; sku: string | null };
+
+/** The node as loadProductAggregates would read it after the write (only what the sync record holds). */
+function nodeAfter(w: WrittenNode): NodeAfter {
+  const { next, existing, parts } = w;
+  const all = existing === null;
+  const base: RecordNode['product'] = existing
+    ? existing.product
+    : {
+        sku: next.sku,
+        name: null,
+        description: null,
+        gtin: null,
+        manufacturerName: null,
+        manufacturerPid: null,
+        unit: null,
+        price: null,
+        priceQuantity: null,
+        keywords: null,
+        deliveryTimeDays: null,
+        status: 'active',
+      };
+  const product = { ...base, ...(next.fields as Partial<RecordNode['product']>) };
+  const values =
+    next.values && (all || parts?.values)
+      ? next.values.map(({ code, value }) => ({ code, value })).sort((a, b) => compareBinary(a.code, b.code))
+      : (existing?.values ?? []);
+  let classification: RecordNode['classification'] = existing?.classification ?? null;
+  if (next.classification !== undefined && (all || parts?.classification)) {
+    const c = next.classification;
+    classification = c && {
+      classes: c.classes
+        .map(({ group, system, code }) => ({ group: group as string, system, code }))
+        .sort((a, b) => compareBinary(a.group, b.group)),
+      features: c.features
+        .map(({ group, code, value, unit }) => ({ group: group as string, code, value, unit }))
+        .sort((a, b) => compareBinary(a.group, b.group) || compareBinary(a.code, b.code)),
+    };
+  }
+  const media =
+    next.media && (all || parts?.media)
+      ? next.media.map((m) => {
+          const stored = w.written.mediaSizes.get(m.fileName)!;
+          return {
+            purpose: m.purpose,
+            fileName: m.fileName,
+            contentType: stored.contentType,
+            size: stored.size,
+            storageKey: stored.storageKey,
+          };
+        })
+      : (existing?.media ?? []);
+  return { id: w.id, sku: product.sku, product, values, classification, media };
+}
+
+/**
+ * The fingerprint of every master in `masters` after the write, computed from the records
+ * being written over the aggregates loaded before it: what refreshFingerprints computes by
+ * reading the products again (test/upsert-fingerprints.test.ts compares the two). `loaded`
+ * holds the aggregate of every existing master in `masters`.
+ */
+export async function fingerprintsAfter(
+  masters: string[],
+  loaded: ReadonlyMap<string, ProductAggregate>,
+  written: ReadonlyMap<string, WrittenNode>,
+): Promise<Map<string, string>> {
+  const newVariants = new Map<string, WrittenNode[]>();
+  for (const w of written.values())
+    if (w.parentId && !w.existing) newVariants.set(w.parentId, [...(newVariants.get(w.parentId) ?? []), w]);
+  const out = new Map<string, string>();
+  for (const masterId of masters) {
+    const before = loaded.get(masterId) ?? null;
+    const self = written.get(masterId);
+    if (!before && !self) throw new Error(`upsert: master ${masterId} is neither loaded nor written`);
+    const master: RecordNode = self ? nodeAfter(self) : before!;
+    const placedAgain = self?.next.categoryIds && (!self.existing || self.parts?.categories);
+    const categoryIds = placedAgain ? [...self.next.categoryIds!].sort(compareBinary) : (before?.categoryIds ?? []);
+    const variants: NodeAfter[] = [
+      ...(before?.variants ?? []).map((v) => {
+        const w = written.get(v.product.id);
+        return w ? nodeAfter(w) : { ...v, id: v.product.id, sku: v.product.sku };
+      }),
+      ...(newVariants.get(masterId) ?? []).map(nodeAfter),
+    ].sort((a, b) => compareBinary(a.sku, b.sku) || compareBinary(a.id, b.id));
+    const aggregate: RecordAggregate = { ...master, categoryIds, variants };
+    out.set(masterId, await fingerprintOf(syncRecord(aggregate)));
+  }
+  return out;
+}
+
+/**
+ * Bumps the revision of existing masters and stores their new fingerprint in the same
+ * statement, valid only if the revision is still the one loaded before the write: a write
+ * that slipped in between leaves `fingerprintRevision < revision`, which the sync repairs
+ * (docs/sync.md), instead of a fingerprint that does not match the stored record.
+ */
+export function bumpWithFingerprints(
+  db: Database,
+  rows: { id: string; revision: number; fingerprint: string }[],
+): BatchStatement[] {
+  const out: BatchStatement[] = [];
+  for (let i = 0; i < rows.length; i += 500) {
+    const json = JSON.stringify(rows.slice(i, i + 500).map((r) => [r.id, r.revision, r.fingerprint]));
+    const matches = sql`${products.revision} = json_extract(f.value, '$[1]')`;
+    out.push(
+      db
+        .update(products)
+        .set({
+          fingerprint: sql`CASE WHEN ${matches} THEN json_extract(f.value, '$[2]') ELSE ${products.fingerprint} END`,
+          fingerprintRevision: sql`CASE WHEN ${matches} THEN ${products.revision} + 1 ELSE ${products.fingerprintRevision} END`,
+          revision: sql`${products.revision} + 1`,
+          updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`,
+        })
+        .from(sql`json_each(${json}) AS f`)
+        .where(sql`${products.id} = json_extract(f.value, '$[0]')`),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+import { getTableColumns, getTableName, is, SQL, sql } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { BatchStatement, Database } from './client';
+
+/**
+ * Rows per statement are bounded by the JSON text bound to it, not by D1's 100 bound
+ * parameters: the whole row list is ONE parameter. D1 allows strings of up to 2 MB; a
+ * statement of about 256 KB keeps every value far below that and a batch's memory small.
+ */
+const MAX_JSON_BYTES = 256 * 1024;
+
+/** Splits rows into lists whose JSON stays under MAX_JSON_BYTES (a single row may exceed it alone). */
+function chunkByJsonSize(rows: unknown[][]): string[] {
+  const out: string[] = [];
+  let parts: string[] = [];
+  let size = 2;
+  for (const row of rows) {
+    const text = JSON.stringify(row);
+    if (parts.length > 0 && size + text.length + 1 > MAX_JSON_BYTES) {
+      out.push(`[${parts.join(',')}]`);
+      parts = [];
+      size = 2;
+    }
+    parts.push(text);
+    size += text.length + 1;
+  }
+  if (parts.length > 0) out.push(`[${parts.join(',')}]`);
+  return out;
+}
+
+/** `json_each(?)` over a list of values: an `IN (...)` of any length with one bound parameter. */
+export function jsonList(values: readonly (string | number)[]): SQL {
+  return sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
+}
+
+/** What a column a row leaves out takes: its SQL or literal default, else NULL (as drizzle's own insert does). */
+function defaultOf(column: SQLiteColumn): SQL {
+  if (column.default !== undefined && column.default !== null)
+    return is(column.default, SQL) ? sql`(${column.default})` : sql`${sql.param(column.default, column)}`;
+  if (column.defaultFn) {
+    const value = column.defaultFn();
+    return is(value, SQL) ? value : sql`${sql.param(value, column)}`;
+  }
+  return sql`NULL`;
+}
+
+/**
+ * Multi-row INSERTs that carry their rows as one JSON parameter
+ * (`INSERT INTO t (...) SELECT json_extract(value, '$[0]'), ... FROM json_each(?)`): hundreds
+ * of rows in one statement where bound parameters would allow `100 / columns` (fewer still:
+ * drizzle also binds every literal column default), so a batch of products is a handful of
+ * statements whatever its size. D1's cost grows with statements, and drizzle's per-value query
+ * building was the largest single item of an import's profile. Rows are grouped by the
+ * columns they set; a column a row leaves out takes its default. Values go in as JSON, so only
+ * strings, numbers, booleans and null (no `mode: 'json'` columns; checked).
+ */
+export function jsonInsert<T extends SQLiteTable>(
+  db: Database,
+  table: T,
+  rows: Partial<T['$inferInsert']>[],
+  options: { orIgnore?: boolean } = {},
+): BatchStatement[] {
+  if (rows.length === 0) return [];
+  const columns = getTableColumns(table) as Record<string, SQLiteColumn>;
+  for (const [key, column] of Object.entries(columns))
+    if (column.columnType === 'SQLiteTextJson' || column.columnType === 'SQLiteBlobJson')
+      throw new Error(`jsonInsert: ${getTableName(table)}.${key} is a JSON-mode column`);
+  const groups = new Map<string, unknown[][]>();
+  for (const row of rows) {
+    const record = row as Record<string, unknown>;
+    const keys = Object.keys(record).filter((k) => record[k] !== undefined);
+    for (const k of keys) if (!columns[k]) throw new Error(`jsonInsert: ${getTableName(table)} has no column ${k}`);
+    const signature = keys.join(',');
+    let list = groups.get(signature);
+    if (!list) groups.set(signature, (list = []));
+    list.push(keys.map((k) => record[k] ?? null));
+  }
+  const statements: BatchStatement[] = [];
+  for (const [signature, values] of groups) {
+    const keys = signature.split(',');
+    // drizzle's INSERT ... SELECT names every column in table order: pick each from the JSON row or its default.
+    const picks = Object.entries(columns).map(([key, column]) => {
+      const at = keys.indexOf(key);
+      return at >= 0 ? sql.raw(`json_extract(value, '$[${at}]')`) : defaultOf(column);
+    });
+    for (const json of chunkByJsonSize(values)) {
+      // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint.
+      const insert = db
+        .insert(table)
+        .select(sql`SELECT ${sql.join(picks, sql`, `)} FROM json_each(${json}) WHERE true`);
+      statements.push(options.orIgnore ? insert.onConflictDoNothing() : insert);
+    }
+  }
+  return statements;
+}

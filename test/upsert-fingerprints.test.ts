@@ -1,0 +1,127 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { loadProductAggregates } from '../src/catalog/product-aggregate';
+import { compareBinary } from '../src/catalog/upsert/upsert-fingerprints';
+import { media, products } from '../src/db/schema';
+import { fingerprintOf, refreshFingerprints, syncRecord } from '../src/sync/sync-record';
+import { db, makeAttribute, makeCatalog, makeCategory, makeSession } from './helpers/factories';
+import { call } from './helpers/http';
+
+/**
+ * Every master of the catalog carries the fingerprint the normal code computes from the
+ * stored rows (refreshFingerprints' loader), valid for its current revision.
+ */
+export async function expectFingerprintsCurrent(companyId: string, catalogId: string) {
+  const masters = await db()
+    .select()
+    .from(products)
+    .where(and(eq(products.catalogId, catalogId), isNull(products.parentId)));
+  expect(masters.length).toBeGreaterThan(0);
+  const aggregates = await loadProductAggregates(
+    db(),
+    companyId,
+    masters.map((m) => m.id),
+  );
+  for (const aggregate of aggregates) {
+    const stored = masters.find((m) => m.id === aggregate.product.id)!;
+    expect({ sku: stored.sku, fingerprint: stored.fingerprint, valid: stored.fingerprintRevision }).toEqual({
+      sku: stored.sku,
+      fingerprint: await fingerprintOf(syncRecord(aggregate)),
+      valid: stored.revision,
+    });
+  }
+}
+
+async function setup() {
+  const session = await makeSession();
+  const catalog = await makeCatalog(session.tenant);
+  const ls = await makeCategory(session.tenant, catalog.catalogId, { name: 'LS' });
+  const fi = await makeCategory(session.tenant, catalog.catalogId, { name: 'FI' });
+  // Codes in an order where insertion order, UTF-16 and byte order would disagree if mixed up.
+  const weight = await makeAttribute(session.tenant, { code: `zweight_${ls.categoryId.slice(-6)}`, type: 'number' });
+  const colour = await makeAttribute(session.tenant, { code: `Acolour_${ls.categoryId.slice(-6)}`, type: 'text' });
+  const upsert = async (items: unknown[]) => {
+    const res = await call('POST', '/api/Catalog/UpsertProducts', {
+      cookie: session.cookie,
+      headers: { Origin: 'http://pim.test' },
+      body: { departmentId: session.departmentId, catalogId: catalog.catalogId, items },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.counts.error).toBe(0);
+    return res.json;
+  };
+  const check = () => expectFingerprintsCurrent(session.tenant.companyId, catalog.catalogId);
+  return { session, catalog, ls, fi, weight, colour, upsert, check };
+}
+
+const MCB = {
+  classes: [{ group: 'ETIM', code: 'EC000042' }],
+  features: [
+    { code: 'EF000008', value: '230 VLT' },
+    { code: 'EF000001', value: '-25..55' },
+  ],
+};
+
+describe('fingerprints computed from the records an upsert writes', () => {
+  it('orders text as SQLite does (code points, not UTF-16 units)', () => {
+    const skus = ['V-\u{1F600}', 'V-\uFFFD', 'V-b', 'V-A', 'V-'];
+    expect([...skus].sort(compareBinary)).toEqual(['V-', 'V-A', 'V-b', 'V-\uFFFD', 'V-\u{1F600}']);
+  });
+
+  it('equal what refreshFingerprints computes: created, updated in part, variants added alone, media kept', async () => {
+    const { ls, fi, weight, colour, upsert, check } = await setup();
+    const first = await upsert([
+      {
+        sku: 'M-1',
+        name: 'Master 1',
+        price: '4,95',
+        deliveryTimeDays: '3',
+        categoryIds: [fi.categoryId, ls.categoryId],
+        values: { [weight.code]: '0,12', [colour.code]: 'grau' },
+        classification: MCB,
+        media: [{ fileName: 'b.jpg' }, { fileName: 'a.pdf', purpose: 'data_sheet', description: 'Datenblatt' }],
+        variants: [
+          { sku: 'V-\u{1F600}', name: 'emoji' },
+          { sku: 'V-\uFFFD', name: 'replacement' },
+          { sku: 'V-b', values: { [weight.code]: '1' } },
+          { sku: 'V-A', classification: MCB },
+        ],
+      },
+      { sku: 'M-2', name: 'Master 2', status: 'draft' },
+    ]);
+    expect(first.counts.created).toBe(6);
+    await check();
+
+    // Only some fields; values, classification and media replaced; placements moved.
+    await upsert([
+      {
+        sku: 'M-1',
+        name: 'Master 1 neu',
+        categoryIds: [ls.categoryId],
+        values: { [colour.code]: 'rot' },
+        classification: null,
+        media: [{ fileName: 'a.pdf', purpose: 'data_sheet' }, { fileName: 'c.png' }],
+      },
+    ]);
+    await check();
+
+    // A variant added and one changed, the master itself left as it is.
+    await upsert([{ sku: 'M-2', variants: [{ sku: 'M-2-A', name: 'neu' }] }]);
+    await upsert([{ sku: 'M-1', variants: [{ sku: 'V-b', name: 'geändert', price: '2' }] }]);
+    await check();
+
+    // An uploaded file keeps its own size and type when the reference is given again.
+    const masterId = first.items[0].productId as string;
+    await db().update(media).set({ size: 123, contentType: 'image/webp' }).where(eq(media.elementId, masterId));
+    await db().update(products).set({ revision: 10 }).where(eq(products.id, masterId));
+    await refreshFingerprints(
+      db(),
+      (await db().query.products.findFirst({ where: eq(products.id, masterId) }))!.companyId,
+      [masterId],
+    );
+    await upsert([{ sku: 'M-1', media: [{ fileName: 'c.png', description: 'Foto' }] }]);
+    await check();
+    const master = await db().query.products.findFirst({ where: eq(products.id, masterId) });
+    expect(master!.revision).toBe(11);
+  });
+});
