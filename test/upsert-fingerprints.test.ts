@@ -1,36 +1,11 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { loadProductAggregates } from '../src/catalog/product-aggregate';
 import { compareBinary } from '../src/catalog/upsert/upsert-fingerprints';
 import { media, products } from '../src/db/schema';
-import { fingerprintOf, refreshFingerprints, syncRecord } from '../src/sync/sync-record';
+import { refreshFingerprints } from '../src/sync/sync-record';
 import { db, makeAttribute, makeCatalog, makeCategory, makeSession } from './helpers/factories';
+import { expectFingerprintsCurrent } from './helpers/fingerprints';
 import { call } from './helpers/http';
-
-/**
- * Every master of the catalog carries the fingerprint the normal code computes from the
- * stored rows (refreshFingerprints' loader), valid for its current revision.
- */
-export async function expectFingerprintsCurrent(companyId: string, catalogId: string) {
-  const masters = await db()
-    .select()
-    .from(products)
-    .where(and(eq(products.catalogId, catalogId), isNull(products.parentId)));
-  expect(masters.length).toBeGreaterThan(0);
-  const aggregates = await loadProductAggregates(
-    db(),
-    companyId,
-    masters.map((m) => m.id),
-  );
-  for (const aggregate of aggregates) {
-    const stored = masters.find((m) => m.id === aggregate.product.id)!;
-    expect({ sku: stored.sku, fingerprint: stored.fingerprint, valid: stored.fingerprintRevision }).toEqual({
-      sku: stored.sku,
-      fingerprint: await fingerprintOf(syncRecord(aggregate)),
-      valid: stored.revision,
-    });
-  }
-}
 
 async function setup() {
   const session = await makeSession();

@@ -1,0 +1,31 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { loadProductAggregates } from '../../src/catalog/product-aggregate';
+import { products } from '../../src/db/schema';
+import { fingerprintOf, syncRecord } from '../../src/sync/sync-record';
+import { db } from './factories';
+
+/**
+ * Every master of the catalog carries the fingerprint the normal code computes from the
+ * stored rows (refreshFingerprints' loader), valid for its current revision.
+ */
+export async function expectFingerprintsCurrent(companyId: string, catalogId: string) {
+  const masters = await db()
+    .select()
+    .from(products)
+    .where(and(eq(products.catalogId, catalogId), isNull(products.parentId)));
+  expect(masters.length).toBeGreaterThan(0);
+  const aggregates = await loadProductAggregates(
+    db(),
+    companyId,
+    masters.map((m) => m.id),
+  );
+  for (const aggregate of aggregates) {
+    const stored = masters.find((m) => m.id === aggregate.product.id)!;
+    expect({ sku: stored.sku, fingerprint: stored.fingerprint, valid: stored.fingerprintRevision }).toEqual({
+      sku: stored.sku,
+      fingerprint: await fingerprintOf(syncRecord(aggregate)),
+      valid: stored.revision,
+    });
+  }
+}
