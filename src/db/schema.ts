@@ -642,3 +642,33 @@ export const importRejections = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.jobId, t.seq] })],
 );
+
+/**
+ * PRODUCT_TO_CATALOGGROUP_MAP of a BMEcat file being imported, staged by the validation pass:
+ * the write pass gives each master of a batch the groups the map names for it (one query per
+ * batch), so a product's placements are written with the product (docs/import.md).
+ */
+export const importPlacements = sqliteTable(
+  'import_placements',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    sku: text('sku').notNull(),
+    groupId: text('group_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.sku, t.groupId] })],
+);
+
+/** Products a dry run counted as created, so later variants and map entries find them as a real run would. */
+export const importDryProducts = sqliteTable(
+  'import_dry_products',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    sku: text('sku').notNull(),
+    isVariant: integer('is_variant', { mode: 'boolean' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.sku] })],
+);

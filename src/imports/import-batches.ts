@@ -1,16 +1,14 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { chunkForInsert, runBatch, type BatchStatement, type Database } from '../db/client';
-import { importGroups, productCategories, products } from '../db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { jsonList } from '../db/json-rows';
+import { importGroups } from '../db/schema';
 import type { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { upsertRecords } from '../catalog/upsert/upsert-products';
 import type { UpsertOutcome, UpsertRecord } from '../catalog/upsert/upsert-types';
-import { refreshFingerprints } from '../sync/sync-record';
 import type { Actor } from '../history/actor';
-import { historyStatements, type HistoryEntry } from '../history/record';
 import type { ImportCounts } from './import-checkpoint';
 import { rejectionStatements, type Rejection } from './import-report';
-
-const IN_CHUNK = 90;
+import { productsBySku, stageDryProducts } from './import-staging';
 
 export interface BatchScope {
   db: Database;
@@ -34,7 +32,9 @@ export interface PendingProduct {
 
 /**
  * Upserts one batch of products (one transaction, with the rejected ones' report rows and the
- * checkpoint `commit` returns for the outcomes) and adds the outcomes to `counts`.
+ * checkpoint `commit` returns for the outcomes) and adds the outcomes to `counts`. A variant
+ * whose master is neither in the batch nor in the catalog finds it among the products a dry
+ * run counted as created earlier in the file, as a real run would find it written.
  */
 export async function flushProducts(
   scope: BatchScope,
@@ -42,10 +42,17 @@ export async function flushProducts(
   counts: ImportCounts,
   extra: {
     rejections: Rejection[];
-    knownMasters: ReadonlyMap<string, string>;
     commit: (outcomes: UpsertOutcome[]) => BatchStatement[];
   },
 ): Promise<UpsertOutcome[]> {
+  const records = batch.map((p) => p.record);
+  const knownMasters = new Map<string, string>();
+  if (scope.dryRun) {
+    const own = new Set(records.map((r) => r.sku));
+    const parents = [...new Set(records.flatMap((r) => (r.parentSku && !own.has(r.parentSku) ? [r.parentSku] : [])))];
+    for (const [sku, p] of await productsBySku(scope.db, scope, parents))
+      if (!p.isVariant && p.id.startsWith('dry-run:')) knownMasters.set(sku, p.id);
+  }
   const outcomes = await upsertRecords(
     {
       db: scope.db,
@@ -56,8 +63,8 @@ export async function flushProducts(
       mode: scope.mode,
       dryRun: scope.dryRun,
       cache: scope.cache,
-      knownMasters: extra.knownMasters,
-      alsoInBatch: (results) => {
+      knownMasters,
+      alsoInBatch: (results, written) => {
         // Counted here, before the checkpoint that carries the counts is built.
         const rejections = [...extra.rejections];
         results.forEach((o, i) => {
@@ -69,10 +76,15 @@ export async function flushProducts(
           rejections.push({ seq: batch[i]!.seq, sku: o.sku, location: batch[i]!.location, reason });
         });
         counts.rejected += rejections.length;
-        return [...rejectionStatements(scope.db, scope.jobId, rejections), ...extra.commit(results)];
+        counts.placements += written.placements;
+        return [
+          ...rejectionStatements(scope.db, scope.jobId, rejections),
+          ...(scope.dryRun ? stageDryProducts(scope.db, scope.jobId, records, results) : []),
+          ...extra.commit(results),
+        ];
       },
     },
-    batch.map((p) => p.record),
+    records,
   );
   return outcomes;
 }
@@ -85,128 +97,46 @@ export interface PendingPlacement {
 }
 
 /**
- * Applies a page of PRODUCT_TO_CATALOGGROUP_MAP entries: each names a product by SKU and a
- * group of the file. Placements are added (existing ones kept); entries for variants are
- * skipped (variants are placed through their master), as are entries for the root group.
- * Returns the statements to commit (with the masters' revision bumps) and the masters to refresh.
+ * Checks a page of PRODUCT_TO_CATALOGGROUP_MAP entries after the products were written. The
+ * placements themselves were written with their products (placementsOf, from the entries the
+ * validation pass staged); what is left is to report the entries that place nothing: a group
+ * not in the file's CATALOG_GROUP_SYSTEM, a SKU that is not a product (rejected above, or not
+ * in the file). Entries for variants are skipped (variants are placed through their master),
+ * as are entries for the root group.
  */
-export async function placementStatements(scope: BatchScope, entries: PendingPlacement[]) {
+export async function checkMapEntries(scope: BatchScope, entries: PendingPlacement[]): Promise<Rejection[]> {
   const { db } = scope;
-  const skus = [...new Set(entries.map((e) => e.sku))];
+  const found = await productsBySku(db, scope, [...new Set(entries.map((e) => e.sku))]);
   const groupIds = [...new Set(entries.map((e) => e.groupId))];
-  const productBySku = new Map<string, { id: string; parentId: string | null }>();
-  const groupBy = new Map<string, { categoryId: string | null; isRoot: boolean }>();
-  for (let i = 0; i < skus.length; i += IN_CHUNK) {
-    const rows = await db
-      .select({ id: products.id, sku: products.sku, parentId: products.parentId })
-      .from(products)
-      .where(
-        and(
-          eq(products.catalogId, scope.catalogId),
-          eq(products.companyId, scope.companyId),
-          inArray(products.sku, skus.slice(i, i + IN_CHUNK)),
-        ),
-      );
-    for (const r of rows) productBySku.set(r.sku!, r);
-  }
-  for (let i = 0; i < groupIds.length; i += IN_CHUNK) {
-    const rows = await db
-      .select()
-      .from(importGroups)
-      .where(and(eq(importGroups.jobId, scope.jobId), inArray(importGroups.groupId, groupIds.slice(i, i + IN_CHUNK))));
-    for (const r of rows) groupBy.set(r.groupId, r);
-  }
+  const known = new Set(
+    groupIds.length === 0
+      ? []
+      : (
+          await db
+            .select({ groupId: importGroups.groupId })
+            .from(importGroups)
+            .where(and(eq(importGroups.jobId, scope.jobId), sql`${importGroups.groupId} IN ${jsonList(groupIds)}`))
+        ).map((r) => r.groupId),
+  );
   const rejections: Rejection[] = [];
-  const wanted = new Map<string, Set<string>>();
   for (const e of entries) {
-    const group = groupBy.get(e.groupId);
-    if (!group) {
-      rejections.push({
-        seq: e.seq,
-        sku: e.sku,
-        location: e.location,
-        reason: `CATALOG_GROUP_ID ${e.groupId} is not a group of the file's CATALOG_GROUP_SYSTEM`,
-      });
-      continue;
-    }
-    const product = productBySku.get(e.sku);
-    if (!product && !scope.dryRun) {
-      rejections.push({
-        seq: e.seq,
-        sku: e.sku,
-        location: e.location,
-        reason: `no product with SKU ${e.sku} (rejected above, or not in the file)`,
-      });
-      continue;
-    }
-    if (!product || product.parentId || group.isRoot || !group.categoryId) continue;
-    const set = wanted.get(product.id) ?? new Set<string>();
-    set.add(group.categoryId);
-    wanted.set(product.id, set);
+    const reject = (reason: string) => rejections.push({ seq: e.seq, sku: e.sku, location: e.location, reason });
+    if (!known.has(e.groupId))
+      reject(`CATALOG_GROUP_ID ${e.groupId} is not a group of the file's CATALOG_GROUP_SYSTEM`);
+    else if (!found.has(e.sku)) reject(`no product with SKU ${e.sku} (rejected above, or not in the file)`);
   }
-  const ids = [...wanted.keys()];
-  const statements: BatchStatement[] = [];
-  const touched: string[] = [];
-  const before = new Map<string, string[]>();
-  for (let i = 0; i < ids.length; i += IN_CHUNK) {
-    const existing = await db
-      .select()
-      .from(productCategories)
-      .where(inArray(productCategories.productId, ids.slice(i, i + IN_CHUNK)));
-    for (const row of existing) {
-      wanted.get(row.productId)?.delete(row.categoryId);
-      before.set(row.productId, [...(before.get(row.productId) ?? []), row.categoryId]);
-    }
-  }
-  // The master's placements, as the history records them (a partial snapshot: only `categories`).
-  const history: HistoryEntry[] = [...wanted]
-    .filter(([, added]) => added.size > 0)
-    .map(([productId, added]): HistoryEntry => {
-      const was = (before.get(productId) ?? []).sort();
-      return {
-        elementId: productId,
-        kind: 'product',
-        before: was.length > 0 ? { categories: was } : {},
-        after: { categories: [...was, ...added].sort() },
-      };
-    });
-  statements.push(...historyStatements(db, scope.actor, history).statements);
-  let added = 0;
-  for (const [productId, categoryIds] of wanted) {
-    if (categoryIds.size === 0) continue;
-    touched.push(productId);
-    added += categoryIds.size;
-    const rows = [...categoryIds].map((categoryId) => ({ productId, categoryId, companyId: scope.companyId }));
-    for (const chunk of chunkForInsert(rows, 3))
-      statements.push(db.insert(productCategories).values(chunk).onConflictDoNothing());
-  }
-  for (let i = 0; i < touched.length; i += IN_CHUNK) {
-    statements.push(
-      db
-        .update(products)
-        .set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
-        .where(inArray(products.id, touched.slice(i, i + IN_CHUNK))),
-    );
-  }
-  return { statements, rejections, touched, added };
+  return rejections;
 }
 
-/** Commits placements with the report rows and checkpoint, then refreshes the fingerprints. */
-export async function flushPlacements(
+/** Commits the report rows of a page of map entries with the checkpoint. */
+export async function flushMapEntries(
   scope: BatchScope,
   entries: PendingPlacement[],
   counts: ImportCounts,
   commit: () => BatchStatement[],
   unreadable: Rejection[] = [],
 ): Promise<void> {
-  const { statements, rejections: unplaced, touched, added } = await placementStatements(scope, entries);
-  const rejections = [...unreadable, ...unplaced];
+  const rejections = [...unreadable, ...(await checkMapEntries(scope, entries))];
   counts.rejected += rejections.length;
-  counts.placements += added;
-  await runBatch(scope.db, [
-    ...(scope.dryRun ? [] : statements),
-    ...rejectionStatements(scope.db, scope.jobId, rejections),
-    ...commit(),
-  ]);
-  if (!scope.dryRun) await refreshFingerprints(scope.db, scope.companyId, touched);
+  await runBatch(scope.db, [...rejectionStatements(scope.db, scope.jobId, rejections), ...commit()]);
 }

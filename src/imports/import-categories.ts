@@ -2,6 +2,7 @@ import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { chunkForInsert, runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../db/ids';
 import { jsonInsert } from '../db/json-rows';
+import { DRY_RUN_PREFIX } from './import-staging';
 import { catalogs, categories, importGroups } from '../db/schema';
 import type { FileGroup } from './bmecat-records';
 
@@ -11,6 +12,7 @@ const MAX_DEPTH = 12;
 interface Scope {
   companyId: string;
   catalogId: string;
+  dryRun?: boolean;
 }
 
 /** Stages groups read by the validation pass (idempotent: a retried slice writes the same rows). */
@@ -73,7 +75,8 @@ export class CategoryMatcher {
     const siblings = await this.childrenOf(parentId);
     const found = siblings.get(name);
     if (found) return found;
-    const id = newId();
+    // A dry run creates nothing: its stand-in id still places the products it counts (docs/import.md).
+    const id = this.scope.dryRun ? `${DRY_RUN_PREFIX}${newId()}` : newId();
     siblings.set(name, id);
     this.created++;
     this.pending.push({
@@ -132,7 +135,7 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
     if (page.length < 500) break;
     after = page.at(-1)!.position;
   }
-  const matcher = new CategoryMatcher(db, scope);
+  const matcher = new CategoryMatcher(db, { ...scope, dryRun });
   const idOf = new Map<string, string | null>(staged.filter((g) => g.isRoot).map((g) => [g.groupId, null]));
   const depth = new Map<string, number>();
   const known = new Set(staged.map((g) => g.groupId));
@@ -166,18 +169,17 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
     open = next;
   }
   const created = matcher.takeStatements();
-  if (!dryRun) {
-    const pairs = staged.flatMap((g) => (idOf.get(g.groupId) ? [[g.groupId, idOf.get(g.groupId)!]] : []));
-    const updates: BatchStatement[] = [];
-    for (let i = 0; i < pairs.length; i += 2000)
-      updates.push(
-        db
-          .update(importGroups)
-          .set({ categoryId: sql`json_extract(g.value, '$[1]')` })
-          .from(sql`json_each(${JSON.stringify(pairs.slice(i, i + 2000))}) AS g`)
-          .where(and(eq(importGroups.jobId, jobId), sql`${importGroups.groupId} = json_extract(g.value, '$[0]')`)),
-      );
-    await runBatch(db, [...created, ...updates]);
-  }
+  const pairs = staged.flatMap((g) => (idOf.get(g.groupId) ? [[g.groupId, idOf.get(g.groupId)!]] : []));
+  const updates: BatchStatement[] = [];
+  for (let i = 0; i < pairs.length; i += 2000)
+    updates.push(
+      db
+        .update(importGroups)
+        .set({ categoryId: sql`json_extract(g.value, '$[1]')` })
+        .from(sql`json_each(${JSON.stringify(pairs.slice(i, i + 2000))}) AS g`)
+        .where(and(eq(importGroups.jobId, jobId), sql`${importGroups.groupId} = json_extract(g.value, '$[0]')`)),
+    );
+  // A dry run stages the stand-in ids too (the products phase places products with them), but creates no category.
+  await runBatch(db, [...(dryRun ? [] : created), ...updates]);
   return { groups: staged.length, orphans, categoriesCreated: matcher.created };
 }

@@ -35,8 +35,8 @@ export interface ImportCheckpoint {
   done: number;
   counts: ImportCounts;
   warnings: WarningTally;
-  /** SKUs of masters a dry run counted as created in its last batch, so their variants in the next batch resolve. */
-  dryMasters: string[];
+  /** The file has a group map (BMEcat): then it is the placements of the file's masters (docs/import.md). */
+  hasMap?: boolean;
 }
 
 export const startOf = (format: ImportFormat) => (format === 'CSV' ? CSV_START : XML_START);
@@ -52,7 +52,6 @@ export function firstCheckpoint(format: ImportFormat, encoding: TextEncodingName
     done: 0,
     counts: { created: 0, updated: 0, unchanged: 0, rejected: 0, placements: 0, categoriesCreated: 0 },
     warnings: {},
-    dryMasters: [],
   };
 }
 

@@ -6,7 +6,7 @@ import { groupOf, mapEntryOf, productOf, type FileGroup } from './bmecat-records
 import { readCsvRecords, type CsvResumePoint } from './csv-reader';
 import { csvProductOf } from './csv-records';
 import {
-  flushPlacements,
+  flushMapEntries,
   flushProducts,
   type BatchScope,
   type PendingPlacement,
@@ -15,6 +15,7 @@ import {
 import { CategoryMatcher, stageGroups } from './import-categories';
 import { saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
 import type { Rejection } from './import-report';
+import { placementsOf, stagePlacements } from './import-staging';
 
 export type PhaseOutcome = 'next' | 'continued' | 'stopped';
 
@@ -93,22 +94,29 @@ export async function saveCheckpoint(
 /**
  * Reads the whole file without touching the catalog: a file that is not well-formed (or not
  * the format) fails here, before anything is written. Counts the products (progress total)
- * and stages the group system for the groups phase.
+ * and stages the group system for the groups phase and the group map for the products phase.
  */
 export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
   const next: ImportCheckpoint = structuredClone(run.cp);
   let groups: (FileGroup & { position: number })[] = [];
+  let entries: { sku: string; groupId: string }[] = [];
+  const staged = () => [...stageGroups(run.db, run.job.id, groups), ...stagePlacements(run.db, run.job.id, entries)];
   for await (const item of items(run, run.cp.at)) {
     if (item.kind === 'group' && item.group) groups.push({ ...item.group, position: item.seq });
     if (item.kind === 'product') next.total++;
+    if (item.kind === 'map') {
+      next.hasMap = true;
+      if (item.entry) entries.push(item.entry);
+    }
     next.at = item.after;
-    if (groups.length >= 200 || (item.seq % 100 === 0 && overBudget(run))) {
-      await saveCheckpoint(run, stageGroups(run.db, run.job.id, groups), next);
+    if (groups.length >= 200 || entries.length >= 2000 || (item.seq % 100 === 0 && overBudget(run))) {
+      await saveCheckpoint(run, staged(), next);
       groups = [];
+      entries = [];
       if (overBudget(run)) return 'continued';
     }
   }
-  await saveCheckpoint(run, stageGroups(run.db, run.job.id, groups), {
+  await saveCheckpoint(run, staged(), {
     ...next,
     phase: run.cp.format === 'CSV' ? 'products' : 'groups',
     at: startOf(run.cp.format),
@@ -117,9 +125,17 @@ export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
 }
 
 /**
- * Reads the file again and writes it: products in batches of `batchSize` (one transaction
- * each, with the report rows of rejected products and the checkpoint after the batch's last
- * record), then the group map in pages. A slice ends after the batch that spends its budget.
+ * File text per batch at most (besides `batchSize` products): what one transaction writes and
+ * the memory a batch holds stay bounded however large the products are.
+ */
+export const MAX_BATCH_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Reads the file again and writes it: products in batches of `batchSize` or MAX_BATCH_BYTES
+ * (one transaction each, with the report rows of rejected products and the checkpoint after
+ * the batch's last record), then checks the group map in pages. Masters get their placements
+ * from the group map the validation pass staged (with a map in the file, it is their
+ * placements), so each product is written once. A slice ends after the batch that spends its budget.
  */
 export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
   const next: ImportCheckpoint = structuredClone(run.cp);
@@ -129,59 +145,72 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
   let rejections: Rejection[] = [];
   let placements: PendingPlacement[] = [];
   let unreadableEntries: Rejection[] = [];
-  let knownMasters = new Map(run.cp.dryMasters.map((sku) => [sku, `dry-run:${sku}`]));
   let pendingAt = run.cp.at;
+  let batchStart = run.cp.at.offset;
 
-  const checkpoint = (final: boolean, dryMasters: string[]): ImportCheckpoint => ({
+  const checkpoint = (final: boolean): ImportCheckpoint => ({
     ...next,
     at: final ? startOf(next.format) : pendingAt,
     phase: final ? 'finish' : 'products',
     warnings: warnings.toJSON(),
-    dryMasters,
   });
+  const commit = (final: boolean) => {
+    const saved = { ...checkpoint(final), seq: run.cp.seq + 1 };
+    return { saved, statements: saveStatements(run.db, run.job.id, run.cp.seq, saved) };
+  };
+  const placeProducts = async () => {
+    if (matcher) {
+      for (const p of products) {
+        if (!p.categoryPaths) continue;
+        // One path after the other: the matcher's cache of siblings must see each new category.
+        const ids: string[] = [];
+        for (const path of p.categoryPaths) ids.push(await matcher.matchPath(path));
+        p.record.categoryIds = ids;
+      }
+      // A dry run counts the categories it would create (its stand-in ids place the products) and writes none.
+      const made = matcher.takeStatements();
+      if (!run.scope.dryRun) await runBatch(run.db, made);
+      next.counts.categoriesCreated = run.cp.counts.categoriesCreated + matcher.created;
+    } else if (next.hasMap) {
+      const masters = products.filter((p) => !p.record.parentSku);
+      const placed = await placementsOf(
+        run.db,
+        run.job.id,
+        masters.map((p) => p.sku),
+      );
+      for (const p of masters) p.record.categoryIds = placed.get(p.sku) ?? [];
+    }
+  };
   const flush = async (final: boolean) => {
     if (products.length > 0 || rejections.length > 0) {
-      if (matcher) {
-        for (const p of products) {
-          if (!p.categoryPaths) continue;
-          // One path after the other: the matcher's cache of siblings must see each new category.
-          const ids: string[] = [];
-          for (const path of p.categoryPaths) ids.push(await matcher.matchPath(path));
-          // A dry run counts the categories it would create, but they do not exist to place products in.
-          if (!run.scope.dryRun) p.record.categoryIds = ids;
-        }
-        if (!run.scope.dryRun) await runBatch(run.db, matcher.takeStatements());
-        next.counts.categoriesCreated = run.cp.counts.categoriesCreated + matcher.created;
-      }
+      await placeProducts();
       let saved: ImportCheckpoint | null = null;
       await flushProducts(run.scope, products, next.counts, {
         rejections,
-        knownMasters,
-        commit: (outcomes) => {
-          const created = run.scope.dryRun
-            ? outcomes.flatMap((o, i) => (o.status === 'created' && !products[i]!.record.parentSku ? [o.sku] : []))
-            : [];
-          knownMasters = new Map(created.map((sku) => [sku, `dry-run:${sku}`]));
-          saved = { ...checkpoint(final, created), seq: run.cp.seq + 1 };
-          return saveStatements(run.db, run.job.id, run.cp.seq, saved);
+        commit: () => {
+          const c = commit(final);
+          saved = c.saved;
+          return c.statements;
         },
       });
       run.cp = saved!;
     } else if (placements.length > 0 || unreadableEntries.length > 0) {
       let saved: ImportCheckpoint | null = null;
       const save = () => {
-        saved = { ...checkpoint(final, []), seq: run.cp.seq + 1 };
-        return saveStatements(run.db, run.job.id, run.cp.seq, saved);
+        const c = commit(final);
+        saved = c.saved;
+        return c.statements;
       };
-      await flushPlacements(run.scope, placements, next.counts, save, unreadableEntries);
+      await flushMapEntries(run.scope, placements, next.counts, save, unreadableEntries);
       run.cp = saved!;
     } else if (final) {
-      await saveCheckpoint(run, [], checkpoint(true, []));
+      await saveCheckpoint(run, [], checkpoint(true));
     }
     products = [];
     rejections = [];
     placements = [];
     unreadableEntries = [];
+    batchStart = pendingAt.offset;
   };
 
   for await (const item of items(run, run.cp.at)) {
@@ -224,7 +253,11 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       });
     }
     pendingAt = item.after;
-    if (products.length + rejections.length >= run.batchSize || placements.length + unreadableEntries.length >= 500) {
+    if (
+      products.length + rejections.length >= run.batchSize ||
+      item.after.offset - batchStart >= MAX_BATCH_BYTES ||
+      placements.length + unreadableEntries.length >= 2000
+    ) {
       await flush(false);
       if (overBudget(run)) return 'continued';
     }

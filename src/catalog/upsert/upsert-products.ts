@@ -145,7 +145,10 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     };
     if (skusInCall.has(next.sku)) return fail('sku', `sku "${next.sku}" is given more than once`);
     skusInCall.add(next.sku);
-    const missing = next.categoryIds?.find((id) => !knownCategories.has(id));
+    // A dry run of an import places products in the categories it would create under stand-in ids.
+    const missing = next.categoryIds?.find(
+      (id) => !knownCategories.has(id) && !(ctx.dryRun && id.startsWith('dry-run:')),
+    );
     if (missing) return fail('categoryIds', `category ${missing} not found in this catalog`);
     let parentId: string | null = null;
     if (next.parentSku) {
