@@ -160,6 +160,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
   };
   const placeProducts = async () => {
     if (matcher) {
+      const createdBefore = matcher.created;
       for (const p of products) {
         if (!p.categoryPaths) continue;
         // One path after the other: the matcher's cache of siblings must see each new category.
@@ -170,7 +171,8 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       // A dry run counts the categories it would create (its stand-in ids place the products) and writes none.
       const made = matcher.takeStatements();
       if (!run.scope.dryRun) await runBatch(run.db, made);
-      next.counts.categoriesCreated = run.cp.counts.categoriesCreated + matcher.created;
+      // The matcher lives for the slice; count what this batch added (the sum over the slice counted batches again).
+      next.counts.categoriesCreated += matcher.created - createdBefore;
     } else if (next.hasMap) {
       const masters = products.filter((p) => !p.record.parentSku);
       const placed = await placementsOf(
