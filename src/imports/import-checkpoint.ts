@@ -13,7 +13,7 @@ export interface ImportCounts {
   updated: number;
   unchanged: number;
   rejected: number;
-  /** Category placements added from the group map (BMEcat) or the categories column (CSV). */
+  /** Placements written from the group map (BMEcat) or the categories column (CSV): a created master's, and an updated master's whose placements changed. */
   placements: number;
   categoriesCreated: number;
 }
