@@ -1,10 +1,7 @@
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import type { JobRow } from '../jobs/jobs';
 import { ExportWarnings } from '../exports/export-warnings';
-import { readXmlRecords, type XmlResumePoint } from './bmecat-reader';
-import { groupOf, mapEntryOf, productOf, type FileGroup } from './bmecat-records';
-import { readCsvRecords, type CsvResumePoint } from './csv-reader';
-import { csvProductOf } from './csv-records';
+import type { FileGroup } from './bmecat-records';
 import {
   flushMapEntries,
   flushProducts,
@@ -14,6 +11,7 @@ import {
 } from './import-batches';
 import { CategoryMatcher, stageGroups } from './import-categories';
 import { saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
+import { items } from './import-items';
 import type { Rejection } from './import-report';
 import { placementsOf, stagePlacements } from './import-staging';
 
@@ -30,52 +28,6 @@ export interface SliceRun {
   sliceMs: number;
   batchSize: number;
   scope: BatchScope;
-}
-
-type Item =
-  | {
-      kind: 'product';
-      seq: number;
-      location: string;
-      after: ImportCheckpoint['at'];
-      sku: string | null;
-      record: PendingProduct['record'] | null;
-      problem: string | null;
-      skipped: string[];
-      categoryPaths?: string[][];
-    }
-  | { kind: 'group'; seq: number; after: ImportCheckpoint['at']; group: FileGroup | null }
-  | {
-      kind: 'map';
-      seq: number;
-      location: string;
-      after: ImportCheckpoint['at'];
-      entry: { sku: string; groupId: string } | null;
-    };
-
-/** The file's records from a resume point, whatever the format. */
-async function* items(run: SliceRun, at: ImportCheckpoint['at']): AsyncGenerator<Item> {
-  if (run.cp.format === 'CSV') {
-    for await (const r of readCsvRecords(run.files, run.key, at as CsvResumePoint)) {
-      yield {
-        kind: 'product',
-        seq: r.ordinal,
-        location: `line ${r.line}`,
-        after: r.after,
-        skipped: [],
-        ...csvProductOf(r.cells),
-      };
-    }
-    return;
-  }
-  for await (const r of readXmlRecords(run.files, run.key, at as XmlResumePoint, run.cp.encoding)) {
-    const location = `line ${r.node.line}: ${r.path}`;
-    if (r.node.name === 'CATALOG_STRUCTURE')
-      yield { kind: 'group', seq: r.ordinal, after: r.after, group: groupOf(r.node) };
-    else if (r.node.name === 'PRODUCT' || r.node.name === 'ARTICLE')
-      yield { kind: 'product', seq: r.ordinal, location, after: r.after, ...productOf(r.node) };
-    else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
-  }
 }
 
 const overBudget = (run: SliceRun) => Date.now() - run.started > run.sliceMs;
@@ -101,7 +53,7 @@ export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
   let groups: (FileGroup & { position: number })[] = [];
   let entries: { sku: string; groupId: string }[] = [];
   const staged = () => [...stageGroups(run.db, run.job.id, groups), ...stagePlacements(run.db, run.job.id, entries)];
-  for await (const item of items(run, run.cp.at)) {
+  for await (const item of items(run, run.cp.at, false)) {
     if (item.kind === 'group' && item.group) groups.push({ ...item.group, position: item.seq });
     if (item.kind === 'product') next.total++;
     if (item.kind === 'map') {

@@ -13,59 +13,9 @@ import {
 } from '../../db/schema';
 import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './resolve-record';
+import type { changedParts } from './changed-parts';
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
-const sameSet = (a: string[], b: string[]) =>
-  a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
-
-/** Which parts of `existing` differ from what `next` asks for (parts `next` leaves out never differ). */
-export function changedParts(next: ResolvedNode, existing: ProductNode, categoryIds: string[] | null) {
-  const row = existing.product as Record<string, unknown>;
-  const fields = Object.entries(next.fields).filter(([column, value]) => (row[column] ?? null) !== value);
-  const values =
-    next.values !== undefined &&
-    !sameSet(
-      next.values.map((v) => `${v.code}=${v.value}`),
-      existing.values.map((v) => `${v.code}=${v.value}`),
-    );
-  const current = existing.classification;
-  const classification =
-    next.classification !== undefined &&
-    (next.classification === null
-      ? current !== null
-      : current === null ||
-        !sameSet(
-          next.classification.classes.map((c) => `${c.group}:${c.code}`),
-          current.classes.map((c) => `${c.group}:${c.code}`),
-        ) ||
-        !sameSet(
-          next.classification.features.map((f) => `${f.group}:${f.code}=${f.value}`),
-          current.features.map((f) => `${f.group}:${f.code}=${f.value}`),
-        ));
-  const mediaChanged =
-    next.media !== undefined &&
-    (next.media.length !== existing.media.length ||
-      next.media.some((m, i) => {
-        const e = existing.media[i]!;
-        // An uploaded file keeps the type it was stored with; a reference takes the one given.
-        return (
-          e.fileName !== m.fileName ||
-          e.purpose !== m.purpose ||
-          (e.description ?? null) !== m.description ||
-          (e.size === 0 && e.contentType !== m.contentType)
-        );
-      }));
-  const categories = next.categoryIds !== undefined && categoryIds !== null && !sameSet(next.categoryIds, categoryIds);
-  return {
-    fields,
-    values,
-    classification,
-    media: mediaChanged,
-    categories,
-    any: fields.length > 0 || values || classification || mediaChanged || categories,
-  };
-}
-
 /** Product columns a new row sets (the rest take their defaults); every new row sets all of them, so rows insert together. */
 const NEW_PRODUCT_COLUMNS = [
   'name',

@@ -3,7 +3,8 @@ import type { BatchStatement, Database } from '../../db/client';
 import { products } from '../../db/schema';
 import { fingerprintOf, syncRecord, type RecordAggregate, type RecordNode } from '../../sync/sync-record';
 import type { ProductAggregate, ProductNode } from '../product-aggregate';
-import type { changedParts, WrittenMedia } from './node-writes';
+import type { changedParts } from './changed-parts';
+import type { WrittenMedia } from './node-writes';
 import type { ResolvedNode } from './resolve-record';
 
 /** One product or variant an upsert writes, with what it was (null: created) and what it becomes. */

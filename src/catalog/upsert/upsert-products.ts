@@ -1,15 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../../db/client';
 import { newId } from '../../db/ids';
-import { jsonList } from '../../db/json-rows';
-import { catalogs, categories, products } from '../../db/schema';
+import { catalogs } from '../../db/schema';
 import { deleteObjects } from '../../media/media';
 import type { Actor } from '../../history/actor';
 import { historyStatements, type HistoryEntry } from '../../history/record';
 import { snapshotAfter, snapshotOfNode } from './upsert-history';
 import type { Snapshot } from '../../history/snapshot';
 import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../product-aggregate';
-import { changedParts, nodeStatements, WriteSet } from './node-writes';
+import { changedParts } from './changed-parts';
+import { nodeStatements, WriteSet } from './node-writes';
+import { categoriesOfCatalog, existingBySku } from './upsert-lookups';
 import { bumpWithFingerprints, fingerprintsAfter, type WrittenNode } from './upsert-fingerprints';
 import type { ReferenceCache } from './reference-cache';
 import { classesNeeded, resolveRecord, type ResolvedNode } from './resolve-record';
@@ -36,41 +37,6 @@ export interface UpsertContext {
   alsoInBatch?: (outcomes: UpsertOutcome[], written: { placements: number }) => BatchStatement[];
   /** Masters not in the database that variants may name (SKU → id): what a dry run's earlier batch would have created. */
   knownMasters?: ReadonlyMap<string, string>;
-}
-
-type ExistingRow = { id: string; sku: string | null; parentId: string | null };
-
-/** The products of the catalog with these SKUs: one query whatever the number (json_each). */
-async function existingBySku(db: Database, ctx: UpsertContext, skus: string[]): Promise<Map<string, ExistingRow>> {
-  const out = new Map<string, ExistingRow>();
-  if (skus.length === 0) return out;
-  const rows = await db
-    .select({ id: products.id, sku: products.sku, parentId: products.parentId })
-    .from(products)
-    .where(
-      and(
-        eq(products.catalogId, ctx.catalogId),
-        eq(products.companyId, ctx.companyId),
-        sql`${products.sku} IN ${jsonList(skus)}`,
-      ),
-    );
-  for (const row of rows) out.set(row.sku!, row);
-  return out;
-}
-
-async function categoriesOfCatalog(db: Database, ctx: UpsertContext, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .select({ id: categories.id })
-    .from(categories)
-    .where(
-      and(
-        eq(categories.catalogId, ctx.catalogId),
-        eq(categories.companyId, ctx.companyId),
-        sql`${categories.id} IN ${jsonList(ids)}`,
-      ),
-    );
-  return new Set(rows.map((r) => r.id));
 }
 
 const outcome = (sku: string, status: UpsertOutcome['status'], productId: string | null = null): UpsertOutcome => ({

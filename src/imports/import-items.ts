@@ -1,0 +1,70 @@
+import { readXmlRecords, type XmlResumePoint } from './bmecat-reader';
+import { groupOf, mapEntryOf, productOf, type FileGroup } from './bmecat-records';
+import { readCsvRecords, type CsvResumePoint } from './csv-reader';
+import { csvProductOf } from './csv-records';
+import type { PendingProduct } from './import-batches';
+import type { ImportCheckpoint } from './import-checkpoint';
+import type { SliceRun } from './import-phases';
+
+/** One record of an import file as the phases see it: a product, a group, or a group-map entry. */
+export type Item =
+  | {
+      kind: 'product';
+      seq: number;
+      location: string;
+      after: ImportCheckpoint['at'];
+      sku: string | null;
+      record: PendingProduct['record'] | null;
+      problem: string | null;
+      skipped: string[];
+      categoryPaths?: string[][];
+    }
+  | { kind: 'group'; seq: number; after: ImportCheckpoint['at']; group: FileGroup | null }
+  | {
+      kind: 'map';
+      seq: number;
+      location: string;
+      after: ImportCheckpoint['at'];
+      entry: { sku: string; groupId: string } | null;
+    };
+
+/** A product the validation pass only counts: turning it into a record is the write pass's work. */
+const UNREAD = { sku: null, record: null, problem: null, skipped: [], categoryPaths: undefined };
+
+/**
+ * The file's records from a resume point, whatever the format. `readProducts: false` (the
+ * validation pass) checks and counts products without turning them into upsert records.
+ */
+export async function* items(
+  run: Pick<SliceRun, 'files' | 'key' | 'cp'>,
+  at: ImportCheckpoint['at'],
+  readProducts = true,
+): AsyncGenerator<Item> {
+  if (run.cp.format === 'CSV') {
+    for await (const r of readCsvRecords(run.files, run.key, at as CsvResumePoint)) {
+      yield {
+        kind: 'product',
+        seq: r.ordinal,
+        location: `line ${r.line}`,
+        after: r.after,
+        skipped: [],
+        ...(readProducts ? csvProductOf(r.cells) : UNREAD),
+      };
+    }
+    return;
+  }
+  for await (const r of readXmlRecords(run.files, run.key, at as XmlResumePoint, run.cp.encoding)) {
+    const location = `line ${r.node.line}: ${r.path}`;
+    if (r.node.name === 'CATALOG_STRUCTURE')
+      yield { kind: 'group', seq: r.ordinal, after: r.after, group: groupOf(r.node) };
+    else if (r.node.name === 'PRODUCT' || r.node.name === 'ARTICLE')
+      yield {
+        kind: 'product',
+        seq: r.ordinal,
+        location,
+        after: r.after,
+        ...(readProducts ? productOf(r.node) : UNREAD),
+      };
+    else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
+  }
+}
