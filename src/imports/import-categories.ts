@@ -175,9 +175,13 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
     updates.push(
       db
         .update(importGroups)
-        .set({ categoryId: sql`json_extract(g.value, '$[1]')` })
-        .from(sql`json_each(${JSON.stringify(pairs.slice(i, i + 2000))}) AS g`)
-        .where(and(eq(importGroups.jobId, jobId), sql`${importGroups.groupId} = json_extract(g.value, '$[0]')`)),
+        .set({ categoryId: sql`g.category_id` })
+        // LIMIT -1 keeps the list a materialized table SQLite loops over, looking each group up by
+        // primary key (flattened, it scanned the list once per staged group).
+        .from(
+          sql`(SELECT json_extract(value, '$[0]') AS group_id, json_extract(value, '$[1]') AS category_id FROM json_each(${JSON.stringify(pairs.slice(i, i + 2000))}) LIMIT -1) AS g`,
+        )
+        .where(and(eq(importGroups.jobId, jobId), sql`${importGroups.groupId} = g.group_id`)),
     );
   // A dry run stages the stand-in ids too (the products phase places products with them), but creates no category.
   await runBatch(db, [...(dryRun ? [] : created), ...updates]);
