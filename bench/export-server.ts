@@ -46,6 +46,25 @@ export async function startSnapshotServer(persistTo: string, extraArgs: string[]
       }
       return total;
     },
+    /**
+     * CPU seconds (user + system) the same workerd process has used: the Worker and local D1
+     * together. Differences over a run measure the work, whatever share of the machine it got.
+     */
+    cpuSeconds(): number {
+      let ticks = 0;
+      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          if (Number(fields[2]) !== child.pid || !stat.includes('(workerd)')) continue;
+          if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--inspector-addr')) continue;
+          ticks += Number(fields[11]) + Number(fields[12]);
+        } catch {
+          // The process ended between listing and reading.
+        }
+      }
+      return ticks / 100;
+    },
     stop() {
       server.stop();
       rmSync(snapshot, { recursive: true, force: true });

@@ -5,7 +5,9 @@
  * references), an export of that catalog per format (the file a supplier would send), then
  * the file is uploaded (Import/Upload, or CreateUpload + UploadPart + CompleteUpload above
  * 90 MB) and imported into an empty catalog with StartImport, polling GetJob to the end.
- * Prints one table row per size and format: products per second and the Worker's JS heap.
+ * Prints one table row per size and format: products per second, the CPU seconds the workerd
+ * process (Worker and local D1) spent on the import and products per CPU-second (the rate
+ * one dedicated core would reach, whatever the machine's load), and the Worker's JS heap.
  *
  *   npm run bench:import                                    # BMEcat and CSV, 10,000 and 100,000 masters
  *   npm run bench:import -- --sizes 1000 --formats BMEcat,BMEcat-ETIM,BMEcat12,CSV
@@ -37,6 +39,8 @@ interface Row {
   seconds: number;
   heapBeforeMiB: number;
   heapPeakMiB: number;
+  /** CPU seconds of the workerd process (Worker and local D1) during the import. */
+  cpuSeconds: number;
   summary: Record<string, number>;
 }
 
@@ -150,6 +154,7 @@ async function benchSize(masters: number): Promise<Row[]> {
         const heapBefore = await heap.usedBytes();
         heap.start(200);
         if (profile) await heap.startProfile();
+        const cpuBefore = server.cpuSeconds();
         const started = performance.now();
         const job = await waitForJob(
           call,
@@ -162,6 +167,7 @@ async function benchSize(masters: number): Promise<Row[]> {
           ).jobId,
         );
         const seconds = (performance.now() - started) / 1000;
+        const cpuSeconds = server.cpuSeconds() - cpuBefore;
         const heapPeak = Math.max(heap.stop(), heapBefore);
         if (profile) process.stderr.write(`${format}: ${summariseProfile(await heap.stopProfile())}\n`);
         if (job.state !== 'succeeded') throw new Error(`import ${format}: ${job.state} ${job.error}`);
@@ -176,6 +182,7 @@ async function benchSize(masters: number): Promise<Row[]> {
           seconds,
           heapBeforeMiB: heapBefore / 2 ** 20,
           heapPeakMiB: heapPeak / 2 ** 20,
+          cpuSeconds,
           summary: job.summary,
         });
         rmSync(file, { force: true });
@@ -194,11 +201,11 @@ async function benchSize(masters: number): Promise<Row[]> {
 const rows: Row[] = [];
 for (const size of sizes) rows.push(...(await benchSize(size)));
 console.log(
-  '| format | masters | products (with variants) | file size | import time | products/s | Worker JS heap before → peak |',
+  '| format | masters | products (with variants) | file size | import time | products/s | workerd CPU | products per CPU-second | Worker JS heap before → peak |',
 );
-console.log('|---|---:|---:|---:|---:|---:|---:|');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.format} | ${r.masters.toLocaleString('en')} | ${r.products.toLocaleString('en')} | ${r.megabytes.toFixed(1)} MB | ${r.seconds.toFixed(1)} s | ${Math.round(r.products / r.seconds).toLocaleString('en')} | ${r.heapBeforeMiB.toFixed(0)} → ${r.heapPeakMiB.toFixed(0)} MiB |`,
+    `| ${r.format} | ${r.masters.toLocaleString('en')} | ${r.products.toLocaleString('en')} | ${r.megabytes.toFixed(1)} MB | ${r.seconds.toFixed(1)} s | ${Math.round(r.products / r.seconds).toLocaleString('en')} | ${r.cpuSeconds.toFixed(1)} s | ${Math.round(r.products / r.cpuSeconds).toLocaleString('en')} | ${r.heapBeforeMiB.toFixed(0)} → ${r.heapPeakMiB.toFixed(0)} MiB |`,
   );
 }
