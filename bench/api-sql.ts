@@ -26,18 +26,28 @@ export function d1File(stateDir: string): string {
 /** The statements GetProducts runs (see src/catalog/product-list.ts), for one catalog. */
 export function listSql(catalogId: string, companyId: string) {
   const scope = `"products"."catalog_id" = ${lit(catalogId)} and "products"."company_id" = ${lit(companyId)} and "products"."parent_id" is null`;
-  const count = (match: string) =>
-    `SELECT count(*) AS n FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(match)} LIMIT 5001)`;
+  // The plan's counts (src/catalog/search-plan.ts): per word, the whole word and the prefix, each stopping at 5001.
+  const counts = (words: string[]) =>
+    `SELECT ${words
+      .flatMap((w, i) => [
+        `(SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(`"${w}"`)} LIMIT 5001)) AS e${i}`,
+        `(SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(`"${w}"*`)} LIMIT 5001)) AS p${i}`,
+      ])
+      .join(', ')}`;
+  const check = (phrase: string) =>
+    ` AND EXISTS (SELECT 1 FROM products_fts c WHERE c.products_fts MATCH ${lit(phrase)} AND c.rowid = f.rowid)`;
   return {
-    ranked: (match: string): string[] => [
-      count(match),
-      `SELECT "products".*, products_fts.rank AS search_rank FROM products_fts CROSS JOIN "products" ON "products".rowid = products_fts.rowid WHERE products_fts MATCH ${lit(match)} AND ${scope} ORDER BY products_fts.rank, "products"."id" LIMIT 51`,
+    /** A selective search: the driving phrases' documents (variants count for their master), common phrases checked per document, ranked. */
+    ranked: (words: string[], match: string, checks: string[] = []): string[] => [
+      counts(words),
+      `SELECT "products".*, h.r AS search_rank FROM (SELECT coalesce(d.parent_id, d.id) AS mid, min(f.rank) AS r FROM products_fts f CROSS JOIN "products" d ON d.rowid = f.rowid WHERE f.products_fts MATCH ${lit(match)} AND d.catalog_id = ${lit(catalogId)}${checks.map(check).join('')} GROUP BY mid) h CROSS JOIN "products" ON "products"."id" = h.mid WHERE ${scope} ORDER BY h.r, "products"."id" LIMIT 51`,
     ],
-    broad: (match: string): string[] => [
-      count(match),
-      `SELECT "products".* FROM "products" WHERE ${scope} and "products"."rowid" IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${lit(match)}) AND "products"."sku" IS NOT NULL ORDER BY "products"."sku" asc LIMIT 51`,
+    /** A broad search in FTS index order. */
+    broad: (words: string[], match: string): string[] => [
+      counts(words),
+      `SELECT "products".*, f.rowid AS search_doc FROM products_fts f CROSS JOIN "products" ON "products".rowid = f.rowid WHERE f.products_fts MATCH ${lit(match)} AND ${scope} ORDER BY f.rowid LIMIT 51`,
     ],
-    noHit: (match: string): string[] => [count(match)],
+    noHit: (words: string[]): string[] => [counts(words)],
     bySku: (after: string | null, order: 'asc' | 'desc'): string[] => [
       // An ascending first page reads the (empty) segment of products without a SKU first.
       ...(after === null && order === 'asc'

@@ -1,6 +1,6 @@
 /**
  * Latency of the hot REST operations against a real `wrangler dev` with local D1 (SQLite):
- * GetStats, AddProduct, and GetProducts in every order (first page and a deep keyset page)
+ * GetStats, AddProduct, UpsertProducts of 1000, and GetProducts in every order (first page and a deep keyset page)
  * and with full-text searches (ranked hit, SKU prefix, name word, broad word, no hit), each
  * search side by side with its bare SQL timed by the sqlite3 shell on the same database file
  * (bench/api-sql.ts). Prints p50 / p95 / max in milliseconds per operation and size.
@@ -13,6 +13,7 @@
  * (masters plus 0.6 variants per master on average, each with values, features and media);
  * with --state DIR the dir is seeded once (its seed.json records the result) and reused.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,9 +106,14 @@ async function benchSize(masters: number) {
       };
       for (let i = 0; i < 5; i++) await get('/Catalog/GetStats');
       const list = (query: string) => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&${query}`);
-      const measure = async (operation: string, fn: (i: number) => Promise<unknown>, sql?: string[]) => {
+      const measure = async (
+        operation: string,
+        fn: (i: number) => Promise<unknown>,
+        sql?: string[],
+        samples = SAMPLES,
+      ) => {
         const times: number[] = [];
-        for (let i = 0; i < SAMPLES; i++) {
+        for (let i = 0; i < samples; i++) {
           const start = performance.now();
           await fn(i);
           times.push(performance.now() - start);
@@ -149,18 +155,43 @@ async function benchSize(masters: number) {
           );
         }
       }
-      const word = `Typ ${Math.floor(masters * 0.7)}`;
+      const typ = String(Math.floor(masters * 0.7));
+      // A variant near the end of the catalog (its SKU and GTIN find its master).
+      const variant = JSON.parse(
+        execFileSync('sqlite3', [
+          '-readonly',
+          '-json',
+          d1File(dir),
+          `SELECT sku, gtin FROM products WHERE rowid > (SELECT max(rowid) * 9 / 10 FROM products) AND parent_id IS NOT NULL LIMIT 1`,
+        ]).toString() || '[]',
+      )[0] as { sku: string; gtin: string } | undefined;
+      // Each search with the plan GetProducts picks for it on the synthetic catalog (src/catalog/search-plan.ts).
       const searches: [string, string, string[]][] = [
-        ['search hit, ranked: SKU', deep.sku, sql.ranked(`"${deep.sku}"*`)],
-        ['search SKU prefix (100 masters), ranked', 'GEN-00012', sql.ranked('"GEN-00012"*')],
-        [`search name words "${word}", ranked`, word, sql.ranked(`"Typ"* "${word.slice(4)}"*`)],
-        ['search GTIN, ranked', deep.gtin, sql.ranked(`"${deep.gtin}"*`)],
+        ['search hit, ranked: SKU', deep.sku, sql.ranked([deep.sku], `"${deep.sku}"*`)],
+        ['search SKU prefix (100 masters), ranked', 'GEN-00012', sql.ranked(['GEN-00012'], '"GEN-00012"*')],
+        [`search name words "Typ ${typ}", ranked`, `Typ ${typ}`, sql.ranked(['Typ', typ], `"${typ}"*`, ['"Typ"'])],
+        ['search GTIN, ranked', deep.gtin, sql.ranked([deep.gtin], `"${deep.gtin}"*`)],
+        ...(variant
+          ? ([
+              ['search variant SKU (lists its master)', variant.sku, sql.ranked([variant.sku], `"${variant.sku}"*`)],
+              [
+                'search variant GTIN (lists its master)',
+                variant.gtin,
+                sql.ranked([variant.gtin], `"${variant.gtin}"*`),
+              ],
+            ] as [string, string, string[]][])
+          : []),
         [
-          'search broad word (every master), SKU order',
+          'search broad word (every master), index order',
           'Leitungsschutzschalter',
-          sql.broad('"Leitungsschutzschalter"*'),
+          sql.broad(['Leitungsschutzschalter'], '"Leitungsschutzschalter"'),
         ],
-        ['search without hits', 'Kabeltrommel', sql.noHit('"Kabeltrommel"*')],
+        [
+          'search broad prefix, not a word ("Leitungss"), index order',
+          'Leitungss',
+          sql.broad(['Leitungss'], '"Leitungss"*'),
+        ],
+        ['search without hits', 'Kabeltrommel', sql.noHit(['Kabeltrommel'])],
       ];
       for (const [name, q, statements] of searches)
         await measure(name, () => list(`q=${encodeURIComponent(q)}`), statements);
@@ -173,6 +204,28 @@ async function benchSize(masters: number) {
           price: '9.99',
         }),
       );
+      // UpsertProducts with 1000 masters (every fifth with 2 variants): new SKUs, then the same
+      // payload again (all unchanged: read and compared, nothing written).
+      const run = Date.now().toString(36);
+      const upsertItems = (i: number) =>
+        Array.from({ length: 1000 }, (_, n) => ({
+          sku: `UPS-${run}-${i}-${n}`,
+          name: `Bench upsert ${n} Typ ${i}`,
+          manufacturerPid: `UPS-MPN-${run}-${i}-${n}`,
+          price: '12.50',
+          ...(n % 5 === 0
+            ? { variants: [1, 2].map((v) => ({ sku: `UPS-${run}-${i}-${n}-V${v}`, name: `Variante ${v}` })) }
+            : {}),
+        }));
+      const upsert = (i: number) =>
+        post('/Catalog/UpsertProducts', {
+          departmentId: seeded.departmentId,
+          catalogId: seeded.catalogId,
+          items: upsertItems(i),
+        });
+      const UPSERT_SAMPLES = Math.min(SAMPLES, 5);
+      await measure('UpsertProducts, 1000 new masters (+400 variants)', upsert, undefined, UPSERT_SAMPLES);
+      await measure('UpsertProducts, the same 1000 again (unchanged)', upsert, undefined, UPSERT_SAMPLES);
     } finally {
       server.stop();
     }

@@ -401,13 +401,21 @@ async function main() {
     .bind(products + variantCount, catalogId)
     .run();
 
-  // Spot check: the loader the service uses must reproduce the stored fingerprints.
-  const sample = await d1
-    .prepare(
-      'SELECT id, fingerprint FROM products WHERE catalog_id = ? AND parent_id IS NULL ORDER BY random() LIMIT 10',
-    )
-    .bind(catalogId)
-    .all<{ id: string; fingerprint: string }>();
+  // Spot check: the loader the service uses must reproduce the stored fingerprints. Ten masters
+  // at random rowids, each found by a rowid range read (ORDER BY random() sorted the whole
+  // catalog in one statement and failed at 1M products).
+  const { top } = (await d1.prepare('SELECT max(rowid) AS top FROM products').first<{ top: number }>()) ?? { top: 0 };
+  const picked = new Map<string, string>();
+  for (let i = 0; i < 10; i++) {
+    const row = await d1
+      .prepare(
+        'SELECT id, fingerprint FROM products WHERE rowid >= ? AND catalog_id = ? AND parent_id IS NULL ORDER BY rowid LIMIT 1',
+      )
+      .bind(Math.floor(Math.random() * top), catalogId)
+      .first<{ id: string; fingerprint: string }>();
+    if (row) picked.set(row.id, row.fingerprint);
+  }
+  const sample = { results: [...picked].map(([id, fingerprint]) => ({ id, fingerprint })) };
   const loaded = await loadProductAggregates(
     db,
     companyId,

@@ -117,17 +117,45 @@ describe('GetProducts q (full-text search)', () => {
     expect(await find('HX-77')).toEqual([]);
   });
 
-  it('lists master products only: a variant is found through neither its own nor its master', async () => {
+  it("finds a master through its variants' SKU, manufacturer part number and GTIN, never through a variant's name", async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     const master = await makeProduct(session, catalog.catalogId, { sku: 'M-1', name: 'Leuchte' });
-    await makeProduct(session, catalog.catalogId, {
+    const variant = await makeProduct(session, catalog.catalogId, {
       sku: 'M-1-V1',
       name: 'Leuchte Variante',
       parentId: master.productId,
+      gtin: '4006209000014',
+      manufacturerPid: 'LX-77',
     });
-    expect(await search(session, catalog.catalogId, 'Leuchte')).toEqual(['M-1']);
-    expect(await search(session, catalog.catalogId, 'Variante')).toEqual([]);
+    const find = (q: string) => search(session, catalog.catalogId, q);
+    expect(await find('Leuchte')).toEqual(['M-1']);
+    expect(await find('Variante')).toEqual([]);
+    expect(await find('m-1-v1')).toEqual(['M-1']);
+    expect(await find('M-1')).toEqual(['M-1']); // master and variant match: the master once
+    expect(await find('4006209000014')).toEqual(['M-1']);
+    expect(await find('LX-77')).toEqual(['M-1']);
+    const update = await call('POST', '/api/Catalog/UpdateProduct', {
+      cookie: session.cookie,
+      body: {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        productId: variant.productId,
+        sku: 'M-1-BLUE',
+        name: 'Leuchte blau',
+      },
+    });
+    expect(update.status, JSON.stringify(update.json)).toBe(200);
+    expect(await find('M-1-V1')).toEqual([]);
+    expect(await find('m-1-blue')).toEqual(['M-1']);
+    expect(await find('blau')).toEqual([]);
+    const del = await call('POST', '/api/Catalog/DeleteProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, productId: variant.productId },
+    });
+    expect(del.status, JSON.stringify(del.json)).toBe(200);
+    expect(await find('M-1-BLUE')).toEqual([]);
+    expect(await find('LX-77')).toEqual([]);
   });
 
   it("never shows another company's products, nor another catalog's", async () => {
@@ -231,7 +259,7 @@ describe('GetProducts q (full-text search)', () => {
     expect(seen.slice(0, 4).sort()).toEqual(['R-0', 'R-3', 'R-6', 'R-9']);
   });
 
-  it('lists a broad search (more hits than are ranked) by SKU, or by the order asked for, through every page', async () => {
+  it('lists a broad search (every word common) in index order, or in the order asked for, through every page', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);
     for (const sku of ['K-3', 'K-1', 'K-5', 'K-2', 'K-4'])
@@ -253,7 +281,7 @@ describe('GetProducts q (full-text search)', () => {
       }
       return seen;
     };
-    expect(await walk({})).toEqual(['K-1', 'K-2', 'K-3', 'K-4', 'K-5']);
+    expect(await walk({})).toEqual(['K-3', 'K-1', 'K-5', 'K-2', 'K-4']); // the order they were indexed
     expect(await walk({ sort: 'sku', order: 'desc' })).toEqual(['K-5', 'K-4', 'K-3', 'K-2', 'K-1']);
     expect(await walk({ sort: 'name' })).toEqual(['K-1', 'K-2', 'K-3', 'K-4', 'K-5']);
   });

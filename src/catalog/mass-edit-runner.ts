@@ -13,6 +13,7 @@ import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { currentValues } from './mass-edit-values';
 import type { MassEditParams } from './mass-edit';
 import { productFilterWhere } from './product-filter';
+import { searchMatch } from './search-plan';
 import type { ElementRef, Tenant } from './scope';
 import { planValueWrite } from './values';
 
@@ -73,12 +74,7 @@ async function nextPage(
   const rows = await db
     .select()
     .from(products)
-    .where(
-      and(
-        productFilterWhere(tenant, params.catalogId, params.filter ?? {}),
-        cursor ? gt(products.id, cursor) : undefined,
-      ),
-    )
+    .where(and(await selectionWhere(db, tenant, params), cursor ? gt(products.id, cursor) : undefined))
     .orderBy(asc(products.id))
     .limit(MASS_EDIT_PAGE);
   return { rows, missing: [] };
@@ -86,7 +82,14 @@ async function nextPage(
 
 async function countSelection(db: Database, tenant: Tenant, params: MassEditParams): Promise<number> {
   if (params.productIds) return params.productIds.length;
-  return db.$count(products, productFilterWhere(tenant, params.catalogId, params.filter ?? {}));
+  return db.$count(products, await selectionWhere(db, tenant, params));
+}
+
+/** The filter as the product list applies it (the search planned the same way: search-plan.ts). */
+async function selectionWhere(db: Database, tenant: Tenant, params: MassEditParams) {
+  const filter = params.filter ?? {};
+  const match = filter.q !== undefined && filter.q.trim() !== '' ? await searchMatch(db, filter.q) : null;
+  return productFilterWhere(tenant, params.catalogId, filter, match);
 }
 
 function addFailure(report: MassEditReport, productId: string, sku: string | null, error: string): void {

@@ -9,6 +9,7 @@ import { badRequest } from '../http/app-error';
  * - Value orders (sku, name, updatedAt): the segment (`null` for products without a value,
  *   `value` otherwise), the last value and the last id.
  * - Relevance: the last bm25 score and id.
+ * - Index order of a broad search: the last FTS docid (the product's rowid) and id.
  */
 export type SortName = 'sku' | 'name' | 'updatedAt';
 export type Direction = 'asc' | 'desc';
@@ -26,9 +27,14 @@ export interface RankCursor {
   r: number;
   i: string;
 }
-export type ProductCursor = ValueCursor | RankCursor;
+export interface MatchCursor {
+  s: 'match';
+  d: number;
+  i: string;
+}
+export type ProductCursor = ValueCursor | RankCursor | MatchCursor;
 
-const SORT_NAMES = new Set(['sku', 'name', 'updatedAt', 'rank']);
+const SORT_NAMES = new Set(['sku', 'name', 'updatedAt', 'rank', 'match']);
 
 /** Decodes a cursor (400 when it is not one of ours). */
 export function decodeProductCursor(cursor: string | undefined): ProductCursor | null {
@@ -40,15 +46,23 @@ export function decodeProductCursor(cursor: string | undefined): ProductCursor |
     if (typeof c.r !== 'number' || !Number.isFinite(c.r)) throw badRequest('cursor is not valid');
     return { s: 'rank', r: c.r, i: c.i };
   }
+  if (c.s === 'match') {
+    if (typeof c.d !== 'number' || !Number.isSafeInteger(c.d)) throw badRequest('cursor is not valid');
+    return { s: 'match', d: c.d, i: c.i };
+  }
   const validSegment = c.g === 'null' ? c.k === null : c.g === 'value' && typeof c.k === 'string';
   if ((c.o !== 'asc' && c.o !== 'desc') || !validSegment) throw badRequest('cursor is not valid');
   return c as unknown as ValueCursor;
 }
 
 /** 400 unless the cursor was made by the order now requested. */
-export function assertCursorOrder(cursor: ProductCursor | null, sort: SortName | 'rank', order: Direction): void {
+export function assertCursorOrder(
+  cursor: ProductCursor | null,
+  sort: SortName | 'rank' | 'match',
+  order: Direction,
+): void {
   if (!cursor) return;
-  if (cursor.s !== sort || (cursor.s !== 'rank' && cursor.o !== order)) {
+  if (cursor.s !== sort || (cursor.s !== 'rank' && cursor.s !== 'match' && cursor.o !== order)) {
     throw badRequest('cursor belongs to another sort order; start again without cursor');
   }
 }

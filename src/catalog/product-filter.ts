@@ -69,19 +69,27 @@ function categoryScope(tenant: Tenant, catalogId: string, categoryId: string, su
  * (e.g. from `findCatalog`). The condition is over the `products` table and may be combined
  * with keyset conditions and any ORDER BY.
  */
-export function productFilterWhere(tenant: Tenant, catalogId: string, filter: ProductFilterInput): SQL {
+export function productFilterWhere(
+  tenant: Tenant,
+  catalogId: string,
+  filter: ProductFilterInput,
+  /** The search as planned by search-plan.ts (`searchMatch`); by default every word is a prefix. */
+  match: string | null = filter.q !== undefined ? ftsMatchExpression(filter.q) : null,
+): SQL {
   const conditions: (SQL | undefined)[] = [
     eq(products.catalogId, catalogId),
     eq(products.companyId, tenant.companyId),
     isNull(products.parentId),
   ];
   if (filter.q !== undefined && filter.q.trim() !== '') {
-    const match = ftsMatchExpression(filter.q);
-    // A q without any searchable character matches nothing rather than everything.
+    // A q without any searchable character matches nothing rather than everything. A master
+    // matches through its own document or a variant's (SKU, manufacturer part number, GTIN).
     conditions.push(
       match === null
         ? sql`0`
-        : sql`"products"."rowid" IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${match})`,
+        : sql`("products"."rowid" IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${match})
+            OR "products"."id" IN (SELECT d.parent_id FROM products_fts f CROSS JOIN "products" d ON d.rowid = f.rowid
+              WHERE f.products_fts MATCH ${match} AND d.parent_id IS NOT NULL))`,
     );
   }
   if (filter.categoryId) {

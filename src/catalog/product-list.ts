@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { products } from '../db/schema';
 import type { ProductListInput } from './catalog.schemas';
@@ -7,6 +7,7 @@ import {
   decodeProductCursor,
   encodeProductCursor,
   type Direction,
+  type MatchCursor,
   type RankCursor,
   type Segment,
   type SortName,
@@ -14,8 +15,17 @@ import {
 } from './product-cursor';
 import { productFilterWhere } from './product-filter';
 import { productOut } from './product-queries';
-import { ftsMatchExpression } from './product-search';
+import {
+  checkedTableSource,
+  docSource,
+  hitsSource,
+  type ProductRow,
+  selectRows,
+  type Source,
+  tableSource,
+} from './product-list-source';
 import { findCatalog, type Tenant } from './scope';
+import { planSearch, RANK_LIMIT } from './search-plan';
 
 /**
  * The product list (`GET /api/Catalog/GetProducts`, the MCP search tool, the web grid): master
@@ -26,14 +36,13 @@ import { findCatalog, type Tenant } from './scope';
  * (by id) and rows with one (by value, then id). Ascending lists the empty values first,
  * descending last, so a cursor is always "segment, value, id" and never needs an OR of ranges.
  *
- * A search drives the query from the FTS index when it matches at most RANK_LIMIT products
- * (ranked or sorted in memory, cheap at that size). A broader search walks the sort order's
- * index instead and keeps the rows the search matched; without an explicit sort it is listed
- * by SKU, because ranking hundreds of thousands of near-identical matches costs a full pass.
+ * A search is planned per word (search-plan.ts): when some word matches at most RANK_LIMIT
+ * index entries, those drive the query (ranked, or sorted in memory: cheap at that size). A
+ * broad search (every word common) is listed in FTS index order, stopping after a page, or with
+ * an explicit sort walks that order's index checking each product; ranking hundreds of
+ * thousands of near-identical matches would cost a full pass for an order that says nothing.
  */
-export const RANK_LIMIT = 5000;
-
-type ProductRow = typeof products.$inferSelect;
+export { RANK_LIMIT } from './search-plan';
 
 interface SortSpec {
   /** ORDER BY expression; indexes: products_catalog_sku_uq, products_list_name_idx, products_list_updated_idx. */
@@ -69,31 +78,6 @@ const SORTS: Record<SortName, SortSpec> = {
     key: (r) => r.updatedAt,
   },
 };
-
-const COLUMNS = Object.entries(getTableColumns(products)).map(([key, column]) => [key, column.name] as const);
-
-/** Where rows come from: the products table, or the FTS matches joined to it (FTS first). */
-interface Source {
-  where: SQL;
-  ftsMatch: string | null;
-}
-
-async function selectRows(db: Database, source: Source, extra: SQL[], orderBy: SQL, limit: number) {
-  const from =
-    source.ftsMatch !== null
-      ? sql`products_fts CROSS JOIN ${products} ON ${products}.rowid = products_fts.rowid`
-      : sql`${products}`;
-  const match = source.ftsMatch !== null ? sql`products_fts MATCH ${source.ftsMatch} AND ` : sql``;
-  const rank = source.ftsMatch !== null ? sql`, products_fts.rank AS search_rank` : sql``;
-  const where = sql.join([source.where, ...extra], sql` AND `);
-  const raw = await db.all<Record<string, unknown>>(
-    sql`SELECT ${products}.*${rank} FROM ${from} WHERE ${match}${where} ORDER BY ${orderBy} LIMIT ${limit}`,
-  );
-  return raw.map((r) => ({
-    row: Object.fromEntries(COLUMNS.map(([key, name]) => [key, r[name]])) as ProductRow,
-    rank: Number(r.search_rank ?? 0),
-  }));
-}
 
 function segmentRows(
   db: Database,
@@ -144,20 +128,24 @@ async function listBySort(
 }
 
 async function listByRank(db: Database, source: Source, cursor: RankCursor | null, limit: number) {
-  const extra = cursor ? [sql`(products_fts.rank, ${products.id}) > (${cursor.r}, ${cursor.i})`] : [];
-  const rows = await selectRows(db, source, extra, sql`products_fts.rank, ${products.id}`, limit + 1);
+  const rank = source.rank!;
+  const extra = cursor ? [sql`(${rank}, ${products.id}) > (${cursor.r}, ${cursor.i})`] : [];
+  const rows = await selectRows(db, source, extra, sql`${rank}, ${products.id}`, limit + 1);
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   const next = rows.length > limit && last ? encodeProductCursor({ s: 'rank', r: last.rank, i: last.row.id }) : null;
   return { items: items.map((r) => r.row), nextCursor: next };
 }
 
-/** How many index entries match, counting no further than `cap` (all companies: it only picks a plan). */
-async function countHits(db: Database, match: string, cap: number): Promise<number> {
-  const [row] = await db.all<{ n: number }>(
-    sql`SELECT count(*) AS n FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${match} LIMIT ${cap})`,
-  );
-  return row?.n ?? 0;
+/** A broad search in index order (FTS docid, the order products were indexed): stops after a page. */
+async function listByDoc(db: Database, source: Source, cursor: MatchCursor | null, limit: number) {
+  const doc = source.doc!;
+  const extra = cursor ? [sql`${doc} > ${cursor.d}`] : [];
+  const rows = await selectRows(db, source, extra, doc, limit + 1);
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  const next = rows.length > limit && last ? encodeProductCursor({ s: 'match', d: last.doc, i: last.row.id }) : null;
+  return { items: items.map((r) => r.row), nextCursor: next };
 }
 
 /**
@@ -178,24 +166,23 @@ export async function listProducts(
     items: result.items.map((r) => productOut(r, catalog.departmentId)),
     nextCursor: result.nextCursor,
   });
-  const match = filter.q !== undefined && filter.q.trim() !== '' ? ftsMatchExpression(filter.q) : null;
-  if (match === null) {
-    // No search (or one without searchable characters, which the filter turns into "no rows").
+  const hasQ = filter.q !== undefined && filter.q.trim() !== '';
+  const plan = hasQ ? await planSearch(db, filter.q!, rankLimit) : null;
+  if (plan === null) {
+    // No search, or one that cannot match (the filter turns a q without searchable characters into "no rows").
+    if (hasQ) return { items: [], nextCursor: null };
     const sortName = sort ?? 'sku';
     assertCursorOrder(cursor, sortName, order);
-    const source = { where: productFilterWhere(tenant, catalog.id, filter), ftsMatch: null };
+    const source = tableSource(productFilterWhere(tenant, catalog.id, filter));
     return page(await listBySort(db, source, sortName, order, cursor as ValueCursor | null, limit));
   }
-  const hits = await countHits(db, match, rankLimit + 1);
-  if (hits === 0) return { items: [], nextCursor: null };
-  const selective = hits <= rankLimit;
-  const chosen = sort ?? (cursor ? cursor.s : selective ? 'rank' : 'sku');
+  const chosen = sort ?? (cursor ? cursor.s : plan.selective ? 'rank' : 'match');
   assertCursorOrder(cursor, chosen, order);
-  const withoutQ = productFilterWhere(tenant, catalog.id, { ...filter, q: undefined });
-  if (chosen === 'rank')
-    return page(await listByRank(db, { where: withoutQ, ftsMatch: match }, cursor as RankCursor | null, limit));
-  const source = selective
-    ? { where: withoutQ, ftsMatch: match }
-    : { where: productFilterWhere(tenant, catalog.id, filter), ftsMatch: null };
+  const where = productFilterWhere(tenant, catalog.id, { ...filter, q: undefined });
+  if (chosen === 'match') return page(await listByDoc(db, docSource(plan, where), cursor as MatchCursor | null, limit));
+  // A ranked cursor of a search that has since become broad ranks every match: correct, slower.
+  const hits = hitsSource(plan.selective ? plan : { match: plan.all, checks: [] }, catalog.id, where);
+  if (chosen === 'rank') return page(await listByRank(db, hits, cursor as RankCursor | null, limit));
+  const source = plan.selective ? hits : checkedTableSource(plan, where);
   return page(await listBySort(db, source, chosen, order, cursor as ValueCursor | null, limit));
 }

@@ -1,5 +1,5 @@
 /**
- * Turning a user's search text into an FTS5 MATCH expression for `products_fts` (see
+ * Turning a user's search text into FTS5 MATCH phrases for `products_fts` (see
  * docs/search.md). User text never reaches FTS5 as syntax: every word becomes one quoted
  * string, so quotes, `*`, `^`, `:`, parentheses, NEAR, AND/OR/NOT and NUL are plain text.
  */
@@ -10,14 +10,22 @@ const MAX_WORDS = 12;
 /** True when the word contains something the tokenizer indexes (letters or digits of any script). */
 const SEARCHABLE = /[\p{L}\p{N}]/u;
 
-/**
- * The MATCH expression for `q`, or null when `q` holds nothing searchable.
- *
- * Each whitespace-separated word becomes a quoted phrase with a prefix star: FTS5 splits the
- * phrase with the table's tokenizer, so `GEN-00012` becomes the phrase `gen 00012*` (the SKU
- * prefix, adjacent tokens) and `schütz` finds `Schutz` and `SCHÜTZ` alike. Words are ANDed.
- */
-export function ftsMatchExpression(q: string): string | null {
+/** One word of `q` as FTS5 phrases: the whole word and the word as a prefix. */
+export interface SearchWord {
+  /** `"word"`: the word's tokens as a phrase (an identifier like `GEN-00012` is `gen 00012`). */
+  exact: string;
+  /** `"word"*`: the same phrase whose last token may be the beginning of a longer one. */
+  prefix: string;
+  /**
+   * The last token has 2 or 3 characters: the table's prefix indexes (`prefix='2 3'`) answer it
+   * lazily, row by row. Longer and 1-character prefixes make FTS5 merge the doclists of every
+   * matching term before the first row, a cost proportional to their matches.
+   */
+  indexedPrefix: boolean;
+}
+
+/** The words of `q` (at most 12), or null when `q` holds nothing searchable. */
+export function searchWords(q: string): SearchWord[] | null {
   const words = q
     .normalize('NFKC')
     .replace(/\p{Cc}/gu, ' ')
@@ -25,5 +33,20 @@ export function ftsMatchExpression(q: string): string | null {
     .filter((w) => SEARCHABLE.test(w))
     .slice(0, MAX_WORDS);
   if (words.length === 0) return null;
-  return words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' ');
+  return words.map((w) => {
+    const quoted = `"${w.replace(/"/g, '""')}"`;
+    const lastToken = w.match(/[\p{L}\p{N}\p{M}]+/gu)?.at(-1) ?? '';
+    const length = [...lastToken].length;
+    return { exact: quoted, prefix: `${quoted}*`, indexedPrefix: length === 2 || length === 3 };
+  });
+}
+
+/**
+ * The MATCH expression for `q` with every word a prefix (words ANDed), or null when `q` holds
+ * nothing searchable. FTS5 splits each phrase with the table's tokenizer, so `schütz` finds
+ * `Schutz` and `SCHÜTZ` alike. The product list refines this per word (search-plan.ts).
+ */
+export function ftsMatchExpression(q: string): string | null {
+  const words = searchWords(q);
+  return words === null ? null : words.map((w) => w.prefix).join(' ');
 }

@@ -190,8 +190,6 @@ export const products = sqliteTable(
     index('products_list_name_idx').on(t.catalogId, sql`${t.name} COLLATE NOCASE`, t.id).where(sql`parent_id IS NULL`),
     index('products_list_updated_idx').on(t.catalogId, t.updatedAt, t.id).where(sql`parent_id IS NULL`),
     index('products_parent_idx').on(t.parentId).where(sql`parent_id IS NOT NULL`),
-    /** Masters of a catalog in SKU byte order: the sync's keyset walk (migration 0002, docs/sync.md). */
-    index('products_catalog_master_sku_idx').on(t.catalogId, t.sku).where(sql`parent_id IS NULL`),
   ],
 );
 
@@ -378,6 +376,7 @@ export const media = sqliteTable(
     sortOrder: integer('sort_order').notNull().default(0),
     createdAt: createdAt(),
   },
+  // WITHOUT ROWID since migration 0008 (drizzle does not model it; the table is keyed by its id).
   (t) => [index('media_element_idx').on(t.elementId, t.sortOrder)],
 );
 

@@ -15,7 +15,7 @@ const PAGE = 500;
 /**
  * The PIM side of the merge-join: a catalog's master products with a SKU, in SKU byte order
  * (SQLite's BINARY collation, the order of the connector's inventory), read by keyset pages
- * over `products_catalog_master_sku_idx`. Stale fingerprints (`fingerprint_revision <
+ * over `products_catalog_sku_uq` (migration 0008 dropped a masters-only copy of it). Stale fingerprints (`fingerprint_revision <
  * revision`, left by a crash between a write and its refresh) are repaired before anyone
  * compares them; in a dry run they are computed without being stored.
  */
