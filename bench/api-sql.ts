@@ -28,12 +28,17 @@ export function listSql(catalogId: string, companyId: string) {
   const scope = `"products"."catalog_id" = ${lit(catalogId)} and "products"."company_id" = ${lit(companyId)} and "products"."parent_id" is null`;
   // The plan's counts (src/catalog/search-plan.ts): per word, the whole word and the prefix, each stopping at 5001.
   const counts = (words: string[]) =>
-    `SELECT ${words
-      .flatMap((w, i) => [
-        `(SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(`"${w}"`)} LIMIT 5001)) AS e${i}`,
-        `(SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(`"${w}"*`)} LIMIT 5001)) AS p${i}`,
-      ])
-      .join(', ')}`;
+    `SELECT *, ${words
+      .map(
+        (w, i) =>
+          `CASE WHEN e${i} > 5000 THEN 0 ELSE (SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(`"${w}"*`)} LIMIT 5001)) END AS p${i}`,
+      )
+      .join(', ')} FROM (SELECT ${words
+      .map(
+        (w, i) =>
+          `(SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(`"${w}"`)} LIMIT 5001)) AS e${i}`,
+      )
+      .join(', ')})`;
   const check = (phrase: string) =>
     ` AND EXISTS (SELECT 1 FROM products_fts c WHERE c.products_fts MATCH ${lit(phrase)} AND c.rowid = f.rowid)`;
   return {

@@ -48,11 +48,16 @@ export async function planSearch(db: Database, q: string, limit: number): Promis
   const words = searchWords(q);
   if (words === null) return null;
   const cap = limit + 1;
-  const columns = words.flatMap((w, i) => [
-    sql`${count(w.exact, cap)} AS ${sql.raw(`e${i}`)}`,
-    sql`${count(w.prefix, cap)} AS ${sql.raw(`p${i}`)}`,
-  ]);
-  const [counts] = await db.all<Record<string, number>>(sql`SELECT ${sql.join(columns, sql`, `)}`);
+  // The prefix is counted only when the whole word is not common (CASE evaluates one branch):
+  // a long prefix is merged by FTS5 in full, the cost the whole-word rule avoids.
+  const exact = words.map((w, i) => sql`${count(w.exact, cap)} AS ${sql.raw(`e${i}`)}`);
+  const prefix = words.map(
+    (w, i) =>
+      sql`CASE WHEN ${sql.raw(`e${i}`)} > ${limit} THEN 0 ELSE ${count(w.prefix, cap)} END AS ${sql.raw(`p${i}`)}`,
+  );
+  const [counts] = await db.all<Record<string, number>>(
+    sql`SELECT *, ${sql.join(prefix, sql`, `)} FROM (SELECT ${sql.join(exact, sql`, `)})`,
+  );
   const phrases = words.map((w, i) => {
     const exact = Number(counts?.[`e${i}`] ?? 0);
     if (exact > limit) return { text: w.exact, hits: exact, lazy: true };
