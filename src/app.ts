@@ -32,7 +32,7 @@ import { signedMediaRoutes } from './media/signed-media.routes';
 import { mediaRoutes } from './media/media.routes';
 import { mcpManifestRoutes } from './mcp/manifest.routes';
 import { oauthRoutes } from './oauth/routes';
-import { buildOpenApi } from './openapi/document';
+import { openApiDocument } from './openapi/openapi-document';
 import { renderReference } from './openapi/reference-page';
 
 /**
@@ -69,8 +69,9 @@ export function createApp() {
   app.route('/api/Catalog', upsertRoutes);
   app.route('/api/Import', importRoutes);
 
-  app.get('/api/openapi.json', (c) => c.json(buildOpenApi(app, `${new URL(c.req.url).origin}/api`)));
-  app.get('/api/docs', (c) => {
+  const documentFor = (url: string) => openApiDocument(app, `${new URL(url).origin}/api`);
+  app.get('/api/openapi.json', async (c) => c.json(await documentFor(c.req.url)));
+  app.get('/api/docs', async (c) => {
     c.header('Cache-Control', 'no-cache');
     // The page is self-contained: no scripts at all, inline styles only, and never in a frame.
     c.header(
@@ -78,7 +79,7 @@ export function createApp() {
       "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
     c.header('X-Frame-Options', 'DENY');
-    return c.html(renderReference(buildOpenApi(app, `${new URL(c.req.url).origin}/api`) as never));
+    return c.html(renderReference(await documentFor(c.req.url)));
   });
 
   app.notFound(() => {

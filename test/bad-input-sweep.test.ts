@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { newId } from '../src/db/ids';
-import { buildOpenApi } from '../src/openapi/document';
+import { openApiDocument } from '../src/openapi/openapi-document';
 import { contractTenant, send, type ContractTenant } from './helpers/contract-fixtures';
 import { baseRequest, idKeyOf, operationsOf, type Operation } from './helpers/contract-request';
 import { tenantDigest } from './helpers/tenant-digest';
@@ -91,7 +91,9 @@ it('sweeps >= 1000 hostile requests: zero 5xx, every failure a documented JSON e
 }, async () => {
   const a: ContractTenant = await contractTenant();
   const digest = () => tenantDigest([a.companyId]);
-  const operations = operationsOf(buildOpenApi(createApp(), 'https://pim.test/api')).sort((x, y) => LAST(x) - LAST(y));
+  const operations = operationsOf(await openApiDocument(createApp(), 'https://pim.test/api')).sort(
+    (x, y) => LAST(x) - LAST(y),
+  );
   const statuses: Record<string, number> = {};
   const problems: string[] = [];
   let requests = 0;

@@ -3,7 +3,7 @@ import type { AppEnv } from '../env';
 import { unauthorized } from '../http/app-error';
 import { clientIp, rateLimit } from '../http/rate-limit';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation } from '../openapi/describe-operation';
 import { revokeUserGrants } from '../oauth/revoke-grants';
 import { changePassword, describeAccount, login, logout, switchDepartment } from './accounts';
 import {
@@ -27,11 +27,13 @@ export const accountRoutes = new Hono<AppEnv>()
   .use(checkOrigin)
   .post(
     '/Login',
-    describeRoute({
+    describeOperation({
       tag: 'Account',
       summary: 'Log in and receive the Service.Cookie session cookie',
       response: LoginResultDto,
       security: 'none',
+      signIn: true,
+      rateLimited: 'Too many tries from this IP, or for this email from this IP',
     }),
     validate('json', LoginDto),
     rateLimit('signIn', { failuresOnly: true }),
@@ -43,7 +45,13 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .post(
     '/Logout',
-    describeRoute({ tag: 'Account', summary: 'End the web session', response: OkDto, security: 'cookie' }),
+    describeOperation({
+      tag: 'Account',
+      summary: 'End the web session',
+      response: OkDto,
+      security: 'cookie',
+      credentialOptional: true,
+    }),
     async (c) => {
       const token = sessionToken(c);
       if (token) await logout(c.var.db, token);
@@ -53,7 +61,7 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .get(
     '/Me',
-    describeRoute({
+    describeOperation({
       tag: 'Account',
       summary: 'The logged-in user, company and department',
       response: AccountDto,
@@ -64,7 +72,7 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .post(
     '/SwitchDepartment',
-    describeRoute({
+    describeOperation({
       tag: 'Account',
       summary: "Change the session's current department",
       response: SwitchDepartmentDto,
@@ -80,11 +88,12 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .post(
     '/ChangePassword',
-    describeRoute({
+    describeOperation({
       tag: 'Account',
       summary: 'Change the password; ends all sessions and revokes AI access tokens',
       response: OkDto,
       security: 'cookie',
+      rateLimited: 'Too many wrong current passwords from this IP',
     }),
     requireSession,
     validate('json', ChangePasswordDto),
@@ -97,11 +106,12 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .post(
     '/RevokeAiAccess',
-    describeRoute({
+    describeOperation({
       tag: 'Account',
       summary: "Admin: revoke a user's AI tokens now (new security stamp)",
       response: RevokeAiAccessOut,
       security: 'cookie',
+      adminOnly: true,
     }),
     requireSession,
     validate('json', RevokeAiAccessDto),
@@ -113,22 +123,24 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .get(
     '/GetUsers',
-    describeRoute({
+    describeOperation({
       tag: 'Account',
       summary: "Admin: the company's users with role and AI switch",
       response: UserListOut,
       security: 'cookie',
+      adminOnly: true,
     }),
     requireSession,
     async (c) => c.json(await listUsers(c.var.db, c.var.caller)),
   )
   .post(
     '/SetAiSwitch',
-    describeRoute({
+    describeOperation({
       tag: 'Account',
       summary: 'Admin: set a user\'s switch "AI may edit classifications"',
       response: SetAiSwitchOut,
       security: 'cookie',
+      adminOnly: true,
     }),
     requireSession,
     validate('json', SetAiSwitchDto),

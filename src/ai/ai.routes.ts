@@ -18,13 +18,13 @@ import {
 import { AppError } from '../http/app-error';
 import { validate } from '../http/validate';
 import { requireAgent, type AgentEnv } from '../oauth/bearer';
-import { describeRoute, type RouteDoc } from '../openapi/route-meta';
+import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 import { getHistory } from '../history/history';
 import { GetHistoryQuery, HistoryPageOut } from '../history/history.schemas';
 import { LinkIdQuery, ListClassificationsQuery } from './ai.schemas';
 
-const doc = (summary: string, response: RouteDoc['response'], tag = 'Classification') =>
-  describeRoute({ tag, summary, response, security: 'bearer' });
+const doc = (summary: string, response: OperationDoc['response'], more: Partial<OperationDoc> = {}) =>
+  describeOperation({ tag: 'Classification', summary, response, security: 'bearer', ...more });
 
 /** docs/spec.md 5.2 rule 6: writes need the account switch, checked at every call (an admin may turn it off). */
 const requireAiSwitch: MiddlewareHandler<AgentEnv> = async (c, next) => {
@@ -43,7 +43,7 @@ export const aiRoutes = new Hono<AgentEnv>()
   .use(requireAgent('api'))
   .get(
     '/GetStats',
-    doc("Counts of catalogs, categories and products in the user's department", CatalogStats, 'Catalog'),
+    doc("Counts of catalogs, categories and products in the user's department", CatalogStats, { tag: 'Catalog' }),
     async (c) => c.json(await getStats(c.var.db, c.var.agent, c.var.agent.departmentId)),
   )
   .get(
@@ -54,7 +54,9 @@ export const aiRoutes = new Hono<AgentEnv>()
   )
   .get(
     '/GetHistory',
-    doc("An element's recent changes, newest first (who, through what, before -> after)", HistoryPageOut, 'Catalog'),
+    doc("An element's recent changes, newest first (who, through what, before -> after)", HistoryPageOut, {
+      tag: 'Catalog',
+    }),
     validate('query', GetHistoryQuery),
     async (c) => c.json(await getHistory(c.var.db, c.var.agent, c.req.valid('query'))),
   )
@@ -78,7 +80,9 @@ export const aiRoutes = new Hono<AgentEnv>()
   )
   .post(
     '/CreateClassification',
-    doc('Classify a product or category (needs the AI edit switch)', ClassificationOut),
+    doc('Classify a product or category (needs the AI edit switch)', ClassificationOut, {
+      conflict: 'The element is already classified (update that classification)',
+    }),
     requireAiSwitch,
     validate('json', CreateClassificationDto),
     async (c) => c.json(await createClassification(c.var.db, c.var.agent, c.req.valid('json'))),

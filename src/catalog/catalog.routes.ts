@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation } from '../openapi/describe-operation';
 import {
   CatalogDto,
   CatalogListQuery,
@@ -17,8 +17,8 @@ import { addCatalog, deleteCatalog, getCatalog, getStats, listCatalogs, updateCa
 import { assertDepartment } from './scope';
 import { setValue } from './values';
 
-const doc = (summary: string, response?: z.ZodType) =>
-  describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
+const doc = (summary: string, response?: z.ZodType, conflict?: string) =>
+  describeOperation({ tag: 'Catalog', summary, response, security: 'cookie', conflict });
 
 /** `/api/Catalog/*` for catalogs, statistics and SetValue. */
 export const catalogRoutes = new Hono<AppEnv>()
@@ -61,7 +61,11 @@ export const catalogRoutes = new Hono<AppEnv>()
   )
   .post(
     '/SetValue',
-    doc('Set one field, attribute or classification feature value of an element', SetValueOut),
+    doc(
+      'Set one field, attribute or classification feature value of an element',
+      SetValueOut,
+      'The sku is already used in this catalog',
+    ),
     validate('json', SetValueDto),
     async (c) => c.json(await setValue(c.var.db, c.var.caller, c.req.valid('json'))),
   );

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation } from '../openapi/describe-operation';
 import {
   addCategory,
   CategoryDto,
@@ -17,7 +17,7 @@ import {
 } from './categories';
 
 const doc = (summary: string, response?: z.ZodType) =>
-  describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
+  describeOperation({ tag: 'Catalog', summary, response, security: 'cookie' });
 
 const CategoryTreeNode: z.ZodType = z.lazy(() => CategoryListItem.extend({ children: z.array(CategoryTreeNode) }));
 

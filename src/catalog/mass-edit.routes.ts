@@ -2,13 +2,13 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { JobRef } from '../exports/start-export';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation } from '../openapi/describe-operation';
 import { startMassEdit, StartMassEditDto } from './mass-edit';
 
 /** `/api/Catalog/StartMassEdit`: one field for many products, as a background job (kind `massEdit`). */
 export const massEditRoutes = new Hono<AppEnv>().post(
   '/StartMassEdit',
-  describeRoute({
+  describeOperation({
     tag: 'Catalog',
     summary:
       'Set one field, attribute or feature on selected products (productIds) or on all a filter matches, as a background job',

@@ -2,27 +2,28 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation } from '../openapi/describe-operation';
 import { Page, ProductDetailOut, ProductDto, ProductListQuery, ProductOut } from './catalog.schemas';
 import { listProducts } from './product-list';
 import { getProduct, listVariants } from './product-queries';
 import { addProduct, deleteProduct, updateProduct } from './products';
 
-const doc = (summary: string, response?: z.ZodType) =>
-  describeRoute({ tag: 'Catalog', summary, response, security: 'cookie' });
+const doc = (summary: string, response?: z.ZodType, conflict?: string) =>
+  describeOperation({ tag: 'Catalog', summary, response, security: 'cookie', conflict });
+const SKU_TAKEN = 'The sku is already used in this catalog';
 const ProductQuery = z.strictObject({ productId: z.uuid() });
 
 /** `/api/Catalog/*` for products and variants. */
 export const productRoutes = new Hono<AppEnv>()
   .post(
     '/AddProduct',
-    doc('Create a product, or a variant when parentId names its master', ProductOut),
+    doc('Create a product, or a variant when parentId names its master', ProductOut, SKU_TAKEN),
     validate('json', ProductDto),
     async (c) => c.json(await addProduct(c.var.db, c.var.caller, c.req.valid('json'))),
   )
   .post(
     '/UpdateProduct',
-    doc('Update a product or variant (productId required)', ProductOut),
+    doc('Update a product or variant (productId required)', ProductOut, SKU_TAKEN),
     validate('json', ProductDto),
     async (c) => c.json(await updateProduct(c.var.db, c.var.caller, c.req.valid('json'))),
   )

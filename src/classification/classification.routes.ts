@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 import {
   ElementClassificationOut,
   ElementClassificationQuery,
@@ -19,8 +19,8 @@ import {
   SearchClassesQuery,
 } from './reference-queries';
 
-const doc = (summary: string, response: z.ZodType) =>
-  describeRoute({ tag: 'Classification', summary, response, security: 'cookie' });
+const doc = (summary: string, response: z.ZodType, more: Partial<OperationDoc> = {}) =>
+  describeOperation({ tag: 'Classification', summary, response, security: 'cookie', ...more });
 
 /**
  * `/api/Classification/*`: the web application's classification editor (session cookie).
@@ -36,7 +36,7 @@ export const classificationRoutes = new Hono<AppEnv>()
   )
   .get(
     '/GetClassFeatures',
-    doc('Features of a class with type, unit and allowed values', ClassFeaturesOut),
+    doc('Features of a class with type, unit and allowed values', ClassFeaturesOut, { references: ['classCode'] }),
     validate('query', ClassFeaturesQuery),
     async (c) => c.json(await getClassFeatures(c.var.db, c.req.valid('query'))),
   )
@@ -51,6 +51,7 @@ export const classificationRoutes = new Hono<AppEnv>()
     doc(
       'Classify an element, replace its classes and feature values, or remove them (classes: [])',
       ElementClassificationOut,
+      { conflict: 'Another writer classified the element at the same time' },
     ),
     validate('json', SetElementClassificationDto),
     async (c) => c.json(await setElementClassification(c.var.db, c.var.caller, c.req.valid('json'))),

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { rateLimit } from '../http/rate-limit';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation } from '../openapi/describe-operation';
 import { submitContactMessage } from './contact';
 import { ContactDto, ContactReceipt } from './contact.schemas';
 
@@ -12,11 +12,12 @@ import { ContactDto, ContactReceipt } from './contact.schemas';
  */
 export const contactRoutes = new Hono<AppEnv>().post(
   '/submit',
-  describeRoute({
+  describeOperation({
     tag: 'Account',
     summary: 'Send a message to the sales team (5 per hour per IP)',
     response: ContactReceipt,
     security: 'none',
+    rateLimited: 'More than 5 messages per hour from this IP',
   }),
   rateLimit('contact'),
   validate('json', ContactDto),

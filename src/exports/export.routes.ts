@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { AppError, notFound } from '../http/app-error';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation } from '../openapi/describe-operation';
 import { findJob } from '../jobs/jobs';
 import { PageQuery, Page } from '../catalog/catalog.schemas';
 import { JobRef, StartExportDto, startExport } from './start-export';
@@ -21,14 +21,15 @@ import { contentDisposition } from '../http/content-disposition';
 const DownloadQuery = z.strictObject({ jobId: z.uuid() });
 const TemplateQuery = z.strictObject({ templateId: z.uuid() });
 const DeleteTemplateDto = z.strictObject({ templateId: z.uuid() });
-const doc = (summary: string, response?: z.ZodType) =>
-  describeRoute({ tag: 'Export', summary, response, security: 'cookie' });
+const doc = (summary: string, response?: z.ZodType, conflict?: string) =>
+  describeOperation({ tag: 'Export', summary, response, security: 'cookie', conflict });
+const NAME_TAKEN = 'A template of that name already exists';
 
 /** `/api/Export/*`: queue exports, download their files, and manage export templates. */
 export const exportRoutes = new Hono<AppEnv>()
   .post(
     '/StartExport',
-    describeRoute({
+    describeOperation({
       tag: 'Export',
       summary: 'Queue an export of a catalog as a background job',
       response: JobRef,
@@ -39,11 +40,12 @@ export const exportRoutes = new Hono<AppEnv>()
   )
   .get(
     '/Download',
-    describeRoute({
+    describeOperation({
       tag: 'Export',
       summary: 'Download the file of a succeeded export job',
       responseContentType: 'application/octet-stream',
       security: 'cookie',
+      conflict: 'The export has not succeeded (no file to download yet)',
     }),
     validate('query', DownloadQuery),
     async (c) => {
@@ -64,13 +66,13 @@ export const exportRoutes = new Hono<AppEnv>()
   )
   .post(
     '/AddTemplate',
-    doc('Create an export template (format, language, options)', ExportTemplateOut),
+    doc('Create an export template (format, language, options)', ExportTemplateOut, NAME_TAKEN),
     validate('json', ExportTemplateDto),
     async (c) => c.json(await addTemplate(c.var.db, c.var.caller, c.req.valid('json'))),
   )
   .post(
     '/UpdateTemplate',
-    doc('Replace an export template (templateId required)', ExportTemplateOut),
+    doc('Replace an export template (templateId required)', ExportTemplateOut, NAME_TAKEN),
     validate('json', ExportTemplateDto),
     async (c) => c.json(await updateTemplate(c.var.db, c.var.caller, c.req.valid('json'))),
   )

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation } from '../openapi/describe-operation';
 import { getHistory } from './history';
 import { GetHistoryQuery, HistoryPageOut, RestoreOut, RestoreVersionDto } from './history.schemas';
 import { restoreVersion } from './restore';
@@ -10,7 +10,7 @@ import { restoreVersion } from './restore';
 export const historyRoutes = new Hono<AppEnv>()
   .get(
     '/GetHistory',
-    describeRoute({
+    describeOperation({
       tag: 'Catalog',
       summary: "An element's change history, newest first, keyset-paginated",
       response: HistoryPageOut,
@@ -21,11 +21,12 @@ export const historyRoutes = new Hono<AppEnv>()
   )
   .post(
     '/RestoreVersion',
-    describeRoute({
+    describeOperation({
       tag: 'Catalog',
       summary: 'Put an element back as it was after a version (recorded as a new version)',
       response: RestoreOut,
       security: 'cookie',
+      conflict: 'A SKU of that version is used by another product now',
     }),
     validate('json', RestoreVersionDto),
     async (c) => c.json(await restoreVersion({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),

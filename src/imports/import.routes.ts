@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { AppError, notFound } from '../http/app-error';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 import { findJob } from '../jobs/jobs';
 import { JobRef } from '../exports/start-export';
 import {
@@ -20,15 +20,17 @@ import {
 } from './import-files';
 import { startImport, StartImportDto } from './start-import';
 
-const doc = (summary: string, response?: z.ZodType, responseContentType?: string) =>
-  describeRoute({ tag: 'Import', summary, response, responseContentType, security: 'cookie' });
+const doc = (summary: string, response?: z.ZodType, more: Partial<OperationDoc> = {}) =>
+  describeOperation({ tag: 'Import', summary, response, security: 'cookie', ...more });
 const lengthOf = (header: string | undefined) => (header && /^\d+$/.test(header) ? Number(header) : NaN);
 
 /** `/api/Import/*`: upload files, start import jobs, download their reports (docs/import.md). */
 export const importRoutes = new Hono<AppEnv>()
   .post(
     '/Upload',
-    doc('Upload a file to import (raw body up to 100 MB, with Content-Length)', ImportFileOut),
+    doc('Upload a file to import (raw body up to 100 MB, with Content-Length)', ImportFileOut, {
+      upload: 'application/octet-stream',
+    }),
     validate('query', UploadQuery),
     async (c) =>
       c.json(
@@ -52,6 +54,10 @@ export const importRoutes = new Hono<AppEnv>()
     doc(
       'Upload one part (1-based) of a multipart upload as the raw body',
       z.object({ fileId: z.string(), part: z.number().int(), size: z.number().int() }),
+      {
+        upload: 'application/octet-stream',
+        conflict: 'The upload is already complete, or too many parts arrive at once (send the part again)',
+      },
     ),
     validate('query', UploadPartQuery),
     async (c) =>
@@ -68,13 +74,18 @@ export const importRoutes = new Hono<AppEnv>()
   )
   .post(
     '/StartImport',
-    doc('Queue an import of an uploaded file into a catalog as a background job', JobRef),
+    doc('Queue an import of an uploaded file into a catalog as a background job', JobRef, {
+      conflict: 'The upload is not complete yet (Import/CompleteUpload)',
+    }),
     validate('json', StartImportDto),
     async (c) => c.json(await startImport({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
   )
   .get(
     '/DownloadReport',
-    doc("Download a finished import's report (CSV of rejected products with line and reason)", undefined, 'text/csv'),
+    doc("Download a finished import's report (CSV of rejected products with line and reason)", undefined, {
+      responseContentType: 'text/csv',
+      conflict: 'The import has not finished (no report yet)',
+    }),
     validate('query', z.strictObject({ jobId: z.uuid() })),
     async (c) => {
       const job = await findJob(c.var.db, c.var.caller, c.req.valid('query').jobId);

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation } from '../openapi/describe-operation';
 import { PageQuery } from '../catalog/catalog.schemas';
 import { cancelJob, getJob, JobOut, listJobs } from './jobs';
 import { releaseJobResources, sweepDeps, sweepIfStale } from './recovery';
@@ -17,7 +17,7 @@ const CancelJobDto = z.strictObject({ jobId: z.uuid() });
 export const jobRoutes = new Hono<AppEnv>()
   .get(
     '/GetJob',
-    describeRoute({
+    describeOperation({
       tag: 'Job',
       summary: 'Status, progress and result of a background job',
       response: JobOut,
@@ -31,7 +31,7 @@ export const jobRoutes = new Hono<AppEnv>()
   )
   .get(
     '/GetJobs',
-    describeRoute({
+    describeOperation({
       tag: 'Job',
       summary: "The company's jobs, newest first",
       response: z.object({ items: z.array(JobOut), nextCursor: z.string().nullable() }),
@@ -45,7 +45,13 @@ export const jobRoutes = new Hono<AppEnv>()
   )
   .post(
     '/CancelJob',
-    describeRoute({ tag: 'Job', summary: 'Cancel a queued or running job', response: JobOut, security: 'cookie' }),
+    describeOperation({
+      tag: 'Job',
+      summary: 'Cancel a queued or running job',
+      response: JobOut,
+      security: 'cookie',
+      conflict: 'The job has already finished',
+    }),
     validate('json', CancelJobDto),
     async (c) => {
       const job = await cancelJob(c.var.db, c.var.caller, c.req.valid('json').jobId);

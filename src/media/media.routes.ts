@@ -2,8 +2,9 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation } from '../openapi/describe-operation';
 import {
+  ALLOWED_CONTENT_TYPES,
   attachMedia,
   deleteMedia,
   findMedia,
@@ -23,11 +24,12 @@ import { contentDisposition } from '../http/content-disposition';
 export const mediaRoutes = new Hono<AppEnv>()
   .post(
     '/Upload',
-    describeRoute({
+    describeOperation({
       tag: 'Catalog',
       summary: 'Attach a file (raw body, its own Content-Type) to a catalog element',
       response: MediaOut,
       security: 'cookie',
+      upload: ALLOWED_CONTENT_TYPES,
     }),
     validate('query', UploadMediaQuery),
     async (c) => {
@@ -49,7 +51,7 @@ export const mediaRoutes = new Hono<AppEnv>()
   )
   .get(
     '/Get',
-    describeRoute({
+    describeOperation({
       tag: 'Catalog',
       summary: 'Download an attached file',
       responseContentType: 'application/octet-stream',
@@ -73,7 +75,7 @@ export const mediaRoutes = new Hono<AppEnv>()
   )
   .post(
     '/Delete',
-    describeRoute({
+    describeOperation({
       tag: 'Catalog',
       summary: 'Detach and delete a file',
       response: z.object({ mediaId: z.string(), deleted: z.literal(true) }),
@@ -84,7 +86,7 @@ export const mediaRoutes = new Hono<AppEnv>()
   )
   .post(
     '/Reorder',
-    describeRoute({
+    describeOperation({
       tag: 'Catalog',
       summary: "Set the order of an element's files",
       response: z.object({ elementId: z.string(), items: z.array(MediaOut) }),

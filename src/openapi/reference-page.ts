@@ -41,9 +41,7 @@ ${raw(
             ({ method, path, op }) =>
               `<details><summary><code class="m ${method}">${method.toUpperCase()}</code><code>${escapeHtml(path)}</code> ${escapeHtml(op.summary ?? '')}</summary>` +
               (op.parameters ? `<h4>Query parameters</h4><pre>${escapeHtml(pretty(op.parameters))}</pre>` : '') +
-              (op.requestBody
-                ? `<h4>Request body</h4><pre>${escapeHtml(pretty(op.requestBody.content['application/json'].schema))}</pre>`
-                : '') +
+              (op.requestBody ? `<h4>Request body</h4><pre>${escapeHtml(pretty(op.requestBody.content))}</pre>` : '') +
               `<h4>Responses</h4><pre>${escapeHtml(pretty(op.responses))}</pre></details>`,
           )
           .join(''),

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
-import { describeRoute } from '../openapi/route-meta';
+import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 import { JobRef } from '../exports/start-export';
 import { addConnection, deleteConnection, listConnections, updateConnection } from './connections';
 import { listRuns, startSync } from './start-sync';
@@ -19,26 +19,32 @@ import {
   UpdateConnectionDto,
 } from './sync.schemas';
 
-const doc = (summary: string, response: z.ZodType) =>
-  describeRoute({ tag: 'Sync', summary, response, security: 'cookie' });
+const doc = (summary: string, response: z.ZodType, more: Partial<OperationDoc> = {}) =>
+  describeOperation({ tag: 'Sync', summary, response, security: 'cookie', ...more });
+const NAME_TAKEN = 'A connection with this name already exists';
 
 /** `/api/Sync/*`: connections to shop connectors and their runs (docs/sync.md). */
 export const syncRoutes = new Hono<AppEnv>()
   .post(
     '/AddConnection',
-    doc('Connect a catalog to a shop connector (admin)', ConnectionOut),
+    doc('Connect a catalog to a shop connector (admin)', ConnectionOut, { adminOnly: true, conflict: NAME_TAKEN }),
     validate('json', AddConnectionDto),
     async (c) => c.json(await addConnection(c.var.db, c.var.caller, c.env.SYNC_ENCRYPTION_KEY, c.req.valid('json'))),
   )
   .post(
     '/UpdateConnection',
-    doc('Change a connection; the secret only when given (admin)', ConnectionOut),
+    doc('Change a connection; the secret only when given (admin)', ConnectionOut, {
+      adminOnly: true,
+      conflict: NAME_TAKEN,
+    }),
     validate('json', UpdateConnectionDto),
     async (c) => c.json(await updateConnection(c.var.db, c.var.caller, c.env.SYNC_ENCRYPTION_KEY, c.req.valid('json'))),
   )
   .post(
     '/DeleteConnection',
-    doc('Delete a connection (admin)', z.object({ connectionId: z.string(), deleted: z.literal(true) })),
+    doc('Delete a connection (admin)', z.object({ connectionId: z.string(), deleted: z.literal(true) }), {
+      adminOnly: true,
+    }),
     validate('json', ConnectionRefDto),
     async (c) => c.json(await deleteConnection(c.var.db, c.var.caller, c.req.valid('json'))),
   )
@@ -50,7 +56,9 @@ export const syncRoutes = new Hono<AppEnv>()
   )
   .post(
     '/TestConnection',
-    doc("Call the connector's /mappings, signed, and report what it found", TestConnectionOut),
+    doc("Call the connector's /mappings, signed, and report what it found", TestConnectionOut, {
+      conflict: 'The stored secret cannot be decrypted (SYNC_ENCRYPTION_KEY changed): set it again',
+    }),
     validate('json', ConnectionRefDto),
     async (c) =>
       c.json(
@@ -63,7 +71,9 @@ export const syncRoutes = new Hono<AppEnv>()
   )
   .post(
     '/StartSync',
-    doc('Queue a sync run (a job of kind sync; follow it with Job/GetJob)', JobRef),
+    doc('Queue a sync run (a job of kind sync; follow it with Job/GetJob)', JobRef, {
+      conflict: 'A sync of this connection is already queued or running',
+    }),
     validate('json', StartSyncDto),
     async (c) =>
       c.json(

@@ -8,15 +8,17 @@ export type Schema = Record<string, any>;
 
 export interface Operation {
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   security: 'cookie' | 'bearer' | 'none';
+  /** Answers without its credential too (Logout): the document offers an empty security alternative. */
+  credentialOptional: boolean;
   /** JSON body schema, when the operation takes one. */
   body?: Schema;
   /** Query parameters (name → schema), and which are required. */
   query: Record<string, Schema>;
   requiredQuery: string[];
-  /** Takes a raw, non-JSON body (Media/Upload). */
+  /** Takes a raw, non-JSON body (Media/Upload, Import/Upload, Import/UploadPart). */
   rawBody: boolean;
   statuses: string[];
 }
@@ -131,15 +133,17 @@ export function operationsOf(doc: Schema): Operation[] {
     for (const [method, op] of Object.entries<Schema>(methods)) {
       const security = op.security?.[0]?.sessionCookie ? 'cookie' : op.security?.[0]?.oauth2 ? 'bearer' : 'none';
       const params: Schema[] = op.parameters ?? [];
+      const content: Record<string, Schema> = op.requestBody?.content ?? {};
       ops.push({
         name: path.replace(/^\/api\//, ''),
-        method: method.toUpperCase() as 'GET' | 'POST',
+        method: method.toUpperCase() as Operation['method'],
         path,
         security,
-        body: op.requestBody?.content?.['application/json']?.schema,
+        credentialOptional: (op.security ?? []).some((s: Schema) => Object.keys(s).length === 0),
+        body: content['application/json']?.schema,
         query: Object.fromEntries(params.map((p) => [p.name, p.schema])),
         requiredQuery: params.filter((p) => p.required).map((p) => p.name),
-        rawBody: method === 'post' && !op.requestBody && params.length > 0,
+        rawBody: Object.keys(content).length > 0 && !content['application/json'],
         statuses: Object.keys(op.responses ?? {}),
       });
     }

@@ -1,0 +1,78 @@
+import type { RouterRoute } from 'hono/types';
+import { type DescribeRouteOptions, describeRoute, resolver } from 'hono-openapi';
+import type { z } from 'zod';
+
+export type Tag = 'Account' | 'Catalog' | 'Classification' | 'Export' | 'Import' | 'Job' | 'Sync';
+
+/**
+ * What an operation is, beyond its request schema (which its `validate` middleware gives).
+ * The error statuses of the OpenAPI document are derived from these properties in one place
+ * (`error-responses.ts`); routes never list statuses by hand.
+ */
+export interface OperationTraits {
+  /** How the caller is identified: web session cookie, OAuth bearer token (/api/ai), or not at all. */
+  security: 'cookie' | 'bearer' | 'none';
+  /** The cookie may be absent: the operation answers without one (Logout), so never 401. */
+  credentialOptional?: true;
+  /** Checks an email and password to open a session (Login): 401 for wrong ones, Origin-checked. */
+  signIn?: true;
+  /** Only a company admin may call it (403 for others). */
+  adminOnly?: true;
+  /** Input fields other than `*Id(s)` that name a stored thing (404 when unknown), e.g. a class code. */
+  references?: readonly string[];
+  /** Why the operation can meet a conflict with the stored state (409). */
+  conflict?: string;
+  /** The rate limit or throttle that can answer 429. */
+  rateLimited?: string;
+  /** The operation takes a raw file as its body, of these content types (413 over its limit). */
+  upload?: string | readonly string[];
+}
+
+export interface OperationDoc extends OperationTraits {
+  tag: Tag;
+  summary: string;
+  description?: string;
+  /** Schema of the 200 body; omitted for non-JSON responses such as downloads. */
+  response?: z.ZodType;
+  /** Content type of a non-JSON success body. */
+  responseContentType?: string;
+}
+
+/** The OpenAPI extension that carries the traits to `declareErrorResponses`, which removes it. */
+export const TRAITS_KEY = 'x-pim-traits';
+
+/** `Catalog/AddProduct` for `/api/Catalog/AddProduct`: stable, readable operation ids. */
+const operationId = (route: RouterRoute) => route.path.split('/').filter(Boolean).slice(1).join('_');
+
+const rawContent = (types: string | readonly string[]) =>
+  Object.fromEntries([types].flat().map((type) => [type, { schema: { type: 'string', format: 'binary' } as const }]));
+
+const SECURITY = { cookie: [{ sessionCookie: [] }], bearer: [{ oauth2: ['api'] }], none: [] } as const;
+
+/**
+ * Documents the route it stands in (hono-openapi's `describeRoute`): tag, summary, success body
+ * and security. hono-openapi reads it, with the `validate` middleware's schema, when it walks
+ * the app, so paths and request schemas are never written twice.
+ */
+export function describeOperation(doc: OperationDoc) {
+  const { tag, summary, description, response, responseContentType, ...traits } = doc;
+  const security = [...SECURITY[traits.security], ...(traits.credentialOptional ? [{}] : [])];
+  const spec: DescribeRouteOptions & { [TRAITS_KEY]: OperationTraits } = {
+    tags: [tag],
+    summary,
+    ...(description ? { description } : {}),
+    operationId,
+    security,
+    ...(traits.upload ? { requestBody: { required: true, content: rawContent(traits.upload) } } : {}),
+    responses: {
+      200: response
+        ? {
+            description: 'Success',
+            content: { 'application/json': { schema: resolver(response, { options: { io: 'output' } }) } },
+          }
+        : { description: 'Success', content: { [responseContentType ?? 'application/octet-stream']: {} } },
+    },
+    [TRAITS_KEY]: traits,
+  };
+  return describeRoute(spec);
+}
