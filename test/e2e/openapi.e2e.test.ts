@@ -9,7 +9,7 @@ import { expect, inject, it } from 'vitest';
 it('serves /api/openapi.json as a valid OpenAPI 3.1 document', async () => {
   const res = await fetch(`${inject('baseUrl')}/api/openapi.json`);
   expect(res.status).toBe(200);
-  const doc = await res.json();
+  const doc = (await res.json()) as Record<string, unknown>;
   const validator = new Validator();
   const result = await validator.validate(doc);
   expect(result.errors ?? []).toEqual([]);
