@@ -59,6 +59,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  // Other e2e files export every catalog of the demo company: leave the company as seeded.
+  const catalogs = (await api(cookie, 'Catalog/GetCatalogs?limit=500')).items;
+  for (const c of catalogs.filter((c: { name: string }) => c.name.endsWith(suffix)))
+    await api(cookie, 'Catalog/DeleteCatalog', { departmentId: SALES, catalogId: c.catalogId });
 });
 
 describe('web application: account and session', () => {
@@ -182,7 +186,7 @@ describe('web application: account and session', () => {
     await german.context().close();
   });
 
-  it('does a main flow with the keyboard only: sign in, open a dialog, Escape, create a catalog with Enter', async () => {
+  it('does a main flow with the keyboard only: sign in, a dialog (Escape, Enter), a new catalog, a product name fixed in the grid', async () => {
     const page = await (await newContext(browser)).newPage();
     await page.goto(`${base()}/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -245,6 +249,27 @@ describe('web application: account and session', () => {
     const catalogs = (await api(cookie, 'Catalog/GetCatalogs?limit=500')).items;
     expect(catalogs.some((c: { name: string }) => c.name === `E2E Tastatur ${suffix}`)).toBe(true);
     await expectAccessible(page, 'catalogs after the keyboard walkthrough');
+
+    // Find a product and fix its name in the grid: Enter opens the cell, Escape leaves it unchanged, Enter saves.
+    await page.goto(`${base()}/products?catalog=${catalogId}`);
+    await page.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
+    const cell = `Name of ACC-${suffix}`;
+    steps = 0;
+    while (!(await focused(page)).name.startsWith(cell) && steps++ < 40) await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatchObject({ tag: 'button', outlined: true });
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toMatchObject({ tag: 'input', name: cell });
+    await page.keyboard.type(' (verworfen)');
+    await page.keyboard.press('Escape');
+    await poll(async () => (await focused(page)).name.startsWith(`${cell}: `)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' grau');
+    await page.keyboard.press('Enter');
+    await poll(async () => (await focused(page)).name).toMatch(new RegExp(`^${cell}: .* grau$`));
+    const saved = await api(cookie, `Catalog/GetProduct?productId=${productId}`);
+    expect(saved.name).toMatch(/ grau$/);
+    expect(saved.name).not.toContain('verworfen');
     await page.context().close();
   });
 });

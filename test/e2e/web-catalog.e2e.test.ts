@@ -36,6 +36,15 @@ async function products(query: string): Promise<{ sku: string; productId: string
 }
 /** Waits for what the user sees: the API and the renderer share two busy cores with other tests. */
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
+/**
+ * Clicks a filter checkbox and waits until it shows the new state: filters live in the address
+ * bar and the router applies a navigation as a transition, so the controlled box follows a
+ * moment later (Playwright's check() would look at once).
+ */
+async function toggle(box: Locator, checked: boolean) {
+  await box.click();
+  await poll(() => box.isChecked()).toBe(checked);
+}
 /** The row of a category in the tree (the part that is dragged and dropped on). */
 const treeRow = (name: string): Locator =>
   page.locator('.tree-row', { has: page.getByText(name, { exact: true }) }).first();
@@ -81,6 +90,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  // Other e2e files export every catalog of the demo company: leave the company as seeded.
+  const templates = (await api(cookie, 'Export/GetTemplates')).items;
+  for (const t of templates.filter((t: { name: string }) => t.name.includes(suffix)))
+    await api(cookie, 'Export/DeleteTemplate', { templateId: t.templateId });
+  if (catalogId) await api(cookie, 'Catalog/DeleteCatalog', { departmentId: SALES, catalogId });
 });
 
 describe('web application: catalog work (editor@demo.test)', () => {
@@ -151,15 +165,15 @@ describe('web application: catalog work (editor@demo.test)', () => {
     // Status, category with subcategories, missing price: each narrows what the API answers.
     await page.getByRole('combobox', { name: /^Status/ }).selectOption('draft');
     await poll(() => count.textContent()).toBe('12 products');
-    await page.getByRole('checkbox', { name: 'Price', exact: true }).check();
+    await toggle(page.getByRole('checkbox', { name: 'Price', exact: true }), true);
     await poll(() => count.textContent()).toBe('6 products');
     const shown = await page.getByRole('link', { name: /^Open product / }).allTextContents();
     expect(shown.sort()).toEqual((await products('status=draft&missing=price')).map((p) => p.sku).sort());
-    await page.getByRole('checkbox', { name: 'Price', exact: true }).uncheck();
+    await toggle(page.getByRole('checkbox', { name: 'Price', exact: true }), false);
     await page.getByRole('combobox', { name: /^Status/ }).selectOption('');
     await page.getByRole('combobox', { name: /^Category/ }).selectOption({ label: 'Schutzgeräte' });
     await page.getByText('No products match the search and filters.').waitFor();
-    await page.getByRole('checkbox', { name: 'including subcategories' }).check();
+    await toggle(page.getByRole('checkbox', { name: 'including subcategories' }), true);
     await poll(() => count.textContent()).toBe('12 products');
     await expectAccessible(page, 'filtered product grid');
 

@@ -21,13 +21,14 @@ let connector: Awaited<ReturnType<typeof startConnector>>;
 let browser: Browser;
 let page: Page;
 let cookie: string;
+let catalogId: string;
 
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000 });
 
 beforeAll(async () => {
   [connector, browser] = await Promise.all([startConnector(), launchChromium()]);
   cookie = await login('admin@demo.test');
-  const { catalogId } = await api(cookie, 'Catalog/AddCatalog', { departmentId: SALES, name: CATALOG });
+  ({ catalogId } = await api(cookie, 'Catalog/AddCatalog', { departmentId: SALES, name: CATALOG }));
   for (const sku of [...SKUS, BAD_UNIT]) {
     await api(cookie, 'Catalog/AddProduct', {
       departmentId: SALES,
@@ -46,6 +47,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   connector?.stop();
+  // Other e2e files export every catalog and sync the demo connection: leave the company as seeded.
+  const connections = (await api(cookie, 'Sync/GetConnections')).items;
+  for (const c of connections.filter((c: { name: string }) => c.name === CONNECTION))
+    await api(cookie, 'Sync/DeleteConnection', { departmentId: SALES, connectionId: c.connectionId });
+  if (catalogId) await api(cookie, 'Catalog/DeleteCatalog', { departmentId: SALES, catalogId });
 });
 
 describe('web application: sync with a shop (admin@demo.test)', () => {
