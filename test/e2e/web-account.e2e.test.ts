@@ -31,9 +31,20 @@ async function browserCookie(page: Page): Promise<string> {
 /** What has keyboard focus: its accessible text and whether a focus outline is drawn. */
 function focused(page: Page) {
   return page.evaluate(() => {
-    const doc = (globalThis as any).document;
-    const el = doc.activeElement;
-    const style = (globalThis as any).getComputedStyle(el);
+    // Runs in the page; the Node-side tsconfig has no DOM types, so the few page globals are typed here.
+    type El = {
+      tagName: string;
+      textContent: string | null;
+      labels?: { textContent: string | null }[] | null;
+      getAttribute(name: string): string | null;
+      closest(selector: string): unknown;
+    };
+    const win = globalThis as unknown as {
+      document: { activeElement: El };
+      getComputedStyle(el: El): { outlineStyle: string; outlineWidth: string };
+    };
+    const el = win.document.activeElement;
+    const style = win.getComputedStyle(el);
     return {
       tag: el.tagName.toLowerCase(),
       name: (el.getAttribute('aria-label') ?? el.labels?.[0]?.textContent ?? el.textContent ?? '').trim(),
@@ -167,7 +178,12 @@ describe('web application: account and session', () => {
     await page.getByRole('combobox', { name: /^Language/ }).selectOption('de');
     await mainNav(page, 'Produkte').waitFor();
     await page.getByRole('heading', { name: 'Übersicht', level: 1 }).waitFor();
-    expect(await page.evaluate(() => (globalThis as any).document.documentElement.lang)).toBe('de');
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement.lang,
+      ),
+    ).toBe('de');
     await expectAccessible(page, 'dashboard in German');
     await page.reload();
     await mainNav(page, 'Kataloge').click();

@@ -28,7 +28,12 @@ function gtin(n: number): string {
 }
 const sku = (i: number) => `G${suffix}-${String(i).padStart(3, '0')}`;
 
-async function tree(): Promise<{ categoryId: string; name: string; children: any[] }[]> {
+interface TreeNode {
+  categoryId: string;
+  name: string;
+  children: TreeNode[];
+}
+async function tree(): Promise<TreeNode[]> {
   return (await api(cookie, `Catalog/GetCategoryTree?catalogId=${catalogId}`)).items;
 }
 async function products(query: string): Promise<{ sku: string; productId: string }[]> {
@@ -57,7 +62,7 @@ beforeAll(async () => {
       await api(cookie, 'Catalog/AddCategory', { departmentId: SALES, catalogId, parentId, name })
     ).categoryId);
   await add('Schutzgeräte');
-  await add('Leitungsschutzschalter', cat['Schutzgeräte']);
+  await add('Leitungsschutzschalter', cat.Schutzgeräte);
   await add('Kabel');
   await add('Restposten');
   await add('Restposten alt', cat.Restposten);
@@ -209,7 +214,9 @@ describe('web application: catalog work (editor@demo.test)', () => {
     await dialog.getByRole('button', { name: 'Close' }).last().click();
     const all = await api(cookie, `Catalog/GetProducts?catalogId=${catalogId}&limit=500`);
     const byStatus = (s: string) =>
-      all.items.filter((p: { status: string }) => p.status === s).map((p: any) => p.manufacturerName);
+      all.items
+        .filter((p: { status: string }) => p.status === s)
+        .map((p: { manufacturerName: string | null }) => p.manufacturerName);
     expect(byStatus('draft')).toEqual(Array(12).fill('Lapp'));
     expect(byStatus('active').every((m: string | null) => m !== 'Lapp')).toBe(true);
   });
