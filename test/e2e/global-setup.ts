@@ -27,7 +27,8 @@ function stateFingerprint(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-async function seededState(): Promise<string> {
+/** The migrated and seeded demo state, built once per fingerprint; tests that need a server of their own copy it. */
+async function seededCache(): Promise<string> {
   const cache = join(ROOT, 'node_modules', '.cache', 'pim-e2e', stateFingerprint());
   if (!existsSync(join(cache, 'ready'))) {
     rmSync(cache, { recursive: true, force: true });
@@ -35,6 +36,10 @@ async function seededState(): Promise<string> {
     await run('npm', ['run', 'seed', '--', '--persist-to', cache]);
     cpSync(join(ROOT, 'package.json'), join(cache, 'ready'));
   }
+  return cache;
+}
+
+async function seededState(cache: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'pim-e2e-'));
   cpSync(cache, dir, { recursive: true });
   return dir;
@@ -45,13 +50,15 @@ async function seededState(): Promise<string> {
  * its URL to the tests (`inject('baseUrl')`, `process.env.E2E_BASE_URL`).
  */
 export default async function setup(project: TestProject) {
-  const persistTo = await seededState();
+  const cache = await seededCache();
+  const persistTo = await seededState(cache);
   const server = await startDevServer(persistTo);
   const baseUrl = server.baseUrl;
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_PERSIST_DIR = persistTo;
   project.provide('baseUrl', baseUrl);
   project.provide('persistDir', persistTo);
+  project.provide('seededState', cache);
   return async () => {
     server.stop();
     rmSync(persistTo, { recursive: true, force: true });
@@ -62,5 +69,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     persistDir: string;
+    /** The seeded demo state to copy for a server of a test's own (never written to). */
+    seededState: string;
   }
 }

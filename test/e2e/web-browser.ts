@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
+/** The demo company's sales department (scripts/seed-demo.ts): the department every write of the demo users names. */
+export const SALES = '0190a000-0000-7000-8000-000000000011';
+
 /** Debian's chromium, never a downloaded browser; flags for a headless, offline, sandbox-less run. */
 export const CHROMIUM_FLAGS = [
   '--headless',

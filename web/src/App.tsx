@@ -31,7 +31,7 @@ export function App() {
 
   useEffect(() => {
     if (me.data === null) clearExpired();
-  }, [me.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [me.data, clearExpired]);
 
   if (me.isPending)
     return (

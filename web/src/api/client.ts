@@ -58,7 +58,7 @@ async function send<T>(path: string, init: RequestInit, quietAuth: boolean): Pro
   }
   if (!res.ok) {
     const error = await toError(res);
-    if (res.status === 401 && !quietAuth) expiryListeners.forEach((l) => l());
+    if (res.status === 401 && !quietAuth) for (const listener of expiryListeners) listener();
     throw error;
   }
   const type = res.headers.get('Content-Type') ?? '';

@@ -45,7 +45,7 @@ export function ConfirmDialog({ title, message, confirmLabel, open, onClose, onC
           <button type="button" onClick={close}>
             {t('common.cancel')}
           </button>
-          <button type="button" className="danger" onClick={run} disabled={busy} autoFocus>
+          <button type="button" className="danger" onClick={run} disabled={busy}>
             {busy ? t('common.working') : confirmLabel}
           </button>
         </>

@@ -18,6 +18,8 @@ interface DialogProps {
 export function Dialog({ title, open, onClose, children, actions, wide }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
+  /** Whether this dialog is showing (its element is gone by the time an unmount's cleanup runs). */
+  const shown = useRef(false);
   const titleId = useId();
   const { t } = useI18n();
 
@@ -27,11 +29,22 @@ export function Dialog({ title, open, onClose, children, actions, wide }: Dialog
     if (open && !dialog.open) {
       opener.current = document.activeElement;
       dialog.showModal();
+      shown.current = true;
     } else if (!open && dialog.open) {
       dialog.close();
+      shown.current = false;
       if (opener.current instanceof HTMLElement) opener.current.focus();
     }
   }, [open]);
+  // Most dialogs close by unmounting (`{editing && <XDialog …/>}`), which skips the branch above:
+  // focus must still go back to the control that opened the dialog, not to the page's body.
+  useEffect(
+    () => () => {
+      const target = opener.current;
+      if (shown.current && target instanceof HTMLElement && target.isConnected) target.focus();
+    },
+    [],
+  );
 
   return (
     <dialog

@@ -68,7 +68,6 @@ export function Tabs({
         id={`${base}-panel-${current.id}`}
         aria-labelledby={`${base}-tab-${current.id}`}
         className="tabpanel"
-        tabIndex={0}
       >
         {current.content()}
       </div>

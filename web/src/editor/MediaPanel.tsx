@@ -77,7 +77,7 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
 
   return (
     <section className="stack">
-      <div
+      <fieldset
         className={over ? 'dropzone over' : 'dropzone'}
         onDragOver={(e) => {
           if (e.dataTransfer.types.includes('Files')) {
@@ -88,7 +88,7 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
         onDragLeave={() => setOver(false)}
         onDrop={onDrop}
       >
-        <p>{t('media.dropHere')}</p>
+        <legend>{t('media.dropHere')}</legend>
         <div className="row">
           <label className="field">
             <span>{t('media.purpose')}</span>
@@ -115,7 +115,7 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
         </div>
         <p className="muted">{t('media.limits')}</p>
         {uploading && <p role="status">{t('media.uploading', { name: uploading })}</p>}
-      </div>
+      </fieldset>
       <ErrorText message={error} />
       {order.length === 0 ? (
         <p className="empty">{t('media.none')}</p>

@@ -46,7 +46,7 @@ export function ValueInput({ id, kind, value, onChange, options, unit, label, de
   if (kind === 'range') {
     const [min = '', max = ''] = value.split('..');
     return (
-      <span className="range-input" role="group" aria-label={label}>
+      <fieldset className="range-input" aria-label={label}>
         <input
           {...common}
           aria-label={`${label} ${t('value.min')}`}
@@ -66,7 +66,7 @@ export function ValueInput({ id, kind, value, onChange, options, unit, label, de
             {unitLabel(unit)}
           </span>
         )}
-      </span>
+      </fieldset>
     );
   }
   const numeric = kind === 'number' || kind === 'integer' || kind === 'decimal';

@@ -71,6 +71,7 @@ export default function Admin() {
                     <input
                       type="checkbox"
                       role="switch"
+                      aria-checked={u.aiMayEditClassifications}
                       checked={u.aiMayEditClassifications}
                       onChange={(e) => void setSwitch(u, e.target.checked)}
                       aria-label={t('admin.switchFor', { name: u.name || u.email })}

@@ -61,6 +61,7 @@ export default function Categories() {
                 {items.length === 0 ? (
                   <p className="empty">{t('categories.empty')}</p>
                 ) : (
+                  // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA tree pattern builds on a list (ul tree, li treeitem, ul group)
                   <ul role="tree" aria-labelledby="tree-h" className="tree" onKeyDown={treeKeyNav}>
                     {items.map((c) => (
                       <CategoryNode
@@ -76,7 +77,7 @@ export default function Categories() {
                     ))}
                   </ul>
                 )}
-                <div
+                <p
                   className={overTop ? 'drop-top drop-over' : 'drop-top'}
                   onDragOver={(e) => {
                     if (dragged.current) {
@@ -94,7 +95,7 @@ export default function Categories() {
                   }}
                 >
                   {t('categories.dropTop')}
-                </div>
+                </p>
               </QueryState>
             </section>
             <CategoryDetail

@@ -110,9 +110,10 @@ function JobCard({ job: listed }: { job: Job }) {
   // A running job is followed through GetJob (about once a second) until it ends.
   const live = useJob(isTerminal(listed.state) ? null : listed.jobId);
   const job = live.data ?? listed;
+  const liveState = live.data?.state;
   useEffect(() => {
-    if (live.data && isTerminal(live.data.state)) void client.invalidateQueries({ queryKey: keys.jobs });
-  }, [live.data?.state]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (liveState && isTerminal(liveState)) void client.invalidateQueries({ queryKey: keys.jobs });
+  }, [liveState, client]);
   const kind = useJobKind();
   const [error, setError] = useState<string | null>(null);
   const cancel = async () => {
@@ -145,8 +146,8 @@ function JobCard({ job: listed }: { job: Job }) {
         <details>
           <summary>{t('exports.warnings', { count: job.warnings.length })}</summary>
           <ul>
-            {job.warnings.slice(0, 100).map((w, i) => (
-              <li key={i}>{w}</li>
+            {keyedByText(job.warnings.slice(0, 100)).map((w) => (
+              <li key={w.key}>{w.text}</li>
             ))}
           </ul>
         </details>
@@ -167,4 +168,14 @@ function JobCard({ job: listed }: { job: Job }) {
       <ErrorText message={error} />
     </li>
   );
+}
+
+/** React keys for a list of messages that may repeat: the text plus how often it came before. */
+function keyedByText(texts: string[]): { key: string; text: string }[] {
+  const seen = new Map<string, number>();
+  return texts.map((text) => {
+    const n = seen.get(text) ?? 0;
+    seen.set(text, n + 1);
+    return { key: `${n}:${text}`, text };
+  });
 }

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { ApiError, apiGet, apiPost, onSessionExpired } from '../api/client';
 import type { Account } from '../api/types';
 
@@ -40,7 +40,8 @@ export function useMe() {
 export function useSessionExpired(): [boolean, () => void] {
   const [expired, setExpired] = useState(false);
   useEffect(() => onSessionExpired(() => setExpired(true)), []);
-  return [expired, () => setExpired(false)];
+  const clear = useCallback(() => setExpired(false), []);
+  return [expired, clear];
 }
 
 export function SessionProvider({ account, children }: { account: Account; children: ReactNode }) {

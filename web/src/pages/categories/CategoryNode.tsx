@@ -66,24 +66,24 @@ export function CategoryNode({ category, level, selectedId, focusId, onSelect, o
         onSelect(category);
         (e.currentTarget as HTMLElement).focus();
       }}
+      // The tree item is the drag source and the drop target; the innermost item under the pointer wins.
+      draggable
+      onDragStart={(e) => {
+        e.stopPropagation();
+        dragged.current = category.categoryId;
+        e.dataTransfer.effectAllowed = 'move';
+      }}
+      onDragOver={(e) => {
+        e.stopPropagation();
+        if (dragged.current && dragged.current !== category.categoryId) {
+          e.preventDefault();
+          setOver(true);
+        }
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
     >
-      <div
-        className={over ? 'tree-row drop-over' : 'tree-row'}
-        draggable
-        onDragStart={(e) => {
-          e.stopPropagation();
-          dragged.current = category.categoryId;
-          e.dataTransfer.effectAllowed = 'move';
-        }}
-        onDragOver={(e) => {
-          if (dragged.current && dragged.current !== category.categoryId) {
-            e.preventDefault();
-            setOver(true);
-          }
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={onDrop}
-      >
+      <div className={over ? 'tree-row drop-over' : 'tree-row'}>
         <span
           className="twisty"
           aria-hidden="true"
@@ -96,12 +96,14 @@ export function CategoryNode({ category, level, selectedId, focusId, onSelect, o
         </span>
         <span className="tree-name">{category.name}</span>
         {count !== undefined && (
-          <span className="count" aria-label={t('categories.productCount', { count: num(count) })}>
-            {num(count)}
+          <span className="count">
+            <span aria-hidden="true">{num(count)}</span>
+            <span className="visually-hidden">{t('categories.productCount', { count: num(count) })}</span>
           </span>
         )}
       </div>
       {open && (
+        // biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA tree pattern nests its levels as lists with role group, not fieldsets
         <ul role="group">
           {children.isPending && (
             <li role="none" className="muted">

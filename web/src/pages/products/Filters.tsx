@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { apiGet } from '../../api/client';
 import { PRODUCT_STATUSES, type Category } from '../../api/types';
 import { useI18n } from '../../i18n/i18n';
@@ -31,16 +31,18 @@ export function Filters({ query, onChange }: { query: ListQuery; onChange: (patc
   });
 
   // Search as the user types, after a short pause (each keystroke is not a query).
+  // (Products keys this component by catalog, so another catalog starts with its own search box.)
+  const pushSearch = useEffectEvent((next: string) => {
+    if ((query.q ?? '') !== next) onChange({ q: next });
+  });
   useEffect(() => {
-    if ((query.q ?? '') === q) return;
-    const timer = window.setTimeout(() => onChange({ q }), 250);
+    const timer = window.setTimeout(() => pushSearch(q), 250);
     return () => window.clearTimeout(timer);
-  }, [q]); // eslint-disable-line react-hooks/exhaustive-deps
-  useEffect(() => setQ(query.q ?? ''), [query.catalogId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [q]);
 
   const missing = new Set(query.missing ?? []);
   return (
-    <div className="filters" role="search">
+    <search className="filters">
       <label className="field search">
         <span>{t('products.search')}</span>
         <input
@@ -115,6 +117,6 @@ export function Filters({ query, onChange }: { query: ListQuery; onChange: (patc
           </label>
         ))}
       </fieldset>
-    </div>
+    </search>
   );
 }

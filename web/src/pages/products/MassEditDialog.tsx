@@ -21,7 +21,9 @@ const FEATURE = '__feature';
 interface Report {
   updated: number;
   unchanged: number;
+  /** The first 1000 failures; `failedCount` counts all of them. */
   failed: { productId: string; sku: string | null; error: string }[];
+  failedCount?: number;
 }
 
 /**
@@ -195,7 +197,7 @@ export function MassEditDialog({
                 {t('massEdit.report', {
                   updated: num(report.updated),
                   unchanged: num(report.unchanged),
-                  failed: num(report.failed.length),
+                  failed: num(report.failedCount ?? report.failed.length),
                 })}
               </p>
               {report.failed.length > 0 && (

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import { apiGet } from '../../api/client';
 import { keys } from '../../api/hooks';
@@ -49,20 +49,23 @@ export function ProductGrid({
   const scroller = useRef<HTMLDivElement>(null);
   const needsValues = columns.some((c) => c.attribute);
 
-  const patchRow = (productId: string, field: string, value: string) => {
-    client.setQueryData<InfiniteData<Page<Product>>>(
-      listKey(query),
-      (data) =>
-        data && {
-          ...data,
-          pages: data.pages.map((page) => ({
-            ...page,
-            items: page.items.map((p) => (p.productId === productId && field in p ? { ...p, [field]: value } : p)),
-          })),
-        },
-    );
-    void client.invalidateQueries({ queryKey: keys.product(productId) });
-  };
+  const patchRow = useCallback(
+    (productId: string, field: string, value: string) => {
+      client.setQueryData<InfiniteData<Page<Product>>>(
+        listKey(query),
+        (data) =>
+          data && {
+            ...data,
+            pages: data.pages.map((page) => ({
+              ...page,
+              items: page.items.map((p) => (p.productId === productId && field in p ? { ...p, [field]: value } : p)),
+            })),
+          },
+      );
+      void client.invalidateQueries({ queryKey: keys.product(productId) });
+    },
+    [client, query],
+  );
 
   const defs = useMemo<ColumnDef<Product>[]>(
     () =>
@@ -79,7 +82,7 @@ export function ProductGrid({
           />
         ),
       })),
-    [columns, t, needsValues], // eslint-disable-line react-hooks/exhaustive-deps
+    [columns, t, needsValues, patchRow],
   );
   const table = useReactTable({
     data: rows,
