@@ -15,7 +15,7 @@ import { seedReferenceData } from '../src/classification/reference-data';
 import { createDb } from '../src/db/client';
 import { newId } from '../src/db/ids';
 import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../src/catalog/product-aggregate';
-import { fingerprintOf, syncRecord } from '../src/sync/sync-record';
+import { fingerprintOf, fingerprintsOf, syncRecord } from '../src/sync/sync-record';
 import { argValue, localBindings } from './lib/platform';
 
 const MAX_STATEMENT_BYTES = 90_000;
@@ -171,6 +171,7 @@ async function main() {
   }
 
   const leafIds: string[] = [];
+  const leafPaths = new Map<string, string[]>();
   const categoryRows: (string | number | null)[][] = [];
   for (let a = 0; a < 10; a++) {
     const top = newId();
@@ -182,6 +183,7 @@ async function main() {
         const leaf = newId();
         categoryRows.push([leaf, companyId, catalogId, mid, `Untergruppe ${a + 1}.${b + 1}.${c + 1}`, c]);
         leafIds.push(leaf);
+        leafPaths.set(leaf, [`Bereich ${a + 1}`, `Gruppe ${a + 1}.${b + 1}`, `Untergruppe ${a + 1}.${b + 1}.${c + 1}`]);
       }
     }
   }
@@ -384,7 +386,7 @@ async function main() {
     }
     const categoryId = leafIds[i % leafIds.length]!;
     const aggregate: ProductAggregate = { ...master, categoryIds: [categoryId], variants };
-    const fingerprint = await fingerprintOf(syncRecord(aggregate));
+    const fingerprint = await fingerprintOf(syncRecord(aggregate, (id) => leafPaths.get(id)));
     await writeNode(master, fingerprint);
     await writer.insert(
       'product_categories',
@@ -421,9 +423,10 @@ async function main() {
     companyId,
     sample.results.map((r) => r.id),
   );
+  const recomputed = await fingerprintsOf(db, companyId, loaded);
   for (const aggregate of loaded) {
     const expected = sample.results.find((r) => r.id === aggregate.product.id)!.fingerprint;
-    if ((await fingerprintOf(syncRecord(aggregate))) !== expected)
+    if (recomputed.get(aggregate.product.id) !== expected)
       throw new Error(`fingerprint mismatch for ${aggregate.product.sku}`);
   }
   await proxy.dispose();

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { products } from '../src/db/schema';
 import { getProduct } from '../src/catalog/product-queries';
-import { fingerprintOf, syncRecord } from '../src/sync/sync-record';
+import { fingerprintsOf } from '../src/sync/sync-record';
 import { loadProductAggregates } from '../src/catalog/product-aggregate';
 import { db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
@@ -60,7 +60,9 @@ describe('concurrent writes (docs/reliability.md)', () => {
     expect(results.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
     const [aggregate] = await loadProductAggregates(db(), session.companyId, [product.productId]);
     const stored = (await db().query.products.findFirst({ where: eq(products.id, product.productId) }))!;
-    expect(stored.fingerprint).toBe(await fingerprintOf(syncRecord(aggregate!)));
+    expect(stored.fingerprint).toBe(
+      (await fingerprintsOf(db(), session.companyId, [aggregate!])).get(aggregate!.product.id),
+    );
     const final = await getProduct(db(), session, product.productId);
     expect(final.name).toMatch(/^Name \d+$/);
     expect(final.price).toBe(`${final.name!.slice(5)}.50`);

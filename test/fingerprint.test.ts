@@ -9,7 +9,7 @@ import { setValue } from '../src/catalog/values';
 import { updateClassification } from '../src/classification/links';
 import { products } from '../src/db/schema';
 import { attachMedia, deleteMedia } from '../src/media/media';
-import { fingerprintOf, syncRecord } from '../src/sync/sync-record';
+import { fingerprintsOf } from '../src/sync/sync-record';
 import {
   classifyAsMcb,
   db,
@@ -37,7 +37,9 @@ async function expectChange(session: Session, masterId: string, write: () => Pro
   expect(after.fingerprint).not.toBe(before.fingerprint);
   expect(after.current).toBe(true);
   const [aggregate] = await loadProductAggregates(db(), session.companyId, [masterId]);
-  expect(after.fingerprint).toBe(await fingerprintOf(syncRecord(aggregate!)));
+  expect(after.fingerprint).toBe(
+    (await fingerprintsOf(db(), session.companyId, [aggregate!])).get(aggregate!.product.id),
+  );
   return after.fingerprint;
 }
 
@@ -52,7 +54,9 @@ describe('sync fingerprint', () => {
   it('is set when a master is created and matches its sync record', async () => {
     const { session, master } = await setup();
     const [aggregate] = await loadProductAggregates(db(), session.companyId, [master.productId]);
-    expect(master.fingerprint).toBe(await fingerprintOf(syncRecord(aggregate!)));
+    expect(master.fingerprint).toBe(
+      (await fingerprintsOf(db(), session.companyId, [aggregate!])).get(aggregate!.product.id),
+    );
     expect((await stored(master.productId)).current).toBe(true);
   });
 
@@ -174,7 +178,7 @@ describe('sync fingerprint', () => {
     expect((await getProduct(db(), session, master.productId)).categoryIds).toEqual([a.categoryId]);
   });
 
-  it('does not change on reads, on writes to other products, or on moving a category', async () => {
+  it('does not change on reads or on writes to other products, and changes when its category moves', async () => {
     const { session, catalog, master } = await setup();
     const a = await makeCategory(session, catalog.catalogId);
     const b = await makeCategory(session, catalog.catalogId);
@@ -195,13 +199,17 @@ describe('sync fingerprint', () => {
       field: 'name',
       value: 'Other',
     });
-    // The sync record names category ids, not paths: moving a category leaves it alone.
+    expect(await stored(master.productId)).toEqual(before);
+    // The sync record carries each category's path of names (docs/sync.md "Category names"):
+    // moving the product's category below another changes it, and the new hash is current.
     await moveCategory(db(), session, {
       departmentId: session.departmentId,
       categoryId: a.categoryId,
       parentId: b.categoryId,
     });
-    expect(await stored(master.productId)).toEqual(before);
+    const moved = await stored(master.productId);
+    expect(moved.fingerprint).not.toBe(before.fingerprint);
+    expect(moved.current).toBe(true);
   });
 
   it('is not exposed on variants', async () => {

@@ -169,6 +169,21 @@ describe('POST /upsert', () => {
     expect(await response.json()).toEqual({ error: 'request body larger than 20971520 bytes' });
   });
 
+  it('refuses a batch of valid records over 20 MiB with 413, writes nothing and keeps its batchId free', async () => {
+    const p = uniquePrefix();
+    const batchId = `${p}big`;
+    // 400 records of 64 KB (two UTF-8 bytes per character): about 25 MiB, under 1000 records.
+    const description = 'é'.repeat(32_000);
+    const records = Array.from({ length: 400 }, (_, i) => create(`${p}${i}`, `fp-${i}`, { description }));
+    const refused = await upsert(records, batchId);
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toEqual({ error: 'request body larger than 20971520 bytes' });
+    expect(await productRows(p)).toEqual([]);
+    const taken = await upsert(records.slice(0, 20), batchId);
+    expect(taken.status).toBe(200);
+    expect(await taken.json()).toMatchObject({ batchId, created: 20 });
+  });
+
   it('answers 400 for a body that is not JSON or not a batch', async () => {
     const notJson = await call('POST', '/upsert', { raw: '{"batchId":' });
     expect(notJson.status).toBe(400);

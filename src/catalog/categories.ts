@@ -4,6 +4,7 @@ import { isUniqueViolation, type Database } from '../db/client';
 import { clientId, newId, unusableId } from '../db/ids';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, categories, classificationLinks, media, products } from '../db/schema';
+import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
 import { refreshFingerprints } from '../sync/sync-record';
 import { badRequest, notFound } from '../http/app-error';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
@@ -150,9 +151,16 @@ export async function updateCategory(db: Database, tenant: Actor, input: Categor
   return writeCategory(db, tenant, category, changes);
 }
 
-/** Writes category changes with their history entry in one batch. */
+/**
+ * Writes category changes with their history entry in one batch. A new name or parent changes
+ * the path of names the sync sends for every product placed in the subtree: their sync records
+ * are marked stale in the same batch and (up to a bound) refreshed right after.
+ */
 async function writeCategory(db: Database, tenant: Actor, category: CategoryRow, changes: Partial<CategoryRow>) {
   const before = pickFields(category, CATEGORY_FIELDS);
+  const pathChanged =
+    (changes.name !== undefined && changes.name !== category.name) ||
+    (changes.parentId !== undefined && changes.parentId !== category.parentId);
   const [rows] = await db.batch([
     db.update(categories).set(changes).where(eq(categories.id, category.id)).returning(),
     ...historyStatement(db, tenant, {
@@ -161,7 +169,10 @@ async function writeCategory(db: Database, tenant: Actor, category: CategoryRow,
       before,
       after: withChanges(before, changes as Snapshot),
     }),
+    ...(pathChanged ? [categoryPathChanged(db, tenant.companyId, category.id)] : []),
   ]);
+  if (pathChanged)
+    await refreshFingerprints(db, tenant.companyId, await staleMastersIn(db, tenant.companyId, category.id));
   return categoryOut(rows[0]!);
 }
 

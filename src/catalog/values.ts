@@ -13,6 +13,7 @@ import {
 } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/app-error';
 import { parseFeatureValue } from '../classification/feature-values';
+import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import type { Actor } from '../history/actor';
 import { historyStatement } from '../history/record';
@@ -200,6 +201,9 @@ export async function setValue(db: Database, tenant: Actor, input: z.infer<typeo
     }),
   ];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  // A category's name is part of the sync record of every product below it (docs/sync.md).
+  const renamesCategory = element.kind === 'category' && input.field === 'name';
+  if (renamesCategory) statements.push(categoryPathChanged(db, tenant.companyId, element.id));
   try {
     await runBatch(db, statements);
   } catch (err) {
@@ -209,5 +213,7 @@ export async function setValue(db: Database, tenant: Actor, input: z.infer<typeo
     throw err;
   }
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
+  if (renamesCategory)
+    await refreshFingerprints(db, tenant.companyId, await staleMastersIn(db, tenant.companyId, element.id));
   return { elementId: element.id, field: input.field, value };
 }

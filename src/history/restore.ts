@@ -5,6 +5,7 @@ import { conflict, notFound } from '../http/app-error';
 import { assertDepartment, findElement } from '../catalog/scope';
 import { findTemplate } from '../exports/templates';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
+import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import type { Actor } from './actor';
 import { diffSnapshots, historyStatements, type HistoryEntry } from './record';
@@ -77,6 +78,9 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
   const fileKeys = removedVariants.length ? await mediaKeysWhere(db, inArray(media.elementId, removedVariants)) : [];
   const { statements: history, versionIds } = historyStatements(db, actor, entries);
   if (statements.length > 0 && element.masterId) statements.push(bumpRevision(db, element.masterId));
+  // A category's name is part of the sync record of every product below it (docs/sync.md).
+  const renamesCategory = element.kind === 'category' && (plan.applied.name ?? null) !== (current.name ?? null);
+  if (renamesCategory) statements.push(categoryPathChanged(db, actor.companyId, element.id));
   try {
     await runBatch(db, [...statements, ...history]);
   } catch (err) {
@@ -86,6 +90,8 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
   }
   await deleteObjects(deps.files, fileKeys);
   if (element.masterId) await refreshFingerprints(db, actor.companyId, [element.masterId]);
+  if (renamesCategory)
+    await refreshFingerprints(db, actor.companyId, await staleMastersIn(db, actor.companyId, element.id));
   return {
     elementId: element.id,
     restoredFrom: version.id,

@@ -77,11 +77,21 @@ export function jobOut(row: JobRow): z.infer<typeof JobOut> {
 export async function enqueueJob(
   deps: { db: Database; queue: Queue<JobMessage> },
   tenant: Tenant & { departmentId: string; userId: string },
-  job: { kind: string; params: Record<string, unknown>; total?: number; related?: (jobId: string) => BatchStatement[] },
+  job: {
+    kind: string;
+    params: Record<string, unknown>;
+    total?: number;
+    related?: (jobId: string) => BatchStatement[];
+    /**
+     * Reads the results of `related` after the transaction; throwing refuses the job before
+     * its message is sent (e.g. a sync whose conditional statements removed the row again).
+     */
+    admit?: (relatedResults: unknown[], jobId: string) => Promise<void>;
+  },
 ): Promise<{ jobId: string }> {
   const jobId = newId();
   // Rows of the job kind's own (e.g. a sync run) go in the same transaction as the job row.
-  await runBatch(deps.db, [
+  const results = await runBatch(deps.db, [
     deps.db.insert(jobs).values({
       id: jobId,
       companyId: tenant.companyId,
@@ -95,6 +105,7 @@ export async function enqueueJob(
     }),
     ...(job.related?.(jobId) ?? []),
   ]);
+  await job.admit?.(results.slice(1), jobId);
   try {
     await deps.queue.send({ jobId });
   } catch (err) {

@@ -1,56 +1,11 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { categories, media } from '../db/schema';
+import { media } from '../db/schema';
 import type { ProductAggregate } from '../catalog/product-aggregate';
 import { sha256OfBytes } from '../media/media';
 import { signedMediaUrl } from '../media/signed-url';
 
-const IN_CHUNK = 90;
-
-/**
- * Category names root..leaf for the categories a batch places products in. Ancestors are read
- * level by level for the ids not yet known; the cache lives for one slice, so its size is
- * bounded by the catalog's category tree, never by its products.
- */
-export class CategoryPaths {
-  private readonly nodes = new Map<string, { parentId: string | null; name: string }>();
-
-  constructor(
-    private readonly db: Database,
-    private readonly companyId: string,
-  ) {}
-
-  async load(ids: Iterable<string>): Promise<void> {
-    let missing = [...new Set(ids)].filter((id) => !this.nodes.has(id));
-    while (missing.length > 0) {
-      const parents = new Set<string>();
-      for (let i = 0; i < missing.length; i += IN_CHUNK) {
-        const rows = await this.db
-          .select({ id: categories.id, parentId: categories.parentId, name: categories.name })
-          .from(categories)
-          .where(and(eq(categories.companyId, this.companyId), inArray(categories.id, missing.slice(i, i + IN_CHUNK))));
-        for (const row of rows) {
-          this.nodes.set(row.id, { parentId: row.parentId, name: row.name });
-          if (row.parentId && !this.nodes.has(row.parentId)) parents.add(row.parentId);
-        }
-      }
-      missing = [...parents];
-    }
-  }
-
-  path(id: string): string[] | undefined {
-    const names: string[] = [];
-    let current: string | null = id;
-    // The depth bound guards against a (corrupt) cycle in the tree.
-    while (current && names.length < 50) {
-      const node = this.nodes.get(current);
-      if (!node) return names.length ? names.reverse() : undefined;
-      names.push(node.name);
-      current = node.parentId;
-    }
-    return names.reverse();
-  }
-}
+export { CategoryPaths } from './category-paths';
 
 /**
  * sha256 and signed URL of every media file of a batch. Rows uploaded before hashes existed

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, isNotNull, isNull, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { products } from '../db/schema';
 import { loadProductAggregates } from '../catalog/product-aggregate';
-import { fingerprintOf, refreshFingerprints, syncRecord } from './sync-record';
+import { fingerprintsOf, refreshFingerprints } from './sync-record';
 
 export interface MasterEntry {
   id: string;
@@ -93,9 +93,9 @@ export class MasterReader {
     // Dry runs (and a refresh that lost a race to a newer write) compute the hash in memory.
     const missing = ids.filter((id) => !fresh.has(id));
     for (let i = 0; i < missing.length; i += 90) {
-      for (const aggregate of await loadProductAggregates(this.db, this.companyId, missing.slice(i, i + 90))) {
-        fresh.set(aggregate.product.id, await fingerprintOf(syncRecord(aggregate)));
-      }
+      const aggregates = await loadProductAggregates(this.db, this.companyId, missing.slice(i, i + 90));
+      for (const [id, fingerprint] of await fingerprintsOf(this.db, this.companyId, aggregates))
+        fresh.set(id, fingerprint);
     }
     return fresh;
   }

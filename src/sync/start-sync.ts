@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { decodeCursor, toPage } from '../db/pagination';
 import { jobs, syncConnections, syncRuns } from '../db/schema';
@@ -10,28 +10,55 @@ import { findConnection, runOut, type ConnectionRow } from './connections';
 import type { StartSyncInput } from './sync.schemas';
 import type { SyncParams } from './sync-state';
 
-/** Whether a run of this connection is queued or running (one at a time per connection). */
-export async function hasActiveRun(db: Database, connectionId: string): Promise<boolean> {
+/** The queued or running run of this connection, if any (one at a time per connection). */
+export async function activeRun(db: Database, connectionId: string): Promise<string | null> {
   const [row] = await db
     .select({ id: jobs.id })
     .from(syncRuns)
     .innerJoin(jobs, eq(jobs.id, syncRuns.jobId))
     .where(and(eq(syncRuns.connectionId, connectionId), inArray(jobs.state, ['queued', 'running'])))
     .limit(1);
-  return row !== undefined;
+  return row?.id ?? null;
+}
+
+function alreadyActive(jobId: string | null) {
+  return conflict(
+    `a sync of this connection is already queued or running${jobId ? ` (job ${jobId})` : ''}: wait for it or cancel it`,
+  );
+}
+
+/**
+ * The statements that make "one run per connection" atomic: in the transaction that inserted
+ * the new job and its run row, both are removed again when another run of the connection is
+ * queued or running. D1 runs a batch as one serialised transaction, so of two racing starts
+ * the second always sees the first (a check before the insert alone would let both pass).
+ */
+function withdrawIfAnotherIsActive(db: Database, connectionId: string, jobId: string) {
+  const anotherActive = sql`EXISTS (SELECT 1 FROM ${syncRuns} r JOIN ${jobs} j ON j.id = r.job_id
+    WHERE r.connection_id = ${connectionId} AND r.job_id <> ${jobId} AND j.state IN ('queued', 'running'))`;
+  return [
+    db
+      .delete(jobs)
+      .where(and(eq(jobs.id, jobId), anotherActive))
+      .returning({ id: jobs.id }),
+    db
+      .delete(syncRuns)
+      .where(and(eq(syncRuns.jobId, jobId), sql`NOT EXISTS (SELECT 1 FROM ${jobs} WHERE ${jobs.id} = ${jobId})`)),
+  ];
 }
 
 /**
  * Queues a run as a job of kind `sync` and records it for GetRuns. The job row and its run
- * row are written before the queue message, so the consumer always finds both.
+ * row are written before the queue message, so the consumer always finds both. A connection
+ * with a run queued or running refuses with 409 naming that job.
  */
 export async function queueRun(
   deps: { db: Database; queue: Queue<JobMessage> },
   connection: ConnectionRow,
   run: { userId: string; dryRun: boolean; confirmDeactivations: boolean; baseUrl: string },
 ): Promise<{ jobId: string }> {
-  if (await hasActiveRun(deps.db, connection.id))
-    throw conflict('a sync of this connection is already queued or running');
+  const running = await activeRun(deps.db, connection.id);
+  if (running) throw alreadyActive(running);
   const params: SyncParams = {
     connectionId: connection.id,
     dryRun: run.dryRun,
@@ -48,7 +75,12 @@ export async function queueRun(
         deps.db
           .insert(syncRuns)
           .values({ jobId, connectionId: connection.id, companyId: connection.companyId, dryRun: run.dryRun }),
+        ...withdrawIfAnotherIsActive(deps.db, connection.id, jobId),
       ],
+      admit: async (results) => {
+        const withdrawn = results[1] as { id: string }[];
+        if (withdrawn.length > 0) throw alreadyActive(await activeRun(deps.db, connection.id));
+      },
     },
   );
 }

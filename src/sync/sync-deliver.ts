@@ -1,7 +1,15 @@
 import { ConnectorError } from './connector-client';
 import { sendBatch } from './batch-sender';
-import type { UpsertRecord } from './protocol/wire';
-import { saveCheckpoint, type Cursors, type RunContext, type RunItem } from './sync-state';
+import { splitBatch } from './batch-split';
+import { MAX_UPSERT_BODY_BYTES, type UpsertRecord } from './protocol/wire';
+import {
+  saveCheckpoint,
+  type Cursors,
+  type PendingBatch,
+  type RunContext,
+  type RunItem,
+  type SyncCounts,
+} from './sync-state';
 
 /** Stops the slice: the job was cancelled or another delivery of it took over. */
 export class SliceStopped extends Error {}
@@ -15,9 +23,11 @@ async function save(ctx: RunContext, items: RunItem[] = []): Promise<void> {
 }
 
 /**
- * Sends the records of one batch position: written to R2 and named in the checkpoint first
- * (write-ahead), then posted. On success the cursors of `after` take effect. A 422 moves the
- * named records to the quarantine and sends the rest under the next sub-id
+ * Sends the records of one batch position: split into bodies the connector accepts (at most
+ * the protocol's bytes, docs/sync.md "Batches"), each written to R2 and all named in the
+ * checkpoint first (write-ahead), then posted one after the other under consecutive batch
+ * numbers. The cursors of `after` take effect once the last part is acknowledged. A 422
+ * moves the named records to the quarantine and sends the rest under the next sub-id
  * (`<jobId>:<batchNo>:<round>`): the refused body was not stored by the connector, so no id
  * is ever reused for different bytes.
  */
@@ -27,19 +37,53 @@ export async function deliverBatch(
   after: Cursors,
   items: RunItem[],
 ): Promise<void> {
-  const batchId = `${ctx.jobId}:${ctx.cp.batchNo}`;
-  const key = `sync/${ctx.jobId}/batch-${ctx.cp.batchNo}.json`;
-  const body = batchBody(ctx, batchId, records);
-  await ctx.deps.files.put(key, body, { httpMetadata: { contentType: 'application/json' } });
-  ctx.cp = { ...ctx.cp, pending: { batchId, key, after } };
+  const maxBytes = Math.min(ctx.deps.batchBytes ?? MAX_UPSERT_BODY_BYTES, MAX_UPSERT_BODY_BYTES);
+  const { parts, oversize } = splitBatch(
+    { jobId: ctx.jobId, firstNo: ctx.cp.batchNo, dryRun: ctx.params.dryRun },
+    records,
+    maxBytes,
+  );
+  if (oversize.length > 0) {
+    const reason = `the record is larger than the connector accepts in one request (${maxBytes} bytes as JSON)`;
+    items = [...items, ...oversize.map((r): RunItem => ({ kind: 'quarantine', sku: r.sku, reason }))];
+    const counts = { ...ctx.cp.counts, quarantined: ctx.cp.counts.quarantined + oversize.length };
+    ctx.cp = { ...ctx.cp, counts };
+    if (ctx.cp.plan) dropFromPlan(ctx, new Set(oversize.map((r) => r.sku)));
+  }
+  if (parts.length === 0) {
+    ctx.cp = { ...ctx.cp, ...after };
+    await save(ctx, items);
+    return;
+  }
+  const named = parts.map((part, i) => ({
+    batchId: part.batchId,
+    key: `sync/${ctx.jobId}/batch-${ctx.cp.batchNo + i}.json`,
+  }));
+  for (const [i, part] of parts.entries())
+    await ctx.deps.files.put(named[i]!.key, part.body, { httpMetadata: { contentType: 'application/json' } });
+  ctx.cp = { ...ctx.cp, pending: { ...named[0]!, after, rest: named.slice(1) } };
   await save(ctx, items);
-  await deliverPending(ctx, body);
+  await deliverPending(ctx, parts[0]!.body);
 }
 
-/** Sends (or resends after a crash) the pending batch until the connector takes it. */
+/** The next part of the pending batch position, or its cursors once the last part is done. */
+function advance(ctx: RunContext, pending: PendingBatch, counts: SyncCounts): void {
+  const [next, ...rest] = pending.rest ?? [];
+  ctx.cp = next
+    ? { ...ctx.cp, pending: { ...next, after: pending.after, rest }, batchNo: ctx.cp.batchNo + 1, counts }
+    : { ...ctx.cp, ...pending.after, pending: null, batchNo: ctx.cp.batchNo + 1, counts };
+}
+
+/** Sends (or resends after a crash) the pending batch, part after part, until the connector took all. */
 export async function deliverPending(ctx: RunContext, knownBody?: string): Promise<void> {
-  const pending = ctx.cp.pending;
-  if (!pending) return;
+  let body = knownBody;
+  while (ctx.cp.pending) {
+    await deliverPart(ctx, ctx.cp.pending, body);
+    body = undefined;
+  }
+}
+
+async function deliverPart(ctx: RunContext, pending: PendingBatch, knownBody: string | undefined): Promise<void> {
   let body = knownBody;
   if (body === undefined) {
     const object = await ctx.deps.files.get(pending.key);
@@ -52,19 +96,13 @@ export async function deliverPending(ctx: RunContext, knownBody?: string): Promi
     const counts = { ...ctx.cp.counts, retried: ctx.cp.counts.retried + outcome.retries };
     if (outcome.kind === 'ok') {
       const r = outcome.result;
-      ctx.cp = {
-        ...ctx.cp,
-        ...pending.after,
-        pending: null,
-        batchNo: ctx.cp.batchNo + 1,
-        counts: {
-          ...counts,
-          sent: counts.sent + 1,
-          created: counts.created + r.created,
-          updated: counts.updated + r.updated,
-          deactivated: counts.deactivated + r.deactivated,
-        },
-      };
+      advance(ctx, pending, {
+        ...counts,
+        sent: counts.sent + 1,
+        created: counts.created + r.created,
+        updated: counts.updated + r.updated,
+        deactivated: counts.deactivated + r.deactivated,
+      });
       await save(ctx);
       await ctx.deps.files.delete(pending.key);
       return;
@@ -91,7 +129,7 @@ export async function deliverPending(ctx: RunContext, knownBody?: string): Promi
     counts.quarantined += quarantine.length;
     if (ctx.cp.plan) dropFromPlan(ctx, new Set(quarantine.map((q) => q.sku)));
     if (rest.length === 0) {
-      ctx.cp = { ...ctx.cp, ...pending.after, pending: null, batchNo: ctx.cp.batchNo + 1, counts };
+      advance(ctx, pending, counts);
       await save(ctx, quarantine);
       await ctx.deps.files.delete(pending.key);
       return;

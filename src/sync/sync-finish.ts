@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs, syncRunItems, syncRuns } from '../db/schema';
 import type { SyncReportOut } from './sync.schemas';
-import type { RunContext, SyncCheckpoint, SyncDeps } from './sync-state';
+import { pendingKeys, type RunContext, type SyncCheckpoint, type SyncDeps } from './sync-state';
 
 /** Most quarantined records listed in a report; `quarantinedCount` has them all. */
 export const QUARANTINE_LIST_CAP = 1000;
@@ -92,13 +92,13 @@ export async function failRun(
       .where(and(eq(jobs.id, jobId), inArray(jobs.state, ['queued', 'running']))),
     db.update(syncRuns).set({ report }).where(eq(syncRuns.jobId, jobId)),
   ]);
-  if (cp?.pending) await deps.files.delete(cp.pending.key);
+  if (cp?.pending) await deps.files.delete(pendingKeys(cp.pending));
   await dropItems(db, jobId);
 }
 
 /** Deletes the R2 copy of a run's in-flight batch (the job sweep's releaser for failed sync jobs). */
 export async function discardSyncBatch(files: R2Bucket, checkpoint: SyncCheckpoint | null): Promise<void> {
-  if (checkpoint?.pending) await files.delete(checkpoint.pending.key);
+  if (checkpoint?.pending) await files.delete(pendingKeys(checkpoint.pending));
 }
 
 /** A cancelled run's last message: keep its report, drop its working rows and pending batch. */
@@ -116,6 +116,6 @@ export async function closeCancelledRun(
       .set({ checkpoint: null })
       .where(and(eq(jobs.id, job.id), eq(jobs.state, 'cancelled'))),
   ]);
-  if (cp.pending) await deps.files.delete(cp.pending.key);
+  if (cp.pending) await deps.files.delete(pendingKeys(cp.pending));
   await dropItems(deps.db, job.id);
 }

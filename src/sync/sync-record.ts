@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { products } from '../db/schema';
 import { sha256Hex } from '../accounts/passwords';
-import { loadProductAggregates, type ProductNode } from '../catalog/product-aggregate';
+import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../catalog/product-aggregate';
+import { CategoryPaths } from './category-paths';
 
 type ProductRow = ProductNode['product'];
 
@@ -76,13 +77,37 @@ function nodeRecord(node: RecordNode) {
 
 const REFRESH_PAGE = 90;
 
-/** The record the sync sends for one master product, with its variants. Deterministic key order. */
-export function syncRecord(aggregate: RecordAggregate) {
+/** Names root..leaf of a category (`CategoryPaths.path`); undefined for one that no longer exists. */
+export type CategoryPathOf = (categoryId: string) => string[] | undefined;
+
+/**
+ * The record the sync sends for one master product, with its variants. Deterministic key order.
+ * Categories carry their path of names, as the shop receives them, so a rename or move of a
+ * category changes the fingerprints of the products in it (docs/sync.md "Category names").
+ */
+export function syncRecord(aggregate: RecordAggregate, categoryPath: CategoryPathOf) {
   return {
     ...nodeRecord(aggregate),
-    categoryIds: aggregate.categoryIds,
+    categories: aggregate.categoryIds.flatMap((id) => {
+      const path = categoryPath(id);
+      return path ? [{ id, path }] : [];
+    }),
     variants: aggregate.variants.map(nodeRecord),
   };
+}
+
+/** Fingerprints of loaded aggregates, by master id, with their category paths read in one go. */
+export async function fingerprintsOf(
+  db: Database,
+  companyId: string,
+  aggregates: ProductAggregate[],
+): Promise<Map<string, string>> {
+  const paths = new CategoryPaths(db, companyId);
+  await paths.load(aggregates.flatMap((a) => a.categoryIds));
+  const out = new Map<string, string>();
+  for (const aggregate of aggregates)
+    out.set(aggregate.product.id, await fingerprintOf(syncRecord(aggregate, (id) => paths.path(id))));
+  return out;
 }
 
 export type SyncRecord = ReturnType<typeof syncRecord>;
@@ -110,9 +135,10 @@ export async function refreshFingerprints(db: Database, companyId: string, maste
   // Pages keep memory bounded when one write touches many masters (e.g. deleting a big category).
   for (let i = 0; i < masterIds.length; i += REFRESH_PAGE) {
     const aggregates = await loadProductAggregates(db, companyId, masterIds.slice(i, i + REFRESH_PAGE));
+    const fingerprints = await fingerprintsOf(db, companyId, aggregates);
     const updates: BatchStatement[] = [];
     for (const aggregate of aggregates) {
-      const fingerprint = await fingerprintOf(syncRecord(aggregate));
+      const fingerprint = fingerprints.get(aggregate.product.id)!;
       const revision = aggregate.product.revision;
       updates.push(
         db

@@ -30,8 +30,18 @@ export interface SyncCounts {
 export interface PendingBatch {
   batchId: string;
   key: string;
-  /** Cursors that hold once this batch is acknowledged. */
+  /** Cursors that hold once this batch (and every part in `rest`) is acknowledged. */
   after: Cursors;
+  /**
+   * The further parts of the same batch position, already in R2, sent next under the
+   * following batch numbers (a batch over the connector's byte limit is split).
+   */
+  rest?: { batchId: string; key: string }[];
+}
+
+/** The R2 keys of a pending batch position: the part in flight and those after it. */
+export function pendingKeys(pending: PendingBatch | null | undefined): string[] {
+  return pending ? [pending.key, ...(pending.rest ?? []).map((part) => part.key)] : [];
 }
 
 export interface Cursors {
@@ -79,6 +89,8 @@ export interface SyncDeps {
   sliceMs: number;
   /** Records per batch (at most the protocol's 1000; tests use fewer). */
   batchSize?: number;
+  /** Bytes per /upsert body (at most the protocol's MAX_UPSERT_BODY_BYTES; tests use fewer). */
+  batchBytes?: number;
 }
 
 /** Everything one slice of a run works with. */

@@ -5,7 +5,7 @@ import { connectorCall, inventoryOf, pimQuery, startConnector, startProxy, type 
  * The sync against both real Workers (docs/sync.md): the PIM of the global setup and a
  * connector `wrangler dev`, with a fault-injecting proxy between them. The steps build on each
  * other (first sync, no-op, change, delete, replay, 503, dry run), so they run in order.
- * Not covered here: a PIM killed mid-run (needs the job sweeper of the reliability work).
+ * A PIM killed mid-run is test/e2e/sync-recovery.e2e.test.ts (its own PIM, killed and restarted).
  */
 const base = () => inject('baseUrl');
 const persistDir = () => inject('persistDir');

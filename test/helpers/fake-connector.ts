@@ -6,7 +6,7 @@
  */
 import { compareSkus } from '../../src/sync/protocol/sku-order';
 import { verifyRequest } from '../../src/sync/protocol/signing';
-import type { UpsertRecord } from '../../src/sync/protocol/wire';
+import { MAX_UPSERT_BODY_BYTES, type UpsertRecord } from '../../src/sync/protocol/wire';
 
 export const FAKE_URL = 'https://shop.test/pim-connector';
 export const FAKE_KEY = { keyId: 'test-key', secret: 'test-connector-secret-123' };
@@ -39,6 +39,10 @@ export class FakeConnector {
   readonly log: string[] = [];
   /** Every /upsert body received (also replays and refused ones). */
   readonly upserts: { batchId: string; records: UpsertRecord[]; dryRun: boolean }[] = [];
+  /** Byte size of every /upsert body received, in order. */
+  readonly upsertBytes: number[] = [];
+  /** Largest /upsert body taken (the real connector's MAX_UPSERT_BODY_BYTES); beyond it 413. */
+  maxBodyBytes = MAX_UPSERT_BODY_BYTES;
   writes = 0;
   mappingsRequests = 0;
   faults: {
@@ -74,7 +78,12 @@ export class FakeConnector {
     const path = url.pathname.replace('/pim-connector', '');
     if (path === '/mappings') return this.mappings(request);
     if (path === '/inventory') return this.listInventory(url.searchParams.get('after'));
-    if (path === '/upsert' && request.method === 'POST') return this.upsert(new TextDecoder().decode(body));
+    if (path === '/upsert' && request.method === 'POST') {
+      this.upsertBytes.push(body.length);
+      if (body.length > this.maxBodyBytes)
+        return Response.json({ error: `request body larger than ${this.maxBodyBytes} bytes` }, { status: 413 });
+      return this.upsert(new TextDecoder().decode(body));
+    }
     return Response.json({ error: 'not found' }, { status: 404 });
   };
 

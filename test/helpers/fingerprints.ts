@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { loadProductAggregates } from '../../src/catalog/product-aggregate';
 import { products } from '../../src/db/schema';
-import { fingerprintOf, syncRecord } from '../../src/sync/sync-record';
+import { fingerprintsOf } from '../../src/sync/sync-record';
 import { db } from './factories';
 
 /**
@@ -20,11 +20,12 @@ export async function expectFingerprintsCurrent(companyId: string, catalogId: st
     companyId,
     masters.map((m) => m.id),
   );
+  const computed = await fingerprintsOf(db(), companyId, aggregates);
   for (const aggregate of aggregates) {
     const stored = masters.find((m) => m.id === aggregate.product.id)!;
     expect({ sku: stored.sku, fingerprint: stored.fingerprint, valid: stored.fingerprintRevision }).toEqual({
       sku: stored.sku,
-      fingerprint: await fingerprintOf(syncRecord(aggregate)),
+      fingerprint: computed.get(aggregate.product.id),
       valid: stored.revision,
     });
   }

@@ -155,6 +155,27 @@ describe('Sync connections (REST)', () => {
     expect(row!.params).toMatchObject({ connectionId: added.connectionId, dryRun: true, baseUrl: 'http://pim.test' });
   });
 
+  it('of parallel StartSync calls for one connection exactly one starts; the others answer 409 naming its job', async () => {
+    const { admin, body } = await adminWithCatalog();
+    const added = (await call('POST', '/api/Sync/AddConnection', { cookie: admin.cookie, body })).json;
+    const ref = { departmentId: admin.departmentId, connectionId: added.connectionId, dryRun: true };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => call('POST', '/api/Sync/StartSync', { cookie: admin.cookie, body: ref })),
+    );
+    const started = answers.filter((a) => a.status === 200);
+    expect(started).toHaveLength(1);
+    const jobId = started[0]!.json.jobId as string;
+    for (const refused of answers.filter((a) => a.status !== 200)) {
+      expect(refused.status).toBe(409);
+      expect(refused.json.error).toContain(`job ${jobId}`);
+    }
+    // The refused starts left no job and no run behind.
+    const runs = await call('GET', `/api/Sync/GetRuns?connectionId=${added.connectionId}`, { cookie: admin.cookie });
+    expect(runs.json.items.map((r: { jobId: string }) => r.jobId)).toEqual([jobId]);
+    const syncJobs = await db().query.jobs.findMany({ where: eq(jobs.companyId, admin.companyId) });
+    expect(syncJobs.filter((j) => j.kind === 'sync').map((j) => j.id)).toEqual([jobId]);
+  });
+
   it('TestConnection signs a /mappings call and reports what it found, or why it failed', async () => {
     const { admin, body } = await adminWithCatalog();
     const added = (await call('POST', '/api/Sync/AddConnection', { cookie: admin.cookie, body })).json;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
 import { products } from '../../db/schema';
+import type { CategoryPaths } from '../../sync/category-paths';
 import { fingerprintOf, syncRecord, type RecordAggregate, type RecordNode } from '../../sync/sync-record';
 import type { ProductAggregate, ProductNode } from '../product-aggregate';
 import type { changedParts } from './changed-parts';
@@ -102,11 +103,12 @@ export async function fingerprintsAfter(
   masters: string[],
   loaded: ReadonlyMap<string, ProductAggregate>,
   written: ReadonlyMap<string, WrittenNode>,
+  paths: CategoryPaths,
 ): Promise<Map<string, string>> {
   const newVariants = new Map<string, WrittenNode[]>();
   for (const w of written.values())
     if (w.parentId && !w.existing) newVariants.set(w.parentId, [...(newVariants.get(w.parentId) ?? []), w]);
-  const out = new Map<string, string>();
+  const aggregates: RecordAggregate[] = [];
   for (const masterId of masters) {
     const before = loaded.get(masterId) ?? null;
     const self = written.get(masterId);
@@ -121,9 +123,13 @@ export async function fingerprintsAfter(
       }),
       ...(newVariants.get(masterId) ?? []).map(nodeAfter),
     ].sort((a, b) => compareBinary(a.sku, b.sku) || compareBinary(a.id, b.id));
-    const aggregate: RecordAggregate = { ...master, categoryIds, variants };
-    out.set(masterId, await fingerprintOf(syncRecord(aggregate)));
+    aggregates.push({ ...master, categoryIds, variants });
   }
+  // Category names are part of the record (docs/sync.md "Category names"): one read for the batch.
+  await paths.load(aggregates.flatMap((a) => a.categoryIds));
+  const out = new Map<string, string>();
+  for (const [i, aggregate] of aggregates.entries())
+    out.set(masters[i]!, await fingerprintOf(syncRecord(aggregate, (id) => paths.path(id))));
   return out;
 }
 

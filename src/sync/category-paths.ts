@@ -1,0 +1,99 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { productCategories, products } from '../db/schema';
+
+/** Largest id list per IN (...), under D1's 100 bound parameters. */
+const IN_CHUNK = 90;
+
+/**
+ * Category names root..leaf for the categories products are placed in: what a sync record
+ * carries (and its fingerprint covers) for each placement. Each chunk of ids is read with its
+ * ancestors in one recursive query; the cache lives as long as the instance (one slice, one
+ * fingerprint refresh), so its size is bounded by the catalog's category tree, never by its
+ * products.
+ */
+export class CategoryPaths {
+  private readonly nodes = new Map<string, { parentId: string | null; name: string }>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly companyId: string,
+  ) {}
+
+  async load(ids: Iterable<string>): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.nodes.has(id));
+    for (let i = 0; i < missing.length; i += IN_CHUNK) {
+      const chunk = missing.slice(i, i + IN_CHUNK);
+      // UNION (not UNION ALL) drops repeated ancestors and ends even on a (corrupt) cycle.
+      const rows = await this.db.all<{ id: string; parentId: string | null; name: string }>(sql`
+        WITH RECURSIVE up(id, parent_id, name) AS (
+          SELECT id, parent_id, name FROM categories
+            WHERE company_id = ${this.companyId} AND id IN (${sql.join(
+              chunk.map((id) => sql`${id}`),
+              sql`, `,
+            )})
+          UNION SELECT c.id, c.parent_id, c.name FROM categories c JOIN up ON c.id = up.parent_id
+            WHERE c.company_id = ${this.companyId}
+        ) SELECT id, parent_id AS parentId, name FROM up`);
+      for (const row of rows) this.nodes.set(row.id, { parentId: row.parentId, name: row.name });
+    }
+  }
+
+  path(id: string): string[] | undefined {
+    const names: string[] = [];
+    let current: string | null = id;
+    // The depth bound guards against a (corrupt) cycle in the tree.
+    while (current && names.length < 50) {
+      const node = this.nodes.get(current);
+      if (!node) return names.length ? names.reverse() : undefined;
+      names.push(node.name);
+      current = node.parentId;
+    }
+    return names.reverse();
+  }
+}
+
+/** Masters whose fingerprints a category rename or move recomputes at once; the rest wait for the sync. */
+export const RENAME_REFRESH_LIMIT = 450;
+
+function placedInSubtree(companyId: string, categoryId: string) {
+  return sql`SELECT ${productCategories.productId} FROM ${productCategories}
+    WHERE ${productCategories.companyId} = ${companyId} AND ${productCategories.categoryId} IN (
+      WITH RECURSIVE sub(id) AS (
+        SELECT ${categoryId} UNION SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id
+      ) SELECT id FROM sub)`;
+}
+
+/**
+ * The statement that marks stale the sync records of every product placed in a category or
+ * below it, for a write that changes the category's path of names (a rename or a move):
+ * their revisions move past their fingerprints (docs/sync.md "Category names"). Put it in the
+ * same batch as the change. One statement whatever the category's size: no product is read
+ * into the Worker.
+ */
+export function categoryPathChanged(db: Database, companyId: string, categoryId: string) {
+  return db
+    .update(products)
+    .set({ revision: sql`${products.revision} + 1` })
+    .where(and(eq(products.companyId, companyId), sql`${products.id} IN (${placedInSubtree(companyId, categoryId)})`));
+}
+
+/**
+ * Up to RENAME_REFRESH_LIMIT of the masters a category write made stale, for an immediate
+ * fingerprint refresh; the others are repaired by the next sync run before it compares them.
+ */
+export async function staleMastersIn(db: Database, companyId: string, categoryId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(
+      and(
+        eq(products.companyId, companyId),
+        sql`${products.parentId} IS NULL`,
+        sql`${products.fingerprintRevision} < ${products.revision}`,
+        sql`${products.id} IN (${placedInSubtree(companyId, categoryId)})`,
+      ),
+    )
+    .limit(RENAME_REFRESH_LIMIT);
+  return rows.map((r) => r.id);
+}
