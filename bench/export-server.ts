@@ -1,7 +1,7 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startDevServer } from '../scripts/lib/dev-server';
+import { freePort, run, startDevServer } from '../scripts/lib/dev-server';
 
 /**
  * `wrangler dev` for the export benchmark, run from a snapshot of the source tree: wrangler
@@ -14,6 +14,9 @@ export async function startSnapshotServer(persistTo: string, extraArgs: string[]
   for (const entry of ['src', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json'])
     cpSync(join(root, entry), join(snapshot, entry), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(snapshot, 'node_modules'));
+  // wrangler.toml's [assets] directory must exist; the built web app is not measured, so it is linked.
+  if (!existsSync(join(root, 'dist', 'web', 'index.html'))) await run('npm', ['run', 'build:web']);
+  symlinkSync(join(root, 'dist'), join(snapshot, 'dist'));
   const inspectorPort = await freePort();
   const server = await startDevServer(persistTo, {
     cwd: snapshot,

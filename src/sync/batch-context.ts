@@ -1,16 +1,15 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { categories, media } from '../db/schema';
+import { media } from '../db/schema';
 import type { ProductAggregate } from '../catalog/product-aggregate';
 import { sha256OfBytes } from '../media/media';
 import { signedMediaUrl } from '../media/signed-url';
 
-const IN_CHUNK = 90;
-
 /**
- * Category names root..leaf for the categories a batch places products in. Ancestors are read
- * level by level for the ids not yet known; the cache lives for one slice, so its size is
- * bounded by the catalog's category tree, never by its products.
+ * Category names root..leaf for the categories a batch places products in. The ids not yet
+ * known and all their ancestors are read in one recursive query (ids as one JSON parameter);
+ * the cache lives for one slice, so its size is bounded by the catalog's category tree, never
+ * by its products.
  */
 export class CategoryPaths {
   private readonly nodes = new Map<string, { parentId: string | null; name: string }>();
@@ -21,21 +20,19 @@ export class CategoryPaths {
   ) {}
 
   async load(ids: Iterable<string>): Promise<void> {
-    let missing = [...new Set(ids)].filter((id) => !this.nodes.has(id));
-    while (missing.length > 0) {
-      const parents = new Set<string>();
-      for (let i = 0; i < missing.length; i += IN_CHUNK) {
-        const rows = await this.db
-          .select({ id: categories.id, parentId: categories.parentId, name: categories.name })
-          .from(categories)
-          .where(and(eq(categories.companyId, this.companyId), inArray(categories.id, missing.slice(i, i + IN_CHUNK))));
-        for (const row of rows) {
-          this.nodes.set(row.id, { parentId: row.parentId, name: row.name });
-          if (row.parentId && !this.nodes.has(row.parentId)) parents.add(row.parentId);
-        }
-      }
-      missing = [...parents];
-    }
+    const missing = [...new Set(ids)].filter((id) => !this.nodes.has(id));
+    if (missing.length === 0) return;
+    // UNION (not UNION ALL) stops at ids already reached, so even a (corrupt) cycle ends.
+    const rows = await this.db.all<{ id: string; parentId: string | null; name: string }>(sql`
+      WITH RECURSIVE up(id) AS (
+        SELECT value FROM json_each(${JSON.stringify(missing)})
+        UNION
+        SELECT c.parent_id FROM categories c JOIN up ON c.id = up.id
+        WHERE c.parent_id IS NOT NULL AND +c.company_id = ${this.companyId}
+      )
+      SELECT c.id AS id, c.parent_id AS parentId, c.name AS name
+      FROM categories c WHERE c.id IN (SELECT id FROM up) AND +c.company_id = ${this.companyId}`);
+    for (const row of rows) this.nodes.set(row.id, { parentId: row.parentId, name: row.name });
   }
 
   path(id: string): string[] | undefined {
