@@ -2,13 +2,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { productCategories, products } from '../db/schema';
 
-/** Largest id list per IN (...), under D1's 100 bound parameters. */
-const IN_CHUNK = 90;
-
 /**
  * Category names root..leaf for the categories products are placed in: what a sync record
- * carries (and its fingerprint covers) for each placement. Each chunk of ids is read with its
- * ancestors in one recursive query; the cache lives as long as the instance (one slice, one
+ * carries (and its fingerprint covers) for each placement. The ids not yet known are read with
+ * their ancestors in one recursive query; the cache lives as long as the instance (one slice, one
  * fingerprint refresh), so its size is bounded by the catalog's category tree, never by its
  * products.
  */
@@ -22,21 +19,19 @@ export class CategoryPaths {
 
   async load(ids: Iterable<string>): Promise<void> {
     const missing = [...new Set(ids)].filter((id) => !this.nodes.has(id));
-    for (let i = 0; i < missing.length; i += IN_CHUNK) {
-      const chunk = missing.slice(i, i + IN_CHUNK);
-      // UNION (not UNION ALL) drops repeated ancestors and ends even on a (corrupt) cycle.
-      const rows = await this.db.all<{ id: string; parentId: string | null; name: string }>(sql`
-        WITH RECURSIVE up(id, parent_id, name) AS (
-          SELECT id, parent_id, name FROM categories
-            WHERE company_id = ${this.companyId} AND id IN (${sql.join(
-              chunk.map((id) => sql`${id}`),
-              sql`, `,
-            )})
-          UNION SELECT c.id, c.parent_id, c.name FROM categories c JOIN up ON c.id = up.parent_id
-            WHERE c.company_id = ${this.companyId}
-        ) SELECT id, parent_id AS parentId, name FROM up`);
-      for (const row of rows) this.nodes.set(row.id, { parentId: row.parentId, name: row.name });
-    }
+    if (missing.length === 0) return;
+    // One recursive query for all ids and their ancestors (ids as one JSON parameter).
+    // UNION (not UNION ALL) stops at ids already reached, so even a (corrupt) cycle ends.
+    const rows = await this.db.all<{ id: string; parentId: string | null; name: string }>(sql`
+      WITH RECURSIVE up(id) AS (
+        SELECT value FROM json_each(${JSON.stringify(missing)})
+        UNION
+        SELECT c.parent_id FROM categories c JOIN up ON c.id = up.id
+        WHERE c.parent_id IS NOT NULL AND +c.company_id = ${this.companyId}
+      )
+      SELECT c.id AS id, c.parent_id AS parentId, c.name AS name
+      FROM categories c WHERE c.id IN (SELECT id FROM up) AND +c.company_id = ${this.companyId}`);
+    for (const row of rows) this.nodes.set(row.id, { parentId: row.parentId, name: row.name });
   }
 
   path(id: string): string[] | undefined {

@@ -10,7 +10,8 @@ export interface MasterEntry {
   fingerprint: string;
 }
 
-const PAGE = 500;
+/** Masters per keyset page; the next page is read while the join works through this one. */
+const PAGE = 1000;
 
 /**
  * The PIM side of the merge-join: a catalog's master products with a SKU, in SKU byte order
@@ -23,6 +24,8 @@ export class MasterReader {
   private page: MasterEntry[] = [];
   private position = 0;
   private exhausted = false;
+  /** The following page, requested as soon as the current one arrives (at most one ahead). */
+  private next: Promise<MasterEntry[]> | null = null;
 
   constructor(
     private readonly db: Database,
@@ -30,12 +33,22 @@ export class MasterReader {
     private readonly catalogId: string,
     private after: string | null,
     private readonly repair: boolean,
+    private readonly pageSize = PAGE,
   ) {}
 
   async peek(): Promise<MasterEntry | null> {
     if (this.position < this.page.length) return this.page[this.position]!;
-    if (this.exhausted) return null;
-    await this.loadPage();
+    // `exhausted` means no page is left to request; the prefetched one may still be unread.
+    if (this.exhausted && !this.next) return null;
+    const loading = this.next ?? this.loadPage();
+    this.next = null;
+    this.page = await loading;
+    this.position = 0;
+    if (!this.exhausted) {
+      this.next = this.loadPage();
+      // Awaited by the next peek; until then a failure must not surface as an unhandled rejection.
+      this.next.catch(() => undefined);
+    }
     return this.position < this.page.length ? this.page[this.position]! : null;
   }
 
@@ -44,8 +57,10 @@ export class MasterReader {
     this.position++;
   }
 
-  private async loadPage(): Promise<void> {
-    const rows = await this.db
+  /** Reads the page after `after`; `after` moves past it once its rows arrive. */
+  private loadPage(): Promise<MasterEntry[]> {
+    const after = this.after;
+    const query = this.db
       .select({
         id: products.id,
         sku: products.sku,
@@ -58,17 +73,18 @@ export class MasterReader {
         and(
           eq(products.catalogId, this.catalogId),
           isNull(products.parentId),
-          this.after === null ? isNotNull(products.sku) : gt(products.sku, this.after),
+          after === null ? isNotNull(products.sku) : gt(products.sku, after),
         ),
       )
       .orderBy(asc(products.sku))
-      .limit(PAGE);
-    if (rows.length < PAGE) this.exhausted = true;
-    const stale = rows.filter((r) => r.fingerprint === null || r.fingerprintRevision < r.revision).map((r) => r.id);
-    const fresh = await this.freshFingerprints(stale);
-    this.page = rows.map((r) => ({ id: r.id, sku: r.sku!, fingerprint: fresh.get(r.id) ?? r.fingerprint! }));
-    this.position = 0;
-    if (rows.length > 0) this.after = rows[rows.length - 1]!.sku!;
+      .limit(this.pageSize);
+    return query.then(async (rows) => {
+      if (rows.length < this.pageSize) this.exhausted = true;
+      if (rows.length > 0) this.after = rows[rows.length - 1]!.sku!;
+      const stale = rows.filter((r) => r.fingerprint === null || r.fingerprintRevision < r.revision).map((r) => r.id);
+      const fresh = await this.freshFingerprints(stale);
+      return rows.map((r) => ({ id: r.id, sku: r.sku!, fingerprint: fresh.get(r.id) ?? r.fingerprint! }));
+    });
   }
 
   private async freshFingerprints(ids: string[]): Promise<Map<string, string>> {

@@ -98,29 +98,55 @@ function addToPlan(ctx: RunContext, records: UpsertRecord[]): void {
   ctx.cp = { ...ctx.cp, plan: next };
 }
 
+/**
+ * At most one batch in flight while the join reads on and builds the next one: the PIM's reads
+ * and record building overlap the connector's write of the previous batch. Nothing of the next
+ * batch touches the checkpoint (or R2) before the previous one is acknowledged, so the
+ * write-ahead order, the batch ids and the cursors are those of a strictly sequential run.
+ */
+class Sending {
+  private current: Promise<void> | null = null;
+
+  start(delivery: Promise<void>): void {
+    // Awaited by `settle`; until then a failure must not surface as an unhandled rejection.
+    delivery.catch(() => undefined);
+    this.current = delivery;
+  }
+
+  /** Waits for the batch in flight; its failure (ConnectorError, SliceStopped) is thrown here. */
+  async settle(): Promise<void> {
+    const delivery = this.current;
+    this.current = null;
+    if (delivery) await delivery;
+  }
+}
+
 /** Sends a segment (or just saves its cursors when nothing is to be sent). */
-async function flush(ctx: RunContext, segment: Segment): Promise<void> {
+async function flush(ctx: RunContext, segment: Segment, sending: Sending): Promise<void> {
+  const { work, skipped } = segment;
   const items = [...segment.items];
-  const records = await buildRecords(ctx, segment.work, items);
+  const cursors = { ...segment.cursors };
+  segment.work = [];
+  segment.items = [];
+  segment.skipped = 0;
+  const records = await buildRecords(ctx, work, items);
+  await sending.settle();
   const quarantined = items.filter((i) => i.kind === 'quarantine').length;
   ctx.cp = {
     ...ctx.cp,
     counts: {
       ...ctx.cp.counts,
-      skipped: ctx.cp.counts.skipped + segment.skipped,
+      skipped: ctx.cp.counts.skipped + skipped,
       quarantined: ctx.cp.counts.quarantined + quarantined,
     },
   };
   addToPlan(ctx, records);
   if (records.length > 0) {
-    await deliverBatch(ctx, records, { ...segment.cursors }, items);
+    sending.start(deliverBatch(ctx, records, cursors, items));
   } else {
-    ctx.cp = { ...ctx.cp, ...segment.cursors };
+    ctx.cp = { ...ctx.cp, ...cursors };
     if (!(await saveCheckpoint(ctx, items))) throw new SliceStopped();
   }
-  segment.work = [];
-  segment.items = [];
-  segment.skipped = 0;
 }
 
 /**
@@ -136,6 +162,7 @@ export async function runJoin(ctx: RunContext, deadline: number): Promise<boolea
   const inventory = ctx.cp.inventoryDone ? null : await openInventory(ctx, after);
   const segment: Segment = { work: [], items: [], skipped: 0, cursors: cursorsOf(ctx) };
   const deactivate = ctx.connection.options.missing === 'deactivate';
+  const sending = new Sending();
   try {
     let head: InventoryLine | null = inventory ? await inventory.next() : null;
     if (inventory && head === null) segment.cursors.inventoryDone = true;
@@ -163,15 +190,19 @@ export async function runJoin(ctx: RunContext, deadline: number): Promise<boolea
         segment.cursors.done++;
         masters.advance();
       }
-      if (segment.work.length >= batchSize || segment.items.length >= 1000) await flush(ctx, segment);
+      if (segment.work.length >= batchSize || segment.items.length >= 1000) await flush(ctx, segment, sending);
       else if (Date.now() > deadline) {
-        await flush(ctx, segment);
+        await flush(ctx, segment, sending);
+        await sending.settle();
         return false;
       }
     }
-    await flush(ctx, segment);
+    await flush(ctx, segment, sending);
+    await sending.settle();
     return true;
   } finally {
+    // After a failure, never leave a delivery running past the slice (its own error is secondary).
+    await sending.settle().catch(() => undefined);
     await inventory?.cancel();
   }
 }

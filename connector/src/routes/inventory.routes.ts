@@ -1,33 +1,45 @@
 import { Hono } from 'hono';
-import { INVENTORY_COUNT_HEADER, NDJSON_CONTENT_TYPE, skuSchema } from '../../../src/sync/protocol/wire';
+import {
+  INVENTORY_COUNT_HEADER,
+  type InventoryLine,
+  NDJSON_CONTENT_TYPE,
+  skuSchema,
+} from '../../../src/sync/protocol/wire';
 import type { ConnectorEnv } from '../env';
 import { ConnectorError } from '../http/connector-error';
 import type { ShopStore } from '../store/shop-store';
 
-/** Rows per D1 query while streaming; one page of SKUs and fingerprints is all that sits in memory. */
-export const INVENTORY_PAGE = 1000;
+/** Rows per D1 query while streaming; two pages of SKUs and fingerprints are all that sit in memory. */
+export const INVENTORY_PAGE = 2000;
 
-/** NDJSON lines of the active managed products after `after`, read page by page with a keyset. */
+/**
+ * NDJSON lines of the active managed products after `after`, read page by page with a keyset.
+ * The next page is queried while the current one is on its way (one page ahead), so the PIM's
+ * merge-join does not wait for a D1 round trip at every page boundary.
+ */
 export function inventoryStream(
   store: ShopStore,
   after: string | null,
   pageSize = INVENTORY_PAGE,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let cursor = after;
+  let ahead: Promise<InventoryLine[]> | null = store.inventoryPage(after, pageSize);
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const page = await store.inventoryPage(cursor, pageSize);
+        const page = await ahead!;
+        const full = page.length === pageSize;
+        ahead = full ? store.inventoryPage(page[page.length - 1]!.sku, pageSize) : null;
+        // Awaited by the next pull; a failure then errors the stream (the PIM sees it end early).
+        ahead?.catch(() => undefined);
         if (page.length > 0) {
           controller.enqueue(
             encoder.encode(
               page.map((line) => `${JSON.stringify({ sku: line.sku, fingerprint: line.fingerprint })}\n`).join(''),
             ),
           );
-          cursor = page[page.length - 1]!.sku;
         }
-        if (page.length < pageSize) controller.close();
+        if (!full) controller.close();
       },
     },
     { highWaterMark: 0 },
