@@ -18,7 +18,7 @@ type Group = 'ETIM' | 'ECLASS' | 'PROFICLASS';
 export const SYSTEMS: Record<Group, string> = { ETIM: 'ETIM-9.0', ECLASS: 'ECLASS-13.0', PROFICLASS: 'PROFICLASS-6.0' };
 
 const features: {
-  group: Group;
+  group: ClassificationGroup;
   code: string;
   name: string;
   type: 'A' | 'N' | 'R' | 'L';
@@ -102,7 +102,7 @@ const features: {
   },
 ];
 
-const classes: { group: Group; code: string; name: string; features: string[] }[] = [
+const classes: { group: ClassificationGroup; code: string; name: string; features: string[] }[] = [
   {
     group: 'ETIM',
     code: 'EC000042',
