@@ -29,10 +29,7 @@ export async function hashPassword(password: string): Promise<{ hash: string; sa
 export async function verifyPassword(password: string, hash: string, salt: string): Promise<boolean> {
   const actual = new Uint8Array(await derive(password, fromBase64(salt)));
   const expected = fromBase64(hash);
-  if (actual.length !== expected.length) return false;
-  let diff = 0;
-  for (let i = 0; i < actual.length; i++) diff |= actual[i]! ^ expected[i]!;
-  return diff === 0;
+  return actual.byteLength === expected.byteLength && crypto.subtle.timingSafeEqual(actual, expected);
 }
 
 /** Hex SHA-256, used for session token hashes and fingerprints. */

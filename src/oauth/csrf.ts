@@ -28,10 +28,10 @@ export function issueCsrf(c: Context): string {
 /** 403 unless the form echoes the cookie's token. */
 export function checkCsrf(c: Context, submitted: unknown): void {
   const expected = getCookie(c, COOKIE);
-  if (!expected || typeof submitted !== 'string' || submitted.length !== expected.length) throw csrfError();
-  let diff = 0;
-  for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ submitted.charCodeAt(i);
-  if (diff !== 0) throw csrfError();
+  if (!expected || typeof submitted !== 'string') throw csrfError();
+  const [a, b] = [new TextEncoder().encode(expected), new TextEncoder().encode(submitted)];
+  // timingSafeEqual throws on different lengths; the length of a random token is no secret.
+  if (a.byteLength !== b.byteLength || !crypto.subtle.timingSafeEqual(a, b)) throw csrfError();
 }
 
 const csrfError = () => new AppError('forbidden', 'This form has expired. Go back to the application and start again.');

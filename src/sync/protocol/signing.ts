@@ -78,18 +78,12 @@ export async function signRequest(input: SignRequestInput): Promise<Record<strin
 }
 
 /**
- * Constant-time comparison of two equally long byte strings: workerd's
- * `crypto.subtle.timingSafeEqual` where it exists, an XOR fold elsewhere (Node).
+ * Constant-time comparison through workerd's `crypto.subtle.timingSafeEqual` (which throws on
+ * different lengths, hence the length check; a signature's length is no secret). Verification
+ * runs only in Workers (the connector, the PIM's tests); Node scripts only sign.
  */
 function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  const subtle = crypto.subtle as SubtleCrypto & {
-    timingSafeEqual?: (x: ArrayBufferView, y: ArrayBufferView) => boolean;
-  };
-  if (typeof subtle.timingSafeEqual === 'function') return subtle.timingSafeEqual(a, b);
-  let diff = 0;
-  for (let i = 0; i < a.byteLength; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
+  return a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b);
 }
 
 function hexToBytes(value: string): Uint8Array {
