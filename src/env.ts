@@ -1,29 +1,38 @@
 import type { Database } from './db/client';
 import type { Surface } from './history/actor';
-import type { RateLimiter } from './http/rate-limit';
 
-/** Bindings declared in wrangler.toml. */
-export interface Bindings {
-  DB: D1Database;
-  OAUTH_KV: KVNamespace;
-  FILES: R2Bucket;
-  JOB_QUEUE: Queue<JobMessage>;
-  SERVICE_NAME: string;
-  /** Milliseconds without a heartbeat after which a job counts as stale (docs/reliability.md); default 2 minutes. */
-  JOB_STALE_MS?: string;
-  /** Per-IP counters of the public endpoints (docs/spec.md part 8). */
-  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
-  /** The web application's static files (dist/web); the asset layer serves them before the Worker runs. */
-  ASSETS: Fetcher;
-  /** One Durable Object per MCP session (2025 protocol revisions). */
-  MCP_SESSION: DurableObjectNamespace<import('./mcp/session-agent').McpSession>;
-  /** Worker secret: key for the connection secrets of the sync (docs/sync.md). */
-  SYNC_ENCRYPTION_KEY?: string;
-  /** Worker secret: HMAC key of the signed media URLs handed to shop connectors. */
-  MEDIA_URL_KEY?: string;
-  /** Public origin of the PIM for scheduled syncs' media URLs (optional; manual runs use the request's). */
-  PUBLIC_BASE_URL?: string;
+declare global {
+  namespace Cloudflare {
+    /**
+     * What `wrangler types` cannot see: `worker-configuration.d.ts` (generated from wrangler.toml by
+     * `npm run types`, run by `npm run typecheck`; not committed) declares every binding and var
+     * of wrangler.toml. Secrets and optional tuning vars are absent from wrangler.toml (a var
+     * there would overwrite the deployed value on every deploy), so they are declared here, once.
+     */
+    interface Env {
+      /** Worker secret: key for the connection secrets of the sync (docs/sync.md). */
+      SYNC_ENCRYPTION_KEY?: string;
+      /** Worker secret: HMAC key of the signed media URLs handed to shop connectors. */
+      MEDIA_URL_KEY?: string;
+      /** Public origin of the PIM for scheduled syncs' media URLs (optional; manual runs use the request's). */
+      PUBLIC_BASE_URL?: string;
+      /** Milliseconds without a heartbeat after which a job counts as stale (docs/reliability.md); default 2 minutes. */
+      JOB_STALE_MS?: string;
+      /** Milliseconds an export slice runs before it hands over to a continuation message; default 20 s. */
+      EXPORT_SLICE_MS?: string;
+      /** Milliseconds a sync slice runs before it hands over to a continuation message; default 20 s. */
+      SYNC_SLICE_MS?: string;
+      /** Products per sync batch (docs/sync.md); default in src/sync. */
+      SYNC_BATCH_SIZE?: string;
+    }
+  }
 }
+
+/**
+ * The Worker's bindings: the one Env, generated from wrangler.toml plus the declarations above.
+ * Tests add their own test-only bindings to the same interface (test/env.d.ts).
+ */
+export type Bindings = Cloudflare.Env;
 
 /** The one message shape on JOB_QUEUE: the consumer loads everything else from the job row. */
 export interface JobMessage {

@@ -1,13 +1,20 @@
 import type { ShopStore } from './store/shop-store';
 
-/** Bindings of connector/wrangler.toml, plus the CONNECTOR_KEYS secret. */
-export interface ConnectorBindings {
-  DB: D1Database;
-  MEDIA: R2Bucket;
-  IMAGE_QUEUE: Queue<ImageMessage>;
-  /** JSON `{"<keyId>": "<secret>"}`: the keys the PIM may sign with (two during a rotation). */
-  CONNECTOR_KEYS: string;
+declare global {
+  namespace Cloudflare {
+    /**
+     * connector/worker-configuration.d.ts (generated from connector/wrangler.toml by `npm run types`,
+     * not committed) declares the bindings; the secret is declared here.
+     */
+    interface Env {
+      /** JSON `{"<keyId>": "<secret>"}`: the keys the PIM may sign with (two during a rotation). */
+      CONNECTOR_KEYS: string;
+    }
+  }
 }
+
+/** The connector's bindings: the one Env of connector/wrangler.toml plus its secret; tests extend it. */
+export type ConnectorBindings = Cloudflare.Env;
 
 /** One image to fetch; everything else (URL, type) is read from the media row when it runs. */
 export interface ImageMessage {

@@ -1,9 +1,9 @@
 import type { D1Migration } from '@cloudflare/vitest-plugin';
-import type { ConnectorBindings } from '../src/env';
 
+// Tests only add their own bindings to the connector's one Env (connector/src/env.ts).
 declare global {
   namespace Cloudflare {
-    interface Env extends ConnectorBindings {
+    interface Env {
       TEST_MIGRATIONS: D1Migration[];
     }
   }

@@ -21,10 +21,7 @@ const DEFAULT_SLICE_MS = 20_000;
  * (AppError) fail the job at once with their message; unexpected ones are retried with backoff
  * and fail the job after MAX_ATTEMPTS, with a reference instead of internals.
  */
-export async function handleJobBatch(
-  batch: MessageBatch<JobMessage>,
-  env: Bindings & { EXPORT_SLICE_MS?: string; SYNC_SLICE_MS?: string },
-): Promise<void> {
+export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindings): Promise<void> {
   const db = createDb(env.DB);
   const deps = {
     db,

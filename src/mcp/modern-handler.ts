@@ -1,7 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { createMcpHandler, type StatelessMcpHandler } from 'agents/mcp/server';
 import { createDb } from '../db/client';
-import type { Bindings } from '../env';
 import { createPimMcpServer } from './server';
 
 let handler: StatelessMcpHandler | undefined;
@@ -15,10 +14,7 @@ let handler: StatelessMcpHandler | undefined;
  */
 export function modernHandler(): StatelessMcpHandler {
   handler ??= createMcpHandler(
-    () => {
-      const bindings = env as unknown as Bindings;
-      return createPimMcpServer({ db: createDb(bindings.DB), queue: bindings.JOB_QUEUE, files: bindings.FILES });
-    },
+    () => createPimMcpServer({ db: createDb(env.DB), queue: env.JOB_QUEUE, files: env.FILES }),
     { route: '/mcp', legacy: 'reject', corsOptions: false, allowedOriginHostnames: '*' },
   );
   return handler;

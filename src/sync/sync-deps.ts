@@ -5,10 +5,7 @@ import type { SyncDeps } from './sync-state';
 const DEFAULT_SLICE_MS = 20_000;
 
 /** The sync job's dependencies from the Worker's bindings (queue consumer and Cron Trigger). */
-export function syncDepsFrom(
-  env: Bindings & { SYNC_SLICE_MS?: string; SYNC_BATCH_SIZE?: string },
-  db: Database,
-): SyncDeps {
+export function syncDepsFrom(env: Bindings, db: Database): SyncDeps {
   return {
     db,
     files: env.FILES,
