@@ -3,6 +3,7 @@ import { db, makeCatalog, makeCompany, makeProduct } from './helpers/factories';
 import { classificationLinks, users } from '../src/db/schema';
 import { eq } from 'drizzle-orm';
 import { makeAgentUser, ORIGIN, send, tokensFor } from './oauth-helpers';
+import { AI_SWITCH_OFF } from '../src/classification/ai-switch';
 
 type Agent = Awaited<ReturnType<typeof makeAgentUser>> & { token: string };
 
@@ -275,14 +276,14 @@ describe('/api/ai writes', () => {
     const product = await productOf(reader);
     const createRes = await create(reader, { ...MCB, elementId: product.productId });
     expect(createRes.status).toBe(403);
-    expect(createRes.json.error).toBe('the account switch "AI may edit classifications" is off for this user');
+    expect(createRes.json).toEqual({ error: AI_SWITCH_OFF, code: 'forbidden' });
     expect((await send('GET', '/api/ai/ListClassificationLinkIds', { token: reader.token })).json.items).toEqual([]);
     const updateRes = await send('POST', '/api/ai/UpdateClassification', {
       token: reader.token,
       json: { linkId: crypto.randomUUID(), name: 'x' },
     });
     expect(updateRes.status).toBe(403);
-    expect(updateRes.json.error).toBe('the account switch "AI may edit classifications" is off for this user');
+    expect(updateRes.json).toEqual({ error: AI_SWITCH_OFF, code: 'forbidden' });
   });
 
   it('applies a switch turned off after the token was issued at the next write', async () => {

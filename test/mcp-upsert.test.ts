@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getProduct } from '../src/catalog/product-queries';
+import { AI_SWITCH_OFF } from '../src/classification/ai-switch';
 import { db, makeCatalog, makeCompany } from './helpers/factories';
 import { callTool, openSession, toolError } from './mcp-helpers';
 import { makeAgentUser, tokensFor } from './oauth-helpers';
@@ -42,10 +43,7 @@ describe('MCP tool upsert_products', () => {
       catalogId: catalog.catalogId,
       items: [classified],
     });
-    expect(toolError(refused)).toMatchObject({
-      code: 'forbidden',
-      error: expect.stringContaining('AI may edit classifications'),
-    });
+    expect(toolError(refused)).toEqual({ code: 'forbidden', error: AI_SWITCH_OFF });
     const plain = await a.call('upsert_products', {
       departmentId: a.departmentId,
       catalogId: catalog.catalogId,

@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { CatalogStats, Page } from '../catalog/catalog.schemas';
 import { getStats } from '../catalog/catalogs';
 import {
@@ -15,7 +15,6 @@ import {
   listClassifications,
   updateClassification,
 } from '../classification/links';
-import { AppError } from '../http/app-error';
 import { validate } from '../http/validate';
 import { requireAgent, type AgentEnv } from '../oauth/bearer';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
@@ -25,14 +24,6 @@ import { LinkIdQuery, ListClassificationsQuery } from './ai.schemas';
 
 const doc = (summary: string, response: OperationDoc['response'], more: Partial<OperationDoc> = {}) =>
   describeOperation({ tag: 'Classification', summary, response, security: 'bearer', ...more });
-
-/** docs/spec.md 5.2 rule 6: writes need the account switch, checked at every call (an admin may turn it off). */
-const requireAiSwitch: MiddlewareHandler<AgentEnv> = async (c, next) => {
-  if (!c.var.agent.aiMayEditClassifications) {
-    throw new AppError('forbidden', 'the account switch "AI may edit classifications" is off for this user');
-  }
-  await next();
-};
 
 /**
  * `{base_url}/ai/*`: the agent surface. Every call needs a bearer token of {mcp_url} with scope
@@ -74,7 +65,6 @@ export const aiRoutes = new Hono<AgentEnv>()
   .post(
     '/UpdateClassification',
     doc('Update a classification (needs the AI edit switch)', ClassificationOut),
-    requireAiSwitch,
     validate('json', UpdateClassificationDto),
     async (c) => c.json(await updateClassification(c.var.db, c.var.agent, c.req.valid('json'))),
   )
@@ -83,7 +73,6 @@ export const aiRoutes = new Hono<AgentEnv>()
     doc('Classify a product or category (needs the AI edit switch)', ClassificationOut, {
       conflict: 'The element is already classified (update that classification)',
     }),
-    requireAiSwitch,
     validate('json', CreateClassificationDto),
     async (c) => c.json(await createClassification(c.var.db, c.var.agent, c.req.valid('json'))),
   );

@@ -1,3 +1,4 @@
+import { assertMayEditClassifications } from './ai-switch';
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { runBatch, type BatchStatement } from '../db/client';
@@ -196,6 +197,7 @@ export async function listClassifications(
 }
 
 export async function createClassification(db: Database, tenant: Actor, input: CreateClassificationInput) {
+  assertMayEditClassifications(tenant);
   const element = await findElement(db, tenant, input.elementId);
   const existing = await db.query.classificationLinks.findFirst({
     where: eq(classificationLinks.elementId, element.id),
@@ -237,6 +239,7 @@ export async function createClassification(db: Database, tenant: Actor, input: C
 }
 
 export async function updateClassification(db: Database, tenant: Actor, input: UpdateClassificationInput) {
+  assertMayEditClassifications(tenant);
   const link = await findLink(db, tenant, input.linkId);
   const element = await findElement(db, tenant, link.elementId);
   const current = await getClassification(db, tenant, link.linkId);
@@ -288,6 +291,7 @@ export async function updateClassification(db: Database, tenant: Actor, input: U
 
 /** Removes an element's classification (classes and feature values go with the link). */
 export async function deleteClassification(db: Database, tenant: Actor, linkId: string) {
+  assertMayEditClassifications(tenant);
   const link = await findLink(db, tenant, linkId);
   const element = await findElement(db, tenant, link.elementId);
   const current = await getClassification(db, tenant, link.linkId);

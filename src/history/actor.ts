@@ -18,6 +18,8 @@ export interface Actor extends Tenant {
   surface: Surface;
   clientName?: string | null;
   jobId?: string | null;
+  /** The user's switch "AI may edit classifications", set on the `agent` and `mcp` surfaces (classification/ai-switch.ts). */
+  aiMayEditClassifications?: boolean;
 }
 
 /** The actor of a background job: the user who started it, surface `job`. */

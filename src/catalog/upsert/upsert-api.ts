@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Database } from '../../db/client';
+import { assertMayEditClassifications } from '../../classification/ai-switch';
 import type { Actor } from '../../history/actor';
 import { assertDepartment, findCatalog } from '../scope';
 import { ReferenceCache } from './reference-cache';
@@ -42,6 +43,10 @@ export async function upsertProducts(
   tenant: Actor,
   input: UpsertProductsInput,
 ): Promise<z.infer<typeof UpsertProductsOut>> {
+  const classifies = input.items.some(
+    (item) => item.classification !== undefined || (item.variants ?? []).some((v) => v.classification !== undefined),
+  );
+  if (classifies) assertMayEditClassifications(tenant);
   await assertDepartment(deps.db, tenant, input.departmentId);
   const catalog = await findCatalog(deps.db, tenant, input.catalogId, input.departmentId);
   const records: UpsertRecord[] = [];

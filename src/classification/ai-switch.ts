@@ -1,0 +1,18 @@
+import { forbidden } from '../http/app-error';
+import type { Actor } from '../history/actor';
+
+/** The one message of docs/spec.md 5.2 rule 6, on every surface (REST /api/ai, MCP tools, bulk upserts). */
+export const AI_SWITCH_OFF =
+  'the account switch "AI may edit classifications" is off for this user; ask a company admin to turn it on';
+
+/**
+ * docs/spec.md 5.2 rule 6: an agent (`/api/ai` or MCP) writes classifications only while its user's
+ * switch "AI may edit classifications" is on. The switch is read from the database on every
+ * authenticated call (oauth/agent-auth.ts), so an admin turning it off applies at the next write.
+ * Web users and jobs are not agents and are not bound by it. Checked first, before any lookup,
+ * so a refused agent learns nothing about the ids it sent.
+ */
+export function assertMayEditClassifications(actor: Actor): void {
+  const isAgent = actor.surface === 'agent' || actor.surface === 'mcp';
+  if (isAgent && actor.aiMayEditClassifications !== true) throw forbidden(AI_SWITCH_OFF);
+}
