@@ -6,7 +6,6 @@ import {
   ClassificationListEntry,
   ClassificationOut,
   CreateClassificationDto,
-  GROUPS,
   UpdateClassificationDto,
 } from '../classification/classification.schemas';
 import {
@@ -15,6 +14,7 @@ import {
   listClassifications,
   updateClassification,
 } from '../classification/links';
+import { GROUPS } from '../classification/groups';
 import { validate } from '../http/validate';
 import { requireAgent, type AgentEnv } from '../oauth/bearer';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';

@@ -1,12 +1,7 @@
 import { z } from 'zod';
+import { CLASSIFICATION_GROUPS } from './groups';
 
-export const GROUPS = [
-  { value: 1, code: 'ETIM', label: 'ETIM' },
-  { value: 2, code: 'ECLASS', label: 'eCl@ss' },
-  { value: 4, code: 'PROFICLASS', label: 'proficl@ss' },
-] as const;
-
-export const GroupCode = z.enum(['ETIM', 'ECLASS', 'PROFICLASS']);
+export const GroupCode = z.enum(CLASSIFICATION_GROUPS);
 
 export const ClassRef = z.strictObject({
   group: GroupCode,

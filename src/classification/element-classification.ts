@@ -5,8 +5,9 @@ import { classificationClasses, classificationLinks } from '../db/schema';
 import { notFound } from '../http/app-error';
 import { assertDepartment, findElement, type Tenant } from '../catalog/scope';
 import type { Actor } from '../history/actor';
-import { ClassificationOut, ClassRef, FeatureValueInput, GROUPS } from './classification.schemas';
+import { ClassificationOut, ClassRef, FeatureValueInput } from './classification.schemas';
 import { createClassification, deleteClassification, getClassification, updateClassification } from './links';
+import { groupBit, type ClassificationGroup } from './groups';
 
 export const ElementClassificationQuery = z.strictObject({ elementId: z.uuid() });
 
@@ -57,10 +58,7 @@ export async function setElementClassification(
     if (link) await deleteClassification(db, tenant, link.linkId);
     return { elementId: element.id, classification: null };
   }
-  const classificationGroups = input.classes.reduce(
-    (mask, c) => mask | GROUPS.find((g) => g.code === c.group)!.value,
-    0,
-  );
+  const classificationGroups = input.classes.reduce((mask, c) => mask | groupBit(c.group), 0);
   const classification = link
     ? await updateClassification(db, tenant, {
         linkId: link.linkId,
@@ -79,10 +77,7 @@ export async function setElementClassification(
   return { elementId: element.id, classification };
 }
 
-async function defaultName(
-  db: Database,
-  first: { group: 'ETIM' | 'ECLASS' | 'PROFICLASS'; code: string },
-): Promise<string> {
+async function defaultName(db: Database, first: { group: ClassificationGroup; code: string }): Promise<string> {
   const cls = await db.query.classificationClasses.findFirst({
     where: and(eq(classificationClasses.group, first.group), eq(classificationClasses.code, first.code)),
   });

@@ -3,8 +3,7 @@ import type { Database } from '../db/client';
 import { classificationFeatures, classificationFeatureValues } from '../db/schema';
 import { badRequest } from '../http/app-error';
 import { parseValue, type ParsedValue, type ValueRule } from '../catalog/value-types';
-
-export type ClassificationGroup = 'ETIM' | 'ECLASS' | 'PROFICLASS';
+import type { ClassificationGroup } from './groups';
 
 /**
  * The value rule of a feature, as the ETIM BMEcat guideline stores values: A (alphanumeric)

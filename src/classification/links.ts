@@ -18,10 +18,9 @@ import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import type { Actor } from '../history/actor';
 import { historyStatement } from '../history/record';
 import type { Snapshot } from '../history/snapshot';
-import { GROUPS, type CreateClassificationInput, type UpdateClassificationInput } from './classification.schemas';
-import { parseFeatureValue, type ClassificationGroup } from './feature-values';
-
-const bitOf = (group: ClassificationGroup) => GROUPS.find((g) => g.code === group)!.value;
+import type { CreateClassificationInput, UpdateClassificationInput } from './classification.schemas';
+import { groupBit, type ClassificationGroup } from './groups';
+import { parseFeatureValue } from './feature-values';
 
 interface ResolvedClass {
   group: ClassificationGroup;
@@ -37,7 +36,7 @@ async function resolveClasses(
 ) {
   const groups = classes.map((c) => c.group);
   if (new Set(groups).size !== groups.length) throw badRequest('classes: at most one class per classification group');
-  const mask = groups.reduce((m, g) => m | bitOf(g), 0);
+  const mask = groups.reduce((m, g) => m | groupBit(g), 0);
   if (mask !== bitmask) {
     throw badRequest(
       `classificationGroups: bitmask ${bitmask} does not match the groups of the classes given (${mask})`,

@@ -5,6 +5,7 @@ import {
   classificationFeatures,
   classificationFeatureValues,
 } from '../db/schema';
+import type { ClassificationGroup } from './groups';
 
 /**
  * A small SAMPLE of classification reference data so that the service works out of the box.
@@ -13,9 +14,11 @@ import {
  * are a hand-made subset for electrical wholesale. A production install imports the licensed
  * releases into the same tables. Units are UN/ECE Recommendation 20 codes, as BMEcat writes them.
  */
-type Group = 'ETIM' | 'ECLASS' | 'PROFICLASS';
-
-export const SYSTEMS: Record<Group, string> = { ETIM: 'ETIM-9.0', ECLASS: 'ECLASS-13.0', PROFICLASS: 'PROFICLASS-6.0' };
+export const SYSTEMS: Record<ClassificationGroup, string> = {
+  ETIM: 'ETIM-9.0',
+  ECLASS: 'ECLASS-13.0',
+  PROFICLASS: 'PROFICLASS-6.0',
+};
 
 const features: {
   group: ClassificationGroup;

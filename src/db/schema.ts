@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { CLASSIFICATION_GROUPS } from '../classification/groups';
 
 const createdAt = () => text('created_at').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 const updatedAt = () => text('updated_at').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
@@ -257,7 +258,7 @@ export const attributeValues = sqliteTable(
 export const classificationClasses = sqliteTable(
   'classification_classes',
   {
-    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    group: text('group', { enum: CLASSIFICATION_GROUPS }).notNull(),
     system: text('system').notNull(),
     code: text('code').notNull(),
     name: text('name').notNull(),
@@ -269,7 +270,7 @@ export const classificationClasses = sqliteTable(
 export const classificationFeatures = sqliteTable(
   'classification_features',
   {
-    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    group: text('group', { enum: CLASSIFICATION_GROUPS }).notNull(),
     code: text('code').notNull(),
     name: text('name').notNull(),
     type: text('type', { enum: ['A', 'N', 'R', 'L'] }).notNull(),
@@ -282,7 +283,7 @@ export const classificationFeatures = sqliteTable(
 export const classificationFeatureValues = sqliteTable(
   'classification_feature_values',
   {
-    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    group: text('group', { enum: CLASSIFICATION_GROUPS }).notNull(),
     featureCode: text('feature_code').notNull(),
     code: text('code').notNull(),
     name: text('name').notNull(),
@@ -294,7 +295,7 @@ export const classificationFeatureValues = sqliteTable(
 export const classificationClassFeatures = sqliteTable(
   'classification_class_features',
   {
-    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    group: text('group', { enum: CLASSIFICATION_GROUPS }).notNull(),
     classCode: text('class_code').notNull(),
     featureCode: text('feature_code').notNull(),
     sortOrder: integer('sort_order').notNull().default(0),
@@ -331,7 +332,7 @@ export const classificationLinkClasses = sqliteTable(
     linkId: text('link_id')
       .notNull()
       .references(() => classificationLinks.linkId, { onDelete: 'cascade' }),
-    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    group: text('group', { enum: CLASSIFICATION_GROUPS }).notNull(),
     system: text('system').notNull(),
     code: text('code').notNull(),
   },
@@ -344,7 +345,7 @@ export const classificationLinkFeatures = sqliteTable(
     linkId: text('link_id')
       .notNull()
       .references(() => classificationLinks.linkId, { onDelete: 'cascade' }),
-    group: text('group', { enum: ['ETIM', 'ECLASS', 'PROFICLASS'] }).notNull(),
+    group: text('group', { enum: CLASSIFICATION_GROUPS }).notNull(),
     code: text('code').notNull(),
     /** Normalised: number as decimal string, logical "true"/"false", enum as EV code, range as "min..max". */
     value: text('value').notNull(),

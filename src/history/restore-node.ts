@@ -15,7 +15,8 @@ import {
   products,
 } from '../db/schema';
 import { parseValue } from '../catalog/value-types';
-import { parseFeatureValue, type ClassificationGroup } from '../classification/feature-values';
+import { parseFeatureValue } from '../classification/feature-values';
+import type { ClassificationGroup } from '../classification/groups';
 import {
   CATALOG_FIELDS,
   CATEGORY_FIELDS,

@@ -2,6 +2,7 @@ import type { UpsertMediaRef, UpsertRecord } from '../catalog/upsert/upsert-type
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
 import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from './xml-node';
+import { CLASSIFICATION_GROUPS } from '../classification/groups';
 
 /** A CATALOG_STRUCTURE of the file's group system. */
 export interface FileGroup {
@@ -72,7 +73,7 @@ function features(product: XmlNode, record: UpsertRecord, skipped: string[]) {
       record.values = Object.fromEntries(entries.map((e) => [e.code, e.value]));
     } else {
       skipped.push(
-        `feature system ${system ?? '(none)'} is not read (ETIM, ECLASS, PROFICLASS and ${ATTRIBUTE_SYSTEM} are)`,
+        `feature system ${system ?? '(none)'} is not read (${CLASSIFICATION_GROUPS.join(', ')} and ${ATTRIBUTE_SYSTEM} are)`,
       );
     }
   }

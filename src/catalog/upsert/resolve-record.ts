@@ -1,12 +1,12 @@
 import { AppError } from '../../http/app-error';
-import type { ClassificationGroup } from '../../classification/feature-values';
+import type { ClassificationGroup } from '../../classification/groups';
 import { featureRule } from '../../classification/feature-values';
-import { GROUPS } from '../../classification/classification.schemas';
 import { MEDIA_PURPOSES } from '../../media/media';
 import { builtInField } from '../fields';
 import { parseValue, type ParsedValue, type ValueRule } from '../value-types';
 import { groupOfSystem, type ReferenceCache } from './reference-cache';
 import { ItemError, type UpsertRecord } from './upsert-types';
+import { CLASSIFICATION_GROUPS, groupBit } from '../../classification/groups';
 
 /** One product or variant as it should be stored: every value parsed and normalised. */
 export interface ResolvedNode {
@@ -81,7 +81,7 @@ function resolveClassification(
     if (!group)
       throw new ItemError(
         'classification.classes',
-        `"${c.system ?? ''}" is not a classification system of this service (ETIM, ECLASS, PROFICLASS)`,
+        `"${c.system ?? ''}" is not a classification system of this service (${CLASSIFICATION_GROUPS.join(', ')})`,
       );
     const ref = cache.classOf(group, c.code);
     if (!ref) throw new ItemError('classification.classes', `${c.code} is not a known ${group} class`);
@@ -112,7 +112,7 @@ function resolveClassification(
     );
     features.push({ group, code: f.code, value: parsed.value, unit: feature.unit });
   }
-  const groups = classes.reduce((mask, c) => mask | GROUPS.find((g) => g.code === c.group)!.value, 0);
+  const groups = classes.reduce((mask, c) => mask | groupBit(c.group), 0);
   return { groups, classes, features };
 }
 

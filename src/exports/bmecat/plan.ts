@@ -11,8 +11,8 @@ import {
   type BmecatFormat,
   type TemplateOptionsInput,
 } from './template-options';
+import { CLASSIFICATION_GROUPS, type ClassificationGroup } from '../../classification/groups';
 
-type Group = 'ETIM' | 'ECLASS' | 'PROFICLASS';
 type Status = 'active' | 'draft' | 'discontinued';
 
 /**
@@ -25,7 +25,7 @@ export interface BmecatPlan extends ExportScope {
   namespace: string;
   language: string;
   currency: string;
-  systems: Group[];
+  systems: ClassificationGroup[];
   priceType: string;
   statuses: Status[];
   includeAttributes: boolean;
@@ -40,7 +40,6 @@ export interface BmecatPlan extends ExportScope {
   rootGroupId: string;
 }
 
-const ALL_SYSTEMS: Group[] = ['ETIM', 'ECLASS', 'PROFICLASS'];
 const ALL_STATUSES: Status[] = ['active', 'draft', 'discontinued'];
 
 /** Resolves template and catalog into a plan; refuses (AppError, so the job fails with the reason) what cannot be exported. */
@@ -69,7 +68,7 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
     namespace: format === 'BMEcat' ? NAMESPACES[options.namespace ?? '2005fd'] : '',
     language,
     currency: ctx.catalog.currency,
-    systems: options.classificationSystems ?? ALL_SYSTEMS,
+    systems: options.classificationSystems ?? [...CLASSIFICATION_GROUPS],
     priceType: options.priceType ?? DEFAULT_PRICE_TYPE,
     categoryId,
     statuses: options.statuses ?? ALL_STATUSES,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../../http/app-error';
 import { LANGUAGES_2005, LANGUAGES_ETIM } from './code-lists';
+import { CLASSIFICATION_GROUPS } from '../../classification/groups';
 
 /** The BMEcat dialects this service writes, by `exportType`. */
 export const BMECAT_FORMATS = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'] as const;
@@ -32,10 +33,7 @@ export const TemplateOptions = z.strictObject({
   /** BMEcat 2005 namespace: `2005fd` (official, default) or `2005` (openTRANS 2.1). BMEcat only. */
   namespace: z.enum(['2005fd', '2005']).optional(),
   /** Which classification systems become PRODUCT_FEATURES blocks (default: all). */
-  classificationSystems: z
-    .array(z.enum(['ETIM', 'ECLASS', 'PROFICLASS']))
-    .max(3)
-    .optional(),
+  classificationSystems: z.array(z.enum(CLASSIFICATION_GROUPS)).max(3).optional(),
   /** `price_type` of the list price, e.g. net_list (default), net_customer, nrp, gros_list. */
   priceType: z.string().max(20).optional(),
   /** Export only this category and its subcategories (with the products placed there). */

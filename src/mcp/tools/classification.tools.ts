@@ -4,7 +4,6 @@ import {
   ClassificationListEntry,
   ClassificationOut,
   CreateClassificationDto,
-  GROUPS,
   UpdateClassificationDto,
 } from '../../classification/classification.schemas';
 import {
@@ -13,11 +12,11 @@ import {
   listClassifications,
   updateClassification,
 } from '../../classification/links';
+import { GROUPS } from '../../classification/groups';
 import { defineTool, OVERWRITE, READ_ONLY, WRITE } from '../tool-definition';
 import { PAGING_NOTE, PageInput } from './paging';
 
-const GROUP_HELP =
-  'classificationGroups is a bitmask of the groups carried: 1 = ETIM, 2 = eCl@ss (ECLASS), 4 = proficl@ss (PROFICLASS); e.g. 3 = ETIM + eCl@ss.';
+const GROUP_HELP = `classificationGroups is a bitmask of the groups carried: ${GROUPS.map((g) => `${g.value} = ${g.label} (${g.code})`).join(', ')}; e.g. 3 = ETIM + eCl@ss.`;
 
 /** Tools over classification links (docs/design.md section 7). */
 export const classificationTools = [
