@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { products } from '../src/db/schema';
 import { getProduct } from '../src/catalog/product-queries';
+import { skuTaken } from '../src/catalog/sku';
 import { fingerprintsOf } from '../src/sync/sync-record';
 import { loadProductAggregates } from '../src/catalog/product-aggregate';
 import { db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
@@ -66,5 +67,29 @@ describe('concurrent writes (docs/reliability.md)', () => {
     const final = await getProduct(db(), session, product.productId);
     expect(final.name).toMatch(/^Name \d+$/);
     expect(final.price).toBe(`${final.name!.slice(5)}.50`);
+  });
+
+  it('10 parallel UpsertProducts creating one SKU: no 5xx, a lost race answers the same 409 as AddProduct, one row', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        call('POST', '/api/Catalog/UpsertProducts', {
+          cookie: session.cookie,
+          body: {
+            departmentId: session.departmentId,
+            catalogId: catalog.catalogId,
+            items: [{ sku: 'RACE-SKU', name: `Try ${i}` }],
+          },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status).filter((s) => s !== 200 && s !== 409)).toEqual([]);
+    for (const r of results.filter((r) => r.status === 409)) {
+      expect(r.json).toEqual({ error: skuTaken(null).message, code: 'conflict' });
+    }
+    const created = results.filter((r) => r.status === 200 && r.json.items[0].status === 'created');
+    expect(created).toHaveLength(1);
+    expect(await db().$count(products, eq(products.catalogId, catalog.catalogId))).toBe(1);
   });
 });

@@ -10,7 +10,8 @@ import {
   productCategories,
   products,
 } from '../db/schema';
-import { badRequest, conflict, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../http/app-error';
+import { assertSkuFree, rethrowSkuClash } from './sku';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
 import type { Actor } from '../history/actor';
@@ -50,16 +51,6 @@ function fieldChanges(input: ProductInput): Partial<ProductRow> {
   return changes;
 }
 
-async function assertSkuFree(db: Database, catalogId: string, sku: string | null | undefined, exceptId?: string) {
-  if (!sku) return;
-  const [clash] = await db
-    .select({ id: products.id })
-    .from(products)
-    .where(and(eq(products.catalogId, catalogId), eq(products.sku, sku)))
-    .limit(1);
-  if (clash && clash.id !== exceptId) throw conflict(`sku "${sku}" is already used in this catalog`);
-}
-
 async function assertCategoriesInCatalog(db: Database, tenant: Tenant, catalogId: string, categoryIds: string[]) {
   if (categoryIds.length === 0) return;
   const unique = [...new Set(categoryIds)];
@@ -91,17 +82,6 @@ function withVariant(list: Snapshot, id: string, present: boolean): Snapshot {
   if (present) ids.add(id);
   else ids.delete(id);
   return ids.size > 0 ? { variants: [...ids].sort() } : {};
-}
-
-/** SQLite reports a unique violation on (catalog_id, sku) when two writers race past the check. */
-function rethrowSkuClash(err: unknown, sku: string | null | undefined): never {
-  if (
-    err instanceof Error &&
-    /UNIQUE constraint failed: products\.catalog_id, products\.sku/.test(`${err.message} ${String(err.cause ?? '')}`)
-  ) {
-    throw conflict(`sku "${sku}" is already used in this catalog`);
-  }
-  throw err;
 }
 
 export async function addProduct(db: Database, tenant: Actor, input: ProductInput) {

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { isUniqueViolation, runBatch, type BatchStatement as Statement, type Database } from '../db/client';
+import { runBatch, type BatchStatement as Statement, type Database } from '../db/client';
 import {
   attributeValues,
   catalogs,
@@ -11,7 +11,8 @@ import {
   classificationLinks,
   products,
 } from '../db/schema';
-import { badRequest, conflict, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../http/app-error';
+import { assertSkuFree, rethrowSkuClash } from './sku';
 import { parseFeatureValue } from '../classification/feature-values';
 import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
@@ -80,12 +81,7 @@ export async function planValueWrite(
     }
     const parsed = parseValue(field, raw, builtIn.rule);
     if (field === 'sku') {
-      const [clash] = await db
-        .select({ id: products.id })
-        .from(products)
-        .where(and(eq(products.catalogId, element.catalogId), eq(products.sku, parsed.value)))
-        .limit(1);
-      if (clash && clash.id !== element.id) throw conflict(`sku "${parsed.value}" is already used in this catalog`);
+      await assertSkuFree(db, element.catalogId, parsed.value, element.id);
     }
     const stored = builtIn.rule.type === 'integer' ? parsed.number : parsed.value;
     return {
@@ -208,9 +204,7 @@ export async function setValue(db: Database, tenant: Actor, input: z.infer<typeo
     await runBatch(db, statements);
   } catch (err) {
     // Two writers can pass the SKU check at once; the unique index decides, and the loser gets 409.
-    if (isUniqueViolation(err, 'products.catalog_id, products.sku'))
-      throw conflict(`sku "${value}" is already used in this catalog`);
-    throw err;
+    rethrowSkuClash(err, value);
   }
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
   if (renamesCategory)

@@ -1,7 +1,8 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
+import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { attributeValues, catalogs, classificationLinks, media, products } from '../db/schema';
 import { conflict, notFound } from '../http/app-error';
+import { isSkuClash } from '../catalog/sku';
 import { assertDepartment, findElement } from '../catalog/scope';
 import { findTemplate } from '../exports/templates';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
@@ -84,8 +85,7 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
   try {
     await runBatch(db, [...statements, ...history]);
   } catch (err) {
-    if (isUniqueViolation(err, 'products.catalog_id, products.sku'))
-      throw conflict('a SKU of that version is used by another product now');
+    if (isSkuClash(err)) throw conflict('a SKU of that version is used by another product now');
     throw err;
   }
   await deleteObjects(deps.files, fileKeys);

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { assertMayEditClassifications } from '../../classification/ai-switch';
 import type { Actor } from '../../history/actor';
 import { assertDepartment, findCatalog } from '../scope';
+import { rethrowSkuClash } from '../sku';
 import { ReferenceCache } from './reference-cache';
 import { upsertRecords } from './upsert-products';
 import type { UpsertProductInput, UpsertProductsInput, UpsertProductsOut, UpsertVariantInput } from './upsert.schemas';
@@ -68,7 +69,7 @@ export async function upsertProducts(
       cache: new ReferenceCache(deps.db, tenant.companyId),
     },
     records,
-  );
+  ).catch((err) => rethrowSkuClash(err));
   const counts = { created: 0, updated: 0, unchanged: 0, error: 0 };
   for (const o of outcomes) counts[o.status]++;
   return {
