@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Database } from '../db/client';
 import { newId, unusableId } from '../db/ids';
-import { decodeCursor, toPage } from '../db/pagination';
+import { keysetPage } from '../db/pagination';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, classificationLinks, media } from '../db/schema';
 import { badRequest } from '../http/app-error';
@@ -100,20 +100,24 @@ export async function listCatalogs(
   input: { departmentId?: string; cursor?: string; limit: number },
 ) {
   if (input.departmentId) await assertDepartment(db, tenant, input.departmentId);
-  const after = decodeCursor(input.cursor);
-  const rows = await db
-    .select()
-    .from(catalogs)
-    .where(
-      and(
-        eq(catalogs.companyId, tenant.companyId),
-        input.departmentId ? eq(catalogs.departmentId, input.departmentId) : undefined,
-        after ? gt(catalogs.id, after) : undefined,
-      ),
-    )
-    .orderBy(asc(catalogs.id))
-    .limit(input.limit + 1);
-  const page = toPage(rows, input.limit, (r) => r.id);
+  const page = await keysetPage(
+    input,
+    { column: catalogs.id, order: 'asc' },
+    (q) =>
+      db
+        .select()
+        .from(catalogs)
+        .where(
+          and(
+            eq(catalogs.companyId, tenant.companyId),
+            input.departmentId ? eq(catalogs.departmentId, input.departmentId) : undefined,
+            q.after,
+          ),
+        )
+        .orderBy(q.orderBy)
+        .limit(q.limit),
+    (r) => r.id,
+  );
   return { items: page.items.map(catalogOut), nextCursor: page.nextCursor };
 }
 

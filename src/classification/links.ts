@@ -1,9 +1,9 @@
 import { assertMayEditClassifications } from './ai-switch';
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { runBatch, type BatchStatement } from '../db/client';
 import { newId } from '../db/ids';
-import { decodeCursor, toPage } from '../db/pagination';
+import { keysetPage } from '../db/pagination';
 import {
   classificationClasses,
   classificationClassFeatures,
@@ -179,20 +179,24 @@ export async function listClassifications(
   tenant: Tenant,
   input: { cursor?: string; limit: number; elementId?: string },
 ) {
-  const after = decodeCursor(input.cursor);
-  const rows = await db
-    .select({ linkId: classificationLinks.linkId, name: classificationLinks.name })
-    .from(classificationLinks)
-    .where(
-      and(
-        eq(classificationLinks.companyId, tenant.companyId),
-        input.elementId ? eq(classificationLinks.elementId, input.elementId) : undefined,
-        after ? gt(classificationLinks.linkId, after) : undefined,
-      ),
-    )
-    .orderBy(asc(classificationLinks.linkId))
-    .limit(input.limit + 1);
-  return toPage(rows, input.limit, (r) => r.linkId);
+  return keysetPage(
+    input,
+    { column: classificationLinks.linkId, order: 'asc' },
+    (q) =>
+      db
+        .select({ linkId: classificationLinks.linkId, name: classificationLinks.name })
+        .from(classificationLinks)
+        .where(
+          and(
+            eq(classificationLinks.companyId, tenant.companyId),
+            input.elementId ? eq(classificationLinks.elementId, input.elementId) : undefined,
+            q.after,
+          ),
+        )
+        .orderBy(q.orderBy)
+        .limit(q.limit),
+    (r) => r.linkId,
+  );
 }
 
 export async function createClassification(db: Database, tenant: Actor, input: CreateClassificationInput) {

@@ -1,3 +1,5 @@
+import { asc, desc, gt, lt, type SQL } from 'drizzle-orm';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { badRequest } from '../http/app-error';
 
 /** Opaque keyset cursor: base64url of the last row's sort key. */
@@ -23,6 +25,43 @@ export function toPage<T>(
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null };
+}
+
+/** What `keysetPage` hands its query: the cursor condition (undefined on the first page), the order and the limit. */
+export interface KeysetQuery {
+  after: SQL | undefined;
+  orderBy: SQL;
+  limit: number;
+}
+
+/**
+ * One keyset page over a unique sort column (an id, UUIDv7 so creation order): decodes the
+ * cursor, lets `fetch` read `limit + 1` rows after it in that order, and answers the page with
+ * the cursor of its last row when more exist. Every list operation pages through it, so
+ * cursors, the extra row and the "no more" signal behave the same everywhere.
+ *
+ * @example
+ * keysetPage(
+ *   input,
+ *   { column: jobs.id, order: 'desc' },
+ *   (q) => db.select().from(jobs).where(and(eq(jobs.companyId, companyId), q.after)).orderBy(q.orderBy).limit(q.limit),
+ *   (row) => row.id,
+ * );
+ */
+export async function keysetPage<T>(
+  input: { cursor?: string; limit: number },
+  key: { column: AnySQLiteColumn; order: 'asc' | 'desc' },
+  fetch: (query: KeysetQuery) => Promise<T[]>,
+  keyOf: (row: T) => string,
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const cursor = decodeCursor(input.cursor);
+  const ascending = key.order === 'asc';
+  const rows = await fetch({
+    after: cursor === undefined ? undefined : ascending ? gt(key.column, cursor) : lt(key.column, cursor),
+    orderBy: ascending ? asc(key.column) : desc(key.column),
+    limit: input.limit + 1,
+  });
+  return toPage(rows, input.limit, keyOf);
 }
 
 /** Escapes LIKE wildcards so user text matches literally (used with ESCAPE '\\'). */

@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
 import { clientId, newId, unusableId } from '../db/ids';
-import { decodeCursor, toPage } from '../db/pagination';
+import { keysetPage } from '../db/pagination';
 import { categories, exportTemplates } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/app-error';
 import type { Tenant } from '../catalog/scope';
@@ -146,14 +146,18 @@ export async function getTemplate(db: Database, tenant: Tenant, templateId: stri
 
 /** GetTemplates: the company's templates in creation order, keyset-paginated. */
 export async function listTemplates(db: Database, tenant: Tenant, input: { cursor?: string; limit: number }) {
-  const after = decodeCursor(input.cursor);
-  const rows = await db
-    .select()
-    .from(exportTemplates)
-    .where(and(eq(exportTemplates.companyId, tenant.companyId), after ? gt(exportTemplates.id, after) : undefined))
-    .orderBy(asc(exportTemplates.id))
-    .limit(input.limit + 1);
-  const page = toPage(rows, input.limit, (r) => r.id);
+  const page = await keysetPage(
+    input,
+    { column: exportTemplates.id, order: 'asc' },
+    (q) =>
+      db
+        .select()
+        .from(exportTemplates)
+        .where(and(eq(exportTemplates.companyId, tenant.companyId), q.after))
+        .orderBy(q.orderBy)
+        .limit(q.limit),
+    (r) => r.id,
+  );
   return { items: page.items.map(templateOut), nextCursor: page.nextCursor };
 }
 

@@ -1,7 +1,7 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
-import { decodeCursor, toPage } from '../db/pagination';
+import { keysetPage } from '../db/pagination';
 import { exportTemplates, historyVersions, users } from '../db/schema';
 import { AppError, notFound } from '../http/app-error';
 import { findElement, type Tenant } from '../catalog/scope';
@@ -33,22 +33,23 @@ export async function getHistory(
   tenant: Tenant,
   input: { elementId: string; cursor?: string; limit: number },
 ) {
-  const before = decodeCursor(input.cursor);
-  const rows = await db
-    .select({ version: historyVersions, userName: users.name })
-    .from(historyVersions)
-    .leftJoin(users, eq(users.id, historyVersions.userId))
-    .where(
-      and(
-        eq(historyVersions.companyId, tenant.companyId),
-        eq(historyVersions.elementId, input.elementId),
-        before ? lt(historyVersions.id, before) : undefined,
-      ),
-    )
-    .orderBy(desc(historyVersions.id))
-    .limit(input.limit + 1);
-  if (rows.length === 0 && !before && !(await elementExists(db, tenant, input.elementId))) throw notFound('element');
-  const page = toPage(rows, input.limit, (r) => r.version.id);
+  const page = await keysetPage(
+    input,
+    { column: historyVersions.id, order: 'desc' },
+    (q) =>
+      db
+        .select({ version: historyVersions, userName: users.name })
+        .from(historyVersions)
+        .leftJoin(users, eq(users.id, historyVersions.userId))
+        .where(
+          and(eq(historyVersions.companyId, tenant.companyId), eq(historyVersions.elementId, input.elementId), q.after),
+        )
+        .orderBy(q.orderBy)
+        .limit(q.limit),
+    (r) => r.version.id,
+  );
+  if (page.items.length === 0 && !input.cursor && !(await elementExists(db, tenant, input.elementId)))
+    throw notFound('element');
   return {
     items: page.items.map(({ version, userName }) => historyItemOut(version, userName)),
     nextCursor: page.nextCursor,

@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../db/ids';
-import { decodeCursor, toPage } from '../db/pagination';
+import { keysetPage } from '../db/pagination';
 import { jobs, syncRuns } from '../db/schema';
 import { SyncReport, type SyncReportOut } from '../sync/sync.schemas';
 import type { JobMessage } from '../env';
@@ -130,14 +130,18 @@ export async function getJob(db: Database, tenant: Tenant, jobId: string) {
 }
 
 export async function listJobs(db: Database, tenant: Tenant, input: { cursor?: string; limit: number }) {
-  const after = decodeCursor(input.cursor);
-  const rows = await db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.companyId, tenant.companyId), after ? lt(jobs.id, after) : undefined))
-    .orderBy(desc(jobs.id))
-    .limit(input.limit + 1);
-  const page = toPage(rows, input.limit, (r) => r.id);
+  const page = await keysetPage(
+    input,
+    { column: jobs.id, order: 'desc' },
+    (q) =>
+      db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.companyId, tenant.companyId), q.after))
+        .orderBy(q.orderBy)
+        .limit(q.limit),
+    (r) => r.id,
+  );
   return { items: await withSyncReports(db, page.items), nextCursor: page.nextCursor };
 }
 

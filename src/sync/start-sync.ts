@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { decodeCursor, toPage } from '../db/pagination';
+import { keysetPage } from '../db/pagination';
 import { jobs, syncConnections, syncRuns } from '../db/schema';
 import type { JobMessage } from '../env';
 import { conflict } from '../http/app-error';
@@ -113,20 +113,18 @@ export async function listRuns(
   input: { connectionId: string; cursor?: string; limit: number },
 ) {
   await findConnection(db, tenant, input.connectionId);
-  const after = decodeCursor(input.cursor);
-  const rows = await db
-    .select({ run: syncRuns, job: { state: jobs.state, finishedAt: jobs.finishedAt, error: jobs.error } })
-    .from(syncRuns)
-    .innerJoin(jobs, eq(jobs.id, syncRuns.jobId))
-    .where(
-      and(
-        eq(syncRuns.connectionId, input.connectionId),
-        eq(syncRuns.companyId, tenant.companyId),
-        after ? lt(syncRuns.jobId, after) : undefined,
-      ),
-    )
-    .orderBy(desc(syncRuns.jobId))
-    .limit(input.limit + 1);
-  const page = toPage(rows, input.limit, (r) => r.run.jobId);
+  const page = await keysetPage(
+    input,
+    { column: syncRuns.jobId, order: 'desc' },
+    (q) =>
+      db
+        .select({ run: syncRuns, job: { state: jobs.state, finishedAt: jobs.finishedAt, error: jobs.error } })
+        .from(syncRuns)
+        .innerJoin(jobs, eq(jobs.id, syncRuns.jobId))
+        .where(and(eq(syncRuns.connectionId, input.connectionId), eq(syncRuns.companyId, tenant.companyId), q.after))
+        .orderBy(q.orderBy)
+        .limit(q.limit),
+    (r) => r.run.jobId,
+  );
   return { items: page.items.map((r) => runOut(r.run, r.job)), nextCursor: page.nextCursor };
 }
