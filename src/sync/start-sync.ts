@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { keysetPage } from '../db/pagination';
 import { jobs, syncConnections, syncRuns } from '../db/schema';
