@@ -13,7 +13,7 @@ import { expectAccessible, launchChromium, newContext, SALES, signIn } from './w
  * 150 ms and continue in a new queue message, as a long export does in production, so the job
  * stays running long enough for a person to press Cancel.
  */
-const MASTERS = 3_000;
+const MASTERS = 15_000;
 
 let server: DevServer;
 let dir: string;
