@@ -8,10 +8,11 @@ import { migrate, run, startDevServer, type DevServer } from '../../scripts/lib/
  * Kills `wrangler dev` in the middle of a large CSV export and restarts it on the same state
  * (the local queue loses its message, as a dead worker or a dead-lettered message would in
  * production): the job must end succeeded or failed with a reason, never stay stuck. The
- * short stale window and slices keep the runtime modest (docs/reliability.md).
+ * short stale window keeps the runtime modest; one page per slice (EXPORT_SLICE_MS=1) spreads the
+ * export over several queue messages, so the kill lands mid-run even on an idle machine (docs/reliability.md).
  */
-const MASTERS = 4_000;
-const ARGS = ['--var', 'JOB_STALE_MS:6000', '--var', 'EXPORT_SLICE_MS:800'];
+const MASTERS = 1_000;
+const ARGS = ['--var', 'JOB_STALE_MS:6000', '--var', 'EXPORT_SLICE_MS:1'];
 
 const dir = mkdtempSync(join(tmpdir(), 'pim-recovery-'));
 let server: DevServer | undefined;
