@@ -254,6 +254,8 @@ async function main() {
     return node;
   };
 
+  let lastLinkKey =
+    (await d1.prepare('SELECT coalesce(max(id), 0) AS n FROM classification_links').first<{ n: number }>())?.n ?? 0;
   const writeNode = async (node: ProductNode, fingerprint: string | null) => {
     const p = node.product;
     await writer.insert('products', PRODUCT_COLUMNS, [
@@ -282,43 +284,34 @@ async function main() {
       const attributeId = attributes[v.code as keyof typeof attributes];
       await writer.insert(
         'attribute_values',
-        ['element_id', 'attribute_id', 'company_id', 'value', 'number_value'],
-        [p.id, attributeId, companyId, v.value, v.type === 'number' ? Number(v.value) : null],
+        ['element_id', 'attribute_id', 'value', 'number_value'],
+        [p.id, attributeId, v.value, v.type === 'number' ? Number(v.value) : null],
       );
     }
     const c = node.classification!;
+    // Classes and features reference the link row's integer key (migration 0010).
+    const linkKey = ++lastLinkKey;
     await writer.insert(
       'classification_links',
-      ['link_id', 'company_id', 'element_id', 'name', 'classification_groups'],
-      [c.linkId, companyId, p.id, c.name, 1],
+      ['id', 'link_id', 'company_id', 'element_id', 'name', 'classification_groups'],
+      [linkKey, c.linkId, companyId, p.id, c.name, 1],
     );
     await writer.insert(
       'classification_link_classes',
       ['link_id', 'group', 'system', 'code'],
-      [c.linkId, 'ETIM', 'ETIM-9.0', 'EC000042'],
+      [linkKey, 'ETIM', 'ETIM-9.0', 'EC000042'],
     );
     for (const f of c.features)
       await writer.insert(
         'classification_link_features',
         ['link_id', 'group', 'code', 'value', 'unit'],
-        [c.linkId, f.group, f.code, f.value, f.unit],
+        [linkKey, f.group, f.code, f.value, f.unit],
       );
     for (const m of node.media) {
       await writer.insert(
         'media',
-        [
-          'id',
-          'company_id',
-          'element_id',
-          'purpose',
-          'file_name',
-          'content_type',
-          'size',
-          'storage_key',
-          'sha256',
-          'sort_order',
-        ],
-        [m.mediaId, companyId, p.id, m.purpose, m.fileName, m.contentType, m.size, m.storageKey, m.sha256, 0],
+        ['id', 'element_id', 'purpose', 'file_name', 'content_type', 'size', 'storage_key', 'sha256', 'sort_order'],
+        [m.mediaId, p.id, m.purpose, m.fileName, m.contentType, m.size, m.storageKey, m.sha256, 0],
       );
     }
   };
@@ -388,11 +381,7 @@ async function main() {
     const aggregate: ProductAggregate = { ...master, categoryIds: [categoryId], variants };
     const fingerprint = await fingerprintOf(syncRecord(aggregate, (id) => leafPaths.get(id)));
     await writeNode(master, fingerprint);
-    await writer.insert(
-      'product_categories',
-      ['product_id', 'category_id', 'company_id'],
-      [masterId, categoryId, companyId],
-    );
+    await writer.insert('product_categories', ['product_id', 'category_id'], [masterId, categoryId]);
     for (const variant of variants) await writeNode(variant, null);
     if ((i + 1) % 10_000 === 0)
       process.stderr.write(`  ${i + 1} masters generated (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);

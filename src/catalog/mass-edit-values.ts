@@ -40,7 +40,7 @@ export async function currentValues(
     const values = await db
       .select({ elementId: classificationLinks.elementId, value: classificationLinkFeatures.value })
       .from(classificationLinks)
-      .innerJoin(classificationLinkFeatures, eq(classificationLinkFeatures.linkId, classificationLinks.linkId))
+      .innerJoin(classificationLinkFeatures, eq(classificationLinkFeatures.linkId, classificationLinks.id))
       .where(
         and(
           eq(classificationLinks.companyId, tenant.companyId),

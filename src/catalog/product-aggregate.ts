@@ -73,8 +73,8 @@ function idSet(idsJson: string): SQL {
   return sql`(SELECT value FROM json_each(${idsJson}))`;
 }
 
-function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
+function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+  const map = new Map<K, T[]>();
   for (const row of rows) {
     const k = key(row);
     const list = map.get(k);
@@ -102,9 +102,13 @@ export async function loadProductAggregates(
 /** The statements of one round trip: every row of the page's masters and their variants. */
 function pageQueries(db: Database, companyId: string, idsJson: string) {
   const masterSet = idSet(idsJson);
+  // The company's masters among the ids: media and placements carry no company_id (migration
+  // 0010), so the tenant comes from the product row.
+  const ownMastersSelect = sql`SELECT m.id FROM products m WHERE m.id IN ${masterSet} AND +m.company_id = ${companyId}`;
+  const ownMasters = sql`(${ownMastersSelect})`;
   // The masters and their variants: the elements that carry values, classifications and media.
-  const elementSet = sql`(SELECT value FROM json_each(${idsJson}) UNION ALL SELECT v.id FROM products v WHERE +v.company_id = ${companyId} AND v.parent_id IN ${masterSet})`;
-  const linkSet = sql`(SELECT l.link_id FROM classification_links l WHERE +l.company_id = ${companyId} AND l.element_id IN ${elementSet})`;
+  const elementSet = sql`(${ownMastersSelect} UNION ALL SELECT v.id FROM products v WHERE +v.company_id = ${companyId} AND v.parent_id IN ${masterSet})`;
+  const linkSet = sql`(SELECT l.id FROM classification_links l WHERE +l.company_id = ${companyId} AND l.element_id IN ${elementSet})`;
   return [
     db
       .select()
@@ -125,7 +129,7 @@ function pageQueries(db: Database, companyId: string, idsJson: string) {
       })
       .from(attributeValues)
       .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
-      .where(and(ofCompany(attributeValues.companyId, companyId), inArray(attributeValues.elementId, elementSet)))
+      .where(and(ofCompany(attributes.companyId, companyId), inArray(attributeValues.elementId, elementSet)))
       .orderBy(asc(attributes.code)),
     db
       .select()
@@ -146,12 +150,12 @@ function pageQueries(db: Database, companyId: string, idsJson: string) {
     db
       .select()
       .from(media)
-      .where(and(ofCompany(media.companyId, companyId), inArray(media.elementId, elementSet)))
+      .where(inArray(media.elementId, elementSet))
       .orderBy(asc(media.sortOrder), asc(media.fileName)),
     db
       .select()
       .from(productCategories)
-      .where(and(ofCompany(productCategories.companyId, companyId), inArray(productCategories.productId, masterSet)))
+      .where(inArray(productCategories.productId, ownMasters))
       .orderBy(asc(productCategories.categoryId)),
   ] as const;
 }
@@ -180,8 +184,8 @@ async function loadPage(db: Database, companyId: string, masterIds: string[]): P
             linkId: link.linkId,
             name: link.name,
             classificationGroups: link.classificationGroups,
-            classes: (classesBy.get(link.linkId) ?? []).map(({ group, system, code }) => ({ group, system, code })),
-            features: (featuresBy.get(link.linkId) ?? []).map(({ group, code, value, unit }) => ({
+            classes: (classesBy.get(link.id) ?? []).map(({ group, system, code }) => ({ group, system, code })),
+            features: (featuresBy.get(link.id) ?? []).map(({ group, code, value, unit }) => ({
               group,
               code,
               value,

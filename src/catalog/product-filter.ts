@@ -56,9 +56,10 @@ export type ProductFilterInput = z.infer<typeof ProductFilter>;
 
 /** Category ids of `categoryId` and, with `subtree`, all its descendants (trees are small: thousands). */
 function categoryScope(tenant: Tenant, catalogId: string, categoryId: string, subtree: boolean): SQL {
-  if (!subtree) return sql`SELECT ${categoryId}`;
+  const own = sql`SELECT id FROM categories WHERE id = ${categoryId} AND company_id = ${tenant.companyId} AND catalog_id = ${catalogId}`;
+  if (!subtree) return own;
   return sql`WITH RECURSIVE sub(id) AS (
-      SELECT id FROM categories WHERE id = ${categoryId} AND company_id = ${tenant.companyId} AND catalog_id = ${catalogId}
+      ${own}
       UNION SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id
     ) SELECT id FROM sub`;
 }
@@ -93,14 +94,15 @@ export function productFilterWhere(
     );
   }
   if (filter.categoryId) {
+    // The product is the tenant's (the catalog condition above) and so is every category of the scope.
     const scope = categoryScope(tenant, catalogId, filter.categoryId, filter.subtree ?? false);
     conditions.push(
-      sql`EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = ${products.id} AND pc.company_id = ${tenant.companyId} AND pc.category_id IN (${scope}))`,
+      sql`EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = ${products.id} AND pc.category_id IN (${scope}))`,
     );
   }
   if (filter.status) conditions.push(eq(products.status, filter.status));
   if (filter.classCode) {
-    conditions.push(sql`EXISTS (SELECT 1 FROM classification_links l JOIN classification_link_classes lc ON lc.link_id = l.link_id
+    conditions.push(sql`EXISTS (SELECT 1 FROM classification_links l JOIN classification_link_classes lc ON lc.link_id = l.id
       WHERE l.element_id = ${products.id} AND l.company_id = ${tenant.companyId} AND lc.code = ${filter.classCode})`);
   }
   for (const field of new Set(filter.missing ?? [])) {

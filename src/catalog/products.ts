@@ -120,9 +120,7 @@ export async function addProduct(db: Database, tenant: Actor, input: ProductInpu
         parentId: parent?.id ?? null,
       })
       .returning(),
-    ...categoryIds.map((categoryId) =>
-      db.insert(productCategories).values({ productId: id, categoryId, companyId: tenant.companyId }),
-    ),
+    ...categoryIds.map((categoryId) => db.insert(productCategories).values({ productId: id, categoryId })),
     db
       .update(catalogs)
       .set({ productCount: sql`${catalogs.productCount} + 1` })
@@ -172,9 +170,7 @@ export async function updateProduct(db: Database, tenant: Actor, input: ProductI
   if (categoryIds) {
     statements.push(db.delete(productCategories).where(eq(productCategories.productId, product.id)));
     for (const categoryId of categoryIds) {
-      statements.push(
-        db.insert(productCategories).values({ productId: product.id, categoryId, companyId: tenant.companyId }),
-      );
+      statements.push(db.insert(productCategories).values({ productId: product.id, categoryId }));
     }
   }
   statements.push(bumpRevision(db, masterId));

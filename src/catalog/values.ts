@@ -113,12 +113,11 @@ export async function planValueWrite(
       value: parsed.value,
       numberValue: parsed.number,
       numberValueTo: parsed.numberTo,
-      updatedAt: new Date().toISOString(),
     };
     return {
       statement: db
         .insert(attributeValues)
-        .values({ elementId: element.id, attributeId: attribute.id, companyId: tenant.companyId, ...row })
+        .values({ elementId: element.id, attributeId: attribute.id, ...row })
         .onConflictDoUpdate({ target: [attributeValues.elementId, attributeValues.attributeId], set: row }),
       value: parsed.value,
       path: `values.${attribute.code}`,
@@ -141,11 +140,11 @@ export async function planValueWrite(
           eq(classificationClassFeatures.classCode, classificationLinkClasses.code),
         ),
       )
-      .where(and(eq(classificationLinkClasses.linkId, link.linkId), eq(classificationClassFeatures.featureCode, field)))
+      .where(and(eq(classificationLinkClasses.linkId, link.id), eq(classificationClassFeatures.featureCode, field)))
       .limit(1);
     if (owner) {
       const key = and(
-        eq(classificationLinkFeatures.linkId, link.linkId),
+        eq(classificationLinkFeatures.linkId, link.id),
         eq(classificationLinkFeatures.group, owner.group),
         eq(classificationLinkFeatures.code, field),
       );
@@ -156,7 +155,7 @@ export async function planValueWrite(
       return {
         statement: db
           .insert(classificationLinkFeatures)
-          .values({ linkId: link.linkId, group: owner.group, code: field, value: parsed.value, unit: parsed.unit })
+          .values({ linkId: link.id, group: owner.group, code: field, value: parsed.value, unit: parsed.unit })
           .onConflictDoUpdate({
             target: [
               classificationLinkFeatures.linkId,

@@ -1,3 +1,4 @@
+import { linkKey } from './link-key';
 import { assertMayEditClassifications } from './ai-switch';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -111,10 +112,10 @@ function writeLinkParts(
   features: Awaited<ReturnType<typeof resolveFeatures>>,
 ): BatchStatement[] {
   return [
-    db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, linkId)),
-    db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, linkId)),
-    ...classes.map((c) => db.insert(classificationLinkClasses).values({ linkId, ...c })),
-    ...features.map((f) => db.insert(classificationLinkFeatures).values({ linkId, ...f })),
+    db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, linkKey(linkId))),
+    db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, linkKey(linkId))),
+    ...classes.map((c) => db.insert(classificationLinkClasses).values({ linkId: linkKey(linkId), ...c })),
+    ...features.map((f) => db.insert(classificationLinkFeatures).values({ linkId: linkKey(linkId), ...f })),
   ];
 }
 
@@ -144,7 +145,7 @@ export async function getClassification(db: Database, tenant: Tenant, linkId: st
         eq(classificationClasses.code, classificationLinkClasses.code),
       ),
     )
-    .where(eq(classificationLinkClasses.linkId, link.linkId))
+    .where(eq(classificationLinkClasses.linkId, link.id))
     .orderBy(asc(classificationLinkClasses.group));
   const features = await db
     .select({
@@ -162,7 +163,7 @@ export async function getClassification(db: Database, tenant: Tenant, linkId: st
         eq(classificationFeatures.code, classificationLinkFeatures.code),
       ),
     )
-    .where(eq(classificationLinkFeatures.linkId, link.linkId))
+    .where(eq(classificationLinkFeatures.linkId, link.id))
     .orderBy(asc(classificationLinkFeatures.group), asc(classificationLinkFeatures.code));
   return {
     linkId: link.linkId,

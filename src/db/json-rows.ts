@@ -54,11 +54,15 @@ function defaultOf(column: SQLiteColumn): SQL {
  * columns they set; a column a row leaves out takes its default. Values go in as JSON, so only
  * strings, numbers, booleans and null (no `mode: 'json'` columns; checked).
  */
-export function jsonInsert<T extends SQLiteTable>(
+export function jsonInsert<T extends SQLiteTable, R extends object = Partial<T['$inferInsert']>>(
   db: Database,
   table: T,
-  rows: Partial<T['$inferInsert']>[],
-  options: { orIgnore?: boolean } = {},
+  rows: R[],
+  options: {
+    orIgnore?: boolean;
+    /** Per column, the SQL that turns the row's JSON value into the stored one (e.g. a key lookup). */
+    columnSql?: Partial<Record<keyof T['$inferInsert'] & string, (value: SQL) => SQL>>;
+  } = {},
 ): BatchStatement[] {
   if (rows.length === 0) return [];
   const columns = getTableColumns(table) as Record<string, SQLiteColumn>;
@@ -81,7 +85,10 @@ export function jsonInsert<T extends SQLiteTable>(
     // drizzle's INSERT ... SELECT names every column in table order: pick each from the JSON row or its default.
     const picks = Object.entries(columns).map(([key, column]) => {
       const at = keys.indexOf(key);
-      return at >= 0 ? sql.raw(`json_extract(value, '$[${at}]')`) : defaultOf(column);
+      if (at < 0) return defaultOf(column);
+      const value = sql.raw(`json_extract(value, '$[${at}]')`);
+      const map = (options.columnSql as Record<string, ((value: SQL) => SQL) | undefined> | undefined)?.[key];
+      return map ? map(value) : value;
     });
     for (const json of chunkByJsonSize(values)) {
       // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint.

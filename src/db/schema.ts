@@ -204,8 +204,9 @@ export const productCategories = sqliteTable(
     categoryId: text('category_id')
       .notNull()
       .references(() => categories.id, { onDelete: 'cascade' }),
-    companyId: text('company_id').notNull(),
   },
+  // No company_id (migration 0010): the tenant is the product's and the category's; every read
+  // reaches these rows through a tenant-checked product or category.
   (t) => [
     primaryKey({ columns: [t.productId, t.categoryId] }),
     index('product_categories_category_idx').on(t.categoryId),
@@ -240,15 +241,15 @@ export const attributeValues = sqliteTable(
     attributeId: text('attribute_id')
       .notNull()
       .references(() => attributes.id, { onDelete: 'cascade' }),
-    companyId: text('company_id').notNull(),
     /** The string as given, normalised (e.g. "230" for a number, "true" for a boolean). */
     value: text('value').notNull(),
     numberValue: real('number_value'),
     numberValueTo: real('number_value_to'),
-    updatedAt: updatedAt(),
   },
   // WITHOUT ROWID, like memberships, product_categories and classification_link_classes/_features
   // (migration 0004; drizzle cannot declare it): the primary key is the table, no second copy.
+  // No company_id (migration 0010): the tenant is the attribute's (`attributes.company_id`), which
+  // every read joins; the element was tenant-checked before any write.
   (t) => [primaryKey({ columns: [t.elementId, t.attributeId] })],
 );
 
@@ -309,7 +310,10 @@ export const classificationClassFeatures = sqliteTable(
 export const classificationLinks = sqliteTable(
   'classification_links',
   {
-    linkId: text('link_id').primaryKey(),
+    /** The row's integer key (its rowid): what the link's classes and features reference (migration 0010). */
+    id: integer('id').primaryKey(),
+    /** The link's public id. */
+    linkId: text('link_id').notNull().unique(),
     companyId: text('company_id')
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
@@ -329,9 +333,10 @@ export const classificationLinks = sqliteTable(
 export const classificationLinkClasses = sqliteTable(
   'classification_link_classes',
   {
-    linkId: text('link_id')
+    /** `classification_links.id`, not the public link id (migration 0010). */
+    linkId: integer('link_id')
       .notNull()
-      .references(() => classificationLinks.linkId, { onDelete: 'cascade' }),
+      .references(() => classificationLinks.id, { onDelete: 'cascade' }),
     group: text('group', { enum: CLASSIFICATION_GROUPS }).notNull(),
     system: text('system').notNull(),
     code: text('code').notNull(),
@@ -342,9 +347,10 @@ export const classificationLinkClasses = sqliteTable(
 export const classificationLinkFeatures = sqliteTable(
   'classification_link_features',
   {
-    linkId: text('link_id')
+    /** `classification_links.id`, not the public link id (migration 0010). */
+    linkId: integer('link_id')
       .notNull()
-      .references(() => classificationLinks.linkId, { onDelete: 'cascade' }),
+      .references(() => classificationLinks.id, { onDelete: 'cascade' }),
     group: text('group', { enum: CLASSIFICATION_GROUPS }).notNull(),
     code: text('code').notNull(),
     /** Normalised: number as decimal string, logical "true"/"false", enum as EV code, range as "min..max". */
@@ -360,9 +366,7 @@ export const media = sqliteTable(
   'media',
   {
     id: text('id').primaryKey(),
-    companyId: text('company_id')
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** A product, category or catalog: the tenant is the element's (no company_id since migration 0010). */
     elementId: text('element_id').notNull(),
     /** BMEcat MIME_PURPOSE: normal, thumbnail, detail, data_sheet, logo, others. */
     purpose: text('purpose').notNull().default('normal'),

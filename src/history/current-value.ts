@@ -41,7 +41,7 @@ export async function loadPath(
     const [row] = await db
       .select({ value: classificationLinkFeatures.value })
       .from(classificationLinkFeatures)
-      .innerJoin(classificationLinks, eq(classificationLinks.linkId, classificationLinkFeatures.linkId))
+      .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkFeatures.linkId))
       .where(
         and(
           eq(classificationLinks.elementId, element.id),

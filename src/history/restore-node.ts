@@ -1,3 +1,4 @@
+import { linkKey } from '../classification/link-key';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { newId } from '../db/ids';
@@ -140,12 +141,11 @@ export async function planNodeRestore(
         value: parsed.value,
         numberValue: parsed.number,
         numberValueTo: parsed.numberTo,
-        updatedAt: touch(),
       };
       statements.push(
         db
           .insert(attributeValues)
-          .values({ elementId: element.id, attributeId: def.id, companyId, ...row })
+          .values({ elementId: element.id, attributeId: def.id, ...row })
           .onConflictDoUpdate({ target: [attributeValues.elementId, attributeValues.attributeId], set: row }),
       );
     }
@@ -176,7 +176,7 @@ export async function planNodeRestore(
     else delete applied.categories;
     statements.push(db.delete(productCategories).where(eq(productCategories.productId, element.id)));
     for (const categoryId of ids)
-      statements.push(db.insert(productCategories).values({ productId: element.id, categoryId, companyId }));
+      statements.push(db.insert(productCategories).values({ productId: element.id, categoryId }));
   }
   return { statements, applied, skipped };
 }
@@ -209,9 +209,10 @@ async function classificationStatements(
           .insert(classificationLinks)
           .values({ linkId, companyId, elementId, name: String(name), classificationGroups: groups }),
       ];
+  const key = linkKey(linkId);
   statements.push(
-    db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, linkId)),
-    db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, linkId)),
+    db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, key)),
+    db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, key)),
   );
   for (const [path, value] of Object.entries(target)) {
     const parts = path.split('.');
@@ -223,14 +224,16 @@ async function classificationStatements(
       statements.push(
         db
           .insert(classificationLinkClasses)
-          .values({ linkId, group, system: ref?.system ?? group, code: String(value) }),
+          .values({ linkId: key, group, system: ref?.system ?? group, code: String(value) }),
       );
     } else if (parts[1] === 'feature') {
       const group = parts[2] as ClassificationGroup;
       const code = parts.slice(3).join('.');
       const parsed = await parseFeatureValue(db, group, code, String(value));
       statements.push(
-        db.insert(classificationLinkFeatures).values({ linkId, group, code, value: parsed.value, unit: parsed.unit }),
+        db
+          .insert(classificationLinkFeatures)
+          .values({ linkId: key, group, code, value: parsed.value, unit: parsed.unit }),
       );
     }
   }

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import {
   attributes,
@@ -109,13 +109,19 @@ export async function loadSnapshot(
             .select()
             .from(products)
             .where(and(eq(products.id, elementId), eq(products.companyId, companyId)));
+  // The element's id if it is the company's: media and placements carry no company_id (migration 0010).
+  const ownTable = kind === 'catalog' ? catalogs : kind === 'category' ? categories : products;
+  const ownId = db
+    .select({ id: ownTable.id })
+    .from(ownTable)
+    .where(and(eq(ownTable.id, elementId), eq(ownTable.companyId, companyId)));
   const [rows, values, link, classes, features, mediaRows, placements, variants] = await db.batch([
     own,
     db
       .select({ code: attributes.code, value: attributeValues.value })
       .from(attributeValues)
       .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
-      .where(and(eq(attributeValues.elementId, elementId), eq(attributeValues.companyId, companyId))),
+      .where(and(eq(attributeValues.elementId, elementId), eq(attributes.companyId, companyId))),
     db
       .select()
       .from(classificationLinks)
@@ -123,7 +129,7 @@ export async function loadSnapshot(
     db
       .select({ group: classificationLinkClasses.group, code: classificationLinkClasses.code })
       .from(classificationLinkClasses)
-      .innerJoin(classificationLinks, eq(classificationLinks.linkId, classificationLinkClasses.linkId))
+      .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkClasses.linkId))
       .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
     db
       .select({
@@ -132,16 +138,13 @@ export async function loadSnapshot(
         value: classificationLinkFeatures.value,
       })
       .from(classificationLinkFeatures)
-      .innerJoin(classificationLinks, eq(classificationLinks.linkId, classificationLinkFeatures.linkId))
+      .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkFeatures.linkId))
       .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
-    db
-      .select()
-      .from(media)
-      .where(and(eq(media.elementId, elementId), eq(media.companyId, companyId))),
+    db.select().from(media).where(inArray(media.elementId, ownId)),
     db
       .select({ id: productCategories.categoryId })
       .from(productCategories)
-      .where(eq(productCategories.productId, elementId))
+      .where(inArray(productCategories.productId, ownId))
       .orderBy(asc(productCategories.categoryId)),
     db
       .select({ id: products.id })

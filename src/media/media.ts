@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../db/ids';
@@ -100,7 +100,6 @@ export async function attachMedia(
     .limit(1);
   const row = {
     id,
-    companyId: tenant.companyId,
     elementId: element.id,
     purpose: input.purpose,
     fileName: input.fileName,
@@ -132,10 +131,18 @@ export async function attachMedia(
   return mediaOut(stored!);
 }
 
+/**
+ * The media row with this id if its element (product, category or catalog) is the company's:
+ * media rows carry no company_id (migration 0010), the tenant is the element's.
+ */
 export async function findMedia(db: Database, tenant: Tenant, mediaId: string) {
-  const row = await db.query.media.findFirst({
-    where: and(eq(media.id, mediaId), eq(media.companyId, tenant.companyId)),
-  });
+  const owned = (table: string) =>
+    sql`EXISTS (SELECT 1 FROM ${sql.identifier(table)} o WHERE o.id = ${media.elementId} AND o.company_id = ${tenant.companyId})`;
+  const [row] = await db
+    .select()
+    .from(media)
+    .where(and(eq(media.id, mediaId), or(owned('products'), owned('categories'), owned('catalogs'))))
+    .limit(1);
   if (!row) throw notFound('media');
   return row;
 }
@@ -183,10 +190,7 @@ export async function reorderMedia(db: Database, tenant: Actor, input: z.infer<t
   await assertDepartment(db, tenant, input.departmentId);
   const element = await findElement(db, tenant, input.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('element');
-  const current = await db
-    .select()
-    .from(media)
-    .where(and(eq(media.elementId, element.id), eq(media.companyId, tenant.companyId)));
+  const current = await db.select().from(media).where(eq(media.elementId, element.id));
   const known = new Set(current.map((m) => m.id));
   const unique = new Set(input.mediaIds);
   if (unique.size !== input.mediaIds.length) throw badRequest('mediaIds: a file is listed twice');

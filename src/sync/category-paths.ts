@@ -53,9 +53,10 @@ export const RENAME_REFRESH_LIMIT = 450;
 
 function placedInSubtree(companyId: string, categoryId: string) {
   return sql`SELECT ${productCategories.productId} FROM ${productCategories}
-    WHERE ${productCategories.companyId} = ${companyId} AND ${productCategories.categoryId} IN (
+    WHERE ${productCategories.categoryId} IN (
       WITH RECURSIVE sub(id) AS (
-        SELECT ${categoryId} UNION SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id
+        SELECT id FROM categories WHERE id = ${categoryId} AND company_id = ${companyId}
+        UNION SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id
       ) SELECT id FROM sub)`;
 }
 

@@ -38,7 +38,7 @@ export async function bulkCatalog(tenant: Tenant, masters: number, options: { de
       price: `${i}.50`,
       unit: 'C62',
     });
-    placements.push({ productId: id, categoryId: category.categoryId, companyId: tenant.companyId });
+    placements.push({ productId: id, categoryId: category.categoryId });
     const family = { id, skus: [sku] };
     if (i % 3 === 0) {
       for (const v of [1, 2]) {

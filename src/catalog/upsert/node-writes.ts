@@ -14,6 +14,9 @@ import {
 import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './resolve-record';
 import type { changedParts } from './changed-parts';
+import { linkKey } from '../../classification/link-key';
+
+type ByLinkId<T> = Omit<T, 'linkId'> & { linkId: string };
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 /** Product columns a new row sets (the rest take their defaults); every new row sets all of them, so rows insert together. */
@@ -42,8 +45,9 @@ export class WriteSet {
   readonly products: (typeof products.$inferInsert)[] = [];
   readonly values: (typeof attributeValues.$inferInsert)[] = [];
   readonly links: (typeof classificationLinks.$inferInsert)[] = [];
-  readonly linkClasses: (typeof classificationLinkClasses.$inferInsert)[] = [];
-  readonly linkFeatures: (typeof classificationLinkFeatures.$inferInsert)[] = [];
+  /** Rows of a link's classes and features name the link by its public id, looked up on insert. */
+  readonly linkClasses: ByLinkId<typeof classificationLinkClasses.$inferInsert>[] = [];
+  readonly linkFeatures: ByLinkId<typeof classificationLinkFeatures.$inferInsert>[] = [];
   readonly media: (typeof media.$inferInsert)[] = [];
   readonly placements: (typeof productCategories.$inferInsert)[] = [];
 
@@ -52,8 +56,8 @@ export class WriteSet {
       ...this.statements,
       ...jsonInsert(db, products, this.products),
       ...jsonInsert(db, classificationLinks, this.links),
-      ...jsonInsert(db, classificationLinkClasses, this.linkClasses),
-      ...jsonInsert(db, classificationLinkFeatures, this.linkFeatures),
+      ...jsonInsert(db, classificationLinkClasses, this.linkClasses, { columnSql: { linkId: linkKey } }),
+      ...jsonInsert(db, classificationLinkFeatures, this.linkFeatures, { columnSql: { linkId: linkKey } }),
       ...jsonInsert(db, attributeValues, this.values),
       ...jsonInsert(db, media, this.media),
       ...jsonInsert(db, productCategories, this.placements),
@@ -115,7 +119,6 @@ export function nodeStatements(
       ...next.values.map((v) => ({
         elementId: id,
         attributeId: v.attributeId,
-        companyId: ctx.companyId,
         value: v.value,
         numberValue: v.numberValue,
         numberValueTo: v.numberValueTo,
@@ -125,8 +128,12 @@ export function nodeStatements(
   if (next.classification !== undefined && (all || parts?.classification)) {
     const oldLink = existing?.classification?.linkId;
     if (oldLink) {
-      statements.push(db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, oldLink)));
-      statements.push(db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, oldLink)));
+      statements.push(
+        db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, linkKey(oldLink))),
+      );
+      statements.push(
+        db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, linkKey(oldLink))),
+      );
       statements.push(db.delete(classificationLinks).where(eq(classificationLinks.linkId, oldLink)));
     }
     const c = next.classification;
@@ -181,7 +188,6 @@ export function nodeStatements(
         // A reference only: no object is stored under this key until the file is uploaded (Media/Upload).
         out.media.push({
           id: mediaId,
-          companyId: ctx.companyId,
           elementId: id,
           purpose: m.purpose,
           fileName: m.fileName,
@@ -195,15 +201,8 @@ export function nodeStatements(
     });
   }
   if (next.categoryIds && (all || parts?.categories)) {
-    if (!all)
-      statements.push(
-        db
-          .delete(productCategories)
-          .where(and(eq(productCategories.productId, id), eq(productCategories.companyId, ctx.companyId))),
-      );
-    out.placements.push(
-      ...next.categoryIds.map((categoryId) => ({ productId: id, categoryId, companyId: ctx.companyId })),
-    );
+    if (!all) statements.push(db.delete(productCategories).where(eq(productCategories.productId, id)));
+    out.placements.push(...next.categoryIds.map((categoryId) => ({ productId: id, categoryId })));
   }
   return { mediaIds, mediaSizes };
 }
