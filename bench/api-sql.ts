@@ -26,19 +26,35 @@ export function d1File(stateDir: string): string {
 /** The statements GetProducts runs (see src/catalog/product-list.ts), for one catalog. */
 export function listSql(catalogId: string, companyId: string) {
   const scope = `"products"."catalog_id" = ${lit(catalogId)} and "products"."company_id" = ${lit(companyId)} and "products"."parent_id" is null`;
-  // The plan's counts (src/catalog/search-plan.ts): per word, the whole word and the prefix, each stopping at 5001.
-  const counts = (words: string[]) =>
-    `SELECT *, ${words
-      .map(
-        (w, i) =>
-          `CASE WHEN e${i} > 5000 THEN 0 ELSE (SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(`"${w}"*`)} LIMIT 5001)) END AS p${i}`,
-      )
-      .join(', ')} FROM (SELECT ${words
-      .map(
-        (w, i) =>
-          `(SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(`"${w}"`)} LIMIT 5001)) AS e${i}`,
-      )
-      .join(', ')})`;
+  // The plan's statement (src/catalog/search-plan.ts): per word, the whole word and, when that
+  // is not common, the prefix: counted when 2-3 characters (prefix index), else the words it
+  // begins listed from the vocabulary and counted as an OR of whole words (up to 16 of them).
+  const count = (match: string) =>
+    `(SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${lit(match)} LIMIT 5001))`;
+  const counts = (words: string[]) => {
+    const folded = words.map((w) => {
+      const last = w.match(/[\p{L}\p{N}\p{M}]+/gu)?.at(-1) ?? '';
+      const n = [...last].length;
+      return n === 2 || n === 3 || !/^[A-Za-z0-9]+$/.test(last)
+        ? null
+        : { f: last.toLowerCase(), head: w.slice(0, w.lastIndexOf(last)) };
+    });
+    const top = `${'\u{10FFFF}'}`;
+    const listed = folded.flatMap((x, i) =>
+      x === null
+        ? []
+        : [
+            `CASE WHEN e${i} > 5000 THEN NULL ELSE (WITH RECURSIVE t(term, n) AS (SELECT (SELECT term FROM products_fts_terms WHERE term >= ${lit(x.f)} AND term <= ${lit(x.f + top)} LIMIT 1), 1 UNION ALL SELECT (SELECT term FROM products_fts_terms WHERE term >= t.term || '0' AND term <= ${lit(x.f + top)} LIMIT 1), n + 1 FROM t WHERE t.term IS NOT NULL AND n <= 16) SELECT json_group_array(term) FROM t WHERE term IS NOT NULL) END AS w${i}`,
+          ],
+    );
+    const prefix = words.map((w, i) => {
+      const x = folded[i];
+      if (!x) return `CASE WHEN e${i} > 5000 THEN 0 ELSE ${count(`"${w}"*`)} END AS p${i}`;
+      const alternatives = `(SELECT group_concat('"' || ${lit(x.head)} || value || '"', ' OR ') FROM json_each(w${i}))`;
+      return `CASE WHEN e${i} > 5000 OR json_array_length(w${i}) = 0 THEN 0 WHEN json_array_length(w${i}) <= 16 THEN (SELECT count(*) FROM (SELECT 1 FROM products_fts WHERE products_fts MATCH ${alternatives} LIMIT 5001)) ELSE ${count(`"${w}"*`)} END AS p${i}`;
+    });
+    return `WITH c AS MATERIALIZED (SELECT ${words.map((w, i) => `${count(`"${w}"`)} AS e${i}`).join(', ')}), w AS MATERIALIZED (SELECT *${listed.map((l) => `, ${l}`).join('')} FROM c) SELECT *, ${prefix.join(', ')} FROM w`;
+  };
   const check = (phrase: string) =>
     ` AND EXISTS (SELECT 1 FROM products_fts c WHERE c.products_fts MATCH ${lit(phrase)} AND c.rowid = f.rowid)`;
   return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listProducts } from '../src/catalog/product-list';
-import { planSearch } from '../src/catalog/search-plan';
+import { MAX_PREFIX_WORDS, planSearch } from '../src/catalog/search-plan';
+import { searchWords } from '../src/catalog/product-search';
 import { db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 
 /**
@@ -30,7 +31,9 @@ describe('search plans', () => {
     expect(plan).not.toBeNull();
     // "Typ" is in every product here (more than 3): whole word, checked per candidate.
     expect(plan!.checks).toContain('"Typ"');
-    expect(plan!.match).toContain('"7"*');
+    // "7" begins the words 7 and 70 of the index: matched as those two words, each whole. (Tests
+    // share the index: the ones adding more products come last, so "7" stays rare here.)
+    expect(plan!.match).toBe('("7" OR "70")');
     expect(plan!.selective).toBe(true);
   });
 
@@ -78,5 +81,51 @@ describe('search plans', () => {
     await expect(list('schalter', { limit: 2, sort: 'sku', cursor: first.nextCursor })).rejects.toThrow(
       'cursor belongs to another sort order',
     );
+  });
+  it('matches a prefix that begins few words as those words, read lazily, with the results of the prefix', async () => {
+    const { skus } = await catalogOfSwitches();
+    // "schal" begins one word, "schalter", common here: a broad search in index order, as the word itself.
+    const plan = await planSearch(db(), 'Schäl', 3);
+    expect(plan).toMatchObject({ all: '"schalter"', allLazy: true, selective: false, checks: [] });
+    expect(await skus('Schäl')).toEqual(await skus('schalter'));
+    // An identifier's head stays in each phrase: "0" of SW-0 begins 001, 003, 005, 007, 012 and 070.
+    expect((await planSearch(db(), 'SW-0', 3))?.all).toBe(
+      '("SW-001" OR "SW-003" OR "SW-005" OR "SW-007" OR "SW-012" OR "SW-070")',
+    );
+    expect(await skus('SW-0', { sort: 'sku' })).toEqual(['SW-001', 'SW-003', 'SW-005', 'SW-007', 'SW-012', 'SW-070']);
+    // A prefix no word begins matches nothing, without reading any document.
+    expect(await planSearch(db(), 'Schalq', 3)).toBeNull();
+  });
+
+  it("folds only tokens whose folding is certain to be the tokenizer's", () => {
+    expect(searchWords('Schäl')?.[0]).toMatchObject({ folded: 'schal', head: '' });
+    expect(searchWords('GEN-00012)')?.[0]).toMatchObject({ folded: '00012', head: 'GEN-' });
+    expect(searchWords('Straße')?.[0]?.folded).toBe('straße');
+    expect(searchWords('Typ')?.[0]?.folded).toBeNull(); // three characters: the prefix index answers it
+    for (const word of ['Schæl', 'Провод', 'x\u{E000}abcd', 'ab\u0301cd'])
+      expect(searchWords(word)?.[0]?.folded, word).toBeNull();
+  });
+
+  it('keeps a prefix that begins more words than the plan lists as a prefix, with the same results', async () => {
+    const { session, catalog, skus } = await catalogOfSwitches();
+    // Names q1 ... q17: "q" is no word of its own and begins 17 words.
+    for (let n = 1; n <= MAX_PREFIX_WORDS + 1; n++)
+      await makeProduct(session, catalog.catalogId, { sku: `B-${n}`, name: `Bauteil q${n}` });
+    const plan = await planSearch(db(), 'q', 3);
+    expect(plan).toMatchObject({ all: '"q"*', allLazy: false });
+    expect(await skus('q', { sort: 'sku', limit: 100 })).toHaveLength(MAX_PREFIX_WORDS + 1);
+    expect(await skus('Bauteil q', { limit: 100 })).toHaveLength(MAX_PREFIX_WORDS + 1);
+    expect((await planSearch(db(), 'q1', 3))?.all).toBe('"q1"*'); // two characters: the prefix index answers it
+    expect(await skus('q1', { sort: 'sku', limit: 100 })).toEqual([
+      'B-1',
+      'B-10',
+      'B-11',
+      'B-12',
+      'B-13',
+      'B-14',
+      'B-15',
+      'B-16',
+      'B-17',
+    ]);
   });
 });

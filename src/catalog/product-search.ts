@@ -22,6 +22,26 @@ export interface SearchWord {
    * matching term before the first row, a cost proportional to their matches.
    */
   indexedPrefix: boolean;
+  /**
+   * The last token as the index stores it (lower case, accents removed), when the prefix is not
+   * answered by a prefix index and the token's folding is certain (ASCII letters and digits,
+   * Latin letters with accents, ß): the plan then looks up the index's words that begin with
+   * it (search-plan.ts). Null otherwise.
+   */
+  folded: string | null;
+  /** The word's text before its last token (`GEN-` of `GEN-00012`): a longer word it begins is `head + term`. */
+  head: string;
+}
+
+/**
+ * unicode61 with remove_diacritics 2 folds a token to lower case without accents. Only tokens
+ * whose folding here is certain to be the tokenizer's are folded: ASCII letters and digits, ß,
+ * and Latin-1 letters that decompose to an ASCII letter plus accents (ä, é, ñ, ...).
+ */
+function foldToken(token: string): string | null {
+  if (!/^[A-Za-z0-9\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF]+$/u.test(token)) return null;
+  const folded = token.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  return /^[a-z0-9ß]+$/u.test(folded) ? folded : null;
 }
 
 /** The words of `q` (at most 12), or null when `q` holds nothing searchable. */
@@ -35,9 +55,22 @@ export function searchWords(q: string): SearchWord[] | null {
   if (words.length === 0) return null;
   return words.map((w) => {
     const quoted = `"${w.replace(/"/g, '""')}"`;
-    const lastToken = w.match(/[\p{L}\p{N}\p{M}]+/gu)?.at(-1) ?? '';
+    const tokens = [...w.matchAll(/[\p{L}\p{N}\p{M}]+/gu)];
+    const last = tokens.at(-1);
+    const lastToken = last?.[0] ?? '';
     const length = [...lastToken].length;
-    return { exact: quoted, prefix: `${quoted}*`, indexedPrefix: length === 2 || length === 3 };
+    const indexedPrefix = length === 2 || length === 3;
+    const start = last?.index ?? 0;
+    // The characters around the token must be separators for the tokenizer too (ASCII ones are).
+    const bounded =
+      /^[\x00-\x7f]?$/.test(w.charAt(start - 1)) && /^[\x00-\x7f]?$/.test(w.charAt(start + lastToken.length));
+    return {
+      exact: quoted,
+      prefix: `${quoted}*`,
+      indexedPrefix,
+      folded: indexedPrefix || !bounded ? null : foldToken(lastToken),
+      head: w.slice(0, start),
+    };
   });
 }
 
