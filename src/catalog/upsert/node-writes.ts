@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
 import { jsonInsert } from '../../db/json-rows';
 import { newId } from '../../db/ids';
