@@ -1,5 +1,6 @@
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { dbNow, dbNowShifted } from '../db/clock';
 import { signInThrottle } from '../db/schema';
 import { AppError } from '../http/app-error';
 import { sha256Hex } from './passwords';
@@ -17,8 +18,6 @@ const MAX_DELAY_S = 15 * 60;
 /** A pair untouched this long starts again from zero (and is pruned). */
 const FORGET_AFTER = '-1 day';
 
-const now = sql`strftime('%Y-%m-%dT%H:%M:%fZ','now')`;
-
 async function keyOf(email: string, clientIp: string): Promise<string> {
   return sha256Hex(`${email.trim().toLowerCase()}\n${clientIp}`);
 }
@@ -30,16 +29,16 @@ async function keyOf(email: string, clientIp: string): Promise<string> {
  */
 export async function claimSignInTry(db: Database, email: string, clientIp: string): Promise<void> {
   const key = await keyOf(email, clientIp);
-  const fresh = sql`${signInThrottle.updatedAt} < strftime('%Y-%m-%dT%H:%M:%fZ','now',${FORGET_AFTER})`;
+  const fresh = sql`${signInThrottle.updatedAt} < ${dbNowShifted(FORGET_AFTER)}`;
   const tries = sql`(CASE WHEN ${fresh} THEN 1 ELSE ${signInThrottle.tries} + 1 END)`;
   const waitS = sql`min(${MAX_DELAY_S}, ${BASE_DELAY_S} << min(${tries} - ${FREE_TRIES}, 8))`;
   const claimed = await db.get<{ tries: number } | undefined>(sql`
-    INSERT INTO ${signInThrottle} (key, tries, next_allowed_at, updated_at) VALUES (${key}, 1, ${now}, ${now})
+    INSERT INTO ${signInThrottle} (key, tries, next_allowed_at, updated_at) VALUES (${key}, 1, ${dbNow}, ${dbNow})
     ON CONFLICT (key) DO UPDATE SET
       tries = ${tries},
-      next_allowed_at = CASE WHEN ${tries} >= ${FREE_TRIES} THEN strftime('%Y-%m-%dT%H:%M:%fZ','now','+' || ${waitS} || ' seconds') ELSE ${now} END,
-      updated_at = ${now}
-    WHERE ${signInThrottle.nextAllowedAt} <= ${now}
+      next_allowed_at = CASE WHEN ${tries} >= ${FREE_TRIES} THEN ${dbNowShifted(sql`'+' || ${waitS} || ' seconds'`)} ELSE ${dbNow} END,
+      updated_at = ${dbNow}
+    WHERE ${signInThrottle.nextAllowedAt} <= ${dbNow}
     RETURNING tries`);
   if (claimed) return;
   const row = await db.query.signInThrottle.findFirst({
@@ -59,7 +58,5 @@ export async function clearSignInTries(db: Database, email: string, clientIp: st
 
 /** Deletes pairs untouched for a day (run by the Cron Trigger). */
 export async function pruneSignInThrottle(db: Database): Promise<void> {
-  await db
-    .delete(signInThrottle)
-    .where(lt(signInThrottle.updatedAt, sql`strftime('%Y-%m-%dT%H:%M:%fZ','now',${FORGET_AFTER})`));
+  await db.delete(signInThrottle).where(lt(signInThrottle.updatedAt, dbNowShifted(FORGET_AFTER)));
 }

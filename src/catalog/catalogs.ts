@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Database } from '../db/client';
 import { newId, unusableId } from '../db/ids';
@@ -77,7 +78,7 @@ export async function updateCatalog(db: Database, tenant: Actor, input: CatalogI
   const [rows] = await db.batch([
     db
       .update(catalogs)
-      .set({ ...changes, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+      .set({ ...changes, updatedAt: dbNow })
       .where(and(eq(catalogs.id, input.catalogId), eq(catalogs.companyId, tenant.companyId)))
       .returning(),
     ...historyStatement(db, tenant, {

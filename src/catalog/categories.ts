@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
@@ -162,7 +163,11 @@ async function writeCategory(db: Database, tenant: Actor, category: CategoryRow,
     (changes.name !== undefined && changes.name !== category.name) ||
     (changes.parentId !== undefined && changes.parentId !== category.parentId);
   const [rows] = await db.batch([
-    db.update(categories).set(changes).where(eq(categories.id, category.id)).returning(),
+    db
+      .update(categories)
+      .set({ ...changes, updatedAt: dbNow })
+      .where(eq(categories.id, category.id))
+      .returning(),
     ...historyStatement(db, tenant, {
       elementId: category.id,
       kind: 'category',
@@ -235,7 +240,7 @@ export async function deleteCategory(
   await db.batch([
     db
       .update(products)
-      .set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+      .set({ revision: sql`${products.revision} + 1`, updatedAt: dbNow })
       .where(sql`${products.id} IN (${placed})`),
     db.delete(classificationLinks).where(inSubtree(classificationLinks.elementId)),
     db.delete(attributeValues).where(inSubtree(attributeValues.elementId)),

@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { jobs, products } from '../db/schema';
@@ -194,7 +195,7 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
       progressTotal: cp.done,
       report: { ...cp.report },
       checkpoint: null,
-      finishedAt: new Date().toISOString(),
+      finishedAt: dbNow,
     })
     .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running')))
     .returning({ id: jobs.id });

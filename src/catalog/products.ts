@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId, unusableId } from '../db/ids';
@@ -163,7 +164,7 @@ export async function updateProduct(db: Database, tenant: Actor, input: ProductI
     statements.push(
       db
         .update(products)
-        .set({ ...changes, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+        .set({ ...changes, updatedAt: dbNow })
         .where(eq(products.id, product.id)),
     );
   }

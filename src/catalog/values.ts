@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { runBatch, type BatchStatement as Statement, type Database } from '../db/client';
@@ -26,25 +27,23 @@ import { builtInField } from './fields';
 import { assertDepartment, findElement, type ElementRef, type Tenant } from './scope';
 import { parseValue } from './value-types';
 
-const touch = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
-
 function builtInUpdate(db: Database, element: ElementRef, column: string, value: unknown): Statement {
   switch (element.kind) {
     case 'catalog':
       return db
         .update(catalogs)
-        .set({ [column]: value, updatedAt: touch })
+        .set({ [column]: value, updatedAt: dbNow })
         .where(eq(catalogs.id, element.id));
     case 'category':
       return db
         .update(categories)
-        .set({ [column]: value, updatedAt: touch })
+        .set({ [column]: value, updatedAt: dbNow })
         .where(eq(categories.id, element.id));
     case 'product':
     case 'variant':
       return db
         .update(products)
-        .set({ [column]: value, updatedAt: touch })
+        .set({ [column]: value, updatedAt: dbNow })
         .where(eq(products.id, element.id));
   }
 }

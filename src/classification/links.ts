@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { linkKey } from './link-key';
 import { assertMayEditClassifications } from './ai-switch';
 import { and, asc, eq, inArray } from 'drizzle-orm';
@@ -277,7 +278,7 @@ export async function updateClassification(db: Database, tenant: Actor, input: U
   const statements: BatchStatement[] = [
     db
       .update(classificationLinks)
-      .set({ name: input.name ?? link.name, classificationGroups: bitmask, updatedAt: new Date().toISOString() })
+      .set({ name: input.name ?? link.name, classificationGroups: bitmask, updatedAt: dbNow })
       .where(eq(classificationLinks.linkId, link.linkId)),
     ...writeLinkParts(db, link.linkId, classes, features),
     ...historyStatement(db, tenant, {

@@ -1,3 +1,4 @@
+import { dbNow } from './clock';
 /**
  * The whole PIM data model. drizzle-kit generates the SQL in migrations/ from this file.
  *
@@ -8,8 +9,8 @@ import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CLASSIFICATION_GROUPS } from '../classification/groups';
 
-const createdAt = () => text('created_at').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
-const updatedAt = () => text('updated_at').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
+const createdAt = () => text('created_at').notNull().default(dbNow);
+const updatedAt = () => text('updated_at').notNull().default(dbNow);
 
 // ---------------------------------------------------------------- tenancy and accounts
 
@@ -477,7 +478,7 @@ export const historyVersions = sqliteTable(
     clientName: text('client_name'),
     jobId: text('job_id'),
     changes: text('changes').notNull(),
-    at: text('at').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+    at: text('at').notNull().default(dbNow),
   },
   (t) => [
     index('history_element_idx').on(t.companyId, t.elementId, t.id),

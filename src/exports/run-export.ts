@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { exportTemplates, jobs } from '../db/schema';
@@ -232,7 +233,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
       // The file is complete: what it holds is the total, whatever was estimated at the start.
       progressTotal: done,
       warnings: warnings.isEmpty ? null : warnings.messages(),
-      finishedAt: new Date().toISOString(),
+      finishedAt: dbNow,
       resultKey: cp.key,
       resultFileName: cp.fileName,
       resultContentType: exporter.contentType,

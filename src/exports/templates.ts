@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
@@ -126,7 +127,7 @@ export async function updateTemplate(db: Database, tenant: Actor, input: ExportT
   const [rows] = await db.batch([
     db
       .update(exportTemplates)
-      .set({ ...values, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+      .set({ ...values, updatedAt: dbNow })
       .where(eq(exportTemplates.id, existing.id))
       .returning(),
     ...historyStatement(db, tenant, {

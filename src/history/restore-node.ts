@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { linkKey } from '../classification/link-key';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
@@ -40,8 +41,6 @@ export interface NodePlan {
   skipped: { path: string; reason: string }[];
 }
 
-const touch = () => new Date().toISOString();
-
 function fieldsOf(kind: HistoryKind): readonly string[] {
   return kind === 'catalog'
     ? CATALOG_FIELDS
@@ -57,22 +56,22 @@ function builtInStatement(db: Database, kind: HistoryKind, id: string, set: Reco
     case 'catalog':
       return db
         .update(catalogs)
-        .set({ ...set, updatedAt: touch() })
+        .set({ ...set, updatedAt: dbNow })
         .where(eq(catalogs.id, id));
     case 'category':
       return db
         .update(categories)
-        .set({ ...set, updatedAt: touch() })
+        .set({ ...set, updatedAt: dbNow })
         .where(eq(categories.id, id));
     case 'template':
       return db
         .update(exportTemplates)
-        .set({ ...set, updatedAt: touch() } as never)
+        .set({ ...set, updatedAt: dbNow } as never)
         .where(eq(exportTemplates.id, id));
     default:
       return db
         .update(products)
-        .set({ ...set, updatedAt: touch() })
+        .set({ ...set, updatedAt: dbNow })
         .where(eq(products.id, id));
   }
 }
@@ -201,7 +200,7 @@ async function classificationStatements(
     ? [
         db
           .update(classificationLinks)
-          .set({ name: String(name), classificationGroups: groups, updatedAt: touch() })
+          .set({ name: String(name), classificationGroups: groups, updatedAt: dbNow })
           .where(eq(classificationLinks.linkId, linkId)),
       ]
     : [

@@ -1,3 +1,4 @@
+import { dbNow, dbNowShifted } from '../db/clock';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { companies } from '../db/schema';
@@ -37,7 +38,7 @@ export async function pruneHistory(
   for (const company of due) {
     if (deleted >= maxRows) break;
     visited += 1;
-    const cutoff = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${Math.max(1, company.months)} months`})`;
+    const cutoff = dbNowShifted(`-${Math.max(1, company.months)} months`);
     let done = false;
     while (!done && deleted < maxRows) {
       const limit = Math.min(chunk, maxRows - deleted);
@@ -47,11 +48,7 @@ export async function pruneHistory(
       deleted += changes;
       done = changes < limit;
     }
-    if (done)
-      await db
-        .update(companies)
-        .set({ historyPrunedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
-        .where(eq(companies.id, company.id));
+    if (done) await db.update(companies).set({ historyPrunedAt: dbNow }).where(eq(companies.id, company.id));
   }
   return { deleted, companies: visited };
 }

@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { importDryProducts, importGroups, importPlacements, importRejections, jobs } from '../db/schema';
@@ -64,7 +65,7 @@ async function finish(run: SliceRun): Promise<ImportSliceOutcome> {
       progressTotal: cp.total,
       summary,
       checkpoint: null,
-      finishedAt: new Date().toISOString(),
+      finishedAt: dbNow,
       resultKey: key,
       resultFileName: fileName,
       resultContentType: 'text/csv; charset=utf-8',

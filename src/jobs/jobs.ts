@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
@@ -8,7 +9,7 @@ import { SyncReport, type SyncReportOut } from '../sync/sync.schemas';
 import type { JobMessage } from '../env';
 import { AppError, badRequest, notFound } from '../http/app-error';
 import type { Tenant } from '../catalog/scope';
-import { dbNow, heartbeat } from './lease';
+import { heartbeat } from './lease';
 
 export const JobOut = z.object({
   jobId: z.string(),
@@ -111,7 +112,7 @@ export async function enqueueJob(
   } catch (err) {
     await deps.db
       .update(jobs)
-      .set({ state: 'failed', error: 'the job could not be queued', finishedAt: new Date().toISOString() })
+      .set({ state: 'failed', error: 'the job could not be queued', finishedAt: dbNow })
       .where(eq(jobs.id, jobId));
     throw err;
   }
@@ -150,7 +151,7 @@ export async function cancelJob(db: Database, tenant: Tenant, jobId: string) {
   const job = await findJob(db, tenant, jobId);
   const [row] = await db
     .update(jobs)
-    .set({ state: 'cancelled', finishedAt: new Date().toISOString() })
+    .set({ state: 'cancelled', finishedAt: dbNow })
     .where(and(eq(jobs.id, job.id), inArray(jobs.state, ['queued', 'running'])))
     .returning();
   if (!row) throw new AppError('conflict', `job is already ${job.state}`);
@@ -175,7 +176,7 @@ export async function markRunning(db: Database, jobId: string, total: number): P
 export async function markFailed(db: Database, jobId: string, error: string): Promise<void> {
   await db
     .update(jobs)
-    .set({ state: 'failed', error, finishedAt: new Date().toISOString(), checkpoint: null })
+    .set({ state: 'failed', error, finishedAt: dbNow, checkpoint: null })
     .where(and(eq(jobs.id, jobId), inArray(jobs.state, ['queued', 'running'])));
 }
 

@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema';
@@ -13,9 +14,6 @@ export const DEFAULT_STALE_MS = 120_000;
 
 /** Restarts without the checkpoint advancing before the sweep gives up and fails the job. */
 export const MAX_JOB_ATTEMPTS = 5;
-
-/** The database clock as an ISO-8601 string, the same format as `created_at`. */
-export const dbNow = sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ','now')`;
 
 /** Columns to spread into any update of an active job: the update is also a sign of life. */
 export const heartbeat = () => ({ heartbeatAt: dbNow });

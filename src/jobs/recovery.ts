@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema';
@@ -6,7 +7,7 @@ import { discardExport, type ExportCheckpoint } from '../exports/run-export';
 import { discardSyncBatch } from '../sync/sync-finish';
 import type { SyncCheckpoint } from '../sync/sync-state';
 import type { Tenant } from '../catalog/scope';
-import { dbNow, DEFAULT_STALE_MS, MAX_JOB_ATTEMPTS, staleMsFrom } from './lease';
+import { DEFAULT_STALE_MS, MAX_JOB_ATTEMPTS, staleMsFrom } from './lease';
 
 /**
  * Recovery of jobs whose worker died (docs/reliability.md): a Cron Trigger and every job poll

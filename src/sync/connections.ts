@@ -1,6 +1,7 @@
+import { dbNow } from '../db/clock';
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { isUniqueViolation, nowIso, type Database } from '../db/client';
+import { isUniqueViolation, type Database } from '../db/client';
 import { newId } from '../db/ids';
 import { jobs, syncConnections, syncRuns, type SyncConnectionOptions } from '../db/schema';
 import { conflict, forbidden, notFound } from '../http/app-error';
@@ -147,7 +148,7 @@ export async function updateConnection(
       keyId: input.keyId,
       options: input.options,
       runAsUserId: caller.userId,
-      updatedAt: nowIso(),
+      updatedAt: dbNow,
       ...(input.secret ? { secretCiphertext: await encryptSecret(encryptionKey, current.id, input.secret) } : {}),
       ...(scheduleChanged ? { nextRunAt: nextRunAfter(input.options, new Date()) } : {}),
       ...(sameConnector ? {} : { mappings: null, mappingsEtag: null, mappingsFetchedAt: null }),

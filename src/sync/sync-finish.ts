@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs, syncRunItems, syncRuns } from '../db/schema';
@@ -56,11 +57,10 @@ async function dropItems(db: Database, jobId: string): Promise<void> {
 export async function finishRun(ctx: RunContext): Promise<boolean> {
   const { db } = ctx.deps;
   const report = await buildReport(db, ctx.jobId, ctx.cp, await startedAtOf(db, ctx.jobId));
-  const finishedAt = new Date().toISOString();
   const [done] = await db.batch([
     db
       .update(jobs)
-      .set({ state: 'succeeded', progressDone: ctx.cp.done, finishedAt, checkpoint: null })
+      .set({ state: 'succeeded', progressDone: ctx.cp.done, finishedAt: dbNow, checkpoint: null })
       .where(and(eq(jobs.id, ctx.jobId), eq(jobs.state, 'running')))
       .returning({ id: jobs.id }),
     db.update(syncRuns).set({ report }).where(eq(syncRuns.jobId, ctx.jobId)),
@@ -88,7 +88,7 @@ export async function failRun(
   await db.batch([
     db
       .update(jobs)
-      .set({ state: 'failed', error: message, finishedAt: new Date().toISOString(), checkpoint: null })
+      .set({ state: 'failed', error: message, finishedAt: dbNow, checkpoint: null })
       .where(and(eq(jobs.id, jobId), inArray(jobs.state, ['queued', 'running']))),
     db.update(syncRuns).set({ report }).where(eq(syncRuns.jobId, jobId)),
   ]);

@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { products } from '../db/schema';
@@ -121,7 +122,7 @@ export function fingerprintOf(record: SyncRecord): Promise<string> {
 export function bumpRevision(db: Database, masterId: string) {
   return db
     .update(products)
-    .set({ revision: sql`${products.revision} + 1`, updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))` })
+    .set({ revision: sql`${products.revision} + 1`, updatedAt: dbNow })
     .where(eq(products.id, masterId));
 }
 

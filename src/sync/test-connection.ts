@@ -1,3 +1,4 @@
+import { dbNow } from '../db/clock';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { syncConnections } from '../db/schema';
@@ -25,7 +26,7 @@ export async function testConnection(
     const mappings = result.mappings!;
     await deps.db
       .update(syncConnections)
-      .set({ mappings, mappingsEtag: result.etag, mappingsFetchedAt: new Date().toISOString() })
+      .set({ mappings, mappingsEtag: result.etag, mappingsFetchedAt: dbNow })
       .where(eq(syncConnections.id, connection.id));
     return {
       ok: true,

@@ -1,3 +1,4 @@
+import { dbNow } from '../../db/clock';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
 import { jsonInsert } from '../../db/json-rows';
@@ -18,7 +19,6 @@ import { linkKey } from '../../classification/link-key';
 
 type ByLinkId<T> = Omit<T, 'linkId'> & { linkId: string };
 
-const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 /** Product columns a new row sets (the rest take their defaults); every new row sets all of them, so rows insert together. */
 const NEW_PRODUCT_COLUMNS = [
   'name',
@@ -109,7 +109,7 @@ export function nodeStatements(
     statements.push(
       db
         .update(products)
-        .set({ ...Object.fromEntries(parts.fields), updatedAt: now })
+        .set({ ...Object.fromEntries(parts.fields), updatedAt: dbNow })
         .where(eq(products.id, id)),
     );
   }

@@ -1,3 +1,4 @@
+import { dbNow } from '../../db/clock';
 import { sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
 import { products } from '../../db/schema';
@@ -154,7 +155,7 @@ export function bumpWithFingerprints(
           fingerprint: sql`CASE WHEN ${matches} THEN json_extract(f.value, '$[2]') ELSE ${products.fingerprint} END`,
           fingerprintRevision: sql`CASE WHEN ${matches} THEN ${products.revision} + 1 ELSE ${products.fingerprintRevision} END`,
           revision: sql`${products.revision} + 1`,
-          updatedAt: sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`,
+          updatedAt: dbNow,
         })
         .from(sql`json_each(${json}) AS f`)
         .where(sql`${products.id} = json_extract(f.value, '$[0]')`),
