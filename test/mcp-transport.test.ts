@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema';
 import { guardStream } from '../src/mcp/stream-watch';
+import { PIM_TOOLS } from '../src/mcp/tools';
 import { db, PASSWORD } from './helpers/factories';
 import { call } from './helpers/http';
 import { callTool, LEGACY_VERSION, mcp, mcpRequest, MODERN_VERSION, openSession, sessionCall } from './mcp-helpers';
@@ -49,7 +50,7 @@ describe('MCP authorization discovery', () => {
     const { token } = await agentToken();
     const { sessionId } = await openSession(token);
     const { response } = await sessionCall(token, sessionId, 'tools/list');
-    expect(response.result.tools.length).toBeGreaterThan(10);
+    expect(response.result.tools).toHaveLength(PIM_TOOLS.length);
   });
 
   it('answers 403 insufficient_scope to a token without the mcp scope', async () => {

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { describe, expect, inject, it } from 'vitest';
 import { approveAuthorization } from '../../scripts/conformance-oauth';
+import { PIM_TOOLS } from '../../src/mcp/tools';
 
 const REDIRECT = 'http://127.0.0.1:45873/callback';
 const ip = `10.89.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
@@ -65,7 +66,7 @@ describe('MCP with the SDK v2 client (current revision)', () => {
     expect(transport.protocolVersion).toBe('2026-07-28');
     expect(transport.sessionId).toBeUndefined();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toContain('search_products');
+    expect(tools.map((t) => t.name)).toEqual(PIM_TOOLS.map((t) => t.name));
     const stats = (await client.callTool({ name: 'get_statistics', arguments: {} })) as any;
     expect(stats.structuredContent.products).toBeGreaterThan(0);
     const missing = (await client.callTool({ name: 'get_job', arguments: { jobId: crypto.randomUUID() } })) as any;
