@@ -6,9 +6,9 @@ import { AppError, badRequest, notFound, unauthorized } from '../http/app-error'
 import { hashPassword, randomToken, sha256Hex, verifyPassword } from './passwords';
 import { claimSignInTry, clearSignInTries } from './sign-in-throttle';
 
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
-export interface LoginResult {
+interface LoginResult {
   token: string;
   expiresAt: string;
   userId: string;

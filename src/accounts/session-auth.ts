@@ -4,7 +4,7 @@ import type { AppEnv } from '../env';
 import { AppError, unauthorized } from '../http/app-error';
 import { resolveSession } from './accounts';
 
-export const SESSION_COOKIE = 'Service.Cookie';
+const SESSION_COOKIE = 'Service.Cookie';
 
 export function setSessionCookie(c: Context<AppEnv>, token: string, expiresAt: string): void {
   setCookie(c, SESSION_COOKIE, token, {

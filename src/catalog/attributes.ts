@@ -32,7 +32,7 @@ export const AttributeOut = z.object({
 
 type AttributeRow = typeof attributes.$inferSelect;
 
-export function attributeOut(row: AttributeRow) {
+function attributeOut(row: AttributeRow) {
   return {
     attributeId: row.id,
     code: row.code,

@@ -156,10 +156,6 @@ export const ProductListQuery = ProductFilter.extend({
 export type ProductListInput = z.infer<typeof ProductListQuery>;
 
 export const CatalogListQuery = z.strictObject({ departmentId: z.uuid().optional(), ...PageQuery });
-export const IdQuery = (name: string) => z.strictObject({ [name]: z.uuid() });
-
-export const ElementRefDto = (name: 'catalogId' | 'productId' | 'categoryId') =>
-  z.strictObject({ departmentId: z.uuid(), [name]: z.uuid() });
 
 export const Page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });

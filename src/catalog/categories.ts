@@ -53,7 +53,7 @@ export const MAX_DEPTH = 12;
 
 type CategoryRow = typeof categories.$inferSelect;
 
-export function categoryOut(row: CategoryRow) {
+function categoryOut(row: CategoryRow) {
   return {
     categoryId: row.id,
     catalogId: row.catalogId,

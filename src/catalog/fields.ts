@@ -2,7 +2,7 @@ import type { ElementKind } from './scope';
 import { checkGtin, type ValueRule } from './value-types';
 
 /** A built-in field: its column (drizzle property name), rule, and whether it may be cleared. */
-export interface BuiltInField {
+interface BuiltInField {
   column: string;
   rule: ValueRule;
   required?: boolean;

@@ -23,7 +23,7 @@ export const MASS_EDIT_PAGE = 50;
 /** The report lists at most this many failures; `failedCount` has them all. */
 const MAX_LISTED_FAILURES = 1000;
 
-export interface MassEditReport {
+interface MassEditReport {
   updated: number;
   unchanged: number;
   failed: { productId: string; sku: string | null; error: string }[];

@@ -12,7 +12,7 @@ import { ProductFilter, type ProductFilterInput } from './product-filter';
 import { assertDepartment, findCatalog, type Tenant } from './scope';
 import { parseValue } from './value-types';
 
-export const MAX_MASS_EDIT_IDS = 5000;
+const MAX_MASS_EDIT_IDS = 5000;
 
 export const StartMassEditDto = z
   .strictObject({
@@ -31,7 +31,7 @@ export const StartMassEditDto = z
     message: 'give exactly one of productIds or filter',
   });
 
-export type StartMassEditInput = z.infer<typeof StartMassEditDto>;
+type StartMassEditInput = z.infer<typeof StartMassEditDto>;
 
 /** What a mass-edit job carries in `jobs.params`. */
 export interface MassEditParams {

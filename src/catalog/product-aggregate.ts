@@ -14,7 +14,7 @@ import {
 
 type ProductRow = typeof products.$inferSelect;
 
-export interface AggregateClassification {
+interface AggregateClassification {
   linkId: string;
   name: string;
   classificationGroups: number;

@@ -32,7 +32,7 @@ export interface MatchCursor {
   d: number;
   i: string;
 }
-export type ProductCursor = ValueCursor | RankCursor | MatchCursor;
+type ProductCursor = ValueCursor | RankCursor | MatchCursor;
 
 const SORT_NAMES = new Set(['sku', 'name', 'updatedAt', 'rank', 'match']);
 

@@ -12,7 +12,7 @@ import type { Tenant } from './scope';
  * Query strings carry `subtree=true` and `missing=gtin,price`; JSON bodies may carry the same
  * strings or a boolean and an array. Both parse to the same `ProductFilterInput`.
  */
-export const MISSING_FIELDS = ['gtin', 'price', 'classification'] as const;
+const MISSING_FIELDS = ['gtin', 'price', 'classification'] as const;
 export const PRODUCT_STATUSES = ['active', 'draft', 'discontinued'] as const;
 
 const booleanFlag = z.preprocess(

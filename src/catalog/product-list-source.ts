@@ -65,7 +65,7 @@ export function checkedTableSource(plan: SearchPlan, where: SQL): Source {
   return tableSource(sql`${where} AND ${matches}`);
 }
 
-export interface SourceRow {
+interface SourceRow {
   row: ProductRow;
   rank: number;
   doc: number;

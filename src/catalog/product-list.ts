@@ -42,8 +42,6 @@ import { planSearch, RANK_LIMIT } from './search-plan';
  * an explicit sort walks that order's index checking each product; ranking hundreds of
  * thousands of near-identical matches would cost a full pass for an order that says nothing.
  */
-export { RANK_LIMIT } from './search-plan';
-
 interface SortSpec {
   /** ORDER BY expression; indexes: products_catalog_sku_uq, products_list_name_idx, products_list_updated_idx. */
   expr: SQL;

@@ -11,7 +11,7 @@ const MAX_WORDS = 12;
 const SEARCHABLE = /[\p{L}\p{N}]/u;
 
 /** One word of `q` as FTS5 phrases: the whole word and the word as a prefix. */
-export interface SearchWord {
+interface SearchWord {
   /** `"word"`: the word's tokens as a phrase (an identifier like `GEN-00012` is `gen 00012`). */
   exact: string;
   /** `"word"*`: the same phrase whose last token may be the beginning of a longer one. */

@@ -1,7 +1,7 @@
 import { badRequest } from '../http/app-error';
 
 /** The value types a field, attribute or classification feature can have. */
-export type ValueType = 'text' | 'integer' | 'number' | 'decimal' | 'boolean' | 'enum' | 'range';
+type ValueType = 'text' | 'integer' | 'number' | 'decimal' | 'boolean' | 'enum' | 'range';
 
 export interface ValueRule {
   type: ValueType;

@@ -94,7 +94,7 @@ async function resolveFeatures(
 }
 
 /** The classification paths of an element's snapshot (docs/history.md). */
-export function classificationSnapshot(
+function classificationSnapshot(
   name: string,
   groups: number,
   classes: { group: string; code: string }[],

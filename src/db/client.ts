@@ -10,7 +10,7 @@ export function createDb(d1: D1Database) {
 export type Database = ReturnType<typeof createDb>;
 
 /** D1 allows at most 100 bound parameters per statement. */
-export const D1_MAX_PARAMS = 100;
+const D1_MAX_PARAMS = 100;
 
 /** Splits rows into chunks whose multi-row INSERT stays under D1's bound-parameter limit. */
 export function chunkForInsert<T>(rows: T[], columnsPerRow: number): T[][] {

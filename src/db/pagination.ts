@@ -3,11 +3,11 @@ import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { badRequest } from '../http/app-error';
 
 /** Opaque keyset cursor: base64url of the last row's sort key. */
-export function encodeCursor(key: string): string {
+function encodeCursor(key: string): string {
   return btoa(key).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-export function decodeCursor(cursor: string | undefined): string | undefined {
+function decodeCursor(cursor: string | undefined): string | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   try {
     return atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
@@ -17,18 +17,14 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
 }
 
 /** Given `limit + 1` rows, returns the page and the cursor of its last row when more exist. */
-export function toPage<T>(
-  rows: T[],
-  limit: number,
-  keyOf: (row: T) => string,
-): { items: T[]; nextCursor: string | null } {
+function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => string): { items: T[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null };
 }
 
 /** What `keysetPage` hands its query: the cursor condition (undefined on the first page), the order and the limit. */
-export interface KeysetQuery {
+interface KeysetQuery {
   after: SQL | undefined;
   orderBy: SQL;
   limit: number;

@@ -17,7 +17,7 @@ export interface ExportContext {
 }
 
 /** One slice of output: text to append, where to continue, and how many product rows it wrote. */
-export interface PhaseResult {
+interface PhaseResult {
   text: string;
   nextCursor: string | null;
   products: number;
@@ -51,10 +51,10 @@ export interface Exporter<Plan = unknown> {
 }
 
 /** Master products per page: bounded memory, and IN lists stay under D1's parameter limit. */
-export const PRODUCT_PAGE_SIZE = 90;
+const PRODUCT_PAGE_SIZE = 90;
 
 /** Which master products a page holds, beyond "all masters of the export's catalog". */
-export interface ProductPageOptions {
+interface ProductPageOptions {
   /** Only products placed in this category or one of its subcategories. */
   categoryId?: string | null;
   /** Only masters with one of these statuses. */

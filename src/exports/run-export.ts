@@ -42,7 +42,7 @@ export interface ExportDeps {
   partSize?: number;
 }
 
-export interface ExportParams {
+interface ExportParams {
   catalogId: string;
   exportType: string;
   templateId: string | null;

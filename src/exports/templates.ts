@@ -25,7 +25,7 @@ export const ExportTemplateDto = z.strictObject({
     .nullish(),
   options: TemplateOptions.nullish(),
 });
-export type ExportTemplateInput = z.infer<typeof ExportTemplateDto>;
+type ExportTemplateInput = z.infer<typeof ExportTemplateDto>;
 
 export const ExportTemplateOut = z.object({
   templateId: z.string(),

@@ -10,7 +10,7 @@ export const RestoreVersionDto = z.strictObject({ departmentId: z.uuid(), elemen
 
 const JsonValue = z.json();
 
-export const ChangeOut = z.object({ path: z.string(), before: JsonValue, after: JsonValue });
+const ChangeOut = z.object({ path: z.string(), before: JsonValue, after: JsonValue });
 
 export const HistoryItemOut = z.object({
   versionId: z.string(),

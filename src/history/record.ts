@@ -12,7 +12,7 @@ export interface Change {
   after: Json;
 }
 
-export type HistoryAction = 'create' | 'update' | 'delete' | 'restore';
+type HistoryAction = 'create' | 'update' | 'delete' | 'restore';
 
 /** One element's change, as a write (or a job, per product) hands it to the history. */
 export interface HistoryEntry {
@@ -43,7 +43,7 @@ export function diffSnapshots(before: Snapshot | null, after: Snapshot | null): 
 }
 
 /** Stored form: `[[path, before, after], ...]` (about half the bytes of objects). */
-export function encodeChanges(changes: Change[]): string {
+function encodeChanges(changes: Change[]): string {
   return JSON.stringify(changes.map((c) => [c.path, c.before, c.after]));
 }
 

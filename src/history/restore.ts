@@ -14,7 +14,7 @@ import { planNodeRestore, type NodePlan } from './restore-node';
 import { loadSnapshot, pickFields, PRODUCT_FIELDS, type HistoryKind, type Snapshot } from './snapshot';
 import { findVersion, stateAfter } from './versions';
 
-export interface RestoreInput {
+interface RestoreInput {
   departmentId: string;
   elementId: string;
   versionId: string;

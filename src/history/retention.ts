@@ -6,7 +6,7 @@ import { companies } from '../db/schema';
 /** The Cron Trigger that prunes history (wrangler.toml `[triggers] crons`). */
 export const HISTORY_PRUNE_CRON = '17 * * * *';
 
-export interface PruneLimits {
+interface PruneLimits {
   /** Rows deleted per statement. */
   chunk?: number;
   /** Rows deleted per run at most. */

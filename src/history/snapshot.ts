@@ -72,11 +72,6 @@ export function withChanges(snapshot: Snapshot, patch: Snapshot): Snapshot {
   return out;
 }
 
-/** The paths of a snapshot under `prefix` (e.g. all classification paths), to replace them as a whole. */
-export function withoutPrefix(snapshot: Snapshot, prefix: string): Snapshot {
-  return Object.fromEntries(Object.entries(snapshot).filter(([path]) => !path.startsWith(prefix)));
-}
-
 /**
  * Loads the full snapshot of one element of the company in one round trip (a D1 batch of
  * reads). Returns null when the element does not exist. Variants are separate elements; a

@@ -14,9 +14,9 @@ export const RATE_LIMITS = {
   signIn: { limit: 30, windowMs: 15 * 60 * 1000 },
 } as const;
 
-export type RateLimitBucket = keyof typeof RATE_LIMITS;
+type RateLimitBucket = keyof typeof RATE_LIMITS;
 
-export interface RateDecision {
+interface RateDecision {
   allowed: boolean;
   retryAfterSeconds: number;
 }

@@ -27,7 +27,7 @@ export interface XmlResumePoint {
 
 export const XML_START: XmlResumePoint = { offset: 0, line: 1, open: [], ordinal: 0 };
 
-export interface XmlRecord {
+interface XmlRecord {
   node: XmlNode;
   /** Element path, e.g. /BMECAT/T_NEW_CATALOG/PRODUCT. */
   path: string;

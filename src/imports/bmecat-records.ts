@@ -15,7 +15,7 @@ export interface FileGroup {
 }
 
 /** One PRODUCT read from the file: the record to upsert, or why it cannot be. */
-export interface FileProduct {
+interface FileProduct {
   sku: string | null;
   record: UpsertRecord | null;
   problem: string | null;

@@ -10,7 +10,7 @@ export interface CsvResumePoint {
 
 export const CSV_START: CsvResumePoint = { offset: 0, line: 1, header: null, ordinal: 0 };
 
-export interface CsvRecord {
+interface CsvRecord {
   /** Cells by column name. */
   cells: Record<string, string>;
   line: number;

@@ -25,7 +25,7 @@ const FIXED = new Set([
   'media',
 ]);
 
-export interface CsvProduct {
+interface CsvProduct {
   sku: string | null;
   record: UpsertRecord | null;
   /** Category paths ("Cables > Power cables") the master is placed in, when the file has the column. */

@@ -4,7 +4,7 @@ import { ImportFileError, type TextEncodingName } from './text-chunks';
 export const IMPORT_FORMATS = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12', 'CSV'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
-export interface DetectedFormat {
+interface DetectedFormat {
   format: ImportFormat;
   encoding: TextEncodingName;
 }

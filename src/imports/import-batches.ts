@@ -104,7 +104,7 @@ export interface PendingPlacement {
  * in the file). Entries for variants are skipped (variants are placed through their master),
  * as are entries for the root group.
  */
-export async function checkMapEntries(scope: BatchScope, entries: PendingPlacement[]): Promise<Rejection[]> {
+async function checkMapEntries(scope: BatchScope, entries: PendingPlacement[]): Promise<Rejection[]> {
   const { db } = scope;
   const found = await productsBySku(db, scope, [...new Set(entries.map((e) => e.sku))]);
   const groupIds = [...new Set(entries.map((e) => e.groupId))];

@@ -7,13 +7,13 @@ import { AppError, badRequest, conflict, notFound } from '../http/app-error';
 import type { Tenant } from '../catalog/scope';
 
 /** Largest single-request upload: the Workers request body limit. Larger files go through CreateUpload. */
-export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 /** Part size of multipart uploads (R2: every part but the last the same size, at least 5 MiB). */
-export const UPLOAD_PART_SIZE = 50 * 1024 * 1024;
+const UPLOAD_PART_SIZE = 50 * 1024 * 1024;
 /** R2 allows 10,000 parts: with 50 MiB parts, files up to about 488 GiB. */
 const MAX_PARTS = 10_000;
 
-export const FileName = z
+const FileName = z
   .string()
   .min(1)
   .max(200)

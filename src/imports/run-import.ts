@@ -38,7 +38,7 @@ export interface ImportParams {
  * handful of statements whatever its size (rows go as JSON: db/json-rows.ts), so a larger
  * batch mostly saves the per-transaction and per-lookup costs; measured in bench/import.ts.
  */
-export const DEFAULT_BATCH_SIZE = 500;
+const DEFAULT_BATCH_SIZE = 500;
 
 export type ImportSliceOutcome = 'finished' | 'continued' | 'stopped';
 

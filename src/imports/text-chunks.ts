@@ -6,7 +6,7 @@ import { AppError } from '../http/app-error';
  * and decoded on their own, so a reader can turn a position inside a chunk back into an exact
  * byte offset: the resume point of an import that continues in another queue message.
  */
-export interface TextChunk {
+interface TextChunk {
   text: string;
   /** Byte offset of the chunk's first character in the object. */
   byteStart: number;

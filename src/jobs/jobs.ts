@@ -51,7 +51,7 @@ async function withSyncReports(db: Database, rows: JobRow[]): Promise<z.infer<ty
   });
 }
 
-export function jobOut(row: JobRow): z.infer<typeof JobOut> {
+function jobOut(row: JobRow): z.infer<typeof JobOut> {
   return {
     jobId: row.id,
     kind: row.kind,
@@ -178,9 +178,4 @@ export async function markFailed(db: Database, jobId: string, error: string): Pr
     .update(jobs)
     .set({ state: 'failed', error, finishedAt: dbNow, checkpoint: null })
     .where(and(eq(jobs.id, jobId), inArray(jobs.state, ['queued', 'running'])));
-}
-
-export function assertJobId(value: string | undefined): string {
-  if (!value || !/^[0-9a-f-]{36}$/i.test(value)) throw badRequest('jobId is required and must be a uuid');
-  return value;
 }

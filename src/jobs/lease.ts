@@ -24,27 +24,8 @@ export const heartbeat = () => ({ heartbeatAt: dbNow });
  */
 export const progressed = () => ({ heartbeatAt: dbNow, attempts: 0 });
 
-/** Renews the heartbeat of a queued or running job; for job kinds without a checkpoint write of their own. */
-export async function touchJob(db: Database, jobId: string): Promise<void> {
-  await db
-    .update(jobs)
-    .set(heartbeat())
-    .where(and(eq(jobs.id, jobId), inArray(jobs.state, ['queued', 'running'])));
-}
-
 /** The stale window from the environment (`JOB_STALE_MS`), e.g. shortened by the e2e test. */
 export function staleMsFrom(env: { JOB_STALE_MS?: string }): number {
   const value = Number(env.JOB_STALE_MS);
   return Number.isFinite(value) && value > 0 ? value : DEFAULT_STALE_MS;
-}
-
-/** Whether an active job's last heartbeat is older than the stale window at `now`. */
-export function isStale(
-  job: { state: string; heartbeatAt: string | null; startedAt: string | null; createdAt: string },
-  now: Date,
-  staleMs: number,
-): boolean {
-  if (job.state !== 'queued' && job.state !== 'running') return false;
-  const last = job.heartbeatAt ?? job.startedAt ?? job.createdAt;
-  return Date.parse(last) < now.getTime() - staleMs;
 }

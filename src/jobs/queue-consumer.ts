@@ -13,7 +13,7 @@ import { failRun } from '../sync/sync-finish';
 import { syncDepsFrom } from '../sync/sync-deps';
 
 /** After this many failed deliveries of one message, the job is marked failed. */
-export const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 3;
 const DEFAULT_SLICE_MS = 20_000;
 
 /**

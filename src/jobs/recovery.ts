@@ -25,7 +25,7 @@ const RELEASERS: Record<string, (files: R2Bucket, checkpoint: unknown) => Promis
   sync: (files, checkpoint) => discardSyncBatch(files, checkpoint as SyncCheckpoint),
 };
 
-export interface SweepDeps {
+interface SweepDeps {
   db: Database;
   queue: Queue<JobMessage>;
   files: R2Bucket;

@@ -4,8 +4,6 @@ import type { JobMessage } from '../env';
 import { unauthorized } from '../http/app-error';
 import type { AgentCaller } from '../oauth/agent-auth';
 
-export type { AgentCaller };
-
 /** Everything a tool may touch: the caller's tenant and the bindings the domain functions take. */
 export interface ToolContext {
   db: Database;

@@ -8,7 +8,7 @@ import { PIM_TOOLS } from './tools';
 export const MANIFEST_PATH = '/.well-known/mcp/server-card.json';
 
 /** Protocol revisions `/mcp` answers: the current, stateless one first, then the 2025 ones (sessions). */
-export const PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
+const PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
 /** The JSON Schema the SDK lists for a zod schema (same call, same target: draft 2020-12). */
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {

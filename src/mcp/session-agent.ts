@@ -24,7 +24,7 @@ interface LiveSession {
 }
 
 /** A session nobody used for this long is ended; its client must initialize again (404). */
-export const SESSION_IDLE_SECONDS = 60 * 60;
+const SESSION_IDLE_SECONDS = 60 * 60;
 
 /**
  * One MCP session of the 2025 protocol revisions (those with `initialize` and `Mcp-Session-Id`),

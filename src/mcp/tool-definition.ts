@@ -52,7 +52,7 @@ export const OVERWRITE = {
  * itself; anything else is logged and answered with a generic message that leaks no internals.
  * Never throws: a failing tool must not end the session.
  */
-export async function toToolResult(work: () => Promise<unknown>): Promise<CallToolResult> {
+async function toToolResult(work: () => Promise<unknown>): Promise<CallToolResult> {
   try {
     const value = (await work()) as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };

@@ -54,7 +54,7 @@ export const MediaOut = z.object({
 
 type MediaRow = typeof media.$inferSelect;
 
-export function mediaOut(row: MediaRow) {
+function mediaOut(row: MediaRow) {
   return {
     mediaId: row.id,
     elementId: row.elementId,
@@ -225,7 +225,7 @@ export async function sha256OfBytes(bytes: ArrayBuffer | Uint8Array): Promise<st
 }
 
 /** Every media object of a catalog lives under this prefix. */
-export function catalogMediaPrefix(companyId: string, catalogId: string): string {
+function catalogMediaPrefix(companyId: string, catalogId: string): string {
   return `media/${companyId}/${catalogId}/`;
 }
 

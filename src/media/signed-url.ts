@@ -29,7 +29,7 @@ function hex(bytes: ArrayBuffer): string {
 }
 
 /** HMAC-SHA256 over `mediaId + "\n" + expires`, lowercase hex (SYNC-PROTOCOL "Media"). */
-export async function mediaSignature(secret: string | undefined, mediaId: string, expires: number): Promise<string> {
+async function mediaSignature(secret: string | undefined, mediaId: string, expires: number): Promise<string> {
   const key = await hmacKey(secret);
   return hex(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${mediaId}\n${expires}`)));
 }

@@ -3,7 +3,7 @@ import type { Database } from '../db/client';
 import { memberships, users } from '../db/schema';
 
 /** What the agent rules need to know about a user, read in one query. */
-export interface AgentAccount {
+interface AgentAccount {
   userId: string;
   securityStamp: string;
   aiMayEditClassifications: boolean;

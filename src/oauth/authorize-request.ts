@@ -7,10 +7,10 @@ import {
 import { AppError } from '../http/app-error';
 import { DEFAULT_SCOPES, SCOPES, type Scope } from './config';
 
-export type AgentAuthRequest = AuthRequest & { scope: Scope[] };
+type AgentAuthRequest = AuthRequest & { scope: Scope[] };
 
 /** Either a request to show to the user, or an OAuth error to send back to the client. */
-export type ParsedAuthorization =
+type ParsedAuthorization =
   | { request: AgentAuthRequest; redirect?: undefined }
   | { redirect: string; request?: undefined };
 

@@ -8,7 +8,7 @@ import { mcpResourceOf, type SurfaceScope } from './config';
 import { authorizationServerFor } from './server';
 
 /** A verified token: its props (scopes and audience as verified) and the caller they resolve to. */
-export interface VerifiedAgent {
+interface VerifiedAgent {
   props: AgentProps;
   caller: AgentCaller;
 }

@@ -12,7 +12,7 @@ const quotable = (text: string) =>
  * The RFC 6750 `WWW-Authenticate` value with the RFC 9728 `resource_metadata` pointer, so a
  * client that only knows our URL can discover the authorization server from any 401 or 403.
  */
-export function bearerChallenge(
+function bearerChallenge(
   origin: string,
   options: { scope: string; error?: 'invalid_token' | 'insufficient_scope'; description?: string },
 ): string {

@@ -4,7 +4,7 @@ import { type OperationTraits, TRAITS_KEY } from './describe-operation';
 type Schema = Record<string, any>;
 
 /** What the rules below look at: read from the generated operation, never written by hand. */
-export interface OperationShape extends OperationTraits {
+interface OperationShape extends OperationTraits {
   method: string;
   path: string;
   /** Names of the top-level request fields (JSON body properties and query parameters). */

@@ -78,5 +78,3 @@ export async function openApiDocument(app: Hono<AppEnv>, serverUrl: string) {
     },
   };
 }
-
-export type OpenApiDocument = Awaited<ReturnType<typeof openApiDocument>>;

@@ -8,22 +8,22 @@ import {
 import { upsertRejectionSchema, upsertResultSchema, type UpsertFailure, type UpsertResult } from './protocol/wire';
 
 /** Tries per batch before the run gives up on an overloaded or unreachable connector. */
-export const MAX_SEND_ATTEMPTS = 6;
+const MAX_SEND_ATTEMPTS = 6;
 /** Longest wait between tries, whatever `Retry-After` asks for. */
-export const MAX_RETRY_WAIT_MS = 60_000;
+const MAX_RETRY_WAIT_MS = 60_000;
 
-export interface SendDeps {
+interface SendDeps {
   fetcher: Fetcher;
   /** Waits between tries; tests pass one that records the delay instead of sleeping. */
   sleep: (ms: number) => Promise<void>;
 }
 
-export type SendOutcome =
+type SendOutcome =
   | { kind: 'ok'; result: UpsertResult; retries: number }
   | { kind: 'rejected'; failures: UpsertFailure[]; error: string; retries: number };
 
 /** `Retry-After` in seconds or as an HTTP date, in ms; null when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+function retryAfterMs(header: string | null, now = Date.now()): number | null {
   if (!header) return null;
   if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
   const at = Date.parse(header);

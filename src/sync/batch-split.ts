@@ -16,7 +16,7 @@ export function utf8Length(text: string): number {
 }
 
 /** One /upsert request of a batch position: its id, its exact body and the records in it. */
-export interface BatchPart {
+interface BatchPart {
   batchId: string;
   body: string;
   records: UpsertRecord[];

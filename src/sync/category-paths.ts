@@ -49,7 +49,7 @@ export class CategoryPaths {
 }
 
 /** Masters whose fingerprints a category rename or move recomputes at once; the rest wait for the sync. */
-export const RENAME_REFRESH_LIMIT = 450;
+const RENAME_REFRESH_LIMIT = 450;
 
 function placedInSubtree(companyId: string, categoryId: string) {
   return sql`SELECT ${productCategories.productId} FROM ${productCategories}

@@ -20,7 +20,7 @@ export function nextRunAfter(options: SyncConnectionOptions, from: Date): string
 }
 
 /** Connection writes are for company admins (docs/sync.md). */
-export function assertAdmin(caller: Pick<Caller, 'role'>): void {
+function assertAdmin(caller: Pick<Caller, 'role'>): void {
   if (caller.role !== 'admin') throw forbidden('only a company admin may change sync connections');
 }
 
@@ -42,7 +42,7 @@ export async function findConnection(
   return row;
 }
 
-export async function lastRunOf(db: Database, connectionId: string): Promise<z.infer<typeof LastRun> | null> {
+async function lastRunOf(db: Database, connectionId: string): Promise<z.infer<typeof LastRun> | null> {
   const [row] = await db
     .select({ run: syncRuns, job: { state: jobs.state, finishedAt: jobs.finishedAt, error: jobs.error } })
     .from(syncRuns)
@@ -69,7 +69,7 @@ export function runOut(
   };
 }
 
-export async function connectionOut(db: Database, row: ConnectionRow): Promise<z.infer<typeof ConnectionOut>> {
+async function connectionOut(db: Database, row: ConnectionRow): Promise<z.infer<typeof ConnectionOut>> {
   const { missing, maxDeactivationPercent, schedule, defaultTaxCode } = row.options;
   return {
     connectionId: row.id,

@@ -17,7 +17,7 @@ export interface ConnectorTarget {
 }
 
 /** How long cached mappings are used without asking the connector again (docs/spec.md part 8: about 1 h). */
-export const MAPPINGS_TTL_MS = 3600_000;
+const MAPPINGS_TTL_MS = 3600_000;
 
 /** A connector answer the run cannot go on from (wrong secret, bad body, ...): fails the run with this message. */
 export class ConnectorError extends AppError {

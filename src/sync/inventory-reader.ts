@@ -6,7 +6,7 @@ import { INVENTORY_COUNT_HEADER, type InventoryLine } from './protocol/wire';
  * The connector's inventory cannot be trusted for this run: it ended early, broke its JSON or
  * its order. The run stops before any deactivation (docs/sync.md "Safety").
  */
-export class InventoryAbort extends AppError {
+class InventoryAbort extends AppError {
   constructor(reason: string) {
     super('conflict', `the shop's inventory is not usable (${reason}); the run stopped and nothing was deactivated`);
   }

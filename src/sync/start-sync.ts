@@ -11,7 +11,7 @@ import type { StartSyncInput } from './sync.schemas';
 import type { SyncParams } from './sync-state';
 
 /** The queued or running run of this connection, if any (one at a time per connection). */
-export async function activeRun(db: Database, connectionId: string): Promise<string | null> {
+async function activeRun(db: Database, connectionId: string): Promise<string | null> {
   const [row] = await db
     .select({ id: jobs.id })
     .from(syncRuns)

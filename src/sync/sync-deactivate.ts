@@ -7,7 +7,7 @@ import { PLAN_LIST_CAP, type RunContext } from './sync-state';
 /** The guardrail refused this run's deactivations; the run fails with this message and its report. */
 export class GuardrailRefusal extends Error {}
 
-export async function countDeactivations(ctx: RunContext): Promise<number> {
+async function countDeactivations(ctx: RunContext): Promise<number> {
   const [row] = await ctx.deps.db
     .select({ n: sql<number>`count(*)` })
     .from(syncRunItems)

@@ -79,7 +79,7 @@ function nodeRecord(node: RecordNode) {
 const REFRESH_PAGE = 90;
 
 /** Names root..leaf of a category (`CategoryPaths.path`); undefined for one that no longer exists. */
-export type CategoryPathOf = (categoryId: string) => string[] | undefined;
+type CategoryPathOf = (categoryId: string) => string[] | undefined;
 
 /**
  * The record the sync sends for one master product, with its variants. Deterministic key order.
@@ -111,7 +111,7 @@ export async function fingerprintsOf(
   return out;
 }
 
-export type SyncRecord = ReturnType<typeof syncRecord>;
+type SyncRecord = ReturnType<typeof syncRecord>;
 
 /** SHA-256 over the canonical JSON of the sync record. */
 export function fingerprintOf(record: SyncRecord): Promise<string> {

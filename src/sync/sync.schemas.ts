@@ -5,10 +5,10 @@ import { z } from 'zod';
  * the web UI and scripts rely on, not the column layout.
  */
 
-export const SYNC_SCHEDULES = ['hourly', 'daily'] as const;
-export const MISSING_OPTIONS = ['deactivate', 'ignore'] as const;
+const SYNC_SCHEDULES = ['hourly', 'daily'] as const;
+const MISSING_OPTIONS = ['deactivate', 'ignore'] as const;
 
-export const SyncOptionsDto = z.strictObject({
+const SyncOptionsDto = z.strictObject({
   missing: z.enum(MISSING_OPTIONS).default('deactivate'),
   maxDeactivationPercent: z.number().min(0).max(100).default(10),
   schedule: z.enum(SYNC_SCHEDULES).nullable().default(null),

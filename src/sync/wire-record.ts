@@ -3,7 +3,7 @@ import type { Mappings, Product, Variant } from './protocol/wire';
 import { productSchema } from './protocol/wire';
 
 /** The attribute whose value on a product (or its master) names its tax code in the shop's /mappings. */
-export const TAX_CODE_ATTRIBUTE = 'tax_code';
+const TAX_CODE_ATTRIBUTE = 'tax_code';
 
 /** Lookups built once per slice from the connector's /mappings (SYNC-PROTOCOL "GET /mappings"). */
 export interface MappingIndex {
@@ -25,7 +25,7 @@ function normaliseName(name: string): string {
 }
 
 /** What a record needs besides the aggregate: mappings, tax default, category paths, media URLs. */
-export interface WireContext {
+interface WireContext {
   index: MappingIndex;
   defaultTaxCode: string | undefined;
   categoryPath(categoryId: string): string[] | undefined;

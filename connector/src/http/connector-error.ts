@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-export type ConnectorErrorCode =
+type ConnectorErrorCode =
   | 'bad_request'
   | 'unauthorized'
   | 'not_found'

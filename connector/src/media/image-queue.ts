@@ -4,13 +4,13 @@ import type { MediaRow, ShopStore } from '../store/shop-store';
 import { REQUEUE_PENDING_AFTER_MS } from './plan-images';
 
 /** R2 key of an image: its content hash, so one object serves every product that shows it. */
-export const mediaKey = (sha256: string) => `media/${sha256}`;
+const mediaKey = (sha256: string) => `media/${sha256}`;
 /** Largest image the connector fetches. */
-export const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 60_000;
 
 /** Exponential backoff of the queue retries: 30 s, 60 s, 120 s, 240 s, ... at most an hour. */
-export function retryDelaySeconds(attempts: number): number {
+function retryDelaySeconds(attempts: number): number {
   return Math.min(3600, 30 * 2 ** Math.max(0, attempts - 1));
 }
 
@@ -51,14 +51,14 @@ async function fetchVerified(row: MediaRow, fetcher: typeof fetch): Promise<Arra
   return bytes;
 }
 
-export interface ImageDeps {
+interface ImageDeps {
   store: ShopStore;
   bucket: R2Bucket;
   fetcher?: typeof fetch;
 }
 
 /** Fetches, verifies and stores one image; acks or retries its message. */
-export async function processImage(message: Message<ImageMessage>, deps: ImageDeps): Promise<void> {
+async function processImage(message: Message<ImageMessage>, deps: ImageDeps): Promise<void> {
   const sha256 = message.body.sha256;
   const row = await deps.store.media(sha256);
   // Stored: never fetched again. Failed: given up until a batch references the hash again.

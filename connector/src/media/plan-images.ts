@@ -8,7 +8,7 @@ import type { MediaToRecord, ShopStore } from '../store/shop-store';
 export const REQUEUE_PENDING_AFTER_MS = 15 * 60 * 1000;
 
 /** Every image a batch references, once per hash (the last reference's URL wins). */
-export function referencedImages(records: UpsertRecord[]): MediaRef[] {
+function referencedImages(records: UpsertRecord[]): MediaRef[] {
   const byHash = new Map<string, MediaRef>();
   for (const record of records) {
     if (record.op === 'deactivate' || !record.product) continue;

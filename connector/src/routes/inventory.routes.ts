@@ -10,7 +10,7 @@ import { ConnectorError } from '../http/connector-error';
 import type { ShopStore } from '../store/shop-store';
 
 /** Rows per D1 query while streaming; two pages of SKUs and fingerprints are all that sit in memory. */
-export const INVENTORY_PAGE = 2000;
+const INVENTORY_PAGE = 2000;
 
 /**
  * NDJSON lines of the active managed products after `after`, read page by page with a keyset.

@@ -3,7 +3,7 @@ import { bodyHash } from '../../../src/sync/protocol/signing';
 import type { ConnectorEnv } from '../env';
 
 /** True when an If-None-Match header lists this ETag (weak comparison, RFC 9110 13.1.2) or is `*`. */
-export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(',').some((tag) => {
     const t = tag.trim();

@@ -4,7 +4,7 @@
  * statements per batch. A value must stay under D1's 2 MB per string, so rows are chunked by
  * their serialised size.
  */
-export const MAX_JSON_PARAM_CHARS = 900_000;
+const MAX_JSON_PARAM_CHARS = 900_000;
 
 /** Splits items into JSON array texts of at most `maxChars` characters each (one item may exceed it alone). */
 export function jsonChunks<T>(items: readonly T[], maxChars = MAX_JSON_PARAM_CHARS): string[] {

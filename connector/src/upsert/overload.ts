@@ -2,11 +2,11 @@ import { ConnectorError } from '../http/connector-error';
 
 /** Upserts one isolate runs at once; more are refused with 429 so D1 is not queued up behind them. */
 export const MAX_CONCURRENT_UPSERTS = 2;
-export const BUSY_RETRY_AFTER_SECONDS = 2;
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+const BUSY_RETRY_AFTER_SECONDS = 2;
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** A per-isolate counter of running upserts. */
-export class UpsertGate {
+class UpsertGate {
   private running = 0;
   constructor(readonly limit = MAX_CONCURRENT_UPSERTS) {}
 
@@ -47,7 +47,7 @@ const OVERLOAD_MARKERS = [
   'object to be reset',
 ];
 
-export function isOverloadError(err: unknown): boolean {
+function isOverloadError(err: unknown): boolean {
   const text = (err instanceof Error ? `${err.message} ${String(err.cause ?? '')}` : String(err)).toLowerCase();
   return OVERLOAD_MARKERS.some((marker) => text.includes(marker));
 }

@@ -4,7 +4,7 @@ import { planImages } from '../media/plan-images';
 import { BatchAlreadyStored, type ShopStore, type StoredBatch } from '../store/shop-store';
 import { validateBatch } from './validate-batch';
 
-export interface UpsertInput {
+interface UpsertInput {
   batchId: string;
   dryRun: boolean;
   /** The records as received; each is validated on its own so a failure names its index. */

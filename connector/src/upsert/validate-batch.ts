@@ -7,7 +7,7 @@ import {
 import type { MappingIds, ProductState, ShopStore } from '../store/shop-store';
 
 /** Largest product (with its variants) the reference store keeps in one row (D1: 2 MB per value). */
-export const MAX_PRODUCT_JSON_CHARS = 1_800_000;
+const MAX_PRODUCT_JSON_CHARS = 1_800_000;
 
 type Failure = Omit<UpsertFailure, 'index' | 'sku'>;
 

@@ -16,7 +16,7 @@ export const PRODUCT_FIELDS = [
   'deliveryTimeDays',
   'status',
 ] as const;
-export type ProductField = (typeof PRODUCT_FIELDS)[number];
+type ProductField = (typeof PRODUCT_FIELDS)[number];
 
 export interface UpsertMediaRef {
   fileName: string;
@@ -40,7 +40,7 @@ export interface UpsertRecord {
   media?: UpsertMediaRef[];
 }
 
-export type UpsertStatus = 'created' | 'updated' | 'unchanged' | 'error';
+type UpsertStatus = 'created' | 'updated' | 'unchanged' | 'error';
 
 export interface UpsertOutcome {
   sku: string;

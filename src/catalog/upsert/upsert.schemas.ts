@@ -57,7 +57,7 @@ export const UpsertProductInput = z.strictObject({
   variants: z.array(UpsertVariantInput).max(100).optional(),
 });
 
-export const MAX_UPSERT_ITEMS = 1000;
+const MAX_UPSERT_ITEMS = 1000;
 
 export const UpsertProductsDto = z.strictObject({
   departmentId: z.uuid(),

@@ -37,11 +37,6 @@ function masterInScope(ctx: ExportContext, scope: ExportScope): SQL {
     AND p.created_at <= ${scope.snapshot} AND p.status IN (${statusList(scope)})${subset}`;
 }
 
-/** Master ids in scope: the SQL behind productPage's subset for this export. */
-export function masterIdsInScope(ctx: ExportContext, scope: ExportScope): SQL {
-  return sql`(SELECT p.id FROM products p WHERE ${masterInScope(ctx, scope)})`;
-}
-
 /** How many PRODUCTs the export writes (masters and their variants in scope): the job's progress total. */
 export async function countProductsInScope(ctx: ExportContext, scope: ExportScope): Promise<number> {
   const [row] = await ctx.db.all<{ n: number }>(sql`
@@ -77,7 +72,7 @@ export async function categoryPage(
   return { rows: page, nextCursor: rows.length > limit ? page.at(-1)!.id : null };
 }
 
-export interface MapRow {
+interface MapRow {
   id: string;
   sku: string | null;
   parent_id: string | null;

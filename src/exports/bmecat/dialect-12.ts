@@ -7,13 +7,13 @@ import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 
-export const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
+const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
 
 /** 1.2 knows fewer MIME_PURPOSEs than 2005; the rest become `others`. */
 const PURPOSES = new Set(['thumbnail', 'normal', 'detail', 'data_sheet', 'logo', 'others']);
 
 /** 1.2 has no "on request" price type and requires PRICE_AMOUNT: a user-defined type marks the placeholder 0. */
-export const NO_PRICE_TYPE_12 = 'udp_onrequest';
+const NO_PRICE_TYPE_12 = 'udp_onrequest';
 
 function currencyOf(plan: BmecatPlan, w: ExportWarnings): string | null {
   if (CURRENCIES_2005.has(plan.currency)) return plan.currency;

@@ -7,7 +7,7 @@ import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 
-export const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
+const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
 
 /** UDX.EDXF.MIME_CODE: MD01 is the product picture; other documents are MD99 (others). */
 const IMAGE_PURPOSES = new Set(['normal', 'detail', 'thumbnail']);

@@ -23,7 +23,7 @@ function systemName(system: string, subject: string, warnings: ExportWarnings): 
   return system.replace(/[^A-Za-z0-9.-]/g, '-').slice(0, 50) || 'UNKNOWN';
 }
 
-export interface FeatureOut {
+interface FeatureOut {
   name: string;
   values: string[];
   unit: string | null;

@@ -5,7 +5,7 @@ import type { BmecatPlan } from './plan';
 import { fitIdentifier } from './xml-text';
 
 /** SUPPLIER_PID / SUPPLIER_AID are at most 32 characters in every BMEcat schema. */
-export const PID_MAX = 32;
+const PID_MAX = 32;
 
 /** One PRODUCT (or ARTICLE) as every BMEcat dialect writes it: fields after inheritance, ids fitted. */
 export interface ProductView {

@@ -4,7 +4,7 @@ import { LANGUAGES_2005, LANGUAGES_ETIM } from './code-lists';
 import { CLASSIFICATION_GROUPS } from '../../classification/groups';
 
 /** The BMEcat dialects this service writes, by `exportType`. */
-export const BMECAT_FORMATS = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'] as const;
+const BMECAT_FORMATS = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'] as const;
 export type BmecatFormat = (typeof BMECAT_FORMATS)[number];
 
 /** Whether an exportType is one of the BMEcat dialects (they share the template options). */

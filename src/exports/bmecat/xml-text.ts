@@ -53,7 +53,7 @@ export function sliceCodePoints(text: string, max: number): string {
 }
 
 /** Outcome of fitting a value into a schema slot. */
-export interface FittedText {
+interface FittedText {
   /** Clean text, or null when nothing printable is left (the element is then left out). */
   text: string | null;
   /** True when the value had to be cut to the limit. */

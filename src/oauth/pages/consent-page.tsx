@@ -7,7 +7,7 @@ const SCOPE_TEXT: Record<Scope, string> = {
   offline_access: 'Stay connected: keep working without asking you again, for up to 30 days (a refresh token).',
 };
 
-export interface ConsentPageProps {
+interface ConsentPageProps {
   clientName: string;
   redirectHost: string;
   redirectIsLoopback: boolean;

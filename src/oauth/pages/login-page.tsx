@@ -1,7 +1,7 @@
 import { PATHS } from '../config';
 import { Layout } from './layout';
 
-export interface LoginPageProps {
+interface LoginPageProps {
   clientName: string;
   /** The authorization request's query string, replayed after sign-in. */
   query: string;

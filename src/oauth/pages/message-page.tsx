@@ -1,7 +1,7 @@
 import { PATHS } from '../config';
 import { Layout } from './layout';
 
-export interface MessagePageProps {
+interface MessagePageProps {
   title: string;
   message: string;
   /** Offer to sign out and start again with another account (refusals). */

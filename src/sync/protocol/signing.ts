@@ -7,19 +7,19 @@
  * keyed with the UTF-8 bytes of the secret, lowercase hex, sent as `X-PIM-Signature: v1=<hex>`.
  */
 
-export const KEY_ID_HEADER = 'X-PIM-Key-Id';
-export const TIMESTAMP_HEADER = 'X-PIM-Timestamp';
-export const SIGNATURE_HEADER = 'X-PIM-Signature';
+const KEY_ID_HEADER = 'X-PIM-Key-Id';
+const TIMESTAMP_HEADER = 'X-PIM-Timestamp';
+const SIGNATURE_HEADER = 'X-PIM-Signature';
 
 /** How far a request's timestamp may be from the connector's clock, in seconds. */
-export const MAX_CLOCK_SKEW_SECONDS = 300;
+const MAX_CLOCK_SKEW_SECONDS = 300;
 
 /** Key id → secret, e.g. the connector's `CONNECTOR_KEYS` JSON. Two entries during a rotation. */
 export type ConnectorKeys = Record<string, string>;
 
-export type SignedBody = string | Uint8Array | ArrayBuffer | null | undefined;
+type SignedBody = string | Uint8Array | ArrayBuffer | null | undefined;
 
-export interface SignRequestInput {
+interface SignRequestInput {
   keyId: string;
   secret: string;
   method: string;
@@ -30,7 +30,7 @@ export interface SignRequestInput {
   timestamp?: number;
 }
 
-export type VerifyResult = { ok: true; keyId: string } | { ok: false; error: string };
+type VerifyResult = { ok: true; keyId: string } | { ok: false; error: string };
 
 const encoder = new TextEncoder();
 
@@ -55,7 +55,7 @@ export async function bodyHash(body: SignedBody): Promise<string> {
   return hex(await crypto.subtle.digest('SHA-256', bytesOf(body)));
 }
 
-export function stringToSign(method: string, pathWithQuery: string, timestamp: number, bodySha256: string): string {
+function stringToSign(method: string, pathWithQuery: string, timestamp: number, bodySha256: string): string {
   return `${method.toUpperCase()}\n${pathWithQuery}\n${timestamp}\n${bodySha256}`;
 }
 

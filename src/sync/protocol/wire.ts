@@ -39,13 +39,13 @@ export const skuSchema = z
   .min(1, 'sku must not be empty')
   .max(64)
   .refine((s) => s.trim() === s, 'sku must not start or end with spaces');
-export const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits');
-export const priceSchema = z
+const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits');
+const priceSchema = z
   .string()
   .regex(/^\d{1,12}(\.\d{1,4})?$/, 'price must be a decimal string such as "12.50"')
   .nullable();
 
-export const mediaRefSchema = z.object({
+const mediaRefSchema = z.object({
   sha256: sha256Schema,
   url: z.url({ protocol: /^https?$/ }).max(4000),
   contentType: z.string().min(1).max(200),
@@ -56,7 +56,7 @@ export const mediaRefSchema = z.object({
 export type MediaRef = z.infer<typeof mediaRefSchema>;
 
 /** `name` of classes and features is optional: the PIM may send only the codes. */
-export const classificationSchema = z
+const classificationSchema = z
   .object({
     classes: z.array(z.object({ group: z.string(), system: z.string(), code: z.string(), name: z.string().nullish() })),
     features: z.array(
@@ -90,10 +90,10 @@ const nodeFields = {
   media: z.array(mediaRefSchema).max(100),
 };
 
-export const variantSchema = z.object({ sku: skuSchema, ...nodeFields });
+const variantSchema = z.object({ sku: skuSchema, ...nodeFields });
 export type Variant = z.infer<typeof variantSchema>;
 
-export const categoryRefSchema = z.object({ id: z.string().min(1).max(200), path: z.array(z.string()).min(1).max(20) });
+const categoryRefSchema = z.object({ id: z.string().min(1).max(200), path: z.array(z.string()).min(1).max(20) });
 
 export const productSchema = z.object({
   ...nodeFields,
@@ -123,7 +123,6 @@ export const upsertRecordSchema = z.discriminatedUnion('op', [
   }),
 ]);
 export type UpsertRecord = z.infer<typeof upsertRecordSchema>;
-export type UpsertOp = UpsertRecord['op'];
 
 /**
  * The envelope of POST /upsert. Records are validated one by one (`upsertRecordSchema`) so
@@ -134,7 +133,6 @@ export const upsertRequestSchema = z.object({
   dryRun: z.boolean().optional(),
   records: z.array(z.unknown()),
 });
-export type UpsertRequest = { batchId: string; dryRun?: boolean; records: UpsertRecord[] };
 
 export const upsertResultSchema = z.object({
   batchId: z.string(),
@@ -145,7 +143,7 @@ export const upsertResultSchema = z.object({
 });
 export type UpsertResult = z.infer<typeof upsertResultSchema>;
 
-export const upsertFailureSchema = z.object({
+const upsertFailureSchema = z.object({
   index: z.int(),
   sku: z.string().nullable(),
   field: z.string(),
@@ -158,7 +156,7 @@ export const upsertRejectionSchema = z.object({ error: z.string(), failures: z.a
 
 // ---- GET /status ---------------------------------------------------------------------------
 
-export const statusSchema = z.object({
+const statusSchema = z.object({
   products: z.object({ managed: z.int(), active: z.int(), deactivated: z.int() }),
   media: z.object({ stored: z.int(), pending: z.int(), failed: z.int() }),
   lastBatch: z
@@ -166,5 +164,3 @@ export const statusSchema = z.object({
     .nullable(),
 });
 export type ConnectorStatus = z.infer<typeof statusSchema>;
-
-export const errorBodySchema = z.object({ error: z.string() });

@@ -27,7 +27,7 @@ export function onSessionExpired(listener: Listener): () => void {
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
 /** Builds `/api/{path}?query`, leaving out empty parameters. */
-export function apiUrl(path: string, query: Query = {}): string {
+function apiUrl(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null || value === '') continue;

@@ -54,7 +54,7 @@ export function describeError(error: unknown, t: T): string {
 }
 
 /** "gtin: \"123\" is not ..." reads better as "GTIN: \"123\" is not ..." with the field's label. */
-export function humanizeDetail(message: string, t: T): string {
+function humanizeDetail(message: string, t: T): string {
   if (!message || message === 'network') return '';
   const match = /^([A-Za-z]+)(:| must)/.exec(message);
   const key = match ? FIELD_KEYS[match[1]!] : undefined;

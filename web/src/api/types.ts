@@ -50,7 +50,7 @@ export interface Category {
   childCount?: number;
 }
 
-export type ProductStatus = 'active' | 'draft' | 'discontinued';
+type ProductStatus = 'active' | 'draft' | 'discontinued';
 export const PRODUCT_STATUSES: ProductStatus[] = ['active', 'draft', 'discontinued'];
 
 export interface Product {
@@ -77,7 +77,7 @@ export interface Product {
   values?: ElementValue[];
 }
 
-export interface ElementValue {
+interface ElementValue {
   code: string;
   type: string;
   value: string;
@@ -163,11 +163,11 @@ export interface UserRow {
   aiMayEditClassifications: boolean;
 }
 
-export const TERMINAL_STATES: JobState[] = ['succeeded', 'failed', 'cancelled'];
+const TERMINAL_STATES: JobState[] = ['succeeded', 'failed', 'cancelled'];
 export const isTerminal = (state: JobState) => TERMINAL_STATES.includes(state);
 
 /** One version of an element (`Catalog/GetHistory`, docs/history.md). */
-export interface HistoryChange {
+interface HistoryChange {
   path: string;
   before: unknown;
   after: unknown;

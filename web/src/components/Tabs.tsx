@@ -1,6 +1,6 @@
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
-export interface TabDef {
+interface TabDef {
   id: string;
   label: string;
   content: () => ReactNode;

@@ -15,7 +15,7 @@ import { useSession } from '../session/session';
 
 const PAGE_SIZE = 20;
 
-export const historyKey = (elementId: string) => ['history', elementId] as const;
+const historyKey = (elementId: string) => ['history', elementId] as const;
 
 /**
  * The product's change history (docs/history.md): versions newest first, each with when, who,

@@ -21,7 +21,7 @@ export interface FeatureDef {
   values: { code: string; name: string }[];
 }
 
-export interface ElementClassification {
+interface ElementClassification {
   classes: ClassEntry[];
   features: { group?: Group; code: string; value: string; unit?: string | null }[];
 }

@@ -3,7 +3,7 @@ import { describeError } from '../api/errors';
 import type { T } from '../i18n/i18n';
 import { parseInput, type ValueKind } from '../lib/values';
 
-export interface ValueEdit {
+interface ValueEdit {
   field: string;
   kind: ValueKind;
   draft: string;

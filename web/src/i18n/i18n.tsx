@@ -17,7 +17,7 @@ export function detectLang(stored: string | null, browser: readonly string[]): L
   return 'de';
 }
 
-export type Vars = Record<string, string | number>;
+type Vars = Record<string, string | number>;
 
 /** Fills `{name}` placeholders; an unknown placeholder stays visible so a missing value is noticed. */
 export function format(template: string, vars: Vars = {}): string {

@@ -21,7 +21,7 @@ const BUILT_IN = new Set([
   'description',
 ]);
 
-export type PathLabel = { key: MessageKey; vars?: Record<string, string> };
+type PathLabel = { key: MessageKey; vars?: Record<string, string> };
 
 /** `price` → the field's label; `values.colour` → "Attribute colour"; feature paths name group and code. */
 export function pathLabel(path: string): PathLabel {

@@ -3,7 +3,7 @@
  * so the common mistakes are named next to the field at once. The API still checks everything; its
  * answer is shown where a rule here does not catch it.
  */
-export type FieldProblem =
+type FieldProblem =
   | 'required'
   | 'gtinDigits'
   | 'gtinCheck'
@@ -16,7 +16,7 @@ export type FieldProblem =
   | 'passwordShort'
   | 'passwordMismatch';
 
-export type Problems<K extends string> = Partial<Record<K, FieldProblem>>;
+type Problems<K extends string> = Partial<Record<K, FieldProblem>>;
 
 export function checkGtin(value: string): FieldProblem | null {
   if (!/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(value)) return 'gtinDigits';

@@ -5,8 +5,8 @@
  */
 export type ValueKind = 'text' | 'number' | 'decimal' | 'integer' | 'boolean' | 'enum' | 'range';
 
-export type Parsed = { ok: true; value: string } | { ok: false; problem: ProblemCode };
-export type ProblemCode =
+type Parsed = { ok: true; value: string } | { ok: false; problem: ProblemCode };
+type ProblemCode =
   | 'notNumber'
   | 'notWhole'
   | 'notAmount'

@@ -47,7 +47,7 @@ export const BUILT_IN_COLUMNS: GridColumn[] = [
   field('updatedAt', 'field.updatedAt', 160, { sort: 'updatedAt' }),
 ];
 
-export const DEFAULT_COLUMNS = ['sku', 'name', 'status', 'gtin', 'price', 'unit', 'manufacturerName', 'updatedAt'];
+const DEFAULT_COLUMNS = ['sku', 'name', 'status', 'gtin', 'price', 'unit', 'manufacturerName', 'updatedAt'];
 
 export function attributeColumn(a: Attribute): GridColumn {
   return {
