@@ -1,7 +1,15 @@
 import type { ExportWarnings } from '../export-warnings';
 import { CURRENCIES_2005, UNITS_2005 } from './code-lists';
-import { parentGroupId, type Dialect } from './dialect';
-import type { FeatureBlock } from './feature-blocks';
+import type { Dialect } from './dialect';
+import {
+  catalogStructure,
+  currencyIn,
+  FOOTER,
+  featureBlock,
+  mimeInfo,
+  orderDetails,
+  rootStructure,
+} from './dialect-parts';
 import { fitted, headerValues, keywordList, orderUnit, shortDescription, statusOf } from './fields';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
@@ -15,24 +23,13 @@ const PURPOSES = new Set(['thumbnail', 'normal', 'detail', 'data_sheet', 'logo',
 /** 1.2 has no "on request" price type and requires PRICE_AMOUNT: a user-defined type marks the placeholder 0. */
 const NO_PRICE_TYPE_12 = 'udp_onrequest';
 
-function currencyOf(plan: BmecatPlan, w: ExportWarnings): string | null {
-  if (CURRENCIES_2005.has(plan.currency)) return plan.currency;
-  w.add(
-    `currency ${plan.currency} is not in the BMEcat 1.2 currency list: CURRENCY and PRICE_CURRENCY left out`,
-    'catalog',
-  );
-  return null;
-}
-
-function features(block: FeatureBlock): string {
-  return el('ARTICLE_FEATURES', [
-    textEl('REFERENCE_FEATURE_SYSTEM_NAME', block.system),
-    textEl('REFERENCE_FEATURE_GROUP_ID', block.classCode),
-    ...block.features.map((f) =>
-      el('FEATURE', [textEl('FNAME', f.name), ...f.values.map((v) => textEl('FVALUE', v)), textEl('FUNIT', f.unit)]),
-    ),
-  ]);
-}
+const currencyOf = currencyIn(CURRENCIES_2005, 'BMEcat 1.2');
+const features = featureBlock({ element: 'ARTICLE_FEATURES' });
+const mime = mimeInfo({
+  sourceMax: 250,
+  mimeType: (contentType, view, w) => fitted(contentType, 30, 'MIME_TYPE', view.subject, w),
+  purposes: PURPOSES,
+});
 
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
   if (!view.price)
@@ -44,21 +41,6 @@ function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
       price_type: type,
     }),
   );
-}
-
-function mime(view: ProductView, w: ExportWarnings): string {
-  const entries = view.media.map((m, i) => {
-    const source = fitted(m.fileName, 250, 'MIME_SOURCE', view.subject, w);
-    if (!source) return '';
-    return el('MIME', [
-      textEl('MIME_TYPE', fitted(m.contentType, 30, 'MIME_TYPE', view.subject, w)),
-      textEl('MIME_SOURCE', source),
-      textEl('MIME_DESCR', fitted(m.description, 250, 'MIME_DESCR', view.subject, w)),
-      textEl('MIME_PURPOSE', PURPOSES.has(m.purpose) ? m.purpose : 'others'),
-      textEl('MIME_ORDER', i + 1),
-    ]);
-  });
-  return el('MIME_INFO', entries, undefined, false);
 }
 
 function article(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
@@ -79,12 +61,7 @@ function article(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
         status ? textEl('ARTICLE_STATUS', status.text, { type: status.type }) : '',
       ]),
       ...view.blocks.map(features),
-      el('ARTICLE_ORDER_DETAILS', [
-        textEl('ORDER_UNIT', unit),
-        textEl('CONTENT_UNIT', unit),
-        textEl('NO_CU_PER_OU', 1),
-        textEl('PRICE_QUANTITY', view.priceQuantity),
-      ]),
+      orderDetails('ARTICLE_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       mime(view, w),
       // 1.2 has no base_product reference; `others` with the master's id is the customary stand-in.
@@ -125,33 +102,13 @@ export const bmecat12: Dialect = {
   groups: {
     open(plan, w) {
       const name = fitted(plan.catalogName, 50, 'GROUP_NAME', 'catalog', w);
-      return `<CATALOG_GROUP_SYSTEM>\n${textEl('GROUP_SYSTEM_ID', plan.rootGroupId)}${textEl('GROUP_SYSTEM_NAME', name)}${el(
-        'CATALOG_STRUCTURE',
-        [
-          textEl('GROUP_ID', plan.rootGroupId),
-          textEl('GROUP_NAME', name ?? plan.rootGroupId),
-          textEl('PARENT_ID', '0'),
-        ],
-        { type: 'root' },
-      )}`;
+      return `<CATALOG_GROUP_SYSTEM>\n${textEl('GROUP_SYSTEM_ID', plan.rootGroupId)}${textEl('GROUP_SYSTEM_NAME', name)}${rootStructure(plan, name ?? plan.rootGroupId)}`;
     },
-    structure(plan, row, w) {
-      return el(
-        'CATALOG_STRUCTURE',
-        [
-          textEl('GROUP_ID', row.id),
-          textEl('GROUP_NAME', fitted(row.name, 50, 'GROUP_NAME', row.name.slice(0, 40), w) ?? row.id),
-          textEl('GROUP_DESCRIPTION', fitted(row.description, 250, 'GROUP_DESCRIPTION', row.name.slice(0, 40), w)),
-          textEl('PARENT_ID', parentGroupId(plan, row)),
-          textEl('GROUP_ORDER', row.sort_order),
-        ],
-        { type: row.has_children ? 'node' : 'leaf' },
-      );
-    },
+    structure: catalogStructure,
     close: '</CATALOG_GROUP_SYSTEM>\n',
   },
   product: article,
   mapEntry: (pid, groupId) =>
     el('ARTICLE_TO_CATALOGGROUP_MAP', [textEl('ART_ID', pid), textEl('CATALOG_GROUP_ID', groupId)]),
-  footer: '</T_NEW_CATALOG>\n</BMECAT>\n',
+  footer: FOOTER,
 };

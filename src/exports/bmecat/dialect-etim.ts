@@ -1,7 +1,8 @@
 import type { ExportWarnings } from '../export-warnings';
 import { CURRENCIES_ETIM, UNITS_ETIM } from './code-lists';
 import type { Dialect } from './dialect';
-import { ATTRIBUTE_SYSTEM, type FeatureBlock } from './feature-blocks';
+import { currencyIn, FOOTER, featureBlock, orderDetails } from './dialect-parts';
+import { ATTRIBUTE_SYSTEM } from './feature-blocks';
 import { fitted, headerValues, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
@@ -12,33 +13,17 @@ const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
 /** UDX.EDXF.MIME_CODE: MD01 is the product picture; other documents are MD99 (others). */
 const IMAGE_PURPOSES = new Set(['normal', 'detail', 'thumbnail']);
 
-function currencyOf(plan: BmecatPlan, w: ExportWarnings): string | null {
-  if (CURRENCIES_ETIM.has(plan.currency)) return plan.currency;
-  w.add(
-    `currency ${plan.currency} is not in the ETIM guideline's currency list: CURRENCY and PRICE_CURRENCY left out`,
-    'catalog',
-  );
-  return null;
-}
+const currencyOf = currencyIn(CURRENCIES_ETIM, "ETIM guideline's");
 
 /** REFERENCE_FEATURE_GROUP_ID of the attribute block (the profile requires one; attributes have no class). */
 const ATTRIBUTE_GROUP = 'ATTRIBUTES';
 
-function features(block: FeatureBlock): string {
-  // The guideline derives units from the ETIM model, so ETIM features carry no FUNIT.
-  const withUnit = block.group !== 'ETIM';
-  return el('PRODUCT_FEATURES', [
-    textEl('REFERENCE_FEATURE_SYSTEM_NAME', block.system),
-    textEl('REFERENCE_FEATURE_GROUP_ID', block.classCode ?? ATTRIBUTE_GROUP),
-    ...block.features.map((f) =>
-      el('FEATURE', [
-        textEl('FNAME', f.name),
-        ...f.values.map((v) => textEl('FVALUE', v)),
-        withUnit ? textEl('FUNIT', f.unit) : '',
-      ]),
-    ),
-  ]);
-}
+// The guideline derives units from the ETIM model, so ETIM features carry no FUNIT.
+const features = featureBlock({
+  element: 'PRODUCT_FEATURES',
+  groupIdWithoutClass: ATTRIBUTE_GROUP,
+  withUnit: (block) => block.group !== 'ETIM',
+});
 
 /** The guideline requires at least one PRODUCT_FEATURES block; an unclassified product without attributes gets an empty one. */
 function featureBlocks(view: ProductView, w: ExportWarnings): string {
@@ -85,12 +70,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       textEl('SUPPLIER_PID', view.pid),
       productDetails2005(view, w),
       featureBlocks(view, w),
-      el('PRODUCT_ORDER_DETAILS', [
-        textEl('ORDER_UNIT', unit),
-        textEl('CONTENT_UNIT', unit),
-        textEl('NO_CU_PER_OU', 1),
-        textEl('PRICE_QUANTITY', view.priceQuantity),
-      ]),
+      orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       el('USER_DEFINED_EXTENSIONS', mime(view, w)),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
@@ -128,5 +108,5 @@ export const bmecatEtim: Dialect = {
   groups: null,
   product,
   mapEntry: null,
-  footer: '</T_NEW_CATALOG>\n</BMECAT>\n',
+  footer: FOOTER,
 };

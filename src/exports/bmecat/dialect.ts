@@ -28,8 +28,3 @@ export interface Dialect {
   /** Closes T_NEW_CATALOG and the root. */
   footer: string;
 }
-
-/** GROUP_ID of a category's parent: top-level categories (and the subset's top) hang under the root. */
-export function parentGroupId(plan: BmecatPlan, row: GroupRow): string {
-  return row.parent_id === null || row.id === plan.categoryId ? plan.rootGroupId : row.parent_id;
-}

@@ -1,0 +1,123 @@
+import type { ExportWarnings } from '../export-warnings';
+import type { GroupRow } from './catalog-queries';
+import type { FeatureBlock } from './feature-blocks';
+import { fitted } from './fields';
+import type { BmecatPlan } from './plan';
+import type { ProductView } from './product-view';
+import { el, textEl } from './xml-text';
+
+/**
+ * The parts the BMEcat dialects (1.2, 2005, the ETIM 5.0 profile) write alike, each taking
+ * what differs between them as parameters: the code list, the element names, the limits.
+ */
+
+/**
+ * The catalog currency if the dialect's code list has it; otherwise null (CURRENCY and
+ * PRICE_CURRENCY are left out) with a warning naming the list.
+ */
+export function currencyIn(
+  currencies: ReadonlySet<string>,
+  listName: string,
+): (plan: BmecatPlan, w: ExportWarnings) => string | null {
+  return (plan, w) => {
+    if (currencies.has(plan.currency)) return plan.currency;
+    w.add(
+      `currency ${plan.currency} is not in the ${listName} currency list: CURRENCY and PRICE_CURRENCY left out`,
+      'catalog',
+    );
+    return null;
+  };
+}
+
+/** One feature block as `element` (ARTICLE_FEATURES in 1.2, PRODUCT_FEATURES since 2005). */
+export function featureBlock(options: {
+  element: 'ARTICLE_FEATURES' | 'PRODUCT_FEATURES';
+  /** REFERENCE_FEATURE_GROUP_ID of a block without a class (the attribute block), if the dialect requires one. */
+  groupIdWithoutClass?: string;
+  /** Whether the block's features carry FUNIT; all of them unless told. */
+  withUnit?: (block: FeatureBlock) => boolean;
+}): (block: FeatureBlock) => string {
+  return (block) => {
+    const withUnit = options.withUnit?.(block) ?? true;
+    return el(options.element, [
+      textEl('REFERENCE_FEATURE_SYSTEM_NAME', block.system),
+      textEl('REFERENCE_FEATURE_GROUP_ID', block.classCode ?? options.groupIdWithoutClass ?? null),
+      ...block.features.map((f) =>
+        el('FEATURE', [
+          textEl('FNAME', f.name),
+          ...f.values.map((v) => textEl('FVALUE', v)),
+          withUnit ? textEl('FUNIT', f.unit) : '',
+        ]),
+      ),
+    ]);
+  };
+}
+
+/** MIME_INFO of 1.2 and 2005: the MIME_TYPE rule, MIME_SOURCE's limit and the known purposes differ. */
+export function mimeInfo(options: {
+  sourceMax: number;
+  mimeType: (contentType: string, view: ProductView, w: ExportWarnings) => string | null;
+  purposes: ReadonlySet<string>;
+}): (view: ProductView, w: ExportWarnings) => string {
+  return (view, w) => {
+    const entries = view.media.map((m, i) => {
+      const source = fitted(m.fileName, options.sourceMax, 'MIME_SOURCE', view.subject, w);
+      if (!source) return '';
+      return el('MIME', [
+        textEl('MIME_TYPE', options.mimeType(m.contentType, view, w)),
+        textEl('MIME_SOURCE', source),
+        textEl('MIME_DESCR', fitted(m.description, 250, 'MIME_DESCR', view.subject, w)),
+        textEl('MIME_PURPOSE', options.purposes.has(m.purpose) ? m.purpose : 'others'),
+        textEl('MIME_ORDER', i + 1),
+      ]);
+    });
+    return el('MIME_INFO', entries, undefined, false);
+  };
+}
+
+/** ARTICLE_ORDER_DETAILS / PRODUCT_ORDER_DETAILS: the order unit is also the content unit, one per order unit. */
+export function orderDetails(
+  element: 'ARTICLE_ORDER_DETAILS' | 'PRODUCT_ORDER_DETAILS',
+  unit: string | null,
+  view: ProductView,
+): string {
+  return el(element, [
+    textEl('ORDER_UNIT', unit),
+    textEl('CONTENT_UNIT', unit),
+    textEl('NO_CU_PER_OU', 1),
+    textEl('PRICE_QUANTITY', view.priceQuantity),
+  ]);
+}
+
+/** GROUP_ID of a category's parent: top-level categories (and the subset's top) hang under the root. */
+export function parentGroupId(plan: BmecatPlan, row: GroupRow): string {
+  return row.parent_id === null || row.id === plan.categoryId ? plan.rootGroupId : row.parent_id;
+}
+
+/** One category as CATALOG_STRUCTURE (the same in 1.2 and 2005). */
+export function catalogStructure(plan: BmecatPlan, row: GroupRow, w: ExportWarnings): string {
+  const subject = row.name.slice(0, 40);
+  return el(
+    'CATALOG_STRUCTURE',
+    [
+      textEl('GROUP_ID', row.id),
+      textEl('GROUP_NAME', fitted(row.name, 50, 'GROUP_NAME', subject, w) ?? row.id),
+      textEl('GROUP_DESCRIPTION', fitted(row.description, 250, 'GROUP_DESCRIPTION', subject, w)),
+      textEl('PARENT_ID', parentGroupId(plan, row)),
+      textEl('GROUP_ORDER', row.sort_order),
+    ],
+    { type: row.has_children ? 'node' : 'leaf' },
+  );
+}
+
+/** The root CATALOG_STRUCTURE (the catalog itself) that every category hangs under. */
+export function rootStructure(plan: BmecatPlan, name: string | null): string {
+  return el(
+    'CATALOG_STRUCTURE',
+    [textEl('GROUP_ID', plan.rootGroupId), textEl('GROUP_NAME', name), textEl('PARENT_ID', '0')],
+    { type: 'root' },
+  );
+}
+
+/** Closes T_NEW_CATALOG and the root in every dialect. */
+export const FOOTER = '</T_NEW_CATALOG>\n</BMECAT>\n';
