@@ -1,7 +1,7 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { newId, UNUSABLE_ID } from '../src/db/ids';
-import { csvField } from '../src/exports/csv';
+import { csvField, guardFormula, unguardFormula } from '../src/exports/csv-format';
 import { runExportSlice } from '../src/exports/run-export';
 import { contentDisposition } from '../src/http/content-disposition';
 import { decodeCsvFile, csvRecords } from './helpers/csv';
@@ -114,6 +114,14 @@ describe('CSV formula injection (OWASP)', () => {
     expect(csvField('-12.5')).toBe('-12.5');
     expect(csvField(-3)).toBe('-3');
     expect(csvField('Kabel = gut')).toBe('Kabel = gut');
+  });
+
+  it('reading takes the guard off again: every text comes back exactly, including text that looks guarded', () => {
+    const texts = ['=1+1', "'=1+1", "''=1+1", '-12.5', "'-12.5", '-2+3', "'", "'quoted'", '@x', '\tcmd', 'plain', ''];
+    for (const text of texts) expect(unguardFormula(guardFormula(text)), JSON.stringify(text)).toBe(text);
+    expect(guardFormula("'=1+1")).toBe("''=1+1");
+    expect(guardFormula("'quoted'")).toBe("'quoted'");
+    expect(unguardFormula('-12.5')).toBe('-12.5');
   });
 
   it('writes neutralised cells into an export file', async () => {

@@ -1,48 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { attributes, categories } from '../db/schema';
 import type { ProductNode } from '../catalog/product-aggregate';
+import { CSV_COLUMNS, csvLine, LIST_SEPARATOR, PATH_SEPARATOR } from './csv-format';
 import { productPage, rowCount, textPhase, type Exporter } from './exporter';
-
-/** A cell a spreadsheet would run as a formula: it starts with = + - @, tab or CR (OWASP CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-/** Plain numbers such as -12.5 stay numbers. */
-const NUMBER = /^[+-]?\d+([.,]\d+)?$/;
-
-/**
- * RFC 4180 field: quoted when it holds a separator, quote, CR or LF; quotes doubled. Text a
- * spreadsheet would evaluate as a formula gets a leading apostrophe, as OWASP recommends.
- */
-export function csvField(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text) && !NUMBER.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-const csvLine = (fields: (string | number | null | undefined)[]) => `${fields.map(csvField).join(',')}\r\n`;
-
-const FIXED_COLUMNS = [
-  'productId',
-  'parentId',
-  'parentSku',
-  'sku',
-  'name',
-  'description',
-  'gtin',
-  'manufacturerName',
-  'manufacturerPid',
-  'unit',
-  'price',
-  'currency',
-  'priceQuantity',
-  'keywords',
-  'deliveryTimeDays',
-  'status',
-  'categories',
-  'classes',
-  'features',
-  'media',
-] as const;
 
 interface CsvPlan {
   attributeCodes: string[];
@@ -51,13 +11,13 @@ interface CsvPlan {
 }
 
 function classesOf(node: ProductNode): string {
-  return (node.classification?.classes ?? []).map((c) => `${c.system}:${c.code}`).join('|');
+  return (node.classification?.classes ?? []).map((c) => `${c.system}:${c.code}`).join(LIST_SEPARATOR);
 }
 
 function featuresOf(node: ProductNode): string {
   return (node.classification?.features ?? [])
     .map((f) => `${f.code}=${f.value}${f.unit ? ` ${f.unit}` : ''}`)
-    .join('|');
+    .join(LIST_SEPARATOR);
 }
 
 /**
@@ -84,7 +44,7 @@ export const csvExporter: Exporter<CsvPlan> = {
       const names: string[] = [];
       for (let c = byId.get(id); c && names.length < 20; c = c.parentId ? byId.get(c.parentId) : undefined)
         names.unshift(c.name);
-      return names.join(' > ');
+      return names.join(PATH_SEPARATOR);
     };
     return {
       attributeCodes: attributeRows.map((a) => a.code),
@@ -92,14 +52,14 @@ export const csvExporter: Exporter<CsvPlan> = {
     };
   },
   phases: [
-    textPhase('header', (_ctx, plan) => `\uFEFF${csvLine([...FIXED_COLUMNS, ...plan.attributeCodes])}`),
+    textPhase('header', (_ctx, plan) => `\uFEFF${csvLine([...CSV_COLUMNS, ...plan.attributeCodes])}`),
     {
       name: 'products',
       async run(ctx, plan, cursor) {
         const { aggregates, nextCursor } = await productPage(ctx, cursor);
         let text = '';
         for (const aggregate of aggregates) {
-          const categoryNames = aggregate.categoryIds.map((id) => plan.categoryPaths[id] ?? id).join('|');
+          const categoryNames = aggregate.categoryIds.map((id) => plan.categoryPaths[id] ?? id).join(LIST_SEPARATOR);
           const row = (node: ProductNode, parentSku: string | null, categoryList: string) => {
             const p = node.product;
             const values = new Map(node.values.map((v) => [v.code, v.value]));
@@ -123,7 +83,7 @@ export const csvExporter: Exporter<CsvPlan> = {
               categoryList,
               classesOf(node),
               featuresOf(node),
-              node.media.map((m) => m.fileName).join('|'),
+              node.media.map((m) => m.fileName).join(LIST_SEPARATOR),
               ...plan.attributeCodes.map((code) => values.get(code)),
             ]);
           };

@@ -1,29 +1,9 @@
+import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR, unguardFormula } from '../exports/csv-format';
 import { PRODUCT_FIELDS, type UpsertRecord } from '../catalog/upsert/upsert-types';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
 
-/** Columns of the service's CSV (exports/csv.ts) that are not attribute codes. */
-const FIXED = new Set([
-  'productId',
-  'parentId',
-  'parentSku',
-  'sku',
-  'name',
-  'description',
-  'gtin',
-  'manufacturerName',
-  'manufacturerPid',
-  'unit',
-  'price',
-  'currency',
-  'priceQuantity',
-  'keywords',
-  'deliveryTimeDays',
-  'status',
-  'categories',
-  'classes',
-  'features',
-  'media',
-]);
+/** Columns of the service's CSV that are not attribute codes. */
+const FIXED: ReadonlySet<string> = new Set(CSV_COLUMNS);
 
 interface CsvProduct {
   sku: string | null;
@@ -33,12 +13,9 @@ interface CsvProduct {
   problem: string | null;
 }
 
-/** Our CSV export puts an apostrophe before a cell a spreadsheet would run as a formula (exports/csv.ts); reading takes it off. */
-const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
-
 const list = (cell: string) =>
   cell
-    .split('|')
+    .split(LIST_SEPARATOR)
     .map((s) => s.trim())
     .filter((s) => s !== '');
 
@@ -48,7 +25,7 @@ const list = (cell: string) =>
  * the field; attribute columns (every column not listed above) with empty cells drop the value.
  */
 export function csvProductOf(raw: Record<string, string>): CsvProduct {
-  const cells = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, unguard(v)]));
+  const cells = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, unguardFormula(v)]));
   const sku = cells.sku?.trim() || null;
   if (!sku) return { sku: null, record: null, categoryPaths: undefined, problem: 'sku is empty' };
   const has = (column: string) => Object.hasOwn(cells, column);
@@ -78,7 +55,7 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
   if (has('media')) record.media = list(cells.media!).map((fileName) => ({ fileName }));
   const categoryPaths =
     has('categories') && !parentSku
-      ? list(cells.categories!).map((p) => p.split(' > ').map((n) => n.trim()))
+      ? list(cells.categories!).map((p) => p.split(PATH_SEPARATOR).map((n) => n.trim()))
       : undefined;
   return { sku, record, categoryPaths, problem: null };
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { chunkForInsert, type BatchStatement, type Database } from '../db/client';
 import { importRejections } from '../db/schema';
-import { csvField } from '../exports/csv';
+import { csvLine } from '../exports/csv-format';
 import { PartWriter } from '../exports/part-writer';
 
 export interface Rejection {
@@ -21,8 +21,6 @@ export function rejectionStatements(db: Database, jobId: string, rejections: Rej
   );
 }
 
-const line = (fields: (string | number | null)[]) => `${fields.map(csvField).join(',')}\r\n`;
-
 /**
  * Writes the import report (CSV: position, sku, location, reason; one row per rejected
  * record, in file order, after a summary comment) to R2 in bounded pages. It is the job's
@@ -41,7 +39,7 @@ export async function writeReport(
     const counts = Object.entries(summary)
       .map(([k, v]) => `${k}=${v}`)
       .join(' ');
-    await writer.write(`\uFEFF# ${counts}\r\n${line(['position', 'sku', 'location', 'reason'])}`);
+    await writer.write(`\uFEFF# ${counts}\r\n${csvLine(['position', 'sku', 'location', 'reason'])}`);
     let after = -1;
     for (;;) {
       const rows = await db
@@ -50,7 +48,7 @@ export async function writeReport(
         .where(and(eq(importRejections.jobId, jobId), gt(importRejections.seq, after)))
         .orderBy(asc(importRejections.seq))
         .limit(1000);
-      await writer.write(rows.map((r) => line([r.seq, r.sku, r.location, r.reason])).join(''));
+      await writer.write(rows.map((r) => csvLine([r.seq, r.sku, r.location, r.reason])).join(''));
       if (rows.length < 1000) break;
       after = rows.at(-1)!.seq;
     }
