@@ -8,18 +8,9 @@
  * CONNECTOR_URL (default http://127.0.0.1:8788), CONNECTOR_KEY_ID (default demo) and
  * CONNECTOR_SECRET (default the local demo secret) select another connector.
  */
-import { signRequest } from '../src/sync/protocol/signing';
+import { signedRequestFromArgs } from './lib/signed-cli';
 
-const [method = 'GET', path = '/status', body] = process.argv.slice(2);
-const base = new URL(process.env.CONNECTOR_URL ?? 'http://127.0.0.1:8788');
-const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
-const headers = await signRequest({
-  keyId: process.env.CONNECTOR_KEY_ID ?? 'demo',
-  secret: process.env.CONNECTOR_SECRET ?? 'demo-connector-secret-1',
-  method,
-  pathWithQuery: url.pathname + url.search,
-  body: body ?? '',
-});
+const { method, url, body, headers } = await signedRequestFromArgs();
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const parts = [
   'curl',
@@ -28,6 +19,6 @@ const parts = [
   method,
   ...Object.entries(headers).flatMap(([name, value]) => ['-H', quote(`${name}: ${value}`)]),
 ];
-if (body !== undefined) parts.push('-H', quote('Content-Type: application/json'), '--data-binary', quote(body));
+if (body !== undefined) parts.push('--data-binary', quote(body));
 parts.push(quote(url.toString()));
 console.log(parts.join(' '));

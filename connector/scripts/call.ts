@@ -9,23 +9,10 @@
  * CONNECTOR_URL (default http://127.0.0.1:8788), CONNECTOR_KEY_ID (default demo) and
  * CONNECTOR_SECRET (default the local demo secret) select another connector.
  */
-import { signRequest } from '../../src/sync/protocol/signing';
+import { signedRequestFromArgs } from '../../scripts/lib/signed-cli';
 
-const [method = 'GET', path = '/status', body] = process.argv.slice(2);
-const base = new URL(process.env.CONNECTOR_URL ?? 'http://127.0.0.1:8788');
-const url = new URL(base.pathname.replace(/\/$/, '') + path, base);
-const headers = await signRequest({
-  keyId: process.env.CONNECTOR_KEY_ID ?? 'demo',
-  secret: process.env.CONNECTOR_SECRET ?? 'demo-connector-secret-1',
-  method,
-  pathWithQuery: url.pathname + url.search,
-  body,
-});
-const response = await fetch(url, {
-  method,
-  body,
-  headers: { ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-});
+const { method, url, body, headers } = await signedRequestFromArgs();
+const response = await fetch(url, { method, body, headers });
 const shown = ['etag', 'cache-control', 'x-inventory-count', 'idempotent-replayed', 'retry-after'];
 console.log(`HTTP ${response.status}`);
 for (const [name, value] of response.headers) if (shown.includes(name)) console.log(`${name}: ${value}`);
