@@ -1,7 +1,9 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { getProduct } from '../src/catalog/product-queries';
-import { historyVersions, products } from '../src/db/schema';
+import { historyVersions, media, products } from '../src/db/schema';
+import { attachMedia, deleteMedia, reorderMedia } from '../src/media/media';
 import { db, makeAttribute, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { callTool, openSession } from './mcp-helpers';
 import { makeAgentUser, send, tokensFor } from './oauth-helpers';
@@ -110,6 +112,77 @@ describe('Change history across surfaces', () => {
     const row = await db().query.products.findFirst({ where: eq(products.id, product.productId) });
     expect(row!.fingerprintRevision).toBe(row!.revision);
     expect(row!.fingerprint).toBe(created!.fingerprint);
+  });
+
+  it('restores the order of the files the product still has; a deleted file and a later upload are listed in skipped', async () => {
+    const s = await makeSession();
+    const catalog = await makeCatalog(s);
+    const product = await makeProduct(s, catalog.catalogId, { name: 'With files' });
+    const deps = { db: db(), files: env.FILES };
+    const attach = async (fileName: string) =>
+      (
+        await attachMedia(deps, s, {
+          departmentId: s.departmentId,
+          elementId: product.productId,
+          fileName,
+          purpose: 'normal',
+          contentType: 'image/jpeg',
+          bytes: new Uint8Array([255, 216, 255, fileName.charCodeAt(0)]),
+        })
+      ).mediaId;
+    const a = await attach('a.jpg');
+    const b = await attach('b.jpg');
+    const c = await attach('c.jpg');
+    const order = async () =>
+      (
+        await db()
+          .select({ id: media.id, sortOrder: media.sortOrder })
+          .from(media)
+          .where(eq(media.elementId, product.productId))
+          .orderBy(asc(media.sortOrder), asc(media.id))
+      ).map((m) => [m.id, m.sortOrder]);
+    const before = await order();
+    const point = (await history(s.cookie, product.productId)).json.items[0];
+
+    await reorderMedia(db(), s, { departmentId: s.departmentId, elementId: product.productId, mediaIds: [c, b, a] });
+    await deleteMedia(deps, s, { departmentId: s.departmentId, mediaId: c });
+    const d = await attach('d.jpg');
+    expect(await order()).not.toEqual(before);
+
+    const res = await send('POST', '/api/Catalog/RestoreVersion', {
+      cookie: s.cookie,
+      json: { departmentId: s.departmentId, elementId: product.productId, versionId: point.versionId },
+    });
+    expect(res.status, res.text).toBe(200);
+    const after = await order();
+    expect(after.filter(([id]) => id !== d)).toEqual(before.filter(([id]) => id !== c));
+    expect(after.map(([id]) => id)).toContain(d);
+    expect(res.json.skipped).toEqual(
+      expect.arrayContaining([
+        {
+          elementId: product.productId,
+          path: `media.${c}`,
+          reason: expect.stringContaining('deleted after this version'),
+        },
+        {
+          elementId: product.productId,
+          path: `media.${d}`,
+          reason: expect.stringContaining('uploaded after this version'),
+        },
+      ]),
+    );
+    expect(res.json.skipped).toHaveLength(2);
+    const top = (await history(s.cookie, product.productId)).json.items[0];
+    expect(top).toMatchObject({ versionId: res.json.versionId, action: 'restore' });
+    // a went from first to last (c, b, a) and comes back first; b kept its place in between.
+    const moved = top.changes.filter((ch: { path: string }) => ch.path.startsWith('media.'));
+    expect(moved).toEqual([
+      {
+        path: `media.${a}`,
+        before: expect.objectContaining({ fileName: 'a.jpg', sortOrder: 2 }),
+        after: expect.objectContaining({ fileName: 'a.jpg', sortOrder: 0 }),
+      },
+    ]);
   });
 
   it('restores a master with its variants and values as they were after a version', async () => {

@@ -13,6 +13,7 @@ import {
   classificationLinkFeatures,
   classificationLinks,
   exportTemplates,
+  media,
   productCategories,
   products,
 } from '../db/schema';
@@ -29,9 +30,53 @@ import {
   type Snapshot,
 } from './snapshot';
 
-/** Paths a restore leaves as they are (docs/history.md): files, moves between departments or parents. */
-const KEPT = (path: string) =>
-  path.startsWith('media.') || path === 'variants' || path === 'departmentId' || path === 'parentId';
+/** Paths a restore leaves as they are (docs/history.md): moves between departments or parents. */
+const KEPT = (path: string) => path === 'variants' || path === 'departmentId' || path === 'parentId';
+
+/** What a restore can put back on a file that still exists: its placement in the order and its metadata. */
+const MEDIA_RESTORED = ['sortOrder', 'purpose', 'description'] as const;
+
+/**
+ * The media part of a restore. A file the element still has gets its order, purpose and
+ * description back; its bytes never changed (a file is replaced by upload and delete, not
+ * edited). A file deleted since the version is gone with its bytes, and a file uploaded after
+ * it is kept (a restore never deletes files): both are reported in `skipped`.
+ */
+function mediaRestore(
+  db: Database,
+  companyId: string,
+  elementId: string,
+  current: Snapshot,
+  target: Snapshot,
+  keep: (path: string, reason: string) => void,
+): { statements: BatchStatement[]; applied: Snapshot } {
+  const statements: BatchStatement[] = [];
+  const applied: Snapshot = {};
+  const paths = new Set([...Object.keys(current), ...Object.keys(target)].filter((p) => p.startsWith('media.')));
+  for (const path of paths) {
+    const now = current[path] as Record<string, Json> | undefined;
+    const then = target[path] as Record<string, Json> | undefined;
+    if (!now) {
+      keep(path, 'the file was deleted after this version and its bytes are not kept: upload it again');
+      continue;
+    }
+    if (!then) {
+      keep(path, 'the file was uploaded after this version; a restore does not delete files');
+      continue;
+    }
+    if (!differs(now, then)) continue;
+    const set = Object.fromEntries(MEDIA_RESTORED.map((field) => [field, then[field] ?? null]));
+    if (set.sortOrder === null) set.sortOrder = now.sortOrder ?? 0;
+    statements.push(
+      db
+        .update(media)
+        .set(set)
+        .where(and(eq(media.id, path.slice(6)), eq(media.elementId, elementId), eq(media.companyId, companyId))),
+    );
+    applied[path] = { ...now, ...set };
+  }
+  return { statements, applied };
+}
 
 export interface NodePlan {
   statements: BatchStatement[];
@@ -99,9 +144,11 @@ export async function planNodeRestore(
     if (differs(current[path], target[path])) skipped.push({ path, reason });
   };
   for (const path of new Set([...Object.keys(current), ...Object.keys(target)])) {
-    if (KEPT(path))
-      keep(path, path.startsWith('media.') ? 'media files are not versioned' : 'moves are not undone by a restore');
+    if (KEPT(path)) keep(path, 'moves are not undone by a restore');
   }
+  const files = mediaRestore(db, companyId, element.id, current, target, keep);
+  statements.push(...files.statements);
+  Object.assign(applied, files.applied);
 
   const set: Record<string, Json> = {};
   for (const field of fieldsOf(element.kind)) {

@@ -49,8 +49,9 @@ async function resolveElement(db: Database, actor: Actor, input: RestoreInput, k
  * attribute values, classification and, for a master product, its placements and its
  * variants (each as it was at that moment; variants added since are deleted, variants deleted
  * since come back). One batch, itself recorded as new versions by the restorer (action
- * `restore`); fingerprints are refreshed after it. Media files, moves between departments or
- * parents and deleted attributes/categories are not restored; the answer lists them.
+ * `restore`); fingerprints are refreshed after it. Files still there get their order and
+ * metadata back; files deleted or uploaded since, moves between departments or parents and
+ * deleted attributes/categories are not restored; the answer lists them.
  */
 export async function restoreVersion(deps: { db: Database; files: R2Bucket }, actor: Actor, input: RestoreInput) {
   const { db } = deps;
