@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { migrate, run, startDevServer } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
 import { d1File, listSql, timeSql, type SqlCase } from './api-sql';
+import { apiSession, type Seeded, seedSynthetic } from './lib/session';
 
 const sizes = (argValue('--sizes', '1000,100000') ?? '').split(',').map(Number);
 const SAMPLES = Number(argValue('--samples', '30'));
@@ -30,15 +31,6 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-interface Seeded {
-  companyId: string;
-  departmentId: string;
-  catalogId: string;
-  email: string;
-  password: string;
-  masters: number;
-  variants: number;
-}
 interface Row {
   operation: string;
   p50: number;
@@ -52,24 +44,7 @@ async function seededState(masters: number): Promise<{ dir: string; seeded: Seed
   const record = join(dir, 'seed.json');
   if (STATE && existsSync(record))
     return { dir, seeded: JSON.parse(readFileSync(record, 'utf8')) as Seeded, keep: true };
-  await migrate(dir);
-  const out = await run('npm', [
-    'run',
-    '--silent',
-    'seed:synthetic',
-    '--',
-    '--products',
-    String(masters),
-    '--persist-to',
-    dir,
-  ]);
-  const seeded = JSON.parse(
-    out
-      .trim()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .at(-1)!,
-  ) as Seeded;
+  const seeded = await seedSynthetic(dir, masters);
   writeFileSync(record, JSON.stringify(seeded));
   return { dir, seeded, keep: Boolean(STATE) };
 }
@@ -83,27 +58,9 @@ async function benchSize(masters: number) {
     const rows: Row[] = [];
     const sqlCases: SqlCase[] = [];
     try {
-      const base = `${server.baseUrl}/api`;
-      const login = await fetch(`${base}/Account/Login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: seeded.email, password: seeded.password }),
-      });
-      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-      const get = async (path: string) => {
-        const res = await fetch(`${base}${path}`, { headers: { Cookie: cookie } });
-        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-        return res.json() as Promise<any>;
-      };
-      const post = async (path: string, body: unknown) => {
-        const res = await fetch(`${base}${path}`, {
-          method: 'POST',
-          headers: { Cookie: cookie, 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-        return res.json() as Promise<any>;
-      };
+      const { call } = await apiSession(server.baseUrl, seeded);
+      const get = (path: string) => call(path);
+      const post = (path: string, body: unknown) => call(path, body);
       for (let i = 0; i < 5; i++) await get('/Catalog/GetStats');
       const list = (query: string) => get(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&${query}`);
       const measure = async (

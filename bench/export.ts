@@ -22,6 +22,7 @@ import { migrate, run } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
+import { seedSynthetic, apiSession } from './lib/session';
 
 const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
 const formats = (argValue('--formats', 'BMEcat') ?? '').split(',');
@@ -67,43 +68,12 @@ async function benchSize(masters: number): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'pim-bench-export-'));
   const rows: Row[] = [];
   try {
-    await migrate(dir);
     process.stderr.write(`seeding ${masters} masters...\n`);
-    const out = await run('npm', [
-      'run',
-      '--silent',
-      'seed:synthetic',
-      '--',
-      '--products',
-      String(masters),
-      '--persist-to',
-      dir,
-    ]);
-    const seeded = JSON.parse(
-      out
-        .trim()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .at(-1)!,
-    );
+    const seeded = await seedSynthetic(dir, masters);
     const server = await startSnapshotServer(dir);
     try {
       const base = `${server.baseUrl}/api`;
-      const login = await fetch(`${base}/Account/Login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: seeded.email, password: seeded.password }),
-      });
-      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-      const call = async (path: string, body?: unknown) => {
-        const res = await fetch(`${base}${path}`, {
-          method: body ? 'POST' : 'GET',
-          headers: { Cookie: cookie, 'Content-Type': 'application/json' },
-          body: body ? JSON.stringify(body) : undefined,
-        });
-        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-        return res.json() as Promise<any>;
-      };
+      const { cookie, call } = await apiSession(server.baseUrl, seeded);
       const heap = await connectHeapProbe(server.inspectorPort);
       for (const format of formats) {
         const heapBefore = await heap.usedBytes();

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate, run, startDevServer, type DevServer } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
+import { apiSession, seedSynthetic } from './lib/session';
 
 const PRODUCTS = Number(argValue('--products', '1000'));
 const SAMPLES = Number(argValue('--samples', '60'));
@@ -34,24 +35,8 @@ interface Client {
 }
 
 async function client(server: DevServer, email: string, password: string): Promise<Client> {
-  const base = `${server.baseUrl}/api`;
-  const login = await fetch(`${base}/Account/Login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-  return {
-    async post(path, body) {
-      const res = await fetch(`${base}${path}`, {
-        method: 'POST',
-        headers: { Cookie: cookie, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-      return res.json();
-    },
-  };
+  const { call } = await apiSession(server.baseUrl, { email, password });
+  return { post: (path, body) => call(path, body) };
 }
 
 function sqliteFile(stateDir: string): string {
@@ -68,24 +53,7 @@ try {
   execFileSync('sh', ['-c', `mkdir -p ${baselineSrc} && git archive ${BASELINE} | tar -x -C ${baselineSrc}`]);
   symlinkSync(join(process.cwd(), 'node_modules'), join(baselineSrc, 'node_modules'));
   const seededDir = join(work, 'seeded');
-  await migrate(seededDir);
-  const out = await run('npm', [
-    'run',
-    '--silent',
-    'seed:synthetic',
-    '--',
-    '--products',
-    String(PRODUCTS),
-    '--persist-to',
-    seededDir,
-  ]);
-  const seeded = JSON.parse(
-    out
-      .trim()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .at(-1)!,
-  );
+  const seeded = await seedSynthetic(seededDir, PRODUCTS);
   const withDir = join(work, 'with');
   const withoutDir = join(work, 'without');
   cpSync(seededDir, withDir, { recursive: true });

@@ -7,6 +7,7 @@ import type { Bindings } from '../src/env';
 import { addConnection } from '../src/sync/connections';
 import { migrate, run } from '../scripts/lib/dev-server';
 import { LOCAL_DEV_VARS } from '../scripts/lib/dev-vars';
+import { seedSynthetic } from './lib/session';
 
 export const BENCH_KEY = { keyId: 'bench', secret: 'bench-connector-secret-1' };
 
@@ -16,31 +17,7 @@ export const PIM_VARS = Object.entries(LOCAL_DEV_VARS).flatMap(([name, value]) =
 /** A PIM state with a synthetic catalog of `masters` (scripts/seed-synthetic.ts). */
 export async function seedPim(masters: number) {
   const dir = mkdtempSync(join(tmpdir(), 'pim-bench-sync-'));
-  await migrate(dir);
-  const out = await run('npm', [
-    'run',
-    '--silent',
-    'seed:synthetic',
-    '--',
-    '--products',
-    String(masters),
-    '--persist-to',
-    dir,
-  ]);
-  const seeded = JSON.parse(
-    out
-      .trim()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .at(-1)!,
-  ) as {
-    companyId: string;
-    departmentId: string;
-    catalogId: string;
-    email: string;
-    password: string;
-    variants: number;
-  };
+  const seeded = await seedSynthetic(dir, masters);
   return { dir, seeded };
 }
 

@@ -17,6 +17,7 @@ import { signRequest } from '../src/sync/protocol/signing';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
 import { addBenchConnection, BENCH_KEY, PIM_VARS, seedConnector, seedPim } from './sync-setup';
+import { apiSession } from './lib/session';
 
 const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
 
@@ -54,21 +55,7 @@ async function benchSize(masters: number): Promise<Row[]> {
     const server = await startSnapshotServer(dir, PIM_VARS);
     try {
       const base = `${server.baseUrl}/api`;
-      const login = await fetch(`${base}/Account/Login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: seeded.email, password: seeded.password }),
-      });
-      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-      const call = async (path: string, body?: unknown) => {
-        const res = await fetch(`${base}${path}`, {
-          method: body ? 'POST' : 'GET',
-          headers: { Cookie: cookie, 'Content-Type': 'application/json' },
-          body: body ? JSON.stringify(body) : undefined,
-        });
-        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-        return res.json() as Promise<any>;
-      };
+      const { cookie, call } = await apiSession(server.baseUrl, seeded);
       const heap = await connectHeapProbe(server.inspectorPort);
       const runSync = async (name: string, expect: Record<string, number>) => {
         const heapBefore = await heap.usedBytes();

@@ -18,6 +18,7 @@ import type { Browser } from 'playwright-core';
 import { migrate, run, startDevServer } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
 import { launchChromium } from '../test/e2e/web-browser';
+import { type Seeded, seedSynthetic } from './lib/session';
 
 const sizes = (argValue('--sizes', '100000') ?? '').split(',').map(Number);
 const SAMPLES = Number(argValue('--samples', '5'));
@@ -34,35 +35,10 @@ function buildJsGzip(): { total: number; files: Map<string, number> } {
   return { total: [...files.values()].reduce((a, b) => a + b, 0), files };
 }
 
-interface Seeded {
-  catalogId: string;
-  email: string;
-  password: string;
-  masters: number;
-  variants: number;
-}
-
 async function measureSize(browser: Browser, masters: number, gzipOf: Map<string, number>) {
   const dir = mkdtempSync(join(tmpdir(), 'pim-bench-web-'));
   try {
-    await migrate(dir);
-    const out = await run('npm', [
-      'run',
-      '--silent',
-      'seed:synthetic',
-      '--',
-      '--products',
-      String(masters),
-      '--persist-to',
-      dir,
-    ]);
-    const seeded = JSON.parse(
-      out
-        .trim()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .at(-1)!,
-    ) as Seeded;
+    const seeded = await seedSynthetic(dir, masters);
     const server = await startDevServer(dir);
     try {
       const login = await fetch(`${server.baseUrl}/api/Account/Login`, {

@@ -1,0 +1,64 @@
+import { migrate, run } from '../../scripts/lib/dev-server';
+
+/** What scripts/seed-synthetic.ts prints about the state it made (its last JSON line). */
+export interface Seeded {
+  companyId: string;
+  departmentId: string;
+  catalogId: string;
+  email: string;
+  password: string;
+  masters: number;
+  variants: number;
+}
+
+/** Migrates a fresh state directory and seeds a synthetic catalog of `masters` master products into it. */
+export async function seedSynthetic(dir: string, masters: number): Promise<Seeded> {
+  await migrate(dir);
+  const out = await run('npm', [
+    'run',
+    '--silent',
+    'seed:synthetic',
+    '--',
+    '--products',
+    String(masters),
+    '--persist-to',
+    dir,
+  ]);
+  const last = out
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .at(-1);
+  if (!last) throw new Error(`seed:synthetic printed no result:\n${out}`);
+  return JSON.parse(last) as Seeded;
+}
+
+/** Signs in at `baseUrl` and returns the session cookie pair (`Service.Cookie=...`). */
+export async function login(baseUrl: string, account: { email: string; password: string }): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/Account/Login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: account.email, password: account.password }),
+  });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0];
+  if (res.status !== 200 || !cookie) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  return cookie;
+}
+
+/** A JSON call with the session: GET without a body, POST with one; anything but 200 throws. */
+export type ApiCall = (path: string, body?: unknown) => Promise<any>;
+
+/** Signs in and returns a caller for `${baseUrl}/api` paths such as `/Catalog/GetProducts?...`. */
+export async function apiSession(baseUrl: string, account: { email: string; password: string }) {
+  const cookie = await login(baseUrl, account);
+  const call: ApiCall = async (path, body) => {
+    const res = await fetch(`${baseUrl}/api${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  return { cookie, call };
+}
