@@ -44,7 +44,6 @@ const MEDIA_RESTORED = ['sortOrder', 'purpose', 'description'] as const;
  */
 function mediaRestore(
   db: Database,
-  companyId: string,
   elementId: string,
   current: Snapshot,
   target: Snapshot,
@@ -71,7 +70,8 @@ function mediaRestore(
       db
         .update(media)
         .set(set)
-        .where(and(eq(media.id, path.slice(6)), eq(media.elementId, elementId), eq(media.companyId, companyId))),
+        // The element is the tenant's (checked before the restore); media rows are scoped by it.
+        .where(and(eq(media.id, path.slice(6)), eq(media.elementId, elementId))),
     );
     applied[path] = { ...now, ...set };
   }
@@ -146,7 +146,7 @@ export async function planNodeRestore(
   for (const path of new Set([...Object.keys(current), ...Object.keys(target)])) {
     if (KEPT(path)) keep(path, 'moves are not undone by a restore');
   }
-  const files = mediaRestore(db, companyId, element.id, current, target, keep);
+  const files = mediaRestore(db, element.id, current, target, keep);
   statements.push(...files.statements);
   Object.assign(applied, files.applied);
 
