@@ -8,10 +8,21 @@ import { freePort, run, startDevServer } from '../scripts/lib/dev-server';
  * reloads the Worker when a watched file changes, and a reload in the middle of a 100,000-
  * product export would abort it. The snapshot keeps the measured code fixed.
  */
-export async function startSnapshotServer(persistTo: string, extraArgs: string[] = []) {
+export async function startSnapshotServer(
+  persistTo: string,
+  extraArgs: string[] = [],
+  options: { config?: string; entries?: string[] } = {},
+) {
   const root = process.cwd();
   const snapshot = mkdtempSync(join(tmpdir(), 'pim-bench-src-'));
-  for (const entry of ['src', 'migrations', 'wrangler.toml', 'package.json', 'tsconfig.json'])
+  for (const entry of [
+    'src',
+    'migrations',
+    'wrangler.toml',
+    'package.json',
+    'tsconfig.json',
+    ...(options.entries ?? []),
+  ])
     cpSync(join(root, entry), join(snapshot, entry), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(snapshot, 'node_modules'));
   // wrangler refuses to start without wrangler.toml's [assets] directory (a fresh clone has no build).
@@ -20,7 +31,12 @@ export async function startSnapshotServer(persistTo: string, extraArgs: string[]
   const inspectorPort = await freePort();
   const server = await startDevServer(persistTo, {
     cwd: snapshot,
-    args: ['--inspector-port', String(inspectorPort), ...extraArgs],
+    args: [
+      ...(options.config ? ['--config', options.config] : []),
+      '--inspector-port',
+      String(inspectorPort),
+      ...extraArgs,
+    ],
   });
   const child = server.child;
   return {

@@ -7,12 +7,20 @@
  * StartSync to `succeeded`; the PIM Worker's JS heap is sampled through the V8 inspector.
  * Checks after each run: the report's counts, and the shop's /status managed count.
  *
+ * Both Workers run from a snapshot of the source tree (a file saved meanwhile reloads neither).
+ * The CPU seconds of each Worker's workerd process (the isolate with its local D1/R2/Queues)
+ * are printed too: they measure the work whatever share of the machine the run got.
+ *
  *   npm run bench:sync                       # 10,000 and 100,000 masters
  *   npm run bench:sync -- --sizes 1000
+ *   npm run bench:sync -- --sizes 10000 --profile            # where each Worker's thread spent its time
+ *   npm run bench:sync -- --sizes 10000 --seed-cache .bench  # seed once, reuse a copy next time
  */
-import { rmSync } from 'node:fs';
-import { startDevServer } from '../scripts/lib/dev-server';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { argValue } from '../scripts/lib/platform';
+import { summariseProfile } from './cpu-profile';
 import { signRequest } from '../src/sync/protocol/signing';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
@@ -20,6 +28,30 @@ import { addBenchConnection, BENCH_KEY, PIM_VARS, seedConnector, seedPim } from 
 import { apiSession } from './lib/session';
 
 const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
+const profile = process.argv.includes('--profile');
+const seedCache = argValue('--seed-cache');
+
+/** A seeded PIM state: from `--seed-cache` when it holds one of this size, else seeded (and cached). */
+async function seededPim(masters: number) {
+  const cached = seedCache ? resolve(seedCache, `sync-seed-${masters}`) : null;
+  if (cached && existsSync(join(cached, 'seeded.json'))) {
+    const dir = mkdtempSync(join(tmpdir(), 'pim-bench-sync-'));
+    cpSync(join(cached, 'state'), dir, { recursive: true });
+    return {
+      dir,
+      seeded: JSON.parse(readFileSync(join(cached, 'seeded.json'), 'utf8')) as Awaited<
+        ReturnType<typeof seedPim>
+      >['seeded'],
+    };
+  }
+  const fresh = await seedPim(masters);
+  if (cached) {
+    mkdirSync(cached, { recursive: true });
+    cpSync(fresh.dir, join(cached, 'state'), { recursive: true });
+    writeFileSync(join(cached, 'seeded.json'), JSON.stringify(fresh.seeded));
+  }
+  return fresh;
+}
 
 interface Row {
   masters: number;
@@ -29,6 +61,8 @@ interface Row {
   report: string;
   heapBeforeMiB: number;
   heapPeakMiB: number;
+  pimCpu: number;
+  connectorCpu: number;
 }
 
 async function connectorStatus(baseUrl: string) {
@@ -39,16 +73,13 @@ async function connectorStatus(baseUrl: string) {
 
 async function benchSize(masters: number): Promise<Row[]> {
   process.stderr.write(`seeding ${masters} masters...\n`);
-  const { dir, seeded } = await seedPim(masters);
+  const { dir, seeded } = await seededPim(masters);
   const connectorDir = await seedConnector();
-  const connector = await startDevServer(connectorDir, {
-    args: [
-      '--config',
-      'connector/wrangler.toml',
-      '--var',
-      `CONNECTOR_KEYS:${JSON.stringify({ [BENCH_KEY.keyId]: BENCH_KEY.secret })}`,
-    ],
-  });
+  const connector = await startSnapshotServer(
+    connectorDir,
+    ['--var', `CONNECTOR_KEYS:${JSON.stringify({ [BENCH_KEY.keyId]: BENCH_KEY.secret })}`],
+    { config: 'connector/wrangler.toml', entries: ['connector'] },
+  );
   const rows: Row[] = [];
   try {
     const connectionId = await addBenchConnection(dir, seeded, connector.baseUrl);
@@ -57,8 +88,11 @@ async function benchSize(masters: number): Promise<Row[]> {
       const base = `${server.baseUrl}/api`;
       const { cookie, call } = await apiSession(server.baseUrl, seeded);
       const heap = await connectHeapProbe(server.inspectorPort);
+      const shopProbe = await connectHeapProbe(connector.inspectorPort);
       const runSync = async (name: string, expect: Record<string, number>) => {
         const heapBefore = await heap.usedBytes();
+        if (profile) await Promise.all([heap.startProfile(), shopProbe.startProfile()]);
+        const cpuBefore = [server.cpuSeconds(), connector.cpuSeconds()];
         heap.start(200);
         const started = performance.now();
         const { jobId } = await call('/Sync/StartSync', { departmentId: seeded.departmentId, connectionId });
@@ -69,6 +103,26 @@ async function benchSize(masters: number): Promise<Row[]> {
         } while (job.state === 'queued' || job.state === 'running');
         const seconds = (performance.now() - started) / 1000;
         const heapPeak = Math.max(heap.stop(), heapBefore);
+        const pimCpu = server.cpuSeconds() - cpuBefore[0]!;
+        const connectorCpu = connector.cpuSeconds() - cpuBefore[1]!;
+        if (profile) {
+          for (const [worker, probe] of [
+            ['PIM', heap],
+            ['connector', shopProbe],
+          ] as const) {
+            const cpuProfile = await probe.stopProfile();
+            process.stderr.write(`${name}, ${worker} Worker ${summariseProfile(cpuProfile)}\n`);
+            // --profile-dir keeps the .cpuprofile files (Chrome DevTools opens them).
+            const keep = argValue('--profile-dir');
+            if (keep) {
+              mkdirSync(keep, { recursive: true });
+              writeFileSync(
+                join(keep, `${masters}-${name.replace(/\W+/g, '-')}-${worker}.cpuprofile`),
+                JSON.stringify(cpuProfile),
+              );
+            }
+          }
+        }
         if (job.state !== 'succeeded') throw new Error(`${name} sync ${job.state}: ${job.error}`);
         const r = job.result.report;
         for (const [key, value] of Object.entries(expect))
@@ -85,8 +139,12 @@ async function benchSize(masters: number): Promise<Row[]> {
           report: `${r.created} created, ${r.updated} updated, ${r.skipped} skipped, ${r.batches.sent} batches`,
           heapBeforeMiB: heapBefore / 2 ** 20,
           heapPeakMiB: heapPeak / 2 ** 20,
+          pimCpu,
+          connectorCpu,
         });
-        process.stderr.write(`  ${name}: ${seconds.toFixed(1)} s\n`);
+        process.stderr.write(
+          `  ${name}: ${seconds.toFixed(1)} s (CPU: PIM ${pimCpu.toFixed(1)} s, connector ${connectorCpu.toFixed(1)} s)\n`,
+        );
       };
       await runSync('initial', { created: masters, quarantinedCount: 0 });
       await runSync('no-op', { skipped: masters, updated: 0, created: 0 });
@@ -116,6 +174,7 @@ async function benchSize(masters: number): Promise<Row[]> {
       }
       await runSync('1 % changed', { updated: targets.length, skipped: masters - targets.length });
       heap.close();
+      shopProbe.close();
     } finally {
       server.stop();
     }
@@ -127,12 +186,20 @@ async function benchSize(masters: number): Promise<Row[]> {
   return rows;
 }
 
+// --seed-only (with --seed-cache): fill the cache ahead of a later run, measure nothing.
+if (process.argv.includes('--seed-only')) {
+  if (!seedCache) throw new Error('--seed-only needs --seed-cache DIR');
+  for (const size of sizes) rmSync((await seededPim(size)).dir, { recursive: true, force: true });
+  process.exit(0);
+}
 const rows: Row[] = [];
 for (const size of sizes) rows.push(...(await benchSize(size)));
-console.log('| masters | products (with variants) | run | time | report | PIM Worker JS heap before → peak |');
-console.log('|---:|---:|---|---:|---|---:|');
+console.log(
+  '| masters | products (with variants) | run | time | CPU: PIM / connector | report | PIM Worker JS heap before → peak |',
+);
+console.log('|---:|---:|---|---:|---:|---|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.masters.toLocaleString('en')} | ${r.products.toLocaleString('en')} | ${r.run} | ${r.seconds.toFixed(1)} s | ${r.report} | ${r.heapBeforeMiB.toFixed(0)} → ${r.heapPeakMiB.toFixed(0)} MiB |`,
+    `| ${r.masters.toLocaleString('en')} | ${r.products.toLocaleString('en')} | ${r.run} | ${r.seconds.toFixed(1)} s | ${r.pimCpu.toFixed(1)} s / ${r.connectorCpu.toFixed(1)} s | ${r.report} | ${r.heapBeforeMiB.toFixed(0)} → ${r.heapPeakMiB.toFixed(0)} MiB |`,
   );
 }

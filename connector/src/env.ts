@@ -27,6 +27,8 @@ export interface ConnectorEnv {
     store: ShopStore;
     /** The exact request body bytes the signature was checked against. */
     body: Uint8Array;
+    /** Hex SHA-256 of `body` (signed, and the replay check of a batchId). */
+    bodySha256: string;
     keyId: string;
   };
 }

@@ -43,6 +43,25 @@ describe('POST /upsert', () => {
     });
   });
 
+  it('stores a product too large for the rows shared in one JSON parameter next to small ones, data as sent', async () => {
+    const p = uniquePrefix();
+    // 40 values of 30,000 characters: its row alone passes MAX_JSON_PARAM_CHARS (900,000).
+    const values = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`long_${i}`, `"x\\${i}`.padEnd(30_000, 'a')]),
+    );
+    const response = await upsert([create(`${p}1`), create(`${p}2`, 'big', { values }), create(`${p}3`)]);
+    expect(response.status).toBe(200);
+    expect((await productRows(p)).map((r) => [r.sku, r.active, r.fingerprint])).toEqual([
+      [`${p}1`, 1, `fp-${p}1`],
+      [`${p}2`, 1, 'big'],
+      [`${p}3`, 1, `fp-${p}3`],
+    ]);
+    const data = await env.DB.prepare('SELECT data FROM products WHERE sku = ?1')
+      .bind(`${p}2`)
+      .first<{ data: string }>();
+    expect(JSON.parse(data!.data).values).toEqual(values);
+  });
+
   it('reactivates a deactivated managed product on create', async () => {
     const p = uniquePrefix();
     await upsert([create(`${p}1`)]);

@@ -2,12 +2,29 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import { drizzle } from 'drizzle-orm/d1';
 import * as schema from './schema';
 
-/** A drizzle handle over one D1 binding; made per request (or per queue batch), never module-global. */
-export function createDb(d1: D1Database) {
+function newDb(d1: D1Database) {
   return drizzle(d1, { schema });
 }
 
-export type Database = ReturnType<typeof createDb>;
+export type Database = ReturnType<typeof newDb>;
+
+/**
+ * Handles already made, per D1 binding. Making one walks the whole schema for the relational
+ * query config (drizzle's extractTablesRelationalConfig), which cost each request more CPU than
+ * a typical query (bench:sync --profile); a handle holds nothing but the binding and that
+ * config, so the isolate keeps one per binding object and a new binding gets its own.
+ */
+const handles = new WeakMap<D1Database, Database>();
+
+/** The drizzle handle over one D1 binding (requests and queue batches get theirs from here). */
+export function createDb(d1: D1Database): Database {
+  let db = handles.get(d1);
+  if (!db) {
+    db = newDb(d1);
+    handles.set(d1, db);
+  }
+  return db;
+}
 
 /** D1 allows at most 100 bound parameters per statement. */
 const D1_MAX_PARAMS = 100;

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { verifyRequest, type ConnectorKeys } from '../../../src/sync/protocol/signing';
+import { bodyHash, verifyRequestHash, type ConnectorKeys } from '../../../src/sync/protocol/signing';
 import type { ConnectorEnv } from '../env';
 import { ConnectorError } from './connector-error';
 
@@ -25,15 +25,17 @@ export function connectorKeys(source: string | undefined): ConnectorKeys {
 
 /**
  * Every request must be signed by the PIM (docs/sync.md, "Connector protocol"). The body is
- * read once here, hashed for the signature and kept for the route, so the route parses the
- * exact bytes that were signed.
+ * read once here, hashed for the signature and kept (bytes and hash) for the route, so the
+ * route parses the exact bytes that were signed and never hashes them again.
  */
 export const requireSignature = createMiddleware<ConnectorEnv>(async (c, next) => {
   const keys = connectorKeys(c.env.CONNECTOR_KEYS);
   const body = new Uint8Array(await c.req.arrayBuffer());
-  const result = await verifyRequest(c.req.raw, body, keys);
+  const bodySha256 = await bodyHash(body);
+  const result = await verifyRequestHash(c.req.raw, bodySha256, keys);
   if (!result.ok) throw new ConnectorError('unauthorized', result.error, {}, { 'WWW-Authenticate': 'PIM-HMAC-SHA256' });
   c.set('body', body);
+  c.set('bodySha256', bodySha256);
   c.set('keyId', result.keyId);
   await next();
 });

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyHash } from '../../../src/sync/protocol/signing';
 import { IDEMPOTENT_REPLAY_HEADER, upsertRequestSchema } from '../../../src/sync/protocol/wire';
 import type { ConnectorEnv } from '../env';
 import { ConnectorError } from '../http/connector-error';
@@ -33,7 +32,7 @@ export const upsertRoutes = new Hono<ConnectorEnv>().post('/upsert', async (c) =
     batchId: envelope.batchId,
     dryRun: envelope.dryRun ?? false,
     records: envelope.records,
-    bodySha256: await bodyHash(body),
+    bodySha256: c.get('bodySha256'),
   };
   const outcome = await upsertGate.run(async () => {
     try {

@@ -102,6 +102,19 @@ export async function verifyRequest(
   keys: ConnectorKeys,
   now = Math.floor(Date.now() / 1000),
 ): Promise<VerifyResult> {
+  return verifyRequestHash(request, await bodyHash(bodyBytes), keys, now);
+}
+
+/**
+ * `verifyRequest` for a body whose SHA-256 (`bodyHash`) the caller already has: the connector
+ * hashes an /upsert body once, for the signature and for its batch replay check.
+ */
+export async function verifyRequestHash(
+  request: Request,
+  bodySha256: string,
+  keys: ConnectorKeys,
+  now = Math.floor(Date.now() / 1000),
+): Promise<VerifyResult> {
   const keyId = request.headers.get(KEY_ID_HEADER);
   const timestampText = request.headers.get(TIMESTAMP_HEADER);
   const signature = request.headers.get(SIGNATURE_HEADER);
@@ -112,7 +125,7 @@ export async function verifyRequest(
   const match = /^v1=([0-9a-f]{64})$/.exec(signature);
   const secret = Object.hasOwn(keys, keyId) ? keys[keyId] : undefined;
   if (!match || !secret) return { ok: false, error: 'invalid request signature' };
-  const message = stringToSign(request.method, pathWithQueryOf(request.url), timestamp, await bodyHash(bodyBytes));
+  const message = stringToSign(request.method, pathWithQueryOf(request.url), timestamp, bodySha256);
   const expected = new Uint8Array(await hmac(secret, message));
   return timingSafeEqual(expected, hexToBytes(match[1]!))
     ? { ok: true, keyId }
