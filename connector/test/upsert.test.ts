@@ -43,9 +43,9 @@ describe('POST /upsert', () => {
     });
   });
 
-  it('stores a product too large for the rows shared in one JSON parameter next to small ones, data as sent', async () => {
+  it('stores a product of over a million characters next to small ones, its data as sent', async () => {
     const p = uniquePrefix();
-    // 40 values of 30,000 characters: its row alone passes MAX_JSON_PARAM_CHARS (900,000).
+    // 40 values of 30,000 characters (with quotes and backslashes to escape).
     const values = Object.fromEntries(
       Array.from({ length: 40 }, (_, i) => [`long_${i}`, `"x\\${i}`.padEnd(30_000, 'a')]),
     );

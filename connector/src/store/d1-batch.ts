@@ -1,29 +1,25 @@
 import type { BatchToApply } from './shop-store';
-import { jsonChunks, jsonTextChunks, MAX_JSON_PARAM_CHARS } from './json-chunks';
+import { jsonChunks } from './json-chunks';
 
-/**
- * Creates and updates of a batch: the rows travel as JSON arrays in one parameter read with
- * `json_each` (`jsonChunks`), so 1000 records take a few statements instead of one per 11 rows
- * (D1's 100 bound parameters). `data` is the product's JSON text, stored as sent.
- */
-const PRODUCT_UPSERT_HEAD = `
-INSERT INTO products (sku, managed, active, fingerprint, name, status, manufacturer_id, unit_id, tax_id, price, data, created_at, updated_at)`;
-const PRODUCT_UPSERT_TAIL = `
+/** Columns bound per product row; rows per statement stay under D1's 100 bound parameters. */
+const PRODUCT_COLUMNS = 9;
+const ROWS_PER_STATEMENT = Math.floor(100 / PRODUCT_COLUMNS);
+
+function upsertProductsSql(rows: number): string {
+  const values = Array.from({ length: rows }, (_, r) => {
+    const p = (c: number) => `?${r * PRODUCT_COLUMNS + c + 1}`;
+    return `(${p(0)}, 1, 1, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+  }).join(',\n');
+  return `
+INSERT INTO products (sku, managed, active, fingerprint, name, status, manufacturer_id, unit_id, tax_id, price, data, created_at, updated_at)
+VALUES ${values}
 ON CONFLICT (sku) DO UPDATE SET
   active = 1, fingerprint = excluded.fingerprint, name = excluded.name, status = excluded.status,
   manufacturer_id = excluded.manufacturer_id, unit_id = excluded.unit_id, tax_id = excluded.tax_id,
   price = excluded.price, data = excluded.data, updated_at = excluded.updated_at
 WHERE products.managed = 1`;
-const UPSERT_PRODUCTS = `${PRODUCT_UPSERT_HEAD}
-SELECT r.value ->> 0, 1, 1, r.value ->> 1, r.value ->> 2, r.value ->> 3, r.value ->> 4, r.value ->> 5, r.value ->> 6,
-  r.value ->> 7, r.value ->> 8, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-FROM json_each(?1) AS r WHERE true${PRODUCT_UPSERT_TAIL}`;
-/**
- * One product whose row would not fit a JSON parameter (its `data` escaped inside the array
- * could pass D1's 2 MB per value): bound column by column, `data` as its own value.
- */
-const UPSERT_PRODUCT = `${PRODUCT_UPSERT_HEAD}
-VALUES (?1, 1, 1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))${PRODUCT_UPSERT_TAIL}`;
+}
+
 const DEACTIVATE_PRODUCTS = `
 UPDATE products SET active = 0, updated_at = ?2
 WHERE managed = 1 AND sku IN (SELECT value FROM json_each(?1))`;
@@ -67,13 +63,10 @@ export function batchStatements(db: D1Database, batch: BatchToApply): D1Prepared
     const p = r.product;
     return [[r.sku, r.fingerprint, p.name, p.status, p.manufacturerId, p.unitId, p.taxId, p.price, JSON.stringify(p)]];
   });
-  const fitting: string[] = [];
-  for (const row of rows) {
-    const text = JSON.stringify(row);
-    if (text.length <= MAX_JSON_PARAM_CHARS) fitting.push(text);
-    else statements.push(db.prepare(UPSERT_PRODUCT).bind(...row));
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+    statements.push(db.prepare(upsertProductsSql(chunk.length)).bind(...chunk.flat()));
   }
-  for (const chunk of jsonTextChunks(fitting)) statements.push(db.prepare(UPSERT_PRODUCTS).bind(chunk));
   const deactivations = batch.records.filter((r) => r.op === 'deactivate').map((r) => r.sku);
   for (const chunk of jsonChunks(deactivations)) statements.push(db.prepare(DEACTIVATE_PRODUCTS).bind(chunk, now));
   // Images to (re)queue and images only referenced again go in separate statements so that a

@@ -8,18 +8,11 @@ const MAX_JSON_PARAM_CHARS = 900_000;
 
 /** Splits items into JSON array texts of at most `maxChars` characters each (one item may exceed it alone). */
 export function jsonChunks<T>(items: readonly T[], maxChars = MAX_JSON_PARAM_CHARS): string[] {
-  return jsonTextChunks(
-    items.map((item) => JSON.stringify(item)),
-    maxChars,
-  );
-}
-
-/** `jsonChunks` of items already serialised (each a JSON text). */
-export function jsonTextChunks(texts: readonly string[], maxChars = MAX_JSON_PARAM_CHARS): string[] {
   const chunks: string[] = [];
   let parts: string[] = [];
   let size = 2;
-  for (const text of texts) {
+  for (const item of items) {
+    const text = JSON.stringify(item);
     if (parts.length > 0 && size + text.length + 1 > maxChars) {
       chunks.push(`[${parts.join(',')}]`);
       parts = [];
