@@ -81,6 +81,30 @@ export async function startSnapshotServer(
       }
       return ticks / 100;
     },
+    /**
+     * CPU seconds per thread of the same workerd process, by thread name and id: the
+     * Worker's JS thread apart from the threads of local D1 (SQLite) and R2.
+     */
+    cpuSecondsByThread(): Map<string, number> {
+      const out = new Map<string, number>();
+      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          if (Number(fields[2]) !== child.pid || !stat.includes('(workerd)')) continue;
+          if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--inspector-addr')) continue;
+          for (const tid of readdirSync(`/proc/${pid}/task`)) {
+            const t = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+            const name = t.slice(t.indexOf('(') + 1, t.lastIndexOf(')'));
+            const f = t.slice(t.lastIndexOf(')') + 2).split(' ');
+            out.set(`${name}#${tid}`, (Number(f[11]) + Number(f[12])) / 100);
+          }
+        } catch {
+          // The process or thread ended between listing and reading.
+        }
+      }
+      return out;
+    },
     stop() {
       server.stop();
       rmSync(snapshot, { recursive: true, force: true });

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { migrate, run } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
-import { summariseProfile } from './cpu-profile';
+import { inclusiveShares, summariseProfile } from './cpu-profile';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
 import { seedSynthetic, apiSession } from './lib/session';
@@ -30,6 +30,24 @@ import { seedSynthetic, apiSession } from './lib/session';
 const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
 const formats = (argValue('--formats', 'BMEcat,CSV') ?? '').split(',');
 const profile = process.argv.includes('--profile');
+/** Functions whose inclusive time `--profile` prints: the import's passes and its main costs. */
+const PHASES = [
+  'validatePhase',
+  'readProductsPhase',
+  'readXmlRecords',
+  'readCsvRecords',
+  'readTextChunks',
+  'items',
+  'productOf',
+  'csvProductOf',
+  'upsertRecords',
+  'resolveRecord',
+  'fingerprintsAfter',
+  'historyStatements',
+  'jsonInsert',
+  'runBatch',
+  'placementsOf',
+];
 const SINGLE_UPLOAD_MAX = 90 * 1024 * 1024;
 
 interface Row {
@@ -125,6 +143,7 @@ async function benchSize(masters: number): Promise<Row[]> {
         heap.start(200);
         if (profile) await heap.startProfile();
         const cpuBefore = server.cpuSeconds();
+        const threadsBefore = server.cpuSecondsByThread();
         const started = performance.now();
         const job = await waitForJob(
           call,
@@ -138,8 +157,18 @@ async function benchSize(masters: number): Promise<Row[]> {
         );
         const seconds = (performance.now() - started) / 1000;
         const cpuSeconds = server.cpuSeconds() - cpuBefore;
+        const threads = [...server.cpuSecondsByThread()]
+          .map(([thread, s]) => [thread, s - (threadsBefore.get(thread) ?? 0)] as const)
+          .filter(([, s]) => s >= 0.05)
+          .sort((a, b) => b[1] - a[1]);
+        process.stderr.write(
+          `  ${format}: workerd CPU by thread: ${threads.map(([t, s]) => `${t} ${s.toFixed(1)} s`).join(', ')}\n`,
+        );
         const heapPeak = Math.max(heap.stop(), heapBefore);
-        if (profile) process.stderr.write(`${format}: ${summariseProfile(await heap.stopProfile())}\n`);
+        if (profile) {
+          const recorded = await heap.stopProfile();
+          process.stderr.write(`${format}: ${summariseProfile(recorded)}\n${inclusiveShares(recorded, PHASES)}\n`);
+        }
         if (job.state !== 'succeeded') throw new Error(`import ${format}: ${job.state} ${job.error}`);
         const expected = masters + seeded.variants;
         if (job.summary.created !== expected || job.summary.rejected !== 0)

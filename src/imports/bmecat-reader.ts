@@ -50,6 +50,7 @@ export async function* readXmlRecords(
   key: string,
   from: XmlResumePoint,
   encoding: TextEncodingName,
+  options: { shallow?: ReadonlySet<string> } = {},
 ): AsyncGenerator<XmlRecord> {
   const parser = new SaxesParser({ position: true });
   const prefix = from.open.map((name) => `<${name}>`).join('');
@@ -58,6 +59,8 @@ export async function* readXmlRecords(
   const building: XmlNode[] = [];
   const ready: XmlRecord[] = [];
   let ordinal = from.ordinal;
+  // A record in `options.shallow` is read without its subtree (the validation pass only counts products).
+  let shallow: { node: XmlNode; depth: number } | null = null;
   // The chunk being parsed: stream position and byte offset of its start, for position → byte offset.
   let chunk = { text: '', streamStart: 0, byteStart: 0 };
   let measured = { index: 0, bytes: 0 };
@@ -74,12 +77,17 @@ export async function* readXmlRecords(
     return chunk.byteStart + measured.bytes;
   };
 
-  parser.on('opentag', (tag) => {
+  parser.on('opentag', function onOpenTag(tag) {
     const name = localName(tag.name);
     const line = parser.line + lineBase;
     if (stack.length === 0 && name !== 'BMECAT')
       throw new ImportFileError(`line ${line}: the root element is ${name}, not BMECAT`);
     stack.push(name);
+    if (shallow) return;
+    if (building.length === 0 && options.shallow?.has(name) && RECORDS.has(name)) {
+      shallow = { node: { name, attrs: {}, text: '', children: [], line }, depth: stack.length };
+      return;
+    }
     if (building.length > 0 || RECORDS.has(name)) {
       const node: XmlNode = {
         name,
@@ -92,7 +100,7 @@ export async function* readXmlRecords(
       building.push(node);
     }
   });
-  parser.on('text', (text) => {
+  parser.on('text', function onText(text) {
     const node = building.at(-1);
     if (node) node.text += text;
   });
@@ -100,20 +108,29 @@ export async function* readXmlRecords(
     const node = building.at(-1);
     if (node) node.text += text;
   });
-  parser.on('closetag', () => {
+  const emit = (node: XmlNode) => {
+    ordinal++;
+    ready.push({
+      node,
+      path: `/${[...stack, node.name].join('/')}`,
+      ordinal,
+      after: { offset: byteOffsetAt(parser.position), line: parser.line + lineBase, open: [...stack], ordinal },
+    });
+  };
+  parser.on('closetag', function onCloseTag() {
+    if (shallow) {
+      const depth = stack.length;
+      stack.pop();
+      if (depth === shallow.depth) {
+        emit(shallow.node);
+        shallow = null;
+      }
+      return;
+    }
     stack.pop();
     const node = building.pop();
-    if (node && building.length === 0) {
-      ordinal++;
-      ready.push({
-        node,
-        path: `/${[...stack, node.name].join('/')}`,
-        ordinal,
-        after: { offset: byteOffsetAt(parser.position), line: parser.line + lineBase, open: [...stack], ordinal },
-      });
-    }
+    if (node && building.length === 0) emit(node);
   });
-
   const feed = (text: string) => {
     try {
       parser.write(text);

@@ -28,6 +28,9 @@ export type Item =
       entry: { sku: string; groupId: string } | null;
     };
 
+/** Read without their subtrees by the validation pass (it only counts them). */
+const PRODUCT_RECORDS: ReadonlySet<string> = new Set(['PRODUCT', 'ARTICLE']);
+
 /** A product the validation pass only counts: turning it into a record is the write pass's work. */
 const UNREAD = { sku: null, record: null, problem: null, skipped: [], categoryPaths: undefined };
 
@@ -53,7 +56,8 @@ export async function* items(
     }
     return;
   }
-  for await (const r of readXmlRecords(run.files, run.key, at as XmlResumePoint, run.cp.encoding)) {
+  const options = readProducts ? {} : { shallow: PRODUCT_RECORDS };
+  for await (const r of readXmlRecords(run.files, run.key, at as XmlResumePoint, run.cp.encoding, options)) {
     const location = `line ${r.node.line}: ${r.path}`;
     if (r.node.name === 'CATALOG_STRUCTURE')
       yield { kind: 'group', seq: r.ordinal, after: r.after, group: groupOf(r.node) };
