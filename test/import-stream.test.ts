@@ -12,6 +12,7 @@ import {
   runImportToEnd,
 } from './helpers/import-fixtures';
 import { SUPPLIER_2005 } from './fixtures/supplier-2005';
+import { readXmlRecords, XML_START } from '../src/imports/bmecat-reader';
 
 /** The real bucket, except that object bodies arrive in pieces of 1 to 7 bytes (cutting UTF-8 characters, CRLFs and quotes). */
 function tinyChunks(): R2Bucket {
@@ -145,5 +146,42 @@ describe('the streaming readers across chunk and slice boundaries', () => {
       const { getProduct } = await import('../src/catalog/product-queries');
       expect((await getProduct(db(), session.tenant, product!.id)).values[0]?.value ?? null).toBe(expected);
     }
+  });
+});
+
+describe('the validation pass reads products without their trees', () => {
+  const SHALLOW = new Set(['PRODUCT', 'ARTICLE']);
+  const read = async (text: string, options: { shallow?: ReadonlySet<string> }, files: R2Bucket = env.FILES) => {
+    const key = `test/shallow/${crypto.randomUUID()}`;
+    await env.FILES.put(key, text);
+    const out = [];
+    for await (const r of readXmlRecords(files, key, XML_START, 'utf-8', options))
+      out.push({
+        name: r.node.name,
+        line: r.node.line,
+        path: r.path,
+        ordinal: r.ordinal,
+        after: r.after,
+        children: r.node.children.length,
+      });
+    return out;
+  };
+
+  it("gives every record the same position, path and resume point as a full read, without the products' children", async () => {
+    const full = await read(SUPPLIER_2005, {});
+    const shallow = await read(SUPPLIER_2005, { shallow: SHALLOW }, tinyChunks());
+    expect(shallow.map(({ children, ...r }) => r)).toEqual(full.map(({ children, ...r }) => r));
+    const products = shallow.filter((r) => r.name === 'PRODUCT');
+    expect(products.length).toBeGreaterThan(1);
+    expect(products.every((r) => r.children === 0)).toBe(true);
+    expect(full.filter((r) => r.name === 'PRODUCT').every((r) => r.children > 0)).toBe(true);
+    // Groups and map entries keep their trees (the validation pass stages them).
+    expect(shallow.filter((r) => r.name !== 'PRODUCT').every((r) => r.children > 0)).toBe(true);
+  });
+
+  it('still rejects a product that is not well-formed, naming the line', async () => {
+    const broken = SUPPLIER_2005.replace('</MANUFACTURER_NAME>', '</MANUFACTURER>');
+    await expect(read(broken, { shallow: SHALLOW })).rejects.toThrow(/^line \d+: unexpected close tag/);
+    await expect(read(broken, {})).rejects.toThrow(/^line \d+: unexpected close tag/);
   });
 });
