@@ -6,23 +6,41 @@
  *   npm run bench:web                            # a 100,000-product synthetic catalog
  *   npm run bench:web -- --sizes 100000,1000000  # also 1M (~5 min seeding, ~6 GB of state)
  *   npm run bench:web -- --samples 5
+ *   npm run bench:web -- --state .bench/web      # keep the seeded state there and reuse it next time
  *
- * Each size gets a fresh state dir seeded by scripts/seed-synthetic.ts; the SPA is built first
- * (`npm run build:web`), so the numbers are those of the current code.
+ * Each size gets a fresh state dir seeded by scripts/seed-synthetic.ts (deleted afterwards), or
+ * with `--state DIR` one kept sub-directory per size, seeded once (for before/after comparisons
+ * without seeding twice). The SPA is built first (`npm run build:web`), so the numbers are those
+ * of the current code. Besides the table it prints the request waterfall of the median
+ * first-rows sample: what the browser fetched, when, and for how long, from navigation start.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { migrate, run, startDevServer } from '../scripts/lib/dev-server';
+import { run, startDevServer } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
 import { launchChromium } from '../test/e2e/web-browser';
 import { type Seeded, seedSynthetic } from './lib/session';
+import { summariseProfile } from './cpu-profile';
 
 const sizes = (argValue('--sizes', '100000') ?? '').split(',').map(Number);
 const SAMPLES = Number(argValue('--samples', '5'));
+const STATE = argValue('--state');
+const ATTRIBUTE_SAMPLES = Number(argValue('--attribute-samples', '3'));
+/** The default columns plus the synthetic catalog's three attributes (scripts/seed-synthetic.ts). */
+const ATTRIBUTE_COLUMNS = [
+  ...['sku', 'name', 'status', 'gtin', 'price', 'unit', 'manufacturerName', 'updatedAt'],
+  ...['attr:weight_kg', 'attr:packaging', 'attr:country_of_origin'],
+];
+/** `--profile`: a CPU profile of the page's main thread over the last sample (first rows and next page). */
+const PROFILE = process.argv.includes('--profile');
 
+/** The grid's row height in px (web/src/pages/products/ProductGrid.tsx). */
+const ROW_HEIGHT = 40;
+/** A product row's selection checkbox: the row is rendered with its data. */
+const ROW_CHECKBOX = 'input[type="checkbox"][aria-label^="Select product "]';
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -35,10 +53,70 @@ function buildJsGzip(): { total: number; files: Map<string, number> } {
   return { total: [...files.values()].reduce((a, b) => a + b, 0), files };
 }
 
+
+// The in-page scripts are strings: functions passed to Playwright would be serialised with the
+// helpers tsx adds to them (`__name`), which do not exist in the page.
+
+/**
+ * Sets `window.__firstRows` to performance.now() (from navigation start) the moment the DOM
+ * first has a product row: a MutationObserver, not polling from Node, which adds its own delays.
+ */
+function firstRowsObserver(): string {
+  return `(() => {
+    const observer = new MutationObserver(() => {
+      if (window.__firstRows === undefined && document.querySelector(${JSON.stringify(ROW_CHECKBOX)})) {
+        window.__firstRows = performance.now();
+        observer.disconnect();
+      }
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  })()`;
+}
+
+/** Scrolls the grid to `top` px (or its end) and resolves with the ms until `selector` is in the DOM. */
+function scrollAndTime(top: 'end' | number, selector: string): string {
+  return `new Promise((resolve, reject) => {
+    const el = document.querySelector('.grid-scroller');
+    const t0 = performance.now();
+    const timer = setTimeout(() => reject(new Error('not shown: ' + ${JSON.stringify(selector)})), 60000);
+    const check = () => {
+      if (!el.querySelector(${JSON.stringify(selector)})) return;
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve(performance.now() - t0);
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(el, { childList: true, subtree: true, attributes: true });
+    el.scrollTo({ top: ${top === 'end' ? 'el.scrollHeight' : `${top} - el.clientHeight`} });
+    check();
+  })`;
+}
+
+/** One request of the page as the browser saw it, in ms from navigation start. */
+interface Fetched {
+  what: string;
+  start: number;
+  end: number;
+}
+
+/** A migrated and seeded state dir: kept under `--state` (reused when already seeded), else a temporary one. */
+async function seededState(masters: number): Promise<{ dir: string; seeded: Seeded; temporary: boolean }> {
+  const dir = STATE ? resolve(STATE, String(masters)) : mkdtempSync(join(tmpdir(), 'pim-bench-web-'));
+  const marker = join(dir, 'seeded.json');
+  if (STATE && existsSync(marker))
+    return { dir, seeded: JSON.parse(readFileSync(marker, 'utf8')) as Seeded, temporary: false };
+  if (STATE) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+  }
+  const seeded = await seedSynthetic(dir, masters);
+  if (STATE) writeFileSync(marker, JSON.stringify(seeded));
+  return { dir, seeded, temporary: !STATE };
+}
+
 async function measureSize(browser: Browser, masters: number, gzipOf: Map<string, number>) {
-  const dir = mkdtempSync(join(tmpdir(), 'pim-bench-web-'));
+  const { dir, seeded, temporary } = await seededState(masters);
   try {
-    const seeded = await seedSynthetic(dir, masters);
     const server = await startDevServer(dir);
     try {
       const login = await fetch(`${server.baseUrl}/api/Account/Login`, {
@@ -61,6 +139,11 @@ async function measureSize(browser: Browser, masters: number, gzipOf: Map<string
       }
       const firstRows: number[] = [];
       const nextPage: number[] = [];
+      const reachEnd: number[] = [];
+      const waterfalls: { first: number; requests: Fetched[] }[] = [];
+      let profile = '';
+      /** Browser-side duration of every GetProducts request for a page after the first. */
+      const pageRequests: number[] = [];
       let shippedJs = 0;
       for (let i = 0; i <= SAMPLES; i++) {
         // A fresh context per sample: a cold browser cache, as on a user's first visit of the day.
@@ -68,42 +151,142 @@ async function measureSize(browser: Browser, masters: number, gzipOf: Map<string
         await context.addCookies([{ name: 'Service.Cookie', value: token, url: server.baseUrl }]);
         const page = await context.newPage();
         const scripts = new Set<string>();
+        const requests: Fetched[] = [];
         page.on('response', (res) => {
           if (res.request().resourceType() === 'script') scripts.add(new URL(res.url()).pathname.split('/').at(-1)!);
         });
-        const start = performance.now();
+        let inFlight = 0;
+        page.on('request', () => inFlight++);
+        page.on('requestfailed', () => inFlight--);
+        /** Until no request has been in flight for 300 ms (the reader's pause; not timed). */
+        const quiet = async () => {
+          for (let still = 0; still < 300; still = inFlight === 0 ? still + 50 : 0)
+            await new Promise((r) => setTimeout(r, 50));
+        };
+        page.on('requestfinished', (req) => {
+          inFlight--;
+          if (i > 0 && /GetProducts\?.*cursor=/.test(req.url())) pageRequests.push(req.timing().responseEnd);
+          const url = new URL(req.url());
+          const what = `${req.method()} ${url.pathname.replace(/-[\w-]{8}\.(js|css)$/, '.$1')}${url.search.length > 1 ? ' ?…' : ''}`;
+          requests.push({
+            what,
+            start: req.timing().startTime,
+            end: req.timing().startTime + req.timing().responseEnd,
+          });
+        });
+        const cdp = PROFILE && i === SAMPLES ? await page.context().newCDPSession(page) : null;
+        if (cdp) {
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+          await cdp.send('Profiler.start');
+        }
+        // Times are taken in the page (performance.now(), from navigation start) the moment the DOM
+        // has the rows, by a MutationObserver: not by polling from here, which adds its own delays.
+        await page.addInitScript({ content: firstRowsObserver() });
         await page.goto(url);
-        await page
-          .getByRole('checkbox', { name: /^Select product / })
-          .first()
-          .waitFor({ timeout: 60_000 });
-        const first = performance.now() - start;
-        await page.getByText(/100 products loaded/).waitFor();
-        const scrolled = performance.now();
-        await page.locator('.grid-scroller').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
-        await page.getByText(/200 products loaded/).waitFor({ timeout: 60_000 });
-        const next = performance.now() - scrolled;
+        const first = await page.waitForFunction('window.__firstRows', null, {
+          timeout: 60_000,
+          polling: 100,
+        });
+        const firstMs = Number(await first.jsonValue());
+        /** Scrolls the grid to `top` (a function of the scroller) and times until product row `n` is in the DOM. */
+        const scrollUntilRow = (top: 'end' | number, n: number): Promise<number> =>
+          page.evaluate(scrollAndTime(top, `[role="row"][aria-rowindex="${n + 1}"] ${ROW_CHECKBOX}`));
+        // The reader, after a pause with nothing in flight, scrolls down to the end of the first page:
+        // how long until row 101 shows (the next page, fetched then or earlier).
+        await quiet();
+        const pageEnd = await scrollUntilRow(101 * ROW_HEIGHT, 101);
+        // A fling to the very end of everything loaded: how long until the rows after it show
+        // (nothing prefetched can help: this is the next page's request and render).
+        await quiet();
+        const status = (await page.locator('.selection-bar').textContent()) ?? '';
+        const loaded = Number(/([\d,]+) products/.exec(status)?.[1]?.replace(/,/g, '') ?? 0);
+        const next = await scrollUntilRow('end', loaded + 1);
+        if (cdp) profile = summariseProfile((await cdp.send('Profiler.stop')).profile as never, 30);
         // Sample 0 warms wrangler's isolate and SQLite's page cache; it is not counted.
         if (i > 0) {
-          firstRows.push(first);
+          firstRows.push(firstMs);
           nextPage.push(next);
+          reachEnd.push(pageEnd);
+          waterfalls.push({ first: firstMs, requests: [...requests] });
         }
         shippedJs = [...scripts].reduce((sum, name) => sum + (gzipOf.get(name) ?? 0), 0);
         await context.close();
       }
+      // The grid with three attribute columns chosen (the synthetic catalog's attributes): how many
+      // API requests the first screen makes and when the last one has answered (every value shown).
+      const withAttributes: { first: number; lastAnswer: number; apiRequests: number }[] = [];
+      for (let i = 0; i <= ATTRIBUTE_SAMPLES; i++) {
+        const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 820 } });
+        await context.addCookies([{ name: 'Service.Cookie', value: token, url: server.baseUrl }]);
+        const page = await context.newPage();
+        const api: Fetched[] = [];
+        let navigation = Number.POSITIVE_INFINITY;
+        let inFlight = 0;
+        page.on('request', () => inFlight++);
+        page.on('requestfailed', () => inFlight--);
+        page.on('requestfinished', (req) => {
+          inFlight--;
+          navigation = Math.min(navigation, req.timing().startTime);
+          if (new URL(req.url()).pathname.startsWith('/api/'))
+            api.push({
+              what: req.url(),
+              start: req.timing().startTime,
+              end: req.timing().startTime + req.timing().responseEnd,
+            });
+        });
+        await page.addInitScript({
+          content: `localStorage.setItem('pim.gridColumns', ${JSON.stringify(JSON.stringify(ATTRIBUTE_COLUMNS))});\n${firstRowsObserver()}`,
+        });
+        await page.goto(url);
+        const first = await page.waitForFunction('window.__firstRows', null, {
+          timeout: 60_000,
+          polling: 100,
+        });
+        for (let still = 0; still < 500; still = inFlight === 0 ? still + 50 : 0)
+          await new Promise((r) => setTimeout(r, 50));
+        if (i > 0)
+          withAttributes.push({
+            first: Number(await first.jsonValue()),
+            lastAnswer: Math.max(...api.map((r) => r.end)) - navigation,
+            apiRequests: api.length,
+          });
+        await context.close();
+      }
       return {
+        attributeColumns: {
+          first: median(withAttributes.map((a) => a.first)),
+          lastAnswer: median(withAttributes.map((a) => a.lastAnswer)),
+          apiRequests: median(withAttributes.map((a) => a.apiRequests)),
+        },
         masters: seeded.masters,
         variants: seeded.variants,
         firstRows: median(firstRows),
         nextPage: median(nextPage),
+        reachEnd: median(reachEnd),
+        pageRequest: median(pageRequests),
         firstPageApi: median(apiTimes),
         shippedJs,
+        profile,
+        waterfall: waterfalls.sort((a, b) => a.first - b.first)[Math.floor(waterfalls.length / 2)]!,
       };
     } finally {
       server.stop();
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (temporary) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The requests of one page load until its first rows, in order of start, relative to the first one. */
+function printWaterfall(masters: number, { first, requests }: { first: number; requests: Fetched[] }) {
+  const t0 = Math.min(...requests.map((r) => r.start));
+  console.log(
+    `\nRequests of the median sample at ${masters.toLocaleString('en')} masters (first rows at ${first.toFixed(0)} ms):`,
+  );
+  for (const r of [...requests].sort((a, b) => a.start - b.start)) {
+    if (r.start - t0 > first) continue;
+    console.log(`  ${(r.start - t0).toFixed(0).padStart(6)} → ${(r.end - t0).toFixed(0).padStart(6)} ms  ${r.what}`);
   }
 }
 
@@ -120,11 +303,24 @@ console.log(
   `\nWeb application (median of ${SAMPLES} cold-cache samples; local wrangler dev, headless Chromium; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)\n`,
 );
 console.log(
-  '| masters | variants | first grid rows visible | of which GetProducts (100 rows) | next page while scrolling | JS loaded for the grid (gzip) | all JS in the build (gzip) |',
+  '| masters | variants | first grid rows visible | of which GetProducts (100 rows) | row 101 after scrolling to the end of page 1 | next page after a fling to the end of all loaded rows | JS loaded for the grid (gzip) | all JS in the build (gzip) |',
 );
-console.log('|---:|---:|---:|---:|---:|---:|---:|');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.masters.toLocaleString('en')} | ${r.variants.toLocaleString('en')} | ${r.firstRows.toFixed(0)} ms | ${r.firstPageApi.toFixed(0)} ms | ${r.nextPage.toFixed(0)} ms | ${kb(r.shippedJs)} | ${kb(build.total)} |`,
+    `| ${r.masters.toLocaleString('en')} | ${r.variants.toLocaleString('en')} | ${r.firstRows.toFixed(0)} ms | ${r.firstPageApi.toFixed(0)} ms | ${r.reachEnd.toFixed(0)} ms | ${r.nextPage.toFixed(0)} ms | ${kb(r.shippedJs)} | ${kb(build.total)} |`,
   );
 }
+console.log(
+  `\nWith three attribute columns chosen (median of ${ATTRIBUTE_SAMPLES} cold-cache samples): first rows, the last API answer of the first screen (all values shown), API requests made`,
+);
+for (const r of rows)
+  console.log(
+    `  ${r.masters.toLocaleString('en')} masters: first rows ${r.attributeColumns.first.toFixed(0)} ms, last answer ${r.attributeColumns.lastAnswer.toFixed(0)} ms, ${r.attributeColumns.apiRequests} API requests`,
+  );
+for (const r of rows) {
+  console.log(`\nGetProducts for a next page (cursor), as the browser saw it: median ${r.pageRequest.toFixed(0)} ms`);
+  printWaterfall(r.masters, r.waterfall);
+}
+for (const r of rows)
+  if (r.profile) console.log(`\nPage main thread, last sample at ${r.masters} masters: ${r.profile}`);

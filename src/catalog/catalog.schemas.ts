@@ -96,8 +96,15 @@ export const ProductOut = z.object({
   updatedAt: z.string(),
 });
 
+const ValuesOut = z.array(
+  z.object({ code: z.string(), type: z.string(), value: z.string(), unit: z.string().nullable() }),
+);
+
+/** A GetProducts row: with `attributes=` also the values of those attributes (only those, by code). */
+export const ProductListItemOut = ProductOut.extend({ values: ValuesOut.optional() });
+
 export const ProductDetailOut = ProductOut.extend({
-  values: z.array(z.object({ code: z.string(), type: z.string(), value: z.string(), unit: z.string().nullable() })),
+  values: ValuesOut,
   classification: z
     .object({
       linkId: z.string(),
@@ -143,6 +150,8 @@ export const PageQuery = {
   limit: z.coerce.number().int().min(1).max(500).default(50),
 };
 
+const ATTRIBUTE_CODE = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
 /**
  * GetProducts: the shared product filter (product-filter.ts) plus catalog, order and page.
  * Default order: by relevance when `q` is given, else `sku`; `order` applies to `sort`.
@@ -151,6 +160,28 @@ export const ProductListQuery = ProductFilter.extend({
   catalogId: z.uuid(),
   sort: z.enum(['sku', 'name', 'updatedAt']).optional(),
   order: z.enum(['asc', 'desc']).optional(),
+  /**
+   * Attribute codes, comma-separated (`attributes=voltage,colour`): each item then carries
+   * `values` with the product's values of these attributes (the grid's attribute columns).
+   */
+  attributes: z
+    .preprocess(
+      (v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '')
+          : v,
+      // checked as a whole, so the message names the parameter (the query carries one string)
+      z
+        .array(z.string())
+        .min(1, 'must name at least one attribute code')
+        .max(20, 'may name at most 20 attribute codes')
+        .refine((codes) => codes.every((c) => ATTRIBUTE_CODE.test(c)), 'must be attribute codes, comma-separated'),
+    )
+    .optional()
+    .describe('Attribute codes, comma-separated (at most 20): each item then carries their values in `values`'),
   ...PageQuery,
 });
 export type ProductListInput = z.infer<typeof ProductListQuery>;

@@ -14,6 +14,7 @@ import {
   type ValueCursor,
 } from './product-cursor';
 import { productFilterWhere } from './product-filter';
+import { listedValues, resolveListAttributes } from './product-list-values';
 import { productOut } from './product-queries';
 import {
   checkedTableSource,
@@ -158,12 +159,23 @@ export async function listProducts(
 ) {
   const rankLimit = options.rankLimit ?? RANK_LIMIT;
   const catalog = await findCatalog(db, tenant, input.catalogId);
-  const { catalogId: _catalogId, sort, order = 'asc', cursor: rawCursor, limit, ...filter } = input;
+  const { catalogId: _catalogId, sort, order = 'asc', cursor: rawCursor, limit, attributes: codes, ...filter } = input;
   const cursor = decodeProductCursor(rawCursor);
-  const page = (result: { items: ProductRow[]; nextCursor: string | null }) => ({
-    items: result.items.map((r) => productOut(r, catalog.departmentId)),
-    nextCursor: result.nextCursor,
-  });
+  const chosen = codes?.length ? await resolveListAttributes(db, tenant, codes) : null;
+  const page = async (result: { items: ProductRow[]; nextCursor: string | null }) => {
+    const items = result.items.map((r) => productOut(r, catalog.departmentId));
+    if (!chosen) return { items, nextCursor: result.nextCursor };
+    const values = await listedValues(
+      db,
+      tenant,
+      items.map((p) => p.productId),
+      chosen,
+    );
+    return {
+      items: items.map((p) => ({ ...p, values: values.get(p.productId) ?? [] })),
+      nextCursor: result.nextCursor,
+    };
+  };
   const hasQ = filter.q !== undefined && filter.q.trim() !== '';
   const plan = hasQ ? await planSearch(db, filter.q!, rankLimit) : null;
   if (plan === null) {
@@ -174,13 +186,13 @@ export async function listProducts(
     const source = tableSource(productFilterWhere(tenant, catalog.id, filter));
     return page(await listBySort(db, source, sortName, order, cursor as ValueCursor | null, limit));
   }
-  const chosen = sort ?? (cursor ? cursor.s : plan.selective ? 'rank' : 'match');
-  assertCursorOrder(cursor, chosen, order);
+  const by = sort ?? (cursor ? cursor.s : plan.selective ? 'rank' : 'match');
+  assertCursorOrder(cursor, by, order);
   const where = productFilterWhere(tenant, catalog.id, { ...filter, q: undefined });
-  if (chosen === 'match') return page(await listByDoc(db, docSource(plan, where), cursor as MatchCursor | null, limit));
+  if (by === 'match') return page(await listByDoc(db, docSource(plan, where), cursor as MatchCursor | null, limit));
   // A ranked cursor of a search that has since become broad ranks every match: correct, slower.
   const hits = hitsSource(plan.selective ? plan : { match: plan.all, checks: [] }, catalog.id, where);
-  if (chosen === 'rank') return page(await listByRank(db, hits, cursor as RankCursor | null, limit));
+  if (by === 'rank') return page(await listByRank(db, hits, cursor as RankCursor | null, limit));
   const source = plan.selective ? hits : checkedTableSource(plan, where);
-  return page(await listBySort(db, source, chosen, order, cursor as ValueCursor | null, limit));
+  return page(await listBySort(db, source, by, order, cursor as ValueCursor | null, limit));
 }

@@ -3,7 +3,14 @@ import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
-import { Page, ProductDetailOut, ProductDto, ProductListQuery, ProductOut } from './catalog.schemas';
+import {
+  Page,
+  ProductDetailOut,
+  ProductDto,
+  ProductListItemOut,
+  ProductListQuery,
+  ProductOut,
+} from './catalog.schemas';
 import { listProducts } from './product-list';
 import { getProduct, listVariants } from './product-queries';
 import { addProduct, deleteProduct, updateProduct } from './products';
@@ -30,8 +37,8 @@ export const productRoutes = new Hono<AppEnv>()
   .get(
     '/GetProducts',
     doc(
-      'Master products of a catalog: full-text search (q), filters, sort by sku, name or updatedAt (or relevance with q), keyset-paginated',
-      Page(ProductOut),
+      'Master products of a catalog: full-text search (q), filters, sort by sku, name or updatedAt (or relevance with q), keyset-paginated; with attributes=codes also those attribute values per row',
+      Page(ProductListItemOut),
     ),
     validate('query', ProductListQuery),
     async (c) => c.json(await listProducts(c.var.db, c.var.caller, c.req.valid('query'))),

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/client';
 import { App } from './App';
+import { prefetchForAddress } from './boot';
 import { AnnouncerProvider } from './components/Announcer';
 import { I18nProvider } from './i18n/i18n';
 import './styles.css';
@@ -18,6 +19,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+prefetchForAddress(queryClient, window.location);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from './client';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet, type CallOptions } from './client';
 import type { Attribute, Catalog, Category, ExportTemplate, Job, Page, ProductDetail, Stats } from './types';
 
 /** Shared queries of several screens; one key per resource so a write can refresh what it changed. */
@@ -19,11 +19,14 @@ export function useStats() {
 }
 
 /** The department's catalogs (a company has tens, not thousands: one page of 500 is all of them). */
-export function useCatalogs() {
-  return useQuery({
+export const catalogsQuery = (options: CallOptions = {}) =>
+  queryOptions({
     queryKey: keys.catalogs,
-    queryFn: () => apiGet<Page<Catalog>>('Catalog/GetCatalogs', { limit: 500 }),
+    queryFn: () => apiGet<Page<Catalog>>('Catalog/GetCatalogs', { limit: 500 }, options),
   });
+
+export function useCatalogs() {
+  return useQuery(catalogsQuery());
 }
 
 /** One level of the category tree, loaded when it is opened. */
@@ -42,12 +45,15 @@ export function useProduct(productId: string) {
   });
 }
 
-export function useAttributes() {
-  return useQuery({
+export const attributesQuery = (options: CallOptions = {}) =>
+  queryOptions({
     queryKey: keys.attributes,
-    queryFn: () => apiGet<{ items: Attribute[] }>('Catalog/GetAttributes'),
+    queryFn: () => apiGet<{ items: Attribute[] }>('Catalog/GetAttributes', undefined, options),
     staleTime: 5 * 60_000,
   });
+
+export function useAttributes() {
+  return useQuery(attributesQuery());
 }
 
 export function useJobs(limit = 20) {

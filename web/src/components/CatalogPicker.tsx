@@ -3,8 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useCatalogs } from '../api/hooks';
 import type { Catalog } from '../api/types';
 import { useI18n } from '../i18n/i18n';
-
-const LAST = 'pim.lastCatalog';
+import { readLastCatalog, writeLastCatalog } from '../lib/last-catalog';
 
 /**
  * The catalog a screen works on: `?catalog=` in the address (bookmarkable), else the one used
@@ -20,11 +19,11 @@ export function useCatalogChoice(): {
   const catalogs = useCatalogs();
   const [params, setParams] = useSearchParams();
   const items = catalogs.data?.items ?? [];
-  const wanted = params.get('catalog') ?? readLast();
+  const wanted = params.get('catalog') ?? readLastCatalog();
   const catalog = items.find((c) => c.catalogId === wanted) ?? items[0];
 
   useEffect(() => {
-    if (catalog) writeLast(catalog.catalogId);
+    if (catalog) writeLastCatalog(catalog.catalogId);
   }, [catalog]);
 
   const picker = (
@@ -44,19 +43,4 @@ export function useCatalogChoice(): {
     </label>
   );
   return { catalog, isPending: catalogs.isPending, error: catalogs.error, picker };
-}
-
-function readLast(): string | null {
-  try {
-    return localStorage.getItem(LAST);
-  } catch {
-    return null;
-  }
-}
-function writeLast(id: string) {
-  try {
-    localStorage.setItem(LAST, id);
-  } catch {
-    // not persisted: fine
-  }
 }

@@ -17,9 +17,12 @@ export interface ListQuery {
   missing?: string[];
 }
 
-/** The query key of a list: a different filter or sort is a different list with its own cursors. */
-export function listKey(query: ListQuery): readonly unknown[] {
-  return ['products', query.catalogId, canonical(query)];
+/**
+ * The query key of a list: a different filter or sort is a different list with its own cursors;
+ * the attribute codes whose values come with the rows (GetProducts `attributes`) are part of it.
+ */
+export function listKey(query: ListQuery, attributes: readonly string[] = []): readonly unknown[] {
+  return ['products', query.catalogId, canonical(query), attributes.join(',')];
 }
 
 /** Drops empty parts and sorts `missing`, so equal filters give equal keys. */
@@ -58,7 +61,11 @@ export function flattenPages<T>(pages: readonly Page<T>[] | undefined, idOf: (ro
   return rows;
 }
 
-/** Whether the virtual window reached the end of the loaded rows, so the next page should load. */
+/**
+ * Whether the next page should load: the virtual window (its last rendered row) came within
+ * `threshold` rows of the end of what is loaded. The grid passes a page's worth, so the next
+ * page is fetched while the user still reads the current one and is there before they reach it.
+ */
 export function shouldLoadMore(
   lastVisibleIndex: number,
   loadedCount: number,

@@ -1,21 +1,19 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { apiGet } from '../api/client';
 import { useAttributes } from '../api/hooks';
-import type { Page, Product } from '../api/types';
 import { useCatalogChoice } from '../components/CatalogPicker';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
-import { canonical, flattenPages, listKey, nextCursorOf, queryFromSearch, type ListQuery } from '../lib/cursor';
+import { attributeCodesOf } from '../lib/column-choice';
+import { canonical, flattenPages, queryFromSearch, type ListQuery } from '../lib/cursor';
 import { ColumnChooser } from './products/ColumnChooser';
 import { attributeColumn, BUILT_IN_COLUMNS, loadColumnChoice, saveColumnChoice } from './products/columns';
 import { Filters } from './products/Filters';
 import { MassEditDialog } from './products/MassEditDialog';
 import { NewProductDialog } from './products/NewProductDialog';
+import { productListOptions } from './products/list-query';
 import { ProductGrid } from './products/ProductGrid';
-
-const PAGE_SIZE = 100;
 
 /** Find, filter, sort and fix products of one catalog; select some for a mass edit. */
 export default function Products() {
@@ -29,17 +27,16 @@ export default function Products() {
   const [creating, setCreating] = useState(false);
 
   const query = useMemo(() => queryFromSearch(params, catalog?.catalogId ?? ''), [params, catalog?.catalogId]);
+  // The chosen attribute columns' values come with each page (one request per page, not per row);
+  // codes of attributes deleted since the columns were chosen are left out.
+  const codes = useMemo(() => {
+    const known = new Set((attributes.data?.items ?? []).map((a) => a.code));
+    return attributeCodesOf(columnIds).filter((c) => known.has(c));
+  }, [columnIds, attributes.data]);
   const list = useInfiniteQuery({
-    queryKey: listKey(query),
-    queryFn: ({ pageParam, signal }) =>
-      apiGet<Page<Product>>(
-        'Catalog/GetProducts',
-        { catalogId: query.catalogId, ...canonical(query), cursor: pageParam, limit: PAGE_SIZE },
-        { signal },
-      ),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: nextCursorOf,
-    enabled: Boolean(catalog),
+    ...productListOptions(query, codes),
+    // the attribute list decides which codes exist; both load in parallel with the first page (boot.ts)
+    enabled: Boolean(catalog) && !attributes.isPending,
   });
   const rows = useMemo(() => flattenPages(list.data?.pages, (p) => p.productId), [list.data]);
 
@@ -123,6 +120,7 @@ export default function Products() {
                   rows={rows}
                   columns={columns}
                   query={query}
+                  attributeCodes={codes}
                   hasNext={Boolean(list.hasNextPage)}
                   loadingMore={list.isFetchingNextPage}
                   loadMore={loadMore}

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { ApiError, apiGet, apiPost, onSessionExpired } from '../api/client';
 import type { Account } from '../api/types';
@@ -21,8 +21,9 @@ export function useSession(): Session {
 
 export const meQueryKey = ['me'] as const;
 
-export function useMe() {
-  return useQuery({
+/** "Who am I": the account, or null without a session (a 401 here is not an expiry). */
+export const meQuery = () =>
+  queryOptions({
     queryKey: meQueryKey,
     queryFn: async () => {
       try {
@@ -34,6 +35,9 @@ export function useMe() {
     },
     staleTime: 5 * 60_000,
   });
+
+export function useMe() {
+  return useQuery(meQuery());
 }
 
 /** Tracks whether an authenticated call has just been refused with 401 (session expired). */

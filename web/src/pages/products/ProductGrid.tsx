@@ -1,16 +1,15 @@
-import { useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
-import { apiGet } from '../../api/client';
 import { keys } from '../../api/hooks';
-import type { Page, Product, ProductDetail } from '../../api/types';
+import type { Page, Product } from '../../api/types';
 import { useI18n } from '../../i18n/i18n';
-import { shouldLoadMore, type ListQuery } from '../../lib/cursor';
-import { listKey } from '../../lib/cursor';
-import { setValueField, type GridColumn } from './columns';
+import { listKey, shouldLoadMore, type ListQuery } from '../../lib/cursor';
+import { setValueField, withSavedValue, type GridColumn } from './columns';
 import { InlineCell } from './InlineCell';
+import { PAGE_SIZE } from './list-query';
 
 const ROW_HEIGHT = 40;
 
@@ -18,6 +17,8 @@ interface Props {
   rows: Product[];
   columns: GridColumn[];
   query: ListQuery;
+  /** The attribute codes the list carries values of (part of its query key). */
+  attributeCodes: readonly string[];
   hasNext: boolean;
   loadingMore: boolean;
   loadMore: () => void;
@@ -29,13 +30,15 @@ interface Props {
 
 /**
  * The product grid: TanStack Table for the column model, TanStack Virtual so only the rows in
- * view exist in the DOM (a million-row catalog scrolls like a hundred), the next page loading
- * when the window nears the end of what is loaded.
+ * view exist in the DOM (a million-row catalog scrolls like a hundred). The next page loads
+ * once the window is within a page of the end of what is loaded, so it is usually there before
+ * the user scrolls to it. Attribute columns read the values that came with the page.
  */
 export function ProductGrid({
   rows,
   columns,
   query,
+  attributeCodes,
   hasNext,
   loadingMore,
   loadMore,
@@ -47,24 +50,23 @@ export function ProductGrid({
   const { t, num } = useI18n();
   const client = useQueryClient();
   const scroller = useRef<HTMLDivElement>(null);
-  const needsValues = columns.some((c) => c.attribute);
 
   const patchRow = useCallback(
-    (productId: string, field: string, value: string) => {
+    (productId: string, column: GridColumn, value: string) => {
       client.setQueryData<InfiniteData<Page<Product>>>(
-        listKey(query),
+        listKey(query, attributeCodes),
         (data) =>
           data && {
             ...data,
             pages: data.pages.map((page) => ({
               ...page,
-              items: page.items.map((p) => (p.productId === productId && field in p ? { ...p, [field]: value } : p)),
+              items: page.items.map((p) => (p.productId === productId ? withSavedValue(p, column, value) : p)),
             })),
           },
       );
       void client.invalidateQueries({ queryKey: keys.product(productId) });
     },
-    [client, query],
+    [client, query, attributeCodes],
   );
 
   const defs = useMemo<ColumnDef<Product>[]>(
@@ -74,15 +76,10 @@ export function ProductGrid({
         size: c.width,
         header: () => c.label ?? t(c.labelKey!),
         cell: ({ row }) => (
-          <Cell
-            column={c}
-            product={row.original}
-            needsValues={needsValues}
-            onSaved={(v) => patchRow(row.original.productId, setValueField(c), v)}
-          />
+          <Cell column={c} product={row.original} onSaved={(v) => patchRow(row.original.productId, c, v)} />
         ),
       })),
-    [columns, t, needsValues, patchRow],
+    [columns, t, patchRow],
   );
   const table = useReactTable({
     data: rows,
@@ -102,7 +99,7 @@ export function ProductGrid({
   const items = virtualizer.getVirtualItems();
   const last = items[items.length - 1]?.index ?? 0;
   useEffect(() => {
-    if (shouldLoadMore(last, tableRows.length, hasNext, loadingMore)) loadMore();
+    if (shouldLoadMore(last, tableRows.length, hasNext, loadingMore, PAGE_SIZE)) loadMore();
   }, [last, tableRows.length, hasNext, loadingMore, loadMore]);
 
   const width = 44 + columns.reduce((sum, c) => sum + c.width, 0);
@@ -207,28 +204,10 @@ export function ProductGrid({
   );
 }
 
-/** One cell: the SKU links to the editor, editable fields edit in place, attributes load with the row. */
-function Cell({
-  column,
-  product,
-  needsValues,
-  onSaved,
-}: {
-  column: GridColumn;
-  product: Product;
-  needsValues: boolean;
-  onSaved: (v: string) => void;
-}) {
+/** One cell: the SKU links to the editor, editable fields edit in place, attributes come with the page. */
+function Cell({ column, product, onSaved }: { column: GridColumn; product: Product; onSaved: (v: string) => void }) {
   const { t, date } = useI18n();
-  // Attribute values are not part of the list answer: the visible rows fetch their details (cached).
-  const detail = useQuery({
-    queryKey: keys.product(product.productId),
-    queryFn: () => apiGet<ProductDetail>('Catalog/GetProduct', { productId: product.productId }),
-    enabled: needsValues && Boolean(column.attribute) && product.values === undefined,
-    staleTime: 60_000,
-  });
-  const source = column.attribute && !product.values && detail.data ? detail.data : product;
-  const value = column.read(source);
+  const value = column.read(product);
   if (column.id === 'updatedAt') return <span>{date(value)}</span>;
   if (column.id === 'sku') {
     return (
@@ -250,10 +229,7 @@ function Cell({
       kind={column.edit}
       allowed={column.attribute?.enumValues ?? undefined}
       unit={column.attribute?.unit}
-      onSaved={(v) => {
-        onSaved(v);
-        if (column.attribute) void detail.refetch();
-      }}
+      onSaved={onSaved}
     />
   );
 }

@@ -2,6 +2,9 @@ import type { Attribute, Product } from '../../api/types';
 import type { MessageKey } from '../../i18n/de';
 import { unitLabel } from '../../lib/units';
 import type { ValueKind } from '../../lib/values';
+import { ATTRIBUTE_COLUMN } from '../../lib/column-choice';
+
+export { loadColumnChoice, saveColumnChoice } from '../../lib/column-choice';
 
 /** A grid column: a built-in field of ProductOut or an attribute (code). */
 export interface GridColumn {
@@ -47,11 +50,9 @@ export const BUILT_IN_COLUMNS: GridColumn[] = [
   field('updatedAt', 'field.updatedAt', 160, { sort: 'updatedAt' }),
 ];
 
-const DEFAULT_COLUMNS = ['sku', 'name', 'status', 'gtin', 'price', 'unit', 'manufacturerName', 'updatedAt'];
-
 export function attributeColumn(a: Attribute): GridColumn {
   return {
-    id: `attr:${a.code}`,
+    id: `${ATTRIBUTE_COLUMN}${a.code}`,
     label: a.unit ? `${a.name} (${unitLabel(a.unit)})` : a.name,
     width: 150,
     attribute: a,
@@ -66,20 +67,14 @@ export function attributeColumn(a: Attribute): GridColumn {
 /** The SetValue `field` of a column: the built-in name or the attribute code. */
 export const setValueField = (c: GridColumn) => c.attribute?.code ?? c.id;
 
-const STORE = 'pim.gridColumns';
-export function loadColumnChoice(): string[] {
-  try {
-    const raw = localStorage.getItem(STORE);
-    const parsed = raw ? (JSON.parse(raw) as unknown) : null;
-    return Array.isArray(parsed) && parsed.every((x) => typeof x === 'string') ? parsed : DEFAULT_COLUMNS;
-  } catch {
-    return DEFAULT_COLUMNS;
-  }
-}
-export function saveColumnChoice(ids: string[]) {
-  try {
-    localStorage.setItem(STORE, JSON.stringify(ids));
-  } catch {
-    // kept for this page only
-  }
+/**
+ * A grid row after SetValue stored `value` (as the API answered it) in a column: the built-in
+ * field replaced, or the attribute's entry in `values` replaced, added or (empty value) removed.
+ */
+export function withSavedValue(p: Product, column: GridColumn, value: string): Product {
+  const a = column.attribute;
+  if (!a) return column.id in p ? { ...p, [column.id]: value } : p;
+  const others = (p.values ?? []).filter((v) => v.code !== a.code);
+  const values = value === '' ? others : [...others, { code: a.code, type: a.type, value, unit: a.unit ?? null }];
+  return { ...p, values: values.sort((x, y) => (x.code < y.code ? -1 : x.code > y.code ? 1 : 0)) };
 }

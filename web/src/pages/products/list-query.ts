@@ -1,0 +1,36 @@
+import { infiniteQueryOptions } from '@tanstack/react-query';
+import { apiGet } from '../../api/client';
+import type { Page, Product } from '../../api/types';
+import { canonical, listKey, nextCursorOf, type ListQuery } from '../../lib/cursor';
+
+/** Rows per GetProducts page of the grid. */
+export const PAGE_SIZE = 100;
+
+/**
+ * The grid's infinite list: keyset pages of GetProducts for one filter and sort, with the
+ * values of the chosen attribute columns in the same answer (`attributes`, one request per page).
+ * Shared by the screen and the boot prefetch (boot.ts), so both fill the same cache entry.
+ */
+export function productListOptions(
+  query: ListQuery,
+  attributes: readonly string[],
+  options: { quietAuth?: boolean } = {},
+) {
+  return infiniteQueryOptions({
+    queryKey: listKey(query, attributes),
+    queryFn: ({ pageParam, signal }) =>
+      apiGet<Page<Product>>(
+        'Catalog/GetProducts',
+        {
+          catalogId: query.catalogId,
+          ...canonical(query),
+          attributes: attributes.join(','),
+          cursor: pageParam,
+          limit: PAGE_SIZE,
+        },
+        { signal, quietAuth: options.quietAuth },
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursorOf,
+  });
+}
