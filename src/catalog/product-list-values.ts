@@ -8,17 +8,18 @@ import type { Tenant } from './scope';
  * Attribute values with the product list (`GetProducts?attributes=voltage,colour`): the grid's
  * attribute columns get their values with the page instead of one GetProduct per row. The
  * codes are resolved once per request (the company's attributes, unique by code); the values
- * of a page are one set-based read of attribute_values' primary key (element_id, attribute_id):
+ * of a page are one set-based read of attribute_values' primary key (element_id, attribute_id),
+ * joined to the attribute for the tenant check:
  * at most page size × codes seeks, whatever the size of the catalog.
  */
-export interface ListedAttribute {
+interface ListedAttribute {
   id: string;
   code: string;
   type: string;
   unit: string | null;
 }
 
-export interface ListedValue {
+interface ListedValue {
   code: string;
   type: string;
   value: string;
@@ -53,6 +54,8 @@ export async function listedValues(
 ): Promise<Map<string, ListedValue[]>> {
   const byProduct = new Map<string, ListedValue[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0 || chosen.length === 0) return byProduct;
+  // The tenant is the attribute's (attribute_values has no company_id since migration 0010): the
+  // chosen ids are the company's already, and the join checks it again as every read does.
   const rows = await db
     .select({
       elementId: attributeValues.elementId,
@@ -60,6 +63,7 @@ export async function listedValues(
       value: attributeValues.value,
     })
     .from(attributeValues)
+    .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
     .where(
       and(
         inArray(attributeValues.elementId, sql`(SELECT value FROM json_each(${JSON.stringify(productIds)}))`),
@@ -67,7 +71,7 @@ export async function listedValues(
           attributeValues.attributeId,
           sql`(SELECT value FROM json_each(${JSON.stringify(chosen.map((a) => a.id))}))`,
         ),
-        sql`+${attributeValues.companyId} = ${tenant.companyId}`,
+        sql`+${attributes.companyId} = ${tenant.companyId}`,
       ),
     );
   const attributeOf = new Map(chosen.map((a) => [a.id, a]));
