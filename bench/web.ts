@@ -53,7 +53,6 @@ function buildJsGzip(): { total: number; files: Map<string, number> } {
   return { total: [...files.values()].reduce((a, b) => a + b, 0), files };
 }
 
-
 // The in-page scripts are strings: functions passed to Playwright would be serialised with the
 // helpers tsx adds to them (`__name`), which do not exist in the page.
 
