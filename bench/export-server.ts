@@ -39,6 +39,23 @@ export async function startSnapshotServer(
     ],
   });
   const child = server.child;
+  /**
+   * The workerd process that runs the Worker (wrangler's child started with an inspector), with
+   * the fields of its /proc stat after the command name (state, ppid, ..., utime, stime).
+   */
+  function* inspectedWorkerd(): Generator<{ pid: string; fields: string[] }> {
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(fields[2]) !== child.pid || !stat.includes('(workerd)')) continue;
+        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--inspector-addr')) continue;
+        yield { pid, fields };
+      } catch {
+        // The process ended between listing and reading.
+      }
+    }
+  }
   return {
     baseUrl: server.baseUrl,
     inspectorPort,
@@ -48,12 +65,8 @@ export async function startSnapshotServer(
      */
     rssKiB(): number {
       let total = 0;
-      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      for (const { pid } of inspectedWorkerd()) {
         try {
-          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          if (Number(fields[2]) !== child.pid || !stat.includes('(workerd)')) continue;
-          if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--inspector-addr')) continue;
           const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
           total += rss ? Number(rss[1]) : 0;
         } catch {
@@ -68,17 +81,7 @@ export async function startSnapshotServer(
      */
     cpuSeconds(): number {
       let ticks = 0;
-      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-        try {
-          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          if (Number(fields[2]) !== child.pid || !stat.includes('(workerd)')) continue;
-          if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--inspector-addr')) continue;
-          ticks += Number(fields[11]) + Number(fields[12]);
-        } catch {
-          // The process ended between listing and reading.
-        }
-      }
+      for (const { fields } of inspectedWorkerd()) ticks += Number(fields[11]) + Number(fields[12]);
       return ticks / 100;
     },
     /**
@@ -87,12 +90,8 @@ export async function startSnapshotServer(
      */
     cpuSecondsByThread(): Map<string, number> {
       const out = new Map<string, number>();
-      for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      for (const { pid } of inspectedWorkerd()) {
         try {
-          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          if (Number(fields[2]) !== child.pid || !stat.includes('(workerd)')) continue;
-          if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--inspector-addr')) continue;
           for (const tid of readdirSync(`/proc/${pid}/task`)) {
             const t = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
             const name = t.slice(t.indexOf('(') + 1, t.lastIndexOf(')'));

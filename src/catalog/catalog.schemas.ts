@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clientId } from '../db/ids';
-import { ProductFilter } from './product-filter';
+import { commaList, ProductFilter } from './product-filter';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
@@ -164,22 +164,14 @@ export const ProductListQuery = ProductFilter.extend({
    * Attribute codes, comma-separated (`attributes=voltage,colour`): each item then carries
    * `values` with the product's values of these attributes (the grid's attribute columns).
    */
-  attributes: z
-    .preprocess(
-      (v) =>
-        typeof v === 'string'
-          ? v
-              .split(',')
-              .map((s) => s.trim())
-              .filter((s) => s !== '')
-          : v,
-      // checked as a whole, so the message names the parameter (the query carries one string)
-      z
-        .array(z.string())
-        .min(1, 'must name at least one attribute code')
-        .max(20, 'may name at most 20 attribute codes')
-        .refine((codes) => codes.every((c) => ATTRIBUTE_CODE.test(c)), 'must be attribute codes, comma-separated'),
-    )
+  attributes: commaList(
+    // checked as a whole, so the message names the parameter (the query carries one string)
+    z
+      .array(z.string())
+      .min(1, 'must name at least one attribute code')
+      .max(20, 'may name at most 20 attribute codes')
+      .refine((codes) => codes.every((c) => ATTRIBUTE_CODE.test(c)), 'must be attribute codes, comma-separated'),
+  )
     .optional()
     .describe('Attribute codes, comma-separated (at most 20): each item then carries their values in `values`'),
   ...PageQuery,

@@ -20,14 +20,23 @@ const booleanFlag = z.preprocess(
   z.boolean({ error: 'must be true or false' }),
 );
 
-const missingList = z.preprocess(
-  (v) =>
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter((s) => s !== '')
-      : v,
+/**
+ * A list a query string carries comma-separated (`missing=gtin,price`); a JSON body may send
+ * the array itself. Empty items are dropped.
+ */
+export const commaList = <T extends z.ZodType>(items: T) =>
+  z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== '')
+        : v,
+    items,
+  );
+
+const missingList = commaList(
   z
     .array(z.enum(MISSING_FIELDS, { error: `must name fields of ${MISSING_FIELDS.join(', ')}` }))
     .max(MISSING_FIELDS.length),
