@@ -3,11 +3,12 @@ import { attributesQuery, catalogsQuery } from './api/hooks';
 import { attributeCodesOf, loadColumnChoice } from './lib/column-choice';
 import { queryFromSearch } from './lib/cursor';
 import { readLastCatalog } from './lib/last-catalog';
+import { screenModule } from './lib/lazy-screen';
 import { meQuery } from './session/session';
 import { productListOptions } from './pages/products/list-query';
 
-/** The product grid's code, started at boot when the address is the grid; App's lazy route awaits the same promise. */
-export const loadProductsScreen = () => import('./pages/Products');
+/** The product grid's code, started at boot when the address is the grid; App's route renders it without suspending once it is there. */
+export const productsScreen = screenModule(() => import('./pages/Products'));
 
 /**
  * Starts what the screen in the address bar needs at once, in parallel with the session check
@@ -21,7 +22,7 @@ export function prefetchForAddress(client: QueryClient, location: Pick<Location,
   // first: every screen waits for it (the browser opens few connections per host)
   void client.prefetchQuery(meQuery());
   if (location.pathname !== '/products') return;
-  void loadProductsScreen();
+  void productsScreen.load();
   const quiet = { quietAuth: true };
   void client.prefetchQuery(catalogsQuery(quiet));
   void client.prefetchQuery(attributesQuery(quiet));
