@@ -21,15 +21,11 @@ import { migrate, run, startDevServer } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
 import { d1File, listSql, timeSql, type SqlCase } from './api-sql';
 import { apiSession, type Seeded, seedSynthetic } from './lib/session';
+import { percentile } from './lib/stats';
 
 const sizes = (argValue('--sizes', '1000,100000') ?? '').split(',').map(Number);
 const SAMPLES = Number(argValue('--samples', '30'));
 const STATE = argValue('--state');
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 interface Row {
   operation: string;

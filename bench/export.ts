@@ -22,7 +22,7 @@ import { migrate, run } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
-import { seedSynthetic, apiSession } from './lib/session';
+import { seedSynthetic, apiSession, waitForJob } from './lib/session';
 
 const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
 const formats = (argValue('--formats', 'BMEcat') ?? '').split(',');
@@ -86,11 +86,7 @@ async function benchSize(masters: number): Promise<Row[]> {
           catalogId: seeded.catalogId,
           exportType: format,
         });
-        let job: any;
-        do {
-          await new Promise((r) => setTimeout(r, 500));
-          job = await call(`/Job/GetJob?jobId=${jobId}`);
-        } while (job.state === 'queued' || job.state === 'running');
+        const job = await waitForJob(call, jobId);
         const seconds = (performance.now() - started) / 1000;
         clearInterval(sampler);
         const heapPeak = Math.max(heap.stop(), heapBefore);

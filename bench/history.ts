@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { migrate, run, startDevServer, type DevServer } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
 import { apiSession, seedSynthetic } from './lib/session';
+import { percentile } from './lib/stats';
 
 const PRODUCTS = Number(argValue('--products', '1000'));
 const SAMPLES = Number(argValue('--samples', '60'));
@@ -26,9 +27,6 @@ const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' 
 const BASELINE =
   argValue('--baseline') ??
   `${git('log', '--diff-filter=A', '--format=%H', '--', 'src/history/record.ts').split('\n').at(-1)}^`;
-
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 interface Client {
   post(path: string, body: unknown): Promise<any>;

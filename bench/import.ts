@@ -25,7 +25,7 @@ import { argValue } from '../scripts/lib/platform';
 import { inclusiveShares, summariseProfile } from './cpu-profile';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
-import { seedSynthetic, apiSession } from './lib/session';
+import { type ApiCall, seedSynthetic, apiSession, waitForJob } from './lib/session';
 
 const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
 const formats = (argValue('--formats', 'BMEcat,CSV') ?? '').split(',');
@@ -63,18 +63,8 @@ interface Row {
   summary: Record<string, number>;
 }
 
-type Call = (path: string, body?: unknown) => Promise<any>;
-
-async function waitForJob(call: Call, jobId: string): Promise<any> {
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 500));
-    const job = await call(`/Job/GetJob?jobId=${jobId}`);
-    if (job.state !== 'queued' && job.state !== 'running') return job;
-  }
-}
-
 /** Uploads a file from disk without holding it in memory: one request, or R2 multipart parts. */
-async function upload(base: string, cookie: string, call: Call, file: string, fileName: string): Promise<string> {
+async function upload(base: string, cookie: string, call: ApiCall, file: string, fileName: string): Promise<string> {
   const size = statSync(file).size;
   const put = async (url: string, method: string, start: number, end: number) => {
     const res = await fetch(url, {

@@ -25,7 +25,7 @@ import { signRequest } from '../src/sync/protocol/signing';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
 import { addBenchConnection, BENCH_KEY, PIM_VARS, seedConnector, seedPim } from './sync-setup';
-import { apiSession } from './lib/session';
+import { apiSession, waitForJob } from './lib/session';
 
 const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
 const profile = process.argv.includes('--profile');
@@ -96,11 +96,7 @@ async function benchSize(masters: number): Promise<Row[]> {
         heap.start(200);
         const started = performance.now();
         const { jobId } = await call('/Sync/StartSync', { departmentId: seeded.departmentId, connectionId });
-        let job: any;
-        do {
-          await new Promise((r) => setTimeout(r, 250));
-          job = await call(`/Job/GetJob?jobId=${jobId}`);
-        } while (job.state === 'queued' || job.state === 'running');
+        const job = await waitForJob(call, jobId, 250);
         const seconds = (performance.now() - started) / 1000;
         const heapPeak = Math.max(heap.stop(), heapBefore);
         const pimCpu = server.cpuSeconds() - cpuBefore[0]!;

@@ -23,6 +23,7 @@ import { run, startDevServer } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
 import { launchChromium } from '../test/e2e/web-browser';
 import { type Seeded, seedSynthetic } from './lib/session';
+import { median } from './lib/stats';
 import { summariseProfile } from './cpu-profile';
 
 const sizes = (argValue('--sizes', '100000') ?? '').split(',').map(Number);
@@ -41,7 +42,6 @@ const PROFILE = process.argv.includes('--profile');
 const ROW_HEIGHT = 40;
 /** A product row's selection checkbox: the row is rendered with its data. */
 const ROW_CHECKBOX = 'input[type="checkbox"][aria-label^="Select product "]';
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** Every JS file of the build, gzipped as a CDN would serve it. */

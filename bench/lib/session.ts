@@ -62,3 +62,12 @@ export async function apiSession(baseUrl: string, account: { email: string; pass
   };
   return { cookie, call };
 }
+
+/** Polls GetJob every `intervalMs` until the job has ended, and returns it (whatever its end state). */
+export async function waitForJob(call: ApiCall, jobId: string, intervalMs = 500): Promise<any> {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, intervalMs));
+    const job = await call(`/Job/GetJob?jobId=${jobId}`);
+    if (job.state !== 'queued' && job.state !== 'running') return job;
+  }
+}
