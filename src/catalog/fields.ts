@@ -58,6 +58,24 @@ const productFields: Record<string, BuiltInField> = {
   status: { column: 'status', rule: { type: 'enum', enumValues: ['active', 'draft', 'discontinued'] }, required: true },
 };
 
+/**
+ * A product's (and variant's) data fields besides its identity (`sku`) and its `status`: the
+ * columns every writer (AddProduct/UpdateProduct, UpsertProducts and the import, history
+ * snapshots and restores) reads and writes as they are.
+ */
+export const PRODUCT_DATA_FIELDS = [
+  'name',
+  'description',
+  'gtin',
+  'manufacturerName',
+  'manufacturerPid',
+  'unit',
+  'price',
+  'priceQuantity',
+  'keywords',
+  'deliveryTimeDays',
+] as const satisfies readonly (keyof typeof productFields)[];
+
 export const BUILT_IN_FIELDS: Record<ElementKind, Record<string, BuiltInField>> = {
   catalog: catalogFields,
   category: categoryFields,

@@ -21,6 +21,7 @@ import { loadSnapshot, pickFields, PRODUCT_FIELDS, withChanges, type Snapshot } 
 import type { ProductInput } from './catalog.schemas';
 import { getProductSummary } from './product-queries';
 import { assertDepartment, findCatalog, findProduct, type Tenant } from './scope';
+import { PRODUCT_DATA_FIELDS } from './fields';
 import { checkGtin } from './value-types';
 
 type ProductRow = typeof products.$inferSelect;
@@ -32,20 +33,7 @@ function fieldChanges(input: ProductInput): Partial<ProductRow> {
     if (problem) throw badRequest(`gtin: ${problem}`);
   }
   const changes: Partial<ProductRow> = {};
-  const keys = [
-    'name',
-    'sku',
-    'description',
-    'gtin',
-    'manufacturerName',
-    'manufacturerPid',
-    'unit',
-    'price',
-    'priceQuantity',
-    'keywords',
-    'deliveryTimeDays',
-  ] as const;
-  for (const key of keys) {
+  for (const key of ['sku', ...PRODUCT_DATA_FIELDS] as const) {
     if (input[key] !== undefined) (changes as Record<string, unknown>)[key] = input[key];
   }
   if (input.status) changes.status = input.status;

@@ -13,6 +13,7 @@ import {
   productCategories,
   products,
 } from '../db/schema';
+import { PRODUCT_DATA_FIELDS } from '../catalog/fields';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
@@ -27,20 +28,7 @@ export type Snapshot = Record<string, Json>;
 
 export type HistoryKind = 'catalog' | 'category' | 'product' | 'variant' | 'template';
 
-export const PRODUCT_FIELDS = [
-  'sku',
-  'name',
-  'description',
-  'gtin',
-  'manufacturerName',
-  'manufacturerPid',
-  'unit',
-  'price',
-  'priceQuantity',
-  'keywords',
-  'deliveryTimeDays',
-  'status',
-] as const;
+export const PRODUCT_FIELDS = ['sku', ...PRODUCT_DATA_FIELDS, 'status'] as const;
 export const CATEGORY_FIELDS = ['name', 'description', 'sortOrder', 'parentId'] as const;
 export const CATALOG_FIELDS = [
   'departmentId',

@@ -1,5 +1,5 @@
 import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR, unguardFormula } from '../exports/csv-format';
-import { PRODUCT_FIELDS, type UpsertRecord } from '../catalog/upsert/upsert-types';
+import { UPSERT_FIELDS, type UpsertRecord } from '../catalog/upsert/upsert-types';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
 
 /** Columns of the service's CSV that are not attribute codes. */
@@ -31,7 +31,7 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
   const has = (column: string) => Object.hasOwn(cells, column);
   const fields: UpsertRecord['fields'] = {};
   // status cannot be cleared: an empty cell keeps it (active for a new product).
-  for (const key of PRODUCT_FIELDS)
+  for (const key of UPSERT_FIELDS)
     if (has(key) && !(key === 'status' && cells[key] === '')) fields[key] = cells[key] === '' ? null : cells[key]!;
   const parentSku = has('parentSku') && cells.parentSku !== '' ? cells.parentSku! : null;
   const record: UpsertRecord = { sku, parentSku, fields };

@@ -16,22 +16,12 @@ import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './resolve-record';
 import type { changedParts } from './changed-parts';
 import { linkKey } from '../../classification/link-key';
+import { PRODUCT_DATA_FIELDS } from '../fields';
 
 type ByLinkId<T> = Omit<T, 'linkId'> & { linkId: string };
 
 /** Product columns a new row sets (the rest take their defaults); every new row sets all of them, so rows insert together. */
-const NEW_PRODUCT_COLUMNS = [
-  'name',
-  'description',
-  'gtin',
-  'manufacturerName',
-  'manufacturerPid',
-  'unit',
-  'price',
-  'priceQuantity',
-  'keywords',
-  'deliveryTimeDays',
-] as const;
+const NEW_PRODUCT_COLUMNS = PRODUCT_DATA_FIELDS;
 
 /**
  * The writes of one upsert call, collected per table so that new rows of many products go in

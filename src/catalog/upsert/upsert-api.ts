@@ -7,13 +7,13 @@ import { rethrowSkuClash } from '../sku';
 import { ReferenceCache } from './reference-cache';
 import { upsertRecords } from './upsert-products';
 import type { UpsertProductInput, UpsertProductsInput, UpsertProductsOut, UpsertVariantInput } from './upsert.schemas';
-import { PRODUCT_FIELDS, type UpsertOutcome, type UpsertRecord } from './upsert-types';
+import { UPSERT_FIELDS, type UpsertOutcome, type UpsertRecord } from './upsert-types';
 
 type NodeInput = z.infer<typeof UpsertVariantInput>;
 
 function toRecord(item: NodeInput, parentSku: string | null, categoryIds?: string[]): UpsertRecord {
   const fields: UpsertRecord['fields'] = {};
-  for (const key of PRODUCT_FIELDS) {
+  for (const key of UPSERT_FIELDS) {
     const value = item[key];
     if (value !== undefined) fields[key] = value === null ? null : String(value);
   }

@@ -1,22 +1,12 @@
+import { PRODUCT_DATA_FIELDS } from '../fields';
+
 /**
  * The internal form of one product to upsert, shared by UpsertProducts and the import job:
  * one record per product or variant (a variant names its master by SKU), values as strings
  * still to be parsed. `undefined` leaves a field or collection as it is; `null` clears it.
  */
-export const PRODUCT_FIELDS = [
-  'name',
-  'description',
-  'gtin',
-  'manufacturerName',
-  'manufacturerPid',
-  'unit',
-  'price',
-  'priceQuantity',
-  'keywords',
-  'deliveryTimeDays',
-  'status',
-] as const;
-type ProductField = (typeof PRODUCT_FIELDS)[number];
+export const UPSERT_FIELDS = [...PRODUCT_DATA_FIELDS, 'status'] as const;
+type ProductField = (typeof UPSERT_FIELDS)[number];
 
 export interface UpsertMediaRef {
   fileName: string;
