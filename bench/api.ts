@@ -167,15 +167,19 @@ async function benchSize(masters: number) {
             ? { variants: [1, 2].map((v) => ({ sku: `UPS-${run}-${i}-${n}-V${v}`, name: `Variante ${v}` })) }
             : {}),
         }));
-      const upsert = (i: number) =>
-        post('/Catalog/UpsertProducts', {
+      /** One call; its counts must say `expected` for all 1400 items (the timing is of answered work only). */
+      const upsert = (expected: 'created' | 'unchanged') => async (i: number) => {
+        const { counts } = await post('/Catalog/UpsertProducts', {
           departmentId: seeded.departmentId,
           catalogId: seeded.catalogId,
           items: upsertItems(i),
         });
+        if (counts[expected] !== 1400)
+          throw new Error(`UpsertProducts: ${JSON.stringify(counts)}, expected 1400 ${expected}`);
+      };
       const UPSERT_SAMPLES = Math.min(SAMPLES, 5);
-      await measure('UpsertProducts, 1000 new masters (+400 variants)', upsert, undefined, UPSERT_SAMPLES);
-      await measure('UpsertProducts, the same 1000 again (unchanged)', upsert, undefined, UPSERT_SAMPLES);
+      await measure('UpsertProducts, 1000 new masters (+400 variants)', upsert('created'), undefined, UPSERT_SAMPLES);
+      await measure('UpsertProducts, the same 1000 again (unchanged)', upsert('unchanged'), undefined, UPSERT_SAMPLES);
     } finally {
       server.stop();
     }
