@@ -1,7 +1,8 @@
 /**
  * The web application at scale, in headless Chromium against `wrangler dev` with local D1:
  * time from navigation to the first product-grid rows visible, time to the next page while
- * scrolling the grid, and the JavaScript shipped (gzip). Prints one table.
+ * scrolling the grid, the time to find one product by typing its SKU or name words into the
+ * grid's search box, and the JavaScript shipped (gzip). Prints one table and the details.
  *
  *   npm run bench:web                            # a 100,000-product synthetic catalog
  *   npm run bench:web -- --sizes 100000,1000000  # also 1M (~5 min seeding, ~6 GB of state)
@@ -30,6 +31,9 @@ const sizes = (argValue('--sizes', '100000') ?? '').split(',').map(Number);
 const SAMPLES = Number(argValue('--samples', '5'));
 const STATE = argValue('--state');
 const ATTRIBUTE_SAMPLES = Number(argValue('--attribute-samples', '3'));
+const SEARCH_SAMPLES = Number(argValue('--search-samples', '5'));
+/** The grid's search box waits this long after the last keystroke (web/src/pages/products/Filters.tsx). */
+const SEARCH_PAUSE_MS = 250;
 /** The default columns plus the synthetic catalog's three attributes (scripts/seed-synthetic.ts). */
 const ATTRIBUTE_COLUMNS = [
   ...['sku', 'name', 'status', 'gtin', 'price', 'unit', 'manufacturerName', 'updatedAt'],
@@ -90,6 +94,31 @@ function scrollAndTime(top: 'end' | number, selector: string): string {
     check();
   })`;
 }
+
+/**
+ * Puts `term` into the grid's search box at once (as a paste would) and resolves with the ms
+ * until the row of `sku` is in the DOM: the search box's pause, the request and the render.
+ */
+function searchAndTime(term: string, sku: string): string {
+  return `new Promise((resolve, reject) => {
+    const input = document.querySelector('input[type="search"]');
+    const selector = ${JSON.stringify(`input[aria-label="Select product `)} + ${JSON.stringify(sku)} + '"]';
+    const timer = setTimeout(() => reject(new Error('not found: ' + ${JSON.stringify(sku)})), 60000);
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector(selector)) return;
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve(performance.now() - t0);
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    const t0 = performance.now();
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${JSON.stringify(term)});
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  })`;
+}
+
+/** The synthetic catalog's master `i` (scripts/seed-synthetic.ts): SKU GEN-0000042, name "… Typ 42". */
+const skuOf = (i: number) => `GEN-${String(i).padStart(7, '0')}`;
 
 /** One request of the page as the browser saw it, in ms from navigation start. */
 interface Fetched {
@@ -252,7 +281,28 @@ async function measureSize(browser: Browser, masters: number, gzipOf: Map<string
           });
         await context.close();
       }
+      // Finding one product among all: its SKU, then words of its name, typed into the search box.
+      const bySku: number[] = [];
+      const byName: number[] = [];
+      for (let i = 0; i <= SEARCH_SAMPLES; i++) {
+        const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 820 } });
+        await context.addCookies([{ name: 'Service.Cookie', value: token, url: server.baseUrl }]);
+        const page = await context.newPage();
+        await page.addInitScript({ content: firstRowsObserver() });
+        await page.goto(url);
+        await page.waitForFunction('window.__firstRows', null, { timeout: 60_000, polling: 100 });
+        // a different product per sample, none of them on the first page
+        const target = Math.floor(seeded.masters * (0.5 + i / 40));
+        const sku = Number(await page.evaluate(searchAndTime(skuOf(target), skuOf(target))));
+        const name = Number(await page.evaluate(searchAndTime(`Typ ${target + 1}`, skuOf(target + 1))));
+        if (i > 0) {
+          bySku.push(sku);
+          byName.push(name);
+        }
+        await context.close();
+      }
       return {
+        search: { bySku: median(bySku), byName: median(byName) },
         attributeColumns: {
           first: median(withAttributes.map((a) => a.first)),
           lastAnswer: median(withAttributes.map((a) => a.lastAnswer)),
@@ -316,6 +366,13 @@ console.log(
 for (const r of rows)
   console.log(
     `  ${r.masters.toLocaleString('en')} masters: first rows ${r.attributeColumns.first.toFixed(0)} ms, last answer ${r.attributeColumns.lastAnswer.toFixed(0)} ms, ${r.attributeColumns.apiRequests} API requests`,
+  );
+console.log(
+  `\nFinding one product by typing into the grid's search box (median of ${SEARCH_SAMPLES} samples; from the text being in the box to its row shown, ${SEARCH_PAUSE_MS} ms of it the box's pause after typing)`,
+);
+for (const r of rows)
+  console.log(
+    `  ${r.masters.toLocaleString('en')} masters: by SKU ${r.search.bySku.toFixed(0)} ms, by name words ("Typ N") ${r.search.byName.toFixed(0)} ms`,
   );
 for (const r of rows) {
   console.log(`\nGetProducts for a next page (cursor), as the browser saw it: median ${r.pageRequest.toFixed(0)} ms`);
