@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { jsonInsert, jsonList } from '../db/json-rows';
-import { importDryProducts, importGroups, importPlacements, products } from '../db/schema';
+import { importDryProducts, importGroups, importPlacements } from '../db/schema';
+import { existingBySku } from '../catalog/upsert/upsert-lookups';
 import type { UpsertOutcome, UpsertRecord } from '../catalog/upsert/upsert-types';
 
 /** A category id a dry run stands in for a category it would create (never stored in the catalog). */
@@ -59,17 +60,8 @@ export async function productsBySku(
 ): Promise<Map<string, { id: string; isVariant: boolean }>> {
   const out = new Map<string, { id: string; isVariant: boolean }>();
   if (skus.length === 0) return out;
-  const rows = await db
-    .select({ id: products.id, sku: products.sku, parentId: products.parentId })
-    .from(products)
-    .where(
-      and(
-        eq(products.catalogId, scope.catalogId),
-        eq(products.companyId, scope.companyId),
-        sql`${products.sku} IN ${jsonList(skus)}`,
-      ),
-    );
-  for (const r of rows) out.set(r.sku!, { id: r.id, isVariant: r.parentId !== null });
+  for (const [sku, r] of await existingBySku(db, scope, skus))
+    out.set(sku, { id: r.id, isVariant: r.parentId !== null });
   if (scope.dryRun) {
     const dry = await db
       .select()
