@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, run, startDevServer } from '../scripts/lib/dev-server';
+import { startDevServer } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
 import { d1File, listSql, timeSql, type SqlCase } from './api-sql';
 import { apiSession, type Seeded, seedSynthetic } from './lib/session';

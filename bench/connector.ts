@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { compareSkus } from '../src/sync/protocol/sku-order';
 import { signRequest } from '../src/sync/protocol/signing';
 import type { Product, UpsertRecord } from '../src/sync/protocol/wire';
-import { run, startDevServer } from '../scripts/lib/dev-server';
+import { migrate, run, startDevServer } from '../scripts/lib/dev-server';
 import { argValue } from '../scripts/lib/platform';
 
 const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
@@ -105,20 +105,7 @@ async function readInventory(baseUrl: string, path: string): Promise<{ seconds: 
 const rows: string[] = [];
 for (const size of sizes) {
   const dir = mkdtempSync(join(tmpdir(), 'connector-bench-'));
-  await run('npm', [
-    'exec',
-    '--',
-    'wrangler',
-    'd1',
-    'migrations',
-    'apply',
-    'DB',
-    '--local',
-    '--config',
-    'connector/wrangler.toml',
-    '--persist-to',
-    dir,
-  ]);
+  await migrate(dir, 'connector/wrangler.toml');
   await run('npm', ['exec', '--', 'tsx', 'connector/scripts/seed.ts', '--persist-to', dir]);
   const server = await startDevServer(dir, {
     args: [

@@ -64,20 +64,7 @@ export async function addBenchConnection(
 /** A connector state whose mappings cover the synthetic catalog (50 manufacturers, C62, DE-19). */
 export async function seedConnector() {
   const dir = mkdtempSync(join(tmpdir(), 'connector-bench-'));
-  await run('npm', [
-    'exec',
-    '--',
-    'wrangler',
-    'd1',
-    'migrations',
-    'apply',
-    'DB',
-    '--local',
-    '--config',
-    'connector/wrangler.toml',
-    '--persist-to',
-    dir,
-  ]);
+  await migrate(dir, 'connector/wrangler.toml');
   const proxy = await getPlatformProxy<{ DB: D1Database }>({
     configPath: 'connector/wrangler.toml',
     persist: { path: `${dir}/v3` },

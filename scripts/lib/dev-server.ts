@@ -31,8 +31,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Applies the migrations to a local state dir. */
-export function migrate(persistTo: string): Promise<string> {
+/** Applies the PIM's migrations (or with `config`, those of that Worker, e.g. the connector's) to a local state dir. */
+export function migrate(persistTo: string, config?: string): Promise<string> {
   return run('npm', [
     'exec',
     '--',
@@ -42,6 +42,7 @@ export function migrate(persistTo: string): Promise<string> {
     'apply',
     'DB',
     '--local',
+    ...(config ? ['--config', config] : []),
     '--persist-to',
     persistTo,
   ]);

@@ -10,27 +10,14 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getPlatformProxy } from 'wrangler';
-import { freePort, run, startDevServer, type DevServer } from '../../scripts/lib/dev-server';
+import { freePort, migrate, startDevServer, type DevServer } from '../../scripts/lib/dev-server';
 import { signRequest } from '../../src/sync/protocol/signing';
 
 export const DEMO_KEY = { keyId: 'demo', secret: 'demo-connector-secret-1' };
 
 export async function startConnector(): Promise<{ server: DevServer; stop(): void }> {
   const persistTo = mkdtempSync(join(tmpdir(), 'connector-e2e-'));
-  await run('npm', [
-    'exec',
-    '--',
-    'wrangler',
-    'd1',
-    'migrations',
-    'apply',
-    'DB',
-    '--local',
-    '--config',
-    'connector/wrangler.toml',
-    '--persist-to',
-    persistTo,
-  ]);
+  await migrate(persistTo, 'connector/wrangler.toml');
   const { seedDemoShop } = await import('../../connector/scripts/demo-shop');
   const proxy = await getPlatformProxy<{ DB: D1Database }>({
     configPath: 'connector/wrangler.toml',
