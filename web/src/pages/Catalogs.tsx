@@ -7,6 +7,7 @@ import type { Catalog } from '../api/types';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { QueryState } from '../components/QueryState';
+import { RowActions } from '../components/RowActions';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
 import { CatalogDialog } from './CatalogDialog';
@@ -72,23 +73,12 @@ export default function Catalogs() {
                   </td>
                   <td className="num">{num(c.productCount)}</td>
                   <td>{date(c.updatedAt)}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      onClick={() => setEditing(c)}
-                      aria-label={t('catalogs.editNamed', { name: c.name })}
-                    >
-                      {t('common.edit')}
-                    </button>
-                    <button
-                      type="button"
-                      className="danger-quiet"
-                      onClick={() => setDeleting(c)}
-                      aria-label={t('catalogs.deleteNamed', { name: c.name })}
-                    >
-                      {t('common.delete')}
-                    </button>
-                  </td>
+                  <RowActions
+                    editLabel={t('catalogs.editNamed', { name: c.name })}
+                    deleteLabel={t('catalogs.deleteNamed', { name: c.name })}
+                    onEdit={() => setEditing(c)}
+                    onDelete={() => setDeleting(c)}
+                  />
                 </tr>
               ))}
             </tbody>

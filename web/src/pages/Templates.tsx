@@ -6,6 +6,7 @@ import { keys, useTemplates } from '../api/hooks';
 import type { ExportTemplate } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { QueryState } from '../components/QueryState';
+import { RowActions } from '../components/RowActions';
 import { useI18n } from '../i18n/i18n';
 import { TemplateDialog } from './TemplateDialog';
 
@@ -48,23 +49,12 @@ export default function Templates() {
                   <td>{tp.exportType}</td>
                   <td>{tp.language}</td>
                   <td>{date(tp.updatedAt)}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      onClick={() => setEditing(tp)}
-                      aria-label={t('templates.editNamed', { name: tp.name })}
-                    >
-                      {t('common.edit')}
-                    </button>
-                    <button
-                      type="button"
-                      className="danger-quiet"
-                      onClick={() => setDeleting(tp)}
-                      aria-label={t('templates.deleteNamed', { name: tp.name })}
-                    >
-                      {t('common.delete')}
-                    </button>
-                  </td>
+                  <RowActions
+                    editLabel={t('templates.editNamed', { name: tp.name })}
+                    deleteLabel={t('templates.deleteNamed', { name: tp.name })}
+                    onEdit={() => setEditing(tp)}
+                    onDelete={() => setDeleting(tp)}
+                  />
                 </tr>
               ))}
             </tbody>
