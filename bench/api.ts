@@ -145,6 +145,23 @@ async function benchSize(masters: number) {
       ];
       for (const [name, q, statements] of searches)
         await measure(name, () => list(`q=${encodeURIComponent(q)}`), statements);
+      // Filters and a sorted search (API only): a leaf category and a status few or no masters
+      // have are read from their index and sorted in memory (docs/search.md, "Filter plans"); a
+      // class code has no index, so one no product has walks the whole SKU order.
+      type Node = { categoryId: string; productCount: number; children?: Node[] };
+      const leafOf = (n: Node): Node => (n.children?.length ? leafOf(n.children[0]!) : n);
+      const tree = (await get(`/Catalog/GetCategoryTree?catalogId=${seeded.catalogId}`)) as { items: Node[] };
+      const leaf = leafOf(tree.items[0]!);
+      await measure(`filter leaf category (${leaf.productCount} masters), sku order`, () =>
+        list(`categoryId=${leaf.categoryId}`),
+      );
+      await measure('filter status draft (no master), sku order', () => list('status=draft'));
+      await measure('filter class code no master has, sku order', () => list('classCode=EC999999'), undefined, 5);
+      const sortedSearch = `q=${encodeURIComponent(`Typ ${typ.slice(0, 4)}`)}&sort=sku`;
+      const secondPage = (await list(sortedSearch)).nextCursor as string;
+      await measure(`search "Typ ${typ.slice(0, 4)}" sorted by SKU, second page`, () =>
+        list(`${sortedSearch}&cursor=${secondPage}`),
+      );
       await measure('AddProduct', (i) =>
         post('/Catalog/AddProduct', {
           departmentId: seeded.departmentId,

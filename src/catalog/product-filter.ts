@@ -74,6 +74,31 @@ function categoryScope(tenant: Tenant, catalogId: string, categoryId: string, su
 }
 
 /**
+ * The conditions of `filter` an index answers, each as a subquery `SELECT ... AS mid` of the
+ * master product ids it admits (a superset of the filter's products: the caller applies
+ * `productFilterWhere` to them too). The product list counts them and, when one names few
+ * products, reads those instead of walking a sort order's index (docs/search.md, "Filter
+ * plans"). Index-backed: a category's placements (`product_categories_category_idx`), a status
+ * other than active and a missing GTIN or price (partial indexes of migration 0012, whose WHERE
+ * these statements repeat word for word: SQLite uses a partial index only then). A class code
+ * and a missing classification have no index and never drive.
+ */
+export function filterDrivers(tenant: Tenant, catalogId: string, filter: ProductFilterInput): SQL[] {
+  const drivers: SQL[] = [];
+  if (filter.categoryId) {
+    const scope = categoryScope(tenant, catalogId, filter.categoryId, filter.subtree ?? false);
+    drivers.push(sql`SELECT DISTINCT product_id AS mid FROM product_categories WHERE category_id IN (${scope})`);
+  }
+  const masters = sql`SELECT id AS mid FROM products WHERE catalog_id = ${catalogId} AND company_id = ${tenant.companyId}`;
+  if (filter.status && filter.status !== 'active')
+    drivers.push(sql`${masters} AND status = ${filter.status} AND parent_id IS NULL AND status <> 'active'`);
+  const missing = new Set(filter.missing ?? []);
+  if (missing.has('gtin')) drivers.push(sql`${masters} AND parent_id IS NULL AND (gtin IS NULL OR gtin = '')`);
+  if (missing.has('price')) drivers.push(sql`${masters} AND parent_id IS NULL AND (price IS NULL OR price = '')`);
+  return drivers;
+}
+
+/**
  * The WHERE condition selecting the master products of one catalog that match `filter`,
  * always scoped to the tenant. `catalogId` must already be known to belong to the tenant
  * (e.g. from `findCatalog`). The condition is over the `products` table and may be combined

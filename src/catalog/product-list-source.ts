@@ -15,6 +15,11 @@ export interface Source {
   rank: SQL | null;
   /** The FTS docid (rowid) of the matched product, for the index order of a broad search. */
   doc: SQL | null;
+  /**
+   * The products are a set joined by id (search hits, a filter's few products), read and sorted
+   * in memory: keyset conditions must not use a sort order's index (product-list.ts, `keyed`).
+   */
+  joined: boolean;
 }
 
 export type ProductRow = typeof products.$inferSelect;
@@ -26,7 +31,13 @@ const check = (phrase: string, rowid: SQL) =>
   sql`EXISTS (SELECT 1 FROM products_fts c WHERE c.products_fts MATCH ${phrase} AND c.rowid = ${rowid})`;
 
 /** No search: the products table. */
-export const tableSource = (where: SQL): Source => ({ from: sql`${products}`, where, rank: null, doc: null });
+export const tableSource = (where: SQL): Source => ({
+  from: sql`${products}`,
+  where,
+  rank: null,
+  doc: null,
+  joined: false,
+});
 
 /**
  * A selective search: the documents of the driving phrases (at most the rank limit), each
@@ -44,6 +55,7 @@ export function hitsSource(plan: Pick<SearchPlan, 'match' | 'checks'>, catalogId
     where,
     rank: sql`h.r`,
     doc: null,
+    joined: true,
   };
 }
 
@@ -53,6 +65,7 @@ export const docSource = (plan: SearchPlan, where: SQL): Source => ({
   where: sql`f.products_fts MATCH ${plan.all} AND ${where}`,
   rank: null,
   doc: sql`f.rowid`,
+  joined: false,
 });
 
 /** A broad search in a sort order: that order's index, each product checked against the search. */
