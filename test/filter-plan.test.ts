@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { listProducts } from '../src/catalog/product-list';
 import { createDb } from '../src/db/client';
-import { db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
+import { classifyAsMcb, db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
 
 /**
  * Filter plans (src/catalog/product-list.ts `filterSource`, docs/search.md "Filter plans"): a
@@ -17,7 +17,7 @@ async function mixedCatalog() {
   const child = await makeCategory(session, catalog.catalogId, { name: 'Child', parentId: top.categoryId });
   const names = ['beta', 'Alpha', 'alpha', null, 'Gamma', 'delta', 'Beta', 'epsilon', null, 'zeta', 'Eta', 'theta'];
   for (const [n, name] of names.entries()) {
-    await makeProduct(session, catalog.catalogId, {
+    const product = await makeProduct(session, catalog.catalogId, {
       sku: n % 5 === 4 ? null : `FP-${String((n * 7) % 12).padStart(2, '0')}`,
       name,
       status: (['active', 'draft', 'discontinued'] as const)[n % 3],
@@ -25,12 +25,13 @@ async function mixedCatalog() {
       price: n % 4 === 0 ? undefined : '1.50',
       categoryIds: n % 3 === 0 ? [top.categoryId] : n % 3 === 1 ? [child.categoryId] : [],
     });
+    if (n % 4 !== 1) await classifyAsMcb(session, product.productId);
   }
   return { session, catalog, top, child };
 }
 
 describe('filter plans', () => {
-  it("lists a filter's few products from its index exactly as the index walk does, in every order, page by page", async () => {
+  it("lists the few products a filter names exactly as the index walk does, in every order, page by page", async () => {
     const { session, catalog, top, child } = await mixedCatalog();
     const filters: Record<string, unknown>[] = [
       { categoryId: top.categoryId },
@@ -41,6 +42,10 @@ describe('filter plans', () => {
       { missing: ['gtin'] },
       { missing: ['gtin', 'price'] },
       { missing: ['price'], categoryId: top.categoryId, subtree: true },
+      { classCode: 'EC000042' },
+      { classCode: 'EC000042', status: 'draft' },
+      { classCode: 'EC000042', categoryId: child.categoryId, missing: ['gtin'] },
+      { classCode: 'EC999999' },
     ];
     const walk = async (input: Record<string, unknown>, driveLimit: number) => {
       const ids: string[] = [];
@@ -93,6 +98,7 @@ describe('filter plans', () => {
       const inputs = [
         { categoryId: top.categoryId, sort },
         { missing: ['gtin'], sort },
+        { classCode: 'EC000042', sort },
         { q: 'FP-0', sort },
       ];
       for (const input of inputs) {
@@ -102,7 +108,7 @@ describe('filter plans', () => {
       }
     }
     const joined = statements.filter((s) => s.includes(' h CROSS JOIN '));
-    expect(joined.length).toBeGreaterThanOrEqual(18);
+    expect(joined.length).toBeGreaterThanOrEqual(24);
     for (const statement of joined) {
       // the plan does not depend on the values (no ANALYZE statistics): bind NULLs
       const params = Array.from(statement.matchAll(/\?/g), () => null);

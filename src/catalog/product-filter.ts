@@ -73,28 +73,45 @@ function categoryScope(tenant: Tenant, catalogId: string, categoryId: string, su
     ) SELECT id FROM sub`;
 }
 
+/** A condition of a filter as the ids of the master products it admits (`SELECT ... AS mid`). */
+export interface FilterDriver {
+  ids: SQL;
+  /** Read through an index (cheap to count), or by a scan of its table (counted only when no indexed one drives). */
+  scan: boolean;
+}
+
 /**
- * The conditions of `filter` an index answers, each as a subquery `SELECT ... AS mid` of the
+ * The conditions of `filter` that can name their products directly, each as a subquery of the
  * master product ids it admits (a superset of the filter's products: the caller applies
  * `productFilterWhere` to them too). The product list counts them and, when one names few
  * products, reads those instead of walking a sort order's index (docs/search.md, "Filter
- * plans"). Index-backed: a category's placements (`product_categories_category_idx`), a status
- * other than active and a missing GTIN or price (partial indexes of migration 0012, whose WHERE
- * these statements repeat word for word: SQLite uses a partial index only then). A class code
- * and a missing classification have no index and never drive.
+ * plans"). Through an index: a category's placements (`product_categories_category_idx`), a
+ * status other than active and a missing GTIN or price (partial indexes of migration 0012, whose
+ * WHERE these statements repeat word for word: SQLite uses a partial index only then). By a scan:
+ * a class code (`classification_link_classes` has no index on it; an index would cost about
+ * 25 bytes per product row). A missing classification never drives.
  */
-export function filterDrivers(tenant: Tenant, catalogId: string, filter: ProductFilterInput): SQL[] {
-  const drivers: SQL[] = [];
+export function filterDrivers(tenant: Tenant, catalogId: string, filter: ProductFilterInput): FilterDriver[] {
+  const drivers: FilterDriver[] = [];
+  const indexed = (ids: SQL) => drivers.push({ ids, scan: false });
   if (filter.categoryId) {
     const scope = categoryScope(tenant, catalogId, filter.categoryId, filter.subtree ?? false);
-    drivers.push(sql`SELECT DISTINCT product_id AS mid FROM product_categories WHERE category_id IN (${scope})`);
+    indexed(sql`SELECT DISTINCT product_id AS mid FROM product_categories WHERE category_id IN (${scope})`);
   }
   const masters = sql`SELECT id AS mid FROM products WHERE catalog_id = ${catalogId} AND company_id = ${tenant.companyId}`;
   if (filter.status && filter.status !== 'active')
-    drivers.push(sql`${masters} AND status = ${filter.status} AND parent_id IS NULL AND status <> 'active'`);
+    indexed(sql`${masters} AND status = ${filter.status} AND parent_id IS NULL AND status <> 'active'`);
   const missing = new Set(filter.missing ?? []);
-  if (missing.has('gtin')) drivers.push(sql`${masters} AND parent_id IS NULL AND (gtin IS NULL OR gtin = '')`);
-  if (missing.has('price')) drivers.push(sql`${masters} AND parent_id IS NULL AND (price IS NULL OR price = '')`);
+  if (missing.has('gtin')) indexed(sql`${masters} AND parent_id IS NULL AND (gtin IS NULL OR gtin = '')`);
+  if (missing.has('price')) indexed(sql`${masters} AND parent_id IS NULL AND (price IS NULL OR price = '')`);
+  if (filter.classCode) {
+    // the class rows first (CROSS JOIN), each link by its integer key
+    drivers.push({
+      ids: sql`SELECT l.element_id AS mid FROM classification_link_classes lc CROSS JOIN classification_links l ON l.id = lc.link_id
+        WHERE lc.code = ${filter.classCode} AND l.company_id = ${tenant.companyId}`,
+      scan: true,
+    });
+  }
   return drivers;
 }
 

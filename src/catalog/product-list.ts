@@ -151,12 +151,14 @@ async function listByDoc(db: Database, source: Source, cursor: MatchCursor | nul
 const DRIVE_LIMIT = 5000;
 
 /**
- * The source of a list without a search: when an index-backed condition of the filter
- * (filterDrivers) names at most `driveLimit` products, the fewest of them, joined to their rows
+ * The source of a list without a search: when a condition of the filter that can name its
+ * products (filterDrivers) names at most `driveLimit` of them, the fewest, joined to their rows
  * and sorted in memory (a few milliseconds for thousands); else the sort order's index, each
  * product checked against the filter, which stops after a page when the filter is broad. Without
  * this, a filter matching few products of a large catalog (a leaf category, "missing GTIN",
- * status draft) walked the whole index: about a second at 1M products.
+ * status draft, a rare class) walked the whole index: one to three seconds at 1M products.
+ * Indexed conditions are counted first, in one statement; a scanned one (the class code) only
+ * when none of those drives.
  */
 async function filterSource(
   db: Database,
@@ -167,24 +169,35 @@ async function filterSource(
 ): Promise<Source> {
   const where = productFilterWhere(tenant, catalogId, filter);
   const drivers = filterDrivers(tenant, catalogId, filter);
-  if (drivers.length === 0) return tableSource(where);
-  const cap = driveLimit + 1;
+  for (const scan of [false, true]) {
+    const ids = drivers.filter((d) => d.scan === scan).map((d) => d.ids);
+    const fewest = ids.length ? await fewestIds(db, ids, driveLimit) : null;
+    // a condition no product meets: nothing to read (the scanned one would be read once per segment)
+    if (fewest?.size === 0) return tableSource(sql`0`);
+    if (fewest)
+      return {
+        from: sql`(${fewest.ids}) h CROSS JOIN ${products} ON ${products.id} = h.mid`,
+        where,
+        rank: null,
+        doc: null,
+        joined: true,
+      };
+  }
+  return tableSource(where);
+}
+
+/** Of these id subqueries, the one naming the fewest products if that is at most `limit` (each counted up to limit + 1). */
+async function fewestIds(db: Database, ids: SQL[], limit: number): Promise<{ ids: SQL; size: number } | null> {
+  const cap = limit + 1;
   const [counts] = await db.all<Record<string, number>>(
     sql`SELECT ${sql.join(
-      drivers.map((d, i) => sql`(SELECT count(*) FROM (${d} LIMIT ${cap})) AS ${sql.raw(`c${i}`)}`),
+      ids.map((d, i) => sql`(SELECT count(*) FROM (${d} LIMIT ${cap})) AS ${sql.raw(`c${i}`)}`),
       sql`, `,
     )}`,
   );
-  const sizes = drivers.map((_, i) => Number(counts?.[`c${i}`] ?? cap));
+  const sizes = ids.map((_, i) => Number(counts?.[`c${i}`] ?? cap));
   const fewest = sizes.indexOf(Math.min(...sizes));
-  if (sizes[fewest]! > driveLimit) return tableSource(where);
-  return {
-    from: sql`(${drivers[fewest]}) h CROSS JOIN ${products} ON ${products.id} = h.mid`,
-    where,
-    rank: null,
-    doc: null,
-    joined: true,
-  };
+  return sizes[fewest]! <= limit ? { ids: ids[fewest]!, size: sizes[fewest]! } : null;
 }
 
 /**
