@@ -105,9 +105,9 @@ export function filterDrivers(tenant: Tenant, catalogId: string, filter: Product
   if (missing.has('gtin')) indexed(sql`${masters} AND parent_id IS NULL AND (gtin IS NULL OR gtin = '')`);
   if (missing.has('price')) indexed(sql`${masters} AND parent_id IS NULL AND (price IS NULL OR price = '')`);
   if (filter.classCode) {
-    // the class rows first (CROSS JOIN), each link by its integer key
+    // the class rows first (CROSS JOIN), each link by its integer key; a link may name the code in two groups
     drivers.push({
-      ids: sql`SELECT l.element_id AS mid FROM classification_link_classes lc CROSS JOIN classification_links l ON l.id = lc.link_id
+      ids: sql`SELECT DISTINCT l.element_id AS mid FROM classification_link_classes lc CROSS JOIN classification_links l ON l.id = lc.link_id
         WHERE lc.code = ${filter.classCode} AND l.company_id = ${tenant.companyId}`,
       scan: true,
     });
