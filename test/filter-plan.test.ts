@@ -31,7 +31,7 @@ async function mixedCatalog() {
 }
 
 describe('filter plans', () => {
-  it("lists the few products a filter names exactly as the index walk does, in every order, page by page", async () => {
+  it('lists the few products a filter names exactly as the index walk does, in every order, page by page', async () => {
     const { session, catalog, top, child } = await mixedCatalog();
     const filters: Record<string, unknown>[] = [
       { categoryId: top.categoryId },

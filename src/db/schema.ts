@@ -194,12 +194,8 @@ export const products = sqliteTable(
     index('products_parent_idx').on(t.parentId).where(sql`parent_id IS NOT NULL`),
     // Partial indexes of the few masters a filter names (migration 0012, docs/search.md "Filter plans"):
     // a catalog that is mostly active and complete keeps them small.
-    index('products_filter_status_idx')
-      .on(t.catalogId, t.status)
-      .where(sql`parent_id IS NULL AND status <> 'active'`),
-    index('products_filter_no_gtin_idx')
-      .on(t.catalogId)
-      .where(sql`parent_id IS NULL AND (gtin IS NULL OR gtin = '')`),
+    index('products_filter_status_idx').on(t.catalogId, t.status).where(sql`parent_id IS NULL AND status <> 'active'`),
+    index('products_filter_no_gtin_idx').on(t.catalogId).where(sql`parent_id IS NULL AND (gtin IS NULL OR gtin = '')`),
     index('products_filter_no_price_idx')
       .on(t.catalogId)
       .where(sql`parent_id IS NULL AND (price IS NULL OR price = '')`),
