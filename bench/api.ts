@@ -157,6 +157,14 @@ async function benchSize(masters: number) {
       );
       await measure('filter status draft (no master), sku order', () => list('status=draft'));
       await measure('filter class code no master has, sku order', () => list('classCode=EC999999'));
+      await measure('search broad word + status draft (no master), index order', () =>
+        list('q=Leitungsschutzschalter&status=draft'),
+      );
+      await measure(`search broad word + leaf category, sku order`, () =>
+        list(`q=Leitungsschutzschalter&categoryId=${leaf.categoryId}&sort=sku`),
+      );
+      // a broad search in another order walks that order checking each product (docs/search.md)
+      await measure('search broad word sorted by name', () => list('q=Leitungsschutzschalter&sort=name'));
       const sortedSearch = `q=${encodeURIComponent(`Typ ${typ.slice(0, 4)}`)}&sort=sku`;
       const secondPage = (await list(sortedSearch)).nextCursor as string;
       await measure(`search "Typ ${typ.slice(0, 4)}" sorted by SKU, second page`, () =>

@@ -68,15 +68,31 @@ export const docSource = (plan: SearchPlan, where: SQL): Source => ({
   joined: false,
 });
 
-/** A broad search in a sort order: that order's index, each product checked against the search. */
-export function checkedTableSource(plan: SearchPlan, where: SQL): Source {
+/** The product's own document matches the whole search (a broad search's check of each product it reads). */
+export function matchesSearch(plan: SearchPlan): SQL {
   const rowid = sql`${products}.rowid`;
   // A phrase FTS5 cannot answer lazily (a long prefix) would be merged once per product: merge it once.
-  const matches = plan.allLazy
+  return plan.allLazy
     ? check(plan.all, rowid)
     : sql`${rowid} IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${plan.all})`;
-  return tableSource(sql`${where} AND ${matches}`);
 }
+
+/** A broad search in a sort order: that order's index, each product checked against the search. */
+export const checkedTableSource = (plan: SearchPlan, where: SQL): Source =>
+  tableSource(sql`${where} AND ${matchesSearch(plan)}`);
+
+/**
+ * The few products a filter names (`ids`, a subquery of master ids, product-list.ts
+ * `drivenIds`), joined to their rows by id, sorted in memory; `doc` gives a broad search's index
+ * order (the FTS docid is the product's rowid).
+ */
+export const joinedSource = (ids: SQL, where: SQL, doc: SQL | null = null): Source => ({
+  from: sql`(${ids}) h CROSS JOIN ${products} ON ${products.id} = h.mid`,
+  where,
+  rank: null,
+  doc,
+  joined: true,
+});
 
 interface SourceRow {
   row: ProductRow;

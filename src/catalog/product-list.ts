@@ -21,6 +21,8 @@ import {
   checkedTableSource,
   docSource,
   hitsSource,
+  joinedSource,
+  matchesSearch,
   type ProductRow,
   selectRows,
   type Source,
@@ -151,39 +153,31 @@ async function listByDoc(db: Database, source: Source, cursor: MatchCursor | nul
 const DRIVE_LIMIT = 5000;
 
 /**
- * The source of a list without a search: when a condition of the filter that can name its
- * products (filterDrivers) names at most `driveLimit` of them, the fewest, joined to their rows
- * and sorted in memory (a few milliseconds for thousands); else the sort order's index, each
- * product checked against the filter, which stops after a page when the filter is broad. Without
- * this, a filter matching few products of a large catalog (a leaf category, "missing GTIN",
- * status draft, a rare class) walked the whole index: one to three seconds at 1M products.
- * Indexed conditions are counted first, in one statement; a scanned one (the class code) only
- * when none of those drives.
+ * The few products a filter names, if it names few: when a condition of the filter that can
+ * name its products (filterDrivers) names at most `driveLimit` of them, the fewest (their ids
+ * and count); else null. Indexed conditions are counted first, in one statement; a scanned one
+ * (the class code) only when none of those drives.
+ *
+ * Read and sorted in memory, such a set costs a few milliseconds for thousands; the alternative,
+ * walking a sort order's (or the search index's) order checking each product against the
+ * filter, stops after a page when the filter is broad but walked the whole catalog for a filter
+ * matching few products (a leaf category, "missing GTIN", status draft, a rare class): one to
+ * three seconds at 1M products.
  */
-async function filterSource(
+async function drivenIds(
   db: Database,
   tenant: Tenant,
   catalogId: string,
   filter: ProductFilterInput,
   driveLimit: number,
-): Promise<Source> {
-  const where = productFilterWhere(tenant, catalogId, filter);
+): Promise<{ ids: SQL; size: number } | null> {
   const drivers = filterDrivers(tenant, catalogId, filter);
   for (const scan of [false, true]) {
     const ids = drivers.filter((d) => d.scan === scan).map((d) => d.ids);
     const fewest = ids.length ? await fewestIds(db, ids, driveLimit) : null;
-    // a condition no product meets: nothing to read (the scanned one would be read once per segment)
-    if (fewest?.size === 0) return tableSource(sql`0`);
-    if (fewest)
-      return {
-        from: sql`(${fewest.ids}) h CROSS JOIN ${products} ON ${products.id} = h.mid`,
-        where,
-        rank: null,
-        doc: null,
-        joined: true,
-      };
+    if (fewest) return fewest;
   }
-  return tableSource(where);
+  return null;
 }
 
 /** Of these id subqueries, the one naming the fewest products if that is at most `limit` (each counted up to limit + 1). */
@@ -230,19 +224,40 @@ export async function listProducts(
       nextCursor: result.nextCursor,
     };
   };
+  const driveLimit = options.driveLimit ?? DRIVE_LIMIT;
+  /** The few products the filter names (drivenIds), `empty` when it names none. */
+  const driven = async () => {
+    const found = await drivenIds(db, tenant, catalog.id, filter, driveLimit);
+    return found?.size === 0 ? 'empty' : found;
+  };
+  const none = { items: [], nextCursor: null };
   const hasQ = filter.q !== undefined && filter.q.trim() !== '';
   const plan = hasQ ? await planSearch(db, filter.q!, rankLimit) : null;
   if (plan === null) {
     // No search, or one that cannot match (the filter turns a q without searchable characters into "no rows").
-    if (hasQ) return { items: [], nextCursor: null };
+    if (hasQ) return none;
     const sortName = sort ?? 'sku';
     assertCursorOrder(cursor, sortName, order);
-    const source = await filterSource(db, tenant, catalog.id, filter, options.driveLimit ?? DRIVE_LIMIT);
+    const where = productFilterWhere(tenant, catalog.id, filter);
+    const few = await driven();
+    if (few === 'empty') return none;
+    const source = few ? joinedSource(few.ids, where) : tableSource(where);
     return page(await listBySort(db, source, sortName, order, cursor as ValueCursor | null, limit));
   }
   const by = sort ?? (cursor ? cursor.s : plan.selective ? 'rank' : 'match');
   assertCursorOrder(cursor, by, order);
   const where = productFilterWhere(tenant, catalog.id, { ...filter, q: undefined });
+  if (!plan.selective && by !== 'rank') {
+    // A broad search (every word common) and a filter naming few products: those, each checked
+    // against the search, in the same orders (index order is the FTS docid, the product's rowid).
+    const few = await driven();
+    if (few === 'empty') return none;
+    if (few) {
+      const source = joinedSource(few.ids, sql`${where} AND ${matchesSearch(plan)}`, sql`${products}.rowid`);
+      if (by === 'match') return page(await listByDoc(db, source, cursor as MatchCursor | null, limit));
+      return page(await listBySort(db, source, by, order, cursor as ValueCursor | null, limit));
+    }
+  }
   if (by === 'match') return page(await listByDoc(db, docSource(plan, where), cursor as MatchCursor | null, limit));
   // A ranked cursor of a search that has since become broad ranks every match: correct, slower.
   const hits = hitsSource(plan.selective ? plan : { match: plan.all, checks: [] }, catalog.id, where);
