@@ -1,29 +1,19 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Route, Routes } from 'react-router';
 import { describeError } from './api/errors';
 import { Dialog } from './components/Dialog';
 import { ErrorText } from './components/ErrorText';
 import { useI18n } from './i18n/i18n';
-import { productsScreen } from './boot';
 import { lazyScreen } from './lib/lazy-screen';
+import { ROUTES } from './screens';
 import { Shell } from './Shell';
 import { SessionProvider, meQueryKey, useMe, useSessionExpired } from './session/session';
 import { SignInPage } from './session/SignInPage';
 import { SignInForm } from './session/SignInForm';
 
-// One chunk per screen: the first paint loads only the shell and the screen it shows.
-const Dashboard = lazy(() => import('./pages/Dashboard'));
-const Catalogs = lazy(() => import('./pages/Catalogs'));
-const Categories = lazy(() => import('./pages/Categories'));
-const Products = lazyScreen(productsScreen);
-const ProductEditor = lazy(() => import('./editor/ProductEditor'));
-const Exports = lazy(() => import('./pages/Exports'));
-const Templates = lazy(() => import('./pages/Templates'));
-const Admin = lazy(() => import('./pages/Admin'));
-const Sync = lazy(() => import('./pages/Sync'));
-const AccountPage = lazy(() => import('./pages/AccountPage'));
-const NotFound = lazy(() => import('./pages/NotFound'));
+/** Each route's screen, rendered without suspending once its chunk is there (boot.ts starts the one in the address bar). */
+const SCREENS = ROUTES.map((r) => ({ path: r.path, Screen: lazyScreen(r.screen) }));
 
 export function App() {
   const { t } = useI18n();
@@ -61,17 +51,9 @@ export function App() {
           }
         >
           <Routes>
-            <Route path="/" element={<Dashboard />} />
-            <Route path="/catalogs" element={<Catalogs />} />
-            <Route path="/categories" element={<Categories />} />
-            <Route path="/products" element={<Products />} />
-            <Route path="/products/:productId" element={<ProductEditor />} />
-            <Route path="/exports" element={<Exports />} />
-            <Route path="/exports/templates" element={<Templates />} />
-            <Route path="/admin" element={<Admin />} />
-            <Route path="/sync" element={<Sync />} />
-            <Route path="/account" element={<AccountPage />} />
-            <Route path="*" element={<NotFound />} />
+            {SCREENS.map(({ path, Screen }) => (
+              <Route key={path} path={path} element={<Screen />} />
+            ))}
           </Routes>
         </Suspense>
       </Shell>

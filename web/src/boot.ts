@@ -3,17 +3,15 @@ import { attributesQuery, catalogsQuery } from './api/hooks';
 import { attributeCodesOf, loadColumnChoice } from './lib/column-choice';
 import { queryFromSearch } from './lib/cursor';
 import { readLastCatalog } from './lib/last-catalog';
-import { screenModule } from './lib/lazy-screen';
 import { meQuery } from './session/session';
 import { productListOptions } from './pages/products/list-query';
-
-/** The product grid's code, started at boot when the address is the grid; App's route renders it without suspending once it is there. */
-export const productsScreen = screenModule(() => import('./pages/Products'));
+import { routeAt } from './screens';
 
 /**
  * Starts what the screen in the address bar needs at once, in parallel with the session check
- * ("who am I"), instead of one after the other (session → screen code → catalogs → first page).
- * The grid's code is preloaded by index.html (web/vite.config.ts); the import here evaluates it.
+ * ("who am I"), instead of one after the other (session → screen code → catalogs → first page):
+ * every screen's code chunk, and for the product grid its data too. The grid's code is also
+ * preloaded by index.html (web/vite.config.ts); the import here evaluates it.
  * The calls are the screen's own queries (same keys), so the screen finds them in flight or done.
  * They are quiet on 401: when the session has ended, the sign-in page is what shows, and after
  * signing in the screen asks again (a query in error state refetches when it mounts).
@@ -21,8 +19,8 @@ export const productsScreen = screenModule(() => import('./pages/Products'));
 export function prefetchForAddress(client: QueryClient, location: Pick<Location, 'pathname' | 'search'>): void {
   // first: every screen waits for it (the browser opens few connections per host)
   void client.prefetchQuery(meQuery());
+  void routeAt(location.pathname).screen.load();
   if (location.pathname !== '/products') return;
-  void productsScreen.load();
   const quiet = { quietAuth: true };
   void client.prefetchQuery(catalogsQuery(quiet));
   void client.prefetchQuery(attributesQuery(quiet));
