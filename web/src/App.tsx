@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Route, Routes } from 'react-router';
 import { describeError } from './api/errors';
 import { Dialog } from './components/Dialog';
 import { ErrorText } from './components/ErrorText';
 import { useI18n } from './i18n/i18n';
 import { lazyScreen } from './lib/lazy-screen';
-import { ROUTES } from './screens';
+import { ROUTES, routeAt } from './screens';
 import { Shell } from './Shell';
 import { SessionProvider, meQueryKey, useMe, useSessionExpired } from './session/session';
 import { SignInPage } from './session/SignInPage';
@@ -15,17 +15,37 @@ import { SignInForm } from './session/SignInForm';
 /** Each route's screen, rendered without suspending once its chunk is there (boot.ts starts the one in the address bar). */
 const SCREENS = ROUTES.map((r) => ({ path: r.path, Screen: lazyScreen(r.screen) }));
 
+/** The screen of the address the app was opened at (boot.ts started loading its chunk). */
+const firstScreen = routeAt(window.location.pathname).screen;
+
+/**
+ * Whether the first screen's chunk has arrived. The first render waits for it as for the
+ * session check, so the screen appears once instead of after a Suspense fallback, which React
+ * holds for up to 300 ms even when the chunk arrives a moment later. Later screens load inside
+ * navigations (transitions: the current screen stays until the next one is there).
+ */
+function useFirstScreenLoaded(): boolean {
+  const [loaded, setLoaded] = useState(() => firstScreen.loaded() !== undefined);
+  useEffect(() => {
+    // a failed load renders anyway: the route's lazy component retries and reports it
+    const done = () => setLoaded(true);
+    if (!loaded) firstScreen.load().then(done, done);
+  }, [loaded]);
+  return loaded;
+}
+
 export function App() {
   const { t } = useI18n();
   const me = useMe();
   const client = useQueryClient();
   const [expired, clearExpired] = useSessionExpired();
+  const firstScreenLoaded = useFirstScreenLoaded();
 
   useEffect(() => {
     if (me.data === null) clearExpired();
   }, [me.data, clearExpired]);
 
-  if (me.isPending)
+  if (me.isPending || (me.data && !firstScreenLoaded))
     return (
       <p className="boot muted" role="status">
         {t('common.loading')}
