@@ -156,7 +156,7 @@ const DRIVE_LIMIT = 5000;
  * The few products a filter names, if it names few: when a condition of the filter that can
  * name its products (filterDrivers) names at most `driveLimit` of them, the fewest (their ids
  * and count); else null. Indexed conditions are counted first, in one statement; a scanned one
- * (the class code) only when none of those drives.
+ * (the class code) only when none of those drives, read once.
  *
  * Read and sorted in memory, such a set costs a few milliseconds for thousands; the alternative,
  * walking a sort order's (or the search index's) order checking each product against the
@@ -172,10 +172,18 @@ async function drivenIds(
   driveLimit: number,
 ): Promise<{ ids: SQL; size: number } | null> {
   const drivers = filterDrivers(tenant, catalogId, filter);
-  for (const scan of [false, true]) {
-    const ids = drivers.filter((d) => d.scan === scan).map((d) => d.ids);
-    const fewest = ids.length ? await fewestIds(db, ids, driveLimit) : null;
-    if (fewest) return fewest;
+  const indexed = drivers.filter((d) => !d.scan).map((d) => d.ids);
+  const fewest = indexed.length ? await fewestIds(db, indexed, driveLimit) : null;
+  if (fewest) return fewest;
+  for (const { ids } of drivers.filter((d) => d.scan)) {
+    // A scanned condition is read once: counted and, if few, its ids kept (a JSON list, bound
+    // to each page statement) instead of scanning again for every segment of the order.
+    const [found] = await db.all<{ n: number; ids: string | null }>(
+      sql`SELECT count(*) AS n, CASE WHEN count(*) <= ${driveLimit} THEN json_group_array(mid) END AS ids
+        FROM (${ids} LIMIT ${driveLimit + 1})`,
+    );
+    const n = Number(found?.n ?? driveLimit + 1);
+    if (n <= driveLimit) return { ids: sql`SELECT value AS mid FROM json_each(${found!.ids})`, size: n };
   }
   return null;
 }
