@@ -5,29 +5,25 @@
  * own business (imports/csv-reader.ts).
  */
 
-/** Columns that are not attribute codes, in the order the export writes them; every other column is an attribute. */
-export const CSV_COLUMNS = [
+import { PRODUCT_DATA_FIELDS } from '../catalog/fields';
+
+/**
+ * Columns that are not attribute codes, in the order the export writes them; every other column
+ * is an attribute. The product's data fields in their order, the catalog's currency after the
+ * price (a price means nothing without it), ids first and the lists last.
+ */
+export const CSV_COLUMNS: readonly string[] = [
   'productId',
   'parentId',
   'parentSku',
   'sku',
-  'name',
-  'description',
-  'gtin',
-  'manufacturerName',
-  'manufacturerPid',
-  'unit',
-  'price',
-  'currency',
-  'priceQuantity',
-  'keywords',
-  'deliveryTimeDays',
+  ...PRODUCT_DATA_FIELDS.flatMap((field) => (field === 'price' ? [field, 'currency'] : [field])),
   'status',
   'categories',
   'classes',
   'features',
   'media',
-] as const;
+];
 
 /** Separates the entries of a list cell (categories, classes, features, media). */
 export const LIST_SEPARATOR = '|';
