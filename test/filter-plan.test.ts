@@ -5,7 +5,7 @@ import { createDb } from '../src/db/client';
 import { classifyAsMcb, db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
 
 /**
- * Filter plans (src/catalog/product-list.ts `filterSource`, docs/search.md "Filter plans"): a
+ * Filter plans (src/catalog/product-list.ts `drivenIds`, docs/search.md "Filter plans"): a
  * filter whose index-backed condition names few products reads those and sorts them in memory;
  * the same filter with that switched off walks the sort order's index. Both must list the same
  * products in the same order, page by page, in every order and direction.
