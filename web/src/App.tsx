@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
-import { Route, Routes } from 'react-router';
+import { Route, Routes, useLocation } from 'react-router';
 import { describeError } from './api/errors';
 import { Dialog } from './components/Dialog';
 import { ErrorText } from './components/ErrorText';
+import { ScreenBoundary } from './components/ScreenBoundary';
 import { useI18n } from './i18n/i18n';
 import { lazyScreen } from './lib/lazy-screen';
 import { ROUTES, routeAt } from './screens';
@@ -27,7 +28,7 @@ const firstScreen = routeAt(window.location.pathname).screen;
 function useFirstScreenLoaded(): boolean {
   const [loaded, setLoaded] = useState(() => firstScreen.loaded() !== undefined);
   useEffect(() => {
-    // a failed load renders anyway: the route's lazy component retries and reports it
+    // a failed load renders anyway: the route's lazy component throws, ScreenBoundary says so
     const done = () => setLoaded(true);
     if (!loaded) firstScreen.load().then(done, done);
   }, [loaded]);
@@ -40,6 +41,7 @@ export function App() {
   const client = useQueryClient();
   const [expired, clearExpired] = useSessionExpired();
   const firstScreenLoaded = useFirstScreenLoaded();
+  const location = useLocation();
 
   useEffect(() => {
     if (me.data === null) clearExpired();
@@ -63,19 +65,21 @@ export function App() {
   return (
     <SessionProvider account={me.data}>
       <Shell>
-        <Suspense
-          fallback={
-            <p className="muted" role="status">
-              {t('common.loading')}
-            </p>
-          }
-        >
-          <Routes>
-            {SCREENS.map(({ path, Screen }) => (
-              <Route key={path} path={path} element={<Screen />} />
-            ))}
-          </Routes>
-        </Suspense>
+        <ScreenBoundary pathname={location.pathname}>
+          <Suspense
+            fallback={
+              <p className="muted" role="status">
+                {t('common.loading')}
+              </p>
+            }
+          >
+            <Routes>
+              {SCREENS.map(({ path, Screen }) => (
+                <Route key={path} path={path} element={<Screen />} />
+              ))}
+            </Routes>
+          </Suspense>
+        </ScreenBoundary>
       </Shell>
       {/* Session expired mid-work: sign in again over the page, which keeps its state and unsaved input. */}
       <Dialog title={t('signIn.expiredTitle')} open={expired} onClose={() => client.setQueryData(meQueryKey, null)}>

@@ -20,6 +20,9 @@ export const de = {
   'nav.signOut': 'Abmelden',
 
   'common.loading': 'Wird geladen …',
+  'screen.failed':
+    'Diese Ansicht konnte nicht geladen werden. Vielleicht wurde eine neue Version installiert oder die Verbindung unterbrochen: Laden Sie die Seite neu.',
+  'screen.reload': 'Seite neu laden',
   'common.working': 'Bitte warten …',
   'common.save': 'Speichern',
   'common.cancel': 'Abbrechen',

@@ -18,6 +18,9 @@ export const en: Record<MessageKey, string> = {
   'nav.signOut': 'Sign out',
 
   'common.loading': 'Loading …',
+  'screen.failed':
+    'This screen could not be loaded. A new version may have been installed, or the connection was lost: reload the page.',
+  'screen.reload': 'Reload page',
   'common.working': 'Please wait …',
   'common.save': 'Save',
   'common.cancel': 'Cancel',
