@@ -1,36 +1,11 @@
-import { migrate, run } from '../../scripts/lib/dev-server';
+import { migrate, type Seeded, seedSyntheticCatalog } from '../../scripts/lib/dev-server';
 
-/** What scripts/seed-synthetic.ts prints about the state it made (its last JSON line). */
-export interface Seeded {
-  companyId: string;
-  departmentId: string;
-  catalogId: string;
-  email: string;
-  password: string;
-  masters: number;
-  variants: number;
-}
+export type { Seeded } from '../../scripts/lib/dev-server';
 
 /** Migrates a fresh state directory and seeds a synthetic catalog of `masters` master products into it. */
 export async function seedSynthetic(dir: string, masters: number): Promise<Seeded> {
   await migrate(dir);
-  const out = await run('npm', [
-    'run',
-    '--silent',
-    'seed:synthetic',
-    '--',
-    '--products',
-    String(masters),
-    '--persist-to',
-    dir,
-  ]);
-  const last = out
-    .trim()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .at(-1);
-  if (!last) throw new Error(`seed:synthetic printed no result:\n${out}`);
-  return JSON.parse(last) as Seeded;
+  return seedSyntheticCatalog(dir, masters);
 }
 
 /** Signs in at `baseUrl` and returns the session cookie pair (`Service.Cookie=...`). */

@@ -48,6 +48,38 @@ export function migrate(persistTo: string, config?: string): Promise<string> {
   ]);
 }
 
+/** What scripts/seed-synthetic.ts prints about the catalog it made (its last JSON line). */
+export interface Seeded {
+  companyId: string;
+  departmentId: string;
+  catalogId: string;
+  email: string;
+  password: string;
+  masters: number;
+  variants: number;
+}
+
+/** Seeds a synthetic catalog of `masters` master products into a migrated local state dir (npm run seed:synthetic). */
+export async function seedSyntheticCatalog(persistTo: string, masters: number): Promise<Seeded> {
+  const out = await run('npm', [
+    'run',
+    '--silent',
+    'seed:synthetic',
+    '--',
+    '--products',
+    String(masters),
+    '--persist-to',
+    persistTo,
+  ]);
+  const last = out
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .at(-1);
+  if (!last) throw new Error(`seed:synthetic printed no result:\n${out}`);
+  return JSON.parse(last) as Seeded;
+}
+
 export interface DevServer {
   baseUrl: string;
   /** The npm process that runs wrangler (leader of its process group). */

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { run } from '../../scripts/lib/dev-server';
+import { seedSyntheticCatalog } from '../../scripts/lib/dev-server';
 import { readProducts } from './export-bmecat-reader';
 import { api, expectSameAsApi, expectValid, loadCatalog, login, runExport } from './export-harness';
 import type { Format } from './export-expected';
@@ -127,23 +127,7 @@ describe('hostile content', () => {
 
 describe('a generated catalog', () => {
   it('of 300 masters with variants, features and media exports valid and complete in every format', async () => {
-    const out = await run('npm', [
-      'run',
-      '--silent',
-      'seed:synthetic',
-      '--',
-      '--products',
-      '300',
-      '--persist-to',
-      inject('persistDir'),
-    ]);
-    const seeded = JSON.parse(
-      out
-        .trim()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .at(-1)!,
-    );
+    const seeded = await seedSyntheticCatalog(inject('persistDir'), 300);
     const cookie = await login(seeded.email, seeded.password);
     const data = await loadCatalog(cookie, seeded.catalogId);
     for (const format of FORMATS) {
