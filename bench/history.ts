@@ -14,7 +14,7 @@
  * table and its two indexes, divided by the entries the run wrote.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from '../scripts/lib/dev-server';
@@ -61,6 +61,8 @@ const servers: DevServer[] = [];
 try {
   execFileSync('sh', ['-c', `mkdir -p ${baselineSrc} && git archive ${BASELINE} | tar -x -C ${baselineSrc}`]);
   symlinkSync(join(process.cwd(), 'node_modules'), join(baselineSrc, 'node_modules'));
+  // wrangler needs the [assets] directory of a baseline that has the web app; the bench calls only the API.
+  mkdirSync(join(baselineSrc, 'dist', 'web'), { recursive: true });
   const seededDir = join(work, 'seeded');
   const seeded = await seedSynthetic(seededDir, PRODUCTS);
   const withDir = join(work, 'with');
@@ -68,10 +70,9 @@ try {
   cpSync(seededDir, withDir, { recursive: true });
   cpSync(seededDir, withoutDir, { recursive: true });
   const inspector = (port: string) => ['--inspector-port', list(args['inspector-ports'])[Number(port)]!];
-  servers.push(
-    await startDevServer(withDir, { args: inspector('0') }),
-    await startDevServer(withoutDir, { cwd: baselineSrc, args: inspector('1') }),
-  );
+  // One at a time, so the first is stopped in `finally` even when the second does not start.
+  servers.push(await startDevServer(withDir, { args: inspector('0') }));
+  servers.push(await startDevServer(withoutDir, { cwd: baselineSrc, args: inspector('1') }));
   const [withHistory, without] = [
     await client(servers[0]!, seeded.email, seeded.password),
     await client(servers[1]!, seeded.email, seeded.password),
