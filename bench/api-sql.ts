@@ -5,8 +5,6 @@
  * values inlined; the shell's own start-up is not counted (`.timer on` times each statement).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 
 export interface SqlCase {
   name: string;
@@ -14,14 +12,6 @@ export interface SqlCase {
 }
 
 const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
-
-/** The D1 database file of a `--persist-to` state dir. */
-export function d1File(stateDir: string): string {
-  const dir = join(stateDir, 'v3', 'd1', 'miniflare-D1DatabaseObject');
-  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
-  if (!file) throw new Error(`no D1 file in ${dir}`);
-  return join(dir, file);
-}
 
 /** The statements GetProducts runs (see src/catalog/product-list.ts), for one catalog. */
 export function listSql(catalogId: string, companyId: string) {

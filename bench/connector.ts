@@ -8,6 +8,7 @@
  *
  *   npm run bench:connector                       # 10,000 and 100,000 masters
  *   npm run bench:connector -- --sizes 1000
+ *   npm run bench:connector -- --help             # every flag with its default
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,9 +17,12 @@ import { compareSkus } from '../src/sync/protocol/sku-order';
 import { signRequest } from '../src/sync/protocol/signing';
 import type { Product, UpsertRecord } from '../src/sync/protocol/wire';
 import { migrate, run, startDevServer } from '../scripts/lib/dev-server';
-import { argValue } from '../scripts/lib/platform';
+import { benchArgs, sizesFlag, positiveInts } from './lib/args';
 
-const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
+const args = benchArgs('npm run bench:connector -- [flags]: shop connector throughput (upsert, inventory)', {
+  sizes: sizesFlag('10000,100000'),
+});
+const sizes = positiveInts('sizes', args.sizes);
 const KEY = { keyId: 'bench', secret: 'bench-connector-secret-1' };
 
 function product(i: number, revision: number): Product {

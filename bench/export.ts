@@ -7,6 +7,7 @@
  *
  *   npm run bench:export                                   # BMEcat, 10,000 and 100,000 masters
  *   npm run bench:export -- --sizes 1000 --formats BMEcat,BMEcat-ETIM,BMEcat12 --validate
+ *   npm run bench:export -- --help                         # every flag with its default
  *
  * `--validate` also runs xmllint against the official schema (schemas/bmecat/xsd).
  * Memory, sampled every 200 ms while the export runs: the Worker isolate's JS heap through the
@@ -14,19 +15,29 @@
  * process running the Worker (which also holds local D1, R2 and Queues, so it is an upper bound).
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BMECAT_SCHEMAS } from '../scripts/lib/bmecat-schemas';
-import { migrate, run } from '../scripts/lib/dev-server';
-import { argValue } from '../scripts/lib/platform';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
-import { seedSynthetic, apiSession, waitForJob } from './lib/session';
+import { benchArgs, sizesFlag, list, positiveInts } from './lib/args';
+import { apiSession, waitForJob } from './lib/session';
+import { releaseState, seededState } from './lib/state';
+import type { JobRef } from './lib/types';
 
-const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
-const formats = (argValue('--formats', 'BMEcat') ?? '').split(',');
-const validate = process.argv.includes('--validate');
+const args = benchArgs('npm run bench:export -- [flags]: BMEcat export throughput and memory', {
+  sizes: sizesFlag('10000,100000'),
+  formats: {
+    type: 'string',
+    default: 'BMEcat',
+    value: 'F,F',
+    help: 'BMEcat, BMEcat-ETIM and/or BMEcat12, comma-separated',
+  },
+  validate: { type: 'boolean', help: 'also validate each file with xmllint against the official schema' },
+});
+const sizes = positiveInts('sizes', args.sizes);
+const formats = list(args.formats);
+const validate = args.validate;
 const SCHEMA: Record<string, string> = BMECAT_SCHEMAS;
 
 interface Row {
@@ -65,11 +76,11 @@ async function download(response: Response, file: string): Promise<{ bytes: numb
 }
 
 async function benchSize(masters: number): Promise<Row[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'pim-bench-export-'));
+  process.stderr.write(`seeding ${masters} masters...\n`);
+  const state = await seededState(masters, undefined, 'pim-bench-export-');
+  const { dir, seeded } = state;
   const rows: Row[] = [];
   try {
-    process.stderr.write(`seeding ${masters} masters...\n`);
-    const seeded = await seedSynthetic(dir, masters);
     const server = await startSnapshotServer(dir);
     try {
       const base = `${server.baseUrl}/api`;
@@ -81,7 +92,7 @@ async function benchSize(masters: number): Promise<Row[]> {
         const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, server.rssKiB())), 200);
         heap.start(200);
         const started = performance.now();
-        const { jobId } = await call('/Export/StartExport', {
+        const { jobId } = await call<JobRef>('/Export/StartExport', {
           departmentId: seeded.departmentId,
           catalogId: seeded.catalogId,
           exportType: format,
@@ -123,7 +134,7 @@ async function benchSize(masters: number): Promise<Row[]> {
       server.stop();
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    releaseState(state);
   }
   return rows;
 }

@@ -4,6 +4,7 @@
  *
  *   npm run bench:history                          # 1,000 masters, 60 samples per operation
  *   npm run bench:history -- --products 10000 --samples 100 --baseline <git ref>
+ *   npm run bench:history -- --help                # every flag with its default
  *
  * "Without history" is the code base just before history landed (default: the parent of the
  * commit that added src/history/record.ts), extracted with `git archive` into a temp dir that
@@ -13,33 +14,43 @@
  * table and its two indexes, divided by the entries the run wrote.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, run, startDevServer, type DevServer } from '../scripts/lib/dev-server';
-import { argValue } from '../scripts/lib/platform';
-import { apiSession, seedSynthetic } from './lib/session';
+import { startDevServer, type DevServer } from '../scripts/lib/dev-server';
+import { benchArgs, list, positiveInt } from './lib/args';
+import { apiSession } from './lib/session';
+import { d1File, seedSynthetic } from './lib/state';
 import { percentile } from './lib/stats';
 
-const PRODUCTS = Number(argValue('--products', '1000'));
-const SAMPLES = Number(argValue('--samples', '60'));
-const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+const args = benchArgs('npm run bench:history -- [flags]: write latency with and without change history', {
+  products: { type: 'string', default: '1000', help: 'master products of the synthetic catalog' },
+  samples: { type: 'string', default: '60', help: 'timed requests per operation and server' },
+  baseline: {
+    type: 'string',
+    value: 'REF',
+    help: 'git ref of the code without history (default: the parent of the commit adding src/history/record.ts)',
+  },
+  'inspector-ports': {
+    type: 'string',
+    default: '8871,8872',
+    value: 'P,P',
+    help: 'V8 inspector ports of the two servers',
+  },
+});
+const PRODUCTS = positiveInt('products', args.products);
+const SAMPLES = positiveInt('samples', args.samples);
+const git = (...gitArgs: string[]) => execFileSync('git', gitArgs, { encoding: 'utf8' }).trim();
 const BASELINE =
-  argValue('--baseline') ??
-  `${git('log', '--diff-filter=A', '--format=%H', '--', 'src/history/record.ts').split('\n').at(-1)}^`;
+  args.baseline ?? `${git('log', '--diff-filter=A', '--format=%H', '--', 'src/history/record.ts').split('\n').at(-1)}^`;
 
 interface Client {
-  post(path: string, body: unknown): Promise<any>;
+  post(path: string, body: unknown): Promise<unknown>;
 }
 
 async function client(server: DevServer, email: string, password: string): Promise<Client> {
   const { call } = await apiSession(server.baseUrl, { email, password });
   return { post: (path, body) => call(path, body) };
-}
-
-function sqliteFile(stateDir: string): string {
-  const dir = join(stateDir, 'v3', 'd1', 'miniflare-D1DatabaseObject');
-  return join(dir, readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite')!);
 }
 
 const sql = (file: string, query: string) => execFileSync('sqlite3', [file, query], { encoding: 'utf8' }).trim();
@@ -50,25 +61,23 @@ const servers: DevServer[] = [];
 try {
   execFileSync('sh', ['-c', `mkdir -p ${baselineSrc} && git archive ${BASELINE} | tar -x -C ${baselineSrc}`]);
   symlinkSync(join(process.cwd(), 'node_modules'), join(baselineSrc, 'node_modules'));
+  // wrangler needs the [assets] directory of a baseline that has the web app; the bench calls only the API.
+  mkdirSync(join(baselineSrc, 'dist', 'web'), { recursive: true });
   const seededDir = join(work, 'seeded');
   const seeded = await seedSynthetic(seededDir, PRODUCTS);
   const withDir = join(work, 'with');
   const withoutDir = join(work, 'without');
   cpSync(seededDir, withDir, { recursive: true });
   cpSync(seededDir, withoutDir, { recursive: true });
-  const inspector = (port: string) => [
-    '--inspector-port',
-    argValue('--inspector-ports', '8871,8872')!.split(',')[Number(port)]!,
-  ];
-  servers.push(
-    await startDevServer(withDir, { args: inspector('0') }),
-    await startDevServer(withoutDir, { cwd: baselineSrc, args: inspector('1') }),
-  );
+  const inspector = (port: string) => ['--inspector-port', list(args['inspector-ports'])[Number(port)]!];
+  // One at a time, so the first is stopped in `finally` even when the second does not start.
+  servers.push(await startDevServer(withDir, { args: inspector('0') }));
+  servers.push(await startDevServer(withoutDir, { cwd: baselineSrc, args: inspector('1') }));
   const [withHistory, without] = [
     await client(servers[0]!, seeded.email, seeded.password),
     await client(servers[1]!, seeded.email, seeded.password),
   ];
-  const historyFile = sqliteFile(withDir);
+  const historyFile = d1File(withDir);
   const entriesBefore = Number(sql(historyFile, 'SELECT count(*) FROM history_versions'));
 
   // Targets: products of the synthetic catalog, one per sample, the same on both servers.

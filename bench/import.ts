@@ -11,25 +11,36 @@
  *
  *   npm run bench:import                                    # BMEcat and CSV, 10,000 and 100,000 masters
  *   npm run bench:import -- --sizes 1000 --formats BMEcat,BMEcat-ETIM,BMEcat12,CSV
+ *   npm run bench:import -- --help                          # every flag with its default
  *
  * The heap is sampled every 200 ms through the V8 inspector (bench/export-inspector.ts).
  * `--profile` also records a CPU profile of the Worker during each import and prints where
  * its thread spent the time (bench/cpu-profile.ts; "(idle)" is waiting for local D1 / R2).
  */
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { migrate, run } from '../scripts/lib/dev-server';
-import { argValue } from '../scripts/lib/platform';
 import { inclusiveShares, summariseProfile } from './cpu-profile';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
-import { type ApiCall, seedSynthetic, apiSession, waitForJob } from './lib/session';
+import { benchArgs, sizesFlag, list, positiveInts } from './lib/args';
+import { type ApiCall, apiSession, waitForJob } from './lib/session';
+import { releaseState, seededState } from './lib/state';
+import type { JobRef } from './lib/types';
 
-const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
-const formats = (argValue('--formats', 'BMEcat,CSV') ?? '').split(',');
-const profile = process.argv.includes('--profile');
+const args = benchArgs('npm run bench:import -- [flags]: BMEcat and CSV import throughput and memory', {
+  sizes: sizesFlag('10000,100000'),
+  formats: {
+    type: 'string',
+    default: 'BMEcat,CSV',
+    value: 'F,F',
+    help: 'BMEcat, BMEcat-ETIM, BMEcat12 and/or CSV, comma-separated',
+  },
+  profile: { type: 'boolean', help: "where the Worker's thread spent its time during each import" },
+});
+const sizes = positiveInts('sizes', args.sizes);
+const formats = list(args.formats);
+const profile = args.profile;
 /** Functions whose inclusive time `--profile` prints: the import's passes and its main costs. */
 const PHASES = [
   'validatePhase',
@@ -74,11 +85,11 @@ async function upload(base: string, cookie: string, call: ApiCall, file: string,
       duplex: 'half',
     } as RequestInit);
     if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-    return res.json() as Promise<any>;
+    return (await res.json()) as { fileId: string };
   };
   if (size <= SINGLE_UPLOAD_MAX)
     return (await put(`${base}/Import/Upload?fileName=${fileName}`, 'POST', 0, size)).fileId;
-  const { fileId, partSize } = await call('/Import/CreateUpload', { fileName });
+  const { fileId, partSize } = await call<{ fileId: string; partSize: number }>('/Import/CreateUpload', { fileName });
   for (let part = 1, start = 0; start < size; part++, start += partSize)
     await put(
       `${base}/Import/UploadPart?fileId=${fileId}&part=${part}`,
@@ -91,11 +102,11 @@ async function upload(base: string, cookie: string, call: ApiCall, file: string,
 }
 
 async function benchSize(masters: number): Promise<Row[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'pim-bench-import-'));
+  process.stderr.write(`seeding ${masters} masters...\n`);
+  const state = await seededState(masters, undefined, 'pim-bench-import-');
+  const { dir, seeded } = state;
   const rows: Row[] = [];
   try {
-    process.stderr.write(`seeding ${masters} masters...\n`);
-    const seeded = await seedSynthetic(dir, masters);
     const server = await startSnapshotServer(dir);
     try {
       const base = `${server.baseUrl}/api`;
@@ -105,7 +116,7 @@ async function benchSize(masters: number): Promise<Row[]> {
         const exported = await waitForJob(
           call,
           (
-            await call('/Export/StartExport', {
+            await call<JobRef>('/Export/StartExport', {
               departmentId: seeded.departmentId,
               catalogId: seeded.catalogId,
               exportType: format,
@@ -124,7 +135,7 @@ async function benchSize(masters: number): Promise<Row[]> {
             .on('error', reject),
         );
         const fileId = await upload(base, cookie, call, file, `source-${format}.${format === 'CSV' ? 'csv' : 'xml'}`);
-        const target = await call('/Catalog/AddCatalog', {
+        const target = await call<{ catalogId: string }>('/Catalog/AddCatalog', {
           departmentId: seeded.departmentId,
           name: `Import ${format}`,
         });
@@ -138,7 +149,7 @@ async function benchSize(masters: number): Promise<Row[]> {
         const job = await waitForJob(
           call,
           (
-            await call('/Import/StartImport', {
+            await call<JobRef>('/Import/StartImport', {
               departmentId: seeded.departmentId,
               catalogId: target.catalogId,
               fileId,
@@ -161,7 +172,7 @@ async function benchSize(masters: number): Promise<Row[]> {
         }
         if (job.state !== 'succeeded') throw new Error(`import ${format}: ${job.state} ${job.error}`);
         const expected = masters + seeded.variants;
-        if (job.summary.created !== expected || job.summary.rejected !== 0)
+        if (job.summary?.created !== expected || job.summary.rejected !== 0)
           throw new Error(`import ${format}: ${JSON.stringify(job.summary)}, expected ${expected} created`);
         rows.push({
           format,
@@ -182,7 +193,7 @@ async function benchSize(masters: number): Promise<Row[]> {
       server.stop();
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    releaseState(state);
   }
   return rows;
 }

@@ -5,21 +5,17 @@ import { getPlatformProxy } from 'wrangler';
 import { createDb } from '../src/db/client';
 import type { Bindings } from '../src/env';
 import { addConnection } from '../src/sync/connections';
-import { migrate, run } from '../scripts/lib/dev-server';
+import { migrate } from '../scripts/lib/dev-server';
 import { LOCAL_DEV_VARS } from '../scripts/lib/dev-vars';
-import { seedSynthetic } from './lib/session';
+import { seededState } from './lib/state';
 
 export const BENCH_KEY = { keyId: 'bench', secret: 'bench-connector-secret-1' };
 
 /** `--var` flags giving the PIM its sync secrets (local values, as in .dev.vars). */
 export const PIM_VARS = Object.entries(LOCAL_DEV_VARS).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
 
-/** A PIM state with a synthetic catalog of `masters` (scripts/seed-synthetic.ts). */
-export async function seedPim(masters: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'pim-bench-sync-'));
-  const seeded = await seedSynthetic(dir, masters);
-  return { dir, seeded };
-}
+/** A temporary PIM state with a synthetic catalog of `masters` (scripts/seed-synthetic.ts). */
+export const seedPim = (masters: number) => seededState(masters, undefined, 'pim-bench-sync-');
 
 /** Adds the bench connection (saved as the synthetic user, acting as admin) before the server starts. */
 export async function addBenchConnection(

@@ -15,42 +15,43 @@
  *   npm run bench:sync -- --sizes 1000
  *   npm run bench:sync -- --sizes 10000 --profile            # where each Worker's thread spent its time
  *   npm run bench:sync -- --sizes 10000 --seed-cache .bench  # seed once, reuse a copy next time
+ *   npm run bench:sync -- --help                             # every flag with its default
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { argValue } from '../scripts/lib/platform';
 import { summariseProfile } from './cpu-profile';
 import { signRequest } from '../src/sync/protocol/signing';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
 import { addBenchConnection, BENCH_KEY, PIM_VARS, seedConnector, seedPim } from './sync-setup';
+import { benchArgs, sizesFlag, positiveInts } from './lib/args';
 import { apiSession, waitForJob } from './lib/session';
+import { seededState } from './lib/state';
+import { syncReportOf, type JobRef, type ProductPage } from './lib/types';
 
-const sizes = (argValue('--sizes', '10000,100000') ?? '').split(',').map(Number);
-const profile = process.argv.includes('--profile');
-const seedCache = argValue('--seed-cache');
+const args = benchArgs('npm run bench:sync -- [flags]: sync runs between the PIM and the real connector', {
+  sizes: sizesFlag('10000,100000'),
+  profile: { type: 'boolean', help: "where each Worker's thread spent its time" },
+  'profile-dir': { type: 'string', value: 'DIR', help: 'with --profile: keep the .cpuprofile files in DIR' },
+  'seed-cache': {
+    type: 'string',
+    value: 'DIR',
+    help: 'seed each size once into DIR/sync/<masters>; later runs use a copy',
+  },
+  'seed-only': { type: 'boolean', help: 'with --seed-cache: fill the cache, measure nothing' },
+});
+const sizes = positiveInts('sizes', args.sizes);
+const profile = args.profile;
+const seedCache = args['seed-cache'] && resolve(args['seed-cache'], 'sync');
 
-/** A seeded PIM state: from `--seed-cache` when it holds one of this size, else seeded (and cached). */
+/** A PIM state to run on: a copy of the one kept under `--seed-cache` (a run changes it), else a fresh one. */
 async function seededPim(masters: number) {
-  const cached = seedCache ? resolve(seedCache, `sync-seed-${masters}`) : null;
-  if (cached && existsSync(join(cached, 'seeded.json'))) {
-    const dir = mkdtempSync(join(tmpdir(), 'pim-bench-sync-'));
-    cpSync(join(cached, 'state'), dir, { recursive: true });
-    return {
-      dir,
-      seeded: JSON.parse(readFileSync(join(cached, 'seeded.json'), 'utf8')) as Awaited<
-        ReturnType<typeof seedPim>
-      >['seeded'],
-    };
-  }
-  const fresh = await seedPim(masters);
-  if (cached) {
-    mkdirSync(cached, { recursive: true });
-    cpSync(fresh.dir, join(cached, 'state'), { recursive: true });
-    writeFileSync(join(cached, 'seeded.json'), JSON.stringify(fresh.seeded));
-  }
-  return fresh;
+  if (!seedCache) return seedPim(masters);
+  const kept = await seededState(masters, seedCache);
+  const dir = mkdtempSync(join(tmpdir(), 'pim-bench-sync-'));
+  cpSync(kept.dir, dir, { recursive: true });
+  return { dir, seeded: kept.seeded };
 }
 
 interface Row {
@@ -85,8 +86,7 @@ async function benchSize(masters: number): Promise<Row[]> {
     const connectionId = await addBenchConnection(dir, seeded, connector.baseUrl);
     const server = await startSnapshotServer(dir, PIM_VARS);
     try {
-      const base = `${server.baseUrl}/api`;
-      const { cookie, call } = await apiSession(server.baseUrl, seeded);
+      const { call } = await apiSession(server.baseUrl, seeded);
       const heap = await connectHeapProbe(server.inspectorPort);
       const shopProbe = await connectHeapProbe(connector.inspectorPort);
       const runSync = async (name: string, expect: Record<string, number>) => {
@@ -95,7 +95,7 @@ async function benchSize(masters: number): Promise<Row[]> {
         const cpuBefore = [server.cpuSeconds(), connector.cpuSeconds()];
         heap.start(200);
         const started = performance.now();
-        const { jobId } = await call('/Sync/StartSync', { departmentId: seeded.departmentId, connectionId });
+        const { jobId } = await call<JobRef>('/Sync/StartSync', { departmentId: seeded.departmentId, connectionId });
         const job = await waitForJob(call, jobId, 250);
         const seconds = (performance.now() - started) / 1000;
         const heapPeak = Math.max(heap.stop(), heapBefore);
@@ -109,7 +109,7 @@ async function benchSize(masters: number): Promise<Row[]> {
             const cpuProfile = await probe.stopProfile();
             process.stderr.write(`${name}, ${worker} Worker ${summariseProfile(cpuProfile)}\n`);
             // --profile-dir keeps the .cpuprofile files (Chrome DevTools opens them).
-            const keep = argValue('--profile-dir');
+            const keep = args['profile-dir'];
             if (keep) {
               mkdirSync(keep, { recursive: true });
               writeFileSync(
@@ -120,10 +120,11 @@ async function benchSize(masters: number): Promise<Row[]> {
           }
         }
         if (job.state !== 'succeeded') throw new Error(`${name} sync ${job.state}: ${job.error}`);
-        const r = job.result.report;
+        const r = syncReportOf(job);
+        const counts = r as unknown as Record<string, unknown>;
         for (const [key, value] of Object.entries(expect))
-          if (r[key] !== value)
-            throw new Error(`${name}: ${key} ${r[key]}, expected ${value} (${JSON.stringify(r).slice(0, 500)})`);
+          if (counts[key] !== value)
+            throw new Error(`${name}: ${key} ${counts[key]}, expected ${value} (${JSON.stringify(r).slice(0, 500)})`);
         const shop = await connectorStatus(connector.baseUrl);
         if (shop.products.active !== masters)
           throw new Error(`${name}: the shop has ${shop.products.active} active products, expected ${masters}`);
@@ -145,13 +146,13 @@ async function benchSize(masters: number): Promise<Row[]> {
       await runSync('initial', { created: masters, quarantinedCount: 0 });
       await runSync('no-op', { skipped: masters, updated: 0, created: 0 });
       const changed = Math.max(1, Math.round(masters / 100));
-      let after: string | undefined;
+      let after: string | null = null;
       const ids: string[] = [];
       while (ids.length < changed) {
-        const page = await call(
+        const page: ProductPage = await call<ProductPage>(
           `/Catalog/GetProducts?catalogId=${seeded.catalogId}&limit=100${after ? `&cursor=${after}` : ''}`,
         );
-        ids.push(...page.items.filter((p: any) => !p.parentId).map((p: any) => p.productId));
+        ids.push(...page.items.filter((p) => !p.parentId).map((p) => p.productId));
         after = page.nextCursor;
         if (!after) break;
       }
@@ -183,9 +184,9 @@ async function benchSize(masters: number): Promise<Row[]> {
 }
 
 // --seed-only (with --seed-cache): fill the cache ahead of a later run, measure nothing.
-if (process.argv.includes('--seed-only')) {
+if (args['seed-only']) {
   if (!seedCache) throw new Error('--seed-only needs --seed-cache DIR');
-  for (const size of sizes) rmSync((await seededPim(size)).dir, { recursive: true, force: true });
+  for (const size of sizes) await seededState(size, seedCache);
   process.exit(0);
 }
 const rows: Row[] = [];

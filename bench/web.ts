@@ -8,6 +8,7 @@
  *   npm run bench:web -- --sizes 100000,1000000  # also 1M (~5 min seeding, ~6 GB of state)
  *   npm run bench:web -- --samples 5
  *   npm run bench:web -- --state .bench/web      # keep the seeded state there and reuse it next time
+ *   npm run bench:web -- --help                  # every flag with its default
  *
  * Each size gets a fresh state dir seeded by scripts/seed-synthetic.ts (deleted afterwards), or
  * with `--state DIR` one kept sub-directory per size, seeded once (for before/after comparisons
@@ -15,23 +16,30 @@
  * of the current code. Besides the table it prints the request waterfall of the median
  * first-rows sample: what the browser fetched, when, and for how long, from navigation start.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { run, startDevServer } from '../scripts/lib/dev-server';
-import { argValue } from '../scripts/lib/platform';
 import { launchChromium } from '../test/e2e/web-browser';
-import { type Seeded, seedSynthetic } from './lib/session';
+import { benchArgs, sizesFlag, positiveInt, positiveInts } from './lib/args';
+import { releaseState, seededState } from './lib/state';
 import { median } from './lib/stats';
 import { summariseProfile } from './cpu-profile';
 
-const sizes = (argValue('--sizes', '100000') ?? '').split(',').map(Number);
-const SAMPLES = Number(argValue('--samples', '5'));
-const STATE = argValue('--state');
-const ATTRIBUTE_SAMPLES = Number(argValue('--attribute-samples', '3'));
-const SEARCH_SAMPLES = Number(argValue('--search-samples', '5'));
+const args = benchArgs('npm run bench:web -- [flags]: the web application in headless Chromium', {
+  sizes: sizesFlag('100000'),
+  samples: { type: 'string', default: '5', help: 'cold-cache page loads per size' },
+  state: { type: 'string', value: 'DIR', help: 'keep each seeded catalog in DIR/<masters> and reuse it next time' },
+  'attribute-samples': { type: 'string', default: '3', help: 'page loads with three attribute columns' },
+  'search-samples': { type: 'string', default: '5', help: 'searches by SKU and by name words' },
+  profile: { type: 'boolean', help: "a CPU profile of the page's main thread over the last sample" },
+});
+const sizes = positiveInts('sizes', args.sizes);
+const SAMPLES = positiveInt('samples', args.samples);
+const ATTRIBUTE_SAMPLES = positiveInt('attribute-samples', args['attribute-samples']);
+const SEARCH_SAMPLES = positiveInt('search-samples', args['search-samples']);
 /** The grid's search box waits this long after the last keystroke (web/src/pages/products/Filters.tsx). */
 const SEARCH_PAUSE_MS = 250;
 /** The default columns plus the synthetic catalog's three attributes (scripts/seed-synthetic.ts). */
@@ -40,7 +48,7 @@ const ATTRIBUTE_COLUMNS = [
   ...['attr:weight_kg', 'attr:packaging', 'attr:country_of_origin'],
 ];
 /** `--profile`: a CPU profile of the page's main thread over the last sample (first rows and next page). */
-const PROFILE = process.argv.includes('--profile');
+const PROFILE = args.profile;
 
 /** The grid's row height in px (web/src/pages/products/ProductGrid.tsx). */
 const ROW_HEIGHT = 40;
@@ -127,23 +135,9 @@ interface Fetched {
   end: number;
 }
 
-/** A migrated and seeded state dir: kept under `--state` (reused when already seeded), else a temporary one. */
-async function seededState(masters: number): Promise<{ dir: string; seeded: Seeded; temporary: boolean }> {
-  const dir = STATE ? resolve(STATE, String(masters)) : mkdtempSync(join(tmpdir(), 'pim-bench-web-'));
-  const marker = join(dir, 'seeded.json');
-  if (STATE && existsSync(marker))
-    return { dir, seeded: JSON.parse(readFileSync(marker, 'utf8')) as Seeded, temporary: false };
-  if (STATE) {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-  }
-  const seeded = await seedSynthetic(dir, masters);
-  if (STATE) writeFileSync(marker, JSON.stringify(seeded));
-  return { dir, seeded, temporary: !STATE };
-}
-
 async function measureSize(browser: Browser, masters: number, gzipOf: Map<string, number>) {
-  const { dir, seeded, temporary } = await seededState(masters);
+  const state = await seededState(masters, args.state, 'pim-bench-web-');
+  const { dir, seeded } = state;
   try {
     const server = await startDevServer(dir);
     try {
@@ -323,7 +317,7 @@ async function measureSize(browser: Browser, masters: number, gzipOf: Map<string
       server.stop();
     }
   } finally {
-    if (temporary) rmSync(dir, { recursive: true, force: true });
+    releaseState(state);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { brokenLinks } from './lib/markdown-links';
 
 const ROOT = join(import.meta.dirname, '..');
 const SCANNED = [
@@ -59,3 +60,10 @@ if (findings.length > 0) {
   process.exit(1);
 }
 console.log(`standalone check: ${scanned} files, no reference outside the repository`);
+
+const broken = brokenLinks(ROOT);
+if (broken.length > 0) {
+  console.error(`Links in the Markdown files that lead nowhere:\n${broken.join('\n')}`);
+  process.exit(1);
+}
+console.log('link check: every relative link in README.md, docs/, connector/ and schemas/ resolves');

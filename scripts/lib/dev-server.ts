@@ -116,9 +116,22 @@ export async function startDevServer(
     ],
     { cwd: options.cwd ?? ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
+  const stop = () => {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  };
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${output}`)), 90_000);
+    // A server that does not come up is stopped: the caller gets no handle to stop it, and its
+    // wrangler and workerd would keep their ports (an inspector port blocks the next run).
+    const fail = (reason: string) => {
+      stop();
+      reject(new Error(`${reason}:\n${output}`));
+    };
+    const timer = setTimeout(() => fail('wrangler dev did not start'), 90_000);
     const onData = (data: Buffer) => {
       output += data;
       if (output.includes('Ready on')) {
@@ -132,17 +145,7 @@ export async function startDevServer(
     const log = process.env.PIM_DEV_LOG;
     if (log)
       for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (d: Buffer) => appendFileSync(log, d));
-    child.on('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
+    child.on('exit', (code) => fail(`wrangler dev exited with ${code}`));
   });
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    child,
-    stop() {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-    },
-  };
+  return { baseUrl: `http://127.0.0.1:${port}`, child, stop };
 }

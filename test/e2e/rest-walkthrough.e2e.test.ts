@@ -11,7 +11,7 @@ async function json(path: string, init: RequestInit & { cookie?: string } = {}) 
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 }
 
-describe('the README walk-through against wrangler dev with the demo seed', () => {
+describe('the REST walk-through (docs/rest-api.md) against wrangler dev with the demo seed', () => {
   it('logs in as editor@demo.test, calls the seven operations and downloads the CSV', async () => {
     const login = await json('/api/Account/Login', {
       method: 'POST',

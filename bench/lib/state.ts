@@ -1,0 +1,66 @@
+/**
+ * Local state dirs (`wrangler dev --persist-to`) for the benchmarks: seeded with a synthetic
+ * catalog, kept between runs when asked (seeding 1M masters takes minutes), and the D1 file in
+ * them that the sqlite3 shell opens. One home for what bench:api, bench:web, bench:sync and
+ * bench:history each used to do their own way.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { migrate, type Seeded, seedSyntheticCatalog } from '../../scripts/lib/dev-server';
+
+export type { Seeded } from '../../scripts/lib/dev-server';
+
+/** The D1 database file of a `--persist-to` state dir (miniflare keeps one `.sqlite` per database). */
+export function d1File(stateDir: string): string {
+  const dir = join(stateDir, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
+  if (!file) throw new Error(`no D1 file in ${dir}`);
+  return join(dir, file);
+}
+
+/** Migrates a fresh state directory and seeds a synthetic catalog of `masters` master products into it. */
+export async function seedSynthetic(dir: string, masters: number): Promise<Seeded> {
+  await migrate(dir);
+  return seedSyntheticCatalog(dir, masters);
+}
+
+export interface SeededState {
+  dir: string;
+  seeded: Seeded;
+  /** A temporary dir the caller removes when done; false for a kept one. */
+  temporary: boolean;
+}
+
+/** Written after a finished seed: a dir without it (an interrupted seed) is seeded again. */
+const MARKER = 'seeded.json';
+
+/**
+ * A migrated state dir with a synthetic catalog of `masters`. With `keep`, the sub-directory
+ * `<keep>/<masters>` is seeded once and reused by later runs (so one `--state DIR` serves
+ * several sizes); without, a fresh temporary dir named after `prefix`.
+ */
+export async function seededState(masters: number, keep?: string, prefix = 'pim-bench-'): Promise<SeededState> {
+  if (!keep) {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    try {
+      return { dir, seeded: await seedSynthetic(dir, masters), temporary: true };
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+  const dir = resolve(keep, String(masters));
+  const marker = join(dir, MARKER);
+  if (existsSync(marker)) return { dir, seeded: JSON.parse(readFileSync(marker, 'utf8')) as Seeded, temporary: false };
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const seeded = await seedSynthetic(dir, masters);
+  writeFileSync(marker, JSON.stringify(seeded));
+  return { dir, seeded, temporary: false };
+}
+
+/** Removes a state dir unless it is a kept one. */
+export function releaseState(state: Pick<SeededState, 'dir' | 'temporary'>): void {
+  if (state.temporary) rmSync(state.dir, { recursive: true, force: true });
+}
