@@ -1,5 +1,5 @@
 import type { Database } from './db/client';
-import type { Surface } from './history/actor';
+import type { Surface } from './kernel/caller';
 
 declare global {
   namespace Cloudflare {

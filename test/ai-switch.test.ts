@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { upsertProducts } from '../src/catalog/upsert/upsert-api';
 import { AI_SWITCH_OFF } from '../src/classification/ai-switch';
 import { createClassification, listClassifications } from '../src/classification/links';
-import type { Actor } from '../src/history/actor';
+import type { Actor } from '../src/kernel/caller';
 import { asActor, db, makeCatalog, makeCompany, makeProduct } from './helpers/factories';
 
 const MCB = { name: 'MCB B16', classificationGroups: 1, classes: [{ group: 'ETIM' as const, code: 'EC000042' }] };

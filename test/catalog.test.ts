@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 import {
   db,
   makeCatalog,

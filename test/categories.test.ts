@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
 import { getCategoryTree, MAX_DEPTH } from '../src/catalog/categories';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 import { db, makeCatalog, makeCategory, makeCompany, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
 import { getProduct } from '../src/catalog/product-queries';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 import {
   db,
   makeAttribute,

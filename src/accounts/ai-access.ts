@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { memberships, users } from '../db/schema';
 import type { Caller } from '../env';
-import { forbidden, notFound } from '../http/app-error';
+import { forbidden, notFound } from '../kernel/app-error';
 
 /** Only an administrator of the session's company manages other users' AI access. */
 async function findMemberForAdmin(db: Database, admin: Caller, userId: string) {

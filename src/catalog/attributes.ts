@@ -1,11 +1,11 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { clientId, newId, unusableId } from '../db/ids';
+import { clientId, newId, unusableId } from '../kernel/ids';
 import { attributes } from '../db/schema';
-import { badRequest, conflict, notFound } from '../http/app-error';
+import { badRequest, conflict, notFound } from '../kernel/app-error';
 import { BUILT_IN_FIELDS } from './fields';
-import type { Tenant } from './scope';
+import type { Tenant } from '../db/scope';
 
 const FEATURE_CODE = /^(EF\d{6}|[A-Z]{3}\d{3}|\d{2}-\d{2}-\d{2}-\d{2})$/;
 

@@ -1,17 +1,17 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Database } from '../db/client';
-import { newId, unusableId } from '../db/ids';
-import { keysetPage } from '../db/pagination';
+import { newId, unusableId } from '../kernel/ids';
+import { keysetPage } from '../kernel/pagination';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, classificationLinks, media } from '../db/schema';
-import { badRequest } from '../http/app-error';
-import type { Actor } from '../history/actor';
+import { badRequest } from '../kernel/app-error';
+import type { Actor } from '../kernel/caller';
 import { historyStatement } from '../history/record';
 import { CATALOG_FIELDS, loadSnapshot, pickFields, withChanges } from '../history/snapshot';
 import type { CatalogInput } from './catalog.schemas';
 import { purgeCatalogMedia } from '../media/media';
-import { assertDepartment, findCatalog, type Tenant } from './scope';
+import { assertDepartment, findCatalog, type Tenant } from '../db/scope';
 
 type CatalogRow = typeof catalogs.$inferSelect;
 

@@ -1,19 +1,19 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
-import { clientId, newId, unusableId } from '../db/ids';
+import { clientId, newId, unusableId } from '../kernel/ids';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, categories, classificationLinks, media, products } from '../db/schema';
 import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
 import { refreshFingerprints } from '../sync/sync-record';
-import { badRequest, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../kernel/app-error';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
-import type { Actor } from '../history/actor';
+import type { Actor } from '../kernel/caller';
 import { historyStatement, historyStatements, type HistoryEntry } from '../history/record';
 import { CATEGORY_FIELDS, loadSnapshot, pickFields, withChanges, type Snapshot } from '../history/snapshot';
 import { subtreeSums } from './category-counts';
-import { assertDepartment, findCatalog, findCategory, type Tenant } from './scope';
+import { assertDepartment, findCatalog, findCategory, type Tenant } from '../db/scope';
 
 export const CategoryDto = z.strictObject({
   departmentId: z.uuid(),

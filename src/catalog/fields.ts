@@ -1,4 +1,4 @@
-import type { ElementKind } from './scope';
+import type { ElementKind } from '../db/scope';
 import { checkGtin, type ValueRule } from './value-types';
 
 /** A built-in field: its column (drizzle property name), rule, and whether it may be cleared. */

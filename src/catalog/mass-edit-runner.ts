@@ -1,10 +1,10 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { jobs, products } from '../db/schema';
 import type { JobMessage } from '../env';
-import { AppError } from '../http/app-error';
-import { jobActor } from '../history/actor';
+import { AppError } from '../kernel/app-error';
+import { jobActor } from '../kernel/caller';
 import { loadPath } from '../history/current-value';
 import { historyStatements, type HistoryEntry } from '../history/record';
 import { withChanges } from '../history/snapshot';
@@ -15,7 +15,7 @@ import { currentValues } from './mass-edit-values';
 import type { MassEditParams } from './mass-edit';
 import { productFilterWhere } from './product-filter';
 import { searchMatch } from './search-plan';
-import type { ElementRef, Tenant } from './scope';
+import type { ElementRef, Tenant } from '../db/scope';
 import { planValueWrite } from './values';
 
 /** Products per page: one D1 batch of writes (plus revision bumps and the checkpoint). */

@@ -3,7 +3,7 @@ import type { Database } from '../db/client';
 import { attributeValues, classificationLinkFeatures, classificationLinks, type products } from '../db/schema';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
-import type { Tenant } from './scope';
+import type { Tenant } from '../db/scope';
 
 type ProductRow = typeof products.$inferSelect;
 

@@ -3,13 +3,13 @@ import { z } from 'zod';
 import type { Database } from '../db/client';
 import { classificationFeatures, products } from '../db/schema';
 import type { JobMessage } from '../env';
-import { badRequest, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../kernel/app-error';
 import { parseFeatureValue } from '../classification/feature-values';
 import { enqueueJob } from '../jobs/jobs';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
 import { ProductFilter, type ProductFilterInput } from './product-filter';
-import { assertDepartment, findCatalog, type Tenant } from './scope';
+import { assertDepartment, findCatalog, type Tenant } from '../db/scope';
 import { parseValue } from './value-types';
 
 const MAX_MASS_EDIT_IDS = 5000;

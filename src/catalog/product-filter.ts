@@ -2,7 +2,7 @@ import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { products } from '../db/schema';
 import { ftsMatchExpression } from './product-search';
-import type { Tenant } from './scope';
+import type { Tenant } from '../db/scope';
 
 /**
  * The product filter shared by the product list (`GET /api/Catalog/GetProducts`), the MCP

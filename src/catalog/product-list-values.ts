@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { attributes, attributeValues } from '../db/schema';
-import { badRequest } from '../http/app-error';
-import type { Tenant } from './scope';
+import { badRequest } from '../kernel/app-error';
+import type { Tenant } from '../db/scope';
 
 /**
  * Attribute values with the product list (`GetProducts?attributes=voltage,colour`): the grid's

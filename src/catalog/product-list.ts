@@ -28,7 +28,7 @@ import {
   type Source,
   tableSource,
 } from './product-list-source';
-import { findCatalog, type Tenant } from './scope';
+import { findCatalog, type Tenant } from '../db/scope';
 import { planSearch, RANK_LIMIT } from './search-plan';
 
 /**

@@ -1,9 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { productCategories, products } from '../db/schema';
-import { badRequest, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../kernel/app-error';
 import { loadProductAggregates, type ProductNode } from './product-aggregate';
-import { findCatalog, findProduct, type Tenant } from './scope';
+import { findCatalog, findProduct, type Tenant } from '../db/scope';
 
 /** Read side of products: the DTO, detail with everything attached, lists and variants. */
 type ProductRow = typeof products.$inferSelect;

@@ -1,7 +1,7 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
-import { newId, unusableId } from '../db/ids';
+import { newId, unusableId } from '../kernel/ids';
 import {
   attributeValues,
   catalogs,
@@ -11,16 +11,16 @@ import {
   productCategories,
   products,
 } from '../db/schema';
-import { badRequest, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../kernel/app-error';
 import { assertSkuFree, rethrowSkuClash } from './sku';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
-import type { Actor } from '../history/actor';
+import type { Actor } from '../kernel/caller';
 import { historyStatements, type HistoryEntry } from '../history/record';
 import { loadSnapshot, pickFields, PRODUCT_FIELDS, withChanges, type Snapshot } from '../history/snapshot';
 import type { ProductInput } from './catalog.schemas';
 import { getProductSummary } from './product-queries';
-import { assertDepartment, findCatalog, findProduct, type Tenant } from './scope';
+import { assertDepartment, findCatalog, findProduct, type Tenant } from '../db/scope';
 import { PRODUCT_DATA_FIELDS } from './fields';
 import { checkGtin } from './value-types';
 

@@ -1,4 +1,4 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { runBatch, type BatchStatement as Statement, type Database } from '../db/client';
@@ -12,19 +12,19 @@ import {
   classificationLinks,
   products,
 } from '../db/schema';
-import { badRequest, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../kernel/app-error';
 import { assertSkuFree, rethrowSkuClash } from './sku';
 import { parseFeatureValue } from '../classification/feature-values';
 import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import type { Actor } from '../history/actor';
+import type { Actor } from '../kernel/caller';
 import { historyStatement } from '../history/record';
 import { loadPath } from '../history/current-value';
 import { withChanges, type Json } from '../history/snapshot';
 import type { SetValueDto } from './catalog.schemas';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
-import { assertDepartment, findElement, type ElementRef, type Tenant } from './scope';
+import { assertDepartment, findElement, type ElementRef, type Tenant } from '../db/scope';
 import { parseValue } from './value-types';
 
 function builtInUpdate(db: Database, element: ElementRef, column: string, value: unknown): Statement {

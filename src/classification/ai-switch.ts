@@ -1,5 +1,5 @@
-import { forbidden } from '../http/app-error';
-import type { Actor } from '../history/actor';
+import { forbidden } from '../kernel/app-error';
+import type { Actor } from '../kernel/caller';
 
 /** The one message of docs/spec.md 5.2 rule 6, on every surface (REST /api/ai, MCP tools, bulk upserts). */
 export const AI_SWITCH_OFF =

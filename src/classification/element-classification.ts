@@ -2,12 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { classificationClasses, classificationLinks } from '../db/schema';
-import { notFound } from '../http/app-error';
-import { assertDepartment, findElement, type Tenant } from '../catalog/scope';
-import type { Actor } from '../history/actor';
+import { notFound } from '../kernel/app-error';
+import { assertDepartment, findElement, type Tenant } from '../db/scope';
+import type { Actor } from '../kernel/caller';
 import { ClassificationOut, ClassRef, FeatureValueInput } from './classification.schemas';
 import { createClassification, deleteClassification, getClassification, updateClassification } from './links';
-import { groupBit, type ClassificationGroup } from './groups';
+import { groupBit, type ClassificationGroup } from '../kernel/classification-groups';
 
 export const ElementClassificationQuery = z.strictObject({ elementId: z.uuid() });
 

@@ -1,11 +1,11 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { linkKey } from './link-key';
 import { assertMayEditClassifications } from './ai-switch';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { runBatch, type BatchStatement } from '../db/client';
-import { newId } from '../db/ids';
-import { keysetPage } from '../db/pagination';
+import { newId } from '../kernel/ids';
+import { keysetPage } from '../kernel/pagination';
 import {
   classificationClasses,
   classificationClassFeatures,
@@ -14,14 +14,14 @@ import {
   classificationLinkFeatures,
   classificationLinks,
 } from '../db/schema';
-import { AppError, badRequest, conflict, notFound } from '../http/app-error';
-import { findElement, type Tenant } from '../catalog/scope';
+import { AppError, badRequest, conflict, notFound } from '../kernel/app-error';
+import { findElement, type Tenant } from '../db/scope';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import type { Actor } from '../history/actor';
+import type { Actor } from '../kernel/caller';
 import { historyStatement } from '../history/record';
 import type { Snapshot } from '../history/snapshot';
 import type { CreateClassificationInput, UpdateClassificationInput } from './classification.schemas';
-import { groupBit, type ClassificationGroup } from './groups';
+import { groupBit, type ClassificationGroup } from '../kernel/classification-groups';
 import { parseFeatureValue } from './feature-values';
 
 interface ResolvedClass {

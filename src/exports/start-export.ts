@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { Database } from '../db/client';
 import { exportTemplates } from '../db/schema';
 import type { JobMessage } from '../env';
-import { badRequest, notFound } from '../http/app-error';
-import { assertDepartment, findCatalog, type Tenant } from '../catalog/scope';
+import { badRequest, notFound } from '../kernel/app-error';
+import { assertDepartment, findCatalog, type Tenant } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
 import { DEFAULT_EXPORT_TYPE, EXPORTERS } from './registry';
 
@@ -14,8 +14,6 @@ export const StartExportDto = z.strictObject({
   exportType: z.string().min(1).max(50).nullish(),
   templateId: z.uuid().nullish(),
 });
-
-export const JobRef = z.object({ jobId: z.string() });
 
 /** Validates the request, then queues the export as a background job (docs/design.md section 5). */
 export async function startExport(

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
-import { keysetPage } from '../db/pagination';
+import { keysetPage } from '../kernel/pagination';
 import { exportTemplates, historyVersions, users } from '../db/schema';
-import { AppError, notFound } from '../http/app-error';
-import { findElement, type Tenant } from '../catalog/scope';
+import { AppError, notFound } from '../kernel/app-error';
+import { findElement, type Tenant } from '../db/scope';
 import { decodeChanges } from './record';
 import type { HistoryItemOut } from './history.schemas';
 

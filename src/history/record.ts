@@ -1,8 +1,8 @@
 import type { BatchStatement, Database } from '../db/client';
 import { jsonInsert } from '../db/json-rows';
-import { newId } from '../db/ids';
+import { newId } from '../kernel/ids';
 import { historyVersions } from '../db/schema';
-import type { Actor } from './actor';
+import type { Actor } from '../kernel/caller';
 import type { HistoryKind, Json, Snapshot } from './snapshot';
 
 /** One field-level change of a version. */

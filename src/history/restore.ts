@@ -1,14 +1,14 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { attributeValues, catalogs, classificationLinks, media, products } from '../db/schema';
-import { conflict, notFound } from '../http/app-error';
+import { conflict, notFound } from '../kernel/app-error';
 import { isSkuClash } from '../catalog/sku';
-import { assertDepartment, findElement } from '../catalog/scope';
+import { assertDepartment, findElement } from '../db/scope';
 import { findTemplate } from '../exports/templates';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
 import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import type { Actor } from './actor';
+import type { Actor } from '../kernel/caller';
 import { diffSnapshots, historyStatements, type HistoryEntry } from './record';
 import { planNodeRestore, type NodePlan } from './restore-node';
 import { loadSnapshot, pickFields, PRODUCT_FIELDS, type HistoryKind, type Snapshot } from './snapshot';

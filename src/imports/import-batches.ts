@@ -5,7 +5,7 @@ import { importGroups } from '../db/schema';
 import type { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { upsertRecords } from '../catalog/upsert/upsert-products';
 import type { UpsertOutcome, UpsertRecord } from '../catalog/upsert/upsert-types';
-import type { Actor } from '../history/actor';
+import type { Actor } from '../kernel/caller';
 import type { ImportCounts } from './import-checkpoint';
 import { rejectionStatements, type Rejection } from './import-report';
 import { productsBySku, stageDryProducts } from './import-staging';

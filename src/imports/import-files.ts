@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId } from '../kernel/ids';
 import { importFiles } from '../db/schema';
-import { AppError, badRequest, conflict, notFound } from '../http/app-error';
-import type { Tenant } from '../catalog/scope';
+import { AppError, badRequest, conflict, notFound } from '../kernel/app-error';
+import type { Tenant } from '../db/scope';
 
 /** Largest single-request upload: the Workers request body limit. Larger files go through CreateUpload. */
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;

@@ -1,11 +1,11 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { importDryProducts, importGroups, importPlacements, importRejections, jobs } from '../db/schema';
 import type { JobMessage } from '../env';
 import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
-import { findCatalog } from '../catalog/scope';
-import { jobActor } from '../history/actor';
+import { findCatalog } from '../db/scope';
+import { jobActor } from '../kernel/caller';
 import { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { detectFormat } from './detect-format';
 import { findImportFile } from './import-files';

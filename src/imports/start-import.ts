@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import type { JobMessage } from '../env';
-import { conflict } from '../http/app-error';
-import { assertDepartment, findCatalog, type Tenant } from '../catalog/scope';
+import { conflict } from '../kernel/app-error';
+import { assertDepartment, findCatalog, type Tenant } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
 import { IMPORT_FORMATS } from './detect-format';
 import { findImportFile } from './import-files';

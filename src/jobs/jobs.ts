@@ -1,15 +1,18 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
-import { newId } from '../db/ids';
-import { keysetPage } from '../db/pagination';
+import { newId } from '../kernel/ids';
+import { keysetPage } from '../kernel/pagination';
 import { jobs, syncRuns } from '../db/schema';
 import { SyncReport, type SyncReportOut } from '../sync/sync.schemas';
 import type { JobMessage } from '../env';
-import { AppError, badRequest, notFound } from '../http/app-error';
-import type { Tenant } from '../catalog/scope';
+import { AppError, badRequest, notFound } from '../kernel/app-error';
+import type { Tenant } from '../db/scope';
 import { heartbeat } from './lease';
+
+/** What an operation that queues a background job answers: follow it with Job/GetJob. */
+export const JobRef = z.object({ jobId: z.string() });
 
 export const JobOut = z.object({
   jobId: z.string(),

@@ -1,4 +1,4 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema';
@@ -6,7 +6,7 @@ import type { Bindings, JobMessage } from '../env';
 import { discardExport, type ExportCheckpoint } from '../exports/run-export';
 import { discardSyncBatch } from '../sync/sync-finish';
 import type { SyncCheckpoint } from '../sync/sync-state';
-import type { Tenant } from '../catalog/scope';
+import type { Tenant } from '../db/scope';
 import { DEFAULT_STALE_MS, MAX_JOB_ATTEMPTS, staleMsFrom } from './lease';
 
 /**

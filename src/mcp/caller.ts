@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Database } from '../db/client';
 import type { JobMessage } from '../env';
-import { unauthorized } from '../http/app-error';
+import { unauthorized } from '../kernel/app-error';
 import type { AgentCaller } from '../oauth/agent-auth';
 
 /** Everything a tool may touch: the caller's tenant and the bindings the domain functions take. */

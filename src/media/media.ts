@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId } from '../kernel/ids';
 import { media } from '../db/schema';
-import { badRequest, notFound } from '../http/app-error';
-import { assertDepartment, findElement, type Tenant } from '../catalog/scope';
+import { badRequest, notFound } from '../kernel/app-error';
+import { assertDepartment, findElement, type Tenant } from '../db/scope';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import type { Actor } from '../history/actor';
+import type { Actor } from '../kernel/caller';
 import { historyStatement } from '../history/record';
 import { mediaEntry } from '../history/snapshot';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import type { Caller } from '../env';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { bearerUnauthorized, insufficientScope } from './challenge';
 import { PATHS, type SurfaceScope } from './config';
 import { agentRefusal, loadAgentAccount } from './agent-account';

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Database } from '../db/client';
 import type { AppEnv, Bindings } from '../env';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { authenticateAgent, type AgentCaller, type AgentProps } from './agent-auth';
 import { bearerUnauthorized } from './challenge';
 import { mcpResourceOf, type SurfaceScope } from './config';

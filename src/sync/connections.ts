@@ -1,11 +1,11 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId } from '../kernel/ids';
 import { jobs, syncConnections, syncRuns, type SyncConnectionOptions } from '../db/schema';
-import { conflict, forbidden, notFound } from '../http/app-error';
-import { assertDepartment, findCatalog, type Tenant } from '../catalog/scope';
+import { conflict, forbidden, notFound } from '../kernel/app-error';
+import { assertDepartment, findCatalog, type Tenant } from '../db/scope';
 import type { Caller } from '../env';
 import { encryptSecret } from './secret-box';
 import type { AddConnectionInput, ConnectionOut, LastRun, UpdateConnectionInput } from './sync.schemas';

@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { keysetPage } from '../db/pagination';
+import { keysetPage } from '../kernel/pagination';
 import { jobs, syncConnections, syncRuns } from '../db/schema';
 import type { JobMessage } from '../env';
-import { conflict } from '../http/app-error';
-import { assertDepartment, type Tenant } from '../catalog/scope';
+import { conflict } from '../kernel/app-error';
+import { assertDepartment, type Tenant } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
 import { findConnection, runOut, type ConnectionRow } from './connections';
 import type { StartSyncInput } from './sync.schemas';

@@ -1,8 +1,8 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { syncConnections } from '../db/schema';
-import { assertDepartment, type Tenant } from '../catalog/scope';
+import { assertDepartment, type Tenant } from '../db/scope';
 import { findConnection } from './connections';
 import { ConnectorError, fetchMappings, type Fetcher } from './connector-client';
 import { decryptSecret } from './secret-box';

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { hashPassword } from '../../src/accounts/passwords';
 import { createDb, type Database } from '../../src/db/client';
-import { newId } from '../../src/db/ids';
+import { newId } from '../../src/kernel/ids';
 import { companies, departments, memberships, users } from '../../src/db/schema';
 import { addCatalog } from '../../src/catalog/catalogs';
 import { addProduct } from '../../src/catalog/products';
@@ -9,7 +9,7 @@ import type { CatalogInput, ProductInput } from '../../src/catalog/catalog.schem
 import { addCategory, type CategoryInput } from '../../src/catalog/categories';
 import { addAttribute, type AttributeInput } from '../../src/catalog/attributes';
 import { createClassification } from '../../src/classification/links';
-import type { Actor } from '../../src/history/actor';
+import type { Actor } from '../../src/kernel/caller';
 
 /** A fixture tenant (maybe without a user) as the actor of a write: the factories write as the web surface. */
 export type FixtureTenant = { companyId: string; departmentId: string; userId?: string; surface?: Actor['surface'] };

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Database } from '../../db/client';
 import { assertMayEditClassifications } from '../../classification/ai-switch';
-import type { Actor } from '../../history/actor';
-import { assertDepartment, findCatalog } from '../scope';
+import type { Actor } from '../../kernel/caller';
+import { assertDepartment, findCatalog } from '../../db/scope';
 import { rethrowSkuClash } from '../sku';
 import { ReferenceCache } from './reference-cache';
 import { upsertRecords } from './upsert-products';

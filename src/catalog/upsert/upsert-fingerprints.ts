@@ -1,4 +1,4 @@
-import { dbNow } from '../../db/clock';
+import { dbNow } from '../../kernel/clock';
 import { sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
 import { products } from '../../db/schema';

@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../../db/client';
-import { newId } from '../../db/ids';
+import { newId } from '../../kernel/ids';
 import { catalogs } from '../../db/schema';
 import { deleteObjects } from '../../media/media';
-import type { Actor } from '../../history/actor';
+import type { Actor } from '../../kernel/caller';
 import { historyStatements, type HistoryEntry } from '../../history/record';
 import { snapshotAfter, snapshotOfNode } from './upsert-history';
 import type { Snapshot } from '../../history/snapshot';

@@ -1,12 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { catalogs, categories, departments, products } from '../db/schema';
-import { forbidden, notFound } from '../http/app-error';
+import type { Database } from './client';
+import { catalogs, categories, departments, products } from './schema';
+import { forbidden, notFound } from '../kernel/app-error';
+import type { Tenant } from '../kernel/caller';
 
-/** The tenant a domain call acts for. */
-export interface Tenant {
-  companyId: string;
-}
+export type { Tenant };
 
 /** 403 unless the department belongs to the caller's company (docs/design.md section 2). */
 export async function assertDepartment(db: Database, tenant: Tenant, departmentId: string): Promise<void> {

@@ -1,4 +1,7 @@
-import type { Tenant } from '../catalog/scope';
+/** The tenant a domain call acts for. */
+export interface Tenant {
+  companyId: string;
+}
 
 /** Through what a change was made; set once where each surface authenticates (docs/history.md). */
 export type Surface = 'web' | 'agent' | 'mcp' | 'job';
