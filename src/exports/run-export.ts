@@ -11,6 +11,7 @@ import type { ExportContext, Exporter } from './exporter';
 import { ExportWarnings, type WarningTally } from './export-warnings';
 import { PartWriter } from './part-writer';
 import { contentDisposition } from '../kernel/content-disposition';
+import { jobCaller } from '../kernel/caller';
 
 /** Where an export continues: kept in `jobs.checkpoint` between queue messages. */
 export interface ExportCheckpoint {
@@ -115,7 +116,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
 
   const exporter = deps.exporters[params.exportType];
   if (!exporter) throw new AppError('bad_request', `export type ${params.exportType} is not available`);
-  const catalog = await findCatalog(db, { companyId: job.companyId }, params.catalogId);
+  const catalog = await findCatalog(db, jobCaller(job), params.catalogId);
   const template = params.templateId
     ? ((await db.query.exportTemplates.findFirst({
         where: and(eq(exportTemplates.id, params.templateId), eq(exportTemplates.companyId, job.companyId)),

@@ -4,9 +4,10 @@ import type { Database } from '../db/client';
 import { exportTemplates } from '../db/schema';
 import type { JobMessage } from '../env';
 import { badRequest, notFound } from '../kernel/app-error';
-import { assertDepartment, findCatalog, type Tenant } from '../db/scope';
+import { assertDepartment, findCatalog } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
 import { DEFAULT_EXPORT_TYPE, EXPORTERS } from './registry';
+import type { Caller } from '../kernel/caller';
 
 export const StartExportDto = z.strictObject({
   departmentId: z.uuid(),
@@ -18,7 +19,7 @@ export const StartExportDto = z.strictObject({
 /** Validates the request, then queues the export as a background job (docs/design.md section 5). */
 export async function startExport(
   deps: { db: Database; queue: Queue<JobMessage> },
-  caller: Tenant & { userId: string },
+  caller: Caller,
   input: z.infer<typeof StartExportDto>,
 ) {
   const { db } = deps;
