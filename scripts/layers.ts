@@ -11,7 +11,7 @@ import type { Boundary, Layer } from './lib/import-graph';
 export const LAYERS: readonly Layer[] = [
   {
     name: 'kernel',
-    why: 'pure building blocks every layer shares: errors, ids, paging, clock, hashing, the caller, value sets',
+    why: 'pure building blocks every layer shares: errors, ids, paging, clock, hashing, the caller, value rules and sets',
     paths: ['src/kernel/'],
   },
   {
@@ -26,16 +26,8 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: 'model',
-    why: 'the shape of data that writers, recorders and readers share: value rules, product fields, the product aggregate, classification feature values, the sync report a job carries',
-    paths: [
-      'src/catalog/value-types.ts',
-      'src/catalog/fields.ts',
-      'src/catalog/product-aggregate.ts',
-      'src/classification/feature-values.ts',
-      'src/classification/link-key.ts',
-      'src/classification/ai-switch.ts',
-      'src/sync/sync.schemas.ts',
-    ],
+    why: 'what the recorders and readers below the catalog need of it: the product fields and the product aggregate; and the sync report a job row carries',
+    paths: ['src/catalog/fields.ts', 'src/catalog/product-aggregate.ts', 'src/sync/sync.schemas.ts'],
   },
   {
     name: 'records',

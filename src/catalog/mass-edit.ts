@@ -10,7 +10,7 @@ import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
 import { ProductFilter, type ProductFilterInput } from './product-filter';
 import { assertDepartment, findCatalog } from '../db/scope';
-import { parseValue } from './value-types';
+import { parseValue } from '../kernel/value-types';
 import type { Caller } from '../kernel/caller';
 
 const MAX_MASS_EDIT_IDS = 5000;

@@ -21,7 +21,7 @@ import type { ProductInput } from './catalog.schemas';
 import { getProductSummary } from './product-queries';
 import { assertDepartment, findCatalog, findProduct } from '../db/scope';
 import { PRODUCT_DATA_FIELDS } from './fields';
-import { checkGtin } from './value-types';
+import { checkGtin } from '../kernel/value-types';
 import type { Caller } from '../kernel/caller';
 
 type ProductRow = typeof products.$inferSelect;

@@ -24,7 +24,7 @@ import type { SetValueDto } from './catalog.schemas';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
 import { assertDepartment, findElement, type ElementRef } from '../db/scope';
-import { parseValue } from './value-types';
+import { parseValue } from '../kernel/value-types';
 import type { Caller } from '../kernel/caller';
 
 function builtInUpdate(db: Database, element: ElementRef, column: string, value: unknown): Statement {

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { classificationFeatures, classificationFeatureValues } from '../db/schema';
 import { badRequest } from '../kernel/app-error';
-import { parseValue, type ParsedValue, type ValueRule } from '../catalog/value-types';
+import { parseValue, type ParsedValue, type ValueRule } from '../kernel/value-types';
 import type { ClassificationGroup } from '../kernel/classification-groups';
 
 /**

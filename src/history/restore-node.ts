@@ -17,7 +17,7 @@ import {
   productCategories,
   products,
 } from '../db/schema';
-import { parseValue } from '../catalog/value-types';
+import { parseValue } from '../kernel/value-types';
 import { parseFeatureValue } from '../classification/feature-values';
 import type { ClassificationGroup } from '../kernel/classification-groups';
 import {
