@@ -4,7 +4,7 @@
  * places a file: a file beats a glob beats a folder, a longer folder beats a shorter one. A
  * folder is one domain (STYLE.md); where a domain's files serve at two heights (history's
  * recording below the catalog, its restore above it), the lower files are named one by one.
- * `npm run check:layers` (scripts/check-layers.ts) enforces it.
+ * `npm run check:layers` (scripts/check-layers.ts) enforces it; docs/architecture.md shows it as a table.
  */
 import type { Boundary, Layer } from './lib/import-graph';
 
