@@ -40,7 +40,8 @@ export type McpProps = AgentProps & { caller: Caller };
  * already verified: the props are well-formed and bound to {mcp_url}; the security stamp is
  * still current (else 401: revoked); the account is still a single-company non-admin member
  * of the same company (else 403); the token carries `requiredScope` (else 403
- * insufficient_scope). Throws `AppError`s with `WWW-Authenticate`.
+ * insufficient_scope). Throws `AppError`s with `WWW-Authenticate`. The caller it answers acts in
+ * the user's default department, with role `editor`, the user's AI switch and the token's scopes.
  */
 export async function authenticateAgent(db: Database, props: unknown, requiredScope: SurfaceScope): Promise<Caller> {
   const parsed = AgentProps.safeParse(props);

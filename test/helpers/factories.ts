@@ -11,7 +11,7 @@ import { addAttribute, type AttributeInput } from '../../src/catalog/attributes'
 import { createClassification } from '../../src/classification/links';
 import type { Caller } from '../../src/kernel/caller';
 
-/** A fixture tenant (maybe without a user) as the actor of a write: the factories write as the web surface. */
+/** A fixture tenant (maybe without a user); `asActor` makes it the Caller of a domain function, on the web surface. */
 export type FixtureTenant = { companyId: string; departmentId: string; userId?: string; surface?: Caller['surface'] };
 
 export const FIXTURE_USER = '00000000-0000-7000-8000-00000000f1f1';
