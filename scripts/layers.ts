@@ -11,8 +11,8 @@ import type { Boundary, Layer } from './lib/import-graph';
 export const LAYERS: readonly Layer[] = [
   {
     name: 'kernel',
-    why: 'pure building blocks every layer shares: errors, ids, paging, clock, hashing, the caller, value rules and sets',
-    paths: ['src/kernel/'],
+    why: 'pure building blocks every layer shares: errors, ids, paging, clock, hashing, the caller, value rules and sets; and the sync wire protocol, which the connector shares and which imports nothing',
+    paths: ['src/kernel/', 'src/sync/protocol/'],
   },
   {
     name: 'db',
@@ -53,6 +53,11 @@ export const LAYERS: readonly Layer[] = [
   { name: 'catalog', why: 'catalogs, categories, products, values, mass edit, upsert', paths: ['src/catalog/'] },
   { name: 'exports', why: 'read the catalog through the aggregate, run as jobs', paths: ['src/exports/'] },
   { name: 'imports', why: 'write through the catalog upsert, reuse the export formats', paths: ['src/imports/'] },
+  {
+    name: 'releases',
+    why: 'classification releases (ETIM, ECLASS, proficl@ss) loaded as jobs through the import readers',
+    paths: ['src/releases/'],
+  },
   { name: 'sync', why: 'reads the catalog and media, runs as jobs', paths: ['src/sync/'] },
   {
     name: 'history',
