@@ -13,7 +13,7 @@
 import { hashPassword } from '../src/accounts/passwords';
 import { seedReferenceData } from '../src/classification/reference-data';
 import { createDb } from '../src/db/client';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../src/catalog/product-aggregate';
 import { fingerprintOf, fingerprintsOf, syncRecord } from '../src/sync/sync-record';
 import { argValue, localBindings } from './lib/platform';

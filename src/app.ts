@@ -12,7 +12,7 @@ import { classificationRoutes } from './classification/classification.routes';
 import { productRoutes } from './catalog/product.routes';
 import type { AppEnv } from './env';
 import { exportRoutes } from './exports/export.routes';
-import { notFound } from './http/app-error';
+import { notFound } from './kernel/app-error';
 import {
   LARGE_JSON_PATHS,
   limitBody,

@@ -1,5 +1,5 @@
 import type { Database } from './db/client';
-import type { Surface } from './history/actor';
+import type { Caller } from './kernel/caller';
 
 declare global {
   namespace Cloudflare {
@@ -37,20 +37,6 @@ export type Bindings = Cloudflare.Env;
 /** The one message shape on JOB_QUEUE: the consumer loads everything else from the job row. */
 export interface JobMessage {
   jobId: string;
-}
-
-/** Who is calling: resolved from the session cookie (web) or the bearer token (agent surface). */
-export interface Caller {
-  userId: string;
-  companyId: string;
-  departmentId: string;
-  role: 'admin' | 'editor';
-  /** Through what the caller writes, for the change history (docs/history.md). */
-  surface: Surface;
-  /** The OAuth client's name on the agent and MCP surfaces. */
-  clientName?: string | null;
-  /** The job on the job surface. */
-  jobId?: string | null;
 }
 
 export interface AppEnv {

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import { createApp } from '../src/app';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 import { openApiDocument } from '../src/openapi/openapi-document';
 import { contractTenant, send, type ContractTenant } from './helpers/contract-fixtures';
 import { baseRequest, idKeyOf, operationsOf, type Operation } from './helpers/contract-request';

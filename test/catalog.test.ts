@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 import {
+  asActor,
   db,
   makeCatalog,
   makeCategory,
@@ -262,7 +263,7 @@ describe('UpdateCatalog', () => {
     });
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('catalog not found');
-    expect(await getCatalog(db(), theirs, foreign.catalogId)).toEqual(foreign);
+    expect(await getCatalog(db(), asActor(theirs), foreign.catalogId)).toEqual(foreign);
   });
 
   it('answers 403 when moving to a department of another company and leaves the catalog unchanged', async () => {
@@ -382,6 +383,6 @@ describe('GetCatalogs, GetCatalog and DeleteCatalog', () => {
     });
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('catalog not found');
-    expect(await getCatalog(db(), theirs, foreign.catalogId)).toEqual(foreign);
+    expect(await getCatalog(db(), asActor(theirs), foreign.catalogId)).toEqual(foreign);
   });
 });

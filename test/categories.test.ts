@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
 import { getCategoryTree, MAX_DEPTH } from '../src/catalog/categories';
-import { newId } from '../src/db/ids';
-import { db, makeCatalog, makeCategory, makeCompany, makeProduct, makeSession } from './helpers/factories';
+import { newId } from '../src/kernel/ids';
+import { asActor, db, makeCatalog, makeCategory, makeCompany, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
@@ -149,7 +149,7 @@ describe('AddCategory', () => {
     });
     expect(forbidden.status).toBe(403);
     expect(forbidden.json.error).toBe('departmentId does not name a department of your company');
-    expect((await getCatalog(db(), theirs, foreign.catalogId)).categoryCount).toBe(0);
+    expect((await getCatalog(db(), asActor(theirs), foreign.catalogId)).categoryCount).toBe(0);
   });
 });
 
@@ -329,10 +329,10 @@ describe('DeleteCategory', () => {
     });
     expect(forbidden.status).toBe(403);
     expect(forbidden.json.error).toBe('departmentId does not name a department of your company');
-    expect((await getCategoryTree(db(), theirs, foreignCatalog.catalogId)).items).toEqual([
+    expect((await getCategoryTree(db(), asActor(theirs), foreignCatalog.catalogId)).items).toEqual([
       { ...foreign, subtreeProductCount: 0, children: [] },
     ]);
-    expect((await getCatalog(db(), theirs, foreignCatalog.catalogId)).categoryCount).toBe(1);
+    expect((await getCatalog(db(), asActor(theirs), foreignCatalog.catalogId)).categoryCount).toBe(1);
   });
 
   it('answers 404 for an unknown category id', async () => {

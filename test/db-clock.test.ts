@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { dbNow } from '../src/db/clock';
+import { dbNow } from '../src/kernel/clock';
 import { db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 

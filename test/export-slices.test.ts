@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { catalogs, jobs, products } from '../src/db/schema';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 import type { JobMessage } from '../src/env';
 import { csvExporter } from '../src/exports/csv';
 import { productPage, type Exporter } from '../src/exports/exporter';

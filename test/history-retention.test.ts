@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import worker from '../src/index';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 import { companies, historyVersions } from '../src/db/schema';
 import { HISTORY_PRUNE_CRON, pruneHistory } from '../src/history/retention';
 import { db, makeCompany } from './helpers/factories';

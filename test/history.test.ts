@@ -4,7 +4,7 @@ import { asc, eq } from 'drizzle-orm';
 import { getProduct } from '../src/catalog/product-queries';
 import { historyVersions, media, products } from '../src/db/schema';
 import { attachMedia, deleteMedia, reorderMedia } from '../src/media/media';
-import { db, makeAttribute, makeCatalog, makeProduct, makeSession } from './helpers/factories';
+import { asActor, db, makeAttribute, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { callTool, openSession } from './mcp-helpers';
 import { makeAgentUser, send, tokensFor } from './oauth-helpers';
 
@@ -101,7 +101,7 @@ describe('Change history across surfaces', () => {
     });
     expect(restored.status, restored.text).toBe(200);
     expect(restored.json.skipped).toEqual([]);
-    const after = await getProduct(db(), user, product.productId);
+    const after = await getProduct(db(), asActor(user), product.productId);
     expect(after.name).toBe('Original');
     expect(after.classification).toBeNull();
     const top = (await history(user.session, product.productId)).json.items[0];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 
 describe('newId', () => {
   it('makes RFC 9562 version 7 UUIDs', () => {

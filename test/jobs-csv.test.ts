@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import worker from '../src/index';
 import { createClassification } from '../src/classification/links';
 import { jobs } from '../src/db/schema';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 import { attachMedia } from '../src/media/media';
 import {
   db,

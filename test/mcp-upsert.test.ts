@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getProduct } from '../src/catalog/product-queries';
 import { AI_SWITCH_OFF } from '../src/classification/ai-switch';
-import { db, makeCatalog, makeCompany } from './helpers/factories';
+import { asActor, db, makeCatalog, makeCompany } from './helpers/factories';
 import { callTool, openSession, toolError } from './mcp-helpers';
 import { makeAgentUser, tokensFor } from './oauth-helpers';
 
@@ -31,7 +31,7 @@ describe('MCP tool upsert_products', () => {
       ['LS-B16', 'created', null],
       ['X', 'error', 'price'],
     ]);
-    const product = await getProduct(db(), a, result.structuredContent.items[0].productId);
+    const product = await getProduct(db(), asActor(a), result.structuredContent.items[0].productId);
     expect(product.classification!.features).toEqual([{ group: 'ETIM', code: 'EF000008', value: '230', unit: 'VLT' }]);
   });
 

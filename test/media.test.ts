@@ -1,7 +1,7 @@
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { getProduct } from '../src/catalog/product-queries';
-import { db, makeCatalog, makeCompany, makeProduct, makeSession } from './helpers/factories';
+import { asActor, db, makeCatalog, makeCompany, makeProduct, makeSession } from './helpers/factories';
 import { call, ORIGIN } from './helpers/http';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
@@ -138,7 +138,7 @@ describe('Media', () => {
     );
     expect(foreign.status).toBe(404);
     expect(foreign.json.error).toBe('element not found');
-    expect((await getProduct(db(), theirs, foreignProduct.productId)).media).toEqual([]);
+    expect((await getProduct(db(), asActor(theirs), foreignProduct.productId)).media).toEqual([]);
     const mine = await upload(
       session,
       { departmentId: session.departmentId, elementId: product.productId, fileName: 'x.png' },

@@ -1,9 +1,9 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { newId, UNUSABLE_ID } from '../src/db/ids';
+import { newId, UNUSABLE_ID } from '../src/kernel/ids';
 import { csvField, guardFormula, unguardFormula } from '../src/exports/csv-format';
 import { runExportSlice } from '../src/exports/run-export';
-import { contentDisposition } from '../src/http/content-disposition';
+import { contentDisposition } from '../src/kernel/content-disposition';
 import { decodeCsvFile, csvRecords } from './helpers/csv';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
 import { makeAttribute, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';

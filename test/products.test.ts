@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { getCatalog } from '../src/catalog/catalogs';
 import { getProduct } from '../src/catalog/product-queries';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 import {
+  asActor,
   db,
+  type FixtureTenant,
   makeAttribute,
   makeCatalog,
   makeCategory,
@@ -16,8 +18,8 @@ import { call } from './helpers/http';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 type Session = Awaited<ReturnType<typeof makeSession>>;
 
-const productCount = async (tenant: { companyId: string }, catalogId: string) =>
-  (await getCatalog(db(), tenant, catalogId)).productCount;
+const productCount = async (tenant: FixtureTenant, catalogId: string) =>
+  (await getCatalog(db(), asActor(tenant), catalogId)).productCount;
 const list = async (session: Session, query: string) =>
   (await call('GET', `/api/Catalog/GetProducts?${query}`, { cookie: session.cookie })).json;
 
@@ -126,7 +128,7 @@ describe('AddProduct', () => {
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('productId: this id cannot be used; send a new UUIDv7 or leave it out');
     expect(await productCount(session, catalog.catalogId)).toBe(0);
-    const after = await getProduct(db(), theirs, foreign.productId);
+    const after = await getProduct(db(), asActor(theirs), foreign.productId);
     expect(after).toMatchObject({ ...foreign, updatedAt: foreign.updatedAt, fingerprint: foreign.fingerprint });
   });
 
@@ -289,7 +291,7 @@ describe('UpdateProduct', () => {
     });
     expect(wrongCatalog.status).toBe(404);
     expect((await getProduct(db(), session, product.productId)).name).toBe('Mine');
-    expect((await getProduct(db(), theirs, foreign.productId)).name).toBe('Theirs');
+    expect((await getProduct(db(), asActor(theirs), foreign.productId)).name).toBe('Theirs');
   });
 
   it('answers 403 for a department of another company and 400 for a wrong type, changing nothing', async () => {
@@ -577,7 +579,7 @@ describe('GetProduct and DeleteProduct', () => {
     });
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('product not found');
-    expect((await getProduct(db(), theirs, foreign.productId)).productId).toBe(foreign.productId);
+    expect((await getProduct(db(), asActor(theirs), foreign.productId)).productId).toBe(foreign.productId);
     expect(await productCount(theirs, theirCatalog.catalogId)).toBe(1);
   });
 

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { newId } from '../src/db/ids';
+import { newId } from '../src/kernel/ids';
 import { ftsMatchExpression } from '../src/catalog/product-search';
 import { listProducts } from '../src/catalog/product-list';
 import { db, makeCatalog, makeCompany, makeProduct, makeSession } from './helpers/factories';

@@ -3,6 +3,7 @@ import { getCatalog } from '../src/catalog/catalogs';
 import { getCategoryTree } from '../src/catalog/categories';
 import { getProduct } from '../src/catalog/product-queries';
 import {
+  asActor,
   db,
   classifyAsMcb,
   makeAttribute,
@@ -270,7 +271,7 @@ describe('SetValue failures', () => {
     const res = await setValue(session, foreign.productId, 'name', 'hijack');
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('element not found');
-    expect((await getProduct(db(), theirs, foreign.productId)).name).toBe('Theirs');
+    expect((await getProduct(db(), asActor(theirs), foreign.productId)).name).toBe('Theirs');
   });
 
   it('answers 403 for a department of another company and 404 for an element of another department', async () => {

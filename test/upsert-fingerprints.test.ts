@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { compareBinary } from '../src/catalog/upsert/upsert-fingerprints';
+import { compareBinary } from '../src/kernel/compare-binary';
 import { media, products } from '../src/db/schema';
 import { refreshFingerprints } from '../src/sync/sync-record';
 import { db, makeAttribute, makeCatalog, makeCategory, makeSession } from './helpers/factories';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
-import { unauthorized } from '../http/app-error';
+import { unauthorized } from '../kernel/app-error';
 import { clientIp, rateLimit } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';

@@ -2,8 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { nowIso } from '../db/client';
 import { companies, departments, memberships, sessions, users } from '../db/schema';
-import { AppError, badRequest, notFound, unauthorized } from '../http/app-error';
-import { hashPassword, randomToken, sha256Hex, verifyPassword } from './passwords';
+import { AppError, badRequest, notFound, unauthorized } from '../kernel/app-error';
+import { sha256Hex } from '../kernel/hashing';
+import { hashPassword, randomToken, verifyPassword } from './passwords';
 import { claimSignInTry, clearSignInTries } from './sign-in-throttle';
 
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;

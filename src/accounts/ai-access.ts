@@ -1,8 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { memberships, users } from '../db/schema';
-import type { Caller } from '../env';
-import { forbidden, notFound } from '../http/app-error';
+import { forbidden, notFound } from '../kernel/app-error';
+import type { Caller } from '../kernel/caller';
 
 /** Only an administrator of the session's company manages other users' AI access. */
 async function findMemberForAdmin(db: Database, admin: Caller, userId: string) {

@@ -32,12 +32,6 @@ export async function verifyPassword(password: string, hash: string, salt: strin
   return actual.byteLength === expected.byteLength && crypto.subtle.timingSafeEqual(actual, expected);
 }
 
-/** Hex SHA-256, used for session token hashes and fingerprints. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /** A URL-safe random token of `bytes` bytes of entropy. */
 export function randomToken(bytes = 32): string {
   return toBase64(crypto.getRandomValues(new Uint8Array(bytes)))

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../env';
-import { AppError, unauthorized } from '../http/app-error';
+import { AppError, unauthorized } from '../kernel/app-error';
 import { resolveSession } from './accounts';
 
 const SESSION_COOKIE = 'Service.Cookie';

@@ -1,9 +1,9 @@
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { dbNow, dbNowShifted } from '../db/clock';
+import { dbNow, dbNowShifted } from '../kernel/clock';
 import { signInThrottle } from '../db/schema';
-import { AppError } from '../http/app-error';
-import { sha256Hex } from './passwords';
+import { AppError } from '../kernel/app-error';
+import { sha256Hex } from '../kernel/hashing';
 
 /**
  * Password guesses per (email, client IP) pair, whether the email belongs to an account or not

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { CatalogStats, Page } from '../catalog/catalog.schemas';
+import { CatalogStats } from '../catalog/catalog.schemas';
+import { Page } from '../kernel/pagination';
 import { getStats } from '../catalog/catalogs';
 import {
   ClassificationGroupsOut,
@@ -14,7 +15,7 @@ import {
   listClassifications,
   updateClassification,
 } from '../classification/links';
-import { GROUPS } from '../classification/groups';
+import { GROUPS } from '../kernel/classification-groups';
 import { validate } from '../http/validate';
 import { requireAgent, type AgentEnv } from '../oauth/bearer';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuery } from '../catalog/catalog.schemas';
+import { PageQuery } from '../kernel/pagination';
 
 /** `GET /api/ai/ListClassificationLinkIds?cursor=&limit=&elementId=` (docs/design.md section 7). */
 export const ListClassificationsQuery = z.strictObject({

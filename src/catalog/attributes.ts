@@ -1,11 +1,11 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { clientId, newId, unusableId } from '../db/ids';
+import { clientId, newId, unusableId } from '../kernel/ids';
 import { attributes } from '../db/schema';
-import { badRequest, conflict, notFound } from '../http/app-error';
+import { badRequest, conflict, notFound } from '../kernel/app-error';
 import { BUILT_IN_FIELDS } from './fields';
-import type { Tenant } from './scope';
+import type { Caller } from '../kernel/caller';
 
 const FEATURE_CODE = /^(EF\d{6}|[A-Z]{3}\d{3}|\d{2}-\d{2}-\d{2}-\d{2})$/;
 
@@ -53,7 +53,7 @@ function checkDefinition(input: AttributeInput) {
     throw badRequest('unit: only for number and range attributes');
 }
 
-export async function addAttribute(db: Database, tenant: Tenant, input: AttributeInput) {
+export async function addAttribute(db: Database, tenant: Caller, input: AttributeInput) {
   checkDefinition(input);
   const [row] = await db
     .insert(attributes)
@@ -76,7 +76,7 @@ export async function addAttribute(db: Database, tenant: Tenant, input: Attribut
 }
 
 /** Renames or re-describes an attribute. Its code and type are fixed once values may exist. */
-export async function updateAttribute(db: Database, tenant: Tenant, input: AttributeInput) {
+export async function updateAttribute(db: Database, tenant: Caller, input: AttributeInput) {
   if (!input.attributeId) throw badRequest('attributeId is required');
   const existing = await db.query.attributes.findFirst({
     where: and(eq(attributes.id, input.attributeId), eq(attributes.companyId, tenant.companyId)),
@@ -97,7 +97,7 @@ export async function updateAttribute(db: Database, tenant: Tenant, input: Attri
   return attributeOut(row!);
 }
 
-export async function listAttributes(db: Database, tenant: Tenant) {
+export async function listAttributes(db: Database, tenant: Caller) {
   const rows = await db
     .select()
     .from(attributes)
@@ -106,7 +106,7 @@ export async function listAttributes(db: Database, tenant: Tenant) {
   return { items: rows.map(attributeOut) };
 }
 
-export async function findAttributeByCode(db: Database, tenant: Tenant, code: string) {
+export async function findAttributeByCode(db: Database, tenant: Caller, code: string) {
   return db.query.attributes.findFirst({
     where: and(eq(attributes.companyId, tenant.companyId), eq(attributes.code, code)),
   });

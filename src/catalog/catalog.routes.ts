@@ -9,12 +9,12 @@ import {
   CatalogOut,
   CatalogStats,
   DepartmentQuery,
-  Page,
   SetValueDto,
   SetValueOut,
 } from './catalog.schemas';
+import { Page } from '../kernel/pagination';
 import { addCatalog, deleteCatalog, getCatalog, getStats, listCatalogs, updateCatalog } from './catalogs';
-import { assertDepartment } from './scope';
+import { assertDepartment } from '../db/scope';
 import { setValue } from './values';
 
 const doc = (summary: string, response?: z.ZodType, conflict?: string) =>

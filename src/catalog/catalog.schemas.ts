@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { clientId } from '../db/ids';
+import { clientId } from '../kernel/ids';
+import { PageQuery } from '../kernel/pagination';
 import { commaList, ProductFilter } from './product-filter';
 
 /**
@@ -144,12 +145,6 @@ export const CatalogStats = z.object({
 
 export const DepartmentQuery = z.strictObject({ departmentId: z.uuid().optional() });
 
-/** Keyset pagination: an opaque cursor and a page size (default 50, max 500). */
-export const PageQuery = {
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-};
-
 const ATTRIBUTE_CODE = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 /**
@@ -179,6 +174,3 @@ export const ProductListQuery = ProductFilter.extend({
 export type ProductListInput = z.infer<typeof ProductListQuery>;
 
 export const CatalogListQuery = z.strictObject({ departmentId: z.uuid().optional(), ...PageQuery });
-
-export const Page = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), nextCursor: z.string().nullable() });

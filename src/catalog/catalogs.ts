@@ -1,17 +1,17 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import { isUniqueViolation, type Database } from '../db/client';
-import { newId, unusableId } from '../db/ids';
-import { keysetPage } from '../db/pagination';
+import { newId, unusableId } from '../kernel/ids';
+import { keysetPage } from '../kernel/pagination';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, classificationLinks, media } from '../db/schema';
-import { badRequest } from '../http/app-error';
-import type { Actor } from '../history/actor';
+import { badRequest } from '../kernel/app-error';
 import { historyStatement } from '../history/record';
 import { CATALOG_FIELDS, loadSnapshot, pickFields, withChanges } from '../history/snapshot';
 import type { CatalogInput } from './catalog.schemas';
 import { purgeCatalogMedia } from '../media/media';
-import { assertDepartment, findCatalog, type Tenant } from './scope';
+import { assertDepartment, findCatalog } from '../db/scope';
+import type { Caller } from '../kernel/caller';
 
 type CatalogRow = typeof catalogs.$inferSelect;
 
@@ -32,7 +32,7 @@ export function catalogOut(row: CatalogRow) {
   };
 }
 
-export async function addCatalog(db: Database, tenant: Actor, input: CatalogInput) {
+export async function addCatalog(db: Database, tenant: Caller, input: CatalogInput) {
   await assertDepartment(db, tenant, input.departmentId);
   const values = {
     id: input.catalogId ?? newId(),
@@ -64,7 +64,7 @@ export async function addCatalog(db: Database, tenant: Actor, input: CatalogInpu
 }
 
 /** Updates the given fields; a field left out keeps its value. The catalog may move between departments. */
-export async function updateCatalog(db: Database, tenant: Actor, input: CatalogInput) {
+export async function updateCatalog(db: Database, tenant: Caller, input: CatalogInput) {
   if (!input.catalogId) throw badRequest('catalogId is required');
   await assertDepartment(db, tenant, input.departmentId);
   const existing = await findCatalog(db, tenant, input.catalogId);
@@ -91,13 +91,13 @@ export async function updateCatalog(db: Database, tenant: Actor, input: CatalogI
   return catalogOut(rows[0]!);
 }
 
-export async function getCatalog(db: Database, tenant: Tenant, catalogId: string) {
+export async function getCatalog(db: Database, tenant: Caller, catalogId: string) {
   return catalogOut(await findCatalog(db, tenant, catalogId));
 }
 
 export async function listCatalogs(
   db: Database,
-  tenant: Tenant,
+  tenant: Caller,
   input: { departmentId?: string; cursor?: string; limit: number },
 ) {
   if (input.departmentId) await assertDepartment(db, tenant, input.departmentId);
@@ -125,7 +125,7 @@ export async function listCatalogs(
 /** Deletes a catalog with its categories, products, values, links and media rows (one transaction). */
 export async function deleteCatalog(
   deps: { db: Database; files: R2Bucket },
-  tenant: Actor,
+  tenant: Caller,
   input: { departmentId: string; catalogId: string },
 ) {
   const { db } = deps;
@@ -154,7 +154,7 @@ export async function deleteCatalog(
 }
 
 /** Counts for one department, read from the counters kept on each catalog row. */
-export async function getStats(db: Database, tenant: Tenant, departmentId: string) {
+export async function getStats(db: Database, tenant: Caller, departmentId: string) {
   const [row] = await db
     .select({
       catalogs: sql<number>`count(*)`,

@@ -1,19 +1,19 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
-import { clientId, newId, unusableId } from '../db/ids';
+import { clientId, newId, unusableId } from '../kernel/ids';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, categories, classificationLinks, media, products } from '../db/schema';
 import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
 import { refreshFingerprints } from '../sync/sync-record';
-import { badRequest, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../kernel/app-error';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
-import type { Actor } from '../history/actor';
 import { historyStatement, historyStatements, type HistoryEntry } from '../history/record';
 import { CATEGORY_FIELDS, loadSnapshot, pickFields, withChanges, type Snapshot } from '../history/snapshot';
 import { subtreeSums } from './category-counts';
-import { assertDepartment, findCatalog, findCategory, type Tenant } from './scope';
+import { assertDepartment, findCatalog, findCategory } from '../db/scope';
+import type { Caller } from '../kernel/caller';
 
 export const CategoryDto = z.strictObject({
   departmentId: z.uuid(),
@@ -74,7 +74,7 @@ async function depthOf(db: Database, categoryId: string): Promise<number> {
   return row?.depth ?? 0;
 }
 
-async function findParent(db: Database, tenant: Tenant, catalogId: string, parentId: string) {
+async function findParent(db: Database, tenant: Caller, catalogId: string, parentId: string) {
   const parent = await db.query.categories.findFirst({
     where: and(
       eq(categories.id, parentId),
@@ -86,7 +86,7 @@ async function findParent(db: Database, tenant: Tenant, catalogId: string, paren
   return parent;
 }
 
-export async function addCategory(db: Database, tenant: Actor, input: CategoryInput) {
+export async function addCategory(db: Database, tenant: Caller, input: CategoryInput) {
   await assertDepartment(db, tenant, input.departmentId);
   const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
   if (input.parentId) {
@@ -127,7 +127,7 @@ export async function addCategory(db: Database, tenant: Actor, input: CategoryIn
   }
 }
 
-export async function updateCategory(db: Database, tenant: Actor, input: CategoryInput) {
+export async function updateCategory(db: Database, tenant: Caller, input: CategoryInput) {
   if (!input.categoryId) throw badRequest('categoryId is required');
   await assertDepartment(db, tenant, input.departmentId);
   await findCatalog(db, tenant, input.catalogId, input.departmentId);
@@ -157,7 +157,7 @@ export async function updateCategory(db: Database, tenant: Actor, input: Categor
  * the path of names the sync sends for every product placed in the subtree: their sync records
  * are marked stale in the same batch and (up to a bound) refreshed right after.
  */
-async function writeCategory(db: Database, tenant: Actor, category: CategoryRow, changes: Partial<CategoryRow>) {
+async function writeCategory(db: Database, tenant: Caller, category: CategoryRow, changes: Partial<CategoryRow>) {
   const before = pickFields(category, CATEGORY_FIELDS);
   const pathChanged =
     (changes.name !== undefined && changes.name !== category.name) ||
@@ -184,7 +184,7 @@ async function writeCategory(db: Database, tenant: Actor, category: CategoryRow,
 /** Re-parents a category within its catalog; refuses cycles and trees deeper than MAX_DEPTH. */
 export async function moveCategory(
   db: Database,
-  tenant: Actor,
+  tenant: Caller,
   input: z.infer<typeof MoveCategoryDto>,
   extraChanges: Partial<CategoryRow> = {},
 ) {
@@ -219,7 +219,7 @@ export async function moveCategory(
  */
 export async function deleteCategory(
   deps: { db: Database; files: R2Bucket },
-  tenant: Actor,
+  tenant: Caller,
   input: { departmentId: string; categoryId: string },
 ) {
   const { db } = deps;
@@ -267,7 +267,7 @@ export async function deleteCategory(
  */
 async function deletionHistory(
   db: Database,
-  tenant: Actor,
+  tenant: Caller,
   categoryId: string,
   subtree: SQL,
   placed: SQL,
@@ -299,7 +299,7 @@ async function deletionHistory(
 }
 
 /** The children of one category (or the top level), in display order. */
-export async function listCategories(db: Database, tenant: Tenant, input: { catalogId: string; parentId?: string }) {
+export async function listCategories(db: Database, tenant: Caller, input: { catalogId: string; parentId?: string }) {
   const catalog = await findCatalog(db, tenant, input.catalogId);
   const rows = await db
     .select()
@@ -321,7 +321,7 @@ export async function listCategories(db: Database, tenant: Tenant, input: { cata
 }
 
 /** The whole tree of a catalog, nested. Category trees are small (thousands), unlike products. */
-export async function getCategoryTree(db: Database, tenant: Tenant, catalogId: string) {
+export async function getCategoryTree(db: Database, tenant: Caller, catalogId: string) {
   const catalog = await findCatalog(db, tenant, catalogId);
   const rows = await db
     .select()

@@ -1,5 +1,5 @@
-import type { ElementKind } from './scope';
-import { checkGtin, type ValueRule } from './value-types';
+import type { ElementKind } from '../db/scope';
+import { checkGtin, type ValueRule } from '../kernel/value-types';
 
 /** A built-in field: its column (drizzle property name), rule, and whether it may be cleared. */
 interface BuiltInField {

@@ -1,10 +1,9 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { jobs, products } from '../db/schema';
 import type { JobMessage } from '../env';
-import { AppError } from '../http/app-error';
-import { jobActor } from '../history/actor';
+import { AppError } from '../kernel/app-error';
 import { loadPath } from '../history/current-value';
 import { historyStatements, type HistoryEntry } from '../history/record';
 import { withChanges } from '../history/snapshot';
@@ -15,8 +14,9 @@ import { currentValues } from './mass-edit-values';
 import type { MassEditParams } from './mass-edit';
 import { productFilterWhere } from './product-filter';
 import { searchMatch } from './search-plan';
-import type { ElementRef, Tenant } from './scope';
+import type { ElementRef } from '../db/scope';
 import { planValueWrite } from './values';
+import { jobCaller, type Caller } from '../kernel/caller';
 
 /** Products per page: one D1 batch of writes (plus revision bumps and the checkpoint). */
 export const MASS_EDIT_PAGE = 50;
@@ -51,7 +51,7 @@ type ProductRow = typeof products.$inferSelect;
 
 async function nextPage(
   db: Database,
-  tenant: Tenant,
+  tenant: Caller,
   params: MassEditParams,
   cursor: string | null,
 ): Promise<{ rows: ProductRow[]; missing: string[] }> {
@@ -81,13 +81,13 @@ async function nextPage(
   return { rows, missing: [] };
 }
 
-async function countSelection(db: Database, tenant: Tenant, params: MassEditParams): Promise<number> {
+async function countSelection(db: Database, tenant: Caller, params: MassEditParams): Promise<number> {
   if (params.productIds) return params.productIds.length;
   return db.$count(products, await selectionWhere(db, tenant, params));
 }
 
 /** The filter as the product list applies it (the search planned the same way: search-plan.ts). */
-async function selectionWhere(db: Database, tenant: Tenant, params: MassEditParams) {
+async function selectionWhere(db: Database, tenant: Caller, params: MassEditParams) {
   const filter = params.filter ?? {};
   const match = filter.q !== undefined && filter.q.trim() !== '' ? await searchMatch(db, filter.q) : null;
   return productFilterWhere(tenant, params.catalogId, filter, match);
@@ -108,7 +108,7 @@ function addFailure(report: MassEditReport, productId: string, sku: string | nul
 export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise<'finished' | 'continued' | 'stopped'> {
   const { db } = deps;
   const params = job.params as MassEditParams;
-  const tenant: Tenant = { companyId: job.companyId };
+  const tenant = jobCaller(job);
   if (job.state === 'cancelled') await keepPartialReport(db, job.id);
   if (job.state !== 'queued' && job.state !== 'running') return 'stopped';
   let cp = (job.checkpoint as MassEditCheckpoint | null) ?? null;
@@ -172,7 +172,7 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
     const lastId = [...rows.map((r) => r.id), ...missing].sort().at(-1)!;
     next.cursor = lastId;
     next.done += rows.length + missing.length;
-    statements.push(...historyStatements(db, jobActor(job), history).statements);
+    statements.push(...historyStatements(db, jobCaller(job), history).statements);
     for (const masterId of masters) statements.push(bumpRevision(db, masterId));
     const saved = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
     if ((saved.at(-1) as { id: string }[]).length === 0) {

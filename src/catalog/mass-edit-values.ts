@@ -3,7 +3,7 @@ import type { Database } from '../db/client';
 import { attributeValues, classificationLinkFeatures, classificationLinks, type products } from '../db/schema';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
-import type { Tenant } from './scope';
+import type { Caller } from '../kernel/caller';
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -14,7 +14,7 @@ type ProductRow = typeof products.$inferSelect;
  */
 export async function currentValues(
   db: Database,
-  tenant: Tenant,
+  tenant: Caller,
   field: string,
   rows: ProductRow[],
 ): Promise<Map<string, string>> {

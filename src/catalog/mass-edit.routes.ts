@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
-import { JobRef } from '../exports/start-export';
+import { JobRef } from '../jobs/jobs';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
 import { startMassEdit, StartMassEditDto } from './mass-edit';

@@ -3,14 +3,15 @@ import { z } from 'zod';
 import type { Database } from '../db/client';
 import { classificationFeatures, products } from '../db/schema';
 import type { JobMessage } from '../env';
-import { badRequest, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../kernel/app-error';
 import { parseFeatureValue } from '../classification/feature-values';
 import { enqueueJob } from '../jobs/jobs';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
 import { ProductFilter, type ProductFilterInput } from './product-filter';
-import { assertDepartment, findCatalog, type Tenant } from './scope';
-import { parseValue } from './value-types';
+import { assertDepartment, findCatalog } from '../db/scope';
+import { parseValue } from '../kernel/value-types';
+import type { Caller } from '../kernel/caller';
 
 const MAX_MASS_EDIT_IDS = 5000;
 
@@ -53,7 +54,7 @@ const NOT_MASS_EDITABLE = new Set(['sku']);
  * fails on every product. Per-product rules (e.g. a feature the product's class lacks) are
  * checked again by SetValue's own planning for each product and land in the report.
  */
-async function checkFieldAndValue(db: Database, tenant: Tenant, field: string, value: string): Promise<void> {
+async function checkFieldAndValue(db: Database, tenant: Caller, field: string, value: string): Promise<void> {
   if (NOT_MASS_EDITABLE.has(field))
     throw badRequest(`field: ${field} must be unique per product and cannot be mass-edited`);
   const builtIn = builtInField('product', field);
@@ -90,7 +91,7 @@ async function checkFieldAndValue(db: Database, tenant: Tenant, field: string, v
 }
 
 /** 404 unless every id is a product or variant of the catalog (and so of the caller's company). */
-async function assertProductsInCatalog(db: Database, tenant: Tenant, catalogId: string, ids: string[]): Promise<void> {
+async function assertProductsInCatalog(db: Database, tenant: Caller, catalogId: string, ids: string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 90) {
     const chunk = ids.slice(i, i + 90);
     const found = await db
@@ -109,7 +110,7 @@ async function assertProductsInCatalog(db: Database, tenant: Tenant, catalogId: 
  */
 export async function startMassEdit(
   deps: { db: Database; queue: Queue<JobMessage> },
-  caller: Tenant & { userId: string },
+  caller: Caller,
   input: StartMassEditInput,
 ) {
   const { db } = deps;

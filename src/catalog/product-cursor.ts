@@ -1,5 +1,5 @@
-import { decodeJsonCursor, encodeJsonCursor } from '../db/pagination';
-import { badRequest } from '../http/app-error';
+import { decodeJsonCursor, encodeJsonCursor } from '../kernel/pagination';
+import { badRequest } from '../kernel/app-error';
 
 /**
  * Keyset cursors of the product list (docs/search.md). Opaque to clients (base64url JSON) and

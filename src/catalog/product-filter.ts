@@ -2,7 +2,7 @@ import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { products } from '../db/schema';
 import { ftsMatchExpression } from './product-search';
-import type { Tenant } from './scope';
+import type { Caller } from '../kernel/caller';
 
 /**
  * The product filter shared by the product list (`GET /api/Catalog/GetProducts`), the MCP
@@ -64,7 +64,7 @@ export const ProductFilter = z.strictObject({
 export type ProductFilterInput = z.infer<typeof ProductFilter>;
 
 /** Category ids of `categoryId` and, with `subtree`, all its descendants (trees are small: thousands). */
-function categoryScope(tenant: Tenant, catalogId: string, categoryId: string, subtree: boolean): SQL {
+function categoryScope(tenant: Caller, catalogId: string, categoryId: string, subtree: boolean): SQL {
   const own = sql`SELECT id FROM categories WHERE id = ${categoryId} AND company_id = ${tenant.companyId} AND catalog_id = ${catalogId}`;
   if (!subtree) return own;
   return sql`WITH RECURSIVE sub(id) AS (
@@ -91,7 +91,7 @@ export interface FilterDriver {
  * a class code (`classification_link_classes` has no index on it; an index would cost about
  * 25 bytes per product row). A missing classification never drives.
  */
-export function filterDrivers(tenant: Tenant, catalogId: string, filter: ProductFilterInput): FilterDriver[] {
+export function filterDrivers(tenant: Caller, catalogId: string, filter: ProductFilterInput): FilterDriver[] {
   const drivers: FilterDriver[] = [];
   const indexed = (ids: SQL) => drivers.push({ ids, scan: false });
   if (filter.categoryId) {
@@ -122,7 +122,7 @@ export function filterDrivers(tenant: Tenant, catalogId: string, filter: Product
  * with keyset conditions and any ORDER BY.
  */
 export function productFilterWhere(
-  tenant: Tenant,
+  tenant: Caller,
   catalogId: string,
   filter: ProductFilterInput,
   /** The search as planned by search-plan.ts (`searchMatch`); by default every word is a prefix. */

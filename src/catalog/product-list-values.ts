@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { attributes, attributeValues } from '../db/schema';
-import { badRequest } from '../http/app-error';
-import type { Tenant } from './scope';
+import { badRequest } from '../kernel/app-error';
+import type { Caller } from '../kernel/caller';
 
 /**
  * Attribute values with the product list (`GetProducts?attributes=voltage,colour`): the grid's
@@ -27,7 +27,7 @@ interface ListedValue {
 }
 
 /** The company's attributes named by `codes`; an unknown code is a 400 naming it. */
-export async function resolveListAttributes(db: Database, tenant: Tenant, codes: string[]): Promise<ListedAttribute[]> {
+export async function resolveListAttributes(db: Database, tenant: Caller, codes: string[]): Promise<ListedAttribute[]> {
   const unique = [...new Set(codes)];
   const rows = await db
     .select({ id: attributes.id, code: attributes.code, type: attributes.type, unit: attributes.unit })
@@ -48,7 +48,7 @@ export async function resolveListAttributes(db: Database, tenant: Tenant, codes:
 /** The values of the chosen attributes for one page of products, by product id (each list ordered by code). */
 export async function listedValues(
   db: Database,
-  tenant: Tenant,
+  tenant: Caller,
   productIds: string[],
   chosen: ListedAttribute[],
 ): Promise<Map<string, ListedValue[]>> {

@@ -28,8 +28,9 @@ import {
   type Source,
   tableSource,
 } from './product-list-source';
-import { findCatalog, type Tenant } from './scope';
+import { findCatalog } from '../db/scope';
 import { planSearch, RANK_LIMIT } from './search-plan';
+import type { Caller } from '../kernel/caller';
 
 /**
  * The product list (`GET /api/Catalog/GetProducts`, the MCP search tool, the web grid): master
@@ -166,7 +167,7 @@ const DRIVE_LIMIT = 5000;
  */
 async function drivenIds(
   db: Database,
-  tenant: Tenant,
+  tenant: Caller,
   catalogId: string,
   filter: ProductFilterInput,
   driveLimit: number,
@@ -209,7 +210,7 @@ async function fewestIds(db: Database, ids: SQL[], limit: number): Promise<{ ids
  */
 export async function listProducts(
   db: Database,
-  tenant: Tenant,
+  tenant: Caller,
   input: ProductListInput,
   options: { rankLimit?: number; driveLimit?: number } = {},
 ) {

@@ -1,9 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { productCategories, products } from '../db/schema';
-import { badRequest, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../kernel/app-error';
 import { loadProductAggregates, type ProductNode } from './product-aggregate';
-import { findCatalog, findProduct, type Tenant } from './scope';
+import { findCatalog, findProduct } from '../db/scope';
+import type { Caller } from '../kernel/caller';
 
 /** Read side of products: the DTO, detail with everything attached, lists and variants. */
 type ProductRow = typeof products.$inferSelect;
@@ -42,7 +43,7 @@ async function placementsOf(db: Database, productId: string): Promise<string[]> 
   return rows.map((r) => r.categoryId);
 }
 
-export async function getProductSummary(db: Database, tenant: Tenant, productId: string) {
+export async function getProductSummary(db: Database, tenant: Caller, productId: string) {
   const product = await findProduct(db, tenant, productId);
   const catalog = await findCatalog(db, tenant, product.catalogId);
   return productOut(product, catalog.departmentId, await placementsOf(db, product.id));
@@ -63,7 +64,7 @@ function nodeDetail(node: ProductNode) {
 }
 
 /** A product (or variant) with values, classification, media and variants. */
-export async function getProduct(db: Database, tenant: Tenant, productId: string) {
+export async function getProduct(db: Database, tenant: Caller, productId: string) {
   const product = await findProduct(db, tenant, productId);
   const catalog = await findCatalog(db, tenant, product.catalogId);
   const masterId = product.parentId ?? product.id;
@@ -78,7 +79,7 @@ export async function getProduct(db: Database, tenant: Tenant, productId: string
   };
 }
 
-export async function listVariants(db: Database, tenant: Tenant, productId: string) {
+export async function listVariants(db: Database, tenant: Caller, productId: string) {
   const master = await findProduct(db, tenant, productId);
   if (master.parentId) throw badRequest('productId names a variant, not a master product');
   const catalog = await findCatalog(db, tenant, master.catalogId);

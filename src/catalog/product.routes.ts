@@ -3,14 +3,8 @@ import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
-import {
-  Page,
-  ProductDetailOut,
-  ProductDto,
-  ProductListItemOut,
-  ProductListQuery,
-  ProductOut,
-} from './catalog.schemas';
+import { ProductDetailOut, ProductDto, ProductListItemOut, ProductListQuery, ProductOut } from './catalog.schemas';
+import { Page } from '../kernel/pagination';
 import { listProducts } from './product-list';
 import { getProduct, listVariants } from './product-queries';
 import { addProduct, deleteProduct, updateProduct } from './products';

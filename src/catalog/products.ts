@@ -1,7 +1,7 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
-import { newId, unusableId } from '../db/ids';
+import { newId, unusableId } from '../kernel/ids';
 import {
   attributeValues,
   catalogs,
@@ -11,18 +11,18 @@ import {
   productCategories,
   products,
 } from '../db/schema';
-import { badRequest, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../kernel/app-error';
 import { assertSkuFree, rethrowSkuClash } from './sku';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
-import type { Actor } from '../history/actor';
 import { historyStatements, type HistoryEntry } from '../history/record';
 import { loadSnapshot, pickFields, PRODUCT_FIELDS, withChanges, type Snapshot } from '../history/snapshot';
 import type { ProductInput } from './catalog.schemas';
 import { getProductSummary } from './product-queries';
-import { assertDepartment, findCatalog, findProduct, type Tenant } from './scope';
+import { assertDepartment, findCatalog, findProduct } from '../db/scope';
 import { PRODUCT_DATA_FIELDS } from './fields';
-import { checkGtin } from './value-types';
+import { checkGtin } from '../kernel/value-types';
+import type { Caller } from '../kernel/caller';
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -40,7 +40,7 @@ function fieldChanges(input: ProductInput): Partial<ProductRow> {
   return changes;
 }
 
-async function assertCategoriesInCatalog(db: Database, tenant: Tenant, catalogId: string, categoryIds: string[]) {
+async function assertCategoriesInCatalog(db: Database, tenant: Caller, catalogId: string, categoryIds: string[]) {
   if (categoryIds.length === 0) return;
   const unique = [...new Set(categoryIds)];
   const found = await db
@@ -57,7 +57,7 @@ async function assertCategoriesInCatalog(db: Database, tenant: Tenant, catalogId
 }
 
 /** A master's variant ids as its snapshot lists them (a partial snapshot: only `variants`). */
-async function variantList(db: Database, tenant: Tenant, masterId: string): Promise<Snapshot> {
+async function variantList(db: Database, tenant: Caller, masterId: string): Promise<Snapshot> {
   const rows = await db
     .select({ id: products.id })
     .from(products)
@@ -73,7 +73,7 @@ function withVariant(list: Snapshot, id: string, present: boolean): Snapshot {
   return ids.size > 0 ? { variants: [...ids].sort() } : {};
 }
 
-export async function addProduct(db: Database, tenant: Actor, input: ProductInput) {
+export async function addProduct(db: Database, tenant: Caller, input: ProductInput) {
   await assertDepartment(db, tenant, input.departmentId);
   const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
   let parent: ProductRow | undefined;
@@ -129,7 +129,7 @@ export async function addProduct(db: Database, tenant: Actor, input: ProductInpu
 }
 
 /** Updates the given built-in fields (left-out fields keep their values) and, if given, the placements. */
-export async function updateProduct(db: Database, tenant: Actor, input: ProductInput) {
+export async function updateProduct(db: Database, tenant: Caller, input: ProductInput) {
   if (!input.productId) throw badRequest('productId is required');
   await assertDepartment(db, tenant, input.departmentId);
   const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
@@ -191,7 +191,7 @@ export async function updateProduct(db: Database, tenant: Actor, input: ProductI
 /** Deletes a product with its variants and everything attached to them, in one transaction. */
 export async function deleteProduct(
   deps: { db: Database; files: R2Bucket },
-  tenant: Actor,
+  tenant: Caller,
   input: { departmentId: string; productId: string },
 ) {
   const { db } = deps;

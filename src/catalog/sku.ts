@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { isUniqueViolation, type Database } from '../db/client';
 import { products } from '../db/schema';
-import { type AppError, conflict } from '../http/app-error';
+import { type AppError, conflict } from '../kernel/app-error';
 
 /**
  * One home for the rule "a SKU is unique within its catalog" (the unique index

@@ -1,4 +1,4 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { runBatch, type BatchStatement as Statement, type Database } from '../db/client';
@@ -12,20 +12,20 @@ import {
   classificationLinks,
   products,
 } from '../db/schema';
-import { badRequest, notFound } from '../http/app-error';
+import { badRequest, notFound } from '../kernel/app-error';
 import { assertSkuFree, rethrowSkuClash } from './sku';
 import { parseFeatureValue } from '../classification/feature-values';
 import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import type { Actor } from '../history/actor';
 import { historyStatement } from '../history/record';
 import { loadPath } from '../history/current-value';
 import { withChanges, type Json } from '../history/snapshot';
 import type { SetValueDto } from './catalog.schemas';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
-import { assertDepartment, findElement, type ElementRef, type Tenant } from './scope';
-import { parseValue } from './value-types';
+import { assertDepartment, findElement, type ElementRef } from '../db/scope';
+import { parseValue } from '../kernel/value-types';
+import type { Caller } from '../kernel/caller';
 
 function builtInUpdate(db: Database, element: ElementRef, column: string, value: unknown): Statement {
   switch (element.kind) {
@@ -62,7 +62,7 @@ interface PlannedWrite {
  */
 export async function planValueWrite(
   db: Database,
-  tenant: Tenant,
+  tenant: Caller,
   element: ElementRef,
   field: string,
   raw: string,
@@ -179,7 +179,7 @@ export async function planValueWrite(
  * catalog element. The string is parsed for the field's type; an empty string clears an
  * optional field. The write and the master product's revision bump are one transaction.
  */
-export async function setValue(db: Database, tenant: Actor, input: z.infer<typeof SetValueDto>) {
+export async function setValue(db: Database, tenant: Caller, input: z.infer<typeof SetValueDto>) {
   await assertDepartment(db, tenant, input.departmentId);
   const element = await findElement(db, tenant, input.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('element');

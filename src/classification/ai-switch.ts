@@ -1,5 +1,5 @@
-import { forbidden } from '../http/app-error';
-import type { Actor } from '../history/actor';
+import { forbidden } from '../kernel/app-error';
+import type { Caller } from '../kernel/caller';
 
 /** The one message of docs/spec.md 5.2 rule 6, on every surface (REST /api/ai, MCP tools, bulk upserts). */
 export const AI_SWITCH_OFF =
@@ -12,7 +12,7 @@ export const AI_SWITCH_OFF =
  * Web users and jobs are not agents and are not bound by it. Checked first, before any lookup,
  * so a refused agent learns nothing about the ids it sent.
  */
-export function assertMayEditClassifications(actor: Actor): void {
+export function assertMayEditClassifications(actor: Caller): void {
   const isAgent = actor.surface === 'agent' || actor.surface === 'mcp';
   if (isAgent && actor.aiMayEditClassifications !== true) throw forbidden(AI_SWITCH_OFF);
 }

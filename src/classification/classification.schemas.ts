@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLASSIFICATION_GROUPS } from './groups';
+import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 
 export const GroupCode = z.enum(CLASSIFICATION_GROUPS);
 

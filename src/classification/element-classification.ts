@@ -2,12 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { classificationClasses, classificationLinks } from '../db/schema';
-import { notFound } from '../http/app-error';
-import { assertDepartment, findElement, type Tenant } from '../catalog/scope';
-import type { Actor } from '../history/actor';
+import { notFound } from '../kernel/app-error';
+import { assertDepartment, findElement } from '../db/scope';
 import { ClassificationOut, ClassRef, FeatureValueInput } from './classification.schemas';
 import { createClassification, deleteClassification, getClassification, updateClassification } from './links';
-import { groupBit, type ClassificationGroup } from './groups';
+import { groupBit, type ClassificationGroup } from '../kernel/classification-groups';
+import type { Caller } from '../kernel/caller';
 
 export const ElementClassificationQuery = z.strictObject({ elementId: z.uuid() });
 
@@ -27,14 +27,14 @@ export const ElementClassificationOut = z.object({
   classification: ClassificationOut.nullable(),
 });
 
-async function linkOf(db: Database, tenant: Tenant, elementId: string) {
+async function linkOf(db: Database, tenant: Caller, elementId: string) {
   return db.query.classificationLinks.findFirst({
     where: and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, tenant.companyId)),
   });
 }
 
 /** The classification of one catalog element, or null when it has none. */
-export async function getElementClassification(db: Database, tenant: Tenant, elementId: string) {
+export async function getElementClassification(db: Database, tenant: Caller, elementId: string) {
   const element = await findElement(db, tenant, elementId);
   const link = await linkOf(db, tenant, element.id);
   return { elementId: element.id, classification: link ? await getClassification(db, tenant, link.linkId) : null };
@@ -47,7 +47,7 @@ export async function getElementClassification(db: Database, tenant: Tenant, ele
  */
 export async function setElementClassification(
   db: Database,
-  tenant: Actor,
+  tenant: Caller,
   input: z.infer<typeof SetElementClassificationDto>,
 ) {
   await assertDepartment(db, tenant, input.departmentId);

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { classificationFeatures, classificationFeatureValues } from '../db/schema';
-import { badRequest } from '../http/app-error';
-import { parseValue, type ParsedValue, type ValueRule } from '../catalog/value-types';
-import type { ClassificationGroup } from './groups';
+import { badRequest } from '../kernel/app-error';
+import { parseValue, type ParsedValue, type ValueRule } from '../kernel/value-types';
+import type { ClassificationGroup } from '../kernel/classification-groups';
 
 /**
  * The value rule of a feature, as the ETIM BMEcat guideline stores values: A (alphanumeric)

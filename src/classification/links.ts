@@ -1,11 +1,11 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { linkKey } from './link-key';
 import { assertMayEditClassifications } from './ai-switch';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { runBatch, type BatchStatement } from '../db/client';
-import { newId } from '../db/ids';
-import { keysetPage } from '../db/pagination';
+import { newId } from '../kernel/ids';
+import { keysetPage } from '../kernel/pagination';
 import {
   classificationClasses,
   classificationClassFeatures,
@@ -14,15 +14,15 @@ import {
   classificationLinkFeatures,
   classificationLinks,
 } from '../db/schema';
-import { AppError, badRequest, conflict, notFound } from '../http/app-error';
-import { findElement, type Tenant } from '../catalog/scope';
+import { AppError, badRequest, conflict, notFound } from '../kernel/app-error';
+import { findElement } from '../db/scope';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import type { Actor } from '../history/actor';
 import { historyStatement } from '../history/record';
 import type { Snapshot } from '../history/snapshot';
 import type { CreateClassificationInput, UpdateClassificationInput } from './classification.schemas';
-import { groupBit, type ClassificationGroup } from './groups';
+import { groupBit, type ClassificationGroup } from '../kernel/classification-groups';
 import { parseFeatureValue } from './feature-values';
+import type { Caller } from '../kernel/caller';
 
 interface ResolvedClass {
   group: ClassificationGroup;
@@ -120,7 +120,7 @@ function writeLinkParts(
   ];
 }
 
-async function findLink(db: Database, tenant: Tenant, linkId: string) {
+async function findLink(db: Database, tenant: Caller, linkId: string) {
   const link = await db.query.classificationLinks.findFirst({
     where: and(eq(classificationLinks.linkId, linkId), eq(classificationLinks.companyId, tenant.companyId)),
   });
@@ -129,7 +129,7 @@ async function findLink(db: Database, tenant: Tenant, linkId: string) {
 }
 
 /** A classification with class and feature names from the reference data (docs/design.md section 7). */
-export async function getClassification(db: Database, tenant: Tenant, linkId: string) {
+export async function getClassification(db: Database, tenant: Caller, linkId: string) {
   const link = await findLink(db, tenant, linkId);
   const classes = await db
     .select({
@@ -178,7 +178,7 @@ export async function getClassification(db: Database, tenant: Tenant, linkId: st
 
 export async function listClassifications(
   db: Database,
-  tenant: Tenant,
+  tenant: Caller,
   input: { cursor?: string; limit: number; elementId?: string },
 ) {
   return keysetPage(
@@ -201,7 +201,7 @@ export async function listClassifications(
   );
 }
 
-export async function createClassification(db: Database, tenant: Actor, input: CreateClassificationInput) {
+export async function createClassification(db: Database, tenant: Caller, input: CreateClassificationInput) {
   assertMayEditClassifications(tenant);
   const element = await findElement(db, tenant, input.elementId);
   const existing = await db.query.classificationLinks.findFirst({
@@ -243,7 +243,7 @@ export async function createClassification(db: Database, tenant: Actor, input: C
   return getClassification(db, tenant, linkId);
 }
 
-export async function updateClassification(db: Database, tenant: Actor, input: UpdateClassificationInput) {
+export async function updateClassification(db: Database, tenant: Caller, input: UpdateClassificationInput) {
   assertMayEditClassifications(tenant);
   const link = await findLink(db, tenant, input.linkId);
   const element = await findElement(db, tenant, link.elementId);
@@ -295,7 +295,7 @@ export async function updateClassification(db: Database, tenant: Actor, input: U
 }
 
 /** Removes an element's classification (classes and feature values go with the link). */
-export async function deleteClassification(db: Database, tenant: Actor, linkId: string) {
+export async function deleteClassification(db: Database, tenant: Caller, linkId: string) {
   assertMayEditClassifications(tenant);
   const link = await findLink(db, tenant, linkId);
   const element = await findElement(db, tenant, link.elementId);

@@ -5,7 +5,7 @@ import {
   classificationFeatures,
   classificationFeatureValues,
 } from '../db/schema';
-import type { ClassificationGroup } from './groups';
+import type { ClassificationGroup } from '../kernel/classification-groups';
 
 /**
  * A small SAMPLE of classification reference data so that the service works out of the box.

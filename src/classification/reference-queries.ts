@@ -1,14 +1,14 @@
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { escapeLike } from '../db/pagination';
+import { escapeLike } from '../kernel/pagination';
 import {
   classificationClasses,
   classificationClassFeatures,
   classificationFeatures,
   classificationFeatureValues,
 } from '../db/schema';
-import { notFound } from '../http/app-error';
+import { notFound } from '../kernel/app-error';
 import { GroupCode } from './classification.schemas';
 
 export const SearchClassesQuery = z.strictObject({

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId } from '../kernel/ids';
 import { contactMessages } from '../db/schema';
 import type { ContactInput } from './contact.schemas';
 

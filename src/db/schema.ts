@@ -1,4 +1,4 @@
-import { dbNow } from './clock';
+import { dbNow } from '../kernel/clock';
 /**
  * The whole PIM data model. drizzle-kit generates the SQL in migrations/ from this file.
  *
@@ -7,7 +7,7 @@ import { dbNow } from './clock';
  */
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { CLASSIFICATION_GROUPS } from '../classification/groups';
+import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 
 const createdAt = () => text('created_at').notNull().default(dbNow);
 const updatedAt = () => text('updated_at').notNull().default(dbNow);

@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
-import { AppError, notFound } from '../http/app-error';
+import { AppError, notFound } from '../kernel/app-error';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
-import { findJob } from '../jobs/jobs';
-import { PageQuery, Page } from '../catalog/catalog.schemas';
-import { JobRef, StartExportDto, startExport } from './start-export';
+import { findJob, JobRef } from '../jobs/jobs';
+import { PageQuery, Page } from '../kernel/pagination';
+import { StartExportDto, startExport } from './start-export';
 import {
   addTemplate,
   deleteTemplate,
@@ -16,7 +16,7 @@ import {
   listTemplates,
   updateTemplate,
 } from './templates';
-import { contentDisposition } from '../http/content-disposition';
+import { contentDisposition } from '../kernel/content-disposition';
 
 const DownloadQuery = z.strictObject({ jobId: z.uuid() });
 const TemplateQuery = z.strictObject({ templateId: z.uuid() });

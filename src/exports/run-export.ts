@@ -1,16 +1,17 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { exportTemplates, jobs } from '../db/schema';
 import type { JobMessage } from '../env';
-import { AppError } from '../http/app-error';
-import { findCatalog } from '../catalog/scope';
+import { AppError } from '../kernel/app-error';
+import { findCatalog } from '../db/scope';
 import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { heartbeat, progressed } from '../jobs/lease';
 import type { ExportContext, Exporter } from './exporter';
 import { ExportWarnings, type WarningTally } from './export-warnings';
 import { PartWriter } from './part-writer';
-import { contentDisposition } from '../http/content-disposition';
+import { contentDisposition } from '../kernel/content-disposition';
+import { jobCaller } from '../kernel/caller';
 
 /** Where an export continues: kept in `jobs.checkpoint` between queue messages. */
 export interface ExportCheckpoint {
@@ -115,7 +116,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
 
   const exporter = deps.exporters[params.exportType];
   if (!exporter) throw new AppError('bad_request', `export type ${params.exportType} is not available`);
-  const catalog = await findCatalog(db, { companyId: job.companyId }, params.catalogId);
+  const catalog = await findCatalog(db, jobCaller(job), params.catalogId);
   const template = params.templateId
     ? ((await db.query.exportTemplates.findFirst({
         where: and(eq(exportTemplates.id, params.templateId), eq(exportTemplates.companyId, job.companyId)),

@@ -3,10 +3,11 @@ import { z } from 'zod';
 import type { Database } from '../db/client';
 import { exportTemplates } from '../db/schema';
 import type { JobMessage } from '../env';
-import { badRequest, notFound } from '../http/app-error';
-import { assertDepartment, findCatalog, type Tenant } from '../catalog/scope';
+import { badRequest, notFound } from '../kernel/app-error';
+import { assertDepartment, findCatalog } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
 import { DEFAULT_EXPORT_TYPE, EXPORTERS } from './registry';
+import type { Caller } from '../kernel/caller';
 
 export const StartExportDto = z.strictObject({
   departmentId: z.uuid(),
@@ -15,12 +16,10 @@ export const StartExportDto = z.strictObject({
   templateId: z.uuid().nullish(),
 });
 
-export const JobRef = z.object({ jobId: z.string() });
-
 /** Validates the request, then queues the export as a background job (docs/design.md section 5). */
 export async function startExport(
   deps: { db: Database; queue: Queue<JobMessage> },
-  caller: Tenant & { userId: string },
+  caller: Caller,
   input: z.infer<typeof StartExportDto>,
 ) {
   const { db } = deps;

@@ -1,17 +1,16 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
-import { clientId, newId, unusableId } from '../db/ids';
-import { keysetPage } from '../db/pagination';
+import { clientId, newId, unusableId } from '../kernel/ids';
+import { keysetPage } from '../kernel/pagination';
 import { categories, exportTemplates } from '../db/schema';
-import { badRequest, conflict, notFound } from '../http/app-error';
-import type { Tenant } from '../catalog/scope';
-import type { Actor } from '../history/actor';
+import { badRequest, conflict, notFound } from '../kernel/app-error';
 import { historyStatement } from '../history/record';
 import { pickFields, TEMPLATE_FIELDS, type Snapshot } from '../history/snapshot';
 import { checkOptionsForFormat, isBmecatFormat, TemplateOptions } from './bmecat/template-options';
 import { EXPORTERS } from './registry';
+import type { Caller } from '../kernel/caller';
 
 /** Request body of AddTemplate and UpdateTemplate (UpdateTemplate requires templateId and replaces the whole template). */
 export const ExportTemplateDto = z.strictObject({
@@ -53,7 +52,7 @@ export function templateOut(row: TemplateRow): z.infer<typeof ExportTemplateOut>
 }
 
 /** Checks a template against its format and the company's data; returns the row values to store. */
-async function checkTemplate(db: Database, tenant: Tenant, input: ExportTemplateInput) {
+async function checkTemplate(db: Database, tenant: Caller, input: ExportTemplateInput) {
   if (!Object.hasOwn(EXPORTERS, input.exportType)) {
     throw badRequest(
       `exportType: "${input.exportType}" is not supported; use one of ${Object.keys(EXPORTERS).join(', ')}`,
@@ -86,7 +85,7 @@ async function checkTemplate(db: Database, tenant: Tenant, input: ExportTemplate
 }
 
 /** A template of the caller's company, else 404 (another company's template does not exist for the caller). */
-export async function findTemplate(db: Database, tenant: Tenant, templateId: string): Promise<TemplateRow> {
+export async function findTemplate(db: Database, tenant: Caller, templateId: string): Promise<TemplateRow> {
   const row = await db.query.exportTemplates.findFirst({
     where: and(eq(exportTemplates.id, templateId), eq(exportTemplates.companyId, tenant.companyId)),
   });
@@ -95,7 +94,7 @@ export async function findTemplate(db: Database, tenant: Tenant, templateId: str
 }
 
 /** AddTemplate: checks the template against its format and stores it. */
-export async function addTemplate(db: Database, tenant: Actor, input: ExportTemplateInput) {
+export async function addTemplate(db: Database, tenant: Caller, input: ExportTemplateInput) {
   const values = await checkTemplate(db, tenant, input);
   const id = input.templateId ?? newId();
   try {
@@ -120,7 +119,7 @@ export async function addTemplate(db: Database, tenant: Actor, input: ExportTemp
 }
 
 /** Replaces a template's name, format, language and options. Queued exports read it when they start. */
-export async function updateTemplate(db: Database, tenant: Actor, input: ExportTemplateInput) {
+export async function updateTemplate(db: Database, tenant: Caller, input: ExportTemplateInput) {
   if (!input.templateId) throw badRequest('templateId is required');
   const existing = await findTemplate(db, tenant, input.templateId);
   const values = await checkTemplate(db, tenant, input);
@@ -141,12 +140,12 @@ export async function updateTemplate(db: Database, tenant: Actor, input: ExportT
 }
 
 /** GetTemplate. */
-export async function getTemplate(db: Database, tenant: Tenant, templateId: string) {
+export async function getTemplate(db: Database, tenant: Caller, templateId: string) {
   return templateOut(await findTemplate(db, tenant, templateId));
 }
 
 /** GetTemplates: the company's templates in creation order, keyset-paginated. */
-export async function listTemplates(db: Database, tenant: Tenant, input: { cursor?: string; limit: number }) {
+export async function listTemplates(db: Database, tenant: Caller, input: { cursor?: string; limit: number }) {
   const page = await keysetPage(
     input,
     { column: exportTemplates.id, order: 'asc' },
@@ -163,7 +162,7 @@ export async function listTemplates(db: Database, tenant: Tenant, input: { curso
 }
 
 /** DeleteTemplate. An export that names it and has not started fails with "export template no longer exists"; a running one finishes with its plan. */
-export async function deleteTemplate(db: Database, tenant: Actor, templateId: string) {
+export async function deleteTemplate(db: Database, tenant: Caller, templateId: string) {
   const existing = await findTemplate(db, tenant, templateId);
   await db.batch([
     db.delete(exportTemplates).where(eq(exportTemplates.id, existing.id)),

@@ -9,7 +9,7 @@ import {
   classificationLinks,
   products,
 } from '../db/schema';
-import type { ElementRef } from '../catalog/scope';
+import type { ElementRef } from '../db/scope';
 import type { Json, Snapshot } from './snapshot';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PageQuery } from '../catalog/catalog.schemas';
-import { SURFACES } from './actor';
+import { PageQuery } from '../kernel/pagination';
+import { SURFACES } from '../kernel/caller';
 
 /** `GET /api/Catalog/GetHistory?elementId=&cursor=&limit=` (and `/api/ai/GetHistory`). */
 export const GetHistoryQuery = z.strictObject({ elementId: z.uuid(), ...PageQuery });

@@ -1,15 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
-import { keysetPage } from '../db/pagination';
+import { keysetPage } from '../kernel/pagination';
 import { exportTemplates, historyVersions, users } from '../db/schema';
-import { AppError, notFound } from '../http/app-error';
-import { findElement, type Tenant } from '../catalog/scope';
+import { AppError, notFound } from '../kernel/app-error';
+import { findElement } from '../db/scope';
 import { decodeChanges } from './record';
 import type { HistoryItemOut } from './history.schemas';
+import type { Caller } from '../kernel/caller';
 
 /** Whether the company has this element now (catalog, category, product, variant or export template). */
-async function elementExists(db: Database, tenant: Tenant, elementId: string): Promise<boolean> {
+async function elementExists(db: Database, tenant: Caller, elementId: string): Promise<boolean> {
   try {
     await findElement(db, tenant, elementId);
     return true;
@@ -30,7 +31,7 @@ async function elementExists(db: Database, tenant: Tenant, elementId: string): P
  */
 export async function getHistory(
   db: Database,
-  tenant: Tenant,
+  tenant: Caller,
   input: { elementId: string; cursor?: string; limit: number },
 ) {
   const page = await keysetPage(

@@ -1,9 +1,9 @@
 import type { BatchStatement, Database } from '../db/client';
 import { jsonInsert } from '../db/json-rows';
-import { newId } from '../db/ids';
+import { newId } from '../kernel/ids';
 import { historyVersions } from '../db/schema';
-import type { Actor } from './actor';
 import type { HistoryKind, Json, Snapshot } from './snapshot';
+import type { Caller } from '../kernel/caller';
 
 /** One field-level change of a version. */
 export interface Change {
@@ -61,7 +61,7 @@ export function decodeChanges(text: string): Change[] {
  */
 export function historyStatements(
   db: Database,
-  actor: Actor,
+  actor: Caller,
   entries: HistoryEntry[],
 ): { statements: BatchStatement[]; versionIds: Map<string, string> } {
   if (!actor.userId || !actor.surface) throw new Error('history: a write needs an actor with userId and surface');
@@ -89,6 +89,6 @@ export function historyStatements(
 }
 
 /** `historyStatements` for one element. */
-export function historyStatement(db: Database, actor: Actor, entry: HistoryEntry): BatchStatement[] {
+export function historyStatement(db: Database, actor: Caller, entry: HistoryEntry): BatchStatement[] {
   return historyStatements(db, actor, [entry]).statements;
 }

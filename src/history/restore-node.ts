@@ -1,8 +1,8 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { linkKey } from '../classification/link-key';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId } from '../kernel/ids';
 import {
   attributes,
   attributeValues,
@@ -17,9 +17,9 @@ import {
   productCategories,
   products,
 } from '../db/schema';
-import { parseValue } from '../catalog/value-types';
+import { parseValue } from '../kernel/value-types';
 import { parseFeatureValue } from '../classification/feature-values';
-import type { ClassificationGroup } from '../classification/groups';
+import type { ClassificationGroup } from '../kernel/classification-groups';
 import {
   CATALOG_FIELDS,
   CATEGORY_FIELDS,

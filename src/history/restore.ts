@@ -1,18 +1,18 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { attributeValues, catalogs, classificationLinks, media, products } from '../db/schema';
-import { conflict, notFound } from '../http/app-error';
+import { conflict, notFound } from '../kernel/app-error';
 import { isSkuClash } from '../catalog/sku';
-import { assertDepartment, findElement } from '../catalog/scope';
+import { assertDepartment, findElement } from '../db/scope';
 import { findTemplate } from '../exports/templates';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
 import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import type { Actor } from './actor';
 import { diffSnapshots, historyStatements, type HistoryEntry } from './record';
 import { planNodeRestore, type NodePlan } from './restore-node';
 import { loadSnapshot, pickFields, PRODUCT_FIELDS, type HistoryKind, type Snapshot } from './snapshot';
 import { findVersion, stateAfter } from './versions';
+import type { Caller } from '../kernel/caller';
 
 interface RestoreInput {
   departmentId: string;
@@ -28,7 +28,7 @@ interface Target {
   departmentId: string | null;
 }
 
-async function resolveElement(db: Database, actor: Actor, input: RestoreInput, kind: string): Promise<Target> {
+async function resolveElement(db: Database, actor: Caller, input: RestoreInput, kind: string): Promise<Target> {
   if (kind === 'template') {
     const template = await findTemplate(db, actor, input.elementId);
     return { id: template.id, kind: 'template', masterId: null, departmentId: null };
@@ -53,7 +53,7 @@ async function resolveElement(db: Database, actor: Actor, input: RestoreInput, k
  * metadata back; files deleted or uploaded since, moves between departments or parents and
  * deleted attributes/categories are not restored; the answer lists them.
  */
-export async function restoreVersion(deps: { db: Database; files: R2Bucket }, actor: Actor, input: RestoreInput) {
+export async function restoreVersion(deps: { db: Database; files: R2Bucket }, actor: Caller, input: RestoreInput) {
   const { db } = deps;
   await assertDepartment(db, actor, input.departmentId);
   const version = await findVersion(db, actor.companyId, input.elementId, input.versionId);
@@ -105,7 +105,7 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
 /** The variants of a master as they were at `versionId`: changed, re-created or removed. */
 async function restoreVariants(
   db: Database,
-  actor: Actor,
+  actor: Caller,
   master: Target,
   current: Snapshot,
   target: Snapshot,

@@ -1,4 +1,4 @@
-import { dbNow, dbNowShifted } from '../db/clock';
+import { dbNow, dbNowShifted } from '../kernel/clock';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { companies } from '../db/schema';

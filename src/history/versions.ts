@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, lt } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { historyVersions } from '../db/schema';
-import { notFound } from '../http/app-error';
+import { notFound } from '../kernel/app-error';
 import { decodeChanges } from './record';
 import { withChanges, type Snapshot } from './snapshot';
 

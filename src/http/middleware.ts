@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createDb } from '../db/client';
 import type { AppEnv } from '../env';
-import { AppError } from './app-error';
+import { AppError } from '../kernel/app-error';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

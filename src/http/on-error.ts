@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { AppError, statusOf, type ErrorCode } from './app-error';
+import { AppError, statusOf, type ErrorCode } from '../kernel/app-error';
 
 const CODES: ErrorCode[] = [
   'bad_request',

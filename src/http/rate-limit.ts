@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Bindings } from '../env';
-import { AppError } from './app-error';
+import { AppError } from '../kernel/app-error';
 
 /**
  * docs/spec.md part 8: public endpoints allow 5 requests per hour per client IP. Sign-in (web Login

@@ -1,6 +1,6 @@
 import { validator } from 'hono-openapi';
 import type { z } from 'zod';
-import { badRequest } from './app-error';
+import { badRequest } from '../kernel/app-error';
 
 /** A Standard Schema issue; zod's carry their `code` (and `keys` for unknown fields). */
 interface Issue {

@@ -2,7 +2,7 @@ import type { UpsertMediaRef, UpsertRecord } from '../catalog/upsert/upsert-type
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
 import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from './xml-node';
-import { CLASSIFICATION_GROUPS } from '../classification/groups';
+import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 
 /** A CATALOG_STRUCTURE of the file's group system. */
 export interface FileGroup {

@@ -5,17 +5,17 @@ import { importGroups } from '../db/schema';
 import type { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { upsertRecords } from '../catalog/upsert/upsert-products';
 import type { UpsertOutcome, UpsertRecord } from '../catalog/upsert/upsert-types';
-import type { Actor } from '../history/actor';
 import type { ImportCounts } from './import-checkpoint';
 import { rejectionStatements, type Rejection } from './import-report';
 import { productsBySku, stageDryProducts } from './import-staging';
+import type { Caller } from '../kernel/caller';
 
 export interface BatchScope {
   db: Database;
   jobId: string;
   companyId: string;
   /** The job's actor (surface `job`): one history entry per product per batch. */
-  actor: Actor;
+  actor: Caller;
   catalogId: string;
   mode: 'upsert' | 'createOnly';
   dryRun: boolean;

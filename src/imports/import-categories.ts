@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { chunkForInsert, runBatch, type BatchStatement, type Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId } from '../kernel/ids';
 import { jsonInsert } from '../db/json-rows';
 import { DRY_RUN_PREFIX } from './import-staging';
 import { catalogs, categories, importGroups } from '../db/schema';

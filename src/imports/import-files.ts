@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId } from '../kernel/ids';
 import { importFiles } from '../db/schema';
-import { AppError, badRequest, conflict, notFound } from '../http/app-error';
-import type { Tenant } from '../catalog/scope';
+import { AppError, badRequest, conflict, notFound } from '../kernel/app-error';
+import type { Caller } from '../kernel/caller';
 
 /** Largest single-request upload: the Workers request body limit. Larger files go through CreateUpload. */
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
@@ -33,13 +33,12 @@ export const ImportFileOut = z.object({
 });
 export const CreateUploadOut = z.object({ fileId: z.string(), partSize: z.number().int() });
 
-type Caller = Tenant & { userId: string };
 const keyOf = (companyId: string, fileId: string) => `imports/${companyId}/files/${fileId}`;
 const contentTypeOf = (raw: string | undefined) =>
   (raw ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase() || 'application/octet-stream';
 
 /** An upload of the caller's company, else 404 (other tenants' files are never revealed). */
-export async function findImportFile(db: Database, tenant: Tenant, fileId: string) {
+export async function findImportFile(db: Database, tenant: Caller, fileId: string) {
   const row = await db.query.importFiles.findFirst({
     where: and(eq(importFiles.id, fileId), eq(importFiles.companyId, tenant.companyId)),
   });
@@ -122,7 +121,7 @@ export async function createImportUpload(
 /** Stores one part (1-based). Parts may be sent again; the last one sent for a number counts. */
 export async function uploadImportPart(
   deps: { db: Database; files: R2Bucket },
-  tenant: Tenant,
+  tenant: Caller,
   input: { fileId: string; part: number; length: number; body: ReadableStream<Uint8Array> | null },
 ) {
   const row = await findImportFile(deps.db, tenant, input.fileId);
@@ -158,7 +157,7 @@ export async function uploadImportPart(
 }
 
 /** Completes a multipart upload: the file becomes importable. */
-export async function completeImportUpload(deps: { db: Database; files: R2Bucket }, tenant: Tenant, fileId: string) {
+export async function completeImportUpload(deps: { db: Database; files: R2Bucket }, tenant: Caller, fileId: string) {
   const row = await findImportFile(deps.db, tenant, fileId);
   if (row.state === 'complete') return out(row);
   const parts = row.parts ?? [];

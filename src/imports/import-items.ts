@@ -4,7 +4,6 @@ import { readCsvRecords, type CsvResumePoint } from './csv-reader';
 import { csvProductOf } from './csv-records';
 import type { PendingProduct } from './import-batches';
 import type { ImportCheckpoint } from './import-checkpoint';
-import type { SliceRun } from './import-phases';
 
 /** One record of an import file as the phases see it: a product, a group, or a group-map entry. */
 export type Item =
@@ -39,7 +38,7 @@ const UNREAD = { sku: null, record: null, problem: null, skipped: [], categoryPa
  * validation pass) checks and counts products without turning them into upsert records.
  */
 export async function* items(
-  run: Pick<SliceRun, 'files' | 'key' | 'cp'>,
+  run: { files: R2Bucket; key: string; cp: ImportCheckpoint },
   at: ImportCheckpoint['at'],
   readProducts = true,
 ): AsyncGenerator<Item> {

@@ -1,11 +1,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
-import { AppError, notFound } from '../http/app-error';
+import { AppError, notFound } from '../kernel/app-error';
 import { validate } from '../http/validate';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
-import { findJob } from '../jobs/jobs';
-import { JobRef } from '../exports/start-export';
+import { findJob, JobRef } from '../jobs/jobs';
 import {
   completeImportUpload,
   createImportUpload,

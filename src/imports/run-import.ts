@@ -1,11 +1,10 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { importDryProducts, importGroups, importPlacements, importRejections, jobs } from '../db/schema';
 import type { JobMessage } from '../env';
 import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
-import { findCatalog } from '../catalog/scope';
-import { jobActor } from '../history/actor';
+import { findCatalog } from '../db/scope';
 import { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { detectFormat } from './detect-format';
 import { findImportFile } from './import-files';
@@ -14,6 +13,7 @@ import { resolveGroups } from './import-categories';
 import { readProductsPhase, saveCheckpoint, validatePhase, type PhaseOutcome, type SliceRun } from './import-phases';
 import { writeReport } from './import-report';
 import { ImportFileError, readHead } from './text-chunks';
+import { jobCaller } from '../kernel/caller';
 
 export interface ImportDeps {
   db: Database;
@@ -100,7 +100,7 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
   }
   if (job.state !== 'queued' && job.state !== 'running') return 'stopped';
   const params = job.params as ImportParams;
-  const tenant = { companyId: job.companyId };
+  const tenant = jobCaller(job);
   const file = await findImportFile(db, tenant, params.fileId);
   await findCatalog(db, tenant, params.catalogId);
   let cp = (job.checkpoint as ImportCheckpoint | null) ?? null;
@@ -133,7 +133,7 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
       db,
       jobId: job.id,
       companyId: job.companyId,
-      actor: jobActor(job),
+      actor: jobCaller(job),
       catalogId: params.catalogId,
       mode: params.mode,
       dryRun: params.dryRun,

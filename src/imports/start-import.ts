@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import type { JobMessage } from '../env';
-import { conflict } from '../http/app-error';
-import { assertDepartment, findCatalog, type Tenant } from '../catalog/scope';
+import { conflict } from '../kernel/app-error';
+import { assertDepartment, findCatalog } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
 import { IMPORT_FORMATS } from './detect-format';
 import { findImportFile } from './import-files';
 import type { ImportParams } from './run-import';
+import type { Caller } from '../kernel/caller';
 
 export const StartImportDto = z.strictObject({
   departmentId: z.uuid(),
@@ -23,7 +24,7 @@ export const StartImportDto = z.strictObject({
 /** Validates the request, then queues the import as a background job (observed with Job/GetJob). */
 export async function startImport(
   deps: { db: Database; queue: Queue<JobMessage> },
-  caller: Tenant & { userId: string },
+  caller: Caller,
   input: z.infer<typeof StartImportDto>,
 ) {
   await assertDepartment(deps.db, caller, input.departmentId);

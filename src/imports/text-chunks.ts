@@ -1,4 +1,4 @@
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 
 /**
  * Reads an R2 object from a byte offset as text chunks that each know the byte offset they

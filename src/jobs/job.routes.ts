@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
-import { PageQuery } from '../catalog/catalog.schemas';
+import { PageQuery } from '../kernel/pagination';
 import { cancelJob, getJob, JobOut, listJobs } from './jobs';
 import { releaseJobResources, sweepDeps, sweepIfStale } from './recovery';
 

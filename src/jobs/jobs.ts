@@ -1,15 +1,18 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
-import { newId } from '../db/ids';
-import { keysetPage } from '../db/pagination';
+import { newId } from '../kernel/ids';
+import { keysetPage } from '../kernel/pagination';
 import { jobs, syncRuns } from '../db/schema';
 import { SyncReport, type SyncReportOut } from '../sync/sync.schemas';
 import type { JobMessage } from '../env';
-import { AppError, badRequest, notFound } from '../http/app-error';
-import type { Tenant } from '../catalog/scope';
+import { AppError, badRequest, notFound } from '../kernel/app-error';
 import { heartbeat } from './lease';
+import type { Caller } from '../kernel/caller';
+
+/** What an operation that queues a background job answers: follow it with Job/GetJob. */
+export const JobRef = z.object({ jobId: z.string() });
 
 export const JobOut = z.object({
   jobId: z.string(),
@@ -77,7 +80,7 @@ function jobOut(row: JobRow): z.infer<typeof JobOut> {
  */
 export async function enqueueJob(
   deps: { db: Database; queue: Queue<JobMessage> },
-  tenant: Tenant & { departmentId: string; userId: string },
+  tenant: { companyId: string; departmentId: string; userId: string },
   job: {
     kind: string;
     params: Record<string, unknown>;
@@ -119,18 +122,18 @@ export async function enqueueJob(
   return { jobId };
 }
 
-export async function findJob(db: Database, tenant: Tenant, jobId: string): Promise<JobRow> {
+export async function findJob(db: Database, tenant: Caller, jobId: string): Promise<JobRow> {
   const row = await db.query.jobs.findFirst({ where: and(eq(jobs.id, jobId), eq(jobs.companyId, tenant.companyId)) });
   if (!row) throw notFound('job');
   return row;
 }
 
-export async function getJob(db: Database, tenant: Tenant, jobId: string) {
+export async function getJob(db: Database, tenant: Caller, jobId: string) {
   const [out] = await withSyncReports(db, [await findJob(db, tenant, jobId)]);
   return out!;
 }
 
-export async function listJobs(db: Database, tenant: Tenant, input: { cursor?: string; limit: number }) {
+export async function listJobs(db: Database, tenant: Caller, input: { cursor?: string; limit: number }) {
   const page = await keysetPage(
     input,
     { column: jobs.id, order: 'desc' },
@@ -147,7 +150,7 @@ export async function listJobs(db: Database, tenant: Tenant, input: { cursor?: s
 }
 
 /** queued/running → cancelled. The running consumer notices between pages and stops. */
-export async function cancelJob(db: Database, tenant: Tenant, jobId: string) {
+export async function cancelJob(db: Database, tenant: Caller, jobId: string) {
   const job = await findJob(db, tenant, jobId);
   const [row] = await db
     .update(jobs)

@@ -1,4 +1,4 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { createDb } from '../db/client';
 import { jobs } from '../db/schema';
 import type { Bindings, JobMessage } from '../env';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { EXPORTERS } from '../exports/registry';
 import { failExport, runExportSlice } from '../exports/run-export';
 import { failMassEdit, runMassEditSlice } from '../catalog/mass-edit-runner';

@@ -1,4 +1,4 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema';
@@ -6,8 +6,8 @@ import type { Bindings, JobMessage } from '../env';
 import { discardExport, type ExportCheckpoint } from '../exports/run-export';
 import { discardSyncBatch } from '../sync/sync-finish';
 import type { SyncCheckpoint } from '../sync/sync-state';
-import type { Tenant } from '../catalog/scope';
 import { DEFAULT_STALE_MS, MAX_JOB_ATTEMPTS, staleMsFrom } from './lease';
+import type { Caller } from '../kernel/caller';
 
 /**
  * Recovery of jobs whose worker died (docs/reliability.md): a Cron Trigger and every job poll
@@ -124,7 +124,7 @@ export async function sweepJobs(deps: SweepDeps, now: Date) {
  * The poll-time check (Cron Triggers never fire under `wrangler dev`, and a poll is when
  * someone waits for the job): sweeps only when one of the company's jobs is stale.
  */
-export async function sweepIfStale(deps: SweepDeps, tenant: Tenant, now: Date): Promise<boolean> {
+export async function sweepIfStale(deps: SweepDeps, tenant: Caller, now: Date): Promise<boolean> {
   const [stale] = await deps.db
     .select({ id: jobs.id })
     .from(jobs)

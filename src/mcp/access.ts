@@ -1,6 +1,6 @@
 import { createDb } from '../db/client';
 import type { Bindings } from '../env';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { authenticateAgent, type McpProps } from '../oauth/agent-auth';
 
 /** How often an open SSE stream re-checks its user's access, so revocation lands within seconds. */

@@ -1,13 +1,13 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Database } from '../db/client';
 import type { JobMessage } from '../env';
-import { unauthorized } from '../http/app-error';
-import type { AgentCaller } from '../oauth/agent-auth';
+import { unauthorized } from '../kernel/app-error';
+import type { Caller } from '../kernel/caller';
 
 /** Everything a tool may touch: the caller's tenant and the bindings the domain functions take. */
 export interface ToolContext {
   db: Database;
-  caller: AgentCaller;
+  caller: Caller;
   queue: Queue<JobMessage>;
   /** Media files, so a bulk upsert that drops a stored file also deletes it. */
   files?: R2Bucket;
@@ -19,12 +19,12 @@ export interface ToolContext {
  * binding a caller when a session opens) means a switch turned off mid-session applies at once.
  * The token itself never travels further than the OAuth layer.
  */
-export function toAuthInfo(caller: AgentCaller): AuthInfo {
-  return { token: 'verified-by-oauth-layer', clientId: 'oauth-client', scopes: caller.scopes, extra: { caller } };
+export function toAuthInfo(caller: Caller): AuthInfo {
+  return { token: 'verified-by-oauth-layer', clientId: 'oauth-client', scopes: caller.scopes ?? [], extra: { caller } };
 }
 
-export function callerFrom(authInfo: AuthInfo | undefined): AgentCaller {
-  const caller = authInfo?.extra?.caller as AgentCaller | undefined;
+export function callerFrom(authInfo: AuthInfo | undefined): Caller {
+  const caller = authInfo?.extra?.caller as Caller | undefined;
   // Unreachable through the handler, which authenticates before any message reaches the SDK.
   if (!caller) throw unauthorized('no authenticated caller for this MCP request');
   return caller;

@@ -1,6 +1,6 @@
 import type { CallToolResult, McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { callerFrom, type ToolContext } from './caller';
 
 /**

@@ -14,8 +14,8 @@ import {
   ReorderMediaDto,
   UploadMediaQuery,
 } from './media';
-import { AppError } from '../http/app-error';
-import { contentDisposition } from '../http/content-disposition';
+import { AppError } from '../kernel/app-error';
+import { contentDisposition } from '../kernel/content-disposition';
 
 /**
  * `/api/Media/*`: files attached to catalog elements. Upload takes the raw file as the body

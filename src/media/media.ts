@@ -1,14 +1,14 @@
 import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId } from '../kernel/ids';
 import { media } from '../db/schema';
-import { badRequest, notFound } from '../http/app-error';
-import { assertDepartment, findElement, type Tenant } from '../catalog/scope';
+import { badRequest, notFound } from '../kernel/app-error';
+import { assertDepartment, findElement } from '../db/scope';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import type { Actor } from '../history/actor';
 import { historyStatement } from '../history/record';
 import { mediaEntry } from '../history/snapshot';
+import type { Caller } from '../kernel/caller';
 
 /** BMEcat MIME_PURPOSE values. */
 export const MEDIA_PURPOSES = [
@@ -73,7 +73,7 @@ function mediaOut(row: MediaRow) {
  */
 export async function attachMedia(
   deps: { db: Database; files: R2Bucket },
-  tenant: Actor,
+  tenant: Caller,
   input: z.infer<typeof UploadMediaQuery> & { contentType: string; bytes: ArrayBuffer | Uint8Array },
 ) {
   const { db, files } = deps;
@@ -135,7 +135,7 @@ export async function attachMedia(
  * The media row with this id if its element (product, category or catalog) is the company's:
  * media rows carry no company_id (migration 0010), the tenant is the element's.
  */
-export async function findMedia(db: Database, tenant: Tenant, mediaId: string) {
+export async function findMedia(db: Database, tenant: Caller, mediaId: string) {
   const owned = (table: string) =>
     sql`EXISTS (SELECT 1 FROM ${sql.identifier(table)} o WHERE o.id = ${media.elementId} AND o.company_id = ${tenant.companyId})`;
   const [row] = await db
@@ -150,7 +150,7 @@ export async function findMedia(db: Database, tenant: Tenant, mediaId: string) {
 /** Detaches a file; the row goes in one transaction with the revision bump, then the object. */
 export async function deleteMedia(
   deps: { db: Database; files: R2Bucket },
-  tenant: Actor,
+  tenant: Caller,
   input: { departmentId: string; mediaId: string },
 ) {
   const { db, files } = deps;
@@ -186,7 +186,7 @@ export const ReorderMediaDto = z.strictObject({
  * first image is the main one). The whole set must be named, so a stale client that missed an
  * upload gets 400 instead of silently misplacing files.
  */
-export async function reorderMedia(db: Database, tenant: Actor, input: z.infer<typeof ReorderMediaDto>) {
+export async function reorderMedia(db: Database, tenant: Caller, input: z.infer<typeof ReorderMediaDto>) {
   await assertDepartment(db, tenant, input.departmentId);
   const element = await findElement(db, tenant, input.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('element');

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { eq } from 'drizzle-orm';
 import type { AppEnv } from '../env';
 import { media } from '../db/schema';
-import { AppError, notFound } from '../http/app-error';
+import { AppError, notFound } from '../kernel/app-error';
 import { verifyMediaSignature } from './signed-url';
 
 /**

@@ -1,4 +1,4 @@
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 
 /** How long a media URL handed to a connector stays valid (docs/sync.md). */
 export const SIGNED_MEDIA_TTL_SECONDS = 7 * 24 * 3600;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import type { Caller } from '../env';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { bearerUnauthorized, insufficientScope } from './challenge';
 import { PATHS, type SurfaceScope } from './config';
 import { agentRefusal, loadAgentAccount } from './agent-account';
+import type { Caller } from '../kernel/caller';
 
 /**
  * The props of a grant, stored encrypted by the OAuth library with every token of the grant.
@@ -30,32 +30,20 @@ export const AgentProps = z.object({
 export type AgentProps = z.infer<typeof AgentProps>;
 
 /**
- * Who an agent acts for, after every rule passed: a `Caller` (department = the user's default
- * department, role always `editor`) plus the switch and the token's scopes.
- */
-export interface AgentCaller extends Caller {
-  aiMayEditClassifications: boolean;
-  scopes: string[];
-}
-
-/**
  * `ctx.props` of a request forwarded to `/mcp`: the verified props plus the caller they
  * resolved to. Long-lived MCP code can re-check with `authenticateAgent(db, props, 'mcp')`.
  */
-export type McpProps = AgentProps & { caller: AgentCaller };
+export type McpProps = AgentProps & { caller: Caller };
 
 /**
  * Applies docs/spec.md 5.2 at one use of a token whose signature, expiry and audience the library
  * already verified: the props are well-formed and bound to {mcp_url}; the security stamp is
  * still current (else 401: revoked); the account is still a single-company non-admin member
  * of the same company (else 403); the token carries `requiredScope` (else 403
- * insufficient_scope). Throws `AppError`s with `WWW-Authenticate`.
+ * insufficient_scope). Throws `AppError`s with `WWW-Authenticate`. The caller it answers acts in
+ * the user's default department, with role `editor`, the user's AI switch and the token's scopes.
  */
-export async function authenticateAgent(
-  db: Database,
-  props: unknown,
-  requiredScope: SurfaceScope,
-): Promise<AgentCaller> {
+export async function authenticateAgent(db: Database, props: unknown, requiredScope: SurfaceScope): Promise<Caller> {
   const parsed = AgentProps.safeParse(props);
   if (!parsed.success || new URL(parsed.data.resource).pathname !== PATHS.mcp) {
     throw new AppError('unauthorized', 'token is not valid here');

@@ -4,7 +4,7 @@ import {
   type AuthRequest,
   type OAuthHelpers,
 } from '@cloudflare/workers-oauth-provider';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { DEFAULT_SCOPES, SCOPES, type Scope } from './config';
 
 type AgentAuthRequest = AuthRequest & { scope: Scope[] };

@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { describeAccount, resolveSession } from '../accounts/accounts';
 import { sessionToken } from '../accounts/session-auth';
 import type { AppEnv } from '../env';
-import { AppError, notFound } from '../http/app-error';
+import { AppError, notFound } from '../kernel/app-error';
 import { limitBody } from '../http/middleware';
 import { agentRefusal, loadAgentAccount } from './agent-account';
 import type { AgentProps } from './agent-auth';

@@ -1,16 +1,17 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Database } from '../db/client';
 import type { AppEnv, Bindings } from '../env';
-import { AppError } from '../http/app-error';
-import { authenticateAgent, type AgentCaller, type AgentProps } from './agent-auth';
+import { AppError } from '../kernel/app-error';
+import { authenticateAgent, type AgentProps } from './agent-auth';
 import { bearerUnauthorized } from './challenge';
 import { mcpResourceOf, type SurfaceScope } from './config';
 import { authorizationServerFor } from './server';
+import type { Caller } from '../kernel/caller';
 
 /** A verified token: its props (scopes and audience as verified) and the caller they resolve to. */
 interface VerifiedAgent {
   props: AgentProps;
-  caller: AgentCaller;
+  caller: Caller;
 }
 
 const BEARER = /^Bearer[\t ]+([^\s,]+)$/i;
@@ -45,7 +46,7 @@ export async function verifyBearer(
 }
 
 /** Variables a bearer-protected route sees. */
-export type AgentEnv = { Bindings: AppEnv['Bindings']; Variables: AppEnv['Variables'] & { agent: AgentCaller } };
+export type AgentEnv = { Bindings: AppEnv['Bindings']; Variables: AppEnv['Variables'] & { agent: Caller } };
 
 /** Hono middleware: requires a token with `scope`; sets `agent` (and `caller` for shared code). */
 export function requireAgent(scope: SurfaceScope): MiddlewareHandler<AgentEnv> {

@@ -1,4 +1,4 @@
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { resourceMetadataUrlOf } from './config';
 
 /** Removes what a quoted-string in a challenge cannot carry. */

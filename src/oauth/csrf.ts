@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { randomToken } from '../accounts/passwords';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { PATHS } from './config';
 
 const COOKIE = 'pim_csrf';

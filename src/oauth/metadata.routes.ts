@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../env';
-import { notFound } from '../http/app-error';
+import { notFound } from '../kernel/app-error';
 import { PATHS, mcpResourceOf } from './config';
 import { rateLimit } from '../http/rate-limit';
 import { authorizationServerFor } from './server';

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Child } from 'hono/jsx';
 import type { AppEnv } from '../env';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { MessagePage } from './pages/message-page';
 
 /**

@@ -3,7 +3,7 @@ import { login, logout } from '../accounts/accounts';
 import { LoginDto } from '../accounts/account.schemas';
 import { clearSessionCookie, sessionToken, setSessionCookie } from '../accounts/session-auth';
 import type { AppEnv } from '../env';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { limitBody } from '../http/middleware';
 import { clientIp, rateLimit } from '../http/rate-limit';
 import { PATHS } from './config';

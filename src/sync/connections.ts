@@ -1,14 +1,14 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
-import { newId } from '../db/ids';
+import { newId } from '../kernel/ids';
 import { jobs, syncConnections, syncRuns, type SyncConnectionOptions } from '../db/schema';
-import { conflict, forbidden, notFound } from '../http/app-error';
-import { assertDepartment, findCatalog, type Tenant } from '../catalog/scope';
-import type { Caller } from '../env';
+import { conflict, forbidden, notFound } from '../kernel/app-error';
+import { assertDepartment, findCatalog } from '../db/scope';
 import { encryptSecret } from './secret-box';
 import type { AddConnectionInput, ConnectionOut, LastRun, UpdateConnectionInput } from './sync.schemas';
+import type { Caller } from '../kernel/caller';
 
 export type ConnectionRow = typeof syncConnections.$inferSelect;
 
@@ -27,7 +27,7 @@ function assertAdmin(caller: Pick<Caller, 'role'>): void {
 /** A connection of the caller's company, optionally required to be of one department, else 404. */
 export async function findConnection(
   db: Database,
-  tenant: Tenant,
+  tenant: Caller,
   connectionId: string,
   departmentId?: string,
 ): Promise<ConnectionRow> {
@@ -173,7 +173,7 @@ export async function deleteConnection(
   return { connectionId: row.id, deleted: true as const };
 }
 
-export async function listConnections(db: Database, tenant: Tenant, input: { departmentId?: string }) {
+export async function listConnections(db: Database, tenant: Caller, input: { departmentId?: string }) {
   if (input.departmentId) await assertDepartment(db, tenant, input.departmentId);
   // A company has a handful of connections: one page, ordered by name.
   const rows = await db.query.syncConnections.findMany({

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { syncConnections } from '../db/schema';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { signRequest, pathWithQueryOf } from './protocol/signing';
 import { mappingsSchema, type Mappings } from './protocol/wire';
 import type { ConnectionRow } from './connections';

@@ -1,4 +1,4 @@
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { compareSkus } from './protocol/sku-order';
 import { INVENTORY_COUNT_HEADER, type InventoryLine } from './protocol/wire';
 

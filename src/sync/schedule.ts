@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { syncConnections } from '../db/schema';
 import type { JobMessage } from '../env';
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 import { nextRunAfter } from './connections';
 import { queueRun } from './start-sync';
 

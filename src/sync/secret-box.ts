@@ -1,4 +1,4 @@
-import { AppError } from '../http/app-error';
+import { AppError } from '../kernel/app-error';
 
 /**
  * AES-256-GCM encryption of connection secrets with a key derived from the Worker secret

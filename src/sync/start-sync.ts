@@ -1,14 +1,15 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { keysetPage } from '../db/pagination';
+import { keysetPage } from '../kernel/pagination';
 import { jobs, syncConnections, syncRuns } from '../db/schema';
 import type { JobMessage } from '../env';
-import { conflict } from '../http/app-error';
-import { assertDepartment, type Tenant } from '../catalog/scope';
+import { conflict } from '../kernel/app-error';
+import { assertDepartment } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
 import { findConnection, runOut, type ConnectionRow } from './connections';
 import type { StartSyncInput } from './sync.schemas';
 import type { SyncParams } from './sync-state';
+import type { Caller } from '../kernel/caller';
 
 /** The queued or running run of this connection, if any (one at a time per connection). */
 async function activeRun(db: Database, connectionId: string): Promise<string | null> {
@@ -88,7 +89,7 @@ export async function queueRun(
 /** `Sync/StartSync`: any member of the connection's company may run it (docs/sync.md). */
 export async function startSync(
   deps: { db: Database; queue: Queue<JobMessage> },
-  caller: Tenant & { userId: string },
+  caller: Caller,
   input: StartSyncInput,
   baseUrl: string,
 ) {
@@ -109,7 +110,7 @@ export async function startSync(
 /** `Sync/GetRuns`: a connection's runs, newest first (job ids are time-ordered UUIDv7). */
 export async function listRuns(
   db: Database,
-  tenant: Tenant,
+  tenant: Caller,
   input: { connectionId: string; cursor?: string; limit: number },
 ) {
   await findConnection(db, tenant, input.connectionId);

@@ -1,4 +1,4 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs, syncRunItems, syncRuns } from '../db/schema';

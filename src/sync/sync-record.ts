@@ -1,8 +1,8 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { and, eq, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { products } from '../db/schema';
-import { sha256Hex } from '../accounts/passwords';
+import { sha256Hex } from '../kernel/hashing';
 import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../catalog/product-aggregate';
 import { CategoryPaths } from './category-paths';
 

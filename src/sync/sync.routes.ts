@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
-import { JobRef } from '../exports/start-export';
+import { JobRef } from '../jobs/jobs';
 import { addConnection, deleteConnection, listConnections, updateConnection } from './connections';
 import { listRuns, startSync } from './start-sync';
 import { testConnection } from './test-connection';

@@ -1,11 +1,12 @@
-import { dbNow } from '../db/clock';
+import { dbNow } from '../kernel/clock';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { syncConnections } from '../db/schema';
-import { assertDepartment, type Tenant } from '../catalog/scope';
+import { assertDepartment } from '../db/scope';
 import { findConnection } from './connections';
 import { ConnectorError, fetchMappings, type Fetcher } from './connector-client';
 import { decryptSecret } from './secret-box';
+import type { Caller } from '../kernel/caller';
 
 /**
  * `Sync/TestConnection`: one signed GET /mappings, reported as found. A wrong secret shows as
@@ -14,7 +15,7 @@ import { decryptSecret } from './secret-box';
  */
 export async function testConnection(
   deps: { db: Database; fetcher: Fetcher; encryptionKey: string | undefined },
-  tenant: Tenant,
+  tenant: Caller,
   input: { departmentId: string; connectionId: string },
 ) {
   await assertDepartment(deps.db, tenant, input.departmentId);

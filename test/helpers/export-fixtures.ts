@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from 'clou
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { chunkForInsert, runBatch } from '../../src/db/client';
-import { newId } from '../../src/db/ids';
+import { newId } from '../../src/kernel/ids';
 import { catalogs, jobs, productCategories, products } from '../../src/db/schema';
 import { EXPORTERS } from '../../src/exports/registry';
 import type { ExportDeps } from '../../src/exports/run-export';

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { hashPassword } from '../../src/accounts/passwords';
 import { createDb, type Database } from '../../src/db/client';
-import { newId } from '../../src/db/ids';
+import { newId } from '../../src/kernel/ids';
 import { companies, departments, memberships, users } from '../../src/db/schema';
 import { addCatalog } from '../../src/catalog/catalogs';
 import { addProduct } from '../../src/catalog/products';
@@ -9,16 +9,14 @@ import type { CatalogInput, ProductInput } from '../../src/catalog/catalog.schem
 import { addCategory, type CategoryInput } from '../../src/catalog/categories';
 import { addAttribute, type AttributeInput } from '../../src/catalog/attributes';
 import { createClassification } from '../../src/classification/links';
-import type { Actor } from '../../src/history/actor';
+import type { Caller } from '../../src/kernel/caller';
 
-/** A fixture tenant (maybe without a user) as the actor of a write: the factories write as the web surface. */
-export type FixtureTenant = { companyId: string; departmentId: string; userId?: string; surface?: Actor['surface'] };
+/** A fixture tenant (maybe without a user); `asActor` makes it the Caller of a domain function, on the web surface. */
+export type FixtureTenant = { companyId: string; departmentId: string; userId?: string; surface?: Caller['surface'] };
 
 export const FIXTURE_USER = '00000000-0000-7000-8000-00000000f1f1';
 
-export function asActor<T extends { companyId: string; userId?: string; surface?: Actor['surface'] }>(
-  tenant: T,
-): T & Actor {
+export function asActor<T extends FixtureTenant>(tenant: T): T & Caller {
   return { ...tenant, userId: tenant.userId ?? FIXTURE_USER, surface: tenant.surface ?? 'web' };
 }
 
@@ -118,15 +116,19 @@ export async function makeCategory(tenant: FixtureTenant, catalogId: string, ove
 }
 
 export async function makeAttribute(
-  tenant: { companyId: string },
+  tenant: FixtureTenant,
   overrides: Partial<AttributeInput> & Pick<AttributeInput, 'type'>,
 ) {
-  return addAttribute(db(), tenant, { code: `attr_${newId().slice(-8)}`, name: 'Test attribute', ...overrides });
+  return addAttribute(db(), asActor(tenant), {
+    code: `attr_${newId().slice(-8)}`,
+    name: 'Test attribute',
+    ...overrides,
+  });
 }
 
 /** Classifies an element as ETIM EC000042 (MCB), whose features include EF000008 (rated voltage, VLT). */
 export async function classifyAsMcb(
-  tenant: { companyId: string; userId?: string; surface?: Actor['surface'] },
+  tenant: FixtureTenant,
   elementId: string,
   features: { code: string; value: string }[] = [],
 ) {

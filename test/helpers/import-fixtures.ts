@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
-import { newId } from '../../src/db/ids';
+import { newId } from '../../src/kernel/ids';
 import { importFiles, jobs } from '../../src/db/schema';
-import { AppError } from '../../src/http/app-error';
+import { AppError } from '../../src/kernel/app-error';
 import {
   failImport,
   runImportSlice,

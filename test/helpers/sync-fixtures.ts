@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { jobs } from '../../src/db/schema';
 import type { JobMessage } from '../../src/env';
-import { AppError } from '../../src/http/app-error';
+import { AppError } from '../../src/kernel/app-error';
 import { attachMedia } from '../../src/media/media';
 import { addConnection } from '../../src/sync/connections';
 import { runSyncSlice } from '../../src/sync/run-sync';

@@ -6,7 +6,7 @@ import { deleteProduct } from '../../src/catalog/products';
 import { setValue } from '../../src/catalog/values';
 import { addAttribute } from '../../src/catalog/attributes';
 import { FakeConnector } from '../helpers/fake-connector';
-import { db, makeCategory } from '../helpers/factories';
+import { asActor, db, makeCategory } from '../helpers/factories';
 import { addImage, connect, jobRow, product, runSync, runToEnd, syncDeps, syncSetup } from '../helpers/sync-fixtures';
 
 const fingerprintOf = async (productId: string) =>
@@ -39,7 +39,7 @@ describe('sync run: batches, quarantine and retries', () => {
     await product(setup, 'NO-MFR', { manufacturerName: 'Unknown GmbH' });
     await product(setup, 'NO-UNIT', { unit: 'XYZ' });
     const taxed = await product(setup, 'NO-TAX');
-    await addAttribute(db(), setup.company, { code: 'tax_code', name: 'Tax code', type: 'text' });
+    await addAttribute(db(), asActor(setup.company), { code: 'tax_code', name: 'Tax code', type: 'text' });
     await setValue(db(), setup.caller, {
       departmentId: setup.company.departmentId,
       elementId: taxed.productId,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client';
 import { jobs, syncRuns } from '../../src/db/schema';
 import type { JobMessage } from '../../src/env';
-import { AppError } from '../../src/http/app-error';
+import { AppError } from '../../src/kernel/app-error';
 import { startSync } from '../../src/sync/start-sync';
 import { db } from '../helpers/factories';
 import { connect, syncSetup } from '../helpers/sync-fixtures';

@@ -1,8 +1,8 @@
-import { dbNow } from '../../db/clock';
+import { dbNow } from '../../kernel/clock';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
 import { jsonInsert } from '../../db/json-rows';
-import { newId } from '../../db/ids';
+import { newId } from '../../kernel/ids';
 import {
   attributeValues,
   classificationLinkClasses,

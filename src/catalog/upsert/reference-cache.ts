@@ -7,7 +7,7 @@ import {
   classificationFeatures,
   classificationFeatureValues,
 } from '../../db/schema';
-import type { ClassificationGroup } from '../../classification/groups';
+import type { ClassificationGroup } from '../../kernel/classification-groups';
 
 type AttributeRow = typeof attributes.$inferSelect;
 type FeatureRow = typeof classificationFeatures.$inferSelect;

@@ -1,12 +1,12 @@
-import { AppError } from '../../http/app-error';
-import type { ClassificationGroup } from '../../classification/groups';
+import { AppError } from '../../kernel/app-error';
+import type { ClassificationGroup } from '../../kernel/classification-groups';
 import { featureRule } from '../../classification/feature-values';
 import { MEDIA_PURPOSES } from '../../media/media';
 import { builtInField } from '../fields';
-import { parseValue, type ParsedValue, type ValueRule } from '../value-types';
+import { parseValue, type ParsedValue, type ValueRule } from '../../kernel/value-types';
 import { groupOfSystem, type ReferenceCache } from './reference-cache';
 import { ItemError, type UpsertRecord } from './upsert-types';
-import { CLASSIFICATION_GROUPS, groupBit } from '../../classification/groups';
+import { CLASSIFICATION_GROUPS, groupBit } from '../../kernel/classification-groups';
 
 /** One product or variant as it should be stored: every value parsed and normalised. */
 export interface ResolvedNode {

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import type { Database } from '../../db/client';
 import { assertMayEditClassifications } from '../../classification/ai-switch';
-import type { Actor } from '../../history/actor';
-import { assertDepartment, findCatalog } from '../scope';
+import { assertDepartment, findCatalog } from '../../db/scope';
 import { rethrowSkuClash } from '../sku';
 import { ReferenceCache } from './reference-cache';
 import { upsertRecords } from './upsert-products';
 import type { UpsertProductInput, UpsertProductsInput, UpsertProductsOut, UpsertVariantInput } from './upsert.schemas';
 import { UPSERT_FIELDS, type UpsertOutcome, type UpsertRecord } from './upsert-types';
+import type { Caller } from '../../kernel/caller';
 
 type NodeInput = z.infer<typeof UpsertVariantInput>;
 
@@ -41,7 +41,7 @@ const answer = ({ sku, status, productId, field, error }: UpsertOutcome) => ({ s
  */
 export async function upsertProducts(
   deps: { db: Database; files: R2Bucket | null },
-  tenant: Actor,
+  tenant: Caller,
   input: UpsertProductsInput,
 ): Promise<z.infer<typeof UpsertProductsOut>> {
   const classifies = input.items.some(

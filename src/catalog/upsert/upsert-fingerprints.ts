@@ -1,4 +1,4 @@
-import { dbNow } from '../../db/clock';
+import { dbNow } from '../../kernel/clock';
 import { sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
 import { products } from '../../db/schema';
@@ -8,6 +8,7 @@ import type { ProductAggregate, ProductNode } from '../product-aggregate';
 import type { changedParts } from './changed-parts';
 import type { WrittenMedia } from './node-writes';
 import type { ResolvedNode } from './resolve-record';
+import { compareBinary } from '../../kernel/compare-binary';
 
 /** One product or variant an upsert writes, with what it was (null: created) and what it becomes. */
 export interface WrittenNode {
@@ -18,25 +19,6 @@ export interface WrittenNode {
   parts: ReturnType<typeof changedParts> | null;
   /** Media rows after the write (nodeStatements' answer). */
   written: WrittenMedia;
-}
-
-/**
- * SQLite's BINARY order of TEXT (memcmp over UTF-8), which ORDER BY uses in
- * loadProductAggregates. UTF-8 byte order is code point order; JavaScript's `<` compares
- * UTF-16 code units, which differs for characters above U+FFFF, so compare code points.
- */
-export function compareBinary(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(j)!;
-    if (x !== y) return x < y ? -1 : 1;
-    i += x > 0xffff ? 2 : 1;
-    j += y > 0xffff ? 2 : 1;
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
 type NodeAfter = RecordNode & { id: string; sku: string | null };

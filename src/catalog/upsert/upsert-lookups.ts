@@ -2,14 +2,16 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { jsonList } from '../../db/json-rows';
 import { categories, products } from '../../db/schema';
-import type { UpsertContext } from './upsert-products';
 
 type ExistingRow = { id: string; sku: string | null; parentId: string | null };
+
+/** The catalog an upsert writes into (a part of UpsertContext, which imports this file). */
+type CatalogScope = { catalogId: string; companyId: string };
 
 /** The products of the catalog with these SKUs: one query whatever the number (json_each). */
 export async function existingBySku(
   db: Database,
-  ctx: Pick<UpsertContext, 'catalogId' | 'companyId'>,
+  ctx: CatalogScope,
   skus: string[],
 ): Promise<Map<string, ExistingRow>> {
   const out = new Map<string, ExistingRow>();
@@ -28,11 +30,7 @@ export async function existingBySku(
   return out;
 }
 
-export async function categoriesOfCatalog(
-  db: Database,
-  ctx: Pick<UpsertContext, 'catalogId' | 'companyId'>,
-  ids: string[],
-): Promise<Set<string>> {
+export async function categoriesOfCatalog(db: Database, ctx: CatalogScope, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db
     .select({ id: categories.id })

@@ -1,9 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../../db/client';
-import { newId } from '../../db/ids';
+import { newId } from '../../kernel/ids';
 import { catalogs } from '../../db/schema';
 import { deleteObjects } from '../../media/media';
-import type { Actor } from '../../history/actor';
 import { historyStatements, type HistoryEntry } from '../../history/record';
 import { snapshotAfter, snapshotOfNode } from './upsert-history';
 import type { Snapshot } from '../../history/snapshot';
@@ -16,6 +15,7 @@ import { bumpWithFingerprints, fingerprintsAfter, type WrittenNode } from './ups
 import type { ReferenceCache } from './reference-cache';
 import { classesNeeded, resolveRecord, type ResolvedNode } from './resolve-record';
 import { ItemError, type UpsertOutcome, type UpsertRecord } from './upsert-types';
+import type { Caller } from '../../kernel/caller';
 
 const IN_CHUNK = 90;
 
@@ -25,7 +25,7 @@ export interface UpsertContext {
   files: R2Bucket | null;
   companyId: string;
   /** Who writes: recorded in the change history with every product written (one entry per product). */
-  actor: Actor;
+  actor: Caller;
   catalogId: string;
   mode: 'upsert' | 'createOnly';
   /** Answer as if written, write nothing. */

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { categories, companies } from '../../db/schema';
-import { AppError } from '../../http/app-error';
+import { AppError } from '../../kernel/app-error';
 import type { ExportContext } from '../exporter';
 import { countProductsInScope, type ExportScope } from './catalog-queries';
 import {
@@ -11,7 +11,7 @@ import {
   type BmecatFormat,
   type TemplateOptionsInput,
 } from './template-options';
-import { CLASSIFICATION_GROUPS, type ClassificationGroup } from '../../classification/groups';
+import { CLASSIFICATION_GROUPS, type ClassificationGroup } from '../../kernel/classification-groups';
 
 type Status = 'active' | 'draft' | 'discontinued';
 

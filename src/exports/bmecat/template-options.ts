@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { badRequest } from '../../http/app-error';
+import { badRequest } from '../../kernel/app-error';
 import { LANGUAGES_2005, LANGUAGES_ETIM } from './code-lists';
-import { CLASSIFICATION_GROUPS } from '../../classification/groups';
+import { CLASSIFICATION_GROUPS } from '../../kernel/classification-groups';
 
 /** The BMEcat dialects this service writes, by `exportType`. */
 const BMECAT_FORMATS = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'] as const;

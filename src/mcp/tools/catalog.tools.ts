@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { CatalogOut, CatalogStats, Page } from '../../catalog/catalog.schemas';
+import { CatalogOut, CatalogStats } from '../../catalog/catalog.schemas';
+import { Page } from '../../kernel/pagination';
 import { getCatalog, getStats, listCatalogs } from '../../catalog/catalogs';
 import { CategoryListItem, listCategories } from '../../catalog/categories';
-import { assertDepartment } from '../../catalog/scope';
+import { assertDepartment } from '../../db/scope';
 import { defineTool, READ_ONLY } from '../tool-definition';
 import { PAGING_NOTE, PageInput } from './paging';
 

@@ -12,7 +12,7 @@ import {
   listClassifications,
   updateClassification,
 } from '../../classification/links';
-import { GROUPS } from '../../classification/groups';
+import { GROUPS } from '../../kernel/classification-groups';
 import { defineTool, OVERWRITE, READ_ONLY, WRITE } from '../tool-definition';
 import { PAGING_NOTE, PageInput } from './paging';
 

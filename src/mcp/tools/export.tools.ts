@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { JobRef, startExport } from '../../exports/start-export';
+import { startExport } from '../../exports/start-export';
 import { EXPORTERS } from '../../exports/registry';
-import { getJob, JobOut } from '../../jobs/jobs';
+import { getJob, JobOut, JobRef } from '../../jobs/jobs';
 import { defineTool, READ_ONLY, WRITE } from '../tool-definition';
 
 /** Tools that queue exports and follow their background jobs (docs/design.md sections 5 and 6). */

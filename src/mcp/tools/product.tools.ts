@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Page, ProductDetailOut, ProductOut } from '../../catalog/catalog.schemas';
+import { ProductDetailOut, ProductOut } from '../../catalog/catalog.schemas';
+import { Page } from '../../kernel/pagination';
 import { PRODUCT_STATUSES } from '../../catalog/product-filter';
 import { listProducts } from '../../catalog/product-list';
 import { getProduct } from '../../catalog/product-queries';

@@ -1,15 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
-import { catalogs, categories, departments, products } from '../db/schema';
-import { forbidden, notFound } from '../http/app-error';
-
-/** The tenant a domain call acts for. */
-export interface Tenant {
-  companyId: string;
-}
+import type { Database } from './client';
+import { catalogs, categories, departments, products } from './schema';
+import { forbidden, notFound } from '../kernel/app-error';
+import type { Caller } from '../kernel/caller';
 
 /** 403 unless the department belongs to the caller's company (docs/design.md section 2). */
-export async function assertDepartment(db: Database, tenant: Tenant, departmentId: string): Promise<void> {
+export async function assertDepartment(db: Database, tenant: Caller, departmentId: string): Promise<void> {
   const found = await db
     .select({ id: departments.id })
     .from(departments)
@@ -19,7 +15,7 @@ export async function assertDepartment(db: Database, tenant: Tenant, departmentI
 }
 
 /** A catalog of the caller's company (optionally of one department), else 404. */
-export async function findCatalog(db: Database, tenant: Tenant, catalogId: string, departmentId?: string) {
+export async function findCatalog(db: Database, tenant: Caller, catalogId: string, departmentId?: string) {
   const catalog = await db.query.catalogs.findFirst({
     where: and(
       eq(catalogs.id, catalogId),
@@ -31,7 +27,7 @@ export async function findCatalog(db: Database, tenant: Tenant, catalogId: strin
   return catalog;
 }
 
-export async function findProduct(db: Database, tenant: Tenant, productId: string) {
+export async function findProduct(db: Database, tenant: Caller, productId: string) {
   const product = await db.query.products.findFirst({
     where: and(eq(products.id, productId), eq(products.companyId, tenant.companyId)),
   });
@@ -39,7 +35,7 @@ export async function findProduct(db: Database, tenant: Tenant, productId: strin
   return product;
 }
 
-export async function findCategory(db: Database, tenant: Tenant, categoryId: string) {
+export async function findCategory(db: Database, tenant: Caller, categoryId: string) {
   const category = await db.query.categories.findFirst({
     where: and(eq(categories.id, categoryId), eq(categories.companyId, tenant.companyId)),
   });
@@ -59,7 +55,7 @@ export interface ElementRef {
 }
 
 /** Finds any catalog element of the company by id: catalog, category, product or variant. */
-export async function findElement(db: Database, tenant: Tenant, elementId: string): Promise<ElementRef> {
+export async function findElement(db: Database, tenant: Caller, elementId: string): Promise<ElementRef> {
   const [product] = await db
     .select({
       id: products.id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest } from '../http/app-error';
+import { badRequest } from './app-error';
 
 let lastMs = 0;
 let counter = 0;

@@ -1,4 +1,4 @@
-import { badRequest } from '../http/app-error';
+import { badRequest } from './app-error';
 
 /** The value types a field, attribute or classification feature can have. */
 type ValueType = 'text' | 'integer' | 'number' | 'decimal' | 'boolean' | 'enum' | 'range';

@@ -1,6 +1,17 @@
 import { asc, desc, gt, lt, type SQL } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { badRequest } from '../http/app-error';
+import { z } from 'zod';
+import { badRequest } from './app-error';
+
+/** Keyset pagination: an opaque cursor and a page size (default 50, max 500). */
+export const PageQuery = {
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+};
+
+/** The response shape of every list operation: one page of items and the cursor of the next. */
+export const Page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
 /** Opaque keyset cursor: base64url of the last row's sort key. */
 function encodeCursor(key: string): string {

@@ -1,0 +1,43 @@
+/** Through what a change was made; set once where each surface authenticates (docs/history.md). */
+export type Surface = 'web' | 'agent' | 'mcp' | 'job';
+
+export const SURFACES = ['web', 'agent', 'mcp', 'job'] as const satisfies readonly Surface[];
+
+/**
+ * Who calls a domain function and through what: the one caller type of every surface. The web
+ * session, the bearer middleware of `/api/ai`, the MCP authentication and the job runner each
+ * build it once; domain functions take it as `(db, caller, input)`, scope every query to
+ * `companyId`, record `userId`, `surface`, `clientName` and `jobId` in the change history, and
+ * never guess any part of it. A field a surface does not know is absent, never invented:
+ *
+ * - `departmentId`: the session's department (web), the user's default (agent, mcp), the
+ *   job's (job).
+ * - `role`: the membership's role (web); always `editor` on the agent and mcp surfaces.
+ * - `clientName`: the OAuth client's registered name on the `agent` and `mcp` surfaces.
+ * - `jobId`: the job on the `job` surface (import, mass edit, sync).
+ * - `aiMayEditClassifications`: the user's switch "AI may edit classifications", set on the
+ *   `agent` and `mcp` surfaces (classification/ai-switch.ts).
+ * - `scopes`: the token's scopes on the `agent` and `mcp` surfaces.
+ */
+export interface Caller {
+  companyId: string;
+  userId: string;
+  surface: Surface;
+  departmentId: string;
+  role?: 'admin' | 'editor';
+  clientName?: string | null;
+  jobId?: string | null;
+  aiMayEditClassifications?: boolean;
+  scopes?: string[];
+}
+
+/** The caller of a background job: the user who started it, surface `job`. */
+export function jobCaller(job: { companyId: string; departmentId: string; userId: string; id: string }): Caller {
+  return {
+    companyId: job.companyId,
+    departmentId: job.departmentId,
+    userId: job.userId,
+    surface: 'job',
+    jobId: job.id,
+  };
+}
