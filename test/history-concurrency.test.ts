@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadProductAggregates } from '../src/catalog/product-aggregate';
 import { updateProduct } from '../src/catalog/products';
 import { setValue } from '../src/catalog/values';
+import { setElementClassification } from '../src/classification/element-classification';
+import { createClassification, deleteClassification, updateClassification } from '../src/classification/links';
 import { historyVersions, products } from '../src/db/schema';
 import { decodeChanges } from '../src/history/record';
 import type { Json } from '../src/history/snapshot';
@@ -170,7 +172,99 @@ describe('History under concurrency: UpdateProduct', () => {
   });
 });
 
+describe('History under concurrency: classification writes', () => {
+  const save = (session: Session, elementId: string, voltage: string, withClass = true) =>
+    call('POST', '/api/Classification/SetElementClassification', {
+      cookie: session.cookie,
+      body: {
+        departmentId: session.departmentId,
+        elementId,
+        classes: withClass ? [{ group: 'ETIM', code: 'EC000042' }] : [],
+        features: withClass ? [{ code: 'EF000008', value: voltage }] : [],
+      },
+    });
+
+  it('keeps an unbroken chain of a feature for 20 parallel classification saves and SetValues of a product', async () => {
+    const session = await makeSession();
+    const { product } = await productSetup(session);
+    await classifyAsMcb(session, product.productId, [{ code: 'EF000008', value: '230' }]);
+    const ok = await inParallel(20, (i) =>
+      i % 2 === 0
+        ? save(session, product.productId, String(200 + i))
+        : setValueCall(session, product.productId, 'EF000008', String(300 + i)),
+    );
+    expect(ok).toBeGreaterThan(0);
+    const [aggregate] = await loadProductAggregates(db(), session.companyId, [product.productId]);
+    const stored = aggregate!.classification!.features.find((f) => f.code === 'EF000008')!.value;
+    expectUnbrokenChain(await chainOf(product.productId, 'classification.feature.ETIM.EF000008'), null, stored);
+    expectUnbrokenChain(await chainOf(product.productId, 'classification.class.ETIM'), null, 'EC000042');
+    await expectFreshFingerprint(session.companyId, product.productId);
+  });
+
+  it('keeps an unbroken chain for 20 parallel saves and removals of a category classification (guarded on its state)', async () => {
+    const session = await makeSession();
+    const { category } = await productSetup(session);
+    const ok = await inParallel(20, (i) => save(session, category.categoryId, String(100 + i), i % 4 !== 3));
+    expect(ok).toBeGreaterThan(0);
+    const after = await call('GET', `/api/Classification/GetElementClassification?elementId=${category.categoryId}`, {
+      cookie: session.cookie,
+    });
+    const stored = after.json.classification?.features.find((f: { code: string }) => f.code === 'EF000008')?.value;
+    expectUnbrokenChain(
+      await chainOf(category.categoryId, 'classification.feature.ETIM.EF000008'),
+      null,
+      stored ?? null,
+    );
+    expectUnbrokenChain(
+      await chainOf(category.categoryId, 'classification.name'),
+      null,
+      after.json.classification?.name ?? null,
+    );
+  });
+});
+
 describe('Round trips per write', () => {
+  it('the classification writes take 2 round trips each (at most 3) and answer what a read shows', async () => {
+    const session = await makeSession();
+    const { product } = await productSetup(session);
+    const actor = asActor(session);
+    const counting = countingDb();
+    const created = await createClassification(counting.db, actor, {
+      elementId: product.productId,
+      name: 'MCB',
+      classificationGroups: 1,
+      classes: [{ group: 'ETIM', code: 'EC000042' }],
+      features: [{ code: 'EF000008', value: '230' }],
+    });
+    expect(counting.trips()).toBe(2);
+    await expectFreshFingerprint(session.companyId, product.productId);
+    counting.reset();
+    const updated = await updateClassification(counting.db, actor, {
+      linkId: created.linkId,
+      features: [{ code: 'EF000008', value: '400' }],
+    });
+    expect(counting.trips()).toBe(2);
+    const read = await call('GET', `/api/Classification/GetElementClassification?elementId=${product.productId}`, {
+      cookie: session.cookie,
+    });
+    expect(read.json.classification).toEqual(updated);
+    await expectFreshFingerprint(session.companyId, product.productId);
+    counting.reset();
+    const saved = await setElementClassification(counting.db, actor, {
+      departmentId: session.departmentId,
+      elementId: product.productId,
+      classes: [{ group: 'ETIM', code: 'EC000042' }],
+      features: [{ code: 'EF000008', value: '230' }],
+    });
+    expect(counting.trips()).toBe(2);
+    expect(saved.classification).toMatchObject({ features: [{ code: 'EF000008', value: '230', unit: 'VLT' }] });
+    await expectFreshFingerprint(session.companyId, product.productId);
+    counting.reset();
+    await deleteClassification(counting.db, actor, created.linkId);
+    expect(counting.trips()).toBe(2);
+    await expectFreshFingerprint(session.companyId, product.productId);
+  });
+
   it('UpdateProduct of fields and placements takes 2 round trips (at most 3) and answers the stored product', async () => {
     const session = await makeSession();
     const { catalog, category, product } = await productSetup(session);

@@ -40,7 +40,8 @@ export function checkDepartment(rows: { id: string }[]): void {
   if (rows.length === 0) throw forbidden('departmentId does not name a department of your company');
 }
 
-export function elementStatements(db: Database, tenant: Tenant, elementId: string) {
+/** `elementId`: an id, or SQL that yields one (e.g. the element of a classification link). */
+export function elementStatements(db: Database, tenant: Tenant, elementId: string | SQL) {
   return [
     db
       .select({ row: products, departmentId: catalogs.departmentId })
@@ -100,7 +101,7 @@ export function elementFrom(rows: RowsOf<ReturnType<typeof elementStatements>>):
 }
 
 /** The master of the company's product or variant `elementId` as an SQL set (empty for other elements). */
-export function masterSetOf(companyId: string, elementId: string): SQL {
+export function masterSetOf(companyId: string, elementId: string | SQL): SQL {
   return sql`(SELECT coalesce(${products.parentId}, ${products.id}) FROM ${products} WHERE ${products.id} = ${elementId} AND ${products.companyId} = ${companyId})`;
 }
 
