@@ -93,17 +93,22 @@ async function productSetup(session: Session) {
 }
 
 describe('History under concurrency', () => {
-  it.each([20, 100])('keeps an unbroken chain for %i parallel SetValues of one product name', async (count) => {
-    const session = await makeSession();
-    const { product } = await productSetup(session);
-    const ok = await inParallel(count, (i) => setValueCall(session, product.productId, 'name', `Name ${i}`));
-    expect(ok).toBeGreaterThan(0);
-    const stored = (await db().query.products.findFirst({ where: eq(products.id, product.productId) }))!;
-    const chain = await chainOf(product.productId, 'name');
-    expect(chain.length - 1).toBe(ok); // the creation plus one version per successful write
-    expectUnbrokenChain(chain, null, stored.name);
-    await expectFreshFingerprint(session.companyId, product.productId);
-  });
+  it.each([20, 100])(
+    'keeps an unbroken chain for %i parallel SetValues of one product name',
+    async (count) => {
+      const session = await makeSession();
+      const { product } = await productSetup(session);
+      const ok = await inParallel(count, (i) => setValueCall(session, product.productId, 'name', `Name ${i}`));
+      console.log(`${count} parallel SetValues: ${ok} answered 200, ${count - ok} the documented 409`);
+      expect(ok).toBeGreaterThan(0);
+      const stored = (await db().query.products.findFirst({ where: eq(products.id, product.productId) }))!;
+      const chain = await chainOf(product.productId, 'name');
+      expect(chain.length - 1).toBe(ok); // the creation plus one version per successful write
+      expectUnbrokenChain(chain, null, stored.name);
+      await expectFreshFingerprint(session.companyId, product.productId);
+    },
+    60_000,
+  );
 
   it('keeps an unbroken chain for parallel SetValues of an attribute, a variant field and a feature', async () => {
     const session = await makeSession();

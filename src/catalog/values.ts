@@ -5,9 +5,15 @@ import { notFound } from '../http/app-error';
 import { rethrowSkuClash } from './sku';
 import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
 import { refreshFingerprints } from '../sync/sync-record';
-import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../sync/fingerprint-after';
+import {
+  aggregateAfter,
+  bumpWithFingerprint,
+  bumpWithFingerprintIf,
+  fingerprintWith,
+  revisionIs,
+} from '../sync/fingerprint-after';
 import type { Actor } from '../history/actor';
-import { historyStatement } from '../history/record';
+import { historyStatement, pathVersionStatement } from '../history/record';
 import type { Json, Snapshot } from '../history/snapshot';
 import { guardStatement, isWriteConflict, retryOnConflict } from '../history/write-guard';
 import type { SetValueDto } from './catalog.schemas';
@@ -29,7 +35,10 @@ const pathSnapshot = (path: string, value: Json): Snapshot =>
  * A write that lost a race reads and plans again (write-guard.ts).
  */
 export async function setValue(db: Database, tenant: Actor, input: z.infer<typeof SetValueDto>) {
-  const { element, value, renamesCategory } = await retryOnConflict(() => setValueOnce(db, tenant, input));
+  const { element, value, renamesCategory, stale } = await retryOnConflict((tryNumber) =>
+    setValueOnce(db, tenant, input, tryNumber > GUARDED_TRIES),
+  );
+  if (stale) await refreshFingerprints(db, tenant.companyId, [stale]);
   // A category's name is part of the sync record of every product below it (docs/sync.md): their
   // revisions moved in the batch; their fingerprints are refreshed here, conditional on those revisions.
   if (renamesCategory)
@@ -37,46 +46,69 @@ export async function setValue(db: Database, tenant: Actor, input: z.infer<typeo
   return { elementId: element.id, field: input.field, value };
 }
 
-async function setValueOnce(db: Database, tenant: Actor, input: z.infer<typeof SetValueDto>) {
+/**
+ * Guarded tries before SetValue writes without a guard: its version's `before` then comes from
+ * SQL in the batch (pathVersionStatement), and the fingerprint is stored only if the revision
+ * did not move, else refreshed right after. So a single value written by a hundred requests at
+ * once never answers 409 and never records a wrong `before` (docs/history.md, "Concurrency").
+ */
+const GUARDED_TRIES = 3;
+
+async function setValueOnce(db: Database, tenant: Actor, input: z.infer<typeof SetValueDto>, contended: boolean) {
   const context = await loadValueContext(db, tenant, input);
   const { element, aggregate } = context;
   if (element.departmentId !== input.departmentId) throw notFound('element');
   const plan = planTargetWrite(db, element, input.field, context.target, input.value);
-  const before = pathSnapshot(plan.path, context.current);
-  const history = historyStatement(db, tenant, {
-    elementId: element.id,
-    kind: element.kind,
-    before,
-    after: pathSnapshot(plan.path, plan.stored),
-  });
+  const table = elementTable(element);
+  const exists = sql`EXISTS (SELECT 1 FROM ${table} WHERE ${table.id} = ${element.id} AND ${table.companyId} = ${tenant.companyId})`;
+  const history = contended
+    ? [
+        pathVersionStatement(db, tenant, {
+          elementId: element.id,
+          kind: element.kind,
+          path: plan.path,
+          currentSql: plan.currentSql,
+          after: plan.stored,
+          exists,
+        }),
+      ]
+    : historyStatement(db, tenant, {
+        elementId: element.id,
+        kind: element.kind,
+        before: pathSnapshot(plan.path, context.current),
+        after: pathSnapshot(plan.path, plan.stored),
+      });
   const statements: Statement[] = [];
+  let bump: Statement | undefined;
   if (element.masterId && aggregate) {
     const revision = aggregate.product.revision;
     const fingerprint = await fingerprintWith(aggregateAfter(aggregate, element.id, plan.applyTo), context.paths);
+    if (contended) bump = bumpWithFingerprintIf(db, element.masterId, revision, fingerprint);
+    else statements.push(guardStatement(db, revisionIs(tenant.companyId, element.masterId, revision)));
     statements.push(
-      guardStatement(db, revisionIs(tenant.companyId, element.masterId, revision)),
-      plan.statement,
       ...history,
-      bumpWithFingerprint(db, element.masterId, revision, fingerprint),
+      plan.statement,
+      bump ?? bumpWithFingerprint(db, element.masterId, revision, fingerprint),
     );
   } else {
     // Catalogs and categories have no revision: the guard is the value at the path itself.
-    const table = elementTable(element);
-    const exists = sql`EXISTS (SELECT 1 FROM ${table} WHERE ${table.id} = ${element.id} AND ${table.companyId} = ${tenant.companyId})`;
-    statements.push(
-      guardStatement(db, sql`${exists} AND ${plan.currentSql} IS ${context.current}`),
-      plan.statement,
-      ...history,
-    );
+    if (!contended) statements.push(guardStatement(db, sql`${exists} AND ${plan.currentSql} IS ${context.current}`));
+    statements.push(...history, plan.statement);
   }
   const renamesCategory = element.kind === 'category' && input.field === 'name';
   if (renamesCategory) statements.push(categoryPathChanged(db, tenant.companyId, element.id));
+  let results: unknown[] = [];
   try {
-    await runBatch(db, statements);
+    results = await runBatch(db, statements);
   } catch (err) {
     if (isWriteConflict(err)) throw err;
     // Two writers can set the same SKU at once; the unique index decides, and the loser gets 409.
     rethrowSkuClash(err, plan.value);
   }
-  return { element, value: plan.value, renamesCategory };
+  const [bumped] = (bump ? results[statements.indexOf(bump)] : []) as {
+    revision: number;
+    fingerprintRevision: number;
+  }[];
+  const stale = bumped && bumped.fingerprintRevision !== bumped.revision ? element.masterId : null;
+  return { element, value: plan.value, renamesCategory, stale };
 }

@@ -70,3 +70,23 @@ export function bumpWithFingerprint(
     .set({ revision: revision + 1, fingerprint, fingerprintRevision: revision + 1, updatedAt: dbNow })
     .where(eq(products.id, masterId));
 }
+
+/**
+ * The bump of a write that is not guarded on `revision` (SetValue's contended path): the
+ * revision always moves; the fingerprint is stored only when the revision is still the one it
+ * was computed from (SET sees the old row), else the master is left stale
+ * (`fingerprintRevision < revision`) and the caller refreshes it after the batch. Returns both.
+ */
+export function bumpWithFingerprintIf(db: Database, masterId: string, revision: number, fingerprint: string) {
+  const matches = sql`${products.revision} = ${revision}`;
+  return db
+    .update(products)
+    .set({
+      fingerprint: sql`CASE WHEN ${matches} THEN ${fingerprint} ELSE ${products.fingerprint} END`,
+      fingerprintRevision: sql`CASE WHEN ${matches} THEN ${revision + 1} ELSE ${products.fingerprintRevision} END`,
+      revision: sql`${products.revision} + 1`,
+      updatedAt: dbNow,
+    })
+    .where(eq(products.id, masterId))
+    .returning({ revision: products.revision, fingerprintRevision: products.fingerprintRevision });
+}
