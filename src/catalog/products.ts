@@ -16,7 +16,7 @@ import { assertSkuFree, rethrowSkuClash } from './sku';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../sync/fingerprint-after';
 import { guardStatement, isWriteConflict, retryOnConflict } from '../history/write-guard';
-import { checkDepartment, departmentStatement, masterFrom, masterSetOf, masterStatements } from './write-context';
+import { checkDepartment, masterFrom, productWriteStatements } from './write-context';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
 import type { Actor } from '../history/actor';
 import { historyStatements, type HistoryEntry } from '../history/record';
@@ -145,34 +145,9 @@ export async function updateProduct(db: Database, tenant: Actor, input: ProductI
 
 async function updateProductOnce(db: Database, tenant: Actor, input: ProductInput, productId: string) {
   const categoryIds = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
-  const results = await db.batch([
-    departmentStatement(db, tenant, input.departmentId),
-    db
-      .select()
-      .from(catalogs)
-      .where(
-        and(
-          eq(catalogs.id, input.catalogId),
-          eq(catalogs.companyId, tenant.companyId),
-          eq(catalogs.departmentId, input.departmentId),
-        ),
-      ),
-    db
-      .select()
-      .from(products)
-      .where(and(eq(products.id, productId), eq(products.companyId, tenant.companyId))),
-    db
-      .select({ id: categories.id })
-      .from(categories)
-      .where(
-        and(
-          eq(categories.companyId, tenant.companyId),
-          eq(categories.catalogId, input.catalogId),
-          sql`${categories.id} IN (SELECT value FROM json_each(${JSON.stringify(categoryIds ?? [])}))`,
-        ),
-      ),
-    ...masterStatements(db, tenant.companyId, masterSetOf(tenant.companyId, productId), categoryIds),
-  ]);
+  const results = await db.batch(
+    productWriteStatements(db, tenant, { ...input, productId, categoryIds: categoryIds ?? [] }),
+  );
   const [department, [catalog], [product], placeable] = results;
   checkDepartment(department);
   if (!catalog) throw notFound('catalog');

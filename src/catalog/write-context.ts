@@ -128,3 +128,43 @@ export function masterFrom(
   );
   return { aggregate, paths: new CategoryPaths(db, companyId).accept(rows[8]) };
 }
+
+/**
+ * UpdateProduct's reads: department, the catalog (of that department), the product, which of
+ * `categoryIds` are categories of the catalog, and the master's aggregate with the category
+ * paths of its placements and of `categoryIds`. Results from index 4 on are `masterFrom`'s.
+ */
+export function productWriteStatements(
+  db: Database,
+  tenant: Tenant,
+  input: { departmentId: string; catalogId: string; productId: string; categoryIds: string[] },
+) {
+  return [
+    departmentStatement(db, tenant, input.departmentId),
+    db
+      .select()
+      .from(catalogs)
+      .where(
+        and(
+          eq(catalogs.id, input.catalogId),
+          eq(catalogs.companyId, tenant.companyId),
+          eq(catalogs.departmentId, input.departmentId),
+        ),
+      ),
+    db
+      .select()
+      .from(products)
+      .where(and(eq(products.id, input.productId), eq(products.companyId, tenant.companyId))),
+    db
+      .select({ id: categories.id })
+      .from(categories)
+      .where(
+        and(
+          eq(categories.companyId, tenant.companyId),
+          eq(categories.catalogId, input.catalogId),
+          sql`${categories.id} IN (SELECT value FROM json_each(${JSON.stringify(input.categoryIds)}))`,
+        ),
+      ),
+    ...masterStatements(db, tenant.companyId, masterSetOf(tenant.companyId, input.productId), input.categoryIds),
+  ] as const;
+}
