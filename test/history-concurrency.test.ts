@@ -28,7 +28,7 @@ type Session = Awaited<ReturnType<typeof makeSession>>;
 const RETRY_MESSAGE = 'the element was changed by other writes at the same time; read it and send the change again';
 
 /** Sends `count` requests at once and checks each answer is 200 or the documented 409; returns the 200 count. */
-async function inParallel(count: number, request: (i: number) => Promise<{ status: number; json: any; text: string }>) {
+async function inParallel(count: number, request: (i: number) => Promise<{ status: number; json: unknown }>) {
   const answers = await Promise.all(Array.from({ length: count }, (_, i) => request(i)));
   for (const a of answers) {
     if (a.status !== 200)
