@@ -8,6 +8,8 @@ import { createClassification, deleteClassification, updateClassification } from
 import { historyVersions, products } from '../src/db/schema';
 import { decodeChanges } from '../src/history/record';
 import type { Json } from '../src/history/snapshot';
+import { guardStatement, isWriteConflict } from '../src/history/write-guard';
+import { revisionIs } from '../src/sync/fingerprint-after';
 import { fingerprintsOf } from '../src/sync/sync-record';
 import {
   asActor,
@@ -91,6 +93,26 @@ async function productSetup(session: Session) {
   await makeProduct(session, catalog.catalogId, { parentId: product.productId, sku: 'RACE-1-V', name: 'Variante' });
   return { catalog, category, product };
 }
+
+describe('The write guard', () => {
+  it('rolls back a batch whose master revision moved since the read, as a recognised conflict', async () => {
+    const session = await makeSession();
+    const { product } = await productSetup(session);
+    const read = (await db().query.products.findFirst({ where: eq(products.id, product.productId) }))!;
+    const rename = (name: string) => db().update(products).set({ name }).where(eq(products.id, product.productId));
+    const stale = revisionIs(session.companyId, product.productId, read.revision - 1);
+    const error = await db()
+      .batch([guardStatement(db(), stale), rename('Stale')])
+      .catch((err: unknown) => err);
+    expect(isWriteConflict(error)).toBe(true);
+    expect((await db().query.products.findFirst({ where: eq(products.id, product.productId) }))!.name).toBe('Start');
+    await db().batch([
+      guardStatement(db(), revisionIs(session.companyId, product.productId, read.revision)),
+      rename('Fresh'),
+    ]);
+    expect((await db().query.products.findFirst({ where: eq(products.id, product.productId) }))!.name).toBe('Fresh');
+  });
+});
 
 describe('History under concurrency', () => {
   it.each([20, 100])(
