@@ -8,6 +8,7 @@
  *   npm run bench:api                                  # 1,000 and 100,000 master products
  *   npm run bench:api -- --sizes 1000,10000            # other sizes
  *   npm run bench:api -- --state DIR --sizes 1000000   # reuse a seeded state dir (kept)
+ *   npm run bench:api -- --sizes 10000 --only writes   # only the single-product writes (docs/history.md)
  *   npm run bench:api -- --help                        # every flag with its default
  *
  * Without --state each size gets a fresh state dir, seeded by scripts/seed-synthetic.ts
@@ -28,9 +29,16 @@ const args = benchArgs('npm run bench:api -- [flags]: REST latency of lists, sea
   sizes: sizesFlag('1000,100000'),
   samples: { type: 'string', default: '30', help: 'timed requests per operation (UpsertProducts: at most 5)' },
   state: { type: 'string', value: 'DIR', help: 'keep each seeded catalog in DIR/<masters> and reuse it next time' },
+  only: {
+    type: 'string',
+    value: 'writes',
+    help: 'writes: only AddProduct, SetValue and UpdateProduct (the reads and upserts are skipped)',
+  },
 });
 const sizes = positiveInts('sizes', args.sizes);
 const SAMPLES = positiveInt('samples', args.samples);
+const ONLY = args.only;
+if (ONLY !== undefined && ONLY !== 'writes') throw new Error(`--only: expected "writes", got "${ONLY}"`);
 
 interface Row {
   operation: string;
@@ -79,132 +87,172 @@ async function benchSize(masters: number) {
           .items[0] as ProductListItem & { sku: string; name: string; gtin: string };
       const deep = await at(0.9);
       const shallow = await at(0.1);
-      await measure('GetStats', () => get('/Catalog/GetStats'));
-      for (const order of ['asc', 'desc'] as const) {
-        const p = order === 'asc' ? deep : shallow;
-        await measure(`sku ${order}, first page (50)`, () => list(`sort=sku&order=${order}`), sql.bySku(null, order));
-        const skuCursor = cursorOf({ s: 'sku', o: order, g: 'value', k: p.sku, i: p.productId });
-        await measure(
-          `sku ${order}, deep page (50)`,
-          () => list(`sort=sku&order=${order}&cursor=${skuCursor}`),
-          sql.bySku(p.sku, order),
-        );
-        for (const [sort, column, key] of [
-          ['name', 'name', p.name],
-          ['updatedAt', 'updated_at', p.updatedAt],
-        ] as const) {
+      if (ONLY !== 'writes') await measureReads();
+      await measureWrites();
+      if (ONLY !== 'writes') await measureUpserts();
+
+      async function measureReads() {
+        await measure('GetStats', () => get('/Catalog/GetStats'));
+        for (const order of ['asc', 'desc'] as const) {
+          const p = order === 'asc' ? deep : shallow;
+          await measure(`sku ${order}, first page (50)`, () => list(`sort=sku&order=${order}`), sql.bySku(null, order));
+          const skuCursor = cursorOf({ s: 'sku', o: order, g: 'value', k: p.sku, i: p.productId });
           await measure(
-            `${sort} ${order}, first page (50)`,
-            () => list(`sort=${sort}&order=${order}`),
-            sql.byKey(column, null, order),
+            `sku ${order}, deep page (50)`,
+            () => list(`sort=sku&order=${order}&cursor=${skuCursor}`),
+            sql.bySku(p.sku, order),
           );
-          const c = cursorOf({ s: sort, o: order, g: 'value', k: key, i: p.productId });
-          await measure(
-            `${sort} ${order}, deep page (50)`,
-            () => list(`sort=${sort}&order=${order}&cursor=${c}`),
-            sql.byKey(column, { k: key, i: p.productId }, order),
-          );
+          for (const [sort, column, key] of [
+            ['name', 'name', p.name],
+            ['updatedAt', 'updated_at', p.updatedAt],
+          ] as const) {
+            await measure(
+              `${sort} ${order}, first page (50)`,
+              () => list(`sort=${sort}&order=${order}`),
+              sql.byKey(column, null, order),
+            );
+            const c = cursorOf({ s: sort, o: order, g: 'value', k: key, i: p.productId });
+            await measure(
+              `${sort} ${order}, deep page (50)`,
+              () => list(`sort=${sort}&order=${order}&cursor=${c}`),
+              sql.byKey(column, { k: key, i: p.productId }, order),
+            );
+          }
         }
-      }
-      const typ = String(Math.floor(masters * 0.7));
-      // A variant near the end of the catalog (its SKU and GTIN find its master).
-      const variant = JSON.parse(
-        execFileSync('sqlite3', [
-          '-readonly',
-          '-json',
-          d1File(dir),
-          `SELECT sku, gtin FROM products WHERE rowid > (SELECT max(rowid) * 9 / 10 FROM products) AND parent_id IS NOT NULL LIMIT 1`,
-        ]).toString() || '[]',
-      )[0] as { sku: string; gtin: string } | undefined;
-      // Each search with the plan GetProducts picks for it on the synthetic catalog (src/catalog/search-plan.ts).
-      const searches: [string, string, string[]][] = [
-        // A prefix of 4+ characters that begins one word of the index is that word (search-plan.ts).
-        ['search hit, ranked: SKU', deep.sku, sql.ranked([deep.sku], `"${deep.sku}"`)],
-        ['search SKU prefix (100 masters), ranked', 'GEN-00012', sql.ranked(['GEN-00012'], '"GEN-00012"*')],
-        [`search name words "Typ ${typ}", ranked`, `Typ ${typ}`, sql.ranked(['Typ', typ], `"${typ}"`, ['"Typ"'])],
-        ['search GTIN, ranked', deep.gtin, sql.ranked([deep.gtin], `"${deep.gtin}"`)],
-        ...(variant
-          ? ([
-              ['search variant SKU (lists its master)', variant.sku, sql.ranked([variant.sku], `"${variant.sku}"*`)],
-              ['search variant GTIN (lists its master)', variant.gtin, sql.ranked([variant.gtin], `"${variant.gtin}"`)],
-            ] as [string, string, string[]][])
-          : []),
-        [
-          'search broad word (every master), index order',
-          'Leitungsschutzschalter',
-          sql.broad(['Leitungsschutzschalter'], '"Leitungsschutzschalter"'),
-        ],
-        [
-          'search broad prefix, not a word ("Leitungss"), index order',
-          'Leitungss',
-          sql.broad(['Leitungss'], '"leitungsschutzschalter"'),
-        ],
-        ['search without hits', 'Kabeltrommel', sql.noHit(['Kabeltrommel'])],
-      ];
-      for (const [name, q, statements] of searches)
-        await measure(name, () => list(`q=${encodeURIComponent(q)}`), statements);
-      // Filters and a sorted search (API only): a leaf category and a status few or no masters
-      // have are read from their index and sorted in memory (docs/search.md, "Filter plans"); a
-      // class code has no index, so one no product has walks the whole SKU order.
-      type Node = { categoryId: string; productCount: number; children?: Node[] };
-      const leafOf = (n: Node): Node => (n.children?.length ? leafOf(n.children[0]!) : n);
-      const tree = await get<{ items: Node[] }>(`/Catalog/GetCategoryTree?catalogId=${seeded.catalogId}`);
-      const leaf = leafOf(tree.items[0]!);
-      await measure(`filter leaf category (${leaf.productCount} masters), sku order`, () =>
-        list(`categoryId=${leaf.categoryId}`),
-      );
-      await measure('filter status draft (no master), sku order', () => list('status=draft'));
-      await measure('filter class code no master has, sku order', () => list('classCode=EC999999'));
-      await measure('search broad word + status draft (no master), index order', () =>
-        list('q=Leitungsschutzschalter&status=draft'),
-      );
-      await measure(`search broad word + leaf category, sku order`, () =>
-        list(`q=Leitungsschutzschalter&categoryId=${leaf.categoryId}&sort=sku`),
-      );
-      // a broad search in another order walks that order checking each product (docs/search.md)
-      await measure('search broad word sorted by name', () => list('q=Leitungsschutzschalter&sort=name'));
-      const sortedSearch = `q=${encodeURIComponent(`Typ ${typ.slice(0, 4)}`)}&sort=sku`;
-      // Below 100,000 masters the search has a single page (nextCursor null): nothing to time.
-      const secondPage = (await list(sortedSearch)).nextCursor;
-      if (secondPage)
-        await measure(`search "Typ ${typ.slice(0, 4)}" sorted by SKU, second page`, () =>
-          list(`${sortedSearch}&cursor=${secondPage}`),
+        const typ = String(Math.floor(masters * 0.7));
+        // A variant near the end of the catalog (its SKU and GTIN find its master).
+        const variant = JSON.parse(
+          execFileSync('sqlite3', [
+            '-readonly',
+            '-json',
+            d1File(dir),
+            `SELECT sku, gtin FROM products WHERE rowid > (SELECT max(rowid) * 9 / 10 FROM products) AND parent_id IS NOT NULL LIMIT 1`,
+          ]).toString() || '[]',
+        )[0] as { sku: string; gtin: string } | undefined;
+        // Each search with the plan GetProducts picks for it on the synthetic catalog (src/catalog/search-plan.ts).
+        const searches: [string, string, string[]][] = [
+          // A prefix of 4+ characters that begins one word of the index is that word (search-plan.ts).
+          ['search hit, ranked: SKU', deep.sku, sql.ranked([deep.sku], `"${deep.sku}"`)],
+          ['search SKU prefix (100 masters), ranked', 'GEN-00012', sql.ranked(['GEN-00012'], '"GEN-00012"*')],
+          [`search name words "Typ ${typ}", ranked`, `Typ ${typ}`, sql.ranked(['Typ', typ], `"${typ}"`, ['"Typ"'])],
+          ['search GTIN, ranked', deep.gtin, sql.ranked([deep.gtin], `"${deep.gtin}"`)],
+          ...(variant
+            ? ([
+                ['search variant SKU (lists its master)', variant.sku, sql.ranked([variant.sku], `"${variant.sku}"*`)],
+                [
+                  'search variant GTIN (lists its master)',
+                  variant.gtin,
+                  sql.ranked([variant.gtin], `"${variant.gtin}"`),
+                ],
+              ] as [string, string, string[]][])
+            : []),
+          [
+            'search broad word (every master), index order',
+            'Leitungsschutzschalter',
+            sql.broad(['Leitungsschutzschalter'], '"Leitungsschutzschalter"'),
+          ],
+          [
+            'search broad prefix, not a word ("Leitungss"), index order',
+            'Leitungss',
+            sql.broad(['Leitungss'], '"leitungsschutzschalter"'),
+          ],
+          ['search without hits', 'Kabeltrommel', sql.noHit(['Kabeltrommel'])],
+        ];
+        for (const [name, q, statements] of searches)
+          await measure(name, () => list(`q=${encodeURIComponent(q)}`), statements);
+        // Filters and a sorted search (API only): a leaf category and a status few or no masters
+        // have are read from their index and sorted in memory (docs/search.md, "Filter plans"); a
+        // class code has no index, so one no product has walks the whole SKU order.
+        type Node = { categoryId: string; productCount: number; children?: Node[] };
+        const leafOf = (n: Node): Node => (n.children?.length ? leafOf(n.children[0]!) : n);
+        const tree = await get<{ items: Node[] }>(`/Catalog/GetCategoryTree?catalogId=${seeded.catalogId}`);
+        const leaf = leafOf(tree.items[0]!);
+        await measure(`filter leaf category (${leaf.productCount} masters), sku order`, () =>
+          list(`categoryId=${leaf.categoryId}`),
         );
-      await measure('AddProduct', (i) =>
-        post('/Catalog/AddProduct', {
-          departmentId: seeded.departmentId,
-          catalogId: seeded.catalogId,
-          sku: `BENCH-${i}-${Date.now()}`,
-          name: 'Bench product',
-          price: '9.99',
-        }),
-      );
-      // UpsertProducts with 1000 masters (every fifth with 2 variants): new SKUs, then the same
-      // payload again (all unchanged: read and compared, nothing written).
-      const run = Date.now().toString(36);
-      const upsertItems = (i: number) =>
-        Array.from({ length: 1000 }, (_, n) => ({
-          sku: `UPS-${run}-${i}-${n}`,
-          name: `Bench upsert ${n} Typ ${i}`,
-          manufacturerPid: `UPS-MPN-${run}-${i}-${n}`,
-          price: '12.50',
-          ...(n % 5 === 0
-            ? { variants: [1, 2].map((v) => ({ sku: `UPS-${run}-${i}-${n}-V${v}`, name: `Variante ${v}` })) }
-            : {}),
-        }));
-      /** One call; its counts must say `expected` for all 1400 items (the timing is of answered work only). */
-      const upsert = (expected: 'created' | 'unchanged') => async (i: number) => {
-        const { counts } = await post<{ counts: Record<string, number> }>('/Catalog/UpsertProducts', {
-          departmentId: seeded.departmentId,
-          catalogId: seeded.catalogId,
-          items: upsertItems(i),
-        });
-        if (counts[expected] !== 1400)
-          throw new Error(`UpsertProducts: ${JSON.stringify(counts)}, expected 1400 ${expected}`);
-      };
-      const UPSERT_SAMPLES = Math.min(SAMPLES, 5);
-      await measure('UpsertProducts, 1000 new masters (+400 variants)', upsert('created'), undefined, UPSERT_SAMPLES);
-      await measure('UpsertProducts, the same 1000 again (unchanged)', upsert('unchanged'), undefined, UPSERT_SAMPLES);
+        await measure('filter status draft (no master), sku order', () => list('status=draft'));
+        await measure('filter class code no master has, sku order', () => list('classCode=EC999999'));
+        await measure('search broad word + status draft (no master), index order', () =>
+          list('q=Leitungsschutzschalter&status=draft'),
+        );
+        await measure(`search broad word + leaf category, sku order`, () =>
+          list(`q=Leitungsschutzschalter&categoryId=${leaf.categoryId}&sort=sku`),
+        );
+        // a broad search in another order walks that order checking each product (docs/search.md)
+        await measure('search broad word sorted by name', () => list('q=Leitungsschutzschalter&sort=name'));
+        const sortedSearch = `q=${encodeURIComponent(`Typ ${typ.slice(0, 4)}`)}&sort=sku`;
+        // Below 100,000 masters the search has a single page (nextCursor null): nothing to time.
+        const secondPage = (await list(sortedSearch)).nextCursor;
+        if (secondPage)
+          await measure(`search "Typ ${typ.slice(0, 4)}" sorted by SKU, second page`, () =>
+            list(`${sortedSearch}&cursor=${secondPage}`),
+          );
+      }
+
+      async function measureWrites() {
+        await measure('AddProduct', (i) =>
+          post('/Catalog/AddProduct', {
+            departmentId: seeded.departmentId,
+            catalogId: seeded.catalogId,
+            sku: `BENCH-${i}-${Date.now()}`,
+            name: 'Bench product',
+            price: '9.99',
+          }),
+        );
+        // One product's name, written again and again: each write changes it, records a version
+        // and stores the master's new fingerprint (docs/history.md, "Concurrency").
+        await measure('SetValue (a product name)', (i) =>
+          post('/Catalog/SetValue', {
+            departmentId: seeded.departmentId,
+            elementId: deep.productId,
+            field: 'name',
+            value: `Bench name ${i} ${Date.now()}`,
+          }),
+        );
+        await measure('UpdateProduct (name and price)', (i) =>
+          post('/Catalog/UpdateProduct', {
+            departmentId: seeded.departmentId,
+            catalogId: seeded.catalogId,
+            productId: shallow.productId,
+            name: `Bench update ${i} ${Date.now()}`,
+            price: `${10 + (i % 50)}.50`,
+          }),
+        );
+      }
+
+      async function measureUpserts() {
+        // UpsertProducts with 1000 masters (every fifth with 2 variants): new SKUs, then the same
+        // payload again (all unchanged: read and compared, nothing written).
+        const run = Date.now().toString(36);
+        const upsertItems = (i: number) =>
+          Array.from({ length: 1000 }, (_, n) => ({
+            sku: `UPS-${run}-${i}-${n}`,
+            name: `Bench upsert ${n} Typ ${i}`,
+            manufacturerPid: `UPS-MPN-${run}-${i}-${n}`,
+            price: '12.50',
+            ...(n % 5 === 0
+              ? { variants: [1, 2].map((v) => ({ sku: `UPS-${run}-${i}-${n}-V${v}`, name: `Variante ${v}` })) }
+              : {}),
+          }));
+        /** One call; its counts must say `expected` for all 1400 items (the timing is of answered work only). */
+        const upsert = (expected: 'created' | 'unchanged') => async (i: number) => {
+          const { counts } = await post<{ counts: Record<string, number> }>('/Catalog/UpsertProducts', {
+            departmentId: seeded.departmentId,
+            catalogId: seeded.catalogId,
+            items: upsertItems(i),
+          });
+          if (counts[expected] !== 1400)
+            throw new Error(`UpsertProducts: ${JSON.stringify(counts)}, expected 1400 ${expected}`);
+        };
+        const UPSERT_SAMPLES = Math.min(SAMPLES, 5);
+        await measure('UpsertProducts, 1000 new masters (+400 variants)', upsert('created'), undefined, UPSERT_SAMPLES);
+        await measure(
+          'UpsertProducts, the same 1000 again (unchanged)',
+          upsert('unchanged'),
+          undefined,
+          UPSERT_SAMPLES,
+        );
+      }
     } finally {
       server.stop();
     }

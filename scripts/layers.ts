@@ -31,13 +31,16 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: 'records',
-    why: 'what every write records in its own batch: the history entry and the sync record',
+    why: 'what every write records in its own batch: the history entry and the sync record, and the guard and read context that make them exact under concurrency',
     paths: [
       'src/history/record.ts',
       'src/history/snapshot.ts',
       'src/history/current-value.ts',
       'src/sync/sync-record.ts',
       'src/sync/category-paths.ts',
+      'src/sync/fingerprint-after.ts',
+      'src/history/write-guard.ts',
+      'src/catalog/write-context.ts',
     ],
   },
   {

@@ -101,7 +101,16 @@ export async function loadProductAggregates(
 
 /** The statements of one round trip: every row of the page's masters and their variants. */
 function pageQueries(db: Database, companyId: string, idsJson: string) {
-  const masterSet = idSet(idsJson);
+  return aggregateStatements(db, companyId, idSet(idsJson));
+}
+
+/**
+ * The read statements of the aggregates of the masters in `masterSet` (an SQL set such as
+ * `(SELECT ...)`), for a caller that puts them into its own `db.batch` with other reads, so a
+ * write can read everything it plans from in one round trip (catalog/value-context.ts).
+ * `assembleAggregates` turns their results into aggregates.
+ */
+export function aggregateStatements(db: Database, companyId: string, masterSet: SQL) {
   // The company's masters among the ids: media and placements carry no company_id (migration
   // 0010), so the tenant comes from the product row.
   const ownMastersSelect = sql`SELECT m.id FROM products m WHERE m.id IN ${masterSet} AND +m.company_id = ${companyId}`;
@@ -162,9 +171,16 @@ function pageQueries(db: Database, companyId: string, idsJson: string) {
 
 async function loadPage(db: Database, companyId: string, masterIds: string[]): Promise<ProductAggregate[]> {
   if (masterIds.length === 0) return [];
-  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements] = await db.batch(
-    pageQueries(db, companyId, JSON.stringify(masterIds)),
-  );
+  return assembleAggregates(await db.batch(pageQueries(db, companyId, JSON.stringify(masterIds))), masterIds);
+}
+
+/** What the statements of `aggregateStatements` answer, in their order. */
+type Answers<T> = { readonly [K in keyof T]: Awaited<T[K]> };
+export type AggregateRows = Answers<ReturnType<typeof aggregateStatements>>;
+
+/** The aggregates of `masterIds` (in that order; absent ones left out) from the rows `aggregateStatements` read. */
+export function assembleAggregates(rows: AggregateRows, masterIds: string[]): ProductAggregate[] {
+  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements] = rows;
 
   const valuesBy = groupBy(values, (v) => v.elementId);
   const classesBy = groupBy(linkClasses, (c) => c.linkId);

@@ -14,11 +14,14 @@ import {
 import { badRequest, notFound } from '../kernel/app-error';
 import { assertSkuFree, rethrowSkuClash } from './sku';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
+import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../sync/fingerprint-after';
+import { guardStatement, isWriteConflict, retryOnConflict } from '../history/write-guard';
+import { checkDepartment, masterFrom, productWriteStatements } from './write-context';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
 import { historyStatements, type HistoryEntry } from '../history/record';
 import { loadSnapshot, pickFields, PRODUCT_FIELDS, withChanges, type Snapshot } from '../history/snapshot';
 import type { ProductInput } from './catalog.schemas';
-import { getProductSummary } from './product-queries';
+import { getProductSummary, productOut } from './product-queries';
 import { assertDepartment, findCatalog, findProduct } from '../db/scope';
 import { PRODUCT_DATA_FIELDS } from './fields';
 import { checkGtin } from '../kernel/value-types';
@@ -128,27 +131,43 @@ export async function addProduct(db: Database, tenant: Caller, input: ProductInp
   return getProductSummary(db, tenant, id);
 }
 
-/** Updates the given built-in fields (left-out fields keep their values) and, if given, the placements. */
+/**
+ * Updates the given built-in fields (left-out fields keep their values) and, if given, the
+ * placements. Three round trips at most, one transaction: one batch of reads, one guarded
+ * batch with the change, its version, the master's new revision and fingerprint and the answer
+ * read back (docs/history.md, "Concurrency"); a lost race reads and plans again.
+ */
 export async function updateProduct(db: Database, tenant: Caller, input: ProductInput) {
-  if (!input.productId) throw badRequest('productId is required');
-  await assertDepartment(db, tenant, input.departmentId);
-  const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
-  const product = await findProduct(db, tenant, input.productId);
-  if (product.catalogId !== catalog.id) throw notFound('product');
+  const productId = input.productId;
+  if (!productId) throw badRequest('productId is required');
+  return retryOnConflict(() => updateProductOnce(db, tenant, input, productId));
+}
+
+async function updateProductOnce(db: Database, tenant: Caller, input: ProductInput, productId: string) {
+  const categoryIds = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
+  const results = await db.batch(
+    productWriteStatements(db, tenant, { ...input, productId, categoryIds: categoryIds ?? [] }),
+  );
+  const [department, [catalog], [product], placeable] = results;
+  checkDepartment(department);
+  if (!catalog) throw notFound('catalog');
+  if (!product || product.catalogId !== catalog.id) throw notFound('product');
   if (input.parentId !== undefined && input.parentId !== product.parentId) {
     throw badRequest('parentId cannot change; delete the variant and add it again under the other master');
   }
-  if (input.categoryIds && product.parentId)
+  if (categoryIds && product.parentId)
     throw badRequest('categoryIds: variants are placed through their master product');
-  if (input.sku !== undefined) await assertSkuFree(db, catalog.id, input.sku, product.id);
-  const categoryIds = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
-  if (categoryIds) await assertCategoriesInCatalog(db, tenant, catalog.id, categoryIds);
+  if (categoryIds && placeable.length !== categoryIds.length) throw notFound('category');
+  const { aggregate, paths } = masterFrom(db, tenant.companyId, results.slice(4) as never);
+  if (!aggregate) throw notFound('product');
 
-  const masterId = product.parentId ?? product.id;
+  const masterId = aggregate.product.id;
   const changes = fieldChanges(input);
-  const statements: BatchStatement[] = [];
+  const statements: BatchStatement[] = [
+    guardStatement(db, revisionIs(tenant.companyId, masterId, aggregate.product.revision)),
+  ];
   if (Object.keys(changes).length > 0) {
-    // A variant's own updatedAt (a master's is also touched by bumpRevision).
+    // A variant's own updatedAt (a master's is also touched by bumpWithFingerprint).
     statements.push(
       db
         .update(products)
@@ -162,16 +181,11 @@ export async function updateProduct(db: Database, tenant: Caller, input: Product
       statements.push(db.insert(productCategories).values({ productId: product.id, categoryId }));
     }
   }
-  statements.push(bumpRevision(db, masterId));
-  // Partial snapshots: the product row is at hand; placements are read only when they change.
+  // Partial snapshots, both from the state the guard holds: the product row and its placements.
   const before = pickFields(product, PRODUCT_FIELDS);
   const patch: Snapshot = { ...changes } as Snapshot;
   if (categoryIds) {
-    const placed = await db
-      .select({ id: productCategories.categoryId })
-      .from(productCategories)
-      .where(eq(productCategories.productId, product.id));
-    if (placed.length > 0) before.categories = placed.map((p) => p.id).sort();
+    if (aggregate.categoryIds.length > 0) before.categories = [...aggregate.categoryIds].sort();
     patch.categories = categoryIds.length > 0 ? [...categoryIds].sort() : null;
   }
   const kind = product.parentId ? 'variant' : 'product';
@@ -179,13 +193,23 @@ export async function updateProduct(db: Database, tenant: Caller, input: Product
     ...historyStatements(db, tenant, [{ elementId: product.id, kind, before, after: withChanges(before, patch) }])
       .statements,
   );
+  const after = aggregateAfter(aggregate, product.id, (node) => Object.assign(node.product, changes), categoryIds);
+  statements.push(
+    bumpWithFingerprint(db, masterId, aggregate.product.revision, await fingerprintWith(after, paths)),
+    // The answer, read in the same transaction as the write.
+    db.select().from(products).where(eq(products.id, product.id)),
+  );
+  let written: Awaited<ReturnType<typeof runBatch>>;
   try {
-    await runBatch(db, statements);
+    written = await runBatch(db, statements);
   } catch (err) {
+    if (isWriteConflict(err)) throw err;
+    // Two writers can set the same SKU at once; the unique index decides, and the loser gets 409.
     rethrowSkuClash(err, input.sku);
   }
-  await refreshFingerprints(db, tenant.companyId, [masterId]);
-  return getProductSummary(db, tenant, product.id);
+  const [row] = written.at(-1) as ProductRow[];
+  const placements = product.parentId ? [] : (categoryIds ?? aggregate.categoryIds);
+  return productOut(row!, catalog.departmentId, [...placements].sort());
 }
 
 /** Deletes a product with its variants and everything attached to them, in one transaction. */

@@ -1,12 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { classificationClasses, classificationLinks } from '../db/schema';
+import { classificationLinks } from '../db/schema';
 import { notFound } from '../kernel/app-error';
-import { assertDepartment, findElement } from '../db/scope';
+import { findElement } from '../db/scope';
+import { retryOnConflict } from '../history/write-guard';
+import { assertMayEditClassifications } from './ai-switch';
+import { loadClassificationContext } from './classification-context';
+import { type NextClassification, resolveClasses, resolveFeatures, writeClassification } from './classification-write';
 import { ClassificationOut, ClassRef, FeatureValueInput } from './classification.schemas';
-import { createClassification, deleteClassification, getClassification, updateClassification } from './links';
-import { groupBit, type ClassificationGroup } from '../kernel/classification-groups';
+import { getClassification, planUpdate } from './links';
+import { groupBit } from '../kernel/classification-groups';
 import type { Caller } from '../kernel/caller';
 
 export const ElementClassificationQuery = z.strictObject({ elementId: z.uuid() });
@@ -41,46 +45,48 @@ export async function getElementClassification(db: Database, tenant: Caller, ele
 }
 
 /**
- * The web editor's save: creates, replaces or removes an element's classification through the
- * same domain functions the agent surface uses (createClassification / updateClassification),
- * so class, feature and value rules are checked in one place. The bitmask follows the classes.
+ * The web editor's save: creates, replaces or removes an element's classification with the
+ * same rules as the agent surface's createClassification / updateClassification (one
+ * resolveClasses / resolveFeatures / planUpdate), in two round trips: one batch of reads, one
+ * guarded write batch (docs/history.md, "Concurrency"). The bitmask follows the classes.
  */
 export async function setElementClassification(
   db: Database,
   tenant: Caller,
   input: z.infer<typeof SetElementClassificationDto>,
 ) {
-  await assertDepartment(db, tenant, input.departmentId);
-  const element = await findElement(db, tenant, input.elementId);
-  if (element.departmentId !== input.departmentId) throw notFound('element');
-  const link = await linkOf(db, tenant, element.id);
-  if (input.classes.length === 0) {
-    if (link) await deleteClassification(db, tenant, link.linkId);
-    return { elementId: element.id, classification: null };
-  }
-  const classificationGroups = input.classes.reduce((mask, c) => mask | groupBit(c.group), 0);
-  const classification = link
-    ? await updateClassification(db, tenant, {
-        linkId: link.linkId,
-        name: input.name,
-        classificationGroups,
-        classes: input.classes,
-        features: input.features,
-      })
-    : await createClassification(db, tenant, {
-        elementId: element.id,
-        name: input.name ?? (await defaultName(db, input.classes[0]!)),
-        classificationGroups,
-        classes: input.classes,
-        features: input.features,
-      });
-  return { elementId: element.id, classification };
-}
-
-async function defaultName(db: Database, first: { group: ClassificationGroup; code: string }): Promise<string> {
-  const cls = await db.query.classificationClasses.findFirst({
-    where: and(eq(classificationClasses.group, first.group), eq(classificationClasses.code, first.code)),
+  assertMayEditClassifications(tenant);
+  return retryOnConflict(async () => {
+    const ctx = await loadClassificationContext(
+      db,
+      tenant,
+      { elementId: input.elementId },
+      {
+        classCodes: input.classes.map((c) => c.code),
+        featureCodes: input.features.map((f) => f.code),
+        departmentId: input.departmentId,
+      },
+    );
+    const { element, link } = ctx;
+    if (element.departmentId !== input.departmentId) throw notFound('element');
+    if (input.classes.length === 0) {
+      if (link) await writeClassification(db, tenant, ctx, null);
+      return { elementId: element.id, classification: null };
+    }
+    const classificationGroups = input.classes.reduce((mask, c) => mask | groupBit(c.group), 0);
+    const wanted = { name: input.name, classificationGroups, classes: input.classes, features: input.features };
+    let next: NextClassification;
+    if (link) next = planUpdate(ctx, wanted);
+    else {
+      const classes = resolveClasses(ctx.refs, classificationGroups, input.classes);
+      const first = ctx.refs.classes.find((r) => r.group === classes[0]!.group && r.code === classes[0]!.code);
+      next = {
+        name: input.name ?? first?.name ?? classes[0]!.code,
+        groups: classificationGroups,
+        classes,
+        features: resolveFeatures(ctx.refs, classes, input.features),
+      };
+    }
+    return { elementId: element.id, classification: await writeClassification(db, tenant, ctx, next) };
   });
-  // An unknown class is refused by createClassification with a message naming it.
-  return cls?.name ?? first.code;
 }

@@ -47,5 +47,23 @@ export async function parseFeatureValue(
       );
     enumValues = values.map((v) => v.code);
   }
-  return { ...parseValue(featureCode, raw, featureRule(feature, enumValues)), unit: feature.unit };
+  return parseFeatureWith(group, featureCode, raw, feature, enumValues);
+}
+
+/**
+ * `parseFeatureValue` for a caller that read the feature's reference row (undefined: unknown)
+ * and its EV codes itself, in its own round trip.
+ */
+export function parseFeatureWith(
+  group: ClassificationGroup,
+  featureCode: string,
+  raw: string,
+  feature: { type: 'A' | 'N' | 'R' | 'L'; unit: string | null } | undefined,
+  enumValues: readonly string[],
+): ParsedValue & { unit: string | null } {
+  if (!feature) throw badRequest(`${featureCode}: unknown ${group} feature`);
+  return {
+    ...parseValue(featureCode, raw, featureRule(feature, feature.type === 'A' ? enumValues : [])),
+    unit: feature.unit,
+  };
 }

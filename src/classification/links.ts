@@ -1,124 +1,21 @@
-import { dbNow } from '../kernel/clock';
-import { linkKey } from './link-key';
 import { assertMayEditClassifications } from './ai-switch';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { runBatch, type BatchStatement } from '../db/client';
-import { newId } from '../kernel/ids';
 import { keysetPage } from '../kernel/pagination';
 import {
   classificationClasses,
-  classificationClassFeatures,
   classificationFeatures,
   classificationLinkClasses,
   classificationLinkFeatures,
   classificationLinks,
 } from '../db/schema';
-import { AppError, badRequest, conflict, notFound } from '../kernel/app-error';
-import { findElement } from '../db/scope';
-import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import { historyStatement } from '../history/record';
-import type { Snapshot } from '../history/snapshot';
+import { AppError, conflict, notFound } from '../kernel/app-error';
+import { retryOnConflict } from '../history/write-guard';
 import type { CreateClassificationInput, UpdateClassificationInput } from './classification.schemas';
-import { groupBit, type ClassificationGroup } from '../kernel/classification-groups';
-import { parseFeatureValue } from './feature-values';
+import type { ClassificationGroup } from '../kernel/classification-groups';
+import { type ClassificationContext, loadClassificationContext } from './classification-context';
+import { resolveClasses, resolveFeatures, type ResolvedFeature, writeClassification } from './classification-write';
 import type { Caller } from '../kernel/caller';
-
-interface ResolvedClass {
-  group: ClassificationGroup;
-  system: string;
-  code: string;
-}
-
-/** Checks classes against the reference data and the bitmask against the classes. */
-async function resolveClasses(
-  db: Database,
-  bitmask: number,
-  classes: { group: ClassificationGroup; code: string; system?: string }[],
-) {
-  const groups = classes.map((c) => c.group);
-  if (new Set(groups).size !== groups.length) throw badRequest('classes: at most one class per classification group');
-  const mask = groups.reduce((m, g) => m | groupBit(g), 0);
-  if (mask !== bitmask) {
-    throw badRequest(
-      `classificationGroups: bitmask ${bitmask} does not match the groups of the classes given (${mask})`,
-    );
-  }
-  const resolved: ResolvedClass[] = [];
-  for (const c of classes) {
-    const ref = await db.query.classificationClasses.findFirst({
-      where: and(eq(classificationClasses.group, c.group), eq(classificationClasses.code, c.code)),
-    });
-    if (!ref) throw badRequest(`classes: ${c.code} is not a known ${c.group} class`);
-    if (c.system && c.system !== ref.system)
-      throw badRequest(`classes: ${c.code} belongs to ${ref.system}, not ${c.system}`);
-    resolved.push({ group: c.group, system: ref.system, code: ref.code });
-  }
-  return resolved;
-}
-
-/** Parses feature values; each code must be a feature of the link's class in its group. */
-async function resolveFeatures(
-  db: Database,
-  classes: ResolvedClass[],
-  features: { group?: ClassificationGroup; code: string; value: string }[],
-) {
-  const allowed = await db
-    .select({
-      group: classificationClassFeatures.group,
-      featureCode: classificationClassFeatures.featureCode,
-      classCode: classificationClassFeatures.classCode,
-    })
-    .from(classificationClassFeatures)
-    .where(
-      inArray(
-        classificationClassFeatures.classCode,
-        classes.map((c) => c.code),
-      ),
-    );
-  const valid = allowed.filter((a) => classes.some((c) => c.group === a.group && c.code === a.classCode));
-  const seen = new Set<string>();
-  const out: { group: ClassificationGroup; code: string; value: string; unit: string | null }[] = [];
-  for (const f of features) {
-    const owners = valid.filter((a) => a.featureCode === f.code && (!f.group || a.group === f.group));
-    if (owners.length === 0)
-      throw badRequest(`features: ${f.code} is not a feature of the classes of this classification`);
-    if (owners.length > 1 && !f.group) throw badRequest(`features: ${f.code} is ambiguous; name its group`);
-    const group = owners[0]!.group;
-    if (seen.has(`${group}:${f.code}`)) throw badRequest(`features: ${f.code} is given twice`);
-    seen.add(`${group}:${f.code}`);
-    const parsed = await parseFeatureValue(db, group, f.code, f.value);
-    out.push({ group, code: f.code, value: parsed.value, unit: parsed.unit });
-  }
-  return out;
-}
-
-/** The classification paths of an element's snapshot (docs/history.md). */
-function classificationSnapshot(
-  name: string,
-  groups: number,
-  classes: { group: string; code: string }[],
-  features: { group: string; code: string; value: string }[],
-): Snapshot {
-  const snapshot: Snapshot = { 'classification.name': name, 'classification.groups': groups };
-  for (const c of classes) snapshot[`classification.class.${c.group}`] = c.code;
-  for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
-  return snapshot;
-}
-
-function writeLinkParts(
-  db: Database,
-  linkId: string,
-  classes: ResolvedClass[],
-  features: Awaited<ReturnType<typeof resolveFeatures>>,
-): BatchStatement[] {
-  return [
-    db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, linkKey(linkId))),
-    db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, linkKey(linkId))),
-    ...classes.map((c) => db.insert(classificationLinkClasses).values({ linkId: linkKey(linkId), ...c })),
-    ...features.map((f) => db.insert(classificationLinkFeatures).values({ linkId: linkKey(linkId), ...f })),
-  ];
-}
 
 async function findLink(db: Database, tenant: Caller, linkId: string) {
   const link = await db.query.classificationLinks.findFirst({
@@ -201,116 +98,83 @@ export async function listClassifications(
   );
 }
 
-export async function createClassification(db: Database, tenant: Caller, input: CreateClassificationInput) {
-  assertMayEditClassifications(tenant);
-  const element = await findElement(db, tenant, input.elementId);
-  const existing = await db.query.classificationLinks.findFirst({
-    where: eq(classificationLinks.elementId, element.id),
-  });
-  if (existing) throw conflict(`element is already classified (linkId ${existing.linkId}); update that classification`);
-  const classes = await resolveClasses(db, input.classificationGroups, input.classes);
-  const features = await resolveFeatures(db, classes, input.features ?? []);
-  const linkId = newId();
-  const statements: BatchStatement[] = [
-    db.insert(classificationLinks).values({
-      linkId,
-      companyId: tenant.companyId,
-      elementId: element.id,
-      name: input.name,
-      classificationGroups: input.classificationGroups,
-    }),
-    ...writeLinkParts(db, linkId, classes, features),
-    ...historyStatement(db, tenant, {
-      elementId: element.id,
-      kind: element.kind,
-      before: {},
-      after: classificationSnapshot(input.name, input.classificationGroups, classes, features),
-    }),
-  ];
-  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
-  try {
-    await runBatch(db, statements);
-  } catch (err) {
-    if (
-      String(err).includes('classification_links.element_id') ||
-      String((err as Error).cause).includes('classification_links.element_id')
-    ) {
-      throw conflict('element is already classified');
-    }
-    throw err;
-  }
-  if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
-  return getClassification(db, tenant, linkId);
+/** The codes a create or update names, for its one read (classification-context.ts). */
+function wantedCodes(input: { classes?: { code: string }[]; features?: { code: string }[] }) {
+  return {
+    classCodes: (input.classes ?? []).map((c) => c.code),
+    featureCodes: (input.features ?? []).map((f) => f.code),
+  };
 }
 
+/**
+ * Classifies an element. Two round trips, one transaction (docs/history.md, "Concurrency"):
+ * one batch of reads, one guarded batch with the link, its version and the master's
+ * fingerprint; a write that lost a race reads and plans again.
+ */
+export async function createClassification(db: Database, tenant: Caller, input: CreateClassificationInput) {
+  assertMayEditClassifications(tenant);
+  return retryOnConflict(async () => {
+    const ctx = await loadClassificationContext(db, tenant, { elementId: input.elementId }, wantedCodes(input));
+    if (ctx.link)
+      throw conflict(`element is already classified (linkId ${ctx.link.linkId}); update that classification`);
+    const classes = resolveClasses(ctx.refs, input.classificationGroups, input.classes);
+    const features = resolveFeatures(ctx.refs, classes, input.features ?? []);
+    return (await writeClassification(db, tenant, ctx, {
+      name: input.name,
+      groups: input.classificationGroups,
+      classes,
+      features,
+    }))!;
+  });
+}
+
+/** Changes a classification (left-out parts stay; features that no longer fit new classes are dropped). */
 export async function updateClassification(db: Database, tenant: Caller, input: UpdateClassificationInput) {
   assertMayEditClassifications(tenant);
-  const link = await findLink(db, tenant, input.linkId);
-  const element = await findElement(db, tenant, link.elementId);
-  const current = await getClassification(db, tenant, link.linkId);
+  return retryOnConflict(async () => {
+    const ctx = await loadClassificationContext(db, tenant, { linkId: input.linkId }, wantedCodes(input));
+    return (await writeClassification(db, tenant, ctx, planUpdate(ctx, input)))!;
+  });
+}
+
+/** The classification an update leaves (shared with the web editor's save). */
+export function planUpdate(ctx: ClassificationContext, input: Omit<UpdateClassificationInput, 'linkId'>) {
+  const link = ctx.link!;
   const bitmask = input.classificationGroups ?? link.classificationGroups;
-  const classes = await resolveClasses(
-    db,
+  const classes = resolveClasses(
+    ctx.refs,
     bitmask,
-    input.classes ?? current.classes.map(({ group, code }) => ({ group: group as ClassificationGroup, code })),
+    input.classes ?? ctx.current.classes.map(({ group, code }) => ({ group: group as ClassificationGroup, code })),
   );
-  let features: Awaited<ReturnType<typeof resolveFeatures>>;
+  let features: ResolvedFeature[];
   if (input.features) {
-    features = await resolveFeatures(db, classes, input.features);
+    features = resolveFeatures(ctx.refs, classes, input.features);
   } else {
     // Keep the values that still belong to the (possibly new) classes.
-    const kept = [];
-    for (const f of current.features) {
+    features = [];
+    for (const f of ctx.current.features) {
       try {
-        kept.push(
-          ...(await resolveFeatures(db, classes, [
+        features.push(
+          ...resolveFeatures(ctx.refs, classes, [
             { group: f.group as ClassificationGroup, code: f.code, value: f.value },
-          ])),
+          ]),
         );
       } catch (err) {
         // The feature no longer belongs to the classes: dropped with the class change. Anything
-        // else (D1 failing, a bug) is not a validation outcome and must surface.
+        // else (a bug) is not a validation outcome and must surface.
         if (!(err instanceof AppError) || err.code !== 'bad_request') throw err;
       }
     }
-    features = kept;
   }
-  const statements: BatchStatement[] = [
-    db
-      .update(classificationLinks)
-      .set({ name: input.name ?? link.name, classificationGroups: bitmask, updatedAt: dbNow })
-      .where(eq(classificationLinks.linkId, link.linkId)),
-    ...writeLinkParts(db, link.linkId, classes, features),
-    ...historyStatement(db, tenant, {
-      elementId: element.id,
-      kind: element.kind,
-      before: classificationSnapshot(link.name, link.classificationGroups, current.classes, current.features),
-      after: classificationSnapshot(input.name ?? link.name, bitmask, classes, features),
-    }),
-  ];
-  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
-  await runBatch(db, statements);
-  if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
-  return getClassification(db, tenant, link.linkId);
+  return { name: input.name ?? link.name, groups: bitmask, classes, features };
 }
 
 /** Removes an element's classification (classes and feature values go with the link). */
 export async function deleteClassification(db: Database, tenant: Caller, linkId: string) {
   assertMayEditClassifications(tenant);
-  const link = await findLink(db, tenant, linkId);
-  const element = await findElement(db, tenant, link.elementId);
-  const current = await getClassification(db, tenant, link.linkId);
-  const statements: BatchStatement[] = [
-    db.delete(classificationLinks).where(eq(classificationLinks.linkId, link.linkId)),
-    ...historyStatement(db, tenant, {
-      elementId: element.id,
-      kind: element.kind,
-      before: classificationSnapshot(link.name, link.classificationGroups, current.classes, current.features),
-      after: {},
-    }),
-  ];
-  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
-  await runBatch(db, statements);
-  if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
-  return { linkId: link.linkId, deleted: true as const };
+  return retryOnConflict(async () => {
+    const ctx = await loadClassificationContext(db, tenant, { linkId }, { classCodes: [], featureCodes: [] });
+    await writeClassification(db, tenant, ctx, null);
+    return { linkId: ctx.link!.linkId, deleted: true as const };
+  });
 }

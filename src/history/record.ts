@@ -1,3 +1,5 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { dbNow } from '../kernel/clock';
 import type { BatchStatement, Database } from '../db/client';
 import { jsonInsert } from '../db/json-rows';
 import { newId } from '../kernel/ids';
@@ -91,4 +93,27 @@ export function historyStatements(
 /** `historyStatements` for one element. */
 export function historyStatement(db: Database, actor: Caller, entry: HistoryEntry): BatchStatement[] {
   return historyStatements(db, actor, [entry]).statements;
+}
+
+/**
+ * The version of a single-path write whose `before` is read by SQL inside the write's own batch
+ * (put it before the write): `currentSql` is the value at `path` as stored, `after` what the
+ * write stores. Nothing is recorded when they are equal or `exists` (the element) is false.
+ * SetValue uses it when racing writers keep moving the state it planned from (docs/history.md,
+ * "Concurrency"): the before is then exact by construction instead of by a guard.
+ */
+export function pathVersionStatement(
+  db: Database,
+  actor: Caller,
+  entry: { elementId: string; kind: HistoryKind; path: string; currentSql: SQL; after: Json; exists: SQL },
+): BatchStatement {
+  if (!actor.userId || !actor.surface) throw new Error('history: a write needs an actor with userId and surface');
+  // Read from its JSON text, an integer stays an integer (a bound JS number may arrive as REAL).
+  const after = sql`json_extract(${JSON.stringify(entry.after ?? null)}, '$')`;
+  return db.insert(historyVersions).select(
+    sql`SELECT ${newId()}, ${actor.companyId}, ${entry.elementId}, ${entry.kind}, 'update', ${actor.userId},
+      ${actor.surface}, ${actor.clientName ?? null}, ${actor.jobId ?? null},
+      json_array(json_array(${entry.path}, cur, ${after})), ${dbNow}
+      FROM (SELECT ${entry.currentSql} AS cur) WHERE cur IS NOT ${after} AND ${entry.exists}`,
+  );
 }

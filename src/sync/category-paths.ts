@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { productCategories, products } from '../db/schema';
+import { categories, productCategories, products } from '../db/schema';
 
 /**
  * Category names root..leaf for the categories products are placed in: what a sync record
@@ -32,6 +32,34 @@ export class CategoryPaths {
       SELECT c.id AS id, c.parent_id AS parentId, c.name AS name
       FROM categories c WHERE c.id IN (SELECT id FROM up) AND +c.company_id = ${this.companyId}`);
     for (const row of rows) this.nodes.set(row.id, { parentId: row.parentId, name: row.name });
+  }
+
+  /**
+   * `load`'s read as a statement for a caller's own batch: the categories whose ids `seed`
+   * (an SQL SELECT of one column) yields, with their ancestors. Hand its rows to `accept`.
+   */
+  static statement(db: Database, companyId: string, seed: SQL) {
+    return db
+      .select({ id: categories.id, parentId: categories.parentId, name: categories.name })
+      .from(categories)
+      .where(
+        and(
+          sql`${categories.id} IN (
+            WITH RECURSIVE up(id) AS (
+              ${seed}
+              UNION
+              SELECT c.parent_id FROM categories c JOIN up ON c.id = up.id
+              WHERE c.parent_id IS NOT NULL AND +c.company_id = ${companyId}
+            ) SELECT id FROM up)`,
+          sql`+${categories.companyId} = ${companyId}`,
+        ),
+      );
+  }
+
+  /** Takes the rows of `statement`. */
+  accept(rows: { id: string; parentId: string | null; name: string }[]): this {
+    for (const row of rows) this.nodes.set(row.id, { parentId: row.parentId, name: row.name });
+    return this;
   }
 
   path(id: string): string[] | undefined {

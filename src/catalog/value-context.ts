@@ -1,0 +1,151 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import {
+  attributes,
+  attributeValues,
+  classificationClassFeatures,
+  classificationFeatures,
+  classificationFeatureValues,
+  classificationLinkClasses,
+  classificationLinkFeatures,
+  classificationLinks,
+} from '../db/schema';
+import type { ClassificationGroup } from '../kernel/classification-groups';
+import type { CategoryPaths } from '../sync/category-paths';
+import { builtInField } from './fields';
+import type { ProductAggregate } from './product-aggregate';
+import {
+  checkDepartment,
+  departmentStatement,
+  elementFrom,
+  elementStatements,
+  type LoadedElement,
+  masterFrom,
+  masterSetOf,
+  masterStatements,
+} from './write-context';
+import type { Caller } from '../kernel/caller';
+
+type AttributeRow = typeof attributes.$inferSelect;
+type FeatureRow = typeof classificationFeatures.$inferSelect;
+
+/** What a SetValue field name of an element is: a built-in field, an attribute or a feature of its classes. */
+export type FieldTarget =
+  | { kind: 'builtIn' }
+  | { kind: 'attribute'; attribute: AttributeRow }
+  | {
+      kind: 'feature';
+      /** `classification_links.id` of the element's link. */
+      linkId: number;
+      group: ClassificationGroup;
+      feature: FeatureRow | undefined;
+      enumValues: string[];
+    }
+  | { kind: 'none' };
+
+/** Everything SetValue plans from, read in one round trip. */
+export interface ValueContext {
+  element: LoadedElement;
+  target: FieldTarget;
+  /** The stored value at the target's path now (null: none). */
+  current: string | number | null;
+  /** The master's aggregate, for a product or variant. */
+  aggregate: ProductAggregate | undefined;
+  paths: CategoryPaths;
+}
+
+/**
+ * Reads, in ONE `db.batch`, the department, the element, what `field` names (attribute, or the
+ * feature of one of the element's classes with its reference row and EV codes), the value
+ * stored at that path now, and the master's aggregate with its category paths. The batch is
+ * one transaction, so all of it is one consistent state: the state the guarded write checks.
+ */
+export async function loadValueContext(
+  db: Database,
+  tenant: Caller,
+  input: { departmentId: string; elementId: string; field: string },
+): Promise<ValueContext> {
+  const { elementId, field } = input;
+  const results = await db.batch([
+    departmentStatement(db, tenant, input.departmentId),
+    ...elementStatements(db, tenant, elementId),
+    db
+      .select()
+      .from(attributes)
+      .where(and(eq(attributes.companyId, tenant.companyId), eq(attributes.code, field)))
+      .limit(1),
+    db
+      .select({ linkId: classificationLinks.id, group: classificationLinkClasses.group })
+      .from(classificationLinks)
+      .innerJoin(classificationLinkClasses, eq(classificationLinkClasses.linkId, classificationLinks.id))
+      .innerJoin(
+        classificationClassFeatures,
+        and(
+          eq(classificationClassFeatures.group, classificationLinkClasses.group),
+          eq(classificationClassFeatures.classCode, classificationLinkClasses.code),
+        ),
+      )
+      .where(
+        and(
+          eq(classificationLinks.elementId, elementId),
+          eq(classificationLinks.companyId, tenant.companyId),
+          eq(classificationClassFeatures.featureCode, field),
+        ),
+      )
+      .limit(1),
+    db.select().from(classificationFeatures).where(eq(classificationFeatures.code, field)),
+    db
+      .select({ group: classificationFeatureValues.group, code: classificationFeatureValues.code })
+      .from(classificationFeatureValues)
+      .where(eq(classificationFeatureValues.featureCode, field)),
+    db
+      .select({ value: attributeValues.value })
+      .from(attributeValues)
+      .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
+      .where(
+        and(
+          eq(attributeValues.elementId, elementId),
+          eq(attributes.companyId, tenant.companyId),
+          eq(attributes.code, field),
+        ),
+      ),
+    db
+      .select({ group: classificationLinkFeatures.group, value: classificationLinkFeatures.value })
+      .from(classificationLinkFeatures)
+      .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkFeatures.linkId))
+      .where(
+        and(
+          eq(classificationLinks.elementId, elementId),
+          eq(classificationLinks.companyId, tenant.companyId),
+          eq(classificationLinkFeatures.code, field),
+        ),
+      ),
+    ...masterStatements(db, tenant.companyId, masterSetOf(tenant.companyId, elementId)),
+  ]);
+  const [department, product, category, catalog, attribute, owner, featureRefs, featureValues, value, feature] =
+    results;
+  checkDepartment(department);
+  const element = elementFrom([product, category, catalog]);
+  const { aggregate, paths } = masterFrom(db, tenant.companyId, results.slice(10) as never);
+
+  let target: FieldTarget = { kind: 'none' };
+  let current: string | number | null = null;
+  if (builtInField(element.kind, field)) {
+    target = { kind: 'builtIn' };
+    current = (element.row[builtInField(element.kind, field)!.column] ?? null) as string | number | null;
+  } else if (attribute[0]) {
+    target = { kind: 'attribute', attribute: attribute[0] };
+    current = value[0]?.value ?? null;
+  } else if (owner[0]) {
+    const group = owner[0].group;
+    target = {
+      kind: 'feature',
+      linkId: owner[0].linkId,
+      group,
+      feature: featureRefs.find((f) => f.group === group),
+      enumValues: featureValues.filter((v) => v.group === group).map((v) => v.code),
+    };
+    current = feature.find((f) => f.group === group)?.value ?? null;
+  }
+  return { element, target, current, aggregate, paths };
+}

@@ -1,0 +1,195 @@
+import { eq, sql } from 'drizzle-orm';
+import { dbNow } from '../kernel/clock';
+import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { newId } from '../kernel/ids';
+import { classificationLinkClasses, classificationLinkFeatures, classificationLinks } from '../db/schema';
+import { badRequest, conflict } from '../kernel/app-error';
+import { historyStatement } from '../history/record';
+import type { Snapshot } from '../history/snapshot';
+import { guardStatement, isWriteConflict } from '../history/write-guard';
+import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../sync/fingerprint-after';
+import { type ClassificationContext, type ClassificationRefs, stateSql } from './classification-context';
+import { parseFeatureWith } from './feature-values';
+import { type ClassificationGroup, groupBit } from '../kernel/classification-groups';
+import { linkKey } from './link-key';
+import { compareBinary } from '../kernel/compare-binary';
+import type { Caller } from '../kernel/caller';
+
+export interface ResolvedClass {
+  group: ClassificationGroup;
+  system: string;
+  code: string;
+}
+
+export interface ResolvedFeature {
+  group: ClassificationGroup;
+  code: string;
+  value: string;
+  unit: string | null;
+}
+
+/** Checks classes against the reference data and the bitmask against the classes. */
+export function resolveClasses(
+  refs: ClassificationRefs,
+  bitmask: number,
+  classes: { group: ClassificationGroup; code: string; system?: string }[],
+): ResolvedClass[] {
+  const groups = classes.map((c) => c.group);
+  if (new Set(groups).size !== groups.length) throw badRequest('classes: at most one class per classification group');
+  const mask = groups.reduce((m, g) => m | groupBit(g), 0);
+  if (mask !== bitmask) {
+    throw badRequest(
+      `classificationGroups: bitmask ${bitmask} does not match the groups of the classes given (${mask})`,
+    );
+  }
+  return classes.map((c) => {
+    const ref = refs.classes.find((r) => r.group === c.group && r.code === c.code);
+    if (!ref) throw badRequest(`classes: ${c.code} is not a known ${c.group} class`);
+    if (c.system && c.system !== ref.system)
+      throw badRequest(`classes: ${c.code} belongs to ${ref.system}, not ${c.system}`);
+    return { group: c.group, system: ref.system, code: ref.code };
+  });
+}
+
+/** Parses feature values; each code must be a feature of the link's class in its group. */
+export function resolveFeatures(
+  refs: ClassificationRefs,
+  classes: ResolvedClass[],
+  features: { group?: ClassificationGroup; code: string; value: string }[],
+): ResolvedFeature[] {
+  const valid = refs.classFeatures.filter((a) => classes.some((c) => c.group === a.group && c.code === a.classCode));
+  const seen = new Set<string>();
+  return features.map((f) => {
+    const owners = valid.filter((a) => a.featureCode === f.code && (!f.group || a.group === f.group));
+    if (owners.length === 0)
+      throw badRequest(`features: ${f.code} is not a feature of the classes of this classification`);
+    if (owners.length > 1 && !f.group) throw badRequest(`features: ${f.code} is ambiguous; name its group`);
+    const group = owners[0]!.group as ClassificationGroup;
+    if (seen.has(`${group}:${f.code}`)) throw badRequest(`features: ${f.code} is given twice`);
+    seen.add(`${group}:${f.code}`);
+    const ref = refs.features.find((r) => r.group === group && r.code === f.code);
+    const enumValues = refs.enumValues.filter((v) => v.group === group && v.featureCode === f.code).map((v) => v.code);
+    const parsed = parseFeatureWith(group, f.code, f.value, ref, enumValues);
+    return { group, code: f.code, value: parsed.value, unit: parsed.unit };
+  });
+}
+
+/** The classification paths of an element's snapshot (docs/history.md). */
+function classificationSnapshot(
+  name: string,
+  groups: number,
+  classes: { group: string; code: string }[],
+  features: { group: string; code: string; value: string }[],
+): Snapshot {
+  const snapshot: Snapshot = { 'classification.name': name, 'classification.groups': groups };
+  for (const c of classes) snapshot[`classification.class.${c.group}`] = c.code;
+  for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
+  return snapshot;
+}
+
+/** What an element's classification becomes; null removes it. */
+export interface NextClassification {
+  name: string;
+  groups: number;
+  classes: ResolvedClass[];
+  features: ResolvedFeature[];
+}
+
+/**
+ * Writes an element's classification as planned from `ctx` in ONE guarded batch: the link, its
+ * classes and feature values, the version (before: the classification the guard holds), and for
+ * a product the master's revision and fingerprint. Answers what getClassification would read
+ * after it, built from the plan and the reference rows already read (no further round trip).
+ */
+export async function writeClassification(
+  db: Database,
+  actor: Caller,
+  ctx: ClassificationContext,
+  next: NextClassification | null,
+) {
+  const { element, link, aggregate } = ctx;
+  const linkId = link?.linkId ?? newId();
+  const statements: BatchStatement[] = [
+    guardStatement(
+      db,
+      element.masterId && aggregate
+        ? revisionIs(actor.companyId, element.masterId, aggregate.product.revision)
+        : sql`EXISTS (SELECT 1 FROM categories WHERE id = ${element.id} UNION ALL SELECT 1 FROM catalogs WHERE id = ${element.id})
+            AND ${stateSql(actor.companyId, element.id)} IS ${ctx.state}`,
+    ),
+  ];
+  if (next === null) {
+    statements.push(db.delete(classificationLinks).where(eq(classificationLinks.linkId, linkId)));
+  } else {
+    statements.push(
+      link
+        ? db
+            .update(classificationLinks)
+            .set({ name: next.name, classificationGroups: next.groups, updatedAt: dbNow })
+            .where(eq(classificationLinks.linkId, linkId))
+        : db.insert(classificationLinks).values({
+            linkId,
+            companyId: actor.companyId,
+            elementId: element.id,
+            name: next.name,
+            classificationGroups: next.groups,
+          }),
+      db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, linkKey(linkId))),
+      db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, linkKey(linkId))),
+      ...next.classes.map((c) => db.insert(classificationLinkClasses).values({ linkId: linkKey(linkId), ...c })),
+      ...next.features.map((f) => db.insert(classificationLinkFeatures).values({ linkId: linkKey(linkId), ...f })),
+    );
+  }
+  const snapshot = (c: NextClassification | null) =>
+    c ? classificationSnapshot(c.name, c.groups, c.classes, c.features) : {};
+  statements.push(
+    ...historyStatement(db, actor, {
+      elementId: element.id,
+      kind: element.kind,
+      before: link
+        ? classificationSnapshot(link.name, link.classificationGroups, ctx.current.classes, ctx.current.features)
+        : {},
+      after: snapshot(next),
+    }),
+  );
+  if (element.masterId && aggregate) {
+    const after = aggregateAfter(aggregate, element.id, (node) => {
+      node.classification = next && {
+        linkId,
+        name: next.name,
+        classificationGroups: next.groups,
+        classes: next.classes.map(({ group, system, code }) => ({ group, system, code })),
+        features: next.features.map(({ group, code, value, unit }) => ({ group, code, value, unit })),
+      };
+    });
+    const fingerprint = await fingerprintWith(after, ctx.paths);
+    statements.push(bumpWithFingerprint(db, element.masterId, aggregate.product.revision, fingerprint));
+  }
+  try {
+    await runBatch(db, statements);
+  } catch (err) {
+    if (isWriteConflict(err)) throw err;
+    if (`${String(err)} ${String((err as Error).cause)}`.includes('classification_links.element_id'))
+      throw conflict('element is already classified');
+    throw err;
+  }
+  return next && classificationOut(ctx.refs, linkId, element.id, next);
+}
+
+/** A classification as getClassification answers it, with names from the reference rows. */
+function classificationOut(refs: ClassificationRefs, linkId: string, elementId: string, next: NextClassification) {
+  const className = (c: ResolvedClass) => refs.classes.find((r) => r.group === c.group && r.code === c.code)!.name;
+  const featureName = (f: ResolvedFeature) => refs.features.find((r) => r.group === f.group && r.code === f.code)!.name;
+  return {
+    linkId,
+    name: next.name,
+    elementId,
+    classificationGroups: next.groups,
+    classes: next.classes
+      .map((c) => ({ group: c.group, system: c.system, code: c.code, name: className(c) }))
+      .sort((a, b) => compareBinary(a.group, b.group)),
+    features: next.features
+      .map((f) => ({ group: f.group, code: f.code, name: featureName(f), value: f.value, unit: f.unit }))
+      .sort((a, b) => compareBinary(a.group, b.group) || compareBinary(a.code, b.code)),
+  };
+}
