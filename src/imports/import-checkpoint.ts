@@ -6,7 +6,7 @@ import type { WarningTally } from '../exports/export-warnings';
 import { CSV_START, type CsvResumePoint } from './csv-reader';
 import { XML_START, type XmlResumePoint } from './bmecat-reader';
 import type { ImportFormat } from './detect-format';
-import type { TextEncodingName } from './text-chunks';
+import type { TextEncodingName } from './text-encodings';
 
 export interface ImportCounts {
   created: number;
