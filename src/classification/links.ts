@@ -1,7 +1,7 @@
 import { dbNow } from '../db/clock';
 import { linkKey } from './link-key';
 import { assertMayEditClassifications } from './ai-switch';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { runBatch, type BatchStatement } from '../db/client';
 import { newId } from '../db/ids';
@@ -136,10 +136,11 @@ export async function getClassification(db: Database, tenant: Tenant, linkId: st
       group: classificationLinkClasses.group,
       system: classificationLinkClasses.system,
       code: classificationLinkClasses.code,
-      name: classificationClasses.name,
+      // A class kept unverified by an import is not in the reference data: its code stands for its name.
+      name: sql<string>`coalesce(${classificationClasses.name}, ${classificationLinkClasses.code})`,
     })
     .from(classificationLinkClasses)
-    .innerJoin(
+    .leftJoin(
       classificationClasses,
       and(
         eq(classificationClasses.group, classificationLinkClasses.group),
@@ -152,12 +153,12 @@ export async function getClassification(db: Database, tenant: Tenant, linkId: st
     .select({
       group: classificationLinkFeatures.group,
       code: classificationLinkFeatures.code,
-      name: classificationFeatures.name,
+      name: sql<string>`coalesce(${classificationFeatures.name}, ${classificationLinkFeatures.code})`,
       value: classificationLinkFeatures.value,
       unit: classificationLinkFeatures.unit,
     })
     .from(classificationLinkFeatures)
-    .innerJoin(
+    .leftJoin(
       classificationFeatures,
       and(
         eq(classificationFeatures.group, classificationLinkFeatures.group),

@@ -1,5 +1,5 @@
 import { readXmlRecords, type XmlResumePoint } from './bmecat-reader';
-import { groupOf, mapEntryOf, productOf, type FileGroup } from './bmecat-records';
+import { groupOf, mapEntryOf, productOf, type FileGroup, type FileWarning, type ProductAction } from './bmecat-records';
 import { readCsvRecords, type CsvResumePoint } from './csv-reader';
 import { csvProductOf } from './csv-records';
 import type { PendingProduct } from './import-batches';
@@ -18,6 +18,12 @@ export type Item =
       problem: string | null;
       skipped: string[];
       categoryPaths?: string[][];
+      /** BMEcat: the record's element path and line, what it asks for, and what the reader met (bmecat-records.ts). */
+      path?: string;
+      line?: number;
+      action?: ProductAction;
+      warnings?: FileWarning[];
+      origins?: Map<string, { line: number; path: string }>;
     }
   | { kind: 'group'; seq: number; after: ImportCheckpoint['at']; group: FileGroup | null }
   | {
@@ -39,7 +45,7 @@ const UNREAD = { sku: null, record: null, problem: null, skipped: [], categoryPa
  * validation pass) checks and counts products without turning them into upsert records.
  */
 export async function* items(
-  run: Pick<SliceRun, 'files' | 'key' | 'cp'>,
+  run: Pick<SliceRun, 'files' | 'key' | 'cp'> & { scope?: { strict: boolean } },
   at: ImportCheckpoint['at'],
   readProducts = true,
 ): AsyncGenerator<Item> {
@@ -67,7 +73,9 @@ export async function* items(
         seq: r.ordinal,
         location,
         after: r.after,
-        ...(readProducts ? productOf(r.node) : UNREAD),
+        path: r.path,
+        line: r.node.line,
+        ...(readProducts ? productOf(r.node, r.path, { strict: run.scope?.strict }) : UNREAD),
       };
     else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
   }

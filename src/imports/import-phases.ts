@@ -12,7 +12,7 @@ import {
 import { CategoryMatcher, stageGroups } from './import-categories';
 import { saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
 import { items } from './import-items';
-import type { Rejection } from './import-report';
+import { reasonLabel, type Rejection } from './import-report';
 import { placementsOf, stagePlacements } from './import-staging';
 
 export type PhaseOutcome = 'next' | 'continued' | 'stopped';
@@ -141,6 +141,9 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       let saved: ImportCheckpoint | null = null;
       await flushProducts(run.scope, products, next.counts, {
         rejections,
+        tally: (w) => {
+          if (w.code !== 'feature_system_skipped') warnings.add(reasonLabel(w.code), w.sku ?? w.location);
+        },
         commit: () => {
           const c = commit(final);
           saved = c.saved;
@@ -188,6 +191,20 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
           location: item.location,
           record: item.record,
           categoryPaths: item.categoryPaths,
+          path: item.path,
+          line: item.line,
+          action: item.action,
+          warnings: [
+            ...(item.warnings ?? []),
+            // Feature blocks of a system not read: a warning row at the record (the tally above names the system).
+            ...item.skipped.map((message) => ({
+              code: 'feature_system_skipped',
+              message,
+              line: item.line ?? 0,
+              path: '',
+            })),
+          ],
+          origins: item.origins,
         });
       else
         rejections.push({
@@ -195,6 +212,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
           sku: item.sku,
           location: item.location,
           reason: item.problem ?? 'unreadable',
+          code: 'sku_missing',
         });
     } else if (item.entry) {
       placements.push({ seq: item.seq, location: item.location, ...item.entry });
@@ -204,6 +222,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
         sku: null,
         location: item.location,
         reason: 'PROD_ID or CATALOG_GROUP_ID is missing',
+        code: 'map_entry_incomplete',
       });
     }
     pendingAt = item.after;

@@ -24,8 +24,8 @@ export interface ResolvedNode {
   }[];
   classification?: {
     groups: number;
-    classes: { group: ClassificationGroup; system: string; code: string }[];
-    features: { group: ClassificationGroup; code: string; value: string; unit: string | null }[];
+    classes: { group: ClassificationGroup; system: string; code: string; unverified?: boolean }[];
+    features: { group: ClassificationGroup; code: string; value: string; unit: string | null; unverified?: boolean }[];
   } | null;
   media?: { fileName: string; contentType: string; purpose: string; description: string | null }[];
 }
@@ -71,11 +71,30 @@ export function classesNeeded(record: UpsertRecord): { group: ClassificationGrou
   });
 }
 
+/**
+ * A tolerant resolve (imports without `strict`): instead of throwing, a field problem is
+ * reported here and the documented rule applied (docs/import.md, "Field problems").
+ */
+export type WarnFn = (field: string, code: WarningCode, message: string) => void;
+
+/** Kinds of field problems a tolerant resolve reports (the import report groups by them). */
+export type WarningCode =
+  | 'field_invalid'
+  | 'field_truncated'
+  | 'attribute_unknown'
+  | 'attribute_invalid'
+  | 'class_unverified'
+  | 'class_extra'
+  | 'feature_unverified'
+  | 'feature_value_text'
+  | 'feature_dropped';
+
 function resolveClassification(
   cache: ReferenceCache,
   classification: NonNullable<UpsertRecord['classification']>,
+  warn?: WarnFn,
 ): NonNullable<ResolvedNode['classification']> {
-  const classes: { group: ClassificationGroup; system: string; code: string }[] = [];
+  const classes: NonNullable<ResolvedNode['classification']>['classes'] = [];
   for (const c of classification.classes) {
     const group = (c.group as ClassificationGroup | null | undefined) ?? groupOfSystem(c.system);
     if (!group)
@@ -83,44 +102,94 @@ function resolveClassification(
         'classification.classes',
         `"${c.system ?? ''}" is not a classification system of this service (${CLASSIFICATION_GROUPS.join(', ')})`,
       );
+    if (classes.some((k) => k.group === group)) {
+      if (!warn) throw new ItemError('classification.classes', 'at most one class per classification group');
+      warn(
+        'classification.classes',
+        'class_extra',
+        `a second ${group} class ${c.code} is left out (one class per system)`,
+      );
+      continue;
+    }
     const ref = cache.classOf(group, c.code);
-    if (!ref) throw new ItemError('classification.classes', `${c.code} is not a known ${group} class`);
-    if (classes.some((k) => k.group === group))
-      throw new ItemError('classification.classes', 'at most one class per classification group');
+    if (!ref) {
+      if (!warn) throw new ItemError('classification.classes', `${c.code} is not a known ${group} class`);
+      warn(
+        'classification.classes',
+        'class_unverified',
+        `${c.system ?? group} class ${c.code} is not in the loaded reference data: kept verbatim as unverified, its features as text`,
+      );
+      classes.push({ group, system: c.system || group, code: c.code, unverified: true });
+      continue;
+    }
     classes.push({ group, system: ref.system, code: c.code });
   }
   const features: NonNullable<ResolvedNode['classification']>['features'] = [];
   for (const f of classification.features) {
+    const field = `classification.features.${f.code}`;
     const owners = classes.filter(
       (c) => (!f.group || f.group === c.group) && cache.featuresOfClass(c.group, c.code).has(f.code),
     );
-    if (owners.length === 0)
+    // Tolerant: a feature of an unverified class, or one its class does not list, is kept as the file's text.
+    const keptAs = warn && owners.length === 0 ? classes.find((c) => !f.group || f.group === c.group) : undefined;
+    if (warn && owners.length === 0 && keptAs) {
+      if (features.some((k) => k.group === keptAs.group && k.code === f.code)) {
+        warn(field, 'feature_dropped', `${f.code} is given twice; the first value is kept`);
+        continue;
+      }
+      if (!keptAs.unverified)
+        warn(
+          field,
+          'feature_unverified',
+          `${f.code} is not a feature of ${keptAs.code} in the reference data: kept verbatim as unverified`,
+        );
+      features.push({ group: keptAs.group, code: f.code, value: f.value, unit: null, unverified: true });
+      continue;
+    }
+    if (owners.length === 0) {
+      if (warn) {
+        warn(field, 'feature_dropped', `${f.code} has no class of its system in the file: left out`);
+        continue;
+      }
       throw new ItemError(
         'classification.features',
         `${f.code} is not a feature of the classes of this classification`,
       );
+    }
     if (owners.length > 1) throw new ItemError('classification.features', `${f.code} is ambiguous; name its group`);
     const group = owners[0]!.group;
-    if (features.some((k) => k.group === group && k.code === f.code))
-      throw new ItemError('classification.features', `${f.code} is given twice`);
+    if (features.some((k) => k.group === group && k.code === f.code)) {
+      if (!warn) throw new ItemError('classification.features', `${f.code} is given twice`);
+      warn(field, 'feature_dropped', `${f.code} is given twice; the first value is kept`);
+      continue;
+    }
     const feature = cache.feature(group, f.code);
     if (!feature) throw new ItemError('classification.features', `${f.code}: unknown ${group} feature`);
-    const parsed = parse(
-      `classification.features.${f.code}`,
-      asRange(feature.type === 'R', f.value),
-      featureRule(feature, feature.enumValues),
-    );
-    features.push({ group, code: f.code, value: parsed.value, unit: feature.unit });
+    try {
+      const parsed = parse(field, asRange(feature.type === 'R', f.value), featureRule(feature, feature.enumValues));
+      features.push({ group, code: f.code, value: parsed.value, unit: feature.unit });
+    } catch (err) {
+      if (!warn || !(err instanceof ItemError)) throw err;
+      warn(field, 'feature_value_text', `${err.message}: "${f.value}" kept as text (unverified)`);
+      features.push({ group, code: f.code, value: f.value, unit: feature.unit, unverified: true });
+    }
   }
   const groups = classes.reduce((mask, c) => mask | groupBit(c.group), 0);
   return { groups, classes, features };
+}
+
+/** A text field's value cut to its maximum length (tolerant resolve). */
+function truncated(raw: string, rule: ValueRule): string | null {
+  if (rule.type !== 'text' || !rule.maxLength || [...raw].length <= rule.maxLength) return null;
+  const cut = [...raw].slice(0, rule.maxLength).join('');
+  return rule.check?.(cut) ? null : cut;
 }
 
 /**
  * Checks and normalises one record with the rules SetValue uses (built-in fields from
  * catalog/fields.ts, attribute types, classification reference data). Throws ItemError.
  */
-export function resolveRecord(cache: ReferenceCache, record: UpsertRecord): ResolvedNode {
+export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?: WarnFn): ResolvedNode {
   const sku = parse('sku', record.sku, builtInField('product', 'sku')!.rule).value;
   const fields: Record<string, string | number | null> = {};
   for (const [key, raw] of Object.entries(record.fields)) {
@@ -131,7 +200,21 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord): Reso
       fields[field.column] = null;
       continue;
     }
-    const parsed = parse(key, raw, field.rule);
+    let parsed: ParsedValue;
+    try {
+      parsed = parse(key, raw, field.rule);
+    } catch (err) {
+      if (!warn || !(err instanceof ItemError) || field.required) throw err;
+      const cut = truncated(raw, field.rule);
+      if (cut !== null) {
+        warn(key, 'field_truncated', `${err.message}: cut to ${[...cut].length} characters`);
+        parsed = parse(key, cut, field.rule);
+      } else {
+        warn(key, 'field_invalid', `${err.message}: "${raw.slice(0, 60)}" is not stored`);
+        fields[field.column] = null;
+        continue;
+      }
+    }
     fields[field.column] = field.rule.type === 'integer' ? parsed.number : parsed.value;
   }
   const node: ResolvedNode = { sku, parentSku: record.parentSku ?? null, fields };
@@ -143,14 +226,25 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord): Reso
     node.values = [];
     for (const [code, raw] of Object.entries(record.values)) {
       const attribute = cache.attribute(code);
-      if (!attribute)
-        throw new ItemError(`values.${code}`, `"${code}" is not an attribute of your company (GetAttributes)`);
+      if (!attribute) {
+        const message = `"${code}" is not an attribute of your company (GetAttributes)`;
+        if (!warn) throw new ItemError(`values.${code}`, message);
+        warn(`values.${code}`, 'attribute_unknown', `${message}: value "${raw.slice(0, 60)}" left out`);
+        continue;
+      }
       if (raw === '') continue;
-      const parsed = parse(`values.${code}`, asRange(attribute.type === 'range', raw), {
-        type: attribute.type,
-        unit: attribute.unit,
-        enumValues: attribute.enumValues,
-      });
+      let parsed: ParsedValue;
+      try {
+        parsed = parse(`values.${code}`, asRange(attribute.type === 'range', raw), {
+          type: attribute.type,
+          unit: attribute.unit,
+          enumValues: attribute.enumValues,
+        });
+      } catch (err) {
+        if (!warn || !(err instanceof ItemError)) throw err;
+        warn(`values.${code}`, 'attribute_invalid', `${err.message}: "${raw.slice(0, 60)}" left out`);
+        continue;
+      }
       node.values.push({
         attributeId: attribute.id,
         code,
@@ -164,7 +258,9 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord): Reso
     node.classification =
       record.classification === null || record.classification.classes.length === 0
         ? null
-        : resolveClassification(cache, record.classification);
+        : resolveClassification(cache, record.classification, warn);
+    // Tolerant: every class left out leaves no classification.
+    if (node.classification?.classes.length === 0) node.classification = null;
   }
   if (record.media) {
     const seen = new Set<string>();

@@ -38,6 +38,8 @@ export interface UpsertOutcome {
   productId: string | null;
   field: string | null;
   error: string | null;
+  /** Field problems a tolerant upsert (an import without `strict`) applied a rule to (resolve-record.ts). */
+  warnings?: { field: string; code: string; message: string }[];
 }
 
 /** Thrown while resolving one record: the record becomes an error outcome naming `field`. */
