@@ -74,7 +74,13 @@ function joinValues(values: string[]): string {
   return values.join(', ');
 }
 
-function features(product: XmlNode, record: UpsertRecord, skipped: string[], origins: FileProduct['origins']) {
+function features(
+  product: XmlNode,
+  record: UpsertRecord,
+  skipped: string[],
+  origins: FileProduct['origins'],
+  warnings: FileWarning[],
+) {
   const classes: NonNullable<UpsertRecord['classification']>['classes'] = [];
   const featureList: NonNullable<UpsertRecord['classification']>['features'] = [];
   for (const block of children(product, 'PRODUCT_FEATURES', 'ARTICLE_FEATURES')) {
@@ -99,9 +105,9 @@ function features(product: XmlNode, record: UpsertRecord, skipped: string[], ori
     } else if (system === ATTRIBUTE_SYSTEM) {
       record.values = Object.fromEntries(entries.map((e) => [e.code, e.value]));
     } else {
-      skipped.push(
-        `feature system ${system ?? '(none)'} is not read (${CLASSIFICATION_GROUPS.join(', ')} and ${ATTRIBUTE_SYSTEM} are)`,
-      );
+      const message = `feature system ${system ?? '(none)'} is not read (${CLASSIFICATION_GROUPS.join(', ')} and ${ATTRIBUTE_SYSTEM} are)`;
+      skipped.push(message);
+      warnings.push({ code: 'feature_system_skipped', message, line: block.line, path: block.name });
     }
   }
   record.classification = classes.length > 0 ? { classes, features: featureList } : null;
@@ -248,6 +254,6 @@ export function productOf(node: XmlNode, path = '', options: { strict?: boolean 
     },
     media: mediaOf(node),
   };
-  features(node, record, skipped, origins);
+  features(node, record, skipped, origins, warnings);
   return { ...base, record, problem: null };
 }

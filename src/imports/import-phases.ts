@@ -194,16 +194,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
           path: item.path,
           line: item.line,
           action: item.action,
-          warnings: [
-            ...(item.warnings ?? []),
-            // Feature blocks of a system not read: a warning row at the record (the tally above names the system).
-            ...item.skipped.map((message) => ({
-              code: 'feature_system_skipped',
-              message,
-              line: item.line ?? 0,
-              path: '',
-            })),
-          ],
+          warnings: item.warnings,
           origins: item.origins,
         });
       else
