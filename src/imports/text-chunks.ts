@@ -80,7 +80,10 @@ export async function* readTextChunks(
       yield { text, byteStart: position + skip };
       position += cut;
     }
-    if (carry.length > 0) throw new ImportFileError(`the file ends inside a character (${encoding})`);
+    if (carry.length > 0)
+      throw new ImportFileError(
+        `the file is not valid ${encoding.startsWith('utf-16') ? 'UTF-16' : 'UTF-8'}: it ends inside a character (byte ${position})`,
+      );
   } finally {
     await reader.cancel().catch(() => undefined);
   }
