@@ -4,6 +4,9 @@ import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from './xml-node';
 import { CLASSIFICATION_GROUPS } from '../classification/groups';
 import { orderUnit } from './order-units';
+import { actionOf, type FileWarning, type ProductAction } from './record-actions';
+
+export type { FileWarning, ProductAction };
 
 /** A CATALOG_STRUCTURE of the file's group system. */
 export interface FileGroup {
@@ -14,22 +17,6 @@ export interface FileGroup {
   sortOrder: number;
   isRoot: boolean;
 }
-
-/** A field problem found while reading a product: what was done, and where in the file. */
-export interface FileWarning {
-  code: string;
-  message: string;
-  line: number;
-  /** Path below the record element, e.g. PRODUCT_ORDER_DETAILS/ORDER_UNIT. */
-  path: string;
-}
-
-/**
- * What a product element asks for: `upsert` (T_NEW_CATALOG, T_UPDATE_PRODUCTS mode new /
- * update), `delete` (T_UPDATE_PRODUCTS mode delete) or `prices` (T_UPDATE_PRICES: the price
- * of an existing product, nothing else).
- */
-export type ProductAction = 'upsert' | 'delete' | 'prices';
 
 /** One PRODUCT read from the file: the record to upsert, or why it cannot be. */
 interface FileProduct {
@@ -167,13 +154,6 @@ function masterOf(product: XmlNode): string | null {
       : r.attrs.type === 'others' || r.attrs.type === 'base_product',
   );
   return ref ? textOf(ref, 'PROD_ID_TO', 'ART_ID_TO') : null;
-}
-
-/** The transaction a record path is in, from its element path (e.g. /BMECAT/T_UPDATE_PRICES/ARTICLE). */
-function actionOf(node: XmlNode, path: string): ProductAction {
-  if (path.includes('/T_UPDATE_PRICES/')) return 'prices';
-  if (path.includes('/T_UPDATE_PRODUCTS/') && node.attrs.mode === 'delete') return 'delete';
-  return 'upsert';
 }
 
 /** Where a field's element is, for warnings: its line and path below the record. */

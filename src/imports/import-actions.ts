@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import type { BatchStatement, Database } from '../db/client';
+import type { BatchStatement } from '../db/client';
 import { jsonInsert, jsonList } from '../db/json-rows';
 import { importSkus, products } from '../db/schema';
 import { productDeleteStatements } from '../catalog/products';
