@@ -10,12 +10,17 @@ type Session = Awaited<ReturnType<typeof makeSession>>;
 
 async function importInto(
   content: string | Uint8Array,
-  options: { into?: { session: Session; catalogId: string }; batchSize?: number; sliceMs?: number } = {},
+  options: {
+    into?: { session: Session; catalogId: string };
+    batchSize?: number;
+    sliceMs?: number;
+    dryRun?: boolean;
+  } = {},
 ) {
   const session = options.into?.session ?? (await makeSession());
   const catalogId = options.into?.catalogId ?? (await makeCatalog(session.tenant, { name: 'Varianten' })).catalogId;
   const fileId = await putImportFile(session.tenant, content);
-  const jobId = await insertImportJob(session.tenant, { catalogId, fileId });
+  const jobId = await insertImportJob(session.tenant, { catalogId, fileId, dryRun: options.dryRun ?? false });
   const outcomes = await runImportToEnd(
     jobId,
     importDeps({ batchSize: options.batchSize, sliceMs: options.sliceMs ?? 60_000 }),
@@ -104,6 +109,12 @@ describe('every encoding', () => {
     for (const [i, name] of names.entries()) expect((await row(catalogId, `E-${i + 1}`))?.name).toBe(`${name}${extra}`);
   });
 
+  it('reads UTF-16 without a byte-order mark, recognised by its XML declaration', async () => {
+    const { catalogId, job } = await importInto(utf16(xmlIn('UTF-16'), true).slice(2));
+    expect(job.summary).toMatchObject({ created: 3, total: 3 });
+    expect((await row(catalogId, 'E-1'))?.name).toBe(names[0]);
+  });
+
   it('refuses an encoding it does not read, naming those it does', async () => {
     const { job } = await importInto(new TextEncoder().encode(xmlIn('Shift_JIS')));
     expect(job.error).toMatch(/^line 1: encoding Shift_JIS is not supported \(UTF-8, UTF-16/);
@@ -168,6 +179,20 @@ describe('every transaction', () => {
     const { historyVersions } = await import('../src/db/schema');
     const deletes = await db().select().from(historyVersions).where(eq(historyVersions.jobId, job.id));
     expect(deletes.map((v) => v.action).sort()).toEqual(['create', 'delete', 'update']);
+  });
+
+  it('counts what a T_UPDATE_PRODUCTS file would delete in a dry run and deletes nothing', async () => {
+    const into = await catalogWith(product('R-1', 'Bleibt'));
+    const { job } = await importInto(
+      file({
+        root: 'version="2005"',
+        transaction: 'T_UPDATE_PRODUCTS',
+        records: ['<PRODUCT mode="delete"><SUPPLIER_PID>R-1</SUPPLIER_PID></PRODUCT>'],
+      }),
+      { into, dryRun: true },
+    );
+    expect(job.summary).toMatchObject({ deleted: 1, rejected: 0 });
+    expect(await row(into.catalogId, 'R-1')).toMatchObject({ name: 'Bleibt' });
   });
 
   it('T_UPDATE_PRICES: updates the price of existing products only, nothing else', async () => {
