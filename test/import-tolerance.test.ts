@@ -9,7 +9,7 @@ import {
   importWarnings,
   products,
 } from '../src/db/schema';
-import { orderUnit } from '../src/imports/order-units';
+import { orderUnit } from '../src/catalog/upsert/order-units';
 import { file, product } from './fixtures/bmecat-variants';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import {
@@ -87,7 +87,7 @@ describe('order units', () => {
         'warning',
         'U-1',
         'line 7: /BMECAT/T_NEW_CATALOG/PRODUCT/PRODUCT_ORDER_DETAILS/ORDER_UNIT',
-        'order unit "Stück" is not a UN/ECE Rec. 20 code: stored as C62',
+        'unit: order unit "Stück" is not a UN/ECE Rec. 20 code: stored as C62',
         'unit_alias',
       ],
     ]);
@@ -97,6 +97,18 @@ describe('order units', () => {
     const { job, row } = await importInto(xml(product('U-1', 'Stückgut', unit('Stück'))), { strict: true });
     expect(job.summary).toMatchObject({ created: 0, rejected: 1, 'rejected.invalid_unit': 1 });
     expect(await row('U-1')).toBeUndefined();
+  });
+});
+
+describe('CSV files follow the same rules', () => {
+  it('keeps a row with a wrong GTIN and Stück, with warnings at its line', async () => {
+    const { job, row, rows } = await importInto('sku,name,gtin,unit\r\nC-1,Eins,4006381333932,Stück\r\n');
+    expect(job.summary).toMatchObject({ created: 1, rejected: 0, warnings: 2 });
+    expect(await row('C-1')).toMatchObject({ name: 'Eins', gtin: null, unit: 'C62' });
+    expect(rows.map((r) => [r[1], r[3], r[5]])).toEqual([
+      ['warning', 'line 2', 'field_invalid'],
+      ['warning', 'line 2', 'unit_alias'],
+    ]);
   });
 });
 

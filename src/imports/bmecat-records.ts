@@ -3,7 +3,6 @@ import { groupOfSystem } from '../catalog/upsert/reference-cache';
 import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from './xml-node';
 import { CLASSIFICATION_GROUPS } from '../classification/groups';
-import { orderUnit } from './order-units';
 import { actionOf, type FileWarning, type ProductAction } from './record-actions';
 
 export type { FileWarning, ProductAction };
@@ -166,10 +165,9 @@ function origin(node: XmlNode | undefined, path: string, fallback: XmlNode) {
  * describes the whole product, so fields it leaves out are cleared and collections it carries
  * replace the stored ones; placements come later, from the group map. In T_UPDATE_PRICES only
  * the price is read; a product of T_UPDATE_PRODUCTS with mode="delete" needs only its SKU.
- * Without `strict`, an order unit that is not a UN/ECE Rec. 20 code is mapped through the
- * alias table (order-units.ts) with a warning; the upsert applies the other rules.
+ * Field problems are the upsert's to handle (tolerant without `strict`: resolve-record.ts).
  */
-export function productOf(node: XmlNode, path = '', options: { strict?: boolean } = {}): FileProduct {
+export function productOf(node: XmlNode, path = ''): FileProduct {
   const sku = textOf(node, 'SUPPLIER_PID', 'SUPPLIER_AID');
   const action = actionOf(node, path);
   const skipped: string[] = [];
@@ -205,17 +203,7 @@ export function productOf(node: XmlNode, path = '', options: { strict?: boolean 
   const unitNode = child(order, 'ORDER_UNIT');
   const unitPath = `${order?.name}/ORDER_UNIT`;
   origins.set('unit', origin(unitNode, unitPath, node));
-  let unit = unitNode?.text.trim() || null;
-  const mapped = unit && !options.strict ? orderUnit(unit) : null;
-  if (unit && mapped?.alias) {
-    warnings.push({
-      code: 'unit_alias',
-      message: `order unit "${unit}" is not a UN/ECE Rec. 20 code: stored as ${mapped.code}`,
-      line: unitNode!.line,
-      path: unitPath,
-    });
-    unit = mapped.code;
-  }
+  const unit = unitNode?.text.trim() || null;
   const record: UpsertRecord = {
     sku,
     parentSku: masterOf(node),

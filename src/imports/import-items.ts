@@ -45,7 +45,7 @@ const UNREAD = { sku: null, record: null, problem: null, skipped: [], categoryPa
  * validation pass) checks and counts products without turning them into upsert records.
  */
 export async function* items(
-  run: Pick<SliceRun, 'files' | 'key' | 'cp'> & { scope?: { strict: boolean } },
+  run: Pick<SliceRun, 'files' | 'key' | 'cp'>,
   at: ImportCheckpoint['at'],
   readProducts = true,
 ): AsyncGenerator<Item> {
@@ -75,7 +75,7 @@ export async function* items(
         after: r.after,
         path: r.path,
         line: r.node.line,
-        ...(readProducts ? productOf(r.node, r.path, { strict: run.scope?.strict }) : UNREAD),
+        ...(readProducts ? productOf(r.node, r.path) : UNREAD),
       };
     else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
   }

@@ -3,6 +3,7 @@ import { MEDIA_PURPOSES } from '../../media/media';
 import { builtInField } from '../fields';
 import type { ParsedValue, ValueRule } from '../value-types';
 import { groupOfSystem, type ReferenceCache } from './reference-cache';
+import { orderUnit } from './order-units';
 import { asRange, parse, resolveClassification, type WarnFn } from './resolve-classification';
 import { ItemError, type UpsertRecord } from './upsert-types';
 
@@ -79,8 +80,12 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
       continue;
     }
     let parsed: ParsedValue;
+    // Tolerant: an order unit as suppliers write it (Stück, PCE, Meter ...) becomes its Rec. 20 code.
+    const unit = key === 'unit' && warn ? orderUnit(raw) : null;
+    if (unit?.alias)
+      warn!(key, 'unit_alias', `order unit "${raw}" is not a UN/ECE Rec. 20 code: stored as ${unit.code}`);
     try {
-      parsed = parse(key, raw, field.rule);
+      parsed = parse(key, unit?.code ?? raw, field.rule);
     } catch (err) {
       if (!warn || !(err instanceof ItemError) || field.required) throw err;
       const cut = truncated(raw, field.rule);
