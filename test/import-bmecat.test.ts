@@ -15,7 +15,10 @@ import {
 } from './helpers/import-fixtures';
 import { SUPPLIER_2005 } from './fixtures/supplier-2005';
 
-async function importInto(xml: string, options: { dryRun?: boolean; sliceMs?: number; batchSize?: number } = {}) {
+async function importInto(
+  xml: string,
+  options: { dryRun?: boolean; sliceMs?: number; batchSize?: number; strict?: boolean } = {},
+) {
   const session = await makeSession();
   const catalog = await makeCatalog(session.tenant, { name: 'Leer' });
   const fileId = await putImportFile(session.tenant, xml);
@@ -23,6 +26,7 @@ async function importInto(xml: string, options: { dryRun?: boolean; sliceMs?: nu
     catalogId: catalog.catalogId,
     fileId,
     dryRun: options.dryRun ?? false,
+    strict: options.strict ?? false,
   });
   const outcomes = await runImportToEnd(
     jobId,
@@ -40,10 +44,11 @@ describe('importing a hand-written supplier BMEcat 2005 file', () => {
     const { session, catalog, jobId, job } = await importInto(SUPPLIER_2005);
     expect(job.state).toBe('succeeded');
     expect(job.summary).toMatchObject({
-      created: 2,
+      created: 3,
       updated: 0,
       unchanged: 0,
-      rejected: 3,
+      rejected: 2,
+      warnings: 2,
       placements: 1,
       categoriesCreated: 2,
       total: 4,
@@ -89,20 +94,38 @@ describe('importing a hand-written supplier BMEcat 2005 file', () => {
     expect(mcb).toMatchObject({ parentId: prot.id, description: 'B, C', sortOrder: 2 });
     expect(master.categoryIds).toEqual([mcb.id]);
     expect(await db().query.catalogs.findFirst({ where: eq(catalogs.id, catalog.catalogId) })).toMatchObject({
-      productCount: 2,
+      productCount: 3,
       categoryCount: 2,
     });
 
     const rows = await reportRows(jobId);
+    // Grouped by reason, rejections first; the product with a wrong GTIN check digit is kept without it.
     expect(rows.map((r) => r.slice(1))).toEqual([
-      ['', 'line 60: /BMECAT/T_NEW_CATALOG/PRODUCT', 'SUPPLIER_PID is missing'],
-      ['BAD-GTIN', 'line 63: /BMECAT/T_NEW_CATALOG/PRODUCT', 'gtin: GTIN check digit is wrong'],
       [
+        'rejected',
         'LS-B16',
         'line 69: /BMECAT/T_NEW_CATALOG/PRODUCT_TO_CATALOGGROUP_MAP',
         "CATALOG_GROUP_ID G-NOPE is not a group of the file's CATALOG_GROUP_SYSTEM",
+        'map_group_unknown',
+      ],
+      ['rejected', '', 'line 60: /BMECAT/T_NEW_CATALOG/PRODUCT', 'SUPPLIER_PID is missing', 'sku_missing'],
+      [
+        'warning',
+        'LS-B16',
+        'line 34: /BMECAT/T_NEW_CATALOG/PRODUCT/PRODUCT_FEATURES',
+        'feature system udf_SUPPLIER-1.0 is not read (ETIM, ECLASS, PROFICLASS and PIM-ATTRIBUTES-1.0 are)',
+        'feature_system_skipped',
+      ],
+      [
+        'warning',
+        'BAD-GTIN',
+        'line 65: /BMECAT/T_NEW_CATALOG/PRODUCT/PRODUCT_DETAILS/INTERNATIONAL_PID',
+        'gtin: GTIN check digit is wrong: "4006381333932" is not stored',
+        'field_invalid',
       ],
     ]);
+    const kept = await getProduct(db(), session.tenant, (await productBySku(catalog.catalogId, 'BAD-GTIN'))!.id);
+    expect(kept).toMatchObject({ name: 'Falsche Prüfziffer', gtin: null });
     // Staging is gone once the job is done.
     expect(await db().select().from(importGroups).where(eq(importGroups.jobId, jobId))).toEqual([]);
     expect(await db().select().from(importRejections).where(eq(importRejections.jobId, jobId))).toEqual([]);
@@ -117,23 +140,37 @@ describe('importing a hand-written supplier BMEcat 2005 file', () => {
     expect(job.summary).toMatchObject({
       created: 0,
       updated: 0,
-      unchanged: 2,
-      rejected: 3,
+      unchanged: 3,
+      rejected: 2,
       placements: 0,
       categoriesCreated: 0,
     });
     expect((await listProducts(db(), session.tenant, { catalogId: catalog.catalogId, limit: 50 })).items).toHaveLength(
-      1,
+      2,
     );
   });
 
   it('writes nothing in a dry run and reports the same outcome', async () => {
     const { catalog, jobId, job } = await importInto(SUPPLIER_2005, { dryRun: true });
     expect(job.state).toBe('succeeded');
-    expect(job.summary).toMatchObject({ created: 2, updated: 0, unchanged: 0, rejected: 3, categoriesCreated: 2 });
+    expect(job.summary).toMatchObject({ created: 3, updated: 0, unchanged: 0, rejected: 2, categoriesCreated: 2 });
     expect(await db().select().from(products).where(eq(products.catalogId, catalog.catalogId))).toEqual([]);
     expect(await db().select().from(categories).where(eq(categories.catalogId, catalog.catalogId))).toEqual([]);
-    expect((await reportRows(jobId)).map((r) => r[1])).toEqual(['', 'BAD-GTIN', 'LS-B16']);
+    expect((await reportRows(jobId)).map((r) => r[2])).toEqual(['LS-B16', '', 'LS-B16', 'BAD-GTIN']);
+  });
+
+  it('rejects the product for any field that does not check with strict: true, as before tolerance', async () => {
+    const { catalog, jobId, job } = await importInto(SUPPLIER_2005, { strict: true });
+    expect(job.summary).toMatchObject({ created: 2, rejected: 3, warnings: 1, 'rejected.invalid_gtin': 1 });
+    expect(await productBySku(catalog.catalogId, 'BAD-GTIN')).toBeUndefined();
+    expect((await reportRows(jobId)).find((r) => r[2] === 'BAD-GTIN')).toEqual([
+      '7',
+      'rejected',
+      'BAD-GTIN',
+      'line 63: /BMECAT/T_NEW_CATALOG/PRODUCT',
+      'gtin: GTIN check digit is wrong',
+      'invalid_gtin',
+    ]);
   });
 });
 
@@ -142,7 +179,7 @@ describe('BMEcat dialects and formats', () => {
     const { job } = await importInto(
       SUPPLIER_2005.replace('http://www.bmecat.org/bmecat/2005fd', 'http://www.bmecat.org/bmecat/2005'),
     );
-    expect(job.summary).toMatchObject({ created: 2, rejected: 3 });
+    expect(job.summary).toMatchObject({ created: 3, rejected: 2 });
   });
 
   it('fails a job whose file is not of the format asked for, naming both', async () => {

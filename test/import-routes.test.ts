@@ -50,14 +50,30 @@ describe('Import REST operations', () => {
       state: 'succeeded',
       progress: { done: 4, total: 4 },
       error: null,
-      summary: { created: 2, updated: 0, unchanged: 0, rejected: 3, placements: 1, categoriesCreated: 2, total: 4 },
+      // The product with a wrong GTIN check digit is kept without its GTIN; the summary counts each reason.
+      summary: {
+        created: 3,
+        updated: 0,
+        unchanged: 0,
+        rejected: 2,
+        deleted: 0,
+        warnings: 2,
+        placements: 1,
+        categoriesCreated: 2,
+        total: 4,
+        'rejected.sku_missing': 1,
+        'rejected.map_group_unknown': 1,
+        'warnings.field_invalid': 1,
+        'warnings.feature_system_skipped': 1,
+      },
       result: { contentType: 'text/csv; charset=utf-8' },
     });
     const { historyVersions } = await import('../src/db/schema');
     const { eq } = await import('drizzle-orm');
     const recorded = await db().select().from(historyVersions).where(eq(historyVersions.jobId, start.json.jobId));
-    // Two products created, one version each: the master's placement from the group map is part of its creation.
+    // Three products created, one version each: the master's placement from the group map is part of its creation.
     expect(recorded.map((v) => [v.action, v.surface, v.userId === session.userId]).sort()).toEqual([
+      ['create', 'job', true],
       ['create', 'job', true],
       ['create', 'job', true],
     ]);
@@ -67,7 +83,11 @@ describe('Import REST operations', () => {
       cookie: session.cookie,
     });
     expect(report.status).toBe(200);
-    expect(report.text).toContain('BAD-GTIN,line 63: /BMECAT/T_NEW_CATALOG/PRODUCT,gtin: GTIN check digit is wrong');
+    expect(report.text).toContain('# rejected sku_missing: 1 (no SKU (SUPPLIER_PID / SUPPLIER_AID): product rejected)');
+    expect(report.text).toContain('# warning field_invalid: 1 (field value that does not check: not stored)');
+    expect(report.text).toContain(
+      'warning,BAD-GTIN,line 65: /BMECAT/T_NEW_CATALOG/PRODUCT/PRODUCT_DETAILS/INTERNATIONAL_PID,"gtin: GTIN check digit is wrong: ""4006381333932"" is not stored",field_invalid',
+    );
 
     // Other tenants see neither the file, nor the job, nor the report.
     const other = await makeSession();

@@ -212,16 +212,16 @@ async function updateProductOnce(db: Database, tenant: Caller, input: ProductInp
   return productOut(row!, catalog.departmentId, [...placements].sort());
 }
 
-/** Deletes a product with its variants and everything attached to them, in one transaction. */
-export async function deleteProduct(
-  deps: { db: Database; files: R2Bucket },
+/**
+ * The statements that delete a product with its variants and everything attached to them
+ * (with its history entries), and the media keys to delete once they are committed: shared
+ * by DeleteProduct and an import's T_UPDATE_PRODUCTS mode="delete".
+ */
+export async function productDeleteStatements(
+  db: Database,
   tenant: Caller,
-  input: { departmentId: string; productId: string },
-) {
-  const { db } = deps;
-  await assertDepartment(db, tenant, input.departmentId);
-  const product = await findProduct(db, tenant, input.productId);
-  await findCatalog(db, tenant, product.catalogId, input.departmentId);
+  product: { id: string; parentId: string | null; catalogId: string },
+): Promise<{ statements: BatchStatement[]; fileKeys: string[]; removed: number }> {
   const family = sql`SELECT id FROM products WHERE id = ${product.id} OR parent_id = ${product.id}`;
   const [count] = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${family})`);
   const removed = count?.n ?? 1;
@@ -258,6 +258,20 @@ export async function deleteProduct(
     });
   }
   statements.push(...historyStatements(db, tenant, history).statements);
+  return { statements, fileKeys, removed };
+}
+
+/** Deletes a product with its variants and everything attached to them, in one transaction. */
+export async function deleteProduct(
+  deps: { db: Database; files: R2Bucket },
+  tenant: Caller,
+  input: { departmentId: string; productId: string },
+) {
+  const { db } = deps;
+  await assertDepartment(db, tenant, input.departmentId);
+  const product = await findProduct(db, tenant, input.productId);
+  await findCatalog(db, tenant, product.catalogId, input.departmentId);
+  const { statements, fileKeys, removed } = await productDeleteStatements(db, tenant, product);
   await runBatch(db, statements);
   await deleteObjects(deps.files, fileKeys);
   if (product.parentId) await refreshFingerprints(db, tenant.companyId, [product.parentId]);

@@ -1,5 +1,5 @@
 import { assertMayEditClassifications } from './ai-switch';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { keysetPage } from '../kernel/pagination';
 import {
@@ -33,10 +33,11 @@ export async function getClassification(db: Database, tenant: Caller, linkId: st
       group: classificationLinkClasses.group,
       system: classificationLinkClasses.system,
       code: classificationLinkClasses.code,
-      name: classificationClasses.name,
+      // A class kept unverified by an import is not in the reference data: its code stands for its name.
+      name: sql<string>`coalesce(${classificationClasses.name}, ${classificationLinkClasses.code})`,
     })
     .from(classificationLinkClasses)
-    .innerJoin(
+    .leftJoin(
       classificationClasses,
       and(
         eq(classificationClasses.group, classificationLinkClasses.group),
@@ -49,12 +50,12 @@ export async function getClassification(db: Database, tenant: Caller, linkId: st
     .select({
       group: classificationLinkFeatures.group,
       code: classificationLinkFeatures.code,
-      name: classificationFeatures.name,
+      name: sql<string>`coalesce(${classificationFeatures.name}, ${classificationLinkFeatures.code})`,
       value: classificationLinkFeatures.value,
       unit: classificationLinkFeatures.unit,
     })
     .from(classificationLinkFeatures)
-    .innerJoin(
+    .leftJoin(
       classificationFeatures,
       and(
         eq(classificationFeatures.group, classificationLinkFeatures.group),

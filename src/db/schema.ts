@@ -348,6 +348,8 @@ export const classificationLinkClasses = sqliteTable(
     group: text('group', { enum: CLASSIFICATION_GROUPS }).notNull(),
     system: text('system').notNull(),
     code: text('code').notNull(),
+    /** Kept verbatim from an import: the class (or its system's release) is not in the reference data (migration 0013). */
+    unverified: integer('unverified', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.linkId, t.group] })],
 );
@@ -364,6 +366,8 @@ export const classificationLinkFeatures = sqliteTable(
     /** Normalised: number as decimal string, logical "true"/"false", enum as EV code, range as "min..max". */
     value: text('value').notNull(),
     unit: text('unit'),
+    /** The value is the file's text, not normalised: the feature is not in the reference data or the value did not parse for it (migration 0013). */
+    unverified: integer('unverified', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.linkId, t.group, t.code] })],
 );
@@ -651,8 +655,42 @@ export const importRejections = sqliteTable(
     /** "line 120" (CSV) or an XML path with its line, e.g. "PRODUCT[17] (line 412)". */
     location: text('location').notNull(),
     reason: text('reason').notNull(),
+    /** What kind of reason (import-report.ts, REASONS): the report groups by it (migration 0013). */
+    code: text('code').notNull().default('other'),
   },
   (t) => [primaryKey({ columns: [t.jobId, t.seq] })],
+);
+
+/** Warnings of a running import: a product kept with a field changed by a documented rule (migration 0013). */
+export const importWarnings = sqliteTable(
+  'import_warnings',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    /** The warning's number within its record. */
+    n: integer('n').notNull(),
+    sku: text('sku'),
+    location: text('location').notNull(),
+    code: text('code').notNull(),
+    reason: text('reason').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.seq, t.n] })],
+);
+
+/** SKUs a running import has read, with where (a SKU twice in one file rejects the second product; migration 0013). */
+export const importSkus = sqliteTable(
+  'import_skus',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    sku: text('sku').notNull(),
+    seq: integer('seq').notNull(),
+    location: text('location').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.sku] })],
 );
 
 /**

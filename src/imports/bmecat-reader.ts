@@ -1,5 +1,7 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { ImportFileError, readTextChunks, utf8Length, type TextEncodingName } from './text-chunks';
+import { ImportFileError, readTextChunks, utf8Length } from './text-chunks';
+import { bytesPerUnit, type TextEncodingName } from './text-encodings';
+import { declaredEntities, ExpansionBudget, type DeclaredEntities } from './xml-entities';
 import type { XmlNode } from './xml-node';
 
 /** Elements read as one unit; an import can stop and resume after any of them. */
@@ -23,7 +25,12 @@ export interface XmlResumePoint {
   open: string[];
   /** Record elements read before this point (positions for the report and progress). */
   ordinal: number;
+  /** Entities the file's DOCTYPE declares (xml-entities.ts): a resumed parser never sees the DOCTYPE again. */
+  entities?: DeclaredEntities;
 }
+
+/** Text before the root element at most: a DOCTYPE is held whole while it is read. */
+const MAX_PROLOG_CHARS = 4 * 1024 * 1024;
 
 export const XML_START: XmlResumePoint = { offset: 0, line: 1, open: [], ordinal: 0 };
 
@@ -53,6 +60,21 @@ export async function* readXmlRecords(
   options: { shallow?: ReadonlySet<string> } = {},
 ): AsyncGenerator<XmlRecord> {
   const parser = new SaxesParser({ position: true });
+  let declared = from.entities;
+  let budget = new ExpansionBudget(declared ?? { internal: {}, external: {} });
+  if (declared) Object.assign(parser.ENTITIES, declared.internal);
+  // saxes resolves every reference here: count what declared entities add (and refuse external ones).
+  const parseEntity = (parser as unknown as { parseEntity(name: string): string }).parseEntity.bind(parser);
+  (parser as unknown as { parseEntity(name: string): string }).parseEntity = (name) => {
+    if (name[0] === '#' || !declared) return parseEntity(name);
+    budget.use(name, declared.internal[name] ?? '');
+    return parseEntity(name);
+  };
+  parser.on('doctype', (doctype) => {
+    declared = declaredEntities(doctype);
+    budget = new ExpansionBudget(declared);
+    Object.assign(parser.ENTITIES, declared.internal);
+  });
   const prefix = from.open.map((name) => `<${name}>`).join('');
   const lineBase = from.line - 1;
   const stack: string[] = [];
@@ -64,6 +86,8 @@ export async function* readXmlRecords(
   // The chunk being parsed: stream position and byte offset of its start, for position → byte offset.
   let chunk = { text: '', streamStart: 0, byteStart: 0 };
   let measured = { index: 0, bytes: 0 };
+  const unitBytes = bytesPerUnit(encoding);
+  let rootSeen = from.open.length > 0;
 
   const byteOffsetAt = (position: number) => {
     const index = position - chunk.streamStart;
@@ -72,7 +96,7 @@ export async function* readXmlRecords(
       index,
       bytes:
         measured.bytes +
-        (encoding === 'utf-8' ? utf8Length(chunk.text, measured.index, index) : index - measured.index),
+        (unitBytes === null ? utf8Length(chunk.text, measured.index, index) : (index - measured.index) * unitBytes),
     };
     return chunk.byteStart + measured.bytes;
   };
@@ -83,6 +107,7 @@ export async function* readXmlRecords(
     if (stack.length === 0 && name !== 'BMECAT')
       throw new ImportFileError(`line ${line}: the root element is ${name}, not BMECAT`);
     stack.push(name);
+    rootSeen = true;
     if (shallow) return;
     if (building.length === 0 && options.shallow?.has(name) && RECORDS.has(name)) {
       shallow = { node: { name, attrs: {}, text: '', children: [], line }, depth: stack.length };
@@ -114,7 +139,13 @@ export async function* readXmlRecords(
       node,
       path: `/${[...stack, node.name].join('/')}`,
       ordinal,
-      after: { offset: byteOffsetAt(parser.position), line: parser.line + lineBase, open: [...stack], ordinal },
+      after: {
+        offset: byteOffsetAt(parser.position),
+        line: parser.line + lineBase,
+        open: [...stack],
+        ordinal,
+        ...(declared ? { entities: declared } : {}),
+      },
     });
   };
   parser.on('closetag', function onCloseTag() {
@@ -135,7 +166,8 @@ export async function* readXmlRecords(
     try {
       parser.write(text);
     } catch (err) {
-      if (err instanceof ImportFileError) throw err;
+      // Our own refusals (entity budget, external entities) name the line as saxes' errors do.
+      if (err instanceof ImportFileError && /^line \d+:/.test(err.message)) throw err;
       throw new ImportFileError(`line ${parser.line + lineBase}: ${reason(err)}`);
     }
   };
@@ -143,6 +175,10 @@ export async function* readXmlRecords(
   if (prefix) feed(prefix);
   let streamPosition = prefix.length;
   for await (const piece of readTextChunks(files, key, from.offset, encoding)) {
+    if (!rootSeen && streamPosition > MAX_PROLOG_CHARS)
+      throw new ImportFileError(
+        `line ${parser.line}: more than ${MAX_PROLOG_CHARS.toLocaleString('en')} characters before the BMECAT element (a DOCTYPE that large is not read)`,
+      );
     chunk = { text: piece.text, streamStart: streamPosition, byteStart: piece.byteStart };
     measured = { index: 0, bytes: 0 };
     streamPosition += piece.text.length;

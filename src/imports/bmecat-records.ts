@@ -3,6 +3,9 @@ import { groupOfSystem } from '../catalog/upsert/reference-cache';
 import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from './xml-node';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
+import { actionOf, type FileWarning, type ProductAction } from './record-actions';
+
+export type { FileWarning, ProductAction };
 
 /** A CATALOG_STRUCTURE of the file's group system. */
 export interface FileGroup {
@@ -19,8 +22,13 @@ interface FileProduct {
   sku: string | null;
   record: UpsertRecord | null;
   problem: string | null;
+  action: ProductAction;
   /** What was left out, e.g. feature blocks of a system the service does not know (job warnings). */
   skipped: string[];
+  /** Field problems met while reading (tolerant imports); the upsert adds its own (import-batches.ts). */
+  warnings: FileWarning[];
+  /** Where each field the record sets came from (field → line and path), for the upsert's warnings. */
+  origins: Map<string, { line: number; path: string }>;
 }
 
 export function groupOf(node: XmlNode): FileGroup | null {
@@ -52,7 +60,13 @@ function joinValues(values: string[]): string {
   return values.join(', ');
 }
 
-function features(product: XmlNode, record: UpsertRecord, skipped: string[]) {
+function features(
+  product: XmlNode,
+  record: UpsertRecord,
+  skipped: string[],
+  origins: FileProduct['origins'],
+  warnings: FileWarning[],
+) {
   const classes: NonNullable<UpsertRecord['classification']>['classes'] = [];
   const featureList: NonNullable<UpsertRecord['classification']>['features'] = [];
   for (const block of children(product, 'PRODUCT_FEATURES', 'ARTICLE_FEATURES')) {
@@ -60,6 +74,8 @@ function features(product: XmlNode, record: UpsertRecord, skipped: string[]) {
     const group = groupOfSystem(system);
     const entries = children(block, 'FEATURE').flatMap((f) => {
       const code = textOf(f, 'FNAME');
+      const prefix = group ? 'classification.features' : 'values';
+      if (code) origins.set(`${prefix}.${code}`, { line: f.line, path: `${block.name}/FEATURE` });
       const values = children(f, 'FVALUE')
         .map((v) => v.text.trim())
         .filter((v) => v !== '');
@@ -68,13 +84,16 @@ function features(product: XmlNode, record: UpsertRecord, skipped: string[]) {
     if (group) {
       const classCode = textOf(block, 'REFERENCE_FEATURE_GROUP_ID');
       if (classCode) classes.push({ group, system, code: classCode });
+      const classNode = child(block, 'REFERENCE_FEATURE_GROUP_ID') ?? block;
+      if (!origins.has('classification.classes'))
+        origins.set('classification.classes', { line: classNode.line, path: `${block.name}/${classNode.name}` });
       featureList.push(...entries.map((e) => ({ group, ...e })));
     } else if (system === ATTRIBUTE_SYSTEM) {
       record.values = Object.fromEntries(entries.map((e) => [e.code, e.value]));
     } else {
-      skipped.push(
-        `feature system ${system ?? '(none)'} is not read (${CLASSIFICATION_GROUPS.join(', ')} and ${ATTRIBUTE_SYSTEM} are)`,
-      );
+      const message = `feature system ${system ?? '(none)'} is not read (${CLASSIFICATION_GROUPS.join(', ')} and ${ATTRIBUTE_SYSTEM} are)`;
+      skipped.push(message);
+      warnings.push({ code: 'feature_system_skipped', message, line: block.line, path: block.name });
     }
   }
   record.classification = classes.length > 0 ? { classes, features: featureList } : null;
@@ -111,14 +130,9 @@ function mediaOf(product: XmlNode): UpsertMediaRef[] {
     .map((m) => m.ref);
 }
 
-function priceOf(product: XmlNode): string | null {
-  const prices = children(
-    child(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS'),
-    'PRODUCT_PRICE',
-    'ARTICLE_PRICE',
-  );
-  const listed = prices.find((p) => !['on_request', 'udp_onrequest'].includes(p.attrs.price_type ?? ''));
-  return listed ? textOf(listed, 'PRICE_AMOUNT') : null;
+/** The price elements of the product's first price block (the `price` field is the first listed one). */
+function pricesOf(product: XmlNode): XmlNode[] {
+  return children(child(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS'), 'PRODUCT_PRICE', 'ARTICLE_PRICE');
 }
 
 function statusOf(details: XmlNode | undefined): string {
@@ -141,43 +155,73 @@ function masterOf(product: XmlNode): string | null {
   return ref ? textOf(ref, 'PROD_ID_TO', 'ART_ID_TO') : null;
 }
 
+/** Where a field's element is, for warnings: its line and path below the record. */
+function origin(node: XmlNode | undefined, path: string, fallback: XmlNode) {
+  return { line: (node ?? fallback).line, path: node ? path : '' };
+}
+
 /**
- * A PRODUCT (2005, ETIM guideline) or ARTICLE (1.2) as an upsert record. The file describes
- * the whole product, so fields it leaves out are cleared and collections it carries replace
- * the stored ones; placements come later, from the group map.
+ * A PRODUCT (2005, ETIM guideline) or ARTICLE (1.01, 1.2) as an upsert record. The file
+ * describes the whole product, so fields it leaves out are cleared and collections it carries
+ * replace the stored ones; placements come later, from the group map. In T_UPDATE_PRICES only
+ * the price is read; a product of T_UPDATE_PRODUCTS with mode="delete" needs only its SKU.
+ * Field problems are the upsert's to handle (tolerant without `strict`: resolve-record.ts).
  */
-export function productOf(node: XmlNode): FileProduct {
+export function productOf(node: XmlNode, path = ''): FileProduct {
   const sku = textOf(node, 'SUPPLIER_PID', 'SUPPLIER_AID');
+  const action = actionOf(node, path);
   const skipped: string[] = [];
-  if (!sku) return { sku: null, record: null, problem: 'SUPPLIER_PID is missing', skipped };
+  const warnings: FileWarning[] = [];
+  const origins: FileProduct['origins'] = new Map();
+  const base = { sku, action, skipped, warnings, origins };
+  const idName = node.name === 'ARTICLE' ? 'SUPPLIER_AID' : 'SUPPLIER_PID';
+  if (!sku) return { ...base, record: null, problem: `${idName} is missing` };
+  const priceNode = pricesOf(node).find((p) => !['on_request', 'udp_onrequest'].includes(p.attrs.price_type ?? ''));
+  const priceAmount = child(priceNode, 'PRICE_AMOUNT');
+  origins.set(
+    'price',
+    origin(
+      priceAmount,
+      `${child(node, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS')?.name}/${priceNode?.name}/PRICE_AMOUNT`,
+      node,
+    ),
+  );
+  const price = priceAmount?.text.trim() || null;
+  if (action === 'delete') return { ...base, record: { sku, fields: {} }, problem: null };
+  if (action === 'prices') return { ...base, record: { sku, fields: { price } }, problem: null };
   const details = child(node, 'PRODUCT_DETAILS', 'ARTICLE_DETAILS');
   const order = child(node, 'PRODUCT_ORDER_DETAILS', 'ARTICLE_ORDER_DETAILS');
-  const gtin =
-    children(details, 'INTERNATIONAL_PID')
-      .find((p) => /^(gtin|ean)$/i.test(p.attrs.type ?? ''))
-      ?.text.trim() ?? textOf(details, 'EAN');
+  const gtinNode =
+    children(details, 'INTERNATIONAL_PID').find((p) => /^(gtin|ean)$/i.test(p.attrs.type ?? '')) ??
+    child(details, 'EAN');
+  origins.set('gtin', origin(gtinNode, `${details?.name}/${gtinNode?.name}`, node));
+  const gtin = gtinNode?.text.trim() || null;
   const delivery = textOf(details, 'DELIVERY_TIME');
   const keywords = children(details, 'KEYWORD')
     .map((k) => k.text.trim())
     .filter((k) => k !== '');
+  const unitNode = child(order, 'ORDER_UNIT');
+  const unitPath = `${order?.name}/ORDER_UNIT`;
+  origins.set('unit', origin(unitNode, unitPath, node));
+  const unit = unitNode?.text.trim() || null;
   const record: UpsertRecord = {
     sku,
     parentSku: masterOf(node),
     fields: {
       name: textOf(details, 'DESCRIPTION_SHORT'),
       description: textOf(details, 'DESCRIPTION_LONG'),
-      gtin: gtin || null,
+      gtin,
       manufacturerPid: textOf(details, 'MANUFACTURER_PID', 'MANUFACTURER_AID'),
       manufacturerName: textOf(details, 'MANUFACTURER_NAME'),
       deliveryTimeDays: delivery && NUMBER.test(delivery) ? String(Math.ceil(Number(delivery))) : delivery,
       keywords: keywords.length > 0 ? keywords.join(', ') : null,
       status: statusOf(details),
-      unit: textOf(order, 'ORDER_UNIT'),
+      unit,
       priceQuantity: textOf(order, 'PRICE_QUANTITY'),
-      price: priceOf(node),
+      price,
     },
     media: mediaOf(node),
   };
-  features(node, record, skipped);
-  return { sku, record, problem: null, skipped };
+  features(node, record, skipped, origins, warnings);
+  return { ...base, record, problem: null };
 }

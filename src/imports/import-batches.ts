@@ -6,45 +6,62 @@ import type { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { upsertRecords } from '../catalog/upsert/upsert-products';
 import type { UpsertOutcome, UpsertRecord } from '../catalog/upsert/upsert-types';
 import type { ImportCounts } from './import-checkpoint';
-import { rejectionStatements, type Rejection } from './import-report';
+import { rejectionStatements, warningStatements, type ImportWarning, type Rejection } from './import-report';
+import type { FileWarning, ProductAction } from './bmecat-records';
+import { deletions, duplicateSkus, priceUpdates } from './import-actions';
+import { deleteObjects } from '../media/media';
+import { refreshFingerprints } from '../sync/sync-record';
 import { productsBySku, stageDryProducts } from './import-staging';
-import type { Caller } from '../kernel/caller';
+import type { BatchScope, PendingProduct } from './batch-types';
 
-export interface BatchScope {
-  db: Database;
-  jobId: string;
-  companyId: string;
-  /** The job's actor (surface `job`): one history entry per product per batch. */
-  actor: Caller;
-  catalogId: string;
-  mode: 'upsert' | 'createOnly';
-  dryRun: boolean;
-  cache: ReferenceCache;
-}
-
-/** A product read from the file, with where it was and what it is. */
-export interface PendingProduct {
-  seq: number;
-  sku: string;
-  location: string;
-  record: UpsertRecord;
+/** A warning of the upsert (`field`, e.g. gtin) placed at the field's element in the file, else at the record. */
+function warningAt(p: PendingProduct, field: string, code: string, message: string): ImportWarning {
+  const at = p.origins?.get(field) ?? p.origins?.get(field.split('.').slice(0, 2).join('.'));
+  const location =
+    p.path && at?.path ? `line ${at.line}: ${p.path}/${at.path}` : at ? `line ${at.line}: ${p.path ?? ''}` : p.location;
+  return {
+    seq: p.seq,
+    sku: p.sku,
+    location,
+    code,
+    reason: message.startsWith(`${field}:`) ? message : `${field}: ${message}`,
+  };
 }
 
 /**
- * Upserts one batch of products (one transaction, with the rejected ones' report rows and the
- * checkpoint `commit` returns for the outcomes) and adds the outcomes to `counts`. A variant
- * whose master is neither in the batch nor in the catalog finds it among the products a dry
- * run counted as created earlier in the file, as a real run would find it written.
+ * Upserts one batch of products (one transaction, with the rejected ones' report rows, the
+ * warnings of the kept ones and the checkpoint `commit` returns for the outcomes) and adds the
+ * outcomes to `counts`. A product whose SKU came earlier in the file is rejected; T_UPDATE_PRICES
+ * products update the price of existing products only; T_UPDATE_PRODUCTS deletions are part of
+ * the same transaction. A variant whose master is neither in the batch nor in the catalog finds
+ * it among the products a dry run counted as created earlier in the file, as a real run would.
  */
 export async function flushProducts(
   scope: BatchScope,
-  batch: PendingProduct[],
+  pending: PendingProduct[],
   counts: ImportCounts,
   extra: {
     rejections: Rejection[];
     commit: (outcomes: UpsertOutcome[]) => BatchStatement[];
+    /** Tallies one warning for jobs.warnings. */
+    tally?: (w: ImportWarning) => void;
   },
 ): Promise<UpsertOutcome[]> {
+  const duplicates = await duplicateSkus(scope, pending);
+  const rejected: Rejection[] = [...extra.rejections, ...duplicates.rejections.values()];
+  const accepted = pending.filter((p) => !duplicates.rejections.has(p));
+  const prices = await priceUpdates(
+    scope,
+    accepted.filter((p) => p.action === 'prices'),
+  );
+  const removal = await deletions(
+    scope,
+    accepted.filter((p) => p.action === 'delete'),
+  );
+  rejected.push(...prices.rejections, ...removal.rejections);
+  const batch = [...accepted.filter((p) => !p.action || p.action === 'upsert'), ...prices.ready].sort(
+    (a, b) => a.seq - b.seq,
+  );
   const records = batch.map((p) => p.record);
   const knownMasters = new Map<string, string>();
   if (scope.dryRun) {
@@ -62,23 +79,41 @@ export async function flushProducts(
       catalogId: scope.catalogId,
       mode: scope.mode,
       dryRun: scope.dryRun,
+      tolerant: !scope.strict,
       cache: scope.cache,
       knownMasters,
       alsoInBatch: (results, written) => {
         // Counted here, before the checkpoint that carries the counts is built.
-        const rejections = [...extra.rejections];
+        const rejections = [...rejected];
+        const warnings: ImportWarning[] = [];
         results.forEach((o, i) => {
+          const p = batch[i]!;
           if (o.status !== 'error') {
             counts[o.status]++;
+            for (const w of p.warnings ?? [])
+              warnings.push({
+                seq: p.seq,
+                sku: p.sku,
+                location: `line ${w.line}: ${p.path ?? ''}${w.path ? `/${w.path}` : ''}`,
+                code: w.code,
+                reason: w.message,
+              });
+            for (const w of o.warnings ?? []) warnings.push(warningAt(p, w.field, w.code, w.message));
             return;
           }
           const reason = o.error!.startsWith(`${o.field}:`) || !o.field ? o.error! : `${o.field}: ${o.error}`;
-          rejections.push({ seq: batch[i]!.seq, sku: o.sku, location: batch[i]!.location, reason });
+          const code = `invalid_${(o.field ?? 'record').split('.')[0]}`;
+          rejections.push({ seq: p.seq, sku: o.sku, location: p.location, reason, code });
         });
+        for (const w of warnings) extra.tally?.(w);
         counts.rejected += rejections.length;
+        counts.deleted = (counts.deleted ?? 0) + removal.deleted;
         counts.placements += written.placements;
         return [
+          ...removal.statements,
+          ...duplicates.remember,
           ...rejectionStatements(scope.db, scope.jobId, rejections),
+          ...warningStatements(scope.db, scope.jobId, warnings),
           ...(scope.dryRun ? stageDryProducts(scope.db, scope.jobId, records, results) : []),
           ...extra.commit(results),
         ];
@@ -86,6 +121,14 @@ export async function flushProducts(
     },
     records,
   );
+  if (!scope.dryRun) {
+    if (scope.files && removal.fileKeys.length > 0)
+      await deleteObjects(
+        scope.files,
+        removal.fileKeys.filter((k) => !k.startsWith('media-ref/')),
+      );
+    if (removal.mastersTouched.length > 0) await refreshFingerprints(scope.db, scope.companyId, removal.mastersTouched);
+  }
   return outcomes;
 }
 
@@ -120,10 +163,12 @@ async function checkMapEntries(scope: BatchScope, entries: PendingPlacement[]): 
   );
   const rejections: Rejection[] = [];
   for (const e of entries) {
-    const reject = (reason: string) => rejections.push({ seq: e.seq, sku: e.sku, location: e.location, reason });
+    const reject = (code: string, reason: string) =>
+      rejections.push({ seq: e.seq, sku: e.sku, location: e.location, reason, code });
     if (!known.has(e.groupId))
-      reject(`CATALOG_GROUP_ID ${e.groupId} is not a group of the file's CATALOG_GROUP_SYSTEM`);
-    else if (!found.has(e.sku)) reject(`no product with SKU ${e.sku} (rejected above, or not in the file)`);
+      reject('map_group_unknown', `CATALOG_GROUP_ID ${e.groupId} is not a group of the file's CATALOG_GROUP_SYSTEM`);
+    else if (!found.has(e.sku))
+      reject('map_product_unknown', `no product with SKU ${e.sku} (rejected above, or not in the file)`);
   }
   return rejections;
 }

@@ -6,13 +6,15 @@ import type { WarningTally } from '../exports/export-warnings';
 import { CSV_START, type CsvResumePoint } from './csv-reader';
 import { XML_START, type XmlResumePoint } from './bmecat-reader';
 import type { ImportFormat } from './detect-format';
-import type { TextEncodingName } from './text-chunks';
+import type { TextEncodingName } from './text-encodings';
 
 export interface ImportCounts {
   created: number;
   updated: number;
   unchanged: number;
   rejected: number;
+  /** Products deleted by T_UPDATE_PRODUCTS mode="delete" (absent in checkpoints of older jobs). */
+  deleted?: number;
   /** Placements written from the group map (BMEcat) or the categories column (CSV): a created master's, and an updated master's whose placements changed. */
   placements: number;
   categoriesCreated: number;
@@ -50,7 +52,7 @@ export function firstCheckpoint(format: ImportFormat, encoding: TextEncodingName
     at: startOf(format),
     total: 0,
     done: 0,
-    counts: { created: 0, updated: 0, unchanged: 0, rejected: 0, placements: 0, categoriesCreated: 0 },
+    counts: { created: 0, updated: 0, unchanged: 0, rejected: 0, deleted: 0, placements: 0, categoriesCreated: 0 },
     warnings: {},
   };
 }

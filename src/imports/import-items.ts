@@ -1,8 +1,8 @@
 import { readXmlRecords, type XmlResumePoint } from './bmecat-reader';
-import { groupOf, mapEntryOf, productOf, type FileGroup } from './bmecat-records';
+import { groupOf, mapEntryOf, productOf, type FileGroup, type FileWarning, type ProductAction } from './bmecat-records';
 import { readCsvRecords, type CsvResumePoint } from './csv-reader';
 import { csvProductOf } from './csv-records';
-import type { PendingProduct } from './import-batches';
+import type { PendingProduct } from './batch-types';
 import type { ImportCheckpoint } from './import-checkpoint';
 
 /** One record of an import file as the phases see it: a product, a group, or a group-map entry. */
@@ -17,6 +17,12 @@ export type Item =
       problem: string | null;
       skipped: string[];
       categoryPaths?: string[][];
+      /** BMEcat: the record's element path and line, what it asks for, and what the reader met (bmecat-records.ts). */
+      path?: string;
+      line?: number;
+      action?: ProductAction;
+      warnings?: FileWarning[];
+      origins?: Map<string, { line: number; path: string }>;
     }
   | { kind: 'group'; seq: number; after: ImportCheckpoint['at']; group: FileGroup | null }
   | {
@@ -66,7 +72,9 @@ export async function* items(
         seq: r.ordinal,
         location,
         after: r.after,
-        ...(readProducts ? productOf(r.node) : UNREAD),
+        path: r.path,
+        line: r.node.line,
+        ...(readProducts ? productOf(r.node, r.path) : UNREAD),
       };
     else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
   }

@@ -2,17 +2,12 @@ import { runBatch, type BatchStatement, type Database } from '../db/client';
 import type { JobRow } from '../jobs/jobs';
 import { ExportWarnings } from '../exports/export-warnings';
 import type { FileGroup } from './bmecat-records';
-import {
-  flushMapEntries,
-  flushProducts,
-  type BatchScope,
-  type PendingPlacement,
-  type PendingProduct,
-} from './import-batches';
+import type { BatchScope, PendingProduct } from './batch-types';
+import { flushMapEntries, flushProducts, type PendingPlacement } from './import-batches';
 import { CategoryMatcher, stageGroups } from './import-categories';
 import { saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
 import { items } from './import-items';
-import type { Rejection } from './import-report';
+import { reasonLabel, type Rejection } from './import-report';
 import { placementsOf, stagePlacements } from './import-staging';
 
 export type PhaseOutcome = 'next' | 'continued' | 'stopped';
@@ -141,6 +136,9 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       let saved: ImportCheckpoint | null = null;
       await flushProducts(run.scope, products, next.counts, {
         rejections,
+        tally: (w) => {
+          if (w.code !== 'feature_system_skipped') warnings.add(reasonLabel(w.code), w.sku ?? w.location);
+        },
         commit: () => {
           const c = commit(final);
           saved = c.saved;
@@ -188,6 +186,11 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
           location: item.location,
           record: item.record,
           categoryPaths: item.categoryPaths,
+          path: item.path,
+          line: item.line,
+          action: item.action,
+          warnings: item.warnings,
+          origins: item.origins,
         });
       else
         rejections.push({
@@ -195,6 +198,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
           sku: item.sku,
           location: item.location,
           reason: item.problem ?? 'unreadable',
+          code: 'sku_missing',
         });
     } else if (item.entry) {
       placements.push({ seq: item.seq, location: item.location, ...item.entry });
@@ -204,6 +208,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
         sku: null,
         location: item.location,
         reason: 'PROD_ID or CATALOG_GROUP_ID is missing',
+        code: 'map_entry_incomplete',
       });
     }
     pendingAt = item.after;

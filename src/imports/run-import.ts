@@ -1,7 +1,15 @@
 import { dbNow } from '../kernel/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { importDryProducts, importGroups, importPlacements, importRejections, jobs } from '../db/schema';
+import {
+  importDryProducts,
+  importGroups,
+  importPlacements,
+  importRejections,
+  importSkus,
+  importWarnings,
+  jobs,
+} from '../db/schema';
 import type { JobMessage } from '../env';
 import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { findCatalog } from '../db/scope';
@@ -11,7 +19,7 @@ import { findImportFile } from './import-files';
 import { firstCheckpoint, GUARD_FAILED, type ImportCheckpoint } from './import-checkpoint';
 import { resolveGroups } from './import-categories';
 import { readProductsPhase, saveCheckpoint, validatePhase, type PhaseOutcome, type SliceRun } from './import-phases';
-import { writeReport } from './import-report';
+import { reasonCounts, writeReport } from './import-report';
 import { ImportFileError, readHead } from './text-chunks';
 import { jobCaller } from '../kernel/caller';
 
@@ -31,6 +39,8 @@ export interface ImportParams {
   format: string | null;
   mode: 'upsert' | 'createOnly';
   dryRun: boolean;
+  /** Reject a product for any field that does not check (absent in jobs queued before import tolerance). */
+  strict?: boolean;
 }
 
 /**
@@ -48,12 +58,17 @@ async function dropStaging(db: Database, jobId: string): Promise<void> {
     db.delete(importRejections).where(eq(importRejections.jobId, jobId)),
     db.delete(importPlacements).where(eq(importPlacements.jobId, jobId)),
     db.delete(importDryProducts).where(eq(importDryProducts.jobId, jobId)),
+    db.delete(importWarnings).where(eq(importWarnings.jobId, jobId)),
+    db.delete(importSkus).where(eq(importSkus.jobId, jobId)),
   ]);
 }
 
 async function finish(run: SliceRun): Promise<ImportSliceOutcome> {
   const { db, job, cp } = run;
-  const summary = { ...cp.counts, total: cp.total };
+  const reasons = await reasonCounts(db, job.id);
+  const warned = Object.entries(reasons).reduce((n, [k, v]) => (k.startsWith('warnings.') ? n + v : n), 0);
+  // Totals, then each reason's count (`rejected.<code>`, `warnings.<code>`: import-report.ts).
+  const summary = { ...cp.counts, deleted: cp.counts.deleted ?? 0, warnings: warned, total: cp.total, ...reasons };
   const fileName = `import-report-${job.id.slice(0, 8)}.csv`;
   const key = `imports/${job.companyId}/${job.id}/${fileName}`;
   const size = await writeReport(db, run.files, job.id, key, summary);
@@ -137,7 +152,9 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
       catalogId: params.catalogId,
       mode: params.mode,
       dryRun: params.dryRun,
+      strict: params.strict ?? false,
       cache: new ReferenceCache(db, job.companyId),
+      files: deps.files,
     },
   };
   try {

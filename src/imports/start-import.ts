@@ -19,6 +19,12 @@ export const StartImportDto = z.strictObject({
   mode: z.enum(['upsert', 'createOnly']).default('upsert'),
   /** Reads and checks everything, writes nothing, and reports what would happen. */
   dryRun: z.boolean().default(false),
+  /**
+   * Rejects a product for any field that does not check (a wrong GTIN check digit, an order
+   * unit that is no Rec. 20 code, a class not in the reference data ...). Default false: such
+   * a product is kept, the field handled by the rules of docs/import.md and a warning reported.
+   */
+  strict: z.boolean().default(false),
 });
 
 /** Validates the request, then queues the import as a background job (observed with Job/GetJob). */
@@ -37,6 +43,7 @@ export async function startImport(
     format: input.format ?? null,
     mode: input.mode,
     dryRun: input.dryRun,
+    strict: input.strict,
   };
   return enqueueJob(
     deps,

@@ -1,8 +1,10 @@
 import { AppError } from '../kernel/app-error';
+import { bomLength, characterBoundary, decoderFor, type TextEncodingName } from './text-encodings';
 
 /**
  * Reads an R2 object from a byte offset as text chunks that each know the byte offset they
- * start at. Chunks are cut at UTF-8 character boundaries (never inside a multi-byte sequence)
+ * start at. Chunks are cut at character boundaries of the file's encoding (never inside a
+ * multi-byte sequence or a surrogate pair; text-encodings.ts)
  * and decoded on their own, so a reader can turn a position inside a chunk back into an exact
  * byte offset: the resume point of an import that continues in another queue message.
  */
@@ -19,7 +21,7 @@ export class ImportFileError extends AppError {
   }
 }
 
-export type TextEncodingName = 'utf-8' | 'latin1';
+export type { TextEncodingName };
 
 /** Length in UTF-8 bytes of `text` (or of its first `end` UTF-16 units). */
 export function utf8Length(text: string, start = 0, end = text.length): number {
@@ -36,28 +38,6 @@ export function utf8Length(text: string, start = 0, end = text.length): number {
   return n;
 }
 
-/** Where the last complete UTF-8 character of `bytes` ends. */
-function utf8Boundary(bytes: Uint8Array): number {
-  let i = bytes.length;
-  // Step back over continuation bytes (10xxxxxx) to the lead byte of the last character.
-  let back = 0;
-  while (i > 0 && back < 4 && (bytes[i - 1]! & 0xc0) === 0x80) {
-    i--;
-    back++;
-  }
-  if (i === 0) return bytes.length;
-  const lead = bytes[i - 1]!;
-  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-  return back + 1 >= need ? bytes.length : i - 1;
-}
-
-/** Decodes ISO-8859-1 (each byte is the code point of the same number). */
-function latin1(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  return out;
-}
-
 export async function* readTextChunks(
   files: R2Bucket,
   key: string,
@@ -71,7 +51,7 @@ export async function* readTextChunks(
   }
   const object = await files.get(key, offset > 0 ? { range: { offset } } : undefined);
   if (!object) throw new ImportFileError('the uploaded file is gone; upload it again');
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const decode = decoderFor(encoding);
   const reader = object.body.getReader();
   let carry = new Uint8Array(0);
   let position = offset;
@@ -85,30 +65,33 @@ export async function* readTextChunks(
         bytes.set(carry);
         bytes.set(value, carry.length);
       }
-      let cut = encoding === 'utf-8' ? utf8Boundary(bytes) : bytes.length;
+      let cut = characterBoundary(bytes, encoding);
       // A byte-order mark at the very start is not content.
-      const skip = position === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+      const skip = position === 0 ? bomLength(bytes, encoding) : 0;
       if (skip > cut) cut = Math.min(bytes.length, skip);
       const piece = bytes.subarray(skip, cut);
       carry = bytes.slice(cut);
       let text: string;
       try {
-        text = encoding === 'utf-8' ? decoder.decode(piece) : latin1(piece);
+        text = decode(piece);
       } catch {
         throw new ImportFileError(`the file is not valid UTF-8 near byte ${position + skip}`);
       }
       yield { text, byteStart: position + skip };
       position += cut;
     }
-    if (carry.length > 0) throw new ImportFileError('the file ends inside a UTF-8 character');
+    if (carry.length > 0)
+      throw new ImportFileError(
+        `the file is not valid ${encoding.startsWith('utf-16') ? 'UTF-16' : 'UTF-8'}: it ends inside a character (byte ${position})`,
+      );
   } finally {
     await reader.cancel().catch(() => undefined);
   }
 }
 
-/** The first bytes of an object (format detection), decoded leniently. */
-export async function readHead(files: R2Bucket, key: string, length = 4096): Promise<string> {
+/** The first bytes of an object (format detection: see decodeHead). */
+export async function readHead(files: R2Bucket, key: string, length = 65536): Promise<Uint8Array> {
   const object = await files.get(key, { range: { offset: 0, length } });
   if (!object) throw new ImportFileError('the uploaded file is gone; upload it again');
-  return new TextDecoder('utf-8').decode(await object.arrayBuffer());
+  return new Uint8Array(await object.arrayBuffer());
 }

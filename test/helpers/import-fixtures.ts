@@ -79,17 +79,22 @@ export async function runImportToEnd(jobId: string, deps = importDeps()): Promis
   return outcomes;
 }
 
-/** The job's report file as rows of cells (header and summary line dropped). */
+/** The report's comment lines: the summary, then one line per reason with its count. */
+export async function reportComments(jobId: string): Promise<string[]> {
+  const row = await importJobRow(jobId);
+  const text = await (await env.FILES.get(row.resultKey!))!.text();
+  return text
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter((line) => line.startsWith('# '));
+}
+
+/** The job's report file as rows of cells (header and comment lines dropped). */
 export async function reportRows(jobId: string): Promise<string[][]> {
   const row = await importJobRow(jobId);
   const text = await (await env.FILES.get(row.resultKey!))!.text();
-  return parseCsv(
-    text
-      .replace(/^\uFEFF/, '')
-      .split('\r\n')
-      .slice(1)
-      .join('\r\n'),
-  )
+  const lines = text.replace(/^\uFEFF/, '').split('\r\n');
+  return parseCsv(lines.slice(lines.findIndex((line) => !line.startsWith('# '))).join('\r\n'))
     .slice(1)
     .filter((r) => r.length > 1);
 }

@@ -1,5 +1,5 @@
 import type { ProductNode } from '../product-aggregate';
-import type { ResolvedNode } from './resolve-record';
+import type { ResolvedNode } from './upsert-types';
 
 const sameSet = (a: string[], b: string[]) =>
   a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');

@@ -13,7 +13,7 @@ import {
   products,
 } from '../../db/schema';
 import type { ProductNode } from '../product-aggregate';
-import type { ResolvedNode } from './resolve-record';
+import type { ResolvedNode } from './upsert-types';
 import type { changedParts } from './changed-parts';
 import { linkKey } from '../../classification/link-key';
 import { PRODUCT_DATA_FIELDS } from '../fields';

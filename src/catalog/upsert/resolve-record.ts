@@ -1,34 +1,13 @@
-import { AppError } from '../../kernel/app-error';
 import type { ClassificationGroup } from '../../kernel/classification-groups';
-import { featureRule } from '../../classification/feature-values';
 import { MEDIA_PURPOSES } from '../../media/media';
 import { builtInField } from '../fields';
-import { parseValue, type ParsedValue, type ValueRule } from '../../kernel/value-types';
+import type { ParsedValue, ValueRule } from '../../kernel/value-types';
 import { groupOfSystem, type ReferenceCache } from './reference-cache';
-import { ItemError, type UpsertRecord } from './upsert-types';
-import { CLASSIFICATION_GROUPS, groupBit } from '../../kernel/classification-groups';
+import { orderUnit } from './order-units';
+import { asRange, parse, resolveClassification, type WarnFn } from './resolve-classification';
+import { type ResolvedNode, ItemError, type UpsertRecord } from './upsert-types';
 
 /** One product or variant as it should be stored: every value parsed and normalised. */
-export interface ResolvedNode {
-  sku: string;
-  parentSku: string | null;
-  /** Columns of `products` to set (drizzle property names), null clearing them. */
-  fields: Record<string, string | number | null>;
-  categoryIds?: string[];
-  values?: {
-    attributeId: string;
-    code: string;
-    value: string;
-    numberValue: number | null;
-    numberValueTo: number | null;
-  }[];
-  classification?: {
-    groups: number;
-    classes: { group: ClassificationGroup; system: string; code: string }[];
-    features: { group: ClassificationGroup; code: string; value: string; unit: string | null }[];
-  } | null;
-  media?: { fileName: string; contentType: string; purpose: string; description: string | null }[];
-}
 
 const CONTENT_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -50,19 +29,6 @@ export function contentTypeOf(fileName: string, given?: string | null): string {
   return CONTENT_TYPES[fileName.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 }
 
-/** BMEcat 1.2 writes a range whose ends are equal as one FVALUE: "5" is the range 5..5. */
-const asRange = (isRange: boolean, raw: string) => (isRange && !raw.includes('..') ? `${raw}..${raw}` : raw);
-
-/** parseValue, with its 400 turned into an item error naming `field`. */
-function parse(field: string, raw: string, rule: ValueRule): ParsedValue {
-  try {
-    return parseValue(field, raw, rule);
-  } catch (err) {
-    if (err instanceof AppError) throw new ItemError(field, err.message);
-    throw err;
-  }
-}
-
 /** The groups and codes a record's classification names, for ReferenceCache.prefetch. */
 export function classesNeeded(record: UpsertRecord): { group: ClassificationGroup; code: string }[] {
   return (record.classification?.classes ?? []).flatMap((c) => {
@@ -71,56 +37,18 @@ export function classesNeeded(record: UpsertRecord): { group: ClassificationGrou
   });
 }
 
-function resolveClassification(
-  cache: ReferenceCache,
-  classification: NonNullable<UpsertRecord['classification']>,
-): NonNullable<ResolvedNode['classification']> {
-  const classes: { group: ClassificationGroup; system: string; code: string }[] = [];
-  for (const c of classification.classes) {
-    const group = (c.group as ClassificationGroup | null | undefined) ?? groupOfSystem(c.system);
-    if (!group)
-      throw new ItemError(
-        'classification.classes',
-        `"${c.system ?? ''}" is not a classification system of this service (${CLASSIFICATION_GROUPS.join(', ')})`,
-      );
-    const ref = cache.classOf(group, c.code);
-    if (!ref) throw new ItemError('classification.classes', `${c.code} is not a known ${group} class`);
-    if (classes.some((k) => k.group === group))
-      throw new ItemError('classification.classes', 'at most one class per classification group');
-    classes.push({ group, system: ref.system, code: c.code });
-  }
-  const features: NonNullable<ResolvedNode['classification']>['features'] = [];
-  for (const f of classification.features) {
-    const owners = classes.filter(
-      (c) => (!f.group || f.group === c.group) && cache.featuresOfClass(c.group, c.code).has(f.code),
-    );
-    if (owners.length === 0)
-      throw new ItemError(
-        'classification.features',
-        `${f.code} is not a feature of the classes of this classification`,
-      );
-    if (owners.length > 1) throw new ItemError('classification.features', `${f.code} is ambiguous; name its group`);
-    const group = owners[0]!.group;
-    if (features.some((k) => k.group === group && k.code === f.code))
-      throw new ItemError('classification.features', `${f.code} is given twice`);
-    const feature = cache.feature(group, f.code);
-    if (!feature) throw new ItemError('classification.features', `${f.code}: unknown ${group} feature`);
-    const parsed = parse(
-      `classification.features.${f.code}`,
-      asRange(feature.type === 'R', f.value),
-      featureRule(feature, feature.enumValues),
-    );
-    features.push({ group, code: f.code, value: parsed.value, unit: feature.unit });
-  }
-  const groups = classes.reduce((mask, c) => mask | groupBit(c.group), 0);
-  return { groups, classes, features };
+/** A text field's value cut to its maximum length (tolerant resolve). */
+function truncated(raw: string, rule: ValueRule): string | null {
+  if (rule.type !== 'text' || !rule.maxLength || [...raw].length <= rule.maxLength) return null;
+  const cut = [...raw].slice(0, rule.maxLength).join('');
+  return rule.check?.(cut) ? null : cut;
 }
 
 /**
  * Checks and normalises one record with the rules SetValue uses (built-in fields from
  * catalog/fields.ts, attribute types, classification reference data). Throws ItemError.
  */
-export function resolveRecord(cache: ReferenceCache, record: UpsertRecord): ResolvedNode {
+export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?: WarnFn): ResolvedNode {
   const sku = parse('sku', record.sku, builtInField('product', 'sku')!.rule).value;
   const fields: Record<string, string | number | null> = {};
   for (const [key, raw] of Object.entries(record.fields)) {
@@ -131,7 +59,25 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord): Reso
       fields[field.column] = null;
       continue;
     }
-    const parsed = parse(key, raw, field.rule);
+    let parsed: ParsedValue;
+    // Tolerant: an order unit as suppliers write it (Stück, PCE, Meter ...) becomes its Rec. 20 code.
+    const unit = key === 'unit' && warn ? orderUnit(raw) : null;
+    if (unit?.alias)
+      warn!(key, 'unit_alias', `order unit "${raw}" is not a UN/ECE Rec. 20 code: stored as ${unit.code}`);
+    try {
+      parsed = parse(key, unit?.code ?? raw, field.rule);
+    } catch (err) {
+      if (!warn || !(err instanceof ItemError) || field.required) throw err;
+      const cut = truncated(raw, field.rule);
+      if (cut !== null) {
+        warn(key, 'field_truncated', `${err.message}: cut to ${[...cut].length} characters`);
+        parsed = parse(key, cut, field.rule);
+      } else {
+        warn(key, 'field_invalid', `${err.message}: "${raw.slice(0, 60)}" is not stored`);
+        fields[field.column] = null;
+        continue;
+      }
+    }
     fields[field.column] = field.rule.type === 'integer' ? parsed.number : parsed.value;
   }
   const node: ResolvedNode = { sku, parentSku: record.parentSku ?? null, fields };
@@ -143,14 +89,25 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord): Reso
     node.values = [];
     for (const [code, raw] of Object.entries(record.values)) {
       const attribute = cache.attribute(code);
-      if (!attribute)
-        throw new ItemError(`values.${code}`, `"${code}" is not an attribute of your company (GetAttributes)`);
+      if (!attribute) {
+        const message = `"${code}" is not an attribute of your company (GetAttributes)`;
+        if (!warn) throw new ItemError(`values.${code}`, message);
+        warn(`values.${code}`, 'attribute_unknown', `${message}: value "${raw.slice(0, 60)}" left out`);
+        continue;
+      }
       if (raw === '') continue;
-      const parsed = parse(`values.${code}`, asRange(attribute.type === 'range', raw), {
-        type: attribute.type,
-        unit: attribute.unit,
-        enumValues: attribute.enumValues,
-      });
+      let parsed: ParsedValue;
+      try {
+        parsed = parse(`values.${code}`, asRange(attribute.type === 'range', raw), {
+          type: attribute.type,
+          unit: attribute.unit,
+          enumValues: attribute.enumValues,
+        });
+      } catch (err) {
+        if (!warn || !(err instanceof ItemError)) throw err;
+        warn(`values.${code}`, 'attribute_invalid', `${err.message}: "${raw.slice(0, 60)}" left out`);
+        continue;
+      }
       node.values.push({
         attributeId: attribute.id,
         code,
@@ -164,7 +121,9 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord): Reso
     node.classification =
       record.classification === null || record.classification.classes.length === 0
         ? null
-        : resolveClassification(cache, record.classification);
+        : resolveClassification(cache, record.classification, warn);
+    // Tolerant: every class left out leaves no classification.
+    if (node.classification?.classes.length === 0) node.classification = null;
   }
   if (record.media) {
     const seen = new Set<string>();

@@ -7,7 +7,7 @@ import { fingerprintOf, syncRecord, type RecordAggregate, type RecordNode } from
 import type { ProductAggregate, ProductNode } from '../product-aggregate';
 import type { changedParts } from './changed-parts';
 import type { WrittenMedia } from './node-writes';
-import type { ResolvedNode } from './resolve-record';
+import type { ResolvedNode } from './upsert-types';
 import { compareBinary } from '../../kernel/compare-binary';
 
 /** One product or variant an upsert writes, with what it was (null: created) and what it becomes. */

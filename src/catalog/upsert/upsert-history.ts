@@ -1,6 +1,6 @@
 import { mediaEntry, pickFields, PRODUCT_FIELDS, type Snapshot } from '../../history/snapshot';
 import type { ProductNode } from '../product-aggregate';
-import type { ResolvedNode } from './resolve-record';
+import type { ResolvedNode } from './upsert-types';
 
 /**
  * History snapshots (docs/history.md) of the products an upsert writes, built from what the

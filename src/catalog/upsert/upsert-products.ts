@@ -13,7 +13,8 @@ import { categoriesOfCatalog, existingBySku } from './upsert-lookups';
 import { CategoryPaths } from '../../sync/category-paths';
 import { bumpWithFingerprints, fingerprintsAfter, type WrittenNode } from './upsert-fingerprints';
 import type { ReferenceCache } from './reference-cache';
-import { classesNeeded, resolveRecord, type ResolvedNode } from './resolve-record';
+import { classesNeeded, resolveRecord } from './resolve-record';
+import type { ResolvedNode } from './upsert-types';
 import { ItemError, type UpsertOutcome, type UpsertRecord } from './upsert-types';
 import type { Caller } from '../../kernel/caller';
 
@@ -36,6 +37,11 @@ export interface UpsertContext {
    * number of placements written (e.g. an import's checkpoint and report rows).
    */
   alsoInBatch?: (outcomes: UpsertOutcome[], written: { placements: number }) => BatchStatement[];
+  /**
+   * Keep a record whose fields, values or classification do not check, applying the rules of
+   * docs/import.md ("Field problems") and answering warnings (imports without `strict`).
+   */
+  tolerant?: boolean;
   /** Masters not in the database that variants may name (SKU → id): what a dry run's earlier batch would have created. */
   knownMasters?: ReadonlyMap<string, string>;
 }
@@ -63,9 +69,14 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     classes: records.flatMap(classesNeeded),
   });
   const outcomes: UpsertOutcome[] = records.map((r) => outcome(r.sku, 'error'));
+  const warningsOf: NonNullable<UpsertOutcome['warnings']>[] = records.map(() => []);
   const resolved: (ResolvedNode | null)[] = records.map((record, i) => {
     try {
-      return resolveRecord(ctx.cache, record);
+      return resolveRecord(
+        ctx.cache,
+        record,
+        ctx.tolerant ? (field, code, message) => warningsOf[i]!.push({ field, code, message }) : undefined,
+      );
     } catch (err) {
       if (!(err instanceof ItemError)) throw err;
       outcomes[i] = { ...outcomes[i]!, field: err.field, error: err.message };
@@ -188,6 +199,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
   };
   resolved.forEach((next, i) => {
     plan(next, i);
+    if (outcomes[i]!.status !== 'error' && warningsOf[i]!.length > 0) outcomes[i]!.warnings = warningsOf[i];
   });
 
   const extra = { placements: placementsWritten };

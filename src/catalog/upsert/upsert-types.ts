@@ -1,3 +1,4 @@
+import type { ClassificationGroup } from '../../kernel/classification-groups';
 import { PRODUCT_DATA_FIELDS } from '../fields';
 
 /**
@@ -38,6 +39,8 @@ export interface UpsertOutcome {
   productId: string | null;
   field: string | null;
   error: string | null;
+  /** Field problems a tolerant upsert (an import without `strict`) applied a rule to (resolve-record.ts). */
+  warnings?: { field: string; code: string; message: string }[];
 }
 
 /** Thrown while resolving one record: the record becomes an error outcome naming `field`. */
@@ -48,4 +51,26 @@ export class ItemError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A record checked and resolved against the company's reference data, ready to write. */
+export interface ResolvedNode {
+  sku: string;
+  parentSku: string | null;
+  /** Columns of `products` to set (drizzle property names), null clearing them. */
+  fields: Record<string, string | number | null>;
+  categoryIds?: string[];
+  values?: {
+    attributeId: string;
+    code: string;
+    value: string;
+    numberValue: number | null;
+    numberValueTo: number | null;
+  }[];
+  classification?: {
+    groups: number;
+    classes: { group: ClassificationGroup; system: string; code: string; unverified?: boolean }[];
+    features: { group: ClassificationGroup; code: string; value: string; unit: string | null; unverified?: boolean }[];
+  } | null;
+  media?: { fileName: string; contentType: string; purpose: string; description: string | null }[];
 }

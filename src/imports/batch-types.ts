@@ -1,0 +1,37 @@
+import type { Database } from '../db/client';
+import type { ReferenceCache } from '../catalog/upsert/reference-cache';
+import type { UpsertRecord } from '../catalog/upsert/upsert-types';
+import type { Caller } from '../kernel/caller';
+import type { FileWarning, ProductAction } from './record-actions';
+
+/** What every step of one import batch works within: the job, its catalog and its options. */
+export interface BatchScope {
+  db: Database;
+  jobId: string;
+  companyId: string;
+  /** The job's actor (surface `job`): one history entry per product per batch. */
+  actor: Caller;
+  catalogId: string;
+  mode: 'upsert' | 'createOnly';
+  dryRun: boolean;
+  /** Reject a product for any field that does not check (the behaviour before tolerance); default false. */
+  strict: boolean;
+  cache: ReferenceCache;
+  /** Where deleted products' media files are deleted (null: left, as in tests of the batch alone). */
+  files: R2Bucket | null;
+}
+
+/** A product read from the file, with where it was and what it is. */
+export interface PendingProduct {
+  seq: number;
+  sku: string;
+  location: string;
+  record: UpsertRecord;
+  /** The record element's path (/BMECAT/T_NEW_CATALOG/PRODUCT) and line, for warnings below it. */
+  path?: string;
+  line?: number;
+  action?: ProductAction;
+  /** Field problems the reader met (e.g. an order unit mapped through the alias table). */
+  warnings?: FileWarning[];
+  origins?: Map<string, { line: number; path: string }>;
+}
