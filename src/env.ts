@@ -51,6 +51,8 @@ export interface Caller {
   clientName?: string | null;
   /** The job on the job surface. */
   jobId?: string | null;
+  /** The user's switch "AI may edit classifications", on the agent surfaces (classification/ai-switch.ts). */
+  aiMayEditClassifications?: boolean;
 }
 
 export interface AppEnv {

@@ -14,13 +14,18 @@ export const ElementClassificationQuery = z.strictObject({ elementId: z.uuid() }
 export const SetElementClassificationDto = z.strictObject({
   departmentId: z.uuid(),
   elementId: z.uuid(),
-  /** At most one class per group; an empty list removes the element's classification. */
-  classes: z.array(ClassRef).max(3),
+  /**
+   * At most one class per group, at least one: an empty list is refused, never read as "remove"
+   * (DeleteElementClassification does that, explicitly).
+   */
+  classes: z.array(ClassRef).min(1).max(3),
   /** Replaces all feature values; each code must be a feature of one of the classes. */
   features: z.array(FeatureValueInput).max(500).default([]),
   /** Label of the classification; defaults to the name of the first class. */
   name: z.string().trim().min(1).max(250).optional(),
 });
+
+export const DeleteElementClassificationDto = z.strictObject({ departmentId: z.uuid(), elementId: z.uuid() });
 
 export const ElementClassificationOut = z.object({
   elementId: z.string(),
@@ -41,7 +46,26 @@ export async function getElementClassification(db: Database, tenant: Tenant, ele
 }
 
 /**
- * The web editor's save: creates, replaces or removes an element's classification through the
+ * The web editor's "remove classification": deletes the element's classification with its
+ * classes and feature values, recorded in the history. 404 when the element has none, so a
+ * stale screen learns that someone else removed it first.
+ */
+export async function deleteElementClassification(
+  db: Database,
+  tenant: Actor,
+  input: z.infer<typeof DeleteElementClassificationDto>,
+) {
+  await assertDepartment(db, tenant, input.departmentId);
+  const element = await findElement(db, tenant, input.elementId);
+  if (element.departmentId !== input.departmentId) throw notFound('element');
+  const link = await linkOf(db, tenant, element.id);
+  if (!link) throw notFound('classification');
+  await deleteClassification(db, tenant, link.linkId);
+  return { elementId: element.id, classification: null };
+}
+
+/**
+ * The web editor's save: creates or replaces an element's classification through the
  * same domain functions the agent surface uses (createClassification / updateClassification),
  * so class, feature and value rules are checked in one place. The bitmask follows the classes.
  */
@@ -54,10 +78,6 @@ export async function setElementClassification(
   const element = await findElement(db, tenant, input.elementId);
   if (element.departmentId !== input.departmentId) throw notFound('element');
   const link = await linkOf(db, tenant, element.id);
-  if (input.classes.length === 0) {
-    if (link) await deleteClassification(db, tenant, link.linkId);
-    return { elementId: element.id, classification: null };
-  }
   const classificationGroups = input.classes.reduce((mask, c) => mask | groupBit(c.group), 0);
   const classification = link
     ? await updateClassification(db, tenant, {
