@@ -38,7 +38,7 @@ export const aiRoutes = new Hono<AgentEnv>()
   .get(
     '/GetStats',
     doc("Counts of catalogs, categories and products in the user's department", CatalogStats, { tag: 'Catalog' }),
-    async (c) => c.json(await getStats(c.var.db, c.var.agent, c.var.agent.departmentId)),
+    async (c) => c.json(await getStats(c.var.db, c.var.agent)),
   )
   .get(
     '/ListClassificationLinkIds',

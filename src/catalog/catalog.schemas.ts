@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { clientId } from '../db/ids';
 import { commaList, ProductFilter } from './product-filter';
+import { ATTRIBUTE_CODE } from './attribute-code';
+import { PRODUCT_STATUSES } from './product-status';
+import { DECIMAL, DECIMAL_RULE, normaliseDecimal } from './value-types';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
@@ -60,14 +63,11 @@ export const ProductDto = z.strictObject({
     .string()
     .regex(/^[A-Z0-9]{2,3}$/, 'unit must be a UN/ECE Recommendation 20 code such as C62')
     .nullish(),
-  price: z
-    .string()
-    .regex(/^\d{1,12}(\.\d{1,4})?$/, 'price must be a decimal string such as "12.50"')
-    .nullish(),
+  price: z.string().trim().regex(DECIMAL, `price must be ${DECIMAL_RULE}`).transform(normaliseDecimal).nullish(),
   priceQuantity: z.int().min(1).nullish(),
   keywords: optionalText(1000),
   deliveryTimeDays: z.int().min(0).nullish(),
-  status: z.enum(['active', 'draft', 'discontinued']).nullish(),
+  status: z.enum(PRODUCT_STATUSES).nullish(),
   /** Categories of the same catalog the product is placed in (replaces the placement on update). */
   categoryIds: z.array(z.uuid()).max(50).nullish(),
 });
@@ -89,7 +89,7 @@ export const ProductOut = z.object({
   priceQuantity: z.number().int().nullable(),
   keywords: z.string().nullable(),
   deliveryTimeDays: z.number().int().nullable(),
-  status: z.enum(['active', 'draft', 'discontinued']),
+  status: z.enum(PRODUCT_STATUSES),
   categoryIds: z.array(z.string()),
   fingerprint: z.string().nullable(),
   createdAt: z.string(),
@@ -149,8 +149,6 @@ export const PageQuery = {
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
 };
-
-const ATTRIBUTE_CODE = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 /**
  * GetProducts: the shared product filter (product-filter.ts) plus catalog, order and page.

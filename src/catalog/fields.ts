@@ -1,5 +1,6 @@
 import type { ElementKind } from './scope';
 import { checkGtin, type ValueRule } from './value-types';
+import { PRODUCT_STATUSES } from './product-status';
 
 /** A built-in field: its column (drizzle property name), rule, and whether it may be cleared. */
 interface BuiltInField {
@@ -55,7 +56,7 @@ const productFields: Record<string, BuiltInField> = {
   priceQuantity: { column: 'priceQuantity', rule: { type: 'integer', min: 1 } },
   keywords: { column: 'keywords', rule: text(1000) },
   deliveryTimeDays: { column: 'deliveryTimeDays', rule: { type: 'integer', min: 0 } },
-  status: { column: 'status', rule: { type: 'enum', enumValues: ['active', 'draft', 'discontinued'] }, required: true },
+  status: { column: 'status', rule: { type: 'enum', enumValues: PRODUCT_STATUSES }, required: true },
 };
 
 /**

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { products } from '../db/schema';
 import { ftsMatchExpression } from './product-search';
 import type { Tenant } from './scope';
+import { PRODUCT_STATUSES } from './product-status';
 
 /**
  * The product filter shared by the product list (`GET /api/Catalog/GetProducts`), the MCP
@@ -13,7 +14,6 @@ import type { Tenant } from './scope';
  * strings or a boolean and an array. Both parse to the same `ProductFilterInput`.
  */
 const MISSING_FIELDS = ['gtin', 'price', 'classification'] as const;
-export const PRODUCT_STATUSES = ['active', 'draft', 'discontinued'] as const;
 
 const booleanFlag = z.preprocess(
   (v) => (v === 'true' ? true : v === 'false' ? false : v),

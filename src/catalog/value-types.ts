@@ -22,7 +22,18 @@ export interface ParsedValue {
 }
 
 const NUMBER = /^[+-]?(\d+([.,]\d+)?|[.,]\d+)([eE][+-]?\d+)?$/;
-const DECIMAL = /^\d{1,12}([.,]\d{1,4})?$/;
+
+/**
+ * The one decimal rule (prices): a non-negative amount with at most 12 digits before and 4
+ * after the separator, which may be a dot or a comma ("12,50" is how German price lists write
+ * it); stored with a dot. docs/spec.md sends every value as a string and shows no separator
+ * rule; the bulk upsert, SetValue and ProductDto all take this one (docs/design.md section 4).
+ */
+export const DECIMAL = /^\d{1,12}([.,]\d{1,4})?$/;
+export const DECIMAL_RULE = 'a non-negative amount with at most 4 decimals, such as 12.50 or 12,50';
+
+/** The stored form of a text that matched DECIMAL. */
+export const normaliseDecimal = (text: string): string => text.replace(',', '.');
 
 function parseNumber(field: string, raw: string, rule: ValueRule): number {
   let text = raw.trim();
@@ -62,9 +73,8 @@ export function parseValue(field: string, raw: string, rule: ValueRule): ParsedV
     }
     case 'decimal': {
       const text = raw.trim();
-      if (!DECIMAL.test(text))
-        throw badRequest(`${field}: "${raw}" is not a non-negative amount with at most 4 decimals`);
-      const normalised = text.replace(',', '.');
+      if (!DECIMAL.test(text)) throw badRequest(`${field}: "${raw}" is not ${DECIMAL_RULE}`);
+      const normalised = normaliseDecimal(text);
       return { value: normalised, number: Number(normalised), numberTo: null };
     }
     case 'boolean': {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Page, ProductDetailOut, ProductOut } from '../../catalog/catalog.schemas';
-import { PRODUCT_STATUSES } from '../../catalog/product-filter';
+import { PRODUCT_STATUSES } from '../../catalog/product-status';
 import { listProducts } from '../../catalog/product-list';
 import { getProduct } from '../../catalog/product-queries';
 import { defineTool, READ_ONLY } from '../tool-definition';
