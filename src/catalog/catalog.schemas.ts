@@ -3,7 +3,7 @@ import { clientId } from '../db/ids';
 import { commaList, ProductFilter } from './product-filter';
 import { ATTRIBUTE_CODE } from './attribute-code';
 import { PRODUCT_STATUSES } from './product-status';
-import { DECIMAL, DECIMAL_RULE, normaliseDecimal } from './value-types';
+import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, LANGUAGE_CODE, normaliseDecimal, UNIT_CODE } from './code-rules';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
@@ -18,14 +18,8 @@ export const CatalogDto = z.strictObject({
   catalogType: optionalText(50),
   catalogVersion: optionalText(20),
   description: optionalText(8000),
-  language: z
-    .string()
-    .regex(/^[a-z]{3}$/, 'language must be an ISO 639-2 code such as deu')
-    .nullish(),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code such as EUR')
-    .nullish(),
+  language: z.string().regex(LANGUAGE_CODE, 'language must be an ISO 639-2 code such as deu').nullish(),
+  currency: z.string().regex(CURRENCY_CODE, 'currency must be an ISO 4217 code such as EUR').nullish(),
 });
 export type CatalogInput = z.infer<typeof CatalogDto>;
 
@@ -59,10 +53,7 @@ export const ProductDto = z.strictObject({
     .nullish(),
   manufacturerName: optionalText(250),
   manufacturerPid: optionalText(64),
-  unit: z
-    .string()
-    .regex(/^[A-Z0-9]{2,3}$/, 'unit must be a UN/ECE Recommendation 20 code such as C62')
-    .nullish(),
+  unit: z.string().regex(UNIT_CODE, 'unit must be a UN/ECE Recommendation 20 code such as C62').nullish(),
   price: z.string().trim().regex(DECIMAL, `price must be ${DECIMAL_RULE}`).transform(normaliseDecimal).nullish(),
   priceQuantity: z.int().min(1).nullish(),
   keywords: optionalText(1000),

@@ -1,4 +1,5 @@
 import { badRequest } from '../http/app-error';
+import { DECIMAL, DECIMAL_RULE, gtinProblem, normaliseDecimal } from './code-rules';
 
 /** The value types a field, attribute or classification feature can have. */
 type ValueType = 'text' | 'integer' | 'number' | 'decimal' | 'boolean' | 'enum' | 'range';
@@ -22,18 +23,6 @@ export interface ParsedValue {
 }
 
 const NUMBER = /^[+-]?(\d+([.,]\d+)?|[.,]\d+)([eE][+-]?\d+)?$/;
-
-/**
- * The one decimal rule (prices): a non-negative amount with at most 12 digits before and 4
- * after the separator, which may be a dot or a comma ("12,50" is how German price lists write
- * it); stored with a dot. docs/spec.md sends every value as a string and shows no separator
- * rule; the bulk upsert, SetValue and ProductDto all take this one (docs/design.md section 4).
- */
-export const DECIMAL = /^\d{1,12}([.,]\d{1,4})?$/;
-export const DECIMAL_RULE = 'a non-negative amount with at most 4 decimals, such as 12.50 or 12,50';
-
-/** The stored form of a text that matched DECIMAL. */
-export const normaliseDecimal = (text: string): string => text.replace(',', '.');
 
 function parseNumber(field: string, raw: string, rule: ValueRule): number {
   let text = raw.trim();
@@ -105,9 +94,7 @@ export function parseValue(field: string, raw: string, rule: ValueRule): ParsedV
 
 /** GTIN-8/12/13/14 with a valid GS1 check digit. */
 export function checkGtin(value: string): string | null {
-  if (!/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(value)) return 'a GTIN has 8, 12, 13 or 14 digits';
-  const digits = [...value].map(Number);
-  const check = digits.pop()!;
-  const sum = digits.reverse().reduce((acc, d, i) => acc + d * (i % 2 === 0 ? 3 : 1), 0);
-  return (10 - (sum % 10)) % 10 === check ? null : 'GTIN check digit is wrong';
+  const problem = gtinProblem(value);
+  if (problem === 'digits') return 'a GTIN has 8, 12, 13 or 14 digits';
+  return problem === 'checkDigit' ? 'GTIN check digit is wrong' : null;
 }
