@@ -230,9 +230,8 @@ describe('Classification controller (session)', () => {
         cookie: s.cookie,
       })
     ).json.classification;
-    const { classes, name } = read;
     const features = [{ ...read.features[0], value: '0' }];
-    const roundTrip = await set({ classes, name, features });
+    const roundTrip = await set({ ...read, features });
     expect(roundTrip.status, roundTrip.json.error).toBe(200);
     expect(roundTrip.json.classification).toEqual({ ...read, features: [{ ...read.features[0], value: 'false' }] });
 

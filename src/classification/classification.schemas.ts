@@ -8,7 +8,7 @@ export const GroupCode = z.enum(CLASSIFICATION_GROUPS);
  * accepts"): an agent that reads a classification, changes one value and sends it back must
  * succeed. Which fields these are, and why, is listed in docs/design.md section 7.
  */
-const readOnly = <T extends z.ZodType>(schema: T) =>
+export const readOnly = <T extends z.ZodType>(schema: T) =>
   schema.optional().describe('Read-only: accepted as the read returns it, and ignored');
 
 export const ClassRef = z.strictObject({

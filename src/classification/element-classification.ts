@@ -5,7 +5,7 @@ import { classificationClasses, classificationLinks } from '../db/schema';
 import { notFound } from '../http/app-error';
 import { assertDepartment, findElement, type Tenant } from '../catalog/scope';
 import type { Actor } from '../history/actor';
-import { ClassificationOut, ClassRef, FeatureValueInput } from './classification.schemas';
+import { ClassificationOut, ClassRef, FeatureValueInput, readOnly } from './classification.schemas';
 import { createClassification, deleteClassification, getClassification, updateClassification } from './links';
 import { groupBit, type ClassificationGroup } from './groups';
 
@@ -23,6 +23,9 @@ export const SetElementClassificationDto = z.strictObject({
   features: z.array(FeatureValueInput).max(500).default([]),
   /** Label of the classification; defaults to the name of the first class. */
   name: z.string().trim().min(1).max(250).optional(),
+  /** The classification read by GetElementClassification, sent back whole: its id, and the bitmask the classes imply. */
+  linkId: readOnly(z.string().max(100)),
+  classificationGroups: readOnly(z.int()),
 });
 
 export const DeleteElementClassificationDto = z.strictObject({ departmentId: z.uuid(), elementId: z.uuid() });
