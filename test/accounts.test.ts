@@ -204,7 +204,7 @@ describe('SwitchDepartment', () => {
       body: { departmentId: other.departmentId },
     });
     expect(res.status).toBe(403);
-    expect(res.json.error).toBe('department does not belong to your company');
+    expect(res.json.error).toBe('departmentId does not name a department of your company');
     const me = await call('GET', '/api/Account/Me', { cookie: session.cookie });
     expect(me.json.departmentId).toBe(session.departmentId);
   });

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { db, makeCatalog, makeCompany, makeProduct } from './helpers/factories';
+import { asActor, db, makeCatalog, makeCompany, makeProduct } from './helpers/factories';
 import { classificationLinks, users } from '../src/db/schema';
 import { eq } from 'drizzle-orm';
 import { makeAgentUser, ORIGIN, send, tokensFor } from './oauth-helpers';
 import { AI_SWITCH_OFF } from '../src/classification/ai-switch';
+import type { CreateClassificationInput } from '../src/classification/classification.schemas';
+import { createClassification } from '../src/classification/links';
 
 type Agent = Awaited<ReturnType<typeof makeAgentUser>> & { token: string };
 
@@ -284,6 +286,78 @@ describe('/api/ai writes', () => {
     });
     expect(updateRes.status).toBe(403);
     expect(updateRes.json).toEqual({ error: AI_SWITCH_OFF, code: 'forbidden' });
+  });
+
+  it('refuses a reader with 403 for the very classification GetClassification returned (not 400)', async () => {
+    const reader = await agent({ aiSwitch: false });
+    const product = await productOf(reader);
+    const { linkId } = await createClassification(db(), asActor(reader), {
+      ...(MCB as CreateClassificationInput),
+      elementId: product.productId,
+    });
+    const read = await send('GET', `/api/ai/GetClassification?linkId=${linkId}`, { token: reader.token });
+    const changed = { ...read.json, features: read.json.features.map((f: any) => ({ ...f, value: '400' })) };
+    for (const [path, json] of [
+      ['UpdateClassification', changed],
+      ['UpdateClassification', { linkId: 'nonsense', classes: [] }],
+      ['CreateClassification', read.json],
+      ['DeleteClassification', { linkId }],
+    ] as const) {
+      const res = await send('POST', `/api/ai/${path}`, { token: reader.token, json });
+      expect({ path, status: res.status, json: res.json }).toEqual({
+        path,
+        status: 403,
+        json: { error: AI_SWITCH_OFF, code: 'forbidden' },
+      });
+    }
+    expect((await send('GET', `/api/ai/GetClassification?linkId=${linkId}`, { token: reader.token })).json).toEqual(
+      read.json,
+    );
+  });
+
+  it('takes back what GetClassification returned with one value changed; read-only fields are ignored', async () => {
+    const a = await agent();
+    const created = await create(a, { ...MCB, elementId: (await productOf(a)).productId });
+    const read = await send('GET', `/api/ai/GetClassification?linkId=${created.json.linkId}`, { token: a.token });
+    expect(read.json).toEqual(created.json);
+    const features = read.json.features.map((f: any) => (f.code === 'EF000008' ? { ...f, value: '400' } : f));
+    const update = await send('POST', '/api/ai/UpdateClassification', {
+      token: a.token,
+      json: { ...read.json, features },
+    });
+    expect(update.status, update.text).toBe(200);
+    expect(update.json).toEqual({ ...read.json, features });
+    // Names, units and the element are the read's, not the writer's: ignored, never stored.
+    const renamed = await send('POST', '/api/ai/UpdateClassification', {
+      token: a.token,
+      json: {
+        ...update.json,
+        elementId: crypto.randomUUID(),
+        classes: update.json.classes.map((c: any) => ({ ...c, name: 'made up' })),
+        features: update.json.features.map((f: any) => ({ ...f, name: 'made up', unit: null })),
+      },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.json).toEqual(update.json);
+    // Unknown fields are still refused: a typo never passes as "ignored".
+    const typo = await send('POST', '/api/ai/UpdateClassification', {
+      token: a.token,
+      json: { ...update.json, nmae: 'x' },
+    });
+    expect(typo.status).toBe(400);
+    expect(typo.json.error).toBe('unknown field(s) nmae');
+  });
+
+  it('deletes a classification explicitly; it is gone and a second delete is 404', async () => {
+    const a = await agent();
+    const created = await create(a, { ...MCB, elementId: (await productOf(a)).productId });
+    const del = () =>
+      send('POST', '/api/ai/DeleteClassification', { token: a.token, json: { linkId: created.json.linkId } });
+    const first = await del();
+    expect(first.json).toEqual({ linkId: created.json.linkId, deleted: true });
+    const read = await send('GET', `/api/ai/GetClassification?linkId=${created.json.linkId}`, { token: a.token });
+    expect(read.status).toBe(404);
+    expect((await del()).status).toBe(404);
   });
 
   it('applies a switch turned off after the token was issued at the next write', async () => {

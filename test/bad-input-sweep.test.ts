@@ -5,14 +5,16 @@ import { newId } from '../src/kernel/ids';
 import { openApiDocument } from '../src/openapi/openapi-document';
 import { contractTenant, send, type ContractTenant } from './helpers/contract-fixtures';
 import { baseRequest, idKeyOf, operationsOf, type Operation } from './helpers/contract-request';
-import { tenantDigest } from './helpers/tenant-digest';
+import { tenantDigest, tenantRowCounts } from './helpers/tenant-digest';
 
 /**
  * The generated bad-input sweep (docs/reliability.md): every field of every documented
  * operation gets every hostile value below, one request each. No answer may be a 5xx; every
  * failure is a JSON {error} with a status the operation documents and changes nothing (the
  * tenant digest of each field's batch is compared; a batch with accepted requests has its
- * failed ones re-sent one by one between digests). The counts are printed for the README.
+ * failed ones re-sent one by one between digests); no accepted request removes anything unless
+ * removing is what its operation is for (row counts around every request). The counts are
+ * printed for the README.
  */
 const MIB = 1024 * 1024;
 const hostile = (realId: string): unknown[] => [
@@ -83,6 +85,12 @@ const pick = <T>(values: T[], fieldIndex: number): T[] =>
 
 /** Operations that record a failed password try by design (docs/reliability.md). */
 const RECORDS_FAILURES = new Set(['Account/Login', 'Account/ChangePassword']);
+/**
+ * Operations whose purpose is to remove something: only they may lower a row count when they
+ * accept a request (Logout ends a session, ChangePassword ends them all). Every other accepted
+ * request may add and change, never remove: "an empty list deletes" is caught here.
+ */
+const REMOVES = /\/(Delete|Logout$|ChangePassword$|RestoreVersion$)/;
 /** Last: their successes (revoking AI access, switching department) would end other operations' credentials. */
 const LAST = (op: Operation) => (op.name.startsWith('Account/') ? 1 : 0);
 
@@ -91,6 +99,7 @@ it('sweeps >= 1000 hostile requests: zero 5xx, every failure a documented JSON e
 }, async () => {
   const a: ContractTenant = await contractTenant();
   const digest = () => tenantDigest([a.companyId]);
+  const counts = () => tenantRowCounts([a.companyId]);
   const operations = operationsOf(await openApiDocument(createApp(), 'https://pim.test/api')).sort(
     (x, y) => LAST(x) - LAST(y),
   );
@@ -103,13 +112,21 @@ it('sweeps >= 1000 hostile requests: zero 5xx, every failure a documented JSON e
   const batch = async (op: Operation, items: [string, Request][]) => {
     const before = await digest();
     const failed: [string, Request][] = [];
+    let rows = await counts();
     for (const [label, request] of items) {
       const res = await send(op, a, request);
       requests++;
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       if (res.status >= 500) problems.push(`${op.name} ${label}: ${res.status}`);
-      else if (res.status < 400) accepted++;
-      else {
+      else if (res.status < 400) {
+        accepted++;
+        // Failed requests change nothing (proved below), so the last count is this request's "before".
+        const rowsBefore = rows;
+        rows = await counts();
+        const removed = Object.keys(rows).filter((t) => rows[t]! < rowsBefore[t]!);
+        if (removed.length && !REMOVES.test(op.path))
+          problems.push(`${op.name} ${label}: accepted, removed ${removed}`);
+      } else {
         failed.push([label, request]);
         if (typeof res.json?.error !== 'string')
           problems.push(`${op.name} ${label}: ${res.status} without a JSON {error}`);

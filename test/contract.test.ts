@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
+import { AI_SWITCH_OFF } from '../src/classification/ai-switch';
 import { LARGE_JSON_PATHS, MAX_LARGE_JSON_BYTES } from '../src/http/middleware';
 import { openApiDocument } from '../src/openapi/openapi-document';
 import { contractTenant, send, type ContractTenant, type Sent } from './helpers/contract-fixtures';
@@ -118,4 +119,60 @@ describe('the contract of every operation', () => {
     }
     await unchanged('ids of another company');
   });
+});
+
+/**
+ * "Authorization before validation" (STYLE.md): a caller the operation documents as refused
+ * (its 403 reasons) gets 403 whatever the body, here a body with nothing right in it; only a
+ * permitted caller learns what is wrong with a body.
+ */
+describe('a caller who may not call an operation is refused before the body is read', () => {
+  const refusing = (reason: string) => OPERATIONS.filter((op) => op.refusals.includes(reason));
+  const worthless = (op: Operation) => (op.body ? { body: { unknownField: true } } : { query: {} });
+
+  it('documents the permissions of admin operations, the AI switch and departments', () => {
+    expect(refusing('not a company admin').map((op) => op.name)).toContain('Sync/AddConnection');
+    expect(
+      refusing('"AI may edit classifications" off')
+        .map((op) => op.name)
+        .sort(),
+    ).toEqual(['ai/CreateClassification', 'ai/DeleteClassification', 'ai/UpdateClassification']);
+    expect(refusing('a department of another company').length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(refusing('not a company admin').map((op) => [op.name, op] as const))('%s: an editor', async (_, op) => {
+    const before = await tenantDigest([a.companyId]);
+    const res = await send(op, { ...a, cookie: a.editorCookie }, worthless(op));
+    expectError(op, res, 403, 'editor');
+    expect(res.json.error).toBe('only a company admin may do this');
+    expect(await tenantDigest([a.companyId])).toBe(before);
+  });
+
+  it.each(refusing('"AI may edit classifications" off').map((op) => [op.name, op] as const))(
+    '%s: an agent without the switch',
+    async (_, op) => {
+      const before = await tenantDigest([a.companyId]);
+      const res = await send(op, { ...a, token: a.noAiToken }, worthless(op));
+      expectError(op, res, 403, 'switch off');
+      expect(res.json.error).toBe(AI_SWITCH_OFF);
+      expect(await tenantDigest([a.companyId])).toBe(before);
+    },
+  );
+
+  it.each(refusing('a department of another company').map((op) => [op.name, op] as const))(
+    '%s: a department of another company',
+    async (_, op) => {
+      const before = await tenantDigest([a.companyId, b.companyId]);
+      const departmentId = b.ids.departmentId!;
+      const inQuery = op.query.departmentId !== undefined;
+      const res = await send(
+        op,
+        a,
+        inQuery ? { query: { departmentId } } : { body: { departmentId, unknownField: true } },
+      );
+      expectError(op, res, 403, 'foreign department');
+      expect(res.json.error).toBe('departmentId does not name a department of your company');
+      expect(await tenantDigest([a.companyId, b.companyId])).toBe(before);
+    },
+  );
 });

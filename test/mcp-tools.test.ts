@@ -44,6 +44,7 @@ describe('MCP tools', () => {
       'get_classification',
       'create_classification',
       'update_classification',
+      'delete_classification',
       'start_export',
       'get_job',
       'get_history',
@@ -61,6 +62,8 @@ describe('MCP tools', () => {
     expect(byName.get_product.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName.get_history.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName.update_classification.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.delete_classification.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(Object.keys(byName.update_classification.inputSchema.properties)).toContain('features');
     expect(byName.search_products.inputSchema.required).toEqual(['catalogId']);
   });
 
@@ -241,6 +244,50 @@ describe('MCP tools', () => {
       'forbidden',
     );
     expect((await a.call('get_classification', { linkId: link.linkId })).structuredContent.name).toBe('MCB B16');
+  });
+
+  it('refuses a caller without the switch before looking at the input: forbidden, not a validation error', async () => {
+    const a = await agent({ aiSwitch: false });
+    const product = await makeProduct(a, (await makeCatalog(a)).catalogId);
+    const link = await createClassification(db(), asActor(a), { ...MCB, elementId: product.productId });
+    const read = (await a.call('get_classification', { linkId: link.linkId })).structuredContent;
+    for (const [tool, input] of [
+      ['update_classification', read],
+      ['update_classification', { linkId: 'not-a-uuid', classes: 'garbage' }],
+      ['create_classification', { nonsense: true }],
+      ['delete_classification', {}],
+    ] as const) {
+      expect(toolError(await a.call(tool, input)), tool).toEqual({ error: AI_SWITCH_OFF, code: 'forbidden' });
+    }
+    expect((await a.call('get_classification', { linkId: link.linkId })).structuredContent).toEqual(read);
+  });
+
+  it('update_classification takes back what get_classification returned, with one value changed', async () => {
+    const a = await agent();
+    const product = await makeProduct(a, (await makeCatalog(a)).catalogId);
+    const link = await createClassification(db(), asActor(a), { ...MCB, elementId: product.productId });
+    const read = (await a.call('get_classification', { linkId: link.linkId })).structuredContent;
+    expect(read.classes[0].name).toEqual(expect.any(String));
+    const features = read.features.map((f: any) => (f.code === 'EF000008' ? { ...f, value: '400' } : f));
+    const written = await a.call('update_classification', { ...read, features });
+    expect(written.isError, written.content[0]!.text).toBeFalsy();
+    expect(written.structuredContent).toEqual({ ...read, features });
+    const invalid = toolError(await a.call('update_classification', { ...read, classes: [] }));
+    expect(invalid).toEqual({ error: expect.stringContaining('classes'), code: 'bad_request' });
+  });
+
+  it('delete_classification removes a classification; the element reads as unclassified', async () => {
+    const a = await agent();
+    const product = await makeProduct(a, (await makeCatalog(a)).catalogId);
+    const link = await createClassification(db(), asActor(a), { ...MCB, elementId: product.productId });
+    expect((await a.call('delete_classification', { linkId: link.linkId })).structuredContent).toEqual({
+      linkId: link.linkId,
+      deleted: true,
+    });
+    expect((await a.call('list_classifications', { elementId: product.productId })).structuredContent.items).toEqual(
+      [],
+    );
+    expect(toolError(await a.call('delete_classification', { linkId: link.linkId })).code).toBe('not_found');
   });
 
   it('update_classification replaces feature values; an unknown link is not found', async () => {

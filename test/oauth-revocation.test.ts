@@ -91,7 +91,7 @@ describe('real-time revocation', () => {
       body: { userId: target.userId },
     });
     expect(byEditor.status).toBe(403);
-    expect(byEditor.json.error).toBe('only a company administrator can manage AI access');
+    expect(byEditor.json.error).toBe('only a company admin may do this');
     const byForeign = await call('POST', '/api/Account/RevokeAiAccess', {
       cookie: await loginAs(foreignAdmin.email),
       body: { userId: target.userId },

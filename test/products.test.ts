@@ -132,10 +132,36 @@ describe('AddProduct', () => {
     expect(after).toMatchObject({ ...foreign, updatedAt: foreign.updatedAt, fingerprint: foreign.fingerprint });
   });
 
+  it('takes a price as SetValue does: "12,50" and " 12.5 " are stored as 12.50 and 12.5', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session);
+    const base = { departmentId: session.departmentId, catalogId: catalog.catalogId };
+    const added = await call('POST', '/api/Catalog/AddProduct', {
+      cookie: session.cookie,
+      body: { ...base, price: '12,50' },
+    });
+    expect(added.status, added.text).toBe(200);
+    expect(added.json.price).toBe('12.50');
+    const updated = await call('POST', '/api/Catalog/UpdateProduct', {
+      cookie: session.cookie,
+      body: { ...base, productId: added.json.productId, price: ' 12.5 ' },
+    });
+    expect(updated.json.price).toBe('12.5');
+    const viaSetValue = await call('POST', '/api/Catalog/SetValue', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, elementId: added.json.productId, field: 'price', value: '12,50' },
+    });
+    expect(viaSetValue.json).toEqual({ elementId: added.json.productId, field: 'price', value: '12.50' });
+  });
+
   it.each([
     ['a missing catalogId', { name: 'x' }, 'catalogId is required'],
     ['a price of the wrong type', { price: 12.5 }, 'price: Invalid input: expected string, received number'],
-    ['a price with too many decimals', { price: '1.23456' }, 'price: price must be a decimal string such as "12.50"'],
+    [
+      'a price with too many decimals',
+      { price: '1.23456' },
+      'price: price must be a non-negative amount with at most 4 decimals, such as 12.50 or 12,50',
+    ],
     ['a GTIN with a wrong check digit', { gtin: '4006209123457' }, 'gtin: GTIN check digit is wrong'],
     [
       'an unknown status',

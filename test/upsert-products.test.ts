@@ -149,7 +149,9 @@ describe('POST /api/Catalog/UpsertProducts', () => {
       ['BAD-GTIN', 'error', 'gtin'],
       ['MASTER', 'created', null],
     ]);
-    expect(res.json.items[1].error).toBe('price: "abc" is not a non-negative amount with at most 4 decimals');
+    expect(res.json.items[1].error).toBe(
+      'price: "abc" is not a non-negative amount with at most 4 decimals, such as 12.50 or 12,50',
+    );
     expect(res.json.items[8].variants[0]).toMatchObject({
       sku: 'EXISTING',
       status: 'error',

@@ -31,7 +31,7 @@ describe('Account/GetUsers', () => {
     const editor = await makeSession();
     const forbidden = await call('GET', '/api/Account/GetUsers', { cookie: editor.cookie });
     expect(forbidden.status).toBe(403);
-    expect(forbidden.json.error).toMatch(/administrator/);
+    expect(forbidden.json.error).toBe('only a company admin may do this');
     expect((await call('GET', '/api/Account/GetUsers')).status).toBe(401);
   });
 });
@@ -224,10 +224,46 @@ describe('Classification controller (session)', () => {
     });
     expect((await row(product.productId)).fingerprint).not.toBe(fingerprint);
 
-    const removed = await set({ classes: [] });
+    // What GetElementClassification returned goes back as it is, one value changed.
+    const read = (
+      await call('GET', `/api/Classification/GetElementClassification?elementId=${product.productId}`, {
+        cookie: s.cookie,
+      })
+    ).json.classification;
+    const features = [{ ...read.features[0], value: '0' }];
+    const roundTrip = await set({ ...read, features });
+    expect(roundTrip.status, roundTrip.json.error).toBe(200);
+    expect(roundTrip.json.classification).toEqual({ ...read, features: [{ ...read.features[0], value: 'false' }] });
+
+    // An empty class list never removes anything: 400 naming the field, classification intact.
+    const empty = await set({ classes: [], features: [], name: 'x' });
+    expect(empty.status).toBe(400);
+    expect(empty.json.error).toMatch(/^classes: /);
+    const kept = await call('GET', `/api/Classification/GetElementClassification?elementId=${product.productId}`, {
+      cookie: s.cookie,
+    });
+    expect(kept.json.classification).toEqual(roundTrip.json.classification);
+
+    const remove = () =>
+      call('POST', '/api/Classification/DeleteElementClassification', {
+        cookie: s.cookie,
+        body: { departmentId: s.departmentId, elementId: product.productId },
+      });
+    const removed = await remove();
     expect(removed.json).toEqual({ elementId: product.productId, classification: null });
     const detail = await call('GET', `/api/Catalog/GetProduct?productId=${product.productId}`, { cookie: s.cookie });
     expect(detail.json.classification).toBeNull();
+    const history = await call('GET', `/api/Catalog/GetHistory?elementId=${product.productId}&limit=1`, {
+      cookie: s.cookie,
+    });
+    expect(history.json.items[0].changes).toContainEqual({
+      path: 'classification.class.ETIM',
+      before: 'EC000125',
+      after: null,
+    });
+    const again = await remove();
+    expect(again.status).toBe(404);
+    expect(again.json.error).toBe('classification not found');
   });
 
   it("answers 404 for another company's element, 403 for its department, 400 naming the field", async () => {

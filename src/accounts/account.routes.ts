@@ -61,24 +61,24 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .get(
     '/Me',
+    requireSession,
     describeOperation({
       tag: 'Account',
       summary: 'The logged-in user, company and department',
       response: AccountDto,
       security: 'cookie',
     }),
-    requireSession,
     async (c) => c.json(await describeAccount(c.var.db, c.var.caller)),
   )
   .post(
     '/SwitchDepartment',
+    requireSession,
     describeOperation({
       tag: 'Account',
       summary: "Change the session's current department",
       response: SwitchDepartmentDto,
       security: 'cookie',
     }),
-    requireSession,
     validate('json', SwitchDepartmentDto),
     async (c) => {
       const token = sessionToken(c);
@@ -88,6 +88,7 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .post(
     '/ChangePassword',
+    requireSession,
     describeOperation({
       tag: 'Account',
       summary: 'Change the password; ends all sessions and revokes AI access tokens',
@@ -95,7 +96,6 @@ export const accountRoutes = new Hono<AppEnv>()
       security: 'cookie',
       rateLimited: 'Too many wrong current passwords from this IP',
     }),
-    requireSession,
     validate('json', ChangePasswordDto),
     async (c) => {
       await changePassword(c.var.db, c.var.caller.userId, c.req.valid('json'), clientIp(c.req.raw));
@@ -106,6 +106,7 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .post(
     '/RevokeAiAccess',
+    requireSession,
     describeOperation({
       tag: 'Account',
       summary: "Admin: revoke a user's AI tokens now (new security stamp)",
@@ -113,7 +114,6 @@ export const accountRoutes = new Hono<AppEnv>()
       security: 'cookie',
       adminOnly: true,
     }),
-    requireSession,
     validate('json', RevokeAiAccessDto),
     async (c) => {
       const result = await revokeAiAccess(c.var.db, c.var.caller, c.req.valid('json'));
@@ -123,6 +123,7 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .get(
     '/GetUsers',
+    requireSession,
     describeOperation({
       tag: 'Account',
       summary: "Admin: the company's users with role and AI switch",
@@ -130,11 +131,11 @@ export const accountRoutes = new Hono<AppEnv>()
       security: 'cookie',
       adminOnly: true,
     }),
-    requireSession,
     async (c) => c.json(await listUsers(c.var.db, c.var.caller)),
   )
   .post(
     '/SetAiSwitch',
+    requireSession,
     describeOperation({
       tag: 'Account',
       summary: 'Admin: set a user\'s switch "AI may edit classifications"',
@@ -142,7 +143,6 @@ export const accountRoutes = new Hono<AppEnv>()
       security: 'cookie',
       adminOnly: true,
     }),
-    requireSession,
     validate('json', SetAiSwitchDto),
     async (c) => c.json(await setAiSwitch(c.var.db, c.var.caller, c.req.valid('json'))),
   );

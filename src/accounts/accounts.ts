@@ -2,10 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { nowIso } from '../db/client';
 import { companies, departments, memberships, sessions, users } from '../db/schema';
-import { AppError, badRequest, notFound, unauthorized } from '../kernel/app-error';
-import { sha256Hex } from '../kernel/hashing';
+import { badRequest, notFound, unauthorized } from '../kernel/app-error';
 import { hashPassword, randomToken, verifyPassword } from './passwords';
 import { claimSignInTry, clearSignInTries } from './sign-in-throttle';
+import { assertDepartment } from '../db/scope';
+import { sha256Hex } from '../kernel/hashing';
 
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
@@ -120,10 +121,7 @@ export async function describeAccount(
 
 /** Moves a session to another department of its company. */
 export async function switchDepartment(db: Database, token: string, companyId: string, departmentId: string) {
-  const department = await db.query.departments.findFirst({
-    where: and(eq(departments.id, departmentId), eq(departments.companyId, companyId)),
-  });
-  if (!department) throw new AppError('forbidden', 'department does not belong to your company');
+  await assertDepartment(db, { companyId }, departmentId);
   await db
     .update(sessions)
     .set({ departmentId })

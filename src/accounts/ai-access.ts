@@ -1,12 +1,13 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { memberships, users } from '../db/schema';
-import { forbidden, notFound } from '../kernel/app-error';
+import { notFound } from '../kernel/app-error';
+import { assertAdmin } from './admin-only';
 import type { Caller } from '../kernel/caller';
 
 /** Only an administrator of the session's company manages other users' AI access. */
 async function findMemberForAdmin(db: Database, admin: Caller, userId: string) {
-  if (admin.role !== 'admin') throw forbidden('only a company administrator can manage AI access');
+  assertAdmin(admin);
   const member = await db.query.memberships.findFirst({
     where: and(eq(memberships.userId, userId), eq(memberships.companyId, admin.companyId)),
   });
@@ -35,7 +36,7 @@ export async function setAiSwitch(db: Database, admin: Caller, input: { userId: 
 
 /** The company's users with their role and AI switch, for the administration screen (admins only). */
 export async function listUsers(db: Database, admin: Caller) {
-  if (admin.role !== 'admin') throw forbidden('only a company administrator can list users');
+  assertAdmin(admin);
   const items = await db
     .select({
       userId: users.id,

@@ -3,14 +3,17 @@ import { CatalogStats } from '../catalog/catalog.schemas';
 import { Page } from '../kernel/pagination';
 import { getStats } from '../catalog/catalogs';
 import {
+  ClassificationDeletedOut,
   ClassificationGroupsOut,
   ClassificationListEntry,
   ClassificationOut,
   CreateClassificationDto,
+  LinkIdDto,
   UpdateClassificationDto,
 } from '../classification/classification.schemas';
 import {
   createClassification,
+  deleteClassification,
   getClassification,
   listClassifications,
   updateClassification,
@@ -36,7 +39,7 @@ export const aiRoutes = new Hono<AgentEnv>()
   .get(
     '/GetStats',
     doc("Counts of catalogs, categories and products in the user's department", CatalogStats, { tag: 'Catalog' }),
-    async (c) => c.json(await getStats(c.var.db, c.var.agent, c.var.agent.departmentId)),
+    async (c) => c.json(await getStats(c.var.db, c.var.agent)),
   )
   .get(
     '/ListClassificationLinkIds',
@@ -65,15 +68,34 @@ export const aiRoutes = new Hono<AgentEnv>()
   )
   .post(
     '/UpdateClassification',
-    doc('Update a classification (needs the AI edit switch)', ClassificationOut),
+    doc(
+      'Update a classification (needs the AI edit switch); accepts what GetClassification returns',
+      ClassificationOut,
+      {
+        aiSwitch: true,
+      },
+    ),
     validate('json', UpdateClassificationDto),
     async (c) => c.json(await updateClassification(c.var.db, c.var.agent, c.req.valid('json'))),
   )
   .post(
     '/CreateClassification',
     doc('Classify a product or category (needs the AI edit switch)', ClassificationOut, {
+      aiSwitch: true,
       conflict: 'The element is already classified (update that classification)',
     }),
     validate('json', CreateClassificationDto),
     async (c) => c.json(await createClassification(c.var.db, c.var.agent, c.req.valid('json'))),
+  )
+  .post(
+    '/DeleteClassification',
+    doc(
+      'Remove a classification with its classes and feature values (needs the AI edit switch)',
+      ClassificationDeletedOut,
+      {
+        aiSwitch: true,
+      },
+    ),
+    validate('json', LinkIdDto),
+    async (c) => c.json(await deleteClassification(c.var.db, c.var.agent, c.req.valid('json').linkId)),
   );

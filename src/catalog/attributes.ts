@@ -5,15 +5,14 @@ import { clientId, newId, unusableId } from '../kernel/ids';
 import { attributes } from '../db/schema';
 import { badRequest, conflict, notFound } from '../kernel/app-error';
 import { BUILT_IN_FIELDS } from './fields';
+import { ATTRIBUTE_CODE, ATTRIBUTE_CODE_RULE } from './attribute-code';
 import type { Caller } from '../kernel/caller';
 
 const FEATURE_CODE = /^(EF\d{6}|[A-Z]{3}\d{3}|\d{2}-\d{2}-\d{2}-\d{2})$/;
 
 export const AttributeDto = z.strictObject({
   attributeId: clientId().nullish(),
-  code: z
-    .string()
-    .regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'code must start with a letter and use letters, digits, _ . - (max 64)'),
+  code: z.string().regex(ATTRIBUTE_CODE, `code ${ATTRIBUTE_CODE_RULE}`),
   name: z.string().trim().min(1).max(250),
   type: z.enum(['text', 'number', 'boolean', 'enum', 'range']),
   unit: z.string().max(20).nullish(),

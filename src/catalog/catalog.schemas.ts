@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { clientId } from '../kernel/ids';
 import { PageQuery } from '../kernel/pagination';
 import { commaList, ProductFilter } from './product-filter';
+import { ATTRIBUTE_CODE } from './attribute-code';
+import { PRODUCT_STATUSES } from '../kernel/product-status';
+import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, LANGUAGE_CODE, normaliseDecimal, UNIT_CODE } from '../kernel/code-rules';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
@@ -16,14 +19,8 @@ export const CatalogDto = z.strictObject({
   catalogType: optionalText(50),
   catalogVersion: optionalText(20),
   description: optionalText(8000),
-  language: z
-    .string()
-    .regex(/^[a-z]{3}$/, 'language must be an ISO 639-2 code such as deu')
-    .nullish(),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'currency must be an ISO 4217 code such as EUR')
-    .nullish(),
+  language: z.string().regex(LANGUAGE_CODE, 'language must be an ISO 639-2 code such as deu').nullish(),
+  currency: z.string().regex(CURRENCY_CODE, 'currency must be an ISO 4217 code such as EUR').nullish(),
 });
 export type CatalogInput = z.infer<typeof CatalogDto>;
 
@@ -57,18 +54,12 @@ export const ProductDto = z.strictObject({
     .nullish(),
   manufacturerName: optionalText(250),
   manufacturerPid: optionalText(64),
-  unit: z
-    .string()
-    .regex(/^[A-Z0-9]{2,3}$/, 'unit must be a UN/ECE Recommendation 20 code such as C62')
-    .nullish(),
-  price: z
-    .string()
-    .regex(/^\d{1,12}(\.\d{1,4})?$/, 'price must be a decimal string such as "12.50"')
-    .nullish(),
+  unit: z.string().regex(UNIT_CODE, 'unit must be a UN/ECE Recommendation 20 code such as C62').nullish(),
+  price: z.string().trim().regex(DECIMAL, `price must be ${DECIMAL_RULE}`).transform(normaliseDecimal).nullish(),
   priceQuantity: z.int().min(1).nullish(),
   keywords: optionalText(1000),
   deliveryTimeDays: z.int().min(0).nullish(),
-  status: z.enum(['active', 'draft', 'discontinued']).nullish(),
+  status: z.enum(PRODUCT_STATUSES).nullish(),
   /** Categories of the same catalog the product is placed in (replaces the placement on update). */
   categoryIds: z.array(z.uuid()).max(50).nullish(),
 });
@@ -90,7 +81,7 @@ export const ProductOut = z.object({
   priceQuantity: z.number().int().nullable(),
   keywords: z.string().nullable(),
   deliveryTimeDays: z.number().int().nullable(),
-  status: z.enum(['active', 'draft', 'discontinued']),
+  status: z.enum(PRODUCT_STATUSES),
   categoryIds: z.array(z.string()),
   fingerprint: z.string().nullable(),
   createdAt: z.string(),
@@ -144,8 +135,6 @@ export const CatalogStats = z.object({
 });
 
 export const DepartmentQuery = z.strictObject({ departmentId: z.uuid().optional() });
-
-const ATTRIBUTE_CODE = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 /**
  * GetProducts: the shared product filter (product-filter.ts) plus catalog, order and page.

@@ -153,8 +153,18 @@ export async function deleteCatalog(
   return { catalogId: catalog.id, deleted: true as const };
 }
 
-/** Counts for one department, read from the counters kept on each catalog row. */
-export async function getStats(db: Database, tenant: Caller, departmentId: string) {
+/**
+ * Counts for one department, read from the counters kept on each catalog row: the named one,
+ * which must be of the caller's company (403), or the caller's own (docs/spec.md part 2: "the
+ * authenticated department"). The one home of that default for REST, /api/ai and MCP.
+ */
+export async function getStats(
+  db: Database,
+  caller: Caller & { departmentId: string },
+  named?: string,
+): Promise<{ catalogs: number; categories: number; products: number }> {
+  const departmentId = named ?? caller.departmentId;
+  await assertDepartment(db, caller, departmentId);
   const [row] = await db
     .select({
       catalogs: sql<number>`count(*)`,
@@ -162,7 +172,7 @@ export async function getStats(db: Database, tenant: Caller, departmentId: strin
       products: sql<number>`coalesce(sum(${catalogs.productCount}), 0)`,
     })
     .from(catalogs)
-    .where(and(eq(catalogs.companyId, tenant.companyId), eq(catalogs.departmentId, departmentId)));
+    .where(and(eq(catalogs.companyId, caller.companyId), eq(catalogs.departmentId, departmentId)));
   return {
     catalogs: Number(row?.catalogs ?? 0),
     categories: Number(row?.categories ?? 0),

@@ -1,5 +1,7 @@
 import type { ElementKind } from '../db/scope';
 import { checkGtin, type ValueRule } from '../kernel/value-types';
+import { PRODUCT_STATUSES } from '../kernel/product-status';
+import { CURRENCY_CODE, LANGUAGE_CODE, UNIT_CODE } from '../kernel/code-rules';
 
 /** A built-in field: its column (drizzle property name), rule, and whether it may be cleared. */
 interface BuiltInField {
@@ -21,12 +23,12 @@ const catalogFields: Record<string, BuiltInField> = {
   catalogVersion: { column: 'catalogVersion', rule: text(20) },
   language: {
     column: 'language',
-    rule: text(3, (v) => (/^[a-z]{3}$/.test(v) ? null : 'an ISO 639-2 code such as deu or eng')),
+    rule: text(3, (v) => (LANGUAGE_CODE.test(v) ? null : 'an ISO 639-2 code such as deu or eng')),
     required: true,
   },
   currency: {
     column: 'currency',
-    rule: text(3, (v) => (/^[A-Z]{3}$/.test(v) ? null : 'an ISO 4217 code such as EUR')),
+    rule: text(3, (v) => (CURRENCY_CODE.test(v) ? null : 'an ISO 4217 code such as EUR')),
     required: true,
   },
 };
@@ -49,13 +51,13 @@ const productFields: Record<string, BuiltInField> = {
   manufacturerPid: { column: 'manufacturerPid', rule: text(64) },
   unit: {
     column: 'unit',
-    rule: text(3, (v) => (/^[A-Z0-9]{2,3}$/.test(v) ? null : 'a UN/ECE Recommendation 20 code such as C62 or MTR')),
+    rule: text(3, (v) => (UNIT_CODE.test(v) ? null : 'a UN/ECE Recommendation 20 code such as C62 or MTR')),
   },
   price: { column: 'price', rule: { type: 'decimal' } },
   priceQuantity: { column: 'priceQuantity', rule: { type: 'integer', min: 1 } },
   keywords: { column: 'keywords', rule: text(1000) },
   deliveryTimeDays: { column: 'deliveryTimeDays', rule: { type: 'integer', min: 0 } },
-  status: { column: 'status', rule: { type: 'enum', enumValues: ['active', 'draft', 'discontinued'] }, required: true },
+  status: { column: 'status', rule: { type: 'enum', enumValues: PRODUCT_STATUSES }, required: true },
 };
 
 /**

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { products } from '../db/schema';
 import { ftsMatchExpression } from './product-search';
+import { PRODUCT_STATUSES } from '../kernel/product-status';
 import type { Caller } from '../kernel/caller';
 
 /**
@@ -13,7 +14,6 @@ import type { Caller } from '../kernel/caller';
  * strings or a boolean and an array. Both parse to the same `ProductFilterInput`.
  */
 const MISSING_FIELDS = ['gtin', 'price', 'classification'] as const;
-export const PRODUCT_STATUSES = ['active', 'draft', 'discontinued'] as const;
 
 const booleanFlag = z.preprocess(
   (v) => (v === 'true' ? true : v === 'false' ? false : v),

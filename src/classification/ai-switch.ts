@@ -9,8 +9,9 @@ export const AI_SWITCH_OFF =
  * docs/spec.md 5.2 rule 6: an agent (`/api/ai` or MCP) writes classifications only while its user's
  * switch "AI may edit classifications" is on. The switch is read from the database on every
  * authenticated call (oauth/agent-auth.ts), so an admin turning it off applies at the next write.
- * Web users and jobs are not agents and are not bound by it. Checked first, before any lookup,
- * so a refused agent learns nothing about the ids it sent.
+ * Web users and jobs are not agents and are not bound by it. Checked first, before the request
+ * is even validated (the `aiSwitch` trait of a route, the `authorize` of an MCP tool), and again
+ * first thing in each domain function, so a refused agent learns nothing about what it sent.
  */
 export function assertMayEditClassifications(actor: Caller): void {
   const isAgent = actor.surface === 'agent' || actor.surface === 'mcp';

@@ -4,6 +4,8 @@ import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 import {
+  DeleteElementClassificationDto,
+  deleteElementClassification,
   ElementClassificationOut,
   ElementClassificationQuery,
   getElementClassification,
@@ -49,10 +51,20 @@ export const classificationRoutes = new Hono<AppEnv>()
   .post(
     '/SetElementClassification',
     doc(
-      'Classify an element, replace its classes and feature values, or remove them (classes: [])',
+      'Classify an element or replace its classes and feature values (at least one class)',
       ElementClassificationOut,
       { conflict: 'Another writer classified the element at the same time' },
     ),
     validate('json', SetElementClassificationDto),
     async (c) => c.json(await setElementClassification(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/DeleteElementClassification',
+    doc(
+      "Remove an element's classification with its classes and feature values (recorded in the history)",
+      ElementClassificationOut,
+      { references: ['elementId'] },
+    ),
+    validate('json', DeleteElementClassificationDto),
+    async (c) => c.json(await deleteElementClassification(c.var.db, c.var.caller, c.req.valid('json'))),
   );

@@ -3,11 +3,21 @@ import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 
 export const GroupCode = z.enum(CLASSIFICATION_GROUPS);
 
+/**
+ * A field that reads return and writes accept but ignore ("what a read returns, a write
+ * accepts"): an agent that reads a classification, changes one value and sends it back must
+ * succeed. Which fields these are, and why, is listed in docs/design.md section 7.
+ */
+export const readOnly = <T extends z.ZodType>(schema: T) =>
+  schema.optional().describe('Read-only: accepted as the read returns it, and ignored');
+
 export const ClassRef = z.strictObject({
   group: GroupCode,
   code: z.string().min(1).max(40),
   /** Optional; when given it must match the reference system, e.g. ETIM-9.0. */
   system: z.string().max(40).optional(),
+  /** The class name of the reference release. */
+  name: readOnly(z.string().max(1000).nullable()),
 });
 
 export const FeatureValueInput = z.strictObject({
@@ -15,6 +25,10 @@ export const FeatureValueInput = z.strictObject({
   group: GroupCode.optional(),
   code: z.string().min(1).max(40),
   value: z.string().min(1).max(1000),
+  /** The feature name of the reference release. */
+  name: readOnly(z.string().max(1000).nullable()),
+  /** The feature's unit in the reference release; a value is always read in that unit. */
+  unit: readOnly(z.string().max(100).nullable()),
 });
 
 export const CreateClassificationDto = z.strictObject({
@@ -23,16 +37,22 @@ export const CreateClassificationDto = z.strictObject({
   classificationGroups: z.int().min(1).max(7),
   classes: z.array(ClassRef).min(1).max(3),
   features: z.array(FeatureValueInput).max(500).optional(),
+  /** Another classification's id, when a read of it is sent to classify this element alike. */
+  linkId: readOnly(z.string().max(100)),
 });
 
 export const UpdateClassificationDto = z.strictObject({
   linkId: z.uuid(),
+  /** A classification stays with its element; to classify another one, create a classification there. */
+  elementId: readOnly(z.string().max(100)),
   name: z.string().trim().min(1).max(250).optional(),
   classificationGroups: z.int().min(1).max(7).optional(),
   classes: z.array(ClassRef).min(1).max(3).optional(),
   /** Replaces all feature values when given. */
   features: z.array(FeatureValueInput).max(500).optional(),
 });
+
+export const LinkIdDto = z.strictObject({ linkId: z.uuid() });
 
 export const ClassificationOut = z.object({
   linkId: z.string(),
@@ -45,6 +65,7 @@ export const ClassificationOut = z.object({
   ),
 });
 
+export const ClassificationDeletedOut = z.object({ linkId: z.string(), deleted: z.literal(true) });
 export const ClassificationListEntry = z.object({ linkId: z.string(), name: z.string() });
 export const ClassificationGroupsOut = z.object({
   items: z.array(z.object({ value: z.number().int(), code: z.string(), label: z.string() })),

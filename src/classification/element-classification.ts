@@ -6,9 +6,9 @@ import { notFound } from '../kernel/app-error';
 import { findElement } from '../db/scope';
 import { retryOnConflict } from '../history/write-guard';
 import { assertMayEditClassifications } from './ai-switch';
-import { loadClassificationContext } from './classification-context';
+import { type ClassificationContext, loadClassificationContext } from './classification-context';
 import { type NextClassification, resolveClasses, resolveFeatures, writeClassification } from './classification-write';
-import { ClassificationOut, ClassRef, FeatureValueInput } from './classification.schemas';
+import { ClassificationOut, ClassRef, FeatureValueInput, readOnly } from './classification.schemas';
 import { getClassification, planUpdate } from './links';
 import { groupBit } from '../kernel/classification-groups';
 import type { Caller } from '../kernel/caller';
@@ -18,13 +18,21 @@ export const ElementClassificationQuery = z.strictObject({ elementId: z.uuid() }
 export const SetElementClassificationDto = z.strictObject({
   departmentId: z.uuid(),
   elementId: z.uuid(),
-  /** At most one class per group; an empty list removes the element's classification. */
-  classes: z.array(ClassRef).max(3),
+  /**
+   * At most one class per group, at least one: an empty list is refused, never read as "remove"
+   * (DeleteElementClassification does that, explicitly).
+   */
+  classes: z.array(ClassRef).min(1).max(3),
   /** Replaces all feature values; each code must be a feature of one of the classes. */
   features: z.array(FeatureValueInput).max(500).default([]),
   /** Label of the classification; defaults to the name of the first class. */
   name: z.string().trim().min(1).max(250).optional(),
+  /** The classification read by GetElementClassification, sent back whole: its id, and the bitmask the classes imply. */
+  linkId: readOnly(z.string().max(100)),
+  classificationGroups: readOnly(z.int()),
 });
+
+export const DeleteElementClassificationDto = z.strictObject({ departmentId: z.uuid(), elementId: z.uuid() });
 
 export const ElementClassificationOut = z.object({
   elementId: z.string(),
@@ -45,10 +53,47 @@ export async function getElementClassification(db: Database, tenant: Caller, ele
 }
 
 /**
- * The web editor's save: creates, replaces or removes an element's classification with the
- * same rules as the agent surface's createClassification / updateClassification (one
- * resolveClasses / resolveFeatures / planUpdate), in two round trips: one batch of reads, one
- * guarded write batch (docs/history.md, "Concurrency"). The bitmask follows the classes.
+ * The web editor's "remove classification": deletes the element's classification with its
+ * classes and feature values, recorded in the history, in the same two round trips as a save.
+ * 404 when the element has none, so a stale screen learns that someone else removed it first.
+ */
+export async function deleteElementClassification(
+  db: Database,
+  tenant: Caller,
+  input: z.infer<typeof DeleteElementClassificationDto>,
+) {
+  assertMayEditClassifications(tenant);
+  return retryOnConflict(async () => {
+    const ctx = await elementContext(db, tenant, input, { classCodes: [], featureCodes: [] });
+    if (!ctx.link) throw notFound('classification');
+    await writeClassification(db, tenant, ctx, null);
+    return { elementId: ctx.element.id, classification: null };
+  });
+}
+
+/** The element's classification context, checked to belong to the named department. */
+async function elementContext(
+  db: Database,
+  tenant: Caller,
+  input: { departmentId: string; elementId: string },
+  codes: { classCodes: string[]; featureCodes: string[] },
+): Promise<ClassificationContext> {
+  const ctx = await loadClassificationContext(
+    db,
+    tenant,
+    { elementId: input.elementId },
+    { ...codes, departmentId: input.departmentId },
+  );
+  if (ctx.element.departmentId !== input.departmentId) throw notFound('element');
+  return ctx;
+}
+
+/**
+ * The web editor's save: creates or replaces an element's classification with the same rules
+ * as the agent surface's createClassification / updateClassification (one resolveClasses /
+ * resolveFeatures / planUpdate), in two round trips: one batch of reads, one guarded write batch
+ * (docs/history.md, "Concurrency"). The bitmask follows the classes; removing is
+ * deleteElementClassification's, never an empty class list's (the schema refuses one).
  */
 export async function setElementClassification(
   db: Database,
@@ -57,22 +102,11 @@ export async function setElementClassification(
 ) {
   assertMayEditClassifications(tenant);
   return retryOnConflict(async () => {
-    const ctx = await loadClassificationContext(
-      db,
-      tenant,
-      { elementId: input.elementId },
-      {
-        classCodes: input.classes.map((c) => c.code),
-        featureCodes: input.features.map((f) => f.code),
-        departmentId: input.departmentId,
-      },
-    );
+    const ctx = await elementContext(db, tenant, input, {
+      classCodes: input.classes.map((c) => c.code),
+      featureCodes: input.features.map((f) => f.code),
+    });
     const { element, link } = ctx;
-    if (element.departmentId !== input.departmentId) throw notFound('element');
-    if (input.classes.length === 0) {
-      if (link) await writeClassification(db, tenant, ctx, null);
-      return { elementId: element.id, classification: null };
-    }
     const classificationGroups = input.classes.reduce((mask, c) => mask | groupBit(c.group), 0);
     const wanted = { name: input.name, classificationGroups, classes: input.classes, features: input.features };
     let next: NextClassification;

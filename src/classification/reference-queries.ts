@@ -1,7 +1,6 @@
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { escapeLike } from '../kernel/pagination';
 import {
   classificationClasses,
   classificationClassFeatures,
@@ -40,9 +39,13 @@ export const ClassFeaturesOut = ClassEntry.extend({
   ),
 });
 
-/** Classes of one system whose code starts with, or whose name contains, the query (reference data is small). */
+/**
+ * Classes of one system whose code starts with, or whose name contains, the query (reference
+ * data is small). Plain string functions rather than LIKE: D1 refuses LIKE patterns over 50
+ * bytes, which 13 emoji already are, and nothing here needs wildcards.
+ */
 export async function searchClasses(db: Database, input: z.infer<typeof SearchClassesQuery>) {
-  const q = input.q ? escapeLike(input.q) : '';
+  const q = input.q ?? '';
   const items = await db
     .select({
       group: classificationClasses.group,
@@ -56,8 +59,8 @@ export async function searchClasses(db: Database, input: z.infer<typeof SearchCl
         eq(classificationClasses.group, input.group),
         q
           ? or(
-              sql`${classificationClasses.code} LIKE ${`${q}%`} ESCAPE '\\'`,
-              sql`${classificationClasses.name} LIKE ${`%${q}%`} ESCAPE '\\'`,
+              sql`substr(upper(${classificationClasses.code}), 1, length(${q})) = upper(${q})`,
+              sql`instr(lower(${classificationClasses.name}), lower(${q})) > 0`,
             )
           : undefined,
       ),

@@ -8,6 +8,7 @@ import { dbNow } from '../kernel/clock';
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
+import { DEFAULT_PRODUCT_STATUS, PRODUCT_STATUSES } from '../kernel/product-status';
 
 const createdAt = () => text('created_at').notNull().default(dbNow);
 const updatedAt = () => text('updated_at').notNull().default(dbNow);
@@ -174,9 +175,7 @@ export const products = sqliteTable(
     priceQuantity: integer('price_quantity'),
     keywords: text('keywords'),
     deliveryTimeDays: integer('delivery_time_days'),
-    status: text('status', { enum: ['active', 'draft', 'discontinued'] })
-      .notNull()
-      .default('active'),
+    status: text('status', { enum: PRODUCT_STATUSES }).notNull().default(DEFAULT_PRODUCT_STATUS),
     /** Bumped in the same batch as any change to the master's sync record. */
     revision: integer('revision').notNull().default(0),
     /** SHA-256 over the master's sync record, valid for `fingerprintRevision`. Masters only. */

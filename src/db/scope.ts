@@ -4,8 +4,11 @@ import { catalogs, categories, departments, products } from './schema';
 import { forbidden, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 
+/** What a tenant-scoped finder reads of the caller: only its company. */
+type TenantRef = Pick<Caller, 'companyId'>;
+
 /** 403 unless the department belongs to the caller's company (docs/design.md section 2). */
-export async function assertDepartment(db: Database, tenant: Caller, departmentId: string): Promise<void> {
+export async function assertDepartment(db: Database, tenant: TenantRef, departmentId: string): Promise<void> {
   const found = await db
     .select({ id: departments.id })
     .from(departments)
@@ -15,7 +18,7 @@ export async function assertDepartment(db: Database, tenant: Caller, departmentI
 }
 
 /** A catalog of the caller's company (optionally of one department), else 404. */
-export async function findCatalog(db: Database, tenant: Caller, catalogId: string, departmentId?: string) {
+export async function findCatalog(db: Database, tenant: TenantRef, catalogId: string, departmentId?: string) {
   const catalog = await db.query.catalogs.findFirst({
     where: and(
       eq(catalogs.id, catalogId),
@@ -27,7 +30,7 @@ export async function findCatalog(db: Database, tenant: Caller, catalogId: strin
   return catalog;
 }
 
-export async function findProduct(db: Database, tenant: Caller, productId: string) {
+export async function findProduct(db: Database, tenant: TenantRef, productId: string) {
   const product = await db.query.products.findFirst({
     where: and(eq(products.id, productId), eq(products.companyId, tenant.companyId)),
   });
@@ -35,7 +38,7 @@ export async function findProduct(db: Database, tenant: Caller, productId: strin
   return product;
 }
 
-export async function findCategory(db: Database, tenant: Caller, categoryId: string) {
+export async function findCategory(db: Database, tenant: TenantRef, categoryId: string) {
   const category = await db.query.categories.findFirst({
     where: and(eq(categories.id, categoryId), eq(categories.companyId, tenant.companyId)),
   });
@@ -55,7 +58,7 @@ export interface ElementRef {
 }
 
 /** Finds any catalog element of the company by id: catalog, category, product or variant. */
-export async function findElement(db: Database, tenant: Caller, elementId: string): Promise<ElementRef> {
+export async function findElement(db: Database, tenant: TenantRef, elementId: string): Promise<ElementRef> {
   const [product] = await db
     .select({
       id: products.id,

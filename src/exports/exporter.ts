@@ -3,6 +3,7 @@ import type { Database } from '../db/client';
 import { type catalogs, type exportTemplates, products } from '../db/schema';
 import { loadProductAggregates, type ProductAggregate } from '../catalog/product-aggregate';
 import type { WarningTally } from './export-warnings';
+import type { ProductStatus } from '../kernel/product-status';
 
 export type CatalogRow = typeof catalogs.$inferSelect;
 export type TemplateRow = typeof exportTemplates.$inferSelect;
@@ -94,9 +95,7 @@ export async function productPage(
         isNull(products.parentId),
         cursor ? gt(products.id, cursor) : undefined,
         before ? lte(products.createdAt, before) : undefined,
-        options.statuses
-          ? inArray(products.status, options.statuses as ('active' | 'draft' | 'discontinued')[])
-          : undefined,
+        options.statuses ? inArray(products.status, options.statuses as ProductStatus[]) : undefined,
         subset,
       ),
     )

@@ -6,11 +6,12 @@ import { clientId, newId, unusableId } from '../kernel/ids';
 import { keysetPage } from '../kernel/pagination';
 import { categories, exportTemplates } from '../db/schema';
 import { badRequest, conflict, notFound } from '../kernel/app-error';
+import type { Caller } from '../kernel/caller';
 import { historyStatement } from '../history/record';
 import { pickFields, TEMPLATE_FIELDS, type Snapshot } from '../history/snapshot';
 import { checkOptionsForFormat, isBmecatFormat, TemplateOptions } from './bmecat/template-options';
 import { EXPORTERS } from './registry';
-import type { Caller } from '../kernel/caller';
+import { LANGUAGE_CODE } from '../kernel/code-rules';
 
 /** Request body of AddTemplate and UpdateTemplate (UpdateTemplate requires templateId and replaces the whole template). */
 export const ExportTemplateDto = z.strictObject({
@@ -18,10 +19,7 @@ export const ExportTemplateDto = z.strictObject({
   name: z.string().trim().min(1, 'name must not be empty').max(100),
   exportType: z.string().min(1).max(50),
   /** ISO 639-2 code of the texts (LANGUAGE); default: deu. */
-  language: z
-    .string()
-    .regex(/^[a-z]{3}$/, 'language must be an ISO 639-2 code such as deu or eng')
-    .nullish(),
+  language: z.string().regex(LANGUAGE_CODE, 'language must be an ISO 639-2 code such as deu or eng').nullish(),
   options: TemplateOptions.nullish(),
 });
 type ExportTemplateInput = z.infer<typeof ExportTemplateDto>;

@@ -23,8 +23,8 @@ function isPresent(input: unknown, path: PropertyKey[]): boolean {
   return value !== undefined;
 }
 
-/** Formats validation issues as one sentence that names each offending field. */
-function describeIssues(issues: readonly Issue[], input?: unknown): string {
+/** Formats validation issues as one sentence that names each offending field (REST and MCP tools alike). */
+export function describeIssues(issues: readonly Issue[], input?: unknown): string {
   return issues
     .slice(0, 5)
     .map((issue) => {

@@ -1,4 +1,5 @@
 import { badRequest } from './app-error';
+import { DECIMAL, DECIMAL_RULE, gtinProblem, normaliseDecimal } from './code-rules';
 
 /** The value types a field, attribute or classification feature can have. */
 type ValueType = 'text' | 'integer' | 'number' | 'decimal' | 'boolean' | 'enum' | 'range';
@@ -22,7 +23,6 @@ export interface ParsedValue {
 }
 
 const NUMBER = /^[+-]?(\d+([.,]\d+)?|[.,]\d+)([eE][+-]?\d+)?$/;
-const DECIMAL = /^\d{1,12}([.,]\d{1,4})?$/;
 
 function parseNumber(field: string, raw: string, rule: ValueRule): number {
   let text = raw.trim();
@@ -62,9 +62,8 @@ export function parseValue(field: string, raw: string, rule: ValueRule): ParsedV
     }
     case 'decimal': {
       const text = raw.trim();
-      if (!DECIMAL.test(text))
-        throw badRequest(`${field}: "${raw}" is not a non-negative amount with at most 4 decimals`);
-      const normalised = text.replace(',', '.');
+      if (!DECIMAL.test(text)) throw badRequest(`${field}: "${raw}" is not ${DECIMAL_RULE}`);
+      const normalised = normaliseDecimal(text);
       return { value: normalised, number: Number(normalised), numberTo: null };
     }
     case 'boolean': {
@@ -95,9 +94,7 @@ export function parseValue(field: string, raw: string, rule: ValueRule): ParsedV
 
 /** GTIN-8/12/13/14 with a valid GS1 check digit. */
 export function checkGtin(value: string): string | null {
-  if (!/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(value)) return 'a GTIN has 8, 12, 13 or 14 digits';
-  const digits = [...value].map(Number);
-  const check = digits.pop()!;
-  const sum = digits.reverse().reduce((acc, d, i) => acc + d * (i % 2 === 0 ? 3 : 1), 0);
-  return (10 - (sum % 10)) % 10 === check ? null : 'GTIN check digit is wrong';
+  const problem = gtinProblem(value);
+  if (problem === 'digits') return 'a GTIN has 8, 12, 13 or 14 digits';
+  return problem === 'checkDigit' ? 'GTIN check digit is wrong' : null;
 }

@@ -1,7 +1,9 @@
 import type { CallToolResult, McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { AppError } from '../kernel/app-error';
+import { AppError, badRequest } from '../kernel/app-error';
+import { describeIssues } from '../http/validate';
 import { callerFrom, type ToolContext } from './caller';
+import type { Caller } from '../kernel/caller';
 
 /**
  * One MCP tool of the PIM: a name, texts written for a model, zod input and output schemas and
@@ -15,6 +17,8 @@ export interface PimTool<Input extends z.ZodObject = z.ZodObject, Output extends
   input: Input;
   output: Output;
   annotations: Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
+  /** The caller's permission to call the tool at all, checked before its input is validated (like a route's guard). */
+  authorize?(caller: Caller): void;
   run(ctx: ToolContext, input: z.output<Input>): Promise<z.input<Output>>;
 }
 
@@ -76,6 +80,23 @@ async function toToolResult(work: () => Promise<unknown>): Promise<CallToolResul
   }
 }
 
+/**
+ * The input schema as the SDK sees it: the tool's own JSON Schema for tools/list, but a
+ * validation that lets every input through, because the SDK would validate before the tool's
+ * `authorize` could refuse the caller. `callTool` validates right after authorizing instead.
+ */
+function listedOnly(input: z.ZodObject): Pick<z.ZodObject, '~standard'> {
+  return { '~standard': { ...input['~standard'], validate: (value) => ({ value: value as Record<string, unknown> }) } };
+}
+
+/** Authorization before validation, then the domain call: the order of a REST route (operation-guard.ts). */
+async function callTool(tool: PimTool, ctx: ToolContext, input: unknown) {
+  tool.authorize?.(ctx.caller);
+  const parsed = tool.input.safeParse(input ?? {});
+  if (!parsed.success) throw badRequest(describeIssues(parsed.error.issues, input));
+  return tool.run(ctx, parsed.data);
+}
+
 /** Registers every tool on an SDK server; each call runs as the caller of its own HTTP request. */
 export function registerTools(server: McpServer, tools: readonly PimTool[], deps: Omit<ToolContext, 'caller'>): void {
   for (const tool of tools) {
@@ -84,12 +105,12 @@ export function registerTools(server: McpServer, tools: readonly PimTool[], deps
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
+        inputSchema: listedOnly(tool.input),
         outputSchema: tool.output,
         annotations: tool.annotations,
       },
       async (input: unknown, extra) =>
-        toToolResult(() => tool.run({ ...deps, caller: callerFrom(extra.http?.authInfo) }, input as never)),
+        toToolResult(() => callTool(tool, { ...deps, caller: callerFrom(extra.http?.authInfo) }, input)),
     );
   }
 }

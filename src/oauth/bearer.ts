@@ -60,6 +60,7 @@ export function requireAgent(scope: SurfaceScope): MiddlewareHandler<AgentEnv> {
       role: caller.role,
       surface: caller.surface,
       clientName: caller.clientName,
+      aiMayEditClassifications: caller.aiMayEditClassifications,
     });
     await next();
   };

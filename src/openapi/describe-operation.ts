@@ -1,32 +1,10 @@
 import type { RouterRoute } from 'hono/types';
-import { type DescribeRouteOptions, describeRoute, resolver } from 'hono-openapi';
+import { type DescribeRouteOptions, describeRoute, resolver, uniqueSymbol } from 'hono-openapi';
 import type { z } from 'zod';
+import { operationGuard } from './operation-guard';
+import type { OperationTraits } from './operation-traits';
 
 export type Tag = 'Account' | 'Catalog' | 'Classification' | 'Export' | 'Import' | 'Job' | 'Sync';
-
-/**
- * What an operation is, beyond its request schema (which its `validate` middleware gives).
- * The error statuses of the OpenAPI document are derived from these properties in one place
- * (`error-responses.ts`); routes never list statuses by hand.
- */
-export interface OperationTraits {
-  /** How the caller is identified: web session cookie, OAuth bearer token (/api/ai), or not at all. */
-  security: 'cookie' | 'bearer' | 'none';
-  /** The cookie may be absent: the operation answers without one (Logout), so never 401. */
-  credentialOptional?: true;
-  /** Checks an email and password to open a session (Login): 401 for wrong ones, Origin-checked. */
-  signIn?: true;
-  /** Only a company admin may call it (403 for others). */
-  adminOnly?: true;
-  /** Input fields other than `*Id(s)` that name a stored thing (404 when unknown), e.g. a class code. */
-  references?: readonly string[];
-  /** Why the operation can meet a conflict with the stored state (409). */
-  conflict?: string;
-  /** The rate limit or throttle that can answer 429. */
-  rateLimited?: string;
-  /** The operation takes a raw file as its body, of these content types (413 over its limit). */
-  upload?: string | readonly string[];
-}
 
 export interface OperationDoc extends OperationTraits {
   tag: Tag;
@@ -53,6 +31,10 @@ const SECURITY = { cookie: [{ sessionCookie: [] }], bearer: [{ oauth2: ['api'] }
  * Documents the route it stands in (hono-openapi's `describeRoute`): tag, summary, success body
  * and security. hono-openapi reads it, with the `validate` middleware's schema, when it walks
  * the app, so paths and request schemas are never written twice.
+ *
+ * It also enforces the permissions the traits declare (`operationGuard`): placed before the
+ * `validate` middleware and after authentication, it refuses a caller who may not call the
+ * operation before the body is looked at, with the very 403 the document lists.
  */
 export function describeOperation(doc: OperationDoc) {
   const { tag, summary, description, response, responseContentType, ...traits } = doc;
@@ -74,5 +56,7 @@ export function describeOperation(doc: OperationDoc) {
     },
     [TRAITS_KEY]: traits,
   };
-  return describeRoute(spec);
+  // hono-openapi finds an operation's description under its symbol on any middleware of the route.
+  const described = describeRoute(spec) as ReturnType<typeof describeRoute> & { [uniqueSymbol]: unknown };
+  return Object.assign(operationGuard(traits), { [uniqueSymbol]: described[uniqueSymbol] });
 }

@@ -1,5 +1,6 @@
 import { RAW_BODY_PATHS } from '../http/middleware';
-import { type OperationTraits, TRAITS_KEY } from './describe-operation';
+import { TRAITS_KEY } from './describe-operation';
+import type { OperationTraits } from './operation-traits';
 
 type Schema = Record<string, any>;
 
@@ -37,7 +38,8 @@ export function errorStatuses(op: OperationShape): Record<string, string> {
   const forbidden = [
     WRITE_METHODS.includes(op.method) && (op.security === 'cookie' || op.signIn) && 'a foreign Origin (CSRF)',
     op.fields.includes('departmentId') && 'a department of another company',
-    op.security === 'bearer' && 'a token without the scope, or the account switch "AI may edit classifications" off',
+    op.security === 'bearer' && 'a token without the scope, or an account not permitted on the agent surface',
+    op.aiSwitch && 'the account switch "AI may edit classifications" off',
     op.adminOnly && 'a caller who is not a company admin',
   ].filter(Boolean);
   if (forbidden.length) out['403'] = `Refused: ${forbidden.join('; ')}`;

@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
 import { newId } from '../kernel/ids';
 import { jobs, syncConnections, syncRuns, type SyncConnectionOptions } from '../db/schema';
-import { conflict, forbidden, notFound } from '../kernel/app-error';
+import { assertAdmin } from '../accounts/admin-only';
+import { conflict, notFound } from '../kernel/app-error';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { encryptSecret } from './secret-box';
 import type { AddConnectionInput, ConnectionOut, LastRun, UpdateConnectionInput } from './sync.schemas';
@@ -17,11 +18,6 @@ const SCHEDULE_MS = { hourly: 3600_000, daily: 86_400_000 } as const;
 /** When a scheduled connection is next due, counted from `from`; null without a schedule. */
 export function nextRunAfter(options: SyncConnectionOptions, from: Date): string | null {
   return options.schedule ? new Date(from.getTime() + SCHEDULE_MS[options.schedule]).toISOString() : null;
-}
-
-/** Connection writes are for company admins (docs/sync.md). */
-function assertAdmin(caller: Pick<Caller, 'role'>): void {
-  if (caller.role !== 'admin') throw forbidden('only a company admin may change sync connections');
 }
 
 /** A connection of the caller's company, optionally required to be of one department, else 404. */

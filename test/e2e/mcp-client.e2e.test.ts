@@ -202,6 +202,10 @@ describe('MCP with the official TypeScript SDK client', () => {
       code: 'forbidden',
       error: expect.stringContaining('AI may edit classifications'),
     });
+    // Exactly what the read returned, one value changed: still "forbidden", never a validation error.
+    const read = (await call(client, 'get_classification', { linkId: links.items[0].linkId })).structuredContent;
+    const readBack = await call(client, 'update_classification', { ...read, name: 'renamed by agent' });
+    expect(JSON.parse(readBack.content[0].text)).toMatchObject({ code: 'forbidden' });
     const unchanged = (await call(client, 'get_classification', { linkId: links.items[0].linkId })).structuredContent;
     expect(unchanged.name).toBe(links.items[0].name);
     // The session survives the refusal.

@@ -21,8 +21,8 @@ import type { Ids, Operation } from './contract-request';
 export const BASE = 'https://pim.test';
 
 /**
- * One company with one of everything an operation can name: an admin (web session) and an
- * editor with the AI switch (agent token), a catalog with a category and a classified product
+ * One company with one of everything an operation can name: an admin (web session), an editor
+ * with the AI switch (web session and agent token), an editor without it (agent token), a catalog with a category and a classified product
  * with media, an attribute, a template and a finished job.
  */
 export async function contractTenant() {
@@ -30,7 +30,11 @@ export async function contractTenant() {
   const admin = await makeUser(company, { role: 'admin' });
   const editor = await makeUser(company, { aiSwitch: true });
   const cookie = await loginAs(admin.email);
-  const { access_token: token } = await tokensFor({ session: await loginAs(editor.email) });
+  const editorCookie = await loginAs(editor.email);
+  const { access_token: token } = await tokensFor({ session: editorCookie });
+  // The demo's noai@demo.test: an editor whose switch "AI may edit classifications" is off.
+  const noAi = await makeUser(company, { aiSwitch: false });
+  const { access_token: noAiToken } = await tokensFor({ session: await loginAs(noAi.email) });
   const catalog = await makeCatalog(company);
   const category = await makeCategory(company, catalog.catalogId);
   const product = await makeProduct(company, catalog.catalogId);
@@ -75,7 +79,7 @@ export async function contractTenant() {
     linkId: (link as { linkId: string }).linkId,
     userId: editor.userId,
   };
-  return { companyId: company.companyId, cookie, token, ids };
+  return { companyId: company.companyId, cookie, token, editorCookie, noAiToken, ids };
 }
 
 export type ContractTenant = Awaited<ReturnType<typeof contractTenant>>;

@@ -21,6 +21,8 @@ export interface Operation {
   /** Takes a raw, non-JSON body (Media/Upload, Import/Upload, Import/UploadPart). */
   rawBody: boolean;
   statuses: string[];
+  /** The documented reasons for 403 (error-responses.ts), empty when the operation has none. */
+  refusals: string;
 }
 
 /** Ids of one tenant's fixtures, by the field names operations use for them. */
@@ -145,6 +147,7 @@ export function operationsOf(doc: Schema): Operation[] {
         requiredQuery: params.filter((p) => p.required).map((p) => p.name),
         rawBody: Object.keys(content).length > 0 && !content['application/json'],
         statuses: Object.keys(op.responses ?? {}),
+        refusals: op.responses?.['403']?.description ?? '',
       });
     }
   }

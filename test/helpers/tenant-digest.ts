@@ -44,3 +44,21 @@ export async function tenantDigest(companyIds: string[]): Promise<string> {
   const bytes = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(parts.join('\n')));
   return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/**
+ * Rows per table that the given companies own (their rows where a table has company_id, the
+ * whole table otherwise): a request that lowers any count removed something.
+ */
+export async function tenantRowCounts(companyIds: string[]): Promise<Record<string, number>> {
+  // The full-text index's own tables grow and shrink with the text they index: not data.
+  const list = (await (tables ??= listTables())).filter(({ name }) => !name.includes('_fts'));
+  const marks = companyIds.map(() => '?').join(',');
+  const results = await env.DB.batch<{ n: number }>(
+    list.map(({ name, scoped }) =>
+      scoped
+        ? env.DB.prepare(`SELECT count(*) AS n FROM "${name}" WHERE company_id IN (${marks})`).bind(...companyIds)
+        : env.DB.prepare(`SELECT count(*) AS n FROM "${name}"`),
+    ),
+  );
+  return Object.fromEntries(list.map(({ name }, i) => [name, results[i]!.results[0]!.n]));
+}

@@ -54,7 +54,7 @@ describe('Sync connections (REST)', () => {
     const cookie = await loginAs(editor.email);
     const res = await call('POST', '/api/Sync/AddConnection', { cookie, body });
     expect(res.status).toBe(403);
-    expect(res.json.error).toBe('only a company admin may change sync connections');
+    expect(res.json.error).toBe('only a company admin may do this');
     expect((await call('POST', '/api/Sync/AddConnection', { body })).status).toBe(401);
     expect((await call('GET', '/api/Sync/GetConnections', { cookie })).json.items).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ClassRef, FeatureValueInput } from '../../classification/classification.schemas';
 import { MEDIA_PURPOSES } from '../../media/media';
+import { PRODUCT_STATUSES } from '../../kernel/product-status';
 
 /**
  * Request shape of `POST /api/Catalog/UpsertProducts` and the `upsert_products` MCP tool.
@@ -23,7 +24,7 @@ const nodeFields = {
   priceQuantity: numberOrText,
   keywords: text(1000),
   deliveryTimeDays: numberOrText,
-  status: z.enum(['active', 'draft', 'discontinued']).nullish(),
+  status: z.enum(PRODUCT_STATUSES).nullish(),
   /** Attribute values by attribute code; given, they replace the element's attribute values. */
   values: z.record(z.string().max(64), z.string().max(4000)).optional(),
   /** Given, replaces the classification; null removes it. */

@@ -12,8 +12,7 @@ import {
   type TemplateOptionsInput,
 } from './template-options';
 import { CLASSIFICATION_GROUPS, type ClassificationGroup } from '../../kernel/classification-groups';
-
-type Status = 'active' | 'draft' | 'discontinued';
+import { PRODUCT_STATUSES, type ProductStatus } from '../../kernel/product-status';
 
 /**
  * Everything a BMEcat export decides once, when it starts, and keeps in the job checkpoint:
@@ -27,7 +26,7 @@ export interface BmecatPlan extends ExportScope {
   currency: string;
   systems: ClassificationGroup[];
   priceType: string;
-  statuses: Status[];
+  statuses: ProductStatus[];
   includeAttributes: boolean;
   inheritFromMaster: boolean;
   mimeRoot: string | null;
@@ -39,8 +38,6 @@ export interface BmecatPlan extends ExportScope {
   /** GROUP_ID of the synthetic root of CATALOG_GROUP_SYSTEM (the catalog itself). */
   rootGroupId: string;
 }
-
-const ALL_STATUSES: Status[] = ['active', 'draft', 'discontinued'];
 
 /** Resolves template and catalog into a plan; refuses (AppError, so the job fails with the reason) what cannot be exported. */
 export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): Promise<BmecatPlan> {
@@ -71,7 +68,7 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
     systems: options.classificationSystems ?? [...CLASSIFICATION_GROUPS],
     priceType: options.priceType ?? DEFAULT_PRICE_TYPE,
     categoryId,
-    statuses: options.statuses ?? ALL_STATUSES,
+    statuses: options.statuses ?? [...PRODUCT_STATUSES],
     includeAttributes: options.includeAttributes ?? true,
     inheritFromMaster: options.inheritFromMaster ?? true,
     mimeRoot: options.mimeRoot ?? null,

@@ -3,6 +3,7 @@ import type { ExportWarnings } from '../export-warnings';
 import { featureBlocks, type FeatureBlock } from './feature-blocks';
 import type { BmecatPlan } from './plan';
 import { fitIdentifier } from './xml-text';
+import type { ProductStatus } from '../../kernel/product-status';
 
 /** SUPPLIER_PID / SUPPLIER_AID are at most 32 characters in every BMEcat schema. */
 const PID_MAX = 32;
@@ -24,7 +25,7 @@ export interface ProductView {
   priceQuantity: number | null;
   keywords: string | null;
   deliveryTimeDays: number | null;
-  status: 'active' | 'draft' | 'discontinued';
+  status: ProductStatus;
   blocks: FeatureBlock[];
   media: AggregateMedia[];
   categoryIds: string[];

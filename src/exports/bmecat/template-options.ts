@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { badRequest } from '../../kernel/app-error';
 import { LANGUAGES_2005, LANGUAGES_ETIM } from './code-lists';
 import { CLASSIFICATION_GROUPS } from '../../kernel/classification-groups';
+import { PRODUCT_STATUSES } from '../../kernel/product-status';
 
 /** The BMEcat dialects this service writes, by `exportType`. */
 const BMECAT_FORMATS = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'] as const;
@@ -39,11 +40,7 @@ export const TemplateOptions = z.strictObject({
   /** Export only this category and its subcategories (with the products placed there). */
   categoryId: z.uuid().nullish(),
   /** Which product statuses are exported (default: all). */
-  statuses: z
-    .array(z.enum(['active', 'draft', 'discontinued']))
-    .min(1)
-    .max(3)
-    .optional(),
+  statuses: z.array(z.enum(PRODUCT_STATUSES)).min(1).max(3).optional(),
   /** Write the company's own attributes as a PRODUCT_FEATURES block (default true). */
   includeAttributes: z.boolean().optional(),
   /** Variants take empty fields, attributes, classification and media from their master (default true). */

@@ -3,7 +3,6 @@ import { CatalogOut, CatalogStats } from '../../catalog/catalog.schemas';
 import { Page } from '../../kernel/pagination';
 import { getCatalog, getStats, listCatalogs } from '../../catalog/catalogs';
 import { CategoryListItem, listCategories } from '../../catalog/categories';
-import { assertDepartment } from '../../db/scope';
 import { defineTool, READ_ONLY } from '../tool-definition';
 import { PAGING_NOTE, PageInput } from './paging';
 
@@ -23,11 +22,7 @@ export const catalogTools = [
     input: z.strictObject({ departmentId }),
     output: CatalogStats,
     annotations: READ_ONLY,
-    run: async ({ db, caller }, input) => {
-      const department = input.departmentId ?? caller.departmentId;
-      await assertDepartment(db, caller, department);
-      return getStats(db, caller, department);
-    },
+    run: ({ db, caller }, input) => getStats(db, caller, input.departmentId),
   }),
   defineTool({
     name: 'list_catalogs',

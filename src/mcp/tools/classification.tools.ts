@@ -1,13 +1,17 @@
 import { z } from 'zod';
+import { assertMayEditClassifications } from '../../classification/ai-switch';
 import {
+  ClassificationDeletedOut,
   ClassificationGroupsOut,
   ClassificationListEntry,
   ClassificationOut,
   CreateClassificationDto,
+  LinkIdDto,
   UpdateClassificationDto,
 } from '../../classification/classification.schemas';
 import {
   createClassification,
+  deleteClassification,
   getClassification,
   listClassifications,
   updateClassification,
@@ -63,6 +67,7 @@ export const classificationTools = [
     input: CreateClassificationDto,
     output: ClassificationOut,
     annotations: WRITE,
+    authorize: assertMayEditClassifications,
     run: ({ db, caller }, input) => createClassification(db, caller, input),
   }),
   defineTool({
@@ -71,10 +76,24 @@ export const classificationTools = [
     description:
       'Changes a classification by linkId: name, classes or feature values. Fields left out keep their value, but `features`, ' +
       'when given, REPLACES all feature values, and changing classes drops values that no longer belong to them. ' +
-      `${GROUP_HELP} Needs the account switch "AI may edit classifications".`,
+      'What get_classification returns is accepted as it is (names, units and elementId are read-only and ignored), ' +
+      `so read, change a value and send it back. ${GROUP_HELP} Needs the account switch "AI may edit classifications".`,
     input: UpdateClassificationDto,
     output: ClassificationOut,
     annotations: OVERWRITE,
+    authorize: assertMayEditClassifications,
     run: ({ db, caller }, input) => updateClassification(db, caller, input),
+  }),
+  defineTool({
+    name: 'delete_classification',
+    title: 'Delete a classification',
+    description:
+      "Removes a classification by linkId: the element's classes and all its feature values (recorded in the history). " +
+      'Needs the account switch "AI may edit classifications".',
+    input: LinkIdDto,
+    output: ClassificationDeletedOut,
+    annotations: { ...OVERWRITE, idempotentHint: false },
+    authorize: assertMayEditClassifications,
+    run: ({ db, caller }, input) => deleteClassification(db, caller, input.linkId),
   }),
 ];

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ProductDetailOut, ProductOut } from '../../catalog/catalog.schemas';
-import { Page } from '../../kernel/pagination';
-import { PRODUCT_STATUSES } from '../../catalog/product-filter';
+import { PRODUCT_STATUSES } from '../../kernel/product-status';
 import { listProducts } from '../../catalog/product-list';
 import { getProduct } from '../../catalog/product-queries';
 import { defineTool, READ_ONLY } from '../tool-definition';
 import { PAGING_NOTE, PageInput } from './paging';
+import { Page } from '../../kernel/pagination';
 
 /** Tools over products and their variants. */
 export const productTools = [

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRODUCT_STATUSES } from '../../kernel/product-status';
 
 /**
  * The connector wire format (docs/sync.md, "Connector protocol"), shared by the PIM (client)
@@ -84,7 +85,7 @@ const nodeFields = {
   priceQuantity: z.int().min(1).nullable(),
   keywords: text(1000),
   deliveryTimeDays: z.int().min(0).nullable(),
-  status: z.enum(['active', 'draft', 'discontinued']),
+  status: z.enum(PRODUCT_STATUSES),
   values: z.record(z.string().min(1).max(100), z.string().max(32000)),
   classification: classificationSchema,
   media: z.array(mediaRefSchema).max(100),

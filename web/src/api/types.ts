@@ -1,3 +1,5 @@
+import type { ProductStatus } from '../../../src/kernel/product-status';
+
 /** Shapes of the REST API as /api/openapi.json documents them (only what the screens read). */
 export interface Page<T> {
   items: T[];
@@ -50,8 +52,8 @@ export interface Category {
   childCount?: number;
 }
 
-type ProductStatus = 'active' | 'draft' | 'discontinued';
-export const PRODUCT_STATUSES: ProductStatus[] = ['active', 'draft', 'discontinued'];
+/** The server's one list (src/kernel/product-status.ts imports nothing, so the web app bundles it as it is). */
+export { PRODUCT_STATUSES } from '../../../src/kernel/product-status';
 
 export interface Product {
   productId: string;

@@ -77,12 +77,19 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
     }
     setBusy(true);
     try {
-      await apiPost('Classification/SetElementClassification', {
-        departmentId,
-        elementId: product.productId,
-        classes: classes.map((c) => ({ group: c.group, code: c.code })),
-        features,
-      });
+      // Removing every class removes the classification: an explicit delete, never an empty list.
+      if (classes.length === 0) {
+        if (current.data?.classes.length) {
+          await apiPost('Classification/DeleteElementClassification', { departmentId, elementId: product.productId });
+        }
+      } else {
+        await apiPost('Classification/SetElementClassification', {
+          departmentId,
+          elementId: product.productId,
+          classes: classes.map((c) => ({ group: c.group, code: c.code })),
+          features,
+        });
+      }
       await client.invalidateQueries({ queryKey: ['classification', product.productId] });
       void client.invalidateQueries({ queryKey: keys.product(product.productId) });
       announce(t('form.saved'));

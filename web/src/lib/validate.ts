@@ -1,8 +1,10 @@
 /**
- * Checks a form before it is sent, with the same rules the API applies (src/catalog/catalog.schemas.ts),
+ * Checks a form before it is sent, with the rules the API applies (src/kernel/code-rules.ts, imported),
  * so the common mistakes are named next to the field at once. The API still checks everything; its
  * answer is shown where a rule here does not catch it.
  */
+import { CURRENCY_CODE, DECIMAL, gtinProblem, LANGUAGE_CODE, UNIT_CODE } from '../../../src/kernel/code-rules';
+
 type FieldProblem =
   | 'required'
   | 'gtinDigits'
@@ -19,11 +21,8 @@ type FieldProblem =
 type Problems<K extends string> = Partial<Record<K, FieldProblem>>;
 
 export function checkGtin(value: string): FieldProblem | null {
-  if (!/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(value)) return 'gtinDigits';
-  const digits = [...value].map(Number);
-  const check = digits.pop()!;
-  const sum = digits.reverse().reduce((acc, d, i) => acc + d * (i % 2 === 0 ? 3 : 1), 0);
-  return (10 - (sum % 10)) % 10 === check ? null : 'gtinCheck';
+  const problem = gtinProblem(value);
+  return problem === 'digits' ? 'gtinDigits' : problem === 'checkDigit' ? 'gtinCheck' : null;
 }
 
 export interface ProductForm {
@@ -52,9 +51,9 @@ export function validateProduct(
   const gtin = form.gtin?.trim();
   if (gtin) p.gtin = checkGtin(gtin) ?? undefined;
   const price = form.price?.trim();
-  if (price && !/^\d{1,12}([.,]\d{1,4})?$/.test(price)) p.price = 'price';
+  if (price && !DECIMAL.test(price)) p.price = 'price';
   const unit = form.unit?.trim();
-  if (unit && !/^[A-Z0-9]{2,3}$/.test(unit)) p.unit = 'unit';
+  if (unit && !UNIT_CODE.test(unit)) p.unit = 'unit';
   if (form.priceQuantity?.trim() && !/^[1-9]\d*$/.test(form.priceQuantity.trim())) p.priceQuantity = 'wholeNumber';
   if (form.deliveryTimeDays?.trim() && !/^\d+$/.test(form.deliveryTimeDays.trim())) p.deliveryTimeDays = 'wholeNumber';
   for (const key of Object.keys(p) as (keyof ProductForm)[]) if (p[key] === undefined) delete p[key];
@@ -74,8 +73,8 @@ export function validateCatalog(form: CatalogForm): Problems<keyof CatalogForm> 
   if (!form.name.trim()) p.name = 'required';
   if (form.catalogVersion.length > 20) p.catalogVersion = 'tooLong';
   if (form.catalogType.length > 50) p.catalogType = 'tooLong';
-  if (form.language && !/^[a-z]{3}$/.test(form.language)) p.language = 'language';
-  if (form.currency && !/^[A-Z]{3}$/.test(form.currency)) p.currency = 'currency';
+  if (form.language && !LANGUAGE_CODE.test(form.language)) p.language = 'language';
+  if (form.currency && !CURRENCY_CODE.test(form.currency)) p.currency = 'currency';
   return p;
 }
 

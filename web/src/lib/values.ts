@@ -3,6 +3,8 @@
  * travel as strings; the server parses and checks them), and back. The browser accepts German
  * habits ("12,5", "ja") so nobody has to know the wire format; the server stays the judge.
  */
+import { DECIMAL, normaliseDecimal } from '../../../src/kernel/code-rules';
+
 export type ValueKind = 'text' | 'number' | 'decimal' | 'integer' | 'boolean' | 'enum' | 'range';
 
 type Parsed = { ok: true; value: string } | { ok: false; problem: ProblemCode };
@@ -16,7 +18,6 @@ type ProblemCode =
   | 'notAllowed';
 
 const NUMBER = /^[+-]?(\d+([.,]\d+)?|[.,]\d+)$/;
-const AMOUNT = /^\d{1,12}([.,]\d{1,4})?$/;
 
 /** "1.234,5" (German grouping) and "1,234.5" both mean 1234.5; a lone comma is a decimal comma. */
 export function normaliseNumber(text: string, unit?: string | null): string | null {
@@ -57,7 +58,7 @@ export function parseInput(
     }
     case 'decimal': {
       const t = text.replace(/\s*(€|EUR)$/i, '');
-      return AMOUNT.test(t) ? { ok: true, value: t.replace(',', '.') } : { ok: false, problem: 'notAmount' };
+      return DECIMAL.test(t) ? { ok: true, value: normaliseDecimal(t) } : { ok: false, problem: 'notAmount' };
     }
     case 'boolean': {
       const t = text.toLowerCase();

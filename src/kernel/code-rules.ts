@@ -1,0 +1,33 @@
+/**
+ * The syntax rules of coded values, each in one place: the REST schemas (catalog.schemas.ts,
+ * exports/templates.ts), SetValue's field rules (fields.ts, value-types.ts) and the web app's
+ * form checks (web/src/lib/validate.ts) import them. This module imports nothing, so the web app
+ * bundles it as it is.
+ */
+
+/** ISO 639-2 language code, e.g. deu, eng. */
+export const LANGUAGE_CODE = /^[a-z]{3}$/;
+/** ISO 4217 currency code, e.g. EUR. */
+export const CURRENCY_CODE = /^[A-Z]{3}$/;
+/** UN/ECE Recommendation 20 unit code, e.g. C62, MTR. */
+export const UNIT_CODE = /^[A-Z0-9]{2,3}$/;
+
+/**
+ * The decimal rule of prices: a non-negative amount with at most 12 digits before and 4 after
+ * the separator, which may be a dot or a comma ("12,50" is how German price lists write it);
+ * stored with a dot (docs/design.md section 4).
+ */
+export const DECIMAL = /^\d{1,12}([.,]\d{1,4})?$/;
+export const DECIMAL_RULE = 'a non-negative amount with at most 4 decimals, such as 12.50 or 12,50';
+
+/** The stored form of a text that matched DECIMAL. */
+export const normaliseDecimal = (text: string): string => text.replace(',', '.');
+
+/** What is wrong with a GTIN (8, 12, 13 or 14 digits, GS1 check digit last), or null. */
+export function gtinProblem(value: string): 'digits' | 'checkDigit' | null {
+  if (!/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(value)) return 'digits';
+  const digits = [...value].map(Number);
+  const check = digits.pop()!;
+  const sum = digits.reverse().reduce((acc, d, i) => acc + d * (i % 2 === 0 ? 3 : 1), 0);
+  return (10 - (sum % 10)) % 10 === check ? null : 'checkDigit';
+}

@@ -1,0 +1,64 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { assertAdmin } from '../accounts/admin-only';
+import { assertDepartment } from '../db/scope';
+import { assertMayEditClassifications } from '../classification/ai-switch';
+import type { AppEnv } from '../env';
+import type { OperationTraits } from './operation-traits';
+import type { Caller } from '../kernel/caller';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The `departmentId` the request names, read before validation: from the query, or from a JSON
+ * body (Hono caches the parsed body, so the validator does not read it twice). Anything that is
+ * not a well-formed id is left for the validator to name.
+ */
+async function departmentOf(c: Context<AppEnv>): Promise<string | undefined> {
+  const fromQuery = c.req.query('departmentId');
+  if (fromQuery !== undefined) return UUID.test(fromQuery) ? fromQuery : undefined;
+  const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (c.req.method === 'GET' || type !== 'application/json') return undefined;
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    return undefined;
+  }
+  const id = body && typeof body === 'object' ? (body as Record<string, unknown>).departmentId : undefined;
+  return typeof id === 'string' && UUID.test(id) ? id : undefined;
+}
+
+/**
+ * "Authorization before validation" (STYLE.md): a caller who may not make a request is refused
+ * with 403 whatever its body says; only a permitted caller learns what is wrong with the body.
+ * `describeOperation` puts this in front of the operation's validator, driven by the same traits
+ * that document its 403 (error-responses.ts), so the document and the check cannot disagree.
+ *
+ * - `adminOnly`: the caller must be a company admin.
+ * - `aiSwitch`: an agent caller needs the switch "AI may edit classifications".
+ * - a `departmentId` in the query or body must name a department of the caller's company.
+ *
+ * Each check is the domain's own function; the domain functions check again for callers that do
+ * not come through a route (MCP tools, jobs), with the same message.
+ */
+export function operationGuard(traits: OperationTraits): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (traits.security !== 'none' && !traits.credentialOptional) {
+      const departmentId = await departmentOf(c);
+      if (traits.adminOnly || traits.aiSwitch || departmentId) {
+        const caller = authenticated(c);
+        if (traits.adminOnly) assertAdmin(caller);
+        if (traits.aiSwitch) assertMayEditClassifications(caller);
+        if (departmentId) await assertDepartment(c.var.db, caller, departmentId);
+      }
+    }
+    await next();
+  };
+}
+
+function authenticated(c: Context<AppEnv>): Caller {
+  const caller = c.get('caller') as Caller | undefined;
+  // A route that declares a permission must authenticate before it is described (account.routes.ts).
+  if (!caller) throw new Error(`${c.req.path}: the operation guard ran before authentication`);
+  return caller;
+}
