@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { apiPost } from '../../api/client';
 import { describeError } from '../../api/errors';
-import { PRODUCT_STATUSES } from '../../api/types';
+import { useSetValue } from '../../api/mutations';
+import { PRODUCT_STATUSES } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
 import { displayNumber, parseInput, type ValueKind } from '../../lib/values';
 import { useSession } from '../../session/session';
@@ -26,6 +26,7 @@ interface Props {
 export function InlineCell({ elementId, field, label, rowLabel, value, kind, allowed, unit, onSaved }: Props) {
   const { t, lang } = useI18n();
   const { departmentId } = useSession();
+  const setValue = useSetValue();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -71,7 +72,7 @@ export function InlineCell({ elementId, field, label, rowLabel, value, kind, all
     setBusy(true);
     settled.current = true;
     try {
-      const result = await apiPost<{ value: string }>('Catalog/SetValue', {
+      const result = await setValue.mutateAsync({
         departmentId,
         elementId,
         field,

@@ -3,10 +3,11 @@ import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tan
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
-import { keys } from '../../api/hooks';
-import type { Page, Product } from '../../api/types';
+import { keys } from '../../api/keys';
+import { useRefreshProduct } from '../../api/mutations';
+import type { ListQuery, Page, Product } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
-import { listKey, shouldLoadMore, type ListQuery } from '../../lib/cursor';
+import { shouldLoadMore } from '../../lib/cursor';
 import { setValueField, withSavedValue, type GridColumn } from './columns';
 import { InlineCell } from './InlineCell';
 import { PAGE_SIZE } from './list-query';
@@ -49,12 +50,13 @@ export function ProductGrid({
 }: Props) {
   const { t, num } = useI18n();
   const client = useQueryClient();
+  const refreshProduct = useRefreshProduct();
   const scroller = useRef<HTMLDivElement>(null);
 
   const patchRow = useCallback(
     (productId: string, column: GridColumn, value: string) => {
       client.setQueryData<InfiniteData<Page<Product>>>(
-        listKey(query, attributeCodes),
+        keys.productList(query, attributeCodes),
         (data) =>
           data && {
             ...data,
@@ -64,9 +66,9 @@ export function ProductGrid({
             })),
           },
       );
-      void client.invalidateQueries({ queryKey: keys.product(productId) });
+      void refreshProduct(productId);
     },
-    [client, query, attributeCodes],
+    [client, refreshProduct, query, attributeCodes],
   );
 
   const defs = useMemo<ColumnDef<Product>[]>(
