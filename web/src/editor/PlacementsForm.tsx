@@ -11,7 +11,6 @@ import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
 
-
 /** The categories a product is placed in, as a checkbox tree of its catalog (UpdateProduct categoryIds). */
 export function PlacementsForm({ product }: { product: ProductDetail }) {
   const { t } = useI18n();

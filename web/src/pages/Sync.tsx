@@ -14,7 +14,7 @@ import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
 import { ConnectionDialog } from './sync/ConnectionDialog';
 import { RunReport } from './sync/RunReport';
-import type { Connection, } from '../api/models';
+import type { Connection } from '../api/models';
 
 /** Shop and ERP connections: test, dry run, run, and each run's report. */
 export default function Sync() {

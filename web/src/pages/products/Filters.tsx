@@ -6,7 +6,6 @@ import { PRODUCT_STATUSES, type CategoryTreeNode } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
 import type { ListQuery } from '../../api/models';
 
-
 /** Category paths for the filter select ("Kabel › Installationskabel"), from the catalog's tree. */
 function flatten(nodes: CategoryTreeNode[], prefix = ''): { id: string; label: string }[] {
   return nodes.flatMap((n) => {
