@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -7,8 +6,9 @@ import { describe, expect, it } from 'vitest';
  * field the API does not send is a compile error. These probes compile a few lines against the
  * same tsconfig as `npm run typecheck` (`tsc -p web`) and expect exactly the errors named.
  */
-const webDir = fileURLToPath(new URL('..', import.meta.url));
-const probePath = fileURLToPath(new URL('../src/__probe__.ts', import.meta.url));
+const pathOf = (relative: string) => decodeURIComponent(new URL(relative, import.meta.url).pathname);
+const webDir = pathOf('..');
+const probePath = pathOf('../src/__probe__.ts');
 
 const config = ts.readConfigFile(`${webDir}/tsconfig.json`, ts.sys.readFile);
 const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, webDir);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useDeleteProduct, useRefreshProduct } from '../api/mutations';
+import { useDeleteProduct, useRefreshProduct, useSetValue } from '../api/mutations';
 import type { Product, ProductDetail } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -24,6 +24,7 @@ export function VariantsPanel({ product }: { product: ProductDetail }) {
   const { departmentId } = useSession();
   const refreshProduct = useRefreshProduct();
   const deleteProduct = useDeleteProduct();
+  const saveValue = useSetValue().mutateAsync;
   const announce = useAnnounce();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Product | null>(null);
@@ -68,6 +69,7 @@ export function VariantsPanel({ product }: { product: ProductDetail }) {
                       rowLabel={v.sku ?? ''}
                       value={v[c.field] === null ? null : String(v[c.field])}
                       kind={c.kind}
+                      setValue={saveValue}
                       onSaved={() => void refresh()}
                     />
                   </td>
