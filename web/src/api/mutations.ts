@@ -1,4 +1,5 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { endSession } from '../session/session';
 import { apiPost, apiUpload } from './client';
 import { keys } from './keys';
@@ -214,11 +215,12 @@ export const useStartSync = () =>
  */
 export function useRefreshProduct() {
   const client = useQueryClient();
-  return (productId: string) => client.invalidateQueries({ queryKey: keys.product(productId) });
+  // Stable, so memoised column definitions that call it do not remount the grid's cells.
+  return useCallback((productId: string) => client.invalidateQueries({ queryKey: keys.product(productId) }), [client]);
 }
 
 /** Every product list of a catalog, after a job (mass edit) changed products in it. */
 export function useRefreshCatalogProducts() {
   const client = useQueryClient();
-  return (catalogId: string) => client.invalidateQueries({ queryKey: keys.products(catalogId) });
+  return useCallback((catalogId: string) => client.invalidateQueries({ queryKey: keys.products(catalogId) }), [client]);
 }
