@@ -6,7 +6,7 @@ import { keys } from './keys';
 import type { BodyOf, PostPath, PostResult } from './operations';
 
 /**
- * Every write of the web app, each with what it changes in the cache (docs/web.md "Writes").
+ * Every write of the web app, each with what it changes in the cache (docs/web.md "The API client").
  * Screens call `mutateAsync` and keep their own busy and error state; the refresh below is
  * awaited before `mutateAsync` resolves where a screen shows the new data next (its promise
  * is returned), and runs in the background where it is only a list elsewhere (`void`).
