@@ -19,7 +19,10 @@ import {
 const doc = (summary: string, response?: z.ZodType) =>
   describeOperation({ tag: 'Catalog', summary, response, security: 'cookie' });
 
-const CategoryTreeNode: z.ZodType = z.lazy(() => CategoryListItem.extend({ children: z.array(CategoryTreeNode) }));
+/** Named, so the document's generator gives the recursive node its own component instead of a numbered one. */
+const CategoryTreeNode: z.ZodType = z
+  .lazy(() => CategoryListItem.extend({ children: z.array(CategoryTreeNode) }))
+  .meta({ id: 'CategoryTreeNode' });
 
 /** `/api/Catalog/*` for the category tree. */
 export const categoryRoutes = new Hono<AppEnv>()

@@ -10,6 +10,7 @@ import { withChanges } from '../history/snapshot';
 import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { progressed } from '../jobs/lease';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
+import type { MassEditReport } from './mass-edit-report';
 import { currentValues } from './mass-edit-values';
 import type { MassEditParams } from './mass-edit';
 import { productFilterWhere } from './product-filter';
@@ -22,13 +23,6 @@ import { jobCaller, type Caller } from '../kernel/caller';
 export const MASS_EDIT_PAGE = 50;
 /** The report lists at most this many failures; `failedCount` has them all. */
 const MAX_LISTED_FAILURES = 1000;
-
-interface MassEditReport {
-  updated: number;
-  unchanged: number;
-  failed: { productId: string; sku: string | null; error: string }[];
-  failedCount: number;
-}
 
 /** Where a mass edit continues: kept in `jobs.checkpoint`, saved in the same batch as each page's writes. */
 interface MassEditCheckpoint {

@@ -59,9 +59,9 @@ export const ClassificationOut = z.object({
   name: z.string(),
   elementId: z.string(),
   classificationGroups: z.number().int(),
-  classes: z.array(z.object({ group: z.string(), system: z.string(), code: z.string(), name: z.string() })),
+  classes: z.array(z.object({ group: GroupCode, system: z.string(), code: z.string(), name: z.string() })),
   features: z.array(
-    z.object({ group: z.string(), code: z.string(), name: z.string(), value: z.string(), unit: z.string().nullable() }),
+    z.object({ group: GroupCode, code: z.string(), name: z.string(), value: z.string(), unit: z.string().nullable() }),
   ),
 });
 

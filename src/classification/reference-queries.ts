@@ -22,7 +22,7 @@ export const ClassFeaturesQuery = z.strictObject({
   classCode: z.string().min(1).max(40),
 });
 
-const ClassEntry = z.object({ group: z.string(), system: z.string(), code: z.string(), name: z.string() });
+const ClassEntry = z.object({ group: GroupCode, system: z.string(), code: z.string(), name: z.string() });
 export const ClassSearchOut = z.object({ items: z.array(ClassEntry) });
 
 export const ClassFeaturesOut = ClassEntry.extend({

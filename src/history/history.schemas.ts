@@ -8,7 +8,8 @@ export const GetHistoryQuery = z.strictObject({ elementId: z.uuid(), ...PageQuer
 /** `POST /api/Catalog/RestoreVersion`. */
 export const RestoreVersionDto = z.strictObject({ departmentId: z.uuid(), elementId: z.uuid(), versionId: z.uuid() });
 
-const JsonValue = z.json();
+/** Named, so the document's generator gives this recursive schema its own component instead of a numbered one. */
+const JsonValue = z.json().meta({ id: 'JsonValue' });
 
 const ChangeOut = z.object({ path: z.string(), before: JsonValue, after: JsonValue });
 

@@ -6,6 +6,7 @@ import { newId } from '../kernel/ids';
 import { keysetPage } from '../kernel/pagination';
 import { jobs, syncRuns } from '../db/schema';
 import { SyncReport, type SyncReportOut } from '../sync/sync.schemas';
+import { MassEditReportOut } from '../catalog/mass-edit-report';
 import type { JobMessage } from '../env';
 import { AppError, badRequest, notFound } from '../kernel/app-error';
 import { heartbeat } from './lease';
@@ -27,7 +28,7 @@ export const JobOut = z.object({
   result: z
     .union([
       z.object({ fileName: z.string(), contentType: z.string(), size: z.number().int() }),
-      z.object({ report: z.union([SyncReport, z.record(z.string(), z.unknown())]) }),
+      z.object({ report: z.union([SyncReport, MassEditReportOut, z.record(z.string(), z.unknown())]) }),
     ])
     .nullable(),
   /** What the job had to adjust, e.g. text an export truncated to a schema limit; empty when nothing. */

@@ -52,7 +52,7 @@ async function lastRunOf(db: Database, connectionId: string): Promise<z.infer<ty
 
 export function runOut(
   run: typeof syncRuns.$inferSelect,
-  job: { state: string; finishedAt: string | null; error: string | null },
+  job: { state: (typeof jobs.$inferSelect)['state']; finishedAt: string | null; error: string | null },
 ) {
   return {
     jobId: run.jobId,

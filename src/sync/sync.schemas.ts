@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jobs } from '../db/schema';
 
 /**
  * Public contract of the Sync controller (docs/sync.md). Written by hand: these shapes are what
@@ -91,7 +92,7 @@ export type SyncReportOut = z.infer<typeof SyncReport>;
 
 export const LastRun = z.object({
   jobId: z.string(),
-  state: z.string(),
+  state: z.enum(jobs.state.enumValues),
   dryRun: z.boolean(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),

@@ -9,7 +9,8 @@ import { useI18n } from './i18n/i18n';
 import { lazyScreen } from './lib/lazy-screen';
 import { ROUTES, routeAt } from './screens';
 import { Shell } from './Shell';
-import { SessionProvider, meQueryKey, useMe, useSessionExpired } from './session/session';
+import { keys } from './api/keys';
+import { SessionProvider, useMe, useSessionExpired } from './session/session';
 import { SignInPage } from './session/SignInPage';
 import { SignInForm } from './session/SignInForm';
 
@@ -60,7 +61,7 @@ export function App() {
       </main>
     );
   // Not signed in: the sign-in page shows at the requested address, so after signing in the user lands where they wanted to go.
-  if (!me.data) return <SignInPage onSignedIn={() => client.invalidateQueries({ queryKey: meQueryKey })} />;
+  if (!me.data) return <SignInPage onSignedIn={() => client.invalidateQueries({ queryKey: keys.me })} />;
 
   return (
     <SessionProvider account={me.data}>
@@ -82,7 +83,7 @@ export function App() {
         </ScreenBoundary>
       </Shell>
       {/* Session expired mid-work: sign in again over the page, which keeps its state and unsaved input. */}
-      <Dialog title={t('signIn.expiredTitle')} open={expired} onClose={() => client.setQueryData(meQueryKey, null)}>
+      <Dialog title={t('signIn.expiredTitle')} open={expired} onClose={() => client.setQueryData(keys.me, null)}>
         <p>{t('signIn.expiredText')}</p>
         <SignInForm
           email={me.data.user.email}

@@ -1,13 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { apiPost } from './api/client';
 import { describeError } from './api/errors';
+import { useSignOut, useSwitchDepartment } from './api/mutations';
 import { ErrorText } from './components/ErrorText';
 import { LanguageSwitch } from './components/LanguageSwitch';
 import { useI18n } from './i18n/i18n';
 import type { MessageKey } from './i18n/de';
-import { meQueryKey, useSession, useSignOut } from './session/session';
+import { useSession } from './session/session';
 
 const NAV: { to: string; key: MessageKey; admin?: boolean }[] = [
   { to: '/', key: 'nav.dashboard' },
@@ -64,16 +63,13 @@ export function Shell({ children }: { children: ReactNode }) {
 function DepartmentSwitch() {
   const { t } = useI18n();
   const { account } = useSession();
-  const client = useQueryClient();
+  const switchDepartment = useSwitchDepartment();
   const [error, setError] = useState<string | null>(null);
   if (account.departments.length < 2) return null;
   const change = async (departmentId: string) => {
     setError(null);
     try {
-      await apiPost('Account/SwitchDepartment', { departmentId });
-      // everything cached belongs to the old department
-      client.removeQueries({ predicate: (q) => q.queryKey[0] !== meQueryKey[0] });
-      await client.invalidateQueries({ queryKey: meQueryKey });
+      await switchDepartment.mutateAsync({ departmentId });
     } catch (err) {
       setError(describeError(err, t));
     }

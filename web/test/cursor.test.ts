@@ -1,19 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { canonical, flattenPages, listKey, nextCursorOf, queryFromSearch, shouldLoadMore } from '../src/lib/cursor';
+import { canonical, flattenPages, nextCursorOf, queryFromSearch, shouldLoadMore } from '../src/lib/cursor';
+import { keys } from '../src/api/keys';
 import { moveItem } from '../src/lib/order';
 
 const CAT = '0190a000-0000-7000-8000-000000000099';
 
 describe('list keys and cursors', () => {
   it('gives equal filters the same key, whatever the order of missing fields', () => {
-    expect(listKey({ catalogId: CAT, missing: ['price', 'gtin'] })).toEqual(
-      listKey({ catalogId: CAT, missing: ['gtin', 'price'], q: '  ' }),
+    expect(keys.productList({ catalogId: CAT, missing: ['price', 'gtin'] })).toEqual(
+      keys.productList({ catalogId: CAT, missing: ['gtin', 'price'], q: '  ' }),
     );
   });
   it('gives a different sort a different key, so a cursor never crosses sorts', () => {
-    expect(listKey({ catalogId: CAT, sort: 'name' })).not.toEqual(listKey({ catalogId: CAT, sort: 'sku' }));
-    expect(listKey({ catalogId: CAT, sort: 'name', order: 'desc' })).not.toEqual(
-      listKey({ catalogId: CAT, sort: 'name', order: 'asc' }),
+    expect(keys.productList({ catalogId: CAT, sort: 'name' })).not.toEqual(
+      keys.productList({ catalogId: CAT, sort: 'sku' }),
+    );
+    expect(keys.productList({ catalogId: CAT, sort: 'name', order: 'desc' })).not.toEqual(
+      keys.productList({ catalogId: CAT, sort: 'name', order: 'asc' }),
     );
   });
   it('sends subtree only together with a category', () => {

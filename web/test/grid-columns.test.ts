@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Attribute, Product } from '../src/api/types';
+import type { Attribute, Product } from '../src/api/models';
 import { attributeCodesOf } from '../src/lib/column-choice';
-import { listKey } from '../src/lib/cursor';
+import { keys } from '../src/api/keys';
 import { attributeColumn, BUILT_IN_COLUMNS, withSavedValue } from '../src/pages/products/columns';
 
 const CAT = '0190a000-0000-7000-8000-000000000099';
@@ -22,8 +22,8 @@ describe('attribute columns in the grid', () => {
     expect(attributeCodesOf(['sku', 'name'])).toEqual([]);
   });
   it('keys the list by its attribute codes, so a new column never reuses rows without its values', () => {
-    expect(listKey({ catalogId: CAT }, ['voltage'])).not.toEqual(listKey({ catalogId: CAT }));
-    expect(listKey({ catalogId: CAT }, [])).toEqual(listKey({ catalogId: CAT }));
+    expect(keys.productList({ catalogId: CAT }, ['voltage'])).not.toEqual(keys.productList({ catalogId: CAT }));
+    expect(keys.productList({ catalogId: CAT }, [])).toEqual(keys.productList({ catalogId: CAT }));
   });
   it('reads an attribute value from the values that came with the row', () => {
     expect(attributeColumn(voltage).read(product)).toBe('230');

@@ -1,7 +1,10 @@
+import type { BodyOf, GetPath, GetResult, PostPath, PostResult, QueryOf } from './operations';
+
 /**
  * The one door to the REST API (docs/design.md section 3): JSON in and out, the session cookie
  * travels by itself (same origin). Every failure becomes an `ApiError` carrying the HTTP status
- * and the API's `{error}` message, so screens can show it where it happened.
+ * and the API's `{error}` message, so screens can show it where it happened. Paths, queries,
+ * bodies and results are typed from the generated OpenAPI types (`operations.ts`, docs/web.md).
  */
 export class ApiError extends Error {
   constructor(
@@ -24,7 +27,7 @@ export function onSessionExpired(listener: Listener): () => void {
   return () => expiryListeners.delete(listener);
 }
 
-export type Query = Record<string, string | number | boolean | null | undefined>;
+type Query = Record<string, string | number | boolean | null | undefined>;
 
 /** Builds `/api/{path}?query`, leaving out empty parameters. */
 function apiUrl(path: string, query: Query = {}): string {
@@ -71,12 +74,25 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export function apiGet<T>(path: string, query?: Query, options: CallOptions = {}): Promise<T> {
-  return send<T>(apiUrl(path, query), { method: 'GET', signal: options.signal }, options.quietAuth ?? false);
+/**
+ * A GET. Query parameters are checked by name against the operation's; their values travel as
+ * text (lists comma-separated, empty ones left out), and the API parses and names a bad one.
+ */
+export function apiGet<P extends GetPath>(
+  path: P,
+  query?: { [K in keyof QueryOf<P>]?: QueryOf<P>[K] | string | number | boolean | null },
+  options: CallOptions = {},
+): Promise<GetResult<P>> {
+  return send(apiUrl(path, query as Query), { method: 'GET', signal: options.signal }, options.quietAuth ?? false);
 }
 
-export function apiPost<T>(path: string, body: unknown, options: CallOptions = {}): Promise<T> {
-  return send<T>(
+/** A POST with a JSON body. Writes go through `mutations.ts`, never from a screen directly. */
+export function apiPost<P extends PostPath>(
+  path: P,
+  body: BodyOf<P>,
+  options: CallOptions = {},
+): Promise<PostResult<P>> {
+  return send(
     apiUrl(path),
     {
       method: 'POST',
@@ -89,8 +105,8 @@ export function apiPost<T>(path: string, body: unknown, options: CallOptions = {
 }
 
 /** Raw-body upload (Media/Upload takes the file itself with its own Content-Type). */
-export function apiUpload<T>(path: string, query: Query, file: Blob): Promise<T> {
-  return send<T>(
+export function apiUpload<P extends PostPath>(path: P, query: Query, file: Blob): Promise<PostResult<P>> {
+  return send(
     apiUrl(path, query),
     { method: 'POST', headers: { 'Content-Type': file.type || 'application/octet-stream' }, body: file },
     false,

@@ -1,7 +1,7 @@
 import { useEffect, type ReactElement } from 'react';
 import { useSearchParams } from 'react-router';
 import { useCatalogs } from '../api/hooks';
-import type { Catalog } from '../api/types';
+import type { Catalog } from '../api/models';
 import { useI18n } from '../i18n/i18n';
 import { readLastCatalog, writeLastCatalog } from '../lib/last-catalog';
 

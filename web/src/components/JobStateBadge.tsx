@@ -1,4 +1,4 @@
-import type { JobState } from '../api/types';
+import type { JobState } from '../api/models';
 import { useI18n } from '../i18n/i18n';
 
 export function JobStateBadge({ state }: { state: JobState }) {

@@ -1,7 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { keys, useAttributes } from '../api/hooks';
-import type { ProductDetail } from '../api/types';
+import { useAttributes } from '../api/hooks';
+import { useRefreshProduct, useSetValue } from '../api/mutations';
+import type { ProductDetail } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
 import { FormField } from '../components/FormField';
@@ -17,7 +17,8 @@ export function AttributesForm({ product }: { product: ProductDetail }) {
   const { t, lang } = useI18n();
   const { departmentId } = useSession();
   const attributes = useAttributes();
-  const client = useQueryClient();
+  const setValue = useSetValue();
+  const refreshProduct = useRefreshProduct();
   const announce = useAnnounce();
   const current = (code: string) => product.values.find((v) => v.code === code)?.value ?? '';
   const [drafts, setDrafts] = useState<Record<string, string>>({});
@@ -42,10 +43,10 @@ export function AttributesForm({ product }: { product: ProductDetail }) {
         unit: a.unit,
         allowed: a.enumValues ?? undefined,
       }));
-    const result = await saveValues(departmentId, product.productId, edits, t);
+    const result = await saveValues(setValue.mutateAsync, departmentId, product.productId, edits, t);
     setProblems(result.problems);
     setBusy(false);
-    await client.invalidateQueries({ queryKey: keys.product(product.productId) });
+    await refreshProduct(product.productId);
     if (Object.keys(result.problems).length)
       setSummary(t('form.someNotSaved', { count: Object.keys(result.problems).length }));
     else {

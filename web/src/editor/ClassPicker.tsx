@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
+import { keys } from '../api/keys';
 import { useI18n } from '../i18n/i18n';
 import { QueryState } from '../components/QueryState';
 import { GROUP_LABELS, GROUPS, searchClasses, type ClassEntry, type Group } from './classification-api';
@@ -16,7 +17,7 @@ export function ClassPicker({ taken, onPick }: { taken: ClassEntry[]; onPick: (c
     return () => window.clearTimeout(timer);
   }, [text]);
   const results = useQuery({
-    queryKey: ['classSearch', group, q],
+    queryKey: keys.classSearch(group, q),
     queryFn: ({ signal }) => searchClasses(group, q, signal),
     enabled: q.length > 0,
     staleTime: 5 * 60_000,

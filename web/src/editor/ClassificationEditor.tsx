@@ -1,9 +1,9 @@
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { apiPost } from '../api/client';
 import { describeError, isUnsupported } from '../api/errors';
-import { keys } from '../api/hooks';
-import type { ProductDetail } from '../api/types';
+import { keys } from '../api/keys';
+import { useDeleteElementClassification, useSetElementClassification } from '../api/mutations';
+import type { ProductDetail } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
@@ -17,6 +17,7 @@ import {
   GROUP_LABELS,
   type ClassEntry,
   type FeatureDef,
+  type Group,
 } from './classification-api';
 import { FeatureForm } from './FeatureForm';
 
@@ -27,10 +28,11 @@ import { FeatureForm } from './FeatureForm';
 export function ClassificationEditor({ product }: { product: ProductDetail }) {
   const { t } = useI18n();
   const { departmentId } = useSession();
-  const client = useQueryClient();
+  const setClassification = useSetElementClassification();
+  const deleteClassification = useDeleteElementClassification();
   const announce = useAnnounce();
   const current = useQuery({
-    queryKey: ['classification', product.productId],
+    queryKey: keys.classification(product.productId),
     queryFn: () => getElementClassification(product.productId),
   });
   const [classes, setClasses] = useState<ClassEntry[]>([]);
@@ -47,7 +49,7 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
 
   const featureQueries = useQueries({
     queries: classes.map((c) => ({
-      queryKey: ['classFeatures', c.group, c.code],
+      queryKey: keys.classFeatures(c.group, c.code),
       queryFn: () => getClassFeatures(c.group, c.code),
       staleTime: 10 * 60_000,
     })),
@@ -57,7 +59,7 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
   async function save() {
     setError(null);
     const next: Record<string, string> = {};
-    const features: { group: string; code: string; value: string }[] = [];
+    const features: { group: Group; code: string; value: string }[] = [];
     for (const { cls, query } of featureSets) {
       for (const f of (query.data ?? []) as FeatureDef[]) {
         const key = `${cls.group}:${f.code}`;
@@ -79,19 +81,16 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
     try {
       // Removing every class removes the classification: an explicit delete, never an empty list.
       if (classes.length === 0) {
-        if (current.data?.classes.length) {
-          await apiPost('Classification/DeleteElementClassification', { departmentId, elementId: product.productId });
-        }
+        if (current.data?.classes.length)
+          await deleteClassification.mutateAsync({ departmentId, elementId: product.productId });
       } else {
-        await apiPost('Classification/SetElementClassification', {
+        await setClassification.mutateAsync({
           departmentId,
           elementId: product.productId,
           classes: classes.map((c) => ({ group: c.group, code: c.code })),
           features,
         });
       }
-      await client.invalidateQueries({ queryKey: ['classification', product.productId] });
-      void client.invalidateQueries({ queryKey: keys.product(product.productId) });
       announce(t('form.saved'));
     } catch (err) {
       setError(describeError(err, t));

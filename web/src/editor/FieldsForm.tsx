@@ -1,9 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiPost } from '../api/client';
 import { describeError } from '../api/errors';
-import { keys } from '../api/hooks';
-import { PRODUCT_STATUSES, type ProductDetail } from '../api/types';
+import { useUpdateProduct } from '../api/mutations';
+import { PRODUCT_STATUSES, type ProductDetail } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
 import { FormField } from '../components/FormField';
@@ -48,7 +46,7 @@ function toForm(p: ProductDetail, lang: 'de' | 'en'): ProductForm {
 export function FieldsForm({ product }: { product: ProductDetail }) {
   const { t, lang } = useI18n();
   const { departmentId } = useSession();
-  const client = useQueryClient();
+  const updateProduct = useUpdateProduct();
   const announce = useAnnounce();
   const [form, setForm] = useState<ProductForm>(() => toForm(product, lang));
   const [tried, setTried] = useState(false);
@@ -68,14 +66,12 @@ export function FieldsForm({ product }: { product: ProductDetail }) {
     setBusy(true);
     setError(null);
     try {
-      await apiPost('Catalog/UpdateProduct', {
+      await updateProduct.mutateAsync({
         departmentId,
         catalogId: product.catalogId,
         productId: product.productId,
         ...productPayload(form),
       });
-      await client.invalidateQueries({ queryKey: keys.product(product.productId) });
-      void client.invalidateQueries({ queryKey: ['products', product.catalogId] });
       announce(t('form.saved'));
     } catch (err) {
       setError(describeError(err, t));

@@ -1,9 +1,10 @@
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { apiGet, apiPost } from '../api/client';
+import { apiGet } from '../api/client';
 import { describeError } from '../api/errors';
-import { keys } from '../api/hooks';
-import type { HistoryItem, Page, ProductDetail, RestoreResult } from '../api/types';
+import { keys } from '../api/keys';
+import { useRestoreVersion } from '../api/mutations';
+import type { HistoryItem, ProductDetail } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
@@ -15,8 +16,6 @@ import { useSession } from '../session/session';
 
 const PAGE_SIZE = 20;
 
-const historyKey = (elementId: string) => ['history', elementId] as const;
-
 /**
  * The product's change history (docs/history.md): versions newest first, each with when, who,
  * through what and every field's before → after; any version but the newest can be restored.
@@ -24,17 +23,13 @@ const historyKey = (elementId: string) => ['history', elementId] as const;
 export function HistoryPanel({ product }: { product: ProductDetail }) {
   const { t, date } = useI18n();
   const { departmentId } = useSession();
-  const client = useQueryClient();
+  const restoreVersion = useRestoreVersion(product.catalogId);
   const announce = useAnnounce();
   const [restoring, setRestoring] = useState<HistoryItem | null>(null);
   const history = useInfiniteQuery({
-    queryKey: historyKey(product.productId),
+    queryKey: keys.history(product.productId),
     queryFn: ({ pageParam, signal }) =>
-      apiGet<Page<HistoryItem>>(
-        'Catalog/GetHistory',
-        { elementId: product.productId, cursor: pageParam, limit: PAGE_SIZE },
-        { signal },
-      ),
+      apiGet('Catalog/GetHistory', { elementId: product.productId, cursor: pageParam, limit: PAGE_SIZE }, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursorOf,
   });
@@ -42,7 +37,7 @@ export function HistoryPanel({ product }: { product: ProductDetail }) {
   const listLabel = t('history.list', { sku: product.sku ?? '' });
 
   const restore = async (version: HistoryItem) => {
-    const result = await apiPost<RestoreResult>('Catalog/RestoreVersion', {
+    const result = await restoreVersion.mutateAsync({
       departmentId,
       elementId: product.productId,
       versionId: version.versionId,
@@ -56,11 +51,6 @@ export function HistoryPanel({ product }: { product: ProductDetail }) {
         .filter(Boolean)
         .join(' '),
     );
-    await Promise.all([
-      client.invalidateQueries({ queryKey: keys.product(product.productId) }),
-      client.invalidateQueries({ queryKey: historyKey(product.productId) }),
-      client.invalidateQueries({ queryKey: ['products', product.catalogId] }),
-    ]);
   };
 
   return (

@@ -1,9 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type DragEvent } from 'react';
-import { apiPost, apiUpload } from '../api/client';
 import { describeError, isUnsupported } from '../api/errors';
-import { keys } from '../api/hooks';
-import type { Media, ProductDetail } from '../api/types';
+import { useDeleteMedia, useRefreshProduct, useReorderMedia, useUploadMedia } from '../api/mutations';
+import type { Media, ProductDetail } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
@@ -18,7 +16,10 @@ const PURPOSES = ['normal', 'thumbnail', 'detail', 'data_sheet', 'logo', 'safety
 export function MediaPanel({ product }: { product: ProductDetail }) {
   const { t, num } = useI18n();
   const { departmentId } = useSession();
-  const client = useQueryClient();
+  const refreshProduct = useRefreshProduct();
+  const uploadMedia = useUploadMedia();
+  const reorderMedia = useReorderMedia();
+  const deleteMedia = useDeleteMedia(product.productId);
   const announce = useAnnounce();
   const [order, setOrder] = useState<Media[]>(product.media);
   const [purpose, setPurpose] = useState<(typeof PURPOSES)[number]>('normal');
@@ -28,7 +29,7 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
   const [dragged, setDragged] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<Media | null>(null);
   useEffect(() => setOrder(product.media), [product.media]);
-  const refresh = () => client.invalidateQueries({ queryKey: keys.product(product.productId) });
+  const refresh = () => refreshProduct(product.productId);
 
   async function upload(files: FileList | File[]) {
     setError(null);
@@ -36,11 +37,10 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
     for (const file of Array.from(files)) {
       setUploading(file.name);
       try {
-        await apiUpload(
-          'Media/Upload',
-          { departmentId, elementId: product.productId, fileName: file.name, purpose },
+        await uploadMedia.mutateAsync({
+          query: { departmentId, elementId: product.productId, fileName: file.name, purpose },
           file,
-        );
+        });
         announce(t('media.uploaded', { name: file.name }));
       } catch (err) {
         problems.push(`${file.name}: ${describeError(err, t)}`);
@@ -56,13 +56,12 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
     setOrder(next);
     setError(null);
     try {
-      await apiPost('Media/Reorder', {
+      await reorderMedia.mutateAsync({
         departmentId,
         elementId: product.productId,
         mediaIds: next.map((m) => m.mediaId),
       });
       announce(t('media.reordered'));
-      await refresh();
     } catch (err) {
       setOrder(previous);
       setError(isUnsupported(err) ? t('media.reorderUnsupported') : describeError(err, t));
@@ -187,9 +186,8 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
         confirmLabel={t('common.delete')}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await apiPost('Media/Delete', { departmentId, mediaId: deleting!.mediaId });
+          await deleteMedia.mutateAsync({ departmentId, mediaId: deleting!.mediaId });
           announce(t('media.deleted', { name: deleting!.fileName }));
-          await refresh();
         }}
       />
     </section>

@@ -1,31 +1,28 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiGet, apiPost } from '../api/client';
+import { apiGet } from '../api/client';
+import { useUpdateProduct } from '../api/mutations';
 import { describeError } from '../api/errors';
-import { keys } from '../api/hooks';
-import type { Category, ProductDetail } from '../api/types';
+import { keys } from '../api/keys';
+import type { CategoryTreeNode, ProductDetail } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
 
-interface TreeNode extends Category {
-  children: TreeNode[];
-}
-
 /** The categories a product is placed in, as a checkbox tree of its catalog (UpdateProduct categoryIds). */
 export function PlacementsForm({ product }: { product: ProductDetail }) {
   const { t } = useI18n();
   const { departmentId } = useSession();
-  const client = useQueryClient();
+  const updateProduct = useUpdateProduct();
   const announce = useAnnounce();
   const [chosen, setChosen] = useState(() => new Set(product.categoryIds));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const tree = useQuery({
-    queryKey: ['categoryTree', product.catalogId],
-    queryFn: () => apiGet<{ items: TreeNode[] }>('Catalog/GetCategoryTree', { catalogId: product.catalogId }),
+    queryKey: keys.categoryTree(product.catalogId),
+    queryFn: () => apiGet('Catalog/GetCategoryTree', { catalogId: product.catalogId }),
   });
 
   const toggle = (id: string) => {
@@ -38,13 +35,12 @@ export function PlacementsForm({ product }: { product: ProductDetail }) {
     setBusy(true);
     setError(null);
     try {
-      await apiPost('Catalog/UpdateProduct', {
+      await updateProduct.mutateAsync({
         departmentId,
         catalogId: product.catalogId,
         productId: product.productId,
         categoryIds: [...chosen],
       });
-      await client.invalidateQueries({ queryKey: keys.product(product.productId) });
       announce(t('form.saved'));
     } catch (err) {
       setError(describeError(err, t));
@@ -52,7 +48,7 @@ export function PlacementsForm({ product }: { product: ProductDetail }) {
       setBusy(false);
     }
   };
-  const render = (nodes: TreeNode[]) => (
+  const render = (nodes: CategoryTreeNode[]) => (
     <ul className="check-tree">
       {nodes.map((n) => (
         <li key={n.categoryId}>

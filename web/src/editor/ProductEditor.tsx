@@ -1,8 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { apiPost } from '../api/client';
-import { keys, useProduct } from '../api/hooks';
+import { useProduct } from '../api/hooks';
+import { useDeleteProduct } from '../api/mutations';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { QueryState } from '../components/QueryState';
@@ -26,7 +25,7 @@ export default function ProductEditor() {
   const [params, setParams] = useSearchParams();
   const [deleting, setDeleting] = useState(false);
   const navigate = useNavigate();
-  const client = useQueryClient();
+  const deleteProduct = useDeleteProduct();
   const announce = useAnnounce();
   const tab = params.get('tab') ?? 'fields';
   const p = product.data;
@@ -93,11 +92,13 @@ export default function ProductEditor() {
             confirmLabel={t('common.delete')}
             onClose={() => setDeleting(false)}
             onConfirm={async () => {
-              await apiPost('Catalog/DeleteProduct', { departmentId, productId: p.productId });
+              await deleteProduct.mutateAsync({
+                departmentId,
+                productId: p.productId,
+                catalogId: p.catalogId,
+                masterId: p.parentId,
+              });
               announce(t('editor.deleted', { sku: p.sku ?? '' }));
-              client.removeQueries({ queryKey: keys.product(p.productId) });
-              void client.invalidateQueries({ queryKey: ['products', p.catalogId] });
-              void client.invalidateQueries({ queryKey: keys.stats });
               navigate(p.parentId ? `/products/${p.parentId}?tab=variants` : `/products?catalog=${p.catalogId}`);
             }}
           />

@@ -1,9 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { apiPost } from '../api/client';
-import { keys } from '../api/hooks';
-import type { Product, ProductDetail } from '../api/types';
+import { useDeleteProduct, useRefreshProduct, useSetValue } from '../api/mutations';
+import type { Product, ProductDetail } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useI18n } from '../i18n/i18n';
@@ -13,7 +11,7 @@ import { NewProductDialog } from '../pages/products/NewProductDialog';
 import { InlineCell } from '../pages/products/InlineCell';
 import { useSession } from '../session/session';
 
-const COLUMNS: { field: keyof Product; label: MessageKey; kind: ValueKind }[] = [
+const COLUMNS: { field: 'name' | 'gtin' | 'price' | 'status'; label: MessageKey; kind: ValueKind }[] = [
   { field: 'name', label: 'field.name', kind: 'text' },
   { field: 'gtin', label: 'field.gtin', kind: 'text' },
   { field: 'price', label: 'field.price', kind: 'decimal' },
@@ -24,11 +22,13 @@ const COLUMNS: { field: keyof Product; label: MessageKey; kind: ValueKind }[] = 
 export function VariantsPanel({ product }: { product: ProductDetail }) {
   const { t } = useI18n();
   const { departmentId } = useSession();
-  const client = useQueryClient();
+  const refreshProduct = useRefreshProduct();
+  const deleteProduct = useDeleteProduct();
+  const saveValue = useSetValue().mutateAsync;
   const announce = useAnnounce();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Product | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: keys.product(product.productId) });
+  const refresh = () => refreshProduct(product.productId);
 
   return (
     <section aria-label={t('editor.tab.variants', { count: product.variants.length })}>
@@ -69,6 +69,7 @@ export function VariantsPanel({ product }: { product: ProductDetail }) {
                       rowLabel={v.sku ?? ''}
                       value={v[c.field] === null ? null : String(v[c.field])}
                       kind={c.kind}
+                      setValue={saveValue}
                       onSaved={() => void refresh()}
                     />
                   </td>
@@ -106,9 +107,13 @@ export function VariantsPanel({ product }: { product: ProductDetail }) {
         confirmLabel={t('common.delete')}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await apiPost('Catalog/DeleteProduct', { departmentId, productId: deleting!.productId });
+          await deleteProduct.mutateAsync({
+            departmentId,
+            productId: deleting!.productId,
+            catalogId: product.catalogId,
+            masterId: product.productId,
+          });
           announce(t('variants.deleted', { sku: deleting!.sku ?? '' }));
-          await refresh();
         }}
       />
     </section>

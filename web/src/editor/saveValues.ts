@@ -1,5 +1,5 @@
-import { apiPost } from '../api/client';
 import { describeError } from '../api/errors';
+import type { BodyOf } from '../api/operations';
 import type { T } from '../i18n/i18n';
 import { parseInput, type ValueKind } from '../lib/values';
 
@@ -14,9 +14,11 @@ interface ValueEdit {
 
 /**
  * Saves the changed values of a form, one SetValue each (a handful per form, never a catalog):
- * returns the problem per field, so each message appears next to its input.
+ * returns the problem per field, so each message appears next to its input. `setValue` is the
+ * SetValue mutation (`useSetValue().mutateAsync`); the caller refreshes the element once after.
  */
 export async function saveValues(
+  setValue: (body: BodyOf<'Catalog/SetValue'>) => Promise<unknown>,
   departmentId: string,
   elementId: string,
   edits: ValueEdit[],
@@ -32,7 +34,7 @@ export async function saveValues(
     }
     if (parsed.value === edit.original) continue;
     try {
-      await apiPost('Catalog/SetValue', { departmentId, elementId, field: edit.field, value: parsed.value });
+      await setValue({ departmentId, elementId, field: edit.field, value: parsed.value });
       saved++;
     } catch (err) {
       problems[edit.field] = describeError(err, t);

@@ -1,29 +1,11 @@
-import type { Page } from '../api/types';
+import type { ListQuery, Page } from '../api/models';
 
 /**
  * Keyset paging on the client: the server hands out opaque cursors bound to one sort and
- * filter (API-CONTRACTS "Product list"). These helpers keep the infinite list honest: a cursor is
- * only ever reused with the query it came from, and a row that moved between pages is not shown twice.
+ * filter (docs/search.md; GetProducts in /api/openapi.json). These helpers keep the infinite list
+ * honest: a cursor is only ever reused with the query it came from (`keys.productList`), and a
+ * row that moved between pages is not shown twice.
  */
-export interface ListQuery {
-  catalogId: string;
-  q?: string;
-  sort?: 'sku' | 'name' | 'updatedAt';
-  order?: 'asc' | 'desc';
-  categoryId?: string;
-  subtree?: boolean;
-  status?: string;
-  classCode?: string;
-  missing?: string[];
-}
-
-/**
- * The query key of a list: a different filter or sort is a different list with its own cursors;
- * the attribute codes whose values come with the rows (GetProducts `attributes`) are part of it.
- */
-export function listKey(query: ListQuery, attributes: readonly string[] = []): readonly unknown[] {
-  return ['products', query.catalogId, canonical(query), attributes.join(',')];
-}
 
 /** Drops empty parts and sorts `missing`, so equal filters give equal keys. */
 export function canonical(query: ListQuery): Record<string, string> {
@@ -87,8 +69,9 @@ export function queryFromSearch(params: URLSearchParams, catalogId: string): Lis
     order: order === 'asc' || order === 'desc' ? order : undefined,
     categoryId: params.get('categoryId') ?? undefined,
     subtree: params.has('subtree') ? params.get('subtree') !== 'false' : undefined,
-    status: params.get('status') ?? undefined,
+    // The address bar is the user's: an unknown value goes to the server, which names it in its 400.
+    status: (params.get('status') ?? undefined) as ListQuery['status'],
     classCode: params.get('classCode') ?? undefined,
-    missing: params.get('missing')?.split(',').filter(Boolean) ?? undefined,
+    missing: params.get('missing')?.split(',').filter(Boolean) as ListQuery['missing'],
   };
 }

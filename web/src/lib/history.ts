@@ -1,4 +1,4 @@
-import type { HistoryItem } from '../api/types';
+import type { HistoryItem } from '../api/models';
 import type { MessageKey } from '../i18n/de';
 
 /**

@@ -1,18 +1,17 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiPost } from '../api/client';
+import { useChangePassword } from '../api/mutations';
 import { describeError } from '../api/errors';
 import { ErrorText } from '../components/ErrorText';
 import { FormField } from '../components/FormField';
 import { useI18n } from '../i18n/i18n';
 import { validatePasswordChange } from '../lib/validate';
-import { endSession, useSession } from '../session/session';
+import { useSession } from '../session/session';
 
 /** Who is signed in, and the password change (which ends every session: the user signs in anew). */
 export default function AccountPage() {
   const { t } = useI18n();
   const { account } = useSession();
-  const client = useQueryClient();
+  const changePassword = useChangePassword();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
@@ -29,9 +28,8 @@ export default function AccountPage() {
     setBusy(true);
     setError(null);
     try {
-      await apiPost('Account/ChangePassword', { currentPassword: current, newPassword: next });
-      // the server ended all sessions: back to sign-in
-      endSession(client);
+      // the server ends all sessions: back to sign-in
+      await changePassword.mutateAsync({ currentPassword: current, newPassword: next });
     } catch (err) {
       setError(describeError(err, t));
       setBusy(false);

@@ -1,8 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiGet, apiPost } from '../api/client';
+import { apiGet } from '../api/client';
+import { keys } from '../api/keys';
+import { useRevokeAiAccess, useSetAiSwitch } from '../api/mutations';
 import { describeError } from '../api/errors';
-import type { UserRow } from '../api/types';
+import type { UserRow } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
@@ -14,11 +16,12 @@ import { useSession } from '../session/session';
 export default function Admin() {
   const { t } = useI18n();
   const { isAdmin } = useSession();
-  const client = useQueryClient();
+  const setAiSwitch = useSetAiSwitch();
+  const revokeAiAccess = useRevokeAiAccess();
   const announce = useAnnounce();
   const users = useQuery({
-    queryKey: ['users'],
-    queryFn: () => apiGet<{ items: UserRow[] }>('Account/GetUsers'),
+    queryKey: keys.users,
+    queryFn: () => apiGet('Account/GetUsers'),
     enabled: isAdmin,
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -35,9 +38,8 @@ export default function Admin() {
   const setSwitch = async (user: UserRow, enabled: boolean) => {
     setErrors({ ...errors, [user.userId]: '' });
     try {
-      await apiPost('Account/SetAiSwitch', { userId: user.userId, enabled });
+      await setAiSwitch.mutateAsync({ userId: user.userId, enabled });
       announce(t(enabled ? 'admin.switchOn' : 'admin.switchOff', { name: user.name || user.email }));
-      await client.invalidateQueries({ queryKey: ['users'] });
     } catch (err) {
       setErrors({ ...errors, [user.userId]: describeError(err, t) });
     }
@@ -102,7 +104,7 @@ export default function Admin() {
         confirmLabel={t('admin.revoke')}
         onClose={() => setRevoking(null)}
         onConfirm={async () => {
-          await apiPost('Account/RevokeAiAccess', { userId: revoking!.userId });
+          await revokeAiAccess.mutateAsync({ userId: revoking!.userId });
           announce(t('admin.revoked', { name: revoking!.name || revoking!.email }));
         }}
       />

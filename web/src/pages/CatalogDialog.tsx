@@ -1,9 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiPost } from '../api/client';
 import { describeError } from '../api/errors';
-import { keys } from '../api/hooks';
-import type { Catalog } from '../api/types';
+import { useSaveCatalog } from '../api/mutations';
+import type { Catalog } from '../api/models';
 import { Dialog } from '../components/Dialog';
 import { ErrorText } from '../components/ErrorText';
 import { FormField } from '../components/FormField';
@@ -26,7 +24,7 @@ export function CatalogDialog({
 }) {
   const { t } = useI18n();
   const { departmentId } = useSession();
-  const client = useQueryClient();
+  const saveCatalog = useSaveCatalog();
   const announce = useAnnounce();
   const [form, setForm] = useState<CatalogForm>(() =>
     catalog
@@ -62,9 +60,7 @@ export function CatalogDialog({
         language: form.language || undefined,
         currency: form.currency || undefined,
       };
-      await apiPost<Catalog>(catalog ? 'Catalog/UpdateCatalog' : 'Catalog/AddCatalog', body);
-      await client.invalidateQueries({ queryKey: keys.catalogs });
-      await client.invalidateQueries({ queryKey: keys.stats });
+      await saveCatalog.mutateAsync(body);
       announce(catalog ? t('catalogs.updated', { name: body.name }) : t('catalogs.created', { name: body.name }));
       onClose();
     } catch (err) {

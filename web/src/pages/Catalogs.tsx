@@ -1,9 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { apiPost } from '../api/client';
-import { keys, useCatalogs } from '../api/hooks';
-import type { Catalog } from '../api/types';
+import { useDeleteCatalog } from '../api/mutations';
+import { useCatalogs } from '../api/hooks';
+import type { Catalog } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { QueryState } from '../components/QueryState';
@@ -17,7 +16,7 @@ export default function Catalogs() {
   const { t, num, date } = useI18n();
   const { departmentId } = useSession();
   const catalogs = useCatalogs();
-  const client = useQueryClient();
+  const deleteCatalog = useDeleteCatalog();
   const announce = useAnnounce();
   const [editing, setEditing] = useState<Catalog | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Catalog | null>(null);
@@ -104,10 +103,8 @@ export default function Catalogs() {
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           if (!deleting) return;
-          await apiPost('Catalog/DeleteCatalog', { departmentId, catalogId: deleting.catalogId });
+          await deleteCatalog.mutateAsync({ departmentId, catalogId: deleting.catalogId });
           announce(t('catalogs.deleted', { name: deleting.name }));
-          await client.invalidateQueries({ queryKey: keys.catalogs });
-          await client.invalidateQueries({ queryKey: keys.stats });
         }}
       />
     </>

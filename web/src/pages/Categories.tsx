@@ -1,9 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { apiPost } from '../api/client';
 import { describeError } from '../api/errors';
 import { useCategories } from '../api/hooks';
-import type { Category } from '../api/types';
+import { useMoveCategory } from '../api/mutations';
+import type { Category } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { useCatalogChoice } from '../components/CatalogPicker';
 import { ErrorText } from '../components/ErrorText';
@@ -19,7 +18,7 @@ export default function Categories() {
   const { departmentId } = useSession();
   const { catalog, picker, isPending, error } = useCatalogChoice();
   const top = useCategories(catalog?.catalogId, null);
-  const client = useQueryClient();
+  const moveCategory = useMoveCategory(catalog?.catalogId);
   const announce = useAnnounce();
   const [selected, setSelected] = useState<Category | null>(null);
   const [moveError, setMoveError] = useState<string | null>(null);
@@ -29,10 +28,8 @@ export default function Categories() {
   const move = async (categoryId: string, parentId: string | null) => {
     setMoveError(null);
     try {
-      await apiPost('Catalog/MoveCategory', { departmentId, categoryId, parentId });
+      await moveCategory.mutateAsync({ departmentId, categoryId, parentId });
       announce(t('categories.moved'));
-      await client.invalidateQueries({ queryKey: ['categories', catalog?.catalogId] });
-      void client.invalidateQueries({ queryKey: ['categoryTree', catalog?.catalogId] });
     } catch (err) {
       setMoveError(describeError(err, t));
     }

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { apiGet } from '../api/client';
+import { keys } from '../api/keys';
 import { useJobs, useStats } from '../api/hooks';
-import type { Connection } from './sync/sync-types';
 import { JobStateBadge, useJobKind } from '../components/JobStateBadge';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
@@ -15,10 +15,10 @@ export default function Dashboard() {
   const stats = useStats();
   const jobs = useJobs(10);
   const kind = useJobKind();
-  // each connection carries its last run (API-CONTRACTS "Sync")
+  // each connection carries its last run (Sync/GetConnections in /api/openapi.json)
   const syncJobs = useQuery({
-    queryKey: ['sync', 'connections'],
-    queryFn: () => apiGet<{ items: Connection[] }>('Sync/GetConnections'),
+    queryKey: keys.syncConnections,
+    queryFn: () => apiGet('Sync/GetConnections'),
     retry: false,
   });
   const department = account.departments.find((d) => d.departmentId === account.departmentId)?.name ?? '';

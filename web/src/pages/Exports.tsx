@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { apiPost } from '../api/client';
+import { useCancelJob, useStartExport } from '../api/mutations';
 import { describeError } from '../api/errors';
-import { keys, useJob, useJobs, useTemplates } from '../api/hooks';
-import { EXPORT_TYPES, isTerminal, type Job } from '../api/types';
+import { useJob, useJobs, useTemplates } from '../api/hooks';
+import { keys } from '../api/keys';
+import { EXPORT_TYPES, isTerminal, type Job } from '../api/models';
 import { useCatalogChoice } from '../components/CatalogPicker';
 import { ErrorText } from '../components/ErrorText';
 import { JobStateBadge, useJobKind } from '../components/JobStateBadge';
@@ -20,7 +21,7 @@ export default function Exports() {
   const { catalog, picker, isPending, error: catalogError } = useCatalogChoice();
   const templates = useTemplates();
   const jobs = useJobs(30);
-  const client = useQueryClient();
+  const startExport = useStartExport();
   const [exportType, setExportType] = useState<string>('BMEcat');
   const [templateId, setTemplateId] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -30,13 +31,11 @@ export default function Exports() {
     if (!catalog) return;
     setError(null);
     try {
-      await apiPost<{ jobId: string }>(
-        'Export/StartExport',
+      await startExport.mutateAsync(
         templateId
           ? { departmentId, catalogId: catalog.catalogId, templateId }
           : { departmentId, catalogId: catalog.catalogId, exportType },
       );
-      await client.invalidateQueries({ queryKey: keys.jobs });
     } catch (err) {
       setError(describeError(err, t));
     }
@@ -107,6 +106,7 @@ export default function Exports() {
 function JobCard({ job: listed }: { job: Job }) {
   const { t, date, num } = useI18n();
   const client = useQueryClient();
+  const cancelJob = useCancelJob();
   // A running job is followed through GetJob (about once a second) until it ends.
   const live = useJob(isTerminal(listed.state) ? null : listed.jobId);
   const job = live.data ?? listed;
@@ -119,13 +119,13 @@ function JobCard({ job: listed }: { job: Job }) {
   const cancel = async () => {
     setError(null);
     try {
-      await apiPost('Job/CancelJob', { jobId: job.jobId });
-      await client.invalidateQueries({ queryKey: keys.jobs });
+      await cancelJob.mutateAsync({ jobId: job.jobId });
     } catch (err) {
       setError(describeError(err, t));
     }
   };
-  const fileName = typeof job.result?.fileName === 'string' ? job.result.fileName : null;
+  const file = job.result && 'fileName' in job.result ? job.result : null;
+  const fileName = file?.fileName ?? null;
   return (
     <li className="job-card">
       <div className="job-head">
@@ -156,7 +156,7 @@ function JobCard({ job: listed }: { job: Job }) {
         {job.state === 'succeeded' && job.kind === 'export' && fileName && (
           <a className="button primary" href={`/api/Export/Download?jobId=${job.jobId}`} download={fileName}>
             {t('exports.download', { name: fileName })}
-            {typeof job.result?.size === 'number' ? ` (${num(Math.ceil(job.result.size / 1024))} KB)` : ''}
+            {file ? ` (${num(Math.ceil(file.size / 1024))} KB)` : ''}
           </a>
         )}
         {!isTerminal(job.state) && (

@@ -1,12 +1,13 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAttributes } from '../api/hooks';
 import { useCatalogChoice } from '../components/CatalogPicker';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { attributeCodesOf } from '../lib/column-choice';
-import { canonical, flattenPages, queryFromSearch, type ListQuery } from '../lib/cursor';
+import { canonical, flattenPages, queryFromSearch } from '../lib/cursor';
+import type { ListQuery } from '../api/models';
 import { ColumnChooser } from './products/ColumnChooser';
 import { attributeColumn, BUILT_IN_COLUMNS, loadColumnChoice, saveColumnChoice } from './products/columns';
 import { Filters } from './products/Filters';
@@ -49,13 +50,20 @@ export default function Products() {
     [columnIds, allColumns],
   );
 
+  // The router applies a navigation as a transition: a second filter changed before the first
+  // has rendered must build on it, not on the last render's query, or it would undo it.
+  const latest = useRef(query);
+  useEffect(() => {
+    latest.current = query;
+  }, [query]);
   const update = useCallback(
     (patch: Partial<ListQuery>) => {
-      const next = canonical({ ...query, ...patch });
-      setParams({ catalog: query.catalogId, ...next });
+      const merged = { ...latest.current, ...patch };
+      latest.current = merged;
+      setParams({ catalog: merged.catalogId, ...canonical(merged) });
       setSelected(new Set());
     },
-    [query, setParams],
+    [setParams],
   );
   const onSort = (sort: 'sku' | 'name' | 'updatedAt') => {
     const current = query.sort ?? (query.q ? undefined : 'sku');

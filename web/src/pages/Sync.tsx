@@ -1,9 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiGet, apiPost } from '../api/client';
+import { apiGet } from '../api/client';
+import { keys } from '../api/keys';
+import { useDeleteConnection, useStartSync, useTestConnection } from '../api/mutations';
 import { describeError } from '../api/errors';
 import { useCatalogs } from '../api/hooks';
-import type { Page } from '../api/types';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
@@ -13,15 +14,15 @@ import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
 import { ConnectionDialog } from './sync/ConnectionDialog';
 import { RunReport } from './sync/RunReport';
-import type { Connection, SyncRun } from './sync/sync-types';
+import type { Connection } from '../api/models';
 
 /** Shop and ERP connections: test, dry run, run, and each run's report. */
 export default function Sync() {
   const { t } = useI18n();
   const { isAdmin } = useSession();
   const connections = useQuery({
-    queryKey: ['sync', 'connections'],
-    queryFn: () => apiGet<{ items: Connection[] }>('Sync/GetConnections'),
+    queryKey: keys.syncConnections,
+    queryFn: () => apiGet('Sync/GetConnections'),
   });
   const [editing, setEditing] = useState<Connection | 'new' | null>(null);
   return (
@@ -52,15 +53,17 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
   const { t, date } = useI18n();
   const { departmentId, isAdmin } = useSession();
   const catalogs = useCatalogs();
-  const client = useQueryClient();
+  const testConnection = useTestConnection();
+  const startSync = useStartSync();
+  const deleteConnection = useDeleteConnection();
   const announce = useAnnounce();
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [openRun, setOpenRun] = useState<string | null>(null);
   const runs = useQuery({
-    queryKey: ['sync', 'runs', connection.connectionId],
-    queryFn: () => apiGet<Page<SyncRun>>('Sync/GetRuns', { connectionId: connection.connectionId, limit: 10 }),
+    queryKey: keys.syncRuns(connection.connectionId),
+    queryFn: () => apiGet('Sync/GetRuns', { connectionId: connection.connectionId, limit: 10 }),
     refetchInterval: (q) =>
       q.state.data?.items.some((r) => r.state === 'queued' || r.state === 'running') ? 2000 : false,
   });
@@ -77,12 +80,7 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
   };
   const test = () =>
     act(async () => {
-      const r = await apiPost<{
-        ok: boolean;
-        status: number;
-        mappings?: { manufacturers: number; units: number; taxes: number };
-        error?: string;
-      }>('Sync/TestConnection', { departmentId, connectionId: connection.connectionId });
+      const r = await testConnection.mutateAsync({ departmentId, connectionId: connection.connectionId });
       setMessage(
         r.ok
           ? t('sync.testOk', {
@@ -95,14 +93,13 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
     });
   const start = (dryRun: boolean, confirmDeactivations = false) =>
     act(async () => {
-      await apiPost('Sync/StartSync', {
+      await startSync.mutateAsync({
         departmentId,
         connectionId: connection.connectionId,
         dryRun,
         confirmDeactivations,
       });
       announce(dryRun ? t('sync.dryRunStarted') : t('sync.started'));
-      await client.invalidateQueries({ queryKey: ['sync', 'runs', connection.connectionId] });
     });
 
   return (
@@ -191,8 +188,7 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
         confirmLabel={t('common.delete')}
         onClose={() => setDeleting(false)}
         onConfirm={async () => {
-          await apiPost('Sync/DeleteConnection', { departmentId, connectionId: connection.connectionId });
-          await client.invalidateQueries({ queryKey: ['sync', 'connections'] });
+          await deleteConnection.mutateAsync({ departmentId, connectionId: connection.connectionId });
         }}
       />
     </section>

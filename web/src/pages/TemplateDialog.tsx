@@ -1,9 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiPost } from '../api/client';
 import { describeError } from '../api/errors';
-import { keys } from '../api/hooks';
-import { EXPORT_TYPES, PRODUCT_STATUSES, type ExportTemplate, type TemplateOptions } from '../api/types';
+import { useSaveTemplate } from '../api/mutations';
+import { EXPORT_TYPES, PRODUCT_STATUSES, type ExportTemplate, type TemplateOptions } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { Dialog } from '../components/Dialog';
 import { ErrorText } from '../components/ErrorText';
@@ -20,7 +18,7 @@ function toggle<T>(list: T[] | undefined, item: T, all: readonly T[]): T[] {
 /** Create or edit an export template: format, language and the options the exporters read. */
 export function TemplateDialog({ template, onClose }: { template: ExportTemplate | null; onClose: () => void }) {
   const { t } = useI18n();
-  const client = useQueryClient();
+  const saveTemplate = useSaveTemplate();
   const announce = useAnnounce();
   const [name, setName] = useState(template?.name ?? '');
   const [exportType, setExportType] = useState(template?.exportType ?? 'BMEcat');
@@ -43,14 +41,13 @@ export function TemplateDialog({ template, onClose }: { template: ExportTemplate
     const clean = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== '' && v !== undefined));
     if (exportType !== 'BMEcat') delete clean.namespace;
     try {
-      await apiPost(template ? 'Export/UpdateTemplate' : 'Export/AddTemplate', {
+      await saveTemplate.mutateAsync({
         templateId: template?.templateId,
         name: name.trim(),
         exportType,
         language,
         options: clean,
       });
-      await client.invalidateQueries({ queryKey: keys.templates });
       announce(t('form.saved'));
       onClose();
     } catch (err) {

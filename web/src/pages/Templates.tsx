@@ -1,9 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { apiPost } from '../api/client';
-import { keys, useTemplates } from '../api/hooks';
-import type { ExportTemplate } from '../api/types';
+import { useDeleteTemplate } from '../api/mutations';
+import { useTemplates } from '../api/hooks';
+import type { ExportTemplate } from '../api/models';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { QueryState } from '../components/QueryState';
 import { RowActions } from '../components/RowActions';
@@ -14,7 +13,7 @@ import { TemplateDialog } from './TemplateDialog';
 export default function Templates() {
   const { t, date } = useI18n();
   const templates = useTemplates();
-  const client = useQueryClient();
+  const deleteTemplate = useDeleteTemplate();
   const [editing, setEditing] = useState<ExportTemplate | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ExportTemplate | null>(null);
   return (
@@ -71,8 +70,7 @@ export default function Templates() {
         confirmLabel={t('common.delete')}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          await apiPost('Export/DeleteTemplate', { templateId: deleting!.templateId });
-          await client.invalidateQueries({ queryKey: keys.templates });
+          await deleteTemplate.mutateAsync({ templateId: deleting!.templateId });
         }}
       />
     </>

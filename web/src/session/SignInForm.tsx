@@ -3,7 +3,7 @@ import { ApiError } from '../api/client';
 import { describeError } from '../api/errors';
 import { useI18n } from '../i18n/i18n';
 import { ErrorText } from '../components/ErrorText';
-import { signIn } from './session';
+import { useSignIn } from '../api/mutations';
 
 /** Email + password; on success calls `onSignedIn` (the caller refreshes the session). */
 export function SignInForm({ onSignedIn, email: presetEmail = '' }: { onSignedIn: () => void; email?: string }) {
@@ -12,13 +12,14 @@ export function SignInForm({ onSignedIn, email: presetEmail = '' }: { onSignedIn
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const signIn = useSignIn();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      await signIn(email, password);
+      await signIn.mutateAsync({ email, password });
       setPassword('');
       onSignedIn();
     } catch (err) {

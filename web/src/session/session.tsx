@@ -1,7 +1,8 @@
-import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { ApiError, apiGet, apiPost, onSessionExpired } from '../api/client';
-import type { Account } from '../api/types';
+import { ApiError, apiGet, onSessionExpired } from '../api/client';
+import { keys } from '../api/keys';
+import type { Account } from '../api/models';
 
 interface Session {
   account: Account;
@@ -19,15 +20,13 @@ export function useSession(): Session {
   return ctx;
 }
 
-export const meQueryKey = ['me'] as const;
-
 /** "Who am I": the account, or null without a session (a 401 here is not an expiry). */
 export const meQuery = () =>
   queryOptions({
-    queryKey: meQueryKey,
+    queryKey: keys.me,
     queryFn: async () => {
       try {
-        return await apiGet<Account>('Account/Me', undefined, { quietAuth: true });
+        return await apiGet('Account/Me', undefined, { quietAuth: true });
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return null;
         throw error;
@@ -53,23 +52,8 @@ export function SessionProvider({ account, children }: { account: Account; child
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
-export async function signIn(email: string, password: string): Promise<void> {
-  await apiPost('Account/Login', { email, password }, { quietAuth: true });
-}
-
-export function useSignOut() {
-  const client = useQueryClient();
-  return async () => {
-    try {
-      await apiPost('Account/Logout', {}, { quietAuth: true });
-    } finally {
-      endSession(client);
-    }
-  };
-}
-
 /** Back to the sign-in page: the "me" query (observed by App) becomes null, everything else is dropped. */
 export function endSession(client: QueryClient): void {
-  client.setQueryData(meQueryKey, null);
-  client.removeQueries({ predicate: (q) => q.queryKey[0] !== meQueryKey[0] });
+  client.setQueryData(keys.me, null);
+  client.removeQueries({ predicate: (q) => q.queryKey[0] !== keys.me[0] });
 }

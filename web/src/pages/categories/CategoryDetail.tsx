@@ -1,10 +1,11 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { apiGet, apiPost } from '../../api/client';
+import { apiGet } from '../../api/client';
 import { describeError } from '../../api/errors';
-import { keys } from '../../api/hooks';
-import type { Category } from '../../api/types';
+import { keys } from '../../api/keys';
+import type { Category, CategoryTreeNode } from '../../api/models';
+import { useAddCategory, useDeleteCategory, useUpdateCategory } from '../../api/mutations';
 import { useAnnounce } from '../../components/Announcer';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorText } from '../../components/ErrorText';
@@ -12,10 +13,7 @@ import { FormField } from '../../components/FormField';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 
-interface TreeNode extends Category {
-  children: TreeNode[];
-}
-function flatten(nodes: TreeNode[], skip: string, prefix = ''): { id: string; label: string }[] {
+function flatten(nodes: CategoryTreeNode[], skip: string, prefix = ''): { id: string; label: string }[] {
   return nodes.flatMap((n) =>
     n.categoryId === skip
       ? []
@@ -35,7 +33,9 @@ interface Props {
 export function CategoryDetail({ catalogId, category, onChanged, onMove, onDeleted }: Props) {
   const { t, num } = useI18n();
   const { departmentId } = useSession();
-  const client = useQueryClient();
+  const addCategory = useAddCategory();
+  const updateCategory = useUpdateCategory();
+  const deleteCategory = useDeleteCategory(catalogId);
   const announce = useAnnounce();
   const [name, setName] = useState(category?.name ?? '');
   const [childName, setChildName] = useState('');
@@ -43,16 +43,10 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
   const tree = useQuery({
-    queryKey: ['categoryTree', catalogId],
-    queryFn: () => apiGet<{ items: TreeNode[] }>('Catalog/GetCategoryTree', { catalogId }),
+    queryKey: keys.categoryTree(catalogId),
+    queryFn: () => apiGet('Catalog/GetCategoryTree', { catalogId }),
     enabled: Boolean(category),
   });
-  const refresh = async () => {
-    await client.invalidateQueries({ queryKey: ['categories', catalogId] });
-    void client.invalidateQueries({ queryKey: ['categoryTree', catalogId] });
-    void client.invalidateQueries({ queryKey: keys.stats });
-    void client.invalidateQueries({ queryKey: keys.catalogs });
-  };
   const run = async (action: () => Promise<void>) => {
     setError(null);
     try {
@@ -65,7 +59,7 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
   const add = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      const created = await apiPost<Category>('Catalog/AddCategory', {
+      const created = await addCategory.mutateAsync({
         departmentId,
         catalogId,
         parentId: category?.categoryId ?? null,
@@ -73,21 +67,19 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
       });
       announce(t('categories.created', { name: created.name }));
       setChildName('');
-      await refresh();
     });
   };
   const rename = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      const updated = await apiPost<Category>('Catalog/UpdateCategory', {
+      const updated = await updateCategory.mutateAsync({
         departmentId,
         catalogId,
         categoryId: category!.categoryId,
         name: name.trim(),
       });
       announce(t('categories.renamed', { name: updated.name }));
-      onChanged(updated);
-      await refresh();
+      onChanged({ ...category!, ...updated });
     });
   };
 
@@ -168,13 +160,12 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
         confirmLabel={t('categories.delete')}
         onClose={() => setDeleting(false)}
         onConfirm={async () => {
-          const result = await apiPost<{ deleted: number }>('Catalog/DeleteCategory', {
+          const result = await deleteCategory.mutateAsync({
             departmentId,
             categoryId: category.categoryId,
           });
           announce(t('categories.deleted', { count: num(result.deleted) }));
           onDeleted();
-          await refresh();
         }}
       />
     </section>

@@ -1,6 +1,6 @@
 import { useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useCategories } from '../../api/hooks';
-import type { Category } from '../../api/types';
+import type { Category } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
 
 interface NodeProps {

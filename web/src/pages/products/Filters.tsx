@@ -1,16 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { apiGet } from '../../api/client';
-import { PRODUCT_STATUSES, type Category } from '../../api/types';
+import { keys } from '../../api/keys';
+import { PRODUCT_STATUSES, type CategoryTreeNode } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
-import type { ListQuery } from '../../lib/cursor';
-
-interface TreeNode extends Category {
-  children: TreeNode[];
-}
+import type { ListQuery } from '../../api/models';
 
 /** Category paths for the filter select ("Kabel › Installationskabel"), from the catalog's tree. */
-function flatten(nodes: TreeNode[], prefix = ''): { id: string; label: string }[] {
+function flatten(nodes: CategoryTreeNode[], prefix = ''): { id: string; label: string }[] {
   return nodes.flatMap((n) => {
     const label = prefix ? `${prefix} › ${n.name}` : n.name;
     return [{ id: n.categoryId, label }, ...flatten(n.children ?? [], label)];
@@ -25,8 +22,8 @@ export function Filters({ query, onChange }: { query: ListQuery; onChange: (patc
   const [q, setQ] = useState(query.q ?? '');
   const [classCode, setClassCode] = useState(query.classCode ?? '');
   const tree = useQuery({
-    queryKey: ['categoryTree', query.catalogId],
-    queryFn: () => apiGet<{ items: TreeNode[] }>('Catalog/GetCategoryTree', { catalogId: query.catalogId }),
+    queryKey: keys.categoryTree(query.catalogId),
+    queryFn: () => apiGet('Catalog/GetCategoryTree', { catalogId: query.catalogId }),
     staleTime: 60_000,
   });
 
@@ -54,7 +51,10 @@ export function Filters({ query, onChange }: { query: ListQuery; onChange: (patc
       </label>
       <label className="field">
         <span>{t('field.status')}</span>
-        <select value={query.status ?? ''} onChange={(e) => onChange({ status: e.target.value || undefined })}>
+        <select
+          value={query.status ?? ''}
+          onChange={(e) => onChange({ status: (e.target.value || undefined) as ListQuery['status'] })}
+        >
           <option value="">{t('products.allStatuses')}</option>
           {PRODUCT_STATUSES.map((s) => (
             <option key={s} value={s}>

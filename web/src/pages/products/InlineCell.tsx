@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { apiPost } from '../../api/client';
 import { describeError } from '../../api/errors';
-import { PRODUCT_STATUSES } from '../../api/types';
+import type { useSetValue } from '../../api/mutations';
+import { PRODUCT_STATUSES } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
 import { displayNumber, parseInput, type ValueKind } from '../../lib/values';
 import { useSession } from '../../session/session';
@@ -16,14 +16,29 @@ interface Props {
   kind: ValueKind;
   allowed?: readonly string[];
   unit?: string | null;
+  /** The SetValue mutation of the list the cell is in (`useSetValue().mutateAsync`). */
+  setValue: SaveValue;
   onSaved: (value: string) => void;
 }
+
+export type SaveValue = ReturnType<typeof useSetValue>['mutateAsync'];
 
 /**
  * A grid cell that edits one value in place through SetValue. Enter or a click opens the input,
  * Enter saves, Escape cancels; the API's refusal stays under the cell until the next try.
  */
-export function InlineCell({ elementId, field, label, rowLabel, value, kind, allowed, unit, onSaved }: Props) {
+export function InlineCell({
+  elementId,
+  field,
+  label,
+  rowLabel,
+  value,
+  kind,
+  allowed,
+  unit,
+  setValue,
+  onSaved,
+}: Props) {
   const { t, lang } = useI18n();
   const { departmentId } = useSession();
   const [editing, setEditing] = useState(false);
@@ -71,7 +86,7 @@ export function InlineCell({ elementId, field, label, rowLabel, value, kind, all
     setBusy(true);
     settled.current = true;
     try {
-      const result = await apiPost<{ value: string }>('Catalog/SetValue', {
+      const result = await setValue({
         departmentId,
         elementId,
         field,

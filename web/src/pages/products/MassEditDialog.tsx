@@ -1,30 +1,22 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiPost } from '../../api/client';
 import { describeError } from '../../api/errors';
 import { useJob } from '../../api/hooks';
-import { PRODUCT_STATUSES, type Attribute } from '../../api/types';
+import { useRefreshCatalogProducts, useStartMassEdit } from '../../api/mutations';
+import { PRODUCT_STATUSES, type Attribute, type MassEditReport } from '../../api/models';
 import { Dialog } from '../../components/Dialog';
 import { ErrorText } from '../../components/ErrorText';
 import { FormField } from '../../components/FormField';
 import { JobStateBadge } from '../../components/JobStateBadge';
 import { ProgressBar } from '../../components/ProgressBar';
 import { useI18n } from '../../i18n/i18n';
-import { canonical, type ListQuery } from '../../lib/cursor';
+import { canonical } from '../../lib/cursor';
+import type { ListQuery } from '../../api/models';
 import { unitLabel } from '../../lib/units';
 import { parseInput, type ValueKind } from '../../lib/values';
 import { useSession } from '../../session/session';
 import { BUILT_IN_COLUMNS } from './columns';
 
 const FEATURE = '__feature';
-
-interface Report {
-  updated: number;
-  unchanged: number;
-  /** The first 1000 failures; `failedCount` counts all of them. */
-  failed: { productId: string; sku: string | null; error: string }[];
-  failedCount?: number;
-}
 
 /**
  * One field or attribute set to one value for the selection or for every product the filter
@@ -45,7 +37,8 @@ export function MassEditDialog({
 }) {
   const { t, num } = useI18n();
   const { departmentId } = useSession();
-  const client = useQueryClient();
+  const startMassEdit = useStartMassEdit();
+  const refreshCatalogProducts = useRefreshCatalogProducts();
   const fields = BUILT_IN_COLUMNS.filter((c) => c.edit && c.id !== 'sku');
   const [field, setField] = useState('status');
   // a classification feature is named by its code (e.g. EF000008), as in SetValue
@@ -82,7 +75,7 @@ export function MassEditDialog({
         value: parsed.value,
         ...(productIds ? { productIds } : { filter: where }),
       };
-      const { jobId: id } = await apiPost<{ jobId: string }>('Catalog/StartMassEdit', body);
+      const { jobId: id } = await startMassEdit.mutateAsync(body);
       setJobId(id);
     } catch (err) {
       setError(describeError(err, t));
@@ -90,9 +83,11 @@ export function MassEditDialog({
   }
 
   const done = job.data && ['succeeded', 'failed', 'cancelled'].includes(job.data.state);
-  const report = (job.data?.result as { report?: Report } | null)?.report;
+  // A mass edit job's report is always the mass edit one (the union also holds other kinds').
+  const result = job.data?.result;
+  const report = result && 'report' in result ? (result.report as MassEditReport) : undefined;
   const close = () => {
-    if (done) void client.invalidateQueries({ queryKey: ['products', catalogId] });
+    if (done) void refreshCatalogProducts(catalogId);
     onClose();
   };
   const scope = productIds

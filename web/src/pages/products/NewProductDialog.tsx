@@ -1,10 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { apiPost } from '../../api/client';
 import { describeError } from '../../api/errors';
-import { keys } from '../../api/hooks';
-import type { Product } from '../../api/types';
+import { useAddProduct } from '../../api/mutations';
+import type { Product } from '../../api/models';
 import { Dialog } from '../../components/Dialog';
 import { ErrorText } from '../../components/ErrorText';
 import { FormField } from '../../components/FormField';
@@ -27,7 +25,7 @@ export function NewProductDialog({
   const { t } = useI18n();
   const { departmentId } = useSession();
   const navigate = useNavigate();
-  const client = useQueryClient();
+  const addProduct = useAddProduct();
   const [sku, setSku] = useState('');
   const [name, setName] = useState('');
   const [tried, setTried] = useState(false);
@@ -42,7 +40,7 @@ export function NewProductDialog({
     setBusy(true);
     setError(null);
     try {
-      const product = await apiPost<Product>('Catalog/AddProduct', {
+      const product = await addProduct.mutateAsync({
         departmentId,
         catalogId,
         parentId,
@@ -50,8 +48,6 @@ export function NewProductDialog({
         name: name.trim() || null,
         status: 'draft',
       });
-      void client.invalidateQueries({ queryKey: ['products', catalogId] });
-      void client.invalidateQueries({ queryKey: keys.stats });
       if (onCreated) onCreated(product);
       else navigate(`/products/${product.productId}`);
       onClose();

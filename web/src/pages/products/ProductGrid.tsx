@@ -3,12 +3,13 @@ import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tan
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
-import { keys } from '../../api/hooks';
-import type { Page, Product } from '../../api/types';
+import { keys } from '../../api/keys';
+import { useRefreshProduct, useSetValue } from '../../api/mutations';
+import type { ListQuery, Page, Product } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
-import { listKey, shouldLoadMore, type ListQuery } from '../../lib/cursor';
+import { shouldLoadMore } from '../../lib/cursor';
 import { setValueField, withSavedValue, type GridColumn } from './columns';
-import { InlineCell } from './InlineCell';
+import { InlineCell, type SaveValue } from './InlineCell';
 import { PAGE_SIZE } from './list-query';
 
 const ROW_HEIGHT = 40;
@@ -49,12 +50,15 @@ export function ProductGrid({
 }: Props) {
   const { t, num } = useI18n();
   const client = useQueryClient();
+  const refreshProduct = useRefreshProduct();
+  // One SetValue mutation for the whole grid: a hook per cell would weigh on every render of it.
+  const saveValue = useSetValue().mutateAsync;
   const scroller = useRef<HTMLDivElement>(null);
 
   const patchRow = useCallback(
     (productId: string, column: GridColumn, value: string) => {
       client.setQueryData<InfiniteData<Page<Product>>>(
-        listKey(query, attributeCodes),
+        keys.productList(query, attributeCodes),
         (data) =>
           data && {
             ...data,
@@ -64,9 +68,9 @@ export function ProductGrid({
             })),
           },
       );
-      void client.invalidateQueries({ queryKey: keys.product(productId) });
+      void refreshProduct(productId);
     },
-    [client, query, attributeCodes],
+    [client, refreshProduct, query, attributeCodes],
   );
 
   const defs = useMemo<ColumnDef<Product>[]>(
@@ -76,10 +80,15 @@ export function ProductGrid({
         size: c.width,
         header: () => c.label ?? t(c.labelKey!),
         cell: ({ row }) => (
-          <Cell column={c} product={row.original} onSaved={(v) => patchRow(row.original.productId, c, v)} />
+          <Cell
+            column={c}
+            product={row.original}
+            save={saveValue}
+            onSaved={(v) => patchRow(row.original.productId, c, v)}
+          />
         ),
       })),
-    [columns, t, patchRow],
+    [columns, t, patchRow, saveValue],
   );
   const table = useReactTable({
     data: rows,
@@ -205,7 +214,17 @@ export function ProductGrid({
 }
 
 /** One cell: the SKU links to the editor, editable fields edit in place, attributes come with the page. */
-function Cell({ column, product, onSaved }: { column: GridColumn; product: Product; onSaved: (v: string) => void }) {
+function Cell({
+  column,
+  product,
+  save,
+  onSaved,
+}: {
+  column: GridColumn;
+  product: Product;
+  save: SaveValue;
+  onSaved: (v: string) => void;
+}) {
   const { t, date } = useI18n();
   const value = column.read(product);
   if (column.id === 'updatedAt') return <span>{date(value)}</span>;
@@ -229,6 +248,7 @@ function Cell({ column, product, onSaved }: { column: GridColumn; product: Produ
       kind={column.edit}
       allowed={column.attribute?.enumValues ?? undefined}
       unit={column.attribute?.unit}
+      setValue={save}
       onSaved={onSaved}
     />
   );

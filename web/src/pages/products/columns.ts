@@ -1,4 +1,4 @@
-import type { Attribute, Product } from '../../api/types';
+import type { Attribute, Product } from '../../api/models';
 import type { MessageKey } from '../../i18n/de';
 import { unitLabel } from '../../lib/units';
 import type { ValueKind } from '../../lib/values';

@@ -1,7 +1,8 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { apiGet } from '../../api/client';
-import type { Page, Product } from '../../api/types';
-import { canonical, listKey, nextCursorOf, type ListQuery } from '../../lib/cursor';
+import { keys } from '../../api/keys';
+import { canonical, nextCursorOf } from '../../lib/cursor';
+import type { ListQuery } from '../../api/models';
 
 /** Rows per GetProducts page of the grid. */
 export const PAGE_SIZE = 100;
@@ -17,9 +18,9 @@ export function productListOptions(
   options: { quietAuth?: boolean } = {},
 ) {
   return infiniteQueryOptions({
-    queryKey: listKey(query, attributes),
+    queryKey: keys.productList(query, attributes),
     queryFn: ({ pageParam, signal }) =>
-      apiGet<Page<Product>>(
+      apiGet(
         'Catalog/GetProducts',
         {
           catalogId: query.catalogId,

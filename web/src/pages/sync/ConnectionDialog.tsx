@@ -1,21 +1,20 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { apiPost } from '../../api/client';
 import { describeError } from '../../api/errors';
 import { useCatalogs } from '../../api/hooks';
+import { useSaveConnection } from '../../api/mutations';
 import { Dialog } from '../../components/Dialog';
 import { ErrorText } from '../../components/ErrorText';
 import { FormField } from '../../components/FormField';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
-import type { Connection } from './sync-types';
+import type { Connection } from '../../api/models';
 
 /** Add or edit a connection (admin). The secret is never shown again; left empty on edit it stays. */
 export function ConnectionDialog({ connection, onClose }: { connection: Connection | null; onClose: () => void }) {
   const { t } = useI18n();
   const { departmentId } = useSession();
   const catalogs = useCatalogs();
-  const client = useQueryClient();
+  const saveConnection = useSaveConnection();
   const [name, setName] = useState(connection?.name ?? '');
   const [catalogId, setCatalogId] = useState(connection?.catalogId ?? catalogs.data?.items[0]?.catalogId ?? '');
   const [connectorUrl, setUrl] = useState(connection?.connectorUrl ?? '');
@@ -38,10 +37,13 @@ export function ConnectionDialog({ connection, onClose }: { connection: Connecti
         keyId: keyId.trim(),
         ...(secret ? { secret } : {}),
         ...(connection ? { connectionId: connection.connectionId } : {}),
-        options: { missing, maxDeactivationPercent: Number(maxPercent), schedule: schedule || null },
+        options: {
+          missing,
+          maxDeactivationPercent: Number(maxPercent),
+          schedule: (schedule || null) as Connection['options']['schedule'],
+        },
       };
-      await apiPost(connection ? 'Sync/UpdateConnection' : 'Sync/AddConnection', body);
-      await client.invalidateQueries({ queryKey: ['sync', 'connections'] });
+      await saveConnection.mutateAsync(body);
       onClose();
     } catch (err) {
       setError(describeError(err, t));

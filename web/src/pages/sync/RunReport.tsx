@@ -1,5 +1,5 @@
 import { useI18n } from '../../i18n/i18n';
-import type { SyncReport } from './sync-types';
+import type { SyncReport } from '../../api/models';
 
 /** The outcome of one sync run: counts, quarantined SKUs with the reason, the plan of a dry run. */
 export function RunReport({ report }: { report: SyncReport }) {

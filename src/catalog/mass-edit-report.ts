@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/**
+ * What a mass edit reports in its job's `result.report` (docs/search.md): the
+ * response schema of GetJob for that kind, and the shape the runner accumulates page by page.
+ * Named, so the OpenAPI document (and the web client generated from it) carries it as a component.
+ */
+export const MassEditReportOut = z
+  .object({
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+    /** The first failures (at most 1000); `failedCount` counts all of them. */
+    failed: z.array(z.object({ productId: z.string(), sku: z.string().nullable(), error: z.string() })),
+    failedCount: z.number().int(),
+  })
+  .meta({ id: 'MassEditReport' });
+
+export type MassEditReport = z.infer<typeof MassEditReportOut>;

@@ -1,0 +1,39 @@
+import { canonical } from '../lib/cursor';
+import type { ListQuery } from './models';
+
+/**
+ * Every query key of the web app, one per resource, so a write (`mutations.ts`) refreshes
+ * exactly what it changed. A key that is a prefix of others (`products(catalogId)`) refreshes
+ * all of them: every filtered list of that catalog.
+ */
+export const keys = {
+  me: ['me'] as const,
+  stats: ['stats'] as const,
+  catalogs: ['catalogs'] as const,
+  /** One level of the tree; `categoriesOf` is every level of the catalog. */
+  categories: (catalogId: string, parentId: string | null) => ['categories', catalogId, parentId] as const,
+  categoriesOf: (catalogId: string | undefined) => ['categories', catalogId] as const,
+  categoryTree: (catalogId: string | undefined) => ['categoryTree', catalogId] as const,
+  /** Every product list of a catalog (all filters, sorts and column choices). */
+  products: (catalogId: string) => ['products', catalogId] as const,
+  /**
+   * One list: a different filter or sort is a different list with its own cursors; the
+   * attribute codes whose values come with the rows (GetProducts `attributes`) are part of it.
+   */
+  productList: (query: ListQuery, attributes: readonly string[] = []) =>
+    ['products', query.catalogId, canonical(query), attributes.join(',')] as const,
+  product: (productId: string) => ['product', productId] as const,
+  history: (elementId: string) => ['history', elementId] as const,
+  classification: (elementId: string) => ['classification', elementId] as const,
+  classFeatures: (group: string, classCode: string) => ['classFeatures', group, classCode] as const,
+  classSearch: (group: string, q: string) => ['classSearch', group, q] as const,
+  attributes: ['attributes'] as const,
+  /** Every job list; `jobList` is one length of it. */
+  jobs: ['jobs'] as const,
+  jobList: (limit: number) => ['jobs', limit] as const,
+  job: (jobId: string) => ['job', jobId] as const,
+  templates: ['templates'] as const,
+  users: ['users'] as const,
+  syncConnections: ['sync', 'connections'] as const,
+  syncRuns: (connectionId: string) => ['sync', 'runs', connectionId] as const,
+};

@@ -1,0 +1,51 @@
+import type { BodyOf, GetResult, QueryOf } from './operations';
+import type { components } from './schema';
+
+/**
+ * Names for the API's shapes the screens pass around, each read off the operation that sends it
+ * (`operations.ts`, generated from the OpenAPI document). No shape is written here by hand; the
+ * few value lists below are checked against the generated enums, so they cannot drift either.
+ */
+type Item<T> = T extends { items: (infer I)[] } ? I : never;
+
+/** One page of a keyset-paginated list (every list operation pages the same way). */
+export type Page<T> = Omit<GetResult<'Catalog/GetProducts'>, 'items'> & { items: T[] };
+
+export type Account = GetResult<'Account/Me'>;
+export type UserRow = Item<GetResult<'Account/GetUsers'>>;
+export type Stats = GetResult<'Catalog/GetStats'>;
+export type Catalog = GetResult<'Catalog/GetCatalog'>;
+export type Category = Item<GetResult<'Catalog/GetCategories'>>;
+export type CategoryTreeNode = Item<GetResult<'Catalog/GetCategoryTree'>>;
+export type Product = Item<GetResult<'Catalog/GetProducts'>>;
+export type ProductDetail = GetResult<'Catalog/GetProduct'>;
+export type Media = ProductDetail['media'][number];
+export type Attribute = Item<GetResult<'Catalog/GetAttributes'>>;
+export type Job = GetResult<'Job/GetJob'>;
+export type JobState = Job['state'];
+export type ExportTemplate = Item<GetResult<'Export/GetTemplates'>>;
+export type TemplateOptions = NonNullable<BodyOf<'Export/AddTemplate'>['options']>;
+/** The product grid's filter and sort: GetProducts' parameters without paging and columns. */
+export type ListQuery = Omit<QueryOf<'Catalog/GetProducts'>, 'cursor' | 'limit' | 'attributes'>;
+export type HistoryItem = Item<GetResult<'Catalog/GetHistory'>>;
+export type Connection = Item<GetResult<'Sync/GetConnections'>>;
+export type SyncRun = Item<GetResult<'Sync/GetRuns'>>;
+export type SyncReport = NonNullable<SyncRun['report']>;
+export type MassEditReport = components['schemas']['MassEditReport'];
+export type ClassEntry = Item<GetResult<'Classification/SearchClasses'>>;
+export type FeatureDef = GetResult<'Classification/GetClassFeatures'>['features'][number];
+export type ElementClassification = NonNullable<GetResult<'Classification/GetElementClassification'>['classification']>;
+
+/** The server's one list (src/kernel/product-status.ts imports nothing, so the web app bundles it as it is). */
+export { PRODUCT_STATUSES } from '../../../src/kernel/product-status';
+
+export const EXPORT_TYPES = [
+  'BMEcat',
+  'BMEcat-ETIM',
+  'BMEcat12',
+  'CSV',
+] as const satisfies readonly BodyOf<'Export/AddTemplate'>['exportType'][];
+
+const TERMINAL_STATES: readonly JobState[] = ['succeeded', 'failed', 'cancelled'];
+/** A job in one of these states will not change again (stop polling). */
+export const isTerminal = (state: string) => (TERMINAL_STATES as readonly string[]).includes(state);

@@ -1,0 +1,233 @@
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { endSession } from '../session/session';
+import { apiPost, apiUpload } from './client';
+import { keys } from './keys';
+import type { BodyOf, PostPath, PostResult } from './operations';
+
+/**
+ * Every write of the web app, each with what it changes in the cache (docs/web.md "The API client").
+ * Screens call `mutateAsync` and keep their own busy and error state; the refresh below is
+ * awaited before `mutateAsync` resolves where a screen shows the new data next (its promise
+ * is returned), and runs in the background where it is only a list elsewhere (`void`).
+ */
+type Refresh<P extends PostPath> = (client: QueryClient, body: BodyOf<P>, result: PostResult<P>) => unknown;
+
+function useWrite<P extends PostPath>(path: P | ((body: BodyOf<P>) => P), refresh?: Refresh<P>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BodyOf<P>) => apiPost(typeof path === 'function' ? path(body) : path, body),
+    onSuccess: (result, body) => refresh?.(client, body, result),
+  });
+}
+
+const refreshAll = (client: QueryClient, ...queryKeys: (readonly unknown[])[]) =>
+  Promise.all(queryKeys.map((queryKey) => client.invalidateQueries({ queryKey })));
+
+// Account
+
+/** Opens a session; the caller decides what to reload (the whole app, or the page under the dialog). */
+export const useSignIn = () => {
+  return useMutation({
+    mutationFn: (body: BodyOf<'Account/Login'>) => apiPost('Account/Login', body, { quietAuth: true }),
+  });
+};
+
+/** Ends the session here even when the server cannot be reached. */
+export function useSignOut() {
+  const client = useQueryClient();
+  return async () => {
+    try {
+      await apiPost('Account/Logout', {}, { quietAuth: true });
+    } finally {
+      endSession(client);
+    }
+  };
+}
+
+/** Everything cached belongs to the old department: dropped, then the session reloaded. */
+export const useSwitchDepartment = () =>
+  useWrite('Account/SwitchDepartment', (client) => {
+    client.removeQueries({ predicate: (q) => q.queryKey[0] !== keys.me[0] });
+    return client.invalidateQueries({ queryKey: keys.me });
+  });
+
+/** The server ends every session of the user: back to sign-in. */
+export const useChangePassword = () => useWrite('Account/ChangePassword', (client) => endSession(client));
+
+export const useSetAiSwitch = () =>
+  useWrite('Account/SetAiSwitch', (client) => client.invalidateQueries({ queryKey: keys.users }));
+
+export const useRevokeAiAccess = () => useWrite('Account/RevokeAiAccess');
+
+// Catalogs and categories
+
+export const useSaveCatalog = () =>
+  useWrite(
+    (body: BodyOf<'Catalog/AddCatalog'>) => (body.catalogId ? 'Catalog/UpdateCatalog' : 'Catalog/AddCatalog'),
+    (client) => refreshAll(client, keys.catalogs, keys.stats),
+  );
+
+export const useDeleteCatalog = () =>
+  useWrite('Catalog/DeleteCatalog', (client) => refreshAll(client, keys.catalogs, keys.stats));
+
+/** A change to a catalog's tree: its levels first (on screen), then the tree pickers and the counts. */
+function refreshTree(client: QueryClient, catalogId: string | undefined) {
+  void client.invalidateQueries({ queryKey: keys.categoryTree(catalogId) });
+  void client.invalidateQueries({ queryKey: keys.stats });
+  void client.invalidateQueries({ queryKey: keys.catalogs });
+  return client.invalidateQueries({ queryKey: keys.categoriesOf(catalogId) });
+}
+
+export const useAddCategory = () =>
+  useWrite('Catalog/AddCategory', (client, body) => refreshTree(client, body.catalogId));
+
+export const useUpdateCategory = () =>
+  useWrite('Catalog/UpdateCategory', (client, body) => refreshTree(client, body.catalogId));
+
+export const useDeleteCategory = (catalogId: string) =>
+  useWrite('Catalog/DeleteCategory', (client) => refreshTree(client, catalogId));
+
+export const useMoveCategory = (catalogId: string | undefined) =>
+  useWrite('Catalog/MoveCategory', (client) => {
+    void client.invalidateQueries({ queryKey: keys.categoryTree(catalogId) });
+    return client.invalidateQueries({ queryKey: keys.categoriesOf(catalogId) });
+  });
+
+// Products
+
+export const useAddProduct = () =>
+  useWrite('Catalog/AddProduct', (client, body) => {
+    void client.invalidateQueries({ queryKey: keys.products(body.catalogId) });
+    void client.invalidateQueries({ queryKey: keys.stats });
+  });
+
+/** The editor shows the product again; the lists of its catalog refresh behind it. */
+export const useUpdateProduct = () =>
+  useWrite('Catalog/UpdateProduct', (client, body) => {
+    const shown = client.invalidateQueries({ queryKey: keys.product(body.productId!) });
+    if (body.catalogId) void client.invalidateQueries({ queryKey: keys.products(body.catalogId) });
+    return shown;
+  });
+
+/**
+ * A product (or a variant of `masterId`) and its variants are gone: its cache entry too; its
+ * catalog's lists and counts refresh, and the master, which lists its variants, is shown again.
+ */
+export function useDeleteProduct() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ departmentId, productId }: BodyOf<'Catalog/DeleteProduct'> & DeletedProduct) =>
+      apiPost('Catalog/DeleteProduct', { departmentId, productId }),
+    onSuccess: (_result, { productId, catalogId, masterId }) => {
+      client.removeQueries({ queryKey: keys.product(productId) });
+      void client.invalidateQueries({ queryKey: keys.products(catalogId) });
+      void client.invalidateQueries({ queryKey: keys.stats });
+      if (masterId) return client.invalidateQueries({ queryKey: keys.product(masterId) });
+    },
+  });
+}
+type DeletedProduct = { catalogId: string; masterId: string | null };
+
+/**
+ * One value of an element. The caller refreshes: the grid patches its row in place (the list
+ * keeps its position), and a form saves several values and refreshes once.
+ */
+export const useSetValue = () => useWrite('Catalog/SetValue');
+
+export const useStartMassEdit = () => useWrite('Catalog/StartMassEdit');
+
+export const useRestoreVersion = (catalogId: string) =>
+  useWrite('Catalog/RestoreVersion', (client, body) =>
+    refreshAll(client, keys.product(body.elementId), keys.history(body.elementId), keys.products(catalogId)),
+  );
+
+export const useSetElementClassification = () =>
+  useWrite('Classification/SetElementClassification', (client, body) => {
+    void client.invalidateQueries({ queryKey: keys.product(body.elementId) });
+    return client.invalidateQueries({ queryKey: keys.classification(body.elementId) });
+  });
+
+/** Removes an element's classification (docs/design.md: never an empty class list). */
+export const useDeleteElementClassification = () =>
+  useWrite('Classification/DeleteElementClassification', (client, body) => {
+    void client.invalidateQueries({ queryKey: keys.product(body.elementId) });
+    return client.invalidateQueries({ queryKey: keys.classification(body.elementId) });
+  });
+
+// Media
+
+/** Uploads one file (raw body); the caller refreshes once after a batch of files. */
+export const useUploadMedia = () =>
+  useMutation({
+    mutationFn: ({ query, file }: { query: Record<string, string>; file: Blob }) =>
+      apiUpload('Media/Upload', query, file),
+  });
+
+export const useReorderMedia = () =>
+  useWrite('Media/Reorder', (client, body) => client.invalidateQueries({ queryKey: keys.product(body.elementId) }));
+
+export const useDeleteMedia = (elementId: string) =>
+  useWrite('Media/Delete', (client) => client.invalidateQueries({ queryKey: keys.product(elementId) }));
+
+// Exports and jobs
+
+export const useStartExport = () =>
+  useWrite('Export/StartExport', (client) => client.invalidateQueries({ queryKey: keys.jobs }));
+
+export const useCancelJob = () =>
+  useWrite('Job/CancelJob', (client) => client.invalidateQueries({ queryKey: keys.jobs }));
+
+export const useSaveTemplate = () =>
+  useWrite(
+    (body: BodyOf<'Export/AddTemplate'>) => (body.templateId ? 'Export/UpdateTemplate' : 'Export/AddTemplate'),
+    (client) => client.invalidateQueries({ queryKey: keys.templates }),
+  );
+
+export const useDeleteTemplate = () =>
+  useWrite('Export/DeleteTemplate', (client) => client.invalidateQueries({ queryKey: keys.templates }));
+
+// Sync
+
+type ConnectionForm = Omit<BodyOf<'Sync/AddConnection'>, 'secret'> & { secret?: string; connectionId?: string };
+
+/**
+ * Adds a connection, or updates the one `connectionId` names (its secret only when a new one is
+ * typed). A new connection without a secret goes to the API as it is, which names the missing field.
+ */
+export function useSaveConnection() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ connectionId, ...body }: ConnectionForm) =>
+      connectionId
+        ? apiPost('Sync/UpdateConnection', { ...body, connectionId })
+        : apiPost('Sync/AddConnection', body as BodyOf<'Sync/AddConnection'>),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.syncConnections }),
+  });
+}
+
+export const useDeleteConnection = () =>
+  useWrite('Sync/DeleteConnection', (client) => client.invalidateQueries({ queryKey: keys.syncConnections }));
+
+export const useTestConnection = () => useWrite('Sync/TestConnection');
+
+export const useStartSync = () =>
+  useWrite('Sync/StartSync', (client, body) =>
+    client.invalidateQueries({ queryKey: keys.syncRuns(body.connectionId) }),
+  );
+
+/**
+ * Shows a product again after writes whose caller batches them (a form's values, several
+ * uploads, a grid cell, a new variant): one refresh for the batch instead of one per write.
+ */
+export function useRefreshProduct() {
+  const client = useQueryClient();
+  // Stable, so memoised column definitions that call it do not remount the grid's cells.
+  return useCallback((productId: string) => client.invalidateQueries({ queryKey: keys.product(productId) }), [client]);
+}
+
+/** Every product list of a catalog, after a job (mass edit) changed products in it. */
+export function useRefreshCatalogProducts() {
+  const client = useQueryClient();
+  return useCallback((catalogId: string) => client.invalidateQueries({ queryKey: keys.products(catalogId) }), [client]);
+}
