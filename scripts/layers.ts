@@ -26,8 +26,13 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: 'model',
-    why: 'what the recorders and readers below the catalog need of it: the product fields and the product aggregate; and the sync report a job row carries',
-    paths: ['src/catalog/fields.ts', 'src/catalog/product-aggregate.ts', 'src/sync/sync.schemas.ts'],
+    why: 'what the recorders and readers below the catalog need of it: the product fields and the product aggregate; and the sync and mass-edit reports a job row carries',
+    paths: [
+      'src/catalog/fields.ts',
+      'src/catalog/product-aggregate.ts',
+      'src/sync/sync.schemas.ts',
+      'src/catalog/mass-edit-report.ts',
+    ],
   },
   {
     name: 'records',
