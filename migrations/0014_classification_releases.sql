@@ -40,8 +40,9 @@ CREATE TABLE `release_classes` (
 CREATE TABLE `release_features` (
   `release_id` integer NOT NULL,
   `code` text NOT NULL,
-  -- A alphanumeric (value list or free text), N numeric, R range, L logical.
-  `type` text NOT NULL,
+  -- A alphanumeric (value list or free text), N numeric, R range, L logical. ETIM gives the
+  -- type per class (below); a feature's own type is then the one its classes use most.
+  `type` text,
   `deprecated` integer NOT NULL DEFAULT 0,
   `successor` text,
   PRIMARY KEY (`release_id`, `code`)
@@ -65,7 +66,7 @@ CREATE TABLE `release_units` (
 ) WITHOUT ROWID;
 --> statement-breakpoint
 -- Names of every entity in every language the release carries: a further language adds rows.
--- kind: C class, F feature, V value, U unit.
+-- kind: C class, F feature, V value, U unit, K keyword (proficl@ss Schlagworte, the text of synonyms).
 CREATE TABLE `release_names` (
   `release_id` integer NOT NULL,
   `kind` text NOT NULL,
@@ -88,6 +89,7 @@ CREATE TABLE `release_class_features` (
   `class_code` text NOT NULL,
   `feature_code` text NOT NULL,
   `sort` integer NOT NULL,
+  `type` text,
   `unit_code` text,
   `mandatory` integer,
   -- The row's number in the source (ETIM ARTCLASSFEATURENR, proficl@ss KlasseMerkmal_Nr):

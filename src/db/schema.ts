@@ -729,7 +729,8 @@ export const releaseFeatures = sqliteTable(
   {
     releaseId: releaseId(),
     code: text('code').notNull(),
-    type: text('type', { enum: ['A', 'N', 'R', 'L'] }).notNull(),
+    /** Null only while loading an ETIM release whose feature file has no type (ETIM gives it per class). */
+    type: text('type', { enum: ['A', 'N', 'R', 'L'] }),
     deprecated: integer('deprecated', { mode: 'boolean' }).notNull().default(false),
     successor: text('successor'),
   },
@@ -758,12 +759,12 @@ export const releaseUnits = sqliteTable(
   (t) => [primaryKey({ columns: [t.releaseId, t.code] })],
 );
 
-/** Names per language; kind C class, F feature, V value, U unit. */
+/** Names per language; kind C class, F feature, V value, U unit, K keyword (proficl@ss Schlagworte, turned into synonyms). */
 export const releaseNames = sqliteTable(
   'release_names',
   {
     releaseId: releaseId(),
-    kind: text('kind', { enum: ['C', 'F', 'V', 'U'] }).notNull(),
+    kind: text('kind', { enum: ['C', 'F', 'V', 'U', 'K'] }).notNull(),
     code: text('code').notNull(),
     lang: text('lang').notNull(),
     name: text('name').notNull(),
@@ -789,6 +790,8 @@ export const releaseClassFeatures = sqliteTable(
     classCode: text('class_code').notNull(),
     featureCode: text('feature_code').notNull(),
     sort: integer('sort').notNull(),
+    /** The feature's type in this class where the release gives it per class (ETIM FEATURETYPE). */
+    type: text('type', { enum: ['A', 'N', 'R', 'L'] }),
     unitCode: text('unit_code'),
     mandatory: integer('mandatory', { mode: 'boolean' }),
     /** The row's number in the source file, which the class-feature-value file references. */
