@@ -78,20 +78,22 @@ export async function finalizeRelease(db: Database, job: JobRow, cp: ReleaseChec
   ).map((r) => r.lang);
   const release = (await db.query.classificationReleases.findFirst({ where: eq(classificationReleases.id, id) }))!;
   const next: ReleaseCheckpoint = { ...cp, phase: 'purge', seq: cp.seq + 1, stored };
+  // Idempotent steps on the release nobody reads yet: a finalize run again after a crash repeats them.
+  // ETIM gives a feature's type per class: the feature's own is the one most of its classes use.
+  await db.run(sql`UPDATE release_features SET type = coalesce((
+      SELECT cf.type FROM release_class_features cf
+      WHERE cf.release_id = release_features.release_id AND cf.feature_code = release_features.code AND cf.type IS NOT NULL
+      GROUP BY cf.type ORDER BY count(*) DESC LIMIT 1), 'A')
+    WHERE release_id = ${id} AND type IS NULL`);
+  await db.run(sql`DELETE FROM release_class_search WHERE rel = ${`r${id}`}`);
+  await db.run(sql`INSERT INTO release_class_search (rel, code, lang, text)
+    SELECT ${`r${id}`}, code, lang, group_concat(t, ' ') FROM (
+      SELECT code, lang, name AS t FROM release_names WHERE release_id = ${id} AND kind = 'C'
+      UNION ALL SELECT class_code, lang, synonym FROM release_synonyms WHERE release_id = ${id}
+    ) GROUP BY code, lang`);
+  // The flip, in one transaction with the checkpoint: readers see the old release or the new one.
   await runBatch(db, [
     ...saveReleaseCheckpoint(db, job.id, cp.seq, next),
-    // ETIM gives a feature's type per class: the feature's own is the one most of its classes use.
-    db.run(sql`UPDATE release_features SET type = coalesce((
-        SELECT cf.type FROM release_class_features cf
-        WHERE cf.release_id = release_features.release_id AND cf.feature_code = release_features.code AND cf.type IS NOT NULL
-        GROUP BY cf.type ORDER BY count(*) DESC LIMIT 1), 'A')
-      WHERE release_id = ${id} AND type IS NULL`),
-    db.run(sql`DELETE FROM release_class_search WHERE rel = ${`r${id}`}`),
-    db.run(sql`INSERT INTO release_class_search (rel, code, lang, text)
-      SELECT ${`r${id}`}, code, lang, group_concat(t, ' ') FROM (
-        SELECT code, lang, name AS t FROM release_names WHERE release_id = ${id} AND kind = 'C'
-        UNION ALL SELECT class_code, lang, synonym FROM release_synonyms WHERE release_id = ${id}
-      ) GROUP BY code, lang`),
     db
       .update(classificationReleases)
       .set({ status: 'replaced' })
