@@ -1,0 +1,116 @@
+/**
+ * Loads a classification release from a folder of its files into the LOCAL database (the state
+ * `wrangler dev` uses), through the service's own domain functions: the files are stored as
+ * uploads of the first company administrator, the load is started as Classification/StartReleaseLoad
+ * does, and this process runs the job's slices itself (docs/classification-releases.md).
+ *
+ *   npm run release:load -- --system PROFICLASS --version 7.0 path/to/folder
+ *   npm run release:load -- --system ETIM --version 9.0 --language en --replace path/to/folder
+ *   (--format ETIM_CSV|PROFICLASS_CSV, --persist-to DIR as with wrangler)
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { createDb, type Database } from '../src/db/client';
+import { newId } from '../src/db/ids';
+import { importFiles, jobs, memberships } from '../src/db/schema';
+import type { Caller, JobMessage } from '../src/env';
+import { AppError } from '../src/http/app-error';
+import type { ReleaseFormat } from '../src/releases/release-formats';
+import { failReleaseLoad, runReleaseLoadSlice } from '../src/releases/release-load';
+import { startReleaseLoad } from '../src/releases/start-release-load';
+import { argValue, localBindings } from './lib/platform';
+
+/** The job's continuation messages: this process runs every slice itself, so it only counts them. */
+const inProcessQueue = { send: async () => undefined, sendBatch: async () => undefined } as unknown as Queue<JobMessage>;
+
+async function operator(db: Database): Promise<Caller> {
+  const [admin] = await db.select().from(memberships).where(eq(memberships.role, 'admin')).limit(1);
+  if (!admin) throw new Error('no company administrator in the local database: run `npm run seed` first');
+  return {
+    userId: admin.userId,
+    companyId: admin.companyId,
+    departmentId: admin.defaultDepartmentId,
+    role: 'admin',
+    surface: 'job',
+  };
+}
+
+export async function loadReleaseFolder(
+  deps: { db: Database; files: R2Bucket },
+  input: { system: string; version: string; folder: string; format?: ReleaseFormat; language?: string; replace: boolean },
+) {
+  const caller = await operator(deps.db);
+  const names = readdirSync(input.folder).filter((n) => /\.(csv|txt)$/i.test(n) && statSync(join(input.folder, n)).isFile());
+  const files: { fileId: string; language?: string }[] = [];
+  for (const name of names) {
+    const id = newId();
+    const key = `imports/${caller.companyId}/files/${id}`;
+    const object = await deps.files.put(key, readFileSync(join(input.folder, name)));
+    await deps.db.insert(importFiles).values({
+      id,
+      companyId: caller.companyId,
+      userId: caller.userId,
+      fileName: name,
+      contentType: 'text/csv',
+      storageKey: key,
+      state: 'complete',
+      size: object!.size,
+    });
+    files.push(input.language ? { fileId: id, language: input.language } : { fileId: id });
+  }
+  const loadDeps = { ...deps, queue: inProcessQueue, sliceMs: 20_000 };
+  const started = await startReleaseLoad(loadDeps, caller, {
+    system: input.system,
+    version: input.version,
+    format: input.format ?? null,
+    files,
+    replace: input.replace,
+  });
+  if (!started.jobId) return { started, job: null };
+  for (;;) {
+    const job = (await deps.db.query.jobs.findFirst({ where: eq(jobs.id, started.jobId) }))!;
+    if (job.state !== 'queued' && job.state !== 'running') return { started, job };
+    try {
+      await runReleaseLoadSlice(loadDeps, job);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      await failReleaseLoad(loadDeps, job, err.message);
+    }
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const system = argValue('--system');
+  const version = argValue('--version');
+  const folder = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')).at(-1);
+  if (!system || !version || !folder) {
+    console.error('usage: npm run release:load -- --system PROFICLASS --version 7.0 [--format F] [--language de] [--replace] FOLDER');
+    process.exit(2);
+  }
+  const proxy = await localBindings();
+  try {
+    const t0 = Date.now();
+    const { started, job } = await loadReleaseFolder(
+      { db: createDb(proxy.env.DB), files: proxy.env.FILES },
+      {
+        system,
+        version,
+        folder,
+        format: argValue('--format') as ReleaseFormat | undefined,
+        language: argValue('--language'),
+        replace: args.includes('--replace'),
+      },
+    );
+    if (!job) console.log(`${system}-${version} is already loaded (release ${started.releaseId}); --replace loads it again`);
+    else if (job.state === 'succeeded')
+      console.log(JSON.stringify({ release: `${system}-${version}`, seconds: (Date.now() - t0) / 1000, summary: job.summary, warnings: job.warnings }, null, 2));
+    else {
+      console.error(`load ${job.state}: ${job.error}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await proxy.dispose();
+  }
+}
