@@ -22,7 +22,20 @@ const SEARCHES = Number(argValue('--searches', '300'));
 const STATE = '/tmp/pim-bench-releases';
 const FOLDER = `${STATE}/etim-synthetic`;
 const code = (prefix: string, n: number) => `${prefix}${String(n).padStart(6, '0')}`;
-const WORDS = ['cable', 'switch', 'socket', 'lamp', 'breaker', 'relay', 'sensor', 'box', 'tie', 'clamp', 'plug', 'fuse'];
+const WORDS = [
+  'cable',
+  'switch',
+  'socket',
+  'lamp',
+  'breaker',
+  'relay',
+  'sensor',
+  'box',
+  'tie',
+  'clamp',
+  'plug',
+  'fuse',
+];
 const word = (n: number) => `${WORDS[n % WORDS.length]}${Math.floor(n / WORDS.length) % 97}`;
 
 function writeRelease() {
@@ -32,7 +45,10 @@ function writeRelease() {
   const values = CLASSES * 10;
   const lines = (header: string, n: number, row: (i: number) => string) =>
     `${header}\n${Array.from({ length: n }, (_, i) => row(i + 1)).join('\n')}\n`;
-  writeFileSync(join(FOLDER, 'ETIMUNIT.csv'), lines('UNITOFMEASID;UNITDESC', 100, (i) => `${code('EU', i)};u${i}`));
+  writeFileSync(
+    join(FOLDER, 'ETIMUNIT.csv'),
+    lines('UNITOFMEASID;UNITDESC', 100, (i) => `${code('EU', i)};u${i}`),
+  );
   writeFileSync(
     join(FOLDER, 'ETIMARTCLASS.csv'),
     lines('ARTCLASSID;ARTCLASSDESC', CLASSES, (i) => `${code('EC', i)};${word(i)} ${word(i * 7)} class ${i}`),
@@ -41,8 +57,14 @@ function writeRelease() {
     join(FOLDER, 'ETIMSYNONYM.csv'),
     lines('ARTCLASSID;CLASSSYNONYM', CLASSES * 2, (i) => `${code('EC', ((i - 1) % CLASSES) + 1)};syn${word(i * 3)}`),
   );
-  writeFileSync(join(FOLDER, 'ETIMFEATURE.csv'), lines('FEATUREID;FEATUREDESC', features, (i) => `${code('EF', i)};feature ${word(i)}`));
-  writeFileSync(join(FOLDER, 'ETIMVALUE.csv'), lines('VALUEID;VALUEDESC', values, (i) => `${code('EV', i)};value ${i}`));
+  writeFileSync(
+    join(FOLDER, 'ETIMFEATURE.csv'),
+    lines('FEATUREID;FEATUREDESC', features, (i) => `${code('EF', i)};feature ${word(i)}`),
+  );
+  writeFileSync(
+    join(FOLDER, 'ETIMVALUE.csv'),
+    lines('VALUEID;VALUEDESC', values, (i) => `${code('EV', i)};value ${i}`),
+  );
   // 10 features per class; every 4th feature alphanumeric with 16 values: 50,000 and 200,000 rows.
   const TYPES = ['A', 'N', 'L', 'R'];
   writeFileSync(
@@ -63,24 +85,39 @@ function writeRelease() {
 }
 
 writeRelease();
-const bytesIn = readdirSync(FOLDER).reduce((sum, f) => sum + Number(execFileSync('stat', ['-c', '%s', join(FOLDER, f)])), 0);
+const bytesIn = readdirSync(FOLDER).reduce(
+  (sum, f) => sum + Number(execFileSync('stat', ['-c', '%s', join(FOLDER, f)])),
+  0,
+);
 const proxy = await localBindings(['--persist-to', STATE]);
 try {
-  execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', STATE], { stdio: 'ignore' });
+  execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', STATE], {
+    stdio: 'ignore',
+  });
   const db = createDb(proxy.env.DB);
   await seedDemo(db, proxy.env.FILES);
   const t0 = Date.now();
-  const { job } = await loadReleaseFolder({ db, files: proxy.env.FILES }, { system: 'ETIM', version: 'BENCH', folder: FOLDER, replace: true });
+  const { job } = await loadReleaseFolder(
+    { db, files: proxy.env.FILES },
+    { system: 'ETIM', version: 'BENCH', folder: FOLDER, replace: true },
+  );
   const loadSeconds = (Date.now() - t0) / 1000;
   if (job?.state !== 'succeeded') throw new Error(`load ${job?.state}: ${job?.error}`);
   const times: number[] = [];
   for (let i = 0; i < SEARCHES; i++) {
-    const q = i % 3 === 0 ? code('EC', (i * 13) % CLASSES).slice(0, 6) : i % 3 === 1 ? word(i).slice(0, 4) : `syn${word(i * 3)}`;
+    const q =
+      i % 3 === 0
+        ? code('EC', (i * 13) % CLASSES).slice(0, 6)
+        : i % 3 === 1
+          ? word(i).slice(0, 4)
+          : `syn${word(i * 3)}`;
     const s = performance.now();
     await searchReleaseClasses(db, { release: 'ETIM-BENCH', q, limit: 20 });
     times.push(performance.now() - s);
   }
-  const file = execFileSync('sh', ['-c', `ls ${STATE}/v3/d1/miniflare-D1DatabaseObject/*.sqlite | head -1`]).toString().trim();
+  const file = execFileSync('sh', ['-c', `ls ${STATE}/v3/d1/miniflare-D1DatabaseObject/*.sqlite | head -1`])
+    .toString()
+    .trim();
   const bytes = execFileSync('sqlite3', [
     file,
     "SELECT name, sum(pgsize) FROM dbstat WHERE name LIKE 'release%' OR name LIKE 'sqlite_autoindex_release%' GROUP BY name ORDER BY 2 DESC",

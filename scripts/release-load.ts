@@ -22,7 +22,10 @@ import { startReleaseLoad } from '../src/releases/start-release-load';
 import { argValue, localBindings } from './lib/platform';
 
 /** The job's continuation messages: this process runs every slice itself, so it only counts them. */
-const inProcessQueue = { send: async () => undefined, sendBatch: async () => undefined } as unknown as Queue<JobMessage>;
+const inProcessQueue = {
+  send: async () => undefined,
+  sendBatch: async () => undefined,
+} as unknown as Queue<JobMessage>;
 
 async function operator(db: Database): Promise<Caller> {
   const [admin] = await db.select().from(memberships).where(eq(memberships.role, 'admin')).limit(1);
@@ -38,10 +41,19 @@ async function operator(db: Database): Promise<Caller> {
 
 export async function loadReleaseFolder(
   deps: { db: Database; files: R2Bucket },
-  input: { system: string; version: string; folder: string; format?: ReleaseFormat; language?: string; replace: boolean },
+  input: {
+    system: string;
+    version: string;
+    folder: string;
+    format?: ReleaseFormat;
+    language?: string;
+    replace: boolean;
+  },
 ) {
   const caller = await operator(deps.db);
-  const names = readdirSync(input.folder).filter((n) => /\.(csv|txt)$/i.test(n) && statSync(join(input.folder, n)).isFile());
+  const names = readdirSync(input.folder).filter(
+    (n) => /\.(csv|txt)$/i.test(n) && statSync(join(input.folder, n)).isFile(),
+  );
   const files: { fileId: string; language?: string }[] = [];
   for (const name of names) {
     const id = newId();
@@ -86,7 +98,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const version = argValue('--version');
   const folder = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')).at(-1);
   if (!system || !version || !folder) {
-    console.error('usage: npm run release:load -- --system PROFICLASS --version 7.0 [--format F] [--language de] [--replace] FOLDER');
+    console.error(
+      'usage: npm run release:load -- --system PROFICLASS --version 7.0 [--format F] [--language de] [--replace] FOLDER',
+    );
     process.exit(2);
   }
   const proxy = await localBindings();
@@ -103,9 +117,21 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         replace: args.includes('--replace'),
       },
     );
-    if (!job) console.log(`${system}-${version} is already loaded (release ${started.releaseId}); --replace loads it again`);
+    if (!job)
+      console.log(`${system}-${version} is already loaded (release ${started.releaseId}); --replace loads it again`);
     else if (job.state === 'succeeded')
-      console.log(JSON.stringify({ release: `${system}-${version}`, seconds: (Date.now() - t0) / 1000, summary: job.summary, warnings: job.warnings }, null, 2));
+      console.log(
+        JSON.stringify(
+          {
+            release: `${system}-${version}`,
+            seconds: (Date.now() - t0) / 1000,
+            summary: job.summary,
+            warnings: job.warnings,
+          },
+          null,
+          2,
+        ),
+      );
     else {
       console.error(`load ${job.state}: ${job.error}`);
       process.exitCode = 1;

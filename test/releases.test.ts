@@ -38,7 +38,9 @@ describe('loading a proficl@ss release (single CSV files, ISO-8859-1)', () => {
       classFeatureValues: 2,
     });
     // The value map repeats one row: loaded once, and the job says so.
-    expect(job!.warnings).toEqual(['KlassenMerkmaleWerte_rel.csv: 1 of 3 rows repeat an earlier row and were loaded once']);
+    expect(job!.warnings).toEqual([
+      'KlassenMerkmaleWerte_rel.csv: 1 of 3 rows repeat an earlier row and were loaded once',
+    ]);
     const release = (await getReleases(db())).items.find((r) => r.releaseId === started.releaseId)!;
     expect(release).toMatchObject({ release: `PROFICLASS-${v}`, status: 'loaded', languages: ['de'] });
 
@@ -96,7 +98,9 @@ describe('loading a proficl@ss release (single CSV files, ISO-8859-1)', () => {
       `SELECT count(*) AS n FROM release_classes WHERE release_id = ${second.started.releaseId}`,
     );
     expect(count!.n).toBe(0);
-    expect((await searchReleaseClasses(db(), { release: `PROFICLASS-${v}`, q: 'Absperrband', limit: 5 })).items).toHaveLength(1);
+    expect(
+      (await searchReleaseClasses(db(), { release: `PROFICLASS-${v}`, q: 'Absperrband', limit: 5 })).items,
+    ).toHaveLength(1);
   });
 
   it('refuses a reference to a class the class file does not have, naming file and line', async () => {
@@ -109,7 +113,7 @@ describe('loading a proficl@ss release (single CSV files, ISO-8859-1)', () => {
       ],
     });
     const { job } = await loadRelease(a, { system: 'PROFICLASS', version: version(), files });
-    expect(job!.error).toBe('KlassenMerkmale_rel.csv line 3: class EZZ999c001 is not in the release\'s class file');
+    expect(job!.error).toBe("KlassenMerkmale_rel.csv line 3: class EZZ999c001 is not in the release's class file");
   });
 
   it('is a no-op for a release already loaded, and replace swaps in the new load', async () => {
@@ -118,7 +122,12 @@ describe('loading a proficl@ss release (single CSV files, ISO-8859-1)', () => {
     const first = await loadRelease(a, { system: 'PROFICLASS', version: v, files: proficlassFiles() });
     const again = await loadRelease(a, { system: 'PROFICLASS', version: v, files: proficlassFiles() });
     expect(again.started).toEqual({ releaseId: first.started.releaseId, status: 'loaded', jobId: null });
-    const replaced = await loadRelease(a, { system: 'PROFICLASS', version: v, files: proficlassFiles(), replace: true });
+    const replaced = await loadRelease(a, {
+      system: 'PROFICLASS',
+      version: v,
+      files: proficlassFiles(),
+      replace: true,
+    });
     expect(replaced.job!.state).toBe('succeeded');
     const items = (await getReleases(db())).items.filter((r) => r.version === v);
     expect(items.map((r) => [r.releaseId, r.status])).toEqual([[replaced.started.releaseId, 'loaded']]);
@@ -134,7 +143,12 @@ describe('loading a proficl@ss release (single CSV files, ISO-8859-1)', () => {
     const v = version();
     const files = await uploadRelease(a, proficlassFiles());
     const deps = releaseDeps({ batchRows: 1, sliceMs: -1 });
-    const started = await startReleaseLoad(deps, adminCaller(a), { system: 'PROFICLASS', version: v, files, replace: false });
+    const started = await startReleaseLoad(deps, adminCaller(a), {
+      system: 'PROFICLASS',
+      version: v,
+      files,
+      replace: false,
+    });
     const { runReleaseLoadSlice } = await import('../src/releases/release-load');
     // Two slices, then the worker "dies": the same job row runs again from its saved checkpoint.
     expect(await runReleaseLoadSlice(deps, await jobRow(started.jobId!))).toBe('continued');
@@ -159,16 +173,22 @@ describe('loading an ETIM release (ETIM CSV)', () => {
     expect(byName.items).toEqual([
       { code: 'EC000905', name: 'Cable tie', lang: 'en', parentCode: null, deprecated: false, successor: null },
     ]);
-    expect((await searchReleaseClasses(db(), { release, q: 'zip', limit: 5 })).items.map((i) => i.code)).toEqual(['EC000905']);
-    expect((await searchReleaseClasses(db(), { release, q: 'ec0009', limit: 5 })).items.map((i) => i.code)).toEqual(['EC000905']);
+    expect((await searchReleaseClasses(db(), { release, q: 'zip', limit: 5 })).items.map((i) => i.code)).toEqual([
+      'EC000905',
+    ]);
+    expect((await searchReleaseClasses(db(), { release, q: 'ec0009', limit: 5 })).items.map((i) => i.code)).toEqual([
+      'EC000905',
+    ]);
     const features = await getReleaseClassFeatures(db(), { release, classCode: 'EC000905', lang: 'de' });
     expect(features.class.name).toBe('Kabelbinder');
-    expect(features.features.map((f) => [f.code, f.type, f.unit?.symbol ?? null, f.values.map((x) => x.name)])).toEqual([
-      ['EF000008', 'N', 'mm', []],
-      ['EF000007', 'A', null, ['White', 'Black']],
-      ['EF000139', 'L', null, []],
-      ['EF000001', 'R', null, []],
-    ]);
+    expect(features.features.map((f) => [f.code, f.type, f.unit?.symbol ?? null, f.values.map((x) => x.name)])).toEqual(
+      [
+        ['EF000008', 'N', 'mm', []],
+        ['EF000007', 'A', null, ['White', 'Black']],
+        ['EF000139', 'L', null, []],
+        ['EF000001', 'R', null, []],
+      ],
+    );
   });
 
   it('refuses a code that is not an ETIM code, naming file and line', async () => {
@@ -204,7 +224,12 @@ describe('who may load', () => {
     const a = await admin();
     const files = await uploadRelease(a, { 'other.csv': latin1(['sku;name', '1;x']) });
     await expect(
-      startReleaseLoad(releaseDeps(), adminCaller(a), { system: 'PROFICLASS', version: version(), files, replace: false }),
+      startReleaseLoad(releaseDeps(), adminCaller(a), {
+        system: 'PROFICLASS',
+        version: version(),
+        files,
+        replace: false,
+      }),
     ).rejects.toThrow('other.csv: the header (sku;name) is not a file of PROFICLASS_CSV');
   });
 });

@@ -118,10 +118,17 @@ export function etimFiles(): Record<string, { content: string; language?: string
 
 export type ReleaseAdmin = { companyId: string; departmentId: string; userId: string };
 
-export const adminCaller = (t: ReleaseAdmin, role: 'admin' | 'editor' = 'admin'): Caller => ({ ...t, role, surface: 'web' });
+export const adminCaller = (t: ReleaseAdmin, role: 'admin' | 'editor' = 'admin'): Caller => ({
+  ...t,
+  role,
+  surface: 'web',
+});
 
 /** Uploads the files (as Import/Upload would) and returns their StartReleaseLoad entries. */
-export async function uploadRelease(admin: ReleaseAdmin, files: Record<string, Uint8Array | { content: string; language?: string }>) {
+export async function uploadRelease(
+  admin: ReleaseAdmin,
+  files: Record<string, Uint8Array | { content: string; language?: string }>,
+) {
   const out: { fileId: string; language?: string }[] = [];
   for (const [name, file] of Object.entries(files)) {
     const content = file instanceof Uint8Array ? file : file.content;
@@ -160,7 +167,12 @@ export async function drive(jobId: string, deps = releaseDeps()) {
 /** Loads a release start to end; returns the job row and the release id. */
 export async function loadRelease(
   admin: ReleaseAdmin,
-  input: { system: string; version: string; files: Record<string, Uint8Array | { content: string; language?: string }>; replace?: boolean },
+  input: {
+    system: string;
+    version: string;
+    files: Record<string, Uint8Array | { content: string; language?: string }>;
+    replace?: boolean;
+  },
   deps = releaseDeps(),
 ) {
   const files = await uploadRelease(admin, input.files);
