@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { jsonList } from '../db/json-rows';
@@ -60,13 +60,19 @@ export async function getReleases(db: Database) {
   return { items: rows.map(releaseOut) };
 }
 
+/** `ETIM-9.0` → system ETIM, version 9.0 (the system has no hyphen; a version may). */
+export function splitRelease(release: string) {
+  const at = release.indexOf('-');
+  return { system: release.slice(0, at), version: release.slice(at + 1) };
+}
+
 /** The loaded release of that name, else 404 saying it is not loaded. */
 export async function findLoadedRelease(db: Database, release: string): Promise<ReleaseRow> {
-  const at = release.indexOf('-');
+  const { system, version } = splitRelease(release);
   const row = await db.query.classificationReleases.findFirst({
     where: and(
-      eq(classificationReleases.system, release.slice(0, at)),
-      eq(classificationReleases.version, release.slice(at + 1)),
+      eq(classificationReleases.system, system),
+      eq(classificationReleases.version, version),
       eq(classificationReleases.status, 'loaded'),
     ),
   });
@@ -131,12 +137,4 @@ export function assertQuery(q: string): string {
   const trimmed = q.trim();
   if (trimmed.length === 0) throw badRequest('q is empty');
   return trimmed;
-}
-
-/** Codes of a release whose code starts with `prefix` (the primary key's range). */
-export async function codesWithPrefix(db: Database, releaseId: number, prefix: string, limit: number) {
-  const rows = await db.all<{ code: string }>(sql`
-    SELECT code FROM release_classes WHERE release_id = ${releaseId} AND code >= ${prefix} AND code < ${`${prefix}\uffff`}
-    ORDER BY code LIMIT ${limit}`);
-  return rows.map((r) => r.code);
 }

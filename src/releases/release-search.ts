@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { jsonList } from '../db/json-rows';
@@ -8,13 +8,13 @@ import { AppError } from '../http/app-error';
 import {
   assertQuery,
   classesOf,
-  codesWithPrefix,
   findLoadedRelease,
   ftsPrefixQuery,
   Language,
   namesOf,
   pickName,
   ReleaseName,
+  splitRelease,
 } from './release-queries';
 
 export const SearchReleaseClassesQuery = z.strictObject({
@@ -36,44 +36,86 @@ const ClassHit = z.object({
 });
 export const SearchReleaseClassesOut = z.object({ release: z.string(), items: z.array(ClassHit) });
 
+interface SearchRow {
+  rid: number;
+  languages: string | null;
+  code: string | null;
+  grp: number | null;
+  score: number | null;
+  parent: string | null;
+  deprecated: number | null;
+  successor: string | null;
+  lang: string | null;
+  name: string | null;
+}
+
+/** Classes whose code starts with `prefix`: the primary key's range (`\uffff` ends the range). */
+const codePrefix = (prefix: string, limit: number) => sql`SELECT code, 0 AS grp, 0.0 AS score FROM release_classes
+  WHERE release_id = (SELECT id FROM r) AND code >= ${prefix} AND code < ${`${prefix}\uffff`} ORDER BY code LIMIT ${limit}`;
+
 /**
  * Class search over one loaded release (docs/classification-releases.md): classes whose code
  * starts with `q` first (primary key range), then those whose name or synonym in any language
  * has words starting with the words of `q` (FTS5, best match first). The release is an indexed
- * token of the search rows, so a search reads one release only.
+ * token of the search rows, so a search reads one release only. One statement: release lookup,
+ * both searches and the hits' names and lifecycle, so a search is one round trip to D1.
  */
 export async function searchReleaseClasses(db: Database, input: z.infer<typeof SearchReleaseClassesQuery>) {
-  const release = await findLoadedRelease(db, input.release);
+  const { system, version } = splitRelease(input.release);
   const q = assertQuery(input.q);
-  const codes: string[] = [];
-  const add = (list: string[]) => {
-    for (const code of list) if (!codes.includes(code) && codes.length < input.limit) codes.push(code);
-  };
+  const limit = input.limit;
+  const parts: SQL[] = [];
   if (/^[\p{L}\p{N}._-]+$/u.test(q)) {
-    add(await codesWithPrefix(db, release.id, q, input.limit));
-    if (q.toUpperCase() !== q) add(await codesWithPrefix(db, release.id, q.toUpperCase(), input.limit));
+    parts.push(codePrefix(q, limit));
+    if (q.toUpperCase() !== q) parts.push(codePrefix(q.toUpperCase(), limit));
   }
   const words = ftsPrefixQuery(q);
-  if (codes.length < input.limit && words) {
-    const rows = await db.all<{ code: string }>(sql`
-      SELECT code FROM release_class_search WHERE release_class_search MATCH ${`rel:r${release.id} AND text:(${words})`}
-      ORDER BY rank LIMIT ${input.limit * 4}`);
-    add(rows.map((r) => r.code));
+  if (words)
+    parts.push(sql`SELECT code, 1 AS grp, min(rank) AS score FROM release_class_search
+      WHERE release_class_search MATCH ('rel:r' || (SELECT id FROM r) || ' AND text:(' || ${words} || ')')
+      GROUP BY code ORDER BY score LIMIT ${limit}`);
+  const hits =
+    parts.length > 0
+      ? sql.join(
+          parts.map((p) => sql`SELECT * FROM (${p})`),
+          sql` UNION ALL `,
+        )
+      : sql`SELECT NULL AS code, 0 AS grp, 0.0 AS score WHERE 0`;
+  const rows = await db.all<SearchRow>(sql`
+    WITH r AS (SELECT id, languages FROM classification_releases WHERE system = ${system} AND version = ${version} AND status = 'loaded'),
+    h AS (SELECT code, min(grp) AS grp, min(score) AS score FROM (${hits}) GROUP BY code)
+    SELECT r.id AS rid, r.languages AS languages, h.code AS code, h.grp AS grp, h.score AS score,
+      c.parent_code AS parent, c.deprecated AS deprecated, c.successor AS successor, n.lang AS lang, n.name AS name
+    FROM r LEFT JOIN h ON 1
+      LEFT JOIN release_classes c ON c.release_id = r.id AND c.code = h.code
+      LEFT JOIN release_names n ON n.release_id = r.id AND n.kind = 'C' AND n.code = h.code`);
+  if (rows.length === 0) throw new AppError('not_found', `release ${input.release} is not loaded`);
+  const languages = JSON.parse(rows[0]!.languages ?? '[]') as string[];
+  const byCode = new Map<string, { row: SearchRow; names: { lang: string; name: string }[] }>();
+  for (const row of rows) {
+    if (row.code === null) continue;
+    const hit = byCode.get(row.code) ?? { row, names: [] };
+    if (row.lang !== null && row.name !== null) hit.names.push({ lang: row.lang, name: row.name });
+    byCode.set(row.code, hit);
   }
-  const [names, classes] = await Promise.all([namesOf(db, release.id, 'C', codes), classesOf(db, release.id, codes)]);
-  const languages = release.languages ?? [];
+  const ordered = [...byCode.values()]
+    .sort(
+      (a, b) =>
+        a.row.grp! - b.row.grp! ||
+        (a.row.grp === 0 ? (a.row.code! < b.row.code! ? -1 : 1) : a.row.score! - b.row.score!),
+    )
+    .slice(0, limit);
   return {
     release: input.release,
-    items: codes.map((code) => {
-      const name = pickName(names.get(code) ?? [], input.lang, languages);
-      const row = classes.get(code);
+    items: ordered.map(({ row, names }) => {
+      const name = pickName(names, input.lang, languages);
       return {
-        code,
+        code: row.code!,
         name: name?.name ?? null,
         lang: name?.lang ?? null,
-        parentCode: row?.parentCode ?? null,
-        deprecated: row?.deprecated ?? false,
-        successor: row?.successor ?? null,
+        parentCode: row.parent,
+        deprecated: row.deprecated === 1,
+        successor: row.successor,
       };
     }),
   };
