@@ -32,6 +32,8 @@ CREATE TABLE `release_classes` (
   `code` text NOT NULL,
   `parent_code` text,
   `level` integer,
+  -- The class's IRDI where the release has one (eCl@ss IrdiCC; its relation files reference it).
+  `irdi` text,
   `deprecated` integer NOT NULL DEFAULT 0,
   `successor` text,
   PRIMARY KEY (`release_id`, `code`)
@@ -43,6 +45,8 @@ CREATE TABLE `release_features` (
   -- A alphanumeric (value list or free text), N numeric, R range, L logical. ETIM gives the
   -- type per class (below); a feature's own type is then the one its classes use most.
   `type` text,
+  -- The feature's unit where the release gives it per feature (eCl@ss IrdiUN), else per class below.
+  `unit_code` text,
   `deprecated` integer NOT NULL DEFAULT 0,
   `successor` text,
   PRIMARY KEY (`release_id`, `code`)

@@ -6,6 +6,7 @@ import { db, makeCompany, makeUser } from './helpers/factories';
 import {
   adminCaller,
   drive,
+  eclassFiles,
   etimFiles,
   jobRow,
   latin1,
@@ -203,6 +204,43 @@ describe('loading an ETIM release (ETIM CSV)', () => {
     await expect(searchReleaseClasses(db(), { release: 'ETIM-0.1', q: 'x', limit: 5 })).rejects.toThrow(
       'release ETIM-0.1 is not loaded',
     );
+  });
+});
+
+describe('loading an eCl@ss release (basic CSV)', () => {
+  it('loads classes by coded name with their hierarchy, properties by IRDI with type and unit, suggested values and synonyms', async () => {
+    const a = await admin();
+    const v = version();
+    const { job } = await loadRelease(a, { system: 'ECLASS', version: v, files: eclassFiles() });
+    expect(job!.state).toBe('succeeded');
+    // The property keyword of the KWSY file is passed over, not reported as a repeated row.
+    expect(job!.warnings).toBeNull();
+    expect(job!.summary).toMatchObject({
+      classes: 4,
+      features: 3,
+      values: 2,
+      units: 1,
+      synonyms: 1,
+      classFeatures: 3,
+      classFeatureValues: 2,
+    });
+    const release = `ECLASS-${v}`;
+    expect((await searchReleaseClasses(db(), { release, q: 'MCB', limit: 5 })).items).toEqual([
+      {
+        code: '27141190',
+        name: 'Miniature circuit breaker',
+        lang: 'en',
+        parentCode: '27141100',
+        deprecated: false,
+        successor: null,
+      },
+    ]);
+    const features = await getReleaseClassFeatures(db(), { release, classCode: '27141190' });
+    expect(features.features.map((f) => [f.code, f.type, f.unit?.unece ?? null, f.values.map((x) => x.name)])).toEqual([
+      ['0173-1#02-BAA020#001', 'N', 'MMT', []],
+      ['0173-1#02-AAO677#001', 'A', null, ['grey', 'white']],
+      ['0173-1#02-BAD853#001', 'L', null, []],
+    ]);
   });
 });
 

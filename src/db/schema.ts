@@ -717,6 +717,8 @@ export const releaseClasses = sqliteTable(
     code: text('code').notNull(),
     parentCode: text('parent_code'),
     level: integer('level'),
+    /** The class's IRDI where the release has one (eCl@ss IrdiCC, which its relation files reference). */
+    irdi: text('irdi'),
     deprecated: integer('deprecated', { mode: 'boolean' }).notNull().default(false),
     successor: text('successor'),
   },
@@ -731,6 +733,8 @@ export const releaseFeatures = sqliteTable(
     code: text('code').notNull(),
     /** Null only while loading an ETIM release whose feature file has no type (ETIM gives it per class). */
     type: text('type', { enum: ['A', 'N', 'R', 'L'] }),
+    /** The unit where the release gives it per feature (eCl@ss); ETIM and proficl@ss give it per class. */
+    unitCode: text('unit_code'),
     deprecated: integer('deprecated', { mode: 'boolean' }).notNull().default(false),
     successor: text('successor'),
   },

@@ -29,6 +29,8 @@ export interface ReleaseCheckpoint {
   files: ReleaseFile[];
   fileIndex: number;
   rowsDone: number;
+  /** Rows of the current file the format passes over on purpose (not counted as read). */
+  skipped?: number;
   /** Data rows read per file name. */
   rows: Record<string, number>;
   /** Rows stored per file name, for a file that is its role's only one (finalize): fewer than read means repeated rows. */

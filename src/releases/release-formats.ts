@@ -1,3 +1,4 @@
+import { ECLASS_FORMAT } from './format-eclass';
 import { ETIM_FORMAT } from './format-etim';
 import { PROFICLASS_FORMAT } from './format-proficlass';
 import type { FormatSpec, RoleSpec } from './release-rows';
@@ -6,10 +7,14 @@ import type { FormatSpec, RoleSpec } from './release-rows';
  * The release formats the loader reads (docs/classification-releases.md). One home for the
  * value set used by the request schema, the job and the CLI.
  */
-export const RELEASE_FORMATS = ['PROFICLASS_CSV', 'ETIM_CSV'] as const;
+export const RELEASE_FORMATS = ['PROFICLASS_CSV', 'ETIM_CSV', 'ECLASS_CSV'] as const;
 export type ReleaseFormat = (typeof RELEASE_FORMATS)[number];
 
-const SPECS: Record<ReleaseFormat, FormatSpec> = { PROFICLASS_CSV: PROFICLASS_FORMAT, ETIM_CSV: ETIM_FORMAT };
+const SPECS: Record<ReleaseFormat, FormatSpec> = {
+  PROFICLASS_CSV: PROFICLASS_FORMAT,
+  ETIM_CSV: ETIM_FORMAT,
+  ECLASS_CSV: ECLASS_FORMAT,
+};
 
 export function formatOf(format: ReleaseFormat): FormatSpec {
   return SPECS[format];
@@ -19,6 +24,7 @@ export function formatOf(format: ReleaseFormat): FormatSpec {
 export function defaultFormat(system: string): ReleaseFormat | null {
   if (system === 'PROFICLASS') return 'PROFICLASS_CSV';
   if (system === 'ETIM') return 'ETIM_CSV';
+  if (system === 'ECLASS') return 'ECLASS_CSV';
   return null;
 }
 

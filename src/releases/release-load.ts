@@ -108,21 +108,24 @@ async function readSlice(
     const known = await loadKnown(db, cp.releaseId, file.role);
     const buffer = new RowBuffer();
     let rows = 0;
+    let skipped = saved.skipped ?? 0;
     try {
       for await (const row of readReleaseCsv(deps.files, file.key, file.name, file.encoding)) {
         rows++;
         if (rows <= saved.rowsDone) continue;
         let parsed: ReturnType<typeof role.parse>;
         try {
-          parsed = role.parse(row.cells, { lang: file.lang, known });
+          parsed = role.parse(row.cells, { lang: file.lang, known, row: rows });
         } catch (err) {
           if (err instanceof RowReject) throw new ReleaseFileError(file.name, row.line, err.message);
           throw err;
         }
+        // A row the format deliberately passes over (eCl@ss keywords of properties) is not counted as read.
+        if (Object.keys(parsed).length === 0) skipped++;
         buffer.add(parsed);
         known.note(parsed);
         if (buffer.count >= batchRows) {
-          await commit(buffer, { ...saved, rowsDone: rows });
+          await commit(buffer, { ...saved, rowsDone: rows, skipped });
           if (Date.now() - started > deps.sliceMs) return 'continued';
         }
       }
@@ -132,8 +135,8 @@ async function readSlice(
         throw new ReleaseFileError(file.name, 0, err.message);
       throw err;
     }
-    const done = { ...saved.rows, [file.name]: rows };
-    await commit(buffer, { ...saved, fileIndex: saved.fileIndex + 1, rowsDone: 0, rows: done });
+    const done = { ...saved.rows, [file.name]: rows - skipped };
+    await commit(buffer, { ...saved, fileIndex: saved.fileIndex + 1, rowsDone: 0, skipped: 0, rows: done });
     if (Date.now() - started > deps.sliceMs && saved.fileIndex < saved.files.length) return 'continued';
   }
   const finalize: ReleaseCheckpoint = { ...saved, phase: 'finalize', seq: saved.seq + 1 };

@@ -14,7 +14,13 @@ export interface ParsedRows {
     deprecated: boolean;
     successor: string | null;
   }[];
-  features?: { code: string; type: FeatureType | null; deprecated: boolean; successor: string | null }[];
+  features?: {
+    code: string;
+    type: FeatureType | null;
+    unitCode?: string | null;
+    deprecated: boolean;
+    successor: string | null;
+  }[];
   values?: { code: string; deprecated: boolean; successor: string | null }[];
   names?: { kind: NameKind; code: string; lang: string; name: string }[];
   synonyms?: { classCode: string; lang: string; synonym: string }[];
@@ -48,12 +54,16 @@ export interface Known {
   has(kind: 'C' | 'F' | 'V' | 'U', code: string): boolean;
   keyword(code: string): string | undefined;
   classFeature(ref: number): readonly [string, string] | undefined;
+  /** The class code of a class IRDI (eCl@ss). */
+  classOfIrdi(irdi: string): string | undefined;
 }
 
 export interface RowContext {
   /** The language of the file's names (a LANGUAGE column overrides it per row). */
   lang: string;
   known: Known;
+  /** The row's number among the file's data rows (1-based): the order where a file has no order column. */
+  row: number;
 }
 
 /** A row the loader refuses: the reason, without file and line (the runner adds them). */

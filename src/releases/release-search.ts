@@ -167,7 +167,8 @@ export async function getReleaseClassFeatures(db: Database, input: z.infer<typeo
     .from(releaseClassFeatureValues)
     .where(and(eq(releaseClassFeatureValues.releaseId, id), eq(releaseClassFeatureValues.classCode, cls.code)))
     .orderBy(asc(releaseClassFeatureValues.sort));
-  const unitCodes = [...new Set(rows.flatMap((r) => (r.cf.unitCode ? [r.cf.unitCode] : [])))];
+  const unitOf = (r: (typeof rows)[number]) => r.cf.unitCode ?? r.f.unitCode;
+  const unitCodes = [...new Set(rows.flatMap((r) => (unitOf(r) ? [unitOf(r)!] : [])))];
   const units =
     unitCodes.length === 0
       ? []
@@ -201,7 +202,8 @@ export async function getReleaseClassFeatures(db: Database, input: z.infer<typeo
       successor: cls.successor,
     },
     features: rows.map(({ cf, f }) => {
-      const unit = cf.unitCode ? units.find((u) => u.code === cf.unitCode) : undefined;
+      const unitCode = cf.unitCode ?? f.unitCode;
+      const unit = unitCode ? units.find((u) => u.code === unitCode) : undefined;
       return {
         code: f.code,
         name: nameOf(featureNames, f.code)?.name ?? null,

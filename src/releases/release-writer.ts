@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { BatchStatement, Database } from '../db/client';
 import { jsonInsert } from '../db/json-rows';
@@ -66,15 +66,15 @@ function emptyRows(): Required<ParsedRows> {
 }
 
 /** Which earlier codes a file of each role references (what the lookups must hold). */
-const NEEDS: Record<Role, readonly ('C' | 'F' | 'V' | 'U' | 'K' | 'CF')[]> = {
+const NEEDS: Record<Role, readonly ('C' | 'F' | 'V' | 'U' | 'K' | 'CF' | 'CI')[]> = {
   units: [],
   classes: [],
   features: [],
   values: [],
   keywords: [],
-  synonyms: ['C', 'K'],
+  synonyms: ['C', 'K', 'CI'],
   classFeatures: ['C', 'F', 'U'],
-  classFeatureValues: ['CF', 'V'],
+  classFeatureValues: ['CF', 'V', 'CI', 'F'],
 };
 
 const CODE_TABLES = { C: releaseClasses, F: releaseFeatures, V: releaseValues, U: releaseUnits } as const;
@@ -92,6 +92,7 @@ export async function loadKnown(
   const sets = { C: new Set<string>(), F: new Set<string>(), V: new Set<string>(), U: new Set<string>() };
   const keywords = new Map<string, string>();
   const pairs = new Map<number, readonly [string, string]>();
+  const irdis = new Map<string, string>();
   for (const need of NEEDS[role]) {
     if (need === 'K') {
       const rows = await db
@@ -99,6 +100,12 @@ export async function loadKnown(
         .from(releaseNames)
         .where(and(eq(releaseNames.releaseId, releaseId), eq(releaseNames.kind, 'K')));
       for (const row of rows) keywords.set(row.code, row.name);
+    } else if (need === 'CI') {
+      const rows = await db
+        .select({ code: releaseClasses.code, irdi: releaseClasses.irdi })
+        .from(releaseClasses)
+        .where(and(eq(releaseClasses.releaseId, releaseId), isNotNull(releaseClasses.irdi)));
+      for (const row of rows) irdis.set(row.irdi!, row.code);
     } else if (need === 'CF') {
       const rows = await db
         .select({
@@ -122,6 +129,7 @@ export async function loadKnown(
     has: (kind, code) => sets[kind].has(code),
     keyword: (code) => keywords.get(code),
     classFeature: (ref) => pairs.get(ref),
+    classOfIrdi: (irdi) => irdis.get(irdi),
     note(p) {
       for (const row of p.classFeatures ?? [])
         if (row.ref !== null) pairs.set(row.ref, [row.classCode, row.featureCode]);

@@ -116,6 +116,57 @@ export function etimFiles(): Record<string, { content: string; language?: string
   };
 }
 
+/** A small eCl@ss release in the basic CSV layout eCl@ss documents (UTF-8, `;`), English. */
+export function eclassFiles(): Record<string, { content: string }> {
+  const csv = (lines: string[]) => ({ content: `${lines.join('\r\n')}\r\n` });
+  const cc = (coded: string, id: string, name: string, level: number) =>
+    `0173-1;${id}001;${id};001;2023-01-01;01;${coded};${name};def;en;US;;;${level};0;0;;0173-1#01-${id}#001`;
+  const pr = (id: string, name: string, type: string, unit: string) =>
+    `0173-1;${id}001;${id};001;2023-01-01;01;${name};;def;;;;;${unit};en;US;;DIRECT;;${type};0173-1#02-${id}#001;`;
+  const va = (id: string, name: string) =>
+    `0173-1;${id}001;${id};001;01;2023-01-01;${name};;;;en;US;0173-1#07-${id}#001;STRING`;
+  return {
+    'eClass13_0_UN_en.csv': csv([
+      'PreferredName;ShortName;Definition;Source;Comment;SINotation;SIName;DINNotation;ECEName;ECECode;NISTName;IECClassification;IrdiUN;NameOfDedicatedQuantity',
+      'millimetre;mm;;;;;;;millimetre;MMT;;;0173-1#05-AAA480#002;length',
+    ]),
+    'eClass13_0_CC_en.csv': csv([
+      'Supplier;IdCC;Identifier;VersionNumber;VersionDate;RevisionNumber;CodedName;PreferredName;Definition;ISOLanguageCode;ISOCountryCode;Note;Remark;Level;MKSubclass;MKKeyword;MKBSA;IrdiCC',
+      cc('27000000', 'AAA001', 'Electric engineering, automation', 1),
+      cc('27140000', 'AAA002', 'Electrical installation', 2),
+      cc('27141100', 'AAA003', 'Circuit breaker', 3),
+      cc('27141190', 'AAA004', 'Miniature circuit breaker', 4),
+    ]),
+    'eClass13_0_PR_en.csv': csv([
+      'Supplier;IdPR;Identifier;VersionNumber;VersionDate;RevisionNumber;PreferredName;ShortName;Definition;SourceOfDefinition;Note;Remark;PreferredSymbol;IrdiUN;ISOLanguageCode;ISOCountryCode;Category;AttributeType;DefinitionClass;DataType;IrdiPR;CurrencyAlphaCode',
+      pr('BAA020', 'width', 'REAL_MEASURE', '0173-1#05-AAA480#002'),
+      pr('AAO677', 'colour', 'STRING', ''),
+      pr('BAD853', 'cascadable', 'BOOLEAN', ''),
+    ]),
+    'eClass13_0_VA_en.csv': csv([
+      'Supplier;IdVA;Identifier;VersionNumber;RevisionNumber;VersionDate;PreferredName;ShortName;Definition;Reference;ISOLanguageCode;ISOCountryCode;IrdiVA;DataType',
+      va('AAA017', 'grey'),
+      va('AAA018', 'white'),
+    ]),
+    'eClass13_0_CC_PR_en.csv': csv([
+      'SupplierIdCC;IdCC;ClassCodedName;SupplierIdPR;IdPR;IrdiCC;IrdiPR;PreferredNameBlockAspect',
+      '0173-1;AAA004001;27141190;0173-1;BAA020001;0173-1#01-AAA004#001;0173-1#02-BAA020#001;',
+      '0173-1;AAA004001;27141190;0173-1;AAO677001;0173-1#01-AAA004#001;0173-1#02-AAO677#001;',
+      '0173-1;AAA004001;27141190;0173-1;BAD853001;0173-1#01-AAA004#001;0173-1#02-BAD853#001;',
+    ]),
+    'eClass13_0_CC_PR_VA_suggested_incl_constraint_en.csv': csv([
+      'IrdiCC;IrdiPR;IrdiVA;Constraint',
+      '0173-1#01-AAA004#001;0173-1#02-AAO677#001;0173-1#07-AAA017#001;',
+      '0173-1#01-AAA004#001;0173-1#02-AAO677#001;0173-1#07-AAA018#001;',
+    ]),
+    'eClass13_0_KWSY_en.csv': csv([
+      'SupplierKW/SupplierSY;Identifier;VersionNumber;IdCC/IdPR;KeywordValue/SynonymValue;Explanation;ISOLanguageCode;ISOCountryCode;TypeOfTargetSE;IrdiTarget;IrdiKW/IrdiSY;TypeOfSE',
+      '0173-1;AAA004;001;AAA004001;MCB;;en;US;CC;0173-1#01-AAA004#001;0173-1#Z6-AAA100#001;SY',
+      '0173-1;BAA020;001;BAA020001;breadth;;en;US;PR;0173-1#02-BAA020#001;0173-1#Z6-AAA101#001;SY',
+    ]),
+  };
+}
+
 export type ReleaseAdmin = { companyId: string; departmentId: string; userId: string };
 
 export const adminCaller = (t: ReleaseAdmin, role: 'admin' | 'editor' = 'admin'): Caller => ({
