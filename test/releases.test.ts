@@ -5,6 +5,7 @@ import { startReleaseLoad } from '../src/releases/start-release-load';
 import { db, makeCompany, makeUser } from './helpers/factories';
 import {
   adminCaller,
+  bmecatFeatureSystem,
   drive,
   eclassFiles,
   etimFiles,
@@ -241,6 +242,59 @@ describe('loading an eCl@ss release (basic CSV)', () => {
       ['0173-1#02-AAO677#001', 'A', null, ['grey', 'white']],
       ['0173-1#02-BAD853#001', 'L', null, []],
     ]);
+  });
+});
+
+describe('loading the feature system of a BMEcat 2005 file', () => {
+  it('loads groups with hierarchy and synonyms, feature templates with type and unit, allowed values, names by lang', async () => {
+    const a = await admin();
+    const v = version();
+    const release = `SUPPLIER-${v}`;
+    const { job } = await loadRelease(a, {
+      system: 'SUPPLIER',
+      version: v,
+      format: 'BMECAT_FEATURE_SYSTEM',
+      files: bmecatFeatureSystem(),
+    });
+    expect(job!.state).toBe('succeeded');
+    expect(job!.summary).toMatchObject({
+      classes: 2,
+      features: 2,
+      values: 2,
+      units: 1,
+      synonyms: 1,
+      classFeatures: 2,
+      classFeatureValues: 2,
+    });
+    expect((await getReleases(db())).items.find((r) => r.release === release)!.languages).toEqual(['de', 'en']);
+    expect((await searchReleaseClasses(db(), { release, q: 'zip', lang: 'de', limit: 5 })).items).toEqual([
+      { code: 'G-TIES', name: 'Kabelbinder', lang: 'de', parentCode: 'G-FIX', deprecated: false, successor: null },
+    ]);
+    const features = await getReleaseClassFeatures(db(), { release, classCode: 'G-TIES', lang: 'en' });
+    expect(
+      features.features.map((f) => [
+        f.code,
+        f.name,
+        f.type,
+        f.mandatory,
+        f.unit?.symbol ?? null,
+        f.values.map((x) => x.name),
+      ]),
+    ).toEqual([
+      ['F-LENGTH', 'Länge', 'N', true, 'mm', []],
+      ['F-COLOUR', 'Colour', 'A', null, null, ['red', 'blau']],
+    ]);
+  });
+
+  it('fails an allowed value reference the file does not define, with file, line and reason', async () => {
+    const a = await admin();
+    const { job } = await loadRelease(a, {
+      system: 'SUPPLIER',
+      version: version(),
+      format: 'BMECAT_FEATURE_SYSTEM',
+      files: bmecatFeatureSystem({ brokenRef: true }),
+    });
+    expect(job!.error).toBe("supplier-2005.xml line 22: value AV-GREEN is not in the release's value file");
   });
 });
 

@@ -14,6 +14,8 @@ export interface ReleaseFile {
   role: Role;
   encoding: TextEncodingName;
   lang: string;
+  /** `xml`: a BMEcat file (its feature system is read); else a delimited text file. */
+  kind?: 'csv' | 'xml';
 }
 
 /**

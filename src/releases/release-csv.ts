@@ -133,6 +133,16 @@ export async function readReleaseHeader(files: R2Bucket, key: string, fileName: 
   if (!object) throw new ReleaseFileError(fileName, 0, 'the uploaded file is gone; upload it again');
   let head = new Uint8Array(await object.arrayBuffer());
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) head = head.subarray(3);
+  const start = head.findIndex((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
+  if (head[start] === 0x3c) {
+    // XML (a BMEcat file): the declared encoding where the prolog gives one.
+    const prolog = /^<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(
+      new TextDecoder('utf-8').decode(head.subarray(start, start + 200)),
+    );
+    const declared = prolog?.[1]?.toLowerCase();
+    const latin = declared !== undefined && ['iso-8859-1', 'latin1', 'iso8859-1', 'windows-1252'].includes(declared);
+    return { columns: [], encoding: latin ? ('latin1' as const) : encodingOf(head), xml: true };
+  }
   const encoding = encodingOf(head);
   const end = head.findIndex((b) => b === 0x0a || b === 0x0d);
   const line = head.subarray(0, end < 0 ? head.length : end);
@@ -142,5 +152,5 @@ export async function readReleaseHeader(files: R2Bucket, key: string, fileName: 
       : Array.from(line, (b) => String.fromCharCode(b)).join('');
   const delimiter = delimiterOf(first);
   const columns = first.split(delimiter).map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
-  return { columns, encoding };
+  return { columns, encoding, xml: false };
 }

@@ -19,6 +19,8 @@ import type { Role } from './release-rows';
 
 /** How many rows each role's file put into the release, for comparing with the rows read. */
 const STORED: Record<Role, (id: number) => ReturnType<typeof sql<number>>> = {
+  featureSystem: (id) =>
+    sql<number>`(SELECT count(*) FROM ${releaseClasses} WHERE ${releaseClasses.releaseId} = ${id})`,
   units: (id) => sql<number>`(SELECT count(*) FROM ${releaseUnits} WHERE ${releaseUnits.releaseId} = ${id})`,
   classes: (id) => sql<number>`(SELECT count(*) FROM ${releaseClasses} WHERE ${releaseClasses.releaseId} = ${id})`,
   features: (id) => sql<number>`(SELECT count(*) FROM ${releaseFeatures} WHERE ${releaseFeatures.releaseId} = ${id})`,
@@ -47,7 +49,7 @@ export async function finalizeRelease(db: Database, job: JobRow, cp: ReleaseChec
       AND NOT EXISTS (SELECT 1 FROM release_classes p WHERE p.release_id = c.release_id AND p.code = c.parent_code)
     LIMIT 1`);
   if (orphan) {
-    const file = cp.files.find((f) => f.role === 'classes');
+    const file = cp.files.find((f) => f.role === 'classes' || f.role === 'featureSystem');
     throw new ReleaseFileError(
       file?.name ?? 'classes',
       0,
@@ -67,7 +69,7 @@ export async function finalizeRelease(db: Database, job: JobRow, cp: ReleaseChec
   for (const role of COUNTED) counts[role] = Number((row as Record<string, number>)[role]);
   const stored: Record<string, number> = {};
   for (const file of cp.files)
-    if (cp.files.filter((f) => f.role === file.role).length === 1) {
+    if (file.role !== 'featureSystem' && cp.files.filter((f) => f.role === file.role).length === 1) {
       const [one] = await db.all<{ n: number }>(sql`SELECT ${STORED[file.role](id)} AS n`);
       stored[file.name] = Number(one?.n ?? 0);
     }

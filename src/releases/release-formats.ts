@@ -1,3 +1,4 @@
+import { BMECAT_FEATURE_SYSTEM_FORMAT } from './format-bmecat';
 import { ECLASS_FORMAT } from './format-eclass';
 import { ETIM_FORMAT } from './format-etim';
 import { PROFICLASS_FORMAT } from './format-proficlass';
@@ -7,13 +8,14 @@ import type { FormatSpec, RoleSpec } from './release-rows';
  * The release formats the loader reads (docs/classification-releases.md). One home for the
  * value set used by the request schema, the job and the CLI.
  */
-export const RELEASE_FORMATS = ['PROFICLASS_CSV', 'ETIM_CSV', 'ECLASS_CSV'] as const;
+export const RELEASE_FORMATS = ['PROFICLASS_CSV', 'ETIM_CSV', 'ECLASS_CSV', 'BMECAT_FEATURE_SYSTEM'] as const;
 export type ReleaseFormat = (typeof RELEASE_FORMATS)[number];
 
 const SPECS: Record<ReleaseFormat, FormatSpec> = {
   PROFICLASS_CSV: PROFICLASS_FORMAT,
   ETIM_CSV: ETIM_FORMAT,
   ECLASS_CSV: ECLASS_FORMAT,
+  BMECAT_FEATURE_SYSTEM: BMECAT_FEATURE_SYSTEM_FORMAT,
 };
 
 export function formatOf(format: ReleaseFormat): FormatSpec {

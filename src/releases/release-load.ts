@@ -9,6 +9,8 @@ import { formatOf, type ReleaseFormat } from './release-formats';
 import type { ReleaseCheckpoint } from './release-checkpoint';
 import { saveReleaseCheckpoint } from './release-checkpoint';
 import { readReleaseCsv } from './release-csv';
+import { readFeatureSystemXml } from './release-xml';
+import type { XmlNode } from '../imports/xml-node';
 import { ReleaseFileError } from './release-errors';
 import { finalizeRelease, purgeReleases } from './release-finalize';
 import { RowReject } from './release-rows';
@@ -110,12 +112,20 @@ async function readSlice(
     let rows = 0;
     let skipped = saved.skipped ?? 0;
     try {
-      for await (const row of readReleaseCsv(deps.files, file.key, file.name, file.encoding)) {
+      const source =
+        file.kind === 'xml'
+          ? readFeatureSystemXml(deps.files, file.key, file.name, file.encoding)
+          : readReleaseCsv(deps.files, file.key, file.name, file.encoding);
+      for await (const row of source) {
         rows++;
         if (rows <= saved.rowsDone) continue;
         let parsed: ReturnType<typeof role.parse>;
         try {
-          parsed = role.parse(row.cells, { lang: file.lang, known, row: rows });
+          parsed = role.parse(
+            row.cells,
+            { lang: file.lang, known, row: rows },
+            'node' in row ? (row.node as XmlNode) : undefined,
+          );
         } catch (err) {
           if (err instanceof RowReject) throw new ReleaseFileError(file.name, row.line, err.message);
           throw err;

@@ -1,3 +1,5 @@
+import type { XmlNode } from '../imports/xml-node';
+
 /**
  * What a row of a release file turns into: rows of the release tables (without the release id,
  * which the writer adds). Every format (release-formats-*.ts) maps its files onto these.
@@ -38,6 +40,7 @@ export interface ParsedRows {
 
 /** The roles a file of a release plays, in the order they load (later roles reference earlier ones). */
 export const ROLE_ORDER = [
+  'featureSystem',
   'units',
   'classes',
   'features',
@@ -73,7 +76,8 @@ export interface RoleSpec {
   role: Role;
   /** Columns that tell this file apart: all of them are in its header. */
   identify: readonly string[];
-  parse(cells: Record<string, string>, ctx: RowContext): ParsedRows;
+  /** A row's cells (CSV), or its element (BMEcat XML, where cells is empty). */
+  parse(cells: Record<string, string>, ctx: RowContext, node?: XmlNode): ParsedRows;
 }
 
 export interface FormatSpec {
@@ -122,8 +126,43 @@ export function mustKnow(known: Known, kind: 'C' | 'F' | 'V' | 'U', code: string
 }
 
 /** Language tags as BCP 47 writes them: `de`, `de-DE`, `en-GB` (a release may say `DE` or `de_de`). */
+/** ISO 639-2 codes (as BMEcat writes them) of the languages ETIM and eCl@ss publish, as ISO 639-1. */
+const ISO_639_2: Record<string, string> = {
+  deu: 'de',
+  ger: 'de',
+  eng: 'en',
+  fra: 'fr',
+  fre: 'fr',
+  nld: 'nl',
+  dut: 'nl',
+  ita: 'it',
+  spa: 'es',
+  por: 'pt',
+  pol: 'pl',
+  ces: 'cs',
+  cze: 'cs',
+  dan: 'da',
+  swe: 'sv',
+  nor: 'no',
+  fin: 'fi',
+  hun: 'hu',
+  rus: 'ru',
+  zho: 'zh',
+  chi: 'zh',
+  jpn: 'ja',
+  tur: 'tr',
+  ell: 'el',
+  gre: 'el',
+  ron: 'ro',
+  rum: 'ro',
+  slk: 'sk',
+  slo: 'sk',
+  slv: 'sl',
+};
+
 export function normalizeLanguage(tag: string): string {
-  const [primary, region] = tag.trim().replace('_', '-').split('-');
+  const [given, region] = tag.trim().replace('_', '-').split('-');
+  const primary = given ? (ISO_639_2[given.toLowerCase()] ?? given) : given;
   if (!primary || !/^[a-zA-Z]{2,3}$/.test(primary) || (region !== undefined && !/^[a-zA-Z0-9]{2,3}$/.test(region)))
     throw new RowReject(`"${tag}" is not a language tag`);
   return region ? `${primary.toLowerCase()}-${region.toUpperCase()}` : primary.toLowerCase();

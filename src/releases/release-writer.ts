@@ -67,6 +67,7 @@ function emptyRows(): Required<ParsedRows> {
 
 /** Which earlier codes a file of each role references (what the lookups must hold). */
 const NEEDS: Record<Role, readonly ('C' | 'F' | 'V' | 'U' | 'K' | 'CF' | 'CI')[]> = {
+  featureSystem: ['F', 'V', 'U'],
   units: [],
   classes: [],
   features: [],
@@ -131,6 +132,10 @@ export async function loadKnown(
     classFeature: (ref) => pairs.get(ref),
     classOfIrdi: (irdi) => irdis.get(irdi),
     note(p) {
+      // A file that defines and references in one (BMEcat) references what it defined earlier.
+      for (const row of p.features ?? []) sets.F.add(row.code);
+      for (const row of p.values ?? []) sets.V.add(row.code);
+      for (const row of p.units ?? []) sets.U.add(row.code);
       for (const row of p.classFeatures ?? [])
         if (row.ref !== null) pairs.set(row.ref, [row.classCode, row.featureCode]);
     },

@@ -22,7 +22,7 @@ export const ReleaseVersion = z
 export const StartReleaseLoadDto = z.strictObject({
   system: ReleaseSystem,
   version: ReleaseVersion,
-  /** Left out: the format the system publishes in (PROFICLASS_CSV, ETIM_CSV). */
+  /** Left out: the format the system publishes in (PROFICLASS_CSV, ETIM_CSV, ECLASS_CSV); BMECAT_FEATURE_SYSTEM reads the CLASSIFICATION_SYSTEM of a BMEcat 2005 file. */
   format: z.enum(RELEASE_FORMATS).nullish(),
   /** The release's files, uploaded with Import/Upload; which file is which is read from its header. */
   files: z
@@ -75,8 +75,10 @@ export async function startReleaseLoad(
   for (const given of input.files) {
     const row = await findImportFile(db, caller, given.fileId);
     if (row.state !== 'complete') throw conflict(`${row.fileName}: the upload is not complete yet`);
-    const { columns, encoding } = await readReleaseHeader(deps.files, row.storageKey, row.fileName);
-    const role = roleOfHeader(spec, columns);
+    const { columns, encoding, xml } = await readReleaseHeader(deps.files, row.storageKey, row.fileName);
+    if (xml !== (format === 'BMECAT_FEATURE_SYSTEM'))
+      throw badRequest(`${row.fileName}: ${xml ? 'an XML file' : 'a delimited text file'} is not a file of ${format}`);
+    const role = xml ? spec.roles[0]! : roleOfHeader(spec, columns);
     if (!role)
       throw badRequest(`${row.fileName}: the header (${columns.slice(0, 6).join(';')}) is not a file of ${format}`);
     let lang: string;
@@ -85,10 +87,19 @@ export async function startReleaseLoad(
     } catch (err) {
       throw badRequest(`files.language: ${(err as RowReject).message}`);
     }
-    files.push({ fileId: row.id, name: row.fileName, key: row.storageKey, role: role.role, encoding, lang });
+    files.push({
+      fileId: row.id,
+      name: row.fileName,
+      key: row.storageKey,
+      role: role.role,
+      encoding,
+      lang,
+      kind: xml ? 'xml' : 'csv',
+    });
   }
   files.sort((a, b) => ROLE_ORDER.indexOf(a.role) - ROLE_ORDER.indexOf(b.role));
-  if (!files.some((f) => f.role === 'classes')) throw badRequest('the files have no class file');
+  if (!files.some((f) => f.role === 'classes' || f.role === 'featureSystem'))
+    throw badRequest('the files have no class file');
 
   const checkpoint: Omit<ReleaseCheckpoint, 'releaseId'> = {
     seq: 0,

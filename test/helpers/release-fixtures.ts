@@ -4,6 +4,7 @@ import { jobs } from '../../src/db/schema';
 import type { Caller } from '../../src/env';
 import { AppError } from '../../src/http/app-error';
 import { failReleaseLoad, runReleaseLoadSlice, type ReleaseLoadDeps } from '../../src/releases/release-load';
+import type { ReleaseFormat } from '../../src/releases/release-formats';
 import { startReleaseLoad } from '../../src/releases/start-release-load';
 import { db } from './factories';
 import { putImportFile } from './import-fixtures';
@@ -167,6 +168,59 @@ export function eclassFiles(): Record<string, { content: string }> {
   };
 }
 
+/**
+ * A BMEcat 2005 file whose header carries a feature system (CLASSIFICATION_SYSTEM with units,
+ * allowed values, feature templates and groups, names in two languages by `lang`), plus a
+ * product that the release loader passes over. A child group comes before its parent.
+ */
+export function bmecatFeatureSystem(options: { brokenRef?: boolean } = {}): Record<string, { content: string }> {
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<BMECAT version="2005" xmlns="http://www.bmecat.org/bmecat/2005">
+  <HEADER>
+    <CATALOG><LANGUAGE>deu</LANGUAGE><CATALOG_ID>C1</CATALOG_ID><CATALOG_VERSION>1.0</CATALOG_VERSION></CATALOG>
+    <SUPPLIER><SUPPLIER_NAME>Example</SUPPLIER_NAME></SUPPLIER>
+  </HEADER>
+  <T_NEW_CATALOG>
+    <CLASSIFICATION_SYSTEM>
+      <CLASSIFICATION_SYSTEM_NAME>SUPPLIER-1.0</CLASSIFICATION_SYSTEM_NAME>
+      <ALLOWED_VALUES>
+        <ALLOWED_VALUE><ALLOWED_VALUE_ID>AV-RED</ALLOWED_VALUE_ID><ALLOWED_VALUE_NAME lang="deu">rot</ALLOWED_VALUE_NAME><ALLOWED_VALUE_NAME lang="eng">red</ALLOWED_VALUE_NAME></ALLOWED_VALUE>
+        <ALLOWED_VALUE><ALLOWED_VALUE_ID>AV-BLUE</ALLOWED_VALUE_ID><ALLOWED_VALUE_NAME lang="deu">blau</ALLOWED_VALUE_NAME></ALLOWED_VALUE>
+      </ALLOWED_VALUES>
+      <UNITS>
+        <UNIT><UNIT_ID>U-MM</UNIT_ID><UNIT_NAME lang="deu">Millimeter</UNIT_NAME><UNIT_SHORTNAME>mm</UNIT_SHORTNAME><UNIT_CODE>MMT</UNIT_CODE></UNIT>
+      </UNITS>
+      <CLASSIFICATION_SYSTEM_FEATURE_TEMPLATES>
+        <FEATURE_TEMPLATE><FT_ID>F-COLOUR</FT_ID><FT_NAME lang="deu">Farbe</FT_NAME><FT_NAME lang="eng">Colour</FT_NAME><FEATURE_CONTENT><FT_DATATYPE>string</FT_DATATYPE></FEATURE_CONTENT></FEATURE_TEMPLATE>
+        <FEATURE_TEMPLATE><FT_ID>F-LENGTH</FT_ID><FT_NAME lang="deu">Länge</FT_NAME><FEATURE_CONTENT><FT_DATATYPE>float</FT_DATATYPE><FT_UNIT_IDREF>U-MM</FT_UNIT_IDREF></FEATURE_CONTENT></FEATURE_TEMPLATE>
+      </CLASSIFICATION_SYSTEM_FEATURE_TEMPLATES>
+      <CLASSIFICATION_GROUPS>
+        <CLASSIFICATION_GROUP type="leaf" level="2">
+          <CLASSIFICATION_GROUP_ID>G-TIES</CLASSIFICATION_GROUP_ID>
+          <CLASSIFICATION_GROUP_NAME lang="deu">Kabelbinder</CLASSIFICATION_GROUP_NAME>
+          <CLASSIFICATION_GROUP_NAME lang="eng">Cable ties</CLASSIFICATION_GROUP_NAME>
+          <CLASSIFICATION_GROUP_SYNONYMS><SYNONYM lang="eng">zip tie</SYNONYM></CLASSIFICATION_GROUP_SYNONYMS>
+          <CLASSIFICATION_GROUP_FEATURE_TEMPLATES>
+            <CLASSIFICATION_GROUP_FEATURE_TEMPLATE><FT_IDREF>F-LENGTH</FT_IDREF><FT_MANDATORY>true</FT_MANDATORY><FT_ORDER>1</FT_ORDER></CLASSIFICATION_GROUP_FEATURE_TEMPLATE>
+            <CLASSIFICATION_GROUP_FEATURE_TEMPLATE><FT_IDREF>F-COLOUR</FT_IDREF><FT_ORDER>2</FT_ORDER>
+              <FT_ALLOWED_VALUES><ALLOWED_VALUE_IDREF>AV-RED</ALLOWED_VALUE_IDREF><ALLOWED_VALUE_IDREF>${options.brokenRef ? 'AV-GREEN' : 'AV-BLUE'}</ALLOWED_VALUE_IDREF></FT_ALLOWED_VALUES>
+            </CLASSIFICATION_GROUP_FEATURE_TEMPLATE>
+          </CLASSIFICATION_GROUP_FEATURE_TEMPLATES>
+          <CLASSIFICATION_GROUP_PARENT_ID>G-FIX</CLASSIFICATION_GROUP_PARENT_ID>
+        </CLASSIFICATION_GROUP>
+        <CLASSIFICATION_GROUP type="node" level="1">
+          <CLASSIFICATION_GROUP_ID>G-FIX</CLASSIFICATION_GROUP_ID>
+          <CLASSIFICATION_GROUP_NAME lang="deu">Befestigung</CLASSIFICATION_GROUP_NAME>
+        </CLASSIFICATION_GROUP>
+      </CLASSIFICATION_GROUPS>
+    </CLASSIFICATION_SYSTEM>
+    <PRODUCT mode="new"><SUPPLIER_PID>P1</SUPPLIER_PID><PRODUCT_DETAILS><DESCRIPTION_SHORT>Tie</DESCRIPTION_SHORT></PRODUCT_DETAILS></PRODUCT>
+  </T_NEW_CATALOG>
+</BMECAT>
+`;
+  return { 'supplier-2005.xml': { content: xml } };
+}
+
 export type ReleaseAdmin = { companyId: string; departmentId: string; userId: string };
 
 export const adminCaller = (t: ReleaseAdmin, role: 'admin' | 'editor' = 'admin'): Caller => ({
@@ -221,6 +275,7 @@ export async function loadRelease(
   input: {
     system: string;
     version: string;
+    format?: ReleaseFormat;
     files: Record<string, Uint8Array | { content: string; language?: string }>;
     replace?: boolean;
   },
@@ -230,6 +285,7 @@ export async function loadRelease(
   const started = await startReleaseLoad(deps, adminCaller(admin), {
     system: input.system,
     version: input.version,
+    format: input.format,
     files,
     replace: input.replace ?? false,
   });
