@@ -170,7 +170,7 @@ describe('loading an ETIM release (ETIM CSV)', () => {
     const { job } = await loadRelease(a, { system: 'ETIM', version: v, files: etimFiles() });
     expect(job!.state).toBe('succeeded');
     const release = `ETIM-${v}`;
-    expect((await getReleases(db())).items.find((r) => r.release === release)!.languages).toEqual(['de', 'en']);
+    expect((await getReleases(db())).items.find((r) => r.release === release)!.languages).toEqual(['en', 'de']);
     const byName = await searchReleaseClasses(db(), { release, q: 'Kabelbinder', lang: 'en', limit: 5 });
     expect(byName.items).toEqual([
       { code: 'EC000905', name: 'Cable tie', lang: 'en', parentCode: null, deprecated: false, successor: null },

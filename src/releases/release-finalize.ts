@@ -73,9 +73,10 @@ export async function finalizeRelease(db: Database, job: JobRow, cp: ReleaseChec
       const [one] = await db.all<{ n: number }>(sql`SELECT ${STORED[file.role](id)} AS n`);
       stored[file.name] = Number(one?.n ?? 0);
     }
+  // The release's main language (most class names) first: names fall back to it.
   const languages = (
     await db.all<{ lang: string }>(
-      sql`SELECT DISTINCT lang FROM release_names WHERE release_id = ${id} AND kind = 'C' ORDER BY lang`,
+      sql`SELECT lang FROM release_names WHERE release_id = ${id} AND kind = 'C' GROUP BY lang ORDER BY count(*) DESC, lang`,
     )
   ).map((r) => r.lang);
   const release = (await db.query.classificationReleases.findFirst({ where: eq(classificationReleases.id, id) }))!;
