@@ -10,14 +10,14 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { createDb, type Database } from '../src/db/client';
 import { newId } from '../src/db/ids';
-import { importFiles, jobs, memberships } from '../src/db/schema';
+import { classificationReleases, importFiles, jobs, memberships } from '../src/db/schema';
 import type { Caller, JobMessage } from '../src/env';
 import { AppError } from '../src/http/app-error';
 import type { ReleaseFormat } from '../src/releases/release-formats';
-import { failReleaseLoad, runReleaseLoadSlice } from '../src/releases/release-load';
+import { failReleaseLoad, type ReleaseLoadDeps, runReleaseLoadSlice } from '../src/releases/release-load';
 import { startReleaseLoad } from '../src/releases/start-release-load';
 import { argValue, localBindings } from './lib/platform';
 
@@ -51,6 +51,27 @@ export async function loadReleaseFolder(
   },
 ) {
   const caller = await operator(deps.db);
+  const loadDeps = { ...deps, queue: inProcessQueue, sliceMs: 20_000 };
+  // A load of this release that stopped half-way (the process died): continue it from its checkpoint.
+  const [pending] = await deps.db
+    .select({ releaseId: classificationReleases.id, jobId: jobs.id })
+    .from(classificationReleases)
+    .innerJoin(jobs, eq(jobs.id, classificationReleases.jobId))
+    .where(
+      and(
+        eq(classificationReleases.system, input.system),
+        eq(classificationReleases.version, input.version),
+        eq(classificationReleases.status, 'loading'),
+        inArray(jobs.state, ['queued', 'running']),
+      ),
+    );
+  if (pending) {
+    console.log(`resuming the unfinished load of ${input.system}-${input.version} (job ${pending.jobId})`);
+    return {
+      started: { releaseId: pending.releaseId, status: 'loading', jobId: pending.jobId },
+      job: await drive(loadDeps, pending.jobId),
+    };
+  }
   const names = readdirSync(input.folder).filter(
     (n) => /\.(csv|txt)$/i.test(n) && statSync(join(input.folder, n)).isFile(),
   );
@@ -71,7 +92,6 @@ export async function loadReleaseFolder(
     });
     files.push(input.language ? { fileId: id, language: input.language } : { fileId: id });
   }
-  const loadDeps = { ...deps, queue: inProcessQueue, sliceMs: 20_000 };
   const started = await startReleaseLoad(loadDeps, caller, {
     system: input.system,
     version: input.version,
@@ -80,14 +100,19 @@ export async function loadReleaseFolder(
     replace: input.replace,
   });
   if (!started.jobId) return { started, job: null };
+  return { started, job: await drive(loadDeps, started.jobId) };
+}
+
+/** Runs the job's slices until it ends, as the queue consumer would. */
+async function drive(deps: ReleaseLoadDeps, jobId: string) {
   for (;;) {
-    const job = (await deps.db.query.jobs.findFirst({ where: eq(jobs.id, started.jobId) }))!;
-    if (job.state !== 'queued' && job.state !== 'running') return { started, job };
+    const job = (await deps.db.query.jobs.findFirst({ where: eq(jobs.id, jobId) }))!;
+    if (job.state !== 'queued' && job.state !== 'running') return job;
     try {
-      await runReleaseLoadSlice(loadDeps, job);
+      await runReleaseLoadSlice(deps, job);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      await failReleaseLoad(loadDeps, job, err.message);
+      await failReleaseLoad(deps, job, err.message);
     }
   }
 }
@@ -96,7 +121,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const system = argValue('--system');
   const version = argValue('--version');
-  const folder = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')).at(-1);
+  const VALUED = new Set(['--system', '--version', '--format', '--language', '--persist-to']);
+  const folder = args.filter((a, i) => !a.startsWith('--') && !VALUED.has(args[i - 1] ?? '')).at(-1);
   if (!system || !version || !folder) {
     console.error(
       'usage: npm run release:load -- --system PROFICLASS --version 7.0 [--format F] [--language de] [--replace] FOLDER',

@@ -139,7 +139,7 @@ export async function startReleaseLoad(
     );
     return { releaseId, status: 'loading', jobId: job.jobId };
   } catch (err) {
-    if (isUniqueViolation(err, 'classification_releases.system'))
+    if (isUniqueViolation(err, 'classification_releases.system, classification_releases.version'))
       throw conflict(`${input.system}-${input.version} is being loaded already`);
     if (releaseId)
       await db
