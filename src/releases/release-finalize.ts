@@ -83,11 +83,14 @@ export async function finalizeRelease(db: Database, job: JobRow, cp: ReleaseChec
   const next: ReleaseCheckpoint = { ...cp, phase: 'purge', seq: cp.seq + 1, stored };
   // Idempotent steps on the release nobody reads yet: a finalize run again after a crash repeats them.
   // ETIM gives a feature's type per class: the feature's own is the one most of its classes use.
-  await db.run(sql`UPDATE release_features SET type = coalesce((
-      SELECT cf.type FROM release_class_features cf
-      WHERE cf.release_id = release_features.release_id AND cf.feature_code = release_features.code AND cf.type IS NOT NULL
-      GROUP BY cf.type ORDER BY count(*) DESC LIMIT 1), 'A')
-    WHERE release_id = ${id} AND type IS NULL`);
+  // One aggregate pass (a correlated subquery per feature scanned the class-feature map 15,000 times at ETIM size).
+  await db.run(sql`UPDATE release_features SET type = t.type FROM (
+      SELECT feature_code, type FROM (
+        SELECT feature_code, type, row_number() OVER (PARTITION BY feature_code ORDER BY count(*) DESC, type) AS rn
+        FROM release_class_features WHERE release_id = ${id} AND type IS NOT NULL GROUP BY feature_code, type)
+      WHERE rn = 1) AS t
+    WHERE release_features.release_id = ${id} AND release_features.code = t.feature_code AND release_features.type IS NULL`);
+  await db.run(sql`UPDATE release_features SET type = 'A' WHERE release_id = ${id} AND type IS NULL`);
   await db.run(sql`DELETE FROM release_class_search WHERE rel = ${`r${id}`}`);
   await db.run(sql`INSERT INTO release_class_search (rel, code, lang, text)
     SELECT ${`r${id}`}, code, lang, group_concat(t, ' ') FROM (
