@@ -9,6 +9,7 @@ import { massEditRoutes } from './catalog/mass-edit.routes';
 import { contactRoutes } from './contact/contact.routes';
 import { categoryRoutes } from './catalog/category.routes';
 import { classificationRoutes } from './classification/classification.routes';
+import { releaseRoutes } from './releases/release.routes';
 import { productRoutes } from './catalog/product.routes';
 import type { AppEnv } from './env';
 import { exportRoutes } from './exports/export.routes';
@@ -64,6 +65,7 @@ export function createApp() {
   app.route('/api/Job', jobRoutes);
   app.route('/api/Media', mediaRoutes);
   app.route('/api/Classification', classificationRoutes);
+  app.route('/api/Classification', releaseRoutes);
   app.route('/api/Sync', syncRoutes);
   app.route('/', signedMediaRoutes);
   app.route('/api/Catalog', upsertRoutes);

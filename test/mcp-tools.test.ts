@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { addCategory } from '../src/catalog/categories';
 import { AI_SWITCH_OFF } from '../src/classification/ai-switch';
 import { createClassification } from '../src/classification/links';
-import { asActor, db, makeCatalog, makeCompany, makeProduct } from './helpers/factories';
+import { asActor, db, makeCatalog, makeCompany, makeProduct, makeUser } from './helpers/factories';
+import { etimFiles, loadRelease } from './helpers/release-fixtures';
 import { callTool, openSession, sessionCall, toolError } from './mcp-helpers';
 import { makeAgentUser, tokensFor } from './oauth-helpers';
 
@@ -45,6 +46,9 @@ describe('MCP tools', () => {
       'create_classification',
       'update_classification',
       'delete_classification',
+      'list_classification_releases',
+      'search_classes',
+      'get_class_features',
       'start_export',
       'get_job',
       'get_history',
@@ -331,6 +335,32 @@ describe('MCP tools', () => {
     expect(unknown.error).toMatch(/"PDF" is not supported/);
     expect(toolError(await a.call('get_job', { jobId: crypto.randomUUID() }))).toEqual({
       error: 'job not found',
+      code: 'not_found',
+    });
+  });
+});
+
+describe('MCP release tools', () => {
+  it('search_classes and get_class_features read a loaded release; a release not loaded is a tool error', async () => {
+    const a = await agent();
+    const admin = await makeUser(await makeCompany(), { role: 'admin' });
+    const version = `m${crypto.randomUUID().slice(0, 8)}`;
+    await loadRelease(admin, { system: 'ETIM', version, files: etimFiles() });
+    const found = await a.call('search_classes', { release: `ETIM-${version}`, q: 'cable tie' });
+    expect(found.structuredContent.items.map((c: any) => [c.code, c.name])).toEqual([['EC000905', 'Cable tie']]);
+    const features = await a.call('get_class_features', { release: `ETIM-${version}`, classCode: 'EC000905' });
+    expect(features.structuredContent.features.map((f: any) => f.code)).toEqual([
+      'EF000008',
+      'EF000007',
+      'EF000139',
+      'EF000001',
+    ]);
+    const releases = await a.call('list_classification_releases');
+    expect(
+      releases.structuredContent.items.some((r: any) => r.release === `ETIM-${version}` && r.status === 'loaded'),
+    ).toBe(true);
+    expect(toolError(await a.call('search_classes', { release: 'ETIM-0.0', q: 'x' }))).toEqual({
+      error: 'release ETIM-0.0 is not loaded',
       code: 'not_found',
     });
   });

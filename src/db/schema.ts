@@ -721,3 +721,134 @@ export const importDryProducts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.jobId, t.sku] })],
 );
+
+// ---------------------------------------------------------------- classification releases (docs/classification-releases.md)
+
+/**
+ * One release of a classification system (ETIM-9.0, PROFICLASS-7.0, ...). Shared by every
+ * company. Readers see only `loaded` releases; a load writes under a new id in `loading` and
+ * flips it at the end (migration 0014; partial unique indexes: one loaded and one loading per
+ * system and version). The other release tables are WITHOUT ROWID (drizzle cannot declare it)
+ * and the FTS5 table `release_class_search` exists only in the migration.
+ */
+export const classificationReleases = sqliteTable('classification_releases', {
+  id: integer('id').primaryKey(),
+  system: text('system').notNull(),
+  version: text('version').notNull(),
+  status: text('status', { enum: ['loading', 'loaded', 'replaced', 'failed'] }).notNull(),
+  format: text('format').notNull(),
+  languages: text('languages', { mode: 'json' }).$type<string[]>(),
+  counts: text('counts', { mode: 'json' }).$type<Record<string, number>>(),
+  jobId: text('job_id'),
+  error: text('error'),
+  createdAt: createdAt(),
+  loadedAt: text('loaded_at'),
+});
+
+const releaseId = () => integer('release_id').notNull();
+
+export const releaseClasses = sqliteTable(
+  'release_classes',
+  {
+    releaseId: releaseId(),
+    code: text('code').notNull(),
+    parentCode: text('parent_code'),
+    level: integer('level'),
+    /** The class's IRDI where the release has one (eCl@ss IrdiCC, which its relation files reference). */
+    irdi: text('irdi'),
+    deprecated: integer('deprecated', { mode: 'boolean' }).notNull().default(false),
+    successor: text('successor'),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.code] })],
+);
+
+/** Types as ETIM writes them: A alphanumeric, N numeric, R range, L logical. */
+export const releaseFeatures = sqliteTable(
+  'release_features',
+  {
+    releaseId: releaseId(),
+    code: text('code').notNull(),
+    /** Null only while loading an ETIM release whose feature file has no type (ETIM gives it per class). */
+    type: text('type', { enum: ['A', 'N', 'R', 'L'] }),
+    /** The unit where the release gives it per feature (eCl@ss); ETIM and proficl@ss give it per class. */
+    unitCode: text('unit_code'),
+    deprecated: integer('deprecated', { mode: 'boolean' }).notNull().default(false),
+    successor: text('successor'),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.code] })],
+);
+
+export const releaseValues = sqliteTable(
+  'release_values',
+  {
+    releaseId: releaseId(),
+    code: text('code').notNull(),
+    deprecated: integer('deprecated', { mode: 'boolean' }).notNull().default(false),
+    successor: text('successor'),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.code] })],
+);
+
+export const releaseUnits = sqliteTable(
+  'release_units',
+  {
+    releaseId: releaseId(),
+    code: text('code').notNull(),
+    unece: text('unece'),
+    symbol: text('symbol'),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.code] })],
+);
+
+/** Names per language; kind C class, F feature, V value, U unit, K keyword (proficl@ss Schlagworte, turned into synonyms). */
+export const releaseNames = sqliteTable(
+  'release_names',
+  {
+    releaseId: releaseId(),
+    kind: text('kind', { enum: ['C', 'F', 'V', 'U', 'K'] }).notNull(),
+    code: text('code').notNull(),
+    lang: text('lang').notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.kind, t.code, t.lang] })],
+);
+
+export const releaseSynonyms = sqliteTable(
+  'release_synonyms',
+  {
+    releaseId: releaseId(),
+    classCode: text('class_code').notNull(),
+    lang: text('lang').notNull(),
+    synonym: text('synonym').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.classCode, t.lang, t.synonym] })],
+);
+
+export const releaseClassFeatures = sqliteTable(
+  'release_class_features',
+  {
+    releaseId: releaseId(),
+    classCode: text('class_code').notNull(),
+    featureCode: text('feature_code').notNull(),
+    sort: integer('sort').notNull(),
+    /** The feature's type in this class where the release gives it per class (ETIM FEATURETYPE). */
+    type: text('type', { enum: ['A', 'N', 'R', 'L'] }),
+    unitCode: text('unit_code'),
+    mandatory: integer('mandatory', { mode: 'boolean' }),
+    /** The row's number in the source file, which the class-feature-value file references. */
+    ref: integer('ref'),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.classCode, t.featureCode] })],
+);
+
+export const releaseClassFeatureValues = sqliteTable(
+  'release_class_feature_values',
+  {
+    releaseId: releaseId(),
+    classCode: text('class_code').notNull(),
+    featureCode: text('feature_code').notNull(),
+    valueCode: text('value_code').notNull(),
+    sort: integer('sort').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.classCode, t.featureCode, t.valueCode] })],
+);

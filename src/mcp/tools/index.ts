@@ -4,6 +4,7 @@ import { classificationTools } from './classification.tools';
 import { exportTools } from './export.tools';
 import { historyTools } from './history.tools';
 import { productTools } from './product.tools';
+import { releaseTools } from './release.tools';
 import { syncTools } from './sync.tools';
 import { upsertTools } from './upsert.tools';
 
@@ -13,6 +14,7 @@ export const PIM_TOOLS: readonly PimTool[] = [
   ...productTools,
   ...upsertTools,
   ...classificationTools,
+  ...releaseTools,
   ...exportTools,
   ...historyTools,
   ...syncTools,

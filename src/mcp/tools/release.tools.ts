@@ -1,0 +1,54 @@
+import { getReleases, ReleasesOut } from '../../releases/release-queries';
+import {
+  getReleaseClassFeatures,
+  ReleaseClassFeaturesOut,
+  ReleaseClassFeaturesQuery,
+  SearchReleaseClassesOut,
+  SearchReleaseClassesQuery,
+  searchReleaseClasses,
+} from '../../releases/release-search';
+import { z } from 'zod';
+import { defineTool, READ_ONLY } from '../tool-definition';
+
+/**
+ * Read-only access to the loaded classification releases (docs/classification-releases.md), so
+ * an agent classifies a product against a real release instead of guessing codes. Releases are
+ * reference data shared by every company: no tenant filter applies.
+ */
+export const releaseTools = [
+  defineTool({
+    name: 'list_classification_releases',
+    title: 'Loaded classification releases',
+    description:
+      'The classification releases the service has (e.g. ETIM-9.0, PROFICLASS-7.0, ECLASS-13.0) with status, languages and ' +
+      "counts of classes, features and values. Use a loaded release's `release` name with search_classes and get_class_features.",
+    input: z.strictObject({}),
+    output: ReleasesOut,
+    annotations: READ_ONLY,
+    run: ({ db }) => getReleases(db),
+  }),
+  defineTool({
+    name: 'search_classes',
+    title: 'Search the classes of a release',
+    description:
+      'Finds classes of one loaded release (`release`, e.g. ETIM-9.0) by code prefix (EC0009) or by words of their name or ' +
+      'synonyms in any language of the release (each word a prefix, e.g. "kabelbind" or "cable tie"); names in `lang` when given. ' +
+      'Returns code, name, parent and whether the class is deprecated (with its successor).',
+    input: SearchReleaseClassesQuery.extend({ limit: z.number().int().min(1).max(50).default(20) }),
+    output: SearchReleaseClassesOut,
+    annotations: READ_ONLY,
+    run: ({ db }, input) => searchReleaseClasses(db, input),
+  }),
+  defineTool({
+    name: 'get_class_features',
+    title: 'Features of a release class',
+    description:
+      'The features of one class of a loaded release in order: code, name, type (A alphanumeric, N numeric, R range, ' +
+      'L logical), unit, whether mandatory, and the allowed values (code and name) for value-list features. Use it to fill ' +
+      'a classification with the codes the release defines.',
+    input: ReleaseClassFeaturesQuery,
+    output: ReleaseClassFeaturesOut,
+    annotations: READ_ONLY,
+    run: ({ db }, input) => getReleaseClassFeatures(db, input),
+  }),
+];

@@ -1,0 +1,195 @@
+import { and, eq } from 'drizzle-orm';
+import { runBatch, type Database } from '../db/client';
+import { classificationReleases, jobs } from '../db/schema';
+import type { JobMessage } from '../env';
+import { AppError } from '../kernel/app-error';
+import { GUARD_FAILED } from '../imports/import-checkpoint';
+import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
+import { formatOf, type ReleaseFormat } from './release-formats';
+import type { ReleaseCheckpoint } from './release-checkpoint';
+import { saveReleaseCheckpoint } from './release-checkpoint';
+import { readReleaseCsv } from './release-csv';
+import { readFeatureSystemXml } from './release-xml';
+import type { XmlNode } from '../imports/xml-node';
+import { ReleaseFileError } from './release-errors';
+import { finalizeRelease, purgeReleases } from './release-finalize';
+import { RowReject } from './release-rows';
+import { loadKnown, RowBuffer } from './release-writer';
+
+export interface ReleaseLoadDeps {
+  db: Database;
+  files: R2Bucket;
+  queue: Queue<JobMessage>;
+  /** Wall-clock budget of one invocation before the job continues in a new queue message. */
+  sliceMs: number;
+  /** Rows per transaction. */
+  batchRows?: number;
+}
+
+/** The job's params (Classification/StartReleaseLoad); the files and their roles are in the first checkpoint. */
+export interface ReleaseLoadParams {
+  system: string;
+  version: string;
+  format: ReleaseFormat;
+}
+
+/**
+ * Rows per transaction: a batch is a handful of JSON-row statements (db/json-rows.ts), so its
+ * cost is mostly per transaction; 2,000 rows keep one under ~1 MB of JSON.
+ */
+const DEFAULT_BATCH_ROWS = 2000;
+
+export type ReleaseSliceOutcome = 'finished' | 'continued' | 'stopped';
+
+/**
+ * Runs one slice of a release load (docs/classification-releases.md): reads the current file
+ * from the checkpoint on, validating every row, and writes batches under the release id in
+ * status `loading`, each with the checkpoint after its last row; then finalizes and purges.
+ * A broken row fails the job with file, line and reason (the queue consumer then calls
+ * failReleaseLoad, which throws the loading release away); loaded releases are never touched
+ * until the final flip.
+ */
+export async function runReleaseLoadSlice(deps: ReleaseLoadDeps, job: JobRow): Promise<ReleaseSliceOutcome> {
+  const { db } = deps;
+  if (job.state === 'cancelled') {
+    await failReleaseLoad(deps, job, 'cancelled');
+    return 'stopped';
+  }
+  const cp = job.checkpoint as ReleaseCheckpoint | null;
+  if (job.state !== 'queued' && job.state !== 'running') return 'stopped';
+  if (!cp) throw new AppError('internal', 'release load without a checkpoint');
+  if (!(await markRunning(db, job.id, cp.files.length + 1))) return 'stopped';
+  const started = Date.now();
+  try {
+    let current = cp;
+    for (;;) {
+      if (current.phase === 'read') {
+        const next = await readSlice(deps, job, current, started);
+        if (next === 'stopped') return 'stopped';
+        if (next === 'continued') {
+          await deps.queue.send({ jobId: job.id });
+          return 'continued';
+        }
+        current = next;
+      } else if (current.phase === 'finalize') {
+        current = await finalizeRelease(db, job, current);
+      } else {
+        await purgeReleases(db);
+        return (await finishJob(db, job, current)) ? 'finished' : 'stopped';
+      }
+    }
+  } catch (err) {
+    if (err instanceof Error && GUARD_FAILED.test(`${err.message} ${String(err.cause ?? '')}`)) return 'stopped';
+    throw err;
+  }
+}
+
+/** Reads from the checkpoint until the files are done (the finalize checkpoint) or the budget is spent. */
+async function readSlice(
+  deps: ReleaseLoadDeps,
+  job: JobRow,
+  cp: ReleaseCheckpoint,
+  started: number,
+): Promise<ReleaseCheckpoint | 'continued' | 'stopped'> {
+  const { db } = deps;
+  const spec = formatOf((job.params as ReleaseLoadParams).format);
+  const batchRows = deps.batchRows ?? DEFAULT_BATCH_ROWS;
+  let saved = cp;
+  const commit = async (buffer: RowBuffer, next: Omit<ReleaseCheckpoint, 'seq'>) => {
+    const checkpoint = { ...next, seq: saved.seq + 1 };
+    await runBatch(db, [
+      ...buffer.statements(db, cp.releaseId),
+      ...saveReleaseCheckpoint(db, job.id, saved.seq, checkpoint),
+    ]);
+    buffer.clear();
+    saved = checkpoint;
+  };
+  while (saved.fileIndex < saved.files.length) {
+    const file = saved.files[saved.fileIndex]!;
+    const role = spec.roles.find((r) => r.role === file.role)!;
+    const known = await loadKnown(db, cp.releaseId, file.role);
+    const buffer = new RowBuffer();
+    let rows = 0;
+    let skipped = saved.skipped ?? 0;
+    try {
+      const source =
+        file.kind === 'xml'
+          ? readFeatureSystemXml(deps.files, file.key, file.name, file.encoding)
+          : readReleaseCsv(deps.files, file.key, file.name, file.encoding);
+      for await (const row of source) {
+        rows++;
+        if (rows <= saved.rowsDone) continue;
+        let parsed: ReturnType<typeof role.parse>;
+        try {
+          parsed = role.parse(
+            row.cells,
+            { lang: file.lang, known, row: rows },
+            'node' in row ? (row.node as XmlNode) : undefined,
+          );
+        } catch (err) {
+          if (err instanceof RowReject) throw new ReleaseFileError(file.name, row.line, err.message);
+          throw err;
+        }
+        // A row the format deliberately passes over (eCl@ss keywords of properties) is not counted as read.
+        if (Object.keys(parsed).length === 0) skipped++;
+        buffer.add(parsed);
+        known.note(parsed);
+        if (buffer.count >= batchRows) {
+          await commit(buffer, { ...saved, rowsDone: rows, skipped });
+          if (Date.now() - started > deps.sliceMs) return 'continued';
+        }
+      }
+    } catch (err) {
+      // The shared text reader knows no file names: say which file.
+      if (err instanceof AppError && !(err instanceof ReleaseFileError))
+        throw new ReleaseFileError(file.name, 0, err.message);
+      throw err;
+    }
+    const done = { ...saved.rows, [file.name]: rows - skipped };
+    await commit(buffer, { ...saved, fileIndex: saved.fileIndex + 1, rowsDone: 0, skipped: 0, rows: done });
+    if (Date.now() - started > deps.sliceMs && saved.fileIndex < saved.files.length) return 'continued';
+  }
+  const finalize: ReleaseCheckpoint = { ...saved, phase: 'finalize', seq: saved.seq + 1 };
+  await runBatch(db, saveReleaseCheckpoint(db, job.id, saved.seq, finalize));
+  return finalize;
+}
+
+async function finishJob(db: Database, job: JobRow, cp: ReleaseCheckpoint): Promise<boolean> {
+  const release = await db.query.classificationReleases.findFirst({
+    where: eq(classificationReleases.id, cp.releaseId),
+  });
+  const summary = release?.counts ?? {};
+  const warnings = Object.entries(cp.rows).flatMap(([name, rows]) => {
+    const stored = cp.stored?.[name];
+    return stored !== undefined && stored < rows
+      ? [`${name}: ${rows - stored} of ${rows} rows repeat an earlier row and were loaded once`]
+      : [];
+  });
+  const [done] = await db
+    .update(jobs)
+    .set({
+      state: 'succeeded',
+      progressDone: cp.files.length + 1,
+      summary: { releaseId: cp.releaseId, ...summary },
+      warnings: warnings.length > 0 ? warnings : null,
+      checkpoint: null,
+      finishedAt: new Date().toISOString(),
+    })
+    .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running')))
+    .returning({ id: jobs.id });
+  return done !== undefined;
+}
+
+/**
+ * Fails a release load: the job gets the message (file, line and reason), the loading release
+ * becomes `failed` and its rows are deleted. Previously loaded releases were never touched.
+ */
+export async function failReleaseLoad(deps: Pick<ReleaseLoadDeps, 'db'>, job: JobRow, message: string): Promise<void> {
+  const { db } = deps;
+  if (message !== 'cancelled') await markFailed(db, job.id, message);
+  await db
+    .update(classificationReleases)
+    .set({ status: 'failed', error: message })
+    .where(and(eq(classificationReleases.jobId, job.id), eq(classificationReleases.status, 'loading')));
+  await purgeReleases(db);
+}

@@ -1,0 +1,66 @@
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { readTextChunks, type TextEncodingName } from '../imports/text-chunks';
+import type { XmlNode } from '../imports/xml-node';
+import { ReleaseFileError } from './release-errors';
+
+/** The elements of a BMEcat 2005 CLASSIFICATION_SYSTEM read as one row each. */
+const RECORDS = new Set(['ALLOWED_VALUE', 'UNIT', 'FEATURE_TEMPLATE', 'CLASSIFICATION_GROUP']);
+
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+
+/**
+ * Streams the units, allowed values, feature templates and groups of the CLASSIFICATION_SYSTEM
+ * elements of a BMEcat 2005 file, one small tree each, with saxes (strict, streaming). Product
+ * data and everything outside CLASSIFICATION_SYSTEM is passed over. A file that is not
+ * well-formed fails with its line.
+ */
+export async function* readFeatureSystemXml(
+  files: R2Bucket,
+  key: string,
+  fileName: string,
+  encoding: TextEncodingName,
+): AsyncGenerator<{ cells: Record<string, string>; node: XmlNode; line: number }> {
+  const parser = new SaxesParser({ position: true });
+  const stack: string[] = [];
+  const building: XmlNode[] = [];
+  const ready: XmlNode[] = [];
+  parser.on('opentag', (tag) => {
+    const name = localName(tag.name);
+    stack.push(name);
+    if (building.length > 0 || (RECORDS.has(name) && stack.includes('CLASSIFICATION_SYSTEM'))) {
+      const attrs = { ...((tag as SaxesTagPlain).attributes as Record<string, string>) };
+      const node: XmlNode = { name, attrs, text: '', children: [], line: parser.line };
+      building.at(-1)?.children.push(node);
+      building.push(node);
+    }
+  });
+  const addText = (text: string) => {
+    const node = building.at(-1);
+    if (node) node.text += text;
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.on('closetag', () => {
+    stack.pop();
+    const node = building.pop();
+    if (node && building.length === 0) ready.push(node);
+  });
+  const feed = (text: string | null) => {
+    try {
+      if (text === null) parser.close();
+      else parser.write(text);
+    } catch (err) {
+      const reason = String((err as Error)?.message ?? err).replace(/^(?:[^:\s]*:)?\d+:\d+: /, '');
+      throw new ReleaseFileError(fileName, parser.line, reason);
+    }
+  };
+  for await (const piece of readTextChunks(files, key, 0, encoding)) {
+    feed(piece.text);
+    while (ready.length > 0) {
+      const node = ready.shift()!;
+      yield { cells: {}, node, line: node.line };
+    }
+  }
+  feed(null);
+  for (const node of ready) yield { cells: {}, node, line: node.line };
+}

@@ -1,0 +1,77 @@
+import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { z } from 'zod';
+import type { AppEnv } from '../env';
+import { validate } from '../http/validate';
+import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
+import { getReleases, ReleasesOut } from './release-queries';
+import {
+  getReleaseClassFeatures,
+  ReleaseClassFeaturesOut,
+  ReleaseClassFeaturesQuery,
+  SearchReleaseClassesOut,
+  SearchReleaseClassesQuery,
+  searchReleaseClasses,
+} from './release-search';
+import { assertReleaseAdmin, StartReleaseLoadDto, StartReleaseLoadOut, startReleaseLoad } from './start-release-load';
+
+const doc = (summary: string, response: z.ZodType, more: Partial<OperationDoc> = {}) =>
+  describeOperation({ tag: 'Classification', summary, response, security: 'cookie', ...more });
+
+/** Authorization before validation: a caller who may not load releases learns nothing about the body. */
+const releaseAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  assertReleaseAdmin(c.var.caller);
+  await next();
+});
+
+/**
+ * `/api/Classification/*` operations over official classification releases
+ * (docs/classification-releases.md): reading them is for every signed-in user, loading them
+ * (shared by all companies) for administrators.
+ */
+export const releaseRoutes = new Hono<AppEnv>()
+  .get('/GetReleases', doc('The classification releases: loaded, loading and failed', ReleasesOut), async (c) =>
+    c.json(await getReleases(c.var.db)),
+  )
+  .post(
+    '/StartReleaseLoad',
+    doc(
+      'Admin: load a classification release from uploaded files (Import/Upload) as a background job',
+      StartReleaseLoadOut,
+      { adminOnly: true, conflict: 'A load of the same release is running, or an upload is not complete' },
+    ),
+    releaseAdmin,
+    validate('json', StartReleaseLoadDto),
+    async (c) =>
+      c.json(
+        await startReleaseLoad(
+          { db: c.var.db, files: c.env.FILES, queue: c.env.JOB_QUEUE },
+          c.var.caller,
+          c.req.valid('json'),
+        ),
+      ),
+  )
+  .get(
+    '/SearchReleaseClasses',
+    doc(
+      'Find classes of a loaded release by code prefix, name or synonym in any of its languages',
+      SearchReleaseClassesOut,
+      {
+        references: ['release'],
+      },
+    ),
+    validate('query', SearchReleaseClassesQuery),
+    async (c) => c.json(await searchReleaseClasses(c.var.db, c.req.valid('query'))),
+  )
+  .get(
+    '/GetReleaseClassFeatures',
+    doc(
+      'A class of a loaded release with its features: type, unit, mandatory, allowed values',
+      ReleaseClassFeaturesOut,
+      {
+        references: ['release', 'classCode'],
+      },
+    ),
+    validate('query', ReleaseClassFeaturesQuery),
+    async (c) => c.json(await getReleaseClassFeatures(c.var.db, c.req.valid('query'))),
+  );
