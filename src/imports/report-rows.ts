@@ -17,12 +17,16 @@ function csvRecords(text: string, complete: boolean): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else field += ch;
+      if (ch !== '"') field += ch;
+      else if (text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else quoted = false;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') fields.push(field), (field = '');
-    else if (ch === '\n' || ch === '\r') {
+    else if (ch === ',') {
+      fields.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
       fields.push(field);
       records.push(fields);
