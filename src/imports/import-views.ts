@@ -8,7 +8,7 @@ import type { Caller } from '../kernel/caller';
 import { getJob, JobOut } from '../jobs/jobs';
 import { fileFacts } from './file-facts';
 import { reasonLabel } from './import-report';
-import { firstRowsByReason } from './report-rows';
+import { firstRowsByReason, type ReportRow } from './report-rows';
 import type { ImportParams } from './run-import';
 import { readHead } from './text-chunks';
 
@@ -155,7 +155,7 @@ export async function getImport(deps: { db: Database; files: R2Bucket }, caller:
   const facts =
     file?.state === 'complete' ? await readHead(deps.files, file.storageKey).then(fileFacts, () => null) : null;
   const summary = row.job.summary ?? {};
-  let firstRows = new Map<string, { position: number; sku: string | null; location: string; reason: string }[]>();
+  let firstRows = new Map<string, ReportRow[]>();
   if (row.job.state === 'succeeded' && row.job.resultKey) {
     const report = await deps.files.get(row.job.resultKey, { range: { offset: 0, length: REPORT_HEAD_BYTES } });
     if (report) firstRows = firstRowsByReason(await report.text(), report.size <= REPORT_HEAD_BYTES);
@@ -165,7 +165,18 @@ export async function getImport(deps: { db: Database; files: R2Bucket }, caller:
     .map(([k, count]) => {
       const code = k.slice(k.indexOf('.') + 1);
       const kind = k.startsWith('rejected.') ? ('rejected' as const) : ('warning' as const);
-      return { kind, code, label: reasonLabel(code), count, rows: firstRows.get(k) ?? [] };
+      return {
+        kind,
+        code,
+        label: reasonLabel(code),
+        count,
+        rows: (firstRows.get(k) ?? []).map(({ position, sku, location, reason }) => ({
+          position,
+          sku,
+          location,
+          reason,
+        })),
+      };
     })
     .sort((a, b) => (a.kind === b.kind ? b.count - a.count : a.kind === 'rejected' ? -1 : 1));
   return { ...importOut(row), job: await getJob(deps.db, caller, jobId), file: facts, groups };
