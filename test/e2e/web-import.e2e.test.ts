@@ -41,6 +41,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  // Other e2e files export every catalog of the demo company: this one goes again.
+  if (catalogId) await api(cookie, 'Catalog/DeleteCatalog', { departmentId: SALES, catalogId });
 });
 
 /** Drops a file on the drop zone as a browser does: a DataTransfer holding the file. */
