@@ -74,7 +74,7 @@ it('takes a BMEcat file from drop to report: check, start, report by reason, dow
   // The check: facts of the file and what would happen, before anything is written.
   const check = page.getByRole('region', { name: 'What the file holds (checked, nothing written yet)' });
   await check.getByRole('button', { name: 'Start import' }).waitFor({ timeout: 30_000 });
-  const facts = check.getByLabel('What the file holds (checked, nothing written yet)');
+  const facts = check.locator('dl.file-facts');
   await expect.poll(() => facts.textContent()).toContain('BMEcat');
   expect(await facts.textContent()).toMatch(/Version2005.*TransactionT_NEW_CATALOG.*EncodingUTF-8.*Languagesdeu, eng/);
   const count = (scope: typeof check, key: string) => scope.locator(`[data-count="${key}"] dd`).textContent();

@@ -135,6 +135,9 @@ export default function Imports() {
                 <button type="submit" className="primary" disabled={busy}>
                   {t('imports.start')}
                 </button>
+                <button type="button" onClick={reset}>
+                  {t('imports.another')}
+                </button>
               </form>
             )}
           </CheckPanel>

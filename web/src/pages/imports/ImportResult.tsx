@@ -9,7 +9,7 @@ export function FileFacts({ detail }: { detail: ImportDetail }) {
   const f = detail.file;
   const or = (v: string | null | undefined) => v || t('imports.unknown');
   return (
-    <dl className="facts" aria-label={t('imports.checkTitle')}>
+    <dl className="facts file-facts">
       <dt>{t('imports.fileName')}</dt>
       <dd>{detail.fileName}</dd>
       <dt>{t('imports.format')}</dt>
