@@ -78,7 +78,7 @@ it('takes a BMEcat file from drop to report: check, start, report by reason, dow
   await expect.poll(() => facts.textContent()).toContain('BMEcat');
   expect(await facts.textContent()).toMatch(/Version2005.*TransactionT_NEW_CATALOG.*EncodingUTF-8.*Languagesdeu, eng/);
   const count = (scope: typeof check, key: string) => scope.locator(`[data-count="${key}"] dd`).textContent();
-  expect(await count(check, 'created')).toBe('2');
+  expect(await count(check, 'created')).toBe('3');
   expect(await count(check, 'rejected')).toBe('1');
   expect(await count(check, 'warnings')).toBe('1');
   expect(await check.locator('[data-reason="sku_duplicate"]').textContent()).toContain('The same article number twice');
@@ -89,7 +89,7 @@ it('takes a BMEcat file from drop to report: check, start, report by reason, dow
   await check.getByRole('button', { name: 'Start import' }).click();
   const done = page.getByRole('region', { name: 'Import finished' });
   await done.waitFor({ timeout: 30_000 });
-  expect(await count(done, 'created')).toBe('2');
+  expect(await count(done, 'created')).toBe('3');
   const duplicate = done.locator('[data-reason="sku_duplicate"]');
   expect(await duplicate.textContent()).toMatch(/Rejected\s*1×.*DUP-/);
   const gtin = done.locator('[data-reason="field_invalid"]');
@@ -117,7 +117,7 @@ it('takes a BMEcat file from drop to report: check, start, report by reason, dow
   // The list of past imports: the check and the import, newest first, with who and the counts.
   const rows = page.getByRole('region', { name: 'Past imports' }).locator('tbody tr');
   await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
-  expect(await rows.first().textContent()).toMatch(/lieferant\.xml.*Done.*2 new, 0 changed, 1 rejected, 1 warnings/);
+  expect(await rows.first().textContent()).toMatch(/lieferant\.xml.*Done.*3 new, 0 changed, 1 rejected, 1 warnings/);
   expect(await rows.nth(1).textContent()).toContain('check only');
 }, 120_000);
 
