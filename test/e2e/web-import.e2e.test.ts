@@ -133,3 +133,26 @@ it('shows a plain-words error for a file that is not XML', async () => {
   expect(await alert.textContent()).toContain('This file is not a product catalog');
   await expectAccessible(page, 'imports, failed');
 }, 60_000);
+
+it('uploads a file over 8 MB in parts (CreateUpload, UploadPart, CompleteUpload) and checks it', async () => {
+  // 9 MB of comment inside the catalog: the reader passes over it, the upload must carry it whole.
+  const padding = `<!-- ${'x'.repeat(9 * 1024 * 1024)} -->`;
+  const large = SUPPLIER_FILE.replace('<T_NEW_CATALOG>', `<T_NEW_CATALOG>${padding}`);
+  const parts: string[] = [];
+  page.on('request', (r) => {
+    const operation = new URL(r.url()).pathname.replace('/api/Import/', '');
+    if (/Upload/.test(operation)) parts.push(operation);
+  });
+  await page.goto(`${base()}/imports?catalog=${catalogId}`);
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'gross.xml',
+    mimeType: 'text/xml',
+    buffer: Buffer.from(large),
+  });
+  const check = page.getByRole('region', { name: 'What the file holds (checked, nothing written yet)' });
+  await check.getByRole('button', { name: 'Start import' }).waitFor({ timeout: 60_000 });
+  expect(parts).toEqual(['CreateUpload', 'UploadPart', 'CompleteUpload']);
+  const [latest] = (await api(cookie, `Import/GetImports?catalogId=${catalogId}&limit=1`)).items;
+  expect(latest).toMatchObject({ fileName: 'gross.xml', fileSize: Buffer.byteLength(large), dryRun: true });
+  expect(await check.locator('[data-count="total"] dd').textContent()).toBe('4');
+}, 120_000);
