@@ -9,6 +9,8 @@ import { addConnection } from '../src/sync/connections';
 import { contractTenant, send, type ContractTenant } from './helpers/contract-fixtures';
 import { baseRequest, operationsOf, type Operation } from './helpers/contract-request';
 import { asActor, db, makeAttribute, makeProduct } from './helpers/factories';
+import { insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
+import { SUPPLIER_2005 } from './fixtures/supplier-2005';
 
 /**
  * The document's success bodies are what the routes send (docs/web.md "The API client"): the
@@ -47,6 +49,8 @@ const MORE: Record<string, (attributeCode: string) => Record<string, string>> = 
   // The reference class the fixture product is classified as (ETIM EC000042, MCB).
   'Classification/SearchClasses': () => ({ group: 'ETIM', q: 'EC000042' }),
   'Classification/GetClassFeatures': () => ({ group: 'ETIM', classCode: 'EC000042' }),
+  // A finished dry run of a supplier file: its facts and report groups with rows (beforeAll).
+  'Import/GetImport': () => ({ jobId: a.ids.importJobId! }),
 };
 
 /** Lists the fixture tenant has nothing for (a sync run needs a connector to talk to). */
@@ -80,6 +84,10 @@ beforeAll(async () => {
     options: { missing: 'deactivate', maxDeactivationPercent: 10, schedule: 'daily', defaultTaxCode: 'DE19' },
   } as never);
   a.ids.connectionId = (connection as { connectionId: string }).connectionId;
+  const importer = { ...tenant, userId: a.ids.userId! };
+  const fileId = await putImportFile(importer, SUPPLIER_2005);
+  a.ids.importJobId = await insertImportJob(importer, { catalogId, fileId, dryRun: true });
+  await runImportToEnd(a.ids.importJobId);
 }, 60_000);
 
 describe('every JSON read answers what the OpenAPI document declares', () => {

@@ -17,7 +17,9 @@ import {
   UploadPartQuery,
   UploadQuery,
 } from './import-files';
+import { getImport, ImportDetailOut, ImportOut, listImports } from './import-views';
 import { startImport, StartImportDto } from './start-import';
+import { Page, PageQuery } from '../kernel/pagination';
 
 const doc = (summary: string, response?: z.ZodType, more: Partial<OperationDoc> = {}) =>
   describeOperation({ tag: 'Import', summary, response, security: 'cookie', ...more });
@@ -102,4 +104,23 @@ export const importRoutes = new Hono<AppEnv>()
         },
       });
     },
+  )
+  .get(
+    '/GetImports',
+    doc(
+      "The company's imports, newest first (optionally of one catalog), with state, counts, who and when",
+      Page(ImportOut),
+    ),
+    validate('query', z.strictObject({ ...PageQuery, catalogId: z.uuid().optional() })),
+    async (c) => c.json(await listImports(c.var.db, c.var.caller, c.req.valid('query'))),
+  )
+  .get(
+    '/GetImport',
+    doc(
+      'One import: its job, the detected format, version, transaction, encoding and languages of its file, and the report grouped by reason with the first rows of each',
+      ImportDetailOut,
+    ),
+    validate('query', z.strictObject({ jobId: z.uuid() })),
+    async (c) =>
+      c.json(await getImport({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('query').jobId)),
   );

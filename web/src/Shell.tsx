@@ -13,6 +13,7 @@ const NAV: { to: string; key: MessageKey; admin?: boolean }[] = [
   { to: '/catalogs', key: 'nav.catalogs' },
   { to: '/categories', key: 'nav.categories' },
   { to: '/products', key: 'nav.products' },
+  { to: '/imports', key: 'nav.imports' },
   { to: '/exports', key: 'nav.exports' },
   { to: '/sync', key: 'nav.sync' },
   { to: '/admin', key: 'nav.admin', admin: true },

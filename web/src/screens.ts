@@ -13,6 +13,7 @@ export const ROUTES: readonly { path: string; screen: ScreenModule<object> }[] =
   { path: '/categories', screen: screenModule(() => import('./pages/Categories')) },
   { path: '/products', screen: screenModule(() => import('./pages/Products')) },
   { path: '/products/:productId', screen: screenModule(() => import('./editor/ProductEditor')) },
+  { path: '/imports', screen: screenModule(() => import('./pages/Imports')) },
   { path: '/exports', screen: screenModule(() => import('./pages/Exports')) },
   { path: '/exports/templates', screen: screenModule(() => import('./pages/Templates')) },
   { path: '/admin', screen: screenModule(() => import('./pages/Admin')) },

@@ -1,6 +1,7 @@
 import type { MessageKey } from '../i18n/de';
 import type { T } from '../i18n/i18n';
 import { ApiError } from './client';
+import { describeImportFailure } from './import-errors';
 
 const STATUS_KEYS: Record<number, MessageKey> = {
   0: 'err.network',
@@ -48,6 +49,8 @@ export function describeError(error: unknown, t: T): string {
   if (!(error instanceof ApiError)) return t('err.unknown');
   if (error.unsupported) return t('err.unsupported');
   if (error.status >= 500) return error.message ? `${t('err.500')} (${error.message})` : t('err.500');
+  const imported = error.message ? describeImportFailure(error.message, t) : null;
+  if (imported) return imported;
   const lead = t(STATUS_KEYS[error.status] ?? 'err.unknown');
   const detail = humanizeDetail(error.message, t);
   return detail ? `${lead} ${detail}` : lead;

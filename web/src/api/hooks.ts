@@ -73,3 +73,24 @@ export function useTemplates() {
     queryFn: () => apiGet('Export/GetTemplates', { limit: 500 }),
   });
 }
+
+/** The past imports of a catalog, newest first; refreshed while one of them runs. */
+export function useImports(catalogId: string | undefined, limit = 20) {
+  return useQuery({
+    queryKey: keys.importList(catalogId ?? ''),
+    queryFn: () => apiGet('Import/GetImports', { catalogId, limit }),
+    enabled: Boolean(catalogId),
+    refetchInterval: (q) =>
+      q.state.data?.items.some((i) => i.state === 'queued' || i.state === 'running') ? 3000 : false,
+  });
+}
+
+/** One import with its file's facts and report groups, polled (about once a second) until it ends. */
+export function useImport(jobId: string | null) {
+  return useQuery({
+    queryKey: keys.importOne(jobId ?? ''),
+    queryFn: () => apiGet('Import/GetImport', { jobId }),
+    enabled: Boolean(jobId),
+    refetchInterval: (q) => (q.state.data && isTerminal(q.state.data.state) ? false : 1000),
+  });
+}

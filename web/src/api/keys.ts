@@ -36,4 +36,8 @@ export const keys = {
   users: ['users'] as const,
   syncConnections: ['sync', 'connections'] as const,
   syncRuns: (connectionId: string) => ['sync', 'runs', connectionId] as const,
+  /** Every list of past imports; `importList` is the one of a catalog. */
+  imports: ['imports'] as const,
+  importList: (catalogId: string) => ['imports', 'list', catalogId] as const,
+  importOne: (jobId: string) => ['imports', 'one', jobId] as const,
 };

@@ -49,3 +49,9 @@ export const EXPORT_TYPES = [
 const TERMINAL_STATES: readonly JobState[] = ['succeeded', 'failed', 'cancelled'];
 /** A job in one of these states will not change again (stop polling). */
 export const isTerminal = (state: string) => (TERMINAL_STATES as readonly string[]).includes(state);
+
+/** Imports (docs/web.md "Imports"): one past import, one import with its file's facts and report groups. */
+export type ImportItem = Item<GetResult<'Import/GetImports'>>;
+export type ImportDetail = GetResult<'Import/GetImport'>;
+export type ReportGroup = ImportDetail['groups'][number];
+export type ImportMode = BodyOf<'Import/StartImport'>['mode'];

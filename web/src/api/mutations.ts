@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { endSession } from '../session/session';
 import { apiPost, apiUpload } from './client';
 import { keys } from './keys';
+import { type OnProgress, uploadImportFile } from './upload';
 import type { BodyOf, PostPath, PostResult } from './operations';
 
 /**
@@ -186,6 +187,18 @@ export const useSaveTemplate = () =>
 
 export const useDeleteTemplate = () =>
   useWrite('Export/DeleteTemplate', (client) => client.invalidateQueries({ queryKey: keys.templates }));
+
+// Imports
+
+/** Uploads a file to import (one request, or parts for a large one), reporting the bytes sent. */
+export const useUploadImport = () =>
+  useMutation({
+    mutationFn: ({ file, onProgress }: { file: File; onProgress?: OnProgress }) => uploadImportFile(file, onProgress),
+  });
+
+/** Starts an import or its dry run; the catalog's list of imports shows it. */
+export const useStartImport = () =>
+  useWrite('Import/StartImport', (client) => client.invalidateQueries({ queryKey: keys.imports }));
 
 // Sync
 
