@@ -84,7 +84,7 @@ function mediaOf(attachments: Json[]): UpsertMediaRef[] {
   return attachments.flatMap((a) =>
     list(a.AttachmentDetails).flatMap((d) => {
       const uri = str(d.AttachmentUri);
-      const fileName = str(d.AttachmentFilename) ?? uri?.split(/[?#]/)[0]!.split('/').pop() ?? null;
+      const fileName = str(d.AttachmentFilename) ?? str(uri?.split(/[?#]/)[0]?.split('/').pop());
       if (!fileName) return [];
       const description = list(d.AttachmentDescription)[0]?.AttachmentDescription;
       return [
