@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { seedSyntheticCatalog } from '../../scripts/lib/dev-server';
 import { api, login } from './export-harness';
-import { xchangeErrors } from './xchange-schema';
+import { xchangeErrors } from '../../scripts/lib/xchange-schema';
 
 const base = () => inject('baseUrl');
 

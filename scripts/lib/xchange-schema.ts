@@ -8,7 +8,7 @@ const SCHEMA_V2 = join(process.cwd(), 'schemas/etim-xchange/etim-xchange-schema-
 
 let validator: ReturnType<Ajv2020['compile']> | undefined;
 
-/** Validates a document against the V2.0 schema (draft 2020-12, formats checked); answers the errors, empty when valid. */
+/** Validates a document (e2e tests, bench:export --validate) against the V2.0 schema (draft 2020-12, formats checked); answers the errors, empty when valid. */
 export function xchangeErrors(document: unknown): string[] {
   if (!validator) {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
