@@ -161,7 +161,7 @@ export function xchangeItemsOf(product: Json, envelope: XChangeEnvelope, catalog
         name: base.name ?? str(itemText?.MinimalItemDescription),
         gtin: str((id.ItemGtin ?? [])[0]) ?? base.gtin,
         // A product number equal to the item number carries nothing (the exporter's fallback for the required field).
-        manufacturerPid: str(id.ManufacturerItemNumber) ?? (base.manufacturerPid === sku ? null : base.manufacturerPid),
+        manufacturerPid: base.manufacturerPid !== sku ? base.manufacturerPid : str(id.ManufacturerItemNumber),
         unit: str(ordering.OrderUnit),
         deliveryTimeDays: Number.isInteger(ordering.StandardOrderLeadTime)
           ? String(ordering.StandardOrderLeadTime)
