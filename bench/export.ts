@@ -65,7 +65,9 @@ async function download(response: Response, file: string): Promise<{ bytes: numb
     out.write(chunk);
     const text = tail + decoder.decode(chunk, { stream: true });
     let end = 0;
-    for (const m of text.matchAll(/<SUPPLIER_[AP]ID>([^<]*)<\/SUPPLIER_[AP]ID>|"SupplierItemNumber":("(?:[^"\\]|\\.)*")/g)) {
+    for (const m of text.matchAll(
+      /<SUPPLIER_[AP]ID>([^<]*)<\/SUPPLIER_[AP]ID>|"SupplierItemNumber":("(?:[^"\\]|\\.)*")/g,
+    )) {
       pids.push(m[1] ?? (JSON.parse(m[2]!) as string));
       end = m.index + m[0].length;
     }

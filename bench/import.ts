@@ -134,7 +134,13 @@ async function benchSize(masters: number): Promise<Row[]> {
             .on('finish', resolve)
             .on('error', reject),
         );
-        const fileId = await upload(base, cookie, call, file, `source-${format}.${format === 'CSV' ? 'csv' : format === 'ETIMxChange' ? 'json' : 'xml'}`);
+        const fileId = await upload(
+          base,
+          cookie,
+          call,
+          file,
+          `source-${format}.${format === 'CSV' ? 'csv' : format === 'ETIMxChange' ? 'json' : 'xml'}`,
+        );
         const target = await call<{ catalogId: string }>('/Catalog/AddCatalog', {
           departmentId: seeded.departmentId,
           name: `Import ${format}`,
