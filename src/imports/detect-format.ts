@@ -73,5 +73,7 @@ export function detectFormat(head: Uint8Array | string): DetectedFormat {
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
   const columns = firstLine.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
   if (columns.includes('sku')) return { format: 'CSV', encoding: 'utf-8' };
-  throw new ImportFileError('line 1: the file is neither BMEcat XML, ETIM xChange JSON nor a CSV with a sku column');
+  throw new ImportFileError(
+    'line 1: the file is neither BMEcat XML nor a CSV with a sku column (nor ETIM xChange JSON)',
+  );
 }
