@@ -17,6 +17,8 @@ import {
 } from './helpers/import-fixtures';
 import { roundTripCatalog } from './helpers/roundtrip-catalog';
 import { xchangeV11, xchangeV2 } from './fixtures/xchange-files';
+import { xchangeItemsOf } from '../src/imports/xchange-records';
+import { XCHANGE_START } from '../src/imports/xchange-reader';
 
 type Tenant = { companyId: string; departmentId: string; userId: string };
 
@@ -107,6 +109,25 @@ describe('ETIM xChange import', () => {
 
     const cap = await productBySku(catalog.catalogId, 'FX-200');
     expect(cap.product).toMatchObject({ name: 'Cover cap', unit: 'MTR', price: null, status: 'discontinued' });
+  });
+
+  it('takes a name the exporter cut at 80 characters whole from UniqueMainProductDescription', () => {
+    const long = `Leitungsschutzschalter ${'sehr lang '.repeat(10)}Ende`;
+    const product = {
+      ProductIdentification: { ManufacturerName: 'M', ManufacturerProductNumber: 'L-1' },
+      ProductDetails: {
+        ProductDescriptions: [
+          {
+            DescriptionLanguage: 'de-DE',
+            MinimalProductDescription: `${long.slice(0, 79)}…`,
+            UniqueMainProductDescription: long,
+          },
+        ],
+      },
+    };
+    const [item] = xchangeItemsOf(product, XCHANGE_START.envelope, 'deu');
+    expect(item!.record!.fields.name).toBe(long);
+    expect(item!.sku).toBe('L-1');
   });
 
   it('imports a V1.1 file', async () => {

@@ -32,6 +32,12 @@ function pick<T extends Json>(entries: T[], languageKey: string, primary: string
   );
 }
 
+/** A name the exporter cut to 80 characters (ending in "…") is whole in UniqueMainProductDescription. */
+function fullName(minimal: string | null, unique: string | null): string | null {
+  if (minimal?.endsWith('…') && unique?.startsWith(minimal.slice(0, -1))) return unique;
+  return minimal;
+}
+
 const PRODUCT_STATUS: Record<string, string> = {
   'PRE-LAUNCH': 'draft',
   ACTIVE: 'active',
@@ -116,7 +122,7 @@ export function xchangeItemsOf(product: Json, envelope: XChangeEnvelope, catalog
   const classification = classificationOf(product, primary, warnings);
   const tradeItems = list(product.TradeItem);
   const base = {
-    name: str(text?.MinimalProductDescription),
+    name: fullName(str(text?.MinimalProductDescription), str(text?.UniqueMainProductDescription)),
     description: str(text?.FullProductDescription) ?? str(text?.UniqueMainProductDescription),
     gtin: str((identification.ProductGtin ?? [])[0]),
     manufacturerName: str(identification.ManufacturerName),
