@@ -15,7 +15,7 @@
  * process running the Worker (which also holds local D1, R2 and Queues, so it is an upper bound).
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, rmSync } from 'node:fs';
+import { createWriteStream, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BMECAT_SCHEMAS } from '../scripts/lib/bmecat-schemas';
 import { connectHeapProbe } from './export-inspector';
@@ -23,6 +23,7 @@ import { startSnapshotServer } from './export-server';
 import { benchArgs, sizesFlag, list, positiveInts } from './lib/args';
 import { apiSession, waitForJob } from './lib/session';
 import { releaseState, seededState } from './lib/state';
+import { xchangeErrors } from '../scripts/lib/xchange-schema';
 import type { JobRef } from './lib/types';
 
 const args = benchArgs('npm run bench:export -- [flags]: BMEcat export throughput and memory', {
@@ -31,9 +32,9 @@ const args = benchArgs('npm run bench:export -- [flags]: BMEcat export throughpu
     type: 'string',
     default: 'BMEcat',
     value: 'F,F',
-    help: 'BMEcat, BMEcat-ETIM and/or BMEcat12, comma-separated',
+    help: 'BMEcat, BMEcat-ETIM, BMEcat12 and/or ETIMxChange, comma-separated',
   },
-  validate: { type: 'boolean', help: 'also validate each file with xmllint against the official schema' },
+  validate: { type: 'boolean', help: 'also validate each file against the official schema (xmllint; ajv for xChange)' },
 });
 const sizes = positiveInts('sizes', args.sizes);
 const formats = list(args.formats);
@@ -64,8 +65,10 @@ async function download(response: Response, file: string): Promise<{ bytes: numb
     out.write(chunk);
     const text = tail + decoder.decode(chunk, { stream: true });
     let end = 0;
-    for (const m of text.matchAll(/<SUPPLIER_[AP]ID>([^<]*)<\/SUPPLIER_[AP]ID>/g)) {
-      pids.push(m[1]!);
+    for (const m of text.matchAll(
+      /<SUPPLIER_[AP]ID>([^<]*)<\/SUPPLIER_[AP]ID>|"SupplierItemNumber":("(?:[^"\\]|\\.)*")/g,
+    )) {
+      pids.push(m[1] ?? (JSON.parse(m[2]!) as string));
       end = m.index + m[0].length;
     }
     // Keep what may hold the start of an element cut by the chunk boundary (an element is < 100 characters).
@@ -102,7 +105,7 @@ async function benchSize(masters: number): Promise<Row[]> {
         clearInterval(sampler);
         const heapPeak = Math.max(heap.stop(), heapBefore);
         if (job.state !== 'succeeded') throw new Error(`${format} export ${job.state}: ${job.error}`);
-        const file = join(dir, `export-${format}.xml`);
+        const file = join(dir, `export-${format}.${format === 'ETIMxChange' ? 'json' : 'xml'}`);
         const { bytes, pids } = await download(
           await fetch(`${base}/Export/Download?jobId=${jobId}`, { headers: { Cookie: cookie } }),
           file,
@@ -111,7 +114,10 @@ async function benchSize(masters: number): Promise<Row[]> {
         if (pids.length !== expected || new Set(pids).size !== expected)
           throw new Error(`${format}: ${pids.length} PRODUCTs (${new Set(pids).size} distinct), expected ${expected}`);
         let valid = 'not run';
-        if (validate) {
+        if (validate && format === 'ETIMxChange') {
+          const errors = xchangeErrors(JSON.parse(readFileSync(file, 'utf8')));
+          valid = errors.length === 0 ? 'valid' : `INVALID: ${errors.slice(0, 3).join('; ')}`;
+        } else if (validate) {
           const lint = spawnSync('xmllint', ['--noout', '--schema', SCHEMA[format]!, file], { encoding: 'utf8' });
           valid = lint.status === 0 ? 'valid' : `INVALID: ${lint.stderr.slice(0, 300)}`;
         }

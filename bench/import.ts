@@ -34,7 +34,7 @@ const args = benchArgs('npm run bench:import -- [flags]: BMEcat and CSV import t
     type: 'string',
     default: 'BMEcat,CSV',
     value: 'F,F',
-    help: 'BMEcat, BMEcat-ETIM, BMEcat12 and/or CSV, comma-separated',
+    help: 'BMEcat, BMEcat-ETIM, BMEcat12, CSV and/or ETIMxChange, comma-separated',
   },
   profile: { type: 'boolean', help: "where the Worker's thread spent its time during each import" },
 });
@@ -134,7 +134,13 @@ async function benchSize(masters: number): Promise<Row[]> {
             .on('finish', resolve)
             .on('error', reject),
         );
-        const fileId = await upload(base, cookie, call, file, `source-${format}.${format === 'CSV' ? 'csv' : 'xml'}`);
+        const fileId = await upload(
+          base,
+          cookie,
+          call,
+          file,
+          `source-${format}.${format === 'CSV' ? 'csv' : format === 'ETIMxChange' ? 'json' : 'xml'}`,
+        );
         const target = await call<{ catalogId: string }>('/Catalog/AddCatalog', {
           departmentId: seeded.departmentId,
           name: `Import ${format}`,

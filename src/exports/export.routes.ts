@@ -36,7 +36,14 @@ export const exportRoutes = new Hono<AppEnv>()
       security: 'cookie',
     }),
     validate('json', StartExportDto),
-    async (c) => c.json(await startExport({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
+    async (c) =>
+      c.json(
+        await startExport(
+          { db: c.var.db, queue: c.env.JOB_QUEUE, origin: new URL(c.req.url).origin },
+          c.var.caller,
+          c.req.valid('json'),
+        ),
+      ),
   )
   .get(
     '/Download',

@@ -15,6 +15,8 @@ export interface ExportContext {
   catalog: CatalogRow;
   template: TemplateRow | null;
   jobId: string;
+  /** A public URL of a media file (signed), when the server can make one; formats that link media need it. */
+  mediaUrl?: (mediaId: string) => Promise<string>;
 }
 
 /** One slice of output: text to append, where to continue, and how many product rows it wrote. */

@@ -4,6 +4,7 @@ import { bmecatExporter } from './bmecat/bmecat-exporter';
 import { bmecat12 } from './bmecat/dialect-12';
 import { bmecatEtim } from './bmecat/dialect-etim';
 import { csvExporter } from './csv';
+import { xchangeExporter } from './xchange/xchange-exporter';
 
 /** Every export format by its `exportType`. New formats register here. */
 export const EXPORTERS: Record<string, Exporter<any>> = {
@@ -11,6 +12,7 @@ export const EXPORTERS: Record<string, Exporter<any>> = {
   'BMEcat-ETIM': bmecatExporter(bmecatEtim),
   BMEcat12: bmecatExporter(bmecat12),
   [csvExporter.exportType]: csvExporter,
+  [xchangeExporter.exportType]: xchangeExporter,
 };
 
 /** The format StartExport uses when neither the request nor the template names one (docs/design.md section 6). */

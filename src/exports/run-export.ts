@@ -41,12 +41,19 @@ export interface ExportDeps {
   sliceMs: number;
   /** Part size override for tests; production uses PART_SIZE. */
   partSize?: number;
+  /**
+   * Signs media URLs for formats that link media (xChange attachments), given the origin the
+   * export was started from; answers undefined when the server cannot sign.
+   */
+  mediaUrlFor?: (origin: string | null) => ((mediaId: string) => Promise<string>) | undefined;
 }
 
 interface ExportParams {
   catalogId: string;
   exportType: string;
   templateId: string | null;
+  /** The origin StartExport was called on (absent in jobs queued before it was kept). */
+  mediaBaseUrl?: string | null;
 }
 
 export type SliceOutcome = 'finished' | 'continued' | 'stopped';
@@ -125,7 +132,14 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
   // Only planning reads the template; a running export keeps its plan even if the template is deleted.
   if (params.templateId && !template && !checkpoint)
     throw new AppError('not_found', 'export template no longer exists');
-  const ctx: ExportContext = { db, companyId: job.companyId, catalog, template, jobId: job.id };
+  const ctx: ExportContext = {
+    db,
+    companyId: job.companyId,
+    catalog,
+    template,
+    jobId: job.id,
+    mediaUrl: deps.mediaUrlFor?.(params.mediaBaseUrl ?? null),
+  };
 
   const loadedSeq = checkpoint?.seq ?? -1;
   if (checkpoint) {

@@ -18,7 +18,8 @@ export const StartExportDto = z.strictObject({
 
 /** Validates the request, then queues the export as a background job (docs/design.md section 5). */
 export async function startExport(
-  deps: { db: Database; queue: Queue<JobMessage> },
+  /** `origin`: the request's origin, kept for formats that link media by signed URL (like the sync's manual runs). */
+  deps: { db: Database; queue: Queue<JobMessage>; origin?: string },
   caller: Caller,
   input: z.infer<typeof StartExportDto>,
 ) {
@@ -48,7 +49,12 @@ export async function startExport(
     { companyId: caller.companyId, departmentId: input.departmentId, userId: caller.userId },
     {
       kind: 'export',
-      params: { catalogId: catalog.id, exportType, templateId: input.templateId ?? null },
+      params: {
+        catalogId: catalog.id,
+        exportType,
+        templateId: input.templateId ?? null,
+        mediaBaseUrl: deps.origin ?? null,
+      },
       total: catalog.productCount,
     },
   );

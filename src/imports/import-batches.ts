@@ -14,6 +14,12 @@ import { refreshFingerprints } from '../sync/sync-record';
 import { productsBySku, stageDryProducts } from './import-staging';
 import type { BatchScope, PendingProduct } from './batch-types';
 
+/** Where in the file: `line N: path/sub` in XML, the JSON path (line 0) in an xChange file. */
+function placeOf(line: number, path: string, sub: string): string {
+  if (line === 0) return `${path}${sub}`;
+  return `line ${line}: ${path}${sub ? `/${sub}` : ''}`;
+}
+
 /** A warning of the upsert (`field`, e.g. gtin) placed at the field's element in the file, else at the record. */
 function warningAt(p: PendingProduct, field: string, code: string, message: string): ImportWarning {
   const at = p.origins?.get(field) ?? p.origins?.get(field.split('.').slice(0, 2).join('.'));
@@ -94,7 +100,7 @@ export async function flushProducts(
               warnings.push({
                 seq: p.seq,
                 sku: p.sku,
-                location: `line ${w.line}: ${p.path ?? ''}${w.path ? `/${w.path}` : ''}`,
+                location: placeOf(w.line, p.path ?? '', w.path),
                 code: w.code,
                 reason: w.message,
               });

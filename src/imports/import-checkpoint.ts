@@ -6,6 +6,7 @@ import type { WarningTally } from '../exports/export-warnings';
 import { CSV_START, type CsvResumePoint } from './csv-reader';
 import { XML_START, type XmlResumePoint } from './bmecat-reader';
 import type { ImportFormat } from './detect-format';
+import { XCHANGE_START, type XChangeResumePoint } from './xchange-reader';
 import type { TextEncodingName } from './text-encodings';
 
 export interface ImportCounts {
@@ -32,16 +33,22 @@ export interface ImportCheckpoint {
   format: ImportFormat;
   encoding: TextEncodingName;
   phase: 'validate' | 'groups' | 'products' | 'finish';
-  at: XmlResumePoint | CsvResumePoint;
+  at: XmlResumePoint | CsvResumePoint | XChangeResumePoint;
   total: number;
   done: number;
   counts: ImportCounts;
   warnings: WarningTally;
   /** The file has a group map (BMEcat): then it is the placements of the file's masters (docs/import.md). */
   hasMap?: boolean;
+  /** The catalog's language (ISO 639-2): which xChange description the catalog keeps. */
+  language?: string;
 }
 
-export const startOf = (format: ImportFormat) => (format === 'CSV' ? CSV_START : XML_START);
+/** Whether a format is read by the xChange reader (V2.0 and V1.1 share it). */
+export const isXChange = (format: ImportFormat) => format === 'ETIMxChange' || format === 'ETIMxChange-1.1';
+
+export const startOf = (format: ImportFormat) =>
+  format === 'CSV' ? CSV_START : isXChange(format) ? XCHANGE_START : XML_START;
 
 export function firstCheckpoint(format: ImportFormat, encoding: TextEncodingName): ImportCheckpoint {
   return {

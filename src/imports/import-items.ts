@@ -3,7 +3,9 @@ import { groupOf, mapEntryOf, productOf, type FileGroup, type FileWarning, type 
 import { readCsvRecords, type CsvResumePoint } from './csv-reader';
 import { csvProductOf } from './csv-records';
 import type { PendingProduct } from './batch-types';
-import type { ImportCheckpoint } from './import-checkpoint';
+import { isXChange, type ImportCheckpoint } from './import-checkpoint';
+import { readXChangeProducts, type XChangeResumePoint } from './xchange-reader';
+import { xchangeItemsOf } from './xchange-records';
 
 /** One record of an import file as the phases see it: a product, a group, or a group-map entry. */
 export type Item =
@@ -61,6 +63,10 @@ export async function* items(
     }
     return;
   }
+  if (isXChange(run.cp.format)) {
+    yield* xchangeItems(run, at as XChangeResumePoint);
+    return;
+  }
   const options = readProducts ? {} : { shallow: PRODUCT_RECORDS };
   for await (const r of readXmlRecords(run.files, run.key, at as XmlResumePoint, run.cp.encoding, options)) {
     const location = `line ${r.node.line}: ${r.path}`;
@@ -77,5 +83,36 @@ export async function* items(
         ...(readProducts ? productOf(r.node, r.path) : UNREAD),
       };
     else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
+  }
+}
+
+/**
+ * The records of an xChange file: one per TradeItem of each Product, located by JSON path.
+ * Every record but a Product's last resumes before the Product (a re-read writes the same
+ * records again, unchanged), so a slice never ends between a Product's trade items.
+ */
+async function* xchangeItems(
+  run: { files: R2Bucket; key: string; cp: ImportCheckpoint },
+  at: XChangeResumePoint,
+): AsyncGenerator<Item> {
+  let before = at;
+  let seq = at.ordinal * 1000;
+  for await (const r of readXChangeProducts(run.files, run.key, at)) {
+    const records = xchangeItemsOf(r.product, r.envelope, run.cp.language ?? 'eng');
+    seq = r.ordinal * 1000;
+    for (const [i, item] of records.entries()) {
+      const last = i === records.length - 1;
+      yield {
+        kind: 'product',
+        seq: seq + i,
+        location: records.length > 1 ? `${r.path}.TradeItem[${i}]` : r.path,
+        after: last ? r.after : before,
+        path: r.path,
+        line: 0,
+        action: 'upsert',
+        ...item,
+      };
+    }
+    before = r.after;
   }
 }

@@ -117,14 +117,14 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
   const params = job.params as ImportParams;
   const tenant = jobCaller(job);
   const file = await findImportFile(db, tenant, params.fileId);
-  await findCatalog(db, tenant, params.catalogId);
+  const catalog = await findCatalog(db, tenant, params.catalogId);
   let cp = (job.checkpoint as ImportCheckpoint | null) ?? null;
   if (!cp) {
     const detected = detectFormat(await readHead(deps.files, file.storageKey));
     if (params.format && params.format !== detected.format)
       throw new ImportFileError(`the file is ${detected.format}, not ${params.format} as requested`);
     if (!(await markRunning(db, job.id, 0))) return 'stopped';
-    cp = firstCheckpoint(detected.format, detected.encoding);
+    cp = { ...firstCheckpoint(detected.format, detected.encoding), language: catalog.language };
     const [saved] = await db
       .update(jobs)
       .set({ checkpoint: cp })

@@ -12,10 +12,25 @@ import { markFailed, type JobRow } from './jobs';
 import { runSyncSlice } from '../sync/run-sync';
 import { failRun } from '../sync/sync-finish';
 import { syncDepsFrom } from '../sync/sync-deps';
+import { signedMediaUrl, SIGNED_MEDIA_TTL_SECONDS } from '../media/signed-url';
 
 /** After this many failed deliveries of one message, the job is marked failed. */
 const MAX_ATTEMPTS = 3;
 const DEFAULT_SLICE_MS = 20_000;
+
+/**
+ * Signed media URLs for exports that link media: on PUBLIC_BASE_URL when set, else on the origin
+ * the export was started from; none without a signing key.
+ */
+function exportMediaUrl(env: Bindings) {
+  return (origin: string | null): ((mediaId: string) => Promise<string>) | undefined => {
+    const base = env.PUBLIC_BASE_URL ?? origin;
+    const key = env.MEDIA_URL_KEY;
+    if (!key || !base) return undefined;
+    const expires = Math.floor(Date.now() / 1000) + SIGNED_MEDIA_TTL_SECONDS;
+    return (mediaId) => signedMediaUrl(key, base, mediaId, expires);
+  };
+}
 
 /**
  * The queue consumer: each message names a job; the job row says what to do. Known failures
@@ -30,6 +45,7 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
     queue: env.JOB_QUEUE,
     exporters: EXPORTERS,
     sliceMs: Number(env.EXPORT_SLICE_MS ?? DEFAULT_SLICE_MS),
+    mediaUrlFor: exportMediaUrl(env),
   };
   const sync = syncDepsFrom(env, db);
   /** Fails a job the way its kind needs (an export also throws away its partial upload). */

@@ -1,0 +1,94 @@
+import type { ExportWarnings } from '../export-warnings';
+import type { FeatureBlock } from '../bmecat/feature-blocks';
+import { ETIM_CLASS_CODE, ETIM_FEATURE_CODE, ETIM_RELEASE, ETIM_VALUE_CODE, XCHANGE_NUMBER } from './xchange-codes';
+
+type Json = Record<string, unknown>;
+
+/** "ETIM-9.0" → "9.0", "ETIM-DYNAMIC" → "DYNAMIC"; null when the system names no release. */
+export function etimRelease(system: string): string | null {
+  const m = /^ETIM[-_ ]?(.*)$/i.exec(system.trim());
+  const version = (m ? m[1]! : system).toUpperCase();
+  if (/^[0-9]{1,2}$/.test(version)) return `${version}.0`;
+  return ETIM_RELEASE.test(version) ? version : null;
+}
+
+/**
+ * One ETIM feature as xChange types it, from the values a feature block carries (a range is
+ * two values): an EV code, a logical, a number, a range, or, for anything else, an
+ * alphanumeric value in EtimValueDetails in the catalog's language. Units are not written:
+ * xChange derives them from the ETIM model, so the stored unit must already be the class's.
+ */
+export function etimFeature(code: string, values: string[], language: string): Json {
+  const [first, second] = values as [string, string | undefined];
+  if (second !== undefined && XCHANGE_NUMBER.test(first) && XCHANGE_NUMBER.test(second))
+    return { EtimFeatureCode: code, EtimValueRangeLower: first, EtimValueRangeUpper: second };
+  if (ETIM_VALUE_CODE.test(first)) return { EtimFeatureCode: code, EtimValueCode: first };
+  if (first === 'true' || first === 'false') return { EtimFeatureCode: code, EtimValueLogical: first === 'true' };
+  if (XCHANGE_NUMBER.test(first)) return { EtimFeatureCode: code, EtimValueNumeric: first };
+  if (/^(MV|NA|UN)$/.test(first)) return { EtimFeatureCode: code, ReasonNoValue: first };
+  return {
+    EtimFeatureCode: code,
+    EtimValueDetails: [{ Language: language, EtimValueDetails: values.join(' ').slice(0, 255) }],
+  };
+}
+
+/** `EtimClassification` entries of a product's ETIM feature blocks; what the schema cannot hold is reported. */
+export function etimClassifications(
+  blocks: FeatureBlock[],
+  language: string,
+  subject: string,
+  w: ExportWarnings,
+): Json[] {
+  const out: Json[] = [];
+  for (const block of blocks) {
+    if (block.group !== 'ETIM' || !block.classCode) continue;
+    const release = etimRelease(block.system);
+    if (!release || !ETIM_CLASS_CODE.test(block.classCode)) {
+      w.add(
+        `ETIM class ${block.classCode} of system ${block.system} is not an xChange class code and release: left out`,
+        subject,
+      );
+      continue;
+    }
+    const features = block.features.filter((f) => {
+      if (ETIM_FEATURE_CODE.test(f.name)) return true;
+      w.add(`feature code ${f.name} is not an ETIM feature code: left out`, subject);
+      return false;
+    });
+    out.push({
+      EtimReleaseVersion: release,
+      EtimClassCode: block.classCode,
+      EtimFeatures: features.length > 0 ? features.map((f) => etimFeature(f.name, f.values, language)) : undefined,
+    });
+  }
+  return out;
+}
+
+const cut = (text: string | null | undefined, max: number) => (text ? text.slice(0, max) : undefined);
+
+/** `OtherClassifications` (eCl@ss, proficl@ss, ...) with their features, units and ranges. */
+export function otherClassifications(blocks: FeatureBlock[]): Json[] {
+  return blocks
+    .filter((b) => b.group !== null && b.group !== 'ETIM' && b.classCode)
+    .map((b) => {
+      const [name, version] = splitSystem(b.system);
+      const features = b.features.map((f) => ({
+        ClassificationFeatureName: f.name.slice(0, 100),
+        ClassificationFeatureValue1: f.values[0]!.slice(0, 100),
+        ClassificationFeatureValue2: cut(f.values[1], 100),
+        ClassificationFeatureUnit: cut(f.unit, 100),
+      }));
+      return {
+        ClassificationName: name.slice(0, 35),
+        ClassificationVersion: cut(version, 10),
+        ClassificationClassCode: b.classCode!.slice(0, 100),
+        ClassificationFeatures: features.length > 0 ? features : undefined,
+      };
+    });
+}
+
+/** "ECLASS-13.0" → ["ECLASS", "13.0"]; a system without version keeps its whole name. */
+export function splitSystem(system: string): [string, string | null] {
+  const m = /^(.*?)[-_ ]([0-9][0-9.]*)$/.exec(system);
+  return m ? [m[1]!, m[2]!] : [system, null];
+}

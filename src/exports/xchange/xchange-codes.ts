@@ -1,0 +1,89 @@
+/**
+ * Code lists of the ETIM xChange V2.0 JSON Schema (schemas/etim-xchange), copied from its
+ * enumerations and patterns so the exporter writes only values the schema admits, and the
+ * importer maps the same codes back. One home for both directions.
+ */
+
+/** `OrderUnit` / `PriceUnit` / `UseUnit` of a TradeItem (64 UN/ECE Rec. 20 codes, schema order). */
+export const XCHANGE_UNITS: ReadonlySet<string> = new Set(
+  (
+    'ANN BE BG BO BX C62 CA CI CL CMK CMQ CMT CQ CR CS CT D99 DAY DR DZN FOT FTQ GRM HLT HUR INH INQ KG KGM ' +
+    'KTM LBR LTN LTR MGM MIN MLT MMK MMQ MMT MTK MTQ MTR ONZ PA PF PK PL PR PU RG RL RO SA SEC SET SMI ST TN ' +
+    'TNE TU WEE YRD Z2 Z3'
+  ).split(' '),
+);
+
+/** Decimal strings of amounts and quantities: `^[0-9]{1,11}[.]{0,1}[0-9]{0,4}$` (prices). */
+export const XCHANGE_PRICE = /^[0-9]{1,11}(\.[0-9]{0,4})?$/;
+/** Feature numbers: `^[-]{0,1}[0-9]{1,12}[.]{0,1}[0-9]{0,4}$`. */
+export const XCHANGE_NUMBER = /^-?[0-9]{1,12}(\.[0-9]{0,4})?$/;
+export const ETIM_CLASS_CODE = /^EC[0-9]{6}$/;
+export const ETIM_FEATURE_CODE = /^EF([0-9]{6}|I[0-9]{5}|[A-Z]{2}[0-9]{4})$/;
+export const ETIM_VALUE_CODE = /^EV[0-9]{6}$/;
+/** `EtimReleaseVersion`: "9.0", "10.0" or "DYNAMIC". */
+export const ETIM_RELEASE = /^([0-9]{1,2}\.[0-9]|DYNAMIC)$/;
+/** xChange languages are BCP 47 tags of the form `en-GB`. */
+export const XCHANGE_LANGUAGE = /^[a-z]{2}-[A-Z]{2}$/;
+
+/** ATX018: product picture; ATX099: any other document (the schema's `AttachmentType`). */
+export const ATTACHMENT_PICTURE = 'ATX018';
+export const ATTACHMENT_OTHER = 'ATX099';
+
+/**
+ * ISO 639-2 codes (the catalog's language) to the BCP 47 tag xChange writes, with the region
+ * where the language is mostly spoken in ETIM's member countries. Unknown codes fall back to
+ * `en-GB` (reported by the exporter).
+ */
+const LANGUAGE_TAGS: Record<string, string> = {
+  deu: 'de-DE',
+  ger: 'de-DE',
+  eng: 'en-GB',
+  fra: 'fr-FR',
+  fre: 'fr-FR',
+  nld: 'nl-NL',
+  dut: 'nl-NL',
+  ita: 'it-IT',
+  spa: 'es-ES',
+  por: 'pt-PT',
+  pol: 'pl-PL',
+  ces: 'cs-CZ',
+  cze: 'cs-CZ',
+  dan: 'da-DK',
+  swe: 'sv-SE',
+  nor: 'nb-NO',
+  nob: 'nb-NO',
+  fin: 'fi-FI',
+  est: 'et-EE',
+  lav: 'lv-LV',
+  lit: 'lt-LT',
+  hun: 'hu-HU',
+  slk: 'sk-SK',
+  slo: 'sk-SK',
+  slv: 'sl-SI',
+  hrv: 'hr-HR',
+  ron: 'ro-RO',
+  rum: 'ro-RO',
+  bul: 'bg-BG',
+  ell: 'el-GR',
+  gre: 'el-GR',
+  tur: 'tr-TR',
+  rus: 'ru-RU',
+  ukr: 'uk-UA',
+  zho: 'zh-CN',
+  chi: 'zh-CN',
+  jpn: 'ja-JP',
+};
+
+/** The BCP 47 tag of an ISO 639-2 code, or null when there is none in the table. */
+export function languageTag(iso6392: string): string | null {
+  return LANGUAGE_TAGS[iso6392.toLowerCase()] ?? null;
+}
+
+/** The ISO 639-2 code of a BCP 47 tag (first match in the table), or null. */
+export function languageCode(tag: string): string | null {
+  const wanted = tag.toLowerCase();
+  for (const [code, t] of Object.entries(LANGUAGE_TAGS)) if (t.toLowerCase() === wanted) return code;
+  const primary = wanted.slice(0, 2);
+  for (const [code, t] of Object.entries(LANGUAGE_TAGS)) if (t.slice(0, 2) === primary) return code;
+  return null;
+}

@@ -1,0 +1,33 @@
+import { AppError } from '../../kernel/app-error';
+import type { ExportContext } from '../exporter';
+import { countProductsInScope } from '../bmecat/catalog-queries';
+import { makeBmecatPlan, type BmecatPlan } from '../bmecat/plan';
+import { languageTag } from './xchange-codes';
+
+/**
+ * What an xChange export decides once and keeps in the checkpoint. It extends the BMEcat plan
+ * because both formats write the same product views (SKU as identifier, inheritance from the
+ * master, classification features): one set of rules for "what a product is in a file".
+ */
+export interface XChangePlan extends BmecatPlan {
+  /** BCP 47 tags of the description languages, the catalog's language first. */
+  languageTags: string[];
+  /** Whether attachments can be written: media URLs need MEDIA_URL_KEY and PUBLIC_BASE_URL. */
+  mediaUrls: boolean;
+}
+
+export async function makeXChangePlan(ctx: ExportContext): Promise<XChangePlan> {
+  // The company's own attributes have no place in xChange (only ETIM and other classifications).
+  const base = { ...(await makeBmecatPlan(ctx, 'BMEcat')), includeAttributes: false };
+  const tag = languageTag(base.language);
+  if (!tag) {
+    throw new AppError(
+      'bad_request',
+      `xChange needs a language such as en-GB; the catalog's language "${base.language}" has no BCP 47 tag here`,
+    );
+  }
+  if ((await countProductsInScope(ctx, base)) === 0) {
+    throw new AppError('bad_request', 'an xChange file requires at least one Product, and this export selects none');
+  }
+  return { ...base, languageTags: [tag], mediaUrls: ctx.mediaUrl !== undefined };
+}

@@ -1,0 +1,54 @@
+import type { ExportWarnings } from '../export-warnings';
+import type { ProductView } from '../bmecat/product-view';
+import { orderUnit } from '../bmecat/fields';
+import type { XChangePlan } from './xchange-plan';
+import { XCHANGE_PRICE, XCHANGE_UNITS } from './xchange-codes';
+
+type Json = Record<string, unknown>;
+
+/** ProductStatus / ItemStatus of a stored status. */
+export const XCHANGE_STATUS = { active: 'ACTIVE', draft: 'PRE-LAUNCH', discontinued: 'OBSOLETE' } as const;
+
+/**
+ * The `Pricing` entries of a trade item. Today a product holds one net list price in the
+ * catalog's currency: xChange's GrossListPrice (list price before discounts, without VAT), or
+ * NetPrice when the template's price type is a customer price. A product without price is
+ * "price on request". The price lists being added to the model map here, one entry each.
+ */
+export function pricing(plan: XChangePlan, view: ProductView, unit: string, w: ExportWarnings): Json[] {
+  const quantity = String(view.priceQuantity && view.priceQuantity > 0 ? Math.min(view.priceQuantity, 99999) : 1);
+  if (!view.price) return [{ PriceUnit: unit, PriceQuantity: quantity, PriceOnRequest: true }];
+  if (!XCHANGE_PRICE.test(view.price)) {
+    w.add('price with more than 11 digits or 4 decimals: written as price on request', view.subject);
+    return [{ PriceUnit: unit, PriceQuantity: quantity, PriceOnRequest: true }];
+  }
+  const field = plan.priceType.startsWith('net_customer') ? 'NetPrice' : 'GrossListPrice';
+  return [{ PriceUnit: unit, PriceQuantity: quantity, [field]: view.price }];
+}
+
+/**
+ * The one TradeItem of a product: the SKU is the SupplierItemNumber, the order unit the
+ * product's unit (C62 when the schema does not list it), ordered in steps of one.
+ */
+export function tradeItem(plan: XChangePlan, view: ProductView, minimal: string, w: ExportWarnings): Json {
+  const unit = orderUnit(view, XCHANGE_UNITS, w);
+  const gtin = view.gtin && /^[0-9]{8,14}$/.test(view.gtin) ? [view.gtin] : undefined;
+  return {
+    ItemIdentification: {
+      SupplierItemNumber: view.pid,
+      ManufacturerItemNumber: view.manufacturerPid?.slice(0, 35) || undefined,
+      ItemGtin: gtin,
+    },
+    ItemDetails: {
+      ItemStatus: XCHANGE_STATUS[view.status],
+      ItemDescriptions: [{ DescriptionLanguage: plan.languageTags[0], MinimalItemDescription: minimal }],
+    },
+    Ordering: {
+      OrderUnit: unit,
+      MinimumOrderQuantity: '1',
+      OrderStepSize: '1',
+      StandardOrderLeadTime: view.deliveryTimeDays ?? undefined,
+    },
+    Pricing: pricing(plan, view, unit, w),
+  };
+}
