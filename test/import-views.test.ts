@@ -125,7 +125,24 @@ describe('fileFacts', () => {
   it('names the problem of a file that is neither BMEcat nor CSV instead of failing', () => {
     expect(fileFacts(bytes('%PDF-1.4'))).toMatchObject({
       format: null,
-      problem: 'line 1: the file is neither BMEcat XML nor a CSV with a sku column',
+      problem: 'line 1: the file is neither BMEcat XML nor a CSV with a sku column (nor ETIM xChange JSON)',
+    });
+  });
+
+  it('reads the schema version and the BCP 47 languages of an ETIM xChange file', () => {
+    const head = bytes(
+      '{"CatalogueId":"C1","SchemaVersion":"2.0","CatalogueDetails":[{"Language":"en-GB"}],"Supplier":[{"Product":[{"ProductDetails":[{"DescriptionLanguage":"nl-NL"}]}]}]}',
+    );
+    expect(fileFacts(head)).toMatchObject({
+      format: 'ETIMxChange',
+      version: '2.0',
+      transaction: null,
+      languages: ['en-GB', 'nl-NL'],
+      problem: null,
+    });
+    expect(fileFacts(bytes('{"CatalogueId":"C1","Supplier":[]}'))).toMatchObject({
+      format: 'ETIMxChange-1.1',
+      version: '1.1',
     });
   });
 });

@@ -40,6 +40,20 @@ export function fileFacts(head: Uint8Array): FileFacts {
     throw err;
   }
   if (detected.format === 'CSV') return { ...none, format: 'CSV', encoding: detected.encoding };
+  if (detected.format === 'ETIMxChange' || detected.format === 'ETIMxChange-1.1') {
+    // xChange names its version in SchemaVersion (absent in 1.1) and each text's language as a BCP 47 tag.
+    const languages = new Set<string>();
+    for (const m of text.matchAll(/"(?:Language|DescriptionLanguage)"\s*:\s*"([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)"/g))
+      languages.add(m[1]!);
+    return {
+      ...none,
+      format: detected.format,
+      encoding: detected.encoding,
+      version:
+        /"SchemaVersion"\s*:\s*"([^"]+)"/.exec(text)?.[1] ?? (detected.format === 'ETIMxChange-1.1' ? '1.1' : null),
+      languages: [...languages],
+    };
+  }
   const root = /<(?:[\w.-]+:)?BMECAT\b([^>]*)>/.exec(text)?.[1] ?? '';
   const version = /\bversion\s*=\s*["']\s*([^"'\s]+)\s*["']/.exec(root)?.[1] ?? null;
   const t = /<(?:[\w.-]+:)?(T_[A-Z_]+)\b([^>]*)>/.exec(text);
