@@ -149,3 +149,17 @@ export function priceList(rows: readonly StoredPrice[], price: string | null): P
 export function pricesSnapshot(rows: readonly StoredPrice[]) {
   return rows.length > 0 ? rows.map(({ position: _p, ...row }) => ({ ...row })) : undefined;
 }
+
+/** One price of an upsert record, as a file or a client gives it (strings still to be checked). */
+export interface UpsertPrice {
+  type: string;
+  amount?: string | null;
+  currency?: string | null;
+  tax?: string | null;
+  factor?: string | null;
+  lowerBound?: string | null;
+  territory?: string[];
+  validFrom?: string | null;
+  validTo?: string | null;
+  daily?: boolean;
+}
