@@ -11,7 +11,8 @@ function dateOf(block: XmlNode, type: 'valid_start_date' | 'valid_end_date'): st
 /**
  * Every price of a PRODUCT (2005, ETIM) or ARTICLE (1.x): each PRODUCT_PRICE_DETAILS /
  * ARTICLE_PRICE_DETAILS block in file order, each PRODUCT_PRICE / ARTICLE_PRICE of it with
- * the block's validity and DAILY_PRICE flag (docs/import.md "Prices"). Values stay strings;
+ * the block's validity and DAILY_PRICE flag (docs/import.md "Prices"), except the "no price"
+ * markers. Values stay strings;
  * the upsert checks them (resolve-prices.ts) and warns about what it leaves out.
  */
 export function priceListOf(product: XmlNode): UpsertPrice[] {
@@ -21,8 +22,12 @@ export function priceListOf(product: XmlNode): UpsertPrice[] {
     const validTo = dateOf(block, 'valid_end_date');
     const daily = /^(true|1)$/i.test(textOf(block, 'DAILY_PRICE') ?? '');
     for (const price of children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE')) {
+      const type = price.attrs.price_type ?? '';
+      // "No price" markers are no price: on_request without an amount (2005) and udp_onrequest
+      // (the 1.2 placeholder with amount 0 our exports and many tools write).
+      if (type === 'udp_onrequest' || (type === 'on_request' && !textOf(price, 'PRICE_AMOUNT'))) continue;
       out.push({
-        type: price.attrs.price_type ?? '',
+        type,
         amount: textOf(price, 'PRICE_AMOUNT'),
         currency: textOf(price, 'PRICE_CURRENCY'),
         tax: textOf(price, 'TAX') ?? textOf(child(price, 'TAX_DETAILS'), 'TAX'),
