@@ -1,12 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getPrices } from '../src/catalog/prices/prices';
+import { getPrices, setPrices } from '../src/catalog/prices/prices';
 import { products } from '../src/db/schema';
 import { runExportSlice } from '../src/exports/run-export';
 import { article, file, product } from './fixtures/bmecat-variants';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
-import { asActor, db, makeCatalog, makeSession } from './helpers/factories';
+import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { importDeps, insertImportJob, putImportFile, reportRows, runImportToEnd } from './helpers/import-fixtures';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
@@ -111,5 +111,36 @@ describe('price lists through BMEcat', () => {
     const read = await getPrices(db(), asActor(session.tenant), row!.id);
     expect(read.prices.map((p) => p.amount)).toEqual(['5.00']);
     expect(JSON.stringify(await reportRows(jobId))).toMatch(/prices\.1\.currency/);
+  });
+});
+
+describe('price lists through CSV', () => {
+  it('writes the prices column and an import of the export gives the same list', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { name: 'CSV Preise' });
+    const made = await makeProduct(session.tenant, catalog.catalogId, { sku: 'TIER-1', name: 'Tiers' });
+    const prices = [
+      { type: 'net_list', amount: '10.00', currency: 'EUR', tax: '0.19', lowerBound: '1', validFrom: '2026-01-01' },
+      { type: 'net_list', amount: '9.50', currency: 'EUR', tax: '0.19', lowerBound: '10', validFrom: '2026-01-01' },
+      { type: 'nrp', amount: '15.00', currency: 'CHF', territory: ['CH', 'LI'], daily: true },
+    ];
+    const set = await setPrices(db(), asActor(session.tenant), {
+      departmentId: session.departmentId,
+      productId: made.productId,
+      prices,
+    });
+    const csv = await exportText(session, catalog.catalogId, 'CSV');
+    expect(csv).toContain('type=nrp;amount=15.00;currency=CHF;territory=CH,LI;daily=1');
+    const second = await makeCatalog(session.tenant, { name: 'CSV Preise 2' });
+    const fileId = await putImportFile(session.tenant, csv, 'catalog.csv');
+    const jobId = await insertImportJob(session.tenant, { catalogId: second.catalogId, fileId });
+    await runImportToEnd(jobId, importDeps());
+    const row = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, second.catalogId), eq(products.sku, 'TIER-1')),
+    });
+    expect(row, JSON.stringify(await reportRows(jobId))).toBeDefined();
+    const read = await getPrices(db(), asActor(session.tenant), row!.id);
+    expect(read.prices).toEqual(set.prices);
+    expect(read.price).toBe('10.00');
   });
 });

@@ -5,7 +5,8 @@ import { getPrices, setPrices } from '../src/catalog/prices/prices';
 import { loadProductAggregates } from '../src/catalog/product-aggregate';
 import { fingerprintsOf } from '../src/sync/sync-record';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
-import { send } from './oauth-helpers';
+import { makeAgentUser, send, tokensFor } from './oauth-helpers';
+import { callTool, openSession } from './mcp-helpers';
 
 const TIERS = [
   { type: 'net_list', amount: '10.00', currency: 'EUR', tax: '0.19', lowerBound: '1' },
@@ -194,5 +195,28 @@ describe('Price lists', () => {
       price: '7.00',
       prices: [],
     });
+  });
+
+  it('MCP: set_prices replaces the list, get_product shows it, and an empty list needs clear', async () => {
+    const user = await makeAgentUser();
+    const catalog = await makeCatalog(user);
+    const product = await makeProduct(user, catalog.catalogId, { sku: 'MCP-P' });
+    const token = await tokensFor(user, { scope: 'mcp', clientName: 'Price Bot' });
+    const { sessionId } = await openSession(token.access_token);
+    const set = await callTool(token.access_token, sessionId, 'set_prices', {
+      productId: product.productId,
+      prices: TIERS.slice(0, 2),
+    });
+    expect(set.isError, JSON.stringify(set)).toBeFalsy();
+    expect(set.structuredContent.price).toBe('10.00');
+    const read = await callTool(token.access_token, sessionId, 'get_product', { productId: product.productId });
+    expect(read.structuredContent.prices.map((p: { lowerBound: string }) => p.lowerBound)).toEqual(['1', '10']);
+    const empty = await callTool(token.access_token, sessionId, 'set_prices', {
+      productId: product.productId,
+      prices: [],
+    });
+    expect(empty.isError).toBe(true);
+    expect(JSON.stringify(empty.content)).toMatch(/clear: true/);
+    expect((await getPrices(db(), asActor(user), product.productId)).prices).toHaveLength(2);
   });
 });
