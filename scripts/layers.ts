@@ -32,6 +32,7 @@ export const LAYERS: readonly Layer[] = [
       'src/catalog/product-aggregate.ts',
       'src/sync/sync.schemas.ts',
       'src/catalog/mass-edit-report.ts',
+      'src/catalog/prices/price-list.ts',
     ],
   },
   {

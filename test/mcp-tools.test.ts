@@ -53,6 +53,7 @@ describe('MCP tools', () => {
       'get_job',
       'get_history',
       'list_sync_runs',
+      'set_prices',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
@@ -67,6 +68,7 @@ describe('MCP tools', () => {
     expect(byName.get_history.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName.update_classification.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.delete_classification.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.set_prices.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(Object.keys(byName.update_classification.inputSchema.properties)).toContain('features');
     expect(byName.search_products.inputSchema.required).toEqual(['catalogId']);
   });

@@ -4,6 +4,7 @@ import { PageQuery } from '../kernel/pagination';
 import { commaList, ProductFilter } from './product-filter';
 import { ATTRIBUTE_CODE } from './attribute-code';
 import { PRODUCT_STATUSES } from '../kernel/product-status';
+import { PriceOutSchema } from './prices/price-list';
 import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, LANGUAGE_CODE, normaliseDecimal, UNIT_CODE } from '../kernel/code-rules';
 
 /**
@@ -118,6 +119,8 @@ export const ProductDetailOut = ProductOut.extend({
     }),
   ),
   variants: z.array(z.lazy(() => ProductOut)),
+  /** The price list (GetPrices); the default row's amount is `price`. */
+  prices: z.array(PriceOutSchema),
 });
 
 export const SetValueDto = z.strictObject({

@@ -9,8 +9,10 @@ import {
   classificationLinks,
   media,
   productCategories,
+  productPrices,
   products,
 } from '../db/schema';
+import type { StoredPrice } from './prices/price-list';
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -42,6 +44,8 @@ export interface ProductNode {
   values: { code: string; type: string; value: string; unit: string | null }[];
   classification: AggregateClassification | null;
   media: AggregateMedia[];
+  /** The stored price list (prices/price-list.ts: the default row's amount is `product.price`). */
+  prices?: StoredPrice[];
 }
 
 /** A master product, its variants, and its category placements: the unit of sync and export. */
@@ -166,6 +170,11 @@ export function aggregateStatements(db: Database, companyId: string, masterSet: 
       .from(productCategories)
       .where(inArray(productCategories.productId, ownMasters))
       .orderBy(asc(productCategories.categoryId)),
+    db
+      .select()
+      .from(productPrices)
+      .where(inArray(productPrices.productId, elementSet))
+      .orderBy(asc(productPrices.productId), asc(productPrices.position)),
   ] as const;
 }
 
@@ -180,7 +189,8 @@ export type AggregateRows = Answers<ReturnType<typeof aggregateStatements>>;
 
 /** The aggregates of `masterIds` (in that order; absent ones left out) from the rows `aggregateStatements` read. */
 export function assembleAggregates(rows: AggregateRows, masterIds: string[]): ProductAggregate[] {
-  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements] = rows;
+  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements, priceRows] = rows;
+  const pricesBy = groupBy(priceRows, (p) => p.productId);
 
   const valuesBy = groupBy(values, (v) => v.elementId);
   const classesBy = groupBy(linkClasses, (c) => c.linkId);
@@ -220,6 +230,7 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         description: m.description,
         sortOrder: m.sortOrder,
       })),
+      prices: (pricesBy.get(product.id) ?? []).map(({ productId: _id, ...row }) => row),
     };
   };
 

@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../kernel/app-error';
 import { loadProductAggregates, type ProductNode } from './product-aggregate';
 import { findCatalog, findProduct } from '../db/scope';
 import type { Caller } from '../kernel/caller';
+import { priceList } from './prices/price-list';
 
 /** Read side of products: the DTO, detail with everything attached, lists and variants. */
 type ProductRow = typeof products.$inferSelect;
@@ -60,6 +61,7 @@ function nodeDetail(node: ProductNode) {
       contentType,
       size,
     })),
+    prices: priceList(node.prices ?? [], node.product.price),
   };
 }
 

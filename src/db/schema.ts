@@ -220,6 +220,32 @@ export const productCategories = sqliteTable(
   ],
 );
 
+/**
+ * A product's price list (migration 0015, docs/data-model.md "Prices"): one row per price in
+ * list order. `amount` NULL marks the default row: its amount is `products.price`. Territory
+ * is a comma-separated list of ISO 3166 codes. WITHOUT ROWID (drizzle cannot declare it).
+ */
+export const productPrices = sqliteTable(
+  'product_prices',
+  {
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    type: text('type').notNull(),
+    amount: text('amount'),
+    currency: text('currency'),
+    tax: text('tax'),
+    factor: text('factor'),
+    lowerBound: text('lower_bound'),
+    territory: text('territory'),
+    validFrom: text('valid_from'),
+    validTo: text('valid_to'),
+    daily: integer('daily', { mode: 'boolean' }),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.position] })],
+);
+
 // ---------------------------------------------------------------- attributes
 
 export const attributes = sqliteTable(

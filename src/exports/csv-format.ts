@@ -6,6 +6,7 @@
  */
 
 import { PRODUCT_DATA_FIELDS } from '../catalog/fields';
+import type { PriceOut, UpsertPrice } from '../catalog/prices/price-list';
 
 /**
  * Columns that are not attribute codes, in the order the export writes them; every other column
@@ -23,6 +24,7 @@ export const CSV_COLUMNS: readonly string[] = [
   'classes',
   'features',
   'media',
+  'prices',
 ];
 
 /** Separates the entries of a list cell (categories, classes, features, media). */
@@ -61,3 +63,64 @@ export function csvField(value: string | number | null | undefined): string {
 /** One CSV record with its CRLF line end. */
 export const csvLine = (fields: readonly (string | number | null | undefined)[]) =>
   `${fields.map(csvField).join(',')}\r\n`;
+
+/** The keys of one price in the `prices` cell, in the order they are written. */
+const PRICE_KEYS = [
+  'type',
+  'amount',
+  'currency',
+  'tax',
+  'factor',
+  'lowerBound',
+  'territory',
+  'validFrom',
+  'validTo',
+] as const;
+
+/**
+ * The `prices` cell (docs/exports.md "CSV"): prices separated by `|`, each a `;`-separated list
+ * of `key=value` with the API's key names, empty values left out, territories joined by `,`,
+ * `daily` written only when set. E.g. `type=net_list;amount=9.50;currency=EUR;lowerBound=10`.
+ */
+export function pricesCell(prices: readonly PriceOut[]): string {
+  return prices
+    .map((p) =>
+      [
+        ...PRICE_KEYS.flatMap((key) => {
+          const value = key === 'territory' ? p.territory.join(',') : p[key];
+          return value === null || value === '' ? [] : [`${key}=${value}`];
+        }),
+        ...(p.daily ? ['daily=1'] : []),
+      ].join(';'),
+    )
+    .join(LIST_SEPARATOR);
+}
+
+/** The reverse of `pricesCell`; values are checked by the upsert (resolve-prices.ts). */
+export function pricesOfCell(cell: string): UpsertPrice[] {
+  return cell
+    .split(LIST_SEPARATOR)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const pairs = new Map(
+        entry.split(';').map((pair) => {
+          const at = pair.indexOf('=');
+          return [pair.slice(0, at < 0 ? pair.length : at).trim(), at < 0 ? '' : pair.slice(at + 1).trim()] as const;
+        }),
+      );
+      const territory = pairs.get('territory');
+      return {
+        type: pairs.get('type') ?? '',
+        amount: pairs.get('amount') ?? null,
+        currency: pairs.get('currency') ?? null,
+        tax: pairs.get('tax') ?? null,
+        factor: pairs.get('factor') ?? null,
+        lowerBound: pairs.get('lowerBound') ?? null,
+        territory: territory ? territory.split(',') : [],
+        validFrom: pairs.get('validFrom') ?? null,
+        validTo: pairs.get('validTo') ?? null,
+        ...(pairs.get('daily') === '1' ? { daily: true } : {}),
+      };
+    });
+}

@@ -1,7 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { attributes, categories } from '../db/schema';
 import type { ProductNode } from '../catalog/product-aggregate';
-import { CSV_COLUMNS, csvLine, LIST_SEPARATOR, PATH_SEPARATOR } from './csv-format';
+import { CSV_COLUMNS, csvLine, LIST_SEPARATOR, PATH_SEPARATOR, pricesCell } from './csv-format';
+import { priceList } from '../catalog/prices/price-list';
 import { productPage, rowCount, textPhase, type Exporter } from './exporter';
 
 interface CsvPlan {
@@ -84,6 +85,7 @@ export const csvExporter: Exporter<CsvPlan> = {
               classesOf(node),
               featuresOf(node),
               node.media.map((m) => m.fileName).join(LIST_SEPARATOR),
+              pricesCell(priceList(node.prices ?? [], p.price)),
               ...plan.attributeCodes.map((code) => values.get(code)),
             ]);
           };

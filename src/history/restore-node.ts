@@ -20,6 +20,8 @@ import {
 import { parseValue } from '../kernel/value-types';
 import { parseFeatureValue } from '../classification/feature-values';
 import type { ClassificationGroup } from '../kernel/classification-groups';
+import type { StoredPrice } from '../catalog/prices/price-list';
+import { replacePriceStatements } from '../catalog/prices/prices';
 import {
   CATALOG_FIELDS,
   CATEGORY_FIELDS,
@@ -223,6 +225,16 @@ export async function planNodeRestore(
     statements.push(db.delete(productCategories).where(eq(productCategories.productId, element.id)));
     for (const categoryId of ids)
       statements.push(db.insert(productCategories).values({ productId: element.id, categoryId }));
+  }
+  if ((element.kind === 'product' || element.kind === 'variant') && differs(current.prices, target.prices)) {
+    // The whole list is one path: a restore puts back the list as it was (its default row's amount is `price`).
+    const rows = ((target.prices as unknown as Omit<StoredPrice, 'position'>[] | undefined) ?? []).map(
+      (r, position) => ({
+        ...r,
+        position,
+      }),
+    );
+    statements.push(...replacePriceStatements(db, element.id, rows));
   }
   return { statements, applied, skipped };
 }

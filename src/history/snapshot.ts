@@ -12,8 +12,10 @@ import {
   media,
   productCategories,
   products,
+  productPrices,
 } from '../db/schema';
 import { PRODUCT_DATA_FIELDS } from '../catalog/fields';
+import { pricesSnapshot } from '../catalog/prices/price-list';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
@@ -98,7 +100,7 @@ export async function loadSnapshot(
     .select({ id: ownTable.id })
     .from(ownTable)
     .where(and(eq(ownTable.id, elementId), eq(ownTable.companyId, companyId)));
-  const [rows, values, link, classes, features, mediaRows, placements, variants] = await db.batch([
+  const [rows, values, link, classes, features, mediaRows, placements, variants, priceRows] = await db.batch([
     own,
     db
       .select({ code: attributes.code, value: attributeValues.value })
@@ -134,6 +136,7 @@ export async function loadSnapshot(
       .from(products)
       .where(and(eq(products.parentId, elementId), eq(products.companyId, companyId)))
       .orderBy(asc(products.id)),
+    db.select().from(productPrices).where(inArray(productPrices.productId, ownId)).orderBy(asc(productPrices.position)),
   ]);
   const row = rows[0] as Record<string, unknown> | undefined;
   if (!row) return null;
@@ -153,6 +156,8 @@ export async function loadSnapshot(
     if (placements.length > 0) snapshot.categories = placements.map((p) => p.id);
     if (variants.length > 0) snapshot.variants = variants.map((v) => v.id);
   }
+  const prices = pricesSnapshot(priceRows.map(({ productId: _id, ...row }) => row));
+  if (prices !== undefined) snapshot.prices = prices;
   return snapshot;
 }
 

@@ -4,6 +4,7 @@ import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from './xml-node';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 import { actionOf, type FileWarning, type ProductAction } from './record-actions';
+import { priceListOf } from './bmecat-prices';
 
 export type { FileWarning, ProductAction };
 
@@ -188,7 +189,8 @@ export function productOf(node: XmlNode, path = ''): FileProduct {
   );
   const price = priceAmount?.text.trim() || null;
   if (action === 'delete') return { ...base, record: { sku, fields: {} }, problem: null };
-  if (action === 'prices') return { ...base, record: { sku, fields: { price } }, problem: null };
+  if (action === 'prices')
+    return { ...base, record: { sku, fields: { price }, prices: priceListOf(node) }, problem: null };
   const details = child(node, 'PRODUCT_DETAILS', 'ARTICLE_DETAILS');
   const order = child(node, 'PRODUCT_ORDER_DETAILS', 'ARTICLE_ORDER_DETAILS');
   const gtinNode =
@@ -223,5 +225,6 @@ export function productOf(node: XmlNode, path = ''): FileProduct {
     media: mediaOf(node),
   };
   features(node, record, skipped, origins, warnings);
+  record.prices = priceListOf(node);
   return { ...base, record, problem: null };
 }

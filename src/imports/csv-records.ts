@@ -1,4 +1,4 @@
-import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR, unguardFormula } from '../exports/csv-format';
+import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR, pricesOfCell, unguardFormula } from '../exports/csv-format';
 import { UPSERT_FIELDS, type UpsertRecord } from '../catalog/upsert/upsert-types';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
 
@@ -52,6 +52,8 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
       : [];
     record.classification = classes.length > 0 ? { classes, features } : null;
   }
+  // An empty cell leaves the list as it is: a CSV never removes a price list by accident (SetPrices with clear: true does).
+  if (has('prices') && cells.prices!.trim() !== '') record.prices = pricesOfCell(cells.prices!);
   if (has('media')) record.media = list(cells.media!).map((fileName) => ({ fileName }));
   const categoryPaths =
     has('categories') && !parentSku

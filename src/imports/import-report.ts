@@ -45,6 +45,7 @@ export const REASONS: Record<string, string> = {
   feature_value_text: 'feature value that does not parse: kept as text (unverified)',
   feature_dropped: 'feature without a class of its system, or given twice: left out',
   feature_system_skipped: 'feature system this service does not read: left out',
+  price_invalid: 'price that does not check (amount, currency, tax, tier, territory or dates): left out',
 };
 
 export const reasonLabel = (code: string) =>

@@ -5,6 +5,7 @@ import { products } from '../db/schema';
 import { sha256Hex } from '../kernel/hashing';
 import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../catalog/product-aggregate';
 import { CategoryPaths } from './category-paths';
+import { priceList, type StoredPrice } from '../catalog/prices/price-list';
 
 type ProductRow = ProductNode['product'];
 
@@ -35,6 +36,8 @@ export interface RecordNode {
     features: { group: string; code: string; value: string; unit: string | null }[];
   } | null;
   media: { purpose: string; fileName: string; contentType: string; size: number; storageKey: string }[];
+  /** The stored price list; a record without one (or an empty one) carries no `prices` key. */
+  prices?: StoredPrice[];
 }
 
 /** A master's RecordNode with its placements and variants (a ProductAggregate is one). */
@@ -73,6 +76,9 @@ function nodeRecord(node: RecordNode) {
       size,
       storageKey,
     })),
+    // Only a non-empty list is sent, so the records (and fingerprints) of products without a
+    // price list stay exactly as before price lists existed: no mass resend after the upgrade.
+    ...(node.prices && node.prices.length > 0 ? { prices: priceList(node.prices, p.price) } : {}),
   };
 }
 

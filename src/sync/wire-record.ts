@@ -1,6 +1,7 @@
 import type { ProductAggregate, ProductNode } from '../catalog/product-aggregate';
 import type { Mappings, Product, Variant } from './protocol/wire';
 import { productSchema } from './protocol/wire';
+import { priceList } from '../catalog/prices/price-list';
 
 /** The attribute whose value on a product (or its master) names its tax code in the shop's /mappings. */
 const TAX_CODE_ATTRIBUTE = 'tax_code';
@@ -88,6 +89,7 @@ function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | nu
           position,
         };
       }),
+      ...(node.prices?.length ? { prices: priceList(node.prices, p.price) } : {}),
     },
   };
 }

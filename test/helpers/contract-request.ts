@@ -60,6 +60,8 @@ const OVERRIDES: Record<string, (ids: Ids) => Record<string, unknown>> = {
   'Catalog/StartMassEdit': (ids) => ({ productIds: [ids.productId], field: 'status', value: 'draft' }),
   'Sync/AddConnection': () => ({ connectorUrl: 'https://shop.contract.example/connector', keyId: 'contract-key' }),
   'Sync/UpdateConnection': () => ({ connectorUrl: 'https://shop.contract.example/connector', keyId: 'contract-key' }),
+  // A price list: an empty one needs `clear: true` (a rule the schema cannot say).
+  'Catalog/SetPrices': () => ({ prices: [{ type: 'net_list', amount: '1.00', currency: 'EUR' }] }),
 };
 
 /** The id a field names, if it names one (departmentId, catalogId, elementId → productId ...). */

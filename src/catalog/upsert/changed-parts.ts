@@ -41,6 +41,8 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
           (e.size === 0 && e.contentType !== m.contentType)
         );
       }));
+  const pricesChanged =
+    next.prices !== undefined && JSON.stringify(next.prices) !== JSON.stringify(existing.prices ?? []);
   const categories = next.categoryIds !== undefined && categoryIds !== null && !sameSet(next.categoryIds, categoryIds);
   return {
     fields,
@@ -48,6 +50,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
     classification,
     media: mediaChanged,
     categories,
-    any: fields.length > 0 || values || classification || mediaChanged || categories,
+    prices: pricesChanged,
+    any: fields.length > 0 || values || classification || mediaChanged || categories || pricesChanged,
   };
 }

@@ -11,6 +11,7 @@ import {
   media,
   productCategories,
   products,
+  productPrices,
 } from '../../db/schema';
 import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './upsert-types';
@@ -40,6 +41,7 @@ export class WriteSet {
   readonly linkFeatures: ByLinkId<typeof classificationLinkFeatures.$inferInsert>[] = [];
   readonly media: (typeof media.$inferInsert)[] = [];
   readonly placements: (typeof productCategories.$inferInsert)[] = [];
+  readonly prices: (typeof productPrices.$inferInsert)[] = [];
 
   flush(db: Database): BatchStatement[] {
     return [
@@ -51,6 +53,7 @@ export class WriteSet {
       ...jsonInsert(db, attributeValues, this.values),
       ...jsonInsert(db, media, this.media),
       ...jsonInsert(db, productCategories, this.placements),
+      ...jsonInsert(db, productPrices, this.prices),
     ];
   }
 }
@@ -193,6 +196,10 @@ export function nodeStatements(
   if (next.categoryIds && (all || parts?.categories)) {
     if (!all) statements.push(db.delete(productCategories).where(eq(productCategories.productId, id)));
     out.placements.push(...next.categoryIds.map((categoryId) => ({ productId: id, categoryId })));
+  }
+  if (next.prices && (all || parts?.prices)) {
+    if (!all) statements.push(db.delete(productPrices).where(eq(productPrices.productId, id)));
+    out.prices.push(...next.prices.map((p) => ({ ...p, productId: id })));
   }
   return { mediaIds, mediaSizes };
 }

@@ -4,6 +4,7 @@ import { builtInField } from '../fields';
 import type { ParsedValue, ValueRule } from '../../kernel/value-types';
 import { groupOfSystem, type ReferenceCache } from './reference-cache';
 import { orderUnit } from './order-units';
+import { resolvePrices } from '../prices/resolve-prices';
 import { asRange, parse, resolveClassification, type WarnFn } from './resolve-classification';
 import { type ResolvedNode, ItemError, type UpsertRecord } from './upsert-types';
 
@@ -146,6 +147,11 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
         description: m.description || null,
       });
     }
+  }
+  if (record.prices) {
+    const { rows, price } = resolvePrices(record.prices, warn);
+    node.prices = rows;
+    if (price !== undefined) node.fields.price = price;
   }
   return node;
 }

@@ -73,7 +73,8 @@ function nodeAfter(w: WrittenNode): NodeAfter {
           };
         })
       : (existing?.media ?? []);
-  return { id: w.id, sku: product.sku, product, values, classification, media };
+  const prices = next.prices && (all || parts?.prices) ? next.prices : (existing?.prices ?? []);
+  return { id: w.id, sku: product.sku, product, values, classification, media, prices };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { mediaEntry, pickFields, PRODUCT_FIELDS, type Snapshot } from '../../history/snapshot';
 import type { ProductNode } from '../product-aggregate';
+import { pricesSnapshot } from '../prices/price-list';
 import type { ResolvedNode } from './upsert-types';
 
 /**
@@ -23,6 +24,8 @@ export function snapshotOfNode(
   node.media.forEach((m, i) => {
     snapshot[`media.${m.mediaId}`] = mediaEntry({ ...m, sortOrder: m.sortOrder ?? i });
   });
+  const prices = pricesSnapshot(node.prices ?? []);
+  if (prices !== undefined) snapshot.prices = prices;
   if (master) {
     if (master.categoryIds.length > 0) snapshot.categories = [...master.categoryIds].sort();
     if (master.variantIds.length > 0) snapshot.variants = [...master.variantIds].sort();
@@ -77,6 +80,11 @@ export function snapshotAfter(
         sortOrder,
       });
     });
+  }
+  if (next.prices) {
+    const prices = pricesSnapshot(next.prices);
+    if (prices !== undefined) after.prices = prices;
+    else delete after.prices;
   }
   if (next.categoryIds) {
     if (next.categoryIds.length > 0) after.categories = [...next.categoryIds].sort();

@@ -1,5 +1,8 @@
 import type { ClassificationGroup } from '../../kernel/classification-groups';
 import { PRODUCT_DATA_FIELDS } from '../fields';
+import type { StoredPrice, UpsertPrice } from '../prices/price-list';
+
+export type { UpsertPrice };
 
 /**
  * The internal form of one product to upsert, shared by UpsertProducts and the import job:
@@ -29,6 +32,8 @@ export interface UpsertRecord {
     features: { group?: string | null; code: string; value: string }[];
   } | null;
   media?: UpsertMediaRef[];
+  /** The whole price list (replaces the stored one; docs/data-model.md "Prices"). */
+  prices?: UpsertPrice[];
 }
 
 type UpsertStatus = 'created' | 'updated' | 'unchanged' | 'error';
@@ -73,4 +78,6 @@ export interface ResolvedNode {
     features: { group: ClassificationGroup; code: string; value: string; unit: string | null; unverified?: boolean }[];
   } | null;
   media?: { fileName: string; contentType: string; purpose: string; description: string | null }[];
+  /** The price list to store; its default row's amount is in `fields.price`. */
+  prices?: StoredPrice[];
 }

@@ -14,6 +14,7 @@ import { fitted, headerValues, keywordList, orderUnit, shortDescription, statusO
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { priceBlocks, type PriceDialect } from './price-blocks';
 
 const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
 
@@ -31,7 +32,18 @@ const mime = mimeInfo({
   purposes: PURPOSES,
 });
 
+const PRICES: PriceDialect = {
+  details: 'ARTICLE_PRICE_DETAILS',
+  price: 'ARTICLE_PRICE',
+  // 1.2 requires PRICE_AMOUNT and has no on_request type.
+  types: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|udp_[A-Za-z0-9]{1,16})$/,
+  currencies: CURRENCIES_2005,
+  schemaName: 'BMEcat 1.2',
+};
+
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
+  const list = priceBlocks(PRICES, view, w);
+  if (list !== '') return list;
   if (!view.price)
     w.add(`article without price: PRICE_AMOUNT written as 0 with price_type ${NO_PRICE_TYPE_12}`, view.subject);
   const type = view.price ? plan.priceType : NO_PRICE_TYPE_12;

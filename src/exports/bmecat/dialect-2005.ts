@@ -14,6 +14,7 @@ import { fitted, headerValues, mimeType2005, orderUnit, productDetails2005 } fro
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { priceBlocks, type PriceDialect } from './price-blocks';
 
 const PURPOSES = new Set([
   'data_sheet',
@@ -30,7 +31,17 @@ const currencyOf = currencyIn(CURRENCIES_2005, 'BMEcat 2005');
 const features = featureBlock({ element: 'PRODUCT_FEATURES' });
 const mime = mimeInfo({ sourceMax: 255, mimeType: mimeType2005, purposes: PURPOSES });
 
+const PRICES: PriceDialect = {
+  details: 'PRODUCT_PRICE_DETAILS',
+  price: 'PRODUCT_PRICE',
+  types: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|on_request|udp_[A-Za-z0-9]{1,16})$/,
+  currencies: CURRENCIES_2005,
+  schemaName: 'BMEcat 2005',
+};
+
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
+  const list = priceBlocks(PRICES, view, w);
+  if (list !== '') return list;
   // 2005 has a price type for "no price": a product without list price is on request.
   const currency = currencyOf(plan, w);
   const productPrice = view.price

@@ -7,6 +7,7 @@ import { fitted, headerValues, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { priceBlocks } from './price-blocks';
 
 const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
 
@@ -34,6 +35,19 @@ function featureBlocks(view: ProductView, w: ExportWarnings): string {
 }
 
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
+  const list = priceBlocks(
+    {
+      details: 'PRODUCT_PRICE_DETAILS',
+      price: 'PRODUCT_PRICE',
+      types: /^(net_customer|net_list|nrp)$/,
+      currencies: CURRENCIES_ETIM,
+      defaultStart: plan.snapshot.slice(0, 10),
+      schemaName: 'ETIM guideline',
+    },
+    view,
+    w,
+  );
+  if (list !== '') return list;
   if (!view.price)
     w.add('product without price: PRICE_AMOUNT written as 0 (the guideline requires an amount)', view.subject);
   return el('PRODUCT_PRICE_DETAILS', [

@@ -4,6 +4,31 @@ import { featureBlocks, type FeatureBlock } from './feature-blocks';
 import type { BmecatPlan } from './plan';
 import { fitIdentifier } from './xml-text';
 import type { ProductStatus } from '../../kernel/product-status';
+import { type PriceOut, priceList, type StoredPrice } from '../../catalog/prices/price-list';
+
+/**
+ * A node's own price list for export, or null when it has none. A `price` set by SetValue on a
+ * list that has no default row (all prices on request) is written first with the template's
+ * price type, so the default net price is never lost.
+ */
+function ownPrices(price: string | null, rows: StoredPrice[], plan: BmecatPlan): PriceOut[] | null {
+  if (rows.length === 0) return null;
+  const list = priceList(rows, price);
+  if (price && !rows.some((r) => r.amount === null))
+    list.unshift({
+      type: plan.priceType,
+      amount: price,
+      currency: plan.currency,
+      tax: null,
+      factor: null,
+      lowerBound: null,
+      territory: [],
+      validFrom: null,
+      validTo: null,
+      daily: false,
+    });
+  return list;
+}
 
 /** SUPPLIER_PID / SUPPLIER_AID are at most 32 characters in every BMEcat schema. */
 const PID_MAX = 32;
@@ -29,6 +54,8 @@ export interface ProductView {
   blocks: FeatureBlock[];
   media: AggregateMedia[];
   categoryIds: string[];
+  /** The price list (a variant without one inherits its master's when the template says so); empty: `price` only. */
+  prices: PriceOut[];
 }
 
 /**
@@ -78,6 +105,7 @@ function view(
     blocks: featureBlocks(node, inherit ? aggregate : null, plan, subject, warnings),
     media: node.media.length > 0 || !inherit ? node.media : aggregate.media,
     categoryIds: aggregate.categoryIds,
+    prices: ownPrices(p.price, node.prices ?? [], plan) ?? (inherit && m ? m.prices : []),
   };
 }
 

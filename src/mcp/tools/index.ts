@@ -7,6 +7,7 @@ import { productTools } from './product.tools';
 import { releaseTools } from './release.tools';
 import { syncTools } from './sync.tools';
 import { upsertTools } from './upsert.tools';
+import { priceTools } from './price.tools';
 
 /** Every tool of the MCP server, in the order tools/list shows them. */
 export const PIM_TOOLS: readonly PimTool[] = [
@@ -18,4 +19,5 @@ export const PIM_TOOLS: readonly PimTool[] = [
   ...exportTools,
   ...historyTools,
   ...syncTools,
+  ...priceTools,
 ];

@@ -47,7 +47,8 @@ export const productTools = [
     description:
       'Everything about one product or variant: built-in fields (SKU, GTIN, manufacturer, unit, price, status ...), ' +
       'attribute values, its classification (ETIM / eCl@ss / proficl@ss classes and feature values, with linkId), ' +
-      'media files and, for a master product, its variants.',
+      'media files, its price list (`prices`: type, amount, currency, tax, tiers by lowerBound, territory, validity; change it with set_prices) ' +
+      'and, for a master product, its variants.',
     input: z.strictObject({ productId: z.uuid().describe('A product or variant id (see search_products).') }),
     output: ProductDetailOut,
     annotations: READ_ONLY,

@@ -89,6 +89,24 @@ const nodeFields = {
   values: z.record(z.string().min(1).max(100), z.string().max(32000)),
   classification: classificationSchema,
   media: z.array(mediaRefSchema).max(100),
+  /** The price list (docs/data-model.md "Prices"); absent when the product has none. */
+  prices: z
+    .array(
+      z.object({
+        type: z.string().min(1).max(30),
+        amount: z.string().regex(/^\d{1,12}(\.\d{1,4})?$/),
+        currency: z.string().nullable(),
+        tax: z.string().nullable(),
+        factor: z.string().nullable(),
+        lowerBound: z.string().nullable(),
+        territory: z.array(z.string()),
+        validFrom: z.string().nullable(),
+        validTo: z.string().nullable(),
+        daily: z.boolean(),
+      }),
+    )
+    .max(500)
+    .optional(),
 };
 
 const variantSchema = z.object({ sku: skuSchema, ...nodeFields });

@@ -136,6 +136,12 @@ type DeletedProduct = { catalogId: string; masterId: string | null };
  */
 export const useSetValue = () => useWrite('Catalog/SetValue');
 
+/** The price list and the product's price (its default row) change; the history too. */
+export const useSetPrices = () =>
+  useWrite('Catalog/SetPrices', (client, body) =>
+    refreshAll(client, keys.product(body.productId), keys.history(body.productId)),
+  );
+
 export const useStartMassEdit = () => useWrite('Catalog/StartMassEdit');
 
 export const useRestoreVersion = (catalogId: string) =>

@@ -14,6 +14,7 @@ import { FieldsForm } from './FieldsForm';
 import { HistoryPanel } from './HistoryPanel';
 import { MediaPanel } from './MediaPanel';
 import { PlacementsForm } from './PlacementsForm';
+import { PricesPanel } from './PricesPanel';
 import { VariantsPanel } from './VariantsPanel';
 
 /** Everything about one product: fields, attributes, categories, variants, media, classification. */
@@ -77,6 +78,11 @@ export default function ProductEditor() {
                 id: 'media',
                 label: t('editor.tab.media', { count: p.media.length }),
                 content: () => <MediaPanel product={p} />,
+              },
+              {
+                id: 'prices',
+                label: t('editor.tab.prices', { count: p.prices.length }),
+                content: () => <PricesPanel product={p} />,
               },
               { id: 'history', label: t('editor.tab.history'), content: () => <HistoryPanel product={p} /> },
             ]}

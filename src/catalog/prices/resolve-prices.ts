@@ -1,0 +1,43 @@
+import { ItemError } from '../upsert/upsert-types';
+import type { WarnFn } from '../upsert/resolve-classification';
+import { PriceDto, type Price, type StoredPrice, toStored, type UpsertPrice } from './price-list';
+
+const blankToNull = (v: string | null | undefined) =>
+  v === undefined || v === null || v.trim() === '' ? null : v.trim();
+
+/**
+ * The price list of an upsert record checked with SetPrices' rules (PriceDto): strict, a price
+ * that breaks one rejects the record naming `prices.N.field`; tolerant (imports without
+ * `strict`), it is left out with a warning and the others are kept. Returns the rows to store
+ * and the product's `price` (the default row's amount), as SetPrices writes them.
+ */
+export function resolvePrices(
+  raw: readonly UpsertPrice[],
+  warn?: WarnFn,
+): { rows: StoredPrice[]; price: string | undefined } {
+  const prices: Price[] = [];
+  raw.forEach((p, i) => {
+    const parsed = PriceDto.safeParse({
+      type: p.type,
+      amount: p.amount ?? undefined,
+      currency: blankToNull(p.currency)?.toUpperCase() ?? null,
+      tax: blankToNull(p.tax),
+      factor: blankToNull(p.factor),
+      lowerBound: blankToNull(p.lowerBound),
+      territory: p.territory?.map((t) => t.trim().toUpperCase()).filter((t) => t !== ''),
+      validFrom: blankToNull(p.validFrom),
+      validTo: blankToNull(p.validTo),
+      daily: p.daily,
+    });
+    if (parsed.success) {
+      prices.push(parsed.data);
+      return;
+    }
+    const issue = parsed.error.issues[0]!;
+    const field = `prices.${i}${issue.path.length > 0 ? `.${issue.path.join('.')}` : ''}`;
+    const message = issue.code === 'invalid_type' ? `${issue.path.join('.') || 'price'} is missing` : issue.message;
+    if (!warn) throw new ItemError(field, `${field}: ${message}`);
+    warn('prices', 'price_invalid', `${field} (${p.type}): ${message}: the price is left out`);
+  });
+  return toStored(prices);
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { PriceDto, PriceOutSchema } from '../../catalog/prices/price-list';
+import { MAX_PRICES, setPrices } from '../../catalog/prices/prices';
+import { defineTool, OVERWRITE } from '../tool-definition';
+
+/** Tools over a product's price list (get_product shows it). */
+export const priceTools = [
+  defineTool({
+    name: 'set_prices',
+    title: "Replace a product's price list",
+    description:
+      'Replaces the WHOLE price list of a product or variant (get_product shows the current one under `prices`). Each price: ' +
+      '`type` (net_list, gros_list, net_customer, nrp, net_customer_exp, on_request or udp_*), `amount` (decimal such as "12.50"), ' +
+      'optional `currency` (ISO 4217, e.g. EUR), `tax` as a fraction (0.19 for 19 %), `factor`, `lowerBound` (quantity tier, > 0), ' +
+      '`territory` (ISO 3166 codes), `validFrom` / `validTo` (dates), `daily`. The first price not on request becomes the ' +
+      "product's price. An empty list removes every price and is refused unless `clear` is true. Recorded in the history.",
+    input: z.strictObject({
+      productId: z.uuid().describe('A product or variant id (see search_products).'),
+      prices: z.array(PriceDto).max(MAX_PRICES).describe('The complete new list, in order (tiers by lowerBound).'),
+      clear: z.boolean().optional().describe('Must be true to send an empty list (removes every price).'),
+      departmentId: z.uuid().optional().describe("The product's department; default: yours."),
+    }),
+    output: z.object({ productId: z.string(), price: z.string().nullable(), prices: z.array(PriceOutSchema) }),
+    annotations: OVERWRITE,
+    run: ({ db, caller }, input) =>
+      setPrices(db, caller, { ...input, departmentId: input.departmentId ?? caller.departmentId }),
+  }),
+];

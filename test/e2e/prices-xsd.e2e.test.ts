@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { api, expectValid, login, runExport } from './export-harness';
+import type { Format } from './export-expected';
+
+const FORMATS: Format[] = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'];
+
+/** Tiers in two price types and two validity blocks, with tax, factor and territories; one price on request. */
+const PRICES = [
+  {
+    type: 'net_list',
+    amount: '10.00',
+    currency: 'EUR',
+    tax: '0.19',
+    factor: '1',
+    lowerBound: '1',
+    validFrom: '2026-01-01',
+    validTo: '2026-12-31',
+  },
+  {
+    type: 'net_list',
+    amount: '9.50',
+    currency: 'EUR',
+    tax: '0.19',
+    lowerBound: '10',
+    validFrom: '2026-01-01',
+    validTo: '2026-12-31',
+  },
+  {
+    type: 'net_list',
+    amount: '9.00',
+    currency: 'EUR',
+    tax: '0.19',
+    lowerBound: '100',
+    validFrom: '2026-01-01',
+    validTo: '2026-12-31',
+  },
+  { type: 'nrp', amount: '15.00', currency: 'EUR', lowerBound: '1', territory: ['DE', 'AT'], daily: true },
+  { type: 'nrp', amount: '14.00', currency: 'EUR', lowerBound: '10', territory: ['DE'], daily: true },
+  { type: 'udp_special', amount: '8.00', currency: 'EUR' },
+  { type: 'on_request', amount: '0' },
+];
+
+describe('price lists in BMEcat exports', () => {
+  it('every dialect writes a product with a price list that validates against its XSD', async () => {
+    const cookie = await login('editor@demo.test');
+    const [department] = (await api(cookie, 'Catalog/GetCatalogs?limit=1')).items;
+    const catalog = await api(cookie, 'Catalog/AddCatalog', {
+      departmentId: department.departmentId,
+      name: `Preise ${Date.now()}`,
+      currency: 'EUR',
+      language: 'deu',
+    });
+    const product = await api(cookie, 'Catalog/AddProduct', {
+      departmentId: department.departmentId,
+      catalogId: catalog.catalogId,
+      sku: 'PRICE-TIERS',
+      name: 'Tiered',
+      unit: 'C62',
+    });
+    await api(cookie, 'Catalog/SetPrices', {
+      departmentId: department.departmentId,
+      productId: product.productId,
+      prices: PRICES,
+    });
+    for (const format of FORMATS) {
+      const { job, xml } = await runExport(cookie, {
+        departmentId: department.departmentId,
+        catalogId: catalog.catalogId,
+        exportType: format,
+      });
+      expect(job.state, format).toBe('succeeded');
+      expectValid(xml, format);
+      expect(xml, format).toContain('<LOWER_BOUND>100</LOWER_BOUND>');
+      expect(xml.match(/<(PRODUCT|ARTICLE)_PRICE_DETAILS>/g)?.length, format).toBeGreaterThanOrEqual(2);
+    }
+  });
+});
