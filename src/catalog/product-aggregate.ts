@@ -10,6 +10,7 @@ import {
   media,
   productCategories,
   products,
+  productReferences,
 } from '../db/schema';
 
 type ProductRow = typeof products.$inferSelect;
@@ -42,6 +43,16 @@ export interface ProductNode {
   values: { code: string; type: string; value: string; unit: string | null }[];
   classification: AggregateClassification | null;
   media: AggregateMedia[];
+  /** Outgoing references in their order, by target SKU (catalog/references/). */
+  references: AggregateReference[];
+}
+
+/** One outgoing reference of a node; `targetProductId` null = pending (the SKU is not in the catalog). */
+export interface AggregateReference {
+  type: string;
+  targetSku: string;
+  quantity: number | null;
+  targetProductId: string | null;
 }
 
 /** A master product, its variants, and its category placements: the unit of sync and export. */
@@ -166,6 +177,11 @@ export function aggregateStatements(db: Database, companyId: string, masterSet: 
       .from(productCategories)
       .where(inArray(productCategories.productId, ownMasters))
       .orderBy(asc(productCategories.categoryId)),
+    db
+      .select()
+      .from(productReferences)
+      .where(inArray(productReferences.productId, elementSet))
+      .orderBy(asc(productReferences.productId), asc(productReferences.position)),
   ] as const;
 }
 
@@ -180,7 +196,8 @@ export type AggregateRows = Answers<ReturnType<typeof aggregateStatements>>;
 
 /** The aggregates of `masterIds` (in that order; absent ones left out) from the rows `aggregateStatements` read. */
 export function assembleAggregates(rows: AggregateRows, masterIds: string[]): ProductAggregate[] {
-  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements] = rows;
+  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements, referenceRows] = rows;
+  const referencesBy = groupBy(referenceRows, (r) => r.productId);
 
   const valuesBy = groupBy(values, (v) => v.elementId);
   const classesBy = groupBy(linkClasses, (c) => c.linkId);
@@ -219,6 +236,12 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         sha256: m.sha256,
         description: m.description,
         sortOrder: m.sortOrder,
+      })),
+      references: (referencesBy.get(product.id) ?? []).map(({ type, targetSku, quantity, targetProductId }) => ({
+        type,
+        targetSku,
+        quantity,
+        targetProductId,
       })),
     };
   };

@@ -1,5 +1,6 @@
 import { dbNow } from '../kernel/clock';
 import { linkKey } from '../classification/link-key';
+import { deleteStatements, insertStatements } from '../catalog/references/reference-statements';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { newId } from '../kernel/ids';
@@ -223,6 +224,13 @@ export async function planNodeRestore(
     statements.push(db.delete(productCategories).where(eq(productCategories.productId, element.id)));
     for (const categoryId of ids)
       statements.push(db.insert(productCategories).values({ productId: element.id, categoryId }));
+  }
+  if ((element.kind === 'product' || element.kind === 'variant') && differs(current.references, target.references)) {
+    // The list by target SKU comes back whole; each target resolves against the catalog as it is now.
+    const list =
+      (target.references as { type: string; targetSku: string; quantity: number | null }[] | undefined) ?? [];
+    statements.push(...deleteStatements(db, [element.id]));
+    statements.push(...insertStatements(db, element.catalogId ?? '', [{ productId: element.id, references: list }]));
   }
   return { statements, applied, skipped };
 }

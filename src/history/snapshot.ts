@@ -12,6 +12,7 @@ import {
   media,
   productCategories,
   products,
+  productReferences,
 } from '../db/schema';
 import { PRODUCT_DATA_FIELDS } from '../catalog/fields';
 
@@ -98,7 +99,7 @@ export async function loadSnapshot(
     .select({ id: ownTable.id })
     .from(ownTable)
     .where(and(eq(ownTable.id, elementId), eq(ownTable.companyId, companyId)));
-  const [rows, values, link, classes, features, mediaRows, placements, variants] = await db.batch([
+  const [rows, values, link, classes, features, mediaRows, placements, variants, referenceRows] = await db.batch([
     own,
     db
       .select({ code: attributes.code, value: attributeValues.value })
@@ -134,6 +135,15 @@ export async function loadSnapshot(
       .from(products)
       .where(and(eq(products.parentId, elementId), eq(products.companyId, companyId)))
       .orderBy(asc(products.id)),
+    db
+      .select({
+        type: productReferences.type,
+        targetSku: productReferences.targetSku,
+        quantity: productReferences.quantity,
+      })
+      .from(productReferences)
+      .where(inArray(productReferences.productId, ownId))
+      .orderBy(asc(productReferences.position)),
   ]);
   const row = rows[0] as Record<string, unknown> | undefined;
   if (!row) return null;
@@ -153,6 +163,7 @@ export async function loadSnapshot(
     if (placements.length > 0) snapshot.categories = placements.map((p) => p.id);
     if (variants.length > 0) snapshot.variants = variants.map((v) => v.id);
   }
+  if (kind === 'product' || kind === 'variant') Object.assign(snapshot, referencesSnapshot(referenceRows));
   return snapshot;
 }
 
@@ -173,4 +184,17 @@ export function mediaEntry(m: {
     description: m.description,
     sortOrder: m.sortOrder,
   };
+}
+
+/**
+ * How a product's outgoing references appear in a snapshot: one path `references`, the list in
+ * order by target SKU (the resolved target is not history: it follows the catalog), left out
+ * when empty so that products without references show no noise.
+ */
+export function referencesSnapshot(
+  list: readonly { type: string; targetSku: string; quantity: number | null }[],
+): Snapshot {
+  return list.length > 0
+    ? { references: list.map((r) => ({ type: r.type, targetSku: r.targetSku, quantity: r.quantity })) }
+    : {};
 }

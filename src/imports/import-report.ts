@@ -45,6 +45,9 @@ export const REASONS: Record<string, string> = {
   feature_value_text: 'feature value that does not parse: kept as text (unverified)',
   feature_dropped: 'feature without a class of its system, or given twice: left out',
   feature_system_skipped: 'feature system this service does not read: left out',
+  reference_type: 'product reference of an unknown type: stored as others',
+  reference_invalid:
+    'product reference to the product itself, without a target, twice, or with a bad quantity: left out',
 };
 
 export const reasonLabel = (code: string) =>

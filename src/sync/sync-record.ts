@@ -35,6 +35,8 @@ export interface RecordNode {
     features: { group: string; code: string; value: string; unit: string | null }[];
   } | null;
   media: { purpose: string; fileName: string; contentType: string; size: number; storageKey: string }[];
+  /** Outgoing references in order (catalog/references/); absent = none. */
+  references?: { type: string; targetSku: string; quantity: number | null }[];
 }
 
 /** A master's RecordNode with its placements and variants (a ProductAggregate is one). */
@@ -73,6 +75,11 @@ function nodeRecord(node: RecordNode) {
       size,
       storageKey,
     })),
+    // By target SKU, as the shop knows products; left out when there are none, so the records
+    // (and fingerprints) of products without references are what they were before references.
+    ...(node.references?.length
+      ? { references: node.references.map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity })) }
+      : {}),
   };
 }
 

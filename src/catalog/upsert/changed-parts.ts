@@ -41,6 +41,10 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
           (e.size === 0 && e.contentType !== m.contentType)
         );
       }));
+  const references =
+    next.references !== undefined &&
+    JSON.stringify(next.references) !==
+      JSON.stringify(existing.references.map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity })));
   const categories = next.categoryIds !== undefined && categoryIds !== null && !sameSet(next.categoryIds, categoryIds);
   return {
     fields,
@@ -48,6 +52,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
     classification,
     media: mediaChanged,
     categories,
-    any: fields.length > 0 || values || classification || mediaChanged || categories,
+    references,
+    any: fields.length > 0 || values || classification || mediaChanged || categories || references,
   };
 }

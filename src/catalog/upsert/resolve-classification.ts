@@ -37,7 +37,9 @@ export type WarningCode =
   | 'class_extra'
   | 'feature_unverified'
   | 'feature_value_text'
-  | 'feature_dropped';
+  | 'feature_dropped'
+  | 'reference_type'
+  | 'reference_invalid';
 
 /** A record's classification checked against the reference data (tolerant with `warn`: docs/import.md, "Field problems"). */
 export function resolveClassification(

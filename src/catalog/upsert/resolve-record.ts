@@ -6,6 +6,7 @@ import { groupOfSystem, type ReferenceCache } from './reference-cache';
 import { orderUnit } from './order-units';
 import { asRange, parse, resolveClassification, type WarnFn } from './resolve-classification';
 import { type ResolvedNode, ItemError, type UpsertRecord } from './upsert-types';
+import { resolveReferences } from '../references/resolve-references';
 
 /** One product or variant as it should be stored: every value parsed and normalised. */
 
@@ -147,5 +148,14 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
       });
     }
   }
+  if (record.references)
+    node.references = resolveReferences(
+      sku,
+      record.references,
+      (field, message) => {
+        throw new ItemError(field, message);
+      },
+      warn,
+    );
   return node;
 }

@@ -73,7 +73,11 @@ function nodeAfter(w: WrittenNode): NodeAfter {
           };
         })
       : (existing?.media ?? []);
-  return { id: w.id, sku: product.sku, product, values, classification, media };
+  const references =
+    next.references && (all || parts?.references)
+      ? next.references
+      : (existing?.references ?? []).map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity }));
+  return { id: w.id, sku: product.sku, product, values, classification, media, references };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mediaEntry, pickFields, PRODUCT_FIELDS, type Snapshot } from '../../history/snapshot';
+import { mediaEntry, pickFields, PRODUCT_FIELDS, referencesSnapshot, type Snapshot } from '../../history/snapshot';
 import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './upsert-types';
 
@@ -23,6 +23,7 @@ export function snapshotOfNode(
   node.media.forEach((m, i) => {
     snapshot[`media.${m.mediaId}`] = mediaEntry({ ...m, sortOrder: m.sortOrder ?? i });
   });
+  Object.assign(snapshot, referencesSnapshot(node.references));
   if (master) {
     if (master.categoryIds.length > 0) snapshot.categories = [...master.categoryIds].sort();
     if (master.variantIds.length > 0) snapshot.variants = [...master.variantIds].sort();
@@ -77,6 +78,10 @@ export function snapshotAfter(
         sortOrder,
       });
     });
+  }
+  if (next.references) {
+    delete after.references;
+    Object.assign(after, referencesSnapshot(next.references));
   }
   if (next.categoryIds) {
     if (next.categoryIds.length > 0) after.categories = [...next.categoryIds].sort();

@@ -29,6 +29,8 @@ export interface UpsertRecord {
     features: { group?: string | null; code: string; value: string }[];
   } | null;
   media?: UpsertMediaRef[];
+  /** Outgoing references in order, replacing the product's list (catalog/references/). */
+  references?: { type: string; targetSku: string; quantity?: number | null }[];
 }
 
 type UpsertStatus = 'created' | 'updated' | 'unchanged' | 'error';
@@ -73,4 +75,5 @@ export interface ResolvedNode {
     features: { group: ClassificationGroup; code: string; value: string; unit: string | null; unverified?: boolean }[];
   } | null;
   media?: { fileName: string; contentType: string; purpose: string; description: string | null }[];
+  references?: { type: string; targetSku: string; quantity: number | null }[];
 }
