@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { attributes, categories } from '../db/schema';
 import type { ProductNode } from '../catalog/product-aggregate';
-import { CSV_COLUMNS, csvLine, LIST_SEPARATOR, PATH_SEPARATOR } from './csv-format';
+import { CSV_COLUMNS, csvLine, LIST_SEPARATOR, PATH_SEPARATOR, referenceCell } from './csv-format';
 import { productPage, rowCount, textPhase, type Exporter } from './exporter';
 
 interface CsvPlan {
@@ -84,6 +84,7 @@ export const csvExporter: Exporter<CsvPlan> = {
               classesOf(node),
               featuresOf(node),
               node.media.map((m) => m.fileName).join(LIST_SEPARATOR),
+              node.references.map(referenceCell).join(LIST_SEPARATOR),
               ...plan.attributeCodes.map((code) => values.get(code)),
             ]);
           };

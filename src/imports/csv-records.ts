@@ -1,4 +1,4 @@
-import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR, unguardFormula } from '../exports/csv-format';
+import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR, parseReferenceCell, unguardFormula } from '../exports/csv-format';
 import { UPSERT_FIELDS, type UpsertRecord } from '../catalog/upsert/upsert-types';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
 
@@ -53,6 +53,7 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
     record.classification = classes.length > 0 ? { classes, features } : null;
   }
   if (has('media')) record.media = list(cells.media!).map((fileName) => ({ fileName }));
+  if (has('references')) record.references = list(cells.references!).map(parseReferenceCell);
   const categoryPaths =
     has('categories') && !parentSku
       ? list(cells.categories!).map((p) => p.split(PATH_SEPARATOR).map((n) => n.trim()))

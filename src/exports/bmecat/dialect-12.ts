@@ -14,6 +14,7 @@ import { fitted, headerValues, keywordList, orderUnit, shortDescription, statusO
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { referenceElements } from './references-out';
 
 const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
 
@@ -66,6 +67,7 @@ function article(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       mime(view, w),
       // 1.2 has no base_product reference; `others` with the master's id is the customary stand-in.
       view.masterPid ? el('ARTICLE_REFERENCE', textEl('ART_ID_TO', view.masterPid), { type: 'others' }) : '',
+      ...referenceElements(view, 'ARTICLE_REFERENCE', w),
     ],
     { mode: 'new' },
   );

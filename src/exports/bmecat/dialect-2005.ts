@@ -14,6 +14,7 @@ import { fitted, headerValues, mimeType2005, orderUnit, productDetails2005 } fro
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { referenceElements } from './references-out';
 
 const PURPOSES = new Set([
   'data_sheet',
@@ -53,6 +54,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       price(plan, view, w),
       mime(view, w),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
+      ...referenceElements(view, 'PRODUCT_REFERENCE', w),
     ],
     { mode: 'new' },
   );

@@ -7,6 +7,7 @@ import { fitted, headerValues, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { ETIM_REFERENCE_TYPES, referenceElements } from './references-out';
 
 const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
 
@@ -74,6 +75,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       price(plan, view, w),
       el('USER_DEFINED_EXTENSIONS', mime(view, w)),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
+      ...referenceElements(view, 'PRODUCT_REFERENCE', w, ETIM_REFERENCE_TYPES),
     ],
     { mode: 'new' },
   );

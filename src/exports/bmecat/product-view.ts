@@ -29,6 +29,8 @@ export interface ProductView {
   blocks: FeatureBlock[];
   media: AggregateMedia[];
   categoryIds: string[];
+  /** Outgoing references in order, the target as SUPPLIER_PID (its SKU fitted like any PID). */
+  references: { type: string; pid: string; quantity: number | null }[];
 }
 
 /**
@@ -78,6 +80,11 @@ function view(
     blocks: featureBlocks(node, inherit ? aggregate : null, plan, subject, warnings),
     media: node.media.length > 0 || !inherit ? node.media : aggregate.media,
     categoryIds: aggregate.categoryIds,
+    references: node.references.map((r) => ({
+      type: r.type,
+      pid: supplierPid({ id: '', sku: r.targetSku }).pid,
+      quantity: r.quantity,
+    })),
   };
 }
 
