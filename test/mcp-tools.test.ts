@@ -49,6 +49,7 @@ describe('MCP tools', () => {
       'get_job',
       'get_history',
       'list_sync_runs',
+      'set_references',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();

@@ -4,7 +4,8 @@ import { productReferences, products } from '../src/db/schema';
 import { fingerprintsOf } from '../src/sync/sync-record';
 import { loadProductAggregates } from '../src/catalog/product-aggregate';
 import { db, makeCatalog, makeProduct } from './helpers/factories';
-import { makeAgentUser, send } from './oauth-helpers';
+import { makeAgentUser, send, tokensFor } from './oauth-helpers';
+import { callTool, openSession } from './mcp-helpers';
 
 type User = Awaited<ReturnType<typeof makeAgentUser>>;
 
@@ -206,5 +207,32 @@ describe('Product references', () => {
     expect(refs.json.outgoing).toEqual([
       expect.objectContaining({ type: 'similar', targetSku: 'BIT-1', pending: false }),
     ]);
+  });
+
+  it('sets references through the MCP tool set_references and shows both directions in get_product', async () => {
+    const { user, source, bit } = await setup();
+    const token = (await tokensFor(user, { scope: 'mcp', clientName: 'Ref Agent' })).access_token;
+    const { sessionId } = await openSession(token);
+    const set = await callTool(token, sessionId, 'set_references', {
+      departmentId: user.departmentId,
+      productId: source.productId,
+      references: [{ type: 'select', targetSku: 'BIT-1', quantity: 6 }],
+    });
+    expect(set.isError, JSON.stringify(set)).toBeFalsy();
+    expect(set.structuredContent.outgoing).toEqual([
+      expect.objectContaining({ type: 'select', targetProductId: bit.productId, quantity: 6, pending: false }),
+    ]);
+    const read = await callTool(token, sessionId, 'get_product', { productId: bit.productId });
+    expect(read.isError, JSON.stringify(read)).toBeFalsy();
+    expect(read.structuredContent.references.incoming).toEqual([
+      expect.objectContaining({ productId: source.productId, type: 'select', quantity: 6 }),
+    ]);
+    const refused = await callTool(token, sessionId, 'set_references', {
+      departmentId: user.departmentId,
+      productId: source.productId,
+      references: [],
+    });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused)).toContain('clear');
   });
 });

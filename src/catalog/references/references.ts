@@ -12,6 +12,7 @@ import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from
 import { departmentStatement, checkDepartment, masterFrom, masterSetOf, masterStatements } from '../write-context';
 import {
   MAX_REFERENCES,
+  type ReferenceType,
   ReferenceIn,
   referenceListProblem,
   type StoredReference,
@@ -71,8 +72,9 @@ export async function getReferences(db: Database, tenant: Caller, input: { produ
   return {
     productId: product.id,
     sku: product.sku,
-    outgoing: outgoing.map((r) => ({ ...r, pending: r.targetProductId === null })),
-    incoming: incoming.slice(0, INCOMING_LIMIT),
+    // Only SetReferences and the upsert write rows, both with REFERENCE_TYPES' types.
+    outgoing: outgoing.map((r) => ({ ...r, type: r.type as ReferenceType, pending: r.targetProductId === null })),
+    incoming: incoming.slice(0, INCOMING_LIMIT).map((r) => ({ ...r, type: r.type as ReferenceType })),
     incomingTruncated: incoming.length > INCOMING_LIMIT,
   };
 }

@@ -6,6 +6,7 @@ import { historyTools } from './history.tools';
 import { productTools } from './product.tools';
 import { syncTools } from './sync.tools';
 import { upsertTools } from './upsert.tools';
+import { referenceTools } from './reference.tools';
 
 /** Every tool of the MCP server, in the order tools/list shows them. */
 export const PIM_TOOLS: readonly PimTool[] = [
@@ -16,4 +17,5 @@ export const PIM_TOOLS: readonly PimTool[] = [
   ...exportTools,
   ...historyTools,
   ...syncTools,
+  ...referenceTools,
 ];
