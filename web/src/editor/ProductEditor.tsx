@@ -14,6 +14,7 @@ import { FieldsForm } from './FieldsForm';
 import { HistoryPanel } from './HistoryPanel';
 import { MediaPanel } from './MediaPanel';
 import { PlacementsForm } from './PlacementsForm';
+import { ReferencesPanel } from './ReferencesPanel';
 import { VariantsPanel } from './VariantsPanel';
 
 /** Everything about one product: fields, attributes, categories, variants, media, classification. */
@@ -79,6 +80,7 @@ export default function ProductEditor() {
                 content: () => <MediaPanel product={p} />,
               },
               { id: 'history', label: t('editor.tab.history'), content: () => <HistoryPanel product={p} /> },
+              { id: 'references', label: t('editor.tab.references'), content: () => <ReferencesPanel product={p} /> },
             ]}
           />
           <ConfirmDialog

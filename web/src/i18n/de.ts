@@ -463,6 +463,18 @@ export const de = {
 
   'notFound.title': 'Seite nicht gefunden',
   'notFound.text': 'Diese Adresse gibt es in der Anwendung nicht.',
+
+  'editor.tab.references': 'Verweise',
+  'references.outgoing': 'Dieses Produkt verweist auf',
+  'references.incoming': 'Verwiesen von',
+  'references.type': 'Art',
+  'references.targetSku': 'Ziel-Artikelnummer',
+  'references.quantity': 'Menge',
+  'references.pending': 'offen: Artikelnummer noch nicht im Katalog',
+  'references.none': 'Keine Verweise.',
+  'references.add': 'Verweis hinzufügen',
+  'references.remove': 'Entfernen',
+  'references.more': 'Nur die ersten 1000 werden gezeigt.',
 } as const;
 
 export type MessageKey = keyof typeof de;
