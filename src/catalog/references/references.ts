@@ -86,12 +86,6 @@ export async function getReferences(db: Database, tenant: Caller, input: { produ
  * the master's new fingerprint. An empty list removes all references only with `clear: true`.
  */
 export async function setReferences(db: Database, tenant: Caller, input: SetReferencesInput) {
-  if (input.references.length === 0 && input.clear !== true)
-    throw badRequest(
-      'references: an empty list removes every reference of the product; send "clear": true to mean that',
-    );
-  if (input.references.length > 0 && input.clear === true)
-    throw badRequest('clear: true removes every reference; send it with an empty references list');
   const next = storedReferences(input.references);
   await retryOnConflict(() => setReferencesOnce(db, tenant, input, next));
   return getReferences(db, tenant, input);
@@ -115,6 +109,13 @@ async function setReferencesOnce(db: Database, tenant: Caller, input: SetReferen
   checkDepartment(department);
   if (!found) throw notFound('product');
   if (found.departmentId !== input.departmentId) throw notFound('product');
+  // After the product is found: a product of another company answers 404 whatever the list.
+  if (input.references.length === 0 && input.clear !== true)
+    throw badRequest(
+      'references: an empty list removes every reference of the product; send "clear": true to mean that',
+    );
+  if (input.references.length > 0 && input.clear === true)
+    throw badRequest('clear: true removes every reference; send it with an empty references list');
   const problem = referenceListProblem(found.row.sku, next);
   if (problem) throw badRequest(problem);
   const { aggregate, paths } = masterFrom(db, tenant.companyId, results.slice(2) as never);
