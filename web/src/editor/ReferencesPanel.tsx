@@ -23,7 +23,10 @@ const TYPES = [
   'diff_orderunit',
   'others',
 ] as const;
-type Row = { type: (typeof TYPES)[number]; targetSku: string; quantity: string };
+type Row = { id: number; type: (typeof TYPES)[number]; targetSku: string; quantity: string };
+
+/** Stable keys for rows being edited (a row's index changes when one above it is removed). */
+let nextRowId = 0;
 
 /**
  * A product's references (Catalog/GetReferences): the outgoing list, editable and saved whole
@@ -50,7 +53,12 @@ function ReferencesForm({ product, data }: { product: ProductDetail; data: Data 
   const announce = useAnnounce();
   const setReferences = useSetReferences();
   const [rows, setRows] = useState<Row[]>(() =>
-    data.outgoing.map((r) => ({ type: r.type, targetSku: r.targetSku, quantity: r.quantity?.toString() ?? '' })),
+    data.outgoing.map((r) => ({
+      id: nextRowId++,
+      type: r.type,
+      targetSku: r.targetSku,
+      quantity: r.quantity?.toString() ?? '',
+    })),
   );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -87,7 +95,7 @@ function ReferencesForm({ product, data }: { product: ProductDetail; data: Data 
       <h3>{t('references.outgoing')}</h3>
       {rows.length === 0 && <p className="empty">{t('references.none')}</p>}
       {rows.map((r, i) => (
-        <div className="form-row" key={i}>
+        <div className="form-row" key={r.id}>
           <select
             aria-label={t('references.type')}
             value={r.type}
@@ -120,7 +128,10 @@ function ReferencesForm({ product, data }: { product: ProductDetail; data: Data 
       ))}
       <ErrorText message={error} />
       <div className="form-actions">
-        <button type="button" onClick={() => setRows([...rows, { type: 'accessories', targetSku: '', quantity: '' }])}>
+        <button
+          type="button"
+          onClick={() => setRows([...rows, { id: nextRowId++, type: 'accessories', targetSku: '', quantity: '' }])}
+        >
           {t('references.add')}
         </button>
         <button type="button" className="primary" onClick={() => void save()} disabled={busy}>
