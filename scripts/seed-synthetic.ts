@@ -250,6 +250,7 @@ async function main() {
           description: null,
         },
       ],
+      references: [],
     };
     return node;
   };

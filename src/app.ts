@@ -36,6 +36,7 @@ import { oauthRoutes } from './oauth/routes';
 import { openApiDocument } from './openapi/openapi-document';
 import { renderReference } from './openapi/reference-page';
 import { priceRoutes } from './catalog/prices/prices.routes';
+import { referenceRoutes } from './catalog/references/references.routes';
 
 /**
  * The REST application ({base_url} = /api). Cookie-session controllers are mounted behind
@@ -72,6 +73,7 @@ export function createApp() {
   app.route('/api/Catalog', upsertRoutes);
   app.route('/api/Import', importRoutes);
   app.route('/api/Catalog', priceRoutes);
+  app.route('/api/Catalog', referenceRoutes);
 
   const documentFor = (url: string) => openApiDocument(app, `${new URL(url).origin}/api`);
   app.get('/api/openapi.json', async (c) => c.json(await documentFor(c.req.url)));

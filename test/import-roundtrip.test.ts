@@ -2,7 +2,9 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { runExportSlice } from '../src/exports/run-export';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
-import { makeCatalog, makeSession } from './helpers/factories';
+import { eq } from 'drizzle-orm';
+import { productReferences } from '../src/db/schema';
+import { db, makeCatalog, makeSession } from './helpers/factories';
 import {
   importDeps,
   importJobRow,
@@ -73,6 +75,19 @@ describe('export, import into an empty catalog, export again', () => {
       const second = await exportText(session.tenant, target.catalogId, format);
       expect(normalise(second)).toBe(normalise(first));
       expect(first).toContain('LS-B16-3P');
+      // Product references (issue 19 part 4): all four in the file, and in the imported catalog the
+      // pending one still pending, the others resolved to the imported targets.
+      expect(first).toContain('ERSATZ-FEHLT');
+      const refs = await db()
+        .select({ sku: productReferences.targetSku, target: productReferences.targetProductId })
+        .from(productReferences)
+        .where(eq(productReferences.catalogId, target.catalogId));
+      expect(refs.map((r) => `${r.sku}:${r.target === null ? 'pending' : 'resolved'}`).sort()).toEqual([
+        'ERSATZ-FEHLT:pending',
+        'NYM-3x1.5:resolved',
+        'NYM-3x1.5:resolved',
+        'OHNE-ALLES:resolved',
+      ]);
     },
   );
 });

@@ -54,6 +54,7 @@ describe('MCP tools', () => {
       'get_history',
       'list_sync_runs',
       'set_prices',
+      'set_references',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();

@@ -147,7 +147,7 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
           next.report.unchanged++;
           continue;
         }
-        statements.push(plan.statement);
+        statements.push(plan.statement, ...(plan.follow ?? []));
         // Each changed product gets its version, as a SetValue would write it (surface "job").
         const before = await loadPath(db, tenant.companyId, element, plan.path);
         history.push({

@@ -11,6 +11,7 @@ import {
   productCategories,
   productPrices,
   products,
+  productReferences,
 } from '../db/schema';
 import type { StoredPrice } from './prices/price-list';
 
@@ -46,6 +47,16 @@ export interface ProductNode {
   media: AggregateMedia[];
   /** The stored price list (prices/price-list.ts: the default row's amount is `product.price`). */
   prices?: StoredPrice[];
+  /** Outgoing references in their order, by target SKU (catalog/references/). */
+  references: AggregateReference[];
+}
+
+/** One outgoing reference of a node; `targetProductId` null = pending (the SKU is not in the catalog). */
+export interface AggregateReference {
+  type: string;
+  targetSku: string;
+  quantity: number | null;
+  targetProductId: string | null;
 }
 
 /** A master product, its variants, and its category placements: the unit of sync and export. */
@@ -175,6 +186,11 @@ export function aggregateStatements(db: Database, companyId: string, masterSet: 
       .from(productPrices)
       .where(inArray(productPrices.productId, elementSet))
       .orderBy(asc(productPrices.productId), asc(productPrices.position)),
+    db
+      .select()
+      .from(productReferences)
+      .where(inArray(productReferences.productId, elementSet))
+      .orderBy(asc(productReferences.productId), asc(productReferences.position)),
   ] as const;
 }
 
@@ -189,8 +205,10 @@ export type AggregateRows = Answers<ReturnType<typeof aggregateStatements>>;
 
 /** The aggregates of `masterIds` (in that order; absent ones left out) from the rows `aggregateStatements` read. */
 export function assembleAggregates(rows: AggregateRows, masterIds: string[]): ProductAggregate[] {
-  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements, priceRows] = rows;
+  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements, priceRows, referenceRows] =
+    rows;
   const pricesBy = groupBy(priceRows, (p) => p.productId);
+  const referencesBy = groupBy(referenceRows, (r) => r.productId);
 
   const valuesBy = groupBy(values, (v) => v.elementId);
   const classesBy = groupBy(linkClasses, (c) => c.linkId);
@@ -231,6 +249,12 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         sortOrder: m.sortOrder,
       })),
       prices: (pricesBy.get(product.id) ?? []).map(({ productId: _id, ...row }) => row),
+      references: (referencesBy.get(product.id) ?? []).map(({ type, targetSku, quantity, targetProductId }) => ({
+        type,
+        targetSku,
+        quantity,
+        targetProductId,
+      })),
     };
   };
 

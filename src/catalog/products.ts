@@ -24,6 +24,7 @@ import type { ProductInput } from './catalog.schemas';
 import { getProductSummary, productOut } from './product-queries';
 import { assertDepartment, findCatalog, findProduct } from '../db/scope';
 import { PRODUCT_DATA_FIELDS } from './fields';
+import { resolveStatements } from './references/reference-statements';
 import { checkGtin } from '../kernel/value-types';
 import type { Caller } from '../kernel/caller';
 
@@ -113,6 +114,8 @@ export async function addProduct(db: Database, tenant: Caller, input: ProductInp
       })
       .returning(),
     ...categoryIds.map((categoryId) => db.insert(productCategories).values({ productId: id, categoryId })),
+    // References waiting for this SKU resolve to the new product (catalog/references/).
+    ...resolveStatements(db, catalog.id, [input.sku]),
     db
       .update(catalogs)
       .set({ productCount: sql`${catalogs.productCount} + 1` })
@@ -175,6 +178,8 @@ async function updateProductOnce(db: Database, tenant: Caller, input: ProductInp
         .where(eq(products.id, product.id)),
     );
   }
+  if (changes.sku !== undefined && changes.sku !== product.sku)
+    statements.push(...resolveStatements(db, product.catalogId, [changes.sku], [product.id]));
   if (categoryIds) {
     statements.push(db.delete(productCategories).where(eq(productCategories.productId, product.id)));
     for (const categoryId of categoryIds) {

@@ -24,6 +24,7 @@ import type { ElementRef } from '../db/scope';
 import type { FieldTarget } from './value-context';
 import { parseValue } from '../kernel/value-types';
 import type { Caller } from '../kernel/caller';
+import { resolveStatements } from './references/reference-statements';
 
 /**
  * SetValue's rules: how a field name of an element is written, parsed for its type (built-in
@@ -66,6 +67,8 @@ export interface PlannedWrite {
   currentSql: SQL;
   /** Makes the write on a loaded product or variant, for the fingerprint after it. */
   applyTo(node: ProductNode): void;
+  /** Statements that go right after `statement` in its batch (a SKU change re-resolves references to it). */
+  follow?: Statement[];
 }
 
 /**
@@ -103,6 +106,10 @@ export function planTargetWrite(
       applyTo: (node) => {
         (node.product as Record<string, unknown>)[builtIn.column] = stored;
       },
+      follow:
+        builtIn.column === 'sku' && (element.kind === 'product' || element.kind === 'variant')
+          ? resolveStatements(db, element.catalogId, [stored as string | null], [element.id])
+          : undefined,
     };
   }
 

@@ -88,6 +88,7 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
     statements.push(
       ...history,
       plan.statement,
+      ...(plan.follow ?? []),
       bump ?? bumpWithFingerprint(db, element.masterId, revision, fingerprint),
     );
   } else {

@@ -122,15 +122,13 @@ export function masterFrom(
   companyId: string,
   rows: RowsOf<ReturnType<typeof masterStatements>>,
 ): { aggregate: ProductAggregate | undefined; paths: CategoryPaths } {
+  // The category paths are the last statement; the aggregate's are all before it.
   const aggregateRows = rows.slice(0, -1) as unknown as AggregateRows;
   const [aggregate] = assembleAggregates(
     aggregateRows,
     aggregateRows[0].map((m) => m.id),
   );
-  return {
-    aggregate,
-    paths: new CategoryPaths(db, companyId).accept(rows.at(-1) as RowsOf<ReturnType<typeof masterStatements>>[9]),
-  };
+  return { aggregate, paths: new CategoryPaths(db, companyId).accept(rows[rows.length - 1] as never) };
 }
 
 /**

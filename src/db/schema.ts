@@ -878,3 +878,33 @@ export const releaseClassFeatureValues = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.releaseId, t.classCode, t.featureCode, t.valueCode] })],
 );
+
+// ---------------------------------------------------------------- product references
+
+/**
+ * Typed references from a product to a target SKU of the same catalog (BMEcat PRODUCT_REFERENCE,
+ * migration 0016, docs/data-model.md "Product references"). The SKU is the reference as written;
+ * `targetProductId` is the product it names now, null while that SKU is not in the catalog
+ * (pending). Deleting the target sets it null again (the reference waits, it is not lost).
+ * No company_id: the tenant is the source product's, and every read reaches these rows through
+ * a tenant-checked product. WITHOUT ROWID (drizzle does not model it).
+ */
+export const productReferences = sqliteTable(
+  'product_references',
+  {
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    catalogId: text('catalog_id').notNull(),
+    type: text('type').notNull(),
+    targetSku: text('target_sku').notNull(),
+    targetProductId: text('target_product_id').references(() => products.id, { onDelete: 'set null' }),
+    quantity: integer('quantity'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.position] }),
+    index('product_references_target_idx').on(t.targetProductId).where(sql`target_product_id IS NOT NULL`),
+    index('product_references_pending_idx').on(t.catalogId, t.targetSku).where(sql`target_product_id IS NULL`),
+  ],
+);

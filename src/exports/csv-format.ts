@@ -25,10 +25,30 @@ export const CSV_COLUMNS: readonly string[] = [
   'features',
   'media',
   'prices',
+  'references',
 ];
 
 /** Separates the entries of a list cell (categories, classes, features, media). */
 export const LIST_SEPARATOR = '|';
+/**
+ * One product reference in the `references` cell: `type:SKU`, or `type=quantity:SKU` (the type
+ * never holds a colon, so the SKU is everything after the first one). Entries are separated by
+ * LIST_SEPARATOR, so a target SKU must not contain `|`.
+ */
+export function referenceCell(r: { type: string; targetSku: string; quantity: number | null }): string {
+  return `${r.type}${r.quantity !== null ? `=${r.quantity}` : ''}:${r.targetSku}`;
+}
+
+/** The reverse of `referenceCell`; an entry without a colon is a target SKU of type `others`. */
+export function parseReferenceCell(entry: string): { type: string; targetSku: string; quantity: number | null } {
+  const at = entry.indexOf(':');
+  if (at < 0) return { type: 'others', targetSku: entry, quantity: null };
+  const head = entry.slice(0, at);
+  const eq = head.indexOf('=');
+  const quantity = eq > 0 ? Number(head.slice(eq + 1)) : null;
+  return { type: eq > 0 ? head.slice(0, eq) : head, targetSku: entry.slice(at + 1), quantity };
+}
+
 /** Separates the names of a category path ("Cables > Power cables"). */
 export const PATH_SEPARATOR = ' > ';
 

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { attributes, categories } from '../db/schema';
 import type { ProductNode } from '../catalog/product-aggregate';
-import { CSV_COLUMNS, csvLine, LIST_SEPARATOR, PATH_SEPARATOR, pricesCell } from './csv-format';
+import { CSV_COLUMNS, csvLine, LIST_SEPARATOR, PATH_SEPARATOR, pricesCell, referenceCell } from './csv-format';
 import { priceList } from '../catalog/prices/price-list';
 import { productPage, rowCount, textPhase, type Exporter } from './exporter';
 
@@ -86,6 +86,7 @@ export const csvExporter: Exporter<CsvPlan> = {
               featuresOf(node),
               node.media.map((m) => m.fileName).join(LIST_SEPARATOR),
               pricesCell(priceList(node.prices ?? [], p.price)),
+              node.references.map(referenceCell).join(LIST_SEPARATOR),
               ...plan.attributeCodes.map((code) => values.get(code)),
             ]);
           };

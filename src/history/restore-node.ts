@@ -1,5 +1,6 @@
 import { dbNow } from '../kernel/clock';
 import { linkKey } from '../classification/link-key';
+import { deleteStatements, insertStatements } from '../catalog/references/reference-statements';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { newId } from '../kernel/ids';
@@ -235,6 +236,13 @@ export async function planNodeRestore(
       }),
     );
     statements.push(...replacePriceStatements(db, element.id, rows));
+  }
+  if ((element.kind === 'product' || element.kind === 'variant') && differs(current.references, target.references)) {
+    // The list by target SKU comes back whole; each target resolves against the catalog as it is now.
+    const list =
+      (target.references as { type: string; targetSku: string; quantity: number | null }[] | undefined) ?? [];
+    statements.push(...deleteStatements(db, [element.id]));
+    statements.push(...insertStatements(db, element.catalogId ?? '', [{ productId: element.id, references: list }]));
   }
   return { statements, applied, skipped };
 }

@@ -13,6 +13,7 @@ import { planNodeRestore, type NodePlan } from './restore-node';
 import { loadSnapshot, pickFields, PRODUCT_FIELDS, type HistoryKind, type Snapshot } from './snapshot';
 import { findVersion, stateAfter } from './versions';
 import type { Caller } from '../kernel/caller';
+import { resolveStatements } from '../catalog/references/reference-statements';
 
 interface RestoreInput {
   departmentId: string;
@@ -144,13 +145,15 @@ async function restoreVariants(
           parentId: master.id,
         } as never),
       );
+      // References waiting for the re-created variant's SKU resolve to it.
+      statements.push(...resolveStatements(db, master.catalogId!, [row.sku as string | null]));
       count += 1;
     }
     kept.push(id);
     const plan: NodePlan = await planNodeRestore(
       db,
       actor.companyId,
-      { id, kind: 'variant' },
+      { id, kind: 'variant', catalogId: master.catalogId! },
       now.has(id) ? before : pickFields(wanted, PRODUCT_FIELDS),
       wanted,
     );

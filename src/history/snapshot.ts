@@ -13,6 +13,7 @@ import {
   productCategories,
   products,
   productPrices,
+  productReferences,
 } from '../db/schema';
 import { PRODUCT_DATA_FIELDS } from '../catalog/fields';
 import { pricesSnapshot } from '../catalog/prices/price-list';
@@ -100,44 +101,58 @@ export async function loadSnapshot(
     .select({ id: ownTable.id })
     .from(ownTable)
     .where(and(eq(ownTable.id, elementId), eq(ownTable.companyId, companyId)));
-  const [rows, values, link, classes, features, mediaRows, placements, variants, priceRows] = await db.batch([
-    own,
-    db
-      .select({ code: attributes.code, value: attributeValues.value })
-      .from(attributeValues)
-      .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
-      .where(and(eq(attributeValues.elementId, elementId), eq(attributes.companyId, companyId))),
-    db
-      .select()
-      .from(classificationLinks)
-      .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
-    db
-      .select({ group: classificationLinkClasses.group, code: classificationLinkClasses.code })
-      .from(classificationLinkClasses)
-      .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkClasses.linkId))
-      .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
-    db
-      .select({
-        group: classificationLinkFeatures.group,
-        code: classificationLinkFeatures.code,
-        value: classificationLinkFeatures.value,
-      })
-      .from(classificationLinkFeatures)
-      .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkFeatures.linkId))
-      .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
-    db.select().from(media).where(inArray(media.elementId, ownId)),
-    db
-      .select({ id: productCategories.categoryId })
-      .from(productCategories)
-      .where(inArray(productCategories.productId, ownId))
-      .orderBy(asc(productCategories.categoryId)),
-    db
-      .select({ id: products.id })
-      .from(products)
-      .where(and(eq(products.parentId, elementId), eq(products.companyId, companyId)))
-      .orderBy(asc(products.id)),
-    db.select().from(productPrices).where(inArray(productPrices.productId, ownId)).orderBy(asc(productPrices.position)),
-  ]);
+  const [rows, values, link, classes, features, mediaRows, placements, variants, priceRows, referenceRows] =
+    await db.batch([
+      own,
+      db
+        .select({ code: attributes.code, value: attributeValues.value })
+        .from(attributeValues)
+        .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
+        .where(and(eq(attributeValues.elementId, elementId), eq(attributes.companyId, companyId))),
+      db
+        .select()
+        .from(classificationLinks)
+        .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
+      db
+        .select({ group: classificationLinkClasses.group, code: classificationLinkClasses.code })
+        .from(classificationLinkClasses)
+        .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkClasses.linkId))
+        .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
+      db
+        .select({
+          group: classificationLinkFeatures.group,
+          code: classificationLinkFeatures.code,
+          value: classificationLinkFeatures.value,
+        })
+        .from(classificationLinkFeatures)
+        .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkFeatures.linkId))
+        .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
+      db.select().from(media).where(inArray(media.elementId, ownId)),
+      db
+        .select({ id: productCategories.categoryId })
+        .from(productCategories)
+        .where(inArray(productCategories.productId, ownId))
+        .orderBy(asc(productCategories.categoryId)),
+      db
+        .select({ id: products.id })
+        .from(products)
+        .where(and(eq(products.parentId, elementId), eq(products.companyId, companyId)))
+        .orderBy(asc(products.id)),
+      db
+        .select()
+        .from(productPrices)
+        .where(inArray(productPrices.productId, ownId))
+        .orderBy(asc(productPrices.position)),
+      db
+        .select({
+          type: productReferences.type,
+          targetSku: productReferences.targetSku,
+          quantity: productReferences.quantity,
+        })
+        .from(productReferences)
+        .where(inArray(productReferences.productId, ownId))
+        .orderBy(asc(productReferences.position)),
+    ]);
   const row = rows[0] as Record<string, unknown> | undefined;
   if (!row) return null;
   const fields = kind === 'catalog' ? CATALOG_FIELDS : kind === 'category' ? CATEGORY_FIELDS : PRODUCT_FIELDS;
@@ -158,6 +173,7 @@ export async function loadSnapshot(
   }
   const prices = pricesSnapshot(priceRows.map(({ productId: _id, ...row }) => row));
   if (prices !== undefined) snapshot.prices = prices;
+  if (kind === 'product' || kind === 'variant') Object.assign(snapshot, referencesSnapshot(referenceRows));
   return snapshot;
 }
 
@@ -178,4 +194,17 @@ export function mediaEntry(m: {
     description: m.description,
     sortOrder: m.sortOrder,
   };
+}
+
+/**
+ * How a product's outgoing references appear in a snapshot: one path `references`, the list in
+ * order by target SKU (the resolved target is not history: it follows the catalog), left out
+ * when empty so that products without references show no noise.
+ */
+export function referencesSnapshot(
+  list: readonly { type: string; targetSku: string; quantity: number | null }[],
+): Snapshot {
+  return list.length > 0
+    ? { references: list.map((r) => ({ type: r.type, targetSku: r.targetSku, quantity: r.quantity })) }
+    : {};
 }

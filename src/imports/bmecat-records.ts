@@ -146,14 +146,39 @@ function statusOf(details: XmlNode | undefined): string {
   return 'active';
 }
 
-/** The master a PRODUCT names as its base product (2005, ETIM), or an ARTICLE with reference type `others` (1.2, as the exporter writes it). */
-function masterOf(product: XmlNode): string | null {
-  const ref = children(product, 'PRODUCT_REFERENCE', 'ARTICLE_REFERENCE').find((r) =>
+/** The reference that names a PRODUCT's base product (2005, ETIM), or an ARTICLE's first with type `others` (1.2, as the exporter writes it). */
+function masterReference(product: XmlNode): XmlNode | undefined {
+  return children(product, 'PRODUCT_REFERENCE', 'ARTICLE_REFERENCE').find((r) =>
     r.name === 'PRODUCT_REFERENCE'
       ? r.attrs.type === 'base_product'
       : r.attrs.type === 'others' || r.attrs.type === 'base_product',
   );
+}
+
+function masterOf(product: XmlNode): string | null {
+  const ref = masterReference(product);
   return ref ? textOf(ref, 'PROD_ID_TO', 'ART_ID_TO') : null;
+}
+
+/**
+ * The product references of a PRODUCT (PRODUCT_REFERENCE with PROD_ID_TO) or ARTICLE
+ * (ARTICLE_REFERENCE with ART_ID_TO), in file order, except the one naming the master: type and
+ * `quantity` as written (the upsert checks them), the target by its SKU. CATALOG_ID,
+ * CATALOG_VERSION and REFERENCE_DESCR are not kept (docs/import.md "Product references").
+ */
+function referencesOf(product: XmlNode): NonNullable<UpsertRecord['references']> {
+  const master = masterReference(product);
+  return children(product, 'PRODUCT_REFERENCE', 'ARTICLE_REFERENCE').flatMap((r) => {
+    if (r === master) return [];
+    const quantity = r.attrs.quantity?.trim();
+    return [
+      {
+        type: r.attrs.type ?? '',
+        targetSku: textOf(r, 'PROD_ID_TO', 'ART_ID_TO') ?? '',
+        quantity: quantity ? Number(quantity) : null,
+      },
+    ];
+  });
 }
 
 /** Where a field's element is, for warnings: its line and path below the record. */
@@ -223,6 +248,7 @@ export function productOf(node: XmlNode, path = ''): FileProduct {
       price,
     },
     media: mediaOf(node),
+    references: referencesOf(node),
   };
   features(node, record, skipped, origins, warnings);
   record.prices = priceListOf(node);

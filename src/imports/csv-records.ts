@@ -1,4 +1,11 @@
-import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR, pricesOfCell, unguardFormula } from '../exports/csv-format';
+import {
+  CSV_COLUMNS,
+  LIST_SEPARATOR,
+  PATH_SEPARATOR,
+  parseReferenceCell,
+  pricesOfCell,
+  unguardFormula,
+} from '../exports/csv-format';
 import { UPSERT_FIELDS, type UpsertRecord } from '../catalog/upsert/upsert-types';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
 
@@ -55,6 +62,7 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
   // An empty cell leaves the list as it is: a CSV never removes a price list by accident (SetPrices with clear: true does).
   if (has('prices') && cells.prices!.trim() !== '') record.prices = pricesOfCell(cells.prices!);
   if (has('media')) record.media = list(cells.media!).map((fileName) => ({ fileName }));
+  if (has('references')) record.references = list(cells.references!).map(parseReferenceCell);
   const categoryPaths =
     has('categories') && !parentSku
       ? list(cells.categories!).map((p) => p.split(PATH_SEPARATOR).map((n) => n.trim()))

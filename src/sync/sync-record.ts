@@ -38,6 +38,8 @@ export interface RecordNode {
   media: { purpose: string; fileName: string; contentType: string; size: number; storageKey: string }[];
   /** The stored price list; a record without one (or an empty one) carries no `prices` key. */
   prices?: StoredPrice[];
+  /** Outgoing references in order (catalog/references/); absent = none. */
+  references?: { type: string; targetSku: string; quantity: number | null }[];
 }
 
 /** A master's RecordNode with its placements and variants (a ProductAggregate is one). */
@@ -79,6 +81,11 @@ function nodeRecord(node: RecordNode) {
     // Only a non-empty list is sent, so the records (and fingerprints) of products without a
     // price list stay exactly as before price lists existed: no mass resend after the upgrade.
     ...(node.prices && node.prices.length > 0 ? { prices: priceList(node.prices, p.price) } : {}),
+    // By target SKU, as the shop knows products; left out when there are none, so the records
+    // (and fingerprints) of products without references are what they were before references.
+    ...(node.references?.length
+      ? { references: node.references.map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity })) }
+      : {}),
   };
 }
 

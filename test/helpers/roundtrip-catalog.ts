@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { setValue } from '../../src/catalog/values';
+import { setReferences } from '../../src/catalog/references/references';
 import { createClassification } from '../../src/classification/links';
 import { attachMedia } from '../../src/media/media';
 import { asActor, db, makeAttribute, makeCatalog, makeCategory, makeProduct } from './factories';
@@ -117,5 +118,16 @@ export async function roundTripCatalog(tenant: Tenant, name: string) {
     ],
   });
   await makeProduct(tenant, c, { sku: 'OHNE-ALLES', name: null });
+  // References of several types, with and without quantity, one to a SKU not in the catalog (pending), one from a variant.
+  const refs = (
+    productId: string,
+    references: { type: 'accessories' | 'sparepart' | 'similar' | 'followup'; targetSku: string; quantity?: number }[],
+  ) => setReferences(db(), asActor(tenant), { departmentId: tenant.departmentId, productId, references });
+  await refs(ls.productId, [
+    { type: 'accessories', targetSku: 'NYM-3x1.5', quantity: 2 },
+    { type: 'sparepart', targetSku: 'ERSATZ-FEHLT' },
+    { type: 'similar', targetSku: 'OHNE-ALLES' },
+  ]);
+  await refs(v3.productId, [{ type: 'followup', targetSku: 'NYM-3x1.5', quantity: 1 }]);
   return catalog;
 }

@@ -43,6 +43,10 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
       }));
   const pricesChanged =
     next.prices !== undefined && JSON.stringify(next.prices) !== JSON.stringify(existing.prices ?? []);
+  const references =
+    next.references !== undefined &&
+    JSON.stringify(next.references) !==
+      JSON.stringify(existing.references.map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity })));
   const categories = next.categoryIds !== undefined && categoryIds !== null && !sameSet(next.categoryIds, categoryIds);
   return {
     fields,
@@ -51,6 +55,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
     media: mediaChanged,
     categories,
     prices: pricesChanged,
-    any: fields.length > 0 || values || classification || mediaChanged || categories || pricesChanged,
+    references,
+    any: fields.length > 0 || values || classification || mediaChanged || categories || pricesChanged || references,
   };
 }

@@ -18,6 +18,12 @@ import type { ResolvedNode } from './upsert-types';
 import type { changedParts } from './changed-parts';
 import { linkKey } from '../../classification/link-key';
 import { PRODUCT_DATA_FIELDS } from '../fields';
+import {
+  deleteStatements,
+  insertStatements,
+  type ReferenceRows,
+  resolveStatements,
+} from '../references/reference-statements';
 
 type ByLinkId<T> = Omit<T, 'linkId'> & { linkId: string };
 
@@ -42,6 +48,9 @@ export class WriteSet {
   readonly media: (typeof media.$inferInsert)[] = [];
   readonly placements: (typeof productCategories.$inferInsert)[] = [];
   readonly prices: (typeof productPrices.$inferInsert)[] = [];
+  /** Outgoing reference lists written (catalog/references/), and SKUs of the products created. */
+  readonly references: (ReferenceRows & { catalogId: string })[] = [];
+  readonly createdSkus: { catalogId: string; sku: string }[] = [];
 
   flush(db: Database): BatchStatement[] {
     return [
@@ -54,8 +63,24 @@ export class WriteSet {
       ...jsonInsert(db, media, this.media),
       ...jsonInsert(db, productCategories, this.placements),
       ...jsonInsert(db, productPrices, this.prices),
+      // After the products: a reference to a product created in this batch resolves, and
+      // references of earlier writes waiting for a created SKU resolve to it.
+      ...byCatalog(this.references).flatMap(([catalogId, lists]) => insertStatements(db, catalogId, lists)),
+      ...byCatalog(this.createdSkus).flatMap(([catalogId, created]) =>
+        resolveStatements(
+          db,
+          catalogId,
+          created.map((c) => c.sku),
+        ),
+      ),
     ];
   }
+}
+
+function byCatalog<T extends { catalogId: string }>(rows: readonly T[]): [string, T[]][] {
+  const map = new Map<string, T[]>();
+  for (const row of rows) map.set(row.catalogId, [...(map.get(row.catalogId) ?? []), row]);
+  return [...map];
 }
 
 /** The media rows a write leaves, by file name: ids, and size, type and storage key as stored. */
@@ -98,6 +123,7 @@ export function nodeStatements(
     };
     for (const column of NEW_PRODUCT_COLUMNS) (row as Record<string, unknown>)[column] = null;
     out.products.push({ ...row, ...next.fields });
+    out.createdSkus.push({ catalogId: ctx.catalogId, sku: next.sku });
   } else if (parts && parts.fields.length > 0) {
     statements.push(
       db
@@ -192,6 +218,10 @@ export function nodeStatements(
         });
       }
     });
+  }
+  if (next.references && (all || parts?.references)) {
+    if (!all) statements.push(...deleteStatements(db, [id]));
+    out.references.push({ catalogId: ctx.catalogId, productId: id, references: next.references });
   }
   if (next.categoryIds && (all || parts?.categories)) {
     if (!all) statements.push(db.delete(productCategories).where(eq(productCategories.productId, id)));

@@ -38,7 +38,9 @@ export type WarningCode =
   | 'feature_unverified'
   | 'feature_value_text'
   | 'feature_dropped'
-  | 'price_invalid';
+  | 'price_invalid'
+  | 'reference_type'
+  | 'reference_invalid';
 
 /** A record's classification checked against the reference data (tolerant with `warn`: docs/import.md, "Field problems"). */
 export function resolveClassification(

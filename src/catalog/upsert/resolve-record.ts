@@ -7,6 +7,7 @@ import { orderUnit } from './order-units';
 import { resolvePrices } from '../prices/resolve-prices';
 import { asRange, parse, resolveClassification, type WarnFn } from './resolve-classification';
 import { type ResolvedNode, ItemError, type UpsertRecord } from './upsert-types';
+import { resolveReferences } from '../references/resolve-references';
 
 /** One product or variant as it should be stored: every value parsed and normalised. */
 
@@ -153,5 +154,14 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
     node.prices = rows;
     if (price !== undefined) node.fields.price = price;
   }
+  if (record.references)
+    node.references = resolveReferences(
+      sku,
+      record.references,
+      (field, message) => {
+        throw new ItemError(field, message);
+      },
+      warn,
+    );
   return node;
 }

@@ -28,6 +28,7 @@ function toRecord(item: NodeInput, parentSku: string | null, categoryIds?: strin
         ? undefined
         : item.classification && { classes: item.classification.classes, features: item.classification.features ?? [] },
     media: item.media,
+    references: item.references,
   };
 }
 

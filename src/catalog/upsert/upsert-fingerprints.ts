@@ -74,7 +74,11 @@ function nodeAfter(w: WrittenNode): NodeAfter {
         })
       : (existing?.media ?? []);
   const prices = next.prices && (all || parts?.prices) ? next.prices : (existing?.prices ?? []);
-  return { id: w.id, sku: product.sku, product, values, classification, media, prices };
+  const references =
+    next.references && (all || parts?.references)
+      ? next.references
+      : (existing?.references ?? []).map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity }));
+  return { id: w.id, sku: product.sku, product, values, classification, media, prices, references };
 }
 
 /**

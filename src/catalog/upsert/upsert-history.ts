@@ -1,4 +1,4 @@
-import { mediaEntry, pickFields, PRODUCT_FIELDS, type Snapshot } from '../../history/snapshot';
+import { mediaEntry, pickFields, PRODUCT_FIELDS, referencesSnapshot, type Snapshot } from '../../history/snapshot';
 import type { ProductNode } from '../product-aggregate';
 import { pricesSnapshot } from '../prices/price-list';
 import type { ResolvedNode } from './upsert-types';
@@ -26,6 +26,7 @@ export function snapshotOfNode(
   });
   const prices = pricesSnapshot(node.prices ?? []);
   if (prices !== undefined) snapshot.prices = prices;
+  Object.assign(snapshot, referencesSnapshot(node.references));
   if (master) {
     if (master.categoryIds.length > 0) snapshot.categories = [...master.categoryIds].sort();
     if (master.variantIds.length > 0) snapshot.variants = [...master.variantIds].sort();
@@ -85,6 +86,10 @@ export function snapshotAfter(
     const prices = pricesSnapshot(next.prices);
     if (prices !== undefined) after.prices = prices;
     else delete after.prices;
+  }
+  if (next.references) {
+    delete after.references;
+    Object.assign(after, referencesSnapshot(next.references));
   }
   if (next.categoryIds) {
     if (next.categoryIds.length > 0) after.categories = [...next.categoryIds].sort();

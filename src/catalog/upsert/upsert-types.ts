@@ -34,6 +34,8 @@ export interface UpsertRecord {
   media?: UpsertMediaRef[];
   /** The whole price list (replaces the stored one; docs/data-model.md "Prices"). */
   prices?: UpsertPrice[];
+  /** Outgoing references in order, replacing the product's list (catalog/references/). */
+  references?: { type: string; targetSku: string; quantity?: number | null }[];
 }
 
 type UpsertStatus = 'created' | 'updated' | 'unchanged' | 'error';
@@ -80,4 +82,5 @@ export interface ResolvedNode {
   media?: { fileName: string; contentType: string; purpose: string; description: string | null }[];
   /** The price list to store; its default row's amount is in `fields.price`. */
   prices?: StoredPrice[];
+  references?: { type: string; targetSku: string; quantity: number | null }[];
 }

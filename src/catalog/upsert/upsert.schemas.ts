@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ClassRef, FeatureValueInput } from '../../classification/classification.schemas';
 import { MEDIA_PURPOSES } from '../../media/media';
+import { MAX_REFERENCES, ReferenceIn } from '../references/reference-rules';
 import { PRODUCT_STATUSES } from '../../kernel/product-status';
 
 /**
@@ -46,6 +47,8 @@ const nodeFields = {
     )
     .max(50)
     .optional(),
+  /** Outgoing references in order (SetReferences' rules); given, they replace the list. A target SKU not in the catalog is kept as pending. */
+  references: z.array(ReferenceIn).max(MAX_REFERENCES).optional(),
 };
 
 export const UpsertVariantInput = z.strictObject(nodeFields);

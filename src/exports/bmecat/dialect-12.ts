@@ -15,6 +15,7 @@ import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
+import { referenceElements } from './references-out';
 
 const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
 
@@ -78,6 +79,7 @@ function article(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       mime(view, w),
       // 1.2 has no base_product reference; `others` with the master's id is the customary stand-in.
       view.masterPid ? el('ARTICLE_REFERENCE', textEl('ART_ID_TO', view.masterPid), { type: 'others' }) : '',
+      ...referenceElements(view, 'ARTICLE_REFERENCE', w),
     ],
     { mode: 'new' },
   );

@@ -15,6 +15,7 @@ import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
+import { referenceElements } from './references-out';
 
 const PURPOSES = new Set([
   'data_sheet',
@@ -64,6 +65,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       price(plan, view, w),
       mime(view, w),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
+      ...referenceElements(view, 'PRODUCT_REFERENCE', w),
     ],
     { mode: 'new' },
   );

@@ -8,6 +8,7 @@ import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 import { priceBlocks } from './price-blocks';
+import { ETIM_REFERENCE_TYPES, referenceElements } from './references-out';
 
 const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
 
@@ -88,6 +89,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       price(plan, view, w),
       el('USER_DEFINED_EXTENSIONS', mime(view, w)),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
+      ...referenceElements(view, 'PRODUCT_REFERENCE', w, ETIM_REFERENCE_TYPES),
     ],
     { mode: 'new' },
   );

@@ -56,6 +56,8 @@ export interface ProductView {
   categoryIds: string[];
   /** The price list (a variant without one inherits its master's when the template says so); empty: `price` only. */
   prices: PriceOut[];
+  /** Outgoing references in order, the target as SUPPLIER_PID (its SKU fitted like any PID). */
+  references: { type: string; pid: string; quantity: number | null }[];
 }
 
 /**
@@ -106,6 +108,11 @@ function view(
     media: node.media.length > 0 || !inherit ? node.media : aggregate.media,
     categoryIds: aggregate.categoryIds,
     prices: ownPrices(p.price, node.prices ?? [], plan) ?? (inherit && m ? m.prices : []),
+    references: node.references.map((r) => ({
+      type: r.type,
+      pid: supplierPid({ id: '', sku: r.targetSku }).pid,
+      quantity: r.quantity,
+    })),
   };
 }
 

@@ -8,6 +8,7 @@ import { releaseTools } from './release.tools';
 import { syncTools } from './sync.tools';
 import { upsertTools } from './upsert.tools';
 import { priceTools } from './price.tools';
+import { referenceTools } from './reference.tools';
 
 /** Every tool of the MCP server, in the order tools/list shows them. */
 export const PIM_TOOLS: readonly PimTool[] = [
@@ -20,4 +21,5 @@ export const PIM_TOOLS: readonly PimTool[] = [
   ...historyTools,
   ...syncTools,
   ...priceTools,
+  ...referenceTools,
 ];

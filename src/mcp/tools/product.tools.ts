@@ -3,6 +3,8 @@ import { ProductDetailOut, ProductOut } from '../../catalog/catalog.schemas';
 import { PRODUCT_STATUSES } from '../../kernel/product-status';
 import { listProducts } from '../../catalog/product-list';
 import { getProduct } from '../../catalog/product-queries';
+import { getReferences } from '../../catalog/references/references';
+import { ReferencesOut } from '../../catalog/references/reference.schemas';
 import { defineTool, READ_ONLY } from '../tool-definition';
 import { PAGING_NOTE, PageInput } from './paging';
 import { Page } from '../../kernel/pagination';
@@ -47,11 +49,15 @@ export const productTools = [
     description:
       'Everything about one product or variant: built-in fields (SKU, GTIN, manufacturer, unit, price, status ...), ' +
       'attribute values, its classification (ETIM / eCl@ss / proficl@ss classes and feature values, with linkId), ' +
-      'media files, its price list (`prices`: type, amount, currency, tax, tiers by lowerBound, territory, validity; change it with set_prices) ' +
-      'and, for a master product, its variants.',
+      'media files, its price list (`prices`: type, amount, currency, tax, tiers by lowerBound, territory, validity; change it with set_prices), ' +
+      'for a master product its variants, and its references (outgoing by target SKU, pending when the SKU ' +
+      'is not in the catalog yet, and incoming from other products).',
     input: z.strictObject({ productId: z.uuid().describe('A product or variant id (see search_products).') }),
-    output: ProductDetailOut,
+    output: ProductDetailOut.extend({ references: ReferencesOut }),
     annotations: READ_ONLY,
-    run: ({ db, caller }, input) => getProduct(db, caller, input.productId),
+    run: async ({ db, caller }, input) => ({
+      ...(await getProduct(db, caller, input.productId)),
+      references: await getReferences(db, caller, input),
+    }),
   }),
 ];

@@ -250,3 +250,9 @@ export function useRefreshCatalogProducts() {
   const client = useQueryClient();
   return useCallback((catalogId: string) => client.invalidateQueries({ queryKey: keys.products(catalogId) }), [client]);
 }
+
+/** A product's outgoing references replaced: its references and history; the targets' incoming lists refresh when opened. */
+export const useSetReferences = () =>
+  useWrite('Catalog/SetReferences', (client, body) =>
+    refreshAll(client, keys.references(body.productId), keys.history(body.productId), ['references']),
+  );

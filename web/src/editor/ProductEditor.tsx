@@ -15,6 +15,7 @@ import { HistoryPanel } from './HistoryPanel';
 import { MediaPanel } from './MediaPanel';
 import { PlacementsForm } from './PlacementsForm';
 import { PricesPanel } from './PricesPanel';
+import { ReferencesPanel } from './ReferencesPanel';
 import { VariantsPanel } from './VariantsPanel';
 
 /** Everything about one product: fields, attributes, categories, variants, media, classification. */
@@ -85,6 +86,7 @@ export default function ProductEditor() {
                 content: () => <PricesPanel product={p} />,
               },
               { id: 'history', label: t('editor.tab.history'), content: () => <HistoryPanel product={p} /> },
+              { id: 'references', label: t('editor.tab.references'), content: () => <ReferencesPanel product={p} /> },
             ]}
           />
           <ConfirmDialog

@@ -256,7 +256,8 @@ export const de = {
   'editor.tab.media': 'Medien ({count})',
   'editor.tab.prices': 'Preise ({count})',
   'prices.title': 'Preisliste',
-  'prices.help': 'Alle Preise des Produkts, Staffeln nach Menge. Der erste Preis, der nicht „auf Anfrage“ ist, ist der Produktpreis.',
+  'prices.help':
+    'Alle Preise des Produkts, Staffeln nach Menge. Der erste Preis, der nicht „auf Anfrage“ ist, ist der Produktpreis.',
   'prices.type': 'Preisart',
   'prices.amount': 'Betrag',
   'prices.currency': 'Währung',
@@ -567,6 +568,18 @@ export const de = {
   'imp.err.unreadable': 'Die Datei ist kein gültiges XML und kann nicht gelesen werden.',
   'imp.err.atLine': '(Zeile {line})',
   'imp.err.detail': 'Details: {detail}',
+
+  'editor.tab.references': 'Verweise',
+  'references.outgoing': 'Dieses Produkt verweist auf',
+  'references.incoming': 'Verwiesen von',
+  'references.type': 'Art',
+  'references.targetSku': 'Ziel-Artikelnummer',
+  'references.quantity': 'Menge',
+  'references.pending': 'offen: Artikelnummer noch nicht im Katalog',
+  'references.none': 'Keine Verweise.',
+  'references.add': 'Verweis hinzufügen',
+  'references.remove': 'Entfernen',
+  'references.more': 'Nur die ersten 1000 werden gezeigt.',
 } as const;
 
 export type MessageKey = keyof typeof de;

@@ -561,4 +561,16 @@ export const en: Record<MessageKey, string> = {
   'imp.err.unreadable': 'The file is not valid XML and cannot be read.',
   'imp.err.atLine': '(line {line})',
   'imp.err.detail': 'Details: {detail}',
+
+  'editor.tab.references': 'References',
+  'references.outgoing': 'This product refers to',
+  'references.incoming': 'Referred to by',
+  'references.type': 'Type',
+  'references.targetSku': 'Target SKU',
+  'references.quantity': 'Quantity',
+  'references.pending': 'pending: SKU not in the catalog yet',
+  'references.none': 'No references.',
+  'references.add': 'Add reference',
+  'references.remove': 'Remove',
+  'references.more': 'Only the first 1000 are shown.',
 };

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+/**
+ * Product references (docs/data-model.md "Product references"): the types are BMEcat's
+ * PRODUCT_REFERENCE `type` values (2005 and 1.2's ARTICLE_REFERENCE alike), so a file and the
+ * API name them the same way.
+ */
+export const REFERENCE_TYPES = [
+  'accessories',
+  'sparepart',
+  'similar',
+  'followup',
+  'mandatory',
+  'select',
+  'consists_of',
+  'diff_orderunit',
+  'others',
+] as const;
+export type ReferenceType = (typeof REFERENCE_TYPES)[number];
+
+export function isReferenceType(value: string): value is ReferenceType {
+  return (REFERENCE_TYPES as readonly string[]).includes(value);
+}
+
+/** The most references one product may have (a BMEcat product rarely has more than a few dozen). */
+export const MAX_REFERENCES = 500;
+
+/** One outgoing reference as the API, MCP and the history write it. */
+export const ReferenceIn = z.strictObject({
+  type: z.enum(REFERENCE_TYPES),
+  targetSku: z.string().trim().min(1).max(255),
+  /** How many of the target go with one of this product (BMEcat's `quantity`); absent = unspecified. */
+  quantity: z.number().int().positive().max(1_000_000).nullable().optional(),
+});
+export type ReferenceInput = z.infer<typeof ReferenceIn>;
+
+/** A reference in stored form: what the sync record, snapshot and exports carry. */
+export interface StoredReference {
+  type: string;
+  targetSku: string;
+  quantity: number | null;
+}
+
+/**
+ * The rules a list of references must meet beyond its shape: no reference to the product itself
+ * and no (type, target) twice. Returns the problem naming the field, or null.
+ */
+export function referenceListProblem(ownSku: string | null, list: readonly StoredReference[]): string | null {
+  const seen = new Set<string>();
+  for (const [i, r] of list.entries()) {
+    if (ownSku !== null && r.targetSku === ownSku)
+      return `references[${i}].targetSku: a product cannot reference itself`;
+    const key = `${r.type}\u0000${r.targetSku}`;
+    if (seen.has(key)) return `references[${i}]: the ${r.type} reference to ${r.targetSku} is listed twice`;
+    seen.add(key);
+  }
+  return null;
+}
+
+/** The stored form of an input list (quantity absent = null). */
+export function storedReferences(list: readonly ReferenceInput[]): StoredReference[] {
+  return list.map((r) => ({ type: r.type, targetSku: r.targetSku, quantity: r.quantity ?? null }));
+}

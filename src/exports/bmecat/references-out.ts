@@ -1,0 +1,33 @@
+import { REFERENCE_TYPES } from '../../catalog/references/reference-rules';
+import type { ExportWarnings } from '../export-warnings';
+import type { ProductView } from './product-view';
+import { el, textEl } from './xml-text';
+
+/**
+ * A product's references as PRODUCT_REFERENCE (2005, ETIM) or ARTICLE_REFERENCE (1.2) elements,
+ * written after the base product reference, in the product's order, each with the target's
+ * SUPPLIER_PID and `quantity`. A pending reference is written too: the target SKU is what the
+ * supplier named, and the recipient may have it. A type the dialect's schema does not list
+ * (the ETIM guideline has no `diff_orderunit`) is written as `others` and reported.
+ */
+export function referenceElements(
+  view: ProductView,
+  element: 'PRODUCT_REFERENCE' | 'ARTICLE_REFERENCE',
+  w: ExportWarnings,
+  types: readonly string[] = REFERENCE_TYPES,
+): string[] {
+  const idTo = element === 'PRODUCT_REFERENCE' ? 'PROD_ID_TO' : 'ART_ID_TO';
+  return view.references.map((r) => {
+    let type = r.type;
+    if (!types.includes(type)) {
+      w.add(`reference type ${type} is not in this format's schema: written as others`, view.subject);
+      type = 'others';
+    }
+    const attrs: Record<string, string> = { type };
+    if (r.quantity !== null) attrs.quantity = String(r.quantity);
+    return el(element, textEl(idTo, r.pid), attrs);
+  });
+}
+
+/** The reference types of the ETIM guideline's schema (bmecat_etim_50.xsd). */
+export const ETIM_REFERENCE_TYPES = REFERENCE_TYPES.filter((t) => t !== 'diff_orderunit');
