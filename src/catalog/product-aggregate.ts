@@ -10,6 +10,7 @@ import {
   media,
   productCategories,
   products,
+  productUdx,
 } from '../db/schema';
 
 type ProductRow = typeof products.$inferSelect;
@@ -34,6 +35,10 @@ export interface AggregateMedia {
   description: string | null;
   /** Position in the element's media list (the history records it). */
   sortOrder?: number;
+  /** A link's absolute URL (no stored object); null for an uploaded file or file reference. */
+  url?: string | null;
+  mimeCode?: string | null;
+  alt?: string | null;
 }
 
 /** One product or variant with everything attached to it. */
@@ -42,6 +47,8 @@ export interface ProductNode {
   values: { code: string; type: string; value: string; unit: string | null }[];
   classification: AggregateClassification | null;
   media: AggregateMedia[];
+  /** The USER_DEFINED_EXTENSIONS kept from a BMEcat import (verbatim XML), written back by the exports. */
+  udx?: string | null;
 }
 
 /** A master product, its variants, and its category placements: the unit of sync and export. */
@@ -166,6 +173,7 @@ export function aggregateStatements(db: Database, companyId: string, masterSet: 
       .from(productCategories)
       .where(inArray(productCategories.productId, ownMasters))
       .orderBy(asc(productCategories.categoryId)),
+    db.select().from(productUdx).where(inArray(productUdx.productId, elementSet)),
   ] as const;
 }
 
@@ -180,7 +188,8 @@ export type AggregateRows = Answers<ReturnType<typeof aggregateStatements>>;
 
 /** The aggregates of `masterIds` (in that order; absent ones left out) from the rows `aggregateStatements` read. */
 export function assembleAggregates(rows: AggregateRows, masterIds: string[]): ProductAggregate[] {
-  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements] = rows;
+  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements, udxRows] = rows;
+  const udxBy = new Map(udxRows.map((u) => [u.productId, u.xml]));
 
   const valuesBy = groupBy(values, (v) => v.elementId);
   const classesBy = groupBy(linkClasses, (c) => c.linkId);
@@ -219,7 +228,11 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         sha256: m.sha256,
         description: m.description,
         sortOrder: m.sortOrder,
+        url: m.url,
+        mimeCode: m.mimeCode,
+        alt: m.alt,
       })),
+      udx: udxBy.get(product.id) ?? null,
     };
   };
 

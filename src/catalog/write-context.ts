@@ -122,12 +122,14 @@ export function masterFrom(
   companyId: string,
   rows: RowsOf<ReturnType<typeof masterStatements>>,
 ): { aggregate: ProductAggregate | undefined; paths: CategoryPaths } {
-  const aggregateRows = rows.slice(0, 8) as unknown as AggregateRows;
+  // The category paths are the last statement; the aggregate's are all before it.
+  const aggregateRows = rows.slice(0, -1) as unknown as AggregateRows;
   const [aggregate] = assembleAggregates(
     aggregateRows,
     aggregateRows[0].map((m) => m.id),
   );
-  return { aggregate, paths: new CategoryPaths(db, companyId).accept(rows[8]) };
+  const pathRows = rows[rows.length - 1] as Parameters<CategoryPaths['accept']>[0];
+  return { aggregate, paths: new CategoryPaths(db, companyId).accept(pathRows) };
 }
 
 /**

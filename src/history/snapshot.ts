@@ -164,6 +164,9 @@ export function mediaEntry(m: {
   size: number;
   description: string | null;
   sortOrder: number;
+  url?: string | null;
+  mimeCode?: string | null;
+  alt?: string | null;
 }): Json {
   return {
     fileName: m.fileName,
@@ -172,5 +175,7 @@ export function mediaEntry(m: {
     size: m.size,
     description: m.description,
     sortOrder: m.sortOrder,
+    // A link (migration 0017) records where it points; a file's entry stays as it was.
+    ...(m.url ? { url: m.url, mimeCode: m.mimeCode ?? null, alt: m.alt ?? null } : {}),
   };
 }

@@ -34,7 +34,15 @@ export interface RecordNode {
     classes: { group: string; system: string; code: string }[];
     features: { group: string; code: string; value: string; unit: string | null }[];
   } | null;
-  media: { purpose: string; fileName: string; contentType: string; size: number; storageKey: string }[];
+  media: {
+    purpose: string;
+    fileName: string;
+    contentType: string;
+    size: number;
+    storageKey: string;
+    url?: string | null;
+    mimeCode?: string | null;
+  }[];
 }
 
 /** A master's RecordNode with its placements and variants (a ProductAggregate is one). */
@@ -66,12 +74,14 @@ function nodeRecord(node: RecordNode) {
           features: node.classification.features,
         }
       : null,
-    media: node.media.map(({ purpose, fileName, contentType, size, storageKey }) => ({
+    // A link adds its URL and MIME code (files keep the keys they had, so their fingerprints stay).
+    media: node.media.map(({ purpose, fileName, contentType, size, storageKey, url, mimeCode }) => ({
       purpose,
       fileName,
       contentType,
       size,
       storageKey,
+      ...(url ? { url, mimeCode: mimeCode ?? null } : {}),
     })),
   };
 }

@@ -36,11 +36,15 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
         // An uploaded file keeps the type it was stored with; a reference takes the one given.
         return (
           e.fileName !== m.fileName ||
+          (e.url ?? null) !== m.url ||
+          (e.mimeCode ?? null) !== m.mimeCode ||
+          (e.alt ?? null) !== m.alt ||
           e.purpose !== m.purpose ||
           (e.description ?? null) !== m.description ||
           (e.size === 0 && e.contentType !== m.contentType)
         );
       }));
+  const udx = next.udx !== undefined && (existing.udx ?? null) !== next.udx;
   const categories = next.categoryIds !== undefined && categoryIds !== null && !sameSet(next.categoryIds, categoryIds);
   return {
     fields,
@@ -48,6 +52,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
     classification,
     media: mediaChanged,
     categories,
-    any: fields.length > 0 || values || classification || mediaChanged || categories,
+    udx,
+    any: fields.length > 0 || values || classification || mediaChanged || categories || udx,
   };
 }

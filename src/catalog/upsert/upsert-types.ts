@@ -14,6 +14,11 @@ export interface UpsertMediaRef {
   contentType?: string | null;
   purpose?: string | null;
   description?: string | null;
+  /** A link: the absolute http(s) URL of a file kept elsewhere (fileName may then be empty). */
+  url?: string | null;
+  /** ETIM guideline MIME code of a link (MD01 ...). */
+  mimeCode?: string | null;
+  alt?: string | null;
 }
 
 export interface UpsertRecord {
@@ -29,6 +34,8 @@ export interface UpsertRecord {
     features: { group?: string | null; code: string; value: string }[];
   } | null;
   media?: UpsertMediaRef[];
+  /** The product's USER_DEFINED_EXTENSIONS as verbatim XML (BMEcat import); null removes it. */
+  udx?: string | null;
 }
 
 type UpsertStatus = 'created' | 'updated' | 'unchanged' | 'error';
@@ -72,5 +79,14 @@ export interface ResolvedNode {
     classes: { group: ClassificationGroup; system: string; code: string; unverified?: boolean }[];
     features: { group: ClassificationGroup; code: string; value: string; unit: string | null; unverified?: boolean }[];
   } | null;
-  media?: { fileName: string; contentType: string; purpose: string; description: string | null }[];
+  media?: {
+    fileName: string;
+    contentType: string;
+    purpose: string;
+    description: string | null;
+    url: string | null;
+    mimeCode: string | null;
+    alt: string | null;
+  }[];
+  udx?: string | null;
 }
