@@ -14,6 +14,7 @@ import { fitted, headerValues, keywordList, orderUnit, shortDescription, statusO
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { udxNotWritten } from './media-out';
 
 const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
 
@@ -27,6 +28,7 @@ const currencyOf = currencyIn(CURRENCIES_2005, 'BMEcat 1.2');
 const features = featureBlock({ element: 'ARTICLE_FEATURES' });
 const mime = mimeInfo({
   sourceMax: 250,
+  altMax: 50,
   mimeType: (contentType, view, w) => fitted(contentType, 30, 'MIME_TYPE', view.subject, w),
   purposes: PURPOSES,
 });
@@ -64,6 +66,7 @@ function article(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       orderDetails('ARTICLE_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       mime(view, w),
+      udxNotWritten(view.udx, view.subject, w),
       // 1.2 has no base_product reference; `others` with the master's id is the customary stand-in.
       view.masterPid ? el('ARTICLE_REFERENCE', textEl('ART_ID_TO', view.masterPid), { type: 'others' }) : '',
     ],

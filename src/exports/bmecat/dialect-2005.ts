@@ -14,6 +14,7 @@ import { fitted, headerValues, mimeType2005, orderUnit, productDetails2005 } fro
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { udxNotWritten } from './media-out';
 
 const PURPOSES = new Set([
   'data_sheet',
@@ -28,7 +29,7 @@ const PURPOSES = new Set([
 
 const currencyOf = currencyIn(CURRENCIES_2005, 'BMEcat 2005');
 const features = featureBlock({ element: 'PRODUCT_FEATURES' });
-const mime = mimeInfo({ sourceMax: 255, mimeType: mimeType2005, purposes: PURPOSES });
+const mime = mimeInfo({ sourceMax: 255, mimeType: mimeType2005, purposes: PURPOSES, altMax: 80 });
 
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
   // 2005 has a price type for "no price": a product without list price is on request.
@@ -52,6 +53,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       mime(view, w),
+      udxNotWritten(view.udx, view.subject, w),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
     ],
     { mode: 'new' },

@@ -29,6 +29,8 @@ export interface ProductView {
   blocks: FeatureBlock[];
   media: AggregateMedia[];
   categoryIds: string[];
+  /** The product's kept USER_DEFINED_EXTENSIONS (verbatim XML); null when none or the template drops them. */
+  udx: string | null;
 }
 
 /**
@@ -78,6 +80,7 @@ function view(
     blocks: featureBlocks(node, inherit ? aggregate : null, plan, subject, warnings),
     media: node.media.length > 0 || !inherit ? node.media : aggregate.media,
     categoryIds: aggregate.categoryIds,
+    udx: plan.dropUdx ? null : (node.udx ?? null),
   };
 }
 
