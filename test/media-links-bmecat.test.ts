@@ -130,7 +130,7 @@ describe('media links and kept UDX from BMEcat', () => {
         m.map(({ url, purpose }) => (format === 'BMEcat' ? { url, purpose } : { url }));
       expect(urls(again.media)).toEqual(urls(first.media));
       if (format === 'BMEcat-ETIM') {
-        expect(again.media.map((m) => m.mimeCode)).toEqual(['MD01', 'MD99', 'MD99', 'MD03']);
+        expect(again.media.map((m) => m.mimeCode)).toEqual(['MD01', null, 'MD99', 'MD03']);
         expect(again.udx).toBe(
           '<UDX.EDXF.MANUFACTURER_ACRONYM>KNC</UDX.EDXF.MANUFACTURER_ACRONYM><UDX.EDXF.BRAND_NAME>Knips &amp; Co</UDX.EDXF.BRAND_NAME>',
         );
