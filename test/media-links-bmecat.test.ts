@@ -57,7 +57,7 @@ async function mediaOf(catalogId: string, sku: string) {
   };
 }
 
-async function exportText(session: Session, catalogId: string, exportType: string, options?: object) {
+async function exportText(session: Session, catalogId: string, exportType: string, options?: Record<string, unknown>) {
   let templateId: string | null = null;
   if (options) {
     templateId = newId();
