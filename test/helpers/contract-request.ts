@@ -60,6 +60,8 @@ const OVERRIDES: Record<string, (ids: Ids) => Record<string, unknown>> = {
   'Catalog/StartMassEdit': (ids) => ({ productIds: [ids.productId], field: 'status', value: 'draft' }),
   'Sync/AddConnection': () => ({ connectorUrl: 'https://shop.contract.example/connector', keyId: 'contract-key' }),
   'Sync/UpdateConnection': () => ({ connectorUrl: 'https://shop.contract.example/connector', keyId: 'contract-key' }),
+  'Media/AddLink': () => ({ url: 'https://cdn.contract.example/a.png' }),
+  'Media/UpdateLink': () => ({ url: 'https://cdn.contract.example/b.png' }),
 };
 
 /** The id a field names, if it names one (departmentId, catalogId, elementId → productId ...). */
