@@ -145,4 +145,14 @@ describe('media links and kept UDX from BMEcat', () => {
     expect(text).not.toContain('UDX.EDXF.BRAND_NAME');
     expect(text).toContain(SDB);
   });
+
+  it('round-trips links through a CSV export and import (the media cell holds a link as its URL)', async () => {
+    const session = await makeSession();
+    const first = await mediaOf(await importXml(session, source), 'L-1');
+    const csv = await exportText(session, await importXml(session, source), 'CSV');
+    expect(csv).toContain(`${IMG}|detail.png|${PDF}|${SDB}`);
+    const again = await mediaOf(await importXml(session, csv), 'L-1');
+    expect(again.media.map((m) => m.url)).toEqual(first.media.map((m) => m.url));
+    expect(again.media[1]).toMatchObject({ url: null, fileName: 'detail.png' });
+  });
 });

@@ -1,6 +1,7 @@
 import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR, unguardFormula } from '../exports/csv-format';
 import { UPSERT_FIELDS, type UpsertRecord } from '../catalog/upsert/upsert-types';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
+import { isLinkUrl } from '../media/media-links.rules';
 
 /** Columns of the service's CSV that are not attribute codes. */
 const FIXED: ReadonlySet<string> = new Set(CSV_COLUMNS);
@@ -52,7 +53,10 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
       : [];
     record.classification = classes.length > 0 ? { classes, features } : null;
   }
-  if (has('media')) record.media = list(cells.media!).map((fileName) => ({ fileName }));
+  if (has('media'))
+    record.media = list(cells.media!).map((entry) =>
+      isLinkUrl(entry) ? { fileName: '', url: entry } : { fileName: entry },
+    );
   const categoryPaths =
     has('categories') && !parentSku
       ? list(cells.categories!).map((p) => p.split(PATH_SEPARATOR).map((n) => n.trim()))
