@@ -53,6 +53,10 @@ describe('Media', () => {
       contentType: 'image/png',
       size: PNG.byteLength,
       description: 'Front view',
+      kind: 'file',
+      url: null,
+      mimeCode: null,
+      alt: null,
     });
     const detail = await getProduct(db(), session, product.productId);
     expect(detail.media).toEqual([
@@ -62,6 +66,11 @@ describe('Media', () => {
         fileName: 'front.png',
         contentType: 'image/png',
         size: PNG.byteLength,
+        kind: 'file',
+        url: null,
+        description: 'Front view',
+        mimeCode: null,
+        alt: null,
       },
     ]);
     const file = await exports.default.fetch(

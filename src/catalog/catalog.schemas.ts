@@ -116,6 +116,12 @@ export const ProductDetailOut = ProductOut.extend({
       fileName: z.string(),
       contentType: z.string(),
       size: z.number(),
+      /** `link`: a URL kept elsewhere (no stored file); `file`: uploaded or referenced by name. */
+      kind: z.enum(['file', 'link']),
+      url: z.string().nullable(),
+      description: z.string().nullable(),
+      mimeCode: z.string().nullable(),
+      alt: z.string().nullable(),
     }),
   ),
   variants: z.array(z.lazy(() => ProductOut)),

@@ -12,6 +12,7 @@ import {
   productPrices,
   products,
   productReferences,
+  productUdx,
 } from '../db/schema';
 import type { StoredPrice } from './prices/price-list';
 
@@ -37,6 +38,10 @@ export interface AggregateMedia {
   description: string | null;
   /** Position in the element's media list (the history records it). */
   sortOrder?: number;
+  /** A link's absolute URL (no stored object); null for an uploaded file or file reference. */
+  url?: string | null;
+  mimeCode?: string | null;
+  alt?: string | null;
 }
 
 /** One product or variant with everything attached to it. */
@@ -49,6 +54,8 @@ export interface ProductNode {
   prices?: StoredPrice[];
   /** Outgoing references in their order, by target SKU (catalog/references/). */
   references: AggregateReference[];
+  /** The USER_DEFINED_EXTENSIONS kept from a BMEcat import (verbatim XML), written back by the exports. */
+  udx?: string | null;
 }
 
 /** One outgoing reference of a node; `targetProductId` null = pending (the SKU is not in the catalog). */
@@ -191,6 +198,7 @@ export function aggregateStatements(db: Database, companyId: string, masterSet: 
       .from(productReferences)
       .where(inArray(productReferences.productId, elementSet))
       .orderBy(asc(productReferences.productId), asc(productReferences.position)),
+    db.select().from(productUdx).where(inArray(productUdx.productId, elementSet)),
   ] as const;
 }
 
@@ -205,10 +213,22 @@ export type AggregateRows = Answers<ReturnType<typeof aggregateStatements>>;
 
 /** The aggregates of `masterIds` (in that order; absent ones left out) from the rows `aggregateStatements` read. */
 export function assembleAggregates(rows: AggregateRows, masterIds: string[]): ProductAggregate[] {
-  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements, priceRows, referenceRows] =
-    rows;
+  const [
+    masters,
+    variants,
+    values,
+    links,
+    linkClasses,
+    linkFeatures,
+    mediaRows,
+    placements,
+    priceRows,
+    referenceRows,
+    udxRows,
+  ] = rows;
   const pricesBy = groupBy(priceRows, (p) => p.productId);
   const referencesBy = groupBy(referenceRows, (r) => r.productId);
+  const udxBy = new Map(udxRows.map((u) => [u.productId, u.xml]));
 
   const valuesBy = groupBy(values, (v) => v.elementId);
   const classesBy = groupBy(linkClasses, (c) => c.linkId);
@@ -247,6 +267,9 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         sha256: m.sha256,
         description: m.description,
         sortOrder: m.sortOrder,
+        url: m.url,
+        mimeCode: m.mimeCode,
+        alt: m.alt,
       })),
       prices: (pricesBy.get(product.id) ?? []).map(({ productId: _id, ...row }) => row),
       references: (referencesBy.get(product.id) ?? []).map(({ type, targetSku, quantity, targetProductId }) => ({
@@ -255,6 +278,7 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         quantity,
         targetProductId,
       })),
+      udx: udxBy.get(product.id) ?? null,
     };
   };
 

@@ -54,12 +54,17 @@ function nodeDetail(node: ProductNode) {
   return {
     values: node.values,
     classification: node.classification,
-    media: node.media.map(({ mediaId, purpose, fileName, contentType, size }) => ({
+    media: node.media.map(({ mediaId, purpose, fileName, contentType, size, description, url, mimeCode, alt }) => ({
       mediaId,
       purpose,
       fileName,
       contentType,
       size,
+      kind: url ? ('link' as const) : ('file' as const),
+      url: url ?? null,
+      description,
+      mimeCode: mimeCode ?? null,
+      alt: alt ?? null,
     })),
     prices: priceList(node.prices ?? [], node.product.price),
   };

@@ -128,7 +128,8 @@ export function masterFrom(
     aggregateRows,
     aggregateRows[0].map((m) => m.id),
   );
-  return { aggregate, paths: new CategoryPaths(db, companyId).accept(rows[rows.length - 1] as never) };
+  const pathRows = rows[rows.length - 1] as Parameters<CategoryPaths['accept']>[0];
+  return { aggregate, paths: new CategoryPaths(db, companyId).accept(pathRows) };
 }
 
 /**

@@ -417,6 +417,12 @@ export const media = sqliteTable(
     description: text('description'),
     sortOrder: integer('sort_order').notNull().default(0),
     createdAt: createdAt(),
+    /** A link (migration 0017): the absolute http(s) URL of a file kept elsewhere; no object is stored. */
+    url: text('url'),
+    /** ETIM guideline MIME code of a link (MD01 ...), from UDX.EDXF.MIME_CODE. */
+    mimeCode: text('mime_code'),
+    /** BMEcat MIME_ALT. */
+    alt: text('alt'),
   },
   // WITHOUT ROWID since migration 0008 (drizzle does not model it; the table is keyed by its id).
   (t) => [index('media_element_idx').on(t.elementId, t.sortOrder)],
@@ -908,3 +914,13 @@ export const productReferences = sqliteTable(
     index('product_references_pending_idx').on(t.catalogId, t.targetSku).where(sql`target_product_id IS NULL`),
   ],
 );
+/**
+ * A product's USER_DEFINED_EXTENSIONS content as read (migration 0017): verbatim XML text the
+ * BMEcat exports write back (template option dropUdx leaves it out). WITHOUT ROWID.
+ */
+export const productUdx = sqliteTable('product_udx', {
+  productId: text('product_id')
+    .primaryKey()
+    .references(() => products.id, { onDelete: 'cascade' }),
+  xml: text('xml').notNull(),
+});

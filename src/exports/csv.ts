@@ -84,7 +84,8 @@ export const csvExporter: Exporter<CsvPlan> = {
               categoryList,
               classesOf(node),
               featuresOf(node),
-              node.media.map((m) => m.fileName).join(LIST_SEPARATOR),
+              // A link is its URL, a file its name: the import tells them apart (csv-records.ts).
+              node.media.map((m) => m.url ?? m.fileName).join(LIST_SEPARATOR),
               pricesCell(priceList(node.prices ?? [], p.price)),
               node.references.map(referenceCell).join(LIST_SEPARATOR),
               ...plan.attributeCodes.map((code) => values.get(code)),

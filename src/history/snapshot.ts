@@ -185,6 +185,9 @@ export function mediaEntry(m: {
   size: number;
   description: string | null;
   sortOrder: number;
+  url?: string | null;
+  mimeCode?: string | null;
+  alt?: string | null;
 }): Json {
   return {
     fileName: m.fileName,
@@ -193,6 +196,8 @@ export function mediaEntry(m: {
     size: m.size,
     description: m.description,
     sortOrder: m.sortOrder,
+    // A link (migration 0017) records where it points; a file's entry stays as it was.
+    ...(m.url ? { url: m.url, mimeCode: m.mimeCode ?? null, alt: m.alt ?? null } : {}),
   };
 }
 

@@ -121,6 +121,7 @@ export async function* readXmlRecords(
         children: [],
         line,
       };
+      if (tag.name !== name) node.qname = tag.name;
       building.at(-1)?.children.push(node);
       building.push(node);
     }

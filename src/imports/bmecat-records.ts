@@ -1,4 +1,5 @@
-import type { UpsertMediaRef, UpsertRecord } from '../catalog/upsert/upsert-types';
+import type { UpsertRecord } from '../catalog/upsert/upsert-types';
+import { mediaOf, udxOf } from './bmecat-media';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
 import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from './xml-node';
@@ -99,36 +100,6 @@ function features(
   }
   record.classification = classes.length > 0 ? { classes, features: featureList } : null;
   if (!record.values) record.values = {};
-}
-
-const PURPOSE_OF_CODE: Record<string, string> = { MD01: 'normal' };
-
-function mediaOf(product: XmlNode): UpsertMediaRef[] {
-  const baseName = (source: string) => source.split(/[\\/]/).pop() ?? source;
-  const plain = children(child(product, 'MIME_INFO'), 'MIME').map((m) => ({
-    order: Number(textOf(m, 'MIME_ORDER') ?? '0'),
-    ref: {
-      fileName: baseName(textOf(m, 'MIME_SOURCE') ?? ''),
-      contentType: textOf(m, 'MIME_TYPE'),
-      purpose: textOf(m, 'MIME_PURPOSE'),
-      description: textOf(m, 'MIME_DESCR'),
-    },
-  }));
-  const udx = children(child(child(product, 'USER_DEFINED_EXTENSIONS'), 'UDX.EDXF.MIME_INFO'), 'UDX.EDXF.MIME').map(
-    (m) => ({
-      order: Number(textOf(m, 'UDX.EDXF.MIME_ORDER') ?? '0'),
-      ref: {
-        fileName: baseName(textOf(m, 'UDX.EDXF.MIME_SOURCE') ?? textOf(m, 'UDX.EDXF.MIME_FILENAME') ?? ''),
-        contentType: null,
-        purpose: PURPOSE_OF_CODE[textOf(m, 'UDX.EDXF.MIME_CODE') ?? ''] ?? 'others',
-        description: textOf(m, 'UDX.EDXF.MIME_DESIGNATION'),
-      },
-    }),
-  );
-  return [...plain, ...udx]
-    .filter((m) => m.ref.fileName !== '')
-    .sort((a, b) => a.order - b.order)
-    .map((m) => m.ref);
 }
 
 /** The price elements of the product's first price block (the `price` field is the first listed one). */
@@ -249,6 +220,7 @@ export function productOf(node: XmlNode, path = ''): FileProduct {
     },
     media: mediaOf(node),
     references: referencesOf(node),
+    udx: udxOf(node),
   };
   features(node, record, skipped, origins, warnings);
   record.prices = priceListOf(node);

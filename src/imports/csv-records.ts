@@ -8,6 +8,7 @@ import {
 } from '../exports/csv-format';
 import { UPSERT_FIELDS, type UpsertRecord } from '../catalog/upsert/upsert-types';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
+import { isLinkUrl } from '../media/media-links.rules';
 
 /** Columns of the service's CSV that are not attribute codes. */
 const FIXED: ReadonlySet<string> = new Set(CSV_COLUMNS);
@@ -61,8 +62,11 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
   }
   // An empty cell leaves the list as it is: a CSV never removes a price list by accident (SetPrices with clear: true does).
   if (has('prices') && cells.prices!.trim() !== '') record.prices = pricesOfCell(cells.prices!);
-  if (has('media')) record.media = list(cells.media!).map((fileName) => ({ fileName }));
   if (has('references')) record.references = list(cells.references!).map(parseReferenceCell);
+  if (has('media'))
+    record.media = list(cells.media!).map((entry) =>
+      isLinkUrl(entry) ? { fileName: '', url: entry } : { fileName: entry },
+    );
   const categoryPaths =
     has('categories') && !parentSku
       ? list(cells.categories!).map((p) => p.split(PATH_SEPARATOR).map((n) => n.trim()))

@@ -6,6 +6,8 @@ export interface XmlNode {
   children: XmlNode[];
   /** Line of the start tag in the file. */
   line: number;
+  /** The name as written when it has a prefix (`name` is local): kept UDX is written back with it. */
+  qname?: string;
 }
 
 /** The first child named one of `names`. */

@@ -15,6 +15,7 @@ import {
   UploadMediaQuery,
 } from './media';
 import { AppError } from '../kernel/app-error';
+import { AddMediaLinkDto, addMediaLink, UpdateMediaLinkDto, updateMediaLink } from './media-links';
 import { contentDisposition } from '../kernel/content-disposition';
 
 /**
@@ -94,4 +95,26 @@ export const mediaRoutes = new Hono<AppEnv>()
     }),
     validate('json', ReorderMediaDto),
     async (c) => c.json(await reorderMedia(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/AddLink',
+    describeOperation({
+      tag: 'Catalog',
+      summary: 'Attach a link (absolute http(s) URL of a file kept elsewhere) to a catalog element',
+      response: MediaOut,
+      security: 'cookie',
+    }),
+    validate('json', AddMediaLinkDto),
+    async (c) => c.json(await addMediaLink(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/UpdateLink',
+    describeOperation({
+      tag: 'Catalog',
+      summary: "Change a link's URL, purpose, description, type, MIME code or alt text",
+      response: MediaOut,
+      security: 'cookie',
+    }),
+    validate('json', UpdateMediaLinkDto),
+    async (c) => c.json(await updateMediaLink(c.var.db, c.var.caller, c.req.valid('json'))),
   );

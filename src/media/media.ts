@@ -50,11 +50,17 @@ export const MediaOut = z.object({
   contentType: z.string(),
   size: z.number().int(),
   description: z.string().nullable(),
+  /** `file`: uploaded (or referenced by name, size 0, until uploaded); `link`: a URL kept elsewhere. */
+  kind: z.enum(['file', 'link']),
+  url: z.string().nullable(),
+  mimeCode: z.string().nullable(),
+  alt: z.string().nullable(),
 });
 
 type MediaRow = typeof media.$inferSelect;
 
-function mediaOut(row: MediaRow) {
+/** The public form of a media row (files and links alike). */
+export function mediaOut(row: MediaRow) {
   return {
     mediaId: row.id,
     elementId: row.elementId,
@@ -63,6 +69,10 @@ function mediaOut(row: MediaRow) {
     contentType: row.contentType,
     size: row.size,
     description: row.description,
+    kind: row.url ? ('link' as const) : ('file' as const),
+    url: row.url,
+    mimeCode: row.mimeCode,
+    alt: row.alt,
   };
 }
 

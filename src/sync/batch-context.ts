@@ -20,6 +20,8 @@ export async function mediaRefs(
   const all = aggregates.flatMap((a) => [...a.media, ...a.variants.flatMap((v) => v.media)]);
   const refs = new Map<string, { sha256: string; url: string }>();
   for (const m of all) {
+    // A link has no object to hash or sign: the record carries its own URL (wire-record.ts).
+    if (m.url) continue;
     let sha256 = m.sha256;
     if (!sha256) {
       const object = await deps.files.get(m.storageKey);

@@ -35,11 +35,19 @@ export interface RecordNode {
     classes: { group: string; system: string; code: string }[];
     features: { group: string; code: string; value: string; unit: string | null }[];
   } | null;
-  media: { purpose: string; fileName: string; contentType: string; size: number; storageKey: string }[];
   /** The stored price list; a record without one (or an empty one) carries no `prices` key. */
   prices?: StoredPrice[];
   /** Outgoing references in order (catalog/references/); absent = none. */
   references?: { type: string; targetSku: string; quantity: number | null }[];
+  media: {
+    purpose: string;
+    fileName: string;
+    contentType: string;
+    size: number;
+    storageKey: string;
+    url?: string | null;
+    mimeCode?: string | null;
+  }[];
 }
 
 /** A master's RecordNode with its placements and variants (a ProductAggregate is one). */
@@ -71,12 +79,14 @@ function nodeRecord(node: RecordNode) {
           features: node.classification.features,
         }
       : null,
-    media: node.media.map(({ purpose, fileName, contentType, size, storageKey }) => ({
+    // A link adds its URL and MIME code (files keep the keys they had, so their fingerprints stay).
+    media: node.media.map(({ purpose, fileName, contentType, size, storageKey, url, mimeCode }) => ({
       purpose,
       fileName,
       contentType,
       size,
       storageKey,
+      ...(url ? { url, mimeCode: mimeCode ?? null } : {}),
     })),
     // Only a non-empty list is sent, so the records (and fingerprints) of products without a
     // price list stay exactly as before price lists existed: no mass resend after the upgrade.

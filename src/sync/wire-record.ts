@@ -77,19 +77,37 @@ function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | nu
             })),
           }
         : null,
-      media: node.media.map((m, position) => {
+      media: node.media.flatMap((m, position) => {
+        if (m.url) return [];
         const ref = ctx.mediaRef(m.mediaId);
         if (!ref) throw new Unsendable(`media file "${m.fileName}" is missing in storage`);
-        return {
-          sha256: ref.sha256,
-          url: ref.url,
-          contentType: m.contentType,
-          fileName: m.fileName,
-          purpose: m.purpose,
-          position,
-        };
+        return [
+          {
+            sha256: ref.sha256,
+            url: ref.url,
+            contentType: m.contentType,
+            fileName: m.fileName,
+            purpose: m.purpose,
+            position,
+          },
+        ];
       }),
       ...(node.prices?.length ? { prices: priceList(node.prices, p.price) } : {}),
+      links: node.media.flatMap((m, position) =>
+        m.url
+          ? [
+              {
+                url: m.url,
+                contentType: m.contentType,
+                fileName: m.fileName,
+                purpose: m.purpose,
+                description: m.description,
+                mimeCode: m.mimeCode ?? null,
+                position,
+              },
+            ]
+          : [],
+      ),
     },
   };
 }

@@ -62,6 +62,8 @@ const OVERRIDES: Record<string, (ids: Ids) => Record<string, unknown>> = {
   'Sync/UpdateConnection': () => ({ connectorUrl: 'https://shop.contract.example/connector', keyId: 'contract-key' }),
   // A price list: an empty one needs `clear: true` (a rule the schema cannot say).
   'Catalog/SetPrices': () => ({ prices: [{ type: 'net_list', amount: '1.00', currency: 'EUR' }] }),
+  'Media/AddLink': () => ({ url: 'https://cdn.contract.example/a.png' }),
+  'Media/UpdateLink': () => ({ url: 'https://cdn.contract.example/b.png' }),
 };
 
 /** The id a field names, if it names one (departmentId, catalogId, elementId → productId ...). */

@@ -36,6 +36,9 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
         // An uploaded file keeps the type it was stored with; a reference takes the one given.
         return (
           e.fileName !== m.fileName ||
+          (e.url ?? null) !== m.url ||
+          (e.mimeCode ?? null) !== m.mimeCode ||
+          (e.alt ?? null) !== m.alt ||
           e.purpose !== m.purpose ||
           (e.description ?? null) !== m.description ||
           (e.size === 0 && e.contentType !== m.contentType)
@@ -47,6 +50,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
     next.references !== undefined &&
     JSON.stringify(next.references) !==
       JSON.stringify(existing.references.map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity })));
+  const udx = next.udx !== undefined && (existing.udx ?? null) !== next.udx;
   const categories = next.categoryIds !== undefined && categoryIds !== null && !sameSet(next.categoryIds, categoryIds);
   return {
     fields,
@@ -56,6 +60,8 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
     categories,
     prices: pricesChanged,
     references,
-    any: fields.length > 0 || values || classification || mediaChanged || categories || pricesChanged || references,
+    udx,
+    any:
+      fields.length > 0 || values || classification || mediaChanged || categories || pricesChanged || references || udx,
   };
 }

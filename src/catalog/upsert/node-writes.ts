@@ -12,7 +12,9 @@ import {
   productCategories,
   products,
   productPrices,
+  productUdx,
 } from '../../db/schema';
+import { linkStorageKey, mediaKey } from '../../media/media-links.rules';
 import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './upsert-types';
 import type { changedParts } from './changed-parts';
@@ -51,6 +53,7 @@ export class WriteSet {
   /** Outgoing reference lists written (catalog/references/), and SKUs of the products created. */
   readonly references: (ReferenceRows & { catalogId: string })[] = [];
   readonly createdSkus: { catalogId: string; sku: string }[] = [];
+  readonly udx: (typeof productUdx.$inferInsert)[] = [];
 
   flush(db: Database): BatchStatement[] {
     return [
@@ -73,6 +76,7 @@ export class WriteSet {
           created.map((c) => c.sku),
         ),
       ),
+      ...jsonInsert(db, productUdx, this.udx),
     ];
   }
 }
@@ -83,7 +87,7 @@ function byCatalog<T extends { catalogId: string }>(rows: readonly T[]): [string
   return [...map];
 }
 
-/** The media rows a write leaves, by file name: ids, and size, type and storage key as stored. */
+/** The media rows a write leaves, by `mediaKey` (a link's URL, a file's name): ids, and size, type and storage key as stored. */
 export interface WrittenMedia {
   mediaIds: Map<string, string>;
   mediaSizes: Map<string, { size: number; contentType: string; storageKey: string }>;
@@ -165,9 +169,9 @@ export function nodeStatements(
     }
   }
   if (next.media && (all || parts?.media)) {
-    const keep = new Map((existing?.media ?? []).map((m) => [m.fileName, m]));
-    const wanted = new Set(next.media.map((m) => m.fileName));
-    const drop = (existing?.media ?? []).filter((m) => !wanted.has(m.fileName));
+    const keep = new Map((existing?.media ?? []).map((m) => [mediaKey(m), m]));
+    const wanted = new Set(next.media.map(mediaKey));
+    const drop = (existing?.media ?? []).filter((m) => !wanted.has(mediaKey(m)));
     if (drop.length > 0) {
       statements.push(
         db.delete(media).where(
@@ -180,10 +184,11 @@ export function nodeStatements(
       out.removedKeys.push(...drop.map((m) => m.storageKey));
     }
     next.media.forEach((m, sortOrder) => {
-      const old = keep.get(m.fileName);
+      const key = mediaKey(m);
+      const old = keep.get(key);
       if (old) {
-        mediaIds.set(m.fileName, old.mediaId);
-        mediaSizes.set(m.fileName, {
+        mediaIds.set(key, old.mediaId);
+        mediaSizes.set(key, {
           size: old.size,
           contentType: old.size > 0 ? old.contentType : m.contentType,
           storageKey: old.storageKey,
@@ -196,14 +201,16 @@ export function nodeStatements(
               description: m.description,
               contentType: old.size > 0 ? old.contentType : m.contentType,
               sortOrder,
+              mimeCode: m.mimeCode,
+              alt: m.alt,
             })
             .where(eq(media.id, old.mediaId)),
         );
       } else {
         const mediaId = newId();
-        const storageKey = `media-ref/${ctx.companyId}/${mediaId}`;
-        mediaIds.set(m.fileName, mediaId);
-        mediaSizes.set(m.fileName, { size: 0, contentType: m.contentType, storageKey });
+        const storageKey = m.url ? linkStorageKey(ctx.companyId, mediaId) : `media-ref/${ctx.companyId}/${mediaId}`;
+        mediaIds.set(key, mediaId);
+        mediaSizes.set(key, { size: 0, contentType: m.contentType, storageKey });
         // A reference only: no object is stored under this key until the file is uploaded (Media/Upload).
         out.media.push({
           id: mediaId,
@@ -215,6 +222,9 @@ export function nodeStatements(
           storageKey,
           description: m.description,
           sortOrder,
+          url: m.url,
+          mimeCode: m.mimeCode,
+          alt: m.alt,
         });
       }
     });
@@ -230,6 +240,10 @@ export function nodeStatements(
   if (next.prices && (all || parts?.prices)) {
     if (!all) statements.push(db.delete(productPrices).where(eq(productPrices.productId, id)));
     out.prices.push(...next.prices.map((p) => ({ ...p, productId: id })));
+  }
+  if (next.udx !== undefined && (all || parts?.udx)) {
+    if (!all) statements.push(db.delete(productUdx).where(eq(productUdx.productId, id)));
+    if (next.udx) out.udx.push({ productId: id, xml: next.udx });
   }
   return { mediaIds, mediaSizes };
 }

@@ -1,5 +1,6 @@
 import type { ClassificationGroup } from '../../kernel/classification-groups';
 import { MEDIA_PURPOSES } from '../../media/media';
+import { isLinkUrl, linkFileName, mediaKey } from '../../media/media-links.rules';
 import { builtInField } from '../fields';
 import type { ParsedValue, ValueRule } from '../../kernel/value-types';
 import { groupOfSystem, type ReferenceCache } from './reference-cache';
@@ -131,10 +132,14 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
     const seen = new Set<string>();
     node.media = [];
     for (const m of record.media) {
-      if (!/^[^/\\\u0000-\u001f]{1,200}$/.test(m.fileName))
-        throw new ItemError('media', `"${m.fileName.slice(0, 40)}" is not a file name`);
-      if (seen.has(m.fileName)) continue;
-      seen.add(m.fileName);
+      if (m.url && !isLinkUrl(m.url))
+        throw new ItemError('media', `"${m.url.slice(0, 60)}" is not an absolute http(s) URL`);
+      const fileName = m.url && !m.fileName ? linkFileName(m.url) : m.fileName;
+      if (!/^[^/\\\u0000-\u001f]{1,200}$/.test(fileName))
+        throw new ItemError('media', `"${fileName.slice(0, 40)}" is not a file name`);
+      const key = mediaKey({ url: m.url, fileName });
+      if (seen.has(key)) continue;
+      seen.add(key);
       const purpose =
         m.purpose && (MEDIA_PURPOSES as readonly string[]).includes(m.purpose)
           ? m.purpose
@@ -142,10 +147,13 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
             ? 'others'
             : 'normal';
       node.media.push({
-        fileName: m.fileName,
-        contentType: contentTypeOf(m.fileName, m.contentType),
+        fileName,
+        contentType: contentTypeOf(fileName, m.contentType),
         purpose,
         description: m.description || null,
+        url: m.url || null,
+        mimeCode: m.url ? m.mimeCode?.trim().slice(0, 10) || null : null,
+        alt: m.alt?.trim().slice(0, 80) || null,
       });
     }
   }
@@ -163,5 +171,6 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
       },
       warn,
     );
+  if (record.udx !== undefined) node.udx = record.udx;
   return node;
 }

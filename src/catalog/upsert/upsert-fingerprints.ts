@@ -9,6 +9,7 @@ import type { changedParts } from './changed-parts';
 import type { WrittenMedia } from './node-writes';
 import type { ResolvedNode } from './upsert-types';
 import { compareBinary } from '../../kernel/compare-binary';
+import { mediaKey } from '../../media/media-links.rules';
 
 /** One product or variant an upsert writes, with what it was (null: created) and what it becomes. */
 export interface WrittenNode {
@@ -63,13 +64,15 @@ function nodeAfter(w: WrittenNode): NodeAfter {
   const media =
     next.media && (all || parts?.media)
       ? next.media.map((m) => {
-          const stored = w.written.mediaSizes.get(m.fileName)!;
+          const stored = w.written.mediaSizes.get(mediaKey(m))!;
           return {
             purpose: m.purpose,
             fileName: m.fileName,
             contentType: stored.contentType,
             size: stored.size,
             storageKey: stored.storageKey,
+            url: m.url,
+            mimeCode: m.mimeCode,
           };
         })
       : (existing?.media ?? []);

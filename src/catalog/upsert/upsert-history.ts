@@ -2,6 +2,7 @@ import { mediaEntry, pickFields, PRODUCT_FIELDS, referencesSnapshot, type Snapsh
 import type { ProductNode } from '../product-aggregate';
 import { pricesSnapshot } from '../prices/price-list';
 import type { ResolvedNode } from './upsert-types';
+import { mediaKey } from '../../media/media-links.rules';
 
 /**
  * History snapshots (docs/history.md) of the products an upsert writes, built from what the
@@ -70,8 +71,8 @@ export function snapshotAfter(
   if (next.media) {
     dropPrefix(after, 'media.');
     next.media.forEach((m, sortOrder) => {
-      const id = written.mediaIds.get(m.fileName)!;
-      const stored = written.mediaSizes.get(m.fileName) ?? { size: 0, contentType: m.contentType };
+      const id = written.mediaIds.get(mediaKey(m))!;
+      const stored = written.mediaSizes.get(mediaKey(m)) ?? { size: 0, contentType: m.contentType };
       after[`media.${id}`] = mediaEntry({
         fileName: m.fileName,
         purpose: m.purpose,
@@ -79,6 +80,9 @@ export function snapshotAfter(
         size: stored.size,
         description: m.description,
         sortOrder,
+        url: m.url,
+        mimeCode: m.mimeCode,
+        alt: m.alt,
       });
     });
   }

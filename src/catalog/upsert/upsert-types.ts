@@ -17,6 +17,11 @@ export interface UpsertMediaRef {
   contentType?: string | null;
   purpose?: string | null;
   description?: string | null;
+  /** A link: the absolute http(s) URL of a file kept elsewhere (fileName may then be empty). */
+  url?: string | null;
+  /** ETIM guideline MIME code of a link (MD01 ...). */
+  mimeCode?: string | null;
+  alt?: string | null;
 }
 
 export interface UpsertRecord {
@@ -36,6 +41,8 @@ export interface UpsertRecord {
   prices?: UpsertPrice[];
   /** Outgoing references in order, replacing the product's list (catalog/references/). */
   references?: { type: string; targetSku: string; quantity?: number | null }[];
+  /** The product's USER_DEFINED_EXTENSIONS as verbatim XML (BMEcat import); null removes it. */
+  udx?: string | null;
 }
 
 type UpsertStatus = 'created' | 'updated' | 'unchanged' | 'error';
@@ -79,8 +86,17 @@ export interface ResolvedNode {
     classes: { group: ClassificationGroup; system: string; code: string; unverified?: boolean }[];
     features: { group: ClassificationGroup; code: string; value: string; unit: string | null; unverified?: boolean }[];
   } | null;
-  media?: { fileName: string; contentType: string; purpose: string; description: string | null }[];
   /** The price list to store; its default row's amount is in `fields.price`. */
   prices?: StoredPrice[];
   references?: { type: string; targetSku: string; quantity: number | null }[];
+  media?: {
+    fileName: string;
+    contentType: string;
+    purpose: string;
+    description: string | null;
+    url: string | null;
+    mimeCode: string | null;
+    alt: string | null;
+  }[];
+  udx?: string | null;
 }

@@ -16,6 +16,7 @@ import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
 import { referenceElements } from './references-out';
+import { udxNotWritten } from './media-out';
 
 const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
 
@@ -29,6 +30,7 @@ const currencyOf = currencyIn(CURRENCIES_2005, 'BMEcat 1.2');
 const features = featureBlock({ element: 'ARTICLE_FEATURES' });
 const mime = mimeInfo({
   sourceMax: 250,
+  altMax: 50,
   mimeType: (contentType, view, w) => fitted(contentType, 30, 'MIME_TYPE', view.subject, w),
   purposes: PURPOSES,
 });
@@ -77,6 +79,7 @@ function article(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       orderDetails('ARTICLE_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       mime(view, w),
+      udxNotWritten(view.udx, view.subject, w),
       // 1.2 has no base_product reference; `others` with the master's id is the customary stand-in.
       view.masterPid ? el('ARTICLE_REFERENCE', textEl('ART_ID_TO', view.masterPid), { type: 'others' }) : '',
       ...referenceElements(view, 'ARTICLE_REFERENCE', w),

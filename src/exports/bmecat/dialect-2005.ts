@@ -16,6 +16,7 @@ import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
 import { referenceElements } from './references-out';
+import { udxNotWritten } from './media-out';
 
 const PURPOSES = new Set([
   'data_sheet',
@@ -30,7 +31,7 @@ const PURPOSES = new Set([
 
 const currencyOf = currencyIn(CURRENCIES_2005, 'BMEcat 2005');
 const features = featureBlock({ element: 'PRODUCT_FEATURES' });
-const mime = mimeInfo({ sourceMax: 255, mimeType: mimeType2005, purposes: PURPOSES });
+const mime = mimeInfo({ sourceMax: 255, mimeType: mimeType2005, purposes: PURPOSES, altMax: 80 });
 
 const PRICES: PriceDialect = {
   details: 'PRODUCT_PRICE_DETAILS',
@@ -64,6 +65,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       mime(view, w),
+      udxNotWritten(view.udx, view.subject, w),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
       ...referenceElements(view, 'PRODUCT_REFERENCE', w),
     ],

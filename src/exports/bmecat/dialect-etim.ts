@@ -9,6 +9,7 @@ import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 import { priceBlocks } from './price-blocks';
 import { ETIM_REFERENCE_TYPES, referenceElements } from './references-out';
+import { etimKeptUdx, mimeSource } from './media-out';
 
 const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
 
@@ -61,16 +62,21 @@ function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
 
 function mime(view: ProductView, w: ExportWarnings): string {
   const entries = view.media.map((m, i) => {
-    const source = fitted(m.fileName, 512, 'UDX.EDXF.MIME_SOURCE', view.subject, w);
+    const source = mimeSource(m, 512, 'UDX.EDXF.MIME_SOURCE', view.subject, w);
     if (!source) return '';
     return el('UDX.EDXF.MIME', [
       textEl('UDX.EDXF.MIME_SOURCE', source),
       textEl(
         'UDX.EDXF.MIME_CODE',
-        IMAGE_PURPOSES.has(m.purpose) && m.contentType.startsWith('image/') ? 'MD01' : 'MD99',
+        m.mimeCode && /^MD\d\d$/.test(m.mimeCode)
+          ? m.mimeCode
+          : IMAGE_PURPOSES.has(m.purpose) && m.contentType.startsWith('image/')
+            ? 'MD01'
+            : 'MD99',
       ),
       textEl('UDX.EDXF.MIME_FILENAME', fitted(m.fileName, 250, 'UDX.EDXF.MIME_FILENAME', view.subject, w)),
       textEl('UDX.EDXF.MIME_DESIGNATION', fitted(m.description, 250, 'UDX.EDXF.MIME_DESIGNATION', view.subject, w)),
+      textEl('UDX.EDXF.MIME_ALT', fitted(m.alt, 80, 'UDX.EDXF.MIME_ALT', view.subject, w)),
       textEl('UDX.EDXF.MIME_ORDER', i + 1),
     ]);
   });
@@ -87,7 +93,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       featureBlocks(view, w),
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
-      el('USER_DEFINED_EXTENSIONS', mime(view, w)),
+      el('USER_DEFINED_EXTENSIONS', mime(view, w) + etimKeptUdx(view.udx, view.subject, w)),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
       ...referenceElements(view, 'PRODUCT_REFERENCE', w, ETIM_REFERENCE_TYPES),
     ],

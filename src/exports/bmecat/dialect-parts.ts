@@ -2,6 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import type { GroupRow } from './catalog-queries';
 import type { FeatureBlock } from './feature-blocks';
 import { fitted } from './fields';
+import { mimeSource } from './media-out';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
@@ -58,15 +59,18 @@ export function mimeInfo(options: {
   sourceMax: number;
   mimeType: (contentType: string, view: ProductView, w: ExportWarnings) => string | null;
   purposes: ReadonlySet<string>;
+  /** MIME_ALT's limit: 50 in 1.2, 80 in 2005. */
+  altMax: number;
 }): (view: ProductView, w: ExportWarnings) => string {
   return (view, w) => {
     const entries = view.media.map((m, i) => {
-      const source = fitted(m.fileName, options.sourceMax, 'MIME_SOURCE', view.subject, w);
+      const source = mimeSource(m, options.sourceMax, 'MIME_SOURCE', view.subject, w);
       if (!source) return '';
       return el('MIME', [
         textEl('MIME_TYPE', options.mimeType(m.contentType, view, w)),
         textEl('MIME_SOURCE', source),
         textEl('MIME_DESCR', fitted(m.description, 250, 'MIME_DESCR', view.subject, w)),
+        textEl('MIME_ALT', fitted(m.alt, options.altMax, 'MIME_ALT', view.subject, w)),
         textEl('MIME_PURPOSE', options.purposes.has(m.purpose) ? m.purpose : 'others'),
         textEl('MIME_ORDER', i + 1),
       ]);

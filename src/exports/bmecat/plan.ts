@@ -32,6 +32,8 @@ export interface BmecatPlan extends ExportScope {
   mimeRoot: string | null;
   /** BUYER_NAME from the template; the ETIM profile falls back to a generic buyer, others leave BUYER out. */
   buyerName: string | null;
+  /** Template option dropUdx: kept USER_DEFINED_EXTENSIONS are not written. */
+  dropUdx: boolean;
   supplierName: string;
   catalogName: string;
   catalogVersion: string | null;
@@ -73,6 +75,7 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
     inheritFromMaster: options.inheritFromMaster ?? true,
     mimeRoot: options.mimeRoot ?? null,
     buyerName: options.buyerName ?? null,
+    dropUdx: options.dropUdx ?? false,
     supplierName: company?.name ?? ctx.catalog.name,
     catalogName: ctx.catalog.name,
     catalogVersion: ctx.catalog.catalogVersion,

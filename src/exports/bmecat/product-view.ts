@@ -58,6 +58,8 @@ export interface ProductView {
   prices: PriceOut[];
   /** Outgoing references in order, the target as SUPPLIER_PID (its SKU fitted like any PID). */
   references: { type: string; pid: string; quantity: number | null }[];
+  /** The product's kept USER_DEFINED_EXTENSIONS (verbatim XML); null when none or the template drops them. */
+  udx: string | null;
 }
 
 /**
@@ -113,6 +115,7 @@ function view(
       pid: supplierPid({ id: '', sku: r.targetSku }).pid,
       quantity: r.quantity,
     })),
+    udx: plan.dropUdx ? null : (node.udx ?? null),
   };
 }
 

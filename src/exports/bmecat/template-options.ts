@@ -52,6 +52,11 @@ export const TemplateOptions = z.strictObject({
     .optional(),
   /** BUYER_NAME in the header; the ETIM profile requires a buyer (default "All customers"). */
   buyerName: z.string().trim().min(1).max(50).optional(),
+  /**
+   * Leave out the USER_DEFINED_EXTENSIONS kept from imports (default false: the ETIM profile
+   * writes the UDX.EDXF elements its schema lists; 2005 and 1.2 declare UDX content empty).
+   */
+  dropUdx: z.boolean().optional(),
 });
 export type TemplateOptionsInput = z.infer<typeof TemplateOptions>;
 

@@ -56,6 +56,22 @@ const mediaRefSchema = z.object({
 });
 export type MediaRef = z.infer<typeof mediaRefSchema>;
 
+/**
+ * A media link (a file kept elsewhere, docs/data-model.md "Media"): its own absolute URL, never
+ * downloaded as an uploaded file by the connector. `position` is its place in the element's one
+ * list of files and links.
+ */
+const mediaLinkSchema = z.object({
+  url: z.url({ protocol: /^https?$/ }).max(4000),
+  contentType: z.string().min(1).max(200),
+  fileName: z.string().min(1).max(500),
+  purpose: z.string().min(1).max(50),
+  description: z.string().max(250).nullable(),
+  mimeCode: z.string().max(10).nullable(),
+  position: z.int().min(0),
+});
+export type MediaLink = z.infer<typeof mediaLinkSchema>;
+
 /** `name` of classes and features is optional: the PIM may send only the codes. */
 const classificationSchema = z
   .object({
@@ -107,6 +123,8 @@ const nodeFields = {
     )
     .max(500)
     .optional(),
+  /** Absent from PIMs before media links; the connector stores them as they are. */
+  links: z.array(mediaLinkSchema).max(100).optional(),
 };
 
 const variantSchema = z.object({ sku: skuSchema, ...nodeFields });

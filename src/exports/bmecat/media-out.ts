@@ -1,0 +1,116 @@
+import type { AggregateMedia } from '../../catalog/product-aggregate';
+import type { ExportWarnings } from '../export-warnings';
+import { fitted } from './fields';
+import { codePointLength } from './xml-text';
+
+/**
+ * MIME_SOURCE of one media entry: a link's absolute URL, a file's name (relative to MIME_ROOT).
+ * A URL longer than the schema's slot is left out with a warning: a cut URL points nowhere.
+ */
+export function mimeSource(
+  m: AggregateMedia,
+  max: number,
+  element: string,
+  subject: string,
+  w: ExportWarnings,
+): string | null {
+  if (!m.url) return fitted(m.fileName, max, element, subject, w);
+  if (codePointLength(m.url) > max) {
+    w.add(`media link longer than ${max} characters (${element}) left out`, subject);
+    return null;
+  }
+  return m.url;
+}
+
+/**
+ * The ETIM profile's UDX.EDXF elements in the order its udxPRODUCT sequence (bmecat_etim_50.xsd)
+ * lists them; kept UDX is written back in this order, and elements it does not list are left
+ * out (with a warning) so the file stays valid. UDX.EDXF.MIME_INFO is written from the model.
+ */
+const ETIM_UDX_ORDER = [
+  'UDX.EDXF.MIME_INFO',
+  'UDX.EDXF.MANUFACTURER_ACRONYM',
+  'UDX.EDXF.DESCRIPTION_VERY_SHORT',
+  'UDX.EDXF.BRAND_NAME',
+  'UDX.EDXF.TENDER_TEXT',
+  'UDX.EDXF.VALID_FROM',
+  'UDX.EDXF.EXPIRATION_DATE',
+  'UDX.EDXF.DISCOUNT_GROUP',
+  'UDX.EDXF.BONUS_GROUP_SUPPLIER',
+  'UDX.EDXF.ADDITIONAL_FACTORS',
+  'UDX.EDXF.PRODUCT_TO_STOCK',
+  'UDX.EDXF.PRODUCT_SERIES',
+  'UDX.EDXF.PRODUCT_VARIATION',
+  'UDX.EDXF.PREDECESSOR_PID',
+  'UDX.EDXF.COUNTRY_BRANCH_NUMBERS',
+  'UDX.EDXF.COUNTRY_BRANCH_SUPPLIER_IDS',
+  'UDX.EDXF.PACKING_UNITS',
+  'UDX.EDXF.PRODUCT_LOGISTIC_DETAILS',
+  'UDX.EDXF.SHELF_LIFE_PERIOD',
+  'UDX.EDXF.BATTERY_CONTAINED',
+  'UDX.EDXF.ROHS_INDICATOR',
+  'UDX.EDXF.CE_MARKING',
+  'UDX.EDXF.REACH',
+  'UDX.EDXF.SPECIAL_TREATMENT_CLASS_DETAILS',
+  'UDX.EDXF.SURCHARGE_LIST',
+  'UDX.EDXF.WARRANTY',
+  'UDX.EDXF.PRODUCT_ETIM_DYNAMIC',
+  'UDX.EDXF.PRODUCT_FEATURES_MC',
+  'UDX.EDXF.PRODUCT_CHARACTERISTICS',
+];
+const ETIM_UDX_RANK = new Map(ETIM_UDX_ORDER.map((name, i) => [name, i]));
+
+/**
+ * The top-level elements of kept UDX text (our own compact serialisation, src/imports/
+ * bmecat-media.ts: no comments, CDATA or processing instructions), with their names.
+ */
+export function udxElements(xml: string): { name: string; xml: string }[] {
+  const out: { name: string; xml: string }[] = [];
+  const tag = /<(\/?)([^\s/>]+)[^>]*?(\/?)>/g;
+  let depth = 0;
+  let start = 0;
+  let name = '';
+  for (let m = tag.exec(xml); m; m = tag.exec(xml)) {
+    const [, closing, tagName, selfClosing] = m;
+    if (!closing && depth === 0) {
+      start = m.index;
+      name = tagName!;
+    }
+    if (closing) depth--;
+    else if (!selfClosing) depth++;
+    if (depth === 0) out.push({ name, xml: xml.slice(start, tag.lastIndex) });
+  }
+  return out;
+}
+
+/**
+ * The kept UDX an ETIM export writes after its UDX.EDXF.MIME_INFO: the UDX.EDXF elements the
+ * profile's schema lists, in its order; anything else is reported and left out.
+ */
+export function etimKeptUdx(udx: string | null, subject: string, w: ExportWarnings): string {
+  if (!udx) return '';
+  const kept: { rank: number; i: number; xml: string }[] = [];
+  udxElements(udx).forEach((e, i) => {
+    const rank = ETIM_UDX_RANK.get(e.name.slice(e.name.indexOf(':') + 1));
+    if (rank === undefined || rank === 0) {
+      if (rank === undefined)
+        w.add(`USER_DEFINED_EXTENSIONS element ${e.name} is not in the ETIM profile: left out`, subject);
+      return;
+    }
+    kept.push({ rank, i, xml: e.xml });
+  });
+  return kept
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map((k) => k.xml)
+    .join('');
+}
+
+/**
+ * BMEcat 2005 and 1.2 declare USER_DEFINED_EXTENSIONS empty in their official schemas
+ * (udxPRODUCT, articleUSER_DEFINED_EXTENSIONS): writing kept UDX would make the file invalid,
+ * so it is left out and the export report says so once per product.
+ */
+export function udxNotWritten(udx: string | null, subject: string, w: ExportWarnings): string {
+  if (udx) w.add('USER_DEFINED_EXTENSIONS not written: the schema of this dialect declares them empty', subject);
+  return '';
+}
