@@ -32,6 +32,8 @@ export const LAYERS: readonly Layer[] = [
       'src/catalog/product-aggregate.ts',
       'src/sync/sync.schemas.ts',
       'src/catalog/mass-edit-report.ts',
+      'src/catalog/feature-blocks/feature-block-types.ts',
+      'src/catalog/feature-blocks/feature-block-rows.ts',
     ],
   },
   {

@@ -11,6 +11,8 @@ import {
   productCategories,
   products,
 } from '../db/schema';
+import { blockOfRow, blocksStatement } from './feature-blocks/feature-block-rows';
+import type { StoredFeatureBlock } from './feature-blocks/feature-block-types';
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -42,6 +44,8 @@ export interface ProductNode {
   values: { code: string; type: string; value: string; unit: string | null }[];
   classification: AggregateClassification | null;
   media: AggregateMedia[];
+  /** Feature blocks of other systems (UNSPSC, udf_*, eCl@ss Advanced …), in order; absent reads as none. */
+  featureBlocks?: StoredFeatureBlock[];
 }
 
 /** A master product, its variants, and its category placements: the unit of sync and export. */
@@ -166,8 +170,12 @@ export function aggregateStatements(db: Database, companyId: string, masterSet: 
       .from(productCategories)
       .where(inArray(productCategories.productId, ownMasters))
       .orderBy(asc(productCategories.categoryId)),
+    blocksStatement(db, elementSet),
   ] as const;
 }
+
+/** How many statements `aggregateStatements` makes (callers that batch more reads after them slice by it). */
+export const AGGREGATE_STATEMENT_COUNT = 9;
 
 async function loadPage(db: Database, companyId: string, masterIds: string[]): Promise<ProductAggregate[]> {
   if (masterIds.length === 0) return [];
@@ -180,7 +188,8 @@ export type AggregateRows = Answers<ReturnType<typeof aggregateStatements>>;
 
 /** The aggregates of `masterIds` (in that order; absent ones left out) from the rows `aggregateStatements` read. */
 export function assembleAggregates(rows: AggregateRows, masterIds: string[]): ProductAggregate[] {
-  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements] = rows;
+  const [masters, variants, values, links, linkClasses, linkFeatures, mediaRows, placements, blockRows] = rows;
+  const blocksBy = groupBy(blockRows, (b) => b.productId);
 
   const valuesBy = groupBy(values, (v) => v.elementId);
   const classesBy = groupBy(linkClasses, (c) => c.linkId);
@@ -220,6 +229,7 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         description: m.description,
         sortOrder: m.sortOrder,
       })),
+      featureBlocks: (blocksBy.get(product.id) ?? []).map(blockOfRow),
     };
   };
 

@@ -5,6 +5,7 @@ import { forbidden, notFound } from '../kernel/app-error';
 import { CategoryPaths } from '../sync/category-paths';
 import {
   type AggregateRows,
+  AGGREGATE_STATEMENT_COUNT,
   aggregateStatements,
   assembleAggregates,
   type ProductAggregate,
@@ -122,12 +123,12 @@ export function masterFrom(
   companyId: string,
   rows: RowsOf<ReturnType<typeof masterStatements>>,
 ): { aggregate: ProductAggregate | undefined; paths: CategoryPaths } {
-  const aggregateRows = rows.slice(0, 8) as unknown as AggregateRows;
+  const aggregateRows = rows.slice(0, AGGREGATE_STATEMENT_COUNT) as unknown as AggregateRows;
   const [aggregate] = assembleAggregates(
     aggregateRows,
     aggregateRows[0].map((m) => m.id),
   );
-  return { aggregate, paths: new CategoryPaths(db, companyId).accept(rows[8]) };
+  return { aggregate, paths: new CategoryPaths(db, companyId).accept(rows[AGGREGATE_STATEMENT_COUNT] as never) };
 }
 
 /**

@@ -5,6 +5,7 @@ import { products } from '../db/schema';
 import { sha256Hex } from '../kernel/hashing';
 import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../catalog/product-aggregate';
 import { CategoryPaths } from './category-paths';
+import type { StoredFeatureBlock } from '../catalog/feature-blocks/feature-block-types';
 
 type ProductRow = ProductNode['product'];
 
@@ -35,6 +36,8 @@ export interface RecordNode {
     features: { group: string; code: string; value: string; unit: string | null }[];
   } | null;
   media: { purpose: string; fileName: string; contentType: string; size: number; storageKey: string }[];
+  /** Feature blocks of other systems; absent or empty leaves the record (and fingerprint) as before they existed. */
+  featureBlocks?: StoredFeatureBlock[];
 }
 
 /** A master's RecordNode with its placements and variants (a ProductAggregate is one). */
@@ -73,6 +76,7 @@ function nodeRecord(node: RecordNode) {
       size,
       storageKey,
     })),
+    ...(node.featureBlocks && node.featureBlocks.length > 0 ? { featureBlocks: node.featureBlocks } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './upsert-types';
+import { sameBlocks } from '../feature-blocks/feature-block-types';
 
 const sameSet = (a: string[], b: string[]) =>
   a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
@@ -41,6 +42,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
           (e.size === 0 && e.contentType !== m.contentType)
         );
       }));
+  const featureBlocks = next.featureBlocks !== undefined && !sameBlocks(next.featureBlocks, existing.featureBlocks ?? []);
   const categories = next.categoryIds !== undefined && categoryIds !== null && !sameSet(next.categoryIds, categoryIds);
   return {
     fields,
@@ -48,6 +50,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
     classification,
     media: mediaChanged,
     categories,
-    any: fields.length > 0 || values || classification || mediaChanged || categories,
+    featureBlocks,
+    any: fields.length > 0 || values || classification || mediaChanged || categories || featureBlocks,
   };
 }

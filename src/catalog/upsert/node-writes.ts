@@ -17,6 +17,8 @@ import type { ResolvedNode } from './upsert-types';
 import type { changedParts } from './changed-parts';
 import { linkKey } from '../../classification/link-key';
 import { PRODUCT_DATA_FIELDS } from '../fields';
+import { blockRows, deleteBlocksStatement } from '../feature-blocks/feature-block-rows';
+import { productFeatureBlocks } from '../../db/schema';
 
 type ByLinkId<T> = Omit<T, 'linkId'> & { linkId: string };
 
@@ -40,6 +42,7 @@ export class WriteSet {
   readonly linkFeatures: ByLinkId<typeof classificationLinkFeatures.$inferInsert>[] = [];
   readonly media: (typeof media.$inferInsert)[] = [];
   readonly placements: (typeof productCategories.$inferInsert)[] = [];
+  readonly featureBlocks: (typeof productFeatureBlocks.$inferInsert)[] = [];
 
   flush(db: Database): BatchStatement[] {
     return [
@@ -51,6 +54,7 @@ export class WriteSet {
       ...jsonInsert(db, attributeValues, this.values),
       ...jsonInsert(db, media, this.media),
       ...jsonInsert(db, productCategories, this.placements),
+      ...jsonInsert(db, productFeatureBlocks, this.featureBlocks),
     ];
   }
 }
@@ -193,6 +197,10 @@ export function nodeStatements(
   if (next.categoryIds && (all || parts?.categories)) {
     if (!all) statements.push(db.delete(productCategories).where(eq(productCategories.productId, id)));
     out.placements.push(...next.categoryIds.map((categoryId) => ({ productId: id, categoryId })));
+  }
+  if (next.featureBlocks && (all || parts?.featureBlocks)) {
+    if (!all) statements.push(deleteBlocksStatement(db, id));
+    out.featureBlocks.push(...blockRows(id, next.featureBlocks));
   }
   return { mediaIds, mediaSizes };
 }

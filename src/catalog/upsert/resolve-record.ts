@@ -6,6 +6,7 @@ import { groupOfSystem, type ReferenceCache } from './reference-cache';
 import { orderUnit } from './order-units';
 import { asRange, parse, resolveClassification, type WarnFn } from './resolve-classification';
 import { type ResolvedNode, ItemError, type UpsertRecord } from './upsert-types';
+import { normaliseBlock } from '../feature-blocks/feature-block-types';
 
 /** One product or variant as it should be stored: every value parsed and normalised. */
 
@@ -147,5 +148,6 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
       });
     }
   }
+  if (record.featureBlocks) node.featureBlocks = record.featureBlocks.map(normaliseBlock);
   return node;
 }

@@ -73,7 +73,9 @@ function nodeAfter(w: WrittenNode): NodeAfter {
           };
         })
       : (existing?.media ?? []);
-  return { id: w.id, sku: product.sku, product, values, classification, media };
+  const featureBlocks =
+    next.featureBlocks && (all || parts?.featureBlocks) ? next.featureBlocks : (existing?.featureBlocks ?? []);
+  return { id: w.id, sku: product.sku, product, values, classification, media, featureBlocks };
 }
 
 /**

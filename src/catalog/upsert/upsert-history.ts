@@ -1,6 +1,7 @@
 import { mediaEntry, pickFields, PRODUCT_FIELDS, type Snapshot } from '../../history/snapshot';
 import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './upsert-types';
+import { blocksEntry } from '../feature-blocks/feature-block-history';
 
 /**
  * History snapshots (docs/history.md) of the products an upsert writes, built from what the
@@ -23,6 +24,7 @@ export function snapshotOfNode(
   node.media.forEach((m, i) => {
     snapshot[`media.${m.mediaId}`] = mediaEntry({ ...m, sortOrder: m.sortOrder ?? i });
   });
+  if (node.featureBlocks && node.featureBlocks.length > 0) snapshot.featureBlocks = blocksEntry(node.featureBlocks);
   if (master) {
     if (master.categoryIds.length > 0) snapshot.categories = [...master.categoryIds].sort();
     if (master.variantIds.length > 0) snapshot.variants = [...master.variantIds].sort();
@@ -77,6 +79,10 @@ export function snapshotAfter(
         sortOrder,
       });
     });
+  }
+  if (next.featureBlocks) {
+    if (next.featureBlocks.length > 0) after.featureBlocks = blocksEntry(next.featureBlocks);
+    else delete after.featureBlocks;
   }
   if (next.categoryIds) {
     if (next.categoryIds.length > 0) after.categories = [...next.categoryIds].sort();

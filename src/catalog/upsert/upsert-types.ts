@@ -1,5 +1,6 @@
 import type { ClassificationGroup } from '../../kernel/classification-groups';
 import { PRODUCT_DATA_FIELDS } from '../fields';
+import type { FeatureBlockInput, StoredFeatureBlock } from '../feature-blocks/feature-block-types';
 
 /**
  * The internal form of one product to upsert, shared by UpsertProducts and the import job:
@@ -29,6 +30,8 @@ export interface UpsertRecord {
     features: { group?: string | null; code: string; value: string }[];
   } | null;
   media?: UpsertMediaRef[];
+  /** Feature blocks of other systems (UNSPSC, udf_*, eCl@ss Advanced …), replaced as a whole list. */
+  featureBlocks?: FeatureBlockInput[];
 }
 
 type UpsertStatus = 'created' | 'updated' | 'unchanged' | 'error';
@@ -73,4 +76,5 @@ export interface ResolvedNode {
     features: { group: ClassificationGroup; code: string; value: string; unit: string | null; unverified?: boolean }[];
   } | null;
   media?: { fileName: string; contentType: string; purpose: string; description: string | null }[];
+  featureBlocks?: StoredFeatureBlock[];
 }
