@@ -42,7 +42,8 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
           (e.size === 0 && e.contentType !== m.contentType)
         );
       }));
-  const featureBlocks = next.featureBlocks !== undefined && !sameBlocks(next.featureBlocks, existing.featureBlocks ?? []);
+  const featureBlocks =
+    next.featureBlocks !== undefined && !sameBlocks(next.featureBlocks, existing.featureBlocks ?? []);
   const categories = next.categoryIds !== undefined && categoryIds !== null && !sameSet(next.categoryIds, categoryIds);
   return {
     fields,

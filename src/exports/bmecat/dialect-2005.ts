@@ -14,6 +14,7 @@ import { fitted, headerValues, mimeType2005, orderUnit, productDetails2005 } fro
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { FORM_2005, otherFeatureBlocks } from './other-feature-blocks';
 
 const PURPOSES = new Set([
   'data_sheet',
@@ -49,6 +50,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       textEl('SUPPLIER_PID', view.pid),
       productDetails2005(view, w),
       ...view.blocks.map(features),
+      ...otherFeatureBlocks(view.otherBlocks, FORM_2005, view.subject, w),
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       mime(view, w),

@@ -7,6 +7,7 @@ import { fitted, headerValues, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { FORM_ETIM, otherFeatureBlocks } from './other-feature-blocks';
 
 const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
 
@@ -28,9 +29,10 @@ const features = featureBlock({
 /** The guideline requires at least one PRODUCT_FEATURES block; an unclassified product without attributes gets an empty one. */
 function featureBlocks(view: ProductView, w: ExportWarnings): string {
   if (!view.blocks.some((b) => b.group === 'ETIM')) w.add('product without ETIM classification', view.subject);
-  if (view.blocks.length === 0)
+  const others = otherFeatureBlocks(view.otherBlocks, FORM_ETIM, view.subject, w);
+  if (view.blocks.length === 0 && others.length === 0)
     return features({ system: ATTRIBUTE_SYSTEM, group: null, classCode: null, features: [] });
-  return view.blocks.map(features).join('');
+  return [...view.blocks.map(features), ...others].join('');
 }
 
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {

@@ -4,6 +4,7 @@ import { featureBlocks, type FeatureBlock } from './feature-blocks';
 import type { BmecatPlan } from './plan';
 import { fitIdentifier } from './xml-text';
 import type { ProductStatus } from '../../kernel/product-status';
+import type { StoredFeatureBlock } from '../../catalog/feature-blocks/feature-block-types';
 
 /** SUPPLIER_PID / SUPPLIER_AID are at most 32 characters in every BMEcat schema. */
 const PID_MAX = 32;
@@ -29,6 +30,8 @@ export interface ProductView {
   blocks: FeatureBlock[];
   media: AggregateMedia[];
   categoryIds: string[];
+  /** Feature blocks of other systems, the node's own (a variant does not inherit them). */
+  otherBlocks: StoredFeatureBlock[];
 }
 
 /**
@@ -78,6 +81,7 @@ function view(
     blocks: featureBlocks(node, inherit ? aggregate : null, plan, subject, warnings),
     media: node.media.length > 0 || !inherit ? node.media : aggregate.media,
     categoryIds: aggregate.categoryIds,
+    otherBlocks: node.featureBlocks ?? [],
   };
 }
 
