@@ -19,6 +19,8 @@ export interface BlockForm {
   repeatedDetails: boolean;
   uniqueNames: boolean;
   groupIdRequired: boolean;
+  /** 2005 and the ETIM guideline restrict system names to `[\w\-\.]` (no `_`); 1.2 takes any text up to 50. */
+  systemPattern: boolean;
 }
 
 export const FORM_2005: BlockForm = {
@@ -30,6 +32,7 @@ export const FORM_2005: BlockForm = {
   repeatedDetails: true,
   uniqueNames: false,
   groupIdRequired: false,
+  systemPattern: true,
 };
 export const FORM_12: BlockForm = {
   ...FORM_2005,
@@ -38,6 +41,7 @@ export const FORM_12: BlockForm = {
   groupId2: false,
   repeatedDetails: false,
   uniqueNames: true,
+  systemPattern: false,
 };
 export const FORM_ETIM: BlockForm = {
   ...FORM_2005,
@@ -169,7 +173,13 @@ export function otherFeatureBlocks(
     }
     if (block.groupId2 && !form.groupId2) lost.add('REFERENCE_FEATURE_GROUP_ID2 left out');
     const system =
-      block.system === '' ? (form.groupIdRequired ? 'UNKNOWN' : null) : systemName(block.system, subject, warnings);
+      block.system === ''
+        ? form.groupIdRequired
+          ? 'UNKNOWN'
+          : null
+        : form.systemPattern
+          ? systemName(block.system, subject, warnings)
+          : fit(block.system, 50, 'REFERENCE_FEATURE_SYSTEM_NAME');
     for (const reason of lost) warnings.add(`feature block ${block.system || '(unnamed)'}: ${reason}`, subject);
     return el(form.element, [
       textEl('REFERENCE_FEATURE_SYSTEM_NAME', system),
