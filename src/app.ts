@@ -34,6 +34,7 @@ import { mcpManifestRoutes } from './mcp/manifest.routes';
 import { oauthRoutes } from './oauth/routes';
 import { openApiDocument } from './openapi/openapi-document';
 import { renderReference } from './openapi/reference-page';
+import { featureBlockRoutes } from './catalog/feature-blocks/feature-block.routes';
 
 /**
  * The REST application ({base_url} = /api). Cookie-session controllers are mounted behind
@@ -68,6 +69,7 @@ export function createApp() {
   app.route('/', signedMediaRoutes);
   app.route('/api/Catalog', upsertRoutes);
   app.route('/api/Import', importRoutes);
+  app.route('/api/Catalog', featureBlockRoutes);
 
   const documentFor = (url: string) => openApiDocument(app, `${new URL(url).origin}/api`);
   app.get('/api/openapi.json', async (c) => c.json(await documentFor(c.req.url)));

@@ -5,7 +5,8 @@ import { loadProductAggregates } from '../src/catalog/product-aggregate';
 import { products } from '../src/db/schema';
 import { runExportSlice } from '../src/exports/run-export';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
-import { db, makeCatalog, makeSession } from './helpers/factories';
+import { db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
+import { call } from './helpers/http';
 import {
   importDeps,
   importJobRow,
@@ -185,5 +186,60 @@ describe('feature blocks of other systems', () => {
     expect(udfAfter.fingerprint).not.toBe(udfBefore.fingerprint);
     const advBefore = before.find((p) => p.sku === 'ADV-1')!;
     expect(after.find((p) => p.sku === 'ADV-1')!.fingerprint).toBe(advBefore.fingerprint);
+  });
+
+  it('reads and replaces blocks through REST with a history version, and refuses an implied delete', async () => {
+    const session = await makeSession();
+    const { tenant, cookie } = session;
+    const { catalogId } = await makeCatalog(tenant);
+    const { productId } = await makeProduct(tenant, catalogId, { sku: 'REST-1' });
+    const [before] = await db().select().from(products).where(eq(products.id, productId));
+    const featureBlocks = [
+      { system: 'nexMart', groupName: 'Dübel', features: [{ name: 'Länge', values: ['50'], unit: 'mm', order: 1 }] },
+      { system: 'UNSPSC', groupId: '31161700', features: [] },
+    ];
+    const set = await call('POST', '/api/Catalog/SetFeatureBlocks', {
+      cookie,
+      body: { departmentId: tenant.departmentId, productId, featureBlocks },
+    });
+    expect(set.status).toBe(200);
+    const read = await call('GET', `/api/Catalog/GetProduct?productId=${productId}`, { cookie });
+    expect(read.json.featureBlocks).toEqual([
+      { system: 'nexMart', groupId: null, groupId2: null, groupName: 'Dübel', features: featureBlocks[0]!.features },
+      { system: 'UNSPSC', groupId: '31161700', groupId2: null, groupName: null, features: [] },
+    ]);
+    const [after] = await db().select().from(products).where(eq(products.id, productId));
+    expect(after!.revision).toBe(before!.revision + 1);
+    expect(after!.fingerprint).not.toBe(before!.fingerprint);
+    const history = await call('GET', `/api/Catalog/GetHistory?elementId=${productId}`, { cookie });
+    expect(JSON.stringify(history.json)).toContain('"path":"featureBlocks"');
+
+    const empty = await call('POST', '/api/Catalog/SetFeatureBlocks', {
+      cookie,
+      body: { departmentId: tenant.departmentId, productId, featureBlocks: [] },
+    });
+    expect(empty.status).toBe(400);
+    expect(empty.json.error).toContain('clear');
+    const bad = await call('POST', '/api/Catalog/SetFeatureBlocks', {
+      cookie,
+      body: {
+        departmentId: tenant.departmentId,
+        productId,
+        featureBlocks: [{ system: 'X', features: [{ unit: 'mm' }] }],
+      },
+    });
+    expect(bad.status).toBe(400);
+    const still = await call('GET', `/api/Catalog/GetFeatureBlocks?productId=${productId}`, { cookie });
+    expect(still.json.featureBlocks).toHaveLength(2);
+    const cleared = await call('POST', '/api/Catalog/SetFeatureBlocks', {
+      cookie,
+      body: { departmentId: tenant.departmentId, productId, featureBlocks: [], clear: true },
+    });
+    expect(cleared.status).toBe(200);
+    const none = await call('GET', `/api/Catalog/GetFeatureBlocks?productId=${productId}`, { cookie });
+    expect(none.json.featureBlocks).toEqual([]);
+    const other = await makeSession();
+    const foreign = await call('GET', `/api/Catalog/GetFeatureBlocks?productId=${productId}`, { cookie: other.cookie });
+    expect(foreign.status).toBe(404);
   });
 });

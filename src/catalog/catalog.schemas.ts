@@ -5,6 +5,7 @@ import { commaList, ProductFilter } from './product-filter';
 import { ATTRIBUTE_CODE } from './attribute-code';
 import { PRODUCT_STATUSES } from '../kernel/product-status';
 import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, LANGUAGE_CODE, normaliseDecimal, UNIT_CODE } from '../kernel/code-rules';
+import { featureBlockOut } from './feature-blocks/feature-block-types';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
@@ -118,6 +119,8 @@ export const ProductDetailOut = ProductOut.extend({
     }),
   ),
   variants: z.array(z.lazy(() => ProductOut)),
+  /** Feature blocks of other systems (GetFeatureBlocks' shape). */
+  featureBlocks: z.array(featureBlockOut),
 });
 
 export const SetValueDto = z.strictObject({

@@ -60,6 +60,7 @@ function nodeDetail(node: ProductNode) {
       contentType,
       size,
     })),
+    featureBlocks: node.featureBlocks ?? [],
   };
 }
 

@@ -85,3 +85,10 @@ function canonicalFeature(feature: StoredFeature): StoredFeature {
 export function sameBlocks(a: readonly StoredFeatureBlock[], b: readonly StoredFeatureBlock[]): boolean {
   return JSON.stringify(a.map(normaliseBlock)) === JSON.stringify(b.map(normaliseBlock));
 }
+
+/** A stored block as the API answers it (GetProduct, GetFeatureBlocks): absent group parts are null. */
+export const featureBlockOut = featureBlockSchema.extend({
+  groupId: z.string().nullable(),
+  groupId2: z.string().nullable(),
+  groupName: z.string().nullable(),
+});
