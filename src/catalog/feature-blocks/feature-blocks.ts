@@ -28,8 +28,6 @@ export interface SetFeatureBlocksInput {
  * fingerprint; a concurrent write of the product makes the guard fail and the write retry.
  */
 export async function setFeatureBlocks(db: Database, caller: Caller, input: SetFeatureBlocksInput) {
-  if (input.featureBlocks.length === 0 && input.clear !== true)
-    throw badRequest('featureBlocks: an empty list removes every block; send "clear": true to say so');
   const blocks = input.featureBlocks.map(normaliseBlock);
   return retryOnConflict(() => setOnce(db, caller, input, blocks));
 }
@@ -58,6 +56,9 @@ async function setOnce(db: Database, caller: Caller, input: SetFeatureBlocksInpu
   const node =
     aggregate.product.id === product.id ? aggregate : aggregate.variants.find((v) => v.product.id === product.id);
   if (!node) throw notFound('product');
+  // After the product is found: a caller learns nothing about another company's ids from this rule.
+  if (blocks.length === 0 && input.clear !== true)
+    throw badRequest('featureBlocks: an empty list removes every block; send "clear": true to say so');
   const old = node.featureBlocks ?? [];
   const before: Snapshot = old.length > 0 ? { featureBlocks: blocksEntry(old) } : {};
   const after = withChanges(before, { featureBlocks: blocks.length > 0 ? blocksEntry(blocks) : null });
