@@ -188,6 +188,7 @@ describe('StartExport through the Worker', () => {
       'classes',
       'features',
       'media',
+      'featureBlocks',
       'colour',
       'max_voltage',
     ]);
@@ -214,6 +215,7 @@ describe('StartExport through the Worker', () => {
         classes: 'ETIM-9.0:EC000057',
         features: 'EF000008=500 VLT|EF000139=true',
         media: 'nym.png',
+        featureBlocks: '',
         colour: 'black',
         max_voltage: '500',
       },
@@ -238,6 +240,7 @@ describe('StartExport through the Worker', () => {
         classes: '',
         features: '',
         media: '',
+        featureBlocks: '',
         colour: 'grey',
         max_voltage: '',
       },

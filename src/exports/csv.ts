@@ -84,6 +84,7 @@ export const csvExporter: Exporter<CsvPlan> = {
               classesOf(node),
               featuresOf(node),
               node.media.map((m) => m.fileName).join(LIST_SEPARATOR),
+              node.featureBlocks?.length ? JSON.stringify(node.featureBlocks) : null,
               ...plan.attributeCodes.map((code) => values.get(code)),
             ]);
           };

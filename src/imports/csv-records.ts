@@ -1,6 +1,19 @@
 import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR, unguardFormula } from '../exports/csv-format';
 import { UPSERT_FIELDS, type UpsertRecord } from '../catalog/upsert/upsert-types';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
+import { featureBlockSchema, type FeatureBlockInput } from '../catalog/feature-blocks/feature-block-types';
+import { z } from 'zod';
+
+/** The featureBlocks cell: empty is none; otherwise the JSON list the CSV export writes (null when it is not one). */
+function featureBlocksOfCell(cell: string): FeatureBlockInput[] | null {
+  if (cell.trim() === '') return [];
+  try {
+    const parsed = z.array(featureBlockSchema).safeParse(JSON.parse(cell));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Columns of the service's CSV that are not attribute codes. */
 const FIXED: ReadonlySet<string> = new Set(CSV_COLUMNS);
@@ -51,6 +64,17 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
         })
       : [];
     record.classification = classes.length > 0 ? { classes, features } : null;
+  }
+  if (has('featureBlocks')) {
+    const parsed = featureBlocksOfCell(cells.featureBlocks!);
+    if (parsed === null)
+      return {
+        sku,
+        record: null,
+        categoryPaths: undefined,
+        problem: 'featureBlocks is not a JSON list of feature blocks',
+      };
+    record.featureBlocks = parsed;
   }
   if (has('media')) record.media = list(cells.media!).map((fileName) => ({ fileName }));
   const categoryPaths =
