@@ -242,4 +242,19 @@ describe('feature blocks of other systems', () => {
     const foreign = await call('GET', `/api/Catalog/GetFeatureBlocks?productId=${productId}`, { cookie: other.cookie });
     expect(foreign.status).toBe(404);
   });
+
+  it('round-trips every block through the CSV export and import', async () => {
+    const { tenant } = await makeSession();
+    const { catalogId } = await makeCatalog(tenant);
+    await importText(tenant, catalogId, FILE_2005);
+    const csv = await exportText(tenant, catalogId, 'CSV');
+    const again = await makeCatalog(tenant, { name: 'csv again' });
+    const fileId = await putImportFile(tenant, csv, 'features.csv');
+    const jobId = await insertImportJob(tenant, { catalogId: again.catalogId, fileId });
+    await runImportToEnd(jobId, importDeps({ sliceMs: -1 }));
+    expect((await importJobRow(jobId)).error).toBeNull();
+    expect(await blocksBySku(tenant.companyId, again.catalogId)).toEqual(
+      await blocksBySku(tenant.companyId, catalogId),
+    );
+  });
 });
