@@ -33,6 +33,8 @@ export const LAYERS: readonly Layer[] = [
       'src/sync/sync.schemas.ts',
       'src/catalog/mass-edit-report.ts',
       'src/catalog/prices/price-list.ts',
+      'src/catalog/feature-blocks/feature-block-types.ts',
+      'src/catalog/feature-blocks/feature-block-rows.ts',
     ],
   },
   {

@@ -37,6 +37,7 @@ import { openApiDocument } from './openapi/openapi-document';
 import { renderReference } from './openapi/reference-page';
 import { priceRoutes } from './catalog/prices/prices.routes';
 import { referenceRoutes } from './catalog/references/references.routes';
+import { featureBlockRoutes } from './catalog/feature-blocks/feature-block.routes';
 
 /**
  * The REST application ({base_url} = /api). Cookie-session controllers are mounted behind
@@ -74,6 +75,7 @@ export function createApp() {
   app.route('/api/Import', importRoutes);
   app.route('/api/Catalog', priceRoutes);
   app.route('/api/Catalog', referenceRoutes);
+  app.route('/api/Catalog', featureBlockRoutes);
 
   const documentFor = (url: string) => openApiDocument(app, `${new URL(url).origin}/api`);
   app.get('/api/openapi.json', async (c) => c.json(await documentFor(c.req.url)));

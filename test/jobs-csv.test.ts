@@ -189,6 +189,7 @@ describe('StartExport through the Worker', () => {
       'features',
       'media',
       'prices',
+      'featureBlocks',
       'colour',
       'max_voltage',
     ]);
@@ -216,6 +217,7 @@ describe('StartExport through the Worker', () => {
         features: 'EF000008=500 VLT|EF000139=true',
         media: 'nym.png',
         prices: '',
+        featureBlocks: '',
         colour: 'black',
         max_voltage: '500',
       },
@@ -241,6 +243,7 @@ describe('StartExport through the Worker', () => {
         features: '',
         media: '',
         prices: '',
+        featureBlocks: '',
         colour: 'grey',
         max_voltage: '',
       },

@@ -6,6 +6,7 @@ import { ATTRIBUTE_CODE } from './attribute-code';
 import { PRODUCT_STATUSES } from '../kernel/product-status';
 import { PriceOutSchema } from './prices/price-list';
 import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, LANGUAGE_CODE, normaliseDecimal, UNIT_CODE } from '../kernel/code-rules';
+import { featureBlockOut } from './feature-blocks/feature-block-types';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
@@ -127,6 +128,8 @@ export const ProductDetailOut = ProductOut.extend({
   variants: z.array(z.lazy(() => ProductOut)),
   /** The price list (GetPrices); the default row's amount is `price`. */
   prices: z.array(PriceOutSchema),
+  /** Feature blocks of other systems (GetFeatureBlocks' shape). */
+  featureBlocks: z.array(featureBlockOut),
 });
 
 export const SetValueDto = z.strictObject({

@@ -15,6 +15,8 @@ import {
   productUdx,
 } from '../db/schema';
 import type { StoredPrice } from './prices/price-list';
+import { blockOfRow, blocksStatement } from './feature-blocks/feature-block-rows';
+import type { StoredFeatureBlock } from './feature-blocks/feature-block-types';
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -56,6 +58,8 @@ export interface ProductNode {
   references: AggregateReference[];
   /** The USER_DEFINED_EXTENSIONS kept from a BMEcat import (verbatim XML), written back by the exports. */
   udx?: string | null;
+  /** Feature blocks of other systems (UNSPSC, udf_*, eCl@ss Advanced …), in order; absent reads as none. */
+  featureBlocks?: StoredFeatureBlock[];
 }
 
 /** One outgoing reference of a node; `targetProductId` null = pending (the SKU is not in the catalog). */
@@ -199,6 +203,7 @@ export function aggregateStatements(db: Database, companyId: string, masterSet: 
       .where(inArray(productReferences.productId, elementSet))
       .orderBy(asc(productReferences.productId), asc(productReferences.position)),
     db.select().from(productUdx).where(inArray(productUdx.productId, elementSet)),
+    blocksStatement(db, elementSet),
   ] as const;
 }
 
@@ -225,10 +230,12 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
     priceRows,
     referenceRows,
     udxRows,
+    blockRows,
   ] = rows;
   const pricesBy = groupBy(priceRows, (p) => p.productId);
   const referencesBy = groupBy(referenceRows, (r) => r.productId);
   const udxBy = new Map(udxRows.map((u) => [u.productId, u.xml]));
+  const blocksBy = groupBy(blockRows, (b) => b.productId);
 
   const valuesBy = groupBy(values, (v) => v.elementId);
   const classesBy = groupBy(linkClasses, (c) => c.linkId);
@@ -279,6 +286,7 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         targetProductId,
       })),
       udx: udxBy.get(product.id) ?? null,
+      featureBlocks: (blocksBy.get(product.id) ?? []).map(blockOfRow),
     };
   };
 

@@ -67,6 +67,7 @@ function nodeDetail(node: ProductNode) {
       alt: alt ?? null,
     })),
     prices: priceList(node.prices ?? [], node.product.price),
+    featureBlocks: node.featureBlocks ?? [],
   };
 }
 

@@ -924,3 +924,28 @@ export const productUdx = sqliteTable('product_udx', {
     .references(() => products.id, { onDelete: 'cascade' }),
   xml: text('xml').notNull(),
 });
+
+// ---------------------------------------------------------------- feature blocks of other systems
+
+/**
+ * A PRODUCT_FEATURES block of a feature system the classification model does not take
+ * (UNSPSC, nexMart, `udf_*`, a supplier's own, eCl@ss Advanced): kept whole and in order, and
+ * written back on export (src/catalog/feature-blocks/). `features` is the JSON list of the
+ * block's features (catalog/feature-blocks/feature-block-types.ts). WITHOUT ROWID (migration 0018).
+ */
+export const productFeatureBlocks = sqliteTable(
+  'product_feature_blocks',
+  {
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    /** REFERENCE_FEATURE_SYSTEM_NAME as written, e.g. `UNSPSC`, `udf_CMP-1.0`, `nexMart`. */
+    system: text('system').notNull(),
+    groupId: text('group_id'),
+    groupId2: text('group_id2'),
+    groupName: text('group_name'),
+    features: text('features').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.position] })],
+);

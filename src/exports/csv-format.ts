@@ -26,6 +26,8 @@ export const CSV_COLUMNS: readonly string[] = [
   'media',
   'prices',
   'references',
+  /** Feature blocks of other systems as their JSON list (GetFeatureBlocks' shape); empty when none. */
+  'featureBlocks',
 ];
 
 /** Separates the entries of a list cell (categories, classes, features, media). */

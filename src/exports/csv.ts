@@ -88,6 +88,7 @@ export const csvExporter: Exporter<CsvPlan> = {
               node.media.map((m) => m.url ?? m.fileName).join(LIST_SEPARATOR),
               pricesCell(priceList(node.prices ?? [], p.price)),
               node.references.map(referenceCell).join(LIST_SEPARATOR),
+              node.featureBlocks?.length ? JSON.stringify(node.featureBlocks) : null,
               ...plan.attributeCodes.map((code) => values.get(code)),
             ]);
           };

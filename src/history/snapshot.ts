@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { blockOfRow, blocksStatement } from '../catalog/feature-blocks/feature-block-rows';
 import type { Database } from '../db/client';
 import {
   attributes,
@@ -101,7 +102,7 @@ export async function loadSnapshot(
     .select({ id: ownTable.id })
     .from(ownTable)
     .where(and(eq(ownTable.id, elementId), eq(ownTable.companyId, companyId)));
-  const [rows, values, link, classes, features, mediaRows, placements, variants, priceRows, referenceRows] =
+  const [rows, values, link, classes, features, mediaRows, placements, variants, priceRows, referenceRows, blockRows] =
     await db.batch([
       own,
       db
@@ -152,6 +153,7 @@ export async function loadSnapshot(
         .from(productReferences)
         .where(inArray(productReferences.productId, ownId))
         .orderBy(asc(productReferences.position)),
+      blocksStatement(db, sql`(${ownId})`),
     ]);
   const row = rows[0] as Record<string, unknown> | undefined;
   if (!row) return null;
@@ -166,6 +168,7 @@ export async function loadSnapshot(
     for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
   }
   for (const m of mediaRows) snapshot[`media.${m.id}`] = mediaEntry(m);
+  if (blockRows.length > 0) snapshot.featureBlocks = blockRows.map(blockOfRow) as unknown as Json;
   if (kind === 'product' && row.parentId === null) {
     // An empty list is left out: absent and [] mean the same, so creating a product shows no noise.
     if (placements.length > 0) snapshot.categories = placements.map((p) => p.id);

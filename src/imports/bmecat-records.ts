@@ -3,9 +3,9 @@ import { mediaOf, udxOf } from './bmecat-media';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
 import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from './xml-node';
-import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 import { actionOf, type FileWarning, type ProductAction } from './record-actions';
 import { priceListOf } from './bmecat-prices';
+import { featureBlockOf, isAdvancedBlock } from './feature-block-reader';
 
 export type { FileWarning, ProductAction };
 
@@ -71,9 +71,10 @@ function features(
 ) {
   const classes: NonNullable<UpsertRecord['classification']>['classes'] = [];
   const featureList: NonNullable<UpsertRecord['classification']>['features'] = [];
+  const otherBlocks: NonNullable<UpsertRecord['featureBlocks']> = [];
   for (const block of children(product, 'PRODUCT_FEATURES', 'ARTICLE_FEATURES')) {
     const system = textOf(block, 'REFERENCE_FEATURE_SYSTEM_NAME');
-    const group = groupOfSystem(system);
+    const group = isAdvancedBlock(block) ? null : groupOfSystem(system);
     const entries = children(block, 'FEATURE').flatMap((f) => {
       const code = textOf(f, 'FNAME');
       const prefix = group ? 'classification.features' : 'values';
@@ -93,11 +94,16 @@ function features(
     } else if (system === ATTRIBUTE_SYSTEM) {
       record.values = Object.fromEntries(entries.map((e) => [e.code, e.value]));
     } else {
-      const message = `feature system ${system ?? '(none)'} is not read (${CLASSIFICATION_GROUPS.join(', ')} and ${ATTRIBUTE_SYSTEM} are)`;
-      skipped.push(message);
-      warnings.push({ code: 'feature_system_skipped', message, line: block.line, path: block.name });
+      const { block: kept, dropped } = featureBlockOf(block);
+      otherBlocks.push(kept);
+      if (dropped > 0) {
+        const message = `${dropped} FEATURE(s) without FNAME or FT_ID left out of the ${system ?? '(unnamed)'} block`;
+        skipped.push(message);
+        warnings.push({ code: 'feature_dropped', message, line: block.line, path: block.name });
+      }
     }
   }
+  record.featureBlocks = otherBlocks;
   record.classification = classes.length > 0 ? { classes, features: featureList } : null;
   if (!record.values) record.values = {};
 }

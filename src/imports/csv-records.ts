@@ -9,6 +9,19 @@ import {
 import { UPSERT_FIELDS, type UpsertRecord } from '../catalog/upsert/upsert-types';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
 import { isLinkUrl } from '../media/media-links.rules';
+import { featureBlockSchema, type FeatureBlockInput } from '../catalog/feature-blocks/feature-block-types';
+import { z } from 'zod';
+
+/** The featureBlocks cell: empty is none; otherwise the JSON list the CSV export writes (null when it is not one). */
+function featureBlocksOfCell(cell: string): FeatureBlockInput[] | null {
+  if (cell.trim() === '') return [];
+  try {
+    const parsed = z.array(featureBlockSchema).safeParse(JSON.parse(cell));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Columns of the service's CSV that are not attribute codes. */
 const FIXED: ReadonlySet<string> = new Set(CSV_COLUMNS);
@@ -67,6 +80,18 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
     record.media = list(cells.media!).map((entry) =>
       isLinkUrl(entry) ? { fileName: '', url: entry } : { fileName: entry },
     );
+  if (has('featureBlocks')) {
+    const parsed = featureBlocksOfCell(cells.featureBlocks!);
+    if (parsed === null)
+      return {
+        sku,
+        record: null,
+        categoryPaths: undefined,
+        problem: 'featureBlocks is not a JSON list of feature blocks',
+      };
+    record.featureBlocks = parsed;
+  }
+  if (has('media')) record.media = list(cells.media!).map((fileName) => ({ fileName }));
   const categoryPaths =
     has('categories') && !parentSku
       ? list(cells.categories!).map((p) => p.split(PATH_SEPARATOR).map((n) => n.trim()))

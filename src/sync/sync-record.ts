@@ -6,6 +6,7 @@ import { sha256Hex } from '../kernel/hashing';
 import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../catalog/product-aggregate';
 import { CategoryPaths } from './category-paths';
 import { priceList, type StoredPrice } from '../catalog/prices/price-list';
+import type { StoredFeatureBlock } from '../catalog/feature-blocks/feature-block-types';
 
 type ProductRow = ProductNode['product'];
 
@@ -48,6 +49,8 @@ export interface RecordNode {
     url?: string | null;
     mimeCode?: string | null;
   }[];
+  /** Feature blocks of other systems; absent or empty leaves the record (and fingerprint) as before they existed. */
+  featureBlocks?: StoredFeatureBlock[];
 }
 
 /** A master's RecordNode with its placements and variants (a ProductAggregate is one). */
@@ -96,6 +99,7 @@ function nodeRecord(node: RecordNode) {
     ...(node.references?.length
       ? { references: node.references.map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity })) }
       : {}),
+    ...(node.featureBlocks && node.featureBlocks.length > 0 ? { featureBlocks: node.featureBlocks } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './upsert-types';
+import { sameBlocks } from '../feature-blocks/feature-block-types';
 
 const sameSet = (a: string[], b: string[]) =>
   a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
@@ -51,6 +52,8 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
     JSON.stringify(next.references) !==
       JSON.stringify(existing.references.map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity })));
   const udx = next.udx !== undefined && (existing.udx ?? null) !== next.udx;
+  const featureBlocks =
+    next.featureBlocks !== undefined && !sameBlocks(next.featureBlocks, existing.featureBlocks ?? []);
   const categories = next.categoryIds !== undefined && categoryIds !== null && !sameSet(next.categoryIds, categoryIds);
   return {
     fields,
@@ -61,7 +64,16 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
     prices: pricesChanged,
     references,
     udx,
+    featureBlocks,
     any:
-      fields.length > 0 || values || classification || mediaChanged || categories || pricesChanged || references || udx,
+      fields.length > 0 ||
+      values ||
+      classification ||
+      mediaChanged ||
+      categories ||
+      pricesChanged ||
+      references ||
+      udx ||
+      featureBlocks,
   };
 }

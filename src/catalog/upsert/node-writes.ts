@@ -26,6 +26,8 @@ import {
   type ReferenceRows,
   resolveStatements,
 } from '../references/reference-statements';
+import { blockRows, deleteBlocksStatement } from '../feature-blocks/feature-block-rows';
+import { productFeatureBlocks } from '../../db/schema';
 
 type ByLinkId<T> = Omit<T, 'linkId'> & { linkId: string };
 
@@ -54,6 +56,7 @@ export class WriteSet {
   readonly references: (ReferenceRows & { catalogId: string })[] = [];
   readonly createdSkus: { catalogId: string; sku: string }[] = [];
   readonly udx: (typeof productUdx.$inferInsert)[] = [];
+  readonly featureBlocks: (typeof productFeatureBlocks.$inferInsert)[] = [];
 
   flush(db: Database): BatchStatement[] {
     return [
@@ -77,6 +80,7 @@ export class WriteSet {
         ),
       ),
       ...jsonInsert(db, productUdx, this.udx),
+      ...jsonInsert(db, productFeatureBlocks, this.featureBlocks),
     ];
   }
 }
@@ -244,6 +248,10 @@ export function nodeStatements(
   if (next.udx !== undefined && (all || parts?.udx)) {
     if (!all) statements.push(db.delete(productUdx).where(eq(productUdx.productId, id)));
     if (next.udx) out.udx.push({ productId: id, xml: next.udx });
+  }
+  if (next.featureBlocks && (all || parts?.featureBlocks)) {
+    if (!all) statements.push(deleteBlocksStatement(db, id));
+    out.featureBlocks.push(...blockRows(id, next.featureBlocks));
   }
   return { mediaIds, mediaSizes };
 }

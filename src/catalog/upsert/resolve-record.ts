@@ -9,6 +9,7 @@ import { resolvePrices } from '../prices/resolve-prices';
 import { asRange, parse, resolveClassification, type WarnFn } from './resolve-classification';
 import { type ResolvedNode, ItemError, type UpsertRecord } from './upsert-types';
 import { resolveReferences } from '../references/resolve-references';
+import { normaliseBlock } from '../feature-blocks/feature-block-types';
 
 /** One product or variant as it should be stored: every value parsed and normalised. */
 
@@ -172,5 +173,6 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
       warn,
     );
   if (record.udx !== undefined) node.udx = record.udx;
+  if (record.featureBlocks) node.featureBlocks = record.featureBlocks.map(normaliseBlock);
   return node;
 }

@@ -81,7 +81,9 @@ function nodeAfter(w: WrittenNode): NodeAfter {
     next.references && (all || parts?.references)
       ? next.references
       : (existing?.references ?? []).map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity }));
-  return { id: w.id, sku: product.sku, product, values, classification, media, prices, references };
+  const featureBlocks =
+    next.featureBlocks && (all || parts?.featureBlocks) ? next.featureBlocks : (existing?.featureBlocks ?? []);
+  return { id: w.id, sku: product.sku, product, values, classification, media, prices, references, featureBlocks };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ProductNode } from '../product-aggregate';
 import { pricesSnapshot } from '../prices/price-list';
 import type { ResolvedNode } from './upsert-types';
 import { mediaKey } from '../../media/media-links.rules';
+import { blocksEntry } from '../feature-blocks/feature-block-history';
 
 /**
  * History snapshots (docs/history.md) of the products an upsert writes, built from what the
@@ -28,6 +29,7 @@ export function snapshotOfNode(
   const prices = pricesSnapshot(node.prices ?? []);
   if (prices !== undefined) snapshot.prices = prices;
   Object.assign(snapshot, referencesSnapshot(node.references));
+  if (node.featureBlocks && node.featureBlocks.length > 0) snapshot.featureBlocks = blocksEntry(node.featureBlocks);
   if (master) {
     if (master.categoryIds.length > 0) snapshot.categories = [...master.categoryIds].sort();
     if (master.variantIds.length > 0) snapshot.variants = [...master.variantIds].sort();
@@ -94,6 +96,10 @@ export function snapshotAfter(
   if (next.references) {
     delete after.references;
     Object.assign(after, referencesSnapshot(next.references));
+  }
+  if (next.featureBlocks) {
+    if (next.featureBlocks.length > 0) after.featureBlocks = blocksEntry(next.featureBlocks);
+    else delete after.featureBlocks;
   }
   if (next.categoryIds) {
     if (next.categoryIds.length > 0) after.categories = [...next.categoryIds].sort();

@@ -3,6 +3,7 @@ import { PRODUCT_DATA_FIELDS } from '../fields';
 import type { StoredPrice, UpsertPrice } from '../prices/price-list';
 
 export type { UpsertPrice };
+import type { FeatureBlockInput, StoredFeatureBlock } from '../feature-blocks/feature-block-types';
 
 /**
  * The internal form of one product to upsert, shared by UpsertProducts and the import job:
@@ -43,6 +44,8 @@ export interface UpsertRecord {
   references?: { type: string; targetSku: string; quantity?: number | null }[];
   /** The product's USER_DEFINED_EXTENSIONS as verbatim XML (BMEcat import); null removes it. */
   udx?: string | null;
+  /** Feature blocks of other systems (UNSPSC, udf_*, eCl@ss Advanced …), replaced as a whole list. */
+  featureBlocks?: FeatureBlockInput[];
 }
 
 type UpsertStatus = 'created' | 'updated' | 'unchanged' | 'error';
@@ -99,4 +102,5 @@ export interface ResolvedNode {
     alt: string | null;
   }[];
   udx?: string | null;
+  featureBlocks?: StoredFeatureBlock[];
 }

@@ -17,6 +17,7 @@ import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
 import { referenceElements } from './references-out';
 import { udxNotWritten } from './media-out';
+import { FORM_12, otherFeatureBlocks } from './other-feature-blocks';
 
 const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
 
@@ -76,6 +77,7 @@ function article(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
         status ? textEl('ARTICLE_STATUS', status.text, { type: status.type }) : '',
       ]),
       ...view.blocks.map(features),
+      ...otherFeatureBlocks(view.otherBlocks, FORM_12, view.subject, w),
       orderDetails('ARTICLE_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       mime(view, w),

@@ -17,6 +17,7 @@ import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
 import { referenceElements } from './references-out';
 import { udxNotWritten } from './media-out';
+import { FORM_2005, otherFeatureBlocks } from './other-feature-blocks';
 
 const PURPOSES = new Set([
   'data_sheet',
@@ -62,6 +63,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       textEl('SUPPLIER_PID', view.pid),
       productDetails2005(view, w),
       ...view.blocks.map(features),
+      ...otherFeatureBlocks(view.otherBlocks, FORM_2005, view.subject, w),
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       mime(view, w),

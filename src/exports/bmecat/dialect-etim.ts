@@ -10,6 +10,7 @@ import { el, textEl } from './xml-text';
 import { priceBlocks } from './price-blocks';
 import { ETIM_REFERENCE_TYPES, referenceElements } from './references-out';
 import { etimKeptUdx, mimeSource } from './media-out';
+import { FORM_ETIM, otherFeatureBlocks } from './other-feature-blocks';
 
 const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
 
@@ -31,9 +32,10 @@ const features = featureBlock({
 /** The guideline requires at least one PRODUCT_FEATURES block; an unclassified product without attributes gets an empty one. */
 function featureBlocks(view: ProductView, w: ExportWarnings): string {
   if (!view.blocks.some((b) => b.group === 'ETIM')) w.add('product without ETIM classification', view.subject);
-  if (view.blocks.length === 0)
+  const others = otherFeatureBlocks(view.otherBlocks, FORM_ETIM, view.subject, w);
+  if (view.blocks.length === 0 && others.length === 0)
     return features({ system: ATTRIBUTE_SYSTEM, group: null, classCode: null, features: [] });
-  return view.blocks.map(features).join('');
+  return [...view.blocks.map(features), ...others].join('');
 }
 
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {

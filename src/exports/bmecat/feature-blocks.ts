@@ -14,7 +14,7 @@ const FEATURE_TEXT_MAX = 60;
 export const ATTRIBUTE_SYSTEM = 'PIM-ATTRIBUTES-1.0';
 
 /** System names must match `[\w\-\.]{1,80}` in XSD terms; ASCII letters, digits, `-` and `.` are safe. */
-function systemName(system: string, subject: string, warnings: ExportWarnings): string {
+export function systemName(system: string, subject: string, warnings: ExportWarnings): string {
   if (/^[A-Za-z0-9.-]{1,50}$/.test(system)) return system;
   warnings.add(
     `classification system name "${system.slice(0, 40)}" has characters the schema forbids: replaced by "-"`,

@@ -29,6 +29,7 @@ function ownPrices(price: string | null, rows: StoredPrice[], plan: BmecatPlan):
     });
   return list;
 }
+import type { StoredFeatureBlock } from '../../catalog/feature-blocks/feature-block-types';
 
 /** SUPPLIER_PID / SUPPLIER_AID are at most 32 characters in every BMEcat schema. */
 const PID_MAX = 32;
@@ -60,6 +61,8 @@ export interface ProductView {
   references: { type: string; pid: string; quantity: number | null }[];
   /** The product's kept USER_DEFINED_EXTENSIONS (verbatim XML); null when none or the template drops them. */
   udx: string | null;
+  /** Feature blocks of other systems, the node's own (a variant does not inherit them). */
+  otherBlocks: StoredFeatureBlock[];
 }
 
 /**
@@ -116,6 +119,7 @@ function view(
       quantity: r.quantity,
     })),
     udx: plan.dropUdx ? null : (node.udx ?? null),
+    otherBlocks: node.featureBlocks ?? [],
   };
 }
 
