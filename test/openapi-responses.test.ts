@@ -7,8 +7,9 @@ import { updateProduct } from '../src/catalog/products';
 import { openApiDocument } from '../src/openapi/openapi-document';
 import { addConnection } from '../src/sync/connections';
 import { contractTenant, send, type ContractTenant } from './helpers/contract-fixtures';
+import { loadRelease, proficlassFiles } from './helpers/release-fixtures';
 import { baseRequest, operationsOf, type Operation } from './helpers/contract-request';
-import { asActor, db, makeAttribute, makeProduct } from './helpers/factories';
+import { asActor, db, makeAttribute, makeCompany, makeProduct, makeUser } from './helpers/factories';
 import { insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
 import { SUPPLIER_2005 } from './fixtures/supplier-2005';
 
@@ -51,12 +52,16 @@ const MORE: Record<string, (attributeCode: string) => Record<string, string>> = 
   'Classification/GetClassFeatures': () => ({ group: 'ETIM', classCode: 'EC000042' }),
   // A finished dry run of a supplier file: its facts and report groups with rows (beforeAll).
   'Import/GetImport': () => ({ jobId: a.ids.importJobId! }),
+  // A small proficl@ss release loaded in beforeAll (shared reference data, like a real release).
+  'Classification/SearchReleaseClasses': () => ({ release: RELEASE, q: 'Absperr' }),
+  'Classification/GetReleaseClassFeatures': () => ({ release: RELEASE, classCode: 'EAB006c006' }),
 };
 
 /** Lists the fixture tenant has nothing for (a sync run needs a connector to talk to). */
 const EMPTY = new Set(['Sync/GetRuns']);
 
 let a: ContractTenant;
+const RELEASE = `PROFICLASS-r${crypto.randomUUID().slice(0, 8)}`;
 let attributeCode: string;
 beforeAll(async () => {
   a = await contractTenant();
@@ -88,6 +93,9 @@ beforeAll(async () => {
   const fileId = await putImportFile(importer, SUPPLIER_2005);
   a.ids.importJobId = await insertImportJob(importer, { catalogId, fileId, dryRun: true });
   await runImportToEnd(a.ids.importJobId);
+  const releaseAdmin = await makeUser(await makeCompany(), { role: 'admin' });
+  const [system, version] = RELEASE.split('-') as [string, string];
+  await loadRelease(releaseAdmin, { system, version, files: proficlassFiles() });
 }, 60_000);
 
 describe('every JSON read answers what the OpenAPI document declares', () => {

@@ -74,7 +74,15 @@ describe('AddProduct', () => {
     const stored = await call('GET', `/api/Catalog/GetProduct?productId=${res.json.productId}`, {
       cookie: session.cookie,
     });
-    expect(stored.json).toEqual({ ...res.json, values: [], classification: null, media: [], variants: [] });
+    expect(stored.json).toEqual({
+      ...res.json,
+      values: [],
+      classification: null,
+      media: [],
+      variants: [],
+      prices: [],
+      featureBlocks: [],
+    });
     expect(await productCount(session, catalog.catalogId)).toBe(1);
   });
 
