@@ -184,6 +184,8 @@ describe('StartExport with a template', () => {
       catalogId: catalog.catalogId,
       exportType: 'BMEcat-ETIM',
       templateId: template.json.templateId,
+      // The origin StartExport was called on: signed media URLs in the file point there (start-export.ts).
+      mediaBaseUrl: 'http://pim.test',
     });
 
     const clash = await call('POST', '/api/Export/StartExport', {

@@ -91,7 +91,6 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
       };
     record.featureBlocks = parsed;
   }
-  if (has('media')) record.media = list(cells.media!).map((fileName) => ({ fileName }));
   const categoryPaths =
     has('categories') && !parentSku
       ? list(cells.categories!).map((p) => p.split(PATH_SEPARATOR).map((n) => n.trim()))
