@@ -67,7 +67,7 @@ describe('Classification release REST operations', () => {
       body: { nonsense: true },
     });
     expect(refused.status).toBe(403);
-    expect(refused.json.error).toBe('only an administrator may load classification releases');
+    expect(refused.json.error).toBe('only a company admin may do this');
     const missing = await call('GET', '/api/Classification/SearchReleaseClasses?release=ETIM-0.0&q=x', {
       cookie: editor.cookie,
     });

@@ -171,7 +171,7 @@ describe('who may load', () => {
         files: [{ fileId: crypto.randomUUID() }],
         replace: false,
       }),
-    ).rejects.toThrow('only an administrator may load classification releases');
+    ).rejects.toThrow('only a company admin may do this');
   });
 
   it('refuses a file whose header is not a file of the format', async () => {

@@ -4,6 +4,7 @@ import { isUniqueViolation, type Database } from '../db/client';
 import { classificationReleases, jobs } from '../db/schema';
 import type { JobMessage } from '../env';
 import { badRequest, conflict, forbidden } from '../kernel/app-error';
+import { assertAdmin } from '../accounts/admin-only';
 import { findImportFile } from '../imports/import-files';
 import { enqueueJob } from '../jobs/jobs';
 import type { ReleaseCheckpoint, ReleaseFile } from './release-checkpoint';
@@ -43,7 +44,7 @@ export const StartReleaseLoadOut = z.object({
 
 /** Releases are shared by every company: loading one is for administrators only. */
 export function assertReleaseAdmin(caller: Pick<Caller, 'role'>): void {
-  if (caller.role !== 'admin') throw forbidden('only an administrator may load classification releases');
+  assertAdmin(caller);
 }
 
 /**
