@@ -23,7 +23,7 @@ async function runXChangeExport(cookie: string, departmentId: string, catalogId:
 const productsOf = (document: any): any[] => document.Supplier.flatMap((s: any) => s.Product);
 
 describe('ETIM xChange V2.0 export', () => {
-  it('every demo catalog validates against the official schema and holds every product with its ETIM data', async () => {
+  it('every demo catalog validates against the xChange V2.0 schema (scripts/lib/xchange-schema.ts) and holds every product with its ETIM data', async () => {
     const cookie = await login('editor@demo.test');
     const catalogs = (await api(cookie, 'Catalog/GetCatalogs?limit=100')).items;
     expect(catalogs.length).toBeGreaterThanOrEqual(3);
