@@ -74,25 +74,7 @@ export async function loadValueContext(
       .from(attributes)
       .where(and(eq(attributes.companyId, tenant.companyId), eq(attributes.code, field)))
       .limit(1),
-    db
-      .select({ linkId: classificationLinks.id, group: classificationLinkClasses.group })
-      .from(classificationLinks)
-      .innerJoin(classificationLinkClasses, eq(classificationLinkClasses.linkId, classificationLinks.id))
-      .innerJoin(
-        classificationClassFeatures,
-        and(
-          eq(classificationClassFeatures.group, classificationLinkClasses.group),
-          eq(classificationClassFeatures.classCode, classificationLinkClasses.code),
-        ),
-      )
-      .where(
-        and(
-          eq(classificationLinks.elementId, elementId),
-          eq(classificationLinks.companyId, tenant.companyId),
-          eq(classificationClassFeatures.featureCode, field),
-        ),
-      )
-      .limit(1),
+    featureOwnerStatement(db, tenant.companyId, elementId, field),
     db.select().from(classificationFeatures).where(eq(classificationFeatures.code, field)),
     db
       .select({ group: classificationFeatureValues.group, code: classificationFeatureValues.code })
@@ -148,4 +130,30 @@ export async function loadValueContext(
     current = feature.find((f) => f.group === group)?.value ?? null;
   }
   return { element, target, current, aggregate, paths };
+}
+
+/**
+ * The element's classification group whose class has `field` as a feature (one row or none):
+ * SetValue reads it in its batch, mass edit query by query (value-plan.ts).
+ */
+export function featureOwnerStatement(db: Database, companyId: string, elementId: string, field: string) {
+  return db
+    .select({ linkId: classificationLinks.id, group: classificationLinkClasses.group })
+    .from(classificationLinks)
+    .innerJoin(classificationLinkClasses, eq(classificationLinkClasses.linkId, classificationLinks.id))
+    .innerJoin(
+      classificationClassFeatures,
+      and(
+        eq(classificationClassFeatures.group, classificationLinkClasses.group),
+        eq(classificationClassFeatures.classCode, classificationLinkClasses.code),
+      ),
+    )
+    .where(
+      and(
+        eq(classificationLinks.elementId, elementId),
+        eq(classificationLinks.companyId, companyId),
+        eq(classificationClassFeatures.featureCode, field),
+      ),
+    )
+    .limit(1);
 }

@@ -5,12 +5,9 @@ import {
   attributeValues,
   catalogs,
   categories,
-  classificationClassFeatures,
   classificationFeatures,
   classificationFeatureValues,
-  classificationLinkClasses,
   classificationLinkFeatures,
-  classificationLinks,
   products,
 } from '../db/schema';
 import { badRequest } from '../kernel/app-error';
@@ -21,7 +18,7 @@ import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
 import type { ProductNode } from './product-aggregate';
 import type { ElementRef } from '../db/scope';
-import type { FieldTarget } from './value-context';
+import { featureOwnerStatement, type FieldTarget } from './value-context';
 import { parseValue } from '../kernel/value-types';
 import type { Caller } from '../kernel/caller';
 import { resolveStatements } from './references/reference-statements';
@@ -214,25 +211,7 @@ async function resolveField(db: Database, tenant: Caller, element: ElementRef, f
   if (builtInField(element.kind, field)) return { kind: 'builtIn' };
   const attribute = await findAttributeByCode(db, tenant, field);
   if (attribute) return { kind: 'attribute', attribute };
-  const [owner] = await db
-    .select({ linkId: classificationLinks.id, group: classificationLinkClasses.group })
-    .from(classificationLinks)
-    .innerJoin(classificationLinkClasses, eq(classificationLinkClasses.linkId, classificationLinks.id))
-    .innerJoin(
-      classificationClassFeatures,
-      and(
-        eq(classificationClassFeatures.group, classificationLinkClasses.group),
-        eq(classificationClassFeatures.classCode, classificationLinkClasses.code),
-      ),
-    )
-    .where(
-      and(
-        eq(classificationLinks.elementId, element.id),
-        eq(classificationLinks.companyId, tenant.companyId),
-        eq(classificationClassFeatures.featureCode, field),
-      ),
-    )
-    .limit(1);
+  const [owner] = await featureOwnerStatement(db, tenant.companyId, element.id, field);
   if (!owner) return { kind: 'none' };
   const feature = await db.query.classificationFeatures.findFirst({
     where: and(eq(classificationFeatures.group, owner.group), eq(classificationFeatures.code, field)),
