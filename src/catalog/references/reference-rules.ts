@@ -1,22 +1,7 @@
 import { z } from 'zod';
+import { REFERENCE_TYPES, type ReferenceType } from './reference-types';
 
-/**
- * Product references (docs/data-model.md "Product references"): the types are BMEcat's
- * PRODUCT_REFERENCE `type` values (2005 and 1.2's ARTICLE_REFERENCE alike), so a file and the
- * API name them the same way.
- */
-export const REFERENCE_TYPES = [
-  'accessories',
-  'sparepart',
-  'similar',
-  'followup',
-  'mandatory',
-  'select',
-  'consists_of',
-  'diff_orderunit',
-  'others',
-] as const;
-export type ReferenceType = (typeof REFERENCE_TYPES)[number];
+export { REFERENCE_TYPES, type ReferenceType };
 
 export function isReferenceType(value: string): value is ReferenceType {
   return (REFERENCE_TYPES as readonly string[]).includes(value);

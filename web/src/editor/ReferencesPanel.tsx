@@ -7,23 +7,13 @@ import { keys } from '../api/keys';
 import type { ProductDetail } from '../api/models';
 import { useSetReferences } from '../api/mutations';
 import { useAnnounce } from '../components/Announcer';
+import { REFERENCE_TYPES, type ReferenceType } from '../../../src/catalog/references/reference-types';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
 
-const TYPES = [
-  'accessories',
-  'sparepart',
-  'similar',
-  'followup',
-  'mandatory',
-  'select',
-  'consists_of',
-  'diff_orderunit',
-  'others',
-] as const;
-type Row = { id: number; type: (typeof TYPES)[number]; targetSku: string; quantity: string };
+type Row = { id: number; type: ReferenceType; targetSku: string; quantity: string };
 
 /** Stable keys for rows being edited (a row's index changes when one above it is removed). */
 let nextRowId = 0;
@@ -101,7 +91,7 @@ function ReferencesForm({ product, data }: { product: ProductDetail; data: Data 
             value={r.type}
             onChange={(e) => change(i, { type: e.target.value as Row['type'] })}
           >
-            {TYPES.map((type) => (
+            {REFERENCE_TYPES.map((type) => (
               <option key={type} value={type}>
                 {type}
               </option>
