@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { newId } from '../kernel/ids';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import { findMedia, MEDIA_PURPOSES, mediaOut } from './media';
+import { findMedia, MEDIA_PURPOSES, mediaInsertStatements, mediaOut } from './media';
 import { isLinkUrl, linkFileName, linkStorageKey, MAX_LINK_URL } from './media-links.rules';
 
 const linkUrl = z.string().max(MAX_LINK_URL).refine(isLinkUrl, 'must be an absolute http(s) URL');
@@ -101,16 +101,7 @@ export async function addMediaLink(db: Database, tenant: Caller, input: z.infer<
     mimeCode: input.mimeCode ?? null,
     alt: input.alt ?? null,
   };
-  const statements: BatchStatement[] = [
-    db.insert(media).values(row),
-    ...historyStatement(db, tenant, {
-      elementId: element.id,
-      kind: element.kind,
-      before: {},
-      after: { [`media.${id}`]: mediaEntry(row) },
-    }),
-  ];
-  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  const statements = mediaInsertStatements(db, tenant, element, row);
   await runBatch(db, statements);
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
   return mediaOut((await db.query.media.findFirst({ where: eq(media.id, id) }))!);

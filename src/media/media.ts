@@ -4,7 +4,7 @@ import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../kernel/ids';
 import { media } from '../db/schema';
 import { badRequest, notFound } from '../kernel/app-error';
-import { assertDepartment, findElement } from '../db/scope';
+import { assertDepartment, type ElementRef, findElement } from '../db/scope';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import { historyStatement } from '../history/record';
 import { mediaEntry } from '../history/snapshot';
@@ -120,16 +120,7 @@ export async function attachMedia(
     description: input.description ?? null,
     sortOrder: (last?.sortOrder ?? -1) + 1,
   };
-  const statements: BatchStatement[] = [
-    db.insert(media).values(row),
-    ...historyStatement(db, tenant, {
-      elementId: element.id,
-      kind: element.kind,
-      before: {},
-      after: { [`media.${id}`]: mediaEntry(row) },
-    }),
-  ];
-  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  const statements = mediaInsertStatements(db, tenant, element, row);
   try {
     await runBatch(db, statements);
   } catch (err) {
@@ -262,4 +253,27 @@ export async function purgeCatalogMedia(files: R2Bucket, companyId: string, cata
     );
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
+}
+
+/**
+ * A new media entry (an uploaded file or a link) of `element`: the row, its history version
+ * and the master's revision, for one batch.
+ */
+export function mediaInsertStatements(
+  db: Database,
+  tenant: Caller,
+  element: ElementRef,
+  row: typeof media.$inferInsert & Parameters<typeof mediaEntry>[0] & { id: string },
+): BatchStatement[] {
+  const statements: BatchStatement[] = [
+    db.insert(media).values(row),
+    ...historyStatement(db, tenant, {
+      elementId: element.id,
+      kind: element.kind,
+      before: {},
+      after: { [`media.${row.id}`]: mediaEntry(row) },
+    }),
+  ];
+  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  return statements;
 }
