@@ -73,7 +73,7 @@ describe('Languages of a catalog', () => {
     expect(ok.json.languages).toEqual(['deu', 'fra', 'eng']);
   });
 
-  it("refuses to move the default language of a catalog with products (409), but adds languages to it", async () => {
+  it('refuses to move the default language of a catalog with products (409), but adds languages to it', async () => {
     const admin = await makeSession({ role: 'admin' });
     await setLanguages(admin.cookie, { languages: ['deu', 'eng'], defaultLanguage: 'deu' });
     const catalog = await makeCatalog(admin.tenant);

@@ -24,7 +24,10 @@ export const CatalogDto = z.strictObject({
   language: z.string().regex(LANGUAGE_CODE, 'language must be an ISO 639-2 code such as deu').nullish(),
   currency: z.string().regex(CURRENCY_CODE, 'currency must be an ISO 4217 code such as EUR').nullish(),
   /** The languages the catalog publishes (docs/languages.md); `language` is always one of them. */
-  languages: z.array(z.string().regex(LANGUAGE_CODE, 'languages must be ISO 639-2 codes such as eng')).max(40).nullish(),
+  languages: z
+    .array(z.string().regex(LANGUAGE_CODE, 'languages must be ISO 639-2 codes such as eng'))
+    .max(40)
+    .nullish(),
 });
 export type CatalogInput = z.infer<typeof CatalogDto>;
 

@@ -115,7 +115,7 @@ export async function updateCatalog(db: Database, tenant: Caller, input: Catalog
 function catalogLanguages(settings: CompanyLanguages, language: string, requested?: string[] | null): string[] {
   assertEnabled(settings, language, 'language');
   const others = (requested ?? []).filter((l) => l !== language);
-  others.forEach((l, i) => assertEnabled(settings, l, `languages[${i}]`));
+  for (const [i, l] of others.entries()) assertEnabled(settings, l, `languages[${i}]`);
   return [language, ...new Set(others)];
 }
 

@@ -11,10 +11,7 @@ export interface CompanyLanguages {
   defaultLanguage: string;
 }
 
-export async function readCompanyLanguages(
-  db: Database,
-  tenant: Pick<Caller, 'companyId'>,
-): Promise<CompanyLanguages> {
+export async function readCompanyLanguages(db: Database, tenant: Pick<Caller, 'companyId'>): Promise<CompanyLanguages> {
   const [row] = await db
     .select({ languages: companies.languages, defaultLanguage: companies.defaultLanguage })
     .from(companies)

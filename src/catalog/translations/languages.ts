@@ -45,13 +45,17 @@ export async function getLanguages(db: Database, caller: Pick<Caller, 'companyId
  * cannot be disabled (409 naming the catalog): remove it from the catalog first. Disabling a
  * language never deletes its translations; enabling it again shows them.
  */
-export async function setLanguages(db: Database, caller: Pick<Caller, 'companyId'>, input: z.infer<typeof SetLanguagesDto>) {
+export async function setLanguages(
+  db: Database,
+  caller: Pick<Caller, 'companyId'>,
+  input: z.infer<typeof SetLanguagesDto>,
+) {
   input.languages.forEach((code, i) => {
-    if (!isLanguageCode(code)) throw badRequest(`languages[${i}]: ${code} is not an ISO 639-2 language code such as deu`);
+    if (!isLanguageCode(code))
+      throw badRequest(`languages[${i}]: ${code} is not an ISO 639-2 language code such as deu`);
   });
   const languages = [...new Set(input.languages)];
-  if (!languages.includes(input.defaultLanguage))
-    throw badRequest('defaultLanguage must be one of languages');
+  if (!languages.includes(input.defaultLanguage)) throw badRequest('defaultLanguage must be one of languages');
   // A company has a handful of catalogs: reading their language lists is cheaper than a json_each join.
   const published = await db
     .select({ name: catalogs.name, languages: catalogs.languages })
