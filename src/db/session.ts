@@ -25,8 +25,11 @@ export function newerBookmark(a: string | null | undefined, b: string | null | u
  * The database as one unit of work (a request, a job slice, an MCP message) sees it. `db` reads
  * start on any copy ("first-unconstrained") unless a bookmark says how new the copy must be;
  * `primary()` is for what must be real-time (web sessions, security stamps, revocation, grants)
- * and starts on the primary ("first-primary"). `bookmark()` is the newest position either saw.
- * `atLeast` raises the starting point (a bookmark that arrives inside the body, e.g. MCP `_meta`).
+ * and starts on the primary ("first-primary"). `bookmark()` is the position of `db`'s session:
+ * the client's own reads and writes, not the primary's head its security check happened to see
+ * (handing that out would make every next read wait for the newest replica or go to the
+ * primary). `atLeast` raises the starting point (a bookmark that arrives inside the body, e.g.
+ * MCP `_meta`).
  */
 export interface DbSession {
   readonly db: Database;
@@ -69,17 +72,14 @@ class LazySession {
 export function openSession(d1: D1Database, bookmark?: string | null): DbSession {
   const replica = new LazySession(d1, validBookmark(bookmark));
   const db = sessionDb(replica as unknown as D1DatabaseSession);
-  let primary: { session: D1DatabaseSession; db: Database } | undefined;
+  let primary: Database | undefined;
   return {
     db,
     primary() {
-      if (!primary) {
-        const session = d1.withSession('first-primary');
-        primary = { session, db: sessionDb(session) };
-      }
-      return primary.db;
+      primary ??= sessionDb(d1.withSession('first-primary'));
+      return primary;
     },
-    bookmark: () => newerBookmark(replica.getBookmark(), primary?.session.getBookmark()),
+    bookmark: () => replica.getBookmark(),
     atLeast: (next) => replica.atLeast(validBookmark(next)),
   };
 }

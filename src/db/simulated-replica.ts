@@ -7,8 +7,8 @@
  *   kept there, so the log's order is the primary's commit order and its sequence number is
  *   the bookmark;
  * - every read runs on the replica (a second database), which replays the log only as far as a
- *   bookmark demands: a session that started unconstrained and never wrote reads the replica as
- *   it is, however old; one that brought a bookmark (or wrote) first replays up to it;
+ *   bookmark demands: a session that started unconstrained reads the replica as it is, however
+ *   old; one that brought a bookmark first replays up to it; one that wrote reads the primary;
  * - a "first-primary" session reads the primary and takes its head as bookmark.
  *
  * Writes made to `DB` around this wrapper never reach the replica: code that bypasses the
@@ -57,6 +57,8 @@ class SimStatement {
 class SimSession {
   private seq: number | null;
   private primaryFirst: boolean;
+  /** After its own write a session reads the primary (the write is on no replica yet). */
+  private wrote = false;
 
   constructor(
     private readonly primary: D1Database,
@@ -82,6 +84,7 @@ class SimSession {
     }
     const { seq, results } = await logWrite(this.primary, statements);
     this.seq = Math.max(this.seq ?? 0, seq);
+    this.wrote = true;
     return results;
   }
 
@@ -109,6 +112,7 @@ class SimSession {
 
   /** The copy this session reads: the primary when asked, else the replica brought up to the session's bookmark. */
   private async readCopy(): Promise<D1Database> {
+    if (this.wrote) return this.primary;
     if (this.primaryFirst) {
       this.primaryFirst = false;
       this.seq = Math.max(this.seq ?? 0, await primaryHead(this.primary));

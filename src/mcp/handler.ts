@@ -1,7 +1,7 @@
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { getAgentByName } from 'agents';
 import type { Bindings } from '../env';
-import { BOOKMARK_HEADER, type DbSession } from '../db/session';
+import { BOOKMARK_HEADER, type DbSession, newerBookmark, validBookmark } from '../db/session';
 import type { McpProps } from '../oauth/agent-auth';
 import { REVOCATION_CHECK_MS, stillAllowed } from './access';
 import { toAuthInfo } from './caller';
@@ -42,7 +42,8 @@ export const mcpApiHandler = {
         { status: 413 },
       );
     const parsedBody = parseOrUndefined(text);
-    dbSession.atLeast(bookmarkInMeta(parsedBody));
+    const brought = newerBookmark(validBookmark(request.headers.get(BOOKMARK_HEADER)), bookmarkInMeta(parsedBody));
+    dbSession.atLeast(brought);
     const forwarded = text === undefined ? request : new Request(request, { body: text });
     if (!(await isLegacyRequest(forwarded, parsedBody))) {
       const response = await modernHandler().fetch(forwarded, {
@@ -52,7 +53,7 @@ export const mcpApiHandler = {
       // A long-lived answer (e.g. subscriptions/listen) ends within seconds of a revocation too.
       return guardStream(response, () => stillAllowed(env, props), REVOCATION_CHECK_MS);
     }
-    return forwardToSession(forwarded, env, props, parsedBody, dbSession.bookmark());
+    return forwardToSession(forwarded, env, props, parsedBody, validBookmark(brought));
   },
 };
 
