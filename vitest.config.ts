@@ -29,8 +29,9 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ['test/**/*.test.ts'],
+      // test/lag/ runs with a lagging replica (vitest.lag.config.ts).
       // End-to-end tests run in Node against wrangler dev (vitest.e2e.config.ts), not in workerd.
-      exclude: ['test/e2e/**', 'node_modules/**'],
+      exclude: ['test/e2e/**', 'test/lag/**', 'node_modules/**'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
       reporters: ['default', new SummaryReporter('unit')],
       testTimeout: 30_000,

@@ -1,4 +1,5 @@
 import type { Database } from './db/client';
+import type { DbSession } from './db/session';
 import type { Caller } from './kernel/caller';
 
 declare global {
@@ -24,6 +25,8 @@ declare global {
       SYNC_SLICE_MS?: string;
       /** Products per sync batch (docs/sync.md); default in src/sync. */
       SYNC_BATCH_SIZE?: string;
+      /** Tests and local trials only: a second D1 database that plays a lagging read replica (src/db/binding.ts). */
+      DB_REPLICA_SIM?: D1Database;
     }
   }
 }
@@ -37,11 +40,15 @@ export type Bindings = Cloudflare.Env;
 /** The one message shape on JOB_QUEUE: the consumer loads everything else from the job row. */
 export interface JobMessage {
   jobId: string;
+  /** The D1 bookmark of the request that queued the work: the job reads at least that new. */
+  bookmark?: string;
 }
 
 export interface AppEnv {
   Bindings: Bindings;
   Variables: {
+    /** The request's D1 session (`db` is its handle; `dbSession.primary()` for security reads). */
+    dbSession: DbSession;
     db: Database;
     requestId: string;
     caller: Caller;

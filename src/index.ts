@@ -1,5 +1,6 @@
 import { createApp } from './app';
-import { createDb } from './db/client';
+import { databaseOf } from './db/binding';
+import { openSession } from './db/session';
 import type { Bindings, JobMessage } from './env';
 import { HISTORY_PRUNE_CRON, pruneHistory } from './history/retention';
 import { pruneSignInThrottle } from './accounts/sign-in-throttle';
@@ -18,7 +19,8 @@ export default {
   /** Cron Triggers (wrangler.toml `[triggers]`): one line per periodic domain task, each bounded. */
   scheduled: async (controller, env) => {
     const now = new Date(controller.scheduledTime);
-    const db = createDb(env.DB);
+    // Sweeps and schedules decide from the newest state: they start on the primary.
+    const db = openSession(databaseOf(env)).primary();
     await sweepJobs(sweepDeps(env, db), now);
     await pruneSignInThrottle(db);
     if (controller.cron === HISTORY_PRUNE_CRON) await pruneHistory(db);

@@ -9,6 +9,8 @@ declare global {
       EXPORT_HOLD_QUEUE: Queue<{ jobId: string }>;
       /** Empty database (vitest.config.ts) on which migration tests apply migrations one by one. */
       MIGRATION_TEST_DB: D1Database;
+      /** Operations of test/lag/stale-loop.test.ts (vitest.lag.config.ts). */
+      STALE_OPS?: string;
     }
   }
 }

@@ -94,7 +94,7 @@ async function drive(deps: ExportDeps, jobId: string, sent: JobMessage[], maxSli
     const outcome = await runExportSlice(deps, await jobRow(jobId));
     outcomes.push(outcome);
     if (outcome !== 'continued') break;
-    expect(sent.at(-1)).toEqual({ jobId });
+    expect(sent.at(-1)).toEqual({ jobId, bookmark: expect.any(String) });
   }
   return outcomes;
 }

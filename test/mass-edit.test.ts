@@ -225,7 +225,7 @@ describe('Catalog/StartMassEdit', () => {
     const { deps, sent } = slicing();
     const first = await jobRow(jobId);
     expect(await runMassEditSlice(deps, first)).toBe('continued');
-    expect(sent).toEqual([{ jobId }]);
+    expect(sent).toEqual([{ jobId, bookmark: expect.any(String) }]);
     const afterFirst = await jobRow(jobId);
     expect(afterFirst).toMatchObject({
       state: 'running',

@@ -38,7 +38,7 @@ export const accountRoutes = new Hono<AppEnv>()
     validate('json', LoginDto),
     rateLimit('signIn', { failuresOnly: true }),
     async (c) => {
-      const result = await login(c.var.db, c.req.valid('json'), clientIp(c.req.raw));
+      const result = await login(c.var.dbSession.primary(), c.req.valid('json'), clientIp(c.req.raw));
       setSessionCookie(c, result.token, result.expiresAt);
       return c.json({ userId: result.userId, expiresAt: result.expiresAt });
     },
@@ -54,7 +54,7 @@ export const accountRoutes = new Hono<AppEnv>()
     }),
     async (c) => {
       const token = sessionToken(c);
-      if (token) await logout(c.var.db, token);
+      if (token) await logout(c.var.dbSession.primary(), token);
       clearSessionCookie(c);
       return c.json({ ok: true as const });
     },
@@ -83,7 +83,14 @@ export const accountRoutes = new Hono<AppEnv>()
     async (c) => {
       const token = sessionToken(c);
       if (!token) throw unauthorized();
-      return c.json(await switchDepartment(c.var.db, token, c.var.caller.companyId, c.req.valid('json').departmentId));
+      return c.json(
+        await switchDepartment(
+          c.var.dbSession.primary(),
+          token,
+          c.var.caller.companyId,
+          c.req.valid('json').departmentId,
+        ),
+      );
     },
   )
   .post(
@@ -98,7 +105,7 @@ export const accountRoutes = new Hono<AppEnv>()
     }),
     validate('json', ChangePasswordDto),
     async (c) => {
-      await changePassword(c.var.db, c.var.caller.userId, c.req.valid('json'), clientIp(c.req.raw));
+      await changePassword(c.var.dbSession.primary(), c.var.caller.userId, c.req.valid('json'), clientIp(c.req.raw));
       await revokeGrantsQuietly(c.env, c.req.url, c.var.caller.userId);
       clearSessionCookie(c);
       return c.json({ ok: true as const });
@@ -116,7 +123,7 @@ export const accountRoutes = new Hono<AppEnv>()
     }),
     validate('json', RevokeAiAccessDto),
     async (c) => {
-      const result = await revokeAiAccess(c.var.db, c.var.caller, c.req.valid('json'));
+      const result = await revokeAiAccess(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'));
       await revokeGrantsQuietly(c.env, c.req.url, result.userId);
       return c.json(result);
     },

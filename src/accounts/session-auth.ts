@@ -44,7 +44,8 @@ export const checkOrigin: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = sessionToken(c);
   if (!token) throw unauthorized('not logged in');
-  const session = await resolveSession(c.var.db, token);
+  // Web sessions are read on the primary: a logout or password change counts at once.
+  const session = await resolveSession(c.var.dbSession.primary(), token);
   if (!session) throw unauthorized('session expired or invalid');
   c.set('caller', {
     userId: session.userId,

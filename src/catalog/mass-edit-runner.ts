@@ -7,7 +7,7 @@ import { AppError } from '../kernel/app-error';
 import { loadPath } from '../history/current-value';
 import { historyStatements, type HistoryEntry } from '../history/record';
 import { withChanges } from '../history/snapshot';
-import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
+import { jobMessage, markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { progressed } from '../jobs/lease';
 import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
 import type { MassEditReport } from './mass-edit-report';
@@ -176,7 +176,7 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
     cp = next;
     await refreshFingerprints(db, tenant.companyId, [...masters]);
     if (Date.now() - started > deps.sliceMs) {
-      await deps.queue.send({ jobId: job.id });
+      await deps.queue.send(jobMessage(db, job.id));
       return 'continued';
     }
   }

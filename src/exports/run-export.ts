@@ -5,7 +5,7 @@ import { exportTemplates, jobs } from '../db/schema';
 import type { JobMessage } from '../env';
 import { AppError } from '../kernel/app-error';
 import { findCatalog } from '../db/scope';
-import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
+import { jobMessage, markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { heartbeat, progressed } from '../jobs/lease';
 import type { ExportContext, Exporter } from './exporter';
 import { ExportWarnings, type WarningTally } from './export-warnings';
@@ -230,7 +230,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
         return 'stopped';
       }
       if (cp.carryKey) await files.delete(cp.carryKey);
-      await deps.queue.send({ jobId: job.id });
+      await deps.queue.send(jobMessage(deps.db, job.id));
       return 'continued';
     }
   }

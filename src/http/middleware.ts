@@ -1,18 +1,28 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { createDb } from '../db/client';
+import { databaseOf } from '../db/binding';
+import { BOOKMARK_HEADER, newerBookmark, openSession } from '../db/session';
 import type { AppEnv } from '../env';
 import { AppError } from '../kernel/app-error';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Gives every request an id (echoed as `X-Request-Id`) and its own drizzle handle. */
+/**
+ * Gives every request an id (echoed as `X-Request-Id`) and its own D1 session: reads start on
+ * any replica unless the client sends the bookmark of an earlier answer (`x-d1-bookmark`), and
+ * every answer carries the newest bookmark the request saw, errors included.
+ */
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const requestId = crypto.randomUUID();
   c.set('requestId', requestId);
-  c.set('db', createDb(c.env.DB));
+  const session = openSession(databaseOf(c.env), c.req.header(BOOKMARK_HEADER));
+  c.set('dbSession', session);
+  c.set('db', session.db);
   await next();
   c.header('X-Request-Id', requestId);
+  // A session's Durable Object answers with its own (maybe newer) bookmark: keep the newest.
+  const bookmark = newerBookmark(c.res.headers.get(BOOKMARK_HEADER), session.bookmark());
+  if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
 };
 
 /** Refuses bodies over 1 MiB with 413, whether announced by Content-Length or streamed. */

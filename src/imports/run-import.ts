@@ -11,7 +11,7 @@ import {
   jobs,
 } from '../db/schema';
 import type { JobMessage } from '../env';
-import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
+import { jobMessage, markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { findCatalog } from '../db/scope';
 import { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { detectFormat } from './detect-format';
@@ -186,7 +186,7 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
       else return await finish(run);
       if (outcome === 'stopped') return 'stopped';
       if (outcome === 'continued') {
-        await deps.queue.send({ jobId: job.id });
+        await deps.queue.send(jobMessage(deps.db, job.id));
         return 'continued';
       }
     }

@@ -10,6 +10,7 @@ import { MassEditReportOut } from '../catalog/mass-edit-report';
 import type { JobMessage } from '../env';
 import { AppError, badRequest, notFound } from '../kernel/app-error';
 import { heartbeat } from './lease';
+import { bookmarkOf } from '../db/session';
 import type { Caller } from '../kernel/caller';
 
 /** What an operation that queues a background job answers: follow it with Job/GetJob. */
@@ -79,6 +80,15 @@ function jobOut(row: JobRow): z.infer<typeof JobOut> {
  * Inserts a job row in state `queued` and sends its queue message. If the queue refuses the
  * message, the job is marked failed so no row waits forever for work that will never come.
  */
+/**
+ * The queue message of a job: its id and the bookmark of the session that wrote the job's
+ * state, so the consumer's session reads at least that new (read-your-writes for jobs).
+ */
+export function jobMessage(db: Database, jobId: string): JobMessage {
+  const bookmark = bookmarkOf(db);
+  return bookmark ? { jobId, bookmark } : { jobId };
+}
+
 export async function enqueueJob(
   deps: { db: Database; queue: Queue<JobMessage> },
   tenant: { companyId: string; departmentId: string; userId: string },
@@ -112,7 +122,7 @@ export async function enqueueJob(
   ]);
   await job.admit?.(results.slice(1), jobId);
   try {
-    await deps.queue.send({ jobId });
+    await deps.queue.send(jobMessage(deps.db, jobId));
   } catch (err) {
     await deps.db
       .update(jobs)

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { createDb } from '../db/client';
+import { databaseOf } from '../db/binding';
+import { openSession } from '../db/session';
 import { jobs } from '../db/schema';
 import type { Bindings, JobMessage } from '../env';
 import { AppError } from '../kernel/app-error';
@@ -35,10 +36,16 @@ function exportMediaUrl(env: Bindings) {
 /**
  * The queue consumer: each message names a job; the job row says what to do. Known failures
  * (AppError) fail the job at once with their message; unexpected ones are retried with backoff
- * and fail the job after MAX_ATTEMPTS, with a reference instead of internals.
+ * and fail the job after MAX_ATTEMPTS, with a reference instead of internals. Each message's
+ * work opens its own D1 session from the bookmark the message carries (the request that
+ * started the job, or the slice before), so it never reads older than what queued it.
  */
 export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindings): Promise<void> {
-  const db = createDb(env.DB);
+  for (const message of batch.messages) await handleJobMessage(message, env);
+}
+
+async function handleJobMessage(message: Message<JobMessage>, env: Bindings): Promise<void> {
+  const db = openSession(databaseOf(env), message.body.bookmark).db;
   const deps = {
     db,
     files: env.FILES,
@@ -56,11 +63,11 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
     if (job.kind === 'releaseLoad') return failReleaseLoad(deps, job, message);
     return failExport(deps, job, message);
   };
-  for (const message of batch.messages) {
+  {
     const job = await db.query.jobs.findFirst({ where: eq(jobs.id, message.body.jobId) });
     if (!job) {
       message.ack();
-      continue;
+      return;
     }
     try {
       if (job.kind === 'export') await runExportSlice(deps, job);
@@ -74,7 +81,7 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
       if (err instanceof AppError) {
         await fail(job, err.message);
         message.ack();
-        continue;
+        return;
       }
       const reference = crypto.randomUUID();
       console.error(

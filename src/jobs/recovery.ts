@@ -7,6 +7,7 @@ import { discardExport, type ExportCheckpoint } from '../exports/run-export';
 import { discardSyncBatch } from '../sync/sync-finish';
 import type { SyncCheckpoint } from '../sync/sync-state';
 import { DEFAULT_STALE_MS, MAX_JOB_ATTEMPTS, staleMsFrom } from './lease';
+import { jobMessage } from './jobs';
 import type { Caller } from '../kernel/caller';
 
 /**
@@ -78,7 +79,7 @@ export async function recoverStaleJobs(db: Database, queue: Queue<JobMessage>, n
       .returning({ id: jobs.id });
     if (!row) continue;
     try {
-      await queue.send({ jobId: row.id });
+      await queue.send(jobMessage(db, row.id));
       requeued.push(row.id);
     } catch (err) {
       // The heartbeat was renewed: the next sweep after the stale window tries again.

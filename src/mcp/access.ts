@@ -1,4 +1,5 @@
-import { createDb } from '../db/client';
+import { databaseOf } from '../db/binding';
+import { openSession } from '../db/session';
 import type { Bindings } from '../env';
 import { AppError } from '../kernel/app-error';
 import { authenticateAgent, type McpProps } from '../oauth/agent-auth';
@@ -8,11 +9,12 @@ export const REVOCATION_CHECK_MS = 2_000;
 
 /**
  * Re-applies every token rule (security stamp, membership, scope) to the props a request came
- * with. Only a refusal says no: a passing database error must not cut a healthy stream.
+ * with, read on the primary so a revocation counts at once. Only a refusal says no: a passing
+ * database error must not cut a healthy stream.
  */
 export async function stillAllowed(env: Bindings, props: McpProps): Promise<boolean> {
   try {
-    await authenticateAgent(createDb(env.DB), props, 'mcp');
+    await authenticateAgent(openSession(databaseOf(env)).primary(), props, 'mcp');
     return true;
   } catch (err) {
     return !(err instanceof AppError);

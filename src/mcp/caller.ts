@@ -1,5 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Database } from '../db/client';
+import type { DbSession } from '../db/session';
 import type { JobMessage } from '../env';
 import { unauthorized } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
@@ -13,19 +14,34 @@ export interface ToolContext {
   files?: R2Bucket;
 }
 
-/**
- * The SDK hands every tool call the `AuthInfo` of the HTTP request that carried it; the caller
- * authenticated for that very request rides in `extra.caller`. Reading it per call (rather than
- * binding a caller when a session opens) means a switch turned off mid-session applies at once.
- * The token itself never travels further than the OAuth layer.
- */
-export function toAuthInfo(caller: Caller): AuthInfo {
-  return { token: 'verified-by-oauth-layer', clientId: 'oauth-client', scopes: caller.scopes ?? [], extra: { caller } };
+/** What rides with each HTTP request into the SDK: its caller and its D1 session. */
+export interface RequestExtra {
+  caller: Caller;
+  dbSession: DbSession;
+  /** Told the session's bookmark after each tool call (the session's Durable Object keeps the newest). */
+  remember?: (bookmark: string) => void;
 }
 
-export function callerFrom(authInfo: AuthInfo | undefined): Caller {
-  const caller = authInfo?.extra?.caller as Caller | undefined;
+/**
+ * The SDK hands every tool call the `AuthInfo` of the HTTP request that carried it; the caller
+ * authenticated for that very request rides in `extra.caller`, its D1 session in
+ * `extra.dbSession`. Reading them per call (rather than binding them when a session opens)
+ * means a switch turned off mid-session applies at once and every message reads at least as new
+ * as the bookmark it brought. The token itself never travels further than the OAuth layer.
+ */
+export function toAuthInfo(request: RequestExtra): AuthInfo {
+  const { caller } = request;
+  return {
+    token: 'verified-by-oauth-layer',
+    clientId: 'oauth-client',
+    scopes: caller.scopes ?? [],
+    extra: request as unknown as Record<string, unknown>,
+  };
+}
+
+export function requestExtraFrom(authInfo: AuthInfo | undefined): RequestExtra {
+  const extra = authInfo?.extra as Partial<RequestExtra> | undefined;
   // Unreachable through the handler, which authenticates before any message reaches the SDK.
-  if (!caller) throw unauthorized('no authenticated caller for this MCP request');
-  return caller;
+  if (!extra?.caller || !extra.dbSession) throw unauthorized('no authenticated caller for this MCP request');
+  return extra as RequestExtra;
 }

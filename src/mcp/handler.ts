@@ -1,6 +1,7 @@
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { getAgentByName } from 'agents';
 import type { Bindings } from '../env';
+import { BOOKMARK_HEADER, type DbSession, newerBookmark, validBookmark } from '../db/session';
 import type { McpProps } from '../oauth/agent-auth';
 import { REVOCATION_CHECK_MS, stillAllowed } from './access';
 import { toAuthInfo } from './caller';
@@ -20,9 +21,13 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9
  *   `agents` package's `createMcpHandler` with a fresh server (see `modern-handler.ts`);
  * - 2025 revisions open a session with `initialize`: the session lives in its own Durable
  *   Object (`McpSession`), found by its `Mcp-Session-Id`, for POST, the GET stream and DELETE.
+ *
+ * `dbSession` is the request's D1 session (opened from its `x-d1-bookmark` header); a bookmark
+ * in a message's `params._meta` raises it. Stateless calls run on it; a session's Durable
+ * Object is handed its bookmark and keeps the newest.
  */
 export const mcpApiHandler = {
-  async fetch(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
+  async fetch(request: Request, env: Bindings, ctx: ExecutionContext, dbSession: DbSession): Promise<Response> {
     if (new URL(request.url).pathname !== '/mcp') return Response.json({ error: 'route not found' }, { status: 404 });
     const refused = foreignOriginReason(request);
     if (refused) return Response.json({ error: refused, code: 'forbidden' }, { status: 403 });
@@ -37,18 +42,32 @@ export const mcpApiHandler = {
         { status: 413 },
       );
     const parsedBody = parseOrUndefined(text);
+    const brought = newerBookmark(validBookmark(request.headers.get(BOOKMARK_HEADER)), bookmarkInMeta(parsedBody));
+    dbSession.atLeast(brought);
     const forwarded = text === undefined ? request : new Request(request, { body: text });
     if (!(await isLegacyRequest(forwarded, parsedBody))) {
       const response = await modernHandler().fetch(forwarded, {
-        authInfo: toAuthInfo(props.caller),
+        authInfo: toAuthInfo({ caller: props.caller, dbSession }),
         ...(parsedBody === undefined ? {} : { parsedBody }),
       });
       // A long-lived answer (e.g. subscriptions/listen) ends within seconds of a revocation too.
       return guardStream(response, () => stillAllowed(env, props), REVOCATION_CHECK_MS);
     }
-    return forwardToSession(forwarded, env, props, parsedBody);
+    return forwardToSession(forwarded, env, props, parsedBody, validBookmark(brought));
   },
 };
+
+/** The newest `_meta["x-d1-bookmark"]` among the JSON-RPC messages of a body. */
+function bookmarkInMeta(body: unknown): string | null {
+  let newest: string | null = null;
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const value = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta?.[
+      BOOKMARK_HEADER
+    ];
+    if (typeof value === 'string' && (newest === null || value > newest)) newest = value;
+  }
+  return newest;
+}
 
 /** Routes a 2025-era request to the Durable Object of its session (a new one for `initialize`). */
 async function forwardToSession(
@@ -56,6 +75,7 @@ async function forwardToSession(
   env: Bindings,
   props: McpProps,
   parsedBody: unknown,
+  bookmark: string | null,
 ): Promise<Response> {
   let sessionId = request.headers.get('Mcp-Session-Id');
   const opens = sessionId === null && isInitialize(parsedBody);
@@ -67,6 +87,8 @@ async function forwardToSession(
   headers.set(SESSION_HEADERS.sessionId, sessionId!);
   headers.set(SESSION_HEADERS.props, JSON.stringify(props));
   headers.set(SESSION_HEADERS.opens, opens ? '1' : '0');
+  if (bookmark) headers.set(BOOKMARK_HEADER, bookmark);
+  else headers.delete(BOOKMARK_HEADER);
   const session = await getAgentByName(env.MCP_SESSION, sessionId!);
   return session.fetch(new Request(request, { headers }));
 }

@@ -1,6 +1,5 @@
 import { env } from 'cloudflare:workers';
 import { createMcpHandler, type StatelessMcpHandler } from 'agents/mcp/server';
-import { createDb } from '../db/client';
 import { createPimMcpServer } from './server';
 
 let handler: StatelessMcpHandler | undefined;
@@ -13,9 +12,11 @@ let handler: StatelessMcpHandler | undefined;
  * belongs to the OAuth layer's route. Made once per isolate, as the package advises.
  */
 export function modernHandler(): StatelessMcpHandler {
-  handler ??= createMcpHandler(
-    () => createPimMcpServer({ db: createDb(env.DB), queue: env.JOB_QUEUE, files: env.FILES }),
-    { route: '/mcp', legacy: 'reject', corsOptions: false, allowedOriginHostnames: '*' },
-  );
+  handler ??= createMcpHandler(() => createPimMcpServer({ queue: env.JOB_QUEUE, files: env.FILES }), {
+    route: '/mcp',
+    legacy: 'reject',
+    corsOptions: false,
+    allowedOriginHostnames: '*',
+  });
   return handler;
 }

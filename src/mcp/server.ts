@@ -15,9 +15,9 @@ export const SERVER_INSTRUCTIONS =
 
 /**
  * A fresh SDK server with every PIM tool. Made per request (current revision) or per session
- * (2025 revisions); the caller of each tool call comes from that call's own request.
+ * (2025 revisions); the caller and D1 session of each tool call come from that call's own request.
  */
-export function createPimMcpServer(deps: Omit<ToolContext, 'caller'>): McpServer {
+export function createPimMcpServer(deps: Omit<ToolContext, 'caller' | 'db'>): McpServer {
   const server = new McpServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: SERVER_INSTRUCTIONS,

@@ -1,6 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';
 import { Agent } from 'agents';
-import { createDb } from '../db/client';
+import { databaseOf } from '../db/binding';
+import { BOOKMARK_HEADER, newerBookmark, openSession, validBookmark } from '../db/session';
 import type { McpProps } from '../oauth/agent-auth';
 import { REVOCATION_CHECK_MS, stillAllowed } from './access';
 import { toAuthInfo } from './caller';
@@ -16,6 +17,8 @@ interface SessionRecord {
   /** The client's `initialize` message, replayed to rebuild the SDK session after an eviction. */
   initialize: unknown;
   lastSeenAt: number;
+  /** The newest D1 bookmark the session has seen: every message reads at least this new. */
+  bookmark?: string | null;
 }
 
 interface LiveSession {
@@ -40,6 +43,8 @@ export class McpSession extends Agent<Cloudflare.Env> {
   private latestProps?: McpProps;
   private openStreams = 0;
   private watchdog?: ReturnType<typeof setInterval>;
+  /** The newest D1 bookmark of this session (kept in the record too, so an eviction keeps it). */
+  private bookmark: string | null = null;
 
   override async onRequest(request: Request): Promise<Response> {
     const sessionId = request.headers.get(SESSION_HEADERS.sessionId) ?? '';
@@ -49,9 +54,14 @@ export class McpSession extends Agent<Cloudflare.Env> {
     const forwarded = withoutInternalHeaders(request);
     const parsedBody = request.method === 'POST' ? await readJson(request) : undefined;
     if (parsedBody === UNPARSEABLE) return jsonRpcError(400, -32700, 'Parse error: the body is not valid JSON');
-    const authInfo = toAuthInfo(props.caller);
-
     const record = await this.ctx.storage.get<SessionRecord>('session');
+    this.bookmark = newerBookmark(
+      newerBookmark(this.bookmark, record?.bookmark),
+      validBookmark(request.headers.get(BOOKMARK_HEADER)),
+    );
+    const dbSession = openSession(databaseOf(this.env), this.bookmark);
+    const authInfo = toAuthInfo({ caller: props.caller, dbSession, remember: (b) => this.remember(b) });
+
     if (opens) {
       if (record) return sessionNotFound();
     } else {
@@ -64,7 +74,7 @@ export class McpSession extends Agent<Cloudflare.Env> {
       ) {
         return sessionNotFound();
       }
-      await this.ctx.storage.put('session', { ...record, lastSeenAt: Date.now() });
+      await this.ctx.storage.put('session', { ...record, lastSeenAt: Date.now(), bookmark: this.bookmark });
     }
     this.latestProps = props;
     this.live ??= record ? this.restore(record, authInfo) : this.open(sessionId, props, parsedBody);
@@ -73,11 +83,23 @@ export class McpSession extends Agent<Cloudflare.Env> {
       authInfo,
       ...(parsedBody === undefined ? {} : { parsedBody }),
     });
+    const bookmark = dbSession.bookmark();
+    if (bookmark) this.remember(bookmark);
     return trackStream(
-      response,
+      bookmark ? withHeader(response, BOOKMARK_HEADER, bookmark) : response,
       () => this.streamOpened(),
       () => this.streamClosed(),
     ).response;
+  }
+
+  /** Keeps the newest bookmark in memory and in the stored record. */
+  private remember(bookmark: string): void {
+    const newer = newerBookmark(this.bookmark, bookmark);
+    if (newer === this.bookmark) return;
+    this.bookmark = newer;
+    void this.ctx.storage.get<SessionRecord>('session').then((record) => {
+      if (record) return this.ctx.storage.put('session', { ...record, bookmark: this.bookmark });
+    });
   }
 
   /** Scheduled: ends the session once it has been idle for SESSION_IDLE_SECONDS. */
@@ -93,7 +115,7 @@ export class McpSession extends Agent<Cloudflare.Env> {
   }
 
   private async open(sessionId: string, props: McpProps, initialize: unknown): Promise<LiveSession> {
-    const server = createPimMcpServer({ db: createDb(this.env.DB), queue: this.env.JOB_QUEUE, files: this.env.FILES });
+    const server = createPimMcpServer({ queue: this.env.JOB_QUEUE, files: this.env.FILES });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
       onsessioninitialized: async () => {
@@ -115,7 +137,7 @@ export class McpSession extends Agent<Cloudflare.Env> {
 
   /** Rebuilds the SDK session after an eviction by replaying the client's `initialize`. */
   private async restore(record: SessionRecord, authInfo: ReturnType<typeof toAuthInfo>): Promise<LiveSession> {
-    const server = createPimMcpServer({ db: createDb(this.env.DB), queue: this.env.JOB_QUEUE, files: this.env.FILES });
+    const server = createPimMcpServer({ queue: this.env.JOB_QUEUE, files: this.env.FILES });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => record.sessionId,
       onsessionclosed: () => this.forget(),
@@ -167,6 +189,13 @@ export class McpSession extends Agent<Cloudflare.Env> {
     this.watchdog = undefined;
     await this.ctx.storage.delete('session');
   }
+}
+
+/** The response with one more header (a body stream passes through untouched). */
+function withHeader(response: Response, name: string, value: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 function withoutInternalHeaders(request: Request): Request {

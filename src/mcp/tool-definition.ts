@@ -1,8 +1,9 @@
-import type { CallToolResult, McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { AuthInfo, CallToolResult, McpServer, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { AppError, badRequest } from '../kernel/app-error';
 import { describeIssues } from '../http/validate';
-import { callerFrom, type ToolContext } from './caller';
+import { requestExtraFrom, type ToolContext } from './caller';
+import { BOOKMARK_HEADER } from '../db/session';
 import type { Caller } from '../kernel/caller';
 
 /**
@@ -97,8 +98,27 @@ async function callTool(tool: PimTool, ctx: ToolContext, input: unknown) {
   return tool.run(ctx, parsed.data);
 }
 
-/** Registers every tool on an SDK server; each call runs as the caller of its own HTTP request. */
-export function registerTools(server: McpServer, tools: readonly PimTool[], deps: Omit<ToolContext, 'caller'>): void {
+/**
+ * Runs one tool call as the caller of its own HTTP request, on that request's D1 session; the
+ * result's `_meta` carries the session's newest bookmark (`x-d1-bookmark`), which a stateless
+ * client sends back (header or `_meta`) so its next call reads its own writes.
+ */
+async function runCall(tool: PimTool, deps: Omit<ToolContext, 'caller' | 'db'>, extra: unknown, input: unknown) {
+  const request = requestExtraFrom((extra as { http?: { authInfo?: AuthInfo } }).http?.authInfo);
+  const { dbSession } = request;
+  const result = await toToolResult(() => callTool(tool, { ...deps, db: dbSession.db, caller: request.caller }, input));
+  const bookmark = dbSession.bookmark();
+  if (!bookmark) return result;
+  request.remember?.(bookmark);
+  return { ...result, _meta: { ...result._meta, [BOOKMARK_HEADER]: bookmark } };
+}
+
+/** Registers every tool on an SDK server. */
+export function registerTools(
+  server: McpServer,
+  tools: readonly PimTool[],
+  deps: Omit<ToolContext, 'caller' | 'db'>,
+): void {
   for (const tool of tools) {
     server.registerTool(
       tool.name,
@@ -109,8 +129,7 @@ export function registerTools(server: McpServer, tools: readonly PimTool[], deps
         outputSchema: tool.output,
         annotations: tool.annotations,
       },
-      async (input: unknown, extra) =>
-        toToolResult(() => callTool(tool, { ...deps, caller: callerFrom(extra.http?.authInfo) }, input)),
+      (input: unknown, extra) => runCall(tool, deps, extra, input),
     );
   }
 }

@@ -25,12 +25,12 @@ function oauthApi(c: Context<AppEnv>): OAuthHelpers {
 
 async function currentSession(c: Context<AppEnv>) {
   const token = sessionToken(c);
-  return token ? resolveSession(c.var.db, token) : null;
+  return token ? resolveSession(c.var.dbSession.primary(), token) : null;
 }
 
 /** docs/spec.md 5.2 rule 2 at consent time: the refusal page, and no code. */
 async function refusalOf(c: Context<AppEnv>, userId: string): Promise<string | null> {
-  const account = await loadAgentAccount(c.var.db, userId);
+  const account = await loadAgentAccount(c.var.dbSession.primary(), userId);
   return account ? agentRefusal(account) : 'this account no longer exists';
 }
 
@@ -116,7 +116,7 @@ export const authorizeRoutes = new Hono<AppEnv>()
         );
         return new Response(null, { status: 302, headers: approved.headers });
       }
-      const account = (await loadAgentAccount(c.var.db, session.userId))!;
+      const account = (await loadAgentAccount(c.var.dbSession.primary(), session.userId))!;
       const client = await oauth.lookupClient(approved.request.clientId);
       const props: AgentProps = {
         userId: session.userId,

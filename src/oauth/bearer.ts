@@ -51,7 +51,7 @@ export type AgentEnv = { Bindings: AppEnv['Bindings']; Variables: AppEnv['Variab
 /** Hono middleware: requires a token with `scope`; sets `agent` (and `caller` for shared code). */
 export function requireAgent(scope: SurfaceScope): MiddlewareHandler<AgentEnv> {
   return async (c, next) => {
-    const { caller } = await verifyBearer(c.req.raw, c.env, c.var.db, scope);
+    const { caller } = await verifyBearer(c.req.raw, c.env, c.var.dbSession.primary(), scope);
     c.set('agent', caller);
     c.set('caller', {
       userId: caller.userId,

@@ -4,7 +4,8 @@ import {
   type TokenExchangeCallbackOptions,
   type TokenExchangeCallbackResult,
 } from '@cloudflare/workers-oauth-provider';
-import { createDb } from '../db/client';
+import { databaseOf } from '../db/binding';
+import { openSession } from '../db/session';
 import type { Bindings } from '../env';
 import { agentRefusal, loadAgentAccount } from './agent-account';
 import { AgentProps } from './agent-auth';
@@ -27,7 +28,7 @@ export async function applyGrantPolicy(
   }
   const props = AgentProps.safeParse(options.props);
   if (!props.success) throw new OAuthError('invalid_grant', { description: 'grant is not valid' });
-  const account = await loadAgentAccount(createDb(options.env.DB), options.userId);
+  const account = await loadAgentAccount(openSession(databaseOf(options.env)).primary(), options.userId);
   if (!account || account.securityStamp !== props.data.securityStamp) {
     throw new OAuthError('invalid_grant', { description: 'the grant was revoked' });
   }

@@ -25,15 +25,16 @@ export const mcpRoutes = new Hono<AppEnv>()
         'Last-Event-ID',
         'Mcp-Method',
         'Mcp-Name',
+        'x-d1-bookmark',
       ],
-      exposeHeaders: ['WWW-Authenticate', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
+      exposeHeaders: ['WWW-Authenticate', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'x-d1-bookmark'],
       maxAge: 600,
     }),
   )
   .all('/*', async (c) => {
-    const { props, caller } = await verifyBearer(c.req.raw, c.env, c.var.db, 'mcp');
+    const { props, caller } = await verifyBearer(c.req.raw, c.env, c.var.dbSession.primary(), 'mcp');
     // The same hand-off the library's resource hosts use: the MCP handler reads ctx.props.
     const ctx = c.executionCtx as ExecutionContext & { props: McpProps };
     ctx.props = { ...props, caller };
-    return mcpApiHandler.fetch(c.req.raw, c.env, ctx);
+    return mcpApiHandler.fetch(c.req.raw, c.env, ctx, c.var.dbSession);
   });

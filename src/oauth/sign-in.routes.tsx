@@ -48,7 +48,7 @@ export const signInRoutes = new Hono<AppEnv>()
       );
     if (!input.success) return retry('Enter your email address and password.', 400);
     try {
-      const session = await login(c.var.db, input.data, clientIp(c.req.raw));
+      const session = await login(c.var.dbSession.primary(), input.data, clientIp(c.req.raw));
       setSessionCookie(c, session.token, session.expiresAt);
     } catch (err) {
       if (err instanceof AppError && (err.status === 401 || err.status === 429)) {
@@ -66,7 +66,7 @@ export const signInRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     checkCsrf(c, form.csrf);
     const token = sessionToken(c);
-    if (token) await logout(c.var.db, token);
+    if (token) await logout(c.var.dbSession.primary(), token);
     clearSessionCookie(c);
     return c.redirect(authorizeUrl(field(form.q)), 303);
   });

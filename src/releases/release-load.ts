@@ -4,7 +4,7 @@ import { classificationReleases, jobs } from '../db/schema';
 import type { JobMessage } from '../env';
 import { AppError } from '../kernel/app-error';
 import { GUARD_FAILED } from '../imports/import-checkpoint';
-import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
+import { jobMessage, markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { formatOf, type ReleaseFormat } from './release-formats';
 import type { ReleaseCheckpoint } from './release-checkpoint';
 import { saveReleaseCheckpoint } from './release-checkpoint';
@@ -67,7 +67,7 @@ export async function runReleaseLoadSlice(deps: ReleaseLoadDeps, job: JobRow): P
         const next = await readSlice(deps, job, current, started);
         if (next === 'stopped') return 'stopped';
         if (next === 'continued') {
-          await deps.queue.send({ jobId: job.id });
+          await deps.queue.send(jobMessage(deps.db, job.id));
           return 'continued';
         }
         current = next;

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { syncConnections } from '../db/schema';
-import { markRunning, type JobRow } from '../jobs/jobs';
+import { jobMessage, markRunning, type JobRow } from '../jobs/jobs';
 import { ConnectorError, cachedMappings } from './connector-client';
 import { countMasters } from './master-reader';
 import { SIGNED_MEDIA_TTL_SECONDS } from '../media/signed-url';
@@ -97,6 +97,6 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
 }
 
 async function continueLater(ctx: RunContext): Promise<SliceOutcome> {
-  await ctx.deps.queue.send({ jobId: ctx.jobId });
+  await ctx.deps.queue.send(jobMessage(ctx.deps.db, ctx.jobId));
   return 'continued';
 }

@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { hashPassword } from '../../src/accounts/passwords';
-import { createDb, type Database } from '../../src/db/client';
+import { databaseOf } from '../../src/db/binding';
+import type { Database } from '../../src/db/client';
+import { openSession } from '../../src/db/session';
 import { newId } from '../../src/kernel/ids';
 import { companies, departments, memberships, users } from '../../src/db/schema';
 import { addCatalog } from '../../src/catalog/catalogs';
@@ -23,8 +25,12 @@ export function asActor<T extends FixtureTenant>(tenant: T): T & Caller {
 
 export const PASSWORD = 'test-password-123';
 
+/**
+ * Fixtures and assertions work on a session that starts on the primary, through the binding the
+ * Worker uses (with test/lag/, the one behind the simulated lagging replica).
+ */
 export function db(): Database {
-  return createDb(env.DB);
+  return openSession(databaseOf(env)).primary();
 }
 
 /** A company with one department. */

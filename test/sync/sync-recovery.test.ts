@@ -46,7 +46,7 @@ describe('sync run recovery (job lease)', () => {
     const queue = { send: async (m: JobMessage) => void sent.push(m) } as unknown as Queue<JobMessage>;
     const later = new Date(Date.now() + 10 * 60_000);
     expect(await recoverStaleJobs(db(), queue, later)).toMatchObject({ requeued: [jobId] });
-    expect(sent).toEqual([{ jobId }]);
+    expect(sent).toEqual([{ jobId, bookmark: expect.any(String) }]);
 
     const finished = await runToEnd(syncDeps(fake, { batchSize: 2 }).deps, jobId);
     expect(finished.state).toBe('succeeded');

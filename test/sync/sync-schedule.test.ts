@@ -22,7 +22,7 @@ describe('scheduled sync runs (Cron Trigger)', () => {
 
     const first = await runDueSyncs({ db: db(), queue, publicBaseUrl: 'https://pim.example' }, due);
     expect(first.started).toHaveLength(1);
-    expect(sent).toEqual([{ jobId: first.started[0] }]);
+    expect(sent).toEqual([{ jobId: first.started[0], bookmark: expect.any(String) }]);
     const job = await db().query.jobs.findFirst({ where: eq(jobs.id, first.started[0]!) });
     expect(job).toMatchObject({
       kind: 'sync',

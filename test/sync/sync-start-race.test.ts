@@ -64,7 +64,7 @@ describe('one sync per connection (StartSync)', () => {
     expect((error as AppError).status).toBe(409);
     expect((error as AppError).message).toContain(`job ${winner!.jobId}`);
     expect(loserQueue.sent).toEqual([]);
-    expect(winnerQueue.sent).toEqual([{ jobId: winner!.jobId }]);
+    expect(winnerQueue.sent).toEqual([{ jobId: winner!.jobId, bookmark: expect.any(String) }]);
     const runs = await db().select().from(syncRuns).where(eq(syncRuns.connectionId, connection.connectionId));
     expect(runs.map((r) => r.jobId)).toEqual([winner!.jobId]);
     const companyJobs = await db().select().from(jobs).where(eq(jobs.companyId, setup.company.companyId));

@@ -1,3 +1,4 @@
+import { BOOKMARK_HEADER, bookmarkHeaders, noteBookmark } from './bookmark';
 import type { BodyOf, GetPath, GetResult, PostPath, PostResult, QueryOf } from './operations';
 
 /**
@@ -55,10 +56,12 @@ async function toError(res: Response): Promise<ApiError> {
 async function send<T>(path: string, init: RequestInit, quietAuth: boolean): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, { credentials: 'same-origin', ...init });
+    const headers = { ...bookmarkHeaders(), ...(init.headers as Record<string, string> | undefined) };
+    res = await fetch(path, { credentials: 'same-origin', ...init, headers });
   } catch {
     throw new ApiError(0, 'network');
   }
+  noteBookmark(res.headers.get(BOOKMARK_HEADER));
   if (!res.ok) {
     const error = await toError(res);
     if (res.status === 401 && !quietAuth) for (const listener of expiryListeners) listener();

@@ -1,4 +1,5 @@
 import { ApiError } from './client';
+import { BOOKMARK_HEADER, bookmarkHeaders, noteBookmark } from './bookmark';
 import type { PostResult } from './operations';
 
 /** Files above this size go up in parts (Import/CreateUpload), each with its own progress; smaller in one request. */
@@ -24,9 +25,11 @@ function send<T>(
     xhr.open(method, url);
     xhr.withCredentials = true;
     xhr.setRequestHeader('Content-Type', type);
+    for (const [name, value] of Object.entries(bookmarkHeaders())) xhr.setRequestHeader(name, value);
     if (onSent) xhr.upload.onprogress = (e) => onSent(e.loaded);
     xhr.onerror = () => reject(new ApiError(0, 'network'));
     xhr.onload = () => {
+      noteBookmark(xhr.getResponseHeader(BOOKMARK_HEADER));
       let json: unknown = null;
       try {
         json = JSON.parse(xhr.responseText);

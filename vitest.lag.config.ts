@@ -1,0 +1,36 @@
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { mkdirSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The read-your-writes suite (test/lag/): the same Worker with `DB_REPLICA_SIM` bound, so every
+ * session reads from a replica that lags until a bookmark demands otherwise
+ * (src/db/simulated-replica.ts). Its own config because the lag must hold for the whole Worker
+ * (requests, queue consumer, MCP Durable Objects), which the main suite's fixtures do not expect.
+ */
+export default defineConfig(async () => {
+  mkdirSync('./dist/web', { recursive: true });
+  const migrations = await readD1Migrations('./migrations');
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            MEDIA_URL_KEY: 'test-media-url-key-0123456789',
+            // Operations of test/lag/stale-loop.test.ts (bench/stale-reads.ts sets 10,000).
+            STALE_OPS: process.env.STALE_OPS ?? '60',
+          },
+          d1Databases: { DB: '00000000-0000-0000-0000-000000000000', DB_REPLICA_SIM: 'replica-sim' },
+        },
+      }),
+    ],
+    test: {
+      include: ['test/lag/**/*.test.ts'],
+      setupFiles: ['./test/lag/setup.ts'],
+      testTimeout: 60_000,
+      hookTimeout: 30_000,
+    },
+  };
+});
