@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema';
 import { guardStream } from '../src/mcp/stream-watch';
 import { PIM_TOOLS } from '../src/mcp/tools';
-import { db, PASSWORD } from './helpers/factories';
+import { db, makeCatalog, PASSWORD } from './helpers/factories';
 import { call } from './helpers/http';
 import { callTool, LEGACY_VERSION, mcp, mcpRequest, MODERN_VERSION, openSession, sessionCall } from './mcp-helpers';
 import { makeAgentUser, ORIGIN, send, tokensFor } from './oauth-helpers';
@@ -243,6 +243,27 @@ describe('MCP current revision (2026-07-28, stateless)', () => {
     });
     expect(stats.status, stats.text).toBe(200);
     expect(stats.messages[0].result.structuredContent).toEqual({ catalogs: 0, categories: 0, products: 0 });
+  });
+
+  it('answers concurrent calls of two users each with their own data (servers are reused once idle, never shared)', async () => {
+    const a = await agentToken();
+    const b = await agentToken();
+    await makeCatalog(b.user);
+    const stats = (token: string) =>
+      mcp('POST', {
+        token,
+        version: MODERN_VERSION,
+        headers: { 'Mcp-Method': 'tools/call', 'Mcp-Name': 'get_statistics' },
+        body: {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'get_statistics', arguments: {}, _meta: meta },
+        },
+      }).then((r) => r.messages[0].result.structuredContent.catalogs);
+    for (let round = 0; round < 3; round++) {
+      expect(await Promise.all([stats(a.token), stats(b.token), stats(a.token), stats(b.token)])).toEqual([0, 1, 0, 1]);
+    }
   });
 });
 
