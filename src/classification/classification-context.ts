@@ -40,8 +40,8 @@ export interface ClassificationContext {
   element: LoadedElement;
   link: typeof classificationLinks.$inferSelect | undefined;
   current: {
-    classes: { group: string; system: string; code: string; release: string | null }[];
-    features: { group: string; code: string; value: string; unit: string | null }[];
+    classes: { group: string; system: string; code: string; release: string | null; unverified: boolean }[];
+    features: { group: string; code: string; value: string; unit: string | null; unverified: boolean }[];
   };
   refs: ClassificationRefs;
   /** The element's classification as one text (stateSql): the guard of a catalog or category. */
@@ -89,6 +89,7 @@ export async function loadClassificationContext(
         system: classificationLinkClasses.system,
         code: classificationLinkClasses.code,
         release: classificationLinkClasses.release,
+        unverified: classificationLinkClasses.unverified,
       })
       .from(classificationLinkClasses)
       .where(eq(classificationLinkClasses.linkId, linkId)),
@@ -98,6 +99,7 @@ export async function loadClassificationContext(
         code: classificationLinkFeatures.code,
         value: classificationLinkFeatures.value,
         unit: classificationLinkFeatures.unit,
+        unverified: classificationLinkFeatures.unverified,
       })
       .from(classificationLinkFeatures)
       .where(eq(classificationLinkFeatures.linkId, linkId)),

@@ -22,6 +22,8 @@ export interface ResolvedClass {
   code: string;
   /** The loaded release the class was checked against; null: the sample reference data. */
   release: string | null;
+  /** Kept verbatim: no reference data confirms it (a tolerant import; the verification job). */
+  unverified?: boolean;
 }
 
 export interface ResolvedFeature {
@@ -29,6 +31,8 @@ export interface ResolvedFeature {
   code: string;
   value: string;
   unit: string | null;
+  /** The value is kept as text: no reference data confirms it (a tolerant import; the verification job). */
+  unverified?: boolean;
 }
 
 /**
@@ -132,6 +136,28 @@ export async function writeClassification(
   ctx: ClassificationContext,
   next: NextClassification | null,
 ) {
+  const { statements, linkId } = await classificationWriteStatements(db, actor, ctx, next);
+  try {
+    await runBatch(db, statements);
+  } catch (err) {
+    if (isWriteConflict(err)) throw err;
+    if (`${String(err)} ${String((err as Error).cause)}`.includes('classification_links.element_id'))
+      throw conflict('element is already classified');
+    throw err;
+  }
+  return next && classificationOut(ctx.refs, linkId, ctx.element.id, next);
+}
+
+/**
+ * The guarded statements of writeClassification, for a caller that writes several elements in
+ * one batch (the verification and upgrade jobs: all or nothing per batch; a lost guard fails it).
+ */
+export async function classificationWriteStatements(
+  db: Database,
+  actor: Caller,
+  ctx: ClassificationContext,
+  next: NextClassification | null,
+): Promise<{ statements: BatchStatement[]; linkId: string }> {
   const { element, link, aggregate } = ctx;
   const linkId = link?.linkId ?? newId();
   const statements: BatchStatement[] = [
@@ -190,15 +216,7 @@ export async function writeClassification(
     const fingerprint = await fingerprintWith(after, ctx.paths);
     statements.push(bumpWithFingerprint(db, element.masterId, aggregate.product.revision, fingerprint));
   }
-  try {
-    await runBatch(db, statements);
-  } catch (err) {
-    if (isWriteConflict(err)) throw err;
-    if (`${String(err)} ${String((err as Error).cause)}`.includes('classification_links.element_id'))
-      throw conflict('element is already classified');
-    throw err;
-  }
-  return next && classificationOut(ctx.refs, linkId, element.id, next);
+  return { statements, linkId };
 }
 
 /** A classification as getClassification answers it, with names from the reference rows. */
@@ -206,12 +224,12 @@ function classificationOut(refs: ClassificationRefs, linkId: string, elementId: 
   const className = (c: ResolvedClass) =>
     c.release
       ? (refs.release.classes.find((r) => r.release === c.release && r.code === c.code)?.name ?? c.code)
-      : refs.classes.find((r) => r.group === c.group && r.code === c.code)!.name;
+      : (refs.classes.find((r) => r.group === c.group && r.code === c.code)?.name ?? c.code);
   const featureName = (f: ResolvedFeature) => {
     const owner = next.classes.find((c) => c.group === f.group)!;
     return owner.release
       ? (releaseFeature(refs.release, owner.release, owner.code, f.code)?.name ?? f.code)
-      : refs.features.find((r) => r.group === f.group && r.code === f.code)!.name;
+      : (refs.features.find((r) => r.group === f.group && r.code === f.code)?.name ?? f.code);
   };
   return {
     linkId,

@@ -32,8 +32,10 @@ export function groupOfRelease(release: string): ClassificationGroup | null {
  * carries no version or is another system's.
  */
 export function releaseOfSystem(system: string | null | undefined): string | null {
-  const m = /^\s*(etim|ecl[@a]ss|profic(?:l@|la)ss)[\s_-]*v?(\d+(?:\.\d+)?)\s*$/i.exec(system ?? '');
+  const m = /^\s*(etim|ecl[@a]ss|profic(?:l@|la)ss)[\s_-]*(?:v(?=\d))?([0-9A-Za-z][0-9A-Za-z._-]{0,31})\s*$/i.exec(
+    system ?? '',
+  );
   if (!m) return null;
   const name = m[1]!.toUpperCase().replace('@', 'A');
-  return `${name}-${m[2]!.includes('.') ? m[2] : `${m[2]}.0`}`;
+  return `${name}-${/^\d+$/.test(m[2]!) ? `${m[2]}.0` : m[2]}`;
 }

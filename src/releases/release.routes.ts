@@ -5,6 +5,8 @@ import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 import { getReleases, ReleasesOut } from './release-queries';
+import { JobRef } from '../jobs/jobs';
+import { StartVerifyCodesDto, startVerifyCodes } from './verify-job';
 import {
   getReleaseClassFeatures,
   ReleaseClassFeaturesOut,
@@ -50,6 +52,18 @@ export const releaseRoutes = new Hono<AppEnv>()
           c.req.valid('json'),
         ),
       ),
+  )
+  .post(
+    '/StartVerifyCodes',
+    doc(
+      "Admin: verify the company's codes kept unverified by imports against a loaded release, as a background job",
+      JobRef,
+      { adminOnly: true },
+    ),
+    releaseAdmin,
+    validate('json', StartVerifyCodesDto),
+    async (c) =>
+      c.json(await startVerifyCodes({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
   )
   .get(
     '/SearchReleaseClasses',
