@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { upsertRecords } from '../src/catalog/upsert/upsert-products';
 import { ReferenceCache } from '../src/catalog/upsert/reference-cache';
 import { historyVersions, jobs } from '../src/db/schema';
-import { failVerify, runVerifySlice, startVerifyCodes } from '../src/releases/verify-job';
+import { runVerifySlice, startVerifyCodes } from '../src/releases/verify-job';
+import { failLinkPages } from '../src/releases/link-pages';
 import { asActor, db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { adminCaller, loadRelease, proficlassFiles } from './helpers/release-fixtures';
@@ -96,9 +97,9 @@ describe('verifying kept codes once their release is loaded', () => {
       otherRelease: 0,
     });
     expect(job.warnings).toEqual([
-      `class EAB006c006 feature AAA003f001: "schwer" is not a number (1 classification): kept unverified`,
-      `class EAB999c999 is not in ${release} (1 classification): kept unverified`,
-      `feature XXX999f001 is not a feature of class EAB006c006 in ${release} (1 classification): kept unverified`,
+      `class EAB006c006 feature AAA003f001: "schwer" is not a number: kept unverified (1 classification)`,
+      `class EAB999c999 is not in ${release}: kept unverified (1 classification)`,
+      `feature XXX999f001 is not a feature of class EAB006c006 in ${release}: kept unverified (1 classification)`,
     ]);
 
     const gitter = await classificationOf(admin.cookie, ids.GITTER!);
@@ -153,7 +154,7 @@ describe('verifying kept codes once their release is loaded', () => {
     expect(done.state).toBe('succeeded');
     expect(done.summary).toMatchObject({ checked: 3, classesVerified: 2 });
     expect((await classificationOf(admin.cookie, ids.BAND!)).classes[0].release).toBe(release);
-    await failVerify(db(), done, 'late');
+    await failLinkPages(db(), done, 'late');
     expect((await jobRow(started.jobId)).state).toBe('succeeded');
   });
 });

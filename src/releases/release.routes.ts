@@ -7,6 +7,7 @@ import { describeOperation, type OperationDoc } from '../openapi/describe-operat
 import { getReleases, ReleasesOut } from './release-queries';
 import { JobRef } from '../jobs/jobs';
 import { StartVerifyCodesDto, startVerifyCodes } from './verify-job';
+import { planReleaseUpgrade, ReleaseUpgradeDto, ReleaseUpgradePlanOut, startReleaseUpgrade } from './upgrade-job';
 import {
   getReleaseClassFeatures,
   ReleaseClassFeaturesOut,
@@ -64,6 +65,27 @@ export const releaseRoutes = new Hono<AppEnv>()
     validate('json', StartVerifyCodesDto),
     async (c) =>
       c.json(await startVerifyCodes({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/PlanReleaseUpgrade',
+    doc(
+      'Admin: dry run of moving classifications from one release to another (what changes by itself, what needs a person)',
+      ReleaseUpgradePlanOut,
+      { adminOnly: true },
+    ),
+    releaseAdmin,
+    validate('json', ReleaseUpgradeDto),
+    async (c) => c.json(await planReleaseUpgrade(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/StartReleaseUpgrade',
+    doc('Admin: move classifications from one release to another as a background job', JobRef, {
+      adminOnly: true,
+    }),
+    releaseAdmin,
+    validate('json', ReleaseUpgradeDto),
+    async (c) =>
+      c.json(await startReleaseUpgrade({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
   )
   .get(
     '/SearchReleaseClasses',

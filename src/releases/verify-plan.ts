@@ -53,7 +53,7 @@ export function planVerify(ctx: ClassificationContext, release: string, group: C
   }
   const refs = ctx.refs.release;
   if (!refs.classes.some((c) => c.release === release && c.code === cls.code)) {
-    plan.reasons.push(`class ${cls.code} is not in ${release}`);
+    plan.reasons.push(`class ${cls.code} is not in ${release}: kept unverified`);
     plan.featuresUnverified = ctx.current.features.filter((f) => f.group === group && f.unverified).length;
     return plan;
   }
@@ -66,7 +66,7 @@ export function planVerify(ctx: ClassificationContext, release: string, group: C
     const def = releaseFeature(refs, release, cls.code, f.code);
     if (!def) {
       plan.featuresUnverified++;
-      plan.reasons.push(`feature ${f.code} is not a feature of class ${cls.code} in ${release}`);
+      plan.reasons.push(`feature ${f.code} is not a feature of class ${cls.code} in ${release}: kept unverified`);
       return asFeature(f);
     }
     try {
@@ -76,7 +76,7 @@ export function planVerify(ctx: ClassificationContext, release: string, group: C
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       plan.featuresUnverified++;
-      plan.reasons.push(`class ${cls.code} feature ${err.message}`);
+      plan.reasons.push(`class ${cls.code} feature ${err.message}: kept unverified`);
       return { ...asFeature(f), unit: def.unit };
     }
   });
