@@ -6,6 +6,7 @@ import { createClassification } from '../src/classification/links';
 import { asActor } from './helpers/factories';
 import { eq } from 'drizzle-orm';
 import { historyVersions } from '../src/db/schema';
+import { makeAgentUser, send, tokensFor } from './oauth-helpers';
 
 /** A fresh proficl@ss release (releases are shared by every company: a unique version per test). */
 async function loadedRelease() {
@@ -201,5 +202,61 @@ describe('a classification names its release', () => {
     });
     expect(read.json.classification.classes).toMatchObject([{ code: 'EAB006c006', release, system: release }]);
     expect(read.json.classification.features).toMatchObject([{ code: 'AAA031f001', value: '1200', unit: 'MMT' }]);
+  });
+});
+
+describe('an agent classifies against a release through /api/ai', () => {
+  it('reads the class features with types, units and allowed values, then creates a classification naming the release', async () => {
+    const release = await loadedRelease();
+    const user = await makeAgentUser({ aiSwitch: true });
+    const token = (await tokensFor(user, { scope: 'api' })).access_token;
+    const found = await send('GET', `/api/ai/SearchReleaseClasses?release=${release}&q=absperrgitter`, { token });
+    expect(found.status, found.text).toBe(200);
+    expect(found.json.items.map((i: any) => i.code)).toEqual(['EAB006c006']);
+    const form = await send('GET', `/api/ai/GetReleaseClassFeatures?release=${release}&classCode=EAB006c006`, {
+      token,
+    });
+    expect(form.status, form.text).toBe(200);
+    expect(form.json.features.map((f: any) => [f.code, f.type, f.unit?.symbol ?? null, f.mandatory])).toEqual([
+      ['AAA003f001', 'N', null, false],
+      ['AAA031f001', 'N', 'mm', true],
+      ['AAA100f001', 'L', null, false],
+    ]);
+    const tape = await send('GET', `/api/ai/GetReleaseClassFeatures?release=${release}&classCode=EAB005c012`, {
+      token,
+    });
+    expect(tape.json.features[0]).toMatchObject({
+      code: 'AAA358f001',
+      type: 'A',
+      values: [{ code: 'AAD025v001' }, { code: 'AAD038v001' }],
+    });
+
+    const catalog = await makeCatalog(user);
+    const product = await makeProduct(user, catalog.catalogId);
+    const created = await send('POST', '/api/ai/CreateClassification', {
+      token,
+      json: {
+        elementId: product.productId,
+        name: 'Gitter',
+        classificationGroups: 4,
+        classes: [{ group: 'PROFICLASS', code: 'EAB006c006', release }],
+        features: [{ code: 'AAA031f001', value: '1000' }],
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    expect(created.json.classes).toEqual([
+      { group: 'PROFICLASS', system: release, code: 'EAB006c006', release, name: 'Absperrgitter für Straßen' },
+    ]);
+    const missing = await send('POST', '/api/ai/CreateClassification', {
+      token,
+      json: {
+        elementId: (await makeProduct(user, catalog.catalogId)).productId,
+        name: 'x',
+        classificationGroups: 4,
+        classes: [{ group: 'PROFICLASS', code: 'EAB006c006', release: 'PROFICLASS-0.nope' }],
+      },
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toBe('classes.release: PROFICLASS-0.nope is not loaded');
   });
 });
