@@ -376,7 +376,13 @@ describe('/api/ai writes', () => {
     });
     expect(update.status, update.text).toBe(200);
     expect(update.json.classes).toEqual([
-      { group: 'ETIM', system: 'ETIM-9.0', code: 'EC000044', name: 'Residual current circuit breaker (RCCB)' },
+      {
+        group: 'ETIM',
+        system: 'ETIM-9.0',
+        code: 'EC000044',
+        release: null,
+        name: 'Residual current circuit breaker (RCCB)',
+      },
     ]);
     expect(update.json.features.map((f: any) => f.code)).toEqual(['EF000008']);
   });

@@ -25,6 +25,15 @@ import { describeOperation, type OperationDoc } from '../openapi/describe-operat
 import { getHistory } from '../history/history';
 import { GetHistoryQuery, HistoryPageOut } from '../history/history.schemas';
 import { LinkIdQuery, ListClassificationsQuery } from './ai.schemas';
+import { getReleases, ReleasesOut } from '../releases/release-queries';
+import {
+  getReleaseClassFeatures,
+  ReleaseClassFeaturesOut,
+  ReleaseClassFeaturesQuery,
+  SearchReleaseClassesOut,
+  SearchReleaseClassesQuery,
+  searchReleaseClasses,
+} from '../releases/release-search';
 
 const doc = (summary: string, response: OperationDoc['response'], more: Partial<OperationDoc> = {}) =>
   describeOperation({ tag: 'Classification', summary, response, security: 'bearer', ...more });
@@ -59,6 +68,33 @@ export const aiRoutes = new Hono<AgentEnv>()
     '/GetClassificationGroups',
     doc('The classificationGroups bitmask: {value, code, label}', ClassificationGroupsOut),
     (c) => c.json({ items: GROUPS.map((g) => ({ ...g })) }),
+  )
+  .get(
+    '/GetReleases',
+    doc('The classification releases: loaded ones are what a class entry may name as its release', ReleasesOut),
+    async (c) => c.json(await getReleases(c.var.db)),
+  )
+  .get(
+    '/SearchReleaseClasses',
+    doc(
+      'Find classes of a loaded release by code prefix, name or synonym in any of its languages',
+      SearchReleaseClassesOut,
+      {
+        references: ['release'],
+      },
+    ),
+    validate('query', SearchReleaseClassesQuery),
+    async (c) => c.json(await searchReleaseClasses(c.var.db, c.req.valid('query'))),
+  )
+  .get(
+    '/GetReleaseClassFeatures',
+    doc(
+      'A class of a loaded release with its features to fill: type (A value list, N number, R range min..max, L true/false), unit, allowed values',
+      ReleaseClassFeaturesOut,
+      { references: ['release', 'classCode'] },
+    ),
+    validate('query', ReleaseClassFeaturesQuery),
+    async (c) => c.json(await getReleaseClassFeatures(c.var.db, c.req.valid('query'))),
   )
   .get(
     '/GetClassification',

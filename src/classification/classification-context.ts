@@ -23,6 +23,7 @@ import {
 } from '../catalog/write-context';
 import type { CategoryPaths } from '../sync/category-paths';
 import type { Caller } from '../kernel/caller';
+import { type ReleaseRefs, releaseRefsFrom, releaseRefStatements } from './release-refs';
 
 /** The reference rows a classification write checks its classes and feature values against. */
 export interface ClassificationRefs {
@@ -30,6 +31,8 @@ export interface ClassificationRefs {
   classFeatures: { group: string; classCode: string; featureCode: string }[];
   features: (typeof classificationFeatures.$inferSelect)[];
   enumValues: { group: string; featureCode: string; code: string }[];
+  /** The loaded releases named by the input or the stored classes, with their rows for the classes. */
+  release: ReleaseRefs;
 }
 
 /** Everything a classification write plans from, read in one round trip. */
@@ -37,8 +40,8 @@ export interface ClassificationContext {
   element: LoadedElement;
   link: typeof classificationLinks.$inferSelect | undefined;
   current: {
-    classes: { group: string; system: string; code: string }[];
-    features: { group: string; code: string; value: string; unit: string | null }[];
+    classes: { group: string; system: string; code: string; release: string | null; unverified: boolean }[];
+    features: { group: string; code: string; value: string; unit: string | null; unverified: boolean }[];
   };
   refs: ClassificationRefs;
   /** The element's classification as one text (stateSql): the guard of a catalog or category. */
@@ -64,7 +67,7 @@ export async function loadClassificationContext(
   db: Database,
   tenant: Caller,
   target: { elementId: string } | { linkId: string },
-  wanted: { classCodes: string[]; featureCodes: string[]; departmentId?: string },
+  wanted: { classCodes: string[]; featureCodes: string[]; releases?: string[]; departmentId?: string },
 ): Promise<ClassificationContext> {
   const { companyId } = tenant;
   const elementId =
@@ -74,6 +77,7 @@ export async function loadClassificationContext(
   const linkOf = and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId));
   const linkId = sql`(SELECT ${classificationLinks.id} FROM ${classificationLinks} WHERE ${linkOf})`;
   const classCodes = sql`(SELECT value FROM json_each(${JSON.stringify(wanted.classCodes)}) UNION SELECT code FROM classification_link_classes WHERE link_id = ${linkId})`;
+  const releaseNames = sql`(SELECT value FROM json_each(${JSON.stringify(wanted.releases ?? [])}) UNION SELECT "release" FROM classification_link_classes WHERE link_id = ${linkId} AND "release" IS NOT NULL)`;
   const featureCodes = sql`(SELECT value FROM json_each(${JSON.stringify(wanted.featureCodes)}) UNION SELECT code FROM classification_link_features WHERE link_id = ${linkId})`;
   const results = await db.batch([
     departmentStatement(db, tenant, wanted.departmentId ?? ''),
@@ -84,6 +88,8 @@ export async function loadClassificationContext(
         group: classificationLinkClasses.group,
         system: classificationLinkClasses.system,
         code: classificationLinkClasses.code,
+        release: classificationLinkClasses.release,
+        unverified: classificationLinkClasses.unverified,
       })
       .from(classificationLinkClasses)
       .where(eq(classificationLinkClasses.linkId, linkId)),
@@ -93,6 +99,7 @@ export async function loadClassificationContext(
         code: classificationLinkFeatures.code,
         value: classificationLinkFeatures.value,
         unit: classificationLinkFeatures.unit,
+        unverified: classificationLinkFeatures.unverified,
       })
       .from(classificationLinkFeatures)
       .where(eq(classificationLinkFeatures.linkId, linkId)),
@@ -115,6 +122,7 @@ export async function loadClassificationContext(
       .from(classificationFeatureValues)
       .where(sql`${classificationFeatureValues.featureCode} IN ${featureCodes}`),
     db.select({ state: stateSql(companyId, elementId) }).from(sql`(SELECT 1)`),
+    ...releaseRefStatements(db, releaseNames, classCodes),
     ...masterStatements(db, companyId, masterSetOf(companyId, elementId)),
   ]);
   const [department, product, category, catalog, [link], classes, features] = results;
@@ -122,12 +130,13 @@ export async function loadClassificationContext(
   if ('linkId' in target && !link) throw notFound('classification');
   const element = elementFrom([product, category, catalog]);
   const [, , , , , , , refClasses, classFeatures, refFeatures, enumValues, [state]] = results;
-  const { aggregate, paths } = masterFrom(db, companyId, results.slice(12) as never);
+  const release = releaseRefsFrom(results.slice(12, 16));
+  const { aggregate, paths } = masterFrom(db, companyId, results.slice(16) as never);
   return {
     element,
     link,
     current: { classes, features },
-    refs: { classes: refClasses, classFeatures, features: refFeatures, enumValues },
+    refs: { classes: refClasses, classFeatures, features: refFeatures, enumValues, release },
     state: state!.state as string,
     aggregate,
     paths,

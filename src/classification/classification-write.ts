@@ -14,11 +14,16 @@ import { type ClassificationGroup, groupBit } from '../kernel/classification-gro
 import { linkKey } from './link-key';
 import { compareBinary } from '../kernel/compare-binary';
 import type { Caller } from '../kernel/caller';
+import { checkReleaseClass, parseReleaseValue, releaseFeature } from './release-check';
 
 export interface ResolvedClass {
   group: ClassificationGroup;
   system: string;
   code: string;
+  /** The loaded release the class was checked against; null: the sample reference data. */
+  release: string | null;
+  /** Kept verbatim: no reference data confirms it (a tolerant import; the verification job). */
+  unverified?: boolean;
 }
 
 export interface ResolvedFeature {
@@ -26,13 +31,19 @@ export interface ResolvedFeature {
   code: string;
   value: string;
   unit: string | null;
+  /** The value is kept as text: no reference data confirms it (a tolerant import; the verification job). */
+  unverified?: boolean;
 }
 
-/** Checks classes against the reference data and the bitmask against the classes. */
+/**
+ * Checks classes against the reference data (the named release's, else the sample's) and the
+ * bitmask against the classes. A class of a release is stored with that release as its system
+ * too, so exports write it as REFERENCE_FEATURE_SYSTEM_NAME / the xChange release.
+ */
 export function resolveClasses(
   refs: ClassificationRefs,
   bitmask: number,
-  classes: { group: ClassificationGroup; code: string; system?: string }[],
+  classes: { group: ClassificationGroup; code: string; system?: string; release?: string | null }[],
 ): ResolvedClass[] {
   const groups = classes.map((c) => c.group);
   if (new Set(groups).size !== groups.length) throw badRequest('classes: at most one class per classification group');
@@ -43,12 +54,22 @@ export function resolveClasses(
     );
   }
   return classes.map((c) => {
+    if (c.release) {
+      checkReleaseClass(refs.release, c.group, { code: c.code, release: c.release, system: c.system });
+      return { group: c.group, system: c.release, code: c.code, release: c.release };
+    }
     const ref = refs.classes.find((r) => r.group === c.group && r.code === c.code);
     if (!ref) throw badRequest(`classes: ${c.code} is not a known ${c.group} class`);
     if (c.system && c.system !== ref.system)
       throw badRequest(`classes: ${c.code} belongs to ${ref.system}, not ${c.system}`);
-    return { group: c.group, system: ref.system, code: ref.code };
+    return { group: c.group, system: ref.system, code: ref.code, release: null };
   });
+}
+
+/** Whether `featureCode` is a feature of class `c` in the class's release or the sample. */
+function owns(refs: ClassificationRefs, c: ResolvedClass, featureCode: string): boolean {
+  if (c.release) return releaseFeature(refs.release, c.release, c.code, featureCode) !== undefined;
+  return refs.classFeatures.some((a) => a.group === c.group && a.classCode === c.code && a.featureCode === featureCode);
 }
 
 /** Parses feature values; each code must be a feature of the link's class in its group. */
@@ -57,16 +78,21 @@ export function resolveFeatures(
   classes: ResolvedClass[],
   features: { group?: ClassificationGroup; code: string; value: string }[],
 ): ResolvedFeature[] {
-  const valid = refs.classFeatures.filter((a) => classes.some((c) => c.group === a.group && c.code === a.classCode));
   const seen = new Set<string>();
   return features.map((f) => {
-    const owners = valid.filter((a) => a.featureCode === f.code && (!f.group || a.group === f.group));
+    const owners = classes.filter((c) => (!f.group || c.group === f.group) && owns(refs, c, f.code));
     if (owners.length === 0)
       throw badRequest(`features: ${f.code} is not a feature of the classes of this classification`);
     if (owners.length > 1 && !f.group) throw badRequest(`features: ${f.code} is ambiguous; name its group`);
-    const group = owners[0]!.group as ClassificationGroup;
+    const owner = owners[0]!;
+    const group = owner.group;
     if (seen.has(`${group}:${f.code}`)) throw badRequest(`features: ${f.code} is given twice`);
     seen.add(`${group}:${f.code}`);
+    if (owner.release) {
+      const def = releaseFeature(refs.release, owner.release, owner.code, f.code)!;
+      const parsed = parseReleaseValue(refs.release, f.code, f.value, def);
+      return { group, code: f.code, value: parsed.value, unit: parsed.unit };
+    }
     const ref = refs.features.find((r) => r.group === group && r.code === f.code);
     const enumValues = refs.enumValues.filter((v) => v.group === group && v.featureCode === f.code).map((v) => v.code);
     const parsed = parseFeatureWith(group, f.code, f.value, ref, enumValues);
@@ -78,11 +104,14 @@ export function resolveFeatures(
 function classificationSnapshot(
   name: string,
   groups: number,
-  classes: { group: string; code: string }[],
+  classes: { group: string; code: string; release?: string | null }[],
   features: { group: string; code: string; value: string }[],
 ): Snapshot {
   const snapshot: Snapshot = { 'classification.name': name, 'classification.groups': groups };
-  for (const c of classes) snapshot[`classification.class.${c.group}`] = c.code;
+  for (const c of classes) {
+    snapshot[`classification.class.${c.group}`] = c.code;
+    if (c.release) snapshot[`classification.release.${c.group}`] = c.release;
+  }
   for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
   return snapshot;
 }
@@ -107,6 +136,28 @@ export async function writeClassification(
   ctx: ClassificationContext,
   next: NextClassification | null,
 ) {
+  const { statements, linkId } = await classificationWriteStatements(db, actor, ctx, next);
+  try {
+    await runBatch(db, statements);
+  } catch (err) {
+    if (isWriteConflict(err)) throw err;
+    if (`${String(err)} ${String((err as Error).cause)}`.includes('classification_links.element_id'))
+      throw conflict('element is already classified');
+    throw err;
+  }
+  return next && classificationOut(ctx.refs, linkId, ctx.element.id, next);
+}
+
+/**
+ * The guarded statements of writeClassification, for a caller that writes several elements in
+ * one batch (the verification and upgrade jobs: all or nothing per batch; a lost guard fails it).
+ */
+export async function classificationWriteStatements(
+  db: Database,
+  actor: Caller,
+  ctx: ClassificationContext,
+  next: NextClassification | null,
+): Promise<{ statements: BatchStatement[]; linkId: string }> {
   const { element, link, aggregate } = ctx;
   const linkId = link?.linkId ?? newId();
   const statements: BatchStatement[] = [
@@ -165,28 +216,28 @@ export async function writeClassification(
     const fingerprint = await fingerprintWith(after, ctx.paths);
     statements.push(bumpWithFingerprint(db, element.masterId, aggregate.product.revision, fingerprint));
   }
-  try {
-    await runBatch(db, statements);
-  } catch (err) {
-    if (isWriteConflict(err)) throw err;
-    if (`${String(err)} ${String((err as Error).cause)}`.includes('classification_links.element_id'))
-      throw conflict('element is already classified');
-    throw err;
-  }
-  return next && classificationOut(ctx.refs, linkId, element.id, next);
+  return { statements, linkId };
 }
 
 /** A classification as getClassification answers it, with names from the reference rows. */
 function classificationOut(refs: ClassificationRefs, linkId: string, elementId: string, next: NextClassification) {
-  const className = (c: ResolvedClass) => refs.classes.find((r) => r.group === c.group && r.code === c.code)!.name;
-  const featureName = (f: ResolvedFeature) => refs.features.find((r) => r.group === f.group && r.code === f.code)!.name;
+  const className = (c: ResolvedClass) =>
+    c.release
+      ? (refs.release.classes.find((r) => r.release === c.release && r.code === c.code)?.name ?? c.code)
+      : (refs.classes.find((r) => r.group === c.group && r.code === c.code)?.name ?? c.code);
+  const featureName = (f: ResolvedFeature) => {
+    const owner = next.classes.find((c) => c.group === f.group)!;
+    return owner.release
+      ? (releaseFeature(refs.release, owner.release, owner.code, f.code)?.name ?? f.code)
+      : (refs.features.find((r) => r.group === f.group && r.code === f.code)?.name ?? f.code);
+  };
   return {
     linkId,
     name: next.name,
     elementId,
     classificationGroups: next.groups,
     classes: next.classes
-      .map((c) => ({ group: c.group, system: c.system, code: c.code, name: className(c) }))
+      .map((c) => ({ group: c.group, system: c.system, code: c.code, release: c.release, name: className(c) }))
       .sort((a, b) => compareBinary(a.group, b.group)),
     features: next.features
       .map((f) => ({ group: f.group, code: f.code, name: featureName(f), value: f.value, unit: f.unit }))

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
+import { RELEASE_NAME, RELEASE_NAME_RULE } from '../kernel/release-name';
 
 export const GroupCode = z.enum(CLASSIFICATION_GROUPS);
 
@@ -14,8 +15,14 @@ export const readOnly = <T extends z.ZodType>(schema: T) =>
 export const ClassRef = z.strictObject({
   group: GroupCode,
   code: z.string().min(1).max(40),
-  /** Optional; when given it must match the reference system, e.g. ETIM-9.0. */
+  /** Optional; when given it must match the reference system (or the release), e.g. ETIM-9.0. */
   system: z.string().max(40).optional(),
+  /**
+   * The loaded release the class is from, `SYSTEM-version` (ETIM-9.0, PROFICLASS-7.0; see
+   * Classification/GetReleases): the class, its features and values are checked against that
+   * release. Left out or null: the service's built-in sample reference data.
+   */
+  release: z.string().regex(RELEASE_NAME, RELEASE_NAME_RULE).nullable().optional(),
   /** The class name of the reference release. */
   name: readOnly(z.string().max(1000).nullable()),
 });
@@ -59,7 +66,16 @@ export const ClassificationOut = z.object({
   name: z.string(),
   elementId: z.string(),
   classificationGroups: z.number().int(),
-  classes: z.array(z.object({ group: GroupCode, system: z.string(), code: z.string(), name: z.string() })),
+  classes: z.array(
+    z.object({
+      group: GroupCode,
+      system: z.string(),
+      code: z.string(),
+      /** The loaded release the class is from (ETIM-9.0); null: the sample reference data. */
+      release: z.string().nullable(),
+      name: z.string(),
+    }),
+  ),
   features: z.array(
     z.object({ group: GroupCode, code: z.string(), name: z.string(), value: z.string(), unit: z.string().nullable() }),
   ),

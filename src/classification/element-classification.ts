@@ -9,7 +9,7 @@ import { assertMayEditClassifications } from './ai-switch';
 import { type ClassificationContext, loadClassificationContext } from './classification-context';
 import { type NextClassification, resolveClasses, resolveFeatures, writeClassification } from './classification-write';
 import { ClassificationOut, ClassRef, FeatureValueInput, readOnly } from './classification.schemas';
-import { getClassification, planUpdate } from './links';
+import { getClassification, planUpdate, wantedCodes } from './links';
 import { groupBit } from '../kernel/classification-groups';
 import type { Caller } from '../kernel/caller';
 
@@ -76,7 +76,7 @@ async function elementContext(
   db: Database,
   tenant: Caller,
   input: { departmentId: string; elementId: string },
-  codes: { classCodes: string[]; featureCodes: string[] },
+  codes: { classCodes: string[]; featureCodes: string[]; releases?: string[] },
 ): Promise<ClassificationContext> {
   const ctx = await loadClassificationContext(
     db,
@@ -102,10 +102,7 @@ export async function setElementClassification(
 ) {
   assertMayEditClassifications(tenant);
   return retryOnConflict(async () => {
-    const ctx = await elementContext(db, tenant, input, {
-      classCodes: input.classes.map((c) => c.code),
-      featureCodes: input.features.map((f) => f.code),
-    });
+    const ctx = await elementContext(db, tenant, input, wantedCodes(input));
     const { element, link } = ctx;
     const classificationGroups = input.classes.reduce((mask, c) => mask | groupBit(c.group), 0);
     const wanted = { name: input.name, classificationGroups, classes: input.classes, features: input.features };
@@ -113,9 +110,12 @@ export async function setElementClassification(
     if (link) next = planUpdate(ctx, wanted);
     else {
       const classes = resolveClasses(ctx.refs, classificationGroups, input.classes);
-      const first = ctx.refs.classes.find((r) => r.group === classes[0]!.group && r.code === classes[0]!.code);
+      const [head] = classes;
+      const first = head!.release
+        ? ctx.refs.release.classes.find((r) => r.release === head!.release && r.code === head!.code)
+        : ctx.refs.classes.find((r) => r.group === head!.group && r.code === head!.code);
       next = {
-        name: input.name ?? first?.name ?? classes[0]!.code,
+        name: input.name ?? first?.name ?? head!.code,
         groups: classificationGroups,
         classes,
         features: resolveFeatures(ctx.refs, classes, input.features),

@@ -1,5 +1,5 @@
 import { assertMayEditClassifications } from './ai-switch';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { keysetPage } from '../kernel/pagination';
 import {
@@ -25,6 +25,18 @@ async function findLink(db: Database, tenant: Caller, linkId: string) {
   return link;
 }
 
+/**
+ * The name of a class (C) or feature (F) in a loaded release, English first (a read takes no
+ * language; GetReleaseClassFeatures gives every language): null when the release is not loaded.
+ */
+const releaseNameOf = (kind: 'C' | 'F', release: SQL, code: SQL) =>
+  sql`(SELECT n.name FROM classification_releases r JOIN release_names n ON n.release_id = r.id AND n.kind = ${kind} AND n.code = ${code}
+    WHERE r.status = 'loaded' AND r.system || '-' || r.version = ${release} ORDER BY n.lang = 'en' DESC, n.lang LIMIT 1)`;
+
+/** The release of the link's class in the feature's group (features are of their group's class). */
+const classRelease = sql`(SELECT c."release" FROM classification_link_classes c
+  WHERE c.link_id = ${classificationLinkFeatures.linkId} AND c."group" = ${classificationLinkFeatures.group})`;
+
 /** A classification with class and feature names from the reference data (docs/design.md section 7). */
 export async function getClassification(db: Database, tenant: Caller, linkId: string) {
   const link = await findLink(db, tenant, linkId);
@@ -33,13 +45,16 @@ export async function getClassification(db: Database, tenant: Caller, linkId: st
       group: classificationLinkClasses.group,
       system: classificationLinkClasses.system,
       code: classificationLinkClasses.code,
+      release: classificationLinkClasses.release,
       // A class kept unverified by an import is not in the reference data: its code stands for its name.
-      name: sql<string>`coalesce(${classificationClasses.name}, ${classificationLinkClasses.code})`,
+      name: sql<string>`coalesce(${releaseNameOf('C', sql`${classificationLinkClasses.release}`, sql`${classificationLinkClasses.code}`)},
+        ${classificationClasses.name}, ${classificationLinkClasses.code})`,
     })
     .from(classificationLinkClasses)
     .leftJoin(
       classificationClasses,
       and(
+        isNull(classificationLinkClasses.release),
         eq(classificationClasses.group, classificationLinkClasses.group),
         eq(classificationClasses.code, classificationLinkClasses.code),
       ),
@@ -50,7 +65,8 @@ export async function getClassification(db: Database, tenant: Caller, linkId: st
     .select({
       group: classificationLinkFeatures.group,
       code: classificationLinkFeatures.code,
-      name: sql<string>`coalesce(${classificationFeatures.name}, ${classificationLinkFeatures.code})`,
+      name: sql<string>`coalesce(${releaseNameOf('F', classRelease, sql`${classificationLinkFeatures.code}`)},
+        ${classificationFeatures.name}, ${classificationLinkFeatures.code})`,
       value: classificationLinkFeatures.value,
       unit: classificationLinkFeatures.unit,
     })
@@ -100,10 +116,14 @@ export async function listClassifications(
 }
 
 /** The codes a create or update names, for its one read (classification-context.ts). */
-function wantedCodes(input: { classes?: { code: string }[]; features?: { code: string }[] }) {
+export function wantedCodes(input: {
+  classes?: { code: string; release?: string | null }[];
+  features?: { code: string }[];
+}) {
   return {
     classCodes: (input.classes ?? []).map((c) => c.code),
     featureCodes: (input.features ?? []).map((f) => f.code),
+    releases: (input.classes ?? []).flatMap((c) => (c.release ? [c.release] : [])),
   };
 }
 
@@ -145,7 +165,8 @@ export function planUpdate(ctx: ClassificationContext, input: Omit<UpdateClassif
   const classes = resolveClasses(
     ctx.refs,
     bitmask,
-    input.classes ?? ctx.current.classes.map(({ group, code }) => ({ group: group as ClassificationGroup, code })),
+    input.classes ??
+      ctx.current.classes.map(({ group, code, release }) => ({ group: group as ClassificationGroup, code, release })),
   );
   let features: ResolvedFeature[];
   if (input.features) {

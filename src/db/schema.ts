@@ -384,8 +384,14 @@ export const classificationLinkClasses = sqliteTable(
     code: text('code').notNull(),
     /** Kept verbatim from an import: the class (or its system's release) is not in the reference data (migration 0013). */
     unverified: integer('unverified', { mode: 'boolean' }).notNull().default(false),
+    /** The loaded release the class and its features were checked against (ETIM-9.0); null: the sample reference data (migration 0020). */
+    release: text('release'),
   },
-  (t) => [primaryKey({ columns: [t.linkId, t.group] })],
+  (t) => [
+    primaryKey({ columns: [t.linkId, t.group] }),
+    index('classification_link_classes_release_idx').on(t.release, t.linkId).where(sql`${t.release} IS NOT NULL`),
+    index('classification_link_classes_unverified_idx').on(t.linkId).where(sql`${t.unverified} = 1`),
+  ],
 );
 
 export const classificationLinkFeatures = sqliteTable(

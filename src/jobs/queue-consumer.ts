@@ -9,6 +9,9 @@ import { failExport, runExportSlice } from '../exports/run-export';
 import { failMassEdit, runMassEditSlice } from '../catalog/mass-edit-runner';
 import { failImport, runImportSlice } from '../imports/run-import';
 import { failReleaseLoad, runReleaseLoadSlice } from '../releases/release-load';
+import { runVerifySlice } from '../releases/verify-job';
+import { runUpgradeSlice } from '../releases/upgrade-job';
+import { failLinkPages } from '../releases/link-pages';
 import { markFailed, type JobRow } from './jobs';
 import { runSyncSlice } from '../sync/run-sync';
 import { failRun } from '../sync/sync-finish';
@@ -61,6 +64,7 @@ async function handleJobMessage(message: Message<JobMessage>, env: Bindings): Pr
     if (job.kind === 'massEdit') return failMassEdit(db, job, message);
     if (job.kind === 'import') return failImport(deps, job, message);
     if (job.kind === 'releaseLoad') return failReleaseLoad(deps, job, message);
+    if (job.kind === 'releaseVerify' || job.kind === 'releaseUpgrade') return failLinkPages(db, job, message);
     return failExport(deps, job, message);
   };
   {
@@ -75,6 +79,8 @@ async function handleJobMessage(message: Message<JobMessage>, env: Bindings): Pr
       else if (job.kind === 'sync') await runSyncSlice(sync, job);
       else if (job.kind === 'import') await runImportSlice(deps, job);
       else if (job.kind === 'releaseLoad') await runReleaseLoadSlice(deps, job);
+      else if (job.kind === 'releaseVerify') await runVerifySlice(deps, job);
+      else if (job.kind === 'releaseUpgrade') await runUpgradeSlice(deps, job);
       else await markFailed(db, job.id, `unknown job kind ${job.kind}`);
       message.ack();
     } catch (err) {

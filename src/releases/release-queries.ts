@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import { jsonList } from '../db/json-rows';
 import { classificationReleases, releaseClasses, releaseNames } from '../db/schema';
 import { AppError, badRequest } from '../kernel/app-error';
+import { RELEASE_NAME, RELEASE_NAME_RULE, splitRelease } from '../kernel/release-name';
 
 export const ReleaseOut = z.object({
   releaseId: z.number().int(),
@@ -23,9 +24,7 @@ export const ReleaseOut = z.object({
 export const ReleasesOut = z.object({ items: z.array(ReleaseOut) });
 
 /** `ETIM-9.0`, `PROFICLASS-7.0`, `ETIM-DYNAMIC-2025-06`: the system is the part before the first hyphen. */
-export const ReleaseName = z
-  .string()
-  .regex(/^[A-Z][A-Z0-9_]{1,19}-[0-9A-Za-z][0-9A-Za-z._-]{0,31}$/, 'release is SYSTEM-version, e.g. ETIM-9.0');
+export const ReleaseName = z.string().regex(RELEASE_NAME, RELEASE_NAME_RULE);
 export const Language = z
   .string()
   .regex(/^[a-zA-Z]{2,3}([-_][a-zA-Z0-9]{2,3})?$/, 'lang is a language tag, e.g. de or en-GB');
@@ -60,11 +59,7 @@ export async function getReleases(db: Database) {
   return { items: rows.map(releaseOut) };
 }
 
-/** `ETIM-9.0` → system ETIM, version 9.0 (the system has no hyphen; a version may). */
-export function splitRelease(release: string) {
-  const at = release.indexOf('-');
-  return { system: release.slice(0, at), version: release.slice(at + 1) };
-}
+export { splitRelease };
 
 /** The loaded release of that name, else 404 saying it is not loaded. */
 export async function findLoadedRelease(db: Database, release: string): Promise<ReleaseRow> {

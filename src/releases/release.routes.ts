@@ -5,6 +5,9 @@ import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 import { getReleases, ReleasesOut } from './release-queries';
+import { JobRef } from '../jobs/jobs';
+import { StartVerifyCodesDto, startVerifyCodes } from './verify-job';
+import { planReleaseUpgrade, ReleaseUpgradeDto, ReleaseUpgradePlanOut, startReleaseUpgrade } from './upgrade-job';
 import {
   getReleaseClassFeatures,
   ReleaseClassFeaturesOut,
@@ -50,6 +53,39 @@ export const releaseRoutes = new Hono<AppEnv>()
           c.req.valid('json'),
         ),
       ),
+  )
+  .post(
+    '/StartVerifyCodes',
+    doc(
+      "Admin: verify the company's codes kept unverified by imports against a loaded release, as a background job",
+      JobRef,
+      { adminOnly: true },
+    ),
+    releaseAdmin,
+    validate('json', StartVerifyCodesDto),
+    async (c) =>
+      c.json(await startVerifyCodes({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/PlanReleaseUpgrade',
+    doc(
+      'Admin: dry run of moving classifications from one release to another (what changes by itself, what needs a person)',
+      ReleaseUpgradePlanOut,
+      { adminOnly: true },
+    ),
+    releaseAdmin,
+    validate('json', ReleaseUpgradeDto),
+    async (c) => c.json(await planReleaseUpgrade(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/StartReleaseUpgrade',
+    doc('Admin: move classifications from one release to another as a background job', JobRef, {
+      adminOnly: true,
+    }),
+    releaseAdmin,
+    validate('json', ReleaseUpgradeDto),
+    async (c) =>
+      c.json(await startReleaseUpgrade({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
   )
   .get(
     '/SearchReleaseClasses',

@@ -17,6 +17,7 @@ const NAV: { to: string; key: MessageKey; admin?: boolean }[] = [
   { to: '/exports', key: 'nav.exports' },
   { to: '/sync', key: 'nav.sync' },
   { to: '/admin', key: 'nav.admin', admin: true },
+  { to: '/releases', key: 'nav.releases', admin: true },
 ];
 
 /** Header (company, department, language, account) and the main navigation around every screen. */

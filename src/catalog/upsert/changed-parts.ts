@@ -22,8 +22,9 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
       ? current !== null
       : current === null ||
         !sameSet(
-          next.classification.classes.map((c) => `${c.group}:${c.code}`),
-          current.classes.map((c) => `${c.group}:${c.code}`),
+          // The system too: a class moved to another release (same code) is a change.
+          next.classification.classes.map((c) => `${c.group}:${c.system}:${c.code}`),
+          current.classes.map((c) => `${c.group}:${c.system}:${c.code}`),
         ) ||
         !sameSet(
           next.classification.features.map((f) => `${f.group}:${f.code}=${f.value}`),

@@ -8,6 +8,7 @@ import {
   classificationFeatureValues,
 } from '../../db/schema';
 import type { ClassificationGroup } from '../../kernel/classification-groups';
+import { NO_RELEASE_REFS, readReleaseRefs, type ReleaseRefs } from '../../classification/release-refs';
 
 type AttributeRow = typeof attributes.$inferSelect;
 type FeatureRow = typeof classificationFeatures.$inferSelect;
@@ -25,6 +26,10 @@ export class ReferenceCache {
   private readonly features = new Map<string, (FeatureRow & { enumValues: string[] }) | null>();
   /** `group:classCode` → feature codes of the class. */
   private readonly classFeatures = new Map<string, Set<string>>();
+  /** `release:classCode` pairs already read from the loaded releases. */
+  private readonly releaseClassesRead = new Set<string>();
+  /** Rows of the loaded releases for the classes read so far (classification/release-refs.ts). */
+  release: ReleaseRefs = NO_RELEASE_REFS;
 
   constructor(
     private readonly db: Database,
@@ -34,8 +39,9 @@ export class ReferenceCache {
   /** Loads every definition the given codes need that is not cached yet. */
   async prefetch(need: {
     attributeCodes: Iterable<string>;
-    classes: Iterable<{ group: ClassificationGroup; code: string }>;
+    classes: Iterable<{ group: ClassificationGroup; code: string; release?: string | null }>;
   }): Promise<void> {
+    await this.prefetchReleases([...need.classes]);
     const codes = [...new Set(need.attributeCodes)].filter((c) => !this.attributesByCode.has(c));
     for (let i = 0; i < codes.length; i += IN_CHUNK) {
       const chunk = codes.slice(i, i + IN_CHUNK);
@@ -93,6 +99,35 @@ export class ReferenceCache {
         this.features.set(`${k.group}:${k.code}`, row ? { ...row, enumValues } : null);
       }
     }
+  }
+
+  /** Reads the release rows of classes that name a release (explicitly, or by their system name). */
+  private async prefetchReleases(classes: { code: string; release?: string | null }[]): Promise<void> {
+    const wanted = classes.filter((c) => c.release && !this.releaseClassesRead.has(`${c.release}:${c.code}`));
+    if (wanted.length === 0) return;
+    const refs = await readReleaseRefs(
+      this.db,
+      wanted.map((c) => c.release!),
+      wanted.map((c) => c.code),
+    );
+    for (const c of wanted) this.releaseClassesRead.add(`${c.release}:${c.code}`);
+    const has = (list: { release: string; code: string }[], r: { release: string; code: string }) =>
+      list.some((k) => k.release === r.release && k.code === r.code);
+    const old = this.release;
+    this.release = {
+      releases: [...new Set([...old.releases, ...refs.releases])],
+      classes: [...old.classes, ...refs.classes.filter((c) => !has(old.classes, c))],
+      features: [
+        ...old.features,
+        ...refs.features.filter(
+          (f) => !old.features.some((k) => k.release === f.release && k.classCode === f.classCode),
+        ),
+      ],
+      values: [
+        ...old.values,
+        ...refs.values.filter((v) => !old.values.some((k) => k.release === v.release && k.classCode === v.classCode)),
+      ],
+    };
   }
 
   attribute(code: string): AttributeRow | null {

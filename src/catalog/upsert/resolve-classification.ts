@@ -1,4 +1,7 @@
 import { AppError } from '../../kernel/app-error';
+import { checkReleaseClass, parseReleaseValue, releaseFeature } from '../../classification/release-check';
+import type { ReleaseFeatureDef } from '../../classification/release-refs';
+import { groupOfRelease, releaseOfSystem } from '../../kernel/release-name';
 import type { ClassificationGroup } from '../../kernel/classification-groups';
 import { featureRule } from '../../classification/feature-values';
 import { CLASSIFICATION_GROUPS, groupBit } from '../../kernel/classification-groups';
@@ -42,6 +45,37 @@ export type WarningCode =
   | 'reference_type'
   | 'reference_invalid';
 
+/**
+ * A class of a loaded release (release-check.ts), its 400 turned into an item error. With
+ * `tolerant` (a tolerant import whose system name means a loaded release), a class the release
+ * does not know answers null: kept verbatim as unverified for the verification job to retry.
+ */
+function releaseClass(
+  cache: ReferenceCache,
+  group: ClassificationGroup,
+  c: { code: string; release: string; system?: string | null },
+  tolerant: WarnFn | undefined,
+) {
+  try {
+    checkReleaseClass(cache.release, group, c);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    if (tolerant) return null;
+    throw new ItemError('classification.classes', err.message);
+  }
+  return { group, system: c.release, code: c.code, release: c.release };
+}
+
+/** parseReleaseValue, with its 400 turned into an item error naming `field`. */
+function releaseValue(cache: ReferenceCache, field: string, raw: string, def: ReleaseFeatureDef) {
+  try {
+    return parseReleaseValue(cache.release, field, raw, def);
+  } catch (err) {
+    if (err instanceof AppError) throw new ItemError(field, err.message);
+    throw err;
+  }
+}
+
 /** A record's classification checked against the reference data (tolerant with `warn`: docs/import.md, "Field problems"). */
 export function resolveClassification(
   cache: ReferenceCache,
@@ -65,6 +99,23 @@ export function resolveClassification(
       );
       continue;
     }
+    const release = c.release ?? releaseOfSystem(c.system);
+    if (c.release || (release && cache.release.releases.includes(release) && groupOfRelease(release) === group)) {
+      const kept = c.release
+        ? releaseClass(cache, group, { code: c.code, release: c.release, system: c.system }, undefined)
+        : releaseClass(cache, group, { code: c.code, release: release! }, warn);
+      if (kept) {
+        classes.push(kept);
+        continue;
+      }
+      warn!(
+        'classification.classes',
+        'class_unverified',
+        `${release} class ${c.code} is not in the loaded release: kept verbatim as unverified, its features as text`,
+      );
+      classes.push({ group, system: c.system || group, code: c.code, unverified: true });
+      continue;
+    }
     const ref = cache.classOf(group, c.code);
     if (!ref) {
       if (!warn) throw new ItemError('classification.classes', `${c.code} is not a known ${group} class`);
@@ -82,7 +133,12 @@ export function resolveClassification(
   for (const f of classification.features) {
     const field = `classification.features.${f.code}`;
     const owners = classes.filter(
-      (c) => (!f.group || f.group === c.group) && cache.featuresOfClass(c.group, c.code).has(f.code),
+      (c) =>
+        (!f.group || f.group === c.group) &&
+        !c.unverified &&
+        (c.release
+          ? releaseFeature(cache.release, c.release, c.code, f.code) !== undefined
+          : cache.featuresOfClass(c.group, c.code).has(f.code)),
     );
     // Tolerant: a feature of an unverified class, or one its class does not list, is kept as the file's text.
     const keptAs = warn && owners.length === 0 ? classes.find((c) => !f.group || f.group === c.group) : undefined;
@@ -115,6 +171,19 @@ export function resolveClassification(
     if (features.some((k) => k.group === group && k.code === f.code)) {
       if (!warn) throw new ItemError('classification.features', `${f.code} is given twice`);
       warn(field, 'feature_dropped', `${f.code} is given twice; the first value is kept`);
+      continue;
+    }
+    const owner = owners[0]!;
+    if (owner.release) {
+      const def = releaseFeature(cache.release, owner.release, owner.code, f.code)!;
+      try {
+        const parsed = releaseValue(cache, field, asRange(def.type === 'R', f.value), def);
+        features.push({ group, code: f.code, value: parsed.value, unit: parsed.unit });
+      } catch (err) {
+        if (!warn || !(err instanceof ItemError)) throw err;
+        warn(field, 'feature_value_text', `${err.message}: "${f.value}" kept as text (unverified)`);
+        features.push({ group, code: f.code, value: f.value, unit: def.unit, unverified: true });
+      }
       continue;
     }
     const feature = cache.feature(group, f.code);

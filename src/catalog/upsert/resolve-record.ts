@@ -1,4 +1,5 @@
 import type { ClassificationGroup } from '../../kernel/classification-groups';
+import { releaseOfSystem } from '../../kernel/release-name';
 import { MEDIA_PURPOSES } from '../../media/media';
 import { isLinkUrl, linkFileName, mediaKey } from '../../media/media-links.rules';
 import { builtInField } from '../fields';
@@ -34,10 +35,12 @@ export function contentTypeOf(fileName: string, given?: string | null): string {
 }
 
 /** The groups and codes a record's classification names, for ReferenceCache.prefetch. */
-export function classesNeeded(record: UpsertRecord): { group: ClassificationGroup; code: string }[] {
+export function classesNeeded(
+  record: UpsertRecord,
+): { group: ClassificationGroup; code: string; release: string | null }[] {
   return (record.classification?.classes ?? []).flatMap((c) => {
     const group = (c.group as ClassificationGroup | null | undefined) ?? groupOfSystem(c.system);
-    return group ? [{ group, code: c.code }] : [];
+    return group ? [{ group, code: c.code, release: c.release ?? releaseOfSystem(c.system) }] : [];
   });
 }
 

@@ -34,7 +34,7 @@ export interface UpsertRecord {
   categoryIds?: string[];
   values?: Record<string, string>;
   classification?: {
-    classes: { group?: string | null; system?: string | null; code: string }[];
+    classes: { group?: string | null; system?: string | null; code: string; release?: string | null }[];
     features: { group?: string | null; code: string; value: string }[];
   } | null;
   media?: UpsertMediaRef[];
@@ -86,7 +86,14 @@ export interface ResolvedNode {
   }[];
   classification?: {
     groups: number;
-    classes: { group: ClassificationGroup; system: string; code: string; unverified?: boolean }[];
+    classes: {
+      group: ClassificationGroup;
+      system: string;
+      code: string;
+      unverified?: boolean;
+      /** The loaded release the class was checked against (classification/release-check.ts). */
+      release?: string | null;
+    }[];
     features: { group: ClassificationGroup; code: string; value: string; unit: string | null; unverified?: boolean }[];
   } | null;
   /** The price list to store; its default row's amount is in `fields.price`. */

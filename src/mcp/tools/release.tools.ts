@@ -45,7 +45,9 @@ export const releaseTools = [
     description:
       'The features of one class of a loaded release in order: code, name, type (A alphanumeric, N numeric, R range, ' +
       'L logical), unit, whether mandatory, and the allowed values (code and name) for value-list features. Use it to fill ' +
-      'a classification with the codes the release defines.',
+      'a classification with the codes the release defines: create_classification / update_classification with classes ' +
+      '[{group, code, release}] and features [{code, value}], a value being an allowed value code (A), a number in the ' +
+      'unit such as "12" or "12 mm" (N), "min..max" (R) or true/false (L).',
     input: ReleaseClassFeaturesQuery,
     output: ReleaseClassFeaturesOut,
     annotations: READ_ONLY,

@@ -27,6 +27,10 @@ export const keys = {
   references: (productId: string) => ['references', productId] as const,
   classification: (elementId: string) => ['classification', elementId] as const,
   classFeatures: (group: string, classCode: string) => ['classFeatures', group, classCode] as const,
+  releaseClassFeatures: (release: string, classCode: string) => ['releaseClassFeatures', release, classCode] as const,
+  groupReleases: (group: string) => ['groupReleases', group] as const,
+  releases: ['releases'] as const,
+  releaseClassSearch: (release: string, q: string) => ['releaseClassSearch', release, q] as const,
   classSearch: (group: string, q: string) => ['classSearch', group, q] as const,
   attributes: ['attributes'] as const,
   /** Every job list; `jobList` is one length of it. */

@@ -256,3 +256,7 @@ export const useSetReferences = () =>
   useWrite('Catalog/SetReferences', (client, body) =>
     refreshAll(client, keys.references(body.productId), keys.history(body.productId), ['references']),
   );
+
+/** Starts loading a classification release (admin); the list of releases shows it. */
+export const useStartReleaseLoad = () =>
+  useWrite('Classification/StartReleaseLoad', (client) => client.invalidateQueries({ queryKey: keys.releases }));

@@ -3,12 +3,31 @@ import { useEffect, useId, useState } from 'react';
 import { keys } from '../api/keys';
 import { useI18n } from '../i18n/i18n';
 import { QueryState } from '../components/QueryState';
-import { GROUP_LABELS, GROUPS, searchClasses, type ClassEntry, type Group } from './classification-api';
+import {
+  type ClassChoice,
+  getGroupReleases,
+  GROUP_LABELS,
+  GROUPS,
+  type Group,
+  searchClasses,
+  searchReleaseClasses,
+} from './classification-api';
 
-/** Choose a system, type a class code or name, pick one of the matches (a list of buttons). */
-export function ClassPicker({ taken, onPick }: { taken: ClassEntry[]; onPick: (c: ClassEntry) => void }) {
+/**
+ * Choose a system and a release (a loaded official one, or the built-in reference data), type a
+ * class code, name or synonym, pick one of the matches (a list of buttons).
+ */
+export function ClassPicker({ taken, onPick }: { taken: ClassChoice[]; onPick: (c: ClassChoice) => void }) {
   const { t } = useI18n();
   const [group, setGroup] = useState<Group>('ETIM');
+  const releases = useQuery({
+    queryKey: keys.groupReleases(group),
+    queryFn: () => getGroupReleases(group),
+    staleTime: 60_000,
+  });
+  const [chosen, setChosen] = useState<string | null>(null);
+  // The newest loaded release by default; '' picks the built-in reference data.
+  const release = chosen ?? releases.data?.at(-1) ?? '';
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const resultsId = useId();
@@ -17,9 +36,9 @@ export function ClassPicker({ taken, onPick }: { taken: ClassEntry[]; onPick: (c
     return () => window.clearTimeout(timer);
   }, [text]);
   const results = useQuery({
-    queryKey: keys.classSearch(group, q),
-    queryFn: ({ signal }) => searchClasses(group, q, signal),
-    enabled: q.length > 0,
+    queryKey: release ? keys.releaseClassSearch(release, q) : keys.classSearch(group, q),
+    queryFn: ({ signal }) => (release ? searchReleaseClasses(release, q, signal) : searchClasses(group, q, signal)),
+    enabled: q.length > 0 && !releases.isPending,
     staleTime: 5 * 60_000,
   });
   const replaced = taken.find((c) => c.group === group);
@@ -29,12 +48,29 @@ export function ClassPicker({ taken, onPick }: { taken: ClassEntry[]; onPick: (c
       <div className="row">
         <label className="field">
           <span>{t('class.system')}</span>
-          <select value={group} onChange={(e) => setGroup(e.target.value as Group)}>
+          <select
+            value={group}
+            onChange={(e) => {
+              setGroup(e.target.value as Group);
+              setChosen(null);
+            }}
+          >
             {GROUPS.map((g) => (
               <option key={g} value={g}>
                 {GROUP_LABELS[g]}
               </option>
             ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t('class.release')}</span>
+          <select value={release} onChange={(e) => setChosen(e.target.value)}>
+            {(releases.data ?? []).map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+            <option value="">{t('class.builtIn')}</option>
           </select>
         </label>
         <label className="field grow">
@@ -59,7 +95,7 @@ export function ClassPicker({ taken, onPick }: { taken: ClassEntry[]; onPick: (c
                     <button
                       type="button"
                       onClick={() => {
-                        onPick({ ...c, group });
+                        onPick({ code: c.code, name: c.name, group, release: release || null });
                         setText('');
                         setQ('');
                       }}

@@ -12,10 +12,11 @@ import { featureKind, parseInput } from '../lib/values';
 import { useSession } from '../session/session';
 import { ClassPicker } from './ClassPicker';
 import {
+  type ClassChoice,
   getClassFeatures,
   getElementClassification,
+  getReleaseFeatures,
   GROUP_LABELS,
-  type ClassEntry,
   type FeatureDef,
   type Group,
 } from './classification-api';
@@ -35,7 +36,7 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
     queryKey: keys.classification(product.productId),
     queryFn: () => getElementClassification(product.productId),
   });
-  const [classes, setClasses] = useState<ClassEntry[]>([]);
+  const [classes, setClasses] = useState<ClassChoice[]>([]);
   const [values, setValues] = useState<Record<string, string>>({});
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -48,9 +49,10 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
   }, [current.data]);
 
   const featureQueries = useQueries({
+    // A class of a loaded release gets its form from that release; others from the built-in data.
     queries: classes.map((c) => ({
-      queryKey: keys.classFeatures(c.group, c.code),
-      queryFn: () => getClassFeatures(c.group, c.code),
+      queryKey: c.release ? keys.releaseClassFeatures(c.release, c.code) : keys.classFeatures(c.group, c.code),
+      queryFn: () => (c.release ? getReleaseFeatures(c.release, c.code) : getClassFeatures(c.group, c.code)),
       staleTime: 10 * 60_000,
     })),
   });
@@ -87,7 +89,7 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
         await setClassification.mutateAsync({
           departmentId,
           elementId: product.productId,
-          classes: classes.map((c) => ({ group: c.group, code: c.code })),
+          classes: classes.map((c) => ({ group: c.group, code: c.code, release: c.release ?? null })),
           features,
         });
       }
@@ -112,7 +114,7 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
             {classes.map((c) => (
               <li key={`${c.group}:${c.code}`} className="chip">
                 <span>
-                  {GROUP_LABELS[c.group]} <strong>{c.code}</strong> {c.name}
+                  {c.release ?? GROUP_LABELS[c.group]} <strong>{c.code}</strong> {c.name}
                 </span>
                 <button
                   type="button"

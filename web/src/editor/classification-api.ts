@@ -4,6 +4,8 @@ import type { ClassEntry, ElementClassification, FeatureDef } from '../api/model
 /** Reference data and the element's classification for the web editor (the Classification operations of /api/openapi.json). */
 export type { ClassEntry, FeatureDef };
 export type Group = ClassEntry['group'];
+/** A class in the editor: of a loaded release (`release`, e.g. ETIM-9.0), or of the built-in reference data. */
+export type ClassChoice = { group: Group; code: string; name: string; release?: string | null };
 export const GROUPS = ['ETIM', 'ECLASS', 'PROFICLASS'] as const satisfies readonly Group[];
 export const GROUP_LABELS: Record<Group, string> = { ETIM: 'ETIM', ECLASS: 'eCl@ss', PROFICLASS: 'proficl@ss' };
 
@@ -21,4 +23,30 @@ export async function getElementClassification(
 ): Promise<Pick<ElementClassification, 'classes' | 'features'>> {
   const { classification } = await apiGet('Classification/GetElementClassification', { elementId });
   return { classes: classification?.classes ?? [], features: classification?.features ?? [] };
+}
+
+/** The loaded releases whose classes can classify in `group` (ETIM releases for ETIM, ...). */
+export async function getGroupReleases(group: Group): Promise<string[]> {
+  const { items } = await apiGet('Classification/GetReleases', {});
+  return items.filter((r) => r.status === 'loaded' && r.system === group).map((r) => r.release);
+}
+
+export async function searchReleaseClasses(release: string, q: string, signal?: AbortSignal) {
+  const { items } = await apiGet('Classification/SearchReleaseClasses', { release, q }, { signal });
+  return items.map((c) => ({ code: c.code, name: c.name ?? c.code }));
+}
+
+/**
+ * A release class's features in the editor's form shape: the unit shown and accepted is the
+ * release's symbol (mm), the server stores the value in the release's unit code.
+ */
+export async function getReleaseFeatures(release: string, classCode: string): Promise<FeatureDef[]> {
+  const { features } = await apiGet('Classification/GetReleaseClassFeatures', { release, classCode });
+  return features.map((f) => ({
+    code: f.code,
+    name: f.name ?? f.code,
+    type: f.type,
+    unit: f.unit ? (f.unit.symbol ?? f.unit.unece ?? f.unit.code) : null,
+    values: f.values.map((v) => ({ code: v.code, name: v.name ?? v.code })),
+  }));
 }

@@ -1,0 +1,160 @@
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { upsertRecords } from '../src/catalog/upsert/upsert-products';
+import { ReferenceCache } from '../src/catalog/upsert/reference-cache';
+import { historyVersions, jobs } from '../src/db/schema';
+import { runVerifySlice, startVerifyCodes } from '../src/releases/verify-job';
+import { failLinkPages } from '../src/releases/link-pages';
+import { asActor, db, makeCatalog, makeSession } from './helpers/factories';
+import { call } from './helpers/http';
+import { adminCaller, loadRelease, proficlassFiles } from './helpers/release-fixtures';
+
+const deps = (sliceMs = 60_000) => ({ db: db(), queue: env.EXPORT_HOLD_QUEUE, sliceMs });
+const jobRow = async (id: string) => (await db().query.jobs.findFirst({ where: eq(jobs.id, id) }))!;
+
+/** Runs the job's slices as the queue consumer would (an AppError fails it). */
+async function drive(jobId: string, sliceMs?: number) {
+  for (let i = 0; i < 100; i++) {
+    const job = await jobRow(jobId);
+    if (job.state !== 'queued' && job.state !== 'running') return job;
+    if ((await runVerifySlice(deps(sliceMs), job)) !== 'continued') return jobRow(jobId);
+  }
+  throw new Error('the job did not end');
+}
+
+/**
+ * A company whose tolerant import kept proficl@ss codes verbatim (the release was not loaded
+ * then), and the release loaded afterwards.
+ */
+async function keptThenLoaded() {
+  const admin = await makeSession({ role: 'admin' });
+  const version = `t${crypto.randomUUID().slice(0, 8)}`;
+  const release = `PROFICLASS-${version}`;
+  const catalog = await makeCatalog(admin.tenant);
+  const record = (sku: string, code: string, features: { code: string; value: string }[]) => ({
+    sku,
+    fields: { name: sku },
+    classification: { classes: [{ system: `PROFICLASS ${version}`, code }], features },
+  });
+  const outcomes = await upsertRecords(
+    {
+      db: db(),
+      files: null,
+      companyId: admin.companyId,
+      actor: asActor(admin.tenant),
+      catalogId: catalog.catalogId,
+      mode: 'upsert',
+      dryRun: false,
+      cache: new ReferenceCache(db(), admin.companyId),
+      tolerant: true,
+    },
+    [
+      record('GITTER', 'EAB006c006', [
+        { code: 'AAA031f001', value: '1200 mm' },
+        { code: 'AAA100f001', value: '1' },
+        { code: 'AAA003f001', value: 'schwer' },
+        { code: 'XXX999f001', value: 'egal' },
+      ]),
+      record('BAND', 'EAB005c012', [{ code: 'AAA358f001', value: 'AAD038v001' }]),
+      record('FREMD', 'EAB999c999', [{ code: 'AAA358f001', value: 'rot' }]),
+    ],
+  );
+  expect(outcomes.map((o) => o.status)).toEqual(['created', 'created', 'created']);
+  const { job } = await loadRelease(
+    { companyId: admin.companyId, departmentId: admin.departmentId, userId: admin.userId },
+    { system: 'PROFICLASS', version, files: proficlassFiles() },
+  );
+  expect(job!.state).toBe('succeeded');
+  const ids = Object.fromEntries(outcomes.map((o) => [o.sku, o.productId!]));
+  return { admin, release, ids };
+}
+
+const classificationOf = async (cookie: string, elementId: string) =>
+  (await call('GET', `/api/Classification/GetElementClassification?elementId=${elementId}`, { cookie })).json
+    .classification;
+
+describe('verifying kept codes once their release is loaded', () => {
+  it('turns codes the release knows into verified normalised values and reports the rest with reasons', async () => {
+    const { admin, release, ids } = await keptThenLoaded();
+    const before = await classificationOf(admin.cookie, ids.GITTER!);
+    expect(before.classes).toMatchObject([{ code: 'EAB006c006', release: null, system: release.replace('-', ' ') }]);
+
+    const started = await call('POST', '/api/Classification/StartVerifyCodes', {
+      cookie: admin.cookie,
+      headers: { Origin: 'http://pim.test' },
+      body: { release },
+    });
+    expect(started.status, started.text).toBe(200);
+    const job = await drive(started.json.jobId, 0);
+    expect(job.state).toBe('succeeded');
+    expect(job.summary).toEqual({
+      checked: 3,
+      classesVerified: 2,
+      classesUnverified: 1,
+      featuresVerified: 3,
+      featuresUnverified: 3,
+      otherRelease: 0,
+    });
+    expect(job.warnings).toEqual([
+      `class EAB006c006 feature AAA003f001: "schwer" is not a number: kept unverified (1 classification)`,
+      `class EAB999c999 is not in ${release}: kept unverified (1 classification)`,
+      `feature XXX999f001 is not a feature of class EAB006c006 in ${release}: kept unverified (1 classification)`,
+    ]);
+
+    const gitter = await classificationOf(admin.cookie, ids.GITTER!);
+    expect(gitter.classes).toMatchObject([
+      { code: 'EAB006c006', release, system: release, name: 'Absperrgitter für Straßen' },
+    ]);
+    expect(gitter.features).toMatchObject([
+      { code: 'AAA003f001', value: 'schwer', unit: null },
+      { code: 'AAA031f001', value: '1200', unit: 'MMT', name: 'Höhe' },
+      { code: 'AAA100f001', value: 'true' },
+      { code: 'XXX999f001', value: 'egal' },
+    ]);
+    const band = await classificationOf(admin.cookie, ids.BAND!);
+    expect(band.classes).toMatchObject([{ code: 'EAB005c012', release }]);
+    const fremd = await classificationOf(admin.cookie, ids.FREMD!);
+    expect(fremd.classes).toMatchObject([{ code: 'EAB999c999', release: null }]);
+
+    // Each changed product has its history entry, written by the job.
+    const versions = await db().select().from(historyVersions).where(eq(historyVersions.elementId, ids.GITTER!));
+    const byJob = versions.filter((v) => v.jobId === job.id);
+    expect(byJob).toHaveLength(1);
+    expect(byJob[0]!.changes).toContain('classification.release.PROFICLASS');
+
+    // Run again: nothing left to verify in the release's classes; the unknown class stays.
+    const again = await startVerifyCodes(deps(), adminCaller(admin), { release });
+    const second = await drive(again.jobId);
+    expect(second.summary).toMatchObject({ checked: 1, classesVerified: 0, classesUnverified: 1 });
+  });
+
+  it('refuses a release that is not loaded with 400 and a non-admin with 403', async () => {
+    const editor = await makeSession();
+    const admin = await makeSession({ role: 'admin' });
+    const post = (cookie: string, body: unknown) =>
+      call('POST', '/api/Classification/StartVerifyCodes', { cookie, headers: { Origin: 'http://pim.test' }, body });
+    const missing = await post(admin.cookie, { release: 'ETIM-0.nope' });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toBe('release: ETIM-0.nope is not loaded');
+    const forbidden = await post(editor.cookie, { release: 'ETIM-0.nope' });
+    expect(forbidden.status).toBe(403);
+  });
+
+  it('resumes from its checkpoint: a later slice continues after the last saved page', async () => {
+    const { admin, release, ids } = await keptThenLoaded();
+    const started = await startVerifyCodes(deps(), adminCaller(admin), { release });
+    // A worker that dies after the first page: the checkpoint holds what was written.
+    const first = await jobRow(started.jobId);
+    await runVerifySlice(deps(-1), first);
+    const mid = await jobRow(started.jobId);
+    expect(mid.state).toBe('running');
+    expect((mid.checkpoint as { counts: { checked: number } }).counts.checked).toBe(3);
+    const done = await drive(started.jobId);
+    expect(done.state).toBe('succeeded');
+    expect(done.summary).toMatchObject({ checked: 3, classesVerified: 2 });
+    expect((await classificationOf(admin.cookie, ids.BAND!)).classes[0].release).toBe(release);
+    await failLinkPages(db(), done, 'late');
+    expect((await jobRow(started.jobId)).state).toBe('succeeded');
+  });
+});
