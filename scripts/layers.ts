@@ -35,6 +35,7 @@ export const LAYERS: readonly Layer[] = [
       'src/catalog/prices/price-list.ts',
       'src/catalog/feature-blocks/feature-block-types.ts',
       'src/catalog/feature-blocks/feature-block-rows.ts',
+      'src/catalog/references/reference-types.ts',
     ],
   },
   {

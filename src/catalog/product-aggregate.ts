@@ -17,6 +17,7 @@ import {
 import type { StoredPrice } from './prices/price-list';
 import { blockOfRow, blocksStatement } from './feature-blocks/feature-block-rows';
 import type { StoredFeatureBlock } from './feature-blocks/feature-block-types';
+import { type StoredReference, storedReference } from './references/reference-types';
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -63,10 +64,7 @@ export interface ProductNode {
 }
 
 /** One outgoing reference of a node; `targetProductId` null = pending (the SKU is not in the catalog). */
-export interface AggregateReference {
-  type: string;
-  targetSku: string;
-  quantity: number | null;
+export interface AggregateReference extends StoredReference {
   targetProductId: string | null;
 }
 
@@ -279,11 +277,9 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         alt: m.alt,
       })),
       prices: (pricesBy.get(product.id) ?? []).map(({ productId: _id, ...row }) => row),
-      references: (referencesBy.get(product.id) ?? []).map(({ type, targetSku, quantity, targetProductId }) => ({
-        type,
-        targetSku,
-        quantity,
-        targetProductId,
+      references: (referencesBy.get(product.id) ?? []).map((r) => ({
+        ...storedReference(r),
+        targetProductId: r.targetProductId,
       })),
       udx: udxBy.get(product.id) ?? null,
       featureBlocks: (blocksBy.get(product.id) ?? []).map(blockOfRow),
