@@ -179,3 +179,32 @@ describe('REFERENCE_DESCR, CATALOG_ID and CATALOG_VERSION of references', () => 
     expect(out.warnings).toContain('CATALOG_VERSION is not of the form 1.0');
   });
 });
+
+describe('an order unit kept as written', () => {
+  it.each(['BMEcat', 'BMEcat-ETIM', 'BMEcat12'])(
+    'is exported to %s as ORDER_UNIT C62 with a warning naming it',
+    async (format) => {
+      const session = await makeSession();
+      const { catalogId } = await makeCatalog(session.tenant, { name: `Unit ${newId().slice(0, 6)}` });
+      const xml = file({
+        root: ROOT,
+        records: [
+          product(
+            'R-1',
+            'Kabel',
+            `<PRODUCT_ORDER_DETAILS><ORDER_UNIT>Rolle à 50 m</ORDER_UNIT><CONTENT_UNIT>Rolle à 50 m</CONTENT_UNIT></PRODUCT_ORDER_DETAILS>${price2005('19.90')}`,
+          ),
+        ],
+      });
+      await importInto(session, catalogId, xml);
+      const row = await db().query.products.findFirst({
+        where: and(eq(products.catalogId, catalogId), eq(products.sku, 'R-1')),
+      });
+      expect(row!.unit).toBe('Rolle à 50 m');
+      const out = await exportText(session, catalogId, format);
+      expect(out.compact).toContain('<ORDER_UNIT>C62</ORDER_UNIT>');
+      expect(out.compact).not.toContain('Rolle');
+      expect(out.warnings).toContain("unit Rolle à 50 m is not in the schema's unit list: written as C62");
+    },
+  );
+});

@@ -539,6 +539,8 @@ export const de = {
   'imports.reason.map_product_unknown': 'Kategoriezuordnung eines Produkts, das nicht in der Datei ist',
   'imports.reason.map_entry_incomplete': 'Unvollständige Kategoriezuordnung',
   'imports.reason.unit_alias': 'Bestelleinheit in den Standardcode übersetzt (z. B. „Stück“ zu C62)',
+  'imports.reason.unit_kept':
+    'Bestelleinheit ohne Standardcode so übernommen, wie der Lieferant sie schrieb (Exporte schreiben C62; bitte die richtige Einheit setzen)',
   'imports.reason.field_invalid': 'Feldwert nicht gültig (z. B. falsche GTIN-Prüfziffer): nicht gespeichert',
   'imports.reason.field_truncated': 'Text länger als sein Feld: gekürzt',
   'imports.reason.attribute_unknown': 'Attribut in Ihrem Unternehmen nicht angelegt: weggelassen',

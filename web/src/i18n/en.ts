@@ -534,6 +534,8 @@ export const en: Record<MessageKey, string> = {
   'imports.reason.map_product_unknown': 'Category assignment of a product that is not in the file',
   'imports.reason.map_entry_incomplete': 'Incomplete category assignment',
   'imports.reason.unit_alias': 'Order unit translated to the standard code (e.g. "Stück" to C62)',
+  'imports.reason.unit_kept':
+    'Order unit without a standard code kept as the supplier wrote it (exports write C62; please set the right unit)',
   'imports.reason.field_invalid': 'Field value that does not check (e.g. a wrong GTIN check digit): not stored',
   'imports.reason.field_truncated': 'Text longer than its field: shortened',
   'imports.reason.attribute_unknown': 'Attribute not defined in your company: left out',
