@@ -13,6 +13,12 @@
  *   npm run bench:import -- --sizes 1000 --formats BMEcat,BMEcat-ETIM,BMEcat12,CSV
  *   npm run bench:import -- --help                          # every flag with its default
  *
+ * Every fifth master carries 3 price tiers in 2 price types, 5 references and 3 media links
+ * (seed:synthetic --extras; `--plain` seeds without them). After the seed, storage per product
+ * row (all tables and indexes, dbstat over the local D1 file) and what the price, reference and
+ * link rows cost are printed; after each import, the price, reference and link rows the target
+ * catalog got (a file that lost them would show here).
+ *
  * The heap is sampled every 200 ms through the V8 inspector (bench/export-inspector.ts).
  * `--profile` also records a CPU profile of the Worker during each import and prints where
  * its thread spent the time (bench/cpu-profile.ts; "(idle)" is waiting for local D1 / R2).
@@ -25,7 +31,8 @@ import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
 import { benchArgs, sizesFlag, list, positiveInts } from './lib/args';
 import { type ApiCall, apiSession, waitForJob } from './lib/session';
-import { releaseState, seededState } from './lib/state';
+import { d1File, releaseState, seededState } from './lib/state';
+import { extrasCounts, storageOf } from './lib/storage';
 import type { JobRef } from './lib/types';
 
 const args = benchArgs('npm run bench:import -- [flags]: BMEcat and CSV import throughput and memory', {
@@ -37,7 +44,9 @@ const args = benchArgs('npm run bench:import -- [flags]: BMEcat and CSV import t
     help: 'BMEcat, BMEcat-ETIM, BMEcat12, CSV and/or ETIMxChange, comma-separated',
   },
   profile: { type: 'boolean', help: "where the Worker's thread spent its time during each import" },
+  plain: { type: 'boolean', help: 'seed without prices, references and media links (the catalog before issue 19)' },
 });
+const extras = !args.plain;
 const sizes = positiveInts('sizes', args.sizes);
 const formats = list(args.formats);
 const profile = args.profile;
@@ -103,8 +112,9 @@ async function upload(base: string, cookie: string, call: ApiCall, file: string,
 
 async function benchSize(masters: number): Promise<Row[]> {
   process.stderr.write(`seeding ${masters} masters...\n`);
-  const state = await seededState(masters, undefined, 'pim-bench-import-');
+  const state = await seededState(masters, undefined, 'pim-bench-import-', extras);
   const { dir, seeded } = state;
+  process.stderr.write(`${storageOf(d1File(dir))}\n`);
   const rows: Row[] = [];
   try {
     const server = await startSnapshotServer(dir);
@@ -193,6 +203,9 @@ async function benchSize(masters: number): Promise<Row[]> {
         });
         rmSync(file, { force: true });
         process.stderr.write(`  ${format}: ${expected} products in ${seconds.toFixed(1)} s\n`);
+        process.stderr.write(
+          `  ${format}: imported rows ${extrasCounts(d1File(dir), target.catalogId)} (seeded ${extrasCounts(d1File(dir), seeded.catalogId)})\n`,
+        );
       }
       heap.close();
     } finally {

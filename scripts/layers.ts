@@ -37,6 +37,7 @@ export const LAYERS: readonly Layer[] = [
       'src/catalog/feature-blocks/feature-block-rows.ts',
       'src/catalog/translations/translation-store.ts',
       'src/catalog/translations/company-languages.ts',
+      'src/catalog/references/reference-types.ts',
     ],
   },
   {

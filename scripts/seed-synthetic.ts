@@ -5,8 +5,11 @@
  * variants (own values and features). Rows are written as multi-row INSERTs through D1
  * `exec` in statements under D1's 100 KB limit; fingerprints are computed with the service's
  * own `syncRecord` and spot-checked against `refreshFingerprints`' loader afterwards.
+ * `--extras` also gives every fifth master a price list (3 quantity tiers in 2 price types),
+ * 5 references to the next masters and 3 media links (issue 19's bench:import catalog;
+ * scripts/lib/seed-extras.ts).
  *
- *   npm run seed:synthetic -- --products 100000 [--persist-to DIR] [--company NAME]
+ *   npm run seed:synthetic -- --products 100000 [--persist-to DIR] [--company NAME] [--extras]
  *
  * Prints one JSON line: { companyId, departmentId, catalogId, email, password, masters, variants }.
  */
@@ -17,6 +20,7 @@ import { newId } from '../src/kernel/ids';
 import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../src/catalog/product-aggregate';
 import { fingerprintOf, fingerprintsOf, syncRecord } from '../src/sync/sync-record';
 import { argValue, localBindings } from './lib/platform';
+import { extrasOf, writeExtras } from './lib/seed-extras';
 
 const MAX_STATEMENT_BYTES = 90_000;
 /** Distinct image files the synthetic products share (scripts/seed-synthetic.ts "images"). */
@@ -26,7 +30,7 @@ const q = (value: string | number | null): string =>
   value === null ? 'NULL' : typeof value === 'number' ? String(value) : `'${value.replace(/'/g, "''")}'`;
 
 /** Buffers rows per table and flushes them as multi-row INSERT lines through D1 exec. */
-class SqlWriter {
+export class SqlWriter {
   private lines: string[] = [];
   private bytes = 0;
   private pending = new Map<string, { columns: string; rows: string[]; size: number }>();
@@ -109,6 +113,9 @@ function gtinFor(n: number): string {
 
 async function main() {
   const products = Number(argValue('--products', '1000'));
+  const extras = process.argv.includes('--extras');
+  // Ids of every master up front, so a reference to a later master is written resolved.
+  const masterIds = Array.from({ length: products }, () => newId());
   const companyName = argValue('--company', 'Synthetic Bench GmbH')!;
   const proxy = await localBindings();
   const d1 = proxy.env.DB;
@@ -311,8 +318,32 @@ async function main() {
     for (const m of node.media) {
       await writer.insert(
         'media',
-        ['id', 'element_id', 'purpose', 'file_name', 'content_type', 'size', 'storage_key', 'sha256', 'sort_order'],
-        [m.mediaId, p.id, m.purpose, m.fileName, m.contentType, m.size, m.storageKey, m.sha256, 0],
+        [
+          'id',
+          'element_id',
+          'purpose',
+          'file_name',
+          'content_type',
+          'size',
+          'storage_key',
+          'sha256',
+          'sort_order',
+          'url',
+          'mime_code',
+        ],
+        [
+          m.mediaId,
+          p.id,
+          m.purpose,
+          m.fileName,
+          m.contentType,
+          m.size,
+          m.storageKey,
+          m.sha256,
+          m.sortOrder ?? 0,
+          m.url ?? null,
+          m.mimeCode ?? null,
+        ],
       );
     }
   };
@@ -328,7 +359,7 @@ async function main() {
   const started = Date.now();
   const characteristics = ['EV000040', 'EV000041', 'EV000042'];
   for (let i = 0; i < products; i++) {
-    const masterId = newId();
+    const masterId = masterIds[i]!;
     const sku = `GEN-${String(i).padStart(7, '0')}`;
     const amps = [6, 10, 13, 16, 20, 25, 32][i % 7]!;
     const baseFeatures: [string, string, string | null][] = [
@@ -378,11 +409,14 @@ async function main() {
       );
       variantCount += variants.length;
     }
+    const extra = extras && i % 5 === 0 ? extrasOf(companyId, i, master, masterIds) : null;
+    if (extra) Object.assign(master, extra.node);
     const categoryId = leafIds[i % leafIds.length]!;
     const aggregate: ProductAggregate = { ...master, categoryIds: [categoryId], variants };
     const fingerprint = await fingerprintOf(syncRecord(aggregate, (id) => leafPaths.get(id)));
     await writeNode(master, fingerprint);
     await writer.insert('product_categories', ['product_id', 'category_id'], [masterId, categoryId]);
+    if (extra) await writeExtras(writer, catalogId, masterId, extra);
     for (const variant of variants) await writeNode(variant, null);
     if ((i + 1) % 10_000 === 0)
       process.stderr.write(`  ${i + 1} masters generated (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);

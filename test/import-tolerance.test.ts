@@ -63,32 +63,32 @@ describe('order units', () => {
     ]);
   });
 
-  it('keeps the product: Stück is stored as C62, an unknown unit not at all, each with a warning', async () => {
+  it('keeps the product: Stück is stored as C62, an unknown unit as written, each with a warning', async () => {
     const { job, row, rows } = await importInto(
-      xml(product('U-1', 'Stückgut', unit('Stück')), product('U-2', 'Kiste', unit('Kartonage'))),
+      xml(product('U-1', 'Stückgut', unit('Stück')), product('U-2', 'Kiste', unit('  Rolle   à 50 m  '))),
     );
     expect(job.summary).toMatchObject({
       created: 2,
       rejected: 0,
       'warnings.unit_alias': 1,
-      'warnings.field_invalid': 1,
+      'warnings.unit_kept': 1,
     });
     expect(await row('U-1')).toMatchObject({ unit: 'C62' });
-    expect(await row('U-2')).toMatchObject({ unit: null, name: 'Kiste' });
+    expect(await row('U-2')).toMatchObject({ unit: 'Rolle à 50 m', name: 'Kiste' });
     expect(rows.map((r) => r.slice(1))).toEqual([
-      [
-        'warning',
-        'U-2',
-        'line 8: /BMECAT/T_NEW_CATALOG/PRODUCT/PRODUCT_ORDER_DETAILS/ORDER_UNIT',
-        'unit: at most 3 characters: "Kartonage" is not stored',
-        'field_invalid',
-      ],
       [
         'warning',
         'U-1',
         'line 7: /BMECAT/T_NEW_CATALOG/PRODUCT/PRODUCT_ORDER_DETAILS/ORDER_UNIT',
         'unit: order unit "Stück" is not a UN/ECE Rec. 20 code: stored as C62',
         'unit_alias',
+      ],
+      [
+        'warning',
+        'U-2',
+        'line 8: /BMECAT/T_NEW_CATALOG/PRODUCT/PRODUCT_ORDER_DETAILS/ORDER_UNIT',
+        'unit: order unit "Rolle   à 50 m" is neither a UN/ECE Rec. 20 code nor a known alias: kept as "Rolle à 50 m"',
+        'unit_kept',
       ],
     ]);
   });

@@ -20,9 +20,9 @@ export function d1File(stateDir: string): string {
 }
 
 /** Migrates a fresh state directory and seeds a synthetic catalog of `masters` master products into it. */
-export async function seedSynthetic(dir: string, masters: number): Promise<Seeded> {
+export async function seedSynthetic(dir: string, masters: number, extras = false): Promise<Seeded> {
   await migrate(dir);
-  return seedSyntheticCatalog(dir, masters);
+  return seedSyntheticCatalog(dir, masters, extras);
 }
 
 export interface SeededState {
@@ -40,11 +40,16 @@ const MARKER = 'seeded.json';
  * `<keep>/<masters>` is seeded once and reused by later runs (so one `--state DIR` serves
  * several sizes); without, a fresh temporary dir named after `prefix`.
  */
-export async function seededState(masters: number, keep?: string, prefix = 'pim-bench-'): Promise<SeededState> {
+export async function seededState(
+  masters: number,
+  keep?: string,
+  prefix = 'pim-bench-',
+  extras = false,
+): Promise<SeededState> {
   if (!keep) {
     const dir = mkdtempSync(join(tmpdir(), prefix));
     try {
-      return { dir, seeded: await seedSynthetic(dir, masters), temporary: true };
+      return { dir, seeded: await seedSynthetic(dir, masters, extras), temporary: true };
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
       throw error;
@@ -55,7 +60,7 @@ export async function seededState(masters: number, keep?: string, prefix = 'pim-
   if (existsSync(marker)) return { dir, seeded: JSON.parse(readFileSync(marker, 'utf8')) as Seeded, temporary: false };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const seeded = await seedSynthetic(dir, masters);
+  const seeded = await seedSynthetic(dir, masters, extras);
   writeFileSync(marker, JSON.stringify(seeded));
   return { dir, seeded, temporary: false };
 }

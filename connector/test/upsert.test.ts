@@ -62,6 +62,30 @@ describe('POST /upsert', () => {
     expect(JSON.parse(data!.data).values).toEqual(values);
   });
 
+  it('stores feature blocks of other systems as sent, and refuses a block without its features list', async () => {
+    const p = uniquePrefix();
+    const featureBlocks = [
+      {
+        system: 'UNSPSC',
+        groupId: '39121601',
+        groupId2: null,
+        groupName: null,
+        features: [
+          { name: 'Farbe', values: ['grau'] },
+          { ftId: 'AAA123', fid: '1', parentId: '0', values: ['5'] },
+        ],
+      },
+    ];
+    expect((await upsert([create(`${p}1`, 'f1', { featureBlocks })])).status).toBe(200);
+    const data = await env.DB.prepare('SELECT data FROM products WHERE sku = ?1')
+      .bind(`${p}1`)
+      .first<{ data: string }>();
+    expect(JSON.parse(data!.data).featureBlocks).toEqual(featureBlocks);
+    const bad = await upsert([create(`${p}2`, 'f2', { featureBlocks: [{ system: 'UNSPSC' }] as never })]);
+    expect(bad.status).toBe(422);
+    expect(await productRows(`${p}2`)).toEqual([]);
+  });
+
   it('reactivates a deactivated managed product on create', async () => {
     const p = uniquePrefix();
     await upsert([create(`${p}1`)]);

@@ -60,7 +60,7 @@ export interface Seeded {
 }
 
 /** Seeds a synthetic catalog of `masters` master products into a migrated local state dir (npm run seed:synthetic). */
-export async function seedSyntheticCatalog(persistTo: string, masters: number): Promise<Seeded> {
+export async function seedSyntheticCatalog(persistTo: string, masters: number, extras = false): Promise<Seeded> {
   const out = await run('npm', [
     'run',
     '--silent',
@@ -70,6 +70,7 @@ export async function seedSyntheticCatalog(persistTo: string, masters: number): 
     String(masters),
     '--persist-to',
     persistTo,
+    ...(extras ? ['--extras'] : []),
   ]);
   const last = out
     .trim()

@@ -19,6 +19,7 @@ import type { ElementTranslations } from './translations/translation-store';
 import type { StoredPrice } from './prices/price-list';
 import { blockOfRow, blocksStatement } from './feature-blocks/feature-block-rows';
 import type { StoredFeatureBlock } from './feature-blocks/feature-block-types';
+import { type StoredReference, storedReference } from './references/reference-types';
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -72,10 +73,7 @@ export interface ProductNode {
 }
 
 /** One outgoing reference of a node; `targetProductId` null = pending (the SKU is not in the catalog). */
-export interface AggregateReference {
-  type: string;
-  targetSku: string;
-  quantity: number | null;
+export interface AggregateReference extends StoredReference {
   targetProductId: string | null;
 }
 
@@ -311,11 +309,9 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         descriptions: descriptionsOf(m.id),
       })),
       prices: (pricesBy.get(product.id) ?? []).map(({ productId: _id, ...row }) => row),
-      references: (referencesBy.get(product.id) ?? []).map(({ type, targetSku, quantity, targetProductId }) => ({
-        type,
-        targetSku,
-        quantity,
-        targetProductId,
+      references: (referencesBy.get(product.id) ?? []).map((r) => ({
+        ...storedReference(r),
+        targetProductId: r.targetProductId,
       })),
       udx: udxBy.get(product.id) ?? null,
       featureBlocks: (blocksBy.get(product.id) ?? []).map(blockOfRow),

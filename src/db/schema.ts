@@ -685,6 +685,8 @@ export const importGroups = sqliteTable(
     isRoot: integer('is_root', { mode: 'boolean' }).notNull().default(false),
     /** Set once the group is matched to or created as a category. */
     categoryId: text('category_id'),
+    /** The group's MIME_INFO links as JSON (migration 0021), created as links of its category. */
+    links: text('links'),
   },
   (t) => [primaryKey({ columns: [t.jobId, t.groupId] })],
 );
@@ -922,6 +924,11 @@ export const productReferences = sqliteTable(
     targetSku: text('target_sku').notNull(),
     targetProductId: text('target_product_id').references(() => products.id, { onDelete: 'set null' }),
     quantity: integer('quantity'),
+    /** REFERENCE_DESCR (migration 0021). */
+    descr: text('descr'),
+    /** CATALOG_ID / CATALOG_VERSION of the catalog the target is in, when the file named one. */
+    targetCatalog: text('target_catalog'),
+    targetCatalogVersion: text('target_catalog_version'),
   },
   (t) => [
     primaryKey({ columns: [t.productId, t.position] }),

@@ -14,8 +14,8 @@ import {
   classificationLinkFeatures,
   classificationLinks,
   exportTemplates,
-  media,
   productCategories,
+  productFeatureBlocks,
   products,
 } from '../db/schema';
 import { parseValue } from '../kernel/value-types';
@@ -23,6 +23,9 @@ import { parseFeatureValue } from '../classification/feature-values';
 import type { ClassificationGroup } from '../kernel/classification-groups';
 import type { StoredPrice } from '../catalog/prices/price-list';
 import { replacePriceStatements } from '../catalog/prices/prices';
+import { blockRows, deleteBlocksStatement } from '../catalog/feature-blocks/feature-block-rows';
+import type { FeatureBlockInput } from '../catalog/feature-blocks/feature-block-types';
+import { mediaRestore } from './restore-media';
 import {
   CATALOG_FIELDS,
   CATEGORY_FIELDS,
@@ -35,51 +38,6 @@ import {
 
 /** Paths a restore leaves as they are (docs/history.md): moves between departments or parents. */
 const KEPT = (path: string) => path === 'variants' || path === 'departmentId' || path === 'parentId';
-
-/** What a restore can put back on a file that still exists: its placement in the order and its metadata. */
-const MEDIA_RESTORED = ['sortOrder', 'purpose', 'description'] as const;
-
-/**
- * The media part of a restore. A file the element still has gets its order, purpose and
- * description back; its bytes never changed (a file is replaced by upload and delete, not
- * edited). A file deleted since the version is gone with its bytes, and a file uploaded after
- * it is kept (a restore never deletes files): both are reported in `skipped`.
- */
-function mediaRestore(
-  db: Database,
-  elementId: string,
-  current: Snapshot,
-  target: Snapshot,
-  keep: (path: string, reason: string) => void,
-): { statements: BatchStatement[]; applied: Snapshot } {
-  const statements: BatchStatement[] = [];
-  const applied: Snapshot = {};
-  const paths = new Set([...Object.keys(current), ...Object.keys(target)].filter((p) => p.startsWith('media.')));
-  for (const path of paths) {
-    const now = current[path] as Record<string, Json> | undefined;
-    const then = target[path] as Record<string, Json> | undefined;
-    if (!now) {
-      keep(path, 'the file was deleted after this version and its bytes are not kept: upload it again');
-      continue;
-    }
-    if (!then) {
-      keep(path, 'the file was uploaded after this version; a restore does not delete files');
-      continue;
-    }
-    if (!differs(now, then)) continue;
-    const set = Object.fromEntries(MEDIA_RESTORED.map((field) => [field, then[field] ?? null]));
-    if (set.sortOrder === null) set.sortOrder = now.sortOrder ?? 0;
-    statements.push(
-      db
-        .update(media)
-        .set(set)
-        // The element is the tenant's (checked before the restore); media rows are scoped by it.
-        .where(and(eq(media.id, path.slice(6)), eq(media.elementId, elementId))),
-    );
-    applied[path] = { ...now, ...set };
-  }
-  return { statements, applied };
-}
 
 export interface NodePlan {
   statements: BatchStatement[];
@@ -149,9 +107,10 @@ export async function planNodeRestore(
   for (const path of new Set([...Object.keys(current), ...Object.keys(target)])) {
     if (KEPT(path)) keep(path, 'moves are not undone by a restore');
   }
-  const files = mediaRestore(db, element.id, current, target, keep);
+  const files = mediaRestore(db, companyId, element.id, current, target, keep);
   statements.push(...files.statements);
   Object.assign(applied, files.applied);
+  for (const path of files.removed) delete applied[path];
 
   const set: Record<string, Json> = {};
   for (const field of fieldsOf(element.kind)) {
@@ -243,6 +202,17 @@ export async function planNodeRestore(
       (target.references as { type: string; targetSku: string; quantity: number | null }[] | undefined) ?? [];
     statements.push(...deleteStatements(db, [element.id]));
     statements.push(...insertStatements(db, element.catalogId ?? '', [{ productId: element.id, references: list }]));
+  }
+  if (
+    (element.kind === 'product' || element.kind === 'variant') &&
+    differs(current.featureBlocks, target.featureBlocks)
+  ) {
+    // Blocks are one path, the whole ordered list (catalog/feature-blocks/feature-block-history.ts).
+    const blocks = (target.featureBlocks as unknown as FeatureBlockInput[] | undefined) ?? [];
+    statements.push(
+      deleteBlocksStatement(db, element.id),
+      ...blockRows(element.id, blocks).map((row) => db.insert(productFeatureBlocks).values(row)),
+    );
   }
   return { statements, applied, skipped };
 }

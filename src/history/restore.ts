@@ -51,8 +51,9 @@ async function resolveElement(db: Database, actor: Caller, input: RestoreInput, 
  * variants (each as it was at that moment; variants added since are deleted, variants deleted
  * since come back). One batch, itself recorded as new versions by the restorer (action
  * `restore`); fingerprints are refreshed after it. Files still there get their order and
- * metadata back; files deleted or uploaded since, moves between departments or parents and
- * deleted attributes/categories are not restored; the answer lists them.
+ * metadata back; links (no stored bytes) come back whole (restore-media.ts); uploaded files
+ * deleted or uploaded since, moves between departments or parents and deleted
+ * attributes/categories are not restored; the answer lists them.
  */
 export async function restoreVersion(deps: { db: Database; files: R2Bucket }, actor: Caller, input: RestoreInput) {
   const { db } = deps;

@@ -18,6 +18,7 @@ import {
 } from '../db/schema';
 import { PRODUCT_DATA_FIELDS } from '../catalog/fields';
 import { pricesSnapshot } from '../catalog/prices/price-list';
+import { type StoredReference, storedReference } from '../catalog/references/reference-types';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
@@ -210,10 +211,6 @@ export function mediaEntry(m: {
  * order by target SKU (the resolved target is not history: it follows the catalog), left out
  * when empty so that products without references show no noise.
  */
-export function referencesSnapshot(
-  list: readonly { type: string; targetSku: string; quantity: number | null }[],
-): Snapshot {
-  return list.length > 0
-    ? { references: list.map((r) => ({ type: r.type, targetSku: r.targetSku, quantity: r.quantity })) }
-    : {};
+export function referencesSnapshot(list: readonly StoredReference[]): Snapshot {
+  return list.length > 0 ? { references: list.map((r) => ({ ...storedReference(r) })) } : {};
 }

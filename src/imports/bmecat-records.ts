@@ -1,5 +1,6 @@
 import type { UpsertRecord } from '../catalog/upsert/upsert-types';
 import { mediaOf, udxOf } from './bmecat-media';
+import { stagedLinks } from './category-links';
 import { groupOfSystem } from '../catalog/upsert/reference-cache';
 import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from './xml-node';
@@ -17,6 +18,8 @@ export interface FileGroup {
   description: string | null;
   sortOrder: number;
   isRoot: boolean;
+  /** The group's MIME_INFO links as staged JSON (category-links.ts), null without. */
+  links: string | null;
 }
 
 /** One PRODUCT read from the file: the record to upsert, or why it cannot be. */
@@ -45,6 +48,7 @@ export function groupOf(node: XmlNode): FileGroup | null {
     description: textOf(node, 'GROUP_DESCRIPTION'),
     sortOrder: Number.isInteger(order) ? order : 0,
     isRoot: node.attrs.type === 'root',
+    links: stagedLinks(mediaOf(node)),
   };
 }
 
@@ -140,8 +144,8 @@ function masterOf(product: XmlNode): string | null {
 /**
  * The product references of a PRODUCT (PRODUCT_REFERENCE with PROD_ID_TO) or ARTICLE
  * (ARTICLE_REFERENCE with ART_ID_TO), in file order, except the one naming the master: type and
- * `quantity` as written (the upsert checks them), the target by its SKU. CATALOG_ID,
- * CATALOG_VERSION and REFERENCE_DESCR are not kept (docs/import.md "Product references").
+ * `quantity` as written (the upsert checks them), the target by its SKU, with REFERENCE_DESCR
+ * (the first) and the target's CATALOG_ID / CATALOG_VERSION (docs/import.md "Product references").
  */
 function referencesOf(product: XmlNode): NonNullable<UpsertRecord['references']> {
   const master = masterReference(product);
@@ -153,6 +157,9 @@ function referencesOf(product: XmlNode): NonNullable<UpsertRecord['references']>
         type: r.attrs.type ?? '',
         targetSku: textOf(r, 'PROD_ID_TO', 'ART_ID_TO') ?? '',
         quantity: quantity ? Number(quantity) : null,
+        descr: textOf(r, 'REFERENCE_DESCR'),
+        targetCatalog: textOf(r, 'CATALOG_ID'),
+        targetCatalogVersion: textOf(r, 'CATALOG_VERSION'),
       },
     ];
   });

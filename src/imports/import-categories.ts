@@ -5,6 +5,7 @@ import { jsonInsert } from '../db/json-rows';
 import { DRY_RUN_PREFIX } from './import-staging';
 import { catalogs, categories, importGroups } from '../db/schema';
 import type { FileGroup } from './bmecat-records';
+import { categoryLinkStatements } from './category-links';
 
 /** Category trees are at most this deep (catalog/categories.ts refuses deeper moves). */
 const MAX_DEPTH = 12;
@@ -183,7 +184,13 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
         )
         .where(and(eq(importGroups.jobId, jobId), sql`${importGroups.groupId} = g.group_id`)),
     );
+  // The groups' links become links of their categories (not in a dry run: nothing is created).
+  const linked = staged.flatMap((g) => {
+    const categoryId = idOf.get(g.groupId);
+    return g.links && categoryId ? [{ categoryId, links: g.links }] : [];
+  });
+  const links = dryRun ? { statements: [], created: 0 } : await categoryLinkStatements(db, scope.companyId, linked);
   // A dry run stages the stand-in ids too (the products phase places products with them), but creates no category.
-  await runBatch(db, [...(dryRun ? [] : created), ...updates]);
-  return { groups: staged.length, orphans, categoriesCreated: matcher.created };
+  await runBatch(db, [...(dryRun ? [] : created), ...links.statements, ...updates]);
+  return { groups: staged.length, orphans, categoriesCreated: matcher.created, categoryLinks: links.created };
 }

@@ -35,6 +35,7 @@ export const REASONS: Record<string, string> = {
   map_product_unknown: 'group map entry naming a product that is not there',
   map_entry_incomplete: 'group map entry without PROD_ID or CATALOG_GROUP_ID',
   unit_alias: 'order unit mapped to a UN/ECE Rec. 20 code',
+  unit_kept: 'order unit that is no UN/ECE Rec. 20 code nor a known alias: kept as written',
   field_invalid: 'field value that does not check: not stored',
   field_truncated: 'text longer than its field: cut',
   attribute_unknown: 'attribute not defined in your company: value left out',

@@ -1,15 +1,15 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { runBatch, type BatchStatement, type Database } from '../db/client';
+import type { BatchStatement, Database } from '../db/client';
 import { media } from '../db/schema';
-import { assertDepartment, findElement } from '../db/scope';
 import { historyStatement } from '../history/record';
 import { mediaEntry } from '../history/snapshot';
+import { retryOnConflict } from '../history/write-guard';
 import { badRequest, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { newId } from '../kernel/ids';
-import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import { findMedia, MEDIA_PURPOSES, mediaInsertStatements, mediaOut } from './media';
+import { MEDIA_PURPOSES, mediaInsertStatements, mediaOut } from './media';
+import { aggregateMedia, mediaUnchanged, readLinkContext, writeLink } from './media-link-write';
 import { isLinkUrl, linkFileName, linkStorageKey, MAX_LINK_URL } from './media-links.rules';
 
 const linkUrl = z.string().max(MAX_LINK_URL).refine(isLinkUrl, 'must be an absolute http(s) URL');
@@ -66,63 +66,65 @@ const guessedType = (fileName: string) =>
 
 /**
  * Adds a link to the end of an element's media list (uploaded files and links share one order).
- * The row, its history entry and the master's revision bump are one transaction; the same URL
+ * One read round trip, then one guarded batch (docs/history.md "Concurrency"): the row, its
+ * history entry and, for a product, the master's revision bump with its new fingerprint; a
+ * concurrent write of the product fails the guard and the add is planned again. The same URL
  * twice on one element is refused, as the import keeps one entry per URL.
  */
 export async function addMediaLink(db: Database, tenant: Caller, input: z.infer<typeof AddMediaLinkDto>) {
-  await assertDepartment(db, tenant, input.departmentId);
-  const element = await findElement(db, tenant, input.elementId);
-  if (element.departmentId !== input.departmentId) throw notFound('element');
-  const twin = await db
-    .select({ id: media.id })
-    .from(media)
-    .where(and(eq(media.elementId, element.id), eq(media.url, input.url)))
-    .limit(1);
-  if (twin.length > 0) throw badRequest('url: the element already has a link to this URL');
-  const [last] = await db
-    .select({ sortOrder: media.sortOrder })
-    .from(media)
-    .where(eq(media.elementId, element.id))
-    .orderBy(desc(media.sortOrder))
-    .limit(1);
+  // The answer is the row the batch wrote: no read after the write.
+  return mediaOut(await retryOnConflict(() => addOnce(db, tenant, input)));
+}
+
+async function addOnce(db: Database, tenant: Caller, input: z.infer<typeof AddMediaLinkDto>) {
+  const ctx = await readLinkContext(db, tenant, input);
+  if (ctx.siblings.some((m) => m.url === input.url))
+    throw badRequest('url: the element already has a link to this URL');
+  const last = Math.max(-1, ...ctx.siblings.map((m) => m.sortOrder));
   const id = newId();
   const fileName = linkFileName(input.url);
   const row = {
     id,
-    elementId: element.id,
+    elementId: ctx.element.id,
     purpose: input.purpose,
     fileName,
     contentType: input.contentType?.toLowerCase() ?? guessedType(fileName),
     size: 0,
     storageKey: linkStorageKey(tenant.companyId, id),
+    sha256: null,
     description: input.description ?? null,
-    sortOrder: (last?.sortOrder ?? -1) + 1,
+    sortOrder: last + 1,
     url: input.url,
     mimeCode: input.mimeCode ?? null,
     alt: input.alt ?? null,
   };
-  const statements = mediaInsertStatements(db, tenant, element, row);
-  await runBatch(db, statements);
-  if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
-  return mediaOut((await db.query.media.findFirst({ where: eq(media.id, id) }))!);
+  await writeLink(
+    db,
+    tenant,
+    ctx,
+    mediaInsertStatements(db, tenant, ctx.element, row, null),
+    (node) => node.media.push(aggregateMedia(row)),
+    mediaUnchanged(ctx.element.id, input.url, last, null),
+  );
+  return row;
 }
 
-/** Changes a link's URL, purpose, description, type, MIME code or alt text (an uploaded file is refused). */
+/**
+ * Changes a link's URL, purpose, description, type, MIME code or alt text (an uploaded file is
+ * refused). One read round trip and one guarded batch, like AddLink.
+ */
 export async function updateMediaLink(db: Database, tenant: Caller, input: z.infer<typeof UpdateMediaLinkDto>) {
-  await assertDepartment(db, tenant, input.departmentId);
-  const old = await findMedia(db, tenant, input.mediaId);
-  const element = await findElement(db, tenant, old.elementId);
-  if (element.departmentId !== input.departmentId) throw notFound('media');
+  return mediaOut(await retryOnConflict(() => updateOnce(db, tenant, input)));
+}
+
+async function updateOnce(db: Database, tenant: Caller, input: z.infer<typeof UpdateMediaLinkDto>) {
+  const ctx = await readLinkContext(db, tenant, input);
+  const old = ctx.row;
+  if (!old) throw notFound('media');
   if (!old.url) throw badRequest('mediaId: an uploaded file, not a link (upload a new file instead)');
-  if (input.url !== undefined && input.url !== old.url) {
-    const twin = await db
-      .select({ id: media.id })
-      .from(media)
-      .where(and(eq(media.elementId, element.id), eq(media.url, input.url)))
-      .limit(1);
-    if (twin.length > 0) throw badRequest('url: the element already has a link to this URL');
-  }
   const url = input.url ?? old.url;
+  if (ctx.siblings.some((m) => m.url === url && m.id !== old.id))
+    throw badRequest('url: the element already has a link to this URL');
   const fileName = linkFileName(url);
   const next = {
     ...old,
@@ -138,14 +140,22 @@ export async function updateMediaLink(db: Database, tenant: Caller, input: z.inf
   const statements: BatchStatement[] = [
     db.update(media).set(changes).where(eq(media.id, old.id)),
     ...historyStatement(db, tenant, {
-      elementId: element.id,
-      kind: element.kind,
+      elementId: ctx.element.id,
+      kind: ctx.element.kind,
       before: { [`media.${old.id}`]: mediaEntry(old) },
       after: { [`media.${old.id}`]: mediaEntry(next) },
     }),
   ];
-  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
-  await runBatch(db, statements);
-  if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
-  return mediaOut((await db.query.media.findFirst({ where: eq(media.id, old.id) }))!);
+  const last = Math.max(-1, ...ctx.siblings.map((m) => m.sortOrder));
+  await writeLink(
+    db,
+    tenant,
+    ctx,
+    statements,
+    (node) => {
+      node.media = node.media.map((m) => (m.mediaId === old.id ? aggregateMedia(next) : m));
+    },
+    mediaUnchanged(ctx.element.id, url, last, old),
+  );
+  return next;
 }

@@ -60,7 +60,7 @@ export const MediaOut = z.object({
 type MediaRow = typeof media.$inferSelect;
 
 /** The public form of a media row (files and links alike). */
-export function mediaOut(row: MediaRow) {
+export function mediaOut(row: Omit<MediaRow, 'createdAt'>) {
   return {
     mediaId: row.id,
     elementId: row.elementId,
@@ -257,13 +257,15 @@ export async function purgeCatalogMedia(files: R2Bucket, companyId: string, cata
 
 /**
  * A new media entry (an uploaded file or a link) of `element`: the row, its history version
- * and the master's revision, for one batch.
+ * and the master's revision, for one batch. A guarded write passes `bump: null` and bumps the
+ * revision with the new fingerprint itself (media-link-write.ts).
  */
 export function mediaInsertStatements(
   db: Database,
   tenant: Caller,
   element: ElementRef,
   row: typeof media.$inferInsert & Parameters<typeof mediaEntry>[0] & { id: string },
+  bump: 'revision' | null = 'revision',
 ): BatchStatement[] {
   const statements: BatchStatement[] = [
     db.insert(media).values(row),
@@ -274,6 +276,6 @@ export function mediaInsertStatements(
       after: { [`media.${row.id}`]: mediaEntry(row) },
     }),
   ];
-  if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  if (element.masterId && bump) statements.push(bumpRevision(db, element.masterId));
   return statements;
 }

@@ -93,6 +93,7 @@ function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | nu
         ];
       }),
       ...(node.prices?.length ? { prices: priceList(node.prices, p.price) } : {}),
+      ...(node.featureBlocks?.length ? { featureBlocks: node.featureBlocks } : {}),
       links: node.media.flatMap((m, position) =>
         m.url
           ? [

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { products, syncRunItems } from '../../src/db/schema';
 import { deleteProduct } from '../../src/catalog/products';
 import { setValue } from '../../src/catalog/values';
+import { setFeatureBlocks } from '../../src/catalog/feature-blocks/feature-blocks';
 import { addAttribute } from '../../src/catalog/attributes';
 import { FakeConnector } from '../helpers/fake-connector';
 import { db, makeCategory } from '../helpers/factories';
@@ -78,6 +79,34 @@ describe('sync run: merge-join', () => {
     expect(fake.upserts.at(-1)!.records.map((r) => [r.op, r.sku])).toEqual([['update', 'A-1']]);
     expect(fake.products.get('A-1')!.fingerprint).toBe(await fingerprintOf(a.productId));
     expect(fake.mappingsRequests).toBe(1);
+  });
+
+  it('a change of feature blocks changes the fingerprint and sends one update carrying the blocks', async () => {
+    const setup = await syncSetup();
+    const a = await product(setup, 'FB-1');
+    await product(setup, 'FB-2');
+    const connection = await connect(setup);
+    const fake = new FakeConnector();
+    await runSync(setup, connection.connectionId, syncDeps(fake).deps);
+    expect((fake.products.get('FB-1')!.product as any).featureBlocks).toBeUndefined();
+    const before = await fingerprintOf(a.productId);
+
+    const block = { system: 'UNSPSC', groupId: '39121601', features: [{ name: 'Farbe', values: ['grau'] }] };
+    await setFeatureBlocks(db(), setup.caller, {
+      departmentId: setup.company.departmentId,
+      productId: a.productId,
+      featureBlocks: [block],
+    });
+    expect(await fingerprintOf(a.productId)).not.toBe(before);
+    const changed = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
+    expect(changed.report).toMatchObject({ created: 0, updated: 1, skipped: 1 });
+    expect(fake.upserts.at(-1)!.records.map((r) => [r.op, r.sku])).toEqual([['update', 'FB-1']]);
+    expect((fake.products.get('FB-1')!.product as any).featureBlocks).toEqual([
+      { ...block, groupId2: null, groupName: null },
+    ]);
+    expect(fake.products.get('FB-1')!.fingerprint).toBe(await fingerprintOf(a.productId));
+    const again = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
+    expect(again.report).toMatchObject({ updated: 0, skipped: 2 });
   });
 
   it('deactivates a product deleted in the PIM, and leaves it with the ignore option', async () => {

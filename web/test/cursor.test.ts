@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonical, flattenPages, nextCursorOf, queryFromSearch, shouldLoadMore } from '../src/lib/cursor';
 import { keys } from '../src/api/keys';
-import { moveItem } from '../src/lib/order';
+import { mergeOrder, moveItem } from '../src/lib/order';
 
 const CAT = '0190a000-0000-7000-8000-000000000099';
 
@@ -76,5 +76,20 @@ describe('moveItem', () => {
   });
   it('leaves the list alone for an index outside it', () => {
     expect(moveItem(['a', 'b'], 0, 5)).toEqual(['a', 'b']);
+  });
+});
+
+describe('mergeOrder', () => {
+  it('puts the picked kind in its new order into the slots that kind held; the others keep theirs', () => {
+    const all = ['file1', 'link1', 'file2', 'link2', 'link3'];
+    const isLink = (x: string) => x.startsWith('link');
+    expect(mergeOrder(all, ['link3', 'link1', 'link2'], isLink)).toEqual(['file1', 'link3', 'file2', 'link1', 'link2']);
+    expect(mergeOrder(all, ['file2', 'file1'], (x) => !isLink(x))).toEqual([
+      'file2',
+      'link1',
+      'file1',
+      'link2',
+      'link3',
+    ]);
   });
 });

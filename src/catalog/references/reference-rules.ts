@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { REFERENCE_TYPES, type ReferenceType } from './reference-types';
+import { REFERENCE_TYPES, type ReferenceType, type StoredReference, storedReference } from './reference-types';
 
-export { REFERENCE_TYPES, type ReferenceType };
+export { REFERENCE_TYPES, type ReferenceType, type StoredReference, storedReference };
 
 export function isReferenceType(value: string): value is ReferenceType {
   return (REFERENCE_TYPES as readonly string[]).includes(value);
@@ -16,15 +16,13 @@ export const ReferenceIn = z.strictObject({
   targetSku: z.string().trim().min(1).max(255),
   /** How many of the target go with one of this product (BMEcat's `quantity`); absent = unspecified. */
   quantity: z.number().int().positive().max(1_000_000).nullable().optional(),
+  /** REFERENCE_DESCR: what the reference is about. */
+  descr: z.string().trim().max(250).nullable().optional(),
+  /** CATALOG_ID and CATALOG_VERSION of the catalog the target is in, when it is another one. */
+  targetCatalog: z.string().trim().max(64).nullable().optional(),
+  targetCatalogVersion: z.string().trim().max(20).nullable().optional(),
 });
 export type ReferenceInput = z.infer<typeof ReferenceIn>;
-
-/** A reference in stored form: what the sync record, snapshot and exports carry. */
-export interface StoredReference {
-  type: string;
-  targetSku: string;
-  quantity: number | null;
-}
 
 /**
  * The rules a list of references must meet beyond its shape: no reference to the product itself
@@ -44,5 +42,5 @@ export function referenceListProblem(ownSku: string | null, list: readonly Store
 
 /** The stored form of an input list (quantity absent = null). */
 export function storedReferences(list: readonly ReferenceInput[]): StoredReference[] {
-  return list.map((r) => ({ type: r.type, targetSku: r.targetSku, quantity: r.quantity ?? null }));
+  return list.map(storedReference);
 }

@@ -76,6 +76,9 @@ export function insertStatements(db: Database, catalogId: string, lists: readonl
       // Carries the SKU into the statement, where `columnSql` turns it into the product it names.
       targetProductId: r.targetSku,
       quantity: r.quantity,
+      descr: r.descr ?? null,
+      targetCatalog: r.targetCatalog ?? null,
+      targetCatalogVersion: r.targetCatalogVersion ?? null,
     })),
   );
   return jsonInsert(db, productReferences, rows, {

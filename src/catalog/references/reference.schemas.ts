@@ -11,6 +11,10 @@ export const ReferencesOut = z.object({
       type: z.enum(REFERENCE_TYPES),
       targetSku: z.string(),
       quantity: z.number().int().nullable(),
+      /** REFERENCE_DESCR, and CATALOG_ID / CATALOG_VERSION of the target's catalog, when given. */
+      descr: z.string().nullable(),
+      targetCatalog: z.string().nullable(),
+      targetCatalogVersion: z.string().nullable(),
       targetProductId: z.string().nullable(),
       targetName: z.string().nullable(),
       /** The target SKU is not in the catalog (yet); the reference resolves when it arrives. */

@@ -16,6 +16,7 @@ import {
   ReferenceIn,
   referenceListProblem,
   type StoredReference,
+  storedReference,
   storedReferences,
 } from './reference-rules';
 import { deleteStatements, insertStatements } from './reference-statements';
@@ -48,6 +49,9 @@ export async function getReferences(db: Database, tenant: Caller, input: { produ
         type: productReferences.type,
         targetSku: productReferences.targetSku,
         quantity: productReferences.quantity,
+        descr: productReferences.descr,
+        targetCatalog: productReferences.targetCatalog,
+        targetCatalogVersion: productReferences.targetCatalogVersion,
         targetProductId: productReferences.targetProductId,
         targetName: products.name,
       })
@@ -122,11 +126,7 @@ async function setReferencesOnce(db: Database, tenant: Caller, input: SetReferen
   if (!aggregate) throw notFound('product');
   const node =
     aggregate.product.id === found.row.id ? aggregate : aggregate.variants.find((v) => v.product.id === found.row.id);
-  const current: StoredReference[] = (node?.references ?? []).map(({ type, targetSku, quantity }) => ({
-    type,
-    targetSku,
-    quantity,
-  }));
+  const current: StoredReference[] = (node?.references ?? []).map(storedReference);
 
   const revision = aggregate.product.revision;
   const after = aggregateAfter(aggregate, found.row.id, (n) => {

@@ -1,4 +1,4 @@
-import { isReferenceType, type StoredReference } from './reference-rules';
+import { isReferenceType, type StoredReference, storedReference } from './reference-rules';
 
 /** Reports a field problem the tolerant import applied a rule to (upsert/resolve-classification.ts's WarnFn). */
 type Warn = (field: string, code: 'reference_type' | 'reference_invalid', message: string) => void;
@@ -14,7 +14,14 @@ type Fail = (field: string, message: string) => never;
  */
 export function resolveReferences(
   ownSku: string,
-  list: readonly { type: string; targetSku: string; quantity?: number | null }[],
+  list: readonly {
+    type: string;
+    targetSku: string;
+    quantity?: number | null;
+    descr?: string | null;
+    targetCatalog?: string | null;
+    targetCatalogVersion?: string | null;
+  }[],
   fail: Fail,
   warn?: Warn,
 ): StoredReference[] {
@@ -51,7 +58,17 @@ export function resolveReferences(
       continue;
     }
     seen.add(key);
-    out.push({ type, targetSku, quantity });
+    const text = (v: string | null | undefined, max: number) => v?.trim().slice(0, max) || null;
+    out.push(
+      storedReference({
+        type,
+        targetSku,
+        quantity,
+        descr: text(r.descr, 250),
+        targetCatalog: text(r.targetCatalog, 64),
+        targetCatalogVersion: text(r.targetCatalogVersion, 20),
+      }),
+    );
   }
   return out;
 }

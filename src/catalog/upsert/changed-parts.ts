@@ -1,6 +1,7 @@
 import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './upsert-types';
 import { sameBlocks } from '../feature-blocks/feature-block-types';
+import { storedReference } from '../references/reference-types';
 
 const sameSet = (a: string[], b: string[]) =>
   a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
@@ -50,8 +51,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
     next.prices !== undefined && JSON.stringify(next.prices) !== JSON.stringify(existing.prices ?? []);
   const references =
     next.references !== undefined &&
-    JSON.stringify(next.references) !==
-      JSON.stringify(existing.references.map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity })));
+    JSON.stringify(next.references) !== JSON.stringify(existing.references.map(storedReference));
   const udx = next.udx !== undefined && (existing.udx ?? null) !== next.udx;
   const featureBlocks =
     next.featureBlocks !== undefined && !sameBlocks(next.featureBlocks, existing.featureBlocks ?? []);

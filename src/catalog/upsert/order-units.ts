@@ -2,7 +2,7 @@
  * Order units as suppliers write them, mapped to UN/ECE Recommendation 20 codes (what the
  * `unit` field stores and BMEcat's ORDER_UNIT means). Keys are compared without case, spaces
  * or a trailing dot. A value that is neither a code (two or three capitals or digits) nor in
- * this table is not stored; the import's warning names it (docs/import.md, "Field problems").
+ * this table is kept as written (`keptUnit`) with a warning (docs/import.md, "Field problems").
  */
 const ALIASES: Record<string, string> = {
   // piece
@@ -78,4 +78,18 @@ export function orderUnit(raw: string): { code: string; alias: boolean } | null 
   const mapped = ALIASES[key];
   if (mapped) return { code: mapped, alias: mapped !== raw };
   return CODE.test(raw) ? { code: raw, alias: false } : null;
+}
+
+/** The longest order unit kept as written (a supplier's "Rolle à 50 m" fits; longer text is cut). */
+export const KEPT_UNIT_MAX = 20;
+
+/**
+ * An order unit that is neither a Rec. 20 code nor an alias, as the `unit` field keeps it: the
+ * file's text trimmed, inner white space single, cut to KEPT_UNIT_MAX characters. The exports
+ * write ORDER_UNIT C62 for it with a warning (BMEcat's ORDER_UNIT takes only codes, so files
+ * stay schema-valid); the sync sends it like any unit, so a shop without a mapping for it
+ * quarantines the product with the reason (docs/import.md "Field problems").
+ */
+export function keptUnit(raw: string): string {
+  return [...raw.trim().replace(/\s+/g, ' ')].slice(0, KEPT_UNIT_MAX).join('');
 }

@@ -32,6 +32,7 @@ export type WarnFn = (field: string, code: WarningCode, message: string) => void
 /** Kinds of field problems a tolerant resolve reports (the import report groups by them). */
 export type WarningCode =
   | 'unit_alias'
+  | 'unit_kept'
   | 'field_invalid'
   | 'field_truncated'
   | 'attribute_unknown'

@@ -5,7 +5,7 @@ import { isLinkUrl, linkFileName, mediaKey } from '../../media/media-links.rules
 import { builtInField } from '../fields';
 import type { ParsedValue, ValueRule } from '../../kernel/value-types';
 import { groupOfSystem, type ReferenceCache } from './reference-cache';
-import { orderUnit } from './order-units';
+import { keptUnit, orderUnit } from './order-units';
 import { resolvePrices } from '../prices/resolve-prices';
 import { asRange, parse, resolveClassification, type WarnFn } from './resolve-classification';
 import { type ResolvedNode, ItemError, type UpsertRecord } from './upsert-types';
@@ -71,6 +71,18 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
     const unit = key === 'unit' && warn ? orderUnit(raw) : null;
     if (unit?.alias)
       warn!(key, 'unit_alias', `order unit "${raw}" is not a UN/ECE Rec. 20 code: stored as ${unit.code}`);
+    if (key === 'unit' && warn && !unit) {
+      // Neither a code nor an alias (e.g. "Rolle 50 m"): kept as written, so nothing the supplier
+      // said is lost; the exports write C62 for it with a warning (order-units.ts, KEPT_UNIT_MAX).
+      const kept = keptUnit(raw);
+      warn(
+        key,
+        'unit_kept',
+        `order unit "${raw.slice(0, 60)}" is neither a UN/ECE Rec. 20 code nor a known alias: kept as "${kept}"`,
+      );
+      fields[field.column] = kept;
+      continue;
+    }
     try {
       parsed = parse(key, unit?.code ?? raw, field.rule);
     } catch (err) {

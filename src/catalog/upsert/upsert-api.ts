@@ -29,6 +29,7 @@ function toRecord(item: NodeInput, parentSku: string | null, categoryIds?: strin
         : item.classification && { classes: item.classification.classes, features: item.classification.features ?? [] },
     media: item.media,
     references: item.references,
+    featureBlocks: item.featureBlocks,
   };
 }
 

@@ -10,6 +10,7 @@ import type { WrittenMedia } from './node-writes';
 import type { ResolvedNode } from './upsert-types';
 import { compareBinary } from '../../kernel/compare-binary';
 import { mediaKey } from '../../media/media-links.rules';
+import { storedReference } from '../references/reference-types';
 
 /** One product or variant an upsert writes, with what it was (null: created) and what it becomes. */
 export interface WrittenNode {
@@ -78,9 +79,7 @@ function nodeAfter(w: WrittenNode): NodeAfter {
       : (existing?.media ?? []);
   const prices = next.prices && (all || parts?.prices) ? next.prices : (existing?.prices ?? []);
   const references =
-    next.references && (all || parts?.references)
-      ? next.references
-      : (existing?.references ?? []).map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity }));
+    next.references && (all || parts?.references) ? next.references : (existing?.references ?? []).map(storedReference);
   const featureBlocks =
     next.featureBlocks && (all || parts?.featureBlocks) ? next.featureBlocks : (existing?.featureBlocks ?? []);
   return { id: w.id, sku: product.sku, product, values, classification, media, prices, references, featureBlocks };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ClassRef, FeatureValueInput } from '../../classification/classification.schemas';
 import { MEDIA_PURPOSES } from '../../media/media';
 import { MAX_REFERENCES, ReferenceIn } from '../references/reference-rules';
+import { featureBlockSchema } from '../feature-blocks/feature-block-types';
 import { PRODUCT_STATUSES } from '../../kernel/product-status';
 
 /**
@@ -49,6 +50,11 @@ const nodeFields = {
     .optional(),
   /** Outgoing references in order (SetReferences' rules); given, they replace the list. A target SKU not in the catalog is kept as pending. */
   references: z.array(ReferenceIn).max(MAX_REFERENCES).optional(),
+  /**
+   * Feature blocks of other systems in order (SetFeatureBlocks' shape); given, they replace the
+   * list. An empty list removes every block: the field is named, so the removal is said.
+   */
+  featureBlocks: z.array(featureBlockSchema).max(50).optional(),
 };
 
 export const UpsertVariantInput = z.strictObject(nodeFields);

@@ -58,7 +58,14 @@ export interface ProductView {
   /** The price list (a variant without one inherits its master's when the template says so); empty: `price` only. */
   prices: PriceOut[];
   /** Outgoing references in order, the target as SUPPLIER_PID (its SKU fitted like any PID). */
-  references: { type: string; pid: string; quantity: number | null }[];
+  references: {
+    type: string;
+    pid: string;
+    quantity: number | null;
+    descr?: string;
+    targetCatalog?: string;
+    targetCatalogVersion?: string;
+  }[];
   /** The product's kept USER_DEFINED_EXTENSIONS (verbatim XML); null when none or the template drops them. */
   udx: string | null;
   /** Feature blocks of other systems, the node's own (a variant does not inherit them). */
@@ -117,6 +124,9 @@ function view(
       type: r.type,
       pid: supplierPid({ id: '', sku: r.targetSku }).pid,
       quantity: r.quantity,
+      descr: r.descr,
+      targetCatalog: r.targetCatalog,
+      targetCatalogVersion: r.targetCatalogVersion,
     })),
     udx: plan.dropUdx ? null : (node.udx ?? null),
     otherBlocks: node.featureBlocks ?? [],

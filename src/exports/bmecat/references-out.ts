@@ -25,8 +25,37 @@ export function referenceElements(
     }
     const attrs: Record<string, string> = { type };
     if (r.quantity !== null) attrs.quantity = String(r.quantity);
-    return el(element, textEl(idTo, r.pid), attrs);
+    return el(element, [textEl(idTo, r.pid), ...detailElements(r, element, view.subject, w)], attrs);
   });
+}
+
+/**
+ * CATALOG_ID, CATALOG_VERSION and REFERENCE_DESCR in the schemas' order. What a schema cannot
+ * hold is left out with a warning: a CATALOG_ID over 20 characters, a CATALOG_VERSION not of
+ * the form 1.0, and REFERENCE_DESCR in 1.2 (its ARTICLE_REFERENCE has none); a description
+ * over 250 characters is cut there.
+ */
+function detailElements(
+  r: ProductView['references'][number],
+  element: 'PRODUCT_REFERENCE' | 'ARTICLE_REFERENCE',
+  subject: string,
+  w: ExportWarnings,
+): string[] {
+  const out: string[] = [];
+  if (r.targetCatalog) {
+    if (r.targetCatalog.length <= 20) out.push(textEl('CATALOG_ID', r.targetCatalog));
+    else w.add('reference CATALOG_ID over 20 characters is not in the schema: left out', subject);
+  }
+  if (r.targetCatalogVersion) {
+    if (/^[0-9]{1,3}\.[0-9]{1,3}$/.test(r.targetCatalogVersion))
+      out.push(textEl('CATALOG_VERSION', r.targetCatalogVersion));
+    else w.add('reference CATALOG_VERSION is not of the form 1.0: left out', subject);
+  }
+  if (r.descr) {
+    if (element === 'PRODUCT_REFERENCE') out.push(textEl('REFERENCE_DESCR', r.descr.slice(0, 250)));
+    else w.add('REFERENCE_DESCR is not in BMEcat 1.2 (ARTICLE_REFERENCE): left out', subject);
+  }
+  return out;
 }
 
 /** The reference types of the ETIM guideline's schema (bmecat_etim_50.xsd). */

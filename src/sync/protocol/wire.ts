@@ -72,6 +72,43 @@ const mediaLinkSchema = z.object({
 });
 export type MediaLink = z.infer<typeof mediaLinkSchema>;
 
+/**
+ * A feature block of another system (UNSPSC, udf_*, a supplier's own, eCl@ss Advanced trees;
+ * docs/data-model.md "Feature blocks"): the system, its group, and its features with their
+ * values as text, in order. The wire's own contract: the connector stores the block as sent.
+ */
+const wireText = z.string().min(1).max(4000);
+const featureBlockSchema = z.object({
+  system: z.string().max(250),
+  groupId: z.string().max(250).nullable(),
+  groupId2: z.string().max(250).nullable(),
+  groupName: z.string().max(250).nullable(),
+  features: z
+    .array(
+      z.object({
+        name: wireText.optional(),
+        ftId: wireText.optional(),
+        ftName: wireText.optional(),
+        values: z.array(z.string().max(4000)).max(100).optional(),
+        valueIdrefs: z.array(z.string().max(250)).max(100).optional(),
+        variants: z
+          .array(z.object({ values: z.array(z.string().max(4000)).max(100), supplement: z.string().max(250) }))
+          .max(100)
+          .optional(),
+        vorder: z.int().optional(),
+        unit: wireText.optional(),
+        order: z.int().optional(),
+        descr: wireText.optional(),
+        details: z.array(z.string().max(4000)).max(100).optional(),
+        valueType: wireText.optional(),
+        fid: wireText.optional(),
+        parentId: wireText.optional(),
+      }),
+    )
+    .max(1000),
+});
+export type FeatureBlock = z.infer<typeof featureBlockSchema>;
+
 /** `name` of classes and features is optional: the PIM may send only the codes. */
 const classificationSchema = z
   .object({
@@ -125,6 +162,8 @@ const nodeFields = {
     .optional(),
   /** Absent from PIMs before media links; the connector stores them as they are. */
   links: z.array(mediaLinkSchema).max(100).optional(),
+  /** Feature blocks of other systems, in order; absent when the product has none (and from older PIMs). */
+  featureBlocks: z.array(featureBlockSchema).max(50).optional(),
 };
 
 const variantSchema = z.object({ sku: skuSchema, ...nodeFields });

@@ -25,6 +25,7 @@ export const keys = {
   product: (productId: string) => ['product', productId] as const,
   history: (elementId: string) => ['history', elementId] as const,
   references: (productId: string) => ['references', productId] as const,
+  featureBlocks: (productId: string) => ['featureBlocks', productId] as const,
   classification: (elementId: string) => ['classification', elementId] as const,
   classFeatures: (group: string, classCode: string) => ['classFeatures', group, classCode] as const,
   releaseClassFeatures: (release: string, classCode: string) => ['releaseClassFeatures', release, classCode] as const,

@@ -177,6 +177,21 @@ export const useReorderMedia = () =>
 export const useDeleteMedia = (elementId: string) =>
   useWrite('Media/Delete', (client) => client.invalidateQueries({ queryKey: keys.product(elementId) }));
 
+/** A link (a file kept elsewhere) added to or changed on an element: its editor and history refresh. */
+export const useAddLink = () =>
+  useWrite('Media/AddLink', (client, body) =>
+    refreshAll(client, keys.product(body.elementId), keys.history(body.elementId)),
+  );
+
+export const useUpdateLink = (elementId: string) =>
+  useWrite('Media/UpdateLink', (client) => refreshAll(client, keys.product(elementId), keys.history(elementId)));
+
+/** The feature blocks of other systems, replaced as a whole; the product and its history refresh. */
+export const useSetFeatureBlocks = () =>
+  useWrite('Catalog/SetFeatureBlocks', (client, body) =>
+    refreshAll(client, keys.featureBlocks(body.productId), keys.product(body.productId), keys.history(body.productId)),
+  );
+
 // Exports and jobs
 
 export const useStartExport = () =>

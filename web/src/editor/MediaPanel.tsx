@@ -6,13 +6,18 @@ import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
 import { useI18n } from '../i18n/i18n';
-import { moveItem } from '../lib/order';
+import { mergeOrder, moveItem } from '../lib/order';
 import { useSession } from '../session/session';
 
 const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp,image/svg+xml,application/pdf';
 const PURPOSES = ['normal', 'thumbnail', 'detail', 'data_sheet', 'logo', 'safety_data_sheet', 'others'] as const;
 
-/** Pictures and documents of a product: drop or pick files, see previews, order them, delete them. */
+const isFile = (m: Media) => m.kind === 'file';
+
+/**
+ * Pictures and documents of a product: drop or pick files, see previews, order them, delete
+ * them. Links (files kept elsewhere) have their own tab (LinksPanel); both share one order.
+ */
 export function MediaPanel({ product }: { product: ProductDetail }) {
   const { t, num } = useI18n();
   const { departmentId } = useSession();
@@ -21,14 +26,14 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
   const reorderMedia = useReorderMedia();
   const deleteMedia = useDeleteMedia(product.productId);
   const announce = useAnnounce();
-  const [order, setOrder] = useState<Media[]>(product.media);
+  const [order, setOrder] = useState<Media[]>(() => product.media.filter(isFile));
   const [purpose, setPurpose] = useState<(typeof PURPOSES)[number]>('normal');
   const [error, setError] = useState<string | null>(null);
   const [uploading, setUploading] = useState<string | null>(null);
   const [over, setOver] = useState(false);
   const [dragged, setDragged] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<Media | null>(null);
-  useEffect(() => setOrder(product.media), [product.media]);
+  useEffect(() => setOrder(product.media.filter(isFile)), [product.media]);
   const refresh = () => refreshProduct(product.productId);
 
   async function upload(files: FileList | File[]) {
@@ -59,7 +64,7 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
       await reorderMedia.mutateAsync({
         departmentId,
         elementId: product.productId,
-        mediaIds: next.map((m) => m.mediaId),
+        mediaIds: mergeOrder(product.media, next, isFile).map((m) => m.mediaId),
       });
       announce(t('media.reordered'));
     } catch (err) {

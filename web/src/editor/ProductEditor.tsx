@@ -11,7 +11,9 @@ import { useSession } from '../session/session';
 import { AttributesForm } from './AttributesForm';
 import { ClassificationEditor } from './ClassificationEditor';
 import { FieldsForm } from './FieldsForm';
+import { FeatureBlocksPanel } from './FeatureBlocksPanel';
 import { HistoryPanel } from './HistoryPanel';
+import { LinksPanel } from './LinksPanel';
 import { MediaPanel } from './MediaPanel';
 import { PlacementsForm } from './PlacementsForm';
 import { PricesPanel } from './PricesPanel';
@@ -77,8 +79,13 @@ export default function ProductEditor() {
                   ]),
               {
                 id: 'media',
-                label: t('editor.tab.media', { count: p.media.length }),
+                label: t('editor.tab.media', { count: p.media.filter((m) => m.kind === 'file').length }),
                 content: () => <MediaPanel product={p} />,
+              },
+              {
+                id: 'links',
+                label: t('editor.tab.links', { count: p.media.filter((m) => m.kind === 'link').length }),
+                content: () => <LinksPanel product={p} />,
               },
               {
                 id: 'prices',
@@ -87,6 +94,11 @@ export default function ProductEditor() {
               },
               { id: 'history', label: t('editor.tab.history'), content: () => <HistoryPanel product={p} /> },
               { id: 'references', label: t('editor.tab.references'), content: () => <ReferencesPanel product={p} /> },
+              {
+                id: 'feature-blocks',
+                label: t('editor.tab.featureBlocks', { count: p.featureBlocks.length }),
+                content: () => <FeatureBlocksPanel product={p} />,
+              },
             ]}
           />
           <ConfirmDialog

@@ -580,6 +580,8 @@ export const de = {
   'imports.reason.map_product_unknown': 'Kategoriezuordnung eines Produkts, das nicht in der Datei ist',
   'imports.reason.map_entry_incomplete': 'Unvollständige Kategoriezuordnung',
   'imports.reason.unit_alias': 'Bestelleinheit in den Standardcode übersetzt (z. B. „Stück“ zu C62)',
+  'imports.reason.unit_kept':
+    'Bestelleinheit ohne Standardcode so übernommen, wie der Lieferant sie schrieb (Exporte schreiben C62; bitte die richtige Einheit setzen)',
   'imports.reason.field_invalid': 'Feldwert nicht gültig (z. B. falsche GTIN-Prüfziffer): nicht gespeichert',
   'imports.reason.field_truncated': 'Text länger als sein Feld: gekürzt',
   'imports.reason.attribute_unknown': 'Attribut in Ihrem Unternehmen nicht angelegt: weggelassen',
@@ -621,6 +623,39 @@ export const de = {
   'references.add': 'Verweis hinzufügen',
   'references.remove': 'Entfernen',
   'references.more': 'Nur die ersten 1000 werden gezeigt.',
+
+  'editor.tab.links': 'Links ({count})',
+  'links.none': 'Noch keine Links.',
+  'links.listLabel': 'Links in ihrer Reihenfolge',
+  'links.addTitle': 'Link hinzufügen',
+  'links.editTitle': 'Link ändern',
+  'links.editNamed': '„{name}“ bearbeiten',
+  'links.url': 'Adresse (https://…)',
+  'links.contentType': 'Dateityp',
+  'links.mimeCode': 'ETIM-MIME-Code',
+  'links.description': 'Beschreibung',
+  'links.alt': 'Alternativtext',
+  'links.add': 'Link hinzufügen',
+  'links.added': 'Link hinzugefügt.',
+  'links.updated': 'Link gespeichert.',
+  'links.deleteTitle': 'Link löschen?',
+  'links.deleteText': 'Der Link auf {name} wird vom Produkt entfernt (die Datei selbst bleibt, wo sie ist).',
+
+  'editor.tab.featureBlocks': 'Weitere Merkmale ({count})',
+  'blocks.help':
+    'Merkmale anderer Systeme (UNSPSC, eigene des Lieferanten, eCl@ss Advanced …), wie der Lieferant sie geschickt hat. Ein Wert je Zeile.',
+  'blocks.none': 'Keine Merkmale anderer Systeme.',
+  'blocks.blockLabel': 'Block {n}: {system}',
+  'blocks.system': 'Merkmalsystem',
+  'blocks.groupId': 'Gruppen-ID',
+  'blocks.groupName': 'Gruppenname',
+  'blocks.feature': 'Merkmal',
+  'blocks.values': 'Werte',
+  'blocks.unit': 'Einheit',
+  'blocks.addFeature': 'Merkmal hinzufügen',
+  'blocks.removeFeature': 'Merkmal {n} löschen',
+  'blocks.addBlock': 'Block hinzufügen',
+  'blocks.removeBlock': 'Block {n} entfernen',
 } as const;
 
 export type MessageKey = keyof typeof de;

@@ -29,6 +29,7 @@ const REASON_CODES = new Set([
   'map_product_unknown',
   'map_entry_incomplete',
   'unit_alias',
+  'unit_kept',
   'field_invalid',
   'field_truncated',
   'attribute_unknown',
