@@ -87,9 +87,9 @@ it('loads a release from its files with progress and counts; a broken file ends 
   await load(`b${suffix}`, releaseFiles(['AAA003f001;Gewicht;zahl;pc-7.0', 'AAA031f001;Höhe;numerisch;pc-7.0']));
   const failure = page.getByText(/The release was not loaded: Merkmale\.csv line 2: Datentyp "zahl"/);
   await failure.waitFor({ timeout: 60_000 });
-  const releases = await (
+  const releases = (await (
     await fetch(`${base()}/api/Classification/GetReleases`, { headers: { Cookie: cookie } })
-  ).json();
+  ).json()) as { items: { release: string; status: string }[] };
   expect(releases.items.find((r: { release: string }) => r.release === `PROFICLASS-b${suffix}`)?.status).toBe('failed');
   expect(releases.items.find((r: { release: string }) => r.release === `PROFICLASS-e${suffix}`)?.status).toBe('loaded');
   await expectAccessible(page, 'releases, failed load');
@@ -119,11 +119,13 @@ it('classifies a product against the loaded release with the form typed from it'
   await expectAnnounced(page, 'Saved.');
   await expectAccessible(page, 'classification against a release');
 
-  const read = await (
+  const read = (await (
     await fetch(`${base()}/api/Classification/GetElementClassification?elementId=${product.productId}`, {
       headers: { Cookie: cookie },
     })
-  ).json();
+  ).json()) as {
+    classification: { classes: unknown[]; features: { code: string; value: string; unit: string | null }[] };
+  };
   expect(read.classification.classes).toEqual([
     { group: 'PROFICLASS', system: release, code: 'EAB006c006', release, name: 'Absperrgitter für Straßen' },
   ]);
