@@ -111,6 +111,22 @@ describe('category media links from CATALOG_STRUCTURE', () => {
     expect(await categoryLinks(catalogId)).toEqual(expected);
   });
 
+  it.each(['BMEcat', 'BMEcat12'])(
+    'are written back as MIME_INFO of the CATALOG_STRUCTURE in %s and read again',
+    async (format) => {
+      const session = await makeSession();
+      const { catalogId } = await makeCatalog(session.tenant, { name: `Out ${newId().slice(0, 6)}` });
+      await importInto(session, catalogId, source);
+      const out = await exportText(session, catalogId, format);
+      expect(out.compact).toMatch(
+        /<GROUP_NAME>Zangen<\/GROUP_NAME>.*?<MIME_INFO><MIME>(<MIME_TYPE>[^<]*<\/MIME_TYPE>)?<MIME_SOURCE>https:\/\/cdn\.example\.com\/groups\/zangen\.png<\/MIME_SOURCE>.*?<MIME_SOURCE>https:\/\/cdn\.example\.com\/groups\/zangen\.pdf<\/MIME_SOURCE>.*?<\/MIME_INFO><\/CATALOG_STRUCTURE>/,
+      );
+      const again = await makeCatalog(session.tenant, { name: `Back ${newId().slice(0, 6)}` });
+      await importInto(session, again.catalogId, out.text);
+      expect((await categoryLinks(again.catalogId)).map((l) => l.url)).toEqual([LOGO, SHEET]);
+    },
+  );
+
   it('a dry run creates no links', async () => {
     const session = await makeSession();
     const { catalogId } = await makeCatalog(session.tenant, { name: `Dry ${newId().slice(0, 6)}` });

@@ -135,6 +135,11 @@ describe('supplier data in BMEcat exports (issue 19)', () => {
       expect(compact, format).toMatch(/_ID_TO>ETUI-1<\/(PROD|ART)_ID_TO><CATALOG_ID>ZUBEHOER<\/CATALOG_ID>/);
       expect(compact, format).toContain('UNSPSC');
       if (format !== 'BMEcat12') expect(compact, format).toContain('<REFERENCE_DESCR>Passendes Etui</REFERENCE_DESCR>');
+      // The category's link (the ETIM profile has no category tree).
+      if (format !== 'BMEcat-ETIM')
+        expect(compact, format).toMatch(
+          /<GROUP_NAME>Zangen<\/GROUP_NAME>.*?<MIME_SOURCE>https:\/\/cdn\.example\.com\/groups\/zangen\.png</,
+        );
       if (format === 'BMEcat-ETIM') expect(compact, format).toContain('<UDX.EDXF.MIME_CODE>MD02</UDX.EDXF.MIME_CODE>');
       if (format === 'BMEcat') expect(compact, format).toContain('0173-1#02-AAO677#002');
     }

@@ -53,6 +53,8 @@ export interface GroupRow {
   description: string | null;
   sort_order: number;
   has_children: number;
+  /** The category's links in their order as a JSON list (media rows with a URL), null without. */
+  links: string | null;
 }
 
 /** One keyset page of the categories in scope, each with whether it has subcategories in scope. */
@@ -64,7 +66,12 @@ export async function categoryPage(
 ): Promise<{ rows: GroupRow[]; nextCursor: string | null }> {
   const rows = await ctx.db.all<GroupRow>(sql`
     SELECT c.id, c.parent_id, c.name, c.description, c.sort_order,
-      EXISTS (SELECT 1 FROM categories k WHERE k.parent_id = c.id AND k.created_at <= ${scope.snapshot}) AS has_children
+      EXISTS (SELECT 1 FROM categories k WHERE k.parent_id = c.id AND k.created_at <= ${scope.snapshot}) AS has_children,
+      (SELECT json_group_array(json_object('mediaId', m.id, 'url', m.url, 'fileName', m.file_name,
+          'contentType', m.content_type, 'purpose', m.purpose, 'description', m.description, 'alt', m.alt,
+          'mimeCode', m.mime_code, 'size', 0, 'storageKey', m.storage_key, 'sha256', NULL))
+        FROM (SELECT * FROM media m WHERE m.element_id = c.id AND m.url IS NOT NULL ORDER BY m.sort_order, m.file_name) m
+        HAVING count(*) > 0) AS links
     FROM categories c
     WHERE +c.company_id = ${ctx.companyId} AND c.id IN ${categoriesInScope(ctx, scope)} ${cursor ? sql`AND c.id > ${cursor}` : sql``}
     ORDER BY c.id LIMIT ${limit + 1}`);

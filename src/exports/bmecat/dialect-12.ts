@@ -123,7 +123,7 @@ export const bmecat12: Dialect = {
       const name = fitted(plan.catalogName, 50, 'GROUP_NAME', 'catalog', w);
       return `<CATALOG_GROUP_SYSTEM>\n${textEl('GROUP_SYSTEM_ID', plan.rootGroupId)}${textEl('GROUP_SYSTEM_NAME', name)}${rootStructure(plan, name ?? plan.rootGroupId)}`;
     },
-    structure: catalogStructure,
+    structure: catalogStructure(mime),
     close: '</CATALOG_GROUP_SYSTEM>\n',
   },
   product: article,

@@ -103,7 +103,7 @@ export const bmecat2005: Dialect = {
     open(plan, w) {
       return `<CATALOG_GROUP_SYSTEM>\n${textEl('GROUP_SYSTEM_ID', plan.rootGroupId)}${textEl('GROUP_SYSTEM_NAME', fitted(plan.catalogName, 50, 'GROUP_SYSTEM_NAME', 'catalog', w))}${rootStructure(plan, fitted(plan.catalogName, 50, 'GROUP_NAME', 'catalog', w))}`;
     },
-    structure: catalogStructure,
+    structure: catalogStructure(mime),
     close: '</CATALOG_GROUP_SYSTEM>\n',
   },
   product,

@@ -57,11 +57,11 @@ export function featureBlock(options: {
 /** MIME_INFO of 1.2 and 2005: the MIME_TYPE rule, MIME_SOURCE's limit and the known purposes differ. */
 export function mimeInfo(options: {
   sourceMax: number;
-  mimeType: (contentType: string, view: ProductView, w: ExportWarnings) => string | null;
+  mimeType: (contentType: string, view: MediaOwner, w: ExportWarnings) => string | null;
   purposes: ReadonlySet<string>;
   /** MIME_ALT's limit: 50 in 1.2, 80 in 2005. */
   altMax: number;
-}): (view: ProductView, w: ExportWarnings) => string {
+}): (view: MediaOwner, w: ExportWarnings) => string {
   return (view, w) => {
     const entries = view.media.map((m, i) => {
       const source = mimeSource(m, options.sourceMax, 'MIME_SOURCE', view.subject, w);
@@ -98,20 +98,30 @@ export function parentGroupId(plan: BmecatPlan, row: GroupRow): string {
   return row.parent_id === null || row.id === plan.categoryId ? plan.rootGroupId : row.parent_id;
 }
 
-/** One category as CATALOG_STRUCTURE (the same in 1.2 and 2005). */
-export function catalogStructure(plan: BmecatPlan, row: GroupRow, w: ExportWarnings): string {
-  const subject = row.name.slice(0, 40);
-  return el(
-    'CATALOG_STRUCTURE',
-    [
-      textEl('GROUP_ID', row.id),
-      textEl('GROUP_NAME', fitted(row.name, 50, 'GROUP_NAME', subject, w) ?? row.id),
-      textEl('GROUP_DESCRIPTION', fitted(row.description, 250, 'GROUP_DESCRIPTION', subject, w)),
-      textEl('PARENT_ID', parentGroupId(plan, row)),
-      textEl('GROUP_ORDER', row.sort_order),
-    ],
-    { type: row.has_children ? 'node' : 'leaf' },
-  );
+/** What MIME_INFO is written from: a product's view, or a category's links (catalogStructure). */
+export type MediaOwner = Pick<ProductView, 'media' | 'subject'>;
+
+/**
+ * One category as CATALOG_STRUCTURE (the same in 1.2 and 2005), with its links as MIME_INFO in
+ * the dialect's rules (`mime`): the category media an import kept (docs/import.md).
+ */
+export function catalogStructure(mime: (owner: MediaOwner, w: ExportWarnings) => string) {
+  return (plan: BmecatPlan, row: GroupRow, w: ExportWarnings): string => {
+    const subject = row.name.slice(0, 40);
+    const links = row.links ? (JSON.parse(row.links) as MediaOwner['media']) : [];
+    return el(
+      'CATALOG_STRUCTURE',
+      [
+        textEl('GROUP_ID', row.id),
+        textEl('GROUP_NAME', fitted(row.name, 50, 'GROUP_NAME', subject, w) ?? row.id),
+        textEl('GROUP_DESCRIPTION', fitted(row.description, 250, 'GROUP_DESCRIPTION', subject, w)),
+        textEl('PARENT_ID', parentGroupId(plan, row)),
+        textEl('GROUP_ORDER', row.sort_order),
+        links.length > 0 ? mime({ media: links, subject }, w) : '',
+      ],
+      { type: row.has_children ? 'node' : 'leaf' },
+    );
+  };
 }
 
 /** The root CATALOG_STRUCTURE (the catalog itself) that every category hangs under. */
