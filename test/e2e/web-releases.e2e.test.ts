@@ -106,7 +106,8 @@ it('classifies a product against the loaded release with the form typed from it'
   await page.goto(`${base()}/products/${product.productId}`);
   await page.getByRole('tab', { name: 'Classification' }).click();
   await page.getByLabel('System').selectOption('PROFICLASS');
-  await page.getByLabel('Release', { exact: true }).selectOption(release);
+  // The label wraps the select, so its accessible name includes the chosen option.
+  await page.getByRole('combobox', { name: /^Release/ }).selectOption(release);
   await page.getByLabel('Find a class (code or name)').fill('absperrgitter');
   await page.getByRole('button', { name: /EAB006c006/ }).click();
   // Typed from the release: numbers with the release's unit symbol, a yes/no choice.
