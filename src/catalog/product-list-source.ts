@@ -27,7 +27,7 @@ export type ProductRow = typeof products.$inferSelect;
 const COLUMNS = Object.entries(getTableColumns(products)).map(([key, column]) => [key, column.name] as const);
 
 /** A common phrase checked on one document: FTS5 seeks the phrase's doclist to that rowid. */
-const check = (phrase: string, rowid: SQL) =>
+export const check = (phrase: string, rowid: SQL) =>
   sql`EXISTS (SELECT 1 FROM products_fts c WHERE c.products_fts MATCH ${phrase} AND c.rowid = ${rowid})`;
 
 /** No search: the products table. */

@@ -29,7 +29,8 @@ import {
   tableSource,
 } from './product-list-source';
 import { findCatalog } from '../db/scope';
-import { planSearch, RANK_LIMIT } from './search-plan';
+import { headBound, headRows, laterOf } from './search-heads';
+import { planSearch, RANK_LIMIT, type SearchPlan } from './search-plan';
 import type { Caller } from '../kernel/caller';
 
 /**
@@ -102,6 +103,36 @@ function segmentRows(
   return selectRows(db, source, extra, orderBy, limit);
 }
 
+/**
+ * A joined set (at most a few thousand products, sorted in memory) in one statement for both
+ * segments: `value IS NOT NULL` orders the segments (asc: empty values first), so the set is
+ * read and its filter (a search check per product) evaluated once, not once per segment.
+ */
+function joinedRows(
+  db: Database,
+  source: Source,
+  spec: SortSpec,
+  order: Direction,
+  after: ValueCursor | null,
+  limit: number,
+) {
+  const cmp = sql.raw(order === 'asc' ? '>' : '<');
+  const dir = sql.raw(order);
+  const value = keyed(spec.column, source);
+  const id = keyed(products.id, source);
+  const has = sql`(${value}${spec.collate} IS NOT NULL)`;
+  const extra: SQL[] = [];
+  if (after) {
+    // (segment, value, id) after the cursor's; the null segment comes first ascending, last descending
+    const valueAfter = sql`(${has} AND (${value}, ${id}) ${cmp} (${after.k}${spec.collate}, ${after.i}))`;
+    const nullAfter = sql`(NOT ${has} AND ${id} ${cmp} ${after.i})`;
+    if (after.g === 'null') extra.push(order === 'asc' ? sql`(${nullAfter} OR ${has})` : nullAfter);
+    else extra.push(order === 'asc' ? valueAfter : sql`(${valueAfter} OR NOT ${has})`);
+  }
+  const orderBy = sql`${has} ${dir}, ${spec.column}${spec.collate} ${dir}, ${products.id} ${dir}`;
+  return selectRows(db, source, extra, orderBy, limit);
+}
+
 async function listBySort(
   db: Database,
   source: Source,
@@ -114,7 +145,8 @@ async function listBySort(
   const segments: Segment[] = !spec.nullable ? ['value'] : order === 'asc' ? ['null', 'value'] : ['value', 'null'];
   const start = cursor ? Math.max(0, segments.indexOf(cursor.g)) : 0;
   const rows: ProductRow[] = [];
-  for (let s = start; s < segments.length && rows.length <= limit; s++) {
+  if (source.joined) rows.push(...(await joinedRows(db, source, spec, order, cursor, limit + 1)).map((f) => f.row));
+  for (let s = start; !source.joined && s < segments.length && rows.length <= limit; s++) {
     const after = cursor && s === start ? cursor : null;
     const found = await segmentRows(db, source, spec, order, segments[s]!, after, limit + 1 - rows.length);
     rows.push(...found.map((f) => f.row));
@@ -148,6 +180,58 @@ async function listByDoc(db: Database, source: Source, cursor: MatchCursor | nul
   const last = items.at(-1);
   const next = rows.length > limit && last ? encodeProductCursor({ s: 'match', d: last.doc, i: last.row.id }) : null;
   return { items: items.map((r) => r.row), nextCursor: next };
+}
+
+/**
+ * A broad search by name, ascending (docs/search.md, "Broad search by name"): the products
+ * without a name (the null segment, walked as before), then the head of the search's first lazy
+ * common phrase (search-heads.ts), then, only past its bound, the walk of the name index from
+ * the bound. Each product read is checked against the whole filter and search. Null when the
+ * head could not be had (the caller walks the order).
+ */
+async function listBroadByName(
+  db: Database,
+  tenant: Caller,
+  catalogId: string,
+  plan: SearchPlan,
+  where: SQL,
+  cursor: ValueCursor | null,
+  limit: number,
+  headSize?: number,
+) {
+  const phrase = plan.lazyCommon[0]!;
+  const bound = await headBound(db, catalogId, tenant.companyId, phrase, headSize);
+  if (!bound) return null;
+  const spec = SORTS.name;
+  const checked = checkedTableSource(plan, where);
+  const rows: ProductRow[] = [];
+  if (!cursor || cursor.g === 'null')
+    rows.push(...(await segmentRows(db, checked, spec, 'asc', 'null', cursor, limit + 1)).map((f) => f.row));
+  const after = cursor?.g === 'value' ? cursor : null;
+  if (rows.length <= limit)
+    rows.push(
+      ...(await headRows(
+        db,
+        catalogId,
+        phrase,
+        sql`${where} AND ${matchesSearch(plan)}`,
+        after,
+        limit + 1 - rows.length,
+      )),
+    );
+  if (rows.length <= limit && !bound.complete) {
+    const beyond = await laterOf(db, after, bound);
+    rows.push(
+      ...(await segmentRows(db, checked, spec, 'asc', 'value', beyond, limit + 1 - rows.length)).map((f) => f.row),
+    );
+  }
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  const next =
+    rows.length > limit && last
+      ? encodeProductCursor({ s: 'name', o: 'asc', g: last.name === null ? 'null' : 'value', k: last.name, i: last.id })
+      : null;
+  return { items, nextCursor: next };
 }
 
 /** A filter condition naming at most this many products drives the list (read them, sort in memory). */
@@ -206,13 +290,14 @@ async function fewestIds(db: Database, ids: SQL[], limit: number): Promise<{ ids
 /**
  * Master products of a catalog matching the filter, one keyset page in the requested order.
  * `rankLimit` and `driveLimit` (tests only) move the lines between a selective and a broad
- * search, and between a filter read from its index and one checked along the sort order.
+ * search, and between a filter read from its index and one checked along the sort order;
+ * `headSize` (tests only) is the size of a search head built by this call (search-heads.ts).
  */
 export async function listProducts(
   db: Database,
   tenant: Caller,
   input: ProductListInput,
-  options: { rankLimit?: number; driveLimit?: number } = {},
+  options: { rankLimit?: number; driveLimit?: number; headSize?: number } = {},
 ) {
   const rankLimit = options.rankLimit ?? RANK_LIMIT;
   const catalog = await findCatalog(db, tenant, input.catalogId);
@@ -268,6 +353,19 @@ export async function listProducts(
     }
   }
   if (by === 'match') return page(await listByDoc(db, docSource(plan, where), cursor as MatchCursor | null, limit));
+  if (!plan.selective && by === 'name' && order === 'asc' && plan.lazyCommon.length > 0) {
+    const headed = await listBroadByName(
+      db,
+      tenant,
+      catalog.id,
+      plan,
+      where,
+      cursor as ValueCursor | null,
+      limit,
+      options.headSize,
+    );
+    if (headed) return page(headed);
+  }
   // A ranked cursor of a search that has since become broad ranks every match: correct, slower.
   const hits = hitsSource(plan.selective ? plan : { match: plan.all, checks: [] }, catalog.id, where);
   if (by === 'rank') return page(await listByRank(db, hits, cursor as RankCursor | null, limit));
