@@ -78,6 +78,8 @@ export interface FilterDriver {
   ids: SQL;
   /** Read through an index (cheap to count), or by a scan of its table (counted only when no indexed one drives). */
   scan: boolean;
+  /** For a scanned condition: a cheap statement that is 0 when it admits no product at all (then nothing is scanned). */
+  none?: SQL;
 }
 
 /**
@@ -89,7 +91,8 @@ export interface FilterDriver {
  * status other than active and a missing GTIN or price (partial indexes of migration 0012, whose
  * WHERE these statements repeat word for word: SQLite uses a partial index only then). By a scan:
  * a class code (`classification_link_classes` has no index on it; an index would cost about
- * 25 bytes per product row). A missing classification never drives.
+ * 25 bytes per product row), skipped when no link names the code at all (`none`). A missing
+ * classification never drives.
  */
 export function filterDrivers(tenant: Caller, catalogId: string, filter: ProductFilterInput): FilterDriver[] {
   const drivers: FilterDriver[] = [];
@@ -110,6 +113,8 @@ export function filterDrivers(tenant: Caller, catalogId: string, filter: Product
       ids: sql`SELECT DISTINCT l.element_id AS mid FROM classification_link_classes lc CROSS JOIN classification_links l ON l.id = lc.link_id
         WHERE lc.code = ${filter.classCode} AND l.company_id = ${tenant.companyId}`,
       scan: true,
+      // migration 0021: links naming the code, in any company (0: no product has the class)
+      none: sql`SELECT coalesce((SELECT links FROM classification_class_use WHERE code = ${filter.classCode}), 0) AS n`,
     });
   }
   return drivers;

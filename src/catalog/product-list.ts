@@ -260,7 +260,10 @@ async function drivenIds(
   const indexed = drivers.filter((d) => !d.scan).map((d) => d.ids);
   const fewest = indexed.length ? await fewestIds(db, indexed, driveLimit) : null;
   if (fewest) return fewest;
-  for (const { ids } of drivers.filter((d) => d.scan)) {
+  for (const { ids, none } of drivers.filter((d) => d.scan)) {
+    // nothing to scan for when no product at all has it (a class code no link names)
+    if (none && Number((await db.all<{ n: number }>(none))[0]?.n ?? 1) === 0)
+      return { ids: sql`SELECT NULL AS mid WHERE 0`, size: 0 };
     // A scanned condition is read once: counted and, if few, its ids kept (a JSON list, bound
     // to each page statement) instead of scanning again for every segment of the order.
     const [found] = await db.all<{ n: number; ids: string | null }>(
