@@ -35,6 +35,8 @@ export const LAYERS: readonly Layer[] = [
       'src/catalog/prices/price-list.ts',
       'src/catalog/feature-blocks/feature-block-types.ts',
       'src/catalog/feature-blocks/feature-block-rows.ts',
+      'src/catalog/translations/translation-store.ts',
+      'src/catalog/translations/company-languages.ts',
     ],
   },
   {

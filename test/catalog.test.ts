@@ -86,6 +86,7 @@ describe('AddCatalog', () => {
       catalogVersion: '1.0',
       description: null,
       language: 'deu',
+      languages: ['deu'],
       currency: 'EUR',
       categoryCount: 0,
       productCount: 0,

@@ -1,5 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { catalogs } from '../src/db/schema';
 import { createClassification } from '../src/classification/links';
 import { setValue } from '../src/catalog/values';
 import { addTemplate } from '../src/exports/templates';
@@ -173,7 +175,12 @@ describe('catalog codes the schemas do not list', () => {
       ),
     ]);
 
-    const klingon = await makeCatalog(session, { name: 'Odd language', language: 'qqq' });
+    // A catalog from before languages were checked (migration 0019 keeps its code as it was).
+    const klingon = await makeCatalog(session, { name: 'Odd language' });
+    await db()
+      .update(catalogs)
+      .set({ language: 'qqq', languages: ['qqq'] })
+      .where(eq(catalogs.id, klingon.catalogId));
     const jobId = await insertExportJob(session.tenant, { catalogId: klingon.catalogId, exportType: 'BMEcat' });
     await deliver(jobId, 1);
     expect(await jobRow(jobId)).toMatchObject({

@@ -69,7 +69,7 @@ const CASES: [string, (f: Fixture) => Promise<{ elementId: string; action: strin
     async (f) => ({
       elementId: (await f.post('/api/Catalog/AddCatalog', { name: 'New' })).catalogId,
       action: 'create',
-      paths: ['currency', 'departmentId', 'language', 'name'],
+      paths: ['currency', 'departmentId', 'language', 'languages', 'name'],
     }),
   ],
   [
@@ -83,7 +83,7 @@ const CASES: [string, (f: Fixture) => Promise<{ elementId: string; action: strin
     'DeleteCatalog',
     async (f) => (
       await f.post('/api/Catalog/DeleteCatalog', { catalogId: f.catalogId }),
-      { elementId: f.catalogId, action: 'delete', paths: ['currency', 'departmentId', 'language', 'name'] }
+      { elementId: f.catalogId, action: 'delete', paths: ['currency', 'departmentId', 'language', 'languages', 'name'] }
     ),
   ],
   [

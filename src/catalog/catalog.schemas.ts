@@ -23,6 +23,11 @@ export const CatalogDto = z.strictObject({
   description: optionalText(8000),
   language: z.string().regex(LANGUAGE_CODE, 'language must be an ISO 639-2 code such as deu').nullish(),
   currency: z.string().regex(CURRENCY_CODE, 'currency must be an ISO 4217 code such as EUR').nullish(),
+  /** The languages the catalog publishes (docs/languages.md); `language` is always one of them. */
+  languages: z
+    .array(z.string().regex(LANGUAGE_CODE, 'languages must be ISO 639-2 codes such as eng'))
+    .max(40)
+    .nullish(),
 });
 export type CatalogInput = z.infer<typeof CatalogDto>;
 
@@ -34,6 +39,7 @@ export const CatalogOut = z.object({
   catalogVersion: z.string().nullable(),
   description: z.string().nullable(),
   language: z.string(),
+  languages: z.array(z.string()),
   currency: z.string(),
   categoryCount: z.number().int(),
   productCount: z.number().int(),

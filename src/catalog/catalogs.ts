@@ -5,9 +5,10 @@ import { newId, unusableId } from '../kernel/ids';
 import { keysetPage } from '../kernel/pagination';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, classificationLinks, media } from '../db/schema';
-import { badRequest } from '../kernel/app-error';
+import { badRequest, conflict } from '../kernel/app-error';
+import { assertEnabled, type CompanyLanguages, readCompanyLanguages } from './translations/company-languages';
 import { historyStatement } from '../history/record';
-import { CATALOG_FIELDS, loadSnapshot, pickFields, withChanges } from '../history/snapshot';
+import { CATALOG_FIELDS, loadSnapshot, pickFields, type Snapshot, withChanges } from '../history/snapshot';
 import type { CatalogInput } from './catalog.schemas';
 import { purgeCatalogMedia } from '../media/media';
 import { assertDepartment, findCatalog } from '../db/scope';
@@ -24,6 +25,7 @@ export function catalogOut(row: CatalogRow) {
     catalogVersion: row.catalogVersion,
     description: row.description,
     language: row.language,
+    languages: row.languages,
     currency: row.currency,
     categoryCount: row.categoryCount,
     productCount: row.productCount,
@@ -34,6 +36,8 @@ export function catalogOut(row: CatalogRow) {
 
 export async function addCatalog(db: Database, tenant: Caller, input: CatalogInput) {
   await assertDepartment(db, tenant, input.departmentId);
+  const settings = await readCompanyLanguages(db, tenant);
+  const language = input.language ?? settings.defaultLanguage;
   const values = {
     id: input.catalogId ?? newId(),
     companyId: tenant.companyId,
@@ -42,7 +46,8 @@ export async function addCatalog(db: Database, tenant: Caller, input: CatalogInp
     catalogType: input.catalogType ?? null,
     catalogVersion: input.catalogVersion ?? null,
     description: input.description ?? null,
-    language: input.language ?? 'deu',
+    language,
+    languages: catalogLanguages(settings, language, input.languages),
     currency: input.currency ?? 'EUR',
   };
   try {
@@ -72,7 +77,19 @@ export async function updateCatalog(db: Database, tenant: Caller, input: Catalog
   if (input.catalogType !== undefined) changes.catalogType = input.catalogType;
   if (input.catalogVersion !== undefined) changes.catalogVersion = input.catalogVersion;
   if (input.description !== undefined) changes.description = input.description;
-  if (input.language) changes.language = input.language;
+  if (input.language || input.languages) {
+    const language = input.language ?? existing.language;
+    if (language !== existing.language && (existing.productCount > 0 || existing.categoryCount > 0))
+      throw conflict(
+        "the default language of a catalog with categories or products cannot change: its texts are stored in it; add the language to the catalog's languages instead",
+      );
+    changes.language = language;
+    changes.languages = catalogLanguages(
+      await readCompanyLanguages(db, tenant),
+      language,
+      input.languages ?? existing.languages,
+    );
+  }
   if (input.currency) changes.currency = input.currency;
   const before = pickFields(existing, CATALOG_FIELDS);
   const [rows] = await db.batch([
@@ -85,10 +102,21 @@ export async function updateCatalog(db: Database, tenant: Caller, input: Catalog
       elementId: existing.id,
       kind: 'catalog',
       before,
-      after: withChanges(before, changes as Record<string, string | null>),
+      after: withChanges(before, changes as Snapshot),
     }),
   ]);
   return catalogOut(rows[0]!);
+}
+
+/**
+ * A catalog's languages: its default first, then the others it publishes, each enabled for the
+ * company (400 naming the field otherwise; docs/languages.md).
+ */
+function catalogLanguages(settings: CompanyLanguages, language: string, requested?: string[] | null): string[] {
+  assertEnabled(settings, language, 'language');
+  const others = (requested ?? []).filter((l) => l !== language);
+  for (const [i, l] of others.entries()) assertEnabled(settings, l, `languages[${i}]`);
+  return [language, ...new Set(others)];
 }
 
 export async function getCatalog(db: Database, tenant: Caller, catalogId: string) {

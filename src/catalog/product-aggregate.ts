@@ -13,7 +13,9 @@ import {
   products,
   productReferences,
   productUdx,
+  translations,
 } from '../db/schema';
+import type { ElementTranslations } from './translations/translation-store';
 import type { StoredPrice } from './prices/price-list';
 import { blockOfRow, blocksStatement } from './feature-blocks/feature-block-rows';
 import type { StoredFeatureBlock } from './feature-blocks/feature-block-types';
@@ -44,6 +46,8 @@ export interface AggregateMedia {
   url?: string | null;
   mimeCode?: string | null;
   alt?: string | null;
+  /** The description in the catalog's other languages: language -> text (docs/languages.md). */
+  descriptions?: Record<string, string>;
 }
 
 /** One product or variant with everything attached to it. */
@@ -60,6 +64,11 @@ export interface ProductNode {
   udx?: string | null;
   /** Feature blocks of other systems (UNSPSC, udf_*, eCl@ss Advanced …), in order; absent reads as none. */
   featureBlocks?: StoredFeatureBlock[];
+  /**
+   * The product's texts in languages other than its catalog's default (which its own columns
+   * hold): language -> field -> text (docs/languages.md). Absent or empty reads as none.
+   */
+  translations?: ElementTranslations;
 }
 
 /** One outgoing reference of a node; `targetProductId` null = pending (the SKU is not in the catalog). */
@@ -204,6 +213,14 @@ export function aggregateStatements(db: Database, companyId: string, masterSet: 
       .orderBy(asc(productReferences.productId), asc(productReferences.position)),
     db.select().from(productUdx).where(inArray(productUdx.productId, elementSet)),
     blocksStatement(db, elementSet),
+    // The elements' and their media's translations, in a stable order (fingerprints hash them).
+    db
+      .select()
+      .from(translations)
+      .where(
+        sql`${translations.elementId} IN ${elementSet} OR ${translations.elementId} IN (SELECT id FROM media WHERE element_id IN ${elementSet})`,
+      )
+      .orderBy(asc(translations.elementId), asc(translations.lang), asc(translations.field)),
   ] as const;
 }
 
@@ -231,7 +248,21 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
     referenceRows,
     udxRows,
     blockRows,
+    translationRows,
   ] = rows;
+  const translationsBy = new Map<string, ElementTranslations>();
+  for (const t of translationRows) {
+    const element = translationsBy.get(t.elementId) ?? {};
+    (element[t.lang] ??= {})[t.field] = t.value;
+    translationsBy.set(t.elementId, element);
+  }
+  const descriptionsOf = (mediaId: string) => {
+    const byLanguage = translationsBy.get(mediaId);
+    if (!byLanguage) return undefined;
+    const out: Record<string, string> = {};
+    for (const [lang, fields] of Object.entries(byLanguage)) if (fields.description) out[lang] = fields.description;
+    return out;
+  };
   const pricesBy = groupBy(priceRows, (p) => p.productId);
   const referencesBy = groupBy(referenceRows, (r) => r.productId);
   const udxBy = new Map(udxRows.map((u) => [u.productId, u.xml]));
@@ -277,6 +308,7 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         url: m.url,
         mimeCode: m.mimeCode,
         alt: m.alt,
+        descriptions: descriptionsOf(m.id),
       })),
       prices: (pricesBy.get(product.id) ?? []).map(({ productId: _id, ...row }) => row),
       references: (referencesBy.get(product.id) ?? []).map(({ type, targetSku, quantity, targetProductId }) => ({
@@ -287,6 +319,7 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
       })),
       udx: udxBy.get(product.id) ?? null,
       featureBlocks: (blocksBy.get(product.id) ?? []).map(blockOfRow),
+      translations: translationsBy.get(product.id) ?? {},
     };
   };
 

@@ -23,6 +23,10 @@ export const companies = sqliteTable('companies', {
   historyRetentionMonths: integer('history_retention_months').notNull().default(24),
   /** When pruning last finished for this company: the least recently pruned go first (bounded runs). */
   historyPrunedAt: text('history_pruned_at'),
+  /** The content languages the company enables (ISO 639-2 codes, JSON list; migration 0019, docs/languages.md). */
+  languages: text('languages', { mode: 'json' }).notNull().default(['deu']).$type<string[]>(),
+  /** The language new catalogs and the web app start in; one of `languages`. */
+  defaultLanguage: text('default_language').notNull().default('deu'),
 });
 
 export const departments = sqliteTable(
@@ -105,7 +109,10 @@ export const catalogs = sqliteTable(
     description: text('description'),
     catalogType: text('catalog_type'),
     catalogVersion: text('catalog_version'),
+    /** The catalog's default language: the one its elements' own columns hold (docs/languages.md). */
     language: text('language').notNull().default('deu'),
+    /** The languages the catalog publishes (JSON list, `language` first; migration 0019). */
+    languages: text('languages', { mode: 'json' }).notNull().default(['deu']).$type<string[]>(),
     currency: text('currency').notNull().default('EUR'),
     /** Maintained in the same batch as every insert and delete, so GetStats never counts rows. */
     categoryCount: integer('category_count').notNull().default(0),
@@ -262,6 +269,8 @@ export const attributes = sqliteTable(
     unit: text('unit'),
     /** JSON array of allowed codes for enum attributes. */
     enumValues: text('enum_values', { mode: 'json' }).$type<string[]>(),
+    /** A text attribute whose value is kept per language (migration 0019, docs/languages.md). */
+    localizable: integer('localizable', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('attributes_company_code_uq').on(t.companyId, t.code)],
@@ -950,6 +959,25 @@ export const productFeatureBlocks = sqliteTable(
   (t) => [primaryKey({ columns: [t.productId, t.position] })],
 );
 
+// ---------------------------------------------------------------- translations (docs/languages.md)
+
+/**
+ * One field of one element in one language other than its catalog's default (which the
+ * element's own columns hold; fields without a column keep every language here). `field` is the
+ * API's name: `name`, `description`, `keywords`, `values.<attribute code>`,
+ * `details.<GROUP>.<feature code>`. Rows go with their element (delete triggers, migration
+ * 0019). No company_id: every read reaches them through a tenant-checked element. WITHOUT ROWID.
+ */
+export const translations = sqliteTable(
+  'translations',
+  {
+    elementId: text('element_id').notNull(),
+    field: text('field').notNull(),
+    lang: text('lang').notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.elementId, t.field, t.lang] })],
+);
 /**
  * Search heads (migration 0020, src/catalog/search-heads.ts): per catalog and FTS phrase, the
  * bound of the head, and the masters within it (name order) whose own document matches the

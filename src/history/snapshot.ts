@@ -41,6 +41,7 @@ export const CATALOG_FIELDS = [
   'catalogType',
   'catalogVersion',
   'language',
+  'languages',
   'currency',
 ] as const;
 export const TEMPLATE_FIELDS = ['name', 'exportType', 'language', 'options'] as const;

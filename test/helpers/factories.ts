@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
 import { hashPassword } from '../../src/accounts/passwords';
 import { createDb, type Database } from '../../src/db/client';
 import { newId } from '../../src/kernel/ids';
@@ -77,7 +78,17 @@ export async function makeUser(
   return { userId, email, ...company };
 }
 
+/** Enables content languages for a company (what an admin's SetLanguages does), keeping its default. */
+export async function enableLanguages(companyId: string, languages: readonly string[]) {
+  const [row] = await db().select().from(companies).where(eq(companies.id, companyId));
+  const enabled = [...new Set([...(row?.languages ?? ['deu']), ...languages])];
+  await db().update(companies).set({ languages: enabled }).where(eq(companies.id, companyId));
+}
+
+/** A catalog; the languages it names are enabled for the company first (a fixture, not the rule under test). */
 export async function makeCatalog(tenant: FixtureTenant, overrides: Partial<CatalogInput> = {}) {
+  const languages = [overrides.language, ...(overrides.languages ?? [])].filter((l): l is string => !!l);
+  if (languages.length > 0) await enableLanguages(tenant.companyId, languages);
   return addCatalog(db(), asActor(tenant), { departmentId: tenant.departmentId, name: 'Test catalog', ...overrides });
 }
 

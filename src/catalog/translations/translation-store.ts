@@ -1,0 +1,103 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { BatchStatement, Database } from '../../db/client';
+import { jsonList } from '../../db/json-rows';
+import { translations } from '../../db/schema';
+
+/**
+ * Reading and writing translations (docs/languages.md): the element's own columns hold its
+ * catalog's default language, every other language of a localizable field is one row of
+ * `translations`. These are the only statements on that table, so its shape has one home.
+ */
+
+/** The localizable fields of each kind of element, by their API names (values.* and details.* besides). */
+export const LOCALIZABLE_FIELDS = {
+  product: ['name', 'description', 'keywords'],
+  variant: ['name', 'description', 'keywords'],
+  category: ['name', 'description'],
+  media: ['description'],
+} as const;
+
+export type LocalizableKind = keyof typeof LOCALIZABLE_FIELDS;
+
+/** Field name to text, of one element in one language. */
+export type FieldTexts = Record<string, string>;
+/** Language to its field texts, of one element. */
+export type ElementTranslations = Record<string, FieldTexts>;
+
+/** The translation field of a text attribute's value. */
+export const attributeField = (code: string) => `values.${code}`;
+/** The translation field of a feature value's free text (BMEcat FVALUE_DETAILS). */
+export const detailsField = (group: string, code: string) => `details.${group}.${code}`;
+
+/**
+ * The translations of many elements, optionally only of some languages, in one statement:
+ * `elementId -> language -> field -> text`. Elements without any are absent.
+ */
+export async function readTranslations(
+  db: Database,
+  elementIds: readonly string[],
+  languages?: readonly string[],
+): Promise<Map<string, ElementTranslations>> {
+  const out = new Map<string, ElementTranslations>();
+  if (elementIds.length === 0 || languages?.length === 0) return out;
+  const rows = await db
+    .select()
+    .from(translations)
+    .where(
+      and(
+        sql`${translations.elementId} IN ${jsonList(elementIds)}`,
+        languages ? sql`${translations.lang} IN ${jsonList(languages)}` : undefined,
+      ),
+    );
+  for (const row of rows) {
+    const element = out.get(row.elementId) ?? {};
+    const fields = element[row.lang] ?? {};
+    fields[row.field] = row.value;
+    element[row.lang] = fields;
+    out.set(row.elementId, element);
+  }
+  return out;
+}
+
+/**
+ * The statements that make one element's texts in one language what `fields` says: a text
+ * is written (upsert), a null removes that translation, a field left out is left alone. No
+ * other language's row is touched.
+ */
+export function writeTranslationStatements(
+  db: Database,
+  elementId: string,
+  language: string,
+  fields: Record<string, string | null>,
+): BatchStatement[] {
+  const statements: BatchStatement[] = [];
+  const removed = Object.keys(fields).filter((f) => fields[f] === null || fields[f] === '');
+  const written = Object.entries(fields).filter((e): e is [string, string] => e[1] !== null && e[1] !== '');
+  if (written.length > 0)
+    statements.push(
+      db
+        .insert(translations)
+        .values(written.map(([field, value]) => ({ elementId, field, lang: language, value })))
+        .onConflictDoUpdate({
+          target: [translations.elementId, translations.field, translations.lang],
+          set: { value: sql`excluded.value` },
+        }),
+    );
+  if (removed.length > 0)
+    statements.push(
+      db
+        .delete(translations)
+        .where(
+          and(
+            eq(translations.elementId, elementId),
+            eq(translations.lang, language),
+            inArray(translations.field, removed),
+          ),
+        ),
+    );
+  return statements;
+}
+
+/** Removes every translation of one field of one element (e.g. an attribute value that was cleared). */
+export const clearFieldStatement = (db: Database, elementId: string, field: string): BatchStatement =>
+  db.delete(translations).where(and(eq(translations.elementId, elementId), eq(translations.field, field)));
