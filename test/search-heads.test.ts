@@ -2,6 +2,8 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { listProducts } from '../src/catalog/product-list';
 import { deleteProduct, updateProduct } from '../src/catalog/products';
+import { runBatch } from '../src/db/client';
+import { writeTranslationStatements } from '../src/catalog/translations/translation-store';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 
 /**
@@ -128,5 +130,46 @@ describe('search heads', () => {
       { rankLimit: 1 },
     );
     expect(page.items.map((p) => p.sku)).toEqual(['O-1', 'O-2']);
+  });
+
+  it('holds a master whose translated name or keywords match, kept by the triggers on translations', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session, { language: 'deu', languages: ['deu', 'eng'] });
+    for (const [sku, name] of [
+      ['T-1', 'Beta Schalter'],
+      ['T-2', 'Gamma Schalter'],
+    ])
+      await makeProduct(session, catalog.catalogId, { sku, name });
+    const clamp = await makeProduct(session, catalog.catalogId, { sku: 'T-3', name: 'Alpha Klemme' });
+    const list = async () =>
+      (
+        await listProducts(
+          db(),
+          session,
+          { catalogId: catalog.catalogId, q: 'schalter', sort: 'name', limit: 10 } as never,
+          { rankLimit: 1, headSize: 2 },
+        )
+      ).items.map((p) => p.sku);
+    expect(await list()).toEqual(['T-1', 'T-2']);
+    // an English name with the word: the product enters the head (it sorts first) and is listed
+    await runBatch(db(), writeTranslationStatements(db(), clamp.productId, 'eng', { name: 'Alpha Schalter' }));
+    const heads = async () =>
+      (
+        await env.DB.prepare('SELECT name FROM search_heads WHERE catalog_id = ? ORDER BY name')
+          .bind(catalog.catalogId)
+          .all<{ name: string }>()
+      ).results.map((r) => r.name);
+    expect(await heads()).toEqual(['Alpha Klemme', 'Beta Schalter', 'Gamma Schalter']);
+    expect(await list()).toEqual(['T-3', 'T-1', 'T-2']);
+    const english = await listProducts(
+      db(),
+      session,
+      { catalogId: catalog.catalogId, q: 'schalter', sort: 'name', limit: 10, language: 'eng' } as never,
+      { rankLimit: 1 },
+    );
+    expect(english.items.map((p) => p.sku)).toEqual(['T-3']);
+    await runBatch(db(), writeTranslationStatements(db(), clamp.productId, 'eng', { name: null }));
+    expect(await heads()).toEqual(['Beta Schalter', 'Gamma Schalter']);
+    expect(await list()).toEqual(['T-1', 'T-2']);
   });
 });

@@ -2,6 +2,7 @@ import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { products } from '../db/schema';
 import type { SearchPlan } from './search-plan';
+import { int, languageNumberSql, type SearchScope, SPAN, scopeRange } from './search-scope';
 
 /**
  * Where the product list reads its rows from (docs/search.md, "Search plans"). Every source
@@ -30,6 +31,19 @@ const COLUMNS = Object.entries(getTableColumns(products)).map(([key, column]) =>
 export const check = (phrase: string, rowid: SQL) =>
   sql`EXISTS (SELECT 1 FROM products_fts c WHERE c.products_fts MATCH ${phrase} AND c.rowid = ${rowid})`;
 
+/**
+ * Some document of the product in the scope matches `phrase` (search-scope.ts): its own, one
+ * language's, or any of them (its own, then one seek per language it has a translated name or
+ * keywords in, found through the translations' primary key).
+ */
+export function scopedCheck(phrase: string, scope: SearchScope, rowid: SQL, id: SQL): SQL {
+  if (scope.kind === 'own') return check(phrase, rowid);
+  if (scope.kind === 'lang') return check(phrase, sql`${int(scope.base)} + ${rowid}`);
+  return sql`(${check(phrase, rowid)} OR EXISTS (SELECT 1 FROM translations t CROSS JOIN products_fts c
+    WHERE t.element_id = ${id} AND t.field IN ('name', 'keywords') AND t.lang GLOB '[a-z][a-z][a-z]'
+      AND c.products_fts MATCH ${phrase} AND c.rowid = ${languageNumberSql(sql`t.lang`)} * ${SPAN} + ${rowid}))`;
+}
+
 /** No search: the products table. */
 export const tableSource = (where: SQL): Source => ({
   from: sql`${products}`,
@@ -44,11 +58,17 @@ export const tableSource = (where: SQL): Source => ({
  * common phrase checked per document, a variant's document counting for its master (variants
  * are indexed with their SKU, manufacturer part number and GTIN), the best score per master.
  */
-export function hitsSource(plan: Pick<SearchPlan, 'match' | 'checks'>, catalogId: string, where: SQL): Source {
+export function hitsSource(
+  plan: Pick<SearchPlan, 'match' | 'checks'>,
+  catalogId: string,
+  where: SQL,
+  scope: SearchScope,
+): Source {
   const checks = plan.checks.map((phrase) => sql` AND ${check(phrase, sql`f.rowid`)}`);
+  // a translated document's product is docid % DOC_SPAN; a variant's document counts for its master
   const hits = sql`SELECT coalesce(d.parent_id, d.id) AS mid, min(f.rank) AS r
-    FROM products_fts f CROSS JOIN ${products} d ON d.rowid = f.rowid
-    WHERE f.products_fts MATCH ${plan.match} AND d.catalog_id = ${catalogId}${sql.join(checks)}
+    FROM products_fts f CROSS JOIN ${products} d ON d.rowid = f.rowid % ${SPAN}
+    WHERE f.products_fts MATCH ${plan.match} AND ${scopeRange(scope, sql`f.rowid`)} AND d.catalog_id = ${catalogId}${sql.join(checks)}
     GROUP BY mid`;
   return {
     from: sql`(${hits}) h CROSS JOIN ${products} ON ${products.id} = h.mid`,
@@ -59,27 +79,42 @@ export function hitsSource(plan: Pick<SearchPlan, 'match' | 'checks'>, catalogId
   };
 }
 
-/** A broad search in index order: the FTS docids of the masters, read in rowid order (stops after a page). */
-export const docSource = (plan: SearchPlan, where: SQL): Source => ({
-  from: sql`products_fts f CROSS JOIN ${products} ON ${products}.rowid = f.rowid`,
-  where: sql`f.products_fts MATCH ${plan.all} AND ${where}`,
-  rank: null,
-  doc: sql`f.rowid`,
-  joined: false,
-});
+/**
+ * A broad search in index order: the FTS docids of the masters, read in docid order (stops after
+ * a page): the products' own documents first, then each language's. In every language, a
+ * translated document is listed only when no earlier document of its product matches (its own,
+ * or a language with a smaller number), so each product is listed once, at its first match.
+ */
+export function docSource(plan: SearchPlan, where: SQL, scope: SearchScope): Source {
+  const rowid = sql`${products}.rowid`;
+  const first =
+    scope.kind !== 'any'
+      ? sql``
+      : sql` AND (f.rowid < ${SPAN} OR NOT (${check(plan.all, rowid)} OR EXISTS (SELECT 1 FROM translations t CROSS JOIN products_fts c
+          WHERE t.element_id = ${products.id} AND t.field IN ('name', 'keywords') AND t.lang GLOB '[a-z][a-z][a-z]'
+            AND c.products_fts MATCH ${plan.all} AND c.rowid = ${languageNumberSql(sql`t.lang`)} * ${SPAN} + ${rowid}
+            AND c.rowid < f.rowid)))`;
+  return {
+    from: sql`products_fts f CROSS JOIN ${products} ON ${rowid} = f.rowid % ${SPAN}`,
+    where: sql`f.products_fts MATCH ${plan.all} AND ${scopeRange(scope, sql`f.rowid`)} AND ${where}${first}`,
+    rank: null,
+    doc: sql`f.rowid`,
+    joined: false,
+  };
+}
 
-/** The product's own document matches the whole search (a broad search's check of each product it reads). */
-export function matchesSearch(plan: SearchPlan): SQL {
+/** Some document of the product in the scope matches the whole search (a broad search's check of each product it reads). */
+export function matchesSearch(plan: SearchPlan, scope: SearchScope): SQL {
   const rowid = sql`${products}.rowid`;
   // A phrase FTS5 cannot answer lazily (a long prefix) would be merged once per product: merge it once.
   return plan.allLazy
-    ? check(plan.all, rowid)
-    : sql`${rowid} IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${plan.all})`;
+    ? scopedCheck(plan.all, scope, rowid, sql`${products.id}`)
+    : sql`${rowid} IN (SELECT f.rowid % ${SPAN} FROM products_fts f WHERE f.products_fts MATCH ${plan.all} AND ${scopeRange(scope, sql`f.rowid`)})`;
 }
 
 /** A broad search in a sort order: that order's index, each product checked against the search. */
-export const checkedTableSource = (plan: SearchPlan, where: SQL): Source =>
-  tableSource(sql`${where} AND ${matchesSearch(plan)}`);
+export const checkedTableSource = (plan: SearchPlan, where: SQL, scope: SearchScope): Source =>
+  tableSource(sql`${where} AND ${matchesSearch(plan, scope)}`);
 
 /**
  * The few products a filter names (`ids`, a subquery of master ids, product-list.ts

@@ -30,6 +30,7 @@ import {
 } from './product-list-source';
 import { findCatalog } from '../db/scope';
 import { headBound, headRows, laterOf } from './search-heads';
+import { resolveSearchScope, type SearchScope } from './search-scope';
 import { planSearch, RANK_LIMIT, type SearchPlan } from './search-plan';
 import type { Caller } from '../kernel/caller';
 
@@ -194,6 +195,7 @@ async function listBroadByName(
   tenant: Caller,
   catalogId: string,
   plan: SearchPlan,
+  scope: SearchScope,
   where: SQL,
   cursor: ValueCursor | null,
   limit: number,
@@ -203,7 +205,7 @@ async function listBroadByName(
   const bound = await headBound(db, catalogId, tenant.companyId, phrase, headSize);
   if (!bound) return null;
   const spec = SORTS.name;
-  const checked = checkedTableSource(plan, where);
+  const checked = checkedTableSource(plan, where, scope);
   const rows: ProductRow[] = [];
   if (!cursor || cursor.g === 'null')
     rows.push(...(await segmentRows(db, checked, spec, 'asc', 'null', cursor, limit + 1)).map((f) => f.row));
@@ -214,7 +216,7 @@ async function listBroadByName(
         db,
         catalogId,
         phrase,
-        sql`${where} AND ${matchesSearch(plan)}`,
+        sql`${where} AND ${matchesSearch(plan, scope)}`,
         after,
         limit + 1 - rows.length,
       )),
@@ -305,6 +307,7 @@ export async function listProducts(
   const rankLimit = options.rankLimit ?? RANK_LIMIT;
   const catalog = await findCatalog(db, tenant, input.catalogId);
   const { catalogId: _catalogId, sort, order = 'asc', cursor: rawCursor, limit, attributes: codes, ...filter } = input;
+  const scope = await resolveSearchScope(db, tenant, catalog, filter.language);
   const cursor = decodeProductCursor(rawCursor);
   const chosen = codes?.length ? await resolveListAttributes(db, tenant, codes) : null;
   const page = async (result: { items: ProductRow[]; nextCursor: string | null }) => {
@@ -350,18 +353,20 @@ export async function listProducts(
     const few = await driven();
     if (few === 'empty') return none;
     if (few) {
-      const source = joinedSource(few.ids, sql`${where} AND ${matchesSearch(plan)}`, sql`${products}.rowid`);
+      const source = joinedSource(few.ids, sql`${where} AND ${matchesSearch(plan, scope)}`, sql`${products}.rowid`);
       if (by === 'match') return page(await listByDoc(db, source, cursor as MatchCursor | null, limit));
       return page(await listBySort(db, source, by, order, cursor as ValueCursor | null, limit));
     }
   }
-  if (by === 'match') return page(await listByDoc(db, docSource(plan, where), cursor as MatchCursor | null, limit));
+  if (by === 'match')
+    return page(await listByDoc(db, docSource(plan, where, scope), cursor as MatchCursor | null, limit));
   if (!plan.selective && by === 'name' && order === 'asc' && plan.lazyCommon.length > 0) {
     const headed = await listBroadByName(
       db,
       tenant,
       catalog.id,
       plan,
+      scope,
       where,
       cursor as ValueCursor | null,
       limit,
@@ -370,8 +375,8 @@ export async function listProducts(
     if (headed) return page(headed);
   }
   // A ranked cursor of a search that has since become broad ranks every match: correct, slower.
-  const hits = hitsSource(plan.selective ? plan : { match: plan.all, checks: [] }, catalog.id, where);
+  const hits = hitsSource(plan.selective ? plan : { match: plan.all, checks: [] }, catalog.id, where, scope);
   if (by === 'rank') return page(await listByRank(db, hits, cursor as RankCursor | null, limit));
-  const source = plan.selective ? hits : checkedTableSource(plan, where);
+  const source = plan.selective ? hits : checkedTableSource(plan, where, scope);
   return page(await listBySort(db, source, by, order, cursor as ValueCursor | null, limit));
 }

@@ -3,7 +3,8 @@ import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { products } from '../db/schema';
 import type { ValueCursor } from './product-cursor';
-import { check, type ProductRow, selectRows, type Source } from './product-list-source';
+import { type ProductRow, scopedCheck, selectRows, type Source } from './product-list-source';
+import { ANY_LANGUAGE } from './search-scope';
 
 /**
  * Search heads (migration 0020, docs/search.md "Broad search by name"). A broad search (every
@@ -17,7 +18,9 @@ import { check, type ProductRow, selectRows, type Source } from './product-list-
  * The head is built by the first search that needs it (one batch: the walk, its rows, the bound,
  * so no write slips between them) and kept exact by the FTS triggers on `products`, in the same
  * transaction as every write of a master: a master enters when its (name, id) is within the bound
- * and its document matches the phrase, and leaves when deleted or rewritten. A catalog keeps at
+ * and one of its documents (its own or a translated one, migration 0022) matches the phrase, and
+ * leaves when deleted or rewritten. A head serves a search in every language and in one (each
+ * product it reads is checked against the search in its scope). A catalog keeps at
  * most MAX_HEADS heads, the oldest dropped first.
  */
 export const HEAD_SIZE = 1000;
@@ -76,7 +79,7 @@ export async function headBound(
       sql`INSERT OR IGNORE INTO search_heads (catalog_id, phrase, name, product_id)
         SELECT ${catalogId}, ${phrase}, name, id FROM ${products}
         WHERE catalog_id = ${catalogId} AND company_id = ${companyId} AND parent_id IS NULL AND name IS NOT NULL
-          AND ${check(phrase, sql`${products}.rowid`)}
+          AND ${scopedCheck(phrase, ANY_LANGUAGE, sql`${products}.rowid`, sql`${products.id}`)}
         ORDER BY name COLLATE NOCASE, id LIMIT ${size}`,
       sql`UPDATE search_head_bounds SET name = ${last('name')}, product_id = ${last('product_id')}
         WHERE ${own} AND name = ${ALL} AND (SELECT count(*) FROM search_heads WHERE ${own}) >= ${size}`,
