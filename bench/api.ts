@@ -200,6 +200,38 @@ async function benchSize(masters: number) {
           list('q=Leitungsschutzschalter&sort=name&order=desc'),
         );
         await measure('search broad word sorted by SKU', () => list('q=Leitungsschutzschalter&sort=sku'));
+        // Searches per language when the catalog publishes English and French (seed:synthetic
+        // --languages deu,eng,fra): translated names are indexed per language (docs/search.md, "Languages").
+        const languages = JSON.parse(
+          execFileSync('sqlite3', [
+            '-readonly',
+            d1File(dir),
+            `SELECT languages FROM catalogs WHERE id = '${seeded.catalogId}'`,
+          ])
+            .toString()
+            .trim() || '[]',
+        ) as string[];
+        const words: Record<string, string> = { deu: 'Leitungsschutzschalter', eng: 'Circuit', fra: 'Disjoncteur' };
+        for (const language of languages.filter((l) => words[l])) {
+          const word = words[language]!;
+          const q = (text: string) => `q=${encodeURIComponent(text)}`;
+          await measure(`[${language}] search name words "${word} ${typ}", ranked, language=${language}`, () =>
+            list(`${q(`${word} ${typ}`)}&language=${language}`),
+          );
+          await measure(`[${language}] search name words "${word} ${typ}", ranked, any language`, () =>
+            list(q(`${word} ${typ}`)),
+          );
+          await measure(`[${language}] search broad word "${word}", index order, language=${language}`, () =>
+            list(`${q(word)}&language=${language}`),
+          );
+          await measure(`[${language}] search broad word "${word}", index order, any language`, () => list(q(word)));
+          await measure(`[${language}] search broad word "${word}" sorted by name, language=${language}`, () =>
+            list(`${q(word)}&sort=name&language=${language}`),
+          );
+          await measure(`[${language}] search broad word "${word}" + leaf category, language=${language}`, () =>
+            list(`${q(word)}&categoryId=${leaf.categoryId}&sort=sku&language=${language}`),
+          );
+        }
         const sortedSearch = `q=${encodeURIComponent(`Typ ${typ.slice(0, 4)}`)}&sort=sku`;
         // Below 100,000 masters the search has a single page (nextCursor null): nothing to time.
         const secondPage = (await list(sortedSearch)).nextCursor;

@@ -6,7 +6,11 @@
  * `exec` in statements under D1's 100 KB limit; fingerprints are computed with the service's
  * own `syncRecord` and spot-checked against `refreshFingerprints`' loader afterwards.
  *
- *   npm run seed:synthetic -- --products 100000 [--persist-to DIR] [--company NAME]
+ *   npm run seed:synthetic -- --products 100000 [--persist-to DIR] [--company NAME] [--languages deu,eng,fra]
+ *
+ * `--languages`: the catalog publishes these languages, the first its default (the products' own
+ * columns); every product and variant gets a translated name in each further language
+ * (`translations`, docs/languages.md), which the search indexes (docs/search.md, "Languages").
  *
  * Prints one JSON line: { companyId, departmentId, catalogId, email, password, masters, variants }.
  */
@@ -17,6 +21,7 @@ import { newId } from '../src/kernel/ids';
 import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../src/catalog/product-aggregate';
 import { fingerprintOf, fingerprintsOf, syncRecord } from '../src/sync/sync-record';
 import { argValue, localBindings } from './lib/platform';
+import { isLanguageCode } from '../src/kernel/languages';
 
 const MAX_STATEMENT_BYTES = 90_000;
 /** Distinct image files the synthetic products share (scripts/seed-synthetic.ts "images"). */
@@ -101,6 +106,25 @@ const PRODUCT_COLUMNS = [
   'updated_at',
 ];
 
+/** "Leitungsschutzschalter" in the languages the synthetic catalog may publish besides German. */
+const BREAKER: Record<string, [string, string, string]> = {
+  eng: ['Circuit breaker', 'type', 'variant'],
+  fra: ['Disjoncteur', 'type', 'variante'],
+  nld: ['Installatieautomaat', 'type', 'variant'],
+  ita: ['Interruttore automatico', 'tipo', 'variante'],
+};
+
+/** The translated names of one product (`suffix`: a variant's number) in `languages`, as ProductNode.translations. */
+function translatedNames(languages: string[], amps: number, i: number, suffix: string) {
+  if (languages.length === 0) return undefined;
+  return Object.fromEntries(
+    languages.map((lang) => {
+      const [word, type, variant] = BREAKER[lang] ?? [`Leitungsschutzschalter (${lang})`, 'Typ', 'Variante'];
+      return [lang, { name: `${word} ${amps} A ${type} ${i}${suffix ? ` ${variant}${suffix}` : ''}` }];
+    }),
+  );
+}
+
 function gtinFor(n: number): string {
   const body = `40${String(n).padStart(10, '0')}`;
   const sum = [...body].reverse().reduce((acc, d, i) => acc + Number(d) * (i % 2 === 0 ? 3 : 1), 0);
@@ -110,6 +134,12 @@ function gtinFor(n: number): string {
 async function main() {
   const products = Number(argValue('--products', '1000'));
   const companyName = argValue('--company', 'Synthetic Bench GmbH')!;
+  const languages = argValue('--languages', 'deu')!
+    .split(',')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  for (const l of languages) if (!isLanguageCode(l)) throw new Error(`--languages: ${l} is not an ISO 639-2 code`);
+  const [defaultLanguage, ...otherLanguages] = languages as [string, ...string[]];
   const proxy = await localBindings();
   const d1 = proxy.env.DB;
   const db = createDb(d1);
@@ -124,7 +154,11 @@ async function main() {
   const email = `bench-${companyId.slice(-8)}@bench.test`;
   const password = 'bench-password-1';
   const { hash, salt } = await hashPassword(password);
-  await writer.insert('companies', ['id', 'name'], [companyId, companyName]);
+  await writer.insert(
+    'companies',
+    ['id', 'name', 'languages', 'default_language'],
+    [companyId, companyName, JSON.stringify(languages), defaultLanguage],
+  );
   await writer.insert('departments', ['id', 'company_id', 'name'], [departmentId, companyId, 'Bench']);
   await writer.insert(
     'users',
@@ -308,6 +342,9 @@ async function main() {
         ['link_id', 'group', 'code', 'value', 'unit'],
         [linkKey, f.group, f.code, f.value, f.unit],
       );
+    for (const [lang, fields] of Object.entries(node.translations ?? {}))
+      for (const [field, value] of Object.entries(fields))
+        await writer.insert('translations', ['element_id', 'field', 'lang', 'value'], [p.id, field, lang, value]);
     for (const m of node.media) {
       await writer.insert(
         'media',
@@ -319,8 +356,30 @@ async function main() {
 
   await writer.insert(
     'catalogs',
-    ['id', 'company_id', 'department_id', 'name', 'catalog_type', 'catalog_version', 'category_count', 'product_count'],
-    [catalogId, companyId, departmentId, `Synthetic ${products}`, 'full', '1.0', categoryRows.length, 0],
+    [
+      'id',
+      'company_id',
+      'department_id',
+      'name',
+      'catalog_type',
+      'catalog_version',
+      'category_count',
+      'product_count',
+      'language',
+      'languages',
+    ],
+    [
+      catalogId,
+      companyId,
+      departmentId,
+      `Synthetic ${products}`,
+      'full',
+      '1.0',
+      categoryRows.length,
+      0,
+      defaultLanguage,
+      JSON.stringify(languages),
+    ],
   );
   for (const row of categoryRows)
     await writer.insert('categories', ['id', 'company_id', 'catalog_id', 'parent_id', 'name', 'sort_order'], row);
@@ -347,6 +406,7 @@ async function main() {
       baseFeatures,
       'box',
     );
+    master.translations = translatedNames(otherLanguages, amps, i, '');
     const variants: ProductNode[] = [];
     if (i % 5 === 0) {
       for (let v = 0; v < 3; v++) {
@@ -366,6 +426,7 @@ async function main() {
             'ring',
           ),
         );
+        variants.at(-1)!.translations = translatedNames(otherLanguages, variantAmps, i, ` ${v + 1}`);
       }
       variants.sort((a, b) =>
         a.product.sku! < b.product.sku!
