@@ -347,7 +347,9 @@ function padCatalog(file: string, seeded: { companyId: string; catalogId: string
        strftime('%Y-%m-%dT%H:%M:%fZ','now'), strftime('%Y-%m-%dT%H:%M:%fZ','now')
      FROM n; COMMIT;`,
   ]);
-  process.stderr.write(`padded the catalog to ${count} masters without the word in ${Math.round(performance.now() - start)} ms\n`);
+  process.stderr.write(
+    `padded the catalog to ${count} masters without the word in ${Math.round(performance.now() - start)} ms\n`,
+  );
 }
 
 const results = [];
