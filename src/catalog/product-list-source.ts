@@ -21,6 +21,13 @@ export interface Source {
    * in memory: keyset conditions must not use a sort order's index (product-list.ts, `keyed`).
    */
   joined: boolean;
+  /**
+   * A condition checked after the set is sorted, row by row until the page is full, over the
+   * sorted rows `s` (`s.search_rowid`, `s.id`): a broad search's check of a filter's few products,
+   * one FTS seek each, then costs about a page of seeks when the word is common instead of one
+   * per product of the set (product-list.ts).
+   */
+  late?: SQL;
 }
 
 export type ProductRow = typeof products.$inferSelect;
@@ -104,11 +111,15 @@ export function docSource(plan: SearchPlan, where: SQL, scope: SearchScope): Sou
 }
 
 /** Some document of the product in the scope matches the whole search (a broad search's check of each product it reads). */
-export function matchesSearch(plan: SearchPlan, scope: SearchScope): SQL {
-  const rowid = sql`${products}.rowid`;
+export function matchesSearch(
+  plan: SearchPlan,
+  scope: SearchScope,
+  rowid: SQL = sql`${products}.rowid`,
+  id: SQL = sql`${products.id}`,
+): SQL {
   // A phrase FTS5 cannot answer lazily (a long prefix) would be merged once per product: merge it once.
   return plan.allLazy
-    ? scopedCheck(plan.all, scope, rowid, sql`${products.id}`)
+    ? scopedCheck(plan.all, scope, rowid, id)
     : sql`${rowid} IN (SELECT f.rowid % ${SPAN} FROM products_fts f WHERE f.products_fts MATCH ${plan.all} AND ${scopeRange(scope, sql`f.rowid`)})`;
 }
 
@@ -121,13 +132,17 @@ export const checkedTableSource = (plan: SearchPlan, where: SQL, scope: SearchSc
  * `drivenIds`), joined to their rows by id, sorted in memory; `doc` gives a broad search's index
  * order (the FTS docid is the product's rowid).
  */
-export const joinedSource = (ids: SQL, where: SQL, doc: SQL | null = null): Source => ({
+export const joinedSource = (ids: SQL, where: SQL, doc: SQL | null = null, late?: SQL): Source => ({
   from: sql`(${ids}) h CROSS JOIN ${products} ON ${products.id} = h.mid`,
   where,
   rank: null,
   doc,
   joined: true,
+  late,
 });
+
+/** The sorted rows' product rowid and id, for a `late` condition (Source.late). */
+export const lateRow = { rowid: sql`s.search_rowid`, id: sql`s.id` };
 
 interface SourceRow {
   row: ProductRow;
@@ -145,8 +160,14 @@ export async function selectRows(
   const rank = source.rank ? sql`, ${source.rank} AS search_rank` : sql``;
   const doc = source.doc ? sql`, ${source.doc} AS search_doc` : sql``;
   const where = sql.join([source.where, ...extra], sql` AND `);
+  const select = sql`SELECT ${products}.*${rank}${doc} FROM ${source.from} WHERE ${where} ORDER BY ${orderBy}`;
+  // A late condition reads the sorted set as a co-routine (the subquery's LIMIT keeps SQLite from
+  // flattening it) and stops at the page: its rows arrive in the subquery's order.
   const raw = await db.all<Record<string, unknown>>(
-    sql`SELECT ${products}.*${rank}${doc} FROM ${source.from} WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit}`,
+    source.late
+      ? sql`SELECT * FROM (SELECT ${products}.*, ${products}.rowid AS search_rowid${rank}${doc} FROM ${source.from} WHERE ${where} ORDER BY ${orderBy} LIMIT -1) s
+          WHERE ${source.late} LIMIT ${limit}`
+      : sql`${select} LIMIT ${limit}`,
   );
   return raw.map((r) => ({
     row: Object.fromEntries(COLUMNS.map(([key, name]) => [key, r[name]])) as ProductRow,

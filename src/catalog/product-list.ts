@@ -22,6 +22,7 @@ import {
   docSource,
   hitsSource,
   joinedSource,
+  lateRow,
   matchesSearch,
   type ProductRow,
   selectRows,
@@ -353,7 +354,9 @@ export async function listProducts(
     const few = await driven();
     if (few === 'empty') return none;
     if (few) {
-      const source = joinedSource(few.ids, sql`${where} AND ${matchesSearch(plan, scope)}`, sql`${products}.rowid`);
+      // the set sorted first, each product checked in order until the page is full (Source.late)
+      const late = matchesSearch(plan, scope, lateRow.rowid, lateRow.id);
+      const source = joinedSource(few.ids, where, sql`${products}.rowid`, late);
       if (by === 'match') return page(await listByDoc(db, source, cursor as MatchCursor | null, limit));
       return page(await listBySort(db, source, by, order, cursor as ValueCursor | null, limit));
     }
