@@ -7,7 +7,7 @@ import { writeTranslationStatements } from '../src/catalog/translations/translat
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 
 /**
- * Search heads (src/catalog/search-heads.ts, migration 0020, docs/search.md "Broad search by
+ * Search heads (src/catalog/search-heads.ts, migration 0022, docs/search.md "Broad search by
  * name"): a broad search sorted by name ascending reads the head of its phrase, then walks the
  * name index past the bound. With a rank limit of 1 a word of several products is broad, and with
  * a head of 3 products every page crosses the head, its bound and the walk beyond. The expected

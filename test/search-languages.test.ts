@@ -11,7 +11,7 @@ import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/fa
 import { send } from './oauth-helpers';
 
 /**
- * Search in every language (migration 0022, src/catalog/search-scope.ts, docs/search.md
+ * Search in every language (migration 0024, src/catalog/search-scope.ts, docs/search.md
  * "Languages"): a master's translated name and keywords are indexed per language, kept current
  * by triggers on `translations`; `language=` limits a search to one language.
  */

@@ -121,7 +121,7 @@ export function filterDrivers(tenant: Caller, catalogId: string, filter: Product
       ids: sql`SELECT DISTINCT l.element_id AS mid FROM classification_link_classes lc CROSS JOIN classification_links l ON l.id = lc.link_id
         WHERE lc.code = ${filter.classCode} AND l.company_id = ${tenant.companyId}`,
       scan: true,
-      // migration 0021: links naming the code, in any company (0: no product has the class)
+      // migration 0023: links naming the code, in any company (0: no product has the class)
       none: sql`SELECT coalesce((SELECT links FROM classification_class_use WHERE code = ${filter.classCode}), 0) AS n`,
     });
   }

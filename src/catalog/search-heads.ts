@@ -7,7 +7,7 @@ import { type ProductRow, scopedCheck, selectRows, type Source } from './product
 import { ANY_LANGUAGE } from './search-scope';
 
 /**
- * Search heads (migration 0020, docs/search.md "Broad search by name"). A broad search (every
+ * Search heads (migration 0022, docs/search.md "Broad search by name"). A broad search (every
  * word in more than RANK_LIMIT products) sorted by name used to walk the name index and check
  * each product against the search: fast while the matches are dense at the start of the order,
  * but about 35 µs per product without the word, so 35,000 of them sorting first cost 1.2 s. A
@@ -18,7 +18,7 @@ import { ANY_LANGUAGE } from './search-scope';
  * The head is built by the first search that needs it (one batch: the walk, its rows, the bound,
  * so no write slips between them) and kept exact by the FTS triggers on `products`, in the same
  * transaction as every write of a master: a master enters when its (name, id) is within the bound
- * and one of its documents (its own or a translated one, migration 0022) matches the phrase, and
+ * and one of its documents (its own or a translated one, migration 0024) matches the phrase, and
  * leaves when deleted or rewritten. A head serves a search in every language and in one (each
  * product it reads is checked against the search in its scope). A catalog keeps at
  * most MAX_HEADS heads, the oldest dropped first.

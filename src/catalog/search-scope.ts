@@ -4,7 +4,7 @@ import type { Caller } from '../kernel/caller';
 import { assertEnabled, readCompanyLanguages } from './translations/company-languages';
 
 /**
- * Which documents of the search index a search reads (migration 0022, docs/search.md
+ * Which documents of the search index a search reads (migration 0024, docs/search.md
  * "Languages"): a product's own document (its catalog's default language, plus its identifiers
  * and its variants' documents) has docid = the product's rowid; its translated name and keywords
  * in another language are one document with docid = language number * 2^36 + rowid, so each
@@ -31,7 +31,7 @@ export const SPAN = int(DOC_SPAN);
 
 export const ANY_LANGUAGE: SearchScope = { kind: 'any' };
 
-/** A language's number: its three letters a-z as base-32 digits (as migration 0022's triggers compute it). */
+/** A language's number: its three letters a-z as base-32 digits (as migration 0024's triggers compute it). */
 export function languageNumber(code: string): number {
   if (!/^[a-z]{3}$/.test(code)) throw new Error(`not a three-letter language code: ${code}`);
   return [...code].reduce((n, c) => n * 32 + (c.charCodeAt(0) - 96), 0);
@@ -51,7 +51,7 @@ export function scopeRange(scope: SearchScope, docid: SQL): SQL {
   return sql`1`;
 }
 
-/** The SQL of a language's number from a column of language codes (as migration 0022 computes it). */
+/** The SQL of a language's number from a column of language codes (as migration 0024 computes it). */
 export const languageNumberSql = (lang: SQL) =>
   sql`((unicode(substr(${lang}, 1, 1)) - 96) * 1024 + (unicode(substr(${lang}, 2, 1)) - 96) * 32 + (unicode(substr(${lang}, 3, 1)) - 96))`;
 

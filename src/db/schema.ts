@@ -979,7 +979,7 @@ export const translations = sqliteTable(
   (t) => [primaryKey({ columns: [t.elementId, t.field, t.lang] })],
 );
 /**
- * Search heads (migration 0020, src/catalog/search-heads.ts): per catalog and FTS phrase, the
+ * Search heads (migration 0022, src/catalog/search-heads.ts): per catalog and FTS phrase, the
  * bound of the head, and the masters within it (name order) whose own document matches the
  * phrase. Kept by the FTS triggers on `products`. Both WITHOUT ROWID (drizzle does not model it).
  */
@@ -1011,7 +1011,7 @@ export const searchHeads = sqliteTable(
 );
 
 /**
- * Links naming each class code, across companies (migration 0021): a planning aid of the product
+ * Links naming each class code, across companies (migration 0023): a planning aid of the product
  * list's class filter, kept by triggers on classification_link_classes. WITHOUT ROWID.
  */
 export const classificationClassUse = sqliteTable('classification_class_use', {

@@ -9,7 +9,7 @@
 --
 -- Triggers on translations keep the language's document current in the same transaction as
 -- the write of a translation; the product's delete trigger (0019's, re-created here) removes the
--- documents before the translations go. Search heads (0020) now hold a master when any of its
+-- documents before the translations go. Search heads (0022) now hold a master when any of its
 -- documents matches, so their triggers check the translated documents too.
 INSERT INTO `products_fts` (`rowid`, `sku`, `name`, `manufacturer_pid`, `gtin`, `keywords`)
   SELECT (((unicode(substr(t.`lang`, 1, 1)) - 96) * 1024 + (unicode(substr(t.`lang`, 2, 1)) - 96) * 32 + (unicode(substr(t.`lang`, 3, 1)) - 96)) * 68719476736 + p.`rowid`), NULL,
