@@ -9,6 +9,7 @@
  *   npm run bench:api -- --sizes 1000,10000            # other sizes
  *   npm run bench:api -- --state DIR --sizes 1000000   # reuse a seeded state dir (kept)
  *   npm run bench:api -- --sizes 10000 --only writes   # only the single-product writes (docs/history.md)
+ *   npm run bench:api -- --state DIR --sizes 1000000 --pad 100000   # first add 100,000 masters without the broad word
  *   npm run bench:api -- --help                        # every flag with its default
  *
  * Without --state each size gets a fresh state dir, seeded by scripts/seed-synthetic.ts
@@ -29,6 +30,11 @@ const args = benchArgs('npm run bench:api -- [flags]: REST latency of lists, sea
   sizes: sizesFlag('1000,100000'),
   samples: { type: 'string', default: '30', help: 'timed requests per operation (UpsertProducts: at most 5)' },
   state: { type: 'string', value: 'DIR', help: 'keep each seeded catalog in DIR/<masters> and reuse it next time' },
+  pad: {
+    type: 'string',
+    value: 'N',
+    help: 'first make the catalog hold N masters without the searched word, named before it ("Bench padding ..."), added by SQL on the D1 file (the triggers index them)',
+  },
   only: {
     type: 'string',
     value: 'writes',
@@ -38,6 +44,7 @@ const args = benchArgs('npm run bench:api -- [flags]: REST latency of lists, sea
 const sizes = positiveInts('sizes', args.sizes);
 const SAMPLES = positiveInt('samples', args.samples);
 const ONLY = args.only;
+const PAD = args.pad === undefined ? 0 : positiveInt('pad', args.pad);
 if (ONLY !== undefined && ONLY !== 'writes') throw new Error(`--only: expected "writes", got "${ONLY}"`);
 
 interface Row {
@@ -54,6 +61,9 @@ async function benchSize(masters: number) {
   const state = await seededState(masters, args.state);
   const { dir, seeded } = state;
   try {
+    if (PAD > 0) padCatalog(d1File(dir), seeded, PAD);
+    // the first broad search by name then builds its head (measured on its own below)
+    execFileSync('sqlite3', [d1File(dir), `DELETE FROM search_head_bounds WHERE catalog_id = '${seeded.catalogId}'`]);
     const server = await startDevServer(dir);
     const rows: Row[] = [];
     const sqlCases: SqlCase[] = [];
@@ -178,8 +188,50 @@ async function benchSize(masters: number) {
         await measure(`search broad word + leaf category, sku order`, () =>
           list(`q=Leitungsschutzschalter&categoryId=${leaf.categoryId}&sort=sku`),
         );
-        // a broad search in another order walks that order checking each product (docs/search.md)
+        // a broad search by name reads the head of its word, built by the first one (docs/search.md)
+        await measure(
+          'search broad word sorted by name, first request (builds the head)',
+          () => list('q=Leitungsschutzschalter&sort=name'),
+          undefined,
+          1,
+        );
         await measure('search broad word sorted by name', () => list('q=Leitungsschutzschalter&sort=name'));
+        await measure('search broad word sorted by name, descending', () =>
+          list('q=Leitungsschutzschalter&sort=name&order=desc'),
+        );
+        await measure('search broad word sorted by SKU', () => list('q=Leitungsschutzschalter&sort=sku'));
+        // Searches per language when the catalog publishes English and French (seed:synthetic
+        // --languages deu,eng,fra): translated names are indexed per language (docs/search.md, "Languages").
+        const languages = JSON.parse(
+          execFileSync('sqlite3', [
+            '-readonly',
+            d1File(dir),
+            `SELECT languages FROM catalogs WHERE id = '${seeded.catalogId}'`,
+          ])
+            .toString()
+            .trim() || '[]',
+        ) as string[];
+        const words: Record<string, string> = { deu: 'Leitungsschutzschalter', eng: 'Circuit', fra: 'Disjoncteur' };
+        for (const language of languages.filter((l) => words[l])) {
+          const word = words[language]!;
+          const q = (text: string) => `q=${encodeURIComponent(text)}`;
+          await measure(`[${language}] search name words "${word} ${typ}", ranked, language=${language}`, () =>
+            list(`${q(`${word} ${typ}`)}&language=${language}`),
+          );
+          await measure(`[${language}] search name words "${word} ${typ}", ranked, any language`, () =>
+            list(q(`${word} ${typ}`)),
+          );
+          await measure(`[${language}] search broad word "${word}", index order, language=${language}`, () =>
+            list(`${q(word)}&language=${language}`),
+          );
+          await measure(`[${language}] search broad word "${word}", index order, any language`, () => list(q(word)));
+          await measure(`[${language}] search broad word "${word}" sorted by name, language=${language}`, () =>
+            list(`${q(word)}&sort=name&language=${language}`),
+          );
+          await measure(`[${language}] search broad word "${word}" + leaf category, language=${language}`, () =>
+            list(`${q(word)}&categoryId=${leaf.categoryId}&sort=sku&language=${language}`),
+          );
+        }
         const sortedSearch = `q=${encodeURIComponent(`Typ ${typ.slice(0, 4)}`)}&sort=sku`;
         // Below 100,000 masters the search has a single page (nextCursor null): nothing to time.
         const secondPage = (await list(sortedSearch)).nextCursor;
@@ -266,6 +318,38 @@ async function benchSize(masters: number) {
   } finally {
     releaseState(state);
   }
+}
+
+/**
+ * Makes the catalog hold `count` padding masters: products without the benchmark's broad word
+ * ("Leitungsschutzschalter") whose names sort before it, as a growing catalog adds them (the
+ * measurements of a broad search must not depend on how many there are). Inserted by SQL in one
+ * transaction on the D1 file while no server runs; the FTS triggers index them like any write.
+ */
+function padCatalog(file: string, seeded: { companyId: string; catalogId: string }, count: number) {
+  const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
+  const have = Number(
+    execFileSync('sqlite3', [
+      file,
+      `SELECT count(*) FROM products WHERE catalog_id = ${lit(seeded.catalogId)} AND sku LIKE 'PAD-%' AND parent_id IS NULL`,
+    ])
+      .toString()
+      .trim(),
+  );
+  if (have >= count) return;
+  const start = performance.now();
+  execFileSync('sqlite3', [
+    file,
+    `BEGIN; WITH RECURSIVE n(i) AS (SELECT ${have + 1} UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+     INSERT INTO products (id, company_id, catalog_id, sku, name, price, status, created_at, updated_at)
+     SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-7' || substr(hex(randomblob(2)), 2) || '-8' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+       ${lit(seeded.companyId)}, ${lit(seeded.catalogId)}, printf('PAD-%07d', i), printf('Bench padding %07d', i), '9.99', 'active',
+       strftime('%Y-%m-%dT%H:%M:%fZ','now'), strftime('%Y-%m-%dT%H:%M:%fZ','now')
+     FROM n; COMMIT;`,
+  ]);
+  process.stderr.write(
+    `padded the catalog to ${count} masters without the word in ${Math.round(performance.now() - start)} ms\n`,
+  );
 }
 
 const results = [];

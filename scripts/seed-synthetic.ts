@@ -9,7 +9,11 @@
  * 5 references to the next masters and 3 media links (issue 19's bench:import catalog;
  * scripts/lib/seed-extras.ts).
  *
- *   npm run seed:synthetic -- --products 100000 [--persist-to DIR] [--company NAME] [--extras]
+ *   npm run seed:synthetic -- --products 100000 [--persist-to DIR] [--company NAME] [--extras] [--languages deu,eng,fra]
+ *
+ * `--languages`: the catalog publishes these languages, the first its default (the products' own
+ * columns); every product and variant gets a translated name in each further language
+ * (`translations`, docs/languages.md), which the search indexes (docs/search.md, "Languages").
  *
  * Prints one JSON line: { companyId, departmentId, catalogId, email, password, masters, variants }.
  */
@@ -21,6 +25,7 @@ import { loadProductAggregates, type ProductAggregate, type ProductNode } from '
 import { fingerprintOf, fingerprintsOf, syncRecord } from '../src/sync/sync-record';
 import { argValue, localBindings } from './lib/platform';
 import { extrasOf, writeExtras } from './lib/seed-extras';
+import { isLanguageCode } from '../src/kernel/languages';
 
 const MAX_STATEMENT_BYTES = 90_000;
 /** Distinct image files the synthetic products share (scripts/seed-synthetic.ts "images"). */
@@ -105,6 +110,25 @@ const PRODUCT_COLUMNS = [
   'updated_at',
 ];
 
+/** "Leitungsschutzschalter" in the languages the synthetic catalog may publish besides German. */
+const BREAKER: Record<string, [string, string, string]> = {
+  eng: ['Circuit breaker', 'type', 'variant'],
+  fra: ['Disjoncteur', 'type', 'variante'],
+  nld: ['Installatieautomaat', 'type', 'variant'],
+  ita: ['Interruttore automatico', 'tipo', 'variante'],
+};
+
+/** The translated names of one product (`suffix`: a variant's number) in `languages`, as ProductNode.translations. */
+function translatedNames(languages: string[], amps: number, i: number, suffix: string) {
+  if (languages.length === 0) return undefined;
+  return Object.fromEntries(
+    languages.map((lang) => {
+      const [word, type, variant] = BREAKER[lang] ?? [`Leitungsschutzschalter (${lang})`, 'Typ', 'Variante'];
+      return [lang, { name: `${word} ${amps} A ${type} ${i}${suffix ? ` ${variant}${suffix}` : ''}` }];
+    }),
+  );
+}
+
 function gtinFor(n: number): string {
   const body = `40${String(n).padStart(10, '0')}`;
   const sum = [...body].reverse().reduce((acc, d, i) => acc + Number(d) * (i % 2 === 0 ? 3 : 1), 0);
@@ -117,6 +141,12 @@ async function main() {
   // Ids of every master up front, so a reference to a later master is written resolved.
   const masterIds = Array.from({ length: products }, () => newId());
   const companyName = argValue('--company', 'Synthetic Bench GmbH')!;
+  const languages = argValue('--languages', 'deu')!
+    .split(',')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  for (const l of languages) if (!isLanguageCode(l)) throw new Error(`--languages: ${l} is not an ISO 639-2 code`);
+  const [defaultLanguage, ...otherLanguages] = languages as [string, ...string[]];
   const proxy = await localBindings();
   const d1 = proxy.env.DB;
   const db = createDb(d1);
@@ -131,7 +161,11 @@ async function main() {
   const email = `bench-${companyId.slice(-8)}@bench.test`;
   const password = 'bench-password-1';
   const { hash, salt } = await hashPassword(password);
-  await writer.insert('companies', ['id', 'name'], [companyId, companyName]);
+  await writer.insert(
+    'companies',
+    ['id', 'name', 'languages', 'default_language'],
+    [companyId, companyName, JSON.stringify(languages), defaultLanguage],
+  );
   await writer.insert('departments', ['id', 'company_id', 'name'], [departmentId, companyId, 'Bench']);
   await writer.insert(
     'users',
@@ -315,6 +349,9 @@ async function main() {
         ['link_id', 'group', 'code', 'value', 'unit'],
         [linkKey, f.group, f.code, f.value, f.unit],
       );
+    for (const [lang, fields] of Object.entries(node.translations ?? {}))
+      for (const [field, value] of Object.entries(fields))
+        await writer.insert('translations', ['element_id', 'field', 'lang', 'value'], [p.id, field, lang, value]);
     for (const m of node.media) {
       await writer.insert(
         'media',
@@ -350,8 +387,30 @@ async function main() {
 
   await writer.insert(
     'catalogs',
-    ['id', 'company_id', 'department_id', 'name', 'catalog_type', 'catalog_version', 'category_count', 'product_count'],
-    [catalogId, companyId, departmentId, `Synthetic ${products}`, 'full', '1.0', categoryRows.length, 0],
+    [
+      'id',
+      'company_id',
+      'department_id',
+      'name',
+      'catalog_type',
+      'catalog_version',
+      'category_count',
+      'product_count',
+      'language',
+      'languages',
+    ],
+    [
+      catalogId,
+      companyId,
+      departmentId,
+      `Synthetic ${products}`,
+      'full',
+      '1.0',
+      categoryRows.length,
+      0,
+      defaultLanguage,
+      JSON.stringify(languages),
+    ],
   );
   for (const row of categoryRows)
     await writer.insert('categories', ['id', 'company_id', 'catalog_id', 'parent_id', 'name', 'sort_order'], row);
@@ -378,6 +437,7 @@ async function main() {
       baseFeatures,
       'box',
     );
+    master.translations = translatedNames(otherLanguages, amps, i, '');
     const variants: ProductNode[] = [];
     if (i % 5 === 0) {
       for (let v = 0; v < 3; v++) {
@@ -397,6 +457,7 @@ async function main() {
             'ring',
           ),
         );
+        variants.at(-1)!.translations = translatedNames(otherLanguages, variantAmps, i, ` ${v + 1}`);
       }
       variants.sort((a, b) =>
         a.product.sku! < b.product.sku!

@@ -2,7 +2,8 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { listProducts } from '../src/catalog/product-list';
 import { createDb } from '../src/db/client';
-import { classifyAsMcb, db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
+import { createClassification, deleteClassification } from '../src/classification/links';
+import { asActor, classifyAsMcb, db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
 
 /**
  * Filter plans (src/catalog/product-list.ts `drivenIds`, docs/search.md "Filter plans"): a
@@ -132,5 +133,56 @@ describe('filter plans', () => {
       for (const lookup of lookups)
         expect(lookup, statement).not.toMatch(/ AND (sku|\(name,id\)|\(updated_at,id\))[<>]|\(rowid[<>]/);
     }
+  });
+
+  it('answers a class code no link names without scanning the links, and counts links on every write', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session);
+    const product = await makeProduct(session, catalog.catalogId, { sku: 'CU-1' });
+    // a known ETIM class no other test of this file uses (each test file has its own database)
+    const code = 'EC000057';
+    const uses = async () =>
+      (
+        await env.DB.prepare('SELECT links FROM classification_class_use WHERE code = ?')
+          .bind(code)
+          .first<{ links: number }>()
+      )?.links ?? 0;
+    const statements: string[] = [];
+    const recording = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === 'prepare')
+          return (query: string) => {
+            statements.push(query);
+            return target.prepare(query);
+          };
+        const value = Reflect.get(target, prop);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const list = async () =>
+      (
+        await listProducts(createDb(recording), session, {
+          catalogId: catalog.catalogId,
+          classCode: code,
+          limit: 5,
+        } as never)
+      ).items.map((p) => p.sku);
+    const scans = () => statements.filter((s) => s.includes('classification_link_classes lc CROSS JOIN')).length;
+    expect(await list()).toEqual([]);
+    expect(scans()).toBe(0);
+    const link = await createClassification(db(), asActor(session), {
+      elementId: product.productId,
+      name: 'Test class',
+      classificationGroups: 1,
+      classes: [{ group: 'ETIM', code }],
+      features: [],
+    });
+    expect(await uses()).toBe(1);
+    expect(await list()).toEqual(['CU-1']);
+    expect(scans()).toBe(1);
+    await deleteClassification(db(), asActor(session), link.linkId);
+    expect(await uses()).toBe(0);
+    expect(await list()).toEqual([]);
+    expect(scans()).toBe(1);
   });
 });

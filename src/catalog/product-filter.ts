@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { products } from '../db/schema';
 import { ftsMatchExpression } from './product-search';
 import { PRODUCT_STATUSES } from '../kernel/product-status';
+import { LANGUAGE_CODE } from '../kernel/code-rules';
+import { int, languageNumber, SPAN } from './search-scope';
 import type { Caller } from '../kernel/caller';
 
 /**
@@ -49,6 +51,12 @@ export const ProductFilter = z.strictObject({
     .max(200, 'must be at most 200 characters')
     .regex(/^[^\p{Cc}]*$/u, 'q must not contain control characters')
     .optional(),
+  /**
+   * The search (`q`) finds words of this language only (ISO 639-2, e.g. `eng`): the catalog's
+   * default language is the products' own fields, any other their translated name and keywords.
+   * Without it a search finds words of every language (docs/search.md, "Languages").
+   */
+  language: z.string().regex(LANGUAGE_CODE, 'language must be an ISO 639-2 code such as eng').optional(),
   /** Only products placed in this category (and, with `subtree`, in any category below it). */
   categoryId: z.uuid().optional(),
   subtree: booleanFlag.optional(),
@@ -78,6 +86,8 @@ export interface FilterDriver {
   ids: SQL;
   /** Read through an index (cheap to count), or by a scan of its table (counted only when no indexed one drives). */
   scan: boolean;
+  /** For a scanned condition: a cheap statement that is 0 when it admits no product at all (then nothing is scanned). */
+  none?: SQL;
 }
 
 /**
@@ -89,7 +99,8 @@ export interface FilterDriver {
  * status other than active and a missing GTIN or price (partial indexes of migration 0012, whose
  * WHERE these statements repeat word for word: SQLite uses a partial index only then). By a scan:
  * a class code (`classification_link_classes` has no index on it; an index would cost about
- * 25 bytes per product row). A missing classification never drives.
+ * 25 bytes per product row), skipped when no link names the code at all (`none`). A missing
+ * classification never drives.
  */
 export function filterDrivers(tenant: Caller, catalogId: string, filter: ProductFilterInput): FilterDriver[] {
   const drivers: FilterDriver[] = [];
@@ -110,6 +121,8 @@ export function filterDrivers(tenant: Caller, catalogId: string, filter: Product
       ids: sql`SELECT DISTINCT l.element_id AS mid FROM classification_link_classes lc CROSS JOIN classification_links l ON l.id = lc.link_id
         WHERE lc.code = ${filter.classCode} AND l.company_id = ${tenant.companyId}`,
       scan: true,
+      // migration 0023: links naming the code, in any company (0: no product has the class)
+      none: sql`SELECT coalesce((SELECT links FROM classification_class_use WHERE code = ${filter.classCode}), 0) AS n`,
     });
   }
   return drivers;
@@ -136,12 +149,20 @@ export function productFilterWhere(
   if (filter.q !== undefined && filter.q.trim() !== '') {
     // A q without any searchable character matches nothing rather than everything. A master
     // matches through its own document or a variant's (SKU, manufacturer part number, GTIN).
+    // With a language: its documents only (the products' own for the catalog's default; there
+    // the variants' identifiers too), as the product list's search scope (search-scope.ts).
+    const own = filter.language
+      ? sql`${filter.language} = (SELECT language FROM catalogs WHERE id = ${catalogId})`
+      : sql`1`;
+    const docs = filter.language
+      ? sql` AND rowid / ${SPAN} = (CASE WHEN ${own} THEN 0 ELSE ${int(languageNumber(filter.language))} END)`
+      : sql``;
     conditions.push(
       match === null
         ? sql`0`
-        : sql`("products"."rowid" IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${match})
-            OR "products"."id" IN (SELECT d.parent_id FROM products_fts f CROSS JOIN "products" d ON d.rowid = f.rowid
-              WHERE f.products_fts MATCH ${match} AND d.parent_id IS NOT NULL))`,
+        : sql`("products"."rowid" IN (SELECT rowid % ${SPAN} FROM products_fts WHERE products_fts MATCH ${match}${docs})
+            OR (${own} AND "products"."id" IN (SELECT d.parent_id FROM products_fts f CROSS JOIN "products" d ON d.rowid = f.rowid
+              WHERE f.products_fts MATCH ${match} AND d.parent_id IS NOT NULL)))`,
     );
   }
   if (filter.categoryId) {

@@ -2,6 +2,7 @@ import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { products } from '../db/schema';
 import type { SearchPlan } from './search-plan';
+import { int, languageNumberSql, type SearchScope, SPAN, scopeRange } from './search-scope';
 
 /**
  * Where the product list reads its rows from (docs/search.md, "Search plans"). Every source
@@ -20,6 +21,13 @@ export interface Source {
    * in memory: keyset conditions must not use a sort order's index (product-list.ts, `keyed`).
    */
   joined: boolean;
+  /**
+   * A condition checked after the set is sorted, row by row until the page is full, over the
+   * sorted rows `s` (`s.search_rowid`, `s.id`): a broad search's check of a filter's few products,
+   * one FTS seek each, then costs about a page of seeks when the word is common instead of one
+   * per product of the set (product-list.ts).
+   */
+  late?: SQL;
 }
 
 export type ProductRow = typeof products.$inferSelect;
@@ -27,8 +35,21 @@ export type ProductRow = typeof products.$inferSelect;
 const COLUMNS = Object.entries(getTableColumns(products)).map(([key, column]) => [key, column.name] as const);
 
 /** A common phrase checked on one document: FTS5 seeks the phrase's doclist to that rowid. */
-const check = (phrase: string, rowid: SQL) =>
+export const check = (phrase: string, rowid: SQL) =>
   sql`EXISTS (SELECT 1 FROM products_fts c WHERE c.products_fts MATCH ${phrase} AND c.rowid = ${rowid})`;
+
+/**
+ * Some document of the product in the scope matches `phrase` (search-scope.ts): its own, one
+ * language's, or any of them (its own, then one seek per language it has a translated name or
+ * keywords in, found through the translations' primary key).
+ */
+export function scopedCheck(phrase: string, scope: SearchScope, rowid: SQL, id: SQL): SQL {
+  if (scope.kind === 'own') return check(phrase, rowid);
+  if (scope.kind === 'lang') return check(phrase, sql`${int(scope.base)} + ${rowid}`);
+  return sql`(${check(phrase, rowid)} OR EXISTS (SELECT 1 FROM translations t CROSS JOIN products_fts c
+    WHERE t.element_id = ${id} AND t.field IN ('name', 'keywords') AND t.lang GLOB '[a-z][a-z][a-z]'
+      AND c.products_fts MATCH ${phrase} AND c.rowid = ${languageNumberSql(sql`t.lang`)} * ${SPAN} + ${rowid}))`;
+}
 
 /** No search: the products table. */
 export const tableSource = (where: SQL): Source => ({
@@ -44,11 +65,17 @@ export const tableSource = (where: SQL): Source => ({
  * common phrase checked per document, a variant's document counting for its master (variants
  * are indexed with their SKU, manufacturer part number and GTIN), the best score per master.
  */
-export function hitsSource(plan: Pick<SearchPlan, 'match' | 'checks'>, catalogId: string, where: SQL): Source {
+export function hitsSource(
+  plan: Pick<SearchPlan, 'match' | 'checks'>,
+  catalogId: string,
+  where: SQL,
+  scope: SearchScope,
+): Source {
   const checks = plan.checks.map((phrase) => sql` AND ${check(phrase, sql`f.rowid`)}`);
+  // a translated document's product is docid % DOC_SPAN; a variant's document counts for its master
   const hits = sql`SELECT coalesce(d.parent_id, d.id) AS mid, min(f.rank) AS r
-    FROM products_fts f CROSS JOIN ${products} d ON d.rowid = f.rowid
-    WHERE f.products_fts MATCH ${plan.match} AND d.catalog_id = ${catalogId}${sql.join(checks)}
+    FROM products_fts f CROSS JOIN ${products} d ON d.rowid = f.rowid % ${SPAN}
+    WHERE f.products_fts MATCH ${plan.match} AND ${scopeRange(scope, sql`f.rowid`)} AND d.catalog_id = ${catalogId}${sql.join(checks)}
     GROUP BY mid`;
   return {
     from: sql`(${hits}) h CROSS JOIN ${products} ON ${products.id} = h.mid`,
@@ -59,40 +86,63 @@ export function hitsSource(plan: Pick<SearchPlan, 'match' | 'checks'>, catalogId
   };
 }
 
-/** A broad search in index order: the FTS docids of the masters, read in rowid order (stops after a page). */
-export const docSource = (plan: SearchPlan, where: SQL): Source => ({
-  from: sql`products_fts f CROSS JOIN ${products} ON ${products}.rowid = f.rowid`,
-  where: sql`f.products_fts MATCH ${plan.all} AND ${where}`,
-  rank: null,
-  doc: sql`f.rowid`,
-  joined: false,
-});
-
-/** The product's own document matches the whole search (a broad search's check of each product it reads). */
-export function matchesSearch(plan: SearchPlan): SQL {
+/**
+ * A broad search in index order: the FTS docids of the masters, read in docid order (stops after
+ * a page): the products' own documents first, then each language's. In every language, a
+ * translated document is listed only when no earlier document of its product matches (its own,
+ * or a language with a smaller number), so each product is listed once, at its first match.
+ */
+export function docSource(plan: SearchPlan, where: SQL, scope: SearchScope): Source {
   const rowid = sql`${products}.rowid`;
+  const first =
+    scope.kind !== 'any'
+      ? sql``
+      : sql` AND (f.rowid < ${SPAN} OR NOT (${check(plan.all, rowid)} OR EXISTS (SELECT 1 FROM translations t CROSS JOIN products_fts c
+          WHERE t.element_id = ${products.id} AND t.field IN ('name', 'keywords') AND t.lang GLOB '[a-z][a-z][a-z]'
+            AND c.products_fts MATCH ${plan.all} AND c.rowid = ${languageNumberSql(sql`t.lang`)} * ${SPAN} + ${rowid}
+            AND c.rowid < f.rowid)))`;
+  return {
+    from: sql`products_fts f CROSS JOIN ${products} ON ${rowid} = f.rowid % ${SPAN}`,
+    where: sql`f.products_fts MATCH ${plan.all} AND ${scopeRange(scope, sql`f.rowid`)} AND ${where}${first}`,
+    rank: null,
+    doc: sql`f.rowid`,
+    joined: false,
+  };
+}
+
+/** Some document of the product in the scope matches the whole search (a broad search's check of each product it reads). */
+export function matchesSearch(
+  plan: SearchPlan,
+  scope: SearchScope,
+  rowid: SQL = sql`${products}.rowid`,
+  id: SQL = sql`${products.id}`,
+): SQL {
   // A phrase FTS5 cannot answer lazily (a long prefix) would be merged once per product: merge it once.
   return plan.allLazy
-    ? check(plan.all, rowid)
-    : sql`${rowid} IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ${plan.all})`;
+    ? scopedCheck(plan.all, scope, rowid, id)
+    : sql`${rowid} IN (SELECT f.rowid % ${SPAN} FROM products_fts f WHERE f.products_fts MATCH ${plan.all} AND ${scopeRange(scope, sql`f.rowid`)})`;
 }
 
 /** A broad search in a sort order: that order's index, each product checked against the search. */
-export const checkedTableSource = (plan: SearchPlan, where: SQL): Source =>
-  tableSource(sql`${where} AND ${matchesSearch(plan)}`);
+export const checkedTableSource = (plan: SearchPlan, where: SQL, scope: SearchScope): Source =>
+  tableSource(sql`${where} AND ${matchesSearch(plan, scope)}`);
 
 /**
  * The few products a filter names (`ids`, a subquery of master ids, product-list.ts
  * `drivenIds`), joined to their rows by id, sorted in memory; `doc` gives a broad search's index
  * order (the FTS docid is the product's rowid).
  */
-export const joinedSource = (ids: SQL, where: SQL, doc: SQL | null = null): Source => ({
+export const joinedSource = (ids: SQL, where: SQL, doc: SQL | null = null, late?: SQL): Source => ({
   from: sql`(${ids}) h CROSS JOIN ${products} ON ${products.id} = h.mid`,
   where,
   rank: null,
   doc,
   joined: true,
+  late,
 });
+
+/** The sorted rows' product rowid and id, for a `late` condition (Source.late). */
+export const lateRow = { rowid: sql`s.search_rowid`, id: sql`s.id` };
 
 interface SourceRow {
   row: ProductRow;
@@ -110,8 +160,14 @@ export async function selectRows(
   const rank = source.rank ? sql`, ${source.rank} AS search_rank` : sql``;
   const doc = source.doc ? sql`, ${source.doc} AS search_doc` : sql``;
   const where = sql.join([source.where, ...extra], sql` AND `);
+  const select = sql`SELECT ${products}.*${rank}${doc} FROM ${source.from} WHERE ${where} ORDER BY ${orderBy}`;
+  // A late condition reads the sorted set as a co-routine (the subquery's LIMIT keeps SQLite from
+  // flattening it) and stops at the page: its rows arrive in the subquery's order.
   const raw = await db.all<Record<string, unknown>>(
-    sql`SELECT ${products}.*${rank}${doc} FROM ${source.from} WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit}`,
+    source.late
+      ? sql`SELECT * FROM (SELECT ${products}.*, ${products}.rowid AS search_rowid${rank}${doc} FROM ${source.from} WHERE ${where} ORDER BY ${orderBy} LIMIT -1) s
+          WHERE ${source.late} LIMIT ${limit}`
+      : sql`${select} LIMIT ${limit}`,
   );
   return raw.map((r) => ({
     row: Object.fromEntries(COLUMNS.map(([key, name]) => [key, r[name]])) as ProductRow,

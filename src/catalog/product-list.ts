@@ -22,6 +22,7 @@ import {
   docSource,
   hitsSource,
   joinedSource,
+  lateRow,
   matchesSearch,
   type ProductRow,
   selectRows,
@@ -29,7 +30,9 @@ import {
   tableSource,
 } from './product-list-source';
 import { findCatalog } from '../db/scope';
-import { planSearch, RANK_LIMIT } from './search-plan';
+import { headBound, headRows, laterOf } from './search-heads';
+import { resolveSearchScope, type SearchScope } from './search-scope';
+import { planSearch, RANK_LIMIT, type SearchPlan } from './search-plan';
 import type { Caller } from '../kernel/caller';
 
 /**
@@ -102,6 +105,36 @@ function segmentRows(
   return selectRows(db, source, extra, orderBy, limit);
 }
 
+/**
+ * A joined set (at most a few thousand products, sorted in memory) in one statement for both
+ * segments: `value IS NOT NULL` orders the segments (asc: empty values first), so the set is
+ * read and its filter (a search check per product) evaluated once, not once per segment.
+ */
+function joinedRows(
+  db: Database,
+  source: Source,
+  spec: SortSpec,
+  order: Direction,
+  after: ValueCursor | null,
+  limit: number,
+) {
+  const cmp = sql.raw(order === 'asc' ? '>' : '<');
+  const dir = sql.raw(order);
+  const value = keyed(spec.column, source);
+  const id = keyed(products.id, source);
+  const has = sql`(${value}${spec.collate} IS NOT NULL)`;
+  const extra: SQL[] = [];
+  if (after) {
+    // (segment, value, id) after the cursor's; the null segment comes first ascending, last descending
+    const valueAfter = sql`(${has} AND (${value}, ${id}) ${cmp} (${after.k}${spec.collate}, ${after.i}))`;
+    const nullAfter = sql`(NOT ${has} AND ${id} ${cmp} ${after.i})`;
+    if (after.g === 'null') extra.push(order === 'asc' ? sql`(${nullAfter} OR ${has})` : nullAfter);
+    else extra.push(order === 'asc' ? valueAfter : sql`(${valueAfter} OR NOT ${has})`);
+  }
+  const orderBy = sql`${has} ${dir}, ${spec.column}${spec.collate} ${dir}, ${products.id} ${dir}`;
+  return selectRows(db, source, extra, orderBy, limit);
+}
+
 async function listBySort(
   db: Database,
   source: Source,
@@ -114,7 +147,8 @@ async function listBySort(
   const segments: Segment[] = !spec.nullable ? ['value'] : order === 'asc' ? ['null', 'value'] : ['value', 'null'];
   const start = cursor ? Math.max(0, segments.indexOf(cursor.g)) : 0;
   const rows: ProductRow[] = [];
-  for (let s = start; s < segments.length && rows.length <= limit; s++) {
+  if (source.joined) rows.push(...(await joinedRows(db, source, spec, order, cursor, limit + 1)).map((f) => f.row));
+  for (let s = start; !source.joined && s < segments.length && rows.length <= limit; s++) {
     const after = cursor && s === start ? cursor : null;
     const found = await segmentRows(db, source, spec, order, segments[s]!, after, limit + 1 - rows.length);
     rows.push(...found.map((f) => f.row));
@@ -150,6 +184,59 @@ async function listByDoc(db: Database, source: Source, cursor: MatchCursor | nul
   return { items: items.map((r) => r.row), nextCursor: next };
 }
 
+/**
+ * A broad search by name, ascending (docs/search.md, "Broad search by name"): the products
+ * without a name (the null segment, walked as before), then the head of the search's first lazy
+ * common phrase (search-heads.ts), then, only past its bound, the walk of the name index from
+ * the bound. Each product read is checked against the whole filter and search. Null when the
+ * head could not be had (the caller walks the order).
+ */
+async function listBroadByName(
+  db: Database,
+  tenant: Caller,
+  catalogId: string,
+  plan: SearchPlan,
+  scope: SearchScope,
+  where: SQL,
+  cursor: ValueCursor | null,
+  limit: number,
+  headSize?: number,
+) {
+  const phrase = plan.lazyCommon[0]!;
+  const bound = await headBound(db, catalogId, tenant.companyId, phrase, headSize);
+  if (!bound) return null;
+  const spec = SORTS.name;
+  const checked = checkedTableSource(plan, where, scope);
+  const rows: ProductRow[] = [];
+  if (!cursor || cursor.g === 'null')
+    rows.push(...(await segmentRows(db, checked, spec, 'asc', 'null', cursor, limit + 1)).map((f) => f.row));
+  const after = cursor?.g === 'value' ? cursor : null;
+  if (rows.length <= limit)
+    rows.push(
+      ...(await headRows(
+        db,
+        catalogId,
+        phrase,
+        sql`${where} AND ${matchesSearch(plan, scope)}`,
+        after,
+        limit + 1 - rows.length,
+      )),
+    );
+  if (rows.length <= limit && !bound.complete) {
+    const beyond = await laterOf(db, after, bound);
+    rows.push(
+      ...(await segmentRows(db, checked, spec, 'asc', 'value', beyond, limit + 1 - rows.length)).map((f) => f.row),
+    );
+  }
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  const next =
+    rows.length > limit && last
+      ? encodeProductCursor({ s: 'name', o: 'asc', g: last.name === null ? 'null' : 'value', k: last.name, i: last.id })
+      : null;
+  return { items, nextCursor: next };
+}
+
 /** A filter condition naming at most this many products drives the list (read them, sort in memory). */
 const DRIVE_LIMIT = 5000;
 
@@ -176,7 +263,10 @@ async function drivenIds(
   const indexed = drivers.filter((d) => !d.scan).map((d) => d.ids);
   const fewest = indexed.length ? await fewestIds(db, indexed, driveLimit) : null;
   if (fewest) return fewest;
-  for (const { ids } of drivers.filter((d) => d.scan)) {
+  for (const { ids, none } of drivers.filter((d) => d.scan)) {
+    // nothing to scan for when no product at all has it (a class code no link names)
+    if (none && Number((await db.all<{ n: number }>(none))[0]?.n ?? 1) === 0)
+      return { ids: sql`SELECT NULL AS mid WHERE 0`, size: 0 };
     // A scanned condition is read once: counted and, if few, its ids kept (a JSON list, bound
     // to each page statement) instead of scanning again for every segment of the order.
     const [found] = await db.all<{ n: number; ids: string | null }>(
@@ -206,17 +296,19 @@ async function fewestIds(db: Database, ids: SQL[], limit: number): Promise<{ ids
 /**
  * Master products of a catalog matching the filter, one keyset page in the requested order.
  * `rankLimit` and `driveLimit` (tests only) move the lines between a selective and a broad
- * search, and between a filter read from its index and one checked along the sort order.
+ * search, and between a filter read from its index and one checked along the sort order;
+ * `headSize` (tests only) is the size of a search head built by this call (search-heads.ts).
  */
 export async function listProducts(
   db: Database,
   tenant: Caller,
   input: ProductListInput,
-  options: { rankLimit?: number; driveLimit?: number } = {},
+  options: { rankLimit?: number; driveLimit?: number; headSize?: number } = {},
 ) {
   const rankLimit = options.rankLimit ?? RANK_LIMIT;
   const catalog = await findCatalog(db, tenant, input.catalogId);
   const { catalogId: _catalogId, sort, order = 'asc', cursor: rawCursor, limit, attributes: codes, ...filter } = input;
+  const scope = await resolveSearchScope(db, tenant, catalog, filter.language);
   const cursor = decodeProductCursor(rawCursor);
   const chosen = codes?.length ? await resolveListAttributes(db, tenant, codes) : null;
   const page = async (result: { items: ProductRow[]; nextCursor: string | null }) => {
@@ -262,15 +354,32 @@ export async function listProducts(
     const few = await driven();
     if (few === 'empty') return none;
     if (few) {
-      const source = joinedSource(few.ids, sql`${where} AND ${matchesSearch(plan)}`, sql`${products}.rowid`);
+      // the set sorted first, each product checked in order until the page is full (Source.late)
+      const late = matchesSearch(plan, scope, lateRow.rowid, lateRow.id);
+      const source = joinedSource(few.ids, where, sql`${products}.rowid`, late);
       if (by === 'match') return page(await listByDoc(db, source, cursor as MatchCursor | null, limit));
       return page(await listBySort(db, source, by, order, cursor as ValueCursor | null, limit));
     }
   }
-  if (by === 'match') return page(await listByDoc(db, docSource(plan, where), cursor as MatchCursor | null, limit));
+  if (by === 'match')
+    return page(await listByDoc(db, docSource(plan, where, scope), cursor as MatchCursor | null, limit));
+  if (!plan.selective && by === 'name' && order === 'asc' && plan.lazyCommon.length > 0) {
+    const headed = await listBroadByName(
+      db,
+      tenant,
+      catalog.id,
+      plan,
+      scope,
+      where,
+      cursor as ValueCursor | null,
+      limit,
+      options.headSize,
+    );
+    if (headed) return page(headed);
+  }
   // A ranked cursor of a search that has since become broad ranks every match: correct, slower.
-  const hits = hitsSource(plan.selective ? plan : { match: plan.all, checks: [] }, catalog.id, where);
+  const hits = hitsSource(plan.selective ? plan : { match: plan.all, checks: [] }, catalog.id, where, scope);
   if (by === 'rank') return page(await listByRank(db, hits, cursor as RankCursor | null, limit));
-  const source = plan.selective ? hits : checkedTableSource(plan, where);
+  const source = plan.selective ? hits : checkedTableSource(plan, where, scope);
   return page(await listBySort(db, source, by, order, cursor as ValueCursor | null, limit));
 }

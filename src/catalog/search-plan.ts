@@ -32,6 +32,8 @@ export interface SearchPlan {
   allLazy: boolean;
   /** Some phrase has at most `limit` entries: rank or sort the matches in memory. */
   selective: boolean;
+  /** The common phrases FTS5 answers lazily, each a MATCH expression of its own (search heads key on one). */
+  lazyCommon: string[];
 }
 
 /** Searches matching at most this many index entries are ranked (docs/search.md). */
@@ -125,12 +127,13 @@ export async function planSearch(db: Database, q: string, limit: number): Promis
   // Explicit AND: FTS5 joins a phrase and a parenthesised OR only with an operator.
   const all = phrases.map((p) => p.text).join(' AND ');
   const allLazy = phrases.every((p) => p.lazy);
-  if (rare.length === 0) return { match: all, checks: [], all, allLazy, selective: false };
+  const lazyCommon = phrases.filter((p) => p.hits > limit && p.lazy).map((p) => p.text);
+  if (rare.length === 0) return { match: all, checks: [], all, allLazy, selective: false, lazyCommon };
   // A common phrase FTS5 cannot answer lazily joins the driving expression (merged once per
   // statement) instead of being checked per document (merged once per check).
   const driving = phrases.filter((p) => p.hits <= limit || !p.lazy);
   const checks = phrases.filter((p) => p.hits > limit && p.lazy).map((p) => p.text);
-  return { match: driving.map((p) => p.text).join(' AND '), checks, all, allLazy, selective: true };
+  return { match: driving.map((p) => p.text).join(' AND '), checks, all, allLazy, selective: true, lazyCommon };
 }
 
 /**

@@ -991,3 +991,43 @@ export const translations = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.elementId, t.field, t.lang] })],
 );
+/**
+ * Search heads (migration 0022, src/catalog/search-heads.ts): per catalog and FTS phrase, the
+ * bound of the head, and the masters within it (name order) whose own document matches the
+ * phrase. Kept by the FTS triggers on `products`. Both WITHOUT ROWID (drizzle does not model it).
+ */
+export const searchHeadBounds = sqliteTable(
+  'search_head_bounds',
+  {
+    catalogId: text('catalog_id')
+      .notNull()
+      .references(() => catalogs.id, { onDelete: 'cascade' }),
+    phrase: text('phrase').notNull(),
+    /** COLLATE NOCASE in SQL (the name order's collation). */
+    name: text('name').notNull(),
+    productId: text('product_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.catalogId, t.phrase] })],
+);
+
+export const searchHeads = sqliteTable(
+  'search_heads',
+  {
+    catalogId: text('catalog_id').notNull(),
+    phrase: text('phrase').notNull(),
+    /** COLLATE NOCASE in SQL (the name order's collation). */
+    name: text('name').notNull(),
+    productId: text('product_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.catalogId, t.phrase, t.name, t.productId] })],
+);
+
+/**
+ * Links naming each class code, across companies (migration 0023): a planning aid of the product
+ * list's class filter, kept by triggers on classification_link_classes. WITHOUT ROWID.
+ */
+export const classificationClassUse = sqliteTable('classification_class_use', {
+  code: text('code').primaryKey(),
+  links: integer('links').notNull(),
+});

@@ -16,7 +16,8 @@ export const productTools = [
     title: 'Search products',
     description:
       'Lists or searches the master products of one catalog (variants are listed inside get_product). ' +
-      '`query` is a full-text search over SKU (supplier article number), name, manufacturer part number, GTIN and keywords: ' +
+      '`query` is a full-text search over SKU (supplier article number), name, manufacturer part number, GTIN and keywords, ' +
+      'names and keywords in every language of the catalog (`language` limits it to one): ' +
       'every word must match the beginning of a word (case and accents ignored); results come best match first. ' +
       '`categoryId` (with `subtree` for its subcategories) and `status` narrow the list; without `query` the list is ordered by SKU, ' +
       `or by \`sort\`. Returns the built-in fields of each product. ${PAGING_NOTE}`,
@@ -32,6 +33,13 @@ export const productTools = [
       categoryId: z.uuid().optional().describe('Only products placed in this category (see list_categories).'),
       subtree: z.boolean().optional().describe('With categoryId: also products in its subcategories.'),
       status: z.enum(PRODUCT_STATUSES).optional().describe('Only products with this status.'),
+      language: z
+        .string()
+        .regex(/^[a-z]{3}$/)
+        .optional()
+        .describe(
+          'Find words of this language only (ISO 639-2, e.g. eng); without it `query` finds words of every language (name and keywords).',
+        ),
       sort: z
         .enum(['sku', 'name', 'updatedAt'])
         .optional()
