@@ -19,6 +19,7 @@ import {
   products,
 } from '../db/schema';
 import { parseValue } from '../kernel/value-types';
+import { isTranslation, translationRestore } from './restore-translations';
 import { parseFeatureValue } from '../classification/feature-values';
 import type { ClassificationGroup } from '../kernel/classification-groups';
 import type { StoredPrice } from '../catalog/prices/price-list';
@@ -54,7 +55,9 @@ function mediaRestore(
 ): { statements: BatchStatement[]; applied: Snapshot } {
   const statements: BatchStatement[] = [];
   const applied: Snapshot = {};
-  const paths = new Set([...Object.keys(current), ...Object.keys(target)].filter((p) => p.startsWith('media.')));
+  const paths = new Set(
+    [...Object.keys(current), ...Object.keys(target)].filter((p) => p.startsWith('media.') && !isTranslation(p)),
+  );
   for (const path of paths) {
     const now = current[path] as Record<string, Json> | undefined;
     const then = target[path] as Record<string, Json> | undefined;
@@ -152,6 +155,7 @@ export async function planNodeRestore(
   const files = mediaRestore(db, element.id, current, target, keep);
   statements.push(...files.statements);
   Object.assign(applied, files.applied);
+  statements.push(...translationRestore(db, element.id, current, target, keep));
 
   const set: Record<string, Json> = {};
   for (const field of fieldsOf(element.kind)) {
@@ -161,7 +165,7 @@ export async function planNodeRestore(
 
   const codes = new Set(
     [...Object.keys(current), ...Object.keys(target)]
-      .filter((p) => p.startsWith('values.') && differs(current[p], target[p]))
+      .filter((p) => p.startsWith('values.') && !isTranslation(p) && differs(current[p], target[p]))
       .map((p) => p.slice(7)),
   );
   if (codes.size > 0) {
