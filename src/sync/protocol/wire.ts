@@ -125,6 +125,14 @@ const nodeFields = {
     .optional(),
   /** Absent from PIMs before media links; the connector stores them as they are. */
   links: z.array(mediaLinkSchema).max(100).optional(),
+  /**
+   * The texts in the catalog's other languages: ISO 639-2 code -> field (`name`, `description`,
+   * `keywords`, `values.<code>`, `details.<GROUP>.<code>`) -> text; the fields above are the
+   * catalog's default language. Absent when there are none (and from PIMs before languages).
+   */
+  translations: z
+    .record(z.string().regex(/^[a-z]{3}$/), z.record(z.string().min(1).max(200), z.string().max(32000)))
+    .optional(),
 };
 
 const variantSchema = z.object({ sku: skuSchema, ...nodeFields });
