@@ -37,6 +37,20 @@ export const productTools = [
         .optional()
         .describe('Order by SKU, name or last change instead of relevance.'),
       order: z.enum(['asc', 'desc']).optional().describe('Direction of sort (default asc).'),
+      language: z
+        .string()
+        .optional()
+        .describe(
+          "The language of the names and descriptions returned (ISO 639-2 code such as eng; default: the catalog's default). " +
+            'A text with no translation in it is null and named in `missingTranslations`.',
+        ),
+      missingTranslation: z
+        .string()
+        .optional()
+        .describe(
+          'Only products whose name or description has no text in this language (a language the catalog publishes, e.g. eng): ' +
+            'the products still to translate; write them with set_value (language) or update_product (translations).',
+        ),
       ...PageInput,
     }),
     output: Page(ProductOut),
@@ -52,12 +66,22 @@ export const productTools = [
       'media files, its price list (`prices`: type, amount, currency, tax, tiers by lowerBound, territory, validity; change it with set_prices), ' +
       'for a master product its variants, and its references (outgoing by target SKU, pending when the SKU ' +
       'is not in the catalog yet, and incoming from other products).',
-    input: z.strictObject({ productId: z.uuid().describe('A product or variant id (see search_products).') }),
+    input: z.strictObject({
+      productId: z.uuid().describe('A product or variant id (see search_products).'),
+      language: z
+        .string()
+        .optional()
+        .describe("The language of the texts (ISO 639-2 code such as eng; default: the catalog's default)."),
+      languages: z
+        .literal('all')
+        .optional()
+        .describe('all: also every other language of the catalog, under `translations` (language -> field -> text).'),
+    }),
     output: ProductDetailOut.extend({ references: ReferencesOut }),
     annotations: READ_ONLY,
-    run: async ({ db, caller }, input) => ({
-      ...(await getProduct(db, caller, input.productId)),
-      references: await getReferences(db, caller, input),
+    run: async ({ db, caller }, { productId, language, languages }) => ({
+      ...(await getProduct(db, caller, productId, { language, languages })),
+      references: await getReferences(db, caller, { productId }),
     }),
   }),
 ];
