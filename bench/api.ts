@@ -215,21 +215,21 @@ async function benchSize(masters: number) {
         for (const language of languages.filter((l) => words[l])) {
           const word = words[language]!;
           const q = (text: string) => `q=${encodeURIComponent(text)}`;
-          await measure(`[${language}] search name words "${word} ${typ}", ranked, language=${language}`, () =>
-            list(`${q(`${word} ${typ}`)}&language=${language}`),
+          await measure(`[${language}] search name words "${word} ${typ}", ranked, searchLanguage=${language}`, () =>
+            list(`${q(`${word} ${typ}`)}&searchLanguage=${language}`),
           );
           await measure(`[${language}] search name words "${word} ${typ}", ranked, any language`, () =>
             list(q(`${word} ${typ}`)),
           );
-          await measure(`[${language}] search broad word "${word}", index order, language=${language}`, () =>
-            list(`${q(word)}&language=${language}`),
+          await measure(`[${language}] search broad word "${word}", index order, searchLanguage=${language}`, () =>
+            list(`${q(word)}&searchLanguage=${language}`),
           );
           await measure(`[${language}] search broad word "${word}", index order, any language`, () => list(q(word)));
-          await measure(`[${language}] search broad word "${word}" sorted by name, language=${language}`, () =>
-            list(`${q(word)}&sort=name&language=${language}`),
+          await measure(`[${language}] search broad word "${word}" sorted by name, searchLanguage=${language}`, () =>
+            list(`${q(word)}&sort=name&searchLanguage=${language}`),
           );
-          await measure(`[${language}] search broad word "${word}" + leaf category, language=${language}`, () =>
-            list(`${q(word)}&categoryId=${leaf.categoryId}&sort=sku&language=${language}`),
+          await measure(`[${language}] search broad word "${word}" + leaf category, searchLanguage=${language}`, () =>
+            list(`${q(word)}&categoryId=${leaf.categoryId}&sort=sku&searchLanguage=${language}`),
           );
         }
         const sortedSearch = `q=${encodeURIComponent(`Typ ${typ.slice(0, 4)}`)}&sort=sku`;

@@ -55,6 +55,8 @@ describe('MCP tools', () => {
       'list_sync_runs',
       'set_prices',
       'set_references',
+      'set_value',
+      'update_product',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();

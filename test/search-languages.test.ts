@@ -13,7 +13,7 @@ import { send } from './oauth-helpers';
 /**
  * Search in every language (migration 0024, src/catalog/search-scope.ts, docs/search.md
  * "Languages"): a master's translated name and keywords are indexed per language, kept current
- * by triggers on `translations`; `language=` limits a search to one language.
+ * by triggers on `translations`; `searchLanguage=` limits a search to one language.
  */
 async function threeLanguages() {
   const session = await makeSession();
@@ -43,12 +43,12 @@ describe('search in every language', () => {
     expect(await skus('miniature breaker')).toEqual(['L-1']); // keywords and name of one language
     expect((await skus('breaker')).sort()).toEqual(['L-1', 'L-2']);
     // limited to one language: the catalog's default is the products' own fields (identifiers too)
-    expect(await skus('breaker', { language: 'fra' })).toEqual([]);
-    expect(await skus('disjoncteur', { language: 'fra' })).toEqual(['L-1']);
-    expect(await skus('disjoncteur', { language: 'eng' })).toEqual([]);
-    expect(await skus('leitungsschutzschalter', { language: 'eng' })).toEqual([]);
-    expect(await skus('leitungsschutzschalter', { language: 'deu' })).toEqual(['L-1']);
-    expect(await skus('L-1', { language: 'deu' })).toEqual(['L-1']);
+    expect(await skus('breaker', { searchLanguage: 'fra' })).toEqual([]);
+    expect(await skus('disjoncteur', { searchLanguage: 'fra' })).toEqual(['L-1']);
+    expect(await skus('disjoncteur', { searchLanguage: 'eng' })).toEqual([]);
+    expect(await skus('leitungsschutzschalter', { searchLanguage: 'eng' })).toEqual([]);
+    expect(await skus('leitungsschutzschalter', { searchLanguage: 'deu' })).toEqual(['L-1']);
+    expect(await skus('L-1', { searchLanguage: 'deu' })).toEqual(['L-1']);
     // words of two languages in one search match no single language: nothing
     expect(await skus('circuit disjoncteur')).toEqual([]);
   });
@@ -60,8 +60,8 @@ describe('search in every language', () => {
       const all = await skus('breaker', extra, 1);
       expect(all.sort(), JSON.stringify(extra)).toEqual(['L-1', 'L-2']);
       expect(await skus('b16', extra, 1), JSON.stringify(extra)).toEqual(['L-1']);
-      expect((await skus('breaker', { ...extra, language: 'eng' }, 1)).sort()).toEqual(['L-1', 'L-2']);
-      expect(await skus('breaker', { ...extra, language: 'fra' }, 1)).toEqual([]);
+      expect((await skus('breaker', { ...extra, searchLanguage: 'eng' }, 1)).sort()).toEqual(['L-1', 'L-2']);
+      expect(await skus('breaker', { ...extra, searchLanguage: 'fra' }, 1)).toEqual([]);
     }
     // index order, page by page: each product once, however many of its languages match
     const seen: string[] = [];
@@ -111,8 +111,8 @@ describe('search in every language', () => {
 
   it('selects the same products for mass edit as the list, with a language too', async () => {
     const { session, catalog } = await threeLanguages();
-    const ids = async (q: string, language?: string) => {
-      const where = productFilterWhere(session, catalog.catalogId, { q, language }, await searchMatch(db(), q));
+    const ids = async (q: string, searchLanguage?: string) => {
+      const where = productFilterWhere(session, catalog.catalogId, { q, searchLanguage }, await searchMatch(db(), q));
       const rows = await db().all<{ sku: string }>(sql`SELECT sku FROM products WHERE ${where} ORDER BY sku`);
       return rows.map((r) => r.sku);
     };
@@ -123,20 +123,20 @@ describe('search in every language', () => {
     expect(await ids('leitungsschutzschalter', 'eng')).toEqual([]);
   });
 
-  it('takes language= on GetProducts: 400 for a code that is no language or not enabled', async () => {
+  it('takes searchLanguage= on GetProducts: 400 for a code that is no language or not enabled', async () => {
     const { session, catalog } = await threeLanguages();
     const get = (query: string) =>
       send('GET', `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&${query}`, { cookie: session.cookie });
-    const ok = await get('q=disjoncteur&language=fra');
+    const ok = await get('q=disjoncteur&searchLanguage=fra');
     expect(ok.status).toBe(200);
     expect(ok.json.items.map((p: { sku: string }) => p.sku)).toEqual(['L-1']);
-    const bad = await get('q=disjoncteur&language=xx');
+    const bad = await get('q=disjoncteur&searchLanguage=xx');
     expect(bad.status).toBe(400);
     expect(bad.json.error).toContain('language');
-    const unknown = await get('q=disjoncteur&language=qqq');
+    const unknown = await get('q=disjoncteur&searchLanguage=qqq');
     expect(unknown.status).toBe(400);
     expect(unknown.json.error).toContain('language');
-    const notEnabled = await get('q=disjoncteur&language=ita');
+    const notEnabled = await get('q=disjoncteur&searchLanguage=ita');
     expect(notEnabled.status).toBe(400);
     expect(notEnabled.json.error).toContain('language: Italian (ita) is not enabled');
   });

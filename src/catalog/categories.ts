@@ -14,6 +14,24 @@ import { CATEGORY_FIELDS, loadSnapshot, pickFields, withChanges, type Snapshot }
 import { subtreeSums } from './category-counts';
 import { assertDepartment, findCatalog, findCategory } from '../db/scope';
 import type { Caller } from '../kernel/caller';
+import {
+  type LanguageQueryInput,
+  LocalizedOut,
+  type ReadLanguage,
+  readLanguageFor,
+} from './translations/read-language';
+import { textLocalizer } from './translations/localized-outputs';
+import { TranslationsInput } from './catalog.schemas';
+import { readCompanyLanguages } from './translations/company-languages';
+import {
+  checkTranslations,
+  translationPatchPaths,
+  translationPaths,
+  translationStatements,
+  withColumnTexts,
+  type TranslationsPatch,
+} from './translations/translation-input';
+import { readTranslations } from './translations/translation-store';
 
 export const CategoryDto = z.strictObject({
   departmentId: z.uuid(),
@@ -23,6 +41,8 @@ export const CategoryDto = z.strictObject({
   name: z.string().trim().min(1, 'name must not be empty').max(250),
   description: z.string().max(8000).nullish(),
   sortOrder: z.int().nullish(),
+  /** Name and description per language (docs/languages.md): `{ eng: { name: 'Cables' } }`, null removes. */
+  translations: TranslationsInput.optional(),
 });
 export type CategoryInput = z.infer<typeof CategoryDto>;
 
@@ -38,11 +58,13 @@ export const CategoryOut = z.object({
   categoryId: z.string(),
   catalogId: z.string(),
   parentId: z.string().nullable(),
-  name: z.string(),
+  /** Null only in a language the category has no name in (then listed in `missingTranslations`). */
+  name: z.string().nullable(),
   description: z.string().nullable(),
   sortOrder: z.number().int(),
   /** Products placed directly in this category (a maintained counter, never a row count). */
   productCount: z.number().int(),
+  ...LocalizedOut,
 });
 
 /** A category in a listing: also the placements in its whole subtree (a product placed twice there counts twice). */
@@ -86,9 +108,22 @@ async function findParent(db: Database, tenant: Caller, catalogId: string, paren
   return parent;
 }
 
-export async function addCategory(db: Database, tenant: Caller, input: CategoryInput) {
-  await assertDepartment(db, tenant, input.departmentId);
-  const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
+/** A category write's `translations`, checked before anything is written; the default language's merged into the input. */
+async function categoryTexts(db: Database, tenant: Caller, catalog: { language: string }, input: CategoryInput) {
+  if (!input.translations) return { input, others: {} as TranslationsPatch };
+  const texts = checkTranslations(
+    await readCompanyLanguages(db, tenant),
+    catalog.language,
+    'category',
+    input.translations,
+  );
+  return { input: withColumnTexts(input, texts.columns, catalog.language), others: texts.others };
+}
+
+export async function addCategory(db: Database, tenant: Caller, given: CategoryInput) {
+  await assertDepartment(db, tenant, given.departmentId);
+  const catalog = await findCatalog(db, tenant, given.catalogId, given.departmentId);
+  const { input, others } = await categoryTexts(db, tenant, catalog, given);
   if (input.parentId) {
     await findParent(db, tenant, catalog.id, input.parentId);
     if ((await depthOf(db, input.parentId)) >= MAX_DEPTH)
@@ -104,18 +139,17 @@ export async function addCategory(db: Database, tenant: Caller, input: CategoryI
     description: input.description ?? null,
     sortOrder: input.sortOrder ?? 0,
   };
+  const after = pickFields(values, CATEGORY_FIELDS);
+  translationPatchPaths(others, after);
+  for (const path of Object.keys(after)) if (after[path] === null) delete after[path];
   const statements = [
     db.insert(categories).values(values).returning(),
+    ...translationStatements(db, id, others),
     db
       .update(catalogs)
       .set({ categoryCount: sql`${catalogs.categoryCount} + 1` })
       .where(eq(catalogs.id, catalog.id)),
-    ...historyStatement(db, tenant, {
-      elementId: id,
-      kind: 'category',
-      before: null,
-      after: pickFields(values, CATEGORY_FIELDS),
-    }),
+    ...historyStatement(db, tenant, { elementId: id, kind: 'category', before: null, after }),
   ] as const;
   try {
     const [inserted] = await db.batch(statements);
@@ -127,10 +161,12 @@ export async function addCategory(db: Database, tenant: Caller, input: CategoryI
   }
 }
 
-export async function updateCategory(db: Database, tenant: Caller, input: CategoryInput) {
+export async function updateCategory(db: Database, tenant: Caller, given: CategoryInput) {
+  if (!given.categoryId) throw badRequest('categoryId is required');
+  await assertDepartment(db, tenant, given.departmentId);
+  const catalog = await findCatalog(db, tenant, given.catalogId, given.departmentId);
+  const { input, others } = await categoryTexts(db, tenant, catalog, given);
   if (!input.categoryId) throw badRequest('categoryId is required');
-  await assertDepartment(db, tenant, input.departmentId);
-  await findCatalog(db, tenant, input.catalogId, input.departmentId);
   const category = await findCategory(db, tenant, input.categoryId);
   if (category.catalogId !== input.catalogId) throw notFound('category');
   const changes: Partial<CategoryRow> = { name: input.name };
@@ -147,9 +183,10 @@ export async function updateCategory(db: Database, tenant: Caller, input: Catego
         sortOrder: input.sortOrder,
       },
       changes,
+      others,
     );
   }
-  return writeCategory(db, tenant, category, changes);
+  return writeCategory(db, tenant, category, changes, others);
 }
 
 /**
@@ -157,8 +194,20 @@ export async function updateCategory(db: Database, tenant: Caller, input: Catego
  * the path of names the sync sends for every product placed in the subtree: their sync records
  * are marked stale in the same batch and (up to a bound) refreshed right after.
  */
-async function writeCategory(db: Database, tenant: Caller, category: CategoryRow, changes: Partial<CategoryRow>) {
+async function writeCategory(
+  db: Database,
+  tenant: Caller,
+  category: CategoryRow,
+  changes: Partial<CategoryRow>,
+  others: TranslationsPatch = {},
+) {
   const before = pickFields(category, CATEGORY_FIELDS);
+  const patch = translationPatchPaths(others, { ...changes } as Snapshot);
+  if (Object.keys(others).length > 0) {
+    // The translations' history `before`, only of the paths this write touches.
+    const stored = translationPaths((await readTranslations(db, [category.id])).get(category.id));
+    for (const path of Object.keys(patch)) if (stored[path] !== undefined) before[path] = stored[path];
+  }
   const pathChanged =
     (changes.name !== undefined && changes.name !== category.name) ||
     (changes.parentId !== undefined && changes.parentId !== category.parentId);
@@ -168,11 +217,12 @@ async function writeCategory(db: Database, tenant: Caller, category: CategoryRow
       .set({ ...changes, updatedAt: dbNow })
       .where(eq(categories.id, category.id))
       .returning(),
+    ...translationStatements(db, category.id, others),
     ...historyStatement(db, tenant, {
       elementId: category.id,
       kind: 'category',
       before,
-      after: withChanges(before, changes as Snapshot),
+      after: withChanges(before, patch),
     }),
     ...(pathChanged ? [categoryPathChanged(db, tenant.companyId, category.id)] : []),
   ]);
@@ -187,6 +237,7 @@ export async function moveCategory(
   tenant: Caller,
   input: z.infer<typeof MoveCategoryDto>,
   extraChanges: Partial<CategoryRow> = {},
+  others: TranslationsPatch = {},
 ) {
   await assertDepartment(db, tenant, input.departmentId);
   const category = await findCategory(db, tenant, input.categoryId);
@@ -210,7 +261,7 @@ export async function moveCategory(
   }
   const changes: Partial<CategoryRow> = { ...extraChanges, parentId: input.parentId };
   if (input.sortOrder !== undefined && input.sortOrder !== null) changes.sortOrder = input.sortOrder;
-  return writeCategory(db, tenant, category, changes);
+  return writeCategory(db, tenant, category, changes, others);
 }
 
 /**
@@ -299,8 +350,13 @@ async function deletionHistory(
 }
 
 /** The children of one category (or the top level), in display order. */
-export async function listCategories(db: Database, tenant: Caller, input: { catalogId: string; parentId?: string }) {
+export async function listCategories(
+  db: Database,
+  tenant: Caller,
+  input: { catalogId: string; parentId?: string } & LanguageQueryInput,
+) {
   const catalog = await findCatalog(db, tenant, input.catalogId);
+  const read = await readLanguageFor(db, tenant, catalog, input);
   const rows = await db
     .select()
     .from(categories)
@@ -317,20 +373,25 @@ export async function listCategories(db: Database, tenant: Caller, input: { cata
     db,
     rows.map((r) => r.id),
   );
-  return { items: rows.map((r) => ({ ...categoryOut(r), subtreeProductCount: sums.get(r.id) ?? r.productCount })) };
+  const localize = await categoryLocalizer(db, read, rows);
+  return {
+    items: rows.map((r) => ({ ...localize(r), subtreeProductCount: sums.get(r.id) ?? r.productCount })),
+  };
 }
 
 /** The whole tree of a catalog, nested. Category trees are small (thousands), unlike products. */
-export async function getCategoryTree(db: Database, tenant: Caller, catalogId: string) {
+export async function getCategoryTree(db: Database, tenant: Caller, catalogId: string, query: LanguageQueryInput = {}) {
   const catalog = await findCatalog(db, tenant, catalogId);
+  const read = await readLanguageFor(db, tenant, catalog, query);
   const rows = await db
     .select()
     .from(categories)
     .where(and(eq(categories.catalogId, catalog.id), eq(categories.companyId, tenant.companyId)))
     .orderBy(asc(categories.sortOrder), asc(categories.name));
-  type Node = ReturnType<typeof categoryOut> & { subtreeProductCount: number; children: Node[] };
+  const localize = await categoryLocalizer(db, read, rows);
+  type Node = ReturnType<typeof localize> & { subtreeProductCount: number; children: Node[] };
   const nodes = new Map<string, Node>(
-    rows.map((r) => [r.id, { ...categoryOut(r), subtreeProductCount: 0, children: [] }]),
+    rows.map((r) => [r.id, { ...localize(r), subtreeProductCount: 0, children: [] }]),
   );
   const roots: Node[] = [];
   for (const node of nodes.values()) {
@@ -341,4 +402,17 @@ export async function getCategoryTree(db: Database, tenant: Caller, catalogId: s
     (node.subtreeProductCount = node.productCount + node.children.reduce((n, child) => n + sum(child), 0));
   roots.forEach(sum);
   return { catalogId: catalog.id, items: roots };
+}
+
+/** Categories in a read's language: name and description replaced (translations/localized-outputs.ts). */
+async function categoryLocalizer(db: Database, read: ReadLanguage, rows: CategoryRow[]) {
+  const localize = await textLocalizer(
+    db,
+    read,
+    rows.map((r) => r.id),
+  );
+  return (row: CategoryRow) => {
+    const out = categoryOut(row);
+    return { ...out, ...localize(row.id, { name: out.name, description: out.description }) };
+  };
 }

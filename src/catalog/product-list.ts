@@ -17,6 +17,8 @@ import {
 import { filterDrivers, type ProductFilterInput, productFilterWhere } from './product-filter';
 import { listedValues, resolveListAttributes } from './product-list-values';
 import { productOut } from './product-queries';
+import { assertPublished, readLanguageFor } from './translations/read-language';
+import { localizedProduct, translationsFor } from './translations/localized-outputs';
 import {
   checkedTableSource,
   docSource,
@@ -307,12 +309,33 @@ export async function listProducts(
 ) {
   const rankLimit = options.rankLimit ?? RANK_LIMIT;
   const catalog = await findCatalog(db, tenant, input.catalogId);
-  const { catalogId: _catalogId, sort, order = 'asc', cursor: rawCursor, limit, attributes: codes, ...filter } = input;
-  const scope = await resolveSearchScope(db, tenant, catalog, filter.language);
+  const {
+    catalogId: _catalogId,
+    sort,
+    order = 'asc',
+    cursor: rawCursor,
+    limit,
+    attributes: codes,
+    language,
+    languages,
+    ...filter
+  } = input;
+  const scope = await resolveSearchScope(db, tenant, catalog, filter.searchLanguage);
+  const read = await readLanguageFor(db, tenant, catalog, { language, languages });
+  if (filter.missingTranslation)
+    await assertPublished(db, tenant, catalog, filter.missingTranslation, 'missingTranslation');
   const cursor = decodeProductCursor(rawCursor);
   const chosen = codes?.length ? await resolveListAttributes(db, tenant, codes) : null;
   const page = async (result: { items: ProductRow[]; nextCursor: string | null }) => {
-    const items = result.items.map((r) => productOut(r, catalog.departmentId));
+    // The page's texts in the asked language: one read of the page's translations (docs/languages.md).
+    const stored = await translationsFor(
+      db,
+      read,
+      result.items.map((r) => r.id),
+    );
+    const items = result.items.map((r) =>
+      localizedProduct(read, productOut(r, catalog.departmentId), stored.get(r.id)),
+    );
     if (!chosen) return { items, nextCursor: result.nextCursor };
     const values = await listedValues(
       db,

@@ -66,6 +66,6 @@ export async function resolveSearchScope(
   language: string | undefined,
 ): Promise<SearchScope> {
   if (language !== undefined && !catalog.languages.includes(language))
-    assertEnabled(await readCompanyLanguages(db, tenant), language, 'language');
+    assertEnabled(await readCompanyLanguages(db, tenant), language, 'searchLanguage');
   return searchScope(language, catalog.language);
 }

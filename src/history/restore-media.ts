@@ -3,6 +3,7 @@ import type { BatchStatement, Database } from '../db/client';
 import { media } from '../db/schema';
 import { linkStorageKey } from '../media/media-links.rules';
 import type { Json, Snapshot } from './snapshot';
+import { isTranslation } from './restore-translations';
 
 /** What a restore can put back on a file that still exists: its placement in the order and its metadata. */
 const FILE_RESTORED = ['sortOrder', 'purpose', 'description'] as const;
@@ -32,7 +33,10 @@ export function mediaRestore(
   const statements: BatchStatement[] = [];
   const applied: Snapshot = {};
   const removed: string[] = [];
-  const paths = new Set([...Object.keys(current), ...Object.keys(target)].filter((p) => p.startsWith('media.')));
+  // A media description in another language (`media.<id>@eng`) is a translation: restore-translations.ts restores it.
+  const paths = new Set(
+    [...Object.keys(current), ...Object.keys(target)].filter((p) => p.startsWith('media.') && !isTranslation(p)),
+  );
   for (const path of paths) {
     const id = path.slice(6);
     const now = current[path] as Entry | undefined;

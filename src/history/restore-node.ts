@@ -19,6 +19,7 @@ import {
   products,
 } from '../db/schema';
 import { parseValue } from '../kernel/value-types';
+import { isTranslation, translationRestore } from './restore-translations';
 import { parseFeatureValue } from '../classification/feature-values';
 import type { ClassificationGroup } from '../kernel/classification-groups';
 import type { StoredPrice } from '../catalog/prices/price-list';
@@ -111,6 +112,7 @@ export async function planNodeRestore(
   statements.push(...files.statements);
   Object.assign(applied, files.applied);
   for (const path of files.removed) delete applied[path];
+  statements.push(...translationRestore(db, element.id, current, target, keep));
 
   const set: Record<string, Json> = {};
   for (const field of fieldsOf(element.kind)) {
@@ -120,7 +122,7 @@ export async function planNodeRestore(
 
   const codes = new Set(
     [...Object.keys(current), ...Object.keys(target)]
-      .filter((p) => p.startsWith('values.') && differs(current[p], target[p]))
+      .filter((p) => p.startsWith('values.') && !isTranslation(p) && differs(current[p], target[p]))
       .map((p) => p.slice(7)),
   );
   if (codes.size > 0) {

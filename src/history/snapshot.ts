@@ -15,7 +15,9 @@ import {
   products,
   productPrices,
   productReferences,
+  translations,
 } from '../db/schema';
+import { localizedPath } from '../kernel/languages';
 import { PRODUCT_DATA_FIELDS } from '../catalog/fields';
 import { pricesSnapshot } from '../catalog/prices/price-list';
 import { type StoredReference, storedReference } from '../catalog/references/reference-types';
@@ -104,59 +106,74 @@ export async function loadSnapshot(
     .select({ id: ownTable.id })
     .from(ownTable)
     .where(and(eq(ownTable.id, elementId), eq(ownTable.companyId, companyId)));
-  const [rows, values, link, classes, features, mediaRows, placements, variants, priceRows, referenceRows, blockRows] =
-    await db.batch([
-      own,
-      db
-        .select({ code: attributes.code, value: attributeValues.value })
-        .from(attributeValues)
-        .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
-        .where(and(eq(attributeValues.elementId, elementId), eq(attributes.companyId, companyId))),
-      db
-        .select()
-        .from(classificationLinks)
-        .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
-      db
-        .select({ group: classificationLinkClasses.group, code: classificationLinkClasses.code })
-        .from(classificationLinkClasses)
-        .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkClasses.linkId))
-        .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
-      db
-        .select({
-          group: classificationLinkFeatures.group,
-          code: classificationLinkFeatures.code,
-          value: classificationLinkFeatures.value,
-        })
-        .from(classificationLinkFeatures)
-        .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkFeatures.linkId))
-        .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
-      db.select().from(media).where(inArray(media.elementId, ownId)),
-      db
-        .select({ id: productCategories.categoryId })
-        .from(productCategories)
-        .where(inArray(productCategories.productId, ownId))
-        .orderBy(asc(productCategories.categoryId)),
-      db
-        .select({ id: products.id })
-        .from(products)
-        .where(and(eq(products.parentId, elementId), eq(products.companyId, companyId)))
-        .orderBy(asc(products.id)),
-      db
-        .select()
-        .from(productPrices)
-        .where(inArray(productPrices.productId, ownId))
-        .orderBy(asc(productPrices.position)),
-      db
-        .select({
-          type: productReferences.type,
-          targetSku: productReferences.targetSku,
-          quantity: productReferences.quantity,
-        })
-        .from(productReferences)
-        .where(inArray(productReferences.productId, ownId))
-        .orderBy(asc(productReferences.position)),
-      blocksStatement(db, sql`(${ownId})`),
-    ]);
+  const [
+    rows,
+    values,
+    link,
+    classes,
+    features,
+    mediaRows,
+    placements,
+    variants,
+    priceRows,
+    referenceRows,
+    blockRows,
+    translationRows,
+  ] = await db.batch([
+    own,
+    db
+      .select({ code: attributes.code, value: attributeValues.value })
+      .from(attributeValues)
+      .innerJoin(attributes, eq(attributes.id, attributeValues.attributeId))
+      .where(and(eq(attributeValues.elementId, elementId), eq(attributes.companyId, companyId))),
+    db
+      .select()
+      .from(classificationLinks)
+      .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
+    db
+      .select({ group: classificationLinkClasses.group, code: classificationLinkClasses.code })
+      .from(classificationLinkClasses)
+      .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkClasses.linkId))
+      .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
+    db
+      .select({
+        group: classificationLinkFeatures.group,
+        code: classificationLinkFeatures.code,
+        value: classificationLinkFeatures.value,
+      })
+      .from(classificationLinkFeatures)
+      .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkFeatures.linkId))
+      .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
+    db.select().from(media).where(inArray(media.elementId, ownId)),
+    db
+      .select({ id: productCategories.categoryId })
+      .from(productCategories)
+      .where(inArray(productCategories.productId, ownId))
+      .orderBy(asc(productCategories.categoryId)),
+    db
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.parentId, elementId), eq(products.companyId, companyId)))
+      .orderBy(asc(products.id)),
+    db.select().from(productPrices).where(inArray(productPrices.productId, ownId)).orderBy(asc(productPrices.position)),
+    db
+      .select({
+        type: productReferences.type,
+        targetSku: productReferences.targetSku,
+        quantity: productReferences.quantity,
+      })
+      .from(productReferences)
+      .where(inArray(productReferences.productId, ownId))
+      .orderBy(asc(productReferences.position)),
+    blocksStatement(db, sql`(${ownId})`),
+    // The element's texts in its catalog's other languages, and its media's (docs/languages.md).
+    db
+      .select()
+      .from(translations)
+      .where(
+        sql`${translations.elementId} IN (${ownId}) OR ${translations.elementId} IN (SELECT ${media.id} FROM ${media} WHERE ${media.elementId} IN (${ownId}))`,
+      ),
+  ]);
   const row = rows[0] as Record<string, unknown> | undefined;
   if (!row) return null;
   const fields = kind === 'catalog' ? CATALOG_FIELDS : kind === 'category' ? CATEGORY_FIELDS : PRODUCT_FIELDS;
@@ -179,6 +196,11 @@ export async function loadSnapshot(
   const prices = pricesSnapshot(priceRows.map(({ productId: _id, ...row }) => row));
   if (prices !== undefined) snapshot.prices = prices;
   if (kind === 'product' || kind === 'variant') Object.assign(snapshot, referencesSnapshot(referenceRows));
+  // `name@eng`, `values.colour@fra`; a media entry's `media.<id>.description@eng`.
+  for (const t of translationRows) {
+    const field = t.elementId === elementId ? t.field : `media.${t.elementId}.${t.field}`;
+    snapshot[localizedPath(field, t.lang)] = t.value;
+  }
   return snapshot;
 }
 

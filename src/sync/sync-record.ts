@@ -7,6 +7,7 @@ import { loadProductAggregates, type ProductAggregate, type ProductNode } from '
 import { CategoryPaths } from './category-paths';
 import { priceList, type StoredPrice } from '../catalog/prices/price-list';
 import type { StoredFeatureBlock } from '../catalog/feature-blocks/feature-block-types';
+import type { ElementTranslations } from '../catalog/translations/translation-store';
 
 type ProductRow = ProductNode['product'];
 
@@ -51,6 +52,30 @@ export interface RecordNode {
   }[];
   /** Feature blocks of other systems; absent or empty leaves the record (and fingerprint) as before they existed. */
   featureBlocks?: StoredFeatureBlock[];
+  /** The texts in the catalog's other languages (docs/languages.md); absent or empty = none. */
+  translations?: ElementTranslations;
+}
+
+/**
+ * A node's translations as the record carries them: languages and fields in code order (a
+ * write's planned state and a loaded one hash the same), undefined when there are none, so
+ * products without translations keep the record and fingerprint they had before languages.
+ */
+export function recordTranslations(translations: ElementTranslations | undefined): ElementTranslations | undefined {
+  const languages = Object.keys(translations ?? {})
+    .filter((l) => Object.keys(translations![l]!).length > 0)
+    .sort();
+  if (languages.length === 0) return undefined;
+  const out: ElementTranslations = {};
+  for (const language of languages) {
+    const fields = translations![language]!;
+    out[language] = Object.fromEntries(
+      Object.keys(fields)
+        .sort()
+        .map((f) => [f, fields[f]!]),
+    );
+  }
+  return out;
 }
 
 /** A master's RecordNode with its placements and variants (a ProductAggregate is one). */
@@ -100,7 +125,14 @@ function nodeRecord(node: RecordNode) {
       ? { references: node.references.map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity })) }
       : {}),
     ...(node.featureBlocks && node.featureBlocks.length > 0 ? { featureBlocks: node.featureBlocks } : {}),
+    ...withTranslations(node.translations),
   };
+}
+
+/** `{ translations }` when the node has any, else nothing (see recordTranslations). */
+export function withTranslations(translations: ElementTranslations | undefined) {
+  const sorted = recordTranslations(translations);
+  return sorted ? { translations: sorted } : {};
 }
 
 const REFRESH_PAGE = 90;

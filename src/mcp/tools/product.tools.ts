@@ -17,7 +17,7 @@ export const productTools = [
     description:
       'Lists or searches the master products of one catalog (variants are listed inside get_product). ' +
       '`query` is a full-text search over SKU (supplier article number), name, manufacturer part number, GTIN and keywords, ' +
-      'names and keywords in every language of the catalog (`language` limits it to one): ' +
+      'names and keywords in every language of the catalog (`searchLanguage` limits it to one): ' +
       'every word must match the beginning of a word (case and accents ignored); results come best match first. ' +
       '`categoryId` (with `subtree` for its subcategories) and `status` narrow the list; without `query` the list is ordered by SKU, ' +
       `or by \`sort\`. Returns the built-in fields of each product. ${PAGING_NOTE}`,
@@ -33,7 +33,7 @@ export const productTools = [
       categoryId: z.uuid().optional().describe('Only products placed in this category (see list_categories).'),
       subtree: z.boolean().optional().describe('With categoryId: also products in its subcategories.'),
       status: z.enum(PRODUCT_STATUSES).optional().describe('Only products with this status.'),
-      language: z
+      searchLanguage: z
         .string()
         .regex(/^[a-z]{3}$/)
         .optional()
@@ -45,6 +45,20 @@ export const productTools = [
         .optional()
         .describe('Order by SKU, name or last change instead of relevance.'),
       order: z.enum(['asc', 'desc']).optional().describe('Direction of sort (default asc).'),
+      language: z
+        .string()
+        .optional()
+        .describe(
+          "The language of the names and descriptions returned (ISO 639-2 code such as eng; default: the catalog's default). " +
+            'A text with no translation in it is null and named in `missingTranslations`.',
+        ),
+      missingTranslation: z
+        .string()
+        .optional()
+        .describe(
+          'Only products whose name or description has no text in this language (a language the catalog publishes, e.g. eng): ' +
+            'the products still to translate; write them with set_value (language) or update_product (translations).',
+        ),
       ...PageInput,
     }),
     output: Page(ProductOut),
@@ -60,12 +74,22 @@ export const productTools = [
       'media files, its price list (`prices`: type, amount, currency, tax, tiers by lowerBound, territory, validity; change it with set_prices), ' +
       'for a master product its variants, and its references (outgoing by target SKU, pending when the SKU ' +
       'is not in the catalog yet, and incoming from other products).',
-    input: z.strictObject({ productId: z.uuid().describe('A product or variant id (see search_products).') }),
+    input: z.strictObject({
+      productId: z.uuid().describe('A product or variant id (see search_products).'),
+      language: z
+        .string()
+        .optional()
+        .describe("The language of the texts (ISO 639-2 code such as eng; default: the catalog's default)."),
+      languages: z
+        .literal('all')
+        .optional()
+        .describe('all: also every other language of the catalog, under `translations` (language -> field -> text).'),
+    }),
     output: ProductDetailOut.extend({ references: ReferencesOut }),
     annotations: READ_ONLY,
-    run: async ({ db, caller }, input) => ({
-      ...(await getProduct(db, caller, input.productId)),
-      references: await getReferences(db, caller, input),
+    run: async ({ db, caller }, { productId, language, languages }) => ({
+      ...(await getProduct(db, caller, productId, { language, languages })),
+      references: await getReferences(db, caller, { productId }),
     }),
   }),
 ];

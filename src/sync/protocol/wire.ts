@@ -164,6 +164,14 @@ const nodeFields = {
   links: z.array(mediaLinkSchema).max(100).optional(),
   /** Feature blocks of other systems, in order; absent when the product has none (and from older PIMs). */
   featureBlocks: z.array(featureBlockSchema).max(50).optional(),
+  /**
+   * The texts in the catalog's other languages: ISO 639-2 code -> field (`name`, `description`,
+   * `keywords`, `values.<code>`, `details.<GROUP>.<code>`) -> text; the fields above are the
+   * catalog's default language. Absent when there are none (and from PIMs before languages).
+   */
+  translations: z
+    .record(z.string().regex(/^[a-z]{3}$/), z.record(z.string().min(1).max(200), z.string().max(32000)))
+    .optional(),
 };
 
 const variantSchema = z.object({ sku: skuSchema, ...nodeFields });
