@@ -46,7 +46,8 @@ export async function setValue(db: Database, tenant: Caller, input: z.infer<type
   // revisions moved in the batch; their fingerprints are refreshed here, conditional on those revisions.
   if (renamesCategory)
     await refreshFingerprints(db, tenant.companyId, await staleMastersIn(db, tenant.companyId, element.id));
-  return { elementId: element.id, field: input.field, value, language };
+  // `language` is echoed when the request named one: the SPEC's answer is unchanged otherwise.
+  return { elementId: element.id, field: input.field, value, ...(input.language !== undefined ? { language } : {}) };
 }
 
 /**
