@@ -94,3 +94,12 @@ export function useImport(jobId: string | null) {
     refetchInterval: (q) => (q.state.data && isTerminal(q.state.data.state) ? false : 1000),
   });
 }
+
+/** The company's content languages (enabled, default first) and every language it can enable. */
+export function useContentLanguages() {
+  return useQuery({
+    queryKey: keys.languages,
+    queryFn: () => apiGet('Catalog/GetLanguages'),
+    staleTime: 5 * 60_000,
+  });
+}

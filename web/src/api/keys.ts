@@ -41,4 +41,6 @@ export const keys = {
   imports: ['imports'] as const,
   importList: (catalogId: string) => ['imports', 'list', catalogId] as const,
   importOne: (jobId: string) => ['imports', 'one', jobId] as const,
+  /** The company's content languages (GetLanguages; docs/languages.md). */
+  languages: ['languages'] as const,
 };

@@ -580,6 +580,17 @@ export const de = {
   'references.add': 'Verweis hinzufügen',
   'references.remove': 'Entfernen',
   'references.more': 'Nur die ersten 1000 werden gezeigt.',
+  'languages.title': 'Inhaltssprachen',
+  'languages.intro':
+    'Die Sprachen, in denen Ihr Unternehmen Produktdaten pflegt. Jeder Katalog veröffentlicht einige davon; die Standardsprache ist die, in der neue Kataloge beginnen.',
+  'languages.unsupported': 'Dieser Server bietet die Inhaltssprachen noch nicht an.',
+  'languages.default': 'Standardsprache',
+  'languages.enabled': 'Aktivierte Sprachen',
+  'languages.save': 'Sprachen speichern',
+  'languages.saved': 'Inhaltssprachen gespeichert.',
+  'catalogs.languages': 'Veröffentlichte Sprachen',
+  'catalogs.oneLanguage':
+    'Ihr Unternehmen hat eine Inhaltssprache. Weitere aktivieren Administratoren unter Verwaltung.',
 } as const;
 
 export type MessageKey = keyof typeof de;

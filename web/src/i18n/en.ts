@@ -573,4 +573,14 @@ export const en: Record<MessageKey, string> = {
   'references.add': 'Add reference',
   'references.remove': 'Remove',
   'references.more': 'Only the first 1000 are shown.',
+  'languages.title': 'Content languages',
+  'languages.intro':
+    'The languages your company keeps product data in. Each catalog publishes some of them; the default is the one new catalogs start in.',
+  'languages.unsupported': 'This server does not offer content languages yet.',
+  'languages.default': 'Default language',
+  'languages.enabled': 'Enabled languages',
+  'languages.save': 'Save languages',
+  'languages.saved': 'Content languages saved.',
+  'catalogs.languages': 'Published languages',
+  'catalogs.oneLanguage': 'Your company has one content language. Administrators enable more under Administration.',
 };
