@@ -36,6 +36,18 @@ export function useProduct(productId: string) {
   });
 }
 
+/**
+ * A product in a content language other than its catalog's default (texts null where missing,
+ * named in `missingTranslations`), with `languages=all`'s `translations` of every other language.
+ */
+export function useProductIn(productId: string, language: string | null) {
+  return useQuery({
+    queryKey: keys.productIn(productId, language ?? ''),
+    queryFn: () => apiGet('Catalog/GetProduct', { productId, language: language ?? undefined, languages: 'all' }),
+    enabled: Boolean(language),
+  });
+}
+
 export const attributesQuery = (options: CallOptions = {}) =>
   queryOptions({
     queryKey: keys.attributes,

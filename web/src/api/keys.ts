@@ -23,6 +23,8 @@ export const keys = {
   productList: (query: ListQuery, attributes: readonly string[] = []) =>
     ['products', query.catalogId, canonical(query), attributes.join(',')] as const,
   product: (productId: string) => ['product', productId] as const,
+  /** A product read in one content language with every language's texts (under `product`, so its refresh covers it). */
+  productIn: (productId: string, language: string) => ['product', productId, 'language', language] as const,
   history: (elementId: string) => ['history', elementId] as const,
   references: (productId: string) => ['references', productId] as const,
   classification: (elementId: string) => ['classification', elementId] as const,

@@ -591,6 +591,23 @@ export const de = {
   'catalogs.languages': 'Veröffentlichte Sprachen',
   'catalogs.oneLanguage':
     'Ihr Unternehmen hat eine Inhaltssprache. Weitere aktivieren Administratoren unter Verwaltung.',
+  'contentLanguage.label': 'Inhaltssprache',
+  'contentLanguage.default': 'Standard',
+  'editor.tab.translation': 'Übersetzung',
+  'translate.title': 'Übersetzung von {from} nach {to}',
+  'translate.missingCount': '{count} Texte fehlen noch in {language}.',
+  'translate.complete': 'Alle Texte sind in {language} übersetzt.',
+  'translate.source': '{language} (Standardsprache, nur lesen)',
+  'translate.neutral':
+    'SKU, GTIN, Preise und die übrigen Felder gelten für alle Sprachen: Sie ändern sie in {language}.',
+  'translate.save': 'In {language} speichern',
+  'translate.fieldIn': '{field} · {language}',
+  'translate.missing': 'Übersetzung fehlt',
+  'products.missingTranslation': 'Übersetzung fehlt in',
+  'products.anyTranslation': 'Kein Filter',
+  'field.missingTranslations': 'Fehlende Übersetzungen',
+  'grid.translationMissing': 'fehlt',
+  'grid.translationMissingIn': '{field} fehlt in {language}',
 } as const;
 
 export type MessageKey = keyof typeof de;
