@@ -7,6 +7,7 @@ import { PRODUCT_STATUSES } from '../kernel/product-status';
 import { PriceOutSchema } from './prices/price-list';
 import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, LANGUAGE_CODE, normaliseDecimal, UNIT_CODE } from '../kernel/code-rules';
 import { featureBlockOut } from './feature-blocks/feature-block-types';
+import { LanguageQuery, LocalizedOut } from './translations/read-language';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
@@ -47,6 +48,12 @@ export const CatalogOut = z.object({
   updatedAt: z.string(),
 });
 
+/** `translations: { <language>: { <field>: text | null } }` of a write; checked by translations/translation-input.ts. */
+export const TranslationsInput = z.record(
+  z.string().max(8),
+  z.record(z.string().max(120), z.string().max(32000).nullable()),
+);
+
 export const ProductDto = z.strictObject({
   departmentId: z.uuid(),
   catalogId: z.uuid(),
@@ -70,6 +77,12 @@ export const ProductDto = z.strictObject({
   status: z.enum(PRODUCT_STATUSES).nullish(),
   /** Categories of the same catalog the product is placed in (replaces the placement on update). */
   categoryIds: z.array(z.uuid()).max(50).nullish(),
+  /**
+   * Texts per language (docs/languages.md): `{ eng: { name: 'Cable', description: null } }`; a
+   * text writes that language's translation, null removes it; the catalog's default language
+   * writes the columns. Only localizable fields (name, description, keywords).
+   */
+  translations: TranslationsInput.optional(),
 });
 export type ProductInput = z.infer<typeof ProductDto>;
 
@@ -94,10 +107,12 @@ export const ProductOut = z.object({
   fingerprint: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  ...LocalizedOut,
 });
 
+/** `value` is null only for a localizable attribute with no text in the asked language. */
 const ValuesOut = z.array(
-  z.object({ code: z.string(), type: z.string(), value: z.string(), unit: z.string().nullable() }),
+  z.object({ code: z.string(), type: z.string(), value: z.string().nullable(), unit: z.string().nullable() }),
 );
 
 /** A GetProducts row: with `attributes=` also the values of those attributes (only those, by code). */
@@ -129,6 +144,7 @@ export const ProductDetailOut = ProductOut.extend({
       description: z.string().nullable(),
       mimeCode: z.string().nullable(),
       alt: z.string().nullable(),
+      ...LocalizedOut,
     }),
   ),
   variants: z.array(z.lazy(() => ProductOut)),
@@ -143,8 +159,18 @@ export const SetValueDto = z.strictObject({
   elementId: z.uuid(),
   field: z.string().min(1).max(100),
   value: z.string().max(32000),
+  /**
+   * The language of the value (an enabled code; absent = the catalog's default, which writes the
+   * column); another language writes the field's translation. Only localizable fields.
+   */
+  language: z.string().max(8).optional(),
 });
-export const SetValueOut = z.object({ elementId: z.string(), field: z.string(), value: z.string() });
+export const SetValueOut = z.object({
+  elementId: z.string(),
+  field: z.string(),
+  value: z.string(),
+  language: z.string().optional(),
+});
 
 export const CatalogStats = z.object({
   catalogs: z.number().int(),
@@ -176,6 +202,7 @@ export const ProductListQuery = ProductFilter.extend({
   )
     .optional()
     .describe('Attribute codes, comma-separated (at most 20): each item then carries their values in `values`'),
+  ...LanguageQuery,
   ...PageQuery,
 });
 export type ProductListInput = z.infer<typeof ProductListQuery>;

@@ -14,6 +14,13 @@ import { CATEGORY_FIELDS, loadSnapshot, pickFields, withChanges, type Snapshot }
 import { subtreeSums } from './category-counts';
 import { assertDepartment, findCatalog, findCategory } from '../db/scope';
 import type { Caller } from '../kernel/caller';
+import {
+  type LanguageQueryInput,
+  LocalizedOut,
+  type ReadLanguage,
+  readLanguageFor,
+} from './translations/read-language';
+import { textLocalizer } from './translations/localized-outputs';
 
 export const CategoryDto = z.strictObject({
   departmentId: z.uuid(),
@@ -38,11 +45,13 @@ export const CategoryOut = z.object({
   categoryId: z.string(),
   catalogId: z.string(),
   parentId: z.string().nullable(),
-  name: z.string(),
+  /** Null only in a language the category has no name in (then listed in `missingTranslations`). */
+  name: z.string().nullable(),
   description: z.string().nullable(),
   sortOrder: z.number().int(),
   /** Products placed directly in this category (a maintained counter, never a row count). */
   productCount: z.number().int(),
+  ...LocalizedOut,
 });
 
 /** A category in a listing: also the placements in its whole subtree (a product placed twice there counts twice). */
@@ -299,8 +308,13 @@ async function deletionHistory(
 }
 
 /** The children of one category (or the top level), in display order. */
-export async function listCategories(db: Database, tenant: Caller, input: { catalogId: string; parentId?: string }) {
+export async function listCategories(
+  db: Database,
+  tenant: Caller,
+  input: { catalogId: string; parentId?: string } & LanguageQueryInput,
+) {
   const catalog = await findCatalog(db, tenant, input.catalogId);
+  const read = await readLanguageFor(db, tenant, catalog, input);
   const rows = await db
     .select()
     .from(categories)
@@ -317,20 +331,25 @@ export async function listCategories(db: Database, tenant: Caller, input: { cata
     db,
     rows.map((r) => r.id),
   );
-  return { items: rows.map((r) => ({ ...categoryOut(r), subtreeProductCount: sums.get(r.id) ?? r.productCount })) };
+  const localize = await categoryLocalizer(db, read, rows);
+  return {
+    items: rows.map((r) => ({ ...localize(r), subtreeProductCount: sums.get(r.id) ?? r.productCount })),
+  };
 }
 
 /** The whole tree of a catalog, nested. Category trees are small (thousands), unlike products. */
-export async function getCategoryTree(db: Database, tenant: Caller, catalogId: string) {
+export async function getCategoryTree(db: Database, tenant: Caller, catalogId: string, query: LanguageQueryInput = {}) {
   const catalog = await findCatalog(db, tenant, catalogId);
+  const read = await readLanguageFor(db, tenant, catalog, query);
   const rows = await db
     .select()
     .from(categories)
     .where(and(eq(categories.catalogId, catalog.id), eq(categories.companyId, tenant.companyId)))
     .orderBy(asc(categories.sortOrder), asc(categories.name));
-  type Node = ReturnType<typeof categoryOut> & { subtreeProductCount: number; children: Node[] };
+  const localize = await categoryLocalizer(db, read, rows);
+  type Node = ReturnType<typeof localize> & { subtreeProductCount: number; children: Node[] };
   const nodes = new Map<string, Node>(
-    rows.map((r) => [r.id, { ...categoryOut(r), subtreeProductCount: 0, children: [] }]),
+    rows.map((r) => [r.id, { ...localize(r), subtreeProductCount: 0, children: [] }]),
   );
   const roots: Node[] = [];
   for (const node of nodes.values()) {
@@ -341,4 +360,17 @@ export async function getCategoryTree(db: Database, tenant: Caller, catalogId: s
     (node.subtreeProductCount = node.productCount + node.children.reduce((n, child) => n + sum(child), 0));
   roots.forEach(sum);
   return { catalogId: catalog.id, items: roots };
+}
+
+/** Categories in a read's language: name and description replaced (translations/localized-outputs.ts). */
+async function categoryLocalizer(db: Database, read: ReadLanguage, rows: CategoryRow[]) {
+  const localize = await textLocalizer(
+    db,
+    read,
+    rows.map((r) => r.id),
+  );
+  return (row: CategoryRow) => {
+    const out = categoryOut(row);
+    return { ...out, ...localize(row.id, { name: out.name, description: out.description }) };
+  };
 }

@@ -15,6 +15,7 @@ import {
   MoveCategoryDto,
   updateCategory,
 } from './categories';
+import { LanguageQuery } from './translations/read-language';
 
 const doc = (summary: string, response?: z.ZodType) =>
   describeOperation({ tag: 'Catalog', summary, response, security: 'cookie' });
@@ -59,12 +60,15 @@ export const categoryRoutes = new Hono<AppEnv>()
       'Children of a category, or the top level, with product counts',
       z.object({ items: z.array(CategoryListItem) }),
     ),
-    validate('query', z.strictObject({ catalogId: z.uuid(), parentId: z.uuid().optional() })),
+    validate('query', z.strictObject({ catalogId: z.uuid(), parentId: z.uuid().optional(), ...LanguageQuery })),
     async (c) => c.json(await listCategories(c.var.db, c.var.caller, c.req.valid('query'))),
   )
   .get(
     '/GetCategoryTree',
     doc('The whole category tree of a catalog', z.object({ catalogId: z.string(), items: z.array(CategoryTreeNode) })),
-    validate('query', z.strictObject({ catalogId: z.uuid() })),
-    async (c) => c.json(await getCategoryTree(c.var.db, c.var.caller, c.req.valid('query').catalogId)),
+    validate('query', z.strictObject({ catalogId: z.uuid(), ...LanguageQuery })),
+    async (c) => {
+      const { catalogId, ...language } = c.req.valid('query');
+      return c.json(await getCategoryTree(c.var.db, c.var.caller, catalogId, language));
+    },
   );

@@ -17,6 +17,8 @@ import {
 import { filterDrivers, type ProductFilterInput, productFilterWhere } from './product-filter';
 import { listedValues, resolveListAttributes } from './product-list-values';
 import { productOut } from './product-queries';
+import { readLanguageFor } from './translations/read-language';
+import { localizedProduct, translationsFor } from './translations/localized-outputs';
 import {
   checkedTableSource,
   docSource,
@@ -216,11 +218,30 @@ export async function listProducts(
 ) {
   const rankLimit = options.rankLimit ?? RANK_LIMIT;
   const catalog = await findCatalog(db, tenant, input.catalogId);
-  const { catalogId: _catalogId, sort, order = 'asc', cursor: rawCursor, limit, attributes: codes, ...filter } = input;
+  const {
+    catalogId: _catalogId,
+    sort,
+    order = 'asc',
+    cursor: rawCursor,
+    limit,
+    attributes: codes,
+    language,
+    languages,
+    ...filter
+  } = input;
+  const read = await readLanguageFor(db, tenant, catalog, { language, languages });
   const cursor = decodeProductCursor(rawCursor);
   const chosen = codes?.length ? await resolveListAttributes(db, tenant, codes) : null;
   const page = async (result: { items: ProductRow[]; nextCursor: string | null }) => {
-    const items = result.items.map((r) => productOut(r, catalog.departmentId));
+    // The page's texts in the asked language: one read of the page's translations (docs/languages.md).
+    const stored = await translationsFor(
+      db,
+      read,
+      result.items.map((r) => r.id),
+    );
+    const items = result.items.map((r) =>
+      localizedProduct(read, productOut(r, catalog.departmentId), stored.get(r.id)),
+    );
     if (!chosen) return { items, nextCursor: result.nextCursor };
     const values = await listedValues(
       db,

@@ -8,11 +8,12 @@ import { Page } from '../kernel/pagination';
 import { listProducts } from './product-list';
 import { getProduct, listVariants } from './product-queries';
 import { addProduct, deleteProduct, updateProduct } from './products';
+import { LanguageQuery } from './translations/read-language';
 
 const doc = (summary: string, response?: z.ZodType, conflict?: string) =>
   describeOperation({ tag: 'Catalog', summary, response, security: 'cookie', conflict });
 const SKU_TAKEN = 'The sku is already used in this catalog';
-const ProductQuery = z.strictObject({ productId: z.uuid() });
+const ProductQuery = z.strictObject({ productId: z.uuid(), ...LanguageQuery });
 
 /** `/api/Catalog/*` for products and variants. */
 export const productRoutes = new Hono<AppEnv>()
@@ -39,15 +40,24 @@ export const productRoutes = new Hono<AppEnv>()
   )
   .get(
     '/GetProduct',
-    doc('A product with values, classification, media and variants', ProductDetailOut),
+    doc(
+      'A product with values, classification, media and variants, its texts in `language` (or with every language: languages=all)',
+      ProductDetailOut,
+    ),
     validate('query', ProductQuery),
-    async (c) => c.json(await getProduct(c.var.db, c.var.caller, c.req.valid('query').productId)),
+    async (c) => {
+      const { productId, ...language } = c.req.valid('query');
+      return c.json(await getProduct(c.var.db, c.var.caller, productId, language));
+    },
   )
   .get(
     '/GetVariants',
     doc('Variants of a master product', z.object({ items: z.array(ProductOut) })),
     validate('query', ProductQuery),
-    async (c) => c.json(await listVariants(c.var.db, c.var.caller, c.req.valid('query').productId)),
+    async (c) => {
+      const { productId, ...language } = c.req.valid('query');
+      return c.json(await listVariants(c.var.db, c.var.caller, productId, language));
+    },
   )
   .post(
     '/DeleteProduct',

@@ -27,6 +27,15 @@ import { PRODUCT_DATA_FIELDS } from './fields';
 import { resolveStatements } from './references/reference-statements';
 import { checkGtin } from '../kernel/value-types';
 import type { Caller } from '../kernel/caller';
+import { readCompanyLanguages } from './translations/company-languages';
+import { splitLocalizedPath } from '../kernel/languages';
+import {
+  checkTranslations,
+  patchedTranslations,
+  translationPatchPaths,
+  translationStatements,
+  withColumnTexts,
+} from './translations/translation-input';
 
 type ProductRow = typeof products.$inferSelect;
 
@@ -77,9 +86,14 @@ function withVariant(list: Snapshot, id: string, present: boolean): Snapshot {
   return ids.size > 0 ? { variants: [...ids].sort() } : {};
 }
 
-export async function addProduct(db: Database, tenant: Caller, input: ProductInput) {
-  await assertDepartment(db, tenant, input.departmentId);
-  const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
+export async function addProduct(db: Database, tenant: Caller, given: ProductInput) {
+  await assertDepartment(db, tenant, given.departmentId);
+  const catalog = await findCatalog(db, tenant, given.catalogId, given.departmentId);
+  const kind = given.parentId ? 'variant' : 'product';
+  const texts = given.translations
+    ? checkTranslations(await readCompanyLanguages(db, tenant), catalog.language, kind, given.translations)
+    : { columns: {}, others: {} };
+  const input = withColumnTexts(given, texts.columns, catalog.language);
   let parent: ProductRow | undefined;
   if (input.parentId) {
     parent = await findProduct(db, tenant, input.parentId);
@@ -94,6 +108,8 @@ export async function addProduct(db: Database, tenant: Caller, input: ProductInp
   const id = input.productId ?? newId();
   const masterId = parent?.id ?? id;
   const created = pickFields({ status: 'active', ...fieldChanges(input) }, PRODUCT_FIELDS);
+  translationPatchPaths(texts.others, created);
+  for (const path of Object.keys(created)) if (created[path] === null) delete created[path];
   if (categoryIds.length > 0) created.categories = [...categoryIds].sort();
   const history: HistoryEntry[] = [
     { elementId: id, kind: parent ? 'variant' : 'product', before: null, after: created },
@@ -113,6 +129,7 @@ export async function addProduct(db: Database, tenant: Caller, input: ProductInp
         parentId: parent?.id ?? null,
       })
       .returning(),
+    ...translationStatements(db, id, texts.others),
     ...categoryIds.map((categoryId) => db.insert(productCategories).values({ productId: id, categoryId })),
     // References waiting for this SKU resolve to the new product (catalog/references/).
     ...resolveStatements(db, catalog.id, [input.sku]),
@@ -134,19 +151,48 @@ export async function addProduct(db: Database, tenant: Caller, input: ProductInp
   return getProductSummary(db, tenant, id);
 }
 
+/** UpdateProduct's `translations`, checked against the company's languages before the read batch. */
+async function checkedTranslationsOf(db: Database, tenant: Caller, input: ProductInput) {
+  if (!input.translations) return null;
+  const [catalog] = await db
+    .select({ language: catalogs.language })
+    .from(catalogs)
+    .where(and(eq(catalogs.id, input.catalogId), eq(catalogs.companyId, tenant.companyId)));
+  if (!catalog) throw notFound('catalog');
+  const [product] = await db
+    .select({ parentId: products.parentId })
+    .from(products)
+    .where(and(eq(products.id, input.productId!), eq(products.companyId, tenant.companyId)));
+  const kind = product?.parentId ? 'variant' : 'product';
+  return {
+    language: catalog.language,
+    ...checkTranslations(await readCompanyLanguages(db, tenant), catalog.language, kind, input.translations),
+  };
+}
+
 /**
  * Updates the given built-in fields (left-out fields keep their values) and, if given, the
  * placements. Three round trips at most, one transaction: one batch of reads, one guarded
  * batch with the change, its version, the master's new revision and fingerprint and the answer
  * read back (docs/history.md, "Concurrency"); a lost race reads and plans again.
  */
-export async function updateProduct(db: Database, tenant: Caller, input: ProductInput) {
-  const productId = input.productId;
+export async function updateProduct(db: Database, tenant: Caller, given: ProductInput) {
+  const productId = given.productId;
   if (!productId) throw badRequest('productId is required');
-  return retryOnConflict(() => updateProductOnce(db, tenant, input, productId));
+  // The catalog's default language cannot change while it has products, so it is read once here.
+  const texts = await checkedTranslationsOf(db, tenant, given);
+  const input = texts ? withColumnTexts(given, texts.columns, texts.language) : given;
+  const others = texts?.others ?? {};
+  return retryOnConflict(() => updateProductOnce(db, tenant, input, productId, others));
 }
 
-async function updateProductOnce(db: Database, tenant: Caller, input: ProductInput, productId: string) {
+async function updateProductOnce(
+  db: Database,
+  tenant: Caller,
+  input: ProductInput,
+  productId: string,
+  others: Record<string, Record<string, string | null>>,
+) {
   const categoryIds = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
   const results = await db.batch(
     productWriteStatements(db, tenant, { ...input, productId, categoryIds: categoryIds ?? [] }),
@@ -165,6 +211,7 @@ async function updateProductOnce(db: Database, tenant: Caller, input: ProductInp
   if (!aggregate) throw notFound('product');
 
   const masterId = aggregate.product.id;
+  const node = product.parentId ? aggregate.variants.find((v) => v.product.id === product.id) : aggregate;
   const changes = fieldChanges(input);
   const statements: BatchStatement[] = [
     guardStatement(db, revisionIs(tenant.companyId, masterId, aggregate.product.revision)),
@@ -180,6 +227,7 @@ async function updateProductOnce(db: Database, tenant: Caller, input: ProductInp
   }
   if (changes.sku !== undefined && changes.sku !== product.sku)
     statements.push(...resolveStatements(db, product.catalogId, [changes.sku], [product.id]));
+  statements.push(...translationStatements(db, product.id, others));
   if (categoryIds) {
     statements.push(db.delete(productCategories).where(eq(productCategories.productId, product.id)));
     for (const categoryId of categoryIds) {
@@ -189,6 +237,13 @@ async function updateProductOnce(db: Database, tenant: Caller, input: ProductInp
   // Partial snapshots, both from the state the guard holds: the product row and its placements.
   const before = pickFields(product, PRODUCT_FIELDS);
   const patch: Snapshot = { ...changes } as Snapshot;
+  // The translations' paths (`name@eng`), before as the guarded read holds them.
+  translationPatchPaths(others, patch);
+  for (const path of Object.keys(patch)) {
+    const { field, language } = splitLocalizedPath(path);
+    const text = language ? node?.translations?.[language]?.[field] : undefined;
+    if (text !== undefined) before[path] = text;
+  }
   if (categoryIds) {
     if (aggregate.categoryIds.length > 0) before.categories = [...aggregate.categoryIds].sort();
     patch.categories = categoryIds.length > 0 ? [...categoryIds].sort() : null;
@@ -198,7 +253,15 @@ async function updateProductOnce(db: Database, tenant: Caller, input: ProductInp
     ...historyStatements(db, tenant, [{ elementId: product.id, kind, before, after: withChanges(before, patch) }])
       .statements,
   );
-  const after = aggregateAfter(aggregate, product.id, (node) => Object.assign(node.product, changes), categoryIds);
+  const after = aggregateAfter(
+    aggregate,
+    product.id,
+    (n) => {
+      Object.assign(n.product, changes);
+      n.translations = patchedTranslations(n.translations, others);
+    },
+    categoryIds,
+  );
   statements.push(
     bumpWithFingerprint(db, masterId, aggregate.product.revision, await fingerprintWith(after, paths)),
     // The answer, read in the same transaction as the write.

@@ -25,6 +25,7 @@ import {
   masterStatements,
 } from './write-context';
 import type { Caller } from '../kernel/caller';
+import { elementLanguageStatement } from './translations/translation-store';
 
 type AttributeRow = typeof attributes.$inferSelect;
 type FeatureRow = typeof classificationFeatures.$inferSelect;
@@ -47,8 +48,10 @@ export type FieldTarget =
 export interface ValueContext {
   element: LoadedElement;
   target: FieldTarget;
-  /** The stored value at the target's path now (null: none). */
+  /** The stored value at the target's path now (null: none); with a `language`, its translation's. */
   current: string | number | null;
+  /** With a `language`: the element's texts in it now, field -> text. */
+  translated: Record<string, string>;
   /** The master's aggregate, for a product or variant. */
   aggregate: ProductAggregate | undefined;
   paths: CategoryPaths;
@@ -63,7 +66,7 @@ export interface ValueContext {
 export async function loadValueContext(
   db: Database,
   tenant: Caller,
-  input: { departmentId: string; elementId: string; field: string },
+  input: { departmentId: string; elementId: string; field: string; language?: string },
 ): Promise<ValueContext> {
   const { elementId, field } = input;
   const results = await db.batch([
@@ -102,13 +105,25 @@ export async function loadValueContext(
           eq(classificationLinkFeatures.code, field),
         ),
       ),
+    elementLanguageStatement(db, elementId, input.language ?? ''),
     ...masterStatements(db, tenant.companyId, masterSetOf(tenant.companyId, elementId)),
   ]);
-  const [department, product, category, catalog, attribute, owner, featureRefs, featureValues, value, feature] =
-    results;
+  const [
+    department,
+    product,
+    category,
+    catalog,
+    attribute,
+    owner,
+    featureRefs,
+    featureValues,
+    value,
+    feature,
+    translatedRows,
+  ] = results;
   checkDepartment(department);
   const element = elementFrom([product, category, catalog]);
-  const { aggregate, paths } = masterFrom(db, tenant.companyId, results.slice(10) as never);
+  const { aggregate, paths } = masterFrom(db, tenant.companyId, results.slice(11) as never);
 
   let target: FieldTarget = { kind: 'none' };
   let current: string | number | null = null;
@@ -129,7 +144,8 @@ export async function loadValueContext(
     };
     current = feature.find((f) => f.group === group)?.value ?? null;
   }
-  return { element, target, current, aggregate, paths };
+  const translated = Object.fromEntries(translatedRows.map((t) => [t.field, t.value]));
+  return { element, target, current, translated, aggregate, paths };
 }
 
 /**

@@ -19,6 +19,8 @@ import type { SetValueDto } from './catalog.schemas';
 import { loadValueContext } from './value-context';
 import { elementTable, planTargetWrite } from './value-plan';
 import type { Caller } from '../kernel/caller';
+import { assertEnabled, readCompanyLanguages } from './translations/company-languages';
+import { localizableTarget, planTranslationWrite } from './translations/translation-plan';
 
 /** Mass edit plans each product's write with SetValue's rules (value-plan.ts). */
 export { planValueWrite } from './value-plan';
@@ -35,7 +37,8 @@ const pathSnapshot = (path: string, value: Json): Snapshot =>
  * A write that lost a race reads and plans again (write-guard.ts).
  */
 export async function setValue(db: Database, tenant: Caller, input: z.infer<typeof SetValueDto>) {
-  const { element, value, renamesCategory, stale } = await retryOnConflict((tryNumber) =>
+  if (input.language !== undefined) assertEnabled(await readCompanyLanguages(db, tenant), input.language, 'language');
+  const { element, value, language, renamesCategory, stale } = await retryOnConflict((tryNumber) =>
     setValueOnce(db, tenant, input, tryNumber > GUARDED_TRIES),
   );
   if (stale) await refreshFingerprints(db, tenant.companyId, [stale]);
@@ -43,7 +46,7 @@ export async function setValue(db: Database, tenant: Caller, input: z.infer<type
   // revisions moved in the batch; their fingerprints are refreshed here, conditional on those revisions.
   if (renamesCategory)
     await refreshFingerprints(db, tenant.companyId, await staleMastersIn(db, tenant.companyId, element.id));
-  return { elementId: element.id, field: input.field, value };
+  return { elementId: element.id, field: input.field, value, language };
 }
 
 /**
@@ -58,7 +61,15 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
   const context = await loadValueContext(db, tenant, input);
   const { element, aggregate } = context;
   if (element.departmentId !== input.departmentId) throw notFound('element');
-  const plan = planTargetWrite(db, element, input.field, context.target, input.value);
+  // The catalog's default language writes the column; another one the field's translation (docs/languages.md).
+  const language = input.language ?? element.catalogLanguage;
+  const translating = language !== element.catalogLanguage;
+  const plan = translating
+    ? planTranslationWrite(db, element, input.field, context.target, input.value, language)
+    : planTargetWrite(db, element, input.field, context.target, input.value);
+  const current = translating
+    ? (context.translated[localizableTarget(element, input.field, context.target, language).translationField] ?? null)
+    : context.current;
   const table = elementTable(element);
   const exists = sql`EXISTS (SELECT 1 FROM ${table} WHERE ${table.id} = ${element.id} AND ${table.companyId} = ${tenant.companyId})`;
   const history = contended
@@ -75,7 +86,7 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
     : historyStatement(db, tenant, {
         elementId: element.id,
         kind: element.kind,
-        before: pathSnapshot(plan.path, context.current),
+        before: pathSnapshot(plan.path, current),
         after: pathSnapshot(plan.path, plan.stored),
       });
   const statements: Statement[] = [];
@@ -93,10 +104,10 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
     );
   } else {
     // Catalogs and categories have no revision: the guard is the value at the path itself.
-    if (!contended) statements.push(guardStatement(db, sql`${exists} AND ${plan.currentSql} IS ${context.current}`));
+    if (!contended) statements.push(guardStatement(db, sql`${exists} AND ${plan.currentSql} IS ${current}`));
     statements.push(...history, plan.statement);
   }
-  const renamesCategory = element.kind === 'category' && input.field === 'name';
+  const renamesCategory = element.kind === 'category' && input.field === 'name' && !translating;
   if (renamesCategory) statements.push(categoryPathChanged(db, tenant.companyId, element.id));
   let results: unknown[] = [];
   try {
@@ -111,5 +122,5 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
     fingerprintRevision: number;
   }[];
   const stale = bumped && bumped.fingerprintRevision !== bumped.revision ? element.masterId : null;
-  return { element, value: plan.value, renamesCategory, stale };
+  return { element, value: plan.value, language, renamesCategory, stale };
 }

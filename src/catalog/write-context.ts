@@ -26,6 +26,8 @@ type RowsOf<T extends readonly unknown[]> = { [K in keyof T]: Rows<T[K]> };
 /** An element with its own row (a products, categories or catalogs row). */
 export interface LoadedElement extends ElementRef {
   row: Record<string, unknown>;
+  /** The default language of the element's catalog: the language of its own columns (docs/languages.md). */
+  catalogLanguage: string;
 }
 
 export function departmentStatement(db: Database, tenant: Caller, departmentId: string) {
@@ -45,13 +47,13 @@ export function checkDepartment(rows: { id: string }[]): void {
 export function elementStatements(db: Database, tenant: Caller, elementId: string | SQL) {
   return [
     db
-      .select({ row: products, departmentId: catalogs.departmentId })
+      .select({ row: products, departmentId: catalogs.departmentId, catalogLanguage: catalogs.language })
       .from(products)
       .innerJoin(catalogs, eq(catalogs.id, products.catalogId))
       .where(and(eq(products.id, elementId), eq(products.companyId, tenant.companyId)))
       .limit(1),
     db
-      .select({ row: categories, departmentId: catalogs.departmentId })
+      .select({ row: categories, departmentId: catalogs.departmentId, catalogLanguage: catalogs.language })
       .from(categories)
       .innerJoin(catalogs, eq(catalogs.id, categories.catalogId))
       .where(and(eq(categories.id, elementId), eq(categories.companyId, tenant.companyId)))
@@ -76,6 +78,7 @@ export function elementFrom(rows: RowsOf<ReturnType<typeof elementStatements>>):
       departmentId: product.departmentId,
       masterId: p.parentId ?? p.id,
       row: p,
+      catalogLanguage: product.catalogLanguage,
     };
   }
   if (category) {
@@ -87,6 +90,7 @@ export function elementFrom(rows: RowsOf<ReturnType<typeof elementStatements>>):
       departmentId: category.departmentId,
       masterId: null,
       row: c,
+      catalogLanguage: category.catalogLanguage,
     };
   }
   if (catalog)
@@ -97,6 +101,7 @@ export function elementFrom(rows: RowsOf<ReturnType<typeof elementStatements>>):
       departmentId: catalog.departmentId,
       masterId: null,
       row: catalog,
+      catalogLanguage: catalog.language,
     };
   throw notFound('element');
 }

@@ -101,3 +101,14 @@ export function writeTranslationStatements(
 /** Removes every translation of one field of one element (e.g. an attribute value that was cleared). */
 export const clearFieldStatement = (db: Database, elementId: string, field: string): BatchStatement =>
   db.delete(translations).where(and(eq(translations.elementId, elementId), eq(translations.field, field)));
+
+/** One element's stored text of one field in one language, as SQL (what a guarded write checks and history records). */
+export const translationValueSql = (elementId: string, field: string, language: string) =>
+  sql`(SELECT ${translations.value} FROM ${translations} WHERE ${translations.elementId} = ${elementId} AND ${translations.field} = ${field} AND ${translations.lang} = ${language})`;
+
+/** One element's texts in one language: SetValue reads them in its read batch. */
+export const elementLanguageStatement = (db: Database, elementId: string, language: string) =>
+  db
+    .select({ field: translations.field, value: translations.value })
+    .from(translations)
+    .where(and(eq(translations.elementId, elementId), eq(translations.lang, language)));

@@ -65,7 +65,7 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
         parentId: category?.categoryId ?? null,
         name: childName.trim(),
       });
-      announce(t('categories.created', { name: created.name }));
+      announce(t('categories.created', { name: created.name ?? '' }));
       setChildName('');
     });
   };
@@ -78,14 +78,14 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
         categoryId: category!.categoryId,
         name: name.trim(),
       });
-      announce(t('categories.renamed', { name: updated.name }));
+      announce(t('categories.renamed', { name: updated.name ?? '' }));
       onChanged({ ...category!, ...updated });
     });
   };
 
   const addForm = (
     <form className="stack" onSubmit={add} noValidate>
-      <FormField label={category ? t('categories.newChild', { name: category.name }) : t('categories.newTop')}>
+      <FormField label={category ? t('categories.newChild', { name: category.name ?? '' }) : t('categories.newTop')}>
         {(p) => <input {...p} value={childName} onChange={(e) => setChildName(e.target.value)} />}
       </FormField>
       <button type="submit" disabled={!childName.trim()}>
@@ -156,7 +156,7 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
       <ConfirmDialog
         open={deleting}
         title={t('categories.deleteTitle')}
-        message={t('categories.deleteText', { name: category.name })}
+        message={t('categories.deleteText', { name: category.name ?? '' })}
         confirmLabel={t('categories.delete')}
         onClose={() => setDeleting(false)}
         onConfirm={async () => {

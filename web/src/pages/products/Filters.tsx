@@ -9,7 +9,7 @@ import type { ListQuery } from '../../api/models';
 /** Category paths for the filter select ("Kabel › Installationskabel"), from the catalog's tree. */
 function flatten(nodes: CategoryTreeNode[], prefix = ''): { id: string; label: string }[] {
   return nodes.flatMap((n) => {
-    const label = prefix ? `${prefix} › ${n.name}` : n.name;
+    const label = prefix ? `${prefix} › ${n.name ?? ''}` : (n.name ?? '');
     return [{ id: n.categoryId, label }, ...flatten(n.children ?? [], label)];
   });
 }
