@@ -97,7 +97,7 @@ function Rows({
     } catch (err) {
       for (const field of Object.keys(patch ?? {})) next[field] = describeError(err, t);
     }
-    for (const r of rows.filter((row) => row.code && (drafts[row.field] ?? '') !== r.target)) {
+    for (const r of rows.filter((row) => row.code && (drafts[row.field] ?? '') !== row.target)) {
       try {
         await setValue.mutateAsync({
           departmentId,

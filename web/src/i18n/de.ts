@@ -595,7 +595,7 @@ export const de = {
   'contentLanguage.default': 'Standard',
   'editor.tab.translation': 'Übersetzung',
   'translate.title': 'Übersetzung von {from} nach {to}',
-  'translate.missingCount': '{count} Texte fehlen noch in {language}.',
+  'translate.missingCount': 'Fehlende Texte in {language}: {count}.',
   'translate.complete': 'Alle Texte sind in {language} übersetzt.',
   'translate.source': '{language} (Standardsprache, nur lesen)',
   'translate.neutral':

@@ -587,7 +587,7 @@ export const en: Record<MessageKey, string> = {
   'contentLanguage.default': 'default',
   'editor.tab.translation': 'Translation',
   'translate.title': 'Translation from {from} into {to}',
-  'translate.missingCount': '{count} texts are still missing in {language}.',
+  'translate.missingCount': 'Texts missing in {language}: {count}.',
   'translate.complete': 'Every text is translated into {language}.',
   'translate.source': '{language} (default language, read-only)',
   'translate.neutral':
