@@ -3,7 +3,8 @@ import { keys } from '../src/api/keys';
 import type { Product } from '../src/api/models';
 import { canonical, queryFromSearch } from '../src/lib/cursor';
 import { localizableCodes, missingCount, translationRows } from '../src/lib/translation-rows';
-import { BUILT_IN_COLUMNS, withSavedValue } from '../src/pages/products/columns';
+import { attributeColumn, BUILT_IN_COLUMNS, translationField, withSavedValue } from '../src/pages/products/columns';
+import type { Attribute } from '../src/api/models';
 
 const CAT = '0190a000-0000-7000-8000-000000000099';
 const source = {
@@ -75,5 +76,31 @@ describe('the grid in a content language', () => {
     const column = BUILT_IN_COLUMNS.find((c) => c.id === 'missingTranslations')!;
     expect(column.read({ missingTranslations: ['name', 'keywords'] } as unknown as Product)).toBe('name,keywords');
     expect(column.read({ missingTranslations: [] } as unknown as Product)).toBeNull();
+  });
+});
+
+describe('localizable attributes the company declares', () => {
+  it('get a row even before the product has a value or translation of them', () => {
+    const rows = translationRows(source, { ...english, missingTranslations: [], translations: {} }, ['material']);
+    expect(rows.map((r) => r.field)).toEqual(['name', 'keywords', 'description', 'values.material']);
+    expect(rows[3]).toMatchObject({ code: 'material', source: '', target: '', missing: false });
+  });
+});
+
+describe('which grid columns are kept per language', () => {
+  const colour = attributeColumn({ code: 'colour', name: 'Colour', type: 'text', unit: null, localizable: true } as Attribute);
+  const voltage = attributeColumn({ code: 'voltage', name: 'Voltage', type: 'number', unit: 'VLT', localizable: false } as Attribute);
+
+  it('names the translated field of name and localizable attributes, none for neutral columns', () => {
+    expect(translationField(BUILT_IN_COLUMNS.find((c) => c.id === 'name')!)).toBe('name');
+    expect(translationField(BUILT_IN_COLUMNS.find((c) => c.id === 'gtin')!)).toBeNull();
+    expect(translationField(colour)).toBe('values.colour');
+    expect(translationField(voltage)).toBeNull();
+  });
+
+  it('a localizable attribute saved in a cell is no longer missing', () => {
+    const row = { productId: 'p1', values: [], missingTranslations: ['values.colour'] } as unknown as Product;
+    expect(withSavedValue(row, colour, 'grey').missingTranslations).toEqual([]);
+    expect(withSavedValue(row, voltage, '230').missingTranslations).toEqual(['values.colour']);
   });
 });

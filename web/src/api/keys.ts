@@ -14,6 +14,8 @@ export const keys = {
   categories: (catalogId: string, parentId: string | null) => ['categories', catalogId, parentId] as const,
   categoriesOf: (catalogId: string | undefined) => ['categories', catalogId] as const,
   categoryTree: (catalogId: string | undefined) => ['categoryTree', catalogId] as const,
+  /** The tree with every language's names (`languages=all`); under `categoryTree`, so a tree change refreshes it. */
+  categoryTreeAll: (catalogId: string) => ['categoryTree', catalogId, 'all'] as const,
   /** Every product list of a catalog (all filters, sorts and column choices). */
   products: (catalogId: string) => ['products', catalogId] as const,
   /**

@@ -27,7 +27,9 @@ export function TranslationForm({
   language: string;
 }) {
   const translated = useProductIn(product.productId, language);
-  const rows = translated.data ? translationRows(product, translated.data) : [];
+  const attributes = useAttributes().data?.items;
+  const declared = (attributes ?? []).filter((a) => a.localizable).map((a) => a.code);
+  const rows = translated.data ? translationRows(product, translated.data, declared) : [];
   return (
     <QueryState isPending={translated.isPending} error={translated.error}>
       {translated.data && (

@@ -35,12 +35,12 @@ export interface TranslationRow {
 }
 
 /**
- * The localizable attributes of the product: GetAttributes does not say which attributes are
- * localizable, so they are read off the translated answer: those it names missing and those with
- * a translation in any language.
+ * The localizable attributes the form shows: the company's (GetAttributes `localizable`) and any
+ * the translated answer names, missing or translated in some language (so a translation stored
+ * before an attribute stopped being localizable is still seen).
  */
-export function localizableCodes(translated: Read): string[] {
-  const codes = new Set<string>();
+export function localizableCodes(translated: Read, declared: readonly string[] = []): string[] {
+  const codes = new Set<string>(declared);
   for (const field of translated.missingTranslations ?? [])
     if (field.startsWith(VALUES)) codes.add(field.slice(VALUES.length));
   for (const texts of Object.values(translated.translations ?? {}))
@@ -48,7 +48,7 @@ export function localizableCodes(translated: Read): string[] {
   return [...codes].sort();
 }
 
-export function translationRows(source: Read, translated: Read): TranslationRow[] {
+export function translationRows(source: Read, translated: Read, declared: readonly string[] = []): TranslationRow[] {
   const missing = new Set(translated.missingTranslations ?? []);
   const rows: TranslationRow[] = TEXT_FIELDS.map((field) => ({
     field,
@@ -56,7 +56,7 @@ export function translationRows(source: Read, translated: Read): TranslationRow[
     target: translated[field] ?? '',
     missing: missing.has(field),
   }));
-  for (const code of localizableCodes(translated)) {
+  for (const code of localizableCodes(translated, declared)) {
     const field = `${VALUES}${code}`;
     rows.push({
       field,

@@ -8,7 +8,7 @@ import { useRefreshProduct, useSetValue } from '../../api/mutations';
 import type { ListQuery, Page, Product } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
 import { shouldLoadMore } from '../../lib/cursor';
-import { LOCALIZABLE_COLUMNS, setValueField, withSavedValue, type GridColumn } from './columns';
+import { LOCALIZABLE_COLUMNS, setValueField, translationField, withSavedValue, type GridColumn } from './columns';
 import { InlineCell, type SaveValue } from './InlineCell';
 import { PAGE_SIZE } from './list-query';
 
@@ -235,7 +235,9 @@ function Cell({
   const value = column.read(product);
   if (column.id === 'updatedAt') return <span>{date(value)}</span>;
   if (column.id === 'missingTranslations') return <MissingTranslations fields={product.missingTranslations ?? []} />;
-  const localized = translation && LOCALIZABLE_COLUMNS.includes(column.id) ? translation : undefined;
+  // A localizable column shows and writes the content language's text; the others are the same in every language.
+  const field = translationField(column);
+  const localized = translation && field ? translation : undefined;
   const label = column.label ?? t(column.labelKey!);
   if (column.id === 'sku') {
     return (
@@ -261,7 +263,7 @@ function Cell({
       allowed={column.attribute?.enumValues ?? undefined}
       unit={column.attribute?.unit}
       language={localized?.code}
-      missing={localized && product.missingTranslations?.includes(column.id) ? t('grid.translationMissing') : undefined}
+      missing={localized && product.missingTranslations?.includes(field!) ? t('grid.translationMissing') : undefined}
       setValue={save}
       onSaved={onSaved}
     />
