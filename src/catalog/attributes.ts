@@ -17,6 +17,8 @@ export const AttributeDto = z.strictObject({
   type: z.enum(['text', 'number', 'boolean', 'enum', 'range']),
   unit: z.string().max(20).nullish(),
   enumValues: z.array(z.string().min(1).max(100)).max(500).nullish(),
+  /** A text attribute whose value is kept per language (docs/languages.md); left out = unchanged (false when added). */
+  localizable: z.boolean().nullish(),
 });
 export type AttributeInput = z.infer<typeof AttributeDto>;
 
@@ -27,6 +29,7 @@ export const AttributeOut = z.object({
   type: z.enum(['text', 'number', 'boolean', 'enum', 'range']),
   unit: z.string().nullable(),
   enumValues: z.array(z.string()).nullable(),
+  localizable: z.boolean(),
 });
 
 type AttributeRow = typeof attributes.$inferSelect;
@@ -39,6 +42,7 @@ function attributeOut(row: AttributeRow) {
     type: row.type,
     unit: row.unit,
     enumValues: row.enumValues ?? null,
+    localizable: row.localizable,
   };
 }
 
@@ -50,6 +54,8 @@ function checkDefinition(input: AttributeInput) {
   if (input.type !== 'enum' && input.enumValues?.length) throw badRequest('enumValues: only for type enum');
   if (input.unit && input.type !== 'number' && input.type !== 'range')
     throw badRequest('unit: only for number and range attributes');
+  if (input.localizable && input.type !== 'text')
+    throw badRequest('localizable: only a text attribute is kept per language');
 }
 
 export async function addAttribute(db: Database, tenant: Caller, input: AttributeInput) {
@@ -64,6 +70,7 @@ export async function addAttribute(db: Database, tenant: Caller, input: Attribut
       type: input.type,
       unit: input.unit ?? null,
       enumValues: input.enumValues ?? null,
+      localizable: input.localizable ?? false,
     })
     .onConflictDoNothing()
     .returning();
@@ -90,7 +97,13 @@ export async function updateAttribute(db: Database, tenant: Caller, input: Attri
   }
   const [row] = await db
     .update(attributes)
-    .set({ name: input.name, unit: input.unit ?? null, enumValues: input.enumValues ?? null })
+    .set({
+      name: input.name,
+      unit: input.unit ?? null,
+      enumValues: input.enumValues ?? null,
+      // Turning it off keeps the stored translations (as disabling a language does); they show again when on.
+      ...(input.localizable != null ? { localizable: input.localizable } : {}),
+    })
     .where(eq(attributes.id, existing.id))
     .returning();
   return attributeOut(row!);

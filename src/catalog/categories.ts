@@ -21,6 +21,17 @@ import {
   readLanguageFor,
 } from './translations/read-language';
 import { textLocalizer } from './translations/localized-outputs';
+import { TranslationsInput } from './catalog.schemas';
+import { readCompanyLanguages } from './translations/company-languages';
+import {
+  checkTranslations,
+  translationPatchPaths,
+  translationPaths,
+  translationStatements,
+  withColumnTexts,
+  type TranslationsPatch,
+} from './translations/translation-input';
+import { readTranslations } from './translations/translation-store';
 
 export const CategoryDto = z.strictObject({
   departmentId: z.uuid(),
@@ -30,6 +41,8 @@ export const CategoryDto = z.strictObject({
   name: z.string().trim().min(1, 'name must not be empty').max(250),
   description: z.string().max(8000).nullish(),
   sortOrder: z.int().nullish(),
+  /** Name and description per language (docs/languages.md): `{ eng: { name: 'Cables' } }`, null removes. */
+  translations: TranslationsInput.optional(),
 });
 export type CategoryInput = z.infer<typeof CategoryDto>;
 
@@ -95,9 +108,22 @@ async function findParent(db: Database, tenant: Caller, catalogId: string, paren
   return parent;
 }
 
-export async function addCategory(db: Database, tenant: Caller, input: CategoryInput) {
-  await assertDepartment(db, tenant, input.departmentId);
-  const catalog = await findCatalog(db, tenant, input.catalogId, input.departmentId);
+/** A category write's `translations`, checked before anything is written; the default language's merged into the input. */
+async function categoryTexts(db: Database, tenant: Caller, catalog: { language: string }, input: CategoryInput) {
+  if (!input.translations) return { input, others: {} as TranslationsPatch };
+  const texts = checkTranslations(
+    await readCompanyLanguages(db, tenant),
+    catalog.language,
+    'category',
+    input.translations,
+  );
+  return { input: withColumnTexts(input, texts.columns, catalog.language), others: texts.others };
+}
+
+export async function addCategory(db: Database, tenant: Caller, given: CategoryInput) {
+  await assertDepartment(db, tenant, given.departmentId);
+  const catalog = await findCatalog(db, tenant, given.catalogId, given.departmentId);
+  const { input, others } = await categoryTexts(db, tenant, catalog, given);
   if (input.parentId) {
     await findParent(db, tenant, catalog.id, input.parentId);
     if ((await depthOf(db, input.parentId)) >= MAX_DEPTH)
@@ -113,18 +139,17 @@ export async function addCategory(db: Database, tenant: Caller, input: CategoryI
     description: input.description ?? null,
     sortOrder: input.sortOrder ?? 0,
   };
+  const after = pickFields(values, CATEGORY_FIELDS);
+  translationPatchPaths(others, after);
+  for (const path of Object.keys(after)) if (after[path] === null) delete after[path];
   const statements = [
     db.insert(categories).values(values).returning(),
+    ...translationStatements(db, id, others),
     db
       .update(catalogs)
       .set({ categoryCount: sql`${catalogs.categoryCount} + 1` })
       .where(eq(catalogs.id, catalog.id)),
-    ...historyStatement(db, tenant, {
-      elementId: id,
-      kind: 'category',
-      before: null,
-      after: pickFields(values, CATEGORY_FIELDS),
-    }),
+    ...historyStatement(db, tenant, { elementId: id, kind: 'category', before: null, after }),
   ] as const;
   try {
     const [inserted] = await db.batch(statements);
@@ -136,10 +161,12 @@ export async function addCategory(db: Database, tenant: Caller, input: CategoryI
   }
 }
 
-export async function updateCategory(db: Database, tenant: Caller, input: CategoryInput) {
+export async function updateCategory(db: Database, tenant: Caller, given: CategoryInput) {
+  if (!given.categoryId) throw badRequest('categoryId is required');
+  await assertDepartment(db, tenant, given.departmentId);
+  const catalog = await findCatalog(db, tenant, given.catalogId, given.departmentId);
+  const { input, others } = await categoryTexts(db, tenant, catalog, given);
   if (!input.categoryId) throw badRequest('categoryId is required');
-  await assertDepartment(db, tenant, input.departmentId);
-  await findCatalog(db, tenant, input.catalogId, input.departmentId);
   const category = await findCategory(db, tenant, input.categoryId);
   if (category.catalogId !== input.catalogId) throw notFound('category');
   const changes: Partial<CategoryRow> = { name: input.name };
@@ -156,9 +183,10 @@ export async function updateCategory(db: Database, tenant: Caller, input: Catego
         sortOrder: input.sortOrder,
       },
       changes,
+      others,
     );
   }
-  return writeCategory(db, tenant, category, changes);
+  return writeCategory(db, tenant, category, changes, others);
 }
 
 /**
@@ -166,8 +194,20 @@ export async function updateCategory(db: Database, tenant: Caller, input: Catego
  * the path of names the sync sends for every product placed in the subtree: their sync records
  * are marked stale in the same batch and (up to a bound) refreshed right after.
  */
-async function writeCategory(db: Database, tenant: Caller, category: CategoryRow, changes: Partial<CategoryRow>) {
+async function writeCategory(
+  db: Database,
+  tenant: Caller,
+  category: CategoryRow,
+  changes: Partial<CategoryRow>,
+  others: TranslationsPatch = {},
+) {
   const before = pickFields(category, CATEGORY_FIELDS);
+  const patch = translationPatchPaths(others, { ...changes } as Snapshot);
+  if (Object.keys(others).length > 0) {
+    // The translations' history `before`, only of the paths this write touches.
+    const stored = translationPaths((await readTranslations(db, [category.id])).get(category.id));
+    for (const path of Object.keys(patch)) if (stored[path] !== undefined) before[path] = stored[path];
+  }
   const pathChanged =
     (changes.name !== undefined && changes.name !== category.name) ||
     (changes.parentId !== undefined && changes.parentId !== category.parentId);
@@ -177,11 +217,12 @@ async function writeCategory(db: Database, tenant: Caller, category: CategoryRow
       .set({ ...changes, updatedAt: dbNow })
       .where(eq(categories.id, category.id))
       .returning(),
+    ...translationStatements(db, category.id, others),
     ...historyStatement(db, tenant, {
       elementId: category.id,
       kind: 'category',
       before,
-      after: withChanges(before, changes as Snapshot),
+      after: withChanges(before, patch),
     }),
     ...(pathChanged ? [categoryPathChanged(db, tenant.companyId, category.id)] : []),
   ]);
@@ -196,6 +237,7 @@ export async function moveCategory(
   tenant: Caller,
   input: z.infer<typeof MoveCategoryDto>,
   extraChanges: Partial<CategoryRow> = {},
+  others: TranslationsPatch = {},
 ) {
   await assertDepartment(db, tenant, input.departmentId);
   const category = await findCategory(db, tenant, input.categoryId);
@@ -219,7 +261,7 @@ export async function moveCategory(
   }
   const changes: Partial<CategoryRow> = { ...extraChanges, parentId: input.parentId };
   if (input.sortOrder !== undefined && input.sortOrder !== null) changes.sortOrder = input.sortOrder;
-  return writeCategory(db, tenant, category, changes);
+  return writeCategory(db, tenant, category, changes, others);
 }
 
 /**

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
+import { updateMedia, UpdateMediaDto } from './media-description';
 import { describeOperation } from '../openapi/describe-operation';
 import {
   ALLOWED_CONTENT_TYPES,
@@ -117,4 +118,15 @@ export const mediaRoutes = new Hono<AppEnv>()
     }),
     validate('json', UpdateMediaLinkDto),
     async (c) => c.json(await updateMediaLink(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/UpdateMedia',
+    describeOperation({
+      tag: 'Catalog',
+      summary: "Change a media entry's description in one language (language absent: the catalog's default)",
+      response: MediaOut.extend({ language: z.string() }),
+      security: 'cookie',
+    }),
+    validate('json', UpdateMediaDto),
+    async (c) => c.json(await updateMedia(c.var.db, c.var.caller, c.req.valid('json'))),
   );

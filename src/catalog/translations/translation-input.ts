@@ -39,8 +39,10 @@ export function checkTranslations(
       const name = `translations.${language}.${field}`;
       if (!localizable.includes(field))
         throw badRequest(`${name}: not a localizable field of a ${kind} (${localizable.join(', ')})`);
-      const rule = builtInField(kind, field)!.rule;
+      const { rule, required } = builtInField(kind, field)!;
       texts[field] = text === null || text === '' ? null : parseValue(name, text, rule).value;
+      if (texts[field] === null && required && language === catalogDefault)
+        throw badRequest(`${name}: must not be empty`);
     }
     if (language === catalogDefault) Object.assign(checked.columns, texts);
     else checked.others[language] = { ...(checked.others[language] ?? {}), ...texts };
