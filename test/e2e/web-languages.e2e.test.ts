@@ -1,7 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, login } from './export-harness';
-import { expectAccessible, expectAnnounced, launchChromium, newContext, SALES, screenshot, signIn } from './web-browser';
+import {
+  expectAccessible,
+  expectAnnounced,
+  launchChromium,
+  newContext,
+  SALES,
+  screenshot,
+  signIn,
+} from './web-browser';
 
 /**
  * Content languages in the web application (issue 18, docs/languages.md), through the UI only
@@ -38,7 +46,10 @@ afterAll(async () => {
 
 /** The grid's rows by SKU, as the user sees them. */
 async function gridSkus(page: Page): Promise<string[]> {
-  return page.getByRole('table', { name: 'Product list' }).getByRole('link', { name: /^Open product / }).allTextContents();
+  return page
+    .getByRole('table', { name: 'Product list' })
+    .getByRole('link', { name: /^Open product / })
+    .allTextContents();
 }
 
 describe('content languages in the web application (admin@demo.test)', () => {
@@ -63,7 +74,10 @@ describe('content languages in the web application (admin@demo.test)', () => {
     await page.getByRole('button', { name: 'New catalog' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create a catalog' });
     await dialog.getByLabel('Name', { exact: true }).fill(CATALOG);
-    await dialog.getByRole('group', { name: 'Published languages' }).getByRole('checkbox', { name: 'English (eng)' }).check();
+    await dialog
+      .getByRole('group', { name: 'Published languages' })
+      .getByRole('checkbox', { name: 'English (eng)' })
+      .check();
     await expectAccessible(page, 'catalog dialog with languages');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('link', { name: CATALOG, exact: true }).waitFor();

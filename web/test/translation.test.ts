@@ -88,8 +88,20 @@ describe('localizable attributes the company declares', () => {
 });
 
 describe('which grid columns are kept per language', () => {
-  const colour = attributeColumn({ code: 'colour', name: 'Colour', type: 'text', unit: null, localizable: true } as Attribute);
-  const voltage = attributeColumn({ code: 'voltage', name: 'Voltage', type: 'number', unit: 'VLT', localizable: false } as Attribute);
+  const colour = attributeColumn({
+    code: 'colour',
+    name: 'Colour',
+    type: 'text',
+    unit: null,
+    localizable: true,
+  } as Attribute);
+  const voltage = attributeColumn({
+    code: 'voltage',
+    name: 'Voltage',
+    type: 'number',
+    unit: 'VLT',
+    localizable: false,
+  } as Attribute);
 
   it('names the translated field of name and localizable attributes, none for neutral columns', () => {
     expect(translationField(BUILT_IN_COLUMNS.find((c) => c.id === 'name')!)).toBe('name');

@@ -608,8 +608,8 @@ export const de = {
   'field.missingTranslations': 'Fehlende Übersetzungen',
   'grid.translationMissing': 'fehlt',
   'grid.translationMissingIn': '{field} fehlt in {language}',
-  "categories.nameInLanguages": "Name in weiteren Sprachen",
-  "categories.saveNames": "Übersetzte Namen speichern",
+  'categories.nameInLanguages': 'Name in weiteren Sprachen',
+  'categories.saveNames': 'Übersetzte Namen speichern',
 } as const;
 
 export type MessageKey = keyof typeof de;

@@ -600,6 +600,6 @@ export const en: Record<MessageKey, string> = {
   'field.missingTranslations': 'Missing translations',
   'grid.translationMissing': 'missing',
   'grid.translationMissingIn': '{field} missing in {language}',
-  "categories.nameInLanguages": "Name in other languages",
-  "categories.saveNames": "Save translated names",
+  'categories.nameInLanguages': 'Name in other languages',
+  'categories.saveNames': 'Save translated names',
 };

@@ -91,7 +91,9 @@ function Names({
           return (
             <div className="field" key={l}>
               <span className="translate-label">
-                <label htmlFor={id}>{t('translate.fieldIn', { field: t('field.name'), language: languageName(l, known) })}</label>
+                <label htmlFor={id}>
+                  {t('translate.fieldIn', { field: t('field.name'), language: languageName(l, known) })}
+                </label>
                 {missing && (
                   <span id={`${id}-missing`} className="badge badge-missing">
                     {t('translate.missing')}
