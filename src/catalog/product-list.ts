@@ -17,7 +17,7 @@ import {
 import { filterDrivers, type ProductFilterInput, productFilterWhere } from './product-filter';
 import { listedValues, resolveListAttributes } from './product-list-values';
 import { productOut } from './product-queries';
-import { readLanguageFor } from './translations/read-language';
+import { assertPublished, readLanguageFor } from './translations/read-language';
 import { localizedProduct, translationsFor } from './translations/localized-outputs';
 import {
   checkedTableSource,
@@ -230,6 +230,8 @@ export async function listProducts(
     ...filter
   } = input;
   const read = await readLanguageFor(db, tenant, catalog, { language, languages });
+  if (filter.missingTranslation)
+    await assertPublished(db, tenant, catalog, filter.missingTranslation, 'missingTranslation');
   const cursor = decodeProductCursor(rawCursor);
   const chosen = codes?.length ? await resolveListAttributes(db, tenant, codes) : null;
   const page = async (result: { items: ProductRow[]; nextCursor: string | null }) => {

@@ -978,3 +978,17 @@ export const translations = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.elementId, t.field, t.lang] })],
 );
+
+/**
+ * A master product whose name or description has no translation in one of its catalog's other
+ * languages (migration 0022): kept by triggers, read by the grid filter `missingTranslation`.
+ */
+export const translationGaps = sqliteTable(
+  'translation_gaps',
+  {
+    catalogId: text('catalog_id').notNull(),
+    lang: text('lang').notNull(),
+    productId: text('product_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.catalogId, t.lang, t.productId] })],
+);

@@ -96,3 +96,22 @@ export function localizeTexts<F extends string>(
   for (const lang of read.others) translations[lang] = { ...(stored?.[lang] ?? {}) };
   return { ...result, translations };
 }
+
+/**
+ * 400 naming `field` unless `language` is enabled for the company and other than the catalog's
+ * default among the languages it publishes (a filter on a language the catalog does not
+ * publish would answer "nothing missing", which is not true).
+ */
+export async function assertPublished(
+  db: Database,
+  caller: Pick<Caller, 'companyId'>,
+  catalog: { language: string; languages: string[] },
+  language: string,
+  field: string,
+): Promise<void> {
+  assertEnabled(await readCompanyLanguages(db, caller), language, field);
+  if (language === catalog.language)
+    throw badRequest(`${field}: ${language} is the catalog's default language, whose texts are never missing`);
+  if (!catalog.languages.includes(language))
+    throw badRequest(`${field}: the catalog does not publish ${language}; add it to the catalog's languages`);
+}
