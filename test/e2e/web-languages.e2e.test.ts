@@ -15,7 +15,8 @@ import {
  * Content languages in the web application (issue 18, docs/languages.md), through the UI only
  * and checked through the REST API: the admin enables English for the demo company, a catalog
  * publishes it, an English name is written side by side with the German one and its "missing"
- * marker goes, and the grid lists what still misses English. axe on every screen it opens.
+ * marker goes, the grid lists what still misses English, and a category gets its English name.
+ * axe on every screen it opens.
  */
 const base = () => inject('baseUrl');
 const suffix = Date.now().toString(36).slice(-5);
@@ -53,7 +54,7 @@ async function gridSkus(page: Page): Promise<string[]> {
 }
 
 describe('content languages in the web application (admin@demo.test)', () => {
-  it('enables English, translates a name side by side and filters what still misses English', async () => {
+  it('enables English, translates a name side by side, filters what still misses English and names a category in English', async () => {
     expect(saved.languages.map((l) => l.code)).not.toContain('eng');
     const page = await (await newContext(browser)).newPage();
     await signIn(page, base(), 'admin@demo.test');
@@ -130,5 +131,25 @@ describe('content languages in the web application (admin@demo.test)', () => {
     await screenshot(page, '18-grid-missing-english');
     const missing = await api(cookie, `Catalog/GetProducts?catalogId=${catalogId}&missingTranslation=eng`);
     expect(missing.items.map((p: { sku: string }) => p.sku)).toEqual([LEFT]);
+
+    // A category's name in English, in the category screen.
+    const category = await api(cookie, 'Catalog/AddCategory', { departmentId: SALES, catalogId, name: 'Schütze' });
+    await page.goto(`${base()}/categories?catalog=${catalogId}`);
+    await page
+      .locator('.tree-row', { has: page.getByText('Schütze', { exact: true }) })
+      .first()
+      .click();
+    const categoryName = page.getByLabel('Name · English (eng)');
+    expect(await categoryName.getAttribute('aria-describedby')).toMatch(/missing/);
+    await expectAccessible(page, 'category names per language');
+    await categoryName.fill('Contactors');
+    await page.getByRole('button', { name: 'Save translated names' }).click();
+    await expectAnnounced(page, 'Saved.');
+    await expect.poll(() => categoryName.getAttribute('aria-describedby')).toBeNull();
+    const categoriesInEnglish = await api(cookie, `Catalog/GetCategories?catalogId=${catalogId}&language=eng`);
+    expect(categoriesInEnglish.items).toEqual([
+      expect.objectContaining({ categoryId: category.categoryId, name: 'Contactors', missingTranslations: [] }),
+    ]);
+    expect((await api(cookie, `Catalog/GetCategories?catalogId=${catalogId}`)).items[0].name).toBe('Schütze');
   });
 });
