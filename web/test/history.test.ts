@@ -10,6 +10,12 @@ const label = (path: string, t = en) => {
 };
 
 describe('pathLabel', () => {
+  it('names the language of a translation (docs/languages.md: name@eng)', () => {
+    expect(pathLabel('name@eng')).toEqual({ key: 'field.name', language: 'eng' });
+    expect(label('values.colour@fra')).toBe('Attribute colour');
+    expect(pathLabel('values.colour@fra').language).toBe('fra');
+    expect(pathLabel('name').language).toBeUndefined();
+  });
   it('names built-in fields by their form label', () => {
     expect(label('price')).toBe('Price');
     expect(label('manufacturerPid')).toBe('Manufacturer part number');

@@ -36,6 +36,18 @@ export function useProduct(productId: string) {
   });
 }
 
+/**
+ * A product in a content language other than its catalog's default (texts null where missing,
+ * named in `missingTranslations`), with `languages=all`'s `translations` of every other language.
+ */
+export function useProductIn(productId: string, language: string | null) {
+  return useQuery({
+    queryKey: keys.productIn(productId, language ?? ''),
+    queryFn: () => apiGet('Catalog/GetProduct', { productId, language: language ?? undefined, languages: 'all' }),
+    enabled: Boolean(language),
+  });
+}
+
 export const attributesQuery = (options: CallOptions = {}) =>
   queryOptions({
     queryKey: keys.attributes,
@@ -92,5 +104,14 @@ export function useImport(jobId: string | null) {
     queryFn: () => apiGet('Import/GetImport', { jobId }),
     enabled: Boolean(jobId),
     refetchInterval: (q) => (q.state.data && isTerminal(q.state.data.state) ? false : 1000),
+  });
+}
+
+/** The company's content languages (enabled, default first) and every language it can enable. */
+export function useContentLanguages() {
+  return useQuery({
+    queryKey: keys.languages,
+    queryFn: () => apiGet('Catalog/GetLanguages'),
+    staleTime: 5 * 60_000,
   });
 }

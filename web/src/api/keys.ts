@@ -14,6 +14,8 @@ export const keys = {
   categories: (catalogId: string, parentId: string | null) => ['categories', catalogId, parentId] as const,
   categoriesOf: (catalogId: string | undefined) => ['categories', catalogId] as const,
   categoryTree: (catalogId: string | undefined) => ['categoryTree', catalogId] as const,
+  /** The tree with every language's names (`languages=all`); under `categoryTree`, so a tree change refreshes it. */
+  categoryTreeAll: (catalogId: string) => ['categoryTree', catalogId, 'all'] as const,
   /** Every product list of a catalog (all filters, sorts and column choices). */
   products: (catalogId: string) => ['products', catalogId] as const,
   /**
@@ -23,6 +25,8 @@ export const keys = {
   productList: (query: ListQuery, attributes: readonly string[] = []) =>
     ['products', query.catalogId, canonical(query), attributes.join(',')] as const,
   product: (productId: string) => ['product', productId] as const,
+  /** A product read in one content language with every language's texts (under `product`, so its refresh covers it). */
+  productIn: (productId: string, language: string) => ['product', productId, 'language', language] as const,
   history: (elementId: string) => ['history', elementId] as const,
   references: (productId: string) => ['references', productId] as const,
   featureBlocks: (productId: string) => ['featureBlocks', productId] as const,
@@ -46,4 +50,6 @@ export const keys = {
   imports: ['imports'] as const,
   importList: (catalogId: string) => ['imports', 'list', catalogId] as const,
   importOne: (jobId: string) => ['imports', 'one', jobId] as const,
+  /** The company's content languages (GetLanguages; docs/languages.md). */
+  languages: ['languages'] as const,
 };

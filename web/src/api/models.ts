@@ -15,6 +15,9 @@ export type Account = GetResult<'Account/Me'>;
 export type UserRow = Item<GetResult<'Account/GetUsers'>>;
 export type Stats = GetResult<'Catalog/GetStats'>;
 export type Catalog = GetResult<'Catalog/GetCatalog'>;
+/** The company's content languages (docs/languages.md) and one language of them. */
+export type CompanyLanguages = GetResult<'Catalog/GetLanguages'>;
+export type ContentLanguage = CompanyLanguages['available'][number];
 export type Category = Item<GetResult<'Catalog/GetCategories'>>;
 export type CategoryTreeNode = Item<GetResult<'Catalog/GetCategoryTree'>>;
 export type Product = Item<GetResult<'Catalog/GetProducts'>>;

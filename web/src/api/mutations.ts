@@ -61,6 +61,10 @@ export const useSetAiSwitch = () =>
 
 export const useRevokeAiAccess = () => useWrite('Account/RevokeAiAccess');
 
+/** The company's content languages: the answer is the new state, so it goes into the cache as it is. */
+export const useSetLanguages = () =>
+  useWrite('Catalog/SetLanguages', (client, _body, result) => client.setQueryData(keys.languages, result));
+
 // Catalogs and categories
 
 export const useSaveCatalog = () =>

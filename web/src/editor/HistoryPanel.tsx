@@ -122,7 +122,10 @@ function HistoryEntry({ item, isNewest, onRestore }: { item: HistoryItem; isNewe
               const label = pathLabel(change.path);
               return (
                 <tr key={change.path}>
-                  <th scope="row">{t(label.key, label.vars)}</th>
+                  <th scope="row">
+                    {t(label.key, label.vars)}
+                    {label.language ? ` · ${label.language}` : ''}
+                  </th>
                   <td>
                     <del>{displayValue(change.before)}</del>
                   </td>

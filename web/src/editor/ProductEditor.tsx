@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { useProduct } from '../api/hooks';
+import { useCatalogs, useProduct } from '../api/hooks';
 import { useDeleteProduct } from '../api/mutations';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ContentLanguageSwitch } from '../components/ContentLanguageSwitch';
 import { QueryState } from '../components/QueryState';
 import { Tabs } from '../components/Tabs';
 import { useI18n } from '../i18n/i18n';
+import { contentLanguageOf } from '../lib/content-language';
 import { useSession } from '../session/session';
 import { AttributesForm } from './AttributesForm';
 import { ClassificationEditor } from './ClassificationEditor';
@@ -18,9 +20,14 @@ import { MediaPanel } from './MediaPanel';
 import { PlacementsForm } from './PlacementsForm';
 import { PricesPanel } from './PricesPanel';
 import { ReferencesPanel } from './ReferencesPanel';
+import { TranslationForm } from './TranslationForm';
 import { VariantsPanel } from './VariantsPanel';
 
-/** Everything about one product: fields, attributes, categories, variants, media, classification. */
+/**
+ * Everything about one product: fields, attributes, categories, variants, media, classification.
+ * `?language=` (the content language switch, one of the catalog's languages) turns the Fields tab
+ * into the side-by-side translation from the catalog's default language into that one.
+ */
 export default function ProductEditor() {
   const { productId = '' } = useParams();
   const { t } = useI18n();
@@ -33,6 +40,16 @@ export default function ProductEditor() {
   const announce = useAnnounce();
   const tab = params.get('tab') ?? 'fields';
   const p = product.data;
+  const catalog = useCatalogs().data?.items.find((c) => c.catalogId === p?.catalogId);
+  const language = catalog ? contentLanguageOf(params.get('language'), catalog) : null;
+  const translating = catalog && language && language !== catalog.language ? language : null;
+  // Tabs and the language both live in the address: changing one keeps the other.
+  const setParam = (name: 'tab' | 'language', value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
 
   return (
     <QueryState isPending={product.isPending} error={product.error}>
@@ -51,16 +68,34 @@ export default function ProductEditor() {
             <h1>
               {p.name || t('editor.unnamed')} <span className="muted sku">{p.sku}</span>
             </h1>
-            <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>
-              {p.parentId ? t('variants.delete') : t('editor.delete')}
-            </button>
+            <div className="toolbar">
+              {catalog && language && (
+                <ContentLanguageSwitch
+                  catalog={catalog}
+                  value={language}
+                  onChange={(code) => setParam('language', code === catalog.language ? null : code)}
+                />
+              )}
+              <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>
+                {p.parentId ? t('variants.delete') : t('editor.delete')}
+              </button>
+            </div>
           </div>
           <Tabs
             label={t('editor.sections')}
             active={tab}
-            onChange={(id) => setParams({ tab: id }, { replace: true })}
+            onChange={(id) => setParam('tab', id)}
             tabs={[
-              { id: 'fields', label: t('editor.tab.fields'), content: () => <FieldsForm product={p} /> },
+              {
+                id: 'fields',
+                label: translating ? t('editor.tab.translation') : t('editor.tab.fields'),
+                content: () =>
+                  translating && catalog ? (
+                    <TranslationForm product={p} defaultLanguage={catalog.language} language={translating} />
+                  ) : (
+                    <FieldsForm product={p} />
+                  ),
+              },
               { id: 'attributes', label: t('editor.tab.attributes'), content: () => <AttributesForm product={p} /> },
               {
                 id: 'classification',

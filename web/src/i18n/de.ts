@@ -656,6 +656,36 @@ export const de = {
   'blocks.removeFeature': 'Merkmal {n} löschen',
   'blocks.addBlock': 'Block hinzufügen',
   'blocks.removeBlock': 'Block {n} entfernen',
+  'languages.title': 'Inhaltssprachen',
+  'languages.intro':
+    'Die Sprachen, in denen Ihr Unternehmen Produktdaten pflegt. Jeder Katalog veröffentlicht einige davon; die Standardsprache ist die, in der neue Kataloge beginnen.',
+  'languages.unsupported': 'Dieser Server bietet die Inhaltssprachen noch nicht an.',
+  'languages.default': 'Standardsprache',
+  'languages.enabled': 'Aktivierte Sprachen',
+  'languages.save': 'Sprachen speichern',
+  'languages.saved': 'Inhaltssprachen gespeichert.',
+  'catalogs.languages': 'Veröffentlichte Sprachen',
+  'catalogs.oneLanguage':
+    'Ihr Unternehmen hat eine Inhaltssprache. Weitere aktivieren Administratoren unter Verwaltung.',
+  'contentLanguage.label': 'Inhaltssprache',
+  'contentLanguage.default': 'Standard',
+  'editor.tab.translation': 'Übersetzung',
+  'translate.title': 'Übersetzung von {from} nach {to}',
+  'translate.missingCount': 'Fehlende Texte in {language}: {count}.',
+  'translate.complete': 'Alle Texte sind in {language} übersetzt.',
+  'translate.source': '{language} (Standardsprache, nur lesen)',
+  'translate.neutral':
+    'SKU, GTIN, Preise und die übrigen Felder gelten für alle Sprachen: Sie ändern sie in {language}.',
+  'translate.save': 'In {language} speichern',
+  'translate.fieldIn': '{field} · {language}',
+  'translate.missing': 'Übersetzung fehlt',
+  'products.missingTranslation': 'Übersetzung fehlt in',
+  'products.anyTranslation': 'Kein Filter',
+  'field.missingTranslations': 'Fehlende Übersetzungen',
+  'grid.translationMissing': 'fehlt',
+  'grid.translationMissingIn': '{field} fehlt in {language}',
+  'categories.nameInLanguages': 'Name in weiteren Sprachen',
+  'categories.saveNames': 'Übersetzte Namen speichern',
 } as const;
 
 export type MessageKey = keyof typeof de;

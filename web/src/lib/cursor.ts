@@ -20,6 +20,8 @@ export function canonical(query: ListQuery): Record<string, string> {
   if (query.status) out.status = query.status;
   if (query.classCode?.trim()) out.classCode = query.classCode.trim().toUpperCase();
   if (query.missing?.length) out.missing = [...query.missing].sort().join(',');
+  if (query.missingTranslation) out.missingTranslation = query.missingTranslation;
+  if (query.language) out.language = query.language;
   return out;
 }
 
@@ -73,5 +75,8 @@ export function queryFromSearch(params: URLSearchParams, catalogId: string): Lis
     status: (params.get('status') ?? undefined) as ListQuery['status'],
     classCode: params.get('classCode') ?? undefined,
     missing: params.get('missing')?.split(',').filter(Boolean) as ListQuery['missing'],
+    missingTranslation: params.get('missingTranslation') ?? undefined,
+    // The content language of the texts (docs/languages.md); the screen drops one its catalog does not publish.
+    language: params.get('language') ?? undefined,
   };
 }

@@ -21,10 +21,16 @@ const BUILT_IN = new Set([
   'description',
 ]);
 
-type PathLabel = { key: MessageKey; vars?: Record<string, string> };
+/** `language`: the content language of a translation's path (`name@eng`; docs/languages.md), else absent. */
+type PathLabel = { key: MessageKey; vars?: Record<string, string>; language?: string };
 
-/** `price` → the field's label; `values.colour` → "Attribute colour"; feature paths name group and code. */
+/**
+ * `price` → the field's label; `values.colour` → "Attribute colour"; feature paths name group and
+ * code; a translation's path (`name@eng`) is its field's label with the language.
+ */
 export function pathLabel(path: string): PathLabel {
+  const at = path.lastIndexOf('@');
+  if (at > 0) return { ...pathLabel(path.slice(0, at)), language: path.slice(at + 1) };
   if (BUILT_IN.has(path)) return { key: `field.${path}` as MessageKey };
   const [head, ...rest] = path.split('.');
   if (head === 'values' && rest.length > 0) return { key: 'history.path.value', vars: { code: rest.join('.') } };

@@ -11,8 +11,12 @@ import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
+import { AdminLanguages } from './AdminLanguages';
 
-/** Admin: the company's users, their switch "AI may edit classifications", and revoking AI access. */
+/**
+ * Admin: the company's users, their switch "AI may edit classifications", revoking AI access, and
+ * the company's content languages.
+ */
 export default function Admin() {
   const { t } = useI18n();
   const { isAdmin } = useSession();
@@ -97,6 +101,7 @@ export default function Admin() {
           </tbody>
         </table>
       </QueryState>
+      <AdminLanguages />
       <ConfirmDialog
         open={revoking !== null}
         title={t('admin.revokeTitle')}

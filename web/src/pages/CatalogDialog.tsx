@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { describeError } from '../api/errors';
+import { useContentLanguages } from '../api/hooks';
 import { useSaveCatalog } from '../api/mutations';
 import type { Catalog } from '../api/models';
 import { Dialog } from '../components/Dialog';
@@ -7,12 +8,16 @@ import { ErrorText } from '../components/ErrorText';
 import { FormField } from '../components/FormField';
 import { useAnnounce } from '../components/Announcer';
 import { useI18n } from '../i18n/i18n';
+import { catalogLanguages } from '../lib/content-language';
 import { validateCatalog, type CatalogForm } from '../lib/validate';
 import { useSession } from '../session/session';
 
 const empty: CatalogForm = { name: '', catalogType: 'full', catalogVersion: '', language: 'deu', currency: 'EUR' };
 
-/** Create (catalog = null) or edit a catalog: name, type, version, language, currency. */
+/**
+ * Create (catalog = null) or edit a catalog: name, type, version, default language, the languages
+ * it publishes (docs/languages.md: each enabled for the company), currency.
+ */
 export function CatalogDialog({
   catalog,
   open,
@@ -26,6 +31,7 @@ export function CatalogDialog({
   const { departmentId } = useSession();
   const saveCatalog = useSaveCatalog();
   const announce = useAnnounce();
+  const companyLanguages = useContentLanguages();
   const [form, setForm] = useState<CatalogForm>(() =>
     catalog
       ? {
@@ -35,8 +41,9 @@ export function CatalogDialog({
           language: catalog.language,
           currency: catalog.currency,
         }
-      : empty,
+      : { ...empty, language: companyLanguages.data?.defaultLanguage ?? empty.language },
   );
+  const [published, setPublished] = useState<string[]>(() => catalog?.languages ?? []);
   const [error, setError] = useState<string | null>(null);
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -58,6 +65,7 @@ export function CatalogDialog({
         catalogType: form.catalogType.trim() || null,
         catalogVersion: form.catalogVersion.trim() || null,
         language: form.language || undefined,
+        languages: form.language ? catalogLanguages(form.language, published) : undefined,
         currency: form.currency || undefined,
       };
       await saveCatalog.mutateAsync(body);
@@ -70,6 +78,14 @@ export function CatalogDialog({
     }
   }
 
+  // The company's enabled languages, plus any the catalog names that are no longer enabled (shown by code).
+  const enabled = companyLanguages.data?.languages ?? [];
+  const languageOptions = [
+    ...enabled.map((l) => ({ code: l.code, label: `${l.nativeName} (${l.code})` })),
+    ...[form.language, ...published]
+      .filter((code, i, all) => code && all.indexOf(code) === i && !enabled.some((l) => l.code === code))
+      .map((code) => ({ code, label: code })),
+  ];
   const problem = (key: keyof CatalogForm) => (problems[key] ? t(`problem.${problems[key]!}`) : null);
   return (
     <Dialog
@@ -97,7 +113,19 @@ export function CatalogDialog({
         </div>
         <div className="row">
           <FormField label={t('field.language')} problem={problem('language')} hint={t('catalogs.languageHint')}>
-            {(p) => <input {...p} value={form.language} onChange={set('language')} maxLength={3} />}
+            {(p) =>
+              languageOptions.length ? (
+                <select {...p} value={form.language} onChange={set('language')}>
+                  {languageOptions.map((l) => (
+                    <option key={l.code} value={l.code}>
+                      {l.label}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input {...p} value={form.language} onChange={set('language')} maxLength={3} />
+              )
+            }
           </FormField>
           <FormField label={t('field.currency')} problem={problem('currency')} hint={t('catalogs.currencyHint')}>
             {(p) => (
@@ -110,6 +138,27 @@ export function CatalogDialog({
             )}
           </FormField>
         </div>
+        {languageOptions.length > 1 && (
+          <fieldset className="plain-fieldset">
+            <legend>{t('catalogs.languages')}</legend>
+            {languageOptions.map((l) => (
+              <label key={l.code} className="check-field">
+                <input
+                  type="checkbox"
+                  checked={l.code === form.language || published.includes(l.code)}
+                  disabled={l.code === form.language}
+                  onChange={(e) =>
+                    setPublished(
+                      e.target.checked ? [...published, l.code] : published.filter((code) => code !== l.code),
+                    )
+                  }
+                />
+                <span>{l.label}</span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {languageOptions.length === 1 && <p className="muted">{t('catalogs.oneLanguage')}</p>}
         <ErrorText message={error} />
         <div className="dialog-actions">
           <button type="button" onClick={onClose}>

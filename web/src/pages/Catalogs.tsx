@@ -60,7 +60,8 @@ export default function Catalogs() {
                   </th>
                   <td>{c.catalogType ?? '–'}</td>
                   <td>{c.catalogVersion ?? '–'}</td>
-                  <td>{c.language}</td>
+                  {/* the default first, then the other languages the catalog publishes */}
+                  <td>{c.languages.join(', ')}</td>
                   <td>{c.currency}</td>
                   <td className="num">
                     <Link

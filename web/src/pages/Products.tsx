@@ -1,12 +1,14 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useAttributes } from '../api/hooks';
+import { useAttributes, useContentLanguages } from '../api/hooks';
 import { useCatalogChoice } from '../components/CatalogPicker';
+import { ContentLanguageSwitch } from '../components/ContentLanguageSwitch';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { attributeCodesOf } from '../lib/column-choice';
 import { canonical, flattenPages, queryFromSearch } from '../lib/cursor';
+import { contentLanguageOf, languageName, translationLanguages } from '../lib/content-language';
 import type { ListQuery } from '../api/models';
 import { ColumnChooser } from './products/ColumnChooser';
 import { attributeColumn, BUILT_IN_COLUMNS, loadColumnChoice, saveColumnChoice } from './products/columns';
@@ -27,7 +29,22 @@ export default function Products() {
   const [massEdit, setMassEdit] = useState<'selection' | 'filter' | null>(null);
   const [creating, setCreating] = useState(false);
 
-  const query = useMemo(() => queryFromSearch(params, catalog?.catalogId ?? ''), [params, catalog?.catalogId]);
+  const known = useContentLanguages().data?.available;
+  const query = useMemo(() => {
+    const parsed = queryFromSearch(params, catalog?.catalogId ?? '');
+    // Texts in a content language the catalog publishes other than its default; else the default (no parameter).
+    const language = catalog ? contentLanguageOf(parsed.language, catalog) : undefined;
+    return { ...parsed, language: catalog && language !== catalog.language ? language : undefined };
+  }, [params, catalog]);
+  const translation = useMemo(
+    () => (query.language ? { code: query.language, name: languageName(query.language, known ?? []) } : undefined),
+    [query.language, known],
+  );
+  const filterLanguages = useMemo(
+    () =>
+      catalog ? translationLanguages(catalog).map((code) => ({ code, name: languageName(code, known ?? []) })) : [],
+    [catalog, known],
+  );
   // The chosen attribute columns' values come with each page (one request per page, not per row);
   // codes of attributes deleted since the columns were chosen are left out.
   const codes = useMemo(() => {
@@ -86,6 +103,13 @@ export default function Products() {
         <h1>{t('products.title')}</h1>
         <div className="toolbar">
           {picker}
+          {catalog && (
+            <ContentLanguageSwitch
+              catalog={catalog}
+              value={query.language ?? catalog.language}
+              onChange={(code) => update({ language: code === catalog.language ? undefined : code })}
+            />
+          )}
           <ColumnChooser
             all={allColumns}
             chosen={columnIds}
@@ -104,7 +128,7 @@ export default function Products() {
           <p className="empty">{t('products.noCatalog')}</p>
         ) : (
           <>
-            <Filters key={catalog.catalogId} query={query} onChange={update} />
+            <Filters key={catalog.catalogId} query={query} onChange={update} languages={filterLanguages} />
             <div className="selection-bar" aria-live="polite">
               <span>
                 {list.isSuccess &&
@@ -136,6 +160,7 @@ export default function Products() {
                   toggle={toggle}
                   toggleAll={toggleAll}
                   onSort={onSort}
+                  translation={translation}
                 />
               )}
             </QueryState>

@@ -12,6 +12,7 @@ import { ErrorText } from '../../components/ErrorText';
 import { FormField } from '../../components/FormField';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { CategoryTranslations } from './CategoryTranslations';
 
 function flatten(nodes: CategoryTreeNode[], skip: string, prefix = ''): { id: string; label: string }[] {
   return nodes.flatMap((n) =>
@@ -126,6 +127,7 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
           {t('common.save')}
         </button>
       </form>
+      <CategoryTranslations catalogId={catalogId} category={category} />
       {addForm}
       <form
         className="row"

@@ -16,8 +16,19 @@ function flatten(nodes: CategoryTreeNode[], prefix = ''): { id: string; label: s
 
 const MISSING = ['gtin', 'price', 'classification'] as const;
 
-/** Search box and filters of the product grid; every change goes to the address bar. */
-export function Filters({ query, onChange }: { query: ListQuery; onChange: (patch: Partial<ListQuery>) => void }) {
+/**
+ * Search box and filters of the product grid; every change goes to the address bar. `languages`
+ * are the catalog's languages other than its default, for "translation missing in".
+ */
+export function Filters({
+  query,
+  onChange,
+  languages,
+}: {
+  query: ListQuery;
+  onChange: (patch: Partial<ListQuery>) => void;
+  languages: readonly { code: string; name: string }[];
+}) {
   const { t } = useI18n();
   const [q, setQ] = useState(query.q ?? '');
   const [classCode, setClassCode] = useState(query.classCode ?? '');
@@ -99,6 +110,22 @@ export function Filters({ query, onChange }: { query: ListQuery; onChange: (patc
           placeholder="EC000000"
         />
       </form>
+      {languages.length > 0 && (
+        <label className="field">
+          <span>{t('products.missingTranslation')}</span>
+          <select
+            value={query.missingTranslation ?? ''}
+            onChange={(e) => onChange({ missingTranslation: e.target.value || undefined })}
+          >
+            <option value="">{t('products.anyTranslation')}</option>
+            {languages.map((l) => (
+              <option key={l.code} value={l.code}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <fieldset className="missing">
         <legend>{t('products.missing')}</legend>
         {MISSING.map((m) => (

@@ -16,6 +16,10 @@ interface Props {
   kind: ValueKind;
   allowed?: readonly string[];
   unit?: string | null;
+  /** The content language the value is written in (SetValue `language`); absent: the catalog's default. */
+  language?: string;
+  /** Set when the value is a missing translation: the marker shown instead of the empty value. */
+  missing?: string;
   /** The SetValue mutation of the list the cell is in (`useSetValue().mutateAsync`). */
   setValue: SaveValue;
   onSaved: (value: string) => void;
@@ -36,6 +40,8 @@ export function InlineCell({
   kind,
   allowed,
   unit,
+  language,
+  missing,
   setValue,
   onSaved,
 }: Props) {
@@ -91,6 +97,7 @@ export function InlineCell({
         elementId,
         field,
         value: parsed.value,
+        ...(language ? { language } : {}),
       });
       setError(null);
       onSaved(result.value);
@@ -154,9 +161,10 @@ export function InlineCell({
           type="button"
           className="cell-button"
           onClick={open}
-          aria-label={`${name}: ${shown || t('common.empty')}`}
+          aria-label={`${name}: ${shown || missing || t('common.empty')}`}
         >
-          {shown || <span className="muted">–</span>}
+          {shown ||
+            (missing ? <span className="badge badge-missing">{missing}</span> : <span className="muted">–</span>)}
         </button>
       )}
       {error && (

@@ -67,7 +67,8 @@ export function MassEditDialog({
     }
     setError(null);
     try {
-      const { sort: _s, order: _o, ...where } = filter ? canonical(filter) : {};
+      // The content language is how the grid shows texts, not which products it lists.
+      const { sort: _s, order: _o, language: _l, ...where } = filter ? canonical(filter) : {};
       const body = {
         departmentId,
         catalogId,

@@ -8,7 +8,7 @@ import { useRefreshProduct, useSetValue } from '../../api/mutations';
 import type { ListQuery, Page, Product } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
 import { shouldLoadMore } from '../../lib/cursor';
-import { setValueField, withSavedValue, type GridColumn } from './columns';
+import { LOCALIZABLE_COLUMNS, setValueField, translationField, withSavedValue, type GridColumn } from './columns';
 import { InlineCell, type SaveValue } from './InlineCell';
 import { PAGE_SIZE } from './list-query';
 
@@ -27,6 +27,8 @@ interface Props {
   toggle: (id: string) => void;
   toggleAll: () => void;
   onSort: (sort: 'sku' | 'name' | 'updatedAt') => void;
+  /** The content language the rows' texts are in when it is not the catalog's default (code and name). */
+  translation?: { code: string; name: string };
 }
 
 /**
@@ -47,6 +49,7 @@ export function ProductGrid({
   toggle,
   toggleAll,
   onSort,
+  translation,
 }: Props) {
   const { t, num } = useI18n();
   const client = useQueryClient();
@@ -83,12 +86,13 @@ export function ProductGrid({
           <Cell
             column={c}
             product={row.original}
+            translation={translation}
             save={saveValue}
             onSaved={(v) => patchRow(row.original.productId, c, v)}
           />
         ),
       })),
-    [columns, t, patchRow, saveValue],
+    [columns, t, patchRow, saveValue, translation],
   );
   const table = useReactTable({
     data: rows,
@@ -217,21 +221,31 @@ export function ProductGrid({
 function Cell({
   column,
   product,
+  translation,
   save,
   onSaved,
 }: {
   column: GridColumn;
   product: Product;
+  translation?: { code: string; name: string };
   save: SaveValue;
   onSaved: (v: string) => void;
 }) {
   const { t, date } = useI18n();
   const value = column.read(product);
   if (column.id === 'updatedAt') return <span>{date(value)}</span>;
+  if (column.id === 'missingTranslations') return <MissingTranslations fields={product.missingTranslations ?? []} />;
+  // A localizable column shows and writes the content language's text; the others are the same in every language.
+  const field = translationField(column);
+  const localized = translation && field ? translation : undefined;
+  const label = column.label ?? t(column.labelKey!);
   if (column.id === 'sku') {
     return (
       <span className="sku-cell">
-        <Link to={`/products/${product.productId}`} aria-label={t('grid.openProduct', { sku: product.sku ?? '' })}>
+        <Link
+          to={`/products/${product.productId}${translation ? `?language=${translation.code}` : ''}`}
+          aria-label={t('grid.openProduct', { sku: product.sku ?? '' })}
+        >
           {product.sku}
         </Link>
       </span>
@@ -242,14 +256,31 @@ function Cell({
     <InlineCell
       elementId={product.productId}
       field={setValueField(column)}
-      label={column.label ?? t(column.labelKey!)}
+      label={localized ? `${label} · ${localized.name}` : label}
       rowLabel={product.sku ?? product.productId}
       value={value}
       kind={column.edit}
       allowed={column.attribute?.enumValues ?? undefined}
       unit={column.attribute?.unit}
+      language={localized?.code}
+      missing={localized && product.missingTranslations?.includes(field!) ? t('grid.translationMissing') : undefined}
       setValue={save}
       onSaved={onSaved}
     />
+  );
+}
+
+/** The texts a row lacks in the shown content language, as badges (the "Missing translations" column). */
+function MissingTranslations({ fields }: { fields: readonly string[] }) {
+  const { t } = useI18n();
+  if (!fields.length) return <span className="muted">–</span>;
+  return (
+    <span className="badges">
+      {fields.map((f) => (
+        <span key={f} className="badge badge-missing">
+          {LOCALIZABLE_COLUMNS.includes(f) ? t(`field.${f as 'name'}`) : f.replace(/^values\./, '')}
+        </span>
+      ))}
+    </span>
   );
 }

@@ -48,7 +48,34 @@ export const BUILT_IN_COLUMNS: GridColumn[] = [
   field('manufacturerPid', 'field.manufacturerPid', 150, { edit: 'text' }),
   field('deliveryTimeDays', 'field.deliveryTimeDays', 110, { edit: 'integer' }),
   field('updatedAt', 'field.updatedAt', 160, { sort: 'updatedAt' }),
+  // In a content language other than the catalog's default: the texts it still lacks (GetProducts `language`).
+  {
+    id: 'missingTranslations',
+    labelKey: 'field.missingTranslations',
+    width: 190,
+    read: (p) => (p.missingTranslations ?? []).join(',') || null,
+  },
 ];
+
+/** Built-in columns whose text is kept per content language (SetValue with `language`; docs/languages.md). */
+export const LOCALIZABLE_COLUMNS: readonly string[] = ['name', 'description', 'keywords'];
+
+/**
+ * The field a column's text is kept under per language (`name`, `values.<code>` of a localizable
+ * attribute; the API's `missingTranslations` names it), or null for a language-neutral column.
+ */
+export function translationField(column: GridColumn): string | null {
+  if (column.attribute) return column.attribute.localizable ? `values.${column.attribute.code}` : null;
+  return LOCALIZABLE_COLUMNS.includes(column.id) ? column.id : null;
+}
+
+/** The row without `field` among its missing translations once a text is saved for it. */
+function translated(p: Product, field: string | null, value: string): Product {
+  const missing = p.missingTranslations;
+  return field && value && missing?.includes(field)
+    ? { ...p, missingTranslations: missing.filter((f) => f !== field) }
+    : p;
+}
 
 export function attributeColumn(a: Attribute): GridColumn {
   return {
@@ -69,12 +96,14 @@ export const setValueField = (c: GridColumn) => c.attribute?.code ?? c.id;
 
 /**
  * A grid row after SetValue stored `value` (as the API answered it) in a column: the built-in
- * field replaced, or the attribute's entry in `values` replaced, added or (empty value) removed.
+ * field replaced (a translation written is no longer missing), or the attribute's entry in
+ * `values` replaced, added or (empty value) removed.
  */
 export function withSavedValue(p: Product, column: GridColumn, value: string): Product {
   const a = column.attribute;
-  if (!a) return column.id in p ? { ...p, [column.id]: value } : p;
+  if (!a) return column.id in p ? translated({ ...p, [column.id]: value }, translationField(column), value) : p;
   const others = (p.values ?? []).filter((v) => v.code !== a.code);
   const values = value === '' ? others : [...others, { code: a.code, type: a.type, value, unit: a.unit ?? null }];
-  return { ...p, values: values.sort((x, y) => (x.code < y.code ? -1 : x.code > y.code ? 1 : 0)) };
+  const sorted = values.sort((x, y) => (x.code < y.code ? -1 : x.code > y.code ? 1 : 0));
+  return translated({ ...p, values: sorted }, translationField(column), value);
 }
