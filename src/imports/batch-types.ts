@@ -19,6 +19,8 @@ export interface BatchScope {
   cache: ReferenceCache;
   /** Where deleted products' media files are deleted (null: left, as in tests of the batch alone). */
   files: R2Bucket | null;
+  /** The catalog's default language: the file's texts in it go to the columns, the others to translations. */
+  catalogLanguage: string;
 }
 
 /** A product read from the file, with where it was and what it is. */

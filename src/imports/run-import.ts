@@ -155,6 +155,7 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
       strict: params.strict ?? false,
       cache: new ReferenceCache(db, job.companyId),
       files: deps.files,
+      catalogLanguage: catalog.language,
     },
   };
   try {

@@ -40,7 +40,8 @@ export type WarningCode =
   | 'feature_dropped'
   | 'price_invalid'
   | 'reference_type'
-  | 'reference_invalid';
+  | 'reference_invalid'
+  | 'translation_invalid';
 
 /** A record's classification checked against the reference data (tolerant with `warn`: docs/import.md, "Field problems"). */
 export function resolveClassification(

@@ -10,6 +10,8 @@ import type { WrittenMedia } from './node-writes';
 import type { ResolvedNode } from './upsert-types';
 import { compareBinary } from '../../kernel/compare-binary';
 import { mediaKey } from '../../media/media-links.rules';
+import type { ElementTranslations } from '../translations/translation-store';
+import { translationsAfter } from './upsert-translations';
 
 /** One product or variant an upsert writes, with what it was (null: created) and what it becomes. */
 export interface WrittenNode {
@@ -22,7 +24,8 @@ export interface WrittenNode {
   written: WrittenMedia;
 }
 
-type NodeAfter = RecordNode & { id: string; sku: string | null };
+/** With the texts of further languages, so the fingerprint covers them once the sync record carries them. */
+type NodeAfter = RecordNode & { id: string; sku: string | null; translations?: ElementTranslations };
 
 /** The node as loadProductAggregates would read it after the write (only what the sync record holds). */
 function nodeAfter(w: WrittenNode): NodeAfter {
@@ -83,7 +86,19 @@ function nodeAfter(w: WrittenNode): NodeAfter {
       : (existing?.references ?? []).map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity }));
   const featureBlocks =
     next.featureBlocks && (all || parts?.featureBlocks) ? next.featureBlocks : (existing?.featureBlocks ?? []);
-  return { id: w.id, sku: product.sku, product, values, classification, media, prices, references, featureBlocks };
+  const translations = next.translations ? translationsAfter(next, existing) : (existing?.translations ?? {});
+  return {
+    id: w.id,
+    sku: product.sku,
+    product,
+    values,
+    classification,
+    media,
+    prices,
+    references,
+    featureBlocks,
+    translations,
+  };
 }
 
 /**
