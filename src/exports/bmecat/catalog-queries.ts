@@ -1,3 +1,4 @@
+import type { ElementTranslations } from '../../catalog/translations/translation-store';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ExportContext } from '../exporter';
 
@@ -53,6 +54,8 @@ export interface GroupRow {
   description: string | null;
   sort_order: number;
   has_children: number;
+  /** The category's texts in the file's further languages (read by the groups phase). */
+  translations?: ElementTranslations;
 }
 
 /** One keyset page of the categories in scope, each with whether it has subcategories in scope. */
