@@ -22,7 +22,7 @@ import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
 import { benchArgs, sizesFlag, list, positiveInts } from './lib/args';
 import { apiSession, waitForJob } from './lib/session';
-import { releaseState, seededState } from './lib/state';
+import { d1File, releaseState, seededState } from './lib/state';
 import { xchangeErrors } from '../scripts/lib/xchange-schema';
 import type { JobRef } from './lib/types';
 
@@ -35,10 +35,17 @@ const args = benchArgs('npm run bench:export -- [flags]: BMEcat export throughpu
     help: 'BMEcat, BMEcat-ETIM, BMEcat12 and/or ETIMxChange, comma-separated',
   },
   validate: { type: 'boolean', help: 'also validate each file against the official schema (xmllint; ajv for xChange)' },
+  languages: {
+    type: 'string',
+    default: '',
+    value: 'L,L',
+    help: 'further languages the catalog publishes (e.g. eng,fra): every product name and description translated into each',
+  },
 });
 const sizes = positiveInts('sizes', args.sizes);
 const formats = list(args.formats);
 const validate = args.validate;
+const furtherLanguages = list(args.languages).filter((l) => l !== '');
 const SCHEMA: Record<string, string> = BMECAT_SCHEMAS;
 
 interface Row {
@@ -78,10 +85,34 @@ async function download(response: Response, file: string): Promise<{ bytes: numb
   return { bytes, pids };
 }
 
+/**
+ * Makes the seeded catalog publish `--languages` too: the company enables them, the catalog
+ * lists them, and every product and variant gets a name and description in each, one INSERT
+ * ... SELECT per language (the seed itself stays one language: seed:synthetic is shared).
+ */
+function translateCatalog(dir: string, seeded: { companyId: string; catalogId: string }) {
+  const all = JSON.stringify(['deu', ...furtherLanguages]);
+  const statements = [
+    `UPDATE companies SET languages = '${all}' WHERE id = '${seeded.companyId}';`,
+    `UPDATE catalogs SET languages = '${all}' WHERE id = '${seeded.catalogId}';`,
+    ...furtherLanguages.map(
+      (l) =>
+        `INSERT INTO translations (element_id, field, lang, value) SELECT id, 'name', '${l}', name || ' ${l}' FROM products WHERE catalog_id = '${seeded.catalogId}' AND name IS NOT NULL UNION ALL SELECT id, 'description', '${l}', description || ' ${l}' FROM products WHERE catalog_id = '${seeded.catalogId}' AND description IS NOT NULL;`,
+    ),
+  ];
+  const started = Date.now();
+  const result = spawnSync('sqlite3', [d1File(dir)], { input: statements.join('\n'), encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`translating the catalog failed: ${result.stderr}`);
+  process.stderr.write(
+    `  translated into ${furtherLanguages.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
+}
+
 async function benchSize(masters: number): Promise<Row[]> {
   process.stderr.write(`seeding ${masters} masters...\n`);
   const state = await seededState(masters, undefined, 'pim-bench-export-');
   const { dir, seeded } = state;
+  if (furtherLanguages.length > 0) translateCatalog(dir, seeded);
   const rows: Row[] = [];
   try {
     const server = await startSnapshotServer(dir);

@@ -48,6 +48,7 @@ async function keptThenLoaded() {
       dryRun: false,
       cache: new ReferenceCache(db(), admin.companyId),
       tolerant: true,
+      catalogLanguage: catalog.language,
     },
     [
       record('GITTER', 'EAB006c006', [

@@ -10,7 +10,7 @@ import type { BatchStatement, Database } from './client';
 const MAX_JSON_BYTES = 256 * 1024;
 
 /** Splits rows into lists whose JSON stays under MAX_JSON_BYTES (a single row may exceed it alone). */
-function chunkByJsonSize(rows: unknown[][]): string[] {
+export function chunkByJsonSize(rows: unknown[][]): string[] {
   const out: string[] = [];
   let parts: string[] = [];
   let size = 2;

@@ -3,6 +3,7 @@ import type { ReferenceCache } from '../catalog/upsert/reference-cache';
 import type { UpsertRecord } from '../catalog/upsert/upsert-types';
 import type { Caller } from '../kernel/caller';
 import type { FileWarning, ProductAction } from './record-actions';
+import type { LanguagesNotEnabled } from './file-languages';
 
 /** What every step of one import batch works within: the job, its catalog and its options. */
 export interface BatchScope {
@@ -19,6 +20,10 @@ export interface BatchScope {
   cache: ReferenceCache;
   /** Where deleted products' media files are deleted (null: left, as in tests of the batch alone). */
   files: R2Bucket | null;
+  /** The catalog's default language: the file's texts in it go to the columns, the others to translations. */
+  catalogLanguage: string;
+  /** Texts in a language the company has not enabled: fail the import (default) or leave them out. */
+  languagesNotEnabled: LanguagesNotEnabled;
 }
 
 /** A product read from the file, with where it was and what it is. */

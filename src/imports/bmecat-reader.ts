@@ -57,7 +57,7 @@ export async function* readXmlRecords(
   key: string,
   from: XmlResumePoint,
   encoding: TextEncodingName,
-  options: { shallow?: ReadonlySet<string> } = {},
+  options: { shallow?: ReadonlySet<string>; languagesOf?: ReadonlySet<string> } = {},
 ): AsyncGenerator<XmlRecord> {
   const parser = new SaxesParser({ position: true });
   let declared = from.entities;
@@ -108,7 +108,15 @@ export async function* readXmlRecords(
       throw new ImportFileError(`line ${line}: the root element is ${name}, not BMECAT`);
     stack.push(name);
     rootSeen = true;
-    if (shallow) return;
+    if (shallow) {
+      // The validation pass learns a record's languages without building its subtree.
+      if (options.languagesOf?.has(name)) {
+        const lang = ((tag as SaxesTagPlain).attributes.lang ?? '').trim();
+        const seen = (shallow.node.languages ??= []);
+        if (!seen.includes(lang)) seen.push(lang);
+      }
+      return;
+    }
     if (building.length === 0 && options.shallow?.has(name) && RECORDS.has(name)) {
       shallow = { node: { name, attrs: {}, text: '', children: [], line }, depth: stack.length };
       return;

@@ -7,6 +7,7 @@ import { child, children, textOf, type XmlNode } from './xml-node';
 import { actionOf, type FileWarning, type ProductAction } from './record-actions';
 import { priceListOf } from './bmecat-prices';
 import { featureBlockOf, isAdvancedBlock } from './feature-block-reader';
+import { textsByLanguage, type FileLanguages } from './file-languages';
 
 export type { FileWarning, ProductAction };
 
@@ -20,6 +21,27 @@ export interface FileGroup {
   isRoot: boolean;
   /** The group's MIME_INFO links as staged JSON (category-links.ts), null without. */
   links: string | null;
+  /** GROUP_NAME / GROUP_DESCRIPTION in the catalog's further languages: language -> field -> text. */
+  translations?: Record<string, { name?: string; description?: string }>;
+}
+
+/** A file read without language plan (the validation pass): every text is the catalog's. */
+const ONE_LANGUAGE: FileLanguages = { fileDefault: '', catalogLanguage: '', skip: [] };
+
+/**
+ * The texts of one localizable field by language: the catalog's default language's texts,
+ * and every further language's (joined by `join`). Elements of one language only, without
+ * labels, read as before languages existed.
+ */
+function localized(elements: XmlNode[], languages: FileLanguages, join: (texts: string[]) => string) {
+  const byLanguage = textsByLanguage(elements, languages);
+  const own = byLanguage.get(languages.catalogLanguage);
+  byLanguage.delete(languages.catalogLanguage);
+  return {
+    /** The default language's text; undefined when the file has the field only in other languages. */
+    own: own ? join(own) : byLanguage.size > 0 ? undefined : null,
+    others: [...byLanguage].map(([language, texts]) => [language, join(texts)] as const),
+  };
 }
 
 /** One PRODUCT read from the file: the record to upsert, or why it cannot be. */
@@ -36,19 +58,27 @@ interface FileProduct {
   origins: Map<string, { line: number; path: string }>;
 }
 
-export function groupOf(node: XmlNode): FileGroup | null {
+export function groupOf(node: XmlNode, languages: FileLanguages = ONE_LANGUAGE): FileGroup | null {
   const groupId = textOf(node, 'GROUP_ID');
   if (!groupId) return null;
   const parent = textOf(node, 'PARENT_ID');
   const order = Number(textOf(node, 'GROUP_ORDER') ?? '0');
+  const first = (texts: string[]) => texts[0]!;
+  const name = localized(children(node, 'GROUP_NAME'), languages, first);
+  const description = localized(children(node, 'GROUP_DESCRIPTION'), languages, first);
+  const translations: NonNullable<FileGroup['translations']> = {};
+  for (const [language, text] of name.others) (translations[language] ??= {}).name = text;
+  for (const [language, text] of description.others) (translations[language] ??= {}).description = text;
   return {
     groupId,
     parentGroupId: parent && parent !== '0' ? parent : null,
-    name: textOf(node, 'GROUP_NAME') ?? groupId,
-    description: textOf(node, 'GROUP_DESCRIPTION'),
+    // A group named only in other languages still needs a name: its first one.
+    name: name.own ?? name.others[0]?.[1] ?? groupId,
+    description: description.own ?? null,
     sortOrder: Number.isInteger(order) ? order : 0,
     isRoot: node.attrs.type === 'root',
     links: stagedLinks(mediaOf(node)),
+    ...(Object.keys(translations).length > 0 ? { translations } : {}),
   };
 }
 
@@ -177,7 +207,7 @@ function origin(node: XmlNode | undefined, path: string, fallback: XmlNode) {
  * the price is read; a product of T_UPDATE_PRODUCTS with mode="delete" needs only its SKU.
  * Field problems are the upsert's to handle (tolerant without `strict`: resolve-record.ts).
  */
-export function productOf(node: XmlNode, path = ''): FileProduct {
+export function productOf(node: XmlNode, path = '', languages: FileLanguages = ONE_LANGUAGE): FileProduct {
   const sku = textOf(node, 'SUPPLIER_PID', 'SUPPLIER_AID');
   const action = actionOf(node, path);
   const skipped: string[] = [];
@@ -208,9 +238,12 @@ export function productOf(node: XmlNode, path = ''): FileProduct {
   origins.set('gtin', origin(gtinNode, `${details?.name}/${gtinNode?.name}`, node));
   const gtin = gtinNode?.text.trim() || null;
   const delivery = textOf(details, 'DELIVERY_TIME');
-  const keywords = children(details, 'KEYWORD')
-    .map((k) => k.text.trim())
-    .filter((k) => k !== '');
+  const name = localized(children(details, 'DESCRIPTION_SHORT'), languages, (t) => t[0]!);
+  const description = localized(children(details, 'DESCRIPTION_LONG'), languages, (t) => t[0]!);
+  const keywords = localized(children(details, 'KEYWORD'), languages, (t) => t.join(', '));
+  const translations: NonNullable<UpsertRecord['translations']> = {};
+  for (const [field, texts] of Object.entries({ name, description, keywords }))
+    for (const [language, text] of texts.others) (translations[language] ??= {})[field] = text;
   const unitNode = child(order, 'ORDER_UNIT');
   const unitPath = `${order?.name}/ORDER_UNIT`;
   origins.set('unit', origin(unitNode, unitPath, node));
@@ -219,13 +252,13 @@ export function productOf(node: XmlNode, path = ''): FileProduct {
     sku,
     parentSku: masterOf(node),
     fields: {
-      name: textOf(details, 'DESCRIPTION_SHORT'),
-      description: textOf(details, 'DESCRIPTION_LONG'),
+      name: name.own,
+      description: description.own,
       gtin,
       manufacturerPid: textOf(details, 'MANUFACTURER_PID', 'MANUFACTURER_AID'),
       manufacturerName: textOf(details, 'MANUFACTURER_NAME'),
       deliveryTimeDays: delivery && NUMBER.test(delivery) ? String(Math.ceil(Number(delivery))) : delivery,
-      keywords: keywords.length > 0 ? keywords.join(', ') : null,
+      keywords: keywords.own,
       status: statusOf(details),
       unit,
       priceQuantity: textOf(order, 'PRICE_QUANTITY'),
@@ -234,7 +267,11 @@ export function productOf(node: XmlNode, path = ''): FileProduct {
     media: mediaOf(node),
     references: referencesOf(node),
     udx: udxOf(node),
+    ...(Object.keys(translations).length > 0 ? { translations } : {}),
   };
+  // A field the file gives only in further languages leaves the default language's column alone.
+  for (const field of ['name', 'description', 'keywords'] as const)
+    if (record.fields[field] === undefined) delete record.fields[field];
   features(node, record, skipped, origins, warnings);
   record.prices = priceListOf(node);
   return { ...base, record, problem: null };

@@ -88,6 +88,7 @@ export async function flushProducts(
       tolerant: !scope.strict,
       cache: scope.cache,
       knownMasters,
+      catalogLanguage: scope.catalogLanguage,
       alsoInBatch: (results, written) => {
         // Counted here, before the checkpoint that carries the counts is built.
         const rejections = [...rejected];

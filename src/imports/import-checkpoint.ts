@@ -8,6 +8,7 @@ import { XML_START, type XmlResumePoint } from './bmecat-reader';
 import type { ImportFormat } from './detect-format';
 import { XCHANGE_START, type XChangeResumePoint } from './xchange-reader';
 import type { TextEncodingName } from './text-encodings';
+import type { FileLanguages } from './file-languages';
 
 export interface ImportCounts {
   created: number;
@@ -42,6 +43,12 @@ export interface ImportCheckpoint {
   hasMap?: boolean;
   /** The catalog's language (ISO 639-2): which xChange description the catalog keeps. */
   language?: string;
+  /** BMEcat: the HEADER's default LANGUAGE as written (null: none), read when the job starts. */
+  headerLanguage?: string | null;
+  /** BMEcat: records per language (its code, the form written when none, `''` unlabelled) and the first, counted by the validation pass. */
+  seenLanguages?: Record<string, { count: number; example: string }>;
+  /** BMEcat: how the file's languages are read, decided after the validation pass (file-languages.ts). */
+  languages?: FileLanguages;
 }
 
 /** Whether a format is read by the xChange reader (V2.0 and V1.1 share it). */

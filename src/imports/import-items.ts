@@ -6,6 +6,7 @@ import type { PendingProduct } from './batch-types';
 import { isXChange, type ImportCheckpoint } from './import-checkpoint';
 import { readXChangeProducts, type XChangeResumePoint } from './xchange-reader';
 import { xchangeItemsOf } from './xchange-records';
+import { languagesBelow, LOCALIZED_ELEMENTS, type FileLanguages } from './file-languages';
 
 /** One record of an import file as the phases see it: a product, a group, or a group-map entry. */
 export type Item =
@@ -25,8 +26,16 @@ export type Item =
       action?: ProductAction;
       warnings?: FileWarning[];
       origins?: Map<string, { line: number; path: string }>;
+      /** Validation pass (BMEcat): the languages of its localizable elements as written (`''` unlabelled). */
+      languages?: string[];
     }
-  | { kind: 'group'; seq: number; after: ImportCheckpoint['at']; group: FileGroup | null }
+  | {
+      kind: 'group';
+      seq: number;
+      after: ImportCheckpoint['at'];
+      group: FileGroup | null;
+      languages?: string[];
+    }
   | {
       kind: 'map';
       seq: number;
@@ -67,11 +76,23 @@ export async function* items(
     yield* xchangeItems(run, at as XChangeResumePoint);
     return;
   }
-  const options = readProducts ? {} : { shallow: PRODUCT_RECORDS };
+  const options = readProducts ? {} : { shallow: PRODUCT_RECORDS, languagesOf: LOCALIZED_ELEMENTS };
+  // Jobs queued before languages were read take every text as the catalog's.
+  const languages: FileLanguages = run.cp.languages ?? {
+    fileDefault: run.cp.language ?? '',
+    catalogLanguage: run.cp.language ?? '',
+    skip: [],
+  };
   for await (const r of readXmlRecords(run.files, run.key, at as XmlResumePoint, run.cp.encoding, options)) {
     const location = `line ${r.node.line}: ${r.path}`;
     if (r.node.name === 'CATALOG_STRUCTURE')
-      yield { kind: 'group', seq: r.ordinal, after: r.after, group: groupOf(r.node) };
+      yield {
+        kind: 'group',
+        seq: r.ordinal,
+        after: r.after,
+        group: groupOf(r.node, languages),
+        languages: readProducts ? undefined : [...languagesBelow(r.node)],
+      };
     else if (r.node.name === 'PRODUCT' || r.node.name === 'ARTICLE')
       yield {
         kind: 'product',
@@ -80,7 +101,7 @@ export async function* items(
         after: r.after,
         path: r.path,
         line: r.node.line,
-        ...(readProducts ? productOf(r.node, r.path) : UNREAD),
+        ...(readProducts ? productOf(r.node, r.path, languages) : { ...UNREAD, languages: r.node.languages }),
       };
     else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
   }

@@ -5,7 +5,11 @@ import type { FileGroup } from './bmecat-records';
 import type { BatchScope, PendingProduct } from './batch-types';
 import { flushMapEntries, flushProducts, type PendingPlacement } from './import-batches';
 import { CategoryMatcher, stageGroups } from './import-categories';
-import { saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
+import { isXChange, saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
+import { decideLanguages, languagesOfRecord } from './file-languages';
+import { writeGroupTranslations } from './group-translations';
+import { readCompanyLanguages } from '../catalog/translations/company-languages';
+import { parseLanguage } from '../kernel/languages';
 import { items } from './import-items';
 import { reasonLabel, type Rejection } from './import-report';
 import { placementsOf, stagePlacements } from './import-staging';
@@ -51,6 +55,12 @@ export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
   for await (const item of items(run, run.cp.at, false)) {
     if (item.kind === 'group' && item.group) groups.push({ ...item.group, position: item.seq });
     if (item.kind === 'product') next.total++;
+    if ((item.kind === 'product' || item.kind === 'group') && item.languages) {
+      const seen = (next.seenLanguages ??= {});
+      const where = item.kind === 'product' ? item.location : `group ${item.group?.groupId ?? '?'}`;
+      for (const language of languagesOfRecord(item.languages))
+        seen[language] = { count: (seen[language]?.count ?? 0) + 1, example: seen[language]?.example ?? where };
+    }
     if (item.kind === 'map') {
       next.hasMap = true;
       if (item.entry) entries.push(item.entry);
@@ -65,10 +75,30 @@ export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
   }
   await saveCheckpoint(run, staged(), {
     ...next,
+    ...(run.cp.format === 'CSV' || isXChange(run.cp.format) ? {} : await fileLanguagesOf(run, next)),
     phase: run.cp.format === 'CSV' ? 'products' : 'groups',
     at: startOf(run.cp.format),
   });
   return 'next';
+}
+
+/**
+ * The file's languages once the validation pass has counted them: the import fails here,
+ * before the catalog is touched, for a language the company has not enabled, unless the job
+ * skips those texts (then one warning per language, with its count).
+ */
+async function fileLanguagesOf(run: SliceRun, next: ImportCheckpoint): Promise<Partial<ImportCheckpoint>> {
+  const catalogLanguage = run.scope.catalogLanguage;
+  const written = next.headerLanguage;
+  const { languages, warnings } = decideLanguages(
+    await readCompanyLanguages(run.db, run.scope),
+    next.seenLanguages ?? {},
+    { fileDefault: written ? (parseLanguage(written) ?? written) : catalogLanguage, catalogLanguage },
+    run.scope.languagesNotEnabled,
+  );
+  const tally = { ...next.warnings };
+  for (const w of warnings) tally[w.message] = { count: w.count, examples: [w.example] };
+  return { languages, warnings: tally };
 }
 
 /**
@@ -165,10 +195,21 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
     batchStart = pendingAt.offset;
   };
 
+  let groupTexts: FileGroup[] = [];
   for await (const item of items(run, run.cp.at)) {
     if (item.kind === 'group') {
+      // The groups' further languages, now that their categories exist (group-translations.ts).
+      if (item.group?.translations && !run.scope.dryRun) groupTexts.push(item.group);
+      if (groupTexts.length >= 200) {
+        await writeGroupTranslations(run.db, run.job.id, groupTexts);
+        groupTexts = [];
+      }
       pendingAt = item.after;
       continue;
+    }
+    if (groupTexts.length > 0) {
+      await writeGroupTranslations(run.db, run.job.id, groupTexts);
+      groupTexts = [];
     }
     // One kind per transaction, so the checkpoint after it covers exactly what it wrote.
     if (
@@ -221,6 +262,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       if (overBudget(run)) return 'continued';
     }
   }
+  await writeGroupTranslations(run.db, run.job.id, groupTexts);
   await flush(true);
   return 'next';
 }

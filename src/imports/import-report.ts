@@ -50,6 +50,8 @@ export const REASONS: Record<string, string> = {
   reference_type: 'product reference of an unknown type: stored as others',
   reference_invalid:
     'product reference to the product itself, without a target, twice, or with a bad quantity: left out',
+  translation_invalid: 'text in a further language that does not check: left out',
+  language_skipped: 'texts in a language not enabled for your company: left out (languagesNotEnabled: skip)',
 };
 
 export const reasonLabel = (code: string) =>

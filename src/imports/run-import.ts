@@ -22,6 +22,8 @@ import { readProductsPhase, saveCheckpoint, validatePhase, type PhaseOutcome, ty
 import { reasonCounts, writeReport } from './import-report';
 import { ImportFileError, readHead } from './text-chunks';
 import { jobCaller } from '../kernel/caller';
+import { headerLanguage, type LanguagesNotEnabled } from './file-languages';
+import { decodeHead } from './text-encodings';
 
 export interface ImportDeps {
   db: Database;
@@ -41,6 +43,8 @@ export interface ImportParams {
   dryRun: boolean;
   /** Reject a product for any field that does not check (absent in jobs queued before import tolerance). */
   strict?: boolean;
+  /** Texts in a language the company has not enabled: `fail` (default) or `skip` them with a warning. */
+  languagesNotEnabled?: LanguagesNotEnabled;
 }
 
 /**
@@ -120,11 +124,16 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
   const catalog = await findCatalog(db, tenant, params.catalogId);
   let cp = (job.checkpoint as ImportCheckpoint | null) ?? null;
   if (!cp) {
-    const detected = detectFormat(await readHead(deps.files, file.storageKey));
+    const head = await readHead(deps.files, file.storageKey);
+    const detected = detectFormat(head);
     if (params.format && params.format !== detected.format)
       throw new ImportFileError(`the file is ${detected.format}, not ${params.format} as requested`);
     if (!(await markRunning(db, job.id, 0))) return 'stopped';
-    cp = { ...firstCheckpoint(detected.format, detected.encoding), language: catalog.language };
+    cp = {
+      ...firstCheckpoint(detected.format, detected.encoding),
+      language: catalog.language,
+      headerLanguage: headerLanguage(decodeHead(head).text),
+    };
     const [saved] = await db
       .update(jobs)
       .set({ checkpoint: cp })
@@ -155,6 +164,8 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
       strict: params.strict ?? false,
       cache: new ReferenceCache(db, job.companyId),
       files: deps.files,
+      catalogLanguage: catalog.language,
+      languagesNotEnabled: params.languagesNotEnabled ?? 'fail',
     },
   };
   try {

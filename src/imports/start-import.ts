@@ -8,6 +8,7 @@ import { IMPORT_FORMATS } from './detect-format';
 import { findImportFile } from './import-files';
 import type { ImportParams } from './run-import';
 import type { Caller } from '../kernel/caller';
+import { LANGUAGES_NOT_ENABLED } from './file-languages';
 
 export const StartImportDto = z.strictObject({
   departmentId: z.uuid(),
@@ -25,6 +26,12 @@ export const StartImportDto = z.strictObject({
    * a product is kept, the field handled by the rules of docs/import.md and a warning reported.
    */
   strict: z.boolean().default(false),
+  /**
+   * Texts of the file in a language the company has not enabled (docs/import.md "Languages"):
+   * `fail` (default) fails the import before anything is written, naming each language;
+   * `skip` leaves those texts out with one warning per language.
+   */
+  languagesNotEnabled: z.enum(LANGUAGES_NOT_ENABLED).default('fail'),
 });
 
 /** Validates the request, then queues the import as a background job (observed with Job/GetJob). */
@@ -44,6 +51,7 @@ export async function startImport(
     mode: input.mode,
     dryRun: input.dryRun,
     strict: input.strict,
+    languagesNotEnabled: input.languagesNotEnabled,
   };
   return enqueueJob(
     deps,

@@ -8,6 +8,8 @@ export interface XmlNode {
   line: number;
   /** The name as written when it has a prefix (`name` is local): kept UDX is written back with it. */
   qname?: string;
+  /** A record read shallow: the `lang` of its localizable elements as written, `''` for unlabelled (file-languages.ts). */
+  languages?: string[];
 }
 
 /** The first child named one of `names`. */

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
-import { jsonList } from '../../db/json-rows';
+import { chunkByJsonSize, jsonList } from '../../db/json-rows';
 import { translations } from '../../db/schema';
 
 /**
@@ -112,3 +112,44 @@ export const elementLanguageStatement = (db: Database, elementId: string, langua
     .select({ field: translations.field, value: translations.value })
     .from(translations)
     .where(and(eq(translations.elementId, elementId), eq(translations.lang, language)));
+/** One translation to write (a text) or remove (null), of any element and language. */
+export interface TranslationRow {
+  elementId: string;
+  field: string;
+  lang: string;
+  value: string | null;
+}
+
+/**
+ * The statements that write many elements' translations at once (an upsert's or import's
+ * batch): the texts in one upsert and the removals in one delete per ~256 KB of rows, carried
+ * as one JSON parameter each, so a batch of 500 products in three languages stays a few
+ * statements instead of one per product and language (writeTranslationStatements' shape).
+ */
+export function translationRowsStatements(db: Database, rows: readonly TranslationRow[]): BatchStatement[] {
+  const statements: BatchStatement[] = [];
+  const written = rows
+    .filter((r) => r.value !== null && r.value !== '')
+    .map((r) => [r.elementId, r.field, r.lang, r.value]);
+  const removed = rows.filter((r) => r.value === null || r.value === '').map((r) => [r.elementId, r.field, r.lang]);
+  const pick = sql.raw(`json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')`);
+  for (const json of chunkByJsonSize(written))
+    statements.push(
+      db
+        .insert(translations)
+        .select(sql`SELECT ${pick}, json_extract(value, '$[3]') FROM json_each(${json}) WHERE true`)
+        .onConflictDoUpdate({
+          target: [translations.elementId, translations.field, translations.lang],
+          set: { value: sql`excluded.value` },
+        }),
+    );
+  for (const json of chunkByJsonSize(removed))
+    statements.push(
+      db
+        .delete(translations)
+        .where(
+          sql`(${translations.elementId}, ${translations.field}, ${translations.lang}) IN (SELECT ${pick} FROM json_each(${json}))`,
+        ),
+    );
+  return statements;
+}

@@ -2,6 +2,7 @@ import type { ProductNode } from '../product-aggregate';
 import type { ResolvedNode } from './upsert-types';
 import { sameBlocks } from '../feature-blocks/feature-block-types';
 import { storedReference } from '../references/reference-types';
+import { translationsChanged } from './upsert-translations';
 
 const sameSet = (a: string[], b: string[]) =>
   a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
@@ -56,6 +57,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
   const featureBlocks =
     next.featureBlocks !== undefined && !sameBlocks(next.featureBlocks, existing.featureBlocks ?? []);
   const categories = next.categoryIds !== undefined && categoryIds !== null && !sameSet(next.categoryIds, categoryIds);
+  const translations = translationsChanged(next, existing);
   return {
     fields,
     values,
@@ -66,6 +68,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
     references,
     udx,
     featureBlocks,
+    translations,
     any:
       fields.length > 0 ||
       values ||
@@ -75,6 +78,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
       pricesChanged ||
       references ||
       udx ||
-      featureBlocks,
+      featureBlocks ||
+      translations,
   };
 }

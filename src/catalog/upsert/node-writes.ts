@@ -28,6 +28,8 @@ import {
 } from '../references/reference-statements';
 import { blockRows, deleteBlocksStatement } from '../feature-blocks/feature-block-rows';
 import { productFeatureBlocks } from '../../db/schema';
+import { clearFieldStatement, translationRowsStatements, type TranslationRow } from '../translations/translation-store';
+import { changedLanguages } from './upsert-translations';
 
 type ByLinkId<T> = Omit<T, 'linkId'> & { linkId: string };
 
@@ -57,6 +59,8 @@ export class WriteSet {
   readonly createdSkus: { catalogId: string; sku: string }[] = [];
   readonly udx: (typeof productUdx.$inferInsert)[] = [];
   readonly featureBlocks: (typeof productFeatureBlocks.$inferInsert)[] = [];
+  /** Translations written (text) or removed (null), after the statements that clear fields. */
+  readonly translations: TranslationRow[] = [];
 
   flush(db: Database): BatchStatement[] {
     return [
@@ -81,6 +85,7 @@ export class WriteSet {
       ),
       ...jsonInsert(db, productUdx, this.udx),
       ...jsonInsert(db, productFeatureBlocks, this.featureBlocks),
+      ...translationRowsStatements(db, this.translations),
     ];
   }
 }
@@ -142,6 +147,10 @@ export function nodeStatements(
   }
   if (next.values && (all || parts?.values)) {
     if (!all) statements.push(db.delete(attributeValues).where(eq(attributeValues.elementId, id)));
+    // A value that goes takes its translations with it.
+    const kept = new Set(next.values.map((v) => v.code));
+    for (const v of existing?.values ?? [])
+      if (!kept.has(v.code)) statements.push(clearFieldStatement(db, id, `values.${v.code}`));
     out.values.push(
       ...next.values.map((v) => ({
         elementId: id,
@@ -253,5 +262,8 @@ export function nodeStatements(
     if (!all) statements.push(deleteBlocksStatement(db, id));
     out.featureBlocks.push(...blockRows(id, next.featureBlocks));
   }
+  if (next.translations && (all || parts?.translations))
+    for (const [lang, fields] of changedLanguages(next, existing))
+      for (const [field, value] of Object.entries(fields)) out.translations.push({ elementId: id, field, lang, value });
   return { mediaIds, mediaSizes };
 }

@@ -44,7 +44,8 @@ export type WarningCode =
   | 'feature_dropped'
   | 'price_invalid'
   | 'reference_type'
-  | 'reference_invalid';
+  | 'reference_invalid'
+  | 'translation_invalid';
 
 /**
  * A class of a loaded release (release-check.ts), its 400 turned into an item error. With

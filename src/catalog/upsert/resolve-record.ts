@@ -11,6 +11,7 @@ import { asRange, parse, resolveClassification, type WarnFn } from './resolve-cl
 import { type ResolvedNode, ItemError, type UpsertRecord } from './upsert-types';
 import { resolveReferences } from '../references/resolve-references';
 import { normaliseBlock } from '../feature-blocks/feature-block-types';
+import { resolveTranslations } from './upsert-translations';
 
 /** One product or variant as it should be stored: every value parsed and normalised. */
 
@@ -189,5 +190,6 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
     );
   if (record.udx !== undefined) node.udx = record.udx;
   if (record.featureBlocks) node.featureBlocks = record.featureBlocks.map(normaliseBlock);
+  if (record.translations) node.translations = resolveTranslations(cache, record.translations, warn);
   return node;
 }

@@ -8,6 +8,7 @@ import { upsertRecords } from './upsert-products';
 import type { UpsertProductInput, UpsertProductsInput, UpsertProductsOut, UpsertVariantInput } from './upsert.schemas';
 import { UPSERT_FIELDS, type UpsertOutcome, type UpsertRecord } from './upsert-types';
 import type { Caller } from '../../kernel/caller';
+import { assertEnabled, readCompanyLanguages } from '../translations/company-languages';
 
 type NodeInput = z.infer<typeof UpsertVariantInput>;
 
@@ -30,7 +31,21 @@ function toRecord(item: NodeInput, parentSku: string | null, categoryIds?: strin
     media: item.media,
     references: item.references,
     featureBlocks: item.featureBlocks,
+    translations: item.translations,
   };
+}
+
+/** Every language the items' translations name is enabled for the company: else 400 naming the field, before anything is written. */
+async function assertTranslationLanguages(db: Database, tenant: Caller, items: z.infer<typeof UpsertProductInput>[]) {
+  const named = items.flatMap((item, i) => [
+    ...Object.keys(item.translations ?? {}).map((l) => [l, `items[${i}].translations.${l}`]),
+    ...(item.variants ?? []).flatMap((v, j) =>
+      Object.keys(v.translations ?? {}).map((l) => [l, `items[${i}].variants[${j}].translations.${l}`]),
+    ),
+  ]);
+  if (named.length === 0) return;
+  const settings = await readCompanyLanguages(db, tenant);
+  for (const [language, field] of named) assertEnabled(settings, language!, field!);
 }
 
 const answer = ({ sku, status, productId, field, error }: UpsertOutcome) => ({ sku, status, productId, field, error });
@@ -52,6 +67,7 @@ export async function upsertProducts(
   if (classifies) assertMayEditClassifications(tenant);
   await assertDepartment(deps.db, tenant, input.departmentId);
   const catalog = await findCatalog(deps.db, tenant, input.catalogId, input.departmentId);
+  await assertTranslationLanguages(deps.db, tenant, input.items);
   const records: UpsertRecord[] = [];
   const spans: { master: number; variants: number[] }[] = [];
   for (const item of input.items as z.infer<typeof UpsertProductInput>[]) {
@@ -69,6 +85,7 @@ export async function upsertProducts(
       mode: input.mode,
       dryRun: false,
       cache: new ReferenceCache(deps.db, tenant.companyId),
+      catalogLanguage: catalog.language,
     },
     records,
   ).catch((err) => rethrowSkuClash(err));

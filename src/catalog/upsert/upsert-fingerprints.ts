@@ -11,6 +11,8 @@ import type { ResolvedNode } from './upsert-types';
 import { compareBinary } from '../../kernel/compare-binary';
 import { mediaKey } from '../../media/media-links.rules';
 import { storedReference } from '../references/reference-types';
+import type { ElementTranslations } from '../translations/translation-store';
+import { translationsAfter } from './upsert-translations';
 
 /** One product or variant an upsert writes, with what it was (null: created) and what it becomes. */
 export interface WrittenNode {
@@ -23,7 +25,8 @@ export interface WrittenNode {
   written: WrittenMedia;
 }
 
-type NodeAfter = RecordNode & { id: string; sku: string | null };
+/** With the texts of further languages, so the fingerprint covers them once the sync record carries them. */
+type NodeAfter = RecordNode & { id: string; sku: string | null; translations?: ElementTranslations };
 
 /** The node as loadProductAggregates would read it after the write (only what the sync record holds). */
 function nodeAfter(w: WrittenNode): NodeAfter {
@@ -82,7 +85,19 @@ function nodeAfter(w: WrittenNode): NodeAfter {
     next.references && (all || parts?.references) ? next.references : (existing?.references ?? []).map(storedReference);
   const featureBlocks =
     next.featureBlocks && (all || parts?.featureBlocks) ? next.featureBlocks : (existing?.featureBlocks ?? []);
-  return { id: w.id, sku: product.sku, product, values, classification, media, prices, references, featureBlocks };
+  const translations = next.translations ? translationsAfter(next, existing) : (existing?.translations ?? {});
+  return {
+    id: w.id,
+    sku: product.sku,
+    product,
+    values,
+    classification,
+    media,
+    prices,
+    references,
+    featureBlocks,
+    translations,
+  };
 }
 
 /**

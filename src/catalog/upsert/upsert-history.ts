@@ -4,6 +4,8 @@ import { pricesSnapshot } from '../prices/price-list';
 import type { ResolvedNode } from './upsert-types';
 import { mediaKey } from '../../media/media-links.rules';
 import { blocksEntry } from '../feature-blocks/feature-block-history';
+import { splitLocalizedPath } from '../../kernel/languages';
+import { translationPaths } from './upsert-translations';
 
 /**
  * History snapshots (docs/history.md) of the products an upsert writes, built from what the
@@ -30,6 +32,7 @@ export function snapshotOfNode(
   if (prices !== undefined) snapshot.prices = prices;
   Object.assign(snapshot, referencesSnapshot(node.references));
   if (node.featureBlocks && node.featureBlocks.length > 0) snapshot.featureBlocks = blocksEntry(node.featureBlocks);
+  translationPaths(snapshot, node.translations);
   if (master) {
     if (master.categoryIds.length > 0) snapshot.categories = [...master.categoryIds].sort();
     if (master.variantIds.length > 0) snapshot.variants = [...master.variantIds].sort();
@@ -57,9 +60,19 @@ export function snapshotAfter(
     else after[column] = value;
   }
   if (next.values) {
-    dropPrefix(after, 'values.');
+    // Translations of the values that stay stay (`values.colour@eng`); those of values that go, go.
+    const kept = new Set(next.values.map((v) => `values.${v.code}`));
+    for (const key of Object.keys(after)) {
+      const { field, language } = splitLocalizedPath(key);
+      if (field.startsWith('values.') && (!language || !kept.has(field))) delete after[key];
+    }
     for (const v of next.values) after[`values.${v.code}`] = v.value;
   }
+  for (const [language, fields] of Object.entries(next.translations ?? {}))
+    for (const [field, text] of Object.entries(fields)) {
+      if (text === null) delete after[`${field}@${language}`];
+      else after[`${field}@${language}`] = text;
+    }
   if (next.classification !== undefined) {
     dropPrefix(after, 'classification.');
     const c = next.classification;

@@ -17,6 +17,7 @@ import { classesNeeded, resolveRecord } from './resolve-record';
 import type { ResolvedNode } from './upsert-types';
 import { ItemError, type UpsertOutcome, type UpsertRecord } from './upsert-types';
 import type { Caller } from '../../kernel/caller';
+import { foldDefaultLanguage } from './upsert-translations';
 
 const IN_CHUNK = 90;
 
@@ -44,6 +45,8 @@ export interface UpsertContext {
   tolerant?: boolean;
   /** Masters not in the database that variants may name (SKU → id): what a dry run's earlier batch would have created. */
   knownMasters?: ReadonlyMap<string, string>;
+  /** The catalog's default language: its texts in a record's `translations` go to the columns. */
+  catalogLanguage: string;
 }
 
 const outcome = (sku: string, status: UpsertOutcome['status'], productId: string | null = null): UpsertOutcome => ({
@@ -65,7 +68,12 @@ const outcome = (sku: string, status: UpsertOutcome['status'], productId: string
 export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[]): Promise<UpsertOutcome[]> {
   const { db } = ctx;
   await ctx.cache.prefetch({
-    attributeCodes: records.flatMap((r) => Object.keys(r.values ?? {})),
+    attributeCodes: records.flatMap((r) => [
+      ...Object.keys(r.values ?? {}),
+      ...Object.values(r.translations ?? {}).flatMap((fields) =>
+        Object.keys(fields).flatMap((f) => (f.startsWith('values.') ? [f.slice('values.'.length)] : [])),
+      ),
+    ]),
     classes: records.flatMap(classesNeeded),
   });
   const outcomes: UpsertOutcome[] = records.map((r) => outcome(r.sku, 'error'));
@@ -74,7 +82,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     try {
       return resolveRecord(
         ctx.cache,
-        record,
+        foldDefaultLanguage(record, ctx.catalogLanguage),
         ctx.tolerant ? (field, code, message) => warningsOf[i]!.push({ field, code, message }) : undefined,
       );
     } catch (err) {

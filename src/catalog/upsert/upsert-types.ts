@@ -13,6 +13,13 @@ import type { FeatureBlockInput, StoredFeatureBlock } from '../feature-blocks/fe
 export const UPSERT_FIELDS = [...PRODUCT_DATA_FIELDS, 'status'] as const;
 type ProductField = (typeof UPSERT_FIELDS)[number];
 
+/**
+ * Texts in the catalog's other languages: `language -> field -> text | null` (docs/languages.md;
+ * fields `name`, `description`, `keywords`, `values.<code>`, `details.<GROUP>.<code>`). A field
+ * left out is left alone, null removes it (upsert-translations.ts).
+ */
+export type RecordTranslations = Record<string, Record<string, string | null>>;
+
 export interface UpsertMediaRef {
   fileName: string;
   contentType?: string | null;
@@ -46,6 +53,8 @@ export interface UpsertRecord {
   udx?: string | null;
   /** Feature blocks of other systems (UNSPSC, udf_*, eCl@ss Advanced …), replaced as a whole list. */
   featureBlocks?: FeatureBlockInput[];
+  /** Texts per further language; the catalog's default language among them goes to the fields. */
+  translations?: RecordTranslations;
 }
 
 type UpsertStatus = 'created' | 'updated' | 'unchanged' | 'error';
@@ -110,4 +119,6 @@ export interface ResolvedNode {
   }[];
   udx?: string | null;
   featureBlocks?: StoredFeatureBlock[];
+  /** Checked translations of languages other than the catalog's default (null removes). */
+  translations?: RecordTranslations;
 }

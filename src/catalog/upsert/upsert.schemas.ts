@@ -55,6 +55,25 @@ const nodeFields = {
    * list. An empty list removes every block: the field is named, so the removal is said.
    */
   featureBlocks: z.array(featureBlockSchema).max(50).optional(),
+  /**
+   * Texts per language (ISO 639-2 code, enabled for the company): `{ eng: { name, description,
+   * keywords, "values.<code>" } }`; a field left out is left alone, null removes the
+   * translation. The catalog's default language writes the fields themselves (docs/languages.md).
+   */
+  translations: z
+    .record(
+      z.string().max(8),
+      z.record(
+        z
+          .string()
+          .regex(
+            /^(name|description|keywords|values\.[^@\s]{1,64})$/,
+            'only name, description, keywords and values.<attribute> are localizable',
+          ),
+        z.string().max(32000).nullable(),
+      ),
+    )
+    .optional(),
 };
 
 export const UpsertVariantInput = z.strictObject(nodeFields);

@@ -1,3 +1,5 @@
+import { readTranslations } from '../../catalog/translations/translation-store';
+import { columnLanguage, planLanguages } from './localized-out';
 import { ExportWarnings } from '../export-warnings';
 import { productPage, type ExportPhase, type Exporter } from '../exporter';
 import { categoryPage, countProductsInScope, placementPage } from './catalog-queries';
@@ -29,6 +31,14 @@ function groupsPhase(groups: NonNullable<Dialect['groups']>): ExportPhase<Bmecat
     async run(ctx, plan, cursor) {
       const w = new ExportWarnings();
       const { rows, nextCursor } = await categoryPage(ctx, plan, cursor, ROW_PAGE_SIZE);
+      // The page's texts in the file's other languages, in one statement.
+      const others = planLanguages(plan).filter((l) => l !== columnLanguage(plan));
+      const texts = await readTranslations(
+        ctx.db,
+        rows.map((r) => r.id),
+        others,
+      );
+      for (const row of rows) row.translations = texts.get(row.id);
       const text = rows.map((row) => groups.structure(plan, row, w)).join('') + (nextCursor ? '' : groups.close);
       return result(text, nextCursor, 0, w);
     },

@@ -1,3 +1,4 @@
+import type { ElementTranslations } from '../../catalog/translations/translation-store';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ExportContext } from '../exporter';
 
@@ -55,6 +56,8 @@ export interface GroupRow {
   has_children: number;
   /** The category's links in their order as a JSON list (media rows with a URL), null without. */
   links: string | null;
+  /** The category's texts in the file's further languages (read by the groups phase). */
+  translations?: ElementTranslations;
 }
 
 /** One keyset page of the categories in scope, each with whether it has subcategories in scope. */

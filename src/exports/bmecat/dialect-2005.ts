@@ -12,6 +12,7 @@ import {
 } from './dialect-parts';
 import { fitted, headerValues, mimeType2005, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
+import { languageElements } from './localized-out';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
@@ -61,12 +62,12 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
     'PRODUCT',
     [
       textEl('SUPPLIER_PID', view.pid),
-      productDetails2005(view, w),
+      productDetails2005(plan, view, w),
       ...view.blocks.map(features),
       ...otherFeatureBlocks(view.otherBlocks, FORM_2005, view.subject, w),
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
-      mime(view, w),
+      mime(view, w, plan),
       udxNotWritten(view.udx, view.subject, w),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
       ...referenceElements(view, 'PRODUCT_REFERENCE', w),
@@ -87,7 +88,7 @@ export const bmecat2005: Dialect = {
     return `<?xml version="1.0" encoding="UTF-8"?>\n<BMECAT version="2005" xmlns="${plan.namespace}">\n${el('HEADER', [
       textEl('GENERATOR_INFO', 'PIM Service BMEcat export'),
       el('CATALOG', [
-        textEl('LANGUAGE', plan.language, { default: 'true' }),
+        ...languageElements(plan),
         textEl('CATALOG_ID', h.catalogId),
         textEl('CATALOG_VERSION', h.catalogVersion),
         textEl('CATALOG_NAME', h.catalogName),

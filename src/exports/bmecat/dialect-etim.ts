@@ -5,6 +5,7 @@ import { currencyIn, FOOTER, featureBlock, orderDetails } from './dialect-parts'
 import { ATTRIBUTE_SYSTEM } from './feature-blocks';
 import { fitted, headerValues, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
+import { languageElements } from './localized-out';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 import { priceBlocks } from './price-blocks';
@@ -91,7 +92,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
     'PRODUCT',
     [
       textEl('SUPPLIER_PID', view.pid),
-      productDetails2005(view, w),
+      productDetails2005(plan, view, w),
       featureBlocks(view, w),
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
@@ -116,7 +117,7 @@ export const bmecatEtim: Dialect = {
     return `<?xml version="1.0" encoding="UTF-8"?>\n<BMECAT version="2005" xmlns="${ETIM_NAMESPACE}">\n${el('HEADER', [
       textEl('GENERATOR_INFO', 'PIM Service BMEcat export'),
       el('CATALOG', [
-        textEl('LANGUAGE', plan.language, { default: 'true' }),
+        ...languageElements(plan),
         textEl('CATALOG_ID', h.catalogId),
         textEl('CATALOG_VERSION', h.catalogVersion),
         textEl('CATALOG_NAME', h.catalogName ?? h.catalogId),

@@ -6,6 +6,7 @@ import { mimeSource } from './media-out';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { columnLanguage, localizedElements, planLanguages, textIn } from './localized-out';
 
 /**
  * The parts the BMEcat dialects (1.2, 2005, the ETIM 5.0 profile) write alike, each taking
@@ -61,15 +62,33 @@ export function mimeInfo(options: {
   purposes: ReadonlySet<string>;
   /** MIME_ALT's limit: 50 in 1.2, 80 in 2005. */
   altMax: number;
-}): (view: MediaOwner, w: ExportWarnings) => string {
-  return (view, w) => {
+}): (view: MediaOwner, w: ExportWarnings, plan?: BmecatPlan) => string {
+  // Given the plan (2005), MIME_DESCR is written once per language of the file.
+  return (view, w, plan) => {
     const entries = view.media.map((m, i) => {
       const source = mimeSource(m, options.sourceMax, 'MIME_SOURCE', view.subject, w);
       if (!source) return '';
       return el('MIME', [
         textEl('MIME_TYPE', options.mimeType(m.contentType, view, w)),
         textEl('MIME_SOURCE', source),
-        textEl('MIME_DESCR', fitted(m.description, 250, 'MIME_DESCR', view.subject, w)),
+        plan
+          ? localizedElements(
+              plan,
+              'MIME_DESCR',
+              planLanguages(plan).map((language) => ({
+                language,
+                text: fitted(
+                  language === columnLanguage(plan) ? m.description : (m.descriptions?.[language] ?? null),
+                  250,
+                  'MIME_DESCR',
+                  view.subject,
+                  w,
+                ),
+              })),
+              view.subject,
+              w,
+            )
+          : textEl('MIME_DESCR', fitted(m.description, 250, 'MIME_DESCR', view.subject, w)),
         textEl('MIME_ALT', fitted(m.alt, options.altMax, 'MIME_ALT', view.subject, w)),
         textEl('MIME_PURPOSE', options.purposes.has(m.purpose) ? m.purpose : 'others'),
         textEl('MIME_ORDER', i + 1),
@@ -102,10 +121,11 @@ export function parentGroupId(plan: BmecatPlan, row: GroupRow): string {
 export type MediaOwner = Pick<ProductView, 'media' | 'subject'>;
 
 /**
- * One category as CATALOG_STRUCTURE (the same in 1.2 and 2005), with its links as MIME_INFO in
- * the dialect's rules (`mime`): the category media an import kept (docs/import.md).
+ * One category as CATALOG_STRUCTURE (the same in 1.2 and 2005): its name and description once
+ * per language of the file (docs/languages.md), and its links as MIME_INFO in the dialect's
+ * rules (`mime`): the category media an import kept (docs/import.md).
  */
-export function catalogStructure(mime: (owner: MediaOwner, w: ExportWarnings) => string) {
+export function catalogStructure(mime: (owner: MediaOwner, w: ExportWarnings, plan?: BmecatPlan) => string) {
   return (plan: BmecatPlan, row: GroupRow, w: ExportWarnings): string => {
     const subject = row.name.slice(0, 40);
     const links = row.links ? (JSON.parse(row.links) as MediaOwner['media']) : [];
@@ -113,11 +133,38 @@ export function catalogStructure(mime: (owner: MediaOwner, w: ExportWarnings) =>
       'CATALOG_STRUCTURE',
       [
         textEl('GROUP_ID', row.id),
-        textEl('GROUP_NAME', fitted(row.name, 50, 'GROUP_NAME', subject, w) ?? row.id),
-        textEl('GROUP_DESCRIPTION', fitted(row.description, 250, 'GROUP_DESCRIPTION', subject, w)),
+        // GROUP_NAME is required: the file's default language falls back to the GROUP_ID.
+        localizedElements(
+          plan,
+          'GROUP_NAME',
+          planLanguages(plan).map((language, i) => ({
+            language,
+            text:
+              fitted(textIn(plan, language, row.name, row.translations, 'name'), 50, 'GROUP_NAME', subject, w) ??
+              (i === 0 ? row.id : null),
+          })),
+          subject,
+          w,
+        ),
+        localizedElements(
+          plan,
+          'GROUP_DESCRIPTION',
+          planLanguages(plan).map((language) => ({
+            language,
+            text: fitted(
+              textIn(plan, language, row.description, row.translations, 'description'),
+              250,
+              'GROUP_DESCRIPTION',
+              subject,
+              w,
+            ),
+          })),
+          subject,
+          w,
+        ),
         textEl('PARENT_ID', parentGroupId(plan, row)),
         textEl('GROUP_ORDER', row.sort_order),
-        links.length > 0 ? mime({ media: links, subject }, w) : '',
+        links.length > 0 ? mime({ media: links, subject }, w, plan) : '',
       ],
       { type: row.has_children ? 'node' : 'leaf' },
     );

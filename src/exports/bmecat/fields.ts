@@ -2,6 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, fitText, textEl } from './xml-text';
+import { localizedElements } from './localized-out';
 
 /**
  * Field rules every BMEcat dialect shares: text fitted to the element's limit (and reported
@@ -35,10 +36,10 @@ export function orderUnit(view: ProductView, allowed: ReadonlySet<string>, w: Ex
 }
 
 /** KEYWORDs: the keywords field split at commas, semicolons and line breaks; each fitted, duplicates dropped. */
-export function keywordList(view: ProductView, max: number, w: ExportWarnings): string[] {
-  if (!view.keywords) return [];
+export function keywordList(view: ProductView, max: number, w: ExportWarnings, keywords = view.keywords): string[] {
+  if (!keywords) return [];
   const out: string[] = [];
-  for (const part of view.keywords.split(/[,;\n\r]+/)) {
+  for (const part of keywords.split(/[,;\n\r]+/)) {
     const keyword = fitted(part, max, 'KEYWORD', view.subject, w);
     if (keyword && !out.includes(keyword)) out.push(keyword);
   }
@@ -90,16 +91,36 @@ export function headerValues(plan: BmecatPlan, w: ExportWarnings, limits: { mime
  * PRODUCT_DETAILS of BMEcat 2005 and the ETIM profile (the same elements and limits in both):
  * short and long description, GTIN, manufacturer data, delivery time, keywords, status.
  */
-export function productDetails2005(view: ProductView, w: ExportWarnings): string {
+export function productDetails2005(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
   const status = statusOf(view, 'old_product');
+  const each = (field: (t: ProductView['texts'][number], i: number) => string | null) =>
+    view.texts.map((t, i) => ({ language: t.language, text: field(t, i) }));
+  const several = view.texts.length > 1;
   return el('PRODUCT_DETAILS', [
-    textEl('DESCRIPTION_SHORT', shortDescription(view, 150, w)),
-    textEl('DESCRIPTION_LONG', fitted(view.description, 64000, 'DESCRIPTION_LONG', view.subject, w)),
+    // DESCRIPTION_SHORT is required: the file's default language falls back to the SUPPLIER_PID.
+    localizedElements(
+      plan,
+      'DESCRIPTION_SHORT',
+      each((t, i) =>
+        i === 0 ? shortDescription(view, 150, w) : fitted(t.name, 150, 'DESCRIPTION_SHORT', view.subject, w),
+      ),
+      view.subject,
+      w,
+    ),
+    localizedElements(
+      plan,
+      'DESCRIPTION_LONG',
+      each((t) => fitted(t.description, 64000, 'DESCRIPTION_LONG', view.subject, w)),
+      view.subject,
+      w,
+    ),
     textEl('INTERNATIONAL_PID', view.gtin, { type: 'gtin' }),
     textEl('MANUFACTURER_PID', fitted(view.manufacturerPid, 50, 'MANUFACTURER_PID', view.subject, w)),
     textEl('MANUFACTURER_NAME', fitted(view.manufacturerName, 50, 'MANUFACTURER_NAME', view.subject, w)),
     textEl('DELIVERY_TIME', view.deliveryTimeDays),
-    ...keywordList(view, 50, w).map((k) => textEl('KEYWORD', k)),
+    ...view.texts.flatMap((t) =>
+      keywordList(view, 50, w, t.keywords).map((k) => textEl('KEYWORD', k, several ? { lang: t.language } : undefined)),
+    ),
     status ? textEl('PRODUCT_STATUS', status.text, { type: status.type }) : '',
   ]);
 }

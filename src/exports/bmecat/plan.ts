@@ -22,7 +22,15 @@ import { PRODUCT_STATUSES, type ProductStatus } from '../../kernel/product-statu
 export interface BmecatPlan extends ExportScope {
   format: BmecatFormat;
   namespace: string;
+  /** The file's default language (LANGUAGE default="true"; the only one BMEcat 1.2 writes): the template's, else the catalog's. */
   language: string;
+  /**
+   * Every language the file carries, `language` first, then the catalog's other languages
+   * (docs/languages.md "Exports"). Absent in plans of jobs started before languages: `[language]`.
+   */
+  languages?: string[];
+  /** The catalog's default language: the one the elements' own columns hold (absent: `language`). */
+  catalogLanguage?: string;
   currency: string;
   systems: ClassificationGroup[];
   priceType: string;
@@ -45,7 +53,10 @@ export interface BmecatPlan extends ExportScope {
 export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): Promise<BmecatPlan> {
   const options: TemplateOptionsInput = ctx.template ? parseStoredOptions(ctx.template.options) : {};
   const language = ctx.template?.language ?? ctx.catalog.language;
-  checkOptionsForFormat(format, language, options);
+  // BMEcat 1.2 has one language per file (its elements carry no lang): the default one.
+  const languages =
+    format === 'BMEcat12' ? [language] : [language, ...ctx.catalog.languages.filter((l) => l !== language)];
+  for (const l of languages) checkOptionsForFormat(format, l, options);
   const categoryId = options.categoryId ?? null;
   if (categoryId) {
     const category = await ctx.db.query.categories.findFirst({
@@ -66,6 +77,8 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
     format,
     namespace: format === 'BMEcat' ? NAMESPACES[options.namespace ?? '2005fd'] : '',
     language,
+    languages,
+    catalogLanguage: ctx.catalog.language,
     currency: ctx.catalog.currency,
     systems: options.classificationSystems ?? [...CLASSIFICATION_GROUPS],
     priceType: options.priceType ?? DEFAULT_PRICE_TYPE,

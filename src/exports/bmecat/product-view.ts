@@ -5,6 +5,7 @@ import type { BmecatPlan } from './plan';
 import { fitIdentifier } from './xml-text';
 import type { ProductStatus } from '../../kernel/product-status';
 import { type PriceOut, priceList, type StoredPrice } from '../../catalog/prices/price-list';
+import { planLanguages, textIn } from './localized-out';
 
 /**
  * A node's own price list for export, or null when it has none. A `price` set by SetValue on a
@@ -41,6 +42,7 @@ export interface ProductView {
   masterPid: string | null;
   /** Label for warnings: the SKU as stored, else the product id. */
   subject: string;
+  /** Texts in the file's default language (`texts[0]`: what one-language dialects write). */
   name: string | null;
   description: string | null;
   gtin: string | null;
@@ -70,6 +72,15 @@ export interface ProductView {
   udx: string | null;
   /** Feature blocks of other systems, the node's own (a variant does not inherit them). */
   otherBlocks: StoredFeatureBlock[];
+  /** Name, description and keywords in each language of the file, its default first (localized-out.ts). */
+  texts: ViewTexts[];
+}
+
+export interface ViewTexts {
+  language: string;
+  name: string | null;
+  description: string | null;
+  keywords: string | null;
 }
 
 /**
@@ -101,19 +112,31 @@ function view(
   const pick = <T>(own: T | null, fromMaster: T | null): T | null =>
     own !== null && own !== '' ? own : inherit ? fromMaster : own;
   const m = master;
+  // Each language inherits from the master's text in the same language, never from another.
+  const texts: ViewTexts[] = planLanguages(plan).map((language, i) => {
+    const from = m?.texts[i];
+    const own = (column: string | null, field: string) => textIn(plan, language, column, node.translations, field);
+    return {
+      language,
+      name: pick(own(p.name, 'name'), from?.name ?? null),
+      description: pick(own(p.description, 'description'), from?.description ?? null),
+      keywords: pick(own(p.keywords, 'keywords'), from?.keywords ?? null),
+    };
+  });
   return {
     pid,
     masterPid: m?.pid ?? null,
     subject,
-    name: pick(p.name, m?.name ?? null),
-    description: pick(p.description, m?.description ?? null),
+    texts,
+    name: texts[0]!.name,
+    description: texts[0]!.description,
     gtin: p.gtin,
     manufacturerName: pick(p.manufacturerName, m?.manufacturerName ?? null),
     manufacturerPid: p.manufacturerPid,
     unit: pick(p.unit, m?.unit ?? null),
     price: pick(p.price, m?.price ?? null),
     priceQuantity: pick(p.priceQuantity, m?.priceQuantity ?? null),
-    keywords: pick(p.keywords, m?.keywords ?? null),
+    keywords: texts[0]!.keywords,
     deliveryTimeDays: pick(p.deliveryTimeDays, m?.deliveryTimeDays ?? null),
     status: p.status,
     blocks: featureBlocks(node, inherit ? aggregate : null, plan, subject, warnings),
