@@ -8,6 +8,7 @@ import { failExport, runExportSlice } from '../exports/run-export';
 import { failMassEdit, runMassEditSlice } from '../catalog/mass-edit-runner';
 import { failImport, runImportSlice } from '../imports/run-import';
 import { failReleaseLoad, runReleaseLoadSlice } from '../releases/release-load';
+import { runCompletenessSlice } from '../completeness/recompute';
 import { markFailed, type JobRow } from './jobs';
 import { runSyncSlice } from '../sync/run-sync';
 import { failRun } from '../sync/sync-finish';
@@ -54,6 +55,7 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
     if (job.kind === 'massEdit') return failMassEdit(db, job, message);
     if (job.kind === 'import') return failImport(deps, job, message);
     if (job.kind === 'releaseLoad') return failReleaseLoad(deps, job, message);
+    if (job.kind === 'completeness') return markFailed(db, job.id, message);
     return failExport(deps, job, message);
   };
   for (const message of batch.messages) {
@@ -68,6 +70,7 @@ export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindi
       else if (job.kind === 'sync') await runSyncSlice(sync, job);
       else if (job.kind === 'import') await runImportSlice(deps, job);
       else if (job.kind === 'releaseLoad') await runReleaseLoadSlice(deps, job);
+      else if (job.kind === 'completeness') await runCompletenessSlice(deps, job);
       else await markFailed(db, job.id, `unknown job kind ${job.kind}`);
       message.ack();
     } catch (err) {
