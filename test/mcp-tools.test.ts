@@ -55,6 +55,9 @@ describe('MCP tools', () => {
       'list_sync_runs',
       'set_prices',
       'set_references',
+      'list_channels',
+      'list_incomplete_products',
+      'get_product_completeness',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();

@@ -60,8 +60,31 @@ export const ProductFilter = z.strictObject({
     .optional(),
   /** Only products lacking every one of these: `gtin`, `price`, `classification`. */
   missing: missingList.optional(),
+  /** Only products not complete for this channel (docs/completeness.md): in `channelLanguage`, else in any of its languages. */
+  incompleteFor: z.uuid().optional(),
+  /** The language `incompleteFor` is judged in (ISO 639-2). */
+  channelLanguage: z
+    .string()
+    .regex(/^[a-z]{3}$/, 'channelLanguage must be an ISO 639-2 code such as eng')
+    .optional(),
+  /** With `incompleteFor`: only products missing this requirement, e.g. `name`, `values.colour`, `media.normal>=1`. */
+  missingRequirement: z.string().min(1).max(120).optional(),
 });
 export type ProductFilterInput = z.infer<typeof ProductFilter>;
+
+/**
+ * The score rows of `incompleteFor` that say "not complete" (the completeness table, kept by the
+ * writes' triggers, migration 0024); `c` is the row, its channel the tenant's. Null without the filter.
+ */
+function incompleteRows(tenant: Caller, filter: ProductFilterInput): SQL | null {
+  if (!filter.incompleteFor) return null;
+  const channelKey = sql`(SELECT id FROM channels WHERE channel_id = ${filter.incompleteFor} AND company_id = ${tenant.companyId})`;
+  return sql`c.channel_key = ${channelKey}${filter.channelLanguage ? sql` AND c.lang = ${filter.channelLanguage}` : sql``} AND c.score < 100${
+    filter.missingRequirement
+      ? sql` AND EXISTS (SELECT 1 FROM json_each(c.missing) j WHERE j.value = ${filter.missingRequirement})`
+      : sql``
+  }`;
+}
 
 /** Category ids of `categoryId` and, with `subtree`, all its descendants (trees are small: thousands). */
 function categoryScope(tenant: Caller, catalogId: string, categoryId: string, subtree: boolean): SQL {
@@ -104,6 +127,10 @@ export function filterDrivers(tenant: Caller, catalogId: string, filter: Product
   const missing = new Set(filter.missing ?? []);
   if (missing.has('gtin')) indexed(sql`${masters} AND parent_id IS NULL AND (gtin IS NULL OR gtin = '')`);
   if (missing.has('price')) indexed(sql`${masters} AND parent_id IS NULL AND (price IS NULL OR price = '')`);
+  const incomplete = incompleteRows(tenant, filter);
+  if (incomplete)
+    indexed(sql`SELECT DISTINCT p.id AS mid FROM completeness c CROSS JOIN products p ON p.rowid = c.product_key
+      WHERE ${incomplete} AND p.catalog_id = ${catalogId} AND p.company_id = ${tenant.companyId}`);
   if (filter.classCode) {
     // the class rows first (CROSS JOIN), each link by its integer key; a link may name the code in two groups
     drivers.push({
@@ -156,6 +183,11 @@ export function productFilterWhere(
     conditions.push(sql`EXISTS (SELECT 1 FROM classification_links l JOIN classification_link_classes lc ON lc.link_id = l.id
       WHERE l.element_id = ${products.id} AND l.company_id = ${tenant.companyId} AND lc.code = ${filter.classCode})`);
   }
+  const incomplete = incompleteRows(tenant, filter);
+  if (incomplete)
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM completeness c WHERE c.product_key = "products"."rowid" AND ${incomplete})`,
+    );
   for (const field of new Set(filter.missing ?? [])) {
     if (field === 'gtin') conditions.push(sql`(${products.gtin} IS NULL OR ${products.gtin} = '')`);
     if (field === 'price') conditions.push(sql`(${products.price} IS NULL OR ${products.price} = '')`);

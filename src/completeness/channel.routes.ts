@@ -19,6 +19,7 @@ import {
   getProductCompleteness,
   ProductCompletenessOut,
 } from './completeness-read';
+import { IncompleteOut, IncompleteQuery, listIncompleteProducts } from './incomplete-products';
 
 const ChannelIdDto = z.strictObject({ channelId: z.uuid() });
 
@@ -54,6 +55,18 @@ export const channelRoutes = new Hono<AppEnv>()
       security: 'cookie',
     }),
     async (c) => c.json(await getCompletenessOverview(c.var.db, c.var.caller)),
+  )
+  .get(
+    '/GetIncompleteProducts',
+    describeOperation({
+      tag: 'Catalog',
+      summary:
+        'The incomplete products of a channel, worst first, with what each is missing and a summary per language',
+      response: IncompleteOut,
+      security: 'cookie',
+    }),
+    validate('query', IncompleteQuery),
+    async (c) => c.json(await listIncompleteProducts(c.var.db, c.var.caller, c.req.valid('query'))),
   )
   .post(
     '/AddChannel',

@@ -9,6 +9,7 @@ import { syncTools } from './sync.tools';
 import { upsertTools } from './upsert.tools';
 import { priceTools } from './price.tools';
 import { referenceTools } from './reference.tools';
+import { completenessTools } from './completeness.tools';
 
 /** Every tool of the MCP server, in the order tools/list shows them. */
 export const PIM_TOOLS: readonly PimTool[] = [
@@ -22,4 +23,5 @@ export const PIM_TOOLS: readonly PimTool[] = [
   ...syncTools,
   ...priceTools,
   ...referenceTools,
+  ...completenessTools,
 ];
