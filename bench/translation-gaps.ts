@@ -1,7 +1,7 @@
 /**
  * The grid filter "missing translation in X" (GetProducts `missingTranslation`, docs/languages.md)
  * at scale: seeds (or reuses) a synthetic catalog, publishes English in it (the triggers of
- * migration 0022 record every master's gap), then times the product list's domain function on
+ * migration 0025 record every master's gap), then times the product list's domain function on
  * the local D1 at three stages: nothing translated, all but 1% translated, all translated.
  *
  *   npm run bench:translation-gaps -- --masters 100000 [--state DIR] [--runs 40]

@@ -65,6 +65,11 @@ export const LAYERS: readonly Layer[] = [
     paths: ['src/accounts/', 'src/classification/', 'src/media/', 'src/contact/'],
   },
   { name: 'catalog', why: 'catalogs, categories, products, values, mass edit, upsert', paths: ['src/catalog/'] },
+  {
+    name: 'completeness',
+    why: 'channels, their requirements and the completeness scores over the catalog, which exports and sync read',
+    paths: ['src/completeness/'],
+  },
   { name: 'exports', why: 'read the catalog through the aggregate, run as jobs', paths: ['src/exports/'] },
   { name: 'imports', why: 'write through the catalog upsert, reuse the export formats', paths: ['src/imports/'] },
   {

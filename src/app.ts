@@ -39,6 +39,7 @@ import { priceRoutes } from './catalog/prices/prices.routes';
 import { referenceRoutes } from './catalog/references/references.routes';
 import { featureBlockRoutes } from './catalog/feature-blocks/feature-block.routes';
 import { languageRoutes } from './catalog/translations/languages.routes';
+import { channelRoutes } from './completeness/channel.routes';
 
 /**
  * The REST application ({base_url} = /api). Cookie-session controllers are mounted behind
@@ -78,6 +79,7 @@ export function createApp() {
   app.route('/api/Catalog', referenceRoutes);
   app.route('/api/Catalog', featureBlockRoutes);
   app.route('/api/Catalog', languageRoutes);
+  app.route('/api/Catalog', channelRoutes);
 
   const documentFor = (url: string) => openApiDocument(app, `${new URL(url).origin}/api`);
   app.get('/api/openapi.json', async (c) => c.json(await documentFor(c.req.url)));

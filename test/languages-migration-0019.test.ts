@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * Migration 0019 (content languages) on a database holding data: companies get the languages
  * their catalogs are in (default: the oldest catalog's), a company without catalogs German, and
- * each catalog publishes its own language; migration 0022 then records no gaps (one language).
+ * each catalog publishes its own language; migration 0025 then records no gaps (one language).
  */
 describe('migration 0019_languages', () => {
   it("gives each company its catalogs' languages and each catalog its own", async () => {
@@ -40,7 +40,7 @@ describe('migration 0019_languages', () => {
     ]);
     const gaps = await db.prepare('SELECT count(*) AS n FROM translation_gaps').first<{ n: number }>();
     expect(gaps?.n).toBe(0);
-    // Publishing English in the German catalog records the product's gap (trigger of 0022).
+    // Publishing English in the German catalog records the product's gap (trigger of 0025).
     await db.prepare(`UPDATE catalogs SET languages = '["deu","eng"]' WHERE id = 'c-old'`).run();
     const after = await db.prepare('SELECT catalog_id, lang, product_id FROM translation_gaps').all();
     expect(after.results).toEqual([{ catalog_id: 'c-old', lang: 'eng', product_id: 'p1' }]);

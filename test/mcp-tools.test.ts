@@ -57,6 +57,9 @@ describe('MCP tools', () => {
       'set_references',
       'set_value',
       'update_product',
+      'list_channels',
+      'list_incomplete_products',
+      'get_product_completeness',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();

@@ -34,6 +34,9 @@ import {
   SearchReleaseClassesQuery,
   searchReleaseClasses,
 } from '../releases/release-search';
+import { IncompleteOut, IncompleteQuery, listIncompleteProducts } from '../completeness/incomplete-products';
+import { getProductCompleteness, ProductCompletenessOut } from '../completeness/completeness-read';
+import { z } from 'zod';
 
 const doc = (summary: string, response: OperationDoc['response'], more: Partial<OperationDoc> = {}) =>
   describeOperation({ tag: 'Classification', summary, response, security: 'bearer', ...more });
@@ -49,6 +52,20 @@ export const aiRoutes = new Hono<AgentEnv>()
     '/GetStats',
     doc("Counts of catalogs, categories and products in the user's department", CatalogStats, { tag: 'Catalog' }),
     async (c) => c.json(await getStats(c.var.db, c.var.agent)),
+  )
+  .get(
+    '/GetIncompleteProducts',
+    doc('The incomplete products of a channel, worst first, with what each is missing', IncompleteOut, {
+      tag: 'Catalog',
+    }),
+    validate('query', IncompleteQuery),
+    async (c) => c.json(await listIncompleteProducts(c.var.db, c.var.agent, c.req.valid('query'))),
+  )
+  .get(
+    '/GetCompleteness',
+    doc("A product's completeness per channel and language", ProductCompletenessOut, { tag: 'Catalog' }),
+    validate('query', z.strictObject({ productId: z.uuid() })),
+    async (c) => c.json(await getProductCompleteness(c.var.db, c.var.agent, c.req.valid('query').productId)),
   )
   .get(
     '/ListClassificationLinkIds',

@@ -205,6 +205,8 @@ export const products = sqliteTable(
     index('products_filter_no_price_idx')
       .on(t.catalogId)
       .where(sql`parent_id IS NULL AND (price IS NULL OR price = '')`),
+    // Duplicate GTINs within a company (completeness rule gtinUnique, migration 0026).
+    index('products_gtin_idx').on(t.gtin).where(sql`gtin IS NOT NULL AND gtin <> ''`),
   ],
 );
 
@@ -1034,7 +1036,7 @@ export const classificationClassUse = sqliteTable('classification_class_use', {
 
 /**
  * A master product whose name or description has no translation in one of its catalog's other
- * languages (migration 0022): kept by triggers, read by the grid filter `missingTranslation`.
+ * languages (migration 0025): kept by triggers, read by the grid filter `missingTranslation`.
  */
 export const translationGaps = sqliteTable(
   'translation_gaps',
@@ -1044,4 +1046,83 @@ export const translationGaps = sqliteTable(
     productId: text('product_id').notNull(),
   },
   (t) => [primaryKey({ columns: [t.catalogId, t.lang, t.productId] })],
+);
+
+// ---------------------------------------------------------------- channels and completeness (docs/completeness.md)
+
+/**
+ * A named output of a company (a shop, a data pool, a print catalog) and what it requires per
+ * language (migration 0026). `id` is the integer key the rules and scores carry; `channelId` the
+ * public id. `requirements` is the list as the API took it; `channel_rules` is its expansion.
+ */
+export const channels = sqliteTable(
+  'channels',
+  {
+    /** AUTOINCREMENT: a deleted channel's key is never given again while its scores are being removed. */
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    channelId: text('channel_id').notNull(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    languages: text('languages', { mode: 'json' }).notNull().$type<string[]>(),
+    requirements: text('requirements', { mode: 'json' }).notNull().$type<Record<string, unknown>[]>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('channels_channel_id_uq').on(t.channelId),
+    uniqueIndex('channels_company_name_uq').on(t.companyId, t.name),
+  ],
+);
+
+/** One requirement of a channel in one language: what the view `completeness_checks` evaluates. WITHOUT ROWID. */
+export const channelRules = sqliteTable(
+  'channel_rules',
+  {
+    companyId: text('company_id').notNull(),
+    channelKey: integer('channel_key').notNull(),
+    lang: text('lang').notNull(),
+    position: integer('position').notNull(),
+    kind: text('kind').notNull(),
+    target: text('target').notNull(),
+    ref: text('ref'),
+    amount: integer('amount').notNull().default(1),
+    release: text('release'),
+    share: text('share'),
+    label: text('label').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.channelKey, t.lang, t.position] })],
+);
+
+/**
+ * One master product (by its rowid) in one channel and language: score 0-100 and the JSON list
+ * of missing labels (null when complete). Kept by triggers (migration 0026). WITHOUT ROWID.
+ */
+export const completeness = sqliteTable(
+  'completeness',
+  {
+    productKey: integer('product_key').notNull(),
+    channelKey: integer('channel_key').notNull(),
+    lang: text('lang').notNull(),
+    score: integer('score').notNull(),
+    missing: text('missing'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productKey, t.channelKey, t.lang] }),
+    index('completeness_channel_idx').on(t.channelKey, t.lang, t.score),
+  ],
+);
+
+/** Counts per channel and language kept by triggers on `completeness` (migration 0026): '' scored, '#complete', '#score' (sum), or a missing label. */
+export const completenessCounts = sqliteTable(
+  'completeness_counts',
+  {
+    channelKey: integer('channel_key').notNull(),
+    lang: text('lang').notNull(),
+    item: text('item').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.channelKey, t.lang, t.item] })],
 );

@@ -4,6 +4,7 @@ import { type catalogs, type exportTemplates, products } from '../db/schema';
 import { loadProductAggregates, type ProductAggregate } from '../catalog/product-aggregate';
 import type { WarningTally } from './export-warnings';
 import type { ProductStatus } from '../kernel/product-status';
+import { completeCondition, type CompleteFor } from './complete-for';
 
 export type CatalogRow = typeof catalogs.$inferSelect;
 export type TemplateRow = typeof exportTemplates.$inferSelect;
@@ -67,6 +68,8 @@ interface ProductPageOptions {
    * export pins it when it starts, so every page and phase sees the same cut of the catalog.
    */
   createdBefore?: string | null;
+  /** Only masters complete for this channel and language (template option onlyComplete). */
+  complete?: CompleteFor | null;
   pageSize?: number;
 }
 
@@ -99,6 +102,7 @@ export async function productPage(
         before ? lte(products.createdAt, before) : undefined,
         options.statuses ? inArray(products.status, options.statuses as ProductStatus[]) : undefined,
         subset,
+        options.complete ? completeCondition(options.complete, sql`"products"`) : undefined,
       ),
     )
     .orderBy(asc(products.id))

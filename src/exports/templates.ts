@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
 import { clientId, newId, unusableId } from '../kernel/ids';
 import { keysetPage } from '../kernel/pagination';
-import { categories, exportTemplates } from '../db/schema';
+import { categories, channels, exportTemplates } from '../db/schema';
 import { badRequest, conflict, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { historyStatement } from '../history/record';
@@ -69,6 +69,15 @@ async function checkTemplate(db: Database, tenant: Caller, input: ExportTemplate
       columns: { id: true },
     });
     if (!category) throw notFound('category');
+  }
+  if (options.onlyComplete && !options.channelId)
+    throw badRequest('options.onlyComplete: name the channel whose requirements decide (options.channelId)');
+  if (options.channelId) {
+    const channel = await db.query.channels.findFirst({
+      where: and(eq(channels.channelId, options.channelId), eq(channels.companyId, tenant.companyId)),
+      columns: { id: true },
+    });
+    if (!channel) throw badRequest(`options.channelId: ${options.channelId} is not a channel of your company`);
   }
   const clash = await db.query.exportTemplates.findFirst({
     where: and(

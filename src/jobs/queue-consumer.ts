@@ -12,6 +12,7 @@ import { failReleaseLoad, runReleaseLoadSlice } from '../releases/release-load';
 import { runVerifySlice } from '../releases/verify-job';
 import { runUpgradeSlice } from '../releases/upgrade-job';
 import { failLinkPages } from '../releases/link-pages';
+import { runCompletenessSlice } from '../completeness/recompute';
 import { markFailed, type JobRow } from './jobs';
 import { runSyncSlice } from '../sync/run-sync';
 import { failRun } from '../sync/sync-finish';
@@ -65,6 +66,7 @@ async function handleJobMessage(message: Message<JobMessage>, env: Bindings): Pr
     if (job.kind === 'import') return failImport(deps, job, message);
     if (job.kind === 'releaseLoad') return failReleaseLoad(deps, job, message);
     if (job.kind === 'releaseVerify' || job.kind === 'releaseUpgrade') return failLinkPages(db, job, message);
+    if (job.kind === 'completeness') return markFailed(db, job.id, message);
     return failExport(deps, job, message);
   };
   {
@@ -81,6 +83,7 @@ async function handleJobMessage(message: Message<JobMessage>, env: Bindings): Pr
       else if (job.kind === 'releaseLoad') await runReleaseLoadSlice(deps, job);
       else if (job.kind === 'releaseVerify') await runVerifySlice(deps, job);
       else if (job.kind === 'releaseUpgrade') await runUpgradeSlice(deps, job);
+      else if (job.kind === 'completeness') await runCompletenessSlice(deps, job);
       else await markFailed(db, job.id, `unknown job kind ${job.kind}`);
       message.ack();
     } catch (err) {

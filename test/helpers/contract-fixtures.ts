@@ -1,6 +1,7 @@
 import { exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
-import { jobs } from '../../src/db/schema';
+import { channelRules, channels, jobs } from '../../src/db/schema';
+import { newId } from '../../src/kernel/ids';
 import { addTemplate } from '../../src/exports/templates';
 import { insertExportJob } from './export-fixtures';
 import {
@@ -37,6 +38,28 @@ export async function contractTenant() {
   const { access_token: noAiToken } = await tokensFor({ session: await loginAs(noAi.email) });
   const catalog = await makeCatalog(company);
   const category = await makeCategory(company, catalog.catalogId);
+  // A channel requiring a GTIN the product lacks, stored before the product so its write scores it
+  // (no recompute job runs while the suite compares tenants).
+  const channelId = newId();
+  await db()
+    .insert(channels)
+    .values({
+      channelId,
+      companyId: company.companyId,
+      name: 'Contract',
+      languages: ['deu'],
+      requirements: [{ kind: 'field', field: 'gtin' }],
+    });
+  const [channel] = await db().select().from(channels).where(eq(channels.channelId, channelId));
+  await db().insert(channelRules).values({
+    companyId: company.companyId,
+    channelKey: channel!.id,
+    lang: 'deu',
+    position: 0,
+    kind: 'field',
+    target: 'gtin',
+    label: 'gtin',
+  });
   const product = await makeProduct(company, catalog.catalogId);
   const attribute = await makeAttribute(company, { type: 'text' });
   const template = await addTemplate(db(), asActor(company), {
@@ -78,6 +101,7 @@ export async function contractTenant() {
     mediaId,
     linkId: (link as { linkId: string }).linkId,
     userId: editor.userId,
+    channelId,
   };
   return { companyId: company.companyId, cookie, token, editorCookie, noAiToken, ids };
 }

@@ -64,6 +64,18 @@ const OVERRIDES: Record<string, (ids: Ids) => Record<string, unknown>> = {
   'Catalog/SetPrices': () => ({ prices: [{ type: 'net_list', amount: '1.00', currency: 'EUR' }] }),
   'Media/AddLink': () => ({ url: 'https://cdn.contract.example/a.png' }),
   'Media/UpdateLink': () => ({ url: 'https://cdn.contract.example/b.png' }),
+  // Languages the company has enabled and a requirement naming a real field.
+  'Catalog/AddChannel': () => ({
+    name: `Channel ${crypto.randomUUID().slice(0, 8)}`,
+    languages: ['deu'],
+    requirements: [{ kind: 'field', field: 'name' }],
+  }),
+  'Catalog/UpdateChannel': (ids) => ({
+    channelId: ids.channelId,
+    name: `Channel ${crypto.randomUUID().slice(0, 8)}`,
+    languages: ['deu'],
+    requirements: [{ kind: 'field', field: 'name' }],
+  }),
 };
 
 /** The id a field names, if it names one (departmentId, catalogId, elementId → productId ...). */

@@ -1,6 +1,7 @@
 import type { ElementTranslations } from '../../catalog/translations/translation-store';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ExportContext } from '../exporter';
+import { completeCondition, type CompleteFor } from '../complete-for';
 
 /** The scope of one export: which products and categories it writes (a consistent cut of the catalog). */
 export interface ExportScope {
@@ -9,6 +10,8 @@ export interface ExportScope {
   statuses: string[];
   /** Rows created after the export started are left out of every phase alike. */
   snapshot: string;
+  /** Template option onlyComplete: only masters with no score under 100 for this channel and language. */
+  complete?: CompleteFor | null;
 }
 
 /** Ids of the categories in scope: the subtree (or whole catalog), as it was at the snapshot. */
@@ -35,7 +38,7 @@ function masterInScope(ctx: ExportContext, scope: ExportScope): SQL {
     ? sql` AND p.id IN (SELECT product_id FROM product_categories WHERE category_id IN ${categoriesInScope(ctx, scope)})`
     : sql``;
   return sql`p.catalog_id = ${ctx.catalog.id} AND +p.company_id = ${ctx.companyId} AND p.parent_id IS NULL
-    AND p.created_at <= ${scope.snapshot} AND p.status IN (${statusList(scope)})${subset}`;
+    AND p.created_at <= ${scope.snapshot} AND p.status IN (${statusList(scope)})${subset}${scope.complete ? sql` AND ${completeCondition(scope.complete, sql`p`)}` : sql``}`;
 }
 
 /** How many PRODUCTs the export writes (masters and their variants in scope): the job's progress total. */

@@ -13,6 +13,7 @@ import {
 } from './template-options';
 import { CLASSIFICATION_GROUPS, type ClassificationGroup } from '../../kernel/classification-groups';
 import { PRODUCT_STATUSES, type ProductStatus } from '../../kernel/product-status';
+import { resolveCompleteFor } from '../complete-for';
 
 /**
  * Everything a BMEcat export decides once, when it starts, and keeps in the job checkpoint:
@@ -94,6 +95,7 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
     catalogVersion: ctx.catalog.catalogVersion,
     rootGroupId: ctx.catalog.id,
     snapshot: new Date().toISOString(),
+    complete: await resolveCompleteFor(ctx.db, ctx.companyId, options, language),
   };
   if (format === 'BMEcat-ETIM' && (await countProductsInScope(ctx, plan)) === 0) {
     throw new AppError(

@@ -57,6 +57,10 @@ export const TemplateOptions = z.strictObject({
    * writes the UDX.EDXF elements its schema lists; 2005 and 1.2 declare UDX content empty).
    */
   dropUdx: z.boolean().optional(),
+  /** The channel this template feeds (docs/completeness.md): its requirements judge `onlyComplete`. */
+  channelId: z.uuid().nullish(),
+  /** Export only the products complete for `channelId` in the template's language; the job warns how many it left out and why. */
+  onlyComplete: z.boolean().optional(),
 });
 export type TemplateOptionsInput = z.infer<typeof TemplateOptions>;
 

@@ -10,6 +10,7 @@ import { upsertTools } from './upsert.tools';
 import { priceTools } from './price.tools';
 import { referenceTools } from './reference.tools';
 import { translationTools } from './translation.tools';
+import { completenessTools } from './completeness.tools';
 
 /** Every tool of the MCP server, in the order tools/list shows them. */
 export const PIM_TOOLS: readonly PimTool[] = [
@@ -24,4 +25,5 @@ export const PIM_TOOLS: readonly PimTool[] = [
   ...priceTools,
   ...referenceTools,
   ...translationTools,
+  ...completenessTools,
 ];

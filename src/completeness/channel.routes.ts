@@ -1,0 +1,112 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppEnv } from '../env';
+import { validate } from '../http/validate';
+import { describeOperation } from '../openapi/describe-operation';
+import { JobRef } from '../jobs/jobs';
+import {
+  addChannel,
+  ChannelDto,
+  ChannelsOut,
+  ChannelWriteOut,
+  deleteChannel,
+  listChannels,
+  updateChannel,
+} from './channels';
+import {
+  CompletenessOverviewOut,
+  getCompletenessOverview,
+  getProductCompleteness,
+  ProductCompletenessOut,
+} from './completeness-read';
+import { IncompleteOut, IncompleteQuery, listIncompleteProducts } from './incomplete-products';
+
+const ChannelIdDto = z.strictObject({ channelId: z.uuid() });
+
+/** `/api/Catalog/*Channel*`: channels and their requirements (docs/completeness.md); writes are admin only. */
+export const channelRoutes = new Hono<AppEnv>()
+  .get(
+    '/GetChannels',
+    describeOperation({
+      tag: 'Catalog',
+      summary: "The company's channels with the requirements each makes per language",
+      response: ChannelsOut,
+      security: 'cookie',
+    }),
+    async (c) => c.json(await listChannels(c.var.db, c.var.caller)),
+  )
+  .get(
+    '/GetCompleteness',
+    describeOperation({
+      tag: 'Catalog',
+      summary: "A product's completeness per channel and language, with what is missing and where to fix it",
+      response: ProductCompletenessOut,
+      security: 'cookie',
+    }),
+    validate('query', z.strictObject({ productId: z.uuid() })),
+    async (c) => c.json(await getProductCompleteness(c.var.db, c.var.caller, c.req.valid('query').productId)),
+  )
+  .get(
+    '/GetCompletenessOverview',
+    describeOperation({
+      tag: 'Catalog',
+      summary: 'Per channel and language: masters scored, complete, mean score and the most missed requirements',
+      response: CompletenessOverviewOut,
+      security: 'cookie',
+    }),
+    async (c) => c.json(await getCompletenessOverview(c.var.db, c.var.caller)),
+  )
+  .get(
+    '/GetIncompleteProducts',
+    describeOperation({
+      tag: 'Catalog',
+      summary:
+        'The incomplete products of a channel, worst first, with what each is missing and a summary per language',
+      response: IncompleteOut,
+      security: 'cookie',
+    }),
+    validate('query', IncompleteQuery),
+    async (c) => c.json(await listIncompleteProducts(c.var.db, c.var.caller, c.req.valid('query'))),
+  )
+  .post(
+    '/AddChannel',
+    describeOperation({
+      tag: 'Catalog',
+      summary: 'Define a channel and its requirements; its scores are computed by the job it answers (admin only)',
+      response: ChannelWriteOut,
+      security: 'cookie',
+      adminOnly: true,
+      conflict: 'A channel of that name already exists',
+    }),
+    validate('json', ChannelDto),
+    async (c) => c.json(await addChannel({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/UpdateChannel',
+    describeOperation({
+      tag: 'Catalog',
+      summary: "Replace a channel's name, languages and requirements; a job recomputes its scores (admin only)",
+      response: ChannelWriteOut,
+      security: 'cookie',
+      adminOnly: true,
+      conflict: 'A channel of that name already exists',
+    }),
+    validate('json', ChannelDto),
+    async (c) =>
+      c.json(await updateChannel({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/DeleteChannel',
+    describeOperation({
+      tag: 'Catalog',
+      summary: 'Delete a channel; a job removes its scores (admin only)',
+      response: JobRef,
+      security: 'cookie',
+      adminOnly: true,
+    }),
+    validate('json', ChannelIdDto),
+    async (c) =>
+      c.json(
+        await deleteChannel({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json').channelId),
+      ),
+  );

@@ -1,0 +1,124 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { channels } from '../db/schema';
+import { badRequest, notFound } from '../kernel/app-error';
+import type { Caller } from '../kernel/caller';
+import { getCompletenessOverview, MissingItem, missingItem } from './completeness-read';
+
+/**
+ * The incomplete products of one channel, worst first (docs/completeness.md): what an agent
+ * asked "what is missing for the shop?" answers from, in one call (MCP `list_incomplete_products`,
+ * `/api/ai/GetIncompleteProducts`, REST `Catalog/GetIncompleteProducts`). It walks the index
+ * `completeness_channel_idx` (channel, language, score, product) from a keyset cursor, so a page
+ * costs the same at any catalog size; the overview beside it comes from the counters.
+ */
+export const IncompleteQuery = z.strictObject({
+  /** The channel's id or its name (case-insensitive), e.g. `Shop`. */
+  channel: z.string().trim().min(1).max(100),
+  /** Only this language (ISO 639-2); default: every language of the channel. */
+  language: z
+    .string()
+    .regex(/^[a-z]{3}$/, 'language must be an ISO 639-2 code such as eng')
+    .optional(),
+  /** Only products missing this requirement, e.g. `name` or `media.normal>=1`. */
+  requirement: z.string().min(1).max(120).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type IncompleteInput = z.infer<typeof IncompleteQuery>;
+
+const Summary = z.object({
+  language: z.string(),
+  products: z.number().int(),
+  complete: z.number().int(),
+  averageScore: z.number().int(),
+  missing: z.array(z.object({ requirement: z.string(), products: z.number().int() })),
+});
+
+export const IncompleteOut = z.object({
+  channelId: z.string(),
+  name: z.string(),
+  /** Per language: masters scored, complete, mean score, and how many miss each requirement. */
+  summary: z.array(Summary),
+  items: z.array(
+    z.object({
+      productId: z.string(),
+      catalogId: z.string(),
+      sku: z.string().nullable(),
+      name: z.string().nullable(),
+      language: z.string(),
+      score: z.number().int(),
+      missing: z.array(MissingItem),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+async function findChannelByIdOrName(db: Database, caller: Caller, channel: string) {
+  const rows = await db
+    .select({ id: channels.id, channelId: channels.channelId, name: channels.name })
+    .from(channels)
+    .where(
+      and(
+        eq(channels.companyId, caller.companyId),
+        sql`(${channels.channelId} = ${channel} OR lower(${channels.name}) = lower(${channel}))`,
+      ),
+    );
+  if (rows.length === 0) throw notFound(`channel "${channel}"`);
+  return rows[0]!;
+}
+
+/** Cursor `lang:score:key` of the last row of a page. */
+function readCursor(cursor: string | undefined) {
+  if (!cursor) return null;
+  const m = /^([a-z]{3}):(\d{1,3}):(\d{1,18})$/.exec(cursor);
+  if (!m) throw badRequest('cursor: not a cursor this list gave');
+  return { lang: m[1]!, score: Number(m[2]), key: Number(m[3]) };
+}
+
+export async function listIncompleteProducts(db: Database, caller: Caller, input: IncompleteInput) {
+  const channel = await findChannelByIdOrName(db, caller, input.channel);
+  const after = readCursor(input.cursor);
+  const rows = await db.all<{
+    key: number;
+    id: string;
+    catalog_id: string;
+    sku: string | null;
+    name: string | null;
+    lang: string;
+    score: number;
+    missing: string | null;
+    default_language: string;
+  }>(sql`SELECT c.product_key AS key, p.id, p.catalog_id, p.sku, p.name, c.lang, c.score, c.missing,
+      k.language AS default_language
+    FROM completeness c CROSS JOIN products p ON p.rowid = c.product_key CROSS JOIN catalogs k ON k.id = p.catalog_id
+    WHERE c.channel_key = ${channel.id} AND c.score < 100 AND p.company_id = ${caller.companyId}
+      ${input.language ? sql`AND c.lang = ${input.language}` : sql``}
+      ${input.requirement ? sql`AND EXISTS (SELECT 1 FROM json_each(c.missing) j WHERE j.value = ${input.requirement})` : sql``}
+      ${after ? sql`AND (c.lang, c.score, c.product_key) > (${after.lang}, ${after.score}, ${after.key})` : sql``}
+    ORDER BY c.lang, c.score, c.product_key
+    LIMIT ${input.limit + 1}`);
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  const overview = await getCompletenessOverview(db, caller);
+  return {
+    channelId: channel.channelId,
+    name: channel.name,
+    summary: overview.items
+      .filter((i) => i.channelId === channel.channelId && (!input.language || i.language === input.language))
+      .map(({ channelId: _c, name: _n, ...rest }) => rest),
+    items: page.map((r) => ({
+      productId: r.id,
+      catalogId: r.catalog_id,
+      sku: r.sku,
+      name: r.name,
+      language: r.lang,
+      score: r.score,
+      missing: (r.missing ? (JSON.parse(r.missing) as string[]) : []).map((l) =>
+        missingItem(l, r.lang, r.default_language),
+      ),
+    })),
+    nextCursor: rows.length > input.limit && last ? `${last.lang}:${last.score}:${last.key}` : null,
+  };
+}

@@ -1,0 +1,145 @@
+import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
+import type { BatchStatement, Database } from '../db/client';
+import { runBatch } from '../db/client';
+import { catalogs, channels, completeness, jobs } from '../db/schema';
+import type { JobMessage } from '../env';
+import { dbNow } from '../kernel/clock';
+import { markRunning, type JobRow } from '../jobs/jobs';
+import { progressed } from '../jobs/lease';
+
+/**
+ * The job `completeness` (docs/completeness.md): after a channel's requirements changed, it
+ * recomputes that channel's scores of every master of the company, catalog by catalog in pages
+ * of PAGE masters by id, each page one transaction together with its checkpoint; after a
+ * channel was deleted it removes the channel's score rows in pages. A redelivered or recovered
+ * message resumes from the checkpoint. A product written meanwhile is scored by its write's
+ * triggers against the new rules already, so the job and the writes never disagree.
+ */
+export const PAGE = 400;
+const DELETE_PAGE = 5000;
+
+interface Checkpoint {
+  seq: number;
+  catalogId: string | null;
+  afterId: string;
+  done: number;
+}
+
+export interface RecomputeParams {
+  channelId: string;
+  channelKey?: number;
+  deleted?: boolean;
+}
+
+/** The masters of one page: ids after `afterId` up to `lastId` in one catalog (products_catalog_master_id_idx). */
+const pageKeys = (catalogId: string, afterId: string, lastId: string) =>
+  sql`SELECT rowid FROM products WHERE catalog_id = ${catalogId} AND parent_id IS NULL AND id > ${afterId} AND id <= ${lastId}`;
+
+/** The two statements that replace one channel's scores of some masters with what the rules say now. */
+export function channelRefresh(db: Database, channelKey: number, keys: SQL): BatchStatement[] {
+  return [
+    db
+      .delete(completeness)
+      .where(and(eq(completeness.channelKey, channelKey), sql`${completeness.productKey} IN (${keys})`)),
+    // Columns in the table's order: product_key, channel_key, lang, score, missing.
+    db.insert(completeness).select(sql`SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
+        CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
+      FROM completeness_checks WHERE channel_key = ${channelKey} AND product_key IN (${keys})
+      GROUP BY product_key, channel_key, lang`),
+  ];
+}
+
+function saveCheckpoint(db: Database, jobId: string, loadedSeq: number, next: Checkpoint) {
+  return db
+    .update(jobs)
+    .set({ checkpoint: next, progressDone: next.done, ...progressed() })
+    .where(
+      and(
+        eq(jobs.id, jobId),
+        eq(jobs.state, 'running'),
+        sql`coalesce(json_extract(${jobs.checkpoint}, '$.seq'), 0) = ${loadedSeq}`,
+      ),
+    )
+    .returning({ id: jobs.id });
+}
+
+async function nextCatalog(db: Database, companyId: string, after: string | null): Promise<string | null> {
+  const [row] = await db
+    .select({ id: catalogs.id })
+    .from(catalogs)
+    .where(and(eq(catalogs.companyId, companyId), after === null ? undefined : gt(catalogs.id, after)))
+    .orderBy(asc(catalogs.id))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+async function removeScores(db: Database, job: JobRow, channelKey: number): Promise<void> {
+  for (;;) {
+    const result = await db.run(sql`DELETE FROM completeness WHERE channel_key = ${channelKey} AND product_key IN
+        (SELECT product_key FROM completeness WHERE channel_key = ${channelKey} LIMIT ${DELETE_PAGE})`);
+    await db.update(jobs).set(progressed()).where(eq(jobs.id, job.id));
+    if ((result.meta?.changes ?? 0) < 1) break;
+  }
+  await db.run(sql`DELETE FROM completeness_counts WHERE channel_key = ${channelKey}`);
+  await finish(db, job.id, 0);
+}
+
+async function finish(db: Database, jobId: string, done: number): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ state: 'succeeded', progressDone: done, progressTotal: done, checkpoint: null, finishedAt: dbNow })
+    .where(and(eq(jobs.id, jobId), eq(jobs.state, 'running')));
+}
+
+/** Runs one slice of a recompute; continues in a new message after `sliceMs`. */
+export async function runCompletenessSlice(
+  deps: { db: Database; queue: Queue<JobMessage>; sliceMs: number },
+  job: JobRow,
+): Promise<'finished' | 'continued' | 'stopped'> {
+  const { db } = deps;
+  if (job.state !== 'queued' && job.state !== 'running') return 'stopped';
+  const params = job.params as RecomputeParams;
+  const channel = params.deleted
+    ? null
+    : await db.query.channels.findFirst({
+        where: and(eq(channels.channelId, params.channelId), eq(channels.companyId, job.companyId)),
+        columns: { id: true },
+      });
+  const channelKey = params.channelKey ?? channel?.id;
+  const [{ total } = { total: 0 }] = await db
+    .select({ total: sql<number>`coalesce(sum(${catalogs.productCount}), 0)` })
+    .from(catalogs)
+    .where(eq(catalogs.companyId, job.companyId));
+  if (!(await markRunning(db, job.id, total))) return 'stopped';
+  if (channelKey === undefined) {
+    await finish(db, job.id, 0); // the channel was deleted before its scores were computed
+    return 'finished';
+  }
+  if (params.deleted) {
+    await removeScores(db, job, channelKey);
+    return 'finished';
+  }
+  let cp = (job.checkpoint as Checkpoint | null) ?? { seq: 0, catalogId: null, afterId: '', done: 0 };
+  if (cp.catalogId === null) cp = { ...cp, catalogId: await nextCatalog(db, job.companyId, null) };
+  const started = Date.now();
+  while (cp.catalogId !== null) {
+    const ids = await db.all<{ id: string }>(
+      sql`SELECT id FROM products WHERE catalog_id = ${cp.catalogId} AND parent_id IS NULL AND id > ${cp.afterId} ORDER BY id LIMIT ${PAGE}`,
+    );
+    const next: Checkpoint =
+      ids.length === 0
+        ? { seq: cp.seq + 1, catalogId: await nextCatalog(db, job.companyId, cp.catalogId), afterId: '', done: cp.done }
+        : { seq: cp.seq + 1, catalogId: cp.catalogId, afterId: ids.at(-1)!.id, done: cp.done + ids.length };
+    const statements =
+      ids.length === 0 ? [] : channelRefresh(db, channelKey, pageKeys(cp.catalogId, cp.afterId, next.afterId));
+    const results = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
+    if ((results.at(-1) as { id: string }[]).length === 0) return 'stopped'; // cancelled, or another delivery moved on
+    cp = next;
+    if (cp.catalogId !== null && Date.now() - started > deps.sliceMs) {
+      await deps.queue.send({ jobId: job.id });
+      return 'continued';
+    }
+  }
+  await finish(db, job.id, cp.done);
+  return 'finished';
+}

@@ -1,0 +1,172 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { attributes, classificationReleases } from '../db/schema';
+import { badRequest } from '../kernel/app-error';
+import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
+import type { Caller } from '../kernel/caller';
+import { MEDIA_PURPOSES } from '../media/media';
+import { PRICE_TYPE } from '../catalog/prices/price-list';
+
+/**
+ * What a channel can require of a master product (docs/completeness.md). The names a requirement
+ * carries (field, attribute, purpose, system, release) are plain strings here and checked by
+ * `expandRules` against the one list or the company's data, so a wrong one is a 400 that names
+ * the requirement and the value, and nothing is written.
+ */
+
+/** Built-in product fields a channel can require; name, description and keywords are per language. */
+export const REQUIRABLE_FIELDS = [
+  'name',
+  'description',
+  'keywords',
+  'sku',
+  'gtin',
+  'manufacturerName',
+  'manufacturerPid',
+  'unit',
+  'price',
+  'priceQuantity',
+  'deliveryTimeDays',
+] as const;
+
+/** Rules beyond presence: a GTIN's check digit, a GTIN held by one product only, BMEcat 2005 text limits. */
+export const QUALITY_RULES = ['gtinCheckDigit', 'gtinUnique', 'bmecatLengths'] as const;
+
+const languages = z.array(z.string().max(8)).max(20).optional();
+const name = z.string().trim().min(1).max(100);
+
+export const Requirement = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('field'), field: name, languages }),
+  z.strictObject({ kind: z.literal('attribute'), attribute: name, languages }),
+  z.strictObject({
+    kind: z.literal('media'),
+    purpose: name,
+    min: z.number().int().min(1).max(50).optional(),
+    languages,
+  }),
+  z.strictObject({ kind: z.literal('price'), priceType: name, languages }),
+  z.strictObject({ kind: z.literal('classification'), system: name, release: name.optional(), languages }),
+  z.strictObject({
+    kind: z.literal('features'),
+    system: name,
+    release: name.optional(),
+    /** `all` features of the product's class, or only those the release marks `mandatory`. */
+    share: z.enum(['all', 'mandatory']).optional(),
+    languages,
+  }),
+  z.strictObject({ kind: z.literal('quality'), rule: name, languages }),
+]);
+export type RequirementInput = z.infer<typeof Requirement>;
+
+/** One row of `channel_rules` before the channel's key and company are added. */
+export interface RuleRow {
+  lang: string;
+  position: number;
+  kind: string;
+  target: string;
+  ref: string | null;
+  amount: number;
+  release: string | null;
+  share: string | null;
+  label: string;
+}
+
+type Resolved = Omit<RuleRow, 'lang' | 'position'>;
+
+function oneOf(field: string, value: string, allowed: readonly string[]): void {
+  if (!allowed.includes(value)) throw badRequest(`${field}: "${value}" is not one of ${allowed.join(', ')}`);
+}
+
+/** The release named `SYSTEM-version` must be loaded and of the requirement's system. */
+async function checkRelease(db: Database, field: string, system: string, release: string): Promise<void> {
+  const at = release.indexOf('-');
+  if (at < 1 || release.slice(0, at) !== system)
+    throw badRequest(`${field}: "${release}" is not a release of ${system} (write it as ${system}-version)`);
+  const row = await db.query.classificationReleases.findFirst({
+    where: and(
+      eq(classificationReleases.system, system),
+      eq(classificationReleases.version, release.slice(at + 1)),
+      eq(classificationReleases.status, 'loaded'),
+    ),
+    columns: { id: true },
+  });
+  if (!row) throw badRequest(`${field}: release ${release} is not loaded`);
+}
+
+/** One requirement checked and turned into what every language's rule row shares. */
+async function resolve(db: Database, field: string, r: RequirementInput, attributeIds: Map<string, string>) {
+  const base = { ref: null, amount: 1, release: null, share: null };
+  switch (r.kind) {
+    case 'field':
+      oneOf(`${field}.field`, r.field, REQUIRABLE_FIELDS);
+      return { ...base, kind: r.kind, target: r.field, label: r.field };
+    case 'attribute': {
+      const id = attributeIds.get(r.attribute);
+      if (!id) throw badRequest(`${field}.attribute: "${r.attribute}" is not an attribute of your company`);
+      return { ...base, kind: r.kind, target: r.attribute, ref: id, label: `values.${r.attribute}` };
+    }
+    case 'media': {
+      oneOf(`${field}.purpose`, r.purpose, MEDIA_PURPOSES);
+      const min = r.min ?? 1;
+      return { ...base, kind: r.kind, target: r.purpose, amount: min, label: `media.${r.purpose}>=${min}` };
+    }
+    case 'price':
+      if (!PRICE_TYPE.test(r.priceType))
+        throw badRequest(`${field}.priceType: "${r.priceType}" is not a BMEcat price type such as net_list`);
+      return { ...base, kind: r.kind, target: r.priceType, label: `prices.${r.priceType}` };
+    case 'classification':
+    case 'features': {
+      oneOf(`${field}.system`, r.system, CLASSIFICATION_GROUPS);
+      if (r.release) await checkRelease(db, `${field}.release`, r.system, r.release);
+      const share = r.kind === 'features' ? (r.share ?? 'all') : null;
+      if (share === 'mandatory' && !r.release)
+        throw badRequest(`${field}.share: mandatory features are those a release marks; name the release`);
+      const what = r.release ?? r.system;
+      const label =
+        r.kind === 'features'
+          ? `features.${what}${share === 'mandatory' ? '.mandatory' : ''}`
+          : `classification.${what}`;
+      return { ...base, kind: r.kind, target: r.system, release: r.release ?? null, share, label };
+    }
+    case 'quality':
+      oneOf(`${field}.rule`, r.rule, QUALITY_RULES);
+      return { ...base, kind: r.rule, target: r.rule, label: `quality.${r.rule}` };
+  }
+}
+
+/**
+ * Checks a channel's requirements and expands them to one rule per language: a requirement
+ * without `languages` applies to every language of the channel; one with `languages` only to
+ * those, each of which the channel must publish. Throws 400 naming the first wrong value.
+ */
+export async function expandRules(
+  db: Database,
+  caller: Caller,
+  channelLanguages: string[],
+  requirements: RequirementInput[],
+): Promise<RuleRow[]> {
+  const codes = [...new Set(requirements.flatMap((r) => (r.kind === 'attribute' ? [r.attribute] : [])))];
+  const found = codes.length
+    ? await db
+        .select({ id: attributes.id, code: attributes.code })
+        .from(attributes)
+        .where(and(eq(attributes.companyId, caller.companyId), inArray(attributes.code, codes)))
+    : [];
+  const attributeIds = new Map(found.map((a) => [a.code, a.id]));
+  const rows: RuleRow[] = [];
+  const seen = new Set<string>();
+  for (const [i, requirement] of requirements.entries()) {
+    const field = `requirements[${i}]`;
+    const resolved: Resolved = await resolve(db, field, requirement, attributeIds);
+    for (const [j, lang] of (requirement.languages ?? []).entries())
+      if (!channelLanguages.includes(lang))
+        throw badRequest(`${field}.languages[${j}]: "${lang}" is not a language of the channel`);
+    for (const lang of requirement.languages ?? channelLanguages) {
+      if (seen.has(`${lang}\t${resolved.label}`)) continue;
+      seen.add(`${lang}\t${resolved.label}`);
+      rows.push({ ...resolved, lang, position: i });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { exportTemplates } from '../src/db/schema';
+import { db, makeProduct } from './helpers/factories';
+import { get, post, shopSetup, waitForJob } from './helpers/completeness';
+
+describe('Exports limited to complete products', () => {
+  it('writes only the complete products and warns how many it left out and why', async () => {
+    const { admin, catalog } = await shopSetup();
+    const shop = await post(admin.cookie, '/api/Catalog/AddChannel', {
+      name: 'Shop',
+      languages: ['deu'],
+      requirements: [{ kind: 'field', field: 'gtin' }],
+    });
+    await waitForJob(admin.cookie, shop.json.jobId);
+    await makeProduct(admin.tenant, catalog.catalogId, { sku: 'COMPLETE-1', gtin: '4006381333931' });
+    await makeProduct(admin.tenant, catalog.catalogId, { sku: 'NO-GTIN-1' });
+    await makeProduct(admin.tenant, catalog.catalogId, { sku: 'NO-GTIN-2' });
+    const template = await post(admin.cookie, '/api/Export/AddTemplate', {
+      name: 'Shop feed',
+      exportType: 'BMEcat',
+      options: { channelId: shop.json.channelId, onlyComplete: true },
+    });
+    expect(template.status, template.text).toBe(200);
+    const started = await post(admin.cookie, '/api/Export/StartExport', {
+      departmentId: admin.departmentId,
+      catalogId: catalog.catalogId,
+      templateId: template.json.templateId,
+    });
+    expect(started.status, started.text).toBe(200);
+    const job = await waitForJob(admin.cookie, started.json.jobId);
+    expect(job.state, job.error).toBe('succeeded');
+    expect(job.warnings).toEqual([
+      'left out as incomplete for Shop (deu): 2 times (e.g. NO-GTIN-1, NO-GTIN-2)',
+      'incomplete for Shop (deu): missing gtin: 2 times (e.g. NO-GTIN-1, NO-GTIN-2)',
+    ]);
+    const file = await get(admin.cookie, `/api/Export/Download?jobId=${started.json.jobId}`);
+    expect(file.text).toContain('COMPLETE-1');
+    expect(file.text).not.toContain('NO-GTIN');
+  });
+
+  it('refuses onlyComplete without a channel and a channel of another company (400, nothing stored)', async () => {
+    const { admin } = await shopSetup();
+    const other = await shopSetup();
+    const theirs = await post(other.admin.cookie, '/api/Catalog/AddChannel', {
+      name: 'Theirs',
+      languages: ['deu'],
+      requirements: [],
+    });
+    const none = await post(admin.cookie, '/api/Export/AddTemplate', {
+      name: 'A',
+      exportType: 'BMEcat',
+      options: { onlyComplete: true },
+    });
+    expect(none.status).toBe(400);
+    expect(none.json.error).toContain('options.onlyComplete');
+    const foreign = await post(admin.cookie, '/api/Export/AddTemplate', {
+      name: 'B',
+      exportType: 'BMEcat',
+      options: { channelId: theirs.json.channelId, onlyComplete: true },
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.json.error).toContain('options.channelId');
+    expect(await db().$count(exportTemplates, eq(exportTemplates.companyId, admin.companyId))).toBe(0);
+  });
+});
