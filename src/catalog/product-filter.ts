@@ -56,10 +56,7 @@ export const ProductFilter = z.strictObject({
    * default language is the products' own fields, any other their translated name and keywords.
    * Without it a search finds words of every language (docs/search.md, "Languages").
    */
-  searchLanguage: z
-    .string()
-    .regex(LANGUAGE_CODE, 'searchLanguage must be an ISO 639-2 code such as eng')
-    .optional(),
+  searchLanguage: z.string().regex(LANGUAGE_CODE, 'searchLanguage must be an ISO 639-2 code such as eng').optional(),
   /** Only products placed in this category (and, with `subtree`, in any category below it). */
   categoryId: z.uuid().optional(),
   subtree: booleanFlag.optional(),
