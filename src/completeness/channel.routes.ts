@@ -64,6 +64,7 @@ export const channelRoutes = new Hono<AppEnv>()
         'The incomplete products of a channel, worst first, with what each is missing and a summary per language',
       response: IncompleteOut,
       security: 'cookie',
+      references: ['channel'],
     }),
     validate('query', IncompleteQuery),
     async (c) => c.json(await listIncompleteProducts(c.var.db, c.var.caller, c.req.valid('query'))),
