@@ -16,6 +16,9 @@ async function chain(session: Session, catalogId: string, length: number) {
   return ids;
 }
 
+/** What a read of a category adds (docs/languages.md): the language of its texts and what is missing in it. */
+const READ = { language: 'deu', missingTranslations: [] };
+
 describe('AddCategory', () => {
   it('creates top-level and child categories and counts them on the catalog', async () => {
     const session = await makeSession();
@@ -61,14 +64,19 @@ describe('AddCategory', () => {
       `/api/Catalog/GetCategories?catalogId=${catalog.catalogId}&parentId=${top.json.categoryId}`,
       { cookie: session.cookie },
     );
-    expect(children.json).toEqual({ items: [{ ...child.json, subtreeProductCount: 0 }] });
+    expect(children.json).toEqual({ items: [{ ...child.json, subtreeProductCount: 0, ...READ }] });
     const treeRes = await call('GET', `/api/Catalog/GetCategoryTree?catalogId=${catalog.catalogId}`, {
       cookie: session.cookie,
     });
     expect(treeRes.json).toEqual({
       catalogId: catalog.catalogId,
       items: [
-        { ...top.json, subtreeProductCount: 0, children: [{ ...child.json, subtreeProductCount: 0, children: [] }] },
+        {
+          ...top.json,
+          subtreeProductCount: 0,
+          ...READ,
+          children: [{ ...child.json, subtreeProductCount: 0, ...READ, children: [] }],
+        },
       ],
     });
   });
@@ -170,7 +178,7 @@ describe('UpdateCategory and MoveCategory', () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ...category, name: 'New' });
     expect(await tree(session, catalog.catalogId)).toEqual([
-      { ...category, name: 'New', subtreeProductCount: 0, children: [] },
+      { ...category, name: 'New', subtreeProductCount: 0, ...READ, children: [] },
     ]);
   });
 
@@ -190,13 +198,15 @@ describe('UpdateCategory and MoveCategory', () => {
       {
         ...a,
         subtreeProductCount: 0,
+        ...READ,
         children: [
           {
             ...b,
             parentId: a.categoryId,
             sortOrder: 7,
             subtreeProductCount: 0,
-            children: [{ ...b1, subtreeProductCount: 0, children: [] }],
+            ...READ,
+            children: [{ ...b1, subtreeProductCount: 0, ...READ, children: [] }],
           },
         ],
       },
@@ -330,7 +340,7 @@ describe('DeleteCategory', () => {
     expect(forbidden.status).toBe(403);
     expect(forbidden.json.error).toBe('departmentId does not name a department of your company');
     expect((await getCategoryTree(db(), asActor(theirs), foreignCatalog.catalogId)).items).toEqual([
-      { ...foreign, subtreeProductCount: 0, children: [] },
+      { ...foreign, subtreeProductCount: 0, ...READ, children: [] },
     ]);
     expect((await getCatalog(db(), asActor(theirs), foreignCatalog.catalogId)).categoryCount).toBe(1);
   });

@@ -55,6 +55,8 @@ const MORE: Record<string, (attributeCode: string) => Record<string, string>> = 
   // A small proficl@ss release loaded in beforeAll (shared reference data, like a real release).
   'Classification/SearchReleaseClasses': () => ({ release: RELEASE, q: 'Absperr' }),
   'Classification/GetReleaseClassFeatures': () => ({ release: RELEASE, classCode: 'EAB006c006' }),
+  'ai/SearchReleaseClasses': () => ({ release: RELEASE, q: 'Absperr' }),
+  'ai/GetReleaseClassFeatures': () => ({ release: RELEASE, classCode: 'EAB006c006' }),
 };
 
 /** Lists the fixture tenant has nothing for (a sync run needs a connector to talk to). */

@@ -23,6 +23,9 @@ const productCount = async (tenant: FixtureTenant, catalogId: string) =>
 const list = async (session: Session, query: string) =>
   (await call('GET', `/api/Catalog/GetProducts?${query}`, { cookie: session.cookie })).json;
 
+/** What a read of a product adds (docs/languages.md): the language of its texts and what is missing in it. */
+const READ = { language: 'deu', missingTranslations: [] };
+
 describe('AddProduct', () => {
   it('returns the stored product with its id, field by field', async () => {
     const session = await makeSession();
@@ -76,6 +79,7 @@ describe('AddProduct', () => {
     });
     expect(stored.json).toEqual({
       ...res.json,
+      ...READ,
       values: [],
       classification: null,
       media: [],
@@ -387,7 +391,9 @@ describe('variants', () => {
     const detail = await call('GET', `/api/Catalog/GetProduct?productId=${master.productId}`, {
       cookie: session.cookie,
     });
-    expect(detail.json.variants).toEqual([v1, v2.json].map((v) => ({ ...v, updatedAt: expect.stringMatching(ISO) })));
+    expect(detail.json.variants).toEqual(
+      [v1, v2.json].map((v) => ({ ...v, ...READ, updatedAt: expect.stringMatching(ISO) })),
+    );
     // Only masters are listed; variants count in the stats.
     expect((await list(session, `catalogId=${catalog.catalogId}`)).items.map((p: { sku: string }) => p.sku)).toEqual([
       'M',
@@ -487,7 +493,7 @@ describe('GetProducts', () => {
     const placed = await makeProduct(session, catalog.catalogId, { categoryIds: [category.categoryId] });
     await makeProduct(session, catalog.catalogId);
     const res = await list(session, `catalogId=${catalog.catalogId}&categoryId=${category.categoryId}`);
-    expect(res).toEqual({ items: [{ ...placed, categoryIds: [] }], nextCursor: null });
+    expect(res).toEqual({ items: [{ ...placed, ...READ, categoryIds: [] }], nextCursor: null });
   });
 
   it('pages with a keyset cursor that stays stable when products are added and deleted between pages', async () => {
@@ -642,6 +648,7 @@ describe('attributes', () => {
       type: 'enum',
       unit: null,
       enumValues: ['red', 'blue'],
+      localizable: false,
     });
     const voltage = await call('POST', '/api/Catalog/AddAttribute', {
       cookie: session.cookie,
