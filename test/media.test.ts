@@ -71,6 +71,8 @@ describe('Media', () => {
         description: 'Front view',
         mimeCode: null,
         alt: null,
+        language: 'deu',
+        missingTranslations: [],
       },
     ]);
     const file = await exports.default.fetch(
