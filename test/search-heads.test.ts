@@ -164,7 +164,7 @@ describe('search heads', () => {
     const english = await listProducts(
       db(),
       session,
-      { catalogId: catalog.catalogId, q: 'schalter', sort: 'name', limit: 10, language: 'eng' } as never,
+      { catalogId: catalog.catalogId, q: 'schalter', sort: 'name', limit: 10, searchLanguage: 'eng' } as never,
       { rankLimit: 1 },
     );
     expect(english.items.map((p) => p.sku)).toEqual(['T-3']);

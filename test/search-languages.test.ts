@@ -132,12 +132,12 @@ describe('search in every language', () => {
     expect(ok.json.items.map((p: { sku: string }) => p.sku)).toEqual(['L-1']);
     const bad = await get('q=disjoncteur&searchLanguage=xx');
     expect(bad.status).toBe(400);
-    expect(bad.json.error).toContain('language');
+    expect(bad.json.error).toContain('searchLanguage');
     const unknown = await get('q=disjoncteur&searchLanguage=qqq');
     expect(unknown.status).toBe(400);
-    expect(unknown.json.error).toContain('language');
+    expect(unknown.json.error).toContain('searchLanguage');
     const notEnabled = await get('q=disjoncteur&searchLanguage=ita');
     expect(notEnabled.status).toBe(400);
-    expect(notEnabled.json.error).toContain('language: Italian (ita) is not enabled');
+    expect(notEnabled.json.error).toContain('searchLanguage: Italian (ita) is not enabled');
   });
 });
