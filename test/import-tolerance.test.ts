@@ -124,7 +124,9 @@ describe('classification the reference data cannot confirm', () => {
     }))!;
     expect(
       await db().select().from(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, link.id)),
-    ).toEqual([{ linkId: link.id, group: 'ETIM', system: 'ETIM-9.0', code: 'EC999999', unverified: true }]);
+    ).toEqual([
+      { linkId: link.id, group: 'ETIM', system: 'ETIM-9.0', code: 'EC999999', unverified: true, release: null },
+    ]);
     const features = await db()
       .select()
       .from(classificationLinkFeatures)
