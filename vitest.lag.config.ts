@@ -20,7 +20,7 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             MEDIA_URL_KEY: 'test-media-url-key-0123456789',
             // Operations of test/lag/stale-loop.test.ts (bench/stale-reads.ts sets 10,000).
-            STALE_OPS: process.env.STALE_OPS ?? '60',
+            STALE_OPS: process.env.STALE_OPS ?? '30',
           },
           d1Databases: { DB: '00000000-0000-0000-0000-000000000000', DB_REPLICA_SIM: 'replica-sim' },
         },

@@ -1,7 +1,8 @@
 /**
  * Stale reads under a simulated lagging replica: runs test/lag/stale-loop.test.ts (the Workers
- * pool with DB_REPLICA_SIM, vitest.lag.config.ts) with 10,000 mixed write-then-read operations
- * through REST, stateless MCP and an MCP session, and prints its count of stale reads.
+ * pool with DB_REPLICA_SIM, vitest.lag.config.ts): 12 rounds through the Worker (REST,
+ * stateless MCP, MCP session) and 10,000 mixed domain writes and reads on per-operation
+ * sessions, and prints the counts of stale reads.
  *
  *   npm run bench:stale                 # 10,000 operations
  *   npm run bench:stale -- --ops 2000   # another count
@@ -18,6 +19,6 @@ const run = spawnSync(
   ['vitest', 'run', '--config', 'vitest.lag.config.ts', 'test/lag/stale-loop.test.ts', '--testTimeout', '3600000'],
   { env: { ...process.env, STALE_OPS: String(ops) }, encoding: 'utf8' },
 );
-const line = `${run.stdout}\n${run.stderr}`.split('\n').find((l) => l.startsWith('stale-loop:'));
-console.log(line ?? `${run.stdout}\n${run.stderr}`);
+const lines = `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => l.includes('stale-loop ('));
+console.log(lines.length > 0 ? lines.join('\n') : `${run.stdout}\n${run.stderr}`);
 process.exit(run.status ?? 1);

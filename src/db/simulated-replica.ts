@@ -59,6 +59,8 @@ class SimSession {
   private primaryFirst: boolean;
   /** After its own write a session reads the primary (the write is on no replica yet). */
   private wrote = false;
+  /** The replica's position when this session last looked: it never goes back, so no need to ask again. */
+  private replicaSeen = -1;
 
   constructor(
     private readonly primary: D1Database,
@@ -118,8 +120,10 @@ class SimSession {
       this.seq = Math.max(this.seq ?? 0, await primaryHead(this.primary));
       return this.primary;
     }
-    const applied = await replicaAt(this.primary, this.replica, this.seq ?? 0);
-    this.seq = Math.max(this.seq ?? 0, applied);
+    if (this.replicaSeen < 0 || this.replicaSeen < (this.seq ?? 0)) {
+      this.replicaSeen = await replicaAt(this.primary, this.replica, this.seq ?? 0);
+      this.seq = Math.max(this.seq ?? 0, this.replicaSeen);
+    }
     return this.replica;
   }
 }

@@ -92,14 +92,13 @@ export class McpSession extends Agent<Cloudflare.Env> {
     ).response;
   }
 
-  /** Keeps the newest bookmark in memory and in the stored record. */
+  /**
+   * Keeps the newest bookmark in memory; the record stored at the start of every message carries
+   * it (a storage write here would hold each answer until it is durable). Only an eviction right
+   * after a message, before the next one, forgets it.
+   */
   private remember(bookmark: string): void {
-    const newer = newerBookmark(this.bookmark, bookmark);
-    if (newer === this.bookmark) return;
-    this.bookmark = newer;
-    void this.ctx.storage.get<SessionRecord>('session').then((record) => {
-      if (record) return this.ctx.storage.put('session', { ...record, bookmark: this.bookmark });
-    });
+    this.bookmark = newerBookmark(this.bookmark, bookmark);
   }
 
   /** Scheduled: ends the session once it has been idle for SESSION_IDLE_SECONDS. */
