@@ -26,7 +26,7 @@ export interface ApiProduct {
     classes: { group: string; system: string; code: string }[];
     features: { group: string; code: string; value: string; unit: string | null }[];
   } | null;
-  media: { fileName: string }[];
+  media: { fileName: string; url?: string | null }[];
 }
 
 export interface ApiCategory {
@@ -160,7 +160,8 @@ export function expectedProduct(
     priceType: p.price ? priceType : noPrice.type,
     priceAmount: p.price ?? noPrice.amount,
     priceCurrency: p.price || format !== 'BMEcat' ? currency : null,
-    media: p.media.map((m) => m.fileName),
+    // A file is written by name (relative to MIME_ROOT), a link by its absolute URL.
+    media: p.media.map((m) => m.url ?? m.fileName),
     references: master ? [{ type: format === 'BMEcat12' ? 'others' : 'base_product', to: pidOf(master) }] : [],
     blocks: blocksOf(format, p),
   };
