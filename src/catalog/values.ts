@@ -38,8 +38,9 @@ const pathSnapshot = (path: string, value: Json): Snapshot =>
  */
 export async function setValue(db: Database, tenant: Caller, input: z.infer<typeof SetValueDto>) {
   if (input.language !== undefined) assertEnabled(await readCompanyLanguages(db, tenant), input.language, 'language');
-  const { element, value, language, renamesCategory, stale } = await retryOnConflict((tryNumber) =>
-    setValueOnce(db, tenant, input, tryNumber > GUARDED_TRIES),
+  const { element, value, language, renamesCategory, stale } = await retryOnConflict(
+    (tryNumber) => setValueOnce(db, tenant, input, tryNumber > GUARDED_TRIES),
+    GUARDED_TRIES + 1,
   );
   if (stale) await refreshFingerprints(db, tenant.companyId, [stale]);
   // A category's name is part of the sync record of every product below it (docs/sync.md): their
@@ -54,7 +55,8 @@ export async function setValue(db: Database, tenant: Caller, input: z.infer<type
  * Guarded tries before SetValue writes without a guard: its version's `before` then comes from
  * SQL in the batch (pathVersionStatement), and the fingerprint is stored only if the revision
  * did not move, else refreshed right after. So a single value written by a hundred requests at
- * once never answers 409 and never records a wrong `before` (docs/history.md, "Concurrency").
+ * once never answers 409 and never records a wrong `before` (docs/history.md, "Concurrency"),
+ * however slow the machine: that try is made even when the retry budget is spent.
  */
 const GUARDED_TRIES = 3;
 
