@@ -8,16 +8,7 @@ import {
   searchReleaseClasses,
 } from '../../releases/release-search';
 import { z } from 'zod';
-import { defineTool, READ_ONLY, WRITE } from '../tool-definition';
-import { JobRef } from '../../jobs/jobs';
-import { assertReleaseAdmin } from '../../releases/start-release-load';
-import {
-  planReleaseUpgrade,
-  ReleaseUpgradeDto,
-  ReleaseUpgradePlanOut,
-  startReleaseUpgrade,
-} from '../../releases/upgrade-job';
-import { StartVerifyCodesDto, startVerifyCodes } from '../../releases/verify-job';
+import { defineTool, READ_ONLY } from '../tool-definition';
 
 /**
  * Read-only access to the loaded classification releases (docs/classification-releases.md), so
@@ -61,44 +52,5 @@ export const releaseTools = [
     output: ReleaseClassFeaturesOut,
     annotations: READ_ONLY,
     run: ({ db }, input) => getReleaseClassFeatures(db, input),
-  }),
-  // The administrator's operations over the company's classifications, guarded as their REST routes are.
-  defineTool({
-    name: 'verify_classification_codes',
-    title: 'Verify kept codes against a release',
-    description:
-      "Administrators: queues the check of the company's classification codes that imports kept unverified (their release " +
-      'was not loaded then) against a loaded release (`release`, e.g. ETIM-9.0), and of feature values kept as text under ' +
-      'classes of that release. Returns a jobId; follow it with get_job (counts, and one warning per reason a code stayed unverified).',
-    input: StartVerifyCodesDto,
-    output: JobRef,
-    annotations: WRITE,
-    authorize: assertReleaseAdmin,
-    run: ({ db, caller, queue }, input) => startVerifyCodes({ db, queue }, caller, input),
-  }),
-  defineTool({
-    name: 'plan_release_upgrade',
-    title: 'Dry run of a release upgrade',
-    description:
-      'Administrators: what moving the classifications from release `from` (e.g. ETIM-8.0) to `to` (e.g. ETIM-9.0), ' +
-      'optionally of one catalog, would change: how many classifications move, the automatic changes (successor classes, ' +
-      'features, values, unit conversions) and what needs a person, each line with how many classifications. Writes nothing.',
-    input: ReleaseUpgradeDto,
-    output: ReleaseUpgradePlanOut,
-    annotations: READ_ONLY,
-    authorize: assertReleaseAdmin,
-    run: ({ db, caller }, input) => planReleaseUpgrade(db, caller, input),
-  }),
-  defineTool({
-    name: 'start_release_upgrade',
-    title: 'Start a release upgrade',
-    description:
-      'Administrators: queues the move of the classifications from release `from` to `to` (as plan_release_upgrade showed) ' +
-      'as a background job with a history entry per product. Returns a jobId; follow it with get_job.',
-    input: ReleaseUpgradeDto,
-    output: JobRef,
-    annotations: WRITE,
-    authorize: assertReleaseAdmin,
-    run: ({ db, caller, queue }, input) => startReleaseUpgrade({ db, queue }, caller, input),
   }),
 ];
