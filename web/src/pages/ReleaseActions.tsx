@@ -50,7 +50,7 @@ function PlanLines({ title, lines }: { title: string; lines: Plan['automatic'] }
   const { t, num } = useI18n();
   return (
     <section aria-label={title}>
-      <h4>{title}</h4>
+      <h3 className="h4">{title}</h3>
       {lines.length === 0 ? (
         <p className="muted">{t('releases.nothing')}</p>
       ) : (
@@ -142,7 +142,7 @@ export function ReleaseActions({ loaded }: { loaded: string[] }) {
         </div>
       </form>
       {plan && (
-        <div className="stack" aria-label={t('releases.plan')}>
+        <section className="stack" aria-label={t('releases.plan')}>
           <p>
             {t('releases.planSummary', {
               n: num(plan.classifications),
@@ -163,7 +163,7 @@ export function ReleaseActions({ loaded }: { loaded: string[] }) {
               {t('releases.startUpgrade')}
             </button>
           </div>
-        </div>
+        </section>
       )}
       <JobReport jobId={upgradeJob} label={t('releases.upgradeProgress')} />
       <ErrorText message={error} />
