@@ -49,6 +49,8 @@ export async function loadReleaseFolder(
     format?: ReleaseFormat;
     language?: string;
     replace: boolean;
+    /** Overrides the encoding sniffed from each file's first 64 KB. */
+    encoding?: 'utf-8' | 'iso-8859-1' | 'windows-1252';
   },
 ) {
   const caller = await operator(deps.db);
@@ -99,6 +101,7 @@ export async function loadReleaseFolder(
     format: input.format ?? null,
     files,
     replace: input.replace,
+    encoding: input.encoding ?? null,
   });
   if (!started.jobId) return { started, job: null };
   return { started, job: await drive(loadDeps, started.jobId) };
@@ -122,11 +125,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const system = argValue('--system');
   const version = argValue('--version');
-  const VALUED = new Set(['--system', '--version', '--format', '--language', '--persist-to']);
+  const VALUED = new Set(['--system', '--version', '--format', '--language', '--persist-to', '--encoding']);
+  const encoding = argValue('--encoding');
   const folder = args.filter((a, i) => !a.startsWith('--') && !VALUED.has(args[i - 1] ?? '')).at(-1);
-  if (!system || !version || !folder) {
+  if (!system || !version || !folder || (encoding && !['utf-8', 'iso-8859-1', 'windows-1252'].includes(encoding))) {
     console.error(
-      'usage: npm run release:load -- --system PROFICLASS --version 7.0 [--format F] [--language de] [--replace] FOLDER',
+      'usage: npm run release:load -- --system PROFICLASS --version 7.0 [--format F] [--language de] [--replace] ' +
+        '[--encoding utf-8|iso-8859-1|windows-1252] FOLDER',
     );
     process.exit(2);
   }
@@ -142,6 +147,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         format: argValue('--format') as ReleaseFormat | undefined,
         language: argValue('--language'),
         replace: args.includes('--replace'),
+        encoding: (encoding ?? undefined) as 'utf-8' | 'iso-8859-1' | 'windows-1252' | undefined,
       },
     );
     if (!job)

@@ -1,9 +1,9 @@
 import { env } from 'cloudflare:workers';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { upsertRecords } from '../src/catalog/upsert/upsert-products';
 import { ReferenceCache } from '../src/catalog/upsert/reference-cache';
-import { historyVersions, jobs } from '../src/db/schema';
+import { classificationLinkFeatures, classificationLinks, historyVersions, jobs } from '../src/db/schema';
 import { runVerifySlice, startVerifyCodes } from '../src/releases/verify-job';
 import { failLinkPages } from '../src/releases/link-pages';
 import { asActor, db, makeCatalog, makeSession } from './helpers/factories';
@@ -31,6 +31,17 @@ async function keptThenLoaded() {
   const admin = await makeSession({ role: 'admin' });
   const version = `t${crypto.randomUUID().slice(0, 8)}`;
   const release = `PROFICLASS-${version}`;
+  const ids = await keepCodes(admin, version);
+  const { job } = await loadRelease(
+    { companyId: admin.companyId, departmentId: admin.departmentId, userId: admin.userId },
+    { system: 'PROFICLASS', version, files: proficlassFiles() },
+  );
+  expect(job!.state).toBe('succeeded');
+  return { admin, release, ids, loadJob: job! };
+}
+
+/** A tolerant import that keeps proficl@ss codes of `version` verbatim (the release is not loaded yet). */
+async function keepCodes(admin: Awaited<ReturnType<typeof makeSession>>, version: string) {
   const catalog = await makeCatalog(admin.tenant);
   const record = (sku: string, code: string, features: { code: string; value: string }[]) => ({
     sku,
@@ -62,13 +73,7 @@ async function keptThenLoaded() {
     ],
   );
   expect(outcomes.map((o) => o.status)).toEqual(['created', 'created', 'created']);
-  const { job } = await loadRelease(
-    { companyId: admin.companyId, departmentId: admin.departmentId, userId: admin.userId },
-    { system: 'PROFICLASS', version, files: proficlassFiles() },
-  );
-  expect(job!.state).toBe('succeeded');
-  const ids = Object.fromEntries(outcomes.map((o) => [o.sku, o.productId!]));
-  return { admin, release, ids };
+  return Object.fromEntries(outcomes.map((o) => [o.sku, o.productId!]));
 }
 
 const classificationOf = async (cookie: string, elementId: string) =>
@@ -124,10 +129,92 @@ describe('verifying kept codes once their release is loaded', () => {
     expect(byJob).toHaveLength(1);
     expect(byJob[0]!.changes).toContain('classification.release.PROFICLASS');
 
-    // Run again: nothing left to verify in the release's classes; the unknown class stays.
+    // Run again: the unknown class (and its value) stays; the values kept under the verified class are re-checked (and stay).
     const again = await startVerifyCodes(deps(), adminCaller(admin), { release });
     const second = await drive(again.jobId);
-    expect(second.summary).toMatchObject({ checked: 1, classesVerified: 0, classesUnverified: 1 });
+    expect(second.summary).toMatchObject({
+      checked: 2,
+      classesVerified: 0,
+      classesUnverified: 1,
+      featuresVerified: 0,
+      featuresUnverified: 3,
+    });
+  });
+
+  it('re-checks values kept as text under a class already of the release', async () => {
+    const { admin, release, ids } = await keptThenLoaded();
+    const first = await startVerifyCodes(deps(), adminCaller(admin), { release });
+    expect((await drive(first.jobId)).state).toBe('succeeded');
+    // What a tolerant import against the loaded release keeps: a value as its file wrote it, flagged.
+    const [link] = await db()
+      .select({ id: classificationLinks.id })
+      .from(classificationLinks)
+      .where(eq(classificationLinks.elementId, ids.GITTER!));
+    await db()
+      .update(classificationLinkFeatures)
+      .set({ value: '2,5', unverified: true })
+      .where(and(eq(classificationLinkFeatures.linkId, link!.id), eq(classificationLinkFeatures.code, 'AAA003f001')));
+    const again = await startVerifyCodes(deps(), adminCaller(admin), { release });
+    expect((await jobRow(again.jobId)).progressTotal).toBe(2);
+    const second = await drive(again.jobId);
+    expect(second.summary).toEqual({
+      checked: 2,
+      classesVerified: 0,
+      classesUnverified: 1,
+      featuresVerified: 1,
+      featuresUnverified: 2,
+      otherRelease: 0,
+    });
+    const gitter = await classificationOf(admin.cookie, ids.GITTER!);
+    expect(gitter.classes).toMatchObject([{ code: 'EAB006c006', release }]);
+    expect(gitter.features).toMatchObject([
+      { code: 'AAA003f001', value: '2.5' },
+      { code: 'AAA031f001', value: '1200', unit: 'MMT' },
+      { code: 'AAA100f001', value: 'true' },
+      { code: 'XXX999f001', value: 'egal' },
+    ]);
+    const kept = await db()
+      .select({ code: classificationLinkFeatures.code })
+      .from(classificationLinkFeatures)
+      .where(and(eq(classificationLinkFeatures.linkId, link!.id), eq(classificationLinkFeatures.unverified, true)));
+    expect(kept.map((k) => k.code)).toEqual(['XXX999f001']);
+  });
+
+  it('a release load queues the verification itself: one job per company holding its codes, none twice', async () => {
+    const version = `a${crypto.randomUUID().slice(0, 8)}`;
+    const release = `PROFICLASS-${version}`;
+    const one = await makeSession({ role: 'admin' });
+    const two = await makeSession({ role: 'admin' });
+    const untouched = await makeSession({ role: 'admin' });
+    await keepCodes(one, version);
+    await keepCodes(two, version);
+    const { job: load } = await loadRelease(
+      { companyId: untouched.companyId, departmentId: untouched.departmentId, userId: untouched.userId },
+      { system: 'PROFICLASS', version, files: proficlassFiles() },
+    );
+    expect(load!.summary).toMatchObject({ verifyJobs: 2 });
+    const queued = async (companyId: string) =>
+      (
+        await db()
+          .select()
+          .from(jobs)
+          .where(and(eq(jobs.companyId, companyId), eq(jobs.kind, 'releaseVerify')))
+      ).filter((j) => (j.params as { release: string }).release === release);
+    const [mine] = await queued(one.companyId);
+    expect(mine).toMatchObject({ state: 'queued', userId: one.userId, progressTotal: 3 });
+    expect(await queued(two.companyId)).toHaveLength(1);
+    expect(await queued(untouched.companyId)).toHaveLength(0);
+
+    // The same release loaded again (replace) while the jobs wait queues none twice.
+    const { job: reload } = await loadRelease(
+      { companyId: untouched.companyId, departmentId: untouched.departmentId, userId: untouched.userId },
+      { system: 'PROFICLASS', version, files: proficlassFiles(), replace: true },
+    );
+    expect(reload!.summary).toMatchObject({ verifyJobs: 0 });
+    expect(await queued(one.companyId)).toHaveLength(1);
+
+    const done = await drive(mine!.id);
+    expect(done.summary).toMatchObject({ checked: 3, classesVerified: 2, classesUnverified: 1 });
   });
 
   it('refuses a release that is not loaded with 400 and a non-admin with 403', async () => {

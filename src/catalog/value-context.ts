@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import {
   attributes,
@@ -26,6 +26,11 @@ import {
 } from './write-context';
 import type { Caller } from '../kernel/caller';
 import { elementLanguageStatement } from './translations/translation-store';
+import {
+  type ReleaseFeatureOwner,
+  releaseOwnerFrom,
+  releaseOwnerStatements,
+} from '../classification/release-feature-owner';
 
 type AttributeRow = typeof attributes.$inferSelect;
 type FeatureRow = typeof classificationFeatures.$inferSelect;
@@ -41,6 +46,8 @@ export type FieldTarget =
       group: ClassificationGroup;
       feature: FeatureRow | undefined;
       enumValues: string[];
+      /** Set when the feature is one of a release class's: its value is checked against that release. */
+      release?: Pick<ReleaseFeatureOwner, 'refs' | 'def'>;
     }
   | { kind: 'none' };
 
@@ -106,6 +113,7 @@ export async function loadValueContext(
         ),
       ),
     elementLanguageStatement(db, elementId, input.language ?? ''),
+    ...releaseOwnerStatements(db, tenant.companyId, elementId),
     ...masterStatements(db, tenant.companyId, masterSetOf(tenant.companyId, elementId)),
   ]);
   const [
@@ -123,7 +131,8 @@ export async function loadValueContext(
   ] = results;
   checkDepartment(department);
   const element = elementFrom([product, category, catalog]);
-  const { aggregate, paths } = masterFrom(db, tenant.companyId, results.slice(11) as never);
+  const releaseOwner = releaseOwnerFrom(results.slice(11, 16), field);
+  const { aggregate, paths } = masterFrom(db, tenant.companyId, results.slice(16) as never);
 
   let target: FieldTarget = { kind: 'none' };
   let current: string | number | null = null;
@@ -143,14 +152,19 @@ export async function loadValueContext(
       enumValues: featureValues.filter((v) => v.group === group).map((v) => v.code),
     };
     current = feature.find((f) => f.group === group)?.value ?? null;
+  } else if (releaseOwner) {
+    const { linkId, group, refs, def } = releaseOwner;
+    target = { kind: 'feature', linkId, group, feature: undefined, enumValues: [], release: { refs, def } };
+    current = feature.find((f) => f.group === group)?.value ?? null;
   }
   const translated = Object.fromEntries(translatedRows.map((t) => [t.field, t.value]));
   return { element, target, current, translated, aggregate, paths };
 }
 
 /**
- * The element's classification group whose class has `field` as a feature (one row or none):
- * SetValue reads it in its batch, mass edit query by query (value-plan.ts).
+ * The element's classification group whose class of the built-in sample (no release) has
+ * `field` as a feature (one row or none): SetValue reads it in its batch, mass edit query by
+ * query (value-plan.ts). A class of a release is resolved by releaseOwnerStatements.
  */
 export function featureOwnerStatement(db: Database, companyId: string, elementId: string, field: string) {
   return db
@@ -168,6 +182,7 @@ export function featureOwnerStatement(db: Database, companyId: string, elementId
       and(
         eq(classificationLinks.elementId, elementId),
         eq(classificationLinks.companyId, companyId),
+        isNull(classificationLinkClasses.release),
         eq(classificationClassFeatures.featureCode, field),
       ),
     )

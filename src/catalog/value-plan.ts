@@ -13,6 +13,8 @@ import {
 import { badRequest } from '../kernel/app-error';
 import { assertSkuFree } from './sku';
 import { parseFeatureWith } from '../classification/feature-values';
+import { parseReleaseValue } from '../classification/release-check';
+import { readReleaseOwner } from '../classification/release-feature-owner';
 import type { Json } from '../history/snapshot';
 import { findAttributeByCode } from './attributes';
 import { builtInField } from './fields';
@@ -175,7 +177,9 @@ export function planTargetWrite(
           if (node.classification) node.classification.features = others(node);
         },
       };
-    const parsed = parseFeatureWith(group, field, raw, target.feature, target.enumValues);
+    const parsed = target.release
+      ? parseReleaseValue(target.release.refs, field, raw, target.release.def)
+      : parseFeatureWith(group, field, raw, target.feature, target.enumValues);
     return {
       statement: db
         .insert(classificationLinkFeatures)
@@ -186,7 +190,7 @@ export function planTargetWrite(
             classificationLinkFeatures.group,
             classificationLinkFeatures.code,
           ],
-          set: { value: parsed.value, unit: parsed.unit },
+          set: { value: parsed.value, unit: parsed.unit, unverified: false },
         }),
       value: parsed.value,
       path,
@@ -212,7 +216,12 @@ async function resolveField(db: Database, tenant: Caller, element: ElementRef, f
   const attribute = await findAttributeByCode(db, tenant, field);
   if (attribute) return { kind: 'attribute', attribute };
   const [owner] = await featureOwnerStatement(db, tenant.companyId, element.id, field);
-  if (!owner) return { kind: 'none' };
+  if (!owner) {
+    const fromRelease = await readReleaseOwner(db, tenant.companyId, element.id, field);
+    if (!fromRelease) return { kind: 'none' };
+    const { linkId, group, refs, def } = fromRelease;
+    return { kind: 'feature', linkId, group, feature: undefined, enumValues: [], release: { refs, def } };
+  }
   const feature = await db.query.classificationFeatures.findFirst({
     where: and(eq(classificationFeatures.group, owner.group), eq(classificationFeatures.code, field)),
   });

@@ -411,7 +411,11 @@ export const classificationLinkFeatures = sqliteTable(
     /** The value is the file's text, not normalised: the feature is not in the reference data or the value did not parse for it (migration 0013). */
     unverified: integer('unverified', { mode: 'boolean' }).notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.linkId, t.group, t.code] })],
+  (t) => [
+    primaryKey({ columns: [t.linkId, t.group, t.code] }),
+    /** The values kept as text, which the verification job re-checks (migration 0029). */
+    index('classification_link_features_unverified_idx').on(t.linkId).where(sql`${t.unverified} = 1`),
+  ],
 );
 
 // ---------------------------------------------------------------- media

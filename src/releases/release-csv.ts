@@ -127,8 +127,12 @@ export async function* readReleaseCsv(
   if (!header) throw fail(1, 'the file is empty');
 }
 
-/** The header of a release file (its first line), for recognising which file of a release it is. */
-export async function readReleaseHeader(files: R2Bucket, key: string, fileName: string) {
+/**
+ * The header of a release file (its first line), for recognising which file of a release it is,
+ * and the file's encoding: `override` (the request's), else the XML prolog's, else what the
+ * first 64 KB are.
+ */
+export async function readReleaseHeader(files: R2Bucket, key: string, fileName: string, override?: TextEncodingName) {
   const object = await files.get(key, { range: { offset: 0, length: 64 * 1024 } });
   if (!object) throw new ReleaseFileError(fileName, 0, 'the uploaded file is gone; upload it again');
   let head = new Uint8Array(await object.arrayBuffer());
@@ -141,9 +145,9 @@ export async function readReleaseHeader(files: R2Bucket, key: string, fileName: 
     );
     const declared = prolog?.[1]?.toLowerCase();
     const latin = declared !== undefined && ['iso-8859-1', 'latin1', 'iso8859-1', 'windows-1252'].includes(declared);
-    return { columns: [], encoding: latin ? ('latin1' as const) : encodingOf(head), xml: true };
+    return { columns: [], encoding: override ?? (latin ? ('latin1' as const) : encodingOf(head)), xml: true };
   }
-  const encoding = encodingOf(head);
+  const encoding = override ?? encodingOf(head);
   const end = head.findIndex((b) => b === 0x0a || b === 0x0d);
   const line = head.subarray(0, end < 0 ? head.length : end);
   const first =

@@ -13,6 +13,7 @@ import { readFeatureSystemXml } from './release-xml';
 import type { XmlNode } from '../imports/xml-node';
 import { ReleaseFileError } from './release-errors';
 import { finalizeRelease, purgeReleases } from './release-finalize';
+import { startVerifyAfterLoad } from './verify-start';
 import { RowReject } from './release-rows';
 import { loadKnown, RowBuffer } from './release-writer';
 
@@ -75,7 +76,9 @@ export async function runReleaseLoadSlice(deps: ReleaseLoadDeps, job: JobRow): P
         current = await finalizeRelease(db, job, current);
       } else {
         await purgeReleases(db);
-        return (await finishJob(db, job, current)) ? 'finished' : 'stopped';
+        const { system, version } = job.params as unknown as ReleaseLoadParams;
+        const verify = await startVerifyAfterLoad(deps, `${system}-${version}`);
+        return (await finishJob(db, job, current, verify)) ? 'finished' : 'stopped';
       }
     }
   } catch (err) {
@@ -154,7 +157,13 @@ async function readSlice(
   return finalize;
 }
 
-async function finishJob(db: Database, job: JobRow, cp: ReleaseCheckpoint): Promise<boolean> {
+/** Ends the job with the release's counts, the verification jobs it started and its warnings. */
+async function finishJob(
+  db: Database,
+  job: JobRow,
+  cp: ReleaseCheckpoint,
+  verify: { queued: number; left: number },
+): Promise<boolean> {
   const release = await db.query.classificationReleases.findFirst({
     where: eq(classificationReleases.id, cp.releaseId),
   });
@@ -165,12 +174,16 @@ async function finishJob(db: Database, job: JobRow, cp: ReleaseCheckpoint): Prom
       ? [`${name}: ${rows - stored} of ${rows} rows repeat an earlier row and were loaded once`]
       : [];
   });
+  if (verify.left > 0)
+    warnings.push(
+      `${verify.left} more companies hold codes of this release: their administrators start the verification`,
+    );
   const [done] = await db
     .update(jobs)
     .set({
       state: 'succeeded',
       progressDone: cp.files.length + 1,
-      summary: { releaseId: cp.releaseId, ...summary },
+      summary: { releaseId: cp.releaseId, ...summary, verifyJobs: verify.queued },
       warnings: warnings.length > 0 ? warnings : null,
       checkpoint: null,
       finishedAt: new Date().toISOString(),

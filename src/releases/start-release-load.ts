@@ -33,7 +33,12 @@ export const StartReleaseLoadDto = z.strictObject({
     .max(40),
   /** A release of this system and version is already loaded: true loads it again and swaps it in; false (default) changes nothing. */
   replace: z.boolean().default(false),
+  /** The files' encoding, overriding what their first 64 KB suggest (a Latin-1 file whose first 64 KB are ASCII). */
+  encoding: z.enum(['utf-8', 'iso-8859-1', 'windows-1252']).nullish(),
 });
+
+/** The request's encoding names as the text readers name them. */
+const ENCODINGS = { 'utf-8': 'utf-8', 'iso-8859-1': 'latin1', 'windows-1252': 'windows-1252' } as const;
 
 export const StartReleaseLoadOut = z.object({
   releaseId: z.number().int(),
@@ -77,7 +82,12 @@ export async function startReleaseLoad(
   for (const given of input.files) {
     const row = await findImportFile(db, caller, given.fileId);
     if (row.state !== 'complete') throw conflict(`${row.fileName}: the upload is not complete yet`);
-    const { columns, encoding, xml } = await readReleaseHeader(deps.files, row.storageKey, row.fileName);
+    const { columns, encoding, xml } = await readReleaseHeader(
+      deps.files,
+      row.storageKey,
+      row.fileName,
+      input.encoding ? ENCODINGS[input.encoding] : undefined,
+    );
     if (xml !== (format === 'BMECAT_FEATURE_SYSTEM'))
       throw badRequest(`${row.fileName}: ${xml ? 'an XML file' : 'a delimited text file'} is not a file of ${format}`);
     const role = xml ? spec.roles[0]! : roleOfHeader(spec, columns);

@@ -4,6 +4,8 @@ import { parseReleaseValue, releaseFeature } from '../classification/release-che
 import { AppError } from '../kernel/app-error';
 import type { ClassificationGroup } from '../kernel/classification-groups';
 import type { UpgradeRefs } from './upgrade-refs';
+import type { ReleaseFeatureDef } from '../classification/release-refs';
+import { conversionFactor, convertValue } from '../kernel/unit-factors';
 
 /** Where one class goes: its target (null: stays on the old release) and the report line. */
 export function upgradeClass(u: UpgradeRefs, code: string) {
@@ -32,11 +34,23 @@ export interface FeatureOutcome {
 }
 
 /**
+ * A numeric value of `from`'s unit in `to`'s unit when the unit table (kernel/unit-factors.ts)
+ * knows both as one quantity (mm -> cm), with its report line; null: left for a person.
+ */
+function convertUnit(from: ReleaseFeatureDef, to: ReleaseFeatureDef, value: string) {
+  if (to.type !== 'N' && to.type !== 'R') return null;
+  const factor = conversionFactor([from.unit, ...from.unitAliases], [to.unit, ...to.unitAliases]);
+  const converted = factor === null ? null : convertValue(value, factor);
+  if (converted === null) return null;
+  return { value: converted, line: `value converted x ${Number(factor!.toPrecision(12))}` };
+}
+
+/**
  * Moves one stored feature value of class `fromClass` to class `toClass` of the target release:
- * a feature or value code the release replaces by a successor is replaced; the value is parsed
- * by the target's rules. A feature the target class lacks, a changed unit (no conversion
- * factors in a release) or a value the target refuses is kept as text, flagged unverified, and
- * listed for a person.
+ * a feature or value code the release replaces by a successor is replaced; a number whose unit
+ * changed within its quantity is converted by the unit table; the value is parsed by the
+ * target's rules. A feature the target class lacks, a unit change the table cannot convert or a
+ * value the target refuses is kept as text, flagged unverified, and listed for a person.
  */
 export function upgradeFeature(
   u: UpgradeRefs,
@@ -63,10 +77,15 @@ export function upgradeFeature(
     automatic.push(`value ${value} -> ${valueSuccessor} of feature ${code} (successor in ${u.to})`);
     value = valueSuccessor;
   }
-  if (fromDef?.unit && def.unit && fromDef.unit !== def.unit)
-    return kept(
-      `feature ${code} of class ${toClass}: unit ${fromDef.unit} -> ${def.unit}, value kept as text to convert`,
-    );
+  if (fromDef?.unit && def.unit && fromDef.unit !== def.unit) {
+    const converted = convertUnit(fromDef, def, value);
+    if (converted === null)
+      return kept(
+        `feature ${code} of class ${toClass}: unit ${fromDef.unit} -> ${def.unit}, value kept as text to convert`,
+      );
+    automatic.push(`feature ${code} of class ${toClass}: unit ${fromDef.unit} -> ${def.unit}, ${converted.line}`);
+    value = converted.value;
+  }
   try {
     const parsed = parseReleaseValue(u.refs, code, value, def);
     return { feature: { group, code, value: parsed.value, unit: parsed.unit }, automatic, review: null };

@@ -17,6 +17,8 @@ export interface VerifyPlan {
   reasons: string[];
   /** The class names another release (ETIM-8.0 while ETIM-9.0 is verified): not this job's. */
   otherRelease: boolean;
+  /** The class was already of the release: only its values kept as text were re-checked. */
+  valuesOnly: boolean;
 }
 
 /** The stored rows of a link as the write's resolved shape (flags and release kept). */
@@ -33,7 +35,8 @@ const asFeature = (f: ClassificationContext['current']['features'][number]): Res
  * Verifies the unverified class of `group` against `release` (docs/classification-releases.md,
  * "Verifying kept codes"): a class the release knows becomes a class of that release, and each
  * of its feature values kept as text is parsed by the release's rules (type, value list, unit)
- * into its normalised form. What the release does not know stays verbatim, with its reason.
+ * into its normalised form. A class already of the release has only its kept values re-checked.
+ * What the release does not know stays verbatim, with its reason.
  */
 export function planVerify(ctx: ClassificationContext, release: string, group: ClassificationGroup): VerifyPlan {
   const plan: VerifyPlan = {
@@ -43,11 +46,14 @@ export function planVerify(ctx: ClassificationContext, release: string, group: C
     featuresUnverified: 0,
     reasons: [],
     otherRelease: false,
+    valuesOnly: false,
   };
   const link = ctx.link;
-  const cls = ctx.current.classes.find((c) => c.group === group && c.unverified);
+  const kept = ctx.current.classes.find((c) => c.group === group && c.unverified);
+  const cls = kept ?? ctx.current.classes.find((c) => c.group === group && c.release === release);
   if (!link || !cls) return plan;
-  if (releaseOfSystem(cls.system) !== release) {
+  plan.valuesOnly = !kept;
+  if (kept && releaseOfSystem(kept.system) !== release) {
     plan.otherRelease = true;
     return plan;
   }
@@ -57,9 +63,9 @@ export function planVerify(ctx: ClassificationContext, release: string, group: C
     plan.featuresUnverified = ctx.current.features.filter((f) => f.group === group && f.unverified).length;
     return plan;
   }
-  plan.classVerified = true;
+  plan.classVerified = Boolean(kept);
   const classes = ctx.current.classes.map((c) =>
-    c === cls ? { group, system: release, code: c.code, release, unverified: false } : asClass(c),
+    c === kept ? { group, system: release, code: c.code, release, unverified: false } : asClass(c),
   );
   const features = ctx.current.features.map((f): ResolvedFeature => {
     if (f.group !== group || !f.unverified) return asFeature(f);

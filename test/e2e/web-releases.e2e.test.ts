@@ -45,6 +45,8 @@ let browser: Browser;
 let page: Page;
 let cookie: string;
 let catalogId: string;
+/** The product the second test classifies against the first release, upgraded by the third. */
+let gitterId: string;
 
 beforeAll(async () => {
   cookie = await login('admin@demo.test');
@@ -103,6 +105,7 @@ it('classifies a product against the loaded release with the form typed from it'
     sku: `GITTER-${suffix}`,
     name: 'Gitter',
   });
+  gitterId = product.productId;
   await page.goto(`${base()}/products/${product.productId}`);
   await page.getByRole('tab', { name: 'Classification' }).click();
   await page.getByLabel('System').selectOption('PROFICLASS');
@@ -141,3 +144,41 @@ it('classifies a product against the loaded release with the form typed from it'
     ['AAA100f001', 'true', null],
   ]);
 }, 90_000);
+
+it('a newer release marks the class as on an old release; the releases screen verifies, shows the dry run and upgrades', async () => {
+  const [old, next] = [`PROFICLASS-e${suffix}`, `PROFICLASS-f${suffix}`];
+  await page.goto(`${base()}/releases`);
+  await page.getByRole('heading', { name: 'Classification releases' }).waitFor();
+  await page.getByLabel('Version', { exact: true }).fill('');
+  await load(`f${suffix}`, releaseFiles());
+  const row = page.getByRole('row', { name: new RegExp(next) });
+  await expect.poll(() => row.textContent(), { timeout: 60_000 }).toContain('Loaded');
+
+  const product = { productId: gitterId };
+  await page.goto(`${base()}/products/${product.productId}`);
+  await page.getByRole('tab', { name: 'Classification' }).click();
+  const chip = page.locator('.chip', { hasText: 'EAB006c006' });
+  await expect.poll(() => chip.textContent(), { timeout: 15_000 }).toContain('on an old release');
+
+  await page.goto(`${base()}/releases`);
+  await page.getByLabel('Against release').selectOption(next);
+  await page.getByRole('button', { name: 'Verify kept codes' }).click();
+  await page.locator('[data-count="classesVerified"] dd').waitFor({ timeout: 60_000 });
+
+  await page.getByLabel('From release').selectOption(old);
+  await page.getByLabel('To release').selectOption(next);
+  await page.getByRole('button', { name: 'Dry run' }).click();
+  await page.getByText(`1 classifications on ${old}; 1 move to ${next}.`).waitFor({ timeout: 15_000 });
+  await expectAccessible(page, 'releases, upgrade dry run');
+  await page.getByRole('button', { name: 'Start the upgrade' }).click();
+  const moved = page.locator('[data-count="moved"] dd');
+  await moved.waitFor({ timeout: 60_000 });
+  expect(await moved.textContent()).toBe('1');
+
+  const read = (await (
+    await fetch(`${base()}/api/Classification/GetElementClassification?elementId=${product.productId}`, {
+      headers: { Cookie: cookie },
+    })
+  ).json()) as { classification: { classes: { release: string }[] } };
+  expect(read.classification.classes.map((c) => c.release)).toEqual([next]);
+}, 180_000);

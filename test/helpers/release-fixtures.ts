@@ -225,6 +225,7 @@ export async function loadRelease(
     format?: ReleaseFormat;
     files: Record<string, Uint8Array | { content: string; language?: string }>;
     replace?: boolean;
+    encoding?: 'utf-8' | 'iso-8859-1' | 'windows-1252';
   },
   deps = releaseDeps(),
 ) {
@@ -235,6 +236,7 @@ export async function loadRelease(
     format: input.format,
     files,
     replace: input.replace ?? false,
+    encoding: input.encoding,
   });
   const job = started.jobId ? await drive(started.jobId, deps) : null;
   return { started, job };

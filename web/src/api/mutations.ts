@@ -279,3 +279,15 @@ export const useSetReferences = () =>
 /** Starts loading a classification release (admin); the list of releases shows it. */
 export const useStartReleaseLoad = () =>
   useWrite('Classification/StartReleaseLoad', (client) => client.invalidateQueries({ queryKey: keys.releases }));
+
+/** Queues the verification of the company's kept codes against a loaded release (admin); the screen follows the job. */
+export const useStartVerifyCodes = () => useWrite('Classification/StartVerifyCodes');
+
+/** The dry run of a release upgrade (admin): a POST that writes nothing, so nothing is refreshed. */
+export const usePlanReleaseUpgrade = () => useWrite('Classification/PlanReleaseUpgrade');
+
+/** Queues a release upgrade (admin); the classifications it moves are refetched when shown next. */
+export const useStartReleaseUpgrade = () =>
+  useWrite('Classification/StartReleaseUpgrade', (client) =>
+    client.invalidateQueries({ predicate: (q) => q.queryKey[0] === keys.classification('')[0] }),
+  );

@@ -9,6 +9,7 @@ import {
   GROUP_LABELS,
   GROUPS,
   type Group,
+  newestRelease,
   searchClasses,
   searchReleaseClasses,
 } from './classification-api';
@@ -27,7 +28,7 @@ export function ClassPicker({ taken, onPick }: { taken: ClassChoice[]; onPick: (
   });
   const [chosen, setChosen] = useState<string | null>(null);
   // The newest loaded release by default; '' picks the built-in reference data.
-  const release = chosen ?? releases.data?.at(-1) ?? '';
+  const release = chosen ?? newestRelease(releases.data ?? []) ?? '';
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const resultsId = useId();

@@ -15,7 +15,9 @@ import {
   type ClassChoice,
   getClassFeatures,
   getElementClassification,
+  getGroupReleases,
   getReleaseFeatures,
+  newerRelease,
   GROUP_LABELS,
   type FeatureDef,
   type Group,
@@ -57,6 +59,16 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
     })),
   });
   const featureSets = classes.map((c, i) => ({ cls: c, query: featureQueries[i]! }));
+  // Per class of a release: the newer release of its system when one is loaded ("on an old release").
+  const releaseQueries = useQueries({
+    queries: classes.map((c) => ({
+      queryKey: keys.groupReleases(c.group),
+      queryFn: () => getGroupReleases(c.group),
+      staleTime: 60_000,
+    })),
+  });
+  const newerOf = (c: ClassChoice, i: number) =>
+    c.release ? newerRelease(c.release, releaseQueries[i]?.data ?? []) : null;
 
   async function save() {
     setError(null);
@@ -111,10 +123,18 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
           </h2>
           {classes.length === 0 && <p className="muted">{t('class.none')}</p>}
           <ul className="chips">
-            {classes.map((c) => (
+            {classes.map((c, i) => (
               <li key={`${c.group}:${c.code}`} className="chip">
                 <span>
                   {c.release ?? GROUP_LABELS[c.group]} <strong>{c.code}</strong> {c.name}
+                  {newerOf(c, i) && (
+                    <>
+                      {' '}
+                      <span className="badge badge-missing" data-old-release="">
+                        {t('class.oldRelease', { newest: newerOf(c, i)! })}
+                      </span>
+                    </>
+                  )}
                 </span>
                 <button
                   type="button"

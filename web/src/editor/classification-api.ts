@@ -31,6 +31,23 @@ export async function getGroupReleases(group: Group): Promise<string[]> {
   return items.filter((r) => r.status === 'loaded' && r.system === group).map((r) => r.release);
 }
 
+/** Orders release names by version as numbers compare (ETIM-9.0 before ETIM-10.0). */
+const byVersion = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+
+/** The newest of one system's loaded releases by version, undefined when none is loaded. */
+export function newestRelease(loaded: readonly string[]): string | undefined {
+  return [...loaded].sort(byVersion).at(-1);
+}
+
+/**
+ * The newer release loaded of `release`'s system when `release` is older than the newest loaded
+ * one (the editor shows "on an old release"), else null. `loaded`: the system's loaded releases.
+ */
+export function newerRelease(release: string, loaded: readonly string[]): string | null {
+  const newest = newestRelease(loaded);
+  return newest !== undefined && byVersion(release, newest) < 0 ? newest : null;
+}
+
 export async function searchReleaseClasses(release: string, q: string, signal?: AbortSignal) {
   const { items } = await apiGet('Classification/SearchReleaseClasses', { release, q }, { signal });
   return items.map((c) => ({ code: c.code, name: c.name ?? c.code }));

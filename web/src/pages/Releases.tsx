@@ -13,6 +13,7 @@ import { ProgressBar } from '../components/ProgressBar';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
+import { ReleaseActions } from './ReleaseActions';
 
 const SYSTEMS = ['ETIM', 'ECLASS', 'PROFICLASS'] as const;
 const FORMATS = ['PROFICLASS_CSV', 'ETIM_CSV', 'ECLASS_CSV', 'BMECAT_FEATURE_SYSTEM'] as const;
@@ -164,6 +165,9 @@ export default function Releases() {
           </div>
         )}
       </section>
+      <ReleaseActions
+        loaded={(releases.data?.items ?? []).filter((r) => r.status === 'loaded').map((r) => r.release)}
+      />
       <section aria-labelledby="release-list-h">
         <h2 id="release-list-h" className="h3">
           {t('releases.list')}

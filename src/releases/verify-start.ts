@@ -1,0 +1,58 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import type { JobMessage } from '../env';
+import { enqueueJob } from '../jobs/jobs';
+import { groupOfRelease, releaseOfSystem } from '../kernel/release-name';
+import { countToVerify } from './verify-job';
+
+/**
+ * Companies whose verification one release load starts at most: each is a job of its own, so a
+ * release arriving for many companies never queues an unbounded burst; the rest start theirs
+ * with StartVerifyCodes (the load's report says how many were left).
+ */
+export const MAX_AUTO_VERIFY = 200;
+
+/**
+ * After a release load finishes (docs/classification-releases.md, "Verifying kept codes"):
+ * queues the verification of `release` for every company holding codes kept unverified whose
+ * system names that release, or values kept as text under classes of it, one `releaseVerify`
+ * job per company (started in the name of its first administrator), unless one is already
+ * queued or running. Returns how many were queued and how many companies were left over.
+ */
+export async function startVerifyAfterLoad(deps: { db: Database; queue: Queue<JobMessage> }, release: string) {
+  const group = groupOfRelease(release);
+  if (!group) return { queued: 0, left: 0 };
+  // Kept systems are spelled many ways (ETIM 9.0, ETIM-9): read per company and system, decided by releaseOfSystem.
+  const rows = await deps.db.all<{ companyId: string; system: string }>(sql`
+    SELECT l.company_id AS companyId, c.system AS system FROM classification_link_classes c
+      JOIN classification_links l ON l.id = c.link_id
+      WHERE c.unverified = 1 AND c."group" = ${group} GROUP BY l.company_id, c.system
+    UNION
+    SELECT DISTINCT l.company_id, c.release FROM classification_link_features f
+      JOIN classification_link_classes c ON c.link_id = f.link_id AND c."group" = f."group"
+      JOIN classification_links l ON l.id = f.link_id
+      WHERE f.unverified = 1 AND c.unverified = 0 AND c.release = ${release}`);
+  const companies = [...new Set(rows.filter((r) => releaseOfSystem(r.system) === release).map((r) => r.companyId))];
+  const chosen = companies.slice(0, MAX_AUTO_VERIFY);
+  if (chosen.length === 0) return { queued: 0, left: 0 };
+  const admins = await deps.db.all<{ companyId: string; userId: string; departmentId: string; busy: number }>(sql`
+    SELECT j.value AS companyId,
+      (SELECT m.user_id FROM memberships m WHERE m.company_id = j.value AND m.role = 'admin'
+        ORDER BY m.created_at, m.user_id LIMIT 1) AS userId,
+      (SELECT m.default_department_id FROM memberships m WHERE m.company_id = j.value AND m.role = 'admin'
+        ORDER BY m.created_at, m.user_id LIMIT 1) AS departmentId,
+      EXISTS (SELECT 1 FROM jobs x WHERE x.company_id = j.value AND x.kind = 'releaseVerify'
+        AND x.state IN ('queued', 'running') AND json_extract(x.params, '$.release') = ${release}) AS busy
+    FROM json_each(${JSON.stringify(chosen)}) j`);
+  let queued = 0;
+  for (const a of admins) {
+    if (a.busy || !a.userId) continue;
+    await enqueueJob(deps, a, {
+      kind: 'releaseVerify',
+      params: { release, automatic: true },
+      total: await countToVerify(deps.db, a.companyId, release),
+    });
+    queued++;
+  }
+  return { queued, left: companies.length - chosen.length };
+}
