@@ -121,20 +121,20 @@ async function copyTable(source: D1Database, target: D1Database, step: CopyStep,
   let after: unknown[] | null = null;
   let copied = 0;
   for (;;) {
-    const keyset = after ? ` AND (${keyList}) > (${key.map(() => '?').join(', ')})` : '';
-    const page = await source
+    const keyset: string = after ? ` AND (${keyList}) > (${key.map(() => '?').join(', ')})` : '';
+    const page: D1Result<Record<string, unknown>> = await source
       .prepare(`SELECT * FROM ${quote(step.table)} WHERE ${step.where}${keyset} ORDER BY ${keyList} LIMIT ${PAGE}`)
       .bind(...step.bind(companyId), ...(after ?? []))
       .all<Record<string, unknown>>();
     if (page.results.length === 0) return copied;
-    const statements = page.results.map((row) => {
+    const statements = page.results.map((row: Record<string, unknown>) => {
       const values = written.map((c) => (step.set && c in step.set ? step.set[c] : row[c]));
       return target.prepare(insert).bind(...(remap ? remap(written, values) : values));
     });
     await target.batch(statements);
     copied += page.results.length;
-    const last = page.results.at(-1)!;
-    after = key.map((c) => last[c]);
+    const last: Record<string, unknown> = page.results.at(-1)!;
+    after = key.map((c): unknown => last[c]);
   }
 }
 
@@ -190,7 +190,7 @@ async function deleteRows(d1: D1Database, companyId: string, home: boolean): Pro
         .bind(...step.bind(companyId))
         .run();
       if (result.meta.changes === 0) break;
-      deleted[step.table] += result.meta.changes;
+      deleted[step.table] = (deleted[step.table] ?? 0) + result.meta.changes;
     }
   }
   return deleted;
