@@ -119,7 +119,8 @@ describe('moving a company to another cell', () => {
     const english = await call('GET', `/api/Catalog/GetProducts?catalogId=${c.catalogId}&q=breaker`, {
       cookie: c.cookie,
     });
-    expect(english.json.items).toHaveLength(6);
+    // All seven: the renamed one kept its English name.
+    expect(english.json.items).toHaveLength(7);
     const classified = await call('GET', `/api/Catalog/GetProduct?productId=${c.ids[0]}`, { cookie: c.cookie });
     expect(classified.status).toBe(200);
     expect(JSON.stringify(classified.json)).toContain('EC000042');
@@ -143,10 +144,16 @@ describe('moving a company to another cell', () => {
   });
 
   it('copies every table with a company_id column, or names it as derived or directory-only', async () => {
-    const tables = await rows(
+    const tables: Row[] = [];
+    const names = await rows(
       env.DB,
-      "SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) WHERE name = 'company_id')",
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'",
     );
+    for (const table of names) {
+      const columns = await rows(env.DB, 'SELECT name FROM pragma_table_info(?)', table.name);
+      if (columns.some((c) => c.name === 'company_id')) tables.push(table);
+    }
+    expect(tables.length).toBeGreaterThan(10);
     const covered = new Set([
       ...COPY_PLAN.map((s) => s.table),
       ...DERIVED_TABLES,

@@ -181,7 +181,8 @@ async function deleteRows(d1: D1Database, companyId: string, home: boolean): Pro
     if (home && step.identity) continue;
     const { key } = await keyOf(d1, step.table);
     const keyList = key.map(quote).join(', ');
-    deleted[step.table] = 0;
+    // Counted first: D1's `changes` also counts the rows the tables' triggers touch.
+    deleted[step.table] = await countOf(d1, step, companyId);
     for (;;) {
       const result = await d1
         .prepare(
@@ -190,7 +191,6 @@ async function deleteRows(d1: D1Database, companyId: string, home: boolean): Pro
         .bind(...step.bind(companyId))
         .run();
       if (result.meta.changes === 0) break;
-      deleted[step.table] = (deleted[step.table] ?? 0) + result.meta.changes;
     }
   }
   return deleted;
