@@ -35,6 +35,8 @@ export async function moveCompany(
 ): Promise<MoveReport> {
   const settleMs = options.settleMs ?? PLACEMENT_TTL_MS + 1000;
   const directory = databaseOf(env);
+  const known = await directory.prepare('SELECT 1 AS x FROM companies WHERE id = ?').bind(companyId).first();
+  if (!known) throw new Error(`company ${companyId} not found`);
   forgetPlacements();
   const { cell: from } = await placementOf(env, companyId);
   if (from === to) throw new Error(`company ${companyId} is in ${to} already`);
