@@ -23,7 +23,12 @@ export default defineConfig(async () => {
           // messages wait there and the test itself drives every slice (JOB_QUEUE as in wrangler.toml).
           queueProducers: { JOB_QUEUE: 'pim-jobs', EXPORT_HOLD_QUEUE: 'pim-export-hold' },
           // An empty second database for migration tests (DB as in wrangler.toml).
-          d1Databases: { DB: '00000000-0000-0000-0000-000000000000', MIGRATION_TEST_DB: 'migration-test' },
+          d1Databases: {
+            DB: '00000000-0000-0000-0000-000000000000',
+            CELL_2: '00000000-0000-0000-0000-000000000002',
+            CELL_3: '00000000-0000-0000-0000-000000000003',
+            MIGRATION_TEST_DB: 'migration-test',
+          },
         },
       }),
     ],

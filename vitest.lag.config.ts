@@ -22,7 +22,12 @@ export default defineConfig(async () => {
             // Operations of test/lag/stale-loop.test.ts (bench/stale-reads.ts sets 10,000).
             STALE_OPS: process.env.STALE_OPS ?? '30',
           },
-          d1Databases: { DB: '00000000-0000-0000-0000-000000000000', DB_REPLICA_SIM: 'replica-sim' },
+          d1Databases: {
+            DB: '00000000-0000-0000-0000-000000000000',
+            CELL_2: '00000000-0000-0000-0000-000000000002',
+            CELL_3: '00000000-0000-0000-0000-000000000003',
+            DB_REPLICA_SIM: 'replica-sim',
+          },
         },
       }),
     ],

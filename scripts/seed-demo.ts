@@ -14,6 +14,7 @@ import { addCategory } from '../src/catalog/categories';
 import { addProduct } from '../src/catalog/products';
 import { createClassification } from '../src/classification/links';
 import { seedReferenceData } from '../src/classification/reference-data';
+import { placeCompany } from '../src/db/cell-placement';
 import { createDb, type Database } from '../src/db/client';
 import { companies, departments, memberships, users } from '../src/db/schema';
 import { setValue } from '../src/catalog/values';
@@ -237,11 +238,23 @@ async function seedCatalog(db: Database, files: R2Bucket, tenant: Tenant, catalo
   return created.catalogId;
 }
 
-export async function seedDemo(db: Database, files: R2Bucket): Promise<boolean> {
+/**
+ * Seeds both demo companies. `db` is the directory (also cell-1, where Demo Elektro GmbH lives);
+ * with `otherCell`, Zweite Handel GmbH is placed in that cell (docs/scaling.md section 5), so a
+ * fresh `npm run dev` serves two companies from two databases.
+ */
+export async function seedDemo(
+  db: Database,
+  files: R2Bucket,
+  otherCell?: { name: string; db: Database },
+): Promise<boolean> {
   await seedReferenceData(db);
+  if (otherCell) await seedReferenceData(otherCell.db);
   const existing = await db.query.companies.findFirst({ where: eq(companies.id, DEMO.companyId) });
   if (existing) return false;
   await seedAccounts(db);
+  if (otherCell) await placeCompany(db, otherCell.db, otherCell.name, DEMO.otherCompanyId);
+  const otherDb = otherCell?.db ?? db;
   const demo: Tenant = {
     companyId: DEMO.companyId,
     departmentId: DEMO.salesDepartmentId,
@@ -255,9 +268,9 @@ export async function seedDemo(db: Database, files: R2Bucket): Promise<boolean> 
     surface: 'job',
   };
   await seedAttributes(db, demo);
-  await seedAttributes(db, other);
+  await seedAttributes(otherDb, other);
   for (const catalog of DEMO_CATALOGS) await seedCatalog(db, files, demo, catalog);
-  await seedCatalog(db, files, other, OTHER_CATALOG);
+  await seedCatalog(otherDb, files, other, OTHER_CATALOG);
   return true;
 }
 
@@ -265,10 +278,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   ensureDevVars();
   const proxy = await localBindings();
   try {
-    const seeded = await seedDemo(createDb(proxy.env.DB), proxy.env.FILES);
+    const seeded = await seedDemo(createDb(proxy.env.DB), proxy.env.FILES, {
+      name: 'cell-2',
+      db: createDb(proxy.env.CELL_2),
+    });
+    // Every cell can read the reference data, the third (empty) one included.
+    await seedReferenceData(createDb(proxy.env.CELL_3));
     console.log(
       seeded
-        ? 'Demo data seeded: Demo Elektro GmbH and Zweite Handel GmbH (password demo-password-1).'
+        ? 'Demo data seeded: Demo Elektro GmbH (cell-1) and Zweite Handel GmbH (cell-2), password demo-password-1.'
         : 'Demo data already present; nothing changed.',
     );
     console.log(await seedDemoConnection(createDb(proxy.env.DB), proxy.env.SYNC_ENCRYPTION_KEY, DEMO));

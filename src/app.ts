@@ -23,6 +23,7 @@ import {
   requireJson,
   securityHeaders,
 } from './http/middleware';
+import { useCell } from './http/cell';
 import { importRoutes } from './imports/import.routes';
 import { upsertRoutes } from './catalog/upsert/upsert.routes';
 import { renderError } from './http/on-error';
@@ -53,7 +54,7 @@ export function createApp() {
   app.use('/api/Catalog/UpsertProducts', limitLargeJson);
 
   for (const controller of ['Catalog', 'Classification', 'Export', 'Job', 'Media', 'Sync', 'Import']) {
-    app.use(`/api/${controller}/*`, requireSession, checkOrigin);
+    app.use(`/api/${controller}/*`, requireSession, checkOrigin, useCell);
   }
   app.route('/', oauthRoutes);
   app.route('/', mcpManifestRoutes);

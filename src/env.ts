@@ -42,6 +42,8 @@ export interface JobMessage {
   jobId: string;
   /** The D1 bookmark of the request that queued the work: the job reads at least that new. */
   bookmark?: string;
+  /** The tenant cell whose database holds the job row (src/db/cells.ts); absent = cell-1. */
+  cell?: string;
 }
 
 export interface AppEnv {

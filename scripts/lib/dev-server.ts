@@ -31,21 +31,28 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Applies the PIM's migrations (or with `config`, those of that Worker, e.g. the connector's) to a local state dir. */
-export function migrate(persistTo: string, config?: string): Promise<string> {
-  return run('npm', [
-    'exec',
-    '--',
-    'wrangler',
-    'd1',
-    'migrations',
-    'apply',
-    'DB',
-    '--local',
-    ...(config ? ['--config', config] : []),
-    '--persist-to',
-    persistTo,
-  ]);
+/**
+ * Applies the PIM's migrations to its directory and every tenant cell (docs/scaling.md section 5;
+ * or with `config`, those of that Worker, e.g. the connector's, to its DB) in a local state dir.
+ */
+export async function migrate(persistTo: string, config?: string): Promise<string> {
+  let out = '';
+  for (const binding of config ? ['DB'] : ['DB', 'CELL_2', 'CELL_3']) {
+    out += await run('npm', [
+      'exec',
+      '--',
+      'wrangler',
+      'd1',
+      'migrations',
+      'apply',
+      binding,
+      '--local',
+      ...(config ? ['--config', config] : []),
+      '--persist-to',
+      persistTo,
+    ]);
+  }
+  return out;
 }
 
 /** What scripts/seed-synthetic.ts prints about the catalog it made (its last JSON line). */

@@ -1130,3 +1130,21 @@ export const completenessCounts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.channelKey, t.lang, t.item] })],
 );
+
+/**
+ * Where a company's tenant rows live (issue 22, docs/scaling.md section 5; migration 0033). Read
+ * only in the directory database; no row = cell-1. `moving` pauses the company's writes while the
+ * move job copies it to another cell.
+ */
+export const companyCells = sqliteTable(
+  'company_cells',
+  {
+    companyId: text('company_id').primaryKey(),
+    cell: text('cell').notNull(),
+    state: text('state', { enum: ['active', 'moving'] })
+      .notNull()
+      .default('active'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('company_cells_cell_idx').on(t.cell, t.companyId)],
+);

@@ -1,27 +1,31 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { databaseOf } from '../db/binding';
-import { BOOKMARK_HEADER, newerBookmark, openSession } from '../db/session';
+import { HOME_CELL, openCellSession } from '../db/cells';
+import { BOOKMARK_HEADER, newerBookmark } from '../db/session';
 import type { AppEnv } from '../env';
 import { AppError } from '../kernel/app-error';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * Gives every request an id (echoed as `X-Request-Id`) and its own D1 session: reads start on
- * any replica unless the client sends the bookmark of an earlier answer (`x-d1-bookmark`), and
- * every answer carries the newest bookmark the request saw, errors included.
+ * Gives every request an id (echoed as `X-Request-Id`) and its own D1 session on the directory
+ * database (which is also cell-1): reads start on any replica unless the client sends the
+ * bookmark of an earlier answer (`x-d1-bookmark`), and every answer carries the newest bookmark
+ * the request saw, errors included. Routes with a caller then enter the caller's cell
+ * (src/http/cell.ts); the answer's bookmark is then that cell's.
  */
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const requestId = crypto.randomUUID();
   c.set('requestId', requestId);
-  const session = openSession(databaseOf(c.env), c.req.header(BOOKMARK_HEADER));
+  // The directory is cell-1: a bookmark that names another cell is kept for that cell's session.
+  const session = openCellSession(c.env, HOME_CELL, c.req.header(BOOKMARK_HEADER));
   c.set('dbSession', session);
   c.set('db', session.db);
   await next();
   c.header('X-Request-Id', requestId);
   // A session's Durable Object answers with its own (maybe newer) bookmark: keep the newest.
-  const bookmark = newerBookmark(c.res.headers.get(BOOKMARK_HEADER), session.bookmark());
+  // `dbSession` is the caller's cell session by now when the route entered one (src/http/cell.ts).
+  const bookmark = newerBookmark(c.res.headers.get(BOOKMARK_HEADER), c.var.dbSession.bookmark());
   if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
 };
 

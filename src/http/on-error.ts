@@ -11,6 +11,7 @@ const CODES: ErrorCode[] = [
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
+  'unavailable',
 ];
 
 /** The error code of a status thrown by Hono itself (e.g. 400 for malformed JSON). */

@@ -10,6 +10,7 @@ import { MassEditReportOut } from '../catalog/mass-edit-report';
 import type { JobMessage } from '../env';
 import { AppError, badRequest, notFound } from '../kernel/app-error';
 import { heartbeat } from './lease';
+import { cellOfHandle } from '../db/cells';
 import { bookmarkOf } from '../db/session';
 import type { Caller } from '../kernel/caller';
 
@@ -81,12 +82,14 @@ function jobOut(row: JobRow): z.infer<typeof JobOut> {
  * message, the job is marked failed so no row waits forever for work that will never come.
  */
 /**
- * The queue message of a job: its id and the bookmark of the session that wrote the job's
- * state, so the consumer's session reads at least that new (read-your-writes for jobs).
+ * The queue message of a job: its id, the cell whose database holds the job row, and the
+ * bookmark of the session that wrote the job's state, so the consumer's session reads at least
+ * that new (read-your-writes for jobs). A handle not opened on a cell names none (cell-1).
  */
 export function jobMessage(db: Database, jobId: string): JobMessage {
   const bookmark = bookmarkOf(db);
-  return bookmark ? { jobId, bookmark } : { jobId };
+  const cell = cellOfHandle(db);
+  return { jobId, ...(bookmark ? { bookmark } : {}), ...(cell ? { cell } : {}) };
 }
 
 export async function enqueueJob(

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { databaseOf } from '../db/binding';
-import { openSession } from '../db/session';
+import { HOME_CELL, MOVE_RETRY_AFTER_SECONDS, openCellSession, placementOf, wireBookmark } from '../db/cells';
 import { jobs } from '../db/schema';
 import type { Bindings, JobMessage } from '../env';
 import { AppError } from '../kernel/app-error';
@@ -41,15 +40,37 @@ function exportMediaUrl(env: Bindings) {
  * The queue consumer: each message names a job; the job row says what to do. Known failures
  * (AppError) fail the job at once with their message; unexpected ones are retried with backoff
  * and fail the job after MAX_ATTEMPTS, with a reference instead of internals. Each message's
- * work opens its own D1 session from the bookmark the message carries (the request that
- * started the job, or the slice before), so it never reads older than what queued it.
+ * work opens its own D1 session on the message's cell from the bookmark the message carries (the
+ * request that started the job, or the slice before), so it never reads older than what queued it.
  */
 export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindings): Promise<void> {
   for (const message of batch.messages) await handleJobMessage(message, env);
 }
 
+/**
+ * The session of a message's job, on the cell the job's company lives in now. The message names
+ * the cell that held the job row when it was sent; after a move the job row is in the new cell
+ * (a copy), so the work goes there; while the company moves, its jobs wait (null).
+ */
+async function jobSession(message: Message<JobMessage>, env: Bindings) {
+  const sent = message.body.cell ?? HOME_CELL;
+  const session = openCellSession(env, sent, wireBookmark(sent, message.body.bookmark ?? null));
+  const job = await session.db.query.jobs.findFirst({ where: eq(jobs.id, message.body.jobId) });
+  if (!job) return { db: session.db, job };
+  const placement = await placementOf(env, job.companyId);
+  if (placement.state === 'moving') return null;
+  if (placement.cell === sent) return { db: session.db, job };
+  const db = openCellSession(env, placement.cell).primary();
+  return { db, job: await db.query.jobs.findFirst({ where: eq(jobs.id, message.body.jobId) }) };
+}
+
 async function handleJobMessage(message: Message<JobMessage>, env: Bindings): Promise<void> {
-  const db = openSession(databaseOf(env), message.body.bookmark).db;
+  const found = await jobSession(message, env);
+  if (!found) {
+    message.retry({ delaySeconds: MOVE_RETRY_AFTER_SECONDS });
+    return;
+  }
+  const { db } = found;
   const deps = {
     db,
     files: env.FILES,
@@ -70,7 +91,7 @@ async function handleJobMessage(message: Message<JobMessage>, env: Bindings): Pr
     return failExport(deps, job, message);
   };
   {
-    const job = await db.query.jobs.findFirst({ where: eq(jobs.id, message.body.jobId) });
+    const { job } = found;
     if (!job) {
       message.ack();
       return;

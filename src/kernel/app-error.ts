@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
-  | 'internal';
+  | 'internal'
+  | 'unavailable';
 
 export function statusOf(code: ErrorCode): ContentfulStatusCode {
   switch (code) {
@@ -33,6 +34,8 @@ export function statusOf(code: ErrorCode): ContentfulStatusCode {
       return 429;
     case 'internal':
       return 500;
+    case 'unavailable':
+      return 503;
   }
 }
 

@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';
 import { Agent } from 'agents';
-import { databaseOf } from '../db/binding';
-import { BOOKMARK_HEADER, newerBookmark, openSession, validBookmark } from '../db/session';
+import { openCellSession, placementOf } from '../db/cells';
+import { BOOKMARK_HEADER, newerBookmark, validBookmark } from '../db/session';
 import type { McpProps } from '../oauth/agent-auth';
 import { REVOCATION_CHECK_MS, stillAllowed } from './access';
 import { toAuthInfo } from './caller';
@@ -59,7 +59,9 @@ export class McpSession extends Agent<Cloudflare.Env> {
       newerBookmark(this.bookmark, record?.bookmark),
       validBookmark(request.headers.get(BOOKMARK_HEADER)),
     );
-    const dbSession = openSession(databaseOf(this.env), this.bookmark);
+    // The Worker refused the message already if the company is moving; tools run on its cell.
+    const { cell } = await placementOf(this.env, props.caller.companyId);
+    const dbSession = openCellSession(this.env, cell, this.bookmark);
     const authInfo = toAuthInfo({ caller: props.caller, dbSession, remember: (b) => this.remember(b) });
 
     if (opens) {

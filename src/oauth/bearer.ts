@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Database } from '../db/client';
 import type { AppEnv, Bindings } from '../env';
+import { enterCell } from '../http/cell';
 import { AppError } from '../kernel/app-error';
 import { authenticateAgent, type AgentProps } from './agent-auth';
 import { bearerUnauthorized } from './challenge';
@@ -62,6 +63,8 @@ export function requireAgent(scope: SurfaceScope): MiddlewareHandler<AgentEnv> {
       clientName: caller.clientName,
       aiMayEditClassifications: caller.aiMayEditClassifications,
     });
+    // Verified on the directory; the tenant work runs on the caller's cell.
+    await enterCell(c, caller.companyId);
     await next();
   };
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../env';
+import { enterCell } from '../http/cell';
 import { mcpApiHandler } from '../mcp/handler';
 import type { McpProps } from './agent-auth';
 import { verifyBearer } from './bearer';
@@ -33,6 +34,8 @@ export const mcpRoutes = new Hono<AppEnv>()
   )
   .all('/*', async (c) => {
     const { props, caller } = await verifyBearer(c.req.raw, c.env, c.var.dbSession.primary(), 'mcp');
+    // Verified on the directory; tools run on the caller's cell (a session's object opens its own).
+    await enterCell(c, caller.companyId);
     // The same hand-off the library's resource hosts use: the MCP handler reads ctx.props.
     const ctx = c.executionCtx as ExecutionContext & { props: McpProps };
     ctx.props = { ...props, caller };

@@ -10,3 +10,8 @@ await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 await applyD1Migrations(env.DB_REPLICA_SIM!, env.TEST_MIGRATIONS);
 await seedReferenceData(createDb(databaseOf(env)));
 await syncReplica(env.DB, env.DB_REPLICA_SIM!);
+// The other cells (no simulated replica: the lag suite's companies live in cell-1).
+for (const d1 of [env.CELL_2, env.CELL_3]) {
+  await applyD1Migrations(d1, env.TEST_MIGRATIONS);
+  await seedReferenceData(createDb(d1));
+}

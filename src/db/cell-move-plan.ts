@@ -1,0 +1,121 @@
+/**
+ * What a move copies (src/db/cell-move.ts): every tenant table, parents before children, each
+ * with the SQL that selects one company's rows. A table added by a later migration that holds
+ * tenant rows must be added here (test/cell-move.test.ts fails for a table with a `company_id`
+ * column that is neither here nor in DERIVED_TABLES).
+ *
+ * Not copied, because the target's triggers rebuild them from the copied rows (they are keyed by
+ * the target's own rowids or count across companies): DERIVED_TABLES.
+ */
+export interface CopyStep {
+  table: string;
+  /** SQL condition selecting the company's rows, with `?` placeholders. */
+  where: string;
+  bind: (companyId: string) => unknown[];
+  /** Columns not written (an integer key the target assigns itself). */
+  omit?: string[];
+  /** Columns written with a fixed value (a count the target's triggers rebuild). */
+  set?: Record<string, unknown>;
+  /** Insert or update (the company and department rows exist in cell-1 already). */
+  upsert?: boolean;
+  /** Identity rows: kept in cell-1 (the directory) when the company leaves it. */
+  identity?: boolean;
+  /** Maps integer keys of the source to the target's (after the parent rows were copied). */
+  remap?: (
+    source: D1Database,
+    target: D1Database,
+    companyId: string,
+  ) => Promise<(columns: string[], values: unknown[]) => unknown[]>;
+}
+
+export const DERIVED_TABLES = [
+  'products_fts',
+  'translation_gaps',
+  'completeness',
+  'completeness_counts',
+  'classification_class_use',
+];
+
+const own = (column = 'company_id') => ({ where: `${column} = ?`, bind: (c: string) => [c] });
+const ofProducts = { where: 'product_id IN (SELECT id FROM products WHERE company_id = ?)', bind: (c: string) => [c] };
+const ofJobs = { where: 'job_id IN (SELECT id FROM jobs WHERE company_id = ?)', bind: (c: string) => [c] };
+const ofCatalogs = { where: 'catalog_id IN (SELECT id FROM catalogs WHERE company_id = ?)', bind: (c: string) => [c] };
+const ofLinks = {
+  where: 'link_id IN (SELECT id FROM classification_links WHERE company_id = ?)',
+  bind: (c: string) => [c],
+};
+/** Elements a media file or a translation can belong to. */
+const ELEMENTS = `SELECT id FROM products WHERE company_id = ?1 UNION ALL SELECT id FROM categories WHERE company_id = ?1
+  UNION ALL SELECT id FROM catalogs WHERE company_id = ?1 UNION ALL SELECT id FROM attributes WHERE company_id = ?1`;
+
+/** Maps an integer key column through `natural`: source key -> natural key -> target key. */
+function integerKey(column: string, table: string, natural: string) {
+  return async (source: D1Database, target: D1Database, companyId: string) => {
+    const query = `SELECT id, ${natural} AS natural FROM ${table} WHERE company_id = ?`;
+    const [from, to] = await Promise.all(
+      [source, target].map((d1) => d1.prepare(query).bind(companyId).all<{ id: number; natural: string }>()),
+    );
+    const byNatural = new Map(to!.results.map((r) => [r.natural, r.id]));
+    const map = new Map(from!.results.map((r) => [r.id, byNatural.get(r.natural)]));
+    return (columns: string[], values: unknown[]) => {
+      const at = columns.indexOf(column);
+      const copy = [...values];
+      copy[at] = map.get(copy[at] as number);
+      return copy;
+    };
+  };
+}
+
+export const COPY_PLAN: CopyStep[] = [
+  { table: 'companies', ...own('id'), upsert: true, identity: true },
+  { table: 'departments', ...own(), upsert: true, identity: true },
+  { table: 'attributes', ...own() },
+  { table: 'catalogs', ...own() },
+  // product_count is rebuilt by the product_categories triggers as the links are copied.
+  { table: 'categories', ...own(), set: { product_count: 0 } },
+  { table: 'products', ...own() },
+  { table: 'product_categories', ...ofProducts },
+  { table: 'product_prices', ...ofProducts },
+  { table: 'product_references', ...ofProducts },
+  { table: 'product_udx', ...ofProducts },
+  { table: 'product_feature_blocks', ...ofProducts },
+  {
+    table: 'attribute_values',
+    where: 'attribute_id IN (SELECT id FROM attributes WHERE company_id = ?)',
+    bind: (c) => [c],
+  },
+  { table: 'media', where: `element_id IN (${ELEMENTS})`, bind: (c) => [c] },
+  {
+    table: 'translations',
+    where: `element_id IN (${ELEMENTS} UNION ALL SELECT id FROM media WHERE element_id IN (${ELEMENTS}))`,
+    bind: (c) => [c],
+  },
+  { table: 'search_head_bounds', ...ofCatalogs },
+  { table: 'search_heads', ...ofCatalogs },
+  { table: 'classification_links', ...own(), omit: ['id'] },
+  {
+    table: 'classification_link_classes',
+    ...ofLinks,
+    remap: integerKey('link_id', 'classification_links', 'link_id'),
+  },
+  {
+    table: 'classification_link_features',
+    ...ofLinks,
+    remap: integerKey('link_id', 'classification_links', 'link_id'),
+  },
+  { table: 'channels', ...own(), omit: ['id'] },
+  { table: 'channel_rules', ...own(), remap: integerKey('channel_key', 'channels', 'channel_id') },
+  { table: 'export_templates', ...own() },
+  { table: 'jobs', ...own() },
+  { table: 'import_files', ...own() },
+  { table: 'import_groups', ...ofJobs },
+  { table: 'import_rejections', ...ofJobs },
+  { table: 'import_warnings', ...ofJobs },
+  { table: 'import_skus', ...ofJobs },
+  { table: 'import_placements', ...ofJobs },
+  { table: 'import_dry_products', ...ofJobs },
+  { table: 'sync_connections', ...own() },
+  { table: 'sync_runs', ...own() },
+  { table: 'sync_run_items', ...ofJobs },
+  { table: 'history_versions', ...own() },
+];

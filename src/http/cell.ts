@@ -1,0 +1,33 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { HOME_CELL, MOVE_RETRY_AFTER_SECONDS, openCellSession, placementOf } from '../db/cells';
+import { BOOKMARK_HEADER } from '../db/session';
+import type { AppEnv } from '../env';
+import { AppError } from '../kernel/app-error';
+
+/**
+ * Routes the request to its caller's cell (docs/scaling.md section 5), once the caller is known:
+ * `db` and `dbSession` become a session on the company's cell, started from the request's
+ * bookmark when it names that cell. A company in cell-1 keeps the request's session (it is
+ * already on that database). While the company moves to another cell, its writes (every method
+ * but GET and HEAD) are refused with 503 and `Retry-After`; reads go on in the old cell.
+ * Security reads were made before, on the directory session.
+ */
+export async function enterCell<E extends AppEnv>(c: Context<E>, companyId: string): Promise<void> {
+  const placement = await placementOf(c.env, companyId);
+  if (placement.state === 'moving' && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    throw new AppError('unavailable', 'the company is moving to another database; try again shortly', {
+      'Retry-After': String(MOVE_RETRY_AFTER_SECONDS),
+    });
+  }
+  if (placement.cell === HOME_CELL) return;
+  const session = openCellSession(c.env, placement.cell, c.req.header(BOOKMARK_HEADER));
+  const ctx = c as unknown as Context<AppEnv>;
+  ctx.set('dbSession', session);
+  ctx.set('db', session.db);
+}
+
+/** Middleware form of `enterCell` for cookie-session controllers (after `requireSession`). */
+export const useCell: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await enterCell(c, c.var.caller.companyId);
+  await next();
+};

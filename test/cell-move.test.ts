@@ -1,0 +1,166 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { moveCompany } from '../src/db/cell-move';
+import { COPY_PLAN, DERIVED_TABLES } from '../src/db/cell-move-plan';
+import { setValue } from '../src/catalog/values';
+import {
+  asActor,
+  classifyAsMcb,
+  db,
+  enableLanguages,
+  makeAttribute,
+  makeCatalog,
+  makeCategory,
+  makeCompany,
+  makeProduct,
+  makeUser,
+} from './helpers/factories';
+import { call, loginAs } from './helpers/http';
+
+type Row = Record<string, unknown>;
+
+async function rows(d1: D1Database, sql: string, ...bind: unknown[]): Promise<Row[]> {
+  return (
+    await d1
+      .prepare(sql)
+      .bind(...bind)
+      .all<Row>()
+  ).results;
+}
+
+const PRODUCTS =
+  'SELECT id, sku, revision, fingerprint, fingerprint_revision FROM products WHERE company_id = ? ORDER BY id';
+const HISTORY = 'SELECT id, element_id, action, changes, at FROM history_versions WHERE company_id = ? ORDER BY id';
+
+/** A company in cell-1 with catalogs, a category, values, translations, a classification and history. */
+async function richCompany() {
+  const company = await makeCompany();
+  const user = await makeUser(company, { aiSwitch: true });
+  await enableLanguages(company.companyId, ['eng']);
+  const tenant = asActor({ ...company, userId: user.userId });
+  const catalog = await makeCatalog(tenant);
+  const category = await makeCategory(tenant, catalog.catalogId, { name: 'Schutzschalter' });
+  const colour = await makeAttribute(tenant, { type: 'text', code: 'colour' });
+  const ids: string[] = [];
+  for (let i = 0; i < 7; i++) {
+    const product = await makeProduct(tenant, catalog.catalogId, {
+      sku: `MOVE-${i}`,
+      name: `Leitungsschutzschalter ${i}`,
+      categoryIds: [category.categoryId],
+      translations: { eng: { name: `Circuit breaker ${i}` } },
+    });
+    await setValue(db(), tenant, {
+      departmentId: company.departmentId,
+      elementId: product.productId,
+      field: colour.code,
+      value: `grau ${i}`,
+    });
+    ids.push(product.productId);
+  }
+  await classifyAsMcb(tenant, ids[0]!, [{ code: 'EF000008', value: '230' }]);
+  const cookie = await loginAs(user.email);
+  return { ...company, user, cookie, catalogId: catalog.catalogId, categoryId: category.categoryId, ids };
+}
+
+describe('moving a company to another cell', () => {
+  it('keeps every product, fingerprint and history entry, and serves the company from the new cell', async () => {
+    const c = await richCompany();
+    // One more change through the Worker, so history has web entries too.
+    const renamed = await call('POST', '/api/Catalog/UpdateProduct', {
+      cookie: c.cookie,
+      body: {
+        productId: c.ids[1],
+        departmentId: c.departmentId,
+        catalogId: c.catalogId,
+        sku: 'MOVE-1',
+        name: 'Umbenannt',
+      },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    const products = await rows(env.DB, PRODUCTS, c.companyId);
+    const history = await rows(env.DB, HISTORY, c.companyId);
+    const translations = await rows(
+      env.DB,
+      'SELECT element_id, field, lang, value FROM translations WHERE element_id IN (SELECT id FROM products WHERE company_id = ?) ORDER BY 1, 2, 3',
+      c.companyId,
+    );
+    expect(products).toHaveLength(7);
+    expect(history.length).toBeGreaterThan(7);
+    expect(products.every((p) => typeof p.fingerprint === 'string' || p.fingerprint === null)).toBe(true);
+
+    const report = await moveCompany(env, c.companyId, 'cell-2', { settleMs: 0 });
+    expect(report).toMatchObject({ from: 'cell-1', to: 'cell-2', productsVerified: 7 });
+    expect(report.copied.products).toBe(7);
+    expect(report.copied.history_versions).toBe(history.length);
+    expect(report.deleted.products).toBe(7);
+
+    // Every product with its revision and fingerprint, every history entry and translation, in cell-2 only.
+    expect(await rows(env.CELL_2, PRODUCTS, c.companyId)).toEqual(products);
+    expect(await rows(env.CELL_2, HISTORY, c.companyId)).toEqual(history);
+    expect(
+      await rows(
+        env.CELL_2,
+        'SELECT element_id, field, lang, value FROM translations WHERE element_id IN (SELECT id FROM products WHERE company_id = ?) ORDER BY 1, 2, 3',
+        c.companyId,
+      ),
+    ).toEqual(translations);
+    expect(await rows(env.DB, PRODUCTS, c.companyId)).toEqual([]);
+    expect(await rows(env.DB, HISTORY, c.companyId)).toEqual([]);
+    // The directory keeps the company and its users: the session made before the move still works.
+    const stats = await call('GET', '/api/Catalog/GetStats', { cookie: c.cookie });
+    expect(stats.json).toEqual({ catalogs: 1, categories: 1, products: 7 });
+    const top = await call('GET', `/api/Catalog/GetCategories?catalogId=${c.catalogId}`, { cookie: c.cookie });
+    expect(top.json.items).toEqual([expect.objectContaining({ categoryId: c.categoryId, productCount: 7 })]);
+    // Derived rows were rebuilt by the new cell's triggers: search finds by name and by English name.
+    const found = await call('GET', `/api/Catalog/GetProducts?catalogId=${c.catalogId}&q=Umbenannt`, {
+      cookie: c.cookie,
+    });
+    expect(found.json.items.map((p: { productId: string }) => p.productId)).toEqual([c.ids[1]]);
+    const english = await call('GET', `/api/Catalog/GetProducts?catalogId=${c.catalogId}&q=breaker`, {
+      cookie: c.cookie,
+    });
+    // All seven: the renamed one kept its English name.
+    expect(english.json.items).toHaveLength(7);
+    const classified = await call('GET', `/api/Catalog/GetProduct?productId=${c.ids[0]}`, { cookie: c.cookie });
+    expect(classified.status).toBe(200);
+    expect(JSON.stringify(classified.json)).toContain('EC000042');
+    // And writes land in cell-2.
+    const after = await call('POST', '/api/Catalog/UpdateProduct', {
+      cookie: c.cookie,
+      body: {
+        productId: c.ids[2],
+        departmentId: c.departmentId,
+        catalogId: c.catalogId,
+        sku: 'MOVE-2',
+        name: 'Nach dem Umzug',
+      },
+    });
+    expect(after.status, after.text).toBe(200);
+    expect(after.headers.get('x-d1-bookmark')).toMatch(/^cell-2:/);
+    const stored = await rows(env.CELL_2, 'SELECT name FROM products WHERE id = ?', c.ids[2]);
+    expect(stored).toEqual([{ name: 'Nach dem Umzug' }]);
+    const history2 = await call('GET', `/api/Catalog/GetHistory?elementId=${c.ids[1]}`, { cookie: c.cookie });
+    expect(history2.status, history2.text).toBe(200);
+  });
+
+  it('copies every table with a company_id column, or names it as derived or directory-only', async () => {
+    const tables: Row[] = [];
+    const names = await rows(
+      env.DB,
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'",
+    );
+    for (const table of names) {
+      const columns = await rows(env.DB, 'SELECT name FROM pragma_table_info(?)', table.name);
+      if (columns.some((c) => c.name === 'company_id')) tables.push(table);
+    }
+    expect(tables.length).toBeGreaterThan(10);
+    const covered = new Set([
+      ...COPY_PLAN.map((s) => s.table),
+      ...DERIVED_TABLES,
+      'memberships',
+      'sessions',
+      'company_cells',
+    ]);
+    expect(tables.map((t) => t.name).filter((name) => !covered.has(name as string))).toEqual([]);
+  });
+});
