@@ -152,7 +152,9 @@ describe('feature blocks of other systems', () => {
     expect(x2005).toContain('<REFERENCE_FEATURE_GROUP_NAME>Reifendruck-Kontrollsysteme</REFERENCE_FEATURE_GROUP_NAME>');
     expect(x2005).toContain('<FVALUE>rot</FVALUE>\n<FVALUE>blau</FVALUE>');
     expect(x2005).not.toContain('<FPARENT_ID>');
-    expect(x2005).toContain('<FNAME>Breite B</FNAME>\n<FNAME lang="eng">Width B</FNAME>\n<FNAME lang="fra">Largeur B</FNAME>');
+    expect(x2005).toContain(
+      '<FNAME>Breite B</FNAME>\n<FNAME lang="eng">Width B</FNAME>\n<FNAME lang="fra">Largeur B</FNAME>',
+    );
     const x12 = await exportText(tenant, catalogId, 'BMEcat12');
     // 1.2 has one FNAME per feature: the further languages are left out (and reported).
     expect(x12).toContain('<FNAME>Breite B</FNAME>\n<FVALUE>');

@@ -144,7 +144,10 @@ describe('supplier data in BMEcat exports (issue 19)', () => {
       if (format === 'BMEcat') expect(compact, format).toContain('0173-1#02-AAO677#002');
       // Feature names in further languages: FNAME repeated with lang (2005, ETIM); 1.2 has one FNAME.
       if (format === 'BMEcat12') expect(compact, format).not.toContain('Longueur');
-      else expect(compact, format).toContain('<FNAME>Länge</FNAME><FNAME lang="eng">Length</FNAME><FNAME lang="fra">Longueur</FNAME>');
+      else
+        expect(compact, format).toContain(
+          '<FNAME>Länge</FNAME><FNAME lang="eng">Length</FNAME><FNAME lang="fra">Longueur</FNAME>',
+        );
     }
   });
 });
