@@ -68,9 +68,9 @@ export function categoryMediaCell(links: readonly { path: string; url: string }[
 /** The reverse of `categoryMediaCell`: entries without a path and an http(s) URL are not links (null). */
 export function parseCategoryMediaEntry(entry: string): { path: string[]; url: string } | null {
   const m = /^(.*?)=(https?:\/\/\S+)$/i.exec(entry);
-  const path = m?.[1]!.split(PATH_SEPARATOR).map((n) => n.trim());
-  if (!m || !path || path.some((n) => n === '')) return null;
-  return { path, url: m[2]! };
+  if (!m) return null;
+  const path = m[1]!.split(PATH_SEPARATOR).map((n) => n.trim());
+  return path.some((n) => n === '') ? null : { path, url: m[2]! };
 }
 
 /** A cell a spreadsheet would run as a formula: it starts with = + - @, tab or CR (OWASP CSV injection). */
