@@ -1126,11 +1126,3 @@ export const completenessCounts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.channelKey, t.lang, t.item] })],
 );
-
-/**
- * A row here (only ever inside one transaction) switches the completeness row triggers off while
- * a bulk write scores its masters itself in one pass (migration 0030, src/catalog/upsert/deferred-completeness.ts).
- */
-export const completenessDeferred = sqliteTable('completeness_deferred', {
-  id: integer('id').primaryKey(),
-});

@@ -18,7 +18,6 @@ import type { ResolvedNode } from './upsert-types';
 import { ItemError, type UpsertOutcome, type UpsertRecord } from './upsert-types';
 import type { Caller } from '../../kernel/caller';
 import { foldDefaultLanguage } from './upsert-translations';
-import { wrapWithDeferredCompleteness } from './deferred-completeness';
 
 const IN_CHUNK = 90;
 
@@ -240,15 +239,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
         .set({ productCount: sql`${catalogs.productCount} + ${created}` })
         .where(eq(catalogs.id, ctx.catalogId)),
     );
-  // GTINs written and replaced: masters holding them are rescored too (completeness rule gtinUnique).
-  const gtins = [...written.values()].flatMap((w) => [w.next.fields.gtin, w.existing?.product.gtin]);
-  await runBatch(db, [
-    ...wrapWithDeferredCompleteness(db, ctx.companyId, statements, {
-      masterIds: masters,
-      gtins: gtins.filter((g): g is string => typeof g === 'string'),
-    }),
-    ...(ctx.alsoInBatch?.(outcomes, extra) ?? []),
-  ]);
+  await runBatch(db, [...statements, ...(ctx.alsoInBatch?.(outcomes, extra) ?? [])]);
   if (ctx.files && writes.removedKeys.length > 0)
     await deleteObjects(
       ctx.files,
