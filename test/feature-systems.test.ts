@@ -29,7 +29,7 @@ const FILE_2005 = `<?xml version="1.0" encoding="UTF-8"?>
 <PRODUCT_FEATURES>
 <REFERENCE_FEATURE_SYSTEM_NAME>udf_CMP-1.0</REFERENCE_FEATURE_SYSTEM_NAME>
 <REFERENCE_FEATURE_GROUP_NAME>Reifendruck-Kontrollsysteme</REFERENCE_FEATURE_GROUP_NAME>
-<FEATURE><FNAME>Breite B</FNAME><FVALUE>188.0</FVALUE><FUNIT>mm</FUNIT><FORDER>1</FORDER></FEATURE>
+<FEATURE><FNAME lang="deu">Breite B</FNAME><FNAME lang="fre">Largeur B</FNAME><FNAME lang="eng">Width B</FNAME><FNAME>ohne Sprache</FNAME><FVALUE>188.0</FVALUE><FUNIT>mm</FUNIT><FORDER>1</FORDER></FEATURE>
 <FEATURE><FNAME>Farben</FNAME><FVALUE>rot</FVALUE><FVALUE>blau</FVALUE><FORDER>2</FORDER><FDESCR>zwei Farben</FDESCR><FVALUE_DETAILS>lackiert</FVALUE_DETAILS></FEATURE>
 </PRODUCT_FEATURES>
 <PRODUCT_FEATURES>
@@ -106,7 +106,8 @@ describe('feature blocks of other systems', () => {
         groupId2: null,
         groupName: 'Reifendruck-Kontrollsysteme',
         features: [
-          { name: 'Breite B', values: ['188.0'], unit: 'mm', order: 1 },
+          // FNAME per language (2005): the first is the name, the others by language (`fre` read as `fra`).
+          { name: 'Breite B', names: { eng: 'Width B', fra: 'Largeur B' }, values: ['188.0'], unit: 'mm', order: 1 },
           { name: 'Farben', values: ['rot', 'blau'], order: 2, descr: 'zwei Farben', details: ['lackiert'] },
         ],
       },
@@ -151,11 +152,18 @@ describe('feature blocks of other systems', () => {
     expect(x2005).toContain('<REFERENCE_FEATURE_GROUP_NAME>Reifendruck-Kontrollsysteme</REFERENCE_FEATURE_GROUP_NAME>');
     expect(x2005).toContain('<FVALUE>rot</FVALUE>\n<FVALUE>blau</FVALUE>');
     expect(x2005).not.toContain('<FPARENT_ID>');
+    expect(x2005).toContain(
+      '<FNAME>Breite B</FNAME>\n<FNAME lang="eng">Width B</FNAME>\n<FNAME lang="fra">Largeur B</FNAME>',
+    );
     const x12 = await exportText(tenant, catalogId, 'BMEcat12');
+    // 1.2 has one FNAME per feature: the further languages are left out (and reported).
+    expect(x12).toContain('<FNAME>Breite B</FNAME>\n<FVALUE>');
+    expect(x12).not.toContain('Width B');
     expect(x12).toContain('<REFERENCE_FEATURE_SYSTEM_NAME>udf_CMP-1.0</REFERENCE_FEATURE_SYSTEM_NAME>');
     expect(x12).toContain('<FNAME>Nettogewicht</FNAME>');
     const etim = await exportText(tenant, catalogId, 'BMEcat-ETIM');
     expect(etim).toContain('<REFERENCE_FEATURE_GROUP_ID>B</REFERENCE_FEATURE_GROUP_ID>');
+    expect(etim).toContain('<FNAME lang="eng">Width B</FNAME>');
 
     const again = await makeCatalog(tenant, { name: 'again' });
     await importText(tenant, again.catalogId, x2005);

@@ -191,6 +191,7 @@ describe('StartExport through the Worker', () => {
       'prices',
       'references',
       'featureBlocks',
+      'categoryMedia',
       'colour',
       'max_voltage',
     ]);
@@ -220,6 +221,7 @@ describe('StartExport through the Worker', () => {
         prices: '',
         references: '',
         featureBlocks: '',
+        categoryMedia: '',
         colour: 'black',
         max_voltage: '500',
       },
@@ -247,6 +249,7 @@ describe('StartExport through the Worker', () => {
         prices: '',
         references: '',
         featureBlocks: '',
+        categoryMedia: '',
         colour: 'grey',
         max_voltage: '',
       },

@@ -114,6 +114,58 @@ describe('price lists through BMEcat', () => {
   });
 });
 
+describe('variant prices in a BMEcat 2005 export', () => {
+  /** The PRICE_AMOUNTs of one PRODUCT of the file, in file order. */
+  const amountsOf = (xml: string, sku: string) => {
+    const start = xml.indexOf(`<SUPPLIER_PID>${sku}</SUPPLIER_PID>`);
+    expect(start, sku).toBeGreaterThan(-1);
+    const end = xml.indexOf('</PRODUCT>', start);
+    return [...xml.slice(start, end).matchAll(/<PRICE_AMOUNT>([^<]*)<\/PRICE_AMOUNT>/g)].map((m) => m[1]);
+  };
+
+  it("writes each variant's own price or list, and the master's list only on a variant without a price", async () => {
+    const session = await makeSession();
+    const actor = asActor(session.tenant);
+    const { catalogId } = await makeCatalog(session.tenant, { name: `Varianten ${crypto.randomUUID().slice(0, 6)}` });
+    const master = await makeProduct(session.tenant, catalogId, { sku: 'VP-M', price: '100.00' });
+    const tiers = (amounts: string[]) =>
+      amounts.map((amount, i) => ({ type: 'net_list', amount, currency: 'EUR', lowerBound: String(10 ** i) }));
+    const set = (productId: string, prices: ReturnType<typeof tiers>) =>
+      setPrices(db(), actor, { departmentId: session.tenant.departmentId, productId, prices });
+    await set(master.productId, tiers(['100.00', '90.00', '80.00']));
+    const ownPrice = await makeProduct(session.tenant, catalogId, {
+      sku: 'VP-A',
+      parentId: master.productId,
+      price: '42.00',
+    });
+    const ownList = await makeProduct(session.tenant, catalogId, { sku: 'VP-B', parentId: master.productId });
+    await set(ownList.productId, tiers(['55.00', '50.00']));
+    await makeProduct(session.tenant, catalogId, { sku: 'VP-C', parentId: master.productId });
+    expect(ownPrice.productId).toBeTruthy();
+
+    const exported = await exportText(session, catalogId, 'BMEcat');
+    expect(amountsOf(exported, 'VP-M')).toEqual(['100.00', '90.00', '80.00']);
+    expect(amountsOf(exported, 'VP-A')).toEqual(['42.00']);
+    expect(amountsOf(exported, 'VP-B')).toEqual(['55.00', '50.00']);
+    expect(amountsOf(exported, 'VP-C')).toEqual(['100.00', '90.00', '80.00']);
+
+    // Read back: the variant with its own price gets that price, not a copy of the master's list.
+    const again = await makeCatalog(session.tenant, { name: `Zurück ${crypto.randomUUID().slice(0, 6)}` });
+    const fileId = await putImportFile(session.tenant, exported);
+    const jobId = await insertImportJob(session.tenant, { catalogId: again.catalogId, fileId });
+    await runImportToEnd(jobId, importDeps());
+    const read = async (sku: string) => {
+      const row = await db().query.products.findFirst({
+        where: and(eq(products.catalogId, again.catalogId), eq(products.sku, sku)),
+      });
+      expect(row, JSON.stringify(await reportRows(jobId))).toBeDefined();
+      return (await getPrices(db(), actor, row!.id)).prices.map((p) => p.amount);
+    };
+    expect(await read('VP-A')).toEqual(['42.00']);
+    expect(await read('VP-B')).toEqual(['55.00', '50.00']);
+  });
+});
+
 describe('price lists through CSV', () => {
   it('writes the prices column and an import of the export gives the same list', async () => {
     const session = await makeSession();

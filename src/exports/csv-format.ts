@@ -28,6 +28,8 @@ export const CSV_COLUMNS: readonly string[] = [
   'references',
   /** Feature blocks of other systems as their JSON list (GetFeatureBlocks' shape); empty when none. */
   'featureBlocks',
+  /** Media links of categories (`categoryMediaCell`): all of the catalog's, on the file's first row. */
+  'categoryMedia',
 ];
 
 /** Separates the entries of a list cell (categories, classes, features, media). */
@@ -53,6 +55,23 @@ export function parseReferenceCell(entry: string): { type: string; targetSku: st
 
 /** Separates the names of a category path ("Cables > Power cables"). */
 export const PATH_SEPARATOR = ' > ';
+
+/**
+ * The `categoryMedia` cell: one entry per link of a category, `Path > Of > Category=URL`, in the
+ * category's media order, entries separated by LIST_SEPARATOR. The path ends at the first
+ * `=http://` or `=https://`, so a URL may hold `=` (query strings) and a name anything but that.
+ */
+export function categoryMediaCell(links: readonly { path: string; url: string }[]): string {
+  return links.map((l) => `${l.path}=${l.url}`).join(LIST_SEPARATOR);
+}
+
+/** The reverse of `categoryMediaCell`: entries without a path and an http(s) URL are not links (null). */
+export function parseCategoryMediaEntry(entry: string): { path: string[]; url: string } | null {
+  const m = /^(.*?)=(https?:\/\/\S+)$/i.exec(entry);
+  if (!m) return null;
+  const path = m[1]!.split(PATH_SEPARATOR).map((n) => n.trim());
+  return path.some((n) => n === '') ? null : { path, url: m[2]! };
+}
 
 /** A cell a spreadsheet would run as a formula: it starts with = + - @, tab or CR (OWASP CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;

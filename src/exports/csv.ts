@@ -1,7 +1,15 @@
-import { asc, eq } from 'drizzle-orm';
-import { attributes, categories } from '../db/schema';
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { attributes, categories, media } from '../db/schema';
 import type { ProductNode } from '../catalog/product-aggregate';
-import { CSV_COLUMNS, csvLine, LIST_SEPARATOR, PATH_SEPARATOR, pricesCell, referenceCell } from './csv-format';
+import {
+  categoryMediaCell,
+  CSV_COLUMNS,
+  csvLine,
+  LIST_SEPARATOR,
+  PATH_SEPARATOR,
+  pricesCell,
+  referenceCell,
+} from './csv-format';
 import { priceList } from '../catalog/prices/price-list';
 import { productPage, rowCount, textPhase, type Exporter } from './exporter';
 
@@ -9,6 +17,8 @@ interface CsvPlan {
   attributeCodes: string[];
   /** categoryId → name path ("Cables > Power cables"), resolved once per export. */
   categoryPaths: Record<string, string>;
+  /** The `categoryMedia` cell of the file's first row: every category link of the catalog. */
+  categoryMedia: string;
 }
 
 function classesOf(node: ProductNode): string {
@@ -47,9 +57,21 @@ export const csvExporter: Exporter<CsvPlan> = {
         names.unshift(c.name);
       return names.join(PATH_SEPARATOR);
     };
+    // Category links (uploaded category files have no CSV form): bounded by the category tree.
+    const links: { path: string; url: string }[] = [];
+    const ids = categoryRows.map((c) => c.id);
+    for (let i = 0; i < ids.length; i += 90) {
+      const rows = await ctx.db
+        .select({ elementId: media.elementId, url: media.url })
+        .from(media)
+        .where(and(inArray(media.elementId, ids.slice(i, i + 90)), isNotNull(media.url)))
+        .orderBy(asc(media.elementId), asc(media.sortOrder));
+      for (const r of rows) links.push({ path: pathOf(r.elementId), url: r.url! });
+    }
     return {
       attributeCodes: attributeRows.map((a) => a.code),
       categoryPaths: Object.fromEntries(categoryRows.map((c) => [c.id, pathOf(c.id)])),
+      categoryMedia: categoryMediaCell(links),
     };
   },
   phases: [
@@ -59,12 +81,14 @@ export const csvExporter: Exporter<CsvPlan> = {
       async run(ctx, plan, cursor) {
         const { aggregates, nextCursor } = await productPage(ctx, cursor);
         let text = '';
+        // The category links go on the file's first row (the first page's first master).
+        let categoryMedia = cursor === null && plan.categoryMedia !== '' ? plan.categoryMedia : null;
         for (const aggregate of aggregates) {
           const categoryNames = aggregate.categoryIds.map((id) => plan.categoryPaths[id] ?? id).join(LIST_SEPARATOR);
           const row = (node: ProductNode, parentSku: string | null, categoryList: string) => {
             const p = node.product;
             const values = new Map(node.values.map((v) => [v.code, v.value]));
-            return csvLine([
+            const line = csvLine([
               p.id,
               p.parentId,
               parentSku,
@@ -89,8 +113,11 @@ export const csvExporter: Exporter<CsvPlan> = {
               pricesCell(priceList(node.prices ?? [], p.price)),
               node.references.map(referenceCell).join(LIST_SEPARATOR),
               node.featureBlocks?.length ? JSON.stringify(node.featureBlocks) : null,
+              categoryMedia,
               ...plan.attributeCodes.map((code) => values.get(code)),
             ]);
+            categoryMedia = null;
+            return line;
           };
           text += row(aggregate, null, categoryNames);
           for (const variant of aggregate.variants) text += row(variant, aggregate.product.sku, categoryNames);

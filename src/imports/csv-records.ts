@@ -2,6 +2,7 @@ import {
   CSV_COLUMNS,
   LIST_SEPARATOR,
   PATH_SEPARATOR,
+  parseCategoryMediaEntry,
   parseReferenceCell,
   pricesOfCell,
   unguardFormula,
@@ -31,6 +32,8 @@ interface CsvProduct {
   record: UpsertRecord | null;
   /** Category paths ("Cables > Power cables") the master is placed in, when the file has the column. */
   categoryPaths: string[][] | undefined;
+  /** Links of categories named by path (the `categoryMedia` cell), whatever product the row is. */
+  categoryLinks?: { path: string[]; url: string }[];
   problem: string | null;
 }
 
@@ -95,5 +98,8 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
     has('categories') && !parentSku
       ? list(cells.categories!).map((p) => p.split(PATH_SEPARATOR).map((n) => n.trim()))
       : undefined;
-  return { sku, record, categoryPaths, problem: null };
+  const categoryLinks = has('categoryMedia')
+    ? list(cells.categoryMedia!).flatMap((entry) => parseCategoryMediaEntry(entry) ?? [])
+    : [];
+  return { sku, record, categoryPaths, ...(categoryLinks.length > 0 ? { categoryLinks } : {}), problem: null };
 }

@@ -1,4 +1,5 @@
 import type { FeatureBlockInput, StoredFeature } from '../catalog/feature-blocks/feature-block-types';
+import { parseLanguage } from '../kernel/languages';
 import { child, children, textOf, type XmlNode } from './xml-node';
 
 const texts = (node: XmlNode | undefined, name: string) =>
@@ -23,11 +24,27 @@ export function isAdvancedBlock(block: XmlNode): boolean {
   return children(block, 'FEATURE').some((f) => child(f, 'FTEMPLATE', 'FT_IDREF') !== undefined);
 }
 
+/**
+ * The FNAMEs after the first one, by their `lang` (BMEcat 2005: a feature name per language):
+ * the first of each language is kept; one without a language that the table knows, or
+ * repeating the first name's text, adds nothing.
+ */
+function furtherNames(f: XmlNode, first: string | undefined): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const n of children(f, 'FNAME').slice(1)) {
+    const code = n.attrs.lang ? parseLanguage(n.attrs.lang) : undefined;
+    const text = n.text.trim();
+    if (code && text !== '' && text !== first && out[code] === undefined) out[code] = text;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /** One FEATURE as written: FNAME or FTEMPLATE/FT_IDREF, FVALUEs or VALUE_IDREFs or VARIANTS, and the rest. */
 function featureOf(f: XmlNode): StoredFeature | null {
   const out: StoredFeature = {};
   const template = child(f, 'FTEMPLATE');
   put(out, 'name', textOf(f, 'FNAME'));
+  put(out, 'names', furtherNames(f, out.name));
   put(out, 'ftId', textOf(template, 'FT_ID') ?? textOf(f, 'FT_IDREF'));
   put(out, 'ftName', textOf(template, 'FT_NAME'));
   put(out, 'values', texts(f, 'FVALUE'));

@@ -20,6 +20,8 @@ export type Item =
       problem: string | null;
       skipped: string[];
       categoryPaths?: string[][];
+      /** CSV: links of categories named by path (csv-records.ts). */
+      categoryLinks?: { path: string[]; url: string }[];
       /** BMEcat: the record's element path and line, what it asks for, and what the reader met (bmecat-records.ts). */
       path?: string;
       line?: number;

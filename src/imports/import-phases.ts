@@ -5,6 +5,7 @@ import type { FileGroup } from './bmecat-records';
 import type { BatchScope, PendingProduct } from './batch-types';
 import { flushMapEntries, flushProducts, type PendingPlacement } from './import-batches';
 import { CategoryMatcher, stageGroups } from './import-categories';
+import { categoryLinkStatements } from './category-links';
 import { isXChange, saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
 import { decideLanguages, languagesOfRecord } from './file-languages';
 import { writeGroupTranslations } from './group-translations';
@@ -118,7 +119,10 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
   const next: ImportCheckpoint = structuredClone(run.cp);
   const warnings = new ExportWarnings(next.warnings);
   const matcher = run.cp.format === 'CSV' ? new CategoryMatcher(run.db, run.scope) : null;
-  let products: (PendingProduct & { categoryPaths?: string[][] })[] = [];
+  let products: (PendingProduct & {
+    categoryPaths?: string[][];
+    categoryLinks?: { path: string[]; url: string }[];
+  })[] = [];
   let rejections: Rejection[] = [];
   let placements: PendingPlacement[] = [];
   let unreadableEntries: Rejection[] = [];
@@ -145,8 +149,16 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
         for (const path of p.categoryPaths) ids.push(await matcher.matchPath(path));
         p.record.categoryIds = ids;
       }
+      // Category links of the batch's rows (the `categoryMedia` cell), their categories created by path as well.
+      const links: { categoryId: string; links: string }[] = [];
+      for (const p of products)
+        for (const link of p.categoryLinks ?? [])
+          links.push({ categoryId: await matcher.matchPath(link.path), links: JSON.stringify([{ url: link.url }]) });
       // A dry run counts the categories it would create (its stand-in ids place the products) and writes none.
       const made = matcher.takeStatements();
+      // Links follow their categories in the same transaction; a URL the category has is not added again (resumable).
+      if (links.length > 0 && !run.scope.dryRun)
+        made.push(...(await categoryLinkStatements(run.db, run.scope.companyId, links)).statements);
       if (!run.scope.dryRun) await runBatch(run.db, made);
       // The matcher lives for the slice; count what this batch added (the sum over the slice counted batches again).
       next.counts.categoriesCreated += matcher.created - createdBefore;
@@ -227,6 +239,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
           location: item.location,
           record: item.record,
           categoryPaths: item.categoryPaths,
+          categoryLinks: item.categoryLinks,
           path: item.path,
           line: item.line,
           action: item.action,

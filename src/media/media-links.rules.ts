@@ -10,7 +10,9 @@ export const MAX_LINK_URL = 2000;
 
 /** True for an absolute http or https URL with a host (what BMEcat's MIME_SOURCE holds for a link). */
 export function isLinkUrl(source: string): boolean {
-  if (source.length > MAX_LINK_URL || /\s/.test(source)) return false;
+  // Most sources are file names: no `http:` / `https:`, no URL to parse (a failed `new URL` throws,
+  // and that cost a BMEcat import of 100,000 pictures seconds of CPU).
+  if (source.length > MAX_LINK_URL || !/^https?:/i.test(source) || /\s/.test(source)) return false;
   try {
     const url = new URL(source);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';

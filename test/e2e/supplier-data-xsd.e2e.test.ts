@@ -21,7 +21,7 @@ const BLOCKS = [
   {
     system: 'udf_NMTECHNICALDATA-1.0',
     features: [
-      { name: 'Länge', values: ['180'], unit: 'mm', order: 1 },
+      { name: 'Länge', names: { eng: 'Length', fra: 'Longueur' }, values: ['180'], unit: 'mm', order: 1 },
       { name: 'Material', values: ['Chrom-Vanadium', 'Kunststoff'], order: 2 },
     ],
   },
@@ -142,6 +142,12 @@ describe('supplier data in BMEcat exports (issue 19)', () => {
         );
       if (format === 'BMEcat-ETIM') expect(compact, format).toContain('<UDX.EDXF.MIME_CODE>MD02</UDX.EDXF.MIME_CODE>');
       if (format === 'BMEcat') expect(compact, format).toContain('0173-1#02-AAO677#002');
+      // Feature names in further languages: FNAME repeated with lang (2005, ETIM); 1.2 has one FNAME.
+      if (format === 'BMEcat12') expect(compact, format).not.toContain('Longueur');
+      else
+        expect(compact, format).toContain(
+          '<FNAME>Länge</FNAME><FNAME lang="eng">Length</FNAME><FNAME lang="fra">Longueur</FNAME>',
+        );
     }
   });
 });

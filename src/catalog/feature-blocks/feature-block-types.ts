@@ -8,7 +8,11 @@ import { z } from 'zod';
  */
 const featureObject = z
   .object({
-    name: z.string().min(1).max(250).optional().describe('FNAME'),
+    name: z.string().min(1).max(250).optional().describe('FNAME (the first one of the file)'),
+    names: z
+      .record(z.string().regex(/^[a-z]{3}$/, 'a language code such as eng'), z.string().min(1).max(250))
+      .optional()
+      .describe('FNAME in further languages (BMEcat 2005 repeats FNAME with lang): ISO 639-2 code -> name'),
     ftId: z.string().min(1).max(250).optional().describe('FTEMPLATE/FT_ID or FT_IDREF (eCl@ss Advanced)'),
     ftName: z.string().min(1).max(250).optional().describe('FTEMPLATE/FT_NAME'),
     values: z.array(z.string().max(4000)).max(100).optional().describe('FVALUEs, in order'),
@@ -76,6 +80,12 @@ function canonicalFeature(feature: StoredFeature): StoredFeature {
   for (const key of FEATURE_KEYS) {
     const value = feature[key];
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    if (key === 'names') {
+      // Languages in code order, so equal features store and hash equal whatever the file's order.
+      const entries = Object.entries(value as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : 1));
+      if (entries.length > 0) out[key] = Object.fromEntries(entries);
+      continue;
+    }
     out[key] = value;
   }
   return out as StoredFeature;

@@ -21,6 +21,8 @@ export interface BlockForm {
   groupIdRequired: boolean;
   /** 2005 and the ETIM guideline restrict system names to `[\w\-\.]` (no `_`); 1.2 takes any text up to 50. */
   systemPattern: boolean;
+  /** FNAME repeats with `lang` (2005, the ETIM guideline); 1.2 has one FNAME per feature. */
+  namesByLanguage: boolean;
 }
 
 export const FORM_2005: BlockForm = {
@@ -33,6 +35,7 @@ export const FORM_2005: BlockForm = {
   uniqueNames: false,
   groupIdRequired: false,
   systemPattern: true,
+  namesByLanguage: true,
 };
 export const FORM_12: BlockForm = {
   ...FORM_2005,
@@ -42,6 +45,7 @@ export const FORM_12: BlockForm = {
   repeatedDetails: false,
   uniqueNames: true,
   systemPattern: false,
+  namesByLanguage: false,
 };
 export const FORM_ETIM: BlockForm = {
   ...FORM_2005,
@@ -71,12 +75,23 @@ function values(list: string[] | undefined, fit: Fit, distinct: boolean): string
   return out;
 }
 
+/** The feature's names in further languages, one FNAME with `lang` each, where the schema repeats FNAME. */
+function furtherNames(f: StoredFeature, form: BlockForm, fit: Fit, lost: Set<string>): string {
+  const names = Object.entries(f.names ?? {});
+  if (names.length === 0) return '';
+  if (!form.namesByLanguage) {
+    lost.add('FNAME in further languages left out (the schema has one FNAME)');
+    return '';
+  }
+  return names.map(([lang, text]) => textEl('FNAME', fit(text, 60, 'FNAME'), { lang })).join('');
+}
+
 function feature(f: StoredFeature, form: BlockForm, fit: Fit, lost: Set<string>): { name: string; xml: string } | null {
   const fname = fit(f.name, 60, 'FNAME');
   let head: string;
   let name: string;
   if (fname) {
-    head = textEl('FNAME', fname);
+    head = textEl('FNAME', fname) + furtherNames(f, form, fit, lost);
     name = fname;
   } else if (form.templates) {
     const id = fit(f.ftId, 60, 'FT_ID')!;

@@ -57,7 +57,7 @@ export interface ProductView {
   blocks: FeatureBlock[];
   media: AggregateMedia[];
   categoryIds: string[];
-  /** The price list (a variant without one inherits its master's when the template says so); empty: `price` only. */
+  /** The price list (a variant without a list and without a price inherits its master's when the template says so); empty: `price` only. */
   prices: PriceOut[];
   /** Outgoing references in order, the target as SUPPLIER_PID (its SKU fitted like any PID). */
   references: {
@@ -142,7 +142,9 @@ function view(
     blocks: featureBlocks(node, inherit ? aggregate : null, plan, subject, warnings),
     media: node.media.length > 0 || !inherit ? node.media : aggregate.media,
     categoryIds: aggregate.categoryIds,
-    prices: ownPrices(p.price, node.prices ?? [], plan) ?? (inherit && m ? m.prices : []),
+    // A variant with a price of its own writes it (as its one price when it has no list): the
+    // master's list is inherited only by a variant that leaves its price empty.
+    prices: ownPrices(p.price, node.prices ?? [], plan) ?? (inherit && m && !p.price ? m.prices : []),
     references: node.references.map((r) => ({
       type: r.type,
       pid: supplierPid({ id: '', sku: r.targetSku }).pid,

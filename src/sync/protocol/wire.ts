@@ -87,6 +87,7 @@ const featureBlockSchema = z.object({
     .array(
       z.object({
         name: wireText.optional(),
+        names: z.record(z.string().max(8), wireText).optional(),
         ftId: wireText.optional(),
         ftName: wireText.optional(),
         values: z.array(z.string().max(4000)).max(100).optional(),
