@@ -1092,6 +1092,10 @@ export const channelRules = sqliteTable(
     release: text('release'),
     share: text('share'),
     label: text('label').notNull(),
+    /** Only products placed in this category or below it (migration 0028); null: every product. */
+    categoryId: text('category_id'),
+    /** The GLOB pattern of a `pattern` rule (migration 0028). */
+    pattern: text('pattern'),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.channelKey, t.lang, t.position] })],
 );
@@ -1112,6 +1116,25 @@ export const completeness = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.productKey, t.channelKey, t.lang] }),
     index('completeness_channel_idx').on(t.channelKey, t.lang, t.score),
+  ],
+);
+
+/**
+ * One variant (by its rowid) in one channel and language, shaped as `completeness` (migration
+ * 0028): kept apart so counters, the grid filter and onlyComplete exports keep meaning masters.
+ */
+export const variantCompleteness = sqliteTable(
+  'variant_completeness',
+  {
+    productKey: integer('product_key').notNull(),
+    channelKey: integer('channel_key').notNull(),
+    lang: text('lang').notNull(),
+    score: integer('score').notNull(),
+    missing: text('missing'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productKey, t.channelKey, t.lang] }),
+    index('variant_completeness_channel_idx').on(t.channelKey, t.lang, t.score),
   ],
 );
 
