@@ -572,6 +572,9 @@ export interface SyncConnectionOptions {
   maxDeactivationPercent: number;
   schedule: 'hourly' | 'daily' | null;
   defaultTaxCode?: string;
+  /** The channel the connection feeds; with `onlyComplete` a run sends only masters complete for it. */
+  channelId?: string;
+  onlyComplete?: boolean;
 }
 
 /**
