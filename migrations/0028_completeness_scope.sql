@@ -91,31 +91,55 @@ WHERE r.category_id IS NULL OR EXISTS (WITH RECURSIVE up(id) AS (
 DROP TRIGGER IF EXISTS `completeness_products_insert`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_products_insert` AFTER INSERT ON `products` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique')) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique')) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique')) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique')) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_products_update`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_products_update` AFTER UPDATE OF `sku`, `name`, `description`, `keywords`, `gtin`, `manufacturer_name`, `manufacturer_pid`, `unit`, `price`, `price_quantity`, `delivery_time_days`, `catalog_id`, `parent_id` ON `products` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique') UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
+		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique')) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique') UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
+		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique')) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique') UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
+		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique')) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique') UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
+		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique')) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_products_delete`;
@@ -123,329 +147,478 @@ DROP TRIGGER IF EXISTS `completeness_products_delete`;
 CREATE TRIGGER `completeness_products_delete` AFTER DELETE ON `products` BEGIN
 	DELETE FROM `completeness` WHERE `product_key` = OLD.rowid;
 	DELETE FROM `variant_completeness` WHERE `product_key` = OLD.rowid;
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique')) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique')) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique')) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique')) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_insert`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_attribute_values_insert` AFTER INSERT ON `attribute_values` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_update`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_attribute_values_update` AFTER UPDATE ON `attribute_values` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_delete`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_attribute_values_delete` AFTER DELETE ON `attribute_values` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_insert`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_translations_insert` AFTER INSERT ON `translations` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_update`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_translations_update` AFTER UPDATE ON `translations` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_delete`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_translations_delete` AFTER DELETE ON `translations` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_insert`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_media_insert` AFTER INSERT ON `media` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_update`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_media_update` AFTER UPDATE ON `media` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_delete`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_media_delete` AFTER DELETE ON `media` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_insert`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_product_prices_insert` AFTER INSERT ON `product_prices` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_update`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_product_prices_update` AFTER UPDATE ON `product_prices` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_delete`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_product_prices_delete` AFTER DELETE ON `product_prices` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_categories_insert`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_product_categories_insert` AFTER INSERT ON `product_categories` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_categories_delete`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_product_categories_delete` AFTER DELETE ON `product_categories` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_insert`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_classes_insert` AFTER INSERT ON `classification_link_classes` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id));
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id));
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_update`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_classes_update` AFTER UPDATE ON `classification_link_classes` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id));
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id));
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_delete`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_classes_delete` AFTER DELETE ON `classification_link_classes` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id));
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id));
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_insert`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_features_insert` AFTER INSERT ON `classification_link_features` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id));
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id));
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_update`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_features_update` AFTER UPDATE ON `classification_link_features` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id));
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id));
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_delete`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_features_delete` AFTER DELETE ON `classification_link_features` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id));
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id));
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_links_delete`;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_links_delete` AFTER DELETE ON `classification_links` BEGIN
-	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id);
-	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id);
+	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
+	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
+		WHERE v.product_key = `variant_completeness`.product_key AND v.channel_key = `variant_completeness`.channel_key AND v.lang = `variant_completeness`.lang AND v.variant = 1);
 	INSERT INTO `completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 0 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 	INSERT INTO `variant_completeness` (`product_key`, `channel_key`, `lang`, `score`, `missing`)
 		SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
 			CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang;
+		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
+		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
+			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
+END;
+--> statement-breakpoint
+-- A score row rewritten in place (the upserts above) moves its counts from the old row to the new.
+CREATE TRIGGER `completeness_counts_update` AFTER UPDATE ON `completeness` BEGIN
+	UPDATE `completeness_counts` SET `n` = `n` - CASE WHEN `item` = '#score' THEN OLD.score ELSE 1 END
+		WHERE `channel_key` = OLD.channel_key AND `lang` = OLD.lang AND (`item` = '#score'
+			OR (`item` = '#complete' AND OLD.score = 100)
+			OR `item` IN (SELECT j.value FROM json_each(coalesce(OLD.missing, '[]')) j));
+	INSERT INTO `completeness_counts` (`channel_key`, `lang`, `item`, `n`)
+		SELECT NEW.channel_key, NEW.lang, '#score', NEW.score UNION ALL
+		SELECT NEW.channel_key, NEW.lang, '#complete', 1 WHERE NEW.score = 100 UNION ALL
+		SELECT NEW.channel_key, NEW.lang, j.value, 1 FROM json_each(coalesce(NEW.missing, '[]')) j WHERE 1
+		ON CONFLICT DO UPDATE SET `n` = `n` + excluded.`n`;
 END;
