@@ -116,6 +116,24 @@ describe('Variant scores', () => {
   });
 });
 
+describe('Recompute and counters', () => {
+  it('scores existing masters and variants in the job, and keeps the counters right when scores change in place', async () => {
+    const { admin, catalog } = await shopSetup();
+    const master = await makeProduct(admin.tenant, catalog.catalogId);
+    const variant = await makeProduct(admin.tenant, catalog.catalogId, { parentId: master.productId });
+    await channel(admin, { name: 'Shop', requirements: [{ kind: 'field', field: 'gtin' }, { kind: 'field', field: 'name' }] });
+    expect(await scoreOf(admin, master.productId)).toEqual([50, ['gtin']]);
+    expect(await scoreOf(admin, variant.productId)).toEqual([50, ['gtin']]);
+    const overview = async () => (await get(admin.cookie, '/api/Catalog/GetCompletenessOverview')).json.items[0];
+    expect(await overview()).toMatchObject({ products: 1, complete: 0, averageScore: 50, missing: [{ requirement: 'gtin', products: 1 }] });
+    await update(admin, catalog.catalogId, master.productId, { gtin: '4006381333931' });
+    expect(await overview()).toMatchObject({ products: 1, complete: 1, averageScore: 100, missing: [] });
+    const cleared = await update(admin, catalog.catalogId, master.productId, { gtin: null });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(await overview()).toMatchObject({ products: 1, complete: 0, averageScore: 50, missing: [{ requirement: 'gtin', products: 1 }] });
+  });
+});
+
 describe('Pattern rules', () => {
   it('checks an attribute value against a GLOB pattern; no value is not a violation', async () => {
     const { admin, catalog } = await shopSetup();

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { runBatch } from '../db/client';
-import { catalogs, channels, jobs } from '../db/schema';
+import { catalogs, channels, completeness, jobs, variantCompleteness } from '../db/schema';
 import type { JobMessage } from '../env';
 import { dbNow } from '../kernel/clock';
 import { markRunning, type JobRow } from '../jobs/jobs';
@@ -46,18 +46,28 @@ const variantKeys = (catalogId: string, afterId: string, lastId: string) =>
  * the missing list changed (as the triggers do), so a recompute that changes little writes little.
  */
 export function channelRefresh(db: Database, channelKey: number, keys: SQL, variants = false): BatchStatement[] {
-  const table = variants ? sql`variant_completeness` : sql`completeness`;
+  const table = variants ? variantCompleteness : completeness;
   return [
-    db.run(sql`DELETE FROM ${table} WHERE channel_key = ${channelKey} AND product_key IN (${keys})
-      AND NOT EXISTS (SELECT 1 FROM completeness_checks v WHERE v.product_key = ${table}.product_key
-        AND v.channel_key = ${table}.channel_key AND v.lang = ${table}.lang)`),
-    db.run(sql`INSERT INTO ${table} (product_key, channel_key, lang, score, missing)
-      SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
+    db.delete(table).where(
+      and(
+        eq(table.channelKey, channelKey),
+        sql`${table.productKey} IN (${keys})`,
+        sql`NOT EXISTS (SELECT 1 FROM completeness_checks v WHERE v.product_key = ${table.productKey}
+          AND v.channel_key = ${table.channelKey} AND v.lang = ${table.lang})`,
+      ),
+    ),
+    // Columns in the table's order: product_key, channel_key, lang, score, missing.
+    db
+      .insert(table)
+      .select(sql`SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
         CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
       FROM completeness_checks WHERE channel_key = ${channelKey} AND product_key IN (${keys})
-      GROUP BY product_key, channel_key, lang
-      ON CONFLICT DO UPDATE SET score = excluded.score, missing = excluded.missing
-        WHERE score <> excluded.score OR missing IS NOT excluded.missing`),
+      GROUP BY product_key, channel_key, lang`)
+      .onConflictDoUpdate({
+        target: [table.productKey, table.channelKey, table.lang],
+        set: { score: sql`excluded.score`, missing: sql`excluded.missing` },
+        setWhere: sql`${table.score} <> excluded.score OR ${table.missing} IS NOT excluded.missing`,
+      }),
   ];
 }
 
