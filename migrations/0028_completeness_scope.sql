@@ -29,6 +29,12 @@ CREATE TABLE `variant_completeness` (
 -- The channel's deletion removes variant rows in pages along this index.
 CREATE INDEX `variant_completeness_channel_idx` ON `variant_completeness` (`channel_key`, `lang`, `score`);
 --> statement-breakpoint
+-- Deferred rescoring of bulk writes (src/db/score-refresh.ts): a row in completeness_defer exists
+-- only inside one batch; meanwhile the triggers mark products here and the batch's end rescores them.
+CREATE TABLE `completeness_defer` (`id` integer PRIMARY KEY);
+--> statement-breakpoint
+CREATE TABLE `completeness_dirty` (`product_key` integer PRIMARY KEY);
+--> statement-breakpoint
 DROP VIEW `completeness_checks`;
 --> statement-breakpoint
 CREATE VIEW `completeness_checks` AS
@@ -90,7 +96,7 @@ WHERE r.category_id IS NULL OR EXISTS (WITH RECURSIVE up(id) AS (
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_products_insert`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_products_insert` AFTER INSERT ON `products` BEGIN
+CREATE TRIGGER `completeness_products_insert` AFTER INSERT ON `products` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
 		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique')) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
@@ -113,9 +119,14 @@ CREATE TRIGGER `completeness_products_insert` AFTER INSERT ON `products` BEGIN
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_products_insert_deferred` AFTER INSERT ON `products` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique');
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_products_update`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_products_update` AFTER UPDATE OF `sku`, `name`, `description`, `keywords`, `gtin`, `manufacturer_name`, `manufacturer_pid`, `unit`, `price`, `price_quantity`, `delivery_time_days`, `catalog_id`, `parent_id` ON `products` BEGIN
+CREATE TRIGGER `completeness_products_update` AFTER UPDATE OF `sku`, `name`, `description`, `keywords`, `gtin`, `manufacturer_name`, `manufacturer_pid`, `unit`, `price`, `price_quantity`, `delivery_time_days`, `catalog_id`, `parent_id` ON `products` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
 		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique') UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
 		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique')) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -142,9 +153,15 @@ CREATE TRIGGER `completeness_products_update` AFTER UPDATE OF `sku`, `name`, `de
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_products_update_deferred` AFTER UPDATE OF `sku`, `name`, `description`, `keywords`, `gtin`, `manufacturer_name`, `manufacturer_pid`, `unit`, `price`, `price_quantity`, `delivery_time_days`, `catalog_id`, `parent_id` ON `products` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique') UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
+		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique');
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_products_delete`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_products_delete` AFTER DELETE ON `products` BEGIN
+CREATE TRIGGER `completeness_products_delete` AFTER DELETE ON `products` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` = OLD.rowid;
 	DELETE FROM `variant_completeness` WHERE `product_key` = OLD.rowid;
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
@@ -169,9 +186,14 @@ CREATE TRIGGER `completeness_products_delete` AFTER DELETE ON `products` BEGIN
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_products_delete_deferred` AFTER DELETE ON `products` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT OLD.rowid UNION SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique');
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_insert`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_attribute_values_insert` AFTER INSERT ON `attribute_values` BEGIN
+CREATE TRIGGER `completeness_attribute_values_insert` AFTER INSERT ON `attribute_values` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -188,11 +210,15 @@ CREATE TRIGGER `completeness_attribute_values_insert` AFTER INSERT ON `attribute
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `completeness_attribute_values_insert_deferred` AFTER INSERT ON `attribute_values` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_update`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_attribute_values_update` AFTER UPDATE ON `attribute_values` BEGIN
+CREATE TRIGGER `completeness_attribute_values_update` AFTER UPDATE ON `attribute_values` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -209,11 +235,15 @@ CREATE TRIGGER `completeness_attribute_values_update` AFTER UPDATE ON `attribute
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `completeness_attribute_values_update_deferred` AFTER UPDATE ON `attribute_values` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_delete`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_attribute_values_delete` AFTER DELETE ON `attribute_values` BEGIN
+CREATE TRIGGER `completeness_attribute_values_delete` AFTER DELETE ON `attribute_values` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -230,11 +260,15 @@ CREATE TRIGGER `completeness_attribute_values_delete` AFTER DELETE ON `attribute
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `completeness_attribute_values_delete_deferred` AFTER DELETE ON `attribute_values` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_insert`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_translations_insert` AFTER INSERT ON `translations` BEGIN
+CREATE TRIGGER `completeness_translations_insert` AFTER INSERT ON `translations` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -251,11 +285,15 @@ CREATE TRIGGER `completeness_translations_insert` AFTER INSERT ON `translations`
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `completeness_translations_insert_deferred` AFTER INSERT ON `translations` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_update`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_translations_update` AFTER UPDATE ON `translations` BEGIN
+CREATE TRIGGER `completeness_translations_update` AFTER UPDATE ON `translations` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -274,9 +312,13 @@ CREATE TRIGGER `completeness_translations_update` AFTER UPDATE ON `translations`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_translations_update_deferred` AFTER UPDATE ON `translations` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_delete`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_translations_delete` AFTER DELETE ON `translations` BEGIN
+CREATE TRIGGER `completeness_translations_delete` AFTER DELETE ON `translations` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -295,9 +337,13 @@ CREATE TRIGGER `completeness_translations_delete` AFTER DELETE ON `translations`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_translations_delete_deferred` AFTER DELETE ON `translations` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id;
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_insert`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_media_insert` AFTER INSERT ON `media` BEGIN
+CREATE TRIGGER `completeness_media_insert` AFTER INSERT ON `media` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -316,9 +362,13 @@ CREATE TRIGGER `completeness_media_insert` AFTER INSERT ON `media` BEGIN
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_media_insert_deferred` AFTER INSERT ON `media` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_update`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_media_update` AFTER UPDATE ON `media` BEGIN
+CREATE TRIGGER `completeness_media_update` AFTER UPDATE ON `media` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -337,9 +387,13 @@ CREATE TRIGGER `completeness_media_update` AFTER UPDATE ON `media` BEGIN
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_media_update_deferred` AFTER UPDATE ON `media` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_delete`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_media_delete` AFTER DELETE ON `media` BEGIN
+CREATE TRIGGER `completeness_media_delete` AFTER DELETE ON `media` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -358,9 +412,13 @@ CREATE TRIGGER `completeness_media_delete` AFTER DELETE ON `media` BEGIN
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_media_delete_deferred` AFTER DELETE ON `media` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id;
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_insert`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_product_prices_insert` AFTER INSERT ON `product_prices` BEGIN
+CREATE TRIGGER `completeness_product_prices_insert` AFTER INSERT ON `product_prices` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -379,9 +437,13 @@ CREATE TRIGGER `completeness_product_prices_insert` AFTER INSERT ON `product_pri
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_product_prices_insert_deferred` AFTER INSERT ON `product_prices` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id;
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_update`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_product_prices_update` AFTER UPDATE ON `product_prices` BEGIN
+CREATE TRIGGER `completeness_product_prices_update` AFTER UPDATE ON `product_prices` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -400,9 +462,13 @@ CREATE TRIGGER `completeness_product_prices_update` AFTER UPDATE ON `product_pri
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_product_prices_update_deferred` AFTER UPDATE ON `product_prices` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id;
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_delete`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_product_prices_delete` AFTER DELETE ON `product_prices` BEGIN
+CREATE TRIGGER `completeness_product_prices_delete` AFTER DELETE ON `product_prices` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -421,9 +487,13 @@ CREATE TRIGGER `completeness_product_prices_delete` AFTER DELETE ON `product_pri
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_product_prices_delete_deferred` AFTER DELETE ON `product_prices` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id;
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_categories_insert`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_product_categories_insert` AFTER INSERT ON `product_categories` BEGIN
+CREATE TRIGGER `completeness_product_categories_insert` AFTER INSERT ON `product_categories` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -442,9 +512,13 @@ CREATE TRIGGER `completeness_product_categories_insert` AFTER INSERT ON `product
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_product_categories_insert_deferred` AFTER INSERT ON `product_categories` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id;
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_categories_delete`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_product_categories_delete` AFTER DELETE ON `product_categories` BEGIN
+CREATE TRIGGER `completeness_product_categories_delete` AFTER DELETE ON `product_categories` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -463,9 +537,13 @@ CREATE TRIGGER `completeness_product_categories_delete` AFTER DELETE ON `product
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_product_categories_delete_deferred` AFTER DELETE ON `product_categories` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id;
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_insert`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_classification_link_classes_insert` AFTER INSERT ON `classification_link_classes` BEGIN
+CREATE TRIGGER `completeness_classification_link_classes_insert` AFTER INSERT ON `classification_link_classes` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -482,11 +560,15 @@ CREATE TRIGGER `completeness_classification_link_classes_insert` AFTER INSERT ON
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `completeness_classification_link_classes_insert_deferred` AFTER INSERT ON `classification_link_classes` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_update`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_classification_link_classes_update` AFTER UPDATE ON `classification_link_classes` BEGIN
+CREATE TRIGGER `completeness_classification_link_classes_update` AFTER UPDATE ON `classification_link_classes` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -503,11 +585,15 @@ CREATE TRIGGER `completeness_classification_link_classes_update` AFTER UPDATE ON
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `completeness_classification_link_classes_update_deferred` AFTER UPDATE ON `classification_link_classes` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_delete`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_classification_link_classes_delete` AFTER DELETE ON `classification_link_classes` BEGIN
+CREATE TRIGGER `completeness_classification_link_classes_delete` AFTER DELETE ON `classification_link_classes` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -524,11 +610,15 @@ CREATE TRIGGER `completeness_classification_link_classes_delete` AFTER DELETE ON
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `completeness_classification_link_classes_delete_deferred` AFTER DELETE ON `classification_link_classes` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_insert`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_classification_link_features_insert` AFTER INSERT ON `classification_link_features` BEGIN
+CREATE TRIGGER `completeness_classification_link_features_insert` AFTER INSERT ON `classification_link_features` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -545,11 +635,15 @@ CREATE TRIGGER `completeness_classification_link_features_insert` AFTER INSERT O
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `completeness_classification_link_features_insert_deferred` AFTER INSERT ON `classification_link_features` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_update`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_classification_link_features_update` AFTER UPDATE ON `classification_link_features` BEGIN
+CREATE TRIGGER `completeness_classification_link_features_update` AFTER UPDATE ON `classification_link_features` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -568,9 +662,13 @@ CREATE TRIGGER `completeness_classification_link_features_update` AFTER UPDATE O
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_classification_link_features_update_deferred` AFTER UPDATE ON `classification_link_features` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id);
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_delete`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_classification_link_features_delete` AFTER DELETE ON `classification_link_features` BEGIN
+CREATE TRIGGER `completeness_classification_link_features_delete` AFTER DELETE ON `classification_link_features` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -589,9 +687,13 @@ CREATE TRIGGER `completeness_classification_link_features_delete` AFTER DELETE O
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
 END;
 --> statement-breakpoint
+CREATE TRIGGER `completeness_classification_link_features_delete_deferred` AFTER DELETE ON `classification_link_features` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id);
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_links_delete`;
 --> statement-breakpoint
-CREATE TRIGGER `completeness_classification_links_delete` AFTER DELETE ON `classification_links` BEGIN
+CREATE TRIGGER `completeness_classification_links_delete` AFTER DELETE ON `classification_links` WHEN NOT EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
 	DELETE FROM `completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
 		WHERE v.product_key = `completeness`.product_key AND v.channel_key = `completeness`.channel_key AND v.lang = `completeness`.lang AND v.variant = 0);
 	DELETE FROM `variant_completeness` WHERE `product_key` IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND NOT EXISTS (SELECT 1 FROM `completeness_checks` v
@@ -608,6 +710,10 @@ CREATE TRIGGER `completeness_classification_links_delete` AFTER DELETE ON `class
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `completeness_classification_links_delete_deferred` AFTER DELETE ON `classification_links` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
+	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id;
 END;
 --> statement-breakpoint
 -- A score row rewritten in place (the upserts above) moves its counts from the old row to the new.

@@ -4,6 +4,7 @@ import { channelRules } from '../src/db/schema';
 import { globError } from '../src/completeness/glob-pattern';
 import { db, makeAttribute, makeCategory, makeProduct, makeSession } from './helpers/factories';
 import { get, post, shopSetup, waitForJob } from './helpers/completeness';
+import { call } from './helpers/http';
 
 type Admin = Awaited<ReturnType<typeof shopSetup>>['admin'];
 
@@ -131,6 +132,55 @@ describe('Recompute and counters', () => {
     const cleared = await update(admin, catalog.catalogId, master.productId, { gtin: null });
     expect(cleared.status, cleared.text).toBe(200);
     expect(await overview()).toMatchObject({ products: 1, complete: 0, averageScore: 50, missing: [{ requirement: 'gtin', products: 1 }] });
+  });
+});
+
+describe('Bulk writes rescore once', () => {
+  it('scores masters and variants an UpsertProducts batch writes at its end, and leaves no deferral behind', async () => {
+    const { admin, catalog } = await shopSetup();
+    const colour = await makeAttribute(admin.tenant, { type: 'text', code: `colour_${Date.now()}` });
+    const size = await makeAttribute(admin.tenant, { type: 'text', code: `size_${Date.now()}` });
+    await channel(admin, {
+      name: 'Shop',
+      requirements: [
+        { kind: 'field', field: 'gtin' },
+        { kind: 'attribute', attribute: colour.code },
+        { kind: 'attribute', attribute: size.code },
+      ],
+    });
+    const upsert = (items: unknown[]) =>
+      call('POST', '/api/Catalog/UpsertProducts', {
+        cookie: admin.cookie,
+        headers: { Origin: 'http://pim.test' },
+        body: { departmentId: admin.departmentId, catalogId: catalog.catalogId, items },
+      });
+    const res = await upsert([
+      {
+        sku: 'BULK-1',
+        gtin: '4006381333931',
+        values: { [colour.code]: 'rot', [size.code]: 'M' },
+        variants: [{ sku: 'BULK-1-V', values: { [size.code]: 'L' } }],
+      },
+      { sku: 'BULK-2', values: { [colour.code]: 'blau' } },
+    ]);
+    expect(res.status, res.text).toBe(200);
+    const id = (sku: string) => res.json.items.flatMap((i: any) => [i, ...(i.variants ?? [])]).find((i: any) => i.sku === sku).productId;
+    expect(await scoreOf(admin, id('BULK-1'))).toEqual([100, []]);
+    expect(await scoreOf(admin, id('BULK-1-V'))).toEqual([66, ['gtin']]);
+    expect(await scoreOf(admin, id('BULK-2'))).toEqual([33, ['gtin', `values.${size.code}`]]);
+    const left = await db().all<{ n: number }>(
+      sql`SELECT (SELECT count(*) FROM completeness_defer) + (SELECT count(*) FROM completeness_dirty) AS n`,
+    );
+    expect(left[0]!.n).toBe(0);
+    // The next single write rescores at once again (the triggers are not left deferred).
+    const set = await post(admin.cookie, '/api/Catalog/SetValue', {
+      departmentId: admin.departmentId,
+      elementId: id('BULK-2'),
+      field: size.code,
+      value: 'S',
+    });
+    expect(set.status, set.text).toBe(200);
+    expect(await scoreOf(admin, id('BULK-2'))).toEqual([66, ['gtin']]);
   });
 });
 

@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { runBatch } from '../db/client';
-import { catalogs, channels, completeness, jobs, variantCompleteness } from '../db/schema';
+import { catalogs, channels, jobs } from '../db/schema';
+import { scoreRefresh } from '../db/score-refresh';
 import type { JobMessage } from '../env';
 import { dbNow } from '../kernel/clock';
 import { markRunning, type JobRow } from '../jobs/jobs';
@@ -38,38 +39,6 @@ const pageKeys = (catalogId: string, afterId: string, lastId: string) =>
 /** The variants of the masters `keys` names (products_parent_idx): they are rescored with their masters. */
 const variantKeys = (catalogId: string, afterId: string, lastId: string) =>
   sql`SELECT rowid FROM products WHERE parent_id IN (SELECT id FROM products WHERE catalog_id = ${catalogId} AND parent_id IS NULL AND id > ${afterId} AND id <= ${lastId})`;
-
-/**
- * The two statements that bring one channel's scores of some products up to what the rules say
- * now: masters in `completeness`, or with `variants` set, variants in `variant_completeness`.
- * Rows no rule produces any more go; the others are upserted and written only when the score or
- * the missing list changed (as the triggers do), so a recompute that changes little writes little.
- */
-export function channelRefresh(db: Database, channelKey: number, keys: SQL, variants = false): BatchStatement[] {
-  const table = variants ? variantCompleteness : completeness;
-  return [
-    db.delete(table).where(
-      and(
-        eq(table.channelKey, channelKey),
-        sql`${table.productKey} IN (${keys})`,
-        sql`NOT EXISTS (SELECT 1 FROM completeness_checks v WHERE v.product_key = ${table.productKey}
-          AND v.channel_key = ${table.channelKey} AND v.lang = ${table.lang})`,
-      ),
-    ),
-    // Columns in the table's order: product_key, channel_key, lang, score, missing.
-    db
-      .insert(table)
-      .select(sql`SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
-        CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-      FROM completeness_checks WHERE channel_key = ${channelKey} AND product_key IN (${keys})
-      GROUP BY product_key, channel_key, lang`)
-      .onConflictDoUpdate({
-        target: [table.productKey, table.channelKey, table.lang],
-        set: { score: sql`excluded.score`, missing: sql`excluded.missing` },
-        setWhere: sql`${table.score} <> excluded.score OR ${table.missing} IS NOT excluded.missing`,
-      }),
-  ];
-}
 
 function saveCheckpoint(db: Database, jobId: string, loadedSeq: number, next: Checkpoint) {
   return db
@@ -157,8 +126,8 @@ export async function runCompletenessSlice(
       ids.length === 0
         ? []
         : [
-            ...channelRefresh(db, channelKey, pageKeys(cp.catalogId, cp.afterId, next.afterId)),
-            ...channelRefresh(db, channelKey, variantKeys(cp.catalogId, cp.afterId, next.afterId), true),
+            ...scoreRefresh(db, pageKeys(cp.catalogId, cp.afterId, next.afterId), { channelKey }),
+            ...scoreRefresh(db, variantKeys(cp.catalogId, cp.afterId, next.afterId), { channelKey, variants: true }),
           ];
     const results = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
     if ((results.at(-1) as { id: string }[]).length === 0) return 'stopped'; // cancelled, or another delivery moved on

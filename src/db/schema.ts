@@ -1141,6 +1141,15 @@ export const variantCompleteness = sqliteTable(
   ],
 );
 
+/**
+ * A row here (only ever inside one batch: src/db/score-refresh.ts) switches the completeness
+ * triggers to marking products in `completeness_dirty` instead of rescoring each change (migration 0028).
+ */
+export const completenessDefer = sqliteTable('completeness_defer', { id: integer('id').primaryKey() });
+
+/** Products (by rowid) a deferring batch changed, rescored once at its end (migration 0028). */
+export const completenessDirty = sqliteTable('completeness_dirty', { productKey: integer('product_key').primaryKey() });
+
 /** Counts per channel and language kept by triggers on `completeness` (migration 0026): '' scored, '#complete', '#score' (sum), or a missing label. */
 export const completenessCounts = sqliteTable(
   'completeness_counts',
