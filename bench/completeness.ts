@@ -137,6 +137,39 @@ const line = ([wall, used]: [number, number]) =>
 for (const c of [1, 2, 3]) console.log(`recompute channel ${c}: ${line(recompute(c))}`);
 console.log(`recompute channel 1 again (scores unchanged): ${line(recompute(1))}`);
 upkeep('write upkeep with 3 channels x 3 languages x 5 rules');
+
+/** One import-like batch writing 20 attribute values of each of 50 products: rescored per row, or deferred to the end (src/db/score-refresh.ts). */
+function bulk(deferred: boolean): number {
+  const value = db.prepare(`INSERT INTO attribute_values (element_id, attribute_id, value) VALUES (?, ?, ?)
+    ON CONFLICT DO UPDATE SET value = excluded.value`);
+  const dirty = 'SELECT product_key FROM completeness_dirty';
+  const t = process.hrtime.bigint();
+  db.exec('BEGIN');
+  if (deferred) db.exec('INSERT INTO completeness_defer (id) VALUES (1)');
+  for (let i = 0; i < 50; i++)
+    for (let a = 0; a < 20; a++) value.run(`p-${String((i * 104729) % N).padStart(8, '0')}`, `attr-${a}`, `v${i}-${deferred}`);
+  if (deferred) {
+    for (const table of ['completeness', 'variant_completeness']) {
+      const variant = table === 'completeness' ? 0 : 1;
+      db.exec(`DELETE FROM ${table} WHERE product_key IN (${dirty}) AND NOT EXISTS (SELECT 1 FROM completeness_checks v
+        WHERE v.product_key = ${table}.product_key AND v.channel_key = ${table}.channel_key AND v.lang = ${table}.lang AND v.variant = ${variant})`);
+      db.exec(`INSERT INTO ${table} (product_key, channel_key, lang, score, missing)
+        SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
+        CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
+        FROM completeness_checks WHERE product_key IN (${dirty}) AND variant = ${variant} GROUP BY product_key, channel_key, lang
+        ON CONFLICT DO UPDATE SET score = excluded.score, missing = excluded.missing
+          WHERE score <> excluded.score OR missing IS NOT excluded.missing`);
+    }
+    db.exec('DELETE FROM completeness_dirty; DELETE FROM completeness_defer;');
+  }
+  db.exec('COMMIT');
+  return ms(t);
+}
+for (let a = 0; a < 20; a++)
+  db.exec(`INSERT INTO attributes (id, company_id, code, name, type) VALUES ('attr-${a}', 'co', 'a${a}', 'A${a}', 'text')`);
+const perRow = bulk(false);
+const once = bulk(true);
+console.log(`bulk batch of 50 products x 20 values: rescored per row ${perRow.toFixed(0)} ms, deferred to the batch's end ${once.toFixed(0)} ms`);
 try {
   const rows = db
     .prepare(`SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name IN ('completeness', 'completeness_channel_idx', 'completeness_counts') GROUP BY name`)

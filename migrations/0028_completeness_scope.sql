@@ -120,8 +120,8 @@ CREATE TRIGGER `completeness_products_insert` AFTER INSERT ON `products` WHEN NO
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_products_insert_deferred` AFTER INSERT ON `products` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
-		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique');
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique') ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_products_update`;
@@ -154,9 +154,9 @@ CREATE TRIGGER `completeness_products_update` AFTER UPDATE OF `sku`, `name`, `de
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_products_update_deferred` AFTER UPDATE OF `sku`, `name`, `description`, `keywords`, `gtin`, `manufacturer_name`, `manufacturer_pid`, `unit`, `price`, `price_quantity`, `delivery_time_days`, `catalog_id`, `parent_id` ON `products` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.id UNION SELECT rowid FROM products WHERE gtin = NEW.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = NEW.company_id
 		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique') UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
-		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique');
+		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique') ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_products_delete`;
@@ -187,8 +187,8 @@ CREATE TRIGGER `completeness_products_delete` AFTER DELETE ON `products` WHEN NO
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_products_delete_deferred` AFTER DELETE ON `products` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT OLD.rowid UNION SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
-		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique');
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT OLD.rowid UNION SELECT rowid FROM products WHERE id = OLD.id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.id UNION SELECT rowid FROM products WHERE gtin = OLD.gtin AND gtin IS NOT NULL AND gtin <> '' AND company_id = OLD.company_id
+		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique') ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_insert`;
@@ -213,7 +213,7 @@ CREATE TRIGGER `completeness_attribute_values_insert` AFTER INSERT ON `attribute
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_attribute_values_insert_deferred` AFTER INSERT ON `attribute_values` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_update`;
@@ -238,7 +238,7 @@ CREATE TRIGGER `completeness_attribute_values_update` AFTER UPDATE ON `attribute
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_attribute_values_update_deferred` AFTER UPDATE ON `attribute_values` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_delete`;
@@ -263,7 +263,7 @@ CREATE TRIGGER `completeness_attribute_values_delete` AFTER DELETE ON `attribute
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_attribute_values_delete_deferred` AFTER DELETE ON `attribute_values` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_insert`;
@@ -288,7 +288,7 @@ CREATE TRIGGER `completeness_translations_insert` AFTER INSERT ON `translations`
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_translations_insert_deferred` AFTER INSERT ON `translations` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_update`;
@@ -313,7 +313,7 @@ CREATE TRIGGER `completeness_translations_update` AFTER UPDATE ON `translations`
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_translations_update_deferred` AFTER UPDATE ON `translations` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_delete`;
@@ -338,7 +338,7 @@ CREATE TRIGGER `completeness_translations_delete` AFTER DELETE ON `translations`
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_translations_delete_deferred` AFTER DELETE ON `translations` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_insert`;
@@ -363,7 +363,7 @@ CREATE TRIGGER `completeness_media_insert` AFTER INSERT ON `media` WHEN NOT EXIS
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_media_insert_deferred` AFTER INSERT ON `media` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_update`;
@@ -388,7 +388,7 @@ CREATE TRIGGER `completeness_media_update` AFTER UPDATE ON `media` WHEN NOT EXIS
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_media_update_deferred` AFTER UPDATE ON `media` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_delete`;
@@ -413,7 +413,7 @@ CREATE TRIGGER `completeness_media_delete` AFTER DELETE ON `media` WHEN NOT EXIS
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_media_delete_deferred` AFTER DELETE ON `media` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_insert`;
@@ -438,7 +438,7 @@ CREATE TRIGGER `completeness_product_prices_insert` AFTER INSERT ON `product_pri
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_product_prices_insert_deferred` AFTER INSERT ON `product_prices` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_update`;
@@ -463,7 +463,7 @@ CREATE TRIGGER `completeness_product_prices_update` AFTER UPDATE ON `product_pri
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_product_prices_update_deferred` AFTER UPDATE ON `product_prices` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_delete`;
@@ -488,7 +488,7 @@ CREATE TRIGGER `completeness_product_prices_delete` AFTER DELETE ON `product_pri
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_product_prices_delete_deferred` AFTER DELETE ON `product_prices` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_categories_insert`;
@@ -513,7 +513,7 @@ CREATE TRIGGER `completeness_product_categories_insert` AFTER INSERT ON `product
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_product_categories_insert_deferred` AFTER INSERT ON `product_categories` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_categories_delete`;
@@ -538,7 +538,7 @@ CREATE TRIGGER `completeness_product_categories_delete` AFTER DELETE ON `product
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_product_categories_delete_deferred` AFTER DELETE ON `product_categories` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_insert`;
@@ -563,7 +563,7 @@ CREATE TRIGGER `completeness_classification_link_classes_insert` AFTER INSERT ON
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_classes_insert_deferred` AFTER INSERT ON `classification_link_classes` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id);
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_update`;
@@ -588,7 +588,7 @@ CREATE TRIGGER `completeness_classification_link_classes_update` AFTER UPDATE ON
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_classes_update_deferred` AFTER UPDATE ON `classification_link_classes` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id);
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_delete`;
@@ -613,7 +613,7 @@ CREATE TRIGGER `completeness_classification_link_classes_delete` AFTER DELETE ON
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_classes_delete_deferred` AFTER DELETE ON `classification_link_classes` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id);
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_insert`;
@@ -638,7 +638,7 @@ CREATE TRIGGER `completeness_classification_link_features_insert` AFTER INSERT O
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_features_insert_deferred` AFTER INSERT ON `classification_link_features` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id);
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_update`;
@@ -663,7 +663,7 @@ CREATE TRIGGER `completeness_classification_link_features_update` AFTER UPDATE O
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_features_update_deferred` AFTER UPDATE ON `classification_link_features` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id);
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_delete`;
@@ -688,7 +688,7 @@ CREATE TRIGGER `completeness_classification_link_features_delete` AFTER DELETE O
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_link_features_delete_deferred` AFTER DELETE ON `classification_link_features` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id);
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_links_delete`;
@@ -713,7 +713,7 @@ CREATE TRIGGER `completeness_classification_links_delete` AFTER DELETE ON `class
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_classification_links_delete_deferred` AFTER DELETE ON `classification_links` WHEN EXISTS (SELECT 1 FROM `completeness_defer`) BEGIN
-	INSERT OR IGNORE INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id;
+	INSERT INTO `completeness_dirty` (`product_key`) SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id ON CONFLICT DO NOTHING;
 END;
 --> statement-breakpoint
 -- A score row rewritten in place (the upserts above) moves its counts from the old row to the new.
