@@ -23,7 +23,9 @@ db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
 const ms = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e6;
 const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * q)]!.toFixed(2);
 
-for (const name of readdirSync('migrations').filter((f) => f.endsWith('.sql')).sort())
+for (const name of readdirSync('migrations')
+  .filter((f) => f.endsWith('.sql'))
+  .sort())
   db.exec(readFileSync(join('migrations', name), 'utf8').replaceAll('--> statement-breakpoint', ''));
 
 const seed = process.hrtime.bigint();
@@ -39,7 +41,13 @@ const image = db.prepare(`INSERT INTO media (id, element_id, purpose, file_name,
 const name = db.prepare(`INSERT INTO translations (element_id, field, lang, value) VALUES (?, 'name', 'eng', ?)`);
 for (let i = 0; i < N; i++) {
   const id = `p-${String(i).padStart(8, '0')}`;
-  insert.run(id, `SKU-${i}`, `Product ${i}`, i % 3 === 0 ? null : String(4006381000000 + i), i % 4 === 0 ? null : '9.90');
+  insert.run(
+    id,
+    `SKU-${i}`,
+    `Product ${i}`,
+    i % 3 === 0 ? null : String(4006381000000 + i),
+    i % 4 === 0 ? null : '9.90',
+  );
   if (i % 2 === 0) image.run(`m-${i}`, id);
   if (i % 5 !== 0) name.run(id, `Product ${i} (en)`);
 }
@@ -74,7 +82,9 @@ const cpu = () => {
 function recompute(channel: number): [number, number] {
   const t = process.hrtime.bigint();
   const c0 = cpu();
-  const page = db.prepare(`SELECT id FROM products WHERE catalog_id = 'cat' AND parent_id IS NULL AND id > ? ORDER BY id LIMIT ${PAGE}`);
+  const page = db.prepare(
+    `SELECT id FROM products WHERE catalog_id = 'cat' AND parent_id IS NULL AND id > ? ORDER BY id LIMIT ${PAGE}`,
+  );
   let after = '';
   for (;;) {
     const ids = page.all(after) as { id: string }[];
@@ -84,7 +94,10 @@ function recompute(channel: number): [number, number] {
     const vkeys = `SELECT rowid FROM products WHERE parent_id IN (SELECT id FROM products WHERE catalog_id = 'cat' AND parent_id IS NULL AND id > '${after}' AND id <= '${last}')`;
     db.exec('BEGIN');
     // The statements of channelRefresh, with the values inlined.
-    for (const [table, k] of [['completeness', keys], ['variant_completeness', vkeys]] as const) {
+    for (const [table, k] of [
+      ['completeness', keys],
+      ['variant_completeness', vkeys],
+    ] as const) {
       db.exec(`DELETE FROM ${table} WHERE channel_key = ${channel} AND product_key IN (${k})
         AND NOT EXISTS (SELECT 1 FROM completeness_checks v WHERE v.product_key = ${table}.product_key
           AND v.channel_key = ${table}.channel_key AND v.lang = ${table}.lang)`);
@@ -133,7 +146,7 @@ db.prepare(`SELECT count(*) FROM (SELECT product_key, lang, sum(ok) FROM complet
   AND product_key IN (SELECT rowid FROM products WHERE catalog_id = 'cat' AND parent_id IS NULL) GROUP BY product_key, lang)`).get();
 console.log(`evaluating channel 1's rules alone (no writes): ${(ms(evaluate) / 1000).toFixed(1)} s`);
 const line = ([wall, used]: [number, number]) =>
-  `${(wall / 1000).toFixed(1)} s wall, ${(used / 1000).toFixed(1)} s CPU (${((used / N) * 1000).toFixed(0)} µs CPU per master; 1M: ${((used / N) * 1e6 / 60000).toFixed(1)} min CPU)`;
+  `${(wall / 1000).toFixed(1)} s wall, ${(used / 1000).toFixed(1)} s CPU (${((used / N) * 1000).toFixed(0)} µs CPU per master; 1M: ${(((used / N) * 1e6) / 60000).toFixed(1)} min CPU)`;
 for (const c of [1, 2, 3]) console.log(`recompute channel ${c}: ${line(recompute(c))}`);
 console.log(`recompute channel 1 again (scores unchanged): ${line(recompute(1))}`);
 upkeep('write upkeep with 3 channels x 3 languages x 5 rules');
@@ -147,7 +160,8 @@ function bulk(deferred: boolean): number {
   db.exec('BEGIN');
   if (deferred) db.exec('INSERT INTO completeness_defer (id) VALUES (1)');
   for (let i = 0; i < 50; i++)
-    for (let a = 0; a < 20; a++) value.run(`p-${String((i * 104729) % N).padStart(8, '0')}`, `attr-${a}`, `v${i}-${deferred}`);
+    for (let a = 0; a < 20; a++)
+      value.run(`p-${String((i * 104729) % N).padStart(8, '0')}`, `attr-${a}`, `v${i}-${deferred}`);
   if (deferred) {
     for (const table of ['completeness', 'variant_completeness']) {
       const variant = table === 'completeness' ? 0 : 1;
@@ -166,20 +180,32 @@ function bulk(deferred: boolean): number {
   return ms(t);
 }
 for (let a = 0; a < 20; a++)
-  db.exec(`INSERT INTO attributes (id, company_id, code, name, type) VALUES ('attr-${a}', 'co', 'a${a}', 'A${a}', 'text')`);
+  db.exec(
+    `INSERT INTO attributes (id, company_id, code, name, type) VALUES ('attr-${a}', 'co', 'a${a}', 'A${a}', 'text')`,
+  );
 const perRow = bulk(false);
 const once = bulk(true);
-console.log(`bulk batch of 50 products x 20 values: rescored per row ${perRow.toFixed(0)} ms, deferred to the batch's end ${once.toFixed(0)} ms`);
+console.log(
+  `bulk batch of 50 products x 20 values: rescored per row ${perRow.toFixed(0)} ms, deferred to the batch's end ${once.toFixed(0)} ms`,
+);
 try {
   const rows = db
-    .prepare(`SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name IN ('completeness', 'completeness_channel_idx', 'completeness_counts') GROUP BY name`)
+    .prepare(
+      `SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name IN ('completeness', 'completeness_channel_idx', 'completeness_counts') GROUP BY name`,
+    )
     .all() as { name: string; bytes: number }[];
   const total = rows.reduce((s, r) => s + r.bytes, 0);
-  console.log(`bytes: ${rows.map((r) => `${r.name} ${(r.bytes / 1e6).toFixed(1)} MB`).join(', ')}; ${(total / N).toFixed(0)} bytes per master`);
+  console.log(
+    `bytes: ${rows.map((r) => `${r.name} ${(r.bytes / 1e6).toFixed(1)} MB`).join(', ')}; ${(total / N).toFixed(0)} bytes per master`,
+  );
 } catch {
   console.log('bytes: dbstat is not compiled into this SQLite');
 }
-console.log(`load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `load average during the run: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 db.close();
 rmSync(file, { force: true });
 rmSync(`${file}-wal`, { force: true });

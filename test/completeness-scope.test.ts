@@ -96,7 +96,10 @@ describe('Variant scores', () => {
       ],
     });
     const master = await makeProduct(admin.tenant, catalog.catalogId);
-    const variant = await makeProduct(admin.tenant, catalog.catalogId, { parentId: master.productId, gtin: '4006381333931' });
+    const variant = await makeProduct(admin.tenant, catalog.catalogId, {
+      parentId: master.productId,
+      gtin: '4006381333931',
+    });
     expect(await scoreOf(admin, variant.productId)).toEqual([33, ['manufacturerName', `values.${colour.code}`]]);
     // The master's manufacturer and colour are the variant's too: it is rescored by the master's writes.
     const m = await update(admin, catalog.catalogId, master.productId, { manufacturerName: 'ACME' });
@@ -122,16 +125,32 @@ describe('Recompute and counters', () => {
     const { admin, catalog } = await shopSetup();
     const master = await makeProduct(admin.tenant, catalog.catalogId);
     const variant = await makeProduct(admin.tenant, catalog.catalogId, { parentId: master.productId });
-    await channel(admin, { name: 'Shop', requirements: [{ kind: 'field', field: 'gtin' }, { kind: 'field', field: 'name' }] });
+    await channel(admin, {
+      name: 'Shop',
+      requirements: [
+        { kind: 'field', field: 'gtin' },
+        { kind: 'field', field: 'name' },
+      ],
+    });
     expect(await scoreOf(admin, master.productId)).toEqual([50, ['gtin']]);
     expect(await scoreOf(admin, variant.productId)).toEqual([50, ['gtin']]);
     const overview = async () => (await get(admin.cookie, '/api/Catalog/GetCompletenessOverview')).json.items[0];
-    expect(await overview()).toMatchObject({ products: 1, complete: 0, averageScore: 50, missing: [{ requirement: 'gtin', products: 1 }] });
+    expect(await overview()).toMatchObject({
+      products: 1,
+      complete: 0,
+      averageScore: 50,
+      missing: [{ requirement: 'gtin', products: 1 }],
+    });
     await update(admin, catalog.catalogId, master.productId, { gtin: '4006381333931' });
     expect(await overview()).toMatchObject({ products: 1, complete: 1, averageScore: 100, missing: [] });
     const cleared = await update(admin, catalog.catalogId, master.productId, { gtin: null });
     expect(cleared.status, cleared.text).toBe(200);
-    expect(await overview()).toMatchObject({ products: 1, complete: 0, averageScore: 50, missing: [{ requirement: 'gtin', products: 1 }] });
+    expect(await overview()).toMatchObject({
+      products: 1,
+      complete: 0,
+      averageScore: 50,
+      missing: [{ requirement: 'gtin', products: 1 }],
+    });
   });
 });
 
@@ -164,7 +183,8 @@ describe('Bulk writes rescore once', () => {
       { sku: 'BULK-2', values: { [colour.code]: 'blau' } },
     ]);
     expect(res.status, res.text).toBe(200);
-    const id = (sku: string) => res.json.items.flatMap((i: any) => [i, ...(i.variants ?? [])]).find((i: any) => i.sku === sku).productId;
+    const id = (sku: string) =>
+      res.json.items.flatMap((i: any) => [i, ...(i.variants ?? [])]).find((i: any) => i.sku === sku).productId;
     expect(await scoreOf(admin, id('BULK-1'))).toEqual([100, []]);
     expect(await scoreOf(admin, id('BULK-1-V'))).toEqual([66, ['gtin']]);
     expect(await scoreOf(admin, id('BULK-2'))).toEqual([33, ['gtin', `values.${size.code}`]]);
@@ -190,7 +210,9 @@ describe('Pattern rules', () => {
     const etim = await makeAttribute(admin.tenant, { type: 'text', code: `ec_${Date.now()}` });
     await channel(admin, {
       name: 'Pool',
-      requirements: [{ kind: 'quality', rule: 'pattern', attribute: etim.code, pattern: 'EC[0-9][0-9][0-9][0-9][0-9][0-9]' }],
+      requirements: [
+        { kind: 'quality', rule: 'pattern', attribute: etim.code, pattern: 'EC[0-9][0-9][0-9][0-9][0-9][0-9]' },
+      ],
     });
     const product = await makeProduct(admin.tenant, catalog.catalogId);
     expect(await scoreOf(admin, product.productId)).toEqual([100, []]);

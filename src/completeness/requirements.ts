@@ -186,7 +186,9 @@ export async function expandRules(
 ): Promise<RuleRow[]> {
   const codes = [
     ...new Set(
-      requirements.flatMap((r) => (r.kind === 'attribute' || (r.kind === 'quality' && r.attribute) ? [r.attribute!] : [])),
+      requirements.flatMap((r) =>
+        r.kind === 'attribute' || (r.kind === 'quality' && r.attribute) ? [r.attribute!] : [],
+      ),
     ),
   ];
   const found = codes.length

@@ -52,7 +52,13 @@ describe('sync limited to complete products (onlyComplete)', () => {
     // B-2 loses it again: it is not updated, and not deactivated in the shop either.
     await update('');
     const third = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
-    expect(third.report).toMatchObject({ created: 0, updated: 0, skipped: 1, deactivated: 0, incomplete: { count: 1 } });
+    expect(third.report).toMatchObject({
+      created: 0,
+      updated: 0,
+      skipped: 1,
+      deactivated: 0,
+      incomplete: { count: 1 },
+    });
     expect(fake.products.get('B-2')!.product).toMatchObject({ gtin: '4006381333948' });
   });
 
@@ -73,7 +79,12 @@ describe('sync limited to complete products (onlyComplete)', () => {
     const otherAdmin = await makeUser(otherCompany, { role: 'admin' });
     const foreign = await addChannel(
       { db: db(), queue: env.JOB_QUEUE },
-      { ...setup.caller, userId: otherAdmin.userId, companyId: otherCompany.companyId, departmentId: otherCompany.departmentId },
+      {
+        ...setup.caller,
+        userId: otherAdmin.userId,
+        companyId: otherCompany.companyId,
+        departmentId: otherCompany.departmentId,
+      },
       { name: 'Theirs', languages: ['deu'], requirements: [] },
     );
     await expect(connect(setup, { onlyComplete: true })).rejects.toThrow('options.onlyComplete');
