@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { catalogs, channels, completeness, completenessCounts, products } from '../db/schema';
+import { catalogs, channels, completeness, completenessCounts, products, variantCompleteness } from '../db/schema';
 import { notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { localizedPath } from '../kernel/languages';
@@ -53,6 +53,8 @@ export function missingItem(label: string, lang: string, defaultLanguage: string
   const localize = (path: string) => (lang === defaultLanguage ? path : localizedPath(path, lang));
   if (LOCALIZED.has(label)) return { requirement: label, field: localize(label) };
   if (label.startsWith('values.')) return { requirement: label, field: localize(label) };
+  if (label.startsWith('quality.pattern.'))
+    return { requirement: label, field: localize(`values.${label.slice('quality.pattern.'.length)}`) };
   if (label.startsWith('media.')) return { requirement: label, field: 'media' };
   if (label.startsWith('prices.')) return { requirement: label, field: 'prices' };
   if (label.startsWith('classification.') || label.startsWith('features.'))
@@ -60,26 +62,30 @@ export function missingItem(label: string, lang: string, defaultLanguage: string
   return { requirement: label, field: QUALITY_FIELD[label] ?? label };
 }
 
-/** GetCompleteness: a product's score and missing list for every channel and language of its company. */
+/**
+ * GetCompleteness: a product's score and missing list for every channel and language of its
+ * company; a variant's come from `variant_completeness` (what it inherits counted as its master's).
+ */
 export async function getProductCompleteness(db: Database, caller: Caller, productId: string) {
   const [product] = await db
-    .select({ key: sql<number>`${products}.rowid`, defaultLanguage: catalogs.language })
+    .select({ key: sql<number>`${products}.rowid`, parentId: products.parentId, defaultLanguage: catalogs.language })
     .from(products)
     .innerJoin(catalogs, eq(catalogs.id, products.catalogId))
     .where(and(eq(products.id, productId), eq(products.companyId, caller.companyId)));
   if (!product) throw notFound('product');
+  const scores = product.parentId === null ? completeness : variantCompleteness;
   const rows = await db
     .select({
       channelId: channels.channelId,
       name: channels.name,
-      lang: completeness.lang,
-      score: completeness.score,
-      missing: completeness.missing,
+      lang: scores.lang,
+      score: scores.score,
+      missing: scores.missing,
     })
-    .from(completeness)
-    .innerJoin(channels, eq(channels.id, completeness.channelKey))
-    .where(and(eq(completeness.productKey, product.key), eq(channels.companyId, caller.companyId)))
-    .orderBy(asc(channels.name), asc(channels.id), asc(completeness.lang));
+    .from(scores)
+    .innerJoin(channels, eq(channels.id, scores.channelKey))
+    .where(and(eq(scores.productKey, product.key), eq(channels.companyId, caller.companyId)))
+    .orderBy(asc(channels.name), asc(channels.id), asc(scores.lang));
   const out = new Map<string, z.infer<typeof ProductCompletenessOut>['channels'][number]>();
   for (const r of rows) {
     let channel = out.get(r.channelId);

@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { runBatch } from '../db/client';
-import { catalogs, channels, completeness, jobs } from '../db/schema';
+import { catalogs, channels, jobs } from '../db/schema';
+import { scoreRefresh } from '../db/score-refresh';
 import type { JobMessage } from '../env';
 import { dbNow } from '../kernel/clock';
 import { markRunning, type JobRow } from '../jobs/jobs';
@@ -35,19 +36,9 @@ export interface RecomputeParams {
 const pageKeys = (catalogId: string, afterId: string, lastId: string) =>
   sql`SELECT rowid FROM products WHERE catalog_id = ${catalogId} AND parent_id IS NULL AND id > ${afterId} AND id <= ${lastId}`;
 
-/** The two statements that replace one channel's scores of some masters with what the rules say now. */
-export function channelRefresh(db: Database, channelKey: number, keys: SQL): BatchStatement[] {
-  return [
-    db
-      .delete(completeness)
-      .where(and(eq(completeness.channelKey, channelKey), sql`${completeness.productKey} IN (${keys})`)),
-    // Columns in the table's order: product_key, channel_key, lang, score, missing.
-    db.insert(completeness).select(sql`SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
-        CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-      FROM completeness_checks WHERE channel_key = ${channelKey} AND product_key IN (${keys})
-      GROUP BY product_key, channel_key, lang`),
-  ];
-}
+/** The variants of the masters `keys` names (products_parent_idx): they are rescored with their masters. */
+const variantKeys = (catalogId: string, afterId: string, lastId: string) =>
+  sql`SELECT rowid FROM products WHERE parent_id IN (SELECT id FROM products WHERE catalog_id = ${catalogId} AND parent_id IS NULL AND id > ${afterId} AND id <= ${lastId})`;
 
 function saveCheckpoint(db: Database, jobId: string, loadedSeq: number, next: Checkpoint) {
   return db
@@ -74,12 +65,13 @@ async function nextCatalog(db: Database, companyId: string, after: string | null
 }
 
 async function removeScores(db: Database, job: JobRow, channelKey: number): Promise<void> {
-  for (;;) {
-    const result = await db.run(sql`DELETE FROM completeness WHERE channel_key = ${channelKey} AND product_key IN
-        (SELECT product_key FROM completeness WHERE channel_key = ${channelKey} LIMIT ${DELETE_PAGE})`);
-    await db.update(jobs).set(progressed()).where(eq(jobs.id, job.id));
-    if ((result.meta?.changes ?? 0) < 1) break;
-  }
+  for (const table of [sql`completeness`, sql`variant_completeness`])
+    for (;;) {
+      const result = await db.run(sql`DELETE FROM ${table} WHERE channel_key = ${channelKey} AND product_key IN
+        (SELECT product_key FROM ${table} WHERE channel_key = ${channelKey} LIMIT ${DELETE_PAGE})`);
+      await db.update(jobs).set(progressed()).where(eq(jobs.id, job.id));
+      if ((result.meta?.changes ?? 0) < 1) break;
+    }
   await db.run(sql`DELETE FROM completeness_counts WHERE channel_key = ${channelKey}`);
   await finish(db, job.id, 0);
 }
@@ -131,7 +123,12 @@ export async function runCompletenessSlice(
         ? { seq: cp.seq + 1, catalogId: await nextCatalog(db, job.companyId, cp.catalogId), afterId: '', done: cp.done }
         : { seq: cp.seq + 1, catalogId: cp.catalogId, afterId: ids.at(-1)!.id, done: cp.done + ids.length };
     const statements =
-      ids.length === 0 ? [] : channelRefresh(db, channelKey, pageKeys(cp.catalogId, cp.afterId, next.afterId));
+      ids.length === 0
+        ? []
+        : [
+            ...scoreRefresh(db, pageKeys(cp.catalogId, cp.afterId, next.afterId), { channelKey }),
+            ...scoreRefresh(db, variantKeys(cp.catalogId, cp.afterId, next.afterId), { channelKey, variants: true }),
+          ];
     const results = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
     if ((results.at(-1) as { id: string }[]).length === 0) return 'stopped'; // cancelled, or another delivery moved on
     cp = next;

@@ -1,12 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { attributes, classificationReleases } from '../db/schema';
+import { attributes, categories, classificationReleases } from '../db/schema';
 import { badRequest } from '../kernel/app-error';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 import type { Caller } from '../kernel/caller';
 import { MEDIA_PURPOSES } from '../media/media';
 import { PRICE_TYPE } from '../catalog/prices/price-list';
+import { globError } from './glob-pattern';
 
 /**
  * What a channel can require of a master product (docs/completeness.md). The names a requirement
@@ -30,32 +31,44 @@ export const REQUIRABLE_FIELDS = [
   'deliveryTimeDays',
 ] as const;
 
-/** Rules beyond presence: a GTIN's check digit, a GTIN held by one product only, BMEcat 2005 text limits. */
-export const QUALITY_RULES = ['gtinCheckDigit', 'gtinUnique', 'bmecatLengths'] as const;
+/**
+ * Rules beyond presence: a GTIN's check digit, a GTIN held by one product only, BMEcat 2005 text
+ * limits, and an attribute's value matching a GLOB `pattern` (D1 has no REGEXP).
+ */
+export const QUALITY_RULES = ['gtinCheckDigit', 'gtinUnique', 'bmecatLengths', 'pattern'] as const;
 
 const languages = z.array(z.string().max(8)).max(20).optional();
 const name = z.string().trim().min(1).max(100);
+/** Where a requirement applies: some of the channel's languages, and products in one category subtree. */
+const scope = { languages, categoryId: z.string().max(64).optional() };
 
 export const Requirement = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('field'), field: name, languages }),
-  z.strictObject({ kind: z.literal('attribute'), attribute: name, languages }),
+  z.strictObject({ kind: z.literal('field'), field: name, ...scope }),
+  z.strictObject({ kind: z.literal('attribute'), attribute: name, ...scope }),
   z.strictObject({
     kind: z.literal('media'),
     purpose: name,
     min: z.number().int().min(1).max(50).optional(),
-    languages,
+    ...scope,
   }),
-  z.strictObject({ kind: z.literal('price'), priceType: name, languages }),
-  z.strictObject({ kind: z.literal('classification'), system: name, release: name.optional(), languages }),
+  z.strictObject({ kind: z.literal('price'), priceType: name, ...scope }),
+  z.strictObject({ kind: z.literal('classification'), system: name, release: name.optional(), ...scope }),
   z.strictObject({
     kind: z.literal('features'),
     system: name,
     release: name.optional(),
     /** `all` features of the product's class, or only those the release marks `mandatory`. */
     share: z.enum(['all', 'mandatory']).optional(),
-    languages,
+    ...scope,
   }),
-  z.strictObject({ kind: z.literal('quality'), rule: name, languages }),
+  z.strictObject({
+    kind: z.literal('quality'),
+    rule: name,
+    /** For rule `pattern`: the attribute whose value must match, and the GLOB pattern (`*`, `?`, `[0-9]`). */
+    attribute: name.optional(),
+    pattern: z.string().max(200).optional(),
+    ...scope,
+  }),
 ]);
 export type RequirementInput = z.infer<typeof Requirement>;
 
@@ -70,9 +83,11 @@ export interface RuleRow {
   release: string | null;
   share: string | null;
   label: string;
+  categoryId: string | null;
+  pattern: string | null;
 }
 
-type Resolved = Omit<RuleRow, 'lang' | 'position'>;
+type Resolved = Omit<RuleRow, 'lang' | 'position' | 'categoryId'>;
 
 function oneOf(field: string, value: string, allowed: readonly string[]): void {
   if (!allowed.includes(value)) throw badRequest(`${field}: "${value}" is not one of ${allowed.join(', ')}`);
@@ -96,7 +111,7 @@ async function checkRelease(db: Database, field: string, system: string, release
 
 /** One requirement checked and turned into what every language's rule row shares. */
 async function resolve(db: Database, field: string, r: RequirementInput, attributeIds: Map<string, string>) {
-  const base = { ref: null, amount: 1, release: null, share: null };
+  const base = { ref: null, amount: 1, release: null, share: null, pattern: null };
   switch (r.kind) {
     case 'field':
       oneOf(`${field}.field`, r.field, REQUIRABLE_FIELDS);
@@ -129,10 +144,33 @@ async function resolve(db: Database, field: string, r: RequirementInput, attribu
           : `classification.${what}`;
       return { ...base, kind: r.kind, target: r.system, release: r.release ?? null, share, label };
     }
-    case 'quality':
+    case 'quality': {
       oneOf(`${field}.rule`, r.rule, QUALITY_RULES);
-      return { ...base, kind: r.rule, target: r.rule, label: `quality.${r.rule}` };
+      if (r.rule !== 'pattern') {
+        if (r.attribute !== undefined || r.pattern !== undefined)
+          throw badRequest(`${field}: attribute and pattern belong to rule pattern only`);
+        return { ...base, kind: r.rule, target: r.rule, label: `quality.${r.rule}` };
+      }
+      const id = r.attribute ? attributeIds.get(r.attribute) : undefined;
+      if (!id) throw badRequest(`${field}.attribute: "${r.attribute ?? ''}" is not an attribute of your company`);
+      const bad = globError(r.pattern ?? '');
+      if (bad) throw badRequest(`${field}.pattern: ${bad}`);
+      const label = `quality.pattern.${r.attribute}`;
+      return { ...base, kind: 'pattern', target: r.attribute!, ref: id, pattern: r.pattern!, label };
+    }
   }
+}
+
+/** The categories the requirements name that belong to the caller's company. */
+async function companyCategories(db: Database, caller: Caller, requirements: RequirementInput[]) {
+  const ids = [...new Set(requirements.flatMap((r) => (r.categoryId ? [r.categoryId] : [])))];
+  const found = ids.length
+    ? await db
+        .select({ id: categories.id })
+        .from(categories)
+        .where(and(eq(categories.companyId, caller.companyId), inArray(categories.id, ids)))
+    : [];
+  return new Set(found.map((c) => c.id));
 }
 
 /**
@@ -146,7 +184,13 @@ export async function expandRules(
   channelLanguages: string[],
   requirements: RequirementInput[],
 ): Promise<RuleRow[]> {
-  const codes = [...new Set(requirements.flatMap((r) => (r.kind === 'attribute' ? [r.attribute] : [])))];
+  const codes = [
+    ...new Set(
+      requirements.flatMap((r) =>
+        r.kind === 'attribute' || (r.kind === 'quality' && r.attribute) ? [r.attribute!] : [],
+      ),
+    ),
+  ];
   const found = codes.length
     ? await db
         .select({ id: attributes.id, code: attributes.code })
@@ -154,18 +198,23 @@ export async function expandRules(
         .where(and(eq(attributes.companyId, caller.companyId), inArray(attributes.code, codes)))
     : [];
   const attributeIds = new Map(found.map((a) => [a.code, a.id]));
+  const categoryIds = await companyCategories(db, caller, requirements);
   const rows: RuleRow[] = [];
   const seen = new Set<string>();
   for (const [i, requirement] of requirements.entries()) {
     const field = `requirements[${i}]`;
     const resolved: Resolved = await resolve(db, field, requirement, attributeIds);
+    const categoryId = requirement.categoryId ?? null;
+    if (categoryId !== null && !categoryIds.has(categoryId))
+      throw badRequest(`${field}.categoryId: "${categoryId}" is not a category of your company`);
     for (const [j, lang] of (requirement.languages ?? []).entries())
       if (!channelLanguages.includes(lang))
         throw badRequest(`${field}.languages[${j}]: "${lang}" is not a language of the channel`);
     for (const lang of requirement.languages ?? channelLanguages) {
-      if (seen.has(`${lang}\t${resolved.label}`)) continue;
-      seen.add(`${lang}\t${resolved.label}`);
-      rows.push({ ...resolved, lang, position: i });
+      const key = `${lang}\t${resolved.label}\t${categoryId ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      rows.push({ ...resolved, lang, position: i, categoryId });
     }
   }
   return rows;

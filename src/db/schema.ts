@@ -576,6 +576,9 @@ export interface SyncConnectionOptions {
   maxDeactivationPercent: number;
   schedule: 'hourly' | 'daily' | null;
   defaultTaxCode?: string;
+  /** The channel the connection feeds; with `onlyComplete` a run sends only masters complete for it. */
+  channelId?: string;
+  onlyComplete?: boolean;
 }
 
 /**
@@ -1096,6 +1099,10 @@ export const channelRules = sqliteTable(
     release: text('release'),
     share: text('share'),
     label: text('label').notNull(),
+    /** Only products placed in this category or below it (migration 0028); null: every product. */
+    categoryId: text('category_id'),
+    /** The GLOB pattern of a `pattern` rule (migration 0028). */
+    pattern: text('pattern'),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.channelKey, t.lang, t.position] })],
 );
@@ -1118,6 +1125,34 @@ export const completeness = sqliteTable(
     index('completeness_channel_idx').on(t.channelKey, t.lang, t.score),
   ],
 );
+
+/**
+ * One variant (by its rowid) in one channel and language, shaped as `completeness` (migration
+ * 0028): kept apart so counters, the grid filter and onlyComplete exports keep meaning masters.
+ */
+export const variantCompleteness = sqliteTable(
+  'variant_completeness',
+  {
+    productKey: integer('product_key').notNull(),
+    channelKey: integer('channel_key').notNull(),
+    lang: text('lang').notNull(),
+    score: integer('score').notNull(),
+    missing: text('missing'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productKey, t.channelKey, t.lang] }),
+    index('variant_completeness_channel_idx').on(t.channelKey, t.lang, t.score),
+  ],
+);
+
+/**
+ * A row here (only ever inside one batch: src/db/score-refresh.ts) switches the completeness
+ * triggers to marking products in `completeness_dirty` instead of rescoring each change (migration 0028).
+ */
+export const completenessDefer = sqliteTable('completeness_defer', { id: integer('id').primaryKey() });
+
+/** Products (by rowid) a deferring batch changed, rescored once at its end (migration 0028). */
+export const completenessDirty = sqliteTable('completeness_dirty', { productKey: integer('product_key').primaryKey() });
 
 /** Counts per channel and language kept by triggers on `completeness` (migration 0026): '' scored, '#complete', '#score' (sum), or a missing label. */
 export const completenessCounts = sqliteTable(

@@ -8,6 +8,7 @@ import { assertAdmin } from '../accounts/admin-only';
 import { conflict, notFound } from '../kernel/app-error';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { encryptSecret } from './secret-box';
+import { checkSyncChannel } from './sync-complete';
 import type { AddConnectionInput, ConnectionOut, LastRun, UpdateConnectionInput } from './sync.schemas';
 import type { Caller } from '../kernel/caller';
 
@@ -66,7 +67,7 @@ export function runOut(
 }
 
 async function connectionOut(db: Database, row: ConnectionRow): Promise<z.infer<typeof ConnectionOut>> {
-  const { missing, maxDeactivationPercent, schedule, defaultTaxCode } = row.options;
+  const { missing, maxDeactivationPercent, schedule, defaultTaxCode, channelId, onlyComplete } = row.options;
   return {
     connectionId: row.id,
     departmentId: row.departmentId,
@@ -74,7 +75,14 @@ async function connectionOut(db: Database, row: ConnectionRow): Promise<z.infer<
     name: row.name,
     connectorUrl: row.connectorUrl,
     keyId: row.keyId,
-    options: { missing, maxDeactivationPercent, schedule, ...(defaultTaxCode ? { defaultTaxCode } : {}) },
+    options: {
+      missing,
+      maxDeactivationPercent,
+      schedule,
+      ...(defaultTaxCode ? { defaultTaxCode } : {}),
+      ...(channelId ? { channelId } : {}),
+      ...(onlyComplete ? { onlyComplete } : {}),
+    },
     hasSecret: true,
     nextRunAt: row.nextRunAt,
     lastRun: await lastRunOf(db, row.id),
@@ -98,6 +106,7 @@ export async function addConnection(
   assertAdmin(caller);
   await assertDepartment(db, caller, input.departmentId);
   await findCatalog(db, caller, input.catalogId, input.departmentId);
+  await checkSyncChannel(db, caller.companyId, input.options);
   const id = newId();
   const secretCiphertext = await encryptSecret(encryptionKey, id, input.secret);
   await db
@@ -133,6 +142,7 @@ export async function updateConnection(
   await assertDepartment(db, caller, input.departmentId);
   const current = await findConnection(db, caller, input.connectionId, input.departmentId);
   await findCatalog(db, caller, input.catalogId, input.departmentId);
+  await checkSyncChannel(db, caller.companyId, input.options);
   const sameConnector = current.connectorUrl === input.connectorUrl && current.keyId === input.keyId;
   const scheduleChanged = current.options.schedule !== input.options.schedule;
   await db

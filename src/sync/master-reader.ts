@@ -3,6 +3,7 @@ import type { Database } from '../db/client';
 import { products } from '../db/schema';
 import { loadProductAggregates } from '../catalog/product-aggregate';
 import { fingerprintsOf, refreshFingerprints } from './sync-record';
+import { missingColumn, type SyncChannel } from './sync-complete';
 
 interface PageRow {
   id: string;
@@ -10,12 +11,15 @@ interface PageRow {
   fingerprint: string | null;
   revision: number;
   fingerprintRevision: number;
+  missing: string | null;
 }
 
 export interface MasterEntry {
   id: string;
   sku: string;
   fingerprint: string;
+  /** With onlyComplete: what the master lacks for the channel (`label (lang)`, tab-separated); null when complete. */
+  missing?: string | null;
 }
 
 /** Masters per keyset page; the next page is read while the join works through this one. */
@@ -42,6 +46,8 @@ export class MasterReader {
     private after: string | null,
     private readonly repair: boolean,
     private readonly pageSize = PAGE,
+    /** With onlyComplete: the channel whose scores mark a master `missing`. */
+    private readonly channel: SyncChannel | null = null,
   ) {}
 
   async peek(): Promise<MasterEntry | null> {
@@ -74,16 +80,25 @@ export class MasterReader {
   private loadPage(): Promise<MasterEntry[]> {
     const after = this.after;
     const query = this.db.all<PageRow>(sql`
-      SELECT id, sku, fingerprint, revision, fingerprint_revision AS fingerprintRevision
+      SELECT id, sku, fingerprint, revision, fingerprint_revision AS fingerprintRevision,
+        ${missingColumn(this.channel)} AS missing
       FROM products
       WHERE catalog_id = ${this.catalogId} AND parent_id IS NULL AND ${after === null ? sql`sku IS NOT NULL` : sql`sku > ${after}`}
       ORDER BY sku LIMIT ${this.pageSize}`);
     return query.then(async (rows) => {
       if (rows.length < this.pageSize) this.exhausted = true;
       if (rows.length > 0) this.after = rows[rows.length - 1]!.sku;
-      const stale = rows.filter((r) => r.fingerprint === null || r.fingerprintRevision < r.revision).map((r) => r.id);
+      // An incomplete master is not compared (onlyComplete): its fingerprint is not repaired either.
+      const stale = rows
+        .filter((r) => !r.missing && (r.fingerprint === null || r.fingerprintRevision < r.revision))
+        .map((r) => r.id);
       const fresh = await this.freshFingerprints(stale);
-      return rows.map((r) => ({ id: r.id, sku: r.sku, fingerprint: fresh.get(r.id) ?? r.fingerprint! }));
+      return rows.map((r) => ({
+        id: r.id,
+        sku: r.sku,
+        fingerprint: fresh.get(r.id) ?? r.fingerprint ?? '',
+        missing: r.missing,
+      }));
     });
   }
 

@@ -11,6 +11,7 @@ import { closeCancelledRun, finishRun, failRun } from './sync-finish';
 import { runJoin } from './sync-join';
 import { saveCheckpoint, type RunContext, type SyncCheckpoint, type SyncDeps, type SyncParams } from './sync-state';
 import { indexMappings } from './wire-record';
+import { resolveSyncChannel } from './sync-complete';
 
 export type SliceOutcome = 'finished' | 'continued' | 'stopped';
 
@@ -61,6 +62,11 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
   } else if (!(await markRunning(deps.db, job.id, job.progressTotal))) {
     return 'stopped';
   }
+  const channel = await resolveSyncChannel(deps.db, job.companyId, connection.options);
+  if (channel === 'gone')
+    throw new ConnectorError("the connection's channel no longer exists; choose another or drop onlyComplete");
+  if (channel && !checkpoint.incomplete)
+    checkpoint = { ...checkpoint, incomplete: { channel: channel.name, count: 0, missing: {} } };
   const mappings = await cachedMappings(deps, connection, target);
   const ctx: RunContext = {
     deps,
@@ -72,6 +78,7 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
     index: indexMappings(mappings),
     cp: checkpoint,
     startedAt: started,
+    channel,
   };
   if (ctx.cp.seq < 0 && !(await saveCheckpoint(ctx))) return 'stopped';
 

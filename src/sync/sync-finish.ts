@@ -40,6 +40,17 @@ async function buildReport(
     durationMs: startedAt ? Math.max(0, Date.now() - Date.parse(startedAt)) : 0,
     ...(cp?.plan ? { plan: cp.plan } : {}),
     ...(cp?.deactivationsRefused ? { deactivationsRefused: cp.deactivationsRefused } : {}),
+    ...(cp?.incomplete
+      ? {
+          incomplete: {
+            channel: cp.incomplete.channel,
+            count: cp.incomplete.count,
+            missing: Object.entries(cp.incomplete.missing)
+              .map(([requirement, products]) => ({ requirement, products }))
+              .sort((a, b) => b.products - a.products || a.requirement.localeCompare(b.requirement)),
+          },
+        }
+      : {}),
   };
 }
 

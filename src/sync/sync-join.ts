@@ -8,6 +8,7 @@ import { MAX_BATCH_RECORDS, type InventoryLine, type UpsertRecord } from './prot
 import { deliverBatch, SliceStopped } from './sync-deliver';
 import { PLAN_LIST_CAP, saveCheckpoint, type Cursors, type RunContext, type RunItem } from './sync-state';
 import { Unsendable, wireProduct } from './wire-record';
+import { addToTally, labelsOf } from './sync-complete';
 
 type Work = { op: 'create' | 'update'; master: MasterEntry };
 
@@ -16,6 +17,9 @@ interface Segment {
   work: Work[];
   items: RunItem[];
   skipped: number;
+  /** Masters left out as incomplete (onlyComplete) and their missing labels, since the last save. */
+  incomplete: number;
+  missing: Record<string, number>;
   cursors: Cursors;
 }
 
@@ -126,9 +130,17 @@ async function flush(ctx: RunContext, segment: Segment, sending: Sending): Promi
   const { work, skipped } = segment;
   const items = [...segment.items];
   const cursors = { ...segment.cursors };
+  const tally = ctx.cp.incomplete;
+  if (tally && segment.incomplete > 0) {
+    const missing = { ...tally.missing };
+    addToTally(missing, Object.entries(segment.missing));
+    ctx.cp = { ...ctx.cp, incomplete: { ...tally, count: tally.count + segment.incomplete, missing } };
+  }
   segment.work = [];
   segment.items = [];
   segment.skipped = 0;
+  segment.incomplete = 0;
+  segment.missing = {};
   const records = await buildRecords(ctx, work, items);
   await sending.settle();
   const quarantined = items.filter((i) => i.kind === 'quarantine').length;
@@ -158,9 +170,17 @@ async function flush(ctx: RunContext, segment: Segment, sending: Sending): Promi
 export async function runJoin(ctx: RunContext, deadline: number): Promise<boolean> {
   const batchSize = Math.min(ctx.deps.batchSize ?? MAX_BATCH_RECORDS, MAX_BATCH_RECORDS);
   const after = resumePoint(ctx);
-  const masters = new MasterReader(ctx.deps.db, ctx.companyId, ctx.connection.catalogId, after, !ctx.params.dryRun);
+  const masters = new MasterReader(
+    ctx.deps.db,
+    ctx.companyId,
+    ctx.connection.catalogId,
+    after,
+    !ctx.params.dryRun,
+    undefined,
+    ctx.channel,
+  );
   const inventory = ctx.cp.inventoryDone ? null : await openInventory(ctx, after);
-  const segment: Segment = { work: [], items: [], skipped: 0, cursors: cursorsOf(ctx) };
+  const segment: Segment = { work: [], items: [], skipped: 0, incomplete: 0, missing: {}, cursors: cursorsOf(ctx) };
   const deactivate = ctx.connection.options.missing === 'deactivate';
   const sending = new Sending();
   try {
@@ -175,7 +195,12 @@ export async function runJoin(ctx: RunContext, deadline: number): Promise<boolea
       const master = await masters.peek();
       if (!master && !head) break;
       const order = master && head ? compareSkus(master.sku, head.sku) : master ? -1 : 1;
-      if (order < 0) {
+      if (order <= 0 && master!.missing) {
+        // onlyComplete: neither created nor updated; a copy the shop has stays as it is there.
+        segment.incomplete++;
+        addToTally(segment.missing, labelsOf(master!.missing));
+        if (order === 0) await advanceInventory();
+      } else if (order < 0) {
         segment.work.push({ op: 'create', master: master! });
       } else if (order === 0) {
         if (master!.fingerprint === head!.fingerprint) segment.skipped++;

@@ -5,6 +5,7 @@ import type { JobMessage } from '../env';
 import { progressed } from '../jobs/lease';
 import type { ConnectorTarget, Fetcher } from './connector-client';
 import type { ConnectionRow } from './connections';
+import type { SyncChannel } from './sync-complete';
 import type { MappingIndex } from './wire-record';
 
 /** What StartSync (or the Cron Trigger) stored in the job row. */
@@ -73,6 +74,15 @@ export interface SyncCheckpoint extends Cursors {
   /** Dry runs: SKUs per operation, capped at PLAN_LIST_CAP each. */
   plan: { create: string[]; update: string[]; deactivate: string[]; truncated: boolean } | null;
   deactivationsRefused?: number;
+  /** With onlyComplete (sync-complete.ts): masters left out as incomplete for the channel, and what they lack. */
+  incomplete?: IncompleteTally;
+}
+
+export interface IncompleteTally {
+  channel: string;
+  count: number;
+  /** `label (lang)` to the number of masters left out lacking it. */
+  missing: Record<string, number>;
 }
 
 export const PLAN_LIST_CAP = 1000;
@@ -104,6 +114,8 @@ export interface RunContext {
   index: MappingIndex;
   cp: SyncCheckpoint;
   startedAt: number;
+  /** With onlyComplete: the channel whose incomplete masters the run leaves out. */
+  channel: SyncChannel | null;
 }
 
 export type RunItem = { kind: 'quarantine' | 'deactivate'; sku: string; reason: string | null };

@@ -15,6 +15,10 @@ const SyncOptionsDto = z.strictObject({
   schedule: z.enum(SYNC_SCHEDULES).nullable().default(null),
   /** Tax code (as in the shop's /mappings) for products without a `tax_code` attribute value. */
   defaultTaxCode: z.string().trim().min(1).max(50).optional(),
+  /** The channel this connection feeds (docs/completeness.md): its requirements judge `onlyComplete`. */
+  channelId: z.uuid().optional(),
+  /** Send only the masters complete for `channelId` in every language of the channel; the report counts the rest and why. */
+  onlyComplete: z.boolean().optional(),
 });
 
 const connectorUrl = z
@@ -87,6 +91,14 @@ export const SyncReport = z.object({
     .optional(),
   /** Set when the guardrail refused the deactivations of this run. */
   deactivationsRefused: z.number().int().optional(),
+  /** With onlyComplete: masters left out as incomplete for the channel, and how many lack each `label (language)`. */
+  incomplete: z
+    .object({
+      channel: z.string(),
+      count: z.number().int(),
+      missing: z.array(z.object({ requirement: z.string(), products: z.number().int() })),
+    })
+    .optional(),
 });
 export type SyncReportOut = z.infer<typeof SyncReport>;
 
@@ -112,6 +124,8 @@ export const ConnectionOut = z.object({
     maxDeactivationPercent: z.number(),
     schedule: z.enum(SYNC_SCHEDULES).nullable(),
     defaultTaxCode: z.string().optional(),
+    channelId: z.string().optional(),
+    onlyComplete: z.boolean().optional(),
   }),
   hasSecret: z.literal(true),
   nextRunAt: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../../db/client';
+import { withDeferredRescore } from '../../db/score-refresh';
 import { newId } from '../../kernel/ids';
 import { catalogs } from '../../db/schema';
 import { deleteObjects } from '../../media/media';
@@ -239,7 +240,8 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
         .set({ productCount: sql`${catalogs.productCount} + ${created}` })
         .where(eq(catalogs.id, ctx.catalogId)),
     );
-  await runBatch(db, [...statements, ...(ctx.alsoInBatch?.(outcomes, extra) ?? [])]);
+  // Completeness: each product this batch writes is rescored once at its end, not once per row.
+  await runBatch(db, withDeferredRescore(db, [...statements, ...(ctx.alsoInBatch?.(outcomes, extra) ?? [])]));
   if (ctx.files && writes.removedKeys.length > 0)
     await deleteObjects(
       ctx.files,
