@@ -1,12 +1,23 @@
 import { asc, eq } from 'drizzle-orm';
 import { attributes, categories } from '../db/schema';
 import type { ProductNode } from '../catalog/product-aggregate';
-import { CSV_COLUMNS, csvLine, LIST_SEPARATOR, PATH_SEPARATOR, pricesCell, referenceCell } from './csv-format';
+import {
+  CSV_COLUMNS,
+  csvLine,
+  LIST_SEPARATOR,
+  localizedColumns,
+  PATH_SEPARATOR,
+  pricesCell,
+  referenceCell,
+  type LocalizedColumn,
+} from './csv-format';
 import { priceList } from '../catalog/prices/price-list';
 import { productPage, rowCount, textPhase, type Exporter } from './exporter';
 
 interface CsvPlan {
   attributeCodes: string[];
+  /** `name@eng` ... per further language of the catalog, after the attribute columns. */
+  localized: LocalizedColumn[];
   /** categoryId → name path ("Cables > Power cables"), resolved once per export. */
   categoryPaths: Record<string, string>;
 }
@@ -25,6 +36,7 @@ function featuresOf(node: ProductNode): string {
  * CSV for ERP import: UTF-8 with BOM (so spreadsheet programs detect the encoding), CRLF line
  * ends, one row per master product followed by one row per variant. Every attribute of the
  * company has its own column; classification classes and features are `|`-separated lists.
+ * The catalog's further languages follow as `name@eng`-style columns (csv-format.ts).
  */
 export const csvExporter: Exporter<CsvPlan> = {
   exportType: 'CSV',
@@ -32,7 +44,7 @@ export const csvExporter: Exporter<CsvPlan> = {
   fileExtension: 'csv',
   async plan(ctx) {
     const attributeRows = await ctx.db
-      .select({ code: attributes.code })
+      .select({ code: attributes.code, localizable: attributes.localizable })
       .from(attributes)
       .where(eq(attributes.companyId, ctx.companyId))
       .orderBy(asc(attributes.code));
@@ -49,11 +61,16 @@ export const csvExporter: Exporter<CsvPlan> = {
     };
     return {
       attributeCodes: attributeRows.map((a) => a.code),
+      localized: localizedColumns(
+        ctx.catalog.languages,
+        ctx.catalog.language,
+        attributeRows.filter((a) => a.localizable).map((a) => a.code),
+      ),
       categoryPaths: Object.fromEntries(categoryRows.map((c) => [c.id, pathOf(c.id)])),
     };
   },
   phases: [
-    textPhase('header', (_ctx, plan) => `\uFEFF${csvLine([...CSV_COLUMNS, ...plan.attributeCodes])}`),
+    textPhase('header', (_ctx, plan) => `\uFEFF${csvLine([...CSV_COLUMNS, ...plan.attributeCodes, ...plan.localized.map((c) => c.header)])}`),
     {
       name: 'products',
       async run(ctx, plan, cursor) {
@@ -90,6 +107,8 @@ export const csvExporter: Exporter<CsvPlan> = {
               node.references.map(referenceCell).join(LIST_SEPARATOR),
               node.featureBlocks?.length ? JSON.stringify(node.featureBlocks) : null,
               ...plan.attributeCodes.map((code) => values.get(code)),
+              // A missing translation is an empty cell, never the default language's text.
+              ...plan.localized.map((c) => node.translations?.[c.language]?.[c.field]),
             ]);
           };
           text += row(aggregate, null, categoryNames);
