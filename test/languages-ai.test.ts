@@ -24,12 +24,14 @@ describe('Agents read and write per language (/api/ai)', () => {
     );
     expect(missing.status, missing.text).toBe(200);
     expect(
-      missing.json.items.map((p: { sku: string; name: string | null; language: string; missingTranslations: string[] }) => [
-        p.sku,
-        p.name,
-        p.language,
-        p.missingTranslations,
-      ]),
+      missing.json.items.map(
+        (p: { sku: string; name: string | null; language: string; missingTranslations: string[] }) => [
+          p.sku,
+          p.name,
+          p.language,
+          p.missingTranslations,
+        ],
+      ),
     ).toEqual([
       ['AI-1', null, 'eng', ['name']],
       ['AI-2', null, 'eng', ['name', 'description']],

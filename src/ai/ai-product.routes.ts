@@ -64,7 +64,10 @@ export const aiProductRoutes = new Hono<AgentEnv>()
     async (c) => {
       const input = c.req.valid('json');
       return c.json(
-        await setValue(c.var.db, c.var.agent, { ...input, departmentId: input.departmentId ?? c.var.agent.departmentId }),
+        await setValue(c.var.db, c.var.agent, {
+          ...input,
+          departmentId: input.departmentId ?? c.var.agent.departmentId,
+        }),
       );
     },
   )

@@ -70,7 +70,11 @@ export const csvExporter: Exporter<CsvPlan> = {
     };
   },
   phases: [
-    textPhase('header', (_ctx, plan) => `\uFEFF${csvLine([...CSV_COLUMNS, ...plan.attributeCodes, ...plan.localized.map((c) => c.header)])}`),
+    textPhase(
+      'header',
+      (_ctx, plan) =>
+        `\uFEFF${csvLine([...CSV_COLUMNS, ...plan.attributeCodes, ...plan.localized.map((c) => c.header)])}`,
+    ),
     {
       name: 'products',
       async run(ctx, plan, cursor) {
