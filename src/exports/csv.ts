@@ -16,8 +16,8 @@ import { productPage, rowCount, textPhase, type Exporter } from './exporter';
 
 interface CsvPlan {
   attributeCodes: string[];
-  /** `name@eng` ... per further language of the catalog, after the attribute columns. */
-  localized: LocalizedColumn[];
+  /** `name@eng` ... per further language of the catalog, after the attribute columns; absent in plans of jobs started before. */
+  localized?: LocalizedColumn[];
   /** categoryId → name path ("Cables > Power cables"), resolved once per export. */
   categoryPaths: Record<string, string>;
 }
@@ -73,7 +73,7 @@ export const csvExporter: Exporter<CsvPlan> = {
     textPhase(
       'header',
       (_ctx, plan) =>
-        `\uFEFF${csvLine([...CSV_COLUMNS, ...plan.attributeCodes, ...plan.localized.map((c) => c.header)])}`,
+        `\uFEFF${csvLine([...CSV_COLUMNS, ...plan.attributeCodes, ...(plan.localized ?? []).map((c) => c.header)])}`,
     ),
     {
       name: 'products',
@@ -112,7 +112,7 @@ export const csvExporter: Exporter<CsvPlan> = {
               node.featureBlocks?.length ? JSON.stringify(node.featureBlocks) : null,
               ...plan.attributeCodes.map((code) => values.get(code)),
               // A missing translation is an empty cell, never the default language's text.
-              ...plan.localized.map((c) => node.translations?.[c.language]?.[c.field]),
+              ...(plan.localized ?? []).map((c) => node.translations?.[c.language]?.[c.field]),
             ]);
           };
           text += row(aggregate, null, categoryNames);
