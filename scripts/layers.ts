@@ -52,6 +52,7 @@ export const LAYERS: readonly Layer[] = [
       'src/sync/fingerprint-after.ts',
       'src/history/write-guard.ts',
       'src/catalog/write-context.ts',
+      'src/sync/published-languages.ts',
     ],
   },
   {

@@ -473,7 +473,12 @@ async function main() {
     const extra = extras && i % 5 === 0 ? extrasOf(companyId, i, master, masterIds) : null;
     if (extra) Object.assign(master, extra.node);
     const categoryId = leafIds[i % leafIds.length]!;
-    const aggregate: ProductAggregate = { ...master, categoryIds: [categoryId], variants };
+    const aggregate: ProductAggregate = {
+      ...master,
+      categoryIds: [categoryId],
+      variants,
+      publishedLanguages: languages,
+    };
     const fingerprint = await fingerprintOf(syncRecord(aggregate, (id) => leafPaths.get(id)));
     await writeNode(master, fingerprint);
     await writer.insert('product_categories', ['product_id', 'category_id'], [masterId, categoryId]);

@@ -37,6 +37,7 @@ import {
 import { IncompleteOut, IncompleteQuery, listIncompleteProducts } from '../completeness/incomplete-products';
 import { getProductCompleteness, ProductCompletenessOut } from '../completeness/completeness-read';
 import { z } from 'zod';
+import { aiProductRoutes } from './ai-product.routes';
 
 const doc = (summary: string, response: OperationDoc['response'], more: Partial<OperationDoc> = {}) =>
   describeOperation({ tag: 'Classification', summary, response, security: 'bearer', ...more });
@@ -152,4 +153,5 @@ export const aiRoutes = new Hono<AgentEnv>()
     ),
     validate('json', LinkIdDto),
     async (c) => c.json(await deleteClassification(c.var.db, c.var.agent, c.req.valid('json').linkId)),
-  );
+  )
+  .route('/', aiProductRoutes);

@@ -11,6 +11,7 @@ import { historyStatement } from '../history/record';
 import { CATALOG_FIELDS, loadSnapshot, pickFields, type Snapshot, withChanges } from '../history/snapshot';
 import type { CatalogInput } from './catalog.schemas';
 import { purgeCatalogMedia } from '../media/media';
+import { languagesChangedStatement } from '../sync/published-languages';
 import { assertDepartment, findCatalog } from '../db/scope';
 import type { Caller } from '../kernel/caller';
 
@@ -92,12 +93,17 @@ export async function updateCatalog(db: Database, tenant: Caller, input: Catalog
   }
   if (input.currency) changes.currency = input.currency;
   const before = pickFields(existing, CATALOG_FIELDS);
+  // The sync records of products with texts in a language added or removed change: one resend each.
+  const republish = changes.languages
+    ? languagesChangedStatement(db, existing.id, existing.languages, changes.languages)
+    : null;
   const [rows] = await db.batch([
     db
       .update(catalogs)
       .set({ ...changes, updatedAt: dbNow })
       .where(and(eq(catalogs.id, input.catalogId), eq(catalogs.companyId, tenant.companyId)))
       .returning(),
+    ...(republish ? [republish] : []),
     ...historyStatement(db, tenant, {
       elementId: existing.id,
       kind: 'catalog',

@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import {
   attributes,
   attributeValues,
+  catalogs,
   classificationLinkClasses,
   classificationLinkFeatures,
   classificationLinks,
@@ -81,6 +82,11 @@ export interface AggregateReference extends StoredReference {
 export interface ProductAggregate extends ProductNode {
   categoryIds: string[];
   variants: ProductNode[];
+  /**
+   * The languages its catalog publishes (`catalogs.languages`, default first): the sync record
+   * carries translations of these only (docs/languages.md "Sync").
+   */
+  publishedLanguages: string[];
 }
 
 /**
@@ -219,6 +225,13 @@ export function aggregateStatements(db: Database, companyId: string, masterSet: 
         sql`${translations.elementId} IN ${elementSet} OR ${translations.elementId} IN (SELECT id FROM media WHERE element_id IN ${elementSet})`,
       )
       .orderBy(asc(translations.elementId), asc(translations.lang), asc(translations.field)),
+    // The languages the masters' catalogs publish (one catalog for nearly every caller).
+    db
+      .select({ id: catalogs.id, languages: catalogs.languages })
+      .from(catalogs)
+      .where(
+        sql`${catalogs.id} IN (SELECT m.catalog_id FROM products m WHERE m.id IN ${masterSet} AND +m.company_id = ${companyId})`,
+      ),
   ] as const;
 }
 
@@ -247,7 +260,9 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
     udxRows,
     blockRows,
     translationRows,
+    catalogRows,
   ] = rows;
+  const languagesBy = new Map(catalogRows.map((c) => [c.id, c.languages]));
   const translationsBy = new Map<string, ElementTranslations>();
   for (const t of translationRows) {
     const element = translationsBy.get(t.elementId) ?? {};
@@ -327,5 +342,6 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
       ...node(master),
       categoryIds: (placementsBy.get(master.id) ?? []).map((p) => p.categoryId),
       variants: (variantsBy.get(master.id) ?? []).map(node),
+      publishedLanguages: languagesBy.get(master.catalogId) ?? [],
     }));
 }

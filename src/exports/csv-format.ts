@@ -6,6 +6,7 @@
  */
 
 import { PRODUCT_DATA_FIELDS } from '../catalog/fields';
+import { localizedPath, splitLocalizedPath } from '../kernel/languages';
 import type { PriceOut, UpsertPrice } from '../catalog/prices/price-list';
 
 /**
@@ -31,6 +32,46 @@ export const CSV_COLUMNS: readonly string[] = [
   /** Media links of categories (`categoryMediaCell`): all of the catalog's, on the file's first row. */
   'categoryMedia',
 ];
+
+/** Product fields with a column that the CSV writes once more per further language (`name@eng`). */
+const LOCALIZED_TEXT_COLUMNS = ['name', 'description', 'keywords'] as const;
+
+/** One per-language column: its header and the translation field it holds (`values.<code>` for an attribute). */
+export interface LocalizedColumn {
+  header: string;
+  language: string;
+  field: string;
+}
+
+/**
+ * The per-language columns of a catalog (docs/exports.md "CSV"): for each language it publishes
+ * besides its default (whose texts are the plain columns), `name@eng`, `description@eng`,
+ * `keywords@eng`, then `<code>@eng` for each localizable text attribute.
+ */
+export function localizedColumns(
+  languages: readonly string[],
+  defaultLanguage: string,
+  localizableCodes: readonly string[],
+): LocalizedColumn[] {
+  return languages
+    .filter((language) => language !== defaultLanguage)
+    .flatMap((language) => [
+      ...LOCALIZED_TEXT_COLUMNS.map((field) => ({ header: localizedPath(field, language), language, field })),
+      ...localizableCodes.map((code) => ({ header: localizedPath(code, language), language, field: `values.${code}` })),
+    ]);
+}
+
+/**
+ * The reverse of `localizedColumns` for one header: its language as written (any form, checked
+ * by the import) and the translation field. Null for a column without `@` (attribute codes never
+ * hold one, ATTRIBUTE_CODE).
+ */
+export function localizedColumnOf(header: string): { written: string; column: string; field: string } | null {
+  const { field: column, language } = splitLocalizedPath(header);
+  if (!language) return null;
+  const isText = (LOCALIZED_TEXT_COLUMNS as readonly string[]).includes(column);
+  return { written: language, column, field: isText ? column : `values.${column}` };
+}
 
 /** Separates the entries of a list cell (categories, classes, features, media). */
 export const LIST_SEPARATOR = '|';

@@ -6,15 +6,19 @@ import {
   CSV_COLUMNS,
   csvLine,
   LIST_SEPARATOR,
+  localizedColumns,
   PATH_SEPARATOR,
   pricesCell,
   referenceCell,
+  type LocalizedColumn,
 } from './csv-format';
 import { priceList } from '../catalog/prices/price-list';
 import { productPage, rowCount, textPhase, type Exporter } from './exporter';
 
 interface CsvPlan {
   attributeCodes: string[];
+  /** `name@eng` ... per further language of the catalog, after the attribute columns; absent in plans of jobs started before. */
+  localized?: LocalizedColumn[];
   /** categoryId → name path ("Cables > Power cables"), resolved once per export. */
   categoryPaths: Record<string, string>;
   /** The `categoryMedia` cell of the file's first row: every category link of the catalog. */
@@ -35,6 +39,7 @@ function featuresOf(node: ProductNode): string {
  * CSV for ERP import: UTF-8 with BOM (so spreadsheet programs detect the encoding), CRLF line
  * ends, one row per master product followed by one row per variant. Every attribute of the
  * company has its own column; classification classes and features are `|`-separated lists.
+ * The catalog's further languages follow as `name@eng`-style columns (csv-format.ts).
  */
 export const csvExporter: Exporter<CsvPlan> = {
   exportType: 'CSV',
@@ -42,7 +47,7 @@ export const csvExporter: Exporter<CsvPlan> = {
   fileExtension: 'csv',
   async plan(ctx) {
     const attributeRows = await ctx.db
-      .select({ code: attributes.code })
+      .select({ code: attributes.code, localizable: attributes.localizable })
       .from(attributes)
       .where(eq(attributes.companyId, ctx.companyId))
       .orderBy(asc(attributes.code));
@@ -70,12 +75,21 @@ export const csvExporter: Exporter<CsvPlan> = {
     }
     return {
       attributeCodes: attributeRows.map((a) => a.code),
+      localized: localizedColumns(
+        ctx.catalog.languages,
+        ctx.catalog.language,
+        attributeRows.filter((a) => a.localizable).map((a) => a.code),
+      ),
       categoryPaths: Object.fromEntries(categoryRows.map((c) => [c.id, pathOf(c.id)])),
       categoryMedia: categoryMediaCell(links),
     };
   },
   phases: [
-    textPhase('header', (_ctx, plan) => `\uFEFF${csvLine([...CSV_COLUMNS, ...plan.attributeCodes])}`),
+    textPhase(
+      'header',
+      (_ctx, plan) =>
+        `\uFEFF${csvLine([...CSV_COLUMNS, ...plan.attributeCodes, ...(plan.localized ?? []).map((c) => c.header)])}`,
+    ),
     {
       name: 'products',
       async run(ctx, plan, cursor) {
@@ -115,6 +129,8 @@ export const csvExporter: Exporter<CsvPlan> = {
               node.featureBlocks?.length ? JSON.stringify(node.featureBlocks) : null,
               categoryMedia,
               ...plan.attributeCodes.map((code) => values.get(code)),
+              // A missing translation is an empty cell, never the default language's text.
+              ...(plan.localized ?? []).map((c) => node.translations?.[c.language]?.[c.field]),
             ]);
             categoryMedia = null;
             return line;

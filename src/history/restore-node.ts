@@ -27,6 +27,7 @@ import { replacePriceStatements } from '../catalog/prices/prices';
 import { blockRows, deleteBlocksStatement } from '../catalog/feature-blocks/feature-block-rows';
 import type { FeatureBlockInput } from '../catalog/feature-blocks/feature-block-types';
 import { mediaRestore } from './restore-media';
+import { languagesChangedStatement } from '../sync/published-languages';
 import {
   CATALOG_FIELDS,
   CATEGORY_FIELDS,
@@ -119,6 +120,16 @@ export async function planNodeRestore(
     if (!KEPT(field) && differs(current[field], target[field])) set[field] = target[field] ?? null;
   }
   if (Object.keys(set).length > 0) statements.push(builtInStatement(db, element.kind, element.id, set));
+  if (element.kind === 'catalog' && set.languages) {
+    // As UpdateCatalog: products with texts in a language the restore adds or removes are resent once.
+    const republish = languagesChangedStatement(
+      db,
+      element.id,
+      (current.languages as string[] | null) ?? [],
+      set.languages as string[],
+    );
+    if (republish) statements.push(republish);
+  }
 
   const codes = new Set(
     [...Object.keys(current), ...Object.keys(target)]

@@ -2,6 +2,7 @@ import type { UpsertMediaRef } from '../catalog/upsert/upsert-types';
 import { isLinkUrl } from '../media/media-links.rules';
 import { escapeXmlAttr, escapeXmlText } from '../exports/bmecat/xml-text';
 import { child, children, textOf, type XmlNode } from './xml-node';
+import { textsByLanguage, type FileLanguages } from './file-languages';
 
 /**
  * MIME_PURPOSE of the ETIM guideline's MIME codes (UDX.EDXF.MIME_CODE) the model has a purpose
@@ -36,18 +37,32 @@ function sourceRef(source: string, fileName: string | null): Pick<UpsertMediaRef
 }
 
 /**
+ * A MIME's MIME_DESCR per language (docs/languages.md "Imports"): the catalog's default
+ * language's text is the description, every other language's a description translation.
+ */
+function descriptionsOf(mime: XmlNode, languages: FileLanguages | undefined) {
+  if (!languages) return { description: textOf(mime, 'MIME_DESCR') };
+  const byLanguage = textsByLanguage(children(mime, 'MIME_DESCR'), languages);
+  const description = byLanguage.get(languages.catalogLanguage)?.[0] ?? null;
+  byLanguage.delete(languages.catalogLanguage);
+  if (byLanguage.size === 0) return { description };
+  return { description, descriptions: Object.fromEntries([...byLanguage].map(([l, texts]) => [l, texts[0]!])) };
+}
+
+/**
  * A product's media list: MIME_INFO/MIME and the ETIM guideline's UDX.EDXF.MIME_INFO, in
  * MIME_ORDER. A URL named by both (an export of ours writes links with a MIME code in both
- * places) is one entry: the MIME one, with the UDX one's code.
+ * places) is one entry: the MIME one, with the UDX one's code. MIME_DESCR is read per language
+ * when the file's `languages` are known.
  */
-export function mediaOf(product: XmlNode): UpsertMediaRef[] {
+export function mediaOf(product: XmlNode, languages?: FileLanguages): UpsertMediaRef[] {
   const plain: Entry[] = children(child(product, 'MIME_INFO'), 'MIME').map((m) => ({
     order: Number(textOf(m, 'MIME_ORDER') ?? '0'),
     ref: {
       ...sourceRef(textOf(m, 'MIME_SOURCE') ?? '', null),
       contentType: textOf(m, 'MIME_TYPE'),
       purpose: textOf(m, 'MIME_PURPOSE'),
-      description: textOf(m, 'MIME_DESCR'),
+      ...descriptionsOf(m, languages),
       alt: textOf(m, 'MIME_ALT'),
     },
   }));

@@ -8,6 +8,7 @@ import { actionOf, type FileWarning, type ProductAction } from './record-actions
 import { priceListOf } from './bmecat-prices';
 import { featureBlockOf, isAdvancedBlock } from './feature-block-reader';
 import { textsByLanguage, type FileLanguages } from './file-languages';
+import { detailsField } from '../catalog/translations/translation-store';
 
 export type { FileWarning, ProductAction };
 
@@ -96,12 +97,23 @@ function joinValues(values: string[]): string {
   return values.join(', ');
 }
 
+/**
+ * A classification feature's FVALUE_DETAILS per language as the record's `details.<GROUP>.<code>`
+ * translations (docs/languages.md): the field has no column, so every language, the catalog's
+ * default too, is a translation; the first text of a language is kept.
+ */
+function featureDetails(f: XmlNode, field: string, record: UpsertRecord, languages: FileLanguages) {
+  for (const [language, texts] of textsByLanguage(children(f, 'FVALUE_DETAILS'), languages))
+    ((record.translations ??= {})[language] ??= {})[field] = texts[0]!;
+}
+
 function features(
   product: XmlNode,
   record: UpsertRecord,
   skipped: string[],
   origins: FileProduct['origins'],
   warnings: FileWarning[],
+  languages: FileLanguages,
 ) {
   const classes: NonNullable<UpsertRecord['classification']>['classes'] = [];
   const featureList: NonNullable<UpsertRecord['classification']>['features'] = [];
@@ -116,6 +128,7 @@ function features(
       const values = children(f, 'FVALUE')
         .map((v) => v.text.trim())
         .filter((v) => v !== '');
+      if (group && code && values.length > 0) featureDetails(f, detailsField(group, code), record, languages);
       return code && values.length > 0 ? [{ code, value: joinValues(values) }] : [];
     });
     if (group) {
@@ -264,7 +277,7 @@ export function productOf(node: XmlNode, path = '', languages: FileLanguages = O
       priceQuantity: textOf(order, 'PRICE_QUANTITY'),
       price,
     },
-    media: mediaOf(node),
+    media: mediaOf(node, languages),
     references: referencesOf(node),
     udx: udxOf(node),
     ...(Object.keys(translations).length > 0 ? { translations } : {}),
@@ -272,7 +285,7 @@ export function productOf(node: XmlNode, path = '', languages: FileLanguages = O
   // A field the file gives only in further languages leaves the default language's column alone.
   for (const field of ['name', 'description', 'keywords'] as const)
     if (record.fields[field] === undefined) delete record.fields[field];
-  features(node, record, skipped, origins, warnings);
+  features(node, record, skipped, origins, warnings, languages);
   record.prices = priceListOf(node);
   return { ...base, record, problem: null };
 }

@@ -1,6 +1,7 @@
 import {
   CSV_COLUMNS,
   LIST_SEPARATOR,
+  localizedColumnOf,
   PATH_SEPARATOR,
   parseCategoryMediaEntry,
   parseReferenceCell,
@@ -12,6 +13,7 @@ import { groupOfSystem } from '../catalog/upsert/reference-cache';
 import { isLinkUrl } from '../media/media-links.rules';
 import { featureBlockSchema, type FeatureBlockInput } from '../catalog/feature-blocks/feature-block-types';
 import { z } from 'zod';
+import { languageOfWritten, type FileLanguages } from './file-languages';
 
 /** The featureBlocks cell: empty is none; otherwise the JSON list the CSV export writes (null when it is not one). */
 function featureBlocksOfCell(cell: string): FeatureBlockInput[] | null {
@@ -44,12 +46,51 @@ const list = (cell: string) =>
     .filter((s) => s !== '');
 
 /**
+ * The languages of a CSV header's per-language columns as written (`name@en` gives `en`), each
+ * once: what the validation pass counts for every record (import-items.ts).
+ */
+export function csvHeaderLanguages(header: readonly string[]): string[] {
+  return [...new Set(header.flatMap((h) => localizedColumnOf(h)?.written ?? []))];
+}
+
+/**
+ * Splits the per-language columns off a row (docs/import.md "CSV"): a column in the catalog's
+ * default language is read as its plain column (`name@deu` in a German catalog is `name`), one
+ * in a skipped language is left out, every other becomes `translations[code][field]`, an empty
+ * cell null (it removes that translation, as an empty cell clears a field).
+ */
+function splitLanguages(cells: Record<string, string>, languages: FileLanguages) {
+  const plain: Record<string, string> = {};
+  const translations: Record<string, Record<string, string | null>> = {};
+  for (const [column, cell] of Object.entries(cells)) {
+    const localized = localizedColumnOf(column);
+    if (!localized) {
+      plain[column] = cell;
+      continue;
+    }
+    const code = languageOfWritten(localized.written);
+    if (languages.skip.includes(code)) continue;
+    if (code === languages.catalogLanguage) plain[localized.column] = cell;
+    else (translations[code] ??= {})[localized.field] = cell === '' ? null : cell;
+  }
+  return { plain, translations };
+}
+
+/** How a CSV's language columns are read when the job names no languages (queued before they existed). */
+const NO_LANGUAGES: FileLanguages = { fileDefault: '', catalogLanguage: '', skip: [] };
+
+/**
  * One row of the service's own CSV as an upsert record. Only columns present in the file are
  * touched: an ERP file with just sku, name and price updates those three. An empty cell clears
  * the field; attribute columns (every column not listed above) with empty cells drop the value.
+ * Per-language columns (`name@eng`, `<code>@eng`) become the record's translations.
  */
-export function csvProductOf(raw: Record<string, string>): CsvProduct {
-  const cells = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, unguardFormula(v)]));
+export function csvProductOf(raw: Record<string, string>, languages: FileLanguages = NO_LANGUAGES): CsvProduct {
+  const { plain, translations } = splitLanguages(
+    Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, unguardFormula(v)])),
+    languages,
+  );
+  const cells = plain;
   const sku = cells.sku?.trim() || null;
   if (!sku) return { sku: null, record: null, categoryPaths: undefined, problem: 'sku is empty' };
   const has = (column: string) => Object.hasOwn(cells, column);
@@ -59,6 +100,7 @@ export function csvProductOf(raw: Record<string, string>): CsvProduct {
     if (has(key) && !(key === 'status' && cells[key] === '')) fields[key] = cells[key] === '' ? null : cells[key]!;
   const parentSku = has('parentSku') && cells.parentSku !== '' ? cells.parentSku! : null;
   const record: UpsertRecord = { sku, parentSku, fields };
+  if (Object.keys(translations).length > 0) record.translations = translations;
   const attributeColumns = Object.keys(cells).filter((c) => !FIXED.has(c));
   if (attributeColumns.length > 0)
     record.values = Object.fromEntries(attributeColumns.filter((c) => cells[c] !== '').map((c) => [c, cells[c]!]));

@@ -47,10 +47,12 @@ export function headerLanguage(head: string): string | null {
   return chosen ? chosen[2]! : null;
 }
 
+/** The stored code of a language as a file writes it, or the form written (lowercase) when it names no language. */
+export const languageOfWritten = (written: string): string => parseLanguage(written) ?? written.trim().toLowerCase();
+
 /** The stored code of an element's language, or the form written (lowercase) when it names no language. */
 export function languageOfElement(node: XmlNode, fileDefault: string): string {
-  const written = node.attrs.lang?.trim() || fileDefault;
-  return parseLanguage(written) ?? written.toLowerCase();
+  return languageOfWritten(node.attrs.lang?.trim() || fileDefault);
 }
 
 /** Languages of the localizable elements below a fully read node (`''`: unlabelled), for the tally. */
@@ -64,7 +66,7 @@ export function languagesBelow(node: XmlNode, out = new Set<string>()): Set<stri
 
 /** A record's languages as the tally counts them: each once, by code (`de` and `deu` are one), `''` for unlabelled. */
 export function languagesOfRecord(written: readonly string[]): Set<string> {
-  return new Set(written.map((w) => (w ? (parseLanguage(w) ?? w.toLowerCase()) : '')));
+  return new Set(written.map((w) => (w ? languageOfWritten(w) : '')));
 }
 
 const describe = (code: string) => {

@@ -45,9 +45,9 @@ export interface ImportCheckpoint {
   language?: string;
   /** BMEcat: the HEADER's default LANGUAGE as written (null: none), read when the job starts. */
   headerLanguage?: string | null;
-  /** BMEcat: records per language (its code, the form written when none, `''` unlabelled) and the first, counted by the validation pass. */
+  /** BMEcat and CSV: records per language (its code, the form written when none, `''` unlabelled) and the first, counted by the validation pass. */
   seenLanguages?: Record<string, { count: number; example: string }>;
-  /** BMEcat: how the file's languages are read, decided after the validation pass (file-languages.ts). */
+  /** BMEcat and CSV: how the file's languages are read, decided after the validation pass (file-languages.ts). */
   languages?: FileLanguages;
 }
 

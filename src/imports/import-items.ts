@@ -1,7 +1,7 @@
 import { readXmlRecords, type XmlResumePoint } from './bmecat-reader';
 import { groupOf, mapEntryOf, productOf, type FileGroup, type FileWarning, type ProductAction } from './bmecat-records';
 import { readCsvRecords, type CsvResumePoint } from './csv-reader';
-import { csvProductOf } from './csv-records';
+import { csvHeaderLanguages, csvProductOf } from './csv-records';
 import type { PendingProduct } from './batch-types';
 import { isXChange, type ImportCheckpoint } from './import-checkpoint';
 import { readXChangeProducts, type XChangeResumePoint } from './xchange-reader';
@@ -62,14 +62,17 @@ export async function* items(
   readProducts = true,
 ): AsyncGenerator<Item> {
   if (run.cp.format === 'CSV') {
+    let headerLanguages: string[] | null = null;
     for await (const r of readCsvRecords(run.files, run.key, at as CsvResumePoint)) {
+      // Every record has the header's language columns: the validation pass counts each for it.
+      headerLanguages ??= csvHeaderLanguages(Object.keys(r.cells));
       yield {
         kind: 'product',
         seq: r.ordinal,
         location: `line ${r.line}`,
         after: r.after,
         skipped: [],
-        ...(readProducts ? csvProductOf(r.cells) : UNREAD),
+        ...(readProducts ? csvProductOf(r.cells, run.cp.languages) : { ...UNREAD, languages: headerLanguages }),
       };
     }
     return;

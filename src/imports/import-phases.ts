@@ -76,7 +76,7 @@ export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
   }
   await saveCheckpoint(run, staged(), {
     ...next,
-    ...(run.cp.format === 'CSV' || isXChange(run.cp.format) ? {} : await fileLanguagesOf(run, next)),
+    ...(isXChange(run.cp.format) ? {} : await fileLanguagesOf(run, next)),
     phase: run.cp.format === 'CSV' ? 'products' : 'groups',
     at: startOf(run.cp.format),
   });
@@ -84,9 +84,9 @@ export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
 }
 
 /**
- * The file's languages once the validation pass has counted them: the import fails here,
- * before the catalog is touched, for a language the company has not enabled, unless the job
- * skips those texts (then one warning per language, with its count).
+ * The file's languages (BMEcat's, a CSV's `name@eng` columns) once the validation pass has
+ * counted them: the import fails here, before the catalog is touched, for a language the company
+ * has not enabled, unless the job skips those texts (then one warning per language, with its count).
  */
 async function fileLanguagesOf(run: SliceRun, next: ImportCheckpoint): Promise<Partial<ImportCheckpoint>> {
   const catalogLanguage = run.scope.catalogLanguage;

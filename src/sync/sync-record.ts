@@ -8,6 +8,7 @@ import { CategoryPaths } from './category-paths';
 import { priceList, type StoredPrice } from '../catalog/prices/price-list';
 import type { StoredFeatureBlock } from '../catalog/feature-blocks/feature-block-types';
 import type { ElementTranslations } from '../catalog/translations/translation-store';
+import { publishedTranslations } from './published-languages';
 
 type ProductRow = ProductNode['product'];
 
@@ -82,10 +83,12 @@ export function recordTranslations(translations: ElementTranslations | undefined
 export interface RecordAggregate extends RecordNode {
   categoryIds: string[];
   variants: RecordNode[];
+  /** The languages its catalog publishes: translations of others are left out of the record. */
+  publishedLanguages: readonly string[];
 }
 
 /** What the sync connector receives for one product or variant. */
-function nodeRecord(node: RecordNode) {
+function nodeRecord(node: RecordNode, published: readonly string[]) {
   const p = node.product;
   return {
     sku: p.sku,
@@ -125,13 +128,13 @@ function nodeRecord(node: RecordNode) {
       ? { references: node.references.map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity })) }
       : {}),
     ...(node.featureBlocks && node.featureBlocks.length > 0 ? { featureBlocks: node.featureBlocks } : {}),
-    ...withTranslations(node.translations),
+    ...withTranslations(node.translations, published),
   };
 }
 
-/** `{ translations }` when the node has any, else nothing (see recordTranslations). */
-export function withTranslations(translations: ElementTranslations | undefined) {
-  const sorted = recordTranslations(translations);
+/** `{ translations }` of the published languages when the node has any, else nothing (see recordTranslations). */
+export function withTranslations(translations: ElementTranslations | undefined, published: readonly string[]) {
+  const sorted = recordTranslations(publishedTranslations(translations, published));
   return sorted ? { translations: sorted } : {};
 }
 
@@ -147,12 +150,12 @@ type CategoryPathOf = (categoryId: string) => string[] | undefined;
  */
 export function syncRecord(aggregate: RecordAggregate, categoryPath: CategoryPathOf) {
   return {
-    ...nodeRecord(aggregate),
+    ...nodeRecord(aggregate, aggregate.publishedLanguages),
     categories: aggregate.categoryIds.flatMap((id) => {
       const path = categoryPath(id);
       return path ? [{ id, path }] : [];
     }),
-    variants: aggregate.variants.map(nodeRecord),
+    variants: aggregate.variants.map((variant) => nodeRecord(variant, aggregate.publishedLanguages)),
   };
 }
 

@@ -45,7 +45,7 @@ function mapped(map: Map<string, string>, key: string | null, what: string): str
   return id;
 }
 
-function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | null) {
+function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | null, published: readonly string[]) {
   const p = node.product;
   const values = Object.fromEntries(node.values.map((v) => [v.code, v.value]));
   const taxCode = values[TAX_CODE_ATTRIBUTE] ?? inheritedTax;
@@ -95,7 +95,7 @@ function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | nu
       }),
       ...(node.prices?.length ? { prices: priceList(node.prices, p.price) } : {}),
       ...(node.featureBlocks?.length ? { featureBlocks: node.featureBlocks } : {}),
-      ...withTranslations(node.translations),
+      ...withTranslations(node.translations, published),
       links: node.media.flatMap((m, position) =>
         m.url
           ? [
@@ -122,11 +122,14 @@ function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | nu
  * quarantined before it is sent, so it never fails a whole batch.
  */
 export function wireProduct(aggregate: ProductAggregate, ctx: WireContext): Product {
-  const master = wireNode(aggregate, ctx, ctx.defaultTaxCode ?? null);
+  const master = wireNode(aggregate, ctx, ctx.defaultTaxCode ?? null, aggregate.publishedLanguages);
   const variants: Variant[] = aggregate.variants.map((variant) => {
     if (!variant.product.sku)
       throw new Unsendable(`a variant ("${variant.product.name ?? variant.product.id}") has no SKU`);
-    return { sku: variant.product.sku, ...wireNode(variant, ctx, master.taxCode).fields };
+    return {
+      sku: variant.product.sku,
+      ...wireNode(variant, ctx, master.taxCode, aggregate.publishedLanguages).fields,
+    };
   });
   const categories = aggregate.categoryIds.flatMap((id) => {
     const path = ctx.categoryPath(id);

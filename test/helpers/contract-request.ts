@@ -76,6 +76,9 @@ const OVERRIDES: Record<string, (ids: Ids) => Record<string, unknown>> = {
     languages: ['deu'],
     requirements: [{ kind: 'field', field: 'name' }],
   }),
+  // The agent's product writes take REST's bodies.
+  'ai/SetValue': () => ({ field: 'name', value: 'Contract value' }),
+  'ai/UpdateProduct': (ids) => ({ productId: ids.productId }),
 };
 
 /** The id a field names, if it names one (departmentId, catalogId, elementId → productId ...). */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
 import { chunkByJsonSize, jsonList } from '../../db/json-rows';
 import { translations } from '../../db/schema';
@@ -153,3 +153,10 @@ export function translationRowsStatements(db: Database, rows: readonly Translati
     );
   return statements;
 }
+
+/**
+ * Whether the element `elementId` (an SQL column or value) has a text in one of `languages`:
+ * a key-prefix probe of the primary key per element, never a walk of the table.
+ */
+export const hasTranslationIn = (elementId: SQL, languages: readonly string[]): SQL =>
+  sql`EXISTS (SELECT 1 FROM ${translations} WHERE ${translations.elementId} = ${elementId} AND ${translations.lang} IN ${jsonList(languages)})`;

@@ -45,6 +45,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
           (e.alt ?? null) !== m.alt ||
           e.purpose !== m.purpose ||
           (e.description ?? null) !== m.description ||
+          Object.entries(m.descriptions ?? {}).some(([language, text]) => e.descriptions?.[language] !== text) ||
           (e.size === 0 && e.contentType !== m.contentType)
         );
       }));

@@ -199,7 +199,14 @@ export function nodeStatements(
     next.media.forEach((m, sortOrder) => {
       const key = mediaKey(m);
       const old = keep.get(key);
+      // Further-language descriptions: each given language written, unless it is the stored text.
+      const describe = (mediaId: string) => {
+        for (const [lang, value] of Object.entries(m.descriptions ?? {}))
+          if (old?.descriptions?.[lang] !== value)
+            out.translations.push({ elementId: mediaId, field: 'description', lang, value });
+      };
       if (old) {
+        describe(old.mediaId);
         mediaIds.set(key, old.mediaId);
         mediaSizes.set(key, {
           size: old.size,
@@ -221,6 +228,7 @@ export function nodeStatements(
         );
       } else {
         const mediaId = newId();
+        describe(mediaId);
         const storageKey = m.url ? linkStorageKey(ctx.companyId, mediaId) : `media-ref/${ctx.companyId}/${mediaId}`;
         mediaIds.set(key, mediaId);
         mediaSizes.set(key, { size: 0, contentType: m.contentType, storageKey });

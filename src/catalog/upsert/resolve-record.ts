@@ -171,6 +171,7 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
         url: m.url || null,
         mimeCode: m.url ? m.mimeCode?.trim().slice(0, 10) || null : null,
         alt: m.alt?.trim().slice(0, 80) || null,
+        ...(m.descriptions ? { descriptions: m.descriptions } : {}),
       });
     }
   }

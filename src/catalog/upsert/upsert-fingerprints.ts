@@ -1,7 +1,7 @@
 import { dbNow } from '../../kernel/clock';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
-import { products } from '../../db/schema';
+import { catalogs, products } from '../../db/schema';
 import type { CategoryPaths } from '../../sync/category-paths';
 import { fingerprintOf, syncRecord, type RecordAggregate, type RecordNode } from '../../sync/sync-record';
 import type { ProductAggregate, ProductNode } from '../product-aggregate';
@@ -100,17 +100,25 @@ function nodeAfter(w: WrittenNode): NodeAfter {
   };
 }
 
+/** The languages a catalog publishes: the sync records of its masters carry those translations only. */
+export async function publishedLanguagesOf(db: Database, catalogId: string): Promise<string[]> {
+  const [row] = await db.select({ languages: catalogs.languages }).from(catalogs).where(eq(catalogs.id, catalogId));
+  return row?.languages ?? [];
+}
+
 /**
  * The fingerprint of every master in `masters` after the write, computed from the records
  * being written over the aggregates loaded before it: what refreshFingerprints computes by
  * reading the products again (test/upsert-fingerprints.test.ts compares the two). `loaded`
- * holds the aggregate of every existing master in `masters`.
+ * holds the aggregate of every existing master in `masters`; `publishedLanguages` are the
+ * languages of the catalog they are all in.
  */
 export async function fingerprintsAfter(
   masters: string[],
   loaded: ReadonlyMap<string, ProductAggregate>,
   written: ReadonlyMap<string, WrittenNode>,
   paths: CategoryPaths,
+  publishedLanguages: readonly string[],
 ): Promise<Map<string, string>> {
   const newVariants = new Map<string, WrittenNode[]>();
   for (const w of written.values())
@@ -130,7 +138,7 @@ export async function fingerprintsAfter(
       }),
       ...(newVariants.get(masterId) ?? []).map(nodeAfter),
     ].sort((a, b) => compareBinary(a.sku, b.sku) || compareBinary(a.id, b.id));
-    aggregates.push({ ...master, categoryIds, variants });
+    aggregates.push({ ...master, categoryIds, variants, publishedLanguages });
   }
   // Category names are part of the record (docs/sync.md "Category names"): one read for the batch.
   await paths.load(aggregates.flatMap((a) => a.categoryIds));

@@ -4,7 +4,7 @@ import { pricesSnapshot } from '../prices/price-list';
 import type { ResolvedNode } from './upsert-types';
 import { mediaKey } from '../../media/media-links.rules';
 import { blocksEntry } from '../feature-blocks/feature-block-history';
-import { splitLocalizedPath } from '../../kernel/languages';
+import { localizedPath, splitLocalizedPath } from '../../kernel/languages';
 import { translationPaths } from './upsert-translations';
 
 /**
@@ -27,6 +27,8 @@ export function snapshotOfNode(
   }
   node.media.forEach((m, i) => {
     snapshot[`media.${m.mediaId}`] = mediaEntry({ ...m, sortOrder: m.sortOrder ?? i });
+    for (const [language, text] of Object.entries(m.descriptions ?? {}))
+      snapshot[localizedPath(`media.${m.mediaId}.description`, language)] = text;
   });
   const prices = pricesSnapshot(node.prices ?? []);
   if (prices !== undefined) snapshot.prices = prices;
@@ -84,9 +86,15 @@ export function snapshotAfter(
     }
   }
   if (next.media) {
+    const previous = { ...after };
     dropPrefix(after, 'media.');
     next.media.forEach((m, sortOrder) => {
       const id = written.mediaIds.get(mediaKey(m))!;
+      // A kept entry keeps its descriptions in other languages; those the write gives replace theirs.
+      for (const [path, text] of Object.entries(previous))
+        if (path.startsWith(`media.${id}.description@`)) after[path] = text;
+      for (const [language, text] of Object.entries(m.descriptions ?? {}))
+        after[localizedPath(`media.${id}.description`, language)] = text;
       const stored = written.mediaSizes.get(mediaKey(m)) ?? { size: 0, contentType: m.contentType };
       after[`media.${id}`] = mediaEntry({
         fileName: m.fileName,

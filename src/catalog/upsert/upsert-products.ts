@@ -12,7 +12,7 @@ import { changedParts } from './changed-parts';
 import { nodeStatements, WriteSet } from './node-writes';
 import { categoriesOfCatalog, existingBySku } from './upsert-lookups';
 import { CategoryPaths } from '../../sync/category-paths';
-import { bumpWithFingerprints, fingerprintsAfter, type WrittenNode } from './upsert-fingerprints';
+import { bumpWithFingerprints, fingerprintsAfter, publishedLanguagesOf, type WrittenNode } from './upsert-fingerprints';
 import type { ReferenceCache } from './reference-cache';
 import { classesNeeded, resolveRecord } from './resolve-record';
 import type { ResolvedNode } from './upsert-types';
@@ -219,7 +219,13 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
   // Fingerprints from the records being written (no second read): a new master is inserted at
   // revision 1 with its fingerprint; an existing one is bumped with its new fingerprint.
   const masters = [...touched];
-  const fingerprints = await fingerprintsAfter(masters, aggregates, written, new CategoryPaths(db, ctx.companyId));
+  const fingerprints = await fingerprintsAfter(
+    masters,
+    aggregates,
+    written,
+    new CategoryPaths(db, ctx.companyId),
+    await publishedLanguagesOf(db, ctx.catalogId),
+  );
   for (const row of writes.products) {
     const fingerprint = fingerprints.get(row.id);
     if (fingerprint) Object.assign(row, { revision: 1, fingerprint, fingerprintRevision: 1 });

@@ -31,8 +31,11 @@ export function foldDefaultLanguage(record: UpsertRecord, defaultLanguage: strin
   const { [defaultLanguage]: _, ...others } = record.translations!;
   const fields = { ...record.fields };
   const values = record.values ? { ...record.values } : undefined;
+  // A feature value's free text has no column: every language, the default too, stays a translation.
+  const details: Record<string, string | null> = {};
   for (const [field, text] of Object.entries(own)) {
-    if (isTextField(field)) fields[field] = text;
+    if (field.startsWith('details.')) details[field] = text;
+    else if (isTextField(field)) fields[field] = text;
     else if (field.startsWith('values.') && values) {
       const code = field.slice('values.'.length);
       if (text === null || text === '') delete values[code];
@@ -45,7 +48,8 @@ export function foldDefaultLanguage(record: UpsertRecord, defaultLanguage: strin
           : 'only name, description, keywords and values.<attribute> are localizable',
       );
   }
-  return { ...record, fields, values, translations: others };
+  const translations = Object.keys(details).length > 0 ? { ...others, [defaultLanguage]: details } : others;
+  return { ...record, fields, values, translations };
 }
 
 /**

@@ -30,6 +30,11 @@ export interface UpsertMediaRef {
   /** ETIM guideline MIME code of a link (MD01 ...). */
   mimeCode?: string | null;
   alt?: string | null;
+  /**
+   * The description in the catalog's further languages (BMEcat MIME_DESCR with `lang`): language
+   * -> text, each written as the entry's translation; languages left out are left as they are.
+   */
+  descriptions?: Record<string, string>;
 }
 
 export interface UpsertRecord {
@@ -116,6 +121,7 @@ export interface ResolvedNode {
     url: string | null;
     mimeCode: string | null;
     alt: string | null;
+    descriptions?: Record<string, string>;
   }[];
   udx?: string | null;
   featureBlocks?: StoredFeatureBlock[];

@@ -49,6 +49,7 @@ export function featureBlock(options: {
           textEl('FNAME', f.name),
           ...f.values.map((v) => textEl('FVALUE', v)),
           withUnit ? textEl('FUNIT', f.unit) : '',
+          ...(f.details ?? []).map((d) => textEl('FVALUE_DETAILS', d.text, d.lang ? { lang: d.lang } : undefined)),
         ]),
       ),
     ]);

@@ -2,6 +2,8 @@ import type { ProductNode } from '../../catalog/product-aggregate';
 import type { ExportWarnings } from '../export-warnings';
 import type { BmecatPlan } from './plan';
 import { fitText } from './xml-text';
+import { planLanguages } from './localized-out';
+import { detailsField } from '../../catalog/translations/translation-store';
 
 /** FNAME and FVALUE are at most 60 characters in every BMEcat schema. */
 const FEATURE_TEXT_MAX = 60;
@@ -27,6 +29,8 @@ interface FeatureOut {
   name: string;
   values: string[];
   unit: string | null;
+  /** FVALUE_DETAILS, one per language that has a text (`lang` set when the file has several languages). */
+  details?: { text: string; lang?: string }[];
 }
 
 /** One PRODUCT_FEATURES block: a classification system with its class, or the company's attributes. */
@@ -78,6 +82,30 @@ function fitFeature(
   return { name: name.text, values, unit: raw.unit && raw.unit.trim() ? raw.unit.trim().slice(0, 20) : null };
 }
 
+/** FVALUE_DETAILS is at most 250 characters in every BMEcat schema. */
+const DETAILS_MAX = 250;
+
+/**
+ * A classification feature with its FVALUE_DETAILS in each language of the file, from the
+ * `details.<GROUP>.<code>` translations (every language, the default too: the field has no
+ * column). A language without a text is left out; a one-language file writes no `lang`.
+ */
+function withDetails(
+  out: FeatureOut | null,
+  feature: { group: string; code: string },
+  owner: ProductNode,
+  plan: BmecatPlan,
+): FeatureOut | null {
+  if (!out) return out;
+  const languages = planLanguages(plan);
+  const field = detailsField(feature.group, feature.code);
+  const details = languages.flatMap((language) => {
+    const text = fitText(owner.translations?.[language]?.[field] ?? '', DETAILS_MAX).text;
+    return text ? [{ text, ...(languages.length > 1 ? { lang: language } : {}) }] : [];
+  });
+  return details.length > 0 ? { ...out, details } : out;
+}
+
 /** Drops empty features and repeated FNAMEs (possible once long codes are cut); BMEcat 1.2 requires unique FNAMEs. */
 function uniqueByName(features: (FeatureOut | null)[]): FeatureOut[] {
   const byName = new Map<string, FeatureOut>();
@@ -98,13 +126,15 @@ export function featureBlocks(
   subject: string,
   warnings: ExportWarnings,
 ): FeatureBlock[] {
-  const classification = node.classification ?? master?.classification ?? null;
+  // The free texts of feature values belong to the node whose classification is written.
+  const owner = node.classification ? node : master;
+  const classification = owner?.classification ?? null;
   const blocks: FeatureBlock[] = [];
   for (const cls of classification?.classes ?? []) {
     if (!plan.systems.includes(cls.group as never)) continue;
     const features = classification!.features
       .filter((f) => f.group === cls.group)
-      .map((f) => fitFeature({ ...f, type: null }, plan, subject, warnings));
+      .map((f) => withDetails(fitFeature({ ...f, type: null }, plan, subject, warnings), f, owner!, plan));
     blocks.push({
       system: systemName(cls.system, subject, warnings),
       group: cls.group,
