@@ -109,9 +109,9 @@ describe('the completeness choice in the list query', () => {
     });
     expect(keys.productList(query)).not.toEqual(keys.productList({ ...query, channelLanguage: 'deu' }));
     // without a channel the score sort, the language and the requirement mean nothing: left out
-    expect(canonical({ catalogId: CAT, sort: 'completeness', channelLanguage: 'eng', missingRequirement: 'gtin' })).toEqual(
-      {},
-    );
+    expect(
+      canonical({ catalogId: CAT, sort: 'completeness', channelLanguage: 'eng', missingRequirement: 'gtin' }),
+    ).toEqual({});
     expect(canonical({ catalogId: CAT, completenessChannel: 'ch1', missingRequirement: 'gtin' })).toEqual({
       completenessChannel: 'ch1',
     });

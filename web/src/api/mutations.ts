@@ -279,3 +279,12 @@ export const useSetReferences = () =>
 /** Starts loading a classification release (admin); the list of releases shows it. */
 export const useStartReleaseLoad = () =>
   useWrite('Classification/StartReleaseLoad', (client) => client.invalidateQueries({ queryKey: keys.releases }));
+
+// Channels (docs/completeness.md): the scores are recomputed by the job each write answers, so
+// the completeness reads refresh now and again when the job's screen or a list is read.
+
+const refreshChannels = (client: QueryClient) => refreshAll(client, keys.channels, ['completeness']);
+
+export const useAddChannel = () => useWrite('Catalog/AddChannel', (client) => refreshChannels(client));
+export const useUpdateChannel = () => useWrite('Catalog/UpdateChannel', (client) => refreshChannels(client));
+export const useDeleteChannel = () => useWrite('Catalog/DeleteChannel', (client) => refreshChannels(client));

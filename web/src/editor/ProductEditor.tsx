@@ -46,18 +46,20 @@ export default function ProductEditor() {
   const translating = catalog && language && language !== catalog.language ? language : null;
   // A completeness link names the input to fix (`focus=name`, lib/completeness.ts): focused once its tab shows.
   const focus = params.get('focus');
-  const loaded = Boolean(p);
+  // the tab and language shown are part of it: following another link focuses again
+  const focusTarget = focus && p ? `${tab}|${translating ?? ''}|${focus}` : null;
   useEffect(() => {
-    if (!focus || !loaded) return;
+    if (!focusTarget) return;
+    const name = focusTarget.split('|').slice(2).join('|');
     // the tab's form may still be loading what it shows (attributes): try for a second
     let tries = 0;
     const timer = window.setInterval(() => {
-      const input = document.querySelector<HTMLElement>(`main [name="${CSS.escape(focus)}"]`);
+      const input = document.querySelector<HTMLElement>(`main [name="${CSS.escape(name)}"]`);
       input?.focus();
       if (input || ++tries > 20) window.clearInterval(timer);
     }, 50);
     return () => window.clearInterval(timer);
-  }, [focus, tab, translating, loaded]);
+  }, [focusTarget]);
   // Tabs and the language both live in the address: changing one keeps the other.
   const setParam = (name: 'tab' | 'language', value: string | null) => {
     const next = new URLSearchParams(params);
