@@ -329,7 +329,9 @@ export async function listProducts(
     await assertPublished(db, tenant, catalog, filter.missingTranslation, 'missingTranslation');
   const cursor = decodeProductCursor(rawCursor);
   const chosen = codes?.length ? await resolveListAttributes(db, tenant, codes) : null;
-  const channel = await resolveScoreChannel(db, tenant, { ...filter, completenessChannel }, sort === 'completeness');
+  // a search without `sort` continues in its cursor's order: a score cursor needs its channel too
+  const byScore = (sort ?? (filter.q?.trim() ? cursor?.s : undefined)) === 'completeness';
+  const channel = await resolveScoreChannel(db, tenant, { ...filter, completenessChannel }, byScore);
   /** A page in `by` order from `source`: by score through product-list-completeness.ts, else by column. */
   const sorted = (source: Source, by: SortName | 'completeness') =>
     by === 'completeness'

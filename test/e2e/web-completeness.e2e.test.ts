@@ -115,7 +115,8 @@ describe('completeness in the web application (admin@demo.test)', () => {
     await expectAccessible(page, 'editor completeness tab');
     await panel.getByRole('link', { name: 'Add gtin' }).click();
     await page.waitForURL(/tab=fields.*focus=gtin/);
-    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'gtin');
+    // (a string: the Node-side tsconfig has no DOM types)
+    await page.waitForFunction("document.activeElement?.getAttribute('name') === 'gtin'");
     await page.locator('input[name="gtin"]').fill('4006381333931');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expectAnnounced(page, 'Saved.');

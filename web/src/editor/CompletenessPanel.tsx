@@ -29,7 +29,8 @@ export function CompletenessPanel({ product }: { product: ProductDetail }) {
               {c.languages.map((l) => (
                 <li key={l.language}>
                   <h3 className="completeness-language">
-                    {languageName(l.language, known)} <CompletenessBadge score={l.score} missing={[]} />
+                    {languageName(l.language, known)}{' '}
+                    <CompletenessBadge score={l.score} missing={l.missing.map((m) => m.requirement)} />
                   </h3>
                   {l.missing.length === 0 ? (
                     <p className="muted">{t('completeness.complete')}</p>
