@@ -82,7 +82,9 @@ describe('completeness in the web application (admin@demo.test)', () => {
 
     // The grid with the channel chosen: a badge per product, worst first when sorted by it.
     await page.goto(`${base()}/products?catalog=${catalogId}`);
-    await page.getByLabel('Channel', { exact: true }).selectOption({ label: CHANNEL });
+    await page.getByRole('table', { name: 'Product list' }).waitFor();
+    // (a select inside its label: its accessible name ends with the chosen option)
+    await page.getByRole('combobox', { name: /^Channel/ }).selectOption({ label: CHANNEL });
     await page.waitForURL(/completenessChannel=/);
     const grid = page.getByRole('table', { name: 'Product list' });
     await grid.getByText(/^0 %/).waitFor();
@@ -96,7 +98,10 @@ describe('completeness in the web application (admin@demo.test)', () => {
     await page.getByRole('checkbox', { name: 'Only incomplete' }).check();
     await page.waitForURL(/incompleteFor=/);
     await expect.poll(() => gridSkus(page)).toEqual([LACKING, HALF]);
-    await page.getByRole('combobox', { name: 'Missing', exact: true }).selectOption('gtin');
+    await page
+      .locator('.completeness-filters')
+      .getByRole('combobox', { name: /^Missing/ })
+      .selectOption('gtin');
     await page.waitForURL(/missingRequirement=gtin/);
     await expect.poll(() => gridSkus(page)).toEqual([LACKING]);
     await expectAccessible(page, 'grid filtered by a missing requirement');
