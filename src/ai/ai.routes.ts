@@ -36,6 +36,7 @@ import {
 } from '../releases/release-search';
 import { IncompleteOut, IncompleteQuery, listIncompleteProducts } from '../completeness/incomplete-products';
 import { getProductCompleteness, ProductCompletenessOut } from '../completeness/completeness-read';
+import { CompletenessTrendOut, getCompletenessTrend, TrendQuery } from '../completeness/completeness-trend';
 import { z } from 'zod';
 import { aiProductRoutes } from './ai-product.routes';
 
@@ -68,6 +69,19 @@ export const aiRoutes = new Hono<AgentEnv>()
     doc("A product's completeness per channel and language", ProductCompletenessOut, { tag: 'Catalog' }),
     validate('query', z.strictObject({ productId: z.uuid() })),
     async (c) => c.json(await getProductCompleteness(c.var.db, c.var.agent, c.req.valid('query').productId)),
+  )
+  .get(
+    '/GetCompletenessTrend',
+    doc(
+      'Per channel and language, one point per day of the last `days` (default 30): scored, complete, mean score',
+      CompletenessTrendOut,
+      {
+        tag: 'Catalog',
+        references: ['channel'],
+      },
+    ),
+    validate('query', TrendQuery),
+    async (c) => c.json(await getCompletenessTrend(c.var.db, c.var.agent, c.req.valid('query'))),
   )
   .get(
     '/ListClassificationLinkIds',

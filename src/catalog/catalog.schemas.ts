@@ -116,7 +116,14 @@ const ValuesOut = z.array(
 );
 
 /** A GetProducts row: with `attributes=` also the values of those attributes (only those, by code). */
-export const ProductListItemOut = ProductOut.extend({ values: ValuesOut.optional() });
+export const ProductListItemOut = ProductOut.extend({
+  values: ValuesOut.optional(),
+  /** With `completenessChannel` (or sort=completeness): the score (0-100) and missing labels, null when not scored there. */
+  completeness: z
+    .object({ score: z.number().int(), missing: z.array(z.string()) })
+    .nullable()
+    .optional(),
+});
 
 export const ProductDetailOut = ProductOut.extend({
   values: ValuesOut,
@@ -186,8 +193,15 @@ export const DepartmentQuery = z.strictObject({ departmentId: z.uuid().optional(
  */
 export const ProductListQuery = ProductFilter.extend({
   catalogId: z.uuid(),
-  sort: z.enum(['sku', 'name', 'updatedAt']).optional(),
+  /** `completeness`: by score in `completenessChannel` and `channelLanguage`, ascending = worst first (docs/completeness.md). */
+  sort: z.enum(['sku', 'name', 'updatedAt', 'completeness']).optional(),
   order: z.enum(['asc', 'desc']).optional(),
+  /**
+   * A channel id: each item then carries `completeness` (its score and missing labels in this
+   * channel and `channelLanguage`, default the channel's first language), the grid's badge; the
+   * channel `sort=completeness` orders by (default: `incompleteFor`).
+   */
+  completenessChannel: z.uuid().optional(),
   /**
    * Attribute codes, comma-separated (`attributes=voltage,colour`): each item then carries
    * `values` with the product's values of these attributes (the grid's attribute columns).

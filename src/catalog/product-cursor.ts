@@ -10,6 +10,9 @@ import { badRequest } from '../kernel/app-error';
  *   `value` otherwise), the last value and the last id.
  * - Relevance: the last bm25 score and id.
  * - Index order of a broad search: the last FTS docid (the product's rowid) and id.
+ * - Completeness (`sort=completeness`): the segment (`null` for products without a score in the
+ *   channel and language), the last score, the product's rowid (the score index's key after the
+ *   score) and id, and the channel and language it was made for (`h`).
  */
 export type SortName = 'sku' | 'name' | 'updatedAt';
 export type Direction = 'asc' | 'desc';
@@ -32,9 +35,18 @@ export interface MatchCursor {
   d: number;
   i: string;
 }
-type ProductCursor = ValueCursor | RankCursor | MatchCursor;
+export interface CompletenessCursor {
+  s: 'completeness';
+  o: Direction;
+  g: Segment;
+  k: number | null;
+  r: number;
+  i: string;
+  h: string;
+}
+type ProductCursor = ValueCursor | RankCursor | MatchCursor | CompletenessCursor;
 
-const SORT_NAMES = new Set(['sku', 'name', 'updatedAt', 'rank', 'match']);
+const SORT_NAMES = new Set(['sku', 'name', 'updatedAt', 'rank', 'match', 'completeness']);
 
 /** Decodes a cursor (400 when it is not one of ours). */
 export function decodeProductCursor(cursor: string | undefined): ProductCursor | null {
@@ -50,6 +62,12 @@ export function decodeProductCursor(cursor: string | undefined): ProductCursor |
     if (typeof c.d !== 'number' || !Number.isSafeInteger(c.d)) throw badRequest('cursor is not valid');
     return { s: 'match', d: c.d, i: c.i };
   }
+  if (c.s === 'completeness') {
+    const segmentOk = c.g === 'null' ? c.k === null : c.g === 'value' && Number.isSafeInteger(c.k);
+    if ((c.o !== 'asc' && c.o !== 'desc') || !segmentOk || !Number.isSafeInteger(c.r) || typeof c.h !== 'string')
+      throw badRequest('cursor is not valid');
+    return c as unknown as CompletenessCursor;
+  }
   const validSegment = c.g === 'null' ? c.k === null : c.g === 'value' && typeof c.k === 'string';
   if ((c.o !== 'asc' && c.o !== 'desc') || !validSegment) throw badRequest('cursor is not valid');
   return c as unknown as ValueCursor;
@@ -58,7 +76,7 @@ export function decodeProductCursor(cursor: string | undefined): ProductCursor |
 /** 400 unless the cursor was made by the order now requested. */
 export function assertCursorOrder(
   cursor: ProductCursor | null,
-  sort: SortName | 'rank' | 'match',
+  sort: SortName | 'rank' | 'match' | 'completeness',
   order: Direction,
 ): void {
   if (!cursor) return;

@@ -5,6 +5,7 @@ import { products } from '../db/schema';
 import type { ProductListInput } from './catalog.schemas';
 import {
   assertCursorOrder,
+  type CompletenessCursor,
   decodeProductCursor,
   encodeProductCursor,
   type Direction,
@@ -16,6 +17,7 @@ import {
 } from './product-cursor';
 import { filterDrivers, type ProductFilterInput, productFilterWhere } from './product-filter';
 import { listedValues, resolveListAttributes } from './product-list-values';
+import { listByCompleteness, resolveScoreChannel, scoresFor } from './product-list-completeness';
 import { productOut } from './product-queries';
 import { assertPublished, readLanguageFor } from './translations/read-language';
 import { localizedProduct, translationsFor } from './translations/localized-outputs';
@@ -318,6 +320,7 @@ export async function listProducts(
     attributes: codes,
     language,
     languages,
+    completenessChannel,
     ...filter
   } = input;
   const scope = await resolveSearchScope(db, tenant, catalog, filter.searchLanguage);
@@ -326,7 +329,24 @@ export async function listProducts(
     await assertPublished(db, tenant, catalog, filter.missingTranslation, 'missingTranslation');
   const cursor = decodeProductCursor(rawCursor);
   const chosen = codes?.length ? await resolveListAttributes(db, tenant, codes) : null;
+  // a search without `sort` continues in its cursor's order: a score cursor needs its channel too
+  const byScore = (sort ?? (filter.q?.trim() ? cursor?.s : undefined)) === 'completeness';
+  const channel = await resolveScoreChannel(db, tenant, { ...filter, completenessChannel }, byScore);
+  /** A page in `by` order from `source`: by score through product-list-completeness.ts, else by column. */
+  const sorted = (source: Source, by: SortName | 'completeness') =>
+    by === 'completeness'
+      ? listByCompleteness(db, source, channel!, order, cursor as CompletenessCursor | null, limit)
+      : listBySort(db, source, by, order, cursor as ValueCursor | null, limit);
   const page = async (result: { items: ProductRow[]; nextCursor: string | null }) => {
+    const scores = channel
+      ? await scoresFor(
+          db,
+          channel,
+          result.items.map((r) => r.id),
+        )
+      : null;
+    const withScores = <T extends { productId: string }>(items: T[]) =>
+      scores ? items.map((p) => ({ ...p, completeness: scores.get(p.productId) ?? null })) : items;
     // The page's texts in the asked language: one read of the page's translations (docs/languages.md).
     const stored = await translationsFor(
       db,
@@ -336,7 +356,7 @@ export async function listProducts(
     const items = result.items.map((r) =>
       localizedProduct(read, productOut(r, catalog.departmentId), stored.get(r.id)),
     );
-    if (!chosen) return { items, nextCursor: result.nextCursor };
+    if (!chosen) return { items: withScores(items), nextCursor: result.nextCursor };
     const values = await listedValues(
       db,
       tenant,
@@ -344,7 +364,7 @@ export async function listProducts(
       chosen,
     );
     return {
-      items: items.map((p) => ({ ...p, values: values.get(p.productId) ?? [] })),
+      items: withScores(items.map((p) => ({ ...p, values: values.get(p.productId) ?? [] }))),
       nextCursor: result.nextCursor,
     };
   };
@@ -366,7 +386,7 @@ export async function listProducts(
     const few = await driven();
     if (few === 'empty') return none;
     const source = few ? joinedSource(few.ids, where) : tableSource(where);
-    return page(await listBySort(db, source, sortName, order, cursor as ValueCursor | null, limit));
+    return page(await sorted(source, sortName));
   }
   const by = sort ?? (cursor ? cursor.s : plan.selective ? 'rank' : 'match');
   assertCursorOrder(cursor, by, order);
@@ -381,7 +401,7 @@ export async function listProducts(
       const late = matchesSearch(plan, scope, lateRow.rowid, lateRow.id);
       const source = joinedSource(few.ids, where, sql`${products}.rowid`, late);
       if (by === 'match') return page(await listByDoc(db, source, cursor as MatchCursor | null, limit));
-      return page(await listBySort(db, source, by, order, cursor as ValueCursor | null, limit));
+      return page(await sorted(source, by));
     }
   }
   if (by === 'match')
@@ -404,5 +424,5 @@ export async function listProducts(
   const hits = hitsSource(plan.selective ? plan : { match: plan.all, checks: [] }, catalog.id, where, scope);
   if (by === 'rank') return page(await listByRank(db, hits, cursor as RankCursor | null, limit));
   const source = plan.selective ? hits : checkedTableSource(plan, where, scope);
-  return page(await listBySort(db, source, by, order, cursor as ValueCursor | null, limit));
+  return page(await sorted(source, by));
 }

@@ -19,6 +19,7 @@ import {
   getProductCompleteness,
   ProductCompletenessOut,
 } from './completeness-read';
+import { CompletenessTrendOut, getCompletenessTrend, TrendQuery } from './completeness-trend';
 import { IncompleteOut, IncompleteQuery, listIncompleteProducts } from './incomplete-products';
 
 const ChannelIdDto = z.strictObject({ channelId: z.uuid() });
@@ -55,6 +56,19 @@ export const channelRoutes = new Hono<AppEnv>()
       security: 'cookie',
     }),
     async (c) => c.json(await getCompletenessOverview(c.var.db, c.var.caller)),
+  )
+  .get(
+    '/GetCompletenessTrend',
+    describeOperation({
+      tag: 'Catalog',
+      summary:
+        'How completeness moved: per channel and language one point per day of the last `days` (default 30): masters scored, complete, mean score',
+      response: CompletenessTrendOut,
+      security: 'cookie',
+      references: ['channel'],
+    }),
+    validate('query', TrendQuery),
+    async (c) => c.json(await getCompletenessTrend(c.var.db, c.var.caller, c.req.valid('query'))),
   )
   .get(
     '/GetIncompleteProducts',

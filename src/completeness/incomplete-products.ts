@@ -55,7 +55,8 @@ export const IncompleteOut = z.object({
   nextCursor: z.string().nullable(),
 });
 
-async function findChannelByIdOrName(db: Database, caller: Caller, channel: string) {
+/** A channel of the caller's company by id or name (case-insensitive), else 404. */
+export async function findChannelByIdOrName(db: Database, caller: Caller, channel: string) {
   const rows = await db
     .select({ id: channels.id, channelId: channels.channelId, name: channels.name })
     .from(channels)

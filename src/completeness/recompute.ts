@@ -73,6 +73,8 @@ async function removeScores(db: Database, job: JobRow, channelKey: number): Prom
       if ((result.meta?.changes ?? 0) < 1) break;
     }
   await db.run(sql`DELETE FROM completeness_counts WHERE channel_key = ${channelKey}`);
+  // its 30-day history (migration 0027) goes with it: the key is never given again
+  await db.run(sql`DELETE FROM completeness_daily WHERE channel_key = ${channelKey}`);
   await finish(db, job.id, 0);
 }
 

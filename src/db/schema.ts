@@ -1183,3 +1183,17 @@ export const companyCells = sqliteTable(
   },
   (t) => [index('company_cells_cell_idx').on(t.cell, t.companyId)],
 );
+
+/** One channel, language and UTC day: the counters' last state that day (migration 0027), kept by the counter triggers. WITHOUT ROWID. */
+export const completenessDaily = sqliteTable(
+  'completeness_daily',
+  {
+    channelKey: integer('channel_key').notNull(),
+    lang: text('lang').notNull(),
+    day: text('day').notNull(),
+    scored: integer('scored').notNull(),
+    complete: integer('complete').notNull(),
+    scoreSum: integer('score_sum').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.channelKey, t.lang, t.day] })],
+);

@@ -93,3 +93,27 @@ describe('mergeOrder', () => {
     ]);
   });
 });
+
+describe('the completeness choice in the list query', () => {
+  it('keeps the completeness choice: channel, language, incomplete-for and missing requirement', () => {
+    const params = new URLSearchParams(
+      'sort=completeness&completenessChannel=ch1&channelLanguage=eng&incompleteFor=ch1&missingRequirement=gtin',
+    );
+    const query = queryFromSearch(params, CAT);
+    expect(canonical(query)).toEqual({
+      sort: 'completeness',
+      completenessChannel: 'ch1',
+      channelLanguage: 'eng',
+      incompleteFor: 'ch1',
+      missingRequirement: 'gtin',
+    });
+    expect(keys.productList(query)).not.toEqual(keys.productList({ ...query, channelLanguage: 'deu' }));
+    // without a channel the score sort, the language and the requirement mean nothing: left out
+    expect(
+      canonical({ catalogId: CAT, sort: 'completeness', channelLanguage: 'eng', missingRequirement: 'gtin' }),
+    ).toEqual({});
+    expect(canonical({ catalogId: CAT, completenessChannel: 'ch1', missingRequirement: 'gtin' })).toEqual({
+      completenessChannel: 'ch1',
+    });
+  });
+});

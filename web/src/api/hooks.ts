@@ -115,3 +115,29 @@ export function useContentLanguages() {
     staleTime: 5 * 60_000,
   });
 }
+
+/** The company's channels with their languages and requirements (docs/completeness.md). */
+export function useChannels() {
+  return useQuery({ queryKey: keys.channels, queryFn: () => apiGet('Catalog/GetChannels'), staleTime: 60_000 });
+}
+
+/** A product's score and missing list per channel and language (refreshed with the product). */
+export function useCompleteness(productId: string) {
+  return useQuery({
+    queryKey: keys.completenessOf(productId),
+    queryFn: () => apiGet('Catalog/GetCompleteness', { productId }),
+  });
+}
+
+/** Per channel and language: scored, complete, mean score and the most missed requirements (counters only). */
+export function useCompletenessOverview() {
+  return useQuery({ queryKey: keys.completenessOverview, queryFn: () => apiGet('Catalog/GetCompletenessOverview') });
+}
+
+/** One point per day of the last `days` per channel and language. */
+export function useCompletenessTrend(days = 30) {
+  return useQuery({
+    queryKey: keys.completenessTrend(days),
+    queryFn: () => apiGet('Catalog/GetCompletenessTrend', { days }),
+  });
+}

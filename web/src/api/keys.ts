@@ -52,4 +52,10 @@ export const keys = {
   importOne: (jobId: string) => ['imports', 'one', jobId] as const,
   /** The company's content languages (GetLanguages; docs/languages.md). */
   languages: ['languages'] as const,
+  /** The company's channels (GetChannels); `completenessOf` is under `product`, so a product's refresh covers it. */
+  channels: ['channels'] as const,
+  completenessOf: (productId: string) => ['product', productId, 'completeness'] as const,
+  /** The overview per channel and language and its 30-day trend (both under `completeness`). */
+  completenessOverview: ['completeness', 'overview'] as const,
+  completenessTrend: (days: number) => ['completeness', 'trend', days] as const,
 };

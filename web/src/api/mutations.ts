@@ -291,3 +291,11 @@ export const useStartReleaseUpgrade = () =>
   useWrite('Classification/StartReleaseUpgrade', (client) =>
     client.invalidateQueries({ predicate: (q) => q.queryKey[0] === keys.classification('')[0] }),
   );
+// Channels (docs/completeness.md): the scores are recomputed by the job each write answers, so
+// the completeness reads refresh now and again when the job's screen or a list is read.
+
+const refreshChannels = (client: QueryClient) => refreshAll(client, keys.channels, ['completeness']);
+
+export const useAddChannel = () => useWrite('Catalog/AddChannel', (client) => refreshChannels(client));
+export const useUpdateChannel = () => useWrite('Catalog/UpdateChannel', (client) => refreshChannels(client));
+export const useDeleteChannel = () => useWrite('Catalog/DeleteChannel', (client) => refreshChannels(client));

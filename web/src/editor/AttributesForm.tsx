@@ -66,6 +66,7 @@ export function AttributesForm({ product }: { product: ProductDetail }) {
               {(p) => (
                 <ValueInput
                   id={p.id}
+                  name={`values.${a.code}`}
                   describedBy={p['aria-describedby']}
                   invalid={p['aria-invalid']}
                   label={a.name}

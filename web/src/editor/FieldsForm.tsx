@@ -89,7 +89,7 @@ export function FieldsForm({ product }: { product: ProductDetail }) {
             hint={f.hint ? t(f.hint) : undefined}
             problem={problems[f.key] ? t(`problem.${problems[f.key]!}`) : null}
           >
-            {(p) => <input {...p} value={form[f.key]} onChange={set(f.key)} />}
+            {(p) => <input {...p} name={f.key} value={form[f.key]} onChange={set(f.key)} />}
           </FormField>
         </div>
       ))}
@@ -106,7 +106,9 @@ export function FieldsForm({ product }: { product: ProductDetail }) {
       </FormField>
       <div className="span-2">
         <FormField label={t('field.description')}>
-          {(p) => <textarea {...p} rows={6} value={form.description} onChange={set('description')} />}
+          {(p) => (
+            <textarea {...p} name="description" rows={6} value={form.description} onChange={set('description')} />
+          )}
         </FormField>
       </div>
       <div className="span-2 form-actions">

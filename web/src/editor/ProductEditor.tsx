@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useCatalogs, useProduct } from '../api/hooks';
 import { useDeleteProduct } from '../api/mutations';
@@ -12,6 +12,7 @@ import { contentLanguageOf } from '../lib/content-language';
 import { useSession } from '../session/session';
 import { AttributesForm } from './AttributesForm';
 import { ClassificationEditor } from './ClassificationEditor';
+import { CompletenessPanel } from './CompletenessPanel';
 import { FieldsForm } from './FieldsForm';
 import { FeatureBlocksPanel } from './FeatureBlocksPanel';
 import { HistoryPanel } from './HistoryPanel';
@@ -43,6 +44,22 @@ export default function ProductEditor() {
   const catalog = useCatalogs().data?.items.find((c) => c.catalogId === p?.catalogId);
   const language = catalog ? contentLanguageOf(params.get('language'), catalog) : null;
   const translating = catalog && language && language !== catalog.language ? language : null;
+  // A completeness link names the input to fix (`focus=name`, lib/completeness.ts): focused once its tab shows.
+  const focus = params.get('focus');
+  // the tab and language shown are part of it: following another link focuses again
+  const focusTarget = focus && p ? `${tab}|${translating ?? ''}|${focus}` : null;
+  useEffect(() => {
+    if (!focusTarget) return;
+    const name = focusTarget.split('|').slice(2).join('|');
+    // the tab's form may still be loading what it shows (attributes): try for a second
+    let tries = 0;
+    const timer = window.setInterval(() => {
+      const input = document.querySelector<HTMLElement>(`main [name="${CSS.escape(name)}"]`);
+      input?.focus();
+      if (input || ++tries > 20) window.clearInterval(timer);
+    }, 50);
+    return () => window.clearInterval(timer);
+  }, [focusTarget]);
   // Tabs and the language both live in the address: changing one keeps the other.
   const setParam = (name: 'tab' | 'language', value: string | null) => {
     const next = new URLSearchParams(params);
@@ -129,6 +146,11 @@ export default function ProductEditor() {
               },
               { id: 'history', label: t('editor.tab.history'), content: () => <HistoryPanel product={p} /> },
               { id: 'references', label: t('editor.tab.references'), content: () => <ReferencesPanel product={p} /> },
+              {
+                id: 'completeness',
+                label: t('editor.tab.completeness'),
+                content: () => <CompletenessPanel product={p} />,
+              },
               {
                 id: 'feature-blocks',
                 label: t('editor.tab.featureBlocks', { count: p.featureBlocks.length }),

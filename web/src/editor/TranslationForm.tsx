@@ -205,9 +205,16 @@ function TranslationField({
           )}
         </span>
         {multiline ? (
-          <textarea id={id} rows={5} value={value} onChange={(e) => onChange(e.target.value)} {...common} />
+          <textarea
+            id={id}
+            name={row.field}
+            rows={5}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+            {...common}
+          />
         ) : (
-          <input id={id} value={value} onChange={(e) => onChange(e.target.value)} {...common} />
+          <input id={id} name={row.field} value={value} onChange={(e) => onChange(e.target.value)} {...common} />
         )}
         {problem && (
           <small id={`${id}-problem`} className="field-problem" role="alert">

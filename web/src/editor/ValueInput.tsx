@@ -4,6 +4,8 @@ import type { ValueKind } from '../lib/values';
 
 interface Props {
   id?: string;
+  /** The field path it edits (`values.colour`): the editor focuses it from a completeness link. */
+  name?: string;
   kind: ValueKind;
   value: string;
   onChange: (value: string) => void;
@@ -19,9 +21,9 @@ interface Props {
  * A typed input: a select for enums, yes/no for booleans, min and max for ranges, a number field
  * with its unit beside it. The value is the draft text; parsing happens on save (lib/values.ts).
  */
-export function ValueInput({ id, kind, value, onChange, options, unit, label, describedBy, invalid }: Props) {
+export function ValueInput({ id, name, kind, value, onChange, options, unit, label, describedBy, invalid }: Props) {
   const { t } = useI18n();
-  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined };
+  const common = { id, name, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined };
   if (kind === 'enum' && options) {
     return (
       <select {...common} value={value} onChange={(e) => onChange(e.target.value)}>

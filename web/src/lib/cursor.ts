@@ -22,6 +22,15 @@ export function canonical(query: ListQuery): Record<string, string> {
   if (query.missing?.length) out.missing = [...query.missing].sort().join(',');
   if (query.missingTranslation) out.missingTranslation = query.missingTranslation;
   if (query.language) out.language = query.language;
+  // completeness (docs/completeness.md): the badge's channel and language, "incomplete for", "missing X"
+  if (query.completenessChannel) out.completenessChannel = query.completenessChannel;
+  if (query.incompleteFor) out.incompleteFor = query.incompleteFor;
+  if (query.completenessChannel || query.incompleteFor) {
+    if (query.channelLanguage) out.channelLanguage = query.channelLanguage;
+    if (query.incompleteFor && query.missingRequirement) out.missingRequirement = query.missingRequirement;
+  }
+  // sorting by score needs the channel it is scored in
+  if (out.sort === 'completeness' && !query.completenessChannel) delete out.sort;
   return out;
 }
 
@@ -67,7 +76,7 @@ export function queryFromSearch(params: URLSearchParams, catalogId: string): Lis
   return {
     catalogId,
     q: params.get('q') ?? undefined,
-    sort: sort === 'sku' || sort === 'name' || sort === 'updatedAt' ? sort : undefined,
+    sort: sort === 'sku' || sort === 'name' || sort === 'updatedAt' || sort === 'completeness' ? sort : undefined,
     order: order === 'asc' || order === 'desc' ? order : undefined,
     categoryId: params.get('categoryId') ?? undefined,
     subtree: params.has('subtree') ? params.get('subtree') !== 'false' : undefined,
@@ -78,5 +87,9 @@ export function queryFromSearch(params: URLSearchParams, catalogId: string): Lis
     missingTranslation: params.get('missingTranslation') ?? undefined,
     // The content language of the texts (docs/languages.md); the screen drops one its catalog does not publish.
     language: params.get('language') ?? undefined,
+    completenessChannel: params.get('completenessChannel') ?? undefined,
+    channelLanguage: params.get('channelLanguage') ?? undefined,
+    incompleteFor: params.get('incompleteFor') ?? undefined,
+    missingRequirement: params.get('missingRequirement') ?? undefined,
   };
 }

@@ -11,6 +11,7 @@ import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
+import { AdminChannels } from './AdminChannels';
 import { AdminLanguages } from './AdminLanguages';
 
 /**
@@ -102,6 +103,7 @@ export default function Admin() {
         </table>
       </QueryState>
       <AdminLanguages />
+      <AdminChannels />
       <ConfirmDialog
         open={revoking !== null}
         title={t('admin.revokeTitle')}

@@ -7,6 +7,7 @@ import { JobStateBadge, useJobKind } from '../components/JobStateBadge';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
+import { CompletenessSection } from './dashboard/CompletenessSection';
 
 /** GetStats, the newest jobs, and the last sync runs once the Sync API exists. */
 export default function Dashboard() {
@@ -54,6 +55,7 @@ export default function Dashboard() {
           </ul>
         </QueryState>
       </section>
+      <CompletenessSection />
       <div className="two-col">
         <section aria-labelledby="jobs-h" className="panel">
           <h2 id="jobs-h">{t('dashboard.jobs')}</h2>

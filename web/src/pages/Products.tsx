@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAttributes, useContentLanguages } from '../api/hooks';
 import { useCatalogChoice } from '../components/CatalogPicker';
+import { ChannelChoice } from '../components/ChannelChoice';
 import { ContentLanguageSwitch } from '../components/ContentLanguageSwitch';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
@@ -11,7 +12,15 @@ import { canonical, flattenPages, queryFromSearch } from '../lib/cursor';
 import { contentLanguageOf, languageName, translationLanguages } from '../lib/content-language';
 import type { ListQuery } from '../api/models';
 import { ColumnChooser } from './products/ColumnChooser';
-import { attributeColumn, BUILT_IN_COLUMNS, loadColumnChoice, saveColumnChoice } from './products/columns';
+import {
+  attributeColumn,
+  BUILT_IN_COLUMNS,
+  COMPLETENESS_COLUMN,
+  type GridColumn,
+  loadColumnChoice,
+  saveColumnChoice,
+} from './products/columns';
+import { CompletenessFilters } from './products/CompletenessFilters';
 import { Filters } from './products/Filters';
 import { MassEditDialog } from './products/MassEditDialog';
 import { NewProductDialog } from './products/NewProductDialog';
@@ -62,10 +71,13 @@ export default function Products() {
     () => [...BUILT_IN_COLUMNS, ...(attributes.data?.items ?? []).map(attributeColumn)],
     [attributes.data],
   );
-  const columns = useMemo(
-    () => columnIds.map((id) => allColumns.find((c) => c.id === id)).filter((c) => c !== undefined),
-    [columnIds, allColumns],
-  );
+  const columns = useMemo(() => {
+    const chosen = columnIds.map((id) => allColumns.find((c) => c.id === id)).filter((c) => c !== undefined);
+    // the score of the chosen channel comes right after the SKU while a channel is chosen
+    if (!query.completenessChannel) return chosen;
+    const at = chosen.findIndex((c) => c.id === 'sku') + 1;
+    return [...chosen.slice(0, at), COMPLETENESS_COLUMN, ...chosen.slice(at)];
+  }, [columnIds, allColumns, query.completenessChannel]);
 
   // The router applies a navigation as a transition: a second filter changed before the first
   // has rendered must build on it, not on the last render's query, or it would undo it.
@@ -82,7 +94,7 @@ export default function Products() {
     },
     [setParams],
   );
-  const onSort = (sort: 'sku' | 'name' | 'updatedAt') => {
+  const onSort = (sort: NonNullable<GridColumn['sort']>) => {
     const current = query.sort ?? (query.q ? undefined : 'sku');
     update({ sort, order: current === sort && (query.order ?? 'asc') === 'asc' ? 'desc' : 'asc' });
   };
@@ -110,6 +122,20 @@ export default function Products() {
               onChange={(code) => update({ language: code === catalog.language ? undefined : code })}
             />
           )}
+          <ChannelChoice
+            channelId={query.completenessChannel}
+            language={query.channelLanguage}
+            onChange={({ channelId, language }) =>
+              update({
+                completenessChannel: channelId,
+                channelLanguage: language,
+                // the filters of another channel (or of none) do not carry over
+                incompleteFor: query.incompleteFor && channelId ? channelId : undefined,
+                missingRequirement: undefined,
+                sort: query.sort === 'completeness' && !channelId ? undefined : query.sort,
+              })
+            }
+          />
           <ColumnChooser
             all={allColumns}
             chosen={columnIds}
@@ -129,6 +155,7 @@ export default function Products() {
         ) : (
           <>
             <Filters key={catalog.catalogId} query={query} onChange={update} languages={filterLanguages} />
+            {query.completenessChannel && <CompletenessFilters query={query} onChange={update} />}
             <div className="selection-bar" aria-live="polite">
               <span>
                 {list.isSuccess &&

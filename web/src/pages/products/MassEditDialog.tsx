@@ -67,8 +67,9 @@ export function MassEditDialog({
     }
     setError(null);
     try {
-      // The content language is how the grid shows texts, not which products it lists.
-      const { sort: _s, order: _o, language: _l, ...where } = filter ? canonical(filter) : {};
+      // The content language and the badge's channel are how the grid shows rows, not which
+      // products it lists; "incomplete for" and "missing X" are filters and go with it.
+      const { sort: _s, order: _o, language: _l, completenessChannel: _c, ...where } = filter ? canonical(filter) : {};
       const body = {
         departmentId,
         catalogId,

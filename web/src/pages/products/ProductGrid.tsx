@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { keys } from '../../api/keys';
 import { useRefreshProduct, useSetValue } from '../../api/mutations';
 import type { ListQuery, Page, Product } from '../../api/models';
+import { CompletenessBadge } from '../../components/CompletenessBadge';
 import { useI18n } from '../../i18n/i18n';
 import { shouldLoadMore } from '../../lib/cursor';
 import { LOCALIZABLE_COLUMNS, setValueField, translationField, withSavedValue, type GridColumn } from './columns';
@@ -26,7 +27,7 @@ interface Props {
   selected: Set<string>;
   toggle: (id: string) => void;
   toggleAll: () => void;
-  onSort: (sort: 'sku' | 'name' | 'updatedAt') => void;
+  onSort: (sort: NonNullable<GridColumn['sort']>) => void;
   /** The content language the rows' texts are in when it is not the catalog's default (code and name). */
   translation?: { code: string; name: string };
 }
@@ -234,6 +235,12 @@ function Cell({
   const { t, date } = useI18n();
   const value = column.read(product);
   if (column.id === 'updatedAt') return <span>{date(value)}</span>;
+  if (column.id === 'completeness')
+    return product.completeness ? (
+      <CompletenessBadge score={product.completeness.score} missing={product.completeness.missing} />
+    ) : (
+      <span className="muted">{t('completeness.notScored')}</span>
+    );
   if (column.id === 'missingTranslations') return <MissingTranslations fields={product.missingTranslations ?? []} />;
   // A localizable column shows and writes the content language's text; the others are the same in every language.
   const field = translationField(column);

@@ -14,7 +14,7 @@ export interface GridColumn {
   label?: string;
   width: number;
   /** Sortable through the API's `sort` parameter. */
-  sort?: 'sku' | 'name' | 'updatedAt';
+  sort?: 'sku' | 'name' | 'updatedAt' | 'completeness';
   /** Editable in place through SetValue, with the kind its input is parsed as. */
   edit?: ValueKind;
   attribute?: Attribute;
@@ -56,6 +56,18 @@ export const BUILT_IN_COLUMNS: GridColumn[] = [
     read: (p) => (p.missingTranslations ?? []).join(',') || null,
   },
 ];
+
+/**
+ * The score in the chosen channel and language (GetProducts `completenessChannel`), shown after
+ * the SKU while a channel is chosen; sorting by it lists the worst first (docs/completeness.md).
+ */
+export const COMPLETENESS_COLUMN: GridColumn = {
+  id: 'completeness',
+  labelKey: 'completeness.column',
+  width: 130,
+  sort: 'completeness',
+  read: (p) => (p.completeness ? String(p.completeness.score) : null),
+};
 
 /** Built-in columns whose text is kept per content language (SetValue with `language`; docs/languages.md). */
 export const LOCALIZABLE_COLUMNS: readonly string[] = ['name', 'description', 'keywords'];

@@ -1,0 +1,118 @@
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { channels, completenessDaily } from '../db/schema';
+import { badRequest } from '../kernel/app-error';
+import type { Caller } from '../kernel/caller';
+import { LANGUAGE_CODE } from '../kernel/code-rules';
+import { findChannelByIdOrName } from './incomplete-products';
+
+/**
+ * How completeness moved (`GET Catalog/GetCompletenessTrend`, docs/completeness.md "History"):
+ * per channel and language one point per UTC day of the window, read from `completeness_daily`
+ * (migration 0027), which the counter triggers keep in each write's own transaction: the read is
+ * one range of that table's key per channel and language, never a scan of scores.
+ *
+ * A day without a row had no write: it reads as the last day before it (the state did not
+ * change). The series starts at the first day with a known state, so a channel defined last
+ * week has a week of points.
+ */
+export const TrendQuery = z.strictObject({
+  /** The channel's id or name; default every channel of the company. */
+  channel: z.string().trim().min(1).max(100).optional(),
+  /** Only this language (ISO 639-2); default every language of the channel. */
+  language: z.string().regex(LANGUAGE_CODE, 'language must be an ISO 639-2 code such as eng').optional(),
+  /** The window in days, today included (1-90). */
+  days: z.coerce.number().int().min(1).max(90).default(30),
+});
+export type TrendInput = z.infer<typeof TrendQuery>;
+
+const Point = z.object({
+  day: z.string(),
+  products: z.number().int(),
+  complete: z.number().int(),
+  averageScore: z.number().int(),
+});
+
+export const CompletenessTrendOut = z.object({
+  /** The window, first and last UTC day (YYYY-MM-DD). */
+  from: z.string(),
+  to: z.string(),
+  items: z.array(z.object({ channelId: z.string(), name: z.string(), language: z.string(), points: z.array(Point) })),
+});
+type Out = z.infer<typeof CompletenessTrendOut>;
+
+/** The days from `from` to `to` (YYYY-MM-DD, UTC), both included. */
+function daysBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+}
+
+export async function getCompletenessTrend(db: Database, caller: Caller, input: TrendInput): Promise<Out> {
+  const only = input.channel ? await findChannelByIdOrName(db, caller, input.channel) : null;
+  // the database's clock, the one the triggers date their rows with
+  const [window] = await db.all<{ to: string; from: string }>(
+    sql`SELECT date('now') AS "to", date('now', ${`-${input.days - 1} days`}) AS "from"`,
+  );
+  const { from, to } = window!;
+  const list = await db
+    .select({ key: channels.id, channelId: channels.channelId, name: channels.name, languages: channels.languages })
+    .from(channels)
+    .where(and(eq(channels.companyId, caller.companyId), only ? eq(channels.id, only.id) : undefined))
+    .orderBy(asc(channels.name), asc(channels.id));
+  if (!list.length) return { from, to, items: [] };
+  if (only && input.language && !list[0]!.languages.includes(input.language))
+    throw badRequest(`language: the channel ${only.name} does not publish ${input.language}`);
+  const keys = list.map((c) => c.key);
+  const langFilter = input.language ? eq(completenessDaily.lang, input.language) : undefined;
+  // the window's rows, and per channel and language the last row before it (the state it opened with)
+  const [inWindow, before] = await db.batch([
+    db
+      .select()
+      .from(completenessDaily)
+      .where(and(inArray(completenessDaily.channelKey, keys), langFilter, gte(completenessDaily.day, from)))
+      .orderBy(asc(completenessDaily.day)),
+    db
+      .select({
+        channelKey: completenessDaily.channelKey,
+        lang: completenessDaily.lang,
+        day: sql<string>`max(${completenessDaily.day})`,
+        scored: completenessDaily.scored,
+        complete: completenessDaily.complete,
+        scoreSum: completenessDaily.scoreSum,
+      })
+      .from(completenessDaily)
+      .where(and(inArray(completenessDaily.channelKey, keys), langFilter, lte(completenessDaily.day, from)))
+      .groupBy(completenessDaily.channelKey, completenessDaily.lang),
+  ]);
+  type Row = (typeof inWindow)[number];
+  const byKey = new Map<string, Map<string, Row>>();
+  const rowsOf = (key: number, lang: string) => {
+    const k = `${key}\t${lang}`;
+    if (!byKey.has(k)) byKey.set(k, new Map());
+    return byKey.get(k)!;
+  };
+  // SQLite takes the bare columns of a max() aggregate from the row holding the max
+  for (const r of before) rowsOf(r.channelKey, r.lang).set(from, { ...r, day: from });
+  for (const r of inWindow) rowsOf(r.channelKey, r.lang).set(r.day, r);
+  const window30 = daysBetween(from, to);
+  const items: Out['items'] = [];
+  for (const c of list) {
+    for (const language of c.languages) {
+      if (input.language && language !== input.language) continue;
+      const rows = byKey.get(`${c.key}\t${language}`);
+      const points: z.infer<typeof Point>[] = [];
+      let last: Row | undefined;
+      for (const day of window30) {
+        last = rows?.get(day) ?? last;
+        if (!last) continue;
+        const averageScore = last.scored > 0 ? Math.round(last.scoreSum / last.scored) : 100;
+        points.push({ day, products: last.scored, complete: last.complete, averageScore });
+      }
+      items.push({ channelId: c.channelId, name: c.name, language, points });
+    }
+  }
+  return { from, to, items };
+}

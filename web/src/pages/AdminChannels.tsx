@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { describeError } from '../api/errors';
+import { useChannels } from '../api/hooks';
+import { useDeleteChannel } from '../api/mutations';
+import { useAnnounce } from '../components/Announcer';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ErrorText } from '../components/ErrorText';
+import { QueryState } from '../components/QueryState';
+import { useI18n } from '../i18n/i18n';
+import { type Channel, ChannelDialog } from './ChannelDialog';
+
+/**
+ * Administration: the company's channels (docs/completeness.md): list, add, edit the
+ * requirements, delete. Each write answers a job that recomputes the scores; the grid and the
+ * overview show them as it goes.
+ */
+export function AdminChannels() {
+  const { t } = useI18n();
+  const channels = useChannels();
+  const deleteChannel = useDeleteChannel();
+  const announce = useAnnounce();
+  const [editing, setEditing] = useState<Channel | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Channel | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <section aria-labelledby="admin-channels">
+      <h2 id="admin-channels">{t('channels.title')}</h2>
+      <p className="muted">{t('channels.intro')}</p>
+      <QueryState isPending={channels.isPending} error={channels.error}>
+        {channels.data?.items.length ? (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t('field.name')}</th>
+                <th scope="col">{t('channels.languages')}</th>
+                <th scope="col">{t('channels.requirements')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('common.actions')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {channels.data.items.map((c) => (
+                <tr key={c.channelId}>
+                  <th scope="row">{c.name}</th>
+                  <td>{c.languages.join(', ')}</td>
+                  <td>{c.requirements.length}</td>
+                  <td>
+                    <button type="button" onClick={() => setEditing(c)}>
+                      {t('channels.edit', { name: c.name })}
+                    </button>{' '}
+                    <button type="button" className="danger-quiet" onClick={() => setDeleting(c)}>
+                      {t('channels.delete', { name: c.name })}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="empty">{t('channels.none')}</p>
+        )}
+      </QueryState>
+      <ErrorText message={error} />
+      <p>
+        <button type="button" className="primary" onClick={() => setEditing('new')}>
+          {t('channels.add')}
+        </button>
+      </p>
+      {editing && <ChannelDialog channel={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('channels.deleteTitle')}
+        message={t('channels.deleteText', { name: deleting?.name ?? '' })}
+        confirmLabel={t('common.delete')}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          try {
+            await deleteChannel.mutateAsync({ channelId: deleting.channelId });
+            announce(t('channels.deleted', { name: deleting.name }));
+            setError(null);
+          } catch (err) {
+            setError(describeError(err, t));
+          }
+        }}
+      />
+    </section>
+  );
+}
