@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 /** Tables too big to hash whole on every check are compared by row count. */
 const HASH_LIMIT = 300;
 
-let tables: Promise<{ name: string; scoped: boolean }[]> | undefined;
+let tables: Promise<{ name: string; scoped: boolean; order: string }[]> | undefined;
 
 async function listTables() {
   const names = await env.DB.prepare(
@@ -12,7 +12,9 @@ async function listTables() {
   const out = [];
   for (const { name } of names.results) {
     const columns = await env.DB.prepare('SELECT name FROM pragma_table_info(?)').bind(name).all<{ name: string }>();
-    out.push({ name, scoped: columns.results.some((c) => c.name === 'company_id') });
+    // Ordered by every column (up to the first two): a one-column table has no second term.
+    const order = columns.results.length > 1 ? '1, 2' : '1';
+    out.push({ name, scoped: columns.results.some((c) => c.name === 'company_id'), order });
   }
   return out;
 }
@@ -28,11 +30,11 @@ export async function tenantDigest(companyIds: string[]): Promise<string> {
   const marks = companyIds.map(() => '?').join(',');
   // One batch, one round trip: small tables whole, large ones by count (decided in SQL).
   const results = await env.DB.batch(
-    list.map(({ name, scoped }) =>
+    list.map(({ name, scoped, order }) =>
       scoped
-        ? env.DB.prepare(`SELECT * FROM "${name}" WHERE company_id IN (${marks}) ORDER BY 1, 2`).bind(...companyIds)
+        ? env.DB.prepare(`SELECT * FROM "${name}" WHERE company_id IN (${marks}) ORDER BY ${order}`).bind(...companyIds)
         : env.DB.prepare(
-            `SELECT * FROM "${name}" WHERE (SELECT count(*) FROM "${name}") <= ${HASH_LIMIT} ORDER BY 1, 2`,
+            `SELECT * FROM "${name}" WHERE (SELECT count(*) FROM "${name}") <= ${HASH_LIMIT} ORDER BY ${order}`,
           ),
     ),
   );
