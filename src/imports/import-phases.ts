@@ -5,7 +5,7 @@ import type { FileGroup } from './bmecat-records';
 import type { BatchScope, PendingProduct } from './batch-types';
 import { flushMapEntries, flushProducts, type PendingPlacement } from './import-batches';
 import { CategoryMatcher, stageGroups } from './import-categories';
-import { isXChange, saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
+import { saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
 import { decideLanguages, languagesOfRecord } from './file-languages';
 import { writeGroupTranslations } from './group-translations';
 import { readCompanyLanguages } from '../catalog/translations/company-languages';
@@ -75,7 +75,7 @@ export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
   }
   await saveCheckpoint(run, staged(), {
     ...next,
-    ...(run.cp.format === 'CSV' || isXChange(run.cp.format) ? {} : await fileLanguagesOf(run, next)),
+    ...(run.cp.format === 'CSV' ? {} : await fileLanguagesOf(run, next)),
     phase: run.cp.format === 'CSV' ? 'products' : 'groups',
     at: startOf(run.cp.format),
   });

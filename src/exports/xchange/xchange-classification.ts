@@ -38,7 +38,13 @@ export function etimValue(values: string[]): Json | null {
  * feature's free text (`details.ETIM.<code>` translations, BMEcat's FVALUE_DETAILS); an
  * alphanumeric value is that text in the file's default language.
  */
-export function etimFeature(plan: XChangePlan, view: ProductView, code: string, values: string[], w: ExportWarnings): Json {
+export function etimFeature(
+  plan: XChangePlan,
+  view: ProductView,
+  code: string,
+  values: string[],
+  w: ExportWarnings,
+): Json {
   const typed = etimValue(values);
   const texts = fieldTexts(plan, view.translationSources, detailsField('ETIM', code));
   if (!typed) texts[0] = values.join(' ');

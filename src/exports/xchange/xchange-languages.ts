@@ -12,8 +12,7 @@ import type { XChangePlan } from './xchange-plan';
  */
 
 /** The ISO 639-2 code of each language of the file, in the order of `plan.languageTags`. */
-export const xchangeLanguages = (plan: XChangePlan): string[] =>
-  planLanguages(plan).slice(0, plan.languageTags.length);
+export const xchangeLanguages = (plan: XChangePlan): string[] => planLanguages(plan).slice(0, plan.languageTags.length);
 
 /**
  * One entry per language of the file (`texts[i]` is in the file's i-th language): languages

@@ -37,14 +37,18 @@ export function productDescriptions(plan: XChangePlan, view: ProductView, w: Exp
   const codes = xchangeLanguages(plan);
   texts.forEach((t, i) => {
     if (i > 0 && !t.name && full[i])
-      w.add(`FullProductDescription in ${codes[i]} left out: no ${codes[i]} name (MinimalProductDescription)`, view.subject);
+      w.add(
+        `FullProductDescription in ${codes[i]} left out: no ${codes[i]} name (MinimalProductDescription)`,
+        view.subject,
+      );
   });
   return perLanguage(plan, names, 'MinimalProductDescription', view.subject, w, (name, tag, i) => {
     const t = texts[i]!;
     const keywords = keywordList(t.keywords);
     return {
       DescriptionLanguage: tag,
-      MinimalProductDescription: i === 0 ? name : (fitted(name, 80, 'MinimalProductDescription', view.subject, w) ?? name),
+      MinimalProductDescription:
+        i === 0 ? name : (fitted(name, 80, 'MinimalProductDescription', view.subject, w) ?? name),
       UniqueMainProductDescription:
         t.name && t.name.length > 80 ? fitted(t.name, 255, 'UniqueMainProductDescription', view.subject, w) : undefined,
       FullProductDescription: full[i] ?? undefined,
@@ -66,7 +70,13 @@ export function productRelations(_view: ProductView): Json[] {
  * `ProductAttachments` from the product's media files, by signed URL; pictures are ATX018. The
  * description is written in each language of the file that has one.
  */
-async function attachments(ctx: ExportContext, plan: XChangePlan, media: AggregateMedia[], view: ProductView, w: ExportWarnings) {
+async function attachments(
+  ctx: ExportContext,
+  plan: XChangePlan,
+  media: AggregateMedia[],
+  view: ProductView,
+  w: ExportWarnings,
+) {
   if (media.length === 0) return undefined;
   if (!ctx.mediaUrl) {
     w.add('media files left out: attachment URLs need MEDIA_URL_KEY and PUBLIC_BASE_URL on the server', view.subject);
