@@ -10,7 +10,7 @@
 --
 -- Every 'delete' passes exactly the values its document was indexed with: the variants'
 -- documents are first removed with 0008's values (name and keywords NULL), then indexed again.
--- The triggers of 0008 and 0024 are re-created without the masters-only conditions on the
+-- The triggers of 0022 and 0024 are re-created without the masters-only conditions on the
 -- index (search heads stay masters-only: they list masters by name).
 DROP TRIGGER `products_fts_insert`;
 --> statement-breakpoint
@@ -78,9 +78,13 @@ CREATE TRIGGER `products_fts_update` AFTER UPDATE OF `sku`, `name`, `manufacture
           AND c.`products_fts` MATCH b.`phrase` AND c.`rowid` = (((unicode(substr(t.`lang`, 1, 1)) - 96) * 1024 + (unicode(substr(t.`lang`, 2, 1)) - 96) * 32 + (unicode(substr(t.`lang`, 3, 1)) - 96)) * 68719476736 + NEW.`rowid`)));
 END;
 --> statement-breakpoint
+-- 0022's, with the variant's name and keywords in its 'delete'.
 CREATE TRIGGER `products_fts_delete` AFTER DELETE ON `products` BEGIN
   INSERT INTO `products_fts` (`products_fts`, `rowid`, `sku`, `name`, `manufacturer_pid`, `gtin`, `keywords`)
     VALUES ('delete', OLD.`rowid`, OLD.`sku`, OLD.`name`, OLD.`manufacturer_pid`, OLD.`gtin`, OLD.`keywords`);
+  DELETE FROM `search_heads` WHERE OLD.`parent_id` IS NULL AND `catalog_id` = OLD.`catalog_id`
+    AND `phrase` IN (SELECT `phrase` FROM `search_head_bounds` WHERE `catalog_id` = OLD.`catalog_id`)
+    AND `name` = OLD.`name` AND `product_id` = OLD.`id`;
 END;
 --> statement-breakpoint
 -- 0024's, with the translated documents of masters and variants removed before the translations go.
