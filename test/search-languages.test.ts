@@ -147,7 +147,9 @@ describe('search in every language', () => {
     // mass edit selects the same masters
     const ids = async (q: string, searchLanguage?: string) => {
       const where = productFilterWhere(session, catalog.catalogId, { q, searchLanguage }, await searchMatch(db(), q));
-      return (await db().all<{ sku: string }>(sql`SELECT sku FROM products WHERE ${where} ORDER BY sku`)).map((r) => r.sku);
+      return (await db().all<{ sku: string }>(sql`SELECT sku FROM products WHERE ${where} ORDER BY sku`)).map(
+        (r) => r.sku,
+      );
     };
     expect(await ids('navy')).toEqual(['L-1']);
     expect(await ids('navy', 'eng')).toEqual(['L-1']);
@@ -157,11 +159,15 @@ describe('search in every language', () => {
     await translate(variant.productId, 'eng', { name: 'Circuit breaker teal' });
     expect(await skus('navy')).toEqual([]);
     expect(await skus('teal', { searchLanguage: 'eng' })).toEqual(['L-1']);
-    await env.DB.prepare("UPDATE products SET name = 'Leitungsschutzschalter grün' WHERE id = ?").bind(variant.productId).run();
+    await env.DB.prepare("UPDATE products SET name = 'Leitungsschutzschalter grün' WHERE id = ?")
+      .bind(variant.productId)
+      .run();
     expect(await skus('blau')).toEqual([]);
     expect(await skus('grün')).toEqual(['L-1']);
     const rowid = (
-      await env.DB.prepare('SELECT rowid AS r FROM products WHERE id = ?').bind(variant.productId).first<{ r: number }>()
+      await env.DB.prepare('SELECT rowid AS r FROM products WHERE id = ?')
+        .bind(variant.productId)
+        .first<{ r: number }>()
     )?.r;
     await deleteProduct({ db: db(), files: env.FILES }, asActor(session), {
       departmentId: session.departmentId,
