@@ -10,6 +10,7 @@
  *   npm run bench:api -- --state DIR --sizes 1000000   # reuse a seeded state dir (kept)
  *   npm run bench:api -- --sizes 10000 --only writes   # only the single-product writes (docs/history.md)
  *   npm run bench:api -- --state DIR --sizes 1000000 --pad 100000   # first add 100,000 masters without the broad word
+ *   npm run bench:api -- --sizes 100000 --languages deu,eng,fra      # the catalog in three languages: searches per language
  *   npm run bench:api -- --help                        # every flag with its default
  *
  * Without --state each size gets a fresh state dir, seeded by scripts/seed-synthetic.ts
@@ -35,6 +36,11 @@ const args = benchArgs('npm run bench:api -- [flags]: REST latency of lists, sea
     value: 'N',
     help: 'first make the catalog hold N masters without the searched word, named before it ("Bench padding ..."), added by SQL on the D1 file (the triggers index them)',
   },
+  languages: {
+    type: 'string',
+    value: 'L,L',
+    help: 'the catalog publishes these languages, the first its default (seed:synthetic --languages deu,eng,fra): names of masters and variants in each, and every search also runs per language',
+  },
   only: {
     type: 'string',
     value: 'writes',
@@ -45,6 +51,7 @@ const sizes = positiveInts('sizes', args.sizes);
 const SAMPLES = positiveInt('samples', args.samples);
 const ONLY = args.only;
 const PAD = args.pad === undefined ? 0 : positiveInt('pad', args.pad);
+const LANGUAGES = (args.languages ?? '').split(',').filter((l) => l !== '');
 if (ONLY !== undefined && ONLY !== 'writes') throw new Error(`--only: expected "writes", got "${ONLY}"`);
 
 interface Row {
@@ -58,7 +65,7 @@ interface Row {
 const cursorOf = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 async function benchSize(masters: number) {
-  const state = await seededState(masters, args.state);
+  const state = await seededState(masters, args.state, undefined, false, LANGUAGES);
   const { dir, seeded } = state;
   try {
     if (PAD > 0) padCatalog(d1File(dir), seeded, PAD);

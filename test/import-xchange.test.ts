@@ -59,7 +59,7 @@ describe('ETIM xChange import', () => {
 
   it('imports a V2.0 file with two languages, every feature type, a relation and trade items', async () => {
     const session = await makeSession();
-    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    const catalog = await makeCatalog(session.tenant, { language: 'deu', languages: ['eng'] });
     // Pretty-printed and in batches of one: products resume across slices inside the Product array.
     const { jobId, job, outcomes } = await importText(
       session.tenant,
@@ -76,10 +76,7 @@ describe('ETIM xChange import', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r[3] === '$.Supplier[0].Product[0]' && r[2] === 'FX-100')).toBe(true);
     expect(job.warnings).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/^descriptions in further languages are not kept yet/),
-        expect.stringMatching(/^product relations are not kept yet/),
-      ]),
+      expect.arrayContaining([expect.stringMatching(/^product relations are not kept yet/)]),
     );
 
     const breaker = await productBySku(catalog.catalogId, 'FX-100');
@@ -107,8 +104,18 @@ describe('ETIM xChange import', () => {
     });
     expect(breaker.media.map((m) => m.fileName)).toEqual(['mk-100.jpg']);
 
+    // Every language kept: English into translations, the German columns left alone where the file has no German.
+    expect(breaker.translations).toEqual({
+      eng: {
+        name: 'Circuit breaker B16',
+        description: 'A breaker "with quotes" \\ and a backslash',
+        keywords: 'breaker, MCB',
+        'details.ETIM.EF000005': 'grey',
+      },
+    });
     const cap = await productBySku(catalog.catalogId, 'FX-200');
-    expect(cap.product).toMatchObject({ name: 'Cover cap', unit: 'MTR', price: null, status: 'discontinued' });
+    expect(cap.product).toMatchObject({ name: null, unit: 'MTR', price: null, status: 'discontinued' });
+    expect(cap.translations).toEqual({ eng: { name: 'Cover cap' } });
   });
 
   it('takes a name the exporter cut at 80 characters whole from UniqueMainProductDescription', () => {
@@ -125,7 +132,11 @@ describe('ETIM xChange import', () => {
         ],
       },
     };
-    const [item] = xchangeItemsOf(product, XCHANGE_START.envelope, 'deu');
+    const [item] = xchangeItemsOf(product, XCHANGE_START.envelope, {
+      fileDefault: 'deu',
+      catalogLanguage: 'deu',
+      skip: [],
+    });
     expect(item!.record!.fields.name).toBe(long);
     expect(item!.sku).toBe('L-1');
   });

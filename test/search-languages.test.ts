@@ -123,6 +123,65 @@ describe('search in every language', () => {
     expect(await ids('leitungsschutzschalter', 'eng')).toEqual([]);
   });
 
+  it("finds a master by a word of its variant's name in any language, in one language when asked, and forgets it on change and delete", async () => {
+    const { session, catalog, translate, mcb, skus } = await threeLanguages();
+    const variant = await makeProduct(session, catalog.catalogId, {
+      sku: 'L-1-BL',
+      name: 'Leitungsschutzschalter blau',
+      parentId: mcb.productId,
+    });
+    await translate(variant.productId, 'eng', { name: 'Circuit breaker navy', keywords: 'marine' });
+    await translate(variant.productId, 'fra', { name: 'Disjoncteur bleu' });
+    // a word only the variant has lists its master once, in the variant's language
+    expect(await skus('blau')).toEqual(['L-1']);
+    expect(await skus('navy')).toEqual(['L-1']);
+    expect(await skus('circuit navy')).toEqual(['L-1']); // master's word + variant's word: the variant's document has both
+    expect(await skus('marine')).toEqual(['L-1']);
+    expect(await skus('bleu')).toEqual(['L-1']);
+    expect(await skus('navy', { searchLanguage: 'eng' })).toEqual(['L-1']);
+    expect(await skus('navy', { searchLanguage: 'fra' })).toEqual([]);
+    expect(await skus('navy', { searchLanguage: 'deu' })).toEqual([]);
+    expect(await skus('blau', { searchLanguage: 'deu' })).toEqual(['L-1']);
+    expect(await skus('blau', { searchLanguage: 'eng' })).toEqual([]);
+    expect(await skus('circuit', { searchLanguage: 'eng', sort: 'sku' })).toEqual(['L-1']); // master and variant: once
+    // mass edit selects the same masters
+    const ids = async (q: string, searchLanguage?: string) => {
+      const where = productFilterWhere(session, catalog.catalogId, { q, searchLanguage }, await searchMatch(db(), q));
+      return (await db().all<{ sku: string }>(sql`SELECT sku FROM products WHERE ${where} ORDER BY sku`)).map(
+        (r) => r.sku,
+      );
+    };
+    expect(await ids('navy')).toEqual(['L-1']);
+    expect(await ids('navy', 'eng')).toEqual(['L-1']);
+    expect(await ids('navy', 'fra')).toEqual([]);
+    expect(await ids('blau', 'deu')).toEqual(['L-1']);
+    // a changed translation and a renamed variant re-index; a deleted variant leaves no document
+    await translate(variant.productId, 'eng', { name: 'Circuit breaker teal' });
+    expect(await skus('navy')).toEqual([]);
+    expect(await skus('teal', { searchLanguage: 'eng' })).toEqual(['L-1']);
+    await env.DB.prepare("UPDATE products SET name = 'Leitungsschutzschalter grün' WHERE id = ?")
+      .bind(variant.productId)
+      .run();
+    expect(await skus('blau')).toEqual([]);
+    expect(await skus('grün')).toEqual(['L-1']);
+    const rowid = (
+      await env.DB.prepare('SELECT rowid AS r FROM products WHERE id = ?')
+        .bind(variant.productId)
+        .first<{ r: number }>()
+    )?.r;
+    await deleteProduct({ db: db(), files: env.FILES }, asActor(session), {
+      departmentId: session.departmentId,
+      productId: variant.productId,
+    });
+    expect(await skus('teal')).toEqual([]);
+    expect(await skus('bleu')).toEqual([]);
+    expect(await skus('disjoncteur', { searchLanguage: 'fra' })).toEqual(['L-1']); // the master's own French name stays
+    const left = await env.DB.prepare('SELECT count(*) AS n FROM products_fts_terms WHERE doc % 68719476736 = ?')
+      .bind(rowid)
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
+  });
+
   it('takes searchLanguage= on GetProducts: 400 for a code that is no language or not enabled', async () => {
     const { session, catalog } = await threeLanguages();
     const get = (query: string) =>

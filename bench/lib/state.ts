@@ -19,10 +19,18 @@ export function d1File(stateDir: string): string {
   return join(dir, file);
 }
 
-/** Migrates a fresh state directory and seeds a synthetic catalog of `masters` master products into it. */
-export async function seedSynthetic(dir: string, masters: number, extras = false): Promise<Seeded> {
+/**
+ * Migrates a fresh state directory and seeds a synthetic catalog of `masters` master products
+ * into it; `languages` (seed:synthetic --languages, the first the default) makes it publish them.
+ */
+export async function seedSynthetic(
+  dir: string,
+  masters: number,
+  extras = false,
+  languages: string[] = [],
+): Promise<Seeded> {
   await migrate(dir);
-  return seedSyntheticCatalog(dir, masters, extras);
+  return seedSyntheticCatalog(dir, masters, extras, languages);
 }
 
 export interface SeededState {
@@ -37,30 +45,32 @@ const MARKER = 'seeded.json';
 
 /**
  * A migrated state dir with a synthetic catalog of `masters`. With `keep`, the sub-directory
- * `<keep>/<masters>` is seeded once and reused by later runs (so one `--state DIR` serves
- * several sizes); without, a fresh temporary dir named after `prefix`.
+ * `<keep>/<masters>` (`<keep>/<masters>-deu-eng-fra` with languages) is seeded once and reused
+ * by later runs (so one `--state DIR` serves several sizes); without, a fresh temporary dir
+ * named after `prefix`.
  */
 export async function seededState(
   masters: number,
   keep?: string,
   prefix = 'pim-bench-',
   extras = false,
+  languages: string[] = [],
 ): Promise<SeededState> {
   if (!keep) {
     const dir = mkdtempSync(join(tmpdir(), prefix));
     try {
-      return { dir, seeded: await seedSynthetic(dir, masters, extras), temporary: true };
+      return { dir, seeded: await seedSynthetic(dir, masters, extras, languages), temporary: true };
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
       throw error;
     }
   }
-  const dir = resolve(keep, String(masters));
+  const dir = resolve(keep, [String(masters), ...languages].join('-'));
   const marker = join(dir, MARKER);
   if (existsSync(marker)) return { dir, seeded: JSON.parse(readFileSync(marker, 'utf8')) as Seeded, temporary: false };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const seeded = await seedSynthetic(dir, masters, extras);
+  const seeded = await seedSynthetic(dir, masters, extras, languages);
   writeFileSync(marker, JSON.stringify(seeded));
   return { dir, seeded, temporary: false };
 }

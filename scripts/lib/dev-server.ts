@@ -67,7 +67,12 @@ export interface Seeded {
 }
 
 /** Seeds a synthetic catalog of `masters` master products into a migrated local state dir (npm run seed:synthetic). */
-export async function seedSyntheticCatalog(persistTo: string, masters: number, extras = false): Promise<Seeded> {
+export async function seedSyntheticCatalog(
+  persistTo: string,
+  masters: number,
+  extras = false,
+  languages: string[] = [],
+): Promise<Seeded> {
   const out = await run('npm', [
     'run',
     '--silent',
@@ -78,6 +83,7 @@ export async function seedSyntheticCatalog(persistTo: string, masters: number, e
     '--persist-to',
     persistTo,
     ...(extras ? ['--extras'] : []),
+    ...(languages.length > 0 ? ['--languages', languages.join(',')] : []),
   ]);
   const last = out
     .trim()

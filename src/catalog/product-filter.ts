@@ -188,21 +188,23 @@ export function productFilterWhere(
   ];
   if (filter.q !== undefined && filter.q.trim() !== '') {
     // A q without any searchable character matches nothing rather than everything. A master
-    // matches through its own document or a variant's (SKU, manufacturer part number, GTIN).
-    // With a language: its documents only (the products' own for the catalog's default; there
-    // the variants' identifiers too), as the product list's search scope (search-scope.ts).
+    // matches through its own documents or a variant's (a variant is indexed as a master is:
+    // identifiers, name, keywords, translated names; migration 0032). With a language: its
+    // documents only (the products' own for the catalog's default, identifiers included), as
+    // the product list's search scope (search-scope.ts).
     const own = filter.searchLanguage
       ? sql`${filter.searchLanguage} = (SELECT language FROM catalogs WHERE id = ${catalogId})`
       : sql`1`;
-    const docs = filter.searchLanguage
-      ? sql` AND rowid / ${SPAN} = (CASE WHEN ${own} THEN 0 ELSE ${int(languageNumber(filter.searchLanguage))} END)`
-      : sql``;
+    const docs = (docid: SQL) =>
+      filter.searchLanguage
+        ? sql` AND ${docid} / ${SPAN} = (CASE WHEN ${own} THEN 0 ELSE ${int(languageNumber(filter.searchLanguage))} END)`
+        : sql``;
     conditions.push(
       match === null
         ? sql`0`
-        : sql`("products"."rowid" IN (SELECT rowid % ${SPAN} FROM products_fts WHERE products_fts MATCH ${match}${docs})
-            OR (${own} AND "products"."id" IN (SELECT d.parent_id FROM products_fts f CROSS JOIN "products" d ON d.rowid = f.rowid
-              WHERE f.products_fts MATCH ${match} AND d.parent_id IS NOT NULL)))`,
+        : sql`("products"."rowid" IN (SELECT rowid % ${SPAN} FROM products_fts WHERE products_fts MATCH ${match}${docs(sql`rowid`)})
+            OR "products"."id" IN (SELECT d.parent_id FROM products_fts f CROSS JOIN "products" d ON d.rowid = f.rowid % ${SPAN}
+              WHERE f.products_fts MATCH ${match}${docs(sql`f.rowid`)} AND d.parent_id IS NOT NULL))`,
     );
   }
   if (filter.categoryId) {

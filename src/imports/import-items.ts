@@ -6,6 +6,7 @@ import type { PendingProduct } from './batch-types';
 import { isXChange, type ImportCheckpoint } from './import-checkpoint';
 import { readXChangeProducts, type XChangeResumePoint } from './xchange-reader';
 import { xchangeItemsOf } from './xchange-records';
+import { xchangeLanguagesOf, type XChangeLanguages } from './xchange-languages';
 import { languagesBelow, LOCALIZED_ELEMENTS, type FileLanguages } from './file-languages';
 
 /** One record of an import file as the phases see it: a product, a group, or a group-map entry. */
@@ -78,7 +79,7 @@ export async function* items(
     return;
   }
   if (isXChange(run.cp.format)) {
-    yield* xchangeItems(run, at as XChangeResumePoint);
+    yield* xchangeItems(run, at as XChangeResumePoint, readProducts);
     return;
   }
   const options = readProducts ? {} : { shallow: PRODUCT_RECORDS, languagesOf: LOCALIZED_ELEMENTS };
@@ -115,16 +116,27 @@ export async function* items(
 /**
  * The records of an xChange file: one per TradeItem of each Product, located by JSON path.
  * Every record but a Product's last resumes before the Product (a re-read writes the same
- * records again, unchanged), so a slice never ends between a Product's trade items.
+ * records again, unchanged), so a slice never ends between a Product's trade items. The
+ * validation pass tallies each Product's languages once, on its first record.
  */
 async function* xchangeItems(
   run: { files: R2Bucket; key: string; cp: ImportCheckpoint },
   at: XChangeResumePoint,
+  readProducts: boolean,
 ): AsyncGenerator<Item> {
   let before = at;
   let seq = at.ordinal * 1000;
+  const catalogLanguage = run.cp.language ?? 'eng';
+  // Jobs queued before xChange kept languages keep the catalog's only.
+  const languages: XChangeLanguages = run.cp.languages ?? {
+    fileDefault: catalogLanguage,
+    catalogLanguage,
+    skip: [],
+    legacy: true,
+  };
   for await (const r of readXChangeProducts(run.files, run.key, at)) {
-    const records = xchangeItemsOf(r.product, r.envelope, run.cp.language ?? 'eng');
+    const records = xchangeItemsOf(r.product, r.envelope, languages);
+    const written = readProducts ? undefined : xchangeLanguagesOf(r.product);
     seq = r.ordinal * 1000;
     for (const [i, item] of records.entries()) {
       const last = i === records.length - 1;
@@ -137,6 +149,7 @@ async function* xchangeItems(
         line: 0,
         action: 'upsert',
         ...item,
+        ...(written && i === 0 ? { languages: written } : {}),
       };
     }
     before = r.after;

@@ -6,7 +6,7 @@ import type { BatchScope, PendingProduct } from './batch-types';
 import { flushMapEntries, flushProducts, type PendingPlacement } from './import-batches';
 import { CategoryMatcher, stageGroups } from './import-categories';
 import { categoryLinkStatements } from './category-links';
-import { isXChange, saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
+import { saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
 import { decideLanguages, languagesOfRecord } from './file-languages';
 import { writeGroupTranslations } from './group-translations';
 import { readCompanyLanguages } from '../catalog/translations/company-languages';
@@ -76,7 +76,8 @@ export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
   }
   await saveCheckpoint(run, staged(), {
     ...next,
-    ...(isXChange(run.cp.format) ? {} : await fileLanguagesOf(run, next)),
+    // Every format names its languages now: BMEcat, ETIM xChange and CSV (`name@eng` columns).
+    ...(await fileLanguagesOf(run, next)),
     phase: run.cp.format === 'CSV' ? 'products' : 'groups',
     at: startOf(run.cp.format),
   });

@@ -16,7 +16,7 @@ import { findCatalog } from '../db/scope';
 import { ReferenceCache } from '../catalog/upsert/reference-cache';
 import { detectFormat } from './detect-format';
 import { findImportFile } from './import-files';
-import { firstCheckpoint, GUARD_FAILED, type ImportCheckpoint } from './import-checkpoint';
+import { firstCheckpoint, GUARD_FAILED, isXChange, type ImportCheckpoint } from './import-checkpoint';
 import { resolveGroups } from './import-categories';
 import { readProductsPhase, saveCheckpoint, validatePhase, type PhaseOutcome, type SliceRun } from './import-phases';
 import { reasonCounts, writeReport } from './import-report';
@@ -132,7 +132,8 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
     cp = {
       ...firstCheckpoint(detected.format, detected.encoding),
       language: catalog.language,
-      headerLanguage: headerLanguage(decodeHead(head).text),
+      // xChange names each text's language on the text (xchange-languages.ts): no header default.
+      headerLanguage: isXChange(detected.format) ? null : headerLanguage(decodeHead(head).text),
     };
     const [saved] = await db
       .update(jobs)

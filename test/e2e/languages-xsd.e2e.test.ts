@@ -1,11 +1,28 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { api, expectValid, login, runExport } from './export-harness';
+import { xchangeErrors } from '../../scripts/lib/xchange-schema';
 import type { Format } from './export-expected';
 
 const FORMATS: Format[] = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'];
 
-describe('BMEcat exports of a catalog in three languages', () => {
-  it('every dialect validates against its XSD with every language written once per element (1.2: the default only)', async () => {
+/** StartExport as ETIMxChange, poll GetJob, Download, parse. */
+async function xchangeExport(cookie: string, departmentId: string, catalogId: string) {
+  const { jobId } = await api(cookie, 'Export/StartExport', { departmentId, catalogId, exportType: 'ETIMxChange' });
+  let job: any;
+  for (let i = 0; i < 600; i++) {
+    job = await api(cookie, `Job/GetJob?jobId=${jobId}`);
+    if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  expect(job).toMatchObject({ state: 'succeeded', error: null });
+  const download = await fetch(`${inject('baseUrl')}/api/Export/Download?jobId=${jobId}`, {
+    headers: { Cookie: cookie },
+  });
+  return { job, document: (await download.json()) as any };
+}
+
+describe('exports of a catalog in three languages', () => {
+  it('every dialect validates against its XSD or schema with every language written once per element (1.2: the default only)', async () => {
     const admin = await login('admin@demo.test');
     const current = await api(admin, 'Catalog/GetLanguages');
     const enabled = [...new Set([...current.languages.map((l: { code: string }) => l.code), 'deu', 'eng', 'fra'])];
@@ -65,5 +82,41 @@ describe('BMEcat exports of a catalog in three languages', () => {
         expect(xml, format).toContain('<KEYWORD lang="eng">button</KEYWORD>');
       }
     }
+    // ETIM xChange: Language lists every language as BCP 47, ProductDescriptions one entry per language with a text.
+    const { job, document } = await xchangeExport(admin, department.departmentId, catalog.catalogId);
+    expect(xchangeErrors(document)).toEqual([]);
+    expect(document.Language).toEqual(['de-DE', 'en-GB', 'fr-FR']);
+    const products = document.Supplier[0].Product;
+    const master = products.find((p: any) => p.TradeItem[0].ItemIdentification.SupplierItemNumber === 'TRI-1');
+    expect(master.ProductDetails.ProductDescriptions).toEqual([
+      {
+        DescriptionLanguage: 'de-DE',
+        MinimalProductDescription: 'Schalter',
+        FullProductDescription: 'Ein Schalter',
+        ProductKeyword: ['Schalter', 'Taster'],
+      },
+      {
+        DescriptionLanguage: 'en-GB',
+        MinimalProductDescription: 'Switch',
+        FullProductDescription: 'A switch',
+        ProductKeyword: ['switch', 'button'],
+      },
+      {
+        DescriptionLanguage: 'fr-FR',
+        MinimalProductDescription: 'Interrupteur',
+        FullProductDescription: 'Un interrupteur',
+      },
+    ]);
+    // the variant inherits each language from its master's text in the same language
+    const variant = products.find((p: any) => p.TradeItem[0].ItemIdentification.SupplierItemNumber === 'TRI-1-W');
+    expect(variant.ProductDetails.ProductDescriptions.map((d: any) => d.MinimalProductDescription)).toEqual([
+      'Schalter',
+      'Switch white',
+      'Interrupteur',
+    ]);
+    // the data sheet's description is German only: left out in English and French, and reported
+    const warnings = JSON.stringify(job.warnings ?? []);
+    expect(warnings).toContain('AttachmentDescription has no eng translation: left out in eng');
+    expect(warnings).not.toContain('MinimalProductDescription has no');
   });
 });

@@ -74,6 +74,11 @@ export interface ProductView {
   otherBlocks: StoredFeatureBlock[];
   /** Name, description and keywords in each language of the file, its default first (localized-out.ts). */
   texts: ViewTexts[];
+  /**
+   * Where the node's other translated texts are looked up (feature details): its own
+   * translations, then its master's when it inherits.
+   */
+  translationSources: (ProductNode['translations'] | undefined)[];
 }
 
 export interface ViewTexts {
@@ -155,6 +160,7 @@ function view(
     })),
     udx: plan.dropUdx ? null : (node.udx ?? null),
     otherBlocks: node.featureBlocks ?? [],
+    translationSources: inherit ? [node.translations, aggregate.translations] : [node.translations],
   };
 }
 

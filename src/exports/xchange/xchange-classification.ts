@@ -1,5 +1,9 @@
 import type { ExportWarnings } from '../export-warnings';
+import { detailsField } from '../../catalog/translations/translation-store';
 import type { FeatureBlock } from '../bmecat/feature-blocks';
+import type { ProductView } from '../bmecat/product-view';
+import { fieldTexts, perLanguage } from './xchange-languages';
+import type { XChangePlan } from './xchange-plan';
 import { ETIM_CLASS_CODE, ETIM_FEATURE_CODE, ETIM_RELEASE, ETIM_VALUE_CODE, XCHANGE_NUMBER } from './xchange-codes';
 
 type Json = Record<string, unknown>;
@@ -13,32 +17,47 @@ export function etimRelease(system: string): string | null {
 }
 
 /**
- * One ETIM feature as xChange types it, from the values a feature block carries (a range is
- * two values): an EV code, a logical, a number, a range, or, for anything else, an
- * alphanumeric value in EtimValueDetails in the catalog's language. Units are not written:
+ * The typed value of one ETIM feature, from the values a feature block carries (a range is two
+ * values): an EV code, a logical, a number, a range, a reason for no value; null for anything
+ * else, an alphanumeric text, which xChange holds in EtimValueDetails. Units are not written:
  * xChange derives them from the ETIM model, so the stored unit must already be the class's.
  */
-export function etimFeature(code: string, values: string[], language: string): Json {
+export function etimValue(values: string[]): Json | null {
   const [first, second] = values as [string, string | undefined];
   if (second !== undefined && XCHANGE_NUMBER.test(first) && XCHANGE_NUMBER.test(second))
-    return { EtimFeatureCode: code, EtimValueRangeLower: first, EtimValueRangeUpper: second };
-  if (ETIM_VALUE_CODE.test(first)) return { EtimFeatureCode: code, EtimValueCode: first };
-  if (first === 'true' || first === 'false') return { EtimFeatureCode: code, EtimValueLogical: first === 'true' };
-  if (XCHANGE_NUMBER.test(first)) return { EtimFeatureCode: code, EtimValueNumeric: first };
-  if (/^(MV|NA|UN)$/.test(first)) return { EtimFeatureCode: code, ReasonNoValue: first };
-  return {
-    EtimFeatureCode: code,
-    EtimValueDetails: [{ Language: language, EtimValueDetails: values.join(' ').slice(0, 255) }],
-  };
+    return { EtimValueRangeLower: first, EtimValueRangeUpper: second };
+  if (ETIM_VALUE_CODE.test(first)) return { EtimValueCode: first };
+  if (first === 'true' || first === 'false') return { EtimValueLogical: first === 'true' };
+  if (XCHANGE_NUMBER.test(first)) return { EtimValueNumeric: first };
+  if (/^(MV|NA|UN)$/.test(first)) return { ReasonNoValue: first };
+  return null;
+}
+
+/**
+ * One ETIM feature as xChange types it. EtimValueDetails holds, per language of the file, the
+ * feature's free text (`details.ETIM.<code>` translations, BMEcat's FVALUE_DETAILS); an
+ * alphanumeric value is that text in the file's default language.
+ */
+export function etimFeature(
+  plan: XChangePlan,
+  view: ProductView,
+  code: string,
+  values: string[],
+  w: ExportWarnings,
+): Json {
+  const typed = etimValue(values);
+  const texts = fieldTexts(plan, view.translationSources, detailsField('ETIM', code));
+  if (!typed) texts[0] = values.join(' ');
+  const details = perLanguage(plan, texts, `EtimValueDetails of ${code}`, view.subject, w, (text, tag) => ({
+    Language: tag,
+    EtimValueDetails: text.slice(0, 255),
+  }));
+  return { EtimFeatureCode: code, ...typed, EtimValueDetails: details.length > 0 ? details : undefined };
 }
 
 /** `EtimClassification` entries of a product's ETIM feature blocks; what the schema cannot hold is reported. */
-export function etimClassifications(
-  blocks: FeatureBlock[],
-  language: string,
-  subject: string,
-  w: ExportWarnings,
-): Json[] {
+export function etimClassifications(plan: XChangePlan, view: ProductView, w: ExportWarnings): Json[] {
+  const { blocks, subject } = view;
   const out: Json[] = [];
   for (const block of blocks) {
     if (block.group !== 'ETIM' || !block.classCode) continue;
@@ -58,7 +77,7 @@ export function etimClassifications(
     out.push({
       EtimReleaseVersion: release,
       EtimClassCode: block.classCode,
-      EtimFeatures: features.length > 0 ? features.map((f) => etimFeature(f.name, f.values, language)) : undefined,
+      EtimFeatures: features.length > 0 ? features.map((f) => etimFeature(plan, view, f.name, f.values, w)) : undefined,
     });
   }
   return out;

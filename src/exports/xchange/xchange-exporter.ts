@@ -42,7 +42,7 @@ const productsPhase: ExportPhase<XChangePlan> = {
     let products = 0;
     for (const aggregate of aggregates) {
       for (const view of productViews(aggregate, plan, w)) {
-        const product = await xchangeProduct(ctx, plan, { ...view, language: plan.languageTags[0]! }, w);
+        const product = await xchangeProduct(ctx, plan, view, w);
         text += `${wrote ? ',\n' : ''}${JSON.stringify(product)}`;
         wrote = true;
         products++;

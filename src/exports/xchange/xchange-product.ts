@@ -6,39 +6,52 @@ import type { ProductView } from '../bmecat/product-view';
 import { etimClassifications, otherClassifications } from './xchange-classification';
 import { ATTACHMENT_OTHER, ATTACHMENT_PICTURE } from './xchange-codes';
 import type { XChangePlan } from './xchange-plan';
+import { perLanguage, xchangeLanguages } from './xchange-languages';
 import { tradeItem, XCHANGE_STATUS } from './xchange-trade-item';
 
 type Json = Record<string, unknown>;
 
-/** The texts of a product in one language: what `ProductDescriptions` holds per language. */
-export interface LocalizedTexts {
-  language: string;
-  name: string | null;
-  description: string | null;
-  keywords: string | null;
-}
+const nonEmpty = (list: Json[] | undefined) => (list && list.length > 0 ? list : undefined);
+
+const keywordList = (keywords: string | null) => [
+  ...new Set(
+    (keywords ?? '')
+      .split(/[,;\n\r]+/)
+      .map((k) => k.trim().slice(0, 50))
+      .filter(Boolean),
+  ),
+];
 
 /**
- * `ProductDescriptions`, one entry per language. Today the model holds the catalog's language
- * only; multilingual content passes its languages here. MinimalProductDescription is required:
- * the name, else the SKU.
+ * `ProductDescriptions`, one entry per language of the file with a name (xchange-languages.ts).
+ * MinimalProductDescription is required: the default language falls back to the SKU; another
+ * language without a name is left out (its description with it) and reported.
  */
-export function productDescriptions(texts: LocalizedTexts[], view: ProductView, w: ExportWarnings): Json[] {
-  return texts.map((t) => {
-    const keywords = [
-      ...new Set(
-        (t.keywords ?? '')
-          .split(/[,;\n\r]+/)
-          .map((k) => k.trim().slice(0, 50))
-          .filter(Boolean),
-      ),
-    ];
+export function productDescriptions(plan: XChangePlan, view: ProductView, w: ExportWarnings): Json[] {
+  const texts = view.texts.slice(0, plan.languageTags.length);
+  const full = texts.map((t) => fitted(t.description, 10000, 'FullProductDescription', view.subject, w));
+  perLanguage(plan, full, 'FullProductDescription', view.subject, w, () => null);
+  const names = texts.map((t, i) =>
+    i === 0 ? (fitted(t.name, 80, 'MinimalProductDescription', view.subject, w) ?? view.pid) : t.name,
+  );
+  const codes = xchangeLanguages(plan);
+  texts.forEach((t, i) => {
+    if (i > 0 && !t.name && full[i])
+      w.add(
+        `FullProductDescription in ${codes[i]} left out: no ${codes[i]} name (MinimalProductDescription)`,
+        view.subject,
+      );
+  });
+  return perLanguage(plan, names, 'MinimalProductDescription', view.subject, w, (name, tag, i) => {
+    const t = texts[i]!;
+    const keywords = keywordList(t.keywords);
     return {
-      DescriptionLanguage: t.language,
-      MinimalProductDescription: fitted(t.name, 80, 'MinimalProductDescription', view.subject, w) ?? view.pid,
+      DescriptionLanguage: tag,
+      MinimalProductDescription:
+        i === 0 ? name : (fitted(name, 80, 'MinimalProductDescription', view.subject, w) ?? name),
       UniqueMainProductDescription:
         t.name && t.name.length > 80 ? fitted(t.name, 255, 'UniqueMainProductDescription', view.subject, w) : undefined,
-      FullProductDescription: fitted(t.description, 10000, 'FullProductDescription', view.subject, w) ?? undefined,
+      FullProductDescription: full[i] ?? undefined,
       ProductKeyword: keywords.length > 0 ? keywords : undefined,
     };
   });
@@ -53,11 +66,15 @@ export function productRelations(_view: ProductView): Json[] {
   return [];
 }
 
-/** `ProductAttachments` from the product's media files, by signed URL; pictures are ATX018. */
+/**
+ * `ProductAttachments` from the product's media files, by signed URL; pictures are ATX018. The
+ * description is written in each language of the file that has one.
+ */
 async function attachments(
   ctx: ExportContext,
+  plan: XChangePlan,
   media: AggregateMedia[],
-  view: ProductView & { language: string },
+  view: ProductView,
   w: ExportWarnings,
 ) {
   if (media.length === 0) return undefined;
@@ -74,9 +91,16 @@ async function attachments(
         {
           AttachmentFilename: m.fileName.slice(0, 100),
           AttachmentUri: await ctx.mediaUrl(m.mediaId),
-          AttachmentDescription: m.description
-            ? [{ Language: view.language, AttachmentDescription: m.description.slice(0, 255) }]
-            : undefined,
+          AttachmentDescription: nonEmpty(
+            perLanguage(
+              plan,
+              xchangeLanguages(plan).map((code, l) => (l === 0 ? m.description : (m.descriptions?.[code] ?? null))),
+              'AttachmentDescription',
+              view.subject,
+              w,
+              (text, tag) => ({ Language: tag, AttachmentDescription: text.slice(0, 255) }),
+            ),
+          ),
         },
       ],
     });
@@ -84,21 +108,15 @@ async function attachments(
   return out;
 }
 
-const nonEmpty = (list: Json[] | undefined) => (list && list.length > 0 ? list : undefined);
-
 /** One xChange `Product` with its one TradeItem, from a product view (master or variant). */
 export async function xchangeProduct(
   ctx: ExportContext,
   plan: XChangePlan,
-  view: ProductView & { language: string },
+  view: ProductView,
   w: ExportWarnings,
 ): Promise<Json> {
   if (!view.manufacturerName) w.add('product without manufacturer: ManufacturerName is the supplier', view.subject);
-  const descriptions = productDescriptions(
-    [{ language: view.language, name: view.name, description: view.description, keywords: view.keywords }],
-    view,
-    w,
-  );
+  const descriptions = productDescriptions(plan, view, w);
   return {
     ProductIdentification: {
       ManufacturerName: (view.manufacturerName ?? plan.supplierName).slice(0, 80),
@@ -107,9 +125,9 @@ export async function xchangeProduct(
     },
     ProductDetails: { ProductStatus: XCHANGE_STATUS[view.status], ProductDescriptions: descriptions },
     ProductRelations: nonEmpty(productRelations(view)),
-    ProductAttachments: await attachments(ctx, view.media, view, w),
-    EtimClassification: nonEmpty(etimClassifications(view.blocks, view.language, view.subject, w)),
+    ProductAttachments: await attachments(ctx, plan, view.media, view, w),
+    EtimClassification: nonEmpty(etimClassifications(plan, view, w)),
     OtherClassifications: nonEmpty(otherClassifications(view.blocks)),
-    TradeItem: [tradeItem(plan, view, descriptions[0]!.MinimalProductDescription as string, w)],
+    TradeItem: [tradeItem(plan, view, descriptions, w)],
   };
 }

@@ -28,9 +28,10 @@ export function pricing(plan: XChangePlan, view: ProductView, unit: string, w: E
 
 /**
  * The one TradeItem of a product: the SKU is the SupplierItemNumber, the order unit the
- * product's unit (C62 when the schema does not list it), ordered in steps of one.
+ * product's unit (C62 when the schema does not list it), ordered in steps of one. Its
+ * ItemDescriptions repeat the product's minimal description in each language it has one.
  */
-export function tradeItem(plan: XChangePlan, view: ProductView, minimal: string, w: ExportWarnings): Json {
+export function tradeItem(plan: XChangePlan, view: ProductView, descriptions: Json[], w: ExportWarnings): Json {
   const unit = orderUnit(view, XCHANGE_UNITS, w);
   const gtin = view.gtin && /^[0-9]{8,14}$/.test(view.gtin) ? [view.gtin] : undefined;
   return {
@@ -41,7 +42,10 @@ export function tradeItem(plan: XChangePlan, view: ProductView, minimal: string,
     },
     ItemDetails: {
       ItemStatus: XCHANGE_STATUS[view.status],
-      ItemDescriptions: [{ DescriptionLanguage: plan.languageTags[0], MinimalItemDescription: minimal }],
+      ItemDescriptions: descriptions.map((d) => ({
+        DescriptionLanguage: d.DescriptionLanguage,
+        MinimalItemDescription: d.MinimalProductDescription,
+      })),
     },
     Ordering: {
       OrderUnit: unit,
