@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { readTranslations } from '../src/catalog/translations/translation-store';
-import { products } from '../src/db/schema';
+import { media, products } from '../src/db/schema';
 import { runExportSlice } from '../src/exports/run-export';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
@@ -65,6 +65,21 @@ function threeLanguageFile() {
                       { Language: 'de-DE', EtimValueDetails: 'grau' },
                       { Language: 'en-GB', EtimValueDetails: 'grey' },
                       { Language: 'fr-FR', EtimValueDetails: 'gris' },
+                    ],
+                  },
+                ],
+              },
+            ],
+            ProductAttachments: [
+              {
+                AttachmentType: 'ATX018',
+                AttachmentDetails: [
+                  {
+                    AttachmentUri: 'https://example.com/img/tri-1.jpg',
+                    AttachmentDescription: [
+                      { Language: 'de-DE', AttachmentDescription: 'Frontansicht' },
+                      { Language: 'en-GB', AttachmentDescription: 'Front view' },
+                      { Language: 'fr-FR', AttachmentDescription: 'Vue de face' },
                     ],
                   },
                 ],
@@ -150,6 +165,13 @@ describe('ETIM xChange in several languages', () => {
       fra: { name: 'Disjoncteur B16', 'details.ETIM.EF000005': 'gris' },
     });
     expect((await bySku(catalog.catalogId, 'TRI-2')).translations).toEqual({ eng: { name: 'Cover cap' } });
+    // An attachment's description: the default language on the media row, the others its translations.
+    const [picture] = await db().select().from(media).where(eq(media.elementId, breaker.row.id));
+    expect(picture).toMatchObject({ fileName: 'tri-1.jpg', description: 'Frontansicht' });
+    expect((await readTranslations(db(), [picture!.id])).get(picture!.id)).toEqual({
+      eng: { description: 'Front view' },
+      fra: { description: 'Vue de face' },
+    });
   });
 
   it('fails a file with a language the company has not enabled, writing nothing; skip leaves its texts out with a warning', async () => {

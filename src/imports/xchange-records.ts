@@ -93,7 +93,8 @@ function classificationOf(
 
 /**
  * Attachments as media links by file name (the URI's last segment), pictures first as `normal`,
- * with the description in the catalog's language (further languages are not imported yet).
+ * with the description in the catalog's language and every other language of the file as a
+ * description translation (docs/languages.md "Imports"), as BMEcat's MIME_DESCR.
  */
 function mediaOf(attachments: Json[], languages: XChangeLanguages): UpsertMediaRef[] {
   return attachments.flatMap((a) =>
@@ -101,9 +102,20 @@ function mediaOf(attachments: Json[], languages: XChangeLanguages): UpsertMediaR
       const uri = str(d.AttachmentUri);
       const fileName = str(d.AttachmentFilename) ?? str(uri?.split(/[?#]/)[0]?.split('/').pop());
       if (!fileName) return [];
-      const description = xchangeTexts(list(d.AttachmentDescription), 'Language', languages).own?.AttachmentDescription;
+      const texts = xchangeTexts(list(d.AttachmentDescription), 'Language', languages);
+      const descriptions = Object.fromEntries(
+        texts.others.flatMap(([code, e]) => {
+          const text = str(e.AttachmentDescription);
+          return text ? [[code, text]] : [];
+        }),
+      );
       return [
-        { fileName, purpose: a.AttachmentType === 'ATX018' ? 'normal' : 'others', description: str(description) },
+        {
+          fileName,
+          purpose: a.AttachmentType === 'ATX018' ? 'normal' : 'others',
+          description: str(texts.own?.AttachmentDescription),
+          ...(Object.keys(descriptions).length > 0 ? { descriptions } : {}),
+        },
       ];
     }),
   );
