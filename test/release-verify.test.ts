@@ -217,6 +217,28 @@ describe('verifying kept codes once their release is loaded', () => {
     expect(done.summary).toMatchObject({ checked: 3, classesVerified: 2, classesUnverified: 1 });
   });
 
+  it('a company with nothing kept gets a job that ends with every count, all 0', async () => {
+    const admin = await makeSession({ role: 'admin' });
+    const version = `t${crypto.randomUUID().slice(0, 8)}`;
+    const { job: load } = await loadRelease(
+      { companyId: admin.companyId, departmentId: admin.departmentId, userId: admin.userId },
+      { system: 'PROFICLASS', version, files: proficlassFiles() },
+    );
+    expect(load!.state).toBe('succeeded');
+    const started = await startVerifyCodes(deps(), adminCaller(admin), { release: `PROFICLASS-${version}` });
+    const done = await drive(started.jobId);
+    expect(done.state).toBe('succeeded');
+    expect(done.summary).toEqual({
+      checked: 0,
+      classesVerified: 0,
+      classesUnverified: 0,
+      featuresVerified: 0,
+      featuresUnverified: 0,
+      otherRelease: 0,
+    });
+    expect(done.warnings).toEqual([]);
+  });
+
   it('refuses a release that is not loaded with 400 and a non-admin with 403', async () => {
     const editor = await makeSession();
     const admin = await makeSession({ role: 'admin' });

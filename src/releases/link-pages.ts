@@ -34,6 +34,8 @@ export interface LinkPageJob {
   releases: string[];
   /** Plans a page: one outcome per context, in order. */
   planPage(db: Database, contexts: ClassificationContext[]): Promise<LinkOutcome[]>;
+  /** The counts the job always ends with (0 when no classification added to one, e.g. nothing to walk). */
+  countKeys: readonly string[];
 }
 
 interface Checkpoint {
@@ -131,7 +133,7 @@ export async function runLinkPages(
       state: 'succeeded',
       progressDone: cp.counts.checked ?? 0,
       progressTotal: cp.counts.checked ?? 0,
-      summary: { checked: 0, ...cp.counts },
+      summary: { checked: 0, ...Object.fromEntries(spec.countKeys.map((k) => [k, 0])), ...cp.counts },
       report,
       warnings: report.review.map(
         (r) => `${r.line} (${r.count} ${r.count === 1 ? 'classification' : 'classifications'})`,

@@ -129,6 +129,7 @@ export function runUpgradeSlice(deps: LinkPageDeps, job: JobRow) {
   const input = job.params as UpgradeInput;
   return runLinkPages(deps, job, {
     releases: [input.from, input.to],
+    countKeys: ['moved', 'stayed'],
     page: (db, caller, after) =>
       db.all<{ id: number; linkId: string }>(sql`SELECT c.link_id AS id, l.link_id AS linkId
         ${onRelease(caller.companyId, input)} AND c.link_id > ${after} ORDER BY c.link_id LIMIT ${LINK_PAGE}`),

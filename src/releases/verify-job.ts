@@ -85,6 +85,7 @@ export function runVerifySlice(deps: LinkPageDeps, job: JobRow) {
   const group = groupOfRelease(release)!;
   return runLinkPages(deps, job, {
     releases: [release],
+    countKeys: ['classesVerified', 'classesUnverified', 'featuresVerified', 'featuresUnverified', 'otherRelease'],
     // Kept classes and kept values, each branch read in link order from its partial index.
     page: (db, caller, after) =>
       db.all<{ id: number; linkId: string }>(sql`SELECT id, linkId FROM (

@@ -69,7 +69,10 @@ describe('media links and feature blocks in the product editor (editor@demo.test
     const edit = page.getByRole('form', { name: 'Change the link' });
     await edit.getByLabel('ETIM MIME code').fill('X1');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await edit.getByText(/MIME code/).waitFor();
+    // The refusal is the form's alert (the field's label also reads "ETIM MIME code").
+    const refusal = edit.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/MIME code such as MD01/);
     await edit.getByLabel('ETIM MIME code').fill('MD22');
     await edit.getByLabel('Description').fill('Datenblatt 2026');
     await edit.getByRole('button', { name: 'Save' }).click();
