@@ -5,11 +5,12 @@
  * 503, as an overloaded shop would.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createHash, createHmac } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getPlatformProxy } from 'wrangler';
+import { getPlatformProxy, unstable_readConfig } from 'wrangler';
 import { freePort, migrate, startDevServer, type DevServer } from '../../scripts/lib/dev-server';
 import { signRequest } from '../../src/sync/protocol/signing';
 
@@ -138,11 +139,33 @@ export async function startProxy(target: string): Promise<FaultProxy> {
   return state;
 }
 
-/** Rows of the PIM's local D1 (the e2e state dir), read with the sqlite3 CLI. */
-export function pimQuery(persistDir: string, sql: string): string[][] {
-  const dir = join(persistDir, 'v3', 'd1', 'miniflare-D1DatabaseObject');
-  const file = readdirSync(dir).find((name) => name.endsWith('.sqlite'));
-  const out = execFileSync('sqlite3', ['-readonly', '-separator', '\t', join(dir, file!), sql], { encoding: 'utf8' });
+/**
+ * The SQLite file of one D1 binding in a local state dir. A state dir holds one file per
+ * database (the PIM's directory `DB` and its tenant cells `CELL_2`, `CELL_3`), named by the
+ * Durable Object id miniflare derives from the binding's `database_id` (idFromName in the
+ * namespace `miniflare-D1DatabaseObject`): the first `.sqlite` in the directory may be an empty cell.
+ */
+export function d1File(persistDir: string, binding = 'DB', config = 'wrangler.toml'): string {
+  const databases: { binding: string; database_id?: string }[] = unstable_readConfig({ config }).d1_databases;
+  const database = databases.find((d) => d.binding === binding);
+  if (!database?.database_id) throw new Error(`no D1 binding ${binding} in ${config}`);
+  const key = createHash('sha256').update('miniflare-D1DatabaseObject').digest();
+  const name = createHmac('sha256', key).update(database.database_id).digest().subarray(0, 16);
+  const mac = createHmac('sha256', key).update(name).digest().subarray(0, 16);
+  const id = Buffer.concat([name, mac]).toString('hex');
+  const file = join(persistDir, 'v3', 'd1', 'miniflare-D1DatabaseObject', `${id}.sqlite`);
+  if (!existsSync(file)) throw new Error(`no D1 file of ${binding} (${config}) in ${persistDir}`);
+  return file;
+}
+
+/**
+ * Rows of a local D1 (the e2e state dir), read with the sqlite3 CLI: by default the PIM's
+ * directory database `DB`, which is also cell-1, where the demo company and seed:synthetic's
+ * company live (another cell: its binding; the connector's store: `'DB', 'connector/wrangler.toml'`).
+ */
+export function pimQuery(persistDir: string, sql: string, binding = 'DB', config = 'wrangler.toml'): string[][] {
+  const file = d1File(persistDir, binding, config);
+  const out = execFileSync('sqlite3', ['-readonly', '-separator', '\t', file, sql], { encoding: 'utf8' });
   return out
     .split('\n')
     .filter((line) => line !== '')

@@ -138,6 +138,8 @@ it('a sync whose PIM is killed mid-run resumes after the restart and leaves the 
   const batches = pimQuery(
     connectorDir,
     'SELECT batch_id, created, updated, deactivated FROM batches ORDER BY batch_id',
+    'DB',
+    'connector/wrangler.toml',
   );
   expect(batches.every(([id]) => id!.startsWith(`${jobId}:`))).toBe(true);
   const positions = batches.map(([id]) => Number(id!.split(':')[1]));
