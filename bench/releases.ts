@@ -15,6 +15,7 @@ import { createDb } from '../src/db/client';
 import { searchReleaseClasses } from '../src/releases/release-search';
 import { loadReleaseFolder } from '../scripts/release-load';
 import { seedDemo } from '../scripts/seed-demo';
+import { d1File } from '../scripts/lib/d1-file';
 import { argValue, localBindings } from '../scripts/lib/platform';
 import { percentile } from './lib/stats';
 
@@ -124,9 +125,7 @@ try {
     await searchReleaseClasses(db, { release: 'ETIM-BENCH', q, limit: 20 });
     times.push(performance.now() - s);
   }
-  const file = execFileSync('sh', ['-c', `ls ${STATE}/v3/d1/miniflare-D1DatabaseObject/*.sqlite | head -1`])
-    .toString()
-    .trim();
+  const file = d1File(STATE);
   const bytes = execFileSync('sqlite3', [
     file,
     "SELECT name, sum(pgsize) FROM dbstat WHERE name LIKE 'release%' OR name LIKE 'sqlite_autoindex_release%' GROUP BY name ORDER BY 2 DESC",

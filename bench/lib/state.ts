@@ -7,17 +7,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { d1File as d1FileOf } from '../../scripts/lib/d1-file';
 import { migrate, type Seeded, seedSyntheticCatalog } from '../../scripts/lib/dev-server';
 
 export type { Seeded } from '../../scripts/lib/dev-server';
 
-/** The D1 database file of a `--persist-to` state dir (miniflare keeps one `.sqlite` per database). */
-export function d1File(stateDir: string): string {
-  const dir = join(stateDir, 'v3', 'd1', 'miniflare-D1DatabaseObject');
-  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
-  if (!file) throw new Error(`no D1 file in ${dir}`);
-  return join(dir, file);
-}
+/** The directory database's file (DB, also cell-1, where seeds put their company): scripts/lib/d1-file.ts. */
+export const d1File = (stateDir: string): string => d1FileOf(stateDir);
 
 /**
  * Migrates a fresh state directory and seeds a synthetic catalog of `masters` master products

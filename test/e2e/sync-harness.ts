@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getPlatformProxy, unstable_readConfig } from 'wrangler';
+import { d1File } from '../../scripts/lib/d1-file';
 import { freePort, migrate, startDevServer, type DevServer } from '../../scripts/lib/dev-server';
 import { signRequest } from '../../src/sync/protocol/signing';
 
@@ -137,25 +138,6 @@ export async function startProxy(target: string): Promise<FaultProxy> {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   state.close = () => new Promise((resolve) => server.close(() => resolve()));
   return state;
-}
-
-/**
- * The SQLite file of one D1 binding in a local state dir. A state dir holds one file per
- * database (the PIM's directory `DB` and its tenant cells `CELL_2`, `CELL_3`), named by the
- * Durable Object id miniflare derives from the binding's `database_id` (idFromName in the
- * namespace `miniflare-D1DatabaseObject`): the first `.sqlite` in the directory may be an empty cell.
- */
-export function d1File(persistDir: string, binding = 'DB', config = 'wrangler.toml'): string {
-  const databases: { binding: string; database_id?: string }[] = unstable_readConfig({ config }).d1_databases;
-  const database = databases.find((d) => d.binding === binding);
-  if (!database?.database_id) throw new Error(`no D1 binding ${binding} in ${config}`);
-  const key = createHash('sha256').update('miniflare-D1DatabaseObject').digest();
-  const name = createHmac('sha256', key).update(database.database_id).digest().subarray(0, 16);
-  const mac = createHmac('sha256', key).update(name).digest().subarray(0, 16);
-  const id = Buffer.concat([name, mac]).toString('hex');
-  const file = join(persistDir, 'v3', 'd1', 'miniflare-D1DatabaseObject', `${id}.sqlite`);
-  if (!existsSync(file)) throw new Error(`no D1 file of ${binding} (${config}) in ${persistDir}`);
-  return file;
 }
 
 /**
