@@ -27,6 +27,15 @@ export interface ApiProduct {
     features: { group: string; code: string; value: string; unit: string | null }[];
   } | null;
   media: { fileName: string; url?: string | null }[];
+  /** Feature blocks of other systems (UNSPSC, udf_*, eCl@ss Advanced …), issue 19. */
+  featureBlocks?: {
+    system: string;
+    groupId: string | null;
+    groupName: string | null;
+    features: { name?: string; ftId?: string; ftName?: string; values: string[]; unit?: string | null }[];
+  }[];
+  /** Outgoing references in order (GetReferences), issue 19. */
+  references?: { type: string; targetSku: string }[];
 }
 
 export interface ApiCategory {
@@ -118,6 +127,21 @@ function blocksOf(format: Format, p: ApiProduct): ReadFeatureBlock[] {
       })),
     });
   }
+  // Blocks of other systems follow: 2005 and the ETIM profile allow [\w.-] in system names only
+  // ("_" becomes "-"); the ETIM profile requires a group id ("-" when none); 2005 names a template
+  // feature by FT_IDREF / FTEMPLATE (no FNAME), the others write its id as FNAME; 1.2 has unique FVALUEs.
+  for (const b of p.featureBlocks ?? []) {
+    out.push({
+      system: format === 'BMEcat12' ? b.system : b.system.replace(/[^A-Za-z0-9.-]/g, '-'),
+      groupId: b.groupId ?? (format === 'BMEcat-ETIM' ? (b.groupName ?? '-') : null),
+      features: b.features.map((f) => ({
+        // The reader finds no FNAME (null) where 2005 writes FT_IDREF / FTEMPLATE.
+        name: (f.name ?? (format === 'BMEcat' ? null : (f.ftName ?? f.ftId ?? null))) as string,
+        values: distinct ? [...new Set(f.values)] : f.values,
+        unit: f.unit ?? null,
+      })),
+    });
+  }
   if (format === 'BMEcat-ETIM' && out.length === 0)
     out.push({ system: 'PIM-ATTRIBUTES-1.0', groupId: 'ATTRIBUTES', features: [] });
   return out;
@@ -162,7 +186,14 @@ export function expectedProduct(
     priceCurrency: p.price || format !== 'BMEcat' ? currency : null,
     // A file is written by name (relative to MIME_ROOT), a link by its absolute URL.
     media: p.media.map((m) => m.url ?? m.fileName),
-    references: master ? [{ type: format === 'BMEcat12' ? 'others' : 'base_product', to: pidOf(master) }] : [],
+    references: [
+      ...(master ? [{ type: format === 'BMEcat12' ? 'others' : 'base_product', to: pidOf(master) }] : []),
+      // Outgoing references as written; the ETIM profile has no diff_orderunit (written as others).
+      ...(own.references ?? []).map((r) => ({
+        type: format === 'BMEcat-ETIM' && r.type === 'diff_orderunit' ? 'others' : r.type,
+        to: r.targetSku,
+      })),
+    ],
     blocks: blocksOf(format, p),
   };
 }

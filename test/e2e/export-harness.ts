@@ -87,6 +87,12 @@ export interface CatalogData {
   tree: ApiCategory[];
 }
 
+/** A product with its outgoing references (GetReferences), which GetProduct does not carry. */
+async function withReferences(cookie: string, product: any): Promise<any> {
+  const { outgoing } = await api(cookie, `Catalog/GetReferences?productId=${product.productId}`);
+  return { ...product, references: outgoing };
+}
+
 /** Everything the API says about a catalog: every master (keyset pages), every variant, the tree. */
 export async function loadCatalog(cookie: string, catalogId: string): Promise<CatalogData> {
   const catalog = await api(cookie, `Catalog/GetCatalog?catalogId=${catalogId}`);
@@ -98,9 +104,10 @@ export async function loadCatalog(cookie: string, catalogId: string): Promise<Ca
       `Catalog/GetProducts?catalogId=${catalogId}&limit=500${cursor ? `&cursor=${cursor}` : ''}`,
     );
     for (const item of page.items) {
-      const master = await api(cookie, `Catalog/GetProduct?productId=${item.productId}`);
+      const master = await withReferences(cookie, await api(cookie, `Catalog/GetProduct?productId=${item.productId}`));
       const variants = [];
-      for (const v of master.variants) variants.push(await api(cookie, `Catalog/GetProduct?productId=${v.productId}`));
+      for (const v of master.variants)
+        variants.push(await withReferences(cookie, await api(cookie, `Catalog/GetProduct?productId=${v.productId}`)));
       families.push({ master, variants });
     }
     cursor = page.nextCursor;

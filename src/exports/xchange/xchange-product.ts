@@ -90,7 +90,8 @@ async function attachments(
       AttachmentDetails: [
         {
           AttachmentFilename: m.fileName.slice(0, 100),
-          AttachmentUri: await ctx.mediaUrl(m.mediaId),
+          // A link is written as its own absolute URL: it has no stored object to sign.
+          AttachmentUri: m.url ?? (await ctx.mediaUrl(m.mediaId)),
           AttachmentDescription: nonEmpty(
             perLanguage(
               plan,
