@@ -1,12 +1,13 @@
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { forgetPlacements } from '../src/db/cells';
 import { companyCells } from '../src/db/schema';
+import { signedMediaUrl } from '../src/media/signed-url';
 import { cellD1, hasRow, placeInCell } from './helpers/cells';
 import { waitForJob } from './helpers/completeness';
 import { db, makeCompany, makeUser } from './helpers/factories';
-import { call, loginAs } from './helpers/http';
+import { call, loginAs, ORIGIN } from './helpers/http';
 import { callTool, mcp, MODERN_VERSION, openSession } from './mcp-helpers';
 import { send, tokensFor } from './oauth-helpers';
 
@@ -144,6 +145,28 @@ describe('tenant cells', () => {
     expect(await hasRow(env.DB, 'jobs', started.json.jobId)).toBe(false);
     const job = await waitForJob(b.cookie, started.json.jobId);
     expect(job.state, job.error).toBe('succeeded');
+  });
+
+  it("serves a cell-2 company's signed media link, which names no company (the route looks it up cell by cell)", async () => {
+    const b = await tenantIn('cell-2');
+    const upload = await exports.default.fetch(
+      new Request(`${ORIGIN}/api/Media/Upload?departmentId=${b.departmentId}&elementId=${b.productId}&fileName=a.png`, {
+        method: 'POST',
+        headers: { Cookie: b.cookie, 'Content-Type': 'image/png' },
+        body: new Uint8Array([137, 80, 78, 71, 1, 2, 3]),
+      }),
+    );
+    expect(upload.status).toBe(200);
+    const { mediaId } = (await upload.json()) as { mediaId: string };
+    expect(await hasRow(env.CELL_2, 'media', mediaId)).toBe(true);
+    expect(await hasRow(env.DB, 'media', mediaId)).toBe(false);
+    const expires = Math.floor(Date.now() / 1000) + 600;
+    const url = await signedMediaUrl(env.MEDIA_URL_KEY, ORIGIN, mediaId, expires);
+    const served = await exports.default.fetch(new Request(url));
+    expect(served.status).toBe(200);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(new Uint8Array([137, 80, 78, 71, 1, 2, 3]));
+    const unknown = await signedMediaUrl(env.MEDIA_URL_KEY, ORIGIN, crypto.randomUUID(), expires);
+    expect((await exports.default.fetch(new Request(unknown))).status).toBe(404);
   });
 
   it("refuses a moving company's writes with 503 and Retry-After, and serves its reads", async () => {
