@@ -3,23 +3,12 @@
  * "Completeness"): where the editor opens a missing requirement, how a score is shown, and the
  * points of the 30-day sparkline. Pure functions, unit-tested (web/test/completeness.test.ts).
  */
+import { REQUIRABLE_FIELDS } from './channel-draft';
 
 /** Editor tabs a missing requirement's `field` (GetCompleteness) can name directly. */
 const TAB_FIELDS = new Set(['media', 'prices', 'classification', 'links']);
-/** Built-in fields of the Fields tab (the `name` of their inputs, FieldsForm.tsx). */
-const FIELD_TAB = new Set([
-  'sku',
-  'name',
-  'description',
-  'keywords',
-  'gtin',
-  'manufacturerName',
-  'manufacturerPid',
-  'unit',
-  'price',
-  'priceQuantity',
-  'deliveryTimeDays',
-]);
+/** Built-in fields of the Fields tab (the `name` of their inputs, FieldsForm.tsx): the requirable ones. */
+const FIELD_TAB = new Set<string>(REQUIRABLE_FIELDS);
 
 export interface FieldTarget {
   tab: string;
