@@ -123,7 +123,11 @@ async function exportJson(tenant: Tenant, catalogId: string) {
   const jobId = await insertExportJob(tenant, { catalogId, exportType: 'ETIMxChange' });
   for (
     let i = 0;
-    i < 50 && (await runExportSlice(testDeps({ sliceMs: -1 }), await jobRow(jobId))) === 'continued';
+    i < 50 &&
+    (await runExportSlice(
+      testDeps({ sliceMs: -1, mediaUrlFor: () => async (id) => `https://pim.test/media/signed/${id}` }),
+      await jobRow(jobId),
+    )) === 'continued';
     i++
   );
   const row = await jobRow(jobId);
@@ -197,8 +201,16 @@ describe('ETIM xChange in several languages', () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session.tenant, { language: 'deu', languages: ['eng', 'fra'] });
     await importText(session.tenant, catalog.catalogId, JSON.stringify(threeLanguageFile()));
+    // The imported attachment names a file; once its bytes are uploaded it is exported with a URI.
+    const imported = await bySku(catalog.catalogId, 'TRI-1');
+    await db().update(media).set({ size: 3 }).where(eq(media.elementId, imported.row.id));
     const { row, document } = await exportJson(session.tenant, catalog.catalogId);
     expect(document.Language).toEqual(['de-DE', 'en-GB', 'fr-FR']);
+    expect(productOf(document, 'TRI-1').ProductAttachments[0].AttachmentDetails[0].AttachmentDescription).toEqual([
+      { Language: 'de-DE', AttachmentDescription: 'Frontansicht' },
+      { Language: 'en-GB', AttachmentDescription: 'Front view' },
+      { Language: 'fr-FR', AttachmentDescription: 'Vue de face' },
+    ]);
     const breaker = productOf(document, 'TRI-1');
     expect(breaker.ProductDetails.ProductDescriptions).toEqual([
       {

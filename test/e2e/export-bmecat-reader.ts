@@ -74,9 +74,25 @@ function attr(attrs: string, name: string): string | null {
   return m ? decode(m[1]!) : null;
 }
 
-/** Every PRODUCT (2005, ETIM) or ARTICLE (1.2) of a document, in file order. */
+/**
+ * Text of every `<name>` in the file's default language: without `lang`, or with the `lang` of
+ * the HEADER's `LANGUAGE default="true"` (a catalog in several languages writes each element
+ * once per language, docs/languages.md).
+ */
+function allInDefault(xml: string, name: string, language: string | null): string[] {
+  const pattern = new RegExp(`<${name}((?:\\s[^>]*)?)>([^<]*)</${name}>`, 'g');
+  return [...xml.matchAll(pattern)]
+    .filter((m) => {
+      const lang = attr(m[1] ?? '', 'lang');
+      return lang === null || language === null || lang === language;
+    })
+    .map((m) => decode(m[2]!));
+}
+
+/** Every PRODUCT (2005, ETIM) or ARTICLE (1.2) of a document, in file order; texts in its default language. */
 export function readProducts(xml: string): ReadProduct[] {
   const element = xml.includes('<ARTICLE mode=') ? 'ARTICLE' : 'PRODUCT';
+  const language = /<LANGUAGE default="true">([^<]*)<\/LANGUAGE>/.exec(xml)?.[1] ?? null;
   return blocks(xml, element).map(({ body }) => {
     const price = blocks(body, `${element}_PRICE`)[0];
     const featureBlocks = blocks(body, `${element}_FEATURES`).map((b) => ({
@@ -90,12 +106,12 @@ export function readProducts(xml: string): ReadProduct[] {
     }));
     return {
       pid: one(body, element === 'ARTICLE' ? 'SUPPLIER_AID' : 'SUPPLIER_PID')!,
-      descriptionShort: one(body, 'DESCRIPTION_SHORT'),
-      descriptionLong: one(body, 'DESCRIPTION_LONG'),
+      descriptionShort: allInDefault(body, 'DESCRIPTION_SHORT', language)[0] ?? null,
+      descriptionLong: allInDefault(body, 'DESCRIPTION_LONG', language)[0] ?? null,
       gtin: one(body, element === 'ARTICLE' ? 'EAN' : 'INTERNATIONAL_PID'),
       manufacturerName: one(body, 'MANUFACTURER_NAME'),
       manufacturerPid: one(body, element === 'ARTICLE' ? 'MANUFACTURER_AID' : 'MANUFACTURER_PID'),
-      keywords: all(body, 'KEYWORD'),
+      keywords: allInDefault(body, 'KEYWORD', language),
       orderUnit: one(body, 'ORDER_UNIT'),
       priceType: price ? attr(price.attrs, 'price_type') : null,
       priceAmount: price ? one(price.body, 'PRICE_AMOUNT') : null,

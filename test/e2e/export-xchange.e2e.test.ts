@@ -2,6 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { seedSyntheticCatalog } from '../../scripts/lib/dev-server';
 import { api, login } from './export-harness';
 import { xchangeErrors } from '../../scripts/lib/xchange-schema';
+import { languageTag } from '../../src/kernel/languages';
 
 const base = () => inject('baseUrl');
 
@@ -34,7 +35,10 @@ describe('ETIM xChange V2.0 export', () => {
       const products = productsOf(document);
       expect(products.length).toBe(catalog.productCount);
       expect(job.progress).toEqual({ done: products.length, total: products.length });
-      expect(document).toMatchObject({ SchemaVersion: '2.0', CatalogueType: 'FULL', Language: ['de-DE'] });
+      // Every language the catalog publishes, its default first (other e2e files add catalogs in several).
+      const languages = (catalog.languages as string[]).map((code) => languageTag(code));
+      expect(languages[0]).toBe('de-DE');
+      expect(document).toMatchObject({ SchemaVersion: '2.0', CatalogueType: 'FULL', Language: languages });
       const skus = products.map((p) => p.TradeItem[0].ItemIdentification.SupplierItemNumber);
       expect(new Set(skus).size).toBe(skus.length);
       for (const p of products) {

@@ -68,15 +68,19 @@ export function productRelations(_view: ProductView): Json[] {
 
 /**
  * `ProductAttachments` from the product's media files, by signed URL; pictures are ATX018. The
- * description is written in each language of the file that has one.
+ * description is written in each language of the file that has one. A file reference whose file
+ * was never uploaded (an import names it, size 0) has no URI to give: it is left out with a
+ * warning, since AttachmentUri must lead to the file (BMEcat names it relative to MIME_ROOT).
  */
 async function attachments(
   ctx: ExportContext,
   plan: XChangePlan,
-  media: AggregateMedia[],
+  all: AggregateMedia[],
   view: ProductView,
   w: ExportWarnings,
 ) {
+  const media = all.filter((m) => m.url || m.size > 0);
+  if (media.length < all.length) w.add('media file not uploaded yet: left out', view.subject);
   if (media.length === 0) return undefined;
   if (!ctx.mediaUrl) {
     w.add('media files left out: attachment URLs need MEDIA_URL_KEY and PUBLIC_BASE_URL on the server', view.subject);
