@@ -120,5 +120,13 @@ describe('exports of a catalog in three languages', () => {
     expect(master.ProductAttachments).toBeUndefined();
     expect(warnings).toContain('media file not uploaded yet: left out');
     expect(warnings).not.toContain('MinimalProductDescription has no');
+
+    // Other e2e files export every catalog of the demo company or enable English themselves
+    // (web-languages): leave the company as it was.
+    await api(admin, 'Catalog/DeleteCatalog', { departmentId: department.departmentId, catalogId: catalog.catalogId });
+    await api(admin, 'Catalog/SetLanguages', {
+      languages: current.languages.map((l: { code: string }) => l.code),
+      defaultLanguage: current.defaultLanguage,
+    });
   });
 });
