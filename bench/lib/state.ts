@@ -7,13 +7,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { d1File as d1FileOf } from '../../scripts/lib/d1-file';
 import { migrate, type Seeded, seedSyntheticCatalog } from '../../scripts/lib/dev-server';
 
 export type { Seeded } from '../../scripts/lib/dev-server';
 
 /** The directory database's file (DB, also cell-1, where seeds put their company): scripts/lib/d1-file.ts. */
-export const d1File = (stateDir: string): string => d1FileOf(stateDir);
+export { d1File } from '../../scripts/lib/d1-file';
 
 /**
  * Migrates a fresh state directory and seeds a synthetic catalog of `masters` master products
