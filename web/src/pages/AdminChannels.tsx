@@ -6,6 +6,7 @@ import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
+import { RowActions } from '../components/RowActions';
 import { useI18n } from '../i18n/i18n';
 import { type Channel, ChannelDialog } from './ChannelDialog';
 
@@ -45,14 +46,12 @@ export function AdminChannels() {
                   <th scope="row">{c.name}</th>
                   <td>{c.languages.join(', ')}</td>
                   <td>{c.requirements.length}</td>
-                  <td>
-                    <button type="button" onClick={() => setEditing(c)}>
-                      {t('channels.edit', { name: c.name })}
-                    </button>{' '}
-                    <button type="button" className="danger-quiet" onClick={() => setDeleting(c)}>
-                      {t('channels.delete', { name: c.name })}
-                    </button>
-                  </td>
+                  <RowActions
+                    editLabel={t('channels.edit', { name: c.name })}
+                    deleteLabel={t('channels.delete', { name: c.name })}
+                    onEdit={() => setEditing(c)}
+                    onDelete={() => setDeleting(c)}
+                  />
                 </tr>
               ))}
             </tbody>
