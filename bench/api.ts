@@ -22,6 +22,7 @@ import { execFileSync } from 'node:child_process';
 import { startDevServer } from '../scripts/lib/dev-server';
 import { listSql, timeSql, type SqlCase } from './api-sql';
 import { benchArgs, sizesFlag, positiveInt, positiveInts } from './lib/args';
+import { addBenchChannels, deleteBenchChannels, scoreBytes } from './lib/channels';
 import { apiSession } from './lib/session';
 import { d1File, releaseState, seededState } from './lib/state';
 import { percentile } from './lib/stats';
@@ -41,6 +42,11 @@ const args = benchArgs('npm run bench:api -- [flags]: REST latency of lists, sea
     value: 'L,L',
     help: 'the catalog publishes these languages, the first its default (seed:synthetic --languages deu,eng,fra): names of masters and variants in each, and every search also runs per language',
   },
+  channels: {
+    type: 'string',
+    value: 'N',
+    help: 'issue 21: after the reads and writes, add N channels in every catalog language (each scores the catalog: recompute time), then time the completeness filters and the writes again (upkeep), print the score bytes, and delete the channels',
+  },
   only: {
     type: 'string',
     value: 'writes',
@@ -52,6 +58,7 @@ const SAMPLES = positiveInt('samples', args.samples);
 const ONLY = args.only;
 const PAD = args.pad === undefined ? 0 : positiveInt('pad', args.pad);
 const LANGUAGES = (args.languages ?? '').split(',').filter((l) => l !== '');
+const CHANNELS = args.channels === undefined ? 0 : positiveInt('channels', args.channels);
 if (ONLY !== undefined && ONLY !== 'writes') throw new Error(`--only: expected "writes", got "${ONLY}"`);
 
 interface Row {
@@ -71,9 +78,16 @@ async function benchSize(masters: number) {
     if (PAD > 0) padCatalog(d1File(dir), seeded, PAD);
     // the first broad search by name then builds its head (measured on its own below)
     execFileSync('sqlite3', [d1File(dir), `DELETE FROM search_head_bounds WHERE catalog_id = '${seeded.catalogId}'`]);
+    // channels are an administrator's (AddChannel is admin only); the seed's user is an editor
+    if (CHANNELS > 0)
+      execFileSync('sqlite3', [
+        d1File(dir),
+        `UPDATE memberships SET role = 'admin' WHERE company_id = '${seeded.companyId}'`,
+      ]);
     const server = await startDevServer(dir);
     const rows: Row[] = [];
     const sqlCases: SqlCase[] = [];
+    let scores: string | undefined;
     try {
       const { call } = await apiSession(server.baseUrl, seeded);
       const get = <T = unknown>(path: string) => call<T>(path);
@@ -96,6 +110,17 @@ async function benchSize(masters: number) {
         if (sql) sqlCases.push({ name: operation, statements: sql });
       };
       const sql = listSql(seeded.catalogId, seeded.companyId);
+      /** The languages the catalog publishes, its default first (empty: the seed's one language). */
+      const catalogLanguages = () =>
+        JSON.parse(
+          execFileSync('sqlite3', [
+            '-readonly',
+            d1File(dir),
+            `SELECT languages FROM catalogs WHERE id = '${seeded.catalogId}'`,
+          ])
+            .toString()
+            .trim() || '[]',
+        ) as string[];
 
       // Deep keyset positions: the product 90 % into the SKU order (10 % for descending orders).
       // Every synthetic master has a SKU, a name and a GTIN (scripts/seed-synthetic.ts).
@@ -107,6 +132,7 @@ async function benchSize(masters: number) {
       if (ONLY !== 'writes') await measureReads();
       await measureWrites();
       if (ONLY !== 'writes') await measureUpserts();
+      if (CHANNELS > 0) await measureWithChannels();
 
       async function measureReads() {
         await measure('GetStats', () => get('/Catalog/GetStats'));
@@ -209,15 +235,7 @@ async function benchSize(masters: number) {
         await measure('search broad word sorted by SKU', () => list('q=Leitungsschutzschalter&sort=sku'));
         // Searches per language when the catalog publishes English and French (seed:synthetic
         // --languages deu,eng,fra): translated names are indexed per language (docs/search.md, "Languages").
-        const languages = JSON.parse(
-          execFileSync('sqlite3', [
-            '-readonly',
-            d1File(dir),
-            `SELECT languages FROM catalogs WHERE id = '${seeded.catalogId}'`,
-          ])
-            .toString()
-            .trim() || '[]',
-        ) as string[];
+        const languages = catalogLanguages();
         const words: Record<string, string> = { deu: 'Leitungsschutzschalter', eng: 'Circuit', fra: 'Disjoncteur' };
         for (const language of languages.filter((l) => words[l])) {
           const word = words[language]!;
@@ -248,8 +266,8 @@ async function benchSize(masters: number) {
           );
       }
 
-      async function measureWrites() {
-        await measure('AddProduct', (i) =>
+      async function measureWrites(suffix = '') {
+        await measure(`AddProduct${suffix}`, (i) =>
           post('/Catalog/AddProduct', {
             departmentId: seeded.departmentId,
             catalogId: seeded.catalogId,
@@ -260,7 +278,7 @@ async function benchSize(masters: number) {
         );
         // One product's name, written again and again: each write changes it, records a version
         // and stores the master's new fingerprint (docs/history.md, "Concurrency").
-        await measure('SetValue (a product name)', (i) =>
+        await measure(`SetValue (a product name)${suffix}`, (i) =>
           post('/Catalog/SetValue', {
             departmentId: seeded.departmentId,
             elementId: deep.productId,
@@ -268,7 +286,7 @@ async function benchSize(masters: number) {
             value: `Bench name ${i} ${Date.now()}`,
           }),
         );
-        await measure('UpdateProduct (name and price)', (i) =>
+        await measure(`UpdateProduct (name and price)${suffix}`, (i) =>
           post('/Catalog/UpdateProduct', {
             departmentId: seeded.departmentId,
             catalogId: seeded.catalogId,
@@ -277,6 +295,40 @@ async function benchSize(masters: number) {
             price: `${10 + (i % 50)}.50`,
           }),
         );
+      }
+
+      /** Issue 21 (docs/completeness.md): recompute per channel, the completeness filters, the writes' upkeep. */
+      async function measureWithChannels() {
+        const languages = catalogLanguages();
+        const added = await addBenchChannels(call, languages.length ? languages : ['deu'], CHANNELS);
+        try {
+          added.forEach((a, n) => {
+            rows.push({
+              operation: `AddChannel ${n + 1}: recompute of the catalog (seconds)`,
+              p50: a.seconds,
+              p95: a.seconds,
+              max: a.seconds,
+            });
+          });
+          const first = added[0]!.channelId;
+          await measure('filter incomplete for channel 1 (any language)', () => list(`incompleteFor=${first}`));
+          await measure(`filter incomplete for channel 1 in ${languages.at(-1) ?? 'deu'}`, () =>
+            list(`incompleteFor=${first}&channelLanguage=${languages.at(-1) ?? 'deu'}`),
+          );
+          await measure('filter incomplete for channel 1 missing gtin', () =>
+            list(`incompleteFor=${first}&missingRequirement=gtin`),
+          );
+          await measure('sort by completeness for channel 1', () =>
+            list(`sort=completeness&completenessChannel=${first}`),
+          );
+          await measureWrites(` (${CHANNELS} channels)`);
+        } finally {
+          scores = scoreBytes(d1File(dir), seeded.masters);
+          await deleteBenchChannels(
+            call,
+            added.map((a) => a.channelId),
+          );
+        }
       }
 
       async function measureUpserts() {
@@ -321,7 +373,7 @@ async function benchSize(masters: number) {
       const t = sqlTimes.get(row.operation);
       if (t?.length) row.sql = { p50: percentile(t, 50), p95: percentile(t, 95) };
     }
-    return { masters: seeded.masters, variants: seeded.variants, rows };
+    return { masters: seeded.masters, variants: seeded.variants, rows, scores };
   } finally {
     releaseState(state);
   }
@@ -377,3 +429,5 @@ for (const r of results) {
     );
   }
 }
+for (const r of results)
+  if (r.scores) console.log(`\n${r.masters.toLocaleString('en')} masters, ${CHANNELS} channels: ${r.scores}`);
