@@ -62,7 +62,11 @@ export async function seededState(
   }
   const dir = resolve(keep, [String(masters), ...languages].join('-'));
   const marker = join(dir, MARKER);
-  if (existsSync(marker)) return { dir, seeded: JSON.parse(readFileSync(marker, 'utf8')) as Seeded, temporary: false };
+  if (existsSync(marker)) {
+    // a kept state gets the migrations added since it was seeded (applied ones are skipped)
+    await migrate(dir);
+    return { dir, seeded: JSON.parse(readFileSync(marker, 'utf8')) as Seeded, temporary: false };
+  }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const seeded = await seedSynthetic(dir, masters, extras, languages);
