@@ -4,7 +4,7 @@
  * them that the sqlite3 shell opens. One home for what bench:api, bench:web, bench:sync and
  * bench:history each used to do their own way.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { migrate, type Seeded, seedSyntheticCatalog } from '../../scripts/lib/dev-server';
