@@ -86,7 +86,10 @@ describe('Incomplete variants', () => {
     const { access_token: agent } = await tokensFor(user);
     const ai = await send('GET', '/api/ai/GetIncompleteProducts?channel=Shop&level=variants', { token: agent });
     expect(ai.status, ai.text).toBe(200);
-    expect(ai.json.items.map((i: { productId: string }) => i.productId)).toEqual([lacking.productId, lacking2.productId]);
+    expect(ai.json.items.map((i: { productId: string }) => i.productId)).toEqual([
+      lacking.productId,
+      lacking2.productId,
+    ]);
     const { access_token: token } = await tokensFor(user, { scope: 'mcp' });
     const { sessionId } = await openSession(token);
     const result = await callTool(token, sessionId, 'list_incomplete_products', { channel: 'shop', level: 'variants' });

@@ -163,7 +163,7 @@ export async function addCategory(db: Database, tenant: Caller, given: CategoryI
   }
 }
 
-export async function updateCategory(db: Database, tenant: Caller, given: CategoryInput, queue: Queue<JobMessage>) {
+export async function updateCategory(db: Database, tenant: Caller, given: CategoryInput, queue?: Queue<JobMessage>) {
   if (!given.categoryId) throw badRequest('categoryId is required');
   await assertDepartment(db, tenant, given.departmentId);
   const catalog = await findCatalog(db, tenant, given.catalogId, given.departmentId);
@@ -239,7 +239,8 @@ async function writeCategory(
 /**
  * Re-parents a category within its catalog; refuses cycles and trees deeper than MAX_DEPTH. A new
  * parent rescores the subtree's products for rules limited to a category (category-rescore.ts):
- * in the move's batch when few, else by a job started right after it.
+ * in the move's batch when few, else by a job started right after it (without a queue, as in
+ * domain tests that do not pass one, always in the batch).
  */
 export async function moveCategory(
   db: Database,

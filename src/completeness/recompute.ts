@@ -122,7 +122,7 @@ export async function runCompletenessSlice(
     await finish(db, job.id, 0); // the channel was deleted before its scores were computed
     return 'finished';
   }
-  if (params.deleted) {
+  if (params.deleted && channelKey !== undefined) {
     await removeScores(db, job, channelKey);
     return 'finished';
   }

@@ -8,6 +8,7 @@ import type { Caller } from '../kernel/caller';
 import { MEDIA_PURPOSES } from '../media/media';
 import { PRICE_TYPE } from '../catalog/prices/price-list';
 import { globError } from './glob-pattern';
+import { foreignQualityField, resolveRange } from './range-rules';
 
 /**
  * What a channel can require of a master product (docs/completeness.md). The names a requirement
@@ -33,9 +34,17 @@ export const REQUIRABLE_FIELDS = [
 
 /**
  * Rules beyond presence: a GTIN's check digit, a GTIN held by one product only, BMEcat 2005 text
- * limits, and an attribute's value matching a GLOB `pattern` (D1 has no REGEXP).
+ * limits, an attribute's value matching a GLOB `pattern` (D1 has no REGEXP), and numeric feature
+ * values within a channel's `range` or the release's ranges (`releaseRanges`, range-rules.ts).
  */
-export const QUALITY_RULES = ['gtinCheckDigit', 'gtinUnique', 'bmecatLengths', 'pattern'] as const;
+export const QUALITY_RULES = [
+  'gtinCheckDigit',
+  'gtinUnique',
+  'bmecatLengths',
+  'pattern',
+  'range',
+  'releaseRanges',
+] as const;
 
 const languages = z.array(z.string().max(8)).max(20).optional();
 const name = z.string().trim().min(1).max(100);
@@ -67,6 +76,13 @@ export const Requirement = z.discriminatedUnion('kind', [
     /** For rule `pattern`: the attribute whose value must match, and the GLOB pattern (`*`, `?`, `[0-9]`). */
     attribute: name.optional(),
     pattern: z.string().max(200).optional(),
+    /** For rule `range`: the classification system, the feature code, its bounds and unit; for `releaseRanges`: system and release. */
+    system: name.optional(),
+    release: name.optional(),
+    feature: name.optional(),
+    min: z.number().finite().optional(),
+    max: z.number().finite().optional(),
+    unit: z.string().trim().min(1).max(40).optional(),
     ...scope,
   }),
 ]);
@@ -85,9 +101,14 @@ export interface RuleRow {
   label: string;
   categoryId: string | null;
   pattern: string | null;
+  minValue: number | null;
+  maxValue: number | null;
+  unit: string | null;
+  /** An earlier rule of the channel and language has the same label (migration 0039): it counts once. */
+  shared: number | null;
 }
 
-type Resolved = Omit<RuleRow, 'lang' | 'position' | 'categoryId'>;
+type Resolved = Omit<RuleRow, 'lang' | 'position' | 'categoryId' | 'shared'>;
 
 function oneOf(field: string, value: string, allowed: readonly string[]): void {
   if (!allowed.includes(value)) throw badRequest(`${field}: "${value}" is not one of ${allowed.join(', ')}`);
@@ -111,7 +132,7 @@ async function checkRelease(db: Database, field: string, system: string, release
 
 /** One requirement checked and turned into what every language's rule row shares. */
 async function resolve(db: Database, field: string, r: RequirementInput, attributeIds: Map<string, string>) {
-  const base = { ref: null, amount: 1, release: null, share: null, pattern: null };
+  const base = { ref: null, amount: 1, release: null, share: null, pattern: null, minValue: null, maxValue: null, unit: null };
   switch (r.kind) {
     case 'field':
       oneOf(`${field}.field`, r.field, REQUIRABLE_FIELDS);
@@ -146,11 +167,17 @@ async function resolve(db: Database, field: string, r: RequirementInput, attribu
     }
     case 'quality': {
       oneOf(`${field}.rule`, r.rule, QUALITY_RULES);
-      if (r.rule !== 'pattern') {
-        if (r.attribute !== undefined || r.pattern !== undefined)
-          throw badRequest(`${field}: attribute and pattern belong to rule pattern only`);
-        return { ...base, kind: r.rule, target: r.rule, label: `quality.${r.rule}` };
+      const foreign = foreignQualityField(r.rule, r);
+      if (foreign) throw badRequest(`${field}.${foreign}: not a field of rule ${r.rule}`);
+      if (r.rule === 'range' || r.rule === 'releaseRanges') {
+        oneOf(`${field}.system`, r.system ?? '', CLASSIFICATION_GROUPS);
+        if (r.rule === 'range') return { ...base, ...(await resolveRange(db, field, { ...r, system: r.system! })) };
+        if (!r.release) throw badRequest(`${field}.release: name the release whose ranges apply`);
+        await checkRelease(db, `${field}.release`, r.system!, r.release);
+        const label = `quality.releaseRanges.${r.release}`;
+        return { ...base, kind: r.rule, target: r.system!, release: r.release, label };
       }
+      if (r.rule !== 'pattern') return { ...base, kind: r.rule, target: r.rule, label: `quality.${r.rule}` };
       const id = r.attribute ? attributeIds.get(r.attribute) : undefined;
       if (!id) throw badRequest(`${field}.attribute: "${r.attribute ?? ''}" is not an attribute of your company`);
       const bad = globError(r.pattern ?? '');
@@ -201,6 +228,7 @@ export async function expandRules(
   const categoryIds = await companyCategories(db, caller, requirements);
   const rows: RuleRow[] = [];
   const seen = new Set<string>();
+  const labels = new Set<string>();
   for (const [i, requirement] of requirements.entries()) {
     const field = `requirements[${i}]`;
     const resolved: Resolved = await resolve(db, field, requirement, attributeIds);
@@ -214,7 +242,9 @@ export async function expandRules(
       const key = `${lang}\t${resolved.label}\t${categoryId ?? ''}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      rows.push({ ...resolved, lang, position: i, categoryId });
+      const shared = labels.has(`${lang}\t${resolved.label}`) ? 1 : null;
+      labels.add(`${lang}\t${resolved.label}`);
+      rows.push({ ...resolved, lang, position: i, categoryId, shared });
     }
   }
   return rows;
