@@ -57,7 +57,11 @@ export function missingItem(label: string, lang: string, defaultLanguage: string
     return { requirement: label, field: localize(`values.${label.slice('quality.pattern.'.length)}`) };
   if (label.startsWith('media.')) return { requirement: label, field: 'media' };
   if (label.startsWith('prices.')) return { requirement: label, field: 'prices' };
-  if (label.startsWith('classification.') || label.startsWith('features.') || /^quality\.(range|releaseRanges)\./.test(label))
+  if (
+    label.startsWith('classification.') ||
+    label.startsWith('features.') ||
+    /^quality\.(range|releaseRanges)\./.test(label)
+  )
     return { requirement: label, field: 'classification' };
   return { requirement: label, field: QUALITY_FIELD[label] ?? label };
 }

@@ -1,14 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { attributes, categories, classificationReleases } from '../db/schema';
+import { attributes, categories } from '../db/schema';
 import { badRequest } from '../kernel/app-error';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 import type { Caller } from '../kernel/caller';
 import { MEDIA_PURPOSES } from '../media/media';
 import { PRICE_TYPE } from '../catalog/prices/price-list';
-import { globError } from './glob-pattern';
-import { foreignQualityField, resolveRange } from './range-rules';
+import { checkRelease, QUALITY_RULES, resolveQuality } from './quality-rules';
 
 /**
  * What a channel can require of a master product (docs/completeness.md). The names a requirement
@@ -32,19 +31,7 @@ export const REQUIRABLE_FIELDS = [
   'deliveryTimeDays',
 ] as const;
 
-/**
- * Rules beyond presence: a GTIN's check digit, a GTIN held by one product only, BMEcat 2005 text
- * limits, an attribute's value matching a GLOB `pattern` (D1 has no REGEXP), and numeric feature
- * values within a channel's `range` or the release's ranges (`releaseRanges`, range-rules.ts).
- */
-export const QUALITY_RULES = [
-  'gtinCheckDigit',
-  'gtinUnique',
-  'bmecatLengths',
-  'pattern',
-  'range',
-  'releaseRanges',
-] as const;
+export { QUALITY_RULES };
 
 const languages = z.array(z.string().max(8)).max(20).optional();
 const name = z.string().trim().min(1).max(100);
@@ -114,25 +101,18 @@ function oneOf(field: string, value: string, allowed: readonly string[]): void {
   if (!allowed.includes(value)) throw badRequest(`${field}: "${value}" is not one of ${allowed.join(', ')}`);
 }
 
-/** The release named `SYSTEM-version` must be loaded and of the requirement's system. */
-async function checkRelease(db: Database, field: string, system: string, release: string): Promise<void> {
-  const at = release.indexOf('-');
-  if (at < 1 || release.slice(0, at) !== system)
-    throw badRequest(`${field}: "${release}" is not a release of ${system} (write it as ${system}-version)`);
-  const row = await db.query.classificationReleases.findFirst({
-    where: and(
-      eq(classificationReleases.system, system),
-      eq(classificationReleases.version, release.slice(at + 1)),
-      eq(classificationReleases.status, 'loaded'),
-    ),
-    columns: { id: true },
-  });
-  if (!row) throw badRequest(`${field}: release ${release} is not loaded`);
-}
-
 /** One requirement checked and turned into what every language's rule row shares. */
 async function resolve(db: Database, field: string, r: RequirementInput, attributeIds: Map<string, string>) {
-  const base = { ref: null, amount: 1, release: null, share: null, pattern: null, minValue: null, maxValue: null, unit: null };
+  const base = {
+    ref: null,
+    amount: 1,
+    release: null,
+    share: null,
+    pattern: null,
+    minValue: null,
+    maxValue: null,
+    unit: null,
+  };
   switch (r.kind) {
     case 'field':
       oneOf(`${field}.field`, r.field, REQUIRABLE_FIELDS);
@@ -165,26 +145,8 @@ async function resolve(db: Database, field: string, r: RequirementInput, attribu
           : `classification.${what}`;
       return { ...base, kind: r.kind, target: r.system, release: r.release ?? null, share, label };
     }
-    case 'quality': {
-      oneOf(`${field}.rule`, r.rule, QUALITY_RULES);
-      const foreign = foreignQualityField(r.rule, r);
-      if (foreign) throw badRequest(`${field}.${foreign}: not a field of rule ${r.rule}`);
-      if (r.rule === 'range' || r.rule === 'releaseRanges') {
-        oneOf(`${field}.system`, r.system ?? '', CLASSIFICATION_GROUPS);
-        if (r.rule === 'range') return { ...base, ...(await resolveRange(db, field, { ...r, system: r.system! })) };
-        if (!r.release) throw badRequest(`${field}.release: name the release whose ranges apply`);
-        await checkRelease(db, `${field}.release`, r.system!, r.release);
-        const label = `quality.releaseRanges.${r.release}`;
-        return { ...base, kind: r.rule, target: r.system!, release: r.release, label };
-      }
-      if (r.rule !== 'pattern') return { ...base, kind: r.rule, target: r.rule, label: `quality.${r.rule}` };
-      const id = r.attribute ? attributeIds.get(r.attribute) : undefined;
-      if (!id) throw badRequest(`${field}.attribute: "${r.attribute ?? ''}" is not an attribute of your company`);
-      const bad = globError(r.pattern ?? '');
-      if (bad) throw badRequest(`${field}.pattern: ${bad}`);
-      const label = `quality.pattern.${r.attribute}`;
-      return { ...base, kind: 'pattern', target: r.attribute!, ref: id, pattern: r.pattern!, label };
-    }
+    case 'quality':
+      return { ...base, ...(await resolveQuality(db, field, r, attributeIds)) };
   }
 }
 
