@@ -147,6 +147,8 @@ describe('Completeness kept current by every write', () => {
         complete: 1,
         averageScore: 50,
         missing: [{ requirement: 'gtin', products: 1 }],
+        variants: 0,
+        incompleteVariants: 0,
       },
     ]);
     const incomplete = await get(admin.cookie, '/api/Catalog/GetIncompleteProducts?channel=shop');
@@ -198,6 +200,8 @@ describe('Completeness for agents', () => {
           { requirement: 'media.normal>=1', products: 2 },
           { requirement: 'gtin', products: 1 },
         ],
+        variants: 0,
+        incompleteVariants: 0,
       },
     ]);
     expect(out.items.map((i: { sku: string; score: number }) => [i.sku, i.score])).toEqual([

@@ -1,7 +1,9 @@
 import { dbNow } from '../kernel/clock';
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { isUniqueViolation, type Database } from '../db/client';
+import { isUniqueViolation, type BatchStatement, type Database } from '../db/client';
+import type { JobMessage } from '../env';
+import { INLINE_MASTERS, planSubtreeRescore, startSubtreeJob } from './category-rescore';
 import { clientId, newId, unusableId } from '../kernel/ids';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, categories, classificationLinks, media, products } from '../db/schema';
@@ -161,7 +163,7 @@ export async function addCategory(db: Database, tenant: Caller, given: CategoryI
   }
 }
 
-export async function updateCategory(db: Database, tenant: Caller, given: CategoryInput) {
+export async function updateCategory(db: Database, tenant: Caller, given: CategoryInput, queue?: Queue<JobMessage>) {
   if (!given.categoryId) throw badRequest('categoryId is required');
   await assertDepartment(db, tenant, given.departmentId);
   const catalog = await findCatalog(db, tenant, given.catalogId, given.departmentId);
@@ -184,6 +186,7 @@ export async function updateCategory(db: Database, tenant: Caller, given: Catego
       },
       changes,
       others,
+      queue,
     );
   }
   return writeCategory(db, tenant, category, changes, others);
@@ -200,6 +203,7 @@ async function writeCategory(
   category: CategoryRow,
   changes: Partial<CategoryRow>,
   others: TranslationsPatch = {},
+  rescore: BatchStatement[] = [],
 ) {
   const before = pickFields(category, CATEGORY_FIELDS);
   const patch = translationPatchPaths(others, { ...changes } as Snapshot);
@@ -225,19 +229,27 @@ async function writeCategory(
       after: withChanges(before, patch),
     }),
     ...(pathChanged ? [categoryPathChanged(db, tenant.companyId, category.id)] : []),
+    ...rescore,
   ]);
   if (pathChanged)
     await refreshFingerprints(db, tenant.companyId, await staleMastersIn(db, tenant.companyId, category.id));
   return categoryOut(rows[0]!);
 }
 
-/** Re-parents a category within its catalog; refuses cycles and trees deeper than MAX_DEPTH. */
+/**
+ * Re-parents a category within its catalog; refuses cycles and trees deeper than MAX_DEPTH. A new
+ * parent rescores the subtree's products for rules limited to a category (category-rescore.ts):
+ * in the move's batch when few, else by a job started right after it (without a queue, as in
+ * domain tests that do not pass one, always in the batch).
+ */
 export async function moveCategory(
   db: Database,
   tenant: Caller,
   input: z.infer<typeof MoveCategoryDto>,
   extraChanges: Partial<CategoryRow> = {},
   others: TranslationsPatch = {},
+  queue?: Queue<JobMessage>,
+  inline = INLINE_MASTERS,
 ) {
   await assertDepartment(db, tenant, input.departmentId);
   const category = await findCategory(db, tenant, input.categoryId);
@@ -261,7 +273,14 @@ export async function moveCategory(
   }
   const changes: Partial<CategoryRow> = { ...extraChanges, parentId: input.parentId };
   if (input.sortOrder !== undefined && input.sortOrder !== null) changes.sortOrder = input.sortOrder;
-  return writeCategory(db, tenant, category, changes, others);
+  const rescore =
+    input.parentId === category.parentId
+      ? { statements: [], deferred: false }
+      : await planSubtreeRescore(db, tenant.companyId, category.id, queue ? inline : Number.POSITIVE_INFINITY);
+  const out = await writeCategory(db, tenant, category, changes, others, rescore.statements);
+  if (rescore.deferred && queue)
+    await startSubtreeJob({ db, queue }, tenant, { catalogId: category.catalogId, categoryId: category.id });
+  return out;
 }
 
 /**

@@ -37,13 +37,13 @@ export const categoryRoutes = new Hono<AppEnv>()
     '/UpdateCategory',
     doc('Update a category (categoryId required)', CategoryOut),
     validate('json', CategoryDto),
-    async (c) => c.json(await updateCategory(c.var.db, c.var.caller, c.req.valid('json'))),
+    async (c) => c.json(await updateCategory(c.var.db, c.var.caller, c.req.valid('json'), c.env.JOB_QUEUE)),
   )
   .post(
     '/MoveCategory',
     doc('Move a category below another parent (or to the top level with parentId null)', CategoryOut),
     validate('json', MoveCategoryDto),
-    async (c) => c.json(await moveCategory(c.var.db, c.var.caller, c.req.valid('json'))),
+    async (c) => c.json(await moveCategory(c.var.db, c.var.caller, c.req.valid('json'), {}, {}, c.env.JOB_QUEUE)),
   )
   .post(
     '/DeleteCategory',

@@ -89,7 +89,7 @@ function ruleStatements(db: Database, caller: Caller, channelId: string, rules: 
   const statements: BatchStatement[] = [
     db.delete(channelRules).where(and(eq(channelRules.companyId, caller.companyId), eq(channelRules.channelKey, key))),
   ];
-  for (const chunk of chunkForInsert(rules, 13))
+  for (const chunk of chunkForInsert(rules, 17))
     statements.push(
       db.insert(channelRules).values(chunk.map((r) => ({ ...r, companyId: caller.companyId, channelKey: key }))),
     );

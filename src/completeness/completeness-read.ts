@@ -57,7 +57,11 @@ export function missingItem(label: string, lang: string, defaultLanguage: string
     return { requirement: label, field: localize(`values.${label.slice('quality.pattern.'.length)}`) };
   if (label.startsWith('media.')) return { requirement: label, field: 'media' };
   if (label.startsWith('prices.')) return { requirement: label, field: 'prices' };
-  if (label.startsWith('classification.') || label.startsWith('features.'))
+  if (
+    label.startsWith('classification.') ||
+    label.startsWith('features.') ||
+    /^quality\.(range|releaseRanges)\./.test(label)
+  )
     return { requirement: label, field: 'classification' };
   return { requirement: label, field: QUALITY_FIELD[label] ?? label };
 }
@@ -113,6 +117,9 @@ export const CompletenessOverviewOut = z.object({
       averageScore: z.number().int(),
       /** How many masters miss each requirement, most missed first. */
       missing: z.array(z.object({ requirement: z.string(), products: z.number().int() })),
+      /** Variants scored on their own (migration 0038 counters) and how many of them are incomplete. */
+      variants: z.number().int(),
+      incompleteVariants: z.number().int(),
     }),
   ),
 });
@@ -132,7 +139,7 @@ export async function getCompletenessOverview(db: Database, caller: Caller) {
     .leftJoin(completenessCounts, eq(completenessCounts.channelKey, channels.id))
     .where(eq(channels.companyId, caller.companyId))
     .orderBy(asc(channels.name), asc(channels.id));
-  type Item = z.infer<typeof CompletenessOverviewOut>['items'][number] & { sum: number };
+  type Item = z.infer<typeof CompletenessOverviewOut>['items'][number] & { sum: number; variantsComplete: number };
   const items = new Map<string, Item>();
   const itemOf = (r: (typeof rows)[number], lang: string) => {
     const key = `${r.channelId}\t${lang}`;
@@ -146,7 +153,10 @@ export async function getCompletenessOverview(db: Database, caller: Caller) {
         complete: 0,
         averageScore: 0,
         missing: [],
+        variants: 0,
+        incompleteVariants: 0,
         sum: 0,
+        variantsComplete: 0,
       };
       items.set(key, item);
     }
@@ -160,11 +170,14 @@ export async function getCompletenessOverview(db: Database, caller: Caller) {
     if (r.item === '') item.products = n;
     else if (r.item === '#complete') item.complete = n;
     else if (r.item === '#score') item.sum = n;
+    else if (r.item === '#variants') item.variants = n;
+    else if (r.item === '#variantsComplete') item.variantsComplete = n;
     else if (n > 0) item.missing.push({ requirement: r.item, products: n });
   }
   return {
-    items: [...items.values()].map(({ sum, ...item }) => ({
+    items: [...items.values()].map(({ sum, variantsComplete, ...item }) => ({
       ...item,
+      incompleteVariants: item.variants - variantsComplete,
       averageScore: item.products > 0 ? Math.round(sum / item.products) : 100,
       missing: item.missing.sort((a, b) => b.products - a.products || a.requirement.localeCompare(b.requirement)),
     })),

@@ -23,6 +23,8 @@ export const IncompleteQuery = z.strictObject({
     .optional(),
   /** Only products missing this requirement, e.g. `name` or `media.normal>=1`. */
   requirement: z.string().min(1).max(120).optional(),
+  /** `masters` (default) or `variants`: each variant scored on its own, what it inherits counted as its master's. */
+  level: z.enum(['masters', 'variants']).default('masters'),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -34,16 +36,21 @@ const Summary = z.object({
   complete: z.number().int(),
   averageScore: z.number().int(),
   missing: z.array(z.object({ requirement: z.string(), products: z.number().int() })),
+  variants: z.number().int(),
+  incompleteVariants: z.number().int(),
 });
 
 export const IncompleteOut = z.object({
   channelId: z.string(),
   name: z.string(),
-  /** Per language: masters scored, complete, mean score, and how many miss each requirement. */
+  /** Per language: masters scored, complete, mean score, how many miss each requirement; variants scored and incomplete. */
   summary: z.array(Summary),
   items: z.array(
     z.object({
       productId: z.string(),
+      /** The variant's master (`level=variants`); null for a master. */
+      masterId: z.string().nullable(),
+      masterSku: z.string().nullable(),
       catalogId: z.string(),
       sku: z.string().nullable(),
       name: z.string().nullable(),
@@ -70,20 +77,30 @@ export async function findChannelByIdOrName(db: Database, caller: Caller, channe
   return rows[0]!;
 }
 
-/** Cursor `lang:score:key` of the last row of a page. */
-function readCursor(cursor: string | undefined) {
+/** Cursor `lang:score:key` of the last row of a page (`v:` before it for the variants' list). */
+function readCursor(cursor: string | undefined, variants: boolean) {
   if (!cursor) return null;
-  const m = /^([a-z]{3}):(\d{1,3}):(\d{1,18})$/.exec(cursor);
-  if (!m) throw badRequest('cursor: not a cursor this list gave');
-  return { lang: m[1]!, score: Number(m[2]), key: Number(m[3]) };
+  const m = /^(v:)?([a-z]{3}):(\d{1,3}):(\d{1,18})$/.exec(cursor);
+  if (!m || (m[1] !== undefined) !== variants) throw badRequest('cursor: not a cursor this list gave');
+  return { lang: m[2]!, score: Number(m[3]), key: Number(m[4]) };
+}
+
+/** Masters from `completeness`, or variants from `variant_completeness` with their master (same index shape). */
+function source(variants: boolean) {
+  return variants
+    ? sql`variant_completeness c CROSS JOIN products p ON p.rowid = c.product_key LEFT JOIN products m ON m.id = p.parent_id`
+    : sql`completeness c CROSS JOIN products p ON p.rowid = c.product_key LEFT JOIN products m ON m.id = p.parent_id`;
 }
 
 export async function listIncompleteProducts(db: Database, caller: Caller, input: IncompleteInput) {
   const channel = await findChannelByIdOrName(db, caller, input.channel);
-  const after = readCursor(input.cursor);
+  const variants = input.level === 'variants';
+  const after = readCursor(input.cursor, variants);
   const rows = await db.all<{
     key: number;
     id: string;
+    master_id: string | null;
+    master_sku: string | null;
     catalog_id: string;
     sku: string | null;
     name: string | null;
@@ -91,9 +108,9 @@ export async function listIncompleteProducts(db: Database, caller: Caller, input
     score: number;
     missing: string | null;
     default_language: string;
-  }>(sql`SELECT c.product_key AS key, p.id, p.catalog_id, p.sku, p.name, c.lang, c.score, c.missing,
-      k.language AS default_language
-    FROM completeness c CROSS JOIN products p ON p.rowid = c.product_key CROSS JOIN catalogs k ON k.id = p.catalog_id
+  }>(sql`SELECT c.product_key AS key, p.id, m.id AS master_id, m.sku AS master_sku, p.catalog_id, p.sku,
+      coalesce(nullif(p.name, ''), m.name) AS name, c.lang, c.score, c.missing, k.language AS default_language
+    FROM ${source(variants)} CROSS JOIN catalogs k ON k.id = p.catalog_id
     WHERE c.channel_key = ${channel.id} AND c.score < 100 AND p.company_id = ${caller.companyId}
       ${input.language ? sql`AND c.lang = ${input.language}` : sql``}
       ${input.requirement ? sql`AND EXISTS (SELECT 1 FROM json_each(c.missing) j WHERE j.value = ${input.requirement})` : sql``}
@@ -111,6 +128,8 @@ export async function listIncompleteProducts(db: Database, caller: Caller, input
       .map(({ channelId: _c, name: _n, ...rest }) => rest),
     items: page.map((r) => ({
       productId: r.id,
+      masterId: r.master_id,
+      masterSku: r.master_sku,
       catalogId: r.catalog_id,
       sku: r.sku,
       name: r.name,
@@ -120,6 +139,7 @@ export async function listIncompleteProducts(db: Database, caller: Caller, input
         missingItem(l, r.lang, r.default_language),
       ),
     })),
-    nextCursor: rows.length > input.limit && last ? `${last.lang}:${last.score}:${last.key}` : null,
+    nextCursor:
+      rows.length > input.limit && last ? `${variants ? 'v:' : ''}${last.lang}:${last.score}:${last.key}` : null,
   };
 }

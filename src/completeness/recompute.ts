@@ -7,6 +7,7 @@ import type { JobMessage } from '../env';
 import { dbNow } from '../kernel/clock';
 import { markRunning, type JobRow } from '../jobs/jobs';
 import { progressed } from '../jobs/lease';
+import { subtreeFilter } from '../catalog/category-rescore';
 
 /**
  * The job `completeness` (docs/completeness.md): after a channel's requirements changed, it
@@ -26,19 +27,29 @@ interface Checkpoint {
   done: number;
 }
 
+/**
+ * One channel after its requirements changed (`channelId`), or every channel for the masters
+ * placed below a moved category (`scope`, src/catalog/category-rescore.ts): then only the
+ * category's catalog is walked and each page keeps the masters placed in the subtree.
+ */
 export interface RecomputeParams {
-  channelId: string;
+  channelId?: string;
   channelKey?: number;
   deleted?: boolean;
+  scope?: { catalogId: string; categoryId: string };
 }
 
 /** The masters of one page: ids after `afterId` up to `lastId` in one catalog (products_catalog_master_id_idx). */
-const pageKeys = (catalogId: string, afterId: string, lastId: string) =>
-  sql`SELECT rowid FROM products WHERE catalog_id = ${catalogId} AND parent_id IS NULL AND id > ${afterId} AND id <= ${lastId}`;
+const pageMasters = (catalogId: string, afterId: string, lastId: string, scope: RecomputeParams['scope']) =>
+  sql`SELECT id FROM products WHERE catalog_id = ${catalogId} AND parent_id IS NULL AND id > ${afterId} AND id <= ${lastId}
+    ${scope ? sql`AND ${subtreeFilter(scope.categoryId, sql`products.id`)}` : sql``}`;
 
-/** The variants of the masters `keys` names (products_parent_idx): they are rescored with their masters. */
-const variantKeys = (catalogId: string, afterId: string, lastId: string) =>
-  sql`SELECT rowid FROM products WHERE parent_id IN (SELECT id FROM products WHERE catalog_id = ${catalogId} AND parent_id IS NULL AND id > ${afterId} AND id <= ${lastId})`;
+const pageKeys = (catalogId: string, afterId: string, lastId: string, scope: RecomputeParams['scope']) =>
+  sql`SELECT rowid FROM products WHERE id IN (${pageMasters(catalogId, afterId, lastId, scope)})`;
+
+/** The variants of the page's masters (products_parent_idx): they are rescored with their masters. */
+const variantKeys = (catalogId: string, afterId: string, lastId: string, scope: RecomputeParams['scope']) =>
+  sql`SELECT rowid FROM products WHERE parent_id IN (${pageMasters(catalogId, afterId, lastId, scope)})`;
 
 function saveCheckpoint(db: Database, jobId: string, loadedSeq: number, next: Checkpoint) {
   return db
@@ -93,28 +104,31 @@ export async function runCompletenessSlice(
   const { db } = deps;
   if (job.state !== 'queued' && job.state !== 'running') return 'stopped';
   const params = job.params as RecomputeParams;
-  const channel = params.deleted
-    ? null
-    : await db.query.channels.findFirst({
-        where: and(eq(channels.channelId, params.channelId), eq(channels.companyId, job.companyId)),
-        columns: { id: true },
-      });
+  const scope = params.scope;
+  const channel =
+    params.deleted || params.channelId === undefined
+      ? null
+      : await db.query.channels.findFirst({
+          where: and(eq(channels.channelId, params.channelId), eq(channels.companyId, job.companyId)),
+          columns: { id: true },
+        });
   const channelKey = params.channelKey ?? channel?.id;
   const [{ total } = { total: 0 }] = await db
     .select({ total: sql<number>`coalesce(sum(${catalogs.productCount}), 0)` })
     .from(catalogs)
-    .where(eq(catalogs.companyId, job.companyId));
+    .where(and(eq(catalogs.companyId, job.companyId), scope ? eq(catalogs.id, scope.catalogId) : undefined));
   if (!(await markRunning(db, job.id, total))) return 'stopped';
-  if (channelKey === undefined) {
+  if (channelKey === undefined && !scope) {
     await finish(db, job.id, 0); // the channel was deleted before its scores were computed
     return 'finished';
   }
-  if (params.deleted) {
+  if (params.deleted && channelKey !== undefined) {
     await removeScores(db, job, channelKey);
     return 'finished';
   }
   let cp = (job.checkpoint as Checkpoint | null) ?? { seq: 0, catalogId: null, afterId: '', done: 0 };
-  if (cp.catalogId === null) cp = { ...cp, catalogId: await nextCatalog(db, job.companyId, null) };
+  if (cp.catalogId === null && cp.seq === 0)
+    cp = { ...cp, catalogId: scope ? scope.catalogId : await nextCatalog(db, job.companyId, null) };
   const started = Date.now();
   while (cp.catalogId !== null) {
     const ids = await db.all<{ id: string }>(
@@ -122,14 +136,22 @@ export async function runCompletenessSlice(
     );
     const next: Checkpoint =
       ids.length === 0
-        ? { seq: cp.seq + 1, catalogId: await nextCatalog(db, job.companyId, cp.catalogId), afterId: '', done: cp.done }
+        ? {
+            seq: cp.seq + 1,
+            catalogId: scope ? null : await nextCatalog(db, job.companyId, cp.catalogId),
+            afterId: '',
+            done: cp.done,
+          }
         : { seq: cp.seq + 1, catalogId: cp.catalogId, afterId: ids.at(-1)!.id, done: cp.done + ids.length };
     const statements =
       ids.length === 0
         ? []
         : [
-            ...scoreRefresh(db, pageKeys(cp.catalogId, cp.afterId, next.afterId), { channelKey }),
-            ...scoreRefresh(db, variantKeys(cp.catalogId, cp.afterId, next.afterId), { channelKey, variants: true }),
+            ...scoreRefresh(db, pageKeys(cp.catalogId, cp.afterId, next.afterId, scope), { channelKey }),
+            ...scoreRefresh(db, variantKeys(cp.catalogId, cp.afterId, next.afterId, scope), {
+              channelKey,
+              variants: true,
+            }),
           ];
     const results = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
     if ((results.at(-1) as { id: string }[]).length === 0) return 'stopped'; // cancelled, or another delivery moved on

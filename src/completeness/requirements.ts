@@ -1,13 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { attributes, categories, classificationReleases } from '../db/schema';
+import { attributes, categories } from '../db/schema';
 import { badRequest } from '../kernel/app-error';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 import type { Caller } from '../kernel/caller';
 import { MEDIA_PURPOSES } from '../media/media';
 import { PRICE_TYPE } from '../catalog/prices/price-list';
-import { globError } from './glob-pattern';
+import { checkRelease, QUALITY_RULES, resolveQuality } from './quality-rules';
 
 /**
  * What a channel can require of a master product (docs/completeness.md). The names a requirement
@@ -31,11 +31,7 @@ export const REQUIRABLE_FIELDS = [
   'deliveryTimeDays',
 ] as const;
 
-/**
- * Rules beyond presence: a GTIN's check digit, a GTIN held by one product only, BMEcat 2005 text
- * limits, and an attribute's value matching a GLOB `pattern` (D1 has no REGEXP).
- */
-export const QUALITY_RULES = ['gtinCheckDigit', 'gtinUnique', 'bmecatLengths', 'pattern'] as const;
+export { QUALITY_RULES };
 
 const languages = z.array(z.string().max(8)).max(20).optional();
 const name = z.string().trim().min(1).max(100);
@@ -67,6 +63,13 @@ export const Requirement = z.discriminatedUnion('kind', [
     /** For rule `pattern`: the attribute whose value must match, and the GLOB pattern (`*`, `?`, `[0-9]`). */
     attribute: name.optional(),
     pattern: z.string().max(200).optional(),
+    /** For rule `range`: the classification system, the feature code, its bounds and unit; for `releaseRanges`: system and release. */
+    system: name.optional(),
+    release: name.optional(),
+    feature: name.optional(),
+    min: z.number().finite().optional(),
+    max: z.number().finite().optional(),
+    unit: z.string().trim().min(1).max(40).optional(),
     ...scope,
   }),
 ]);
@@ -85,33 +88,31 @@ export interface RuleRow {
   label: string;
   categoryId: string | null;
   pattern: string | null;
+  minValue: number | null;
+  maxValue: number | null;
+  unit: string | null;
+  /** An earlier rule of the channel and language has the same label (migration 0039): it counts once. */
+  shared: number | null;
 }
 
-type Resolved = Omit<RuleRow, 'lang' | 'position' | 'categoryId'>;
+type Resolved = Omit<RuleRow, 'lang' | 'position' | 'categoryId' | 'shared'>;
 
 function oneOf(field: string, value: string, allowed: readonly string[]): void {
   if (!allowed.includes(value)) throw badRequest(`${field}: "${value}" is not one of ${allowed.join(', ')}`);
 }
 
-/** The release named `SYSTEM-version` must be loaded and of the requirement's system. */
-async function checkRelease(db: Database, field: string, system: string, release: string): Promise<void> {
-  const at = release.indexOf('-');
-  if (at < 1 || release.slice(0, at) !== system)
-    throw badRequest(`${field}: "${release}" is not a release of ${system} (write it as ${system}-version)`);
-  const row = await db.query.classificationReleases.findFirst({
-    where: and(
-      eq(classificationReleases.system, system),
-      eq(classificationReleases.version, release.slice(at + 1)),
-      eq(classificationReleases.status, 'loaded'),
-    ),
-    columns: { id: true },
-  });
-  if (!row) throw badRequest(`${field}: release ${release} is not loaded`);
-}
-
 /** One requirement checked and turned into what every language's rule row shares. */
 async function resolve(db: Database, field: string, r: RequirementInput, attributeIds: Map<string, string>) {
-  const base = { ref: null, amount: 1, release: null, share: null, pattern: null };
+  const base = {
+    ref: null,
+    amount: 1,
+    release: null,
+    share: null,
+    pattern: null,
+    minValue: null,
+    maxValue: null,
+    unit: null,
+  };
   switch (r.kind) {
     case 'field':
       oneOf(`${field}.field`, r.field, REQUIRABLE_FIELDS);
@@ -144,20 +145,8 @@ async function resolve(db: Database, field: string, r: RequirementInput, attribu
           : `classification.${what}`;
       return { ...base, kind: r.kind, target: r.system, release: r.release ?? null, share, label };
     }
-    case 'quality': {
-      oneOf(`${field}.rule`, r.rule, QUALITY_RULES);
-      if (r.rule !== 'pattern') {
-        if (r.attribute !== undefined || r.pattern !== undefined)
-          throw badRequest(`${field}: attribute and pattern belong to rule pattern only`);
-        return { ...base, kind: r.rule, target: r.rule, label: `quality.${r.rule}` };
-      }
-      const id = r.attribute ? attributeIds.get(r.attribute) : undefined;
-      if (!id) throw badRequest(`${field}.attribute: "${r.attribute ?? ''}" is not an attribute of your company`);
-      const bad = globError(r.pattern ?? '');
-      if (bad) throw badRequest(`${field}.pattern: ${bad}`);
-      const label = `quality.pattern.${r.attribute}`;
-      return { ...base, kind: 'pattern', target: r.attribute!, ref: id, pattern: r.pattern!, label };
-    }
+    case 'quality':
+      return { ...base, ...(await resolveQuality(db, field, r, attributeIds)) };
   }
 }
 
@@ -201,6 +190,7 @@ export async function expandRules(
   const categoryIds = await companyCategories(db, caller, requirements);
   const rows: RuleRow[] = [];
   const seen = new Set<string>();
+  const labels = new Set<string>();
   for (const [i, requirement] of requirements.entries()) {
     const field = `requirements[${i}]`;
     const resolved: Resolved = await resolve(db, field, requirement, attributeIds);
@@ -214,7 +204,9 @@ export async function expandRules(
       const key = `${lang}\t${resolved.label}\t${categoryId ?? ''}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      rows.push({ ...resolved, lang, position: i, categoryId });
+      const shared = labels.has(`${lang}\t${resolved.label}`) ? 1 : null;
+      labels.add(`${lang}\t${resolved.label}`);
+      rows.push({ ...resolved, lang, position: i, categoryId, shared });
     }
   }
   return rows;

@@ -832,6 +832,9 @@ export const releaseFeatures = sqliteTable(
     unitCode: text('unit_code'),
     deprecated: integer('deprecated', { mode: 'boolean' }).notNull().default(false),
     successor: text('successor'),
+    /** The feature's value range where a release gives one (migration 0039; no loaded format does yet). */
+    minValue: real('min_value'),
+    maxValue: real('max_value'),
   },
   (t) => [primaryKey({ columns: [t.releaseId, t.code] })],
 );
@@ -895,6 +898,9 @@ export const releaseClassFeatures = sqliteTable(
     mandatory: integer('mandatory', { mode: 'boolean' }),
     /** The row's number in the source file, which the class-feature-value file references. */
     ref: integer('ref'),
+    /** The feature's value range in this class (migration 0039), over the feature's own. */
+    minValue: real('min_value'),
+    maxValue: real('max_value'),
   },
   (t) => [primaryKey({ columns: [t.releaseId, t.classCode, t.featureCode] })],
 );
@@ -1103,6 +1109,12 @@ export const channelRules = sqliteTable(
     categoryId: text('category_id'),
     /** The GLOB pattern of a `pattern` rule (migration 0028). */
     pattern: text('pattern'),
+    /** The bounds and unit of a `range` rule (migration 0039). */
+    minValue: real('min_value'),
+    maxValue: real('max_value'),
+    unit: text('unit'),
+    /** 1 when an earlier rule of the channel and language has the same label: the view counts it once (migration 0039). */
+    shared: integer('shared'),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.channelKey, t.lang, t.position] })],
 );

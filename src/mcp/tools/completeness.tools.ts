@@ -24,7 +24,8 @@ export const completenessTools = [
       'Answers "what is missing for the shop?" in one call: the channel (by name or id) with a summary per language ' +
       '(products, complete, mean score, how many miss each requirement) and its incomplete products, worst first, each ' +
       'with its score and the list of what is missing and the field to fix it (`name@eng`, `values.colour`, `gtin`, or ' +
-      'the tab `media`, `prices`, `classification`). Filter by `language` or by one `requirement`; page with `cursor`.',
+      'the tab `media`, `prices`, `classification`). Filter by `language` or by one `requirement`; page with `cursor`. ' +
+      'With `level: "variants"` it lists the incomplete variants instead, each with its master (`masterId`, `masterSku`).',
     input: IncompleteQuery.extend({
       channel: IncompleteQuery.shape.channel.describe('The channel name (e.g. Shop) or id; see list_channels.'),
       limit: z.number().int().min(1).max(200).optional().describe('Products per page (default 50).'),

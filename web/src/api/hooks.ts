@@ -134,6 +134,27 @@ export function useCompletenessOverview() {
   return useQuery({ queryKey: keys.completenessOverview, queryFn: () => apiGet('Catalog/GetCompletenessOverview') });
 }
 
+/** One page of the channel's incomplete variants in a language, worst first, each with its master. */
+export function useIncompleteVariants(
+  channel: string,
+  language: string,
+  requirement: string | undefined,
+  cursor: string,
+) {
+  return useQuery({
+    queryKey: keys.incompleteVariants(channel, language, requirement ?? '', cursor),
+    queryFn: () =>
+      apiGet('Catalog/GetIncompleteProducts', {
+        channel,
+        language,
+        level: 'variants',
+        limit: 50,
+        ...(requirement ? { requirement } : {}),
+        ...(cursor ? { cursor } : {}),
+      }),
+  });
+}
+
 /** One point per day of the last `days` per channel and language. */
 export function useCompletenessTrend(days = 30) {
   return useQuery({

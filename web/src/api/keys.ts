@@ -58,4 +58,6 @@ export const keys = {
   /** The overview per channel and language and its 30-day trend (both under `completeness`). */
   completenessOverview: ['completeness', 'overview'] as const,
   completenessTrend: (days: number) => ['completeness', 'trend', days] as const,
+  incompleteVariants: (channel: string, language: string, requirement: string, cursor: string) =>
+    ['completeness', 'variants', channel, language, requirement, cursor] as const,
 };

@@ -34,6 +34,7 @@ export function CompletenessSection() {
               <th scope="col">{t('completeness.channelLanguage')}</th>
               <th scope="col">{t('completeness.completeOf')}</th>
               <th scope="col">{t('completeness.averageScore')}</th>
+              <th scope="col">{t('completeness.variantsColumn')}</th>
               <th scope="col">{t('completeness.last30')}</th>
             </tr>
           </thead>
@@ -55,6 +56,12 @@ export function CompletenessSection() {
                   <td>{languageName(i.language, known)}</td>
                   <td>{t('completeness.completeCount', { complete: num(i.complete), products: num(i.products) })}</td>
                   <td>{num(i.averageScore)} %</td>
+                  <td>
+                    {t('completeness.variantsCount', {
+                      incomplete: num(i.incompleteVariants),
+                      variants: num(i.variants),
+                    })}
+                  </td>
                   <td className="trend-cell">
                     {scores.length > 1 && (
                       <svg width={SPARK_W} height={SPARK_H} aria-hidden="true" className="sparkline">

@@ -1,12 +1,15 @@
+import { useState } from 'react';
 import { useChannels, useCompletenessOverview } from '../../api/hooks';
 import type { ListQuery } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
+import { IncompleteVariants } from './IncompleteVariants';
 
 /**
  * The grid's completeness filters for the chosen channel and language (docs/completeness.md):
  * "only incomplete" (`incompleteFor`) and "missing X" (`missingRequirement`, the requirements
  * the overview counts as missing there, most missed first). Part of the shared product filter,
- * so a mass edit "for all filtered" selects the same products.
+ * so a mass edit "for all filtered" selects the same products. "Incomplete variants" (not part
+ * of the filter: the grid lists masters) shows the channel's incomplete variants below it.
  */
 export function CompletenessFilters({
   query,
@@ -21,6 +24,7 @@ export function CompletenessFilters({
   const overview = useCompletenessOverview().data?.items.find(
     (i) => i.channelId === query.completenessChannel && i.language === language,
   );
+  const [variants, setVariants] = useState(false);
   if (!channel) return null;
   const incomplete = query.incompleteFor === channel.channelId;
   return (
@@ -38,6 +42,14 @@ export function CompletenessFilters({
           }
         />
         <span>{t('completeness.onlyIncomplete')}</span>
+      </label>
+      <label className="check-field">
+        <input type="checkbox" checked={variants} onChange={(e) => setVariants(e.target.checked)} />
+        <span>
+          {t('completeness.incompleteVariants', {
+            count: num(overview ? overview.incompleteVariants : 0),
+          })}
+        </span>
       </label>
       <label className="field">
         <span>{t('completeness.missingRequirement')}</span>
@@ -59,6 +71,9 @@ export function CompletenessFilters({
           ))}
         </select>
       </label>
+      {variants && language && (
+        <IncompleteVariants channel={channel.channelId} language={language} requirement={query.missingRequirement} />
+      )}
     </fieldset>
   );
 }
