@@ -4,6 +4,7 @@ import { products } from '../db/schema';
 import { ftsMatchExpression } from './product-search';
 import { PRODUCT_STATUSES } from '../kernel/product-status';
 import { LANGUAGE_CODE } from '../kernel/code-rules';
+import { RELEASE_NAME } from '../kernel/release-name';
 import { int, languageNumber, SPAN } from './search-scope';
 import type { Caller } from '../kernel/caller';
 
@@ -66,16 +67,10 @@ export const ProductFilter = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/, 'classCode must be a class code such as EC000042')
     .optional(),
-  /**
-   * Only products with a class of this classification release (its name as GetReleases gives it,
-   * e.g. `ETIM-9.0`): the products still on an old release, before an upgrade.
-   */
+  /** Only products with a class of this release (`ETIM-9.0`): those still on an old release. */
   classificationRelease: z
     .string()
-    .regex(
-      /^[A-Za-z0-9@][A-Za-z0-9@._ -]{0,30}-[A-Za-z0-9._]{1,20}$/,
-      'classificationRelease must be a release such as ETIM-9.0',
-    )
+    .regex(RELEASE_NAME, 'classificationRelease must be a release such as ETIM-9.0')
     .optional(),
   /** Only products lacking every one of these: `gtin`, `price`, `classification`. */
   missing: missingList.optional(),
