@@ -6,7 +6,7 @@
  *
  *   npm run release:load -- --system PROFICLASS --version 7.0 path/to/folder
  *   npm run release:load -- --system ETIM --version 9.0 --language en --replace path/to/folder
- *   (--format ETIM_CSV|PROFICLASS_CSV, --persist-to DIR as with wrangler)
+ *   (--format ETIM_CSV|PROFICLASS_CSV|ECLASS_CSV|BMECAT_FEATURE_SYSTEM|ETIM_XML, --persist-to DIR as with wrangler)
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -49,6 +49,7 @@ describe('MCP tools', () => {
       'list_classification_releases',
       'search_classes',
       'get_class_features',
+      'preview_release_upgrade',
       'start_export',
       'get_job',
       'get_history',

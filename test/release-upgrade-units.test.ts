@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { jobs } from '../src/db/schema';
-import { conversionFactor, convertValue } from '../src/kernel/unit-factors';
+import { conversionFactor, convertValue, unitConversion } from '../src/kernel/unit-factors';
 import { runUpgradeSlice } from '../src/releases/upgrade-job';
 import { db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
@@ -43,6 +43,77 @@ describe('unit conversion in release upgrades', () => {
     expect(convertValue('12.5', 0.1)).toBe('1.25');
     expect(convertValue('-5..40', 0.001)).toBe('-0.005..0.04');
     expect(convertValue('schwer', 0.1)).toBeNull();
+  });
+
+  it('temperatures convert with their offsets (CEL, FAH, KEL and their symbols); a factor alone refuses them', () => {
+    expect(unitConversion(['CEL'], ['FAH'])).toEqual({ factor: 1.8, offset: 32 });
+    expect(unitConversion(['°F'], ['°C'])).toEqual({ factor: 0.555555555556, offset: -17.7777777778 });
+    expect(unitConversion(['KEL'], ['°C'])).toEqual({ factor: 1, offset: -273.15 });
+    expect(convertValue('-40', 1.8, 32)).toBe('-40');
+    expect(convertValue('100', 1.8, 32)).toBe('212');
+    expect(convertValue('0..100', 1, 273.15)).toBe('273.15..373.15');
+    const f = unitConversion(['FAH'], ['CEL'])!;
+    expect(convertValue('212', f.factor, f.offset)).toBe('100');
+    expect(conversionFactor(['CEL'], ['FAH'])).toBeNull();
+    expect(conversionFactor(['CEL'], ['KEL'])).toBeNull();
+    expect(unitConversion(['CEL'], ['mm'])).toBeNull();
+  });
+
+  it('an upgrade converts a temperature from °C to °F with its offset, in the dry run and the job', async () => {
+    const admin = await makeSession({ role: 'admin' });
+    const t = crypto.randomUUID().slice(0, 8);
+    const [from, to] = [`ETIM-to${t}`, `ETIM-tn${t}`];
+    const who = { companyId: admin.companyId, departmentId: admin.departmentId, userId: admin.userId };
+    const temperatureRelease = (unit: string) => ({
+      'U.csv': csv(['UNITOFMEASID;UNITDESC;UNECE', unit]),
+      'C.csv': csv(['ARTCLASSID;ARTCLASSDESC', 'EC000905;Cable tie']),
+      'F.csv': csv(['FEATUREID;FEATUREDESC', 'EF000013;Ambient temperature', 'EF000014;Working temperature']),
+      'M.csv': csv([
+        'ARTCLASSFEATURENR;ARTCLASSID;FEATUREID;FEATURETYPE;UNITOFMEASID;SORTNR',
+        `201;EC000905;EF000013;N;${unit.slice(0, 8)};1`,
+        `202;EC000905;EF000014;R;${unit.slice(0, 8)};2`,
+      ]),
+    });
+    for (const [version, files] of [
+      [`to${t}`, temperatureRelease('EU570073;°C;CEL')],
+      [`tn${t}`, temperatureRelease('EU570074;°F;FAH')],
+    ] as const) {
+      const { job } = await loadRelease(who, { system: 'ETIM', version, files });
+      expect(job!.state, job!.error ?? '').toBe('succeeded');
+    }
+    const catalog = await makeCatalog(admin.tenant);
+    const product = await makeProduct(admin.tenant, catalog.catalogId);
+    const post = (op: string, body: unknown) =>
+      call('POST', `/api/Classification/${op}`, { cookie: admin.cookie, headers: { Origin: 'http://pim.test' }, body });
+    const classified = await post('SetElementClassification', {
+      departmentId: admin.departmentId,
+      elementId: product.productId,
+      classes: [{ group: 'ETIM', code: 'EC000905', release: from }],
+      features: [
+        { code: 'EF000013', value: '25' },
+        { code: 'EF000014', value: '-20..60' },
+      ],
+    });
+    expect(classified.status, classified.text).toBe(200);
+    const plan = await post('PlanReleaseUpgrade', { from, to });
+    expect(plan.status, plan.text).toBe(200);
+    expect(plan.json.automatic).toEqual([
+      { line: 'feature EF000013 of class EC000905: unit CEL -> FAH, value converted x 1.8 + 32', count: 1 },
+      { line: 'feature EF000014 of class EC000905: unit CEL -> FAH, value converted x 1.8 + 32', count: 1 },
+    ]);
+    expect(plan.json.review).toEqual([]);
+    const started = await post('StartReleaseUpgrade', { from, to });
+    expect(started.status, started.text).toBe(200);
+    const job = (id: string) => db().query.jobs.findFirst({ where: eq(jobs.id, id) });
+    const deps = { db: db(), queue: env.EXPORT_HOLD_QUEUE, sliceMs: 60_000 };
+    expect(await runUpgradeSlice(deps, (await job(started.json.jobId))!)).toBe('finished');
+    const read = await call('GET', `/api/Classification/GetElementClassification?elementId=${product.productId}`, {
+      cookie: admin.cookie,
+    });
+    expect(read.json.classification.features.map((f: any) => [f.code, f.value, f.unit])).toEqual([
+      ['EF000013', '77', 'FAH'],
+      ['EF000014', '-4..140', 'FAH'],
+    ]);
   });
 
   it('the dry run lists the conversions and the job converts the values; a change across quantities is left for a person', async () => {

@@ -36,7 +36,7 @@ export const aiProductRoutes = new Hono<AgentEnv>()
   .get(
     '/GetProducts',
     doc(
-      'Master products of a catalog as REST GetProducts: q, filters (missingTranslation=eng lists those without English), language= or languages=all, keyset-paginated',
+      'Master products of a catalog as REST GetProducts: q, filters (missingTranslation=eng lists those without English, classificationRelease=ETIM-9.0 those still on that release), language= or languages=all, keyset-paginated',
       Page(ProductListItemOut),
     ),
     validate('query', ProductListQuery),

@@ -4,6 +4,7 @@ import { products } from '../db/schema';
 import { ftsMatchExpression } from './product-search';
 import { PRODUCT_STATUSES } from '../kernel/product-status';
 import { LANGUAGE_CODE } from '../kernel/code-rules';
+import { RELEASE_NAME } from '../kernel/release-name';
 import { int, languageNumber, SPAN } from './search-scope';
 import type { Caller } from '../kernel/caller';
 
@@ -65,6 +66,11 @@ export const ProductFilter = z.strictObject({
   classCode: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/, 'classCode must be a class code such as EC000042')
+    .optional(),
+  /** Only products with a class of this release (`ETIM-9.0`): those still on an old release. */
+  classificationRelease: z
+    .string()
+    .regex(RELEASE_NAME, 'classificationRelease must be a release such as ETIM-9.0')
     .optional(),
   /** Only products lacking every one of these: `gtin`, `price`, `classification`. */
   missing: missingList.optional(),
@@ -155,6 +161,10 @@ export function filterDrivers(tenant: Caller, catalogId: string, filter: Product
   if (incomplete)
     indexed(sql`SELECT DISTINCT p.id AS mid FROM completeness c CROSS JOIN products p ON p.rowid = c.product_key
       WHERE ${incomplete} AND p.catalog_id = ${catalogId} AND p.company_id = ${tenant.companyId}`);
+  if (filter.classificationRelease)
+    // a range of migration 0020's partial index (release, link_id); each link by its integer key
+    indexed(sql`SELECT DISTINCT l.element_id AS mid FROM classification_link_classes lc CROSS JOIN classification_links l ON l.id = lc.link_id
+        WHERE lc."release" = ${filter.classificationRelease} AND l.company_id = ${tenant.companyId}`);
   if (filter.classCode) {
     // the class rows first (CROSS JOIN), each link by its integer key; a link may name the code in two groups
     drivers.push({
@@ -219,6 +229,9 @@ export function productFilterWhere(
     conditions.push(sql`EXISTS (SELECT 1 FROM classification_links l JOIN classification_link_classes lc ON lc.link_id = l.id
       WHERE l.element_id = ${products.id} AND l.company_id = ${tenant.companyId} AND lc.code = ${filter.classCode})`);
   }
+  if (filter.classificationRelease)
+    conditions.push(sql`EXISTS (SELECT 1 FROM classification_links l JOIN classification_link_classes lc ON lc.link_id = l.id
+      WHERE l.element_id = ${products.id} AND l.company_id = ${tenant.companyId} AND lc."release" = ${filter.classificationRelease})`);
   if (filter.missingTranslation)
     conditions.push(sql`EXISTS (SELECT 1 FROM translation_gaps g WHERE g.catalog_id = ${catalogId}
       AND g.lang = ${filter.missingTranslation} AND g.product_id = ${products.id})`);

@@ -1,10 +1,14 @@
 /**
  * Conversion factors of the units classification releases use (ETIM, eCl@ss, proficl@ss), for
  * release upgrades where a feature keeps its quantity but changes its unit (mm -> cm). Each unit
- * is known by its UN/ECE Recommendation 20 code and its usual symbols; `factor` converts a value
- * to the quantity's base unit. Units of different quantities never convert.
+ * is known by its UN/ECE Recommendation 20 code and its usual symbols; `factor` (and `offset`,
+ * for temperatures) converts a value to the quantity's base unit: base = value x factor + offset.
+ * Units of different quantities never convert.
  */
-type Quantity = 'length' | 'mass' | 'time' | 'power' | 'voltage' | 'current' | 'area' | 'volume';
+type Quantity = 'length' | 'mass' | 'time' | 'power' | 'voltage' | 'current' | 'area' | 'volume' | 'temperature';
+
+/** Temperatures have a zero of their own: the offset to kelvin (the base) besides the factor. */
+const OFFSETS: Record<string, number> = { CEL: 273.15, FAH: 273.15 - (32 * 5) / 9 };
 
 const UNITS: [Quantity, number, string[]][] = [
   ['length', 1e-9, ['C45', 'nm']],
@@ -46,10 +50,15 @@ const UNITS: [Quantity, number, string[]][] = [
   ['volume', 1e-6, ['CMQ', 'cm³', 'cm3', 'MLT', 'ml', 'mL']],
   ['volume', 1e-3, ['DMQ', 'dm³', 'dm3', 'LTR', 'l', 'L']],
   ['volume', 1, ['MTQ', 'm³', 'm3']],
+  ['temperature', 1, ['KEL', 'K']],
+  ['temperature', 1, ['CEL', '°C', '℃', 'degC']],
+  ['temperature', 5 / 9, ['FAH', '°F', '℉', 'degF']],
 ];
 
 const BY_NAME = new Map(
-  UNITS.flatMap(([quantity, factor, names]) => names.map((n) => [n, { quantity, factor }] as const)),
+  UNITS.flatMap(([quantity, factor, names]) =>
+    names.map((n) => [n, { quantity, factor, offset: OFFSETS[names[0]!] ?? 0 }] as const),
+  ),
 );
 
 /** The quantity and factor of the first of `spellings` (UN/ECE code, symbol, ...) the table knows. */
@@ -61,28 +70,57 @@ function unitOf(spellings: readonly (string | null)[]) {
   return undefined;
 }
 
+/** A conversion between two units of one quantity: target = value x factor + offset. */
+export interface UnitConversion {
+  factor: number;
+  offset: number;
+}
+
+const round12 = (n: number) => Number(n.toPrecision(12));
+
 /**
- * The factor a value in unit `from` is multiplied by to be in unit `to` (each given by its
- * spellings), or null when either is unknown or they measure different quantities.
+ * How a value in unit `from` becomes a value in unit `to` (each given by its spellings): a
+ * factor, and an offset between temperature scales (°C -> °F: x 1.8 + 32); null when either is
+ * unknown or they measure different quantities.
  */
-export function conversionFactor(from: readonly (string | null)[], to: readonly (string | null)[]): number | null {
+export function unitConversion(
+  from: readonly (string | null)[],
+  to: readonly (string | null)[],
+): UnitConversion | null {
   const a = unitOf(from);
   const b = unitOf(to);
   if (!a || !b || a.quantity !== b.quantity) return null;
-  return a.factor / b.factor;
+  return { factor: round12(a.factor / b.factor), offset: round12((a.offset - b.offset) / b.factor) };
 }
 
 /**
- * Converts a stored numeric value ("12.5", a range "-5..40") by `factor`, rounded to 12
- * significant digits so 12.5 mm is 1.25 cm and not 1.2500000000000002; null when a part is no number.
+ * The factor a value in unit `from` is multiplied by to be in unit `to`, or null when either is
+ * unknown, they measure different quantities, or the conversion needs an offset (temperatures:
+ * use unitConversion).
  */
-export function convertValue(value: string, factor: number): string | null {
+export function conversionFactor(from: readonly (string | null)[], to: readonly (string | null)[]): number | null {
+  const c = unitConversion(from, to);
+  return c && c.offset === 0 ? c.factor : null;
+}
+
+/** The report line of a conversion: "x 0.1", "x 1.8 + 32", "x 1 - 273.15". */
+export function describeConversion(c: UnitConversion): string {
+  if (c.offset === 0) return `x ${c.factor}`;
+  return `x ${c.factor} ${c.offset < 0 ? '-' : '+'} ${Math.abs(c.offset)}`;
+}
+
+/**
+ * Converts a stored numeric value ("12.5", a range "-5..40") by `factor` (and `offset`, for
+ * temperatures), rounded to 12 significant digits so 12.5 mm is 1.25 cm and not
+ * 1.2500000000000002; null when a part is no number.
+ */
+export function convertValue(value: string, factor: number, offset = 0): string | null {
   const parts = value.split('..');
   const out: string[] = [];
   for (const part of parts) {
     const n = Number(part.trim());
     if (part.trim() === '' || !Number.isFinite(n)) return null;
-    out.push(String(Number((n * factor).toPrecision(12))));
+    out.push(String(round12(n * factor + offset)));
   }
   return out.join('..');
 }

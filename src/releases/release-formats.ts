@@ -1,14 +1,22 @@
 import { BMECAT_FEATURE_SYSTEM_FORMAT } from './format-bmecat';
 import { ECLASS_FORMAT } from './format-eclass';
 import { ETIM_FORMAT } from './format-etim';
+import { ETIM_IXF_FORMAT } from './format-etim-ixf';
 import { PROFICLASS_FORMAT } from './format-proficlass';
 import type { FormatSpec, RoleSpec } from './release-rows';
+import type { ReleaseXmlLayout } from './release-xml';
 
 /**
  * The release formats the loader reads (docs/classification-releases.md). One home for the
  * value set used by the request schema, the job and the CLI.
  */
-export const RELEASE_FORMATS = ['PROFICLASS_CSV', 'ETIM_CSV', 'ECLASS_CSV', 'BMECAT_FEATURE_SYSTEM'] as const;
+export const RELEASE_FORMATS = [
+  'PROFICLASS_CSV',
+  'ETIM_CSV',
+  'ECLASS_CSV',
+  'BMECAT_FEATURE_SYSTEM',
+  'ETIM_XML',
+] as const;
 export type ReleaseFormat = (typeof RELEASE_FORMATS)[number];
 
 const SPECS: Record<ReleaseFormat, FormatSpec> = {
@@ -16,6 +24,13 @@ const SPECS: Record<ReleaseFormat, FormatSpec> = {
   ETIM_CSV: ETIM_FORMAT,
   ECLASS_CSV: ECLASS_FORMAT,
   BMECAT_FEATURE_SYSTEM: BMECAT_FEATURE_SYSTEM_FORMAT,
+  ETIM_XML: ETIM_IXF_FORMAT,
+};
+
+/** The formats whose files are XML (one file, one role), and the layout each is read as. */
+export const XML_LAYOUT: Partial<Record<ReleaseFormat, ReleaseXmlLayout>> = {
+  BMECAT_FEATURE_SYSTEM: 'bmecat',
+  ETIM_XML: 'ixf',
 };
 
 export function formatOf(format: ReleaseFormat): FormatSpec {

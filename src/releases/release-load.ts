@@ -5,11 +5,11 @@ import type { JobMessage } from '../env';
 import { AppError } from '../kernel/app-error';
 import { GUARD_FAILED } from '../imports/import-checkpoint';
 import { jobMessage, markFailed, markRunning, type JobRow } from '../jobs/jobs';
-import { formatOf, type ReleaseFormat } from './release-formats';
+import { formatOf, type ReleaseFormat, XML_LAYOUT } from './release-formats';
 import type { ReleaseCheckpoint } from './release-checkpoint';
 import { saveReleaseCheckpoint } from './release-checkpoint';
 import { readReleaseCsv } from './release-csv';
-import { readFeatureSystemXml } from './release-xml';
+import { readReleaseXml } from './release-xml';
 import type { XmlNode } from '../imports/xml-node';
 import { ReleaseFileError } from './release-errors';
 import { finalizeRelease, purgeReleases } from './release-finalize';
@@ -95,7 +95,8 @@ async function readSlice(
   started: number,
 ): Promise<ReleaseCheckpoint | 'continued' | 'stopped'> {
   const { db } = deps;
-  const spec = formatOf((job.params as ReleaseLoadParams).format);
+  const { format } = job.params as ReleaseLoadParams;
+  const spec = formatOf(format);
   const batchRows = deps.batchRows ?? DEFAULT_BATCH_ROWS;
   let saved = cp;
   const commit = async (buffer: RowBuffer, next: Omit<ReleaseCheckpoint, 'seq'>) => {
@@ -117,7 +118,7 @@ async function readSlice(
     try {
       const source =
         file.kind === 'xml'
-          ? readFeatureSystemXml(deps.files, file.key, file.name, file.encoding)
+          ? readReleaseXml(deps.files, file.key, file.name, file.encoding, XML_LAYOUT[format] ?? 'bmecat')
           : readReleaseCsv(deps.files, file.key, file.name, file.encoding);
       for await (const row of source) {
         rows++;

@@ -9,7 +9,7 @@ import { findImportFile } from '../imports/import-files';
 import { enqueueJob } from '../jobs/jobs';
 import type { ReleaseCheckpoint, ReleaseFile } from './release-checkpoint';
 import { readReleaseHeader } from './release-csv';
-import { defaultFormat, formatOf, RELEASE_FORMATS, roleOfHeader } from './release-formats';
+import { defaultFormat, formatOf, RELEASE_FORMATS, roleOfHeader, XML_LAYOUT } from './release-formats';
 import type { ReleaseLoadParams } from './release-load';
 import { normalizeLanguage, ROLE_ORDER, type RowReject } from './release-rows';
 import type { Caller } from '../kernel/caller';
@@ -24,7 +24,7 @@ export const ReleaseVersion = z
 export const StartReleaseLoadDto = z.strictObject({
   system: ReleaseSystem,
   version: ReleaseVersion,
-  /** Left out: the format the system publishes in (PROFICLASS_CSV, ETIM_CSV, ECLASS_CSV); BMECAT_FEATURE_SYSTEM reads the CLASSIFICATION_SYSTEM of a BMEcat 2005 file. */
+  /** Left out: the format the system publishes in (PROFICLASS_CSV, ETIM_CSV, ECLASS_CSV); BMECAT_FEATURE_SYSTEM reads the CLASSIFICATION_SYSTEM of a BMEcat 2005 file, ETIM_XML an ETIM IXF release file. */
   format: z.enum(RELEASE_FORMATS).nullish(),
   /** The release's files, uploaded with Import/Upload; which file is which is read from its header. */
   files: z
@@ -88,7 +88,7 @@ export async function startReleaseLoad(
       row.fileName,
       input.encoding ? ENCODINGS[input.encoding] : undefined,
     );
-    if (xml !== (format === 'BMECAT_FEATURE_SYSTEM'))
+    if (xml !== (XML_LAYOUT[format] !== undefined))
       throw badRequest(`${row.fileName}: ${xml ? 'an XML file' : 'a delimited text file'} is not a file of ${format}`);
     const role = xml ? spec.roles[0]! : roleOfHeader(spec, columns);
     if (!role)

@@ -5,7 +5,7 @@ import { AppError } from '../kernel/app-error';
 import type { ClassificationGroup } from '../kernel/classification-groups';
 import type { UpgradeRefs } from './upgrade-refs';
 import type { ReleaseFeatureDef } from '../classification/release-refs';
-import { conversionFactor, convertValue } from '../kernel/unit-factors';
+import { convertValue, describeConversion, unitConversion } from '../kernel/unit-factors';
 
 /** Where one class goes: its target (null: stays on the old release) and the report line. */
 export function upgradeClass(u: UpgradeRefs, code: string) {
@@ -35,14 +35,14 @@ export interface FeatureOutcome {
 
 /**
  * A numeric value of `from`'s unit in `to`'s unit when the unit table (kernel/unit-factors.ts)
- * knows both as one quantity (mm -> cm), with its report line; null: left for a person.
+ * knows both as one quantity (mm -> cm, °C -> °F with its offset), with its report line; null: left for a person.
  */
 function convertUnit(from: ReleaseFeatureDef, to: ReleaseFeatureDef, value: string) {
   if (to.type !== 'N' && to.type !== 'R') return null;
-  const factor = conversionFactor([from.unit, ...from.unitAliases], [to.unit, ...to.unitAliases]);
-  const converted = factor === null ? null : convertValue(value, factor);
+  const conversion = unitConversion([from.unit, ...from.unitAliases], [to.unit, ...to.unitAliases]);
+  const converted = conversion === null ? null : convertValue(value, conversion.factor, conversion.offset);
   if (converted === null) return null;
-  return { value: converted, line: `value converted x ${Number(factor!.toPrecision(12))}` };
+  return { value: converted, line: `value converted ${describeConversion(conversion!)}` };
 }
 
 /**

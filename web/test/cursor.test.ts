@@ -69,6 +69,16 @@ describe('list keys and cursors', () => {
   });
 });
 
+describe('the classification release filter (products still on an old release)', () => {
+  it('reads it from the address bar and keys the list by it, so its cursor is never reused for another release', () => {
+    const query = queryFromSearch(new URLSearchParams('classificationRelease=ETIM-9.0'), 'c1');
+    expect(query.classificationRelease).toBe('ETIM-9.0');
+    expect(canonical(query)).toEqual({ classificationRelease: 'ETIM-9.0' });
+    expect(keys.productList(query)).not.toEqual(keys.productList({ ...query, classificationRelease: 'ETIM-10.0' }));
+    expect(canonical({ catalogId: 'c1', classificationRelease: '' })).toEqual({});
+  });
+});
+
 describe('moveItem', () => {
   it('moves an item forward and back', () => {
     expect(moveItem(['a', 'b', 'c'], 0, 2)).toEqual(['b', 'c', 'a']);

@@ -59,6 +59,14 @@ export const productTools = [
           'Only products whose name or description has no text in this language (a language the catalog publishes, e.g. eng): ' +
             'the products still to translate; write them with set_value (language) or update_product (translations).',
         ),
+      classificationRelease: z
+        .string()
+        .max(60)
+        .optional()
+        .describe(
+          'Only products with a class of this classification release (e.g. ETIM-9.0, see list_classification_releases): ' +
+            'the products still on an old release; preview_release_upgrade tells what an upgrade would change.',
+        ),
       ...PageInput,
     }),
     output: Page(ProductOut),

@@ -7,6 +7,7 @@ import {
   SearchReleaseClassesQuery,
   searchReleaseClasses,
 } from '../../releases/release-search';
+import { planReleaseUpgrade, ReleaseUpgradeDto, ReleaseUpgradePlanOut } from '../../releases/upgrade-job';
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../tool-definition';
 
@@ -52,5 +53,23 @@ export const releaseTools = [
     output: ReleaseClassFeaturesOut,
     annotations: READ_ONLY,
     run: ({ db }, input) => getReleaseClassFeatures(db, input),
+  }),
+  // Decided (docs/mcp.md, "Releases"): the dry run is a read of the caller's own classifications,
+  // so an agent (never an administrator, docs/spec.md 5.2) may preview an upgrade; starting it
+  // stays the administrator's REST operation (StartReleaseUpgrade) and has no tool.
+  defineTool({
+    name: 'preview_release_upgrade',
+    title: 'Preview a release upgrade',
+    description:
+      "The dry run of moving the company's classifications from one loaded release to another of the same system " +
+      '(`from` ETIM-9.0, `to` ETIM-10.0, optionally only one catalog): how many classifications are on `from`, how many ' +
+      'move, what changes by itself (successor classes, features and values, unit conversions) and what needs a person ' +
+      '(classes without a place, removed features, refused values), each line with its count. Changes nothing; an ' +
+      'administrator starts the upgrade in the web app. Find the products still on a release with search_products ' +
+      '(classificationRelease).',
+    input: ReleaseUpgradeDto,
+    output: ReleaseUpgradePlanOut,
+    annotations: READ_ONLY,
+    run: ({ db, caller }, input) => planReleaseUpgrade(db, caller, input),
   }),
 ];

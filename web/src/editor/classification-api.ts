@@ -32,7 +32,7 @@ export async function getGroupReleases(group: Group): Promise<string[]> {
 }
 
 /** Orders release names by version as numbers compare (ETIM-9.0 before ETIM-10.0). */
-const byVersion = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+export const byVersion = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
 
 /** The newest of one system's loaded releases by version, undefined when none is loaded. */
 export function newestRelease(loaded: readonly string[]): string | undefined {

@@ -19,6 +19,7 @@ export function canonical(query: ListQuery): Record<string, string> {
   }
   if (query.status) out.status = query.status;
   if (query.classCode?.trim()) out.classCode = query.classCode.trim().toUpperCase();
+  if (query.classificationRelease) out.classificationRelease = query.classificationRelease;
   if (query.missing?.length) out.missing = [...query.missing].sort().join(',');
   if (query.missingTranslation) out.missingTranslation = query.missingTranslation;
   if (query.language) out.language = query.language;
@@ -83,6 +84,7 @@ export function queryFromSearch(params: URLSearchParams, catalogId: string): Lis
     // The address bar is the user's: an unknown value goes to the server, which names it in its 400.
     status: (params.get('status') ?? undefined) as ListQuery['status'],
     classCode: params.get('classCode') ?? undefined,
+    classificationRelease: params.get('classificationRelease') ?? undefined,
     missing: params.get('missing')?.split(',').filter(Boolean) as ListQuery['missing'],
     missingTranslation: params.get('missingTranslation') ?? undefined,
     // The content language of the texts (docs/languages.md); the screen drops one its catalog does not publish.

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
 import { describeError } from '../api/errors';
 import { useJob } from '../api/hooks';
 import { usePlanReleaseUpgrade, useStartReleaseUpgrade, useStartVerifyCodes } from '../api/mutations';
@@ -151,6 +152,13 @@ export function ReleaseActions({ loaded }: { loaded: string[] }) {
               to: plan.to,
             })}
           </p>
+          {plan.classifications > 0 && (
+            <p>
+              <Link to={`/products?${new URLSearchParams({ classificationRelease: plan.from })}`}>
+                {t('releases.showProducts', { release: plan.from })}
+              </Link>
+            </p>
+          )}
           <PlanLines title={t('releases.automatic')} lines={plan.automatic} />
           <PlanLines title={t('releases.review')} lines={plan.review} />
           <div className="form-actions">

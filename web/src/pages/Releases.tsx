@@ -16,7 +16,7 @@ import { useSession } from '../session/session';
 import { ReleaseActions } from './ReleaseActions';
 
 const SYSTEMS = ['ETIM', 'ECLASS', 'PROFICLASS'] as const;
-const FORMATS = ['PROFICLASS_CSV', 'ETIM_CSV', 'ECLASS_CSV', 'BMECAT_FEATURE_SYSTEM'] as const;
+const FORMATS = ['PROFICLASS_CSV', 'ETIM_CSV', 'ECLASS_CSV', 'BMECAT_FEATURE_SYSTEM', 'ETIM_XML'] as const;
 /** The counts a finished load reports, in the order shown. */
 const COUNTS = ['classes', 'features', 'values', 'units', 'synonyms', 'classFeatures', 'classFeatureValues'] as const;
 

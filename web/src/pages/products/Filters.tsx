@@ -5,6 +5,7 @@ import { keys } from '../../api/keys';
 import { PRODUCT_STATUSES, type CategoryTreeNode } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
 import type { ListQuery } from '../../api/models';
+import { byVersion } from '../../editor/classification-api';
 
 /** Category paths for the filter select ("Kabel › Installationskabel"), from the catalog's tree. */
 function flatten(nodes: CategoryTreeNode[], prefix = ''): { id: string; label: string }[] {
@@ -37,6 +38,18 @@ export function Filters({
     queryFn: () => apiGet('Catalog/GetCategoryTree', { catalogId: query.catalogId }),
     staleTime: 60_000,
   });
+  // "Products still on an old release" (docs/classification-releases.md): the releases classes name.
+  const releases = useQuery({
+    queryKey: keys.releases,
+    queryFn: () => apiGet('Classification/GetReleases', {}),
+    staleTime: 60_000,
+  });
+  const releaseNames = (releases.data?.items ?? [])
+    .filter((r) => r.status === 'loaded')
+    .map((r) => r.release)
+    .sort(byVersion);
+  if (query.classificationRelease && !releaseNames.includes(query.classificationRelease))
+    releaseNames.push(query.classificationRelease);
 
   // Search as the user types, after a short pause (each keystroke is not a query).
   // (Products keys this component by catalog, so another catalog starts with its own search box.)
@@ -110,6 +123,22 @@ export function Filters({
           placeholder="EC000000"
         />
       </form>
+      {releaseNames.length > 0 && (
+        <label className="field">
+          <span>{t('products.classificationRelease')}</span>
+          <select
+            value={query.classificationRelease ?? ''}
+            onChange={(e) => onChange({ classificationRelease: e.target.value || undefined })}
+          >
+            <option value="">{t('products.anyRelease')}</option>
+            {releaseNames.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {languages.length > 0 && (
         <label className="field">
           <span>{t('products.missingTranslation')}</span>

@@ -1,0 +1,154 @@
+import { child, children, textOf } from '../imports/xml-node';
+import type { XmlNode } from '../imports/xml-node';
+import {
+  type FeatureType,
+  type FormatSpec,
+  type Known,
+  mustKnow,
+  normalizeLanguage,
+  type ParsedRows,
+  RowReject,
+  type RowContext,
+} from './release-rows';
+
+/**
+ * ETIM releases in ETIM International's XML release format, ETIM IXF (ETIMIXF 1.x to 3.1, any
+ * namespace: elements are read by local name). One file: IXF/Units/Unit, Features/Feature,
+ * Values/Value, Groups/Group and Classes/Class, in that order, each with Code and
+ * Translations/Translation[@language] (Description, Abbreviation for units, Synonyms/Synonym for
+ * classes). A Feature has its Type (A, N, R, L or the words Alphanumeric, Numeric, Range,
+ * Logical); a Class its GroupCode and Features/Feature (FeatureCode, UnitCode, OrderNumber, and
+ * Values/Value with ValueCode and OrderNumber). Every language of the file is loaded at once.
+ * A class feature or class value whose `changeCode` says it was deleted (files "with change
+ * codes") is not part of the release. Groups are ETIM's grouping of classes, not classes: they
+ * are read for well-formedness and passed over. Read but not stored: Header, Version, Status.
+ */
+const CODE = { C: /^EC\d{6}$/, F: /^EF\d{6}$/, V: /^EV\d{6}$/, U: /^EU\d{6}$/, G: /^EG\d{6}$/ } as const;
+const TYPE_WORDS: Record<string, FeatureType> = {
+  A: 'A',
+  N: 'N',
+  R: 'R',
+  L: 'L',
+  ALPHANUMERIC: 'A',
+  NUMERIC: 'N',
+  RANGE: 'R',
+  LOGICAL: 'L',
+};
+const DELETED = new Set(['deleted', 'removed', 'delete']);
+
+function code(node: XmlNode, element: string, kind: keyof typeof CODE): string {
+  const value = textOf(node, element)?.toUpperCase();
+  if (!value) throw new RowReject(`${node.name} has no ${element}`);
+  if (!CODE[kind].test(value)) throw new RowReject(`${element} "${value}" is not an ETIM code (${CODE[kind].source})`);
+  return value;
+}
+
+/** The Translation elements: language (EN, de-DE, nl-BE ...) and the element itself. */
+function translations(node: XmlNode) {
+  return children(child(node, 'Translations'), 'Translation').map((t) => {
+    const given = t.attrs.language;
+    if (!given) throw new RowReject(`${node.name} has a Translation without its language attribute`);
+    return { lang: normalizeLanguage(given), node: t };
+  });
+}
+
+function names(node: XmlNode, kind: 'C' | 'F' | 'V' | 'U', code: string) {
+  return translations(node).flatMap(({ lang, node: t }) => {
+    const name = textOf(t, 'Description');
+    return name ? [{ kind, code, lang, name }] : [];
+  });
+}
+
+function order(node: XmlNode, fallback: number): number {
+  const given = textOf(node, 'OrderNumber', 'SortNumber');
+  if (given === null) return fallback;
+  if (!/^\d{1,9}$/.test(given)) throw new RowReject(`OrderNumber "${given}" is not a whole number`);
+  return Number(given);
+}
+
+const deleted = (node: XmlNode) => DELETED.has((node.attrs.changeCode ?? '').toLowerCase());
+const alive = { deprecated: false, successor: null };
+
+function parseClass(node: XmlNode, known: Known): ParsedRows {
+  const classCode = code(node, 'Code', 'C');
+  const out: Required<Pick<ParsedRows, 'classFeatures' | 'classFeatureValues'>> = {
+    classFeatures: [],
+    classFeatureValues: [],
+  };
+  children(child(node, 'Features'), 'Feature').forEach((f, i) => {
+    if (deleted(f)) return;
+    const featureCode = mustKnow(known, 'F', code(f, 'FeatureCode', 'F'), 'feature');
+    const unit = textOf(f, 'UnitCode');
+    out.classFeatures.push({
+      classCode,
+      featureCode,
+      sort: order(f, i + 1),
+      type: null,
+      unitCode: unit === null ? null : mustKnow(known, 'U', unit.toUpperCase(), 'unit'),
+      mandatory: null,
+      ref: null,
+    });
+    children(child(f, 'Values'), 'Value').forEach((v, j) => {
+      if (deleted(v)) return;
+      out.classFeatureValues.push({
+        classCode,
+        featureCode,
+        valueCode: mustKnow(known, 'V', code(v, 'ValueCode', 'V'), 'value'),
+        sort: order(v, j + 1),
+      });
+    });
+  });
+  return {
+    classes: [{ code: classCode, parentCode: null, level: null, ...alive }],
+    names: names(node, 'C', classCode),
+    synonyms: translations(node).flatMap(({ lang, node: t }) =>
+      children(child(t, 'Synonyms'), 'Synonym')
+        .map((s) => s.text.trim())
+        .filter((s) => s !== '')
+        .map((synonym) => ({ classCode, lang, synonym })),
+    ),
+    ...out,
+  };
+}
+
+function parseNode(node: XmlNode, ctx: RowContext): ParsedRows {
+  if (node.name === 'Unit') {
+    const unitCode = code(node, 'Code', 'U');
+    const symbols = translations(node).map(({ lang, node: t }) => ({ lang, symbol: textOf(t, 'Abbreviation') }));
+    const symbol = (symbols.find((s) => s.lang.startsWith('en')) ?? symbols[0])?.symbol ?? null;
+    return {
+      units: [{ code: unitCode, unece: textOf(node, 'UneceCode', 'UNECE'), symbol }],
+      names: names(node, 'U', unitCode),
+    };
+  }
+  if (node.name === 'Feature') {
+    const featureCode = code(node, 'Code', 'F');
+    const given = textOf(node, 'Type');
+    const type = given === null ? null : TYPE_WORDS[given.toUpperCase()];
+    if (type === undefined) throw new RowReject(`Type "${given}" is not one of A, N, R, L`);
+    return { features: [{ code: featureCode, type, ...alive }], names: names(node, 'F', featureCode) };
+  }
+  if (node.name === 'Value') {
+    const valueCode = code(node, 'Code', 'V');
+    return { values: [{ code: valueCode, ...alive }], names: names(node, 'V', valueCode) };
+  }
+  if (node.name === 'Group') {
+    code(node, 'Code', 'G');
+    return {};
+  }
+  return parseClass(node, ctx.known);
+}
+
+export const ETIM_IXF_FORMAT: FormatSpec = {
+  defaultLanguage: 'en',
+  roles: [
+    {
+      role: 'featureSystem',
+      identify: [],
+      parse: (_cells, ctx, node) => {
+        if (!node) throw new RowReject('not an entry of an ETIM IXF file');
+        return parseNode(node, ctx);
+      },
+    },
+  ],
+};
