@@ -19,7 +19,7 @@
  * process running the Worker (which also holds local D1, R2 and Queues, so it is an upper bound).
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BMECAT_SCHEMAS } from '../scripts/lib/bmecat-schemas';
@@ -134,7 +134,12 @@ async function benchSize(masters: number): Promise<Row[]> {
   const keep = args.state && furtherLanguages.length > 0 ? join(args.state, furtherLanguages.join('-')) : args.state;
   const state = await seededState(masters, keep, 'pim-bench-export-');
   const { dir, seeded } = state;
-  if (furtherLanguages.length > 0) translateCatalog(dir, seeded);
+  // A kept catalog is translated once (the marker file says so).
+  const translated = join(dir, 'translated.json');
+  if (furtherLanguages.length > 0 && !existsSync(translated)) {
+    translateCatalog(dir, seeded);
+    writeFileSync(translated, JSON.stringify(furtherLanguages));
+  }
   const rows: Row[] = [];
   try {
     const server = await startSnapshotServer(dir);
