@@ -10,14 +10,20 @@
  *   npm run bench:export -- --help                         # every flag with its default
  *
  * `--validate` also runs xmllint against the official schema (schemas/bmecat/xsd).
+ * `--state DIR` keeps the seeded (and translated) catalog for the next run; `--profile` records
+ * a CPU profile of the Worker during each export and prints where its thread spent the time.
+ * Every run prints the CPU seconds of the workerd process per thread (the Worker and local D1
+ * apart), which, unlike the wall time, does not depend on the machine's load.
  * Memory, sampled every 200 ms while the export runs: the Worker isolate's JS heap through the
  * V8 inspector (what the 128 MB limit applies to), and the resident size of the workerd
  * process running the Worker (which also holds local D1, R2 and Queues, so it is an upper bound).
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BMECAT_SCHEMAS } from '../scripts/lib/bmecat-schemas';
+import { inclusiveShares, summariseProfile } from './cpu-profile';
 import { connectHeapProbe } from './export-inspector';
 import { startSnapshotServer } from './export-server';
 import { benchArgs, sizesFlag, list, positiveInts } from './lib/args';
@@ -41,12 +47,24 @@ const args = benchArgs('npm run bench:export -- [flags]: BMEcat export throughpu
     value: 'L,L',
     help: 'further languages the catalog publishes (e.g. eng,fra): every product name and description translated into each',
   },
+  state: { type: 'string', value: 'DIR', help: 'keep the seeded catalogs in DIR and reuse them in later runs' },
+  profile: { type: 'boolean', help: "where the Worker's thread spent its time during each export" },
 });
 const sizes = positiveInts('sizes', args.sizes);
 const formats = list(args.formats);
 const validate = args.validate;
 const furtherLanguages = list(args.languages).filter((l) => l !== '');
 const SCHEMA: Record<string, string> = BMECAT_SCHEMAS;
+/** Functions whose inclusive time `--profile` prints: the export's reads and its writers. */
+const PHASES = [
+  'runExportSlice',
+  'productPage',
+  'loadProductAggregates',
+  'assembleAggregates',
+  'productViews',
+  'product',
+  'xchangeProduct',
+];
 
 interface Row {
   format: string;
@@ -57,6 +75,8 @@ interface Row {
   heapBeforeMiB: number;
   heapPeakMiB: number;
   rssPeakMiB: number;
+  /** CPU seconds of the workerd process (Worker and local D1) during the export. */
+  cpuSeconds: number;
   valid: string;
 }
 
@@ -97,7 +117,7 @@ function translateCatalog(dir: string, seeded: { companyId: string; catalogId: s
     `UPDATE catalogs SET languages = '${all}' WHERE id = '${seeded.catalogId}';`,
     ...furtherLanguages.map(
       (l) =>
-        `INSERT INTO translations (element_id, field, lang, value) SELECT id, 'name', '${l}', name || ' ${l}' FROM products WHERE catalog_id = '${seeded.catalogId}' AND name IS NOT NULL UNION ALL SELECT id, 'description', '${l}', description || ' ${l}' FROM products WHERE catalog_id = '${seeded.catalogId}' AND description IS NOT NULL;`,
+        `INSERT OR REPLACE INTO translations (element_id, field, lang, value) SELECT id, 'name', '${l}', name || ' ${l}' FROM products WHERE catalog_id = '${seeded.catalogId}' AND name IS NOT NULL UNION ALL SELECT id, 'description', '${l}', description || ' ${l}' FROM products WHERE catalog_id = '${seeded.catalogId}' AND description IS NOT NULL;`,
     ),
   ];
   const started = Date.now();
@@ -110,9 +130,16 @@ function translateCatalog(dir: string, seeded: { companyId: string; catalogId: s
 
 async function benchSize(masters: number): Promise<Row[]> {
   process.stderr.write(`seeding ${masters} masters...\n`);
-  const state = await seededState(masters, undefined, 'pim-bench-export-');
+  // A kept catalog with further languages lives apart from the one-language one.
+  const keep = args.state && furtherLanguages.length > 0 ? join(args.state, furtherLanguages.join('-')) : args.state;
+  const state = await seededState(masters, keep, 'pim-bench-export-');
   const { dir, seeded } = state;
-  if (furtherLanguages.length > 0) translateCatalog(dir, seeded);
+  // A kept catalog is translated once (the marker file says so).
+  const translated = join(dir, 'translated.json');
+  if (furtherLanguages.length > 0 && !existsSync(translated)) {
+    translateCatalog(dir, seeded);
+    writeFileSync(translated, JSON.stringify(furtherLanguages));
+  }
   const rows: Row[] = [];
   try {
     const server = await startSnapshotServer(dir);
@@ -125,6 +152,9 @@ async function benchSize(masters: number): Promise<Row[]> {
         let rssPeak = server.rssKiB();
         const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, server.rssKiB())), 200);
         heap.start(200);
+        if (args.profile) await heap.startProfile();
+        const cpuBefore = server.cpuSeconds();
+        const threadsBefore = server.cpuSecondsByThread();
         const started = performance.now();
         const { jobId } = await call<JobRef>('/Export/StartExport', {
           departmentId: seeded.departmentId,
@@ -133,6 +163,18 @@ async function benchSize(masters: number): Promise<Row[]> {
         });
         const job = await waitForJob(call, jobId);
         const seconds = (performance.now() - started) / 1000;
+        const cpuSeconds = server.cpuSeconds() - cpuBefore;
+        const threads = [...server.cpuSecondsByThread()]
+          .map(([thread, s]) => [thread, s - (threadsBefore.get(thread) ?? 0)] as const)
+          .filter(([, s]) => s >= 0.05)
+          .sort((a, b) => b[1] - a[1]);
+        process.stderr.write(
+          `  ${format}: workerd CPU by thread: ${threads.map(([t, s]) => `${t} ${s.toFixed(1)} s`).join(', ')}\n`,
+        );
+        if (args.profile) {
+          const recorded = await heap.stopProfile();
+          process.stderr.write(`${format}: ${summariseProfile(recorded)}\n${inclusiveShares(recorded, PHASES)}\n`);
+        }
         clearInterval(sampler);
         const heapPeak = Math.max(heap.stop(), heapBefore);
         if (job.state !== 'succeeded') throw new Error(`${format} export ${job.state}: ${job.error}`);
@@ -162,6 +204,7 @@ async function benchSize(masters: number): Promise<Row[]> {
           heapBeforeMiB: heapBefore / 2 ** 20,
           heapPeakMiB: heapPeak / 2 ** 20,
           rssPeakMiB: rssPeak / 1024,
+          cpuSeconds,
           valid,
         });
         process.stderr.write(`  ${format}: ${expected} products in ${seconds.toFixed(1)} s\n`);
@@ -177,13 +220,23 @@ async function benchSize(masters: number): Promise<Row[]> {
 }
 
 const rows: Row[] = [];
-for (const size of sizes) rows.push(...(await benchSize(size)));
-console.log(
-  '| format | masters | PRODUCTs (with variants) | export time | products/s | file size | Worker JS heap before → peak | workerd RSS peak | xmllint |',
+process.stderr.write(
+  `load average at the start: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}\n`,
 );
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+for (const size of sizes) rows.push(...(await benchSize(size)));
+process.stderr.write(
+  `load average at the end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}\n`,
+);
+console.log(
+  '| format | masters | PRODUCTs (with variants) | export time | products/s | workerd CPU | file size | Worker JS heap before → peak | workerd RSS peak | xmllint |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
   console.log(
-    `| ${r.format} | ${r.masters.toLocaleString('en')} | ${r.products.toLocaleString('en')} | ${r.seconds.toFixed(1)} s | ${Math.round(r.products / r.seconds).toLocaleString('en')} | ${r.megabytes.toFixed(1)} MB | ${r.heapBeforeMiB.toFixed(0)} → ${r.heapPeakMiB.toFixed(0)} MiB | ${r.rssPeakMiB.toFixed(0)} MiB | ${r.valid} |`,
+    `| ${r.format} | ${r.masters.toLocaleString('en')} | ${r.products.toLocaleString('en')} | ${r.seconds.toFixed(1)} s | ${Math.round(r.products / r.seconds).toLocaleString('en')} | ${r.cpuSeconds.toFixed(1)} s | ${r.megabytes.toFixed(1)} MB | ${r.heapBeforeMiB.toFixed(0)} → ${r.heapPeakMiB.toFixed(0)} MiB | ${r.rssPeakMiB.toFixed(0)} MiB | ${r.valid} |`,
   );
 }

@@ -45,6 +45,11 @@ const args = benchArgs('npm run bench:import -- [flags]: BMEcat and CSV import t
   },
   profile: { type: 'boolean', help: "where the Worker's thread spent its time during each import" },
   plain: { type: 'boolean', help: 'seed without prices, references and media links (the catalog before issue 19)' },
+  state: {
+    type: 'string',
+    value: 'DIR',
+    help: 'reuse (or seed and keep) the catalog in DIR/<size>, e.g. one bench:export --state seeded; each run adds its imported catalogs to it',
+  },
 });
 const extras = !args.plain;
 const sizes = positiveInts('sizes', args.sizes);
@@ -56,6 +61,9 @@ const PHASES = [
   'readProductsPhase',
   'readXmlRecords',
   'readCsvRecords',
+  'readXChangeProducts',
+  'xchangeItems',
+  'xchangeItemsOf',
   'readTextChunks',
   'items',
   'productOf',
@@ -112,7 +120,7 @@ async function upload(base: string, cookie: string, call: ApiCall, file: string,
 
 async function benchSize(masters: number): Promise<Row[]> {
   process.stderr.write(`seeding ${masters} masters...\n`);
-  const state = await seededState(masters, undefined, 'pim-bench-import-', extras);
+  const state = await seededState(masters, args.state, 'pim-bench-import-', extras);
   const { dir, seeded } = state;
   process.stderr.write(`${storageOf(d1File(dir))}\n`);
   const rows: Row[] = [];

@@ -14,9 +14,12 @@ import {
   products,
   productReferences,
   productUdx,
-  translations,
 } from '../db/schema';
-import type { ElementTranslations } from './translations/translation-store';
+import {
+  type ElementTranslations,
+  groupedTranslations,
+  translationsOfStatement,
+} from './translations/translation-store';
 import type { StoredPrice } from './prices/price-list';
 import { blockOfRow, blocksStatement } from './feature-blocks/feature-block-rows';
 import type { StoredFeatureBlock } from './feature-blocks/feature-block-types';
@@ -217,14 +220,8 @@ export function aggregateStatements(db: Database, companyId: string, masterSet: 
       .orderBy(asc(productReferences.productId), asc(productReferences.position)),
     db.select().from(productUdx).where(inArray(productUdx.productId, elementSet)),
     blocksStatement(db, elementSet),
-    // The elements' and their media's translations, in a stable order (fingerprints hash them).
-    db
-      .select()
-      .from(translations)
-      .where(
-        sql`${translations.elementId} IN ${elementSet} OR ${translations.elementId} IN (SELECT id FROM media WHERE element_id IN ${elementSet})`,
-      )
-      .orderBy(asc(translations.elementId), asc(translations.lang), asc(translations.field)),
+    // The elements' and their media's translations, one row per element (translation-store.ts).
+    translationsOfStatement(db, sql`(SELECT id FROM media WHERE element_id IN ${elementSet})`, elementSet),
     // The languages the masters' catalogs publish (one catalog for nearly every caller).
     db
       .select({ id: catalogs.id, languages: catalogs.languages })
@@ -263,12 +260,7 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
     catalogRows,
   ] = rows;
   const languagesBy = new Map(catalogRows.map((c) => [c.id, c.languages]));
-  const translationsBy = new Map<string, ElementTranslations>();
-  for (const t of translationRows) {
-    const element = translationsBy.get(t.elementId) ?? {};
-    (element[t.lang] ??= {})[t.field] = t.value;
-    translationsBy.set(t.elementId, element);
-  }
+  const translationsBy = groupedTranslations(translationRows);
   const descriptionsOf = (mediaId: string) => {
     const byLanguage = translationsBy.get(mediaId);
     if (!byLanguage) return undefined;
