@@ -22,7 +22,8 @@ describe('readTextChunks over several range windows', () => {
     // The second window begins with the carried first byte of the character.
     expect(whole.some((c) => c.byteStart === WINDOW - 1)).toBe(true);
     // Each chunk starts where the bytes of the one before end: exact resume points.
-    whole.slice(1).forEach((c, i) => expect(c.byteStart).toBe(whole[i]!.byteStart + utf8Length(whole[i]!.text)));
+    for (let i = 1; i < whole.length; i++)
+      expect(whole[i]!.byteStart).toBe(whole[i - 1]!.byteStart + utf8Length(whole[i - 1]!.text));
 
     const from = WINDOW - 10;
     const tail = await readAll(key, from, 'utf-8');
