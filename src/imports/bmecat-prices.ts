@@ -15,7 +15,7 @@ function dateOf(block: XmlNode, type: 'valid_start_date' | 'valid_end_date'): st
  * markers. Values stay strings;
  * the upsert checks them (resolve-prices.ts) and warns about what it leaves out.
  */
-export function priceListOf(product: XmlNode): UpsertPrice[] {
+export function priceListOf(product: XmlNode, catalogCurrency?: string): UpsertPrice[] {
   const out: UpsertPrice[] = [];
   for (const block of children(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS')) {
     const validFrom = dateOf(block, 'valid_start_date');
@@ -40,5 +40,32 @@ export function priceListOf(product: XmlNode): UpsertPrice[] {
       });
     }
   }
-  return out;
+  return catalogCurrency !== undefined && isPlainPrice(out, catalogCurrency) ? [] : out;
+}
+
+const blank = (v: string | null | undefined) => v === undefined || v === null || v.trim() === '';
+
+/**
+ * Whether a file's whole price list is what the BMEcat exports (2005, 1.2) write for a product
+ * that has only its `price` (dialect-2005.ts, dialect-12.ts): one `net_list` price with an
+ * amount, in the catalog's currency or none, and no tax, factor, tier, territory, validity or
+ * daily flag. Read as that `price` alone, with no list: export and import then round-trip a
+ * one-price product as one price, not as a one-row list it did not have (docs/import.md
+ * "Prices"). A list that says anything more than `price` does is kept as a list.
+ */
+function isPlainPrice(prices: readonly UpsertPrice[], catalogCurrency: string): boolean {
+  if (prices.length !== 1) return false;
+  const p = prices[0]!;
+  return (
+    p.type === 'net_list' &&
+    !blank(p.amount) &&
+    (blank(p.currency) || p.currency!.trim().toUpperCase() === catalogCurrency.toUpperCase()) &&
+    blank(p.tax) &&
+    blank(p.factor) &&
+    blank(p.lowerBound) &&
+    (p.territory ?? []).every((t) => t.trim() === '') &&
+    blank(p.validFrom) &&
+    blank(p.validTo) &&
+    !p.daily
+  );
 }

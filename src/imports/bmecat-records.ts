@@ -220,7 +220,12 @@ function origin(node: XmlNode | undefined, path: string, fallback: XmlNode) {
  * the price is read; a product of T_UPDATE_PRODUCTS with mode="delete" needs only its SKU.
  * Field problems are the upsert's to handle (tolerant without `strict`: resolve-record.ts).
  */
-export function productOf(node: XmlNode, path = '', languages: FileLanguages = ONE_LANGUAGE): FileProduct {
+export function productOf(
+  node: XmlNode,
+  path = '',
+  languages: FileLanguages = ONE_LANGUAGE,
+  catalogCurrency?: string,
+): FileProduct {
   const sku = textOf(node, 'SUPPLIER_PID', 'SUPPLIER_AID');
   const action = actionOf(node, path);
   const skipped: string[] = [];
@@ -242,7 +247,7 @@ export function productOf(node: XmlNode, path = '', languages: FileLanguages = O
   const price = priceAmount?.text.trim() || null;
   if (action === 'delete') return { ...base, record: { sku, fields: {} }, problem: null };
   if (action === 'prices')
-    return { ...base, record: { sku, fields: { price }, prices: priceListOf(node) }, problem: null };
+    return { ...base, record: { sku, fields: { price }, prices: priceListOf(node, catalogCurrency) }, problem: null };
   const details = child(node, 'PRODUCT_DETAILS', 'ARTICLE_DETAILS');
   const order = child(node, 'PRODUCT_ORDER_DETAILS', 'ARTICLE_ORDER_DETAILS');
   const gtinNode =
@@ -286,6 +291,6 @@ export function productOf(node: XmlNode, path = '', languages: FileLanguages = O
   for (const field of ['name', 'description', 'keywords'] as const)
     if (record.fields[field] === undefined) delete record.fields[field];
   features(node, record, skipped, origins, warnings, languages);
-  record.prices = priceListOf(node);
+  record.prices = priceListOf(node, catalogCurrency);
   return { ...base, record, problem: null };
 }

@@ -43,6 +43,8 @@ export interface ImportCheckpoint {
   hasMap?: boolean;
   /** The catalog's language (ISO 639-2): which xChange description the catalog keeps. */
   language?: string;
+  /** The catalog's currency: a BMEcat price list that is only the `price` in it is read as that price (bmecat-prices.ts). */
+  currency?: string;
   /** BMEcat: the HEADER's default LANGUAGE as written (null: none), read when the job starts. */
   headerLanguage?: string | null;
   /** BMEcat and CSV: records per language (its code, the form written when none, `''` unlabelled) and the first, counted by the validation pass. */

@@ -107,7 +107,9 @@ export async function* items(
         after: r.after,
         path: r.path,
         line: r.node.line,
-        ...(readProducts ? productOf(r.node, r.path, languages) : { ...UNREAD, languages: r.node.languages }),
+        ...(readProducts
+          ? productOf(r.node, r.path, languages, run.cp.currency)
+          : { ...UNREAD, languages: r.node.languages }),
       };
     else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
   }

@@ -132,6 +132,7 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
     cp = {
       ...firstCheckpoint(detected.format, detected.encoding),
       language: catalog.language,
+      currency: catalog.currency,
       // xChange names each text's language on the text (xchange-languages.ts): no header default.
       headerLanguage: isXChange(detected.format) ? null : headerLanguage(decodeHead(head).text),
     };

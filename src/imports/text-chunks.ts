@@ -38,55 +38,66 @@ export function utf8Length(text: string, start = 0, end = text.length): number {
   return n;
 }
 
+/**
+ * Bytes asked of R2 per range read. A slice stops reading long before the end of a large file;
+ * an open-ended range (`offset` to the end) let local R2 stream a multipart object far past what
+ * the slice consumed (docs/benchmarks.md "Does the cost per product grow with the catalog?"),
+ * so the file is read in bounded windows, each one ranged GET.
+ */
+const WINDOW_BYTES = 8 * 1024 * 1024;
+
 export async function* readTextChunks(
   files: R2Bucket,
   key: string,
   offset: number,
   encoding: TextEncodingName,
 ): AsyncGenerator<TextChunk> {
-  if (offset > 0) {
-    // Resuming right at the end of the file (after its last record): R2 refuses an empty range.
-    const head = await files.head(key);
-    if (head && offset >= head.size) return;
-  }
-  const object = await files.get(key, offset > 0 ? { range: { offset } } : undefined);
-  if (!object) throw new ImportFileError('the uploaded file is gone; upload it again');
+  const head = await files.head(key);
+  if (!head) throw new ImportFileError('the uploaded file is gone; upload it again');
+  // Resuming right at the end of the file (after its last record): R2 refuses an empty range.
+  if (offset >= head.size && offset > 0) return;
   const decode = decoderFor(encoding);
-  const reader = object.body.getReader();
   let carry = new Uint8Array(0);
   let position = offset;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      let bytes = value;
-      if (carry.length > 0) {
-        bytes = new Uint8Array(carry.length + value.length);
-        bytes.set(carry);
-        bytes.set(value, carry.length);
+  for (let start = offset; start < head.size || (start === 0 && head.size === 0); start += WINDOW_BYTES) {
+    const length = Math.min(WINDOW_BYTES, head.size - start);
+    const object = await files.get(key, length > 0 ? { range: { offset: start, length } } : undefined);
+    if (!object) throw new ImportFileError('the uploaded file is gone; upload it again');
+    const reader = object.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        let bytes = value;
+        if (carry.length > 0) {
+          bytes = new Uint8Array(carry.length + value.length);
+          bytes.set(carry);
+          bytes.set(value, carry.length);
+        }
+        let cut = characterBoundary(bytes, encoding);
+        // A byte-order mark at the very start is not content.
+        const skip = position === 0 ? bomLength(bytes, encoding) : 0;
+        if (skip > cut) cut = Math.min(bytes.length, skip);
+        const piece = bytes.subarray(skip, cut);
+        carry = bytes.slice(cut);
+        let text: string;
+        try {
+          text = decode(piece);
+        } catch {
+          throw new ImportFileError(`the file is not valid UTF-8 near byte ${position + skip}`);
+        }
+        yield { text, byteStart: position + skip };
+        position += cut;
       }
-      let cut = characterBoundary(bytes, encoding);
-      // A byte-order mark at the very start is not content.
-      const skip = position === 0 ? bomLength(bytes, encoding) : 0;
-      if (skip > cut) cut = Math.min(bytes.length, skip);
-      const piece = bytes.subarray(skip, cut);
-      carry = bytes.slice(cut);
-      let text: string;
-      try {
-        text = decode(piece);
-      } catch {
-        throw new ImportFileError(`the file is not valid UTF-8 near byte ${position + skip}`);
-      }
-      yield { text, byteStart: position + skip };
-      position += cut;
+    } finally {
+      await reader.cancel().catch(() => undefined);
     }
-    if (carry.length > 0)
-      throw new ImportFileError(
-        `the file is not valid ${encoding.startsWith('utf-16') ? 'UTF-16' : 'UTF-8'}: it ends inside a character (byte ${position})`,
-      );
-  } finally {
-    await reader.cancel().catch(() => undefined);
+    if (head.size === 0) break;
   }
+  if (carry.length > 0)
+    throw new ImportFileError(
+      `the file is not valid ${encoding.startsWith('utf-16') ? 'UTF-16' : 'UTF-8'}: it ends inside a character (byte ${position})`,
+    );
 }
 
 /** The first bytes of an object (format detection: see decodeHead). */
