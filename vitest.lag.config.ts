@@ -21,6 +21,7 @@ export default defineConfig(async () => {
             MEDIA_URL_KEY: 'test-media-url-key-0123456789',
             // Operations of test/lag/stale-loop.test.ts (bench/stale-reads.ts sets 10,000).
             STALE_OPS: process.env.STALE_OPS ?? '30',
+            STALE_SESSION_OPS: process.env.STALE_SESSION_OPS ?? '30',
           },
           d1Databases: {
             DB: '00000000-0000-0000-0000-000000000000',
