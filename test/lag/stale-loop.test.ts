@@ -22,7 +22,7 @@ import type { Database } from '../../src/db/client';
 import { newerBookmark, openSession } from '../../src/db/session';
 import { syncReplica } from '../../src/db/simulated-replica';
 import { asActor, makeCatalog, makeCompany, makeProduct } from '../helpers/factories';
-import { lagTenant, SURFACES } from './stale-surfaces';
+import { lagTenant, renewIfOld, SURFACES } from './stale-surfaces';
 
 interface Tally {
   ops: number;
@@ -44,6 +44,7 @@ describe('stale reads under lag', () => {
       const kind = kinds[i % kinds.length]!;
       const t = tally.get(kind.key)!;
       const value = `name-${i}`;
+      await renewIfOld(kind.tenant);
       const { read } = await kind.run(kind.tenant, value);
       t.ops += 1;
       // A control on every fifth round of the ten kinds, so each kind gets controls.

@@ -24,6 +24,8 @@ export interface LagTenant {
   catalogId: string;
   productId: string;
   sku: string;
+  /** When the token was issued: access tokens live 5 minutes, so a long loop takes new ones. */
+  issued: number;
 }
 
 /** A company in `cell` with a web session, an `api mcp` token, an MCP session and one product. */
@@ -33,7 +35,7 @@ export async function lagTenant(cell: 'cell-1' | 'cell-2'): Promise<LagTenant> {
   if (cell !== 'cell-1') await placeLagging(company.companyId, cell);
   await allInSync();
   const cookie = await loginAs(user.email);
-  const { access_token: token } = await tokensFor({ session: cookie }, { scope: 'api mcp' });
+  const { token, sessionId } = await agentAccess(cookie);
   const catalog = await call('POST', '/api/Catalog/AddCatalog', {
     cookie,
     body: { departmentId: company.departmentId, name: `Stale loop ${cell}` },
@@ -47,7 +49,6 @@ export async function lagTenant(cell: 'cell-1' | 'cell-2'): Promise<LagTenant> {
   });
   expect(product.status, product.text).toBe(200);
   await allInSync();
-  const { sessionId } = await openSession(token);
   const { departmentId } = company;
   return {
     cell,
@@ -58,7 +59,20 @@ export async function lagTenant(cell: 'cell-1' | 'cell-2'): Promise<LagTenant> {
     catalogId: catalog.json.catalogId,
     productId: product.json.productId,
     sku,
+    issued: Date.now(),
   };
+}
+
+async function agentAccess(cookie: string) {
+  const { access_token: token } = await tokensFor({ session: cookie }, { scope: 'api mcp' });
+  const { sessionId } = await openSession(token);
+  return { token, sessionId };
+}
+
+/** A new token and MCP session once the old token is 4 minutes old (as a client refreshes it). */
+export async function renewIfOld(t: LagTenant): Promise<void> {
+  if (Date.now() - t.issued < 240_000) return;
+  Object.assign(t, await agentAccess(t.cookie), { issued: Date.now() });
 }
 
 export interface Written {
