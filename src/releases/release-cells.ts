@@ -62,7 +62,7 @@ export function releaseDb(db: Database, cells: ReleaseCells | undefined, cp: Rel
 
 /**
  * Moves the load on to the next cell that needs the release and saves that as the checkpoint
- * (phase `read` from the first file); null when no cell is left. A cell that already has the
+ * (phase `read` from the first file); `next` null when no cell is left. A cell that already has the
  * release loaded (by this job, or by another when `replace` is off) is skipped. The release row
  * gets the id it has in the job's own cell, so GetReleases reads alike in every cell; an id taken
  * there (two loads started in two cells at once) fails the job with a message.
@@ -73,7 +73,7 @@ export async function enterNextCell(
   job: JobRow,
   cp: ReleaseCheckpoint,
   params: { system: string; version: string; format: string; replace?: boolean },
-): Promise<ReleaseCheckpoint | null> {
+): Promise<{ next: ReleaseCheckpoint | null; skippedCells: string[] }> {
   const order = cellOrder(db, cells, cp);
   const skippedCells = [...(cp.skippedCells ?? [])];
   for (let index = (cp.cellIndex ?? 0) + 1; index < order.length; index++) {
@@ -120,9 +120,9 @@ export async function enterNextCell(
       skipped: 0,
     };
     await runBatch(db, saveReleaseCheckpoint(db, job.id, cp.seq, next));
-    return next;
+    return { next, skippedCells };
   }
-  return null;
+  return { next: null, skippedCells };
 }
 
 /** The next release id no cell has used yet, so the release has one id in every cell. */

@@ -85,9 +85,9 @@ export async function runReleaseLoadSlice(deps: ReleaseLoadDeps, job: JobRow): P
         current = await finalizeRelease(db, job, current, rdb);
       } else {
         await purgeReleases(rdb);
-        const next = deps.cells ? await enterNextCell(db, deps.cells, job, current, params) : null;
-        if (next) {
-          current = next;
+        const moved = deps.cells ? await enterNextCell(db, deps.cells, job, current, params) : null;
+        if (moved?.next) {
+          current = moved.next;
           if (Date.now() - started > deps.sliceMs) {
             await deps.queue.send(jobMessage(deps.db, job.id));
             return 'continued';
@@ -95,7 +95,8 @@ export async function runReleaseLoadSlice(deps: ReleaseLoadDeps, job: JobRow): P
           continue;
         }
         const verify = await verifyInEveryCell(deps, `${params.system}-${params.version}`);
-        return (await finishJob(db, job, current, verify)) ? 'finished' : 'stopped';
+        const last = { ...current, skippedCells: moved?.skippedCells ?? current.skippedCells };
+        return (await finishJob(db, job, last, verify, cellCount)) ? 'finished' : 'stopped';
       }
     }
   } catch (err) {
@@ -186,6 +187,7 @@ async function finishJob(
   job: JobRow,
   cp: ReleaseCheckpoint,
   verify: { queued: number; left: number },
+  cells: number,
 ): Promise<boolean> {
   const release = await db.query.classificationReleases.findFirst({
     where: eq(classificationReleases.id, cp.releaseId),
@@ -202,7 +204,6 @@ async function finishJob(
     warnings.push(
       `${verify.left} more companies hold codes of this release: their administrators start the verification`,
     );
-  const cells = cp.cells?.length ?? 1;
   const [done] = await db
     .update(jobs)
     .set({
