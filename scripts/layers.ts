@@ -114,7 +114,7 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'composition',
     why: 'the Worker: the Hono app and the exported handlers',
-    paths: ['src/app.ts', 'src/index.ts'],
+    paths: ['src/app.ts', 'src/index.ts', 'src/scheduled.ts', 'src/consumer.ts'],
   },
 ];
 

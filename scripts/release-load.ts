@@ -2,7 +2,8 @@
  * Loads a classification release from a folder of its files into the LOCAL database (the state
  * `wrangler dev` uses), through the service's own domain functions: the files are stored as
  * uploads of the first company administrator, the load is started as Classification/StartReleaseLoad
- * does, and this process runs the job's slices itself (docs/classification-releases.md).
+ * does, and this process runs the job's slices itself (docs/classification-releases.md), into
+ * every cell of the local state (cell-1, then CELL_2, CELL_3: docs/scaling.md section 5).
  *
  *   npm run release:load -- --system PROFICLASS --version 7.0 path/to/folder
  *   npm run release:load -- --system ETIM --version 9.0 --language en --replace path/to/folder
@@ -19,6 +20,7 @@ import { AppError } from '../src/kernel/app-error';
 import type { ReleaseFormat } from '../src/releases/release-formats';
 import { failReleaseLoad, type ReleaseLoadDeps, runReleaseLoadSlice } from '../src/releases/release-load';
 import { startReleaseLoad } from '../src/releases/start-release-load';
+import { type ReleaseCells, scriptCellsOf } from '../src/releases/release-cells';
 import { argValue, localBindings } from './lib/platform';
 import type { Caller } from '../src/kernel/caller';
 
@@ -41,7 +43,8 @@ async function operator(db: Database): Promise<Caller> {
 }
 
 export async function loadReleaseFolder(
-  deps: { db: Database; files: R2Bucket },
+  /** `cells`: every cell of the local state (the load writes each, docs/scaling.md section 5). */
+  deps: { db: Database; files: R2Bucket; cells?: ReleaseCells },
   input: {
     system: string;
     version: string;
@@ -139,7 +142,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const t0 = Date.now();
     const { started, job } = await loadReleaseFolder(
-      { db: createDb(proxy.env.DB), files: proxy.env.FILES },
+      { db: createDb(proxy.env.DB), files: proxy.env.FILES, cells: scriptCellsOf(proxy.env) },
       {
         system,
         version,

@@ -27,6 +27,9 @@ declare global {
       SYNC_BATCH_SIZE?: string;
       /** Tests and local trials only: a second D1 database that plays a lagging read replica (src/db/binding.ts). */
       DB_REPLICA_SIM?: D1Database;
+      /** The same for cell-2 and cell-3 (src/db/cells.ts `cellDatabase`). */
+      CELL_2_REPLICA_SIM?: D1Database;
+      CELL_3_REPLICA_SIM?: D1Database;
     }
   }
 }

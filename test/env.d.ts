@@ -11,6 +11,8 @@ declare global {
       MIGRATION_TEST_DB: D1Database;
       /** Operations of test/lag/stale-loop.test.ts (vitest.lag.config.ts). */
       STALE_OPS?: string;
+      /** Operations of the session-level loop in test/lag/stale-loop.test.ts (vitest.lag.config.ts). */
+      STALE_SESSION_OPS?: string;
     }
   }
 }

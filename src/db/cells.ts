@@ -1,4 +1,4 @@
-import { databaseOf, type DatabaseBindings } from './binding';
+import { databaseOf, type DatabaseBindings, withSimulatedReplica } from './binding';
 import { type DbSession, openSession } from './session';
 
 /**
@@ -36,9 +36,11 @@ export function cellNames(env: CellBindings): string[] {
 export function cellDatabase(env: CellBindings, cell: string): D1Database {
   const n = CELL_NAME.exec(cell)?.[1];
   if (n === '1') return databaseOf(env);
-  const binding = n ? (env as unknown as Record<string, D1Database | undefined>)[`CELL_${n}`] : undefined;
+  const bindings = env as unknown as Record<string, D1Database | undefined>;
+  const binding = n ? bindings[`CELL_${n}`] : undefined;
   if (!binding) throw new Error(`cell ${cell} is not bound`);
-  return binding;
+  // Tests and local trials: the cell's own simulated lagging replica (src/db/binding.ts).
+  return withSimulatedReplica(binding, bindings[`CELL_${n}_REPLICA_SIM`]);
 }
 
 /**

@@ -11,6 +11,7 @@ import { failReleaseLoad, runReleaseLoadSlice } from '../releases/release-load';
 import { runVerifySlice } from '../releases/verify-job';
 import { runUpgradeSlice } from '../releases/upgrade-job';
 import { failLinkPages } from '../releases/link-pages';
+import { releaseCellsOf } from '../releases/release-cells';
 import { runCompletenessSlice } from '../completeness/recompute';
 import { markFailed, type JobRow } from './jobs';
 import { runSyncSlice } from '../sync/run-sync';
@@ -78,6 +79,8 @@ async function handleJobMessage(message: Message<JobMessage>, env: Bindings): Pr
     exporters: EXPORTERS,
     sliceMs: Number(env.EXPORT_SLICE_MS ?? DEFAULT_SLICE_MS),
     mediaUrlFor: exportMediaUrl(env),
+    // A release load writes every cell (docs/scaling.md section 5); only it reads this.
+    cells: releaseCellsOf(env),
   };
   const sync = syncDepsFrom(env, db);
   /** Fails a job the way its kind needs (an export also throws away its partial upload). */

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { jobs } from '../db/schema';
 import type { TextEncodingName } from '../imports/text-chunks';
@@ -37,6 +37,24 @@ export interface ReleaseCheckpoint {
   rows: Record<string, number>;
   /** Rows stored per file name, for a file that is its role's only one (finalize): fewer than read means repeated rows. */
   stored?: Record<string, number>;
+  /**
+   * The cells the release goes to, the job's own first (release-cells.ts); absent until the
+   * load moves past its own cell. `cellIndex` is the one being written (absent: 0, its own).
+   */
+  cells?: string[];
+  cellIndex?: number;
+  /** Cells passed over because they had the release loaded already. */
+  skippedCells?: string[];
+}
+
+/** Progress over every cell: each cell counts its files and its finalize step. */
+export function releaseProgress(
+  cp: Pick<ReleaseCheckpoint, 'files' | 'fileIndex' | 'cells' | 'cellIndex'>,
+  cellCount?: number,
+) {
+  const perCell = cp.files.length + 1;
+  const cells = Math.max(cellCount ?? cp.cells?.length ?? 1, 1);
+  return { done: (cp.cellIndex ?? 0) * perCell + cp.fileIndex, total: cells * perCell };
 }
 
 /** Guard plus checkpoint save, to end the batch whose work the checkpoint records (imports' guard: the batch fails if the job moved on). */
@@ -50,7 +68,12 @@ export function saveReleaseCheckpoint(
     guardStatement(db, jobId, loadedSeq),
     db
       .update(jobs)
-      .set({ checkpoint: next, progressDone: next.fileIndex, progressTotal: next.files.length + 1, ...progressed() })
+      .set({ checkpoint: next, ...progressColumns(releaseProgress(next)), ...progressed() })
       .where(eq(jobs.id, jobId)),
   ];
+}
+
+/** A checkpoint's progress as the job columns; before the load knows its cells the total is left as it was. */
+function progressColumns(progress: { done: number; total: number }) {
+  return { progressDone: progress.done, progressTotal: sql`max(${jobs.progressTotal}, ${progress.total})` };
 }

@@ -41,7 +41,13 @@ const COUNTED: Role[] = ['classes', 'features', 'values', 'units', 'synonyms', '
  * classes give them; the class search index is built; then, in one transaction, the release
  * becomes `loaded` and the one it replaces (same system and version) `replaced`.
  */
-export async function finalizeRelease(db: Database, job: JobRow, cp: ReleaseCheckpoint): Promise<ReleaseCheckpoint> {
+export async function finalizeRelease(
+  jobDb: Database,
+  job: JobRow,
+  cp: ReleaseCheckpoint,
+  /** The cell being written (release-cells.ts); the job's own by default. */
+  db: Database = jobDb,
+): Promise<ReleaseCheckpoint> {
   const id = cp.releaseId;
   const [orphan] = await db.all<{ code: string; parent: string }>(sql`
     SELECT c.code AS code, c.parent_code AS parent FROM release_classes c
@@ -98,8 +104,9 @@ export async function finalizeRelease(db: Database, job: JobRow, cp: ReleaseChec
       UNION ALL SELECT class_code, lang, synonym FROM release_synonyms WHERE release_id = ${id}
     ) GROUP BY code, lang`);
   // The flip, in one transaction with the checkpoint: readers see the old release or the new one.
-  await runBatch(db, [
-    ...saveReleaseCheckpoint(db, job.id, cp.seq, next),
+  // In another cell the flip commits first, then the checkpoint: a flip run again changes nothing.
+  const save = saveReleaseCheckpoint(jobDb, job.id, cp.seq, next);
+  const flip = [
     db
       .update(classificationReleases)
       .set({ status: 'replaced' })
@@ -115,7 +122,12 @@ export async function finalizeRelease(db: Database, job: JobRow, cp: ReleaseChec
       .update(classificationReleases)
       .set({ status: 'loaded', counts, languages, loadedAt: new Date().toISOString() })
       .where(eq(classificationReleases.id, id)),
-  ]);
+  ] as const;
+  if (db === jobDb) await runBatch(db, [...save, ...flip]);
+  else {
+    await runBatch(db, [...flip]);
+    await runBatch(jobDb, save);
+  }
   return next;
 }
 

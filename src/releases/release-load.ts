@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { runBatch, type Database } from '../db/client';
 import { classificationReleases, jobs } from '../db/schema';
 import type { JobMessage } from '../env';
@@ -7,13 +7,14 @@ import { GUARD_FAILED } from '../imports/import-checkpoint';
 import { jobMessage, markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { formatOf, type ReleaseFormat, XML_LAYOUT } from './release-formats';
 import type { ReleaseCheckpoint } from './release-checkpoint';
-import { saveReleaseCheckpoint } from './release-checkpoint';
+import { releaseProgress, saveReleaseCheckpoint } from './release-checkpoint';
+import { cellOrder, enterNextCell, ownCell, type ReleaseCells, releaseDb } from './release-cells';
 import { readReleaseCsv } from './release-csv';
 import { readReleaseXml } from './release-xml';
 import type { XmlNode } from '../imports/xml-node';
 import { ReleaseFileError } from './release-errors';
 import { finalizeRelease, purgeReleases } from './release-finalize';
-import { startVerifyAfterLoad } from './verify-start';
+import { verifyInEveryCell } from './verify-start';
 import { RowReject } from './release-rows';
 import { loadKnown, RowBuffer } from './release-writer';
 
@@ -25,6 +26,8 @@ export interface ReleaseLoadDeps {
   sliceMs: number;
   /** Rows per transaction. */
   batchRows?: number;
+  /** Every cell the release goes to (release-cells.ts); absent: the job's own cell only. */
+  cells?: ReleaseCells;
 }
 
 /** The job's params (Classification/StartReleaseLoad); the files and their roles are in the first checkpoint. */
@@ -32,6 +35,8 @@ export interface ReleaseLoadParams {
   system: string;
   version: string;
   format: ReleaseFormat;
+  /** Load it again where a cell has it loaded already (StartReleaseLoad `replace`). */
+  replace?: boolean;
 }
 
 /**
@@ -59,13 +64,17 @@ export async function runReleaseLoadSlice(deps: ReleaseLoadDeps, job: JobRow): P
   const cp = job.checkpoint as ReleaseCheckpoint | null;
   if (job.state !== 'queued' && job.state !== 'running') return 'stopped';
   if (!cp) throw new AppError('internal', 'release load without a checkpoint');
-  if (!(await markRunning(db, job.id, cp.files.length + 1))) return 'stopped';
+  const cellCount = cellOrder(db, deps.cells, cp).length;
+  if (!(await markRunning(db, job.id, releaseProgress(cp, cellCount).total))) return 'stopped';
   const started = Date.now();
+  const params = job.params as unknown as ReleaseLoadParams;
   try {
     let current = cp;
     for (;;) {
+      // The cell this step writes: the job's own, then each further cell in turn.
+      const rdb = releaseDb(db, deps.cells, current);
       if (current.phase === 'read') {
-        const next = await readSlice(deps, job, current, started);
+        const next = await readSlice(deps, rdb, job, current, started);
         if (next === 'stopped') return 'stopped';
         if (next === 'continued') {
           await deps.queue.send(jobMessage(deps.db, job.id));
@@ -73,12 +82,21 @@ export async function runReleaseLoadSlice(deps: ReleaseLoadDeps, job: JobRow): P
         }
         current = next;
       } else if (current.phase === 'finalize') {
-        current = await finalizeRelease(db, job, current);
+        current = await finalizeRelease(db, job, current, rdb);
       } else {
-        await purgeReleases(db);
-        const { system, version } = job.params as unknown as ReleaseLoadParams;
-        const verify = await startVerifyAfterLoad(deps, `${system}-${version}`);
-        return (await finishJob(db, job, current, verify)) ? 'finished' : 'stopped';
+        await purgeReleases(rdb);
+        const moved = deps.cells ? await enterNextCell(db, deps.cells, job, current, params) : null;
+        if (moved?.next) {
+          current = moved.next;
+          if (Date.now() - started > deps.sliceMs) {
+            await deps.queue.send(jobMessage(deps.db, job.id));
+            return 'continued';
+          }
+          continue;
+        }
+        const verify = await verifyInEveryCell(deps, `${params.system}-${params.version}`);
+        const last = { ...current, skippedCells: moved?.skippedCells ?? current.skippedCells };
+        return (await finishJob(db, job, last, verify, cellCount)) ? 'finished' : 'stopped';
       }
     }
   } catch (err) {
@@ -90,6 +108,7 @@ export async function runReleaseLoadSlice(deps: ReleaseLoadDeps, job: JobRow): P
 /** Reads from the checkpoint until the files are done (the finalize checkpoint) or the budget is spent. */
 async function readSlice(
   deps: ReleaseLoadDeps,
+  rdb: Database,
   job: JobRow,
   cp: ReleaseCheckpoint,
   started: number,
@@ -101,17 +120,22 @@ async function readSlice(
   let saved = cp;
   const commit = async (buffer: RowBuffer, next: Omit<ReleaseCheckpoint, 'seq'>) => {
     const checkpoint = { ...next, seq: saved.seq + 1 };
-    await runBatch(db, [
-      ...buffer.statements(db, cp.releaseId),
-      ...saveReleaseCheckpoint(db, job.id, saved.seq, checkpoint),
-    ]);
+    const rows = buffer.statements(rdb, cp.releaseId);
+    const save = saveReleaseCheckpoint(db, job.id, saved.seq, checkpoint);
+    // In the job's own cell rows and checkpoint are one transaction; in another cell the rows
+    // commit first (their inserts ignore existing keys, so rows written again after a crash are harmless).
+    if (rdb === db) await runBatch(db, [...rows, ...save]);
+    else {
+      if (rows.length > 0) await runBatch(rdb, rows);
+      await runBatch(db, save);
+    }
     buffer.clear();
     saved = checkpoint;
   };
   while (saved.fileIndex < saved.files.length) {
     const file = saved.files[saved.fileIndex]!;
     const role = spec.roles.find((r) => r.role === file.role)!;
-    const known = await loadKnown(db, cp.releaseId, file.role);
+    const known = await loadKnown(rdb, cp.releaseId, file.role);
     const buffer = new RowBuffer();
     let rows = 0;
     let skipped = saved.skipped ?? 0;
@@ -164,6 +188,7 @@ async function finishJob(
   job: JobRow,
   cp: ReleaseCheckpoint,
   verify: { queued: number; left: number },
+  cells: number,
 ): Promise<boolean> {
   const release = await db.query.classificationReleases.findFirst({
     where: eq(classificationReleases.id, cp.releaseId),
@@ -175,6 +200,7 @@ async function finishJob(
       ? [`${name}: ${rows - stored} of ${rows} rows repeat an earlier row and were loaded once`]
       : [];
   });
+  for (const cell of cp.skippedCells ?? []) warnings.push(`${cell} had this release loaded already: left as it was`);
   if (verify.left > 0)
     warnings.push(
       `${verify.left} more companies hold codes of this release: their administrators start the verification`,
@@ -183,8 +209,8 @@ async function finishJob(
     .update(jobs)
     .set({
       state: 'succeeded',
-      progressDone: cp.files.length + 1,
-      summary: { releaseId: cp.releaseId, ...summary, verifyJobs: verify.queued },
+      progressDone: sql`${jobs.progressTotal}`,
+      summary: { releaseId: cp.releaseId, ...summary, verifyJobs: verify.queued, cells },
       warnings: warnings.length > 0 ? warnings : null,
       checkpoint: null,
       finishedAt: new Date().toISOString(),
@@ -198,12 +224,21 @@ async function finishJob(
  * Fails a release load: the job gets the message (file, line and reason), the loading release
  * becomes `failed` and its rows are deleted. Previously loaded releases were never touched.
  */
-export async function failReleaseLoad(deps: Pick<ReleaseLoadDeps, 'db'>, job: JobRow, message: string): Promise<void> {
+export async function failReleaseLoad(
+  deps: Pick<ReleaseLoadDeps, 'db' | 'cells'>,
+  job: JobRow,
+  message: string,
+): Promise<void> {
   const { db } = deps;
   if (message !== 'cancelled') await markFailed(db, job.id, message);
-  await db
-    .update(classificationReleases)
-    .set({ status: 'failed', error: message })
-    .where(and(eq(classificationReleases.jobId, job.id), eq(classificationReleases.status, 'loading')));
-  await purgeReleases(db);
+  // Every cell the load reached: a cell it finished keeps the release (loaded, all or nothing).
+  const own = ownCell(db);
+  const reached = [db, ...(deps.cells?.names ?? []).filter((c) => c !== own).map((c) => deps.cells!.open(c))];
+  for (const rdb of reached) {
+    await rdb
+      .update(classificationReleases)
+      .set({ status: 'failed', error: message })
+      .where(and(eq(classificationReleases.jobId, job.id), eq(classificationReleases.status, 'loading')));
+    await purgeReleases(rdb);
+  }
 }

@@ -16,6 +16,7 @@ import {
   SearchReleaseClassesQuery,
   searchReleaseClasses,
 } from './release-search';
+import { releaseCellsOf } from './release-cells';
 import { assertReleaseAdmin, StartReleaseLoadDto, StartReleaseLoadOut, startReleaseLoad } from './start-release-load';
 
 const doc = (summary: string, response: z.ZodType, more: Partial<OperationDoc> = {}) =>
@@ -48,7 +49,7 @@ export const releaseRoutes = new Hono<AppEnv>()
     async (c) =>
       c.json(
         await startReleaseLoad(
-          { db: c.var.db, files: c.env.FILES, queue: c.env.JOB_QUEUE },
+          { db: c.var.db, files: c.env.FILES, queue: c.env.JOB_QUEUE, cells: releaseCellsOf(c.env) },
           c.var.caller,
           c.req.valid('json'),
         ),

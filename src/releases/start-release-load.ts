@@ -13,6 +13,7 @@ import { defaultFormat, formatOf, RELEASE_FORMATS, roleOfHeader, XML_LAYOUT } fr
 import type { ReleaseLoadParams } from './release-load';
 import { normalizeLanguage, ROLE_ORDER, type RowReject } from './release-rows';
 import type { Caller } from '../kernel/caller';
+import { nextReleaseId, ownCell, type ReleaseCells } from './release-cells';
 
 export const ReleaseSystem = z
   .string()
@@ -59,7 +60,7 @@ export function assertReleaseAdmin(caller: Pick<Caller, 'role'>): void {
  * loaded is a no-op unless `replace`; a load of the same release already running is a 409.
  */
 export async function startReleaseLoad(
-  deps: { db: Database; files: R2Bucket; queue: Queue<JobMessage> },
+  deps: { db: Database; files: R2Bucket; queue: Queue<JobMessage>; cells?: ReleaseCells },
   caller: Caller,
   input: z.infer<typeof StartReleaseLoadDto>,
 ): Promise<z.infer<typeof StartReleaseLoadOut>> {
@@ -75,7 +76,8 @@ export async function startReleaseLoad(
       eq(classificationReleases.status, 'loaded'),
     ),
   });
-  if (loaded && !input.replace) return { releaseId: loaded.id, status: 'loaded', jobId: null };
+  if (loaded && !input.replace && (await loadedInEveryCell(deps, input)))
+    return { releaseId: loaded.id, status: 'loaded', jobId: null };
   await releaseAbandonedLoads(db);
 
   const files: ReleaseFile[] = [];
@@ -121,7 +123,9 @@ export async function startReleaseLoad(
     rowsDone: 0,
     rows: {},
   };
-  const params: ReleaseLoadParams = { system: input.system, version: input.version, format };
+  const params: ReleaseLoadParams = { system: input.system, version: input.version, format, replace: input.replace };
+  // One id in every cell the load writes (release-cells.ts): the next id none of them has used.
+  const id = deps.cells ? await nextReleaseId(deps.cells) : undefined;
   let releaseId = 0;
   try {
     const job = await enqueueJob(
@@ -134,7 +138,7 @@ export async function startReleaseLoad(
         related: (jobId) => [
           db
             .insert(classificationReleases)
-            .values({ system: input.system, version: input.version, status: 'loading', format, jobId })
+            .values({ id, system: input.system, version: input.version, status: 'loading', format, jobId })
             .returning({ id: classificationReleases.id }),
           db
             .update(jobs)
@@ -153,6 +157,8 @@ export async function startReleaseLoad(
   } catch (err) {
     if (isUniqueViolation(err, 'classification_releases.system, classification_releases.version'))
       throw conflict(`${input.system}-${input.version} is being loaded already`);
+    if (isUniqueViolation(err, 'classification_releases.id'))
+      throw conflict('another release load started at the same moment: start this one again');
     if (releaseId)
       await db
         .update(classificationReleases)
@@ -183,4 +189,25 @@ async function releaseAbandonedLoads(db: Database): Promise<void> {
         ),
       ),
     );
+}
+
+/** Whether every further cell has the release loaded too (a release loaded before cells were walked may be missing in some). */
+async function loadedInEveryCell(
+  deps: { db: Database; cells?: ReleaseCells },
+  input: { system: string; version: string },
+): Promise<boolean> {
+  if (!deps.cells) return true;
+  const own = ownCell(deps.db);
+  for (const cell of deps.cells.names) {
+    if (cell === own) continue;
+    const found = await deps.cells.open(cell).query.classificationReleases.findFirst({
+      where: and(
+        eq(classificationReleases.system, input.system),
+        eq(classificationReleases.version, input.version),
+        eq(classificationReleases.status, 'loaded'),
+      ),
+    });
+    if (!found) return false;
+  }
+  return true;
 }

@@ -4,6 +4,7 @@ import type { JobMessage } from '../env';
 import { enqueueJob } from '../jobs/jobs';
 import { groupOfRelease, releaseOfSystem } from '../kernel/release-name';
 import { countToVerify } from './verify-job';
+import { ownCell, type ReleaseCells } from './release-cells';
 
 /**
  * Companies whose verification one release load starts at most: each is a job of its own, so a
@@ -19,7 +20,10 @@ export const MAX_AUTO_VERIFY = 200;
  * job per company (started in the name of its first administrator), unless one is already
  * queued or running. Returns how many were queued and how many companies were left over.
  */
-export async function startVerifyAfterLoad(deps: { db: Database; queue: Queue<JobMessage> }, release: string) {
+export async function startVerifyAfterLoad(
+  deps: { db: Database; queue: Queue<JobMessage>; directory?: Database },
+  release: string,
+) {
   const group = groupOfRelease(release);
   if (!group) return { queued: 0, left: 0 };
   // Kept systems are spelled many ways (ETIM 9.0, ETIM-9): read per company and system, decided by releaseOfSystem.
@@ -35,18 +39,22 @@ export async function startVerifyAfterLoad(deps: { db: Database; queue: Queue<Jo
   const companies = [...new Set(rows.filter((r) => releaseOfSystem(r.system) === release).map((r) => r.companyId))];
   const chosen = companies.slice(0, MAX_AUTO_VERIFY);
   if (chosen.length === 0) return { queued: 0, left: 0 };
-  const admins = await deps.db.all<{ companyId: string; userId: string; departmentId: string; busy: number }>(sql`
+  // Memberships are in the directory (a further cell has none); the jobs are in the cell.
+  const admins = await (deps.directory ?? deps.db).all<{ companyId: string; userId: string; departmentId: string }>(sql`
     SELECT j.value AS companyId,
       (SELECT m.user_id FROM memberships m WHERE m.company_id = j.value AND m.role = 'admin'
         ORDER BY m.created_at, m.user_id LIMIT 1) AS userId,
       (SELECT m.default_department_id FROM memberships m WHERE m.company_id = j.value AND m.role = 'admin'
-        ORDER BY m.created_at, m.user_id LIMIT 1) AS departmentId,
-      EXISTS (SELECT 1 FROM jobs x WHERE x.company_id = j.value AND x.kind = 'releaseVerify'
-        AND x.state IN ('queued', 'running') AND json_extract(x.params, '$.release') = ${release}) AS busy
+        ORDER BY m.created_at, m.user_id LIMIT 1) AS departmentId
     FROM json_each(${JSON.stringify(chosen)}) j`);
+  const busy = await deps.db.all<{ companyId: string }>(sql`
+    SELECT DISTINCT x.company_id AS companyId FROM jobs x
+    WHERE x.company_id IN (SELECT value FROM json_each(${JSON.stringify(chosen)})) AND x.kind = 'releaseVerify'
+      AND x.state IN ('queued', 'running') AND json_extract(x.params, '$.release') = ${release}`);
+  const running = new Set(busy.map((b) => b.companyId));
   let queued = 0;
   for (const a of admins) {
-    if (a.busy || !a.userId) continue;
+    if (running.has(a.companyId) || !a.userId) continue;
     await enqueueJob(deps, a, {
       kind: 'releaseVerify',
       params: { release, automatic: true },
@@ -55,4 +63,25 @@ export async function startVerifyAfterLoad(deps: { db: Database; queue: Queue<Jo
     queued++;
   }
   return { queued, left: companies.length - chosen.length };
+}
+
+/**
+ * After a load that wrote every cell: the verification of each cell's companies, queued in that
+ * cell (its job row and message name the cell), their administrators read in the directory.
+ */
+export async function verifyInEveryCell(
+  deps: { db: Database; queue: Queue<JobMessage>; cells?: ReleaseCells },
+  release: string,
+) {
+  const { cells } = deps;
+  if (!cells) return startVerifyAfterLoad(deps, release);
+  const own = ownCell(deps.db);
+  const total = { queued: 0, left: 0 };
+  for (const cell of cells.names) {
+    const db = cell === own ? deps.db : cells.open(cell);
+    const one = await startVerifyAfterLoad({ db, queue: deps.queue, directory: cells.directory() }, release);
+    total.queued += one.queued;
+    total.left += one.left;
+  }
+  return total;
 }

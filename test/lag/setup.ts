@@ -1,17 +1,16 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
 import { seedReferenceData } from '../../src/classification/reference-data';
-import { databaseOf } from '../../src/db/binding';
+import { cellDatabase, cellNames } from '../../src/db/cells';
 import { createDb } from '../../src/db/client';
 import { syncReplica } from '../../src/db/simulated-replica';
+import { replicaPairs } from './lag-cells';
 
-// Both copies get the schema; reference data is written through the wrapper (so it is in the
-// replication log) and the replica starts in sync, as a real one would before the test's writes.
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-await applyD1Migrations(env.DB_REPLICA_SIM!, env.TEST_MIGRATIONS);
-await seedReferenceData(createDb(databaseOf(env)));
-await syncReplica(env.DB, env.DB_REPLICA_SIM!);
-// The other cells (no simulated replica: the lag suite's companies live in cell-1).
-for (const d1 of [env.CELL_2, env.CELL_3]) {
-  await applyD1Migrations(d1, env.TEST_MIGRATIONS);
-  await seedReferenceData(createDb(d1));
+// Every cell and its lagging copy get the schema; reference data is written through the wrapper
+// (so it is in the cell's replication log) and each replica starts in sync, as a real one would
+// before the test's writes.
+for (const { primary, replica } of replicaPairs()) {
+  await applyD1Migrations(primary, env.TEST_MIGRATIONS);
+  await applyD1Migrations(replica, env.TEST_MIGRATIONS);
 }
+for (const cell of cellNames(env)) await seedReferenceData(createDb(cellDatabase(env, cell)));
+for (const { primary, replica } of replicaPairs()) await syncReplica(primary, replica);

@@ -1,16 +1,16 @@
 /**
- * Mixed write-then-read operations under the simulated lagging replica, each read bringing the
- * bookmark its write answered with. Every write gives a product a new name (or adds one), so a
- * stale read is exact to detect; every fifth operation also reads once without the bookmark, to
- * show the lag is real.
+ * Mixed write-then-read operations under the simulated lagging replicas (one per cell), each read
+ * bringing the bookmark its write answered with. Every write gives a product a new name (or adds
+ * one), so a stale read is exact to detect; every fifth operation also reads once without the
+ * bookmark, to show the lag is real.
  *
- * - Through the Worker (a few rounds, every surface): REST (UpdateProduct, then GetProduct),
- *   stateless MCP (upsert_products, then get_product with the bookmark in `_meta`) and an MCP
- *   session (the Durable Object keeps the bookmark).
- * - As the Worker's sessions do it (`STALE_OPS` operations; `npm run bench:stale` runs 10,000):
- *   each operation opens a session with the newest bookmark the "client" holds, as a request
- *   does, and runs a domain write (UpdateProduct, SetValue or AddProduct); the read opens a new
- *   session with the bookmark that write answered with.
+ * - Through the Worker (`STALE_OPS` operations; `npm run bench:stale` sets 10,000): round robin
+ *   over REST, `/api/ai`, MCP without session, MCP session and a job (stale-surfaces.ts), each
+ *   for a company in cell-1 and one in cell-2; stale counts per surface and cell.
+ * - As the Worker's sessions do it (`STALE_SESSION_OPS` operations): each operation opens a
+ *   session with the newest bookmark the "client" holds, as a request does, and runs a domain
+ *   write (UpdateProduct, SetValue or AddProduct); the read opens a new session with the
+ *   bookmark that write answered with.
  */
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
@@ -22,97 +22,57 @@ import type { Database } from '../../src/db/client';
 import { newerBookmark, openSession } from '../../src/db/session';
 import { syncReplica } from '../../src/db/simulated-replica';
 import { asActor, makeCatalog, makeCompany, makeProduct } from '../helpers/factories';
-import { call } from '../helpers/http';
-import { callTool, mcp, MODERN_VERSION, openSession as openMcpSession } from '../mcp-helpers';
-import { makeAgentUser, tokensFor } from '../oauth-helpers';
+import { lagTenant, renewIfOld, SURFACES } from './stale-surfaces';
 
-const BOOKMARK = 'x-d1-bookmark';
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'stale-loop', version: '1.0.0' },
-};
-
-async function stateless(token: string, name: string, args: Record<string, unknown>, bookmark?: string) {
-  const reply = await mcp('POST', {
-    token,
-    version: MODERN_VERSION,
-    headers: { 'Mcp-Method': 'tools/call', 'Mcp-Name': name },
-    body: {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name, arguments: args, _meta: { ...meta, ...(bookmark ? { [BOOKMARK]: bookmark } : {}) } },
-    },
-  });
-  return reply.messages[0].result;
+interface Tally {
+  ops: number;
+  stale: number;
+  controls: number;
+  staleWithout: number;
 }
 
 describe('stale reads under lag', () => {
-  it('none through the Worker: REST, MCP without and with session', async () => {
-    const ops = 12;
-    const user = await makeAgentUser({ aiSwitch: true });
-    const catalog = await makeCatalog(user);
-    const product = await makeProduct(user, catalog.catalogId, { name: 'start', sku: 'LOOP-1' });
-    const { access_token: token } = await tokensFor(user, { scope: 'mcp' });
-    await syncReplica(env.DB, env.DB_REPLICA_SIM!);
-    const { sessionId } = await openMcpSession(token);
-    const base = { departmentId: user.departmentId, catalogId: catalog.catalogId };
-    const rest = async (name: string) => {
-      const w = await call('POST', '/api/Catalog/UpdateProduct', {
-        cookie: user.session,
-        body: { ...base, productId: product.productId, name },
-      });
-      const bookmark = w.headers.get(BOOKMARK)!;
-      const read = (b?: string) =>
-        call('GET', `/api/Catalog/GetProduct?productId=${product.productId}`, {
-          cookie: user.session,
-          headers: b ? { [BOOKMARK]: b } : {},
-        }).then((r) => r.json.name as string);
-      return { bookmark, read };
-    };
-    const mcpStateless = async (name: string) => {
-      const w = await stateless(token, 'upsert_products', { ...base, items: [{ sku: 'LOOP-1', name }] });
-      const bookmark = w._meta[BOOKMARK] as string;
-      const read = (b?: string) =>
-        stateless(token, 'get_product', { productId: product.productId }, b).then((r) => r.structuredContent?.name);
-      return { bookmark, read };
-    };
-    const mcpSession = async (name: string) => {
-      await callTool(token, sessionId, 'upsert_products', { ...base, items: [{ sku: 'LOOP-1', name }] });
-      const read = (b?: string) =>
-        b === undefined
-          ? stateless(token, 'get_product', { productId: product.productId }).then((r) => r.structuredContent?.name)
-          : callTool(token, sessionId, 'get_product', { productId: product.productId }).then(
-              (r) => r.structuredContent?.name,
-            );
-      return { bookmark: 'session', read };
-    };
-    const kinds = [rest, mcpStateless, mcpSession];
-    let stale = 0;
-    let staleWithout = 0;
-    let controls = 0;
+  it('none in STALE_OPS operations through the Worker: REST, /api/ai, MCP without and with session, jobs, in cell-1 and cell-2', async () => {
+    const ops = Number(env.STALE_OPS ?? '30');
+    const tenants = [await lagTenant('cell-1'), await lagTenant('cell-2')];
+    const kinds = Object.entries(SURFACES).flatMap(([surface, run]) =>
+      tenants.map((tenant) => ({ key: `${surface}@${tenant.cell}`, run, tenant })),
+    );
+    const tally = new Map<string, Tally>(kinds.map((k) => [k.key, { ops: 0, stale: 0, controls: 0, staleWithout: 0 }]));
     const started = Date.now();
     for (let i = 0; i < ops; i++) {
-      const name = `name-${i}`;
-      const { bookmark, read } = await kinds[i % kinds.length]!(name);
-      if (i % 5 === 0) {
-        controls += 1;
-        if ((await read()) !== name) staleWithout += 1;
+      const kind = kinds[i % kinds.length]!;
+      const t = tally.get(kind.key)!;
+      const value = `name-${i}`;
+      await renewIfOld(kind.tenant);
+      const { read } = await kind.run(kind.tenant, value);
+      t.ops += 1;
+      // A control on every fifth round of the ten kinds, so each kind gets controls.
+      if (Math.floor(i / kinds.length) % 5 === 0) {
+        t.controls += 1;
+        if ((await read(false)) !== value) t.staleWithout += 1;
       }
-      if ((await read(bookmark)) !== name) stale += 1;
+      if ((await read(true)) !== value) t.stale += 1;
+      if (i > 0 && i % 500 === 0)
+        console.log(`stale-loop (Worker): ${i} operations, ${total(tally).stale} stale with bookmark`);
     }
-    console.log(
-      `stale-loop (Worker): ${ops} write-then-read operations (REST, MCP stateless, MCP session) in ${Date.now() - started} ms: ` +
-        `${stale} stale with bookmark; ${staleWithout} of ${controls} control reads without bookmark were stale`,
+    const all = total(tally);
+    const lines = [...tally].map(
+      ([key, t]) =>
+        `  ${key}: ${t.ops} operations, ${t.stale} stale with bookmark; ${t.staleWithout} of ${t.controls} control reads without bookmark stale`,
     );
-    expect(stale).toBe(0);
-    // The replica lags: reads that ignore the bookmark do see old data.
-    expect(staleWithout).toBe(controls);
+    console.log(
+      `stale-loop (Worker): ${ops} write-then-read operations in ${Date.now() - started} ms: ` +
+        `${all.stale} stale with bookmark; ${all.staleWithout} of ${all.controls} control reads without bookmark were stale\n${lines.join('\n')}`,
+    );
+    expect(all.stale).toBe(0);
+    // The replicas lag: reads that ignore the bookmark do see old data.
+    expect(all.staleWithout).toBe(all.controls);
+    expect(all.controls).toBeGreaterThan(0);
   });
 
-  it('none in STALE_OPS mixed domain writes and reads, each on its own session', async () => {
-    const ops = Number(env.STALE_OPS ?? '30');
+  it('none in STALE_SESSION_OPS mixed domain writes and reads, each on its own session', async () => {
+    const ops = Number(env.STALE_SESSION_OPS ?? '30');
     const d1 = databaseOf(env);
     const tenant = asActor(await makeCompany());
     const catalog = await makeCatalog(tenant);
@@ -169,3 +129,9 @@ describe('stale reads under lag', () => {
     expect(staleWithout).toBe(controls);
   });
 });
+
+function total(tally: Map<string, Tally>): Tally {
+  const sum = { ops: 0, stale: 0, controls: 0, staleWithout: 0 };
+  for (const t of tally.values()) for (const k of Object.keys(sum) as (keyof Tally)[]) sum[k] += t[k];
+  return sum;
+}
