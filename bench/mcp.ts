@@ -5,8 +5,13 @@
  * session's Durable Object), against a real `wrangler dev` with local D1. Prints p50 / p95 in
  * milliseconds and the MCP / REST ratio of the p50s (issue 22 asks for at most 1.3).
  *
+ * The surfaces take turns call by call (REST, stateless, session, then the next order), so a
+ * change of the machine's load during the run weighs on all three alike; each round prints its
+ * own ratios, so the spread between rounds shows the noise.
+ *
  *   npm run bench:mcp                       # 1,000 master products, 200 calls per surface
  *   npm run bench:mcp -- --samples 500      # more calls
+ *   npm run bench:mcp -- --rounds 3 --state /tmp/mcp-state   # three rounds, seeded dir kept
  */
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -20,8 +25,11 @@ import { percentile } from './lib/stats';
 const args = benchArgs('npm run bench:mcp -- [flags]: MCP tool call vs /api/ai latency', {
   samples: { type: 'string', default: '200', help: 'timed calls per surface (after 20 warm-up calls)' },
   masters: { type: 'string', default: '1000', help: 'master products of the seeded catalog' },
+  rounds: { type: 'string', default: '1', help: 'rounds of `samples` calls per surface, each reported' },
+  state: { type: 'string', value: 'DIR', help: 'keep the seeded catalog in DIR/<masters> and reuse it next time' },
 });
 const SAMPLES = positiveInt('samples', args.samples);
+const ROUNDS = positiveInt('rounds', args.rounds);
 const WARMUP = 20;
 const REDIRECT = 'http://127.0.0.1:45873/callback';
 
@@ -67,49 +75,72 @@ async function agentToken(baseUrl: string, email: string, password: string): Pro
   return body.access_token;
 }
 
-async function time(label: string, call: () => Promise<unknown>) {
-  for (let i = 0; i < WARMUP; i++) await call();
-  const ms: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const started = performance.now();
-    await call();
-    ms.push(performance.now() - started);
-  }
-  ms.sort((a, b) => a - b);
-  return { label, p50: percentile(ms, 50), p95: percentile(ms, 95) };
+interface Surface {
+  label: string;
+  call: () => Promise<unknown>;
 }
 
-const state = await seededState(positiveInt('masters', args.masters));
+/** Warms every surface up, then times `SAMPLES` calls of each, taking turns call by call. */
+async function timeInTurns(surfaces: Surface[]) {
+  for (let i = 0; i < WARMUP; i++) for (const s of surfaces) await s.call();
+  const ms = surfaces.map(() => [] as number[]);
+  for (let i = 0; i < SAMPLES; i++) {
+    for (let k = 0; k < surfaces.length; k++) {
+      const at = (i + k) % surfaces.length;
+      const started = performance.now();
+      await surfaces[at]!.call();
+      ms[at]!.push(performance.now() - started);
+    }
+  }
+  return surfaces.map((s, at) => {
+    const sorted = ms[at]!.sort((a, b) => a - b);
+    return { label: s.label, p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+  });
+}
+
+const state = await seededState(positiveInt('masters', args.masters), args.state);
 try {
   const server = await startDevServer(state.dir);
   try {
     const { baseUrl } = server;
     const token = await agentToken(baseUrl, state.seeded.email, state.seeded.password);
     const auth = { headers: { Authorization: `Bearer ${token}` } };
-    const rest = await time('REST GET /api/ai/GetStats', async () => {
-      const res = await fetch(`${baseUrl}/api/ai/GetStats`, auth);
-      if (res.status !== 200) throw new Error(`GetStats ${res.status}`);
-      await res.json();
-    });
     const v2 = new ClientV2({ name: 'bench-v2', version: '1' }, { versionNegotiation: { mode: 'auto' } });
     await v2.connect(new TransportV2(new URL(`${baseUrl}/mcp`), { requestInit: auth }));
-    const stateless = await time('MCP get_statistics, stateless (SDK v2)', () =>
-      v2.callTool({ name: 'get_statistics', arguments: {} }),
-    );
-    await v2.close();
     const v1 = new ClientV1({ name: 'bench-v1', version: '1' });
     await v1.connect(new TransportV1(new URL(`${baseUrl}/mcp`), { requestInit: auth }));
-    const session = await time('MCP get_statistics, session (SDK v1)', () =>
-      v1.callTool({ name: 'get_statistics', arguments: {} }),
-    );
-    await v1.close();
-    console.log(
-      `bench:mcp  ${SAMPLES} calls each  (load average ${(await import('node:os')).loadavg()[0]!.toFixed(2)})`,
-    );
-    for (const row of [rest, stateless, session]) {
-      const ratio = row === rest ? '' : `  ${(row.p50 / rest.p50).toFixed(2)}x REST p50`;
-      console.log(`${row.label.padEnd(42)} p50 ${row.p50.toFixed(2)} ms  p95 ${row.p95.toFixed(2)} ms${ratio}`);
+    const surfaces: Surface[] = [
+      {
+        label: 'REST GET /api/ai/GetStats',
+        call: async () => {
+          const res = await fetch(`${baseUrl}/api/ai/GetStats`, auth);
+          if (res.status !== 200) throw new Error(`GetStats ${res.status}`);
+          await res.json();
+        },
+      },
+      {
+        label: 'MCP get_statistics, stateless (SDK v2)',
+        call: () => v2.callTool({ name: 'get_statistics', arguments: {} }),
+      },
+      {
+        label: 'MCP get_statistics, session (SDK v1)',
+        call: () => v1.callTool({ name: 'get_statistics', arguments: {} }),
+      },
+    ];
+    const loadavg = (await import('node:os')).loadavg;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const rows = await timeInTurns(surfaces);
+      console.log(
+        `bench:mcp  round ${round}/${ROUNDS}  ${SAMPLES} calls each  (load average ${loadavg()[0]!.toFixed(2)})`,
+      );
+      const rest = rows[0]!;
+      for (const row of rows) {
+        const ratio = row === rest ? '' : `  ${(row.p50 / rest.p50).toFixed(2)}x REST p50`;
+        console.log(`${row.label.padEnd(42)} p50 ${row.p50.toFixed(2)} ms  p95 ${row.p95.toFixed(2)} ms${ratio}`);
+      }
     }
+    await v2.close();
+    await v1.close();
   } finally {
     server.stop();
   }

@@ -1,5 +1,6 @@
 import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { makeCatalog } from './helpers/factories';
 import { makeAgentUser, tokensFor } from './oauth-helpers';
 import { callTool, LEGACY_VERSION, mcp, openSession, sessionCall } from './mcp-helpers';
 import { PIM_TOOLS } from '../src/mcp/tools';
@@ -9,7 +10,8 @@ describe('MCP sessions (2025 revisions)', () => {
     const user = await makeAgentUser();
     const { access_token: token } = await tokensFor(user);
     const { sessionId, init } = await openSession(token);
-    expect(init.headers.get('Content-Type')).toContain('text/event-stream');
+    // Nothing streams during a request, so answers are single JSON objects (a transport option).
+    expect(init.headers.get('Content-Type')).toContain('application/json');
     expect(init.messages[0].result).toMatchObject({
       protocolVersion: LEGACY_VERSION,
       serverInfo: { name: 'pim-service', version: '1.0.0' },
@@ -18,6 +20,56 @@ describe('MCP sessions (2025 revisions)', () => {
     expect(response.result.tools.map((t: any) => t.name)).toContain('get_statistics');
     const stats = await callTool(token, sessionId, 'get_statistics');
     expect(stats.structuredContent).toEqual({ catalogs: 0, categories: 0, products: 0 });
+  });
+});
+
+describe('MCP session storage', () => {
+  it("writes the stored record only when it must: not for a read, at once for a write's bookmark", async () => {
+    const user = await makeAgentUser();
+    const { access_token: token } = await tokensFor(user);
+    const { sessionId } = await openSession(token);
+    const namespace = env.MCP_SESSION as unknown as DurableObjectNamespace;
+    const stub = namespace.get(namespace.idFromName(sessionId));
+    const stored = () =>
+      runInDurableObject(stub, (_instance, state) => state.storage.get<Record<string, unknown>>('session'));
+    // A marker in storage only: any write of the record (made from the object's memory) drops it.
+    await runInDurableObject(stub, async (_instance, state) => {
+      const record = (await state.storage.get<Record<string, unknown>>('session'))!;
+      await state.storage.put('session', { ...record, marker: 'untouched' });
+    });
+    await callTool(token, sessionId, 'get_statistics');
+    await sessionCall(token, sessionId, 'tools/list');
+    expect((await stored())?.marker).toBe('untouched');
+
+    // A write moves the session's bookmark: stored with the answer, so an eviction keeps it.
+    const catalog = await makeCatalog(user);
+    const { reply, response } = await sessionCall(token, sessionId, 'tools/call', {
+      name: 'upsert_products',
+      arguments: { departmentId: user.departmentId, catalogId: catalog.catalogId, items: [{ sku: 'BM-1' }] },
+    });
+    expect(response.result.isError, reply.text).toBeFalsy();
+    const record = await stored();
+    expect(record?.marker).toBeUndefined();
+    expect(record?.bookmark).toBe(reply.headers.get('x-d1-bookmark'));
+    expect(record?.bookmark).toEqual(expect.any(String));
+  });
+
+  it('refreshes lastSeenAt once the stored one is a minute old', async () => {
+    const user = await makeAgentUser();
+    const { access_token: token } = await tokensFor(user);
+    const { sessionId } = await openSession(token);
+    const namespace = env.MCP_SESSION as unknown as DurableObjectNamespace;
+    const stub = namespace.get(namespace.idFromName(sessionId));
+    const longAgo = Date.now() - 2 * 60 * 1000;
+    await runInDurableObject(stub, async (instance, state) => {
+      const record = (await state.storage.get<Record<string, unknown>>('session'))!;
+      const aged = { ...record, lastSeenAt: longAgo };
+      await state.storage.put('session', aged);
+      (instance as unknown as { record?: unknown }).record = aged;
+    });
+    await callTool(token, sessionId, 'get_statistics');
+    const record = await runInDurableObject(stub, (_i, state) => state.storage.get<{ lastSeenAt: number }>('session'));
+    expect(record!.lastSeenAt).toBeGreaterThan(longAgo + 60 * 1000);
   });
 });
 

@@ -18,8 +18,12 @@ export interface ToolContext {
 export interface RequestExtra {
   caller: Caller;
   dbSession: DbSession;
-  /** Told the session's bookmark after each tool call (the session's Durable Object keeps the newest). */
-  remember?: (bookmark: string) => void;
+  /**
+   * Told the session's bookmark after each tool call (the session's Durable Object keeps the
+   * newest), and whether the tool may have written (not `readOnlyHint`): only a write's bookmark
+   * must survive an eviction of the object.
+   */
+  remember?: (bookmark: string, wrote: boolean) => void;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import { getAgentByName } from 'agents';
+import { placementOf } from '../db/cells';
 import type { Bindings } from '../env';
 import { BOOKMARK_HEADER, type DbSession, newerBookmark, validBookmark } from '../db/session';
 import type { McpProps } from '../oauth/agent-auth';
@@ -69,7 +69,14 @@ function bookmarkInMeta(body: unknown): string | null {
   return newest;
 }
 
-/** Routes a 2025-era request to the Durable Object of its session (a new one for `initialize`). */
+/**
+ * Routes a 2025-era request to the Durable Object of its session (a new one for `initialize`).
+ * The object trusts what the Worker verified (it is reachable only through this binding, and the
+ * internal headers are overwritten here): the caller's props and the cell the company lives in
+ * (from the placement `enterCell` just read, so no second directory read). The stub is fetched
+ * directly: the object starts its own lifecycle on a fetch, so the `agents` package's
+ * `getAgentByName` (one more round trip to the object per message) is not needed.
+ */
 async function forwardToSession(
   request: Request,
   env: Bindings,
@@ -83,13 +90,15 @@ async function forwardToSession(
   else if (sessionId === null) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
   else if (!SESSION_ID.test(sessionId)) return sessionNotFound();
 
+  const { cell } = await placementOf(env, props.caller.companyId);
   const headers = new Headers(request.headers);
   headers.set(SESSION_HEADERS.sessionId, sessionId!);
   headers.set(SESSION_HEADERS.props, JSON.stringify(props));
   headers.set(SESSION_HEADERS.opens, opens ? '1' : '0');
+  headers.set(SESSION_HEADERS.cell, cell);
   if (bookmark) headers.set(BOOKMARK_HEADER, bookmark);
   else headers.delete(BOOKMARK_HEADER);
-  const session = await getAgentByName(env.MCP_SESSION, sessionId!);
+  const session = env.MCP_SESSION.get(env.MCP_SESSION.idFromName(sessionId!));
   return session.fetch(new Request(request, { headers }));
 }
 

@@ -20,4 +20,6 @@ export const SESSION_HEADERS = {
   sessionId: 'X-Pim-Mcp-Session',
   props: 'X-Pim-Mcp-Props',
   opens: 'X-Pim-Mcp-Opens-Session',
+  /** The cell of the caller's company, as the Worker's placement lookup found it. */
+  cell: 'X-Pim-Mcp-Cell',
 } as const;

@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';
 import { Agent } from 'agents';
-import { openCellSession, placementOf } from '../db/cells';
+import { HOME_CELL, openCellSession } from '../db/cells';
 import { BOOKMARK_HEADER, newerBookmark, validBookmark } from '../db/session';
 import type { McpProps } from '../oauth/agent-auth';
 import { REVOCATION_CHECK_MS, stillAllowed } from './access';
@@ -30,6 +30,13 @@ interface LiveSession {
 const SESSION_IDLE_SECONDS = 60 * 60;
 
 /**
+ * How stale the stored `lastSeenAt` may get before a message writes it again: the idle check
+ * then ends a session at most this much early, and a stream of calls writes storage about once
+ * a minute instead of once per message.
+ */
+const LAST_SEEN_PRECISION_MS = 60_000;
+
+/**
  * One MCP session of the 2025 protocol revisions (those with `initialize` and `Mcp-Session-Id`),
  * hosted in its own Durable Object: an SDK v2 `McpServer` on the SDK's sessionful Streamable
  * HTTP transport. The Worker authenticates every request before forwarding it here; this
@@ -40,11 +47,15 @@ const SESSION_IDLE_SECONDS = 60 * 60;
 export class McpSession extends Agent<Cloudflare.Env> {
   /** The SDK session in memory; a promise so concurrent first messages build it only once. */
   private live?: Promise<LiveSession>;
+  /** The stored record as last read or written (storage is read only after an eviction). */
+  private record?: SessionRecord;
   private latestProps?: McpProps;
   private openStreams = 0;
   private watchdog?: ReturnType<typeof setInterval>;
-  /** The newest D1 bookmark of this session (kept in the record too, so an eviction keeps it). */
+  /** The newest D1 bookmark of this session (stored in the record too, so an eviction keeps it). */
   private bookmark: string | null = null;
+  /** A tool that may write ran since the record was last stored: its bookmark must be stored. */
+  private wroteSinceSaved = false;
 
   override async onRequest(request: Request): Promise<Response> {
     const sessionId = request.headers.get(SESSION_HEADERS.sessionId) ?? '';
@@ -54,15 +65,16 @@ export class McpSession extends Agent<Cloudflare.Env> {
     const forwarded = withoutInternalHeaders(request);
     const parsedBody = request.method === 'POST' ? await readJson(request) : undefined;
     if (parsedBody === UNPARSEABLE) return jsonRpcError(400, -32700, 'Parse error: the body is not valid JSON');
-    const record = await this.ctx.storage.get<SessionRecord>('session');
+    this.record ??= await this.ctx.storage.get<SessionRecord>('session');
+    const record = this.record;
     this.bookmark = newerBookmark(
       newerBookmark(this.bookmark, record?.bookmark),
       validBookmark(request.headers.get(BOOKMARK_HEADER)),
     );
-    // The Worker refused the message already if the company is moving; tools run on its cell.
-    const { cell } = await placementOf(this.env, props.caller.companyId);
+    // The Worker refused the message already if the company is moving, and names its cell.
+    const cell = request.headers.get(SESSION_HEADERS.cell) ?? HOME_CELL;
     const dbSession = openCellSession(this.env, cell, this.bookmark);
-    const authInfo = toAuthInfo({ caller: props.caller, dbSession, remember: (b) => this.remember(b) });
+    const authInfo = toAuthInfo({ caller: props.caller, dbSession, remember: (b, w) => this.remember(b, w) });
 
     if (opens) {
       if (record) return sessionNotFound();
@@ -76,7 +88,7 @@ export class McpSession extends Agent<Cloudflare.Env> {
       ) {
         return sessionNotFound();
       }
-      await this.ctx.storage.put('session', { ...record, lastSeenAt: Date.now(), bookmark: this.bookmark });
+      this.saveRecord(Date.now() - record.lastSeenAt >= LAST_SEEN_PRECISION_MS);
     }
     this.latestProps = props;
     this.live ??= record ? this.restore(record, authInfo) : this.open(sessionId, props, parsedBody);
@@ -86,7 +98,9 @@ export class McpSession extends Agent<Cloudflare.Env> {
       ...(parsedBody === undefined ? {} : { parsedBody }),
     });
     const bookmark = dbSession.bookmark();
-    if (bookmark) this.remember(bookmark);
+    if (bookmark) this.remember(bookmark, false);
+    // A write moved the bookmark: keep it where an eviction cannot lose it.
+    this.saveRecord(false);
     return trackStream(
       bookmark ? withHeader(response, BOOKMARK_HEADER, bookmark) : response,
       () => this.streamOpened(),
@@ -94,13 +108,30 @@ export class McpSession extends Agent<Cloudflare.Env> {
     ).response;
   }
 
-  /**
-   * Keeps the newest bookmark in memory; the record stored at the start of every message carries
-   * it (a storage write here would hold each answer until it is durable). Only an eviction right
-   * after a message, before the next one, forgets it.
-   */
-  private remember(bookmark: string): void {
+  /** Keeps the newest bookmark in memory; `saveRecord` stores it once a write is answered. */
+  private remember(bookmark: string, wrote: boolean): void {
     this.bookmark = newerBookmark(this.bookmark, bookmark);
+    if (wrote) this.wroteSinceSaved = true;
+  }
+
+  /**
+   * Writes the record only when something in it must survive an eviction: the bookmark after a
+   * tool that may write, or `lastSeenAt` once it is LAST_SEEN_PRECISION_MS old (`touch`). A read
+   * writes nothing, though its bookmark may be newer (any write in the database moves it; the
+   * object keeps that one in memory). Not awaited: the object's output gate holds the answer
+   * until the write is durable, without a second await on the response path.
+   */
+  private saveRecord(touch: boolean): void {
+    const record = this.record;
+    if (!record || (!touch && !this.wroteSinceSaved)) return;
+    const next: SessionRecord = {
+      ...record,
+      bookmark: this.bookmark,
+      lastSeenAt: touch ? Date.now() : record.lastSeenAt,
+    };
+    this.record = next;
+    this.wroteSinceSaved = false;
+    void this.ctx.storage.put('session', next);
   }
 
   /** Scheduled: ends the session once it has been idle for SESSION_IDLE_SECONDS. */
@@ -119,15 +150,12 @@ export class McpSession extends Agent<Cloudflare.Env> {
     const server = createPimMcpServer({ queue: this.env.JOB_QUEUE, files: this.env.FILES });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
+      enableJsonResponse: true,
       onsessioninitialized: async () => {
         const { userId, companyId } = props.caller;
-        await this.ctx.storage.put('session', {
-          sessionId,
-          userId,
-          companyId,
-          initialize,
-          lastSeenAt: Date.now(),
-        } satisfies SessionRecord);
+        const record: SessionRecord = { sessionId, userId, companyId, initialize, lastSeenAt: Date.now() };
+        this.record = record;
+        await this.ctx.storage.put('session', record);
         await this.schedule(SESSION_IDLE_SECONDS, 'expireIfIdle');
       },
       onsessionclosed: () => this.forget(),
@@ -141,6 +169,7 @@ export class McpSession extends Agent<Cloudflare.Env> {
     const server = createPimMcpServer({ queue: this.env.JOB_QUEUE, files: this.env.FILES });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => record.sessionId,
+      enableJsonResponse: true,
       onsessionclosed: () => this.forget(),
     });
     await server.connect(transport);
@@ -186,6 +215,7 @@ export class McpSession extends Agent<Cloudflare.Env> {
   /** Forgets the session; on DELETE the SDK transport closes itself after this returns. */
   private async forget(): Promise<void> {
     this.live = undefined;
+    this.record = undefined;
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = undefined;
     await this.ctx.storage.delete('session');

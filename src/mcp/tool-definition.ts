@@ -109,7 +109,7 @@ async function runCall(tool: PimTool, deps: Omit<ToolContext, 'caller' | 'db'>, 
   const result = await toToolResult(() => callTool(tool, { ...deps, db: dbSession.db, caller: request.caller }, input));
   const bookmark = dbSession.bookmark();
   if (!bookmark) return result;
-  request.remember?.(bookmark);
+  request.remember?.(bookmark, !tool.annotations.readOnlyHint);
   return { ...result, _meta: { ...result._meta, [BOOKMARK_HEADER]: bookmark } };
 }
 

@@ -3,7 +3,7 @@
  * DB_REPLICA_SIM). Each test first shows that a read without the bookmark really is stale (so
  * the simulation bites), then that the same read with the bookmark never is.
  */
-import { env } from 'cloudflare:test';
+import { env, runInDurableObject } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { syncReplica } from '../../src/db/simulated-replica';
@@ -169,6 +169,22 @@ describe('MCP with a session', () => {
     const read = await callTool(a.token, sessionId, 'get_product', { productId });
     expect(read.isError, JSON.stringify(read)).toBeUndefined();
     expect(read.structuredContent.sku).toBe('SKU-SESSION');
+  });
+
+  it("keeps a write's bookmark across an eviction of the session's object", async () => {
+    const a = await agent('mcp');
+    const { sessionId } = await openSession(a.token);
+    const written = await callTool(a.token, sessionId, 'upsert_products', upsertOne(a, 'SKU-EVICTED'));
+    const productId = written.structuredContent.items[0].productId;
+    expect((await statelessCall(a.token, 'get_product', { productId })).isError).toBe(true);
+    // What an eviction does: everything in the object's memory is gone, its storage stays.
+    const namespace = env.MCP_SESSION as unknown as DurableObjectNamespace;
+    await runInDurableObject(namespace.get(namespace.idFromName(sessionId)), (instance) => {
+      Object.assign(instance as object, { live: undefined, record: undefined, bookmark: null });
+    });
+    const read = await callTool(a.token, sessionId, 'get_product', { productId });
+    expect(read.isError, JSON.stringify(read)).toBeUndefined();
+    expect(read.structuredContent.sku).toBe('SKU-EVICTED');
   });
 });
 
