@@ -94,6 +94,16 @@ describe('export template CRUD', () => {
         'options.namespace: only for exportType BMEcat',
       ],
       [
+        { name: 'x', exportType: 'BMEcat-ETIM', options: { udxVerbatim: true } },
+        400,
+        /^options.udxVerbatim: only for exportType BMEcat and BMEcat12/,
+      ],
+      [
+        { name: 'x', exportType: 'BMEcat', options: { udxVerbatim: true, dropUdx: true } },
+        400,
+        'options.udxVerbatim: cannot be combined with options.dropUdx',
+      ],
+      [
         { name: 'x', exportType: 'CSV', options: { priceType: 'net_list' } },
         400,
         'options: exportType CSV takes no options',

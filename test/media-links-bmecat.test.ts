@@ -146,6 +146,20 @@ describe('media links and kept UDX from BMEcat', () => {
     expect(text).toContain(SDB);
   });
 
+  it.each(['BMEcat', 'BMEcat12'])(
+    'writes the kept UDX to %s as imported when the template says udxVerbatim, and reads it back the same',
+    async (format) => {
+      const session = await makeSession();
+      const catalogId = await importXml(session, source);
+      const kept = (await mediaOf(catalogId, 'L-1')).udx;
+      expect(kept).toContain('<UDX.EDXF.BRAND_NAME>Knips &amp; Co</UDX.EDXF.BRAND_NAME>');
+      expect(await exportText(session, catalogId, format)).not.toContain('USER_DEFINED_EXTENSIONS');
+      const text = await exportText(session, catalogId, format, { udxVerbatim: true });
+      expect(text.replace(/>\s+</g, '><')).toContain(`<USER_DEFINED_EXTENSIONS>${kept}</USER_DEFINED_EXTENSIONS>`);
+      expect((await mediaOf(await importXml(session, text), 'L-1')).udx).toBe(kept);
+    },
+  );
+
   it('round-trips links through a CSV export and import (the media cell holds a link as its URL)', async () => {
     const session = await makeSession();
     const first = await mediaOf(await importXml(session, source), 'L-1');

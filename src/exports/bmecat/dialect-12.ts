@@ -16,7 +16,7 @@ import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
 import { referenceElements } from './references-out';
-import { udxNotWritten } from './media-out';
+import { udx2005 } from './media-out';
 import { FORM_12, otherFeatureBlocks } from './other-feature-blocks';
 
 const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
@@ -81,7 +81,7 @@ function article(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       orderDetails('ARTICLE_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       mime(view, w),
-      udxNotWritten(view.udx, view.subject, w),
+      udx2005(view.udx, plan.udxVerbatim, view.subject, w),
       // 1.2 has no base_product reference; `others` with the master's id is the customary stand-in.
       view.masterPid ? el('ARTICLE_REFERENCE', textEl('ART_ID_TO', view.masterPid), { type: 'others' }) : '',
       ...referenceElements(view, 'ARTICLE_REFERENCE', w),

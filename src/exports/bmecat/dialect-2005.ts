@@ -17,7 +17,7 @@ import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
 import { referenceElements } from './references-out';
-import { udxNotWritten } from './media-out';
+import { udx2005 } from './media-out';
 import { FORM_2005, otherFeatureBlocks } from './other-feature-blocks';
 
 const PURPOSES = new Set([
@@ -68,7 +68,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       mime(view, w, plan),
-      udxNotWritten(view.udx, view.subject, w),
+      udx2005(view.udx, plan.udxVerbatim, view.subject, w),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
       ...referenceElements(view, 'PRODUCT_REFERENCE', w),
     ],

@@ -1,7 +1,7 @@
 import type { AggregateMedia } from '../../catalog/product-aggregate';
 import type { ExportWarnings } from '../export-warnings';
 import { fitted } from './fields';
-import { codePointLength } from './xml-text';
+import { codePointLength, el } from './xml-text';
 
 /**
  * MIME_SOURCE of one media entry: a link's absolute URL, a file's name (relative to MIME_ROOT).
@@ -106,11 +106,21 @@ export function etimKeptUdx(udx: string | null, subject: string, w: ExportWarnin
 }
 
 /**
- * BMEcat 2005 and 1.2 declare USER_DEFINED_EXTENSIONS empty in their official schemas
- * (udxPRODUCT, articleUSER_DEFINED_EXTENSIONS): writing kept UDX would make the file invalid,
- * so it is left out and the export report says so once per product.
+ * Kept UDX in BMEcat 2005 and 1.2. Their official schemas declare USER_DEFINED_EXTENSIONS empty
+ * (udxPRODUCT, articleUSER_DEFINED_EXTENSIONS; the content is the receiver's schema's to
+ * define): by default it is left out, so the file stays valid, and the report says so per
+ * product; with the template option udxVerbatim it is written as imported, and the report says
+ * the file then needs a schema that defines it.
  */
-export function udxNotWritten(udx: string | null, subject: string, w: ExportWarnings): string {
-  if (udx) w.add('USER_DEFINED_EXTENSIONS not written: the schema of this dialect declares them empty', subject);
-  return '';
+export function udx2005(udx: string | null, verbatim: boolean, subject: string, w: ExportWarnings): string {
+  if (!udx) return '';
+  if (!verbatim) {
+    w.add('USER_DEFINED_EXTENSIONS not written: the schema of this dialect declares them empty', subject);
+    return '';
+  }
+  w.add(
+    'USER_DEFINED_EXTENSIONS written as imported (udxVerbatim): valid only against a schema that defines them',
+    subject,
+  );
+  return el('USER_DEFINED_EXTENSIONS', udx);
 }

@@ -43,6 +43,8 @@ export interface BmecatPlan extends ExportScope {
   buyerName: string | null;
   /** Template option dropUdx: kept USER_DEFINED_EXTENSIONS are not written. */
   dropUdx: boolean;
+  /** Template option udxVerbatim: 2005 and 1.2 write kept USER_DEFINED_EXTENSIONS as imported. */
+  udxVerbatim: boolean;
   supplierName: string;
   catalogName: string;
   catalogVersion: string | null;
@@ -90,6 +92,7 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
     mimeRoot: options.mimeRoot ?? null,
     buyerName: options.buyerName ?? null,
     dropUdx: options.dropUdx ?? false,
+    udxVerbatim: options.udxVerbatim ?? false,
     supplierName: company?.name ?? ctx.catalog.name,
     catalogName: ctx.catalog.name,
     catalogVersion: ctx.catalog.catalogVersion,

@@ -57,6 +57,13 @@ export const TemplateOptions = z.strictObject({
    * writes the UDX.EDXF elements its schema lists; 2005 and 1.2 declare UDX content empty).
    */
   dropUdx: z.boolean().optional(),
+  /**
+   * BMEcat 2005 and 1.2: write the kept USER_DEFINED_EXTENSIONS verbatim (default false). Their
+   * official schemas declare the extension empty (BMEcat leaves its content to a schema of the
+   * receiver that redefines udxPRODUCT), so such a file validates only against that schema;
+   * without the option the export leaves UDX out and says so.
+   */
+  udxVerbatim: z.boolean().optional(),
   /** The channel this template feeds (docs/completeness.md): its requirements judge `onlyComplete`. */
   channelId: z.uuid().nullish(),
   /** Export only the products complete for `channelId` in the template's language; the job warns how many it left out and why. */
@@ -79,6 +86,12 @@ export function checkOptionsForFormat(format: BmecatFormat, language: string, op
   }
   if (options.namespace !== undefined && format !== 'BMEcat')
     throw badRequest(`options.namespace: only for exportType BMEcat`);
+  if (options.udxVerbatim && format === 'BMEcat-ETIM')
+    throw badRequest(
+      'options.udxVerbatim: only for exportType BMEcat and BMEcat12 (the ETIM profile writes the UDX.EDXF elements its schema lists)',
+    );
+  if (options.udxVerbatim && options.dropUdx)
+    throw badRequest('options.udxVerbatim: cannot be combined with options.dropUdx');
 }
 
 /** Parses stored options (a template written by an older version may not parse: that is the template's fault, so 400). */
