@@ -10,8 +10,8 @@ describe('MCP sessions (2025 revisions)', () => {
     const user = await makeAgentUser();
     const { access_token: token } = await tokensFor(user);
     const { sessionId, init } = await openSession(token);
-    // Nothing streams during a request, so answers are single JSON objects (a transport option).
-    expect(init.headers.get('Content-Type')).toContain('application/json');
+    // Session answers are an SSE stream of one message (JSON answers hung the conformance suite's session scenarios).
+    expect(init.headers.get('Content-Type')).toContain('text/event-stream');
     expect(init.messages[0].result).toMatchObject({
       protocolVersion: LEGACY_VERSION,
       serverInfo: { name: 'pim-service', version: '1.0.0' },
@@ -50,8 +50,9 @@ describe('MCP session storage', () => {
     expect(response.result.isError, reply.text).toBeFalsy();
     const record = await stored();
     expect(record?.marker).toBeUndefined();
-    expect(record?.bookmark).toBe(reply.headers.get('x-d1-bookmark'));
+    // the answer streams (SSE): its header was set before the tool wrote; the record has the write's newer bookmark
     expect(record?.bookmark).toEqual(expect.any(String));
+    expect(String(record?.bookmark) >= String(reply.headers.get('x-d1-bookmark'))).toBe(true);
   });
 
   it('refreshes lastSeenAt once the stored one is a minute old', async () => {

@@ -99,12 +99,16 @@ export class McpSession extends Agent<Cloudflare.Env> {
     });
     const bookmark = dbSession.bookmark();
     if (bookmark) this.remember(bookmark, false);
-    // A write moved the bookmark: keep it where an eviction cannot lose it.
+    // A write moved the bookmark: keep it where an eviction cannot lose it. An answer streamed
+    // as SSE runs its tool after this point, so the record is saved again when its stream ends.
     this.saveRecord(false);
     return trackStream(
       bookmark ? withHeader(response, BOOKMARK_HEADER, bookmark) : response,
       () => this.streamOpened(),
-      () => this.streamClosed(),
+      () => {
+        this.streamClosed();
+        this.saveRecord(false);
+      },
     ).response;
   }
 
@@ -150,7 +154,6 @@ export class McpSession extends Agent<Cloudflare.Env> {
     const server = createPimMcpServer({ queue: this.env.JOB_QUEUE, files: this.env.FILES });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
-      enableJsonResponse: true,
       onsessioninitialized: async () => {
         const { userId, companyId } = props.caller;
         const record: SessionRecord = { sessionId, userId, companyId, initialize, lastSeenAt: Date.now() };
@@ -169,7 +172,6 @@ export class McpSession extends Agent<Cloudflare.Env> {
     const server = createPimMcpServer({ queue: this.env.JOB_QUEUE, files: this.env.FILES });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => record.sessionId,
-      enableJsonResponse: true,
       onsessionclosed: () => this.forget(),
     });
     await server.connect(transport);
