@@ -8,7 +8,7 @@
  *   npm run check:deploy
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -58,6 +58,13 @@ if (!same(consumer.get('[triggers]'), main.get('[triggers]')))
 if (!same(consumer.get('[placement]'), ['mode = "smart"']))
   problems.push('wrangler.consumer.toml must have `[placement] mode = "smart"`');
 
+if (problems.length === 0) {
+  // the edge Worker serves the web app: wrangler refuses a config whose assets directory is missing
+  if (!existsSync(join('dist', 'web', 'index.html'))) {
+    const build = spawnSync('npm', ['run', 'build:web'], { encoding: 'utf8' });
+    if (build.status !== 0) problems.push(`npm run build:web failed:\n${build.stdout}\n${build.stderr}`);
+  }
+}
 if (problems.length === 0) {
   const out = mkdtempSync(join(tmpdir(), 'pim-deploy-'));
   try {
