@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { BMECAT_SCHEMAS } from '../scripts/lib/bmecat-schemas';
 import { inclusiveShares, summariseProfile } from './cpu-profile';
 import { connectHeapProbe } from './export-inspector';
-import { startSnapshotServer } from './export-server';
+import { startSnapshotServer, threadCpuSince } from './export-server';
 import { benchArgs, sizesFlag, list, positiveInts } from './lib/args';
 import { apiSession, waitForJob } from './lib/session';
 import { d1File, releaseState, seededState } from './lib/state';
@@ -164,12 +164,9 @@ async function benchSize(masters: number): Promise<Row[]> {
         const job = await waitForJob(call, jobId);
         const seconds = (performance.now() - started) / 1000;
         const cpuSeconds = server.cpuSeconds() - cpuBefore;
-        const threads = [...server.cpuSecondsByThread()]
-          .map(([thread, s]) => [thread, s - (threadsBefore.get(thread) ?? 0)] as const)
-          .filter(([, s]) => s >= 0.05)
-          .sort((a, b) => b[1] - a[1]);
         process.stderr.write(
-          `  ${format}: workerd CPU by thread: ${threads.map(([t, s]) => `${t} ${s.toFixed(1)} s`).join(', ')}\n`,
+          `  ${format}: workerd CPU by thread: ${threadCpuSince(server.cpuSecondsByThread(), threadsBefore)}
+`,
         );
         if (args.profile) {
           const recorded = await heap.stopProfile();
