@@ -8,6 +8,7 @@ import {
   type ParsedRows,
   RowReject,
   type RowContext,
+  xmlFormatSpec,
 } from './release-rows';
 
 /**
@@ -138,16 +139,7 @@ function parseNode(node: XmlNode, ctx: RowContext): ParsedRows {
   };
 }
 
-export const BMECAT_FEATURE_SYSTEM_FORMAT: FormatSpec = {
-  defaultLanguage: 'en',
-  roles: [
-    {
-      role: 'featureSystem',
-      identify: [],
-      parse: (_cells, ctx, node) => {
-        if (!node) throw new RowReject('not an element of a BMEcat feature system');
-        return parseNode(node, ctx);
-      },
-    },
-  ],
-};
+export const BMECAT_FEATURE_SYSTEM_FORMAT: FormatSpec = xmlFormatSpec(
+  'not an element of a BMEcat feature system',
+  parseNode,
+);

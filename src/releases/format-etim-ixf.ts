@@ -9,6 +9,7 @@ import {
   type ParsedRows,
   RowReject,
   type RowContext,
+  xmlFormatSpec,
 } from './release-rows';
 
 /**
@@ -139,16 +140,4 @@ function parseNode(node: XmlNode, ctx: RowContext): ParsedRows {
   return parseClass(node, ctx.known);
 }
 
-export const ETIM_IXF_FORMAT: FormatSpec = {
-  defaultLanguage: 'en',
-  roles: [
-    {
-      role: 'featureSystem',
-      identify: [],
-      parse: (_cells, ctx, node) => {
-        if (!node) throw new RowReject('not an entry of an ETIM IXF file');
-        return parseNode(node, ctx);
-      },
-    },
-  ],
-};
+export const ETIM_IXF_FORMAT: FormatSpec = xmlFormatSpec('not an entry of an ETIM IXF file', parseNode);

@@ -86,6 +86,30 @@ export interface FormatSpec {
   roles: readonly RoleSpec[];
 }
 
+/**
+ * The spec of an XML release format (BMEcat feature systems, ETIM IXF): one featureSystem role
+ * whose rows are the reader's elements, each parsed by `parseNode`; a row without an element
+ * (a CSV cell row reaching an XML format) is refused with `notAnElement`.
+ */
+export function xmlFormatSpec(
+  notAnElement: string,
+  parseNode: (node: XmlNode, ctx: RowContext) => ParsedRows,
+): FormatSpec {
+  return {
+    defaultLanguage: 'en',
+    roles: [
+      {
+        role: 'featureSystem',
+        identify: [],
+        parse: (_cells, ctx, node) => {
+          if (!node) throw new RowReject(notAnElement);
+          return parseNode(node, ctx);
+        },
+      },
+    ],
+  };
+}
+
 /** A cell that must not be empty. */
 export function required(cells: Record<string, string>, column: string): string {
   const value = cells[column];

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isUniqueViolation, type Database } from '../db/client';
 import { classificationReleases, jobs } from '../db/schema';
 import type { JobMessage } from '../env';
-import { badRequest, conflict, forbidden } from '../kernel/app-error';
+import { badRequest, conflict } from '../kernel/app-error';
 import { assertAdmin } from '../accounts/admin-only';
 import { findImportFile } from '../imports/import-files';
 import { enqueueJob } from '../jobs/jobs';
