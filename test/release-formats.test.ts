@@ -21,7 +21,15 @@ describe('loading an ETIM release (ETIM CSV)', () => {
     expect((await getReleases(db())).items.find((r) => r.release === release)!.languages).toEqual(['en', 'de']);
     const byName = await searchReleaseClasses(db(), { release, q: 'Kabelbinder', lang: 'en', limit: 5 });
     expect(byName.items).toEqual([
-      { code: 'EC000905', name: 'Cable tie', lang: 'en', parentCode: null, deprecated: false, successor: null },
+      {
+        code: 'EC000905',
+        name: 'Cable tie',
+        lang: 'en',
+        parentCode: null,
+        deprecated: false,
+        successor: null,
+        group: null,
+      },
     ]);
     expect((await searchReleaseClasses(db(), { release, q: 'zip', limit: 5 })).items.map((i) => i.code)).toEqual([
       'EC000905',
@@ -82,6 +90,7 @@ describe('loading an eCl@ss release (basic CSV)', () => {
         parentCode: '27141100',
         deprecated: false,
         successor: null,
+        group: null,
       },
     ]);
     const features = await getReleaseClassFeatures(db(), { release, classCode: '27141190' });
@@ -116,7 +125,15 @@ describe('loading the feature system of a BMEcat 2005 file', () => {
     });
     expect((await getReleases(db())).items.find((r) => r.release === release)!.languages).toEqual(['de', 'en']);
     expect((await searchReleaseClasses(db(), { release, q: 'zip', lang: 'de', limit: 5 })).items).toEqual([
-      { code: 'G-TIES', name: 'Kabelbinder', lang: 'de', parentCode: 'G-FIX', deprecated: false, successor: null },
+      {
+        code: 'G-TIES',
+        name: 'Kabelbinder',
+        lang: 'de',
+        parentCode: 'G-FIX',
+        deprecated: false,
+        successor: null,
+        group: null,
+      },
     ]);
     const features = await getReleaseClassFeatures(db(), { release, classCode: 'G-TIES', lang: 'en' });
     expect(

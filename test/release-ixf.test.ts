@@ -26,7 +26,15 @@ describe('loading an ETIM release in ETIM IXF (ETIM_XML)', () => {
     const release = `ETIM-${v}`;
     expect((await getReleases(db())).items.find((r) => r.release === release)!.languages).toEqual(['en', 'de-DE']);
     expect((await searchReleaseClasses(db(), { release, q: 'Kabelband', lang: 'de-DE', limit: 5 })).items).toEqual([
-      { code: 'EC000905', name: 'Kabelbinder', lang: 'de-DE', parentCode: null, deprecated: false, successor: null },
+      {
+        code: 'EC000905',
+        name: 'Kabelbinder',
+        lang: 'de-DE',
+        parentCode: null,
+        deprecated: false,
+        successor: null,
+        group: { code: 'EG000017', name: 'Installationsmaterial' },
+      },
     ]);
     const features = await getReleaseClassFeatures(db(), { release, classCode: 'EC000905', lang: 'en' });
     expect(features.class.name).toBe('Cable tie');

@@ -816,6 +816,10 @@ export const releaseClasses = sqliteTable(
     irdi: text('irdi'),
     deprecated: integer('deprecated', { mode: 'boolean' }).notNull().default(false),
     successor: text('successor'),
+    /** The class's ETIM group (EG...; its names are `release_names` of kind G), migration 0042. */
+    groupCode: text('group_code'),
+    /** The class's own version number where the release gives one (ETIM IXF Version), migration 0042. */
+    version: integer('version'),
   },
   (t) => [primaryKey({ columns: [t.releaseId, t.code] })],
 );
@@ -861,12 +865,15 @@ export const releaseUnits = sqliteTable(
   (t) => [primaryKey({ columns: [t.releaseId, t.code] })],
 );
 
-/** Names per language; kind C class, F feature, V value, U unit, K keyword (proficl@ss Schlagworte, turned into synonyms). */
+/**
+ * Names per language; kind C class, F feature, V value, U unit, K keyword (proficl@ss Schlagworte,
+ * turned into synonyms), G group (ETIM IXF groups, migration 0042).
+ */
 export const releaseNames = sqliteTable(
   'release_names',
   {
     releaseId: releaseId(),
-    kind: text('kind', { enum: ['C', 'F', 'V', 'U', 'K'] }).notNull(),
+    kind: text('kind', { enum: ['C', 'F', 'V', 'U', 'K', 'G'] }).notNull(),
     code: text('code').notNull(),
     lang: text('lang').notNull(),
     name: text('name').notNull(),
@@ -915,6 +922,21 @@ export const releaseClassFeatureValues = sqliteTable(
     sort: integer('sort').notNull(),
   },
   (t) => [primaryKey({ columns: [t.releaseId, t.classCode, t.featureCode, t.valueCode] })],
+);
+
+/**
+ * How many of a company's products have a class of each release (`ETIM-9.0`), for the release
+ * list (migration 0042). Kept by triggers on `classification_link_classes` and
+ * `classification_links` in the same transaction as every classification write; WITHOUT ROWID.
+ */
+export const releaseProductCounts = sqliteTable(
+  'release_product_counts',
+  {
+    companyId: text('company_id').notNull(),
+    release: text('release').notNull(),
+    products: integer('products').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.release] })],
 );
 
 // ---------------------------------------------------------------- product references

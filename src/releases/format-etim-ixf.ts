@@ -1,5 +1,6 @@
 import { child, children, textOf } from '../imports/xml-node';
 import type { XmlNode } from '../imports/xml-node';
+import { checkIxfHeader } from './ixf-header';
 import {
   type FeatureType,
   type FormatSpec,
@@ -14,15 +15,18 @@ import {
 
 /**
  * ETIM releases in ETIM International's XML release format, ETIM IXF (ETIMIXF 1.x to 3.1, any
- * namespace: elements are read by local name). One file: IXF/Units/Unit, Features/Feature,
- * Values/Value, Groups/Group and Classes/Class, in that order, each with Code and
- * Translations/Translation[@language] (Description, Abbreviation for units, Synonyms/Synonym for
- * classes). A Feature has its Type (A, N, R, L or the words Alphanumeric, Numeric, Range,
- * Logical); a Class its GroupCode and Features/Feature (FeatureCode, UnitCode, OrderNumber, and
- * Values/Value with ValueCode and OrderNumber). Every language of the file is loaded at once.
- * A class feature or class value whose `changeCode` says it was deleted (files "with change
- * codes") is not part of the release. Groups are ETIM's grouping of classes, not classes: they
- * are read for well-formedness and passed over. Read but not stored: Header, Version, Status.
+ * namespace: elements are read by local name). One file: IXF/Header, Units/Unit,
+ * Features/Feature, Values/Value, Groups/Group and Classes/Class, in that order, each with Code
+ * and Translations/Translation[@language] (Description, Abbreviation for units, Synonyms/Synonym
+ * for classes). A Feature has its Type (A, N, R, L or the words Alphanumeric, Numeric, Range,
+ * Logical); a Class its Version, Status, GroupCode and Features/Feature (FeatureCode, UnitCode,
+ * OrderNumber, and Values/Value with ValueCode and OrderNumber). Every language of the file is
+ * loaded at once. The Header's release must not contradict the request (ixf-header.ts). Groups
+ * are stored as names of kind G and each class keeps its group. A class feature or class value
+ * whose `changeCode` says it was deleted (files "with change codes") is not part of the release.
+ * Lifecycle, on classes, features and values: a Status that says deprecated (or expired,
+ * withdrawn, obsolete), a Deprecated flag, or a successor (ReplacedBy, Successor, SuccessorCode)
+ * marks the entry deprecated, with the successor the upgrade planner follows.
  */
 const CODE = { C: /^EC\d{6}$/, F: /^EF\d{6}$/, V: /^EV\d{6}$/, U: /^EU\d{6}$/, G: /^EG\d{6}$/ } as const;
 const TYPE_WORDS: Record<string, FeatureType> = {
@@ -36,6 +40,7 @@ const TYPE_WORDS: Record<string, FeatureType> = {
   LOGICAL: 'L',
 };
 const DELETED = new Set(['deleted', 'removed', 'delete']);
+const RETIRED = /deprecat|expired|withdrawn|obsolete|retired/i;
 
 function code(node: XmlNode, element: string, kind: keyof typeof CODE): string {
   const value = textOf(node, element)?.toUpperCase();
@@ -53,7 +58,7 @@ function translations(node: XmlNode) {
   });
 }
 
-function names(node: XmlNode, kind: 'C' | 'F' | 'V' | 'U', code: string) {
+function names(node: XmlNode, kind: 'C' | 'F' | 'V' | 'U' | 'G', code: string) {
   return translations(node).flatMap(({ lang, node: t }) => {
     const name = textOf(t, 'Description');
     return name ? [{ kind, code, lang, name }] : [];
@@ -68,7 +73,24 @@ function order(node: XmlNode, fallback: number): number {
 }
 
 const deleted = (node: XmlNode) => DELETED.has((node.attrs.changeCode ?? '').toLowerCase());
-const alive = { deprecated: false, successor: null };
+
+/** Deprecation and successor of a class, feature or value, as far as the entry states them. */
+function lifecycle(node: XmlNode, kind: 'C' | 'F' | 'V') {
+  const given = textOf(node, 'ReplacedBy', 'Successor', 'SuccessorCode')?.toUpperCase() ?? null;
+  if (given !== null && !CODE[kind].test(given))
+    throw new RowReject(`successor "${given}" is not an ETIM code (${CODE[kind].source})`);
+  const status = textOf(node, 'Status');
+  const flag = textOf(node, 'Deprecated')?.toLowerCase();
+  const deprecated = given !== null || (status !== null && RETIRED.test(status)) || flag === 'true' || flag === '1';
+  return { deprecated, successor: given };
+}
+
+function classVersion(node: XmlNode): number | null {
+  const given = textOf(node, 'Version');
+  if (given === null) return null;
+  if (!/^\d{1,9}$/.test(given)) throw new RowReject(`Version "${given}" is not a whole number`);
+  return Number(given);
+}
 
 function parseClass(node: XmlNode, known: Known): ParsedRows {
   const classCode = code(node, 'Code', 'C');
@@ -99,8 +121,21 @@ function parseClass(node: XmlNode, known: Known): ParsedRows {
       });
     });
   });
+  const group = textOf(node, 'GroupCode')?.toUpperCase() ?? null;
+  if (group !== null && !CODE.G.test(group))
+    throw new RowReject(`GroupCode "${group}" is not an ETIM code (${CODE.G.source})`);
+  const groupCode = group === null ? null : mustKnow(known, 'G', group, 'group');
   return {
-    classes: [{ code: classCode, parentCode: null, level: null, ...alive }],
+    classes: [
+      {
+        code: classCode,
+        parentCode: null,
+        level: null,
+        groupCode,
+        version: classVersion(node),
+        ...lifecycle(node, 'C'),
+      },
+    ],
     names: names(node, 'C', classCode),
     synonyms: translations(node).flatMap(({ lang, node: t }) =>
       children(child(t, 'Synonyms'), 'Synonym')
@@ -113,6 +148,10 @@ function parseClass(node: XmlNode, known: Known): ParsedRows {
 }
 
 function parseNode(node: XmlNode, ctx: RowContext): ParsedRows {
+  if (node.name === 'Header') {
+    checkIxfHeader(node, ctx.version);
+    return {};
+  }
   if (node.name === 'Unit') {
     const unitCode = code(node, 'Code', 'U');
     const symbols = translations(node).map(({ lang, node: t }) => ({ lang, symbol: textOf(t, 'Abbreviation') }));
@@ -127,15 +166,20 @@ function parseNode(node: XmlNode, ctx: RowContext): ParsedRows {
     const given = textOf(node, 'Type');
     const type = given === null ? null : TYPE_WORDS[given.toUpperCase()];
     if (type === undefined) throw new RowReject(`Type "${given}" is not one of A, N, R, L`);
-    return { features: [{ code: featureCode, type, ...alive }], names: names(node, 'F', featureCode) };
+    return {
+      features: [{ code: featureCode, type, ...lifecycle(node, 'F') }],
+      names: names(node, 'F', featureCode),
+    };
   }
   if (node.name === 'Value') {
     const valueCode = code(node, 'Code', 'V');
-    return { values: [{ code: valueCode, ...alive }], names: names(node, 'V', valueCode) };
+    return { values: [{ code: valueCode, ...lifecycle(node, 'V') }], names: names(node, 'V', valueCode) };
   }
   if (node.name === 'Group') {
-    code(node, 'Code', 'G');
-    return {};
+    const groupCode = code(node, 'Code', 'G');
+    const groupNames = names(node, 'G', groupCode);
+    if (groupNames.length === 0) throw new RowReject(`Group ${groupCode} has no Translation with a Description`);
+    return { names: groupNames };
   }
   return parseClass(node, ctx.known);
 }

@@ -114,7 +114,7 @@ async function readSlice(
   started: number,
 ): Promise<ReleaseCheckpoint | 'continued' | 'stopped'> {
   const { db } = deps;
-  const { format } = job.params as ReleaseLoadParams;
+  const { format, version } = job.params as ReleaseLoadParams;
   const spec = formatOf(format);
   const batchRows = deps.batchRows ?? DEFAULT_BATCH_ROWS;
   let saved = cp;
@@ -151,7 +151,7 @@ async function readSlice(
         try {
           parsed = role.parse(
             row.cells,
-            { lang: file.lang, known, row: rows },
+            { lang: file.lang, known, row: rows, version },
             'node' in row ? (row.node as XmlNode) : undefined,
           );
         } catch (err) {

@@ -87,7 +87,7 @@ export function pickName(names: { lang: string; name: string }[], lang: string |
 }
 
 /** Names of one kind for many codes, grouped by code (one query). */
-export async function namesOf(db: Database, releaseId: number, kind: 'C' | 'F' | 'V' | 'U', codes: string[]) {
+export async function namesOf(db: Database, releaseId: number, kind: 'C' | 'F' | 'V' | 'U' | 'G', codes: string[]) {
   const out = new Map<string, { lang: string; name: string }[]>();
   if (codes.length === 0) return out;
   const rows = await db

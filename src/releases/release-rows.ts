@@ -5,7 +5,7 @@ import type { XmlNode } from '../imports/xml-node';
  * which the writer adds). Every format (release-formats-*.ts) maps its files onto these.
  */
 export type FeatureType = 'A' | 'N' | 'R' | 'L';
-export type NameKind = 'C' | 'F' | 'V' | 'U' | 'K';
+export type NameKind = 'C' | 'F' | 'V' | 'U' | 'K' | 'G';
 
 export interface ParsedRows {
   units?: { code: string; unece: string | null; symbol: string | null }[];
@@ -15,6 +15,10 @@ export interface ParsedRows {
     level: number | null;
     deprecated: boolean;
     successor: string | null;
+    /** The class's group where the release has groups besides its classes (ETIM IXF `EG...`). */
+    groupCode?: string | null;
+    /** The class's own version number (ETIM IXF). */
+    version?: number | null;
   }[];
   features?: {
     code: string;
@@ -54,7 +58,8 @@ export type Role = (typeof ROLE_ORDER)[number];
 
 /** Codes already loaded into the release being written, for checking a row's references. */
 export interface Known {
-  has(kind: 'C' | 'F' | 'V' | 'U', code: string): boolean;
+  /** G: a group (ETIM IXF), known by its names (`release_names` kind G). */
+  has(kind: 'C' | 'F' | 'V' | 'U' | 'G', code: string): boolean;
   keyword(code: string): string | undefined;
   classFeature(ref: number): readonly [string, string] | undefined;
   /** The class code of a class IRDI (eCl@ss). */
@@ -67,6 +72,8 @@ export interface RowContext {
   known: Known;
   /** The row's number among the file's data rows (1-based): the order where a file has no order column. */
   row: number;
+  /** The version the request names (9.0, DYNAMIC-2025-06): a file that states another one is refused. */
+  version?: string;
 }
 
 /** A row the loader refuses: the reason, without file and line (the runner adds them). */
@@ -144,7 +151,7 @@ export function booleanCell(cells: Record<string, string>, column: string): bool
 }
 
 /** A code the row references that an earlier file of the release must have defined. */
-export function mustKnow(known: Known, kind: 'C' | 'F' | 'V' | 'U', code: string, what: string): string {
+export function mustKnow(known: Known, kind: 'C' | 'F' | 'V' | 'U' | 'G', code: string, what: string): string {
   if (!known.has(kind, code)) throw new RowReject(`${what} ${code} is not in the release's ${what} file`);
   return code;
 }

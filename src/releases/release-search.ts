@@ -23,6 +23,11 @@ export const SearchReleaseClassesQuery = z.strictObject({
   q: z.string().min(1).max(100),
   /** The language of the names in the answer (default: the release's first). */
   lang: Language.optional(),
+  /** Only classes of this group (ETIM IXF `EG...` groups). */
+  group: z
+    .string()
+    .regex(/^[0-9A-Za-z._-]{1,40}$/, 'group is a group code, e.g. EG000017')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 
@@ -33,6 +38,8 @@ const ClassHit = z.object({
   parentCode: z.string().nullable(),
   deprecated: z.boolean(),
   successor: z.string().nullable(),
+  /** The class's group where the release has groups (ETIM IXF), with its name in `lang`; else null. */
+  group: z.object({ code: z.string(), name: z.string().nullable() }).nullable(),
 });
 export const SearchReleaseClassesOut = z.object({ release: z.string(), items: z.array(ClassHit) });
 
@@ -45,13 +52,19 @@ interface SearchRow {
   parent: string | null;
   deprecated: number | null;
   successor: string | null;
+  groupCode: string | null;
+  groupName: string | null;
   lang: string | null;
   name: string | null;
 }
 
+/** Only the classes of `group` (no condition without one). */
+const inGroup = (column: SQL, group: string | undefined) => (group ? sql` AND ${column} = ${group}` : sql``);
+
 /** Classes whose code starts with `prefix`: the primary key's range (`\uffff` ends the range). */
-const codePrefix = (prefix: string, limit: number) => sql`SELECT code, 0 AS grp, 0.0 AS score FROM release_classes
-  WHERE release_id = (SELECT id FROM r) AND code >= ${prefix} AND code < ${`${prefix}\uffff`} ORDER BY code LIMIT ${limit}`;
+const codePrefix = (prefix: string, limit: number, group?: string) => sql`SELECT code, 0 AS grp, 0.0 AS score
+  FROM release_classes WHERE release_id = (SELECT id FROM r) AND code >= ${prefix} AND code < ${`${prefix}\uffff`}
+  ${inGroup(sql`group_code`, group)} ORDER BY code LIMIT ${limit}`;
 
 /**
  * Class search over one loaded release (docs/classification-releases.md): classes whose code
@@ -66,14 +79,15 @@ export async function searchReleaseClasses(db: Database, input: z.infer<typeof S
   const limit = input.limit;
   const parts: SQL[] = [];
   if (/^[\p{L}\p{N}._-]+$/u.test(q)) {
-    parts.push(codePrefix(q, limit));
-    if (q.toUpperCase() !== q) parts.push(codePrefix(q.toUpperCase(), limit));
+    parts.push(codePrefix(q, limit, input.group));
+    if (q.toUpperCase() !== q) parts.push(codePrefix(q.toUpperCase(), limit, input.group));
   }
   const words = ftsPrefixQuery(q);
   if (words)
-    parts.push(sql`SELECT code, 1 AS grp, min(rank) AS score FROM release_class_search
-      WHERE release_class_search MATCH ('rel:r' || (SELECT id FROM r) || ' AND text:(' || ${words} || ')')
-      GROUP BY code ORDER BY score LIMIT ${limit}`);
+    parts.push(sql`SELECT s.code AS code, 1 AS grp, min(s.rank) AS score FROM release_class_search s
+      ${input.group ? sql`JOIN release_classes g ON g.release_id = (SELECT id FROM r) AND g.code = s.code` : sql``}
+      WHERE s.release_class_search MATCH ('rel:r' || (SELECT id FROM r) || ' AND text:(' || ${words} || ')')
+      ${inGroup(sql`g.group_code`, input.group)} GROUP BY s.code ORDER BY score LIMIT ${limit}`);
   const hits =
     parts.length > 0
       ? sql.join(
@@ -85,7 +99,10 @@ export async function searchReleaseClasses(db: Database, input: z.infer<typeof S
     WITH r AS (SELECT id, languages FROM classification_releases WHERE system = ${system} AND version = ${version} AND status = 'loaded'),
     h AS (SELECT code, min(grp) AS grp, min(score) AS score FROM (${hits}) GROUP BY code)
     SELECT r.id AS rid, r.languages AS languages, h.code AS code, h.grp AS grp, h.score AS score,
-      c.parent_code AS parent, c.deprecated AS deprecated, c.successor AS successor, n.lang AS lang, n.name AS name
+      c.parent_code AS parent, c.deprecated AS deprecated, c.successor AS successor, c.group_code AS groupCode,
+      (SELECT gn.name FROM release_names gn WHERE gn.release_id = r.id AND gn.kind = 'G' AND gn.code = c.group_code
+        ORDER BY gn.lang = ${input.lang ?? ''} DESC, gn.lang LIKE 'en%' DESC, gn.lang LIMIT 1) AS groupName,
+      n.lang AS lang, n.name AS name
     FROM r LEFT JOIN h ON 1
       LEFT JOIN release_classes c ON c.release_id = r.id AND c.code = h.code
       LEFT JOIN release_names n ON n.release_id = r.id AND n.kind = 'C' AND n.code = h.code`);
@@ -116,6 +133,7 @@ export async function searchReleaseClasses(db: Database, input: z.infer<typeof S
         parentCode: row.parent,
         deprecated: row.deprecated === 1,
         successor: row.successor,
+        group: row.groupCode === null ? null : { code: row.groupCode, name: row.groupName },
       };
     }),
   };
@@ -176,7 +194,7 @@ export async function getReleaseClassFeatures(db: Database, input: z.infer<typeo
           .select()
           .from(releaseUnits)
           .where(and(eq(releaseUnits.releaseId, id), inArray(releaseUnits.code, jsonList(unitCodes))));
-  const [classNames, featureNames, valueNames, unitNames] = await Promise.all([
+  const [classNames, featureNames, valueNames, unitNames, groupNames] = await Promise.all([
     namesOf(db, id, 'C', [cls.code]),
     namesOf(
       db,
@@ -186,6 +204,7 @@ export async function getReleaseClassFeatures(db: Database, input: z.infer<typeo
     ),
     namesOf(db, id, 'V', [...new Set(values.map((v) => v.valueCode))]),
     namesOf(db, id, 'U', unitCodes),
+    namesOf(db, id, 'G', cls.groupCode ? [cls.groupCode] : []),
   ]);
   const languages = release.languages ?? [];
   const nameOf = (map: Map<string, { lang: string; name: string }[]>, code: string) =>
@@ -200,6 +219,7 @@ export async function getReleaseClassFeatures(db: Database, input: z.infer<typeo
       parentCode: cls.parentCode,
       deprecated: cls.deprecated,
       successor: cls.successor,
+      group: cls.groupCode ? { code: cls.groupCode, name: nameOf(groupNames, cls.groupCode)?.name ?? null } : null,
     },
     features: rows.map(({ cf, f }) => {
       const unitCode = cf.unitCode ?? f.unitCode;

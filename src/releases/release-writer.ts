@@ -66,8 +66,8 @@ function emptyRows(): Required<ParsedRows> {
 }
 
 /** Which earlier codes a file of each role references (what the lookups must hold). */
-const NEEDS: Record<Role, readonly ('C' | 'F' | 'V' | 'U' | 'K' | 'CF' | 'CI')[]> = {
-  featureSystem: ['F', 'V', 'U'],
+const NEEDS: Record<Role, readonly ('C' | 'F' | 'V' | 'U' | 'K' | 'G' | 'CF' | 'CI')[]> = {
+  featureSystem: ['F', 'V', 'U', 'G'],
   units: [],
   classes: [],
   features: [],
@@ -90,17 +90,25 @@ export async function loadKnown(
   releaseId: number,
   role: Role,
 ): Promise<Known & { note(p: ParsedRows): void }> {
-  const sets = { C: new Set<string>(), F: new Set<string>(), V: new Set<string>(), U: new Set<string>() };
+  const sets = {
+    C: new Set<string>(),
+    F: new Set<string>(),
+    V: new Set<string>(),
+    U: new Set<string>(),
+    G: new Set<string>(),
+  };
   const keywords = new Map<string, string>();
   const pairs = new Map<number, readonly [string, string]>();
   const irdis = new Map<string, string>();
   for (const need of NEEDS[role]) {
-    if (need === 'K') {
+    if (need === 'K' || need === 'G') {
       const rows = await db
         .select({ code: releaseNames.code, name: releaseNames.name })
         .from(releaseNames)
-        .where(and(eq(releaseNames.releaseId, releaseId), eq(releaseNames.kind, 'K')));
-      for (const row of rows) keywords.set(row.code, row.name);
+        .where(and(eq(releaseNames.releaseId, releaseId), eq(releaseNames.kind, need)));
+      for (const row of rows)
+        if (need === 'K') keywords.set(row.code, row.name);
+        else sets.G.add(row.code);
     } else if (need === 'CI') {
       const rows = await db
         .select({ code: releaseClasses.code, irdi: releaseClasses.irdi })
@@ -136,6 +144,7 @@ export async function loadKnown(
       for (const row of p.features ?? []) sets.F.add(row.code);
       for (const row of p.values ?? []) sets.V.add(row.code);
       for (const row of p.units ?? []) sets.U.add(row.code);
+      for (const row of p.names ?? []) if (row.kind === 'G') sets.G.add(row.code);
       for (const row of p.classFeatures ?? [])
         if (row.ref !== null) pairs.set(row.ref, [row.classCode, row.featureCode]);
     },

@@ -6,7 +6,7 @@ import { ReleaseFileError } from './release-errors';
 /** The elements of a BMEcat 2005 CLASSIFICATION_SYSTEM read as one row each. */
 const RECORDS = new Set(['ALLOWED_VALUE', 'UNIT', 'FEATURE_TEMPLATE', 'CLASSIFICATION_GROUP']);
 
-/** The entries of an ETIM IXF file read as one row each: IXF/Units/Unit, IXF/Classes/Class, ... */
+/** The entries of an ETIM IXF file read as one row each: IXF/Units/Unit, IXF/Classes/Class, ... (and IXF/Header). */
 const IXF_RECORDS = new Set(['Unit', 'Feature', 'Value', 'Group', 'Class']);
 
 /** Which XML layout a file is read as: a BMEcat 2005 feature system or an ETIM IXF release. */
@@ -14,7 +14,10 @@ export type ReleaseXmlLayout = 'bmecat' | 'ixf';
 
 /** Whether the element just opened (`stack` ends with it) is a record of the layout. */
 function isRecord(layout: ReleaseXmlLayout, stack: readonly string[], name: string): boolean {
-  if (layout === 'ixf') return stack.length === 3 && stack[0] === 'IXF' && IXF_RECORDS.has(name);
+  if (layout === 'ixf')
+    return (
+      stack[0] === 'IXF' && ((stack.length === 3 && IXF_RECORDS.has(name)) || (stack.length === 2 && name === 'Header'))
+    );
   return RECORDS.has(name) && stack.includes('CLASSIFICATION_SYSTEM');
 }
 
@@ -24,8 +27,8 @@ const localName = (name: string) => name.slice(name.indexOf(':') + 1);
  * Streams the records of a release in XML, one small tree each, with saxes (strict, streaming):
  * the units, allowed values, feature templates and groups of the CLASSIFICATION_SYSTEM elements
  * of a BMEcat 2005 file (product data and everything outside CLASSIFICATION_SYSTEM is passed
- * over), or the Unit, Feature, Value, Group and Class entries of an ETIM IXF file (its root
- * must be IXF; its Header is passed over). A file that is not well-formed fails with its line.
+ * over), or the Header and the Unit, Feature, Value, Group and Class entries of an ETIM IXF file
+ * (its root must be IXF). A file that is not well-formed fails with its line.
  */
 export async function* readReleaseXml(
   files: R2Bucket,
