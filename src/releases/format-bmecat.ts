@@ -1,5 +1,6 @@
 import { child, children, textOf } from '../imports/xml-node';
 import type { XmlNode } from '../imports/xml-node';
+import { ftValues, TEMPLATE_LIST } from './bmecat-ft-values';
 import {
   type FeatureType,
   type FormatSpec,
@@ -18,6 +19,8 @@ import {
  * FT_UNIT_IDREF) and CLASSIFICATION_GROUPS/CLASSIFICATION_GROUP (CLASSIFICATION_GROUP_ID,
  * _NAME, _PARENT_ID, _SYNONYMS, and its CLASSIFICATION_GROUP_FEATURE_TEMPLATEs with FT_IDREF,
  * FT_MANDATORY, FT_DATATYPE, FT_UNIT_IDREF, FT_ORDER and FT_ALLOWED_VALUES/ALLOWED_VALUE_IDREF).
+ * Value lists inline as FT_VALUES/FT_VALUE, in a feature template (every class using it gets
+ * the list unless it has its own) or a class's feature template: bmecat-ft-values.ts.
  * Names carry BMEcat's `lang` attribute (ISO 639-2, e.g. deu); without it, the file's language.
  */
 function dataType(given: string | null): FeatureType | null {
@@ -73,7 +76,9 @@ function parseNode(node: XmlNode, ctx: RowContext): ParsedRows {
   if (node.name === 'FEATURE_TEMPLATE') {
     const code = idOf(node, 'FT_ID');
     const unit = deepText(node, 'FT_UNIT_IDREF');
+    const list = ftValues(deep(node, 'FT_VALUES'), TEMPLATE_LIST, code, ctx);
     return {
+      ...list,
       features: [
         {
           code,
@@ -82,14 +87,16 @@ function parseNode(node: XmlNode, ctx: RowContext): ParsedRows {
           ...entity,
         },
       ],
-      names: names(node, 'FT_NAME', ctx).map((n) => ({ kind: 'F' as const, code, ...n })),
+      names: [...names(node, 'FT_NAME', ctx).map((n) => ({ kind: 'F' as const, code, ...n })), ...list.names],
     };
   }
   const code = idOf(node, 'CLASSIFICATION_GROUP_ID');
   const level = Number(node.attrs.level);
-  const out: Required<Pick<ParsedRows, 'classFeatures' | 'classFeatureValues'>> = {
+  const out: Required<Pick<ParsedRows, 'classFeatures' | 'classFeatureValues' | 'values' | 'names'>> = {
     classFeatures: [],
     classFeatureValues: [],
+    values: [],
+    names: [],
   };
   const templates = children(
     child(node, 'CLASSIFICATION_GROUP_FEATURE_TEMPLATES'),
@@ -117,6 +124,10 @@ function parseNode(node: XmlNode, ctx: RowContext): ParsedRows {
         sort: j + 1,
       });
     });
+    const inline = ftValues(child(t, 'FT_VALUES'), code, featureCode, ctx);
+    out.classFeatureValues.push(...inline.classFeatureValues);
+    out.values.push(...inline.values);
+    out.names.push(...inline.names);
   });
   return {
     classes: [
@@ -127,7 +138,6 @@ function parseNode(node: XmlNode, ctx: RowContext): ParsedRows {
         ...entity,
       },
     ],
-    names: names(node, 'CLASSIFICATION_GROUP_NAME', ctx).map((n) => ({ kind: 'C' as const, code, ...n })),
     synonyms: children(child(node, 'CLASSIFICATION_GROUP_SYNONYMS'), 'SYNONYM')
       .map((s) => ({
         classCode: code,
@@ -136,6 +146,10 @@ function parseNode(node: XmlNode, ctx: RowContext): ParsedRows {
       }))
       .filter((s) => s.synonym !== ''),
     ...out,
+    names: [
+      ...names(node, 'CLASSIFICATION_GROUP_NAME', ctx).map((n) => ({ kind: 'C' as const, code, ...n })),
+      ...out.names,
+    ],
   };
 }
 

@@ -15,6 +15,7 @@ import type { JobRow } from '../jobs/jobs';
 import type { ReleaseCheckpoint } from './release-checkpoint';
 import { saveReleaseCheckpoint } from './release-checkpoint';
 import { ReleaseFileError } from './release-errors';
+import { TEMPLATE_LIST } from './bmecat-ft-values';
 import type { Role } from './release-rows';
 
 /** How many rows each role's file put into the release, for comparing with the rows read. */
@@ -62,6 +63,7 @@ export async function finalizeRelease(
       `class ${orphan.code} names parent ${orphan.parent}, which is not a class of the release`,
     );
   }
+  await expandTemplateLists(db, id);
   const counts: Record<string, number> = {};
   const [row] = await db
     .select(
@@ -129,6 +131,24 @@ export async function finalizeRelease(
     await runBatch(jobDb, save);
   }
   return next;
+}
+
+/**
+ * A feature template's own value list (BMEcat FEATURE_TEMPLATE/FT_VALUES, written under the
+ * class code TEMPLATE_LIST) becomes the list of every class feature of that template without a
+ * list of its own; then those rows go. Idempotent: run again, it finds nothing left to give.
+ */
+async function expandTemplateLists(db: Database, id: number): Promise<void> {
+  await db.run(sql`INSERT OR IGNORE INTO release_class_feature_values (release_id, class_code, feature_code, value_code, sort)
+    SELECT cf.release_id, cf.class_code, t.feature_code, t.value_code, t.sort
+    FROM release_class_feature_values t
+    JOIN release_class_features cf ON cf.release_id = t.release_id AND cf.feature_code = t.feature_code
+    WHERE t.release_id = ${id} AND t.class_code = ${TEMPLATE_LIST}
+      AND NOT EXISTS (SELECT 1 FROM release_class_feature_values own WHERE own.release_id = cf.release_id
+        AND own.class_code = cf.class_code AND own.feature_code = cf.feature_code)`);
+  await db.run(
+    sql`DELETE FROM release_class_feature_values WHERE release_id = ${id} AND class_code = ${TEMPLATE_LIST}`,
+  );
 }
 
 /** Rows deleted per statement: a bounded transaction however large the release. */
