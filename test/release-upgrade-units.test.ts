@@ -45,6 +45,28 @@ describe('unit conversion in release upgrades', () => {
     expect(convertValue('schwer', 0.1)).toBeNull();
   });
 
+  it('pressure, frequency, energy, speed and illuminance convert by their UN/ECE codes and symbols', () => {
+    expect(conversionFactor(['BAR'], ['KPA'])).toBe(100);
+    expect(conversionFactor(['MBR'], ['PAL'])).toBe(100);
+    expect(conversionFactor(['hPa'], ['mbar'])).toBe(1);
+    expect(conversionFactor(['PS'], ['KPA'])).toBe(6.89475729317);
+    expect(conversionFactor(['bar'], ['psi'])).toBe(14.503773773);
+    expect(conversionFactor(['MPA'], ['N/mm²'])).toBe(1);
+    expect(conversionFactor(['KHZ'], ['HTZ'])).toBe(1000);
+    expect(conversionFactor(['MHz'], ['A86'])).toBe(0.001);
+    expect(conversionFactor(['KWH'], ['WHR'])).toBe(1000);
+    expect(conversionFactor(['WHR'], ['JOU'])).toBe(3600);
+    expect(conversionFactor(['kWh'], ['KJO'])).toBe(3600);
+    expect(conversionFactor(['KMH'], ['MTS'])).toBe(0.277777777778);
+    expect(conversionFactor(['m/s'], ['km/h'])).toBe(3.6);
+    expect(conversionFactor(['KLX'], ['lx'])).toBe(1000);
+    expect(conversionFactor(['LUM'], ['lm'])).toBe(1);
+    expect(convertValue('2.5..10', conversionFactor(['BAR'], ['KPA'])!)).toBe('250..1000');
+    expect(conversionFactor(['BAR'], ['HTZ'])).toBeNull();
+    expect(conversionFactor(['KWH'], ['KWT'])).toBeNull();
+    expect(conversionFactor(['LUX'], ['LUM'])).toBeNull();
+  });
+
   it('temperatures convert with their offsets (CEL, FAH, KEL and their symbols); a factor alone refuses them', () => {
     expect(unitConversion(['CEL'], ['FAH'])).toEqual({ factor: 1.8, offset: 32 });
     expect(unitConversion(['°F'], ['°C'])).toEqual({ factor: 0.555555555556, offset: -17.7777777778 });

@@ -3,9 +3,26 @@
  * release upgrades where a feature keeps its quantity but changes its unit (mm -> cm). Each unit
  * is known by its UN/ECE Recommendation 20 code and its usual symbols; `factor` (and `offset`,
  * for temperatures) converts a value to the quantity's base unit: base = value x factor + offset.
- * Units of different quantities never convert.
+ * Units of different quantities never convert. Covered: length, mass, time, power, voltage,
+ * current, area, volume, temperature, pressure, frequency, energy, speed, illuminance and
+ * luminous flux (lumen only: Rec. 20 has no kilolumen).
  */
-type Quantity = 'length' | 'mass' | 'time' | 'power' | 'voltage' | 'current' | 'area' | 'volume' | 'temperature';
+type Quantity =
+  | 'length'
+  | 'mass'
+  | 'time'
+  | 'power'
+  | 'voltage'
+  | 'current'
+  | 'area'
+  | 'volume'
+  | 'temperature'
+  | 'pressure'
+  | 'frequency'
+  | 'energy'
+  | 'speed'
+  | 'illuminance'
+  | 'luminousFlux';
 
 /** Temperatures have a zero of their own: the offset to kelvin (the base) besides the factor. */
 const OFFSETS: Record<string, number> = { CEL: 273.15, FAH: 273.15 - (32 * 5) / 9 };
@@ -53,6 +70,29 @@ const UNITS: [Quantity, number, string[]][] = [
   ['temperature', 1, ['KEL', 'K']],
   ['temperature', 1, ['CEL', '°C', '℃', 'degC']],
   ['temperature', 5 / 9, ['FAH', '°F', '℉', 'degF']],
+  // Pressure, base pascal; psi is pound-force per square inch (6,894.757293168 Pa).
+  ['pressure', 1, ['PAL', 'Pa']],
+  ['pressure', 1e2, ['A97', 'hPa', 'MBR', 'mbar']],
+  ['pressure', 1e3, ['KPA', 'kPa']],
+  ['pressure', 1e5, ['BAR', 'bar']],
+  ['pressure', 1e6, ['MPA', 'MPa', 'C56', 'N/mm²', 'N/mm2']],
+  ['pressure', 6894.757293168, ['PS', 'psi', 'lbf/in²']],
+  ['frequency', 1, ['HTZ', 'Hz']],
+  ['frequency', 1e3, ['KHZ', 'kHz']],
+  ['frequency', 1e6, ['MHZ', 'MHz']],
+  ['frequency', 1e9, ['A86', 'GHz']],
+  // Energy, base joule; a watt hour is 3,600 J.
+  ['energy', 1, ['JOU', 'J']],
+  ['energy', 1e3, ['KJO', 'kJ']],
+  ['energy', 3600, ['WHR', 'Wh']],
+  ['energy', 3.6e6, ['KWH', 'kWh']],
+  ['energy', 3.6e9, ['MWH', 'MWh']],
+  ['speed', 1e-3, ['C16', 'mm/s']],
+  ['speed', 1, ['MTS', 'm/s']],
+  ['speed', 1 / 3.6, ['KMH', 'km/h']],
+  ['illuminance', 1, ['LUX', 'lx']],
+  ['illuminance', 1e3, ['KLX', 'klx']],
+  ['luminousFlux', 1, ['LUM', 'lm']],
 ];
 
 const BY_NAME = new Map(
