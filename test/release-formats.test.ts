@@ -18,7 +18,7 @@ describe('loading an ETIM release (ETIM CSV)', () => {
     const { job } = await loadRelease(a, { system: 'ETIM', version: v, files: etimFiles() });
     expect(job!.state).toBe('succeeded');
     const release = `ETIM-${v}`;
-    expect((await getReleases(db())).items.find((r) => r.release === release)!.languages).toEqual(['en', 'de']);
+    expect((await getReleases(db(), a)).items.find((r) => r.release === release)!.languages).toEqual(['en', 'de']);
     const byName = await searchReleaseClasses(db(), { release, q: 'Kabelbinder', lang: 'en', limit: 5 });
     expect(byName.items).toEqual([
       {
@@ -123,7 +123,7 @@ describe('loading the feature system of a BMEcat 2005 file', () => {
       classFeatures: 2,
       classFeatureValues: 2,
     });
-    expect((await getReleases(db())).items.find((r) => r.release === release)!.languages).toEqual(['de', 'en']);
+    expect((await getReleases(db(), a)).items.find((r) => r.release === release)!.languages).toEqual(['de', 'en']);
     expect((await searchReleaseClasses(db(), { release, q: 'zip', lang: 'de', limit: 5 })).items).toEqual([
       {
         code: 'G-TIES',

@@ -27,7 +27,7 @@ describe('ETIM IXF: the Header, groups, class versions and lifecycle', () => {
     expect(dynamic.job!.error).toContain('the file is a dynamic ETIM release (Header DYNAMIC of 2026-01-02)');
     const badDate = await loadRelease(a, ixf(`x${tag()}`, { releaseDate: 'soon' }));
     expect(badDate.job!.error).toBe('ETIMIXF3_1.xml line 3: Header release date "soon" is not a date (YYYY-MM-DD)');
-    const items = (await getReleases(db())).items;
+    const items = (await getReleases(db(), a)).items;
     const failed = items.filter((r) => r.release === 'ETIM-91.0' || r.release === 'ETIM-93.0');
     expect(failed.map((r) => r.status)).toEqual(['failed', 'failed']);
     expect(failed.map((r) => r.counts)).toEqual([{}, {}]);

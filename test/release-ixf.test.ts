@@ -24,7 +24,7 @@ describe('loading an ETIM release in ETIM IXF (ETIM_XML)', () => {
       classFeatureValues: 2,
     });
     const release = `ETIM-${v}`;
-    expect((await getReleases(db())).items.find((r) => r.release === release)!.languages).toEqual(['en', 'de-DE']);
+    expect((await getReleases(db(), a)).items.find((r) => r.release === release)!.languages).toEqual(['en', 'de-DE']);
     expect((await searchReleaseClasses(db(), { release, q: 'Kabelband', lang: 'de-DE', limit: 5 })).items).toEqual([
       {
         code: 'EC000905',
@@ -74,7 +74,7 @@ describe('loading an ETIM release in ETIM IXF (ETIM_XML)', () => {
     });
     expect(job!.state).toBe('failed');
     expect(job!.error).toBe("ETIMIXF3_1.xml line 30: value EV000999 is not in the release's value file");
-    expect((await getReleases(db())).items.find((r) => r.release === `ETIM-${v}` && r.status === 'loaded')).toBe(
+    expect((await getReleases(db(), a)).items.find((r) => r.release === `ETIM-${v}` && r.status === 'loaded')).toBe(
       undefined,
     );
   });

@@ -40,7 +40,7 @@ describe('loading a proficl@ss release (single CSV files, ISO-8859-1)', () => {
     expect(job!.warnings).toEqual([
       'KlassenMerkmaleWerte_rel.csv: 1 of 3 rows repeat an earlier row and were loaded once',
     ]);
-    const release = (await getReleases(db())).items.find((r) => r.releaseId === started.releaseId)!;
+    const release = (await getReleases(db(), a)).items.find((r) => r.releaseId === started.releaseId)!;
     expect(release).toMatchObject({ release: `PROFICLASS-${v}`, status: 'loaded', languages: ['de'] });
 
     const features = await getReleaseClassFeatures(db(), { release: `PROFICLASS-${v}`, classCode: 'EAB006c006' });
@@ -88,7 +88,7 @@ describe('loading a proficl@ss release (single CSV files, ISO-8859-1)', () => {
     expect(second.job!.error).toBe(
       'Merkmale.csv line 3: Datentyp "zahl" is not one of alphanumerisch, numerisch, logisch, bereich, numerischbereich',
     );
-    const releases = (await getReleases(db())).items.filter((r) => r.version === v);
+    const releases = (await getReleases(db(), a)).items.filter((r) => r.version === v);
     expect(releases.map((r) => [r.releaseId, r.status])).toEqual([
       [first.started.releaseId, 'loaded'],
       [second.started.releaseId, 'failed'],
@@ -128,7 +128,7 @@ describe('loading a proficl@ss release (single CSV files, ISO-8859-1)', () => {
       replace: true,
     });
     expect(replaced.job!.state).toBe('succeeded');
-    const items = (await getReleases(db())).items.filter((r) => r.version === v);
+    const items = (await getReleases(db(), a)).items.filter((r) => r.version === v);
     expect(items.map((r) => [r.releaseId, r.status])).toEqual([[replaced.started.releaseId, 'loaded']]);
     const [left] = await db().all<{ n: number }>(
       `SELECT (SELECT count(*) FROM release_class_feature_values WHERE release_id = ${first.started.releaseId})

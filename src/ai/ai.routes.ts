@@ -105,7 +105,7 @@ export const aiRoutes = new Hono<AgentEnv>()
   .get(
     '/GetReleases',
     doc('The classification releases: loaded ones are what a class entry may name as its release', ReleasesOut),
-    async (c) => c.json(await getReleases(c.var.db)),
+    async (c) => c.json(await getReleases(c.var.db, c.var.caller)),
   )
   .get(
     '/SearchReleaseClasses',

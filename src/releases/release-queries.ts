@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { jsonList } from '../db/json-rows';
-import { classificationReleases, releaseClasses, releaseNames } from '../db/schema';
+import { classificationReleases, releaseClasses, releaseNames, releaseProductCounts } from '../db/schema';
 import { AppError, badRequest } from '../kernel/app-error';
+import type { Caller } from '../kernel/caller';
 import { RELEASE_NAME, RELEASE_NAME_RULE, splitRelease } from '../kernel/release-name';
 
 export const ReleaseOut = z.object({
@@ -20,6 +21,8 @@ export const ReleaseOut = z.object({
   error: z.string().nullable(),
   createdAt: z.string(),
   loadedAt: z.string().nullable(),
+  /** How many of the caller's company's products have a class of a release of this name (migration 0042's counter). */
+  products: z.number().int(),
 });
 export const ReleasesOut = z.object({ items: z.array(ReleaseOut) });
 
@@ -31,7 +34,7 @@ export const Language = z
 
 type ReleaseRow = typeof classificationReleases.$inferSelect;
 
-const releaseOut = (r: ReleaseRow): z.infer<typeof ReleaseOut> => ({
+const releaseOut = (r: ReleaseRow, products: number | null): z.infer<typeof ReleaseOut> => ({
   releaseId: r.id,
   release: `${r.system}-${r.version}`,
   system: r.system,
@@ -44,19 +47,29 @@ const releaseOut = (r: ReleaseRow): z.infer<typeof ReleaseOut> => ({
   error: r.error,
   createdAt: r.createdAt,
   loadedAt: r.loadedAt,
+  products: Math.max(0, products ?? 0),
 });
 
 /**
  * The releases: loaded, loading and failed ones (replaced ones are history and purged). A
- * handful per system, so one list without paging.
+ * handful per system, so one list without paging. Each with how many of the caller's company's
+ * products are classified on a release of its name: one primary-key lookup per release in the
+ * counter table the classification writes keep (migration 0042), never a scan of classifications.
  */
-export async function getReleases(db: Database) {
+export async function getReleases(db: Database, caller: Pick<Caller, 'companyId'>) {
   const rows = await db
-    .select()
+    .select({ release: classificationReleases, products: releaseProductCounts.products })
     .from(classificationReleases)
+    .leftJoin(
+      releaseProductCounts,
+      and(
+        eq(releaseProductCounts.companyId, caller.companyId),
+        eq(releaseProductCounts.release, sql`${classificationReleases.system} || '-' || ${classificationReleases.version}`),
+      ),
+    )
     .where(ne(classificationReleases.status, 'replaced'))
     .orderBy(asc(classificationReleases.system), asc(classificationReleases.version), asc(classificationReleases.id));
-  return { items: rows.map(releaseOut) };
+  return { items: rows.map((r) => releaseOut(r.release, r.products)) };
 }
 
 export { splitRelease };

@@ -35,7 +35,7 @@ const releaseAdmin = createMiddleware<AppEnv>(async (c, next) => {
  */
 export const releaseRoutes = new Hono<AppEnv>()
   .get('/GetReleases', doc('The classification releases: loaded, loading and failed', ReleasesOut), async (c) =>
-    c.json(await getReleases(c.var.db)),
+    c.json(await getReleases(c.var.db, c.var.caller)),
   )
   .post(
     '/StartReleaseLoad',

@@ -26,7 +26,7 @@ export const releaseTools = [
     input: z.strictObject({}),
     output: ReleasesOut,
     annotations: READ_ONLY,
-    run: ({ db }) => getReleases(db),
+    run: ({ db, caller }) => getReleases(db, caller),
   }),
   defineTool({
     name: 'search_classes',
