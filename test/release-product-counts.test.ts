@@ -21,7 +21,12 @@ async function twoReleases(s: Session) {
 const classify = async (s: Session, elementId: string, release: string) => {
   const res = await call('POST', '/api/Classification/SetElementClassification', {
     cookie: s.cookie,
-    body: { departmentId: s.departmentId, elementId, classes: [{ group: 'ETIM', code: 'EC000905', release }], features: [] },
+    body: {
+      departmentId: s.departmentId,
+      elementId,
+      classes: [{ group: 'ETIM', code: 'EC000905', release }],
+      features: [],
+    },
   });
   expect(res.status, res.text).toBe(200);
 };

@@ -34,6 +34,7 @@ export const DERIVED_TABLES = [
   'completeness',
   'completeness_counts',
   'classification_class_use',
+  'release_product_counts',
 ];
 
 const own = (column = 'company_id') => ({ where: `${column} = ?`, bind: (c: string) => [c] });

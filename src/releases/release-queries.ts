@@ -64,7 +64,10 @@ export async function getReleases(db: Database, caller: Pick<Caller, 'companyId'
       releaseProductCounts,
       and(
         eq(releaseProductCounts.companyId, caller.companyId),
-        eq(releaseProductCounts.release, sql`${classificationReleases.system} || '-' || ${classificationReleases.version}`),
+        eq(
+          releaseProductCounts.release,
+          sql`${classificationReleases.system} || '-' || ${classificationReleases.version}`,
+        ),
       ),
     )
     .where(ne(classificationReleases.status, 'replaced'))

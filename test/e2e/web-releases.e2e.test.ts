@@ -161,6 +161,10 @@ it('a newer release marks the class as on an old release; the releases screen ve
   await expect.poll(() => chip.textContent(), { timeout: 15_000 }).toContain('on an old release');
 
   await page.goto(`${base()}/releases`);
+  // The release list counts the company's products on each release, linking to them.
+  const onOld = page.getByRole('row', { name: new RegExp(old) }).getByRole('link');
+  await expect.poll(() => onOld.textContent(), { timeout: 15_000 }).toBe('1');
+  expect(await onOld.getAttribute('href')).toBe(`/products?classificationRelease=${old}`);
   await page.getByLabel('Against release').selectOption(next);
   await page.getByRole('button', { name: 'Verify kept codes' }).click();
   // The class was picked from the loaded release, so nothing is kept: the job ends with its counts at 0.

@@ -383,6 +383,7 @@ export const de = {
   'releases.count.synonyms': 'Synonyme',
   'releases.count.classFeatures': 'Klassenmerkmale',
   'releases.count.classFeatureValues': 'Erlaubte Werte je Klassenmerkmal',
+  'releases.products': 'Eigene Produkte darauf',
   'releases.state.loading': 'Wird geladen',
   'releases.state.loaded': 'Geladen',
   'releases.state.replaced': 'Ersetzt',

@@ -377,6 +377,7 @@ export const en: Record<MessageKey, string> = {
   'releases.count.synonyms': 'Synonyms',
   'releases.count.classFeatures': 'Class features',
   'releases.count.classFeatureValues': 'Allowed values per class feature',
+  'releases.products': 'Your products on it',
   'releases.state.loading': 'Loading',
   'releases.state.loaded': 'Loaded',
   'releases.state.replaced': 'Replaced',

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
 import { apiGet } from '../api/client';
 import { describeError } from '../api/errors';
 import { useJob } from '../api/hooks';
@@ -182,6 +183,7 @@ export default function Releases() {
                 <th scope="col">{t('releases.languages')}</th>
                 <th scope="col">{t('releases.count.classes')}</th>
                 <th scope="col">{t('releases.count.features')}</th>
+                <th scope="col">{t('releases.products')}</th>
               </tr>
             </thead>
             <tbody>
@@ -193,6 +195,15 @@ export default function Releases() {
                   <td>{r.languages.join(', ')}</td>
                   <td>{num(r.counts.classes ?? 0)}</td>
                   <td>{num(r.counts.features ?? 0)}</td>
+                  <td>
+                    {r.products > 0 ? (
+                      <Link to={`/products?${new URLSearchParams({ classificationRelease: r.release })}`}>
+                        {num(r.products)}
+                      </Link>
+                    ) : (
+                      num(0)
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
