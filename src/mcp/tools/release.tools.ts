@@ -22,7 +22,8 @@ export const releaseTools = [
     title: 'Loaded classification releases',
     description:
       'The classification releases the service has (e.g. ETIM-9.0, PROFICLASS-7.0, ECLASS-13.0) with status, languages and ' +
-      "counts of classes, features and values. Use a loaded release's `release` name with search_classes and get_class_features.",
+      "counts of classes, features and values, and `products`: how many of your company's products are classified on it. " +
+      "Use a loaded release's `release` name with search_classes and get_class_features.",
     input: z.strictObject({}),
     output: ReleasesOut,
     annotations: READ_ONLY,
@@ -34,7 +35,8 @@ export const releaseTools = [
     description:
       'Finds classes of one loaded release (`release`, e.g. ETIM-9.0) by code prefix (EC0009) or by words of their name or ' +
       'synonyms in any language of the release (each word a prefix, e.g. "kabelbind" or "cable tie"); names in `lang` when given. ' +
-      'Returns code, name, parent and whether the class is deprecated (with its successor).',
+      'Returns code, name, parent, its group (ETIM releases: EG code and name) and whether the class is deprecated (with its ' +
+      'successor); `group` (e.g. EG000017) searches one group only.',
     input: SearchReleaseClassesQuery.extend({ limit: z.number().int().min(1).max(50).default(20) }),
     output: SearchReleaseClassesOut,
     annotations: READ_ONLY,
