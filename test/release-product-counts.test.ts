@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { releaseListQuery } from '../src/releases/release-queries';
 import { db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { loadRelease } from './helpers/release-fixtures';
@@ -81,12 +82,12 @@ describe('per-release product counts in the release list', () => {
 
   it('the list reads the counter by its primary key (EXPLAIN QUERY PLAN), not the classifications', async () => {
     const a = await makeSession();
-    const plan = await db().all<{ detail: string }>(
-      sql`EXPLAIN QUERY PLAN SELECT r.id, c.products FROM classification_releases r LEFT JOIN release_product_counts c
-        ON c.company_id = ${a.companyId} AND c.release = r.system || '-' || r.version WHERE r.status <> 'replaced'`,
-    );
-    const details = plan.map((p) => p.detail).join('\n');
-    expect(details).toMatch(/SEARCH c USING PRIMARY KEY \(company_id=\? AND release=\?\)/);
+    const query = releaseListQuery(db(), a).toSQL();
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .bind(...query.params)
+      .all<{ detail: string }>();
+    const details = plan.results.map((p) => p.detail).join('\n');
+    expect(details).toMatch(/SEARCH release_product_counts USING PRIMARY KEY \(company_id=\? AND release=\?\)/);
     expect(details).not.toMatch(/classification_link/);
   });
 });

@@ -57,7 +57,13 @@ const releaseOut = (r: ReleaseRow, products: number | null): z.infer<typeof Rele
  * counter table the classification writes keep (migration 0042), never a scan of classifications.
  */
 export async function getReleases(db: Database, caller: Pick<Caller, 'companyId'>) {
-  const rows = await db
+  const rows = await releaseListQuery(db, caller);
+  return { items: rows.map((r) => releaseOut(r.release, r.products)) };
+}
+
+/** The release list's one statement (exported so a test can read its query plan). */
+export function releaseListQuery(db: Database, caller: Pick<Caller, 'companyId'>) {
+  return db
     .select({ release: classificationReleases, products: releaseProductCounts.products })
     .from(classificationReleases)
     .leftJoin(
@@ -72,7 +78,6 @@ export async function getReleases(db: Database, caller: Pick<Caller, 'companyId'
     )
     .where(ne(classificationReleases.status, 'replaced'))
     .orderBy(asc(classificationReleases.system), asc(classificationReleases.version), asc(classificationReleases.id));
-  return { items: rows.map((r) => releaseOut(r.release, r.products)) };
 }
 
 export { splitRelease };
