@@ -8,6 +8,18 @@ function dateOf(block: XmlNode, type: 'valid_start_date' | 'valid_end_date'): st
   return text ? text.trim().slice(0, 10) : null;
 }
 
+/** How a file's prices are read beside what it writes (import-items.ts). */
+export interface PriceReading {
+  /** The catalog's currency: a list that is only a plain `price` in it is read as that price. */
+  catalogCurrency: string;
+  /**
+   * In a file of our own export (file-header.ts), its generation date: the date the export
+   * writes on a price block that has none (the ETIM guideline requires a valid_start_date), so
+   * a valid_start_date equal to it is read as no start date. Null for every other file.
+   */
+  exportDate?: string | null;
+}
+
 /**
  * Every price of a PRODUCT (2005, ETIM) or ARTICLE (1.x): each PRODUCT_PRICE_DETAILS /
  * ARTICLE_PRICE_DETAILS block in file order, each PRODUCT_PRICE / ARTICLE_PRICE of it with
@@ -15,10 +27,11 @@ function dateOf(block: XmlNode, type: 'valid_start_date' | 'valid_end_date'): st
  * markers. Values stay strings;
  * the upsert checks them (resolve-prices.ts) and warns about what it leaves out.
  */
-export function priceListOf(product: XmlNode, catalogCurrency?: string): UpsertPrice[] {
+export function priceListOf(product: XmlNode, reading?: PriceReading): UpsertPrice[] {
   const out: UpsertPrice[] = [];
   for (const block of children(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS')) {
-    const validFrom = dateOf(block, 'valid_start_date');
+    const start = dateOf(block, 'valid_start_date');
+    const validFrom = reading?.exportDate && start === reading.exportDate ? null : start;
     const validTo = dateOf(block, 'valid_end_date');
     const daily = /^(true|1)$/i.test(textOf(block, 'DAILY_PRICE') ?? '');
     for (const price of children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE')) {
@@ -40,7 +53,7 @@ export function priceListOf(product: XmlNode, catalogCurrency?: string): UpsertP
       });
     }
   }
-  return catalogCurrency !== undefined && isPlainPrice(out, catalogCurrency) ? [] : out;
+  return reading !== undefined && isPlainPrice(out, reading.catalogCurrency) ? [] : out;
 }
 
 const blank = (v: string | null | undefined) => v === undefined || v === null || v.trim() === '';
@@ -51,7 +64,8 @@ const blank = (v: string | null | undefined) => v === undefined || v === null ||
  * amount, in the catalog's currency or none, and no tax, factor, tier, territory, validity or
  * daily flag. Read as that `price` alone, with no list: export and import then round-trip a
  * one-price product as one price, not as a one-row list it did not have (docs/import.md
- * "Prices"). A list that says anything more than `price` does is kept as a list.
+ * "Prices"). A list that says anything more than `price` does is kept as a list. The ETIM
+ * profile's dated block counts when its date is the one our export wrote (PriceReading).
  */
 function isPlainPrice(prices: readonly UpsertPrice[], catalogCurrency: string): boolean {
   if (prices.length !== 1) return false;
