@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { getPrices, setPrices } from '../src/catalog/prices/prices';
 import { products } from '../src/db/schema';
 import { runExportSlice } from '../src/exports/run-export';
-import { file, product } from './fixtures/bmecat-variants';
+import { file, price2005, product } from './fixtures/bmecat-variants';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { importDeps, insertImportJob, putImportFile, reportRows, runImportToEnd } from './helpers/import-fixtures';
@@ -136,6 +136,25 @@ describe('files this service did not write', () => {
     const prices = await pricesOf(session, await importInto(session, supplier));
     const list = ['net_list 5.00 - 2026-11-20..-'];
     expect(prices).toEqual({ 'SM-1': { price: '5.00', list }, 'SV-1': { price: '5.00', list } });
+  });
+
+  it.each([
+    ['CHF', ['net_list 3.20 CHF']],
+    ['EUR', []],
+  ])('read a price without PRICE_CURRENCY in the HEADER currency %s', async (currency, list) => {
+    const session = await makeSession();
+    const withoutCurrency = price2005('3.20').replace('<PRICE_CURRENCY>EUR</PRICE_CURRENCY>', '');
+    const xml = file({ root: 'version="2005"', records: [product('CUR-1', 'Franken', withoutCurrency)] }).replace(
+      '</CATALOG_VERSION>',
+      `</CATALOG_VERSION><CURRENCY>${currency}</CURRENCY>`,
+    );
+    const catalogId = await importInto(session, xml);
+    const row = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, catalogId), eq(products.sku, 'CUR-1')),
+    });
+    const read = await getPrices(db(), asActor(session.tenant), row!.id);
+    expect(row!.price).toBe('3.20');
+    expect(read.prices.map((p) => `${p.type} ${p.amount} ${p.currency}`)).toEqual(list);
   });
 
   it('read our own file by its conventions: the export date is no date, an equal variant price is inherited', async () => {

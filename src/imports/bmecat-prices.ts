@@ -18,6 +18,12 @@ export interface PriceReading {
    * a valid_start_date equal to it is read as no start date. Null for every other file.
    */
   exportDate?: string | null;
+  /**
+   * The HEADER's CURRENCY when it is not the catalog's: BMEcat's rule is that a price without
+   * PRICE_CURRENCY is in it, so such a price keeps it (a CHF file in an EUR catalog stays CHF).
+   * Null when it is the catalog's: the price then stays without currency (= the catalog's).
+   */
+  fileCurrency?: string | null;
 }
 
 /**
@@ -42,7 +48,7 @@ export function priceListOf(product: XmlNode, reading?: PriceReading): UpsertPri
       out.push({
         type,
         amount: textOf(price, 'PRICE_AMOUNT'),
-        currency: textOf(price, 'PRICE_CURRENCY'),
+        currency: textOf(price, 'PRICE_CURRENCY') ?? reading?.fileCurrency ?? null,
         tax: textOf(price, 'TAX') ?? textOf(child(price, 'TAX_DETAILS'), 'TAX'),
         factor: textOf(price, 'PRICE_FACTOR'),
         lowerBound: textOf(price, 'LOWER_BOUND'),

@@ -6,6 +6,8 @@ export interface FileHeader {
   ownExport: boolean;
   /** The generation date as YYYY-MM-DD: 2005's GENERATION_DATE, or DATETIME type generation_date (1.2, ETIM); null when none. */
   generationDate: string | null;
+  /** The HEADER's CURRENCY (ISO 4217, upper case): the currency of every price without PRICE_CURRENCY; null when none. */
+  currency: string | null;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}/;
@@ -25,7 +27,9 @@ export function fileHeader(head: string): FileHeader {
       header,
     )?.[1];
   const date = plain ?? dated ?? null;
+  const currency = /<(?:[\w.-]+:)?CURRENCY\b[^>]*>\s*([A-Za-z]{3})\s*</.exec(header)?.[1]?.toUpperCase() ?? null;
   return {
+    currency,
     ownExport: generator === GENERATOR_INFO,
     generationDate: date && DATE.test(date) ? date.slice(0, 10) : null,
   };

@@ -54,10 +54,15 @@ const PRODUCT_RECORDS: ReadonlySet<string> = new Set(['PRODUCT', 'ARTICLE']);
 /** A product the validation pass only counts: turning it into a record is the write pass's work. */
 const UNREAD = { sku: null, record: null, problem: null, skipped: [], categoryPaths: undefined };
 
-/** How the file's prices are read: the catalog's currency, and the export date of a file our export wrote. */
+/** How the file's prices are read: the catalog's currency, the file's own, and the export date of a file our export wrote. */
 function priceReading(cp: ImportCheckpoint): PriceReading | undefined {
   if (cp.currency === undefined) return undefined;
-  return { catalogCurrency: cp.currency, exportDate: cp.header?.ownExport ? cp.header.generationDate : null };
+  const fileCurrency = cp.header?.currency;
+  return {
+    catalogCurrency: cp.currency,
+    exportDate: cp.header?.ownExport ? cp.header.generationDate : null,
+    fileCurrency: fileCurrency && fileCurrency !== cp.currency.toUpperCase() ? fileCurrency : null,
+  };
 }
 
 /**
