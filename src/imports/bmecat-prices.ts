@@ -1,5 +1,6 @@
 import type { UpsertPrice } from '../catalog/upsert/upsert-types';
 import { child, children, textOf, type XmlNode } from './xml-node';
+import type { FileWarning } from './record-actions';
 
 /** A DATETIME of the given type (1.2, 2005) or its 2005 shorthand element, as YYYY-MM-DD. */
 function dateOf(block: XmlNode, type: 'valid_start_date' | 'valid_end_date'): string | null {
@@ -88,4 +89,29 @@ function isPlainPrice(prices: readonly UpsertPrice[], catalogCurrency: string): 
     blank(p.validTo) &&
     !p.daily
   );
+}
+
+/**
+ * A warning for each PRICE_BASE (2005: in PRODUCT_PRICE; ETIM: in PRODUCT_PRICE_DETAILS): the
+ * price refers to PRICE_UNIT_FACTOR x PRICE_UNIT, which the price model has no place for, so
+ * the amount is kept as written and the report says so rather than keeping silent.
+ */
+export function priceBaseWarnings(product: XmlNode): FileWarning[] {
+  const out: FileWarning[] = [];
+  for (const block of children(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS'))
+    for (const [holder, path] of [
+      [block, block.name],
+      ...children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE').map((p) => [p, `${block.name}/${p.name}`] as const),
+    ] as const) {
+      const base = child(holder, 'PRICE_BASE');
+      if (!base) continue;
+      const per = `${textOf(base, 'PRICE_UNIT_FACTOR') ?? '1'} ${textOf(base, 'PRICE_UNIT') ?? '?'}`;
+      out.push({
+        code: 'price_base',
+        message: `PRICE_BASE (the price is for ${per}) is not kept: the amount is stored as written`,
+        line: base.line,
+        path: `${path}/PRICE_BASE`,
+      });
+    }
+  return out;
 }

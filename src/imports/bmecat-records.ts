@@ -5,7 +5,7 @@ import { groupOfSystem } from '../catalog/upsert/reference-cache';
 import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from './xml-node';
 import { actionOf, type FileWarning, type ProductAction } from './record-actions';
-import { priceListOf, type PriceReading } from './bmecat-prices';
+import { priceBaseWarnings, priceListOf, type PriceReading } from './bmecat-prices';
 import { featureBlockOf, isAdvancedBlock } from './feature-block-reader';
 import { textsByLanguage, type FileLanguages } from './file-languages';
 import { detailsField } from '../catalog/translations/translation-store';
@@ -246,6 +246,7 @@ export function productOf(
   );
   const price = priceAmount?.text.trim() || null;
   if (action === 'delete') return { ...base, record: { sku, fields: {} }, problem: null };
+  warnings.push(...priceBaseWarnings(node));
   if (action === 'prices')
     return { ...base, record: { sku, fields: { price }, prices: priceListOf(node, prices) }, problem: null };
   const details = child(node, 'PRODUCT_DETAILS', 'ARTICLE_DETAILS');
