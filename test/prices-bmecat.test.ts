@@ -112,6 +112,39 @@ describe('price lists through BMEcat', () => {
     expect(read.prices.map((p) => p.amount)).toEqual(['5.00']);
     expect(JSON.stringify(await reportRows(jobId))).toMatch(/prices\.1\.currency/);
   });
+
+  it('keeps a price with a PRICE_BASE as written and says at its line that the base is not kept', async () => {
+    const session = await makeSession();
+    const perHundred =
+      '<PRODUCT_PRICE_DETAILS><DATETIME type="valid_start_date"><DATE>2026-01-01</DATE></DATETIME><PRODUCT_PRICE price_type="net_list"><PRICE_AMOUNT>89.00</PRICE_AMOUNT><PRICE_CURRENCY>EUR</PRICE_CURRENCY></PRODUCT_PRICE>\n<PRICE_BASE><PRICE_UNIT>MTR</PRICE_UNIT><PRICE_UNIT_FACTOR>100</PRICE_UNIT_FACTOR></PRICE_BASE></PRODUCT_PRICE_DETAILS>';
+    const catalog = await makeCatalog(session.tenant, { name: 'Preisbasis' });
+    const fileId = await putImportFile(
+      session.tenant,
+      file({
+        root: 'version="2005" xmlns="https://www.etim-international.com/bmecat/50"',
+        records: [product('TIER-1', 'Kabel', perHundred)],
+      }),
+    );
+    const jobId = await insertImportJob(session.tenant, { catalogId: catalog.catalogId, fileId });
+    await runImportToEnd(jobId, importDeps());
+    const row = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'TIER-1')),
+    });
+    expect(row!.price).toBe('89.00');
+    const line = file({ root: '', records: [product('TIER-1', 'Kabel', perHundred)] })
+      .split('\n')
+      .findIndex((l) => l.includes('<PRICE_BASE>'));
+    expect(await reportRows(jobId)).toEqual([
+      [
+        '1',
+        'warning',
+        'TIER-1',
+        `line ${line + 1}: /BMECAT/T_NEW_CATALOG/PRODUCT/PRODUCT_PRICE_DETAILS/PRICE_BASE`,
+        'PRICE_BASE (the price is for 100 MTR) is not kept: the amount is stored as written',
+        'price_base',
+      ],
+    ]);
+  });
 });
 
 describe('variant prices in a BMEcat 2005 export', () => {

@@ -24,6 +24,11 @@ export interface BatchScope {
   catalogLanguage: string;
   /** Texts in a language the company has not enabled: fail the import (default) or leave them out. */
   languagesNotEnabled: LanguagesNotEnabled;
+  /**
+   * A file of our own BMEcat export: a variant's price equal to its master's is the master's,
+   * written for the buyer, and stays inherited (upsert-products.ts `inheritMasterPrices`).
+   */
+  inheritMasterPrices?: boolean;
 }
 
 /** A product read from the file, with where it was and what it is. */

@@ -1,11 +1,30 @@
 import type { UpsertPrice } from '../catalog/upsert/upsert-types';
 import { child, children, textOf, type XmlNode } from './xml-node';
+import type { FileWarning } from './record-actions';
 
 /** A DATETIME of the given type (1.2, 2005) or its 2005 shorthand element, as YYYY-MM-DD. */
 function dateOf(block: XmlNode, type: 'valid_start_date' | 'valid_end_date'): string | null {
   const datetime = children(block, 'DATETIME').find((d) => d.attrs.type === type);
   const text = datetime ? textOf(datetime, 'DATE') : textOf(block, type.toUpperCase());
   return text ? text.trim().slice(0, 10) : null;
+}
+
+/** How a file's prices are read beside what it writes (import-items.ts). */
+export interface PriceReading {
+  /** The catalog's currency: a list that is only a plain `price` in it is read as that price. */
+  catalogCurrency: string;
+  /**
+   * In a file of our own export (file-header.ts), its generation date: the date the export
+   * writes on a price block that has none (the ETIM guideline requires a valid_start_date), so
+   * a valid_start_date equal to it is read as no start date. Null for every other file.
+   */
+  exportDate?: string | null;
+  /**
+   * The HEADER's CURRENCY when it is not the catalog's: BMEcat's rule is that a price without
+   * PRICE_CURRENCY is in it, so such a price keeps it (a CHF file in an EUR catalog stays CHF).
+   * Null when it is the catalog's: the price then stays without currency (= the catalog's).
+   */
+  fileCurrency?: string | null;
 }
 
 /**
@@ -15,10 +34,11 @@ function dateOf(block: XmlNode, type: 'valid_start_date' | 'valid_end_date'): st
  * markers. Values stay strings;
  * the upsert checks them (resolve-prices.ts) and warns about what it leaves out.
  */
-export function priceListOf(product: XmlNode, catalogCurrency?: string): UpsertPrice[] {
+export function priceListOf(product: XmlNode, reading?: PriceReading): UpsertPrice[] {
   const out: UpsertPrice[] = [];
   for (const block of children(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS')) {
-    const validFrom = dateOf(block, 'valid_start_date');
+    const start = dateOf(block, 'valid_start_date');
+    const validFrom = reading?.exportDate && start === reading.exportDate ? null : start;
     const validTo = dateOf(block, 'valid_end_date');
     const daily = /^(true|1)$/i.test(textOf(block, 'DAILY_PRICE') ?? '');
     for (const price of children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE')) {
@@ -29,7 +49,7 @@ export function priceListOf(product: XmlNode, catalogCurrency?: string): UpsertP
       out.push({
         type,
         amount: textOf(price, 'PRICE_AMOUNT'),
-        currency: textOf(price, 'PRICE_CURRENCY'),
+        currency: textOf(price, 'PRICE_CURRENCY') ?? reading?.fileCurrency ?? null,
         tax: textOf(price, 'TAX') ?? textOf(child(price, 'TAX_DETAILS'), 'TAX'),
         factor: textOf(price, 'PRICE_FACTOR'),
         lowerBound: textOf(price, 'LOWER_BOUND'),
@@ -40,7 +60,7 @@ export function priceListOf(product: XmlNode, catalogCurrency?: string): UpsertP
       });
     }
   }
-  return catalogCurrency !== undefined && isPlainPrice(out, catalogCurrency) ? [] : out;
+  return reading !== undefined && isPlainPrice(out, reading.catalogCurrency) ? [] : out;
 }
 
 const blank = (v: string | null | undefined) => v === undefined || v === null || v.trim() === '';
@@ -51,7 +71,8 @@ const blank = (v: string | null | undefined) => v === undefined || v === null ||
  * amount, in the catalog's currency or none, and no tax, factor, tier, territory, validity or
  * daily flag. Read as that `price` alone, with no list: export and import then round-trip a
  * one-price product as one price, not as a one-row list it did not have (docs/import.md
- * "Prices"). A list that says anything more than `price` does is kept as a list.
+ * "Prices"). A list that says anything more than `price` does is kept as a list. The ETIM
+ * profile's dated block counts when its date is the one our export wrote (PriceReading).
  */
 function isPlainPrice(prices: readonly UpsertPrice[], catalogCurrency: string): boolean {
   if (prices.length !== 1) return false;
@@ -68,4 +89,29 @@ function isPlainPrice(prices: readonly UpsertPrice[], catalogCurrency: string): 
     blank(p.validTo) &&
     !p.daily
   );
+}
+
+/**
+ * A warning for each PRICE_BASE (2005: in PRODUCT_PRICE; ETIM: in PRODUCT_PRICE_DETAILS): the
+ * price refers to PRICE_UNIT_FACTOR x PRICE_UNIT, which the price model has no place for, so
+ * the amount is kept as written and the report says so rather than keeping silent.
+ */
+export function priceBaseWarnings(product: XmlNode): FileWarning[] {
+  const out: FileWarning[] = [];
+  for (const block of children(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS'))
+    for (const [holder, path] of [
+      [block, block.name],
+      ...children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE').map((p) => [p, `${block.name}/${p.name}`] as const),
+    ] as const) {
+      const base = child(holder, 'PRICE_BASE');
+      if (!base) continue;
+      const per = `${textOf(base, 'PRICE_UNIT_FACTOR') ?? '1'} ${textOf(base, 'PRICE_UNIT') ?? '?'}`;
+      out.push({
+        code: 'price_base',
+        message: `PRICE_BASE (the price is for ${per}) is not kept: the amount is stored as written`,
+        line: base.line,
+        path: `${path}/PRICE_BASE`,
+      });
+    }
+  return out;
 }

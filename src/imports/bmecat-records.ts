@@ -5,7 +5,7 @@ import { groupOfSystem } from '../catalog/upsert/reference-cache';
 import { ATTRIBUTE_SYSTEM } from '../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from './xml-node';
 import { actionOf, type FileWarning, type ProductAction } from './record-actions';
-import { priceListOf } from './bmecat-prices';
+import { priceBaseWarnings, priceListOf, type PriceReading } from './bmecat-prices';
 import { featureBlockOf, isAdvancedBlock } from './feature-block-reader';
 import { textsByLanguage, type FileLanguages } from './file-languages';
 import { detailsField } from '../catalog/translations/translation-store';
@@ -224,7 +224,7 @@ export function productOf(
   node: XmlNode,
   path = '',
   languages: FileLanguages = ONE_LANGUAGE,
-  catalogCurrency?: string,
+  prices?: PriceReading,
 ): FileProduct {
   const sku = textOf(node, 'SUPPLIER_PID', 'SUPPLIER_AID');
   const action = actionOf(node, path);
@@ -246,8 +246,9 @@ export function productOf(
   );
   const price = priceAmount?.text.trim() || null;
   if (action === 'delete') return { ...base, record: { sku, fields: {} }, problem: null };
+  warnings.push(...priceBaseWarnings(node));
   if (action === 'prices')
-    return { ...base, record: { sku, fields: { price }, prices: priceListOf(node, catalogCurrency) }, problem: null };
+    return { ...base, record: { sku, fields: { price }, prices: priceListOf(node, prices) }, problem: null };
   const details = child(node, 'PRODUCT_DETAILS', 'ARTICLE_DETAILS');
   const order = child(node, 'PRODUCT_ORDER_DETAILS', 'ARTICLE_ORDER_DETAILS');
   const gtinNode =
@@ -291,6 +292,6 @@ export function productOf(
   for (const field of ['name', 'description', 'keywords'] as const)
     if (record.fields[field] === undefined) delete record.fields[field];
   features(node, record, skipped, origins, warnings, languages);
-  record.prices = priceListOf(node, catalogCurrency);
+  record.prices = priceListOf(node, prices);
   return { ...base, record, problem: null };
 }

@@ -86,6 +86,7 @@ export async function flushProducts(
       mode: scope.mode,
       dryRun: scope.dryRun,
       tolerant: !scope.strict,
+      inheritMasterPrices: scope.inheritMasterPrices ?? false,
       cache: scope.cache,
       knownMasters,
       catalogLanguage: scope.catalogLanguage,

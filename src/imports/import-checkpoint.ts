@@ -9,6 +9,7 @@ import type { ImportFormat } from './detect-format';
 import { XCHANGE_START, type XChangeResumePoint } from './xchange-reader';
 import type { TextEncodingName } from './text-encodings';
 import type { FileLanguages } from './file-languages';
+import type { FileHeader } from './file-header';
 
 export interface ImportCounts {
   created: number;
@@ -47,6 +48,8 @@ export interface ImportCheckpoint {
   currency?: string;
   /** BMEcat: the HEADER's default LANGUAGE as written (null: none), read when the job starts. */
   headerLanguage?: string | null;
+  /** BMEcat: what the HEADER says about reading prices (our own export, its generation date), read when the job starts. */
+  header?: FileHeader;
   /** BMEcat and CSV: records per language (its code, the form written when none, `''` unlabelled) and the first, counted by the validation pass. */
   seenLanguages?: Record<string, { count: number; example: string }>;
   /** BMEcat and CSV: how the file's languages are read, decided after the validation pass (file-languages.ts). */

@@ -1,4 +1,5 @@
 import { readXmlRecords, type XmlResumePoint } from './bmecat-reader';
+import type { PriceReading } from './bmecat-prices';
 import { groupOf, mapEntryOf, productOf, type FileGroup, type FileWarning, type ProductAction } from './bmecat-records';
 import { readCsvRecords, type CsvResumePoint } from './csv-reader';
 import { csvHeaderLanguages, csvProductOf } from './csv-records';
@@ -52,6 +53,17 @@ const PRODUCT_RECORDS: ReadonlySet<string> = new Set(['PRODUCT', 'ARTICLE']);
 
 /** A product the validation pass only counts: turning it into a record is the write pass's work. */
 const UNREAD = { sku: null, record: null, problem: null, skipped: [], categoryPaths: undefined };
+
+/** How the file's prices are read: the catalog's currency, the file's own, and the export date of a file our export wrote. */
+function priceReading(cp: ImportCheckpoint): PriceReading | undefined {
+  if (cp.currency === undefined) return undefined;
+  const fileCurrency = cp.header?.currency;
+  return {
+    catalogCurrency: cp.currency,
+    exportDate: cp.header?.ownExport ? cp.header.generationDate : null,
+    fileCurrency: fileCurrency && fileCurrency !== cp.currency.toUpperCase() ? fileCurrency : null,
+  };
+}
 
 /**
  * The file's records from a resume point, whatever the format. `readProducts: false` (the
@@ -108,7 +120,7 @@ export async function* items(
         path: r.path,
         line: r.node.line,
         ...(readProducts
-          ? productOf(r.node, r.path, languages, run.cp.currency)
+          ? productOf(r.node, r.path, languages, priceReading(run.cp))
           : { ...UNREAD, languages: r.node.languages }),
       };
     else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };

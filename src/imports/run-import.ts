@@ -23,6 +23,7 @@ import { reasonCounts, writeReport } from './import-report';
 import { ImportFileError, readHead } from './text-chunks';
 import { jobCaller } from '../kernel/caller';
 import { headerLanguage, type LanguagesNotEnabled } from './file-languages';
+import { fileHeader } from './file-header';
 import { decodeHead } from './text-encodings';
 
 export interface ImportDeps {
@@ -135,6 +136,7 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
       currency: catalog.currency,
       // xChange names each text's language on the text (xchange-languages.ts): no header default.
       headerLanguage: isXChange(detected.format) ? null : headerLanguage(decodeHead(head).text),
+      ...(detected.format.startsWith('BMEcat') ? { header: fileHeader(decodeHead(head).text) } : {}),
     };
     const [saved] = await db
       .update(jobs)
@@ -168,6 +170,7 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
       files: deps.files,
       catalogLanguage: catalog.language,
       languagesNotEnabled: params.languagesNotEnabled ?? 'fail',
+      inheritMasterPrices: cp.header?.ownExport ?? false,
     },
   };
   try {

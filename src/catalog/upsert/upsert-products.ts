@@ -19,6 +19,7 @@ import type { ResolvedNode } from './upsert-types';
 import { ItemError, type UpsertOutcome, type UpsertRecord } from './upsert-types';
 import type { Caller } from '../../kernel/caller';
 import { foldDefaultLanguage } from './upsert-translations';
+import { inheritMasterPrices } from './inherited-prices';
 
 const IN_CHUNK = 90;
 
@@ -48,6 +49,8 @@ export interface UpsertContext {
   knownMasters?: ReadonlyMap<string, string>;
   /** The catalog's default language: its texts in a record's `translations` go to the columns. */
   catalogLanguage: string;
+  /** A file of our own BMEcat export: a variant's price equal to its master's stays inherited (inherited-prices.ts). */
+  inheritMasterPrices?: boolean;
 }
 
 const outcome = (sku: string, status: UpsertOutcome['status'], productId: string | null = null): UpsertOutcome => ({
@@ -113,6 +116,11 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
       for (const variant of aggregate.variants) nodes.set(variant.product.id, variant);
     }
   }
+  if (ctx.inheritMasterPrices)
+    inheritMasterPrices(resolved, (sku) => {
+      const row = existing.get(sku);
+      return row && row.parentId === null ? nodes.get(row.id) : undefined;
+    });
   const knownCategories = await categoriesOfCatalog(db, ctx, [
     ...new Set(resolved.flatMap((n) => n?.categoryIds ?? [])),
   ]);

@@ -10,7 +10,7 @@ import {
   orderDetails,
   rootStructure,
 } from './dialect-parts';
-import { fitted, headerValues, keywordList, orderUnit, shortDescription, statusOf } from './fields';
+import { fitted, GENERATOR_INFO, headerValues, keywordList, orderUnit, shortDescription, statusOf } from './fields';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
@@ -102,7 +102,7 @@ export const bmecat12: Dialect = {
     const h = headerValues(plan, w, { mimeRoot: 100 });
     const [date, time] = h.generatedAt.split('T') as [string, string];
     return `<?xml version="1.0" encoding="UTF-8"?>\n<BMECAT version="1.2" xmlns="${NAMESPACE_12}">\n${el('HEADER', [
-      textEl('GENERATOR_INFO', 'PIM Service BMEcat export'),
+      textEl('GENERATOR_INFO', GENERATOR_INFO),
       el('CATALOG', [
         textEl('LANGUAGE', plan.language),
         textEl('CATALOG_ID', h.catalogId),

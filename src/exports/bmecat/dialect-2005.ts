@@ -10,7 +10,7 @@ import {
   orderDetails,
   rootStructure,
 } from './dialect-parts';
-import { fitted, headerValues, mimeType2005, orderUnit, productDetails2005 } from './fields';
+import { fitted, GENERATOR_INFO, headerValues, mimeType2005, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
 import { languageElements } from './localized-out';
 import type { ProductView } from './product-view';
@@ -86,7 +86,7 @@ export const bmecat2005: Dialect = {
   header(plan, w) {
     const h = headerValues(plan, w, { mimeRoot: 250 });
     return `<?xml version="1.0" encoding="UTF-8"?>\n<BMECAT version="2005" xmlns="${plan.namespace}">\n${el('HEADER', [
-      textEl('GENERATOR_INFO', 'PIM Service BMEcat export'),
+      textEl('GENERATOR_INFO', GENERATOR_INFO),
       el('CATALOG', [
         ...languageElements(plan),
         textEl('CATALOG_ID', h.catalogId),

@@ -3,7 +3,7 @@ import { CURRENCIES_ETIM, UNITS_ETIM } from './code-lists';
 import type { Dialect } from './dialect';
 import { currencyIn, FOOTER, featureBlock, orderDetails } from './dialect-parts';
 import { ATTRIBUTE_SYSTEM } from './feature-blocks';
-import { fitted, headerValues, orderUnit, productDetails2005 } from './fields';
+import { fitted, GENERATOR_INFO, headerValues, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
 import { languageElements } from './localized-out';
 import type { ProductView } from './product-view';
@@ -115,7 +115,7 @@ export const bmecatEtim: Dialect = {
   header(plan, w) {
     const h = headerValues(plan, w, { mimeRoot: 250 });
     return `<?xml version="1.0" encoding="UTF-8"?>\n<BMECAT version="2005" xmlns="${ETIM_NAMESPACE}">\n${el('HEADER', [
-      textEl('GENERATOR_INFO', 'PIM Service BMEcat export'),
+      textEl('GENERATOR_INFO', GENERATOR_INFO),
       el('CATALOG', [
         ...languageElements(plan),
         textEl('CATALOG_ID', h.catalogId),

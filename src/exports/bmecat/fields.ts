@@ -88,6 +88,14 @@ export function headerValues(plan: BmecatPlan, w: ExportWarnings, limits: { mime
 }
 
 /**
+ * GENERATOR_INFO of every BMEcat file this service writes. An import reads a file that carries
+ * it by the export's own conventions (docs/import.md "Files this service wrote"): a price block
+ * dated with the generation date had no date, a variant's price equal to its master's is the
+ * master's, inherited.
+ */
+export const GENERATOR_INFO = 'PIM Service BMEcat export';
+
+/**
  * PRODUCT_DETAILS of BMEcat 2005 and the ETIM profile (the same elements and limits in both):
  * short and long description, GTIN, manufacturer data, delivery time, keywords, status.
  */
