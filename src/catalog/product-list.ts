@@ -421,7 +421,7 @@ export async function listProducts(
     if (headed) return page(headed);
   }
   // A ranked cursor of a search that has since become broad ranks every match: correct, slower.
-  const hits = hitsSource(plan.selective ? plan : { match: plan.all, checks: [] }, catalog.id, where, scope);
+  const hits = hitsSource(plan.selective ? plan : { match: plan.all, narrowing: null }, catalog.id, where, scope);
   if (by === 'rank') return page(await listByRank(db, hits, cursor as RankCursor | null, limit));
   const source = plan.selective ? hits : checkedTableSource(plan, where, scope);
   return page(await sorted(source, by));
