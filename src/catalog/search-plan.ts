@@ -16,15 +16,15 @@ import { searchWords } from './product-search';
  *
  * A phrase with at most `limit` entries is rare; the others are common. When some phrase is
  * rare, the rare phrases drive the query (at most `limit` documents, ranked or sorted in
- * memory) and every common phrase is checked per candidate document by its rowid (a seek in
- * the FTS index): bm25 never has to visit the million documents of a common word. When every
+ * memory), narrowed by the common phrases in one lazy MATCH without a score (`narrowing`):
+ * bm25 never has to visit the million documents of a common word. When every
  * phrase is common the search is broad and is listed in index order (docid) or walks the
  * requested sort order's index, checking each product.
  */
 export interface SearchPlan {
   /** The MATCH expression of the phrases that drive the query (all phrases when broad). */
   match: string;
-  /** Common phrases checked per document with `rowid = ?` (each answered lazily by FTS5). */
+  /** The common phrases FTS5 answers lazily, which narrow the driving documents (`narrowing`). */
   checks: string[];
   /**
    * The rare phrases and the checked common ones, ANDed (null: no check). Its documents, read
