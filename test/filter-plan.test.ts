@@ -185,4 +185,49 @@ describe('filter plans', () => {
     expect(await list()).toEqual([]);
     expect(scans()).toBe(1);
   });
+
+  it('leaves the condition its few products are out of their WHERE (a category, a class code), checking every other one', async () => {
+    const { session, catalog, top, child } = await mixedCatalog();
+    const statements: string[] = [];
+    const recording = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === 'prepare')
+          return (query: string) => {
+            statements.push(query);
+            return target.prepare(query);
+          };
+        const value = Reflect.get(target, prop);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const skus = async (input: Record<string, unknown>, driveLimit?: number) =>
+      (
+        await listProducts(
+          createDb(recording),
+          session,
+          { catalogId: catalog.catalogId, limit: 50, sort: 'sku', ...input } as never,
+          { rankLimit: 1, driveLimit },
+        )
+      ).items.map((p) => p.sku);
+    const pageOf = () => statements.filter((s) => s.includes(' h CROSS JOIN ')).at(-1) ?? '';
+    const categoryCheck = 'pc.product_id = "products"."id"';
+    const classCheck = 'l.element_id = "products"."id"';
+    for (const input of [{ categoryId: top.categoryId }, { categoryId: top.categoryId, q: 'FP' }]) {
+      const driven = await skus(input);
+      expect(driven.length, JSON.stringify(input)).toBeGreaterThan(0);
+      expect(pageOf(), JSON.stringify(input)).not.toContain(categoryCheck);
+      expect(await skus(input, 0)).toEqual(driven); // the walk checks the category per product
+    }
+    // the category drives (4 products, fewer than the 6 without GTIN): the class code stays checked per product
+    const both = { classCode: 'EC000042', categoryId: child.categoryId, missing: ['gtin'] };
+    const driven = await skus(both);
+    expect(pageOf()).toContain(classCheck);
+    expect(pageOf()).not.toContain(categoryCheck);
+    expect(await skus(both, 0)).toEqual(driven);
+    // alone, the class code drives (scanned): its check is left out
+    const classOnly = await skus({ classCode: 'EC000042' });
+    expect(classOnly.length).toBeGreaterThan(0);
+    expect(pageOf()).not.toContain(classCheck);
+    expect(await skus({ classCode: 'EC000042' }, 0)).toEqual(classOnly);
+  });
 });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { listProducts } from '../src/catalog/product-list';
 import { MAX_PREFIX_WORDS, planSearch } from '../src/catalog/search-plan';
 import { searchWords } from '../src/catalog/product-search';
+import { runBatch } from '../src/db/client';
+import { writeTranslationStatements } from '../src/catalog/translations/translation-store';
 import { db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 
 /**
@@ -127,5 +129,60 @@ describe('search plans', () => {
       'B-16',
       'B-17',
     ]);
+  });
+
+  it("narrows a rare word's documents by the common word in one pass: same document, same language", async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session, { language: 'deu', languages: ['deu', 'eng'] });
+    // words of this test only (the index is shared): "common" in 6 documents, "rare" in 5 (rank limit 5)
+    const tag = crypto.randomUUID().replace(/-/g, '').slice(0, 10);
+    const [common, rare] = [`Gemein${tag}`, `Selten${tag}`];
+    const add = async (sku: string, name: string, eng?: string) => {
+      const product = await makeProduct(session, catalog.catalogId, { sku, name });
+      if (eng) await runBatch(db(), writeTranslationStatements(db(), product.productId, 'eng', { name: eng }));
+    };
+    await add('N-1', `${common} ${rare}`);
+    await add('N-2', rare, `${common} ${rare}`); // both words in its English name only
+    await add('N-3', rare, common); // one word per language: no match
+    await add('N-4', rare); // the rare word alone
+    for (const n of [5, 6, 7]) await add(`N-${n}`, common);
+    const skus = async (q: string, extra: Record<string, unknown> = {}, rankLimit = 5) =>
+      (
+        await listProducts(db(), session, { catalogId: catalog.catalogId, q, limit: 50, ...extra } as never, {
+          rankLimit,
+        })
+      ).items.map((p) => p.sku);
+    const plan = await planSearch(db(), `${common} ${rare}`, 5);
+    expect(plan).toMatchObject({ selective: true, checks: [`"${common}"`] });
+    expect(plan!.narrowing).toBe(`${plan!.match} AND "${common}"`);
+    for (const q of [`${common} ${rare}`, `${rare} ${common}`]) {
+      expect((await skus(q)).sort(), q).toEqual(['N-1', 'N-2']);
+      expect(await skus(q, { sort: 'sku', order: 'desc' }), q).toEqual(['N-2', 'N-1']);
+      expect(await skus(q, { searchLanguage: 'eng' }), q).toEqual(['N-2']);
+      expect(await skus(q, { searchLanguage: 'deu' }), q).toEqual(['N-1']);
+      // the same masters as one MATCH of every word (rank limit 5000: no word is common)
+      expect((await skus(q, {}, 5000)).sort(), q).toEqual(['N-1', 'N-2']);
+    }
+    // a page boundary inside the narrowed hits
+    const first = await listProducts(
+      db(),
+      session,
+      { catalogId: catalog.catalogId, q: `${common} ${rare}`, sort: 'sku', limit: 1 } as never,
+      { rankLimit: 5 },
+    );
+    expect(first.items.map((p) => p.sku)).toEqual(['N-1']);
+    const second = await listProducts(
+      db(),
+      session,
+      {
+        catalogId: catalog.catalogId,
+        q: `${common} ${rare}`,
+        sort: 'sku',
+        limit: 1,
+        cursor: first.nextCursor,
+      } as never,
+      { rankLimit: 5 },
+    );
+    expect(second).toMatchObject({ items: [{ sku: 'N-2' }], nextCursor: null });
   });
 });

@@ -61,21 +61,27 @@ export const tableSource = (where: SQL): Source => ({
 });
 
 /**
- * A selective search: the documents of the driving phrases (at most the rank limit), each
- * common phrase checked per document, a variant's document counting for its master (variants
- * are indexed with their SKU, manufacturer part number and GTIN), the best score per master.
+ * A selective search: the documents of the driving phrases (at most the rank limit), kept when
+ * they are among the documents of the plan's narrowing (the common phrases, read lazily and
+ * without a score, so bm25 never counts a common phrase's million documents), a variant's
+ * document counting for its master (variants are indexed with their SKU, manufacturer part
+ * number and GTIN), the best score per master. The unary `+` keeps SQLite from handing
+ * `rowid IN (...)` to FTS5 as one `rowid = ?` query per narrowing document (as slow as a check
+ * per document).
  */
 export function hitsSource(
-  plan: Pick<SearchPlan, 'match' | 'checks'>,
+  plan: Pick<SearchPlan, 'match' | 'narrowing'>,
   catalogId: string,
   where: SQL,
   scope: SearchScope,
 ): Source {
-  const checks = plan.checks.map((phrase) => sql` AND ${check(phrase, sql`f.rowid`)}`);
+  const narrowed = plan.narrowing
+    ? sql` AND +f.rowid IN (SELECT n.rowid FROM products_fts n WHERE n.products_fts MATCH ${plan.narrowing} AND ${scopeRange(scope, sql`n.rowid`)})`
+    : sql``;
   // a translated document's product is docid % DOC_SPAN; a variant's document counts for its master
   const hits = sql`SELECT coalesce(d.parent_id, d.id) AS mid, min(f.rank) AS r
     FROM products_fts f CROSS JOIN ${products} d ON d.rowid = f.rowid % ${SPAN}
-    WHERE f.products_fts MATCH ${plan.match} AND ${scopeRange(scope, sql`f.rowid`)} AND d.catalog_id = ${catalogId}${sql.join(checks)}
+    WHERE f.products_fts MATCH ${plan.match} AND ${scopeRange(scope, sql`f.rowid`)} AND d.catalog_id = ${catalogId}${narrowed}
     GROUP BY mid`;
   return {
     from: sql`(${hits}) h CROSS JOIN ${products} ON ${products.id} = h.mid`,

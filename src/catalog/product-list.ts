@@ -15,7 +15,7 @@ import {
   type SortName,
   type ValueCursor,
 } from './product-cursor';
-import { filterDrivers, type ProductFilterInput, productFilterWhere } from './product-filter';
+import { type FilterDriver, filterDrivers, type ProductFilterInput, productFilterWhere } from './product-filter';
 import { listedValues, resolveListAttributes } from './product-list-values';
 import { listByCompleteness, resolveScoreChannel, scoresFor } from './product-list-completeness';
 import { productOut } from './product-queries';
@@ -262,12 +262,12 @@ async function drivenIds(
   catalogId: string,
   filter: ProductFilterInput,
   driveLimit: number,
-): Promise<{ ids: SQL; size: number } | null> {
+): Promise<Driven | null> {
   const drivers = filterDrivers(tenant, catalogId, filter);
-  const indexed = drivers.filter((d) => !d.scan).map((d) => d.ids);
+  const indexed = drivers.filter((d) => !d.scan);
   const fewest = indexed.length ? await fewestIds(db, indexed, driveLimit) : null;
   if (fewest) return fewest;
-  for (const { ids, none } of drivers.filter((d) => d.scan)) {
+  for (const { ids, none, covers } of drivers.filter((d) => d.scan)) {
     // nothing to scan for when no product at all has it (a class code no link names)
     if (none && Number((await db.all<{ n: number }>(none))[0]?.n ?? 1) === 0)
       return { ids: sql`SELECT NULL AS mid WHERE 0`, size: 0 };
@@ -278,24 +278,36 @@ async function drivenIds(
         FROM (${ids} LIMIT ${driveLimit + 1})`,
     );
     const n = Number(found?.n ?? driveLimit + 1);
-    if (n <= driveLimit) return { ids: sql`SELECT value AS mid FROM json_each(${found!.ids})`, size: n };
+    if (n <= driveLimit) return { ids: sql`SELECT value AS mid FROM json_each(${found!.ids})`, size: n, covers };
   }
   return null;
 }
 
-/** Of these id subqueries, the one naming the fewest products if that is at most `limit` (each counted up to limit + 1). */
-async function fewestIds(db: Database, ids: SQL[], limit: number): Promise<{ ids: SQL; size: number } | null> {
+/** The few products a filter names: their ids, how many, and the filter field those ids are exactly (FilterDriver.covers). */
+interface Driven {
+  ids: SQL;
+  size: number;
+  covers?: FilterDriver['covers'];
+}
+
+/** Of these drivers, the one naming the fewest products if that is at most `limit` (each counted up to limit + 1). */
+async function fewestIds(db: Database, drivers: FilterDriver[], limit: number): Promise<Driven | null> {
   const cap = limit + 1;
   const [counts] = await db.all<Record<string, number>>(
     sql`SELECT ${sql.join(
-      ids.map((d, i) => sql`(SELECT count(*) FROM (${d} LIMIT ${cap})) AS ${sql.raw(`c${i}`)}`),
+      drivers.map((d, i) => sql`(SELECT count(*) FROM (${d.ids} LIMIT ${cap})) AS ${sql.raw(`c${i}`)}`),
       sql`, `,
     )}`,
   );
-  const sizes = ids.map((_, i) => Number(counts?.[`c${i}`] ?? cap));
+  const sizes = drivers.map((_, i) => Number(counts?.[`c${i}`] ?? cap));
   const fewest = sizes.indexOf(Math.min(...sizes));
-  return sizes[fewest]! <= limit ? { ids: ids[fewest]!, size: sizes[fewest]! } : null;
+  const { ids, covers } = drivers[fewest]!;
+  return sizes[fewest]! <= limit ? { ids, size: sizes[fewest]!, covers } : null;
 }
+
+/** The filter without the condition the driving ids already are (FilterDriver.covers): one EXISTS per product less. */
+const uncovered = (filter: ProductFilterInput, driven: Driven): ProductFilterInput =>
+  driven.covers ? { ...filter, [driven.covers]: undefined } : filter;
 
 /**
  * Master products of a catalog matching the filter, one keyset page in the requested order.
@@ -382,10 +394,11 @@ export async function listProducts(
     if (hasQ) return none;
     const sortName = sort ?? 'sku';
     assertCursorOrder(cursor, sortName, order);
-    const where = productFilterWhere(tenant, catalog.id, filter);
     const few = await driven();
     if (few === 'empty') return none;
-    const source = few ? joinedSource(few.ids, where) : tableSource(where);
+    const source = few
+      ? joinedSource(few.ids, productFilterWhere(tenant, catalog.id, uncovered(filter, few)))
+      : tableSource(productFilterWhere(tenant, catalog.id, filter));
     return page(await sorted(source, sortName));
   }
   const by = sort ?? (cursor ? cursor.s : plan.selective ? 'rank' : 'match');
@@ -399,7 +412,8 @@ export async function listProducts(
     if (few) {
       // the set sorted first, each product checked in order until the page is full (Source.late)
       const late = matchesSearch(plan, scope, lateRow.rowid, lateRow.id);
-      const source = joinedSource(few.ids, where, sql`${products}.rowid`, late);
+      const fewWhere = productFilterWhere(tenant, catalog.id, { ...uncovered(filter, few), q: undefined });
+      const source = joinedSource(few.ids, fewWhere, sql`${products}.rowid`, late);
       if (by === 'match') return page(await listByDoc(db, source, cursor as MatchCursor | null, limit));
       return page(await sorted(source, by));
     }
@@ -421,7 +435,7 @@ export async function listProducts(
     if (headed) return page(headed);
   }
   // A ranked cursor of a search that has since become broad ranks every match: correct, slower.
-  const hits = hitsSource(plan.selective ? plan : { match: plan.all, checks: [] }, catalog.id, where, scope);
+  const hits = hitsSource(plan.selective ? plan : { match: plan.all, narrowing: null }, catalog.id, where, scope);
   if (by === 'rank') return page(await listByRank(db, hits, cursor as RankCursor | null, limit));
   const source = plan.selective ? hits : checkedTableSource(plan, where, scope);
   return page(await sorted(source, by));

@@ -16,16 +16,23 @@ import { searchWords } from './product-search';
  *
  * A phrase with at most `limit` entries is rare; the others are common. When some phrase is
  * rare, the rare phrases drive the query (at most `limit` documents, ranked or sorted in
- * memory) and every common phrase is checked per candidate document by its rowid (a seek in
- * the FTS index): bm25 never has to visit the million documents of a common word. When every
+ * memory), narrowed by the common phrases in one lazy MATCH without a score (`narrowing`):
+ * bm25 never has to visit the million documents of a common word. When every
  * phrase is common the search is broad and is listed in index order (docid) or walks the
  * requested sort order's index, checking each product.
  */
 export interface SearchPlan {
   /** The MATCH expression of the phrases that drive the query (all phrases when broad). */
   match: string;
-  /** Common phrases checked per document with `rowid = ?` (each answered lazily by FTS5). */
+  /** The common phrases FTS5 answers lazily, which narrow the driving documents (`narrowing`). */
   checks: string[];
+  /**
+   * The rare phrases and the checked common ones, ANDed (null: no check). Its documents, read
+   * without a score, narrow the driving documents in one pass: FTS5 intersects the doclists by
+   * seeking the common phrase's lazily, about 1 µs a document, where a check statement per
+   * document (`check`) costs about 65 µs at 1M (`Typ 7000`: 651 documents, 0.8 ms instead of 42).
+   */
+  narrowing: string | null;
   /** Every phrase, ANDed: the whole search as one MATCH expression. */
   all: string;
   /** Every phrase of `all` is answered lazily (whole words, 2- and 3-character prefixes). */
@@ -128,12 +135,22 @@ export async function planSearch(db: Database, q: string, limit: number): Promis
   const all = phrases.map((p) => p.text).join(' AND ');
   const allLazy = phrases.every((p) => p.lazy);
   const lazyCommon = phrases.filter((p) => p.hits > limit && p.lazy).map((p) => p.text);
-  if (rare.length === 0) return { match: all, checks: [], all, allLazy, selective: false, lazyCommon };
+  if (rare.length === 0) return { match: all, checks: [], narrowing: null, all, allLazy, selective: false, lazyCommon };
   // A common phrase FTS5 cannot answer lazily joins the driving expression (merged once per
   // statement) instead of being checked per document (merged once per check).
   const driving = phrases.filter((p) => p.hits <= limit || !p.lazy);
   const checks = phrases.filter((p) => p.hits > limit && p.lazy).map((p) => p.text);
-  return { match: driving.map((p) => p.text).join(' AND '), checks, all, allLazy, selective: true, lazyCommon };
+  // The narrowing leaves out the common phrases that are merged (in `match` already): merged once.
+  const narrowing = checks.length ? [...rare.map((p) => p.text), ...checks].join(' AND ') : null;
+  return {
+    match: driving.map((p) => p.text).join(' AND '),
+    checks,
+    narrowing,
+    all,
+    allLazy,
+    selective: true,
+    lazyCommon,
+  };
 }
 
 /**
