@@ -6,6 +6,7 @@ import { HISTORY_PRUNE_CRON, pruneHistory } from './history/retention';
 import { pruneSignInThrottle } from './accounts/sign-in-throttle';
 import { sweepDeps, sweepJobs } from './jobs/recovery';
 import { runDueSyncs } from './sync/schedule';
+import { tidySearchIndex } from './catalog/search-tidy';
 
 /**
  * Cron Triggers (`[triggers]` of wrangler.toml, or of wrangler.consumer.toml when the consumer is
@@ -23,5 +24,7 @@ export async function scheduled(controller: ScheduledController, env: Bindings):
     await sweepJobs(sweepDeps(env, db), now);
     if (controller.cron === HISTORY_PRUNE_CRON) await pruneHistory(db);
     await runDueSyncs({ db, queue: env.JOB_QUEUE, publicBaseUrl: env.PUBLIC_BASE_URL }, now);
+    // the search index's segments merged a few seconds' worth per tick (docs/search.md "Index upkeep")
+    await tidySearchIndex(db);
   }
 }

@@ -1,3 +1,4 @@
+import { tidySearchIndex } from '../catalog/search-tidy';
 import { dbNow } from '../kernel/clock';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -98,6 +99,9 @@ async function finish(run: SliceRun): Promise<ImportSliceOutcome> {
     .where(and(eq(jobs.id, job.id), eq(jobs.state, 'running')))
     .returning({ id: jobs.id });
   await dropStaging(db, job.id);
+  // an import writes the search index in one segment per batch: merge them while the catalog is
+  // quiet (bounded; the cron continues where a large import leaves off, docs/search.md "Index upkeep")
+  await tidySearchIndex(db);
   if (!done) {
     await run.files.delete(key);
     return 'stopped';
