@@ -91,11 +91,17 @@ export const SyncReport = z.object({
     .optional(),
   /** Set when the guardrail refused the deactivations of this run. */
   deactivationsRefused: z.number().int().optional(),
-  /** With onlyComplete: masters left out as incomplete for the channel, and how many lack each `label (language)`. */
+  /**
+   * With onlyComplete: masters left out as incomplete for the channel (`count`), variants left out
+   * of the masters that went out (`variants`, the first 20 SKUs in `variantSkus`), and how many
+   * of them (masters and variants) lack each `label (language)`.
+   */
   incomplete: z
     .object({
       channel: z.string(),
       count: z.number().int(),
+      variants: z.number().int(),
+      variantSkus: z.array(z.string()),
       missing: z.array(z.object({ requirement: z.string(), products: z.number().int() })),
     })
     .optional(),
