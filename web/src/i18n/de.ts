@@ -781,6 +781,15 @@ export const de = {
   'channels.share.mandatory': 'nur Pflichtmerkmale',
   'channels.removeRequirement': 'Anforderung {n} entfernen',
   'channels.addRequirement': 'Anforderung hinzufügen',
+  'channels.pattern.attribute': 'Anforderung {n}: geprüftes Attribut',
+  'channels.pattern': 'Anforderung {n}: Muster (GLOB: *, ?, [0-9])',
+  'channels.range.system': 'Anforderung {n}: Klassifikationssystem',
+  'channels.range.feature': 'Anforderung {n}: Merkmal (z. B. EF000008)',
+  'channels.range.min': 'Anforderung {n}: Minimum',
+  'channels.range.max': 'Anforderung {n}: Maximum',
+  'channels.range.unit': 'Anforderung {n}: Einheit (optional, z. B. MMT)',
+  'channels.range.release': 'Anforderung {n}: Release mit den Wertebereichen (z. B. ETIM-9.0)',
+  'channels.range.notANumber': 'Bitte eine Zahl eingeben (z. B. 2,5) oder leer lassen für keine Grenze.',
 } as const;
 
 export type MessageKey = keyof typeof de;

@@ -772,4 +772,13 @@ export const en: Record<MessageKey, string> = {
   'channels.share.mandatory': 'mandatory features only',
   'channels.removeRequirement': 'Remove requirement {n}',
   'channels.addRequirement': 'Add requirement',
+  'channels.pattern.attribute': 'Requirement {n}: attribute checked',
+  'channels.pattern': 'Requirement {n}: pattern (GLOB: *, ?, [0-9])',
+  'channels.range.system': 'Requirement {n}: classification system',
+  'channels.range.feature': 'Requirement {n}: feature (e.g. EF000008)',
+  'channels.range.min': 'Requirement {n}: minimum',
+  'channels.range.max': 'Requirement {n}: maximum',
+  'channels.range.unit': 'Requirement {n}: unit (optional, e.g. MMT)',
+  'channels.range.release': 'Requirement {n}: release whose ranges apply (e.g. ETIM-9.0)',
+  'channels.range.notANumber': 'Enter a number (e.g. 2.5), or leave it empty for no bound.',
 };
