@@ -94,7 +94,12 @@ export const ProductFilter = z.strictObject({
    * Only masters with at least one variant not complete for this channel (each variant's own
    * score, docs/completeness.md "Variants"): in `channelLanguage`, else in any of its languages.
    */
-  incompleteVariantsFor: z.uuid().optional(),
+  incompleteVariantsFor: z
+    .uuid()
+    .optional()
+    .describe(
+      'Only masters with at least one variant not complete for this channel (each variant scored on its own), in channelLanguage or any language of the channel; missingRequirement narrows it to variants lacking that requirement',
+    ),
   /** With `incompleteFor` / `incompleteVariantsFor`: only products (variants) missing this requirement, e.g. `name`, `values.colour`, `media.normal>=1`. */
   missingRequirement: z.string().min(1).max(120).optional(),
 });

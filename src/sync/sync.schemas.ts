@@ -18,7 +18,12 @@ const SyncOptionsDto = z.strictObject({
   /** The channel this connection feeds (docs/completeness.md): its requirements judge `onlyComplete`. */
   channelId: z.uuid().optional(),
   /** Send only the masters complete for `channelId` in every language of the channel; the report counts the rest and why. */
-  onlyComplete: z.boolean().optional(),
+  onlyComplete: z
+    .boolean()
+    .optional()
+    .describe(
+      'Send only masters complete for channelId in every language of the channel, each without its incomplete variants (a complete master whose variants are all incomplete goes out without them); the report counts masters and variants left out and what they lack',
+    ),
 });
 
 const connectorUrl = z

@@ -33,7 +33,14 @@ describe('channel requirements in the form', () => {
   });
 
   it('writes a range rule as typed: bounds as numbers (a comma as decimal point), empty ones and the unit left out', () => {
-    const row = { ...newRow('quality'), target: 'range', feature: ' EF000008 ', rangeMin: '2,5', rangeMax: '', unit: ' ' };
+    const row = {
+      ...newRow('quality'),
+      target: 'range',
+      feature: ' EF000008 ',
+      rangeMin: '2,5',
+      rangeMax: '',
+      unit: ' ',
+    };
     expect(bodyOf(row)).toEqual({ kind: 'quality', rule: 'range', system: 'ETIM', feature: 'EF000008', min: 2.5 });
     // The extras of another rule are not sent with a plain one.
     expect(bodyOf({ ...row, target: 'gtinCheckDigit' })).toEqual({ kind: 'quality', rule: 'gtinCheckDigit' });
@@ -57,7 +64,11 @@ describe('channel requirements in the form', () => {
   });
 
   it("puts the API's 400 next to the input it names", () => {
-    const rows = [newRow('media'), { ...newRow('quality'), target: 'range' }, { ...newRow('quality'), target: 'pattern' }];
+    const rows = [
+      newRow('media'),
+      { ...newRow('quality'), target: 'range' },
+      { ...newRow('quality'), target: 'pattern' },
+    ];
     const at = (message: string) => {
       const p = problemAt(rows, message);
       return p && [p.row, p.input];
