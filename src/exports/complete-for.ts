@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { AppError } from '../kernel/app-error';
-import type { ProductAggregate } from '../catalog/product-aggregate';
+import type { ProductAggregate, ProductNode } from '../catalog/product-aggregate';
 import type { ExportWarnings } from './export-warnings';
 
 /**
@@ -74,7 +74,8 @@ export async function warnSkipped(
 
 /**
  * Drops from a page of aggregates (masters already judged complete) the variants incomplete for
- * the channel, warning about each with what it lacks: one statement for the page, along
+ * the channel, warning about each the export would write (`inScope`: its status and snapshot) with
+ * what it lacks: one statement for the page, along
  * `products_parent_idx` and the score's primary key. The page holds at most 90 masters, so the
  * id list stays under D1's bound-parameter limit.
  */
@@ -83,6 +84,7 @@ export async function leaveOutIncompleteVariants(
   complete: CompleteFor,
   aggregates: ProductAggregate[],
   w: ExportWarnings,
+  inScope: (variant: ProductNode) => boolean,
 ): Promise<void> {
   const withVariants = aggregates.filter((a) => a.variants.length > 0);
   if (withVariants.length === 0) return;
@@ -95,9 +97,13 @@ export async function leaveOutIncompleteVariants(
     WHERE v.parent_id IN (${ids}) AND vc.channel_key = ${complete.channelKey} AND vc.lang = ${complete.lang} AND vc.score < 100`);
   if (rows.length === 0) return;
   const left = new Set(rows.map((r) => r.id));
-  for (const aggregate of withVariants) aggregate.variants = aggregate.variants.filter((v) => !left.has(v.product.id));
+  const named = new Set<string>();
+  for (const aggregate of withVariants) {
+    for (const v of aggregate.variants) if (left.has(v.product.id) && inScope(v)) named.add(v.product.id);
+    aggregate.variants = aggregate.variants.filter((v) => !left.has(v.product.id));
+  }
   const what = `${complete.channelName} (${complete.lang})`;
-  for (const row of rows) {
+  for (const row of rows.filter((r) => named.has(r.id))) {
     const subject = row.sku ?? row.id;
     w.add(`variants left out as incomplete for ${what}`, subject);
     for (const label of row.missing ? (JSON.parse(row.missing) as string[]) : [])

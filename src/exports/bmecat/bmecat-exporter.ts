@@ -6,7 +6,7 @@ import { leaveOutIncompleteVariants, warnSkipped } from '../complete-for';
 import { categoryPage, countProductsInScope, placementPage } from './catalog-queries';
 import type { Dialect } from './dialect';
 import { makeBmecatPlan, type BmecatPlan } from './plan';
-import { productViews, supplierPid } from './product-view';
+import { productViews, supplierPid, variantWritten } from './product-view';
 
 /** Categories and placements per page: small rows, so larger pages than products. */
 const ROW_PAGE_SIZE = 500;
@@ -59,7 +59,7 @@ function productsPhase(dialect: Dialect): ExportPhase<BmecatPlan> {
       });
       if (plan.complete) {
         await warnSkipped(ctx.db, ctx.catalog.id, plan.complete, cursor, nextCursor, w);
-        await leaveOutIncompleteVariants(ctx.db, plan.complete, aggregates, w);
+        await leaveOutIncompleteVariants(ctx.db, plan.complete, aggregates, w, (v) => variantWritten(v, plan));
       }
       let text = '';
       let products = 0;
