@@ -719,6 +719,7 @@ export const de = {
   'completeness.missingList': 'Es fehlt: {missing}',
   'completeness.filters': 'Vollständigkeit für {channel} ({language})',
   'completeness.onlyIncomplete': 'Nur unvollständige',
+  'completeness.withIncompleteVariants': 'Nur mit unvollständigen Varianten',
   'completeness.missingRequirement': 'Es fehlt',
   'completeness.anyRequirement': 'Kein Filter',
   'completeness.requirementCount': '{requirement} ({count} Produkte)',

@@ -710,6 +710,7 @@ export const en: Record<MessageKey, string> = {
   'completeness.missingList': 'Missing: {missing}',
   'completeness.filters': 'Completeness for {channel} ({language})',
   'completeness.onlyIncomplete': 'Only incomplete',
+  'completeness.withIncompleteVariants': 'Only with incomplete variants',
   'completeness.missingRequirement': 'Missing',
   'completeness.anyRequirement': 'No filter',
   'completeness.requirementCount': '{requirement} ({count} products)',
