@@ -27,7 +27,7 @@ async function setup() {
   const lacking2 = await makeProduct(user, catalog.catalogId, { sku: 'V-2', parentId: master.productId });
   await makeProduct(user, catalog.catalogId, { sku: 'V-3', parentId: master.productId, gtin: '4006381333948' });
   const loner = await makeProduct(user, catalog.catalogId, { sku: 'L-1', name: 'Loner' });
-  return { user, catalog, master, lacking, lacking2, loner };
+  return { user, catalog, master, lacking, lacking2, loner, channelId: res.channelId };
 }
 
 describe('Incomplete variants', () => {
@@ -98,5 +98,46 @@ describe('Incomplete variants', () => {
       master.productId,
       master.productId,
     ]);
+  });
+
+  it('filters the grid to masters with incomplete variants (incompleteVariantsFor), by language and requirement', async () => {
+    const { user, catalog, master, lacking, lacking2, channelId } = await setup();
+    const list = async (query: string) => {
+      const res = await get(user.session, `/api/Catalog/GetProducts?catalogId=${catalog.catalogId}&${query}`);
+      expect(res.status, res.text).toBe(200);
+      return res.json.items.map((p: { sku: string }) => p.sku);
+    };
+    // M-1 is complete itself; L-1 has no variants: only M-1, once although two variants lack a GTIN.
+    expect(await list(`incompleteVariantsFor=${channelId}`)).toEqual(['M-1']);
+    expect(await list(`incompleteVariantsFor=${channelId}&channelLanguage=deu`)).toEqual(['M-1']);
+    expect(await list(`incompleteVariantsFor=${channelId}&channelLanguage=eng`)).toEqual([]);
+    expect(await list(`incompleteVariantsFor=${channelId}&missingRequirement=gtin`)).toEqual(['M-1']);
+    expect(await list(`incompleteVariantsFor=${channelId}&missingRequirement=name`)).toEqual([]);
+    // Combined with the masters' own filter: M-1 is not incomplete itself.
+    expect(await list(`incompleteVariantsFor=${channelId}&incompleteFor=${channelId}`)).toEqual([]);
+    expect(await list(`incompleteVariantsFor=${channelId}&sort=name&limit=1`)).toEqual(['M-1']);
+    // Another company's user finds nothing with this channel.
+    const stranger = await makeAgentUser();
+    const theirs = await makeCatalog(stranger, {});
+    await makeProduct(stranger, theirs.catalogId, { sku: 'X-1' });
+    const foreign = await get(
+      stranger.session,
+      `/api/Catalog/GetProducts?catalogId=${theirs.catalogId}&incompleteVariantsFor=${channelId}`,
+    );
+    expect(foreign.json.items).toEqual([]);
+    // Fixing both variants takes the master out at once.
+    for (const [variant, gtin] of [
+      [lacking, '4006381333962'],
+      [lacking2, '4006381333979'],
+    ] as const) {
+      const fixed = await post(user.session, '/api/Catalog/UpdateProduct', {
+        departmentId: user.departmentId,
+        catalogId: master.catalogId,
+        productId: variant.productId,
+        gtin,
+      });
+      expect(fixed.status, fixed.text).toBe(200);
+    }
+    expect(await list(`incompleteVariantsFor=${channelId}`)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { LANGUAGE_CODE } from '../kernel/code-rules';
 import { RELEASE_NAME } from '../kernel/release-name';
 import { int, languageNumber, SPAN } from './search-scope';
 import type { Caller } from '../kernel/caller';
+import { completenessConditions, completenessDrivers } from './product-filter-completeness';
 
 /**
  * The product filter shared by the product list (`GET /api/Catalog/GetProducts`), the MCP
@@ -84,29 +85,25 @@ export const ProductFilter = z.strictObject({
     .optional(),
   /** Only products not complete for this channel (docs/completeness.md): in `channelLanguage`, else in any of its languages. */
   incompleteFor: z.uuid().optional(),
-  /** The language `incompleteFor` is judged in (ISO 639-2). */
+  /** The language `incompleteFor` and `incompleteVariantsFor` are judged in (ISO 639-2). */
   channelLanguage: z
     .string()
     .regex(/^[a-z]{3}$/, 'channelLanguage must be an ISO 639-2 code such as eng')
     .optional(),
-  /** With `incompleteFor`: only products missing this requirement, e.g. `name`, `values.colour`, `media.normal>=1`. */
+  /**
+   * Only masters with at least one variant not complete for this channel (each variant's own
+   * score, docs/completeness.md "Variants"): in `channelLanguage`, else in any of its languages.
+   */
+  incompleteVariantsFor: z
+    .uuid()
+    .optional()
+    .describe(
+      'Only masters with at least one variant not complete for this channel (each variant scored on its own), in channelLanguage or any language of the channel; missingRequirement narrows it to variants lacking that requirement',
+    ),
+  /** With `incompleteFor` / `incompleteVariantsFor`: only products (variants) missing this requirement, e.g. `name`, `values.colour`, `media.normal>=1`. */
   missingRequirement: z.string().min(1).max(120).optional(),
 });
 export type ProductFilterInput = z.infer<typeof ProductFilter>;
-
-/**
- * The score rows of `incompleteFor` that say "not complete" (the completeness table, kept by the
- * writes' triggers, migration 0026); `c` is the row, its channel the tenant's. Null without the filter.
- */
-function incompleteRows(tenant: Caller, filter: ProductFilterInput): SQL | null {
-  if (!filter.incompleteFor) return null;
-  const channelKey = sql`(SELECT id FROM channels WHERE channel_id = ${filter.incompleteFor} AND company_id = ${tenant.companyId})`;
-  return sql`c.channel_key = ${channelKey}${filter.channelLanguage ? sql` AND c.lang = ${filter.channelLanguage}` : sql``} AND c.score < 100${
-    filter.missingRequirement
-      ? sql` AND EXISTS (SELECT 1 FROM json_each(c.missing) j WHERE j.value = ${filter.missingRequirement})`
-      : sql``
-  }`;
-}
 
 /** Category ids of `categoryId` and, with `subtree`, all its descendants (trees are small: thousands). */
 function categoryScope(tenant: Caller, catalogId: string, categoryId: string, subtree: boolean): SQL {
@@ -130,7 +127,13 @@ export interface FilterDriver {
    * `productFilterWhere`): a list driven by them leaves it out of its WHERE, one random seek less
    * per product of the set (a leaf category of 1,000 masters at 1M: 12.2 ms CPU to 9.4).
    */
-  covers?: 'categoryId' | 'classCode' | 'classificationRelease' | 'missingTranslation' | 'incompleteFor';
+  covers?:
+    | 'categoryId'
+    | 'classCode'
+    | 'classificationRelease'
+    | 'missingTranslation'
+    | 'incompleteFor'
+    | 'incompleteVariantsFor';
 }
 
 /**
@@ -167,13 +170,7 @@ export function filterDrivers(tenant: Caller, catalogId: string, filter: Product
       sql`SELECT product_id AS mid FROM translation_gaps WHERE catalog_id = ${catalogId} AND lang = ${filter.missingTranslation}`,
       'missingTranslation',
     );
-  const incomplete = incompleteRows(tenant, filter);
-  if (incomplete)
-    indexed(
-      sql`SELECT DISTINCT p.id AS mid FROM completeness c CROSS JOIN products p ON p.rowid = c.product_key
-      WHERE ${incomplete} AND p.catalog_id = ${catalogId} AND p.company_id = ${tenant.companyId}`,
-      'incompleteFor',
-    );
+  for (const { ids, covers } of completenessDrivers(tenant, catalogId, filter)) indexed(ids, covers);
   if (filter.classificationRelease)
     // a range of migration 0020's partial index (release, link_id); each link by its integer key
     indexed(
@@ -252,11 +249,7 @@ export function productFilterWhere(
   if (filter.missingTranslation)
     conditions.push(sql`EXISTS (SELECT 1 FROM translation_gaps g WHERE g.catalog_id = ${catalogId}
       AND g.lang = ${filter.missingTranslation} AND g.product_id = ${products.id})`);
-  const incomplete = incompleteRows(tenant, filter);
-  if (incomplete)
-    conditions.push(
-      sql`EXISTS (SELECT 1 FROM completeness c WHERE c.product_key = "products"."rowid" AND ${incomplete})`,
-    );
+  conditions.push(...completenessConditions(tenant, filter));
   for (const field of new Set(filter.missing ?? [])) {
     if (field === 'gtin') conditions.push(sql`(${products.gtin} IS NULL OR ${products.gtin} = '')`);
     if (field === 'price') conditions.push(sql`(${products.price} IS NULL OR ${products.price} = '')`);

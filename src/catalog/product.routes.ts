@@ -32,7 +32,7 @@ export const productRoutes = new Hono<AppEnv>()
   .get(
     '/GetProducts',
     doc(
-      'Master products of a catalog: full-text search (q), filters, sort by sku, name or updatedAt (or relevance with q), keyset-paginated; with attributes=codes also those attribute values per row',
+      'Master products of a catalog: full-text search (q), filters (incompleteFor=<channelId>: masters incomplete for a channel; incompleteVariantsFor=<channelId>: masters with an incomplete variant), sort by sku, name or updatedAt (or relevance with q), keyset-paginated; with attributes=codes also those attribute values per row',
       Page(ProductListItemOut),
     ),
     validate('query', ProductListQuery),

@@ -1,12 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { AppError } from '../kernel/app-error';
+import type { ProductAggregate, ProductNode } from '../catalog/product-aggregate';
 import type { ExportWarnings } from './export-warnings';
 
 /**
  * Template option `onlyComplete` (docs/completeness.md): an export writes only the masters that
- * have no score under 100 for the template's channel in the export's language. The scores are
- * the stored ones the writes keep current, so the condition is one index lookup per master.
+ * have no score under 100 for the template's channel in the export's language, and of their
+ * variants only those with no score under 100 either (`variant_completeness`, migration 0028).
+ * A complete master whose variants are all incomplete is still written, without them: the
+ * master is judged on its own rows. The scores are the stored ones the writes keep current, so
+ * each condition is one primary-key probe per product.
  */
 export interface CompleteFor {
   channelKey: number;
@@ -18,6 +22,12 @@ export interface CompleteFor {
 export function completeCondition(complete: CompleteFor, alias: SQL): SQL {
   return sql`NOT EXISTS (SELECT 1 FROM completeness cs WHERE cs.product_key = ${alias}.rowid
     AND cs.channel_key = ${complete.channelKey} AND cs.lang = ${complete.lang} AND cs.score < 100)`;
+}
+
+/** "Not incomplete for the channel" on variants of `alias` (e.g. sql`v`): the variants' own scores. */
+export function variantCompleteCondition(complete: CompleteFor, alias: SQL): SQL {
+  return sql`NOT EXISTS (SELECT 1 FROM variant_completeness vc WHERE vc.product_key = ${alias}.rowid
+    AND vc.channel_key = ${complete.channelKey} AND vc.lang = ${complete.lang} AND vc.score < 100)`;
 }
 
 /** The channel of a template with onlyComplete, or null without the option; an AppError when the channel is gone. */
@@ -57,6 +67,45 @@ export async function warnSkipped(
   for (const row of rows) {
     const subject = row.sku ?? row.id;
     w.add(`left out as incomplete for ${what}`, subject);
+    for (const label of row.missing ? (JSON.parse(row.missing) as string[]) : [])
+      w.add(`incomplete for ${what}: missing ${label}`, subject);
+  }
+}
+
+/**
+ * Drops from a page of aggregates (masters already judged complete) the variants incomplete for
+ * the channel, warning about each the export would write (`inScope`: its status and snapshot) with
+ * what it lacks: one statement for the page, along
+ * `products_parent_idx` and the score's primary key. The page holds at most 90 masters, so the
+ * id list stays under D1's bound-parameter limit.
+ */
+export async function leaveOutIncompleteVariants(
+  db: Database,
+  complete: CompleteFor,
+  aggregates: ProductAggregate[],
+  w: ExportWarnings,
+  inScope: (variant: ProductNode) => boolean,
+): Promise<void> {
+  const withVariants = aggregates.filter((a) => a.variants.length > 0);
+  if (withVariants.length === 0) return;
+  const ids = sql.join(
+    withVariants.map((a) => sql`${a.product.id}`),
+    sql`, `,
+  );
+  const rows = await db.all<{ id: string; sku: string | null; missing: string | null }>(sql`
+    SELECT v.id, v.sku, vc.missing FROM products v CROSS JOIN variant_completeness vc ON vc.product_key = v.rowid
+    WHERE v.parent_id IN (${ids}) AND vc.channel_key = ${complete.channelKey} AND vc.lang = ${complete.lang} AND vc.score < 100`);
+  if (rows.length === 0) return;
+  const left = new Set(rows.map((r) => r.id));
+  const named = new Set<string>();
+  for (const aggregate of withVariants) {
+    for (const v of aggregate.variants) if (left.has(v.product.id) && inScope(v)) named.add(v.product.id);
+    aggregate.variants = aggregate.variants.filter((v) => !left.has(v.product.id));
+  }
+  const what = `${complete.channelName} (${complete.lang})`;
+  for (const row of rows.filter((r) => named.has(r.id))) {
+    const subject = row.sku ?? row.id;
+    w.add(`variants left out as incomplete for ${what}`, subject);
     for (const label of row.missing ? (JSON.parse(row.missing) as string[]) : [])
       w.add(`incomplete for ${what}: missing ${label}`, subject);
   }

@@ -3,7 +3,14 @@ import type { Database } from '../db/client';
 import { products } from '../db/schema';
 import { loadProductAggregates } from '../catalog/product-aggregate';
 import { fingerprintsOf, refreshFingerprints } from './sync-record';
-import { missingColumn, type SyncChannel } from './sync-complete';
+import {
+  fingerprintWithout,
+  leftOutVariantsColumn,
+  missingColumn,
+  parseLeftOutVariants,
+  type LeftOutVariant,
+  type SyncChannel,
+} from './sync-complete';
 
 interface PageRow {
   id: string;
@@ -12,6 +19,7 @@ interface PageRow {
   revision: number;
   fingerprintRevision: number;
   missing: string | null;
+  variants: string | null;
 }
 
 export interface MasterEntry {
@@ -20,6 +28,8 @@ export interface MasterEntry {
   fingerprint: string;
   /** With onlyComplete: what the master lacks for the channel (`label (lang)`, tab-separated); null when complete. */
   missing?: string | null;
+  /** With onlyComplete: the master's variants incomplete for the channel, left out of its record (the fingerprint says so). */
+  leftOut?: LeftOutVariant[];
 }
 
 /** Masters per keyset page; the next page is read while the join works through this one. */
@@ -81,7 +91,7 @@ export class MasterReader {
     const after = this.after;
     const query = this.db.all<PageRow>(sql`
       SELECT id, sku, fingerprint, revision, fingerprint_revision AS fingerprintRevision,
-        ${missingColumn(this.channel)} AS missing
+        ${missingColumn(this.channel)} AS missing, ${leftOutVariantsColumn(this.channel)} AS variants
       FROM products
       WHERE catalog_id = ${this.catalogId} AND parent_id IS NULL AND ${after === null ? sql`sku IS NOT NULL` : sql`sku > ${after}`}
       ORDER BY sku LIMIT ${this.pageSize}`);
@@ -93,12 +103,19 @@ export class MasterReader {
         .filter((r) => !r.missing && (r.fingerprint === null || r.fingerprintRevision < r.revision))
         .map((r) => r.id);
       const fresh = await this.freshFingerprints(stale);
-      return rows.map((r) => ({
-        id: r.id,
-        sku: r.sku,
-        fingerprint: fresh.get(r.id) ?? r.fingerprint ?? '',
-        missing: r.missing,
-      }));
+      return Promise.all(
+        rows.map(async (r) => {
+          const leftOut = r.missing ? undefined : parseLeftOutVariants(r.variants);
+          const fingerprint = fresh.get(r.id) ?? r.fingerprint ?? '';
+          return {
+            id: r.id,
+            sku: r.sku,
+            fingerprint: await fingerprintWithout(fingerprint, leftOut),
+            missing: r.missing,
+            leftOut,
+          };
+        }),
+      );
     });
   }
 

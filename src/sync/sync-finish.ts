@@ -45,6 +45,8 @@ async function buildReport(
           incomplete: {
             channel: cp.incomplete.channel,
             count: cp.incomplete.count,
+            variants: cp.incomplete.variants ?? 0,
+            variantSkus: cp.incomplete.variantSkus ?? [],
             missing: Object.entries(cp.incomplete.missing)
               .map(([requirement, products]) => ({ requirement, products }))
               .sort((a, b) => b.products - a.products || a.requirement.localeCompare(b.requirement)),

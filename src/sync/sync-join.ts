@@ -8,7 +8,15 @@ import { MAX_BATCH_RECORDS, type InventoryLine, type UpsertRecord } from './prot
 import { deliverBatch, SliceStopped } from './sync-deliver';
 import { PLAN_LIST_CAP, saveCheckpoint, type Cursors, type RunContext, type RunItem } from './sync-state';
 import { Unsendable, wireProduct } from './wire-record';
-import { addToTally, labelsOf } from './sync-complete';
+import {
+  addToTally,
+  labelsOf,
+  mergeLeftOut,
+  noLeftOut,
+  noteLeftOutVariants,
+  withoutLeftOut,
+  type LeftOutSince,
+} from './sync-complete';
 
 type Work = { op: 'create' | 'update'; master: MasterEntry };
 
@@ -17,9 +25,8 @@ interface Segment {
   work: Work[];
   items: RunItem[];
   skipped: number;
-  /** Masters left out as incomplete (onlyComplete) and their missing labels, since the last save. */
-  incomplete: number;
-  missing: Record<string, number>;
+  /** Masters and variants left out as incomplete (onlyComplete) and their missing labels, since the last save. */
+  leftOut: LeftOutSince;
   cursors: Cursors;
 }
 
@@ -81,7 +88,8 @@ async function buildRecords(ctx: RunContext, work: Work[], items: RunItem[]): Pr
     // Deleted since it was read: the next run deactivates it in the shop.
     if (!aggregate || aggregate.product.sku !== master.sku) continue;
     try {
-      records.push({ op, sku: master.sku, fingerprint: master.fingerprint, product: wireProduct(aggregate, wireCtx) });
+      const product = wireProduct(withoutLeftOut(aggregate, master.leftOut), wireCtx);
+      records.push({ op, sku: master.sku, fingerprint: master.fingerprint, product });
     } catch (err) {
       if (!(err instanceof Unsendable)) throw err;
       items.push({ kind: 'quarantine', sku: master.sku, reason: err.message.slice(0, 500) });
@@ -131,16 +139,12 @@ async function flush(ctx: RunContext, segment: Segment, sending: Sending): Promi
   const items = [...segment.items];
   const cursors = { ...segment.cursors };
   const tally = ctx.cp.incomplete;
-  if (tally && segment.incomplete > 0) {
-    const missing = { ...tally.missing };
-    addToTally(missing, Object.entries(segment.missing));
-    ctx.cp = { ...ctx.cp, incomplete: { ...tally, count: tally.count + segment.incomplete, missing } };
-  }
+  if (tally && (segment.leftOut.incomplete > 0 || segment.leftOut.variants > 0))
+    ctx.cp = { ...ctx.cp, incomplete: mergeLeftOut(tally, segment.leftOut) };
   segment.work = [];
   segment.items = [];
   segment.skipped = 0;
-  segment.incomplete = 0;
-  segment.missing = {};
+  segment.leftOut = noLeftOut();
   const records = await buildRecords(ctx, work, items);
   await sending.settle();
   const quarantined = items.filter((i) => i.kind === 'quarantine').length;
@@ -180,7 +184,7 @@ export async function runJoin(ctx: RunContext, deadline: number): Promise<boolea
     ctx.channel,
   );
   const inventory = ctx.cp.inventoryDone ? null : await openInventory(ctx, after);
-  const segment: Segment = { work: [], items: [], skipped: 0, incomplete: 0, missing: {}, cursors: cursorsOf(ctx) };
+  const segment: Segment = { work: [], items: [], skipped: 0, leftOut: noLeftOut(), cursors: cursorsOf(ctx) };
   const deactivate = ctx.connection.options.missing === 'deactivate';
   const sending = new Sending();
   try {
@@ -197,8 +201,8 @@ export async function runJoin(ctx: RunContext, deadline: number): Promise<boolea
       const order = master && head ? compareSkus(master.sku, head.sku) : master ? -1 : 1;
       if (order <= 0 && master!.missing) {
         // onlyComplete: neither created nor updated; a copy the shop has stays as it is there.
-        segment.incomplete++;
-        addToTally(segment.missing, labelsOf(master!.missing));
+        segment.leftOut.incomplete++;
+        addToTally(segment.leftOut.missing, labelsOf(master!.missing));
         if (order === 0) await advanceInventory();
       } else if (order < 0) {
         segment.work.push({ op: 'create', master: master! });
@@ -211,6 +215,7 @@ export async function runJoin(ctx: RunContext, deadline: number): Promise<boolea
         await advanceInventory();
       }
       if (order <= 0) {
+        if (master!.leftOut && !master!.missing) noteLeftOutVariants(segment.leftOut, master!.leftOut);
         segment.cursors.pimAfter = master!.sku;
         segment.cursors.done++;
         masters.advance();

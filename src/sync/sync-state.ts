@@ -5,7 +5,7 @@ import type { JobMessage } from '../env';
 import { progressed } from '../jobs/lease';
 import type { ConnectorTarget, Fetcher } from './connector-client';
 import type { ConnectionRow } from './connections';
-import type { SyncChannel } from './sync-complete';
+import type { IncompleteTally, SyncChannel } from './sync-complete';
 import type { MappingIndex } from './wire-record';
 
 /** What StartSync (or the Cron Trigger) stored in the job row. */
@@ -76,13 +76,6 @@ export interface SyncCheckpoint extends Cursors {
   deactivationsRefused?: number;
   /** With onlyComplete (sync-complete.ts): masters left out as incomplete for the channel, and what they lack. */
   incomplete?: IncompleteTally;
-}
-
-export interface IncompleteTally {
-  channel: string;
-  count: number;
-  /** `label (lang)` to the number of masters left out lacking it. */
-  missing: Record<string, number>;
 }
 
 export const PLAN_LIST_CAP = 1000;

@@ -18,7 +18,12 @@ const SyncOptionsDto = z.strictObject({
   /** The channel this connection feeds (docs/completeness.md): its requirements judge `onlyComplete`. */
   channelId: z.uuid().optional(),
   /** Send only the masters complete for `channelId` in every language of the channel; the report counts the rest and why. */
-  onlyComplete: z.boolean().optional(),
+  onlyComplete: z
+    .boolean()
+    .optional()
+    .describe(
+      'Send only masters complete for channelId in every language of the channel, each without its incomplete variants (a complete master whose variants are all incomplete goes out without them); the report counts masters and variants left out and what they lack',
+    ),
 });
 
 const connectorUrl = z
@@ -91,11 +96,17 @@ export const SyncReport = z.object({
     .optional(),
   /** Set when the guardrail refused the deactivations of this run. */
   deactivationsRefused: z.number().int().optional(),
-  /** With onlyComplete: masters left out as incomplete for the channel, and how many lack each `label (language)`. */
+  /**
+   * With onlyComplete: masters left out as incomplete for the channel (`count`), variants left out
+   * of the masters that went out (`variants`, the first 20 SKUs in `variantSkus`), and how many
+   * of them (masters and variants) lack each `label (language)`.
+   */
   incomplete: z
     .object({
       channel: z.string(),
       count: z.number().int(),
+      variants: z.number().int(),
+      variantSkus: z.array(z.string()),
       missing: z.array(z.object({ requirement: z.string(), products: z.number().int() })),
     })
     .optional(),

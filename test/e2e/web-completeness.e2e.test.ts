@@ -144,5 +144,34 @@ describe('completeness in the web application (admin@demo.test)', () => {
     await dialog.getByLabel('Requirement 2: field').waitFor();
     expect(await dialog.getByLabel('Requirement 2: field').inputValue()).toBe('description');
     await expectAccessible(page, 'channel dialog');
+
+    // A range rule added in the dialog: the server's 400 (min over max) is shown under the minimum.
+    await dialog.getByRole('button', { name: 'Add requirement' }).click();
+    await dialog.getByLabel('Requirement 3: kind').selectOption('quality');
+    await dialog.getByLabel('Requirement 3: rule').selectOption('range');
+    await dialog.getByLabel('Requirement 3: feature (e.g. EF000008)').fill('EF000008');
+    const min = dialog.getByLabel('Requirement 3: minimum');
+    await min.fill('400');
+    await dialog.getByLabel('Requirement 3: maximum').fill('230');
+    await dialog.getByLabel(/^Requirement 3: unit/).fill('VLT');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => min.getAttribute('aria-invalid')).toBe('true');
+    const described = await min.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${described}"]`).textContent()).toContain('greater than max');
+    await expectAccessible(page, 'channel dialog with a range rule refused');
+    await min.fill('100');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const channels = await api(cookie, 'Catalog/GetChannels');
+    const saved = channels.items.find((c: { channelId: string }) => c.channelId === channelId);
+    expect(saved.requirements[2]).toMatchObject({
+      kind: 'quality',
+      rule: 'range',
+      system: 'ETIM',
+      feature: 'EF000008',
+      min: 100,
+      max: 230,
+      unit: 'VLT',
+    });
   });
 });

@@ -1,11 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { syncConnections } from '../../src/db/schema';
-import { addChannel } from '../../src/completeness/channels';
+import { jobs, syncConnections } from '../../src/db/schema';
+import { addChannel, updateChannel } from '../../src/completeness/channels';
 import { updateProduct } from '../../src/catalog/products';
 import { FakeConnector } from '../helpers/fake-connector';
-import { db, makeCompany, makeUser } from '../helpers/factories';
+import { db, makeCompany, makeProduct, makeUser } from '../helpers/factories';
 import { connect, product, runSync, syncDeps, syncSetup, type Setup } from '../helpers/sync-fixtures';
 
 async function shopChannel(setup: Setup) {
@@ -60,6 +60,58 @@ describe('sync limited to complete products (onlyComplete)', () => {
       incomplete: { count: 1 },
     });
     expect(fake.products.get('B-2')!.product).toMatchObject({ gtin: '4006381333948' });
+  });
+
+  it('leaves incomplete variants out of a complete master, names them, and sends them once the channel stops requiring what they lack', async () => {
+    const setup = await syncSetup();
+    const channel = await shopChannel(setup);
+    const variant = (sku: string, parentId: string, gtin?: string) =>
+      makeProduct(setup.company, setup.catalogId, { sku, parentId, name: `Variant ${sku}`, unit: 'C62', gtin });
+    const a = await product(setup, 'A-1', { gtin: '4006381333931' });
+    await variant('A-1-V1', a.productId);
+    await variant('A-1-V2', a.productId, '4006381333948');
+    // Complete itself, every variant incomplete: it goes out without variants.
+    const b = await product(setup, 'B-2', { gtin: '4006381333955' });
+    await variant('B-2-V1', b.productId);
+    const connection = await connect(setup, { channelId: channel.channelId, onlyComplete: true });
+    const fake = new FakeConnector();
+    const skusOf = (sku: string) =>
+      (fake.products.get(sku)!.product as { variants: { sku: string }[] }).variants.map((v) => v.sku);
+
+    const first = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
+    expect(first.job.state).toBe('succeeded');
+    expect(first.report).toMatchObject({
+      created: 2,
+      incomplete: {
+        count: 0,
+        variants: 2,
+        variantSkus: ['A-1-V1', 'B-2-V1'],
+        missing: [{ requirement: 'gtin (deu)', products: 2 }],
+      },
+    });
+    expect(skusOf('A-1')).toEqual(['A-1-V2']);
+    expect(skusOf('B-2')).toEqual([]);
+
+    // Nothing changed: compared equal, the variants still left out and reported.
+    const again = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
+    expect(again.report).toMatchObject({ created: 0, updated: 0, skipped: 2, incomplete: { variants: 2 } });
+
+    // The channel stops requiring a GTIN: no product changed, yet both masters go out with every variant.
+    const updated = await updateChannel({ db: db(), queue: env.JOB_QUEUE }, setup.caller, {
+      channelId: channel.channelId,
+      name: 'Shop',
+      languages: ['deu'],
+      requirements: [{ kind: 'field', field: 'name' }],
+    });
+    for (let i = 0; i < 150; i++) {
+      const [job] = await db().select({ state: jobs.state }).from(jobs).where(eq(jobs.id, updated.jobId));
+      if (job?.state === 'succeeded') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const third = await runSync(setup, connection.connectionId, syncDeps(fake).deps);
+    expect(third.report).toMatchObject({ updated: 2, incomplete: { count: 0, variants: 0, variantSkus: [] } });
+    expect(skusOf('A-1')).toEqual(['A-1-V1', 'A-1-V2']);
+    expect(skusOf('B-2')).toEqual(['B-2-V1']);
   });
 
   it('without onlyComplete sends incomplete masters too and reports no incomplete count', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bodyOf, newRow, type RequirementBody, rowOf } from '../src/lib/channel-draft';
+import { bodyOf, boundOf, newRow, type RequirementBody, rowOf } from '../src/lib/channel-draft';
+import { draftProblem, problemAt } from '../src/lib/channel-problems';
 
 describe('channel requirements in the form', () => {
   it('reads every kind as a row and writes it back as it was', () => {
@@ -11,6 +12,11 @@ describe('channel requirements in the form', () => {
       { kind: 'classification', system: 'ETIM', release: 'ETIM-9.0' },
       { kind: 'features', system: 'ETIM', release: 'ETIM-9.0', share: 'mandatory' },
       { kind: 'quality', rule: 'gtinUnique' },
+      { kind: 'quality', rule: 'range', system: 'ETIM', feature: 'EF000008', min: 0.5, max: 12, unit: 'MMT' },
+      { kind: 'quality', rule: 'range', system: 'ECLASS', feature: 'AAA001', max: -1 },
+      { kind: 'quality', rule: 'releaseRanges', system: 'ETIM', release: 'ETIM-9.0' },
+      { kind: 'quality', rule: 'pattern', attribute: 'colour', pattern: '[A-Z]*' },
+      { kind: 'field', field: 'gtin', categoryId: '0190a000-0000-7000-8000-000000000001', languages: ['deu'] },
     ];
     expect(requirements.map((r) => bodyOf(rowOf(r)))).toEqual(requirements);
   });
@@ -24,5 +30,60 @@ describe('channel requirements in the form', () => {
     expect(bodyOf({ ...newRow('features'), release: '  ' })).toEqual({ kind: 'features', system: 'ETIM' });
     expect(bodyOf({ ...newRow('field'), languages: [] })).toEqual({ kind: 'field', field: 'name' });
     expect(newRow('price')).toMatchObject({ kind: 'price', target: 'net_list' });
+  });
+
+  it('writes a range rule as typed: bounds as numbers (a comma as decimal point), empty ones and the unit left out', () => {
+    const row = {
+      ...newRow('quality'),
+      target: 'range',
+      feature: ' EF000008 ',
+      rangeMin: '2,5',
+      rangeMax: '',
+      unit: ' ',
+    };
+    expect(bodyOf(row)).toEqual({ kind: 'quality', rule: 'range', system: 'ETIM', feature: 'EF000008', min: 2.5 });
+    // The extras of another rule are not sent with a plain one.
+    expect(bodyOf({ ...row, target: 'gtinCheckDigit' })).toEqual({ kind: 'quality', rule: 'gtinCheckDigit' });
+    expect(bodyOf({ ...row, target: 'releaseRanges', release: 'ETIM-9.0' })).toEqual({
+      kind: 'quality',
+      rule: 'releaseRanges',
+      system: 'ETIM',
+      release: 'ETIM-9.0',
+    });
+    expect([boundOf(''), boundOf(' -3 '), boundOf('1e3'), boundOf('.5')]).toEqual([undefined, -3, 1000, 0.5]);
+    expect(Number.isNaN(boundOf('12 mm'))).toBe(true);
+    expect(Number.isNaN(boundOf('1.2.3'))).toBe(true);
+  });
+
+  it('catches a bound that is no number before sending, naming the row and the input', () => {
+    const rows = [newRow('field'), { ...newRow('quality'), target: 'range', rangeMin: '1', rangeMax: 'ten' }];
+    expect(draftProblem(rows, 'no number')).toEqual({ row: 1, input: 'rangeMax', message: 'no number' });
+    expect(draftProblem([{ ...rows[1]!, rangeMax: '10' }], 'no number')).toBeNull();
+    // Only a range rule's bounds are numbers; a media row's count is checked by the API.
+    expect(draftProblem([{ ...newRow('media'), min: 'x' }], 'no number')).toBeNull();
+  });
+
+  it("puts the API's 400 next to the input it names", () => {
+    const rows = [
+      newRow('media'),
+      { ...newRow('quality'), target: 'range' },
+      { ...newRow('quality'), target: 'pattern' },
+    ];
+    const at = (message: string) => {
+      const p = problemAt(rows, message);
+      return p && [p.row, p.input];
+    };
+    expect(at('requirements[1].min: 5 is greater than max 2')).toEqual([1, 'rangeMin']);
+    expect(at('requirements[1].feature: "X" is not a feature of ETIM')).toEqual([1, 'feature']);
+    expect(at('requirements[1].system: "X" is not one of ETIM, ECLASS')).toEqual([1, 'system']);
+    expect(at('requirements.1.max: Invalid input: expected number, received string')).toEqual([1, 'rangeMax']);
+    expect(at('requirements[0].min: at least 1')).toEqual([0, 'min']);
+    expect(at('requirements[0].purpose: "x" is not a media purpose')).toEqual([0, 'target']);
+    expect(at('requirements[2].attribute: "x" is not an attribute of your company')).toEqual([2, 'attribute']);
+    expect(at('requirements[2].pattern: unclosed [')).toEqual([2, 'pattern']);
+    expect(at('requirements[2].rule: "x" is not one of ...')).toEqual([2, 'target']);
+    // No such row, or no row named: shown under the form.
+    expect(at('requirements[7].min: too big')).toBeNull();
+    expect(at('name: must not be empty')).toBeNull();
   });
 });

@@ -105,6 +105,27 @@ describe('mergeOrder', () => {
 });
 
 describe('the completeness choice in the list query', () => {
+  it('keeps "only with incomplete variants", with the language and the requirement it is judged by', () => {
+    const query = queryFromSearch(
+      new URLSearchParams(
+        'completenessChannel=ch1&channelLanguage=eng&incompleteVariantsFor=ch1&missingRequirement=gtin',
+      ),
+      CAT,
+    );
+    expect(canonical(query)).toEqual({
+      completenessChannel: 'ch1',
+      channelLanguage: 'eng',
+      incompleteVariantsFor: 'ch1',
+      missingRequirement: 'gtin',
+    });
+    expect(keys.productList(query)).not.toEqual(keys.productList({ ...query, incompleteVariantsFor: undefined }));
+    // without either filter the requirement means nothing
+    expect(canonical({ ...query, incompleteVariantsFor: undefined })).toEqual({
+      completenessChannel: 'ch1',
+      channelLanguage: 'eng',
+    });
+  });
+
   it('keeps the completeness choice: channel, language, incomplete-for and missing requirement', () => {
     const params = new URLSearchParams(
       'sort=completeness&completenessChannel=ch1&channelLanguage=eng&incompleteFor=ch1&missingRequirement=gtin',

@@ -2,11 +2,11 @@ import { readTranslations } from '../../catalog/translations/translation-store';
 import { columnLanguage, planLanguages } from './localized-out';
 import { ExportWarnings } from '../export-warnings';
 import { productPage, type ExportPhase, type Exporter } from '../exporter';
-import { warnSkipped } from '../complete-for';
+import { leaveOutIncompleteVariants, warnSkipped } from '../complete-for';
 import { categoryPage, countProductsInScope, placementPage } from './catalog-queries';
 import type { Dialect } from './dialect';
 import { makeBmecatPlan, type BmecatPlan } from './plan';
-import { productViews, supplierPid } from './product-view';
+import { productViews, supplierPid, variantWritten } from './product-view';
 
 /** Categories and placements per page: small rows, so larger pages than products. */
 const ROW_PAGE_SIZE = 500;
@@ -57,7 +57,10 @@ function productsPhase(dialect: Dialect): ExportPhase<BmecatPlan> {
         createdBefore: plan.snapshot,
         complete: plan.complete,
       });
-      if (plan.complete) await warnSkipped(ctx.db, ctx.catalog.id, plan.complete, cursor, nextCursor, w);
+      if (plan.complete) {
+        await warnSkipped(ctx.db, ctx.catalog.id, plan.complete, cursor, nextCursor, w);
+        await leaveOutIncompleteVariants(ctx.db, plan.complete, aggregates, w, (v) => variantWritten(v, plan));
+      }
       let text = '';
       let products = 0;
       for (const aggregate of aggregates) {

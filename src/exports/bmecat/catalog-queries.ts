@@ -1,7 +1,7 @@
 import type { ElementTranslations } from '../../catalog/translations/translation-store';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ExportContext } from '../exporter';
-import { completeCondition, type CompleteFor } from '../complete-for';
+import { completeCondition, variantCompleteCondition, type CompleteFor } from '../complete-for';
 
 /** The scope of one export: which products and categories it writes (a consistent cut of the catalog). */
 export interface ExportScope {
@@ -10,7 +10,7 @@ export interface ExportScope {
   statuses: string[];
   /** Rows created after the export started are left out of every phase alike. */
   snapshot: string;
-  /** Template option onlyComplete: only masters with no score under 100 for this channel and language. */
+  /** Template option onlyComplete: only masters and variants with no score under 100 for this channel and language. */
   complete?: CompleteFor | null;
 }
 
@@ -32,6 +32,11 @@ function statusList(scope: ExportScope): SQL {
   );
 }
 
+/** Condition on the variants (alias v) of masters in scope that the export writes too. */
+function variantInScope(scope: ExportScope): SQL {
+  return sql`v.created_at <= ${scope.snapshot} AND v.status IN (${statusList(scope)})${scope.complete ? sql` AND ${variantCompleteCondition(scope.complete, sql`v`)}` : sql``}`;
+}
+
 /** Condition on master products (alias p) that are in scope. */
 function masterInScope(ctx: ExportContext, scope: ExportScope): SQL {
   const subset = scope.categoryId
@@ -46,7 +51,7 @@ export async function countProductsInScope(ctx: ExportContext, scope: ExportScop
   const [row] = await ctx.db.all<{ n: number }>(sql`
     WITH m(id) AS (SELECT p.id FROM products p WHERE ${masterInScope(ctx, scope)})
     SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM products v WHERE v.parent_id IN (SELECT id FROM m)
-      AND v.created_at <= ${scope.snapshot} AND v.status IN (${statusList(scope)})) AS n`);
+      AND ${variantInScope(scope)}) AS n`);
   return Number(row?.n ?? 0);
 }
 
@@ -121,7 +126,7 @@ export async function placementPage(
     SELECT p.id, p.sku, p.parent_id, placed.category_id FROM placed JOIN products p ON p.id = placed.master_id
     UNION ALL
     SELECT v.id, v.sku, v.parent_id, placed.category_id FROM placed JOIN products v ON v.parent_id = placed.master_id
-      WHERE v.created_at <= ${scope.snapshot} AND v.status IN (${statusList(scope)})
+      WHERE ${variantInScope(scope)}
     ORDER BY 3, 1, 4`);
   return { rows, nextCursor };
 }

@@ -164,6 +164,10 @@ function view(
   };
 }
 
+/** Whether the template writes a variant of a written master: its status, and created before the export started. */
+export const variantWritten = (variant: ProductNode, plan: BmecatPlan) =>
+  plan.statuses.includes(variant.product.status) && variant.product.createdAt <= plan.snapshot;
+
 /**
  * The PRODUCTs one master writes: the master, then its variants (ordered by SKU). A master
  * whose status the template leaves out takes its variants with it, so no variant points to a
@@ -175,7 +179,7 @@ export function productViews(aggregate: ProductAggregate, plan: BmecatPlan, warn
   const master = view(aggregate, null, aggregate, plan, warnings);
   const out = [master];
   for (const variant of aggregate.variants) {
-    if (!plan.statuses.includes(variant.product.status) || variant.product.createdAt > plan.snapshot) continue;
+    if (!variantWritten(variant, plan)) continue;
     out.push(view(variant, master, aggregate, plan, warnings));
   }
   return out;

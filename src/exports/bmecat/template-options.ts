@@ -67,7 +67,12 @@ export const TemplateOptions = z.strictObject({
   /** The channel this template feeds (docs/completeness.md): its requirements judge `onlyComplete`. */
   channelId: z.uuid().nullish(),
   /** Export only the products complete for `channelId` in the template's language; the job warns how many it left out and why. */
-  onlyComplete: z.boolean().optional(),
+  onlyComplete: z
+    .boolean()
+    .optional()
+    .describe(
+      "Only masters complete for channelId in the template's language, and of their variants only the complete ones (a complete master whose variants are all incomplete is written without them); the job's warnings count and name what was left out and what it lacks",
+    ),
 });
 export type TemplateOptionsInput = z.infer<typeof TemplateOptions>;
 

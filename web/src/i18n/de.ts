@@ -720,6 +720,7 @@ export const de = {
   'completeness.missingList': 'Es fehlt: {missing}',
   'completeness.filters': 'Vollständigkeit für {channel} ({language})',
   'completeness.onlyIncomplete': 'Nur unvollständige',
+  'completeness.withIncompleteVariants': 'Nur mit unvollständigen Varianten',
   'completeness.missingRequirement': 'Es fehlt',
   'completeness.anyRequirement': 'Kein Filter',
   'completeness.requirementCount': '{requirement} ({count} Produkte)',
@@ -782,6 +783,15 @@ export const de = {
   'channels.share.mandatory': 'nur Pflichtmerkmale',
   'channels.removeRequirement': 'Anforderung {n} entfernen',
   'channels.addRequirement': 'Anforderung hinzufügen',
+  'channels.pattern.attribute': 'Anforderung {n}: geprüftes Attribut',
+  'channels.pattern': 'Anforderung {n}: Muster (GLOB: *, ?, [0-9])',
+  'channels.range.system': 'Anforderung {n}: Klassifikationssystem',
+  'channels.range.feature': 'Anforderung {n}: Merkmal (z. B. EF000008)',
+  'channels.range.min': 'Anforderung {n}: Minimum',
+  'channels.range.max': 'Anforderung {n}: Maximum',
+  'channels.range.unit': 'Anforderung {n}: Einheit (optional, z. B. MMT)',
+  'channels.range.release': 'Anforderung {n}: Release mit den Wertebereichen (z. B. ETIM-9.0)',
+  'channels.range.notANumber': 'Bitte eine Zahl eingeben (z. B. 2,5) oder leer lassen für keine Grenze.',
 } as const;
 
 export type MessageKey = keyof typeof de;

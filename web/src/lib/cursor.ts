@@ -26,9 +26,11 @@ export function canonical(query: ListQuery): Record<string, string> {
   // completeness (docs/completeness.md): the badge's channel and language, "incomplete for", "missing X"
   if (query.completenessChannel) out.completenessChannel = query.completenessChannel;
   if (query.incompleteFor) out.incompleteFor = query.incompleteFor;
-  if (query.completenessChannel || query.incompleteFor) {
+  if (query.incompleteVariantsFor) out.incompleteVariantsFor = query.incompleteVariantsFor;
+  const judged = query.incompleteFor || query.incompleteVariantsFor;
+  if (query.completenessChannel || judged) {
     if (query.channelLanguage) out.channelLanguage = query.channelLanguage;
-    if (query.incompleteFor && query.missingRequirement) out.missingRequirement = query.missingRequirement;
+    if (judged && query.missingRequirement) out.missingRequirement = query.missingRequirement;
   }
   // sorting by score needs the channel it is scored in
   if (out.sort === 'completeness' && !query.completenessChannel) delete out.sort;
@@ -92,6 +94,7 @@ export function queryFromSearch(params: URLSearchParams, catalogId: string): Lis
     completenessChannel: params.get('completenessChannel') ?? undefined,
     channelLanguage: params.get('channelLanguage') ?? undefined,
     incompleteFor: params.get('incompleteFor') ?? undefined,
+    incompleteVariantsFor: params.get('incompleteVariantsFor') ?? undefined,
     missingRequirement: params.get('missingRequirement') ?? undefined,
   };
 }

@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../api/client';
 import { describeError } from '../api/errors';
 import { useAttributes, useContentLanguages } from '../api/hooks';
 import { useAddChannel, useUpdateChannel } from '../api/mutations';
@@ -7,24 +8,17 @@ import { useAnnounce } from '../components/Announcer';
 import { Dialog } from '../components/Dialog';
 import { ErrorText } from '../components/ErrorText';
 import { useI18n } from '../i18n/i18n';
-import {
-  bodyOf,
-  newRow,
-  QUALITY_RULES,
-  REQUIRABLE_FIELDS,
-  REQUIREMENT_KINDS,
-  type RequirementBody,
-  type RequirementKind,
-  type RequirementRow,
-  rowOf,
-} from '../lib/channel-draft';
+import { bodyOf, newRow, type RequirementBody, type RequirementRow, rowOf } from '../lib/channel-draft';
+import { draftProblem, type FieldProblem, problemAt } from '../lib/channel-problems';
+import { ChannelRequirement } from './ChannelRequirement';
 
 export type Channel = GetResult<'Catalog/GetChannels'>['items'][number];
 
 /**
  * Add or edit a channel: name, the languages it publishes (of the company's enabled ones) and
- * its requirements, one row each (lib/channel-draft.ts). The API checks every name and answers a
- * 400 naming the row (`requirements[2].purpose`), shown under the form; nothing is written then.
+ * its requirements, one row each (lib/channel-draft.ts, ChannelRequirement.tsx). The API checks
+ * every name and answers a 400 naming the row (`requirements[2].purpose`), shown under that
+ * row's input (lib/channel-problems.ts), else under the form; nothing is written then.
  */
 export function ChannelDialog({ channel, onClose }: { channel: Channel | null; onClose: () => void }) {
   const { t } = useI18n();
@@ -39,14 +33,18 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
     (channel?.requirements ?? []).map((r) => rowOf(r as RequirementBody)),
   );
   const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<FieldProblem | null>(null);
   const [busy, setBusy] = useState(false);
   const setRow = (i: number, patch: Partial<RequirementRow>) =>
     setRows(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
     setError(null);
+    const typed = draftProblem(rows, t('channels.range.notANumber'));
+    setProblem(typed);
+    if (typed) return;
+    setBusy(true);
     try {
       const body = { name, languages, requirements: rows.map(bodyOf) };
       if (channel) await update.mutateAsync({ channelId: channel.channelId, ...body });
@@ -54,7 +52,10 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
       announce(t('channels.saved', { name }));
       onClose();
     } catch (err) {
-      setError(describeError(err, t));
+      const described = describeError(err, t);
+      const at = err instanceof ApiError ? problemAt(rows, err.message) : null;
+      if (at) setProblem({ ...at, message: described });
+      else setError(described);
     } finally {
       setBusy(false);
     }
@@ -94,57 +95,20 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
         <fieldset className="plain-fieldset">
           <legend>{t('channels.requirements')}</legend>
           {rows.map((row, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own; their order is the requirement's index
-            <div key={i} className="row requirement-row">
-              <label className="field">
-                <span>{t('channels.kind', { n: i + 1 })}</span>
-                <select
-                  value={row.kind}
-                  onChange={(e) =>
-                    setRows(rows.map((r, j) => (j === i ? newRow(e.target.value as RequirementKind) : r)))
-                  }
-                >
-                  {REQUIREMENT_KINDS.map((k) => (
-                    <option key={k} value={k}>
-                      {t(`channels.kind.${k}`)}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <TargetInput
-                row={row}
-                n={i + 1}
-                attributes={attributes.map((a) => a.code)}
-                onChange={(target) => setRow(i, { target })}
-              />
-              {row.kind === 'media' && (
-                <label className="field">
-                  <span>{t('channels.min', { n: i + 1 })}</span>
-                  <input inputMode="numeric" value={row.min} onChange={(e) => setRow(i, { min: e.target.value })} />
-                </label>
-              )}
-              {(row.kind === 'classification' || row.kind === 'features') && (
-                <label className="field">
-                  <span>{t('channels.release', { n: i + 1 })}</span>
-                  <input value={row.release} onChange={(e) => setRow(i, { release: e.target.value })} />
-                </label>
-              )}
-              {row.kind === 'features' && (
-                <label className="field">
-                  <span>{t('channels.share', { n: i + 1 })}</span>
-                  <select
-                    value={row.share}
-                    onChange={(e) => setRow(i, { share: e.target.value as 'all' | 'mandatory' })}
-                  >
-                    <option value="all">{t('channels.share.all')}</option>
-                    <option value="mandatory">{t('channels.share.mandatory')}</option>
-                  </select>
-                </label>
-              )}
-              <button type="button" className="danger-quiet" onClick={() => setRows(rows.filter((_, j) => j !== i))}>
-                {t('channels.removeRequirement', { n: i + 1 })}
-              </button>
-            </div>
+            <ChannelRequirement
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own; their order is the requirement's index
+              key={i}
+              row={row}
+              n={i + 1}
+              attributes={attributes.map((a) => a.code)}
+              problem={problem?.row === i ? problem : null}
+              onChange={(patch) => setRow(i, patch)}
+              onKind={(kind) => setRows(rows.map((r, j) => (j === i ? newRow(kind) : r)))}
+              onRemove={() => {
+                setProblem(null);
+                setRows(rows.filter((_, j) => j !== i));
+              }}
+            />
           ))}
           <button type="button" onClick={() => setRows([...rows, newRow('field')])}>
             {t('channels.addRequirement')}
@@ -161,47 +125,5 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
         </div>
       </form>
     </Dialog>
-  );
-}
-
-/** What a row requires: a choice where the list is known (fields, quality rules, attributes), else text. */
-function TargetInput({
-  row,
-  n,
-  attributes,
-  onChange,
-}: {
-  row: RequirementRow;
-  n: number;
-  attributes: string[];
-  onChange: (target: string) => void;
-}) {
-  const { t } = useI18n();
-  const id = useId();
-  const label = t(`channels.target.${row.kind}`, { n });
-  const choices =
-    row.kind === 'field'
-      ? REQUIRABLE_FIELDS
-      : row.kind === 'quality'
-        ? QUALITY_RULES
-        : row.kind === 'attribute'
-          ? attributes
-          : null;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {choices ? (
-        <select id={id} value={row.target} onChange={(e) => onChange(e.target.value)}>
-          {row.kind === 'attribute' && <option value="">{t('common.notSet')}</option>}
-          {choices.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      ) : (
-        <input id={id} value={row.target} onChange={(e) => onChange(e.target.value)} />
-      )}
-    </div>
   );
 }

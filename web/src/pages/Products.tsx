@@ -131,6 +131,7 @@ export default function Products() {
                 channelLanguage: language,
                 // the filters of another channel (or of none) do not carry over
                 incompleteFor: query.incompleteFor && channelId ? channelId : undefined,
+                incompleteVariantsFor: query.incompleteVariantsFor && channelId ? channelId : undefined,
                 missingRequirement: undefined,
                 sort: query.sort === 'completeness' && !channelId ? undefined : query.sort,
               })

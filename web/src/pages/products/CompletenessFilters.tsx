@@ -6,8 +6,9 @@ import { IncompleteVariants } from './IncompleteVariants';
 
 /**
  * The grid's completeness filters for the chosen channel and language (docs/completeness.md):
- * "only incomplete" (`incompleteFor`) and "missing X" (`missingRequirement`, the requirements
- * the overview counts as missing there, most missed first). Part of the shared product filter,
+ * "only incomplete" (`incompleteFor`), "only with incomplete variants" (`incompleteVariantsFor`:
+ * masters with a variant under 100) and "missing X" (`missingRequirement`, the requirements the
+ * overview counts as missing there, most missed first; it narrows whichever of the two is on). Part of the shared product filter,
  * so a mass edit "for all filtered" selects the same products. "Incomplete variants" (not part
  * of the filter: the grid lists masters) shows the channel's incomplete variants below it.
  */
@@ -27,6 +28,7 @@ export function CompletenessFilters({
   const [variants, setVariants] = useState(false);
   if (!channel) return null;
   const incomplete = query.incompleteFor === channel.channelId;
+  const withVariants = query.incompleteVariantsFor === channel.channelId;
   return (
     <fieldset className="filters completeness-filters">
       <legend>{t('completeness.filters', { channel: channel.name, language: language ?? '' })}</legend>
@@ -37,11 +39,24 @@ export function CompletenessFilters({
           onChange={(e) =>
             onChange({
               incompleteFor: e.target.checked ? channel.channelId : undefined,
-              missingRequirement: e.target.checked ? query.missingRequirement : undefined,
+              missingRequirement: e.target.checked || withVariants ? query.missingRequirement : undefined,
             })
           }
         />
         <span>{t('completeness.onlyIncomplete')}</span>
+      </label>
+      <label className="check-field">
+        <input
+          type="checkbox"
+          checked={withVariants}
+          onChange={(e) =>
+            onChange({
+              incompleteVariantsFor: e.target.checked ? channel.channelId : undefined,
+              missingRequirement: e.target.checked || incomplete ? query.missingRequirement : undefined,
+            })
+          }
+        />
+        <span>{t('completeness.withIncompleteVariants')}</span>
       </label>
       <label className="check-field">
         <input type="checkbox" checked={variants} onChange={(e) => setVariants(e.target.checked)} />
@@ -59,7 +74,7 @@ export function CompletenessFilters({
             onChange({
               missingRequirement: e.target.value || undefined,
               // "missing X" is a kind of "incomplete for"
-              incompleteFor: e.target.value ? channel.channelId : query.incompleteFor,
+              incompleteFor: e.target.value && !withVariants ? channel.channelId : query.incompleteFor,
             })
           }
         >
