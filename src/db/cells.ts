@@ -1,4 +1,4 @@
-import { databaseOf, type DatabaseBindings, withSimulatedReplica } from './binding';
+import { databaseOf, type DatabaseBindings, simulatedLagOf, withSimulatedReplica } from './binding';
 import { type DbSession, openSession } from './session';
 
 /**
@@ -40,7 +40,7 @@ export function cellDatabase(env: CellBindings, cell: string): D1Database {
   const binding = n ? bindings[`CELL_${n}`] : undefined;
   if (!binding) throw new Error(`cell ${cell} is not bound`);
   // Tests and local trials: the cell's own simulated lagging replica (src/db/binding.ts).
-  return withSimulatedReplica(binding, bindings[`CELL_${n}_REPLICA_SIM`]);
+  return withSimulatedReplica(binding, bindings[`CELL_${n}_REPLICA_SIM`], simulatedLagOf(env));
 }
 
 /**

@@ -9,12 +9,16 @@
  * - every read runs on the replica (a second database), which replays the log only as far as a
  *   bookmark demands: a session that started unconstrained reads the replica as it is, however
  *   old; one that brought a bookmark first replays up to it; one that wrote reads the primary;
+ * - with a finite `lagMs` (`npm run dev -- --lag 3s`) the replica also catches up on its own, the
+ *   way a real one does: before a session's first read it replays every entry committed more
+ *   than `lagMs` ago, so an unconstrained read sees the primary as of `lagMs` before. The tests
+ *   keep the default (Infinity): the replica stays where it is until a bookmark demands more;
  * - a "first-primary" session reads the primary and takes its head as bookmark.
  *
  * Writes made to `DB` around this wrapper never reach the replica: code that bypasses the
  * session shows up as missing rows.
  */
-import { replicaAt, logWrite, primaryHead } from './simulated-log';
+import { headAsOf, replicaAt, logWrite, primaryHead } from './simulated-log';
 
 const PREFIX = 'sim-';
 export const formatSimBookmark = (seq: number) => `${PREFIX}${seq.toString(16).padStart(12, '0')}`;
@@ -66,6 +70,7 @@ class SimSession {
     private readonly primary: D1Database,
     private readonly replica: D1Database,
     start: string | undefined,
+    private readonly lagMs: number,
   ) {
     this.primaryFirst = start === 'first-primary';
     this.seq = start && start !== 'first-primary' && start !== 'first-unconstrained' ? parseSimBookmark(start) : null;
@@ -121,18 +126,24 @@ class SimSession {
       return this.primary;
     }
     if (this.replicaSeen < 0 || this.replicaSeen < (this.seq ?? 0)) {
-      this.replicaSeen = await replicaAt(this.primary, this.replica, this.seq ?? 0);
+      // Catching up by time happens once per session, so a session reads one consistent copy.
+      const caughtUp =
+        this.replicaSeen < 0 && Number.isFinite(this.lagMs) ? await headAsOf(this.primary, Date.now() - this.lagMs) : 0;
+      this.replicaSeen = await replicaAt(this.primary, this.replica, Math.max(this.seq ?? 0, caughtUp));
       this.seq = Math.max(this.seq ?? 0, this.replicaSeen);
     }
     return this.replica;
   }
 }
 
-/** `DB` with a lagging replica in `replica`, shaped like a D1 binding (sessions included). */
-export function simulatedReplica(primary: D1Database, replica: D1Database): D1Database {
-  const session = () => new SimSession(primary, replica, undefined);
+/**
+ * `DB` with a lagging replica in `replica`, shaped like a D1 binding (sessions included).
+ * `lagMs`: how far behind the primary an unconstrained read may be (Infinity: as far as it is).
+ */
+export function simulatedReplica(primary: D1Database, replica: D1Database, lagMs = Number.POSITIVE_INFINITY): D1Database {
+  const session = () => new SimSession(primary, replica, undefined, lagMs);
   const binding = {
-    withSession: (start?: string) => new SimSession(primary, replica, start),
+    withSession: (start?: string) => new SimSession(primary, replica, start, lagMs),
     prepare: (sql: string) => session().prepare(sql),
     batch: (statements: SimStatement[]) => session().batch(statements),
     exec: (sql: string) => primary.exec(sql),
