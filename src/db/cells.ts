@@ -87,8 +87,21 @@ export function wireBookmark(cell: string, bookmark: string | null): string | nu
   return cell === HOME_CELL ? bookmark : `${cell}:${bookmark}`;
 }
 
-/** The D1 bookmark of `cell` in a wire bookmark; another database's bookmark means nothing here. */
+/**
+ * The D1 bookmark of `cell` in a wire bookmark, or in a comma-separated list of them (a client
+ * that works in several cells, such as the web app after a company switch, sends the newest of
+ * each: `sim-..., cell-2:sim-...`); another database's bookmark means nothing here.
+ */
 export function bookmarkIn(cell: string, wire: string | null | undefined): string | null {
+  if (!wire) return null;
+  for (const one of wire.split(',')) {
+    const found = oneBookmarkIn(cell, one.trim());
+    if (found) return found;
+  }
+  return null;
+}
+
+function oneBookmarkIn(cell: string, wire: string): string | null {
   if (!wire) return null;
   const colon = wire.indexOf(':');
   const prefix = colon > 0 ? wire.slice(0, colon) : '';
