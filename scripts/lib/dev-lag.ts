@@ -87,7 +87,7 @@ export async function prepareLagState(persistTo: string): Promise<string> {
   return run('npm', ['run', 'seed', '--', '--config', config, '--persist-to', persistTo]);
 }
 
-/** The `wrangler dev` flags of the lag mode. */
+/** The `wrangler dev` flags of the lag mode (its config written afresh, as wrangler.toml may have changed). */
 export function lagServerArgs(lagMs: number): string[] {
-  return ['--config', LAG_CONFIG, '--var', `REPLICA_SIM_LAG_MS:${lagMs}`];
+  return ['--config', writeLagConfig(), '--var', `REPLICA_SIM_LAG_MS:${lagMs}`];
 }

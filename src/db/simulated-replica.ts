@@ -140,7 +140,11 @@ class SimSession {
  * `DB` with a lagging replica in `replica`, shaped like a D1 binding (sessions included).
  * `lagMs`: how far behind the primary an unconstrained read may be (Infinity: as far as it is).
  */
-export function simulatedReplica(primary: D1Database, replica: D1Database, lagMs = Number.POSITIVE_INFINITY): D1Database {
+export function simulatedReplica(
+  primary: D1Database,
+  replica: D1Database,
+  lagMs = Number.POSITIVE_INFINITY,
+): D1Database {
   const session = () => new SimSession(primary, replica, undefined, lagMs);
   const binding = {
     withSession: (start?: string) => new SimSession(primary, replica, start, lagMs),
