@@ -280,7 +280,8 @@ export async function seedDemo(
 /**
  * The databases the seed writes. With the lag mode's config (`--config`, scripts/lib/dev-lag.ts)
  * the replicas are bound: the seed then writes through their wrappers with no lag, so every row
- * is in the replication log and every read sees what the seed wrote before.
+ * is in the replication log and every read sees what the seed wrote before (a wrapper without
+ * lag reads the primary); `syncReplicas` replays the log into the replicas at the end.
  */
 function seedDatabases(env: Bindings) {
   const lagging = env.DB_REPLICA_SIM !== undefined;

@@ -119,7 +119,9 @@ class SimSession {
 
   /** The copy this session reads: the primary when asked, else the replica brought up to the session's bookmark. */
   private async readCopy(): Promise<D1Database> {
-    if (this.wrote) return this.primary;
+    // A replica without lag holds what the primary holds: read there (the lag mode's seed does
+    // this, and replays the log into the replicas once at its end).
+    if (this.wrote || this.lagMs === 0) return this.primary;
     if (this.primaryFirst) {
       this.primaryFirst = false;
       this.seq = Math.max(this.seq ?? 0, await primaryHead(this.primary));

@@ -51,6 +51,16 @@ describe('the simulated replica with a lag in time', () => {
     expect(await seen(lagging, second)).toBe(false);
   });
 
+  it('with a lag of 0 reads what the primary holds; the write is still logged for the replica', async () => {
+    const value = await probe();
+    const none = simulatedReplica(primary(), replica(), 0);
+    await write(none, value);
+    expect(await seen(none, value)).toBe(true);
+    expect(await seen(simulatedReplica(primary(), replica()), value)).toBe(false);
+    await syncReplica(primary(), replica());
+    expect(await seen(simulatedReplica(primary(), replica()), value)).toBe(true);
+  });
+
   it('without a lag the replica waits for a bookmark, however long', async () => {
     const value = await probe();
     const waiting = simulatedReplica(primary(), replica());
