@@ -11,8 +11,9 @@
  *   old; one that brought a bookmark first replays up to it; one that wrote reads the primary;
  * - with a finite `lagMs` (`npm run dev -- --lag 3s`) the replica also catches up on its own, the
  *   way a real one does: before a session's first read it replays every entry committed more
- *   than `lagMs` ago, so an unconstrained read sees the primary as of `lagMs` before. The tests
- *   keep the default (Infinity): the replica stays where it is until a bookmark demands more;
+ *   than `lagMs` ago, so an unconstrained read sees the primary as of `lagMs` before, and a
+ *   bookmark newer than that is read on the primary (`laggingCopy`). The tests keep the default
+ *   (Infinity): the replica stays where it is until a bookmark demands more;
  * - a "first-primary" session reads the primary and takes its head as bookmark.
  *
  * Writes made to `DB` around this wrapper never reach the replica: code that bypasses the
@@ -127,13 +128,30 @@ class SimSession {
       this.seq = Math.max(this.seq ?? 0, await primaryHead(this.primary));
       return this.primary;
     }
+    if (Number.isFinite(this.lagMs)) return this.laggingCopy();
     if (this.replicaSeen < 0 || this.replicaSeen < (this.seq ?? 0)) {
-      // Catching up by time happens once per session, so a session reads one consistent copy.
-      const caughtUp =
-        this.replicaSeen < 0 && Number.isFinite(this.lagMs) ? await headAsOf(this.primary, Date.now() - this.lagMs) : 0;
-      this.replicaSeen = await replicaAt(this.primary, this.replica, Math.max(this.seq ?? 0, caughtUp));
+      this.replicaSeen = await replicaAt(this.primary, this.replica, this.seq ?? 0);
       this.seq = Math.max(this.seq ?? 0, this.replicaSeen);
     }
+    return this.replica;
+  }
+
+  /**
+   * With a lag in time the replica is where the clock puts it, never further: its first read in
+   * a session replays what is older than the lag (once, so the session reads one consistent
+   * copy). A bookmark newer than that is served by the primary, as D1 does when the nearest
+   * replica is behind, so one client's bookmark never makes the replica fresh for the others.
+   */
+  private async laggingCopy(): Promise<D1Database> {
+    if (this.replicaSeen < 0) {
+      const due = await headAsOf(this.primary, Date.now() - this.lagMs);
+      this.replicaSeen = await replicaAt(this.primary, this.replica, due);
+    }
+    if (this.replicaSeen < (this.seq ?? 0)) {
+      this.wrote = true; // from now on this session stays on the primary
+      return this.primary;
+    }
+    this.seq = Math.max(this.seq ?? 0, this.replicaSeen);
     return this.replica;
   }
 }

@@ -40,6 +40,20 @@ describe('the simulated replica with a lag in time', () => {
     expect(await seen(lagging, value)).toBe(true);
   });
 
+  it('a bookmark makes its own read fresh from the primary but does not move the replica for others', async () => {
+    const value = await probe();
+    const lagging = simulatedReplica(primary(), replica(), 60_000);
+    const bookmark = await write(lagging, value);
+    expect(await seen(lagging, value, bookmark)).toBe(true);
+    expect(await seen(lagging, value)).toBe(false);
+    // A first-primary session (security reads) takes the primary's head as its bookmark: its
+    // second read must not replay the replica either.
+    const security = lagging.withSession('first-primary');
+    await security.prepare('SELECT 1').first();
+    expect(await security.prepare('SELECT v FROM lag_probe WHERE v = ?').bind(value).first()).not.toBeNull();
+    expect(await seen(lagging, value)).toBe(false);
+  });
+
   it('a later write stays invisible while an earlier one has caught up', async () => {
     const first = await probe();
     const lagging = simulatedReplica(primary(), replica(), 500);
