@@ -42,7 +42,7 @@ beforeAll(async () => {
   state = await lagState();
   server = await startDevServer(state, { args: lagServerArgs(LAG_MS) });
   browser = await launchChromium();
-}, 900_000);
+}, 1_800_000);
 afterAll(async () => {
   await browser?.close();
   server?.stop();
