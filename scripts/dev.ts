@@ -2,10 +2,17 @@
  * `npm run dev`: the PIM on http://127.0.0.1:8787 and the demo shop connector on
  * http://127.0.0.1:8788 (docs/design.md section 10), each with its own local state. Migrates and seeds
  * both, then runs both `wrangler dev`s; Ctrl-C (or either one ending) stops both.
+ *
+ * `npm run dev -- --lag 3s`: the same, with every database behind a simulated read replica that
+ * trails it by that time (docs/scaling.md section 6, scripts/lib/dev-lag.ts), in its own state
+ * `.wrangler/state-lag`, seeded afresh at every start.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { LAG_STATE, lagServerArgs, parseLag, prepareLagState } from './lib/dev-lag';
 import { run } from './lib/dev-server';
 import { ensureDevVars } from './lib/dev-vars';
+import { argValue } from './lib/platform';
 
 const children: ChildProcess[] = [];
 let stopping = false;
@@ -49,11 +56,23 @@ function stopAll(code = 0): void {
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
+const lagMs = process.argv.includes('--lag') ? parseLag(argValue('--lag')) : null;
 ensureDevVars();
 console.log('Preparing the PIM (migrations, demo seed, web build) and the demo shop connector ...');
-await run('npm', ['run', 'db:migrate']);
-console.log(await run('npm', ['run', 'seed']));
+let lagArgs: string[] = [];
+if (lagMs === null) {
+  await run('npm', ['run', 'db:migrate']);
+  console.log(await run('npm', ['run', 'seed']));
+} else {
+  rmSync(LAG_STATE, { recursive: true, force: true });
+  console.log(await prepareLagState(LAG_STATE));
+  lagArgs = [...lagServerArgs(lagMs), '--persist-to', LAG_STATE];
+}
 await run('npm', ['run', 'build:web']);
 start('connector', ['run', 'connector:dev']);
-start('pim', ['exec', '--', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', '8787', '--test-scheduled']);
+start('pim', ['exec', '--', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', '8787', '--test-scheduled', ...lagArgs]);
 console.log('PIM: http://127.0.0.1:8787   demo shop connector: http://127.0.0.1:8788   (Ctrl-C stops both)');
+if (lagMs !== null)
+  console.log(
+    `Simulated replica lag: ${lagMs} ms. A read without a bookmark sees the data as of then (docs/scaling.md section 6).`,
+  );

@@ -30,6 +30,8 @@ declare global {
       /** The same for cell-2 and cell-3 (src/db/cells.ts `cellDatabase`). */
       CELL_2_REPLICA_SIM?: D1Database;
       CELL_3_REPLICA_SIM?: D1Database;
+      /** Local trials only (`npm run dev -- --lag 3s`): ms by which the simulated replicas trail (src/db/binding.ts). */
+      REPLICA_SIM_LAG_MS?: string;
     }
   }
 }

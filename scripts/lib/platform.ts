@@ -3,14 +3,14 @@ import type { Bindings } from '../../src/env';
 
 /**
  * Real local bindings (the same state `wrangler dev` uses) for Node scripts, so seeding goes
- * through the service's own domain functions. `--persist-to DIR` selects another state dir,
- * exactly like wrangler's flag of that name.
+ * through the service's own domain functions. `--persist-to DIR` selects another state dir and
+ * `--config FILE` another wrangler config (the lag mode's, scripts/lib/dev-lag.ts), exactly like
+ * wrangler's flags of those names.
  */
 export async function localBindings(argv: string[] = process.argv.slice(2)) {
-  const index = argv.indexOf('--persist-to');
-  const persistTo = index >= 0 ? argv[index + 1] : undefined;
+  const persistTo = argValue('--persist-to', undefined, argv);
   const proxy = await getPlatformProxy<Bindings>({
-    configPath: 'wrangler.toml',
+    configPath: argValue('--config', 'wrangler.toml', argv),
     persist: persistTo ? { path: `${persistTo}/v3` } : true,
     remoteBindings: false,
   });

@@ -1,4 +1,4 @@
-import { databaseOf, type DatabaseBindings, withSimulatedReplica } from './binding';
+import { databaseOf, type DatabaseBindings, simulatedLagOf, withSimulatedReplica } from './binding';
 import { type DbSession, openSession } from './session';
 
 /**
@@ -40,7 +40,7 @@ export function cellDatabase(env: CellBindings, cell: string): D1Database {
   const binding = n ? bindings[`CELL_${n}`] : undefined;
   if (!binding) throw new Error(`cell ${cell} is not bound`);
   // Tests and local trials: the cell's own simulated lagging replica (src/db/binding.ts).
-  return withSimulatedReplica(binding, bindings[`CELL_${n}_REPLICA_SIM`]);
+  return withSimulatedReplica(binding, bindings[`CELL_${n}_REPLICA_SIM`], simulatedLagOf(env));
 }
 
 /**
@@ -87,8 +87,21 @@ export function wireBookmark(cell: string, bookmark: string | null): string | nu
   return cell === HOME_CELL ? bookmark : `${cell}:${bookmark}`;
 }
 
-/** The D1 bookmark of `cell` in a wire bookmark; another database's bookmark means nothing here. */
+/**
+ * The D1 bookmark of `cell` in a wire bookmark, or in a comma-separated list of them (a client
+ * that works in several cells, such as the web app after a company switch, sends the newest of
+ * each: `sim-..., cell-2:sim-...`); another database's bookmark means nothing here.
+ */
 export function bookmarkIn(cell: string, wire: string | null | undefined): string | null {
+  if (!wire) return null;
+  for (const one of wire.split(',')) {
+    const found = oneBookmarkIn(cell, one.trim());
+    if (found) return found;
+  }
+  return null;
+}
+
+function oneBookmarkIn(cell: string, wire: string): string | null {
   if (!wire) return null;
   const colon = wire.indexOf(':');
   const prefix = colon > 0 ? wire.slice(0, colon) : '';

@@ -1,10 +1,11 @@
 /**
  * The replication log behind the simulated replica (simulated-replica.ts): on the primary, one
- * row per committed write batch, written in that batch; on the replica, the sequence numbers it
- * has replayed. Only tests and local trials with `DB_REPLICA_SIM` ever create these tables.
+ * row per committed write batch, written in that batch with its commit time (`at`, ms, for the
+ * time-based lag of `npm run dev -- --lag`); on the replica, the sequence numbers it has
+ * replayed. Only tests and local trials with `DB_REPLICA_SIM` ever create these tables.
  */
 const LOG_TABLE =
-  'CREATE TABLE IF NOT EXISTS _sim_replication_log (seq INTEGER PRIMARY KEY AUTOINCREMENT, statements TEXT NOT NULL)';
+  'CREATE TABLE IF NOT EXISTS _sim_replication_log (seq INTEGER PRIMARY KEY AUTOINCREMENT, statements TEXT NOT NULL, at INTEGER NOT NULL DEFAULT 0)';
 /** `prev` must be the last applied entry, so two replays of one entry cannot both commit. */
 const APPLIED_TABLE =
   'CREATE TABLE IF NOT EXISTS _sim_replica_applied (seq INTEGER PRIMARY KEY, prev INTEGER NOT NULL, CHECK (prev = seq - 1))';
@@ -39,7 +40,9 @@ export async function logWrite(
   const all = await primary.batch([
     primary.prepare(LOG_TABLE),
     ...statements.map((s) => primary.prepare(s.sql).bind(...s.params)),
-    primary.prepare('INSERT INTO _sim_replication_log (statements) VALUES (?) RETURNING seq').bind(encode(statements)),
+    primary
+      .prepare('INSERT INTO _sim_replication_log (statements, at) VALUES (?, ?) RETURNING seq')
+      .bind(encode(statements), Date.now()),
   ]);
   const seq = (all.at(-1)!.results[0] as { seq: number }).seq;
   return { seq, results: all.slice(1, -1) };
@@ -51,6 +54,16 @@ export async function primaryHead(primary: D1Database): Promise<number> {
     primary.prepare('SELECT coalesce(max(seq), 0) AS seq FROM _sim_replication_log'),
   ]);
   return (head!.results[0] as { seq: number }).seq;
+}
+
+/** The last entry committed at or before `time` (ms): where a replica that lags by `now - time` stands. */
+export async function headAsOf(primary: D1Database, time: number): Promise<number> {
+  const [, head] = await primary.batch([
+    primary.prepare(LOG_TABLE),
+    // Newest first: only the entries inside the lag window are passed over.
+    primary.prepare('SELECT seq FROM _sim_replication_log WHERE at <= ? ORDER BY seq DESC LIMIT 1').bind(time),
+  ]);
+  return (head!.results[0] as { seq: number } | undefined)?.seq ?? 0;
 }
 
 async function appliedSeq(replica: D1Database): Promise<number> {

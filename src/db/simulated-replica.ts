@@ -9,12 +9,17 @@
  * - every read runs on the replica (a second database), which replays the log only as far as a
  *   bookmark demands: a session that started unconstrained reads the replica as it is, however
  *   old; one that brought a bookmark first replays up to it; one that wrote reads the primary;
+ * - with a finite `lagMs` (`npm run dev -- --lag 3s`) the replica also catches up on its own, the
+ *   way a real one does: before a session's first read it replays every entry committed more
+ *   than `lagMs` ago, so an unconstrained read sees the primary as of `lagMs` before, and a
+ *   bookmark newer than that is read on the primary (`laggingCopy`). The tests keep the default
+ *   (Infinity): the replica stays where it is until a bookmark demands more;
  * - a "first-primary" session reads the primary and takes its head as bookmark.
  *
  * Writes made to `DB` around this wrapper never reach the replica: code that bypasses the
  * session shows up as missing rows.
  */
-import { replicaAt, logWrite, primaryHead } from './simulated-log';
+import { headAsOf, replicaAt, logWrite, primaryHead } from './simulated-log';
 
 const PREFIX = 'sim-';
 export const formatSimBookmark = (seq: number) => `${PREFIX}${seq.toString(16).padStart(12, '0')}`;
@@ -66,6 +71,7 @@ class SimSession {
     private readonly primary: D1Database,
     private readonly replica: D1Database,
     start: string | undefined,
+    private readonly lagMs: number,
   ) {
     this.primaryFirst = start === 'first-primary';
     this.seq = start && start !== 'first-primary' && start !== 'first-unconstrained' ? parseSimBookmark(start) : null;
@@ -114,25 +120,54 @@ class SimSession {
 
   /** The copy this session reads: the primary when asked, else the replica brought up to the session's bookmark. */
   private async readCopy(): Promise<D1Database> {
-    if (this.wrote) return this.primary;
+    // A replica without lag holds what the primary holds: read there (the lag mode's seed does
+    // this, and replays the log into the replicas once at its end).
+    if (this.wrote || this.lagMs === 0) return this.primary;
     if (this.primaryFirst) {
       this.primaryFirst = false;
       this.seq = Math.max(this.seq ?? 0, await primaryHead(this.primary));
       return this.primary;
     }
+    if (Number.isFinite(this.lagMs)) return this.laggingCopy();
     if (this.replicaSeen < 0 || this.replicaSeen < (this.seq ?? 0)) {
       this.replicaSeen = await replicaAt(this.primary, this.replica, this.seq ?? 0);
       this.seq = Math.max(this.seq ?? 0, this.replicaSeen);
     }
     return this.replica;
   }
+
+  /**
+   * With a lag in time the replica is where the clock puts it, never further: its first read in
+   * a session replays what is older than the lag (once, so the session reads one consistent
+   * copy). A bookmark newer than that is served by the primary, as D1 does when the nearest
+   * replica is behind, so one client's bookmark never makes the replica fresh for the others.
+   */
+  private async laggingCopy(): Promise<D1Database> {
+    if (this.replicaSeen < 0) {
+      const due = await headAsOf(this.primary, Date.now() - this.lagMs);
+      this.replicaSeen = await replicaAt(this.primary, this.replica, due);
+    }
+    if (this.replicaSeen < (this.seq ?? 0)) {
+      this.wrote = true; // from now on this session stays on the primary
+      return this.primary;
+    }
+    this.seq = Math.max(this.seq ?? 0, this.replicaSeen);
+    return this.replica;
+  }
 }
 
-/** `DB` with a lagging replica in `replica`, shaped like a D1 binding (sessions included). */
-export function simulatedReplica(primary: D1Database, replica: D1Database): D1Database {
-  const session = () => new SimSession(primary, replica, undefined);
+/**
+ * `DB` with a lagging replica in `replica`, shaped like a D1 binding (sessions included).
+ * `lagMs`: how far behind the primary an unconstrained read may be (Infinity: as far as it is).
+ */
+export function simulatedReplica(
+  primary: D1Database,
+  replica: D1Database,
+  lagMs = Number.POSITIVE_INFINITY,
+): D1Database {
+  const session = () => new SimSession(primary, replica, undefined, lagMs);
   const binding = {
-    withSession: (start?: string) => new SimSession(primary, replica, start),
+    withSession: (start?: string) => new SimSession(primary, replica, start, lagMs),
     prepare: (sql: string) => session().prepare(sql),
     batch: (statements: SimStatement[]) => session().batch(statements),
     exec: (sql: string) => primary.exec(sql),

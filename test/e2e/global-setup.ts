@@ -15,7 +15,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** The seeded state depends on the schema, the seed and the domain code: cache it by their hash. */
-function stateFingerprint(): string {
+export function stateFingerprint(): string {
   const hash = createHash('sha256');
   for (const file of [
     ...filesUnder(join(ROOT, 'migrations')),

@@ -67,6 +67,19 @@ describe('a company in cell-2 under lag', () => {
     expect(await env.DB.prepare('SELECT 1 FROM products WHERE id = ?').bind(t.productId).first()).toBeNull();
   });
 
+  it('a list of bookmarks, one per database (the web app after a company switch), makes each cell fresh', async () => {
+    const t = await cell2Tenant();
+    const updated = await call('POST', '/api/Catalog/UpdateProduct', {
+      cookie: t.cookie,
+      body: { departmentId: t.departmentId, catalogId: t.catalogId, productId: t.productId, name: 'after' },
+    });
+    const cell2 = updated.headers.get(BOOKMARK)!;
+    const cell1 = (await call('GET', '/api/Account/Me', { cookie: t.cookie })).headers.get(BOOKMARK)!;
+    expect(cell1).toMatch(/^sim-/);
+    expect(await getName(t.cookie, t.productId, `${cell1}, garbage`)).toBe('before');
+    expect(await getName(t.cookie, t.productId, `${cell1}, ${cell2}`)).toBe('after');
+  });
+
   it("a bookmark of cell-1 does not make cell-2's read fresh (it names another database)", async () => {
     const t = await cell2Tenant();
     const updated = await call('POST', '/api/Catalog/UpdateProduct', {
