@@ -18,13 +18,21 @@ describe('tidySearchIndex (docs/search.md, "Index upkeep")', () => {
     for (let i = 0; i < 12; i++)
       await makeProduct(session, catalogId, { sku: `TIDY-${i}`, name: `Tidy Leitung ${i} Schuko` });
     const search = async (q: string) => {
-      const res = await call('GET', `/api/Catalog/GetProducts?catalogId=${catalogId}&q=${encodeURIComponent(q)}&limit=100`, {
-        cookie: session.cookie,
-      });
+      const res = await call(
+        'GET',
+        `/api/Catalog/GetProducts?catalogId=${catalogId}&q=${encodeURIComponent(q)}&limit=100`,
+        {
+          cookie: session.cookie,
+        },
+      );
       expect(res.status).toBe(200);
       return (res.json.items as { sku: string }[]).map((p) => p.sku).sort();
     };
-    const before = { leitung: await search('leitung'), seven: await search('Leitung 7'), prefix: await search('TIDY-1') };
+    const before = {
+      leitung: await search('leitung'),
+      seven: await search('Leitung 7'),
+      prefix: await search('TIDY-1'),
+    };
     expect(before.leitung).toHaveLength(12);
     expect(await segments()).toBeGreaterThan(1);
 
