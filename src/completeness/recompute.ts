@@ -3,6 +3,7 @@ import type { BatchStatement, Database } from '../db/client';
 import { runBatch } from '../db/client';
 import { catalogs, channels, jobs } from '../db/schema';
 import { scoreRefresh } from '../db/score-refresh';
+import { withBulkCounts } from '../db/score-counts';
 import type { JobMessage } from '../env';
 import { dbNow } from '../kernel/clock';
 import { markRunning, type JobRow } from '../jobs/jobs';
@@ -17,7 +18,7 @@ import { subtreeFilter } from '../catalog/category-rescore';
  * message resumes from the checkpoint. A product written meanwhile is scored by its write's
  * triggers against the new rules already, so the job and the writes never disagree.
  */
-export const PAGE = 400;
+export const PAGE = 1000;
 const DELETE_PAGE = 5000;
 
 interface Checkpoint {
@@ -143,16 +144,20 @@ export async function runCompletenessSlice(
             done: cp.done,
           }
         : { seq: cp.seq + 1, catalogId: cp.catalogId, afterId: ids.at(-1)!.id, done: cp.done + ids.length };
-    const statements =
+    const keys = {
+      masters: pageKeys(cp.catalogId, cp.afterId, next.afterId, scope),
+      variants: variantKeys(cp.catalogId, cp.afterId, next.afterId, scope),
+    };
+    const rescore =
       ids.length === 0
         ? []
         : [
-            ...scoreRefresh(db, pageKeys(cp.catalogId, cp.afterId, next.afterId, scope), { channelKey }),
-            ...scoreRefresh(db, variantKeys(cp.catalogId, cp.afterId, next.afterId, scope), {
-              channelKey,
-              variants: true,
-            }),
+            ...scoreRefresh(db, keys.masters, { channelKey }),
+            ...scoreRefresh(db, keys.variants, { channelKey, variants: true }),
           ];
+    // One channel: its counters are kept once per page (src/db/score-counts.ts); a category
+    // move's rescore (every channel, few rows per page) leaves them to the triggers.
+    const statements = channelKey === undefined ? rescore : withBulkCounts(db, channelKey, keys, rescore);
     const results = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
     if ((results.at(-1) as { id: string }[]).length === 0) return 'stopped'; // cancelled, or another delivery moved on
     cp = next;
