@@ -99,17 +99,14 @@ function timed(kind: string, statement: string) {
 
 /** The counters' items of the page's score rows, as src/db/score-counts.ts writes them. */
 const countItems = (channel: number, keys: string, vkeys: string) => `
-  SELECT g.channel_key, g.lang, k.value AS item,
-      CASE k.value WHEN '' THEN g.scored WHEN '#score' THEN g.score_sum ELSE g.complete END AS n
-    FROM (SELECT channel_key, lang, count(*) AS scored, sum(score) AS score_sum, sum(score = 100) AS complete
-      FROM completeness WHERE channel_key = ${channel} AND product_key IN (${keys}) GROUP BY channel_key, lang) g,
-      json_each('["","#score","#complete"]') k
+  SELECT c.channel_key, c.lang, k.value AS item, CASE k.value WHEN '#score' THEN c.score ELSE 1 END AS n
+    FROM completeness c, json_each(CASE WHEN c.score = 100 THEN '["","#score","#complete"]' ELSE '["","#score"]' END) k
+    WHERE c.channel_key = ${channel} AND c.product_key IN (${keys})
   UNION ALL SELECT c.channel_key, c.lang, j.value, 1 FROM completeness c, json_each(c.missing) j
     WHERE c.channel_key = ${channel} AND c.product_key IN (${keys}) AND c.missing IS NOT NULL
-  UNION ALL SELECT g.channel_key, g.lang, k.value, CASE k.value WHEN '#variants' THEN g.scored ELSE g.complete END
-    FROM (SELECT channel_key, lang, count(*) AS scored, sum(score = 100) AS complete FROM variant_completeness
-      WHERE channel_key = ${channel} AND product_key IN (${vkeys}) GROUP BY channel_key, lang) g,
-      json_each('["#variants","#variantsComplete"]') k`;
+  UNION ALL SELECT v.channel_key, v.lang, k.value, 1
+    FROM variant_completeness v, json_each(CASE WHEN v.score = 100 THEN '["#variants","#variantsComplete"]' ELSE '["#variants"]' END) k
+    WHERE v.channel_key = ${channel} AND v.product_key IN (${vkeys})`;
 const applyCounts = (channel: number, keys: string, vkeys: string, sign: number) =>
   `INSERT INTO completeness_counts (channel_key, lang, item, n) SELECT channel_key, lang, item, ${sign} * sum(n)
     FROM (${countItems(channel, keys, vkeys)}) WHERE 1 GROUP BY channel_key, lang, item

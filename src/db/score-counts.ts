@@ -6,21 +6,18 @@ import { completenessCounts, completenessCountsDefer, completenessDaily } from '
  * The counter items one channel's score rows of some products add to `completeness_counts`
  * (migrations 0026, 0038): per master row '' 1, '#score' its score, '#complete' 1 at 100 and 1
  * per missing label; per variant row '#variants' 1 and '#variantsComplete' 1 at 100. The same
- * items the counter triggers write row by row, here summed per language first and unpivoted with
- * json_each (D1 allows at most 5 terms in a compound SELECT); only the missing labels are read per row.
+ * items the counter triggers write row by row, here read in one pass over each table (D1 allows
+ * at most 5 terms in a compound SELECT: the fixed items are unpivoted with json_each).
  */
 function countItems(channelKey: number, masters: SQL, variants: SQL): SQL {
-  return sql`SELECT g.channel_key, g.lang, k.value AS item,
-        CASE k.value WHEN '' THEN g.scored WHEN '#score' THEN g.score_sum ELSE g.complete END AS n
-      FROM (SELECT channel_key, lang, count(*) AS scored, sum(score) AS score_sum, sum(score = 100) AS complete
-        FROM completeness WHERE channel_key = ${channelKey} AND product_key IN (${masters}) GROUP BY channel_key, lang) g,
-        json_each('["","#score","#complete"]') k
+  return sql`SELECT c.channel_key, c.lang, k.value AS item, CASE k.value WHEN '#score' THEN c.score ELSE 1 END AS n
+      FROM completeness c, json_each(CASE WHEN c.score = 100 THEN '["","#score","#complete"]' ELSE '["","#score"]' END) k
+      WHERE c.channel_key = ${channelKey} AND c.product_key IN (${masters})
     UNION ALL SELECT c.channel_key, c.lang, j.value, 1 FROM completeness c, json_each(c.missing) j
       WHERE c.channel_key = ${channelKey} AND c.product_key IN (${masters}) AND c.missing IS NOT NULL
-    UNION ALL SELECT g.channel_key, g.lang, k.value, CASE k.value WHEN '#variants' THEN g.scored ELSE g.complete END
-      FROM (SELECT channel_key, lang, count(*) AS scored, sum(score = 100) AS complete FROM variant_completeness
-        WHERE channel_key = ${channelKey} AND product_key IN (${variants}) GROUP BY channel_key, lang) g,
-        json_each('["#variants","#variantsComplete"]') k`;
+    UNION ALL SELECT v.channel_key, v.lang, k.value, 1
+      FROM variant_completeness v, json_each(CASE WHEN v.score = 100 THEN '["#variants","#variantsComplete"]' ELSE '["#variants"]' END) k
+      WHERE v.channel_key = ${channelKey} AND v.product_key IN (${variants})`;
 }
 
 /** Adds (`sign` 1) or takes away (-1) the items of the products' score rows in one upsert. */
