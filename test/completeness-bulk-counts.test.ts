@@ -7,7 +7,7 @@ import { withBulkCounts } from '../src/db/score-counts';
 import { completenessCountsDefer } from '../src/db/schema';
 import { scoreRefresh } from '../src/db/score-refresh';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
-import { waitForJob } from './helpers/completeness';
+import { post, waitForJob } from './helpers/completeness';
 
 const GTIN = '4006381333931';
 const deps = () => ({ db: db(), queue: env.JOB_QUEUE });
@@ -135,6 +135,20 @@ describe('Recompute with the counters kept per page (migration 0045)', () => {
     // Redelivered: the same page again changes no counter.
     await runBatch(db(), page());
     expect((await counters(channelKey)).stored).toEqual(once.stored);
+    expect(await switchedOff()).toBe(true);
+  });
+
+  it('removes the rows of a deleted channel with the counters switched off, and leaves the switch off', async () => {
+    const { admin, channelId, channelKey } = await setup();
+    const del = await post(admin.cookie, '/api/Catalog/DeleteChannel', { channelId });
+    expect(del.status, del.text).toBe(200);
+    expect((await waitForJob(admin.cookie, del.json.jobId)).state).toBe('succeeded');
+    const [left] = await db().all<{
+      n: number;
+    }>(sql`SELECT (SELECT count(*) FROM completeness WHERE channel_key = ${channelKey})
+      + (SELECT count(*) FROM variant_completeness WHERE channel_key = ${channelKey})
+      + (SELECT count(*) FROM completeness_counts WHERE channel_key = ${channelKey}) AS n`);
+    expect(left!.n).toBe(0);
     expect(await switchedOff()).toBe(true);
   });
 });

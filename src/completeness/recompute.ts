@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { runBatch } from '../db/client';
-import { catalogs, channels, jobs } from '../db/schema';
+import { catalogs, channels, completeness, completenessCountsDefer, jobs, variantCompleteness } from '../db/schema';
 import { scoreRefresh } from '../db/score-refresh';
 import { withBulkCounts } from '../db/score-counts';
 import type { JobMessage } from '../env';
@@ -77,12 +77,25 @@ async function nextCatalog(db: Database, companyId: string, after: string | null
 }
 
 async function removeScores(db: Database, job: JobRow, channelKey: number): Promise<void> {
-  for (const table of [sql`completeness`, sql`variant_completeness`])
+  // The counter triggers are switched off for these deletes (migration 0045): the channel's
+  // counters and history are deleted below anyway, so counting each removed row is wasted work.
+  for (const table of [completeness, variantCompleteness])
     for (;;) {
-      const result = await db.run(sql`DELETE FROM ${table} WHERE channel_key = ${channelKey} AND product_key IN
-        (SELECT product_key FROM ${table} WHERE channel_key = ${channelKey} LIMIT ${DELETE_PAGE})`);
-      await db.update(jobs).set(progressed()).where(eq(jobs.id, job.id));
-      if ((result.meta?.changes ?? 0) < 1) break;
+      const [, deleted] = await runBatch(db, [
+        db.insert(completenessCountsDefer).values({ id: 1 }).onConflictDoNothing(),
+        db
+          .delete(table)
+          .where(
+            and(
+              eq(table.channelKey, channelKey),
+              sql`${table.productKey} IN (SELECT product_key FROM ${table} WHERE channel_key = ${channelKey} LIMIT ${DELETE_PAGE})`,
+            ),
+          )
+          .returning({ key: table.productKey }),
+        db.delete(completenessCountsDefer),
+        db.update(jobs).set(progressed()).where(eq(jobs.id, job.id)),
+      ]);
+      if ((deleted as unknown[]).length < 1) break;
     }
   await db.run(sql`DELETE FROM completeness_counts WHERE channel_key = ${channelKey}`);
   // its 30-day history (migration 0027) goes with it: the key is never given again
