@@ -2,13 +2,17 @@
  * Completeness upkeep and recompute, measured on the statements themselves (docs/completeness.md
  * "Measured"): every migration applied to a scratch SQLite database (node:sqlite, the engine D1
  * runs, without D1's network and storage layers), N masters in one catalog, 3 channels x 3
- * languages x 5 rules (name, gtin, media.normal, prices.net_list, gtinCheckDigit). Prints:
- * - recompute: one channel over every master, in pages of the job's size (src/completeness/recompute.ts);
+ * languages x 5 rules (name, gtin, media.normal, prices.net_list, gtinCheckDigit); every fifth
+ * master has 3 variants (0.6 variants per master, as bench:api seeds). Prints:
+ * - recompute: one channel over every master and its variants, in pages of the job's size with the
+ *   job's statements (src/completeness/recompute.ts, src/db/score-counts.ts), with the CPU time of
+ *   each kind of statement; `--per-row-counts` keeps the counters by the triggers instead (the job
+ *   before migration 0045, for a before/after on the same machine);
  * - write upkeep p50: one SetValue-like statement (an attribute value upsert, a name update)
  *   with the channels and without any;
  * - bytes per master of the score rows and their index (dbstat).
  *
- *   npm run bench:completeness -- [masters=100000]
+ *   npm run bench:completeness -- [masters=100000] [--per-row-counts]
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
@@ -16,7 +20,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAGE } from '../src/completeness/recompute';
 
-const N = Number(process.argv[2] ?? 100_000);
+const args = process.argv.slice(2);
+const N = Number(args.find((a) => !a.startsWith('--')) ?? 100_000);
+const PER_ROW_COUNTS = args.includes('--per-row-counts');
 const file = join(tmpdir(), `bench-completeness-${process.pid}.db`);
 const db = new DatabaseSync(file);
 db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
@@ -34,8 +40,8 @@ db.exec(`INSERT INTO companies (id, name, languages) VALUES ('co', 'Bench', '["d
   INSERT INTO catalogs (id, company_id, department_id, name, languages) VALUES ('cat', 'co', 'dep', 'C', '["deu","eng","fra"]');
   INSERT INTO attributes (id, company_id, code, name, type) VALUES ('attr', 'co', 'colour', 'Colour', 'text');`);
 db.exec('BEGIN');
-const insert = db.prepare(`INSERT INTO products (id, company_id, catalog_id, sku, name, gtin, price)
-  VALUES (?, 'co', 'cat', ?, ?, ?, ?)`);
+const insert = db.prepare(`INSERT INTO products (id, company_id, catalog_id, sku, name, gtin, price, parent_id)
+  VALUES (?, 'co', 'cat', ?, ?, ?, ?, ?)`);
 const image = db.prepare(`INSERT INTO media (id, element_id, purpose, file_name, content_type, size, storage_key)
   VALUES (?, ?, 'normal', 'a.jpg', 'image/jpeg', 1, 'k')`);
 const name = db.prepare(`INSERT INTO translations (element_id, field, lang, value) VALUES (?, 'name', 'eng', ?)`);
@@ -47,12 +53,17 @@ for (let i = 0; i < N; i++) {
     `Product ${i}`,
     i % 3 === 0 ? null : String(4006381000000 + i),
     i % 4 === 0 ? null : '9.90',
+    null,
   );
   if (i % 2 === 0) image.run(`m-${i}`, id);
   if (i % 5 !== 0) name.run(id, `Product ${i} (en)`);
+  // Variants inherit name, image and price; one of three lacks a GTIN.
+  if (i % 5 === 0)
+    for (let v = 0; v < 3; v++)
+      insert.run(`${id}-v${v}`, `SKU-${i}-${v}`, '', v === 0 ? null : String(4006381100000 + i * 3 + v), null, id);
 }
 db.exec('COMMIT');
-console.log(`seeded ${N} masters in ${(ms(seed) / 1000).toFixed(1)} s`);
+console.log(`seeded ${N} masters + ${(N / 5) * 3} variants in ${(ms(seed) / 1000).toFixed(1)} s`);
 
 const RULES = [
   ['field', 'name', 'name'],
@@ -78,8 +89,32 @@ const cpu = () => {
   return (u.user + u.system) / 1000;
 };
 
-/** The job's page: the two statements of channelRefresh for masters, then for their variants. Returns [wall ms, CPU ms]. */
+/** CPU milliseconds per kind of statement of the last recompute (the profile of a page). */
+let profile: Record<string, number> = {};
+function timed(kind: string, statement: string) {
+  const c0 = cpu();
+  db.exec(statement);
+  profile[kind] = (profile[kind] ?? 0) + cpu() - c0;
+}
+
+/** The counters' items of the page's score rows, as src/db/score-counts.ts writes them. */
+const countItems = (channel: number, keys: string, vkeys: string) => `
+  SELECT c.channel_key, c.lang, k.value AS item, CASE k.value WHEN '#score' THEN c.score ELSE 1 END AS n
+    FROM completeness c, json_each(CASE WHEN c.score = 100 THEN '["","#score","#complete"]' ELSE '["","#score"]' END) k
+    WHERE c.channel_key = ${channel} AND c.product_key IN (${keys})
+  UNION ALL SELECT c.channel_key, c.lang, j.value, 1 FROM completeness c, json_each(c.missing) j
+    WHERE c.channel_key = ${channel} AND c.product_key IN (${keys}) AND c.missing IS NOT NULL
+  UNION ALL SELECT v.channel_key, v.lang, k.value, 1
+    FROM variant_completeness v, json_each(CASE WHEN v.score = 100 THEN '["#variants","#variantsComplete"]' ELSE '["#variants"]' END) k
+    WHERE v.channel_key = ${channel} AND v.product_key IN (${vkeys})`;
+const applyCounts = (channel: number, keys: string, vkeys: string, sign: number) =>
+  `INSERT INTO completeness_counts (channel_key, lang, item, n) SELECT channel_key, lang, item, ${sign} * sum(n)
+    FROM (${countItems(channel, keys, vkeys)}) WHERE 1 GROUP BY channel_key, lang, item
+    ON CONFLICT DO UPDATE SET n = n + excluded.n`;
+
+/** The job's pages: the statements of scoreRefresh for masters, then for their variants, wrapped in withBulkCounts. Returns [wall ms, CPU ms]. */
 function recompute(channel: number): [number, number] {
+  profile = {};
   const t = process.hrtime.bigint();
   const c0 = cpu();
   const page = db.prepare(
@@ -90,25 +125,49 @@ function recompute(channel: number): [number, number] {
     const ids = page.all(after) as { id: string }[];
     if (ids.length === 0) break;
     const last = ids.at(-1)!.id;
-    const keys = `SELECT rowid FROM products WHERE catalog_id = 'cat' AND parent_id IS NULL AND id > '${after}' AND id <= '${last}'`;
-    const vkeys = `SELECT rowid FROM products WHERE parent_id IN (SELECT id FROM products WHERE catalog_id = 'cat' AND parent_id IS NULL AND id > '${after}' AND id <= '${last}')`;
+    const masters = `SELECT id FROM products WHERE catalog_id = 'cat' AND parent_id IS NULL AND id > '${after}' AND id <= '${last}'`;
+    const keys = `SELECT rowid FROM products WHERE id IN (${masters})`;
+    const vkeys = `SELECT rowid FROM products WHERE parent_id IN (${masters})`;
     db.exec('BEGIN');
-    // The statements of channelRefresh, with the values inlined.
-    for (const [table, k] of [
-      ['completeness', keys],
-      ['variant_completeness', vkeys],
+    if (!PER_ROW_COUNTS) {
+      db.exec('INSERT INTO completeness_counts_defer (id) VALUES (1) ON CONFLICT DO NOTHING');
+      timed('counts out', applyCounts(channel, keys, vkeys, -1));
+    }
+    // The statements of scoreRefresh, with the values inlined.
+    for (const [table, k, variant] of [
+      ['completeness', keys, 0],
+      ['variant_completeness', vkeys, 1],
     ] as const) {
-      db.exec(`DELETE FROM ${table} WHERE channel_key = ${channel} AND product_key IN (${k})
+      timed(
+        `${table} delete`,
+        `DELETE FROM ${table} WHERE channel_key = ${channel} AND product_key IN (${k})
         AND NOT EXISTS (SELECT 1 FROM completeness_checks v WHERE v.product_key = ${table}.product_key
-          AND v.channel_key = ${table}.channel_key AND v.lang = ${table}.lang)`);
-      db.exec(`INSERT INTO ${table} (product_key, channel_key, lang, score, missing)
+          AND v.channel_key = ${table}.channel_key AND v.lang = ${table}.lang AND v.variant = ${variant})`,
+      );
+      timed(
+        `${table} upsert`,
+        `INSERT INTO ${table} (product_key, channel_key, lang, score, missing)
         SELECT product_key, channel_key, lang, (100 * sum(ok)) / count(*),
         CASE WHEN min(ok) = 1 THEN NULL ELSE json_group_array(label) FILTER (WHERE ok = 0) END
-        FROM completeness_checks WHERE channel_key = ${channel} AND product_key IN (${k}) GROUP BY product_key, channel_key, lang
+        FROM completeness_checks WHERE channel_key = ${channel} AND product_key IN (${k}) AND variant = ${variant}
+        GROUP BY product_key, channel_key, lang
         ON CONFLICT DO UPDATE SET score = excluded.score, missing = excluded.missing
-          WHERE score <> excluded.score OR missing IS NOT excluded.missing`);
+          WHERE score <> excluded.score OR missing IS NOT excluded.missing`,
+      );
     }
-    db.exec('COMMIT');
+    if (!PER_ROW_COUNTS) {
+      timed('counts in', applyCounts(channel, keys, vkeys, 1));
+      timed(
+        'daily',
+        `INSERT INTO completeness_daily (channel_key, lang, day, scored, complete, score_sum)
+        SELECT channel_key, lang, date('now'), coalesce(max(CASE WHEN item = '' THEN n END), 0),
+          coalesce(max(CASE WHEN item = '#complete' THEN n END), 0), coalesce(max(CASE WHEN item = '#score' THEN n END), 0)
+        FROM completeness_counts WHERE channel_key = ${channel} AND item IN ('', '#complete', '#score') GROUP BY channel_key, lang
+        ON CONFLICT DO UPDATE SET scored = excluded.scored, complete = excluded.complete, score_sum = excluded.score_sum`,
+      );
+      db.exec('DELETE FROM completeness_counts_defer');
+    }
+    timed('commit', 'COMMIT');
     after = last;
   }
   return [ms(t), cpu() - c0];
@@ -147,8 +206,28 @@ db.prepare(`SELECT count(*) FROM (SELECT product_key, lang, sum(ok) FROM complet
 console.log(`evaluating channel 1's rules alone (no writes): ${(ms(evaluate) / 1000).toFixed(1)} s`);
 const line = ([wall, used]: [number, number]) =>
   `${(wall / 1000).toFixed(1)} s wall, ${(used / 1000).toFixed(1)} s CPU (${((used / N) * 1000).toFixed(0)} µs CPU per master; 1M: ${(((used / N) * 1e6) / 60000).toFixed(1)} min CPU)`;
-for (const c of [1, 2, 3]) console.log(`recompute channel ${c}: ${line(recompute(c))}`);
-console.log(`recompute channel 1 again (scores unchanged): ${line(recompute(1))}`);
+const statements = () =>
+  Object.entries(profile)
+    .map(([kind, used]) => `${kind} ${(used / 1000).toFixed(1)} s`)
+    .join(', ');
+console.log(`pages of ${PAGE} masters; counters ${PER_ROW_COUNTS ? 'by the triggers per row' : 'in bulk per page'}`);
+for (const c of [1, 2, 3])
+  console.log(`recompute channel ${c}: ${line(recompute(c))}\n  CPU by statement: ${statements()}`);
+console.log(`recompute channel 1 again (scores unchanged): ${line(recompute(1))}\n  CPU by statement: ${statements()}`);
+/** The counters must equal a count of the score rows, however the recompute kept them. */
+for (const c of [1, 2, 3]) {
+  const all = `SELECT rowid FROM products`;
+  const rows = `SELECT channel_key, lang, item, sum(n) AS n FROM (${countItems(c, all, all)})
+    GROUP BY channel_key, lang, item HAVING sum(n) <> 0`;
+  const kept = `SELECT channel_key, lang, item, n FROM completeness_counts WHERE channel_key = ${c} AND n <> 0`;
+  const wrong = db
+    .prepare(
+      `SELECT (SELECT count(*) FROM (${rows} EXCEPT ${kept})) + (SELECT count(*) FROM (${kept} EXCEPT ${rows})) AS n`,
+    )
+    .get() as { n: number };
+  if (wrong.n !== 0) throw new Error(`channel ${c}: ${wrong.n} counters differ from the score rows`);
+}
+console.log('counters equal a count of the score rows: yes');
 upkeep('write upkeep with 3 channels x 3 languages x 5 rules');
 
 /** One import-like batch writing 20 attribute values of each of 50 products: rescored per row, or deferred to the end (src/db/score-refresh.ts). */

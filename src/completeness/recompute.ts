@@ -1,8 +1,9 @@
 import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { runBatch } from '../db/client';
-import { catalogs, channels, jobs } from '../db/schema';
+import { catalogs, channels, completeness, completenessCountsDefer, jobs, variantCompleteness } from '../db/schema';
 import { scoreRefresh } from '../db/score-refresh';
+import { withBulkCounts } from '../db/score-counts';
 import type { JobMessage } from '../env';
 import { dbNow } from '../kernel/clock';
 import { markRunning, type JobRow } from '../jobs/jobs';
@@ -17,7 +18,7 @@ import { subtreeFilter } from '../catalog/category-rescore';
  * message resumes from the checkpoint. A product written meanwhile is scored by its write's
  * triggers against the new rules already, so the job and the writes never disagree.
  */
-export const PAGE = 400;
+export const PAGE = 1000;
 const DELETE_PAGE = 5000;
 
 interface Checkpoint {
@@ -76,12 +77,25 @@ async function nextCatalog(db: Database, companyId: string, after: string | null
 }
 
 async function removeScores(db: Database, job: JobRow, channelKey: number): Promise<void> {
-  for (const table of [sql`completeness`, sql`variant_completeness`])
+  // The counter triggers are switched off for these deletes (migration 0045): the channel's
+  // counters and history are deleted below anyway, so counting each removed row is wasted work.
+  for (const table of [completeness, variantCompleteness])
     for (;;) {
-      const result = await db.run(sql`DELETE FROM ${table} WHERE channel_key = ${channelKey} AND product_key IN
-        (SELECT product_key FROM ${table} WHERE channel_key = ${channelKey} LIMIT ${DELETE_PAGE})`);
-      await db.update(jobs).set(progressed()).where(eq(jobs.id, job.id));
-      if ((result.meta?.changes ?? 0) < 1) break;
+      const [, deleted] = await runBatch(db, [
+        db.insert(completenessCountsDefer).values({ id: 1 }).onConflictDoNothing(),
+        db
+          .delete(table)
+          .where(
+            and(
+              eq(table.channelKey, channelKey),
+              sql`${table.productKey} IN (SELECT product_key FROM ${table} WHERE channel_key = ${channelKey} LIMIT ${DELETE_PAGE})`,
+            ),
+          )
+          .returning({ key: table.productKey }),
+        db.delete(completenessCountsDefer),
+        db.update(jobs).set(progressed()).where(eq(jobs.id, job.id)),
+      ]);
+      if ((deleted as unknown[]).length < 1) break;
     }
   await db.run(sql`DELETE FROM completeness_counts WHERE channel_key = ${channelKey}`);
   // its 30-day history (migration 0027) goes with it: the key is never given again
@@ -143,16 +157,20 @@ export async function runCompletenessSlice(
             done: cp.done,
           }
         : { seq: cp.seq + 1, catalogId: cp.catalogId, afterId: ids.at(-1)!.id, done: cp.done + ids.length };
-    const statements =
+    const keys = {
+      masters: pageKeys(cp.catalogId, cp.afterId, next.afterId, scope),
+      variants: variantKeys(cp.catalogId, cp.afterId, next.afterId, scope),
+    };
+    const rescore =
       ids.length === 0
         ? []
         : [
-            ...scoreRefresh(db, pageKeys(cp.catalogId, cp.afterId, next.afterId, scope), { channelKey }),
-            ...scoreRefresh(db, variantKeys(cp.catalogId, cp.afterId, next.afterId, scope), {
-              channelKey,
-              variants: true,
-            }),
+            ...scoreRefresh(db, keys.masters, { channelKey }),
+            ...scoreRefresh(db, keys.variants, { channelKey, variants: true }),
           ];
+    // One channel: its counters are kept once per page (src/db/score-counts.ts); a category
+    // move's rescore (every channel, few rows per page) leaves them to the triggers.
+    const statements = channelKey === undefined ? rescore : withBulkCounts(db, channelKey, keys, rescore);
     const results = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
     if ((results.at(-1) as { id: string }[]).length === 0) return 'stopped'; // cancelled, or another delivery moved on
     cp = next;

@@ -1188,6 +1188,13 @@ export const completenessDefer = sqliteTable('completeness_defer', { id: integer
 /** Products (by rowid) a deferring batch changed, rescored once at its end (migration 0028). */
 export const completenessDirty = sqliteTable('completeness_dirty', { productKey: integer('product_key').primaryKey() });
 
+/**
+ * A row here (only ever inside one recompute page's batch: src/db/score-counts.ts) switches the
+ * counter triggers on `completeness` and `variant_completeness` off; the page then maintains
+ * `completeness_counts` and `completeness_daily` in bulk (migration 0045).
+ */
+export const completenessCountsDefer = sqliteTable('completeness_counts_defer', { id: integer('id').primaryKey() });
+
 /** Counts per channel and language kept by triggers on `completeness` (migration 0026): '' scored, '#complete', '#score' (sum), or a missing label. */
 export const completenessCounts = sqliteTable(
   'completeness_counts',
