@@ -18,7 +18,9 @@ const BUDGET_MS = 3000;
  * index in one segment changes nothing but its own row (changes < 2: done).
  *
  * Returns the steps that merged something. Safe at any time and with concurrent writes (each
- * step is its own transaction); the index answers the same before, during and after.
+ * step is its own transaction); the index answers the same before, during and after. Never
+ * throws: it is upkeep, and a failed step must not stop the cron's other sweeps or fail the
+ * import that called it (the next run starts again).
  */
 export async function tidySearchIndex(
   db: Database,
@@ -27,10 +29,15 @@ export async function tidySearchIndex(
   const started = Date.now();
   const pages = options.pages ?? STEP_PAGES;
   let merged = 0;
-  for (;;) {
-    const result = await db.run(sql`INSERT INTO products_fts (products_fts, rank) VALUES ('merge', ${-pages})`);
-    if ((result.meta?.changes ?? 0) < 2) return merged;
-    merged++;
-    if (Date.now() - started >= (options.budgetMs ?? BUDGET_MS)) return merged;
+  try {
+    for (;;) {
+      const result = await db.run(sql`INSERT INTO products_fts (products_fts, rank) VALUES ('merge', ${-pages})`);
+      if ((result.meta?.changes ?? 0) < 2) return merged;
+      merged++;
+      if (Date.now() - started >= (options.budgetMs ?? BUDGET_MS)) return merged;
+    }
+  } catch (error) {
+    console.warn('search index tidy stopped after', merged, 'steps:', error);
+    return merged;
   }
 }
