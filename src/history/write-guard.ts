@@ -34,7 +34,7 @@ export function isWriteConflict(err: unknown): boolean {
 }
 
 /** How long a write keeps retrying lost races before it answers 409 (each try is two round trips). */
-export const RETRY_BUDGET_MS = 8000;
+export const RETRY_BUDGET_MS = 15_000;
 
 /**
  * Runs `attempt` (read, plan, guarded batch) until its batch is not stopped by its guard, for at
