@@ -31,7 +31,6 @@ import { localBindings } from './lib/platform';
 import type { Bindings } from '../src/env';
 import { ensureDevVars } from './lib/dev-vars';
 import { seedDemoConnection } from './lib/demo-connection';
-import { syncReplica } from '../src/db/simulated-replica';
 
 export const DEMO = {
   companyId: '0190a000-0000-7000-8000-000000000001',
@@ -277,31 +276,17 @@ export async function seedDemo(
   return true;
 }
 
-/**
- * The databases the seed writes. With the lag mode's config (`--config`, scripts/lib/dev-lag.ts)
- * the replicas are bound: the seed then writes through their wrappers with no lag, so every row
- * is in the replication log and every read sees what the seed wrote before (a wrapper without
- * lag reads the primary); `syncReplicas` replays the log into the replicas at the end.
- */
+/** The databases the seed writes: the demo company in cell-1, the second in cell-2, cell-3 empty. */
 function seedDatabases(env: Bindings) {
-  const lagging = env.DB_REPLICA_SIM !== undefined;
-  const bindings = lagging ? { ...env, REPLICA_SIM_LAG_MS: '0' } : env;
-  const [cell1, cell2, cell3] = ['cell-1', 'cell-2', 'cell-3'].map((cell) => createDb(cellDatabase(bindings, cell)));
-  return { cell1: cell1!, cell2: cell2!, cell3: cell3!, lagging };
-}
-
-/** Each replica in step with its primary: the lag mode starts from copies in sync. */
-async function syncReplicas(env: Bindings): Promise<void> {
-  await syncReplica(env.DB, env.DB_REPLICA_SIM!);
-  await syncReplica(env.CELL_2, env.CELL_2_REPLICA_SIM!);
-  await syncReplica(env.CELL_3, env.CELL_3_REPLICA_SIM!);
+  const [cell1, cell2, cell3] = ['cell-1', 'cell-2', 'cell-3'].map((cell) => createDb(cellDatabase(env, cell)));
+  return { cell1: cell1!, cell2: cell2!, cell3: cell3! };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   ensureDevVars();
   const proxy = await localBindings();
   try {
-    const { cell1, cell2, cell3, lagging } = seedDatabases(proxy.env);
+    const { cell1, cell2, cell3 } = seedDatabases(proxy.env);
     const seeded = await seedDemo(cell1, proxy.env.FILES, { name: 'cell-2', db: cell2 });
     // Every cell can read the reference data, the third (empty) one included.
     await seedReferenceData(cell3);
@@ -311,7 +296,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         : 'Demo data already present; nothing changed.',
     );
     console.log(await seedDemoConnection(cell1, proxy.env.SYNC_ENCRYPTION_KEY, DEMO));
-    if (lagging) await syncReplicas(proxy.env);
   } finally {
     await proxy.dispose();
   }

@@ -1,7 +1,19 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { ensureDevVars } from './dev-vars';
-import { run } from './dev-server';
+import { migrate, run } from './dev-server';
+import { localBindings } from './platform';
 
 /**
  * The lagging local mode (`npm run dev -- --lag 3s`, docs/scaling.md section 6): the PIM as in
@@ -19,9 +31,19 @@ export const LAG_CONFIG = join(LAG_DIR, 'wrangler.toml');
 export const LAG_STATE = join(ROOT, '.wrangler', 'state-lag');
 
 const REPLICAS = [
-  { binding: 'DB_REPLICA_SIM', name: 'pim-replica-sim', id: '00000000-0000-0000-0000-0000000000a1' },
-  { binding: 'CELL_2_REPLICA_SIM', name: 'pim-cell-2-replica-sim', id: '00000000-0000-0000-0000-0000000000a2' },
-  { binding: 'CELL_3_REPLICA_SIM', name: 'pim-cell-3-replica-sim', id: '00000000-0000-0000-0000-0000000000a3' },
+  { binding: 'DB_REPLICA_SIM', primary: 'DB', name: 'pim-replica-sim', id: '00000000-0000-0000-0000-0000000000a1' },
+  {
+    binding: 'CELL_2_REPLICA_SIM',
+    primary: 'CELL_2',
+    name: 'pim-cell-2-replica-sim',
+    id: '00000000-0000-0000-0000-0000000000a2',
+  },
+  {
+    binding: 'CELL_3_REPLICA_SIM',
+    primary: 'CELL_3',
+    name: 'pim-cell-3-replica-sim',
+    id: '00000000-0000-0000-0000-0000000000a3',
+  },
 ];
 /** Every database the lag config binds, primaries first (the migration order). */
 export const LAG_DATABASES = ['DB', 'CELL_2', 'CELL_3', ...REPLICAS.map((r) => r.binding)];
@@ -62,29 +84,56 @@ export function writeLagConfig(): string {
   return LAG_CONFIG;
 }
 
+/** Where local D1 keeps each database's SQLite file, below a state dir. */
+const d1Dir = (persistTo: string) => join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
+
 /**
- * Migrates the three databases and their replicas in `persistTo` and seeds the demo through the
- * replicas' wrappers (`npm run seed -- --config`), so every seeded row is in the replication log
- * and each replica ends in step with its primary.
+ * The SQLite file name of each database the lag config binds: the local runtime names a file by
+ * its database id, so the names are learnt once by touching each binding in an empty state dir.
  */
-export async function prepareLagState(persistTo: string): Promise<string> {
+async function databaseFiles(config: string): Promise<Record<string, string>> {
+  const scratch = mkdtempSync(join(tmpdir(), 'pim-lag-files-'));
+  const proxy = await localBindings(['--config', config, '--persist-to', scratch]);
+  try {
+    const files: Record<string, string> = {};
+    for (const binding of LAG_DATABASES) {
+      const before = new Set(existsSync(d1Dir(scratch)) ? readdirSync(d1Dir(scratch)) : []);
+      await (proxy.env as unknown as Record<string, D1Database>)[binding]!.prepare('SELECT 1').first();
+      const added = readdirSync(d1Dir(scratch)).filter((f) => f.endsWith('.sqlite') && !before.has(f));
+      if (added.length !== 1) throw new Error(`dev-lag: could not find the SQLite file of ${binding}`);
+      files[binding] = added[0]!;
+    }
+    return files;
+  } finally {
+    await proxy.dispose();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The three databases migrated and seeded as `npm run dev` makes them (or copied from `seeded`, a
+ * state dir already made so, as the e2e tests' cache), then each replica made a copy of its
+ * primary's file: a replica that starts as a copy is in step with an empty replication log, which
+ * is what the wrapper's log and replay expect (the tables are created on first use).
+ */
+export async function prepareLagState(persistTo: string, seeded?: string): Promise<string> {
   const config = writeLagConfig();
-  for (const binding of LAG_DATABASES)
-    await run('npm', [
-      'exec',
-      '--',
-      'wrangler',
-      'd1',
-      'migrations',
-      'apply',
-      binding,
-      '--local',
-      '--config',
-      config,
-      '--persist-to',
-      persistTo,
-    ]);
-  return run('npm', ['run', 'seed', '--', '--config', config, '--persist-to', persistTo]);
+  let out = '';
+  if (seeded) cpSync(seeded, persistTo, { recursive: true });
+  else {
+    out += await migrate(persistTo);
+    out += await run('npm', ['run', 'seed', '--', '--persist-to', persistTo]);
+  }
+  const files = await databaseFiles(config);
+  for (const replica of REPLICAS) {
+    for (const suffix of ['', '-wal']) {
+      const from = join(d1Dir(persistTo), files[replica.primary]! + suffix);
+      const to = join(d1Dir(persistTo), files[replica.binding]! + suffix);
+      rmSync(to, { force: true });
+      if (existsSync(from)) copyFileSync(from, to);
+    }
+  }
+  return out;
 }
 
 /** The `wrangler dev` flags of the lag mode (its config written afresh, as wrangler.toml may have changed). */

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lagServerArgs, prepareLagState } from '../../scripts/lib/dev-lag';
 import { type DevServer, startDevServer } from '../../scripts/lib/dev-server';
 import { stateFingerprint } from './global-setup';
@@ -24,13 +24,13 @@ let server: DevServer;
 let state: string;
 let browser: Browser;
 
-/** The demo state with replicas, built once per fingerprint (a few minutes), copied per run. */
+/** The demo state with replicas (the seeded e2e state, each replica a copy of its primary), built once per fingerprint, copied per run. */
 async function lagState(): Promise<string> {
   const cache = join(process.cwd(), 'node_modules', '.cache', 'pim-e2e-lag', stateFingerprint());
   if (!existsSync(join(cache, 'ready'))) {
     rmSync(cache, { recursive: true, force: true });
     mkdirSync(cache, { recursive: true });
-    await prepareLagState(cache);
+    await prepareLagState(cache, inject('seededState'));
     writeFileSync(join(cache, 'ready'), '');
   }
   const dir = mkdtempSync(join(tmpdir(), 'pim-e2e-lag-'));
