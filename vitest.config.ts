@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { mkdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { prebundledDependencies } from './test/setup/prebundle';
 import SummaryReporter from './test/reporters/summary-reporter';
 
 export default defineConfig(async () => {
@@ -39,6 +40,7 @@ export default defineConfig(async () => {
       exclude: ['test/e2e/**', 'test/lag/**', 'node_modules/**'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
       reporters: ['default', new SummaryReporter('unit')],
+      deps: prebundledDependencies(['./src', './test']),
       testTimeout: 30_000,
       hookTimeout: 30_000,
     },

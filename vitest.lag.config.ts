@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { mkdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { prebundledDependencies } from './test/setup/prebundle';
 
 /**
  * The read-your-writes suite (test/lag/): the same Worker with `DB_REPLICA_SIM` bound, so every
@@ -38,6 +39,7 @@ export default defineConfig(async () => {
     test: {
       include: ['test/lag/**/*.test.ts'],
       setupFiles: ['./test/lag/setup.ts'],
+      deps: prebundledDependencies(['./src', './test']),
       testTimeout: 60_000,
       hookTimeout: 30_000,
     },
