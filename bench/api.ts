@@ -9,6 +9,7 @@
  *   npm run bench:api -- --sizes 1000,10000            # other sizes
  *   npm run bench:api -- --state DIR --sizes 1000000   # reuse a seeded state dir (kept)
  *   npm run bench:api -- --sizes 10000 --only writes   # only the single-product writes (docs/history.md)
+ *   npm run bench:api -- --state DIR --sizes 1000000 --only reads   # only the lists, searches and filters
  *   npm run bench:api -- --state DIR --sizes 1000000 --pad 100000   # first add 100,000 masters without the broad word
  *   npm run bench:api -- --sizes 100000 --languages deu,eng,fra      # the catalog in three languages: searches per language
  *   npm run bench:api -- --help                        # every flag with its default
@@ -49,8 +50,8 @@ const args = benchArgs('npm run bench:api -- [flags]: REST latency of lists, sea
   },
   only: {
     type: 'string',
-    value: 'writes',
-    help: 'writes: only AddProduct, SetValue and UpdateProduct (the reads and upserts are skipped)',
+    value: 'writes|reads',
+    help: 'writes: only AddProduct, SetValue and UpdateProduct (the reads and upserts are skipped); reads: only the lists, searches and filters',
   },
 });
 const sizes = positiveInts('sizes', args.sizes);
@@ -59,7 +60,8 @@ const ONLY = args.only;
 const PAD = args.pad === undefined ? 0 : positiveInt('pad', args.pad);
 const LANGUAGES = (args.languages ?? '').split(',').filter((l) => l !== '');
 const CHANNELS = args.channels === undefined ? 0 : positiveInt('channels', args.channels);
-if (ONLY !== undefined && ONLY !== 'writes') throw new Error(`--only: expected "writes", got "${ONLY}"`);
+if (ONLY !== undefined && ONLY !== 'writes' && ONLY !== 'reads')
+  throw new Error(`--only: expected "writes" or "reads", got "${ONLY}"`);
 
 interface Row {
   operation: string;
@@ -130,8 +132,8 @@ async function benchSize(masters: number) {
       const deep = await at(0.9);
       const shallow = await at(0.1);
       if (ONLY !== 'writes') await measureReads();
-      await measureWrites();
-      if (ONLY !== 'writes') await measureUpserts();
+      if (ONLY !== 'reads') await measureWrites();
+      if (ONLY === undefined) await measureUpserts();
       if (CHANNELS > 0) await measureWithChannels();
 
       async function measureReads() {
