@@ -83,7 +83,13 @@ export function ClassPicker({ taken, onPick }: { taken: ClassChoice[]; onPick: (
         </label>
         <label className="field">
           <span>{t('class.release')}</span>
-          <select value={release} onChange={(e) => setChosen(e.target.value)}>
+          <select
+            value={release}
+            onChange={(e) => {
+              setChosen(e.target.value);
+              setChosenGroup(null);
+            }}
+          >
             {(releases.data ?? []).map((r) => (
               <option key={r} value={r}>
                 {r}
