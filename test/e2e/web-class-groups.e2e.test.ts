@@ -5,7 +5,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../scripts/lib/dev-server';
 import { etimIxfFile } from '../helpers/release-ixf-fixture';
-import { expectAccessible, expectAnnounced, launchChromium, newContext, SALES, signIn } from './web-browser';
+import {
+  expectAccessible,
+  expectAnnounced,
+  launchChromium,
+  newContext,
+  SALES,
+  screenshot,
+  signIn,
+} from './web-browser';
 
 /**
  * The class picker's group filter against an ETIM IXF release (the format with class groups).
@@ -106,6 +114,7 @@ it("filters the class search by the release's groups, shows each match's group, 
   expect(texts.find((x) => x.includes('EC000905'))).toContain('Group EG000017 Installation material');
   expect(texts.find((x) => x.includes('EC000042'))).toContain('Group EG000020 Cable management');
   await expectAccessible(page, 'class picker with class groups');
+  await screenshot(page, 'class-picker-groups');
 
   // One group: only its class.
   await groupSelect.selectOption('EG000020');
@@ -135,4 +144,11 @@ it("filters the class search by the release's groups, shows each match's group, 
   expect(read.classification.features.map((f: { code: string; value: string }) => [f.code, f.value])).toEqual([
     ['EF000139', 'true'],
   ]);
+
+  // In the German interface the groups are asked in German: the release names EG000017 in German only.
+  await page.getByRole('combobox', { name: /^Language/ }).selectOption('de');
+  const germanGroups = page.getByRole('combobox', { name: /^Klassengruppe/ });
+  await expect
+    .poll(() => germanGroups.locator('option').allTextContents(), { timeout: 15_000 })
+    .toEqual(['Alle Gruppen', 'EG000017 Installationsmaterial', 'EG000020 Cable management']);
 }, 120_000);
