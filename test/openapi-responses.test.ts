@@ -8,6 +8,7 @@ import { openApiDocument } from '../src/openapi/openapi-document';
 import { addConnection } from '../src/sync/connections';
 import { contractTenant, send, type ContractTenant } from './helpers/contract-fixtures';
 import { loadRelease, proficlassFiles } from './helpers/release-fixtures';
+import { etimIxfFile } from './helpers/release-ixf-fixture';
 import { baseRequest, operationsOf, type Operation } from './helpers/contract-request';
 import { asActor, db, makeAttribute, makeCompany, makeProduct, makeUser } from './helpers/factories';
 import { insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
@@ -57,6 +58,8 @@ const MORE: Record<string, (attributeCode: string) => Record<string, string>> = 
   'Classification/GetReleaseClassFeatures': () => ({ release: RELEASE, classCode: 'EAB006c006' }),
   'ai/SearchReleaseClasses': () => ({ release: RELEASE, q: 'Absperr' }),
   'ai/GetReleaseClassFeatures': () => ({ release: RELEASE, classCode: 'EAB006c006' }),
+  // An ETIM IXF release (the format with class groups) loaded in beforeAll.
+  'Classification/GetReleaseGroups': () => ({ release: GROUPED_RELEASE }),
 };
 
 /** Lists the fixture tenant has nothing for (a sync run needs a connector to talk to). */
@@ -64,6 +67,7 @@ const EMPTY = new Set(['Sync/GetRuns']);
 
 let a: ContractTenant;
 const RELEASE = `PROFICLASS-r${crypto.randomUUID().slice(0, 8)}`;
+const GROUPED_RELEASE = `ETIM-r${crypto.randomUUID().slice(0, 8)}`;
 let attributeCode: string;
 beforeAll(async () => {
   a = await contractTenant();
@@ -98,6 +102,8 @@ beforeAll(async () => {
   const releaseAdmin = await makeUser(await makeCompany(), { role: 'admin' });
   const [system, version] = RELEASE.split('-') as [string, string];
   await loadRelease(releaseAdmin, { system, version, files: proficlassFiles() });
+  const grouped = GROUPED_RELEASE.split('-')[1]!;
+  await loadRelease(releaseAdmin, { system: 'ETIM', version: grouped, format: 'ETIM_XML', files: etimIxfFile() });
 }, 60_000);
 
 describe('every JSON read answers what the OpenAPI document declares', () => {

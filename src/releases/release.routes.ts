@@ -16,6 +16,7 @@ import {
   SearchReleaseClassesQuery,
   searchReleaseClasses,
 } from './release-search';
+import { getReleaseGroups, ReleaseGroupsOut, ReleaseGroupsQuery } from './release-groups';
 import { releaseCellsOf } from './release-cells';
 import { assertReleaseAdmin, StartReleaseLoadDto, StartReleaseLoadOut, startReleaseLoad } from './start-release-load';
 
@@ -111,4 +112,12 @@ export const releaseRoutes = new Hono<AppEnv>()
     ),
     validate('query', ReleaseClassFeaturesQuery),
     async (c) => c.json(await getReleaseClassFeatures(c.var.db, c.req.valid('query'))),
+  )
+  .get(
+    '/GetReleaseGroups',
+    doc('The class groups of a loaded release (ETIM IXF groups), to narrow a class search', ReleaseGroupsOut, {
+      references: ['release'],
+    }),
+    validate('query', ReleaseGroupsQuery),
+    async (c) => c.json(await getReleaseGroups(c.var.db, c.req.valid('query'))),
   );

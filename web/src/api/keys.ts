@@ -35,7 +35,9 @@ export const keys = {
   releaseClassFeatures: (release: string, classCode: string) => ['releaseClassFeatures', release, classCode] as const,
   groupReleases: (group: string) => ['groupReleases', group] as const,
   releases: ['releases'] as const,
-  releaseClassSearch: (release: string, q: string) => ['releaseClassSearch', release, q] as const,
+  releaseClassSearch: (release: string, q: string, classGroup: string, lang: string) =>
+    ['releaseClassSearch', release, q, classGroup, lang] as const,
+  releaseGroups: (release: string, lang: string) => ['releaseGroups', release, lang] as const,
   classSearch: (group: string, q: string) => ['classSearch', group, q] as const,
   attributes: ['attributes'] as const,
   /** Every job list; `jobList` is one length of it. */

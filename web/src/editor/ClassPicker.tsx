@@ -5,7 +5,10 @@ import { useI18n } from '../i18n/i18n';
 import { QueryState } from '../components/QueryState';
 import {
   type ClassChoice,
+  classGroupFilter,
+  classGroupLabel,
   getGroupReleases,
+  getReleaseGroups,
   GROUP_LABELS,
   GROUPS,
   type Group,
@@ -16,10 +19,13 @@ import {
 
 /**
  * Choose a system and a release (a loaded official one, or the built-in reference data), type a
- * class code, name or synonym, pick one of the matches (a list of buttons).
+ * class code, name or synonym, pick one of the matches (a list of buttons). A release with class
+ * groups (ETIM IXF) offers a group filter ("all groups" first) and shows each match's group;
+ * names of classes and groups are asked for in the interface language (the release's first
+ * language where it has no names in it).
  */
 export function ClassPicker({ taken, onPick }: { taken: ClassChoice[]; onPick: (c: ClassChoice) => void }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [group, setGroup] = useState<Group>('ETIM');
   const releases = useQuery({
     queryKey: keys.groupReleases(group),
@@ -32,13 +38,25 @@ export function ClassPicker({ taken, onPick }: { taken: ClassChoice[]; onPick: (
   const [text, setText] = useState('');
   const [q, setQ] = useState('');
   const resultsId = useId();
+  const classGroups = useQuery({
+    queryKey: keys.releaseGroups(release, lang),
+    queryFn: () => getReleaseGroups(release, lang),
+    enabled: release !== '',
+    staleTime: 5 * 60_000,
+  });
+  const [chosenGroup, setChosenGroup] = useState<{ release: string; code: string } | null>(null);
+  const groupList = release ? (classGroups.data ?? []) : [];
+  const classGroup = classGroupFilter(chosenGroup, release, groupList);
   useEffect(() => {
     const timer = window.setTimeout(() => setQ(text.trim()), 250);
     return () => window.clearTimeout(timer);
   }, [text]);
   const results = useQuery({
-    queryKey: release ? keys.releaseClassSearch(release, q) : keys.classSearch(group, q),
-    queryFn: ({ signal }) => (release ? searchReleaseClasses(release, q, signal) : searchClasses(group, q, signal)),
+    queryKey: release ? keys.releaseClassSearch(release, q, classGroup, lang) : keys.classSearch(group, q),
+    queryFn: ({ signal }) =>
+      release
+        ? searchReleaseClasses(release, q, { classGroup, lang }, signal)
+        : searchClasses(group, q, signal).then((items) => items.map((c) => ({ ...c, classGroup: null }))),
     enabled: q.length > 0 && !releases.isPending,
     staleTime: 5 * 60_000,
   });
@@ -65,7 +83,13 @@ export function ClassPicker({ taken, onPick }: { taken: ClassChoice[]; onPick: (
         </label>
         <label className="field">
           <span>{t('class.release')}</span>
-          <select value={release} onChange={(e) => setChosen(e.target.value)}>
+          <select
+            value={release}
+            onChange={(e) => {
+              setChosen(e.target.value);
+              setChosenGroup(null);
+            }}
+          >
             {(releases.data ?? []).map((r) => (
               <option key={r} value={r}>
                 {r}
@@ -74,6 +98,19 @@ export function ClassPicker({ taken, onPick }: { taken: ClassChoice[]; onPick: (
             <option value="">{t('class.builtIn')}</option>
           </select>
         </label>
+        {groupList.length > 0 && (
+          <label className="field">
+            <span>{t('class.group')}</span>
+            <select value={classGroup} onChange={(e) => setChosenGroup({ release, code: e.target.value })}>
+              <option value="">{t('class.allGroups')}</option>
+              {groupList.map((g) => (
+                <option key={g.code} value={g.code}>
+                  {classGroupLabel(g)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label className="field grow">
           <span>{t('class.search')}</span>
           <input
@@ -102,6 +139,11 @@ export function ClassPicker({ taken, onPick }: { taken: ClassChoice[]; onPick: (
                       }}
                     >
                       <strong>{c.code}</strong> {c.name}
+                      {c.classGroup && (
+                        <span className="muted class-group">
+                          {t('class.inGroup', { group: classGroupLabel(c.classGroup) })}
+                        </span>
+                      )}
                     </button>
                   </li>
                 ))}

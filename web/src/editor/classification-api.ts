@@ -48,9 +48,47 @@ export function newerRelease(release: string, loaded: readonly string[]): string
   return newest !== undefined && byVersion(release, newest) < 0 ? newest : null;
 }
 
-export async function searchReleaseClasses(release: string, q: string, signal?: AbortSignal) {
-  const { items } = await apiGet('Classification/SearchReleaseClasses', { release, q }, { signal });
-  return items.map((c) => ({ code: c.code, name: c.name ?? c.code }));
+/** A class group of a release (ETIM IXF `EG...` groups): a filter of class search, shown with each match. */
+export type ClassGroup = { code: string; name: string | null };
+
+/**
+ * Classes of a loaded release matching `q`, only of `classGroup` when one is given; names (of the
+ * class and its group) in `lang` where the release has it, else in the release's first language.
+ */
+export async function searchReleaseClasses(
+  release: string,
+  q: string,
+  options: { classGroup?: string; lang?: string } = {},
+  signal?: AbortSignal,
+) {
+  const query = { release, q, lang: options.lang, group: options.classGroup };
+  const { items } = await apiGet('Classification/SearchReleaseClasses', query, { signal });
+  return items.map((c) => ({ code: c.code, name: c.name ?? c.code, classGroup: c.group }));
+}
+
+/** The class groups of a loaded release by code (none for releases without groups), names in `lang`. */
+export async function getReleaseGroups(release: string, lang?: string): Promise<ClassGroup[]> {
+  const { items } = await apiGet('Classification/GetReleaseGroups', { release, lang });
+  return items.map((g) => ({ code: g.code, name: g.name }));
+}
+
+/** How a group reads in the picker: `EG000017 Installation material`, the code alone without a name. */
+export function classGroupLabel(group: ClassGroup): string {
+  return group.name ? `${group.code} ${group.name}` : group.code;
+}
+
+/**
+ * The group filter in effect: the one chosen for `release`, else '' (all groups). A choice is
+ * kept with the release it was made for, so another release (or the built-in data, which has
+ * no groups) starts from all groups, and a code the release's list does not hold is dropped.
+ */
+export function classGroupFilter(
+  chosen: { release: string; code: string } | null,
+  release: string,
+  groups: readonly ClassGroup[],
+): string {
+  if (!chosen || !release || chosen.release !== release) return '';
+  return groups.some((g) => g.code === chosen.code) ? chosen.code : '';
 }
 
 /**

@@ -426,6 +426,9 @@ export const de = {
   'class.value': 'Wert',
   'class.save': 'Klassifizierung speichern',
   'class.unsupported': 'Die Klassifizierung im Browser bietet dieser Server noch nicht an.',
+  'class.group': 'Klassengruppe',
+  'class.allGroups': 'Alle Gruppen',
+  'class.inGroup': 'Gruppe {group}',
 
   'exports.title': 'Exporte',
   'exports.templates': 'Exportvorlagen',

@@ -420,6 +420,9 @@ export const en: Record<MessageKey, string> = {
   'class.value': 'Value',
   'class.save': 'Save classification',
   'class.unsupported': 'This server does not offer classification in the browser yet.',
+  'class.group': 'Class group',
+  'class.allGroups': 'All groups',
+  'class.inGroup': 'Group {group}',
 
   'exports.title': 'Exports',
   'exports.templates': 'Export templates',
