@@ -15,6 +15,7 @@ import {
   MoveCategoryDto,
   updateCategory,
 } from './categories';
+import { CategoryPathOut, getCategoryPath } from './category-path';
 import { LanguageQuery } from './translations/read-language';
 
 const doc = (summary: string, response?: z.ZodType) =>
@@ -71,4 +72,10 @@ export const categoryRoutes = new Hono<AppEnv>()
       const { catalogId, ...language } = c.req.valid('query');
       return c.json(await getCategoryTree(c.var.db, c.var.caller, catalogId, language));
     },
+  )
+  .get(
+    '/GetCategory',
+    doc('One category by its id, with the path of names from the top level down to it', CategoryPathOut),
+    validate('query', z.strictObject({ categoryId: z.uuid() })),
+    async (c) => c.json(await getCategoryPath(c.var.db, c.var.caller, c.req.valid('query'))),
   );
