@@ -56,7 +56,11 @@ describe('channel requirements in the form', () => {
     });
     // Checking adds without repeating one already there.
     expect(withLanguage(withLanguage(newRow('field'), 'deu', true), 'deu', true).languages).toEqual(['deu']);
-    expect(bodyOf(withLanguage(newRow('field'), 'eng', true))).toEqual({ kind: 'field', field: 'name', languages: ['eng'] });
+    expect(bodyOf(withLanguage(newRow('field'), 'eng', true))).toEqual({
+      kind: 'field',
+      field: 'name',
+      languages: ['eng'],
+    });
   });
 
   it('leaves empty extras out and trims names', () => {
@@ -122,10 +126,7 @@ describe('channel requirements in the form', () => {
     expect(at('requirements[2].rule: "x" is not one of ...')).toEqual([2, 'target']);
     // A limit's problem is the limit's input, whatever the kind.
     expect(at('requirements[0].languages[1]: "fra" is not a language of the channel')).toEqual([0, 'languages']);
-    expect(at('requirements.2.languages.0: Too big: expected string to have <=8 characters')).toEqual([
-      2,
-      'languages',
-    ]);
+    expect(at('requirements.2.languages.0: Too big: expected string to have <=8 characters')).toEqual([2, 'languages']);
     expect(at('requirements[1].categoryId: "x" is not a category of your company')).toEqual([1, 'categoryId']);
     // No such row, or no row named: shown under the form.
     expect(at('requirements[7].min: too big')).toBeNull();

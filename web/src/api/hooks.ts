@@ -29,6 +29,16 @@ export function useCategories(catalogId: string | undefined, parentId: string | 
   });
 }
 
+/** A category found by its id alone: its catalog and the path of names down to it (GetCategory). */
+export function useCategoryPath(categoryId: string | undefined) {
+  return useQuery({
+    queryKey: keys.categoryPath(categoryId ?? ''),
+    queryFn: () => apiGet('Catalog/GetCategory', { categoryId }),
+    enabled: Boolean(categoryId),
+    retry: false,
+  });
+}
+
 export function useProduct(productId: string) {
   return useQuery({
     queryKey: keys.product(productId),

@@ -60,4 +60,7 @@ export const keys = {
   completenessTrend: (days: number) => ['completeness', 'trend', days] as const,
   incompleteVariants: (channel: string, language: string, requirement: string, cursor: string) =>
     ['completeness', 'variants', channel, language, requirement, cursor] as const,
+  /** One category by id with the names above it (GetCategory; a channel requirement's limit); `categoryPaths` is all of them. */
+  categoryPaths: ['categoryPath'] as const,
+  categoryPath: (categoryId: string) => ['categoryPath', categoryId] as const,
 };

@@ -18,7 +18,8 @@ export type Channel = GetResult<'Catalog/GetChannels'>['items'][number];
  * Add or edit a channel: name, the languages it publishes (of the company's enabled ones) and
  * its requirements, one row each (lib/channel-draft.ts, ChannelRequirement.tsx). The API checks
  * every name and answers a 400 naming the row (`requirements[2].purpose`), shown under that
- * row's input (lib/channel-problems.ts), else under the form; nothing is written then.
+ * row's input (lib/channel-problems.ts), else under the form; nothing is written then. A row's
+ * language limit offers the languages checked above (pages/RequirementLimits.tsx).
  */
 export function ChannelDialog({ channel, onClose }: { channel: Channel | null; onClose: () => void }) {
   const { t } = useI18n();
@@ -101,9 +102,16 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
               row={row}
               n={i + 1}
               attributes={attributes.map((a) => a.code)}
+              languages={enabled.filter((l) => languages.includes(l.code))}
               problem={problem?.row === i ? problem : null}
               onChange={(patch) => setRow(i, patch)}
-              onKind={(kind) => setRows(rows.map((r, j) => (j === i ? newRow(kind) : r)))}
+              onKind={(kind) =>
+                setRows(
+                  rows.map((r, j) =>
+                    j === i ? { ...newRow(kind), languages: r.languages, categoryId: r.categoryId } : r,
+                  ),
+                )
+              }
               onRemove={() => {
                 setProblem(null);
                 setRows(rows.filter((_, j) => j !== i));
