@@ -102,7 +102,8 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
               row={row}
               n={i + 1}
               attributes={attributes.map((a) => a.code)}
-              languages={enabled.filter((l) => languages.includes(l.code))}
+              // (a limit's language the channel no longer publishes stays offered, to be unchecked)
+              languages={enabled.filter((l) => languages.includes(l.code) || row.languages?.includes(l.code))}
               problem={problem?.row === i ? problem : null}
               onChange={(patch) => setRow(i, patch)}
               onKind={(kind) =>

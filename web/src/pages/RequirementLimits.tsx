@@ -22,7 +22,7 @@ export function RequirementLimits({
 }: {
   row: RequirementRow;
   n: number;
-  /** The languages the channel publishes (as checked in the dialog now). */
+  /** The languages the channel publishes (as checked in the dialog now) and those the limit names. */
   languages: readonly Language[];
   problem: FieldProblem | null;
   onChange: (row: RequirementRow) => void;
@@ -34,7 +34,7 @@ export function RequirementLimits({
   const languageError = problem?.input === 'languages' ? problem.message : null;
   const categoryError = problem?.input === 'categoryId' ? problem.message : null;
   const path = useCategoryPath(row.categoryId);
-  // A language of the limit the channel no longer publishes stays listed, so it can be unchecked.
+  // A language of the limit no longer enabled at all stays listed by its code, so it can be unchecked.
   const offered = [
     ...languages,
     ...(row.languages ?? [])
