@@ -101,8 +101,10 @@ describe('limits of a channel requirement in the web dialog (admin@demo.test)', 
     await languages(dialog).getByRole('checkbox', { name: 'Deutsch (deu)' }).check();
     await dialog.getByLabel('Requirement 2: catalog of the category').selectOption({ label: CATALOG });
     await dialog.getByLabel('Requirement 2: only in category').selectOption({ label: 'Kabel' });
+    // Erdkabel has no subcategories: once its (empty) level is read, no third level is offered.
+    const belowLeaf = page.waitForResponse((r) => r.url().includes(`parentId=${erdkabel.categoryId}`));
     await dialog.getByLabel('Requirement 2: category, level 2').selectOption({ label: 'Erdkabel' });
-    // Erdkabel has no subcategories: no third level is offered.
+    await belowLeaf;
     expect(await dialog.getByLabel('Requirement 2: category, level 3').count()).toBe(0);
     await expectAccessible(page, 'channel dialog with a requirement limited');
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -159,8 +161,11 @@ describe('limits of a channel requirement in the web dialog (admin@demo.test)', 
     );
     expect(after.languages).toEqual(['deu', 'eng']);
 
-    // Lifting both limits in the dialog removes them from the channel.
-    await group.getByRole('checkbox', { name: 'Deutsch (deu)' }).uncheck();
+    // Lifting both limits in the dialog removes them from the channel. German, no longer
+    // published, is offered only while the limit names it: unchecked, it is gone.
+    await group.getByRole('checkbox', { name: 'Deutsch (deu)' }).click();
+    await expect.poll(() => group.getByRole('checkbox', { name: 'Deutsch (deu)' }).count()).toBe(0);
+    expect(await group.getByRole('checkbox', { name: 'English (eng)' }).isChecked()).toBe(false);
     await dialog.getByLabel('Requirement 2: only in category').selectOption('');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });

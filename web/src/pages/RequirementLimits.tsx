@@ -170,7 +170,7 @@ function CategoryLimit({
   );
 }
 
-/** One level's select: the children of `parentId` (the top level for null); hidden below a leaf. */
+/** One level's select: the children of `parentId` (the top level for null); none below a leaf. */
 function CategoryLevel({
   label,
   blank,
@@ -191,7 +191,8 @@ function CategoryLevel({
   const id = useId();
   const level = useCategories(catalogId, parentId);
   const items = level.data?.items ?? [];
-  if (parentId !== null && level.isSuccess && items.length === 0) return null;
+  // A deeper level appears once it is known to have children (no empty select flashing below a leaf).
+  if (parentId !== null && !(level.isSuccess && items.length > 0)) return null;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
