@@ -1,7 +1,7 @@
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, login } from './export-harness';
-import { expectAccessible, launchChromium, newContext, SALES, signIn } from './web-browser';
+import { expectAccessible, launchChromium, newContext, SALES, screenshot, signIn } from './web-browser';
 
 /**
  * A requirement's limits in the channel dialog (issue 21, docs/completeness.md "Requirements"):
@@ -143,6 +143,7 @@ describe('limits of a channel requirement in the web dialog (admin@demo.test)', 
     const first = dialog.locator('details', { has: page.getByText('Requirement 1: limits') });
     expect(await first.getAttribute('open')).toBeNull();
     await expectAccessible(page, 'channel dialog reopened with limits');
+    await screenshot(page, '20-channel-requirement-limits');
 
     // The channel stops publishing German: the API refuses the limit, shown under the row's languages.
     await dialog

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useCatalogs, useCategories, useCategoryPath } from '../api/hooks';
 import { ErrorText } from '../components/ErrorText';
 import { useI18n } from '../i18n/i18n';
+import { type CategoryChoice, chooseAt, currentChoice } from '../lib/category-choice';
 import { type RequirementRow, withLanguage } from '../lib/channel-draft';
 import type { FieldProblem } from '../lib/channel-problems';
 
@@ -90,8 +91,6 @@ export function RequirementLimits({
   );
 }
 
-type Choice = { catalogId: string; chain: string[] };
-
 /**
  * A category chosen level by level: the catalog, then one select per level (GetCategories of
  * the level above, loaded when it is shown), so a catalog of thousands of categories is never
@@ -107,7 +106,7 @@ function CategoryLimit({
 }: {
   n: number;
   categoryId: string | undefined;
-  known: Choice | null;
+  known: CategoryChoice | null;
   /** The limit names a category GetCategory no longer finds (deleted). */
   missing: boolean;
   error: string | null;
@@ -117,10 +116,11 @@ function CategoryLimit({
   const id = useId();
   const catalogs = useCatalogs().data?.items ?? [];
   // What the user picked in this dialog; until then, where the requirement's category is.
-  const [picked, setPicked] = useState<Choice | null>(null);
-  const current: Choice = picked ??
-    (categoryId ? known : null) ?? { catalogId: catalogs[0]?.catalogId ?? '', chain: [] };
-  const choose = (next: Choice) => {
+  const [picked, setPicked] = useState<CategoryChoice | null>(null);
+  const shown = currentChoice(picked, categoryId, known, catalogs[0]?.catalogId);
+  // (a category no longer found: the first catalog, with a button to lift the stale limit)
+  const current = shown ?? { catalogId: missing ? (catalogs[0]?.catalogId ?? '') : '', chain: [] };
+  const choose = (next: CategoryChoice) => {
     setPicked(next);
     onChange(next.chain.at(-1));
   };
@@ -132,7 +132,7 @@ function CategoryLimit({
         <select
           id={`${id}-catalog`}
           value={current.catalogId}
-          disabled={!catalogs.length || (Boolean(categoryId) && !known && !picked && !missing)}
+          disabled={!catalogs.length || (shown === null && !missing)}
           onChange={(e) => choose({ catalogId: e.target.value, chain: [] })}
         >
           {catalogs.map((c) => (
@@ -156,15 +156,17 @@ function CategoryLimit({
             parentId={parentId}
             value={current.chain[level] ?? ''}
             invalid={level === 0 ? invalid : {}}
-            onChange={(value) =>
-              choose({
-                catalogId: current.catalogId,
-                chain: [...current.chain.slice(0, level), ...(value ? [value] : [])],
-              })
-            }
+            onChange={(value) => choose(chooseAt(current, level, value))}
           />
         ))}
-      {missing && !picked && <p className="muted small">{t('channels.limits.missingCategory')}</p>}
+      {missing && shown === null && (
+        <p className="muted small">
+          {t('channels.limits.missingCategory')}{' '}
+          <button type="button" onClick={() => choose({ catalogId: current.catalogId, chain: [] })}>
+            {t('channels.limits.anyCategory')}
+          </button>
+        </p>
+      )}
       {error && <ErrorText id={`${id}-error`} message={error} />}
     </div>
   );
