@@ -7,8 +7,9 @@ import { expectAccessible, launchChromium, newContext, SALES, screenshot, signIn
  * A requirement's limits in the channel dialog (issue 21, docs/completeness.md "Requirements"):
  * the user limits "GTIN" to German and to the category Kabel › Erdkabel, chosen level by level;
  * after saving, the API has both limits, only the product placed there misses its GTIN and only
- * in German, and the dialog reopened shows both (the category by its path). A language the
- * channel stops publishing is then refused by the API under the row's language limit.
+ * in German, and the dialog reopened shows both (the category by its path), also once the row
+ * above is removed. A language the channel stops publishing is then refused by the API under
+ * the row's language limit; both limits lifted leave the requirement without them.
  */
 const base = () => inject('baseUrl');
 const suffix = Date.now().toString(36).slice(-5);
@@ -97,7 +98,8 @@ describe('limits of a channel requirement in the web dialog (admin@demo.test)', 
     const limits = dialog.locator('details', { has: page.getByText('Requirement 2: limits') });
     expect(await limits.locator('summary').textContent()).toContain('every language of the channel, every product');
     await limits.locator('summary').click();
-    const languages = (d: Locator) => d.getByRole('group', { name: 'Requirement 2: only in these languages' });
+    const languages = (d: Locator, n = 2) =>
+      d.getByRole('group', { name: `Requirement ${n}: only in these languages` });
     await languages(dialog).getByRole('checkbox', { name: 'Deutsch (deu)' }).check();
     await dialog.getByLabel('Requirement 2: catalog of the category').selectOption({ label: CATALOG });
     await dialog.getByLabel('Requirement 2: only in category').selectOption({ label: 'Kabel' });
@@ -145,13 +147,23 @@ describe('limits of a channel requirement in the web dialog (admin@demo.test)', 
     await expectAccessible(page, 'channel dialog reopened with limits');
     await screenshot(page, '20-channel-requirement-limits');
 
+    // Requirement 1 removed: the limited one moves up with its limits and their inputs as they were.
+    await dialog.getByRole('button', { name: 'Remove requirement 1' }).click();
+    const moved = dialog.locator('details', { has: page.getByText('Requirement 1: limits') });
+    expect(await moved.getAttribute('open')).not.toBeNull();
+    expect(await moved.locator('summary').textContent()).toContain('only in Kabel › Erdkabel and below');
+    expect(await dialog.getByLabel('Requirement 1: category, level 2').locator('option:checked').textContent()).toBe(
+      'Erdkabel',
+    );
+    expect(await languages(dialog, 1).getByRole('checkbox', { name: 'Deutsch (deu)' }).isChecked()).toBe(true);
+
     // The channel stops publishing German: the API refuses the limit, shown under the row's languages.
     await dialog
       .getByRole('group', { name: 'Languages', exact: true })
       .getByRole('checkbox', { name: 'Deutsch (deu)' })
       .uncheck();
     await dialog.getByRole('button', { name: 'Save' }).click();
-    const group = languages(dialog);
+    const group = languages(dialog, 1);
     await expect.poll(() => group.getAttribute('aria-describedby')).toBeTruthy();
     const described = await group.getAttribute('aria-describedby');
     expect(await page.locator(`[id="${described}"]`).textContent()).toContain('is not a language of the channel');
@@ -167,16 +179,13 @@ describe('limits of a channel requirement in the web dialog (admin@demo.test)', 
     await group.getByRole('checkbox', { name: 'Deutsch (deu)' }).click();
     await expect.poll(() => group.getByRole('checkbox', { name: 'Deutsch (deu)' }).count()).toBe(0);
     expect(await group.getByRole('checkbox', { name: 'English (eng)' }).isChecked()).toBe(false);
-    await dialog.getByLabel('Requirement 2: only in category').selectOption('');
+    await dialog.getByLabel('Requirement 1: only in category').selectOption('');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
     const lifted = (await api(cookie, 'Catalog/GetChannels')).items.find(
       (c: { channelId: string }) => c.channelId === channelId,
     );
     expect(lifted.languages).toEqual(['eng']);
-    expect(lifted.requirements).toEqual([
-      { kind: 'field', field: 'sku' },
-      { kind: 'field', field: 'gtin' },
-    ]);
+    expect(lifted.requirements).toEqual([{ kind: 'field', field: 'gtin' }]);
   });
 });

@@ -33,6 +33,9 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
   const [rows, setRows] = useState<RequirementRow[]>(() =>
     (channel?.requirements ?? []).map((r) => rowOf(r as RequirementBody)),
   );
+  // A key per row for React, kept through removals: a row's own state (its open limits, a
+  // category picked level by level) must not pass to the row below when one is removed.
+  const [rowKeys, setRowKeys] = useState<number[]>(() => rows.map((_, i) => i));
   const [error, setError] = useState<string | null>(null);
   const [problem, setProblem] = useState<FieldProblem | null>(null);
   const [busy, setBusy] = useState(false);
@@ -97,8 +100,7 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
           <legend>{t('channels.requirements')}</legend>
           {rows.map((row, i) => (
             <ChannelRequirement
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own; their order is the requirement's index
-              key={i}
+              key={rowKeys[i]}
               row={row}
               n={i + 1}
               attributes={attributes.map((a) => a.code)}
@@ -116,10 +118,17 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
               onRemove={() => {
                 setProblem(null);
                 setRows(rows.filter((_, j) => j !== i));
+                setRowKeys(rowKeys.filter((_, j) => j !== i));
               }}
             />
           ))}
-          <button type="button" onClick={() => setRows([...rows, newRow('field')])}>
+          <button
+            type="button"
+            onClick={() => {
+              setRows([...rows, newRow('field')]);
+              setRowKeys([...rowKeys, Math.max(-1, ...rowKeys) + 1]);
+            }}
+          >
             {t('channels.addRequirement')}
           </button>
         </fieldset>
