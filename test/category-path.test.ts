@@ -62,3 +62,59 @@ describe('GetCategory', () => {
     expect((await get(theirs.cookie, foreign.categoryId)).json.name).toBe('Secret');
   });
 });
+
+describe('SearchCategories', () => {
+  const search = (cookie: string, catalogId: string, q: string) =>
+    call('GET', `/api/Catalog/SearchCategories?catalogId=${catalogId}&q=${encodeURIComponent(q)}`, { cookie });
+
+  it('finds the categories of the catalog whose name contains q, by name, each with its path', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session);
+    const other = await makeCatalog(session);
+    const kabel = await makeCategory(session, catalog.catalogId, { name: 'Kabel' });
+    const erd = await makeCategory(session, catalog.catalogId, { name: 'Erdkabel', parentId: kabel.categoryId });
+    await makeCategory(session, catalog.catalogId, { name: 'Leuchten' });
+    await makeCategory(session, other.catalogId, { name: 'Kabel anderswo' });
+    const res = await search(session.cookie, catalog.catalogId, 'KABEL');
+    expect(res.status).toBe(200);
+    expect(res.json.items).toEqual([
+      {
+        categoryId: erd.categoryId,
+        name: 'Erdkabel',
+        path: [
+          { categoryId: kabel.categoryId, name: 'Kabel' },
+          { categoryId: erd.categoryId, name: 'Erdkabel' },
+        ],
+      },
+      { categoryId: kabel.categoryId, name: 'Kabel', path: [{ categoryId: kabel.categoryId, name: 'Kabel' }] },
+    ]);
+  });
+
+  it('matches % and _ literally and answers at most 20', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session);
+    await makeCategory(session, catalog.catalogId, { name: '100% Kupfer' });
+    await makeCategory(session, catalog.catalogId, { name: '100 Kupfer' });
+    const literal = await search(session.cookie, catalog.catalogId, '0%');
+    expect(literal.json.items.map((i: { name: string }) => i.name)).toEqual(['100% Kupfer']);
+    expect((await search(session.cookie, catalog.catalogId, '_')).json.items).toEqual([]);
+    for (let i = 0; i < 22; i++)
+      await makeCategory(session, catalog.catalogId, { name: `Serie ${String(i).padStart(2, '0')}` });
+    const many = await search(session.cookie, catalog.catalogId, 'serie');
+    expect(many.json.items).toHaveLength(20);
+    expect(many.json.items[0].name).toBe('Serie 00');
+  });
+
+  it("answers 404 for another company's catalog and 400 for an empty q", async () => {
+    const session = await makeSession();
+    const theirs = await makeSession();
+    const foreign = await makeCatalog(theirs);
+    await makeCategory(theirs, foreign.catalogId, { name: 'Geheim' });
+    const res = await search(session.cookie, foreign.catalogId, 'Geheim');
+    expect(res.status).toBe(404);
+    expect(res.json.error).toBe('catalog not found');
+    const empty = await search(session.cookie, (await makeCatalog(session)).catalogId, '  ');
+    expect(empty.status).toBe(400);
+    expect(empty.json.error).toMatch(/^q/);
+  });
+});
