@@ -187,5 +187,26 @@ describe('limits of a channel requirement in the web dialog (admin@demo.test)', 
     );
     expect(lifted.languages).toEqual(['eng']);
     expect(lifted.requirements).toEqual([{ kind: 'field', field: 'gtin' }]);
+
+    // Found by name instead: the search box of the catalog's categories, the hit shown by its path.
+    dialog = await openDialog();
+    await dialog
+      .locator('details', { has: page.getByText('Requirement 1: limits') })
+      .locator('summary')
+      .click();
+    await dialog.getByLabel('Requirement 1: catalog of the category').selectOption({ label: CATALOG });
+    await dialog.getByLabel('Requirement 1: find a category by name').fill('erdk');
+    const hits = dialog.getByRole('list', { name: 'Requirement 1: categories found' });
+    await hits.getByRole('button', { name: 'Kabel › Erdkabel' }).click();
+    const found = dialog.getByLabel('Requirement 1: category, level 2');
+    await expect.poll(() => found.locator('option:checked').textContent()).toBe('Erdkabel');
+    expect(await hits.count()).toBe(0);
+    await expectAccessible(page, 'channel dialog with a category found by name');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const searched = (await api(cookie, 'Catalog/GetChannels')).items.find(
+      (c: { channelId: string }) => c.channelId === channelId,
+    );
+    expect(searched.requirements).toEqual([{ kind: 'field', field: 'gtin', categoryId: erdkabel.categoryId }]);
   });
 });

@@ -39,6 +39,15 @@ export function useCategoryPath(categoryId: string | undefined) {
   });
 }
 
+/** Categories of a catalog whose name contains `q` (at least 2 characters), with their paths. */
+export function useCategorySearch(catalogId: string, q: string) {
+  return useQuery({
+    queryKey: keys.categorySearch(catalogId, q),
+    queryFn: () => apiGet('Catalog/SearchCategories', { catalogId, q }),
+    enabled: Boolean(catalogId) && q.length >= 2,
+  });
+}
+
 export function useProduct(productId: string) {
   return useQuery({
     queryKey: keys.product(productId),

@@ -63,4 +63,6 @@ export const keys = {
   /** One category by id with the names above it (GetCategory; a channel requirement's limit); `categoryPaths` is all of them. */
   categoryPaths: ['categoryPath'] as const,
   categoryPath: (categoryId: string) => ['categoryPath', categoryId] as const,
+  /** Categories of a catalog found by name, with their paths (SearchCategories; under `categoryPaths`). */
+  categorySearch: (catalogId: string, q: string) => ['categoryPath', 'search', catalogId, q] as const,
 };

@@ -802,6 +802,9 @@ export const de = {
   'channels.limits.category': 'Anforderung {n}: nur in Kategorie',
   'channels.limits.subcategory': 'Anforderung {n}: Kategorie, Ebene {level}',
   'channels.limits.anyCategory': 'jede Kategorie',
+  'channels.limits.search': 'Anforderung {n}: Kategorie nach Namen suchen',
+  'channels.limits.searchHits': 'Anforderung {n}: gefundene Kategorien',
+  'channels.limits.searchNone': 'Keine Kategorie dieses Katalogs enthält das im Namen.',
   'channels.limits.wholeCategory': 'die ganze Kategorie darüber',
   'channels.limits.missingCategory':
     'Die Kategorie dieser Einschränkung gibt es nicht mehr: eine andere oder jede Kategorie wählen.',

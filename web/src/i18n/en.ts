@@ -793,6 +793,9 @@ export const en: Record<MessageKey, string> = {
   'channels.limits.category': 'Requirement {n}: only in category',
   'channels.limits.subcategory': 'Requirement {n}: category, level {level}',
   'channels.limits.anyCategory': 'any category',
+  'channels.limits.search': 'Requirement {n}: find a category by name',
+  'channels.limits.searchHits': 'Requirement {n}: categories found',
+  'channels.limits.searchNone': 'No category of this catalog has that in its name.',
   'channels.limits.wholeCategory': 'the whole category above',
   'channels.limits.missingCategory': 'The category of this limit no longer exists: choose another, or any category.',
 };

@@ -5,6 +5,7 @@ import { useI18n } from '../i18n/i18n';
 import { type CategoryChoice, chooseAt, currentChoice } from '../lib/category-choice';
 import { type RequirementRow, withLanguage } from '../lib/channel-draft';
 import type { FieldProblem } from '../lib/channel-problems';
+import { CategorySearch } from './CategorySearch';
 
 type Language = { code: string; nativeName: string };
 
@@ -94,7 +95,8 @@ export function RequirementLimits({
 /**
  * A category chosen level by level: the catalog, then one select per level (GetCategories of
  * the level above, loaded when it is shown), so a catalog of thousands of categories is never
- * loaded whole. An existing limit starts at its catalog and path (GetCategory).
+ * loaded whole, or found by name (CategorySearch.tsx). An existing limit starts at its catalog
+ * and path (GetCategory).
  */
 function CategoryLimit({
   n,
@@ -126,49 +128,62 @@ function CategoryLimit({
   };
   const invalid = error ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
   return (
-    <div className="row category-limit">
-      <div className="field">
-        <label htmlFor={`${id}-catalog`}>{t('channels.limits.catalog', { n })}</label>
-        <select
-          id={`${id}-catalog`}
-          value={current.catalogId}
-          disabled={!catalogs.length || (shown === null && !missing)}
-          onChange={(e) => choose({ catalogId: e.target.value, chain: [] })}
-        >
-          {catalogs.map((c) => (
-            <option key={c.catalogId} value={c.catalogId}>
-              {c.name}
-            </option>
+    <>
+      <div className="row category-limit">
+        <div className="field">
+          <label htmlFor={`${id}-catalog`}>{t('channels.limits.catalog', { n })}</label>
+          <select
+            id={`${id}-catalog`}
+            value={current.catalogId}
+            disabled={!catalogs.length || (shown === null && !missing)}
+            onChange={(e) => choose({ catalogId: e.target.value, chain: [] })}
+          >
+            {catalogs.map((c) => (
+              <option key={c.catalogId} value={c.catalogId}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {current.catalogId &&
+          [null, ...current.chain].map((parentId, level) => (
+            <CategoryLevel
+              key={parentId ?? 'top'}
+              label={
+                level === 0
+                  ? t('channels.limits.category', { n })
+                  : t('channels.limits.subcategory', { n, level: level + 1 })
+              }
+              blank={level === 0 ? t('channels.limits.anyCategory') : t('channels.limits.wholeCategory')}
+              catalogId={current.catalogId}
+              parentId={parentId}
+              value={current.chain[level] ?? ''}
+              invalid={level === 0 ? invalid : {}}
+              onChange={(value) => choose(chooseAt(current, level, value))}
+            />
           ))}
-        </select>
+        {missing && shown === null && (
+          <p className="muted small">
+            {t('channels.limits.missingCategory')}{' '}
+            <button type="button" onClick={() => choose({ catalogId: current.catalogId, chain: [] })}>
+              {t('channels.limits.anyCategory')}
+            </button>
+          </p>
+        )}
+        {error && <ErrorText id={`${id}-error`} message={error} />}
       </div>
-      {current.catalogId &&
-        [null, ...current.chain].map((parentId, level) => (
-          <CategoryLevel
-            key={parentId ?? 'top'}
-            label={
-              level === 0
-                ? t('channels.limits.category', { n })
-                : t('channels.limits.subcategory', { n, level: level + 1 })
-            }
-            blank={level === 0 ? t('channels.limits.anyCategory') : t('channels.limits.wholeCategory')}
-            catalogId={current.catalogId}
-            parentId={parentId}
-            value={current.chain[level] ?? ''}
-            invalid={level === 0 ? invalid : {}}
-            onChange={(value) => choose(chooseAt(current, level, value))}
-          />
-        ))}
-      {missing && shown === null && (
-        <p className="muted small">
-          {t('channels.limits.missingCategory')}{' '}
-          <button type="button" onClick={() => choose({ catalogId: current.catalogId, chain: [] })}>
-            {t('channels.limits.anyCategory')}
-          </button>
-        </p>
+      {current.catalogId && (
+        <CategorySearch
+          n={n}
+          catalogId={current.catalogId}
+          onPick={(found) => {
+            // (the selects follow the category's path once GetCategory has read it)
+            setPicked(null);
+            onChange(found);
+          }}
+        />
       )}
-      {error && <ErrorText id={`${id}-error`} message={error} />}
-    </div>
+    </>
   );
 }
 
