@@ -57,6 +57,8 @@ const MORE: Record<string, (attributeCode: string) => Record<string, string>> = 
   'Classification/GetReleaseClassFeatures': () => ({ release: RELEASE, classCode: 'EAB006c006' }),
   'ai/SearchReleaseClasses': () => ({ release: RELEASE, q: 'Absperr' }),
   'ai/GetReleaseClassFeatures': () => ({ release: RELEASE, classCode: 'EAB006c006' }),
+  // The fixture's category (makeCategory names it "Category <id>").
+  'Catalog/SearchCategories': () => ({ q: 'Category' }),
 };
 
 /** Lists the fixture tenant has nothing for (a sync run needs a connector to talk to). */
