@@ -197,6 +197,8 @@ describe('limits of a channel requirement in the web dialog (admin@demo.test)', 
     await dialog.getByLabel('Requirement 1: catalog of the category').selectOption({ label: CATALOG });
     await dialog.getByLabel('Requirement 1: find a category by name').fill('erdk');
     const hits = dialog.getByRole('list', { name: 'Requirement 1: categories found' });
+    await hits.getByRole('button', { name: 'Kabel › Erdkabel' }).waitFor();
+    await screenshot(page, '21-channel-limit-search');
     await hits.getByRole('button', { name: 'Kabel › Erdkabel' }).click();
     const found = dialog.getByLabel('Requirement 1: category, level 2');
     await expect.poll(() => found.locator('option:checked').textContent()).toBe('Erdkabel');
