@@ -47,6 +47,8 @@ function validate(op: Operation, body: unknown) {
 const MORE: Record<string, (attributeCode: string) => Record<string, string>> = {
   'Catalog/GetProducts': (code) => ({ attributes: code }),
   'ai/GetProducts': (code) => ({ attributes: code }),
+  // The fixture's category (makeCategory names it "Category <id>").
+  'Catalog/SearchCategories': () => ({ q: 'Category' }),
   // The reference class the fixture product is classified as (ETIM EC000042, MCB).
   'Classification/SearchClasses': () => ({ group: 'ETIM', q: 'EC000042' }),
   'Classification/GetClassFeatures': () => ({ group: 'ETIM', classCode: 'EC000042' }),
@@ -57,8 +59,6 @@ const MORE: Record<string, (attributeCode: string) => Record<string, string>> = 
   'Classification/GetReleaseClassFeatures': () => ({ release: RELEASE, classCode: 'EAB006c006' }),
   'ai/SearchReleaseClasses': () => ({ release: RELEASE, q: 'Absperr' }),
   'ai/GetReleaseClassFeatures': () => ({ release: RELEASE, classCode: 'EAB006c006' }),
-  // The fixture's category (makeCategory names it "Category <id>").
-  'Catalog/SearchCategories': () => ({ q: 'Category' }),
 };
 
 /** Lists the fixture tenant has nothing for (a sync run needs a connector to talk to). */
