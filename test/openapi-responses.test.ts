@@ -48,6 +48,8 @@ function validate(op: Operation, body: unknown) {
 const MORE: Record<string, (attributeCode: string) => Record<string, string>> = {
   'Catalog/GetProducts': (code) => ({ attributes: code }),
   'ai/GetProducts': (code) => ({ attributes: code }),
+  // The fixture's category (makeCategory names it "Category <id>").
+  'Catalog/SearchCategories': () => ({ q: 'Category' }),
   // The reference class the fixture product is classified as (ETIM EC000042, MCB).
   'Classification/SearchClasses': () => ({ group: 'ETIM', q: 'EC000042' }),
   'Classification/GetClassFeatures': () => ({ group: 'ETIM', classCode: 'EC000042' }),

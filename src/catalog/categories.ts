@@ -77,7 +77,8 @@ export const MAX_DEPTH = 12;
 
 type CategoryRow = typeof categories.$inferSelect;
 
-function categoryOut(row: CategoryRow) {
+/** A category row as the API shows it (in the catalog's default language). */
+export function categoryOut(row: CategoryRow) {
   return {
     categoryId: row.id,
     catalogId: row.catalogId,

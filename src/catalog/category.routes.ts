@@ -15,6 +15,13 @@ import {
   MoveCategoryDto,
   updateCategory,
 } from './categories';
+import {
+  CategoryPathOut,
+  CategorySearchOut,
+  CategorySearchQuery,
+  getCategoryPath,
+  searchCategories,
+} from './category-path';
 import { LanguageQuery } from './translations/read-language';
 
 const doc = (summary: string, response?: z.ZodType) =>
@@ -71,4 +78,16 @@ export const categoryRoutes = new Hono<AppEnv>()
       const { catalogId, ...language } = c.req.valid('query');
       return c.json(await getCategoryTree(c.var.db, c.var.caller, catalogId, language));
     },
+  )
+  .get(
+    '/GetCategory',
+    doc('One category by its id, with the path of names from the top level down to it', CategoryPathOut),
+    validate('query', z.strictObject({ categoryId: z.uuid() })),
+    async (c) => c.json(await getCategoryPath(c.var.db, c.var.caller, c.req.valid('query'))),
+  )
+  .get(
+    '/SearchCategories',
+    doc('Categories of a catalog whose name contains q (up to 20, by name), each with its path', CategorySearchOut),
+    validate('query', CategorySearchQuery),
+    async (c) => c.json(await searchCategories(c.var.db, c.var.caller, c.req.valid('query'))),
   );

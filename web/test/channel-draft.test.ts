@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyOf, boundOf, newRow, type RequirementBody, rowOf } from '../src/lib/channel-draft';
+import { bodyOf, boundOf, newRow, type RequirementBody, rowOf, withLanguage } from '../src/lib/channel-draft';
 import { draftProblem, problemAt } from '../src/lib/channel-problems';
 
 describe('channel requirements in the form', () => {
@@ -19,6 +19,48 @@ describe('channel requirements in the form', () => {
       { kind: 'field', field: 'gtin', categoryId: '0190a000-0000-7000-8000-000000000001', languages: ['deu'] },
     ];
     expect(requirements.map((r) => bodyOf(rowOf(r)))).toEqual(requirements);
+  });
+
+  it('reads and writes the limits of every kind, and a cleared limit is gone from the body', () => {
+    const category = '0190a000-0000-7000-8000-000000000002';
+    const limited: RequirementBody[] = [
+      { kind: 'media', purpose: 'normal', min: 2, languages: ['eng', 'deu'], categoryId: category },
+      { kind: 'price', priceType: 'net_list', categoryId: category },
+      { kind: 'quality', rule: 'pattern', attribute: 'colour', pattern: 'A*', languages: ['fra'] },
+    ];
+    const rows = limited.map(rowOf);
+    expect(rows.map((r) => [r.languages, r.categoryId])).toEqual([
+      [['eng', 'deu'], category],
+      [undefined, category],
+      [['fra'], undefined],
+    ]);
+    expect(rows.map(bodyOf)).toEqual(limited);
+    // The category cleared ("any category"): no categoryId; the languages stay.
+    expect(bodyOf({ ...rows[0]!, categoryId: undefined })).toEqual({
+      kind: 'media',
+      purpose: 'normal',
+      min: 2,
+      languages: ['eng', 'deu'],
+    });
+    // Unchecking one language keeps the other; unchecking the last lifts the limit.
+    const english = withLanguage(rows[0]!, 'deu', false);
+    expect(english.languages).toEqual(['eng']);
+    const none = withLanguage(english, 'eng', false);
+    expect(none.languages).toBeUndefined();
+    expect(bodyOf(none)).toEqual({ kind: 'media', purpose: 'normal', min: 2, categoryId: category });
+    expect(bodyOf(withLanguage(rows[2]!, 'fra', false))).toEqual({
+      kind: 'quality',
+      rule: 'pattern',
+      attribute: 'colour',
+      pattern: 'A*',
+    });
+    // Checking adds without repeating one already there.
+    expect(withLanguage(withLanguage(newRow('field'), 'deu', true), 'deu', true).languages).toEqual(['deu']);
+    expect(bodyOf(withLanguage(newRow('field'), 'eng', true))).toEqual({
+      kind: 'field',
+      field: 'name',
+      languages: ['eng'],
+    });
   });
 
   it('leaves empty extras out and trims names', () => {
@@ -82,6 +124,10 @@ describe('channel requirements in the form', () => {
     expect(at('requirements[2].attribute: "x" is not an attribute of your company')).toEqual([2, 'attribute']);
     expect(at('requirements[2].pattern: unclosed [')).toEqual([2, 'pattern']);
     expect(at('requirements[2].rule: "x" is not one of ...')).toEqual([2, 'target']);
+    // A limit's problem is the limit's input, whatever the kind.
+    expect(at('requirements[0].languages[1]: "fra" is not a language of the channel')).toEqual([0, 'languages']);
+    expect(at('requirements.2.languages.0: Too big: expected string to have <=8 characters')).toEqual([2, 'languages']);
+    expect(at('requirements[1].categoryId: "x" is not a category of your company')).toEqual([1, 'categoryId']);
     // No such row, or no row named: shown under the form.
     expect(at('requirements[7].min: too big')).toBeNull();
     expect(at('name: must not be empty')).toBeNull();

@@ -29,6 +29,25 @@ export function useCategories(catalogId: string | undefined, parentId: string | 
   });
 }
 
+/** A category found by its id alone: its catalog and the path of names down to it (GetCategory). */
+export function useCategoryPath(categoryId: string | undefined) {
+  return useQuery({
+    queryKey: keys.categoryPath(categoryId ?? ''),
+    queryFn: () => apiGet('Catalog/GetCategory', { categoryId }),
+    enabled: Boolean(categoryId),
+    retry: false,
+  });
+}
+
+/** Categories of a catalog whose name contains `q` (at least 2 characters), with their paths. */
+export function useCategorySearch(catalogId: string, q: string) {
+  return useQuery({
+    queryKey: keys.categorySearch(catalogId, q),
+    queryFn: () => apiGet('Catalog/SearchCategories', { catalogId, q }),
+    enabled: Boolean(catalogId) && q.length >= 2,
+  });
+}
+
 export function useProduct(productId: string) {
   return useQuery({
     queryKey: keys.product(productId),

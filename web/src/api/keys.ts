@@ -62,4 +62,9 @@ export const keys = {
   completenessTrend: (days: number) => ['completeness', 'trend', days] as const,
   incompleteVariants: (channel: string, language: string, requirement: string, cursor: string) =>
     ['completeness', 'variants', channel, language, requirement, cursor] as const,
+  /** One category by id with the names above it (GetCategory; a channel requirement's limit); `categoryPaths` is all of them. */
+  categoryPaths: ['categoryPath'] as const,
+  categoryPath: (categoryId: string) => ['categoryPath', categoryId] as const,
+  /** Categories of a catalog found by name, with their paths (SearchCategories; under `categoryPaths`). */
+  categorySearch: (catalogId: string, q: string) => ['categoryPath', 'search', catalogId, q] as const,
 };

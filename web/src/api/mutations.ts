@@ -76,9 +76,10 @@ export const useSaveCatalog = () =>
 export const useDeleteCatalog = () =>
   useWrite('Catalog/DeleteCatalog', (client) => refreshAll(client, keys.catalogs, keys.stats));
 
-/** A change to a catalog's tree: its levels first (on screen), then the tree pickers and the counts. */
+/** A change to a catalog's tree: its levels first (on screen), then the tree pickers, the paths and the counts. */
 function refreshTree(client: QueryClient, catalogId: string | undefined) {
   void client.invalidateQueries({ queryKey: keys.categoryTree(catalogId) });
+  void client.invalidateQueries({ queryKey: keys.categoryPaths });
   void client.invalidateQueries({ queryKey: keys.stats });
   void client.invalidateQueries({ queryKey: keys.catalogs });
   return client.invalidateQueries({ queryKey: keys.categoriesOf(catalogId) });
@@ -96,6 +97,7 @@ export const useDeleteCategory = (catalogId: string) =>
 export const useMoveCategory = (catalogId: string | undefined) =>
   useWrite('Catalog/MoveCategory', (client) => {
     void client.invalidateQueries({ queryKey: keys.categoryTree(catalogId) });
+    void client.invalidateQueries({ queryKey: keys.categoryPaths });
     return client.invalidateQueries({ queryKey: keys.categoriesOf(catalogId) });
   });
 

@@ -795,6 +795,22 @@ export const de = {
   'channels.range.unit': 'Anforderung {n}: Einheit (optional, z. B. MMT)',
   'channels.range.release': 'Anforderung {n}: Release mit den Wertebereichen (z. B. ETIM-9.0)',
   'channels.range.notANumber': 'Bitte eine Zahl eingeben (z. B. 2,5) oder leer lassen für keine Grenze.',
+  'channels.limits': 'Anforderung {n}: Einschränkungen',
+  'channels.limits.none': 'alle Sprachen des Kanals, alle Produkte',
+  'channels.limits.inLanguages': 'nur in {languages}',
+  'channels.limits.inCategory': 'nur in {path} und darunter',
+  'channels.limits.languages': 'Anforderung {n}: nur in diesen Sprachen',
+  'channels.limits.allLanguages': 'Keine angehakt: in allen Sprachen des Kanals.',
+  'channels.limits.catalog': 'Anforderung {n}: Katalog der Kategorie',
+  'channels.limits.category': 'Anforderung {n}: nur in Kategorie',
+  'channels.limits.subcategory': 'Anforderung {n}: Kategorie, Ebene {level}',
+  'channels.limits.anyCategory': 'jede Kategorie',
+  'channels.limits.search': 'Anforderung {n}: Kategorie nach Namen suchen',
+  'channels.limits.searchHits': 'Anforderung {n}: gefundene Kategorien',
+  'channels.limits.searchNone': 'Keine Kategorie dieses Katalogs enthält das im Namen.',
+  'channels.limits.wholeCategory': 'die ganze Kategorie darüber',
+  'channels.limits.missingCategory':
+    'Die Kategorie dieser Einschränkung gibt es nicht mehr: eine andere oder jede Kategorie wählen.',
 } as const;
 
 export type MessageKey = keyof typeof de;

@@ -4,8 +4,9 @@
  * box per row names what is required (a field, attribute code, media purpose, price type,
  * classification system or quality rule); the extras of a kind (at least N media, a release, the
  * share of features, a pattern rule's attribute and GLOB, a range rule's system, feature, bounds
- * and unit, the release of `releaseRanges`) are kept in their own columns; a row's `languages`
- * and `categoryId` limits are kept as read, so editing a channel never drops them.
+ * and unit, the release of `releaseRanges`) are kept in their own columns; a row's limits
+ * (`languages`, `categoryId`: pages/RequirementLimits.tsx) are sent only when set, so clearing
+ * one removes it and editing a channel never drops one it did not touch.
  */
 export const REQUIREMENT_KINDS = [
   'field',
@@ -61,8 +62,17 @@ export interface RequirementRow {
   /** quality `pattern`: the attribute and its GLOB pattern. */
   attribute: string;
   pattern: string;
+  /** Only these of the channel's languages; none (or empty) is every language of the channel. */
   languages?: string[];
+  /** Only products placed in this category or below it; none is every product. */
   categoryId?: string;
+}
+
+/** The row's language limit with one language checked or not; the last one unchecked lifts the limit. */
+export function withLanguage(row: RequirementRow, code: string, checked: boolean): RequirementRow {
+  const others = (row.languages ?? []).filter((c) => c !== code);
+  const languages = checked ? [...others, code] : others;
+  return { ...row, languages: languages.length ? languages : undefined };
 }
 
 /** The limits any requirement may carry: languages of the channel, a category subtree. */

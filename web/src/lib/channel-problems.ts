@@ -25,7 +25,7 @@ export function draftProblem(rows: readonly RequirementRow[], notANumber: string
 /**
  * Where the API's 400 belongs: `requirements[2].min: ...` (the domain's checks) or
  * `requirements.2.min: ...` (schema validation) is row 2's input for `min` of its kind (a range
- * rule's lower bound, a media row's count); the requirement's name (`field`, `purpose`, `rule`,
+ * rule's lower bound, a media row's count; `languages[1]` is the row's language limit); the requirement's name (`field`, `purpose`, `rule`,
  * ...) is the row's first input. Null when the message names no row's input (it is shown under the form).
  */
 export function problemAt(rows: readonly RequirementRow[], message: string): FieldProblem | null {
@@ -46,6 +46,8 @@ export function problemAt(rows: readonly RequirementRow[], message: string): Fie
     unit: 'unit',
     attribute: quality ? 'attribute' : 'target',
     pattern: 'pattern',
+    languages: 'languages',
+    categoryId: 'categoryId',
   };
   return { row, input: inputs[field] ?? 'target', message };
 }

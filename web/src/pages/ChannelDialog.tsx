@@ -18,7 +18,8 @@ export type Channel = GetResult<'Catalog/GetChannels'>['items'][number];
  * Add or edit a channel: name, the languages it publishes (of the company's enabled ones) and
  * its requirements, one row each (lib/channel-draft.ts, ChannelRequirement.tsx). The API checks
  * every name and answers a 400 naming the row (`requirements[2].purpose`), shown under that
- * row's input (lib/channel-problems.ts), else under the form; nothing is written then.
+ * row's input (lib/channel-problems.ts), else under the form; nothing is written then. A row's
+ * language limit offers the languages checked above (pages/RequirementLimits.tsx).
  */
 export function ChannelDialog({ channel, onClose }: { channel: Channel | null; onClose: () => void }) {
   const { t } = useI18n();
@@ -32,6 +33,9 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
   const [rows, setRows] = useState<RequirementRow[]>(() =>
     (channel?.requirements ?? []).map((r) => rowOf(r as RequirementBody)),
   );
+  // A key per row for React, kept through removals: a row's own state (its open limits, a
+  // category picked level by level) must not pass to the row below when one is removed.
+  const [rowKeys, setRowKeys] = useState<number[]>(() => rows.map((_, i) => i));
   const [error, setError] = useState<string | null>(null);
   const [problem, setProblem] = useState<FieldProblem | null>(null);
   const [busy, setBusy] = useState(false);
@@ -96,21 +100,35 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
           <legend>{t('channels.requirements')}</legend>
           {rows.map((row, i) => (
             <ChannelRequirement
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own; their order is the requirement's index
-              key={i}
+              key={rowKeys[i]}
               row={row}
               n={i + 1}
               attributes={attributes.map((a) => a.code)}
+              // (a limit's language the channel no longer publishes stays offered, to be unchecked)
+              languages={enabled.filter((l) => languages.includes(l.code) || row.languages?.includes(l.code))}
               problem={problem?.row === i ? problem : null}
               onChange={(patch) => setRow(i, patch)}
-              onKind={(kind) => setRows(rows.map((r, j) => (j === i ? newRow(kind) : r)))}
+              onKind={(kind) =>
+                setRows(
+                  rows.map((r, j) =>
+                    j === i ? { ...newRow(kind), languages: r.languages, categoryId: r.categoryId } : r,
+                  ),
+                )
+              }
               onRemove={() => {
                 setProblem(null);
                 setRows(rows.filter((_, j) => j !== i));
+                setRowKeys(rowKeys.filter((_, j) => j !== i));
               }}
             />
           ))}
-          <button type="button" onClick={() => setRows([...rows, newRow('field')])}>
+          <button
+            type="button"
+            onClick={() => {
+              setRows([...rows, newRow('field')]);
+              setRowKeys([...rowKeys, Math.max(-1, ...rowKeys) + 1]);
+            }}
+          >
             {t('channels.addRequirement')}
           </button>
         </fieldset>

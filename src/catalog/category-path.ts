@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { findCatalog, findCategory } from '../db/scope';
+import type { Caller } from '../kernel/caller';
+import { escapeLike } from '../kernel/pagination';
+import { CategoryOut, categoryOut, MAX_DEPTH } from './categories';
+
+/**
+ * One category found by its id alone, with the names of the categories above it. A reference
+ * to a category elsewhere (a channel requirement's `categoryId`, docs/completeness.md) carries
+ * neither its catalog nor its parents; a form that shows such a reference reads them here
+ * instead of loading the catalog's whole tree (which can hold thousands of categories).
+ */
+export const CategoryPathOut = CategoryOut.extend({
+  /** From the top level down to this category (it is the last entry), names in the catalog's default language. */
+  path: z.array(z.object({ categoryId: z.string(), name: z.string() })),
+});
+
+/** The category (404 when not of the caller's company) and its path, read up the parents in one statement. */
+export async function getCategoryPath(db: Database, caller: Caller, input: { categoryId: string }) {
+  const category = await findCategory(db, caller, input.categoryId);
+  // Parents are of the same company and catalog (AddCategory/MoveCategory check it); the company
+  // condition is kept so a read can never leave the tenant. MAX_DEPTH bounds the walk.
+  const rows = await db.all<{ categoryId: string; name: string; depth: number }>(sql`
+    WITH RECURSIVE up(id, parent_id, name, depth) AS (
+      SELECT id, parent_id, name, 0 FROM categories WHERE id = ${category.id} AND company_id = ${caller.companyId}
+      UNION ALL
+      SELECT c.id, c.parent_id, c.name, up.depth + 1 FROM categories c JOIN up ON c.id = up.parent_id
+      WHERE c.company_id = ${caller.companyId} AND up.depth < ${MAX_DEPTH}
+    ) SELECT id AS categoryId, name, depth FROM up ORDER BY depth DESC`);
+  return { ...categoryOut(category), path: rows.map(({ categoryId, name }) => ({ categoryId, name })) };
+}
+
+/** How many categories a search answers: enough to pick from, a hint to type more when full. */
+export const CATEGORY_SEARCH_LIMIT = 20;
+
+export const CategorySearchQuery = z.strictObject({
+  catalogId: z.uuid(),
+  /** Part of the name (default language), case-insensitive for ASCII letters; `%` and `_` match literally. */
+  q: z.string().trim().min(1, 'q must not be empty').max(100),
+});
+
+export const CategorySearchOut = z.object({
+  items: z.array(CategoryPathOut.pick({ categoryId: true, name: true, path: true })),
+});
+
+/**
+ * Categories of one catalog whose name contains `q`, by name, with their paths: the search box
+ * of a category choice (the channel dialog's requirement limit) for catalogs whose tree is too
+ * large to walk level by level. Reads the catalog's categories by `categories_catalog_idx` (a
+ * catalog holds thousands of categories, not millions) and the paths of at most 20 hits.
+ */
+export async function searchCategories(db: Database, caller: Caller, input: z.infer<typeof CategorySearchQuery>) {
+  const catalog = await findCatalog(db, caller, input.catalogId);
+  const pattern = `%${escapeLike(input.q)}%`;
+  const rows = await db.all<{ hit: string; hitName: string; categoryId: string; name: string }>(sql`
+    WITH RECURSIVE hits AS (
+      SELECT id, name FROM categories
+      WHERE catalog_id = ${catalog.id} AND company_id = ${caller.companyId} AND name LIKE ${pattern} ESCAPE '\\'
+      ORDER BY name, id LIMIT ${CATEGORY_SEARCH_LIMIT}
+    ), up(hit, id, parent_id, name, depth) AS (
+      SELECT c.id, c.id, c.parent_id, c.name, 0 FROM categories c JOIN hits ON hits.id = c.id
+      UNION ALL
+      SELECT up.hit, c.id, c.parent_id, c.name, up.depth + 1 FROM categories c JOIN up ON c.id = up.parent_id
+      WHERE c.company_id = ${caller.companyId} AND up.depth < ${MAX_DEPTH}
+    ) SELECT up.hit, hits.name AS hitName, up.id AS categoryId, up.name FROM up JOIN hits ON hits.id = up.hit
+    ORDER BY hits.name, up.hit, up.depth DESC`);
+  const items = new Map<string, { categoryId: string; name: string; path: { categoryId: string; name: string }[] }>();
+  for (const r of rows) {
+    const item = items.get(r.hit) ?? { categoryId: r.hit, name: r.hitName, path: [] };
+    item.path.push({ categoryId: r.categoryId, name: r.name });
+    items.set(r.hit, item);
+  }
+  return { items: [...items.values()] };
+}
