@@ -105,6 +105,17 @@ describe('SearchCategories', () => {
     expect(many.json.items[0].name).toBe('Serie 00');
   });
 
+  it('finds names by long non-Latin text (more than the 50 bytes D1 allows a LIKE pattern)', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session);
+    const name = `Кабельные системы ${'💥'.repeat(20)}`;
+    await makeCategory(session, catalog.catalogId, { name });
+    const found = await search(session.cookie, catalog.catalogId, name.slice(3));
+    expect([found.status, found.json.items?.map((i: { name: string }) => i.name)]).toEqual([200, [name]]);
+    const none = await search(session.cookie, catalog.catalogId, '💥'.repeat(50));
+    expect([none.status, none.json.items]).toEqual([200, []]);
+  });
+
   it("answers 404 for another company's catalog and 400 for an empty q", async () => {
     const session = await makeSession();
     const theirs = await makeSession();

@@ -4,6 +4,7 @@ import { AI_SWITCH_OFF } from '../src/classification/ai-switch';
 import { createClassification } from '../src/classification/links';
 import { asActor, db, makeCatalog, makeCompany, makeProduct, makeUser } from './helpers/factories';
 import { etimFiles, loadRelease } from './helpers/release-fixtures';
+import { etimIxfFile } from './helpers/release-ixf-fixture';
 import { callTool, openSession, sessionCall, toolError } from './mcp-helpers';
 import { makeAgentUser, tokensFor } from './oauth-helpers';
 
@@ -48,6 +49,7 @@ describe('MCP tools', () => {
       'delete_classification',
       'list_classification_releases',
       'search_classes',
+      'list_class_groups',
       'get_class_features',
       'preview_release_upgrade',
       'start_export',
@@ -350,6 +352,24 @@ describe('MCP tools', () => {
 });
 
 describe('MCP release tools', () => {
+  it("list_class_groups answers a release's groups, each a group search_classes narrows to", async () => {
+    const a = await agent();
+    const admin = await makeUser(await makeCompany(), { role: 'admin' });
+    const version = `g${crypto.randomUUID().slice(0, 8)}`;
+    await loadRelease(admin, { system: 'ETIM', version, format: 'ETIM_XML', files: etimIxfFile() });
+    const groups = await a.call('list_class_groups', { release: `ETIM-${version}`, lang: 'de' });
+    expect(groups.structuredContent.items).toEqual([
+      { code: 'EG000017', name: 'Installationsmaterial', lang: 'de-DE' },
+      { code: 'EG000020', name: 'Cable management', lang: 'en' },
+    ]);
+    const inGroup = await a.call('search_classes', { release: `ETIM-${version}`, q: 'EC', group: 'EG000020' });
+    expect(inGroup.structuredContent.items.map((c: any) => c.code)).toEqual(['EC000042']);
+    expect(toolError(await a.call('list_class_groups', { release: 'ETIM-0.0' }))).toEqual({
+      error: 'release ETIM-0.0 is not loaded',
+      code: 'not_found',
+    });
+  });
+
   it('search_classes and get_class_features read a loaded release; a release not loaded is a tool error', async () => {
     const a = await agent();
     const admin = await makeUser(await makeCompany(), { role: 'admin' });

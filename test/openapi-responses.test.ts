@@ -62,6 +62,7 @@ const MORE: Record<string, (attributeCode: string) => Record<string, string>> = 
   'ai/GetReleaseClassFeatures': () => ({ release: RELEASE, classCode: 'EAB006c006' }),
   // An ETIM IXF release (the format with class groups) loaded in beforeAll.
   'Classification/GetReleaseGroups': () => ({ release: GROUPED_RELEASE }),
+  'ai/GetReleaseGroups': () => ({ release: GROUPED_RELEASE }),
 };
 
 /** Lists the fixture tenant has nothing for (a sync run needs a connector to talk to). */

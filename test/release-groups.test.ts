@@ -3,6 +3,7 @@ import { makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { loadRelease, proficlassFiles } from './helpers/release-fixtures';
 import { etimIxfFile } from './helpers/release-ixf-fixture';
+import { makeAgentUser, send, tokensFor } from './oauth-helpers';
 
 const version = () => `g${crypto.randomUUID().slice(0, 8)}`;
 
@@ -94,5 +95,19 @@ describe('GET Classification/GetReleaseGroups', () => {
     const res = await call('GET', '/api/Classification/GetReleaseGroups?release=ETIM-9.0');
     expect(res.status).toBe(401);
     expect(res.json.error).toEqual(expect.any(String));
+  });
+
+  it('is read by an agent through /api/ai as through REST', async () => {
+    const release = await ixfRelease();
+    const user = await makeAgentUser({ aiSwitch: true });
+    const token = (await tokensFor(user, { scope: 'api' })).access_token;
+    const res = await send('GET', `/api/ai/GetReleaseGroups?release=${release}&lang=de`, { token });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.items.map((g: { code: string; name: string }) => [g.code, g.name])).toEqual([
+      ['EG000017', 'Installationsmaterial'],
+      ['EG000020', 'Cable management'],
+    ]);
+    const missing = await send('GET', '/api/ai/GetReleaseGroups?release=ETIM-0.0', { token });
+    expect([missing.status, missing.json.error]).toEqual([404, 'release ETIM-0.0 is not loaded']);
   });
 });

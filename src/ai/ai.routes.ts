@@ -26,6 +26,7 @@ import { getHistory } from '../history/history';
 import { GetHistoryQuery, HistoryPageOut } from '../history/history.schemas';
 import { LinkIdQuery, ListClassificationsQuery } from './ai.schemas';
 import { getReleases, ReleasesOut } from '../releases/release-queries';
+import { getReleaseGroups, ReleaseGroupsOut, ReleaseGroupsQuery } from '../releases/release-groups';
 import {
   getReleaseClassFeatures,
   ReleaseClassFeaturesOut,
@@ -118,6 +119,18 @@ export const aiRoutes = new Hono<AgentEnv>()
     ),
     validate('query', SearchReleaseClassesQuery),
     async (c) => c.json(await searchReleaseClasses(c.var.db, c.req.valid('query'))),
+  )
+  .get(
+    '/GetReleaseGroups',
+    doc(
+      'The class groups of a loaded release (ETIM IXF groups), the values SearchReleaseClasses takes as group',
+      ReleaseGroupsOut,
+      {
+        references: ['release'],
+      },
+    ),
+    validate('query', ReleaseGroupsQuery),
+    async (c) => c.json(await getReleaseGroups(c.var.db, c.req.valid('query'))),
   )
   .get(
     '/GetReleaseClassFeatures',

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { Database } from '../db/client';
 import { findCatalog, findCategory } from '../db/scope';
 import type { Caller } from '../kernel/caller';
-import { escapeLike } from '../kernel/pagination';
 import { CategoryOut, categoryOut, MAX_DEPTH } from './categories';
 
 /**
@@ -37,7 +36,11 @@ export const CATEGORY_SEARCH_LIMIT = 20;
 
 export const CategorySearchQuery = z.strictObject({
   catalogId: z.uuid(),
-  /** Part of the name (default language), case-insensitive for ASCII letters; `%` and `_` match literally. */
+  /**
+   * Part of the name (default language), case-insensitive for ASCII letters; `%` and `_` match
+   * literally. Compared with instr, not LIKE: D1 refuses LIKE patterns over 50 bytes, which 13
+   * non-Latin characters already reach.
+   */
   q: z.string().trim().min(1, 'q must not be empty').max(100),
 });
 
@@ -53,11 +56,10 @@ export const CategorySearchOut = z.object({
  */
 export async function searchCategories(db: Database, caller: Caller, input: z.infer<typeof CategorySearchQuery>) {
   const catalog = await findCatalog(db, caller, input.catalogId);
-  const pattern = `%${escapeLike(input.q)}%`;
   const rows = await db.all<{ hit: string; hitName: string; categoryId: string; name: string }>(sql`
     WITH RECURSIVE hits AS (
       SELECT id, name FROM categories
-      WHERE catalog_id = ${catalog.id} AND company_id = ${caller.companyId} AND name LIKE ${pattern} ESCAPE '\\'
+      WHERE catalog_id = ${catalog.id} AND company_id = ${caller.companyId} AND instr(lower(name), lower(${input.q})) > 0
       ORDER BY name, id LIMIT ${CATEGORY_SEARCH_LIMIT}
     ), up(hit, id, parent_id, name, depth) AS (
       SELECT c.id, c.id, c.parent_id, c.name, 0 FROM categories c JOIN hits ON hits.id = c.id

@@ -71,11 +71,6 @@ export async function keysetPage<T>(
   return toPage(rows, input.limit, keyOf);
 }
 
-/** Escapes LIKE wildcards so user text matches literally (used with ESCAPE '\\'). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
 /** Opaque keyset cursor carrying a JSON value (UTF-8 safe): base64url of its JSON. */
 export function encodeJsonCursor(value: unknown): string {
   const bytes = new TextEncoder().encode(JSON.stringify(value));

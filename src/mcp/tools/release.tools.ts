@@ -7,6 +7,7 @@ import {
   SearchReleaseClassesQuery,
   searchReleaseClasses,
 } from '../../releases/release-search';
+import { getReleaseGroups, ReleaseGroupsOut, ReleaseGroupsQuery } from '../../releases/release-groups';
 import { planReleaseUpgrade, ReleaseUpgradeDto, ReleaseUpgradePlanOut } from '../../releases/upgrade-job';
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from '../tool-definition';
@@ -41,6 +42,18 @@ export const releaseTools = [
     output: SearchReleaseClassesOut,
     annotations: READ_ONLY,
     run: ({ db }, input) => searchReleaseClasses(db, input),
+  }),
+  defineTool({
+    name: 'list_class_groups',
+    title: 'Class groups of a release',
+    description:
+      'The class groups of one loaded release (ETIM releases: EG code and name, names in `lang` when given, else the ' +
+      "release's first language), by code: the values search_classes takes as `group`. Releases without groups " +
+      '(eCl@ss, proficl@ss, ETIM CSV) answer an empty list.',
+    input: ReleaseGroupsQuery,
+    output: ReleaseGroupsOut,
+    annotations: READ_ONLY,
+    run: ({ db }, input) => getReleaseGroups(db, input),
   }),
   defineTool({
     name: 'get_class_features',
