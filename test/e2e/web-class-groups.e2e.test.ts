@@ -151,4 +151,15 @@ it("filters the class search by the release's groups, shows each match's group, 
   await expect
     .poll(() => germanGroups.locator('option').allTextContents(), { timeout: 15_000 })
     .toEqual(['Alle Gruppen', 'EG000017 Installationsmaterial', 'EG000020 Cable management']);
+
+  // The feature form is asked in the interface language too: Kabelbinder's width is "Breite"; a
+  // feature the release names in English only keeps its English name.
+  await germanGroups.selectOption('');
+  await page.getByLabel('Klasse suchen (Code oder Name)').fill('Kabelbinder');
+  const germanResults = page.getByRole('list', { name: 'Gefundene Klassen' }).getByRole('button');
+  await expect.poll(() => germanResults.count(), { timeout: 15_000 }).toBe(1);
+  await germanResults.first().click();
+  await page.getByLabel(/^Breite/).waitFor();
+  expect(await page.getByLabel(/^Width/).count()).toBe(0);
+  await page.getByLabel(/^Colour/).waitFor();
 }, 120_000);

@@ -32,7 +32,8 @@ export const keys = {
   featureBlocks: (productId: string) => ['featureBlocks', productId] as const,
   classification: (elementId: string) => ['classification', elementId] as const,
   classFeatures: (group: string, classCode: string) => ['classFeatures', group, classCode] as const,
-  releaseClassFeatures: (release: string, classCode: string) => ['releaseClassFeatures', release, classCode] as const,
+  releaseClassFeatures: (release: string, classCode: string, lang: string) =>
+    ['releaseClassFeatures', release, classCode, lang] as const,
   groupReleases: (group: string) => ['groupReleases', group] as const,
   releases: ['releases'] as const,
   releaseClassSearch: (release: string, q: string, classGroup: string, lang: string) =>

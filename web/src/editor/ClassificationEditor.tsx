@@ -29,7 +29,7 @@ import { FeatureForm } from './FeatureForm';
  * form per feature. Saved through SetElementClassification, the same domain functions as /api/ai.
  */
 export function ClassificationEditor({ product }: { product: ProductDetail }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { departmentId } = useSession();
   const setClassification = useSetElementClassification();
   const deleteClassification = useDeleteElementClassification();
@@ -53,8 +53,8 @@ export function ClassificationEditor({ product }: { product: ProductDetail }) {
   const featureQueries = useQueries({
     // A class of a loaded release gets its form from that release; others from the built-in data.
     queries: classes.map((c) => ({
-      queryKey: c.release ? keys.releaseClassFeatures(c.release, c.code) : keys.classFeatures(c.group, c.code),
-      queryFn: () => (c.release ? getReleaseFeatures(c.release, c.code) : getClassFeatures(c.group, c.code)),
+      queryKey: c.release ? keys.releaseClassFeatures(c.release, c.code, lang) : keys.classFeatures(c.group, c.code),
+      queryFn: () => (c.release ? getReleaseFeatures(c.release, c.code, lang) : getClassFeatures(c.group, c.code)),
       staleTime: 10 * 60_000,
     })),
   });

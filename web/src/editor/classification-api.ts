@@ -93,10 +93,12 @@ export function classGroupFilter(
 
 /**
  * A release class's features in the editor's form shape: the unit shown and accepted is the
- * release's symbol (mm), the server stores the value in the release's unit code.
+ * release's symbol (mm), the server stores the value in the release's unit code. Names of
+ * features and values in `lang` (the interface language) where the release has them, else in
+ * its first language, as the class picker asks.
  */
-export async function getReleaseFeatures(release: string, classCode: string): Promise<FeatureDef[]> {
-  const { features } = await apiGet('Classification/GetReleaseClassFeatures', { release, classCode });
+export async function getReleaseFeatures(release: string, classCode: string, lang?: string): Promise<FeatureDef[]> {
+  const { features } = await apiGet('Classification/GetReleaseClassFeatures', { release, classCode, lang });
   return features.map((f) => ({
     code: f.code,
     name: f.name ?? f.code,
