@@ -1,8 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
-import { releaseNames } from '../db/schema';
-import { findLoadedRelease, Language, pickName, ReleaseName } from './release-queries';
+import { findLoadedRelease, Language, namesOf, pickName, ReleaseName } from './release-queries';
 
 export const ReleaseGroupsQuery = z.strictObject({
   release: ReleaseName,
@@ -32,17 +30,7 @@ export const ReleaseGroupsOut = z.object({
  */
 export async function getReleaseGroups(db: Database, input: z.infer<typeof ReleaseGroupsQuery>) {
   const release = await findLoadedRelease(db, input.release);
-  const rows = await db
-    .select({ code: releaseNames.code, lang: releaseNames.lang, name: releaseNames.name })
-    .from(releaseNames)
-    .where(and(eq(releaseNames.releaseId, release.id), eq(releaseNames.kind, 'G')))
-    .orderBy(asc(releaseNames.code), asc(releaseNames.lang));
-  const byCode = new Map<string, { lang: string; name: string }[]>();
-  for (const { code, lang, name } of rows) {
-    const names = byCode.get(code) ?? [];
-    names.push({ lang, name });
-    byCode.set(code, names);
-  }
+  const byCode = await namesOf(db, release.id, 'G');
   const languages = release.languages ?? [];
   return {
     release: input.release,

@@ -107,10 +107,13 @@ export function pickName(names: { lang: string; name: string }[], lang: string |
   return names[0]!;
 }
 
-/** Names of one kind for many codes, grouped by code (one query). */
-export async function namesOf(db: Database, releaseId: number, kind: 'C' | 'F' | 'V' | 'U' | 'G', codes: string[]) {
+/**
+ * Names of one kind for many codes (every code of the kind when `codes` is left out: a release's
+ * few dozen groups), grouped by code in code order (one query).
+ */
+export async function namesOf(db: Database, releaseId: number, kind: 'C' | 'F' | 'V' | 'U' | 'G', codes?: string[]) {
   const out = new Map<string, { lang: string; name: string }[]>();
-  if (codes.length === 0) return out;
+  if (codes?.length === 0) return out;
   const rows = await db
     .select({ code: releaseNames.code, lang: releaseNames.lang, name: releaseNames.name })
     .from(releaseNames)
@@ -118,9 +121,10 @@ export async function namesOf(db: Database, releaseId: number, kind: 'C' | 'F' |
       and(
         eq(releaseNames.releaseId, releaseId),
         eq(releaseNames.kind, kind),
-        inArray(releaseNames.code, jsonList(codes)),
+        codes ? inArray(releaseNames.code, jsonList(codes)) : undefined,
       ),
-    );
+    )
+    .orderBy(asc(releaseNames.code), asc(releaseNames.lang));
   for (const row of rows) {
     const list = out.get(row.code) ?? [];
     list.push({ lang: row.lang, name: row.name });
