@@ -333,6 +333,10 @@ export async function listProducts(
   options: { rankLimit?: number; driveLimit?: number; headSize?: number } = {},
 ) {
   const rankLimit = options.rankLimit ?? RANK_LIMIT;
+  const hasQ = input.q !== undefined && input.q.trim() !== '';
+  // The search plan reads only the index's word counts: it goes to D1 beside the catalog's lookup, not after it.
+  const planning = hasQ ? planSearch(db, input.q!, rankLimit) : Promise.resolve(null);
+  planning.catch(() => undefined); // awaited below; an unknown catalog must not leave it unhandled
   const catalog = await findCatalog(db, tenant, input.catalogId);
   const {
     catalogId: _catalogId,
@@ -361,31 +365,20 @@ export async function listProducts(
       ? listByCompleteness(db, source, channel!, order, cursor as CompletenessCursor | null, limit)
       : listBySort(db, source, by, order, cursor as ValueCursor | null, limit);
   const page = async (result: { items: ProductRow[]; nextCursor: string | null }) => {
-    const scores = channel
-      ? await scoresFor(
-          db,
-          channel,
-          result.items.map((r) => r.id),
-        )
-      : null;
+    const ids = result.items.map((r) => r.id);
+    // The page's scores, its texts in the asked language (one read of its translations,
+    // docs/languages.md) and its listed values: independent reads, sent to D1 together.
+    const [scores, stored, values] = await Promise.all([
+      channel ? scoresFor(db, channel, ids) : null,
+      translationsFor(db, read, ids),
+      chosen ? listedValues(db, tenant, ids, chosen) : null,
+    ]);
     const withScores = <T extends { productId: string }>(items: T[]) =>
       scores ? items.map((p) => ({ ...p, completeness: scores.get(p.productId) ?? null })) : items;
-    // The page's texts in the asked language: one read of the page's translations (docs/languages.md).
-    const stored = await translationsFor(
-      db,
-      read,
-      result.items.map((r) => r.id),
-    );
     const items = result.items.map((r) =>
       localizedProduct(read, productOut(r, catalog.departmentId), stored.get(r.id)),
     );
-    if (!chosen) return { items: withScores(items), nextCursor: result.nextCursor };
-    const values = await listedValues(
-      db,
-      tenant,
-      items.map((p) => p.productId),
-      chosen,
-    );
+    if (!values) return { items: withScores(items), nextCursor: result.nextCursor };
     return {
       items: withScores(items.map((p) => ({ ...p, values: values.get(p.productId) ?? [] }))),
       nextCursor: result.nextCursor,
@@ -416,8 +409,7 @@ export async function listProducts(
     }
   };
   const none = { items: [], nextCursor: null };
-  const hasQ = filter.q !== undefined && filter.q.trim() !== '';
-  const plan = hasQ ? await planSearch(db, filter.q!, rankLimit) : null;
+  const plan = await planning;
   if (plan === null) {
     // No search, or one that cannot match (the filter turns a q without searchable characters into "no rows").
     if (hasQ) return none;
