@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { findCatalog, findCategory } from '../db/scope';
@@ -16,19 +16,25 @@ export const CategoryPathOut = CategoryOut.extend({
   path: z.array(z.object({ categoryId: z.string(), name: z.string() })),
 });
 
+/**
+ * The recursive CTE `up(hit, id, name, depth)`: the categories `starts` names (a subquery of ids)
+ * and every category above each, `hit` the start it belongs to, `depth` 0 at the start. Parents
+ * are of the same company and catalog (AddCategory/MoveCategory check it); the company condition
+ * is kept so a read can never leave the tenant. MAX_DEPTH bounds the walk.
+ */
+const upFrom = (caller: Caller, starts: SQL) => sql`up(hit, id, parent_id, name, depth) AS (
+  SELECT c.id, c.id, c.parent_id, c.name, 0 FROM categories c WHERE c.id IN (${starts}) AND c.company_id = ${caller.companyId}
+  UNION ALL
+  SELECT up.hit, c.id, c.parent_id, c.name, up.depth + 1 FROM categories c JOIN up ON c.id = up.parent_id
+  WHERE c.company_id = ${caller.companyId} AND up.depth < ${MAX_DEPTH})`;
+
 /** The category (404 when not of the caller's company) and its path, read up the parents in one statement. */
 export async function getCategoryPath(db: Database, caller: Caller, input: { categoryId: string }) {
   const category = await findCategory(db, caller, input.categoryId);
-  // Parents are of the same company and catalog (AddCategory/MoveCategory check it); the company
-  // condition is kept so a read can never leave the tenant. MAX_DEPTH bounds the walk.
-  const rows = await db.all<{ categoryId: string; name: string; depth: number }>(sql`
-    WITH RECURSIVE up(id, parent_id, name, depth) AS (
-      SELECT id, parent_id, name, 0 FROM categories WHERE id = ${category.id} AND company_id = ${caller.companyId}
-      UNION ALL
-      SELECT c.id, c.parent_id, c.name, up.depth + 1 FROM categories c JOIN up ON c.id = up.parent_id
-      WHERE c.company_id = ${caller.companyId} AND up.depth < ${MAX_DEPTH}
-    ) SELECT id AS categoryId, name, depth FROM up ORDER BY depth DESC`);
-  return { ...categoryOut(category), path: rows.map(({ categoryId, name }) => ({ categoryId, name })) };
+  const rows = await db.all<{ categoryId: string; name: string }>(sql`
+    WITH RECURSIVE ${upFrom(caller, sql`SELECT ${category.id}`)}
+    SELECT id AS categoryId, name FROM up ORDER BY depth DESC`);
+  return { ...categoryOut(category), path: rows };
 }
 
 /** How many categories a search answers: enough to pick from, a hint to type more when full. */
@@ -61,12 +67,8 @@ export async function searchCategories(db: Database, caller: Caller, input: z.in
       SELECT id, name FROM categories
       WHERE catalog_id = ${catalog.id} AND company_id = ${caller.companyId} AND instr(lower(name), lower(${input.q})) > 0
       ORDER BY name, id LIMIT ${CATEGORY_SEARCH_LIMIT}
-    ), up(hit, id, parent_id, name, depth) AS (
-      SELECT c.id, c.id, c.parent_id, c.name, 0 FROM categories c JOIN hits ON hits.id = c.id
-      UNION ALL
-      SELECT up.hit, c.id, c.parent_id, c.name, up.depth + 1 FROM categories c JOIN up ON c.id = up.parent_id
-      WHERE c.company_id = ${caller.companyId} AND up.depth < ${MAX_DEPTH}
-    ) SELECT up.hit, hits.name AS hitName, up.id AS categoryId, up.name FROM up JOIN hits ON hits.id = up.hit
+    ), ${upFrom(caller, sql`SELECT id FROM hits`)}
+    SELECT up.hit, hits.name AS hitName, up.id AS categoryId, up.name FROM up JOIN hits ON hits.id = up.hit
     ORDER BY hits.name, up.hit, up.depth DESC`);
   const items = new Map<string, { categoryId: string; name: string; path: { categoryId: string; name: string }[] }>();
   for (const r of rows) {
