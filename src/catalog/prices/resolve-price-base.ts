@@ -1,4 +1,4 @@
-import { DECIMAL_RULE, UNIT_CODE } from '../../kernel/code-rules';
+import { UNIT_CODE } from '../../kernel/code-rules';
 import { keptUnit, orderUnit } from '../upsert/order-units';
 import type { WarnFn } from '../upsert/resolve-classification';
 import { ItemError } from '../upsert/upsert-types';
@@ -17,8 +17,9 @@ const blank = (v: string | null | undefined) => v === undefined || v === null ||
 export function resolveBase(raw: UpsertPriceBase | null | undefined, field: string, warn?: WarnFn): StoredBase {
   if (!raw || (blank(raw.unit) && blank(raw.value) && blank(raw.factor))) return NO_BASE;
   const problem = (part: string, message: string) => {
-    if (!warn) throw new ItemError(`${field}.base.${part}`, `${field}.base.${part}: ${message}`);
-    warn('prices', 'price_base', `${field}.base.${part}: ${message}`);
+    const path = `${field}.base.${part}`;
+    if (!warn) throw new ItemError(path, `${path}: ${message}`);
+    warn(path, 'price_base', `${path}: ${message}`);
   };
   if (blank(raw.unit)) {
     problem('unit', 'PRICE_BASE without PRICE_UNIT: the base is left out, the amount is stored as written');
@@ -36,7 +37,7 @@ export function resolveBase(raw: UpsertPriceBase | null | undefined, field: stri
     if (blank(v)) return null;
     const parsed = positive(part).safeParse(v);
     if (parsed.success) return parsed.data;
-    problem(part, `"${v!.trim().slice(0, 60)}" is not ${DECIMAL_RULE} greater than 0: left out`);
+    problem(part, `"${v!.trim().slice(0, 60)}" is not a decimal greater than 0 such as 100 or 0,5: left out`);
     return null;
   };
   return { baseValue: number('value'), baseUnit: unit, baseFactor: number('factor') };
