@@ -106,9 +106,13 @@ describe('PRICE_BASE read from BMEcat', () => {
         product(
           'BASE-1',
           'Kabel',
-          `${ORDER}<PRODUCT_PRICE_DETAILS>${price('net_list', '1.00', '<LOWER_BOUND>1</LOWER_BOUND>' + base('Meter', 'viele'))}` +
+          `${ORDER}<PRODUCT_PRICE_DETAILS>${price('net_list', '1.00', `<LOWER_BOUND>1</LOWER_BOUND>${base('Meter', 'viele')}`)}` +
             price('net_list', '0.90', `<LOWER_BOUND>10</LOWER_BOUND>${base('Rolle 50 m', '2')}`) +
-            price('net_list', '0.80', '<LOWER_BOUND>100</LOWER_BOUND><PRICE_BASE><PRICE_UNIT_FACTOR>5</PRICE_UNIT_FACTOR></PRICE_BASE>') +
+            price(
+              'net_list',
+              '0.80',
+              '<LOWER_BOUND>100</LOWER_BOUND><PRICE_BASE><PRICE_UNIT_FACTOR>5</PRICE_UNIT_FACTOR></PRICE_BASE>',
+            ) +
             '</PRODUCT_PRICE_DETAILS>',
         ),
       ],
@@ -192,7 +196,9 @@ describe('PRICE_BASE written to BMEcat', () => {
     const { xml, warnings } = await exportText(session, catalogId, 'BMEcat12');
     expect(xml).toContain('<PRICE_AMOUNT>12.50</PRICE_AMOUNT>');
     expect(xml).not.toContain('PRICE_BASE');
-    expect(warnings.join('\n')).toMatch(/BMEcat 1\.2 has no PRICE_BASE: the base of the net_list price \(per 1 MTR\) left out/);
+    expect(warnings.join('\n')).toMatch(
+      /BMEcat 1\.2 has no PRICE_BASE: the base of the net_list price \(per 1 MTR\) left out/,
+    );
   });
 });
 
