@@ -145,6 +145,33 @@ describe('PRICE_BASE read from BMEcat', () => {
       ],
     ]);
   });
+  it("keeps a price's own PRICE_BASE over its block's and says so at the price's line", async () => {
+    const session = await makeSession();
+    const xml = file({
+      root: 'version="2005"',
+      records: [
+        product(
+          'BASE-1',
+          'Kabel',
+          `${ORDER}<PRODUCT_PRICE_DETAILS>${price('net_list', '5.00', base('KGM'))}${price('nrp', '7.00')}${base('MTR', '100')}</PRODUCT_PRICE_DETAILS>`,
+        ),
+      ],
+    });
+    const { read, report } = await importText(session, xml);
+    expect(bases(read)).toEqual([
+      ['net_list', '5.00', { value: null, unit: 'KGM', factor: null }],
+      ['nrp', '7.00', { value: null, unit: 'MTR', factor: '100' }],
+    ]);
+    expect(
+      report.map((r) => [r[3]!.replace(/^line \d+: /, ''), r[4]!.replace(/\(line \d+\)/, '(line N)'), r[5]]),
+    ).toEqual([
+      [
+        '/BMECAT/T_NEW_CATALOG/PRODUCT/PRODUCT_PRICE_DETAILS/PRODUCT_PRICE/PRICE_BASE',
+        'the price has its own PRICE_BASE: the one of its PRODUCT_PRICE_DETAILS (line N) does not apply to it',
+        'price_base',
+      ],
+    ]);
+  });
 });
 
 describe('PRICE_BASE written to BMEcat', () => {

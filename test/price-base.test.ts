@@ -85,7 +85,7 @@ describe('price base through REST', () => {
     ]);
   });
 
-  it('records the base in the history entry of the change', async () => {
+  it('records the base in the history entry of the change, and a restore brings it back', async () => {
     const { user, product } = await setup();
     const tenant = asActor(user.tenant);
     await setPrices(db(), tenant, { departmentId: user.departmentId, productId: product.productId, prices: TIERS });
@@ -103,6 +103,14 @@ describe('price base through REST', () => {
     expect(JSON.stringify(prices.before)).not.toContain('baseUnit');
     expect(prices.after[0]).toMatchObject({ baseValue: '100', baseUnit: 'MTR', baseFactor: '0.5' });
     expect(prices.after[1]).not.toHaveProperty('baseUnit');
+    await setPrices(db(), tenant, { departmentId: user.departmentId, productId: product.productId, prices: TIERS });
+    const restored = await send('POST', '/api/Catalog/RestoreVersion', {
+      cookie: user.cookie,
+      json: { departmentId: user.departmentId, elementId: product.productId, versionId: change.versionId },
+    });
+    expect(restored.status, restored.text).toBe(200);
+    const back = await getPrices(db(), tenant, product.productId);
+    expect(back.prices.map((p) => p.base)).toEqual([{ value: '100', unit: 'MTR', factor: '0.5' }, null]);
   });
 });
 
