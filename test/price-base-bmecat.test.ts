@@ -217,6 +217,29 @@ describe('PRICE_BASE written to BMEcat', () => {
     expect(bases(again.read)).toEqual(bases(set));
   });
 
+  it('2005: a base value (PRICE_UNIT_VALUE, in no XSD) is reported as left out unless PRICE_QUANTITY says it', async () => {
+    const session = await makeSession();
+    const { catalogId } = await makeCatalog(session.tenant, { name: `Wert ${crypto.randomUUID().slice(0, 6)}` });
+    const per100 = { value: '100', unit: 'MTR' };
+    for (const [sku, priceQuantity] of [
+      ['VALUE-SAID', 100],
+      ['VALUE-LOST', 1],
+    ] as const) {
+      const made = await makeProduct(session.tenant, catalogId, { sku, name: 'Kabel', unit: 'C62', priceQuantity });
+      await setPrices(db(), asActor(session.tenant), {
+        departmentId: session.departmentId,
+        productId: made.productId,
+        prices: [{ type: 'net_list', amount: '12.50', currency: 'EUR', base: per100 }],
+      });
+    }
+    const { xml, warnings } = await exportText(session, catalogId, 'BMEcat');
+    expect(xml.split('<PRICE_BASE><PRICE_UNIT>MTR</PRICE_UNIT></PRICE_BASE>')).toHaveLength(3);
+    expect(xml).not.toContain('PRICE_UNIT_VALUE');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/price base value 100 of the net_list price left out .*VALUE-LOST/);
+    expect(warnings[0]).not.toContain('VALUE-SAID');
+  });
+
   it('1.2 has no PRICE_BASE: the prices are written without it and the export says so', async () => {
     const session = await makeSession();
     const { catalogId } = await catalogWithBase(session);
