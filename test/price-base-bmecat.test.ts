@@ -24,11 +24,16 @@ const price = (type: string, amount: string, more = '') =>
   `<PRODUCT_PRICE price_type="${type}"><PRICE_AMOUNT>${amount}</PRICE_AMOUNT><PRICE_CURRENCY>EUR</PRICE_CURRENCY>${more}</PRODUCT_PRICE>`;
 const START = '<DATETIME type="valid_start_date"><DATE>2026-01-01</DATE></DATETIME>';
 
-async function importText(session: Session, xml: string, name = 'Preisbasis', fileName?: string) {
+async function runImport(session: Session, xml: string, name: string, fileName?: string, strict = false) {
   const catalog = await makeCatalog(session.tenant, { name: `${name} ${crypto.randomUUID().slice(0, 6)}` });
   const fileId = await putImportFile(session.tenant, xml, fileName);
-  const jobId = await insertImportJob(session.tenant, { catalogId: catalog.catalogId, fileId });
+  const jobId = await insertImportJob(session.tenant, { catalogId: catalog.catalogId, fileId, strict });
   await runImportToEnd(jobId, importDeps());
+  return { catalog, jobId };
+}
+
+async function importText(session: Session, xml: string, name = 'Preisbasis', fileName?: string) {
+  const { catalog, jobId } = await runImport(session, xml, name, fileName);
   const row = await db().query.products.findFirst({
     where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'BASE-1')),
   });
@@ -145,6 +150,28 @@ describe('PRICE_BASE read from BMEcat', () => {
       ],
     ]);
   });
+  it('rejects the product for a base unit that is no code with strict: true, naming the field', async () => {
+    const session = await makeSession();
+    const xml = file({
+      root: 'version="2005"',
+      records: [
+        product(
+          'BASE-1',
+          'Kabel',
+          `${ORDER}<PRODUCT_PRICE_DETAILS>${price('net_list', '1.00', base('Meter'))}</PRODUCT_PRICE_DETAILS>`,
+        ),
+      ],
+    });
+    const { catalog, jobId } = await runImport(session, xml, 'Streng', undefined, true);
+    const row = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'BASE-1')),
+    });
+    expect(row).toBeUndefined();
+    const report = await reportRows(jobId);
+    expect(report.map((r) => [r[1], r[2], r[5]])).toEqual([['rejected', 'BASE-1', 'invalid_prices']]);
+    expect(report[0]![4]).toContain('prices.0.base.unit');
+  });
+
   it("keeps a price's own PRICE_BASE over its block's and says so at the price's line", async () => {
     const session = await makeSession();
     const xml = file({
