@@ -38,6 +38,7 @@ export const LAYERS: readonly Layer[] = [
       'src/catalog/translations/translation-store.ts',
       'src/catalog/translations/company-languages.ts',
       'src/catalog/references/reference-types.ts',
+      'src/catalog/prices/price-base.ts',
     ],
   },
   {

@@ -113,7 +113,7 @@ describe('price lists through BMEcat', () => {
     expect(JSON.stringify(await reportRows(jobId))).toMatch(/prices\.1\.currency/);
   });
 
-  it('keeps a price with a PRICE_BASE as written and says at its line that the base is not kept', async () => {
+  it("reads the ETIM guideline's PRICE_BASE of a block into each of its prices, with no warning", async () => {
     const session = await makeSession();
     const perHundred =
       '<PRODUCT_PRICE_DETAILS><DATETIME type="valid_start_date"><DATE>2026-01-01</DATE></DATETIME><PRODUCT_PRICE price_type="net_list"><PRICE_AMOUNT>89.00</PRICE_AMOUNT><PRICE_CURRENCY>EUR</PRICE_CURRENCY></PRODUCT_PRICE>\n<PRICE_BASE><PRICE_UNIT>MTR</PRICE_UNIT><PRICE_UNIT_FACTOR>100</PRICE_UNIT_FACTOR></PRICE_BASE></PRODUCT_PRICE_DETAILS>';
@@ -131,19 +131,11 @@ describe('price lists through BMEcat', () => {
       where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'TIER-1')),
     });
     expect(row!.price).toBe('89.00');
-    const line = file({ root: '', records: [product('TIER-1', 'Kabel', perHundred)] })
-      .split('\n')
-      .findIndex((l) => l.includes('<PRICE_BASE>'));
-    expect(await reportRows(jobId)).toEqual([
-      [
-        '1',
-        'warning',
-        'TIER-1',
-        `line ${line + 1}: /BMECAT/T_NEW_CATALOG/PRODUCT/PRODUCT_PRICE_DETAILS/PRICE_BASE`,
-        'PRICE_BASE (the price is for 100 MTR) is not kept: the amount is stored as written',
-        'price_base',
-      ],
+    const read = await getPrices(db(), asActor(session.tenant), row!.id);
+    expect(read.prices.map((p) => [p.type, p.amount, p.base])).toEqual([
+      ['net_list', '89.00', { value: null, unit: 'MTR', factor: '100' }],
     ]);
+    expect(await reportRows(jobId)).toEqual([]);
   });
 });
 

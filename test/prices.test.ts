@@ -54,6 +54,7 @@ describe('Price lists', () => {
       validFrom: '2026-01-01',
       validTo: '2026-12-31',
       daily: false,
+      base: null,
     });
     const read = await send('GET', `/api/Catalog/GetPrices?productId=${product.productId}`, { cookie: user.cookie });
     expect(read.json).toEqual(res.json);

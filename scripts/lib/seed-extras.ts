@@ -47,6 +47,9 @@ export function extrasOf(companyId: string, i: number, master: ProductNode, mast
         validFrom: null,
         validTo: null,
         daily: null,
+        baseValue: null,
+        baseUnit: null,
+        baseFactor: null,
       };
     }),
   );

@@ -251,6 +251,10 @@ export const productPrices = sqliteTable(
     validFrom: text('valid_from'),
     validTo: text('valid_to'),
     daily: integer('daily', { mode: 'boolean' }),
+    /** PRICE_BASE (migration 0046): the amount is for `baseValue` x `baseUnit`; NULL = per order unit. */
+    baseValue: text('base_value'),
+    baseUnit: text('base_unit'),
+    baseFactor: text('base_factor'),
   },
   (t) => [primaryKey({ columns: [t.productId, t.position] })],
 );

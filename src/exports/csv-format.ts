@@ -159,10 +159,15 @@ const PRICE_KEYS = [
   'validTo',
 ] as const;
 
+/** A price's base in the cell: flat keys after the others (`baseValue=100;baseUnit=MTR`). */
+const BASE_KEYS = { baseValue: 'value', baseUnit: 'unit', baseFactor: 'factor' } as const;
+
 /**
  * The `prices` cell (docs/exports.md "CSV"): prices separated by `|`, each a `;`-separated list
  * of `key=value` with the API's key names, empty values left out, territories joined by `,`,
- * `daily` written only when set. E.g. `type=net_list;amount=9.50;currency=EUR;lowerBound=10`.
+ * `daily` written only when set, a base (PRICE_BASE) as `baseValue`, `baseUnit`, `baseFactor`.
+ * E.g. `type=net_list;amount=9.50;currency=EUR;lowerBound=10` or
+ * `type=net_list;amount=12.50;baseValue=100;baseUnit=MTR`.
  */
 export function pricesCell(prices: readonly PriceOut[]): string {
   return prices
@@ -173,6 +178,10 @@ export function pricesCell(prices: readonly PriceOut[]): string {
           return value === null || value === '' ? [] : [`${key}=${value}`];
         }),
         ...(p.daily ? ['daily=1'] : []),
+        ...Object.entries(BASE_KEYS).flatMap(([key, part]) => {
+          const value = p.base?.[part];
+          return value === null || value === undefined || value === '' ? [] : [`${key}=${value}`];
+        }),
       ].join(';'),
     )
     .join(LIST_SEPARATOR);
@@ -203,6 +212,15 @@ export function pricesOfCell(cell: string): UpsertPrice[] {
         validFrom: pairs.get('validFrom') ?? null,
         validTo: pairs.get('validTo') ?? null,
         ...(pairs.get('daily') === '1' ? { daily: true } : {}),
+        ...(['baseValue', 'baseUnit', 'baseFactor'].some((k) => pairs.has(k))
+          ? {
+              base: {
+                value: pairs.get('baseValue') ?? null,
+                unit: pairs.get('baseUnit') ?? null,
+                factor: pairs.get('baseFactor') ?? null,
+              },
+            }
+          : {}),
       };
     });
 }

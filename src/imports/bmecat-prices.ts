@@ -1,3 +1,4 @@
+import type { UpsertPriceBase } from '../catalog/prices/price-base';
 import type { UpsertPrice } from '../catalog/upsert/upsert-types';
 import { child, children, textOf, type XmlNode } from './xml-node';
 import type { FileWarning } from './record-actions';
@@ -28,11 +29,27 @@ export interface PriceReading {
 }
 
 /**
+ * A PRICE_BASE as written: PRICE_UNIT, PRICE_UNIT_FACTOR and PRICE_UNIT_VALUE (which the BMEcat
+ * 2005 specification's text names but its XSDs do not: kept when a file carries it). Null
+ * when absent. Strings still to be checked (resolve-price-base.ts).
+ */
+function baseOf(base: XmlNode | undefined): UpsertPriceBase | null {
+  if (!base) return null;
+  return {
+    value: textOf(base, 'PRICE_UNIT_VALUE'),
+    unit: textOf(base, 'PRICE_UNIT'),
+    factor: textOf(base, 'PRICE_UNIT_FACTOR'),
+  };
+}
+
+/**
  * Every price of a PRODUCT (2005, ETIM) or ARTICLE (1.x): each PRODUCT_PRICE_DETAILS /
  * ARTICLE_PRICE_DETAILS block in file order, each PRODUCT_PRICE / ARTICLE_PRICE of it with
  * the block's validity and DAILY_PRICE flag (docs/import.md "Prices"), except the "no price"
- * markers. Values stay strings;
- * the upsert checks them (resolve-prices.ts) and warns about what it leaves out.
+ * markers. A price's PRICE_BASE is its own (BMEcat 2005: inside PRODUCT_PRICE) or else its
+ * block's (the ETIM guideline: inside PRODUCT_PRICE_DETAILS, for every price of the block).
+ * Values stay strings; the upsert checks them (resolve-prices.ts) and warns about what it
+ * leaves out.
  */
 export function priceListOf(product: XmlNode, reading?: PriceReading): UpsertPrice[] {
   const out: UpsertPrice[] = [];
@@ -41,6 +58,7 @@ export function priceListOf(product: XmlNode, reading?: PriceReading): UpsertPri
     const validFrom = reading?.exportDate && start === reading.exportDate ? null : start;
     const validTo = dateOf(block, 'valid_end_date');
     const daily = /^(true|1)$/i.test(textOf(block, 'DAILY_PRICE') ?? '');
+    const blockBase = child(block, 'PRICE_BASE');
     for (const price of children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE')) {
       const type = price.attrs.price_type ?? '';
       // "No price" markers are no price: on_request without an amount (2005) and udp_onrequest
@@ -57,6 +75,7 @@ export function priceListOf(product: XmlNode, reading?: PriceReading): UpsertPri
         validFrom,
         validTo,
         ...(daily ? { daily } : {}),
+        base: baseOf(child(price, 'PRICE_BASE') ?? blockBase),
       });
     }
   }
@@ -87,31 +106,33 @@ function isPlainPrice(prices: readonly UpsertPrice[], catalogCurrency: string): 
     (p.territory ?? []).every((t) => t.trim() === '') &&
     blank(p.validFrom) &&
     blank(p.validTo) &&
-    !p.daily
+    !p.daily &&
+    !p.base
   );
 }
 
 /**
- * A warning for each PRICE_BASE (2005: in PRODUCT_PRICE; ETIM: in PRODUCT_PRICE_DETAILS): the
- * price refers to PRICE_UNIT_FACTOR x PRICE_UNIT, which the price model has no place for, so
- * the amount is kept as written and the report says so rather than keeping silent.
+ * A warning for each price whose own PRICE_BASE (2005's position) differs from its block's (the
+ * ETIM guideline's): the price keeps its own and the block's does not apply to it. Every other
+ * PRICE_BASE is read into the price list (priceListOf); a part of it that does not check is
+ * warned by the upsert field by field (resolve-price-base.ts).
  */
 export function priceBaseWarnings(product: XmlNode): FileWarning[] {
   const out: FileWarning[] = [];
-  for (const block of children(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS'))
-    for (const [holder, path] of [
-      [block, block.name],
-      ...children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE').map((p) => [p, `${block.name}/${p.name}`] as const),
-    ] as const) {
-      const base = child(holder, 'PRICE_BASE');
-      if (!base) continue;
-      const per = `${textOf(base, 'PRICE_UNIT_FACTOR') ?? '1'} ${textOf(base, 'PRICE_UNIT') ?? '?'}`;
+  const key = (base: XmlNode) => JSON.stringify(baseOf(base));
+  for (const block of children(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS')) {
+    const blockBase = child(block, 'PRICE_BASE');
+    if (!blockBase) continue;
+    for (const price of children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE')) {
+      const own = child(price, 'PRICE_BASE');
+      if (!own || key(own) === key(blockBase)) continue;
       out.push({
         code: 'price_base',
-        message: `PRICE_BASE (the price is for ${per}) is not kept: the amount is stored as written`,
-        line: base.line,
-        path: `${path}/PRICE_BASE`,
+        message: `the price has its own PRICE_BASE: the one of its ${block.name} (line ${blockBase.line}) does not apply to it`,
+        line: own.line,
+        path: `${block.name}/${price.name}/PRICE_BASE`,
       });
     }
+  }
   return out;
 }

@@ -5,7 +5,7 @@ import { products } from '../db/schema';
 import { sha256Hex } from '../kernel/hashing';
 import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../catalog/product-aggregate';
 import { CategoryPaths } from './category-paths';
-import { priceList, type StoredPrice } from '../catalog/prices/price-list';
+import { type StoredPrice, syncPriceList } from '../catalog/prices/price-list';
 import type { StoredFeatureBlock } from '../catalog/feature-blocks/feature-block-types';
 import type { ElementTranslations } from '../catalog/translations/translation-store';
 import { publishedTranslations } from './published-languages';
@@ -121,7 +121,7 @@ function nodeRecord(node: RecordNode, published: readonly string[]) {
     })),
     // Only a non-empty list is sent, so the records (and fingerprints) of products without a
     // price list stay exactly as before price lists existed: no mass resend after the upgrade.
-    ...(node.prices && node.prices.length > 0 ? { prices: priceList(node.prices, p.price) } : {}),
+    ...(node.prices && node.prices.length > 0 ? { prices: syncPriceList(node.prices, p.price) } : {}),
     // By target SKU, as the shop knows products; left out when there are none, so the records
     // (and fingerprints) of products without references are what they were before references.
     ...(node.references?.length

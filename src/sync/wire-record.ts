@@ -1,7 +1,7 @@
 import type { ProductAggregate, ProductNode } from '../catalog/product-aggregate';
 import type { Mappings, Product, Variant } from './protocol/wire';
 import { productSchema } from './protocol/wire';
-import { priceList } from '../catalog/prices/price-list';
+import { syncPriceList } from '../catalog/prices/price-list';
 import { withTranslations } from './sync-record';
 
 /** The attribute whose value on a product (or its master) names its tax code in the shop's /mappings. */
@@ -93,7 +93,7 @@ function wireNode(node: ProductNode, ctx: WireContext, inheritedTax: string | nu
           },
         ];
       }),
-      ...(node.prices?.length ? { prices: priceList(node.prices, p.price) } : {}),
+      ...(node.prices?.length ? { prices: syncPriceList(node.prices, p.price) } : {}),
       ...(node.featureBlocks?.length ? { featureBlocks: node.featureBlocks } : {}),
       ...withTranslations(node.translations, published),
       links: node.media.flatMap((m, position) =>

@@ -4,7 +4,12 @@ import type { Format } from './export-expected';
 
 const FORMATS: Format[] = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'];
 
-/** Tiers in two price types and two validity blocks, with tax, factor and territories; one price on request. */
+/**
+ * Tiers in two price types and two validity blocks, with tax, factor and territories; one price
+ * on request. Two tiers are per 100 m (PRICE_BASE), the third of their block per order unit, so
+ * the ETIM profile (PRICE_BASE once per block) has to split that block.
+ */
+const PER_100_M = { value: '100', unit: 'MTR', factor: '1' };
 const PRICES = [
   {
     type: 'net_list',
@@ -15,6 +20,7 @@ const PRICES = [
     lowerBound: '1',
     validFrom: '2026-01-01',
     validTo: '2026-12-31',
+    base: PER_100_M,
   },
   {
     type: 'net_list',
@@ -24,6 +30,7 @@ const PRICES = [
     lowerBound: '10',
     validFrom: '2026-01-01',
     validTo: '2026-12-31',
+    base: PER_100_M,
   },
   {
     type: 'net_list',
@@ -35,7 +42,15 @@ const PRICES = [
     validTo: '2026-12-31',
   },
   { type: 'nrp', amount: '15.00', currency: 'EUR', lowerBound: '1', territory: ['DE', 'AT'], daily: true },
-  { type: 'nrp', amount: '14.00', currency: 'EUR', lowerBound: '10', territory: ['DE'], daily: true },
+  {
+    type: 'nrp',
+    amount: '14.00',
+    currency: 'EUR',
+    lowerBound: '10',
+    territory: ['DE'],
+    daily: true,
+    base: { unit: 'KGM' },
+  },
   { type: 'udp_special', amount: '8.00', currency: 'EUR' },
   { type: 'on_request', amount: '0' },
 ];
@@ -72,6 +87,12 @@ describe('price lists in BMEcat exports', () => {
       expectValid(xml, format);
       expect(xml, format).toContain('<LOWER_BOUND>100</LOWER_BOUND>');
       expect(xml.match(/<(PRODUCT|ARTICLE)_PRICE_DETAILS>/g)?.length, format).toBeGreaterThanOrEqual(2);
+      const bases = xml.replace(/>\s+</g, '><').match(/<PRICE_BASE>.*?<\/PRICE_BASE>/g) ?? [];
+      const per100 = '<PRICE_BASE><PRICE_UNIT>MTR</PRICE_UNIT><PRICE_UNIT_FACTOR>1</PRICE_UNIT_FACTOR></PRICE_BASE>';
+      const perKg = '<PRICE_BASE><PRICE_UNIT>KGM</PRICE_UNIT></PRICE_BASE>';
+      // 2005: one per price that has one; ETIM: one per block (the two MTR tiers share one); 1.2: none.
+      const expected = { BMEcat: [per100, per100, perKg], 'BMEcat-ETIM': [per100, perKg], BMEcat12: [] };
+      expect(bases, format).toEqual(expected[format as keyof typeof expected]);
     }
   });
 });

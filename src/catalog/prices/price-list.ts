@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, normaliseDecimal } from '../../kernel/code-rules';
+import {
+  baseOut,
+  type PriceBaseOut,
+  PriceBaseDto,
+  PriceBaseOutSchema,
+  type StoredBase,
+  storedBase,
+  type UpsertPriceBase,
+} from './price-base';
 
 /**
  * A product's price list (docs/data-model.md "Prices"): every PRODUCT_PRICE of every
@@ -44,6 +53,8 @@ export const PriceDto = z
     validFrom: date('validFrom').nullish(),
     validTo: date('validTo').nullish(),
     daily: z.boolean().optional(),
+    /** PRICE_BASE: the amount is for `value` x `unit` ("per 100 MTR"); absent or null = per order unit. */
+    base: PriceBaseDto.nullish(),
   })
   .refine((p) => !p.validFrom || !p.validTo || p.validFrom <= p.validTo, {
     message: 'validFrom must not be after validTo',
@@ -64,6 +75,8 @@ export interface PriceOut {
   validFrom: string | null;
   validTo: string | null;
   daily: boolean;
+  /** PRICE_BASE, null for a price per order unit. */
+  base: PriceBaseOut | null;
 }
 
 export const PriceOutSchema = z.object({
@@ -77,10 +90,11 @@ export const PriceOutSchema = z.object({
   validFrom: z.string().nullable(),
   validTo: z.string().nullable(),
   daily: z.boolean(),
+  base: PriceBaseOutSchema.nullable(),
 });
 
 /** A `product_prices` row without its product id (the aggregate and the history hold these). */
-export interface StoredPrice {
+export interface StoredPrice extends StoredBase {
   position: number;
   type: string;
   amount: string | null;
@@ -114,6 +128,7 @@ export function toStored(prices: readonly Price[]): { rows: StoredPrice[]; price
     validFrom: p.validFrom ?? null,
     validTo: p.validTo ?? null,
     daily: p.daily ? true : null,
+    ...storedBase(p.base),
   }));
   return { rows, price: at >= 0 ? prices[at]!.amount : undefined };
 }
@@ -140,14 +155,30 @@ export function priceList(rows: readonly StoredPrice[], price: string | null): P
           validFrom: r.validFrom,
           validTo: r.validTo,
           daily: r.daily === true,
+          base: baseOut(r),
         },
       ];
     });
 }
 
-/** The history's form of a stored list (path `prices`): left out when empty, as absent and [] mean the same. */
+/**
+ * The list as the sync record carries it: a price per order unit has no `base` key, so the
+ * records (and fingerprints) of lists without PRICE_BASE stay what they were before it existed.
+ */
+export function syncPriceList(rows: readonly StoredPrice[], price: string | null) {
+  return priceList(rows, price).map(({ base, ...p }) => (base ? { ...p, base } : p));
+}
+
+/**
+ * The history's form of a stored list (path `prices`): left out when empty, as absent and [] mean
+ * the same. A base is part of its price's entry; a price without one has no base keys, as before
+ * PRICE_BASE existed.
+ */
 export function pricesSnapshot(rows: readonly StoredPrice[]) {
-  return rows.length > 0 ? rows.map(({ position: _p, ...row }) => ({ ...row })) : undefined;
+  if (rows.length === 0) return undefined;
+  return rows.map(({ position: _p, baseValue, baseUnit, baseFactor, ...row }) =>
+    baseUnit ? { ...row, baseValue: baseValue ?? null, baseUnit, baseFactor: baseFactor ?? null } : { ...row },
+  );
 }
 
 /** One price of an upsert record, as a file or a client gives it (strings still to be checked). */
@@ -162,4 +193,5 @@ export interface UpsertPrice {
   validFrom?: string | null;
   validTo?: string | null;
   daily?: boolean;
+  base?: UpsertPriceBase | null;
 }

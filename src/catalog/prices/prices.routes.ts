@@ -31,7 +31,7 @@ export const priceRoutes = new Hono<AppEnv>()
     describeOperation({
       tag: 'Catalog',
       summary:
-        "Replace a product's or variant's whole price list; the first price not on request becomes its price. An empty list needs clear: true",
+        "Replace a product's or variant's whole price list; the first price not on request becomes its price. An empty list needs clear: true. A price's optional base (BMEcat's PRICE_BASE) says its amount is for value x unit (e.g. 100 MTR), not per order unit",
       response: PricesOut,
       security: 'cookie',
     }),

@@ -1,6 +1,8 @@
 import { ItemError } from '../upsert/upsert-types';
 import type { WarnFn } from '../upsert/resolve-classification';
+import type { StoredBase } from './price-base';
 import { PriceDto, type Price, type StoredPrice, toStored, type UpsertPrice } from './price-list';
+import { resolveBase } from './resolve-price-base';
 
 const blankToNull = (v: string | null | undefined) =>
   v === undefined || v === null || v.trim() === '' ? null : v.trim();
@@ -9,13 +11,15 @@ const blankToNull = (v: string | null | undefined) =>
  * The price list of an upsert record checked with SetPrices' rules (PriceDto): strict, a price
  * that breaks one rejects the record naming `prices.N.field`; tolerant (imports without
  * `strict`), it is left out with a warning and the others are kept. Returns the rows to store
- * and the product's `price` (the default row's amount), as SetPrices writes them.
+ * and the product's `price` (the default row's amount), as SetPrices writes them. A price's base
+ * is checked field by field (resolve-price-base.ts): a bad base part never costs the price.
  */
 export function resolvePrices(
   raw: readonly UpsertPrice[],
   warn?: WarnFn,
 ): { rows: StoredPrice[]; price: string | undefined } {
   const prices: Price[] = [];
+  const bases: StoredBase[] = [];
   raw.forEach((p, i) => {
     const parsed = PriceDto.safeParse({
       type: p.type,
@@ -31,6 +35,7 @@ export function resolvePrices(
     });
     if (parsed.success) {
       prices.push(parsed.data);
+      bases.push(resolveBase(p.base, `prices.${i}`, warn));
       return;
     }
     const issue = parsed.error.issues[0]!;
@@ -39,5 +44,6 @@ export function resolvePrices(
     if (!warn) throw new ItemError(field, `${field}: ${message}`);
     warn('prices', 'price_invalid', `${field} (${p.type}): ${message}: the price is left out`);
   });
-  return toStored(prices);
+  const stored = toStored(prices);
+  return { ...stored, rows: stored.rows.map((row, i) => ({ ...row, ...bases[i]! })) };
 }

@@ -45,7 +45,8 @@ export type WarningCode =
   | 'price_invalid'
   | 'reference_type'
   | 'reference_invalid'
-  | 'translation_invalid';
+  | 'translation_invalid'
+  | 'price_base';
 
 /**
  * A class of a loaded release (release-check.ts), its 400 turned into an item error. With

@@ -43,6 +43,7 @@ const PRICES: PriceDialect = {
   types: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|udp_[A-Za-z0-9]{1,16})$/,
   currencies: CURRENCIES_2005,
   schemaName: 'BMEcat 1.2',
+  base: null,
 };
 
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {

@@ -41,6 +41,7 @@ const PRICES: PriceDialect = {
   types: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|on_request|udp_[A-Za-z0-9]{1,16})$/,
   currencies: CURRENCIES_2005,
   schemaName: 'BMEcat 2005',
+  base: { at: 'price', units: UNITS_2005 },
 };
 
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {

@@ -48,6 +48,7 @@ function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
       currencies: CURRENCIES_ETIM,
       defaultStart: plan.snapshot.slice(0, 10),
       schemaName: 'ETIM guideline',
+      base: { at: 'block', units: UNITS_ETIM },
     },
     view,
     w,

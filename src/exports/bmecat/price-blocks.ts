@@ -13,19 +13,57 @@ export interface PriceDialect {
   /** The valid_start_date a block without one gets (the ETIM guideline requires one), else none. */
   defaultStart?: string;
   schemaName: string;
+  /**
+   * Where the schema puts PRICE_BASE: in each PRICE (BMEcat 2005), once per PRICE_DETAILS block
+   * after its prices (the ETIM guideline), or nowhere (BMEcat 1.2).
+   */
+  base: { at: 'price' | 'block'; units: ReadonlySet<string> } | null;
 }
 
-/** Consecutive prices with the same validity and DAILY_PRICE flag: one PRICE_DETAILS block, as they were read. */
-function blocksOf(prices: readonly PriceOut[]): PriceOut[][] {
+/**
+ * Consecutive prices with the same validity and DAILY_PRICE flag (and, where PRICE_BASE is the
+ * block's, the same base): one PRICE_DETAILS block, as they were read.
+ */
+function blocksOf(prices: readonly PriceOut[], d: PriceDialect): PriceOut[][] {
   const blocks: PriceOut[][] = [];
   let key: string | null = null;
   for (const p of prices) {
-    const k = `${p.validFrom}|${p.validTo}|${p.daily}`;
+    const k = `${p.validFrom}|${p.validTo}|${p.daily}${d.base?.at === 'block' ? `|${JSON.stringify(p.base)}` : ''}`;
     if (k !== key) blocks.push([]);
     key = k;
     blocks.at(-1)!.push(p);
   }
   return blocks;
+}
+
+/**
+ * PRICE_BASE (PRICE_UNIT, PRICE_UNIT_FACTOR: the XSDs' content) for `base`, or '' with a warning
+ * when the dialect has no place for it or its unit is not in the schema's list (writing C62
+ * instead would change what the amount means). The base's value (PRICE_UNIT_VALUE) is not in
+ * any XSD: a value other than 1 is reported as left out unless the product's PRICE_QUANTITY
+ * already says it.
+ */
+function priceBase(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarnings): string {
+  const base = p.base;
+  if (!base) return '';
+  const per = `${base.value ?? '1'} ${base.unit}`;
+  if (!d.base) {
+    w.add(`${d.schemaName} has no PRICE_BASE: the base of the ${p.type} price (per ${per}) left out`, view.subject);
+    return '';
+  }
+  if (!d.base.units.has(base.unit)) {
+    w.add(
+      `price base unit ${base.unit} is not in the ${d.schemaName} unit list: PRICE_BASE of the ${p.type} price left out`,
+      view.subject,
+    );
+    return '';
+  }
+  if (base.value !== null && Number(base.value) !== 1 && Number(base.value) !== view.priceQuantity)
+    w.add(
+      `price base value ${base.value} of the ${p.type} price left out (the ${d.schemaName} XSD has no PRICE_UNIT_VALUE)`,
+      view.subject,
+    );
+  return el('PRICE_BASE', [textEl('PRICE_UNIT', base.unit), textEl('PRICE_UNIT_FACTOR', base.factor)]);
 }
 
 const date = (type: 'valid_start_date' | 'valid_end_date', value: string | null | undefined) =>
@@ -34,13 +72,14 @@ const date = (type: 'valid_start_date' | 'valid_end_date', value: string | null 
 /**
  * A product's whole price list as PRICE_DETAILS blocks, in the XSD's element order (DATETIME,
  * DAILY_PRICE, then each PRICE with PRICE_AMOUNT, PRICE_CURRENCY, TAX, PRICE_FACTOR,
- * LOWER_BOUND, TERRITORY). A price whose type the schema does not accept, or a currency not in
+ * LOWER_BOUND, TERRITORY, PRICE_BASE; the ETIM guideline's PRICE_BASE after the block's
+ * prices). A price whose type the schema does not accept, or a currency not in
  * its code list, is left out or written without the currency, with a warning; a block left
  * without prices is not written. Empty string when nothing can be written (the caller then
  * writes the product's `price` as before).
  */
 export function priceBlocks(d: PriceDialect, view: ProductView, w: ExportWarnings): string {
-  return blocksOf(view.prices)
+  return blocksOf(view.prices, d)
     .map((block) => {
       const prices = block.flatMap((p) => {
         if (!d.types.test(p.type)) {
@@ -65,6 +104,7 @@ export function priceBlocks(d: PriceDialect, view: ProductView, w: ExportWarning
               textEl('PRICE_FACTOR', p.factor),
               textEl('LOWER_BOUND', p.lowerBound),
               ...p.territory.map((t) => textEl('TERRITORY', t)),
+              d.base?.at !== 'block' ? priceBase(d, p, view, w) : '',
             ],
             { price_type: p.type },
           ),
@@ -77,6 +117,7 @@ export function priceBlocks(d: PriceDialect, view: ProductView, w: ExportWarning
         date('valid_end_date', first.validTo),
         first.daily ? textEl('DAILY_PRICE', 'true') : '',
         ...prices,
+        d.base?.at === 'block' ? priceBase(d, first, view, w) : '',
       ]);
     })
     .join('');

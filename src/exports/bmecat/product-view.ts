@@ -27,6 +27,7 @@ function ownPrices(price: string | null, rows: StoredPrice[], plan: BmecatPlan):
       validFrom: null,
       validTo: null,
       daily: false,
+      base: null,
     });
   return list;
 }

@@ -79,7 +79,7 @@ export const productTools = [
     description:
       'Everything about one product or variant: built-in fields (SKU, GTIN, manufacturer, unit, price, status ...), ' +
       'attribute values, its classification (ETIM / eCl@ss / proficl@ss classes and feature values, with linkId), ' +
-      'media files, its price list (`prices`: type, amount, currency, tax, tiers by lowerBound, territory, validity; change it with set_prices), ' +
+      'media files, its price list (`prices`: type, amount, currency, tax, tiers by lowerBound, territory, validity, base such as per 100 MTR; change it with set_prices), ' +
       'for a master product its variants, and its references (outgoing by target SKU, pending when the SKU ' +
       'is not in the catalog yet, and incoming from other products).',
     input: z.strictObject({

@@ -157,6 +157,10 @@ const nodeFields = {
         validFrom: z.string().nullable(),
         validTo: z.string().nullable(),
         daily: z.boolean(),
+        /** PRICE_BASE ("per 100 MTR"); absent for a price per order unit. */
+        base: z
+          .object({ value: z.string().nullable(), unit: z.string().min(1).max(20), factor: z.string().nullable() })
+          .optional(),
       }),
     )
     .max(500)

@@ -7,15 +7,26 @@ import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
+import { baseCell, baseOfCell } from './price-base-cell';
 
 type PriceIn = BodyOf<'Catalog/SetPrices'>['prices'][number];
 /** One editable row: every cell as the text in its input. */
 type Row = Record<
-  'type' | 'amount' | 'currency' | 'tax' | 'lowerBound' | 'territory' | 'validFrom' | 'validTo',
+  'type' | 'amount' | 'currency' | 'tax' | 'lowerBound' | 'territory' | 'validFrom' | 'validTo' | 'base',
   string
 >;
 
-const COLUMNS = ['type', 'amount', 'currency', 'tax', 'lowerBound', 'territory', 'validFrom', 'validTo'] as const;
+const COLUMNS = [
+  'type',
+  'amount',
+  'currency',
+  'tax',
+  'base',
+  'lowerBound',
+  'territory',
+  'validFrom',
+  'validTo',
+] as const;
 const TYPES = ['net_list', 'net_customer', 'gros_list', 'nrp', 'net_customer_exp', 'on_request'];
 
 const rowOf = (p: ProductDetail['prices'][number]): Row => ({
@@ -27,6 +38,7 @@ const rowOf = (p: ProductDetail['prices'][number]): Row => ({
   territory: p.territory.join(', '),
   validFrom: p.validFrom ?? '',
   validTo: p.validTo ?? '',
+  base: baseCell(p.base),
 });
 
 /** A row as SetPrices takes it; empty cells are left out, so the server's rules name what is wrong. */
@@ -47,6 +59,7 @@ function priceOf(row: Row, original: ProductDetail['prices'][number] | undefined
     validFrom: text(row.validFrom),
     validTo: text(row.validTo),
     daily: original?.daily ?? false,
+    base: baseOfCell(row.base, original?.base?.factor ?? null),
   };
 }
 
@@ -114,6 +127,8 @@ export function PricesPanel({ product }: { product: ProductDetail }) {
                     value={row[c]}
                     list={c === 'type' ? 'price-types' : undefined}
                     type={c === 'validFrom' || c === 'validTo' ? 'date' : 'text'}
+                    size={c === 'base' ? 8 : undefined}
+                    placeholder={c === 'base' ? t('prices.basePlaceholder') : undefined}
                     onChange={(e) => edit(i, c, e.target.value)}
                   />
                 </td>
@@ -147,6 +162,7 @@ export function PricesPanel({ product }: { product: ProductDetail }) {
                 territory: '',
                 validFrom: '',
                 validTo: '',
+                base: '',
               },
             ])
           }

@@ -267,6 +267,8 @@ export const de = {
   'prices.validFrom': 'Gültig ab',
   'prices.validTo': 'Gültig bis',
   'prices.add': 'Preis hinzufügen',
+  'prices.base': 'Je',
+  'prices.basePlaceholder': 'z. B. 100 MTR',
   'editor.tab.history': 'Verlauf',
   'history.list': 'Änderungen an {sku}, neueste zuerst',
   'history.none': 'Noch keine Änderungen aufgezeichnet.',

@@ -262,6 +262,8 @@ export const en: Record<MessageKey, string> = {
   'prices.validFrom': 'Valid from',
   'prices.validTo': 'Valid to',
   'prices.add': 'Add price',
+  'prices.base': 'Per',
+  'prices.basePlaceholder': 'e.g. 100 MTR',
   'editor.tab.history': 'History',
   'history.list': 'Changes to {sku}, newest first',
   'history.none': 'No changes recorded yet.',
