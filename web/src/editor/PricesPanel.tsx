@@ -1,67 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { describeError } from '../api/errors';
-import type { BodyOf } from '../api/operations';
 import type { ProductDetail } from '../api/models';
 import { useSetPrices } from '../api/mutations';
 import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
-import { baseCell, baseOfCell } from './price-base-cell';
-
-type PriceIn = BodyOf<'Catalog/SetPrices'>['prices'][number];
-/** One editable row: every cell as the text in its input. */
-type Row = Record<
-  'type' | 'amount' | 'currency' | 'tax' | 'lowerBound' | 'territory' | 'validFrom' | 'validTo' | 'base',
-  string
->;
-
-const COLUMNS = [
-  'type',
-  'amount',
-  'currency',
-  'tax',
-  'base',
-  'lowerBound',
-  'territory',
-  'validFrom',
-  'validTo',
-] as const;
-const TYPES = ['net_list', 'net_customer', 'gros_list', 'nrp', 'net_customer_exp', 'on_request'];
-
-const rowOf = (p: ProductDetail['prices'][number]): Row => ({
-  type: p.type,
-  amount: p.amount,
-  currency: p.currency ?? '',
-  tax: p.tax ?? '',
-  lowerBound: p.lowerBound ?? '',
-  territory: p.territory.join(', '),
-  validFrom: p.validFrom ?? '',
-  validTo: p.validTo ?? '',
-  base: baseCell(p.base),
-});
-
-/** A row as SetPrices takes it; empty cells are left out, so the server's rules name what is wrong. */
-function priceOf(row: Row, original: ProductDetail['prices'][number] | undefined): PriceIn {
-  const text = (v: string) => (v.trim() === '' ? null : v.trim());
-  const territory = row.territory
-    .split(/[,\s]+/)
-    .map((t) => t.trim().toUpperCase())
-    .filter((t) => t !== '');
-  return {
-    type: row.type.trim(),
-    amount: row.amount.trim(),
-    currency: text(row.currency.toUpperCase()),
-    tax: text(row.tax),
-    factor: original?.factor ?? null,
-    lowerBound: text(row.lowerBound),
-    territory,
-    validFrom: text(row.validFrom),
-    validTo: text(row.validTo),
-    daily: original?.daily ?? false,
-    base: baseOfCell(row.base, original?.base?.factor ?? null),
-  };
-}
+import { COLUMNS, priceOf, type Row, rowOf, TYPES } from './price-rows';
 
 /**
  * The product's price list as a table (docs/web.md): one row per price, tiers by "from
@@ -76,7 +21,7 @@ export function PricesPanel({ product }: { product: ProductDetail }) {
   const [rows, setRows] = useState<Row[]>(() => product.prices.map(rowOf));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const edit = (i: number, key: keyof Row, value: string) =>
+  const edit = (i: number, key: (typeof COLUMNS)[number], value: string) =>
     setRows((all) => all.map((r, j) => (j === i ? { ...r, [key]: value } : r)));
 
   async function submit(e: FormEvent) {
@@ -84,7 +29,7 @@ export function PricesPanel({ product }: { product: ProductDetail }) {
     setBusy(true);
     setError(null);
     try {
-      const prices = rows.map((r, i) => priceOf(r, product.prices[i]));
+      const prices = rows.map(priceOf);
       const saved = await setPrices.mutateAsync({
         departmentId,
         productId: product.productId,
@@ -163,6 +108,7 @@ export function PricesPanel({ product }: { product: ProductDetail }) {
                 validFrom: '',
                 validTo: '',
                 base: '',
+                kept: { factor: null, daily: false, baseFactor: null },
               },
             ])
           }
