@@ -86,16 +86,17 @@ function afterRoundTrip(first: Data, format: 'BMEcat' | 'BMEcat-ETIM'): Data {
 function expectEverything(first: Data, d: SupplierDialect) {
   // biome-ignore lint/suspicious/noExplicitAny: a look into the compared data
   const [koffer, zange] = first.products as any[];
-  expect(zange.product).toMatchObject({ sku: 'ZANGE-180', gtin: '4006381333931', unit: 'C62', manufacturerName: 'Knips' });
+  expect(zange.product).toMatchObject({
+    sku: 'ZANGE-180',
+    gtin: '4006381333931',
+    unit: 'C62',
+    manufacturerName: 'Knips',
+  });
   expect(zange.product.keywords).toMatch(/,/);
   expect(koffer.product.sku).toBe('KOFFER-1');
-  expect(zange.prices.map((p: { type: string; lowerBound: string | null }) => `${p.type} ${p.lowerBound ?? '-'}`)).toEqual([
-    'net_list 1',
-    'net_list 10',
-    'net_list 100',
-    'nrp -',
-    'net_customer -',
-  ]);
+  expect(
+    zange.prices.map((p: { type: string; lowerBound: string | null }) => `${p.type} ${p.lowerBound ?? '-'}`),
+  ).toEqual(['net_list 1', 'net_list 10', 'net_list 100', 'nrp -', 'net_customer -']);
   expect(zange.references.map((r: { targetSku: string; target: string }) => `${r.targetSku} ${r.target}`)).toEqual([
     'KOFFER-1 resolved',
     'GRIFF-99 pending',

@@ -101,7 +101,10 @@ export function featureBlockOf(block: XmlNode, ownExport = false): { block: Feat
     for (const sub of children(f, 'FEATURE')) visit(sub);
   };
   for (const f of children(block, 'FEATURE')) visit(f);
-  const names = { system: textOf(block, 'REFERENCE_FEATURE_SYSTEM_NAME') ?? '', groupId: textOf(block, 'REFERENCE_FEATURE_GROUP_ID') };
+  const names = {
+    system: textOf(block, 'REFERENCE_FEATURE_SYSTEM_NAME') ?? '',
+    groupId: textOf(block, 'REFERENCE_FEATURE_GROUP_ID'),
+  };
   return {
     block: {
       ...(ownExport ? ownExportNames(names.system, names.groupId) : names),
