@@ -5,7 +5,14 @@ import { SUPPLIER_DIALECTS, supplierFile, type SupplierDialect } from './fixture
 import { catalogData } from './helpers/catalog-canonical';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
 import { makeCatalog, makeSession } from './helpers/factories';
-import { importDeps, importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
+import {
+  importDeps,
+  importJobRow,
+  insertImportJob,
+  putImportFile,
+  reportRows,
+  runImportToEnd,
+} from './helpers/import-fixtures';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
 
@@ -25,7 +32,7 @@ async function exportText(session: Session, catalogId: string, exportType: strin
 const catalogOf = (d: SupplierDialect) =>
   d.englishDefault ? { language: 'eng' } : d.twoLanguages ? { language: 'deu', languages: ['eng'] } : {};
 
-/** Imports `text` into a new, empty catalog; nothing may be rejected. */
+/** Imports `text` into a new, empty catalog; nothing may be rejected or warned about. */
 async function importInto(session: Session, d: SupplierDialect, text: string) {
   const { catalogId } = await makeCatalog(session.tenant, { name: 'Rundreise', ...catalogOf(d) });
   const fileId = await putImportFile(session.tenant, text);
@@ -34,6 +41,8 @@ async function importInto(session: Session, d: SupplierDialect, text: string) {
   const job = await importJobRow(jobId);
   expect(job.error).toBeNull();
   expect(job.summary).toMatchObject({ rejected: 0 });
+  // Nothing in the supplier file or in our export needs a rule of "Field problems".
+  expect(await reportRows(jobId)).toEqual([]);
   return catalogId;
 }
 
