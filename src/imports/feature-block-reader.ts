@@ -72,11 +72,6 @@ function featureOf(f: XmlNode): StoredFeature | null {
 }
 
 /**
- * A PRODUCT_FEATURES / ARTICLE_FEATURES block of a system the classification model does not
- * take, kept whole and in order (features without a name or template id are left out and
- * counted). Nested FEATUREs (2005.1's sub-features) are flattened after their parent.
- */
-/**
  * A block's system and group id as stored, from a file of our own BMEcat export, which wrote
  * them as its schema allows (exports/bmecat/other-feature-blocks.ts): `udf_…` (BMEcat's prefix
  * for user-defined systems) as `udf-…`, because the 2005 and ETIM schemas' `[\w\-\.]` excludes
@@ -91,7 +86,16 @@ function ownExportNames(system: string, groupId: string | null) {
   };
 }
 
-export function featureBlockOf(block: XmlNode, ownExport = false): { block: FeatureBlockInput; dropped: number } {
+/**
+ * A PRODUCT_FEATURES / ARTICLE_FEATURES block of a system the classification model does not
+ * take, kept whole and in order (features without a name or template id are left out and
+ * counted). Nested FEATUREs (2005.1's sub-features) are flattened after their parent.
+ */
+export function featureBlockOf(
+  block: XmlNode,
+  /** The file is one of our own BMEcat exports: its system names and group ids are read back (ownExportNames). */
+  ownExport = false,
+): { block: FeatureBlockInput; dropped: number } {
   let dropped = 0;
   const features: StoredFeature[] = [];
   const visit = (f: XmlNode) => {
