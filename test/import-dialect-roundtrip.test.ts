@@ -51,7 +51,7 @@ type Node = {
   product: Record<string, unknown>;
   udx: unknown;
   media: { mimeCode: unknown }[];
-  featureBlocks: { features: { order?: unknown }[] }[];
+  featureBlocks: { features: { order?: unknown; fid?: unknown; parentId?: unknown }[] }[];
 };
 type Master = Node & { variants: Node[]; categories: string[] };
 
@@ -64,13 +64,29 @@ const INHERITED = ['name', 'description', 'keywords', 'manufacturerName', 'unit'
  */
 function afterRoundTrip(first: Data, format: 'BMEcat' | 'BMEcat-ETIM'): Data {
   const out = structuredClone(first);
-  // 4. The ETIM profile has no category tree (docs/exports.md): no groups, no placements.
+  // 4. A text longer than its BMEcat element allows is cut, ending in "…" (the export reports
+  //    it): here a GROUP_DESCRIPTION over 250 characters, in each language.
+  const fit = (text: string | null | undefined) =>
+    text && text.length > 250 ? `${text.slice(0, 249).trimEnd()}…` : text;
+  for (const c of out.categories) {
+    c.description = fit(c.description) ?? null;
+    for (const texts of Object.values(c.translations))
+      if (texts.description) texts.description = fit(texts.description)!;
+  }
+  // ETIM profile a. It has no category tree (docs/exports.md): no groups, no placements.
   if (format === 'BMEcat-ETIM') out.categories = [];
   for (const master of out.products as Master[]) {
     if (format === 'BMEcat-ETIM') master.categories = [];
     for (const node of [master, ...master.variants]) {
-      // 5. The ETIM profile's FEATURE of another system has no FORDER: the order stays the block's.
+      // ETIM profile b. Its FEATURE of another system has no FORDER: the order stays the block's.
       if (format === 'BMEcat-ETIM') for (const b of node.featureBlocks) for (const f of b.features) delete f.order;
+      // 5. The feature tree of 2005.1 / 2005.2 (FID, FPARENT_ID): BMEcat 2005 and the ETIM
+      //    profile have no element for it; the features come back flat, in the same order.
+      for (const b of node.featureBlocks)
+        for (const f of b.features) {
+          delete f.fid;
+          delete f.parentId;
+        }
       if (format === 'BMEcat') {
         // 1. USER_DEFINED_EXTENSIONS: the official BMEcat 2005 schema declares their content
         //    empty, so the 2005 export leaves them out (with a warning); the ETIM profile keeps them.
@@ -127,6 +143,12 @@ function expectEverything(first: Data, d: SupplierDialect) {
     expect(zange.translations.eng).toMatchObject({ name: 'Combination pliers 180 mm', keywords: 'pliers' });
     expect(zange.featureBlocks[0].features[0].names).toEqual({ eng: 'Length' });
   }
+  const koffer2 = first.categories.find((c) => c.path.endsWith(d.englishDefault ? 'Cases' : 'Koffer'));
+  expect(koffer2?.description?.length).toBeGreaterThan(250);
+  if (/version="2005\.[12]"/.test(d.root))
+    expect(
+      zange.featureBlocks[1].features.map((f: { fid?: string; parentId?: string }) => `${f.fid}<${f.parentId ?? ''}`),
+    ).toEqual(['F1<', 'F2<F1']);
   if (d.etim) expect(zange.media.map((m: { mimeCode: string }) => m.mimeCode)).toEqual(['MD01', 'MD22']);
 }
 

@@ -9,7 +9,6 @@ const NOT_DATA = new Set([
   'id',
   'companyId',
   'catalogId',
-  'parentId',
   'createdAt',
   'updatedAt',
   'revision',
@@ -35,8 +34,11 @@ function dataOnly(value: unknown): unknown {
 
 /** A product or variant as data: its row, values, classification, media, prices, references, UDX, blocks, texts. */
 function nodeData(node: ProductNode) {
+  // The master's id (a feature's FPARENT_ID, also `parentId`, is data and stays).
+  const { parentId: _master, ...product } = node.product;
   return dataOnly({
     ...node,
+    product,
     references: node.references.map(({ targetProductId, ...r }) => ({
       ...r,
       target: targetProductId === null ? 'pending' : 'resolved',
@@ -70,7 +72,15 @@ export async function catalogData(companyId: string, catalogId: string) {
   };
   const ids = groups.map((g) => g.id);
   const texts = await readTranslations(db(), ids);
-  const links = ids.length ? await db().select().from(media).where(inArray(media.elementId, ids)) : [];
+  // The categories' media, 90 ids a query (D1 binds at most 100 parameters).
+  const links: (typeof media.$inferSelect)[] = [];
+  for (let i = 0; i < ids.length; i += 90)
+    links.push(
+      ...(await db()
+        .select()
+        .from(media)
+        .where(inArray(media.elementId, ids.slice(i, i + 90)))),
+    );
   const linksOf = (id: string) =>
     links
       .filter((m) => m.elementId === id)
