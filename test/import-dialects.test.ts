@@ -82,6 +82,32 @@ describe('every BMEcat dialect', () => {
     expect(job.summary).toMatchObject({ created: 1, placements: 1, categoriesCreated: 1, rejected: 0 });
     expect(await row(catalogId, 'C-1')).toMatchObject({ name: 'Zange <b>180</b> & mehr', price: '7.20' });
   });
+
+  it('keeps inline HTML written as markup in DESCRIPTION_LONG and GROUP_DESCRIPTION as text, also across a resume', async () => {
+    const html = 'Zeile 1<br/>Zeile <b class="x">2</b> &amp; <i><u>mehr</u></i> &lt;3';
+    const xml = file({
+      root: 'version="2005"',
+      before: `<CATALOG_GROUP_SYSTEM><CATALOG_STRUCTURE type="root"><GROUP_ID>R</GROUP_ID><GROUP_NAME>R</GROUP_NAME><PARENT_ID>0</PARENT_ID></CATALOG_STRUCTURE><CATALOG_STRUCTURE type="leaf"><GROUP_ID>G</GROUP_ID><GROUP_NAME>Gruppe</GROUP_NAME><GROUP_DESCRIPTION>${html}</GROUP_DESCRIPTION><PARENT_ID>R</PARENT_ID></CATALOG_STRUCTURE></CATALOG_GROUP_SYSTEM>`,
+      records: [
+        product('H-1', 'Erster', '').replace(
+          '</PRODUCT_DETAILS>',
+          `<DESCRIPTION_LONG>${html}</DESCRIPTION_LONG></PRODUCT_DETAILS>`,
+        ),
+        product('H-2', 'Zweiter', ''),
+      ],
+    });
+    const { catalogId, job } = await importInto(xml, { batchSize: 1, sliceMs: 0 });
+    expect(job.summary).toMatchObject({ created: 2, rejected: 0 });
+    const text = 'Zeile 1<br/>Zeile <b class="x">2</b> & <i><u>mehr</u></i> <3';
+    expect(await row(catalogId, 'H-1')).toMatchObject({ description: text, name: 'Erster' });
+    expect(await row(catalogId, 'H-2')).toMatchObject({ description: null, name: 'Zweiter' });
+    const { categories } = await import('../src/db/schema');
+    const [group] = await db()
+      .select()
+      .from(categories)
+      .where(and(eq(categories.catalogId, catalogId), eq(categories.name, 'Gruppe')));
+    expect(group?.description).toBe(text);
+  });
 });
 
 describe('every encoding', () => {

@@ -29,6 +29,8 @@ export interface BatchScope {
    * written for the buyer, and stays inherited (upsert-products.ts `inheritMasterPrices`).
    */
   inheritMasterPrices?: boolean;
+  /** A file of our own BMEcat export: a variant's other values equal to its master's stay inherited (inherited-fields.ts). */
+  inheritMasterValues?: boolean;
 }
 
 /** A product read from the file, with where it was and what it is. */

@@ -3,6 +3,7 @@ import { ImportFileError, readTextChunks, utf8Length } from './text-chunks';
 import { bytesPerUnit, type TextEncodingName } from './text-encodings';
 import { declaredEntities, ExpansionBudget, type DeclaredEntities } from './xml-entities';
 import type { XmlNode } from './xml-node';
+import { InlineMarkup, MARKUP_TEXTS } from './inline-markup';
 
 /** Elements read as one unit; an import can stop and resume after any of them. */
 const RECORDS = new Set([
@@ -83,6 +84,8 @@ export async function* readXmlRecords(
   let ordinal = from.ordinal;
   // A record in `options.shallow` is read without its subtree (the validation pass only counts products).
   let shallow: { node: XmlNode; depth: number } | null = null;
+  // Elements inside a DESCRIPTION_LONG (inline HTML) are kept as its text, not as children.
+  let inline: InlineMarkup<XmlNode> | null = null;
   // The chunk being parsed: stream position and byte offset of its start, for position → byte offset.
   let chunk = { text: '', streamStart: 0, byteStart: 0 };
   let measured = { index: 0, bytes: 0 };
@@ -115,6 +118,12 @@ export async function* readXmlRecords(
         const seen = (shallow.node.languages ??= []);
         if (!seen.includes(lang)) seen.push(lang);
       }
+      return;
+    }
+    const host = building.at(-1);
+    if (inline || (host && MARKUP_TEXTS.has(host.name))) {
+      inline ??= new InlineMarkup(host!);
+      inline.start(tag as SaxesTagPlain);
       return;
     }
     if (building.length === 0 && options.shallow?.has(name) && RECORDS.has(name)) {
@@ -168,6 +177,10 @@ export async function* readXmlRecords(
       return;
     }
     stack.pop();
+    if (inline) {
+      if (inline.end()) inline = null;
+      return;
+    }
     const node = building.pop();
     if (node && building.length === 0) emit(node);
   });

@@ -114,6 +114,7 @@ function features(
   origins: FileProduct['origins'],
   warnings: FileWarning[],
   languages: FileLanguages,
+  ownExport: boolean,
 ) {
   const classes: NonNullable<UpsertRecord['classification']>['classes'] = [];
   const featureList: NonNullable<UpsertRecord['classification']>['features'] = [];
@@ -141,7 +142,7 @@ function features(
     } else if (system === ATTRIBUTE_SYSTEM) {
       record.values = Object.fromEntries(entries.map((e) => [e.code, e.value]));
     } else {
-      const { block: kept, dropped } = featureBlockOf(block);
+      const { block: kept, dropped } = featureBlockOf(block, ownExport);
       otherBlocks.push(kept);
       if (dropped > 0) {
         const message = `${dropped} FEATURE(s) without FNAME or FT_ID left out of the ${system ?? '(unnamed)'} block`;
@@ -225,6 +226,8 @@ export function productOf(
   path = '',
   languages: FileLanguages = ONE_LANGUAGE,
   prices?: PriceReading,
+  /** The file is one of our own BMEcat exports (file-header.ts): read by its conventions. */
+  ownExport = false,
 ): FileProduct {
   const sku = textOf(node, 'SUPPLIER_PID', 'SUPPLIER_AID');
   const action = actionOf(node, path);
@@ -291,7 +294,7 @@ export function productOf(
   // A field the file gives only in further languages leaves the default language's column alone.
   for (const field of ['name', 'description', 'keywords'] as const)
     if (record.fields[field] === undefined) delete record.fields[field];
-  features(node, record, skipped, origins, warnings, languages);
+  features(node, record, skipped, origins, warnings, languages, ownExport);
   record.prices = priceListOf(node, prices);
   return { ...base, record, problem: null };
 }

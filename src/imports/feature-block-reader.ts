@@ -72,11 +72,30 @@ function featureOf(f: XmlNode): StoredFeature | null {
 }
 
 /**
+ * A block's system and group id as stored, from a file of our own BMEcat export, which wrote
+ * them as its schema allows (exports/bmecat/other-feature-blocks.ts): `udf_…` (BMEcat's prefix
+ * for user-defined systems) as `udf-…`, because the 2005 and ETIM schemas' `[\w\-\.]` excludes
+ * the underscore, is read back as `udf_`; the ETIM profile's `-` for a block without group id
+ * (the profile requires one) as none. Other replaced characters cannot be told from a written
+ * `-` and stay as read.
+ */
+function ownExportNames(system: string, groupId: string | null) {
+  return {
+    system: system.startsWith('udf-') ? `udf_${system.slice(4)}` : system,
+    groupId: groupId === '-' ? null : groupId,
+  };
+}
+
+/**
  * A PRODUCT_FEATURES / ARTICLE_FEATURES block of a system the classification model does not
  * take, kept whole and in order (features without a name or template id are left out and
  * counted). Nested FEATUREs (2005.1's sub-features) are flattened after their parent.
  */
-export function featureBlockOf(block: XmlNode): { block: FeatureBlockInput; dropped: number } {
+export function featureBlockOf(
+  block: XmlNode,
+  /** The file is one of our own BMEcat exports: its system names and group ids are read back (ownExportNames). */
+  ownExport = false,
+): { block: FeatureBlockInput; dropped: number } {
   let dropped = 0;
   const features: StoredFeature[] = [];
   const visit = (f: XmlNode) => {
@@ -86,10 +105,13 @@ export function featureBlockOf(block: XmlNode): { block: FeatureBlockInput; drop
     for (const sub of children(f, 'FEATURE')) visit(sub);
   };
   for (const f of children(block, 'FEATURE')) visit(f);
+  const names = {
+    system: textOf(block, 'REFERENCE_FEATURE_SYSTEM_NAME') ?? '',
+    groupId: textOf(block, 'REFERENCE_FEATURE_GROUP_ID'),
+  };
   return {
     block: {
-      system: textOf(block, 'REFERENCE_FEATURE_SYSTEM_NAME') ?? '',
-      groupId: textOf(block, 'REFERENCE_FEATURE_GROUP_ID'),
+      ...(ownExport ? ownExportNames(names.system, names.groupId) : names),
       groupId2: textOf(block, 'REFERENCE_FEATURE_GROUP_ID2'),
       groupName: textOf(block, 'REFERENCE_FEATURE_GROUP_NAME'),
       features,

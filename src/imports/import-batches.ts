@@ -87,6 +87,7 @@ export async function flushProducts(
       dryRun: scope.dryRun,
       tolerant: !scope.strict,
       inheritMasterPrices: scope.inheritMasterPrices ?? false,
+      inheritMasterValues: scope.inheritMasterValues ?? false,
       cache: scope.cache,
       knownMasters,
       catalogLanguage: scope.catalogLanguage,

@@ -120,7 +120,7 @@ export async function* items(
         path: r.path,
         line: r.node.line,
         ...(readProducts
-          ? productOf(r.node, r.path, languages, priceReading(run.cp))
+          ? productOf(r.node, r.path, languages, priceReading(run.cp), run.cp.header?.ownExport ?? false)
           : { ...UNREAD, languages: r.node.languages }),
       };
     else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };

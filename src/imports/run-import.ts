@@ -175,6 +175,7 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
       catalogLanguage: catalog.language,
       languagesNotEnabled: params.languagesNotEnabled ?? 'fail',
       inheritMasterPrices: cp.header?.ownExport ?? false,
+      inheritMasterValues: cp.header?.ownExport ?? false,
     },
   };
   try {

@@ -20,6 +20,7 @@ import { ItemError, type UpsertOutcome, type UpsertRecord } from './upsert-types
 import type { Caller } from '../../kernel/caller';
 import { foldDefaultLanguage } from './upsert-translations';
 import { inheritMasterPrices } from './inherited-prices';
+import { inheritMasterValues } from './inherited-fields';
 
 const IN_CHUNK = 90;
 
@@ -51,6 +52,8 @@ export interface UpsertContext {
   catalogLanguage: string;
   /** A file of our own BMEcat export: a variant's price equal to its master's stays inherited (inherited-prices.ts). */
   inheritMasterPrices?: boolean;
+  /** A file of our own BMEcat export: a variant's other values equal to its master's stay inherited (inherited-fields.ts). */
+  inheritMasterValues?: boolean;
 }
 
 const outcome = (sku: string, status: UpsertOutcome['status'], productId: string | null = null): UpsertOutcome => ({
@@ -116,11 +119,12 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
       for (const variant of aggregate.variants) nodes.set(variant.product.id, variant);
     }
   }
-  if (ctx.inheritMasterPrices)
-    inheritMasterPrices(resolved, (sku) => {
-      const row = existing.get(sku);
-      return row && row.parentId === null ? nodes.get(row.id) : undefined;
-    });
+  const storedMaster = (sku: string) => {
+    const row = existing.get(sku);
+    return row && row.parentId === null ? nodes.get(row.id) : undefined;
+  };
+  if (ctx.inheritMasterPrices) inheritMasterPrices(resolved, storedMaster);
+  if (ctx.inheritMasterValues) inheritMasterValues(resolved, storedMaster);
   const knownCategories = await categoriesOfCatalog(db, ctx, [
     ...new Set(resolved.flatMap((n) => n?.categoryIds ?? [])),
   ]);
