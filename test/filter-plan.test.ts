@@ -135,49 +135,6 @@ describe('filter plans', () => {
     }
   });
 
-  it('reads a filter of one indexed condition and its count in one round trip, and walks the order when it names too many', async () => {
-    const { session, catalog, top } = await mixedCatalog();
-    const prepared: string[] = [];
-    const batches: string[][] = [];
-    // A D1 binding that records the statements prepared through it and which of them went as one batch.
-    const recording = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop === 'prepare')
-          return (query: string) => {
-            prepared.push(query);
-            return target.prepare(query);
-          };
-        if (prop === 'batch')
-          return (statements: D1PreparedStatement[]) => {
-            batches.push(prepared.slice(-statements.length));
-            return target.batch(statements);
-          };
-        const value = Reflect.get(target, prop);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    const list = async (driveLimit?: number) => {
-      prepared.length = 0;
-      batches.length = 0;
-      const input = { catalogId: catalog.catalogId, categoryId: top.categoryId, limit: 50 } as never;
-      return (await listProducts(createDb(recording), session, input, { driveLimit })).items.map((p) => p.productId);
-    };
-    const few = await list();
-    expect(few.length).toBeGreaterThan(0);
-    // the count and the page in one batch; no statement counts the category on its own
-    expect(batches).toHaveLength(1);
-    expect(batches[0]).toHaveLength(2);
-    expect(batches[0]![0]).toMatch(/^SELECT count\(\*\) AS n FROM \(SELECT DISTINCT product_id/);
-    expect(batches[0]![1]).toContain('LIMIT CASE WHEN');
-    expect(prepared.filter((s) => s.startsWith('SELECT count(*)'))).toHaveLength(1);
-    // a limit below the category's size: the batch's page reads nothing, the order's index is walked
-    const walked = await list(1);
-    expect(walked).toEqual(few);
-    expect(batches).toHaveLength(1);
-    expect(prepared.at(-1)).not.toContain('LIMIT CASE WHEN');
-    expect(prepared.at(-1)).toContain('ORDER BY');
-  });
-
   it('answers a class code no link names without scanning the links, and counts links on every write', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session);

@@ -1,5 +1,5 @@
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { type Database, rawBatch } from '../db/client';
+import type { Database } from '../db/client';
 import { products } from '../db/schema';
 import type { SearchPlan } from './search-plan';
 import { int, languageNumberSql, type SearchScope, SPAN, scopeRange } from './search-scope';
@@ -28,36 +28,6 @@ export interface Source {
    * per product of the set (product-list.ts).
    */
   late?: SQL;
-  /** A filter's ids read on speculation (`speculativeIds`): their count goes to D1 in the same batch as the page. */
-  speculative?: SpeculativeIds;
-}
-
-/**
- * The ids of a filter's one indexed condition read without counting them first: the page
- * statement reads them only when they are at most `limit` (the ids' LIMIT is 0 otherwise,
- * evaluated once before any row is read), and `selectRows` sends their count in the same batch,
- * so a list driven by one condition (a leaf category, "incomplete for") costs one round trip to
- * D1 instead of two. When they are more, `selectRows` throws `TooManyDriven`: the caller lists
- * by walking its order instead, as after a count (product-list.ts, `drivenIds`).
- */
-export interface SpeculativeIds {
-  count: SQL;
-  limit: number;
-}
-
-/** The speculative ids named more products than their limit: the page read nothing; walk the order. */
-export class TooManyDriven extends Error {}
-
-/** `ids` (a subquery of master ids) bounded for a speculative read: the subquery to join and its count. */
-export function speculativeIds(ids: SQL, limit: number): { ids: SQL; speculative: SpeculativeIds } {
-  const count = sql`SELECT count(*) AS n FROM (${ids} LIMIT ${limit + 1})`;
-  return {
-    // A condition in WHERE would be tested per row (a subquery is not a constant to SQLite); a
-    // LIMIT is evaluated once. On the ids themselves (plain SELECTs, product-filter.ts
-    // `filterDrivers`): a wrapping SELECT made the page twice as slow at 1M.
-    ids: sql`${ids} LIMIT CASE WHEN (${count}) <= ${limit} THEN -1 ELSE 0 END`,
-    speculative: { count, limit },
-  };
 }
 
 export type ProductRow = typeof products.$inferSelect;
@@ -199,16 +169,12 @@ export async function selectRows(
   const select = sql`SELECT ${products}.*${rank}${doc} FROM ${source.from} WHERE ${where} ORDER BY ${orderBy}`;
   // A late condition reads the sorted set as a co-routine (the subquery's LIMIT keeps SQLite from
   // flattening it) and stops at the page: its rows arrive in the subquery's order.
-  const statement = source.late
-    ? sql`SELECT * FROM (SELECT ${products}.*, ${products}.rowid AS search_rowid${rank}${doc} FROM ${source.from} WHERE ${where} ORDER BY ${orderBy} LIMIT -1) s
+  const raw = await db.all<Record<string, unknown>>(
+    source.late
+      ? sql`SELECT * FROM (SELECT ${products}.*, ${products}.rowid AS search_rowid${rank}${doc} FROM ${source.from} WHERE ${where} ORDER BY ${orderBy} LIMIT -1) s
           WHERE ${source.late} LIMIT ${limit}`
-    : sql`${select} LIMIT ${limit}`;
-  let raw: Record<string, unknown>[];
-  if (source.speculative) {
-    const [counted, rows] = await rawBatch(db, [source.speculative.count, statement]);
-    if (Number(counted?.results[0]?.n) > source.speculative.limit) throw new TooManyDriven();
-    raw = rows!.results;
-  } else raw = await db.all<Record<string, unknown>>(statement);
+      : sql`${select} LIMIT ${limit}`,
+  );
   return raw.map((r) => ({
     row: Object.fromEntries(COLUMNS.map(([key, name]) => [key, r[name]])) as ProductRow,
     rank: Number(r.search_rank ?? 0),

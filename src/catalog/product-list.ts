@@ -31,10 +31,7 @@ import {
   type ProductRow,
   selectRows,
   type Source,
-  type SpeculativeIds,
-  speculativeIds,
   tableSource,
-  TooManyDriven,
 } from './product-list-source';
 import { findCatalog } from '../db/scope';
 import { headBound, headRows, laterOf } from './search-heads';
@@ -286,20 +283,12 @@ async function drivenIds(
   return null;
 }
 
-/**
- * The few products a filter names: their ids, how many (null: read on speculation, not yet
- * counted), and the filter field those ids are exactly (FilterDriver.covers).
- */
+/** The few products a filter names: their ids, how many, and the filter field those ids are exactly (FilterDriver.covers). */
 interface Driven {
   ids: SQL;
-  size: number | null;
+  size: number;
   covers?: FilterDriver['covers'];
-  speculative?: SpeculativeIds;
 }
-
-/** A source over driven ids that counts them in its page's batch when they were read on speculation. */
-const drivenSource = (driven: Driven, source: Source): Source =>
-  driven.speculative ? { ...source, speculative: driven.speculative } : source;
 
 /** Of these drivers, the one naming the fewest products if that is at most `limit` (each counted up to limit + 1). */
 async function fewestIds(db: Database, drivers: FilterDriver[], limit: number): Promise<Driven | null> {
@@ -385,28 +374,10 @@ export async function listProducts(
     };
   };
   const driveLimit = options.driveLimit ?? DRIVE_LIMIT;
-  /**
-   * The few products the filter names (drivenIds), `empty` when it names none. A filter with
-   * one indexed condition and nothing else to count is read on speculation (speculativeIds):
-   * a page of it then goes through `speculatively`.
-   */
-  const driven = async (): Promise<Driven | 'empty' | null> => {
-    const drivers = filterDrivers(tenant, catalog.id, filter);
-    if (drivers.length === 1 && !drivers[0]!.scan) {
-      const { ids, speculative } = speculativeIds(drivers[0]!.ids, driveLimit);
-      return { ids, size: null, covers: drivers[0]!.covers, speculative };
-    }
+  /** The few products the filter names (drivenIds), `empty` when it names none. */
+  const driven = async () => {
     const found = await drivenIds(db, tenant, catalog.id, filter, driveLimit);
     return found?.size === 0 ? 'empty' : found;
-  };
-  /** A page listed from driven ids, or null when they were read on speculation and are too many. */
-  const speculatively = async <T>(listed: Promise<T>): Promise<T | null> => {
-    try {
-      return await listed;
-    } catch (err) {
-      if (err instanceof TooManyDriven) return null;
-      throw err;
-    }
   };
   const none = { items: [], nextCursor: null };
   const plan = await planning;
@@ -417,15 +388,10 @@ export async function listProducts(
     assertCursorOrder(cursor, sortName, order);
     const few = await driven();
     if (few === 'empty') return none;
-    const listed = few
-      ? await speculatively(
-          sorted(
-            drivenSource(few, joinedSource(few.ids, productFilterWhere(tenant, catalog.id, uncovered(filter, few)))),
-            sortName,
-          ),
-        )
-      : null;
-    return page(listed ?? (await sorted(tableSource(productFilterWhere(tenant, catalog.id, filter)), sortName)));
+    const source = few
+      ? joinedSource(few.ids, productFilterWhere(tenant, catalog.id, uncovered(filter, few)))
+      : tableSource(productFilterWhere(tenant, catalog.id, filter));
+    return page(await sorted(source, sortName));
   }
   const by = sort ?? (cursor ? cursor.s : plan.selective ? 'rank' : 'match');
   assertCursorOrder(cursor, by, order);
@@ -439,11 +405,9 @@ export async function listProducts(
       // the set sorted first, each product checked in order until the page is full (Source.late)
       const late = matchesSearch(plan, scope, lateRow.rowid, lateRow.id);
       const fewWhere = productFilterWhere(tenant, catalog.id, { ...uncovered(filter, few), q: undefined });
-      const source = drivenSource(few, joinedSource(few.ids, fewWhere, sql`${products}.rowid`, late));
-      const listed = await speculatively(
-        by === 'match' ? listByDoc(db, source, cursor as MatchCursor | null, limit) : sorted(source, by),
-      );
-      if (listed) return page(listed);
+      const source = joinedSource(few.ids, fewWhere, sql`${products}.rowid`, late);
+      if (by === 'match') return page(await listByDoc(db, source, cursor as MatchCursor | null, limit));
+      return page(await sorted(source, by));
     }
   }
   if (by === 'match')

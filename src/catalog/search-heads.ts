@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { type Database, rawBatch } from '../db/client';
+import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
+import type { Database } from '../db/client';
 import { products } from '../db/schema';
 import type { ValueCursor } from './product-cursor';
 import { type ProductRow, scopedCheck, selectRows, type Source } from './product-list-source';
@@ -26,6 +27,19 @@ export const HEAD_SIZE = 1000;
 const MAX_HEADS = 16;
 /** The bound of a head that holds every match of its phrase (fewer than HEAD_SIZE): above every name. */
 const ALL = '\u{10FFFF}';
+
+const dialect = new SQLiteAsyncDialect();
+
+/** Raw statements as one D1 batch (one transaction): drizzle batches only its query builders. */
+function batch(db: Database, statements: SQL[]) {
+  const d1 = db.$client;
+  return d1.batch(
+    statements.map((s) => {
+      const q = dialect.sqlToQuery(s);
+      return d1.prepare(q.sql).bind(...q.params);
+    }),
+  );
+}
 
 export interface HeadBound {
   name: string;
@@ -56,7 +70,7 @@ export async function headBound(
     const own = sql`catalog_id = ${catalogId} AND phrase = ${phrase}`;
     const last = (column: string) =>
       sql`(SELECT ${sql.raw(column)} FROM search_heads WHERE ${own} ORDER BY name DESC, product_id DESC LIMIT 1)`;
-    await rawBatch(db, [
+    await batch(db, [
       sql`DELETE FROM search_head_bounds WHERE catalog_id = ${catalogId} AND phrase IN (
         SELECT phrase FROM search_head_bounds WHERE catalog_id = ${catalogId} ORDER BY created_at DESC, phrase LIMIT -1 OFFSET ${MAX_HEADS - 1})`,
       // the bound first (the heads reference it); its value once the rows are in

@@ -1,6 +1,5 @@
 import { createTableRelationsHelpers, extractTablesRelationalConfig } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import type { SQL } from 'drizzle-orm';
 import { drizzle, DrizzleD1Database, SQLiteD1Session } from 'drizzle-orm/d1';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import * as schema from './schema';
@@ -54,22 +53,6 @@ export function sessionDb(session: D1DatabaseSession): Database {
   const client = session as unknown as D1Database;
   const db = new DrizzleD1Database('async', dialect, new SQLiteD1Session(client, dialect, config, {}), config);
   return Object.assign(db, { $client: client }) as Database;
-}
-
-const rawDialect = new SQLiteAsyncDialect();
-
-/**
- * Raw statements as one D1 batch (one transaction, one round trip): drizzle batches only its
- * query builders (its batch of `db.all(sql)` items fails on bound parameters).
- */
-export function rawBatch(db: Database, statements: SQL[]) {
-  const d1 = db.$client;
-  return d1.batch<Record<string, unknown>>(
-    statements.map((s) => {
-      const q = rawDialect.sqlToQuery(s);
-      return d1.prepare(q.sql).bind(...q.params);
-    }),
-  );
 }
 
 /** D1 allows at most 100 bound parameters per statement. */
