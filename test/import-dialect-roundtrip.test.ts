@@ -1,9 +1,7 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { runExportSlice } from '../src/exports/run-export';
 import { SUPPLIER_DIALECTS, supplierFile, type SupplierDialect } from './fixtures/supplier-dialects';
 import { catalogData } from './helpers/catalog-canonical';
-import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
+import { exportedText } from './helpers/export-fixtures';
 import { makeCatalog, makeSession } from './helpers/factories';
 import {
   importDeps,
@@ -16,17 +14,8 @@ import {
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
 
-async function exportText(session: Session, catalogId: string, exportType: string): Promise<string> {
-  const jobId = await insertExportJob(session.tenant, { catalogId, exportType });
-  for (
-    let i = 0;
-    i < 50 && (await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))) === 'continued';
-    i++
-  );
-  const row = await jobRow(jobId);
-  expect(row.state).toBe('succeeded');
-  return (await env.FILES.get(row.resultKey!))!.text();
-}
+const exportText = (session: Session, catalogId: string, exportType: string) =>
+  exportedText(session.tenant, catalogId, exportType);
 
 /** The catalog settings a dialect's file is imported into: its languages. */
 const catalogOf = (d: SupplierDialect) =>

@@ -1,11 +1,9 @@
-import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getPrices, setPrices } from '../src/catalog/prices/prices';
 import { products } from '../src/db/schema';
-import { runExportSlice } from '../src/exports/run-export';
 import { article, file, product } from './fixtures/bmecat-variants';
-import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
+import { exportedText } from './helpers/export-fixtures';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { importDeps, insertImportJob, putImportFile, reportRows, runImportToEnd } from './helpers/import-fixtures';
 
@@ -38,17 +36,8 @@ async function importText(session: Session, xml: string) {
   return { catalogId: catalog.catalogId, prices: await getPrices(db(), asActor(session.tenant), row!.id) };
 }
 
-async function exportText(session: Session, catalogId: string, exportType: string): Promise<string> {
-  const jobId = await insertExportJob(session.tenant, { catalogId, exportType });
-  for (
-    let i = 0;
-    i < 50 && (await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))) === 'continued';
-    i++
-  );
-  const row = await jobRow(jobId);
-  expect(row.state).toBe('succeeded');
-  return (await env.FILES.get(row.resultKey!))!.text();
-}
+const exportText = (session: Session, catalogId: string, exportType: string) =>
+  exportedText(session.tenant, catalogId, exportType);
 
 const EXPECTED = [
   ['net_list', '10.00', '1', [], '2026-01-01', '2026-12-31', false],

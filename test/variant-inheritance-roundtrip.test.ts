@@ -1,27 +1,16 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { setValue } from '../src/catalog/values';
 import { createClassification } from '../src/classification/links';
-import { runExportSlice } from '../src/exports/run-export';
 import { addMediaLink } from '../src/media/media-links';
 import { catalogData } from './helpers/catalog-canonical';
-import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
+import { exportedText } from './helpers/export-fixtures';
 import { asActor, db, makeAttribute, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { importDeps, importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
 
-async function exportText(session: Session, catalogId: string, exportType: string): Promise<string> {
-  const jobId = await insertExportJob(session.tenant, { catalogId, exportType });
-  for (
-    let i = 0;
-    i < 50 && (await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))) === 'continued';
-    i++
-  );
-  const row = await jobRow(jobId);
-  expect(row.state).toBe('succeeded');
-  return (await env.FILES.get(row.resultKey!))!.text();
-}
+const exportText = (session: Session, catalogId: string, exportType: string) =>
+  exportedText(session.tenant, catalogId, exportType);
 
 /**
  * A master with every field a BMEcat export lets a variant inherit (texts in two languages,

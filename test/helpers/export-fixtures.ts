@@ -1,11 +1,12 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
 import { chunkForInsert, runBatch } from '../../src/db/client';
 import { newId } from '../../src/kernel/ids';
 import { catalogs, jobs, productCategories, products } from '../../src/db/schema';
 import { EXPORTERS } from '../../src/exports/registry';
-import type { ExportDeps } from '../../src/exports/run-export';
+import { type ExportDeps, runExportSlice } from '../../src/exports/run-export';
 import { handleJobBatch } from '../../src/jobs/queue-consumer';
 import { db, makeCatalog, makeCategory } from './factories';
 
@@ -83,6 +84,19 @@ export async function insertExportJob(
       params: { templateId: null, ...params },
     });
   return jobId;
+}
+
+/** Runs an export of the catalog to its end (the test drives every slice) and returns the file's text; the job must succeed. */
+export async function exportedText(tenant: Tenant, catalogId: string, exportType: string): Promise<string> {
+  const jobId = await insertExportJob(tenant, { catalogId, exportType });
+  for (
+    let i = 0;
+    i < 50 && (await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))) === 'continued';
+    i++
+  );
+  const row = await jobRow(jobId);
+  expect(row.state).toBe('succeeded');
+  return (await env.FILES.get(row.resultKey!))!.text();
 }
 
 export const jobRow = async (jobId: string) => (await db().query.jobs.findFirst({ where: eq(jobs.id, jobId) }))!;
