@@ -98,16 +98,7 @@ export function inheritMasterValues(
   resolved: readonly (ResolvedNode | null)[],
   storedMaster: (sku: string) => ProductNode | undefined,
 ): void {
-  const inCall = new Map<string, ResolvedNode>();
-  for (const node of resolved) {
-    if (!node) continue;
-    if (!node.parentSku) {
-      inCall.set(node.sku, node);
-      continue;
-    }
-    const fromFile = inCall.get(node.parentSku);
-    const stored = storedMaster(node.parentSku);
-    if (!fromFile && !stored) continue;
+  forEachVariantWithMaster(resolved, storedMaster, (node, fromFile, stored) => {
     const file = fromFile ? fromResolved(fromFile) : null;
     const kept = stored ? fromStored(stored) : null;
     // A master field the file leaves out keeps its stored value (collections given replace).
@@ -125,6 +116,29 @@ export function inheritMasterValues(
       media: fromFile?.media ? file!.media : (kept?.media ?? '[]'),
     };
     dropInherited(node, master);
+  });
+}
+
+/**
+ * Each variant of `resolved` with its master: as the same call gives it (a master's record
+ * earlier in the call) and as stored; a variant whose master is neither is skipped. The walk
+ * of both inheritance rules of our own files (values here, prices in inherited-prices.ts).
+ */
+export function forEachVariantWithMaster(
+  resolved: readonly (ResolvedNode | null)[],
+  storedMaster: (sku: string) => ProductNode | undefined,
+  visit: (variant: ResolvedNode, fromFile: ResolvedNode | undefined, stored: ProductNode | undefined) => void,
+): void {
+  const inCall = new Map<string, ResolvedNode>();
+  for (const node of resolved) {
+    if (!node) continue;
+    if (!node.parentSku) {
+      inCall.set(node.sku, node);
+      continue;
+    }
+    const fromFile = inCall.get(node.parentSku);
+    const stored = storedMaster(node.parentSku);
+    if (fromFile || stored) visit(node, fromFile, stored);
   }
 }
 

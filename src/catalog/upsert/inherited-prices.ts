@@ -1,4 +1,5 @@
 import type { ProductNode } from '../product-aggregate';
+import { forEachVariantWithMaster } from './inherited-fields';
 import type { ResolvedNode } from './upsert-types';
 
 const sameList = (a: unknown[] | undefined, b: unknown[] | undefined) =>
@@ -19,24 +20,15 @@ export function inheritMasterPrices(
   resolved: readonly (ResolvedNode | null)[],
   storedMaster: (sku: string) => ProductNode | undefined,
 ): void {
-  const inCall = new Map<string, ResolvedNode>();
-  for (const node of resolved) {
-    if (!node) continue;
-    if (!node.parentSku) {
-      inCall.set(node.sku, node);
-      continue;
-    }
-    if (!('price' in node.fields) || node.prices === undefined) continue;
-    const fromFile = inCall.get(node.parentSku);
-    const stored = storedMaster(node.parentSku);
-    if (!fromFile && !stored) continue;
+  forEachVariantWithMaster(resolved, storedMaster, (node, fromFile, stored) => {
+    if (!('price' in node.fields) || node.prices === undefined) return;
     const masterPrice =
       fromFile && 'price' in fromFile.fields ? fromFile.fields.price : (stored?.product.price ?? null);
     const masterList = fromFile?.prices ?? stored?.prices ?? [];
     const price = node.fields.price ?? null;
-    if (price === null && node.prices.length === 0) continue;
-    if (price !== (masterPrice ?? null) || !sameList(node.prices, masterList)) continue;
+    if (price === null && node.prices.length === 0) return;
+    if (price !== (masterPrice ?? null) || !sameList(node.prices, masterList)) return;
     node.fields.price = null;
     node.prices = [];
-  }
+  });
 }
