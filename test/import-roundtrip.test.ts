@@ -1,7 +1,5 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { runExportSlice } from '../src/exports/run-export';
-import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
+import { exportedText } from './helpers/export-fixtures';
 import { and, eq, sql } from 'drizzle-orm';
 import { getPrices } from '../src/catalog/prices/prices';
 import { productPrices, productReferences, products } from '../src/db/schema';
@@ -16,20 +14,6 @@ import {
   runImportToEnd,
 } from './helpers/import-fixtures';
 import { roundTripCatalog } from './helpers/roundtrip-catalog';
-
-type Tenant = { companyId: string; departmentId: string; userId: string };
-
-async function exportText(tenant: Tenant, catalogId: string, exportType: string): Promise<string> {
-  const jobId = await insertExportJob(tenant, { catalogId, exportType });
-  for (
-    let i = 0;
-    i < 50 && (await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))) === 'continued';
-    i++
-  );
-  const row = await jobRow(jobId);
-  expect(row.state).toBe('succeeded');
-  return (await env.FILES.get(row.resultKey!))!.text();
-}
 
 /**
  * What may differ between two exports of equal catalogs: ids (UUIDs, 32-hex SUPPLIER_PIDs of
@@ -61,7 +45,7 @@ describe('export, import into an empty catalog, export again', () => {
     async (format) => {
       const session = await makeSession();
       const source = await roundTripCatalog(session.tenant, 'Rundreise');
-      const first = await exportText(session.tenant, source.catalogId, format);
+      const first = await exportedText(session.tenant, source.catalogId, format);
 
       const target = await makeCatalog(session.tenant, { name: 'Rundreise', catalogVersion: '2.1' });
       const fileId = await putImportFile(session.tenant, first, `first.${format === 'CSV' ? 'csv' : 'xml'}`);
@@ -74,7 +58,7 @@ describe('export, import into an empty catalog, export again', () => {
       expect(job.summary).toMatchObject({ created: 5, updated: 0, unchanged: 0, rejected: 0 });
       expect(outcomes.filter((o) => o === 'continued').length).toBeGreaterThanOrEqual(2);
 
-      const second = await exportText(session.tenant, target.catalogId, format);
+      const second = await exportedText(session.tenant, target.catalogId, format);
       expect(normalise(second)).toBe(normalise(first));
       expect(first).toContain('LS-B16-3P');
       // Product references (issue 19 part 4): all four in the file, and in the imported catalog the

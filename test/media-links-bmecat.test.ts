@@ -1,11 +1,9 @@
-import { env } from 'cloudflare:workers';
 import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { exportTemplates, media, products, productUdx } from '../src/db/schema';
-import { runExportSlice } from '../src/exports/run-export';
 import { newId } from '../src/kernel/ids';
 import { file, price2005, product } from './fixtures/bmecat-variants';
-import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
+import { exportedText } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { importDeps, importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
 
@@ -65,15 +63,7 @@ async function exportText(session: Session, catalogId: string, exportType: strin
       .insert(exportTemplates)
       .values({ id: templateId, companyId: session.tenant.companyId, name: 'udx', exportType, options });
   }
-  const jobId = await insertExportJob(session.tenant, { catalogId, exportType, templateId });
-  for (
-    let i = 0;
-    i < 50 && (await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))) === 'continued';
-    i++
-  );
-  const row = await jobRow(jobId);
-  expect(row.state).toBe('succeeded');
-  return (await env.FILES.get(row.resultKey!))!.text();
+  return exportedText(session.tenant, catalogId, exportType, templateId);
 }
 
 const source = file({

@@ -87,8 +87,13 @@ export async function insertExportJob(
 }
 
 /** Runs an export of the catalog to its end (the test drives every slice) and returns the file's text; the job must succeed. */
-export async function exportedText(tenant: Tenant, catalogId: string, exportType: string): Promise<string> {
-  const jobId = await insertExportJob(tenant, { catalogId, exportType });
+export async function exportedText(
+  tenant: Tenant,
+  catalogId: string,
+  exportType: string,
+  templateId: string | null = null,
+): Promise<string> {
+  const jobId = await insertExportJob(tenant, { catalogId, exportType, templateId });
   for (
     let i = 0;
     i < 50 && (await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))) === 'continued';
