@@ -87,6 +87,15 @@ describe('filter plans', () => {
     expect(nonEmpty).toBeGreaterThan(60);
   });
 
+  it("answers 404 for another company's catalog although the filter is counted beside the catalog's lookup", async () => {
+    const { catalog, top } = await mixedCatalog();
+    const stranger = await makeSession();
+    for (const filter of [{ categoryId: top.categoryId }, { status: 'draft' }, { q: 'FP', status: 'draft' }])
+      await expect(
+        listProducts(db(), stranger, { catalogId: catalog.catalogId, limit: 2, ...filter } as never, { rankLimit: 1 }),
+      ).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('looks the products of a joined set (a filter, search hits) up by id, never by a range of a sort index', async () => {
     const { session, catalog, top } = await mixedCatalog();
     const statements: string[] = [];

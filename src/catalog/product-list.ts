@@ -305,6 +305,17 @@ async function fewestIds(db: Database, drivers: FilterDriver[], limit: number): 
   return sizes[fewest]! <= limit ? { ids, size: sizes[fewest]!, covers } : null;
 }
 
+/**
+ * Whether the list will read the filter's few products (drivenIds), known before the catalog is:
+ * a list without a search always does; a broad search in any order but relevance does. Not
+ * known for a broad search continuing a cursor without `sort` (the cursor names the order):
+ * that one asks once the cursor is read.
+ */
+function wantsDriven(plan: SearchPlan | null, hasQ: boolean, sort: string | undefined, rawCursor: string | undefined) {
+  if (plan === null) return !hasQ;
+  return !plan.selective && (sort !== undefined || rawCursor === undefined);
+}
+
 /** The filter without the condition the driving ids already are (FilterDriver.covers): one EXISTS per product less. */
 const uncovered = (filter: ProductFilterInput, driven: Driven): ProductFilterInput =>
   driven.covers ? { ...filter, [driven.covers]: undefined } : filter;
@@ -326,7 +337,6 @@ export async function listProducts(
   // The search plan reads only the index's word counts: it goes to D1 beside the catalog's lookup, not after it.
   const planning = hasQ ? planSearch(db, input.q!, rankLimit) : Promise.resolve(null);
   planning.catch(() => undefined); // awaited below; an unknown catalog must not leave it unhandled
-  const catalog = await findCatalog(db, tenant, input.catalogId);
   const {
     catalogId: _catalogId,
     sort,
@@ -339,6 +349,17 @@ export async function listProducts(
     completenessChannel,
     ...filter
   } = input;
+  const driveLimit = options.driveLimit ?? DRIVE_LIMIT;
+  // The few products the filter names are counted beside the catalog's lookup too, when the list
+  // will ask for them: those statements name the company and the catalog id, not the catalog's
+  // row. An unknown catalog or a refused input discards the answer unread.
+  const early = planning.then((plan) =>
+    wantsDriven(plan, hasQ, sort, rawCursor)
+      ? drivenIds(db, tenant, input.catalogId, filter, driveLimit).then((found) => ({ found }))
+      : null,
+  );
+  early.catch(() => undefined);
+  const catalog = await findCatalog(db, tenant, input.catalogId);
   const scope = await resolveSearchScope(db, tenant, catalog, filter.searchLanguage);
   const read = await readLanguageFor(db, tenant, catalog, { language, languages });
   if (filter.missingTranslation)
@@ -373,10 +394,10 @@ export async function listProducts(
       nextCursor: result.nextCursor,
     };
   };
-  const driveLimit = options.driveLimit ?? DRIVE_LIMIT;
   /** The few products the filter names (drivenIds), `empty` when it names none. */
   const driven = async () => {
-    const found = await drivenIds(db, tenant, catalog.id, filter, driveLimit);
+    const counted = await early;
+    const found = counted ? counted.found : await drivenIds(db, tenant, catalog.id, filter, driveLimit);
     return found?.size === 0 ? 'empty' : found;
   };
   const none = { items: [], nextCursor: null };
