@@ -87,13 +87,28 @@ describe('filter plans', () => {
     expect(nonEmpty).toBeGreaterThan(60);
   });
 
-  it("answers 404 for another company's catalog although the filter is counted beside the catalog's lookup", async () => {
-    const { catalog, top } = await mixedCatalog();
+  it("answers 404 for another company's catalog although its page is read beside the catalog's lookup", async () => {
+    const { session, catalog, top } = await mixedCatalog();
     const stranger = await makeSession();
-    for (const filter of [{ categoryId: top.categoryId }, { status: 'draft' }, { q: 'FP', status: 'draft' }])
-      await expect(
-        listProducts(db(), stranger, { catalogId: catalog.catalogId, limit: 2, ...filter } as never, { rankLimit: 1 }),
-      ).rejects.toMatchObject({ code: 'not_found' });
+    const inputs: Record<string, unknown>[] = [
+      {},
+      { categoryId: top.categoryId },
+      { status: 'draft', sort: 'name', order: 'desc' },
+      { q: 'FP', status: 'draft' },
+      { cursor: 'not-a-cursor' },
+    ];
+    const list = (caller: typeof session, input: Record<string, unknown>) =>
+      listProducts(db(), caller, { catalogId: catalog.catalogId, limit: 2, ...input } as never, { rankLimit: 1 });
+    for (const input of inputs)
+      await expect(list(stranger, input), JSON.stringify(input)).rejects.toMatchObject({ code: 'not_found' });
+    // the owner: the same lists answer, a cursor that is none or of another order is a 400
+    expect((await list(session, { categoryId: top.categoryId })).items.length).toBeGreaterThan(0);
+    await expect(list(session, { cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'bad_request' });
+    const byName = await list(session, { sort: 'name' });
+    await expect(list(session, { sort: 'sku', cursor: byName.nextCursor })).rejects.toMatchObject({
+      code: 'bad_request',
+    });
+    expect((await list(session, { sort: 'name', cursor: byName.nextCursor })).items.length).toBeGreaterThan(0);
   });
 
   it('looks the products of a joined set (a filter, search hits) up by id, never by a range of a sort index', async () => {

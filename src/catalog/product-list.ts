@@ -306,14 +306,40 @@ async function fewestIds(db: Database, drivers: FilterDriver[], limit: number): 
 }
 
 /**
- * Whether the list will read the filter's few products (drivenIds), known before the catalog is:
- * a list without a search always does; a broad search in any order but relevance does. Not
- * known for a broad search continuing a cursor without `sort` (the cursor names the order):
- * that one asks once the cursor is read.
+ * Whether a search will read the filter's few products (drivenIds), known before the catalog is:
+ * a broad search in any order but relevance does. Not known for a broad search continuing a
+ * cursor without `sort` (the cursor names the order): that one counts once the cursor is read.
  */
-function wantsDriven(plan: SearchPlan | null, hasQ: boolean, sort: string | undefined, rawCursor: string | undefined) {
-  if (plan === null) return !hasQ;
-  return !plan.selective && (sort !== undefined || rawCursor === undefined);
+function wantsDriven(plan: SearchPlan | null, sort: string | undefined, rawCursor: string | undefined) {
+  return plan !== null && !plan.selective && (sort !== undefined || rawCursor === undefined);
+}
+
+/** One page of a list and the cursor of the next. */
+interface ListPage {
+  items: ProductRow[];
+  nextCursor: string | null;
+}
+
+/**
+ * A list without a search in a column's order, started before the catalog is known: null when
+ * its cursor is not valid for that order (the list then refuses it after the catalog's check,
+ * so an unknown catalog stays a 404 whatever the cursor).
+ */
+function columnPageEarly(
+  rawCursor: string | undefined,
+  sort: SortName,
+  order: Direction,
+  unsearched: (paged: (source: Source) => Promise<ListPage>) => Promise<ListPage>,
+  paged: (source: Source, cursor: ValueCursor | null) => Promise<ListPage>,
+): Promise<ListPage> | null {
+  let cursor: ValueCursor | null;
+  try {
+    cursor = decodeProductCursor(rawCursor) as ValueCursor | null;
+    assertCursorOrder(cursor, sort, order);
+  } catch {
+    return null;
+  }
+  return unsearched((source) => paged(source, cursor));
 }
 
 /** The filter without the condition the driving ids already are (FilterDriver.covers): one EXISTS per product less. */
@@ -338,7 +364,7 @@ export async function listProducts(
   const planning = hasQ ? planSearch(db, input.q!, rankLimit) : Promise.resolve(null);
   planning.catch(() => undefined); // awaited below; an unknown catalog must not leave it unhandled
   const {
-    catalogId: _catalogId,
+    catalogId,
     sort,
     order = 'asc',
     cursor: rawCursor,
@@ -350,16 +376,37 @@ export async function listProducts(
     ...filter
   } = input;
   const driveLimit = options.driveLimit ?? DRIVE_LIMIT;
-  // The few products the filter names are counted beside the catalog's lookup too, when the list
-  // will ask for them: those statements name the company and the catalog id, not the catalog's
-  // row. An unknown catalog or a refused input discards the answer unread.
-  const early = planning.then((plan) =>
-    wantsDriven(plan, hasQ, sort, rawCursor)
-      ? drivenIds(db, tenant, input.catalogId, filter, driveLimit).then((found) => ({ found }))
-      : null,
+  /** The few products the filter names (drivenIds), `empty` when it names none. */
+  const countDriven = async () => {
+    const found = await drivenIds(db, tenant, catalogId, filter, driveLimit);
+    return found?.size === 0 ? ('empty' as const) : found;
+  };
+  const none = { items: [], nextCursor: null };
+  /** A list without a search: the filter's few products if it names few, else the whole filtered table, paged by `paged`. */
+  const unsearched = async (paged: (source: Source) => Promise<ListPage>): Promise<ListPage> => {
+    const few = await countDriven();
+    if (few === 'empty') return none;
+    const source = few
+      ? joinedSource(few.ids, productFilterWhere(tenant, catalogId, uncovered(filter, few)))
+      : tableSource(productFilterWhere(tenant, catalogId, filter));
+    return paged(source);
+  };
+  // What the list will read first goes to D1 beside the catalog's lookup: its statements name
+  // the company and the catalog id, nothing read from the catalog's row. Without a search, the
+  // whole page in a column's order; with a broad one, the filter's count (wantsDriven). An
+  // unknown catalog or a refused input still answers 404 / 400, these left unread.
+  const earlyPage =
+    hasQ || sort === 'completeness'
+      ? null
+      : columnPageEarly(rawCursor, sort ?? 'sku', order, unsearched, (source, cursor) =>
+          listBySort(db, source, sort ?? 'sku', order, cursor, limit),
+        );
+  earlyPage?.catch(() => undefined);
+  const earlyCount = planning.then((plan) =>
+    wantsDriven(plan, sort, rawCursor) ? countDriven().then((few) => ({ few })) : null,
   );
-  early.catch(() => undefined);
-  const catalog = await findCatalog(db, tenant, input.catalogId);
+  earlyCount.catch(() => undefined);
+  const catalog = await findCatalog(db, tenant, catalogId);
   const scope = await resolveSearchScope(db, tenant, catalog, filter.searchLanguage);
   const read = await readLanguageFor(db, tenant, catalog, { language, languages });
   if (filter.missingTranslation)
@@ -374,7 +421,7 @@ export async function listProducts(
     by === 'completeness'
       ? listByCompleteness(db, source, channel!, order, cursor as CompletenessCursor | null, limit)
       : listBySort(db, source, by, order, cursor as ValueCursor | null, limit);
-  const page = async (result: { items: ProductRow[]; nextCursor: string | null }) => {
+  const page = async (result: ListPage) => {
     const ids = result.items.map((r) => r.id);
     // The page's scores, its texts in the asked language (one read of its translations,
     // docs/languages.md) and its listed values: independent reads, sent to D1 together.
@@ -394,25 +441,13 @@ export async function listProducts(
       nextCursor: result.nextCursor,
     };
   };
-  /** The few products the filter names (drivenIds), `empty` when it names none. */
-  const driven = async () => {
-    const counted = await early;
-    const found = counted ? counted.found : await drivenIds(db, tenant, catalog.id, filter, driveLimit);
-    return found?.size === 0 ? 'empty' : found;
-  };
-  const none = { items: [], nextCursor: null };
   const plan = await planning;
   if (plan === null) {
     // No search, or one that cannot match (the filter turns a q without searchable characters into "no rows").
     if (hasQ) return none;
     const sortName = sort ?? 'sku';
     assertCursorOrder(cursor, sortName, order);
-    const few = await driven();
-    if (few === 'empty') return none;
-    const source = few
-      ? joinedSource(few.ids, productFilterWhere(tenant, catalog.id, uncovered(filter, few)))
-      : tableSource(productFilterWhere(tenant, catalog.id, filter));
-    return page(await sorted(source, sortName));
+    return page(await (earlyPage ?? unsearched((source) => sorted(source, sortName))));
   }
   const by = sort ?? (cursor ? cursor.s : plan.selective ? 'rank' : 'match');
   assertCursorOrder(cursor, by, order);
@@ -420,7 +455,8 @@ export async function listProducts(
   if (!plan.selective && by !== 'rank') {
     // A broad search (every word common) and a filter naming few products: those, each checked
     // against the search, in the same orders (index order is the FTS docid, the product's rowid).
-    const few = await driven();
+    const counted = await earlyCount;
+    const few = counted ? counted.few : await countDriven();
     if (few === 'empty') return none;
     if (few) {
       // the set sorted first, each product checked in order until the page is full (Source.late)
