@@ -26,5 +26,6 @@ export const attributeRoutes = new Hono<AppEnv>()
     '/UpdateAttribute',
     doc('Rename an attribute or extend its enum values', AttributeOut, CODE_TAKEN),
     validate('json', AttributeDto),
-    async (c) => c.json(await updateAttribute(c.var.db, c.var.caller, c.req.valid('json'))),
+    async (c) =>
+      c.json(await updateAttribute({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
   );

@@ -1,8 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { clientId, newId, unusableId } from '../kernel/ids';
-import { attributes } from '../db/schema';
+import { attributes, channelRules } from '../db/schema';
+import type { JobMessage } from '../env';
+import { enqueueJob } from '../jobs/jobs';
 import { badRequest, conflict, notFound } from '../kernel/app-error';
 import { BUILT_IN_FIELDS } from './fields';
 import { ATTRIBUTE_CODE, ATTRIBUTE_CODE_RULE } from './attribute-code';
@@ -81,8 +83,18 @@ export async function addAttribute(db: Database, tenant: Caller, input: Attribut
   return attributeOut(row);
 }
 
-/** Renames or re-describes an attribute. Its code and type are fixed once values may exist. */
-export async function updateAttribute(db: Database, tenant: Caller, input: AttributeInput) {
+/**
+ * Renames or re-describes an attribute. Its code and type are fixed once values may exist.
+ * Turning `localizable` on or off changes what a channel rule on the attribute reads in a
+ * further language (its translation, or the one neutral value): when a rule names the
+ * attribute, every channel's scores are recomputed by a job queued in the same transaction.
+ */
+export async function updateAttribute(
+  deps: { db: Database; queue: Queue<JobMessage> },
+  tenant: Caller,
+  input: AttributeInput,
+) {
+  const { db } = deps;
   if (!input.attributeId) throw badRequest('attributeId is required');
   const existing = await db.query.attributes.findFirst({
     where: and(eq(attributes.id, input.attributeId), eq(attributes.companyId, tenant.companyId)),
@@ -95,7 +107,7 @@ export async function updateAttribute(db: Database, tenant: Caller, input: Attri
     const removed = (existing.enumValues ?? []).filter((v) => !(input.enumValues ?? []).includes(v));
     if (removed.length > 0) throw badRequest(`enumValues: values cannot be removed (${removed.join(', ')})`);
   }
-  const [row] = await db
+  const update = db
     .update(attributes)
     .set({
       name: input.name,
@@ -104,9 +116,26 @@ export async function updateAttribute(db: Database, tenant: Caller, input: Attri
       // Turning it off keeps the stored translations (as disabling a language does); they show again when on.
       ...(input.localizable != null ? { localizable: input.localizable } : {}),
     })
-    .where(eq(attributes.id, existing.id))
-    .returning();
-  return attributeOut(row!);
+    .where(eq(attributes.id, existing.id));
+  const flipped = input.localizable != null && input.localizable !== existing.localizable;
+  if (flipped && (await namedByRule(db, tenant, existing.id)))
+    await enqueueJob(deps, tenant, {
+      kind: 'completeness',
+      params: { everyChannel: true, attribute: existing.code },
+      related: () => [update],
+    });
+  else await update;
+  return attributeOut((await db.query.attributes.findFirst({ where: eq(attributes.id, existing.id) }))!);
+}
+
+/** Whether a channel rule of the company reads the attribute (`channel_rules.ref` is its id). */
+async function namedByRule(db: Database, tenant: Caller, attributeId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(channelRules)
+    .where(and(eq(channelRules.companyId, tenant.companyId), eq(channelRules.ref, attributeId)))
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function listAttributes(db: Database, tenant: Caller) {

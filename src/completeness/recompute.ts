@@ -29,15 +29,21 @@ interface Checkpoint {
 }
 
 /**
- * One channel after its requirements changed (`channelId`), or every channel for the masters
+ * One channel after its requirements changed (`channelId`); every channel for the masters
  * placed below a moved category (`scope`, src/catalog/category-rescore.ts): then only the
- * category's catalog is walked and each page keeps the masters placed in the subtree.
+ * category's catalog is walked and each page keeps the masters placed in the subtree; or every
+ * channel for every master (`everyChannel`) after something the rules read changed outside the
+ * products: an attribute turned localizable or back (`attribute`), a release the rules name
+ * loaded or loaded again (`release`).
  */
 export interface RecomputeParams {
   channelId?: string;
   channelKey?: number;
   deleted?: boolean;
   scope?: { catalogId: string; categoryId: string };
+  everyChannel?: boolean;
+  attribute?: string;
+  release?: string;
 }
 
 /** The masters of one page: ids after `afterId` up to `lastId` in one catalog (products_catalog_master_id_idx). */
@@ -132,7 +138,7 @@ export async function runCompletenessSlice(
     .from(catalogs)
     .where(and(eq(catalogs.companyId, job.companyId), scope ? eq(catalogs.id, scope.catalogId) : undefined));
   if (!(await markRunning(db, job.id, total))) return 'stopped';
-  if (channelKey === undefined && !scope) {
+  if (channelKey === undefined && !scope && !params.everyChannel) {
     await finish(db, job.id, 0); // the channel was deleted before its scores were computed
     return 'finished';
   }
@@ -168,8 +174,9 @@ export async function runCompletenessSlice(
             ...scoreRefresh(db, keys.masters, { channelKey }),
             ...scoreRefresh(db, keys.variants, { channelKey, variants: true }),
           ];
-    // One channel: its counters are kept once per page (src/db/score-counts.ts); a category
-    // move's rescore (every channel, few rows per page) leaves them to the triggers.
+    // One channel: its counters are kept once per page (src/db/score-counts.ts); a rescore of
+    // every channel (a category move, an attribute or release change) leaves them to the
+    // triggers, which fire only for scores that change.
     const statements = channelKey === undefined ? rescore : withBulkCounts(db, channelKey, keys, rescore);
     const results = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
     if ((results.at(-1) as { id: string }[]).length === 0) return 'stopped'; // cancelled, or another delivery moved on

@@ -14,7 +14,7 @@ import { readReleaseXml } from './release-xml';
 import type { XmlNode } from '../imports/xml-node';
 import { ReleaseFileError } from './release-errors';
 import { finalizeRelease, purgeReleases } from './release-finalize';
-import { verifyInEveryCell } from './verify-start';
+import { rescoreInEveryCell, verifyInEveryCell } from './verify-start';
 import { RowReject } from './release-rows';
 import { loadKnown, RowBuffer } from './release-writer';
 
@@ -94,9 +94,11 @@ export async function runReleaseLoadSlice(deps: ReleaseLoadDeps, job: JobRow): P
           }
           continue;
         }
-        const verify = await verifyInEveryCell(deps, `${params.system}-${params.version}`);
+        const name = `${params.system}-${params.version}`;
+        const verify = await verifyInEveryCell(deps, name);
+        const rescore = await rescoreInEveryCell(deps, name);
         const last = { ...current, skippedCells: moved?.skippedCells ?? current.skippedCells };
-        return (await finishJob(db, job, last, verify, cellCount)) ? 'finished' : 'stopped';
+        return (await finishJob(db, job, last, { verify, rescore }, cellCount)) ? 'finished' : 'stopped';
       }
     }
   } catch (err) {
@@ -182,14 +184,15 @@ async function readSlice(
   return finalize;
 }
 
-/** Ends the job with the release's counts, the verification jobs it started and its warnings. */
+/** Ends the job with the release's counts, the verification and rescoring jobs it started and its warnings. */
 async function finishJob(
   db: Database,
   job: JobRow,
   cp: ReleaseCheckpoint,
-  verify: { queued: number; left: number },
+  started: Record<'verify' | 'rescore', { queued: number; left: number }>,
   cells: number,
 ): Promise<boolean> {
+  const { verify, rescore } = started;
   const release = await db.query.classificationReleases.findFirst({
     where: eq(classificationReleases.id, cp.releaseId),
   });
@@ -205,12 +208,16 @@ async function finishJob(
     warnings.push(
       `${verify.left} more companies hold codes of this release: their administrators start the verification`,
     );
+  if (rescore.left > 0)
+    warnings.push(
+      `${rescore.left} more companies have channel rules naming this release: their administrators save those channels again to recompute`,
+    );
   const [done] = await db
     .update(jobs)
     .set({
       state: 'succeeded',
       progressDone: sql`${jobs.progressTotal}`,
-      summary: { releaseId: cp.releaseId, ...summary, verifyJobs: verify.queued, cells },
+      summary: { releaseId: cp.releaseId, ...summary, verifyJobs: verify.queued, rescoreJobs: rescore.queued, cells },
       warnings: warnings.length > 0 ? warnings : null,
       checkpoint: null,
       finishedAt: new Date().toISOString(),
