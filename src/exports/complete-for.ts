@@ -48,20 +48,21 @@ export async function resolveCompleteFor(
 
 /**
  * Warns about the masters of one page an onlyComplete export left out, with what each lacks:
- * those of the catalog with ids in (after, upTo] (upTo null: to the end) and a score under 100.
+ * those the export's `scope` takes (masterScope in exporter.ts: statuses, category subtree,
+ * snapshot) with ids in (after, upTo] (upTo null: to the end) and a score under 100. A master
+ * the scope leaves out anyway is not named.
  */
 export async function warnSkipped(
   db: Database,
-  catalogId: string,
+  scope: SQL,
   complete: CompleteFor,
   after: string | null,
   upTo: string | null,
   w: ExportWarnings,
 ): Promise<void> {
   const rows = await db.all<{ sku: string | null; id: string; missing: string | null }>(sql`
-    SELECT p.sku, p.id, cs.missing FROM products p CROSS JOIN completeness cs ON cs.product_key = p.rowid
-    WHERE p.catalog_id = ${catalogId} AND p.parent_id IS NULL
-      ${after ? sql`AND p.id > ${after}` : sql``} ${upTo ? sql`AND p.id <= ${upTo}` : sql``}
+    SELECT products.sku, products.id, cs.missing FROM products CROSS JOIN completeness cs ON cs.product_key = products.rowid
+    WHERE ${scope} ${after ? sql`AND products.id > ${after}` : sql``} ${upTo ? sql`AND products.id <= ${upTo}` : sql``}
       AND cs.channel_key = ${complete.channelKey} AND cs.lang = ${complete.lang} AND cs.score < 100`);
   const what = `${complete.channelName} (${complete.lang})`;
   for (const row of rows) {

@@ -58,7 +58,7 @@ export interface Exporter<Plan = unknown> {
 const PRODUCT_PAGE_SIZE = 90;
 
 /** Which master products a page holds, beyond "all masters of the export's catalog". */
-interface ProductPageOptions {
+export interface ProductPageOptions {
   /** Only products placed in this category or one of its subcategories. */
   categoryId?: string | null;
   /** Only masters with one of these statuses. */
@@ -83,25 +83,13 @@ export async function productPage(
   options: ProductPageOptions = {},
 ): Promise<{ aggregates: ProductAggregate[]; nextCursor: string | null }> {
   const pageSize = options.pageSize ?? PRODUCT_PAGE_SIZE;
-  const before = options.createdBefore ?? null;
-  const subset = options.categoryId
-    ? sql`${products.id} IN (WITH RECURSIVE sub(id) AS (SELECT id FROM categories WHERE id = ${options.categoryId}
-          ${before ? sql`AND created_at <= ${before}` : sql``}
-          UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id ${before ? sql`WHERE c.created_at <= ${before}` : sql``})
-        SELECT product_id FROM product_categories WHERE category_id IN (SELECT id FROM sub))`
-    : undefined;
   const rows = await ctx.db
     .select({ id: products.id })
     .from(products)
     .where(
       and(
-        eq(products.catalogId, ctx.catalog.id),
-        eq(products.companyId, ctx.companyId),
-        isNull(products.parentId),
+        masterScope(ctx, options),
         cursor ? gt(products.id, cursor) : undefined,
-        before ? lte(products.createdAt, before) : undefined,
-        options.statuses ? inArray(products.status, options.statuses as ProductStatus[]) : undefined,
-        subset,
         options.complete ? completeCondition(options.complete, sql`"products"`) : undefined,
       ),
     )
@@ -110,6 +98,28 @@ export async function productPage(
   const ids = rows.slice(0, pageSize).map((r) => r.id);
   const aggregates = await loadProductAggregates(ctx.db, ctx.companyId, ids);
   return { aggregates, nextCursor: rows.length > pageSize ? ids.at(-1)! : null };
+}
+
+/**
+ * The masters an export takes, on `products` (no alias): the catalog's, created by the snapshot,
+ * of the statuses, placed in the category subtree; completeness and the page's range aside.
+ */
+export function masterScope(ctx: Pick<ExportContext, 'catalog' | 'companyId'>, options: ProductPageOptions) {
+  const before = options.createdBefore ?? null;
+  const subset = options.categoryId
+    ? sql`${products.id} IN (WITH RECURSIVE sub(id) AS (SELECT id FROM categories WHERE id = ${options.categoryId}
+          ${before ? sql`AND created_at <= ${before}` : sql``}
+          UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id ${before ? sql`WHERE c.created_at <= ${before}` : sql``})
+        SELECT product_id FROM product_categories WHERE category_id IN (SELECT id FROM sub))`
+    : undefined;
+  return and(
+    eq(products.catalogId, ctx.catalog.id),
+    eq(products.companyId, ctx.companyId),
+    isNull(products.parentId),
+    before ? lte(products.createdAt, before) : undefined,
+    options.statuses ? inArray(products.status, options.statuses as ProductStatus[]) : undefined,
+    subset,
+  )!;
 }
 
 /** Number of product rows (masters and variants) an aggregate page writes. */

@@ -1,7 +1,7 @@
 import { readTranslations } from '../../catalog/translations/translation-store';
 import { columnLanguage, planLanguages } from './localized-out';
 import { ExportWarnings } from '../export-warnings';
-import { productPage, type ExportPhase, type Exporter } from '../exporter';
+import { masterScope, productPage, type ExportPhase, type Exporter } from '../exporter';
 import { leaveOutIncompleteVariants, warnSkipped } from '../complete-for';
 import { categoryPage, countProductsInScope, placementPage } from './catalog-queries';
 import type { Dialect } from './dialect';
@@ -51,14 +51,10 @@ function productsPhase(dialect: Dialect): ExportPhase<BmecatPlan> {
     name: 'products',
     async run(ctx, plan, cursor) {
       const w = new ExportWarnings();
-      const { aggregates, nextCursor } = await productPage(ctx, cursor, {
-        categoryId: plan.categoryId,
-        statuses: plan.statuses,
-        createdBefore: plan.snapshot,
-        complete: plan.complete,
-      });
+      const scope = { categoryId: plan.categoryId, statuses: plan.statuses, createdBefore: plan.snapshot };
+      const { aggregates, nextCursor } = await productPage(ctx, cursor, { ...scope, complete: plan.complete });
       if (plan.complete) {
-        await warnSkipped(ctx.db, ctx.catalog.id, plan.complete, cursor, nextCursor, w);
+        await warnSkipped(ctx.db, masterScope(ctx, scope), plan.complete, cursor, nextCursor, w);
         await leaveOutIncompleteVariants(ctx.db, plan.complete, aggregates, w, (v) => variantWritten(v, plan));
       }
       let text = '';
