@@ -7,6 +7,7 @@ import { pruneSignInThrottle } from './accounts/sign-in-throttle';
 import { sweepDeps, sweepJobs } from './jobs/recovery';
 import { runDueSyncs } from './sync/schedule';
 import { tidySearchIndex } from './catalog/search-tidy';
+import { pruneCompletenessDaily } from './completeness/completeness-trend';
 
 /**
  * Cron Triggers (`[triggers]` of wrangler.toml, or of wrangler.consumer.toml when the consumer is
@@ -22,7 +23,10 @@ export async function scheduled(controller: ScheduledController, env: Bindings):
   for (const cell of cellNames(env)) {
     const db = openCellSession(env, cell).primary();
     await sweepJobs(sweepDeps(env, db), now);
-    if (controller.cron === HISTORY_PRUNE_CRON) await pruneHistory(db);
+    if (controller.cron === HISTORY_PRUNE_CRON) {
+      await pruneHistory(db);
+      await pruneCompletenessDaily(db);
+    }
     await runDueSyncs({ db, queue: env.JOB_QUEUE, publicBaseUrl: env.PUBLIC_BASE_URL }, now);
     // the search index's segments merged a few seconds' worth per tick (docs/search.md "Index upkeep")
     await tidySearchIndex(db);

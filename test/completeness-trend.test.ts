@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { db, makeProduct } from './helpers/factories';
 import { get, post, shopSetup, waitForJob } from './helpers/completeness';
+import { pruneCompletenessDaily } from '../src/completeness/completeness-trend';
 
 type Setup = Awaited<ReturnType<typeof shopSetup>>;
 
@@ -96,6 +97,42 @@ describe('Completeness over the last 30 days', () => {
     expect(gone[0]!.n).toBe(0);
     const after = await get(admin.cookie, '/api/Catalog/GetCompletenessTrend');
     expect(after.json.items).toEqual([]);
+  });
+
+  it('prunes the days no window reads, keeping the state the longest window opens with', async () => {
+    const setup = await shopSetup();
+    const { admin, catalog } = setup;
+    const channelId = await gtinChannel(setup);
+    await makeProduct(admin.tenant, catalog.catalogId, { gtin: '4006381333931' });
+    for (const [daysAgo, scored] of [
+      [200, 1],
+      [150, 2],
+      [100, 3],
+      [10, 4],
+    ] as const)
+      await pastDay(channelId, 'deu', daysAgo, scored, 0, 0);
+    await pastDay(channelId, 'eng', 120, 5, 0, 0);
+    const days = async (lang: string) =>
+      (
+        await db().all<{
+          day: string;
+        }>(sql`SELECT d.day FROM completeness_daily d JOIN channels c ON c.id = d.channel_key
+          WHERE c.channel_id = ${channelId} AND d.lang = ${lang} ORDER BY d.day`)
+      ).map((r) => r.day);
+    const window = async () => {
+      const res = await get(admin.cookie, `/api/Catalog/GetCompletenessTrend?channel=${channelId}&days=90`);
+      expect(res.status, res.text).toBe(200);
+      return res.json.items.map((i: { points: Point[] }) => i.points);
+    };
+    const before = await window();
+
+    expect(await pruneCompletenessDaily(db())).toBe(2);
+    expect(await days('deu')).toEqual([ago(100), ago(10), ago(0)]);
+    expect(await days('eng')).toEqual([ago(120), ago(0)]);
+    // Every 90-day window reads as before: it opens with the state of 100 (English: 120) days ago.
+    expect(await window()).toEqual(before);
+    expect(before[0][0]).toEqual({ day: ago(89), products: 3, complete: 0, averageScore: 0 });
+    expect(await pruneCompletenessDaily(db())).toBe(0);
   });
 
   it('refuses a window out of range, an unknown channel and a language the channel does not publish', async () => {

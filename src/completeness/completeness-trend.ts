@@ -22,7 +22,7 @@ export const TrendQuery = z.strictObject({
   channel: z.string().trim().min(1).max(100).optional(),
   /** Only this language (ISO 639-2); default every language of the channel. */
   language: z.string().regex(LANGUAGE_CODE, 'language must be an ISO 639-2 code such as eng').optional(),
-  /** The window in days, today included (1-90). */
+  /** The window in days, today included (1 to TREND_MAX_DAYS). */
   days: z.coerce.number().int().min(1).max(90).default(30),
 });
 export type TrendInput = z.infer<typeof TrendQuery>;
@@ -115,4 +115,23 @@ export async function getCompletenessTrend(db: Database, caller: Caller, input: 
     }
   }
   return { from, to, items };
+}
+
+/** The longest window a trend reads (TrendQuery `days`). */
+export const TREND_MAX_DAYS = 90;
+
+/**
+ * Deletes the daily rows no trend window reads any more (the Cron Trigger's hourly prune): those
+ * older than the longest window, except the newest of them per channel and language, which is
+ * the state a window starting after it begins from when no write came since. At most `limit`
+ * rows per run; a year of one channel and language is 365 rows.
+ */
+export async function pruneCompletenessDaily(db: Database, limit = 5000): Promise<number> {
+  const cutoff = sql`date('now', ${`-${TREND_MAX_DAYS - 1} days`})`;
+  const result = await db.run(sql`DELETE FROM completeness_daily WHERE (channel_key, lang, day) IN (
+    SELECT d.channel_key, d.lang, d.day FROM completeness_daily d WHERE d.day < ${cutoff}
+      AND d.day < (SELECT max(n.day) FROM completeness_daily n
+        WHERE n.channel_key = d.channel_key AND n.lang = d.lang AND n.day < ${cutoff})
+    LIMIT ${limit})`);
+  return result.meta.changes ?? 0;
 }
