@@ -1,11 +1,9 @@
-import { env } from 'cloudflare:workers';
 import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { categories, media, products } from '../src/db/schema';
-import { runExportSlice } from '../src/exports/run-export';
 import { newId } from '../src/kernel/ids';
 import { file, price2005, product } from './fixtures/bmecat-variants';
-import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
+import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { importDeps, importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
@@ -56,17 +54,9 @@ async function categoryLinks(catalogId: string) {
 }
 
 async function exportText(session: Session, catalogId: string, exportType: string) {
-  const jobId = await insertExportJob(session.tenant, { catalogId, exportType, templateId: null });
-  for (
-    let i = 0;
-    i < 50 && (await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))) === 'continued';
-    i++
-  );
-  const row = await jobRow(jobId);
-  expect(row.state).toBe('succeeded');
-  const text = await (await env.FILES.get(row.resultKey!))!.text();
+  const { text, warnings } = await exportedFile(session.tenant, catalogId, exportType);
   // `compact`: the elements without the line breaks between them, to match a sequence.
-  return { text, compact: text.replace(/>\s+</g, '><'), warnings: JSON.stringify(row.warnings) };
+  return { text, compact: text.replace(/>\s+</g, '><'), warnings: JSON.stringify(warnings) };
 }
 
 async function referencesOf(session: Session, catalogId: string, sku: string) {

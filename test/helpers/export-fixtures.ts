@@ -86,13 +86,13 @@ export async function insertExportJob(
   return jobId;
 }
 
-/** Runs an export of the catalog to its end (the test drives every slice) and returns the file's text; the job must succeed. */
-export async function exportedText(
+/** Runs an export of the catalog to its end (the test drives every slice); the job must succeed. Its file's text and the job's warnings. */
+export async function exportedFile(
   tenant: Tenant,
   catalogId: string,
   exportType: string,
   templateId: string | null = null,
-): Promise<string> {
+): Promise<{ text: string; warnings: string[] }> {
   const jobId = await insertExportJob(tenant, { catalogId, exportType, templateId });
   for (
     let i = 0;
@@ -101,7 +101,17 @@ export async function exportedText(
   );
   const row = await jobRow(jobId);
   expect(row.state).toBe('succeeded');
-  return (await env.FILES.get(row.resultKey!))!.text();
+  return { text: await (await env.FILES.get(row.resultKey!))!.text(), warnings: row.warnings ?? [] };
+}
+
+/** The text of exportedFile. */
+export async function exportedText(
+  tenant: Tenant,
+  catalogId: string,
+  exportType: string,
+  templateId: string | null = null,
+): Promise<string> {
+  return (await exportedFile(tenant, catalogId, exportType, templateId)).text;
 }
 
 export const jobRow = async (jobId: string) => (await db().query.jobs.findFirst({ where: eq(jobs.id, jobId) }))!;

@@ -1,10 +1,8 @@
-import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { getPrices } from '../../src/catalog/prices/prices';
 import { products } from '../../src/db/schema';
-import { runExportSlice } from '../../src/exports/run-export';
-import { insertExportJob, jobRow, testDeps } from './export-fixtures';
+import { exportedFile } from './export-fixtures';
 import { asActor, db, makeCatalog, type makeSession } from './factories';
 import { importDeps, insertImportJob, putImportFile, reportRows, runImportToEnd } from './import-fixtures';
 
@@ -43,17 +41,9 @@ export async function importText(session: Session, xml: string, name = 'Preisbas
 }
 
 export async function exportText(session: Session, catalogId: string, exportType: string) {
-  const jobId = await insertExportJob(session.tenant, { catalogId, exportType });
-  for (
-    let i = 0;
-    i < 50 && (await runExportSlice(testDeps({ sliceMs: 60_000 }), await jobRow(jobId))) === 'continued';
-    i++
-  );
-  const row = await jobRow(jobId);
-  expect(row.state).toBe('succeeded');
-  const text = await (await env.FILES.get(row.resultKey!))!.text();
+  const { text, warnings } = await exportedFile(session.tenant, catalogId, exportType);
   // Elements one per line in the files; the assertions read them without the line breaks.
-  return { xml: exportType === 'CSV' ? text : text.replace(/>\s+</g, '><'), warnings: row.warnings ?? [] };
+  return { xml: exportType === 'CSV' ? text : text.replace(/>\s+</g, '><'), warnings };
 }
 
 export const bases = (read: Awaited<ReturnType<typeof getPrices>>) =>
