@@ -481,7 +481,8 @@ async function main() {
     };
     const fingerprint = await fingerprintOf(syncRecord(aggregate, (id) => leafPaths.get(id)));
     await writeNode(master, fingerprint);
-    await writer.insert('product_categories', ['product_id', 'category_id'], [masterId, categoryId]);
+    // the SKU as the triggers of migration 0047 would copy it (given here, they need not)
+    await writer.insert('product_categories', ['product_id', 'category_id', 'sku'], [masterId, categoryId, sku]);
     if (extra) await writeExtras(writer, catalogId, masterId, extra);
     for (const variant of variants) await writeNode(variant, null);
     if ((i + 1) % 10_000 === 0)

@@ -48,7 +48,7 @@ describe('filter plans', () => {
       { classCode: 'EC000042', categoryId: child.categoryId, missing: ['gtin'] },
       { classCode: 'EC999999' },
     ];
-    const walk = async (input: Record<string, unknown>, driveLimit: number) => {
+    const walk = async (input: Record<string, unknown>, driveLimit: number, placements = true) => {
       const ids: string[] = [];
       let cursor: string | undefined;
       for (let i = 0; i < 50; i++) {
@@ -57,7 +57,7 @@ describe('filter plans', () => {
           session,
           { catalogId: catalog.catalogId, limit: 2, cursor, ...input } as never,
           // rank limit 1: a search for a word of several products is broad, as a common word at 1M
-          { driveLimit, rankLimit: 1 },
+          { driveLimit, rankLimit: 1, placements },
         );
         ids.push(...page.items.map((p) => p.productId));
         if (!page.nextCursor) return ids;
@@ -80,8 +80,12 @@ describe('filter plans', () => {
     for (const filter of filters)
       for (const ordering of orderings) {
         const input = { ...filter, ...ordering };
-        const walked = await walk(input, 0);
+        // the sort order's index walked, each product checked (no placements): what every other plan must list
+        const walked = await walk(input, 0, false);
+        expect(await walk(input, 5000, false), JSON.stringify(input)).toEqual(walked);
+        // a category in SKU order from its placements, whether or not it names few products
         expect(await walk(input, 5000), JSON.stringify(input)).toEqual(walked);
+        expect(await walk(input, 0), JSON.stringify(input)).toEqual(walked);
         if (walked.length > 0) nonEmpty++;
       }
     expect(nonEmpty).toBeGreaterThan(60);
@@ -146,7 +150,23 @@ describe('filter plans', () => {
       }
     }
     const joined = statements.filter((s) => s.includes(' h CROSS JOIN '));
-    expect(joined.length).toBeGreaterThanOrEqual(30);
+    expect(joined.length).toBeGreaterThanOrEqual(26);
+    // a category in SKU order (without a search and with a broad one) walks its placements in the
+    // order of their index (category_id, sku), first page and after a cursor: no sort of its products
+    const placed = statements.filter((s) => s.includes('product_categories pc CROSS JOIN'));
+    expect(placed.length).toBeGreaterThanOrEqual(2);
+    for (const statement of placed) {
+      const params = Array.from(statement.matchAll(/\?/g), () => null);
+      const plan = (
+        await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement}`)
+          .bind(...params)
+          .all<{ detail: string }>()
+      ).results.map((r) => r.detail);
+      expect(plan.join('\n'), statement).toMatch(
+        /SEARCH pc USING COVERING INDEX product_categories_category_idx \(category_id=\? AND sku/,
+      );
+      expect(plan.join('\n'), statement).not.toMatch(/TEMP B-TREE/);
+    }
     for (const statement of joined) {
       // the plan does not depend on the values (no ANALYZE statistics): bind NULLs
       const params = Array.from(statement.matchAll(/\?/g), () => null);
@@ -233,14 +253,24 @@ describe('filter plans', () => {
           { rankLimit: 1, driveLimit },
         )
       ).items.map((p) => p.sku);
-    const pageOf = () => statements.filter((s) => s.includes(' h CROSS JOIN ')).at(-1) ?? '';
+    const pageOf = () =>
+      statements.filter((s) => s.includes(' h CROSS JOIN ') || s.includes('product_categories pc CROSS JOIN')).at(-1) ??
+      '';
     const categoryCheck = 'pc.product_id = "products"."id"';
     const classCheck = 'l.element_id = "products"."id"';
     for (const input of [{ categoryId: top.categoryId }, { categoryId: top.categoryId, q: 'FP' }]) {
+      // in SKU order from the category's placements, small or not
       const driven = await skus(input);
       expect(driven.length, JSON.stringify(input)).toBeGreaterThan(0);
+      expect(pageOf(), JSON.stringify(input)).toContain('product_categories pc CROSS JOIN');
       expect(pageOf(), JSON.stringify(input)).not.toContain(categoryCheck);
-      expect(await skus(input, 0)).toEqual(driven); // the walk checks the category per product
+      expect(await skus(input, 0)).toEqual(driven);
+      expect(pageOf(), JSON.stringify(input)).not.toContain(categoryCheck);
+      // in name order, the few products read and sorted, the category not checked again
+      const byName = await skus({ ...input, sort: 'name' });
+      expect(pageOf(), JSON.stringify(input)).toContain(' h CROSS JOIN ');
+      expect(pageOf(), JSON.stringify(input)).not.toContain(categoryCheck);
+      expect(await skus({ ...input, sort: 'name' }, 0)).toEqual(byName); // the walk checks the category per product
     }
     // the category drives (4 products, fewer than the 6 without GTIN): the class code stays checked per product
     const both = { classCode: 'EC000042', categoryId: child.categoryId, missing: ['gtin'] };

@@ -115,6 +115,16 @@ function categoryScope(tenant: Caller, catalogId: string, categoryId: string, su
     ) SELECT id FROM sub`;
 }
 
+/**
+ * The one category whose placements a list can walk in SKU order (product-list-source.ts,
+ * `placementSource`), as a subquery of its id (none when it is not the tenant's and the
+ * catalog's); null when the filter names no category, or a subtree (several categories, whose
+ * orders would have to be merged).
+ */
+export function walkedCategory(tenant: Caller, catalogId: string, filter: ProductFilterInput): SQL | null {
+  return filter.categoryId && !filter.subtree ? categoryScope(tenant, catalogId, filter.categoryId, false) : null;
+}
+
 /** A condition of a filter as the ids of the master products it admits (`SELECT ... AS mid`). */
 export interface FilterDriver {
   ids: SQL;

@@ -28,6 +28,12 @@ export interface Source {
    * per product of the set (product-list.ts).
    */
   late?: SQL;
+  /**
+   * The SKU order's columns when they are not the product's own: a category's placements walked
+   * in SKU order (`placementSource`) keyset and order on the placement's copy of the SKU and its
+   * product id, so SQLite reads the order from the placements' index.
+   */
+  skuKeys?: { sku: SQL; id: SQL };
 }
 
 export type ProductRow = typeof products.$inferSelect;
@@ -58,6 +64,24 @@ export const tableSource = (where: SQL): Source => ({
   rank: null,
   doc: null,
   joined: false,
+});
+
+/**
+ * One category's master products in SKU order (docs/search.md, "Placements in SKU order"): its
+ * placements along `product_categories_category_idx` (category_id, sku, product_id, migration
+ * 0047), each joined to its product and checked against `where`, stopping after a page. A page
+ * reads about its own length of entries where the category holds the filter's products, instead
+ * of every product placed in it (read and sorted) or the catalog's SKU order (each product
+ * checked for the placement). `category` is a subquery of the category's id (product-filter.ts,
+ * `walkedCategory`); `where` must not repeat the category condition.
+ */
+export const placementSource = (category: SQL, where: SQL): Source => ({
+  from: sql`product_categories pc CROSS JOIN ${products} ON ${products.id} = pc.product_id`,
+  where: sql`pc.category_id = (${category}) AND ${where}`,
+  rank: null,
+  doc: null,
+  joined: false,
+  skuKeys: { sku: sql`pc.sku`, id: sql`pc.product_id` },
 });
 
 /**

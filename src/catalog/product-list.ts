@@ -15,7 +15,13 @@ import {
   type SortName,
   type ValueCursor,
 } from './product-cursor';
-import { type FilterDriver, filterDrivers, type ProductFilterInput, productFilterWhere } from './product-filter';
+import {
+  type FilterDriver,
+  filterDrivers,
+  type ProductFilterInput,
+  productFilterWhere,
+  walkedCategory,
+} from './product-filter';
 import { listedValues, resolveListAttributes } from './product-list-values';
 import { listByCompleteness, resolveScoreChannel, scoresFor } from './product-list-completeness';
 import { productOut } from './product-queries';
@@ -28,6 +34,7 @@ import {
   joinedSource,
   lateRow,
   matchesSearch,
+  placementSource,
   type ProductRow,
   selectRows,
   type Source,
@@ -90,11 +97,13 @@ function segmentRows(
 ) {
   const cmp = sql.raw(order === 'asc' ? '>' : '<');
   const dir = sql.raw(order);
-  const value = keyed(spec.column, source);
-  const id = keyed(products.id, source);
+  // a category's placements in SKU order (Source.skuKeys): the placement's columns, its index's order
+  const walked = spec === SORTS.sku ? source.skuKeys : undefined;
+  const value = walked?.sku ?? keyed(spec.column, source);
+  const id = walked?.id ?? keyed(products.id, source);
   if (segment === 'null') {
     const extra = [sql`${value}${spec.collate} IS NULL`, ...(after ? [sql`${id} ${cmp} ${after.i}`] : [])];
-    return selectRows(db, source, extra, sql`${products.id} ${dir}`, limit);
+    return selectRows(db, source, extra, sql`${walked?.id ?? products.id} ${dir}`, limit);
   }
   const extra = spec.nullable ? [sql`${value}${spec.collate} IS NOT NULL`] : [];
   // "after (k, i)": a row value SQLite seeks in the index (the collation goes on the value side)
@@ -104,7 +113,7 @@ function segmentRows(
         ? sql`${value} ${cmp} ${after.k}`
         : sql`(${value}, ${id}) ${cmp} (${after.k}${spec.collate}, ${after.i})`,
     );
-  const expr = sql`${spec.column}${spec.collate}`;
+  const expr = walked?.sku ?? sql`${spec.column}${spec.collate}`;
   const orderBy = spec.unique ? sql`${expr} ${dir}` : sql`${expr} ${dir}, ${products.id} ${dir}`;
   return selectRows(db, source, extra, orderBy, limit);
 }
@@ -350,13 +359,15 @@ const uncovered = (filter: ProductFilterInput, driven: Driven): ProductFilterInp
  * Master products of a catalog matching the filter, one keyset page in the requested order.
  * `rankLimit` and `driveLimit` (tests only) move the lines between a selective and a broad
  * search, and between a filter read from its index and one checked along the sort order;
- * `headSize` (tests only) is the size of a search head built by this call (search-heads.ts).
+ * `headSize` (tests only) is the size of a search head built by this call (search-heads.ts);
+ * `placements: false` (tests only) lists a category in SKU order as the other orders are, not
+ * from its placements (placementSource).
  */
 export async function listProducts(
   db: Database,
   tenant: Caller,
   input: ProductListInput,
-  options: { rankLimit?: number; driveLimit?: number; headSize?: number } = {},
+  options: { rankLimit?: number; driveLimit?: number; headSize?: number; placements?: boolean } = {},
 ) {
   const rankLimit = options.rankLimit ?? RANK_LIMIT;
   const hasQ = input.q !== undefined && input.q.trim() !== '';
@@ -382,13 +393,26 @@ export async function listProducts(
     return found?.size === 0 ? ('empty' as const) : found;
   };
   const none = { items: [], nextCursor: null };
-  /** A list without a search: the filter's few products if it names few, else the whole filtered table, paged by `paged`. */
-  const unsearched = async (paged: (source: Source) => Promise<ListPage>): Promise<ListPage> => {
+  const walked = walkedCategory(tenant, catalogId, filter);
+  /**
+   * A category's placements in SKU order (placementSource) when the list is in SKU order and the
+   * category is what names the fewest products (or nothing names few): `also` is checked on
+   * each product walked (a broad search), the rest of the filter with it.
+   */
+  const placementWalk = (by: string, few: Driven | null, also?: SQL) => {
+    if (!walked || options.placements === false || by !== 'sku' || (few && few.covers !== 'categoryId')) return null;
+    const where = productFilterWhere(tenant, catalogId, { ...filter, categoryId: undefined, q: undefined });
+    return placementSource(walked, also ? sql`${where} AND ${also}` : where);
+  };
+  /** A list without a search in `by` order: a category walked, the filter's few products if it names few, else the whole filtered table, paged by `paged`. */
+  const unsearched = async (by: string, paged: (source: Source) => Promise<ListPage>): Promise<ListPage> => {
     const few = await countDriven();
     if (few === 'empty') return none;
-    const source = few
-      ? joinedSource(few.ids, productFilterWhere(tenant, catalogId, uncovered(filter, few)))
-      : tableSource(productFilterWhere(tenant, catalogId, filter));
+    const source =
+      placementWalk(by, few) ??
+      (few
+        ? joinedSource(few.ids, productFilterWhere(tenant, catalogId, uncovered(filter, few)))
+        : tableSource(productFilterWhere(tenant, catalogId, filter)));
     return paged(source);
   };
   // What the list will read first goes to D1 beside the catalog's lookup: its statements name
@@ -398,8 +422,12 @@ export async function listProducts(
   const earlyPage =
     hasQ || sort === 'completeness'
       ? null
-      : columnPageEarly(rawCursor, sort ?? 'sku', order, unsearched, (source, cursor) =>
-          listBySort(db, source, sort ?? 'sku', order, cursor, limit),
+      : columnPageEarly(
+          rawCursor,
+          sort ?? 'sku',
+          order,
+          (paged) => unsearched(sort ?? 'sku', paged),
+          (source, cursor) => listBySort(db, source, sort ?? 'sku', order, cursor, limit),
         );
   earlyPage?.catch(() => undefined);
   const earlyCount = planning.then((plan) =>
@@ -447,7 +475,7 @@ export async function listProducts(
     if (hasQ) return none;
     const sortName = sort ?? 'sku';
     assertCursorOrder(cursor, sortName, order);
-    return page(await (earlyPage ?? unsearched((source) => sorted(source, sortName))));
+    return page(await (earlyPage ?? unsearched(sortName, (source) => sorted(source, sortName))));
   }
   const by = sort ?? (cursor ? cursor.s : plan.selective ? 'rank' : 'match');
   assertCursorOrder(cursor, by, order);
@@ -458,6 +486,9 @@ export async function listProducts(
     const counted = await earlyCount;
     const few = counted ? counted.few : await countDriven();
     if (few === 'empty') return none;
+    // a category in SKU order: its placements walked, each product checked against the search
+    const walk = placementWalk(by, few || null, matchesSearch(plan, scope));
+    if (walk) return page(await sorted(walk, 'sku'));
     if (few) {
       // the set sorted first, each product checked in order until the page is full (Source.late)
       const late = matchesSearch(plan, scope, lateRow.rowid, lateRow.id);

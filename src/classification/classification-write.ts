@@ -1,5 +1,4 @@
 import { eq, sql } from 'drizzle-orm';
-import { dbNow } from '../kernel/clock';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../kernel/ids';
 import { classificationLinkClasses, classificationLinkFeatures, classificationLinks } from '../db/schema';
@@ -176,7 +175,7 @@ export async function classificationWriteStatements(
       link
         ? db
             .update(classificationLinks)
-            .set({ name: next.name, classificationGroups: next.groups, updatedAt: dbNow })
+            .set({ name: next.name, classificationGroups: next.groups })
             .where(eq(classificationLinks.linkId, linkId))
         : db.insert(classificationLinks).values({
             linkId,

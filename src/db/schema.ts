@@ -220,12 +220,18 @@ export const productCategories = sqliteTable(
     categoryId: text('category_id')
       .notNull()
       .references(() => categories.id, { onDelete: 'cascade' }),
+    /**
+     * The product's SKU, copied by triggers (migration 0047): writers leave it out. Orders a
+     * category's placements by SKU in `product_categories_category_idx` (product-list-source.ts,
+     * `placementSource`).
+     */
+    sku: text('sku'),
   },
   // No company_id (migration 0010): the tenant is the product's and the category's; every read
   // reaches these rows through a tenant-checked product or category.
   (t) => [
     primaryKey({ columns: [t.productId, t.categoryId] }),
-    index('product_categories_category_idx').on(t.categoryId),
+    index('product_categories_category_idx').on(t.categoryId, t.sku),
   ],
 );
 
@@ -369,12 +375,12 @@ export const classificationLinks = sqliteTable(
     name: text('name').notNull(),
     /** Bitmask: 1 ETIM, 2 ECLASS, 4 PROFICLASS. */
     classificationGroups: integer('classification_groups').notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    // No timestamps (dropped in migration 0047, read by nothing): the change history says when
+    // and by whom a classification changed.
   },
   (t) => [
     uniqueIndex('classification_links_element_uq').on(t.elementId),
-    index('classification_links_company_idx').on(t.companyId, t.linkId),
+    index('classification_links_company_idx').on(t.companyId),
   ],
 );
 

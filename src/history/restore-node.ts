@@ -250,7 +250,7 @@ async function classificationStatements(
     ? [
         db
           .update(classificationLinks)
-          .set({ name: String(name), classificationGroups: groups, updatedAt: dbNow })
+          .set({ name: String(name), classificationGroups: groups })
           .where(eq(classificationLinks.linkId, linkId)),
       ]
     : [
