@@ -116,6 +116,12 @@ describe('/api/ai reads', () => {
     const bad = await send('GET', '/api/ai/ListClassificationLinkIds?limit=0', { token: a.token });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatch(/limit/);
+    // a cursor that is not one of this list's (a link id, made up) is a 400, not an empty page
+    for (const cursor of [btoa(links[0]!), 'bm90LWEta2V5', '%%%']) {
+      const refused = await send('GET', `/api/ai/ListClassificationLinkIds?cursor=${cursor}`, { token: a.token });
+      expect(refused.status, cursor).toBe(400);
+      expect(refused.json).toMatchObject({ error: 'cursor is not valid' });
+    }
     const unknown = await send('GET', '/api/ai/ListClassificationLinkIds?sort=name', { token: a.token });
     expect(unknown.status).toBe(400);
     expect(unknown.json.error).toMatch(/sort/);

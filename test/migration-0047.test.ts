@@ -132,5 +132,15 @@ describe('migration 0047_placement_sku', () => {
       .prepare(`SELECT name FROM pragma_index_info('classification_links_company_idx') ORDER BY seqno`)
       .all<{ name: string }>();
     expect(columns.results.map((c) => c.name)).toEqual(['company_id']);
+    // ListClassificationLinkIds pages a company's links in row-key order along it, no sort
+    const listPlan = await db
+      .prepare(
+        'EXPLAIN QUERY PLAN SELECT id, link_id, name FROM classification_links WHERE company_id = ? AND id > ? ORDER BY id LIMIT 51',
+      )
+      .bind(company, 0)
+      .all<{ detail: string }>();
+    expect(listPlan.results.map((r) => r.detail)).toEqual([
+      'SEARCH classification_links USING INDEX classification_links_company_idx (company_id=? AND rowid>?)',
+    ]);
   });
 });

@@ -95,12 +95,13 @@ export async function listClassifications(
   tenant: Caller,
   input: { cursor?: string; limit: number; elementId?: string },
 ) {
-  return keysetPage(
+  // In creation order: the row key, which the company index (company_id) holds after the company (migration 0047).
+  const page = await keysetPage(
     input,
-    { column: classificationLinks.linkId, order: 'asc' },
+    { column: classificationLinks.id, order: 'asc', integer: true },
     (q) =>
       db
-        .select({ linkId: classificationLinks.linkId, name: classificationLinks.name })
+        .select({ id: classificationLinks.id, linkId: classificationLinks.linkId, name: classificationLinks.name })
         .from(classificationLinks)
         .where(
           and(
@@ -111,8 +112,9 @@ export async function listClassifications(
         )
         .orderBy(q.orderBy)
         .limit(q.limit),
-    (r) => r.linkId,
+    (r) => String(r.id),
   );
+  return { items: page.items.map(({ linkId, name }) => ({ linkId, name })), nextCursor: page.nextCursor };
 }
 
 /** The codes a create or update names, for its one read (classification-context.ts). */

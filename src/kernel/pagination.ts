@@ -57,11 +57,14 @@ interface KeysetQuery {
  */
 export async function keysetPage<T>(
   input: { cursor?: string; limit: number },
-  key: { column: AnySQLiteColumn; order: 'asc' | 'desc' },
+  key: { column: AnySQLiteColumn; order: 'asc' | 'desc'; integer?: boolean },
   fetch: (query: KeysetQuery) => Promise<T[]>,
   keyOf: (row: T) => string,
 ): Promise<{ items: T[]; nextCursor: string | null }> {
-  const cursor = decodeCursor(input.cursor);
+  const decoded = decodeCursor(input.cursor);
+  // an integer key (a row key): a cursor that does not carry one is refused, not compared as text
+  if (key.integer && decoded !== undefined && !/^\d{1,15}$/.test(decoded)) throw badRequest('cursor is not valid');
+  const cursor = key.integer && decoded !== undefined ? Number(decoded) : decoded;
   const ascending = key.order === 'asc';
   const rows = await fetch({
     after: cursor === undefined ? undefined : ascending ? gt(key.column, cursor) : lt(key.column, cursor),
