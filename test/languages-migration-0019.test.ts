@@ -1,5 +1,5 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { migratedUpTo } from './helpers/migrations';
 
 /**
  * Migration 0019 (content languages) on a database holding data: companies get the languages
@@ -8,11 +8,7 @@ import { describe, expect, it } from 'vitest';
  */
 describe('migration 0019_languages', () => {
   it("gives each company its catalogs' languages and each catalog its own", async () => {
-    const db = env.MIGRATION_TEST_DB;
-    const all = env.TEST_MIGRATIONS;
-    const index = all.findIndex((m) => m.name.startsWith('0019_'));
-    expect(index).toBeGreaterThan(0);
-    await applyD1Migrations(db, all.slice(0, index));
+    const { db, apply } = await migratedUpTo('0019_');
     const run = (sql: string, ...args: unknown[]) => db.prepare(sql).bind(...args);
     await db.batch([
       run(`INSERT INTO companies (id, name) VALUES ('m1', 'Two languages'), ('m2', 'No catalogs')`),
@@ -25,7 +21,7 @@ describe('migration 0019_languages', () => {
       ),
       run(`INSERT INTO products (id, company_id, catalog_id, sku, name) VALUES ('p1', 'm1', 'c-old', 'S1', 'Kabel')`),
     ]);
-    await applyD1Migrations(db, all.slice(0, all.length));
+    await apply('all');
 
     const companies = await db.prepare('SELECT id, languages, default_language FROM companies ORDER BY id').all();
     const m1 = companies.results[0] as { languages: string; default_language: string };

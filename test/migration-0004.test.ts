@@ -1,5 +1,5 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { migratedUpTo } from './helpers/migrations';
 
 /**
  * Migration 0004 (search and storage) on a database holding data: apply every migration before
@@ -121,16 +121,12 @@ async function snapshot(db: D1Database) {
 
 describe('migration 0004_search_storage', () => {
   it('keeps every row, rebuilds composite-key tables WITHOUT ROWID and indexes existing masters for search', async () => {
-    const db = env.MIGRATION_TEST_DB;
-    const all = env.TEST_MIGRATIONS;
-    const index = all.findIndex((m) => m.name.startsWith('0004_'));
-    expect(index).toBeGreaterThan(0);
-    await applyD1Migrations(db, all.slice(0, index));
+    const { db, apply } = await migratedUpTo('0004_');
     await seedOldSchema(db);
     const before = await snapshot(db);
     expect(before.attribute_values).toHaveLength(30);
 
-    await applyD1Migrations(db, all.slice(0, index + 1));
+    await apply();
     expect(await snapshot(db)).toEqual(before);
 
     const schema = (

@@ -1,5 +1,5 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { migratedUpTo } from './helpers/migrations';
 
 /**
  * Migration 0008 (variant identifiers in the search index, leaner storage) on a database holding
@@ -53,17 +53,13 @@ const rows = async (db: D1Database, sql: string) => (await db.prepare(sql).all()
 
 describe('migration 0008_search_storage', () => {
   it('keeps every row, rebuilds media WITHOUT ROWID and indexes existing variants by their identifiers', async () => {
-    const db = env.MIGRATION_TEST_DB;
-    const all = env.TEST_MIGRATIONS;
-    const index = all.findIndex((m) => m.name.startsWith('0008_'));
-    expect(index).toBeGreaterThan(0);
-    await applyD1Migrations(db, all.slice(0, index));
+    const { db, apply } = await migratedUpTo('0008_');
     await seedOldSchema(db);
     const products = await rows(db, 'SELECT * FROM products ORDER BY id');
     const media = await rows(db, 'SELECT * FROM media ORDER BY id');
     expect(media).toHaveLength(20);
 
-    await applyD1Migrations(db, all.slice(0, index + 1));
+    await apply();
     expect(await rows(db, 'SELECT * FROM products ORDER BY id')).toEqual(products);
     expect(await rows(db, 'SELECT * FROM media ORDER BY id')).toEqual(media);
     const schema = await rows(

@@ -1,5 +1,5 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { migratedUpTo } from './helpers/migrations';
 
 /**
  * Migration 0010 (leaner child tables) on a database holding data: apply every migration
@@ -130,11 +130,7 @@ const LINK_PARTS_NEW = {
 
 describe('migration 0010_lean_storage', () => {
   it('keeps every row, keys link parts by integer and drops only the repeated columns', async () => {
-    const db = env.MIGRATION_TEST_DB;
-    const all = env.TEST_MIGRATIONS;
-    const index = all.findIndex((m) => m.name.startsWith('0010_'));
-    expect(index).toBeGreaterThan(0);
-    await applyD1Migrations(db, all.slice(0, index));
+    const { db, apply } = await migratedUpTo('0010_');
     await seedOldSchema(db);
 
     const values = await rows(
@@ -158,7 +154,7 @@ describe('migration 0010_lean_storage', () => {
       24, 16, 32, 18, 24,
     ]);
 
-    await applyD1Migrations(db, all.slice(0, index + 1));
+    await apply();
 
     expect(await rows(db, 'SELECT * FROM attribute_values ORDER BY 1, 2')).toEqual(values);
     expect(await rows(db, 'SELECT * FROM classification_links ORDER BY id')).toEqual(links);

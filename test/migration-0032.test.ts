@@ -1,5 +1,5 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { migratedUpTo } from './helpers/migrations';
 
 /**
  * Migration 0032 (variants' names and keywords in the search index, in every language) on a
@@ -44,11 +44,7 @@ async function seedOldSchema(db: D1Database) {
 
 describe('migration 0032_search_variant_names', () => {
   it("indexes existing variants' names and translated names; the new triggers keep and remove them", async () => {
-    const db = env.MIGRATION_TEST_DB;
-    const all = env.TEST_MIGRATIONS;
-    const index = all.findIndex((m) => m.name.startsWith('0032_'));
-    expect(index).toBeGreaterThan(0);
-    await applyD1Migrations(db, all.slice(0, index));
+    const { db, apply } = await migratedUpTo('0032_');
     await seedOldSchema(db);
     // products of the documents that match, variants listed by their own SKU
     const hits = async (q: string) =>
@@ -63,7 +59,7 @@ describe('migration 0032_search_variant_names', () => {
     expect(await hits('blau')).toEqual([]);
     expect(await hits('navy')).toEqual([]);
 
-    await applyD1Migrations(db, all.slice(0, index + 1));
+    await apply();
     expect(await hits('blau')).toEqual(['MIG-2']);
     expect(await hits('marineblau')).toEqual(['MIG-2']);
     expect(await hits('navy')).toEqual(['MIG-2']);

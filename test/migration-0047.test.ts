@@ -1,5 +1,5 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { migratedUpTo } from './helpers/migrations';
 
 /**
  * Migration 0047 (placements carry their product's SKU; a leaner classification-link index and
@@ -58,13 +58,9 @@ async function seedOldSchema(db: D1Database) {
 
 describe('migration 0047_placement_sku', () => {
   it("copies each product's SKU to its placements, keeps the copy on every write and drops the links' timestamps", async () => {
-    const db = env.MIGRATION_TEST_DB;
-    const all = env.TEST_MIGRATIONS;
-    const index = all.findIndex((m) => m.name.startsWith('0047_'));
-    expect(index).toBeGreaterThan(0);
-    await applyD1Migrations(db, all.slice(0, index));
+    const { db, apply } = await migratedUpTo('0047_');
     await seedOldSchema(db);
-    await applyD1Migrations(db, all.slice(index, index + 1));
+    await apply();
 
     // A category's placements in SKU order, read from the index alone (no product row, no sort).
     const inOrder = async (category: number) =>
