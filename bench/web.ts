@@ -8,6 +8,7 @@
  *   npm run bench:web -- --sizes 100000,1000000  # also 1M (~5 min seeding, ~6 GB of state)
  *   npm run bench:web -- --samples 5
  *   npm run bench:web -- --state .bench/web      # keep the seeded state there and reuse it next time
+ *   npm run bench:web -- --state /tmp/s1m --sizes 1000000 --languages deu,eng,fra   # bench:api's three-language state
  *   npm run bench:web -- --help                  # every flag with its default
  *
  * Each size gets a fresh state dir seeded by scripts/seed-synthetic.ts (deleted afterwards), or
@@ -35,6 +36,11 @@ const args = benchArgs('npm run bench:web -- [flags]: the web application in hea
   'attribute-samples': { type: 'string', default: '3', help: 'page loads with three attribute columns' },
   'search-samples': { type: 'string', default: '5', help: 'searches by SKU and by name words' },
   profile: { type: 'boolean', help: "a CPU profile of the page's main thread over the last sample" },
+  languages: {
+    type: 'string',
+    value: 'L,L',
+    help: 'the catalog publishes these languages, the first its default (seed:synthetic --languages deu,eng,fra; with --state, the state bench:api --languages keeps)',
+  },
 });
 const sizes = positiveInts('sizes', args.sizes);
 const SAMPLES = positiveInt('samples', args.samples);
@@ -47,6 +53,8 @@ const ATTRIBUTE_COLUMNS = [
   ...['sku', 'name', 'status', 'gtin', 'price', 'unit', 'manufacturerName', 'updatedAt'],
   ...['attr:weight_kg', 'attr:packaging', 'attr:country_of_origin'],
 ];
+/** `--languages`: the catalog's languages, its default first (empty: the seed's one language). */
+const LANGUAGES = (args.languages ?? '').split(',').filter((l) => l !== '');
 /** `--profile`: a CPU profile of the page's main thread over the last sample (first rows and next page). */
 const PROFILE = args.profile;
 
@@ -136,7 +144,7 @@ interface Fetched {
 }
 
 async function measureSize(browser: Browser, masters: number, gzipOf: Map<string, number>) {
-  const state = await seededState(masters, args.state, 'pim-bench-web-');
+  const state = await seededState(masters, args.state, 'pim-bench-web-', false, LANGUAGES);
   const { dir, seeded } = state;
   try {
     const server = await startDevServer(dir);
