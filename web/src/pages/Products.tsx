@@ -82,13 +82,19 @@ export default function Products() {
   // The router applies a navigation as a transition: a second filter changed before the first
   // has rendered must build on it, not on the last render's query, or it would undo it.
   const latest = useRef(query);
+  // What the filter controls show: the query as last set, ahead of that transition, so a
+  // checkbox ticks and a select changes when used, not once the list has rendered; the URL's
+  // query replaces it when it arrives (and on back / forward).
+  const [shown, setShown] = useState(query);
   useEffect(() => {
     latest.current = query;
+    setShown(query);
   }, [query]);
   const update = useCallback(
     (patch: Partial<ListQuery>) => {
       const merged = { ...latest.current, ...patch };
       latest.current = merged;
+      setShown(merged);
       setParams({ catalog: merged.catalogId, ...canonical(merged) });
       setSelected(new Set());
     },
@@ -155,8 +161,8 @@ export default function Products() {
           <p className="empty">{t('products.noCatalog')}</p>
         ) : (
           <>
-            <Filters key={catalog.catalogId} query={query} onChange={update} languages={filterLanguages} />
-            {query.completenessChannel && <CompletenessFilters query={query} onChange={update} />}
+            <Filters key={catalog.catalogId} query={shown} onChange={update} languages={filterLanguages} />
+            {shown.completenessChannel && <CompletenessFilters query={shown} onChange={update} />}
             <div className="selection-bar" aria-live="polite">
               <span>
                 {list.isSuccess &&
