@@ -1,0 +1,167 @@
+import type { Mappings, MediaRef, Product, UpsertRecord } from '../../../src/sync/protocol/wire';
+import type { TargetHttp } from './target-http';
+
+/**
+ * The adapter between the connector and one shop engine (docs/shops.md). The connector keeps
+ * the sync protocol (signatures, batches and their replay, the inventory of fingerprints, the
+ * image fetches) and a mirror of what it wrote: per SKU the fingerprint, the target's ids and
+ * the product as last written. An adapter only turns the PIM's records into the target's own
+ * API calls and says, per record, what happened.
+ *
+ * Rules every adapter keeps:
+ * - Idempotent by SKU. Neither engine upserts by an external key, so an adapter looks up first
+ *   (`known` ids, else `findBySku`) and updates; a second run never creates a second product,
+ *   variant, slug, image or property value.
+ * - It never touches what it did not create: products found by SKU that carry no PIM marker
+ *   (custom field, metafield, external id, ...) are reported as a failure ("owned by the shop"),
+ *   not overwritten.
+ * - One record's failure is an outcome, not an exception: `write` throws only when the target
+ *   cannot be reached at all (the connector then answers 503 and the PIM retries the batch).
+ * - Removals are real: variants, images, properties, categories and translations the record no
+ *   longer carries are removed from the target (or, per mapping, a deactivated product disabled).
+ * - Images are deduplicated by content hash (`MediaRef.sha256`): an image already in the target
+ *   (by `TargetIds.media`) is linked, never uploaded again.
+ */
+export interface TargetAdapter {
+  readonly kind: TargetKind;
+  /**
+   * Checks the credentials and reads what the target offers (languages, currencies, tax
+   * classes, channels). The web app's "test connection" shows it; a wrong credential or an
+   * unreachable target throws a `TargetError` with a plain reason.
+   */
+  probe(): Promise<TargetProbe>;
+  /** The lookup tables the PIM maps manufacturers, units and tax codes onto (GET /mappings). */
+  mappings(): Promise<Mappings>;
+  /** Finds what the target already holds for SKUs the mirror has no ids for (a lost mapping). */
+  findBySku(skus: string[]): Promise<Map<string, TargetIds>>;
+  /**
+   * Writes the records (creates, updates, deactivations) and answers one outcome per record,
+   * in any order. The connector passes at most `batchSize` records at a time.
+   */
+  write(records: TargetRecord[], ctx: WriteContext): Promise<RecordOutcome[]>;
+  /** How many records the adapter wants per `write` call (the target's own batch limits). */
+  readonly batchSize: number;
+}
+
+export type TargetKind = 'reference' | 'vendure' | 'medusa' | 'shopware' | 'shopify';
+export const TARGET_KINDS: readonly TargetKind[] = ['reference', 'vendure', 'medusa', 'shopware', 'shopify'];
+
+/** The target's ids for one PIM master, kept in the connector's mirror. */
+export interface TargetIds {
+  /** The target's product id. */
+  product: string;
+  /** Variant SKU -> the target's variant id (the master's own SKU too where the target needs a variant for it). */
+  variants: Record<string, string>;
+  /** Image content hash -> the target's media / asset id. */
+  media?: Record<string, string>;
+  /** Anything else the adapter needs to find again (option group ids, price ids, ...). */
+  extra?: Record<string, string>;
+}
+
+export interface TargetRecord {
+  /** The record's index in the batch (outcomes name it). */
+  index: number;
+  record: UpsertRecord;
+  /** The ids from the mirror, or from `findBySku` after a lost mapping; null for a product the target does not hold. */
+  known: TargetIds | null;
+  /** The product as the connector last wrote it to this target (null when unknown): what to remove. */
+  previous: Product | null;
+}
+
+export type RecordOutcome =
+  | {
+      index: number;
+      ok: true;
+      /** The ids after the write; null when the product was deleted from the target. */
+      ids: TargetIds | null;
+      /** What the write did, for the answer's counts. */
+      action: 'created' | 'updated' | 'deactivated' | 'unchanged';
+    }
+  | {
+      index: number;
+      ok: false;
+      /** The record's field the target refused (`product.name`, `product.variants.2.sku`), or `record`. */
+      field: string;
+      /** The target's own reason in plain words, without credentials or internals. */
+      error: string;
+      /** True for 429, 5xx, timeouts: the connector retries the record with backoff. */
+      retryable: boolean;
+    };
+
+export interface WriteContext {
+  mapping: TargetMapping;
+  /** The bytes of an image, verified against its sha256 (from the connector's R2, else fetched with the SSRF check). */
+  mediaBytes(ref: MediaRef): Promise<Blob>;
+  /** Ids of other products in the mirror by SKU (references / cross-selling to products already written). */
+  idsOf(skus: string[]): Promise<Map<string, TargetIds>>;
+}
+
+export interface TargetProbe {
+  /** Shop name / version as the target reports it. */
+  name: string;
+  /** Locales or language codes the target offers (`de`, `de-DE`, a Shopware language id's locale code). */
+  languages: string[];
+  currencies: string[];
+  /** Anything worth showing on "test connection" (channels, tax classes, plan features). */
+  details: Record<string, string>;
+}
+
+/**
+ * Which PIM field, feature system, language and price type goes where. Every kind has
+ * defaults (`defaultMapping(kind)`); the PIM connection stores the user's choices.
+ */
+export interface TargetMapping {
+  /** PIM language (ISO 639-2, `deu`) -> the target's locale (`de`, `de-DE`); languages not named are not sent. */
+  languages: Record<string, string>;
+  /** The PIM catalog's default language (the record's top-level texts are in it). */
+  defaultLanguage: string;
+  /** The price list's type that is the shop's price (tiers by `lowerBound`); the record's `price` when absent. */
+  priceType: string | null;
+  /** The currency of that price (prices in other currencies go where the target has price lists / channels for them). */
+  currency: string;
+  /** The shop shows prices with tax included; PIM prices are net and are converted with the record's tax rate. */
+  pricesIncludeTax: boolean;
+  /** Which features become properties / facets / metafields. */
+  features: {
+    /** ETIM / ECLASS / proficl@ss classification features. */
+    classification: boolean;
+    /** PIM attribute values (`values`): true for all, or the attribute codes to send. */
+    values: boolean | string[];
+    /** Feature-block systems to send (`udf_NMNG`, `ECLASS-14.0`); empty for none. */
+    featureBlocks: string[];
+  };
+  /** What a deactivated product becomes in the shop. */
+  onDeactivate: 'delete' | 'disable';
+  /** Media purposes sent as product images (empty: every image). */
+  imagePurposes: string[];
+  /** Send product references as cross-selling / related products where the target has them. */
+  references: boolean;
+}
+
+/** A target's answer that is not a single record's problem; `retryable` for 429, 5xx and timeouts. */
+export class TargetError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status: number | null = null,
+    /** Seconds the target asked to wait (Retry-After, throttle restore), when it said. */
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** What the PIM stores for a shop and sends the connector (PUT /target): the kind, where, how to sign in, the mapping. */
+export interface TargetConfig {
+  kind: TargetKind;
+  /** The target's base URL (Shopware: `https://shop.example`, Shopify: `https://x.myshopify.com`, Vendure: `.../admin-api`, Medusa: `https://api.example`). */
+  url: string;
+  /** Kind-specific: Shopware `clientId` / `clientSecret`, Shopify `accessToken`, Vendure `username` / `password` (or `token`), Medusa `apiKey` (or `email` / `password`). */
+  credentials: Record<string, string>;
+  mapping: TargetMapping;
+}
+
+/** What an adapter is built with: the HTTP client (retries, timeouts, SSRF check) and a clock for tests. */
+export interface AdapterDeps {
+  http: TargetHttp;
+}
