@@ -1,5 +1,5 @@
 /**
- * Prints the combined result of the unit, connector, web and e2e vitest runs as one plain line,
+ * Prints the combined result of the unit, connector, shops, web and e2e vitest runs as one plain line,
  * "N passed, N failed, N skipped", and exits non-zero if any test failed.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 const dir = join(process.cwd(), 'node_modules', '.cache', 'pim-test-summary');
 const total = { passed: 0, failed: 0, skipped: 0 };
-for (const name of ['unit', 'connector', 'web', 'e2e']) {
+for (const name of ['unit', 'connector', 'shops', 'web', 'e2e']) {
   const file = join(dir, `${name}.json`);
   if (!existsSync(file)) {
     console.error(`no results of the ${name} run`);
