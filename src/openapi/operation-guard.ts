@@ -11,13 +11,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * The `departmentId` the request names, read before validation: from the query, or from a JSON
  * body (Hono caches the parsed body, so the validator does not read it twice). Anything that is
- * not a well-formed id is left for the validator to name.
+ * not a well-formed id is left for the validator to name. The body of an upload is the file,
+ * whatever its Content-Type says (an xChange file sent as application/json): it is never read
+ * here, or the route would find the stream locked.
  */
-async function departmentOf(c: Context<AppEnv>): Promise<string | undefined> {
+async function departmentOf(c: Context<AppEnv>, rawBody: boolean): Promise<string | undefined> {
   const fromQuery = c.req.query('departmentId');
   if (fromQuery !== undefined) return UUID.test(fromQuery) ? fromQuery : undefined;
   const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (c.req.method === 'GET' || type !== 'application/json') return undefined;
+  if (rawBody || c.req.method === 'GET' || type !== 'application/json') return undefined;
   let body: unknown;
   try {
     body = await c.req.json();
@@ -44,7 +46,7 @@ async function departmentOf(c: Context<AppEnv>): Promise<string | undefined> {
 export function operationGuard(traits: OperationTraits): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (traits.security !== 'none' && !traits.credentialOptional) {
-      const departmentId = await departmentOf(c);
+      const departmentId = await departmentOf(c, traits.upload !== undefined);
       if (traits.adminOnly || traits.aiSwitch || departmentId) {
         const caller = authenticated(c);
         if (traits.adminOnly) assertAdmin(caller);
