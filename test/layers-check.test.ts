@@ -7,7 +7,7 @@ const graphOf = (edges: Record<string, string[]>) => new Map(Object.entries(edge
 const TOY_LAYERS: Layer[] = [
   { name: 'kernel', why: '', paths: ['src/kernel/'] },
   { name: 'db', why: '', paths: ['src/db/'] },
-  { name: 'domain', why: '', paths: ['src/catalog/', 'src/history/record.ts'] },
+  { name: 'domain', why: '', paths: ['src/catalog/', 'src/records/history-record.ts'] },
   { name: 'upper', why: '', paths: ['src/history/', 'src/**/*.routes.ts'] },
 ];
 
@@ -45,14 +45,14 @@ describe('check:layers (scripts/lib/import-graph.ts)', () => {
   });
 
   it('places a file by its most specific path: a named file or a glob beats its folder', () => {
-    expect(layerIndexOf('src/history/record.ts', TOY_LAYERS)).toBe(2);
+    expect(layerIndexOf('src/records/history-record.ts', TOY_LAYERS)).toBe(2);
     expect(layerIndexOf('src/history/restore.ts', TOY_LAYERS)).toBe(3);
     expect(layerIndexOf('src/catalog/catalog.routes.ts', TOY_LAYERS)).toBe(3);
     expect(layerIndexOf('src/catalog/upsert/upsert.routes.ts', TOY_LAYERS)).toBe(3);
-    expect(layerIndexOf('src/catalog/upsert/node-writes.ts', TOY_LAYERS)).toBe(2);
+    expect(layerIndexOf('src/catalog/upsert/write/node-writes.ts', TOY_LAYERS)).toBe(2);
     // the recording may not import the restore of its own folder
     const { upward } = findLayerViolations(
-      graphOf({ 'src/history/record.ts': ['src/history/restore.ts'] }),
+      graphOf({ 'src/records/history-record.ts': ['src/history/restore.ts'] }),
       TOY_LAYERS,
     );
     expect(upward).toHaveLength(1);
@@ -81,10 +81,10 @@ describe('check:layers (scripts/lib/import-graph.ts)', () => {
     const layerOf = (path: string) => LAYERS[layerIndexOf(path, LAYERS) ?? -1]?.name;
     expect(layerOf('src/kernel/caller.ts')).toBe('kernel');
     expect(layerOf('src/db/schema.ts')).toBe('db');
-    expect(layerOf('src/history/record.ts')).toBe('records');
+    expect(layerOf('src/records/history-record.ts')).toBe('records');
     expect(layerOf('src/history/restore.ts')).toBe('history');
     expect(layerOf('src/catalog/catalog.routes.ts')).toBe('surfaces');
-    expect(layerOf('src/jobs/queue-consumer.ts')).toBe('runners');
+    expect(layerOf('src/runners/queue-consumer.ts')).toBe('runners');
     expect(layerOf('src/index.ts')).toBe('composition');
   });
 });
