@@ -7,7 +7,7 @@
  *   npm run bench:history -- --help                # every flag with its default
  *
  * "Without history" is the code base just before history landed (default: the parent of the
- * commit that added src/records/history-record.ts), extracted with `git archive` into a temp dir that
+ * commit that added src/history/record.ts, now src/records/history-record.ts), extracted with `git archive` into a temp dir that
  * shares this checkout's node_modules. Both servers run `wrangler dev` at the same time on
  * identical copies of one synthetic catalog, and requests alternate between them so machine
  * noise hits both alike. Bytes per entry are measured with SQLite's dbstat over the history
@@ -29,7 +29,7 @@ const args = benchArgs('npm run bench:history -- [flags]: write latency with and
   baseline: {
     type: 'string',
     value: 'REF',
-    help: 'git ref of the code without history (default: the parent of the commit adding src/records/history-record.ts)',
+    help: 'git ref of the code without history (default: the parent of the commit adding src/history/record.ts)',
   },
   'inspector-ports': {
     type: 'string',
@@ -42,7 +42,7 @@ const PRODUCTS = positiveInt('products', args.products);
 const SAMPLES = positiveInt('samples', args.samples);
 const git = (...gitArgs: string[]) => execFileSync('git', gitArgs, { encoding: 'utf8' }).trim();
 const BASELINE =
-  args.baseline ?? `${git('log', '--diff-filter=A', '--format=%H', '--', 'src/records/history-record.ts').split('\n').at(-1)}^`;
+  args.baseline ?? `${git('log', '--diff-filter=A', '--format=%H', '--', 'src/history/record.ts').split('\n').at(-1)}^`;
 
 interface Client {
   post(path: string, body: unknown): Promise<unknown>;

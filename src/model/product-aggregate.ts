@@ -15,11 +15,7 @@ import {
   productReferences,
   productUdx,
 } from '../db/schema';
-import {
-  type ElementTranslations,
-  groupedTranslations,
-  translationsOfStatement,
-} from './translation-store';
+import { type ElementTranslations, groupedTranslations, translationsOfStatement } from './translation-store';
 import type { StoredPrice } from './price-list';
 import { blockOfRow, blocksStatement } from './feature-block-rows';
 import type { StoredFeatureBlock } from './feature-block-types';

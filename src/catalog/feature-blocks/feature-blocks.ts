@@ -8,7 +8,13 @@ import { badRequest, notFound } from '../../kernel/app-error';
 import type { Caller } from '../../kernel/caller';
 import { dbNow } from '../../kernel/clock';
 import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../../records/fingerprint-after';
-import { checkDepartment, departmentStatement, masterFrom, masterSetOf, masterStatements } from '../../records/write-context';
+import {
+  checkDepartment,
+  departmentStatement,
+  masterFrom,
+  masterSetOf,
+  masterStatements,
+} from '../../records/write-context';
 import { blocksEntry } from './feature-block-history';
 import { blockOfRow, blockRows, deleteBlocksStatement } from '../../model/feature-block-rows';
 import { normaliseBlock, type FeatureBlockInput, type StoredFeatureBlock } from '../../model/feature-block-types';

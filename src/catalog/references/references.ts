@@ -9,7 +9,13 @@ import { guardStatement, retryOnConflict } from '../../records/write-guard';
 import { badRequest, notFound } from '../../kernel/app-error';
 import type { Caller } from '../../kernel/caller';
 import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../../records/fingerprint-after';
-import { departmentStatement, checkDepartment, masterFrom, masterSetOf, masterStatements } from '../../records/write-context';
+import {
+  departmentStatement,
+  checkDepartment,
+  masterFrom,
+  masterSetOf,
+  masterStatements,
+} from '../../records/write-context';
 import {
   MAX_REFERENCES,
   type ReferenceType,

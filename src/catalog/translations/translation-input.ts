@@ -6,7 +6,11 @@ import type { Snapshot } from '../../records/snapshot';
 import { builtInField } from '../../model/fields';
 import type { CompanyLanguages } from '../../model/company-languages';
 import { assertEnabled } from '../../model/company-languages';
-import { type ElementTranslations, LOCALIZABLE_FIELDS, writeTranslationStatements } from '../../model/translation-store';
+import {
+  type ElementTranslations,
+  LOCALIZABLE_FIELDS,
+  writeTranslationStatements,
+} from '../../model/translation-store';
 
 /** A write's `translations`: language -> field -> text (null removes). */
 export type TranslationsPatch = Record<string, Record<string, string | null>>;

@@ -12,7 +12,12 @@ import { changedParts } from './write/changed-parts';
 import { nodeStatements, WriteSet } from './write/node-writes';
 import { categoriesOfCatalog, existingBySku } from './resolve/upsert-lookups';
 import { CategoryPaths } from '../../records/category-paths';
-import { bumpWithFingerprints, fingerprintsAfter, publishedLanguagesOf, type WrittenNode } from './write/upsert-fingerprints';
+import {
+  bumpWithFingerprints,
+  fingerprintsAfter,
+  publishedLanguagesOf,
+  type WrittenNode,
+} from './write/upsert-fingerprints';
 import type { ReferenceCache } from './resolve/reference-cache';
 import { classesNeeded, resolveRecord } from './resolve/resolve-record';
 import type { ResolvedNode } from './upsert-types';
