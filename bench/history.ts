@@ -7,7 +7,7 @@
  *   npm run bench:history -- --help                # every flag with its default
  *
  * "Without history" is the code base just before history landed (default: the parent of the
- * commit that added src/history/record.ts), extracted with `git archive` into a temp dir that
+ * commit that added src/history/record.ts, now src/records/history-record.ts), extracted with `git archive` into a temp dir that
  * shares this checkout's node_modules. Both servers run `wrangler dev` at the same time on
  * identical copies of one synthetic catalog, and requests alternate between them so machine
  * noise hits both alike. Bytes per entry are measured with SQLite's dbstat over the history

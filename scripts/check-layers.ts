@@ -3,13 +3,20 @@
  * connector/src, resolves their relative imports (`import type` and `export ... from`
  * included: a type-only cycle still ties two files together), and fails with a readable list
  * on any import cycle between files, any import from a lower layer of `scripts/layers.ts` to a
- * higher one, any file the table does not place, and any connector import outside what the
- * connector may share. Runs in `npm test` right after `check:standalone`.
+ * higher one, file by file and folder by folder (the tree drawn as boxes, one per folder), any
+ * file the table does not place, and any connector import outside what the connector may share. Runs in `npm test` right after `check:standalone`.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import ts from 'typescript';
-import { findCycles, findLayerViolations, type ImportGraph } from './lib/import-graph';
+import {
+  findCycles,
+  findFolderViolations,
+  findLayerViolations,
+  findTableProblems,
+  folderOf,
+  type ImportGraph,
+} from './lib/import-graph';
 import { BOUNDARIES, LAYERS } from './layers';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -46,8 +53,12 @@ function importGraph(files: string[]): ImportGraph {
 const graph = importGraph(SCANNED.flatMap(sourceFiles));
 const cycles = findCycles(graph);
 const { upward, crossing, unplaced } = findLayerViolations(graph, LAYERS, BOUNDARIES);
+const folderUpward = findFolderViolations(graph, LAYERS, BOUNDARIES);
+const tableProblems = findTableProblems(LAYERS);
 
 const problems: string[] = [];
+if (tableProblems.length > 0)
+  problems.push(`The layer table (scripts/layers.ts):\n${tableProblems.map((p) => `  ${p}`).join('\n')}`);
 if (cycles.length > 0)
   problems.push(
     `Import cycles (move the shared part down, or pass a function in):\n${cycles.map((c) => `  ${c.join(' → ')}`).join('\n')}`,
@@ -55,6 +66,10 @@ if (cycles.length > 0)
 if (upward.length > 0)
   problems.push(
     `Imports that point up (scripts/layers.ts):\n${upward.map((f) => `  ${f.from} → ${f.to} (${f.reason})`).join('\n')}`,
+  );
+if (folderUpward.length > 0)
+  problems.push(
+    `Folders that point up (give the part the lower folder needs a folder of its own down there):\n${folderUpward.map((f) => `  ${f.from} → ${f.to} (${f.reason})`).join('\n')}`,
   );
 if (crossing.length > 0)
   problems.push(`Imports across a boundary:\n${crossing.map((f) => `  ${f.from} → ${f.to} (${f.reason})`).join('\n')}`);
@@ -68,4 +83,12 @@ if (problems.length > 0) {
   process.exit(1);
 }
 const edges = [...graph.values()].reduce((sum, targets) => sum + targets.length, 0);
-console.log(`check:layers: ${graph.size} files, ${edges} imports: no cycle, none pointing up`);
+const folders = new Set([...graph.keys()].map(folderOf));
+const folderArrows = new Set(
+  [...graph].flatMap(([from, targets]) =>
+    targets.filter((to) => folderOf(to) !== folderOf(from)).map((to) => `${folderOf(from)} ${folderOf(to)}`),
+  ),
+);
+console.log(
+  `check:layers: ${graph.size} files, ${edges} imports; ${folders.size} folders, ${folderArrows.size} arrows between them: no cycle, none pointing up`,
+);

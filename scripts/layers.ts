@@ -1,10 +1,13 @@
 /**
- * The layer table of src/, bottom first: a file may import files of its own layer or of a
- * layer below, never above (docs/architecture.md explains the order). The most specific path
- * places a file: a file beats a glob beats a folder, a longer folder beats a shorter one. A
- * folder is one domain (STYLE.md); where a domain's files serve at two heights (history's
- * recording below the catalog, its restore above it), the lower files are named one by one.
- * `npm run check:layers` (scripts/check-layers.ts) enforces it; docs/architecture.md shows it as a table.
+ * The layer table of src/, bottom first: one line per folder, as the tree shows it. A file may
+ * import files of its own layer or of a layer below, never above (docs/architecture.md explains
+ * the order), and drawn folder by folder no arrow points up either. A folder holds every file
+ * below it, and a longer folder beats a shorter one (`src/sync/protocol/` in the kernel under
+ * `src/sync/`). A file placed apart from its folder is an exception, named with its reason; the
+ * route and tool files beside their domain (STYLE.md: everything about products in one place)
+ * are the one such glob. A part a lower layer needs gets its own folder down there (`src/model/`,
+ * `src/records/`) rather than a name in this table. `npm run check:layers`
+ * (scripts/check-layers.ts) enforces it.
  */
 import type { Boundary, Layer } from './lib/import-graph';
 
@@ -12,110 +15,101 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'kernel',
     why: 'pure building blocks every layer shares: errors, ids, paging, clock, hashing, the caller, value rules and sets; and the sync wire protocol, which the connector shares and which imports nothing',
-    paths: ['src/kernel/', 'src/sync/protocol/'],
+    folders: ['src/kernel/', 'src/sync/protocol/'],
   },
   {
     name: 'db',
     why: 'the schema, the D1 client, JSON rows, and the tenant-scoped finders every domain checks with',
-    paths: ['src/db/'],
+    folders: ['src/db/'],
   },
   {
     name: 'bindings',
     why: 'the Worker bindings and the Hono env: types only, over db and kernel',
-    paths: ['src/env.ts'],
+    folders: [],
+    exceptions: [
+      {
+        path: 'src/env.ts',
+        why: 'the types every layer names (Env, AppEnv, the job message), at the root of src/ beside the Worker as wrangler types expects',
+      },
+    ],
   },
   {
     name: 'model',
-    why: 'what the recorders and readers below the catalog need of it: the product fields and the product aggregate; and the sync and mass-edit reports a job row carries',
-    paths: [
-      'src/catalog/fields.ts',
-      'src/catalog/product-aggregate.ts',
-      'src/sync/sync.schemas.ts',
-      'src/catalog/mass-edit-report.ts',
-      'src/catalog/prices/price-list.ts',
-      'src/catalog/feature-blocks/feature-block-types.ts',
-      'src/catalog/feature-blocks/feature-block-rows.ts',
-      'src/catalog/translations/translation-store.ts',
-      'src/catalog/translations/company-languages.ts',
-      'src/catalog/references/reference-types.ts',
-      'src/catalog/prices/price-base.ts',
-    ],
+    why: 'the product as every domain reads and writes it: the aggregate, fields, price list, translation store, feature-block types and rows, reference types, SKU rules, company languages',
+    folders: ['src/model/'],
   },
   {
     name: 'records',
     why: 'what every write records in its own batch: the history entry and the sync record, and the guard and read context that make them exact under concurrency',
-    paths: [
-      'src/history/record.ts',
-      'src/history/snapshot.ts',
-      'src/history/current-value.ts',
-      'src/sync/sync-record.ts',
-      'src/sync/category-paths.ts',
-      'src/sync/fingerprint-after.ts',
-      'src/history/write-guard.ts',
-      'src/catalog/write-context.ts',
-      'src/sync/published-languages.ts',
-    ],
+    folders: ['src/records/'],
   },
   {
     name: 'jobs',
-    why: 'job rows, their queue message and lease; the runners that dispatch to the domains sit far above',
-    paths: ['src/jobs/'],
+    why: 'job rows, their queue message and lease, and the reports a job row carries; the runners that dispatch to the domains sit far above',
+    folders: ['src/jobs/'],
   },
   {
     name: 'leaf domains',
     why: 'domains that write through the records and need no other domain',
-    paths: ['src/accounts/', 'src/classification/', 'src/media/', 'src/contact/'],
+    folders: ['src/accounts/', 'src/classification/', 'src/media/', 'src/contact/'],
   },
-  { name: 'catalog', why: 'catalogs, categories, products, values, mass edit, upsert', paths: ['src/catalog/'] },
+  { name: 'catalog', why: 'catalogs, categories, products, values, mass edit, upsert', folders: ['src/catalog/'] },
   {
     name: 'completeness',
     why: 'channels, their requirements and the completeness scores over the catalog, which exports and sync read',
-    paths: ['src/completeness/'],
+    folders: ['src/completeness/'],
   },
-  { name: 'exports', why: 'read the catalog through the aggregate, run as jobs', paths: ['src/exports/'] },
-  { name: 'imports', why: 'write through the catalog upsert, reuse the export formats', paths: ['src/imports/'] },
+  { name: 'exports', why: 'read the catalog through the aggregate, run as jobs', folders: ['src/exports/'] },
+  { name: 'imports', why: 'write through the catalog upsert, reuse the export formats', folders: ['src/imports/'] },
   {
     name: 'releases',
     why: 'classification releases (ETIM, ECLASS, proficl@ss) loaded as jobs through the import readers',
-    paths: ['src/releases/'],
+    folders: ['src/releases/'],
   },
-  { name: 'sync', why: 'reads the catalog and media, runs as jobs', paths: ['src/sync/'] },
+  { name: 'sync', why: 'reads the catalog and media, runs as jobs', folders: ['src/sync/'] },
   {
     name: 'history',
     why: 'lists and restores versions: a restore writes every kind of element',
-    paths: ['src/history/'],
+    folders: ['src/history/'],
   },
   {
     name: 'runners',
     why: 'the queue consumer and the recovery dispatch each job kind to its domain',
-    paths: ['src/jobs/queue-consumer.ts', 'src/jobs/recovery.ts'],
+    folders: ['src/runners/'],
   },
   {
     name: 'http',
     why: 'what routes are built with: validation, middleware, errors to JSON, rate limits, OpenAPI',
-    paths: ['src/http/', 'src/openapi/'],
+    folders: ['src/http/', 'src/openapi/'],
   },
   {
     name: 'auth',
     why: 'the OAuth server, agent authentication and the sign-in pages the routes use',
-    paths: ['src/oauth/'],
+    folders: ['src/oauth/'],
   },
   {
     name: 'surfaces',
     why: 'REST routes, the agent API, MCP tools and server: thin, over the domain functions',
-    paths: [
-      'src/**/*.routes.ts',
-      'src/**/*.routes.tsx',
-      'src/**/*.tools.ts',
-      'src/mcp/',
-      'src/ai/',
-      'src/oauth/routes.ts',
+    folders: ['src/mcp/', 'src/ai/'],
+    exceptions: [
+      {
+        path: 'src/**/*.routes.ts',
+        why: "a domain's REST routes sit in its folder (STYLE.md: everything about products in one place) but above it",
+      },
+      { path: 'src/**/*.routes.tsx', why: 'the same, for routes that render a page' },
+      { path: 'src/**/*.tools.ts', why: "a domain's MCP tools, beside its routes for the same reason" },
     ],
   },
   {
     name: 'composition',
     why: 'the Worker: the Hono app and the exported handlers',
-    paths: ['src/app.ts', 'src/index.ts', 'src/scheduled.ts', 'src/consumer.ts'],
+    folders: [],
+    exceptions: [
+      {
+        path: 'src/*.ts',
+        why: "the Worker's entry points (app, index, scheduled, consumer) sit at the root of src/, where wrangler.toml names them",
+      },
+    ],
   },
 ];
 

@@ -33,7 +33,7 @@ import { syncRoutes } from './sync/sync.routes';
 import { signedMediaRoutes } from './media/signed-media.routes';
 import { mediaRoutes } from './media/media.routes';
 import { mcpManifestRoutes } from './mcp/manifest.routes';
-import { oauthRoutes } from './oauth/routes';
+import { oauthRoutes } from './oauth/oauth.routes';
 import { openApiDocument } from './openapi/openapi-document';
 import { renderReference } from './openapi/reference-page';
 import { priceRoutes } from './catalog/prices/prices.routes';

@@ -1,5 +1,5 @@
 import type { Bindings, JobMessage } from './env';
-import { handleJobBatch } from './jobs/queue-consumer';
+import { handleJobBatch } from './runners/queue-consumer';
 import { scheduled } from './scheduled';
 
 /**

@@ -1,6 +1,6 @@
 import { createApp } from './app';
 import type { Bindings, JobMessage } from './env';
-import { handleJobBatch } from './jobs/queue-consumer';
+import { handleJobBatch } from './runners/queue-consumer';
 import { scheduled } from './scheduled';
 
 export { RateLimiter } from './http/rate-limit';

@@ -4,7 +4,7 @@ import { openSession } from './db/session';
 import type { Bindings } from './env';
 import { HISTORY_PRUNE_CRON, pruneHistory } from './history/retention';
 import { pruneSignInThrottle } from './accounts/sign-in-throttle';
-import { sweepDeps, sweepJobs } from './jobs/recovery';
+import { sweepDeps, sweepJobs } from './runners/recovery';
 import { runDueSyncs } from './sync/schedule';
 import { tidySearchIndex } from './catalog/search-tidy';
 import { pruneCompletenessDaily } from './completeness/completeness-trend';

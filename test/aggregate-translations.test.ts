@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { media } from '../src/db/schema';
-import { loadProductAggregates } from '../src/catalog/product-aggregate';
-import { groupedTranslations, writeTranslationStatements } from '../src/catalog/translations/translation-store';
+import { loadProductAggregates } from '../src/model/product-aggregate';
+import { groupedTranslations, writeTranslationStatements } from '../src/model/translation-store';
 import { newId } from '../src/kernel/ids';
 import { db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 

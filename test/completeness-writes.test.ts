@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
 import { classificationLinkFeatures, classificationLinks, products } from '../src/db/schema';
 import { runBatch } from '../src/db/client';
-import { writeTranslationStatements } from '../src/catalog/translations/translation-store';
+import { writeTranslationStatements } from '../src/model/translation-store';
 import { env } from 'cloudflare:workers';
 import { addChannel } from '../src/completeness/channels';
 import { asActor, classifyAsMcb, db, makeCatalog, makeProduct } from './helpers/factories';

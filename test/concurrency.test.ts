@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { products } from '../src/db/schema';
 import { getProduct } from '../src/catalog/product-queries';
-import { skuTaken } from '../src/catalog/sku';
-import { fingerprintsOf } from '../src/sync/sync-record';
-import { loadProductAggregates } from '../src/catalog/product-aggregate';
+import { skuTaken } from '../src/model/sku';
+import { fingerprintsOf } from '../src/records/sync-record';
+import { loadProductAggregates } from '../src/model/product-aggregate';
 import { db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { products } from '../src/db/schema';
-import { readTranslations } from '../src/catalog/translations/translation-store';
+import { readTranslations } from '../src/model/translation-store';
 import { db, makeAttribute, makeCatalog, makeSession } from './helpers/factories';
 import { deliver, insertExportJob, jobRow } from './helpers/export-fixtures';
 import { importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { products } from '../src/db/schema';
-import { readTranslations, writeTranslationStatements } from '../src/catalog/translations/translation-store';
+import { readTranslations, writeTranslationStatements } from '../src/model/translation-store';
 import { addTemplate } from '../src/exports/templates';
 import { db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
 import { deliver, insertExportJob, jobRow } from './helpers/export-fixtures';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogs, jobs, products } from '../src/db/schema';
 import { newId } from '../src/kernel/ids';
 import type { JobMessage } from '../src/env';
-import { csvExporter } from '../src/exports/csv';
+import { csvExporter } from '../src/exports/csv/csv-exporter';
 import { productPage, type Exporter } from '../src/exports/exporter';
 import { PART_SIZE } from '../src/exports/part-writer';
 import { EXPORTERS } from '../src/exports/registry';

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { loadProductAggregates } from '../src/catalog/product-aggregate';
+import { loadProductAggregates } from '../src/model/product-aggregate';
 import { products } from '../src/db/schema';
 import { runExportSlice } from '../src/exports/run-export';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';

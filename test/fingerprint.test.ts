@@ -2,14 +2,14 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { deleteCategory, moveCategory } from '../src/catalog/categories';
-import { loadProductAggregates } from '../src/catalog/product-aggregate';
+import { loadProductAggregates } from '../src/model/product-aggregate';
 import { getProduct } from '../src/catalog/product-queries';
 import { deleteProduct, updateProduct } from '../src/catalog/products';
 import { setValue } from '../src/catalog/values';
 import { updateClassification } from '../src/classification/links';
 import { products } from '../src/db/schema';
 import { attachMedia, deleteMedia } from '../src/media/media';
-import { fingerprintsOf } from '../src/sync/sync-record';
+import { fingerprintsOf } from '../src/records/sync-record';
 import {
   classifyAsMcb,
   db,

@@ -1,16 +1,16 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { loadProductAggregates } from '../src/catalog/product-aggregate';
+import { loadProductAggregates } from '../src/model/product-aggregate';
 import { updateProduct } from '../src/catalog/products';
 import { setValue } from '../src/catalog/values';
 import { setElementClassification } from '../src/classification/element-classification';
 import { createClassification, deleteClassification, updateClassification } from '../src/classification/links';
 import { historyVersions, products } from '../src/db/schema';
-import { decodeChanges } from '../src/history/record';
-import type { Json } from '../src/history/snapshot';
-import { guardStatement, isWriteConflict } from '../src/history/write-guard';
-import { revisionIs } from '../src/sync/fingerprint-after';
-import { fingerprintsOf } from '../src/sync/sync-record';
+import { decodeChanges } from '../src/records/history-record';
+import type { Json } from '../src/records/snapshot';
+import { guardStatement, isWriteConflict } from '../src/records/write-guard';
+import { revisionIs } from '../src/records/fingerprint-after';
+import { fingerprintsOf } from '../src/records/sync-record';
 import {
   asActor,
   classifyAsMcb,

@@ -107,7 +107,7 @@ function expectEverything(first: Data, d: SupplierDialect) {
     manufacturerName: 'Knips',
   });
   expect(zange.product.keywords).toMatch(/,/);
-  // Inline HTML written as markup (no CDATA) is kept as text (src/imports/inline-markup.ts).
+  // Inline HTML written as markup (no CDATA) is kept as text (src/imports/read/inline-markup.ts).
   if (!d.englishDefault)
     expect(zange.product.description).toBe('Chrom-Vanadium, <b>induktiv</b> gehärtet<br/>DIN ISO 5746');
   expect(koffer.product.sku).toBe('KOFFER-1');

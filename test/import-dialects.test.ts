@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { products } from '../src/db/schema';
-import { detectFormat } from '../src/imports/detect-format';
+import { detectFormat } from '../src/imports/read/detect-format';
 import { article, DIALECTS, file, price12, price2005, product, singleByte, utf16 } from './fixtures/bmecat-variants';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { importDeps, importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { categories, importGroups, products } from '../src/db/schema';
-import { declaredEntities } from '../src/imports/xml-entities';
+import { declaredEntities } from '../src/imports/read/xml-entities';
 import { article, file } from './fixtures/bmecat-variants';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { importDeps, importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';

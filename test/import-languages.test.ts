@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { categories, products } from '../src/db/schema';
-import { readTranslations } from '../src/catalog/translations/translation-store';
+import { readTranslations } from '../src/model/translation-store';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
 import { DEFAULT_LANGUAGE_12, ITALIAN_2005, TWO_LANGUAGES_2005 } from './fixtures/bmecat-languages';

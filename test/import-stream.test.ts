@@ -12,7 +12,7 @@ import {
   runImportToEnd,
 } from './helpers/import-fixtures';
 import { SUPPLIER_2005 } from './fixtures/supplier-2005';
-import { readXmlRecords, XML_START } from '../src/imports/bmecat-reader';
+import { readXmlRecords, XML_START } from '../src/imports/read/bmecat-reader';
 
 /** The real bucket, except that object bodies arrive in pieces of 1 to 7 bytes (cutting UTF-8 characters, CRLFs and quotes). */
 function tinyChunks(): R2Bucket {

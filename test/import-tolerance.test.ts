@@ -9,7 +9,7 @@ import {
   importWarnings,
   products,
 } from '../src/db/schema';
-import { orderUnit } from '../src/catalog/upsert/order-units';
+import { orderUnit } from '../src/catalog/upsert/resolve/order-units';
 import { file, product } from './fixtures/bmecat-variants';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import {

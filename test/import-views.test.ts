@@ -1,7 +1,7 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { fileFacts } from '../src/imports/file-facts';
-import { firstRowsByReason } from '../src/imports/report-rows';
+import { fileFacts } from '../src/imports/read/file-facts';
+import { firstRowsByReason } from '../src/imports/report/report-rows';
 import { makeCatalog, makeSession } from './helpers/factories';
 import { call, ORIGIN } from './helpers/http';
 import { deliver } from './helpers/export-fixtures';

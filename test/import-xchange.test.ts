@@ -1,9 +1,9 @@
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { loadProductAggregates } from '../src/catalog/product-aggregate';
+import { loadProductAggregates } from '../src/model/product-aggregate';
 import { products } from '../src/db/schema';
-import { detectFormat } from '../src/imports/detect-format';
+import { detectFormat } from '../src/imports/read/detect-format';
 import { runExportSlice } from '../src/exports/run-export';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
@@ -17,8 +17,8 @@ import {
 } from './helpers/import-fixtures';
 import { roundTripCatalog } from './helpers/roundtrip-catalog';
 import { xchangeV11, xchangeV2 } from './fixtures/xchange-files';
-import { xchangeItemsOf } from '../src/imports/xchange-records';
-import { XCHANGE_START } from '../src/imports/xchange-reader';
+import { xchangeItemsOf } from '../src/imports/records/xchange-records';
+import { XCHANGE_START } from '../src/imports/read/xchange-reader';
 
 type Tenant = { companyId: string; departmentId: string; userId: string };
 

@@ -7,7 +7,7 @@ import type { JobMessage } from '../src/env';
 import type { ExportCheckpoint } from '../src/exports/run-export';
 import { runExportSlice } from '../src/exports/run-export';
 import { DEFAULT_STALE_MS, MAX_JOB_ATTEMPTS } from '../src/jobs/lease';
-import { recoverStaleJobs, sweepJobs } from '../src/jobs/recovery';
+import { recoverStaleJobs, sweepJobs } from '../src/runners/recovery';
 import worker from '../src/index';
 import { csvRecords, decodeCsvFile } from './helpers/csv';
 import { bulkCatalog, insertExportJob, jobRow, listKeys, testDeps } from './helpers/export-fixtures';

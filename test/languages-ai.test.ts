@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readTranslations } from '../src/catalog/translations/translation-store';
+import { readTranslations } from '../src/model/translation-store';
 import { db, makeCatalog, makeProduct } from './helpers/factories';
 import { makeAgentUser, send, tokensFor } from './oauth-helpers';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readTranslations } from '../src/catalog/translations/translation-store';
+import { readTranslations } from '../src/model/translation-store';
 import { db, makeAttribute, makeCatalog, makeCategory, makeSession } from './helpers/factories';
 import { send } from './oauth-helpers';
 

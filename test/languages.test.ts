@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { translations } from '../src/db/schema';
 import { deleteCatalog } from '../src/catalog/catalogs';
-import { readTranslations, writeTranslationStatements } from '../src/catalog/translations/translation-store';
+import { readTranslations, writeTranslationStatements } from '../src/model/translation-store';
 import { languageTag, localizedPath, parseLanguage, splitLocalizedPath } from '../src/kernel/languages';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { send } from './oauth-helpers';

@@ -1,14 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { BOUNDARIES, LAYERS } from '../scripts/layers';
-import { findCycles, findLayerViolations, type Layer, layerIndexOf } from '../scripts/lib/import-graph';
+import {
+  findCycles,
+  findFolderViolations,
+  findLayerViolations,
+  findTableProblems,
+  type Layer,
+  layerIndexOf,
+} from '../scripts/lib/import-graph';
 
 const graphOf = (edges: Record<string, string[]>) => new Map(Object.entries(edges));
 
 const TOY_LAYERS: Layer[] = [
-  { name: 'kernel', why: '', paths: ['src/kernel/'] },
-  { name: 'db', why: '', paths: ['src/db/'] },
-  { name: 'domain', why: '', paths: ['src/catalog/', 'src/history/record.ts'] },
-  { name: 'upper', why: '', paths: ['src/history/', 'src/**/*.routes.ts'] },
+  { name: 'kernel', why: '', folders: ['src/kernel/'] },
+  { name: 'db', why: '', folders: ['src/db/'] },
+  { name: 'domain', why: '', folders: ['src/catalog/'], exceptions: [{ path: 'src/history/record.ts', why: 'toy' }] },
+  {
+    name: 'upper',
+    why: '',
+    folders: ['src/history/'],
+    exceptions: [{ path: 'src/**/*.routes.ts', why: 'toy' }],
+  },
 ];
 
 describe('check:layers (scripts/lib/import-graph.ts)', () => {
@@ -49,7 +61,7 @@ describe('check:layers (scripts/lib/import-graph.ts)', () => {
     expect(layerIndexOf('src/history/restore.ts', TOY_LAYERS)).toBe(3);
     expect(layerIndexOf('src/catalog/catalog.routes.ts', TOY_LAYERS)).toBe(3);
     expect(layerIndexOf('src/catalog/upsert/upsert.routes.ts', TOY_LAYERS)).toBe(3);
-    expect(layerIndexOf('src/catalog/upsert/node-writes.ts', TOY_LAYERS)).toBe(2);
+    expect(layerIndexOf('src/catalog/upsert/write/node-writes.ts', TOY_LAYERS)).toBe(2);
     // the recording may not import the restore of its own folder
     const { upward } = findLayerViolations(
       graphOf({ 'src/history/record.ts': ['src/history/restore.ts'] }),
@@ -77,14 +89,59 @@ describe('check:layers (scripts/lib/import-graph.ts)', () => {
     ]);
   });
 
+  it('reports a folder that imports a higher folder through a file named below it, which the file check lets pass', () => {
+    // issue 31: the catalog reached history's recording, named one by one below the catalog
+    const graph = graphOf({
+      'src/catalog/write.ts': ['src/history/record.ts'],
+      'src/history/record.ts': ['src/db/schema.ts'],
+      'src/history/restore.ts': ['src/history/record.ts', 'src/catalog/write.ts'],
+      'src/db/schema.ts': [],
+    });
+    expect(findLayerViolations(graph, TOY_LAYERS)).toEqual({ upward: [], crossing: [], unplaced: [] });
+    expect(findFolderViolations(graph, TOY_LAYERS)).toEqual([
+      {
+        from: 'src/catalog/',
+        to: 'src/history/',
+        reason: 'domain imports upper: src/catalog/write.ts → src/history/record.ts',
+      },
+    ]);
+  });
+
+  it('draws a route file beside its domain as its own box, and counts every import of one folder pair once', () => {
+    const graph = graphOf({
+      'src/catalog/catalog.routes.ts': ['src/history/versions.ts', 'src/catalog/catalog.ts'],
+      'src/kernel/ids.ts': ['src/db/schema.ts', 'src/db/client.ts'],
+    });
+    expect(findFolderViolations(graph, TOY_LAYERS)).toEqual([
+      {
+        from: 'src/kernel/',
+        to: 'src/db/',
+        reason: 'kernel imports db: src/kernel/ids.ts → src/db/schema.ts, and 1 more',
+      },
+    ]);
+  });
+
+  it('refuses a file listed as a folder and an exception without its reason', () => {
+    expect(
+      findTableProblems([
+        { name: 'a', why: '', folders: ['src/a.ts'] },
+        { name: 'b', why: '', folders: [], exceptions: [{ path: 'src/b.ts', why: ' ' }] },
+      ]),
+    ).toEqual([
+      "a: 'src/a.ts' is listed as a folder (end it in /, or make it an exception)",
+      "b: exception 'src/b.ts' must name a file or glob, with its reason",
+    ]);
+    expect(findTableProblems(LAYERS)).toEqual([]);
+  });
+
   it("places the project's files as docs/architecture.md describes", () => {
     const layerOf = (path: string) => LAYERS[layerIndexOf(path, LAYERS) ?? -1]?.name;
     expect(layerOf('src/kernel/caller.ts')).toBe('kernel');
     expect(layerOf('src/db/schema.ts')).toBe('db');
-    expect(layerOf('src/history/record.ts')).toBe('records');
+    expect(layerOf('src/records/history-record.ts')).toBe('records');
     expect(layerOf('src/history/restore.ts')).toBe('history');
     expect(layerOf('src/catalog/catalog.routes.ts')).toBe('surfaces');
-    expect(layerOf('src/jobs/queue-consumer.ts')).toBe('runners');
+    expect(layerOf('src/runners/queue-consumer.ts')).toBe('runners');
     expect(layerOf('src/index.ts')).toBe('composition');
   });
 });

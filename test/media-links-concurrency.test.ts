@@ -1,10 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { loadProductAggregates } from '../src/catalog/product-aggregate';
+import { loadProductAggregates } from '../src/model/product-aggregate';
 import { historyVersions, media, products } from '../src/db/schema';
-import { decodeChanges } from '../src/history/record';
+import { decodeChanges } from '../src/records/history-record';
 import { addMediaLink, updateMediaLink } from '../src/media/media-links';
-import { fingerprintsOf } from '../src/sync/sync-record';
+import { fingerprintsOf } from '../src/records/sync-record';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { countingDb } from './helpers/round-trips';

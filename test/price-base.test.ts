@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getPrices, setPrices } from '../src/catalog/prices/prices';
-import { loadProductAggregates } from '../src/catalog/product-aggregate';
+import { loadProductAggregates } from '../src/model/product-aggregate';
 import { productPrices, products } from '../src/db/schema';
-import { fingerprintsOf, syncRecord } from '../src/sync/sync-record';
+import { fingerprintsOf, syncRecord } from '../src/records/sync-record';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { callTool, openSession } from './mcp-helpers';
 import { makeAgentUser, send, tokensFor } from './oauth-helpers';

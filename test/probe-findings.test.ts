@@ -1,7 +1,7 @@
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { newId, UNUSABLE_ID } from '../src/kernel/ids';
-import { csvField, guardFormula, unguardFormula } from '../src/exports/csv-format';
+import { csvField, guardFormula, unguardFormula } from '../src/exports/csv/csv-format';
 import { runExportSlice } from '../src/exports/run-export';
 import { contentDisposition } from '../src/kernel/content-disposition';
 import { decodeCsvFile, csvRecords } from './helpers/csv';

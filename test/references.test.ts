@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { productReferences, products } from '../src/db/schema';
-import { fingerprintsOf } from '../src/sync/sync-record';
-import { loadProductAggregates } from '../src/catalog/product-aggregate';
+import { fingerprintsOf } from '../src/records/sync-record';
+import { loadProductAggregates } from '../src/model/product-aggregate';
 import { db, makeCatalog, makeProduct } from './helpers/factories';
 import { makeAgentUser, send, tokensFor } from './oauth-helpers';
 import { callTool, openSession } from './mcp-helpers';

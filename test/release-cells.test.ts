@@ -10,11 +10,11 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from 'clou
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { addCatalog } from '../src/catalog/catalogs';
-import { ReferenceCache } from '../src/catalog/upsert/reference-cache';
+import { ReferenceCache } from '../src/catalog/upsert/resolve/reference-cache';
 import { upsertRecords } from '../src/catalog/upsert/upsert-products';
 import { openCellSession } from '../src/db/cells';
 import { jobs } from '../src/db/schema';
-import { handleJobBatch } from '../src/jobs/queue-consumer';
+import { handleJobBatch } from '../src/runners/queue-consumer';
 import { releaseCellsOf } from '../src/releases/release-cells';
 import { runReleaseLoadSlice } from '../src/releases/release-load';
 import { startReleaseLoad } from '../src/releases/start-release-load';

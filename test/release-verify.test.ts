@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { upsertRecords } from '../src/catalog/upsert/upsert-products';
-import { ReferenceCache } from '../src/catalog/upsert/reference-cache';
+import { ReferenceCache } from '../src/catalog/upsert/resolve/reference-cache';
 import { classificationLinkFeatures, classificationLinks, historyVersions, jobs } from '../src/db/schema';
 import { runVerifySlice, startVerifyCodes } from '../src/releases/verify-job';
 import { failLinkPages } from '../src/releases/link-pages';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { listProducts } from '../src/catalog/product-list';
 import { deleteProduct, updateProduct } from '../src/catalog/products';
 import { runBatch } from '../src/db/client';
-import { writeTranslationStatements } from '../src/catalog/translations/translation-store';
+import { writeTranslationStatements } from '../src/model/translation-store';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 
 /**

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runBatch } from '../src/db/client';
 import { listProducts } from '../src/catalog/product-list';
 import { deleteProduct } from '../src/catalog/products';
-import { writeTranslationStatements } from '../src/catalog/translations/translation-store';
+import { writeTranslationStatements } from '../src/model/translation-store';
 import { searchMatch } from '../src/catalog/search-plan';
 import { productFilterWhere } from '../src/catalog/product-filter';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';

@@ -3,7 +3,7 @@ import { listProducts } from '../src/catalog/product-list';
 import { MAX_PREFIX_WORDS, planSearch } from '../src/catalog/search-plan';
 import { searchWords } from '../src/catalog/product-search';
 import { runBatch } from '../src/db/client';
-import { writeTranslationStatements } from '../src/catalog/translations/translation-store';
+import { writeTranslationStatements } from '../src/model/translation-store';
 import { db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 
 /**

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { readTextChunks, utf8Length } from '../src/imports/text-chunks';
+import { readTextChunks, utf8Length } from '../src/imports/read/text-chunks';
 
 /** The read windows are 8 MiB (text-chunks.ts): files here cross that boundary. */
 const WINDOW = 8 * 1024 * 1024;

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { compareBinary } from '../src/kernel/compare-binary';
 import { media, products } from '../src/db/schema';
-import { refreshFingerprints } from '../src/sync/sync-record';
+import { refreshFingerprints } from '../src/records/sync-record';
 import { db, makeAttribute, makeCatalog, makeCategory, makeSession } from './helpers/factories';
 import { expectFingerprintsCurrent } from './helpers/fingerprints';
 import { call } from './helpers/http';

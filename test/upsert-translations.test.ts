@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { historyVersions, products, translations } from '../src/db/schema';
-import { readTranslations } from '../src/catalog/translations/translation-store';
+import { readTranslations } from '../src/model/translation-store';
 import { db, enableLanguages, makeAttribute, makeCatalog, makeSession } from './helpers/factories';
 import { expectFingerprintsCurrent } from './helpers/fingerprints';
 import { call } from './helpers/http';

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { readTranslations } from '../src/catalog/translations/translation-store';
+import { readTranslations } from '../src/model/translation-store';
 import { media, products } from '../src/db/schema';
 import { runExportSlice } from '../src/exports/run-export';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { readXChangeProducts, XCHANGE_START, type XChangeRecord } from '../src/imports/xchange-reader';
+import { readXChangeProducts, XCHANGE_START, type XChangeRecord } from '../src/imports/read/xchange-reader';
 import { newId } from '../src/kernel/ids';
 
 /** Products whose strings hold everything the scanner must not mistake for structure. */

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { ProductListItemOut } from '../../src/catalog/catalog.schemas';
 import type { JobOut } from '../../src/jobs/jobs';
-import type { SyncReportOut } from '../../src/sync/sync.schemas';
+import type { SyncReportOut } from '../../src/jobs/sync-report';
 
 /** A job as GetJob answers it. */
 export type Job = z.infer<typeof JobOut>;

@@ -1,7 +1,7 @@
 /**
  * The pure half of `scripts/check-layers.ts`: given the import graph of the source files and
- * the layer table (`scripts/layers.ts`), finds import cycles, imports that point up, and files
- * the table does not place. No file system here, so a unit test can drive it with small
+ * the layer table (`scripts/layers.ts`), finds import cycles, imports that point up (file by
+ * file, and folder by folder as the tree shows them), and files the table does not place. No file system here, so a unit test can drive it with small
  * synthetic graphs (test/layers-check.test.ts).
  */
 
@@ -9,15 +9,23 @@
 export type ImportGraph = ReadonlyMap<string, readonly string[]>;
 
 /**
- * One layer: the paths it holds and why it sits where it does. A path is a folder (`src/db/`),
- * a glob (`src/**\/*.routes.ts`; `*` stays inside one folder, `**` crosses folders) or one
- * file. The most specific path places a file: a file beats a glob beats a folder, and a longer
- * folder beats a shorter one.
+ * One layer: the folders it holds and why it sits where it does. A folder (`src/db/`) holds every
+ * file below it; a longer folder beats a shorter one (`src/sync/protocol/` in the kernel,
+ * `src/sync/` above the catalog). A file that sits apart from its folder is an exception, named
+ * with its reason: one file, or a glob (`src/**\/*.routes.ts`; `*` stays inside one folder, `**`
+ * crosses folders). The most specific entry places a file: a file beats a glob beats a folder.
  */
 export interface Layer {
   name: string;
   why: string;
-  paths: readonly string[];
+  folders: readonly string[];
+  exceptions?: readonly LayerException[];
+}
+
+/** A file or glob placed apart from its folder, and why. */
+export interface LayerException {
+  path: string;
+  why: string;
 }
 
 /** A part of the repository that may import only from the listed places (e.g. the connector). */
@@ -47,16 +55,46 @@ function matchScore(path: string, pattern: string): number | null {
   return path === pattern ? SPECIFICITY.file * 1000 : null;
 }
 
-/** The index of the layer that holds `path` (0 = bottom), or null when no layer names it. */
-export function layerIndexOf(path: string, layers: readonly Layer[]): number | null {
-  let best: { index: number; score: number } | null = null;
+interface Placement {
+  index: number;
+  exception: boolean;
+}
+
+function placementOf(path: string, layers: readonly Layer[], foldersOnly = false): Placement | null {
+  let best: (Placement & { score: number }) | null = null;
   layers.forEach((layer, index) => {
-    for (const pattern of layer.paths) {
+    const entries = [
+      ...layer.folders.map((pattern) => ({ pattern, exception: false })),
+      ...(foldersOnly ? [] : (layer.exceptions ?? []).map(({ path: pattern }) => ({ pattern, exception: true }))),
+    ];
+    for (const { pattern, exception } of entries) {
       const score = matchScore(path, pattern);
-      if (score !== null && (!best || score > best.score)) best = { index, score };
+      if (score !== null && (!best || score > best.score)) best = { index, exception, score };
     }
   });
-  return (best as { index: number } | null)?.index ?? null;
+  return best;
+}
+
+/** The index of the layer that holds `path` (0 = bottom), or null when no layer names it. */
+export function layerIndexOf(path: string, layers: readonly Layer[]): number | null {
+  return placementOf(path, layers)?.index ?? null;
+}
+
+/** The folder a file sits in, as the tree shows it (`src/catalog/upsert/`). */
+export function folderOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/') + 1);
+}
+
+/** Entries of the table in the wrong list: a folder must end in `/`, an exception must not. */
+export function findTableProblems(layers: readonly Layer[]): string[] {
+  return layers.flatMap((layer) => [
+    ...layer.folders
+      .filter((folder) => !folder.endsWith('/'))
+      .map((folder) => `${layer.name}: '${folder}' is listed as a folder (end it in /, or make it an exception)`),
+    ...(layer.exceptions ?? [])
+      .filter(({ path, why }) => path.endsWith('/') || why.trim() === '')
+      .map(({ path }) => `${layer.name}: exception '${path}' must name a file or glob, with its reason`),
+  ]);
 }
 
 /**
@@ -157,4 +195,54 @@ export function findLayerViolations(
     }
   }
   return { upward, crossing, unplaced: [...unplaced].sort() };
+}
+
+/**
+ * The imports of the tree drawn by folder: each file is its folder, and an arrow between two
+ * folders points up when the imported folder sits higher than the importing file. A file
+ * imported from outside its folder counts at least at its folder's height: a file named below
+ * its folder would otherwise let a lower folder reach into a higher one unseen (issue 31:
+ * `catalog/` imported by six domains through files named one by one). An exception that sits
+ * above its folder (a route file beside its domain) is its own box, for what it imports and for
+ * what imports it. One finding per pair of boxes, with the first import that draws it.
+ */
+export function findFolderViolations(
+  graph: ImportGraph,
+  layers: readonly Layer[],
+  boundaries: readonly Boundary[] = [],
+): Finding[] {
+  const arrows = new Map<string, Finding & { count: number; example: string }>();
+  for (const [from, targets] of graph) {
+    if (boundaries.some((b) => from.startsWith(b.from))) continue;
+    const fromPlace = placementOf(from, layers);
+    if (!fromPlace) continue;
+    for (const to of targets) {
+      if (folderOf(from) === folderOf(to)) continue;
+      const toPlace = placementOf(to, layers);
+      if (!toPlace) continue;
+      const toFolderIndex = placementOf(folderOf(to), layers, true)?.index ?? -1;
+      const seenAt = Math.max(toPlace.index, toFolderIndex);
+      if (seenAt <= fromPlace.index) continue;
+      const fromBox = fromPlace.exception || placementOf(folderOf(from), layers, true) === null ? from : folderOf(from);
+      const toBox = toFolderIndex >= toPlace.index ? folderOf(to) : to;
+      const key = `${fromBox} → ${toBox}`;
+      const arrow = arrows.get(key);
+      if (arrow) {
+        arrow.count++;
+        continue;
+      }
+      arrows.set(key, {
+        from: fromBox,
+        to: toBox,
+        reason: `${layers[fromPlace.index]!.name} imports ${layers[seenAt]!.name}`,
+        count: 1,
+        example: `${from} → ${to}`,
+      });
+    }
+  }
+  return [...arrows.values()].map(({ from, to, reason, count, example }) => ({
+    from,
+    to,
+    reason: `${reason}: ${example}${count > 1 ? `, and ${count - 1} more` : ''}`,
+  }));
 }

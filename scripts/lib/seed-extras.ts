@@ -1,5 +1,5 @@
-import type { AggregateMedia, ProductNode } from '../../src/catalog/product-aggregate';
-import type { StoredPrice } from '../../src/catalog/prices/price-list';
+import type { AggregateMedia, ProductNode } from '../../src/model/product-aggregate';
+import type { StoredPrice } from '../../src/model/price-list';
 import { newId } from '../../src/kernel/ids';
 import { linkStorageKey } from '../../src/media/media-links.rules';
 

@@ -6,7 +6,7 @@ import { attributes, channelRules } from '../db/schema';
 import type { JobMessage } from '../env';
 import { enqueueJob } from '../jobs/jobs';
 import { badRequest, conflict, notFound } from '../kernel/app-error';
-import { BUILT_IN_FIELDS } from './fields';
+import { BUILT_IN_FIELDS } from '../model/fields';
 import { ATTRIBUTE_CODE, ATTRIBUTE_CODE_RULE } from './attribute-code';
 import type { Caller } from '../kernel/caller';
 

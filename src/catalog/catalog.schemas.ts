@@ -4,9 +4,9 @@ import { PageQuery } from '../kernel/pagination';
 import { commaList, ProductFilter } from './product-filter';
 import { ATTRIBUTE_CODE } from './attribute-code';
 import { PRODUCT_STATUSES } from '../kernel/product-status';
-import { PriceOutSchema } from './prices/price-list';
+import { PriceOutSchema } from '../model/price-list';
 import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, LANGUAGE_CODE, normaliseDecimal, UNIT_CODE } from '../kernel/code-rules';
-import { featureBlockOut } from './feature-blocks/feature-block-types';
+import { featureBlockOut } from '../model/feature-block-types';
 import { LanguageQuery, LocalizedOut } from './translations/read-language';
 
 /**

@@ -6,12 +6,12 @@ import { keysetPage } from '../kernel/pagination';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, classificationLinks, media } from '../db/schema';
 import { badRequest, conflict } from '../kernel/app-error';
-import { assertEnabled, type CompanyLanguages, readCompanyLanguages } from './translations/company-languages';
-import { historyStatement } from '../history/record';
-import { CATALOG_FIELDS, loadSnapshot, pickFields, type Snapshot, withChanges } from '../history/snapshot';
+import { assertEnabled, type CompanyLanguages, readCompanyLanguages } from '../model/company-languages';
+import { historyStatement } from '../records/history-record';
+import { CATALOG_FIELDS, loadSnapshot, pickFields, type Snapshot, withChanges } from '../records/snapshot';
 import type { CatalogInput } from './catalog.schemas';
 import { purgeCatalogMedia } from '../media/media';
-import { languagesChangedStatement } from '../sync/published-languages';
+import { languagesChangedStatement } from '../records/published-languages';
 import { assertDepartment, findCatalog } from '../db/scope';
 import type { Caller } from '../kernel/caller';
 

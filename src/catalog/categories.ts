@@ -7,12 +7,12 @@ import { INLINE_MASTERS, planSubtreeRescore, startSubtreeJob } from './category-
 import { clientId, newId, unusableId } from '../kernel/ids';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { attributeValues, catalogs, categories, classificationLinks, media, products } from '../db/schema';
-import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
-import { refreshFingerprints } from '../sync/sync-record';
+import { categoryPathChanged, staleMastersIn } from '../records/category-paths';
+import { refreshFingerprints } from '../records/sync-record';
 import { badRequest, notFound } from '../kernel/app-error';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
-import { historyStatement, historyStatements, type HistoryEntry } from '../history/record';
-import { CATEGORY_FIELDS, loadSnapshot, pickFields, withChanges, type Snapshot } from '../history/snapshot';
+import { historyStatement, historyStatements, type HistoryEntry } from '../records/history-record';
+import { CATEGORY_FIELDS, loadSnapshot, pickFields, withChanges, type Snapshot } from '../records/snapshot';
 import { subtreeSums } from './category-counts';
 import { assertDepartment, findCatalog, findCategory } from '../db/scope';
 import type { Caller } from '../kernel/caller';
@@ -24,7 +24,7 @@ import {
 } from './translations/read-language';
 import { textLocalizer } from './translations/localized-outputs';
 import { TranslationsInput } from './catalog.schemas';
-import { readCompanyLanguages } from './translations/company-languages';
+import { readCompanyLanguages } from '../model/company-languages';
 import {
   checkTranslations,
   translationPatchPaths,
@@ -33,7 +33,7 @@ import {
   withColumnTexts,
   type TranslationsPatch,
 } from './translations/translation-input';
-import { readTranslations } from './translations/translation-store';
+import { readTranslations } from '../model/translation-store';
 
 export const CategoryDto = z.strictObject({
   departmentId: z.uuid(),

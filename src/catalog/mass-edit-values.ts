@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { attributeValues, classificationLinkFeatures, classificationLinks, type products } from '../db/schema';
 import { findAttributeByCode } from './attributes';
-import { builtInField } from './fields';
+import { builtInField } from '../model/fields';
 import type { Caller } from '../kernel/caller';
 
 type ProductRow = typeof products.$inferSelect;

@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../kernel/app-error';
 import { parseFeatureValue } from '../classification/feature-values';
 import { enqueueJob } from '../jobs/jobs';
 import { findAttributeByCode } from './attributes';
-import { builtInField } from './fields';
+import { builtInField } from '../model/fields';
 import { ProductFilter, type ProductFilterInput } from './product-filter';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { parseValue } from '../kernel/value-types';

@@ -2,10 +2,10 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { productCategories, products } from '../db/schema';
 import { badRequest, notFound } from '../kernel/app-error';
-import { loadProductAggregates, type ProductNode } from './product-aggregate';
+import { loadProductAggregates, type ProductNode } from '../model/product-aggregate';
 import { findCatalog, findProduct } from '../db/scope';
 import type { Caller } from '../kernel/caller';
-import { priceList } from './prices/price-list';
+import { priceList } from '../model/price-list';
 import { type LanguageQueryInput, type ReadLanguage, readLanguageFor } from './translations/read-language';
 import {
   localizableCodes,

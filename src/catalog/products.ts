@@ -12,22 +12,22 @@ import {
   products,
 } from '../db/schema';
 import { badRequest, notFound } from '../kernel/app-error';
-import { assertSkuFree, rethrowSkuClash } from './sku';
-import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../sync/fingerprint-after';
-import { guardStatement, isWriteConflict, retryOnConflict } from '../history/write-guard';
-import { checkDepartment, masterFrom, productWriteStatements } from './write-context';
+import { assertSkuFree, rethrowSkuClash } from '../model/sku';
+import { bumpRevision, refreshFingerprints } from '../records/sync-record';
+import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../records/fingerprint-after';
+import { guardStatement, isWriteConflict, retryOnConflict } from '../records/write-guard';
+import { checkDepartment, masterFrom, productWriteStatements } from '../records/write-context';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
-import { historyStatements, type HistoryEntry } from '../history/record';
-import { loadSnapshot, pickFields, PRODUCT_FIELDS, withChanges, type Snapshot } from '../history/snapshot';
+import { historyStatements, type HistoryEntry } from '../records/history-record';
+import { loadSnapshot, pickFields, PRODUCT_FIELDS, withChanges, type Snapshot } from '../records/snapshot';
 import type { ProductInput } from './catalog.schemas';
 import { getProductSummary, productOut } from './product-queries';
 import { assertDepartment, findCatalog, findProduct } from '../db/scope';
-import { PRODUCT_DATA_FIELDS } from './fields';
+import { PRODUCT_DATA_FIELDS } from '../model/fields';
 import { resolveStatements } from './references/reference-statements';
 import { checkGtin } from '../kernel/value-types';
 import type { Caller } from '../kernel/caller';
-import { readCompanyLanguages } from './translations/company-languages';
+import { readCompanyLanguages } from '../model/company-languages';
 import { splitLocalizedPath } from '../kernel/languages';
 import {
   checkTranslations,

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import type { Caller } from '../kernel/caller';
-import { assertEnabled, readCompanyLanguages } from './translations/company-languages';
+import { assertEnabled, readCompanyLanguages } from '../model/company-languages';
 
 /**
  * Which documents of the search index a search reads (migration 0024, docs/search.md

@@ -11,9 +11,9 @@ import {
   classificationLinks,
 } from '../db/schema';
 import type { ClassificationGroup } from '../kernel/classification-groups';
-import type { CategoryPaths } from '../sync/category-paths';
-import { builtInField } from './fields';
-import type { ProductAggregate } from './product-aggregate';
+import type { CategoryPaths } from '../records/category-paths';
+import { builtInField } from '../model/fields';
+import type { ProductAggregate } from '../model/product-aggregate';
 import {
   checkDepartment,
   departmentStatement,
@@ -23,9 +23,9 @@ import {
   masterFrom,
   masterSetOf,
   masterStatements,
-} from './write-context';
+} from '../records/write-context';
 import type { Caller } from '../kernel/caller';
-import { elementLanguageStatement } from './translations/translation-store';
+import { elementLanguageStatement } from '../model/translation-store';
 import {
   type ReleaseFeatureOwner,
   releaseOwnerFrom,

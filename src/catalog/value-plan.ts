@@ -11,14 +11,14 @@ import {
   products,
 } from '../db/schema';
 import { badRequest } from '../kernel/app-error';
-import { assertSkuFree } from './sku';
+import { assertSkuFree } from '../model/sku';
 import { parseFeatureWith } from '../classification/feature-values';
 import { parseReleaseValue } from '../classification/release-check';
 import { readReleaseOwner } from '../classification/release-feature-owner';
-import type { Json } from '../history/snapshot';
+import type { Json } from '../records/snapshot';
 import { findAttributeByCode } from './attributes';
-import { builtInField } from './fields';
-import type { ProductNode } from './product-aggregate';
+import { builtInField } from '../model/fields';
+import type { ProductNode } from '../model/product-aggregate';
 import type { ElementRef } from '../db/scope';
 import { featureOwnerStatement, type FieldTarget } from './value-context';
 import { parseValue } from '../kernel/value-types';

@@ -2,24 +2,24 @@ import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { runBatch, type BatchStatement as Statement, type Database } from '../db/client';
 import { notFound } from '../kernel/app-error';
-import { rethrowSkuClash } from './sku';
-import { categoryPathChanged, staleMastersIn } from '../sync/category-paths';
-import { refreshFingerprints } from '../sync/sync-record';
+import { rethrowSkuClash } from '../model/sku';
+import { categoryPathChanged, staleMastersIn } from '../records/category-paths';
+import { refreshFingerprints } from '../records/sync-record';
 import {
   aggregateAfter,
   bumpWithFingerprint,
   bumpWithFingerprintIf,
   fingerprintWith,
   revisionIs,
-} from '../sync/fingerprint-after';
-import { historyStatement, pathVersionStatement } from '../history/record';
-import type { Json, Snapshot } from '../history/snapshot';
-import { guardStatement, isWriteConflict, retryOnConflict } from '../history/write-guard';
+} from '../records/fingerprint-after';
+import { historyStatement, pathVersionStatement } from '../records/history-record';
+import type { Json, Snapshot } from '../records/snapshot';
+import { guardStatement, isWriteConflict, retryOnConflict } from '../records/write-guard';
 import type { SetValueDto } from './catalog.schemas';
 import { loadValueContext } from './value-context';
 import { elementTable, planTargetWrite } from './value-plan';
 import type { Caller } from '../kernel/caller';
-import { assertEnabled, readCompanyLanguages } from './translations/company-languages';
+import { assertEnabled, readCompanyLanguages } from '../model/company-languages';
 import { localizableTarget, planTranslationWrite } from './translations/translation-plan';
 
 /** Mass edit plans each product's write with SetValue's rules (value-plan.ts). */

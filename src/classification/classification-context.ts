@@ -10,7 +10,7 @@ import {
   classificationLinks,
 } from '../db/schema';
 import { notFound } from '../kernel/app-error';
-import type { ProductAggregate } from '../catalog/product-aggregate';
+import type { ProductAggregate } from '../model/product-aggregate';
 import {
   checkDepartment,
   departmentStatement,
@@ -20,8 +20,8 @@ import {
   masterFrom,
   masterSetOf,
   masterStatements,
-} from '../catalog/write-context';
-import type { CategoryPaths } from '../sync/category-paths';
+} from '../records/write-context';
+import type { CategoryPaths } from '../records/category-paths';
 import type { Caller } from '../kernel/caller';
 import { type ReleaseRefs, releaseRefsFrom, releaseRefStatements } from './release-refs';
 

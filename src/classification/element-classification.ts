@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { classificationLinks } from '../db/schema';
 import { notFound } from '../kernel/app-error';
 import { findElement } from '../db/scope';
-import { retryOnConflict } from '../history/write-guard';
+import { retryOnConflict } from '../records/write-guard';
 import { assertMayEditClassifications } from './ai-switch';
 import { type ClassificationContext, loadClassificationContext } from './classification-context';
 import { type NextClassification, resolveClasses, resolveFeatures, writeClassification } from './classification-write';

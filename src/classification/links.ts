@@ -10,7 +10,7 @@ import {
   classificationLinks,
 } from '../db/schema';
 import { AppError, conflict, notFound } from '../kernel/app-error';
-import { retryOnConflict } from '../history/write-guard';
+import { retryOnConflict } from '../records/write-guard';
 import type { CreateClassificationInput, UpdateClassificationInput } from './classification.schemas';
 import type { ClassificationGroup } from '../kernel/classification-groups';
 import { type ClassificationContext, loadClassificationContext } from './classification-context';

@@ -8,7 +8,7 @@ import type { Caller } from '../kernel/caller';
 import { clientId, newId, unusableId } from '../kernel/ids';
 import { dbNow } from '../kernel/clock';
 import { enqueueJob } from '../jobs/jobs';
-import { assertEnabled, readCompanyLanguages } from '../catalog/translations/company-languages';
+import { assertEnabled, readCompanyLanguages } from '../model/company-languages';
 import { expandRules, Requirement, type RuleRow } from './requirements';
 
 /** Request body of AddChannel and UpdateChannel (UpdateChannel requires channelId and replaces the channel). */

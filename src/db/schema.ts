@@ -1000,7 +1000,7 @@ export const productUdx = sqliteTable('product_udx', {
  * A PRODUCT_FEATURES block of a feature system the classification model does not take
  * (UNSPSC, nexMart, `udf_*`, a supplier's own, eCl@ss Advanced): kept whole and in order, and
  * written back on export (src/catalog/feature-blocks/). `features` is the JSON list of the
- * block's features (catalog/feature-blocks/feature-block-types.ts). WITHOUT ROWID (migration 0018).
+ * block's features (model/feature-block-types.ts). WITHOUT ROWID (migration 0018).
  */
 export const productFeatureBlocks = sqliteTable(
   'product_feature_blocks',

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { AppError } from '../kernel/app-error';
-import type { ProductAggregate, ProductNode } from '../catalog/product-aggregate';
+import type { ProductAggregate, ProductNode } from '../model/product-aggregate';
 import type { ExportWarnings } from './export-warnings';
 
 /**

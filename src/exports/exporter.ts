@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type catalogs, type exportTemplates, products } from '../db/schema';
-import { loadProductAggregates, type ProductAggregate } from '../catalog/product-aggregate';
+import { loadProductAggregates, type ProductAggregate } from '../model/product-aggregate';
 import type { WarningTally } from './export-warnings';
 import type { ProductStatus } from '../kernel/product-status';
 import { completeCondition, type CompleteFor } from './complete-for';

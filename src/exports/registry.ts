@@ -3,7 +3,7 @@ import { bmecat2005 } from './bmecat/dialect-2005';
 import { bmecatExporter } from './bmecat/bmecat-exporter';
 import { bmecat12 } from './bmecat/dialect-12';
 import { bmecatEtim } from './bmecat/dialect-etim';
-import { csvExporter } from './csv';
+import { csvExporter } from './csv/csv-exporter';
 import { xchangeExporter } from './xchange/xchange-exporter';
 
 /** Every export format by its `exportType`. New formats register here. */

@@ -5,7 +5,7 @@ import { keysetPage } from '../kernel/pagination';
 import { exportTemplates, historyVersions, users } from '../db/schema';
 import { AppError, notFound } from '../kernel/app-error';
 import { findElement } from '../db/scope';
-import { decodeChanges } from './record';
+import { decodeChanges } from '../records/history-record';
 import type { HistoryItemOut } from './history.schemas';
 import type { Caller } from '../kernel/caller';
 

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { media } from '../db/schema';
 import { linkStorageKey } from '../media/media-links.rules';
-import type { Json, Snapshot } from './snapshot';
+import type { Json, Snapshot } from '../records/snapshot';
 import { isTranslation } from './restore-translations';
 
 /** What a restore can put back on a file that still exists: its placement in the order and its metadata. */
@@ -75,7 +75,7 @@ export function mediaRestore(
   return { statements, applied, removed };
 }
 
-/** The row of a link as its snapshot entry recorded it (history/snapshot.ts mediaEntry). */
+/** The row of a link as its snapshot entry recorded it (records/snapshot.ts mediaEntry). */
 function linkRow(companyId: string, elementId: string, id: string, entry: Entry): typeof media.$inferInsert {
   const text = (key: string) => (typeof entry[key] === 'string' ? (entry[key] as string) : null);
   return {

@@ -22,12 +22,12 @@ import { parseValue } from '../kernel/value-types';
 import { isTranslation, translationRestore } from './restore-translations';
 import { parseFeatureValue } from '../classification/feature-values';
 import type { ClassificationGroup } from '../kernel/classification-groups';
-import type { StoredPrice } from '../catalog/prices/price-list';
+import type { StoredPrice } from '../model/price-list';
 import { replacePriceStatements } from '../catalog/prices/prices';
-import { blockRows, deleteBlocksStatement } from '../catalog/feature-blocks/feature-block-rows';
-import type { FeatureBlockInput } from '../catalog/feature-blocks/feature-block-types';
+import { blockRows, deleteBlocksStatement } from '../model/feature-block-rows';
+import type { FeatureBlockInput } from '../model/feature-block-types';
 import { mediaRestore } from './restore-media';
-import { languagesChangedStatement } from '../sync/published-languages';
+import { languagesChangedStatement } from '../records/published-languages';
 import {
   CATALOG_FIELDS,
   CATEGORY_FIELDS,
@@ -36,7 +36,7 @@ import {
   type HistoryKind,
   type Json,
   type Snapshot,
-} from './snapshot';
+} from '../records/snapshot';
 
 /** Paths a restore leaves as they are (docs/history.md): moves between departments or parents. */
 const KEPT = (path: string) => path === 'variants' || path === 'departmentId' || path === 'parentId';

@@ -1,7 +1,7 @@
 import type { BatchStatement, Database } from '../db/client';
-import { writeTranslationStatements } from '../catalog/translations/translation-store';
+import { writeTranslationStatements } from '../model/translation-store';
 import { splitLocalizedPath } from '../kernel/languages';
-import type { Json, Snapshot } from './snapshot';
+import type { Json, Snapshot } from '../records/snapshot';
 
 const differs = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a ?? null) !== JSON.stringify(b ?? null);
 

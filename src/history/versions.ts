@@ -2,8 +2,8 @@ import { and, desc, eq, gt, lt } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { historyVersions } from '../db/schema';
 import { notFound } from '../kernel/app-error';
-import { decodeChanges } from './record';
-import { withChanges, type Snapshot } from './snapshot';
+import { decodeChanges } from '../records/history-record';
+import { withChanges, type Snapshot } from '../records/snapshot';
 
 type VersionRow = typeof historyVersions.$inferSelect;
 

@@ -1,19 +1,19 @@
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import type { JobRow } from '../jobs/jobs';
 import { ExportWarnings } from '../exports/export-warnings';
-import type { FileGroup } from './bmecat-records';
-import type { BatchScope, PendingProduct } from './batch-types';
-import { flushMapEntries, flushProducts, type PendingPlacement } from './import-batches';
-import { CategoryMatcher, stageGroups } from './import-categories';
-import { categoryLinkStatements } from './category-links';
-import { saveStatements, startOf, type ImportCheckpoint } from './import-checkpoint';
-import { decideLanguages, languagesOfRecord } from './file-languages';
-import { writeGroupTranslations } from './group-translations';
-import { readCompanyLanguages } from '../catalog/translations/company-languages';
+import type { FileGroup } from './records/bmecat-records';
+import type { BatchScope, PendingProduct } from './records/batch-types';
+import { flushMapEntries, flushProducts, type PendingPlacement } from './write/import-batches';
+import { CategoryMatcher, stageGroups } from './write/import-categories';
+import { categoryLinkStatements } from './records/category-links';
+import { saveStatements, startOf, type ImportCheckpoint } from './read/import-checkpoint';
+import { decideLanguages, languagesOfRecord } from './read/file-languages';
+import { writeGroupTranslations } from './write/group-translations';
+import { readCompanyLanguages } from '../model/company-languages';
 import { parseLanguage } from '../kernel/languages';
-import { items } from './import-items';
-import { reasonLabel, type Rejection } from './import-report';
-import { placementsOf, stagePlacements } from './import-staging';
+import { items } from './records/import-items';
+import { reasonLabel, type Rejection } from './report/import-report';
+import { placementsOf, stagePlacements } from './write/import-staging';
 
 export type PhaseOutcome = 'next' | 'continued' | 'stopped';
 

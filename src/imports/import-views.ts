@@ -6,11 +6,11 @@ import { keysetPage } from '../kernel/pagination';
 import { notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { getJob, JobOut } from '../jobs/jobs';
-import { fileFacts } from './file-facts';
-import { reasonLabel } from './import-report';
-import { firstRowsByReason, type ReportRow } from './report-rows';
+import { fileFacts } from './read/file-facts';
+import { reasonLabel } from './report/import-report';
+import { firstRowsByReason, type ReportRow } from './report/report-rows';
 import type { ImportParams } from './run-import';
-import { readHead } from './text-chunks';
+import { readHead } from './read/text-chunks';
 
 /** The report's head read for the first rows per reason: bounded, whatever the report's size. */
 const REPORT_HEAD_BYTES = 256 * 1024;

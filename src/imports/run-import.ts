@@ -14,18 +14,18 @@ import {
 import type { JobMessage } from '../env';
 import { jobMessage, markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { findCatalog } from '../db/scope';
-import { ReferenceCache } from '../catalog/upsert/reference-cache';
-import { detectFormat } from './detect-format';
+import { ReferenceCache } from '../catalog/upsert/resolve/reference-cache';
+import { detectFormat } from './read/detect-format';
 import { findImportFile } from './import-files';
-import { firstCheckpoint, GUARD_FAILED, isXChange, type ImportCheckpoint } from './import-checkpoint';
-import { resolveGroups } from './import-categories';
+import { firstCheckpoint, GUARD_FAILED, isXChange, type ImportCheckpoint } from './read/import-checkpoint';
+import { resolveGroups } from './write/import-categories';
 import { readProductsPhase, saveCheckpoint, validatePhase, type PhaseOutcome, type SliceRun } from './import-phases';
-import { reasonCounts, writeReport } from './import-report';
-import { ImportFileError, readHead } from './text-chunks';
+import { reasonCounts, writeReport } from './report/import-report';
+import { ImportFileError, readHead } from './read/text-chunks';
 import { jobCaller } from '../kernel/caller';
-import { headerLanguage, type LanguagesNotEnabled } from './file-languages';
-import { fileHeader } from './file-header';
-import { decodeHead } from './text-encodings';
+import { headerLanguage, type LanguagesNotEnabled } from './read/file-languages';
+import { fileHeader } from './read/file-header';
+import { decodeHead } from './read/text-encodings';
 
 export interface ImportDeps {
   db: Database;

@@ -4,11 +4,11 @@ import type { JobMessage } from '../env';
 import { conflict } from '../kernel/app-error';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
-import { IMPORT_FORMATS } from './detect-format';
+import { IMPORT_FORMATS } from './read/detect-format';
 import { findImportFile } from './import-files';
 import type { ImportParams } from './run-import';
 import type { Caller } from '../kernel/caller';
-import { LANGUAGES_NOT_ENABLED } from './file-languages';
+import { LANGUAGES_NOT_ENABLED } from './read/file-languages';
 
 export const StartImportDto = z.strictObject({
   departmentId: z.uuid(),

@@ -5,7 +5,7 @@ import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
 import { PageQuery } from '../kernel/pagination';
 import { cancelJob, getJob, JobOut, listJobs } from './jobs';
-import { releaseJobResources, sweepDeps, sweepIfStale } from './recovery';
+import { releaseJobResources, sweepDeps, sweepIfStale } from '../runners/recovery';
 
 const JobQuery = z.strictObject({ jobId: z.uuid() });
 const CancelJobDto = z.strictObject({ jobId: z.uuid() });

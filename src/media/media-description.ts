@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { catalogs, media } from '../db/schema';
 import { assertDepartment, findElement } from '../db/scope';
-import { historyStatement } from '../history/record';
-import { mediaEntry } from '../history/snapshot';
+import { historyStatement } from '../records/history-record';
+import { mediaEntry } from '../records/snapshot';
 import { notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { localizedPath } from '../kernel/languages';
-import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import { assertEnabled, readCompanyLanguages } from '../catalog/translations/company-languages';
-import { readTranslations, writeTranslationStatements } from '../catalog/translations/translation-store';
+import { bumpRevision, refreshFingerprints } from '../records/sync-record';
+import { assertEnabled, readCompanyLanguages } from '../model/company-languages';
+import { readTranslations, writeTranslationStatements } from '../model/translation-store';
 import { findMedia, mediaOut } from './media';
 
 export const UpdateMediaDto = z.strictObject({

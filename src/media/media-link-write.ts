@@ -1,7 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { media } from '../db/schema';
-import type { AggregateMedia, ProductNode } from '../catalog/product-aggregate';
+import type { AggregateMedia, ProductNode } from '../model/product-aggregate';
 import {
   checkDepartment,
   departmentStatement,
@@ -10,12 +10,12 @@ import {
   masterFrom,
   masterSetOf,
   masterStatements,
-} from '../catalog/write-context';
-import { guardStatement } from '../history/write-guard';
+} from '../records/write-context';
+import { guardStatement } from '../records/write-guard';
 import { notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { compareBinary } from '../kernel/compare-binary';
-import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../sync/fingerprint-after';
+import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../records/fingerprint-after';
 
 type MediaRow = typeof media.$inferSelect;
 

@@ -5,9 +5,9 @@ import { newId } from '../kernel/ids';
 import { media } from '../db/schema';
 import { badRequest, notFound } from '../kernel/app-error';
 import { assertDepartment, type ElementRef, findElement } from '../db/scope';
-import { bumpRevision, refreshFingerprints } from '../sync/sync-record';
-import { historyStatement } from '../history/record';
-import { mediaEntry } from '../history/snapshot';
+import { bumpRevision, refreshFingerprints } from '../records/sync-record';
+import { historyStatement } from '../records/history-record';
+import { mediaEntry } from '../records/snapshot';
 import type { Caller } from '../kernel/caller';
 
 /** BMEcat MIME_PURPOSE values. */

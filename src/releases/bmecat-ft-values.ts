@@ -1,5 +1,5 @@
-import { children } from '../imports/xml-node';
-import type { XmlNode } from '../imports/xml-node';
+import { children } from '../imports/read/xml-node';
+import type { XmlNode } from '../imports/read/xml-node';
 import { mustKnow, normalizeLanguage, type ParsedRows, RowReject, type RowContext } from './release-rows';
 
 /**

@@ -1,5 +1,5 @@
-import { child, children, textOf } from '../imports/xml-node';
-import type { XmlNode } from '../imports/xml-node';
+import { child, children, textOf } from '../imports/read/xml-node';
+import type { XmlNode } from '../imports/read/xml-node';
 import { checkIxfHeader } from './ixf-header';
 import {
   type FeatureType,

@@ -1,5 +1,5 @@
-import { textOf } from '../imports/xml-node';
-import type { XmlNode } from '../imports/xml-node';
+import { textOf } from '../imports/read/xml-node';
+import type { XmlNode } from '../imports/read/xml-node';
 import { RowReject } from './release-rows';
 
 /**

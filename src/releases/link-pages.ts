@@ -4,7 +4,7 @@ import { jobs } from '../db/schema';
 import type { JobMessage } from '../env';
 import { type ClassificationContext, loadClassificationContext } from '../classification/classification-context';
 import { classificationWriteStatements, type NextClassification } from '../classification/classification-write';
-import { isWriteConflict } from '../history/write-guard';
+import { isWriteConflict } from '../records/write-guard';
 import { markFailed, markRunning, type JobRow } from '../jobs/jobs';
 import { progressed } from '../jobs/lease';
 import { AppError } from '../kernel/app-error';

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { jobs } from '../db/schema';
-import type { TextEncodingName } from '../imports/text-chunks';
-import { guardStatement } from '../imports/import-checkpoint';
+import type { TextEncodingName } from '../imports/read/text-chunks';
+import { guardStatement } from '../imports/read/import-checkpoint';
 import { progressed } from '../jobs/lease';
 import type { Role } from './release-rows';
 

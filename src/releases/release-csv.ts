@@ -1,4 +1,4 @@
-import { readTextChunks, type TextEncodingName } from '../imports/text-chunks';
+import { readTextChunks, type TextEncodingName } from '../imports/read/text-chunks';
 import { ReleaseFileError } from './release-errors';
 
 /** One data row of a release file: its cells by column name and its line in the file. */

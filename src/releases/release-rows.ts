@@ -1,4 +1,4 @@
-import type { XmlNode } from '../imports/xml-node';
+import type { XmlNode } from '../imports/read/xml-node';
 
 /**
  * What a row of a release file turns into: rows of the release tables (without the release id,

@@ -1,6 +1,6 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { readTextChunks, type TextEncodingName } from '../imports/text-chunks';
-import type { XmlNode } from '../imports/xml-node';
+import { readTextChunks, type TextEncodingName } from '../imports/read/text-chunks';
+import type { XmlNode } from '../imports/read/xml-node';
 import { ReleaseFileError } from './release-errors';
 
 /** The elements of a BMEcat 2005 CLASSIFICATION_SYSTEM read as one row each. */

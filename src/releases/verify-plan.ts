@@ -1,7 +1,7 @@
 import type { ClassificationContext } from '../classification/classification-context';
 import type { NextClassification, ResolvedClass, ResolvedFeature } from '../classification/classification-write';
 import { parseReleaseValue, releaseFeature } from '../classification/release-check';
-import { asRange } from '../catalog/upsert/resolve-classification';
+import { asRange } from '../catalog/upsert/resolve/resolve-classification';
 import { AppError } from '../kernel/app-error';
 import type { ClassificationGroup } from '../kernel/classification-groups';
 import { releaseOfSystem } from '../kernel/release-name';

@@ -1,11 +1,11 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { media } from '../db/schema';
-import type { ProductAggregate } from '../catalog/product-aggregate';
+import type { ProductAggregate } from '../model/product-aggregate';
 import { sha256OfBytes } from '../media/media';
 import { signedMediaUrl } from '../media/signed-url';
 
-export { CategoryPaths } from './category-paths';
+export { CategoryPaths } from '../records/category-paths';
 
 /**
  * sha256 and signed URL of every media file of a batch. Rows uploaded before hashes existed

@@ -1,8 +1,8 @@
 import { and, eq, isNotNull, isNull, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { products } from '../db/schema';
-import { loadProductAggregates } from '../catalog/product-aggregate';
-import { fingerprintsOf, refreshFingerprints } from './sync-record';
+import { loadProductAggregates } from '../model/product-aggregate';
+import { fingerprintsOf, refreshFingerprints } from '../records/sync-record';
 import {
   fingerprintWithout,
   leftOutVariantsColumn,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { badRequest } from '../kernel/app-error';
 import { sha256Hex } from '../kernel/hashing';
-import type { ProductAggregate } from '../catalog/product-aggregate';
+import type { ProductAggregate } from '../model/product-aggregate';
 
 /**
  * Connection option `onlyComplete` (docs/completeness.md, docs/sync.md): a run sends only the

@@ -2,7 +2,7 @@ import { dbNow } from '../kernel/clock';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs, syncRunItems, syncRuns } from '../db/schema';
-import type { SyncReportOut } from './sync.schemas';
+import type { SyncReportOut } from '../jobs/sync-report';
 import { pendingKeys, type RunContext, type SyncCheckpoint, type SyncDeps } from './sync-state';
 
 /** Most quarantined records listed in a report; `quarantinedCount` has them all. */

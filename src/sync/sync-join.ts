@@ -1,4 +1,4 @@
-import { loadProductAggregates } from '../catalog/product-aggregate';
+import { loadProductAggregates } from '../model/product-aggregate';
 import { ConnectorError, connectorFetch, describeFailure, withNetworkRetries } from './connector-client';
 import { CategoryPaths, mediaRefs } from './batch-context';
 import { InventoryReader } from './inventory-reader';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jobs } from '../db/schema';
+import { SyncReport } from '../jobs/sync-report';
 
 /**
  * Public contract of the Sync controller (docs/sync.md). Written by hand: these shapes are what
@@ -74,44 +75,6 @@ export const GetRunsQuery = z.strictObject({
 export type AddConnectionInput = z.infer<typeof AddConnectionDto>;
 export type UpdateConnectionInput = z.infer<typeof UpdateConnectionDto>;
 export type StartSyncInput = z.infer<typeof StartSyncDto>;
-
-export const SyncReport = z.object({
-  created: z.number().int(),
-  updated: z.number().int(),
-  skipped: z.number().int(),
-  deactivated: z.number().int(),
-  /** At most QUARANTINE_LIST_CAP entries; `quarantinedCount` is the full number. */
-  quarantined: z.array(z.object({ sku: z.string(), reason: z.string() })),
-  quarantinedCount: z.number().int(),
-  batches: z.object({ sent: z.number().int(), retried: z.number().int() }),
-  durationMs: z.number().int(),
-  /** Dry runs only: the SKUs each operation would touch, each list capped at PLAN_LIST_CAP. */
-  plan: z
-    .object({
-      create: z.array(z.string()),
-      update: z.array(z.string()),
-      deactivate: z.array(z.string()),
-      truncated: z.boolean(),
-    })
-    .optional(),
-  /** Set when the guardrail refused the deactivations of this run. */
-  deactivationsRefused: z.number().int().optional(),
-  /**
-   * With onlyComplete: masters left out as incomplete for the channel (`count`), variants left out
-   * of the masters that went out (`variants`, the first 20 SKUs in `variantSkus`), and how many
-   * of them (masters and variants) lack each `label (language)`.
-   */
-  incomplete: z
-    .object({
-      channel: z.string(),
-      count: z.number().int(),
-      variants: z.number().int(),
-      variantSkus: z.array(z.string()),
-      missing: z.array(z.object({ requirement: z.string(), products: z.number().int() })),
-    })
-    .optional(),
-});
-export type SyncReportOut = z.infer<typeof SyncReport>;
 
 export const LastRun = z.object({
   jobId: z.string(),

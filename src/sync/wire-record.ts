@@ -1,8 +1,8 @@
-import type { ProductAggregate, ProductNode } from '../catalog/product-aggregate';
+import type { ProductAggregate, ProductNode } from '../model/product-aggregate';
 import type { Mappings, Product, Variant } from './protocol/wire';
 import { productSchema } from './protocol/wire';
-import { syncPriceList } from '../catalog/prices/price-list';
-import { withTranslations } from './sync-record';
+import { syncPriceList } from '../model/price-list';
+import { withTranslations } from '../records/sync-record';
 
 /** The attribute whose value on a product (or its master) names its tax code in the shop's /mappings. */
 const TAX_CODE_ATTRIBUTE = 'tax_code';

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import { loadProductAggregates, type ProductNode } from '../../src/catalog/product-aggregate';
-import { readTranslations } from '../../src/catalog/translations/translation-store';
+import { loadProductAggregates, type ProductNode } from '../../src/model/product-aggregate';
+import { readTranslations } from '../../src/model/translation-store';
 import { categories, media, products } from '../../src/db/schema';
 import { db } from './factories';
 

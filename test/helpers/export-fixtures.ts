@@ -7,7 +7,7 @@ import { newId } from '../../src/kernel/ids';
 import { catalogs, jobs, productCategories, products } from '../../src/db/schema';
 import { EXPORTERS } from '../../src/exports/registry';
 import { type ExportDeps, runExportSlice } from '../../src/exports/run-export';
-import { handleJobBatch } from '../../src/jobs/queue-consumer';
+import { handleJobBatch } from '../../src/runners/queue-consumer';
 import { db, makeCatalog, makeCategory } from './factories';
 
 type Tenant = { companyId: string; departmentId: string; userId: string };

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { loadProductAggregates } from '../../src/catalog/product-aggregate';
+import { loadProductAggregates } from '../../src/model/product-aggregate';
 import { products } from '../../src/db/schema';
-import { fingerprintsOf } from '../../src/sync/sync-record';
+import { fingerprintsOf } from '../../src/records/sync-record';
 import { db } from './factories';
 
 /**

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { products } from '../../src/db/schema';
-import { recoverStaleJobs } from '../../src/jobs/recovery';
+import { recoverStaleJobs } from '../../src/runners/recovery';
 import { splitBatch, utf8Length } from '../../src/sync/batch-split';
 import type { UpsertRecord } from '../../src/sync/protocol/wire';
 import { runSyncSlice } from '../../src/sync/run-sync';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { products } from '../../src/db/schema';
 import type { JobMessage } from '../../src/env';
-import { recoverStaleJobs } from '../../src/jobs/recovery';
+import { recoverStaleJobs } from '../../src/runners/recovery';
 import { runSyncSlice } from '../../src/sync/run-sync';
 import { startSync } from '../../src/sync/start-sync';
 import { FakeConnector } from '../helpers/fake-connector';

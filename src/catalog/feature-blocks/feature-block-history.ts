@@ -1,5 +1,5 @@
-import type { Json } from '../../history/snapshot';
-import { normaliseBlock, type StoredFeatureBlock } from './feature-block-types';
+import type { Json } from '../../records/snapshot';
+import { normaliseBlock, type StoredFeatureBlock } from '../../model/feature-block-types';
 
 /**
  * How a product's feature blocks of other systems appear in a history snapshot: one path,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../../env';
 import { validate } from '../../http/validate';
 import { describeOperation } from '../../openapi/describe-operation';
-import { featureBlockOut, featureBlockSchema } from './feature-block-types';
+import { featureBlockOut, featureBlockSchema } from '../../model/feature-block-types';
 import { getFeatureBlocks, setFeatureBlocks } from './feature-blocks';
 
 const doc = (summary: string, response?: z.ZodType, conflict?: string) =>

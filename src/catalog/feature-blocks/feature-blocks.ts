@@ -1,17 +1,23 @@
 import { and, eq } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../../db/client';
 import { catalogs, productFeatureBlocks, products } from '../../db/schema';
-import { historyStatements } from '../../history/record';
-import { withChanges, type Snapshot } from '../../history/snapshot';
-import { guardStatement, retryOnConflict } from '../../history/write-guard';
+import { historyStatements } from '../../records/history-record';
+import { withChanges, type Snapshot } from '../../records/snapshot';
+import { guardStatement, retryOnConflict } from '../../records/write-guard';
 import { badRequest, notFound } from '../../kernel/app-error';
 import type { Caller } from '../../kernel/caller';
 import { dbNow } from '../../kernel/clock';
-import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../../sync/fingerprint-after';
-import { checkDepartment, departmentStatement, masterFrom, masterSetOf, masterStatements } from '../write-context';
+import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../../records/fingerprint-after';
+import {
+  checkDepartment,
+  departmentStatement,
+  masterFrom,
+  masterSetOf,
+  masterStatements,
+} from '../../records/write-context';
 import { blocksEntry } from './feature-block-history';
-import { blockOfRow, blockRows, deleteBlocksStatement } from './feature-block-rows';
-import { normaliseBlock, type FeatureBlockInput, type StoredFeatureBlock } from './feature-block-types';
+import { blockOfRow, blockRows, deleteBlocksStatement } from '../../model/feature-block-rows';
+import { normaliseBlock, type FeatureBlockInput, type StoredFeatureBlock } from '../../model/feature-block-types';
 
 export interface SetFeatureBlocksInput {
   departmentId: string;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppEnv } from '../../env';
 import { validate } from '../../http/validate';
 import { describeOperation } from '../../openapi/describe-operation';
-import { PriceOutSchema } from './price-list';
+import { PriceOutSchema } from '../../model/price-list';
 import { getPrices, SetPricesDto, setPrices } from './prices';
 
 const PricesOut = z.object({

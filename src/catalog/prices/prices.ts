@@ -6,10 +6,10 @@ import { productPrices, products } from '../../db/schema';
 import { badRequest, notFound } from '../../kernel/app-error';
 import type { Caller } from '../../kernel/caller';
 import { dbNow } from '../../kernel/clock';
-import { historyStatement } from '../../history/record';
-import type { Json } from '../../history/snapshot';
-import { guardStatement, retryOnConflict } from '../../history/write-guard';
-import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../../sync/fingerprint-after';
+import { historyStatement } from '../../records/history-record';
+import type { Json } from '../../records/snapshot';
+import { guardStatement, retryOnConflict } from '../../records/write-guard';
+import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../../records/fingerprint-after';
 import {
   checkDepartment,
   departmentStatement,
@@ -18,8 +18,8 @@ import {
   masterFrom,
   masterSetOf,
   masterStatements,
-} from '../write-context';
-import { PriceDto, priceList, pricesSnapshot, type StoredPrice, toStored } from './price-list';
+} from '../../records/write-context';
+import { PriceDto, priceList, pricesSnapshot, type StoredPrice, toStored } from '../../model/price-list';
 
 export const MAX_PRICES = 500;
 

@@ -1,8 +1,8 @@
 import { UNIT_CODE } from '../../kernel/code-rules';
-import { keptUnit, orderUnit } from '../upsert/order-units';
-import type { WarnFn } from '../upsert/resolve-classification';
+import { keptUnit, orderUnit } from '../upsert/resolve/order-units';
+import type { WarnFn } from '../upsert/resolve/resolve-classification';
 import { ItemError } from '../upsert/upsert-types';
-import { NO_BASE, positive, type StoredBase, type UpsertPriceBase } from './price-base';
+import { NO_BASE, positive, type StoredBase, type UpsertPriceBase } from '../../model/price-base';
 
 const blank = (v: string | null | undefined) => v === undefined || v === null || v.trim() === '';
 

@@ -1,7 +1,7 @@
 import { ItemError } from '../upsert/upsert-types';
-import type { WarnFn } from '../upsert/resolve-classification';
-import type { StoredBase } from './price-base';
-import { PriceDto, type Price, type StoredPrice, toStored, type UpsertPrice } from './price-list';
+import type { WarnFn } from '../upsert/resolve/resolve-classification';
+import type { StoredBase } from '../../model/price-base';
+import { PriceDto, type Price, type StoredPrice, toStored, type UpsertPrice } from '../../model/price-list';
 import { resolveBase } from './resolve-price-base';
 
 const blankToNull = (v: string | null | undefined) =>

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { REFERENCE_TYPES, type ReferenceType, type StoredReference, storedReference } from './reference-types';
+import {
+  REFERENCE_TYPES,
+  type ReferenceType,
+  type StoredReference,
+  storedReference,
+} from '../../model/reference-types';
 
 export { REFERENCE_TYPES, type ReferenceType, type StoredReference, storedReference };
 

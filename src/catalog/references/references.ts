@@ -3,13 +3,19 @@ import { z } from 'zod';
 import type { BatchStatement, Database } from '../../db/client';
 import { productReferences, products } from '../../db/schema';
 import { findProduct } from '../../db/scope';
-import { historyStatement } from '../../history/record';
-import { referencesSnapshot } from '../../history/snapshot';
-import { guardStatement, retryOnConflict } from '../../history/write-guard';
+import { historyStatement } from '../../records/history-record';
+import { referencesSnapshot } from '../../records/snapshot';
+import { guardStatement, retryOnConflict } from '../../records/write-guard';
 import { badRequest, notFound } from '../../kernel/app-error';
 import type { Caller } from '../../kernel/caller';
-import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../../sync/fingerprint-after';
-import { departmentStatement, checkDepartment, masterFrom, masterSetOf, masterStatements } from '../write-context';
+import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../../records/fingerprint-after';
+import {
+  departmentStatement,
+  checkDepartment,
+  masterFrom,
+  masterSetOf,
+  masterStatements,
+} from '../../records/write-context';
 import {
   MAX_REFERENCES,
   type ReferenceType,

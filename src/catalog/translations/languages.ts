@@ -5,7 +5,7 @@ import { catalogs, companies } from '../../db/schema';
 import { badRequest, conflict } from '../../kernel/app-error';
 import type { Caller } from '../../kernel/caller';
 import { isLanguageCode, LANGUAGES, languageOf } from '../../kernel/languages';
-import { readCompanyLanguages } from './company-languages';
+import { readCompanyLanguages } from '../../model/company-languages';
 
 /** A language as the API shows it: its stored code, BCP 47 tag and names. */
 export const LanguageOut = z.object({

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { attributes } from '../../db/schema';
 import { localizeTexts, type ReadLanguage } from './read-language';
-import { attributeField, type ElementTranslations, readTranslations } from './translation-store';
+import { attributeField, type ElementTranslations, readTranslations } from '../../model/translation-store';
 
 /**
  * The product, variant, value and media outputs in a read's language (docs/languages.md,

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Database } from '../../db/client';
 import { badRequest } from '../../kernel/app-error';
 import type { Caller } from '../../kernel/caller';
-import { assertEnabled, readCompanyLanguages } from './company-languages';
-import type { ElementTranslations, FieldTexts } from './translation-store';
+import { assertEnabled, readCompanyLanguages } from '../../model/company-languages';
+import type { ElementTranslations, FieldTexts } from '../../model/translation-store';
 
 /**
  * The language of a read (docs/languages.md, "REST"): `language=` names one enabled language

@@ -2,11 +2,15 @@ import type { BatchStatement, Database } from '../../db/client';
 import { badRequest } from '../../kernel/app-error';
 import { localizedPath } from '../../kernel/languages';
 import { parseValue } from '../../kernel/value-types';
-import type { Snapshot } from '../../history/snapshot';
-import { builtInField } from '../fields';
-import type { CompanyLanguages } from './company-languages';
-import { assertEnabled } from './company-languages';
-import { type ElementTranslations, LOCALIZABLE_FIELDS, writeTranslationStatements } from './translation-store';
+import type { Snapshot } from '../../records/snapshot';
+import { builtInField } from '../../model/fields';
+import type { CompanyLanguages } from '../../model/company-languages';
+import { assertEnabled } from '../../model/company-languages';
+import {
+  type ElementTranslations,
+  LOCALIZABLE_FIELDS,
+  writeTranslationStatements,
+} from '../../model/translation-store';
 
 /** A write's `translations`: language -> field -> text (null removes). */
 export type TranslationsPatch = Record<string, Record<string, string | null>>;

@@ -3,8 +3,8 @@ import { badRequest } from '../../kernel/app-error';
 import { localizedPath } from '../../kernel/languages';
 import { parseValue } from '../../kernel/value-types';
 import type { ElementRef } from '../../db/scope';
-import { builtInField } from '../fields';
-import type { ProductNode } from '../product-aggregate';
+import { builtInField } from '../../model/fields';
+import type { ProductNode } from '../../model/product-aggregate';
 import type { FieldTarget } from '../value-context';
 import type { PlannedWrite } from '../value-plan';
 import {
@@ -12,7 +12,7 @@ import {
   LOCALIZABLE_FIELDS,
   translationValueSql,
   writeTranslationStatements,
-} from './translation-store';
+} from '../../model/translation-store';
 
 /**
  * SetValue of a field in a language other than its catalog's default (docs/languages.md): the

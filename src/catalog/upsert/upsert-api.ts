@@ -2,13 +2,13 @@ import type { z } from 'zod';
 import type { Database } from '../../db/client';
 import { assertMayEditClassifications } from '../../classification/ai-switch';
 import { assertDepartment, findCatalog } from '../../db/scope';
-import { rethrowSkuClash } from '../sku';
-import { ReferenceCache } from './reference-cache';
+import { rethrowSkuClash } from '../../model/sku';
+import { ReferenceCache } from './resolve/reference-cache';
 import { upsertRecords } from './upsert-products';
 import type { UpsertProductInput, UpsertProductsInput, UpsertProductsOut, UpsertVariantInput } from './upsert.schemas';
 import { UPSERT_FIELDS, type UpsertOutcome, type UpsertRecord } from './upsert-types';
 import type { Caller } from '../../kernel/caller';
-import { assertEnabled, readCompanyLanguages } from '../translations/company-languages';
+import { assertEnabled, readCompanyLanguages } from '../../model/company-languages';
 
 type NodeInput = z.infer<typeof UpsertVariantInput>;
 

@@ -4,23 +4,28 @@ import { withDeferredRescore } from '../../db/score-refresh';
 import { newId } from '../../kernel/ids';
 import { catalogs } from '../../db/schema';
 import { deleteObjects } from '../../media/media';
-import { historyStatements, type HistoryEntry } from '../../history/record';
-import { snapshotAfter, snapshotOfNode } from './upsert-history';
-import type { Snapshot } from '../../history/snapshot';
-import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../product-aggregate';
-import { changedParts } from './changed-parts';
-import { nodeStatements, WriteSet } from './node-writes';
-import { categoriesOfCatalog, existingBySku } from './upsert-lookups';
-import { CategoryPaths } from '../../sync/category-paths';
-import { bumpWithFingerprints, fingerprintsAfter, publishedLanguagesOf, type WrittenNode } from './upsert-fingerprints';
-import type { ReferenceCache } from './reference-cache';
-import { classesNeeded, resolveRecord } from './resolve-record';
+import { historyStatements, type HistoryEntry } from '../../records/history-record';
+import { snapshotAfter, snapshotOfNode } from './write/upsert-history';
+import type { Snapshot } from '../../records/snapshot';
+import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../../model/product-aggregate';
+import { changedParts } from './write/changed-parts';
+import { nodeStatements, WriteSet } from './write/node-writes';
+import { categoriesOfCatalog, existingBySku } from './resolve/upsert-lookups';
+import { CategoryPaths } from '../../records/category-paths';
+import {
+  bumpWithFingerprints,
+  fingerprintsAfter,
+  publishedLanguagesOf,
+  type WrittenNode,
+} from './write/upsert-fingerprints';
+import type { ReferenceCache } from './resolve/reference-cache';
+import { classesNeeded, resolveRecord } from './resolve/resolve-record';
 import type { ResolvedNode } from './upsert-types';
 import { ItemError, type UpsertOutcome, type UpsertRecord } from './upsert-types';
 import type { Caller } from '../../kernel/caller';
-import { foldDefaultLanguage } from './upsert-translations';
-import { inheritMasterPrices } from './inherited-prices';
-import { inheritMasterValues } from './inherited-fields';
+import { foldDefaultLanguage } from './resolve/upsert-translations';
+import { inheritMasterPrices } from './resolve/inherited-prices';
+import { inheritMasterValues } from './resolve/inherited-fields';
 
 const IN_CHUNK = 90;
 

@@ -1,9 +1,9 @@
 import type { ClassificationGroup } from '../../kernel/classification-groups';
-import { PRODUCT_DATA_FIELDS } from '../fields';
-import type { StoredPrice, UpsertPrice } from '../prices/price-list';
+import { PRODUCT_DATA_FIELDS } from '../../model/fields';
+import type { StoredPrice, UpsertPrice } from '../../model/price-list';
 
 export type { UpsertPrice };
-import type { FeatureBlockInput, StoredFeatureBlock } from '../feature-blocks/feature-block-types';
+import type { FeatureBlockInput, StoredFeatureBlock } from '../../model/feature-block-types';
 
 /**
  * The internal form of one product to upsert, shared by UpsertProducts and the import job:

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { ClassRef, FeatureValueInput } from '../../classification/classification.schemas';
 import { MEDIA_PURPOSES } from '../../media/media';
 import { MAX_REFERENCES, ReferenceIn } from '../references/reference-rules';
-import { featureBlockSchema } from '../feature-blocks/feature-block-types';
+import { featureBlockSchema } from '../../model/feature-block-types';
 import { PRODUCT_STATUSES } from '../../kernel/product-status';
 
 /**
  * Request shape of `POST /api/Catalog/UpsertProducts` and the `upsert_products` MCP tool.
  * Fields are checked here only for shape; their values are parsed by the domain function with
- * the same rules as SetValue (catalog/fields.ts), so a bad value becomes a per-item error that
+ * the same rules as SetValue (model/fields.ts), so a bad value becomes a per-item error that
  * names the field instead of failing the whole request.
  */
 const text = (max: number) => z.string().max(max).nullish();

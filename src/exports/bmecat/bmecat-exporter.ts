@@ -1,4 +1,4 @@
-import { readTranslations } from '../../catalog/translations/translation-store';
+import { readTranslations } from '../../model/translation-store';
 import { columnLanguage, planLanguages } from './localized-out';
 import { ExportWarnings } from '../export-warnings';
 import { masterScope, productPage, type ExportPhase, type Exporter } from '../exporter';

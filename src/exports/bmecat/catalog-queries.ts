@@ -1,4 +1,4 @@
-import type { ElementTranslations } from '../../catalog/translations/translation-store';
+import type { ElementTranslations } from '../../model/translation-store';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ExportContext } from '../exporter';
 import { completeCondition, variantCompleteCondition, type CompleteFor } from '../complete-for';

@@ -1,9 +1,9 @@
-import type { ProductNode } from '../../catalog/product-aggregate';
+import type { ProductNode } from '../../model/product-aggregate';
 import type { ExportWarnings } from '../export-warnings';
 import type { BmecatPlan } from './plan';
 import { fitText } from './xml-text';
 import { planLanguages } from './localized-out';
-import { detailsField } from '../../catalog/translations/translation-store';
+import { detailsField } from '../../model/translation-store';
 
 /** FNAME and FVALUE are at most 60 characters in every BMEcat schema. */
 const FEATURE_TEXT_MAX = 60;

@@ -1,4 +1,4 @@
-import type { ElementTranslations } from '../../catalog/translations/translation-store';
+import type { ElementTranslations } from '../../model/translation-store';
 import type { ExportWarnings } from '../export-warnings';
 import type { BmecatPlan } from './plan';
 import { textEl } from './xml-text';

@@ -1,4 +1,4 @@
-import type { AggregateMedia } from '../../catalog/product-aggregate';
+import type { AggregateMedia } from '../../model/product-aggregate';
 import type { ExportWarnings } from '../export-warnings';
 import { fitted } from './fields';
 import { codePointLength, el } from './xml-text';

@@ -1,4 +1,4 @@
-import type { StoredFeature, StoredFeatureBlock } from '../../catalog/feature-blocks/feature-block-types';
+import type { StoredFeature, StoredFeatureBlock } from '../../model/feature-block-types';
 import type { ExportWarnings } from '../export-warnings';
 import { systemName } from './feature-blocks';
 import { el, fitText, textEl } from './xml-text';

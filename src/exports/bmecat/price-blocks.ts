@@ -1,4 +1,4 @@
-import type { PriceOut } from '../../catalog/prices/price-list';
+import type { PriceOut } from '../../model/price-list';
 import type { ExportWarnings } from '../export-warnings';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';

@@ -1,10 +1,10 @@
-import type { AggregateMedia, ProductAggregate, ProductNode } from '../../catalog/product-aggregate';
+import type { AggregateMedia, ProductAggregate, ProductNode } from '../../model/product-aggregate';
 import type { ExportWarnings } from '../export-warnings';
 import { featureBlocks, type FeatureBlock } from './feature-blocks';
 import type { BmecatPlan } from './plan';
 import { fitIdentifier } from './xml-text';
 import type { ProductStatus } from '../../kernel/product-status';
-import { type PriceOut, priceList, type StoredPrice } from '../../catalog/prices/price-list';
+import { type PriceOut, priceList, type StoredPrice } from '../../model/price-list';
 import { planLanguages, textIn } from './localized-out';
 
 /**
@@ -31,7 +31,7 @@ function ownPrices(price: string | null, rows: StoredPrice[], plan: BmecatPlan):
     });
   return list;
 }
-import type { StoredFeatureBlock } from '../../catalog/feature-blocks/feature-block-types';
+import type { StoredFeatureBlock } from '../../model/feature-block-types';
 
 /** SUPPLIER_PID / SUPPLIER_AID are at most 32 characters in every BMEcat schema. */
 const PID_MAX = 32;

@@ -1,5 +1,5 @@
 import type { ExportWarnings } from '../export-warnings';
-import { detailsField } from '../../catalog/translations/translation-store';
+import { detailsField } from '../../model/translation-store';
 import type { FeatureBlock } from '../bmecat/feature-blocks';
 import type { ProductView } from '../bmecat/product-view';
 import { fieldTexts, perLanguage } from './xchange-languages';

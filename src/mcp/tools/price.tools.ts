@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PriceDto, PriceOutSchema } from '../../catalog/prices/price-list';
+import { PriceDto, PriceOutSchema } from '../../model/price-list';
 import { MAX_PRICES, setPrices } from '../../catalog/prices/prices';
 import { defineTool, OVERWRITE } from '../tool-definition';
 

@@ -7,7 +7,7 @@ import { keys } from '../api/keys';
 import type { ProductDetail } from '../api/models';
 import { useSetReferences } from '../api/mutations';
 import { useAnnounce } from '../components/Announcer';
-import { REFERENCE_TYPES, type ReferenceType } from '../../../src/catalog/references/reference-types';
+import { REFERENCE_TYPES, type ReferenceType } from '../../../src/model/reference-types';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';

@@ -1,0 +1,145 @@
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { attributes, categories, media } from '../../db/schema';
+import type { ProductNode } from '../../model/product-aggregate';
+import {
+  categoryMediaCell,
+  CSV_COLUMNS,
+  csvLine,
+  LIST_SEPARATOR,
+  localizedColumns,
+  PATH_SEPARATOR,
+  pricesCell,
+  referenceCell,
+  type LocalizedColumn,
+} from './csv-format';
+import { priceList } from '../../model/price-list';
+import { productPage, rowCount, textPhase, type Exporter } from '../exporter';
+
+interface CsvPlan {
+  attributeCodes: string[];
+  /** `name@eng` ... per further language of the catalog, after the attribute columns; absent in plans of jobs started before. */
+  localized?: LocalizedColumn[];
+  /** categoryId → name path ("Cables > Power cables"), resolved once per export. */
+  categoryPaths: Record<string, string>;
+  /** The `categoryMedia` cell of the file's first row: every category link of the catalog. */
+  categoryMedia: string;
+}
+
+function classesOf(node: ProductNode): string {
+  return (node.classification?.classes ?? []).map((c) => `${c.system}:${c.code}`).join(LIST_SEPARATOR);
+}
+
+function featuresOf(node: ProductNode): string {
+  return (node.classification?.features ?? [])
+    .map((f) => `${f.code}=${f.value}${f.unit ? ` ${f.unit}` : ''}`)
+    .join(LIST_SEPARATOR);
+}
+
+/**
+ * CSV for ERP import: UTF-8 with BOM (so spreadsheet programs detect the encoding), CRLF line
+ * ends, one row per master product followed by one row per variant. Every attribute of the
+ * company has its own column; classification classes and features are `|`-separated lists.
+ * The catalog's further languages follow as `name@eng`-style columns (csv-format.ts).
+ */
+export const csvExporter: Exporter<CsvPlan> = {
+  exportType: 'CSV',
+  contentType: 'text/csv; charset=utf-8',
+  fileExtension: 'csv',
+  async plan(ctx) {
+    const attributeRows = await ctx.db
+      .select({ code: attributes.code, localizable: attributes.localizable })
+      .from(attributes)
+      .where(eq(attributes.companyId, ctx.companyId))
+      .orderBy(asc(attributes.code));
+    const categoryRows = await ctx.db
+      .select({ id: categories.id, parentId: categories.parentId, name: categories.name })
+      .from(categories)
+      .where(eq(categories.catalogId, ctx.catalog.id));
+    const byId = new Map(categoryRows.map((c) => [c.id, c]));
+    const pathOf = (id: string): string => {
+      const names: string[] = [];
+      for (let c = byId.get(id); c && names.length < 20; c = c.parentId ? byId.get(c.parentId) : undefined)
+        names.unshift(c.name);
+      return names.join(PATH_SEPARATOR);
+    };
+    // Category links (uploaded category files have no CSV form): bounded by the category tree.
+    const links: { path: string; url: string }[] = [];
+    const ids = categoryRows.map((c) => c.id);
+    for (let i = 0; i < ids.length; i += 90) {
+      const rows = await ctx.db
+        .select({ elementId: media.elementId, url: media.url })
+        .from(media)
+        .where(and(inArray(media.elementId, ids.slice(i, i + 90)), isNotNull(media.url)))
+        .orderBy(asc(media.elementId), asc(media.sortOrder));
+      for (const r of rows) links.push({ path: pathOf(r.elementId), url: r.url! });
+    }
+    return {
+      attributeCodes: attributeRows.map((a) => a.code),
+      localized: localizedColumns(
+        ctx.catalog.languages,
+        ctx.catalog.language,
+        attributeRows.filter((a) => a.localizable).map((a) => a.code),
+      ),
+      categoryPaths: Object.fromEntries(categoryRows.map((c) => [c.id, pathOf(c.id)])),
+      categoryMedia: categoryMediaCell(links),
+    };
+  },
+  phases: [
+    textPhase(
+      'header',
+      (_ctx, plan) =>
+        `\uFEFF${csvLine([...CSV_COLUMNS, ...plan.attributeCodes, ...(plan.localized ?? []).map((c) => c.header)])}`,
+    ),
+    {
+      name: 'products',
+      async run(ctx, plan, cursor) {
+        const { aggregates, nextCursor } = await productPage(ctx, cursor);
+        let text = '';
+        // The category links go on the file's first row (the first page's first master).
+        let categoryMedia = cursor === null && plan.categoryMedia !== '' ? plan.categoryMedia : null;
+        for (const aggregate of aggregates) {
+          const categoryNames = aggregate.categoryIds.map((id) => plan.categoryPaths[id] ?? id).join(LIST_SEPARATOR);
+          const row = (node: ProductNode, parentSku: string | null, categoryList: string) => {
+            const p = node.product;
+            const values = new Map(node.values.map((v) => [v.code, v.value]));
+            const line = csvLine([
+              p.id,
+              p.parentId,
+              parentSku,
+              p.sku,
+              p.name,
+              p.description,
+              p.gtin,
+              p.manufacturerName,
+              p.manufacturerPid,
+              p.unit,
+              p.price,
+              p.price ? ctx.catalog.currency : null,
+              p.priceQuantity,
+              p.keywords,
+              p.deliveryTimeDays,
+              p.status,
+              categoryList,
+              classesOf(node),
+              featuresOf(node),
+              // A link is its URL, a file its name: the import tells them apart (csv-records.ts).
+              node.media.map((m) => m.url ?? m.fileName).join(LIST_SEPARATOR),
+              pricesCell(priceList(node.prices ?? [], p.price)),
+              node.references.map(referenceCell).join(LIST_SEPARATOR),
+              node.featureBlocks?.length ? JSON.stringify(node.featureBlocks) : null,
+              categoryMedia,
+              ...plan.attributeCodes.map((code) => values.get(code)),
+              // A missing translation is an empty cell, never the default language's text.
+              ...(plan.localized ?? []).map((c) => node.translations?.[c.language]?.[c.field]),
+            ]);
+            categoryMedia = null;
+            return line;
+          };
+          text += row(aggregate, null, categoryNames);
+          for (const variant of aggregate.variants) text += row(variant, aggregate.product.sku, categoryNames);
+        }
+        return { text, nextCursor, products: rowCount(aggregates) };
+      },
+    },
+  ],
+};

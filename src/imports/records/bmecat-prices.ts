@@ -1,0 +1,138 @@
+import type { UpsertPriceBase } from '../../model/price-base';
+import type { UpsertPrice } from '../../catalog/upsert/upsert-types';
+import { child, children, textOf, type XmlNode } from '../read/xml-node';
+import type { FileWarning } from './record-actions';
+
+/** A DATETIME of the given type (1.2, 2005) or its 2005 shorthand element, as YYYY-MM-DD. */
+function dateOf(block: XmlNode, type: 'valid_start_date' | 'valid_end_date'): string | null {
+  const datetime = children(block, 'DATETIME').find((d) => d.attrs.type === type);
+  const text = datetime ? textOf(datetime, 'DATE') : textOf(block, type.toUpperCase());
+  return text ? text.trim().slice(0, 10) : null;
+}
+
+/** How a file's prices are read beside what it writes (import-items.ts). */
+export interface PriceReading {
+  /** The catalog's currency: a list that is only a plain `price` in it is read as that price. */
+  catalogCurrency: string;
+  /**
+   * In a file of our own export (file-header.ts), its generation date: the date the export
+   * writes on a price block that has none (the ETIM guideline requires a valid_start_date), so
+   * a valid_start_date equal to it is read as no start date. Null for every other file.
+   */
+  exportDate?: string | null;
+  /**
+   * The HEADER's CURRENCY when it is not the catalog's: BMEcat's rule is that a price without
+   * PRICE_CURRENCY is in it, so such a price keeps it (a CHF file in an EUR catalog stays CHF).
+   * Null when it is the catalog's: the price then stays without currency (= the catalog's).
+   */
+  fileCurrency?: string | null;
+}
+
+/**
+ * A PRICE_BASE as written: PRICE_UNIT, PRICE_UNIT_FACTOR and PRICE_UNIT_VALUE (which the BMEcat
+ * 2005 specification's text names but its XSDs do not: kept when a file carries it). Null
+ * when absent. Strings still to be checked (resolve-price-base.ts).
+ */
+function baseOf(base: XmlNode | undefined): UpsertPriceBase | null {
+  if (!base) return null;
+  return {
+    value: textOf(base, 'PRICE_UNIT_VALUE'),
+    unit: textOf(base, 'PRICE_UNIT'),
+    factor: textOf(base, 'PRICE_UNIT_FACTOR'),
+  };
+}
+
+/**
+ * Every price of a PRODUCT (2005, ETIM) or ARTICLE (1.x): each PRODUCT_PRICE_DETAILS /
+ * ARTICLE_PRICE_DETAILS block in file order, each PRODUCT_PRICE / ARTICLE_PRICE of it with
+ * the block's validity and DAILY_PRICE flag (docs/import.md "Prices"), except the "no price"
+ * markers. A price's PRICE_BASE is its own (BMEcat 2005: inside PRODUCT_PRICE) or else its
+ * block's (the ETIM guideline: inside PRODUCT_PRICE_DETAILS, for every price of the block).
+ * Values stay strings; the upsert checks them (resolve-prices.ts) and warns about what it
+ * leaves out.
+ */
+export function priceListOf(product: XmlNode, reading?: PriceReading): UpsertPrice[] {
+  const out: UpsertPrice[] = [];
+  for (const block of children(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS')) {
+    const start = dateOf(block, 'valid_start_date');
+    const validFrom = reading?.exportDate && start === reading.exportDate ? null : start;
+    const validTo = dateOf(block, 'valid_end_date');
+    const daily = /^(true|1)$/i.test(textOf(block, 'DAILY_PRICE') ?? '');
+    const blockBase = child(block, 'PRICE_BASE');
+    for (const price of children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE')) {
+      const type = price.attrs.price_type ?? '';
+      // "No price" markers are no price: on_request without an amount (2005) and udp_onrequest
+      // (the 1.2 placeholder with amount 0 our exports and many tools write).
+      if (type === 'udp_onrequest' || (type === 'on_request' && !textOf(price, 'PRICE_AMOUNT'))) continue;
+      out.push({
+        type,
+        amount: textOf(price, 'PRICE_AMOUNT'),
+        currency: textOf(price, 'PRICE_CURRENCY') ?? reading?.fileCurrency ?? null,
+        tax: textOf(price, 'TAX') ?? textOf(child(price, 'TAX_DETAILS'), 'TAX'),
+        factor: textOf(price, 'PRICE_FACTOR'),
+        lowerBound: textOf(price, 'LOWER_BOUND'),
+        territory: children(price, 'TERRITORY').map((t) => t.text.trim()),
+        validFrom,
+        validTo,
+        ...(daily ? { daily } : {}),
+        base: baseOf(child(price, 'PRICE_BASE') ?? blockBase),
+      });
+    }
+  }
+  return reading !== undefined && isPlainPrice(out, reading.catalogCurrency) ? [] : out;
+}
+
+const blank = (v: string | null | undefined) => v === undefined || v === null || v.trim() === '';
+
+/**
+ * Whether a file's whole price list is what the BMEcat exports (2005, 1.2) write for a product
+ * that has only its `price` (dialect-2005.ts, dialect-12.ts): one `net_list` price with an
+ * amount, in the catalog's currency or none, and no tax, factor, tier, territory, validity or
+ * daily flag. Read as that `price` alone, with no list: export and import then round-trip a
+ * one-price product as one price, not as a one-row list it did not have (docs/import.md
+ * "Prices"). A list that says anything more than `price` does is kept as a list. The ETIM
+ * profile's dated block counts when its date is the one our export wrote (PriceReading).
+ */
+function isPlainPrice(prices: readonly UpsertPrice[], catalogCurrency: string): boolean {
+  if (prices.length !== 1) return false;
+  const p = prices[0]!;
+  return (
+    p.type === 'net_list' &&
+    !blank(p.amount) &&
+    (blank(p.currency) || p.currency!.trim().toUpperCase() === catalogCurrency.toUpperCase()) &&
+    blank(p.tax) &&
+    blank(p.factor) &&
+    blank(p.lowerBound) &&
+    (p.territory ?? []).every((t) => t.trim() === '') &&
+    blank(p.validFrom) &&
+    blank(p.validTo) &&
+    !p.daily &&
+    !p.base
+  );
+}
+
+/**
+ * A warning for each price whose own PRICE_BASE (2005's position) differs from its block's (the
+ * ETIM guideline's): the price keeps its own and the block's does not apply to it. Every other
+ * PRICE_BASE is read into the price list (priceListOf); a part of it that does not check is
+ * warned by the upsert field by field (resolve-price-base.ts).
+ */
+export function priceBaseWarnings(product: XmlNode): FileWarning[] {
+  const out: FileWarning[] = [];
+  const key = (base: XmlNode) => JSON.stringify(baseOf(base));
+  for (const block of children(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS')) {
+    const blockBase = child(block, 'PRICE_BASE');
+    if (!blockBase) continue;
+    for (const price of children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE')) {
+      const own = child(price, 'PRICE_BASE');
+      if (!own || key(own) === key(blockBase)) continue;
+      out.push({
+        code: 'price_base',
+        message: `the price has its own PRICE_BASE: the one of its ${block.name} (line ${blockBase.line}) does not apply to it`,
+        line: own.line,
+        path: `${block.name}/${price.name}/PRICE_BASE`,
+      });
+    }
+  }
+  return out;
+}

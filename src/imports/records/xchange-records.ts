@@ -1,0 +1,231 @@
+import type { RecordTranslations, UpsertMediaRef, UpsertRecord } from '../../catalog/upsert/upsert-types';
+import type { FileWarning } from './record-actions';
+import type { XChangeEnvelope } from '../read/xchange-reader';
+import { xchangeFeatureValue } from './xchange-features';
+import { languageTag } from '../../exports/xchange/xchange-codes';
+import { detailsField } from '../../model/translation-store';
+import { xchangeTexts, type XChangeLanguages } from './xchange-languages';
+
+type Json = Record<string, any>;
+
+/** One record of an xChange Product: a TradeItem (or the product itself when it has none). */
+export interface XChangeItem {
+  sku: string | null;
+  record: UpsertRecord | null;
+  problem: string | null;
+  skipped: string[];
+  warnings: FileWarning[];
+}
+
+const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+const warn = (warnings: FileWarning[], code: string, message: string, path: string) =>
+  warnings.push({ code, message, line: 0, path });
+
+/** A name the exporter cut to 80 characters (ending in "…") is whole in UniqueMainProductDescription. */
+function fullName(minimal: string | null, unique: string | null): string | null {
+  if (minimal?.endsWith('…') && unique?.startsWith(minimal.slice(0, -1))) return unique;
+  return minimal;
+}
+
+const PRODUCT_STATUS: Record<string, string> = {
+  'PRE-LAUNCH': 'draft',
+  ACTIVE: 'active',
+  'ON HOLD': 'active',
+  'PLANNED WITHDRAWAL': 'active',
+  OBSOLETE: 'discontinued',
+};
+
+/**
+ * ETIM classification (ReleaseVersion 9.0 → system ETIM-9.0) and its features as the BMEcat
+ * import stores them. A feature's EtimValueDetails in the catalog's other languages go to
+ * `translations` as `details.ETIM.<code>` (the one in the catalog's language is an
+ * alphanumeric value, or kept nowhere beside a typed value, as before languages).
+ */
+function classificationOf(
+  product: Json,
+  primary: string,
+  languages: XChangeLanguages,
+  translations: RecordTranslations,
+  warnings: FileWarning[],
+): UpsertRecord['classification'] {
+  const classes: NonNullable<UpsertRecord['classification']>['classes'] = [];
+  const features: NonNullable<UpsertRecord['classification']>['features'] = [];
+  list(product.EtimClassification).forEach((c, ci) => {
+    const code = str(c.EtimClassCode);
+    if (!code) return;
+    classes.push({ group: 'ETIM', system: `ETIM-${str(c.EtimReleaseVersion) ?? 'DYNAMIC'}`, code });
+    list(c.EtimFeatures).forEach((f, fi) => {
+      const featureCode = str(f.EtimFeatureCode);
+      const value = xchangeFeatureValue(f, primary);
+      if (featureCode && value !== null) {
+        features.push({ group: 'ETIM', code: featureCode, value });
+        for (const [code, d] of xchangeTexts(list(f.EtimValueDetails), 'Language', languages).others) {
+          const text = str(d.EtimValueDetails);
+          if (text) (translations[code] ??= {})[detailsField('ETIM', featureCode)] = text;
+        }
+      } else if (featureCode && !f.ReasonNoValue)
+        warn(
+          warnings,
+          'feature_without_value',
+          `feature ${featureCode} has no value`,
+          `.EtimClassification[${ci}].EtimFeatures[${fi}]`,
+        );
+    });
+  });
+  list(product.OtherClassifications).forEach((c) => {
+    const name = String(c.ClassificationName ?? '')
+      .toUpperCase()
+      .replace(/[^A-Z]/g, '');
+    const group = name.startsWith('ECLASS') ? 'ECLASS' : name.startsWith('PROFICLASS') ? 'PROFICLASS' : null;
+    const code = str(c.ClassificationClassCode);
+    if (!group || !code) return;
+    const version = str(c.ClassificationVersion);
+    classes.push({ group, system: version ? `${group}-${version}` : group, code });
+    for (const f of list(c.ClassificationFeatures)) {
+      const [v1, v2] = [str(f.ClassificationFeatureValue1), str(f.ClassificationFeatureValue2)];
+      if (str(f.ClassificationFeatureName) && v1)
+        features.push({ group, code: f.ClassificationFeatureName.trim(), value: v2 ? `${v1}..${v2}` : v1 });
+    }
+  });
+  return classes.length > 0 ? { classes, features } : null;
+}
+
+/**
+ * Attachments as media links by file name (the URI's last segment), pictures first as `normal`,
+ * with the description in the catalog's language and every other language of the file as a
+ * description translation (docs/languages.md "Imports"), as BMEcat's MIME_DESCR.
+ */
+function mediaOf(attachments: Json[], languages: XChangeLanguages): UpsertMediaRef[] {
+  return attachments.flatMap((a) =>
+    list(a.AttachmentDetails).flatMap((d) => {
+      const uri = str(d.AttachmentUri);
+      const fileName = str(d.AttachmentFilename) ?? str(uri?.split(/[?#]/)[0]?.split('/').pop());
+      if (!fileName) return [];
+      const texts = xchangeTexts(list(d.AttachmentDescription), 'Language', languages);
+      const descriptions = Object.fromEntries(
+        texts.others.flatMap(([code, e]) => {
+          const text = str(e.AttachmentDescription);
+          return text ? [[code, text]] : [];
+        }),
+      );
+      return [
+        {
+          fileName,
+          purpose: a.AttachmentType === 'ATX018' ? 'normal' : 'others',
+          description: str(texts.own?.AttachmentDescription),
+          ...(Object.keys(descriptions).length > 0 ? { descriptions } : {}),
+        },
+      ];
+    }),
+  );
+}
+
+/** The texts of one ProductDescriptions entry as the record's fields hold them. */
+const descriptionTexts = (text: Json | undefined) => ({
+  name: fullName(str(text?.MinimalProductDescription), str(text?.UniqueMainProductDescription)),
+  description: str(text?.FullProductDescription) ?? str(text?.UniqueMainProductDescription),
+  keywords: Array.isArray(text?.ProductKeyword) ? text.ProductKeyword.join(', ') || null : null,
+});
+
+/**
+ * The records of one xChange Product: one per TradeItem (its SupplierItemNumber is the SKU),
+ * each with the product's descriptions in every language of the file (the catalog's default
+ * language into the fields, the others into `translations`; a field given only in other
+ * languages leaves the default language's column alone, as the BMEcat import does), the
+ * manufacturer, GTIN, classifications and attachments, and the trade item's order unit and
+ * first price. Field problems are the upsert's (tolerant unless strict), as in BMEcat.
+ */
+export function xchangeItemsOf(product: Json, envelope: XChangeEnvelope, languages: XChangeLanguages): XChangeItem[] {
+  const warnings: FileWarning[] = [];
+  const skipped: string[] = [];
+  const catalogLanguage = languages.catalogLanguage;
+  const primary = (languageTag(catalogLanguage) ?? catalogLanguage).slice(0, 2).toLowerCase();
+  const identification = (product.ProductIdentification ?? {}) as Json;
+  const details = (product.ProductDetails ?? {}) as Json;
+  const texts = xchangeTexts(list(details.ProductDescriptions), 'DescriptionLanguage', languages);
+  const relations = list(product.ProductRelations);
+  if (relations.length > 0) skipped.push('product relations are not kept yet (no product references in the model)');
+  const translations: RecordTranslations = {};
+  for (const [code, text] of texts.others) translations[code] = descriptionTexts(text);
+  const classification = classificationOf(product, primary, languages, translations, warnings);
+  const tradeItems = list(product.TradeItem);
+  // undefined: the file gives the texts only in other languages (the columns are left alone).
+  const own: Partial<ReturnType<typeof descriptionTexts>> =
+    texts.own || texts.others.length === 0 ? descriptionTexts(texts.own) : {};
+  const base = {
+    ...own,
+    gtin: str((identification.ProductGtin ?? [])[0]),
+    manufacturerName: str(identification.ManufacturerName),
+    manufacturerPid: str(identification.ManufacturerProductNumber),
+    status: PRODUCT_STATUS[String(details.ProductStatus ?? 'ACTIVE')] ?? 'active',
+  };
+  const media = mediaOf(list(product.ProductAttachments), languages);
+  const withTranslations = (record: UpsertRecord, extra: RecordTranslations = {}): UpsertRecord => {
+    const all = structuredClone(translations);
+    for (const [code, fields] of Object.entries(extra)) all[code] = { ...fields, ...all[code] };
+    return Object.keys(all).length > 0 ? { ...record, translations: all } : record;
+  };
+  if (tradeItems.length === 0) {
+    const sku = base.manufacturerPid;
+    if (!sku)
+      return [
+        { sku: null, record: null, problem: 'neither a TradeItem nor a ManufacturerProductNumber', skipped, warnings },
+      ];
+    warn(
+      warnings,
+      'trade_item_missing',
+      'no TradeItem: the ManufacturerProductNumber is the SKU',
+      '.ProductIdentification',
+    );
+    const record: UpsertRecord = {
+      sku,
+      fields: { ...base, price: null, unit: null },
+      classification,
+      media,
+      values: {},
+    };
+    return [{ sku, record: withTranslations(record), problem: null, skipped, warnings }];
+  }
+  return tradeItems.map((item, i) => {
+    const id = (item.ItemIdentification ?? {}) as Json;
+    const sku = str(id.SupplierItemNumber);
+    if (!sku)
+      return { sku: null, record: null, problem: `TradeItem[${i}]: SupplierItemNumber is missing`, skipped, warnings };
+    const ordering = (item.Ordering ?? {}) as Json;
+    const price = list(item.Pricing)[0] ?? {};
+    // A language without a product name takes the trade item's minimal description in that language.
+    const itemTexts = xchangeTexts(list((item.ItemDetails ?? {}).ItemDescriptions), 'DescriptionLanguage', languages);
+    const itemNames: RecordTranslations = {};
+    for (const [code, text] of itemTexts.others)
+      if (!translations[code]?.name && str(text.MinimalItemDescription))
+        itemNames[code] = { name: str(text.MinimalItemDescription) };
+    const ownName =
+      base.name ?? str(itemTexts.own?.MinimalItemDescription) ?? (base.name === undefined ? undefined : null);
+    const fields: UpsertRecord['fields'] = {
+      ...base,
+      name: ownName,
+      gtin: str((id.ItemGtin ?? [])[0]) ?? base.gtin,
+      // A product number equal to the item number carries nothing (the exporter's fallback for the required field).
+      manufacturerPid: base.manufacturerPid !== sku ? base.manufacturerPid : str(id.ManufacturerItemNumber),
+      unit: str(ordering.OrderUnit),
+      deliveryTimeDays: Number.isInteger(ordering.StandardOrderLeadTime)
+        ? String(ordering.StandardOrderLeadTime)
+        : null,
+      price: str(price.NetPrice) ?? str(price.GrossListPrice) ?? str(price.RecommendedRetailPrice),
+      priceQuantity: str(price.PriceQuantity)?.replace(/\.0*$/, '') ?? null,
+      status: PRODUCT_STATUS[String((item.ItemDetails ?? {}).ItemStatus ?? '')] ?? base.status,
+    };
+    // A field the file gives only in further languages leaves the default language's column alone.
+    for (const field of ['name', 'description', 'keywords'] as const)
+      if (fields[field] === undefined) delete fields[field];
+    const record: UpsertRecord = {
+      sku,
+      fields,
+      classification,
+      media: [...media, ...mediaOf(list(item.ItemAttachments), languages)],
+      values: {},
+    };
+    return { sku, record: withTranslations(record, itemNames), problem: null, skipped, warnings: [...warnings] };
+  });
+}

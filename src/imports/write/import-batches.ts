@@ -1,0 +1,196 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { runBatch, type BatchStatement, type Database } from '../../db/client';
+import { jsonList } from '../../db/json-rows';
+import { importGroups } from '../../db/schema';
+import type { ReferenceCache } from '../../catalog/upsert/resolve/reference-cache';
+import { upsertRecords } from '../../catalog/upsert/upsert-products';
+import type { UpsertOutcome, UpsertRecord } from '../../catalog/upsert/upsert-types';
+import type { ImportCounts } from '../read/import-checkpoint';
+import { rejectionStatements, warningStatements, type ImportWarning, type Rejection } from '../report/import-report';
+import type { FileWarning, ProductAction } from '../records/bmecat-records';
+import { deletions, duplicateSkus, priceUpdates } from './import-actions';
+import { deleteObjects } from '../../media/media';
+import { refreshFingerprints } from '../../records/sync-record';
+import { productsBySku, stageDryProducts } from './import-staging';
+import type { BatchScope, PendingProduct } from '../records/batch-types';
+
+/** Where in the file: `line N: path/sub` in XML, the JSON path (line 0) in an xChange file. */
+function placeOf(line: number, path: string, sub: string): string {
+  if (line === 0) return `${path}${sub}`;
+  return `line ${line}: ${path}${sub ? `/${sub}` : ''}`;
+}
+
+/** A warning of the upsert (`field`, e.g. gtin) placed at the field's element in the file, else at the record. */
+function warningAt(p: PendingProduct, field: string, code: string, message: string): ImportWarning {
+  const at = p.origins?.get(field) ?? p.origins?.get(field.split('.').slice(0, 2).join('.'));
+  const location =
+    p.path && at?.path ? `line ${at.line}: ${p.path}/${at.path}` : at ? `line ${at.line}: ${p.path ?? ''}` : p.location;
+  return {
+    seq: p.seq,
+    sku: p.sku,
+    location,
+    code,
+    reason: message.startsWith(`${field}:`) ? message : `${field}: ${message}`,
+  };
+}
+
+/**
+ * Upserts one batch of products (one transaction, with the rejected ones' report rows, the
+ * warnings of the kept ones and the checkpoint `commit` returns for the outcomes) and adds the
+ * outcomes to `counts`. A product whose SKU came earlier in the file is rejected; T_UPDATE_PRICES
+ * products update the price of existing products only; T_UPDATE_PRODUCTS deletions are part of
+ * the same transaction. A variant whose master is neither in the batch nor in the catalog finds
+ * it among the products a dry run counted as created earlier in the file, as a real run would.
+ */
+export async function flushProducts(
+  scope: BatchScope,
+  pending: PendingProduct[],
+  counts: ImportCounts,
+  extra: {
+    rejections: Rejection[];
+    commit: (outcomes: UpsertOutcome[]) => BatchStatement[];
+    /** Tallies one warning for jobs.warnings. */
+    tally?: (w: ImportWarning) => void;
+  },
+): Promise<UpsertOutcome[]> {
+  const duplicates = await duplicateSkus(scope, pending);
+  const rejected: Rejection[] = [...extra.rejections, ...duplicates.rejections.values()];
+  const accepted = pending.filter((p) => !duplicates.rejections.has(p));
+  const prices = await priceUpdates(
+    scope,
+    accepted.filter((p) => p.action === 'prices'),
+  );
+  const removal = await deletions(
+    scope,
+    accepted.filter((p) => p.action === 'delete'),
+  );
+  rejected.push(...prices.rejections, ...removal.rejections);
+  const batch = [...accepted.filter((p) => !p.action || p.action === 'upsert'), ...prices.ready].sort(
+    (a, b) => a.seq - b.seq,
+  );
+  const records = batch.map((p) => p.record);
+  const knownMasters = new Map<string, string>();
+  if (scope.dryRun) {
+    const own = new Set(records.map((r) => r.sku));
+    const parents = [...new Set(records.flatMap((r) => (r.parentSku && !own.has(r.parentSku) ? [r.parentSku] : [])))];
+    for (const [sku, p] of await productsBySku(scope.db, scope, parents))
+      if (!p.isVariant && p.id.startsWith('dry-run:')) knownMasters.set(sku, p.id);
+  }
+  const outcomes = await upsertRecords(
+    {
+      db: scope.db,
+      files: null,
+      companyId: scope.companyId,
+      actor: scope.actor,
+      catalogId: scope.catalogId,
+      mode: scope.mode,
+      dryRun: scope.dryRun,
+      tolerant: !scope.strict,
+      inheritMasterPrices: scope.inheritMasterPrices ?? false,
+      inheritMasterValues: scope.inheritMasterValues ?? false,
+      cache: scope.cache,
+      knownMasters,
+      catalogLanguage: scope.catalogLanguage,
+      alsoInBatch: (results, written) => {
+        // Counted here, before the checkpoint that carries the counts is built.
+        const rejections = [...rejected];
+        const warnings: ImportWarning[] = [];
+        results.forEach((o, i) => {
+          const p = batch[i]!;
+          if (o.status !== 'error') {
+            counts[o.status]++;
+            for (const w of p.warnings ?? [])
+              warnings.push({
+                seq: p.seq,
+                sku: p.sku,
+                location: placeOf(w.line, p.path ?? '', w.path),
+                code: w.code,
+                reason: w.message,
+              });
+            for (const w of o.warnings ?? []) warnings.push(warningAt(p, w.field, w.code, w.message));
+            return;
+          }
+          const reason = o.error!.startsWith(`${o.field}:`) || !o.field ? o.error! : `${o.field}: ${o.error}`;
+          const code = `invalid_${(o.field ?? 'record').split('.')[0]}`;
+          rejections.push({ seq: p.seq, sku: o.sku, location: p.location, reason, code });
+        });
+        for (const w of warnings) extra.tally?.(w);
+        counts.rejected += rejections.length;
+        counts.deleted = (counts.deleted ?? 0) + removal.deleted;
+        counts.placements += written.placements;
+        return [
+          ...removal.statements,
+          ...duplicates.remember,
+          ...rejectionStatements(scope.db, scope.jobId, rejections),
+          ...warningStatements(scope.db, scope.jobId, warnings),
+          ...(scope.dryRun ? stageDryProducts(scope.db, scope.jobId, records, results) : []),
+          ...extra.commit(results),
+        ];
+      },
+    },
+    records,
+  );
+  if (!scope.dryRun) {
+    if (scope.files && removal.fileKeys.length > 0)
+      await deleteObjects(
+        scope.files,
+        removal.fileKeys.filter((k) => !k.startsWith('media-ref/')),
+      );
+    if (removal.mastersTouched.length > 0) await refreshFingerprints(scope.db, scope.companyId, removal.mastersTouched);
+  }
+  return outcomes;
+}
+
+export interface PendingPlacement {
+  seq: number;
+  sku: string;
+  groupId: string;
+  location: string;
+}
+
+/**
+ * Checks a page of PRODUCT_TO_CATALOGGROUP_MAP entries after the products were written. The
+ * placements themselves were written with their products (placementsOf, from the entries the
+ * validation pass staged); what is left is to report the entries that place nothing: a group
+ * not in the file's CATALOG_GROUP_SYSTEM, a SKU that is not a product (rejected above, or not
+ * in the file). Entries for variants are skipped (variants are placed through their master),
+ * as are entries for the root group.
+ */
+async function checkMapEntries(scope: BatchScope, entries: PendingPlacement[]): Promise<Rejection[]> {
+  const { db } = scope;
+  const found = await productsBySku(db, scope, [...new Set(entries.map((e) => e.sku))]);
+  const groupIds = [...new Set(entries.map((e) => e.groupId))];
+  const known = new Set(
+    groupIds.length === 0
+      ? []
+      : (
+          await db
+            .select({ groupId: importGroups.groupId })
+            .from(importGroups)
+            .where(and(eq(importGroups.jobId, scope.jobId), sql`${importGroups.groupId} IN ${jsonList(groupIds)}`))
+        ).map((r) => r.groupId),
+  );
+  const rejections: Rejection[] = [];
+  for (const e of entries) {
+    const reject = (code: string, reason: string) =>
+      rejections.push({ seq: e.seq, sku: e.sku, location: e.location, reason, code });
+    if (!known.has(e.groupId))
+      reject('map_group_unknown', `CATALOG_GROUP_ID ${e.groupId} is not a group of the file's CATALOG_GROUP_SYSTEM`);
+    else if (!found.has(e.sku))
+      reject('map_product_unknown', `no product with SKU ${e.sku} (rejected above, or not in the file)`);
+  }
+  return rejections;
+}
+
+/** Commits the report rows of a page of map entries with the checkpoint. */
+export async function flushMapEntries(
+  scope: BatchScope,
+  entries: PendingPlacement[],
+  counts: ImportCounts,
+  commit: () => BatchStatement[],
+  unreadable: Rejection[] = [],
+): Promise<void> {
+  const rejections = [...unreadable, ...(await checkMapEntries(scope, entries))];
+  counts.rejected += rejections.length;
+  await runBatch(scope.db, [...rejectionStatements(scope.db, scope.jobId, rejections), ...commit()]);
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/**
+ * What a sync run reports in its job's `result.report` (docs/sync.md): the response schema of
+ * GetJob for that kind and of a connection's last run. Beside the job row that carries it, below
+ * the sync that fills it in (scripts/layers.ts).
+ */
+export const SyncReport = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  skipped: z.number().int(),
+  deactivated: z.number().int(),
+  /** At most QUARANTINE_LIST_CAP entries; `quarantinedCount` is the full number. */
+  quarantined: z.array(z.object({ sku: z.string(), reason: z.string() })),
+  quarantinedCount: z.number().int(),
+  batches: z.object({ sent: z.number().int(), retried: z.number().int() }),
+  durationMs: z.number().int(),
+  /** Dry runs only: the SKUs each operation would touch, each list capped at PLAN_LIST_CAP. */
+  plan: z
+    .object({
+      create: z.array(z.string()),
+      update: z.array(z.string()),
+      deactivate: z.array(z.string()),
+      truncated: z.boolean(),
+    })
+    .optional(),
+  /** Set when the guardrail refused the deactivations of this run. */
+  deactivationsRefused: z.number().int().optional(),
+  /**
+   * With onlyComplete: masters left out as incomplete for the channel (`count`), variants left out
+   * of the masters that went out (`variants`, the first 20 SKUs in `variantSkus`), and how many
+   * of them (masters and variants) lack each `label (language)`.
+   */
+  incomplete: z
+    .object({
+      channel: z.string(),
+      count: z.number().int(),
+      variants: z.number().int(),
+      variantSkus: z.array(z.string()),
+      missing: z.array(z.object({ requirement: z.string(), products: z.number().int() })),
+    })
+    .optional(),
+});
+export type SyncReportOut = z.infer<typeof SyncReport>;

@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, normaliseDecimal } from '../kernel/code-rules';
+import {
+  baseOut,
+  type PriceBaseOut,
+  PriceBaseDto,
+  PriceBaseOutSchema,
+  type StoredBase,
+  storedBase,
+  type UpsertPriceBase,
+} from './price-base';
+
+/**
+ * A product's price list (docs/data-model.md "Prices"): every PRODUCT_PRICE of every
+ * PRODUCT_PRICE_DETAILS block, in file order. Rows of one block share their validity and
+ * DAILY_PRICE flag, so blocks need no number of their own: an exporter groups consecutive
+ * rows with the same validity back into one block.
+ *
+ * `products.price` stays the default net price (SetValue, ProductDto). It is the amount of the
+ * list's default row: the first row that is not a price on request. The stored row keeps
+ * `amount` NULL, so the amount has one home and a SetValue of `price` changes the list too.
+ */
+
+/** BMEcat's price types (1.2 and 2005 share them; `udp_*` is a user-defined type). */
+export const PRICE_TYPE = /^(net_list|gros_list|net_customer|nrp|net_customer_exp|on_request|udp_\w{1,16})$/;
+const ON_REQUEST = new Set(['on_request', 'udp_onrequest']);
+
+const decimal = (field: string) =>
+  z.string().trim().regex(DECIMAL, `${field} must be ${DECIMAL_RULE}`).transform(normaliseDecimal);
+const date = (field: string) => z.iso.date(`${field} must be a date such as 2026-01-31`);
+
+/** One price as REST, MCP and CSV read and write it. */
+export const PriceDto = z
+  .strictObject({
+    type: z
+      .string()
+      .regex(PRICE_TYPE, 'type must be net_list, gros_list, net_customer, nrp, net_customer_exp, on_request or udp_*'),
+    amount: decimal('amount'),
+    currency: z.string().regex(CURRENCY_CODE, 'currency must be an ISO 4217 code such as EUR').nullish(),
+    /** Tax rate as a fraction, as BMEcat's TAX: 0.19 for 19 %. */
+    tax: decimal('tax')
+      .refine((t) => Number(t) <= 1, 'tax must be a fraction such as 0.19, not a percentage')
+      .nullish(),
+    factor: decimal('factor').nullish(),
+    /** Quantity from which the price applies (tier); greater than 0. */
+    lowerBound: decimal('lowerBound')
+      .refine((b) => Number(b) > 0, 'lowerBound must be greater than 0')
+      .nullish(),
+    territory: z
+      .array(z.string().regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/, 'territory must hold ISO 3166 codes such as DE or DE-BY'))
+      .max(50)
+      .optional(),
+    validFrom: date('validFrom').nullish(),
+    validTo: date('validTo').nullish(),
+    daily: z.boolean().optional(),
+    /** PRICE_BASE: the amount is for `value` x `unit` ("per 100 MTR"); absent or null = per order unit. */
+    base: PriceBaseDto.nullish(),
+  })
+  .refine((p) => !p.validFrom || !p.validTo || p.validFrom <= p.validTo, {
+    message: 'validFrom must not be after validTo',
+    path: ['validTo'],
+  });
+
+export type Price = z.output<typeof PriceDto>;
+
+/** A price as it leaves the service: every key present, absent values null. */
+export interface PriceOut {
+  type: string;
+  amount: string;
+  currency: string | null;
+  tax: string | null;
+  factor: string | null;
+  lowerBound: string | null;
+  territory: string[];
+  validFrom: string | null;
+  validTo: string | null;
+  daily: boolean;
+  /** PRICE_BASE, null for a price per order unit. */
+  base: PriceBaseOut | null;
+}
+
+export const PriceOutSchema = z.object({
+  type: z.string(),
+  amount: z.string(),
+  currency: z.string().nullable(),
+  tax: z.string().nullable(),
+  factor: z.string().nullable(),
+  lowerBound: z.string().nullable(),
+  territory: z.array(z.string()),
+  validFrom: z.string().nullable(),
+  validTo: z.string().nullable(),
+  daily: z.boolean(),
+  base: PriceBaseOutSchema.nullable(),
+});
+
+/** A `product_prices` row without its product id (the aggregate and the history hold these). */
+export interface StoredPrice extends StoredBase {
+  position: number;
+  type: string;
+  amount: string | null;
+  currency: string | null;
+  tax: string | null;
+  factor: string | null;
+  lowerBound: string | null;
+  territory: string | null;
+  validFrom: string | null;
+  validTo: string | null;
+  daily: boolean | null;
+}
+
+/** The index of the default row (whose amount is `products.price`), or -1. */
+export function defaultIndex(prices: readonly { type: string }[]): number {
+  return prices.findIndex((p) => !ON_REQUEST.has(p.type));
+}
+
+/** The rows to store for `prices` and the `price` the product gets (unchanged when the list has no default row). */
+export function toStored(prices: readonly Price[]): { rows: StoredPrice[]; price: string | undefined } {
+  const at = defaultIndex(prices);
+  const rows = prices.map((p, position) => ({
+    position,
+    type: p.type,
+    amount: position === at ? null : p.amount,
+    currency: p.currency ?? null,
+    tax: p.tax ?? null,
+    factor: p.factor ?? null,
+    lowerBound: p.lowerBound ?? null,
+    territory: p.territory && p.territory.length > 0 ? p.territory.join(',') : null,
+    validFrom: p.validFrom ?? null,
+    validTo: p.validTo ?? null,
+    daily: p.daily ? true : null,
+    ...storedBase(p.base),
+  }));
+  return { rows, price: at >= 0 ? prices[at]!.amount : undefined };
+}
+
+/**
+ * The list as readers see it: the default row takes `price`; when `price` was cleared (SetValue
+ * with an empty value) the default row is left out with it.
+ */
+export function priceList(rows: readonly StoredPrice[], price: string | null): PriceOut[] {
+  return [...rows]
+    .sort((a, b) => a.position - b.position)
+    .flatMap((r) => {
+      const amount = r.amount ?? price;
+      if (amount === null || amount === '') return [];
+      return [
+        {
+          type: r.type,
+          amount,
+          currency: r.currency,
+          tax: r.tax,
+          factor: r.factor,
+          lowerBound: r.lowerBound,
+          territory: r.territory ? r.territory.split(',') : [],
+          validFrom: r.validFrom,
+          validTo: r.validTo,
+          daily: r.daily === true,
+          base: baseOut(r),
+        },
+      ];
+    });
+}
+
+/**
+ * The list as the sync record carries it: a price per order unit has no `base` key, so the
+ * records (and fingerprints) of lists without PRICE_BASE stay what they were before it existed.
+ */
+export function syncPriceList(rows: readonly StoredPrice[], price: string | null) {
+  return priceList(rows, price).map(({ base, ...p }) => (base ? { ...p, base } : p));
+}
+
+/**
+ * The history's form of a stored list (path `prices`): left out when empty, as absent and [] mean
+ * the same. A base is part of its price's entry; a price without one has no base keys, as before
+ * PRICE_BASE existed.
+ */
+export function pricesSnapshot(rows: readonly StoredPrice[]) {
+  if (rows.length === 0) return undefined;
+  return rows.map(({ position: _p, baseValue, baseUnit, baseFactor, ...row }) =>
+    baseUnit ? { ...row, baseValue: baseValue ?? null, baseUnit, baseFactor: baseFactor ?? null } : { ...row },
+  );
+}
+
+/** One price of an upsert record, as a file or a client gives it (strings still to be checked). */
+export interface UpsertPrice {
+  type: string;
+  amount?: string | null;
+  currency?: string | null;
+  tax?: string | null;
+  factor?: string | null;
+  lowerBound?: string | null;
+  territory?: string[];
+  validFrom?: string | null;
+  validTo?: string | null;
+  daily?: boolean;
+  base?: UpsertPriceBase | null;
+}
