@@ -1,14 +1,14 @@
 import type { Mappings } from '../../src/sync/protocol/wire';
 import { ADAPTER_FACTORIES } from '../src/adapters/registry';
-import {
-  type RecordOutcome,
-  type TargetAdapter,
+import type {
+  RecordOutcome,
+  TargetAdapter,
   TargetError,
-  type TargetIds,
-  type TargetKind,
-  type TargetProbe,
-  type TargetRecord,
-  type WriteContext,
+  TargetIds,
+  TargetKind,
+  TargetProbe,
+  TargetRecord,
+  WriteContext,
 } from '../src/adapters/target-adapter';
 
 /** What a scripted shop refuses: a field and reason per SKU, retryable ones for `times` tries. */
@@ -85,7 +85,9 @@ export class FakeAdapter implements TargetAdapter {
       }
       const ids = known ?? {
         product: `gid://fake/Product/${this.nextId++}`,
-        variants: Object.fromEntries(record.product.variants.map((v) => [v.sku, `gid://fake/Variant/${this.nextId++}`])),
+        variants: Object.fromEntries(
+          record.product.variants.map((v) => [v.sku, `gid://fake/Variant/${this.nextId++}`]),
+        ),
       };
       const existed = this.shop.has(record.sku);
       this.shop.set(record.sku, { ids, fingerprint: record.fingerprint, active: true });

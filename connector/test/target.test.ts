@@ -64,9 +64,7 @@ describe('PUT, GET, DELETE /target', () => {
     expect(atob(first!.credentials_ciphertext)).not.toContain('shpat_secret_token_123');
     // 12-byte IV; ciphertext = JSON + 16-byte tag.
     expect(atob(first!.credentials_iv)).toHaveLength(12);
-    expect(atob(first!.credentials_ciphertext)).toHaveLength(
-      JSON.stringify(SHOPIFY.credentials).length + 16,
-    );
+    expect(atob(first!.credentials_ciphertext)).toHaveLength(JSON.stringify(SHOPIFY.credentials).length + 16);
     await asTargets('PUT', '/target', SHOPIFY);
     const second = await storedRow();
     expect(second!.credentials_iv).not.toBe(first!.credentials_iv);
@@ -132,9 +130,14 @@ describe('PUT, GET, DELETE /target', () => {
   });
 
   it('accepts a private target URL when ALLOW_PRIVATE_TARGETS is "true"', async () => {
-    const response = await asTargets('PUT', '/target', { ...SHOPIFY, url: 'http://127.0.0.1:9000' }, {
-      ALLOW_PRIVATE_TARGETS: 'true',
-    });
+    const response = await asTargets(
+      'PUT',
+      '/target',
+      { ...SHOPIFY, url: 'http://127.0.0.1:9000' },
+      {
+        ALLOW_PRIVATE_TARGETS: 'true',
+      },
+    );
     expect(response.status).toBe(200);
     expect((await storedRow())!.url).toBe('http://127.0.0.1:9000');
   });
