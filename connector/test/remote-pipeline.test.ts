@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { bodyHash } from '../../src/sync/protocol/signing';
 import type { MediaRef } from '../../src/sync/protocol/wire';
 import { defaultMapping } from '../src/adapters/default-mapping';
+import { ReferenceAdapter } from '../src/adapters/reference-adapter';
 import { createMediaBytes, MediaError } from '../src/media/media-bytes';
 import { MirrorStore } from '../src/mirror/mirror-store';
 import { type RemoteDeps, upsertRemote } from '../src/upsert/upsert-remote';
 import { FakeAdapter } from './fake-adapter';
-import { create, uniquePrefix } from './helpers';
+import { create, makeShopProduct, productRows, seedMappings, uniquePrefix } from './helpers';
 
 /** The pipeline with a recording sleep (no real waits) over a key of its own. */
 function pipeline(fake: FakeAdapter, keyId: string) {
@@ -89,6 +90,39 @@ describe('the remote pipeline', () => {
     const ids = await fake.lastContext!.idsOf([`${p}1`, `${p}missing`]);
     expect([...ids.keys()]).toEqual([`${p}1`]);
     expect(ids.get(`${p}1`)).toEqual(fake.shop.get(`${p}1`)!.ids);
+  });
+});
+
+describe('the reference store as an adapter', () => {
+  it('runs through the remote pipeline into the reference tables and fails a SKU the shop owns', async () => {
+    await seedMappings();
+    const p = uniquePrefix();
+    await makeShopProduct(`${p}own`);
+    const adapter = new ReferenceAdapter(env.DB);
+    const mirror = new MirrorStore(env.DB, `ref-${p}`);
+    const deps: RemoteDeps = {
+      mirror,
+      adapter,
+      mapping: defaultMapping('reference'),
+      mappings: () => adapter.mappings(),
+      mediaBytes: async () => new Blob([]),
+      sleep: async () => undefined,
+    };
+    const outcome = await upsertRemote(deps, {
+      batchId: `${p}b`,
+      dryRun: false,
+      records: [create(`${p}1`, 'f1'), create(`${p}own`, 'f2')],
+      bodySha256: 'x',
+    });
+    expect(JSON.parse(outcome.answer)).toMatchObject({
+      created: 1,
+      failed: [{ index: 1, sku: `${p}own`, field: 'sku', error: 'the SKU belongs to a product the shop owns' }],
+    });
+    expect((await productRows(p)).map((r) => [r.sku, r.managed, r.fingerprint])).toEqual([
+      [`${p}1`, 1, 'f1'],
+      [`${p}own`, 0, null],
+    ]);
+    expect((await mirror.rows([`${p}1`])).get(`${p}1`)?.ids).toEqual({ product: `${p}1`, variants: {} });
   });
 });
 
