@@ -23,7 +23,14 @@ export default defineConfig(async () => {
           queueProducers: { IMAGE_QUEUE: 'shop-connector-images' },
           bindings: {
             TEST_MIGRATIONS: migrations,
-            CONNECTOR_KEYS: JSON.stringify({ test: 'test-connector-secret-1', next: 'test-connector-secret-2' }),
+            // `targets` and `remote` sign the tests of real-shop targets (test/target*.test.ts,
+            // test/remote-*.test.ts): their targets never redirect another file's key.
+            CONNECTOR_KEYS: JSON.stringify({
+              test: 'test-connector-secret-1',
+              next: 'test-connector-secret-2',
+              targets: 'test-connector-secret-3',
+              remote: 'test-connector-secret-4',
+            }),
           },
         },
       }),

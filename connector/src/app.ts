@@ -8,7 +8,9 @@ import { inventoryRoutes } from './routes/inventory.routes';
 import { mappingsRoutes } from './routes/mappings.routes';
 import { statusRoutes } from './routes/status.routes';
 import { upsertRoutes } from './routes/upsert.routes';
+import { targetRoutes } from './routes/target.routes';
 import { D1ShopStore } from './store/d1-store';
+import { type RemoteTarget, remoteTargetOf } from './targets/request-target';
 
 /**
  * The connector's HTTP surface. Every route, including unknown paths, sits behind the
@@ -32,6 +34,11 @@ app.use(
 app.use('*', requireSignature);
 app.use('*', async (c, next) => {
   c.set('store', new D1ShopStore(c.env.DB));
+  let remote: Promise<RemoteTarget | null> | null = null;
+  c.set('remote', () => {
+    remote ??= remoteTargetOf(c.env, c.get('keyId'));
+    return remote;
+  });
   await next();
 });
 
@@ -39,3 +46,4 @@ app.route('/', mappingsRoutes);
 app.route('/', inventoryRoutes);
 app.route('/', upsertRoutes);
 app.route('/', statusRoutes);
+app.route('/', targetRoutes);

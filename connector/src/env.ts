@@ -1,4 +1,5 @@
 import type { ShopStore } from './store/shop-store';
+import type { RemoteTarget } from './targets/request-target';
 
 declare global {
   namespace Cloudflare {
@@ -9,6 +10,8 @@ declare global {
     interface Env {
       /** JSON `{"<keyId>": "<secret>"}`: the keys the PIM may sign with (two during a rotation). */
       CONNECTOR_KEYS: string;
+      /** "true" lets targets and images live on private, loopback or internal hosts: local development and tests only. */
+      ALLOW_PRIVATE_TARGETS?: string;
     }
   }
 }
@@ -24,7 +27,10 @@ export interface ImageMessage {
 export interface ConnectorEnv {
   Bindings: ConnectorBindings;
   Variables: {
+    /** The reference store (keys without a target). */
     store: ShopStore;
+    /** The key's real shop, loaded on first use in the request; null when the key writes into the reference store. */
+    remote: () => Promise<RemoteTarget | null>;
     /** The exact request body bytes the signature was checked against. */
     body: Uint8Array;
     /** Hex SHA-256 of `body` (signed, and the replay check of a batchId). */

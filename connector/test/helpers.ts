@@ -19,6 +19,8 @@ interface CallOptions {
   /** Sign `path`/`body` but send this path or body instead (tampering in transit). */
   sendPath?: string;
   sendRaw?: string;
+  /** Worker vars for this call only (e.g. ALLOW_PRIVATE_TARGETS). */
+  vars?: Record<string, string>;
 }
 
 /** Calls the connector Worker with a request signed like the PIM signs it. */
@@ -44,7 +46,7 @@ export async function call(method: string, path: string, options: CallOptions = 
     },
   });
   const ctx = createExecutionContext();
-  const response = await worker.fetch(request, env, ctx);
+  const response = await worker.fetch(request, options.vars ? { ...env, ...options.vars } : env, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }

@@ -41,6 +41,11 @@ export interface TargetAdapter {
   write(records: TargetRecord[], ctx: WriteContext): Promise<RecordOutcome[]>;
   /** How many records the adapter wants per `write` call (the target's own batch limits). */
   readonly batchSize: number;
+  /**
+   * Records per POST /upsert the PIM should send this target (GET /mappings advertises it as
+   * X-Max-Batch-Records); absent: four chunks of `batchSize`, at most MAX_BATCH_RECORDS.
+   */
+  readonly maxBatchRecords?: number;
 }
 
 export type TargetKind = 'reference' | 'vendure' | 'medusa' | 'shopware' | 'shopify';
@@ -90,7 +95,11 @@ export type RecordOutcome =
 
 export interface WriteContext {
   mapping: TargetMapping;
-  /** The bytes of an image, verified against its sha256 (from the connector's R2, else fetched with the SSRF check). */
+  /**
+   * The bytes of an image, verified against its sha256 (from the connector's R2, else fetched
+   * with the SSRF check and kept in R2). Rejects with an Error whose message is plain and safe
+   * (refused URL, HTTP status, size, hash mismatch): fail that record (`product.media.N`).
+   */
   mediaBytes(ref: MediaRef): Promise<Blob>;
   /** Ids of other products in the mirror by SKU (references / cross-selling to products already written). */
   idsOf(skus: string[]): Promise<Map<string, TargetIds>>;

@@ -10,6 +10,7 @@ type ConnectorErrorCode =
   | 'payload_too_large'
   | 'unprocessable'
   | 'rate_limited'
+  | 'bad_gateway'
   | 'unavailable';
 
 export function statusOf(code: ConnectorErrorCode): ContentfulStatusCode {
@@ -28,6 +29,8 @@ export function statusOf(code: ConnectorErrorCode): ContentfulStatusCode {
       return 422;
     case 'rate_limited':
       return 429;
+    case 'bad_gateway':
+      return 502;
     case 'unavailable':
       return 503;
   }

@@ -4,9 +4,9 @@ import type { MediaRow, ShopStore } from '../store/shop-store';
 import { REQUEUE_PENDING_AFTER_MS } from './plan-images';
 
 /** R2 key of an image: its content hash, so one object serves every product that shows it. */
-const mediaKey = (sha256: string) => `media/${sha256}`;
+export const mediaKey = (sha256: string) => `media/${sha256}`;
 /** Largest image the connector fetches. */
-const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
+export const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 60_000;
 
 /** Exponential backoff of the queue retries: 30 s, 60 s, 120 s, 240 s, ... at most an hour. */

@@ -18,7 +18,7 @@ const INVENTORY_PAGE = 2000;
  * merge-join does not wait for a D1 round trip at every page boundary.
  */
 export function inventoryStream(
-  store: ShopStore,
+  store: Pick<ShopStore, 'inventoryPage'>,
   after: string | null,
   pageSize = INVENTORY_PAGE,
 ): ReadableStream<Uint8Array> {
@@ -48,14 +48,15 @@ export function inventoryStream(
 
 /**
  * GET /inventory[?after=<sku>]: one `{sku, fingerprint}` line per active managed product, in
- * UTF-8 byte order of SKU, with the number of lines in X-Inventory-Count.
+ * UTF-8 byte order of SKU, with the number of lines in X-Inventory-Count. A key with a real
+ * shop answers from its mirror: what the shop took, not what the PIM sent.
  */
 export const inventoryRoutes = new Hono<ConnectorEnv>().get('/inventory', async (c) => {
   const raw = c.req.query('after');
   const parsed = raw === undefined || raw === '' ? null : skuSchema.safeParse(raw);
   if (parsed && !parsed.success) throw new ConnectorError('bad_request', 'after must be a SKU (1 to 64 characters)');
   const after = parsed ? parsed.data : null;
-  const store = c.get('store');
+  const store = (await c.get('remote')())?.mirror ?? c.get('store');
   const count = await store.inventoryCount(after);
   return c.body(inventoryStream(store, after), 200, {
     'Content-Type': NDJSON_CONTENT_TYPE,

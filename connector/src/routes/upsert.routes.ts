@@ -4,7 +4,9 @@ import type { ConnectorEnv } from '../env';
 import { ConnectorError } from '../http/connector-error';
 import { enqueueImages } from '../media/image-queue';
 import { asUnavailable, upsertGate } from '../upsert/overload';
+import { asTargetFailure } from '../targets/target-errors';
 import { upsertBatch } from '../upsert/upsert-batch';
+import { upsertRemote } from '../upsert/upsert-remote';
 
 function parseEnvelope(body: Uint8Array) {
   let json: unknown;
@@ -22,8 +24,9 @@ function parseEnvelope(body: Uint8Array) {
 }
 
 /**
- * POST /upsert: one transactional batch of creates, updates and deactivations. Committed
- * batches queue their new images; a failed send leaves them pending for the sweep.
+ * POST /upsert: one batch of creates, updates and deactivations. Into the reference store it
+ * is one transaction whose new images are queued once committed (a failed send leaves them
+ * pending for the sweep); into a real shop it is written chunk by chunk through the adapter.
  */
 export const upsertRoutes = new Hono<ConnectorEnv>().post('/upsert', async (c) => {
   const body = c.get('body');
@@ -34,11 +37,12 @@ export const upsertRoutes = new Hono<ConnectorEnv>().post('/upsert', async (c) =
     records: envelope.records,
     bodySha256: c.get('bodySha256'),
   };
+  const remote = await c.get('remote')();
   const outcome = await upsertGate.run(async () => {
     try {
-      return await upsertBatch(c.get('store'), input);
+      return remote ? await upsertRemote(remote.deps, input) : await upsertBatch(c.get('store'), input);
     } catch (err) {
-      throw asUnavailable(err);
+      throw asUnavailable(asTargetFailure(err, { retryable: true }));
     }
   });
   if (outcome.imagesToFetch.length > 0) await enqueueImages(c.env.IMAGE_QUEUE, outcome.imagesToFetch);

@@ -1,3 +1,4 @@
+import type { UpsertRecord } from '../../../src/sync/protocol/wire';
 import type { BatchToApply } from './shop-store';
 import { jsonChunks } from './json-chunks';
 
@@ -42,6 +43,23 @@ const INSERT_BATCH = `
 INSERT INTO batches (batch_id, body_sha256, answer, received_at, created, updated, deactivated)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`;
 
+/** The product rows' upserts and deactivations of validated records (the reference adapter writes these alone). */
+export function productStatements(db: D1Database, records: UpsertRecord[], now: string): D1PreparedStatement[] {
+  const statements: D1PreparedStatement[] = [];
+  const rows = records.flatMap((r) => {
+    if (r.op === 'deactivate' || !r.product) return [];
+    const p = r.product;
+    return [[r.sku, r.fingerprint, p.name, p.status, p.manufacturerId, p.unitId, p.taxId, p.price, JSON.stringify(p)]];
+  });
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+    statements.push(db.prepare(upsertProductsSql(chunk.length)).bind(...chunk.flat()));
+  }
+  const deactivations = records.filter((r) => r.op === 'deactivate').map((r) => r.sku);
+  for (const chunk of jsonChunks(deactivations)) statements.push(db.prepare(DEACTIVATE_PRODUCTS).bind(chunk, now));
+  return statements;
+}
+
 /** The statements of one upsert batch, in the order D1 runs them inside its transaction. */
 export function batchStatements(db: D1Database, batch: BatchToApply): D1PreparedStatement[] {
   const { now } = batch;
@@ -58,17 +76,7 @@ export function batchStatements(db: D1Database, batch: BatchToApply): D1Prepared
         batch.counts.deactivated,
       ),
   ];
-  const rows = batch.records.flatMap((r) => {
-    if (r.op === 'deactivate' || !r.product) return [];
-    const p = r.product;
-    return [[r.sku, r.fingerprint, p.name, p.status, p.manufacturerId, p.unitId, p.taxId, p.price, JSON.stringify(p)]];
-  });
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
-    statements.push(db.prepare(upsertProductsSql(chunk.length)).bind(...chunk.flat()));
-  }
-  const deactivations = batch.records.filter((r) => r.op === 'deactivate').map((r) => r.sku);
-  for (const chunk of jsonChunks(deactivations)) statements.push(db.prepare(DEACTIVATE_PRODUCTS).bind(chunk, now));
+  statements.push(...productStatements(db, batch.records, now));
   // Images to (re)queue and images only referenced again go in separate statements so that a
   // reference alone never postpones the re-queue sweep of a pending image.
   for (const queue of [true, false]) {

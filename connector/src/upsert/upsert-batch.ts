@@ -1,10 +1,10 @@
-import { MAX_BATCH_RECORDS, type UpsertRecord } from '../../../src/sync/protocol/wire';
+import { MAX_BATCH_RECORDS, type UpsertFailure, type UpsertRecord } from '../../../src/sync/protocol/wire';
 import { ConnectorError } from '../http/connector-error';
 import { planImages } from '../media/plan-images';
 import { BatchAlreadyStored, type ShopStore, type StoredBatch } from '../store/shop-store';
 import { validateBatch } from './validate-batch';
 
-interface UpsertInput {
+export interface UpsertInput {
   batchId: string;
   dryRun: boolean;
   /** The records as received; each is validated on its own so a failure names its index. */
@@ -21,7 +21,7 @@ export interface UpsertOutcome {
   imagesToFetch: string[];
 }
 
-function replayOrConflict(stored: StoredBatch, bodySha256: string): UpsertOutcome {
+export function replayOrConflict(stored: StoredBatch, bodySha256: string): UpsertOutcome {
   if (stored.bodySha256 !== bodySha256) {
     throw new ConnectorError('conflict', 'this batchId was already used for a different batch');
   }
@@ -38,27 +38,34 @@ function countOps(records: UpsertRecord[]) {
   return counts;
 }
 
-/**
- * One POST /upsert (docs/sync.md, "Connector protocol"): all records or none, idempotent per
- * batchId, nothing written for a dry run or a refused batch.
- */
-export async function upsertBatch(store: ShopStore, input: UpsertInput, now = new Date()): Promise<UpsertOutcome> {
+export function checkBatchSize(input: UpsertInput): void {
   if (input.records.length > MAX_BATCH_RECORDS) {
     throw new ConnectorError(
       'payload_too_large',
       `a batch carries at most ${MAX_BATCH_RECORDS} records, this one ${input.records.length}`,
     );
   }
+}
+
+/** 422 naming every refused record; nothing is written. */
+export function refuseBatch(failures: UpsertFailure[]): never {
+  throw new ConnectorError('unprocessable', `${failures.length} record(s) cannot be stored; nothing was written`, {
+    failures,
+  });
+}
+
+/**
+ * One POST /upsert (docs/sync.md, "Connector protocol"): all records or none, idempotent per
+ * batchId, nothing written for a dry run or a refused batch.
+ */
+export async function upsertBatch(store: ShopStore, input: UpsertInput, now = new Date()): Promise<UpsertOutcome> {
+  checkBatchSize(input);
   if (!input.dryRun) {
     const stored = await store.findBatch(input.batchId);
     if (stored) return replayOrConflict(stored, input.bodySha256);
   }
   const { records, failures } = await validateBatch(store, input.records);
-  if (failures.length > 0) {
-    throw new ConnectorError('unprocessable', `${failures.length} record(s) cannot be stored; nothing was written`, {
-      failures,
-    });
-  }
+  if (failures.length > 0) refuseBatch(failures);
   const counts = countOps(records);
   const answer = JSON.stringify({ batchId: input.batchId, dryRun: input.dryRun, ...counts });
   if (input.dryRun) return { answer, replayed: false, imagesToFetch: [] };

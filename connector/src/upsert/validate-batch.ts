@@ -11,6 +11,9 @@ const MAX_PRODUCT_JSON_CHARS = 1_800_000;
 
 type Failure = Omit<UpsertFailure, 'index' | 'sku'>;
 
+/** What validation reads: the lookup ids and the state of each SKU (the reference store, or a target's mappings and mirror). */
+export type BatchChecks = Pick<ShopStore, 'mappingIds' | 'productStates'>;
+
 function mappingFailure(
   product: Product | Product['variants'][number],
   ids: MappingIds,
@@ -78,7 +81,7 @@ function skuOf(raw: unknown): string | null {
  * is then refused as a whole).
  */
 export async function validateBatch(
-  store: ShopStore,
+  store: BatchChecks,
   rawRecords: unknown[],
 ): Promise<{ records: UpsertRecord[]; failures: UpsertFailure[] }> {
   const failures: UpsertFailure[] = [];

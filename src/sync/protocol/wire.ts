@@ -15,6 +15,12 @@ export const MAX_UPSERT_BODY_BYTES = 20 * 1024 * 1024;
 export const INVENTORY_COUNT_HEADER = 'X-Inventory-Count';
 export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replayed';
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson';
+/**
+ * GET /mappings of a connector that writes into a real shop (docs/shops.md) carries the most
+ * records the PIM should send in one POST /upsert, so a slow shop gets smaller batches that
+ * finish within the PIM's slice. Absent for the reference store (MAX_BATCH_RECORDS applies).
+ */
+export const MAX_BATCH_RECORDS_HEADER = 'X-Max-Batch-Records';
 
 // ---- GET /mappings -------------------------------------------------------------------------
 
@@ -184,10 +190,23 @@ export type Variant = z.infer<typeof variantSchema>;
 
 const categoryRefSchema = z.object({ id: z.string().min(1).max(200), path: z.array(z.string()).min(1).max(20) });
 
+/**
+ * A reference from the master to another product (BMEcat PRODUCT_REFERENCE: accessories,
+ * spare parts, similar; the type as the PIM keeps it), which shops show as cross-selling.
+ */
+const productReferenceSchema = z.object({
+  type: z.string().min(1).max(50),
+  sku: skuSchema,
+  quantity: z.int().min(1).nullable(),
+});
+export type ProductReference = z.infer<typeof productReferenceSchema>;
+
 export const productSchema = z.object({
   ...nodeFields,
   categories: z.array(categoryRefSchema).max(50),
   variants: z.array(variantSchema).max(500),
+  /** References to other products; absent when there are none (and from older PIMs). */
+  references: z.array(productReferenceSchema).max(500).optional(),
 });
 export type Product = z.infer<typeof productSchema>;
 
@@ -223,15 +242,6 @@ export const upsertRequestSchema = z.object({
   records: z.array(z.unknown()),
 });
 
-export const upsertResultSchema = z.object({
-  batchId: z.string(),
-  dryRun: z.boolean(),
-  created: z.int(),
-  updated: z.int(),
-  deactivated: z.int(),
-});
-export type UpsertResult = z.infer<typeof upsertResultSchema>;
-
 const upsertFailureSchema = z.object({
   index: z.int(),
   sku: z.string().nullable(),
@@ -239,6 +249,33 @@ const upsertFailureSchema = z.object({
   error: z.string(),
 });
 export type UpsertFailure = z.infer<typeof upsertFailureSchema>;
+
+/** What a dry run against a real shop would change for one record (the PIM shows it as a diff). */
+const upsertChangeSchema = z.object({
+  sku: z.string(),
+  op: z.enum(['create', 'update', 'deactivate']),
+  /** Changed paths against the product last written: `name`, `prices`, `variants.<sku>`, `variants.<sku>.price`. */
+  fields: z.array(z.string()),
+});
+export type UpsertChange = z.infer<typeof upsertChangeSchema>;
+
+/**
+ * The answer of POST /upsert. The reference store answers the three counts; a connector that
+ * writes into a real shop adds `unchanged` (records the shop already held as sent), `failed`
+ * (records the shop refused: not written, left in the inventory as they were, so the next run
+ * sends them again) and, for a dry run, `changes`. All optional, so older PIMs parse it.
+ */
+export const upsertResultSchema = z.object({
+  batchId: z.string(),
+  dryRun: z.boolean(),
+  created: z.int(),
+  updated: z.int(),
+  deactivated: z.int(),
+  unchanged: z.int().optional(),
+  failed: z.array(upsertFailureSchema).optional(),
+  changes: z.array(upsertChangeSchema).optional(),
+});
+export type UpsertResult = z.infer<typeof upsertResultSchema>;
 
 /** The 422 answer: the batch was refused as a whole and nothing was written. */
 export const upsertRejectionSchema = z.object({ error: z.string(), failures: z.array(upsertFailureSchema) });

@@ -1,0 +1,222 @@
+import type { ConnectorStatus, InventoryLine, Product, UpsertRecord } from '../../../src/sync/protocol/wire';
+import type { RecordOutcome, TargetIds } from '../adapters/target-adapter';
+import { jsonChunks } from '../store/json-chunks';
+import type { ProductState } from '../store/shop-store';
+
+/** The inventory queries; both stay on target_products_inventory_idx (test/targets-mirror.test.ts checks the plan). */
+export const MIRROR_COUNT_SQL =
+  'SELECT count(*) AS n FROM target_products WHERE key_id = ?1 AND active = 1 AND sku > ?2';
+export const MIRROR_PAGE_SQL =
+  'SELECT sku, fingerprint FROM target_products WHERE key_id = ?1 AND active = 1 AND sku > ?2 ORDER BY sku LIMIT ?3';
+
+/** What the connector last wrote to the target for one SKU. */
+export interface MirrorRow {
+  sku: string;
+  fingerprint: string;
+  active: boolean;
+  /** Null when the product was deleted from the target (onDeactivate: delete). */
+  ids: TargetIds | null;
+  product: Product | null;
+}
+
+/** A record's final outcome in a batch under way, without its ids (those are in the mirror row). */
+export type StoredOutcome =
+  | { ok: true; action: 'created' | 'updated' | 'deactivated' | 'unchanged' }
+  | { ok: false; field: string; error: string };
+
+export interface MirrorBatch {
+  bodySha256: string;
+  /** The exact answer once the batch is finished; null while under way. */
+  answer: string | null;
+}
+
+/** One record's final outcome to commit, with the mirror row it leaves (successes only). */
+export interface CommittedOutcome {
+  index: number;
+  record: UpsertRecord;
+  outcome: RecordOutcome;
+}
+
+const UPSERT_ROW = `
+INSERT INTO target_products (key_id, sku, fingerprint, active, ids, product, updated_at)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+ON CONFLICT (key_id, sku) DO UPDATE SET fingerprint = excluded.fingerprint, active = excluded.active,
+  ids = excluded.ids, product = excluded.product, updated_at = excluded.updated_at`;
+
+// A deactivation keeps the fingerprint and the product last written (a reactivation is diffed
+// against it); the ids are the adapter's answer (null once deleted from the target).
+const DEACTIVATE_ROW = `
+UPDATE target_products SET active = 0, ids = ?3, updated_at = ?4 WHERE key_id = ?1 AND sku = ?2`;
+
+const INSERT_OUTCOME = `
+INSERT OR REPLACE INTO target_batch_records (key_id, batch_id, idx, outcome) VALUES (?1, ?2, ?3, ?4)`;
+
+/**
+ * The connector's mirror of one key's target in D1 (migration 0001): the inventory the PIM
+ * diffs against, the ids and products adapters write from, and the batches against the target
+ * with their progress.
+ */
+export class MirrorStore {
+  constructor(
+    private readonly db: D1Database,
+    readonly keyId: string,
+  ) {}
+
+  async inventoryCount(after: string | null): Promise<number> {
+    const row = await this.db
+      .prepare(MIRROR_COUNT_SQL)
+      .bind(this.keyId, after ?? '')
+      .first<{ n: number }>();
+    return row?.n ?? 0;
+  }
+
+  async inventoryPage(after: string | null, limit: number): Promise<InventoryLine[]> {
+    const { results } = await this.db
+      .prepare(MIRROR_PAGE_SQL)
+      .bind(this.keyId, after ?? '', limit)
+      .all<InventoryLine>();
+    return results.map((r) => ({ sku: r.sku, fingerprint: r.fingerprint }));
+  }
+
+  async rows(skus: string[]): Promise<Map<string, MirrorRow>> {
+    const rows = new Map<string, MirrorRow>();
+    for (const chunk of jsonChunks(skus)) {
+      const { results } = await this.db
+        .prepare(
+          `SELECT sku, fingerprint, active, ids, product FROM target_products
+           WHERE key_id = ?1 AND sku IN (SELECT value FROM json_each(?2))`,
+        )
+        .bind(this.keyId, chunk)
+        .all<{ sku: string; fingerprint: string; active: number; ids: string | null; product: string | null }>();
+      for (const r of results) {
+        rows.set(r.sku, {
+          sku: r.sku,
+          fingerprint: r.fingerprint,
+          active: r.active === 1,
+          ids: r.ids ? (JSON.parse(r.ids) as TargetIds) : null,
+          product: r.product ? (JSON.parse(r.product) as Product) : null,
+        });
+      }
+    }
+    return rows;
+  }
+
+  /** Every SKU the connector wrote to the target counts as managed; the target's own products are the adapter's to refuse. */
+  static statesOf(rows: Map<string, MirrorRow>): Map<string, ProductState> {
+    return new Map([...rows].map(([sku, row]) => [sku, { managed: true, active: row.active }]));
+  }
+
+  async idsOf(skus: string[]): Promise<Map<string, TargetIds>> {
+    const ids = new Map<string, TargetIds>();
+    for (const [sku, row] of await this.rows(skus)) if (row.ids) ids.set(sku, row.ids);
+    return ids;
+  }
+
+  async findBatch(batchId: string): Promise<MirrorBatch | null> {
+    const row = await this.db
+      .prepare('SELECT body_sha256, answer FROM target_batches WHERE key_id = ?1 AND batch_id = ?2')
+      .bind(this.keyId, batchId)
+      .first<{ body_sha256: string; answer: string | null }>();
+    return row ? { bodySha256: row.body_sha256, answer: row.answer } : null;
+  }
+
+  /** Starts a batch (or finds it under way) and answers it as stored, with the outcomes committed so far. */
+  async openBatch(
+    batchId: string,
+    bodySha256: string,
+    now: string,
+  ): Promise<{ batch: MirrorBatch; outcomes: Map<number, StoredOutcome> }> {
+    const [, found, progress] = await this.db.batch<Record<string, unknown>>([
+      this.db
+        .prepare(
+          'INSERT OR IGNORE INTO target_batches (key_id, batch_id, body_sha256, received_at) VALUES (?1, ?2, ?3, ?4)',
+        )
+        .bind(this.keyId, batchId, bodySha256, now),
+      this.db
+        .prepare('SELECT body_sha256, answer FROM target_batches WHERE key_id = ?1 AND batch_id = ?2')
+        .bind(this.keyId, batchId),
+      this.db
+        .prepare('SELECT idx, outcome FROM target_batch_records WHERE key_id = ?1 AND batch_id = ?2')
+        .bind(this.keyId, batchId),
+    ]);
+    const row = found!.results[0] as { body_sha256: string; answer: string | null };
+    const outcomes = new Map<number, StoredOutcome>(
+      progress!.results.map((r) => [Number(r.idx), JSON.parse(String(r.outcome)) as StoredOutcome]),
+    );
+    return { batch: { bodySha256: row.body_sha256, answer: row.answer }, outcomes };
+  }
+
+  /** Commits final outcomes and the mirror rows of the successful ones in one D1 transaction. */
+  async commit(batchId: string, committed: CommittedOutcome[], now: string): Promise<void> {
+    if (committed.length === 0) return;
+    const statements: D1PreparedStatement[] = [];
+    for (const { index, record, outcome } of committed) {
+      const stored: StoredOutcome = outcome.ok
+        ? { ok: true, action: outcome.action }
+        : { ok: false, field: outcome.field, error: outcome.error };
+      statements.push(this.db.prepare(INSERT_OUTCOME).bind(this.keyId, batchId, index, JSON.stringify(stored)));
+      if (!outcome.ok) continue;
+      const ids = outcome.ids ? JSON.stringify(outcome.ids) : null;
+      if (record.op === 'deactivate') {
+        statements.push(this.db.prepare(DEACTIVATE_ROW).bind(this.keyId, record.sku, ids, now));
+      } else {
+        statements.push(
+          this.db
+            .prepare(UPSERT_ROW)
+            .bind(this.keyId, record.sku, record.fingerprint, 1, ids, JSON.stringify(record.product), now),
+        );
+      }
+    }
+    await this.db.batch(statements);
+  }
+
+  /** Stores the answer (replayed byte for byte from now on) and drops the batch's progress rows. */
+  async finishBatch(
+    batchId: string,
+    answer: string,
+    counts: { created: number; updated: number; deactivated: number; failed: number },
+  ): Promise<void> {
+    await this.db.batch([
+      this.db
+        .prepare(
+          `UPDATE target_batches SET answer = ?3, created = ?4, updated = ?5, deactivated = ?6, failed = ?7
+           WHERE key_id = ?1 AND batch_id = ?2`,
+        )
+        .bind(this.keyId, batchId, answer, counts.created, counts.updated, counts.deactivated, counts.failed),
+      this.db.prepare('DELETE FROM target_batch_records WHERE key_id = ?1 AND batch_id = ?2').bind(this.keyId, batchId),
+    ]);
+  }
+
+  /** Counts for GET /status. The target fetches its own images, so the media counts stay 0. */
+  async status(): Promise<ConnectorStatus> {
+    const counts = await this.db
+      .prepare(
+        `SELECT (SELECT count(*) FROM target_products WHERE key_id = ?1 AND active = 1) AS active,
+                (SELECT count(*) FROM target_products WHERE key_id = ?1 AND active = 0) AS deactivated`,
+      )
+      .bind(this.keyId)
+      .first<{ active: number; deactivated: number }>();
+    const last = await this.db
+      .prepare(
+        `SELECT batch_id, received_at, created, updated, deactivated FROM target_batches
+         WHERE key_id = ?1 AND answer IS NOT NULL ORDER BY received_at DESC, batch_id DESC LIMIT 1`,
+      )
+      .bind(this.keyId)
+      .first<{ batch_id: string; received_at: string; created: number; updated: number; deactivated: number }>();
+    const active = counts?.active ?? 0;
+    const deactivated = counts?.deactivated ?? 0;
+    return {
+      products: { managed: active + deactivated, active, deactivated },
+      media: { stored: 0, pending: 0, failed: 0 },
+      lastBatch: last
+        ? {
+            batchId: last.batch_id,
+            receivedAt: last.received_at,
+            created: last.created,
+            updated: last.updated,
+            deactivated: last.deactivated,
+          }
+        : null,
+    };
+  }
+}

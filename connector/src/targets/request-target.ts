@@ -1,0 +1,85 @@
+import type { Mappings } from '../../../src/sync/protocol/wire';
+import { createAdapter } from '../adapters/registry';
+import { type TargetAdapter, type TargetConfig, TargetError } from '../adapters/target-adapter';
+import { createTargetHttp } from '../adapters/target-http';
+import type { ConnectorBindings } from '../env';
+import { ConnectorError } from '../http/connector-error';
+import { connectorKeys } from '../http/signature';
+import { createMediaBytes } from '../media/media-bytes';
+import { MirrorStore } from '../mirror/mirror-store';
+import type { RemoteDeps } from '../upsert/upsert-remote';
+import { loadTarget, type StoredTarget, unsealTarget } from './target-store';
+import { allowsPrivateTargets, refusedUrlReason } from './url-guard';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A fetch for adapters that applies the SSRF rule to every URL they call, not only the base URL. */
+function guardedFetch(allowPrivate: boolean): typeof fetch {
+  return (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const refused = refusedUrlReason(url, allowPrivate);
+    if (refused) return Promise.reject(new TargetError(`the shop URL is refused: ${refused}`, false));
+    return fetch(input, init);
+  };
+}
+
+/** An adapter for a config, built the same way for every route (HTTP client, SSRF rule, D1 for the reference store). */
+export function adapterFor(env: ConnectorBindings, config: TargetConfig): TargetAdapter {
+  const http = createTargetHttp({ fetch: guardedFetch(allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS)), sleep });
+  return createAdapter(config, { http, db: env.DB });
+}
+
+/** The stored config with its credentials; 409 when they were sealed under a secret since rotated. */
+export async function unsealOrConflict(stored: StoredTarget, secret: string): Promise<TargetConfig> {
+  const config = await unsealTarget(stored, secret);
+  if (config) return config;
+  throw new ConnectorError(
+    'conflict',
+    "the target's credentials were sealed under this key's previous secret; send PUT /target again",
+  );
+}
+
+/** A key's real shop for one request: its adapter, its mirror and what a batch needs. */
+export interface RemoteTarget {
+  config: TargetConfig;
+  adapter: TargetAdapter;
+  mirror: MirrorStore;
+  /** The target's lookup tables, asked once per request. */
+  mappings(): Promise<Mappings>;
+  deps: RemoteDeps;
+}
+
+/**
+ * The key's target for this request, or null when the key writes into the reference store (no
+ * target, or the target kind `reference`, whose tables are their own mirror).
+ */
+export async function remoteTargetOf(env: ConnectorBindings, keyId: string): Promise<RemoteTarget | null> {
+  const stored = await loadTarget(env.DB, keyId);
+  if (!stored || stored.kind === 'reference') return null;
+  const config = await unsealOrConflict(stored, connectorKeys(env.CONNECTOR_KEYS)[keyId]!);
+  const adapter = adapterFor(env, config);
+  const mirror = new MirrorStore(env.DB, keyId);
+  let mappings: Promise<Mappings> | null = null;
+  const cachedMappings = () => {
+    mappings ??= adapter.mappings();
+    return mappings;
+  };
+  return {
+    config,
+    adapter,
+    mirror,
+    mappings: cachedMappings,
+    deps: {
+      mirror,
+      adapter,
+      mapping: config.mapping,
+      mappings: cachedMappings,
+      mediaBytes: createMediaBytes({
+        bucket: env.MEDIA,
+        fetcher: (input, init) => fetch(input, init),
+        allowPrivate: allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS),
+      }),
+      sleep,
+    },
+  };
+}

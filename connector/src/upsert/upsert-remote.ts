@@ -1,0 +1,141 @@
+import type { Mappings, MediaRef, UpsertFailure, UpsertRecord } from '../../../src/sync/protocol/wire';
+import type { TargetAdapter, TargetMapping, TargetRecord, WriteContext } from '../adapters/target-adapter';
+import { type MirrorRow, MirrorStore, type StoredOutcome } from '../mirror/mirror-store';
+import type { MappingIds } from '../store/shop-store';
+import { changeOf } from './changed-fields';
+import { checkBatchSize, refuseBatch, replayOrConflict, type UpsertInput, type UpsertOutcome } from './upsert-batch';
+import { validateBatch } from './validate-batch';
+import { RECORD_RETRY, type RetryPolicy, writeChunk } from './write-chunk';
+
+/** What a batch against a real shop runs with (built per request from the key's target). */
+export interface RemoteDeps {
+  mirror: MirrorStore;
+  adapter: TargetAdapter;
+  mapping: TargetMapping;
+  /** The target's lookup tables, fetched once per request. */
+  mappings: () => Promise<Mappings>;
+  mediaBytes: (ref: MediaRef) => Promise<Blob>;
+  sleep: (ms: number) => Promise<void>;
+  retry?: RetryPolicy;
+}
+
+function idsOfMappings(mappings: Mappings): MappingIds {
+  const ids = (rows: { id: string }[]) => new Set(rows.map((r) => r.id));
+  return { manufacturers: ids(mappings.manufacturers), units: ids(mappings.units), taxes: ids(mappings.taxes) };
+}
+
+/** The target already holds the record as sent: same fingerprint and the same active state. */
+function isUnchanged(record: UpsertRecord, row: MirrorRow | undefined): boolean {
+  if (!row) return false;
+  if (record.op === 'deactivate') return !row.active;
+  return row.active && row.fingerprint === record.fingerprint && row.ids !== null;
+}
+
+interface Counts {
+  created: number;
+  updated: number;
+  deactivated: number;
+  unchanged: number;
+}
+
+function answerOf(batchId: string, records: UpsertRecord[], outcomes: Map<number, StoredOutcome>) {
+  const counts: Counts = { created: 0, updated: 0, deactivated: 0, unchanged: 0 };
+  const failed: UpsertFailure[] = [];
+  records.forEach((record, index) => {
+    const outcome = outcomes.get(index)!;
+    if (outcome.ok) counts[outcome.action]++;
+    else failed.push({ index, sku: record.sku, field: outcome.field, error: outcome.error });
+  });
+  return { answer: JSON.stringify({ batchId, dryRun: false, ...counts, failed }), counts, failed };
+}
+
+function dryRunAnswer(batchId: string, records: UpsertRecord[], rows: Map<string, MirrorRow>): string {
+  const counts: Counts = { created: 0, updated: 0, deactivated: 0, unchanged: 0 };
+  const changes = [];
+  for (const record of records) {
+    const row = rows.get(record.sku);
+    if (isUnchanged(record, row)) {
+      counts.unchanged++;
+      continue;
+    }
+    counts[record.op === 'create' ? 'created' : record.op === 'update' ? 'updated' : 'deactivated']++;
+    changes.push(changeOf(record, row?.product ?? null));
+  }
+  return JSON.stringify({ batchId, dryRun: true, ...counts, changes });
+}
+
+/**
+ * One POST /upsert against a real shop (docs/shops.md, "A batch against a real shop"): the
+ * checks of the reference store, then only the records the mirror does not already hold go to
+ * the adapter, chunk by chunk; every chunk's outcomes are committed with their mirror rows, so
+ * a retry of the same batch after a crash sends nothing twice and still answers the whole
+ * batch. Records the shop refuses are reported in `failed`, not in the inventory.
+ */
+export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = new Date()): Promise<UpsertOutcome> {
+  checkBatchSize(input);
+  const { mirror, adapter } = deps;
+  if (!input.dryRun) {
+    const stored = await mirror.findBatch(input.batchId);
+    if (stored?.answer != null)
+      return replayOrConflict({ bodySha256: stored.bodySha256, answer: stored.answer }, input.bodySha256);
+    if (stored && stored.bodySha256 !== input.bodySha256) replayOrConflict({ ...stored, answer: '' }, input.bodySha256);
+  }
+  let rows = new Map<string, MirrorRow>();
+  const { records, failures } = await validateBatch(
+    {
+      mappingIds: async () => idsOfMappings(await deps.mappings()),
+      productStates: async (skus) => MirrorStore.statesOf((rows = await mirror.rows(skus))),
+    },
+    input.records,
+  );
+  if (failures.length > 0) refuseBatch(failures);
+  if (input.dryRun) return { answer: dryRunAnswer(input.batchId, records, rows), replayed: false, imagesToFetch: [] };
+
+  const stamp = now.toISOString();
+  const { batch, outcomes } = await mirror.openBatch(input.batchId, input.bodySha256, stamp);
+  if (batch.answer !== null || batch.bodySha256 !== input.bodySha256)
+    return replayOrConflict({ bodySha256: batch.bodySha256, answer: batch.answer ?? '' }, input.bodySha256);
+
+  const toSend: TargetRecord[] = [];
+  records.forEach((record, index) => {
+    if (outcomes.has(index)) return;
+    const row = rows.get(record.sku);
+    if (isUnchanged(record, row)) outcomes.set(index, { ok: true, action: 'unchanged' });
+    else toSend.push({ index, record, known: row?.ids ?? null, previous: row?.product ?? null });
+  });
+
+  const ctx: WriteContext = { mapping: deps.mapping, mediaBytes: deps.mediaBytes, idsOf: (skus) => mirror.idsOf(skus) };
+  for (let i = 0; i < toSend.length; i += adapter.batchSize) {
+    const chunk = toSend.slice(i, i + adapter.batchSize);
+    const lost = chunk.filter((t) => t.known === null && t.record.op !== 'deactivate').map((t) => t.record.sku);
+    const found = lost.length > 0 ? await adapter.findBySku(lost) : new Map();
+    await writeChunk(
+      chunk.map((t) => (t.known === null ? { ...t, known: found.get(t.record.sku) ?? null } : t)),
+      {
+        adapter,
+        ctx,
+        policy: deps.retry ?? RECORD_RETRY,
+        sleep: deps.sleep,
+        commit: async (finals) => {
+          await mirror.commit(
+            input.batchId,
+            finals.map(({ target, outcome }) => ({ index: target.index, record: target.record, outcome })),
+            new Date().toISOString(),
+          );
+          for (const { target, outcome } of finals) {
+            outcomes.set(
+              target.index,
+              outcome.ok
+                ? { ok: true, action: outcome.action }
+                : { ok: false, field: outcome.field, error: outcome.error },
+            );
+          }
+        },
+      },
+    );
+  }
+
+  const { answer, counts, failed } = answerOf(input.batchId, records, outcomes);
+  await mirror.finishBatch(input.batchId, answer, { ...counts, failed: failed.length });
+  return { answer, replayed: false, imagesToFetch: [] };
+}

@@ -1,0 +1,191 @@
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { bodyHash } from '../../src/sync/protocol/signing';
+import type { MediaRef } from '../../src/sync/protocol/wire';
+import { defaultMapping } from '../src/adapters/default-mapping';
+import { ReferenceAdapter } from '../src/adapters/reference-adapter';
+import { createMediaBytes, MediaError } from '../src/media/media-bytes';
+import { MirrorStore } from '../src/mirror/mirror-store';
+import { type RemoteDeps, upsertRemote } from '../src/upsert/upsert-remote';
+import { FakeAdapter } from './fake-adapter';
+import { create, makeShopProduct, productRows, seedMappings, uniquePrefix } from './helpers';
+
+/** The pipeline with a recording sleep (no real waits) over a key of its own. */
+function pipeline(fake: FakeAdapter, keyId: string) {
+  const waits: number[] = [];
+  const mirror = new MirrorStore(env.DB, keyId);
+  const deps: RemoteDeps = {
+    mirror,
+    adapter: fake,
+    mapping: defaultMapping('shopify'),
+    mappings: () => fake.mappings(),
+    mediaBytes: async () => new Blob([]),
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+  };
+  const run = (records: unknown[], batchId = crypto.randomUUID()) =>
+    upsertRemote(deps, { batchId, dryRun: false, records, bodySha256: batchId });
+  return { run, waits, mirror };
+}
+
+describe('the remote pipeline', () => {
+  it('retries a record the shop refused for now with backoff, then it goes through', async () => {
+    const p = uniquePrefix();
+    const fake = new FakeAdapter();
+    fake.failures.set(`${p}2`, {
+      field: 'record',
+      error: 'the shop is rate limiting requests',
+      retryable: true,
+      times: 2,
+    });
+    const { run, waits, mirror } = pipeline(fake, `pipe-${p}`);
+    const outcome = await run([create(`${p}1`), create(`${p}2`)]);
+    expect(JSON.parse(outcome.answer)).toMatchObject({ created: 2, failed: [] });
+    expect(waits).toEqual([1000, 2000]);
+    // The first record was final after round one and not sent again.
+    expect(fake.writes.map((w) => w.map((r) => r.sku))).toEqual([[`${p}1`, `${p}2`], [`${p}2`], [`${p}2`]]);
+    expect([...(await mirror.rows([`${p}1`, `${p}2`])).keys()].sort()).toEqual([`${p}1`, `${p}2`]);
+  });
+
+  it('gives up after the bounded rounds and reports the record in failed, its mirror row untouched', async () => {
+    const p = uniquePrefix();
+    const fake = new FakeAdapter();
+    fake.failures.set(`${p}1`, {
+      field: 'record',
+      error: 'the shop answered HTTP 503',
+      retryable: true,
+      times: Number.POSITIVE_INFINITY,
+    });
+    const { run, waits, mirror } = pipeline(fake, `pipe-${p}`);
+    const outcome = await run([create(`${p}1`)]);
+    expect(JSON.parse(outcome.answer)).toMatchObject({
+      created: 0,
+      failed: [{ index: 0, sku: `${p}1`, field: 'record', error: 'the shop answered HTTP 503' }],
+    });
+    expect(fake.writes).toHaveLength(4);
+    expect(waits).toEqual([1000, 2000, 4000]);
+    expect(waits.reduce((a, b) => a + b, 0)).toBeLessThan(20_000);
+    expect((await mirror.rows([`${p}1`])).size).toBe(0);
+    // A failed record is not "unchanged" next time: it is sent again.
+    fake.failures.clear();
+    expect(JSON.parse((await run([create(`${p}1`)])).answer)).toMatchObject({ created: 1, unchanged: 0 });
+  });
+
+  it('looks a retried record up again by SKU when it had no ids (a first try may have created it)', async () => {
+    const p = uniquePrefix();
+    const fake = new FakeAdapter();
+    fake.failures.set(`${p}1`, { field: 'record', error: 'timeout', retryable: true, times: 1 });
+    const { run } = pipeline(fake, `pipe-${p}`);
+    await run([create(`${p}1`)]);
+    expect(fake.findCalls).toEqual([[`${p}1`], [`${p}1`]]);
+  });
+
+  it('gives the adapter the mirror ids of other products through idsOf', async () => {
+    const p = uniquePrefix();
+    const fake = new FakeAdapter();
+    const { run } = pipeline(fake, `pipe-${p}`);
+    await run([create(`${p}1`)]);
+    await run([create(`${p}2`)]);
+    const ids = await fake.lastContext!.idsOf([`${p}1`, `${p}missing`]);
+    expect([...ids.keys()]).toEqual([`${p}1`]);
+    expect(ids.get(`${p}1`)).toEqual(fake.shop.get(`${p}1`)!.ids);
+  });
+});
+
+describe('the reference store as an adapter', () => {
+  it('runs through the remote pipeline into the reference tables and fails a SKU the shop owns', async () => {
+    await seedMappings();
+    const p = uniquePrefix();
+    await makeShopProduct(`${p}own`);
+    const adapter = new ReferenceAdapter(env.DB);
+    const mirror = new MirrorStore(env.DB, `ref-${p}`);
+    const deps: RemoteDeps = {
+      mirror,
+      adapter,
+      mapping: defaultMapping('reference'),
+      mappings: () => adapter.mappings(),
+      mediaBytes: async () => new Blob([]),
+      sleep: async () => undefined,
+    };
+    const outcome = await upsertRemote(deps, {
+      batchId: `${p}b`,
+      dryRun: false,
+      records: [create(`${p}1`, 'f1'), create(`${p}own`, 'f2')],
+      bodySha256: 'x',
+    });
+    expect(JSON.parse(outcome.answer)).toMatchObject({
+      created: 1,
+      failed: [{ index: 1, sku: `${p}own`, field: 'sku', error: 'the SKU belongs to a product the shop owns' }],
+    });
+    expect((await productRows(p)).map((r) => [r.sku, r.managed, r.fingerprint])).toEqual([
+      [`${p}1`, 1, 'f1'],
+      [`${p}own`, 0, null],
+    ]);
+    expect((await mirror.rows([`${p}1`])).get(`${p}1`)?.ids).toEqual({ product: `${p}1`, variants: {} });
+  });
+});
+
+describe('WriteContext.mediaBytes', () => {
+  const bytes = new TextEncoder().encode('a PNG, more or less');
+  async function ref(url: string): Promise<MediaRef> {
+    return {
+      sha256: await bodyHash(bytes),
+      url,
+      contentType: 'image/png',
+      fileName: 'ls.png',
+      purpose: 'normal',
+      position: 0,
+    };
+  }
+
+  it('refuses a loopback or private image URL without ALLOW_PRIVATE_TARGETS and never fetches it', async () => {
+    const fetched: string[] = [];
+    const mediaBytes = createMediaBytes({
+      bucket: env.MEDIA,
+      fetcher: async (input) => {
+        fetched.push(String(input));
+        return new Response(bytes);
+      },
+      allowPrivate: false,
+    });
+    for (const url of ['http://127.0.0.1/ls.png', 'http://[::1]/ls.png', 'http://169.254.169.254/ls.png']) {
+      await expect(mediaBytes(await ref(url))).rejects.toThrow(/refused: the URL points to a private/);
+    }
+    expect(fetched).toEqual([]);
+  });
+
+  it('refuses a redirect to a private address', async () => {
+    const mediaBytes = createMediaBytes({
+      bucket: env.MEDIA,
+      fetcher: async () => new Response(null, { status: 302, headers: { Location: 'http://10.0.0.5/x.png' } }),
+      allowPrivate: false,
+    });
+    await expect(mediaBytes(await ref('https://cdn.example/ls-redirect.png'))).rejects.toThrow(MediaError);
+  });
+
+  it('verifies the sha256, stores the bytes in R2 and never fetches them again', async () => {
+    const other = new TextEncoder().encode(`other bytes ${crypto.randomUUID()}`);
+    const fetched: string[] = [];
+    let body: Uint8Array = other;
+    const mediaBytes = createMediaBytes({
+      bucket: env.MEDIA,
+      fetcher: async (input) => {
+        fetched.push(String(input));
+        return new Response(body);
+      },
+      allowPrivate: true,
+    });
+    const wanted = { ...(await ref('http://127.0.0.1:9999/ls.png')), sha256: await bodyHash(other) };
+    const wrong = { ...wanted, sha256: await bodyHash(bytes) };
+    await expect(mediaBytes(wrong)).rejects.toThrow('the image bytes do not match its sha256');
+    expect(await env.MEDIA.head(`media/${wrong.sha256}`)).toBeNull();
+
+    body = other;
+    const blob = await mediaBytes(wanted);
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(other);
+    expect((await env.MEDIA.head(`media/${wanted.sha256}`))?.size).toBe(other.byteLength);
+    await mediaBytes(wanted);
+    expect(fetched).toHaveLength(2);
+  });
+});

@@ -1,0 +1,225 @@
+import { env } from 'cloudflare:test';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_BATCH_RECORDS_HEADER } from '../../src/sync/protocol/wire';
+import { TargetError } from '../src/adapters/target-adapter';
+import { MIRROR_COUNT_SQL, MIRROR_PAGE_SQL } from '../src/mirror/mirror-store';
+import { FakeAdapter, useFakeAdapter } from './fake-adapter';
+import { call, create, deactivate, makeProduct, ndjson, uniquePrefix, update } from './helpers';
+
+const SIGNER = { keyId: 'remote', secret: 'test-connector-secret-4' };
+const TARGET = { kind: 'shopify', url: 'https://voltana.myshopify.com', credentials: { accessToken: 'shpat_x' } };
+
+const send = (records: unknown[], batchId = crypto.randomUUID(), dryRun?: boolean) =>
+  call('POST', '/upsert', { ...SIGNER, body: { batchId, ...(dryRun === undefined ? {} : { dryRun }), records } });
+
+async function inventory() {
+  return ndjson(await call('GET', '/inventory', SIGNER));
+}
+
+async function mirrorRow(sku: string) {
+  return env.DB.prepare(
+    "SELECT fingerprint, active, ids, product FROM target_products WHERE key_id = 'remote' AND sku = ?1",
+  )
+    .bind(sku)
+    .first<{ fingerprint: string; active: number; ids: string | null; product: string | null }>();
+}
+
+describe('POST /upsert into a real shop (scripted fake adapter)', () => {
+  let fake: FakeAdapter;
+  let restore: () => void;
+  beforeEach(async () => {
+    fake = new FakeAdapter();
+    restore = useFakeAdapter(fake);
+    await call('DELETE', '/target', SIGNER);
+    expect((await call('PUT', '/target', { ...SIGNER, body: TARGET })).status).toBe(200);
+  });
+  afterEach(() => restore());
+
+  it('creates, updates and deactivates through the adapter and answers the counts; the inventory is the mirror', async () => {
+    const p = uniquePrefix();
+    const first = await send([create(`${p}1`, 'f1'), create(`${p}2`, 'f2'), create(`${p}3`, 'f3')], `${p}b1`);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({
+      batchId: `${p}b1`,
+      dryRun: false,
+      created: 3,
+      updated: 0,
+      deactivated: 0,
+      unchanged: 0,
+      failed: [],
+    });
+    // batchSize 2: two write calls.
+    expect(fake.writes.map((w) => w.map((r) => r.sku))).toEqual([[`${p}1`, `${p}2`], [`${p}3`]]);
+
+    const second = await send([update(`${p}1`, 'f1b', { name: 'Renamed' }), deactivate(`${p}2`)], `${p}b2`);
+    expect(await second.json()).toMatchObject({ created: 0, updated: 1, deactivated: 1, failed: [] });
+    // The update carried the mirror's ids and the product as last written.
+    const sentUpdate = fake.writes[2]!.find((w) => w.sku === `${p}1`)!;
+    expect(sentUpdate.known).toEqual(fake.shop.get(`${p}1`)!.ids);
+    expect(sentUpdate.previous).toBe('Leitungsschutzschalter B16');
+
+    expect(await inventory()).toEqual([
+      { sku: `${p}1`, fingerprint: 'f1b' },
+      { sku: `${p}3`, fingerprint: 'f3' },
+    ]);
+    const status = (await (await call('GET', '/status', SIGNER)).json()) as {
+      products: { active: number; deactivated: number };
+      lastBatch: { batchId: string };
+    };
+    expect(status.products).toMatchObject({ active: 2, deactivated: 1 });
+    expect(status.lastBatch.batchId).toBe(`${p}b2`);
+    // The reference store did not receive them.
+    const reference = await env.DB.prepare('SELECT count(*) AS n FROM products WHERE sku >= ?1 AND sku < ?2')
+      .bind(p, `${p}\u{10FFFF}`)
+      .first<{ n: number }>();
+    expect(reference!.n).toBe(0);
+  });
+
+  it('skips records the mirror already holds with their fingerprint (unchanged, not sent)', async () => {
+    const p = uniquePrefix();
+    await send([create(`${p}1`, 'f1'), create(`${p}2`, 'f2')]);
+    const calls = fake.writes.length;
+    const again = await send([create(`${p}1`, 'f1'), update(`${p}2`, 'f2-new')]);
+    expect(await again.json()).toMatchObject({ created: 0, updated: 1, unchanged: 1 });
+    expect(
+      fake.writes
+        .slice(calls)
+        .flat()
+        .map((w) => w.sku),
+    ).toEqual([`${p}2`]);
+  });
+
+  it('reports records the shop refuses in failed and leaves them out of the inventory', async () => {
+    const p = uniquePrefix();
+    fake.failures.set(`${p}2`, {
+      field: 'product.name',
+      error: 'Title is too long (maximum is 255 characters)',
+      retryable: false,
+      times: Number.POSITIVE_INFINITY,
+    });
+    const response = await send([create(`${p}1`, 'f1'), create(`${p}2`, 'f2'), create(`${p}3`, 'f3')]);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      created: 2,
+      failed: [
+        { index: 1, sku: `${p}2`, field: 'product.name', error: 'Title is too long (maximum is 255 characters)' },
+      ],
+    });
+    expect((await inventory()).map((l) => l.sku)).toEqual([`${p}1`, `${p}3`]);
+    expect(await mirrorRow(`${p}2`)).toBeNull();
+  });
+
+  it('resumes a batch that crashed after its first chunk: nothing sent twice, the answer complete', async () => {
+    const p = uniquePrefix();
+    const records = [create(`${p}1`), create(`${p}2`), create(`${p}3`), create(`${p}4`)];
+    fake.throwOnWrite = 2;
+    const crashed = await send(records, `${p}crash`);
+    expect(crashed.status).toBe(500);
+    // The first chunk's progress is committed: it is in the inventory already.
+    expect((await inventory()).map((l) => l.sku)).toEqual([`${p}1`, `${p}2`]);
+
+    fake.throwOnWrite = null;
+    const resumed = await send(records, `${p}crash`);
+    expect(resumed.status).toBe(200);
+    const answer = await resumed.text();
+    expect(JSON.parse(answer)).toMatchObject({ created: 4, updated: 0, unchanged: 0, failed: [] });
+    // Call 1 wrote 1-2, call 2 crashed with 3-4, call 3 wrote 3-4: 1 and 2 went out once.
+    expect(fake.writes.map((w) => w.map((r) => r.sku))).toEqual([
+      [`${p}1`, `${p}2`],
+      [`${p}3`, `${p}4`],
+      [`${p}3`, `${p}4`],
+    ]);
+    expect(fake.sentSkus.filter((s) => s === `${p}1`)).toHaveLength(1);
+
+    // A committed batch is replayed byte for byte and sends nothing.
+    const replay = await send(records, `${p}crash`);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await replay.text()).toBe(answer);
+    expect(fake.writes).toHaveLength(3);
+
+    const otherBody = await send([create(`${p}1`, 'other')], `${p}crash`);
+    expect(otherBody.status).toBe(409);
+  });
+
+  it('finds a lost mapping by SKU and updates the product the shop already holds', async () => {
+    const p = uniquePrefix();
+    const ids = { product: 'gid://fake/Product/lost', variants: {} };
+    fake.shop.set(`${p}1`, { ids, fingerprint: 'old', active: true });
+    const response = await send([create(`${p}1`, 'f1'), create(`${p}2`, 'f2')]);
+    expect(await response.json()).toMatchObject({ created: 1, updated: 1 });
+    expect(fake.findCalls).toEqual([[`${p}1`, `${p}2`]]);
+    expect(fake.writes[0]!.find((w) => w.sku === `${p}1`)!.known).toEqual(ids);
+    expect(JSON.parse((await mirrorRow(`${p}1`))!.ids!)).toEqual(ids);
+  });
+
+  it('answers a dry run with the counts and the changed fields, writing nothing', async () => {
+    const p = uniquePrefix();
+    await send([create(`${p}1`, 'f1', { variants: [] }), create(`${p}2`, 'f2')]);
+    const calls = fake.writes.length;
+    const { categories: _c, variants: _v, ...fields } = makeProduct();
+    const variant = { ...fields, sku: `${p}1-V` };
+    const response = await send(
+      [
+        update(`${p}1`, 'f1b', { name: 'Neu', price: '13.00', variants: [variant] }),
+        create(`${p}2`, 'f2'),
+        create(`${p}3`, 'f3'),
+      ],
+      `${p}dry`,
+      true,
+    );
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { changes: { sku: string; op: string; fields: string[] }[] };
+    expect(body).toMatchObject({ dryRun: true, created: 1, updated: 1, deactivated: 0, unchanged: 1 });
+    expect(body.changes[0]).toEqual({ sku: `${p}1`, op: 'update', fields: ['name', 'price', `variants.${p}1-V`] });
+    expect(body.changes[1]!.sku).toBe(`${p}3`);
+    expect(body.changes[1]!.fields).toEqual(expect.arrayContaining(['name', 'price', 'categories', 'classification']));
+    expect(body.changes[1]!.fields).not.toContain('keywords');
+    expect(fake.writes).toHaveLength(calls);
+    expect((await mirrorRow(`${p}1`))!.fingerprint).toBe('f1');
+    expect(await mirrorRow(`${p}3`)).toBeNull();
+  });
+
+  it('refuses records with ids the shop does not have (422, nothing sent)', async () => {
+    const p = uniquePrefix();
+    const response = await send([create(`${p}1`), create(`${p}2`, 'f2', { manufacturerId: 'm-2' })]);
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({
+      failures: [{ index: 1, sku: `${p}2`, field: 'product.manufacturerId', error: 'unknown manufacturer id "m-2"' }],
+    });
+    expect(fake.writes).toHaveLength(0);
+  });
+
+  it('GET /mappings asks the adapter, advertises X-Max-Batch-Records, and answers 502 when the shop fails', async () => {
+    const ok = await call('GET', '/mappings', SIGNER);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual(fake.mappingsValue);
+    expect(ok.headers.get(MAX_BATCH_RECORDS_HEADER)).toBe('8');
+    fake.mappingsError = new TargetError('the shop answered HTTP 401', false, 401);
+    const failed = await call('GET', '/mappings', SIGNER);
+    expect(failed.status).toBe(502);
+    expect(await failed.json()).toEqual({ error: 'the shop refused: the shop answered HTTP 401' });
+  });
+
+  it('answers 503 with Retry-After when the adapter finds the shop unreachable', async () => {
+    const p = uniquePrefix();
+    fake.mappingsError = new TargetError('the shop could not be reached', true, null, 12);
+    const response = await send([create(`${p}1`)]);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('Retry-After')).toBe('12');
+  });
+
+  it('reads the inventory from the covering mirror index in SKU order', async () => {
+    for (const [sql, params] of [
+      [MIRROR_COUNT_SQL, ['remote', '']],
+      [MIRROR_PAGE_SQL, ['remote', '', 100]],
+    ] as const) {
+      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .bind(...params)
+        .all<{ detail: string }>();
+      const plan = results.map((r) => r.detail).join(' / ');
+      expect(plan).toContain('USING COVERING INDEX target_products_inventory_idx');
+      expect(plan).not.toContain('TEMP B-TREE');
+    }
+  });
+});
