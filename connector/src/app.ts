@@ -10,7 +10,8 @@ import { statusRoutes } from './routes/status.routes';
 import { upsertRoutes } from './routes/upsert.routes';
 import { targetRoutes } from './routes/target.routes';
 import { D1ShopStore } from './store/d1-store';
-import { type RemoteTarget, remoteTargetOf } from './targets/request-target';
+import { remoteTargetOf } from './targets/request-target';
+import type { RemoteTarget } from './targets/remote-target';
 
 /**
  * The connector's HTTP surface. Every route, including unknown paths, sits behind the

@@ -1,5 +1,5 @@
 import type { ShopStore } from './store/shop-store';
-import type { RemoteTarget } from './targets/request-target';
+import type { RemoteTarget } from './targets/remote-target';
 
 declare global {
   namespace Cloudflare {

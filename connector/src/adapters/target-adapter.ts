@@ -1,6 +1,9 @@
 import type { Mappings, MediaRef, Product, UpsertRecord } from '../../../src/sync/protocol/wire';
 import type { TargetHttp } from './target-http';
 
+// Adapters import the error with the interface; it lives apart so the HTTP client can throw it.
+export { TargetError } from './target-error';
+
 /**
  * The adapter between the connector and one shop engine (docs/shops.md). The connector keeps
  * the sync protocol (signatures, batches and their replay, the inventory of fingerprints, the
@@ -145,19 +148,6 @@ export interface TargetMapping {
   imagePurposes: string[];
   /** Send product references as cross-selling / related products where the target has them. */
   references: boolean;
-}
-
-/** A target's answer that is not a single record's problem; `retryable` for 429, 5xx and timeouts. */
-export class TargetError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    readonly status: number | null = null,
-    /** Seconds the target asked to wait (Retry-After, throttle restore), when it said. */
-    readonly retryAfterSeconds: number | null = null,
-  ) {
-    super(message);
-  }
 }
 
 /** What the PIM stores for a shop and sends the connector (PUT /target): the kind, where, how to sign in, the mapping. */

@@ -1,4 +1,4 @@
-import { TargetError } from './target-adapter';
+import { TargetError } from './target-error';
 
 /**
  * The one HTTP client of every adapter: a timeout per request, retries of 429, 5xx and network

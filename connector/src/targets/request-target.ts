@@ -1,13 +1,12 @@
 import type { Mappings } from '../../../src/sync/protocol/wire';
 import { createAdapter } from '../adapters/registry';
 import { type TargetAdapter, type TargetConfig, TargetError } from '../adapters/target-adapter';
+import type { RemoteTarget } from './remote-target';
 import { createTargetHttp } from '../adapters/target-http';
-import type { ConnectorBindings } from '../env';
 import { ConnectorError } from '../http/connector-error';
 import { connectorKeys } from '../http/signature';
 import { createMediaBytes } from '../media/media-bytes';
 import { MirrorStore } from '../mirror/mirror-store';
-import type { RemoteDeps } from '../upsert/upsert-remote';
 import { loadTarget, type StoredTarget, unsealTarget } from './target-store';
 import { allowsPrivateTargets, refusedUrlReason } from './url-guard';
 
@@ -24,7 +23,7 @@ function guardedFetch(allowPrivate: boolean): typeof fetch {
 }
 
 /** An adapter for a config, built the same way for every route (HTTP client, SSRF rule, D1 for the reference store). */
-export function adapterFor(env: ConnectorBindings, config: TargetConfig): TargetAdapter {
+export function adapterFor(env: Cloudflare.Env, config: TargetConfig): TargetAdapter {
   const http = createTargetHttp({ fetch: guardedFetch(allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS)), sleep });
   return createAdapter(config, { http, db: env.DB });
 }
@@ -39,21 +38,11 @@ export async function unsealOrConflict(stored: StoredTarget, secret: string): Pr
   );
 }
 
-/** A key's real shop for one request: its adapter, its mirror and what a batch needs. */
-export interface RemoteTarget {
-  config: TargetConfig;
-  adapter: TargetAdapter;
-  mirror: MirrorStore;
-  /** The target's lookup tables, asked once per request. */
-  mappings(): Promise<Mappings>;
-  deps: RemoteDeps;
-}
-
 /**
  * The key's target for this request, or null when the key writes into the reference store (no
  * target, or the target kind `reference`, whose tables are their own mirror).
  */
-export async function remoteTargetOf(env: ConnectorBindings, keyId: string): Promise<RemoteTarget | null> {
+export async function remoteTargetOf(env: Cloudflare.Env, keyId: string): Promise<RemoteTarget | null> {
   const stored = await loadTarget(env.DB, keyId);
   if (!stored || stored.kind === 'reference') return null;
   const config = await unsealOrConflict(stored, connectorKeys(env.CONNECTOR_KEYS)[keyId]!);
