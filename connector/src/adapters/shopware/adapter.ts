@@ -60,10 +60,15 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
     async probe(): Promise<TargetProbe> {
       const version = await client.request('GET', '/_info/version');
       const languages = await readLanguages(client);
-      const currencies = await client.searchAll<{ isoCode: string }>('currency', { includes: { currency: ['isoCode'] } });
-      const channels = await client.searchAll<{ name: string | null; translated?: { name?: string } }>('sales_channel', {
-        includes: { sales_channel: ['name', 'translated'] },
+      const currencies = await client.searchAll<{ isoCode: string }>('currency', {
+        includes: { currency: ['isoCode'] },
       });
+      const channels = await client.searchAll<{ name: string | null; translated?: { name?: string } }>(
+        'sales_channel',
+        {
+          includes: { sales_channel: ['name', 'translated'] },
+        },
+      );
       const shopVersion = (version.body as { version?: string } | null)?.version ?? 'unknown';
       return {
         name: `Shopware ${shopVersion}`,
@@ -123,7 +128,9 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
       const derived = new Map<string, string>();
       const allSkus = records.flatMap((r) => [r.record.sku, ...(r.record.product?.variants.map((v) => v.sku) ?? [])]);
       for (const sku of allSkus) derived.set(sku, await shopwareId('product', sku));
-      const lookup = records.filter((r) => !r.known).flatMap((r) => [r.record.sku, ...(r.record.product?.variants.map((v) => v.sku) ?? [])]);
+      const lookup = records
+        .filter((r) => !r.known)
+        .flatMap((r) => [r.record.sku, ...(r.record.product?.variants.map((v) => v.sku) ?? [])]);
       const found = new Map((await findProducts(lookup)).map((p) => [p.productNumber, p]));
       const exists = new Set<string>();
       for (const r of records) {

@@ -69,7 +69,11 @@ export class ShopwareClient {
       }
       if (response.status === 401 || response.status === 403) {
         await response.body?.cancel().catch(() => undefined);
-        throw new TargetError('the shop refused the integration’s access (check its permissions)', false, response.status);
+        throw new TargetError(
+          'the shop refused the integration’s access (check its permissions)',
+          false,
+          response.status,
+        );
       }
       const text = await response.text();
       return { status: response.status, body: text ? safeJson(text) : null };
@@ -79,7 +83,8 @@ export class ShopwareClient {
   /** One page of `POST /api/search/{entity}` (entity in the URL's kebab-case). */
   async search<T>(entity: string, criteria: Criteria): Promise<T[]> {
     const { status, body } = await this.request('POST', `/search/${entity.replaceAll('_', '-')}`, criteria);
-    if (status !== 200) throw new TargetError(`the shop refused a search for ${entity} (HTTP ${status})`, false, status);
+    if (status !== 200)
+      throw new TargetError(`the shop refused a search for ${entity} (HTTP ${status})`, false, status);
     return ((body as { data?: T[] } | null)?.data ?? []) as T[];
   }
 

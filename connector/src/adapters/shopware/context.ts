@@ -43,7 +43,8 @@ export async function loadContext(client: ShopwareClient, mapping: TargetMapping
   }
   const system = languages.find((l) => l.id === SYSTEM_LANGUAGE_ID)?.locale?.toLowerCase();
   const topLanguage =
-    Object.entries(mapping.languages).find(([, locale]) => locale.toLowerCase() === system)?.[0] ?? mapping.defaultLanguage;
+    Object.entries(mapping.languages).find(([, locale]) => locale.toLowerCase() === system)?.[0] ??
+    mapping.defaultLanguage;
 
   const currencies = await client.search<{ id: string; isoCode: string }>('currency', {
     filter: [{ type: 'equals', field: 'isoCode', value: mapping.currency }],
@@ -52,7 +53,9 @@ export async function loadContext(client: ShopwareClient, mapping: TargetMapping
   const currency = currencies[0];
   if (!currency) throw new TargetError(`the shop has no currency ${mapping.currency}`, false);
 
-  const taxes = await client.searchAll<{ id: string; taxRate: number }>('tax', { includes: { tax: ['id', 'taxRate'] } });
+  const taxes = await client.searchAll<{ id: string; taxRate: number }>('tax', {
+    includes: { tax: ['id', 'taxRate'] },
+  });
   let rule: Promise<string> | null = null;
   return {
     languageIds,

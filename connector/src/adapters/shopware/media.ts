@@ -58,19 +58,29 @@ export async function uploadMissingMedia(
   for (const [mediaId, { ref, owners }] of pending) {
     if (withFile.has(mediaId)) continue;
     const failure = await upload(client, mediaId, ref);
-    if (failure) for (const o of owners) if (!failures.has(o.index)) failures.set(o.index, { ...failure, field: o.field });
+    if (failure)
+      for (const o of owners) if (!failures.has(o.index)) failures.set(o.index, { ...failure, field: o.field });
   }
   return failures;
 }
 
-async function upload(client: ShopwareClient, mediaId: string, ref: MediaRef): Promise<Omit<SyncFailure, 'field'> | null> {
+async function upload(
+  client: ShopwareClient,
+  mediaId: string,
+  ref: MediaRef,
+): Promise<Omit<SyncFailure, 'field'> | null> {
   const extension = EXTENSIONS[ref.contentType] ?? ref.fileName.split('.').pop()?.toLowerCase() ?? 'bin';
   const query = new URLSearchParams({ extension, fileName: ref.sha256 });
   try {
     const answer = await client.request('POST', `/_action/media/${mediaId}/upload?${query}`, { url: ref.url });
     if (answer.status >= 200 && answer.status < 300) return null;
-    const detail = shopwareErrors(answer.body).map((e) => e.detail ?? e.title).find(Boolean);
-    return { error: `the shop refused the image: ${detail ?? `HTTP ${answer.status}`}`, retryable: answer.status >= 500 };
+    const detail = shopwareErrors(answer.body)
+      .map((e) => e.detail ?? e.title)
+      .find(Boolean);
+    return {
+      error: `the shop refused the image: ${detail ?? `HTTP ${answer.status}`}`,
+      retryable: answer.status >= 500,
+    };
   } catch (err) {
     if (err instanceof TargetError && err.retryable) return { error: err.message, retryable: true };
     throw err;

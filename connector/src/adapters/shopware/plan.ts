@@ -90,11 +90,20 @@ export async function planProduct(sku: string, product: Product, ctx: PlanContex
   const own = (entity: OwnedEntity, key: string, payload: Record<string, unknown>) =>
     plan.owned.get(entity)?.set(key, payload);
   const taxId = product.taxId;
-  if (!taxId) throw new PlanError('product.taxId', 'Shopware needs a tax for every product; the product has none mapped');
+  if (!taxId)
+    throw new PlanError('product.taxId', 'Shopware needs a tax for every product; the product has none mapped');
   const masterTiers = tiers(product, ctx.mapping);
   if (masterTiers.length === 0) throw new PlanError('product.price', 'Shopware needs a price; the product has none');
 
-  await addNode(plan, ctx, { sku, node: product, master: product, field: 'product', parentId: null, taxId, tiers: masterTiers });
+  await addNode(plan, ctx, {
+    sku,
+    node: product,
+    master: product,
+    field: 'product',
+    parentId: null,
+    taxId,
+    tiers: masterTiers,
+  });
   for (const ref of product.categories) {
     let parentId: string | null = null;
     for (let depth = 1; depth <= ref.path.length; depth++) {
@@ -163,7 +172,9 @@ async function addNode(plan: RecordPlan, ctx: PlanContext, input: NodeInput): Pr
   const own = (entity: OwnedEntity, key: string, payload: Record<string, unknown>) =>
     plan.owned.get(entity)?.set(key, payload);
   const rate = ctx.taxRates.get(input.taxId) ?? 0;
-  const price = (net: number) => [{ currencyId: ctx.currencyId, net: round(net), gross: round(net * (1 + rate / 100)), linked: true }];
+  const price = (net: number) => [
+    { currencyId: ctx.currencyId, net: round(net), gross: round(net * (1 + rate / 100)), linked: true },
+  ];
   const baseTiers = input.tiers.length > 0 ? input.tiers : (input.fallbackTiers ?? []);
   const top = texts(node, master, ctx.topLanguage, ctx.mapping.defaultLanguage);
 

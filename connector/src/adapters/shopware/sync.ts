@@ -62,7 +62,11 @@ export async function runSync(client: ShopwareClient, items: OwnedItem[]): Promi
     const operations = toOperations(pending);
     let answer: { status: number; body: unknown };
     try {
-      answer = await client.request('POST', '/_action/sync', operations.map(({ action, entity, payload }) => ({ action, entity, payload })));
+      answer = await client.request(
+        'POST',
+        '/_action/sync',
+        operations.map(({ action, entity, payload }) => ({ action, entity, payload })),
+      );
     } catch (err) {
       if (!(err instanceof TargetError) || !err.retryable) throw err;
       for (const owner of owners(pending)) failed.set(owner, { field: 'record', error: err.message, retryable: true });
@@ -88,7 +92,8 @@ export async function runSync(client: ShopwareClient, items: OwnedItem[]): Promi
       return failed;
     }
     const reason = errors.map((e) => e.detail ?? e.title).find(Boolean) ?? `the shop answered HTTP ${answer.status}`;
-    for (const owner of all) failed.set(owner, { field: 'record', error: plain(reason), retryable: answer.status >= 500 });
+    for (const owner of all)
+      failed.set(owner, { field: 'record', error: plain(reason), retryable: answer.status >= 500 });
     return failed;
   }
   return failed;
@@ -131,7 +136,8 @@ function attribute(errors: ShopwareError[], operations: Operation[]): Map<number
     const leaf = [...parts.slice(2)].reverse().find((p) => !/^(\d+|[0-9a-f]{32})$/.test(p));
     for (const item of sources) {
       if (out.has(item.owner)) continue;
-      const field = leaf && (item.op === 'product' || item.op === 'product-cover') ? `${item.field}.${leaf}` : item.field;
+      const field =
+        leaf && (item.op === 'product' || item.op === 'product-cover') ? `${item.field}.${leaf}` : item.field;
       out.set(item.owner, {
         field,
         error: plain(error.detail ?? error.title ?? 'the shop refused the value'),
