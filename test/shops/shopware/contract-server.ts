@@ -126,7 +126,7 @@ export class ShopwareContractServer {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname.replace(/^\/api/, '');
     const chunks: Buffer[] = [];
@@ -140,7 +140,7 @@ export class ShopwareContractServer {
     };
     const faultAt = this.faults.findIndex((f) => path.startsWith(f.path));
     if (faultAt >= 0) {
-      const [{ fault }] = this.faults.splice(faultAt, 1) as [{ fault: Fault }];
+      const { fault } = this.faults.splice(faultAt, 1)[0] as { fault: Fault };
       if ('hang' in fault) {
         this.log.push({ method: req.method ?? '', path, body, status: 0 });
         this.hanging.push(res);
@@ -182,7 +182,7 @@ export class ShopwareContractServer {
     return send(404, error('404', 'FRAMEWORK__ROUTE_NOT_FOUND', `No route ${req.method} ${path}`));
   }
 
-  private search(path: string, body: unknown, send: (s: number, p: unknown) => void): void {
+  private search(path: string, body: unknown, send: (s: number, p: unknown) => void): unknown {
     const validate = this.contract.requestBody('POST', path);
     if (!validate(body))
       return send(400, {
@@ -215,7 +215,7 @@ export class ShopwareContractServer {
     send(200, { total: rows.length, data });
   }
 
-  private sync(body: unknown, send: (s: number, p: unknown) => void): void {
+  private sync(body: unknown, send: (s: number, p: unknown) => void): unknown {
     const validate = this.contract.requestBody('POST', '/_action/sync');
     if (!validate(body))
       return send(400, {
@@ -331,7 +331,12 @@ export class ShopwareContractServer {
     send(200, { data: {}, notFound: {}, deleted: {} });
   }
 
-  private upload(mediaId: string, query: URLSearchParams, body: unknown, send: (s: number, p: unknown) => void): void {
+  private upload(
+    mediaId: string,
+    query: URLSearchParams,
+    body: unknown,
+    send: (s: number, p: unknown) => void,
+  ): unknown {
     const validate = this.contract.requestBody('POST', '/_action/media/{mediaId}/upload');
     if (!validate(body) || !query.get('extension'))
       return send(400, error('400', 'invalid', 'url and extension are required'));

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -28,7 +29,7 @@ let cached: Contract | null = null;
 
 export function loadContract(): Contract {
   if (cached) return cached;
-  const document = JSON.parse(gunzipSync(readFileSync(FILE)).toString('utf8')) as Json;
+  const document = JSON.parse(gunzipSync(readFileSync(fileURLToPath(FILE.href))).toString('utf8')) as Json;
   const schemas = (document.components as Json).schemas as Record<string, Json>;
   const relaxed = { components: { schemas: relax(structuredClone(schemas)) } };
   const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, validateSchema: false });
