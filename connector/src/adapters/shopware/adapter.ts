@@ -15,6 +15,7 @@ import { loadContext, readLanguages, type ShopContext } from './context';
 import { shopwareId } from './ids';
 import { uploadMissingMedia } from './media';
 import { OWNED, PlanError, planProduct, type RecordPlan } from './plan';
+import { planReferences } from './references';
 import { type OwnedItem, runSync, type SyncFailure } from './sync';
 
 /**
@@ -116,7 +117,7 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
       return out;
     },
 
-    async write(records: TargetRecord[], _ctx: WriteContext): Promise<RecordOutcome[]> {
+    async write(records: TargetRecord[], ctx: WriteContext): Promise<RecordOutcome[]> {
       const context = await shop();
       const mapping = config.mapping;
       const failures = new Map<number, SyncFailure>();
@@ -175,6 +176,10 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
           const plan = await planProduct(r.record.sku, r.record.product, planCtx);
           plans.set(r.index, plan);
           for (const item of plan.items) items.push({ ...item, action: 'upsert', owner: r.index });
+          if (mapping.references) {
+            for (const item of await planReferences(r.record, ctx))
+              items.push({ ...item, action: 'upsert', owner: r.index });
+          }
           const before = r.previous ? await planProduct(r.record.sku, r.previous, planCtx).catch(() => null) : null;
           for (const entity of OWNED) {
             const now = plan.owned.get(entity) as Map<string, Record<string, unknown>>;
