@@ -1,0 +1,88 @@
+import type { MediaRef } from '../../../../src/sync/protocol/wire';
+import { TargetError, type TargetRecord } from '../target-adapter';
+import { type ShopwareClient, shopwareErrors } from './client';
+import type { RecordPlan } from './plan';
+import type { SyncFailure } from './sync';
+
+/**
+ * Images after the sync: the media entities exist (their ids derived from the content hash),
+ * and a file is uploaded only to a media entity that has none yet, through
+ * `POST /api/_action/media/{id}/upload` with the image's URL (the shop fetches it). An image
+ * the mirror already lists, or one another product brought, is never uploaded again.
+ */
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/svg+xml': 'svg',
+  'image/tiff': 'tif',
+  'image/avif': 'avif',
+};
+
+interface Pending {
+  ref: MediaRef;
+  owners: { index: number; field: string }[];
+}
+
+export async function uploadMissingMedia(
+  client: ShopwareClient,
+  plans: [number, RecordPlan][],
+  records: TargetRecord[],
+  now: Map<number, TargetRecord> = new Map(records.map((r) => [r.index, r])),
+): Promise<Map<number, SyncFailure>> {
+  const pending = new Map<string, Pending>();
+  for (const [index, plan] of plans) {
+    const known = now.get(index)?.known?.media ?? {};
+    for (const [sha, m] of plan.media) {
+      if (known[sha] === m.mediaId) continue;
+      const entry = pending.get(m.mediaId) ?? { ref: m.ref, owners: [] };
+      entry.owners.push({ index, field: m.field });
+      pending.set(m.mediaId, entry);
+    }
+  }
+  const failures = new Map<number, SyncFailure>();
+  if (pending.size === 0) return failures;
+
+  const withFile = new Set(
+    (
+      await client.search<{ id: string; hasFile?: boolean }>('media', {
+        ids: [...pending.keys()],
+        includes: { media: ['id', 'hasFile'] },
+        limit: pending.size,
+      })
+    )
+      .filter((m) => m.hasFile)
+      .map((m) => m.id),
+  );
+  for (const [mediaId, { ref, owners }] of pending) {
+    if (withFile.has(mediaId)) continue;
+    const failure = await upload(client, mediaId, ref);
+    if (failure)
+      for (const o of owners) if (!failures.has(o.index)) failures.set(o.index, { ...failure, field: o.field });
+  }
+  return failures;
+}
+
+async function upload(
+  client: ShopwareClient,
+  mediaId: string,
+  ref: MediaRef,
+): Promise<Omit<SyncFailure, 'field'> | null> {
+  const extension = EXTENSIONS[ref.contentType] ?? ref.fileName.split('.').pop()?.toLowerCase() ?? 'bin';
+  const query = new URLSearchParams({ extension, fileName: ref.sha256 });
+  try {
+    const answer = await client.request('POST', `/_action/media/${mediaId}/upload?${query}`, { url: ref.url });
+    if (answer.status >= 200 && answer.status < 300) return null;
+    const detail = shopwareErrors(answer.body)
+      .map((e) => e.detail ?? e.title)
+      .find(Boolean);
+    return {
+      error: `the shop refused the image: ${detail ?? `HTTP ${answer.status}`}`,
+      retryable: answer.status >= 500,
+    };
+  } catch (err) {
+    if (err instanceof TargetError && err.retryable) return { error: err.message, retryable: true };
+    throw err;
+  }
+}

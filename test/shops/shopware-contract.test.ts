@@ -1,0 +1,304 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shopwareId } from '../../connector/src/adapters/shopware';
+import { TargetError } from '../../connector/src/adapters/target-adapter';
+import { CLIENT, EUR, SYSTEM_LANGUAGE, ShopwareContractServer } from './shopware/contract-server';
+import { deactivate, image, lamp, shopware, upsert, variant } from './shopware/fixtures';
+
+/**
+ * The Shopware 6 adapter against a local server that answers per Shopware's published Admin
+ * API document (connector/contracts/shopware/): every Sync API item it sends is validated
+ * against its entity schema, every other body against its operation's request schema.
+ */
+let server: ShopwareContractServer;
+
+beforeEach(async () => {
+  server = new ShopwareContractServer();
+  await server.start();
+});
+afterEach(async () => {
+  await server.stop();
+});
+
+const DE = 'b1'.repeat(16);
+const FR = 'b2'.repeat(16);
+
+/** Every entity's ids (and the rows), to compare what a run added. */
+function snapshot() {
+  return Object.fromEntries(
+    [...server.state].map(([entity, rows]) => [entity, structuredClone(Object.fromEntries(rows))]),
+  );
+}
+
+function product(sku: string) {
+  return server.rows('product').find((p) => p.productNumber === sku) as Record<string, unknown> & { id: string };
+}
+
+describe('the Shopware adapter against the Admin API contract', () => {
+  it('writes a master with 3 variants, 3 languages, tier prices, features, 2 categories and images, every item valid', async () => {
+    const { adapter, mirror } = shopware(server);
+    const [outcome] = await mirror.write([upsert('LMP-1', lamp())]);
+    expect(outcome).toMatchObject({ ok: true, action: 'created' });
+    expect(server.invalid).toEqual([]);
+    expect(server.validated).toBeGreaterThan(20);
+
+    const master = product('LMP-1');
+    expect(master.id).toBe(await shopwareId('product', 'LMP-1'));
+    expect(master).toMatchObject({
+      name: 'LED lamp',
+      description: 'Outdoor lamp',
+      taxId: 'a1'.repeat(16),
+      active: true,
+      stock: 0,
+      ean: '4012345678901',
+    });
+    expect(master.price).toEqual([{ currencyId: EUR, net: 10, gross: 11.9, linked: true }]);
+    expect(master.translations).toEqual({
+      [DE]: { name: 'LED-Leuchte', description: 'Außenleuchte', keywords: 'led' },
+      [FR]: { name: 'Lampe LED', description: null, keywords: null },
+    });
+    const children = server.rows('product').filter((p) => p.parentId === master.id);
+    expect(children.map((c) => c.productNumber).sort()).toEqual(['LMP-1-B', 'LMP-1-G', 'LMP-1-R']);
+    expect(product('LMP-1-R')).toMatchObject({ name: 'Lamp red', translations: { [DE]: { name: 'Leuchte red' } } });
+
+    // The colour differs between the variants: it is the option; the protection class is a property.
+    const colour = await shopwareId('property_group', 'classification:EF000007');
+    const options = server.rows('property_group_option').filter((o) => o.groupId === colour);
+    expect(options.map((o) => o.name).sort()).toEqual(['blue', 'green', 'red']);
+    expect(server.rows('product_option')).toHaveLength(3);
+    expect(server.rows('product_configurator_setting').filter((s) => s.productId === master.id)).toHaveLength(3);
+    const ip44 = await shopwareId('property_group_option', 'classification:EF000001', 'IP44');
+    expect(server.rows('product_property').filter((p) => p.optionId === ip44)).toHaveLength(4);
+
+    const prices = server.rows('product_price').filter((p) => p.productId === master.id);
+    expect(prices.map((p) => [p.quantityStart, p.quantityEnd ?? null, (p.price as { net: number }[])[0]?.net])).toEqual(
+      [
+        [1, 9, 10],
+        [10, 99, 9],
+        [100, null, 8],
+      ],
+    );
+    expect(server.rows('rule')).toHaveLength(1);
+
+    expect(
+      server
+        .rows('category')
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['LED', 'Lighting', 'Outdoor']);
+    expect(server.rows('product_category').filter((l) => l.productId === master.id)).toHaveLength(2);
+
+    expect(server.rows('media').filter((m) => m.fileName)).toHaveLength(3);
+    expect(server.requests('/_action/media/')).toHaveLength(3);
+    expect(master.coverId).toBe(await shopwareId('product_media', 'LMP-1', image(1).sha256));
+    expect(outcome?.ok && outcome.ids?.media).toEqual({
+      [image(1).sha256]: await shopwareId('media', image(1).sha256),
+      [image(2).sha256]: await shopwareId('media', image(2).sha256),
+      [image(3).sha256]: await shopwareId('media', image(3).sha256),
+    });
+    await expect(adapter.probe()).resolves.toMatchObject({
+      name: 'Shopware 6.7.10.1',
+      languages: ['en-GB', 'de-DE', 'fr-FR'],
+      currencies: ['EUR'],
+    });
+  });
+
+  it('creates nothing and uploads nothing the second time; a changed value changes only that value', async () => {
+    const { mirror } = shopware(server);
+    await mirror.write([upsert('LMP-1', lamp())]);
+    const first = snapshot();
+    const uploads = server.requests('/_action/media/').length;
+
+    const [again] = await mirror.write([upsert('LMP-1', lamp(), 'update')]);
+    expect(again).toMatchObject({ ok: true, action: 'updated' });
+    expect(snapshot()).toEqual(first);
+    expect(server.requests('/_action/media/')).toHaveLength(uploads);
+
+    const [changed] = await mirror.write([upsert('LMP-1', lamp({ description: 'Wandleuchte' }), 'update')]);
+    expect(changed).toMatchObject({ ok: true, action: 'updated' });
+    const after = snapshot();
+    const id = product('LMP-1').id;
+    const product1 = (first.product as Record<string, Record<string, unknown>>)[id] as Record<string, unknown>;
+    const translations = product1.translations as Record<string, Record<string, unknown>>;
+    expect(after).toEqual({
+      ...first,
+      product: {
+        ...first.product,
+        [id]: {
+          ...product1,
+          translations: { ...translations, [DE]: { ...translations[DE], description: 'Wandleuchte' } },
+        },
+      },
+    });
+    expect(server.invalid).toEqual([]);
+  });
+
+  it('removes a variant, an image, a feature, a category, tiers and a translation the record no longer carries', async () => {
+    const { mirror } = shopware(server);
+    await mirror.write([upsert('LMP-1', lamp())]);
+    const masterId = product('LMP-1').id;
+    const red = product('LMP-1-R').id;
+    const base = lamp();
+    const [outcome] = await mirror.write([
+      upsert(
+        'LMP-1',
+        {
+          ...base,
+          translations: { eng: { name: 'LED lamp', description: 'Outdoor lamp' } },
+          media: [image(1, 0)],
+          prices: base.prices?.slice(0, 1),
+          categories: base.categories.slice(0, 1),
+          variants: [variant('LMP-1-G', 'green'), variant('LMP-1-B', 'blue')],
+        },
+        'update',
+      ),
+    ]);
+    expect(outcome).toMatchObject({ ok: true, action: 'updated' });
+    expect(outcome?.ok && outcome.ids?.variants).not.toHaveProperty('LMP-1-R');
+    expect(server.table('product').has(red)).toBe(false);
+    expect(server.rows('product_option').filter((o) => o.productId === red)).toEqual([]);
+    expect(server.rows('product_configurator_setting').filter((s) => s.productId === masterId)).toHaveLength(2);
+    expect(server.rows('product_media').filter((m) => m.productId === masterId)).toHaveLength(1);
+    expect(server.rows('product_price').filter((p) => p.productId === masterId)).toEqual([]);
+    expect(server.rows('product_category').filter((c) => c.productId === masterId)).toHaveLength(1);
+    expect(product('LMP-1').translations).not.toHaveProperty(FR);
+    expect(server.invalid).toEqual([]);
+  });
+
+  it('disables a deactivated product and its variants, or deletes them per mapping', async () => {
+    const disable = shopware(server);
+    await disable.mirror.write([upsert('LMP-1', lamp())]);
+    const [off] = await disable.mirror.write([deactivate('LMP-1')]);
+    expect(off).toMatchObject({ ok: true, action: 'deactivated' });
+    expect(server.rows('product').map((p) => p.active)).toEqual([false, false, false, false]);
+
+    const remove = shopware(server, { onDeactivate: 'delete' });
+    await remove.mirror.write([upsert('LMP-2', lamp({ variants: [] }))]);
+    const [gone] = await remove.mirror.write([deactivate('LMP-2')]);
+    expect(gone).toMatchObject({ ok: true, action: 'deactivated', ids: null });
+    expect(product('LMP-2')).toBeUndefined();
+    expect(server.rows('product')).toHaveLength(4);
+  });
+
+  it('writes a draft inactive', async () => {
+    const { mirror } = shopware(server);
+    await mirror.write([upsert('LMP-3', lamp({ status: 'draft', variants: [] }))]);
+    expect(product('LMP-3').active).toBe(false);
+  });
+
+  it('finds a lost mapping by product number and updates instead of creating', async () => {
+    await shopware(server).mirror.write([upsert('LMP-1', lamp())]);
+    const before = snapshot();
+    const lost = shopware(server);
+    const found = await lost.adapter.findBySku(['LMP-1', 'NOPE']);
+    expect([...found.keys()]).toEqual(['LMP-1']);
+    expect(Object.keys(found.get('LMP-1')?.variants ?? {}).sort()).toEqual(['LMP-1-B', 'LMP-1-G', 'LMP-1-R']);
+    const [outcome] = await lost.mirror.write([upsert('LMP-1', lamp(), 'update')]);
+    expect(outcome).toMatchObject({ ok: true, action: 'updated' });
+    expect(snapshot()).toEqual(before);
+  });
+
+  it('refuses a product the shop owns under the same SKU and leaves it as it was', async () => {
+    server.put('product', {
+      id: 'ab'.repeat(16),
+      productNumber: 'SHOP-1',
+      name: 'Gift card',
+      stock: 5,
+      taxId: 'a1'.repeat(16),
+    });
+    const { adapter, mirror } = shopware(server);
+    const [outcome] = await mirror.write([upsert('SHOP-1', lamp({ variants: [] }))]);
+    expect(outcome).toEqual({
+      index: 0,
+      ok: false,
+      field: 'record',
+      error: 'the SKU belongs to a product the shop owns',
+      retryable: false,
+    });
+    expect(server.rows('product')).toEqual([
+      { id: 'ab'.repeat(16), productNumber: 'SHOP-1', name: 'Gift card', stock: 5, taxId: 'a1'.repeat(16) },
+    ]);
+    const found = await adapter.findBySku(['SHOP-1']);
+    const known = found.get('SHOP-1') ?? null;
+    const [again] = await adapter.write(
+      [{ index: 0, record: upsert('SHOP-1', lamp({ variants: [] }), 'update'), known, previous: null }],
+      {
+        mapping: { ...(await import('./shopware/fixtures')).MAPPING },
+        mediaBytes: async () => new Blob(),
+        idsOf: async () => new Map(),
+      },
+    );
+    expect(again).toMatchObject({ ok: false, error: 'the SKU belongs to a product the shop owns' });
+  });
+
+  it('reports a value Shopware refuses on that record only, with the field and Shopware’s reason', async () => {
+    const { mirror } = shopware(server);
+    const outcomes = await mirror.write([
+      upsert('LONG-1', lamp({ variants: [], translations: { eng: { name: 'x'.repeat(300) } } })),
+      upsert('OK-1', lamp({ variants: [] })),
+    ]);
+    expect(outcomes[0]).toEqual({
+      index: 0,
+      ok: false,
+      field: 'product.name',
+      error: 'This value is too long. It should have 255 characters or less.',
+      retryable: false,
+    });
+    expect(outcomes[1]).toMatchObject({ ok: true, action: 'created' });
+    expect(product('LONG-1')).toBeUndefined();
+    expect(product('OK-1')).toBeDefined();
+  });
+
+  it('honours 429 Retry-After, retries a 5xx and a timeout, and signs in again after a 401', async () => {
+    const { mirror, sleeps } = shopware(server, {}, 1_000);
+    await mirror.write([upsert('LMP-1', lamp({ variants: [] }))]);
+    const tokens = server.requests('/oauth/token').length;
+    server.failNext('/_action/sync', { status: 429, retryAfter: '7' });
+    server.failNext('/_action/sync', { status: 503 });
+    server.expireTokens();
+    const [outcome] = await mirror.write([upsert('LMP-1', lamp({ variants: [], name: 'Neu' }), 'update')]);
+    expect(outcome).toMatchObject({ ok: true, action: 'updated' });
+    expect(sleeps).toContain(7_000);
+    expect(server.requests('/oauth/token').length).toBe(tokens + 1);
+    expect((product('LMP-1').translations as Record<string, { name: string }>)[DE]?.name).toBe('Neu');
+
+    server.failNext('/_action/sync', { hang: true });
+    const [afterTimeout] = await mirror.write([upsert('LMP-1', lamp({ variants: [], name: 'Neuer' }), 'update')]);
+    expect(afterTimeout).toMatchObject({ ok: true });
+    expect(server.requests('/_action/sync').filter((r) => r.status === 0)).toHaveLength(1);
+  });
+
+  it('reports every record of a batch as retryable when the shop keeps failing, and throws on wrong credentials', async () => {
+    const { mirror } = shopware(server);
+    await mirror.write([upsert('LMP-1', lamp({ variants: [] }))]);
+    server.failNext('/_action/sync', { status: 503 }, 3);
+    const outcomes = await mirror.write([
+      upsert('LMP-1', lamp({ variants: [], name: 'x' }), 'update'),
+      upsert('LMP-4', lamp({ variants: [] })),
+    ]);
+    expect(outcomes).toEqual([
+      { index: 0, ok: false, field: 'record', error: 'the shop answered HTTP 503', retryable: true },
+      { index: 1, ok: false, field: 'record', error: 'the shop answered HTTP 503', retryable: true },
+    ]);
+    expect(product('LMP-4')).toBeUndefined();
+
+    const wrong = shopware(server, {}, 5_000, { ...CLIENT, clientSecret: 'wrong' });
+    await expect(wrong.adapter.probe()).rejects.toMatchObject({
+      message: 'the shop refused the client id or secret',
+      retryable: false,
+    });
+    await expect(wrong.adapter.probe()).rejects.toBeInstanceOf(TargetError);
+  });
+
+  it('reads the lookup tables the PIM maps onto', async () => {
+    const { adapter } = shopware(server);
+    await expect(adapter.mappings()).resolves.toEqual({
+      manufacturers: [{ id: 'e1'.repeat(16), name: 'Lumen AG' }],
+      units: [{ id: 'd1'.repeat(16), code: 'pcs' }],
+      taxes: [
+        { id: 'a1'.repeat(16), code: 'Standard rate', rate: 19 },
+        { id: 'a2'.repeat(16), code: 'Reduced rate', rate: 7 },
+      ],
+    });
+    expect(SYSTEM_LANGUAGE).toHaveLength(32);
+  });
+});
