@@ -125,7 +125,9 @@ function price(amount: string, lowerBound: string) {
 
 /** A GTIN per SKU (Medusa keeps variant EANs unique across the shop). */
 function gtinOf(sku: string): string {
-  return `4${String(Number.parseInt(createHash('sha256').update(sku).digest('hex').slice(0, 12), 16)).padStart(12, '0').slice(0, 12)}`;
+  return `4${String(Number.parseInt(createHash('sha256').update(sku).digest('hex').slice(0, 12), 16))
+    .padStart(12, '0')
+    .slice(0, 12)}`;
 }
 
 function variant(sku: string, colour: string, base: number): Variant {
@@ -254,7 +256,12 @@ describe('Medusa v2 adapter against a real Medusa', () => {
     expect(probe.languages).toEqual(expect.arrayContaining(['de-DE', 'en-GB', 'fr-FR']));
     expect(probe.details.translations).toBe('Translation Module');
     const mappings = await adapter.mappings();
-    expect(mappings.taxes.map((t) => [t.code, t.rate])).toEqual(expect.arrayContaining([['DE-19', 19], ['DE-7', 7]]));
+    expect(mappings.taxes.map((t) => [t.code, t.rate])).toEqual(
+      expect.arrayContaining([
+        ['DE-19', 19],
+        ['DE-7', 7],
+      ]),
+    );
     expect(mappings.manufacturers).toEqual([]);
   });
 
@@ -301,7 +308,9 @@ describe('Medusa v2 adapter against a real Medusa', () => {
     expect(bytes).toBe('not really a png: MED-100-front.png');
 
     const rows = await translationsOf([p.id, red?.id as string]);
-    const byKey = Object.fromEntries(rows.map((r) => [`${r.reference_id === p.id ? 'p' : 'v'}:${r.locale_code}`, r.translations]));
+    const byKey = Object.fromEntries(
+      rows.map((r) => [`${r.reference_id === p.id ? 'p' : 'v'}:${r.locale_code}`, r.translations]),
+    );
     expect(byKey).toEqual({
       'p:en-GB': { title: 'Sheathed cable MED-100', description: 'A cable for indoors' },
       'p:fr-FR': { title: 'Câble gainé MED-100', description: 'Un câble pour intérieur' },
@@ -339,7 +348,10 @@ describe('Medusa v2 adapter against a real Medusa', () => {
     ok((await write([upsert('MED-300', master('MED-300'))], mirror))[0]);
     const before = await onlyProduct('MED-300');
     const changed = master('MED-300');
-    changed.translations = { ...changed.translations, eng: { name: 'Renamed cable', description: 'A cable for indoors' } };
+    changed.translations = {
+      ...changed.translations,
+      eng: { name: 'Renamed cable', description: 'A cable for indoors' },
+    };
     (changed.variants[1] as Variant).prices = [price('19.99', '1')];
     ok((await write([upsert('MED-300', changed)], mirror))[0]);
 
@@ -442,7 +454,10 @@ describe('Medusa v2 adapter against a real Medusa', () => {
         variants: [{ title: 'x', sku: 'SHOP-DUP', options: { X: 'x' }, prices: [] }],
       }),
     });
-    const outcomes = await write([upsert('MED-DUP', master('MED-DUP')), upsert('MED-700', master('MED-700'))], new Map());
+    const outcomes = await write(
+      [upsert('MED-DUP', master('MED-DUP')), upsert('MED-700', master('MED-700'))],
+      new Map(),
+    );
     const failed = outcomes.find((o) => o.index === 0);
     expect(failed).toMatchObject({ ok: false, retryable: false });
     expect(failed && !failed.ok && failed.error).toMatch(/handle.*med-dup.*already exists/i);

@@ -145,4 +145,3 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
     },
   };
 }
-

@@ -25,7 +25,11 @@ export async function resolveCategories(
     ref.path.forEach((name, i) => {
       const handle = categoryHandle(ref.path.slice(0, i + 1));
       const parent = i === 0 ? null : categoryHandle(ref.path.slice(0, i));
-      levels.set(handle, { name, parent, pimId: i === ref.path.length - 1 ? ref.id : (levels.get(handle)?.pimId ?? null) });
+      levels.set(handle, {
+        name,
+        parent,
+        pimId: i === ref.path.length - 1 ? ref.id : (levels.get(handle)?.pimId ?? null),
+      });
     });
   }
   const unknown = [...levels.keys()].filter((h) => !cache.has(h));

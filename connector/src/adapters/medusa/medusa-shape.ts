@@ -81,7 +81,9 @@ const shown = (f: Feature) => (f.unit ? `${f.value} ${f.unit}` : f.value);
 function optionsOf(product: Product, skus: string[], nodes: Node[], mapping: TargetMapping) {
   const perVariant = nodes.map((n) => new Map(featuresOf(n, mapping).map((f) => [f.key, f])));
   const keys = [...new Set(perVariant.flatMap((m) => [...m.keys()]))].sort();
-  const defining = keys.filter((k) => new Set(perVariant.map((m) => (m.get(k) ? shown(m.get(k) as Feature) : ''))).size > 1);
+  const defining = keys.filter(
+    (k) => new Set(perVariant.map((m) => (m.get(k) ? shown(m.get(k) as Feature) : ''))).size > 1,
+  );
   const titles = new Map<string, string>();
   for (const key of defining) {
     const name = perVariant.find((m) => m.has(key))?.get(key)?.name ?? key;
@@ -128,7 +130,8 @@ export function pricesOf(node: Node, master: Product, mapping: TargetMapping): M
     out.push({ currency_code: currency, amount: round(amount), ...(min ? { min_quantity: min } : {}) });
   }
   const single = node.price ?? master.price;
-  if (out.length === 0 && single !== null) out.push({ currency_code: mapping.currency.toLowerCase(), amount: Number(single) });
+  if (out.length === 0 && single !== null)
+    out.push({ currency_code: mapping.currency.toLowerCase(), amount: Number(single) });
   return out;
 }
 
@@ -141,7 +144,9 @@ function compact(entries: Record<string, unknown>): Record<string, unknown> {
 function metadataOf(node: Node, mapping: TargetMapping): Record<string, unknown> {
   const blocks = (node.featureBlocks ?? []).filter((b) => mapping.features.featureBlocks.includes(b.system));
   return compact({
-    pim_features: featuresOf(node, mapping).map(({ name, value, unit }) => (unit ? { name, value, unit } : { name, value })),
+    pim_features: featuresOf(node, mapping).map(({ name, value, unit }) =>
+      unit ? { name, value, unit } : { name, value },
+    ),
     pim_feature_blocks: blocks,
     pim_gtin: node.gtin,
     pim_manufacturer_id: node.manufacturerId,

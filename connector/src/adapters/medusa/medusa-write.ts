@@ -68,7 +68,8 @@ async function linkOptions(api: MedusaApi, current: MedusaProduct, desired: Desi
       if (!existing) add.push(option);
       else {
         const missing = option.values.filter((v) => !existing.values.some((e) => e.value === v));
-        if (missing.length > 0) update.push({ product_option_id: existing.id, add: missing.map((value) => ({ value })) });
+        if (missing.length > 0)
+          update.push({ product_option_id: existing.id, add: missing.map((value) => ({ value })) });
       }
     }
   } else {
@@ -94,7 +95,10 @@ export async function writeProduct(
 ): Promise<{ ids: TargetIds; created: boolean }> {
   const desired = desiredProduct(rec.record.sku, product, state.mapping);
   if (!current) {
-    const owners = await ownersOfSkus(api, desired.variants.map((v) => v.sku));
+    const owners = await ownersOfSkus(
+      api,
+      desired.variants.map((v) => v.sku),
+    );
     if ([...owners.values()].some((owner) => owner !== rec.record.sku)) {
       throw new OwnedByShop('the SKU belongs to a product the shop owns');
     }
