@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import type { MediaRef, Product, UpsertRecord, Variant } from '../../src/sync/pr
  * through Medusa's own Admin API. Each case writes its own SKUs.
  */
 let shop: MedusaShop;
+let dataDir: string;
 let adapter: TargetAdapter;
 
 const mapping: TargetMapping = {
@@ -236,7 +237,7 @@ async function translationsOf(ids: string[]) {
 }
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'medusa-shop-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'medusa-shop-'));
   shop = await startMedusa({ port: await freePort(), pgPort: await freePort(), dataDir });
   const http = createTargetHttp({ fetch, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), attempts: 2 });
   adapter = createMedusaAdapter(
@@ -247,6 +248,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await shop?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('Medusa v2 adapter against a real Medusa', () => {
