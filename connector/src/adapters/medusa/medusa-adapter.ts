@@ -1,0 +1,147 @@
+import type { Mappings } from '../../../../src/sync/protocol/wire';
+import {
+  type AdapterDeps,
+  type RecordOutcome,
+  type TargetAdapter,
+  type TargetConfig,
+  TargetError,
+  type TargetIds,
+  type TargetProbe,
+  type TargetRecord,
+  type WriteContext,
+} from '../target-adapter';
+import { createMedusaApi, type MedusaApi, MedusaRefusal, query } from './medusa-api';
+import { idsOf, productsByExternalId } from './medusa-products';
+import { findCurrent, OwnedByShop, type WriteState, writeProduct } from './medusa-write';
+
+/**
+ * The Medusa v2 adapter (docs/shops.md): products carry the PIM SKU as `external_id`,
+ * variants their SKUs, prices per currency with `min_quantity` tiers, features and the
+ * PIM's lookup ids in metadata (Medusa has no attributes, manufacturers or units in core),
+ * translations through the Translation Module where it is on (else in metadata), categories
+ * by path and images uploaded once per content hash.
+ */
+interface Store {
+  id: string;
+  name: string;
+  default_sales_channel_id: string | null;
+  supported_currencies: { currency_code: string; is_default: boolean }[];
+  supported_locales?: { locale_code: string }[];
+}
+
+/** Which record field Medusa's message is about, as far as its words say. */
+function fieldOf(message: string): string {
+  if (/\bsku\b|variant/i.test(message)) return 'product.variants';
+  if (/price|amount|currency/i.test(message)) return 'product.prices';
+  if (/handle/i.test(message)) return 'sku';
+  if (/title/i.test(message)) return 'product.name';
+  if (/categor/i.test(message)) return 'product.categories';
+  if (/image|upload|file/i.test(message)) return 'product.media';
+  return 'record';
+}
+
+export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): TargetAdapter {
+  const api: MedusaApi = createMedusaApi(config.url, config.credentials, deps.http);
+  let store: Promise<Store> | null = null;
+  let translationModule: Promise<boolean> | null = null;
+
+  const storeOf = () => {
+    store ??= api.get<{ stores: Store[] }>('/admin/stores').then(({ stores }) => {
+      const first = stores[0];
+      if (!first) throw new TargetError('Medusa answered without a store', false);
+      return first;
+    });
+    return store;
+  };
+  const hasTranslations = () => {
+    translationModule ??= api
+      .get<{ feature_flags: Record<string, boolean> }>('/admin/feature-flags')
+      .then(({ feature_flags }) => feature_flags.translation === true)
+      .catch((err) => {
+        if (err instanceof MedusaRefusal) return false;
+        throw err;
+      });
+    return translationModule;
+  };
+
+  async function writeOne(rec: TargetRecord, state: WriteState): Promise<RecordOutcome> {
+    const { index, record } = rec;
+    try {
+      const current = await findCurrent(api, rec);
+      if (record.op === 'deactivate') {
+        if (!current) return { index, ok: true, ids: null, action: 'deactivated' };
+        if (state.mapping.onDeactivate === 'delete') {
+          await api.post('/admin/products/batch', { delete: [current.id] });
+          return { index, ok: true, ids: null, action: 'deactivated' };
+        }
+        await api.post('/admin/products/batch', { update: [{ id: current.id, status: 'draft' }] });
+        return { index, ok: true, ids: idsOf(current, rec.known?.media), action: 'deactivated' };
+      }
+      const { ids, created } = await writeProduct(api, rec, record.product, current, state);
+      return { index, ok: true, ids, action: created ? 'created' : 'updated' };
+    } catch (err) {
+      if (err instanceof OwnedByShop) return { index, ok: false, field: 'sku', error: err.message, retryable: false };
+      if (err instanceof MedusaRefusal) {
+        return { index, ok: false, field: fieldOf(err.message), error: err.message, retryable: err.status >= 500 };
+      }
+      if (err instanceof TargetError && err.retryable && err.status !== null) {
+        return { index, ok: false, field: 'record', error: err.message, retryable: true };
+      }
+      throw err;
+    }
+  }
+
+  return {
+    kind: 'medusa',
+    batchSize: 25,
+
+    async probe(): Promise<TargetProbe> {
+      const s = await storeOf();
+      const { regions } = await api.get<{ regions: { name: string; currency_code: string }[] }>(
+        `/admin/regions${query({ fields: 'name,currency_code', limit: 100 })}`,
+      );
+      const translations = await hasTranslations();
+      return {
+        name: s.name,
+        languages: (s.supported_locales ?? []).map((l) => l.locale_code),
+        currencies: s.supported_currencies.map((c) => c.currency_code.toUpperCase()),
+        details: {
+          regions: regions.map((r) => `${r.name} (${r.currency_code.toUpperCase()})`).join(', '),
+          translations: translations ? 'Translation Module' : 'metadata (pim_translations)',
+          salesChannel: s.default_sales_channel_id ?? '',
+        },
+      };
+    },
+
+    async mappings(): Promise<Mappings> {
+      const { tax_rates } = await api.get<{ tax_rates: { id: string; code: string; rate: number | null }[] }>(
+        `/admin/tax-rates${query({ fields: 'id,code,rate', limit: 500 })}`,
+      );
+      return {
+        manufacturers: [],
+        units: [],
+        taxes: tax_rates.map((t) => ({ id: t.id, code: t.code, rate: t.rate ?? 0 })),
+      };
+    },
+
+    async findBySku(skus: string[]): Promise<Map<string, TargetIds>> {
+      const found = await productsByExternalId(api, skus);
+      return new Map([...found].map(([sku, product]) => [sku, idsOf(product)]));
+    },
+
+    async write(records: TargetRecord[], ctx: WriteContext): Promise<RecordOutcome[]> {
+      const s = await storeOf();
+      const state: WriteState = {
+        mapping: ctx.mapping,
+        ctx,
+        categories: new Map(),
+        uploads: new Map(),
+        salesChannelId: s.default_sales_channel_id,
+        translationModule: await hasTranslations(),
+      };
+      const outcomes: RecordOutcome[] = [];
+      for (const rec of records) outcomes.push(await writeOne(rec, state));
+      return outcomes;
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import type { Product } from '../../../../src/sync/protocol/wire';
+import type { TargetIds, TargetMapping, TargetRecord, WriteContext } from '../target-adapter';
+import type { MedusaApi } from './medusa-api';
+import { resolveCategories, resolveImages } from './medusa-assets';
+import { getProduct, idsOf, type MedusaProduct, ownersOfSkus, productsByExternalId } from './medusa-products';
+import { type DesiredProduct, desiredProduct } from './medusa-shape';
+import { syncTranslations } from './medusa-translations';
+
+/**
+ * One record into Medusa: look up (mirror ids, else `external_id`), then create or update
+ * through `POST /admin/products/batch`, with the options the variants need added before and
+ * the ones they no longer use removed after (options are their own entities since 2.16 and the
+ * product update no longer takes them), and the translations synced last.
+ */
+export interface WriteState {
+  mapping: TargetMapping;
+  ctx: WriteContext;
+  categories: Map<string, string>;
+  uploads: Map<string, string>;
+  salesChannelId: string | null;
+  /** The Translation Module is on; otherwise translations go into metadata (`pim_translations`). */
+  translationModule: boolean;
+}
+
+export class OwnedByShop extends Error {}
+
+/** The product the record's SKU stands for: by the mirror's id, else by `external_id`. */
+export async function findCurrent(api: MedusaApi, rec: TargetRecord): Promise<MedusaProduct | null> {
+  const byId = rec.known ? await getProduct(api, rec.known.product) : null;
+  if (byId) {
+    if (byId.external_id !== rec.record.sku) throw new OwnedByShop('the SKU belongs to a product the shop owns');
+    return byId;
+  }
+  return (await productsByExternalId(api, [rec.record.sku])).get(rec.record.sku) ?? null;
+}
+
+/** `pim_*` keys the shop holds but the record no longer carries are sent as "" (Medusa's metadata merge deletes those). */
+function withRemovals(wanted: Record<string, unknown>, current: Record<string, unknown> | null | undefined) {
+  const out: Record<string, unknown> = { ...wanted };
+  for (const key of Object.keys(current ?? {})) if (key.startsWith('pim_') && !(key in wanted)) out[key] = '';
+  return out;
+}
+
+function variantBodies(desired: DesiredProduct, current: MedusaProduct | null, state: WriteState) {
+  return desired.variants.map((v) => {
+    const existing = current?.variants.find((c) => c.sku === v.sku);
+    const metadata = state.translationModule ? v.metadata : { ...v.metadata, pim_translations: v.translations };
+    return {
+      ...(existing ? { id: existing.id } : {}),
+      title: v.title,
+      sku: v.sku,
+      ean: v.ean,
+      manage_inventory: false,
+      options: v.options,
+      prices: v.prices,
+      metadata: existing ? withRemovals(metadata, existing.metadata) : metadata,
+    };
+  });
+}
+
+async function linkOptions(api: MedusaApi, current: MedusaProduct, desired: DesiredProduct, phase: 'add' | 'remove') {
+  const add: unknown[] = [];
+  const update: { product_option_id: string; add?: unknown[]; remove?: string[] }[] = [];
+  const remove: string[] = [];
+  if (phase === 'add') {
+    for (const option of desired.options) {
+      const existing = current.options.find((o) => o.title === option.title);
+      if (!existing) add.push(option);
+      else {
+        const missing = option.values.filter((v) => !existing.values.some((e) => e.value === v));
+        if (missing.length > 0)
+          update.push({ product_option_id: existing.id, add: missing.map((value) => ({ value })) });
+      }
+    }
+  } else {
+    for (const existing of current.options) {
+      const option = desired.options.find((o) => o.title === existing.title);
+      if (!option) remove.push(existing.id);
+      else {
+        const stale = existing.values.filter((e) => !option.values.includes(e.value)).map((e) => e.id);
+        if (stale.length > 0) update.push({ product_option_id: existing.id, remove: stale });
+      }
+    }
+  }
+  if (add.length + update.length + remove.length === 0) return;
+  await api.post(`/admin/products/${current.id}/options/batch`, { add, update, remove });
+}
+
+export async function writeProduct(
+  api: MedusaApi,
+  rec: TargetRecord,
+  product: Product,
+  current: MedusaProduct | null,
+  state: WriteState,
+): Promise<{ ids: TargetIds; created: boolean }> {
+  const desired = desiredProduct(rec.record.sku, product, state.mapping);
+  if (!current) {
+    const owners = await ownersOfSkus(
+      api,
+      desired.variants.map((v) => v.sku),
+    );
+    if ([...owners.values()].some((owner) => owner !== rec.record.sku)) {
+      throw new OwnedByShop('the SKU belongs to a product the shop owns');
+    }
+  }
+  const categories = await resolveCategories(api, desired.categories, state.categories);
+  const known = { ...(current ? idsOf(current).media : {}), ...(rec.known?.media ?? {}) };
+  const media = await resolveImages(api, desired.images, known, state.ctx, state.uploads);
+  const urls = desired.images.map((ref) => media[ref.sha256] as string);
+  const metadata = state.translationModule
+    ? desired.metadata
+    : { ...desired.metadata, pim_translations: desired.translations };
+  const common = {
+    title: desired.title,
+    description: desired.description,
+    handle: desired.handle,
+    status: desired.status,
+    thumbnail: urls[0] ?? null,
+    categories: categories.map((id) => ({ id })),
+    variants: variantBodies(desired, current, state),
+  };
+
+  let written: MedusaProduct;
+  if (!current) {
+    const { created } = await api.post<{ created: MedusaProduct[] }>('/admin/products/batch', {
+      create: [
+        {
+          ...common,
+          external_id: desired.sku,
+          options: desired.options,
+          images: urls.map((url) => ({ url })),
+          metadata,
+          ...(state.salesChannelId ? { sales_channels: [{ id: state.salesChannelId }] } : {}),
+        },
+      ],
+    });
+    written = created[0] as MedusaProduct;
+  } else {
+    await linkOptions(api, current, desired, 'add');
+    const sameImages =
+      current.images.length === urls.length && current.images.every((image, i) => image.url === urls[i]);
+    const images = urls.map((url) => {
+      const existing = current.images.find((image) => image.url === url);
+      return existing ? { id: existing.id, url } : { url };
+    });
+    const { updated } = await api.post<{ updated: MedusaProduct[] }>('/admin/products/batch', {
+      update: [
+        {
+          id: current.id,
+          ...common,
+          ...(sameImages ? {} : { images }),
+          metadata: withRemovals(metadata, current.metadata),
+        },
+      ],
+    });
+    written = updated[0] as MedusaProduct;
+    await linkOptions(api, (await getProduct(api, current.id)) ?? written, desired, 'remove');
+  }
+  const ids = idsOf(written, media);
+  if (state.translationModule) await syncTranslations(api, desired, ids, state.mapping);
+  return { ids, created: !current };
+}

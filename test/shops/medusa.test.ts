@@ -1,0 +1,469 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMedusaAdapter } from '../../connector/src/adapters/medusa/medusa-adapter';
+import type {
+  RecordOutcome,
+  TargetAdapter,
+  TargetIds,
+  TargetMapping,
+  WriteContext,
+} from '../../connector/src/adapters/target-adapter';
+import { createTargetHttp } from '../../connector/src/adapters/target-http';
+import { type MedusaShop, startMedusa } from '../../shops/medusa/start';
+import type { MediaRef, Product, UpsertRecord, Variant } from '../../src/sync/protocol/wire';
+
+/**
+ * The Medusa adapter against a real Medusa v2 (npm, shops/medusa) on PostgreSQL 15, read back
+ * through Medusa's own Admin API. Each case writes its own SKUs.
+ */
+let shop: MedusaShop;
+let dataDir: string;
+let adapter: TargetAdapter;
+
+const mapping: TargetMapping = {
+  languages: { deu: 'de-DE', eng: 'en-GB', fra: 'fr-FR' },
+  defaultLanguage: 'deu',
+  priceType: 'net_customer',
+  currency: 'EUR',
+  pricesIncludeTax: false,
+  features: { classification: true, values: true, featureBlocks: [] },
+  onDeactivate: 'delete',
+  imagePurposes: [],
+  references: false,
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function admin<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(`${shop.url}${path}`, {
+    ...init,
+    headers: {
+      authorization: `Basic ${btoa(`${shop.apiKey}:`)}`,
+      'content-type': 'application/json',
+      ...(init.headers ?? {}),
+    },
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+// ---- wire records ---------------------------------------------------------------------------
+
+const images = new Map<string, Uint8Array>();
+let uploads = 0;
+function image(name: string, position: number): MediaRef {
+  const bytes = new TextEncoder().encode(`not really a png: ${name}`);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  images.set(sha256, bytes);
+  return {
+    sha256,
+    url: `https://pim.example/media/${name}`,
+    contentType: 'image/png',
+    fileName: name,
+    purpose: 'normal',
+    position,
+  };
+}
+
+const ctx: WriteContext = {
+  mapping,
+  async mediaBytes(ref) {
+    uploads++;
+    const bytes = images.get(ref.sha256);
+    if (!bytes) throw new Error(`no bytes for ${ref.sha256}`);
+    return new Blob([bytes], { type: ref.contentType });
+  },
+  async idsOf() {
+    return new Map();
+  },
+};
+
+const node = {
+  description: null,
+  gtin: null,
+  manufacturerId: null,
+  manufacturerPid: null,
+  unitId: null,
+  taxId: null,
+  price: null,
+  priceQuantity: null,
+  keywords: null,
+  deliveryTimeDays: null,
+  status: 'active' as const,
+  values: {},
+  classification: null,
+  media: [],
+};
+
+function price(amount: string, lowerBound: string) {
+  return {
+    type: 'net_customer',
+    amount,
+    currency: 'EUR',
+    tax: '0.19',
+    factor: null,
+    lowerBound,
+    territory: [],
+    validFrom: null,
+    validTo: null,
+    daily: false,
+  };
+}
+
+/** A GTIN per SKU (Medusa keeps variant EANs unique across the shop). */
+function gtinOf(sku: string): string {
+  return `4${String(Number.parseInt(createHash('sha256').update(sku).digest('hex').slice(0, 12), 16))
+    .padStart(12, '0')
+    .slice(0, 12)}`;
+}
+
+function variant(sku: string, colour: string, base: number): Variant {
+  return {
+    ...node,
+    sku,
+    name: `Kabel ${colour}`,
+    gtin: gtinOf(sku),
+    classification: {
+      classes: [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000057', name: 'Kabel' }],
+      features: [
+        { group: 'ETIM', code: 'EF000007', name: 'Farbe', value: colour, unit: null },
+        { group: 'ETIM', code: 'EF001456', name: 'Querschnitt', value: '1.5', unit: 'mm²' },
+      ],
+    },
+    prices: [price(`${base}.50`, '1'), price(`${base - 1}.25`, '10'), price(`${base - 2}`, '100')],
+    translations: { eng: { name: `Cable ${colour}` }, fra: { name: `Câble ${colour}` } },
+  };
+}
+
+function master(sku: string, overrides: Partial<Product> = {}): Product {
+  return {
+    ...node,
+    name: `Mantelleitung ${sku}`,
+    description: 'Eine Leitung für innen',
+    manufacturerId: 'man-1',
+    values: { material: 'PVC' },
+    classification: null,
+    media: [image(`${sku}-front.png`, 0), image(`${sku}-side.png`, 1)],
+    categories: [
+      { id: 'cat-kabel', path: ['Elektro', 'Kabel'] },
+      { id: 'cat-leitungen', path: ['Elektro', 'Leitungen'] },
+    ],
+    variants: [variant(`${sku}-RT`, 'rot', 10), variant(`${sku}-BL`, 'blau', 20), variant(`${sku}-GN`, 'grün', 30)],
+    translations: {
+      eng: { name: `Sheathed cable ${sku}`, description: 'A cable for indoors' },
+      fra: { name: `Câble gainé ${sku}`, description: 'Un câble pour intérieur' },
+    },
+    ...overrides,
+  };
+}
+
+const upsert = (sku: string, product: Product): UpsertRecord => ({ op: 'update', sku, fingerprint: 'f', product });
+
+/** Writes through the adapter with a mirror of ids (as the connector keeps). */
+async function write(records: UpsertRecord[], mirror: Map<string, TargetIds>, m: TargetMapping = mapping) {
+  const outcomes = await adapter.write(
+    records.map((record, index) => ({ index, record, known: mirror.get(record.sku) ?? null, previous: null })),
+    { ...ctx, mapping: m },
+  );
+  for (const o of outcomes) {
+    const sku = records[o.index]?.sku as string;
+    if (o.ok && o.ids) mirror.set(sku, o.ids);
+    if (o.ok && !o.ids) mirror.delete(sku);
+  }
+  return outcomes;
+}
+
+function ok(outcome: RecordOutcome | undefined): asserts outcome is Extract<RecordOutcome, { ok: true }> {
+  if (!outcome?.ok) throw new Error(`the write failed: ${JSON.stringify(outcome)}`);
+}
+
+// ---- reading back ---------------------------------------------------------------------------
+
+interface ShopProduct {
+  id: string;
+  title: string;
+  description: string | null;
+  handle: string;
+  status: string;
+  external_id: string | null;
+  thumbnail: string | null;
+  metadata: Record<string, unknown> | null;
+  options: { id: string; title: string; values: { value: string }[] }[];
+  images: { id: string; url: string }[];
+  categories: { id: string; name: string; handle: string; parent_category_id: string | null }[];
+  variants: {
+    id: string;
+    sku: string;
+    title: string;
+    ean: string | null;
+    options: { value: string; option?: { title: string } }[];
+    prices: { amount: number; currency_code: string; min_quantity: number | null }[];
+  }[];
+}
+
+async function productsOf(sku: string): Promise<ShopProduct[]> {
+  const { products } = await admin<{ products: ShopProduct[] }>(
+    `/admin/products?external_id=${encodeURIComponent(sku)}&fields=%2B*categories`,
+  );
+  return products;
+}
+
+async function onlyProduct(sku: string): Promise<ShopProduct> {
+  const products = await productsOf(sku);
+  expect(products).toHaveLength(1);
+  return products[0] as ShopProduct;
+}
+
+async function translationsOf(ids: string[]) {
+  const q = ids.map((id) => `reference_id=${id}`).join('&');
+  const { translations } = await admin<{
+    translations: { id: string; reference_id: string; locale_code: string; translations: Record<string, string> }[];
+  }>(`/admin/translations?${q}&limit=100`);
+  return translations;
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'medusa-shop-'));
+  shop = await startMedusa({ port: await freePort(), pgPort: await freePort(), dataDir });
+  const http = createTargetHttp({ fetch, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), attempts: 2 });
+  adapter = createMedusaAdapter(
+    { kind: 'medusa', url: shop.url, credentials: { apiKey: shop.apiKey }, mapping },
+    { http },
+  );
+});
+
+afterAll(async () => {
+  await shop?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('Medusa v2 adapter against a real Medusa', () => {
+  it('probes the store and lists its tax rates', async () => {
+    const probe = await adapter.probe();
+    expect(probe.currencies).toContain('EUR');
+    expect(probe.languages).toEqual(expect.arrayContaining(['de-DE', 'en-GB', 'fr-FR']));
+    expect(probe.details.translations).toBe('Translation Module');
+    const mappings = await adapter.mappings();
+    expect(mappings.taxes.map((t) => [t.code, t.rate])).toEqual(
+      expect.arrayContaining([
+        ['DE-19', 19],
+        ['DE-7', 7],
+      ]),
+    );
+    expect(mappings.manufacturers).toEqual([]);
+  });
+
+  it('creates a master with variants, tiers, translations, features, categories and images', async () => {
+    const mirror = new Map<string, TargetIds>();
+    const [outcome] = await write([upsert('MED-100', master('MED-100'))], mirror);
+    ok(outcome);
+    expect(outcome.action).toBe('created');
+
+    const p = await onlyProduct('MED-100');
+    expect(p).toMatchObject({
+      title: 'Mantelleitung MED-100',
+      description: 'Eine Leitung für innen',
+      handle: 'med-100',
+      status: 'published',
+    });
+    expect(p.options.map((o) => [o.title, o.values.map((v) => v.value).sort()])).toEqual([
+      ['Farbe', ['blau', 'grün', 'rot']],
+    ]);
+    const red = p.variants.find((v) => v.sku === 'MED-100-RT');
+    expect(p.variants.map((v) => v.sku).sort()).toEqual(['MED-100-BL', 'MED-100-GN', 'MED-100-RT']);
+    expect(red?.options.map((o) => o.value)).toEqual(['rot']);
+    expect(red?.ean).toBe(gtinOf('MED-100-RT'));
+    expect(
+      red?.prices.map((x) => [x.currency_code, x.amount, x.min_quantity]).sort((a, b) => Number(a[1]) - Number(b[1])),
+    ).toEqual([
+      ['eur', 8, 100],
+      ['eur', 9.25, 10],
+      ['eur', 10.5, null],
+    ]);
+    expect(p.metadata).toMatchObject({
+      pim_sku: 'MED-100',
+      pim_manufacturer_id: 'man-1',
+      pim_features: [{ name: 'material', value: 'PVC' }],
+    });
+    expect(p.categories.map((c) => c.name).sort()).toEqual(['Kabel', 'Leitungen']);
+    const { product_category: parent } = await admin<{ product_category: { name: string } }>(
+      `/admin/product-categories/${p.categories[0]?.parent_category_id}`,
+    );
+    expect(parent.name).toBe('Elektro');
+    expect(p.images).toHaveLength(2);
+    expect(p.thumbnail).toBe(p.images[0]?.url);
+    const bytes = await fetch(p.images[0]?.url as string).then((r) => r.text());
+    expect(bytes).toBe('not really a png: MED-100-front.png');
+
+    const rows = await translationsOf([p.id, red?.id as string]);
+    const byKey = Object.fromEntries(
+      rows.map((r) => [`${r.reference_id === p.id ? 'p' : 'v'}:${r.locale_code}`, r.translations]),
+    );
+    expect(byKey).toEqual({
+      'p:en-GB': { title: 'Sheathed cable MED-100', description: 'A cable for indoors' },
+      'p:fr-FR': { title: 'Câble gainé MED-100', description: 'Un câble pour intérieur' },
+      'v:en-GB': { title: 'Cable rot' },
+      'v:fr-FR': { title: 'Câble rot' },
+    });
+  });
+
+  it('writes the same record a second time without creating anything', async () => {
+    const mirror = new Map<string, TargetIds>();
+    ok((await write([upsert('MED-200', master('MED-200'))], mirror))[0]);
+    const before = await onlyProduct('MED-200');
+    const translationsBefore = await translationsOf([before.id, ...before.variants.map((v) => v.id)]);
+    const { count: categoriesBefore } = await admin<{ count: number }>('/admin/product-categories?limit=1');
+    const uploadsBefore = uploads;
+
+    const [second] = await write([upsert('MED-200', master('MED-200'))], mirror);
+    ok(second);
+    expect(second.action).toBe('updated');
+    const after = await onlyProduct('MED-200');
+    expect(after.id).toBe(before.id);
+    expect(after.handle).toBe(before.handle);
+    expect(after.variants.map((v) => v.id).sort()).toEqual(before.variants.map((v) => v.id).sort());
+    expect(after.images.map((i) => i.id)).toEqual(before.images.map((i) => i.id));
+    expect(after.options.map((o) => o.id)).toEqual(before.options.map((o) => o.id));
+    expect(uploads).toBe(uploadsBefore);
+    const { count: categoriesAfter } = await admin<{ count: number }>('/admin/product-categories?limit=1');
+    expect(categoriesAfter).toBe(categoriesBefore);
+    const translationsAfter = await translationsOf([after.id, ...after.variants.map((v) => v.id)]);
+    expect(translationsAfter.map((t) => t.id).sort()).toEqual(translationsBefore.map((t) => t.id).sort());
+  });
+
+  it('changes only the value that changed', async () => {
+    const mirror = new Map<string, TargetIds>();
+    ok((await write([upsert('MED-300', master('MED-300'))], mirror))[0]);
+    const before = await onlyProduct('MED-300');
+    const changed = master('MED-300');
+    changed.translations = {
+      ...changed.translations,
+      eng: { name: 'Renamed cable', description: 'A cable for indoors' },
+    };
+    (changed.variants[1] as Variant).prices = [price('19.99', '1')];
+    ok((await write([upsert('MED-300', changed)], mirror))[0]);
+
+    const after = await onlyProduct('MED-300');
+    expect(after.title).toBe(before.title);
+    expect(after.variants.map((v) => v.id).sort()).toEqual(before.variants.map((v) => v.id).sort());
+    expect(after.images.map((i) => i.id)).toEqual(before.images.map((i) => i.id));
+    const blue = after.variants.find((v) => v.sku === 'MED-300-BL');
+    expect(blue?.prices.map((x) => [x.amount, x.min_quantity])).toEqual([[19.99, null]]);
+    const red = after.variants.find((v) => v.sku === 'MED-300-RT');
+    expect(red?.prices).toHaveLength(3);
+    const rows = await translationsOf([after.id]);
+    expect(rows.find((r) => r.locale_code === 'en-GB')?.translations.title).toBe('Renamed cable');
+    expect(rows.find((r) => r.locale_code === 'fr-FR')?.translations.title).toBe('Câble gainé MED-300');
+  });
+
+  it('removes a variant, an image, a category, a feature and a translation the record no longer carries', async () => {
+    const mirror = new Map<string, TargetIds>();
+    ok((await write([upsert('MED-400', master('MED-400'))], mirror))[0]);
+    const smaller = master('MED-400');
+    smaller.variants = smaller.variants.slice(0, 2);
+    smaller.media = smaller.media.slice(0, 1);
+    smaller.categories = smaller.categories.slice(0, 1);
+    smaller.values = {};
+    smaller.manufacturerId = null;
+    smaller.translations = { eng: smaller.translations?.eng ?? {} };
+    ok((await write([upsert('MED-400', smaller)], mirror))[0]);
+
+    const p = await onlyProduct('MED-400');
+    expect(p.variants.map((v) => v.sku).sort()).toEqual(['MED-400-BL', 'MED-400-RT']);
+    expect(p.options[0]?.values.map((v) => v.value).sort()).toEqual(['blau', 'rot']);
+    expect(p.images).toHaveLength(1);
+    expect(p.categories.map((c) => c.name)).toEqual(['Kabel']);
+    expect(p.metadata?.pim_features).toBeUndefined();
+    expect(p.metadata?.pim_manufacturer_id).toBeUndefined();
+    expect(p.metadata?.pim_sku).toBe('MED-400');
+    const rows = await translationsOf([p.id]);
+    expect(rows.map((r) => r.locale_code)).toEqual(['en-GB']);
+  });
+
+  it('deletes a deactivated product, or sets it to draft when the mapping says disable', async () => {
+    const mirror = new Map<string, TargetIds>();
+    ok((await write([upsert('MED-500', master('MED-500')), upsert('MED-501', master('MED-501'))], mirror))[0]);
+    const deactivate = (sku: string): UpsertRecord => ({ op: 'deactivate', sku, fingerprint: 'gone' });
+    const [deleted] = await write([deactivate('MED-500')], mirror);
+    expect(deleted).toMatchObject({ ok: true, ids: null, action: 'deactivated' });
+    expect(await productsOf('MED-500')).toEqual([]);
+
+    const [disabled] = await write([deactivate('MED-501')], mirror, { ...mapping, onDeactivate: 'disable' });
+    expect(disabled).toMatchObject({ ok: true, action: 'deactivated' });
+    expect((await onlyProduct('MED-501')).status).toBe('draft');
+  });
+
+  it('finds a product again by external_id after a lost mapping and does not create a second one', async () => {
+    const mirror = new Map<string, TargetIds>();
+    ok((await write([upsert('MED-600', master('MED-600'))], mirror))[0]);
+    const written = mirror.get('MED-600');
+    const found = await adapter.findBySku(['MED-600', 'MED-NONE']);
+    expect(found.get('MED-600')).toEqual(written);
+    expect(found.has('MED-NONE')).toBe(false);
+
+    const uploadsBefore = uploads;
+    const [again] = await write([upsert('MED-600', master('MED-600'))], new Map());
+    ok(again);
+    expect(again.action).toBe('updated');
+    const p = await onlyProduct('MED-600');
+    expect(p.id).toBe(written?.product);
+    expect(p.images).toHaveLength(2);
+    expect(uploads).toBe(uploadsBefore);
+  });
+
+  it('refuses a SKU that belongs to a product the shop owns', async () => {
+    await admin('/admin/products', {
+      method: 'POST',
+      body: JSON.stringify({
+        title: 'Gutschein',
+        options: [{ title: 'Wert', values: ['25'] }],
+        variants: [{ title: '25', sku: 'SHOP-GUTSCHEIN', options: { Wert: '25' }, prices: [] }],
+      }),
+    });
+    const [outcome] = await write([upsert('SHOP-GUTSCHEIN', { ...master('SHOP-GUTSCHEIN'), variants: [] })], new Map());
+    expect(outcome).toEqual({
+      index: 0,
+      ok: false,
+      field: 'sku',
+      error: 'the SKU belongs to a product the shop owns',
+      retryable: false,
+    });
+    const { products } = await admin<{ products: ShopProduct[] }>('/admin/products?q=Gutschein');
+    expect(products.map((p) => [p.title, p.external_id])).toEqual([['Gutschein', null]]);
+  });
+
+  it("answers a record Medusa refuses with Medusa's message and writes the others", async () => {
+    await admin('/admin/products', {
+      method: 'POST',
+      body: JSON.stringify({
+        title: 'Handle taken',
+        handle: 'med-dup',
+        options: [{ title: 'X', values: ['x'] }],
+        variants: [{ title: 'x', sku: 'SHOP-DUP', options: { X: 'x' }, prices: [] }],
+      }),
+    });
+    const outcomes = await write(
+      [upsert('MED-DUP', master('MED-DUP')), upsert('MED-700', master('MED-700'))],
+      new Map(),
+    );
+    const failed = outcomes.find((o) => o.index === 0);
+    expect(failed).toMatchObject({ ok: false, retryable: false });
+    expect(failed && !failed.ok && failed.error).toMatch(/handle.*med-dup.*already exists/i);
+    expect(outcomes.find((o) => o.index === 1)).toMatchObject({ ok: true, action: 'created' });
+    expect(await productsOf('MED-DUP')).toEqual([]);
+  });
+});
