@@ -75,7 +75,7 @@ const PROBE = `query Probe {
 const MANUFACTURERS = `query Manufacturers {
   facets(options: { filter: { code: { eq: "manufacturer" } }, take: 1 }) { items { values { id name } } }
 }`;
-const CUSTOM_FIELDS = `query Fields { globalSettings { serverConfig { entityCustomFields { entityName customFields { name } } } } }`;
+const CUSTOM_FIELDS = `query Fields { globalSettings { serverConfig { entityCustomFields { entityName customFields { ... on CustomField { name } } } } } }`;
 
 interface ProbeAnswer {
   activeChannel: {

@@ -61,15 +61,18 @@ export function createCatalog(client: VendureClient): Catalog {
       }>(FACET_VALUES, { codes: missing.map((r) => r.code) });
       for (const v of found.facetValues.items) values.set(`${v.facet.code}/${v.code}`, v.id);
       const toCreate = missing.filter((r) => !values.has(refKey(r)));
-      if (toCreate.length > 0) {
+      // One call per facet: Vendure's createFacetValues puts every value into the first input's facet.
+      for (const facetCode of new Set(toCreate.map((r) => r.facetCode))) {
         const created = await client.query<{
           createFacetValues: { id: string; code: string; facet: { code: string } }[];
         }>(CREATE_VALUES, {
-          input: toCreate.map((r) => ({
-            facetId: facets.get(r.facetCode),
-            code: r.code,
-            translations: locales.map((languageCode) => ({ languageCode, name: r.name })),
-          })),
+          input: toCreate
+            .filter((r) => r.facetCode === facetCode)
+            .map((r) => ({
+              facetId: facets.get(r.facetCode),
+              code: r.code,
+              translations: locales.map((languageCode) => ({ languageCode, name: r.name })),
+            })),
         });
         for (const v of created.createFacetValues) values.set(`${v.facet.code}/${v.code}`, v.id);
       }

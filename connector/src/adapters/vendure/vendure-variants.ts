@@ -33,9 +33,7 @@ const CREATE_GROUP = `mutation CreateGroup($input: CreateProductOptionGroupInput
   createProductOptionGroup(input: $input) { id code options { id code } }
 }`;
 const ADD_GROUP = `mutation AddGroup($productId: ID!, $groupId: ID!) {
-  addOptionGroupToProduct(productId: $productId, optionGroupId: $groupId) {
-    ... on Product { id } ... on ErrorResult { errorCode message }
-  }
+  addOptionGroupToProduct(productId: $productId, optionGroupId: $groupId) { id }
 }`;
 const REMOVE_GROUP = `mutation RemoveGroup($productId: ID!, $groupId: ID!) {
   removeOptionGroupFromProduct(productId: $productId, optionGroupId: $groupId, force: true) {
