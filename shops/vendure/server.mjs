@@ -2,7 +2,7 @@
  * A local, headless Vendure shop for the Vendure adapter (docs/shops.md): the Admin API only
  * (no admin UI, no email, no search plugin), SQLite through sql.js (WebAssembly, so nothing is
  * compiled on install and the Node that installs need not be the Node that runs it), assets on
- * disk without image processing (no sharp), a superadmin with local credentials, and the
+ * disk without image processing (no sharp), its job queue in the same process, a superadmin with local credentials, and the
  * shop's setup (tax zone, 19 % tax, EUR, en/de/fr, the `pimSku` product field) made
  * idempotently on every start.
  *
@@ -19,7 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
 
 const require = createRequire(import.meta.url);
-const { bootstrap, DefaultLogger, LogLevel, LanguageCode } = require('@vendure/core');
+const { bootstrap, DefaultLogger, JobQueueService, LogLevel, LanguageCode } = require('@vendure/core');
 
 export const SUPERADMIN = { username: 'superadmin', password: 'superadmin-local' };
 
@@ -195,6 +195,8 @@ async function setUp(url) {
 }
 
 const app = await bootstrap(config);
+// The server is its own worker: jobs (collection filters, session cleaning) run in this process.
+await app.get(JobQueueService).start();
 const adminApiUrl = `http://127.0.0.1:${port}/admin-api`;
 try {
   await setUp(adminApiUrl);
