@@ -1,0 +1,178 @@
+import type { Mappings } from '../../../../src/sync/protocol/wire';
+import type {
+  AdapterDeps,
+  RecordOutcome,
+  TargetAdapter,
+  TargetConfig,
+  TargetIds,
+  TargetMapping,
+} from '../target-adapter';
+import { createCatalog } from './vendure-catalog';
+import { createVendureClient } from './vendure-client';
+import type { ShopProduct } from './vendure-variants';
+import { PRODUCT_BY_SKU, writeRecord } from './vendure-write';
+
+/**
+ * The Vendure adapter (docs/shops.md): Vendure's Admin GraphQL API (`.../admin-api`), signed in
+ * as an administrator. A PIM master is a Vendure product marked by the custom field `pimSku`
+ * (unique; the shop must declare it, as shops/vendure/server.mjs does), its variants are the
+ * product's variants with option groups from the variant-defining features, features are
+ * facets, categories collections, images uploaded assets tagged with their sha256.
+ *
+ * What Vendure's core does not have, and so is not written: quantity price tiers (the lowest
+ * tier of the mapped price type is the channel price), units (accepted, written as a `pim-unit`
+ * facet value), cross-selling, deleting a translation (a language the record no longer carries
+ * gets the default language's texts; Vendure's API can only add and update translations),
+ * deleting an image file another product may still show (images leave the product; the asset
+ * stays in the shop's library).
+ */
+
+/** Units the PIM may map onto (UN/ECE Rec 20 codes); Vendure has none, so each code is its own id. */
+const UNIT_CODES = [
+  'C62',
+  'H87',
+  'PCE',
+  'PR',
+  'SET',
+  'MTR',
+  'MTK',
+  'MTQ',
+  'CMT',
+  'MMT',
+  'KMT',
+  'KGM',
+  'GRM',
+  'TNE',
+  'LTR',
+  'MLT',
+  'RO',
+  'PK',
+  'BX',
+  'CT',
+  'DZN',
+  'HUR',
+  'KWH',
+];
+
+export const VENDURE_DEFAULT_MAPPING: TargetMapping = {
+  languages: { deu: 'de', eng: 'en', fra: 'fr' },
+  defaultLanguage: 'deu',
+  priceType: 'net_customer',
+  currency: 'EUR',
+  pricesIncludeTax: false,
+  features: { classification: true, values: false, featureBlocks: [] },
+  onDeactivate: 'delete',
+  imagePurposes: [],
+  references: false,
+};
+
+const PROBE = `query Probe {
+  activeChannel { code defaultLanguageCode availableLanguageCodes availableCurrencyCodes defaultCurrencyCode pricesIncludeTax }
+  globalSettings { availableLanguages }
+  taxCategories(options: { take: 100 }) { items { id name } }
+  taxRates(options: { take: 100 }) { items { value enabled category { id } zone { id } } }
+}`;
+const MANUFACTURERS = `query Manufacturers {
+  facets(options: { filter: { code: { eq: "manufacturer" } }, take: 1 }) { items { values { id name } } }
+}`;
+const CUSTOM_FIELDS = `query Fields { globalSettings { serverConfig { entityCustomFields { entityName customFields { ... on CustomField { name } } } } } }`;
+
+interface ProbeAnswer {
+  activeChannel: {
+    code: string;
+    defaultLanguageCode: string;
+    availableLanguageCodes: string[];
+    availableCurrencyCodes: string[];
+    defaultCurrencyCode: string;
+    pricesIncludeTax: boolean;
+  };
+  taxCategories: { items: { id: string; name: string }[] };
+  taxRates: { items: { value: number; enabled: boolean; category: { id: string } }[] };
+}
+
+export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps): TargetAdapter {
+  const client = createVendureClient(config.url, config.credentials, deps.http);
+  let shopFacts: Promise<ProbeAnswer> | null = null;
+  const facts = () => {
+    shopFacts ??= client.query<ProbeAnswer>(PROBE).catch((err) => {
+      shopFacts = null;
+      throw err;
+    });
+    return shopFacts;
+  };
+  const taxRates = (answer: ProbeAnswer) =>
+    new Map(answer.taxRates.items.filter((r) => r.enabled).map((r) => [r.category.id, r.value]));
+
+  return {
+    kind: 'vendure',
+    batchSize: 20,
+
+    async probe() {
+      const answer = await facts();
+      const fields = await client.query<{
+        globalSettings: {
+          serverConfig: { entityCustomFields: { entityName: string; customFields: { name: string }[] }[] };
+        };
+      }>(CUSTOM_FIELDS);
+      const product = fields.globalSettings.serverConfig.entityCustomFields.find((e) => e.entityName === 'Product');
+      const marked = product?.customFields.some((f) => f.name === 'pimSku') ?? false;
+      return {
+        name: `Vendure (channel ${answer.activeChannel.code})`,
+        languages: answer.activeChannel.availableLanguageCodes,
+        currencies: answer.activeChannel.availableCurrencyCodes,
+        details: {
+          defaultLanguage: answer.activeChannel.defaultLanguageCode,
+          defaultCurrency: answer.activeChannel.defaultCurrencyCode,
+          pricesIncludeTax: String(answer.activeChannel.pricesIncludeTax),
+          taxCategories: answer.taxCategories.items.map((t) => t.name).join(', '),
+          pimSkuField: marked ? 'present' : 'missing: declare the unique Product custom field pimSku',
+          priceTiers: 'not in Vendure core: the lowest tier is the channel price',
+        },
+      };
+    },
+
+    async mappings(): Promise<Mappings> {
+      const answer = await facts();
+      const rates = taxRates(answer);
+      const makers = await client.query<{ facets: { items: { values: { id: string; name: string }[] }[] } }>(
+        MANUFACTURERS,
+      );
+      return {
+        manufacturers: makers.facets.items[0]?.values.map((v) => ({ id: v.id, name: v.name })) ?? [],
+        units: UNIT_CODES.map((code) => ({ id: code, code })),
+        taxes: answer.taxCategories.items.map((t) => ({ id: t.id, code: t.name, rate: rates.get(t.id) ?? 0 })),
+      };
+    },
+
+    async findBySku(skus) {
+      const found = new Map<string, TargetIds>();
+      for (let i = 0; i < skus.length; i += 100) {
+        const page = await client.query<{ products: { items: ShopProduct[] } }>(PRODUCT_BY_SKU, {
+          skus: skus.slice(i, i + 100),
+        });
+        for (const p of page.products.items) {
+          if (!p.customFields.pimSku) continue;
+          found.set(p.customFields.pimSku, {
+            product: p.id,
+            variants: Object.fromEntries(p.variants.map((v) => [v.sku, v.id])),
+          });
+        }
+      }
+      return found;
+    },
+
+    async write(records, ctx) {
+      const answer = await facts();
+      const writeDeps = {
+        client,
+        catalog: createCatalog(client),
+        ctx,
+        channelLanguage: answer.activeChannel.defaultLanguageCode,
+        taxRates: taxRates(answer),
+      };
+      const outcomes: RecordOutcome[] = [];
+      for (const record of records) outcomes.push(await writeRecord(writeDeps, record));
+      return outcomes;
+    },
+  };
+}

@@ -1,0 +1,323 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTargetHttp } from '../../connector/src/adapters/target-http';
+import type {
+  TargetAdapter,
+  TargetIds,
+  TargetMapping,
+  TargetRecord,
+} from '../../connector/src/adapters/target-adapter';
+import { createVendureAdapter, VENDURE_DEFAULT_MAPPING } from '../../connector/src/adapters/vendure/vendure-adapter';
+import { startVendure, type VendureShop } from '../../shops/vendure/start';
+import type { UpsertRecord } from '../../src/sync/protocol/wire';
+import { adminReader, COUNTS, cableMaster, image, imageStore, PRODUCT_READ, upsert } from './vendure-fixtures';
+
+/**
+ * The Vendure adapter against a real Vendure 3 (shops/vendure, started from its npm packages
+ * with a fresh SQLite file): every write is read back through Vendure's own Admin API.
+ */
+let shop: VendureShop;
+let dataDir: string;
+let adapter: TargetAdapter;
+let read: Awaited<ReturnType<typeof adminReader>>;
+let taxId: string;
+
+const mapping: TargetMapping = {
+  ...VENDURE_DEFAULT_MAPPING,
+  features: { ...VENDURE_DEFAULT_MAPPING.features, values: true },
+};
+
+async function write(records: UpsertRecord[], known: (TargetIds | null)[] = [], map = mapping) {
+  const targets: TargetRecord[] = records.map((record, index) => ({
+    index,
+    record,
+    known: known[index] ?? null,
+    previous: null,
+  }));
+  return adapter.write(targets, {
+    mapping: map,
+    mediaBytes: async (ref) => {
+      const stored = imageStore.get(ref.sha256);
+      if (!stored) throw new Error(`no bytes for ${ref.sha256}`);
+      return new Blob([stored.bytes], { type: stored.type });
+    },
+    idsOf: async () => new Map(),
+  });
+}
+
+async function writeOne(record: UpsertRecord, known: TargetIds | null = null, map = mapping) {
+  const [outcome] = await write([record], [known], map);
+  if (!outcome) throw new Error('no outcome');
+  return outcome;
+}
+
+function okIds(outcome: Awaited<ReturnType<typeof writeOne>>): TargetIds {
+  if (!outcome.ok) throw new Error(`write failed: ${outcome.field}: ${outcome.error}`);
+  if (!outcome.ids) throw new Error('no ids');
+  return outcome.ids;
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'vendure-shop-'));
+  shop = await startVendure({ dataDir });
+  adapter = createVendureAdapter(
+    {
+      kind: 'vendure',
+      url: shop.adminApiUrl,
+      credentials: { username: shop.username, password: shop.password },
+      mapping,
+    },
+    { http: createTargetHttp({ fetch, sleep: async () => undefined, attempts: 2 }) },
+  );
+  read = await adminReader(shop.adminApiUrl, shop.username, shop.password);
+  const mappings = await adapter.mappings();
+  taxId = mappings.taxes.find((t) => t.code === 'Standard')?.id ?? '';
+});
+
+afterAll(async () => {
+  await shop?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('Vendure adapter against a real Vendure', () => {
+  it('probes the channel and offers its tax categories as mappings', async () => {
+    const probe = await adapter.probe();
+    expect(probe.languages.sort()).toEqual(['de', 'en', 'fr']);
+    expect(probe.currencies).toEqual(['EUR']);
+    expect(probe.details.pimSkuField).toBe('present');
+    const mappings = await adapter.mappings();
+    expect(mappings.taxes).toEqual([{ id: taxId, code: 'Standard', rate: 19 }]);
+    expect(mappings.units.map((u) => u.code)).toContain('C62');
+  });
+
+  it('refuses a wrong password with a TargetError, not a record failure', async () => {
+    const wrong = createVendureAdapter(
+      { kind: 'vendure', url: shop.adminApiUrl, credentials: { username: shop.username, password: 'nope' }, mapping },
+      { http: createTargetHttp({ fetch, sleep: async () => undefined, attempts: 1 }) },
+    );
+    await expect(wrong.probe()).rejects.toMatchObject({
+      message: 'Vendure refused the username or password',
+      retryable: false,
+    });
+  });
+});
+
+describe('writing products into Vendure', () => {
+  it('writes a master with three variants, its languages, prices, facets, collections and images', async () => {
+    const product = cableMaster('NYM-100', taxId);
+    const outcome = await writeOne(upsert('NYM-100', product));
+    expect(outcome).toMatchObject({ ok: true, action: 'created' });
+    const ids = okIds(outcome);
+    expect(Object.keys(ids.variants).sort()).toEqual(['NYM-100-1', 'NYM-100-2', 'NYM-100-3']);
+    expect(Object.keys(ids.media ?? {}).sort()).toEqual(product.media.map((m) => m.sha256).sort());
+
+    const { product: p } = await read(PRODUCT_READ, { id: ids.product });
+    expect(p.enabled).toBe(true);
+    expect(p.customFields.pimSku).toBe('NYM-100');
+    const byLanguage = Object.fromEntries(p.translations.map((t: { languageCode: string }) => [t.languageCode, t]));
+    expect(byLanguage.de).toMatchObject({
+      name: 'Mantelleitung NYM-J',
+      slug: 'mantelleitung-nym-j-nym-100',
+      description: 'Installationsleitung für feste Verlegung',
+    });
+    expect(byLanguage.en).toMatchObject({
+      name: 'Sheathed cable NYM-J',
+      slug: 'sheathed-cable-nym-j-nym-100',
+      description: 'Installation cable for fixed wiring',
+    });
+    expect(byLanguage.fr).toMatchObject({ name: 'Câble gainé NYM-J', slug: 'cable-gaine-nym-j-nym-100' });
+
+    const facets = p.facetValues
+      .map((v: { facet: { code: string }; name: string }) => `${v.facet.code}=${v.name}`)
+      .sort();
+    expect(facets).toEqual([
+      'pim-attr-brand-line=ProLine',
+      'pim-category=Angebote',
+      'pim-category=Kabel / Installationskabel',
+      'pim-ef005474=IP44',
+    ]);
+
+    expect(p.assets.map((a: { id: string }) => a.id)).toEqual(product.media.map((m) => ids.media?.[m.sha256]));
+    expect(p.featuredAsset.id).toBe(ids.media?.[product.media[0]?.sha256 ?? '']);
+    expect(p.assets[0].tags.map((t: { value: string }) => t.value)).toEqual([`sha256:${product.media[0]?.sha256}`]);
+
+    expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
+    expect(p.optionGroups[0].options.map((o: { name: string }) => o.name).sort()).toEqual(['3', '4', '5']);
+    const variants = Object.fromEntries(p.variants.map((v: { sku: string }) => [v.sku, v]));
+    expect(variants['NYM-100-1']).toMatchObject({
+      price: 1350,
+      currencyCode: 'EUR',
+      enabled: true,
+      taxCategory: { id: taxId },
+    });
+    expect(variants['NYM-100-3'].price).toBe(1550);
+    const v1Names = Object.fromEntries(
+      variants['NYM-100-1'].translations.map((t: { languageCode: string; name: string }) => [t.languageCode, t.name]),
+    );
+    expect(v1Names).toEqual({ de: 'Leitung 3x1,5', en: 'Cable 3x1.5', fr: 'Câble 3x1,5' });
+    expect(variants['NYM-100-2'].options).toEqual([
+      { code: expect.stringMatching(/^4-/), group: { code: 'pim-ef000008' } },
+    ]);
+    // The colour is the same on every variant: a facet, not an option.
+    expect(variants['NYM-100-2'].facetValues).toEqual([
+      { code: expect.stringMatching(/^grey-/), facet: { code: 'pim-ef000001' } },
+    ]);
+
+    const collections = await read(`{ collections(options: { take: 50 }) { items { name slug parent { name } } } }`);
+    const names = collections.collections.items.map(
+      (c: { name: string; parent: { name: string } | null }) => `${c.parent?.name}>${c.name}`,
+    );
+    expect(names).toEqual(
+      expect.arrayContaining(['__root_collection__>Kabel', 'Kabel>Installationskabel', '__root_collection__>Angebote']),
+    );
+    const leaf = collections.collections.items.find((c: { name: string }) => c.name === 'Installationskabel');
+    let skus: string[] = [];
+    for (let i = 0; i < 100 && skus.length < 3; i++) {
+      const found = await read(
+        `query($slug: String!) { collection(slug: $slug) { productVariants { items { sku } } } }`,
+        { slug: leaf.slug },
+      );
+      skus = found.collection.productVariants.items.map((v: { sku: string }) => v.sku);
+      if (skus.length < 3) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(skus.sort()).toEqual(['NYM-100-1', 'NYM-100-2', 'NYM-100-3']);
+  });
+
+  it('a second write of the same record creates nothing and keeps every id', async () => {
+    const record = upsert('NYM-200', cableMaster('NYM-200', taxId));
+    const first = okIds(await writeOne(record));
+    const before = await read(COUNTS);
+    const again = await writeOne(record, first);
+    expect(again).toMatchObject({ ok: true, action: 'updated' });
+    expect(okIds(again)).toEqual(first);
+    expect(await read(COUNTS)).toEqual(before);
+    const { product: p } = await read(PRODUCT_READ, { id: first.product });
+    expect(p.optionGroups).toHaveLength(1);
+    expect(p.optionGroups[0].options).toHaveLength(3);
+    expect(p.assets).toHaveLength(2);
+  });
+
+  it('a changed price and name update only those values', async () => {
+    const product = cableMaster('NYM-300', taxId);
+    const ids = okIds(await writeOne(upsert('NYM-300', product)));
+    const { product: before } = await read(PRODUCT_READ, { id: ids.product });
+    const changed = structuredClone(product);
+    const v2 = changed.variants[1];
+    if (!v2?.prices?.[0]) throw new Error('fixture');
+    v2.prices[0].amount = '99.99';
+    changed.translations = {
+      ...changed.translations,
+      eng: { ...changed.translations?.eng, name: 'Sheathed cable NYM-J (new)' },
+    };
+    expect(okIds(await writeOne(upsert('NYM-300', changed, 'update'), ids))).toEqual(ids);
+    const { product: after } = await read(PRODUCT_READ, { id: ids.product });
+    const v = (p: { variants: { sku: string; price: number }[] }, sku: string) => p.variants.find((x) => x.sku === sku);
+    expect(v(after, 'NYM-300-2')?.price).toBe(9999);
+    expect(after.translations.find((t: { languageCode: string }) => t.languageCode === 'en').name).toBe(
+      'Sheathed cable NYM-J (new)',
+    );
+    const strip = (p: typeof before) => ({
+      ...p,
+      translations: p.translations.filter((t: { languageCode: string }) => t.languageCode !== 'en'),
+      variants: p.variants.filter((x: { sku: string }) => x.sku !== 'NYM-300-2'),
+    });
+    expect(strip(after)).toEqual(strip(before));
+  });
+
+  it('removes a variant, an image and a category the record no longer has', async () => {
+    const product = cableMaster('NYM-400', taxId);
+    const ids = okIds(await writeOne(upsert('NYM-400', product)));
+    const smaller = structuredClone(product);
+    smaller.variants = smaller.variants.slice(0, 2);
+    smaller.media = smaller.media.slice(0, 1);
+    smaller.categories = smaller.categories.slice(1);
+    const after = okIds(await writeOne(upsert('NYM-400', smaller, 'update'), ids));
+    expect(Object.keys(after.variants).sort()).toEqual(['NYM-400-1', 'NYM-400-2']);
+    const { product: p } = await read(PRODUCT_READ, { id: ids.product });
+    expect(p.variants.map((v: { sku: string }) => v.sku).sort()).toEqual(['NYM-400-1', 'NYM-400-2']);
+    expect(p.assets.map((a: { id: string }) => a.id)).toEqual([ids.media?.[product.media[0]?.sha256 ?? '']]);
+    expect(
+      p.facetValues
+        .filter((v: { facet: { code: string } }) => v.facet.code === 'pim-category')
+        .map((v: { name: string }) => v.name),
+    ).toEqual(['Angebote']);
+    const removed = await read(`query($id: ID!) { productVariant(id: $id) { id } }`, { id: ids.variants['NYM-400-3'] });
+    expect(removed.productVariant).toBeNull();
+  });
+
+  it('deactivate deletes the product, or disables it when the mapping says so', async () => {
+    const ids = okIds(await writeOne(upsert('NYM-500', cableMaster('NYM-500', taxId))));
+    const deactivate: UpsertRecord = { op: 'deactivate', sku: 'NYM-500', fingerprint: 'gone' };
+    expect(await writeOne(deactivate, ids)).toEqual({ index: 0, ok: true, ids: null, action: 'deactivated' });
+    expect((await read(`query($id: ID!) { product(id: $id) { id } }`, { id: ids.product })).product).toBeNull();
+    // The SKU can come back as a new product.
+    const back = okIds(await writeOne(upsert('NYM-500', cableMaster('NYM-500', taxId))));
+    expect(back.product).not.toBe(ids.product);
+
+    const kept = okIds(await writeOne(upsert('NYM-510', cableMaster('NYM-510', taxId))));
+    const disable = { ...mapping, onDeactivate: 'disable' as const };
+    const outcome = await writeOne({ op: 'deactivate', sku: 'NYM-510', fingerprint: 'off' }, kept, disable);
+    expect(outcome).toMatchObject({ ok: true, action: 'deactivated', ids: { product: kept.product } });
+    expect((await read(`query($id: ID!) { product(id: $id) { enabled } }`, { id: kept.product })).product.enabled).toBe(
+      false,
+    );
+  });
+
+  it('a draft is written disabled', async () => {
+    const draft = { ...cableMaster('NYM-520', taxId), status: 'draft' as const };
+    const ids = okIds(await writeOne(upsert('NYM-520', draft)));
+    expect((await read(`query($id: ID!) { product(id: $id) { enabled } }`, { id: ids.product })).product.enabled).toBe(
+      false,
+    );
+  });
+
+  it('finds the product again by SKU after a lost mapping', async () => {
+    const record = upsert('NYM-600', cableMaster('NYM-600', taxId));
+    const ids = okIds(await writeOne(record));
+    const found = await adapter.findBySku(['NYM-600', 'NOT-THERE']);
+    expect([...found.keys()]).toEqual(['NYM-600']);
+    expect(found.get('NYM-600')).toEqual({ product: ids.product, variants: ids.variants });
+    const before = await read(COUNTS);
+    const again = await writeOne(record, null);
+    expect(again).toMatchObject({ ok: true, action: 'updated' });
+    expect(okIds(again)).toEqual(ids);
+    expect(await read(COUNTS)).toEqual(before);
+  });
+
+  it('refuses a SKU that belongs to a product the shop made itself', async () => {
+    const made = await read(
+      `mutation { createProduct(input: { translations: [{ languageCode: en, name: "Shop's own", slug: "shops-own", description: "" }] }) { id } }`,
+    );
+    await read(
+      `mutation($id: ID!) { createProductVariants(input: [{ productId: $id, sku: "SHOP-1", price: 500, translations: [{ languageCode: en, name: "Shop's own" }] }]) { id } }`,
+      { id: made.createProduct.id },
+    );
+    const product = { ...cableMaster('SHOP-1', taxId), variants: [] };
+    const outcome = await writeOne(upsert('SHOP-1', product));
+    expect(outcome).toEqual({
+      index: 0,
+      ok: false,
+      field: 'sku',
+      error: 'the SKU SHOP-1 belongs to a product the shop owns',
+      retryable: false,
+    });
+    const { product: p } = await read(PRODUCT_READ, { id: made.createProduct.id });
+    expect(p.translations.map((t: { name: string }) => t.name)).toEqual(["Shop's own"]);
+    expect(p.variants.map((v: { price: number }) => v.price)).toEqual([500]);
+  });
+
+  it("answers a file type Vendure refuses as that record's failure with Vendure's message, the others written", async () => {
+    const bad = {
+      ...cableMaster('NYM-700', taxId),
+      media: [image(new TextEncoder().encode('not an image'), 'readme.txt', 0, 'text/plain')],
+    };
+    const good = cableMaster('NYM-710', taxId);
+    const [a, b] = await write([upsert('NYM-700', bad), upsert('NYM-710', good)]);
+    expect(a).toMatchObject({ index: 0, ok: false, field: 'product.media', retryable: false });
+    expect(a?.ok === false && a.error).toMatch(/MIME type.*text\/plain.*not permitted/i);
+    expect(b).toMatchObject({ index: 1, ok: true, action: 'created' });
+    expect(await adapter.findBySku(['NYM-700'])).toEqual(new Map());
+  });
+});
