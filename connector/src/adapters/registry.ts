@@ -1,4 +1,7 @@
+import { createMedusaAdapter } from './medusa/medusa-adapter';
 import { ReferenceAdapter } from './reference-adapter';
+import { createShopwareAdapter } from './shopware/adapter';
+import { createVendureAdapter } from './vendure/vendure-adapter';
 import {
   type AdapterDeps,
   type TargetAdapter,
@@ -16,17 +19,14 @@ export type AdapterFactory = (config: TargetConfig, deps: RegistryDeps) => Targe
 
 /**
  * The adapters this connector can run, by kind. Each engine's module exports
- * `create<Kind>Adapter(config, deps)`; wiring one in is one line here:
- *
- *   shopware: createShopwareAdapter,
- *   shopify: createShopifyAdapter,
- *   vendure: createVendureAdapter,
- *   medusa: createMedusaAdapter,
- *
- * A kind without an entry is refused by PUT /target ("this connector has no adapter for ...").
+ * `create<Kind>Adapter(config, deps)`; wiring one in is one line here. A kind without an entry
+ * is refused by PUT /target ("this connector has no adapter for ...").
  */
 export const ADAPTER_FACTORIES: Partial<Record<TargetKind, AdapterFactory>> = {
   reference: (_config, deps) => new ReferenceAdapter(deps.db),
+  shopware: createShopwareAdapter,
+  vendure: createVendureAdapter,
+  medusa: createMedusaAdapter,
 };
 
 export function hasAdapter(kind: TargetKind): boolean {
