@@ -8,13 +8,17 @@
 /** The PIM's marker on a product it created: `pim.sku` holds the master SKU (docs/shops.md). */
 export const PIM_NAMESPACE = 'pim';
 
-const PRODUCT_IDS = /* GraphQL */ `
-  fragment PimProductIds on Product {
+/**
+ * Selections stay far below Shopify's single-query limit of 1000 points (a connection costs
+ * about 2 plus `first` times its node's cost), so lookups fetch a product's variant ids in a
+ * query of their own.
+ */
+const PRODUCT_MARKERS = /* GraphQL */ `
+  fragment PimProductMarkers on Product {
     id
     handle
     pimSku: metafield(namespace: "pim", key: "sku") { value }
     pimMedia: metafield(namespace: "pim", key: "media") { value }
-    variants(first: 250) { nodes { id sku } }
   }
 `;
 
@@ -47,17 +51,23 @@ export const PRODUCT_VENDORS = /* GraphQL */ `
 export const VARIANTS_BY_SKU = /* GraphQL */ `
   query PimVariantsBySku($query: String!, $first: Int!) {
     productVariants(first: $first, query: $query) {
-      nodes { sku product { ...PimProductIds } }
+      nodes { sku product { ...PimProductMarkers } }
     }
   }
-  ${PRODUCT_IDS}
+  ${PRODUCT_MARKERS}
 `;
 
 export const PRODUCTS_BY_HANDLE = /* GraphQL */ `
   query PimProductsByHandle($query: String!, $first: Int!) {
-    products(first: $first, query: $query) { nodes { ...PimProductIds } }
+    products(first: $first, query: $query) { nodes { ...PimProductMarkers } }
   }
-  ${PRODUCT_IDS}
+  ${PRODUCT_MARKERS}
+`;
+
+export const PRODUCT_VARIANT_IDS = /* GraphQL */ `
+  query PimProductVariantIds($id: ID!) {
+    product(id: $id) { id variants(first: 250) { nodes { id sku } } }
+  }
 `;
 
 export const PRODUCT_SET = /* GraphQL */ `
@@ -66,12 +76,10 @@ export const PRODUCT_SET = /* GraphQL */ `
       product {
         id
         handle
-        variants(first: 250) {
-          nodes { id sku metafields(namespace: "pim", first: 250) { nodes { key } } }
-        }
-        media(first: 250) { nodes { id } }
-        metafields(namespace: "pim", first: 250) { nodes { key } }
-        collections(first: 250) { nodes { id handle } }
+        variants(first: 250) { nodes { id sku } }
+        media(first: 100) { nodes { id } }
+        metafields(namespace: "pim", first: 100) { nodes { key } }
+        collections(first: 100) { nodes { id handle } }
       }
       userErrors { field message code }
     }
@@ -181,6 +189,7 @@ export const SHOPIFY_DOCUMENTS: Record<string, string> = {
   PRODUCT_VENDORS,
   VARIANTS_BY_SKU,
   PRODUCTS_BY_HANDLE,
+  PRODUCT_VARIANT_IDS,
   PRODUCT_SET,
   PRODUCT_ARCHIVE,
   PRODUCT_DELETE,

@@ -1,5 +1,5 @@
 import type { TargetIds } from '../target-adapter';
-import { PRODUCTS_BY_HANDLE, VARIANTS_BY_SKU } from './shopify-documents';
+import { PRODUCT_VARIANT_IDS, PRODUCTS_BY_HANDLE, VARIANTS_BY_SKU } from './shopify-documents';
 import { graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
 import { handleOf } from './shopify-product-input';
 import { TargetError } from '../target-adapter';
@@ -9,7 +9,6 @@ interface ProductIdsNode {
   handle: string;
   pimSku: { value: string } | null;
   pimMedia: { value: string } | null;
-  variants: { nodes: { id: string; sku: string | null }[] };
 }
 
 /** What the shop holds for a SKU: our product (its ids) or one the shop owns, which is never written. */
@@ -26,9 +25,7 @@ function idsOf(product: ProductIdsNode): TargetIds {
   } catch {
     // A hand-edited marker: images are matched again from scratch.
   }
-  const variants: Record<string, string> = {};
-  for (const variant of product.variants.nodes) if (variant.sku) variants[variant.sku] = variant.id;
-  return { product: product.id, variants, media, extra: { handle: product.handle } };
+  return { product: product.id, variants: {}, media, extra: { handle: product.handle } };
 }
 
 function judge(sku: string, product: ProductIdsNode): Found {
@@ -46,11 +43,15 @@ function judge(sku: string, product: ProductIdsNode): Found {
  * because productSet upserts by that handle.
  */
 export async function lookupBySku(gql: ShopifyGraphql, skus: string[]): Promise<Map<string, Found>> {
+  return withVariantIds(gql, await lookupMarkers(gql, skus));
+}
+
+async function lookupMarkers(gql: ShopifyGraphql, skus: string[]): Promise<Map<string, Found>> {
   const found = new Map<string, Found>();
   if (skus.length === 0) return found;
   const bySku = await gql.request<{ productVariants: { nodes: { sku: string | null; product: ProductIdsNode }[] } }>(
     VARIANTS_BY_SKU,
-    { query: skus.map((sku) => `sku:${quoted(sku)}`).join(' OR '), first: Math.min(250, skus.length * 4) },
+    { query: skus.map((sku) => `sku:${quoted(sku)}`).join(' OR '), first: Math.min(50, skus.length * 4) },
   );
   if (!bySku.data) throw new TargetError(`the shop refused the SKU lookup: ${graphqlErrorText(bySku.errors)}`, false);
   for (const variant of bySku.data.productVariants.nodes) {
@@ -64,13 +65,30 @@ export async function lookupBySku(gql: ShopifyGraphql, skus: string[]): Promise<
   for (const sku of rest) handles.set(await handleOf(sku), sku);
   const byHandle = await gql.request<{ products: { nodes: ProductIdsNode[] } }>(PRODUCTS_BY_HANDLE, {
     query: [...handles.keys()].map((handle) => `handle:${quoted(handle)}`).join(' OR '),
-    first: Math.min(250, handles.size),
+    first: Math.min(50, handles.size),
   });
   if (!byHandle.data)
     throw new TargetError(`the shop refused the handle lookup: ${graphqlErrorText(byHandle.errors)}`, false);
   for (const product of byHandle.data.products.nodes) {
     const sku = handles.get(product.handle);
     if (sku !== undefined) found.set(sku, judge(sku, product));
+  }
+  return found;
+}
+
+/** The variant ids of products found by SKU (a lost mapping), so productSet updates those variants instead of replacing them. */
+async function withVariantIds(gql: ShopifyGraphql, found: Map<string, Found>): Promise<Map<string, Found>> {
+  for (const entry of found.values()) {
+    if (entry.owner !== 'pim') continue;
+    const result = await gql.request<{ product: { variants: { nodes: { id: string; sku: string | null }[] } } | null }>(
+      PRODUCT_VARIANT_IDS,
+      { id: entry.ids.product },
+    );
+    if (!result.data)
+      throw new TargetError(`the shop refused the variant lookup: ${graphqlErrorText(result.errors)}`, false);
+    for (const variant of result.data.product?.variants.nodes ?? []) {
+      if (variant.sku) entry.ids.variants[variant.sku] = variant.id;
+    }
   }
   return found;
 }

@@ -13,7 +13,7 @@ interface ProductSetAnswer {
     product: {
       id: string;
       handle: string;
-      variants: { nodes: { id: string; sku: string | null; metafields: { nodes: { key: string }[] } }[] };
+      variants: { nodes: { id: string; sku: string | null }[] };
       media: { nodes: { id: string }[] };
       metafields: { nodes: { key: string }[] };
       collections: { nodes: { id: string; handle: string }[] };
@@ -35,6 +35,27 @@ function retyped(product: Product, previous: Product | null, mapping: TargetMapp
   return featureMetafields(product, mapping)
     .filter((field) => before.has(field.key) && before.get(field.key) !== field.type)
     .map((field) => field.key);
+}
+
+/**
+ * A variant's metafields the record no longer has, from the product as last written (a
+ * variant's metafields are not in productSet's answer: 250 variants times their metafields
+ * would pass Shopify's 1000-point limit for one query).
+ */
+function staleVariantMetafields(
+  previous: Product | null,
+  keep: Map<string, Set<string>>,
+  variantIds: Record<string, string>,
+  mapping: TargetMapping,
+) {
+  return (previous?.variants ?? []).flatMap((variant) => {
+    const id = variantIds[variant.sku];
+    const wanted = keep.get(variant.sku);
+    if (!id || !wanted) return [];
+    return featureMetafields(variant, mapping)
+      .filter((field) => !wanted.has(field.key))
+      .map((field) => ({ ownerId: id, key: field.key }));
+  });
 }
 
 async function deleteMetafields(gql: ShopifyGraphql, metafields: { ownerId: string; key: string }[]) {
@@ -100,15 +121,13 @@ export async function writeProduct(
     ...shopProduct.metafields.nodes
       .filter((field) => !plan.metafieldKeys.has(field.key))
       .map((field) => ({ ownerId: ids.product, key: field.key })),
-    ...shopProduct.variants.nodes.flatMap((variant) => {
-      const keep = plan.variantMetafieldKeys.get(variant.sku ?? '') ?? new Set<string>();
-      return variant.metafields.nodes
-        .filter((field) => !keep.has(field.key))
-        .map((field) => ({ ownerId: variant.id, key: field.key }));
-    }),
+    ...staleVariantMetafields(target.previous, plan.variantMetafieldKeys, variants, mapping),
   ];
   await deleteMetafields(gql, stale);
-  await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes);
+  const categoriesSame =
+    target.previous !== null &&
+    JSON.stringify(target.previous.categories.map((c) => c.id)) === JSON.stringify(product.categories.map((c) => c.id));
+  if (!categoriesSame) await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes);
   await syncTranslations(gql, ids.product, product, target.previous, !known, mapping);
   return { index: target.index, ok: true, ids, action: known ? 'updated' : 'created' };
 }
