@@ -230,6 +230,50 @@ describe('writing a master', () => {
   });
 });
 
+describe('quantity price breaks', () => {
+  const plusShop = () => {
+    server.state.priceList = {
+      id: 'gid://shopify/PriceList/1',
+      name: 'B2B EUR',
+      currency: 'EUR',
+      fixed: new Map(),
+      breaks: new Map(),
+    };
+    return server.state.priceList;
+  };
+
+  it('are not sent where the shop has no price list', async () => {
+    const from = server.received.length;
+    await write([upsert(SKU, master())]);
+    expect(operationsSince(from)).not.toContain('PimQuantityPricing');
+  });
+
+  it('go to the B2B price list of a Plus shop, once, and follow changes and removals', async () => {
+    const list = plusShop();
+    expect((await adapter().probe()).details.priceTiers).toContain('B2B EUR');
+    await write([upsert(SKU, master())]);
+    const [b16, b20, b25] = onlyProduct().variants.map((v) => v.id);
+    expect(list.fixed.get(b16!)).toBe('4.20');
+    expect(list.breaks.get(b16!)).toEqual([{ minimumQuantity: 10, price: '3.90' }]);
+    expect(list.breaks.get(b25!)).toEqual([{ minimumQuantity: 10, price: '4.30' }]);
+
+    let from = server.received.length;
+    await write([upsert(SKU, master(), 'update')]);
+    expect(operationsSince(from)).not.toContain('PimQuantityPricing');
+
+    const changed = master();
+    changed.variants[1]!.prices![1]!.amount = '4.00';
+    changed.variants[2]!.prices = [changed.variants[2]!.prices![0]!];
+    from = server.received.length;
+    await write([upsert(SKU, changed, 'update')]);
+    expect(operationsSince(from).filter((op) => op === 'PimQuantityPricing')).toHaveLength(1);
+    expect(list.breaks.get(b16!)).toEqual([{ minimumQuantity: 10, price: '3.90' }]);
+    expect(list.breaks.get(b20!)).toEqual([{ minimumQuantity: 10, price: '4.00' }]);
+    expect(list.breaks.has(b25!)).toBe(false);
+    expect(list.fixed.has(b25!)).toBe(false);
+  });
+});
+
 describe('deactivating', () => {
   it('archives the product when the mapping disables', async () => {
     await write([upsert(SKU, master())]);

@@ -31,11 +31,62 @@ export function shopResolvers(state: ShopState) {
       myshopifyDomain: 'pim-contract.myshopify.com',
       currencyCode: 'EUR',
       enabledPresentmentCurrencies: ['EUR', 'CHF'],
-      plan: { publicDisplayName: 'Basic', shopifyPlus: false },
+      plan: state.priceList
+        ? { publicDisplayName: 'Shopify Plus', shopifyPlus: true }
+        : { publicDisplayName: 'Basic', shopifyPlus: false },
     }),
     shopLocales: () => SHOP_LOCALES.map((locale) => ({ ...locale, name: locale.locale, marketWebPresences: [] })),
-    priceLists: () => {
-      throw shopifyError('Access denied for priceLists field. Required access: B2B (Shopify Plus).', 'ACCESS_DENIED');
+    priceLists: ({ first }: Args) => {
+      const list = state.priceList;
+      if (!list)
+        throw shopifyError('Access denied for priceLists field. Required access: B2B (Shopify Plus).', 'ACCESS_DENIED');
+      return connection([{ id: list.id, name: list.name, currency: list.currency }], first as number);
+    },
+    quantityPricingByVariantUpdate: ({ priceListId, input }: Args) => {
+      const list = state.priceList;
+      if (!list || list.id !== priceListId) {
+        return {
+          productVariants: null,
+          userErrors: [{ field: ['priceListId'], message: 'Price list does not exist', code: 'PRICE_LIST_NOT_FOUND' }],
+        };
+      }
+      type Money = { amount: string; currencyCode: string };
+      const change = input as {
+        pricesToAdd: { variantId: string; price: Money }[];
+        pricesToDeleteByVariantId: string[];
+        quantityPriceBreaksToAdd: { variantId: string; minimumQuantity: number; price: Money }[];
+        quantityPriceBreaksToDeleteByVariantId?: string[];
+      };
+      const errors = [
+        ...change.quantityPriceBreaksToAdd
+          .filter((b) => !change.pricesToAdd.some((p) => p.variantId === b.variantId) && !list.fixed.has(b.variantId))
+          .map((b) => ({
+            field: ['input', 'quantityPriceBreaksToAdd'],
+            message: `Variant ${b.variantId} needs a fixed price on the price list`,
+            code: 'QUANTITY_PRICE_BREAK_ADD_PRICE_LIST_PRICE_NOT_FOUND',
+          })),
+        ...[...change.pricesToAdd, ...change.quantityPriceBreaksToAdd]
+          .filter((p) => p.price.currencyCode !== list.currency)
+          .map(() => ({
+            field: ['input'],
+            message: 'Currency does not match the price list',
+            code: 'PRICE_ADD_CURRENCY_MISMATCH',
+          })),
+      ];
+      if (errors.length > 0) return { productVariants: null, userErrors: errors };
+      for (const id of change.quantityPriceBreaksToDeleteByVariantId ?? []) list.breaks.delete(id);
+      for (const id of change.pricesToDeleteByVariantId) {
+        list.fixed.delete(id);
+        list.breaks.delete(id);
+      }
+      for (const p of change.pricesToAdd) list.fixed.set(p.variantId, p.price.amount);
+      for (const b of change.quantityPriceBreaksToAdd) {
+        list.breaks.set(b.variantId, [
+          ...(list.breaks.get(b.variantId) ?? []),
+          { minimumQuantity: b.minimumQuantity, price: b.price.amount },
+        ]);
+      }
+      return { productVariants: [], userErrors: [] };
     },
     productVendors: ({ first }: Args) =>
       connection([...new Set([...state.products.values()].map((p) => p.vendor).filter(Boolean))], first as number),

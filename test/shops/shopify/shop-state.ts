@@ -56,6 +56,14 @@ export class ShopState {
   collections = new Map<string, ShopCollection>();
   /** Every file (media) in the shop by id; a product's media point into it. */
   media = new Map<string, { id: string; originalSource: string }>();
+  /** A Plus shop's B2B price list (null on other plans): fixed prices and quantity price breaks per variant. */
+  priceList: {
+    id: string;
+    name: string;
+    currency: string;
+    fixed: Map<string, string>;
+    breaks: Map<string, { minimumQuantity: number; price: string }[]>;
+  } | null = null;
   /** Everything ever made, for "a second run makes nothing". */
   made = { products: 0, variants: 0, media: 0, collections: 0 };
   private nextId = 1000;

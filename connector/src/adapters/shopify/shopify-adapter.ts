@@ -11,6 +11,7 @@ import {
 import { createCollections } from './shopify-collections';
 import { PRICE_LISTS, PRODUCT_VENDORS, SHOP_PROBE } from './shopify-documents';
 import { RecordFailure } from './shopify-failure';
+import { createPriceBreaks } from './shopify-price-breaks';
 import { createShopifyGraphql, graphqlErrorText, SHOPIFY_API_VERSION } from './shopify-graphql';
 import { type Found, lookupBySku } from './shopify-lookup';
 import { deactivateProduct, writeProduct } from './shopify-record';
@@ -37,8 +38,8 @@ const isFatal = (error: unknown) => error instanceof TargetError && [401, 402, 4
  * app's access token (`credentials.accessToken`). A master is one product written with
  * `productSet` (variants, options, `pim` metafields, images by URL), its categories manual
  * collections, its other languages `translationsRegister`. Quantity price breaks need a B2B
- * price list (Shopify Plus); the probe says whether the shop has one, and tiers are not sent
- * (only each variant's price for quantity 1), which the probe's details say.
+ * price list (Shopify Plus): where the shop has one in the mapped currency they go there,
+ * elsewhere only each variant's price for quantity 1 is sent, which the probe's details say.
  */
 export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & { now?: () => number }): TargetAdapter {
   const accessToken = config.credentials.accessToken;
@@ -46,6 +47,7 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
     throw new TargetError('the Shopify target needs credentials.accessToken (an Admin API access token)', false);
   const gql = createShopifyGraphql({ http: deps.http, url: config.url, accessToken, now: deps.now ?? Date.now });
   const collections = createCollections(gql);
+  const priceBreaks = createPriceBreaks(gql);
 
   async function probe(): Promise<TargetProbe> {
     const result = await gql.request<ShopProbeAnswer>(SHOP_PROBE);
@@ -64,7 +66,7 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
         primaryLocale: shopLocales.find((locale) => locale.primary)?.locale ?? '',
         priceTiers:
           priceLists.length > 0
-            ? `the shop has price lists (${priceLists.map((list) => `${list.name} ${list.currency}`).join(', ')}); the adapter sends no quantity price breaks yet, only the price for quantity 1`
+            ? `quantity price breaks go to the price list in the mapped currency (${priceLists.map((list) => `${list.name} ${list.currency}`).join(', ')})`
             : 'not sent: quantity price breaks need a B2B price list (Shopify Plus), which the shop does not have',
       },
     };
@@ -95,7 +97,7 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
   }
 
   const write: TargetAdapter['write'] = async (targets, ctx) => {
-    const recordDeps = { gql, collections, mapping: ctx.mapping };
+    const recordDeps = { gql, collections, priceBreaks, mapping: ctx.mapping };
     let found = new Map<string, Found>();
     let lookupFailure: TargetError | null = null;
     try {

@@ -42,6 +42,15 @@ export const PRICE_LISTS = /* GraphQL */ `
   }
 `;
 
+export const QUANTITY_PRICING_UPDATE = /* GraphQL */ `
+  mutation PimQuantityPricing($priceListId: ID!, $input: QuantityPricingByVariantUpdateInput!) {
+    quantityPricingByVariantUpdate(priceListId: $priceListId, input: $input) {
+      productVariants { id }
+      userErrors { field message code }
+    }
+  }
+`;
+
 export const PRODUCT_VENDORS = /* GraphQL */ `
   query PimProductVendors($first: Int!) {
     productVendors(first: $first) { nodes }
@@ -186,6 +195,7 @@ export const TRANSLATIONS_REMOVE = /* GraphQL */ `
 export const SHOPIFY_DOCUMENTS: Record<string, string> = {
   SHOP_PROBE,
   PRICE_LISTS,
+  QUANTITY_PRICING_UPDATE,
   PRODUCT_VENDORS,
   VARIANTS_BY_SKU,
   PRODUCTS_BY_HANDLE,

@@ -118,9 +118,22 @@ export function shopPrice(node: NodeFields, mapping: TargetMapping): string | nu
   return (Number(entry.amount) * (1 + Number(entry.tax))).toFixed(2);
 }
 
-/** Whether a node has quantity tiers of the shop's price (price breaks, sent only where the shop has price lists). */
-export function hasPriceTiers(node: NodeFields, mapping: TargetMapping): boolean {
-  return (node.prices ?? []).some(
-    (price) => price.type === mapping.priceType && price.lowerBound !== null && Number(price.lowerBound) > 1,
-  );
+/** A node's quantity tiers of the shop's price (lower bound above 1), gross like `shopPrice`, by minimum quantity. */
+export function priceTiers(node: NodeFields, mapping: TargetMapping): { minimumQuantity: number; amount: string }[] {
+  return (node.prices ?? [])
+    .filter(
+      (price) =>
+        price.type === mapping.priceType &&
+        (price.currency === null || price.currency === mapping.currency) &&
+        price.lowerBound !== null &&
+        Number(price.lowerBound) > 1,
+    )
+    .map((price) => ({
+      minimumQuantity: Math.ceil(Number(price.lowerBound)),
+      amount:
+        mapping.pricesIncludeTax && price.tax !== null
+          ? (Number(price.amount) * (1 + Number(price.tax))).toFixed(2)
+          : price.amount,
+    }))
+    .sort((a, b) => a.minimumQuantity - b.minimumQuantity);
 }

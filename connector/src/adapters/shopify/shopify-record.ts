@@ -1,6 +1,7 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
 import type { RecordOutcome, TargetIds, TargetMapping, TargetRecord } from '../target-adapter';
 import type { createCollections } from './shopify-collections';
+import type { createPriceBreaks } from './shopify-price-breaks';
 import { METAFIELDS_DELETE, METAFIELDS_SET, PRODUCT_ARCHIVE, PRODUCT_DELETE, PRODUCT_SET } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
 import { featureMetafields } from './shopify-features';
@@ -25,6 +26,7 @@ interface ProductSetAnswer {
 export interface RecordDeps {
   gql: ShopifyGraphql;
   collections: ReturnType<typeof createCollections>;
+  priceBreaks: ReturnType<typeof createPriceBreaks>;
   mapping: TargetMapping;
 }
 
@@ -128,6 +130,7 @@ export async function writeProduct(
     target.previous !== null &&
     JSON.stringify(target.previous.categories.map((c) => c.id)) === JSON.stringify(product.categories.map((c) => c.id));
   if (!categoriesSame) await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes);
+  await deps.priceBreaks.sync(sku, product, target.previous, variants, mapping);
   await syncTranslations(gql, ids.product, product, target.previous, !known, mapping);
   return { index: target.index, ok: true, ids, action: known ? 'updated' : 'created' };
 }
