@@ -282,6 +282,13 @@ describe('deactivating', () => {
     expect(onlyProduct().status).toBe('ARCHIVED');
   });
 
+  it('counts a product the merchant already deleted as deactivated', async () => {
+    await write([upsert(SKU, master())]);
+    server.state.products.clear();
+    const [outcome] = await write([{ op: 'deactivate', sku: SKU, fingerprint: 'gone' }]);
+    expect(outcome).toMatchObject({ ok: true, action: 'deactivated', ids: null });
+  });
+
   it('deletes the product when the mapping deletes', async () => {
     await write([upsert(SKU, master())]);
     const [outcome] = await write([{ op: 'deactivate', sku: SKU, fingerprint: 'gone' }], {

@@ -17,8 +17,10 @@ function tiersBySku(product: Product | null, sku: string, mapping: TargetMapping
  * Quantity price breaks, where the shop has them: Shopify keeps them on a B2B price list
  * (Shopify Plus), so a price list in the mapping's currency is looked up once; without one,
  * tiers are not sent (the probe says so). Per variant with tiers the price list gets the
- * variant's fixed price and its breaks (the old breaks deleted in the same call, which Shopify
- * applies as a whole); a variant whose tiers are gone loses its fixed price and breaks.
+ * variant's fixed price and its breaks, the old breaks deleted in the same call (Shopify runs
+ * the deletes before the creates and applies the call as a whole or not at all:
+ * https://shopify.dev/docs/api/admin-graphql/latest/mutations/quantityPricingByVariantUpdate);
+ * a variant whose tiers are gone loses its fixed price and breaks.
  * Nothing is sent when the tiers are as last written.
  */
 export function createPriceBreaks(gql: ShopifyGraphql) {

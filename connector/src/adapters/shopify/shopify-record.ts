@@ -155,6 +155,11 @@ export async function deactivateProduct(
   const result = await deps.gql.request<{ productUpdate: UserErrors | null }>(PRODUCT_ARCHIVE, {
     product: { id: known.product, status: 'ARCHIVED' },
   });
-  failOn('record', result, result.data?.productUpdate);
+  const payload = result.data?.productUpdate;
+  if (payload?.userErrors.some((error) => /does not exist|not found/i.test(error.message))) {
+    // The merchant deleted it: nothing is left to disable.
+    return { index: target.index, ok: true, ids: null, action: 'deactivated' };
+  }
+  failOn('record', result, payload);
   return { index: target.index, ok: true, ids: known, action: 'deactivated' };
 }
