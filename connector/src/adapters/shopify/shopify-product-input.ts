@@ -1,0 +1,155 @@
+import type { MediaRef, Product } from '../../../../src/sync/protocol/wire';
+import type { TargetIds, TargetMapping } from '../target-adapter';
+import { featureMetafields, type PimMetafield, shopPrice, variantOptions } from './shopify-features';
+
+/** What one productSet sends and how its answer maps back onto the record. */
+export interface ProductSetPlan {
+  /** The `ProductSetInput`. */
+  input: Record<string, unknown>;
+  /** The product's files in order: their content hash and, for an image already in the shop, its id. */
+  files: { sha256: string; id: string | null }[];
+  /** The product-level `pim` metafield keys the product should carry (others are deleted). */
+  metafieldKeys: Set<string>;
+  /** Per variant SKU, the `pim` metafield keys it should carry. */
+  variantMetafieldKeys: Map<string, Set<string>>;
+  /** The record's field of each Shopify variant (`product.variants.2`, or `product` for a master without variants). */
+  variantFields: string[];
+}
+
+const STATUS: Record<Product['status'], 'ACTIVE' | 'DRAFT' | 'ARCHIVED'> = {
+  active: 'ACTIVE',
+  draft: 'DRAFT',
+  discontinued: 'ARCHIVED',
+};
+
+/**
+ * The product's handle, from its SKU: stable, so productSet's `identifier: { handle }` upserts
+ * and a create retried after a lost answer (a timeout) finds the product it made instead of
+ * making a second one. A SKU that does not slug to itself gets a hash suffix, so `A.1` and
+ * `A-1` do not share a handle.
+ */
+export async function handleOf(sku: string): Promise<string> {
+  const slug = sku
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (slug === sku.toLowerCase() && slug !== '') return `pim-${slug}`;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(sku)));
+  const hex = [...digest.slice(0, 4)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `pim-${slug || 'sku'}-${hex}`;
+}
+
+/** The media the mapping sends as product images, in their order. */
+export function productImages(product: Product, mapping: TargetMapping): MediaRef[] {
+  const seen = new Set<string>();
+  return [...product.media]
+    .filter((ref) => ref.contentType.startsWith('image/'))
+    .filter((ref) => mapping.imagePurposes.length === 0 || mapping.imagePurposes.includes(ref.purpose))
+    .sort((a, b) => a.position - b.position)
+    .filter((ref) => !seen.has(ref.sha256) && seen.add(ref.sha256));
+}
+
+function metafieldInputs(fields: PimMetafield[]) {
+  return fields.map((field) => ({ namespace: 'pim', key: field.key, type: field.type, value: field.value }));
+}
+
+/**
+ * The productSet input for a master: variants, options, metafields, files; collections are
+ * left to their own mutations. `handle` only on a create: an update keeps the handle the
+ * merchant may have changed.
+ */
+export function productSetPlan(
+  sku: string,
+  product: Product,
+  known: TargetIds | null,
+  handle: string | null,
+  mapping: TargetMapping,
+): ProductSetPlan {
+  const options = variantOptions(product, mapping);
+  const nodes = product.variants.length === 0 ? [{ ...product, sku }] : product.variants;
+  const variantMetafieldKeys = new Map<string, Set<string>>();
+  const variants = nodes.map((node, i) => {
+    const metafields = product.variants.length === 0 ? [] : featureMetafields(node, mapping);
+    variantMetafieldKeys.set(node.sku, new Set(metafields.map((field) => field.key)));
+    const id = known?.variants[node.sku];
+    const price = shopPrice(node, mapping) ?? shopPrice(product, mapping);
+    return {
+      ...(id ? { id } : {}),
+      sku: node.sku,
+      position: i + 1,
+      barcode: node.gtin ?? product.gtin ?? null,
+      ...(price === null ? {} : { price }),
+      taxable: (node.taxId ?? product.taxId) !== 'exempt',
+      optionValues: options.names.map((optionName, o) => ({ optionName, name: options.values[i]![o]! })),
+      metafields: metafieldInputs(metafields),
+    };
+  });
+  const productOptions = options.names.map((name, o) => ({
+    name,
+    position: o + 1,
+    values: [...new Set(options.values.map((row) => row[o]!))].map((value) => ({ name: value })),
+  }));
+
+  const images = productImages(product, mapping);
+  const files = images.map((ref) => ({ sha256: ref.sha256, id: known?.media?.[ref.sha256] ?? null }));
+  const mediaMap = Object.fromEntries(files.flatMap((file) => (file.id ? [[file.sha256, file.id]] : [])));
+  const marker: PimMetafield[] = [
+    { key: 'sku', type: 'single_line_text_field', value: sku },
+    { key: 'media', type: 'json', value: JSON.stringify(mediaMap) },
+  ];
+  const features = featureMetafields(product, mapping);
+  const keywords = (product.keywords ?? '')
+    .split(/[,;]/)
+    .map((word) => word.trim())
+    .filter((word) => word !== '' && word.length <= 255);
+
+  const input = {
+    ...(handle === null ? {} : { handle }),
+    title: product.name ?? sku,
+    descriptionHtml: product.description ?? '',
+    vendor: product.manufacturerId ?? '',
+    status: STATUS[product.status],
+    tags: [...new Set(keywords)],
+    productOptions,
+    variants,
+    metafields: metafieldInputs([...marker, ...features]),
+    files: images.map((ref, i) =>
+      files[i]!.id
+        ? { id: files[i]!.id }
+        : { originalSource: ref.url, contentType: 'IMAGE', filename: ref.fileName, alt: product.name ?? '' },
+    ),
+  };
+  return {
+    input,
+    files,
+    metafieldKeys: new Set([...marker, ...features].map((field) => field.key)),
+    variantMetafieldKeys,
+    variantFields:
+      product.variants.length === 0 ? ['product'] : product.variants.map((_, i) => `product.variants.${i}`),
+  };
+}
+
+const FIELD_NAMES: Record<string, string> = {
+  title: 'name',
+  descriptionHtml: 'description',
+  vendor: 'manufacturerId',
+  barcode: 'gtin',
+  price: 'price',
+  sku: 'sku',
+  tags: 'keywords',
+  files: 'media',
+  metafields: 'values',
+  status: 'status',
+};
+
+/** A productSet user error's `field` (`["input","variants","1","price"]`) as the record's field (`product.variants.1.price`). */
+export function recordField(field: string[] | null | undefined, plan: ProductSetPlan): string {
+  const path = (field ?? []).filter((part) => part !== 'input');
+  if (path[0] === 'variants' && path[1] !== undefined) {
+    const base = plan.variantFields[Number(path[1])] ?? 'product.variants';
+    const leaf = path[2] === undefined ? undefined : FIELD_NAMES[path[2]];
+    return leaf ? `${base}.${leaf}` : base;
+  }
+  const leaf = path[0] === undefined ? undefined : FIELD_NAMES[path[0]];
+  return leaf ? `product.${leaf}` : 'record';
+}

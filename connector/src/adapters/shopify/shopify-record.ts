@@ -1,0 +1,165 @@
+import type { Product } from '../../../../src/sync/protocol/wire';
+import type { RecordOutcome, TargetIds, TargetMapping, TargetRecord } from '../target-adapter';
+import type { createCollections } from './shopify-collections';
+import type { createPriceBreaks } from './shopify-price-breaks';
+import { METAFIELDS_DELETE, METAFIELDS_SET, PRODUCT_ARCHIVE, PRODUCT_DELETE, PRODUCT_SET } from './shopify-documents';
+import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
+import { featureMetafields } from './shopify-features';
+import { graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
+import { handleOf, productSetPlan, recordField } from './shopify-product-input';
+import { syncTranslations } from './shopify-translations';
+
+interface ProductSetAnswer {
+  productSet: {
+    product: {
+      id: string;
+      handle: string;
+      variants: { nodes: { id: string; sku: string | null }[] };
+      media: { nodes: { id: string }[] };
+      metafields: { nodes: { key: string }[] };
+      collections: { nodes: { id: string; handle: string }[] };
+    } | null;
+    userErrors: { field?: string[] | null; message: string; code?: string | null }[];
+  } | null;
+}
+
+export interface RecordDeps {
+  gql: ShopifyGraphql;
+  collections: ReturnType<typeof createCollections>;
+  priceBreaks: ReturnType<typeof createPriceBreaks>;
+  mapping: TargetMapping;
+}
+
+/** Keys whose type changed since the last write: Shopify refuses a new type on an existing metafield, so they go first. */
+function retyped(product: Product, previous: Product | null, mapping: TargetMapping): string[] {
+  if (!previous) return [];
+  const before = new Map(featureMetafields(previous, mapping).map((field) => [field.key, field.type]));
+  return featureMetafields(product, mapping)
+    .filter((field) => before.has(field.key) && before.get(field.key) !== field.type)
+    .map((field) => field.key);
+}
+
+/**
+ * A variant's metafields the record no longer has, from the product as last written (a
+ * variant's metafields are not in productSet's answer: 250 variants times their metafields
+ * would pass Shopify's 1000-point limit for one query).
+ */
+function staleVariantMetafields(
+  previous: Product | null,
+  keep: Map<string, Set<string>>,
+  variantIds: Record<string, string>,
+  mapping: TargetMapping,
+) {
+  return (previous?.variants ?? []).flatMap((variant) => {
+    const id = variantIds[variant.sku];
+    const wanted = keep.get(variant.sku);
+    if (!id || !wanted) return [];
+    return featureMetafields(variant, mapping)
+      .filter((field) => !wanted.has(field.key))
+      .map((field) => ({ ownerId: id, key: field.key }));
+  });
+}
+
+async function deleteMetafields(gql: ShopifyGraphql, metafields: { ownerId: string; key: string }[]) {
+  if (metafields.length === 0) return;
+  const result = await gql.request<{ metafieldsDelete: UserErrors | null }>(METAFIELDS_DELETE, {
+    metafields: metafields.map((field) => ({ ...field, namespace: 'pim' })),
+  });
+  failOn('product.values', result, result.data?.metafieldsDelete);
+}
+
+/** Creates or updates one master with productSet, then what productSet leaves alone: stale metafields, collections, translations. */
+export async function writeProduct(
+  deps: RecordDeps,
+  target: TargetRecord,
+  known: TargetIds | null,
+): Promise<RecordOutcome> {
+  const { gql, mapping } = deps;
+  if (target.record.op === 'deactivate') throw new Error('writeProduct takes creates and updates');
+  const { sku, product } = target.record;
+  const handle = known ? null : await handleOf(sku);
+  const plan = productSetPlan(sku, product, known, handle, mapping);
+
+  if (known) {
+    await deleteMetafields(
+      gql,
+      retyped(product, target.previous, mapping).map((key) => ({ ownerId: known.product, key })),
+    );
+  }
+  const result = await gql.request<ProductSetAnswer>(PRODUCT_SET, {
+    identifier: known ? { id: known.product } : { handle: handle! },
+    input: plan.input,
+  });
+  const payload = result.data?.productSet;
+  if (!payload) throw new RecordFailure('record', graphqlErrorText(result.errors) || 'the shop refused the product');
+  if (payload.userErrors.length > 0 || !payload.product) {
+    const first = payload.userErrors[0];
+    throw new RecordFailure(
+      recordField(first?.field, plan),
+      payload.userErrors.map((error) => error.message).join('; ') || 'the shop made no product',
+    );
+  }
+  const shopProduct = payload.product;
+
+  const variants: Record<string, string> = {};
+  for (const variant of shopProduct.variants.nodes) if (variant.sku) variants[variant.sku] = variant.id;
+  // productSet keeps the files' order, so the answer's media line up with the files sent.
+  const media: Record<string, string> = {};
+  plan.files.forEach((file, i) => {
+    const id = file.id ?? shopProduct.media.nodes[i]?.id;
+    if (id) media[file.sha256] = id;
+  });
+  const ids: TargetIds = { product: shopProduct.id, variants, media, extra: { handle: shopProduct.handle } };
+
+  if (plan.files.some((file) => file.id === null)) {
+    const marked = await gql.request<{ metafieldsSet: UserErrors | null }>(METAFIELDS_SET, {
+      metafields: [
+        { ownerId: ids.product, namespace: 'pim', key: 'media', type: 'json', value: JSON.stringify(media) },
+      ],
+    });
+    failOn('product.media', marked, marked.data?.metafieldsSet);
+  }
+  const stale = [
+    ...shopProduct.metafields.nodes
+      .filter((field) => !plan.metafieldKeys.has(field.key))
+      .map((field) => ({ ownerId: ids.product, key: field.key })),
+    ...staleVariantMetafields(target.previous, plan.variantMetafieldKeys, variants, mapping),
+  ];
+  await deleteMetafields(gql, stale);
+  const categoriesSame =
+    target.previous !== null &&
+    JSON.stringify(target.previous.categories.map((c) => c.id)) === JSON.stringify(product.categories.map((c) => c.id));
+  if (!categoriesSame) await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes);
+  await deps.priceBreaks.sync(sku, product, target.previous, variants, mapping);
+  await syncTranslations(gql, ids.product, product, target.previous, !known, mapping);
+  return { index: target.index, ok: true, ids, action: known ? 'updated' : 'created' };
+}
+
+/** Deletes or archives a master per `mapping.onDeactivate`; a product the shop no longer has is deactivated already. */
+export async function deactivateProduct(
+  deps: RecordDeps,
+  target: TargetRecord,
+  known: TargetIds | null,
+): Promise<RecordOutcome> {
+  if (!known) return { index: target.index, ok: true, ids: null, action: 'deactivated' };
+  if (deps.mapping.onDeactivate === 'delete') {
+    const result = await deps.gql.request<{ productDelete: (UserErrors & { deletedProductId: string | null }) | null }>(
+      PRODUCT_DELETE,
+      { input: { id: known.product } },
+    );
+    const payload = result.data?.productDelete;
+    const missing = payload?.userErrors.some((error) => /does not exist|not found/i.test(error.message));
+    if (!missing) failOn('record', result, payload);
+    return { index: target.index, ok: true, ids: null, action: 'deactivated' };
+  }
+  const result = await deps.gql.request<{ productUpdate: UserErrors | null }>(PRODUCT_ARCHIVE, {
+    product: { id: known.product, status: 'ARCHIVED' },
+  });
+  const payload = result.data?.productUpdate;
+  if (payload?.userErrors.some((error) => /does not exist|not found/i.test(error.message))) {
+    // The merchant deleted it: nothing is left to disable.
+    return { index: target.index, ok: true, ids: null, action: 'deactivated' };
+  }
+  failOn('record', result, payload);
+  return { index: target.index, ok: true, ids: known, action: 'deactivated' };
+}

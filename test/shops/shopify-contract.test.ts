@@ -1,0 +1,423 @@
+import { parse, validate } from 'graphql';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { UpsertRecord } from '../../src/sync/protocol/wire';
+import { createShopifyAdapter } from '../../connector/src/adapters/shopify/shopify-adapter';
+import { SHOPIFY_DOCUMENTS } from '../../connector/src/adapters/shopify/shopify-documents';
+import { type RecordOutcome, TargetError, type TargetMapping } from '../../connector/src/adapters/target-adapter';
+import { createTargetHttp } from '../../connector/src/adapters/target-http';
+import { pinnedSchema, type ShopifyContract, startShopifyContract } from './shopify/contract-server';
+import { MAPPING, Mirror, master, simple, upsert } from './shopify/fixtures';
+
+/**
+ * The Shopify adapter against Shopify's published Admin GraphQL schema (2026-07, pinned in
+ * connector/contracts/shopify/): every document the adapter can send validates against it, and
+ * a local contract server executes the adapter's requests against the same schema over an
+ * in-memory shop, with Shopify's cost budget, THROTTLED answers and injected 429 / 5xx /
+ * timeouts. Time is virtual: the adapter's sleeps are recorded and advance the clock the
+ * server's bucket refills by, so nothing here waits or depends on timing.
+ */
+const TOKEN = 'shpat_contract_test_token';
+const SKU = 'LS-B-SET';
+
+let server: ShopifyContract;
+let clock: { now: number };
+let sleeps: number[];
+let mirror: Mirror;
+/** One adapter per test, as the connector keeps one per request: it remembers the cost budget and the collections it found. */
+let shared: ReturnType<typeof adapter> | null;
+
+function adapter(options: { token?: string; attempts?: number } = {}) {
+  const http = createTargetHttp({
+    fetch,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      clock.now += ms;
+    },
+    timeoutMs: 250,
+    attempts: options.attempts ?? 3,
+  });
+  return createShopifyAdapter(
+    { kind: 'shopify', url: server.url, credentials: { accessToken: options.token ?? TOKEN }, mapping: MAPPING },
+    { http, now: () => clock.now },
+  );
+}
+
+async function write(records: UpsertRecord[], mapping: TargetMapping = MAPPING): Promise<RecordOutcome[]> {
+  shared ??= adapter();
+  const outcomes = await shared.write(mirror.targets(records), {
+    mapping,
+    mediaBytes: async () => {
+      throw new Error('Shopify fetches images by URL');
+    },
+    idsOf: async () => new Map(),
+  });
+  mirror.keep(records, outcomes);
+  return outcomes.sort((a, b) => a.index - b.index);
+}
+
+/** The operations the server received from `from` on. */
+const operationsSince = (from: number) => server.received.slice(from).map((r) => r.operationName);
+const onlyProduct = () => [...server.state.products.values()].find((p) => p.metafields.get('pim.sku')?.value === SKU)!;
+
+beforeEach(async () => {
+  clock = { now: 0 };
+  sleeps = [];
+  mirror = new Mirror();
+  shared = null;
+  server = await startShopifyContract({ token: TOKEN, now: () => clock.now });
+});
+
+afterEach(async () => {
+  // Every document the server received was valid against the pinned schema and is one the adapter declares.
+  expect(server.invalid).toEqual([]);
+  const declared = new Set(Object.values(SHOPIFY_DOCUMENTS));
+  expect(server.received.filter((r) => !declared.has(r.query)).map((r) => r.operationName)).toEqual([]);
+  await server.close();
+});
+
+describe("the adapter's GraphQL documents", () => {
+  it('validate against the pinned Admin API schema', () => {
+    const schema = pinnedSchema();
+    const failures = Object.entries(SHOPIFY_DOCUMENTS).flatMap(([name, document]) =>
+      validate(schema, parse(document)).map((error) => `${name}: ${error.message}`),
+    );
+    expect(Object.keys(SHOPIFY_DOCUMENTS).length).toBeGreaterThanOrEqual(17);
+    expect(failures).toEqual([]);
+  });
+
+  it('are refused by the contract server when they name a field the schema lacks', async () => {
+    const response = await fetch(`${server.url}/admin/api/2026-07/graphql.json`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': TOKEN },
+      body: JSON.stringify({ query: '{ shop { name pimNoSuchField } }' }),
+    });
+    const body = (await response.json()) as { errors: { message: string }[] };
+    expect(body.errors[0]!.message).toContain('pimNoSuchField');
+    expect(server.invalid).toHaveLength(1);
+    server.invalid.length = 0;
+  });
+});
+
+describe('probe and mappings', () => {
+  it('reads the shop, its locales and currencies, and says tiers are not sent without price lists', async () => {
+    const probe = await adapter().probe();
+    expect(probe.name).toBe('PIM Contract Shop');
+    expect(probe.languages).toEqual(['de', 'en', 'fr']);
+    expect(probe.currencies).toEqual(['EUR', 'CHF']);
+    expect(probe.details.priceTiers).toContain('not sent');
+    expect(probe.details.apiVersion).toBe('2026-07');
+  });
+
+  it('throws a TargetError naming the access token when the shop refuses it', async () => {
+    const error = await adapter({ token: 'wrong' })
+      .probe()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TargetError);
+    expect((error as TargetError).message).toContain('access token');
+    expect((error as TargetError).message).not.toContain('wrong');
+  });
+
+  it("offers the shop's vendors as manufacturers and no units", async () => {
+    await write([upsert(SKU, master())]);
+    const mappings = await adapter().mappings();
+    expect(mappings.manufacturers).toEqual([{ id: 'Hager', name: 'Hager' }]);
+    expect(mappings.units).toEqual([]);
+    expect(mappings.taxes.map((t) => t.id)).toEqual(['taxable', 'exempt']);
+  });
+});
+
+describe('writing a master', () => {
+  it('writes variants, options, prices, features, translations, collections and images', async () => {
+    const [outcome] = await write([upsert(SKU, master())]);
+    expect(outcome).toMatchObject({ ok: true, action: 'created' });
+    const product = onlyProduct();
+    expect(product.title).toBe('Leitungsschutzschalter B');
+    expect(product.vendor).toBe('Hager');
+    expect(product.status).toBe('ACTIVE');
+    expect(product.tags).toEqual(['MCB', 'Sicherung']);
+    expect(product.options).toEqual([{ name: 'Bemessungsstrom', values: ['16 A', '20 A', '25 A'] }]);
+    expect(product.variants.map((v) => [v.sku, v.price, v.options[0]!.name])).toEqual([
+      ['LS-B16', '4.20', '16 A'],
+      ['LS-B20', '4.40', '20 A'],
+      ['LS-B25', '4.60', '25 A'],
+    ]);
+    expect(product.metafields.get('pim.f_EF000030')).toEqual({ type: 'number_decimal', value: '1' });
+    expect(product.metafields.get('pim.v_material')).toEqual({ type: 'multi_line_text_field', value: 'Kunststoff' });
+    expect(product.variants[1]!.metafields.get('pim.f_EF000010')).toEqual({
+      type: 'single_line_text_field',
+      value: '20 A',
+    });
+    expect(Object.fromEntries(product.translations)).toEqual({
+      en: new Map([
+        ['title', 'Circuit breaker B'],
+        ['body_html', '<p>For home installations</p>'],
+      ]),
+      fr: new Map([['title', 'Disjoncteur B']]),
+    });
+    const collections = [...server.state.collections.values()];
+    expect(collections.map((c) => [c.title, c.productIds.has(product.id)])).toEqual([
+      ['Schutzschalter', true],
+      ['Angebote', true],
+    ]);
+    expect(product.media.map((m) => m.originalSource)).toEqual([
+      'https://media.example.com/a.jpg',
+      'https://media.example.com/b.jpg',
+    ]);
+    const ids = outcome!.ok ? outcome!.ids! : null;
+    expect(ids?.product).toBe(product.id);
+    expect(Object.keys(ids?.variants ?? {})).toEqual(['LS-B16', 'LS-B20', 'LS-B25']);
+    expect(ids?.media).toEqual({ ['a'.repeat(64)]: product.media[0]!.id, ['b'.repeat(64)]: product.media[1]!.id });
+    expect(JSON.parse(product.metafields.get('pim.media')!.value)).toEqual(ids?.media);
+  });
+
+  it('makes nothing on a second run and adds no media, with or without the product as last written', async () => {
+    await write([upsert(SKU, master())]);
+    const made = { ...server.state.made };
+    const from = server.received.length;
+    const [again] = await write([upsert(SKU, master(), 'update')]);
+    expect(again).toMatchObject({ ok: true, action: 'updated' });
+    expect(operationsSince(from)).toEqual(['PimProductSet']);
+    mirror.rows.get(SKU)!.product = null;
+    await write([upsert(SKU, master(), 'update')]);
+    expect(server.state.made).toEqual(made);
+    expect(server.state.products.size).toBe(1);
+    expect(onlyProduct().media).toHaveLength(2);
+    expect(onlyProduct().variants).toHaveLength(3);
+  });
+
+  it('sends only the changed value', async () => {
+    await write([upsert(SKU, master())]);
+    const made = { ...server.state.made };
+    const changed = master();
+    changed.variants[1]!.prices![0]!.amount = '4.45';
+    const from = server.received.length;
+    await write([upsert(SKU, changed, 'update')]);
+    expect(operationsSince(from)).toEqual(['PimProductSet']);
+    expect(onlyProduct().variants.map((v) => v.price)).toEqual(['4.20', '4.45', '4.60']);
+    expect(server.state.made).toEqual(made);
+  });
+
+  it('removes a removed variant, image, feature, category and translation', async () => {
+    await write([upsert(SKU, master())]);
+    const made = { ...server.state.made };
+    const less = master();
+    less.variants.pop();
+    less.media.pop();
+    less.values = {};
+    less.categories.pop();
+    delete less.translations!.fra;
+    await write([upsert(SKU, less, 'update')]);
+    const product = onlyProduct();
+    expect(product.variants.map((v) => v.sku)).toEqual(['LS-B16', 'LS-B20']);
+    expect(product.options).toEqual([{ name: 'Bemessungsstrom', values: ['16 A', '20 A'] }]);
+    expect(product.media.map((m) => m.originalSource)).toEqual(['https://media.example.com/a.jpg']);
+    expect(product.metafields.has('pim.v_material')).toBe(false);
+    expect([...server.state.collections.values()].map((c) => c.productIds.has(product.id))).toEqual([true, false]);
+    expect(product.translations.get('fr')?.size ?? 0).toBe(0);
+    expect(product.translations.get('en')?.get('title')).toBe('Circuit breaker B');
+    expect(server.state.made).toEqual(made);
+    expect(Object.keys(mirror.rows.get(SKU)!.ids.media!)).toEqual(['a'.repeat(64)]);
+  });
+
+  it('names one option SKU when the variants differ in no feature, and gives a master without variants the default option', async () => {
+    const same = master();
+    for (const v of same.variants) v.classification = null;
+    await write([upsert(SKU, same), upsert('NYM-3X15', simple('NYM-3X15'))]);
+    expect(onlyProduct().options).toEqual([{ name: 'SKU', values: ['LS-B16', 'LS-B20', 'LS-B25'] }]);
+    const cable = [...server.state.products.values()].find((p) => p.metafields.get('pim.sku')?.value === 'NYM-3X15')!;
+    expect(cable.options).toEqual([{ name: 'Title', values: ['Default Title'] }]);
+    expect(cable.variants.map((v) => [v.sku, v.price])).toEqual([['NYM-3X15', '0.89']]);
+  });
+});
+
+describe('quantity price breaks', () => {
+  const plusShop = () => {
+    server.state.priceList = {
+      id: 'gid://shopify/PriceList/1',
+      name: 'B2B EUR',
+      currency: 'EUR',
+      fixed: new Map(),
+      breaks: new Map(),
+    };
+    return server.state.priceList;
+  };
+
+  it('are not sent where the shop has no price list', async () => {
+    const from = server.received.length;
+    await write([upsert(SKU, master())]);
+    expect(operationsSince(from)).not.toContain('PimQuantityPricing');
+  });
+
+  it('go to the B2B price list of a Plus shop, once, and follow changes and removals', async () => {
+    const list = plusShop();
+    expect((await adapter().probe()).details.priceTiers).toContain('B2B EUR');
+    await write([upsert(SKU, master())]);
+    const [b16, b20, b25] = onlyProduct().variants.map((v) => v.id);
+    expect(list.fixed.get(b16!)).toBe('4.20');
+    expect(list.breaks.get(b16!)).toEqual([{ minimumQuantity: 10, price: '3.90' }]);
+    expect(list.breaks.get(b25!)).toEqual([{ minimumQuantity: 10, price: '4.30' }]);
+
+    let from = server.received.length;
+    await write([upsert(SKU, master(), 'update')]);
+    expect(operationsSince(from)).not.toContain('PimQuantityPricing');
+
+    const changed = master();
+    changed.variants[1]!.prices![1]!.amount = '4.00';
+    changed.variants[2]!.prices = [changed.variants[2]!.prices![0]!];
+    from = server.received.length;
+    await write([upsert(SKU, changed, 'update')]);
+    expect(operationsSince(from).filter((op) => op === 'PimQuantityPricing')).toHaveLength(1);
+    expect(list.breaks.get(b16!)).toEqual([{ minimumQuantity: 10, price: '3.90' }]);
+    expect(list.breaks.get(b20!)).toEqual([{ minimumQuantity: 10, price: '4.00' }]);
+    expect(list.breaks.has(b25!)).toBe(false);
+    expect(list.fixed.has(b25!)).toBe(false);
+  });
+});
+
+describe('deactivating', () => {
+  it('archives the product when the mapping disables', async () => {
+    await write([upsert(SKU, master())]);
+    const [outcome] = await write([{ op: 'deactivate', sku: SKU, fingerprint: 'gone' }]);
+    expect(outcome).toMatchObject({ ok: true, action: 'deactivated' });
+    expect(onlyProduct().status).toBe('ARCHIVED');
+  });
+
+  it('counts a product the merchant already deleted as deactivated', async () => {
+    await write([upsert(SKU, master())]);
+    server.state.products.clear();
+    const [outcome] = await write([{ op: 'deactivate', sku: SKU, fingerprint: 'gone' }]);
+    expect(outcome).toMatchObject({ ok: true, action: 'deactivated', ids: null });
+  });
+
+  it('deletes the product when the mapping deletes', async () => {
+    await write([upsert(SKU, master())]);
+    const [outcome] = await write([{ op: 'deactivate', sku: SKU, fingerprint: 'gone' }], {
+      ...MAPPING,
+      onDeactivate: 'delete',
+    });
+    expect(outcome).toMatchObject({ ok: true, action: 'deactivated', ids: null });
+    expect(server.state.products.size).toBe(0);
+  });
+});
+
+describe('finding products again', () => {
+  it('finds a lost mapping by SKU, with its variants and images, and updates instead of creating', async () => {
+    const [first] = await write([upsert(SKU, master()), upsert('NYM-3X15', simple('NYM-3X15'))]);
+    const before = first!.ok ? first!.ids : null;
+    const made = { ...server.state.made };
+    const found = await adapter().findBySku([SKU, 'NYM-3X15', 'UNKNOWN-1']);
+    expect(found.get(SKU)).toMatchObject({
+      product: before!.product,
+      variants: before!.variants,
+      media: before!.media,
+    });
+    expect(found.has('NYM-3X15')).toBe(true);
+    expect(found.has('UNKNOWN-1')).toBe(false);
+    mirror.rows.clear();
+    const [again] = await write([upsert(SKU, master())]);
+    expect(again).toMatchObject({ ok: true, action: 'updated' });
+    expect(server.state.made).toEqual(made);
+  });
+
+  it('refuses a SKU that belongs to a product the shop owns, and never changes that product', async () => {
+    server.state.addShopOwnedProduct('SHOP-GUTSCHEIN-25', 'Gutschein 25');
+    const outcomes = await write([
+      upsert('SHOP-GUTSCHEIN-25', simple('SHOP-GUTSCHEIN-25', 'Overwritten')),
+      upsert(SKU, master()),
+    ]);
+    expect(outcomes[0]).toEqual({
+      index: 0,
+      ok: false,
+      field: 'sku',
+      error: 'the SKU belongs to a product the shop owns',
+      retryable: false,
+    });
+    expect(outcomes[1]).toMatchObject({ ok: true, action: 'created' });
+    const owned = [...server.state.products.values()].find((p) => p.title === 'Gutschein 25');
+    expect(owned!.variants[0]!.price).toBe('25.00');
+    expect((await adapter().findBySku(['SHOP-GUTSCHEIN-25'])).size).toBe(0);
+  });
+});
+
+describe('failures', () => {
+  it("reports the shop's user error for one record and writes the others", async () => {
+    const long = master();
+    long.name = 'L'.repeat(300);
+    const outcomes = await write([upsert(SKU, long), upsert('NYM-3X15', simple('NYM-3X15'))]);
+    expect(outcomes[0]).toMatchObject({ ok: false, field: 'product.name', retryable: false });
+    expect(outcomes[0]!.ok ? '' : outcomes[0]!.error).toContain('Title is too long');
+    expect(outcomes[1]).toMatchObject({ ok: true, action: 'created' });
+    expect(server.state.products.size).toBe(1);
+  });
+
+  it('retries 429 (honouring Retry-After), 5xx and a timeout, and makes the product once', async () => {
+    server.faults.push(
+      { operation: 'PimProductSet', kind: 'http429', times: 1 },
+      { operation: 'PimVariantsBySku', kind: 'http500', times: 1 },
+      { operation: 'PimCollectionCreate', kind: 'timeout', times: 1 },
+    );
+    const [outcome] = await write([upsert(SKU, master())]);
+    expect(outcome).toMatchObject({ ok: true, action: 'created' });
+    expect(server.counts).toMatchObject({ http429: 1, http500: 1, timeouts: 1 });
+    expect(sleeps).toContain(2000);
+    expect(server.state.made.products).toBe(1);
+  });
+
+  it('makes no second product when the answer to a create is lost and the create is retried', async () => {
+    server.faults.push({ operation: 'PimProductSet', kind: 'lostAnswer', times: 1 });
+    const [outcome] = await write([upsert(SKU, master())]);
+    expect(outcome).toMatchObject({ ok: true });
+    expect(server.state.products.size).toBe(1);
+    expect(server.state.made.products).toBe(1);
+  });
+
+  it('reports a record retryable when 5xx or timeouts outlast the retries, and writes the others', async () => {
+    server.faults.push(
+      { operation: 'PimProductSet', kind: 'http500', times: 3, skip: 1 },
+      { operation: 'PimProductSet', kind: 'timeout', times: 3 },
+    );
+    const outcomes = await write([
+      upsert('NYM-1', simple('NYM-1')),
+      upsert('NYM-2', simple('NYM-2')),
+      upsert('NYM-3', simple('NYM-3')),
+      upsert('NYM-4', simple('NYM-4')),
+    ]);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, false, true]);
+    expect(outcomes[1]).toMatchObject({ field: 'record', error: 'the shop answered HTTP 500', retryable: true });
+    expect(outcomes[2]).toMatchObject({ field: 'record', retryable: true });
+    expect(outcomes[2]!.ok ? '' : outcomes[2]!.error).toContain('did not answer');
+    expect(mirror.rows.has('NYM-2')).toBe(false);
+  });
+});
+
+describe('the cost budget', () => {
+  it('waits for the bucket to refill instead of being throttled', async () => {
+    server = await restart({ maximum: 1000, restoreRate: 50 });
+    const records = ['A', 'B', 'C', 'D'].map((s) => upsert(`NYM-${s}`, simple(`NYM-${s}`)));
+    const outcomes = await write(records);
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    expect(server.counts.throttled).toBe(0);
+    expect(sleeps.length).toBeGreaterThan(0);
+    expect(sleeps.every((ms) => ms > 0 && ms <= 20_000)).toBe(true);
+  });
+
+  it('backs off on THROTTLED when another client emptied the bucket, and succeeds', async () => {
+    const a = adapter();
+    await a.probe();
+    server.drain(0);
+    const outcomes = await a.write(mirror.targets([upsert('NYM-1', simple('NYM-1'))]), {
+      mapping: MAPPING,
+      mediaBytes: async () => new Blob(),
+      idsOf: async () => new Map(),
+    });
+    expect(outcomes[0]).toMatchObject({ ok: true, action: 'created' });
+    expect(server.counts.throttled).toBeGreaterThanOrEqual(1);
+    expect(sleeps.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(1000);
+  });
+});
+
+async function restart(bucket: { maximum: number; restoreRate: number }) {
+  await server.close();
+  shared = null;
+  return startShopifyContract({ token: TOKEN, now: () => clock.now, bucket });
+}
