@@ -30,7 +30,9 @@ const CONTENT_TYPES = [
 ];
 
 const FILE = new TextEncoder().encode('{"Header":{"Format":"ETIM xChange"},"Supplier":[]}');
-const rawOperations = operationsOf(await openApiDocument(createApp(), 'https://pim.test/api')).filter((op) => op.rawBody);
+const rawOperations = operationsOf(await openApiDocument(createApp(), 'https://pim.test/api')).filter(
+  (op) => op.rawBody,
+);
 
 let tenant: ContractTenant;
 beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { createMedusaAdapter } from './medusa/medusa-adapter';
 import { ReferenceAdapter } from './reference-adapter';
+import { createShopifyAdapter } from './shopify/shopify-adapter';
 import { createShopwareAdapter } from './shopware/adapter';
 import { createVendureAdapter } from './vendure/vendure-adapter';
 import {
@@ -25,6 +26,7 @@ export type AdapterFactory = (config: TargetConfig, deps: RegistryDeps) => Targe
 export const ADAPTER_FACTORIES: Partial<Record<TargetKind, AdapterFactory>> = {
   reference: (_config, deps) => new ReferenceAdapter(deps.db),
   shopware: createShopwareAdapter,
+  shopify: createShopifyAdapter,
   vendure: createVendureAdapter,
   medusa: createMedusaAdapter,
 };
