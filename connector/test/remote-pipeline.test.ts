@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { bodyHash } from '../../src/sync/protocol/signing';
 import type { MediaRef } from '../../src/sync/protocol/wire';
-import { defaultMapping } from '../src/adapters/default-mapping';
+import { defaultMapping } from '../../src/sync/protocol/target';
 import { ReferenceAdapter } from '../src/adapters/reference-adapter';
 import { createMediaBytes, MediaError } from '../src/media/media-bytes';
 import { MirrorStore } from '../src/mirror/mirror-store';

@@ -140,7 +140,7 @@ export async function startMedusa(options: StartMedusaOptions): Promise<MedusaSh
   const dataDir = resolve(options.dataDir);
   const shopDir = resolve(options.shopDir ?? join(process.cwd(), 'shops/medusa'));
   const cli = join(shopDir, 'node_modules/@medusajs/cli/cli.js');
-  if (!existsSync(cli)) throw new Error(`Medusa is not installed in ${shopDir}: run npm run shop:medusa:install`);
+  if (!existsSync(cli)) throw new Error(`Medusa is not installed in ${shopDir}: run npm run shops:install`);
   mkdirSync(dataDir, { recursive: true });
 
   const pg = await startPostgres(dataDir, pgPort);

@@ -49,7 +49,7 @@ export async function startVendure(options: {
 }): Promise<VendureShop> {
   if (!existsSync(path.join(here, 'node_modules', '@vendure', 'core'))) {
     throw new Error(
-      'Vendure is not installed: run `npm run shop:vendure:install` (npm --prefix shops/vendure install)',
+      'Vendure is not installed: run `npm run shops:install`',
     );
   }
   const port = options.port ?? (await freePort());

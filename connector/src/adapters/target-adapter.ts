@@ -1,6 +1,11 @@
 import type { Mappings, MediaRef, Product, UpsertRecord } from '../../../src/sync/protocol/wire';
 import type { TargetHttp } from './target-http';
 
+// The target's kind, mapping and config are part of the wire (PUT /target): src/sync/protocol/target.ts.
+export type { TargetConfig, TargetKind, TargetMapping } from '../../../src/sync/protocol/target';
+export { TARGET_KINDS } from '../../../src/sync/protocol/target';
+import type { TargetConfig, TargetKind, TargetMapping } from '../../../src/sync/protocol/target';
+
 // Adapters import the error with the interface; it lives apart so the HTTP client can throw it.
 export { TargetError } from './target-error';
 
@@ -50,9 +55,6 @@ export interface TargetAdapter {
    */
   readonly maxBatchRecords?: number;
 }
-
-export type TargetKind = 'reference' | 'vendure' | 'medusa' | 'shopware' | 'shopify';
-export const TARGET_KINDS: readonly TargetKind[] = ['reference', 'vendure', 'medusa', 'shopware', 'shopify'];
 
 /** The target's ids for one PIM master, kept in the connector's mirror. */
 export interface TargetIds {
@@ -116,48 +118,6 @@ export interface TargetProbe {
   currencies: string[];
   /** Anything worth showing on "test connection" (channels, tax classes, plan features). */
   details: Record<string, string>;
-}
-
-/**
- * Which PIM field, feature system, language and price type goes where. Every kind has
- * defaults (`defaultMapping(kind)`); the PIM connection stores the user's choices.
- */
-export interface TargetMapping {
-  /** PIM language (ISO 639-2, `deu`) -> the target's locale (`de`, `de-DE`); languages not named are not sent. */
-  languages: Record<string, string>;
-  /** The PIM catalog's default language (the record's top-level texts are in it). */
-  defaultLanguage: string;
-  /** The price list's type that is the shop's price (tiers by `lowerBound`); the record's `price` when absent. */
-  priceType: string | null;
-  /** The currency of that price (prices in other currencies go where the target has price lists / channels for them). */
-  currency: string;
-  /** The shop shows prices with tax included; PIM prices are net and are converted with the record's tax rate. */
-  pricesIncludeTax: boolean;
-  /** Which features become properties / facets / metafields. */
-  features: {
-    /** ETIM / ECLASS / proficl@ss classification features. */
-    classification: boolean;
-    /** PIM attribute values (`values`): true for all, or the attribute codes to send. */
-    values: boolean | string[];
-    /** Feature-block systems to send (`udf_NMNG`, `ECLASS-14.0`); empty for none. */
-    featureBlocks: string[];
-  };
-  /** What a deactivated product becomes in the shop. */
-  onDeactivate: 'delete' | 'disable';
-  /** Media purposes sent as product images (empty: every image). */
-  imagePurposes: string[];
-  /** Send product references as cross-selling / related products where the target has them. */
-  references: boolean;
-}
-
-/** What the PIM stores for a shop and sends the connector (PUT /target): the kind, where, how to sign in, the mapping. */
-export interface TargetConfig {
-  kind: TargetKind;
-  /** The target's base URL (Shopware: `https://shop.example`, Shopify: `https://x.myshopify.com`, Vendure: `.../admin-api`, Medusa: `https://api.example`). */
-  url: string;
-  /** Kind-specific: Shopware `clientId` / `clientSecret`, Shopify `accessToken`, Vendure `username` / `password` (or `token`), Medusa `apiKey` (or `email` / `password`). */
-  credentials: Record<string, string>;
-  mapping: TargetMapping;
 }
 
 /** What an adapter is built with: the HTTP client (retries, timeouts, SSRF check) and a clock for tests. */

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { defaultMapping } from '../adapters/default-mapping';
+import { defaultMapping } from '../../../src/sync/protocol/target';
 import { hasAdapter } from '../adapters/registry';
 import type { TargetConfig } from '../adapters/target-adapter';
 import type { ConnectorEnv } from '../env';

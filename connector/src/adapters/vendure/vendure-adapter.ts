@@ -1,3 +1,4 @@
+import { defaultMapping } from '../../../../src/sync/protocol/target';
 import type { Mappings } from '../../../../src/sync/protocol/wire';
 import type {
   AdapterDeps,
@@ -54,16 +55,12 @@ const UNIT_CODES = [
   'KWH',
 ];
 
+/** Vendure's defaults: net customer prices (no tiers in core), products deleted when the PIM deactivates them. */
 export const VENDURE_DEFAULT_MAPPING: TargetMapping = {
-  languages: { deu: 'de', eng: 'en', fra: 'fr' },
-  defaultLanguage: 'deu',
+  ...defaultMapping('vendure'),
   priceType: 'net_customer',
-  currency: 'EUR',
-  pricesIncludeTax: false,
   features: { classification: true, values: false, featureBlocks: [] },
   onDeactivate: 'delete',
-  imagePurposes: [],
-  references: false,
 };
 
 const PROBE = `query Probe {

@@ -1,4 +1,4 @@
-import { startMedusa } from '../shops/medusa/start';
+import { startMedusa } from './start';
 
 /**
  * `npm run shop:medusa`: a local Medusa v2 shop (PostgreSQL 15 + `medusa start`) to point the
