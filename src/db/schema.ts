@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 import { DEFAULT_PRODUCT_STATUS, PRODUCT_STATUSES } from '../kernel/product-status';
+import type { TargetKind, TargetMappingInput } from '../sync/protocol/target';
 
 const createdAt = () => text('created_at').notNull().default(dbNow);
 const updatedAt = () => text('updated_at').notNull().default(dbNow);
@@ -592,6 +593,18 @@ export interface SyncConnectionOptions {
 }
 
 /**
+ * The shop a connection's connector writes into (docs/shops.md, "The PIM side"): sent as
+ * PUT /target before each run. `mapping` is what the admin chose; the kind's defaults fill the
+ * rest when it is read or sent. The credentials are a column of their own, encrypted.
+ */
+export interface SyncConnectionShop {
+  kind: TargetKind;
+  /** Empty for the reference store, which needs no URL. */
+  url: string;
+  mapping: TargetMappingInput;
+}
+
+/**
  * One catalog kept in step with one shop connector. The shared secret is stored AES-GCM
  * encrypted (src/sync/secret-box.ts); the connector's mappings are cached here for about an hour.
  */
@@ -623,6 +636,12 @@ export const syncConnections = sqliteTable(
     mappings: text('mappings', { mode: 'json' }),
     mappingsEtag: text('mappings_etag'),
     mappingsFetchedAt: text('mappings_fetched_at'),
+    /** X-Max-Batch-Records of the cached mappings' answer: records per POST /upsert this shop takes (null: the protocol's). */
+    mappingsMaxBatchRecords: integer('mappings_max_batch_records'),
+    /** The shop of this connection, or null: the connector's target is left as it is. */
+    shop: text('shop', { mode: 'json' }).$type<SyncConnectionShop>(),
+    /** The shop's credentials as JSON, sealed like the secret (secret-box.ts); never returned by any API. */
+    shopCredentialsCiphertext: text('shop_credentials_ciphertext'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -654,7 +673,8 @@ export const syncRunItems = sqliteTable(
   'sync_run_items',
   {
     jobId: text('job_id').notNull(),
-    kind: text('kind', { enum: ['quarantine', 'deactivate'] }).notNull(),
+    /** `change`: a dry run's diff of one product against a real shop, `reason` its `{op, fields}` as JSON. */
+    kind: text('kind', { enum: ['quarantine', 'deactivate', 'change'] }).notNull(),
     sku: text('sku').notNull(),
     reason: text('reason'),
   },

@@ -51,14 +51,39 @@ export interface TargetConfig {
   mapping: TargetMapping;
 }
 
-/** What the PIM stores for a shop and sends the connector (PUT /target): the kind, where, how to sign in, the mapping. */
-export interface TargetConfig {
-  kind: TargetKind;
-  /** The target's base URL (Shopware: `https://shop.example`, Shopify: `https://x.myshopify.com`, Vendure: `.../admin-api`, Medusa: `https://api.example`). */
-  url: string;
-  /** Kind-specific: Shopware `clientId` / `clientSecret`, Shopify `accessToken`, Vendure `username` / `password` (or `token`), Medusa `apiKey` (or `email` / `password`). */
-  credentials: Record<string, string>;
-  mapping: TargetMapping;
+/**
+ * The credentials each kind signs in with: one of the sets, every field of it (the web app's
+ * form; the PIM refuses a shop whose credentials fill none). The first set is the usual one;
+ * `secret` fields are shown as password inputs. The reference store needs none.
+ */
+export const TARGET_CREDENTIALS: Record<TargetKind, { name: string; secret: boolean }[][]> = {
+  reference: [[]],
+  shopware: [
+    [
+      { name: 'clientId', secret: false },
+      { name: 'clientSecret', secret: true },
+    ],
+  ],
+  shopify: [[{ name: 'accessToken', secret: true }]],
+  vendure: [
+    [
+      { name: 'username', secret: false },
+      { name: 'password', secret: true },
+    ],
+    [{ name: 'token', secret: true }],
+  ],
+  medusa: [
+    [{ name: 'apiKey', secret: true }],
+    [
+      { name: 'email', secret: false },
+      { name: 'password', secret: true },
+    ],
+  ],
+};
+
+/** True when the credentials fill every field of one of the kind's sets (TARGET_CREDENTIALS). */
+export function credentialsComplete(kind: TargetKind, credentials: Record<string, string>): boolean {
+  return TARGET_CREDENTIALS[kind].some((set) => set.every((field) => (credentials[field.name] ?? '') !== ''));
 }
 
 /** How each engine names a locale: Shopware and Medusa regional codes, the others bare language codes. */
@@ -93,7 +118,7 @@ export function defaultMapping(kind: TargetKind): TargetMapping {
 const languageCode = z.string().regex(/^[a-z]{3}$/, 'a PIM language is an ISO 639-2 code such as "deu"');
 
 /** TargetMapping with every field optional: what the PIM leaves out comes from `defaultMapping(kind)`. */
-const mappingInputSchema = z
+export const mappingInputSchema = z
   .object({
     languages: z.record(languageCode, z.string().min(1).max(35)),
     defaultLanguage: languageCode,
@@ -115,15 +140,20 @@ const mappingInputSchema = z
   .partial()
   .strict();
 
+/** A target's base URL: http(s), as PUT /target takes it. */
+export const targetUrlSchema = z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }).max(2000);
+/** Credential fields by name (TARGET_CREDENTIALS), as PUT /target takes them. */
+export const targetCredentialsSchema = z.record(z.string().min(1).max(100), z.string().max(10_000));
+
+/** A mapping as the PIM stores it: any part of TargetMapping. */
+export type TargetMappingInput = z.infer<typeof mappingInputSchema>;
+
 /** The body of PUT /target. The reference store needs no URL or credentials. */
 export const targetConfigSchema = z
   .object({
     kind: z.enum(TARGET_KINDS),
-    url: z
-      .url({ protocol: /^https?$/, error: 'url must be an http(s) URL' })
-      .max(2000)
-      .optional(),
-    credentials: z.record(z.string().min(1).max(100), z.string().max(10_000)).default({}),
+    url: targetUrlSchema.optional(),
+    credentials: targetCredentialsSchema.default({}),
     mapping: mappingInputSchema.default({}),
   })
   .strict()
@@ -131,12 +161,17 @@ export const targetConfigSchema = z
 
 /** The validated config with the kind's defaults filled in; the URL without a trailing slash. */
 export function toTargetConfig(input: z.infer<typeof targetConfigSchema>): TargetConfig {
-  const defaults = defaultMapping(input.kind);
-  const { features, ...rest } = input.mapping;
   return {
     kind: input.kind,
     url: (input.url ?? '').replace(/\/+$/, ''),
     credentials: input.credentials,
-    mapping: { ...defaults, ...rest, features: { ...defaults.features, ...features } },
+    mapping: fillMapping(input.kind, input.mapping),
   };
+}
+
+/** A partial mapping (what the PIM stores) with the kind's defaults filled in. */
+export function fillMapping(kind: TargetKind, mapping: TargetMappingInput): TargetMapping {
+  const defaults = defaultMapping(kind);
+  const { features, ...rest } = mapping;
+  return { ...defaults, ...rest, features: { ...defaults.features, ...features } };
 }
