@@ -10,7 +10,12 @@ export const SyncReport = z.object({
   updated: z.number().int(),
   skipped: z.number().int(),
   deactivated: z.number().int(),
-  /** At most QUARANTINE_LIST_CAP entries; `quarantinedCount` is the full number. */
+  /**
+   * At most QUARANTINE_LIST_CAP entries; `quarantinedCount` is the full number. Records the PIM
+   * could not send (no mapping, too large, ...) and records the shop refused (its `failed`
+   * answer, the reason as `<field>: <error>`, e.g. `product.name: Title is too long`); neither
+   * counts as created or updated, and the next run sends them again.
+   */
   quarantined: z.array(z.object({ sku: z.string(), reason: z.string() })),
   quarantinedCount: z.number().int(),
   batches: z.object({ sent: z.number().int(), retried: z.number().int() }),
@@ -24,6 +29,25 @@ export const SyncReport = z.object({
       truncated: z.boolean(),
     })
     .optional(),
+  /** A real shop already held these records as sent (counted apart from created and updated). */
+  unchanged: z.number().int().optional(),
+  /**
+   * Dry runs against a real shop: what each product would change against what the shop holds,
+   * by SKU (`fields`: `name`, `prices`, `variants.<sku>`, `variants.<sku>.price`; at most 20 per
+   * product, `moreFields` counts the rest), at most PLAN_LIST_CAP products; `changesCount` has
+   * them all. Unchanged products are not listed.
+   */
+  changes: z
+    .array(
+      z.object({
+        sku: z.string(),
+        op: z.enum(['create', 'update', 'deactivate']),
+        fields: z.array(z.string()),
+        moreFields: z.number().int().optional(),
+      }),
+    )
+    .optional(),
+  changesCount: z.number().int().optional(),
   /** Set when the guardrail refused the deactivations of this run. */
   deactivationsRefused: z.number().int().optional(),
   /**

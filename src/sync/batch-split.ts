@@ -34,7 +34,8 @@ function envelope(batchId: string, dryRun: boolean): { head: string; bytes: numb
 
 /**
  * Splits the records of one batch into /upsert bodies of at most `maxBytes` each (the
- * connector answers 413 beyond its limit, docs/sync.md "Batches"), in record order. Part `i`
+ * connector answers 413 beyond its limit, docs/sync.md "Batches") and at most `maxRecords`
+ * records (a slow shop's X-Max-Batch-Records, docs/shops.md), in record order. Part `i`
  * gets the batchId `<jobId>:<firstNo + i>`, so the ids follow from the run's position and a
  * rebuilt batch gets the same ones. A record that alone would not fit is returned in
  * `oversize` (the caller quarantines it) instead of failing the run.
@@ -43,6 +44,7 @@ export function splitBatch(
   run: { jobId: string; firstNo: number; dryRun: boolean },
   records: UpsertRecord[],
   maxBytes: number,
+  maxRecords = Number.POSITIVE_INFINITY,
 ): { parts: BatchPart[]; oversize: UpsertRecord[] } {
   const parts: BatchPart[] = [];
   const oversize: UpsertRecord[] = [];
@@ -69,7 +71,7 @@ export function splitBatch(
       continue;
     }
     const separator = members.length > 0 ? 1 : 0;
-    if (size + separator + bytes > maxBytes) close();
+    if (size + separator + bytes > maxBytes || members.length >= maxRecords) close();
     size += (members.length > 0 ? 1 : 0) + bytes;
     json.push(text);
     members.push(record);

@@ -8,6 +8,7 @@ import { assertAdmin } from '../accounts/admin-only';
 import { conflict, notFound } from '../kernel/app-error';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { encryptSecret } from './secret-box';
+import { shopColumns, shopMoved, shopOut } from './connection-shop';
 import { checkSyncChannel } from './sync-complete';
 import type { AddConnectionInput, ConnectionOut, LastRun, UpdateConnectionInput } from './sync.schemas';
 import type { Caller } from '../kernel/caller';
@@ -84,6 +85,7 @@ async function connectionOut(db: Database, row: ConnectionRow): Promise<z.infer<
       ...(onlyComplete ? { onlyComplete } : {}),
     },
     hasSecret: true,
+    shop: shopOut(row),
     nextRunAt: row.nextRunAt,
     lastRun: await lastRunOf(db, row.id),
     createdAt: row.createdAt,
@@ -108,6 +110,7 @@ export async function addConnection(
   await findCatalog(db, caller, input.catalogId, input.departmentId);
   await checkSyncChannel(db, caller.companyId, input.options);
   const id = newId();
+  const shop = await shopColumns(encryptionKey, id, input.shop, null);
   const secretCiphertext = await encryptSecret(encryptionKey, id, input.secret);
   await db
     .insert(syncConnections)
@@ -123,14 +126,16 @@ export async function addConnection(
       options: input.options,
       nextRunAt: nextRunAfter(input.options, new Date()),
       runAsUserId: caller.userId,
+      ...shop,
     })
     .catch(duplicateName);
   return connectionOut(db, await findConnection(db, caller, id));
 }
 
 /**
- * Replaces a connection's settings. The secret stays unless a new one is given; a changed URL
- * or key id drops the cached mappings, which belonged to the old connector.
+ * Replaces a connection's settings. The secret stays unless a new one is given, the shop unless
+ * `shop` is given (null removes it with its credentials); a changed URL, key id or shop drops
+ * the cached mappings, which belonged to the old connector or shop.
  */
 export async function updateConnection(
   db: Database,
@@ -143,7 +148,9 @@ export async function updateConnection(
   const current = await findConnection(db, caller, input.connectionId, input.departmentId);
   await findCatalog(db, caller, input.catalogId, input.departmentId);
   await checkSyncChannel(db, caller.companyId, input.options);
-  const sameConnector = current.connectorUrl === input.connectorUrl && current.keyId === input.keyId;
+  const shop = await shopColumns(encryptionKey, current.id, input.shop, current);
+  const sameConnector =
+    current.connectorUrl === input.connectorUrl && current.keyId === input.keyId && !shopMoved(current, shop);
   const scheduleChanged = current.options.schedule !== input.options.schedule;
   await db
     .update(syncConnections)
@@ -157,7 +164,10 @@ export async function updateConnection(
       updatedAt: dbNow,
       ...(input.secret ? { secretCiphertext: await encryptSecret(encryptionKey, current.id, input.secret) } : {}),
       ...(scheduleChanged ? { nextRunAt: nextRunAfter(input.options, new Date()) } : {}),
-      ...(sameConnector ? {} : { mappings: null, mappingsEtag: null, mappingsFetchedAt: null }),
+      ...shop,
+      ...(sameConnector
+        ? {}
+        : { mappings: null, mappingsEtag: null, mappingsFetchedAt: null, mappingsMaxBatchRecords: null }),
     })
     .where(and(eq(syncConnections.id, current.id), eq(syncConnections.companyId, caller.companyId)))
     .catch(duplicateName);
@@ -177,6 +187,11 @@ export async function deleteConnection(
     .delete(syncConnections)
     .where(and(eq(syncConnections.id, row.id), eq(syncConnections.companyId, caller.companyId)));
   return { connectionId: row.id, deleted: true as const };
+}
+
+/** One connection of the caller's company (404 for another company's). */
+export async function getConnection(db: Database, tenant: Caller, input: { connectionId: string }) {
+  return connectionOut(db, await findConnection(db, tenant, input.connectionId));
 }
 
 export async function listConnections(db: Database, tenant: Caller, input: { departmentId?: string }) {

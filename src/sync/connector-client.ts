@@ -3,7 +3,7 @@ import type { Database } from '../db/client';
 import { syncConnections } from '../db/schema';
 import { AppError } from '../kernel/app-error';
 import { signRequest, pathWithQueryOf } from './protocol/signing';
-import { mappingsSchema, type Mappings } from './protocol/wire';
+import { MAX_BATCH_RECORDS, MAX_BATCH_RECORDS_HEADER, mappingsSchema, type Mappings } from './protocol/wire';
 import type { ConnectionRow } from './connections';
 
 /** `fetch` as the sync uses it; tests and the benchmark hand in their own. */
@@ -33,7 +33,7 @@ export class ConnectorError extends AppError {
 export async function connectorFetch(
   fetcher: Fetcher,
   target: ConnectorTarget,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   options: { body?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<Response> {
@@ -86,39 +86,84 @@ export async function withNetworkRetries<T>(
   }
 }
 
-/** Fetches /mappings, with `If-None-Match` when an ETag is known. Network errors propagate. */
+/** X-Max-Batch-Records as a whole number from 1 to MAX_BATCH_RECORDS; null when absent or unreadable. */
+function maxBatchRecordsOf(response: Response): number | null {
+  const value = Number(response.headers.get(MAX_BATCH_RECORDS_HEADER) ?? '');
+  return Number.isInteger(value) && value >= 1 ? Math.min(value, MAX_BATCH_RECORDS) : null;
+}
+
+/**
+ * Fetches /mappings, with `If-None-Match` when an ETag is known, and the records per batch the
+ * shop asks for (X-Max-Batch-Records, docs/shops.md). Network errors propagate.
+ */
 export async function fetchMappings(fetcher: Fetcher, target: ConnectorTarget, etag: string | null) {
   const response = await connectorFetch(fetcher, target, 'GET', '/mappings', {
     headers: etag ? { 'If-None-Match': etag } : {},
   });
-  if (response.status === 304 && etag) return { status: 304 as const, etag, mappings: null };
+  const maxBatchRecords = maxBatchRecordsOf(response);
+  if (response.status === 304 && etag) return { status: 304 as const, etag, mappings: null, maxBatchRecords };
   if (response.status !== 200)
     throw new ConnectorError(`the connector refused GET /mappings (${await describeFailure(response)})`);
   const parsed = mappingsSchema.safeParse(await response.json().catch(() => null));
   if (!parsed.success) throw new ConnectorError('the connector answered GET /mappings with an unexpected body');
-  return { status: 200 as const, etag: response.headers.get('ETag'), mappings: parsed.data };
+  return { status: 200 as const, etag: response.headers.get('ETag'), mappings: parsed.data, maxBatchRecords };
+}
+
+/** The mappings a run maps through, and the most records one POST /upsert of it may carry. */
+export interface RunMappings {
+  mappings: Mappings;
+  maxBatchRecords: number;
 }
 
 /**
  * The connector's mappings for a run: the cached copy while it is younger than an hour,
- * otherwise revalidated with the stored ETag (304 keeps the copy) or replaced.
+ * otherwise revalidated with the stored ETag (304 keeps the copy) or replaced. The batch limit
+ * is cached with them (a 304 without the header keeps the cached one).
  */
 export async function cachedMappings(
   deps: { db: Database; fetcher: Fetcher; sleep: (ms: number) => Promise<void>; now?: () => number },
   connection: ConnectionRow,
   target: ConnectorTarget,
-): Promise<Mappings> {
+): Promise<RunMappings> {
   const now = deps.now?.() ?? Date.now();
   const cached = connection.mappings as Mappings | null;
   const fetchedAt = connection.mappingsFetchedAt ? Date.parse(connection.mappingsFetchedAt) : 0;
-  if (cached && now - fetchedAt < MAPPINGS_TTL_MS) return cached;
+  if (cached && now - fetchedAt < MAPPINGS_TTL_MS)
+    return { mappings: cached, maxBatchRecords: connection.mappingsMaxBatchRecords ?? MAX_BATCH_RECORDS };
   const result = await withNetworkRetries(deps.sleep, 'GET /mappings', () =>
     fetchMappings(deps.fetcher, target, cached ? connection.mappingsEtag : null),
   );
   const mappings = result.mappings ?? cached!;
-  await deps.db
+  const maxBatchRecords = result.maxBatchRecords ?? (result.status === 304 ? connection.mappingsMaxBatchRecords : null);
+  await storeMappings(deps.db, connection.id, { ...result, mappings, maxBatchRecords }, new Date(now).toISOString());
+  return { mappings, maxBatchRecords: maxBatchRecords ?? MAX_BATCH_RECORDS };
+}
+
+/** Caches a /mappings answer on the connection. */
+export async function storeMappings(
+  db: Database,
+  connectionId: string,
+  result: { mappings: Mappings; etag: string | null; maxBatchRecords: number | null },
+  fetchedAt: string,
+): Promise<void> {
+  await db
     .update(syncConnections)
-    .set({ mappings, mappingsEtag: result.etag, mappingsFetchedAt: new Date(now).toISOString() })
-    .where(eq(syncConnections.id, connection.id));
-  return mappings;
+    .set({
+      mappings: result.mappings,
+      mappingsEtag: result.etag,
+      mappingsFetchedAt: fetchedAt,
+      mappingsMaxBatchRecords: result.maxBatchRecords,
+    })
+    .where(eq(syncConnections.id, connectionId));
+}
+
+/**
+ * PUT /target: points the connector's key at the connection's shop (docs/shops.md). Network
+ * errors propagate; a refusal is a ConnectorError naming the connector's reason.
+ */
+export async function putTarget(fetcher: Fetcher, target: ConnectorTarget, body: string): Promise<void> {
+  const response = await connectorFetch(fetcher, target, 'PUT', '/target', { body });
+  if (response.status !== 200)
+    throw new ConnectorError(`the connector refused the shop's settings (${await describeFailure(response)})`);
+  await response.body?.cancel().catch(() => undefined);
 }

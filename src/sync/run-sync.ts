@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { syncConnections } from '../db/schema';
 import { jobMessage, markRunning, type JobRow } from '../jobs/jobs';
-import { ConnectorError, cachedMappings } from './connector-client';
+import { ConnectorError, cachedMappings, putTarget, withNetworkRetries } from './connector-client';
+import { targetBodyOf } from './connection-shop';
 import { countMasters } from './master-reader';
 import { SIGNED_MEDIA_TTL_SECONDS } from '../media/signed-url';
 import { decryptSecret } from './secret-box';
@@ -67,7 +68,14 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
     throw new ConnectorError("the connection's channel no longer exists; choose another or drop onlyComplete");
   if (channel && !checkpoint.incomplete)
     checkpoint = { ...checkpoint, incomplete: { channel: channel.name, count: 0, missing: {} } };
-  const mappings = await cachedMappings(deps, connection, target);
+  // The shop's settings go first (docs/shops.md "The PIM side"): the mappings and the
+  // inventory are the shop's. Sent again only when they changed since the run sent them.
+  const shop = await targetBodyOf(deps.encryptionKey, connection);
+  if (shop && checkpoint.targetVersion !== shop.version) {
+    await withNetworkRetries(deps.sleep, 'PUT /target', () => putTarget(deps.fetcher, target, shop.body));
+    checkpoint = { ...checkpoint, targetVersion: shop.version };
+  }
+  const { mappings, maxBatchRecords } = await cachedMappings(deps, connection, target);
   const ctx: RunContext = {
     deps,
     jobId: job.id,
@@ -79,6 +87,7 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
     cp: checkpoint,
     startedAt: started,
     channel,
+    maxBatchRecords,
   };
   if (ctx.cp.seq < 0 && !(await saveCheckpoint(ctx))) return 'stopped';
 

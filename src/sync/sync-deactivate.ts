@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { syncRunItems } from '../db/schema';
-import { MAX_BATCH_RECORDS, type UpsertRecord } from './protocol/wire';
+import type { UpsertRecord } from './protocol/wire';
 import { deliverBatch } from './sync-deliver';
-import { PLAN_LIST_CAP, type RunContext } from './sync-state';
+import { PLAN_LIST_CAP, recordsPerBatch, type RunContext } from './sync-state';
 
 /** The guardrail refused this run's deactivations; the run fails with this message and its report. */
 export class GuardrailRefusal extends Error {}
@@ -40,7 +40,7 @@ export async function checkGuardrail(ctx: RunContext): Promise<boolean> {
  * once the whole inventory was read and verified. Returns false when the slice's time ran out.
  */
 export async function runDeactivations(ctx: RunContext, deadline: number): Promise<boolean> {
-  const size = Math.min(ctx.deps.batchSize ?? MAX_BATCH_RECORDS, MAX_BATCH_RECORDS);
+  const size = recordsPerBatch(ctx);
   for (;;) {
     const rows = await ctx.deps.db
       .select({ sku: syncRunItems.sku, fingerprint: syncRunItems.reason })

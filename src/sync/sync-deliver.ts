@@ -1,8 +1,10 @@
 import { ConnectorError } from './connector-client';
 import { sendBatch } from './batch-sender';
 import { splitBatch } from './batch-split';
-import { MAX_UPSERT_BODY_BYTES, type UpsertRecord } from './protocol/wire';
+import { MAX_UPSERT_BODY_BYTES, type UpsertRecord, type UpsertResult } from './protocol/wire';
 import {
+  PLAN_LIST_CAP,
+  recordsPerBatch,
   saveCheckpoint,
   type Cursors,
   type PendingBatch,
@@ -42,6 +44,7 @@ export async function deliverBatch(
     { jobId: ctx.jobId, firstNo: ctx.cp.batchNo, dryRun: ctx.params.dryRun },
     records,
     maxBytes,
+    recordsPerBatch(ctx),
   );
   if (oversize.length > 0) {
     const reason = `the record is larger than the connector accepts in one request (${maxBytes} bytes as JSON)`;
@@ -96,14 +99,18 @@ async function deliverPart(ctx: RunContext, pending: PendingBatch, knownBody: st
     const counts = { ...ctx.cp.counts, retried: ctx.cp.counts.retried + outcome.retries };
     if (outcome.kind === 'ok') {
       const r = outcome.result;
+      const items = acceptedItems(ctx, body, r);
       advance(ctx, pending, {
         ...counts,
         sent: counts.sent + 1,
         created: counts.created + r.created,
         updated: counts.updated + r.updated,
         deactivated: counts.deactivated + r.deactivated,
+        quarantined: counts.quarantined + items.quarantined,
+        ...(r.unchanged ? { unchanged: (counts.unchanged ?? 0) + r.unchanged } : {}),
+        ...(items.changes ? { changes: (counts.changes ?? 0) + items.changes } : {}),
       });
-      await save(ctx);
+      await save(ctx, items.rows);
       await ctx.deps.files.delete(pending.key);
       return;
     }
@@ -141,6 +148,46 @@ async function deliverPart(ctx: RunContext, pending: PendingBatch, knownBody: st
     ctx.cp = { ...ctx.cp, pending: { ...pending, batchId }, counts };
     await save(ctx, quarantine);
   }
+}
+
+/** Fields listed per product in a dry run's changes; the rest are counted in `moreFields`. */
+const CHANGE_FIELDS_CAP = 20;
+
+/**
+ * What a real shop's 200 adds to the run (docs/shops.md "The PIM side"): the records it
+ * refused (`failed`: not written, so quarantined with the shop's reason and sent again by the
+ * next run) and, for a dry run, what each product would change (`changes`, the first
+ * PLAN_LIST_CAP products of the run as working rows).
+ */
+function acceptedItems(ctx: RunContext, body: string, result: UpsertResult) {
+  const rows: RunItem[] = [];
+  let quarantined = 0;
+  if (result.failed?.length) {
+    const records = (JSON.parse(body) as { records: UpsertRecord[] }).records;
+    const reasons = new Map<string, string>();
+    for (const failure of result.failed) {
+      const sku = records[failure.index]?.sku ?? failure.sku;
+      if (!sku) continue;
+      const reason = `${failure.field}: ${failure.error}`;
+      const previous = reasons.get(sku);
+      reasons.set(sku, (previous ? `${previous}; ${reason}` : reason).slice(0, 500));
+    }
+    for (const [sku, reason] of reasons) rows.push({ kind: 'quarantine', sku, reason });
+    quarantined = reasons.size;
+    if (ctx.cp.plan) dropFromPlan(ctx, new Set(reasons.keys()));
+  }
+  let changes = 0;
+  if (ctx.params.dryRun && result.changes?.length) {
+    const room = Math.max(0, PLAN_LIST_CAP - (ctx.cp.counts.changes ?? 0));
+    for (const change of result.changes.slice(0, room)) {
+      const fields = change.fields.slice(0, CHANGE_FIELDS_CAP);
+      const more = change.fields.length - fields.length;
+      const reason = JSON.stringify({ op: change.op, fields, ...(more > 0 ? { moreFields: more } : {}) });
+      rows.push({ kind: 'change', sku: change.sku, reason });
+    }
+    changes = result.changes.length;
+  }
+  return { rows, quarantined, changes };
 }
 
 function dropFromPlan(ctx: RunContext, skus: Set<string>): void {

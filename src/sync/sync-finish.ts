@@ -3,7 +3,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs, syncRunItems, syncRuns } from '../db/schema';
 import type { SyncReportOut } from '../jobs/sync-report';
-import { pendingKeys, type RunContext, type SyncCheckpoint, type SyncDeps } from './sync-state';
+import { pendingKeys, PLAN_LIST_CAP, type RunContext, type SyncCheckpoint, type SyncDeps } from './sync-state';
 
 /** Most quarantined records listed in a report; `quarantinedCount` has them all. */
 export const QUARANTINE_LIST_CAP = 1000;
@@ -20,6 +20,7 @@ async function buildReport(
     .where(and(eq(syncRunItems.jobId, jobId), eq(syncRunItems.kind, 'quarantine')))
     .orderBy(asc(syncRunItems.sku))
     .limit(QUARANTINE_LIST_CAP);
+  const changes = cp?.counts.changes ? await changesOf(db, jobId) : [];
   const counts = cp?.counts ?? {
     created: 0,
     updated: 0,
@@ -38,7 +39,9 @@ async function buildReport(
     quarantinedCount: counts.quarantined,
     batches: { sent: counts.sent, retried: counts.retried },
     durationMs: startedAt ? Math.max(0, Date.now() - Date.parse(startedAt)) : 0,
+    ...(counts.unchanged ? { unchanged: counts.unchanged } : {}),
     ...(cp?.plan ? { plan: cp.plan } : {}),
+    ...(counts.changes ? { changes, changesCount: counts.changes } : {}),
     ...(cp?.deactivationsRefused ? { deactivationsRefused: cp.deactivationsRefused } : {}),
     ...(cp?.incomplete
       ? {
@@ -55,6 +58,19 @@ async function buildReport(
       : {}),
   };
 }
+
+/** A dry run's changes against a real shop, by SKU (their working rows hold `{op, fields}`). */
+async function changesOf(db: Database, jobId: string): Promise<NonNullable<SyncReportOut['changes']>> {
+  const rows = await db
+    .select({ sku: syncRunItems.sku, reason: syncRunItems.reason })
+    .from(syncRunItems)
+    .where(and(eq(syncRunItems.jobId, jobId), eq(syncRunItems.kind, 'change')))
+    .orderBy(asc(syncRunItems.sku))
+    .limit(PLAN_LIST_CAP);
+  return rows.map((row) => ({ sku: row.sku, ...(JSON.parse(row.reason ?? '{}') as ChangeDetail) }));
+}
+
+type ChangeDetail = { op: 'create' | 'update' | 'deactivate'; fields: string[]; moreFields?: number };
 
 async function startedAtOf(db: Database, jobId: string): Promise<string | null> {
   const row = await db.query.jobs.findFirst({ where: eq(jobs.id, jobId), columns: { startedAt: true } });

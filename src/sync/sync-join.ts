@@ -4,9 +4,16 @@ import { CategoryPaths, mediaRefs } from './batch-context';
 import { InventoryReader } from './inventory-reader';
 import { MasterReader, type MasterEntry } from './master-reader';
 import { compareSkus } from './protocol/sku-order';
-import { MAX_BATCH_RECORDS, type InventoryLine, type UpsertRecord } from './protocol/wire';
+import type { InventoryLine, UpsertRecord } from './protocol/wire';
 import { deliverBatch, SliceStopped } from './sync-deliver';
-import { PLAN_LIST_CAP, saveCheckpoint, type Cursors, type RunContext, type RunItem } from './sync-state';
+import {
+  PLAN_LIST_CAP,
+  recordsPerBatch,
+  saveCheckpoint,
+  type Cursors,
+  type RunContext,
+  type RunItem,
+} from './sync-state';
 import { Unsendable, wireProduct } from './wire-record';
 import {
   addToTally,
@@ -172,7 +179,7 @@ async function flush(ctx: RunContext, segment: Segment, sending: Sending): Promi
  * true when both sides are exhausted, false when the slice's time ran out (checkpoint saved).
  */
 export async function runJoin(ctx: RunContext, deadline: number): Promise<boolean> {
-  const batchSize = Math.min(ctx.deps.batchSize ?? MAX_BATCH_RECORDS, MAX_BATCH_RECORDS);
+  const batchSize = recordsPerBatch(ctx);
   const after = resumePoint(ctx);
   const masters = new MasterReader(
     ctx.deps.db,

@@ -7,6 +7,7 @@ import type { ConnectorTarget, Fetcher } from './connector-client';
 import type { ConnectionRow } from './connections';
 import type { IncompleteTally, SyncChannel } from './sync-complete';
 import type { MappingIndex } from './wire-record';
+import { MAX_BATCH_RECORDS } from './protocol/wire';
 
 /** What StartSync (or the Cron Trigger) stored in the job row. */
 export interface SyncParams {
@@ -25,6 +26,10 @@ export interface SyncCounts {
   quarantined: number;
   sent: number;
   retried: number;
+  /** A real shop already held these as sent (the answer's `unchanged`); absent in older checkpoints. */
+  unchanged?: number;
+  /** Dry runs against a real shop: products with a change listed (the answer's `changes`). */
+  changes?: number;
 }
 
 /** A batch written to R2 before it is sent, so a resumed run resends the very same bytes. */
@@ -76,6 +81,8 @@ export interface SyncCheckpoint extends Cursors {
   deactivationsRefused?: number;
   /** With onlyComplete (sync-complete.ts): masters left out as incomplete for the channel, and what they lack. */
   incomplete?: IncompleteTally;
+  /** With a shop: the version of the settings sent with PUT /target (connection-shop.ts), sent again when it changes. */
+  targetVersion?: string;
 }
 
 export const PLAN_LIST_CAP = 1000;
@@ -109,9 +116,17 @@ export interface RunContext {
   startedAt: number;
   /** With onlyComplete: the channel whose incomplete masters the run leaves out. */
   channel: SyncChannel | null;
+  /** Most records per POST /upsert the shop asks for (X-Max-Batch-Records, cached with the mappings). */
+  maxBatchRecords: number;
 }
 
-export type RunItem = { kind: 'quarantine' | 'deactivate'; sku: string; reason: string | null };
+/** Records per batch: the deployment's setting, the protocol's limit and the shop's own, whichever is least. */
+export function recordsPerBatch(ctx: Pick<RunContext, 'deps' | 'maxBatchRecords'>): number {
+  return Math.min(ctx.deps.batchSize ?? MAX_BATCH_RECORDS, MAX_BATCH_RECORDS, ctx.maxBatchRecords);
+}
+
+/** A working row of the run: quarantined, to deactivate, or (dry run) what would change (`reason` = `{op, fields}` JSON). */
+export type RunItem = { kind: 'quarantine' | 'deactivate' | 'change'; sku: string; reason: string | null };
 
 function itemInserts(db: Database, jobId: string, items: RunItem[]): BatchStatement[] {
   return chunkForInsert(items, 4).map((chunk) =>

@@ -4,16 +4,20 @@ import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 import { JobRef } from '../jobs/jobs';
-import { addConnection, deleteConnection, listConnections, updateConnection } from './connections';
+import { addConnection, deleteConnection, getConnection, listConnections, updateConnection } from './connections';
+import { shopDefaults } from './connection-shop';
 import { listRuns, startSync } from './start-sync';
 import { testConnection } from './test-connection';
 import {
   AddConnectionDto,
   ConnectionOut,
   ConnectionRefDto,
+  GetConnectionQuery,
   GetConnectionsQuery,
+  GetShopDefaultsQuery,
   GetRunsQuery,
   LastRun,
+  ShopDefaultsOut,
   StartSyncDto,
   TestConnectionOut,
   UpdateConnectionDto,
@@ -54,9 +58,21 @@ export const syncRoutes = new Hono<AppEnv>()
     validate('query', GetConnectionsQuery),
     async (c) => c.json(await listConnections(c.var.db, c.var.caller, c.req.valid('query'))),
   )
+  .get(
+    '/GetConnection',
+    doc('One sync connection with its shop (never its credentials) and last run', ConnectionOut),
+    validate('query', GetConnectionQuery),
+    async (c) => c.json(await getConnection(c.var.db, c.var.caller, c.req.valid('query'))),
+  )
+  .get(
+    '/GetShopDefaults',
+    doc("A shop kind's default mapping and the credential fields it needs (for the connection form)", ShopDefaultsOut),
+    validate('query', GetShopDefaultsQuery),
+    async (c) => c.json(shopDefaults(c.req.valid('query').kind)),
+  )
   .post(
     '/TestConnection',
-    doc("Call the connector's /mappings, signed, and report what it found", TestConnectionOut, {
+    doc("Call the connector, signed: the shop's settings and probe (with a shop), then /mappings", TestConnectionOut, {
       conflict: 'The stored secret cannot be decrypted (SYNC_ENCRYPTION_KEY changed): set it again',
     }),
     validate('json', ConnectionRefDto),

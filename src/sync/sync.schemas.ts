@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jobs } from '../db/schema';
 import { SyncReport } from '../jobs/sync-report';
+import { mappingInputSchema, TARGET_KINDS, targetCredentialsSchema, targetUrlSchema } from './protocol/target';
 
 /**
  * Public contract of the Sync controller (docs/sync.md). Written by hand: these shapes are what
@@ -37,6 +38,38 @@ const connectorUrl = z
     return !url.username && !url.password && !url.search && !url.hash;
   }, 'connectorUrl must not carry credentials, a query or a fragment');
 
+/**
+ * The shop a connection's connector writes into (docs/shops.md, "The PIM side"), sent as
+ * PUT /target before each run. What a read returns is accepted back: `hasCredentials` is
+ * read-only and ignored, and credentials left out keep the stored ones.
+ */
+const ShopDto = z
+  .strictObject({
+    kind: z.enum(TARGET_KINDS).describe('The shop engine (GetShopDefaults lists what each needs)'),
+    url: targetUrlSchema
+      .refine((value) => {
+        if (!URL.canParse(value)) return true;
+        const url = new URL(value);
+        return !url.username && !url.password;
+      }, 'shop.url must not carry credentials (put them in shop.credentials)')
+      .optional()
+      .describe("The shop's base URL (Vendure: its admin-api URL); not needed for the reference store"),
+    credentials: targetCredentialsSchema
+      .optional()
+      .describe(
+        'Write-only: encrypted at rest, never returned (reads say hasCredentials). Left out, the stored ones stay (needed when the kind changes).',
+      ),
+    mapping: mappingInputSchema
+      .optional()
+      .describe("Any part of the mapping; the rest comes from the kind's defaults (GetShopDefaults)"),
+    hasCredentials: z.boolean().optional().describe('Read-only: ignored'),
+  })
+  .refine((shop) => shop.kind === 'reference' || shop.url !== undefined, {
+    path: ['url'],
+    message: 'url is required',
+  });
+export type ShopInput = z.infer<typeof ShopDto>;
+
 const connectionFields = {
   departmentId: z.uuid(),
   catalogId: z.uuid(),
@@ -52,12 +85,21 @@ const connectionFields = {
 
 const secret = z.string().min(16, 'secret must have at least 16 characters').max(500);
 
-export const AddConnectionDto = z.strictObject({ ...connectionFields, secret });
+export const AddConnectionDto = z.strictObject({
+  ...connectionFields,
+  secret,
+  shop: ShopDto.nullable().optional().describe('The shop the connector writes into; absent or null: none'),
+});
 export const UpdateConnectionDto = z.strictObject({
   ...connectionFields,
   connectionId: z.uuid(),
   secret: secret.optional(),
+  shop: ShopDto.nullable()
+    .optional()
+    .describe('The shop the connector writes into; absent: unchanged; null: removed with its credentials'),
 });
+export const GetConnectionQuery = z.strictObject({ connectionId: z.uuid() });
+export const GetShopDefaultsQuery = z.strictObject({ kind: z.enum(TARGET_KINDS) });
 export const ConnectionRefDto = z.strictObject({ departmentId: z.uuid(), connectionId: z.uuid() });
 export const StartSyncDto = z.strictObject({
   departmentId: z.uuid(),
@@ -86,6 +128,30 @@ export const LastRun = z.object({
   report: SyncReport.nullable(),
 });
 
+const TargetMappingOut = z.object({
+  languages: z.record(z.string(), z.string()),
+  defaultLanguage: z.string(),
+  priceType: z.string().nullable(),
+  currency: z.string(),
+  pricesIncludeTax: z.boolean(),
+  features: z.object({
+    classification: z.boolean(),
+    values: z.union([z.boolean(), z.array(z.string())]),
+    featureBlocks: z.array(z.string()),
+  }),
+  onDeactivate: z.enum(['delete', 'disable']),
+  imagePurposes: z.array(z.string()),
+  references: z.boolean(),
+});
+
+export const ShopDefaultsOut = z.object({
+  kind: z.enum(TARGET_KINDS),
+  mapping: TargetMappingOut,
+  urlRequired: z.boolean(),
+  /** One of the sets, every field of it; the first is the usual one. */
+  credentials: z.array(z.array(z.object({ name: z.string(), secret: z.boolean() }))),
+});
+
 export const ConnectionOut = z.object({
   connectionId: z.string(),
   departmentId: z.string(),
@@ -102,6 +168,14 @@ export const ConnectionOut = z.object({
     onlyComplete: z.boolean().optional(),
   }),
   hasSecret: z.literal(true),
+  shop: z
+    .object({
+      kind: z.enum(TARGET_KINDS),
+      url: z.string().nullable(),
+      mapping: TargetMappingOut,
+      hasCredentials: z.boolean(),
+    })
+    .nullable(),
   nextRunAt: z.string().nullable(),
   lastRun: LastRun.nullable(),
   createdAt: z.string(),
@@ -114,4 +188,16 @@ export const TestConnectionOut = z.object({
   status: z.number().int(),
   mappings: z.object({ manufacturers: z.number().int(), units: z.number().int(), taxes: z.number().int() }).nullable(),
   error: z.string().optional(),
+  /** With a shop: what the shop reported (POST /target/test), null when it refused or was not reached. */
+  shop: z
+    .object({
+      name: z.string(),
+      languages: z.array(z.string()),
+      currencies: z.array(z.string()),
+      details: z.record(z.string(), z.string()),
+    })
+    .nullable()
+    .optional(),
+  /** With a shop: what will not arrive as expected (a published language without a locale, a locale the shop lacks). */
+  warnings: z.array(z.string()).optional(),
 });

@@ -135,7 +135,11 @@ export function wireProduct(aggregate: ProductAggregate, ctx: WireContext): Prod
     const path = ctx.categoryPath(id);
     return path ? [{ id, path }] : [];
   });
-  const product = { ...master.fields, categories, variants };
+  // By target SKU, as the shop knows products; only a non-empty list, like the sync record
+  // (records/sync-record.ts), whose fingerprint covers the same list. Variants' references stay
+  // in the fingerprint but not on the wire, which carries them on the master only.
+  const references = aggregate.references.map((r) => ({ type: r.type, sku: r.targetSku, quantity: r.quantity }));
+  const product = { ...master.fields, categories, variants, ...(references.length ? { references } : {}) };
   const checked = productSchema.safeParse(product);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
