@@ -6,7 +6,7 @@
  */
 import { compareSkus } from '../../src/sync/protocol/sku-order';
 import { verifyRequest } from '../../src/sync/protocol/signing';
-import { MAX_UPSERT_BODY_BYTES, type UpsertRecord } from '../../src/sync/protocol/wire';
+import { MAX_BATCH_RECORDS_HEADER, MAX_UPSERT_BODY_BYTES, type UpsertRecord } from '../../src/sync/protocol/wire';
 
 export const FAKE_URL = 'https://shop.test/pim-connector';
 export const FAKE_KEY = { keyId: 'test-key', secret: 'test-connector-secret-123' };
@@ -45,6 +45,25 @@ export class FakeConnector {
   maxBodyBytes = MAX_UPSERT_BODY_BYTES;
   writes = 0;
   mappingsRequests = 0;
+  /** The last PUT /target body, as parsed (null: none, the reference store). */
+  target: Record<string, unknown> | null = null;
+  /** What POST /target/test answers: the probe, or a refusal with its status. */
+  probe:
+    | { name: string; languages: string[]; currencies: string[]; details: Record<string, string> }
+    | { status: number; error: string } = {
+    name: 'Test shop 6.7',
+    languages: ['de-DE'],
+    currencies: ['EUR'],
+    details: {},
+  };
+  /** Sent as X-Max-Batch-Records with /mappings (a real shop's connector does). */
+  maxBatchRecords: number | null = null;
+  /**
+   * Answer like a connector writing into a real shop: records named in `shopRefuses` come back in
+   * `failed` (200, the rest written), and a dry run lists `changes`.
+   */
+  remote = false;
+  shopRefuses = new Map<string, { field: string; error: string }>();
   faults: {
     /** Answer the next N upserts with this status and Retry-After. */
     overload?: { status: 429 | 503; count: number; retryAfter?: string };
@@ -77,6 +96,14 @@ export class FakeConnector {
     if (!verified.ok) return Response.json({ error: verified.error }, { status: 401 });
     const path = url.pathname.replace('/pim-connector', '');
     if (path === '/mappings') return this.mappings(request);
+    if (path === '/target' && request.method === 'PUT') {
+      this.target = JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>;
+      return Response.json({ kind: this.target.kind, hasCredentials: true });
+    }
+    if (path === '/target/test' && request.method === 'POST')
+      return 'status' in this.probe
+        ? Response.json({ error: this.probe.error }, { status: this.probe.status })
+        : Response.json(this.probe);
     if (path === '/inventory') return this.listInventory(url.searchParams.get('after'));
     if (path === '/upsert' && request.method === 'POST') {
       this.upsertBytes.push(body.length);
@@ -90,9 +117,11 @@ export class FakeConnector {
   private mappings(request: Request): Response {
     this.mappingsRequests++;
     const etag = '"mappings-v1"';
+    const limit: Record<string, string> =
+      this.maxBatchRecords === null ? {} : { [MAX_BATCH_RECORDS_HEADER]: String(this.maxBatchRecords) };
     if (request.headers.get('If-None-Match') === etag)
-      return new Response(null, { status: 304, headers: { ETag: etag } });
-    return Response.json(MAPPINGS, { headers: { ETag: etag, 'Cache-Control': 'max-age=3600' } });
+      return new Response(null, { status: 304, headers: { ETag: etag, ...limit } });
+    return Response.json(MAPPINGS, { headers: { ETag: etag, 'Cache-Control': 'max-age=3600', ...limit } });
   }
 
   private listInventory(after: string | null): Response {
@@ -136,14 +165,29 @@ export class FakeConnector {
       return [];
     });
     if (failures.length > 0) return Response.json({ error: 'batch refused', failures }, { status: 422 });
-    const answer = {
+    const answer: Record<string, unknown> & { created: number; updated: number; deactivated: number } = {
       batchId: request.batchId,
       dryRun: request.dryRun ?? false,
       created: 0,
       updated: 0,
       deactivated: 0,
     };
-    for (const r of request.records) {
+    if (this.remote) {
+      answer.unchanged = 0;
+      if (request.dryRun)
+        answer.changes = request.records.map((r) => ({
+          sku: r.sku,
+          op: r.op,
+          fields: r.op === 'deactivate' ? [] : ['name', ...(r.product?.variants ?? []).map((v) => `variants.${v.sku}`)],
+        }));
+      else answer.failed = [];
+    }
+    for (const [index, r] of request.records.entries()) {
+      const refused = this.remote && !request.dryRun ? this.shopRefuses.get(r.sku) : undefined;
+      if (refused) {
+        (answer.failed as unknown[]).push({ index, sku: r.sku, ...refused });
+        continue;
+      }
       if (r.op === 'create') answer.created++;
       else if (r.op === 'update') answer.updated++;
       else answer.deactivated++;

@@ -32,8 +32,16 @@ export async function syncSetup() {
 
 export type Setup = Awaited<ReturnType<typeof syncSetup>>;
 
-export async function connect(setup: Setup, options: Record<string, unknown> = {}) {
+/** A shop as AddConnection takes it: a Shopware 6 shop with its integration's credentials. */
+export const SHOPWARE = {
+  kind: 'shopware' as const,
+  url: 'https://shop.example',
+  credentials: { clientId: 'SWIA-client', clientSecret: 'shopware-client-secret-42' },
+};
+
+export async function connect(setup: Setup, options: Record<string, unknown> = {}, extra: { shop?: unknown } = {}) {
   return addConnection(db(), setup.caller, env.SYNC_ENCRYPTION_KEY, {
+    ...(extra as { shop?: never }),
     departmentId: setup.company.departmentId,
     catalogId: setup.catalogId,
     name: `Shop ${crypto.randomUUID().slice(0, 6)}`,

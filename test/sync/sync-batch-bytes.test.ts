@@ -55,6 +55,18 @@ describe('splitBatch', () => {
     ]);
     expect(oversize).toEqual([huge]);
   });
+
+  it("cuts at a shop's X-Max-Batch-Records as well as at the byte cap", () => {
+    const records = ['A', 'B', 'C', 'D', 'E'].map((sku) => record(sku, 'x'));
+    const { parts } = splitBatch({ jobId: 'job', firstNo: 3, dryRun: false }, records, 1_000_000, 2);
+    expect(parts.map((p) => [p.batchId, p.records.map((r) => r.sku)])).toEqual([
+      ['job:3', ['A', 'B']],
+      ['job:4', ['C', 'D']],
+      ['job:5', ['E']],
+    ]);
+    for (const part of parts)
+      expect(part.body).toBe(JSON.stringify({ batchId: part.batchId, dryRun: false, records: part.records }));
+  });
 });
 
 describe('sync batches capped by bytes', () => {
