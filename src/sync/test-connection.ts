@@ -16,6 +16,7 @@ import { fillMapping } from './protocol/target';
 import { decryptSecret } from './secret-box';
 import { shopWarnings, type ShopProbe } from './shop-warnings';
 import type { Caller } from '../kernel/caller';
+import type { TestConnectionOut } from './sync.schemas';
 
 const probeSchema = z.object({
   name: z.string(),
@@ -58,14 +59,14 @@ export async function testConnection(
   deps: { db: Database; fetcher: Fetcher; encryptionKey: string | undefined },
   tenant: Caller,
   input: { departmentId: string; connectionId: string },
-) {
+): Promise<z.infer<typeof TestConnectionOut>> {
   await assertDepartment(deps.db, tenant, input.departmentId);
   const connection = await findConnection(deps.db, tenant, input.connectionId, input.departmentId);
   const secret = await decryptSecret(deps.encryptionKey, connection.id, connection.secretCiphertext);
   const target = { connectorUrl: connection.connectorUrl, keyId: connection.keyId, secret };
   const shop = await targetBodyOf(deps.encryptionKey, connection);
   const catalog = shop ? await findCatalog(deps.db, tenant, connection.catalogId) : null;
-  const withShop = <T extends object>(value: T, probe: ShopProbe | null, warnings?: string[]) =>
+  const withShop = (value: z.infer<typeof TestConnectionOut>, probe: ShopProbe | null, warnings?: string[]) =>
     shop ? { ...value, shop: probe, ...(warnings ? { warnings } : {}) } : value;
   try {
     let probe: ShopProbe | null = null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeConnector } from '../helpers/fake-connector';
 import { makeCatalog } from '../helpers/factories';
-import { connect, product, runSync, syncDeps, syncSetup } from '../helpers/sync-fixtures';
+import { connect, product, runSync, SHOPWARE, syncDeps, syncSetup } from '../helpers/sync-fixtures';
 import { callTool, openSession, sessionCall, toolError } from '../mcp-helpers';
 import { makeAgentUser, tokensFor } from '../oauth-helpers';
 
@@ -52,5 +52,30 @@ describe('MCP tool list_sync_runs', () => {
     expect(
       toolError(await callTool(token, sessionId, 'list_sync_runs', { connectionId: foreign.connectionId })),
     ).toEqual({ error: 'connection not found', code: 'not_found' });
+  });
+
+  it("list_sync_connections shows each connection's shop without its credentials, and only the company's own", async () => {
+    const user = await makeAgentUser();
+    const { access_token: token } = await tokensFor(user, { scope: 'mcp' });
+    const { sessionId } = await openSession(token);
+    const catalog = await makeCatalog(user);
+    const setup = {
+      company: { companyId: user.companyId, departmentId: user.departmentId },
+      caller: {
+        userId: user.userId,
+        companyId: user.companyId,
+        departmentId: user.departmentId,
+        role: 'admin' as const,
+        surface: 'web' as const,
+      },
+      catalogId: catalog.catalogId,
+    };
+    const connection = await connect(setup, {}, { shop: SHOPWARE });
+    await connect(await syncSetup());
+    const result = await callTool(token, sessionId, 'list_sync_connections', {});
+    expect(
+      result.structuredContent.items.map((c: any) => [c.connectionId, c.shop.kind, c.shop.hasCredentials]),
+    ).toEqual([[connection.connectionId, 'shopware', true]]);
+    expect(JSON.stringify(result)).not.toContain(SHOPWARE.credentials.clientSecret);
   });
 });

@@ -225,7 +225,7 @@ describe('TestConnection with a shop', () => {
     fake.probe = { name: 'Shopware', languages: ['de-DE', 'en-GB'], currencies: ['EUR'], details: {} };
     const answer = await shopTest(setup, SHOPWARE, fake);
     expect(answer).toMatchObject({ ok: true, shop: { name: 'Shopware' } });
-    expect((answer as { warnings: string[] }).warnings).toEqual([
+    expect(answer.warnings).toEqual([
       '"fra" is mapped to "fr-FR", which the shop does not offer (it has de-DE, en-GB): its texts are lost',
       'the catalog publishes "ita" but the mapping has no locale for it: its texts are not sent',
     ]);

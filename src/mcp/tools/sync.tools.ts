@@ -1,10 +1,25 @@
 import { z } from 'zod';
+import { listConnections } from '../../sync/connections';
 import { listRuns } from '../../sync/start-sync';
-import { LastRun } from '../../sync/sync.schemas';
+import { ConnectionOut, LastRun } from '../../sync/sync.schemas';
 import { defineTool, READ_ONLY } from '../tool-definition';
 
-/** Read-only view of the shop sync (docs/sync.md): what the last runs of a connection did. */
+/** Read-only view of the shop sync (docs/sync.md): the connections and what their runs did. */
 export const syncTools = [
+  defineTool({
+    name: 'list_sync_connections',
+    title: 'List shop sync connections',
+    description:
+      "The company's shop sync connections: catalog, connector, options (schedule, channel, onlyComplete) and the shop " +
+      'each writes into (kind such as shopware or shopify, URL, the mapping of languages, prices and features, whether ' +
+      'credentials are set; never the credentials), with the last run. Read only: connections are set up in the web application.',
+    input: z.strictObject({
+      departmentId: z.uuid().optional().describe('Only the connections of this department.'),
+    }),
+    output: z.object({ items: z.array(ConnectionOut) }),
+    annotations: READ_ONLY,
+    run: ({ db, caller }, input) => listConnections(db, caller, input),
+  }),
   defineTool({
     name: 'list_sync_runs',
     title: 'List sync runs of a shop connection',
