@@ -50,7 +50,15 @@ export function nodeFeatures(node: Node, mapping: TargetMapping): NodeFeature[] 
   if (mapping.features.classification) {
     for (const f of node.classification?.features ?? []) {
       const name = f.name ?? f.code;
-      push({ key: `classification:${f.code}`, source: 'classification', group: f.group, code: f.code, name, value: f.value, unit: f.unit });
+      push({
+        key: `classification:${f.code}`,
+        source: 'classification',
+        group: f.group,
+        code: f.code,
+        name,
+        value: f.value,
+        unit: f.unit,
+      });
     }
   }
   const wanted = mapping.features.values;
@@ -68,7 +76,15 @@ export function nodeFeatures(node: Node, mapping: TargetMapping): NodeFeature[] 
       if (!code) continue;
       const name = f.ftName ?? f.name ?? code;
       for (const value of f.values ?? []) {
-        push({ key: `block:${block.system}:${code}`, source: 'block', group: block.system, code, name, value, unit: f.unit ?? null });
+        push({
+          key: `block:${block.system}:${code}`,
+          source: 'block',
+          group: block.system,
+          code,
+          name,
+          value,
+          unit: f.unit ?? null,
+        });
       }
     }
   }
@@ -109,7 +125,11 @@ export interface VariantOptions {
  * two variants with the same combination) the master gets one option `SKU` whose values are
  * the variants' SKUs. A master without variants has no options.
  */
-export function variantOptions(product: Product, mapping: TargetMapping, limits: { max?: number } = {}): VariantOptions {
+export function variantOptions(
+  product: Product,
+  mapping: TargetMapping,
+  limits: { max?: number } = {},
+): VariantOptions {
   const variants = product.variants;
   if (variants.length === 0) return { bySku: false, options: [] };
   const perVariant = variants.map((variant) => {
@@ -127,9 +147,7 @@ export function variantOptions(product: Product, mapping: TargetMapping, limits:
     .filter((key) => perVariant.every((features) => (features.get(key)?.text.length ?? 0) <= MAX_OPTION_TEXT))
     .filter((key) => new Set(perVariant.map((features) => features.get(key)?.text)).size > 1)
     .slice(0, limits.max ?? Number.POSITIVE_INFINITY);
-  const combos = new Set(
-    perVariant.map((features) => JSON.stringify(defining.map((key) => features.get(key)?.text))),
-  );
+  const combos = new Set(perVariant.map((features) => JSON.stringify(defining.map((key) => features.get(key)?.text))));
   if (defining.length === 0 || combos.size < variants.length) {
     return { bySku: true, options: [{ ...SKU_OPTION, feature: null, values: variants.map((v) => v.sku) }] };
   }

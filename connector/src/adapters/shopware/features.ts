@@ -20,7 +20,12 @@ const MAX_NAME = MAX_OPTION_TEXT;
 
 export function shopwareFeatures(node: Node, mapping: TargetMapping): FeatureValue[] {
   return nodeFeatures(node, mapping)
-    .map((f) => ({ groupKey: f.key, groupName: f.name.slice(0, MAX_NAME), optionKey: f.text.trim(), optionName: f.text.trim() }))
+    .map((f) => ({
+      groupKey: f.key,
+      groupName: f.name.slice(0, MAX_NAME),
+      optionKey: f.text.trim(),
+      optionName: f.text.trim(),
+    }))
     .filter((f) => f.optionName.length <= MAX_NAME);
 }
 
@@ -44,7 +49,12 @@ export function configuratorOptions(product: Product, mapping: TargetMapping): V
       options.map((option) => {
         const text = (option.values[i] as string).trim();
         return option.feature
-          ? { groupKey: option.key, groupName: option.feature.name.slice(0, MAX_NAME), optionKey: text, optionName: text }
+          ? {
+              groupKey: option.key,
+              groupName: option.feature.name.slice(0, MAX_NAME),
+              optionKey: text,
+              optionName: text,
+            }
           : { groupKey: SKU_OPTION_GROUP, groupName: option.name, optionKey: text, optionName: text };
       }),
     );

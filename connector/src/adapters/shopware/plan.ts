@@ -277,7 +277,8 @@ function tiers(node: Product | Variant, mapping: TargetMapping): Tier[] {
 }
 
 function texts(node: Product | Variant, master: Product, language: string, mapping: TargetMapping) {
-  const pick = (n: Product | Variant, field: 'name' | 'description' | 'keywords') => textIn(n, field, language, mapping);
+  const pick = (n: Product | Variant, field: 'name' | 'description' | 'keywords') =>
+    textIn(n, field, language, mapping);
   return {
     name: pick(node, 'name') ?? (node !== master ? pick(master, 'name') : null),
     description: pick(node, 'description'),
