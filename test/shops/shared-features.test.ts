@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeFeatures, variantOptions } from '../../connector/src/adapters/shared/features';
 import type { TargetMapping } from '../../connector/src/adapters/target-adapter';
-import { wireClassification, wireFeature, wireNode, wireProduct, wireVariant } from './fixtures/wire-product';
+import { wireClassification, wireFeature, wireProduct, wireVariant } from './fixtures/wire-product';
 
 const MAPPING: TargetMapping = {
   languages: { deu: 'de', eng: 'en' },
@@ -21,7 +21,7 @@ const lamp = (sku: string, features: ReturnType<typeof wireFeature>[], values: R
   wireVariant(sku, { classification: wireClassification(features), values });
 
 describe('nodeFeatures', () => {
-  const node = wireNode({
+  const node = wireVariant('N-1', {
     classification: wireClassification([amps('16'), wireFeature('EF000099', null, '  ')]),
     values: { material: 'PA', colour: 'grau', empty: '' },
     featureBlocks: [

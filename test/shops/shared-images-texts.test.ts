@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { imagesFor } from '../../connector/src/adapters/shared/images';
 import { localesOf, textIn, translatedLocalesOf } from '../../connector/src/adapters/shared/texts';
 import type { TargetMapping } from '../../connector/src/adapters/target-adapter';
-import { wireImage, wireNode } from './fixtures/wire-product';
+import { wireImage, wireVariant } from './fixtures/wire-product';
 
 const MAPPING = {
   languages: { eng: 'en', deu: 'de', fra: 'fr' },
@@ -11,7 +11,7 @@ const MAPPING = {
 } as unknown as TargetMapping;
 
 describe('imagesFor', () => {
-  const node = wireNode({
+  const node = wireVariant('N-1', {
     media: [
       wireImage('b', 2),
       wireImage('a', 1, { purpose: 'detail' }),
@@ -33,7 +33,7 @@ describe('imagesFor', () => {
 });
 
 describe('texts', () => {
-  const node = wireNode({
+  const node = wireVariant('N-1', {
     name: 'Leuchte',
     description: '',
     translations: { eng: { name: 'Lamp', description: '' }, fra: { description: 'Lampe murale' } },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { priceCurrencies, priceTiers, shopPrice } from '../../connector/src/adapters/shared/prices';
 import type { TargetMapping } from '../../connector/src/adapters/target-adapter';
-import { wireNode, wirePrice } from './fixtures/wire-product';
+import { wirePrice, wireVariant } from './fixtures/wire-product';
 
 const MAPPING = {
   priceType: 'net_customer',
@@ -11,7 +11,7 @@ const MAPPING = {
 const GROSS = { ...MAPPING, pricesIncludeTax: true };
 
 describe('shop prices', () => {
-  const node = wireNode({
+  const node = wireVariant('N-1', {
     price: '9.99',
     prices: [
       wirePrice('4.40', '10'),
@@ -38,15 +38,15 @@ describe('shop prices', () => {
   });
 
   it('falls back to the record’s price, gross only at the shop’s rate', () => {
-    const plain = wireNode({ price: '10.00' });
+    const plain = wireVariant('N-1', { price: '10.00' });
     expect(shopPrice(plain, MAPPING)).toBe(10);
     expect(shopPrice(plain, GROSS)).toBe(10);
     expect(shopPrice(plain, GROSS, 19)).toBe(11.9);
-    expect(shopPrice(wireNode(), MAPPING)).toBeNull();
+    expect(shopPrice(wireVariant('N-1'), MAPPING)).toBeNull();
   });
 
   it('anchors a list that starts above quantity 1 at 1 and applies the price factor', () => {
-    const node = wireNode({ prices: [wirePrice('2.00', '5', { factor: '1.5' }), wirePrice('1.80', '50')] });
+    const node = wireVariant('N-1', { prices: [wirePrice('2.00', '5', { factor: '1.5' }), wirePrice('1.80', '50')] });
     expect(priceTiers(node, MAPPING)).toEqual([
       { minQuantity: 1, amount: 3 },
       { minQuantity: 50, amount: 1.8 },
@@ -55,7 +55,7 @@ describe('shop prices', () => {
 
   it('answers another currency’s tiers without the record’s price, and lists the currencies', () => {
     expect(priceTiers(node, MAPPING, { currency: 'CHF' })).toEqual([{ minQuantity: 1, amount: 5 }]);
-    expect(priceTiers(wireNode({ price: '1.00' }), MAPPING, { currency: 'CHF' })).toEqual([]);
+    expect(priceTiers(wireVariant('N-1', { price: '1.00' }), MAPPING, { currency: 'CHF' })).toEqual([]);
     expect(priceCurrencies(node, MAPPING)).toEqual(['EUR', 'CHF']);
   });
 });
