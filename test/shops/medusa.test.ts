@@ -15,6 +15,7 @@ import type {
 import { createTargetHttp } from '../../connector/src/adapters/target-http';
 import { type MedusaShop, startMedusa } from '../../shops/medusa/start';
 import type { MediaRef, Product, UpsertRecord, Variant } from '../../src/sync/protocol/wire';
+import { wireNode, wirePrice } from './fixtures/wire-product';
 
 /**
  * The Medusa adapter against a real Medusa v2 (npm, shops/medusa) on PostgreSQL 15, read back
@@ -92,37 +93,8 @@ const ctx: WriteContext = {
   },
 };
 
-const node = {
-  description: null,
-  gtin: null,
-  manufacturerId: null,
-  manufacturerPid: null,
-  unitId: null,
-  taxId: null,
-  price: null,
-  priceQuantity: null,
-  keywords: null,
-  deliveryTimeDays: null,
-  status: 'active' as const,
-  values: {},
-  classification: null,
-  media: [],
-};
-
-function price(amount: string, lowerBound: string) {
-  return {
-    type: 'net_customer',
-    amount,
-    currency: 'EUR',
-    tax: '0.19',
-    factor: null,
-    lowerBound,
-    territory: [],
-    validFrom: null,
-    validTo: null,
-    daily: false,
-  };
-}
+const node = wireNode();
+const price = (amount: string, lowerBound: string) => wirePrice(amount, lowerBound);
 
 /** A GTIN per SKU (Medusa keeps variant EANs unique across the shop). */
 function gtinOf(sku: string): string {

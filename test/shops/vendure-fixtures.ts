@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 import type { MediaRef, Product, UpsertRecord, Variant } from '../../src/sync/protocol/wire';
+import { wireNode, wirePrice } from './fixtures/wire-product';
 
 /**
  * Hand-written wire records for the Vendure adapter's tests, real PNG bytes for their images,
@@ -49,35 +50,8 @@ export function image(bytes: Uint8Array, fileName: string, position: number, typ
   };
 }
 
-const empty = {
-  description: null,
-  gtin: null,
-  manufacturerId: null,
-  manufacturerPid: null,
-  unitId: null,
-  taxId: null,
-  price: null,
-  priceQuantity: null,
-  keywords: null,
-  deliveryTimeDays: null,
-  status: 'active' as const,
-  values: {},
-  classification: null,
-  media: [],
-};
-
-const price = (amount: string, lowerBound: string) => ({
-  type: 'net_customer',
-  amount,
-  currency: 'EUR',
-  tax: '0.19',
-  factor: null,
-  lowerBound,
-  territory: [],
-  validFrom: null,
-  validTo: null,
-  daily: false,
-});
+const empty = wireNode();
+const price = (amount: string, lowerBound: string) => wirePrice(amount, lowerBound);
 
 const feature = (code: string, name: string, value: string, unit: string | null) => ({
   group: 'EC000001',

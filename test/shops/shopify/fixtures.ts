@@ -1,5 +1,6 @@
 import type { Product, UpsertRecord, Variant } from '../../../src/sync/protocol/wire';
 import type { TargetIds, TargetMapping, TargetRecord } from '../../../connector/src/adapters/target-adapter';
+import { wireNode, wirePrice } from '../fixtures/wire-product';
 
 /** The PIM's records for the Shopify contract tests, and a stand-in for the connector's mirror. */
 export const MAPPING: TargetMapping = {
@@ -14,36 +15,8 @@ export const MAPPING: TargetMapping = {
   references: false,
 };
 
-const node = {
-  name: null,
-  description: null,
-  gtin: null,
-  manufacturerId: null,
-  manufacturerPid: null,
-  unitId: null,
-  taxId: null,
-  price: null,
-  priceQuantity: null,
-  keywords: null,
-  deliveryTimeDays: null,
-  status: 'active' as const,
-  values: {},
-  classification: null,
-  media: [],
-};
-
-const price = (amount: string, lowerBound: string) => ({
-  type: 'net_customer',
-  amount,
-  currency: 'EUR',
-  tax: '0.19',
-  factor: null,
-  lowerBound,
-  territory: [],
-  validFrom: null,
-  validTo: null,
-  daily: false,
-});
+const node = wireNode();
+const price = (amount: string, lowerBound: string) => wirePrice(amount, lowerBound);
 
 export const image = (hex: string, position: number) => ({
   sha256: hex.repeat(64),

@@ -9,6 +9,7 @@ import type {
 import { createTargetHttp, type TargetHttp } from '../../../connector/src/adapters/target-http';
 import type { MediaRef, Product, UpsertRecord, Variant } from '../../../src/sync/protocol/wire';
 import { CLIENT, type ShopwareContractServer, TAX_19 } from './contract-server';
+import { wireNode, wirePrice } from '../fixtures/wire-product';
 
 /** Wire records, a mapping and a small mirror (what the connector keeps per SKU) for the Shopware contract tests. */
 export const MAPPING: TargetMapping = {
@@ -39,26 +40,7 @@ function feature(code: string, name: string, value: string, unit: string | null 
   return { group: 'ETIM', code, name, value, unit };
 }
 
-function node(overrides: Partial<Variant>): Omit<Variant, 'sku'> {
-  return {
-    name: null,
-    description: null,
-    gtin: null,
-    manufacturerId: null,
-    manufacturerPid: null,
-    unitId: null,
-    taxId: null,
-    price: null,
-    priceQuantity: null,
-    keywords: null,
-    deliveryTimeDays: null,
-    status: 'active',
-    values: {},
-    classification: null,
-    media: [],
-    ...overrides,
-  };
-}
+const node = wireNode;
 
 export function variant(sku: string, colour: string, overrides: Partial<Variant> = {}): Variant {
   return {
@@ -91,44 +73,7 @@ export function lamp(overrides: Partial<Product> = {}): Product {
       translations: { eng: { name: 'LED lamp', description: 'Outdoor lamp' }, fra: { name: 'Lampe LED' } },
       classification: { classes: [], features: [feature('EF000001', 'Protection', 'IP44')] },
       media: [image(1, 0), image(2, 1)],
-      prices: [
-        {
-          type: 'net_customer',
-          amount: '10.00',
-          currency: 'EUR',
-          tax: '0.19',
-          factor: null,
-          lowerBound: '1',
-          territory: [],
-          validFrom: null,
-          validTo: null,
-          daily: false,
-        },
-        {
-          type: 'net_customer',
-          amount: '9.00',
-          currency: 'EUR',
-          tax: '0.19',
-          factor: null,
-          lowerBound: '10',
-          territory: [],
-          validFrom: null,
-          validTo: null,
-          daily: false,
-        },
-        {
-          type: 'net_customer',
-          amount: '8.00',
-          currency: 'EUR',
-          tax: '0.19',
-          factor: null,
-          lowerBound: '100',
-          territory: [],
-          validFrom: null,
-          validTo: null,
-          daily: false,
-        },
-      ],
+      prices: [wirePrice('10.00', '1'), wirePrice('9.00', '10'), wirePrice('8.00', '100')],
     }),
     categories: [
       { id: 'c-led', path: ['Lighting', 'LED'] },

@@ -1,7 +1,7 @@
 import type { MediaRef, Product } from '../../../../src/sync/protocol/wire';
 import type { WriteContext } from '../target-adapter';
 import { type MedusaApi, query } from './medusa-api';
-import { handleOf } from './medusa-shape';
+import { slugify } from '../shared/slug';
 
 /**
  * Categories and images, the two things Medusa keeps outside the product and neither finds by
@@ -11,7 +11,7 @@ import { handleOf } from './medusa-shape';
  * image URL after a lost mapping (`hashOfUrl`) and the bytes are never sent twice.
  */
 export function categoryHandle(path: string[]): string {
-  return `pim-${path.map(handleOf).join('--')}`;
+  return `pim-${path.map((name) => slugify(name) || 'pim-product').join('--')}`;
 }
 
 /** The category ids of a product's refs; missing categories are created top-down (by path) and cached for the batch. */

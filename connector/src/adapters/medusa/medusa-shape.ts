@@ -1,4 +1,9 @@
 import type { MediaRef, Product, Variant } from '../../../../src/sync/protocol/wire';
+import { type Node, nodeFeatures, SKU_OPTION, variantOptions } from '../shared/features';
+import { imagesFor } from '../shared/images';
+import { priceCurrencies, priceTiers } from '../shared/prices';
+import { skuSlug } from '../shared/slug';
+import { type TextField, textIn, translatedLocalesOf } from '../shared/texts';
 import type { TargetMapping } from '../target-adapter';
 
 /**
@@ -39,100 +44,42 @@ export interface DesiredProduct {
   categories: Product['categories'];
 }
 
-/** The option a master gets when its variants differ in no feature (docs/shops.md). */
-export const SKU_OPTION = 'SKU';
-
-type Node = Product | Variant;
-interface Feature {
-  key: string;
-  name: string;
-  value: string;
-  unit: string | null;
-}
-
-/** A handle Medusa accepts, derived from the SKU alone so a second run finds the same one. */
+/** A handle Medusa accepts, derived from the SKU alone (adapters/shared/slug.ts) so a second run finds the same one. */
 export function handleOf(sku: string): string {
-  const slug = sku
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug || 'pim-product';
+  return skuSlug(sku);
 }
 
-function featuresOf(node: Node, mapping: TargetMapping): Feature[] {
-  const out: Feature[] = [];
-  if (mapping.features.classification) {
-    for (const f of node.classification?.features ?? []) {
-      out.push({ key: `${f.group}:${f.code}`, name: f.name ?? f.code, value: f.value, unit: f.unit });
-    }
+/** Options from the shared rule (docs/shops.md "Variants"); a master without variants gets the SKU option with its own SKU. */
+function optionsOf(product: Product, sku: string, mapping: TargetMapping) {
+  const { options } = variantOptions(product, mapping);
+  if (options.length === 0) {
+    return { options: [{ title: SKU_OPTION.name, values: [sku] }], combos: [{ [SKU_OPTION.name]: sku }] };
   }
-  const wanted = mapping.features.values;
-  for (const [code, value] of Object.entries(node.values)) {
-    if (wanted === true || (Array.isArray(wanted) && wanted.includes(code))) {
-      out.push({ key: `values:${code}`, name: code, value, unit: null });
-    }
-  }
-  return out;
+  return {
+    options: options.map((option) => ({ title: option.name, values: [...new Set(option.values)] })),
+    combos: product.variants.map((_, i) =>
+      Object.fromEntries(options.map((option) => [option.name, option.values[i] as string])),
+    ),
+  };
 }
 
-const shown = (f: Feature) => (f.unit ? `${f.value} ${f.unit}` : f.value);
-
-/** Options from the features whose values differ between the variants; one `SKU` option otherwise. */
-function optionsOf(product: Product, skus: string[], nodes: Node[], mapping: TargetMapping) {
-  const perVariant = nodes.map((n) => new Map(featuresOf(n, mapping).map((f) => [f.key, f])));
-  const keys = [...new Set(perVariant.flatMap((m) => [...m.keys()]))].sort();
-  const defining = keys.filter(
-    (k) => new Set(perVariant.map((m) => (m.get(k) ? shown(m.get(k) as Feature) : ''))).size > 1,
-  );
-  const titles = new Map<string, string>();
-  for (const key of defining) {
-    const name = perVariant.find((m) => m.has(key))?.get(key)?.name ?? key;
-    titles.set(key, [...titles.values()].includes(name) ? `${name} (${key})` : name);
-  }
-  const combos = perVariant.map((m) =>
-    Object.fromEntries(defining.map((k) => [titles.get(k) as string, m.get(k) ? shown(m.get(k) as Feature) : '-'])),
-  );
-  const unique = new Set(combos.map((c) => JSON.stringify(c))).size === combos.length;
-  if (defining.length === 0 || !unique || product.variants.length === 0) {
-    return {
-      options: [{ title: SKU_OPTION, values: skus }],
-      combos: skus.map((sku) => ({ [SKU_OPTION]: sku })),
-    };
-  }
-  const options = defining.map((k) => {
-    const title = titles.get(k) as string;
-    return { title, values: [...new Set(combos.map((c) => c[title] as string))] };
-  });
-  return { options, combos };
-}
-
-function round(n: number): number {
-  return Math.round(n * 10_000) / 10_000;
-}
-
-/** The shop prices of a node: the mapping's price type per currency, tiers by lower bound; the master's when the node has none. */
+/**
+ * The shop prices of a node (adapters/shared/prices.ts) in every currency it has prices of the
+ * mapped type in, tiers as `min_quantity`; the master's when the node has none.
+ */
 export function pricesOf(node: Node, master: Product, mapping: TargetMapping): MedusaPrice[] {
-  const list = (node.prices?.length ? node.prices : master.prices) ?? [];
-  const chosen = mapping.priceType ? list.filter((p) => p.type === mapping.priceType) : [];
-  const out: MedusaPrice[] = [];
-  const seen = new Set<string>();
-  for (const p of chosen) {
-    const currency = (p.currency ?? mapping.currency).toLowerCase();
-    const min = p.lowerBound && Number(p.lowerBound) > 1 ? Number(p.lowerBound) : undefined;
-    const key = `${currency}:${min ?? 1}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    let amount = Number(p.amount) * (p.factor ? Number(p.factor) : 1);
-    if (mapping.pricesIncludeTax && p.tax) {
-      const rate = Number(p.tax);
-      amount *= 1 + (rate < 1 ? rate : rate / 100);
-    }
-    out.push({ currency_code: currency, amount: round(amount), ...(min ? { min_quantity: min } : {}) });
-  }
-  const single = node.price ?? master.price;
-  if (out.length === 0 && single !== null)
-    out.push({ currency_code: mapping.currency.toLowerCase(), amount: Number(single) });
-  return out;
+  const priced = {
+    ...node,
+    prices: node.prices?.length ? node.prices : master.prices,
+    price: node.price ?? master.price,
+  };
+  return priceCurrencies(priced, mapping).flatMap((currency) =>
+    priceTiers(priced, mapping, { currency }).map((tier) => ({
+      currency_code: currency.toLowerCase(),
+      amount: tier.amount,
+      ...(tier.minQuantity > 1 ? { min_quantity: tier.minQuantity } : {}),
+    })),
+  );
 }
 
 function compact(entries: Record<string, unknown>): Record<string, unknown> {
@@ -144,9 +91,10 @@ function compact(entries: Record<string, unknown>): Record<string, unknown> {
 function metadataOf(node: Node, mapping: TargetMapping): Record<string, unknown> {
   const blocks = (node.featureBlocks ?? []).filter((b) => mapping.features.featureBlocks.includes(b.system));
   return compact({
-    pim_features: featuresOf(node, mapping).map(({ name, value, unit }) =>
-      unit ? { name, value, unit } : { name, value },
-    ),
+    // Feature blocks go whole into pim_feature_blocks.
+    pim_features: nodeFeatures(node, mapping)
+      .filter((f) => f.source !== 'block')
+      .map(({ name, value, unit }) => (unit ? { name, value, unit } : { name, value })),
     pim_feature_blocks: blocks,
     pim_gtin: node.gtin,
     pim_manufacturer_id: node.manufacturerId,
@@ -161,27 +109,21 @@ function metadataOf(node: Node, mapping: TargetMapping): Record<string, unknown>
 
 function translationsOf(node: Node, mapping: TargetMapping, fields: Record<string, string>) {
   const out: Record<string, Record<string, string>> = {};
-  for (const [language, locale] of Object.entries(mapping.languages)) {
-    if (language === mapping.defaultLanguage) continue;
-    const texts = node.translations?.[language];
-    if (!texts) continue;
+  for (const [language, locale] of translatedLocalesOf(mapping)) {
     const row: Record<string, string> = {};
-    for (const [pim, medusa] of Object.entries(fields)) if (texts[pim]) row[medusa] = texts[pim];
+    for (const [pim, medusa] of Object.entries(fields)) {
+      const text = textIn(node, pim as TextField, language, mapping);
+      if (text !== null) row[medusa] = text;
+    }
     if (Object.keys(row).length > 0) out[locale] = row;
   }
   return out;
 }
 
-export function isImage(ref: MediaRef, mapping: TargetMapping): boolean {
-  return mapping.imagePurposes.length > 0
-    ? mapping.imagePurposes.includes(ref.purpose)
-    : ref.contentType.startsWith('image/');
-}
-
 export function desiredProduct(sku: string, product: Product, mapping: TargetMapping): DesiredProduct {
   const nodes: Node[] = product.variants.length > 0 ? product.variants : [product];
   const skus = product.variants.length > 0 ? product.variants.map((v) => v.sku) : [sku];
-  const { options, combos } = optionsOf(product, skus, nodes, mapping);
+  const { options, combos } = optionsOf(product, sku, mapping);
   const variants = nodes.map((node, i) => ({
     sku: skus[i] as string,
     title: node.name ?? (skus[i] as string),
@@ -201,7 +143,7 @@ export function desiredProduct(sku: string, product: Product, mapping: TargetMap
     variants,
     metadata: { pim_sku: sku, ...metadataOf(product, mapping) },
     translations: translationsOf(product, mapping, { name: 'title', description: 'description' }),
-    images: product.media.filter((m) => isImage(m, mapping)).sort((a, b) => a.position - b.position),
+    images: imagesFor(product, mapping),
     categories: product.categories,
   };
 }

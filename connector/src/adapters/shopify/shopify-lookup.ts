@@ -62,7 +62,7 @@ async function lookupMarkers(gql: ShopifyGraphql, skus: string[]): Promise<Map<s
   const rest = skus.filter((sku) => !found.has(sku));
   if (rest.length === 0) return found;
   const handles = new Map<string, string>();
-  for (const sku of rest) handles.set(await handleOf(sku), sku);
+  for (const sku of rest) handles.set(handleOf(sku), sku);
   const byHandle = await gql.request<{ products: { nodes: ProductIdsNode[] } }>(PRODUCTS_BY_HANDLE, {
     query: [...handles.keys()].map((handle) => `handle:${quoted(handle)}`).join(' OR '),
     first: Math.min(50, handles.size),

@@ -2,7 +2,7 @@ import type { Product } from '../../../../src/sync/protocol/wire';
 import type { TargetMapping } from '../target-adapter';
 import { PRICE_LISTS, QUANTITY_PRICING_UPDATE } from './shopify-documents';
 import { failOn, type UserErrors } from './shopify-failure';
-import { priceTiers, shopPrice } from './shopify-features';
+import { priceBreaks, shopifyPrice } from './shopify-features';
 import type { ShopifyGraphql } from './shopify-graphql';
 
 /** The nodes that carry prices in Shopify: the variants, or the master itself as its default variant. */
@@ -10,7 +10,7 @@ const priced = (product: Product, sku: string) =>
   product.variants.length === 0 ? [{ ...product, sku }] : product.variants;
 
 function tiersBySku(product: Product | null, sku: string, mapping: TargetMapping) {
-  return new Map(product ? priced(product, sku).map((node) => [node.sku, priceTiers(node, mapping)]) : []);
+  return new Map(product ? priced(product, sku).map((node) => [node.sku, priceBreaks(node, mapping)]) : []);
 }
 
 /**
@@ -58,7 +58,7 @@ export function createPriceBreaks(gql: ShopifyGraphql) {
       priceListId,
       input: {
         pricesToAdd: adding.flatMap((key) => {
-          const price = shopPrice(nodes.get(key)!, mapping) ?? shopPrice(product, mapping);
+          const price = shopifyPrice(nodes.get(key)!, mapping) ?? shopifyPrice(product, mapping);
           return price === null ? [] : [{ variantId: variantIds[key], price: money(price) }];
         }),
         pricesToDeleteByVariantId: touched.filter((key) => !adding.includes(key)).map((key) => variantIds[key]),

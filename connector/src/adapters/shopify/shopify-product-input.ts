@@ -1,6 +1,8 @@
-import type { MediaRef, Product } from '../../../../src/sync/protocol/wire';
+import type { Product } from '../../../../src/sync/protocol/wire';
 import type { TargetIds, TargetMapping } from '../target-adapter';
-import { featureMetafields, type PimMetafield, shopPrice, variantOptions } from './shopify-features';
+import { imagesFor } from '../shared/images';
+import { skuSlug } from '../shared/slug';
+import { featureMetafields, type PimMetafield, shopifyOptions, shopifyPrice } from './shopify-features';
 
 /** What one productSet sends and how its answer maps back onto the record. */
 export interface ProductSetPlan {
@@ -23,30 +25,12 @@ const STATUS: Record<Product['status'], 'ACTIVE' | 'DRAFT' | 'ARCHIVED'> = {
 };
 
 /**
- * The product's handle, from its SKU: stable, so productSet's `identifier: { handle }` upserts
- * and a create retried after a lost answer (a timeout) finds the product it made instead of
- * making a second one. A SKU that does not slug to itself gets a hash suffix, so `A.1` and
- * `A-1` do not share a handle.
+ * The product's handle, from its SKU (`pim-` and adapters/shared/slug.ts `skuSlug`): stable,
+ * so productSet's `identifier: { handle }` upserts and a create retried after a lost answer (a
+ * timeout) finds the product it made instead of making a second one; `A.1` and `A-1` differ.
  */
-export async function handleOf(sku: string): Promise<string> {
-  const slug = sku
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  if (slug === sku.toLowerCase() && slug !== '') return `pim-${slug}`;
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(sku)));
-  const hex = [...digest.slice(0, 4)].map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `pim-${slug || 'sku'}-${hex}`;
-}
-
-/** The media the mapping sends as product images, in their order. */
-export function productImages(product: Product, mapping: TargetMapping): MediaRef[] {
-  const seen = new Set<string>();
-  return [...product.media]
-    .filter((ref) => ref.contentType.startsWith('image/'))
-    .filter((ref) => mapping.imagePurposes.length === 0 || mapping.imagePurposes.includes(ref.purpose))
-    .sort((a, b) => a.position - b.position)
-    .filter((ref) => !seen.has(ref.sha256) && seen.add(ref.sha256));
+export function handleOf(sku: string): string {
+  return `pim-${skuSlug(sku)}`;
 }
 
 function metafieldInputs(fields: PimMetafield[]) {
@@ -65,14 +49,14 @@ export function productSetPlan(
   handle: string | null,
   mapping: TargetMapping,
 ): ProductSetPlan {
-  const options = variantOptions(product, mapping);
+  const options = shopifyOptions(product, mapping);
   const nodes = product.variants.length === 0 ? [{ ...product, sku }] : product.variants;
   const variantMetafieldKeys = new Map<string, Set<string>>();
   const variants = nodes.map((node, i) => {
     const metafields = product.variants.length === 0 ? [] : featureMetafields(node, mapping);
     variantMetafieldKeys.set(node.sku, new Set(metafields.map((field) => field.key)));
     const id = known?.variants[node.sku];
-    const price = shopPrice(node, mapping) ?? shopPrice(product, mapping);
+    const price = shopifyPrice(node, mapping) ?? shopifyPrice(product, mapping);
     return {
       ...(id ? { id } : {}),
       sku: node.sku,
@@ -90,7 +74,7 @@ export function productSetPlan(
     values: [...new Set(options.values.map((row) => row[o]!))].map((value) => ({ name: value })),
   }));
 
-  const images = productImages(product, mapping);
+  const images = imagesFor(product, mapping);
   const files = images.map((ref) => ({ sha256: ref.sha256, id: known?.media?.[ref.sha256] ?? null }));
   const mediaMap = Object.fromEntries(files.flatMap((file) => (file.id ? [[file.sha256, file.id]] : [])));
   const marker: PimMetafield[] = [

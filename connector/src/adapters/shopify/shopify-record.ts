@@ -77,7 +77,7 @@ export async function writeProduct(
   const { gql, mapping } = deps;
   if (target.record.op === 'deactivate') throw new Error('writeProduct takes creates and updates');
   const { sku, product } = target.record;
-  const handle = known ? null : await handleOf(sku);
+  const handle = known ? null : handleOf(sku);
   const plan = productSetPlan(sku, product, known, handle, mapping);
 
   if (known) {

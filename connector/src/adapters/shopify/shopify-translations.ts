@@ -1,4 +1,5 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
+import { textIn, translatedLocalesOf } from '../shared/texts';
 import type { TargetMapping } from '../target-adapter';
 import { TRANSLATABLE_CONTENT, TRANSLATIONS_REGISTER, TRANSLATIONS_REMOVE } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
@@ -13,13 +14,11 @@ const KEYS = [
 /** Per Shopify locale, the key -> text the product should carry (languages the mapping names, other than the default). */
 function wanted(product: Product | null, mapping: TargetMapping): Map<string, Map<string, string>> {
   const locales = new Map<string, Map<string, string>>();
-  for (const [language, locale] of Object.entries(mapping.languages)) {
-    if (language === mapping.defaultLanguage) continue;
+  for (const [language, locale] of translatedLocalesOf(mapping)) {
     const texts = new Map<string, string>();
-    const fields = product?.translations?.[language] ?? {};
     for (const [field, key] of KEYS) {
-      const text = fields[field];
-      if (text !== undefined && text !== '') texts.set(key, text);
+      const text = product ? textIn(product, field, language, mapping) : null;
+      if (text !== null) texts.set(key, text);
     }
     locales.set(locale, texts);
   }

@@ -1,6 +1,9 @@
 import type { MediaRef, Product, Variant } from '../../../../src/sync/protocol/wire';
 import type { TargetMapping } from '../target-adapter';
-import { type FeatureValue, nodeFeatures, variantOptions } from './features';
+import { imagesFor } from '../shared/images';
+import { priceTiers } from '../shared/prices';
+import { textIn } from '../shared/texts';
+import { configuratorOptions, type FeatureValue, shopwareFeatures } from './features';
 import { shopwareId } from './ids';
 
 /**
@@ -122,7 +125,7 @@ export async function planProduct(sku: string, product: Product, ctx: PlanContex
     }
   }
 
-  const options = variantOptions(product, ctx.mapping);
+  const options = configuratorOptions(product, ctx.mapping);
   const configured = new Set<string>();
   for (const [i, variant] of product.variants.entries()) {
     const field = `product.variants.${i}`;
@@ -176,12 +179,12 @@ async function addNode(plan: RecordPlan, ctx: PlanContext, input: NodeInput): Pr
     { currencyId: ctx.currencyId, net: round(net), gross: round(net * (1 + rate / 100)), linked: true },
   ];
   const baseTiers = input.tiers.length > 0 ? input.tiers : (input.fallbackTiers ?? []);
-  const top = texts(node, master, ctx.topLanguage, ctx.mapping.defaultLanguage);
+  const top = texts(node, master, ctx.topLanguage, ctx.mapping);
 
   const translations: Record<string, Record<string, string | null>> = {};
   for (const [pimLanguage, languageId] of ctx.languageIds) {
     if (pimLanguage === ctx.topLanguage) continue;
-    const t = texts(node, master, pimLanguage, ctx.mapping.defaultLanguage);
+    const t = texts(node, master, pimLanguage, ctx.mapping);
     if (t.name === null && t.description === null && t.keywords === null) continue;
     translations[languageId] = t;
     own('product_translation', `${id}:${languageId}`, { productId: id, languageId });
@@ -225,10 +228,7 @@ async function addNode(plan: RecordPlan, ctx: PlanContext, input: NodeInput): Pr
     }
   }
 
-  const images = node.media
-    .filter((m) => m.contentType.startsWith('image/'))
-    .filter((m) => ctx.mapping.imagePurposes.length === 0 || ctx.mapping.imagePurposes.includes(m.purpose))
-    .sort((a, b) => a.position - b.position);
+  const images = imagesFor(node, ctx.mapping);
   let coverId: string | null = null;
   for (const [i, image] of images.entries()) {
     const mediaId = await shopwareId('media', image.sha256);
@@ -246,9 +246,9 @@ async function addNode(plan: RecordPlan, ctx: PlanContext, input: NodeInput): Pr
   if (coverId) plan.items.push({ op: 'product-cover', field: `${field}.media`, payload: { id, coverId } });
 
   const variantGroups = new Set(
-    input.parentId ? (variantOptions(master, ctx.mapping).get(input.sku) ?? []).map((o) => o.groupKey) : [],
+    input.parentId ? (configuratorOptions(master, ctx.mapping).get(input.sku) ?? []).map((o) => o.groupKey) : [],
   );
-  for (const feature of nodeFeatures(node, ctx.mapping)) {
+  for (const feature of shopwareFeatures(node, ctx.mapping)) {
     if (variantGroups.has(feature.groupKey)) continue;
     const optionId = await addOption(plan, feature, `${field}.classification`);
     const link = { productId: id, optionId };
@@ -271,29 +271,16 @@ interface Tier {
   net: number;
 }
 
-/** The shop price and its tiers: the mapped price type's rows in the mapped currency by lower bound, else `price`. */
+/** The shop price and its tiers (adapters/shared/prices.ts), net: Shopware keeps net and gross itself. */
 function tiers(node: Product | Variant, mapping: TargetMapping): Tier[] {
-  const byStart = new Map<number, number>();
-  if (mapping.priceType) {
-    for (const p of node.prices ?? []) {
-      if (p.type !== mapping.priceType || (p.currency !== null && p.currency !== mapping.currency)) continue;
-      const start = Math.max(1, Math.ceil(Number(p.lowerBound ?? '1')));
-      if (!byStart.has(start)) byStart.set(start, Number(p.amount));
-    }
-  }
-  if (byStart.size === 0 && node.price !== null) byStart.set(1, Number(node.price));
-  const out = [...byStart].map(([start, net]) => ({ start, net })).sort((a, b) => a.start - b.start);
-  // Shopware's advanced prices start at quantity 1; a list that does not is anchored there.
-  if (out[0] && out[0].start !== 1) out[0] = { start: 1, net: out[0].net };
-  return out;
+  return priceTiers(node, mapping, { net: true }).map((tier) => ({ start: tier.minQuantity, net: tier.amount }));
 }
 
-function texts(node: Product | Variant, master: Product, language: string, defaultLanguage: string) {
-  const pick = (n: Product | Variant, key: 'name' | 'description' | 'keywords') =>
-    language === defaultLanguage ? n[key] : (n.translations?.[language]?.[key] ?? null);
-  const isVariant = node !== master;
+function texts(node: Product | Variant, master: Product, language: string, mapping: TargetMapping) {
+  const pick = (n: Product | Variant, field: 'name' | 'description' | 'keywords') =>
+    textIn(n, field, language, mapping);
   return {
-    name: pick(node, 'name') ?? (isVariant ? pick(master, 'name') : null),
+    name: pick(node, 'name') ?? (node !== master ? pick(master, 'name') : null),
     description: pick(node, 'description'),
     keywords: pick(node, 'keywords'),
   };

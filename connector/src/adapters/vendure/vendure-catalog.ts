@@ -1,5 +1,6 @@
 import { unwrap, type VendureClient } from './vendure-client';
-import { categoryValue, type FacetValueRef, shortHash, slugify } from './vendure-record';
+import { shortHash, slugify } from '../shared/slug';
+import { categoryValue, type FacetValueRef } from './vendure-record';
 
 /**
  * Facets, facet values and collections, found by their deterministic codes and created only

@@ -1,10 +1,16 @@
-import type { MediaRef, Product, Variant } from '../../../../src/sync/protocol/wire';
+import type { Product, Variant } from '../../../../src/sync/protocol/wire';
+import { type NodeFeature, nodeFeatures, variantOptions } from '../shared/features';
+import { shopPrice } from '../shared/prices';
+import { codeOf, shortHash, slugify } from '../shared/slug';
+import { textIn } from '../shared/texts';
 import type { TargetMapping } from '../target-adapter';
 
 /**
  * The PIM record in Vendure's terms, without any request: texts per Vendure language, slugs,
- * the channel price, the facet values a node carries, the variant-defining features. Every code
- * made here is a pure function of the record, so a second run finds what the first created.
+ * the channel price, the facet values a node carries, the option groups. The rules every
+ * engine shares (features, variant options, prices, images, texts) are in adapters/shared;
+ * every code made here is a pure function of the record, so a second run finds what the
+ * first created.
  */
 
 export type Node = Product | Variant;
@@ -17,62 +23,25 @@ export interface FacetValueRef {
   name: string;
 }
 
-/** A short, stable hash (FNV-1a, 2 x 32 bits) for codes: deterministic, no crypto needed. */
-export function shortHash(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
-  }
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0').slice(0, 4);
-}
-
-export function slugify(text: string): string {
-  return text
-    .replace(/ß/g, 'ss')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
 /** Stable and unique per language: the name (for the shop's URLs) and the SKU (for uniqueness). */
 export function productSlug(name: string, sku: string): string {
   const stem = slugify(name).slice(0, 80).replace(/-+$/, '');
   return stem ? `${stem}-${slugify(sku) || shortHash(sku)}` : slugify(sku) || shortHash(sku);
 }
 
-/** The PIM languages sent and their Vendure codes, the default language first. */
-export function languagePairs(mapping: TargetMapping): [string, string][] {
-  const pairs = Object.entries(mapping.languages);
-  return pairs.sort(([a], [b]) => Number(b === mapping.defaultLanguage) - Number(a === mapping.defaultLanguage));
-}
-
 /** A node's text in one PIM language; the default language's text where it has no translation. */
-export function textIn(node: Node, field: 'name' | 'description', language: string, mapping: TargetMapping): string {
-  const own = node[field] ?? '';
-  if (language === mapping.defaultLanguage) return own;
-  return node.translations?.[language]?.[field] ?? own;
+export function textOf(node: Node, field: 'name' | 'description', language: string, mapping: TargetMapping): string {
+  return textIn(node, field, language, mapping) ?? textIn(node, field, mapping.defaultLanguage, mapping) ?? '';
 }
 
 /**
- * The channel price in minor units: the mapped price type in the mapped currency, its lowest
- * tier (Vendure core has no quantity tiers), else the record's `price`; with tax when the shop
- * shows prices with tax. Null when the node has no price.
+ * The channel price in minor units (adapters/shared/prices.ts: Vendure core has no quantity
+ * tiers, so the price for quantity 1), with tax at the tax category's rate when the shop shows
+ * prices with tax. Null when the node has no price.
  */
 export function channelPrice(node: Node, mapping: TargetMapping, taxRate: number | null): number | null {
-  const candidates = (node.prices ?? []).filter(
-    (p) => p.type === mapping.priceType && (p.currency === null || p.currency === mapping.currency),
-  );
-  candidates.sort((a, b) => Number(a.lowerBound ?? 0) - Number(b.lowerBound ?? 0));
-  const amount = candidates[0]?.amount ?? node.price;
-  if (amount === null || amount === undefined) return null;
-  const net = Number(amount);
-  const gross = mapping.pricesIncludeTax && taxRate !== null ? net * (1 + taxRate / 100) : net;
-  return Math.round(gross * 100);
+  const amount = shopPrice(node, mapping, taxRate);
+  return amount === null ? null : Math.round(amount * 100);
 }
 
 function valueRef(facetCode: string, facetName: string, name: string): FacetValueRef {
@@ -83,42 +52,25 @@ function valueRef(facetCode: string, facetName: string, name: string): FacetValu
 /** Longest text that becomes a facet value; longer attribute texts are descriptions, not filters. */
 const FACET_VALUE_MAX = 255;
 
-/** The facet values of one node's features (classification, attribute values, feature blocks) per mapping. */
+/** The facet of a feature: `pim-<code>` (classification), `pim-attr-<code>` (values), `pim-<system>-<code>` (blocks). */
+export function facetCodeOf(feature: NodeFeature): string {
+  if (feature.source === 'classification') return `pim-${slugify(feature.code)}`;
+  if (feature.source === 'value') return `pim-attr-${slugify(feature.code)}`;
+  return `pim-${slugify(feature.group)}-${slugify(feature.code)}`;
+}
+
+/**
+ * The facet values of one node's features (adapters/shared/features.ts), without the features
+ * in `exclude` (by key: the node's option groups) and without texts too long to filter by.
+ */
 export function featureValues(
   node: Node,
   mapping: TargetMapping,
   exclude: ReadonlySet<string> = new Set(),
 ): FacetValueRef[] {
-  const refs: FacetValueRef[] = [];
-  if (mapping.features.classification) {
-    for (const f of node.classification?.features ?? []) {
-      if (exclude.has(f.code)) continue;
-      refs.push(valueRef(`pim-${slugify(f.code)}`, f.name ?? f.code, featureText(f.value, f.unit)));
-    }
-  }
-  const sendValues = mapping.features.values;
-  for (const [code, value] of Object.entries(node.values)) {
-    if (sendValues === false || (Array.isArray(sendValues) && !sendValues.includes(code))) continue;
-    if (value.trim() === '' || value.length > FACET_VALUE_MAX) continue;
-    refs.push(valueRef(`pim-attr-${slugify(code)}`, code, value));
-  }
-  for (const block of node.featureBlocks ?? []) {
-    if (!mapping.features.featureBlocks.includes(block.system)) continue;
-    for (const f of block.features) {
-      const key = f.ftId ?? f.fid ?? f.name;
-      if (!key) continue;
-      for (const value of f.values ?? []) {
-        if (value.trim() === '' || value.length > FACET_VALUE_MAX) continue;
-        const facetCode = `pim-${slugify(block.system)}-${slugify(key)}`;
-        refs.push(valueRef(facetCode, f.ftName ?? f.name ?? key, featureText(value, f.unit ?? null)));
-      }
-    }
-  }
-  return refs;
-}
-
-export function featureText(value: string, unit: string | null): string {
-  return unit ? `${value} ${unit}` : value;
+  return nodeFeatures(node, mapping)
+    .filter((f) => !exclude.has(f.key) && f.text.length <= FACET_VALUE_MAX)
+    .map((f) => valueRef(facetCodeOf(f), f.name, f.text));
 }
 
 /** The facet value that puts a product into the collection of one category path. */
@@ -138,7 +90,7 @@ export function unitValue(unit: string): FacetValueRef {
 /** One option group of a product: a variant-defining feature, or the SKU itself. */
 export interface OptionGroupPlan {
   code: string;
-  /** The classification feature the group stands for; null for the SKU group. */
+  /** The feature's key (adapters/shared/features.ts) the group stands for; null for the SKU group. */
   feature: string | null;
   name: string;
   /** Variant SKU -> the option (code, name). */
@@ -146,40 +98,19 @@ export interface OptionGroupPlan {
 }
 
 /**
- * The option groups: the classification features whose values differ between the variants,
- * else one group whose options are the variants' SKUs. A product without variants has none
- * (its one Vendure variant is the master).
+ * The option groups: the shared rule (docs/shops.md "Variants"): the variant-defining
+ * features, else one group `pim-sku` whose options are the variants' SKUs. A product without
+ * variants has none (its one Vendure variant is the master).
  */
-export function optionGroups(product: Product): OptionGroupPlan[] {
-  const variants = product.variants;
-  if (variants.length === 0) return [];
-  const codes = new Map<string, string>();
-  for (const v of variants) for (const f of v.classification?.features ?? []) codes.set(f.code, f.name ?? f.code);
-  const groups: OptionGroupPlan[] = [];
-  for (const [code, name] of codes) {
-    const texts = variants.map((v) => {
-      const f = v.classification?.features.find((x) => x.code === code);
-      return f ? featureText(f.value, f.unit) : '-';
-    });
-    if (new Set(texts).size < 2) continue;
-    const options = new Map(variants.map((v, i) => [v.sku, optionOf(texts[i] ?? '-')]));
-    groups.push({ code: `pim-${slugify(code)}`, feature: code, name, options });
-  }
-  const combos = new Set(variants.map((v) => groups.map((g) => g.options.get(v.sku)?.code).join('|')));
-  if (groups.length > 0 && combos.size === variants.length) return groups;
-  return [
-    { code: 'pim-sku', feature: null, name: 'SKU', options: new Map(variants.map((v) => [v.sku, optionOf(v.sku)])) },
-  ];
+export function optionGroups(product: Product, mapping: TargetMapping): OptionGroupPlan[] {
+  return variantOptions(product, mapping).options.map((option) => ({
+    code: option.feature ? facetCodeOf(option.feature) : 'pim-sku',
+    feature: option.feature ? option.key : null,
+    name: option.name,
+    options: new Map(product.variants.map((v, i) => [v.sku, optionOf(option.values[i] as string)])),
+  }));
 }
 
 function optionOf(name: string) {
-  return { code: `${slugify(name).slice(0, 40) || 'o'}-${shortHash(name)}`, name };
-}
-
-/** The images of a node, in their order, per the mapping's purposes. */
-export function imagesOf(node: Node, mapping: TargetMapping): MediaRef[] {
-  const images = node.media.filter(
-    (m) => mapping.imagePurposes.length === 0 || mapping.imagePurposes.includes(m.purpose),
-  );
-  return images.sort((a, b) => a.position - b.position);
+  return { code: codeOf(name, 40, 'o'), name };
 }

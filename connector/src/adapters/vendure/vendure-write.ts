@@ -1,4 +1,6 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
+import { imagesFor } from '../shared/images';
+import { localesOf } from '../shared/texts';
 import type { RecordOutcome, TargetIds, TargetRecord, WriteContext } from '../target-adapter';
 import { ensureAssets } from './vendure-assets';
 import { type Catalog, refKey } from './vendure-catalog';
@@ -8,11 +10,9 @@ import {
   channelPrice,
   type FacetValueRef,
   featureValues,
-  imagesOf,
-  languagePairs,
   optionGroups,
   productSlug,
-  textIn,
+  textOf,
   unitValue,
 } from './vendure-record';
 import { PRODUCT_FIELDS, type ShopProduct, syncVariants, type VariantInput, variantNodes } from './vendure-variants';
@@ -119,21 +119,21 @@ async function upsert(
   known: TargetIds | null,
 ): Promise<TargetIds> {
   const { mapping } = deps.ctx;
-  const pairs = languagePairs(mapping);
+  const pairs = localesOf(mapping);
   const locales = [...new Set([...pairs.map(([, code]) => code), deps.channelLanguage])];
-  const textsFor = (node: Parameters<typeof textIn>[0]) =>
+  const textsFor = (node: Parameters<typeof textOf>[0]) =>
     locales.map((languageCode) => {
       const language = pairs.find(([, code]) => code === languageCode)?.[0] ?? mapping.defaultLanguage;
       return {
         languageCode,
-        name: textIn(node, 'name', language, mapping),
-        description: textIn(node, 'description', language, mapping),
+        name: textOf(node, 'name', language, mapping),
+        description: textOf(node, 'description', language, mapping),
       };
     });
 
   const nodes = variantNodes(sku, product);
-  const images = imagesOf(product, mapping);
-  const variantImages = product.variants.flatMap((v) => imagesOf(v, mapping));
+  const images = imagesFor(product, mapping);
+  const variantImages = product.variants.flatMap((v) => imagesFor(v, mapping));
   let media: Map<string, string>;
   try {
     media = await ensureAssets(deps.client, [...images, ...variantImages], known?.media ?? {}, deps.ctx.mediaBytes);
@@ -142,7 +142,7 @@ async function upsert(
     throw new FieldRefusal('product.media', err.message);
   }
 
-  const plans = optionGroups(product);
+  const plans = optionGroups(product, mapping);
   const defining = new Set(plans.flatMap((p) => (p.feature === null ? [] : [p.feature])));
   const productRefs: FacetValueRef[] = [
     ...featureValues(product, mapping),
@@ -180,7 +180,7 @@ async function upsert(
   const inputs: VariantInput[] = nodes.map((v) => {
     const taxCategoryId = v.taxId ?? product.taxId;
     const price = channelPrice(v, mapping, taxCategoryId ? (deps.taxRates.get(taxCategoryId) ?? null) : null);
-    const own = imagesOf(v, mapping)
+    const own = imagesFor(v, mapping)
       .map((m) => media.get(m.sha256))
       .filter((id): id is string => !!id);
     return {
