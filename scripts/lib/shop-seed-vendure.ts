@@ -45,7 +45,8 @@ export async function vendureAdmin(shop: VendureAdmin): Promise<Gql> {
   );
   const token = login.token;
   if (!token) throw new Error(`Vendure refused the sign-in: ${JSON.stringify(login.data)}`);
-  return async <T>(query: string, variables?: Record<string, unknown>) => (await call(token, query, variables)).data as T;
+  return async <T>(query: string, variables?: Record<string, unknown>) =>
+    (await call(token, query, variables)).data as T;
 }
 
 /** The demo catalogs' manufacturers (and the demo shop's house brand). */

@@ -110,7 +110,13 @@ export async function publishTranslations(pim: Pim, catalogId: string, productId
     ['eng', 'Miniature circuit breaker (E2E)'],
     ['fra', 'Disjoncteur miniature (E2E)'],
   ] as const) {
-    await pim.api('/api/Catalog/SetValue', { departmentId: SALES, elementId: productId, field: 'name', value: name, language });
+    await pim.api('/api/Catalog/SetValue', {
+      departmentId: SALES,
+      elementId: productId,
+      field: 'name',
+      value: name,
+      language,
+    });
   }
 }
 
@@ -136,7 +142,11 @@ export async function pimMasters(pim: Pim, catalogId: string): Promise<PimMaster
       const detail = await pim.api(`/api/Catalog/GetProduct?productId=${item.productId}&languages=all`);
       const imageHashes: string[] = [];
       for (const m of detail.media.filter((x: Json) => x.kind === 'file')) {
-        imageHashes.push(createHash('sha256').update(await pim.mediaBytes(m.mediaId)).digest('hex'));
+        imageHashes.push(
+          createHash('sha256')
+            .update(await pim.mediaBytes(m.mediaId))
+            .digest('hex'),
+        );
       }
       masters.push({ productId: item.productId, sku: item.sku, detail, imageHashes });
     }

@@ -68,9 +68,9 @@ async function snapshot() {
 }
 
 async function translationsOf(id: string): Promise<Record<string, Record<string, string>>> {
-  const { translations } = await medusa<{ translations: { locale_code: string; translations: Record<string, string> }[] }>(
-    `/admin/translations?reference_id=${id}&limit=100`,
-  );
+  const { translations } = await medusa<{
+    translations: { locale_code: string; translations: Record<string, string> }[];
+  }>(`/admin/translations?reference_id=${id}&limit=100`);
   return Object.fromEntries(translations.map((t) => [t.locale_code, t.translations]));
 }
 
@@ -115,7 +115,11 @@ function expectShopMatches(
   // Images are uploaded as <sha256>.<ext>: each PIM file once, the first as thumbnail.
   const urls: string[] = p.images.map((i: Json) => i.url);
   expect(urls, `${master.sku} images`).toHaveLength(new Set(master.imageHashes).size);
-  for (const hash of master.imageHashes) expect(urls.some((u) => u.includes(hash)), `${master.sku} ${hash}`).toBe(true);
+  for (const hash of master.imageHashes)
+    expect(
+      urls.some((u) => u.includes(hash)),
+      `${master.sku} ${hash}`,
+    ).toBe(true);
 
   const nodes = d.variants.length > 0 ? d.variants : [d];
   expect(p.variants.map((v: Json) => v.sku).sort(), `${master.sku} variants`).toEqual(

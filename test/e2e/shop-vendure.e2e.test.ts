@@ -99,7 +99,9 @@ function expectShopMatches(master: PimMaster, product: Json, categories: Map<str
   }
   for (const v of d.values) {
     if (!v.value || v.value.length > 255) continue;
-    expect(facetNames(product.facetValues, `pim-attr-${slugify(v.code)}`), `${master.sku} ${v.code}`).toContain(v.value);
+    expect(facetNames(product.facetValues, `pim-attr-${slugify(v.code)}`), `${master.sku} ${v.code}`).toContain(
+      v.value,
+    );
   }
   if (d.manufacturerName) expect(facetNames(product.facetValues, 'manufacturer')).toEqual([d.manufacturerName]);
   if (d.unit) expect(facetNames(product.facetValues, 'pim-unit')).toEqual([d.unit]);
@@ -110,7 +112,7 @@ function expectShopMatches(master: PimMaster, product: Json, categories: Map<str
   );
 
   // Images: one asset per file, tagged with its content hash, the first one featured.
-  const tags = product.assets.map((a: Json) => a.tags.map((t: Json) => t.value)).flat();
+  const tags = product.assets.flatMap((a: Json) => a.tags.map((t: Json) => t.value));
   expect(tags.filter((t: string) => t.startsWith('sha256:')).sort(), `${master.sku} images`).toEqual(
     [...new Set(master.imageHashes)].map((h) => `sha256:${h}`).sort(),
   );
@@ -124,7 +126,9 @@ function expectShopMatches(master: PimMaster, product: Json, categories: Map<str
   for (const node of nodes) {
     const sku = node === d ? master.sku : node.sku;
     const variant = product.variants.find((v: Json) => v.sku === sku);
-    expect(variant.price, `${sku} price`).toBe(node.price === null ? variant.price : Math.round(Number(node.price) * 100));
+    expect(variant.price, `${sku} price`).toBe(
+      node.price === null ? variant.price : Math.round(Number(node.price) * 100),
+    );
     expect(variant.enabled, `${sku} enabled`).toBe(node.status === 'active');
     for (const [language, locale] of Object.entries(LOCALES)) {
       const t = variant.translations.find((x: Json) => x.languageCode === locale);
