@@ -88,10 +88,15 @@ export async function pointConnectionAtShop(
 
 /**
  * Gives the demo catalog English and French: the company enables them, the catalog publishes
- * them (a sync record carries published languages only), and the first master gets texts in
- * both, so every mapped language has something of its own to check.
+ * them (a sync record carries published languages only), and one master gets texts in both,
+ * so every mapped language has something of its own to check. Answers the undo: the e2e PIM
+ * is shared by every e2e file, which expect the demo seed as it was.
  */
-export async function publishTranslations(pim: Pim, catalogId: string, productId: string): Promise<void> {
+export async function publishTranslations(
+  pim: Pim,
+  catalogId: string,
+  productId: string,
+): Promise<() => Promise<void>> {
   const languages = await pim.api('/api/Catalog/GetLanguages');
   const enabled: string[] = languages.languages.map((l: Json) => (typeof l === 'string' ? l : l.code));
   const wanted = [...new Set([...enabled, 'deu', 'eng', 'fra'])];
@@ -99,25 +104,34 @@ export async function publishTranslations(pim: Pim, catalogId: string, productId
     await pim.api('/api/Catalog/SetLanguages', { languages: wanted, defaultLanguage: languages.defaultLanguage });
   const catalog = await pim.api(`/api/Catalog/GetCatalog?catalogId=${catalogId}`);
   const published = [...new Set([...catalog.languages, 'deu', 'eng', 'fra'])];
-  if (published.length !== catalog.languages.length)
-    await pim.api('/api/Catalog/UpdateCatalog', {
+  const publish = (list: string[]) =>
+    pim.api('/api/Catalog/UpdateCatalog', {
       departmentId: catalog.departmentId,
       catalogId,
       name: catalog.name,
-      languages: published,
+      languages: list,
     });
-  for (const [language, name] of [
-    ['eng', 'Miniature circuit breaker (E2E)'],
-    ['fra', 'Disjoncteur miniature (E2E)'],
-  ] as const) {
-    await pim.api('/api/Catalog/SetValue', {
+  if (published.length !== catalog.languages.length) await publish(published);
+  await pim.api('/api/Catalog/UpdateProduct', {
+    departmentId: SALES,
+    catalogId,
+    productId,
+    translations: {
+      eng: { name: 'Miniature circuit breaker (E2E)' },
+      fra: { name: 'Disjoncteur miniature (E2E)' },
+    },
+  });
+  return async () => {
+    await pim.api('/api/Catalog/UpdateProduct', {
       departmentId: SALES,
-      elementId: productId,
-      field: 'name',
-      value: name,
-      language,
+      catalogId,
+      productId,
+      translations: { eng: { name: null }, fra: { name: null } },
     });
-  }
+    if (published.length !== catalog.languages.length) await publish(catalog.languages);
+    if (wanted.length !== enabled.length)
+      await pim.api('/api/Catalog/SetLanguages', { languages: enabled, defaultLanguage: languages.defaultLanguage });
+  };
 }
 
 /** A PIM master as the shop should show it: with its variants, every language, prices, features, categories, images. */

@@ -37,6 +37,8 @@ let pim: Pim;
 let medusa: Awaited<ReturnType<typeof medusaAdmin>>;
 let connectionId: string;
 let catalogId: string;
+/** What the test changed in the shared e2e PIM, undone after it (other e2e files expect the demo seed). */
+const undo: (() => Promise<unknown>)[] = [];
 
 const LOCALES = SHOP_LANGUAGES.medusa;
 const FIELDS = 'fields=%2B*categories,%2Bupdated_at,%2Bvariants.updated_at,%2Bimages.url';
@@ -153,9 +155,11 @@ beforeAll(async () => {
     credentials: { apiKey: shop.apiKey },
     mapping: { languages: LOCALES, onDeactivate: 'disable', features: { classification: true, values: true } },
   }));
+  undo.push(() => pim.api('/api/Sync/DeleteConnection', { departmentId: SALES, connectionId }));
 }, 600_000);
 
 afterAll(async () => {
+  for (const step of undo.reverse()) await step();
   connector?.stop();
   await shop?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -166,7 +170,7 @@ describe('the demo catalog synced into a real Medusa', () => {
 
   it('the first sync writes every master, variant, translation, price, feature, category and image', async () => {
     const first = (await pim.api(`/api/Catalog/GetProducts?catalogId=${catalogId}&limit=1&sort=sku`)).items[0];
-    await publishTranslations(pim, catalogId, first.productId);
+    undo.push(await publishTranslations(pim, catalogId, first.productId));
     masters = await pimMasters(pim, catalogId);
     expect(masters.length).toBeGreaterThan(5);
 
@@ -193,6 +197,14 @@ describe('the demo catalog synced into a real Medusa', () => {
   it('one changed value updates exactly that product', async () => {
     const target = masters[1]!;
     const before = await snapshot();
+    undo.push(() =>
+      pim.api('/api/Catalog/SetValue', {
+        departmentId: SALES,
+        elementId: target.productId,
+        field: 'name',
+        value: target.detail.name,
+      }),
+    );
     await pim.api('/api/Catalog/SetValue', {
       departmentId: SALES,
       elementId: target.productId,

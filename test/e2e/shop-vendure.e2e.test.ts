@@ -38,6 +38,8 @@ let pim: Pim;
 let vendure: <T = Json>(query: string, variables?: Record<string, unknown>) => Promise<T>;
 let connectionId: string;
 let catalogId: string;
+/** What the test changed in the shared e2e PIM, undone after it (other e2e files expect the demo seed). */
+const undo: (() => Promise<unknown>)[] = [];
 
 const PRODUCT_READ = `id enabled updatedAt customFields { pimSku }
   translations { languageCode name description }
@@ -149,9 +151,11 @@ beforeAll(async () => {
     credentials: { username: shop.username, password: shop.password },
     mapping: { languages: LOCALES, onDeactivate: 'delete', features: { classification: true, values: true } },
   }));
+  undo.push(() => pim.api('/api/Sync/DeleteConnection', { departmentId: SALES, connectionId }));
 }, 400_000);
 
 afterAll(async () => {
+  for (const step of undo.reverse()) await step();
   connector?.stop();
   await shop?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -162,7 +166,7 @@ describe('the demo catalog synced into a real Vendure', () => {
 
   it('the first sync writes every master, variant, translation, price, feature, category and image', async () => {
     const first = (await pim.api(`/api/Catalog/GetProducts?catalogId=${catalogId}&limit=1&sort=sku`)).items[0];
-    await publishTranslations(pim, catalogId, first.productId);
+    undo.push(await publishTranslations(pim, catalogId, first.productId));
     masters = await pimMasters(pim, catalogId);
     expect(masters.length).toBeGreaterThan(5);
 
@@ -190,6 +194,14 @@ describe('the demo catalog synced into a real Vendure', () => {
   it('one changed value updates exactly that product', async () => {
     const target = masters[1]!;
     const before = await snapshot();
+    undo.push(() =>
+      pim.api('/api/Catalog/SetValue', {
+        departmentId: SALES,
+        elementId: target.productId,
+        field: 'name',
+        value: target.detail.name,
+      }),
+    );
     await pim.api('/api/Catalog/SetValue', {
       departmentId: SALES,
       elementId: target.productId,
