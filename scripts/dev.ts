@@ -6,16 +6,24 @@
  * `npm run dev -- --lag 3s`: the same, with every database behind a simulated read replica that
  * trails it by that time (docs/scaling.md section 6, scripts/lib/dev-lag.ts), in its own state
  * `.wrangler/state-lag`, seeded afresh at every start.
+ *
+ * `npm run dev -- --shop vendure`: the same, plus a real Vendure (shops/vendure, installed on
+ * the first start) on http://127.0.0.1:3100/admin-api, seeded with the demo manufacturers and
+ * tax codes, and the demo connector key pointed at it (scripts/lib/dev-shop.ts): the
+ * "Demo-Shop" connection's runs then write into Vendure. Without `--shop` the key is pointed
+ * back at the connector's reference store.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { LAG_STATE, lagServerArgs, parseLag, prepareLagState } from './lib/dev-lag';
+import { type DevShop, resetDemoTarget, startDevShop } from './lib/dev-shop';
 import { run } from './lib/dev-server';
 import { ensureDevVars } from './lib/dev-vars';
 import { argValue } from './lib/platform';
 
 const children: ChildProcess[] = [];
 let stopping = false;
+let shop: DevShop | null = null;
 
 function start(name: string, args: string[]): ChildProcess {
   const child = spawn('npm', args, {
@@ -50,13 +58,19 @@ function stopAll(code = 0): void {
       // Already gone.
     }
   }
-  setTimeout(() => process.exit(code), 500);
+  const stopped = shop ? shop.stop() : Promise.resolve();
+  stopped.finally(() => setTimeout(() => process.exit(code), 500));
 }
 
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
 const lagMs = process.argv.includes('--lag') ? parseLag(argValue('--lag')) : null;
+const shopKind = argValue('--shop');
+if (shopKind !== undefined && shopKind !== 'vendure') {
+  console.error(`--shop: only vendure is wired into npm run dev (got "${shopKind}")`);
+  process.exit(2);
+}
 ensureDevVars();
 console.log('Preparing the PIM (migrations, demo seed, web build) and the demo shop connector ...');
 let lagArgs: string[] = [];
@@ -72,6 +86,18 @@ await run('npm', ['run', 'build:web']);
 start('connector', ['run', 'connector:dev']);
 start('pim', ['exec', '--', 'wrangler', 'dev', '--ip', '127.0.0.1', '--port', '8787', '--test-scheduled', ...lagArgs]);
 console.log('PIM: http://127.0.0.1:8787   demo shop connector: http://127.0.0.1:8788   (Ctrl-C stops both)');
+if (shopKind === 'vendure') {
+  try {
+    shop = await startDevShop();
+    if (stopping) await shop.stop();
+    else for (const line of shop.notes) console.log(`[vendure] ${line}`);
+  } catch (err) {
+    console.error(`[vendure] ${err instanceof Error ? err.message : err}`);
+    stopAll(1);
+  }
+} else {
+  await resetDemoTarget().catch((err) => console.error(`[connector] ${err instanceof Error ? err.message : err}`));
+}
 if (lagMs !== null)
   console.log(
     `Simulated replica lag: ${lagMs} ms. A read without a bookmark sees the data as of then (docs/scaling.md section 6).`,

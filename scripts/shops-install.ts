@@ -3,6 +3,7 @@
  * large trees stay out of the PIM's) when their node_modules are missing or older than their
  * lock file. `npm run test:shops` runs it first, so a fresh clone's `npm test` needs no extra
  * step; Medusa also needs PostgreSQL 15 (Debian's postgresql-15, which .ci/run installs).
+ * Shops named as arguments (`tsx scripts/shops-install.ts vendure`) install only those.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 
-for (const shop of ['vendure', 'medusa']) {
+const named = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+for (const shop of named.length > 0 ? named : ['vendure', 'medusa']) {
   const dir = join(ROOT, 'shops', shop);
   const marker = join(dir, 'node_modules', '.package-lock.json');
   const lock = join(dir, 'package-lock.json');

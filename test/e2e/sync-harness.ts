@@ -17,7 +17,14 @@ import { signRequest } from '../../src/sync/protocol/signing';
 
 export const DEMO_KEY = { keyId: 'demo', secret: 'demo-connector-secret-1' };
 
-export async function startConnector(): Promise<{ server: DevServer; stop(): void }> {
+/**
+ * The connector with the demo key and the demo shop seeded; `allowPrivateTargets` lets it call
+ * shops and media on 127.0.0.1 (`ALLOW_PRIVATE_TARGETS`, docs/shops.md "Safety"), as the
+ * e2e tests against a local Vendure or Medusa need.
+ */
+export async function startConnector(
+  options: { allowPrivateTargets?: boolean } = {},
+): Promise<{ server: DevServer; stop(): void }> {
   const persistTo = mkdtempSync(join(tmpdir(), 'connector-e2e-'));
   await migrate(persistTo, 'connector/wrangler.toml');
   const { seedDemoShop } = await import('../../connector/scripts/demo-shop');
@@ -37,6 +44,7 @@ export async function startConnector(): Promise<{ server: DevServer; stop(): voi
       'connector/wrangler.toml',
       '--var',
       `CONNECTOR_KEYS:${JSON.stringify({ [DEMO_KEY.keyId]: DEMO_KEY.secret })}`,
+      ...(options.allowPrivateTargets ? ['--var', 'ALLOW_PRIVATE_TARGETS:true'] : []),
     ],
   });
   return {

@@ -10,6 +10,7 @@ import {
   type TargetRecord,
   type WriteContext,
 } from '../target-adapter';
+import { codeUnits } from '../unit-codes';
 import { createMedusaApi, type MedusaApi, MedusaRefusal, query } from './medusa-api';
 import { idsOf, productsByExternalId } from './medusa-products';
 import { findCurrent, OwnedByShop, type WriteState, writeProduct } from './medusa-write';
@@ -17,7 +18,9 @@ import { findCurrent, OwnedByShop, type WriteState, writeProduct } from './medus
 /**
  * The Medusa v2 adapter (docs/shops.md): products carry the PIM SKU as `external_id`,
  * variants their SKUs, prices per currency with `min_quantity` tiers, features and the
- * PIM's lookup ids in metadata (Medusa has no attributes, manufacturers or units in core),
+ * PIM's lookup ids in metadata (Medusa has no attributes, manufacturers or units in core:
+ * GET /mappings offers the shop's product tags as manufacturers, by their value, and common
+ * UN/ECE unit codes, so the PIM does not quarantine every product with a manufacturer or unit),
  * translations through the Translation Module where it is on (else in metadata), categories
  * by path and images uploaded once per content hash.
  */
@@ -117,9 +120,12 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
       const { tax_rates } = await api.get<{ tax_rates: { id: string; code: string; rate: number | null }[] }>(
         `/admin/tax-rates${query({ fields: 'id,code,rate', limit: 500 })}`,
       );
+      const { product_tags } = await api.get<{ product_tags: { id: string; value: string }[] }>(
+        `/admin/product-tags${query({ fields: 'id,value', limit: 1000 })}`,
+      );
       return {
-        manufacturers: [],
-        units: [],
+        manufacturers: product_tags.map((t) => ({ id: t.id, name: t.value })),
+        units: codeUnits(),
         taxes: tax_rates.map((t) => ({ id: t.id, code: t.code, rate: t.rate ?? 0 })),
       };
     },

@@ -8,6 +8,7 @@ import type {
   TargetIds,
   TargetMapping,
 } from '../target-adapter';
+import { codeUnits } from '../unit-codes';
 import { createCatalog } from './vendure-catalog';
 import { createVendureClient } from './vendure-client';
 import type { ShopProduct } from './vendure-variants';
@@ -27,33 +28,6 @@ import { PRODUCT_BY_SKU, writeRecord } from './vendure-write';
  * deleting an image file another product may still show (images leave the product; the asset
  * stays in the shop's library).
  */
-
-/** Units the PIM may map onto (UN/ECE Rec 20 codes); Vendure has none, so each code is its own id. */
-const UNIT_CODES = [
-  'C62',
-  'H87',
-  'PCE',
-  'PR',
-  'SET',
-  'MTR',
-  'MTK',
-  'MTQ',
-  'CMT',
-  'MMT',
-  'KMT',
-  'KGM',
-  'GRM',
-  'TNE',
-  'LTR',
-  'MLT',
-  'RO',
-  'PK',
-  'BX',
-  'CT',
-  'DZN',
-  'HUR',
-  'KWH',
-];
 
 /** Vendure's defaults: net customer prices (no tiers in core), products deleted when the PIM deactivates them. */
 export const VENDURE_DEFAULT_MAPPING: TargetMapping = {
@@ -136,7 +110,7 @@ export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps): T
       );
       return {
         manufacturers: makers.facets.items[0]?.values.map((v) => ({ id: v.id, name: v.name })) ?? [],
-        units: UNIT_CODES.map((code) => ({ id: code, code })),
+        units: codeUnits(),
         taxes: answer.taxCategories.items.map((t) => ({ id: t.id, code: t.name, rate: rates.get(t.id) ?? 0 })),
       };
     },
