@@ -1,4 +1,4 @@
-import type { MediaRef, Product, Variant } from '../../../../src/sync/protocol/wire';
+import { type MediaRef, type Product, roundDecimal, type Variant } from '../../../../src/sync/protocol/wire';
 import type { TargetMapping } from '../target-adapter';
 
 /**
@@ -106,14 +106,19 @@ function optionsOf(product: Product, skus: string[], nodes: Node[], mapping: Tar
   return { options, combos };
 }
 
+/**
+ * An amount to 6 decimals, half up: the PIM keeps up to 20 (`21.15701` per piece); Medusa keeps
+ * numbers, and a computed amount (a factor, a gross price) would carry float noise
+ * (docs/shops.md, "Amounts").
+ */
 function round(n: number): number {
-  return Math.round(n * 10_000) / 10_000;
+  return Number(roundDecimal(n.toFixed(12), 6));
 }
 
 /** The shop prices of a node: the mapping's price type per currency, tiers by lower bound; the master's when the node has none. */
 export function pricesOf(node: Node, master: Product, mapping: TargetMapping): MedusaPrice[] {
   const list = (node.prices?.length ? node.prices : master.prices) ?? [];
-  const chosen = mapping.priceType ? list.filter((p) => p.type === mapping.priceType) : [];
+  const chosen = mapping.priceType ? list.filter((p) => p.type === mapping.priceType && p.amount !== null) : [];
   const out: MedusaPrice[] = [];
   const seen = new Set<string>();
   for (const p of chosen) {
@@ -131,7 +136,7 @@ export function pricesOf(node: Node, master: Product, mapping: TargetMapping): M
   }
   const single = node.price ?? master.price;
   if (out.length === 0 && single !== null)
-    out.push({ currency_code: mapping.currency.toLowerCase(), amount: Number(single) });
+    out.push({ currency_code: mapping.currency.toLowerCase(), amount: round(Number(single)) });
   return out;
 }
 

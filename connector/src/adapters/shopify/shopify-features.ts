@@ -1,4 +1,4 @@
-import type { Product, Variant } from '../../../../src/sync/protocol/wire';
+import { currencyPlaces, roundDecimal, type Product, type Variant } from '../../../../src/sync/protocol/wire';
 import type { TargetMapping } from '../target-adapter';
 
 type NodeFields = Product | Variant;
@@ -102,20 +102,32 @@ export function variantOptions(product: Product, mapping: TargetMapping): Varian
 }
 
 /**
- * The shop's price of a node: the mapped price type's entry in the mapped currency for
- * quantity 1 (no lower bound or one of 1 or less), else the record's `price`; gross when the
- * shop shows prices with tax and the entry carries its tax rate.
+ * An amount as Shopify keeps it: rounded half up to the currency's minor unit (EUR 2, JPY 0),
+ * gross when the shop shows prices with tax and the price carries its rate. The PIM keeps up to
+ * 20 decimals (`21.15701` per piece); Shopify's money has the currency's places
+ * (docs/shops.md, "Amounts").
+ */
+function shopAmount(amount: string, tax: string | null, mapping: TargetMapping): string {
+  const places = currencyPlaces(mapping.currency);
+  if (!mapping.pricesIncludeTax || tax === null) return roundDecimal(amount, places);
+  return roundDecimal((Number(amount) * (1 + Number(tax))).toFixed(10), places);
+}
+
+/**
+ * The shop's price of a node: the mapped price type's entry with an amount in the mapped
+ * currency for quantity 1 (no lower bound or one of 1 or less), else the record's `price`,
+ * in the currency's places (shopAmount).
  */
 export function shopPrice(node: NodeFields, mapping: TargetMapping): string | null {
   const entry = (node.prices ?? []).find(
     (price) =>
       price.type === mapping.priceType &&
+      price.amount !== null &&
       (price.currency === null || price.currency === mapping.currency) &&
       (price.lowerBound === null || Number(price.lowerBound) <= 1),
   );
-  if (!entry) return node.price;
-  if (!mapping.pricesIncludeTax || entry.tax === null) return entry.amount;
-  return (Number(entry.amount) * (1 + Number(entry.tax))).toFixed(2);
+  if (!entry?.amount) return node.price === null ? null : shopAmount(node.price, null, mapping);
+  return shopAmount(entry.amount, entry.tax, mapping);
 }
 
 /** A node's quantity tiers of the shop's price (lower bound above 1), gross like `shopPrice`, by minimum quantity. */
@@ -124,16 +136,14 @@ export function priceTiers(node: NodeFields, mapping: TargetMapping): { minimumQ
     .filter(
       (price) =>
         price.type === mapping.priceType &&
+        price.amount !== null &&
         (price.currency === null || price.currency === mapping.currency) &&
         price.lowerBound !== null &&
         Number(price.lowerBound) > 1,
     )
     .map((price) => ({
       minimumQuantity: Math.ceil(Number(price.lowerBound)),
-      amount:
-        mapping.pricesIncludeTax && price.tax !== null
-          ? (Number(price.amount) * (1 + Number(price.tax))).toFixed(2)
-          : price.amount,
+      amount: shopAmount(price.amount!, price.tax, mapping),
     }))
     .sort((a, b) => a.minimumQuantity - b.minimumQuantity);
 }

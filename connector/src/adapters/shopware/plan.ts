@@ -1,4 +1,4 @@
-import type { MediaRef, Product, Variant } from '../../../../src/sync/protocol/wire';
+import { type MediaRef, type Product, roundDecimal, type Variant } from '../../../../src/sync/protocol/wire';
 import type { TargetMapping } from '../target-adapter';
 import { type FeatureValue, nodeFeatures, variantOptions } from './features';
 import { shopwareId } from './ids';
@@ -276,6 +276,7 @@ function tiers(node: Product | Variant, mapping: TargetMapping): Tier[] {
   const byStart = new Map<number, number>();
   if (mapping.priceType) {
     for (const p of node.prices ?? []) {
+      if (p.amount === null) continue; // a price on request without amount is no shop price
       if (p.type !== mapping.priceType || (p.currency !== null && p.currency !== mapping.currency)) continue;
       const start = Math.max(1, Math.ceil(Number(p.lowerBound ?? '1')));
       if (!byStart.has(start)) byStart.set(start, Number(p.amount));
@@ -299,6 +300,11 @@ function texts(node: Product | Variant, master: Product, language: string, defau
   };
 }
 
+/**
+ * An amount to 6 decimals, half up: the PIM keeps up to 20 (`21.15701` per piece); the shop keeps
+ * floats, and a computed amount (a factor, a gross price) would carry float noise
+ * (docs/shops.md, "Amounts").
+ */
 function round(n: number): number {
-  return Math.round(n * 10_000) / 10_000;
+  return Number(roundDecimal(n.toFixed(12), 6));
 }

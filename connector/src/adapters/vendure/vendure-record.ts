@@ -1,4 +1,4 @@
-import type { MediaRef, Product, Variant } from '../../../../src/sync/protocol/wire';
+import { type MediaRef, type Product, roundDecimal, type Variant } from '../../../../src/sync/protocol/wire';
 import type { TargetMapping } from '../target-adapter';
 
 /**
@@ -65,14 +65,23 @@ export function textIn(node: Node, field: 'name' | 'description', language: stri
  */
 export function channelPrice(node: Node, mapping: TargetMapping, taxRate: number | null): number | null {
   const candidates = (node.prices ?? []).filter(
-    (p) => p.type === mapping.priceType && (p.currency === null || p.currency === mapping.currency),
+    (p) =>
+      p.type === mapping.priceType && p.amount !== null && (p.currency === null || p.currency === mapping.currency),
   );
   candidates.sort((a, b) => Number(a.lowerBound ?? 0) - Number(b.lowerBound ?? 0));
   const amount = candidates[0]?.amount ?? node.price;
   if (amount === null || amount === undefined) return null;
-  const net = Number(amount);
-  const gross = mapping.pricesIncludeTax && taxRate !== null ? net * (1 + taxRate / 100) : net;
-  return Math.round(gross * 100);
+  if (!mapping.pricesIncludeTax || taxRate === null) return minorUnits(amount);
+  return minorUnits((Number(amount) * (1 + taxRate / 100)).toFixed(12));
+}
+
+/**
+ * Vendure keeps money as whole minor units (cents): the amount rounded half up to 2 decimals as
+ * text, so `21.15701` is 2116 and `1.005` is 101 (a float gives 100) (docs/shops.md, "Amounts").
+ */
+function minorUnits(amount: string): number {
+  const [whole = '0', fraction = ''] = roundDecimal(amount, 2).split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
 }
 
 function valueRef(facetCode: string, facetName: string, name: string): FacetValueRef {
