@@ -53,10 +53,7 @@ export const skuSchema = z
 const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits');
 // Amounts travel as the PIM stores them (src/kernel/decimal.ts, up to 20 decimals); an adapter
 // rounds to its shop's places.
-const priceSchema = z
-  .string()
-  .regex(STORED_DECIMAL, 'price must be a decimal string such as "12.50"')
-  .nullable();
+const priceSchema = z.string().regex(STORED_DECIMAL, 'price must be a decimal string such as "12.50"').nullable();
 
 const mediaRefSchema = z.object({
   sha256: sha256Schema,
