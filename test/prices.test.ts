@@ -159,6 +159,7 @@ describe('Price lists', () => {
         { type: 'net_list', amount: '10.00', currency: 'EUR' },
         { type: 'on_request', currency: 'EUR', lowerBound: '500' },
         { type: 'udp_my_list_2', amount: '8.5', currency: 'EUR' },
+        { type: 'udp_customer_specific_list', amount: '7', currency: 'EUR' },
       ],
     });
     expect(res.status, res.text).toBe(200);
@@ -166,6 +167,7 @@ describe('Price lists', () => {
       ['net_list', '10.00'],
       ['on_request', null],
       ['udp_my_list_2', '8.5'],
+      ['udp_customer_specific_list', '7'],
     ]);
     const rows = await db().select().from(productPrices).where(eq(productPrices.productId, product.productId));
     expect(rows.find((r) => r.position === 1)!.amount).toBeNull();

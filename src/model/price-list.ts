@@ -29,11 +29,12 @@ import {
  * BMEcat's price types (1.2 and 2005 share them). `udp_*` is a user-defined type: BMEcat's
  * pattern is `udp_\w{1,16}`, and XSD's `\w` is any letter or digit (`udp_Stückpreis`), so
  * letters of every script are kept; an underscore, which XSD's `\w` does not take but files
- * write (`udp_net_list_2`), is kept too, and the BMEcat exports write such a type without it
- * (price-blocks.ts).
+ * write (`udp_net_list_2`), is kept too, and so are up to 32 characters after `udp_` (the XSD's 16
+ * are the exports' concern: they write such a type without underscores and cut to 16,
+ * reported, price-blocks.ts), so a supplier's own type never costs its price.
  */
 export const PRICE_TYPE =
-  /^(net_list|gros_list|net_customer|nrp|net_customer_exp|on_request|udp_[\p{L}\p{N}_]{1,16})$/u;
+  /^(net_list|gros_list|net_customer|nrp|net_customer_exp|on_request|udp_[\p{L}\p{N}_]{1,32})$/u;
 const ON_REQUEST = new Set(['on_request', 'udp_onrequest']);
 
 /** Whether a price type is a price on request (its amount may be absent). */

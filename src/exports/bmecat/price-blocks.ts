@@ -74,7 +74,7 @@ function priceBase(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWar
 
 /**
  * The type and amount a price is written with: a `udp_` type without the underscores XSD's
- * `\w` does not take (`udp_net_list_2` -> `udp_netlist2`), a price on request in the dialect's
+ * `\w` does not take (`udp_net_list_2` -> `udp_netlist2`) and cut to the XSD's 16, a price on request in the dialect's
  * spelling (onRequest). Each change is reported; the amount is always written as stored.
  */
 function written(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarnings) {
@@ -90,10 +90,11 @@ function written(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarni
     }
   }
   const rest = type.startsWith('udp_') ? type.slice(4) : null;
-  if (rest?.includes('_') && rest.replace(/_/g, '') !== '') {
-    const fitted = `udp_${rest.replace(/_/g, '')}`;
+  const fittedRest = rest?.replace(/_/g, '').slice(0, 16);
+  if (rest && fittedRest && fittedRest !== rest) {
+    const fitted = `udp_${fittedRest}`;
     w.add(
-      `price type ${type} written as ${fitted} (the ${d.schemaName} XSD allows letters and digits after udp_)`,
+      `price type ${type} written as ${fitted} (the ${d.schemaName} XSD allows up to 16 letters and digits after udp_)`,
       view.subject,
     );
     type = fitted;

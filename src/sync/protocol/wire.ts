@@ -156,7 +156,7 @@ const nodeFields = {
   prices: z
     .array(
       z.object({
-        type: z.string().min(1).max(30),
+        type: z.string().min(1).max(40),
         /** As stored (up to 20 decimals); null only for a price on request without amount. */
         amount: z.string().regex(STORED_DECIMAL).nullable(),
         currency: z.string().nullable(),
