@@ -116,7 +116,10 @@ export const LAYERS: readonly Layer[] = [
 /** Parts that may import only the listed places: the connector and the protocol it shares with the PIM. */
 export const BOUNDARIES: readonly Boundary[] = [
   { from: 'connector/', mayImport: ['connector/', 'src/sync/protocol/'] },
-  // The product statuses are part of the wire format; their one home imports nothing, so the
-  // connector bundles it as it is.
-  { from: 'src/sync/protocol/', mayImport: ['src/sync/protocol/', 'src/kernel/product-status.ts'] },
+  // The product statuses and the decimal rule of amounts are part of the wire format; their
+  // homes import nothing, so the connector bundles them as they are.
+  {
+    from: 'src/sync/protocol/',
+    mayImport: ['src/sync/protocol/', 'src/kernel/product-status.ts', 'src/kernel/decimal.ts'],
+  },
 ];

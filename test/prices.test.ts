@@ -3,6 +3,8 @@ import { eq } from 'drizzle-orm';
 import { productPrices, products } from '../src/db/schema';
 import { getPrices, setPrices } from '../src/catalog/prices/prices';
 import { loadProductAggregates } from '../src/model/product-aggregate';
+import { syncPriceList } from '../src/model/price-list';
+import { productSchema } from '../src/sync/protocol/wire';
 import { fingerprintsOf } from '../src/records/sync-record';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { makeAgentUser, send, tokensFor } from './oauth-helpers';
@@ -109,7 +111,8 @@ describe('Price lists', () => {
 
   it.each([
     ['currency', { currency: 'euro' }, /currency/],
-    ['amount', { amount: '12.345678' }, /amount/],
+    ['amount', { amount: '12.123456789012345678901' }, /amount/],
+    ['amount', { amount: null }, /amount is missing/],
     ['tax', { tax: '19' }, /tax/],
     ['lowerBound', { lowerBound: '0' }, /lowerBound/],
     ['territory', { territory: ['Germany'] }, /territory/],
@@ -125,6 +128,51 @@ describe('Price lists', () => {
     expect(res.status).toBe(400);
     expect(res.json.error).toMatch(message);
     expect((await getPrices(db(), asActor(user.tenant), product.productId)).prices).toEqual([]);
+  });
+
+  it('keeps amounts of 6 and more decimals exactly as written, through REST and the sync wire', async () => {
+    const { user, product } = await setup();
+    const prices = [
+      { type: 'net_list', amount: '21.157010', currency: 'EUR', lowerBound: '1' },
+      { type: 'net_list', amount: '0,0012345', currency: 'EUR', lowerBound: '1000' },
+      { type: 'nrp', amount: '11.899999999999999', currency: 'EUR' },
+    ];
+    const res = await post(user.cookie, { departmentId: user.departmentId, productId: product.productId, prices });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.price).toBe('21.157010');
+    expect(res.json.prices.map((p: { amount: string }) => p.amount)).toEqual([
+      '21.157010',
+      '0.0012345',
+      '11.899999999999999',
+    ]);
+    const [aggregate] = await loadProductAggregates(db(), user.tenant.companyId, [product.productId]);
+    const wired = productSchema.shape.prices.parse(syncPriceList(aggregate!.prices ?? [], aggregate!.product.price));
+    expect(wired!.map((p) => p.amount)).toEqual(['21.157010', '0.0012345', '11.899999999999999']);
+  });
+
+  it('keeps a price on request without amount beside priced tiers and a udp_ type with underscores', async () => {
+    const { user, product } = await setup();
+    const res = await post(user.cookie, {
+      departmentId: user.departmentId,
+      productId: product.productId,
+      prices: [
+        { type: 'net_list', amount: '10.00', currency: 'EUR' },
+        { type: 'on_request', currency: 'EUR', lowerBound: '500' },
+        { type: 'udp_my_list_2', amount: '8.5', currency: 'EUR' },
+        { type: 'udp_customer_specific_list', amount: '7', currency: 'EUR' },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.prices.map((p: { type: string; amount: string | null }) => [p.type, p.amount])).toEqual([
+      ['net_list', '10.00'],
+      ['on_request', null],
+      ['udp_my_list_2', '8.5'],
+      ['udp_customer_specific_list', '7'],
+    ]);
+    const rows = await db().select().from(productPrices).where(eq(productPrices.productId, product.productId));
+    expect(rows.find((r) => r.position === 1)!.amount).toBeNull();
+    // The price stays the default row's, not the on-request row's absent amount.
+    expect((await getPrices(db(), asActor(user.tenant), product.productId)).price).toBe('10.00');
   });
 
   it('answers 404 for a product of another company', async () => {

@@ -171,8 +171,8 @@ describe('AddProduct', () => {
     ['a price of the wrong type', { price: 12.5 }, 'price: Invalid input: expected string, received number'],
     [
       'a price with too many decimals',
-      { price: '1.23456' },
-      'price: price must be a non-negative amount with at most 4 decimals, such as 12.50 or 12,50',
+      { price: '1.123456789012345678901' },
+      'price: price must be a non-negative amount with at most 12 digits before and 20 after the separator, such as 12.50 or 12,50',
     ],
     ['a GTIN with a wrong check digit', { gtin: '4006209123457' }, 'gtin: GTIN check digit is wrong'],
     [

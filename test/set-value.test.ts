@@ -85,8 +85,16 @@ describe('SetValue on built-in fields', () => {
   });
 
   it.each([
-    ['price', 'twelve', 'price: "twelve" is not a non-negative amount with at most 4 decimals, such as 12.50 or 12,50'],
-    ['price', '-1', 'price: "-1" is not a non-negative amount with at most 4 decimals, such as 12.50 or 12,50'],
+    [
+      'price',
+      'twelve',
+      'price: "twelve" is not a non-negative amount with at most 12 digits before and 20 after the separator, such as 12.50 or 12,50',
+    ],
+    [
+      'price',
+      '-1',
+      'price: "-1" is not a non-negative amount with at most 12 digits before and 20 after the separator, such as 12.50 or 12,50',
+    ],
     ['priceQuantity', '1.5', 'priceQuantity: "1.5" is not a whole number'],
     ['priceQuantity', '0', 'priceQuantity: must be at least 1'],
     ['deliveryTimeDays', 'soon', 'deliveryTimeDays: "soon" is not a number'],

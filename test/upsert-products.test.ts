@@ -150,7 +150,7 @@ describe('POST /api/Catalog/UpsertProducts', () => {
       ['MASTER', 'created', null],
     ]);
     expect(res.json.items[1].error).toBe(
-      'price: "abc" is not a non-negative amount with at most 4 decimals, such as 12.50 or 12,50',
+      'price: "abc" is not a non-negative amount with at most 12 digits before and 20 after the separator, such as 12.50 or 12,50',
     );
     expect(res.json.items[8].variants[0]).toMatchObject({
       sku: 'EXISTING',

@@ -1,8 +1,8 @@
 /**
  * The syntax rules of coded values, each in one place: the REST schemas (catalog.schemas.ts,
  * exports/templates.ts), SetValue's field rules (fields.ts, value-types.ts) and the web app's
- * form checks (web/src/lib/validate.ts) import them. This module imports nothing, so the web app
- * bundles it as it is.
+ * form checks (web/src/lib/validate.ts) import them. This module imports only decimal.ts, which
+ * imports nothing, so the web app bundles it as it is.
  */
 
 /** ISO 639-2 language code, e.g. deu, eng. */
@@ -12,16 +12,8 @@ export const CURRENCY_CODE = /^[A-Z]{3}$/;
 /** UN/ECE Recommendation 20 unit code, e.g. C62, MTR. */
 export const UNIT_CODE = /^[A-Z0-9]{2,3}$/;
 
-/**
- * The decimal rule of prices: a non-negative amount with at most 12 digits before and 4 after
- * the separator, which may be a dot or a comma ("12,50" is how German price lists write it);
- * stored with a dot (docs/design.md section 4).
- */
-export const DECIMAL = /^\d{1,12}([.,]\d{1,4})?$/;
-export const DECIMAL_RULE = 'a non-negative amount with at most 4 decimals, such as 12.50 or 12,50';
-
-/** The stored form of a text that matched DECIMAL. */
-export const normaliseDecimal = (text: string): string => text.replace(',', '.');
+/** The decimal rule of amounts has its own module (the sync wire protocol shares it). */
+export { DECIMAL, DECIMAL_RULE, normaliseDecimal } from './decimal';
 
 /** What is wrong with a GTIN (8, 12, 13 or 14 digits, GS1 check digit last), or null. */
 export function gtinProblem(value: string): 'digits' | 'checkDigit' | null {

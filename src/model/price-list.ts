@@ -19,11 +19,26 @@ import {
  * `products.price` stays the default net price (SetValue, ProductDto). It is the amount of the
  * list's default row: the first row that is not a price on request. The stored row keeps
  * `amount` NULL, so the amount has one home and a SetValue of `price` changes the list too.
+ *
+ * A **price on request** (`on_request`, BMEcat 2005's type; `udp_onrequest`, the 1.2 spelling) may
+ * have no amount: "for 100 pieces and more, ask". It is never the default row, so its stored
+ * `amount` NULL means "no amount", and readers give it `amount: null`.
  */
 
-/** BMEcat's price types (1.2 and 2005 share them; `udp_*` is a user-defined type). */
-export const PRICE_TYPE = /^(net_list|gros_list|net_customer|nrp|net_customer_exp|on_request|udp_\w{1,16})$/;
+/**
+ * BMEcat's price types (1.2 and 2005 share them). `udp_*` is a user-defined type: BMEcat's
+ * pattern is `udp_\w{1,16}`, and XSD's `\w` is any letter or digit (`udp_Stückpreis`), so
+ * letters of every script are kept; an underscore, which XSD's `\w` does not take but files
+ * write (`udp_net_list_2`), is kept too, and so are up to 32 characters after `udp_` (the XSD's 16
+ * are the exports' concern: they write such a type without underscores and cut to 16,
+ * reported, price-blocks.ts), so a supplier's own type never costs its price.
+ */
+export const PRICE_TYPE =
+  /^(net_list|gros_list|net_customer|nrp|net_customer_exp|on_request|udp_[\p{L}\p{N}_]{1,32})$/u;
 const ON_REQUEST = new Set(['on_request', 'udp_onrequest']);
+
+/** Whether a price type is a price on request (its amount may be absent). */
+export const isOnRequest = (type: string): boolean => ON_REQUEST.has(type);
 
 const decimal = (field: string) =>
   z.string().trim().regex(DECIMAL, `${field} must be ${DECIMAL_RULE}`).transform(normaliseDecimal);
@@ -35,7 +50,8 @@ export const PriceDto = z
     type: z
       .string()
       .regex(PRICE_TYPE, 'type must be net_list, gros_list, net_customer, nrp, net_customer_exp, on_request or udp_*'),
-    amount: decimal('amount'),
+    /** Required, except on a price on request (`on_request`, `udp_onrequest`), where absent or null = no amount. */
+    amount: decimal('amount').nullish(),
     currency: z.string().regex(CURRENCY_CODE, 'currency must be an ISO 4217 code such as EUR').nullish(),
     /** Tax rate as a fraction, as BMEcat's TAX: 0.19 for 19 %. */
     tax: decimal('tax')
@@ -59,6 +75,10 @@ export const PriceDto = z
   .refine((p) => !p.validFrom || !p.validTo || p.validFrom <= p.validTo, {
     message: 'validFrom must not be after validTo',
     path: ['validTo'],
+  })
+  .refine((p) => (p.amount ?? null) !== null || isOnRequest(p.type), {
+    message: 'amount is missing (only a price on request, on_request or udp_onrequest, may have none)',
+    path: ['amount'],
   });
 
 export type Price = z.output<typeof PriceDto>;
@@ -66,7 +86,8 @@ export type Price = z.output<typeof PriceDto>;
 /** A price as it leaves the service: every key present, absent values null. */
 export interface PriceOut {
   type: string;
-  amount: string;
+  /** Null only on a price on request without amount. */
+  amount: string | null;
   currency: string | null;
   tax: string | null;
   factor: string | null;
@@ -81,7 +102,7 @@ export interface PriceOut {
 
 export const PriceOutSchema = z.object({
   type: z.string(),
-  amount: z.string(),
+  amount: z.string().nullable(),
   currency: z.string().nullable(),
   tax: z.string().nullable(),
   factor: z.string().nullable(),
@@ -113,13 +134,17 @@ export function defaultIndex(prices: readonly { type: string }[]): number {
   return prices.findIndex((p) => !ON_REQUEST.has(p.type));
 }
 
+/** Whether a stored row is the default row (its amount is `products.price`), not a price on request without amount. */
+export const isDefaultRow = (r: Pick<StoredPrice, 'type' | 'amount'>): boolean =>
+  r.amount === null && !isOnRequest(r.type);
+
 /** The rows to store for `prices` and the `price` the product gets (unchanged when the list has no default row). */
 export function toStored(prices: readonly Price[]): { rows: StoredPrice[]; price: string | undefined } {
   const at = defaultIndex(prices);
   const rows = prices.map((p, position) => ({
     position,
     type: p.type,
-    amount: position === at ? null : p.amount,
+    amount: position === at ? null : (p.amount ?? null),
     currency: p.currency ?? null,
     tax: p.tax ?? null,
     factor: p.factor ?? null,
@@ -130,7 +155,7 @@ export function toStored(prices: readonly Price[]): { rows: StoredPrice[]; price
     daily: p.daily ? true : null,
     ...storedBase(p.base),
   }));
-  return { rows, price: at >= 0 ? prices[at]!.amount : undefined };
+  return { rows, price: at >= 0 ? (prices[at]!.amount ?? undefined) : undefined };
 }
 
 /**
@@ -141,24 +166,28 @@ export function priceList(rows: readonly StoredPrice[], price: string | null): P
   return [...rows]
     .sort((a, b) => a.position - b.position)
     .flatMap((r) => {
+      if (isOnRequest(r.type) && r.amount === null) return [outOf(r, null)];
       const amount = r.amount ?? price;
       if (amount === null || amount === '') return [];
-      return [
-        {
-          type: r.type,
-          amount,
-          currency: r.currency,
-          tax: r.tax,
-          factor: r.factor,
-          lowerBound: r.lowerBound,
-          territory: r.territory ? r.territory.split(',') : [],
-          validFrom: r.validFrom,
-          validTo: r.validTo,
-          daily: r.daily === true,
-          base: baseOut(r),
-        },
-      ];
+      return [outOf(r, amount)];
     });
+}
+
+/** A stored row as it leaves the service; the key order is the sync record's (its fingerprint hashes it). */
+function outOf(r: StoredPrice, amount: string | null): PriceOut {
+  return {
+    type: r.type,
+    amount,
+    currency: r.currency,
+    tax: r.tax,
+    factor: r.factor,
+    lowerBound: r.lowerBound,
+    territory: r.territory ? r.territory.split(',') : [],
+    validFrom: r.validFrom,
+    validTo: r.validTo,
+    daily: r.daily === true,
+    base: baseOut(r),
+  };
 }
 
 /**

@@ -53,6 +53,12 @@ const PRICES = [
   },
   { type: 'udp_special', amount: '8.00', currency: 'EUR' },
   { type: 'on_request', amount: '0' },
+  // Issue 32: amounts as written (6 decimals), udp_ types XSD's \w refuses as they are (an
+  // underscore) or takes (a letter beyond ASCII), a price on request without amount.
+  { type: 'net_customer', amount: '0.157015', currency: 'EUR', lowerBound: '1000' },
+  { type: 'udp_net_list_2', amount: '21.15701', currency: 'EUR' },
+  { type: 'udp_Stückpreis', amount: '0.123456', currency: 'EUR' },
+  { type: 'on_request', currency: 'EUR', lowerBound: '5000' },
 ];
 
 describe('price lists in BMEcat exports', () => {
@@ -93,6 +99,12 @@ describe('price lists in BMEcat exports', () => {
       // 2005: one per price that has one; ETIM: one per block (the two MTR tiers share one); 1.2: none.
       const expected = { BMEcat: [per100, per100, perKg], 'BMEcat-ETIM': [per100, perKg], BMEcat12: [] };
       expect(bases, format).toEqual(expected[format as keyof typeof expected]);
+      expect(xml, format).toContain('<PRICE_AMOUNT>0.157015</PRICE_AMOUNT>');
+      if (format !== 'BMEcat-ETIM') {
+        expect(xml, format).toContain('price_type="udp_netlist2"');
+        expect(xml, format).toContain('<PRICE_AMOUNT>21.15701</PRICE_AMOUNT>');
+        expect(xml, format).toContain('price_type="udp_Stückpreis"');
+      }
     }
   });
 });

@@ -16,7 +16,14 @@ describe('product form', () => {
   it('names every field that breaks a rule', () => {
     expect(
       validateProduct(
-        { sku: '', gtin: '123', price: '12,555555', unit: 'stk', priceQuantity: '0', deliveryTimeDays: '2.5' },
+        {
+          sku: '',
+          gtin: '123',
+          price: '12,5555555555555555555555',
+          unit: 'stk',
+          priceQuantity: '0',
+          deliveryTimeDays: '2.5',
+        },
         { requireSku: true },
       ),
     ).toEqual({

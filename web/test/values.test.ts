@@ -26,10 +26,11 @@ describe('parseInput', () => {
     expect(parseInput('boolean', 'no')).toEqual({ ok: true, value: 'false' });
     expect(parseInput('boolean', 'vielleicht')).toEqual({ ok: false, problem: 'notBoolean' });
   });
-  it('checks amounts like the API (at most four decimals, a comma allowed)', () => {
+  it('checks amounts like the API (at most 20 decimals kept as written, a comma allowed)', () => {
     expect(parseInput('decimal', '12,50')).toEqual({ ok: true, value: '12.50' });
     expect(parseInput('decimal', '12,50 €')).toEqual({ ok: true, value: '12.50' });
-    expect(parseInput('decimal', '1,23456')).toEqual({ ok: false, problem: 'notAmount' });
+    expect(parseInput('decimal', '21,157010')).toEqual({ ok: true, value: '21.157010' });
+    expect(parseInput('decimal', '1,234567890123456789012')).toEqual({ ok: false, problem: 'notAmount' });
     expect(parseInput('decimal', '-3')).toEqual({ ok: false, problem: 'notAmount' });
   });
   it('refuses a fraction where a whole number is needed', () => {

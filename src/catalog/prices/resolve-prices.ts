@@ -23,7 +23,7 @@ export function resolvePrices(
   raw.forEach((p, i) => {
     const parsed = PriceDto.safeParse({
       type: p.type,
-      amount: p.amount ?? undefined,
+      amount: blankToNull(p.amount),
       currency: blankToNull(p.currency)?.toUpperCase() ?? null,
       tax: blankToNull(p.tax),
       factor: blankToNull(p.factor),

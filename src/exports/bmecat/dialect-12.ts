@@ -39,8 +39,10 @@ const mime = mimeInfo({
 const PRICES: PriceDialect = {
   details: 'ARTICLE_PRICE_DETAILS',
   price: 'ARTICLE_PRICE',
-  // 1.2 requires PRICE_AMOUNT and has no on_request type.
-  types: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|udp_[A-Za-z0-9]{1,16})$/,
+  // 1.2 requires PRICE_AMOUNT and has no on_request type: a price on request is written as
+  // udp_onrequest (amount 0 when it has none), which the import reads back as on_request.
+  types: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|udp_[\p{L}\p{N}]{1,16})$/u,
+  onRequest: NO_PRICE_TYPE_12,
   currencies: CURRENCIES_2005,
   schemaName: 'BMEcat 1.2',
   base: null,

@@ -38,7 +38,8 @@ const mime = mimeInfo({ sourceMax: 255, mimeType: mimeType2005, purposes: PURPOS
 const PRICES: PriceDialect = {
   details: 'PRODUCT_PRICE_DETAILS',
   price: 'PRODUCT_PRICE',
-  types: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|on_request|udp_[A-Za-z0-9]{1,16})$/,
+  // XSD's \w in udp_\w{1,16}: letters and digits of any script, no underscore.
+  types: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|on_request|udp_[\p{L}\p{N}]{1,16})$/u,
   currencies: CURRENCIES_2005,
   schemaName: 'BMEcat 2005',
   base: { at: 'price', units: UNITS_2005 },

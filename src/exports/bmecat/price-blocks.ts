@@ -1,4 +1,4 @@
-import type { PriceOut } from '../../model/price-list';
+import { isOnRequest, type PriceOut } from '../../model/price-list';
 import type { ExportWarnings } from '../export-warnings';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
@@ -9,6 +9,12 @@ export interface PriceDialect {
   price: 'PRODUCT_PRICE' | 'ARTICLE_PRICE';
   /** `price_type` values the schema accepts. */
   types: RegExp;
+  /**
+   * The type a price on request is written with where the schema has no on_request and
+   * requires PRICE_AMOUNT (BMEcat 1.2: udp_onrequest, amount 0 when it has none); absent where
+   * on_request is the schema's own type (2005: PRICE_AMOUNT optional) or not written (ETIM).
+   */
+  onRequest?: string;
   currencies: ReadonlySet<string>;
   /** The valid_start_date a block without one gets (the ETIM guideline requires one), else none. */
   defaultStart?: string;
@@ -66,6 +72,36 @@ function priceBase(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWar
   return el('PRICE_BASE', [textEl('PRICE_UNIT', base.unit), textEl('PRICE_UNIT_FACTOR', base.factor)]);
 }
 
+/**
+ * The type and amount a price is written with: a `udp_` type without the underscores XSD's
+ * `\w` does not take (`udp_net_list_2` -> `udp_netlist2`) and cut to the XSD's 16, a price on request in the dialect's
+ * spelling (onRequest). Each change is reported; the amount is always written as stored.
+ */
+function written(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarnings) {
+  let type = p.type;
+  let amount = p.amount;
+  if (isOnRequest(type) && d.onRequest) {
+    if (type !== d.onRequest)
+      w.add(`${d.schemaName} has no price type ${type}: written as ${d.onRequest}`, view.subject);
+    type = d.onRequest;
+    if (amount === null) {
+      w.add(`price on request without amount: PRICE_AMOUNT written as 0 (${d.schemaName} requires one)`, view.subject);
+      amount = '0';
+    }
+  }
+  const rest = type.startsWith('udp_') ? type.slice(4) : null;
+  const fittedRest = rest?.replace(/_/g, '').slice(0, 16);
+  if (rest && fittedRest && fittedRest !== rest) {
+    const fitted = `udp_${fittedRest}`;
+    w.add(
+      `price type ${type} written as ${fitted} (the ${d.schemaName} XSD allows up to 16 letters and digits after udp_)`,
+      view.subject,
+    );
+    type = fitted;
+  }
+  return { type, amount };
+}
+
 const date = (type: 'valid_start_date' | 'valid_end_date', value: string | null | undefined) =>
   value ? el('DATETIME', textEl('DATE', value), { type }) : '';
 
@@ -82,7 +118,8 @@ export function priceBlocks(d: PriceDialect, view: ProductView, w: ExportWarning
   return blocksOf(view.prices, d)
     .map((block) => {
       const prices = block.flatMap((p) => {
-        if (!d.types.test(p.type)) {
+        const { type, amount } = written(d, p, view, w);
+        if (!d.types.test(type)) {
           w.add(`price type ${p.type} is not a ${d.schemaName} price type: that price left out`, view.subject);
           return [];
         }
@@ -98,7 +135,7 @@ export function priceBlocks(d: PriceDialect, view: ProductView, w: ExportWarning
           el(
             d.price,
             [
-              textEl('PRICE_AMOUNT', p.amount),
+              textEl('PRICE_AMOUNT', amount),
               textEl('PRICE_CURRENCY', currency),
               textEl('TAX', p.tax),
               textEl('PRICE_FACTOR', p.factor),
@@ -106,7 +143,7 @@ export function priceBlocks(d: PriceDialect, view: ProductView, w: ExportWarning
               ...p.territory.map((t) => textEl('TERRITORY', t)),
               d.base?.at !== 'block' ? priceBase(d, p, view, w) : '',
             ],
-            { price_type: p.type },
+            { price_type: type },
           ),
         ];
       });

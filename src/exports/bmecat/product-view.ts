@@ -4,7 +4,7 @@ import { featureBlocks, type FeatureBlock } from './feature-blocks';
 import type { BmecatPlan } from './plan';
 import { fitIdentifier } from './xml-text';
 import type { ProductStatus } from '../../kernel/product-status';
-import { type PriceOut, priceList, type StoredPrice } from '../../model/price-list';
+import { isDefaultRow, type PriceOut, priceList, type StoredPrice } from '../../model/price-list';
 import { planLanguages, textIn } from './localized-out';
 
 /**
@@ -15,7 +15,7 @@ import { planLanguages, textIn } from './localized-out';
 function ownPrices(price: string | null, rows: StoredPrice[], plan: BmecatPlan): PriceOut[] | null {
   if (rows.length === 0) return null;
   const list = priceList(rows, price);
-  if (price && !rows.some((r) => r.amount === null))
+  if (price && !rows.some(isDefaultRow))
     list.unshift({
       type: plan.priceType,
       amount: price,

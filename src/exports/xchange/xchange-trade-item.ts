@@ -2,6 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import type { ProductView } from '../bmecat/product-view';
 import { orderUnit } from '../bmecat/fields';
 import type { XChangePlan } from './xchange-plan';
+import { roundDecimal } from '../../kernel/decimal';
 import { XCHANGE_PRICE, XCHANGE_UNITS } from './xchange-codes';
 
 type Json = Record<string, unknown>;
@@ -18,12 +19,16 @@ export const XCHANGE_STATUS = { active: 'ACTIVE', draft: 'PRE-LAUNCH', discontin
 export function pricing(plan: XChangePlan, view: ProductView, unit: string, w: ExportWarnings): Json[] {
   const quantity = String(view.priceQuantity && view.priceQuantity > 0 ? Math.min(view.priceQuantity, 99999) : 1);
   if (!view.price) return [{ PriceUnit: unit, PriceQuantity: quantity, PriceOnRequest: true }];
-  if (!XCHANGE_PRICE.test(view.price)) {
-    w.add('price with more than 11 digits or 4 decimals: written as price on request', view.subject);
+  // xChange's price pattern has 4 decimals: a longer amount is rounded (half up, as text), reported.
+  const price = roundDecimal(view.price, 4);
+  if (price !== view.price)
+    w.add('price with more than 4 decimals: rounded half up to 4 (ETIM xChange allows 4)', view.subject);
+  if (!XCHANGE_PRICE.test(price)) {
+    w.add('price with more than 11 digits: written as price on request', view.subject);
     return [{ PriceUnit: unit, PriceQuantity: quantity, PriceOnRequest: true }];
   }
   const field = plan.priceType.startsWith('net_customer') ? 'NetPrice' : 'GrossListPrice';
-  return [{ PriceUnit: unit, PriceQuantity: quantity, [field]: view.price }];
+  return [{ PriceUnit: unit, PriceQuantity: quantity, [field]: price }];
 }
 
 /**

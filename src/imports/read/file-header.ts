@@ -8,6 +8,11 @@ export interface FileHeader {
   generationDate: string | null;
   /** The HEADER's CURRENCY (ISO 4217, upper case): the currency of every price without PRICE_CURRENCY; null when none. */
   currency: string | null;
+  /**
+   * The BMECAT root's `version` (1.01, 1.2, 2005, ...), null when none: BMEcat 1.01 writes TAX
+   * as a percentage (bmecat-prices.ts). Absent in checkpoints of jobs queued before it was read.
+   */
+  version?: string | null;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}/;
@@ -28,8 +33,11 @@ export function fileHeader(head: string): FileHeader {
     )?.[1];
   const date = plain ?? dated ?? null;
   const currency = /<(?:[\w.-]+:)?CURRENCY\b[^>]*>\s*([A-Za-z]{3})\s*</.exec(header)?.[1]?.toUpperCase() ?? null;
+  const root = /<(?:[\w.-]+:)?BMECAT\b([^>]*)>/.exec(head)?.[1] ?? '';
+  const version = /\bversion\s*=\s*["']\s*([^"'\s]+)\s*["']/.exec(root)?.[1] ?? null;
   return {
     currency,
+    version,
     ownExport: generator === GENERATOR_INFO,
     generationDate: date && DATE.test(date) ? date.slice(0, 10) : null,
   };

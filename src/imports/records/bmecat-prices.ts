@@ -26,6 +26,42 @@ export interface PriceReading {
    * Null when it is the catalog's: the price then stays without currency (= the catalog's).
    */
   fileCurrency?: string | null;
+  /** The BMECAT root's version (file-header.ts): BMEcat 1.01's TAX is a percentage (`taxOf`). */
+  version?: string | null;
+}
+
+/**
+ * A TAX as BMEcat's fraction, and a warning when it was read as a percentage. BMEcat 1.01
+ * writes the rate as a percentage (`16` for 16 %), 1.2 and 2005 as a fraction (`0.16`). The rule,
+ * by version and value: in a 1.01 file (any version 1.0x) a TAX of 1 or more is a percentage and
+ * is divided by 100 (`16` -> `0.16`, `7` -> `0.07`), a TAX below 1 is already a fraction and
+ * stays (`0.16`); in every other version a TAX above 1 cannot be a fraction, so it is read as a
+ * percentage too, with a `price_tax` warning (the file breaks its version's rule), where it used
+ * to cost the price. The division moves the decimal point in the text: no float, no digit lost.
+ */
+function taxOf(
+  text: string | null,
+  version: string | null | undefined,
+  warn: (message: string) => void,
+): string | null {
+  if (text === null) return null;
+  const t = text.trim().replace(',', '.');
+  if (!/^\d+(\.\d+)?$/.test(t)) return text; // the upsert reports what is no decimal
+  const n = Number(t);
+  const v101 = /^1\.0/.test(version ?? '');
+  if (v101 ? n < 1 : n <= 1) return text;
+  const fraction = percentToFraction(t);
+  if (!v101)
+    warn(`TAX ${t} is a percentage, not the fraction BMEcat ${version ?? '1.2 / 2005'} writes: read as ${fraction}`);
+  return fraction;
+}
+
+/** `16` -> `0.16`, `19.6` -> `0.196`, `100` -> `1.00`: the decimal point moved two places left, as text. */
+function percentToFraction(t: string): string {
+  const [whole, fraction = ''] = t.split('.');
+  const digits = whole!.padStart(3, '0');
+  const out = `${digits.slice(0, -2).replace(/^0+(?=\d)/, '')}.${digits.slice(-2)}${fraction}`;
+  return out;
 }
 
 /**
@@ -51,7 +87,7 @@ function baseOf(base: XmlNode | undefined): UpsertPriceBase | null {
  * Values stay strings; the upsert checks them (resolve-prices.ts) and warns about what it
  * leaves out.
  */
-export function priceListOf(product: XmlNode, reading?: PriceReading): UpsertPrice[] {
+export function priceListOf(product: XmlNode, reading?: PriceReading, warnings?: FileWarning[]): UpsertPrice[] {
   const out: UpsertPrice[] = [];
   for (const block of children(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS')) {
     const start = dateOf(block, 'valid_start_date');
@@ -60,15 +96,20 @@ export function priceListOf(product: XmlNode, reading?: PriceReading): UpsertPri
     const daily = /^(true|1)$/i.test(textOf(block, 'DAILY_PRICE') ?? '');
     const blockBase = child(block, 'PRICE_BASE');
     for (const price of children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE')) {
-      const type = price.attrs.price_type ?? '';
-      // "No price" markers are no price: on_request without an amount (2005) and udp_onrequest
-      // (the 1.2 placeholder with amount 0 our exports and many tools write).
-      if (type === 'udp_onrequest' || (type === 'on_request' && !textOf(price, 'PRICE_AMOUNT'))) continue;
+      const type = priceTypeOf(price.attrs.price_type ?? '');
+      const written = textOf(price, 'PRICE_AMOUNT');
+      // A price on request keeps its place without amount: on_request without one (2005), and
+      // udp_onrequest with none or 0 (the 1.2 placeholder our exports and many tools write).
+      const onRequest = type === 'on_request' || (type === 'udp_onrequest' && (!written || Number(written) === 0));
+      const taxNode = child(price, 'TAX') ?? child(child(price, 'TAX_DETAILS'), 'TAX');
+      const taxText = textOf(price, 'TAX') ?? textOf(child(price, 'TAX_DETAILS'), 'TAX');
       out.push({
-        type,
-        amount: textOf(price, 'PRICE_AMOUNT'),
+        type: onRequest ? 'on_request' : type,
+        amount: onRequest && (!written || type === 'udp_onrequest') ? null : written,
         currency: textOf(price, 'PRICE_CURRENCY') ?? reading?.fileCurrency ?? null,
-        tax: textOf(price, 'TAX') ?? textOf(child(price, 'TAX_DETAILS'), 'TAX'),
+        tax: taxOf(taxText, reading?.version, (message) =>
+          warnings?.push({ code: 'price_tax', message, line: taxNode!.line, path: `${block.name}/${price.name}/TAX` }),
+        ),
         factor: textOf(price, 'PRICE_FACTOR'),
         lowerBound: textOf(price, 'LOWER_BOUND'),
         territory: children(price, 'TERRITORY').map((t) => t.text.trim()),
@@ -79,7 +120,39 @@ export function priceListOf(product: XmlNode, reading?: PriceReading): UpsertPri
       });
     }
   }
+  if (isOnlyOnRequest(out)) return [];
   return reading !== undefined && isPlainPrice(out, reading.catalogCurrency) ? [] : out;
+}
+
+/** BMEcat's own price types in any case (`NET_LIST` -> `net_list`); a `udp_` type as written. */
+function priceTypeOf(written: string): string {
+  const t = written.trim();
+  const lower = t.toLowerCase();
+  if (/^(net_list|gros_list|net_customer|nrp|net_customer_exp|on_request|udp_onrequest)$/.test(lower)) return lower;
+  return /^udp_/i.test(t) ? `udp_${t.slice(4)}` : t;
+}
+
+/**
+ * Whether a file's whole price list is one price on request without amount and nothing more:
+ * what the BMEcat exports write for a product without price (2005: on_request, 1.2:
+ * udp_onrequest 0). Read as no list, as the product has no price: the service says "price on
+ * request" by having none, and writes it back the same way.
+ */
+function isOnlyOnRequest(prices: readonly UpsertPrice[]): boolean {
+  if (prices.length !== 1) return false;
+  const p = prices[0]!;
+  return (
+    p.type === 'on_request' &&
+    blank(p.amount) &&
+    blank(p.tax) &&
+    blank(p.factor) &&
+    blank(p.lowerBound) &&
+    (p.territory ?? []).every((t) => t.trim() === '') &&
+    blank(p.validFrom) &&
+    blank(p.validTo) &&
+    !p.daily &&
+    !p.base
+  );
 }
 
 const blank = (v: string | null | undefined) => v === undefined || v === null || v.trim() === '';

@@ -237,7 +237,9 @@ export function productOf(
   const base = { sku, action, skipped, warnings, origins };
   const idName = node.name === 'ARTICLE' ? 'SUPPLIER_AID' : 'SUPPLIER_PID';
   if (!sku) return { ...base, record: null, problem: `${idName} is missing` };
-  const priceNode = pricesOf(node).find((p) => !['on_request', 'udp_onrequest'].includes(p.attrs.price_type ?? ''));
+  const priceNode = pricesOf(node).find(
+    (p) => !['on_request', 'udp_onrequest'].includes((p.attrs.price_type ?? '').trim().toLowerCase()),
+  );
   const priceAmount = child(priceNode, 'PRICE_AMOUNT');
   origins.set(
     'price',
@@ -251,7 +253,7 @@ export function productOf(
   if (action === 'delete') return { ...base, record: { sku, fields: {} }, problem: null };
   warnings.push(...priceBaseWarnings(node));
   if (action === 'prices')
-    return { ...base, record: { sku, fields: { price }, prices: priceListOf(node, prices) }, problem: null };
+    return { ...base, record: { sku, fields: { price }, prices: priceListOf(node, prices, warnings) }, problem: null };
   const details = child(node, 'PRODUCT_DETAILS', 'ARTICLE_DETAILS');
   const order = child(node, 'PRODUCT_ORDER_DETAILS', 'ARTICLE_ORDER_DETAILS');
   const gtinNode =
@@ -295,6 +297,6 @@ export function productOf(
   for (const field of ['name', 'description', 'keywords'] as const)
     if (record.fields[field] === undefined) delete record.fields[field];
   features(node, record, skipped, origins, warnings, languages, ownExport);
-  record.prices = priceListOf(node, prices);
+  record.prices = priceListOf(node, prices, warnings);
   return { ...base, record, problem: null };
 }

@@ -62,6 +62,7 @@ function priceReading(cp: ImportCheckpoint): PriceReading | undefined {
     catalogCurrency: cp.currency,
     exportDate: cp.header?.ownExport ? cp.header.generationDate : null,
     fileCurrency: fileCurrency && fileCurrency !== cp.currency.toUpperCase() ? fileCurrency : null,
+    version: cp.header?.version ?? null,
   };
 }
 

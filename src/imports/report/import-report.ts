@@ -47,6 +47,8 @@ export const REASONS: Record<string, string> = {
   feature_dropped: 'feature without a class of its system, or given twice: left out',
   feature_system_skipped: 'feature system this service does not read: left out',
   price_invalid: 'price that does not check (amount, currency, tax, tier, territory or dates): left out',
+  price_tax:
+    "TAX written as a percentage (19) where the file's BMEcat version writes a fraction (0.19): read as the fraction, the price kept",
   price_base:
     'price base (PRICE_BASE) with a part that does not check: the price kept, a unit alias mapped, an unknown unit kept as written, a bad value or factor left out',
   reference_type: 'product reference of an unknown type: stored as others',

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { PRODUCT_STATUSES } from '../../kernel/product-status';
+import { STORED_DECIMAL } from '../../kernel/decimal';
+
+/** The decimal rule and rounding of amounts, for the connector's adapters (which round to their shop's places). */
+export { currencyPlaces, decimalPlaces, MAX_DECIMALS, roundDecimal } from '../../kernel/decimal';
 
 /**
  * The connector wire format (docs/sync.md, "Connector protocol"), shared by the PIM (client)
@@ -47,10 +51,9 @@ export const skuSchema = z
   .max(64)
   .refine((s) => s.trim() === s, 'sku must not start or end with spaces');
 const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits');
-const priceSchema = z
-  .string()
-  .regex(/^\d{1,12}(\.\d{1,4})?$/, 'price must be a decimal string such as "12.50"')
-  .nullable();
+// Amounts travel as the PIM stores them (src/kernel/decimal.ts, up to 20 decimals); an adapter
+// rounds to its shop's places.
+const priceSchema = z.string().regex(STORED_DECIMAL, 'price must be a decimal string such as "12.50"').nullable();
 
 const mediaRefSchema = z.object({
   sha256: sha256Schema,
@@ -153,8 +156,9 @@ const nodeFields = {
   prices: z
     .array(
       z.object({
-        type: z.string().min(1).max(30),
-        amount: z.string().regex(/^\d{1,12}(\.\d{1,4})?$/),
+        type: z.string().min(1).max(40),
+        /** As stored (up to 20 decimals); null only for a price on request without amount. */
+        amount: z.string().regex(STORED_DECIMAL).nullable(),
         currency: z.string().nullable(),
         tax: z.string().nullable(),
         factor: z.string().nullable(),

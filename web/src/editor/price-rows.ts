@@ -29,7 +29,7 @@ export const TYPES = ['net_list', 'net_customer', 'gros_list', 'nrp', 'net_custo
 
 export const rowOf = (p: ProductDetail['prices'][number]): Row => ({
   type: p.type,
-  amount: p.amount,
+  amount: p.amount ?? '',
   currency: p.currency ?? '',
   tax: p.tax ?? '',
   lowerBound: p.lowerBound ?? '',
@@ -49,7 +49,8 @@ export function priceOf(row: Row): PriceIn {
     .filter((t) => t !== '');
   return {
     type: row.type.trim(),
-    amount: row.amount.trim(),
+    // Empty: no amount, which only a price on request (on_request) may have; the server says so.
+    amount: text(row.amount),
     currency: text(row.currency.toUpperCase()),
     tax: text(row.tax),
     factor: row.kept.factor,

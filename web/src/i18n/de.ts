@@ -93,7 +93,7 @@ export const de = {
   'problem.required': 'Bitte ausfüllen.',
   'problem.gtinDigits': 'Eine GTIN hat 8, 12, 13 oder 14 Ziffern.',
   'problem.gtinCheck': 'Die Prüfziffer der GTIN stimmt nicht.',
-  'problem.price': 'Bitte einen Betrag wie 12,50 eingeben (höchstens 4 Nachkommastellen).',
+  'problem.price': 'Bitte einen Betrag wie 12,50 eingeben (höchstens 20 Nachkommastellen).',
   'problem.unit': 'Bitte einen UN/ECE-Code wie C62 oder MTR eingeben.',
   'problem.language': 'Bitte einen dreibuchstabigen Sprachcode wie deu oder eng eingeben.',
   'problem.currency': 'Bitte einen Währungscode wie EUR eingeben.',

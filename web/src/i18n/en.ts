@@ -89,7 +89,7 @@ export const en: Record<MessageKey, string> = {
   'problem.required': 'Please fill this in.',
   'problem.gtinDigits': 'A GTIN has 8, 12, 13 or 14 digits.',
   'problem.gtinCheck': 'The GTIN check digit is wrong.',
-  'problem.price': 'Please enter an amount such as 12.50 (at most 4 decimals).',
+  'problem.price': 'Please enter an amount such as 12.50 (at most 20 decimals).',
   'problem.unit': 'Please enter a UN/ECE code such as C62 or MTR.',
   'problem.language': 'Please enter a three-letter language code such as deu or eng.',
   'problem.currency': 'Please enter a currency code such as EUR.',

@@ -1,3 +1,4 @@
+import { roundDecimal } from '../../../../src/sync/protocol/wire';
 import type { Node } from './features';
 import type { TargetMapping } from '../target-adapter';
 
@@ -13,7 +14,7 @@ import type { TargetMapping } from '../target-adapter';
 export interface PriceTier {
   /** 1 for the shop price, above 1 for a tier. */
   minQuantity: number;
-  /** In major units, rounded to 4 decimals. */
+  /** In major units, rounded half up to 6 decimals (each adapter rounds to what its shop keeps). */
   amount: number;
 }
 
@@ -26,8 +27,18 @@ export interface PriceOptions {
   net?: boolean;
 }
 
-export function round4(n: number): number {
-  return Math.round(n * 10_000) / 10_000;
+/**
+ * An amount to 6 decimals, half up through its decimal text: the PIM keeps up to 20 (`21.15701`
+ * per piece), and a computed amount (a factor, a gross price) would carry float noise
+ * (docs/shops.md, "Amounts").
+ */
+export function round6(n: number): number {
+  return Number(roundDecimal(n.toFixed(12), 6));
+}
+
+/** An amount in a shop's places (Shopify: the currency's minor unit; Vendure: cents), half up, as text. */
+export function amountIn(n: number, places: number): string {
+  return roundDecimal(n.toFixed(12), places);
 }
 
 /** The shop price and its tiers, by minimum quantity; empty when the node has neither. */
@@ -40,13 +51,14 @@ export function priceTiers(node: Node, mapping: TargetMapping, options: PriceOpt
   };
   const byQuantity = new Map<number, number>();
   for (const p of node.prices ?? []) {
-    if (p.type !== mapping.priceType || (p.currency ?? mapping.currency) !== currency) continue;
+    // A price on request has no amount: it is no shop price.
+    if (p.amount === null || p.type !== mapping.priceType || (p.currency ?? mapping.currency) !== currency) continue;
     const min = Math.max(1, Math.ceil(Number(p.lowerBound ?? '1')));
     if (byQuantity.has(min)) continue;
-    byQuantity.set(min, round4(gross(Number(p.amount) * (p.factor ? Number(p.factor) : 1), p.tax)));
+    byQuantity.set(min, round6(gross(Number(p.amount) * (p.factor ? Number(p.factor) : 1), p.tax)));
   }
   if (byQuantity.size === 0 && node.price !== null && currency === mapping.currency) {
-    byQuantity.set(1, round4(gross(Number(node.price), null)));
+    byQuantity.set(1, round6(gross(Number(node.price), null)));
   }
   const tiers = [...byQuantity].map(([minQuantity, amount]) => ({ minQuantity, amount }));
   tiers.sort((a, b) => a.minQuantity - b.minQuantity);

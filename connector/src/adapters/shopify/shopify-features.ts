@@ -1,6 +1,6 @@
-import type { Product } from '../../../../src/sync/protocol/wire';
+import { currencyPlaces, type Product } from '../../../../src/sync/protocol/wire';
 import { type Node, nodeFeatures, variantOptions } from '../shared/features';
-import { priceTiers, shopPrice } from '../shared/prices';
+import { amountIn, priceTiers, shopPrice } from '../shared/prices';
 import type { TargetMapping } from '../target-adapter';
 
 /** One metafield in the `pim` namespace, typed (https://shopify.dev/docs/apps/build/custom-data/metafields/list-of-data-types). */
@@ -69,18 +69,18 @@ export function shopifyOptions(product: Product, mapping: TargetMapping): Shopif
   };
 }
 
-/** A price as Shopify's Decimal: two places. */
-const decimal = (amount: number) => amount.toFixed(2);
+/** A price as Shopify keeps money: the currency's minor unit (EUR 2, JPY 0), half up (docs/shops.md "Amounts"). */
+const decimal = (amount: number, mapping: TargetMapping) => amountIn(amount, currencyPlaces(mapping.currency));
 
 /** The shop price of a node (adapters/shared/prices.ts) as Shopify's Decimal; null when it has none. */
 export function shopifyPrice(node: Node, mapping: TargetMapping): string | null {
   const amount = shopPrice(node, mapping);
-  return amount === null ? null : decimal(amount);
+  return amount === null ? null : decimal(amount, mapping);
 }
 
 /** A node's quantity tiers (above quantity 1) as Shopify's price breaks. */
 export function priceBreaks(node: Node, mapping: TargetMapping): { minimumQuantity: number; amount: string }[] {
   return priceTiers(node, mapping)
     .filter((tier) => tier.minQuantity > 1)
-    .map((tier) => ({ minimumQuantity: tier.minQuantity, amount: decimal(tier.amount) }));
+    .map((tier) => ({ minimumQuantity: tier.minQuantity, amount: decimal(tier.amount, mapping) }));
 }

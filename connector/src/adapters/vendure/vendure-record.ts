@@ -1,6 +1,6 @@
 import type { Product, Variant } from '../../../../src/sync/protocol/wire';
 import { type NodeFeature, nodeFeatures, variantOptions } from '../shared/features';
-import { shopPrice } from '../shared/prices';
+import { amountIn, shopPrice } from '../shared/prices';
 import { codeOf, shortHash, slugify } from '../shared/slug';
 import { textIn } from '../shared/texts';
 import type { TargetMapping } from '../target-adapter';
@@ -41,7 +41,10 @@ export function textOf(node: Node, field: 'name' | 'description', language: stri
  */
 export function channelPrice(node: Node, mapping: TargetMapping, taxRate: number | null): number | null {
   const amount = shopPrice(node, mapping, taxRate);
-  return amount === null ? null : Math.round(amount * 100);
+  if (amount === null) return null;
+  // Vendure keeps whole cents: rounded half up as text, so 21.15701 is 2116 and 1.005 is 101.
+  const [whole = '0', fraction = ''] = amountIn(amount, 2).split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
 }
 
 function valueRef(facetCode: string, facetName: string, name: string): FacetValueRef {

@@ -1,0 +1,86 @@
+/**
+ * The decimal rule of amounts (prices, tax rates, factors, tiers, bases) and the one place they
+ * are rounded (docs/data-model.md "Prices", "Amounts"). It imports nothing: the web app bundles
+ * it through code-rules.ts and the sync wire protocol (src/sync/protocol/wire.ts), which the
+ * connector shares, checks amounts with it.
+ *
+ * An amount is kept **exactly as written**: text end to end (D1 `text`, JSON strings), never a
+ * float. The rule takes what xsd:decimal (BMEcat's dtNUMBER) takes, non-negative, with at most
+ * 12 digits before the separator and MAX_DECIMALS after it. MAX_DECIMALS is 20, not 6: storage
+ * is text, so precision costs nothing, and 20 keeps every amount a tool prints from a double
+ * (`11.899999999999999`, 17 significant digits) as written instead of losing the whole price.
+ * Rounding happens only where a target has fewer places (ETIM xChange 4, a shop's currency),
+ * through `roundDecimal`, and is reported there.
+ */
+
+/** Most digits after the separator an amount may have. */
+export const MAX_DECIMALS = 20;
+
+/**
+ * A non-negative decimal: at most 12 digits before and 20 after the separator, which may be a
+ * dot or a comma ("12,50" is how German price lists write it). xsd:decimal's other spellings
+ * are taken too: a leading `+`, no digit before the separator (`.5`) or none after it (`12.`).
+ */
+export const DECIMAL = /^\+?(?:\d{1,12}(?:[.,]\d{0,20})?|[.,]\d{1,20})$/;
+export const DECIMAL_RULE =
+  'a non-negative amount with at most 12 digits before and 20 after the separator, such as 12.50 or 12,50';
+
+/** A decimal in its stored form (normaliseDecimal): a dot, no sign, digits on both sides. */
+export const STORED_DECIMAL = /^\d{1,12}(?:\.\d{1,20})?$/;
+
+/**
+ * The stored form of a text that matched DECIMAL: the separator a dot, `+` dropped, `.5` as
+ * `0.5` and `12.` as `12`. Digits are never added or removed, so an amount written as `12.50`
+ * stays `12.50` (its fingerprint with it) and `21.15701` stays `21.15701`.
+ */
+export function normaliseDecimal(text: string): string {
+  const t = text.replace(',', '.').replace(/^\+/, '');
+  return (t.startsWith('.') ? `0${t}` : t).replace(/\.$/, '');
+}
+
+/**
+ * `text` (a stored decimal: digits, at most one dot) rounded half up to `places` decimals, as
+ * text and without floats: `roundDecimal('21.15705', 4)` is `21.1571`, `roundDecimal('1.005', 2)`
+ * is `1.01` (a float gives 1.00). A value with no more than `places` decimals is returned as it
+ * is (`12.5` stays `12.5`); trailing zeros of a rounded value are kept to `places`.
+ */
+export function roundDecimal(text: string, places: number): string {
+  const [whole = '0', fraction = ''] = text.split('.');
+  if (fraction.length <= places) return text;
+  const digits = `${whole}${fraction.slice(0, places)}`;
+  const up = fraction.charCodeAt(places) >= 53; // '5'
+  let rounded = up ? increment(digits) : digits;
+  // The integer part grew by one digit when the increment carried past it (9.999 -> 10.00).
+  const wholeLength = rounded.length - places;
+  const intPart = rounded.slice(0, wholeLength).replace(/^0+(?=\d)/, '');
+  rounded = places > 0 ? `${intPart}.${rounded.slice(wholeLength)}` : intPart;
+  return rounded;
+}
+
+/** A string of digits plus one, as digits (`'0999'` -> `'1000'`, `'99'` -> `'100'`). */
+function increment(digits: string): string {
+  const out = [...digits];
+  for (let i = out.length - 1; i >= 0; i--) {
+    if (out[i] !== '9') {
+      out[i] = String(Number(out[i]) + 1);
+      return out.join('');
+    }
+    out[i] = '0';
+  }
+  return `1${out.join('')}`;
+}
+
+/** How many decimals a stored decimal has (`12.50` -> 2, `12` -> 0). */
+export const decimalPlaces = (text: string): number => text.split('.')[1]?.length ?? 0;
+
+/**
+ * The decimals of a currency's minor unit (ISO 4217 through Intl: EUR 2, JPY 0, BHD 3), 2 for
+ * a code Intl does not know: the places a shop that keeps money in its currency's units has.
+ */
+export function currencyPlaces(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
