@@ -1,9 +1,19 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { waitForJob } from './helpers/completeness';
-import { classifyAsMcb, enableLanguages, makeAttribute, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
+import {
+  classifyAsMcb,
+  enableLanguages,
+  makeAttribute,
+  makeCatalog,
+  makeCategory,
+  makeProduct,
+  makeSession,
+  makeUser,
+} from './helpers/factories';
+import { loginAs } from './helpers/http';
 import { callTool, openSession } from './mcp-helpers';
-import { makeAgentUser, type Reply, send, tokensFor } from './oauth-helpers';
+import { type Reply, send, tokensFor } from './oauth-helpers';
 
 /**
  * A write that changes nothing writes nothing (docs/history.md, "A write that changes nothing"):
@@ -66,7 +76,14 @@ async function stateOf(companyId: string, elementId: string) {
   return { rows: rows.results, versions: versions!.n, jobs: jobs!.n };
 }
 
-type Session = Awaited<ReturnType<typeof makeSession>>;
+/** The editor who writes (an administrator may not authorize agents), in the admin's company. */
+interface Session {
+  companyId: string;
+  departmentId: string;
+  userId: string;
+  cookie: string;
+  tenant: { companyId: string; departmentId: string; userId: string; surface: 'web' };
+}
 
 interface Fixture {
   s: Session;
@@ -79,16 +96,26 @@ interface Fixture {
 }
 
 async function fixture(): Promise<Fixture> {
-  const s = await makeSession({ role: 'admin' });
+  const admin = await makeSession({ role: 'admin' });
+  const company = { companyId: admin.companyId, departmentId: admin.departmentId };
+  const editor = await makeUser(company, { role: 'editor', aiSwitch: true });
+  const cookie = await loginAs(editor.email);
+  const s: Session = {
+    companyId: admin.companyId,
+    departmentId: admin.departmentId,
+    userId: editor.userId,
+    cookie,
+    tenant: { companyId: admin.companyId, departmentId: admin.departmentId, userId: editor.userId, surface: 'web' },
+  };
   await enableLanguages(s.companyId, ['deu', 'eng']);
   const catalog = await makeCatalog(s.tenant, { language: 'deu', languages: ['deu', 'eng'] });
   // A channel, so that a product write rescores it (the scores are watched too).
   const channel = await send('POST', '/api/Catalog/AddChannel', {
-    cookie: s.cookie,
+    cookie: admin.cookie,
     json: { name: 'Shop', languages: ['deu', 'eng'], requirements: [{ kind: 'field', field: 'description' }] },
   });
   expect(channel.status, channel.text).toBe(200);
-  expect((await waitForJob(s.cookie, channel.json.jobId)).state).toBe('succeeded');
+  expect((await waitForJob(admin.cookie, channel.json.jobId)).state).toBe('succeeded');
   const category = await makeCategory(s.tenant, catalog.catalogId);
   const sku = `P-${crypto.randomUUID().slice(0, 8)}`;
   const product = await makeProduct(s.tenant, catalog.catalogId, { sku, name: 'Cable' });
@@ -246,6 +273,67 @@ const REST: Record<string, Case> = {
   },
 };
 
+/** A bearer token of the fixture's editor (who may edit classifications) for `/api/ai` or MCP. */
+async function tokenOf(f: Fixture, scope: 'api' | 'mcp') {
+  return (await tokensFor({ session: f.s.cookie }, { scope })).access_token;
+}
+
+const agentCases = new Map<Fixture, string>();
+async function agentPost(f: Fixture, path: string, json: Record<string, unknown>) {
+  if (!agentCases.has(f)) agentCases.set(f, await tokenOf(f, 'api'));
+  return send('POST', `/api/ai/${path}`, { token: agentCases.get(f), json });
+}
+
+const mcpSessions = new Map<Fixture, { token: string; sessionId: string }>();
+/** One MCP tool call as a Reply: 200 with the structured result, 400 when the tool answered an error. */
+async function tool(f: Fixture, name: string, args: Record<string, unknown>): Promise<Reply> {
+  if (!mcpSessions.has(f)) {
+    const token = await tokenOf(f, 'mcp');
+    mcpSessions.set(f, { token, sessionId: (await openSession(token)).sessionId });
+  }
+  const { token, sessionId } = mcpSessions.get(f)!;
+  const result = await callTool(token, sessionId, name, args);
+  return { status: result.isError ? 400 : 200, headers: new Headers(), json: result.structuredContent, text: JSON.stringify(result) };
+}
+
+const AGENTS: Record<string, Case> = {
+  'SetValue (/api/ai)': {
+    request: (f) => agentPost(f, 'SetValue', { elementId: f.productId, field: 'name', value: 'Cable (agent)' }),
+  },
+  'UpdateProduct (/api/ai)': {
+    request: (f) =>
+      agentPost(f, 'UpdateProduct', {
+        catalogId: f.catalogId,
+        productId: f.productId,
+        keywords: 'cable, NYM',
+        translations: { eng: { keywords: 'cable' } },
+      }),
+  },
+  'UpdateClassification (/api/ai)': {
+    prepare: async (f) => {
+      const link = await classifyAsMcb(f.s.tenant, f.productId);
+      (f as Fixture & { linkId?: string }).linkId = link.linkId;
+    },
+    request: (f) =>
+      agentPost(f, 'UpdateClassification', {
+        linkId: (f as Fixture & { linkId?: string }).linkId,
+        name: 'MCB B16',
+        classificationGroups: 1,
+        classes: [{ group: 'ETIM', code: 'EC000042' }],
+        features: [{ code: 'EF000008', value: '400' }],
+      }),
+  },
+  'set_value (MCP)': {
+    request: (f) => tool(f, 'set_value', { elementId: f.productId, field: 'description', value: 'Für Innenräume' }),
+  },
+  'set_prices (MCP)': {
+    request: (f) => tool(f, 'set_prices', { productId: f.productId, prices: [{ type: 'nrp', amount: '19.90' }] }),
+  },
+  'update_product (MCP, translations)': {
+    request: (f) => tool(f, 'update_product', { productId: f.productId, translations: { eng: { name: 'Cable' } } }),
+  },
+};
+
 /** Sends the case's request twice and checks that the second one wrote nothing. */
 async function expectSecondChangesNothing(f: Fixture, c: Case) {
   const elementId = c.element?.(f) ?? f.productId;
@@ -268,5 +356,78 @@ async function expectSecondChangesNothing(f: Fixture, c: Case) {
 describe('A write that changes nothing writes nothing', () => {
   it.each(Object.entries(REST))('%s (REST)', async (_name, c) => {
     await expectSecondChangesNothing(await fixture(), c);
+  });
+
+  it.each(Object.entries(AGENTS))('%s', async (_name, c) => {
+    await expectSecondChangesNothing(await fixture(), c);
+  });
+});
+
+describe('Bulk writes leave an unchanged product alone', () => {
+  it('UpsertProducts answers an identical product unchanged and writes nothing for it', async () => {
+    const f = await fixture();
+    const attribute = await makeAttribute(f.s.tenant, { type: 'text' });
+    const item = {
+      sku: f.sku,
+      name: 'Cable NYM-J 3x1.5',
+      description: 'Sheathed cable',
+      price: '12.50',
+      values: { [attribute.code]: 'PVC' },
+      categoryIds: [f.categoryId],
+      translations: { eng: { name: 'Sheathed cable' } },
+      references: [{ type: 'similar', targetSku: 'ELSEWHERE-1' }],
+      variants: [{ sku: `${f.sku}-V`, name: 'Ring 100 m' }],
+    };
+    const upsert = () => f.post('/api/Catalog/UpsertProducts', { catalogId: f.catalogId, items: [item] });
+    const first = await upsert();
+    expect(first.status, first.text).toBe(200);
+    // The master and its variant.
+    expect(first.json.counts).toEqual({ created: 0, updated: 2, unchanged: 0, error: 0 });
+    const changed = await stateOf(f.s.companyId, f.variantId);
+    const writes = await writesSoFar();
+    const second = await upsert();
+    expect(second.status, second.text).toBe(200);
+    expect(second.json.counts).toEqual({ created: 0, updated: 0, unchanged: 2, error: 0 });
+    expect(second.json.items[0]).toMatchObject({ sku: f.sku, status: 'unchanged', productId: f.productId });
+    expect(await stateOf(f.s.companyId, f.variantId)).toEqual(changed);
+    expect(await writesSoFar()).toBe(writes);
+  });
+
+  it('a mass edit setting a value to what it is counts it unchanged and writes nothing for it', async () => {
+    const f = await fixture();
+    const edit = async () => {
+      const res = await f.post('/api/Catalog/StartMassEdit', {
+        catalogId: f.catalogId,
+        productIds: [f.productId],
+        field: 'manufacturerName',
+        value: 'Acme',
+      });
+      expect(res.status, res.text).toBe(200);
+      const job = await waitForJob(f.s.cookie, res.json.jobId);
+      expect(job.state).toBe('succeeded');
+      return job.result.report;
+    };
+    expect(await edit()).toMatchObject({ updated: 1, unchanged: 0 });
+    const changed = await stateOf(f.s.companyId, f.productId);
+    const writes = await writesSoFar();
+    expect(await edit()).toMatchObject({ updated: 0, unchanged: 1 });
+    // The job itself is a row of its own; the product, its versions and its scores are not touched.
+    expect(await stateOf(f.s.companyId, f.productId)).toEqual({ ...changed, jobs: changed.jobs + 1 });
+    expect(await writesSoFar()).toBe(writes);
+  });
+
+  it('SetValue of a category leaves it as it is when the value is the same', async () => {
+    const f = await fixture();
+    const category = () =>
+      env.DB.prepare('SELECT updated_at, name FROM categories WHERE id = ?').bind(f.categoryId).first();
+    const rename = () => f.post('/api/Catalog/SetValue', { elementId: f.categoryId, field: 'name', value: 'Cables' });
+    const first = await rename();
+    expect(first.status, first.text).toBe(200);
+    const renamed = await category();
+    const versions = (await stateOf(f.s.companyId, f.productId)).versions;
+    const second = await rename();
+    expect(second.json).toEqual(first.json);
+    expect(await category()).toEqual(renamed);
+    expect((await stateOf(f.s.companyId, f.productId)).versions).toBe(versions);
   });
 });
