@@ -269,7 +269,10 @@ const REST: Record<string, Case> = {
       (f as Fixture & { mediaIds?: string[] }).mediaIds = ids.reverse();
     },
     request: (f) =>
-      f.post('/api/Media/Reorder', { elementId: f.productId, mediaIds: (f as Fixture & { mediaIds?: string[] }).mediaIds }),
+      f.post('/api/Media/Reorder', {
+        elementId: f.productId,
+        mediaIds: (f as Fixture & { mediaIds?: string[] }).mediaIds,
+      }),
   },
 };
 
@@ -293,7 +296,12 @@ async function tool(f: Fixture, name: string, args: Record<string, unknown>): Pr
   }
   const { token, sessionId } = mcpSessions.get(f)!;
   const result = await callTool(token, sessionId, name, args);
-  return { status: result.isError ? 400 : 200, headers: new Headers(), json: result.structuredContent, text: JSON.stringify(result) };
+  return {
+    status: result.isError ? 400 : 200,
+    headers: new Headers(),
+    json: result.structuredContent,
+    text: JSON.stringify(result),
+  };
 }
 
 const AGENTS: Record<string, Case> = {

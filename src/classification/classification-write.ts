@@ -225,7 +225,8 @@ const classKey = (c: { group: string; system: string; code: string; release?: st
   JSON.stringify([c.group, c.system, c.code, c.release ?? null, c.unverified ?? false]);
 const featureKey = (f: { group: string; code: string; value: string; unit: string | null; unverified?: boolean }) =>
   JSON.stringify([f.group, f.code, f.value, f.unit, f.unverified ?? false]);
-const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+const sameSet = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
 /**
  * Whether writing `next` would store exactly the classification the context read: the same

@@ -216,7 +216,10 @@ async function writeOrder(
   position: Map<string, number>,
 ) {
   const statements: BatchStatement[] = moved.map((m) =>
-    db.update(media).set({ sortOrder: position.get(m.id)! }).where(eq(media.id, m.id)),
+    db
+      .update(media)
+      .set({ sortOrder: position.get(m.id)! })
+      .where(eq(media.id, m.id)),
   );
   const snapshot = (order: (m: MediaRow) => number) =>
     Object.fromEntries(current.map((m) => [`media.${m.id}`, mediaEntry({ ...m, sortOrder: order(m) })]));

@@ -73,7 +73,12 @@ async function setOnce(db: Database, caller: Caller, input: SetFeatureBlocksInpu
     n.featureBlocks = blocks;
   });
   const revision = aggregate.product.revision;
-  const entry = { elementId: product.id, kind: product.parentId ? ('variant' as const) : ('product' as const), before, after };
+  const entry = {
+    elementId: product.id,
+    kind: product.parentId ? ('variant' as const) : ('product' as const),
+    before,
+    after,
+  };
   // The same blocks: nothing is written (docs/history.md, "A write that changes nothing").
   if (await changesNothing([entry], { before: aggregate, after: next, paths }))
     return { productId: product.id, featureBlocks: blocks };
