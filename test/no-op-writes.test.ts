@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForJob } from './helpers/completeness';
 import {
   classifyAsMcb,
@@ -52,6 +52,14 @@ beforeAll(async () => {
         ),
       );
   await env.DB.batch(statements);
+});
+
+afterAll(async () => {
+  const statements = [];
+  for (const table of WATCHED)
+    for (const event of ['insert', 'update', 'delete'])
+      statements.push(env.DB.prepare(`DROP TRIGGER IF EXISTS noop_test_${table}_${event}`));
+  await env.DB.batch([...statements, env.DB.prepare('DROP TABLE IF EXISTS noop_test_writes')]);
 });
 
 async function writesSoFar(): Promise<number> {
