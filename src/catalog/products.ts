@@ -15,6 +15,7 @@ import { badRequest, notFound } from '../kernel/app-error';
 import { assertSkuFree, rethrowSkuClash } from '../model/sku';
 import { bumpRevision, refreshFingerprints } from '../records/sync-record';
 import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../records/fingerprint-after';
+import { changesNothing } from '../records/no-change';
 import { guardStatement, isWriteConflict, retryOnConflict } from '../records/write-guard';
 import { checkDepartment, masterFrom, productWriteStatements } from '../records/write-context';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
@@ -249,10 +250,8 @@ async function updateProductOnce(
     patch.categories = categoryIds.length > 0 ? [...categoryIds].sort() : null;
   }
   const kind = product.parentId ? 'variant' : 'product';
-  statements.push(
-    ...historyStatements(db, tenant, [{ elementId: product.id, kind, before, after: withChanges(before, patch) }])
-      .statements,
-  );
+  const entry = { elementId: product.id, kind, before, after: withChanges(before, patch) } as const;
+  statements.push(...historyStatements(db, tenant, [entry]).statements);
   const after = aggregateAfter(
     aggregate,
     product.id,
@@ -262,6 +261,10 @@ async function updateProductOnce(
     },
     categoryIds,
   );
+  const placements = product.parentId ? [] : (categoryIds ?? aggregate.categoryIds);
+  // The same fields, texts and placements: nothing is written, the product is answered as it is.
+  if (await changesNothing([entry], { before: aggregate, after, paths }))
+    return productOut(product, catalog.departmentId, [...placements].sort());
   statements.push(
     bumpWithFingerprint(db, masterId, aggregate.product.revision, await fingerprintWith(after, paths)),
     // The answer, read in the same transaction as the write.
@@ -276,7 +279,6 @@ async function updateProductOnce(
     rethrowSkuClash(err, input.sku);
   }
   const [row] = written.at(-1) as ProductRow[];
-  const placements = product.parentId ? [] : (categoryIds ?? aggregate.categoryIds);
   return productOut(row!, catalog.departmentId, [...placements].sort());
 }
 

@@ -57,6 +57,8 @@ export interface ValueContext {
   target: FieldTarget;
   /** The stored value at the target's path now (null: none); with a `language`, its translation's. */
   current: string | number | null;
+  /** For a feature with a stored value: its unit and whether it is unverified (a write of the same value settles both). */
+  currentFeature: { unit: string | null; unverified: boolean } | null;
   /** With a `language`: the element's texts in it now, field -> text. */
   translated: Record<string, string>;
   /** The master's aggregate, for a product or variant. */
@@ -102,7 +104,12 @@ export async function loadValueContext(
         ),
       ),
     db
-      .select({ group: classificationLinkFeatures.group, value: classificationLinkFeatures.value })
+      .select({
+        group: classificationLinkFeatures.group,
+        value: classificationLinkFeatures.value,
+        unit: classificationLinkFeatures.unit,
+        unverified: classificationLinkFeatures.unverified,
+      })
       .from(classificationLinkFeatures)
       .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkFeatures.linkId))
       .where(
@@ -136,6 +143,7 @@ export async function loadValueContext(
 
   let target: FieldTarget = { kind: 'none' };
   let current: string | number | null = null;
+  let currentFeature: ValueContext['currentFeature'] = null;
   if (builtInField(element.kind, field)) {
     target = { kind: 'builtIn' };
     current = (element.row[builtInField(element.kind, field)!.column] ?? null) as string | number | null;
@@ -157,8 +165,13 @@ export async function loadValueContext(
     target = { kind: 'feature', linkId, group, feature: undefined, enumValues: [], release: { refs, def } };
     current = feature.find((f) => f.group === group)?.value ?? null;
   }
+  if (target.kind === 'feature') {
+    const group = target.group;
+    const stored = feature.find((f) => f.group === group);
+    if (stored) currentFeature = { unit: stored.unit, unverified: stored.unverified };
+  }
   const translated = Object.fromEntries(translatedRows.map((t) => [t.field, t.value]));
-  return { element, target, current, translated, aggregate, paths };
+  return { element, target, current, currentFeature, translated, aggregate, paths };
 }
 
 /**

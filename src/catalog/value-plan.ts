@@ -66,6 +66,8 @@ export interface PlannedWrite {
   currentSql: SQL;
   /** Makes the write on a loaded product or variant, for the fingerprint after it. */
   applyTo(node: ProductNode): void;
+  /** A feature value's unit as written (`unverified` is cleared too): the same value with another unit is a change. */
+  featureUnit?: string | null;
   /** Statements that go right after `statement` in its batch (a SKU change re-resolves references to it). */
   follow?: Statement[];
 }
@@ -195,6 +197,7 @@ export function planTargetWrite(
       value: parsed.value,
       path,
       stored: parsed.value,
+      featureUnit: parsed.unit,
       currentSql,
       applyTo: (node) => {
         if (node.classification)

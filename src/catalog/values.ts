@@ -16,8 +16,9 @@ import { historyStatement, pathVersionStatement } from '../records/history-recor
 import type { Json, Snapshot } from '../records/snapshot';
 import { guardStatement, isWriteConflict, retryOnConflict } from '../records/write-guard';
 import type { SetValueDto } from './catalog.schemas';
-import { loadValueContext } from './value-context';
-import { elementTable, planTargetWrite } from './value-plan';
+import { loadValueContext, type ValueContext } from './value-context';
+import { elementTable, type PlannedWrite, planTargetWrite } from './value-plan';
+import { changesNothing } from '../records/no-change';
 import type { Caller } from '../kernel/caller';
 import { assertEnabled, readCompanyLanguages } from '../model/company-languages';
 import { localizableTarget, planTranslationWrite } from './translations/translation-plan';
@@ -60,6 +61,29 @@ export async function setValue(db: Database, tenant: Caller, input: z.infer<type
  */
 const GUARDED_TRIES = 3;
 
+/**
+ * Whether the planned write leaves the element as the read state holds it (docs/history.md, "A
+ * write that changes nothing"): the same value at its path (a feature also with its unit and
+ * already verified) and, for a product, the same sync record. Then SetValue writes nothing.
+ */
+function setsNothing(context: ValueContext, plan: PlannedWrite, current: Json, translating: boolean) {
+  const { element, aggregate, currentFeature } = context;
+  if (!translating && plan.featureUnit !== undefined) {
+    if (!currentFeature || currentFeature.unverified || currentFeature.unit !== plan.featureUnit) return false;
+  }
+  const entry = {
+    elementId: element.id,
+    kind: element.kind,
+    before: pathSnapshot(plan.path, current),
+    after: pathSnapshot(plan.path, plan.stored),
+  };
+  const record =
+    element.masterId && aggregate
+      ? { before: aggregate, after: aggregateAfter(aggregate, element.id, plan.applyTo), paths: context.paths }
+      : undefined;
+  return changesNothing([entry], record);
+}
+
 async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof SetValueDto>, contended: boolean) {
   const context = await loadValueContext(db, tenant, input);
   const { element, aggregate } = context;
@@ -73,6 +97,8 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
   const current = translating
     ? (context.translated[localizableTarget(element, input.field, context.target, language).translationField] ?? null)
     : context.current;
+  if (await setsNothing(context, plan, current, translating))
+    return { element, value: plan.value, language, renamesCategory: false, stale: null };
   const table = elementTable(element);
   const exists = sql`EXISTS (SELECT 1 FROM ${table} WHERE ${table.id} = ${element.id} AND ${table.companyId} = ${tenant.companyId})`;
   const history = contended

@@ -159,6 +159,8 @@ export async function classificationWriteStatements(
 ): Promise<{ statements: BatchStatement[]; linkId: string }> {
   const { element, link, aggregate } = ctx;
   const linkId = link?.linkId ?? newId();
+  // The classification as stored, row for row: nothing to write (docs/history.md, "A write that changes nothing").
+  if (sameClassification(ctx, next)) return { statements: [], linkId };
   const statements: BatchStatement[] = [
     guardStatement(
       db,
@@ -216,6 +218,30 @@ export async function classificationWriteStatements(
     statements.push(bumpWithFingerprint(db, element.masterId, aggregate.product.revision, fingerprint));
   }
   return { statements, linkId };
+}
+
+/** One class or feature value as a comparable text, with everything its row stores. */
+const classKey = (c: { group: string; system: string; code: string; release?: string | null; unverified?: boolean }) =>
+  JSON.stringify([c.group, c.system, c.code, c.release ?? null, c.unverified ?? false]);
+const featureKey = (f: { group: string; code: string; value: string; unit: string | null; unverified?: boolean }) =>
+  JSON.stringify([f.group, f.code, f.value, f.unit, f.unverified ?? false]);
+const sameSet = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+
+/**
+ * Whether writing `next` would store exactly the classification the context read: the same
+ * link name and groups, and the same class and feature rows (value, unit, release, verified).
+ * The context is one consistent read, the state the write's guard holds.
+ */
+function sameClassification(ctx: ClassificationContext, next: NextClassification | null): boolean {
+  const { link, current } = ctx;
+  if (!link || !next) return !link && !next;
+  return (
+    link.name === next.name &&
+    link.classificationGroups === next.groups &&
+    sameSet(current.classes.map(classKey), next.classes.map(classKey)) &&
+    sameSet(current.features.map(featureKey), next.features.map(featureKey))
+  );
 }
 
 /** A classification as getClassification answers it, with names from the reference rows. */

@@ -44,6 +44,7 @@ export async function updateMedia(db: Database, tenant: Caller, input: z.infer<t
   const statements: BatchStatement[] = [];
   if (language === catalog.language) {
     const next = { ...old, description };
+    if (old.description === description) return answer(db, old.id, language, catalog.language);
     statements.push(
       db.update(media).set({ description }).where(eq(media.id, old.id)),
       ...historyStatement(db, tenant, {
@@ -56,6 +57,7 @@ export async function updateMedia(db: Database, tenant: Caller, input: z.infer<t
   } else {
     const path = localizedPath(`media.${old.id}.description`, language);
     const before = (await readTranslations(db, [old.id], [language])).get(old.id)?.[language]?.description;
+    if ((before ?? null) === description) return answer(db, old.id, language, catalog.language);
     statements.push(
       ...writeTranslationStatements(db, old.id, language, { description }),
       ...historyStatement(db, tenant, {
@@ -69,11 +71,19 @@ export async function updateMedia(db: Database, tenant: Caller, input: z.infer<t
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   await runBatch(db, statements);
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
-  const row = (await db.query.media.findFirst({ where: eq(media.id, old.id) }))!;
-  const texts = (await readTranslations(db, [old.id], [language])).get(old.id)?.[language];
+  return answer(db, old.id, language, catalog.language);
+}
+
+/**
+ * The entry as stored, with its description in `language`. A description already as requested
+ * writes nothing (docs/history.md, "A write that changes nothing") and is answered the same way.
+ */
+async function answer(db: Database, mediaId: string, language: string, catalogLanguage: string) {
+  const row = (await db.query.media.findFirst({ where: eq(media.id, mediaId) }))!;
+  const texts = (await readTranslations(db, [mediaId], [language])).get(mediaId)?.[language];
   return {
     ...mediaOut(row),
-    description: language === catalog.language ? row.description : (texts?.description ?? null),
+    description: language === catalogLanguage ? row.description : (texts?.description ?? null),
     language,
   };
 }

@@ -137,6 +137,8 @@ async function updateOnce(db: Database, tenant: Caller, input: z.infer<typeof Up
     alt: input.alt !== undefined ? input.alt : old.alt,
   };
   const { id: _id, elementId: _e, createdAt: _c, ...changes } = next;
+  // Every column as read (the state the guard holds): nothing is written (docs/history.md, "A write that changes nothing").
+  if (Object.entries(changes).every(([key, value]) => old[key as keyof typeof old] === value)) return old;
   const statements: BatchStatement[] = [
     db.update(media).set(changes).where(eq(media.id, old.id)),
     ...historyStatement(db, tenant, {

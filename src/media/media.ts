@@ -198,11 +198,30 @@ export async function reorderMedia(db: Database, tenant: Caller, input: z.infer<
   if (unique.size !== known.size || input.mediaIds.some((id) => !known.has(id))) {
     throw badRequest(`mediaIds: must list each of the element's ${known.size} files exactly once`);
   }
-  const statements: BatchStatement[] = input.mediaIds.map((id, sortOrder) =>
-    db.update(media).set({ sortOrder }).where(eq(media.id, id)),
-  );
   const position = new Map(input.mediaIds.map((id, sortOrder) => [id, sortOrder]));
-  const snapshot = (order: (m: (typeof current)[number]) => number) =>
+  // Every file already in its place: nothing is written (docs/history.md, "A write that changes nothing").
+  const moved = current.filter((m) => m.sortOrder !== position.get(m.id));
+  if (moved.length > 0) await writeOrder(db, tenant, element, current, moved, position);
+  const rows = await db.select().from(media).where(eq(media.elementId, element.id)).orderBy(asc(media.sortOrder));
+  return { elementId: element.id, items: rows.map(mediaOut) };
+}
+
+/** The new places of the files `moved`, with the element's version and its master's revision. */
+async function writeOrder(
+  db: Database,
+  tenant: Caller,
+  element: ElementRef,
+  current: MediaRow[],
+  moved: MediaRow[],
+  position: Map<string, number>,
+) {
+  const statements: BatchStatement[] = moved.map((m) =>
+    db
+      .update(media)
+      .set({ sortOrder: position.get(m.id)! })
+      .where(eq(media.id, m.id)),
+  );
+  const snapshot = (order: (m: MediaRow) => number) =>
     Object.fromEntries(current.map((m) => [`media.${m.id}`, mediaEntry({ ...m, sortOrder: order(m) })]));
   statements.push(
     ...historyStatement(db, tenant, {
@@ -215,8 +234,6 @@ export async function reorderMedia(db: Database, tenant: Caller, input: z.infer<
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   await runBatch(db, statements);
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
-  const rows = await db.select().from(media).where(eq(media.elementId, element.id)).orderBy(asc(media.sortOrder));
-  return { elementId: element.id, items: rows.map(mediaOut) };
 }
 
 /** Lowercase hex SHA-256 of a file's bytes (the content address a shop connector stores images under). */

@@ -8,6 +8,7 @@ import { badRequest, notFound } from '../../kernel/app-error';
 import type { Caller } from '../../kernel/caller';
 import { dbNow } from '../../kernel/clock';
 import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../../records/fingerprint-after';
+import { changesNothing } from '../../records/no-change';
 import {
   checkDepartment,
   departmentStatement,
@@ -72,14 +73,21 @@ async function setOnce(db: Database, caller: Caller, input: SetFeatureBlocksInpu
     n.featureBlocks = blocks;
   });
   const revision = aggregate.product.revision;
+  const entry = {
+    elementId: product.id,
+    kind: product.parentId ? ('variant' as const) : ('product' as const),
+    before,
+    after,
+  };
+  // The same blocks: nothing is written (docs/history.md, "A write that changes nothing").
+  if (await changesNothing([entry], { before: aggregate, after: next, paths }))
+    return { productId: product.id, featureBlocks: blocks };
   const statements: BatchStatement[] = [
     guardStatement(db, revisionIs(caller.companyId, aggregate.product.id, revision)),
     deleteBlocksStatement(db, product.id),
     ...blockRows(product.id, blocks).map((row) => db.insert(productFeatureBlocks).values(row)),
     db.update(products).set({ updatedAt: dbNow }).where(eq(products.id, product.id)),
-    ...historyStatements(db, caller, [
-      { elementId: product.id, kind: product.parentId ? 'variant' : 'product', before, after },
-    ]).statements,
+    ...historyStatements(db, caller, [entry]).statements,
     bumpWithFingerprint(db, aggregate.product.id, revision, await fingerprintWith(next, paths)),
   ];
   await runBatch(db, statements);

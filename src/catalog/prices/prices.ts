@@ -10,6 +10,7 @@ import { historyStatement } from '../../records/history-record';
 import type { Json } from '../../records/snapshot';
 import { guardStatement, retryOnConflict } from '../../records/write-guard';
 import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../../records/fingerprint-after';
+import { changesNothing } from '../../records/no-change';
 import {
   checkDepartment,
   departmentStatement,
@@ -108,14 +109,17 @@ async function setPricesOnce(db: Database, tenant: Caller, input: z.infer<typeof
     if (p !== null) s.price = p;
     return s;
   };
+  const entry = {
+    elementId: element.id,
+    kind: element.kind,
+    before: snapshot(node.prices ?? [], before),
+    after: snapshot(rows, price),
+  };
+  // The same list: nothing is written (docs/history.md, "A write that changes nothing").
+  if (await changesNothing([entry], { before: aggregate, after, paths })) return;
   const statements: BatchStatement[] = [
     guardStatement(db, revisionIs(tenant.companyId, aggregate.product.id, revision)),
-    ...historyStatement(db, tenant, {
-      elementId: element.id,
-      kind: element.kind,
-      before: snapshot(node.prices ?? [], before),
-      after: snapshot(rows, price),
-    }),
+    ...historyStatement(db, tenant, entry),
     ...replacePriceStatements(db, element.id, rows),
   ];
   if (price !== before)

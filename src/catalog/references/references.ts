@@ -9,6 +9,7 @@ import { guardStatement, retryOnConflict } from '../../records/write-guard';
 import { badRequest, notFound } from '../../kernel/app-error';
 import type { Caller } from '../../kernel/caller';
 import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../../records/fingerprint-after';
+import { changesNothing } from '../../records/no-change';
 import {
   departmentStatement,
   checkDepartment,
@@ -138,16 +139,19 @@ async function setReferencesOnce(db: Database, tenant: Caller, input: SetReferen
   const after = aggregateAfter(aggregate, found.row.id, (n) => {
     n.references = next.map((r) => ({ ...r, targetProductId: null }));
   });
+  const entry = {
+    elementId: found.row.id,
+    kind: found.row.parentId ? ('variant' as const) : ('product' as const),
+    before: referencesSnapshot(current),
+    after: referencesSnapshot(next),
+  };
+  // The same list in the same order: nothing is written (docs/history.md, "A write that changes nothing").
+  if (await changesNothing([entry], { before: aggregate, after, paths })) return;
   const statements: BatchStatement[] = [
     guardStatement(db, revisionIs(tenant.companyId, aggregate.product.id, revision)),
     ...deleteStatements(db, [found.row.id]),
     ...insertStatements(db, found.row.catalogId, [{ productId: found.row.id, references: next }]),
-    ...historyStatement(db, tenant, {
-      elementId: found.row.id,
-      kind: found.row.parentId ? 'variant' : 'product',
-      before: referencesSnapshot(current),
-      after: referencesSnapshot(next),
-    }),
+    ...historyStatement(db, tenant, entry),
     bumpWithFingerprint(db, aggregate.product.id, revision, await fingerprintWith(after, paths)),
   ];
   await db.batch(statements as [BatchStatement, ...BatchStatement[]]);
