@@ -442,6 +442,7 @@ export const de = {
   'exports.type.BMEcat': 'BMEcat 2005',
   'exports.type.BMEcat-ETIM': 'BMEcat 2005 mit ETIM-Profil',
   'exports.type.BMEcat12': 'BMEcat 1.2',
+  'exports.type.BMEcat-2005onto': 'BMEcat 2005+onto (eCl@ss-Advanced-Merkmalbäume)',
   'exports.type.CSV': 'CSV (Tabellenkalkulation/ERP)',
   'exports.jobs': 'Vorgänge',
   'exports.noJobs': 'Noch keine Exporte.',

@@ -436,6 +436,7 @@ export const en: Record<MessageKey, string> = {
   'exports.type.BMEcat': 'BMEcat 2005',
   'exports.type.BMEcat-ETIM': 'BMEcat 2005 with ETIM profile',
   'exports.type.BMEcat12': 'BMEcat 1.2',
+  'exports.type.BMEcat-2005onto': 'BMEcat 2005+onto (eCl@ss Advanced feature trees)',
   'exports.type.CSV': 'CSV (spreadsheet/ERP)',
   'exports.jobs': 'Tasks',
   'exports.noJobs': 'No exports yet.',
