@@ -86,14 +86,16 @@ function groupElement(group: StoredFeatureGroup, features: string[], fit: Fit): 
 
 /**
  * What a block lost by being written flat, as counted report lines: one per feature of the
- * tree (so the count says how many were flattened) and one per FEATURE_GROUP.
+ * tree (so the count says how many were flattened) and one per FEATURE_GROUP, whose examples
+ * name the product and the group.
  */
 function reportFlattened(block: StoredFeatureBlock, form: BlockForm, subject: string, warnings: ExportWarnings) {
   if (form.tree) return;
   const name = block.system || '(unnamed)';
   const where = form.templates ? 'its name as FT_GROUP_NAME of its features' : 'left out';
+  // One kind for every group (the tally keeps few kinds); the examples name product and group.
   for (const group of block.featureGroups ?? [])
-    warnings.add(`feature block ${name}: FEATURE_GROUP ${group.id} written flat (${where})`, subject);
+    warnings.add(`feature block ${name}: FEATURE_GROUP written flat (${where})`, `${subject} (${group.id})`);
   for (const f of block.features)
     if (f.fid || f.parentId || f.featureGroup !== undefined)
       warnings.add(`feature block ${name}: feature of an eCl@ss Advanced tree written flat`, subject);
