@@ -22,7 +22,10 @@ async function importText(tenant: Tenant, catalogId: string, text: string, name 
 }
 
 async function blocksBySku(companyId: string, catalogId: string): Promise<Record<string, StoredFeatureBlock[]>> {
-  const rows = await db().select({ id: products.id, sku: products.sku }).from(products).where(eq(products.catalogId, catalogId));
+  const rows = await db()
+    .select({ id: products.id, sku: products.sku })
+    .from(products)
+    .where(eq(products.catalogId, catalogId));
   const aggregates = await loadProductAggregates(
     db(),
     companyId,
@@ -55,7 +58,21 @@ describe('eCl@ss Advanced feature trees (BMEcat 2005+onto)', () => {
       { id: '0173-1#01-AAD293#005' },
     ]);
     expect(tree.features.map((f) => f.featureGroup ?? null)).toEqual([
-      null, null, null, null, null, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2,
+      null,
+      null,
+      null,
+      null,
+      null,
+      0,
+      0,
+      0,
+      1,
+      1,
+      1,
+      1,
+      1,
+      2,
+      2,
     ]);
     expect(tree.features[5]).toEqual({
       ftId: '0173-1#02-AAB373#005',
@@ -94,7 +111,9 @@ describe('eCl@ss Advanced feature trees (BMEcat 2005+onto)', () => {
     expect(text).toContain('<BMECAT version="2005" xmlns="http://www.bmecat.org/bmecat/2005+onto">');
     expect(featureCount(text)).toBe(featureCount(ONTO_FILE));
     expect(text.match(/<FEATURE_GROUP[ >]/g)).toHaveLength(5);
-    expect(text).toContain('<FEATURE_GROUP featureGroupType="aspect">\n<FEATURE_GROUP_NAME>Teilebeziehungen</FEATURE_GROUP_NAME>');
+    expect(text).toContain(
+      '<FEATURE_GROUP featureGroupType="aspect">\n<FEATURE_GROUP_NAME>Teilebeziehungen</FEATURE_GROUP_NAME>',
+    );
     expect(text).toContain('<FVALUE lang="deu">Relais</FVALUE>\n<FVALUE lang="eng">Relay</FVALUE>');
     expect(text).toContain('<FID>500013</FID>\n<FPARENT_ID>50001</FPARENT_ID>');
     expect(text).toContain('<REFERENCE_FEATURE_GROUP_ID2 type="flat">');
@@ -119,14 +138,18 @@ describe('eCl@ss Advanced feature trees (BMEcat 2005+onto)', () => {
     expect(text).toContain(
       '<FTEMPLATE>\n<FT_ID>0173-1#02-AAB373#005</FT_ID>\n<FT_NAME>Hersteller</FT_NAME>\n<FT_GROUP_NAME>0173-1#01-AAB228#005</FT_GROUP_NAME>\n</FTEMPLATE>',
     );
-    expect(text).toContain('<FT_NAME>Anzahl der Befestigungsvarianten</FT_NAME>\n<FT_GROUP_NAME>Teilebeziehungen</FT_GROUP_NAME>');
+    expect(text).toContain(
+      '<FT_NAME>Anzahl der Befestigungsvarianten</FT_NAME>\n<FT_GROUP_NAME>Teilebeziehungen</FT_GROUP_NAME>',
+    );
     const report = warnings.join('\n');
     // TREE-1: 15 features of the tree, TREE-2: the one of its eCl@ss group and the 2 of its udf group.
     expect(report).toContain('feature block ECLASS-9.0: feature of an eCl@ss Advanced tree written flat: 16 times');
     expect(report).toContain(
       'feature block ECLASS-9.0: FEATURE_GROUP written flat (its name as FT_GROUP_NAME of its features): 4 times (e.g. TREE-1 (0173-1#01-AAB228#005), TREE-1 (0173-1#01-AAC292#005), TREE-1 (0173-1#01-AAD293#005))',
     );
-    expect(report).toContain('feature block udf_KLEMME-1.0: FEATURE_GROUP written flat (its name as FT_GROUP_NAME of its features): 1 time (e.g. TREE-2 (MASSE))');
+    expect(report).toContain(
+      'feature block udf_KLEMME-1.0: FEATURE_GROUP written flat (its name as FT_GROUP_NAME of its features): 1 time (e.g. TREE-2 (MASSE))',
+    );
     expect(report).toContain('feature block udf_KLEMME-1.0: the FEATURE_GROUP of a feature with FNAME left out');
     expect(report).toContain('FID / FPARENT_ID left out (the schema has no feature tree)');
 
@@ -156,7 +179,14 @@ describe('eCl@ss Advanced feature trees (BMEcat 2005+onto)', () => {
       groupId: '27371601',
       features: [
         { ftId: 'A', ftName: 'Hersteller', valueIdrefs: ['B'], fid: '1', parentId: '-1', featureGroup: 0 },
-        { ftId: 'C', values: ['Relais', 'Relay'], valueLangs: ['deu', 'eng'], fid: '2', parentId: '1', featureGroup: 0 },
+        {
+          ftId: 'C',
+          values: ['Relais', 'Relay'],
+          valueLangs: ['deu', 'eng'],
+          fid: '2',
+          parentId: '1',
+          featureGroup: 0,
+        },
       ],
       featureGroups: [{ id: 'G1', name: 'Hersteller' }],
     };

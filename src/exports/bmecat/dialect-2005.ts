@@ -18,7 +18,8 @@ import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
 import { referenceElements } from './references-out';
 import { udx2005 } from './media-out';
-import { type BlockForm, FORM_2005, FORM_ONTO, otherFeatureBlocks } from './other-feature-blocks';
+import { type BlockForm, FORM_2005, FORM_ONTO } from './block-form';
+import { otherFeatureBlocks } from './other-feature-blocks';
 import type { BmecatFormat } from './template-options';
 
 const PURPOSES = new Set([

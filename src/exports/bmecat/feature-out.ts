@@ -1,6 +1,6 @@
 import type { StoredFeature, StoredFeatureGroup } from '../../model/feature-block-types';
 import type { ExportWarnings } from '../export-warnings';
-import type { BlockForm } from './other-feature-blocks';
+import type { BlockForm } from './block-form';
 import { el, fitText, textEl } from './xml-text';
 
 /** Fits a text to a schema limit, reporting a cut; null for an empty text. */
@@ -25,7 +25,8 @@ function values(list: string[] | undefined, fit: Fit, distinct: boolean): string
 
 /** The FVALUEs with their `lang` where the feature has one and the schema carries it (FVALUE is dtMLSTRING in 2005). */
 function plainValues(f: StoredFeature, form: BlockForm, fit: Fit, lost: Set<string>): string[] {
-  if (!f.valueLangs?.some((l) => l !== '')) return values(f.values, fit, form.uniqueNames).map((v) => textEl('FVALUE', v));
+  if (!f.valueLangs?.some((l) => l !== ''))
+    return values(f.values, fit, form.uniqueNames).map((v) => textEl('FVALUE', v));
   if (!form.valueLangs) {
     lost.add('the language of FVALUEs left out (the schema has none)');
     return values(f.values, fit, form.uniqueNames).map((v) => textEl('FVALUE', v));

@@ -80,7 +80,11 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
   const plan: BmecatPlan = {
     format,
     namespace:
-      format === 'BMEcat' ? NAMESPACES[options.namespace ?? '2005fd'] : format === 'BMEcat-2005onto' ? NAMESPACE_ONTO : '',
+      format === 'BMEcat'
+        ? NAMESPACES[options.namespace ?? '2005fd']
+        : format === 'BMEcat-2005onto'
+          ? NAMESPACE_ONTO
+          : '',
     language,
     languages,
     catalogLanguage: ctx.catalog.language,

@@ -22,9 +22,7 @@ function put<K extends keyof StoredFeature>(out: StoredFeature, key: K, value: S
  */
 export function isAdvancedBlock(block: XmlNode): boolean {
   const groups = children(block, 'FEATURE_GROUP');
-  return (
-    groups.length > 0 || children(block, 'FEATURE').some((f) => child(f, 'FTEMPLATE', 'FT_IDREF') !== undefined)
-  );
+  return groups.length > 0 || children(block, 'FEATURE').some((f) => child(f, 'FTEMPLATE', 'FT_IDREF') !== undefined);
 }
 
 /**
@@ -51,7 +49,11 @@ function featureOf(f: XmlNode): StoredFeature | null {
   put(out, 'ftId', textOf(template, 'FT_ID') ?? textOf(f, 'FT_IDREF'));
   put(out, 'ftName', textOf(template, 'FT_NAME'));
   const values = children(f, 'FVALUE').filter((n) => n.text.trim() !== '');
-  put(out, 'values', values.map((n) => n.text.trim()));
+  put(
+    out,
+    'values',
+    values.map((n) => n.text.trim()),
+  );
   // A value per language (FVALUE lang="deu", lang="eng") keeps its language, so it is written back as such.
   const langs = values.map((n) => (n.attrs.lang ? (parseLanguage(n.attrs.lang) ?? '') : ''));
   if (langs.some((l) => l !== '')) out.valueLangs = langs;

@@ -679,6 +679,7 @@ export const de = {
   'blocks.groupId': 'Gruppen-ID',
   'blocks.groupName': 'Gruppenname',
   'blocks.feature': 'Merkmal',
+  'blocks.featureGroup': 'Merkmalgruppe {name}',
   'blocks.values': 'Werte',
   'blocks.unit': 'Einheit',
   'blocks.addFeature': 'Merkmal hinzufügen',

@@ -671,6 +671,7 @@ export const en: Record<MessageKey, string> = {
   'blocks.groupId': 'Group ID',
   'blocks.groupName': 'Group name',
   'blocks.feature': 'Feature',
+  'blocks.featureGroup': 'Feature group {name}',
   'blocks.values': 'Values',
   'blocks.unit': 'Unit',
   'blocks.addFeature': 'Add feature',
