@@ -76,7 +76,7 @@ describe('export template CRUD', () => {
       [
         { name: 'x', exportType: 'PDF' },
         400,
-        /^exportType: "PDF" is not supported; use one of BMEcat, BMEcat-ETIM, BMEcat12, CSV/,
+        /^exportType: "PDF" is not supported; use one of BMEcat, BMEcat-ETIM, BMEcat12, BMEcat-2005onto, CSV/,
       ],
       [
         { name: 'x', exportType: 'BMEcat-ETIM', options: { priceType: 'gros_list' } },

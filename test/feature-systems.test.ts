@@ -119,6 +119,7 @@ describe('feature blocks of other systems', () => {
         system: 'ECLASS-9.0',
         groupId: '27371601',
         groupId2: '0173-1---ADVANCED_1_1#01-ADO270#005',
+        groupId2Type: 'flat',
         groupName: null,
         features: [
           {

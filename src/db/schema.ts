@@ -1035,6 +1035,10 @@ export const productFeatureBlocks = sqliteTable(
     groupId2: text('group_id2'),
     groupName: text('group_name'),
     features: text('features').notNull(),
+    /** The `type` attribute of REFERENCE_FEATURE_GROUP_ID2 (`flat`, `hierarchy`), migration 0050. */
+    groupId2Type: text('group_id2_type'),
+    /** The block's FEATURE_GROUPs as JSON (eCl@ss Advanced trees, migration 0050); null when it has none. */
+    featureGroups: text('feature_groups'),
   },
   (t) => [primaryKey({ columns: [t.productId, t.position] })],
 );

@@ -1,5 +1,5 @@
 import type { Exporter } from './exporter';
-import { bmecat2005 } from './bmecat/dialect-2005';
+import { bmecat2005, bmecat2005Onto } from './bmecat/dialect-2005';
 import { bmecatExporter } from './bmecat/bmecat-exporter';
 import { bmecat12 } from './bmecat/dialect-12';
 import { bmecatEtim } from './bmecat/dialect-etim';
@@ -11,6 +11,7 @@ export const EXPORTERS: Record<string, Exporter<any>> = {
   BMEcat: bmecatExporter(bmecat2005),
   'BMEcat-ETIM': bmecatExporter(bmecatEtim),
   BMEcat12: bmecatExporter(bmecat12),
+  'BMEcat-2005onto': bmecatExporter(bmecat2005Onto),
   [csvExporter.exportType]: csvExporter,
   [xchangeExporter.exportType]: xchangeExporter,
 };

@@ -17,18 +17,24 @@ export function blockRows(productId: string, blocks: readonly FeatureBlockInput[
       groupId2: b.groupId2,
       groupName: b.groupName,
       features: JSON.stringify(b.features),
+      groupId2Type: b.groupId2Type ?? null,
+      featureGroups: b.featureGroups ? JSON.stringify(b.featureGroups) : null,
     };
   });
 }
 
-/** A stored row back as a block. */
+/** A stored row back as a block (the parts of migration 0050 only when the block has them). */
 export function blockOfRow(row: BlockRow): StoredFeatureBlock {
   return {
     system: row.system,
     groupId: row.groupId,
     groupId2: row.groupId2,
+    ...(row.groupId2Type ? { groupId2Type: row.groupId2Type } : {}),
     groupName: row.groupName,
     features: JSON.parse(row.features) as StoredFeatureBlock['features'],
+    ...(row.featureGroups
+      ? { featureGroups: JSON.parse(row.featureGroups) as NonNullable<StoredFeatureBlock['featureGroups']> }
+      : {}),
   };
 }
 

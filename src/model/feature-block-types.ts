@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+const languageCode = z.string().regex(/^[a-z]{3}$/, 'a language code such as eng');
+
 /**
  * One feature of a block of another feature system, as the file wrote it: FNAME, or for an
  * eCl@ss Advanced tree the FTEMPLATE's FT_ID / FT_NAME (or FT_IDREF) with FID / FPARENT_ID.
@@ -10,12 +12,17 @@ const featureObject = z
   .object({
     name: z.string().min(1).max(250).optional().describe('FNAME (the first one of the file)'),
     names: z
-      .record(z.string().regex(/^[a-z]{3}$/, 'a language code such as eng'), z.string().min(1).max(250))
+      .record(languageCode, z.string().min(1).max(250))
       .optional()
       .describe('FNAME in further languages (BMEcat 2005 repeats FNAME with lang): ISO 639-2 code -> name'),
     ftId: z.string().min(1).max(250).optional().describe('FTEMPLATE/FT_ID or FT_IDREF (eCl@ss Advanced)'),
     ftName: z.string().min(1).max(250).optional().describe('FTEMPLATE/FT_NAME'),
     values: z.array(z.string().max(4000)).max(100).optional().describe('FVALUEs, in order'),
+    valueLangs: z
+      .array(z.union([languageCode, z.literal('')]))
+      .max(100)
+      .optional()
+      .describe("The `lang` of each FVALUE, in the order of `values` ('' for none); absent when no FVALUE has one"),
     valueIdrefs: z.array(z.string().max(250)).max(100).optional().describe('VALUE_IDREFs (eCl@ss Advanced)'),
     variants: z
       .array(z.object({ values: z.array(z.string().max(4000)).max(100), supplement: z.string().max(250) }))
@@ -30,35 +37,88 @@ const featureObject = z
     valueType: z.string().min(1).max(250).optional().describe('FVALUE_TYPE'),
     fid: z.string().min(1).max(250).optional().describe('FID (eCl@ss Advanced tree)'),
     parentId: z.string().min(1).max(250).optional().describe('FPARENT_ID (eCl@ss Advanced tree)'),
+    featureGroup: z
+      .int()
+      .min(0)
+      .max(999)
+      .optional()
+      .describe("The FEATURE_GROUP the feature is written in: its index in the block's featureGroups"),
   })
   .strict();
 
-export const storedFeatureSchema = featureObject.refine((f) => f.name !== undefined || f.ftId !== undefined, {
-  message: 'a feature needs name or ftId',
-});
+export const storedFeatureSchema = featureObject
+  .refine((f) => f.name !== undefined || f.ftId !== undefined, { message: 'a feature needs name or ftId' })
+  .refine((f) => f.valueLangs === undefined || f.valueLangs.length === (f.values?.length ?? 0), {
+    message: 'valueLangs needs one entry per value',
+    path: ['valueLangs'],
+  });
 
 export type StoredFeature = z.infer<typeof storedFeatureSchema>;
 
-/** A PRODUCT_FEATURES / ARTICLE_FEATURES block of a system the classification model does not take. */
-export const featureBlockSchema = z
+/**
+ * A FEATURE_GROUP inside a block (eCl@ss Advanced, BMEcat 2005+onto and 2005.1): one block of
+ * the class's aspects (manufacturer, function group, parts …) with its own features, which
+ * point at it by `featureGroup`.
+ */
+export const featureGroupSchema = z
+  .object({
+    id: z.string().min(1).max(250).describe('REFERENCE_FEATURE_GROUP_ID of the FEATURE_GROUP'),
+    name: z.string().min(1).max(250).optional().describe('FEATURE_GROUP_NAME (the first one)'),
+    names: z
+      .record(languageCode, z.string().min(1).max(250))
+      .optional()
+      .describe('FEATURE_GROUP_NAME in further languages: ISO 639-2 code -> name'),
+    descr: z.string().min(1).max(4000).optional().describe('FEATURE_GROUP_DESCRIPTION (the first one)'),
+    type: z.string().min(1).max(250).optional().describe('the featureGroupType attribute'),
+  })
+  .strict();
+
+export type StoredFeatureGroup = z.infer<typeof featureGroupSchema>;
+
+const blockObject = z
   .object({
     system: z.string().max(250).describe('REFERENCE_FEATURE_SYSTEM_NAME as written, e.g. UNSPSC, udf_CMP-1.0'),
     groupId: z.string().min(1).max(250).nullable().optional().describe('REFERENCE_FEATURE_GROUP_ID'),
     groupId2: z.string().min(1).max(250).nullable().optional().describe('REFERENCE_FEATURE_GROUP_ID2'),
+    groupId2Type: z
+      .string()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('The `type` attribute of REFERENCE_FEATURE_GROUP_ID2 (flat or hierarchy)'),
     groupName: z.string().min(1).max(250).nullable().optional().describe('REFERENCE_FEATURE_GROUP_NAME'),
     features: z.array(storedFeatureSchema).max(1000),
+    featureGroups: z
+      .array(featureGroupSchema)
+      .max(1000)
+      .optional()
+      .describe("The block's FEATURE_GROUPs, in order; absent when it has none"),
   })
   .strict();
 
+/** Every `featureGroup` of a feature names a group of the block. */
+const groupsKnown = (b: { features: StoredFeature[]; featureGroups?: unknown[] | undefined }) =>
+  b.features.every((f) => f.featureGroup === undefined || f.featureGroup < (b.featureGroups?.length ?? 0));
+const GROUPS_KNOWN = { message: "a feature's featureGroup is not an index of the block's featureGroups" };
+
+/** A PRODUCT_FEATURES / ARTICLE_FEATURES block of a system the classification model does not take. */
+export const featureBlockSchema = blockObject.refine(groupsKnown, GROUPS_KNOWN);
+
 export type FeatureBlockInput = z.infer<typeof featureBlockSchema>;
 
-/** A stored block: the input with absent group parts as null. */
+/**
+ * A stored block: the input with absent group parts as null. `groupId2Type` and `featureGroups`
+ * are present only when the block has them, so blocks stored before them keep their JSON and
+ * fingerprint.
+ */
 export interface StoredFeatureBlock {
   system: string;
   groupId: string | null;
   groupId2: string | null;
+  groupId2Type?: string;
   groupName: string | null;
   features: StoredFeature[];
+  featureGroups?: StoredFeatureGroup[];
 }
 
 /** The canonical form of a block (nulls for absent group parts), so equal blocks compare and hash equal. */
@@ -67,9 +127,28 @@ export function normaliseBlock(block: FeatureBlockInput): StoredFeatureBlock {
     system: block.system,
     groupId: block.groupId ?? null,
     groupId2: block.groupId2 ?? null,
+    ...(block.groupId2Type ? { groupId2Type: block.groupId2Type } : {}),
     groupName: block.groupName ?? null,
     features: block.features.map(canonicalFeature),
+    ...(block.featureGroups?.length ? { featureGroups: block.featureGroups.map(canonicalGroup) } : {}),
   };
+}
+
+const GROUP_KEYS = Object.keys(featureGroupSchema.shape) as (keyof StoredFeatureGroup)[];
+
+function canonicalGroup(group: StoredFeatureGroup): StoredFeatureGroup {
+  const out: Record<string, unknown> = {};
+  for (const key of GROUP_KEYS) {
+    const value = group[key];
+    if (value === undefined) continue;
+    out[key] = key === 'names' ? sortedNames(value as Record<string, string>) : value;
+  }
+  return out as StoredFeatureGroup;
+}
+
+/** Languages in code order, so equal names store and hash equal whatever the file's order. */
+function sortedNames(names: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(names).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 const FEATURE_KEYS = Object.keys(featureObject.shape) as (keyof StoredFeature)[];
@@ -81,9 +160,7 @@ function canonicalFeature(feature: StoredFeature): StoredFeature {
     const value = feature[key];
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
     if (key === 'names') {
-      // Languages in code order, so equal features store and hash equal whatever the file's order.
-      const entries = Object.entries(value as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : 1));
-      if (entries.length > 0) out[key] = Object.fromEntries(entries);
+      if (Object.keys(value as object).length > 0) out[key] = sortedNames(value as Record<string, string>);
       continue;
     }
     out[key] = value;
@@ -97,7 +174,7 @@ export function sameBlocks(a: readonly StoredFeatureBlock[], b: readonly StoredF
 }
 
 /** A stored block as the API answers it (GetProduct, GetFeatureBlocks): absent group parts are null. */
-export const featureBlockOut = featureBlockSchema.extend({
+export const featureBlockOut = blockObject.extend({
   groupId: z.string().nullable(),
   groupId2: z.string().nullable(),
   groupName: z.string().nullable(),

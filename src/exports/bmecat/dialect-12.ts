@@ -17,7 +17,8 @@ import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
 import { referenceElements } from './references-out';
 import { udx2005 } from './media-out';
-import { FORM_12, otherFeatureBlocks } from './other-feature-blocks';
+import { FORM_12 } from './block-form';
+import { otherFeatureBlocks } from './other-feature-blocks';
 
 const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
 

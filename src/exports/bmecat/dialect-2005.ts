@@ -18,7 +18,9 @@ import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
 import { referenceElements } from './references-out';
 import { udx2005 } from './media-out';
-import { FORM_2005, otherFeatureBlocks } from './other-feature-blocks';
+import { type BlockForm, FORM_2005, FORM_ONTO } from './block-form';
+import { otherFeatureBlocks } from './other-feature-blocks';
+import type { BmecatFormat } from './template-options';
 
 const PURPOSES = new Set([
   'data_sheet',
@@ -58,7 +60,7 @@ function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
   return el('PRODUCT_PRICE_DETAILS', productPrice);
 }
 
-function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
+function product(form: BlockForm, plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
   const unit = orderUnit(view, UNITS_2005, w);
   return el(
     'PRODUCT',
@@ -66,7 +68,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       textEl('SUPPLIER_PID', view.pid),
       productDetails2005(plan, view, w),
       ...view.blocks.map(features),
-      ...otherFeatureBlocks(view.otherBlocks, FORM_2005, view.subject, w),
+      ...otherFeatureBlocks(view.otherBlocks, form, view.subject, w),
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
       mime(view, w, plan),
@@ -78,13 +80,9 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
   );
 }
 
-/**
- * BMEcat 2005 (official schema, namespace `2005fd` or, by template, `2005`): HEADER,
- * CATALOG_GROUP_SYSTEM from the category tree, one PRODUCT per master and variant (a variant
- * refers to its master with PRODUCT_REFERENCE type base_product), PRODUCT_TO_CATALOGGROUP_MAP.
- */
-export const bmecat2005: Dialect = {
-  format: 'BMEcat',
+/** BMEcat 2005's document with `form` for the feature blocks of other systems. */
+const dialect2005 = (format: BmecatFormat, form: BlockForm): Dialect => ({
+  format,
   header(plan, w) {
     const h = headerValues(plan, w, { mimeRoot: 250 });
     return `<?xml version="1.0" encoding="UTF-8"?>\n<BMECAT version="2005" xmlns="${plan.namespace}">\n${el('HEADER', [
@@ -109,8 +107,24 @@ export const bmecat2005: Dialect = {
     structure: catalogStructure(mime),
     close: '</CATALOG_GROUP_SYSTEM>\n',
   },
-  product,
+  product: (plan, view, w) => product(form, plan, view, w),
   mapEntry: (pid, groupId) =>
     el('PRODUCT_TO_CATALOGGROUP_MAP', [textEl('PROD_ID', pid), textEl('CATALOG_GROUP_ID', groupId)], { mode: 'new' }),
   footer: FOOTER,
-};
+});
+
+/**
+ * BMEcat 2005 (official schema, namespace `2005fd` or, by template, `2005`): HEADER,
+ * CATALOG_GROUP_SYSTEM from the category tree, one PRODUCT per master and variant (a variant
+ * refers to its master with PRODUCT_REFERENCE type base_product), PRODUCT_TO_CATALOGGROUP_MAP.
+ * eCl@ss Advanced trees are written flat (other-feature-blocks.ts), with a report.
+ */
+export const bmecat2005 = dialect2005('BMEcat', FORM_2005);
+
+/**
+ * BMEcat 2005 with the ontology extension (namespace `2005+onto`), as eCl@ss Advanced suppliers
+ * deliver it: the 2005 document, whose feature blocks carry the tree whole (FEATURE_GROUP, FID /
+ * FPARENT_ID). No schema of its own is published; its tree elements are those BMEcat 2005.1
+ * later took in, and the e2e test validates the file against the 2005.1 XSD under that namespace.
+ */
+export const bmecat2005Onto = dialect2005('BMEcat-2005onto', FORM_ONTO);

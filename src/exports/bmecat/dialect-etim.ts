@@ -11,7 +11,8 @@ import { el, textEl } from './xml-text';
 import { priceBlocks } from './price-blocks';
 import { ETIM_REFERENCE_TYPES, referenceElements } from './references-out';
 import { etimKeptUdx, mimeSource } from './media-out';
-import { FORM_ETIM, otherFeatureBlocks } from './other-feature-blocks';
+import { FORM_ETIM } from './block-form';
+import { otherFeatureBlocks } from './other-feature-blocks';
 
 const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
 

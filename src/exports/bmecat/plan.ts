@@ -6,6 +6,7 @@ import { countProductsInScope, type ExportScope } from './catalog-queries';
 import {
   checkOptionsForFormat,
   DEFAULT_PRICE_TYPE,
+  NAMESPACE_ONTO,
   NAMESPACES,
   parseStoredOptions,
   type BmecatFormat,
@@ -78,7 +79,12 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
   });
   const plan: BmecatPlan = {
     format,
-    namespace: format === 'BMEcat' ? NAMESPACES[options.namespace ?? '2005fd'] : '',
+    namespace:
+      format === 'BMEcat'
+        ? NAMESPACES[options.namespace ?? '2005fd']
+        : format === 'BMEcat-2005onto'
+          ? NAMESPACE_ONTO
+          : '',
     language,
     languages,
     catalogLanguage: ctx.catalog.language,

@@ -5,7 +5,7 @@ import { CLASSIFICATION_GROUPS } from '../../kernel/classification-groups';
 import { PRODUCT_STATUSES } from '../../kernel/product-status';
 
 /** The BMEcat dialects this service writes, by `exportType`. */
-const BMECAT_FORMATS = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'] as const;
+const BMECAT_FORMATS = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12', 'BMEcat-2005onto'] as const;
 export type BmecatFormat = (typeof BMECAT_FORMATS)[number];
 
 /** Whether an exportType is one of the BMEcat dialects (they share the template options). */
@@ -19,11 +19,15 @@ export const NAMESPACES = {
   '2005': 'http://www.bmecat.org/bmecat/2005',
 } as const;
 
+/** The namespace of BMEcat 2005 with the ontology extension (eCl@ss Advanced suppliers' files). */
+export const NAMESPACE_ONTO = 'http://www.bmecat.org/bmecat/2005+onto';
+
 /** Price types each schema accepts in `price_type` (XSD patterns; XSD's `\w` has no underscore, so ASCII letters and digits). */
 const PRICE_TYPES: Record<BmecatFormat, RegExp> = {
   BMEcat: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|udp_[A-Za-z0-9]{1,16})$/,
   'BMEcat-ETIM': /^(net_customer|net_list|nrp)$/,
   BMEcat12: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|udp_[A-Za-z0-9]{1,16})$/,
+  'BMEcat-2005onto': /^(gros_list|net_customer|net_customer_exp|net_list|nrp|udp_[A-Za-z0-9]{1,16})$/,
 };
 
 /**

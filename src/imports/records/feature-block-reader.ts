@@ -1,4 +1,4 @@
-import type { FeatureBlockInput, StoredFeature } from '../../model/feature-block-types';
+import type { FeatureBlockInput, StoredFeature, StoredFeatureGroup } from '../../model/feature-block-types';
 import { parseLanguage } from '../../kernel/languages';
 import { child, children, textOf, type XmlNode } from '../read/xml-node';
 
@@ -16,22 +16,23 @@ function put<K extends keyof StoredFeature>(out: StoredFeature, key: K, value: S
 }
 
 /**
- * Whether a block uses eCl@ss Advanced's form (FTEMPLATE / FT_IDREF instead of FNAME): its
- * features are a tree the classification model cannot hold, so the block is kept whole as a
- * feature block even when its system is eCl@ss (docs/import.md "Feature systems").
+ * Whether a block uses eCl@ss Advanced's form (FTEMPLATE / FT_IDREF instead of FNAME, or
+ * FEATURE_GROUPs): its features are a tree the classification model cannot hold, so the block
+ * is kept whole as a feature block even when its system is eCl@ss (docs/import.md "Feature systems").
  */
 export function isAdvancedBlock(block: XmlNode): boolean {
-  return children(block, 'FEATURE').some((f) => child(f, 'FTEMPLATE', 'FT_IDREF') !== undefined);
+  const groups = children(block, 'FEATURE_GROUP');
+  return groups.length > 0 || children(block, 'FEATURE').some((f) => child(f, 'FTEMPLATE', 'FT_IDREF') !== undefined);
 }
 
 /**
- * The FNAMEs after the first one, by their `lang` (BMEcat 2005: a feature name per language):
+ * The names after the first one, by their `lang` (BMEcat 2005: a feature name per language):
  * the first of each language is kept; one without a language that the table knows, or
  * repeating the first name's text, adds nothing.
  */
-function furtherNames(f: XmlNode, first: string | undefined): Record<string, string> | undefined {
+function furtherNames(nodes: XmlNode[], first: string | undefined): Record<string, string> | undefined {
   const out: Record<string, string> = {};
-  for (const n of children(f, 'FNAME').slice(1)) {
+  for (const n of nodes.slice(1)) {
     const code = n.attrs.lang ? parseLanguage(n.attrs.lang) : undefined;
     const text = n.text.trim();
     if (code && text !== '' && text !== first && out[code] === undefined) out[code] = text;
@@ -44,10 +45,18 @@ function featureOf(f: XmlNode): StoredFeature | null {
   const out: StoredFeature = {};
   const template = child(f, 'FTEMPLATE');
   put(out, 'name', textOf(f, 'FNAME'));
-  put(out, 'names', furtherNames(f, out.name));
+  put(out, 'names', furtherNames(children(f, 'FNAME'), out.name));
   put(out, 'ftId', textOf(template, 'FT_ID') ?? textOf(f, 'FT_IDREF'));
   put(out, 'ftName', textOf(template, 'FT_NAME'));
-  put(out, 'values', texts(f, 'FVALUE'));
+  const values = children(f, 'FVALUE').filter((n) => n.text.trim() !== '');
+  put(
+    out,
+    'values',
+    values.map((n) => n.text.trim()),
+  );
+  // A value per language (FVALUE lang="deu", lang="eng") keeps its language, so it is written back as such.
+  const langs = values.map((n) => (n.attrs.lang ? (parseLanguage(n.attrs.lang) ?? '') : ''));
+  if (langs.some((l) => l !== '')) out.valueLangs = langs;
   put(out, 'valueIdrefs', texts(f, 'VALUE_IDREF'));
   const variants = child(f, 'VARIANTS');
   if (variants) {
@@ -86,10 +95,26 @@ function ownExportNames(system: string, groupId: string | null) {
   };
 }
 
+/** A FEATURE_GROUP's own parts (its features are read by featureBlockOf). */
+function groupOf(g: XmlNode): StoredFeatureGroup {
+  const out: Partial<StoredFeatureGroup> = {};
+  const names = children(g, 'FEATURE_GROUP_NAME').filter((n) => n.text.trim() !== '');
+  if (names[0]) out.name = names[0].text.trim();
+  const further = furtherNames(names, out.name);
+  if (further) out.names = further;
+  const descr = textOf(g, 'FEATURE_GROUP_DESCRIPTION');
+  if (descr) out.descr = descr;
+  const type = g.attrs.featureGroupType?.trim();
+  if (type) out.type = type;
+  return { id: textOf(g, 'REFERENCE_FEATURE_GROUP_ID') ?? '-', ...out };
+}
+
 /**
  * A PRODUCT_FEATURES / ARTICLE_FEATURES block of a system the classification model does not
  * take, kept whole and in order (features without a name or template id are left out and
- * counted). Nested FEATUREs (2005.1's sub-features) are flattened after their parent.
+ * counted): its FEATUREs, then those of each FEATURE_GROUP (eCl@ss Advanced, BMEcat 2005+onto
+ * and 2005.1), each pointing at its group by `featureGroup`, with FID / FPARENT_ID as written.
+ * Nested FEATUREs (2005.1's sub-features) are flattened after their parent, in its group.
  */
 export function featureBlockOf(
   block: XmlNode,
@@ -98,13 +123,19 @@ export function featureBlockOf(
 ): { block: FeatureBlockInput; dropped: number } {
   let dropped = 0;
   const features: StoredFeature[] = [];
-  const visit = (f: XmlNode) => {
+  const visit = (f: XmlNode, group: number | undefined) => {
     const feature = featureOf(f);
-    if (feature) features.push(feature);
+    if (feature) features.push(group === undefined ? feature : { ...feature, featureGroup: group });
     else dropped++;
-    for (const sub of children(f, 'FEATURE')) visit(sub);
+    for (const sub of children(f, 'FEATURE')) visit(sub, group);
   };
-  for (const f of children(block, 'FEATURE')) visit(f);
+  for (const f of children(block, 'FEATURE')) visit(f, undefined);
+  const featureGroups = children(block, 'FEATURE_GROUP').map((g, index) => {
+    for (const f of children(g, 'FEATURE')) visit(f, index);
+    return groupOf(g);
+  });
+  const id2 = child(block, 'REFERENCE_FEATURE_GROUP_ID2');
+  const id2Type = id2?.attrs.type?.trim();
   const names = {
     system: textOf(block, 'REFERENCE_FEATURE_SYSTEM_NAME') ?? '',
     groupId: textOf(block, 'REFERENCE_FEATURE_GROUP_ID'),
@@ -113,8 +144,10 @@ export function featureBlockOf(
     block: {
       ...(ownExport ? ownExportNames(names.system, names.groupId) : names),
       groupId2: textOf(block, 'REFERENCE_FEATURE_GROUP_ID2'),
+      ...(id2Type && textOf(block, 'REFERENCE_FEATURE_GROUP_ID2') ? { groupId2Type: id2Type.slice(0, 20) } : {}),
       groupName: textOf(block, 'REFERENCE_FEATURE_GROUP_NAME'),
       features,
+      ...(featureGroups.length > 0 ? { featureGroups } : {}),
     },
     dropped,
   };

@@ -91,6 +91,7 @@ const featureBlockSchema = z.object({
   system: z.string().max(250),
   groupId: z.string().max(250).nullable(),
   groupId2: z.string().max(250).nullable(),
+  groupId2Type: z.string().max(20).optional(),
   groupName: z.string().max(250).nullable(),
   features: z
     .array(
@@ -100,6 +101,7 @@ const featureBlockSchema = z.object({
         ftId: wireText.optional(),
         ftName: wireText.optional(),
         values: z.array(z.string().max(4000)).max(100).optional(),
+        valueLangs: z.array(z.string().max(8)).max(100).optional(),
         valueIdrefs: z.array(z.string().max(250)).max(100).optional(),
         variants: z
           .array(z.object({ values: z.array(z.string().max(4000)).max(100), supplement: z.string().max(250) }))
@@ -113,9 +115,23 @@ const featureBlockSchema = z.object({
         valueType: wireText.optional(),
         fid: wireText.optional(),
         parentId: wireText.optional(),
+        featureGroup: z.int().min(0).optional(),
       }),
     )
     .max(1000),
+  /** FEATURE_GROUPs of an eCl@ss Advanced tree; a feature's `featureGroup` is an index here. */
+  featureGroups: z
+    .array(
+      z.object({
+        id: wireText,
+        name: wireText.optional(),
+        names: z.record(z.string().max(8), wireText).optional(),
+        descr: wireText.optional(),
+        type: wireText.optional(),
+      }),
+    )
+    .max(1000)
+    .optional(),
 });
 export type FeatureBlock = z.infer<typeof featureBlockSchema>;
 

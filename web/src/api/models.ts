@@ -46,6 +46,7 @@ export const EXPORT_TYPES = [
   'BMEcat',
   'BMEcat-ETIM',
   'BMEcat12',
+  'BMEcat-2005onto',
   'CSV',
 ] as const satisfies readonly BodyOf<'Export/AddTemplate'>['exportType'][];
 

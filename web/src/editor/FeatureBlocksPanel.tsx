@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { apiGet } from '../api/client';
 import { describeError } from '../api/errors';
 import { keys } from '../api/keys';
@@ -11,6 +11,7 @@ import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
+import { featureTree, keptParts } from './feature-tree';
 
 type BlockIn = BodyOf<'Catalog/SetFeatureBlocks'>['featureBlocks'][number];
 type FeatureIn = BlockIn['features'][number];
@@ -61,15 +62,21 @@ function blockOf(row: BlockRow): BlockIn {
         .map((v) => v.trim())
         .filter((v) => v !== '');
       const { name: _n, values: _v, unit: _u, ...kept } = f.rest;
-      return { ...kept, name: text(f.name), values, unit: text(f.unit) };
+      return { ...keptParts(kept, values), name: text(f.name), values, unit: text(f.unit) };
     }),
   };
 }
+
+/** A tree feature's VALUE_IDREFs with their FVALUE_DETAILS (the chosen block or value), shown beside its name. */
+const referenceOf = (f: FeatureIn) =>
+  (f.valueIdrefs ?? []).map((ref, i) => (f.details?.[i] ? `${f.details[i]} (${ref})` : ref)).join(', ');
 
 /**
  * The product's feature blocks of other systems (UNSPSC, udf_*, a supplier's own, eCl@ss
  * Advanced trees): read with GetFeatureBlocks, edited block by block (system, group, features
  * with their values), saved whole with SetFeatureBlocks (an emptied list with `clear: true`).
+ * An eCl@ss Advanced tree shows each feature indented under its parent and a heading per
+ * FEATURE_GROUP (feature-tree.ts); the tree's parts are kept on save.
  */
 export function FeatureBlocksPanel({ product }: { product: ProductDetail }) {
   const blocks = useQuery({
@@ -122,6 +129,10 @@ function BlocksForm({ product, initial }: { product: ProductDetail; initial: Blo
       {rows.length === 0 && <p className="empty">{t('blocks.none')}</p>}
       {rows.map((b, i) => {
         const label = t('blocks.blockLabel', { n: i + 1, system: b.system || '…' });
+        const tree = featureTree(
+          b.features.map((f) => f.rest),
+          b.rest.featureGroups ?? [],
+        );
         return (
           <fieldset key={b.id} aria-label={label}>
             <legend>{label}</legend>
@@ -151,43 +162,58 @@ function BlocksForm({ product, initial }: { product: ProductDetail; initial: Blo
                 </tr>
               </thead>
               <tbody>
-                {b.features.map((f, j) => (
-                  <tr key={f.id}>
-                    <td>
-                      <input
-                        aria-label={`${t('blocks.feature')} ${i + 1}.${j + 1}`}
-                        value={f.name}
-                        placeholder={f.rest.ftName ?? f.rest.ftId}
-                        onChange={(e) => changeFeature(b, f.id, { name: e.target.value })}
-                      />
-                    </td>
-                    <td>
-                      <textarea
-                        aria-label={`${t('blocks.values')} ${i + 1}.${j + 1}`}
-                        rows={Math.max(1, f.values.split('\n').length)}
-                        value={f.values}
-                        onChange={(e) => changeFeature(b, f.id, { values: e.target.value })}
-                      />
-                    </td>
-                    <td>
-                      <input
-                        aria-label={`${t('blocks.unit')} ${i + 1}.${j + 1}`}
-                        value={f.unit}
-                        onChange={(e) => changeFeature(b, f.id, { unit: e.target.value })}
-                      />
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="danger-quiet"
-                        aria-label={t('blocks.removeFeature', { n: `${i + 1}.${j + 1}` })}
-                        onClick={() => changeBlock(b.id, { features: b.features.filter((x) => x.id !== f.id) })}
-                      >
-                        {t('common.delete')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
+                {b.features.map((f, j) => {
+                  const { depth, groupHeading } = tree[j]!;
+                  const reference = referenceOf(f.rest);
+                  return (
+                    <Fragment key={f.id}>
+                      {groupHeading && (
+                        <tr className="group-heading">
+                          <th scope="rowgroup" colSpan={4}>
+                            {t('blocks.featureGroup', { name: groupHeading })}
+                          </th>
+                        </tr>
+                      )}
+                      <tr data-depth={depth}>
+                        <td style={depth > 0 ? { paddingInlineStart: `${depth * 1.25}rem` } : undefined}>
+                          {depth > 0 && <span aria-hidden="true">└ </span>}
+                          <input
+                            aria-label={`${t('blocks.feature')} ${i + 1}.${j + 1}`}
+                            value={f.name}
+                            placeholder={f.rest.ftName ?? f.rest.ftId}
+                            onChange={(e) => changeFeature(b, f.id, { name: e.target.value })}
+                          />
+                          {reference && <div className="muted">{reference}</div>}
+                        </td>
+                        <td>
+                          <textarea
+                            aria-label={`${t('blocks.values')} ${i + 1}.${j + 1}`}
+                            rows={Math.max(1, f.values.split('\n').length)}
+                            value={f.values}
+                            onChange={(e) => changeFeature(b, f.id, { values: e.target.value })}
+                          />
+                        </td>
+                        <td>
+                          <input
+                            aria-label={`${t('blocks.unit')} ${i + 1}.${j + 1}`}
+                            value={f.unit}
+                            onChange={(e) => changeFeature(b, f.id, { unit: e.target.value })}
+                          />
+                        </td>
+                        <td>
+                          <button
+                            type="button"
+                            className="danger-quiet"
+                            aria-label={t('blocks.removeFeature', { n: `${i + 1}.${j + 1}` })}
+                            onClick={() => changeBlock(b.id, { features: b.features.filter((x) => x.id !== f.id) })}
+                          >
+                            {t('common.delete')}
+                          </button>
+                        </td>
+                      </tr>
+                    </Fragment>
+                  );
+                })}
               </tbody>
             </table>
             <div className="actions">
