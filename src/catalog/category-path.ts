@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Database } from '../db/client';
 import { findCatalog, findCategory } from '../db/scope';
 import type { Caller } from '../kernel/caller';
-import { CategoryOut, categoryOut, MAX_DEPTH } from './categories';
+import { categoryDetailOut, CategoryOut, MAX_DEPTH } from './categories';
 
 /**
  * One category found by its id alone, with the names of the categories above it. A reference
@@ -34,7 +34,7 @@ export async function getCategoryPath(db: Database, caller: Caller, input: { cat
   const rows = await db.all<{ categoryId: string; name: string }>(sql`
     WITH RECURSIVE ${upFrom(caller, sql`SELECT ${category.id}`)}
     SELECT id AS categoryId, name FROM up ORDER BY depth DESC`);
-  return { ...categoryOut(category), path: rows };
+  return { ...categoryDetailOut(category), path: rows };
 }
 
 /** How many categories a search answers: enough to pick from, a hint to type more when full. */
