@@ -210,7 +210,8 @@ describe('GetCategory and UpdateCategory with category data', () => {
     const tool = await categoryNamed(catalogId, 'Werkzeug');
     const got = await call('GET', `/api/Catalog/GetCategory?categoryId=${tool.id}`, { cookie: session.cookie });
     expect(got.status, got.text).toBe(200);
-    expect(got.json).toMatchObject({ keywords: 'Werkzeug, Handwerk', features: null, udx: UDX });
+    expect(got.json).toMatchObject({ keywords: 'Werkzeug, Handwerk', udx: UDX });
+    expect(got.json.features).toBeUndefined();
     expect(got.json.media.map((m: { kind: string; url: string | null; fileName: string }) => m.url ?? m.fileName)).toEqual([
       'werkzeug.png',
       BANNER,
@@ -249,7 +250,7 @@ describe('GetCategory and UpdateCategory with category data', () => {
       body: { departmentId: session.departmentId, catalogId, categoryId: tool.id, name: 'Werkzeug', features: null },
     });
     expect(cleared.status, cleared.text).toBe(200);
-    expect(cleared.json.features).toBeNull();
+    expect(cleared.json.features).toBeUndefined();
     expect(cleared.json.keywords).toBe('Werkzeug, Profi');
   });
 

@@ -22,21 +22,21 @@ export const CategoryDataInput = {
   udx: z.string().nullish(),
 };
 
-/** The same in answers: null when the category has none. */
+/** The same in answers: each absent when the category has none (so answers of categories without data are unchanged). */
 export const CategoryDataOut = {
-  keywords: z.string().nullable(),
-  features: z.array(storedFeatureSchema).nullable(),
-  udx: z.string().nullable(),
+  keywords: z.string().optional(),
+  features: z.array(storedFeatureSchema).optional(),
+  udx: z.string().optional(),
 };
 
 type Row = Pick<typeof categories.$inferSelect, 'keywords' | 'features' | 'udx'>;
 
 /** The stored columns in their API form. */
-export function categoryDataOut(row: Row) {
+export function categoryDataOut(row: Row): { keywords?: string; features?: StoredFeature[]; udx?: string } {
   return {
-    keywords: row.keywords ?? null,
-    features: row.features ? (JSON.parse(row.features) as StoredFeature[]) : null,
-    udx: row.udx ?? null,
+    ...(row.keywords ? { keywords: row.keywords } : {}),
+    ...(row.features ? { features: JSON.parse(row.features) as StoredFeature[] } : {}),
+    ...(row.udx ? { udx: row.udx } : {}),
   };
 }
 
