@@ -212,11 +212,9 @@ describe('GetCategory and UpdateCategory with category data', () => {
     expect(got.status, got.text).toBe(200);
     expect(got.json).toMatchObject({ keywords: 'Werkzeug, Handwerk', udx: UDX });
     expect(got.json.features).toBeUndefined();
-    expect(got.json.media.map((m: { kind: string; url: string | null; fileName: string }) => m.url ?? m.fileName)).toEqual([
-      'werkzeug.png',
-      BANNER,
-      'werkzeug-katalog.pdf',
-    ]);
+    expect(
+      got.json.media.map((m: { kind: string; url: string | null; fileName: string }) => m.url ?? m.fileName),
+    ).toEqual(['werkzeug.png', BANNER, 'werkzeug-katalog.pdf']);
 
     // What a read returns a write accepts: the read-only udx is ignored.
     const { path: _path, media: _media, productCount: _count, ...read } = got.json;

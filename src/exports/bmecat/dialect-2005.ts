@@ -2,13 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import { CURRENCIES_2005, UNITS_2005 } from './code-lists';
 import type { Dialect } from './dialect';
 import { catalogStructure, rootStructure } from './catalog-structure';
-import {
-  currencyIn,
-  FOOTER,
-  featureBlock,
-  mimeInfo,
-  orderDetails,
-} from './dialect-parts';
+import { currencyIn, FOOTER, featureBlock, mimeInfo, orderDetails } from './dialect-parts';
 import { fitted, GENERATOR_INFO, headerValues, mimeType2005, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
 import { languageElements } from './localized-out';

@@ -40,12 +40,7 @@ export async function writeGroupDetails(
       for (const [field, value] of Object.entries(fields))
         if (value) out.push({ elementId: categoryId, field, lang, value });
     if (g.data)
-      data.push([
-        categoryId,
-        g.data.keywords,
-        g.data.features ? JSON.stringify(g.data.features) : null,
-        g.data.udx,
-      ]);
+      data.push([categoryId, g.data.keywords, g.data.features ? JSON.stringify(g.data.features) : null, g.data.udx]);
   }
   await runBatch(db, [...translationRowsStatements(db, out), ...groupDataStatements(db, scope.companyId, data)]);
 }
