@@ -10,8 +10,8 @@ import { importDeps, importJobRow, insertImportJob, putImportFile, runImportToEn
 
 /**
  * Issue 19: a CATALOG_STRUCTURE's MIME_INFO links become links of the category the group
- * becomes (file names without a URL have no bytes and are left out), once per URL however
- * often the file is imported; a PRODUCT_REFERENCE's REFERENCE_DESCR, CATALOG_ID and
+ * becomes (issue 32: file names without a URL become file references, as a product's), once
+ * per URL or name however often the file is imported; a PRODUCT_REFERENCE's REFERENCE_DESCR, CATALOG_ID and
  * CATALOG_VERSION are kept, answered by GetReferences and written back by the exports (1.2
  * has no REFERENCE_DESCR: left out with a warning).
  */
@@ -50,7 +50,14 @@ async function categoryLinks(catalogId: string) {
     .from(categories)
     .where(and(eq(categories.catalogId, catalogId), eq(categories.name, 'Zangen')));
   const rows = await db().select().from(media).where(eq(media.elementId, category!.id)).orderBy(asc(media.sortOrder));
-  return rows.map((m) => ({ url: m.url, purpose: m.purpose, description: m.description, alt: m.alt, size: m.size }));
+  return rows.map((m) => ({
+    url: m.url,
+    fileName: m.url ? undefined : m.fileName,
+    purpose: m.purpose,
+    description: m.description,
+    alt: m.alt,
+    size: m.size,
+  }));
 }
 
 async function exportText(session: Session, catalogId: string, exportType: string) {
@@ -88,11 +95,12 @@ const EXPECTED_REFS = [
 ];
 
 describe('category media links from CATALOG_STRUCTURE', () => {
-  it('keeps the URL sources as links of the category in MIME_ORDER, once however often the file comes', async () => {
+  it('keeps the URL sources as links and file names as references of the category in MIME_ORDER, once however often the file comes', async () => {
     const session = await makeSession();
     const { catalogId } = await makeCatalog(session.tenant, { name: `Groups ${newId().slice(0, 6)}` });
     await importInto(session, catalogId, source);
     const expected = [
+      { url: null, fileName: 'zangen.jpg', purpose: 'normal', description: null, alt: null, size: 0 },
       { url: LOGO, purpose: 'logo', description: null, alt: 'Zangen', size: 0 },
       { url: SHEET, purpose: 'data_sheet', description: 'Übersicht', alt: null, size: 0 },
     ];
@@ -109,11 +117,15 @@ describe('category media links from CATALOG_STRUCTURE', () => {
       await importInto(session, catalogId, source);
       const out = await exportText(session, catalogId, format);
       expect(out.compact).toMatch(
-        /<GROUP_NAME>Zangen<\/GROUP_NAME>.*?<MIME_INFO><MIME>(<MIME_TYPE>[^<]*<\/MIME_TYPE>)?<MIME_SOURCE>https:\/\/cdn\.example\.com\/groups\/zangen\.png<\/MIME_SOURCE>.*?<MIME_SOURCE>https:\/\/cdn\.example\.com\/groups\/zangen\.pdf<\/MIME_SOURCE>.*?<\/MIME_INFO><\/CATALOG_STRUCTURE>/,
+        /<GROUP_NAME>Zangen<\/GROUP_NAME>.*?<MIME_INFO><MIME>(<MIME_TYPE>[^<]*<\/MIME_TYPE>)?<MIME_SOURCE>zangen\.jpg<\/MIME_SOURCE>.*?<MIME_SOURCE>https:\/\/cdn\.example\.com\/groups\/zangen\.png<\/MIME_SOURCE>.*?<MIME_SOURCE>https:\/\/cdn\.example\.com\/groups\/zangen\.pdf<\/MIME_SOURCE>.*?<\/MIME_INFO><\/CATALOG_STRUCTURE>/,
       );
       const again = await makeCatalog(session.tenant, { name: `Back ${newId().slice(0, 6)}` });
       await importInto(session, again.catalogId, out.text);
-      expect((await categoryLinks(again.catalogId)).map((l) => l.url)).toEqual([LOGO, SHEET]);
+      expect((await categoryLinks(again.catalogId)).map((l) => l.url ?? l.fileName)).toEqual([
+        'zangen.jpg',
+        LOGO,
+        SHEET,
+      ]);
     },
   );
 

@@ -34,6 +34,7 @@ import {
   type TranslationsPatch,
 } from './translations/translation-input';
 import { readTranslations } from '../model/translation-store';
+import { CategoryDataInput, categoryDataColumns, CategoryDataOut, categoryDataOut } from './category-data';
 
 export const CategoryDto = z.strictObject({
   departmentId: z.uuid(),
@@ -43,8 +44,9 @@ export const CategoryDto = z.strictObject({
   name: z.string().trim().min(1, 'name must not be empty').max(250),
   description: z.string().max(8000).nullish(),
   sortOrder: z.int().nullish(),
-  /** Name and description per language (docs/languages.md): `{ eng: { name: 'Cables' } }`, null removes. */
+  /** Name, description and keywords per language (docs/languages.md): `{ eng: { name: 'Cables' } }`, null removes. */
   translations: TranslationsInput.optional(),
+  ...CategoryDataInput,
 });
 export type CategoryInput = z.infer<typeof CategoryDto>;
 
@@ -56,7 +58,8 @@ export const MoveCategoryDto = z.strictObject({
   sortOrder: z.int().nullish(),
 });
 
-export const CategoryOut = z.object({
+/** A category in listings and trees (without its group data, which only single-category answers carry). */
+export const CategoryItem = z.object({
   categoryId: z.string(),
   catalogId: z.string(),
   parentId: z.string().nullable(),
@@ -69,15 +72,23 @@ export const CategoryOut = z.object({
   ...LocalizedOut,
 });
 
+/** One category: also its group data (keywords, features, kept UDX; category-data.ts). */
+export const CategoryOut = CategoryItem.extend(CategoryDataOut);
+
 /** A category in a listing: also the placements in its whole subtree (a product placed twice there counts twice). */
-export const CategoryListItem = CategoryOut.extend({ subtreeProductCount: z.number().int() });
+export const CategoryListItem = CategoryItem.extend({ subtreeProductCount: z.number().int() });
 
 /** Deepest category tree we accept; deeper trees are rejected (BMEcat readers choke on them). */
 export const MAX_DEPTH = 12;
 
 type CategoryRow = typeof categories.$inferSelect;
 
-/** A category row as the API shows it (in the catalog's default language). */
+/** A category row as a single-category answer shows it: with its group data. */
+export function categoryDetailOut(row: CategoryRow) {
+  return { ...categoryOut(row), ...categoryDataOut(row) };
+}
+
+/** A category row as the API lists it (in the catalog's default language). */
 export function categoryOut(row: CategoryRow) {
   return {
     categoryId: row.id,
@@ -141,6 +152,7 @@ export async function addCategory(db: Database, tenant: Caller, given: CategoryI
     name: input.name,
     description: input.description ?? null,
     sortOrder: input.sortOrder ?? 0,
+    ...categoryDataColumns(input),
   };
   const after = pickFields(values, CATEGORY_FIELDS);
   translationPatchPaths(others, after);
@@ -156,7 +168,7 @@ export async function addCategory(db: Database, tenant: Caller, given: CategoryI
   ] as const;
   try {
     const [inserted] = await db.batch(statements);
-    return categoryOut(inserted[0]!);
+    return categoryDetailOut(inserted[0]!);
   } catch (err) {
     // The whole batch rolled back, the counter included.
     if (isUniqueViolation(err, 'categories.id')) throw unusableId('categoryId');
@@ -172,7 +184,7 @@ export async function updateCategory(db: Database, tenant: Caller, given: Catego
   if (!input.categoryId) throw badRequest('categoryId is required');
   const category = await findCategory(db, tenant, input.categoryId);
   if (category.catalogId !== input.catalogId) throw notFound('category');
-  const changes: Partial<CategoryRow> = { name: input.name };
+  const changes: Partial<CategoryRow> = { name: input.name, ...categoryDataColumns(input) };
   if (input.description !== undefined) changes.description = input.description;
   if (input.sortOrder !== undefined && input.sortOrder !== null) changes.sortOrder = input.sortOrder;
   if (input.parentId !== undefined && input.parentId !== category.parentId) {
@@ -234,7 +246,7 @@ async function writeCategory(
   ]);
   if (pathChanged)
     await refreshFingerprints(db, tenant.companyId, await staleMastersIn(db, tenant.companyId, category.id));
-  return categoryOut(rows[0]!);
+  return categoryDetailOut(rows[0]!);
 }
 
 /**

@@ -1,9 +1,11 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { findCatalog, findCategory } from '../db/scope';
 import type { Caller } from '../kernel/caller';
-import { CategoryOut, categoryOut, MAX_DEPTH } from './categories';
+import { media } from '../db/schema';
+import { MediaOut, mediaOut } from '../media/media';
+import { categoryDetailOut, CategoryOut, MAX_DEPTH } from './categories';
 
 /**
  * One category found by its id alone, with the names of the categories above it. A reference
@@ -14,6 +16,8 @@ import { CategoryOut, categoryOut, MAX_DEPTH } from './categories';
 export const CategoryPathOut = CategoryOut.extend({
   /** From the top level down to this category (it is the last entry), names in the catalog's default language. */
   path: z.array(z.object({ categoryId: z.string(), name: z.string() })),
+  /** The category's media list in order (docs/data-model.md "Media"): uploaded files, file references an import kept, links. */
+  media: z.array(MediaOut),
 });
 
 /**
@@ -34,7 +38,13 @@ export async function getCategoryPath(db: Database, caller: Caller, input: { cat
   const rows = await db.all<{ categoryId: string; name: string }>(sql`
     WITH RECURSIVE ${upFrom(caller, sql`SELECT ${category.id}`)}
     SELECT id AS categoryId, name FROM up ORDER BY depth DESC`);
-  return { ...categoryOut(category), path: rows };
+  // The category is the caller's (findCategory): its media rows carry no company of their own.
+  const mediaRows = await db
+    .select()
+    .from(media)
+    .where(eq(media.elementId, category.id))
+    .orderBy(asc(media.sortOrder), asc(media.id));
+  return { ...categoryDetailOut(category), path: rows, media: mediaRows.map(mediaOut) };
 }
 
 /** How many categories a search answers: enough to pick from, a hint to type more when full. */

@@ -140,6 +140,15 @@ export const categories = sqliteTable(
     sortOrder: integer('sort_order').notNull().default(0),
     /** Products placed directly here; kept by triggers on product_categories (migrations/0007_web.sql). */
     productCount: integer('product_count').notNull().default(0),
+    /**
+     * BMEcat group data (migration 0051, docs/data-model.md "Category data"), NULL when the
+     * category has none: the group's KEYWORDs joined by ", " (as a product's keywords), its
+     * FEATUREs as the JSON list of a feature block's features, and its USER_DEFINED_EXTENSIONS
+     * content as verbatim XML.
+     */
+    keywords: text('keywords'),
+    features: text('features'),
+    udx: text('udx'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -8,7 +8,7 @@ import { CategoryMatcher, stageGroups } from './write/import-categories';
 import { categoryLinkStatements } from './records/category-links';
 import { saveStatements, startOf, type ImportCheckpoint } from './read/import-checkpoint';
 import { decideLanguages, languagesOfRecord } from './read/file-languages';
-import { writeGroupTranslations } from './write/group-translations';
+import { writeGroupDetails } from './write/group-details';
 import { readCompanyLanguages } from '../model/company-languages';
 import { parseLanguage } from '../kernel/languages';
 import { items } from './records/import-items';
@@ -209,19 +209,20 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
   };
 
   let groupTexts: FileGroup[] = [];
+  const groupScope = { companyId: run.scope.companyId, jobId: run.job.id };
   for await (const item of items(run, run.cp.at)) {
     if (item.kind === 'group') {
-      // The groups' further languages, now that their categories exist (group-translations.ts).
-      if (item.group?.translations && !run.scope.dryRun) groupTexts.push(item.group);
+      // The groups' further languages and data, now that their categories exist (group-details.ts).
+      if ((item.group?.translations || item.group?.data) && !run.scope.dryRun) groupTexts.push(item.group);
       if (groupTexts.length >= 200) {
-        await writeGroupTranslations(run.db, run.job.id, groupTexts);
+        await writeGroupDetails(run.db, groupScope, groupTexts);
         groupTexts = [];
       }
       pendingAt = item.after;
       continue;
     }
     if (groupTexts.length > 0) {
-      await writeGroupTranslations(run.db, run.job.id, groupTexts);
+      await writeGroupDetails(run.db, groupScope, groupTexts);
       groupTexts = [];
     }
     // One kind per transaction, so the checkpoint after it covers exactly what it wrote.
@@ -276,7 +277,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       if (overBudget(run)) return 'continued';
     }
   }
-  await writeGroupTranslations(run.db, run.job.id, groupTexts);
+  await writeGroupDetails(run.db, groupScope, groupTexts);
   await flush(true);
   return 'next';
 }

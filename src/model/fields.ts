@@ -36,6 +36,8 @@ const catalogFields: Record<string, BuiltInField> = {
 const categoryFields: Record<string, BuiltInField> = {
   name: { column: 'name', rule: text(250), required: true },
   description: { column: 'description', rule: text(8000) },
+  /** BMEcat's group KEYWORDs joined by ", " (migration 0051), as a product's keywords. */
+  keywords: { column: 'keywords', rule: text(1000) },
   sortOrder: { column: 'sortOrder', rule: { type: 'integer' }, required: true },
 };
 

@@ -13,7 +13,7 @@ import { translations } from '../db/schema';
 export const LOCALIZABLE_FIELDS = {
   product: ['name', 'description', 'keywords'],
   variant: ['name', 'description', 'keywords'],
-  category: ['name', 'description'],
+  category: ['name', 'description', 'keywords'],
   media: ['description'],
 } as const;
 

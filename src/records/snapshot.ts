@@ -36,7 +36,8 @@ export type Snapshot = Record<string, Json>;
 export type HistoryKind = 'catalog' | 'category' | 'product' | 'variant' | 'template';
 
 export const PRODUCT_FIELDS = ['sku', ...PRODUCT_DATA_FIELDS, 'status'] as const;
-export const CATEGORY_FIELDS = ['name', 'description', 'sortOrder', 'parentId'] as const;
+/** `features` is the stored JSON text and `udx` the verbatim XML (migration 0051): restored as they were. */
+export const CATEGORY_FIELDS = ['name', 'description', 'sortOrder', 'parentId', 'keywords', 'features', 'udx'] as const;
 export const CATALOG_FIELDS = [
   'departmentId',
   'name',

@@ -1,6 +1,7 @@
 import { loadProductAggregates } from '../model/product-aggregate';
 import { ConnectorError, connectorFetch, describeFailure, withNetworkRetries } from './connector-client';
 import { CategoryPaths, mediaRefs } from './batch-context';
+import { categoryLinksOf } from './category-links';
 import { InventoryReader } from './inventory-reader';
 import { MasterReader, type MasterEntry } from './master-reader';
 import { compareSkus } from './protocol/sku-order';
@@ -78,6 +79,11 @@ async function buildRecords(ctx: RunContext, work: Work[], items: RunItem[]): Pr
   const byId = new Map(aggregates.map((a) => [a.product.id, a]));
   const paths = new CategoryPaths(db, ctx.companyId);
   await paths.load(aggregates.flatMap((a) => a.categoryIds));
+  const categoryLinks = await categoryLinksOf(
+    db,
+    ctx.companyId,
+    aggregates.flatMap((a) => a.categoryIds),
+  );
   const refs = await mediaRefs({ db, files, mediaUrlKey }, aggregates, {
     baseUrl: ctx.params.baseUrl,
     expires: ctx.cp.expires,
@@ -87,6 +93,7 @@ async function buildRecords(ctx: RunContext, work: Work[], items: RunItem[]): Pr
     index: ctx.index,
     defaultTaxCode: ctx.connection.options.defaultTaxCode,
     categoryPath: (id: string) => paths.path(id),
+    categoryLinks: (id: string) => categoryLinks.get(id),
     mediaRef: (id: string) => refs.get(id),
   };
   const records: UpsertRecord[] = [];

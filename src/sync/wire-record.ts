@@ -1,5 +1,5 @@
 import type { ProductAggregate, ProductNode } from '../model/product-aggregate';
-import type { Mappings, Product, Variant } from './protocol/wire';
+import type { MediaLink, Mappings, Product, Variant } from './protocol/wire';
 import { productSchema } from './protocol/wire';
 import { syncPriceList } from '../model/price-list';
 import { withTranslations } from '../records/sync-record';
@@ -31,6 +31,8 @@ interface WireContext {
   index: MappingIndex;
   defaultTaxCode: string | undefined;
   categoryPath(categoryId: string): string[] | undefined;
+  /** The category's media links for the wire (category-links.ts); none when omitted. */
+  categoryLinks?(categoryId: string): MediaLink[] | undefined;
   /** sha256 and signed URL of a media file, or undefined when its bytes are missing. */
   mediaRef(mediaId: string): { sha256: string; url: string } | undefined;
 }
@@ -133,7 +135,8 @@ export function wireProduct(aggregate: ProductAggregate, ctx: WireContext): Prod
   });
   const categories = aggregate.categoryIds.flatMap((id) => {
     const path = ctx.categoryPath(id);
-    return path ? [{ id, path }] : [];
+    const links = ctx.categoryLinks?.(id);
+    return path ? [{ id, path, ...(links?.length ? { links } : {}) }] : [];
   });
   // By target SKU, as the shop knows products; only a non-empty list, like the sync record
   // (records/sync-record.ts), whose fingerprint covers the same list. Variants' references stay

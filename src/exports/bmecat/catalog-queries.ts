@@ -62,8 +62,12 @@ export interface GroupRow {
   description: string | null;
   sort_order: number;
   has_children: number;
-  /** The category's links in their order as a JSON list (media rows with a URL), null without. */
-  links: string | null;
+  /** The category's media (links and files) in their order as a JSON list, null without. */
+  media: string | null;
+  /** KEYWORDs joined by ", ", FEATUREs as JSON, USER_DEFINED_EXTENSIONS as XML (migration 0051). */
+  keywords: string | null;
+  features: string | null;
+  udx: string | null;
   /** The category's texts in the file's further languages (read by the groups phase). */
   translations?: ElementTranslations;
 }
@@ -76,13 +80,13 @@ export async function categoryPage(
   limit: number,
 ): Promise<{ rows: GroupRow[]; nextCursor: string | null }> {
   const rows = await ctx.db.all<GroupRow>(sql`
-    SELECT c.id, c.parent_id, c.name, c.description, c.sort_order,
+    SELECT c.id, c.parent_id, c.name, c.description, c.sort_order, c.keywords, c.features, c.udx,
       EXISTS (SELECT 1 FROM categories k WHERE k.parent_id = c.id AND k.created_at <= ${scope.snapshot}) AS has_children,
       (SELECT json_group_array(json_object('mediaId', m.id, 'url', m.url, 'fileName', m.file_name,
           'contentType', m.content_type, 'purpose', m.purpose, 'description', m.description, 'alt', m.alt,
-          'mimeCode', m.mime_code, 'size', 0, 'storageKey', m.storage_key, 'sha256', NULL))
-        FROM (SELECT * FROM media m WHERE m.element_id = c.id AND m.url IS NOT NULL ORDER BY m.sort_order, m.file_name) m
-        HAVING count(*) > 0) AS links
+          'mimeCode', m.mime_code, 'size', m.size, 'storageKey', m.storage_key, 'sha256', m.sha256))
+        FROM (SELECT * FROM media m WHERE m.element_id = c.id ORDER BY m.sort_order, m.file_name) m
+        HAVING count(*) > 0) AS media
     FROM categories c
     WHERE +c.company_id = ${ctx.companyId} AND c.id IN ${categoriesInScope(ctx, scope)} ${cursor ? sql`AND c.id > ${cursor}` : sql``}
     ORDER BY c.id LIMIT ${limit + 1}`);

@@ -1,15 +1,8 @@
 import type { ExportWarnings } from '../export-warnings';
 import { CURRENCIES_2005, UNITS_2005 } from './code-lists';
 import type { Dialect } from './dialect';
-import {
-  catalogStructure,
-  currencyIn,
-  FOOTER,
-  featureBlock,
-  mimeInfo,
-  orderDetails,
-  rootStructure,
-} from './dialect-parts';
+import { catalogStructure, rootStructure } from './catalog-structure';
+import { currencyIn, FOOTER, featureBlock, mimeInfo, orderDetails } from './dialect-parts';
 import { fitted, GENERATOR_INFO, headerValues, keywordList, orderUnit, shortDescription, statusOf } from './fields';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
@@ -127,7 +120,7 @@ export const bmecat12: Dialect = {
       const name = fitted(plan.catalogName, 50, 'GROUP_NAME', 'catalog', w);
       return `<CATALOG_GROUP_SYSTEM>\n${textEl('GROUP_SYSTEM_ID', plan.rootGroupId)}${textEl('GROUP_SYSTEM_NAME', name)}${rootStructure(plan, name ?? plan.rootGroupId)}`;
     },
-    structure: catalogStructure(mime),
+    structure: catalogStructure(mime, FORM_12),
     close: '</CATALOG_GROUP_SYSTEM>\n',
   },
   product: article,

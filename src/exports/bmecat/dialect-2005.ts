@@ -1,15 +1,8 @@
 import type { ExportWarnings } from '../export-warnings';
 import { CURRENCIES_2005, UNITS_2005 } from './code-lists';
 import type { Dialect } from './dialect';
-import {
-  catalogStructure,
-  currencyIn,
-  FOOTER,
-  featureBlock,
-  mimeInfo,
-  orderDetails,
-  rootStructure,
-} from './dialect-parts';
+import { catalogStructure, rootStructure } from './catalog-structure';
+import { currencyIn, FOOTER, featureBlock, mimeInfo, orderDetails } from './dialect-parts';
 import { fitted, GENERATOR_INFO, headerValues, mimeType2005, orderUnit, productDetails2005 } from './fields';
 import type { BmecatPlan } from './plan';
 import { languageElements } from './localized-out';
@@ -104,7 +97,7 @@ const dialect2005 = (format: BmecatFormat, form: BlockForm): Dialect => ({
     open(plan, w) {
       return `<CATALOG_GROUP_SYSTEM>\n${textEl('GROUP_SYSTEM_ID', plan.rootGroupId)}${textEl('GROUP_SYSTEM_NAME', fitted(plan.catalogName, 50, 'GROUP_SYSTEM_NAME', 'catalog', w))}${rootStructure(plan, fitted(plan.catalogName, 50, 'GROUP_NAME', 'catalog', w))}`;
     },
-    structure: catalogStructure(mime),
+    structure: catalogStructure(mime, FORM_2005),
     close: '</CATALOG_GROUP_SYSTEM>\n',
   },
   product: (plan, view, w) => product(form, plan, view, w),

@@ -1,12 +1,11 @@
 import type { ExportWarnings } from '../export-warnings';
-import type { GroupRow } from './catalog-queries';
 import type { FeatureBlock } from './feature-blocks';
 import { fitted } from './fields';
 import { mimeSource } from './media-out';
 import type { BmecatPlan } from './plan';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
-import { columnLanguage, localizedElements, planLanguages, textIn } from './localized-out';
+import { columnLanguage, localizedElements, planLanguages } from './localized-out';
 
 /**
  * The parts the BMEcat dialects (1.2, 2005, the ETIM 5.0 profile) write alike, each taking
@@ -113,73 +112,8 @@ export function orderDetails(
   ]);
 }
 
-/** GROUP_ID of a category's parent: top-level categories (and the subset's top) hang under the root. */
-export function parentGroupId(plan: BmecatPlan, row: GroupRow): string {
-  return row.parent_id === null || row.id === plan.categoryId ? plan.rootGroupId : row.parent_id;
-}
-
-/** What MIME_INFO is written from: a product's view, or a category's links (catalogStructure). */
+/** What MIME_INFO is written from: a product's view, or a category's media (catalog-structure.ts). */
 export type MediaOwner = Pick<ProductView, 'media' | 'subject'>;
-
-/**
- * One category as CATALOG_STRUCTURE (the same in 1.2 and 2005): its name and description once
- * per language of the file (docs/languages.md), and its links as MIME_INFO in the dialect's
- * rules (`mime`): the category media an import kept (docs/import.md).
- */
-export function catalogStructure(mime: (owner: MediaOwner, w: ExportWarnings, plan?: BmecatPlan) => string) {
-  return (plan: BmecatPlan, row: GroupRow, w: ExportWarnings): string => {
-    const subject = row.name.slice(0, 40);
-    const links = row.links ? (JSON.parse(row.links) as MediaOwner['media']) : [];
-    return el(
-      'CATALOG_STRUCTURE',
-      [
-        textEl('GROUP_ID', row.id),
-        // GROUP_NAME is required: the file's default language falls back to the GROUP_ID.
-        localizedElements(
-          plan,
-          'GROUP_NAME',
-          planLanguages(plan).map((language, i) => ({
-            language,
-            text:
-              fitted(textIn(plan, language, row.name, row.translations, 'name'), 50, 'GROUP_NAME', subject, w) ??
-              (i === 0 ? row.id : null),
-          })),
-          subject,
-          w,
-        ),
-        localizedElements(
-          plan,
-          'GROUP_DESCRIPTION',
-          planLanguages(plan).map((language) => ({
-            language,
-            text: fitted(
-              textIn(plan, language, row.description, row.translations, 'description'),
-              250,
-              'GROUP_DESCRIPTION',
-              subject,
-              w,
-            ),
-          })),
-          subject,
-          w,
-        ),
-        textEl('PARENT_ID', parentGroupId(plan, row)),
-        textEl('GROUP_ORDER', row.sort_order),
-        links.length > 0 ? mime({ media: links, subject }, w, plan) : '',
-      ],
-      { type: row.has_children ? 'node' : 'leaf' },
-    );
-  };
-}
-
-/** The root CATALOG_STRUCTURE (the catalog itself) that every category hangs under. */
-export function rootStructure(plan: BmecatPlan, name: string | null): string {
-  return el(
-    'CATALOG_STRUCTURE',
-    [textEl('GROUP_ID', plan.rootGroupId), textEl('GROUP_NAME', name), textEl('PARENT_ID', '0')],
-    { type: 'root' },
-  );
-}
 
 /** Closes T_NEW_CATALOG and the root in every dialect. */
 export const FOOTER = '</T_NEW_CATALOG>\n</BMECAT>\n';

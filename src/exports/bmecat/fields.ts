@@ -36,7 +36,12 @@ export function orderUnit(view: ProductView, allowed: ReadonlySet<string>, w: Ex
 }
 
 /** KEYWORDs: the keywords field split at commas, semicolons and line breaks; each fitted, duplicates dropped. */
-export function keywordList(view: ProductView, max: number, w: ExportWarnings, keywords = view.keywords): string[] {
+export function keywordList(
+  view: Pick<ProductView, 'subject' | 'keywords'>,
+  max: number,
+  w: ExportWarnings,
+  keywords = view.keywords,
+): string[] {
   if (!keywords) return [];
   const out: string[] = [];
   for (const part of keywords.split(/[,;\n\r]+/)) {

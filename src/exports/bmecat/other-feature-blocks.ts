@@ -40,6 +40,23 @@ function reportFlattened(block: StoredFeatureBlock, form: BlockForm, subject: st
 }
 
 /**
+ * A category's FEATUREs (CATALOG_STRUCTURE has no place for them in any dialect's schema, so
+ * they are written only with udxVerbatim, catalog-structure.ts) in `form`'s rules, in order.
+ */
+export function featureElements(
+  features: readonly StoredFeature[],
+  form: BlockForm,
+  subject: string,
+  warnings: ExportWarnings,
+): string {
+  const fit = fitter(subject, warnings);
+  const lost = new Set<string>();
+  const out = features.flatMap((f) => feature(f, form, fit, lost)?.xml ?? []).join('');
+  for (const reason of lost) warnings.add(`group features: ${reason}`, subject);
+  return out;
+}
+
+/**
  * The feature blocks of other systems (UNSPSC, udf_*, eCl@ss Advanced …) as `form` can write
  * them, in their stored order, after the classification blocks. What the schema cannot
  * express is written in the nearest valid form or left out, with an export warning; the file

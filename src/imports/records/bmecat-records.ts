@@ -1,6 +1,8 @@
 import type { UpsertRecord } from '../../catalog/upsert/upsert-types';
 import { mediaOf, udxOf } from './bmecat-media';
 import { stagedLinks } from './category-links';
+import type { StoredFeature } from '../../model/feature-block-types';
+import { normaliseBlock } from '../../model/feature-block-types';
 import { groupOfSystem } from '../../catalog/upsert/resolve/reference-cache';
 import { ATTRIBUTE_SYSTEM } from '../../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from '../read/xml-node';
@@ -20,10 +22,30 @@ export interface FileGroup {
   description: string | null;
   sortOrder: number;
   isRoot: boolean;
-  /** The group's MIME_INFO links as staged JSON (category-links.ts), null without. */
+  /** The group's MIME_INFO (links and file references) as staged JSON (category-links.ts), null without. */
   links: string | null;
-  /** GROUP_NAME / GROUP_DESCRIPTION in the catalog's further languages: language -> field -> text. */
-  translations?: Record<string, { name?: string; description?: string }>;
+  /** GROUP_NAME / GROUP_DESCRIPTION / KEYWORD in the catalog's further languages: language -> field -> text. */
+  translations?: Record<string, { name?: string; description?: string; keywords?: string }>;
+  /** What else the group carries (written by the products pass, group-data.ts); absent when nothing. */
+  data?: GroupData;
+}
+
+/**
+ * A group's KEYWORDs (the default language's, joined by ", "), FEATUREs (as a feature block's
+ * features) and USER_DEFINED_EXTENSIONS (verbatim XML); null parts are not in the group.
+ */
+export interface GroupData {
+  keywords: string | null;
+  features: StoredFeature[] | null;
+  udx: string | null;
+}
+
+/** The group's data besides its name, order and media (docs/import.md "Category data"), or undefined. */
+function groupDataOf(node: XmlNode, keywords: string | null): GroupData | undefined {
+  const { block } = featureBlockOf(node);
+  const features = block.features.length > 0 ? normaliseBlock(block).features : null;
+  const udx = udxOf(node);
+  return keywords || features || udx ? { keywords: keywords || null, features, udx } : undefined;
 }
 
 /** A file read without language plan (the validation pass): every text is the catalog's. */
@@ -67,9 +89,12 @@ export function groupOf(node: XmlNode, languages: FileLanguages = ONE_LANGUAGE):
   const first = (texts: string[]) => texts[0]!;
   const name = localized(children(node, 'GROUP_NAME'), languages, first);
   const description = localized(children(node, 'GROUP_DESCRIPTION'), languages, first);
+  const keywords = localized(children(node, 'KEYWORD'), languages, (t) => t.join(', '));
   const translations: NonNullable<FileGroup['translations']> = {};
   for (const [language, text] of name.others) (translations[language] ??= {}).name = text;
   for (const [language, text] of description.others) (translations[language] ??= {}).description = text;
+  for (const [language, text] of keywords.others) (translations[language] ??= {}).keywords = text;
+  const data = groupDataOf(node, keywords.own ?? null);
   return {
     groupId,
     parentGroupId: parent && parent !== '0' ? parent : null,
@@ -80,6 +105,7 @@ export function groupOf(node: XmlNode, languages: FileLanguages = ONE_LANGUAGE):
     isRoot: node.attrs.type === 'root',
     links: stagedLinks(mediaOf(node)),
     ...(Object.keys(translations).length > 0 ? { translations } : {}),
+    ...(data ? { data } : {}),
   };
 }
 

@@ -5,21 +5,22 @@ import { media } from '../../db/schema';
 import { contentTypeOf } from '../../catalog/upsert/resolve/resolve-record';
 import type { UpsertMediaRef } from '../../catalog/upsert/upsert-types';
 import { MEDIA_PURPOSES } from '../../media/media';
-import { isLinkUrl, linkFileName, linkStorageKey } from '../../media/media-links.rules';
+import { isLinkUrl, linkFileName, linkStorageKey, mediaKey } from '../../media/media-links.rules';
 import { newId } from '../../kernel/ids';
 
-/** A staged group's links (import_groups.links) as JSON text, or null when it has none. */
+/** A staged group's media (import_groups.links: links and file references) as JSON text, or null when it has none. */
 export function stagedLinks(refs: readonly UpsertMediaRef[]): string | null {
-  const links = refs.filter((m) => m.url && isLinkUrl(m.url));
-  return links.length > 0 ? JSON.stringify(links) : null;
+  const kept = refs.filter((m) => (m.url ? isLinkUrl(m.url) : m.fileName.trim() !== ''));
+  return kept.length > 0 ? JSON.stringify(kept) : null;
 }
 
 /**
- * The link rows of the categories the groups became (docs/import.md "Category media"): a
- * CATALOG_STRUCTURE's MIME_INFO entries whose MIME_SOURCE is an absolute URL, in the file's
- * order after the category's existing media. A URL the category already has is left as it is,
- * so importing the same file twice adds nothing. File names (no URL) are not kept for
- * categories: there are no bytes to attach. Reads the categories' current links in chunks.
+ * The media rows of the categories the groups became (docs/import.md "Category media"): a
+ * CATALOG_STRUCTURE's MIME_INFO entries in the file's order after the category's existing
+ * media, by the rule of product media: an absolute URL is a link, anything else a file
+ * reference by name (size 0, no object until Media/Upload). An entry the category already has
+ * (the same URL, the same file name) is left as it is, so importing the same file twice adds
+ * nothing. Reads the categories' current media in chunks.
  */
 export async function categoryLinkStatements(
   db: Database,
@@ -27,28 +28,29 @@ export async function categoryLinkStatements(
   groups: readonly { categoryId: string; links: string }[],
 ): Promise<{ statements: BatchStatement[]; created: number }> {
   const ids = [...new Set(groups.map((g) => g.categoryId))];
-  const existing = new Map<string, { urls: Set<string>; last: number }>();
+  const existing = new Map<string, { keys: Set<string>; last: number }>();
   for (let i = 0; i < ids.length; i += 90) {
     const rows = await db
-      .select({ elementId: media.elementId, url: media.url, sortOrder: media.sortOrder })
+      .select({ elementId: media.elementId, url: media.url, fileName: media.fileName, sortOrder: media.sortOrder })
       .from(media)
       .where(inArray(media.elementId, ids.slice(i, i + 90)));
     for (const r of rows) {
-      const entry = existing.get(r.elementId) ?? { urls: new Set<string>(), last: -1 };
-      if (r.url) entry.urls.add(r.url);
+      const entry = existing.get(r.elementId) ?? { keys: new Set<string>(), last: -1 };
+      entry.keys.add(mediaKey(r));
       entry.last = Math.max(entry.last, r.sortOrder);
       existing.set(r.elementId, entry);
     }
   }
   const rows: (typeof media.$inferInsert)[] = [];
   for (const g of groups) {
-    const entry = existing.get(g.categoryId) ?? { urls: new Set<string>(), last: -1 };
+    const entry = existing.get(g.categoryId) ?? { keys: new Set<string>(), last: -1 };
     existing.set(g.categoryId, entry);
     for (const m of JSON.parse(g.links) as UpsertMediaRef[]) {
-      if (!m.url || entry.urls.has(m.url)) continue;
-      entry.urls.add(m.url);
+      const key = mediaKey(m);
+      if (entry.keys.has(key)) continue;
+      entry.keys.add(key);
       const id = newId();
-      const fileName = linkFileName(m.url);
+      const fileName = m.url ? linkFileName(m.url) : m.fileName.slice(0, 250);
       rows.push({
         id,
         elementId: g.categoryId,
@@ -61,10 +63,11 @@ export async function categoryLinkStatements(
         fileName,
         contentType: contentTypeOf(fileName, m.contentType),
         size: 0,
-        storageKey: linkStorageKey(companyId, id),
+        // A reference only: no object is stored under this key until the file is uploaded (Media/Upload).
+        storageKey: m.url ? linkStorageKey(companyId, id) : `media-ref/${companyId}/${id}`,
         description: m.description?.slice(0, 250) || null,
         sortOrder: ++entry.last,
-        url: m.url,
+        url: m.url ?? null,
         mimeCode: m.mimeCode?.trim().slice(0, 10) || null,
         alt: m.alt?.trim().slice(0, 80) || null,
       });

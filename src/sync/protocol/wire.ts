@@ -208,7 +208,19 @@ const nodeFields = {
 const variantSchema = z.object({ sku: skuSchema, ...nodeFields });
 export type Variant = z.infer<typeof variantSchema>;
 
-const categoryRefSchema = z.object({ id: z.string().min(1).max(200), path: z.array(z.string()).min(1).max(20) });
+/**
+ * A category the master is placed in: its id and path of names root..leaf. `links` are the
+ * category's own media links (its pictures, banners and sheets kept by URL; docs/shops.md
+ * "Category images"), in its media order, absent when it has none (and from older PIMs): an
+ * adapter that shows category images takes them from here. They are not part of the product's
+ * fingerprint, so products of categories without links send what they sent before.
+ */
+const categoryRefSchema = z.object({
+  id: z.string().min(1).max(200),
+  path: z.array(z.string()).min(1).max(20),
+  links: z.array(mediaLinkSchema).max(100).optional(),
+});
+export type CategoryRef = z.infer<typeof categoryRefSchema>;
 
 /**
  * A reference from the master to another product (BMEcat PRODUCT_REFERENCE: accessories,

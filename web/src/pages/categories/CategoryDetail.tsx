@@ -12,6 +12,7 @@ import { ErrorText } from '../../components/ErrorText';
 import { FormField } from '../../components/FormField';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { CategoryData } from './CategoryData';
 import { CategoryTranslations } from './CategoryTranslations';
 
 function flatten(nodes: CategoryTreeNode[], skip: string, prefix = ''): { id: string; label: string }[] {
@@ -128,6 +129,7 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
         </button>
       </form>
       <CategoryTranslations catalogId={catalogId} category={category} />
+      <CategoryData catalogId={catalogId} category={category} />
       {addForm}
       <form
         className="row"

@@ -1,0 +1,66 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { products } from '../../src/db/schema';
+import { addMediaLink } from '../../src/media/media-links';
+import type { Product } from '../../src/sync/protocol/wire';
+import { FakeConnector } from '../helpers/fake-connector';
+import { db, makeCategory } from '../helpers/factories';
+import { connect, product, runSync, syncDeps, syncSetup } from '../helpers/sync-fixtures';
+
+const BANNER = 'https://cdn.example.com/groups/banner.jpg';
+
+/** Issue 32: the wire carries a category's media links (`categories[].links`), the images a shop shows. */
+describe('category links on the wire', () => {
+  it('sends the links of a category in its media order, none for a category without, and fingerprints stay', async () => {
+    const setup = await syncSetup();
+    const shown = await makeCategory(setup.company, setup.catalogId, { name: 'Zangen' });
+    const plain = await makeCategory(setup.company, setup.catalogId, { name: 'Kabel' });
+    const link = (url: string, purpose: 'normal' | 'logo') =>
+      addMediaLink(db(), setup.caller, {
+        departmentId: setup.company.departmentId,
+        elementId: shown.categoryId,
+        url,
+        purpose,
+      });
+    const a = await product(setup, 'CL-A', { categoryIds: [shown.categoryId] });
+    await product(setup, 'CL-B', { categoryIds: [plain.categoryId] });
+    const before = (await db().query.products.findFirst({ where: eq(products.id, a.productId) }))!.fingerprint;
+    await link(BANNER, 'normal');
+    await link('https://cdn.example.com/groups/logo.png', 'logo');
+    expect((await db().query.products.findFirst({ where: eq(products.id, a.productId) }))!.fingerprint).toBe(before);
+
+    const connection = await connect(setup);
+    const fake = new FakeConnector();
+    const { deps } = syncDeps(fake);
+    expect((await runSync(setup, connection.connectionId, deps)).report).toMatchObject({ created: 2 });
+    expect((fake.products.get('CL-A')!.product as Product).categories).toEqual([
+      {
+        id: shown.categoryId,
+        path: ['Zangen'],
+        links: [
+          {
+            url: BANNER,
+            contentType: 'image/jpeg',
+            fileName: 'banner.jpg',
+            purpose: 'normal',
+            description: null,
+            mimeCode: null,
+            position: 0,
+          },
+          {
+            url: 'https://cdn.example.com/groups/logo.png',
+            contentType: 'image/png',
+            fileName: 'logo.png',
+            purpose: 'logo',
+            description: null,
+            mimeCode: null,
+            position: 1,
+          },
+        ],
+      },
+    ]);
+    expect((fake.products.get('CL-B')!.product as Product).categories).toEqual([
+      { id: plain.categoryId, path: ['Kabel'] },
+    ]);
+  });
+});
