@@ -15,6 +15,7 @@
  * served from 127.0.0.1 (reused, so deduplication by sha256 shows).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signRequest } from '../../src/sync/protocol/signing';
@@ -128,12 +129,30 @@ export function shopProduct(i: number, revision: number, ids: Ids, images: Bench
   };
 }
 
+/**
+ * A signed call through node:http: a POST /upsert against a slow engine may take longer than
+ * fetch's 300 s headers timeout (undici's), and this one waits for as long as it takes.
+ */
 async function call(baseUrl: string, method: string, path: string, body?: string): Promise<Response> {
   const headers = await signRequest({ ...KEY, method, pathWithQuery: path, body });
-  const response = await fetch(baseUrl + path, {
-    method,
-    body,
-    headers: { ...headers, 'Content-Type': 'application/json' },
+  const response = await new Promise<Response>((resolve, reject) => {
+    const req = httpRequest(
+      baseUrl + path,
+      { method, headers: { ...headers, 'Content-Type': 'application/json' }, timeout: 0 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers))
+            if (typeof value === 'string') responseHeaders.set(name, value);
+          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 500, headers: responseHeaders }));
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
   return response;
@@ -167,7 +186,16 @@ interface Round {
 
 async function send(baseUrl: string, records: UpsertRecord[], batch: number, prefix: string): Promise<Answer> {
   const total: Answer = { created: 0, updated: 0, unchanged: 0, failed: [] };
+  const started = performance.now();
+  let reported = started;
   for (let i = 0; i < records.length; i += batch) {
+    if (performance.now() - reported > 30_000) {
+      reported = performance.now();
+      const seconds = (reported - started) / 1000;
+      console.log(
+        `  ${prefix}: ${i} of ${records.length} records in ${seconds.toFixed(0)} s (${(i / seconds).toFixed(1)}/s)`,
+      );
+    }
     const body = JSON.stringify({ batchId: `${prefix}-${i / batch}`, records: records.slice(i, i + batch) });
     const answer = (await (await call(baseUrl, 'POST', '/upsert', body)).json()) as Answer;
     total.created += answer.created;
@@ -203,9 +231,9 @@ export async function runShopBench(options: ShopBenchOptions): Promise<void> {
   }
   console.log(`\ntarget ${options.kind}; image GETs at the image server: ${images.fetches}`);
   console.log(
-    '\n| masters | initial sync | requests / master | rate-limit share | no-op round | resend unchanged | 1 % round |',
+    '\n| masters | initial sync | requests / master | rate-limit share | shop answering | no-op round | resend unchanged | 1 % round |',
   );
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const line of lines) console.log(line);
 }
 
@@ -273,7 +301,7 @@ async function benchSize(options: ShopBenchOptions, size: number, images: BenchI
       };
       const failed = answer.failed.length;
       console.log(
-        `${prefix}: ${round.seconds.toFixed(1)} s, sent ${sent}, created ${answer.created}, updated ${answer.updated}, unchanged ${answer.unchanged}, failed ${failed}, target requests ${round.target.requests}${round.target.points ? `, points ${round.target.points}, throttled ${round.target.throttled}` : ''}${round.target.heldMs ? `, held ${(round.target.heldMs / 1000).toFixed(1)} s` : ''}, load ${round.load.toFixed(2)}`,
+        `${prefix}: ${round.seconds.toFixed(1)} s, sent ${sent}, created ${answer.created}, updated ${answer.updated}, unchanged ${answer.unchanged}, failed ${failed}, target requests ${round.target.requests}${round.target.points ? `, points ${round.target.points}, throttled ${round.target.throttled}` : ''}${round.target.heldMs ? `, held ${(round.target.heldMs / 1000).toFixed(1)} s` : ''}, shop busy ${(round.target.busyMs / 1000).toFixed(1)} s, load ${round.load.toFixed(2)}`,
       );
       for (const f of answer.failed.slice(0, 5)) console.log(`  failed ${f.sku} ${f.field}: ${f.error}`);
       return round;
@@ -309,10 +337,12 @@ async function benchSize(options: ShopBenchOptions, size: number, images: BenchI
       }
       return `${Math.round((100 * round.target.heldMs) / 1000 / round.seconds)} % (held ${(round.target.heldMs / 1000).toFixed(1)} s)`;
     };
+    const busy = (round: Round) =>
+      `${Math.round((100 * round.target.busyMs) / 1000 / round.seconds)} % (${(round.target.busyMs / 1000).toFixed(0)} s)`;
     const perMaster = (round: Round) => (round.target.requests / Math.max(1, round.sent)).toFixed(1);
     const fmt = (round: Round) =>
       `${round.seconds.toFixed(2)} s (${round.target.requests} target req., load ${round.load.toFixed(1)})`;
-    return `| ${size.toLocaleString('en')} | ${initial.seconds.toFixed(0)} s (${(size / initial.seconds).toFixed(1)} masters/s, ${initial.answer.failed.length} failed, load ${initial.load.toFixed(1)}) | ${perMaster(initial)} | ${rateShare(initial)} | ${fmt(noop)} | ${fmt(resend)} | ${changed.seconds.toFixed(1)} s (${changed.sent} sent, ${perMaster(changed)} req./master, load ${changed.load.toFixed(1)}) |`;
+    return `| ${size.toLocaleString('en')} | ${initial.seconds.toFixed(0)} s (${(size / initial.seconds).toFixed(1)} masters/s, ${initial.answer.failed.length} failed, load ${initial.load.toFixed(1)}) | ${perMaster(initial)} | ${rateShare(initial)} | ${busy(initial)} | ${fmt(noop)} | ${fmt(resend)} | ${changed.seconds.toFixed(1)} s (${changed.sent} sent, ${perMaster(changed)} req./master, load ${changed.load.toFixed(1)}) |`;
   } finally {
     server?.stop();
     await shop?.stop();

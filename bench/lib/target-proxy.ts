@@ -23,6 +23,8 @@ export interface ProxyCounters {
   throttled: number;
   /** Token bucket: milliseconds during which at least one request was held for a token. */
   heldMs: number;
+  /** Milliseconds during which at least one forwarded request awaited the shop's answer (the shop's own time). */
+  busyMs: number;
 }
 
 export interface TargetProxy {
@@ -33,7 +35,7 @@ export interface TargetProxy {
   close(): Promise<void>;
 }
 
-const zero = (): ProxyCounters => ({ requests: 0, points: 0, throttled: 0, heldMs: 0 });
+const zero = (): ProxyCounters => ({ requests: 0, points: 0, throttled: 0, heldMs: 0, busyMs: 0 });
 
 export async function startTargetProxy(
   upstream: string,
@@ -49,6 +51,14 @@ export async function startTargetProxy(
   let nextSlot = 0;
   let held = 0;
   let heldSince = 0;
+  let open = 0;
+  let openSince = 0;
+  const opened = () => {
+    if (open++ === 0) openSince = performance.now();
+  };
+  const closed = () => {
+    if (--open === 0) counters.busyMs += performance.now() - openSince;
+  };
 
   /** Milliseconds this request must wait for its token (0 when one is in the bucket). */
   function reserve(): number {
@@ -75,6 +85,14 @@ export async function startTargetProxy(
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, body: Buffer) {
+    opened();
+    let done = false;
+    const finish = () => {
+      if (!done) {
+        done = true;
+        closed();
+      }
+    };
     const upstreamReq = httpRequest(
       {
         hostname: target.hostname,
@@ -85,6 +103,7 @@ export async function startTargetProxy(
         agent,
       },
       (upstreamRes) => {
+        finish();
         if (!options.readShopifyCost) {
           res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
           upstreamRes.pipe(res);
@@ -110,6 +129,7 @@ export async function startTargetProxy(
       },
     );
     upstreamReq.on('error', () => {
+      finish();
       if (!res.headersSent) res.writeHead(502);
       res.end();
     });
@@ -138,6 +158,10 @@ export async function startTargetProxy(
       if (held > 0) {
         taken.heldMs += performance.now() - heldSince;
         heldSince = performance.now();
+      }
+      if (open > 0) {
+        taken.busyMs += performance.now() - openSince;
+        openSince = performance.now();
       }
       counters = zero();
       return taken;
