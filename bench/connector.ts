@@ -6,8 +6,16 @@
  * order checked with compareSkus), a read resumed from the middle with ?after, and a 1 %
  * update round. Images are left out (their fetches would measure the image host, not the store).
  *
+ * With `--target vendure|medusa|shopify|shopware` the connector writes into that shop through
+ * its adapter instead (bench/lib/shop-bench.ts): initial sync, no-op round, unchanged resend
+ * and a 1 % round, with the requests the shop received per master and, for the contract
+ * servers, the share of the time the simulated rate limit accounts for (docs/benchmarks.md,
+ * "Real shops").
+ *
  *   npm run bench:connector                       # 10,000 and 100,000 masters
  *   npm run bench:connector -- --sizes 1000
+ *   npm run bench:connector -- --target shopify   # 10,000 masters into the Shopify contract server
+ *   npm run bench:connector -- --target vendure --sizes 1000
  *   npm run bench:connector -- --help             # every flag with its default
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,12 +25,48 @@ import { compareSkus } from '../src/sync/protocol/sku-order';
 import { signRequest } from '../src/sync/protocol/signing';
 import type { Product, UpsertRecord } from '../src/sync/protocol/wire';
 import { migrate, run, startDevServer } from '../scripts/lib/dev-server';
-import { benchArgs, sizesFlag, positiveInts } from './lib/args';
+import { benchArgs, positiveInt, positiveInts } from './lib/args';
+import { runShopBench } from './lib/shop-bench';
+import { SHOP_KINDS, type ShopKind } from './lib/shop-targets';
+
+const DEFAULT_SIZES: Record<ShopKind | 'reference', string> = {
+  reference: '10000,100000',
+  shopify: '10000',
+  shopware: '10000',
+  vendure: '1000',
+  medusa: '1000',
+};
 
 const args = benchArgs('npm run bench:connector -- [flags]: shop connector throughput (upsert, inventory)', {
-  sizes: sizesFlag('10000,100000'),
+  target: {
+    type: 'string',
+    default: 'reference',
+    value: 'KIND',
+    help: "reference (the connector's own store), vendure, medusa (real engines), shopify or shopware (contract servers)",
+  },
+  sizes: {
+    type: 'string',
+    value: 'N,N',
+    help: 'catalog sizes in master products, comma-separated (default 10000,100000 for reference, 10000 for shopify and shopware, 1000 for vendure and medusa)',
+  },
+  'shopify-restore': {
+    type: 'string',
+    default: '100',
+    help: "Shopify's restore rate in points/s, bucket 1000 (shopify.dev: Standard 100, Advanced 200, Plus 1000; older tables 50)",
+  },
+  'shopware-rate': {
+    type: 'string',
+    default: '10',
+    help: 'simulated Shopware Admin API limit: token bucket refill in requests/s',
+  },
+  'shopware-burst': { type: 'string', default: '20', help: 'simulated Shopware Admin API limit: bucket size' },
 });
-const sizes = positiveInts('sizes', args.sizes);
+const target = args.target as ShopKind | 'reference';
+if (target !== 'reference' && !SHOP_KINDS.includes(target)) {
+  console.error(`--target must be reference, ${SHOP_KINDS.join(', ')}; not "${args.target}"`);
+  process.exit(2);
+}
+const sizes = positiveInts('sizes', args.sizes ?? DEFAULT_SIZES[target]);
 const KEY = { keyId: 'bench', secret: 'bench-connector-secret-1' };
 
 function product(i: number, revision: number): Product {
@@ -104,6 +148,19 @@ async function readInventory(baseUrl: string, path: string): Promise<{ seconds: 
   }
   if (lines !== expected) throw new Error(`inventory has ${lines} lines, X-Inventory-Count says ${expected}`);
   return { seconds: (performance.now() - started) / 1000, lines };
+}
+
+if (target !== 'reference') {
+  await runShopBench({
+    kind: target,
+    sizes,
+    shopifyRestore: positiveInt('shopify-restore', args['shopify-restore']),
+    shopwareBucket: {
+      ratePerSecond: positiveInt('shopware-rate', args['shopware-rate']),
+      burst: positiveInt('shopware-burst', args['shopware-burst']),
+    },
+  });
+  process.exit(0);
 }
 
 const rows: string[] = [];

@@ -48,6 +48,13 @@ export interface ContractServerOptions {
    * API": Standard 100 points/second; 1000 points is the largest single query).
    */
   bucket?: { maximum: number; restoreRate: number };
+  /**
+   * Refund the difference between the requested and the actual cost after a query ran, as
+   * Shopify does (https://shopify.dev/docs/apps/build/apis/graphql-admin/rate-limits,
+   * "requestedQueryCost" / "actualQueryCost"): the actual cost counts the connection nodes
+   * returned instead of `first`. Off by default (the tests charge the requested cost).
+   */
+  refund?: boolean;
 }
 
 export interface Received {
@@ -169,10 +176,15 @@ export async function startShopifyContract(options: ContractServerOptions) {
     if (result.data === undefined) invalid.push({ operationName, errors: (result.errors ?? []).map((e) => e.message) });
     // Applied, but the answer never comes (the adapter times out and retries the same write).
     if (loseAnswer) return void hanging.add(res);
+    let actual = cost;
+    if (options.refund && result.data) {
+      actual = Math.min(cost, actualCost(result.data, operation?.operation === 'mutation'));
+      bucket.available = Math.min(limits.maximum, bucket.available + cost - actual);
+    }
     return json(res, 200, {
       ...(result.data === undefined ? {} : { data: result.data }),
       ...(result.errors ? { errors: result.errors.map((error) => error.toJSON()) } : {}),
-      extensions: { cost: { requestedQueryCost: cost, actualQueryCost: cost, throttleStatus: throttleStatus() } },
+      extensions: { cost: { requestedQueryCost: cost, actualQueryCost: actual, throttleStatus: throttleStatus() } },
     });
   }
 
@@ -199,6 +211,22 @@ export async function startShopifyContract(options: ContractServerOptions) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * What an answer actually cost, after the rules of `requestedCost` applied to what came back:
+ * an object 1, a connection 2 plus its returned nodes, a mutation field 10.
+ */
+function actualCost(data: Record<string, unknown>, mutation: boolean): number {
+  const walk = (value: unknown): number => {
+    if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + walk(item), 0);
+    if (value === null || typeof value !== 'object') return 0;
+    const entries = Object.entries(value as Record<string, unknown>);
+    const nodes = (value as { nodes?: unknown }).nodes;
+    if (Array.isArray(nodes)) return 2 + nodes.reduce((sum: number, node) => sum + Math.max(1, walk(node)), 0);
+    return 1 + entries.reduce((sum, [, inner]) => sum + walk(inner), 0);
+  };
+  return Object.values(data).reduce((sum: number, field) => sum + (mutation ? 10 : 0) + walk(field), 0);
 }
 
 export type ShopifyContract = Awaited<ReturnType<typeof startShopifyContract>>;
