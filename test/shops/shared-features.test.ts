@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeFeatures, variantOptions } from '../../connector/src/adapters/shared/features';
+import { nodeFeatures, variantOptions } from '../../connector/src/adapters/common/features';
 import type { TargetMapping } from '../../connector/src/adapters/target-adapter';
 import { wireClassification, wireFeature, wireProduct, wireVariant } from './fixtures/wire-product';
 

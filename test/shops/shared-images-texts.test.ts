@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { imagesFor } from '../../connector/src/adapters/shared/images';
-import { localesOf, textIn, translatedLocalesOf } from '../../connector/src/adapters/shared/texts';
+import { imagesFor } from '../../connector/src/adapters/common/images';
+import { localesOf, textIn, translatedLocalesOf } from '../../connector/src/adapters/common/texts';
 import type { TargetMapping } from '../../connector/src/adapters/target-adapter';
 import { wireImage, wireVariant } from './fixtures/wire-product';
 

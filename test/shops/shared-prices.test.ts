@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { priceCurrencies, priceTiers, shopPrice } from '../../connector/src/adapters/shared/prices';
+import { priceCurrencies, priceTiers, shopPrice } from '../../connector/src/adapters/common/prices';
 import type { TargetMapping } from '../../connector/src/adapters/target-adapter';
 import { wirePrice, wireVariant } from './fixtures/wire-product';
 

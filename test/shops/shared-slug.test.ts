@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeOf, shortHash, skuSlug, slugify } from '../../connector/src/adapters/shared/slug';
+import { codeOf, shortHash, skuSlug, slugify } from '../../connector/src/adapters/common/slug';
 
 describe('slugs', () => {
   it('folds German and accented letters into lower-case ASCII words', () => {

@@ -308,7 +308,7 @@ describe('writing products into Vendure', () => {
     expect(p.variants.map((v: { price: number }) => v.price)).toEqual([500]);
   });
 
-  // Only media typed as images are sent (adapters/shared/images.ts): the refused file claims to be one and is served as text.
+  // Only media typed as images are sent (adapters/common/images.ts): the refused file claims to be one and is served as text.
   it("answers a file type Vendure refuses as that record's failure with Vendure's message, the others written", async () => {
     const served = image(new TextEncoder().encode('not an image'), 'readme.txt', 0, 'text/plain');
     const bad = { ...cableMaster('NYM-700', taxId), media: [{ ...served, contentType: 'image/png' }] };

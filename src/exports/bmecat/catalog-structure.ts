@@ -5,7 +5,8 @@ import type { MediaOwner } from './dialect-parts';
 import { fitted, keywordList } from './fields';
 import { localizedElements, planLanguages, textIn } from './localized-out';
 import { udx2005 } from './media-out';
-import { featureElements, type BlockForm } from './other-feature-blocks';
+import type { BlockForm } from './block-form';
+import { featureElements } from './other-feature-blocks';
 import type { BmecatPlan } from './plan';
 import { el, textEl } from './xml-text';
 

@@ -1,4 +1,4 @@
-import type { StoredFeatureBlock, StoredFeatureGroup } from '../../model/feature-block-types';
+import type { StoredFeature, StoredFeatureBlock, StoredFeatureGroup } from '../../model/feature-block-types';
 import type { ExportWarnings } from '../export-warnings';
 import { systemName } from './feature-blocks';
 import type { BlockForm } from './block-form';
@@ -51,7 +51,7 @@ export function featureElements(
 ): string {
   const fit = fitter(subject, warnings);
   const lost = new Set<string>();
-  const out = features.flatMap((f) => feature(f, form, fit, lost)?.xml ?? []).join('');
+  const out = features.flatMap((f) => featureOut(f, form, fit, lost)?.xml ?? []).join('');
   for (const reason of lost) warnings.add(`group features: ${reason}`, subject);
   return out;
 }

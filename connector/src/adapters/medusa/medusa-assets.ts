@@ -1,7 +1,7 @@
 import type { MediaRef, Product } from '../../../../src/sync/protocol/wire';
 import type { WriteContext } from '../target-adapter';
 import { type MedusaApi, query } from './medusa-api';
-import { slugify } from '../shared/slug';
+import { slugify } from '../common/slug';
 
 /**
  * Categories and images, the two things Medusa keeps outside the product and neither finds by

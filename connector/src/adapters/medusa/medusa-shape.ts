@@ -1,9 +1,9 @@
 import type { MediaRef, Product, Variant } from '../../../../src/sync/protocol/wire';
-import { type Node, nodeFeatures, SKU_OPTION, variantOptions } from '../shared/features';
-import { imagesFor } from '../shared/images';
-import { priceCurrencies, priceTiers } from '../shared/prices';
-import { skuSlug } from '../shared/slug';
-import { type TextField, textIn, translatedLocalesOf } from '../shared/texts';
+import { type Node, nodeFeatures, SKU_OPTION, variantOptions } from '../common/features';
+import { imagesFor } from '../common/images';
+import { priceCurrencies, priceTiers } from '../common/prices';
+import { skuSlug } from '../common/slug';
+import { type TextField, textIn, translatedLocalesOf } from '../common/texts';
 import type { TargetMapping } from '../target-adapter';
 
 /**
@@ -44,7 +44,7 @@ export interface DesiredProduct {
   categories: Product['categories'];
 }
 
-/** A handle Medusa accepts, derived from the SKU alone (adapters/shared/slug.ts) so a second run finds the same one. */
+/** A handle Medusa accepts, derived from the SKU alone (adapters/common/slug.ts) so a second run finds the same one. */
 export function handleOf(sku: string): string {
   return skuSlug(sku);
 }
@@ -64,7 +64,7 @@ function optionsOf(product: Product, sku: string, mapping: TargetMapping) {
 }
 
 /**
- * The shop prices of a node (adapters/shared/prices.ts) in every currency it has prices of the
+ * The shop prices of a node (adapters/common/prices.ts) in every currency it has prices of the
  * mapped type in, tiers as `min_quantity`; the master's when the node has none.
  */
 export function pricesOf(node: Node, master: Product, mapping: TargetMapping): MedusaPrice[] {

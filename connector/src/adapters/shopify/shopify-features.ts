@@ -1,6 +1,6 @@
 import { currencyPlaces, type Product } from '../../../../src/sync/protocol/wire';
-import { type Node, nodeFeatures, variantOptions } from '../shared/features';
-import { amountIn, priceTiers, shopPrice } from '../shared/prices';
+import { type Node, nodeFeatures, variantOptions } from '../common/features';
+import { amountIn, priceTiers, shopPrice } from '../common/prices';
 import type { TargetMapping } from '../target-adapter';
 
 /** One metafield in the `pim` namespace, typed (https://shopify.dev/docs/apps/build/custom-data/metafields/list-of-data-types). */
@@ -19,7 +19,7 @@ function metafieldKey(prefix: string, code: string): string {
 }
 
 /**
- * The metafields of one node: one per feature the mapping sends (adapters/shared/features.ts),
+ * The metafields of one node: one per feature the mapping sends (adapters/common/features.ts),
  * `f_<code>` for classification features, `v_<code>` for attribute values, `b_<system>_<code>`
  * for feature-block features, several values joined with `, `. A key keeps its type as long as
  * its value keeps its kind: a classification value that is a plain number is `number_decimal`,
@@ -72,7 +72,7 @@ export function shopifyOptions(product: Product, mapping: TargetMapping): Shopif
 /** A price as Shopify keeps money: the currency's minor unit (EUR 2, JPY 0), half up (docs/shops.md "Amounts"). */
 const decimal = (amount: number, mapping: TargetMapping) => amountIn(amount, currencyPlaces(mapping.currency));
 
-/** The shop price of a node (adapters/shared/prices.ts) as Shopify's Decimal; null when it has none. */
+/** The shop price of a node (adapters/common/prices.ts) as Shopify's Decimal; null when it has none. */
 export function shopifyPrice(node: Node, mapping: TargetMapping): string | null {
   const amount = shopPrice(node, mapping);
   return amount === null ? null : decimal(amount, mapping);

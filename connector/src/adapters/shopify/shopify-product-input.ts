@@ -1,7 +1,7 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
 import type { TargetIds, TargetMapping } from '../target-adapter';
-import { imagesFor } from '../shared/images';
-import { skuSlug } from '../shared/slug';
+import { imagesFor } from '../common/images';
+import { skuSlug } from '../common/slug';
 import { featureMetafields, type PimMetafield, shopifyOptions, shopifyPrice } from './shopify-features';
 
 /** What one productSet sends and how its answer maps back onto the record. */
@@ -25,7 +25,7 @@ const STATUS: Record<Product['status'], 'ACTIVE' | 'DRAFT' | 'ARCHIVED'> = {
 };
 
 /**
- * The product's handle, from its SKU (`pim-` and adapters/shared/slug.ts `skuSlug`): stable,
+ * The product's handle, from its SKU (`pim-` and adapters/common/slug.ts `skuSlug`): stable,
  * so productSet's `identifier: { handle }` upserts and a create retried after a lost answer (a
  * timeout) finds the product it made instead of making a second one; `A.1` and `A-1` differ.
  */

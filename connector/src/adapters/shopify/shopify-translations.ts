@@ -1,5 +1,5 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
-import { textIn, translatedLocalesOf } from '../shared/texts';
+import { textIn, translatedLocalesOf } from '../common/texts';
 import type { TargetMapping } from '../target-adapter';
 import { TRANSLATABLE_CONTENT, TRANSLATIONS_REGISTER, TRANSLATIONS_REMOVE } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';

@@ -1,9 +1,9 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
-import { MAX_OPTION_TEXT, type Node, nodeFeatures, variantOptions } from '../shared/features';
+import { MAX_OPTION_TEXT, type Node, nodeFeatures, variantOptions } from '../common/features';
 import type { TargetMapping } from '../target-adapter';
 
 /**
- * The features a product node carries (adapters/shared/features.ts), as Shopware properties:
+ * The features a product node carries (adapters/common/features.ts), as Shopware properties:
  * one property group per feature, one option per value. `groupKey` (the shared feature key)
  * and `optionKey` are the natural keys the deterministic ids are derived from, so the same
  * feature value is one option in the whole shop, whatever product carries it.

@@ -1,8 +1,8 @@
 import type { MediaRef, Product, Variant } from '../../../../src/sync/protocol/wire';
 import type { TargetMapping } from '../target-adapter';
-import { imagesFor } from '../shared/images';
-import { priceTiers } from '../shared/prices';
-import { textIn } from '../shared/texts';
+import { imagesFor } from '../common/images';
+import { priceTiers } from '../common/prices';
+import { textIn } from '../common/texts';
 import { configuratorOptions, type FeatureValue, shopwareFeatures } from './features';
 import { shopwareId } from './ids';
 
@@ -271,7 +271,7 @@ interface Tier {
   net: number;
 }
 
-/** The shop price and its tiers (adapters/shared/prices.ts), net: Shopware keeps net and gross itself. */
+/** The shop price and its tiers (adapters/common/prices.ts), net: Shopware keeps net and gross itself. */
 function tiers(node: Product | Variant, mapping: TargetMapping): Tier[] {
   return priceTiers(node, mapping, { net: true }).map((tier) => ({ start: tier.minQuantity, net: tier.amount }));
 }

@@ -1,5 +1,5 @@
 import { unwrap, type VendureClient } from './vendure-client';
-import { shortHash, slugify } from '../shared/slug';
+import { shortHash, slugify } from '../common/slug';
 import { categoryValue, type FacetValueRef } from './vendure-record';
 
 /**

@@ -1,14 +1,14 @@
 import type { Product, Variant } from '../../../../src/sync/protocol/wire';
-import { type NodeFeature, nodeFeatures, variantOptions } from '../shared/features';
-import { amountIn, shopPrice } from '../shared/prices';
-import { codeOf, shortHash, slugify } from '../shared/slug';
-import { textIn } from '../shared/texts';
+import { type NodeFeature, nodeFeatures, variantOptions } from '../common/features';
+import { amountIn, shopPrice } from '../common/prices';
+import { codeOf, shortHash, slugify } from '../common/slug';
+import { textIn } from '../common/texts';
 import type { TargetMapping } from '../target-adapter';
 
 /**
  * The PIM record in Vendure's terms, without any request: texts per Vendure language, slugs,
  * the channel price, the facet values a node carries, the option groups. The rules every
- * engine shares (features, variant options, prices, images, texts) are in adapters/shared;
+ * engine shares (features, variant options, prices, images, texts) are in adapters/common;
  * every code made here is a pure function of the record, so a second run finds what the
  * first created.
  */
@@ -35,7 +35,7 @@ export function textOf(node: Node, field: 'name' | 'description', language: stri
 }
 
 /**
- * The channel price in minor units (adapters/shared/prices.ts: Vendure core has no quantity
+ * The channel price in minor units (adapters/common/prices.ts: Vendure core has no quantity
  * tiers, so the price for quantity 1), with tax at the tax category's rate when the shop shows
  * prices with tax. Null when the node has no price.
  */
@@ -63,7 +63,7 @@ export function facetCodeOf(feature: NodeFeature): string {
 }
 
 /**
- * The facet values of one node's features (adapters/shared/features.ts), without the features
+ * The facet values of one node's features (adapters/common/features.ts), without the features
  * in `exclude` (by key: the node's option groups) and without texts too long to filter by.
  */
 export function featureValues(
@@ -93,7 +93,7 @@ export function unitValue(unit: string): FacetValueRef {
 /** One option group of a product: a variant-defining feature, or the SKU itself. */
 export interface OptionGroupPlan {
   code: string;
-  /** The feature's key (adapters/shared/features.ts) the group stands for; null for the SKU group. */
+  /** The feature's key (adapters/common/features.ts) the group stands for; null for the SKU group. */
   feature: string | null;
   name: string;
   /** Variant SKU -> the option (code, name). */

@@ -1,6 +1,6 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
-import { imagesFor } from '../shared/images';
-import { localesOf } from '../shared/texts';
+import { imagesFor } from '../common/images';
+import { localesOf } from '../common/texts';
 import type { RecordOutcome, TargetIds, TargetRecord, WriteContext } from '../target-adapter';
 import { ensureAssets } from './vendure-assets';
 import { type Catalog, refKey } from './vendure-catalog';
