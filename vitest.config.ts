@@ -36,8 +36,9 @@ export default defineConfig(async () => {
     test: {
       include: ['test/**/*.test.ts'],
       // test/lag/ runs with a lagging replica (vitest.lag.config.ts).
-      // End-to-end tests run in Node against wrangler dev (vitest.e2e.config.ts), not in workerd.
-      exclude: ['test/e2e/**', 'test/lag/**', 'node_modules/**'],
+      // End-to-end tests run in Node against wrangler dev (vitest.e2e.config.ts), not in workerd;
+      // so do the shop adapters against real engines and contracts (vitest.shops.config.ts).
+      exclude: ['test/e2e/**', 'test/lag/**', 'test/shops/**', 'node_modules/**'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
       reporters: ['default', new SummaryReporter('unit')],
       deps: prebundledDependencies(['./src', './test']),
