@@ -89,7 +89,8 @@ describe('filter plans', () => {
         if (walked.length > 0) nonEmpty++;
       }
     expect(nonEmpty).toBeGreaterThan(60);
-  });
+    // hundreds of listings page by page: 10-15 s on a quiet machine, past 30 s on a loaded one
+  }, 180_000);
 
   it("answers 404 for another company's catalog although its page is read beside the catalog's lookup", async () => {
     const { session, catalog, top } = await mixedCatalog();

@@ -117,30 +117,56 @@ export function hitsSource(
 }
 
 /**
- * A broad search in index order: the FTS docids of the masters, read in docid order (stops after
- * a page): the products' own documents first, then each language's. In every language, a
- * translated document is listed only when no earlier document of its product matches (its own,
- * or a language with a smaller number), so each product is listed once, at its first match.
+ * A broad search in index order: the FTS docids of the masters' families, read in docid order
+ * (stops after a page): the products' own documents first, then each language's. A variant's
+ * document lists its master. A document is listed only when no earlier document of the same
+ * family in the scope matches (the master's or a variant's own document with a smaller docid,
+ * or a translated one of a language with a smaller number), so each master is listed once, at
+ * its family's first match. The family is read through the primary key and
+ * `products_parent_idx`; a document seeks the index only for the family's earlier documents,
+ * usually none (a master is indexed before its variants, its own document before its
+ * translated ones).
  */
 export function docSource(plan: SearchPlan, where: SQL, scope: SearchScope): Source {
-  const rowid = sql`${products}.rowid`;
-  const first =
-    scope.kind !== 'any'
-      ? sql``
-      : sql` AND (f.rowid < ${SPAN} OR NOT (${check(plan.all, rowid)} OR EXISTS (SELECT 1 FROM translations t CROSS JOIN products_fts c
-          WHERE t.element_id = ${products.id} AND t.field IN ('name', 'keywords') AND t.lang GLOB '[a-z][a-z][a-z]'
-            AND c.products_fts MATCH ${plan.all} AND c.rowid = ${languageNumberSql(sql`t.lang`)} * ${SPAN} + ${rowid}
-            AND c.rowid < f.rowid)))`;
+  const earlier = earlierFamilyMatch(plan.all, scope, sql`f.rowid`, sql`${products.id}`);
   return {
-    from: sql`products_fts f CROSS JOIN ${products} ON ${rowid} = f.rowid % ${SPAN}`,
-    where: sql`f.products_fts MATCH ${plan.all} AND ${scopeRange(scope, sql`f.rowid`)} AND ${where}${first}`,
+    from: sql`products_fts f CROSS JOIN ${products} d ON d.rowid = f.rowid % ${SPAN}
+      CROSS JOIN ${products} ON ${products.id} = coalesce(d.parent_id, d.id)`,
+    where: sql`f.products_fts MATCH ${plan.all} AND ${scopeRange(scope, sql`f.rowid`)} AND ${where} AND NOT ${earlier}`,
     rank: null,
     doc: sql`f.rowid`,
     joined: false,
   };
 }
 
-/** Some document of the product in the scope matches the whole search (a broad search's check of each product it reads). */
+/** Some document of the family of master `id` in the scope, with a docid below `doc`, matches `phrase`. */
+function earlierFamilyMatch(phrase: string, scope: SearchScope, doc: SQL, id: SQL): SQL {
+  const family = sql`FROM ${products} q WHERE (q.id = ${id} OR q.parent_id = ${id})`;
+  if (scope.kind === 'lang') {
+    const docid = sql`${int(scope.base)} + q.rowid`;
+    return sql`EXISTS (SELECT 1 ${family} AND ${docid} < ${doc} AND ${check(phrase, docid)})`;
+  }
+  const own = sql`q.rowid < ${doc} AND ${check(phrase, sql`q.rowid`)}`;
+  if (scope.kind === 'own') return sql`EXISTS (SELECT 1 ${family} AND ${own})`;
+  // translated documents lie above every own document: only a translated one has any before it
+  const docid = sql`${languageNumberSql(sql`t.lang`)} * ${SPAN} + q.rowid`;
+  return sql`EXISTS (SELECT 1 ${family} AND (${own} OR (${doc} >= ${SPAN} AND EXISTS (SELECT 1 FROM translations t CROSS JOIN products_fts c
+      WHERE t.element_id = q.id AND t.field IN ('name', 'keywords') AND t.lang GLOB '[a-z][a-z][a-z]' AND ${docid} < ${doc}
+        AND c.products_fts MATCH ${phrase} AND c.rowid = ${docid}))))`;
+}
+
+/**
+ * Some document of master `id`'s family (its own and its variants') in the scope matches
+ * `phrase`: a word only variants carry finds their master in every plan, as a variant's SKU does.
+ */
+export const familyCheck = (phrase: string, scope: SearchScope, rowid: SQL, id: SQL): SQL =>
+  sql`(${scopedCheck(phrase, scope, rowid, id)} OR EXISTS (SELECT 1 FROM ${products} v
+    WHERE v.parent_id = ${id} AND ${scopedCheck(phrase, scope, sql`v.rowid`, sql`v.id`)}))`;
+
+/**
+ * Some document of the product's family in the scope matches the whole search (a broad search's
+ * check of each master it reads): its own documents, else its variants'.
+ */
 export function matchesSearch(
   plan: SearchPlan,
   scope: SearchScope,
@@ -148,9 +174,9 @@ export function matchesSearch(
   id: SQL = sql`${products.id}`,
 ): SQL {
   // A phrase FTS5 cannot answer lazily (a long prefix) would be merged once per product: merge it once.
-  return plan.allLazy
-    ? scopedCheck(plan.all, scope, rowid, id)
-    : sql`${rowid} IN (SELECT f.rowid % ${SPAN} FROM products_fts f WHERE f.products_fts MATCH ${plan.all} AND ${scopeRange(scope, sql`f.rowid`)})`;
+  if (plan.allLazy) return familyCheck(plan.all, scope, rowid, id);
+  const docs = sql`(SELECT f.rowid % ${SPAN} FROM products_fts f WHERE f.products_fts MATCH ${plan.all} AND ${scopeRange(scope, sql`f.rowid`)})`;
+  return sql`(${rowid} IN ${docs} OR EXISTS (SELECT 1 FROM ${products} v WHERE v.parent_id = ${id} AND v.rowid IN ${docs}))`;
 }
 
 /** A broad search in a sort order: that order's index, each product checked against the search. */

@@ -3,7 +3,7 @@ import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { products } from '../db/schema';
 import type { ValueCursor } from './product-cursor';
-import { type ProductRow, scopedCheck, selectRows, type Source } from './product-list-source';
+import { familyCheck, type ProductRow, selectRows, type Source } from './product-list-source';
 import { ANY_LANGUAGE } from './search-scope';
 
 /**
@@ -79,7 +79,7 @@ export async function headBound(
       sql`INSERT OR IGNORE INTO search_heads (catalog_id, phrase, name, product_id)
         SELECT ${catalogId}, ${phrase}, name, id FROM ${products}
         WHERE catalog_id = ${catalogId} AND company_id = ${companyId} AND parent_id IS NULL AND name IS NOT NULL
-          AND ${scopedCheck(phrase, ANY_LANGUAGE, sql`${products}.rowid`, sql`${products.id}`)}
+          AND ${familyCheck(phrase, ANY_LANGUAGE, sql`${products}.rowid`, sql`${products.id}`)}
         ORDER BY name COLLATE NOCASE, id LIMIT ${size}`,
       sql`UPDATE search_head_bounds SET name = ${last('name')}, product_id = ${last('product_id')}
         WHERE ${own} AND name = ${ALL} AND (SELECT count(*) FROM search_heads WHERE ${own}) >= ${size}`,
