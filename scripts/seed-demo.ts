@@ -52,42 +52,55 @@ async function seedAccounts(db: Database) {
     db.insert(departments).values({ id: DEMO.purchasingDepartmentId, companyId: DEMO.companyId, name: 'Einkauf' }),
     db.insert(departments).values({ id: DEMO.otherDepartmentId, companyId: DEMO.otherCompanyId, name: 'Zentrale' }),
   ]);
-  const accounts: { email: string; name: string; ai: boolean; memberships: [string, string, 'admin' | 'editor'][] }[] =
-    [
-      {
-        email: 'editor@demo.test',
-        name: 'Erika Editor',
-        ai: true,
-        memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']],
-      },
-      {
-        email: 'noai@demo.test',
-        name: 'Norbert Ohne-KI',
-        ai: false,
-        memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']],
-      },
-      {
-        email: 'admin@demo.test',
-        name: 'Anna Admin',
-        ai: true,
-        memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'admin']],
-      },
-      {
-        email: 'multi@demo.test',
-        name: 'Max Mehrfach',
-        ai: true,
-        memberships: [
-          [DEMO.companyId, DEMO.salesDepartmentId, 'editor'],
-          [DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor'],
-        ],
-      },
-      {
-        email: 'other@demo.test',
-        name: 'Olga Andere',
-        ai: true,
-        memberships: [[DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor']],
-      },
-    ];
+  const accounts: {
+    email: string;
+    name: string;
+    ai: boolean;
+    memberships: [string, string, 'admin' | 'editor'][];
+    /** The service operator (users.is_operator): loads the classification releases every company shares. */
+    operator?: true;
+  }[] = [
+    {
+      email: 'editor@demo.test',
+      name: 'Erika Editor',
+      ai: true,
+      memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']],
+    },
+    {
+      email: 'noai@demo.test',
+      name: 'Norbert Ohne-KI',
+      ai: false,
+      memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']],
+    },
+    {
+      email: 'admin@demo.test',
+      name: 'Anna Admin',
+      ai: true,
+      memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'admin']],
+    },
+    {
+      email: 'multi@demo.test',
+      name: 'Max Mehrfach',
+      ai: true,
+      memberships: [
+        [DEMO.companyId, DEMO.salesDepartmentId, 'editor'],
+        [DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor'],
+      ],
+    },
+    {
+      email: 'other@demo.test',
+      name: 'Olga Andere',
+      ai: true,
+      memberships: [[DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor']],
+    },
+    {
+      email: 'operator@demo.test',
+      name: 'Otto Operator',
+      ai: false,
+      memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'admin']],
+      operator: true,
+    },
+  ];
   for (const [i, account] of accounts.entries()) {
     const userId = `0190a000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`;
     const { hash, salt } = await hashPassword(DEMO.password);
@@ -100,6 +113,7 @@ async function seedAccounts(db: Database) {
         passwordSalt: salt,
         securityStamp: crypto.randomUUID(),
         aiMayEditClassifications: account.ai,
+        isOperator: account.operator ?? false,
       }),
       ...account.memberships.map(([companyId, departmentId, role]) =>
         db.insert(memberships).values({ userId, companyId, role, defaultDepartmentId: departmentId }),
