@@ -52,6 +52,14 @@ async function seedAccounts(db: Database) {
     db.insert(departments).values({ id: DEMO.purchasingDepartmentId, companyId: DEMO.companyId, name: 'Einkauf' }),
     db.insert(departments).values({ id: DEMO.otherDepartmentId, companyId: DEMO.otherCompanyId, name: 'Zentrale' }),
   ]);
+  await addDemoAccounts(db);
+}
+
+/**
+ * Inserts the demo accounts not yet in the database (by email): all of them on the first seed,
+ * and an account added to the list later (operator@demo.test) into a local state seeded before it.
+ */
+async function addDemoAccounts(db: Database) {
   const accounts: {
     email: string;
     name: string;
@@ -102,6 +110,7 @@ async function seedAccounts(db: Database) {
     },
   ];
   for (const [i, account] of accounts.entries()) {
+    if (await db.query.users.findFirst({ where: eq(users.email, account.email) })) continue;
     const userId = `0190a000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`;
     const { hash, salt } = await hashPassword(DEMO.password);
     await db.batch([
@@ -267,7 +276,10 @@ export async function seedDemo(
   await seedReferenceData(db);
   if (otherCell) await seedReferenceData(otherCell.db);
   const existing = await db.query.companies.findFirst({ where: eq(companies.id, DEMO.companyId) });
-  if (existing) return false;
+  if (existing) {
+    await addDemoAccounts(db);
+    return false;
+  }
   await seedAccounts(db);
   if (otherCell) await placeCompany(db, otherCell.db, otherCell.name, DEMO.otherCompanyId);
   const otherDb = otherCell?.db ?? db;
