@@ -1,7 +1,7 @@
 /**
  * Loads a classification release from a folder of its files into the LOCAL database (the state
  * `wrangler dev` uses), through the service's own domain functions: the files are stored as
- * uploads of the first company administrator, the load is started as Classification/StartReleaseLoad
+ * uploads of the operator (see `operator` below), the load is started as Classification/StartReleaseLoad
  * does, and this process runs the job's slices itself (docs/classification-releases.md), into
  * every cell of the local state (cell-1, then CELL_2, CELL_3: docs/scaling.md section 5).
  *
@@ -11,10 +11,10 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { createDb, type Database } from '../src/db/client';
 import { newId } from '../src/kernel/ids';
-import { classificationReleases, importFiles, jobs, memberships } from '../src/db/schema';
+import { classificationReleases, importFiles, jobs, memberships, users } from '../src/db/schema';
 import type { JobMessage } from '../src/env';
 import { AppError } from '../src/kernel/app-error';
 import type { ReleaseFormat } from '../src/releases/release-formats';
@@ -30,16 +30,25 @@ const inProcessQueue = {
   sendBatch: async () => undefined,
 } as unknown as Queue<JobMessage>;
 
+/**
+ * Who the load is recorded as. This process writes the local database directly, which is out of
+ * band like the operator's own grant (docs/deploy.md "The service operator"), so it acts as the
+ * operator: the first user flagged operator (the demo seed's operator@demo.test) in a company of
+ * theirs, else the first company administrator, whose company holds the uploads.
+ */
 async function operator(db: Database): Promise<Caller> {
-  const [admin] = await db.select().from(memberships).where(eq(memberships.role, 'admin')).limit(1);
-  if (!admin) throw new Error('no company administrator in the local database: run `npm run seed` first');
-  return {
-    userId: admin.userId,
-    companyId: admin.companyId,
-    departmentId: admin.defaultDepartmentId,
-    role: 'admin',
-    surface: 'job',
-  };
+  const [member] = await db
+    .select({
+      userId: memberships.userId,
+      companyId: memberships.companyId,
+      departmentId: memberships.defaultDepartmentId,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .orderBy(desc(users.isOperator), desc(eq(memberships.role, 'admin')))
+    .limit(1);
+  if (!member) throw new Error('no company member in the local database: run `npm run seed` first');
+  return { ...member, role: 'admin', surface: 'job', operator: true };
 }
 
 export async function loadReleaseFolder(

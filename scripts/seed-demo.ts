@@ -52,43 +52,65 @@ async function seedAccounts(db: Database) {
     db.insert(departments).values({ id: DEMO.purchasingDepartmentId, companyId: DEMO.companyId, name: 'Einkauf' }),
     db.insert(departments).values({ id: DEMO.otherDepartmentId, companyId: DEMO.otherCompanyId, name: 'Zentrale' }),
   ]);
-  const accounts: { email: string; name: string; ai: boolean; memberships: [string, string, 'admin' | 'editor'][] }[] =
-    [
-      {
-        email: 'editor@demo.test',
-        name: 'Erika Editor',
-        ai: true,
-        memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']],
-      },
-      {
-        email: 'noai@demo.test',
-        name: 'Norbert Ohne-KI',
-        ai: false,
-        memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']],
-      },
-      {
-        email: 'admin@demo.test',
-        name: 'Anna Admin',
-        ai: true,
-        memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'admin']],
-      },
-      {
-        email: 'multi@demo.test',
-        name: 'Max Mehrfach',
-        ai: true,
-        memberships: [
-          [DEMO.companyId, DEMO.salesDepartmentId, 'editor'],
-          [DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor'],
-        ],
-      },
-      {
-        email: 'other@demo.test',
-        name: 'Olga Andere',
-        ai: true,
-        memberships: [[DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor']],
-      },
-    ];
+  await addDemoAccounts(db);
+}
+
+/**
+ * Inserts the demo accounts not yet in the database (by email): all of them on the first seed,
+ * and an account added to the list later (operator@demo.test) into a local state seeded before it.
+ */
+async function addDemoAccounts(db: Database) {
+  const accounts: {
+    email: string;
+    name: string;
+    ai: boolean;
+    memberships: [string, string, 'admin' | 'editor'][];
+    /** The service operator (users.is_operator): loads the classification releases every company shares. */
+    operator?: true;
+  }[] = [
+    {
+      email: 'editor@demo.test',
+      name: 'Erika Editor',
+      ai: true,
+      memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']],
+    },
+    {
+      email: 'noai@demo.test',
+      name: 'Norbert Ohne-KI',
+      ai: false,
+      memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'editor']],
+    },
+    {
+      email: 'admin@demo.test',
+      name: 'Anna Admin',
+      ai: true,
+      memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'admin']],
+    },
+    {
+      email: 'multi@demo.test',
+      name: 'Max Mehrfach',
+      ai: true,
+      memberships: [
+        [DEMO.companyId, DEMO.salesDepartmentId, 'editor'],
+        [DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor'],
+      ],
+    },
+    {
+      email: 'other@demo.test',
+      name: 'Olga Andere',
+      ai: true,
+      memberships: [[DEMO.otherCompanyId, DEMO.otherDepartmentId, 'editor']],
+    },
+    {
+      email: 'operator@demo.test',
+      name: 'Otto Operator',
+      ai: false,
+      memberships: [[DEMO.companyId, DEMO.salesDepartmentId, 'admin']],
+      operator: true,
+    },
+  ];
   for (const [i, account] of accounts.entries()) {
+    if (await db.query.users.findFirst({ where: eq(users.email, account.email) })) continue;
     const userId = `0190a000-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`;
     const { hash, salt } = await hashPassword(DEMO.password);
     await db.batch([
@@ -100,6 +122,7 @@ async function seedAccounts(db: Database) {
         passwordSalt: salt,
         securityStamp: crypto.randomUUID(),
         aiMayEditClassifications: account.ai,
+        isOperator: account.operator ?? false,
       }),
       ...account.memberships.map(([companyId, departmentId, role]) =>
         db.insert(memberships).values({ userId, companyId, role, defaultDepartmentId: departmentId }),
@@ -253,7 +276,10 @@ export async function seedDemo(
   await seedReferenceData(db);
   if (otherCell) await seedReferenceData(otherCell.db);
   const existing = await db.query.companies.findFirst({ where: eq(companies.id, DEMO.companyId) });
-  if (existing) return false;
+  if (existing) {
+    await addDemoAccounts(db);
+    return false;
+  }
   await seedAccounts(db);
   if (otherCell) await placeCompany(db, otherCell.db, otherCell.name, DEMO.otherCompanyId);
   const otherDb = otherCell?.db ?? db;

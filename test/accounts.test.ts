@@ -88,6 +88,7 @@ describe('Me, Logout and sessions', () => {
       role: 'admin',
       companyCount: 1,
       aiMayEditClassifications: true,
+      operator: false,
     });
   });
 

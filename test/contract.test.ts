@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
+import { OPERATOR_ONLY } from '../src/accounts/operator-only';
 import { AI_SWITCH_OFF } from '../src/classification/ai-switch';
 import { LARGE_JSON_PATHS, MAX_LARGE_JSON_BYTES } from '../src/http/middleware';
 import { openApiDocument } from '../src/openapi/openapi-document';
@@ -130,8 +131,9 @@ describe('a caller who may not call an operation is refused before the body is r
   const refusing = (reason: string) => OPERATIONS.filter((op) => op.refusals.includes(reason));
   const worthless = (op: Operation) => (op.body ? { body: { unknownField: true } } : { query: {} });
 
-  it('documents the permissions of admin operations, the AI switch and departments', () => {
+  it('documents the permissions of admin and operator operations, the AI switch and departments', () => {
     expect(refusing('not a company admin').map((op) => op.name)).toContain('Sync/AddConnection');
+    expect(refusing('not the service operator').map((op) => op.name)).toEqual(['Classification/StartReleaseLoad']);
     expect(
       refusing('"AI may edit classifications" off')
         .map((op) => op.name)
@@ -147,6 +149,19 @@ describe('a caller who may not call an operation is refused before the body is r
     expect(res.json.error).toBe('only a company admin may do this');
     expect(await tenantDigest([a.companyId])).toBe(before);
   });
+
+  it.each(refusing('not the service operator').map((op) => [op.name, op] as const))(
+    '%s: a company admin and an editor who are not the operator',
+    async (_, op) => {
+      const before = await tenantDigest([a.companyId]);
+      for (const cookie of [a.adminCookie, a.editorCookie]) {
+        const res = await send(op, { ...a, cookie }, worthless(op));
+        expectError(op, res, 403, 'not the operator');
+        expect(res.json.error).toBe(OPERATOR_ONLY);
+      }
+      expect(await tenantDigest([a.companyId])).toBe(before);
+    },
+  );
 
   it.each(refusing('"AI may edit classifications" off').map((op) => [op.name, op] as const))(
     '%s: an agent without the switch',

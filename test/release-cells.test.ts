@@ -22,7 +22,7 @@ import { cellD1, placeInCell } from './helpers/cells';
 import { asActor, makeSession } from './helpers/factories';
 import { call, ORIGIN } from './helpers/http';
 import {
-  adminCaller,
+  operatorCaller,
   etimFiles,
   jobRow,
   proficlassFiles,
@@ -50,13 +50,13 @@ async function upload(cookie: string, fileName: string, body: string | Uint8Arra
   return ((await res.json()) as { fileId: string }).fileId;
 }
 
-/** A cell-1 administrator loads a release through REST and the queue consumer. */
+/** The service operator, a cell-1 company administrator, loads a release through REST and the queue consumer. */
 async function loadThroughRest(
   system: string,
   version: string,
   files: Record<string, { content: string | Uint8Array; language?: string }>,
 ) {
-  const admin = await makeSession({ role: 'admin' });
+  const admin = await makeSession({ role: 'admin', operator: true });
   const ids = [];
   for (const [name, file] of Object.entries(files))
     ids.push({
@@ -216,7 +216,7 @@ describe('a release load writes every cell', () => {
 
     const admin = await makeSession({ role: 'admin' });
     const deps = releaseDeps({ db: openCellSession(env, 'cell-1').primary(), cells: releaseCellsOf(env), sliceMs: 0 });
-    const started = await startReleaseLoad(deps, adminCaller(admin), {
+    const started = await startReleaseLoad(deps, operatorCaller(admin), {
       system: 'ETIM',
       version,
       files: await uploadRelease(admin, etimFiles()),

@@ -63,7 +63,7 @@ describe('the encoding of a release load', () => {
   });
 
   it('answers 400 naming the field for another encoding, before anything is queued', async () => {
-    const admin = await makeSession({ role: 'admin' });
+    const admin = await makeSession({ role: 'admin', operator: true });
     const res = await call('POST', '/api/Classification/StartReleaseLoad', {
       cookie: admin.cookie,
       headers: { Origin: ORIGIN },

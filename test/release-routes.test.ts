@@ -17,8 +17,8 @@ async function upload(cookie: string, fileName: string, body: string) {
 }
 
 describe('Classification release REST operations', () => {
-  it('an admin loads an ETIM release through the queue consumer; every user searches it and reads class features', async () => {
-    const admin = await makeSession({ role: 'admin' });
+  it('the operator loads an ETIM release through the queue consumer; every user searches it and reads class features', async () => {
+    const admin = await makeSession({ role: 'admin', operator: true });
     const version = `r${crypto.randomUUID().slice(0, 8)}`;
     const files = [];
     for (const [name, file] of Object.entries(etimFiles()))
@@ -67,7 +67,7 @@ describe('Classification release REST operations', () => {
       body: { nonsense: true },
     });
     expect(refused.status).toBe(403);
-    expect(refused.json.error).toBe('only a company admin may do this');
+    expect(refused.json.error).toBe('only the service operator may do this');
     const missing = await call('GET', '/api/Classification/SearchReleaseClasses?release=ETIM-0.0&q=x', {
       cookie: editor.cookie,
     });

@@ -5,6 +5,7 @@ import { startReleaseLoad } from '../src/releases/start-release-load';
 import { db, makeCompany, makeUser } from './helpers/factories';
 import {
   adminCaller,
+  operatorCaller,
   drive,
   jobRow,
   latin1,
@@ -142,7 +143,7 @@ describe('loading a proficl@ss release (single CSV files, ISO-8859-1)', () => {
     const v = version();
     const files = await uploadRelease(a, proficlassFiles());
     const deps = releaseDeps({ batchRows: 1, sliceMs: -1 });
-    const started = await startReleaseLoad(deps, adminCaller(a), {
+    const started = await startReleaseLoad(deps, operatorCaller(a), {
       system: 'PROFICLASS',
       version: v,
       files,
@@ -161,7 +162,7 @@ describe('loading a proficl@ss release (single CSV files, ISO-8859-1)', () => {
 });
 
 describe('who may load', () => {
-  it('refuses an editor before looking at the files', async () => {
+  it('refuses an editor before looking at the files (a company admin: test/release-operator.test.ts)', async () => {
     const company = await makeCompany();
     const editor = await makeUser(company);
     await expect(
@@ -171,14 +172,14 @@ describe('who may load', () => {
         files: [{ fileId: crypto.randomUUID() }],
         replace: false,
       }),
-    ).rejects.toThrow('only a company admin may do this');
+    ).rejects.toThrow('only the service operator may do this');
   });
 
   it('refuses a file whose header is not a file of the format', async () => {
     const a = await admin();
     const files = await uploadRelease(a, { 'other.csv': latin1(['sku;name', '1;x']) });
     await expect(
-      startReleaseLoad(releaseDeps(), adminCaller(a), {
+      startReleaseLoad(releaseDeps(), operatorCaller(a), {
         system: 'PROFICLASS',
         version: version(),
         files,

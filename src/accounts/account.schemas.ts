@@ -20,6 +20,8 @@ export const AccountDto = z.object({
   role: z.enum(['admin', 'editor']),
   companyCount: z.number().int(),
   aiMayEditClassifications: z.boolean(),
+  /** The user is the service operator: may load and replace the classification releases every company shares. */
+  operator: z.boolean(),
 });
 
 export const LoginResultDto = z.object({ userId: z.string(), expiresAt: z.string() });

@@ -63,7 +63,7 @@ export async function logout(db: Database, token: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
 }
 
-/** Resolves a cookie token to its live session and the member's role, or null. */
+/** Resolves a cookie token to its live session, the member's role and whether the user is the service operator, or null. */
 export async function resolveSession(db: Database, token: string) {
   const [row] = await db
     .select({
@@ -72,9 +72,11 @@ export async function resolveSession(db: Database, token: string) {
       departmentId: sessions.departmentId,
       expiresAt: sessions.expiresAt,
       role: memberships.role,
+      operator: users.isOperator,
     })
     .from(sessions)
     .innerJoin(memberships, and(eq(memberships.userId, sessions.userId), eq(memberships.companyId, sessions.companyId)))
+    .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.tokenHash, await sha256Hex(token)))
     .limit(1);
   if (!row || row.expiresAt <= nowIso()) return null;
@@ -92,6 +94,7 @@ export async function describeAccount(
       email: users.email,
       name: users.name,
       aiMayEditClassifications: users.aiMayEditClassifications,
+      operator: users.isOperator,
       companyId: companies.id,
       companyName: companies.name,
       role: memberships.role,
@@ -116,6 +119,7 @@ export async function describeAccount(
     role: row.role,
     companyCount,
     aiMayEditClassifications: row.aiMayEditClassifications,
+    operator: row.operator,
   };
 }
 

@@ -53,6 +53,7 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
     departmentId: session.departmentId,
     role: session.role,
     surface: 'web',
+    operator: session.operator,
   });
   await next();
 };

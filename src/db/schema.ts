@@ -53,6 +53,8 @@ export const users = sqliteTable('users', {
   securityStamp: text('security_stamp').notNull(),
   /** The account switch "AI may edit classifications". */
   aiMayEditClassifications: integer('ai_may_edit_classifications', { mode: 'boolean' }).notNull().default(false),
+  /** The service operator (migration 0056): changes the reference data every company shares. Granted out of band only. */
+  isOperator: integer('is_operator', { mode: 'boolean' }).notNull().default(false),
   createdAt: createdAt(),
 });
 

@@ -18,6 +18,8 @@ export const SURFACES = ['web', 'agent', 'mcp', 'job'] as const satisfies readon
  * - `aiMayEditClassifications`: the user's switch "AI may edit classifications", set on the
  *   `agent` and `mcp` surfaces (classification/ai-switch.ts).
  * - `scopes`: the token's scopes on the `agent` and `mcp` surfaces.
+ * - `operator`: the user is the service operator (`users.is_operator`), set on the `web` surface
+ *   only: operator rights are never delegated to an agent (accounts/operator-only.ts).
  */
 export interface Caller {
   companyId: string;
@@ -29,6 +31,7 @@ export interface Caller {
   jobId?: string | null;
   aiMayEditClassifications?: boolean;
   scopes?: string[];
+  operator?: boolean;
 }
 
 /** The caller of a background job: the user who started it, surface `job`. */

@@ -41,6 +41,7 @@ export function errorStatuses(op: OperationShape): Record<string, string> {
     op.security === 'bearer' && 'a token without the scope, or an account not permitted on the agent surface',
     op.aiSwitch && 'the account switch "AI may edit classifications" off',
     op.adminOnly && 'a caller who is not a company admin',
+    op.operatorOnly && 'a caller who is not the service operator (company admins and agents included)',
   ].filter(Boolean);
   if (forbidden.length) out['403'] = `Refused: ${forbidden.join('; ')}`;
   if (ids.length) out['404'] = `Unknown ${ids.join(', ')}, or one of another company`;

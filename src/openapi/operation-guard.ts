@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { assertAdmin } from '../accounts/admin-only';
+import { assertOperator } from '../accounts/operator-only';
 import { assertDepartment } from '../db/scope';
 import { assertMayEditClassifications } from '../classification/ai-switch';
 import type { AppEnv } from '../env';
@@ -37,6 +38,7 @@ async function departmentOf(c: Context<AppEnv>, rawBody: boolean): Promise<strin
  * that document its 403 (error-responses.ts), so the document and the check cannot disagree.
  *
  * - `adminOnly`: the caller must be a company admin.
+ * - `operatorOnly`: the caller must be the service operator (accounts/operator-only.ts).
  * - `aiSwitch`: an agent caller needs the switch "AI may edit classifications".
  * - a `departmentId` in the query or body must name a department of the caller's company.
  *
@@ -47,8 +49,9 @@ export function operationGuard(traits: OperationTraits): MiddlewareHandler<AppEn
   return async (c, next) => {
     if (traits.security !== 'none' && !traits.credentialOptional) {
       const departmentId = await departmentOf(c, traits.upload !== undefined);
-      if (traits.adminOnly || traits.aiSwitch || departmentId) {
+      if (traits.adminOnly || traits.operatorOnly || traits.aiSwitch || departmentId) {
         const caller = authenticated(c);
+        if (traits.operatorOnly) assertOperator(caller);
         if (traits.adminOnly) assertAdmin(caller);
         if (traits.aiSwitch) assertMayEditClassifications(caller);
         if (departmentId) await assertDepartment(c.var.db, caller, departmentId);

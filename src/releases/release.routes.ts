@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import type { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
@@ -18,21 +17,17 @@ import {
 } from './release-search';
 import { getReleaseGroups, ReleaseGroupsOut, ReleaseGroupsQuery } from './release-groups';
 import { releaseCellsOf } from './release-cells';
-import { assertReleaseAdmin, StartReleaseLoadDto, StartReleaseLoadOut, startReleaseLoad } from './start-release-load';
+import { StartReleaseLoadDto, StartReleaseLoadOut, startReleaseLoad } from './start-release-load';
 
 const doc = (summary: string, response: z.ZodType, more: Partial<OperationDoc> = {}) =>
   describeOperation({ tag: 'Classification', summary, response, security: 'cookie', ...more });
 
-/** Authorization before validation: a caller who may not load releases learns nothing about the body. */
-const releaseAdmin = createMiddleware<AppEnv>(async (c, next) => {
-  assertReleaseAdmin(c.var.caller);
-  await next();
-});
-
 /**
  * `/api/Classification/*` operations over official classification releases
- * (docs/classification-releases.md): reading them is for every signed-in user, loading them
- * (shared by all companies) for administrators.
+ * (docs/classification-releases.md): reading them is for every signed-in user; loading and
+ * replacing them (shared by every company, in every cell) for the service operator
+ * (`operatorOnly`); verifying and upgrading a company's own classifications against them for
+ * that company's administrators (`adminOnly`). The operation guard refuses before validation.
  */
 export const releaseRoutes = new Hono<AppEnv>()
   .get('/GetReleases', doc('The classification releases: loaded, loading and failed', ReleasesOut), async (c) =>
@@ -41,11 +36,10 @@ export const releaseRoutes = new Hono<AppEnv>()
   .post(
     '/StartReleaseLoad',
     doc(
-      'Admin: load a classification release from uploaded files (Import/Upload) as a background job',
+      'Service operator: load or replace a classification release (shared by every company) from uploaded files (Import/Upload) as a background job',
       StartReleaseLoadOut,
-      { adminOnly: true, conflict: 'A load of the same release is running, or an upload is not complete' },
+      { operatorOnly: true, conflict: 'A load of the same release is running, or an upload is not complete' },
     ),
-    releaseAdmin,
     validate('json', StartReleaseLoadDto),
     async (c) =>
       c.json(
@@ -63,7 +57,6 @@ export const releaseRoutes = new Hono<AppEnv>()
       JobRef,
       { adminOnly: true },
     ),
-    releaseAdmin,
     validate('json', StartVerifyCodesDto),
     async (c) =>
       c.json(await startVerifyCodes({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),
@@ -75,7 +68,6 @@ export const releaseRoutes = new Hono<AppEnv>()
       ReleaseUpgradePlanOut,
       { adminOnly: true },
     ),
-    releaseAdmin,
     validate('json', ReleaseUpgradeDto),
     async (c) => c.json(await planReleaseUpgrade(c.var.db, c.var.caller, c.req.valid('json'))),
   )
@@ -84,7 +76,6 @@ export const releaseRoutes = new Hono<AppEnv>()
     doc('Admin: move classifications from one release to another as a background job', JobRef, {
       adminOnly: true,
     }),
-    releaseAdmin,
     validate('json', ReleaseUpgradeDto),
     async (c) =>
       c.json(await startReleaseUpgrade({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),

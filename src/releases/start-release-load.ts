@@ -4,7 +4,7 @@ import { isUniqueViolation, type Database } from '../db/client';
 import { classificationReleases, jobs } from '../db/schema';
 import type { JobMessage } from '../env';
 import { badRequest, conflict } from '../kernel/app-error';
-import { assertAdmin } from '../accounts/admin-only';
+import { assertOperator } from '../accounts/operator-only';
 import { findImportFile } from '../imports/import-files';
 import { enqueueJob } from '../jobs/jobs';
 import type { ReleaseCheckpoint, ReleaseFile } from './release-checkpoint';
@@ -48,11 +48,6 @@ export const StartReleaseLoadOut = z.object({
   jobId: z.string().nullable(),
 });
 
-/** Releases are shared by every company: loading one is for administrators only. */
-export function assertReleaseAdmin(caller: Pick<Caller, 'role'>): void {
-  assertAdmin(caller);
-}
-
 /**
  * Queues the load of a release (docs/classification-releases.md): checks the files (each
  * uploaded by the caller's company, its header recognised as one file of the format), then
@@ -64,7 +59,7 @@ export async function startReleaseLoad(
   caller: Caller,
   input: z.infer<typeof StartReleaseLoadDto>,
 ): Promise<z.infer<typeof StartReleaseLoadOut>> {
-  assertReleaseAdmin(caller);
+  assertOperator(caller);
   const { db } = deps;
   const format = input.format ?? defaultFormat(input.system);
   if (!format) throw badRequest(`format is required for system ${input.system} (one of ${RELEASE_FORMATS.join(', ')})`);

@@ -73,7 +73,7 @@ beforeAll(async () => {
   const login = await fetch(`${server.baseUrl}/api/Account/Login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@demo.test', password: 'demo-password-1' }),
+    body: JSON.stringify({ email: 'operator@demo.test', password: 'demo-password-1' }),
   });
   cookie = login.headers.get('set-cookie')!.split(';')[0]!;
   await loadGroupedRelease();

@@ -4,9 +4,11 @@ import { api, login } from './export-harness';
 import { expectAccessible, expectAnnounced, launchChromium, newContext, SALES, signIn } from './web-browser';
 
 /**
- * The operator loads a proficl@ss release on the releases screen (files, format, progress,
- * counts; a broken file ends in its file, line and reason), then classifies a product against
- * it in the editor with the form typed from the release. What was stored is read back through
+ * The service operator (operator@demo.test, also an admin of the demo company) loads a
+ * proficl@ss release on the releases screen (files, format, progress, counts; a broken file ends
+ * in its file, line and reason), then classifies a product against it in the editor with the
+ * form typed from the release. A company admin who is not the operator sees the releases and
+ * the company's own actions, no load form, and is refused the load. What was stored is read back through
  * the REST API. Only PROFICLASS releases are loaded here: other files pick ETIM classes from
  * the built-in data, which stays the default while no ETIM release is loaded.
  */
@@ -49,11 +51,11 @@ let catalogId: string;
 let gitterId: string;
 
 beforeAll(async () => {
-  cookie = await login('admin@demo.test');
+  cookie = await login('operator@demo.test');
   catalogId = (await api(cookie, 'Catalog/AddCatalog', { departmentId: SALES, name: `Releases ${suffix}` })).catalogId;
   browser = await launchChromium();
   page = await (await newContext(browser)).newPage();
-  await signIn(page, base(), 'admin@demo.test');
+  await signIn(page, base(), 'operator@demo.test');
 }, 60_000);
 
 afterAll(async () => {
@@ -189,3 +191,34 @@ it('a newer release marks the class as on an old release; the releases screen ve
   ).json()) as { classification: { classes: { release: string }[] } };
   expect(read.classification.classes.map((c) => c.release)).toEqual([next]);
 }, 180_000);
+
+it('a company admin who is not the operator sees the releases and its own actions, no load form, and is refused the load', async () => {
+  const adminPage = await (await newContext(browser)).newPage();
+  await signIn(adminPage, base(), 'admin@demo.test');
+  await adminPage.goto(`${base()}/releases`);
+  await adminPage.getByRole('heading', { name: 'Classification releases' }).waitFor();
+  await adminPage.getByText('only the service operator loads or replaces them', { exact: false }).waitFor();
+  await adminPage.getByRole('button', { name: 'Verify kept codes' }).waitFor({ timeout: 15_000 });
+  expect(await adminPage.getByRole('heading', { name: 'Load a release' }).count()).toBe(0);
+  expect(await adminPage.getByLabel('Release files').count()).toBe(0);
+  await expect
+    .poll(() => adminPage.getByRole('row', { name: new RegExp(`PROFICLASS-e${suffix}`) }).count(), { timeout: 15_000 })
+    .toBe(1);
+  await expectAccessible(adminPage, 'releases, company admin');
+
+  const adminCookie = await login('admin@demo.test');
+  const refused = await fetch(`${base()}/api/Classification/StartReleaseLoad`, {
+    method: 'POST',
+    headers: { Cookie: adminCookie, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ system: 'PROFICLASS', version: `x${suffix}`, files: [] }),
+  });
+  expect([refused.status, ((await refused.json()) as { error: string }).error]).toEqual([
+    403,
+    'only the service operator may do this',
+  ]);
+  const me = (await (await fetch(`${base()}/api/Account/Me`, { headers: { Cookie: adminCookie } })).json()) as {
+    operator: boolean;
+  };
+  expect(me.operator).toBe(false);
+  await adminPage.close();
+}, 90_000);

@@ -22,16 +22,20 @@ import type { Ids, Operation } from './contract-request';
 export const BASE = 'https://pim.test';
 
 /**
- * One company with one of everything an operation can name: an admin (web session), an editor
+ * One company with one of everything an operation can name: an admin who is also the service
+ * operator (web session `cookie`, so operator-only operations are checked as far as their
+ * validation), an admin who is not the operator (`adminCookie`), an editor
  * with the AI switch (web session and agent token), an editor without it (agent token), a catalog with a category and a classified product
  * with media, an attribute, a template and a finished job.
  */
 export async function contractTenant() {
   const company = await makeCompany();
-  const admin = await makeUser(company, { role: 'admin' });
+  const admin = await makeUser(company, { role: 'admin', operator: true });
+  const plainAdmin = await makeUser(company, { role: 'admin' });
   const editor = await makeUser(company, { aiSwitch: true });
   const cookie = await loginAs(admin.email);
   const editorCookie = await loginAs(editor.email);
+  const adminCookie = await loginAs(plainAdmin.email);
   const { access_token: token } = await tokensFor({ session: editorCookie });
   // The demo's noai@demo.test: an editor whose switch "AI may edit classifications" is off.
   const noAi = await makeUser(company, { aiSwitch: false });
@@ -103,7 +107,7 @@ export async function contractTenant() {
     userId: editor.userId,
     channelId,
   };
-  return { companyId: company.companyId, cookie, token, editorCookie, noAiToken, ids };
+  return { companyId: company.companyId, cookie, token, editorCookie, adminCookie, noAiToken, ids };
 }
 
 export type ContractTenant = Awaited<ReturnType<typeof contractTenant>>;

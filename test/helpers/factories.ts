@@ -55,7 +55,7 @@ let cachedHash: { hash: string; salt: string } | undefined;
 /** A user with a membership; password PASSWORD. */
 export async function makeUser(
   company: { companyId: string; departmentId: string },
-  options: { role?: 'admin' | 'editor'; aiSwitch?: boolean; email?: string } = {},
+  options: { role?: 'admin' | 'editor'; aiSwitch?: boolean; email?: string; operator?: boolean } = {},
 ) {
   cachedHash ??= await hashPassword(PASSWORD);
   const userId = newId();
@@ -71,6 +71,7 @@ export async function makeUser(
         passwordSalt: cachedHash.salt,
         securityStamp: crypto.randomUUID(),
         aiMayEditClassifications: options.aiSwitch ?? false,
+        isOperator: options.operator ?? false,
       }),
     db()
       .insert(memberships)
@@ -109,7 +110,8 @@ export async function makeProduct(tenant: FixtureTenant, catalogId: string, over
 }
 
 /** A company, a user in it, and that user's logged-in session cookie. */
-export async function makeSession(options: { role?: 'admin' | 'editor' } = {}) {
+/** A signed-in user of a new company; `operator`: the user is the service operator (users.is_operator). */
+export async function makeSession(options: { role?: 'admin' | 'editor'; operator?: boolean } = {}) {
   const company = await makeCompany();
   const user = await makeUser(company, options);
   const { loginAs } = await import('./http');

@@ -176,6 +176,12 @@ export const adminCaller = (t: ReleaseAdmin, role: 'admin' | 'editor' = 'admin')
   surface: 'web',
 });
 
+/** The service operator on the web surface, as `requireSession` builds it for a user with `users.is_operator`. */
+export const operatorCaller = (t: ReleaseAdmin, role: 'admin' | 'editor' = 'admin'): Caller => ({
+  ...adminCaller(t, role),
+  operator: true,
+});
+
 /** Uploads the files (as Import/Upload would) and returns their StartReleaseLoad entries. */
 export async function uploadRelease(
   admin: ReleaseAdmin,
@@ -216,7 +222,7 @@ export async function drive(jobId: string, deps = releaseDeps()) {
   throw new Error('the load did not end');
 }
 
-/** Loads a release start to end; returns the job row and the release id. */
+/** Loads a release start to end as the service operator (files uploaded by `admin`'s company); returns the job row and the release id. */
 export async function loadRelease(
   admin: ReleaseAdmin,
   input: {
@@ -230,7 +236,7 @@ export async function loadRelease(
   deps = releaseDeps(),
 ) {
   const files = await uploadRelease(admin, input.files);
-  const started = await startReleaseLoad(deps, adminCaller(admin), {
+  const started = await startReleaseLoad(deps, operatorCaller(admin), {
     system: input.system,
     version: input.version,
     format: input.format,

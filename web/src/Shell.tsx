@@ -8,7 +8,8 @@ import { useI18n } from './i18n/i18n';
 import type { MessageKey } from './i18n/de';
 import { useSession } from './session/session';
 
-const NAV: { to: string; key: MessageKey; admin?: boolean }[] = [
+/** `admin`: shown to company admins only; `operator` too: shown to the service operator as well. */
+const NAV: { to: string; key: MessageKey; admin?: boolean; operator?: boolean }[] = [
   { to: '/', key: 'nav.dashboard' },
   { to: '/catalogs', key: 'nav.catalogs' },
   { to: '/categories', key: 'nav.categories' },
@@ -17,13 +18,13 @@ const NAV: { to: string; key: MessageKey; admin?: boolean }[] = [
   { to: '/exports', key: 'nav.exports' },
   { to: '/sync', key: 'nav.sync' },
   { to: '/admin', key: 'nav.admin', admin: true },
-  { to: '/releases', key: 'nav.releases', admin: true },
+  { to: '/releases', key: 'nav.releases', admin: true, operator: true },
 ];
 
 /** Header (company, department, language, account) and the main navigation around every screen. */
 export function Shell({ children }: { children: ReactNode }) {
   const { t } = useI18n();
-  const { account, isAdmin } = useSession();
+  const { account, isAdmin, isOperator } = useSession();
   const signOut = useSignOut();
   return (
     <div className="shell">
@@ -46,7 +47,7 @@ export function Shell({ children }: { children: ReactNode }) {
       </header>
       <nav className="sidenav" aria-label={t('nav.label')}>
         <ul>
-          {NAV.filter((item) => !item.admin || isAdmin).map((item) => (
+          {NAV.filter((item) => !item.admin || isAdmin || (item.operator && isOperator)).map((item) => (
             <li key={item.to}>
               <NavLink to={item.to} end={item.to === '/'}>
                 {t(item.key)}

@@ -371,6 +371,9 @@ export const de = {
   'releases.intro':
     'Offizielle Releases von ETIM, eCl@ss und proficl@ss, für alle Firmen gemeinsam: Produkte werden gegen ein geladenes Release klassifiziert.',
   'releases.load': 'Release laden',
+  'releases.operatorOnly':
+    'Releases gehören allen Firmen gemeinsam: Nur der Betreiber des Dienstes lädt oder ersetzt sie. Ihre Firma prüft und aktualisiert unten ihre eigenen Klassifikationen.',
+  'releases.notAllowed': 'Diese Seite ist Firmen-Administratoren und dem Betreiber des Dienstes vorbehalten.',
   'releases.system': 'System',
   'releases.version': 'Version',
   'releases.versionHint': 'z. B. 9.0 oder 7.0',

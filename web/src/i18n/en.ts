@@ -366,6 +366,9 @@ export const en: Record<MessageKey, string> = {
   'releases.intro':
     'Official releases of ETIM, eCl@ss and proficl@ss, shared by every company: products are classified against a loaded release.',
   'releases.load': 'Load a release',
+  'releases.operatorOnly':
+    'Releases are shared by every company: only the service operator loads or replaces them. Your company verifies and upgrades its own classifications below.',
+  'releases.notAllowed': 'This page is for company administrators and the service operator.',
   'releases.system': 'System',
   'releases.version': 'Version',
   'releases.versionHint': 'e.g. 9.0 or 7.0',

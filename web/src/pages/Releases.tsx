@@ -22,21 +22,23 @@ const FORMATS = ['PROFICLASS_CSV', 'ETIM_CSV', 'ECLASS_CSV', 'BMECAT_FEATURE_SYS
 const COUNTS = ['classes', 'features', 'values', 'units', 'synonyms', 'classFeatures', 'classFeatureValues'] as const;
 
 /**
- * Admin: load an official classification release (docs/classification-releases.md). The files
- * are uploaded as an import's are, then StartReleaseLoad runs the load as a job; the screen
- * follows it and ends in its counts, or in the failing file, line and reason. Below: the
+ * The service operator loads an official classification release (docs/classification-releases.md):
+ * the files are uploaded as an import's are, then StartReleaseLoad runs the load as a job; the
+ * screen follows it and ends in its counts, or in the failing file, line and reason. A company
+ * admin who is not the operator sees a note instead of the form (releases are shared by every
+ * company), and the company's own actions (ReleaseActions: verify, upgrade). Below: the
  * releases loaded, loading or failed.
  */
 export default function Releases() {
   const { t, num } = useI18n();
-  const { isAdmin } = useSession();
+  const { isAdmin, isOperator } = useSession();
   const announce = useAnnounce();
   const upload = useUploadImport();
   const start = useStartReleaseLoad();
   const releases = useQuery({
     queryKey: keys.releases,
     queryFn: () => apiGet('Classification/GetReleases', {}),
-    enabled: isAdmin,
+    enabled: isAdmin || isOperator,
     refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === 'loading') ? 2000 : false),
   });
   const [system, setSystem] = useState<string>('PROFICLASS');
@@ -51,11 +53,11 @@ export default function Releases() {
   const [jobId, setJobId] = useState<string | null>(null);
   const job = useJob(jobId);
 
-  if (!isAdmin)
+  if (!isAdmin && !isOperator)
     return (
       <>
         <h1>{t('releases.title')}</h1>
-        <p className="notice">{t('admin.onlyAdmins')}</p>
+        <p className="notice">{t('releases.notAllowed')}</p>
       </>
     );
 
@@ -93,82 +95,91 @@ export default function Releases() {
     <>
       <h1>{t('releases.title')}</h1>
       <p className="muted">{t('releases.intro')}</p>
-      <section aria-labelledby="release-load-h" className="stack">
-        <h2 id="release-load-h" className="h3">
-          {t('releases.load')}
-        </h2>
-        <form className="form-grid" onSubmit={(e) => void submit(e)} noValidate>
-          <FormField label={t('releases.system')}>
-            {(p) => (
-              <select {...p} value={system} onChange={(e) => setSystem(e.target.value)}>
-                {SYSTEMS.map((s) => (
-                  <option key={s}>{s}</option>
-                ))}
-              </select>
-            )}
-          </FormField>
-          <FormField label={t('releases.version')} hint={t('releases.versionHint')} problem={problems.version}>
-            {(p) => <input {...p} value={version} onChange={(e) => setVersion(e.target.value)} />}
-          </FormField>
-          <FormField label={t('releases.format')}>
-            {(p) => (
-              <select {...p} value={format} onChange={(e) => setFormat(e.target.value)}>
-                <option value="">{t('releases.formatAuto')}</option>
-                {FORMATS.map((f) => (
-                  <option key={f}>{f}</option>
-                ))}
-              </select>
-            )}
-          </FormField>
-          <FormField label={t('releases.language')} hint={t('releases.languageHint')}>
-            {(p) => <input {...p} value={language} onChange={(e) => setLanguage(e.target.value)} />}
-          </FormField>
-          <FormField label={t('releases.files')} hint={t('releases.filesHint')} problem={problems.files}>
-            {(p) => <input {...p} type="file" multiple onChange={(e) => setFiles([...(e.target.files ?? [])])} />}
-          </FormField>
-          <label className="check">
-            <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} />{' '}
-            {t('releases.replace')}
-          </label>
-          <div className="form-actions">
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('common.working') : t('releases.start')}
-            </button>
-          </div>
-        </form>
-        <ErrorText message={error} />
-        {job.data && (
-          <div className="stack" aria-live="polite">
-            <p>
-              <JobStateBadge state={job.data.state} />
-            </p>
-            <ProgressBar done={job.data.progress.done} total={job.data.progress.total} label={t('releases.progress')} />
-            {summary && (
-              <dl className="file-facts" aria-label={t('releases.counts')}>
-                {COUNTS.map((k) => (
-                  <div key={k} data-count={k}>
-                    <dt>{t(`releases.count.${k}`)}</dt>
-                    <dd>{num(summary[k] ?? 0)}</dd>
-                  </div>
-                ))}
-              </dl>
-            )}
-            {job.data.warnings.length > 0 && (
-              <ul aria-label={t('releases.warnings')}>
-                {job.data.warnings.map((w) => (
-                  <li key={w}>{w}</li>
-                ))}
-              </ul>
-            )}
-            <ErrorText
-              message={job.data.state === 'failed' ? t('releases.failed', { reason: job.data.error ?? '' }) : null}
-            />
-          </div>
-        )}
-      </section>
-      <ReleaseActions
-        loaded={(releases.data?.items ?? []).filter((r) => r.status === 'loaded').map((r) => r.release)}
-      />
+      {!isOperator && <p className="notice">{t('releases.operatorOnly')}</p>}
+      {isOperator && (
+        <section aria-labelledby="release-load-h" className="stack">
+          <h2 id="release-load-h" className="h3">
+            {t('releases.load')}
+          </h2>
+          <form className="form-grid" onSubmit={(e) => void submit(e)} noValidate>
+            <FormField label={t('releases.system')}>
+              {(p) => (
+                <select {...p} value={system} onChange={(e) => setSystem(e.target.value)}>
+                  {SYSTEMS.map((s) => (
+                    <option key={s}>{s}</option>
+                  ))}
+                </select>
+              )}
+            </FormField>
+            <FormField label={t('releases.version')} hint={t('releases.versionHint')} problem={problems.version}>
+              {(p) => <input {...p} value={version} onChange={(e) => setVersion(e.target.value)} />}
+            </FormField>
+            <FormField label={t('releases.format')}>
+              {(p) => (
+                <select {...p} value={format} onChange={(e) => setFormat(e.target.value)}>
+                  <option value="">{t('releases.formatAuto')}</option>
+                  {FORMATS.map((f) => (
+                    <option key={f}>{f}</option>
+                  ))}
+                </select>
+              )}
+            </FormField>
+            <FormField label={t('releases.language')} hint={t('releases.languageHint')}>
+              {(p) => <input {...p} value={language} onChange={(e) => setLanguage(e.target.value)} />}
+            </FormField>
+            <FormField label={t('releases.files')} hint={t('releases.filesHint')} problem={problems.files}>
+              {(p) => <input {...p} type="file" multiple onChange={(e) => setFiles([...(e.target.files ?? [])])} />}
+            </FormField>
+            <label className="check">
+              <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} />{' '}
+              {t('releases.replace')}
+            </label>
+            <div className="form-actions">
+              <button type="submit" className="primary" disabled={busy}>
+                {busy ? t('common.working') : t('releases.start')}
+              </button>
+            </div>
+          </form>
+          <ErrorText message={error} />
+          {job.data && (
+            <div className="stack" aria-live="polite">
+              <p>
+                <JobStateBadge state={job.data.state} />
+              </p>
+              <ProgressBar
+                done={job.data.progress.done}
+                total={job.data.progress.total}
+                label={t('releases.progress')}
+              />
+              {summary && (
+                <dl className="file-facts" aria-label={t('releases.counts')}>
+                  {COUNTS.map((k) => (
+                    <div key={k} data-count={k}>
+                      <dt>{t(`releases.count.${k}`)}</dt>
+                      <dd>{num(summary[k] ?? 0)}</dd>
+                    </div>
+                  ))}
+                </dl>
+              )}
+              {job.data.warnings.length > 0 && (
+                <ul aria-label={t('releases.warnings')}>
+                  {job.data.warnings.map((w) => (
+                    <li key={w}>{w}</li>
+                  ))}
+                </ul>
+              )}
+              <ErrorText
+                message={job.data.state === 'failed' ? t('releases.failed', { reason: job.data.error ?? '' }) : null}
+              />
+            </div>
+          )}
+        </section>
+      )}
+      {isAdmin && (
+        <ReleaseActions
+          loaded={(releases.data?.items ?? []).filter((r) => r.status === 'loaded').map((r) => r.release)}
+        />
+      )}
       <section aria-labelledby="release-list-h">
         <h2 id="release-list-h" className="h3">
           {t('releases.list')}

@@ -9,6 +9,8 @@ interface Session {
   /** The department every write names (docs/design.md section 2). */
   departmentId: string;
   isAdmin: boolean;
+  /** The service operator: loads and replaces the classification releases every company shares. */
+  isOperator: boolean;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -48,7 +50,12 @@ export function useSessionExpired(): [boolean, () => void] {
 }
 
 export function SessionProvider({ account, children }: { account: Account; children: ReactNode }) {
-  const value: Session = { account, departmentId: account.departmentId, isAdmin: account.role === 'admin' };
+  const value: Session = {
+    account,
+    departmentId: account.departmentId,
+    isAdmin: account.role === 'admin',
+    isOperator: account.operator,
+  };
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
