@@ -80,7 +80,10 @@ describe('shop form and mapping', () => {
   });
 
   it('reads "no attribute values" and "all" back as the choice, not as a code list', () => {
-    const mapping = { ...defaultMapping('medusa'), features: { classification: false, values: false, featureBlocks: [] } };
+    const mapping = {
+      ...defaultMapping('medusa'),
+      features: { classification: false, values: false, featureBlocks: [] },
+    };
     const draft = draftOfShop({ kind: 'medusa', url: 'https://api.example', mapping, hasCredentials: true }, german);
     expect(draft).toMatchObject({ values: 'none', valueCodes: '', classification: false });
     expect(mappingChanges(mappingOf(draft), defaultMapping('medusa'))).toEqual({
@@ -127,9 +130,7 @@ describe('credentials in the form', () => {
     expect(shopProblems({ ...draft, credentials: { clientId: 'id' } }, defaults, true)).toEqual({
       credentials: 'credentialsRequired',
     });
-    expect(shopProblems({ ...draft, credentials: { clientId: 'id', clientSecret: 's' } }, defaults, false)).toEqual(
-      {},
-    );
+    expect(shopProblems({ ...draft, credentials: { clientId: 'id', clientSecret: 's' } }, defaults, false)).toEqual({});
   });
 
   it('needs an address except for the reference store, and a three-letter currency', () => {

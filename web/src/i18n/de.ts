@@ -629,9 +629,12 @@ export const de = {
   'sync.testShopUnavailable': 'Der Shop ist gerade nicht erreichbar: {reason}',
   'sync.testUnreached': 'Der Connector war nicht erreichbar: {reason}',
   'sync.testSignature': 'Der Connector hat die Signatur abgelehnt: Schlüssel-ID oder Secret passen nicht.',
-  'sync.warn.defaultLanguage': 'Die Zuordnung nennt „{mapping}“ als Sprache der Katalogtexte, der Katalog aber „{catalog}“: seine Texte kämen als falsche Sprache an.',
-  'sync.warn.noLocale': 'Der Katalog veröffentlicht „{language}“, aber dafür ist keine Locale gesetzt: diese Texte werden nicht gesendet.',
-  'sync.warn.localeMissing': '„{language}“ geht an die Locale „{locale}“, die der Shop nicht anbietet (er hat {offered}): diese Texte gehen verloren.',
+  'sync.warn.defaultLanguage':
+    'Die Zuordnung nennt „{mapping}“ als Sprache der Katalogtexte, der Katalog aber „{catalog}“: seine Texte kämen als falsche Sprache an.',
+  'sync.warn.noLocale':
+    'Der Katalog veröffentlicht „{language}“, aber dafür ist keine Locale gesetzt: diese Texte werden nicht gesendet.',
+  'sync.warn.localeMissing':
+    '„{language}“ geht an die Locale „{locale}“, die der Shop nicht anbietet (er hat {offered}): diese Texte gehen verloren.',
   'sync.warn.currency': 'Preise werden in {currency} gesendet, die der Shop nicht führt (er hat {offered}).',
   'sync.what.unit': 'Einheit',
   'sync.what.manufacturer': 'Hersteller',
@@ -640,7 +643,8 @@ export const de = {
   'sync.why.mediaMissing': 'Die Mediendatei „{file}“ fehlt im Speicher des PIM.',
   'sync.why.variantSku': 'Eine Variante („{variant}“) hat keine Artikelnummer.',
   'sync.why.tooLarge': 'Das Produkt ist zu groß, um in einem Stück gesendet zu werden.',
-  'sync.why.shopOwns': 'Die Artikelnummer gehört zu einem Produkt, das der Shop selbst angelegt hat; das PIM überschreibt es nicht.',
+  'sync.why.shopOwns':
+    'Die Artikelnummer gehört zu einem Produkt, das der Shop selbst angelegt hat; das PIM überschreibt es nicht.',
   'sync.why.unknownSku': 'Der Shop kennt diese Artikelnummer nicht; der nächste Lauf legt sie an.',
   'sync.why.deactivated': 'Das Produkt ist im Shop deaktiviert; der nächste Lauf aktiviert es wieder.',
   'sync.why.duplicateVariant': 'Die Artikelnummer „{sku}“ haben zwei Varianten des Produkts.',

@@ -623,9 +623,11 @@ export const en: Record<MessageKey, string> = {
   'sync.testShopUnavailable': 'The shop is not available at the moment: {reason}',
   'sync.testUnreached': 'The connector could not be reached: {reason}',
   'sync.testSignature': 'The connector refused the signature: key ID or secret do not match.',
-  'sync.warn.defaultLanguage': 'The mapping names “{mapping}” as the language of the main texts, but the catalog’s is “{catalog}”: its texts would arrive as the wrong language.',
+  'sync.warn.defaultLanguage':
+    'The mapping names “{mapping}” as the language of the main texts, but the catalog’s is “{catalog}”: its texts would arrive as the wrong language.',
   'sync.warn.noLocale': 'The catalog publishes “{language}”, but no locale is set for it: its texts are not sent.',
-  'sync.warn.localeMissing': '“{language}” goes to the locale “{locale}”, which the shop does not offer (it has {offered}): its texts are lost.',
+  'sync.warn.localeMissing':
+    '“{language}” goes to the locale “{locale}”, which the shop does not offer (it has {offered}): its texts are lost.',
   'sync.warn.currency': 'Prices are sent in {currency}, which the shop does not list (it has {offered}).',
   'sync.what.unit': 'unit',
   'sync.what.manufacturer': 'manufacturer',

@@ -100,12 +100,19 @@ export function draftOfShop(shop: ConnectionShop, catalog: Catalogish): ShopDraf
 /** The draft with a row for each language of the catalog it lacks (the dialog's catalog may change). */
 export function withCatalogLanguages(draft: ShopDraft, catalog: Catalogish): ShopDraft {
   const missing = catalog.languages.filter((l) => !draft.languages.some((r) => r.language === l));
-  return missing.length ? { ...draft, languages: [...draft.languages, ...missing.map((language) => ({ language, locale: '' }))] } : draft;
+  return missing.length
+    ? { ...draft, languages: [...draft.languages, ...missing.map((language) => ({ language, locale: '' }))] }
+    : draft;
 }
 
 /** "Reset to defaults": the kind's mapping again, kind, URL and credentials as they are. */
 export function resetMapping(draft: ShopDraft, defaults: ShopDefaults, catalog: Catalogish): ShopDraft {
-  return { ...draftForKind(defaults, catalog), url: draft.url, credentialSet: draft.credentialSet, credentials: draft.credentials };
+  return {
+    ...draftForKind(defaults, catalog),
+    url: draft.url,
+    credentialSet: draft.credentialSet,
+    credentials: draft.credentials,
+  };
 }
 
 /** The language and its languages of the connection's catalog. */

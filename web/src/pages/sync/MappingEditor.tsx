@@ -46,7 +46,10 @@ export function MappingEditor({ draft: given, defaults, catalog, onChange, probl
         <p className="muted">{t('sync.shop.localeHint')}</p>
         <div className="form-grid">
           {draft.languages.map((row, i) => (
-            <FormField key={row.language} label={t('sync.shop.locale', { language: languageName(row.language, known) })}>
+            <FormField
+              key={row.language}
+              label={t('sync.shop.locale', { language: languageName(row.language, known) })}
+            >
               {(p) => (
                 <input
                   {...p}
@@ -78,7 +81,14 @@ export function MappingEditor({ draft: given, defaults, catalog, onChange, probl
         <legend>{t('sync.shop.prices')}</legend>
         <div className="form-grid">
           <FormField label={t('sync.shop.priceType')} hint={t('sync.shop.priceTypeHint')}>
-            {(p) => <input {...p} value={draft.priceType} maxLength={30} onChange={(e) => set({ priceType: e.target.value })} />}
+            {(p) => (
+              <input
+                {...p}
+                value={draft.priceType}
+                maxLength={30}
+                onChange={(e) => set({ priceType: e.target.value })}
+              />
+            )}
           </FormField>
           <FormField
             label={t('sync.shop.currency')}
@@ -132,7 +142,12 @@ export function MappingEditor({ draft: given, defaults, catalog, onChange, probl
           )}
           <FormField label={t('sync.shop.featureBlocks')} hint={t('sync.shop.featureBlocksHint')}>
             {(p) => (
-              <textarea {...p} rows={3} value={draft.featureBlocks} onChange={(e) => set({ featureBlocks: e.target.value })} />
+              <textarea
+                {...p}
+                rows={3}
+                value={draft.featureBlocks}
+                onChange={(e) => set({ featureBlocks: e.target.value })}
+              />
             )}
           </FormField>
         </div>

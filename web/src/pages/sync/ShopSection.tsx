@@ -50,9 +50,7 @@ export function ShopSection({ stored, draft, onChange, catalog, problems }: Prop
     try {
       const loaded = await client.fetchQuery(shopDefaultsQuery(kind));
       // Back to the stored kind: its stored settings; another kind: that kind's defaults.
-      onChange(
-        stored?.kind === kind ? draftOfShop(stored, catalog) : draftForKind(loaded, catalog, draft?.url ?? ''),
-      );
+      onChange(stored?.kind === kind ? draftOfShop(stored, catalog) : draftForKind(loaded, catalog, draft?.url ?? ''));
     } catch (err) {
       setError(describeError(err, t));
     } finally {
@@ -85,7 +83,12 @@ export function ShopSection({ stored, draft, onChange, catalog, problems }: Prop
             problem={problems.url ? t(`sync.shop.problem.${problems.url}`) : null}
           >
             {(p) => (
-              <input {...p} type="url" value={draft.url} onChange={(e) => onChange({ ...draft, url: e.target.value })} />
+              <input
+                {...p}
+                type="url"
+                value={draft.url}
+                onChange={(e) => onChange({ ...draft, url: e.target.value })}
+              />
             )}
           </FormField>
         )}
@@ -163,7 +166,9 @@ function Credentials({
                 type={f.secret ? 'password' : 'text'}
                 autoComplete="off"
                 value={draft.credentials[f.name] ?? ''}
-                onChange={(e) => onChange({ ...draft, credentials: { ...draft.credentials, [f.name]: e.target.value } })}
+                onChange={(e) =>
+                  onChange({ ...draft, credentials: { ...draft.credentials, [f.name]: e.target.value } })
+                }
               />
             )}
           </FormField>
