@@ -104,7 +104,7 @@ describe('web application: sync with a shop (admin@demo.test)', () => {
     await run.getByRole('button', { name: 'Report' }).click();
     await run.getByText('1 SKUs in quarantine').waitFor();
     await run.getByRole('cell', { name: BAD_UNIT }).waitFor();
-    await run.getByText(/"XYZ"/).waitFor();
+    await run.getByText('The shop has no unit “XYZ”: map it in the shop or change it in the PIM.').waitFor();
     const created = run.locator('dt', { hasText: 'Created' }).locator('xpath=following-sibling::dd[1]');
     expect(await created.textContent()).toBe('3');
     await expectAccessible(page, 'sync run report');

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet, type CallOptions } from './client';
 import { keys } from './keys';
-import { isTerminal } from './models';
+import { isTerminal, type ShopKind } from './models';
 
 /** Shared queries of several screens, typed by the operation they call (`operations.ts`). */
 
@@ -180,4 +180,16 @@ export function useCompletenessTrend(days = 30) {
     queryKey: keys.completenessTrend(days),
     queryFn: () => apiGet('Catalog/GetCompletenessTrend', { days }),
   });
+}
+
+/** A shop kind's default mapping, whether it needs a URL and its credential sets (the connection form's shop section). */
+export const shopDefaultsQuery = (kind: ShopKind) =>
+  queryOptions({
+    queryKey: keys.shopDefaults(kind),
+    queryFn: () => apiGet('Sync/GetShopDefaults', { kind }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+export function useShopDefaults(kind: ShopKind | null) {
+  return useQuery({ ...shopDefaultsQuery(kind ?? 'reference'), enabled: kind !== null });
 }

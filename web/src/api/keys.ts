@@ -49,6 +49,8 @@ export const keys = {
   users: ['users'] as const,
   syncConnections: ['sync', 'connections'] as const,
   syncRuns: (connectionId: string) => ['sync', 'runs', connectionId] as const,
+  /** What a shop kind needs (GetShopDefaults): fixed per server version, never invalidated. */
+  shopDefaults: (kind: string) => ['sync', 'shopDefaults', kind] as const,
   /** Every list of past imports; `importList` is the one of a catalog. */
   imports: ['imports'] as const,
   importList: (catalogId: string) => ['imports', 'list', catalogId] as const,

@@ -1,4 +1,4 @@
-import type { BodyOf, GetResult, QueryOf } from './operations';
+import type { BodyOf, GetResult, PostResult, QueryOf } from './operations';
 import type { components } from './schema';
 
 /**
@@ -34,6 +34,14 @@ export type HistoryItem = Item<GetResult<'Catalog/GetHistory'>>;
 export type Connection = Item<GetResult<'Sync/GetConnections'>>;
 export type SyncRun = Item<GetResult<'Sync/GetRuns'>>;
 export type SyncReport = NonNullable<SyncRun['report']>;
+/** A connection's shop (docs/shops.md "The PIM side"): its kind, URL and mapping as reads show them. */
+export type ConnectionShop = NonNullable<Connection['shop']>;
+export type ShopKind = ConnectionShop['kind'];
+export type TargetMapping = ConnectionShop['mapping'];
+/** The shop of a connection write: `{kind, url?, credentials?, mapping?}`. */
+export type ShopInput = NonNullable<BodyOf<'Sync/AddConnection'>['shop']>;
+export type ShopDefaults = GetResult<'Sync/GetShopDefaults'>;
+export type TestConnectionResult = PostResult<'Sync/TestConnection'>;
 export type MassEditReport = components['schemas']['MassEditReport'];
 export type ClassEntry = Item<GetResult<'Classification/SearchClasses'>>;
 export type FeatureDef = GetResult<'Classification/GetClassFeatures'>['features'][number];
@@ -49,6 +57,26 @@ export const EXPORT_TYPES = [
   'BMEcat-2005onto',
   'CSV',
 ] as const satisfies readonly BodyOf<'Export/AddTemplate'>['exportType'][];
+
+/** BMEcat MIME_PURPOSE values (src/media/media.ts), as media, links and a shop's image choice offer them. */
+export const MEDIA_PURPOSES = [
+  'normal',
+  'thumbnail',
+  'detail',
+  'data_sheet',
+  'logo',
+  'safety_data_sheet',
+  'others',
+] as const satisfies readonly NonNullable<BodyOf<'Media/AddLink'>['purpose']>[];
+
+/** The shop engines a connection can write into, in the order the form offers them (the reference store first). */
+export const SHOP_KINDS = [
+  'reference',
+  'shopware',
+  'shopify',
+  'vendure',
+  'medusa',
+] as const satisfies readonly ShopKind[];
 
 const TERMINAL_STATES: readonly JobState[] = ['succeeded', 'failed', 'cancelled'];
 /** A job in one of these states will not change again (stop polling). */

@@ -8,9 +8,9 @@ import { ErrorText } from '../components/ErrorText';
 import { useI18n } from '../i18n/i18n';
 import { mergeOrder, moveItem } from '../lib/order';
 import { useSession } from '../session/session';
+import { MEDIA_PURPOSES } from '../api/models';
 
-const PURPOSES = ['normal', 'thumbnail', 'detail', 'data_sheet', 'logo', 'safety_data_sheet', 'others'] as const;
-type Purpose = (typeof PURPOSES)[number];
+type Purpose = (typeof MEDIA_PURPOSES)[number];
 
 /** The form's fields as typed; empty optional fields are sent as null (or left out when adding). */
 type Draft = { url: string; purpose: Purpose; contentType: string; mimeCode: string; description: string; alt: string };
@@ -19,7 +19,7 @@ const EMPTY: Draft = { url: '', purpose: 'normal', contentType: '', mimeCode: ''
 const isLink = (m: Media) => m.kind === 'link';
 const draftOf = (m: Media): Draft => ({
   url: m.url ?? '',
-  purpose: (PURPOSES as readonly string[]).includes(m.purpose) ? (m.purpose as Purpose) : 'others',
+  purpose: (MEDIA_PURPOSES as readonly string[]).includes(m.purpose) ? (m.purpose as Purpose) : 'others',
   contentType: m.contentType,
   mimeCode: m.mimeCode ?? '',
   description: m.description ?? '',
@@ -159,7 +159,7 @@ export function LinksPanel({ product }: { product: ProductDetail }) {
           <label className="field">
             <span>{t('media.purpose')}</span>
             <select value={draft.purpose} onChange={(e) => field('purpose', e.target.value)}>
-              {PURPOSES.map((p) => (
+              {MEDIA_PURPOSES.map((p) => (
                 <option key={p} value={p}>
                   {t(`media.purpose.${p}`)}
                 </option>

@@ -8,9 +8,9 @@ import { ErrorText } from '../components/ErrorText';
 import { useI18n } from '../i18n/i18n';
 import { mergeOrder, moveItem } from '../lib/order';
 import { useSession } from '../session/session';
+import { MEDIA_PURPOSES } from '../api/models';
 
 const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp,image/svg+xml,application/pdf';
-const PURPOSES = ['normal', 'thumbnail', 'detail', 'data_sheet', 'logo', 'safety_data_sheet', 'others'] as const;
 
 const isFile = (m: Media) => m.kind === 'file';
 
@@ -27,7 +27,7 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
   const deleteMedia = useDeleteMedia(product.productId);
   const announce = useAnnounce();
   const [order, setOrder] = useState<Media[]>(() => product.media.filter(isFile));
-  const [purpose, setPurpose] = useState<(typeof PURPOSES)[number]>('normal');
+  const [purpose, setPurpose] = useState<(typeof MEDIA_PURPOSES)[number]>('normal');
   const [error, setError] = useState<string | null>(null);
   const [uploading, setUploading] = useState<string | null>(null);
   const [over, setOver] = useState(false);
@@ -97,7 +97,7 @@ export function MediaPanel({ product }: { product: ProductDetail }) {
           <label className="field">
             <span>{t('media.purpose')}</span>
             <select value={purpose} onChange={(e) => setPurpose(e.target.value as typeof purpose)}>
-              {PURPOSES.map((p) => (
+              {MEDIA_PURPOSES.map((p) => (
                 <option key={p} value={p}>
                   {t(`media.purpose.${p}`)}
                 </option>

@@ -14,7 +14,10 @@ import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
 import { ConnectionDialog } from './sync/ConnectionDialog';
 import { RunReport } from './sync/RunReport';
-import type { Connection } from '../api/models';
+import type { Connection, TestConnectionResult } from '../api/models';
+import { testFailureText } from '../lib/sync-words';
+import { RunProgress } from './sync/RunProgress';
+import { TestResult } from './sync/TestResult';
 
 /** Shop and ERP connections: test, dry run, run, and each run's report. */
 export default function Sync() {
@@ -58,6 +61,7 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
   const deleteConnection = useDeleteConnection();
   const announce = useAnnounce();
   const [message, setMessage] = useState<string | null>(null);
+  const [tested, setTested] = useState<TestConnectionResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [openRun, setOpenRun] = useState<string | null>(null);
@@ -72,6 +76,7 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
   const act = async (action: () => Promise<void>) => {
     setError(null);
     setMessage(null);
+    setTested(null);
     try {
       await action();
     } catch (err) {
@@ -88,8 +93,9 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
               units: r.mappings?.units ?? 0,
               taxes: r.mappings?.taxes ?? 0,
             })
-          : t('sync.testFailed', { status: r.status, error: r.error ?? '' }),
+          : testFailureText(r.status, r.error, t),
       );
+      setTested(r);
     });
   const start = (dryRun: boolean, confirmDeactivations = false) =>
     act(async () => {
@@ -139,11 +145,20 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
             : t('sync.schedule.none'),
         })}
       </p>
+      {connection.shop && (
+        <p className="muted">
+          {t('sync.shopSummary', {
+            kind: t(`sync.shop.kind.${connection.shop.kind}`),
+            url: connection.shop.url ? ` · ${connection.shop.url}` : '',
+          })}
+        </p>
+      )}
       {message && (
-        <p role="status" className="notice">
+        <p role="status" className={tested && !tested.ok ? 'error-text' : 'notice'}>
           {message}
         </p>
       )}
+      {tested?.shop && <TestResult shop={tested.shop} warnings={tested.warnings ?? []} />}
       {connection.lastRun?.report?.deactivationsRefused ? (
         <p className="notice">
           {t('sync.refused', { count: connection.lastRun.report.deactivationsRefused })}{' '}
@@ -172,7 +187,8 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
                     </button>
                   )}
                 </div>
-                {r.error && <p className="error-text">{r.error}</p>}
+                {(r.state === 'queued' || r.state === 'running') && <RunProgress jobId={r.jobId} />}
+                {r.error && <p className="error-text">{t('sync.runFailed', { error: r.error })}</p>}
                 {openRun === r.jobId && r.report && <RunReport report={r.report} />}
               </li>
             ))}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { describeError } from '../../api/errors';
-import { useCatalogs } from '../../api/hooks';
+import { useCatalogs, useShopDefaults } from '../../api/hooks';
 import { useSaveConnection } from '../../api/mutations';
 import { Dialog } from '../../components/Dialog';
 import { ErrorText } from '../../components/ErrorText';
@@ -8,8 +8,13 @@ import { FormField } from '../../components/FormField';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import type { Connection } from '../../api/models';
+import { draftOfShop, type ShopDraft, shopInputOf, shopProblems } from '../../lib/shop-form';
+import { ShopSection } from './ShopSection';
 
-/** Add or edit a connection (admin). The secret is never shown again; left empty on edit it stays. */
+/**
+ * Add or edit a connection (admin), with its shop (docs/web.md "Shops"). The secret and the
+ * shop's credentials are never shown again; left empty on edit they stay.
+ */
 export function ConnectionDialog({ connection, onClose }: { connection: Connection | null; onClose: () => void }) {
   const { t } = useI18n();
   const { departmentId } = useSession();
@@ -24,10 +29,30 @@ export function ConnectionDialog({ connection, onClose }: { connection: Connecti
   const [maxPercent, setMaxPercent] = useState(String(connection?.options.maxDeactivationPercent ?? 10));
   const [schedule, setSchedule] = useState<string>(connection?.options.schedule ?? '');
   const [error, setError] = useState<string | null>(null);
+  const catalogOf = (id: string) => {
+    const c = catalogs.data?.items.find((item) => item.catalogId === id);
+    return c ? { language: c.language, languages: c.languages } : { language: 'deu', languages: ['deu'] };
+  };
+  const catalog = catalogOf(catalogId);
+  const stored = connection?.shop ?? null;
+  const [shop, setShop] = useState<ShopDraft | null>(stored ? draftOfShop(stored, catalog) : null);
+  const shopDefaults = useShopDefaults(shop?.kind ?? null);
+  const [checked, setChecked] = useState(false);
+  const keepsCredentials = Boolean(stored?.hasCredentials && shop && stored.kind === shop.kind);
+  const problems =
+    shop && shopDefaults.data?.kind === shop.kind ? shopProblems(shop, shopDefaults.data, keepsCredentials) : {};
+
+  /** The shop of the write: the form's, null to remove the stored one, left out when there is none. */
+  function shopOfWrite() {
+    if (shop && shopDefaults.data?.kind === shop.kind) return { shop: shopInputOf(shop, shopDefaults.data) };
+    return stored && !shop ? { shop: null } : {};
+  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setError(null);
+    setChecked(true);
+    if (Object.keys(problems).length > 0 || (shop && shopDefaults.data?.kind !== shop.kind)) return;
     try {
       const body = {
         departmentId,
@@ -42,6 +67,7 @@ export function ConnectionDialog({ connection, onClose }: { connection: Connecti
           maxDeactivationPercent: Number(maxPercent),
           schedule: (schedule || null) as Connection['options']['schedule'],
         },
+        ...shopOfWrite(),
       };
       await saveConnection.mutateAsync(body);
       onClose();
@@ -111,6 +137,13 @@ export function ConnectionDialog({ connection, onClose }: { connection: Connecti
             </select>
           )}
         </FormField>
+        <ShopSection
+          stored={stored}
+          draft={shop}
+          onChange={setShop}
+          catalog={catalog}
+          problems={checked ? problems : {}}
+        />
         <div className="span-2 form-actions">
           <ErrorText message={error} />
           <button type="button" onClick={onClose}>

@@ -1,7 +1,11 @@
-import { useI18n } from '../../i18n/i18n';
 import type { SyncReport } from '../../api/models';
+import { useI18n } from '../../i18n/i18n';
+import { changeRows, fieldLabel, reasonText } from '../../lib/sync-words';
 
-/** The outcome of one sync run: counts, quarantined SKUs with the reason, the plan of a dry run. */
+/**
+ * The outcome of one sync run: counts, quarantined SKUs with the reason in plain words, the plan
+ * of a dry run and, against a real shop, its changes per product (docs/web.md "Shops").
+ */
 export function RunReport({ report }: { report: SyncReport }) {
   const { t, num } = useI18n();
   const plan = report.plan;
@@ -16,6 +20,12 @@ export function RunReport({ report }: { report: SyncReport }) {
         <dd>{num(report.skipped)}</dd>
         <dt>{t('sync.deactivated')}</dt>
         <dd>{num(report.deactivated)}</dd>
+        {report.unchanged !== undefined && (
+          <>
+            <dt>{t('sync.unchangedInShop')}</dt>
+            <dd>{num(report.unchanged)}</dd>
+          </>
+        )}
         <dt>{t('sync.batches')}</dt>
         <dd>
           {num(report.batches?.sent ?? 0)} / {num(report.batches?.retried ?? 0)}
@@ -42,13 +52,14 @@ export function RunReport({ report }: { report: SyncReport }) {
               {report.quarantined.map((q) => (
                 <tr key={q.sku}>
                   <td>{q.sku}</td>
-                  <td>{q.reason}</td>
+                  <td>{reasonText(q.reason, t)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </details>
       )}
+      {report.changes && <Changes report={report} />}
       {plan && (
         <details open>
           <summary>{t('sync.plan')}</summary>
@@ -61,5 +72,55 @@ export function RunReport({ report }: { report: SyncReport }) {
         </details>
       )}
     </div>
+  );
+}
+
+/** A dry run's diff against the shop: per product its SKU, what happens and the fields that change. */
+function Changes({ report }: { report: SyncReport }) {
+  const { t, num } = useI18n();
+  const rows = changeRows(report);
+  const count = report.changesCount ?? rows.length;
+  return (
+    <details open>
+      <summary>{t('sync.changes', { count: num(count) })}</summary>
+      {rows.length === 0 ? (
+        <p className="muted">{t('sync.changesNone')}</p>
+      ) : (
+        <table className="table compact changes">
+          <thead>
+            <tr>
+              <th scope="col">{t('field.sku')}</th>
+              <th scope="col">{t('sync.change')}</th>
+              <th scope="col">{t('sync.changedFields')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.sku}>
+                <th scope="row">{row.sku}</th>
+                <td>
+                  <span className={`badge op-${row.op}`}>{t(`sync.op.${row.op}`)}</span>
+                </td>
+                <td>
+                  {row.fields.map((f) => fieldLabel(f, t)).join(', ')}
+                  {row.variants.map((v) => (
+                    <div key={v.sku}>
+                      {t('sync.variant', { sku: v.sku })}:{' '}
+                      {v.fields.length
+                        ? v.fields.map((f) => fieldLabel(f, t)).join(', ')
+                        : t('sync.variantAddedRemoved')}
+                    </div>
+                  ))}
+                  {row.more > 0 && <div className="muted">{t('sync.changeMore', { count: num(row.more) })}</div>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {count > rows.length && (
+        <p className="muted">{t('sync.changesListed', { shown: num(rows.length), count: num(count) })}</p>
+      )}
+    </details>
   );
 }

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { ShopDefaults, ShopKind } from '../src/api/models';
+import { SHOP_KINDS } from '../src/api/models';
+import {
+  draftForKind,
+  draftOfShop,
+  languageRows,
+  mappingChanges,
+  mappingOf,
+  resetMapping,
+  shopInputOf,
+  shopProblems,
+} from '../src/lib/shop-form';
+import { defaultMapping, fillMapping, TARGET_CREDENTIALS, TARGET_KINDS } from '../../src/sync/protocol/target';
+
+/** What GetShopDefaults answers for a kind (src/sync/connection-shop.ts shopDefaults), built from the same source. */
+const defaultsOf = (kind: ShopKind): ShopDefaults => ({
+  kind,
+  mapping: defaultMapping(kind),
+  urlRequired: kind !== 'reference',
+  credentials: TARGET_CREDENTIALS[kind],
+});
+const german = { language: 'deu', languages: ['deu', 'eng'] };
+
+describe('the shop kinds the form offers', () => {
+  it('are every kind the server knows', () => {
+    expect([...SHOP_KINDS].sort()).toEqual([...TARGET_KINDS].sort());
+  });
+});
+
+describe('shop form and mapping', () => {
+  it("starts a kind with its defaults and the catalog's language, and a new shop sends no mapping for a German catalog", () => {
+    const draft = draftForKind(defaultsOf('shopware'), german, 'https://shop.example');
+    expect(draft.languages).toEqual([
+      { language: 'deu', locale: 'de-DE' },
+      { language: 'eng', locale: 'en-GB' },
+      { language: 'fra', locale: 'fr-FR' },
+    ]);
+    expect(mappingOf(draft)).toEqual(defaultMapping('shopware'));
+    expect(shopInputOf(draft, defaultsOf('shopware'))).toEqual({
+      kind: 'shopware',
+      url: 'https://shop.example',
+      mapping: {},
+    });
+  });
+
+  it("names the catalog's own language as the default language when it is not German", () => {
+    const draft = draftForKind(defaultsOf('shopify'), { language: 'eng', languages: ['eng'] });
+    expect(shopInputOf(draft, defaultsOf('shopify')).mapping).toEqual({ defaultLanguage: 'eng' });
+  });
+
+  it('sends only what differs from the defaults, and the server fills the rest back to what the form showed', () => {
+    const defaults = defaultsOf('vendure');
+    const draft = {
+      ...draftForKind(defaults, german, 'https://shop.example/admin-api'),
+      priceType: 'net_customer',
+      currency: 'chf',
+      values: 'some' as const,
+      valueCodes: 'colour, length\nweight',
+      featureBlocks: 'udf_NMNG\n\nECLASS-14.0',
+      onDeactivate: 'delete' as const,
+      imagePurposes: ['normal', 'detail'],
+    };
+    draft.languages = draft.languages.map((r) => (r.language === 'fra' ? { ...r, locale: '' } : r));
+    const input = shopInputOf(draft, defaults);
+    expect(input.mapping).toEqual({
+      languages: { deu: 'de', eng: 'en' },
+      priceType: 'net_customer',
+      currency: 'CHF',
+      features: { values: ['colour', 'length', 'weight'], featureBlocks: ['udf_NMNG', 'ECLASS-14.0'] },
+      onDeactivate: 'delete',
+      imagePurposes: ['normal', 'detail'],
+    });
+    const stored = fillMapping('vendure', input.mapping!);
+    expect(stored).toEqual(mappingOf(draft));
+    // Read back, the form shows the same choices (French, not published by the catalog and not sent, has no row).
+    const again = draftOfShop({ kind: 'vendure', url: draft.url, mapping: stored, hasCredentials: true }, german);
+    expect(mappingOf(again)).toEqual(mappingOf(draft));
+    expect(again.languages.map((r) => r.language)).toEqual(['deu', 'eng']);
+  });
+
+  it('reads "no attribute values" and "all" back as the choice, not as a code list', () => {
+    const mapping = {
+      ...defaultMapping('medusa'),
+      features: { classification: false, values: false, featureBlocks: [] },
+    };
+    const draft = draftOfShop({ kind: 'medusa', url: 'https://api.example', mapping, hasCredentials: true }, german);
+    expect(draft).toMatchObject({ values: 'none', valueCodes: '', classification: false });
+    expect(mappingChanges(mappingOf(draft), defaultMapping('medusa'))).toEqual({
+      features: { classification: false, values: false },
+    });
+  });
+
+  it("lists the catalog's languages first, then the others the mapping names; a language without locale is not sent", () => {
+    expect(languageRows({ fra: 'fr', deu: 'de' }, ['eng', 'deu'])).toEqual([
+      { language: 'eng', locale: '' },
+      { language: 'deu', locale: 'de' },
+      { language: 'fra', locale: 'fr' },
+    ]);
+  });
+
+  it('resets the mapping to the defaults and keeps kind, address and typed credentials', () => {
+    const defaults = defaultsOf('shopify');
+    const changed = {
+      ...draftForKind(defaults, german, 'https://x.myshopify.com'),
+      currency: 'USD',
+      references: true,
+      credentials: { accessToken: 'shpat_1' },
+    };
+    const reset = resetMapping(changed, defaults, german);
+    expect(reset).toMatchObject({ url: 'https://x.myshopify.com', credentials: { accessToken: 'shpat_1' } });
+    expect(mappingOf(reset)).toEqual(defaultMapping('shopify'));
+  });
+});
+
+describe('credentials in the form', () => {
+  it('sends the chosen set only, and leaves credentials out when none are typed (the stored ones stay)', () => {
+    const defaults = defaultsOf('vendure');
+    const draft = { ...draftForKind(defaults, german, 'https://v.example/admin-api'), credentialSet: 1 };
+    expect(shopInputOf(draft, defaults)).not.toHaveProperty('credentials');
+    const typed = { ...draft, credentials: { username: 'left-over', token: 'tok' } };
+    expect(shopInputOf(typed, defaults).credentials).toEqual({ token: 'tok' });
+  });
+
+  it('asks for every field of the set, and for credentials at all unless stored ones are kept', () => {
+    const defaults = defaultsOf('shopware');
+    const draft = draftForKind(defaults, german, 'https://shop.example');
+    expect(shopProblems(draft, defaults, false)).toEqual({ credentials: 'credentialsRequired' });
+    expect(shopProblems(draft, defaults, true)).toEqual({});
+    expect(shopProblems({ ...draft, credentials: { clientId: 'id' } }, defaults, true)).toEqual({
+      credentials: 'credentialsRequired',
+    });
+    expect(shopProblems({ ...draft, credentials: { clientId: 'id', clientSecret: 's' } }, defaults, false)).toEqual({});
+  });
+
+  it('needs an address except for the reference store, and a three-letter currency', () => {
+    const reference = draftForKind(defaultsOf('reference'), german);
+    expect(shopProblems(reference, defaultsOf('reference'), false)).toEqual({});
+    const shopify = { ...draftForKind(defaultsOf('shopify'), german), credentials: { accessToken: 't' } };
+    expect(shopProblems(shopify, defaultsOf('shopify'), false)).toEqual({ url: 'urlRequired' });
+    expect(shopProblems({ ...shopify, url: 'shop.example', currency: 'EURO' }, defaultsOf('shopify'), false)).toEqual({
+      url: 'urlInvalid',
+      currency: 'currency',
+    });
+  });
+});

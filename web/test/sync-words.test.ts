@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { translator } from '../src/i18n/i18n';
+import { changeRows, fieldLabel, reasonText, testFailureText, warningText } from '../src/lib/sync-words';
+import { shopWarnings } from '../../src/sync/shop-warnings';
+import { defaultMapping } from '../../src/sync/protocol/target';
+
+const en = translator('en');
+const de = translator('de');
+
+describe("the test's warnings in plain words", () => {
+  it('says every warning the server words (src/sync/shop-warnings.ts) in German, with its names', () => {
+    const warnings = shopWarnings(
+      { language: 'eng', languages: ['eng', 'deu', 'ita'] },
+      { ...defaultMapping('shopware'), currency: 'CHF' },
+      { name: 'Demo', languages: ['de-DE'], currencies: ['EUR'], details: {} },
+    );
+    expect(warnings).toHaveLength(4);
+    expect(warnings.map((w) => warningText(w, de))).toEqual([
+      'Die Zuordnung nennt „deu“ als Sprache der Katalogtexte, der Katalog aber „eng“: seine Texte kämen als falsche Sprache an.',
+      '„eng“ geht an die Locale „en-GB“, die der Shop nicht anbietet (er hat de-DE): diese Texte gehen verloren.',
+      'Der Katalog veröffentlicht „ita“, aber dafür ist keine Locale gesetzt: diese Texte werden nicht gesendet.',
+      'Preise werden in CHF gesendet, die der Shop nicht führt (er hat EUR).',
+    ]);
+  });
+
+  it('shows a warning it does not know as the API said it', () => {
+    expect(warningText('something new', de)).toBe('something new');
+  });
+});
+
+describe('why a record was quarantined', () => {
+  it("says the PIM's own reasons in the user's language", () => {
+    expect(reasonText('unit "XYZ" has no mapping in the shop', en)).toBe(
+      'The shop has no unit “XYZ”: map it in the shop or change it in the PIM.',
+    );
+    expect(reasonText('tax code "V19" has no mapping in the shop', de)).toBe(
+      'Im Shop gibt es keine Zuordnung für Steuerschlüssel „V19“: im Shop anlegen oder im PIM ändern.',
+    );
+    expect(reasonText('the record is larger than the connector accepts in one request (1000 bytes as JSON)', de)).toBe(
+      'Das Produkt ist zu groß, um in einem Stück gesendet zu werden.',
+    );
+  });
+
+  it("labels the field a shop refused and keeps the shop's words; several reasons are each said", () => {
+    expect(reasonText('product.name: Title is too long', de)).toBe('Der Shop hat Name abgelehnt: Title is too long');
+    expect(reasonText('sku: the SKU belongs to a product the shop owns; product.gtin: invalid', en)).toBe(
+      'The SKU belongs to a product the shop created itself; the PIM does not overwrite it. The shop refused GTIN: invalid',
+    );
+    expect(reasonText('product.variants.2.unitId: unknown unit id "u-9"', en)).toBe(
+      'The shop no longer knows the Unit “u-9”.',
+    );
+  });
+
+  it('keeps a reason it does not know as it is', () => {
+    expect(reasonText('something else happened', de)).toBe('something else happened');
+  });
+});
+
+describe('a failed test', () => {
+  it("leads with who refused and keeps the shop's reason", () => {
+    expect(testFailureText(502, 'the shop refused: could not reach https://shop.example', de)).toBe(
+      'Der Shop hat abgelehnt: could not reach https://shop.example',
+    );
+    expect(testFailureText(0, 'the connector could not be reached: fetch failed', en)).toBe(
+      'The connector could not be reached: fetch failed',
+    );
+    expect(testFailureText(401, 'signature', en)).toBe(
+      'The connector refused the signature: key ID or secret do not match.',
+    );
+    expect(testFailureText(500, 'HTTP 500', en)).toBe('Connection failed (status 500): HTTP 500');
+  });
+});
+
+describe("a dry run's changes", () => {
+  it("groups a variant's fields under its SKU (dots in SKUs included) and says which variants come or go", () => {
+    const rows = changeRows({
+      changes: [
+        {
+          sku: 'NYM-J',
+          op: 'update',
+          fields: ['name', 'prices', 'variants.NYM-J.3x1.5.price', 'variants.NYM-J.3x1.5.gtin', 'variants.NYM-J.5x2.5'],
+          moreFields: 3,
+        },
+        { sku: 'NEW-1', op: 'create', fields: ['description', 'name'] },
+        { sku: 'OLD-1', op: 'deactivate', fields: [] },
+      ],
+    });
+    expect(rows).toEqual([
+      {
+        sku: 'NYM-J',
+        op: 'update',
+        fields: ['name', 'prices'],
+        variants: [
+          { sku: 'NYM-J.3x1.5', fields: ['price', 'gtin'] },
+          { sku: 'NYM-J.5x2.5', fields: [] },
+        ],
+        more: 3,
+      },
+      { sku: 'NEW-1', op: 'create', fields: ['description', 'name'], variants: [], more: 0 },
+      { sku: 'OLD-1', op: 'deactivate', fields: [], variants: [], more: 0 },
+    ]);
+    expect(changeRows({})).toEqual([]);
+  });
+
+  it('labels wire fields in the language and leaves unknown ones as they are', () => {
+    expect(fieldLabel('prices', de)).toBe('Preisliste');
+    expect(fieldLabel('product.variants.0.sku', en)).toBe('Variants 0.sku');
+    expect(fieldLabel('somethingNew', en)).toBe('somethingNew');
+  });
+});
