@@ -232,22 +232,20 @@ export async function updateUser(
     if (taken) throw ScimError.uniqueness('userName is already in use');
   }
   const name = input.displayName?.trim();
+  const userChange = { ...(email ? { email } : {}), ...(name ? { name } : {}) };
+  const identityChange = {
+    ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
+    ...(input.active !== undefined ? { active: input.active } : {}),
+  };
+  const identity = db
+    .insert(ssoIdentities)
+    .values({ companyId, userId, externalId: input.externalId ?? null, active: input.active ?? true });
   try {
     await db.batch([
-      db
-        .update(users)
-        .set({ ...(email ? { email } : {}), ...(name ? { name } : {}) })
-        .where(eq(users.id, userId)),
-      db
-        .insert(ssoIdentities)
-        .values({ companyId, userId, externalId: input.externalId ?? null, active: input.active ?? true })
-        .onConflictDoUpdate({
-          target: [ssoIdentities.companyId, ssoIdentities.userId],
-          set: {
-            ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
-            ...(input.active !== undefined ? { active: input.active } : {}),
-          },
-        }),
+      Object.keys(identityChange).length
+        ? identity.onConflictDoUpdate({ target: [ssoIdentities.companyId, ssoIdentities.userId], set: identityChange })
+        : identity.onConflictDoNothing(),
+      ...(Object.keys(userChange).length ? [db.update(users).set(userChange).where(eq(users.id, userId))] : []),
     ]);
   } catch (err) {
     if (isUniqueViolation(err, 'users.email')) throw ScimError.uniqueness('userName is already in use');
