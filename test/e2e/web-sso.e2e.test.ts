@@ -40,10 +40,15 @@ let browser: Browser;
 async function apiCall(cookie: string | undefined, path: string, body?: unknown) {
   const res = await fetch(`${pim.baseUrl}/api/${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(cookie ? { Cookie: cookie } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      ...(cookie ? { Cookie: cookie } : {}),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, json: await res.json(), cookie: res.headers.get('set-cookie')?.split(';')[0] };
+  // biome-ignore lint/suspicious/noExplicitAny: API answers as the tests read them
+  const json: any = await res.json();
+  return { status: res.status, json, cookie: res.headers.get('set-cookie')?.split(';')[0] };
 }
 
 async function passwordLogin(email: string) {
@@ -84,7 +89,13 @@ beforeAll(async () => {
       if (!account) return undefined;
       return {
         accountId: id,
-        claims: async () => ({ sub: id, email: account.email, email_verified: true, name: account.name, groups: account.groups }),
+        claims: async () => ({
+          sub: id,
+          email: account.email,
+          email_verified: true,
+          name: account.name,
+          groups: account.groups,
+        }),
       };
     },
   });
@@ -124,7 +135,9 @@ async function ssoSignIn(page: Page, login: string) {
   await page.locator('input[name="password"]').fill('any-password');
   await page.getByRole('button', { name: 'Sign-in' }).click();
   const consent = page.getByRole('button', { name: 'Continue' });
-  await page.waitForURL((url) => url.origin === pim.baseUrl || url.pathname.includes('interaction'), { timeout: 30_000 });
+  await page.waitForURL((url) => url.origin === pim.baseUrl || url.pathname.includes('interaction'), {
+    timeout: 30_000,
+  });
   if (new URL(page.url()).origin === issuer) await consent.click();
   await page.waitForURL((url) => url.origin === pim.baseUrl, { timeout: 30_000 });
 }
@@ -142,7 +155,10 @@ describe('web application: single sign-on with a real OpenID provider', () => {
     await expect.poll(() => browserCookie(page), { timeout: 15_000 }).toBeDefined();
     await page.getByRole('navigation', { name: 'Main navigation' }).waitFor({ timeout: 15_000 });
     const me = await apiCall(await browserCookie(page), 'Account/Me');
-    expect(me.json).toMatchObject({ user: { email: ACCOUNTS['eddi.editor']!.email, name: 'Eddi Editor' }, role: 'editor' });
+    expect(me.json).toMatchObject({
+      user: { email: ACCOUNTS['eddi.editor']!.email, name: 'Eddi Editor' },
+      role: 'editor',
+    });
     await context.close();
 
     const adminContext = await newContext(browser);
@@ -173,14 +189,19 @@ describe('web application: single sign-on with a real OpenID provider', () => {
     await page.getByLabel('Email address').fill('admin@demo.test');
     await page.getByLabel('Password').fill('demo-password-1');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Administration' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Administration' })
+      .click();
     const form = page.getByRole('form', { name: 'Single sign-on (OpenID Connect)' });
     await expect.poll(() => form.getByLabel('Issuer URL').inputValue(), { timeout: 15_000 }).toBe(issuer);
     await form.getByRole('switch', { name: /mandatory/ }).check();
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(async () => (await apiCall(await browserCookie(page), 'Account/GetSsoSettings')).json.settings.mandatory, {
-      timeout: 15_000,
-    }).toBe(true);
+    await expect
+      .poll(async () => (await apiCall(await browserCookie(page), 'Account/GetSsoSettings')).json.settings.mandatory, {
+        timeout: 15_000,
+      })
+      .toBe(true);
 
     // The seeded editor's password is refused on the sign-in page with the reason.
     const editorContext = await newContext(browser);
