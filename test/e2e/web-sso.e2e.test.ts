@@ -36,6 +36,11 @@ let persistTo: string;
 let idp: Server;
 let issuer: string;
 let browser: Browser;
+/** When set, the provider's token answers pass through this change of the ID token (a forger between the PIM and the provider). */
+let forgeIdToken: ((idToken: string) => string) | null = null;
+
+const b64urlJson = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+const toB64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 async function apiCall(cookie: string | undefined, path: string, body?: unknown) {
   const res = await fetch(`${pim.baseUrl}/api/${path}`, {
@@ -99,7 +104,30 @@ beforeAll(async () => {
       };
     },
   });
-  idp.on('request', provider.callback());
+  const handle = provider.callback();
+  idp.on('request', (req, res) => {
+    if (forgeIdToken && req.method === 'POST' && req.url?.startsWith('/token')) {
+      // Collect the provider's answer and hand on the token response with the ID token changed.
+      const chunks: Buffer[] = [];
+      const write = res.write.bind(res);
+      const end = res.end.bind(res);
+      const forge = forgeIdToken;
+      res.write = ((chunk: Buffer | string) => {
+        chunks.push(Buffer.from(chunk));
+        return true;
+      }) as typeof res.write;
+      res.end = ((chunk?: Buffer | string) => {
+        if (chunk && typeof chunk !== 'function') chunks.push(Buffer.from(chunk));
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (typeof body.id_token === 'string') body.id_token = forge(body.id_token);
+        const text = JSON.stringify(body);
+        res.setHeader('Content-Length', Buffer.byteLength(text));
+        write(text);
+        return end();
+      }) as typeof res.end;
+    }
+    handle(req, res);
+  });
 
   // The demo admin registers the provider (the settings screen is exercised below).
   const admin = await passwordLogin('admin@demo.test');
@@ -177,6 +205,23 @@ describe('web application: single sign-on with a real OpenID provider', () => {
     await expect
       .poll(() => page.getByText('You are in none of the groups that may use the PIM').count(), { timeout: 15_000 })
       .toBe(1);
+    expect(await browserCookie(page)).toBeUndefined();
+    await context.close();
+  });
+
+  it('refuses a tampered ID token: more groups in the payload under the original signature', async () => {
+    forgeIdToken = (idToken) => {
+      const [head, payload, signature] = idToken.split('.');
+      return `${head}.${toB64url({ ...b64urlJson(payload!), groups: ['pim-admins'] })}.${signature}`;
+    };
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    try {
+      await ssoSignIn(page, 'nora.nobody');
+    } finally {
+      forgeIdToken = null;
+    }
+    expect(new URL(page.url()).searchParams.get('ssoError')).toBe('token');
     expect(await browserCookie(page)).toBeUndefined();
     await context.close();
   });
