@@ -2,9 +2,9 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Local-only values of the Worker secrets the sync and single sign-on need (docs/sync.md "Secrets",
- * docs/sso.md). They are
- * written into the git-ignored `.dev.vars`, which `wrangler dev` and `getPlatformProxy` read;
+ * Local-only values of the Worker secrets the sync and single sign-on need (docs/sync.md
+ * "Secrets", docs/sso.md). They are written into the git-ignored `.dev.vars`, which
+ * `wrangler dev` and `getPlatformProxy` read;
  * production sets real values with `wrangler secret put`. Fixed rather than random so a seeded
  * local state (and the e2e cache) always decrypts with the key that encrypted it.
  */
