@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import { except } from 'hono/combine';
 import { accountRoutes } from './accounts/account.routes';
+import { ssoRoutes } from './accounts/sso.routes';
+import { scimRoutes } from './accounts/scim.routes';
 import { aiRoutes } from './ai/ai.routes';
 import { checkOrigin, requireSession } from './accounts/session-auth';
 import { attributeRoutes } from './catalog/attribute.routes';
@@ -59,6 +61,8 @@ export function createApp() {
   app.route('/', oauthRoutes);
   app.route('/', mcpManifestRoutes);
   app.route('/api/Account', accountRoutes);
+  app.route('/api/Account', ssoRoutes);
+  app.route('/scim/v2', scimRoutes);
   app.route('/api/ai', aiRoutes);
   app.route('/api/contact', contactRoutes);
   app.route('/api/Catalog', catalogRoutes);

@@ -13,6 +13,10 @@ declare global {
     interface Env {
       /** Worker secret: key for the connection secrets of the sync (docs/sync.md). */
       SYNC_ENCRYPTION_KEY?: string;
+      /** Worker secret: key of the sealed OpenID Connect client secrets (docs/sso.md). */
+      SSO_ENCRYPTION_KEY?: string;
+      /** Development and tests only: identity providers on loopback or private addresses may be fetched (docs/sso.md). */
+      ALLOW_PRIVATE_TARGETS?: string;
       /** Worker secret: HMAC key of the signed media URLs handed to shop connectors. */
       MEDIA_URL_KEY?: string;
       /** Public origin of the PIM for scheduled syncs' media URLs (optional; manual runs use the request's). */

@@ -160,6 +160,12 @@ describe('moving a company to another cell', () => {
       'memberships',
       'sessions',
       'company_cells',
+      // Single sign-on and SCIM (migration 0054, docs/sso.md): directory tables, like sessions.
+      'sso_settings',
+      'sso_logins',
+      'sso_identities',
+      'scim_tokens',
+      'scim_groups',
     ]);
     expect(tables.map((t) => t.name).filter((name) => !covered.has(name as string))).toEqual([]);
   });

@@ -2,14 +2,16 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Local-only values of the Worker secrets the sync needs (docs/sync.md "Secrets"). They are
- * written into the git-ignored `.dev.vars`, which `wrangler dev` and `getPlatformProxy` read;
+ * Local-only values of the Worker secrets the sync and single sign-on need (docs/sync.md
+ * "Secrets", docs/sso.md). They are written into the git-ignored `.dev.vars`, which
+ * `wrangler dev` and `getPlatformProxy` read;
  * production sets real values with `wrangler secret put`. Fixed rather than random so a seeded
  * local state (and the e2e cache) always decrypts with the key that encrypted it.
  */
 export const LOCAL_DEV_VARS: Record<string, string> = {
   SYNC_ENCRYPTION_KEY: 'local-dev-only-sync-encryption-key',
   MEDIA_URL_KEY: 'local-dev-only-media-url-key',
+  SSO_ENCRYPTION_KEY: 'local-dev-only-sso-encryption-key',
 };
 
 /** Adds the missing local values to `.dev.vars` (other entries are kept). */

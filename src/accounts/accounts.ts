@@ -4,6 +4,7 @@ import { nowIso } from '../db/client';
 import { companies, departments, memberships, sessions, users } from '../db/schema';
 import { badRequest, notFound, unauthorized } from '../kernel/app-error';
 import { hashPassword, randomToken, verifyPassword } from './passwords';
+import { passwordRefusedBySso, SSO_REQUIRED } from './sso/mandatory';
 import { claimSignInTry, clearSignInTries } from './sign-in-throttle';
 import { assertDepartment } from '../db/scope';
 import { sha256Hex } from '../kernel/hashing';
@@ -39,6 +40,11 @@ export async function login(
     user?.passwordSalt ?? DUMMY.salt,
   );
   if (!user || !valid) throw unauthorized('invalid email or password');
+  // Asked only after a correct password, so the answer reveals nothing about unknown addresses.
+  if (await passwordRefusedBySso(db, user.id)) {
+    await clearSignInTries(db, email, clientIp);
+    throw unauthorized(SSO_REQUIRED);
+  }
   const now = Date.now();
   const membership = await db.query.memberships.findFirst({
     where: eq(memberships.userId, user.id),

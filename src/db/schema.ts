@@ -96,6 +96,125 @@ export const sessions = sqliteTable(
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
+// ---------------------------------------------------------------- single sign-on (docs/sso.md, migration 0054)
+
+/** A company's role mapping entry: members of the IdP group `group` get `role`. */
+export interface SsoGroupRole {
+  group: string;
+  role: 'admin' | 'editor';
+}
+
+/** The company's OpenID Connect identity provider. */
+export const ssoSettings = sqliteTable(
+  'sso_settings',
+  {
+    companyId: text('company_id')
+      .primaryKey()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** The company's sign-in name (`/sign-in?sso=<slug>`), unique across companies. */
+    slug: text('slug').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    /** Sealed with SSO_ENCRYPTION_KEY (src/kernel/secret-box.ts); never returned by any API. */
+    clientSecret: text('client_secret').notNull(),
+    scopes: text('scopes').notNull().default('openid email profile'),
+    groupsClaim: text('groups_claim').notNull().default('groups'),
+    groupRoles: text('group_roles', { mode: 'json' }).notNull().default([]).$type<SsoGroupRole[]>(),
+    /** The role of a member in none of the mapped groups; null refuses them. */
+    defaultRole: text('default_role', { enum: ['admin', 'editor'] }),
+    /** Passwords are refused for the company's members (but the break-glass admin's). */
+    mandatory: integer('mandatory', { mode: 'boolean' }).notNull().default(false),
+    breakGlassUserId: text('break_glass_user_id').references(() => users.id, { onDelete: 'set null' }),
+    discovery: text('discovery', { mode: 'json' }).$type<Record<string, unknown>>(),
+    discoveryFetchedAt: text('discovery_fetched_at'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('sso_settings_slug_unique').on(t.slug)],
+);
+
+/** A sign-in in flight: single use, bound to the browser, ten minutes. */
+export const ssoLogins = sqliteTable(
+  'sso_logins',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    browserHash: text('browser_hash').notNull(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    expiresAt: text('expires_at').notNull(),
+  },
+  (t) => [index('sso_logins_expires_idx').on(t.expiresAt)],
+);
+
+/** A member as the company's identity provider knows them. */
+export const ssoIdentities = sqliteTable(
+  'sso_identities',
+  {
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The OpenID `sub`, set at the first SSO sign-in. */
+    subject: text('subject'),
+    /** The SCIM `externalId`. */
+    externalId: text('external_id'),
+    /** False once SCIM deactivated the member (their membership is removed meanwhile). */
+    active: integer('active', { mode: 'boolean' }).notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.userId] }),
+    uniqueIndex('sso_identities_subject_unique').on(t.companyId, t.subject),
+  ],
+);
+
+/** SCIM bearer tokens, kept as SHA-256 only. */
+export const scimTokens = sqliteTable(
+  'scim_tokens',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: text('last_used_at'),
+  },
+  (t) => [uniqueIndex('scim_tokens_hash_unique').on(t.tokenHash), index('scim_tokens_company_idx').on(t.companyId)],
+);
+
+export const scimGroups = sqliteTable(
+  'scim_groups',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    displayName: text('display_name').notNull(),
+    externalId: text('external_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('scim_groups_name_unique').on(t.companyId, t.displayName)],
+);
+
+export const scimGroupMembers = sqliteTable(
+  'scim_group_members',
+  {
+    groupId: text('group_id')
+      .notNull()
+      .references(() => scimGroups.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] })],
+);
+
 // ---------------------------------------------------------------- catalog
 
 export const catalogs = sqliteTable(

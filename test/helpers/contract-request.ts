@@ -55,6 +55,13 @@ const OVERRIDES: Record<string, (ids: Ids) => Record<string, unknown>> = {
   'Media/Upload': () => ({ fileName: 'contract.png' }),
   'Account/ChangePassword': () => ({ currentPassword: 'not-the-password', newPassword: 'contract-password-123' }),
   'Account/SetAiSwitch': () => ({ enabled: false }),
+  // A sign-in name and an issuer that look real; the issuer's discovery is never reachable here (400).
+  'Account/SsoStart': () => ({ slug: 'contract-sso' }),
+  'Account/SetSsoSettings': () => ({
+    slug: 'contract-sso',
+    issuer: 'https://idp.contract.example',
+    clientSecret: 'contract-secret',
+  }),
   'contact/submit': () => ({ email: 'someone@contract.example' }),
   // Exactly one of productIds / filter: a rule between fields that the schema cannot say.
   'Catalog/StartMassEdit': (ids) => ({ productIds: [ids.productId], field: 'status', value: 'draft' }),

@@ -47,6 +47,7 @@ export const keys = {
   job: (jobId: string) => ['job', jobId] as const,
   templates: ['templates'] as const,
   users: ['users'] as const,
+  sso: ['sso'] as const,
   syncConnections: ['sync', 'connections'] as const,
   syncRuns: (connectionId: string) => ['sync', 'runs', connectionId] as const,
   /** What a shop kind needs (GetShopDefaults): fixed per server version, never invalidated. */

@@ -61,6 +61,18 @@ export const useSetAiSwitch = () =>
 
 export const useRevokeAiAccess = () => useWrite('Account/RevokeAiAccess');
 
+/** Single sign-on (docs/sso.md): the answer of SetSsoSettings is the new state. */
+export const useSsoStart = () =>
+  useMutation({
+    mutationFn: (body: BodyOf<'Account/SsoStart'>) => apiPost('Account/SsoStart', body, { quietAuth: true }),
+  });
+export const useSetSsoSettings = () =>
+  useWrite('Account/SetSsoSettings', (client, _body, result) => client.setQueryData(keys.sso, result));
+export const useCreateScimToken = () =>
+  useWrite('Account/CreateScimToken', (client) => client.invalidateQueries({ queryKey: keys.sso }));
+export const useRevokeScimToken = () =>
+  useWrite('Account/RevokeScimToken', (client) => client.invalidateQueries({ queryKey: keys.sso }));
+
 /** The company's content languages: the answer is the new state, so it goes into the cache as it is. */
 export const useSetLanguages = () =>
   useWrite('Catalog/SetLanguages', (client, _body, result) => client.setQueryData(keys.languages, result));

@@ -13,6 +13,7 @@ import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
 import { AdminChannels } from './AdminChannels';
 import { AdminLanguages } from './AdminLanguages';
+import { AdminSso } from './AdminSso';
 
 /**
  * Admin: the company's users, their switch "AI may edit classifications", revoking AI access, and
@@ -104,6 +105,7 @@ export default function Admin() {
       </QueryState>
       <AdminLanguages />
       <AdminChannels />
+      <AdminSso />
       <ConfirmDialog
         open={revoking !== null}
         title={t('admin.revokeTitle')}

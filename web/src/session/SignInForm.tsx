@@ -24,9 +24,11 @@ export function SignInForm({ onSignedIn, email: presetEmail = '' }: { onSignedIn
       onSignedIn();
     } catch (err) {
       setError(
-        err instanceof ApiError && (err.status === 401 || err.status === 400)
-          ? t('signIn.failed')
-          : describeError(err, t),
+        err instanceof ApiError && err.status === 401 && err.message.includes('single sign-on')
+          ? t('signIn.ssoRequired')
+          : err instanceof ApiError && (err.status === 401 || err.status === 400)
+            ? t('signIn.failed')
+            : describeError(err, t),
       );
     } finally {
       setBusy(false);

@@ -1,6 +1,7 @@
 import { useI18n } from '../i18n/i18n';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { SignInForm } from './SignInForm';
+import { SsoSignIn } from './SsoSignIn';
 
 export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
   const { t } = useI18n();
@@ -14,6 +15,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
         <h1>{t('signIn.title')}</h1>
         <p className="muted">{t('signIn.intro')}</p>
         <SignInForm onSignedIn={onSignedIn} />
+        <SsoSignIn />
       </div>
     </main>
   );

@@ -1,0 +1,176 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import {
+  departments,
+  memberships,
+  scimGroupMembers,
+  scimGroups,
+  ssoIdentities,
+  type SsoGroupRole,
+  users,
+} from '../../db/schema';
+import { forbidden } from '../../kernel/app-error';
+import { newId } from '../../kernel/ids';
+import { hashPassword, randomToken } from '../passwords';
+
+export type Role = 'admin' | 'editor';
+
+/**
+ * The role the company's mapping gives to a member of `groups`: admin when any mapped group
+ * says admin, else editor when any says editor, else the default role; null when there is none
+ * (the member is refused). Group names compare exactly, as the identity provider sends them.
+ */
+export function roleForGroups(
+  groups: readonly string[],
+  mapping: readonly SsoGroupRole[],
+  defaultRole: Role | null,
+): Role | null {
+  const roles = new Set(mapping.filter((m) => groups.includes(m.group)).map((m) => m.role));
+  if (roles.has('admin')) return 'admin';
+  if (roles.has('editor')) return 'editor';
+  return defaultRole;
+}
+
+/** The department a new member starts in: the company's oldest. */
+export async function firstDepartment(db: Database, companyId: string): Promise<string> {
+  const department = await db.query.departments.findFirst({
+    where: eq(departments.companyId, companyId),
+    orderBy: [asc(departments.createdAt), asc(departments.id)],
+  });
+  if (!department) throw forbidden('the company has no department to sign in to');
+  return department.id;
+}
+
+/**
+ * A password nobody knows: accounts created by the identity provider sign in through it only.
+ * The PBKDF2 cost is paid once, at creation.
+ */
+export async function unusablePassword() {
+  return hashPassword(randomToken(32));
+}
+
+/** The SCIM groups a member is in, by display name. */
+export async function scimGroupNames(db: Database, companyId: string, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ name: scimGroups.displayName })
+    .from(scimGroupMembers)
+    .innerJoin(scimGroups, eq(scimGroups.id, scimGroupMembers.groupId))
+    .where(and(eq(scimGroupMembers.userId, userId), eq(scimGroups.companyId, companyId)));
+  return rows.map((r) => r.name);
+}
+
+export interface ProvisionInput {
+  companyId: string;
+  email: string;
+  name: string;
+  role: Role;
+  subject?: string;
+  externalId?: string | null;
+}
+
+/**
+ * Makes `email` a member of the company with `role`: creates the user when the address is new;
+ * links an existing member; refuses an address that belongs to another company's account,
+ * since an identity provider speaks for its own company only (docs/sso.md). One batch.
+ */
+export async function provisionMember(
+  db: Database,
+  input: ProvisionInput,
+): Promise<{ userId: string; created: boolean }> {
+  const email = input.email.trim().toLowerCase();
+  const existing = await db.query.users.findFirst({ where: eq(users.email, email) });
+  if (existing) {
+    const member = await db.query.memberships.findFirst({
+      where: and(eq(memberships.userId, existing.id), eq(memberships.companyId, input.companyId)),
+    });
+    const identity = await db.query.ssoIdentities.findFirst({
+      where: and(eq(ssoIdentities.userId, existing.id), eq(ssoIdentities.companyId, input.companyId)),
+    });
+    // A member, or one the company's IdP provisioned before (deactivated by SCIM meanwhile).
+    if (!member && !identity) {
+      throw forbidden('this e-mail address belongs to an account outside your company; ask your administrator');
+    }
+    const departmentId = member?.defaultDepartmentId ?? (await firstDepartment(db, input.companyId));
+    await db.batch([
+      db
+        .insert(memberships)
+        .values({
+          userId: existing.id,
+          companyId: input.companyId,
+          role: input.role,
+          defaultDepartmentId: departmentId,
+        })
+        .onConflictDoUpdate({ target: [memberships.userId, memberships.companyId], set: { role: input.role } }),
+      db
+        .insert(ssoIdentities)
+        .values({
+          companyId: input.companyId,
+          userId: existing.id,
+          subject: input.subject ?? null,
+          externalId: input.externalId ?? null,
+        })
+        .onConflictDoUpdate({
+          target: [ssoIdentities.companyId, ssoIdentities.userId],
+          set: {
+            active: true,
+            ...(input.subject ? { subject: input.subject } : {}),
+            ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
+          },
+        }),
+    ]);
+    return { userId: existing.id, created: false };
+  }
+  const userId = newId();
+  const { hash, salt } = await unusablePassword();
+  const departmentId = await firstDepartment(db, input.companyId);
+  await db.batch([
+    db.insert(users).values({
+      id: userId,
+      email,
+      name: input.name || email,
+      passwordHash: hash,
+      passwordSalt: salt,
+      securityStamp: crypto.randomUUID(),
+    }),
+    db
+      .insert(memberships)
+      .values({ userId, companyId: input.companyId, role: input.role, defaultDepartmentId: departmentId }),
+    db.insert(ssoIdentities).values({
+      companyId: input.companyId,
+      userId,
+      subject: input.subject ?? null,
+      externalId: input.externalId ?? null,
+    }),
+  ]);
+  return { userId, created: true };
+}
+
+/** Gives a member of the company `role`, adding the membership when it is missing. */
+export async function setMemberRole(db: Database, companyId: string, userId: string, role: Role): Promise<void> {
+  const member = await db.query.memberships.findFirst({
+    where: and(eq(memberships.userId, userId), eq(memberships.companyId, companyId)),
+  });
+  if (member) {
+    if (member.role !== role) {
+      await db
+        .update(memberships)
+        .set({ role })
+        .where(and(eq(memberships.userId, userId), eq(memberships.companyId, companyId)));
+    }
+    return;
+  }
+  const departmentId = await firstDepartment(db, companyId);
+  await db
+    .insert(memberships)
+    .values({ userId, companyId, role, defaultDepartmentId: departmentId })
+    .onConflictDoUpdate({ target: [memberships.userId, memberships.companyId], set: { role } });
+}
+
+/** Users linked to the company's identity provider, by id (for SCIM reads). */
+export async function identitiesOf(db: Database, companyId: string, userIds: string[]) {
+  if (!userIds.length) return [];
+  return db
+    .select()
+    .from(ssoIdentities)
+    .where(and(eq(ssoIdentities.companyId, companyId), inArray(ssoIdentities.userId, userIds)));
+}

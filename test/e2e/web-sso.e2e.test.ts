@@ -1,0 +1,275 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Provider from 'oidc-provider';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type DevServer, startDevServer } from '../../scripts/lib/dev-server';
+import { launchChromium, newContext } from './web-browser';
+
+/**
+ * Single sign-on against a real, certified OpenID provider (`oidc-provider`, run in this Node
+ * process on a free port with its development login and consent pages) through Chromium:
+ * the first sign-in provisions the user, the groups claim gives the role, a user in no mapped
+ * group is refused, and mandatory SSO refuses passwords (docs/sso.md). The PIM runs on a
+ * wrangler dev of its own, allowed to reach 127.0.0.1 (ALLOW_PRIVATE_TARGETS) and given the
+ * key that seals the client secret.
+ */
+const suffix = Date.now().toString(36).slice(-5);
+const CLIENT_ID = 'pim-e2e';
+const CLIENT_SECRET = `pim-e2e-secret-${suffix}`;
+const SLUG = `demo-sso-${suffix}`;
+
+/** The provider's accounts: login name → claims. */
+const ACCOUNTS: Record<string, { email: string; name: string; groups: string[] }> = {
+  'anna.admin': { email: `anna-${suffix}@idp.demo.test`, name: 'Anna Admin', groups: ['staff', 'pim-admins'] },
+  'eddi.editor': { email: `eddi-${suffix}@idp.demo.test`, name: 'Eddi Editor', groups: ['pim-editors'] },
+  'nora.nobody': { email: `nora-${suffix}@idp.demo.test`, name: 'Nora Nobody', groups: ['sales'] },
+  // The seeded password user, now also known to the provider.
+  'editor.demo': { email: 'editor@demo.test', name: 'Demo Editor', groups: ['pim-editors'] },
+};
+
+let pim: DevServer;
+let persistTo: string;
+let idp: Server;
+let issuer: string;
+let browser: Browser;
+/** When set, the provider's token answers pass through this change of the ID token (a forger between the PIM and the provider). */
+let forgeIdToken: ((idToken: string) => string) | null = null;
+
+const b64urlJson = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+const toB64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+async function apiCall(cookie: string | undefined, path: string, body?: unknown) {
+  const res = await fetch(`${pim.baseUrl}/api/${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(cookie ? { Cookie: cookie } : {}),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: API answers as the tests read them
+  const json: any = await res.json();
+  return { status: res.status, json, cookie: res.headers.get('set-cookie')?.split(';')[0] };
+}
+
+async function passwordLogin(email: string) {
+  return apiCall(undefined, 'Account/Login', { email, password: 'demo-password-1' });
+}
+
+beforeAll(async () => {
+  // The PIM first: the provider needs its redirect URI.
+  persistTo = mkdtempSync(join(tmpdir(), 'pim-e2e-sso-'));
+  cpSync(inject('seededState'), persistTo, { recursive: true });
+  pim = await startDevServer(persistTo, {
+    args: ['--var', 'ALLOW_PRIVATE_TARGETS:true', '--var', `SSO_ENCRYPTION_KEY:e2e-sso-key-${suffix}-0123456789`],
+  });
+
+  idp = createServer();
+  await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+  issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [`${pim.baseUrl}/api/Account/SsoCallback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
+    scopes: ['openid', 'email', 'profile', 'groups'],
+    // The claims go into the ID token itself, as the PIM reads them (docs/sso.md).
+    conformIdTokenClaims: false,
+    pkce: { required: () => true },
+    cookies: { keys: [`cookie-key-${suffix}`] },
+    features: { devInteractions: { enabled: true } },
+    async findAccount(_ctx, id) {
+      const account = ACCOUNTS[id];
+      if (!account) return undefined;
+      return {
+        accountId: id,
+        claims: async () => ({
+          sub: id,
+          email: account.email,
+          email_verified: true,
+          name: account.name,
+          groups: account.groups,
+        }),
+      };
+    },
+  });
+  const handle = provider.callback();
+  idp.on('request', (req, res) => {
+    if (forgeIdToken && req.method === 'POST' && req.url?.startsWith('/token')) {
+      // Collect the provider's answer and hand on the token response with the ID token changed.
+      const chunks: Buffer[] = [];
+      const write = res.write.bind(res);
+      const end = res.end.bind(res);
+      const forge = forgeIdToken;
+      res.write = ((chunk: Buffer | string) => {
+        chunks.push(Buffer.from(chunk));
+        return true;
+      }) as typeof res.write;
+      res.end = ((chunk?: Buffer | string) => {
+        if (chunk && typeof chunk !== 'function') chunks.push(Buffer.from(chunk));
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (typeof body.id_token === 'string') body.id_token = forge(body.id_token);
+        const text = JSON.stringify(body);
+        res.setHeader('Content-Length', Buffer.byteLength(text));
+        write(text);
+        return end();
+      }) as typeof res.end;
+    }
+    handle(req, res);
+  });
+
+  // The demo admin registers the provider (the settings screen is exercised below).
+  const admin = await passwordLogin('admin@demo.test');
+  const set = await apiCall(admin.cookie, 'Account/SetSsoSettings', {
+    slug: SLUG,
+    issuer,
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    scopes: 'openid email profile groups',
+    groupRoles: [
+      { group: 'pim-admins', role: 'admin' },
+      { group: 'pim-editors', role: 'editor' },
+    ],
+    defaultRole: null,
+    mandatory: false,
+  });
+  expect(set.status, JSON.stringify(set.json)).toBe(200);
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  idp?.close();
+  pim?.stop();
+  if (persistTo) rmSync(persistTo, { recursive: true, force: true });
+});
+
+/** Signs in through the company link and the provider's login and consent pages. */
+async function ssoSignIn(page: Page, login: string) {
+  await page.goto(`${pim.baseUrl}/?sso=${SLUG}`);
+  await page.waitForURL((url) => url.origin === issuer, { timeout: 30_000 });
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('any-password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  const consent = page.getByRole('button', { name: 'Continue' });
+  await page.waitForURL((url) => url.origin === pim.baseUrl || url.pathname.includes('interaction'), {
+    timeout: 30_000,
+  });
+  if (new URL(page.url()).origin === issuer) await consent.click();
+  await page.waitForURL((url) => url.origin === pim.baseUrl, { timeout: 30_000 });
+}
+
+async function browserCookie(page: Page) {
+  const c = (await page.context().cookies()).find((x) => x.name === 'Service.Cookie');
+  return c ? `${c.name}=${c.value}` : undefined;
+}
+
+describe('web application: single sign-on with a real OpenID provider', () => {
+  it('provisions a new user at the first sign-in with the role of their group', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await ssoSignIn(page, 'eddi.editor');
+    await expect.poll(() => browserCookie(page), { timeout: 15_000 }).toBeDefined();
+    await page.getByRole('navigation', { name: 'Main navigation' }).waitFor({ timeout: 15_000 });
+    const me = await apiCall(await browserCookie(page), 'Account/Me');
+    expect(me.json).toMatchObject({
+      user: { email: ACCOUNTS['eddi.editor']!.email, name: 'Eddi Editor' },
+      role: 'editor',
+    });
+    await context.close();
+
+    const adminContext = await newContext(browser);
+    const adminPage = await adminContext.newPage();
+    await ssoSignIn(adminPage, 'anna.admin');
+    await adminPage.getByRole('navigation', { name: 'Main navigation' }).waitFor({ timeout: 15_000 });
+    expect((await apiCall(await browserCookie(adminPage), 'Account/Me')).json.role).toBe('admin');
+    await adminContext.close();
+  });
+
+  it('refuses a user in none of the mapped groups, with the reason on the sign-in page', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await ssoSignIn(page, 'nora.nobody');
+    expect(new URL(page.url()).searchParams.get('ssoError')).toBe('no-role');
+    await expect
+      .poll(() => page.getByText('You are in none of the groups that may use the PIM').count(), { timeout: 15_000 })
+      .toBe(1);
+    expect(await browserCookie(page)).toBeUndefined();
+    await context.close();
+  });
+
+  it('refuses a tampered ID token: more groups in the payload under the original signature', async () => {
+    forgeIdToken = (idToken) => {
+      const [head, payload, signature] = idToken.split('.');
+      return `${head}.${toB64url({ ...b64urlJson(payload!), groups: ['pim-admins'] })}.${signature}`;
+    };
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    try {
+      await ssoSignIn(page, 'nora.nobody');
+    } finally {
+      forgeIdToken = null;
+    }
+    expect(new URL(page.url()).searchParams.get('ssoError')).toBe('token');
+    expect(await browserCookie(page)).toBeUndefined();
+    await context.close();
+  });
+
+  it('makes SSO mandatory on the admin screen: passwords are refused, SSO and the break-glass admin still work', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    // The demo admin signs in with the password and switches "mandatory" on in the SSO settings.
+    await page.goto(`${pim.baseUrl}/`);
+    await page.getByLabel('Email address').fill('admin@demo.test');
+    await page.getByLabel('Password').fill('demo-password-1');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Administration' })
+      .click();
+    const form = page.getByRole('form', { name: 'Single sign-on (OpenID Connect)' });
+    await expect.poll(() => form.getByLabel('Issuer URL').inputValue(), { timeout: 15_000 }).toBe(issuer);
+    await form.getByRole('switch', { name: /mandatory/ }).check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => (await apiCall(await browserCookie(page), 'Account/GetSsoSettings')).json.settings.mandatory, {
+        timeout: 15_000,
+      })
+      .toBe(true);
+
+    // The seeded editor's password is refused on the sign-in page with the reason.
+    const editorContext = await newContext(browser);
+    const editorPage = await editorContext.newPage();
+    await editorPage.goto(`${pim.baseUrl}/`);
+    await editorPage.getByLabel('Email address').fill('editor@demo.test');
+    await editorPage.getByLabel('Password').fill('demo-password-1');
+    await editorPage.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect
+      .poll(() => editorPage.getByText('Your company requires single sign-on').count(), { timeout: 15_000 })
+      .toBe(1);
+    expect((await passwordLogin('editor@demo.test')).status).toBe(401);
+    // Through the provider the same user gets in, linked to the existing account.
+    await ssoSignIn(editorPage, 'editor.demo');
+    await editorPage.getByRole('navigation', { name: 'Main navigation' }).waitFor({ timeout: 15_000 });
+    expect((await apiCall(await browserCookie(editorPage), 'Account/Me')).json.user.email).toBe('editor@demo.test');
+    // The admin who switched it on keeps the password (break-glass) and switches it off again.
+    const admin = await passwordLogin('admin@demo.test');
+    expect(admin.status).toBe(200);
+    await form.getByRole('switch', { name: /mandatory/ }).uncheck();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await passwordLogin('editor@demo.test')).status, { timeout: 15_000 }).toBe(200);
+    await editorContext.close();
+    await context.close();
+  });
+});
