@@ -19,6 +19,7 @@ export default defineConfig(async () => {
             // Test-only keys of the sync (production sets them with `wrangler secret put`).
             SYNC_ENCRYPTION_KEY: 'test-sync-encryption-key-0123456789',
             MEDIA_URL_KEY: 'test-media-url-key-0123456789',
+            WEBHOOK_ENCRYPTION_KEY: 'test-webhook-encryption-key-0123456789',
           },
           // A real queue without a consumer: export tests hand it to the runner so continuation
           // messages wait there and the test itself drives every slice (JOB_QUEUE as in wrangler.toml).
