@@ -71,8 +71,12 @@ async function lastOutboxSeq(db: Database, companyId: string): Promise<number> {
   return row?.seq ?? 0;
 }
 
-/** The dispatcher's position, created at the end of the feed and outbox the first time (no backlog for a new endpoint). */
-async function position(db: Database, companyId: string): Promise<{ feedSeq: number; outboxSeq: number }> {
+/**
+ * The dispatcher's position, created at the end of the feed and outbox the first time: a
+ * company's first endpoint gets what is committed after it was added (AddEndpoint calls this),
+ * not the company's whole history.
+ */
+export async function position(db: Database, companyId: string): Promise<{ feedSeq: number; outboxSeq: number }> {
   const row = await db.query.webhookDispatch.findFirst({ where: eq(webhookDispatch.companyId, companyId) });
   if (row && row.feedSeq !== null && row.outboxSeq !== null) return { feedSeq: row.feedSeq, outboxSeq: row.outboxSeq };
   const start = {

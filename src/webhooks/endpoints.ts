@@ -8,6 +8,7 @@ import type { Caller } from '../kernel/caller';
 import { newId } from '../kernel/ids';
 import { seal, unseal } from '../kernel/sealed-box';
 import { refusedUrlReason } from '../kernel/url-guard';
+import { position } from './dispatch';
 import { newSigningSecret } from './signing';
 import {
   MAX_ENDPOINTS,
@@ -116,6 +117,7 @@ export async function addEndpoint(
       createdBy: caller.userId,
     })
     .returning();
+  await position(deps.db, caller.companyId);
   return { ...endpointOut(row!), secret };
 }
 
