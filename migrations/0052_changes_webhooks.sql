@@ -18,9 +18,6 @@ INSERT INTO `change_feed` (`company_id`, `version_id`) SELECT `company_id`, `id`
 CREATE TRIGGER `history_versions_feed_insert` AFTER INSERT ON `history_versions` BEGIN
 	INSERT INTO `change_feed` (`company_id`, `version_id`) VALUES (new.`company_id`, new.`id`);
 END;--> statement-breakpoint
-CREATE TRIGGER `history_versions_feed_delete` AFTER DELETE ON `history_versions` BEGIN
-	DELETE FROM `change_feed` WHERE `version_id` = old.`id`;
-END;--> statement-breakpoint
 -- Receiver URLs of a company. The signing secret (`whsec_...`) is sealed with AES-GCM
 -- (WEBHOOK_ENCRYPTION_KEY, the endpoint id as additional data); after a rotation the previous
 -- one stays valid (and is signed with too) until previous_secret_expires_at.

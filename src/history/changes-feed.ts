@@ -71,7 +71,7 @@ export function changeItem(companyId: string, seq: number, v: typeof historyVers
 /**
  * Up to `limit` feed rows of the company after `afterSeq`, in commit order, with their versions:
  * one range read of the (company_id, seq) index and a primary-key lookup per row. A version
- * pruned by retention between the two takes its feed row with it (trigger), so none dangles.
+ * pruned by retention leaves its feed row behind; the join skips it.
  */
 export async function readFeed(db: Database, companyId: string, afterSeq: number, limit: number) {
   return db
