@@ -20,6 +20,7 @@ export default defineConfig(async () => {
             SYNC_ENCRYPTION_KEY: 'test-sync-encryption-key-0123456789',
             MEDIA_URL_KEY: 'test-media-url-key-0123456789',
             SSO_ENCRYPTION_KEY: 'test-sso-encryption-key-0123456789',
+            WEBHOOK_ENCRYPTION_KEY: 'test-webhook-encryption-key-0123456789',
           },
           // A real queue without a consumer: export tests hand it to the runner so continuation
           // messages wait there and the test itself drives every slice (JOB_QUEUE as in wrangler.toml).

@@ -73,6 +73,11 @@ export const LAYERS: readonly Layer[] = [
     folders: ['src/history/'],
   },
   {
+    name: 'webhooks',
+    why: 'follow the history feed and the outbox: endpoints, the per-company dispatcher, signed deliveries with retries',
+    folders: ['src/webhooks/'],
+  },
+  {
     name: 'runners',
     why: 'the queue consumer and the recovery dispatch each job kind to its domain',
     folders: ['src/runners/'],

@@ -43,6 +43,8 @@ import { referenceRoutes } from './catalog/references/references.routes';
 import { featureBlockRoutes } from './catalog/feature-blocks/feature-block.routes';
 import { languageRoutes } from './catalog/translations/languages.routes';
 import { channelRoutes } from './completeness/channel.routes';
+import { changesRoutes } from './history/changes.routes';
+import { webhookRoutes } from './webhooks/webhook.routes';
 
 /**
  * The REST application ({base_url} = /api). Cookie-session controllers are mounted behind
@@ -55,7 +57,17 @@ export function createApp() {
   app.use('/api/*', except([...RAW_BODY_PATHS, ...LARGE_JSON_PATHS], limitBody), except(RAW_BODY_PATHS, requireJson));
   app.use('/api/Catalog/UpsertProducts', limitLargeJson);
 
-  for (const controller of ['Catalog', 'Classification', 'Export', 'Job', 'Media', 'Sync', 'Import']) {
+  for (const controller of [
+    'Catalog',
+    'Changes',
+    'Classification',
+    'Export',
+    'Job',
+    'Media',
+    'Sync',
+    'Import',
+    'Webhooks',
+  ]) {
     app.use(`/api/${controller}/*`, requireSession, checkOrigin, useCell);
   }
   app.route('/', oauthRoutes);
@@ -85,6 +97,8 @@ export function createApp() {
   app.route('/api/Catalog', featureBlockRoutes);
   app.route('/api/Catalog', languageRoutes);
   app.route('/api/Catalog', channelRoutes);
+  app.route('/api/Changes', changesRoutes);
+  app.route('/api/Webhooks', webhookRoutes);
 
   const documentFor = (url: string) => openApiDocument(app, `${new URL(url).origin}/api`);
   app.get('/api/openapi.json', async (c) => c.json(await documentFor(c.req.url)));

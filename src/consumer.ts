@@ -1,4 +1,4 @@
-import type { Bindings, JobMessage } from './env';
+import type { Bindings, QueueMessage } from './env';
 import { handleJobBatch } from './runners/queue-consumer';
 import { scheduled } from './scheduled';
 
@@ -17,4 +17,4 @@ export default {
       : Response.json({ error: 'not found' }, { status: 404 }),
   queue: (batch, env) => handleJobBatch(batch, env),
   scheduled,
-} satisfies ExportedHandler<Bindings, JobMessage>;
+} satisfies ExportedHandler<Bindings, QueueMessage>;

@@ -34,6 +34,10 @@ declare global {
       /** The same for cell-2 and cell-3 (src/db/cells.ts `cellDatabase`). */
       CELL_2_REPLICA_SIM?: D1Database;
       CELL_3_REPLICA_SIM?: D1Database;
+      /** Worker secret: key that seals the webhook signing secrets (docs/webhooks.md "Secrets"). */
+      WEBHOOK_ENCRYPTION_KEY?: string;
+      /** Local development and tests only: "true" lets webhook endpoints point at private or loopback addresses. */
+      ALLOW_PRIVATE_TARGETS?: string;
       /** Local trials only (`npm run dev -- --lag 3s`): ms by which the simulated replicas trail (src/db/binding.ts). */
       REPLICA_SIM_LAG_MS?: string;
     }
@@ -54,6 +58,16 @@ export interface JobMessage {
   /** The tenant cell whose database holds the job row (src/db/cells.ts); absent = cell-1. */
   cell?: string;
 }
+
+/** A webhook delivery attempt on JOB_QUEUE (docs/webhooks.md): the consumer loads the delivery row. */
+export interface WebhookMessage {
+  webhookDeliveryId: string;
+  /** The tenant cell whose database holds the delivery row; absent = cell-1. */
+  cell?: string;
+}
+
+/** Everything JOB_QUEUE carries. */
+export type QueueMessage = JobMessage | WebhookMessage;
 
 export interface AppEnv {
   Bindings: Bindings;

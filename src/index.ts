@@ -1,10 +1,11 @@
 import { createApp } from './app';
-import type { Bindings, JobMessage } from './env';
+import type { Bindings, QueueMessage } from './env';
 import { handleJobBatch } from './runners/queue-consumer';
 import { scheduled } from './scheduled';
 
 export { RateLimiter } from './http/rate-limit';
 export { McpSession } from './mcp/session-agent';
+export { WebhookDispatcher } from './webhooks/dispatcher-object';
 
 const app = createApp();
 
@@ -12,4 +13,4 @@ export default {
   fetch: app.fetch,
   queue: (batch, env) => handleJobBatch(batch, env),
   scheduled,
-} satisfies ExportedHandler<Bindings, JobMessage>;
+} satisfies ExportedHandler<Bindings, QueueMessage>;

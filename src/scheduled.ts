@@ -8,6 +8,7 @@ import { sweepDeps, sweepJobs } from './runners/recovery';
 import { runDueSyncs } from './sync/schedule';
 import { tidySearchIndex } from './catalog/search-tidy';
 import { pruneCompletenessDaily } from './completeness/completeness-trend';
+import { pokeActiveDispatchers } from './webhooks/dispatcher-object';
 
 /**
  * Cron Triggers (`[triggers]` of wrangler.toml, or of wrangler.consumer.toml when the consumer is
@@ -30,5 +31,7 @@ export async function scheduled(controller: ScheduledController, env: Bindings):
     await runDueSyncs({ db, queue: env.JOB_QUEUE, publicBaseUrl: env.PUBLIC_BASE_URL }, now);
     // the search index's segments merged a few seconds' worth per tick (docs/search.md "Index upkeep")
     await tidySearchIndex(db);
+    // webhook dispatchers of companies with an enabled endpoint run again after a deploy or a lost alarm
+    await pokeActiveDispatchers(env.WEBHOOK_DISPATCHER, db);
   }
 }

@@ -55,6 +55,7 @@ describe('MCP tools', () => {
       'start_export',
       'get_job',
       'get_history',
+      'get_changes',
       'list_sync_connections',
       'list_sync_runs',
       'set_prices',

@@ -6,6 +6,9 @@ import { setValue } from '../src/catalog/values';
 import { updateProduct } from '../src/catalog/products';
 import { openApiDocument } from '../src/openapi/openapi-document';
 import { addConnection } from '../src/sync/connections';
+import { sendTestEvent } from '../src/webhooks/deliveries';
+import { addEndpoint } from '../src/webhooks/endpoints';
+import { heldQueue } from './helpers/webhooks';
 import { contractTenant, send, type ContractTenant } from './helpers/contract-fixtures';
 import { loadRelease, proficlassFiles } from './helpers/release-fixtures';
 import { etimIxfFile } from './helpers/release-ixf-fixture';
@@ -98,6 +101,13 @@ beforeAll(async () => {
     options: { missing: 'deactivate', maxDeactivationPercent: 10, schedule: 'daily', defaultTaxCode: 'DE19' },
   } as never);
   a.ids.connectionId = (connection as { connectionId: string }).connectionId;
+  const endpoint = await addEndpoint(
+    { db: db(), encryptionKey: env.WEBHOOK_ENCRYPTION_KEY, allowPrivate: false },
+    caller as never,
+    { url: 'https://hooks.responses.example/pim' },
+  );
+  a.ids.endpointId = endpoint.endpointId;
+  await sendTestEvent({ db: db(), queue: heldQueue().queue }, caller as never, endpoint.endpointId);
   const importer = { ...tenant, userId: a.ids.userId! };
   const fileId = await putImportFile(importer, SUPPLIER_2005);
   a.ids.importJobId = await insertImportJob(importer, { catalogId, fileId, dryRun: true });

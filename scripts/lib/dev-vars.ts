@@ -12,6 +12,9 @@ export const LOCAL_DEV_VARS: Record<string, string> = {
   SYNC_ENCRYPTION_KEY: 'local-dev-only-sync-encryption-key',
   MEDIA_URL_KEY: 'local-dev-only-media-url-key',
   SSO_ENCRYPTION_KEY: 'local-dev-only-sso-encryption-key',
+  WEBHOOK_ENCRYPTION_KEY: 'local-dev-only-webhook-encryption-key',
+  // webhook receivers on localhost (docs/webhooks.md); never set in production
+  ALLOW_PRIVATE_TARGETS: 'true',
 };
 
 /** Adds the missing local values to `.dev.vars` (other entries are kept). */

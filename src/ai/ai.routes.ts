@@ -24,6 +24,8 @@ import { requireAgent, type AgentEnv } from '../oauth/bearer';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 import { getHistory } from '../history/history';
 import { GetHistoryQuery, HistoryPageOut } from '../history/history.schemas';
+import { getChanges } from '../history/changes-feed';
+import { ChangesPageOut, GetChangesQuery } from '../history/changes.schemas';
 import { LinkIdQuery, ListClassificationsQuery } from './ai.schemas';
 import { getReleases, ReleasesOut } from '../releases/release-queries';
 import { getReleaseGroups, ReleaseGroupsOut, ReleaseGroupsQuery } from '../releases/release-groups';
@@ -97,6 +99,14 @@ export const aiRoutes = new Hono<AgentEnv>()
     }),
     validate('query', GetHistoryQuery),
     async (c) => c.json(await getHistory(c.var.db, c.var.agent, c.req.valid('query'))),
+  )
+  .get(
+    '/GetChanges',
+    doc('Every change of the company after a cursor, in commit order, deletes included; resumable', ChangesPageOut, {
+      tag: 'Changes',
+    }),
+    validate('query', GetChangesQuery),
+    async (c) => c.json(await getChanges(c.var.db, c.var.agent, c.req.valid('query'))),
   )
   .get(
     '/GetClassificationGroups',

@@ -35,6 +35,8 @@ export const DERIVED_TABLES = [
   'completeness_counts',
   'classification_class_use',
   'release_product_counts',
+  // the feed's sequence: the target's history trigger numbers the copied versions (migration 0052)
+  'change_feed',
 ];
 
 const own = (column = 'company_id') => ({ where: `${column} = ?`, bind: (c: string) => [c] });
@@ -119,4 +121,9 @@ export const COPY_PLAN: CopyStep[] = [
   { table: 'sync_runs', ...own() },
   { table: 'sync_run_items', ...ofJobs },
   { table: 'history_versions', ...own() },
+  { table: 'webhook_endpoints', ...own() },
+  { table: 'webhook_deliveries', ...own() },
+  { table: 'webhook_outbox', ...own(), omit: ['seq'] },
+  // the target numbers the feed anew: its dispatcher starts at the end of the copied feed and outbox
+  { table: 'webhook_dispatch', ...own(), set: { feed_seq: null, outbox_seq: null } },
 ];

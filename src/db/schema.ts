@@ -1402,3 +1402,111 @@ export const completenessDaily = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.channelKey, t.lang, t.day] })],
 );
+
+// ---------------------------------------------------------------- changes feed and webhooks
+
+/**
+ * The commit-order sequence of the history (migration 0052, docs/changes-feed.md): one row per
+ * `history_versions` row, written and deleted by triggers in the writer's own transaction.
+ */
+export const changeFeed = sqliteTable(
+  'change_feed',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    companyId: text('company_id').notNull(),
+    versionId: text('version_id').notNull(),
+  },
+  (t) => [
+    index('change_feed_company_seq_idx').on(t.companyId, t.seq),
+    uniqueIndex('change_feed_version_idx').on(t.versionId),
+  ],
+);
+
+/** A company's webhook receiver (docs/webhooks.md). The secrets are sealed, never returned after create/rotate. */
+export const webhookEndpoints = sqliteTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    /** JSON array of subscribed event types; empty = every event. */
+    eventTypes: text('event_types', { mode: 'json' }).notNull().$type<string[]>().default(sql`'[]'`),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    /** Why the service disabled it (deliveries failed for more than a day); null when enabled or disabled by hand. */
+    disabledReason: text('disabled_reason'),
+    disabledAt: text('disabled_at'),
+    secretSealed: text('secret_sealed').notNull(),
+    previousSecretSealed: text('previous_secret_sealed'),
+    previousSecretExpiresAt: text('previous_secret_expires_at'),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhook_endpoints_company_idx').on(t.companyId, t.id)],
+);
+
+/** One message to one endpoint and its attempts (the delivery log). */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    /** The Standard Webhooks `webhook-id` (`msg_...`): the same on every attempt, so receivers de-duplicate. */
+    messageId: text('message_id').notNull(),
+    eventType: text('event_type').notNull(),
+    /** Deliveries with the same key go to one endpoint in order (the product id); null: no order. */
+    orderKey: text('order_key'),
+    payload: text('payload').notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at').notNull(),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    lastAttemptAt: text('last_attempt_at'),
+    /** JSON array of the last attempts (`DeliveryAttempt`), newest last, at most 10 (plain text: bulk inserts take no JSON-mode column). */
+    log: text('log').notNull().default('[]'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_deliveries_endpoint_idx').on(t.companyId, t.endpointId, t.id),
+    index('webhook_deliveries_order_idx').on(t.endpointId, t.orderKey, t.id).where(sql`status = 'pending'`),
+    index('webhook_deliveries_due_idx').on(t.companyId, t.nextAttemptAt).where(sql`status = 'pending'`),
+  ],
+);
+
+export interface DeliveryAttempt {
+  at: string;
+  status: number | null;
+  error: string | null;
+  ms: number;
+}
+
+/** Events the history does not carry (jobs ended, release upgraded, test events), in commit order. */
+export const webhookOutbox = sqliteTable(
+  'webhook_outbox',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    companyId: text('company_id').notNull(),
+    eventType: text('event_type').notNull(),
+    orderKey: text('order_key'),
+    data: text('data').notNull(),
+    at: text('at').notNull().default(dbNow),
+  },
+  (t) => [index('webhook_outbox_company_seq_idx').on(t.companyId, t.seq)],
+);
+
+/** Where a company's dispatcher stands in the feed and the outbox (null: at the end when first read). */
+export const webhookDispatch = sqliteTable('webhook_dispatch', {
+  companyId: text('company_id').primaryKey(),
+  feedSeq: integer('feed_seq'),
+  outboxSeq: integer('outbox_seq'),
+  updatedAt: updatedAt(),
+});

@@ -9,7 +9,7 @@ export const GetHistoryQuery = z.strictObject({ elementId: z.uuid(), ...PageQuer
 export const RestoreVersionDto = z.strictObject({ departmentId: z.uuid(), elementId: z.uuid(), versionId: z.uuid() });
 
 /** Named, so the document's generator gives this recursive schema its own component instead of a numbered one. */
-const JsonValue = z.json().meta({ id: 'JsonValue' });
+export const JsonValue = z.json().meta({ id: 'JsonValue' });
 
 const ChangeOut = z.object({ path: z.string(), before: JsonValue, after: JsonValue });
 

@@ -4,7 +4,16 @@ import type { z } from 'zod';
 import { operationGuard } from './operation-guard';
 import type { OperationTraits } from './operation-traits';
 
-export type Tag = 'Account' | 'Catalog' | 'Classification' | 'Export' | 'Import' | 'Job' | 'Sync';
+export type Tag =
+  | 'Account'
+  | 'Catalog'
+  | 'Changes'
+  | 'Classification'
+  | 'Export'
+  | 'Import'
+  | 'Job'
+  | 'Sync'
+  | 'Webhooks';
 
 export interface OperationDoc extends OperationTraits {
   tag: Tag;

@@ -5,7 +5,7 @@ import { declareErrorResponses } from './error-responses';
 
 type Document = Awaited<ReturnType<typeof generateSpecs>>;
 
-const TAGS = ['Account', 'Catalog', 'Classification', 'Export', 'Import', 'Job', 'Sync'];
+const TAGS = ['Account', 'Catalog', 'Changes', 'Classification', 'Export', 'Import', 'Job', 'Sync', 'Webhooks'];
 
 /**
  * The server-independent part of the document: hono-openapi walks the app's routes and reads

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { HOME_CELL, MOVE_RETRY_AFTER_SECONDS, openCellSession, placementOf, wireBookmark } from '../db/cells';
 import { jobs } from '../db/schema';
-import type { Bindings, JobMessage } from '../env';
+import type { Bindings, JobMessage, QueueMessage, WebhookMessage } from '../env';
 import { AppError } from '../kernel/app-error';
 import { EXPORTERS } from '../exports/registry';
 import { failExport, runExportSlice } from '../exports/run-export';
@@ -18,6 +18,7 @@ import { runSyncSlice } from '../sync/run-sync';
 import { failRun } from '../sync/sync-finish';
 import { syncDepsFrom } from '../sync/sync-deps';
 import { signedMediaUrl, SIGNED_MEDIA_TTL_SECONDS } from '../media/signed-url';
+import { handleWebhookMessage } from './webhook-consumer';
 
 /** After this many failed deliveries of one message, the job is marked failed. */
 const MAX_ATTEMPTS = 3;
@@ -44,8 +45,11 @@ function exportMediaUrl(env: Bindings) {
  * work opens its own D1 session on the message's cell from the bookmark the message carries (the
  * request that started the job, or the slice before), so it never reads older than what queued it.
  */
-export async function handleJobBatch(batch: MessageBatch<JobMessage>, env: Bindings): Promise<void> {
-  for (const message of batch.messages) await handleJobMessage(message, env);
+export async function handleJobBatch(batch: MessageBatch<QueueMessage>, env: Bindings): Promise<void> {
+  for (const message of batch.messages) {
+    if ('webhookDeliveryId' in message.body) await handleWebhookMessage(message as Message<WebhookMessage>, env);
+    else await handleJobMessage(message as Message<JobMessage>, env);
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { catalogTools } from './catalog.tools';
 import { classificationTools } from './classification.tools';
 import { exportTools } from './export.tools';
 import { historyTools } from './history.tools';
+import { changesTools } from './changes.tools';
 import { productTools } from './product.tools';
 import { releaseTools } from './release.tools';
 import { syncTools } from './sync.tools';
@@ -21,6 +22,7 @@ export const PIM_TOOLS: readonly PimTool[] = [
   ...releaseTools,
   ...exportTools,
   ...historyTools,
+  ...changesTools,
   ...syncTools,
   ...priceTools,
   ...referenceTools,
