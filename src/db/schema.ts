@@ -781,6 +781,27 @@ export const syncConnections = sqliteTable(
   ],
 );
 
+/**
+ * A connector key whose target must go back to the reference store (DELETE /target): its
+ * connection's shop was removed, or the connection deleted or moved to another connector URL
+ * or key. Recorded with that write, removed once the connector confirmed the reset or the key
+ * got a shop again; sent before the next run of that key (src/sync/target-reset.ts).
+ */
+export const syncTargetResets = sqliteTable(
+  'sync_target_resets',
+  {
+    /** Changes with every new reset of the key, so a run removes only the reset it sent. */
+    id: text('id').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    connectorUrl: text('connector_url').notNull(),
+    keyId: text('key_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('sync_target_resets_key_uq').on(t.companyId, t.connectorUrl, t.keyId)],
+);
+
 /** One sync run (a job of kind `sync`) of a connection, with its report once finished. */
 export const syncRuns = sqliteTable(
   'sync_runs',

@@ -1,15 +1,17 @@
 import { dbNow } from '../kernel/clock';
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { isUniqueViolation, type Database } from '../db/client';
+import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../kernel/ids';
 import { jobs, syncConnections, syncRuns, type SyncConnectionOptions } from '../db/schema';
 import { assertAdmin } from '../accounts/admin-only';
 import { conflict, notFound } from '../kernel/app-error';
 import { assertDepartment, findCatalog } from '../db/scope';
-import { encryptSecret } from './secret-box';
+import type { Fetcher } from './connector-client';
+import { decryptSecret, encryptSecret } from './secret-box';
 import { shopColumns, shopMoved, shopOut } from './connection-shop';
 import { checkSyncChannel } from './sync-complete';
+import { dropReset, pendingReset, recordReset, resetNeeded, sendResetNow } from './target-reset';
 import type { AddConnectionInput, ConnectionOut, LastRun, UpdateConnectionInput } from './sync.schemas';
 import type { Caller } from '../kernel/caller';
 
@@ -86,6 +88,7 @@ async function connectionOut(db: Database, row: ConnectionRow): Promise<z.infer<
     },
     hasSecret: true,
     shop: shopOut(row),
+    targetResetPending: (await pendingReset(db, row)) !== null,
     nextRunAt: row.nextRunAt,
     lastRun: await lastRunOf(db, row.id),
     createdAt: row.createdAt,
@@ -112,81 +115,114 @@ export async function addConnection(
   const id = newId();
   const shop = await shopColumns(encryptionKey, id, input.shop, null);
   const secretCiphertext = await encryptSecret(encryptionKey, id, input.secret);
-  await db
-    .insert(syncConnections)
-    .values({
-      id,
-      companyId: caller.companyId,
-      departmentId: input.departmentId,
-      catalogId: input.catalogId,
-      name: input.name,
-      connectorUrl: input.connectorUrl,
-      keyId: input.keyId,
-      secretCiphertext,
-      options: input.options,
-      nextRunAt: nextRunAfter(input.options, new Date()),
-      runAsUserId: caller.userId,
-      ...shop,
-    })
-    .catch(duplicateName);
+  const key = { companyId: caller.companyId, connectorUrl: input.connectorUrl, keyId: input.keyId };
+  const insert = db.insert(syncConnections).values({
+    id,
+    companyId: caller.companyId,
+    departmentId: input.departmentId,
+    catalogId: input.catalogId,
+    name: input.name,
+    connectorUrl: input.connectorUrl,
+    keyId: input.keyId,
+    secretCiphertext,
+    options: input.options,
+    nextRunAt: nextRunAfter(input.options, new Date()),
+    runAsUserId: caller.userId,
+    ...shop,
+  });
+  // A shop for a key with a pending reset replaces it: the run sends PUT /target.
+  await runBatch(db, shop.shop ? [insert, dropReset(db, key)] : [insert]).catch(duplicateName);
   return connectionOut(db, await findConnection(db, caller, id));
+}
+
+/** What a write that may reset a connector's target needs besides the db (target-reset.ts). */
+export interface ConnectionDeps {
+  db: Database;
+  encryptionKey: string | undefined;
+  fetcher: Fetcher;
 }
 
 /**
  * Replaces a connection's settings. The secret stays unless a new one is given, the shop unless
  * `shop` is given (null removes it with its credentials); a changed URL, key id or shop drops
- * the cached mappings, which belonged to the old connector or shop.
+ * the cached mappings, which belonged to the old connector or shop. Taking the shop away from
+ * the connector key (shop null, another URL or key) records a reset of that key's target in the
+ * same batch and sends DELETE /target right after (target-reset.ts).
  */
-export async function updateConnection(
-  db: Database,
-  caller: Caller,
-  encryptionKey: string | undefined,
-  input: UpdateConnectionInput,
-) {
+export async function updateConnection(deps: ConnectionDeps, caller: Caller, input: UpdateConnectionInput) {
+  const { db, encryptionKey } = deps;
   assertAdmin(caller);
   await assertDepartment(db, caller, input.departmentId);
   const current = await findConnection(db, caller, input.connectionId, input.departmentId);
   await findCatalog(db, caller, input.catalogId, input.departmentId);
   await checkSyncChannel(db, caller.companyId, input.options);
   const shop = await shopColumns(encryptionKey, current.id, input.shop, current);
-  const sameConnector =
-    current.connectorUrl === input.connectorUrl && current.keyId === input.keyId && !shopMoved(current, shop);
+  const sameKey = current.connectorUrl === input.connectorUrl && current.keyId === input.keyId;
+  const sameConnector = sameKey && !shopMoved(current, shop);
   const scheduleChanged = current.options.schedule !== input.options.schedule;
-  await db
-    .update(syncConnections)
-    .set({
-      catalogId: input.catalogId,
-      name: input.name,
-      connectorUrl: input.connectorUrl,
-      keyId: input.keyId,
-      options: input.options,
-      runAsUserId: caller.userId,
-      updatedAt: dbNow,
-      ...(input.secret ? { secretCiphertext: await encryptSecret(encryptionKey, current.id, input.secret) } : {}),
-      ...(scheduleChanged ? { nextRunAt: nextRunAfter(input.options, new Date()) } : {}),
-      ...shop,
-      ...(sameConnector
-        ? {}
-        : { mappings: null, mappingsEtag: null, mappingsFetchedAt: null, mappingsMaxBatchRecords: null }),
-    })
-    .where(and(eq(syncConnections.id, current.id), eq(syncConnections.companyId, caller.companyId)))
-    .catch(duplicateName);
+  const shopAfter = shop.shop === undefined ? current.shop : shop.shop;
+  const reset = (shopAfter === null || !sameKey) && (await resetNeeded(db, current));
+  const secretCiphertext = input.secret ? await encryptSecret(encryptionKey, current.id, input.secret) : null;
+  const statements: BatchStatement[] = [
+    db
+      .update(syncConnections)
+      .set({
+        catalogId: input.catalogId,
+        name: input.name,
+        connectorUrl: input.connectorUrl,
+        keyId: input.keyId,
+        options: input.options,
+        runAsUserId: caller.userId,
+        updatedAt: dbNow,
+        ...(secretCiphertext ? { secretCiphertext } : {}),
+        ...(scheduleChanged ? { nextRunAt: nextRunAfter(input.options, new Date()) } : {}),
+        ...shop,
+        ...(sameConnector
+          ? {}
+          : { mappings: null, mappingsEtag: null, mappingsFetchedAt: null, mappingsMaxBatchRecords: null }),
+      })
+      .where(and(eq(syncConnections.id, current.id), eq(syncConnections.companyId, caller.companyId))),
+  ];
+  if (reset) statements.push(recordReset(db, current));
+  if (shopAfter) statements.push(dropReset(db, { ...current, connectorUrl: input.connectorUrl, keyId: input.keyId }));
+  await runBatch(db, statements).catch(duplicateName);
+  // The old key's secret: a new one given for the same key is what its connector holds now.
+  if (reset) await resetNow(deps, current, sameKey && input.secret ? input.secret : null);
   return connectionOut(db, await findConnection(db, caller, current.id));
 }
 
-/** Deletes a connection; its past runs stay readable as jobs (GetJob), not through GetRuns. */
+/** Sends a just-recorded reset (target-reset.ts); a secret that cannot be decrypted leaves it pending. */
+async function resetNow(deps: ConnectionDeps, row: ConnectionRow, secret: string | null): Promise<boolean> {
+  let known: string;
+  try {
+    known = secret ?? (await decryptSecret(deps.encryptionKey, row.id, row.secretCiphertext));
+  } catch {
+    return true;
+  }
+  return sendResetNow(deps, row, { connectorUrl: row.connectorUrl, keyId: row.keyId, secret: known });
+}
+
+/**
+ * Deletes a connection; its past runs stay readable as jobs (GetJob), not through GetRuns. A
+ * connection with a shop resets its key's target as an update removing the shop does;
+ * `targetResetPending` says the connector was not reached and gets it before the key's next run.
+ */
 export async function deleteConnection(
-  db: Database,
+  deps: ConnectionDeps,
   caller: Caller,
   input: { departmentId: string; connectionId: string },
 ) {
+  const { db } = deps;
   assertAdmin(caller);
   await assertDepartment(db, caller, input.departmentId);
   const row = await findConnection(db, caller, input.connectionId, input.departmentId);
-  await db
+  const reset = await resetNeeded(db, row);
+  const remove = db
     .delete(syncConnections)
     .where(and(eq(syncConnections.id, row.id), eq(syncConnections.companyId, caller.companyId)));
-  return { connectionId: row.id, deleted: true as const };
+  await runBatch(db, reset ? [remove, recordReset(db, row)] : [remove]);
+  const targetResetPending = reset ? await resetNow(deps, row, null) : (await pendingReset(db, row)) !== null;
+  return { connectionId: row.id, deleted: true as const, targetResetPending };
 }
 
 /** One connection of the caller's company (404 for another company's). */

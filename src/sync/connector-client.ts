@@ -4,7 +4,8 @@ import { syncConnections } from '../db/schema';
 import { AppError } from '../kernel/app-error';
 import { signRequest, pathWithQueryOf } from './protocol/signing';
 import { MAX_BATCH_RECORDS, MAX_BATCH_RECORDS_HEADER, mappingsSchema, type Mappings } from './protocol/wire';
-import type { ConnectionRow } from './connections';
+
+type ConnectionRow = typeof syncConnections.$inferSelect;
 
 /** `fetch` as the sync uses it; tests and the benchmark hand in their own. */
 export type Fetcher = (request: Request) => Promise<Response>;
@@ -165,5 +166,17 @@ export async function putTarget(fetcher: Fetcher, target: ConnectorTarget, body:
   const response = await connectorFetch(fetcher, target, 'PUT', '/target', { body });
   if (response.status !== 200)
     throw new ConnectorError(`the connector refused the shop's settings (${await describeFailure(response)})`);
+  await response.body?.cancel().catch(() => undefined);
+}
+
+/**
+ * DELETE /target: points the connector's key back at its reference store (docs/shops.md). 204,
+ * and 404 (no target to remove), are done; any other answer is a ConnectorError naming the
+ * connector's reason. Network errors and an expired `signal` propagate.
+ */
+export async function deleteTarget(fetcher: Fetcher, target: ConnectorTarget, signal?: AbortSignal): Promise<void> {
+  const response = await connectorFetch(fetcher, target, 'DELETE', '/target', { signal });
+  if (response.status !== 204 && response.status !== 404)
+    throw new ConnectorError(`the connector refused to reset its target (${await describeFailure(response)})`);
   await response.body?.cancel().catch(() => undefined);
 }

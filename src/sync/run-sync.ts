@@ -3,6 +3,7 @@ import { syncConnections } from '../db/schema';
 import { jobMessage, markRunning, type JobRow } from '../jobs/jobs';
 import { ConnectorError, cachedMappings, putTarget, withNetworkRetries } from './connector-client';
 import { targetBodyOf } from './connection-shop';
+import { sendPendingReset } from './target-reset';
 import { countMasters } from './master-reader';
 import { SIGNED_MEDIA_TTL_SECONDS } from '../media/signed-url';
 import { decryptSecret } from './secret-box';
@@ -70,10 +71,13 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
     checkpoint = { ...checkpoint, incomplete: { channel: channel.name, count: 0, missing: {} } };
   // The shop's settings go first (docs/shops.md "The PIM side"): the mappings and the
   // inventory are the shop's. Sent again only when they changed since the run sent them.
+  // Without a shop, a reset the key still owes (its shop was removed) goes first instead.
   const shop = await targetBodyOf(deps.encryptionKey, connection);
   if (shop && checkpoint.targetVersion !== shop.version) {
     await withNetworkRetries(deps.sleep, 'PUT /target', () => putTarget(deps.fetcher, target, shop.body));
     checkpoint = { ...checkpoint, targetVersion: shop.version };
+  } else if (!shop) {
+    await sendPendingReset(deps, connection, target);
   }
   const { mappings, maxBatchRecords } = await cachedMappings(deps, connection, target);
   const ctx: RunContext = {

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
@@ -12,6 +12,7 @@ import {
   AddConnectionDto,
   ConnectionOut,
   ConnectionRefDto,
+  DeleteConnectionOut,
   GetConnectionQuery,
   GetConnectionsQuery,
   GetShopDefaultsQuery,
@@ -26,6 +27,12 @@ import {
 const doc = (summary: string, response: z.ZodType, more: Partial<OperationDoc> = {}) =>
   describeOperation({ tag: 'Sync', summary, response, security: 'cookie', ...more });
 const NAME_TAKEN = 'A connection with this name already exists';
+/** What a connection write calls the connector with (a removed shop resets the key's target). */
+const connectionDeps = (c: Context<AppEnv>) => ({
+  db: c.var.db,
+  encryptionKey: c.env.SYNC_ENCRYPTION_KEY,
+  fetcher: (r: Request) => fetch(r),
+});
 
 /** `/api/Sync/*`: connections to shop connectors and their runs (docs/sync.md). */
 export const syncRoutes = new Hono<AppEnv>()
@@ -42,15 +49,13 @@ export const syncRoutes = new Hono<AppEnv>()
       conflict: NAME_TAKEN,
     }),
     validate('json', UpdateConnectionDto),
-    async (c) => c.json(await updateConnection(c.var.db, c.var.caller, c.env.SYNC_ENCRYPTION_KEY, c.req.valid('json'))),
+    async (c) => c.json(await updateConnection(connectionDeps(c), c.var.caller, c.req.valid('json'))),
   )
   .post(
     '/DeleteConnection',
-    doc('Delete a connection (admin)', z.object({ connectionId: z.string(), deleted: z.literal(true) }), {
-      adminOnly: true,
-    }),
+    doc('Delete a connection (admin)', DeleteConnectionOut, { adminOnly: true }),
     validate('json', ConnectionRefDto),
-    async (c) => c.json(await deleteConnection(c.var.db, c.var.caller, c.req.valid('json'))),
+    async (c) => c.json(await deleteConnection(connectionDeps(c), c.var.caller, c.req.valid('json'))),
   )
   .get(
     '/GetConnections',

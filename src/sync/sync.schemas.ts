@@ -176,10 +176,23 @@ export const ConnectionOut = z.object({
       hasCredentials: z.boolean(),
     })
     .nullable(),
+  /**
+   * The connector still points this connection's key at a shop the PIM no longer names for it
+   * (the reset could not be sent when the shop was removed): DELETE /target goes before the
+   * key's next run.
+   */
+  targetResetPending: z.boolean(),
   nextRunAt: z.string().nullable(),
   lastRun: LastRun.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+});
+
+export const DeleteConnectionOut = z.object({
+  connectionId: z.string(),
+  deleted: z.literal(true),
+  /** The connector could not be told to drop the connection's shop (DELETE /target); it is told before the key's next run. */
+  targetResetPending: z.boolean(),
 });
 
 export const TestConnectionOut = z.object({

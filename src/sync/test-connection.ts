@@ -3,6 +3,7 @@ import type { Database } from '../db/client';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { findConnection } from './connections';
 import { targetBodyOf } from './connection-shop';
+import { sendPendingReset } from './target-reset';
 import {
   connectorFetch,
   ConnectorError,
@@ -51,7 +52,8 @@ async function probeShop(fetcher: Fetcher, target: ConnectorTarget): Promise<Sho
 /**
  * `Sync/TestConnection`. With a shop: PUT /target (its settings), POST /target/test (the shop's
  * name, languages, currencies) and the warnings of what a run would lose, then GET /mappings.
- * Without: the signed GET /mappings alone. A wrong secret shows as `{ok: false, status: 401}`,
+ * Without: the reset of the key's target if one is pending (target-reset.ts), then the signed
+ * GET /mappings. A wrong secret shows as `{ok: false, status: 401}`,
  * an unreachable connector as status 0, a shop that refused as 502 with its reason. A
  * successful answer also refreshes the mappings cache, so the next run starts from it.
  */
@@ -75,6 +77,8 @@ export async function testConnection(
       await putTarget(deps.fetcher, target, shop.body);
       probe = await probeShop(deps.fetcher, target);
       warnings = shopWarnings(catalog, fillMapping(connection.shop.kind, connection.shop.mapping), probe);
+    } else if (!shop) {
+      await sendPendingReset(deps, connection, target);
     }
     const result = await fetchMappings(deps.fetcher, target, null);
     const mappings = result.mappings!;

@@ -56,6 +56,8 @@ export class FakeConnector {
     currencies: ['EUR'],
     details: {},
   };
+  /** Every request fails as a network error would (the connector is down). */
+  unreachable = false;
   /** Sent as X-Max-Batch-Records with /mappings (a real shop's connector does). */
   maxBatchRecords: number | null = null;
   /**
@@ -89,6 +91,7 @@ export class FakeConnector {
   }
 
   readonly fetch = async (request: Request): Promise<Response> => {
+    if (this.unreachable) throw new TypeError('fetch failed: connection refused');
     const body = new Uint8Array(await request.arrayBuffer());
     const verified = await verifyRequest(request, body, { [FAKE_KEY.keyId]: FAKE_KEY.secret });
     const url = new URL(request.url);
@@ -99,6 +102,11 @@ export class FakeConnector {
     if (path === '/target' && request.method === 'PUT') {
       this.target = JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>;
       return Response.json({ kind: this.target.kind, hasCredentials: true });
+    }
+    if (path === '/target' && request.method === 'DELETE') {
+      if (this.target === null) return Response.json({ error: 'no target for this key' }, { status: 404 });
+      this.target = null;
+      return new Response(null, { status: 204 });
     }
     if (path === '/target/test' && request.method === 'POST')
       return 'status' in this.probe

@@ -129,7 +129,7 @@ describe('Sync connections (REST)', () => {
       cookie: admin.cookie,
       body: { departmentId: admin.departmentId, connectionId: added.connectionId },
     });
-    expect(deleted.json).toEqual({ connectionId: added.connectionId, deleted: true });
+    expect(deleted.json).toEqual({ connectionId: added.connectionId, deleted: true, targetResetPending: false });
     expect((await call('GET', '/api/Sync/GetConnections', { cookie: admin.cookie })).json.items).toEqual([]);
   });
 
