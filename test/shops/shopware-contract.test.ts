@@ -164,6 +164,62 @@ describe('the Shopware adapter against the Admin API contract', () => {
     expect(server.invalid).toEqual([]);
   });
 
+  it('writes references as cross-selling per type, writes nothing the second time, and removes what the record lost', async () => {
+    const { mirror } = shopware(server, { references: true });
+    const accessory = { ...lamp(), variants: [] };
+    const written = await mirror.write([upsert('ACC-1', accessory), upsert('ACC-2', accessory)]);
+    expect(written.map((o) => o.ok)).toEqual([true, true]);
+    const references = [
+      { type: 'accessories', sku: 'ACC-1', quantity: 2 },
+      { type: 'accessories', sku: 'ACC-2', quantity: null },
+      { type: 'spare_part', sku: 'ACC-1', quantity: null },
+    ];
+    const [outcome] = await mirror.write([upsert('LMP-1', { ...lamp(), references })]);
+    expect(outcome).toMatchObject({ ok: true, action: 'created' });
+    expect(server.invalid).toEqual([]);
+    const masterId = product('LMP-1').id;
+    const crossSellings = server.rows('product_cross_selling').sort((a, b) => Number(a.position) - Number(b.position));
+    expect(
+      crossSellings.map(({ productId, name, type, active, position }) => ({ productId, name, type, active, position })),
+    ).toEqual([
+      { productId: masterId, name: 'accessories', type: 'productList', active: true, position: 0 },
+      { productId: masterId, name: 'spare_part', type: 'productList', active: true, position: 1 },
+    ]);
+    const assigned = (crossSellingId: unknown) =>
+      server
+        .rows('product_cross_selling_assigned_products')
+        .filter((a) => a.crossSellingId === crossSellingId)
+        .sort((a, b) => Number(a.position) - Number(b.position))
+        .map((a) => a.productId);
+    expect(assigned(crossSellings[0]?.id)).toEqual([product('ACC-1').id, product('ACC-2').id]);
+    expect(assigned(crossSellings[1]?.id)).toEqual([product('ACC-1').id]);
+
+    const before = snapshot();
+    const syncCalls = server.requests('/_action/sync').length;
+    const [again] = await mirror.write([upsert('LMP-1', { ...lamp(), references }, 'update')]);
+    expect(again).toMatchObject({ ok: true, action: 'updated' });
+    expect(snapshot()).toEqual(before);
+    expect(server.requests('/_action/sync').length).toBe(syncCalls + 1);
+
+    const [fewer] = await mirror.write([upsert('LMP-1', { ...lamp(), references: references.slice(0, 1) }, 'update')]);
+    expect(fewer).toMatchObject({ ok: true });
+    expect(server.rows('product_cross_selling').map((c) => c.name)).toEqual(['accessories']);
+    expect(assigned(crossSellings[0]?.id)).toEqual([product('ACC-1').id]);
+    await mirror.write([upsert('LMP-1', lamp(), 'update')]);
+    expect(server.rows('product_cross_selling')).toEqual([]);
+    expect(server.rows('product_cross_selling_assigned_products')).toEqual([]);
+    expect(server.invalid).toEqual([]);
+  });
+
+  it('writes no cross-selling when the mapping leaves references out', async () => {
+    const { mirror } = shopware(server, { references: false });
+    const [outcome] = await mirror.write([
+      upsert('LMP-1', { ...lamp(), references: [{ type: 'accessories', sku: 'ACC-1', quantity: null }] }),
+    ]);
+    expect(outcome).toMatchObject({ ok: true });
+    expect(server.rows('product_cross_selling')).toEqual([]);
+  });
+
   it('disables a deactivated product and its variants, or deletes them per mapping', async () => {
     const disable = shopware(server);
     await disable.mirror.write([upsert('LMP-1', lamp())]);

@@ -135,7 +135,8 @@ export class Mirror {
       mediaBytes: async () => {
         throw new Error('the Shopware adapter uploads by URL');
       },
-      idsOf: async () => new Map(),
+      idsOf: async (skus) =>
+        new Map(skus.flatMap((sku) => (this.ids.has(sku) ? [[sku, this.ids.get(sku) as TargetIds] as const] : []))),
     };
     const outcomes = await this.adapter.write(
       records.map((record, index) => ({

@@ -15,7 +15,6 @@ import { loadContext, readLanguages, type ShopContext } from './context';
 import { shopwareId } from './ids';
 import { uploadMissingMedia } from './media';
 import { OWNED, PlanError, planProduct, type RecordPlan } from './plan';
-import { planReferences } from './references';
 import { type OwnedItem, runSync, type SyncFailure } from './sync';
 
 /**
@@ -148,6 +147,13 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
         if (r.known && r.known.product !== derived.get(r.record.sku)) fail(r.index, 'record', OWNED_BY_SHOP);
       }
 
+      // Cross-selling assigns referenced products by their id in the mirror (references.ts).
+      const referenced = mapping.references
+        ? [...new Set(records.flatMap((r) => r.record.product?.references?.map((ref) => ref.sku) ?? []))]
+        : [];
+      const mirrored = referenced.length > 0 ? await ctx.idsOf(referenced) : new Map<string, TargetIds>();
+      const referencedId = (sku: string) => mirrored.get(sku)?.product;
+
       const items: OwnedItem[] = [];
       const plans = new Map<number, RecordPlan>();
       const deactivated = new Map<number, TargetIds | null>();
@@ -172,14 +178,10 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
           continue;
         }
         try {
-          const planCtx = { ...context, mapping, exists: (id: string) => exists.has(id) };
+          const planCtx = { ...context, mapping, exists: (id: string) => exists.has(id), referencedId };
           const plan = await planProduct(r.record.sku, r.record.product, planCtx);
           plans.set(r.index, plan);
           for (const item of plan.items) items.push({ ...item, action: 'upsert', owner: r.index });
-          if (mapping.references) {
-            for (const item of await planReferences(r.record, ctx))
-              items.push({ ...item, action: 'upsert', owner: r.index });
-          }
           const before = r.previous ? await planProduct(r.record.sku, r.previous, planCtx).catch(() => null) : null;
           for (const entity of OWNED) {
             const now = plan.owned.get(entity) as Map<string, Record<string, unknown>>;

@@ -21,7 +21,8 @@ export type IdKind =
   | 'media'
   | 'rule'
   | 'rule_condition'
-  | 'product_cross_selling';
+  | 'product_cross_selling'
+  | 'product_cross_selling_assigned_products';
 
 /** The id of one entity: a UUIDv5 of `kind` and the key parts (joined unambiguously). */
 export async function shopwareId(kind: IdKind, ...key: string[]): Promise<string> {

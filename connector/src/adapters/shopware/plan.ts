@@ -5,6 +5,7 @@ import { priceTiers } from '../common/prices';
 import { textIn } from '../common/texts';
 import { configuratorOptions, type FeatureValue, shopwareFeatures } from './features';
 import { shopwareId } from './ids';
+import { planReferences } from './references';
 
 /**
  * One record as Shopware Sync API items: the entities to upsert (product, child products,
@@ -34,6 +35,8 @@ export type OpName =
   | 'product_property'
   | 'product_option'
   | 'product_translation'
+  | 'product_cross_selling'
+  | 'product_cross_selling_assigned_products'
   | 'product-cover';
 
 /** Entities a product owns: removed from the shop when the record no longer carries them. */
@@ -46,6 +49,8 @@ export const OWNED = [
   'product_property',
   'product_option',
   'product_translation',
+  'product_cross_selling',
+  'product_cross_selling_assigned_products',
 ] as const;
 export type OwnedEntity = (typeof OWNED)[number];
 
@@ -61,6 +66,8 @@ export interface PlanContext {
   ruleId: () => Promise<string>;
   /** Product ids the shop already holds (stock is only set when a product is created). */
   exists: (productId: string) => boolean;
+  /** The shop's product id of a referenced SKU in the mirror (references.ts); absent: derived. */
+  referencedId?: (sku: string) => string | undefined;
 }
 
 export interface RecordPlan {
@@ -122,6 +129,14 @@ export async function planProduct(sku: string, product: Product, ctx: PlanContex
       const link = { productId: plan.productId, categoryId: parentId };
       plan.items.push({ op: 'product_category', field: 'product.categories', payload: link });
       own('product_category', `${link.productId}:${link.categoryId}`, link);
+    }
+  }
+
+  if (ctx.mapping.references && product.references?.length) {
+    const idOf = ctx.referencedId ?? (() => undefined);
+    for (const item of await planReferences(sku, plan.productId, product.references, idOf)) {
+      plan.items.push({ ...item, field: 'product.references' });
+      own(item.op, item.payload.id as string, { id: item.payload.id });
     }
   }
 

@@ -23,6 +23,8 @@ export interface SyncFailure {
 }
 
 const DELETE_ORDER: OpName[] = [
+  'product_cross_selling_assigned_products',
+  'product_cross_selling',
   'product_option',
   'product_property',
   'product_category',
@@ -44,6 +46,8 @@ const UPSERT_ORDER: OpName[] = [
   'product_category',
   'product_property',
   'product_option',
+  'product_cross_selling',
+  'product_cross_selling_assigned_products',
   'product-cover',
 ];
 
