@@ -15,8 +15,6 @@ declare global {
       SYNC_ENCRYPTION_KEY?: string;
       /** Worker secret: key of the sealed OpenID Connect client secrets (docs/sso.md). */
       SSO_ENCRYPTION_KEY?: string;
-      /** Development and tests only: identity providers on loopback or private addresses may be fetched (docs/sso.md). */
-      ALLOW_PRIVATE_TARGETS?: string;
       /** Worker secret: HMAC key of the signed media URLs handed to shop connectors. */
       MEDIA_URL_KEY?: string;
       /** Public origin of the PIM for scheduled syncs' media URLs (optional; manual runs use the request's). */
@@ -36,7 +34,7 @@ declare global {
       CELL_3_REPLICA_SIM?: D1Database;
       /** Worker secret: key that seals the webhook signing secrets (docs/webhooks.md "Secrets"). */
       WEBHOOK_ENCRYPTION_KEY?: string;
-      /** Local development and tests only: "true" lets webhook endpoints point at private or loopback addresses. */
+      /** Local development and tests only: "true" lets webhook endpoints and identity providers be on private or loopback addresses (docs/webhooks.md, docs/sso.md). */
       ALLOW_PRIVATE_TARGETS?: string;
       /** Local trials only (`npm run dev -- --lag 3s`): ms by which the simulated replicas trail (src/db/binding.ts). */
       REPLICA_SIM_LAG_MS?: string;
