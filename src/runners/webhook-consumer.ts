@@ -1,6 +1,6 @@
 import { HOME_CELL, openCellSession } from '../db/cells';
 import type { Bindings, WebhookMessage } from '../env';
-import { allowsPrivateTargets } from '../kernel/url-guard';
+import { allowsPrivateTargets } from '../sync/protocol/url-guard';
 import { attemptDelivery } from '../webhooks/deliver';
 
 /**

@@ -2,7 +2,7 @@ import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type DeliveryAttempt, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import type { WebhookMessage } from '../env';
-import { refusedUrlReason } from '../kernel/url-guard';
+import { refusedUrlReason } from '../sync/protocol/url-guard';
 import { enqueueDeliveries } from './dispatch';
 import { signingSecrets } from './endpoints';
 import { signedHeaders } from './signing';

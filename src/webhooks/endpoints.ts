@@ -7,7 +7,7 @@ import { AppError, badRequest, conflict, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { newId } from '../kernel/ids';
 import { seal, unseal } from '../kernel/sealed-box';
-import { refusedUrlReason } from '../kernel/url-guard';
+import { refusedUrlReason } from '../sync/protocol/url-guard';
 import { position } from './dispatch';
 import { newSigningSecret } from './signing';
 import {

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
-import { allowsPrivateTargets } from '../kernel/url-guard';
+import { allowsPrivateTargets } from '../sync/protocol/url-guard';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 import { cellOfHandle } from '../db/cells';
 import { redeliver, listDeliveries, sendTestEvent } from './deliveries';

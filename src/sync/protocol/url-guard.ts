@@ -72,7 +72,7 @@ function isInternalName(host: string): boolean {
   );
 }
 
-/** Why the connector refuses to fetch this URL, or null when it may. */
+/** Why the connector or the PIM (webhook receivers, identity providers) refuses to fetch this URL, or null when it may. */
 export function refusedUrlReason(url: string, allowPrivate: boolean): string | null {
   let parsed: URL;
   try {
