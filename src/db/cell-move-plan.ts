@@ -119,6 +119,7 @@ export const COPY_PLAN: CopyStep[] = [
   { table: 'import_dry_products', ...ofJobs },
   { table: 'sync_connections', ...own() },
   { table: 'sync_runs', ...own() },
+  { table: 'sync_target_resets', ...own() },
   { table: 'sync_run_items', ...ofJobs },
   { table: 'history_versions', ...own() },
   { table: 'webhook_endpoints', ...own() },
