@@ -10,16 +10,9 @@ import { historyStatement } from '../records/history-record';
 import { mediaEntry } from '../records/snapshot';
 import type { Caller } from '../kernel/caller';
 
-/** BMEcat MIME_PURPOSE values. */
-export const MEDIA_PURPOSES = [
-  'normal',
-  'thumbnail',
-  'detail',
-  'data_sheet',
-  'logo',
-  'safety_data_sheet',
-  'others',
-] as const;
+import { MEDIA_PURPOSES } from '../kernel/media-purposes';
+
+export { MEDIA_PURPOSES };
 export const ALLOWED_CONTENT_TYPES = [
   'image/jpeg',
   'image/png',

@@ -6,7 +6,7 @@ import { webhookEndpoints } from '../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { newId } from '../kernel/ids';
-import { seal, unseal } from '../kernel/sealed-box';
+import { isUsableKey, seal, unseal } from '../kernel/secret-box';
 import { refusedUrlReason } from '../sync/protocol/url-guard';
 import { position } from './dispatch';
 import { newSigningSecret } from './signing';
@@ -33,7 +33,7 @@ export interface EndpointDeps {
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 function sealingKey(key: string | undefined): string {
-  if (!key || key.length < 16) {
+  if (!isUsableKey(key)) {
     console.error(
       JSON.stringify({ where: 'webhooks', error: 'WEBHOOK_ENCRYPTION_KEY is not set (or shorter than 16 characters)' }),
     );
@@ -42,7 +42,7 @@ function sealingKey(key: string | undefined): string {
   return key;
 }
 
-/** The URL if the service may call it, else 400 with the reason (the SSRF rule, src/kernel/url-guard.ts). */
+/** The URL if the service may call it, else 400 with the reason (the SSRF rule, src/sync/protocol/url-guard.ts). */
 export function checkReceiverUrl(url: string, allowPrivate: boolean): string {
   const reason = refusedUrlReason(url, allowPrivate);
   if (reason) throw badRequest(`url: ${reason}`);
@@ -83,10 +83,17 @@ export async function signingSecrets(
   now: Date,
 ): Promise<string[]> {
   const key = sealingKey(encryptionKey);
-  const secrets = [await unseal(key, row.id, row.secretSealed)];
+  const secrets = [await openSecret(key, row.id, row.secretSealed)];
   if (row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now.toISOString())
-    secrets.push(await unseal(key, row.id, row.previousSecretSealed));
+    secrets.push(await openSecret(key, row.id, row.previousSecretSealed));
   return secrets;
+}
+
+/** A sealed signing secret opened; a plain Error when it does not open (the caller logs it, users see no detail). */
+async function openSecret(key: string, endpointId: string, sealed: string): Promise<string> {
+  const opened = await unseal(key, endpointId, sealed);
+  if (typeof opened === 'string') throw new Error(`webhook signing secret ${opened}`);
+  return opened.plaintext;
 }
 
 /** AddEndpoint (admin): a receiver URL, checked against SSRF, with a new secret shown once. */

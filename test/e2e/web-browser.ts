@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** The demo company's sales department (scripts/seed-demo.ts): the department every write of the demo users names. */
@@ -81,4 +81,25 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
 /** The polite status toast the UI shows after a save. */
 export async function expectAnnounced(page: Page, text: string | RegExp): Promise<void> {
   await expect.poll(async () => page.locator('.toast').textContent(), { timeout: 15_000 }).toMatch(text);
+}
+
+/**
+ * Opens the Sync screen's "New connection" dialog and fills the connection itself (name, catalog,
+ * connector address and key; SKUs only the shop has are left alone): the dialog, for the rest.
+ */
+export async function fillNewConnection(
+  page: Page,
+  fields: { name: string; catalog: string; connectorUrl: string; keyId: string; secret: string },
+): Promise<Locator> {
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Sync' }).click();
+  await page.getByRole('heading', { name: 'Sync', level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'New connection' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New connection' });
+  await dialog.getByLabel('Name', { exact: true }).fill(fields.name);
+  await dialog.getByLabel('Catalog').selectOption({ label: fields.catalog });
+  await dialog.getByLabel('Connector address').fill(fields.connectorUrl);
+  await dialog.getByLabel('Key ID').fill(fields.keyId);
+  await dialog.getByLabel('Secret').fill(fields.secret);
+  await dialog.getByLabel('SKUs that exist only in the shop').selectOption('ignore');
+  return dialog;
 }

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startShopifyContract } from '../shops/shopify/contract-server';
 import { api, login } from './export-harness';
 import { DEMO_KEY, startConnector } from './sync-harness';
-import { expectAccessible, expectAnnounced, launchChromium, newContext, SALES, signIn } from './web-browser';
+import {
+  expectAccessible,
+  expectAnnounced,
+  fillNewConnection,
+  launchChromium,
+  newContext,
+  SALES,
+  signIn,
+} from './web-browser';
 
 /**
  * The shop screens (docs/web.md "Shops") against the real connector Worker and the Shopify
@@ -54,16 +62,13 @@ afterAll(async () => {
 
 describe('web application: a connection with a shop (admin@demo.test)', () => {
   it('adds a Shopify shop, edits and resets its mapping, tests it and shows a dry run as changes per product', async () => {
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Sync' }).click();
-    await page.getByRole('heading', { name: 'Sync', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'New connection' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New connection' });
-    await dialog.getByLabel('Name', { exact: true }).fill(CONNECTION);
-    await dialog.getByLabel('Catalog').selectOption({ label: CATALOG });
-    await dialog.getByLabel('Connector address').fill(connector.server.baseUrl);
-    await dialog.getByLabel('Key ID').fill(DEMO_KEY.keyId);
-    await dialog.getByLabel('Secret').fill(DEMO_KEY.secret);
-    await dialog.getByLabel('SKUs that exist only in the shop').selectOption('ignore');
+    const dialog = await fillNewConnection(page, {
+      name: CONNECTION,
+      catalog: CATALOG,
+      connectorUrl: connector.server.baseUrl,
+      keyId: DEMO_KEY.keyId,
+      secret: DEMO_KEY.secret,
+    });
 
     await dialog.getByLabel('Shop system').selectOption('shopify');
     const locale = dialog.getByLabel(/^Locale in the shop for .*deu/);

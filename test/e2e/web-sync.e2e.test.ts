@@ -2,7 +2,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, login } from './export-harness';
 import { DEMO_KEY, inventoryOf, startConnector } from './sync-harness';
-import { expectAccessible, expectAnnounced, launchChromium, newContext, SALES, signIn } from './web-browser';
+import {
+  expectAccessible,
+  expectAnnounced,
+  fillNewConnection,
+  launchChromium,
+  newContext,
+  SALES,
+  signIn,
+} from './web-browser';
 
 /**
  * The sync screens against the real demo connector Worker (started here on a free port, with
@@ -56,17 +64,14 @@ afterAll(async () => {
 
 describe('web application: sync with a shop (admin@demo.test)', () => {
   it('adds and tests a connection, shows a dry run plan, syncs and shows the report with the quarantined SKU', async () => {
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Sync' }).click();
-    await page.getByRole('heading', { name: 'Sync', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'New connection' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New connection' });
-    await dialog.getByLabel('Name', { exact: true }).fill(CONNECTION);
-    await dialog.getByLabel('Catalog').selectOption({ label: CATALOG });
-    await dialog.getByLabel('Connector address').fill(connector.server.baseUrl);
-    await dialog.getByLabel('Key ID').fill(DEMO_KEY.keyId);
-    await dialog.getByLabel('Secret').fill(DEMO_KEY.secret);
     // The shop has products of its own: leave them as they are.
-    await dialog.getByLabel('SKUs that exist only in the shop').selectOption('ignore');
+    const dialog = await fillNewConnection(page, {
+      name: CONNECTION,
+      catalog: CATALOG,
+      connectorUrl: connector.server.baseUrl,
+      keyId: DEMO_KEY.keyId,
+      secret: DEMO_KEY.secret,
+    });
     await expectAccessible(page, 'new connection dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -1,3 +1,4 @@
+import { MEDIA_PURPOSES as SERVER_MEDIA_PURPOSES } from '../../../src/kernel/media-purposes';
 import type { BodyOf, GetResult, PostResult, QueryOf } from './operations';
 import type { components } from './schema';
 
@@ -58,16 +59,10 @@ export const EXPORT_TYPES = [
   'CSV',
 ] as const satisfies readonly BodyOf<'Export/AddTemplate'>['exportType'][];
 
-/** BMEcat MIME_PURPOSE values (src/media/media.ts), as media, links and a shop's image choice offer them. */
-export const MEDIA_PURPOSES = [
-  'normal',
-  'thumbnail',
-  'detail',
-  'data_sheet',
-  'logo',
-  'safety_data_sheet',
-  'others',
-] as const satisfies readonly NonNullable<BodyOf<'Media/AddLink'>['purpose']>[];
+/** BMEcat MIME_PURPOSE values, as media, links and a shop's image choice offer them. */
+export const MEDIA_PURPOSES = SERVER_MEDIA_PURPOSES satisfies readonly NonNullable<
+  BodyOf<'Media/AddLink'>['purpose']
+>[];
 
 /** The shop engines a connection can write into, in the order the form offers them (the reference store first). */
 export const SHOP_KINDS = [
