@@ -1,19 +1,10 @@
+import { base64ToBytes, bytesToBase64 } from '../kernel/base64';
+
 /**
  * PBKDF2-SHA256 password hashing through WebCrypto. workerd caps PBKDF2 at 100,000 iterations,
  * which is what we use; each user has a random 16-byte salt.
  */
 const ITERATIONS = 100_000;
-
-function toBase64(bytes: ArrayBuffer | Uint8Array): string {
-  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  let binary = '';
-  for (const b of view) binary += String.fromCharCode(b);
-  return btoa(binary);
-}
-
-function fromBase64(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
-}
 
 async function derive(password: string, salt: Uint8Array): Promise<ArrayBuffer> {
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(password), 'PBKDF2', false, ['deriveBits']);
@@ -22,19 +13,19 @@ async function derive(password: string, salt: Uint8Array): Promise<ArrayBuffer> 
 
 export async function hashPassword(password: string): Promise<{ hash: string; salt: string }> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
-  return { hash: toBase64(await derive(password, salt)), salt: toBase64(salt) };
+  return { hash: bytesToBase64(await derive(password, salt)), salt: bytesToBase64(salt) };
 }
 
 /** Constant-time comparison of the derived key against the stored one. */
 export async function verifyPassword(password: string, hash: string, salt: string): Promise<boolean> {
-  const actual = new Uint8Array(await derive(password, fromBase64(salt)));
-  const expected = fromBase64(hash);
+  const actual = new Uint8Array(await derive(password, base64ToBytes(salt)));
+  const expected = base64ToBytes(hash);
   return actual.byteLength === expected.byteLength && crypto.subtle.timingSafeEqual(actual, expected);
 }
 
 /** A URL-safe random token of `bytes` bytes of entropy. */
 export function randomToken(bytes = 32): string {
-  return toBase64(crypto.getRandomValues(new Uint8Array(bytes)))
+  return bytesToBase64(crypto.getRandomValues(new Uint8Array(bytes)))
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
     .replace(/=+$/, '');

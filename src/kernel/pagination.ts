@@ -2,6 +2,7 @@ import { asc, desc, gt, lt, type SQL } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
 import { badRequest } from './app-error';
+import { base64UrlToBytes, bytesToBase64Url } from './base64';
 
 /** Keyset pagination: an opaque cursor and a page size (default 50, max 500). */
 export const PageQuery = {
@@ -76,21 +77,13 @@ export async function keysetPage<T>(
 
 /** Opaque keyset cursor carrying a JSON value (UTF-8 safe): base64url of its JSON. */
 export function encodeJsonCursor(value: unknown): string {
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return bytesToBase64Url(new TextEncoder().encode(JSON.stringify(value)));
 }
 
 /** The JSON value of a cursor made by `encodeJsonCursor`; 400 for anything else. */
 export function decodeJsonCursor(cursor: string): unknown {
   try {
-    const binary = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
-    return JSON.parse(
-      new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
-        Uint8Array.from(binary, (c) => c.charCodeAt(0)),
-      ),
-    );
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(base64UrlToBytes(cursor)));
   } catch {
     throw badRequest('cursor is not valid');
   }

@@ -1,3 +1,5 @@
+import { base64UrlToBytes, bytesToBase64Url } from './base64';
+
 /**
  * AES-256-GCM sealing of stored secrets (sync connection secrets, OpenID client secrets) with a
  * key derived from a Worker secret (any high-entropy string; SHA-256 of it is the key). The
@@ -9,17 +11,6 @@ const VERSION = 'v1';
 
 /** The shortest Worker secret accepted as a key. */
 export const MIN_KEY_LENGTH = 16;
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text: string): Uint8Array {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-}
 
 /** True when the Worker secret is long enough to be a key. */
 export const isUsableKey = (secret: string | undefined): secret is string =>
@@ -38,7 +29,7 @@ export async function seal(secret: string, ownerId: string, plaintext: string): 
     key,
     new TextEncoder().encode(plaintext),
   );
-  return `${VERSION}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(ciphertext))}`;
+  return `${VERSION}.${bytesToBase64Url(iv)}.${bytesToBase64Url(ciphertext)}`;
 }
 
 /** The plaintext, `'unreadable'` for a value not in the format, `'wrong-key'` when it does not open. */
@@ -52,9 +43,9 @@ export async function unseal(
   const key = await keyFrom(secret);
   try {
     const plaintext = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: fromBase64Url(iv), additionalData: new TextEncoder().encode(ownerId) },
+      { name: 'AES-GCM', iv: base64UrlToBytes(iv), additionalData: new TextEncoder().encode(ownerId) },
       key,
-      fromBase64Url(ciphertext),
+      base64UrlToBytes(ciphertext),
     );
     return { plaintext: new TextDecoder().decode(plaintext) };
   } catch {

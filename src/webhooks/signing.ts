@@ -1,3 +1,5 @@
+import { base64ToBytes, bytesToBase64 } from '../kernel/base64';
+
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com, the convention the
  * `standardwebhooks` libraries verify): every request carries `webhook-id` (the message id,
@@ -7,15 +9,9 @@
  */
 const PREFIX = 'whsec_';
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
 /** A new signing secret: `whsec_` and 32 random bytes in base64. */
 export function newSigningSecret(): string {
-  return PREFIX + toBase64(crypto.getRandomValues(new Uint8Array(32)));
+  return PREFIX + bytesToBase64(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 /** A new message id: `msg_` and 32 random hex digits. */
@@ -25,9 +21,7 @@ export function newMessageId(): string {
 }
 
 async function hmacKey(secret: string): Promise<CryptoKey> {
-  const raw = Uint8Array.from(atob(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret), (c) =>
-    c.charCodeAt(0),
-  );
+  const raw = base64ToBytes(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret);
   return crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 }
 
@@ -38,7 +32,7 @@ export async function signatureOf(secret: string, id: string, timestamp: number,
     await hmacKey(secret),
     new TextEncoder().encode(`${id}.${timestamp}.${body}`),
   );
-  return `v1,${toBase64(new Uint8Array(mac))}`;
+  return `v1,${bytesToBase64(mac)}`;
 }
 
 /** The three headers of a signed request, signed with every secret given (current first). */
