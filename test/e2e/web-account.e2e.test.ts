@@ -92,14 +92,14 @@ describe('web application: account and session', () => {
     await page.getByLabel('Repeat new password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Change password' }).click();
     // Every session ends with the change: back to sign-in.
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
 
     await page.getByLabel('Email address').fill('multi@demo.test');
     await page.getByLabel('Password').fill('demo-password-1');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByText('Email address or password is not correct.').waitFor();
     await page.getByLabel('Password').fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
     const me = await api(await browserCookie(page), 'Account/Me');
     expect(me.user.email).toBe('multi@demo.test');
@@ -151,7 +151,7 @@ describe('web application: account and session', () => {
     await expectAccessible(page, 'session expired dialog');
     expect(await dialog.getByLabel('Email address').inputValue()).toBe('editor@demo.test');
     await dialog.getByLabel('Password').fill('demo-password-1');
-    await dialog.getByRole('button', { name: 'Sign in' }).click();
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(new URL(page.url()).pathname).toBe(`/products/${productId}`);
     expect(await name.inputValue()).toBe('Abzweigdose 100x100, IP54');
@@ -162,10 +162,10 @@ describe('web application: account and session', () => {
     // Without any session, the sign-in page shows at the requested address and leads back to it.
     await page.context().clearCookies();
     await page.goto(`${base()}/products?catalog=${catalogId}&status=active`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
     await page.getByLabel('Email address').fill('editor@demo.test');
     await page.getByLabel('Password').fill('demo-password-1');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
     expect(new URL(page.url()).search).toBe(`?catalog=${catalogId}&status=active`);
     await page.getByRole('link', { name: `Open product ACC-${suffix}` }).waitFor();
@@ -205,7 +205,7 @@ describe('web application: account and session', () => {
   it('does a main flow with the keyboard only: sign in, a dialog (Escape, Enter), a new catalog, a product name fixed in the grid', async () => {
     const page = await (await newContext(browser)).newPage();
     await page.goto(`${base()}/`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
     // The language switch comes first, then the form.
     await page.keyboard.press('Tab');
     expect(await focused(page)).toMatchObject({ tag: 'select', outlined: true });

@@ -117,7 +117,7 @@ describe('the web app under replica lag (npm run dev -- --lag)', () => {
     const page = await (await newContext(browser)).newPage();
     await renameAndReadBack(page, 'editor@demo.test', 'cell-1');
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
     await renameAndReadBack(page, 'other@demo.test', 'cell-2');
     // Both databases' bookmarks are kept side by side, cell-1's not replaced by cell-2's.
     expect(Object.keys(await keptBookmarks(page)).sort()).toEqual(['cell-1', 'cell-2']);

@@ -41,7 +41,7 @@ describe('web application (editor@demo.test)', () => {
   it('signs in, creates a catalog, a category, a product with a variant, values, a classification and a picture', async () => {
     const page = await (await newContext(browser)).newPage();
     await page.goto(`${base()}/`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
     await expectAccessible(page, 'sign-in');
     await screenshot(page, '01-sign-in');
     await signIn(page, base(), 'editor@demo.test');
@@ -197,7 +197,7 @@ describe('web application (editor@demo.test)', () => {
     expect((await api(cookie, `Catalog/GetProduct?productId=${state.productId}`)).status).toBe('discontinued');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
     expect((await page.context().cookies()).some((c) => c.name === 'Service.Cookie')).toBe(false);
     await page.context().close();
   });
