@@ -79,6 +79,7 @@ describe('sync between the PIM and the connector Worker', () => {
       departmentId: demo.departmentId,
       lastRun: undefined,
       hasSecret: undefined,
+      targetResetPending: undefined,
       nextRunAt: undefined,
       createdAt: undefined,
       updatedAt: undefined,
