@@ -38,6 +38,9 @@ export default defineConfig(async () => {
           MEDIA_URL_KEY: 'test-media-url-key-0123456789',
           SSO_ENCRYPTION_KEY: 'test-sso-encryption-key-0123456789',
           WEBHOOK_ENCRYPTION_KEY: 'test-webhook-encryption-key-0123456789',
+          // Production's rule (no private receivers or issuers), whatever a local `.dev.vars`
+          // written by `npm run dev` says: the SSRF tests depend on it.
+          ALLOW_PRIVATE_TARGETS: 'false',
         },
         // A real queue without a consumer: export tests hand it to the runner so continuation
         // messages wait there and the test itself drives every slice (JOB_QUEUE as in wrangler.toml).

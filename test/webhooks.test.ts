@@ -7,6 +7,7 @@ import { jobs, webhookDeliveries, webhookEndpoints } from '../src/db/schema';
 import { newId } from '../src/kernel/ids';
 import { historyStatements } from '../src/records/history-record';
 import { RETRY_SCHEDULE_SECONDS } from '../src/webhooks/deliver';
+import { allowsPrivateTargets } from '../src/sync/protocol/url-guard';
 import { sendTestEvent } from '../src/webhooks/deliveries';
 import { dispatchRound, sweepDeliveries, SWEEP_AFTER_MS } from '../src/webhooks/dispatch';
 import { asActor, db, makeCatalog, makeCompany, makeProduct, makeSession, makeUser } from './helpers/factories';
@@ -403,6 +404,6 @@ describe('Webhooks: delivery', () => {
     expect(receiver.received).toEqual([]);
     const [row] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, event.deliveryId));
     expect(row!.lastError).toMatch(/^not sent: .*private/);
-    expect(env.ALLOW_PRIVATE_TARGETS).toBeUndefined();
+    expect(allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS)).toBe(false);
   });
 });

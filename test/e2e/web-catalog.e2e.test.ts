@@ -133,7 +133,10 @@ describe('web application: catalog work (editor@demo.test)', () => {
     // Rename through the detail panel.
     await treeRow('Kabel').click();
     await page.getByLabel('Rename').fill('Kabel und Leitungen');
-    await page.locator('form', { has: page.getByLabel('Rename') }).getByRole('button', { name: 'Save' }).click();
+    await page
+      .locator('form', { has: page.getByLabel('Rename') })
+      .getByRole('button', { name: 'Save' })
+      .click();
     await expectAnnounced(page, 'Renamed to “Kabel und Leitungen”.');
     await treeRow('Kabel und Leitungen').waitFor();
     expect((await tree()).find((c) => c.categoryId === cat.Kabel)?.name).toBe('Kabel und Leitungen');
