@@ -9,14 +9,14 @@
  *
  * `npm run dev -- --shop vendure`: the same, plus a real Vendure (shops/vendure, installed on
  * the first start) on http://127.0.0.1:3100/admin-api, seeded with the demo manufacturers and
- * tax codes, and the demo connector key pointed at it (scripts/lib/dev-shop.ts): the
- * "Demo-Shop" connection's runs then write into Vendure. Without `--shop` the key is pointed
- * back at the connector's reference store.
+ * tax codes, and the "Demo-Shop" connection's `shop` set to it through the PIM's
+ * UpdateConnection (scripts/lib/dev-shop.ts): its runs then write into Vendure. Without `--shop`
+ * the connection's shop is set back to null and the connector's target reset.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { LAG_STATE, lagServerArgs, parseLag, prepareLagState } from './lib/dev-lag';
-import { type DevShop, resetDemoTarget, startDevShop } from './lib/dev-shop';
+import { type DevShop, resetDemoShop, startDevShop } from './lib/dev-shop';
 import { run } from './lib/dev-server';
 import { ensureDevVars } from './lib/dev-vars';
 import { argValue } from './lib/platform';
@@ -96,7 +96,7 @@ if (shopKind === 'vendure') {
     stopAll(1);
   }
 } else {
-  await resetDemoTarget().catch((err) => console.error(`[connector] ${err instanceof Error ? err.message : err}`));
+  await resetDemoShop().catch((err) => console.error(`[pim] ${err instanceof Error ? err.message : err}`));
 }
 if (lagMs !== null)
   console.log(

@@ -1,11 +1,11 @@
 /**
  * What the real-shop e2e tests (shop-vendure, shop-medusa) share: the PIM of the global setup
  * read and driven through its REST API as a user would (demo login, connections, StartSync,
- * the catalog's products with every language, media bytes), and the one place that points the
- * connector's key at the shop (`pointConnectionAtShop`).
+ * the catalog's products with every language, media bytes), and the one place that points a
+ * connection at the shop (`pointConnectionAtShop`).
  */
 import { createHash } from 'node:crypto';
-import { setShopTarget, type ShopTarget } from '../../scripts/lib/shop-target';
+import type { TargetKind } from '../../src/sync/protocol/target';
 import { DEMO_KEY } from './sync-harness';
 
 export const SALES = '0190a000-0000-7000-8000-000000000011';
@@ -57,33 +57,45 @@ export async function syncOnce(pim: Pim, connectionId: string): Promise<Json> {
   throw new Error('sync did not finish');
 }
 
+/** A connection's `shop` as UpdateConnection takes it (docs/shops.md, "The PIM side"). */
+export interface ShopTarget {
+  kind: TargetKind;
+  url: string;
+  credentials: Record<string, string>;
+  /** Any part of TargetMapping; the rest comes from the kind's defaults. */
+  mapping?: Record<string, unknown>;
+}
+
 /**
  * A PIM connection for the demo catalog ("Elektroinstallation 2026", the Demo-Shop
- * connection's) to the connector, signed with the demo key, and the key's shop target.
- *
- * Until the PIM's connections carry `shop` (branch `pim`), the target is set here with a
- * signed PUT /target under the same key. Once they do: pass `shop: target` in AddConnection
- * and drop the setShopTarget call (the PIM sends PUT /target before each run).
+ * connection's) to the connector, signed with the demo key, whose `shop` is set through
+ * UpdateConnection as an admin would: the PIM sends PUT /target itself before each run.
+ * TestConnection checks it at once (PUT /target, the shop's probe, GET /mappings), so a shop
+ * the connector cannot reach fails here with its reason rather than in the first sync.
  */
 export async function pointConnectionAtShop(
   pim: Pim,
   connectorUrl: string,
   name: string,
-  target: ShopTarget,
+  shop: ShopTarget,
 ): Promise<{ connectionId: string; catalogId: string }> {
   const demo = (await pim.api('/api/Sync/GetConnections')).items.find((c: Json) => c.name === 'Demo-Shop');
   if (!demo) throw new Error('the demo seed has no Demo-Shop connection');
-  const connection = await pim.api('/api/Sync/AddConnection', {
+  const fields = {
     departmentId: SALES,
     catalogId: demo.catalogId,
     name,
     connectorUrl,
     keyId: DEMO_KEY.keyId,
-    secret: DEMO_KEY.secret,
     options: { missing: 'deactivate', maxDeactivationPercent: 50, schedule: null, defaultTaxCode: 'DE-19' },
-  });
-  await setShopTarget(connectorUrl, DEMO_KEY, target);
-  return { connectionId: connection.connectionId, catalogId: demo.catalogId };
+  };
+  const added = await pim.api('/api/Sync/AddConnection', { ...fields, secret: DEMO_KEY.secret });
+  const connection = await pim.api('/api/Sync/UpdateConnection', { ...fields, connectionId: added.connectionId, shop });
+  if (connection.shop?.kind !== shop.kind)
+    throw new Error(`UpdateConnection kept no shop: ${JSON.stringify(connection)}`);
+  const test = await pim.api('/api/Sync/TestConnection', { departmentId: SALES, connectionId: added.connectionId });
+  if (!test.ok) throw new Error(`TestConnection: ${JSON.stringify(test)}`);
+  return { connectionId: added.connectionId, catalogId: demo.catalogId };
 }
 
 /**

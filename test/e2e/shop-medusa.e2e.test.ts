@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/dev-server';
 import { medusaAdmin, seedMedusaDemo } from '../../scripts/lib/shop-seed-medusa';
-import { SHOP_LANGUAGES } from '../../scripts/lib/shop-target';
+import { SHOP_LANGUAGES } from '../../scripts/lib/shop-languages';
 import { type MedusaShop, startMedusa } from '../../shops/medusa/start';
 import {
   categoryNames,

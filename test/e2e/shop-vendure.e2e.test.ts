@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { featureText } from '../../connector/src/adapters/common/features';
 import { slugify } from '../../connector/src/adapters/common/slug';
 import { seedVendureDemo, vendureAdmin } from '../../scripts/lib/shop-seed-vendure';
-import { SHOP_LANGUAGES } from '../../scripts/lib/shop-target';
+import { SHOP_LANGUAGES } from '../../scripts/lib/shop-languages';
 import { startVendure, type VendureShop } from '../../shops/vendure/start';
 import {
   categoryNames,
