@@ -6,6 +6,7 @@ import { defaultMapping } from '../../src/sync/protocol/target';
 import { ReferenceAdapter } from '../src/adapters/reference-adapter';
 import { createMediaBytes, MediaError } from '../src/media/media-bytes';
 import { MirrorStore } from '../src/mirror/mirror-store';
+import { refusedUrlReason } from '../src/targets/url-guard';
 import { type RemoteDeps, upsertRemote } from '../src/upsert/upsert-remote';
 import { FakeAdapter } from './fake-adapter';
 import { create, makeShopProduct, productRows, seedMappings, uniquePrefix } from './helpers';
@@ -20,6 +21,7 @@ function pipeline(fake: FakeAdapter, keyId: string) {
     mapping: defaultMapping('shopify'),
     mappings: () => fake.mappings(),
     mediaBytes: async () => new Blob([]),
+    refusedUrl: (url) => refusedUrlReason(url, false),
     sleep: async (ms) => {
       waits.push(ms);
     },
@@ -106,6 +108,7 @@ describe('the reference store as an adapter', () => {
       mapping: defaultMapping('reference'),
       mappings: () => adapter.mappings(),
       mediaBytes: async () => new Blob([]),
+      refusedUrl: (url) => refusedUrlReason(url, false),
       sleep: async () => undefined,
     };
     const outcome = await upsertRemote(deps, {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { refusedUrlReason } from '../../connector/src/targets/url-guard';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -82,6 +83,8 @@ function image(name: string, position: number): MediaRef {
 
 const ctx: WriteContext = {
   mapping,
+  // The local shop and its images are on 127.0.0.1, as with ALLOW_PRIVATE_TARGETS in development.
+  refusedUrl: (url) => refusedUrlReason(url, true),
   async mediaBytes(ref) {
     uploads++;
     const bytes = images.get(ref.sha256);

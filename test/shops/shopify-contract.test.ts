@@ -1,4 +1,5 @@
 import { parse, validate } from 'graphql';
+import { refusedUrlReason } from '../../connector/src/targets/url-guard';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UpsertRecord } from '../../src/sync/protocol/wire';
 import { createShopifyAdapter } from '../../connector/src/adapters/shopify/shopify-adapter';
@@ -49,6 +50,7 @@ async function write(records: UpsertRecord[], mapping: TargetMapping = MAPPING):
     mediaBytes: async () => {
       throw new Error('Shopify fetches images by URL');
     },
+    refusedUrl: (url) => refusedUrlReason(url, false),
     idsOf: async () => new Map(),
   });
   mirror.keep(records, outcomes);
@@ -408,6 +410,7 @@ describe('the cost budget', () => {
     const outcomes = await a.write(mirror.targets([upsert('NYM-1', simple('NYM-1'))]), {
       mapping: MAPPING,
       mediaBytes: async () => new Blob(),
+      refusedUrl: (url) => refusedUrlReason(url, false),
       idsOf: async () => new Map(),
     });
     expect(outcomes[0]).toMatchObject({ ok: true, action: 'created' });

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { refusedUrlReason } from '../../connector/src/targets/url-guard';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,8 @@ async function write(records: UpsertRecord[], known: (TargetIds | null)[] = [], 
       if (!stored) throw new Error(`no bytes for ${ref.sha256}`);
       return new Blob([stored.bytes], { type: stored.type });
     },
+    // The local shop and its images are on 127.0.0.1, as with ALLOW_PRIVATE_TARGETS in development.
+    refusedUrl: (url) => refusedUrlReason(url, true),
     idsOf: async () => new Map(),
   });
 }

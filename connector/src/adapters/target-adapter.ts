@@ -106,6 +106,11 @@ export interface WriteContext {
    * (refused URL, HTTP status, size, hash mismatch): fail that record (`product.media.N`).
    */
   mediaBytes(ref: MediaRef): Promise<Blob>;
+  /**
+   * The connector's SSRF rule (url-guard.ts) for a URL the adapter hands to the shop without
+   * fetching it itself (a category's picture link): the plain reason it is refused, or null.
+   */
+  refusedUrl(url: string): string | null;
   /** Ids of other products in the mirror by SKU (references / cross-selling to products already written). */
   idsOf(skus: string[]): Promise<Map<string, TargetIds>>;
 }

@@ -68,6 +68,7 @@ export async function remoteTargetOf(env: Cloudflare.Env, keyId: string): Promis
         fetcher: (input, init) => fetch(input, init),
         allowPrivate: allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS),
       }),
+      refusedUrl: (url: string) => refusedUrlReason(url, allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS)),
       sleep,
     },
   };

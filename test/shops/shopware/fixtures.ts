@@ -1,4 +1,5 @@
 import { createShopwareAdapter } from '../../../connector/src/adapters/shopware';
+import { refusedUrlReason } from '../../../connector/src/targets/url-guard';
 import type {
   RecordOutcome,
   TargetAdapter,
@@ -135,6 +136,7 @@ export class Mirror {
       mediaBytes: async () => {
         throw new Error('the Shopware adapter uploads by URL');
       },
+      refusedUrl: (url) => refusedUrlReason(url, false),
       idsOf: async (skus) =>
         new Map(skus.flatMap((sku) => (this.ids.has(sku) ? [[sku, this.ids.get(sku) as TargetIds] as const] : []))),
     };
