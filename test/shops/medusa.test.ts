@@ -15,8 +15,8 @@ import type {
 } from '../../connector/src/adapters/target-adapter';
 import { createTargetHttp } from '../../connector/src/adapters/target-http';
 import { type MedusaShop, startMedusa } from '../../shops/medusa/start';
-import type { MediaRef, Product, UpsertRecord, Variant } from '../../src/sync/protocol/wire';
-import { wireNode, wirePrice } from './fixtures/wire-product';
+import type { MediaLink, MediaRef, Product, UpsertRecord, Variant } from '../../src/sync/protocol/wire';
+import { categoryLink, wireNode, wirePrice } from './fixtures/wire-product';
 
 /**
  * The Medusa adapter against a real Medusa v2 (npm, shops/medusa) on PostgreSQL 15, read back
@@ -367,6 +367,60 @@ describe('Medusa v2 adapter against a real Medusa', () => {
     expect(p.metadata?.pim_sku).toBe('MED-400');
     const rows = await translationsOf([p.id]);
     expect(rows.map((r) => r.locale_code)).toEqual(['en-GB']);
+  });
+
+  it("keeps a category's picture in its metadata once, not again on a second write, and removes it when gone", async () => {
+    const mirror = new Map<string, TargetIds>();
+    const picture = 'https://media.example.com/cat/schalter.jpg';
+    const withLinks = (links?: MediaLink[]) =>
+      master('MED-600', {
+        categories: [{ id: 'cat-schalter', path: ['Elektro', 'Schalter'], ...(links ? { links } : {}) }],
+      });
+    const links = [
+      categoryLink('https://media.example.com/cat/schalter.pdf', {
+        contentType: 'application/pdf',
+        purpose: 'data_sheet',
+      }),
+      categoryLink(picture, { position: 1, description: 'Schalter und Taster' }),
+    ];
+    const category = async () => {
+      const { product_categories } = await admin<{
+        product_categories: { id: string; metadata: Record<string, unknown> | null; updated_at: string }[];
+      }>('/admin/product-categories?handle=pim-elektro--schalter&fields=id,metadata,updated_at');
+      expect(product_categories).toHaveLength(1);
+      return product_categories[0]!;
+    };
+    ok((await write([upsert('MED-600', withLinks(links))], mirror))[0]);
+    const first = await category();
+    expect(first.metadata).toEqual({
+      pim_category_id: 'cat-schalter',
+      pim_image_url: picture,
+      pim_image_alt: 'Schalter und Taster',
+    });
+
+    ok((await write([upsert('MED-600', withLinks(links))], mirror))[0]);
+    expect(await category()).toEqual(first);
+
+    ok((await write([upsert('MED-600', withLinks())], mirror))[0]);
+    const gone = await category();
+    expect(gone.id).toBe(first.id);
+    expect(gone.metadata).toEqual({ pim_category_id: 'cat-schalter' });
+
+    // A picture on a private address is refused by the SSRF rule before anything is written.
+    const [refused] = await adapter.write(
+      [
+        {
+          index: 0,
+          record: upsert('MED-601', withLinks([categoryLink('http://169.254.169.254/x.jpg')])),
+          known: null,
+          previous: null,
+        },
+      ],
+      { ...ctx, refusedUrl: (url) => refusedUrlReason(url, false) },
+    );
+    expect(refused).toMatchObject({ ok: false, field: 'product.categories.0.links.0', retryable: false });
+    expect(refused?.ok === false && refused.error).toMatch(/^the category image URL is refused: /);
+    expect(await productsOf('MED-601')).toEqual([]);
   });
 
   it('deletes a deactivated product, or sets it to draft when the mapping says disable', async () => {
