@@ -22,6 +22,9 @@ function pipeline(fake: FakeAdapter, keyId: string) {
     mappings: () => fake.mappings(),
     mediaBytes: async () => new Blob([]),
     refusedUrl: (url) => refusedUrlReason(url, false),
+    linkBytes: async () => {
+      throw new Error('the adapters of these tests fetch no links');
+    },
     sleep: async (ms) => {
       waits.push(ms);
     },
@@ -109,6 +112,9 @@ describe('the reference store as an adapter', () => {
       mappings: () => adapter.mappings(),
       mediaBytes: async () => new Blob([]),
       refusedUrl: (url) => refusedUrlReason(url, false),
+      linkBytes: async () => {
+        throw new Error('the adapters of these tests fetch no links');
+      },
       sleep: async () => undefined,
     };
     const outcome = await upsertRemote(deps, {

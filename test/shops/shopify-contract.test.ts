@@ -52,6 +52,9 @@ async function write(records: UpsertRecord[], mapping: TargetMapping = MAPPING):
       throw new Error('Shopify fetches images by URL');
     },
     refusedUrl: (url) => refusedUrlReason(url, false),
+    linkBytes: async () => {
+      throw new Error('Shopify fetches category pictures by URL');
+    },
     idsOf: async () => new Map(),
   });
   mirror.keep(records, outcomes);
@@ -479,6 +482,9 @@ describe('the cost budget', () => {
       mapping: MAPPING,
       mediaBytes: async () => new Blob(),
       refusedUrl: (url) => refusedUrlReason(url, false),
+      linkBytes: async () => {
+        throw new Error('Shopify fetches category pictures by URL');
+      },
       idsOf: async () => new Map(),
     });
     expect(outcomes[0]).toMatchObject({ ok: true, action: 'created' });

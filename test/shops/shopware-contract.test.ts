@@ -345,6 +345,9 @@ describe('the Shopware adapter against the Admin API contract', () => {
         mapping: { ...(await import('./shopware/fixtures')).MAPPING },
         mediaBytes: async () => new Blob(),
         refusedUrl: (url) => refusedUrlReason(url, false),
+        linkBytes: async () => {
+          throw new Error('Shopware fetches category pictures by URL');
+        },
         idsOf: async () => new Map(),
       },
     );

@@ -1,4 +1,4 @@
-import type { Mappings, MediaRef, Product, UpsertRecord } from '../../../src/sync/protocol/wire';
+import type { Mappings, MediaLink, MediaRef, Product, UpsertRecord } from '../../../src/sync/protocol/wire';
 import type { TargetHttp } from './target-http';
 
 // The target's kind, mapping and config are part of the wire (PUT /target): src/sync/protocol/target.ts.
@@ -111,6 +111,12 @@ export interface WriteContext {
    * fetching it itself (a category's picture link): the plain reason it is refused, or null.
    */
   refusedUrl(url: string): string | null;
+  /**
+   * The bytes of a media link (a category picture an engine stores as an upload), fetched under
+   * the SSRF rule and size limit (no hash to check). Rejects like `mediaBytes`: fail the record
+   * on the link's field.
+   */
+  linkBytes(link: MediaLink): Promise<Blob>;
   /** Ids of other products in the mirror by SKU (references / cross-selling to products already written). */
   idsOf(skus: string[]): Promise<Map<string, TargetIds>>;
 }

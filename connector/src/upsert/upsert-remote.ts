@@ -1,4 +1,4 @@
-import type { Mappings, MediaRef, UpsertFailure, UpsertRecord } from '../../../src/sync/protocol/wire';
+import type { Mappings, MediaLink, MediaRef, UpsertFailure, UpsertRecord } from '../../../src/sync/protocol/wire';
 import type { TargetAdapter, TargetMapping, TargetRecord, WriteContext } from '../adapters/target-adapter';
 import { type MirrorRow, MirrorStore, type StoredOutcome } from '../mirror/mirror-store';
 import type { MappingIds } from '../store/shop-store';
@@ -17,6 +17,8 @@ export interface RemoteDeps {
   mediaBytes: (ref: MediaRef) => Promise<Blob>;
   /** `WriteContext.refusedUrl`: the SSRF rule with the deployment's ALLOW_PRIVATE_TARGETS. */
   refusedUrl: (url: string) => string | null;
+  /** `WriteContext.linkBytes`. */
+  linkBytes: (link: MediaLink) => Promise<Blob>;
   sleep: (ms: number) => Promise<void>;
   retry?: RetryPolicy;
 }
@@ -110,6 +112,7 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
     mapping: deps.mapping,
     mediaBytes: deps.mediaBytes,
     refusedUrl: deps.refusedUrl,
+    linkBytes: deps.linkBytes,
     idsOf: (skus) => mirror.idsOf(skus),
   };
   for (let i = 0; i < toSend.length; i += adapter.batchSize) {

@@ -137,6 +137,9 @@ export class Mirror {
         throw new Error('the Shopware adapter uploads by URL');
       },
       refusedUrl: (url) => refusedUrlReason(url, false),
+      linkBytes: async () => {
+        throw new Error('Shopware fetches category pictures by URL');
+      },
       idsOf: async (skus) =>
         new Map(skus.flatMap((sku) => (this.ids.has(sku) ? [[sku, this.ids.get(sku) as TargetIds] as const] : []))),
     };
