@@ -22,8 +22,8 @@ export interface CategoryImage {
  * of its links (by position) whose content type is an image and whose purpose is a picture,
  * a normal picture before a detail view before a thumbnail, and, when `mapping.imagePurposes`
  * names purposes, one of those. Null when the category has none: the shop's category image is
- * then removed. A link has no content hash (the connector never downloads it to write a
- * category), so shops identify a category image by its URL.
+ * then removed. A link has no content hash (only Vendure's adapter downloads one, and only
+ * while the shop lacks its asset), so shops identify a category image by its URL.
  *
  * `refusedUrl` is the connector's SSRF rule (`WriteContext.refusedUrl`): a picture on a refused
  * URL throws `CategoryImageRefused` naming the link, and the adapter fails the record there.

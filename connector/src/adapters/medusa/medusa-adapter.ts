@@ -143,7 +143,7 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
       const state: WriteState = {
         mapping: ctx.mapping,
         ctx,
-        categories: { ids: new Map(), pictures: new Map() },
+        categories: { ids: new Map(), metadata: new Map() },
         uploads: new Map(),
         salesChannelId: s.default_sales_channel_id,
         translationModule: await hasTranslations(),

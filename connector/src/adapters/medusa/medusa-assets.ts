@@ -19,21 +19,32 @@ export function categoryHandle(path: string[]): string {
  * Medusa's product categories have no image in core: a category's picture
  * (common/category-image.ts) is kept in its metadata as `pim_image_url` and `pim_image_alt`,
  * for a storefront to show. Sent when the category is made, and again only when the URL or the
- * text differ from the metadata Medusa answers; a category without a picture has both keys
- * removed (sent as "", which Medusa deletes). Only the placement's own category is touched, its
- * parents keep theirs.
+ * text differ from the metadata Medusa answers; a category without a picture loses both keys.
+ * Medusa replaces a category's metadata whole on an update (it neither merges nor deletes keys
+ * sent as "", unlike a product's), so the update sends the metadata as read with only those two
+ * keys changed. Only the placement's own category is touched, its parents keep theirs.
  */
 export interface CategoryCache {
   /** handle -> category id */
   ids: Map<string, string>;
-  /** handle -> the picture metadata the category holds (`url` "" for none) */
-  pictures: Map<string, { url: string; alt: string }>;
+  /** handle -> the category's metadata as Medusa answered it (or as the adapter wrote it) */
+  metadata: Map<string, Record<string, unknown>>;
 }
 
-const pictureMetadata = (image: CategoryImage | null) => ({
-  pim_image_url: image?.link.url ?? '',
-  pim_image_alt: image?.link.url ? image.alt : '',
-});
+type Picture = { pim_image_url: string; pim_image_alt: string } | null;
+
+const pictureOf = (image: CategoryImage | null): Picture =>
+  image ? { pim_image_url: image.link.url, pim_image_alt: image.alt } : null;
+
+/** The metadata with the picture's keys set, or without them when there is no picture. */
+function withPicture(metadata: Record<string, unknown>, picture: Picture): Record<string, unknown> {
+  const { pim_image_url: _url, pim_image_alt: _alt, ...rest } = metadata;
+  return picture ? { ...rest, ...picture } : rest;
+}
+
+const samePicture = (metadata: Record<string, unknown>, picture: Picture) =>
+  (metadata.pim_image_url ?? null) === (picture?.pim_image_url ?? null) &&
+  (metadata.pim_image_alt ?? null) === (picture?.pim_image_alt ?? null);
 
 /**
  * The category ids of a product's refs; missing categories are created top-down (by path), and
@@ -46,12 +57,9 @@ export async function resolveCategories(
   cache: CategoryCache,
   ctx: Pick<WriteContext, 'mapping' | 'refusedUrl'>,
 ): Promise<string[]> {
-  const levels = new Map<
-    string,
-    { name: string; parent: string | null; pimId: string | null; picture?: { url: string; alt: string } }
-  >();
+  const levels = new Map<string, { name: string; parent: string | null; pimId: string | null; picture?: Picture }>();
   for (const [index, ref] of refs.entries()) {
-    const picture = pictureMetadata(categoryImage(ref, index, ctx.mapping, ctx.refusedUrl));
+    const picture = pictureOf(categoryImage(ref, index, ctx.mapping, ctx.refusedUrl));
     ref.path.forEach((name, i) => {
       const handle = categoryHandle(ref.path.slice(0, i + 1));
       const parent = i === 0 ? null : categoryHandle(ref.path.slice(0, i));
@@ -61,7 +69,7 @@ export async function resolveCategories(
         name,
         parent,
         pimId: leaf ? ref.id : (before?.pimId ?? null),
-        picture: leaf ? { url: picture.pim_image_url, alt: picture.pim_image_alt } : before?.picture,
+        picture: leaf ? picture : before?.picture,
       });
     });
   }
@@ -72,38 +80,32 @@ export async function resolveCategories(
     }>(`/admin/product-categories${query({ handle: unknown, fields: 'id,handle,metadata', limit: unknown.length })}`);
     for (const c of product_categories) {
       cache.ids.set(c.handle, c.id);
-      const url = c.metadata?.pim_image_url;
-      const alt = c.metadata?.pim_image_alt;
-      cache.pictures.set(c.handle, {
-        url: typeof url === 'string' ? url : '',
-        alt: typeof alt === 'string' ? alt : '',
-      });
+      cache.metadata.set(c.handle, c.metadata ?? {});
     }
   }
   // Parents come before children in `levels` (each path is walked from its root).
   for (const [handle, level] of levels) {
-    const picture = level.picture;
-    const metadata = picture ? { pim_image_url: picture.url, pim_image_alt: picture.alt } : {};
     const id = cache.ids.get(handle);
     if (!id) {
+      const metadata = withPicture(level.pimId ? { pim_category_id: level.pimId } : {}, level.picture ?? null);
       const { product_category } = await api.post<{ product_category: { id: string } }>('/admin/product-categories', {
         name: level.name,
         handle,
         is_active: true,
         parent_category_id: level.parent ? cache.ids.get(level.parent) : null,
-        metadata: {
-          ...(level.pimId ? { pim_category_id: level.pimId } : {}),
-          ...(picture?.url ? metadata : {}),
-        },
+        metadata,
       });
       cache.ids.set(handle, product_category.id);
-      cache.pictures.set(handle, picture ?? { url: '', alt: '' });
+      cache.metadata.set(handle, metadata);
       continue;
     }
-    const held = cache.pictures.get(handle) ?? { url: '', alt: '' };
-    if (!picture || (held.url === picture.url && held.alt === picture.alt)) continue;
+    // `undefined`: a parent only, whose picture this record does not decide.
+    if (level.picture === undefined) continue;
+    const held = cache.metadata.get(handle) ?? {};
+    if (samePicture(held, level.picture)) continue;
+    const metadata = withPicture(held, level.picture);
     await api.post(`/admin/product-categories/${id}`, { metadata });
-    cache.pictures.set(handle, picture);
+    cache.metadata.set(handle, metadata);
   }
   return refs.map((ref) => cache.ids.get(categoryHandle(ref.path)) as string);
 }
