@@ -386,8 +386,8 @@ describe('Medusa v2 adapter against a real Medusa', () => {
   it("keeps a category's picture in its metadata once, not again on a second write, and removes it when gone", async () => {
     const mirror = new Map<string, TargetIds>();
     const picture = 'https://media.example.com/cat/schalter.jpg';
-    const withLinks = (links?: MediaLink[]) =>
-      master('MED-600', {
+    const withLinks = (links?: MediaLink[], sku = 'MED-600') =>
+      master(sku, {
         categories: [{ id: 'cat-schalter', path: ['Elektro', 'Schalter'], ...(links ? { links } : {}) }],
       });
     const links = [
@@ -430,7 +430,7 @@ describe('Medusa v2 adapter against a real Medusa', () => {
       [
         {
           index: 0,
-          record: upsert('MED-601', withLinks([categoryLink('http://169.254.169.254/x.jpg')])),
+          record: upsert('MED-601', withLinks([categoryLink('http://169.254.169.254/x.jpg')], 'MED-601')),
           known: null,
           previous: null,
         },
