@@ -4,6 +4,7 @@ import { categories, media, products } from '../src/db/schema';
 import { newId } from '../src/kernel/ids';
 import { file, price2005, product } from './fixtures/bmecat-variants';
 import { exportedFile } from './helpers/export-fixtures';
+import { expectFingerprintsCurrent } from './helpers/fingerprints';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { importDeps, importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
@@ -105,8 +106,12 @@ describe('category media links from CATALOG_STRUCTURE', () => {
       { url: SHEET, purpose: 'data_sheet', description: 'Übersicht', alt: null, size: 0 },
     ];
     expect(await categoryLinks(catalogId)).toEqual(expected);
+    // The product placed in the category carries its links in its sync record (docs/shops.md
+    // "Category images"): the fingerprint the import stored is the one computed from the rows.
+    await expectFingerprintsCurrent(session.companyId, catalogId);
     await importInto(session, catalogId, source);
     expect(await categoryLinks(catalogId)).toEqual(expected);
+    await expectFingerprintsCurrent(session.companyId, catalogId);
   });
 
   it.each(['BMEcat', 'BMEcat12'])(

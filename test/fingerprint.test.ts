@@ -9,7 +9,7 @@ import { setValue } from '../src/catalog/values';
 import { updateClassification } from '../src/classification/links';
 import { products } from '../src/db/schema';
 import { attachMedia, deleteMedia } from '../src/media/media';
-import { fingerprintsOf } from '../src/records/sync-record';
+import { fingerprintOf, fingerprintsOf, syncRecord } from '../src/records/sync-record';
 import {
   classifyAsMcb,
   db,
@@ -210,6 +210,89 @@ describe('sync fingerprint', () => {
     const moved = await stored(master.productId);
     expect(moved.fingerprint).not.toBe(before.fingerprint);
     expect(moved.current).toBe(true);
+  });
+
+  it('changes when a link of its category is added, changed, moved or removed, not for a product in a subcategory', async () => {
+    // A placement carries its category's media links on the wire (docs/shops.md "Category
+    // images"), so the records of the products placed in it go stale with them, as on a rename.
+    const { session, catalog, master } = await setup();
+    const parent = await makeCategory(session, catalog.catalogId, { name: 'Zangen' });
+    const child = await makeCategory(session, catalog.catalogId, {
+      name: 'Seitenschneider',
+      parentId: parent.categoryId,
+    });
+    const below = await makeProduct(session, catalog.catalogId, { sku: 'FP-2' });
+    const placeIn = (productId: string, categoryId: string) =>
+      updateProduct(db(), session, {
+        departmentId: session.departmentId,
+        catalogId: catalog.catalogId,
+        productId,
+        categoryIds: [categoryId],
+      });
+    await placeIn(master.productId, parent.categoryId);
+    await placeIn(below.productId, child.categoryId);
+    const belowBefore = await stored(below.productId);
+    const placed = await stored(master.productId);
+    const media = (path: string, body: Record<string, unknown>) =>
+      call('POST', `/api/Media/${path}`, {
+        cookie: session.cookie,
+        body: { departmentId: session.departmentId, ...body },
+      });
+    let picture = '';
+    await expectChange(session, master.productId, async () => {
+      const res = await media('AddLink', {
+        elementId: parent.categoryId,
+        url: 'https://cdn.example.com/cat/zangen.jpg',
+        purpose: 'normal',
+      });
+      expect(res.status).toBe(200);
+      picture = res.json.mediaId;
+    });
+    let banner = '';
+    await expectChange(session, master.productId, async () => {
+      const res = await media('AddLink', {
+        elementId: parent.categoryId,
+        url: 'https://cdn.example.com/cat/banner.png',
+        purpose: 'detail',
+      });
+      expect(res.status).toBe(200);
+      banner = res.json.mediaId;
+    });
+    await expectChange(session, master.productId, async () => {
+      const res = await media('UpdateLink', { mediaId: picture, url: 'https://cdn.example.com/cat/zangen-2.jpg' });
+      expect(res.status).toBe(200);
+    });
+    await expectChange(session, master.productId, async () => {
+      const res = await media('Reorder', { elementId: parent.categoryId, mediaIds: [banner, picture] });
+      expect(res.status).toBe(200);
+    });
+    await expectChange(session, master.productId, async () => {
+      const res = await media('Delete', { mediaId: banner });
+      expect(res.status).toBe(200);
+    });
+    // The subcategory's placement carries the subcategory's links only: nothing moved there.
+    expect(await stored(below.productId)).toEqual(belowBefore);
+    // Without links the record is the one of a category that never had any.
+    await expectChange(session, master.productId, () => media('Delete', { mediaId: picture }));
+    expect(await stored(master.productId)).toEqual(placed);
+  });
+
+  it('is the same for a category without links as before links reached the record', async () => {
+    const { session, catalog, master } = await setup();
+    const a = await makeCategory(session, catalog.catalogId);
+    await updateProduct(db(), session, {
+      departmentId: session.departmentId,
+      catalogId: catalog.catalogId,
+      productId: master.productId,
+      categoryIds: [a.categoryId],
+    });
+    const [aggregate] = await loadProductAggregates(db(), session.companyId, [master.productId]);
+    const names = await stored(master.productId);
+    const path = (id: string) => (id === a.categoryId ? [a.name] : undefined);
+    expect(names.fingerprint).toBe(await fingerprintOf(syncRecord(aggregate!, { path, links: () => undefined })));
+    expect(syncRecord(aggregate!, { path, links: () => undefined }).categories).toEqual([
+      { id: a.categoryId, path: [a.name] },
+    ]);
   });
 
   it('is not exposed on variants', async () => {

@@ -129,7 +129,7 @@ describe('price base in the sync record', () => {
     await set(TIERS);
     const plain = await fingerprint();
     const [aggregate] = await loadProductAggregates(db(), user.companyId, [product.productId]);
-    const record = syncRecord(aggregate!, () => undefined);
+    const record = syncRecord(aggregate!, { path: () => undefined, links: () => undefined });
     expect(record.prices).toHaveLength(2);
     expect(record.prices!.some((p) => 'base' in p)).toBe(false);
 

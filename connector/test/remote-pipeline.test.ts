@@ -1,11 +1,13 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { bodyHash } from '../../src/sync/protocol/signing';
-import type { MediaRef } from '../../src/sync/protocol/wire';
+import type { MediaLink, MediaRef } from '../../src/sync/protocol/wire';
 import { defaultMapping } from '../../src/sync/protocol/target';
 import { ReferenceAdapter } from '../src/adapters/reference-adapter';
-import { createMediaBytes, MediaError } from '../src/media/media-bytes';
+import { MAX_IMAGE_BYTES } from '../src/media/image-queue';
+import { createLinkBytes, createMediaBytes, MediaError } from '../src/media/media-bytes';
 import { MirrorStore } from '../src/mirror/mirror-store';
+import { refusedUrlReason } from '../src/targets/url-guard';
 import { type RemoteDeps, upsertRemote } from '../src/upsert/upsert-remote';
 import { FakeAdapter } from './fake-adapter';
 import { create, makeShopProduct, productRows, seedMappings, uniquePrefix } from './helpers';
@@ -20,6 +22,10 @@ function pipeline(fake: FakeAdapter, keyId: string) {
     mapping: defaultMapping('shopify'),
     mappings: () => fake.mappings(),
     mediaBytes: async () => new Blob([]),
+    refusedUrl: (url) => refusedUrlReason(url, false),
+    linkBytes: async () => {
+      throw new Error('the adapters of these tests fetch no links');
+    },
     sleep: async (ms) => {
       waits.push(ms);
     },
@@ -106,6 +112,10 @@ describe('the reference store as an adapter', () => {
       mapping: defaultMapping('reference'),
       mappings: () => adapter.mappings(),
       mediaBytes: async () => new Blob([]),
+      refusedUrl: (url) => refusedUrlReason(url, false),
+      linkBytes: async () => {
+        throw new Error('the adapters of these tests fetch no links');
+      },
       sleep: async () => undefined,
     };
     const outcome = await upsertRemote(deps, {
@@ -187,5 +197,58 @@ describe('WriteContext.mediaBytes', () => {
     expect((await env.MEDIA.head(`media/${wanted.sha256}`))?.size).toBe(other.byteLength);
     await mediaBytes(wanted);
     expect(fetched).toHaveLength(2);
+  });
+});
+
+describe('WriteContext.linkBytes', () => {
+  const link = (url: string): MediaLink => ({
+    url,
+    contentType: 'image/jpeg',
+    fileName: 'cat.jpg',
+    purpose: 'normal',
+    description: null,
+    mimeCode: null,
+    position: 0,
+  });
+
+  it('refuses a private URL or a redirect to one without fetching it, and an error status or an oversized answer', async () => {
+    const fetched: string[] = [];
+    const linkBytes = createLinkBytes({
+      fetcher: async (input) => {
+        fetched.push(String(input));
+        return new Response(null, { status: 302, headers: { Location: 'http://10.0.0.5/cat.jpg' } });
+      },
+      allowPrivate: false,
+    });
+    await expect(linkBytes(link('http://192.168.1.4/cat.jpg'))).rejects.toThrow(
+      'the image URL is refused: the URL points to a private, loopback or link-local address',
+    );
+    expect(fetched).toEqual([]);
+    await expect(linkBytes(link('https://cdn.example/cat.jpg'))).rejects.toThrow(MediaError);
+    expect(fetched).toEqual(['https://cdn.example/cat.jpg']);
+
+    const answering = (response: Response) =>
+      createLinkBytes({ fetcher: async () => response, allowPrivate: false })(link('https://cdn.example/cat.jpg'));
+    await expect(answering(new Response('gone', { status: 404 }))).rejects.toThrow('the image URL answered HTTP 404');
+    await expect(
+      answering(new Response('x', { headers: { 'Content-Length': String(MAX_IMAGE_BYTES + 1) } })),
+    ).rejects.toThrow(`the image is larger than ${MAX_IMAGE_BYTES} bytes`);
+  });
+
+  it('answers the bytes typed as the link says, fetched each time (a link has no hash to keep them by)', async () => {
+    const body = new TextEncoder().encode('a category picture');
+    let fetches = 0;
+    const linkBytes = createLinkBytes({
+      fetcher: async () => {
+        fetches++;
+        return new Response(body);
+      },
+      allowPrivate: false,
+    });
+    const blob = await linkBytes(link('https://cdn.example/cat.jpg'));
+    expect(blob.type).toBe('image/jpeg');
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(body);
+    await linkBytes(link('https://cdn.example/cat.jpg'));
+    expect(fetches).toBe(2);
   });
 });

@@ -11,7 +11,7 @@ import { localizedPath } from '../kernel/languages';
 import { bumpRevision, refreshFingerprints } from '../records/sync-record';
 import { assertEnabled, readCompanyLanguages } from '../model/company-languages';
 import { readTranslations, writeTranslationStatements } from '../model/translation-store';
-import { findMedia, mediaOut } from './media';
+import { findMedia, mediaOut, refreshAfterLinkChange, staleOnLinkChange } from './media';
 
 export const UpdateMediaDto = z.strictObject({
   departmentId: z.uuid(),
@@ -69,8 +69,10 @@ export async function updateMedia(db: Database, tenant: Caller, input: z.infer<t
     );
   }
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  statements.push(...staleOnLinkChange(db, tenant.companyId, element, Boolean(old.url)));
   await runBatch(db, statements);
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
+  await refreshAfterLinkChange(db, tenant.companyId, element, Boolean(old.url));
   return answer(db, old.id, language, catalog.language);
 }
 

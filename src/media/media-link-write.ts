@@ -15,6 +15,7 @@ import { guardStatement } from '../records/write-guard';
 import { notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { compareBinary } from '../kernel/compare-binary';
+import { refreshAfterLinkChange, staleOnLinkChange } from './media';
 import { aggregateAfter, bumpWithFingerprint, fingerprintWith, revisionIs } from '../records/fingerprint-after';
 
 type MediaRow = typeof media.$inferSelect;
@@ -83,7 +84,8 @@ export function aggregateMedia(row: Omit<MediaRow, 'createdAt'>): AggregateMedia
  * The one guarded write batch of a link change. On a product or variant: the guard on the
  * master's revision, the statements, and the revision bump with the fingerprint of the
  * aggregate after `change` (the node's media re-sorted as the aggregate reads them). On a
- * category or catalog (no sync record): the guard `unchanged` on the element's media. A lost
+ * category or catalog (no sync record): the guard `unchanged` on the element's media, and for a
+ * category the products placed in it marked stale (their records carry its links). A lost
  * race fails the whole batch; the caller retries from the read (retryOnConflict).
  */
 export async function writeLink(
@@ -95,7 +97,12 @@ export async function writeLink(
   unchanged: SQL,
 ): Promise<void> {
   if (!ctx.aggregate) {
-    await runBatch(db, [guardStatement(db, unchanged), ...statements]);
+    await runBatch(db, [
+      guardStatement(db, unchanged),
+      ...statements,
+      ...staleOnLinkChange(db, caller.companyId, ctx.element, true),
+    ]);
+    await refreshAfterLinkChange(db, caller.companyId, ctx.element, true);
     return;
   }
   const revision = ctx.aggregate.product.revision;

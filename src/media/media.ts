@@ -6,6 +6,7 @@ import { media } from '../db/schema';
 import { badRequest, notFound } from '../kernel/app-error';
 import { assertDepartment, type ElementRef, findElement } from '../db/scope';
 import { bumpRevision, refreshFingerprints } from '../records/sync-record';
+import { categoryLinksChanged, staleMastersIn } from '../records/category-paths';
 import { historyStatement } from '../records/history-record';
 import { mediaEntry } from '../records/snapshot';
 import type { Caller } from '../kernel/caller';
@@ -141,6 +142,21 @@ export async function findMedia(db: Database, tenant: Caller, mediaId: string) {
   return row;
 }
 
+/**
+ * A category's media links go on the wire with every product placed in it (docs/shops.md
+ * "Category images"), so a write that changes them marks those products' records stale in the
+ * write's batch (`staleOnLinkChange`) and refreshes their fingerprints after it
+ * (`refreshAfterLinkChange`), as a category rename does. Files of a category are not sent.
+ */
+export function staleOnLinkChange(db: Database, companyId: string, element: ElementRef, link: boolean) {
+  return element.kind === 'category' && link ? [categoryLinksChanged(db, companyId, element.id)] : [];
+}
+
+export async function refreshAfterLinkChange(db: Database, companyId: string, element: ElementRef, link: boolean) {
+  if (element.kind !== 'category' || !link) return;
+  await refreshFingerprints(db, companyId, await staleMastersIn(db, companyId, element.id, { subtree: false }));
+}
+
 /** Detaches a file; the row goes in one transaction with the revision bump, then the object. */
 export async function deleteMedia(
   deps: { db: Database; files: R2Bucket },
@@ -162,9 +178,11 @@ export async function deleteMedia(
     }),
   ];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  statements.push(...staleOnLinkChange(db, tenant.companyId, element, Boolean(row.url)));
   await runBatch(db, statements);
   await files.delete(row.storageKey);
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
+  await refreshAfterLinkChange(db, tenant.companyId, element, Boolean(row.url));
   return { mediaId: row.id, deleted: true as const };
 }
 
@@ -225,8 +243,11 @@ async function writeOrder(
     }),
   );
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
+  const links = moved.some((m) => m.url);
+  statements.push(...staleOnLinkChange(db, tenant.companyId, element, links));
   await runBatch(db, statements);
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
+  await refreshAfterLinkChange(db, tenant.companyId, element, links);
 }
 
 /** Lowercase hex SHA-256 of a file's bytes (the content address a shop connector stores images under). */

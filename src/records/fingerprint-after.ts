@@ -42,7 +42,7 @@ export function aggregateAfter(
 
 /** The fingerprint of an aggregate whose category paths `paths` holds (read in the same round trip). */
 export function fingerprintWith(aggregate: ProductAggregate, paths: CategoryPaths): Promise<string> {
-  return fingerprintOf(syncRecord(aggregate, (id) => paths.path(id)));
+  return fingerprintOf(syncRecord(aggregate, paths));
 }
 
 /** The guard condition of a write planned from a master at `revision` (write-guard.ts). */

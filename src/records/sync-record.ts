@@ -140,20 +140,26 @@ export function withTranslations(translations: ElementTranslations | undefined, 
 
 const REFRESH_PAGE = 90;
 
-/** Names root..leaf of a category (`CategoryPaths.path`); undefined for one that no longer exists. */
-type CategoryPathOf = (categoryId: string) => string[] | undefined;
+/**
+ * Per category: names root..leaf (undefined for one that no longer exists) and its media links
+ * as text (undefined when it has none), from `CategoryPaths`.
+ */
+type CategoryLookup = Pick<CategoryPaths, 'path' | 'links'>;
 
 /**
  * The record the sync sends for one master product, with its variants. Deterministic key order.
  * Categories carry their path of names, as the shop receives them, so a rename or move of a
- * category changes the fingerprints of the products in it (docs/sync.md "Category names").
+ * category changes the fingerprints of the products in it (docs/sync.md "Category names"); a
+ * category with media links adds them, so a change of its links does too (docs/shops.md
+ * "Category images").
  */
-export function syncRecord(aggregate: RecordAggregate, categoryPath: CategoryPathOf) {
+export function syncRecord(aggregate: RecordAggregate, categories: CategoryLookup) {
   return {
     ...nodeRecord(aggregate, aggregate.publishedLanguages),
     categories: aggregate.categoryIds.flatMap((id) => {
-      const path = categoryPath(id);
-      return path ? [{ id, path }] : [];
+      const path = categories.path(id);
+      const links = categories.links(id);
+      return path ? [links ? { id, path, links } : { id, path }] : [];
     }),
     variants: aggregate.variants.map((variant) => nodeRecord(variant, aggregate.publishedLanguages)),
   };
@@ -168,8 +174,7 @@ export async function fingerprintsOf(
   const paths = new CategoryPaths(db, companyId);
   await paths.load(aggregates.flatMap((a) => a.categoryIds));
   const out = new Map<string, string>();
-  for (const aggregate of aggregates)
-    out.set(aggregate.product.id, await fingerprintOf(syncRecord(aggregate, (id) => paths.path(id))));
+  for (const aggregate of aggregates) out.set(aggregate.product.id, await fingerprintOf(syncRecord(aggregate, paths)));
   return out;
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { refusedUrlReason } from '../../connector/src/targets/url-guard';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,8 +15,8 @@ import type {
 } from '../../connector/src/adapters/target-adapter';
 import { createTargetHttp } from '../../connector/src/adapters/target-http';
 import { type MedusaShop, startMedusa } from '../../shops/medusa/start';
-import type { MediaRef, Product, UpsertRecord, Variant } from '../../src/sync/protocol/wire';
-import { wireNode, wirePrice } from './fixtures/wire-product';
+import type { MediaLink, MediaRef, Product, UpsertRecord, Variant } from '../../src/sync/protocol/wire';
+import { categoryLink, wireNode, wirePrice } from './fixtures/wire-product';
 
 /**
  * The Medusa adapter against a real Medusa v2 (npm, shops/medusa) on PostgreSQL 15, read back
@@ -82,6 +83,11 @@ function image(name: string, position: number): MediaRef {
 
 const ctx: WriteContext = {
   mapping,
+  // The local shop and its images are on 127.0.0.1, as with ALLOW_PRIVATE_TARGETS in development.
+  refusedUrl: (url) => refusedUrlReason(url, true),
+  linkBytes: async () => {
+    throw new Error('the Medusa adapter keeps category pictures as metadata');
+  },
   async mediaBytes(ref) {
     uploads++;
     const bytes = images.get(ref.sha256);
@@ -92,6 +98,8 @@ const ctx: WriteContext = {
     return new Map();
   },
 };
+
+const sent: string[] = [];
 
 const node = wireNode();
 const price = (amount: string, lowerBound: string) => wirePrice(amount, lowerBound);
@@ -211,7 +219,16 @@ async function translationsOf(ids: string[]) {
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'medusa-shop-'));
   shop = await startMedusa({ port: await freePort(), pgPort: await freePort(), dataDir });
-  const http = createTargetHttp({ fetch, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), attempts: 2 });
+  // Every request the adapter sends, as `METHOD /path`, for the tests that count writes.
+  const recording: typeof fetch = (input, init) => {
+    sent.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+    return fetch(input, init);
+  };
+  const http = createTargetHttp({
+    fetch: recording,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    attempts: 2,
+  });
   adapter = createMedusaAdapter(
     { kind: 'medusa', url: shop.url, credentials: { apiKey: shop.apiKey }, mapping },
     { http },
@@ -364,6 +381,65 @@ describe('Medusa v2 adapter against a real Medusa', () => {
     expect(p.metadata?.pim_sku).toBe('MED-400');
     const rows = await translationsOf([p.id]);
     expect(rows.map((r) => r.locale_code)).toEqual(['en-GB']);
+  });
+
+  it("keeps a category's picture in its metadata once, not again on a second write, and removes it when gone", async () => {
+    const mirror = new Map<string, TargetIds>();
+    const picture = 'https://media.example.com/cat/schalter.jpg';
+    const withLinks = (links?: MediaLink[], sku = 'MED-600') =>
+      master(sku, {
+        categories: [{ id: 'cat-schalter', path: ['Elektro', 'Schalter'], ...(links ? { links } : {}) }],
+      });
+    const links = [
+      categoryLink('https://media.example.com/cat/schalter.pdf', {
+        contentType: 'application/pdf',
+        purpose: 'data_sheet',
+      }),
+      categoryLink(picture, { position: 1, description: 'Schalter und Taster' }),
+    ];
+    const category = async () => {
+      const { product_categories } = await admin<{
+        product_categories: { id: string; metadata: Record<string, unknown> | null }[];
+      }>('/admin/product-categories?handle=pim-elektro--schalter&fields=id,metadata');
+      expect(product_categories).toHaveLength(1);
+      return product_categories[0]!;
+    };
+    ok((await write([upsert('MED-600', withLinks(links))], mirror))[0]);
+    const first = await category();
+    expect(first.metadata).toEqual({
+      pim_category_id: 'cat-schalter',
+      pim_image_url: picture,
+      pim_image_alt: 'Schalter und Taster',
+    });
+
+    const from = sent.length;
+    ok((await write([upsert('MED-600', withLinks(links))], mirror))[0]);
+    expect(sent.slice(from).filter((r) => r.startsWith('POST /admin/product-categories'))).toEqual([]);
+    expect((await category()).metadata).toEqual(first.metadata);
+
+    ok((await write([upsert('MED-600', withLinks())], mirror))[0]);
+    expect(sent.slice(from).filter((r) => r.startsWith('POST /admin/product-categories'))).toEqual([
+      `POST /admin/product-categories/${first.id}`,
+    ]);
+    const gone = await category();
+    expect(gone.id).toBe(first.id);
+    expect(gone.metadata).toEqual({ pim_category_id: 'cat-schalter' });
+
+    // A picture on a private address is refused by the SSRF rule before anything is written.
+    const [refused] = await adapter.write(
+      [
+        {
+          index: 0,
+          record: upsert('MED-601', withLinks([categoryLink('http://169.254.169.254/x.jpg')], 'MED-601')),
+          known: null,
+          previous: null,
+        },
+      ],
+      { ...ctx, refusedUrl: (url) => refusedUrlReason(url, false) },
+    );
+    expect(refused).toMatchObject({ ok: false, field: 'product.categories.0.links.0', retryable: false });
+    expect(refused?.ok === false && refused.error).toMatch(/^the category image URL is refused: /);
+    expect(await productsOf('MED-601')).toEqual([]);
   });
 
   it('deletes a deactivated product, or sets it to draft when the mapping says disable', async () => {

@@ -1,4 +1,6 @@
 import { parse, validate } from 'graphql';
+import { categoryLink } from './fixtures/wire-product';
+import { refusedUrlReason } from '../../connector/src/targets/url-guard';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UpsertRecord } from '../../src/sync/protocol/wire';
 import { createShopifyAdapter } from '../../connector/src/adapters/shopify/shopify-adapter';
@@ -48,6 +50,10 @@ async function write(records: UpsertRecord[], mapping: TargetMapping = MAPPING):
     mapping,
     mediaBytes: async () => {
       throw new Error('Shopify fetches images by URL');
+    },
+    refusedUrl: (url) => refusedUrlReason(url, false),
+    linkBytes: async () => {
+      throw new Error('Shopify fetches category pictures by URL');
     },
     idsOf: async () => new Map(),
   });
@@ -217,6 +223,73 @@ describe('writing a master', () => {
     expect(product.translations.get('en')?.get('title')).toBe('Circuit breaker B');
     expect(server.state.made).toEqual(made);
     expect(Object.keys(mirror.rows.get(SKU)!.ids.media!)).toEqual(['a'.repeat(64)]);
+  });
+
+  it("sends a category's picture as its collection's image once, not again on a second run, and removes it when gone", async () => {
+    const picture = 'https://media.example.com/cat/schutz.jpg';
+    const withPicture = () => {
+      const product = master();
+      product.categories[0]!.links = [
+        categoryLink('https://media.example.com/cat/schutz.pdf', {
+          contentType: 'application/pdf',
+          purpose: 'data_sheet',
+        }),
+        categoryLink(picture, { position: 1 }),
+      ];
+      return product;
+    };
+    const [first] = await write([upsert(SKU, withPicture())]);
+    expect(first).toMatchObject({ ok: true, action: 'created' });
+    const collection = (handle: string) => [...server.state.collections.values()].find((c) => c.handle === handle)!;
+    const schutz = collection('pim-cat-cat-schutz');
+    expect(schutz.image).toEqual({ src: picture, altText: 'Schutzschalter' });
+    expect(schutz.metafields.get('pim.image_source')).toEqual({ type: 'url', value: picture });
+    expect(collection('pim-cat-cat-angebote').image).toBeNull();
+    expect(server.state.made.collectionImages).toBe(1);
+
+    // Again, and again after a lost mirror row with a new adapter (no cache): the image is not sent.
+    const made = { ...server.state.made };
+    let from = server.received.length;
+    await write([upsert(SKU, withPicture(), 'update')]);
+    expect(operationsSince(from)).toEqual(['PimProductSet']);
+    mirror.rows.get(SKU)!.product = null;
+    shared = null;
+    from = server.received.length;
+    await write([upsert(SKU, withPicture(), 'update')]);
+    expect(operationsSince(from)).not.toContain('PimCollectionUpdate');
+    expect(server.state.made).toEqual(made);
+
+    // A changed picture replaces it; none removes the image and the PIM's mark.
+    const changed = withPicture();
+    changed.categories[0]!.links![1]!.url = 'https://media.example.com/cat/schutz-2.jpg';
+    await write([upsert(SKU, changed, 'update')]);
+    expect(schutz.image?.src).toBe('https://media.example.com/cat/schutz-2.jpg');
+    from = server.received.length;
+    const [removed] = await write([upsert(SKU, master(), 'update')]);
+    expect(removed).toMatchObject({ ok: true, action: 'updated' });
+    // (A document answered THROTTLED is sent again after the refill: each operation once, in this order.)
+    expect([...new Set(operationsSince(from))]).toEqual([
+      'PimProductSet',
+      'PimCollectionUpdate',
+      'PimMetafieldsDelete',
+    ]);
+    expect(schutz.image).toBeNull();
+    expect(schutz.metafields.has('pim.image_source')).toBe(false);
+    expect(server.state.made.collections).toBe(made.collections);
+  });
+
+  it('fails a record whose category picture the SSRF rule refuses before writing anything of it', async () => {
+    const product = master();
+    product.categories[1]!.links = [categoryLink('http://10.0.0.7/angebote.png', { contentType: 'image/png' })];
+    const [outcome] = await write([upsert(SKU, product)]);
+    expect(outcome).toMatchObject({
+      ok: false,
+      field: 'product.categories.1.links.0',
+      error: 'the category image URL is refused: the URL points to a private, loopback or link-local address',
+      retryable: false,
+    });
+    expect(server.state.products.size).toBe(0);
+    expect(server.state.collections.size).toBe(0);
   });
 
   it('names one option SKU when the variants differ in no feature, and gives a master without variants the default option', async () => {
@@ -408,6 +481,10 @@ describe('the cost budget', () => {
     const outcomes = await a.write(mirror.targets([upsert('NYM-1', simple('NYM-1'))]), {
       mapping: MAPPING,
       mediaBytes: async () => new Blob(),
+      refusedUrl: (url) => refusedUrlReason(url, false),
+      linkBytes: async () => {
+        throw new Error('Shopify fetches category pictures by URL');
+      },
       idsOf: async () => new Map(),
     });
     expect(outcomes[0]).toMatchObject({ ok: true, action: 'created' });

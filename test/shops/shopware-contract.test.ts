@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { refusedUrlReason } from '../../connector/src/targets/url-guard';
 import { shopwareId } from '../../connector/src/adapters/shopware';
 import { TargetError } from '../../connector/src/adapters/target-adapter';
 import { CLIENT, EUR, SYSTEM_LANGUAGE, ShopwareContractServer } from './shopware/contract-server';
+import { categoryLink } from './fixtures/wire-product';
 import { deactivate, image, lamp, shopware, upsert, variant } from './shopware/fixtures';
 
 /**
@@ -164,6 +166,68 @@ describe('the Shopware adapter against the Admin API contract', () => {
     expect(server.invalid).toEqual([]);
   });
 
+  it("sends a category's picture once as the category's media, not again on a second run, and unsets it when removed", async () => {
+    const { mirror } = shopware(server);
+    const links = [
+      categoryLink('https://cdn.example.com/led.pdf', { contentType: 'application/pdf', purpose: 'data_sheet' }),
+      categoryLink('https://cdn.example.com/led-detail.jpg', { purpose: 'detail', position: 1 }),
+      categoryLink('https://cdn.example.com/led.jpg', { position: 2, description: 'LED lamps' }),
+    ];
+    const withPicture = lamp({
+      categories: [
+        { id: 'c-led', path: ['Lighting', 'LED'], links },
+        { id: 'c-out', path: ['Outdoor'] },
+      ],
+    });
+    const [first] = await mirror.write([upsert('LMP-1', withPicture)]);
+    expect(first).toMatchObject({ ok: true, action: 'created' });
+    expect(server.invalid).toEqual([]);
+    // The normal picture, not the data sheet nor the detail view before it.
+    const pictureId = await shopwareId('media', 'url', 'https://cdn.example.com/led.jpg');
+    const led = server.table('category').get(await shopwareId('category', 'Lighting', 'LED'));
+    expect(led?.mediaId).toBe(pictureId);
+    expect(server.table('media').get(pictureId)).toMatchObject({
+      alt: 'LED lamps',
+      fileName: pictureId,
+      fileExtension: 'jpg',
+      url: 'https://cdn.example.com/led.jpg',
+    });
+    expect(server.requests(`/_action/media/${pictureId}/upload`)).toHaveLength(1);
+    // The parent is left as it is; a category without links has none.
+    expect(server.table('category').get(await shopwareId('category', 'Lighting'))).not.toHaveProperty('mediaId');
+    expect(server.table('category').get(await shopwareId('category', 'Outdoor'))?.mediaId).toBeNull();
+
+    // Again, and another product in the same category: nothing is uploaded twice, nothing added.
+    const state = snapshot();
+    await mirror.write([upsert('LMP-1', withPicture, 'update')]);
+    expect(snapshot()).toEqual(state);
+    const [other] = await mirror.write([upsert('LMP-2', lamp({ categories: withPicture.categories, variants: [] }))]);
+    expect(other).toMatchObject({ ok: true, action: 'created' });
+    expect(server.requests('/_action/media/')).toHaveLength(4);
+    expect(server.requests(`/_action/media/${pictureId}/upload`)).toHaveLength(1);
+
+    // The category's picture removed in the PIM: the category shows none.
+    const [removed] = await mirror.write([upsert('LMP-1', lamp(), 'update')]);
+    expect(removed).toMatchObject({ ok: true, action: 'updated' });
+    expect(led && server.table('category').get(led.id as string)?.mediaId).toBeNull();
+    expect(server.requests('/_action/media/')).toHaveLength(4);
+    expect(server.invalid).toEqual([]);
+  });
+
+  it('fails the record on a category picture whose URL the SSRF rule refuses, writing nothing of it', async () => {
+    const { mirror } = shopware(server);
+    const categories = [{ id: 'c-led', path: ['LED'], links: [categoryLink('http://127.0.0.1/led.jpg')] }];
+    const [outcome] = await mirror.write([upsert('LMP-1', lamp({ categories }))]);
+    expect(outcome).toMatchObject({
+      ok: false,
+      field: 'product.categories.0.links.0',
+      error: 'the category image URL is refused: the URL points to a private, loopback or link-local address',
+      retryable: false,
+    });
+    expect(server.rows('product')).toEqual([]);
+    expect(server.requests('/_action/media/')).toEqual([]);
+  });
+
   it('writes references as cross-selling per type, writes nothing the second time, and removes what the record lost', async () => {
     const { mirror } = shopware(server, { references: true });
     const accessory = { ...lamp(), variants: [] };
@@ -280,6 +344,10 @@ describe('the Shopware adapter against the Admin API contract', () => {
       {
         mapping: { ...(await import('./shopware/fixtures')).MAPPING },
         mediaBytes: async () => new Blob(),
+        refusedUrl: (url) => refusedUrlReason(url, false),
+        linkBytes: async () => {
+          throw new Error('Shopware fetches category pictures by URL');
+        },
         idsOf: async () => new Map(),
       },
     );

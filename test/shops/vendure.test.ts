@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { refusedUrlReason } from '../../connector/src/targets/url-guard';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +14,8 @@ import type {
 import { createVendureAdapter, VENDURE_DEFAULT_MAPPING } from '../../connector/src/adapters/vendure/vendure-adapter';
 import { startVendure, type VendureShop } from '../../shops/vendure/start';
 import type { UpsertRecord } from '../../src/sync/protocol/wire';
-import { adminReader, COUNTS, cableMaster, image, imageStore, PRODUCT_READ, upsert } from './vendure-fixtures';
+import { categoryLink } from './fixtures/wire-product';
+import { adminReader, COUNTS, cableMaster, image, imageStore, PRODUCT_READ, png, upsert } from './vendure-fixtures';
 
 /**
  * The Vendure adapter against a real Vendure 3 (shops/vendure, started from its npm packages
@@ -29,6 +32,10 @@ const mapping: TargetMapping = {
   features: { ...VENDURE_DEFAULT_MAPPING.features, values: true },
 };
 
+/** Category picture links by URL, and the links the adapter fetched. */
+const linkStore = new Map<string, Uint8Array>();
+const linkFetches: string[] = [];
+
 async function write(records: UpsertRecord[], known: (TargetIds | null)[] = [], map = mapping) {
   const targets: TargetRecord[] = records.map((record, index) => ({
     index,
@@ -42,6 +49,14 @@ async function write(records: UpsertRecord[], known: (TargetIds | null)[] = [], 
       const stored = imageStore.get(ref.sha256);
       if (!stored) throw new Error(`no bytes for ${ref.sha256}`);
       return new Blob([stored.bytes], { type: stored.type });
+    },
+    // The local shop and its images are on 127.0.0.1, as with ALLOW_PRIVATE_TARGETS in development.
+    refusedUrl: (url) => refusedUrlReason(url, true),
+    linkBytes: async (link) => {
+      linkFetches.push(link.url);
+      const stored = linkStore.get(link.url);
+      if (!stored) throw new Error(`no bytes for ${link.url}`);
+      return new Blob([stored], { type: link.contentType });
     },
     idsOf: async () => new Map(),
   });
@@ -245,6 +260,49 @@ describe('writing products into Vendure', () => {
     ).toEqual(['Angebote']);
     const removed = await read(`query($id: ID!) { productVariant(id: $id) { id } }`, { id: ids.variants['NYM-400-3'] });
     expect(removed.productVariant).toBeNull();
+  });
+
+  it("makes a category's picture its collection's featured asset once, not again, and removes it when gone", async () => {
+    const picture = 'https://media.example/cat/installationskabel.png';
+    linkStore.set(picture, png(20, 20, 200));
+    const withPicture = (sku: string) => {
+      const product = cableMaster(sku, taxId);
+      product.categories[0]!.links = [
+        categoryLink('https://media.example/cat/datenblatt.pdf', {
+          contentType: 'application/pdf',
+          purpose: 'data_sheet',
+        }),
+        categoryLink(picture, { contentType: 'image/png', position: 1 }),
+      ];
+      return product;
+    };
+    const collection = async () => {
+      const { collections } = await read(
+        `{ collections(options: { take: 100 }) { items { name featuredAsset { id tags { value } } assets { id } } } }`,
+      );
+      return collections.items.find((c: { name: string }) => c.name === 'Installationskabel');
+    };
+    const ids = okIds(await writeOne(upsert('NYM-450', withPicture('NYM-450'))));
+    const first = await collection();
+    expect(first.featuredAsset.tags.map((t: { value: string }) => t.value)).toEqual([
+      `pim-url:${createHash('sha256').update(picture).digest('hex')}`,
+    ]);
+    expect(first.assets).toEqual([{ id: first.featuredAsset.id }]);
+    expect(linkFetches.filter((url) => url === picture)).toHaveLength(1);
+
+    // Again, and another product in the same category: no second fetch, upload or asset.
+    const { assets: before } = await read(COUNTS);
+    okIds(await writeOne(upsert('NYM-450', withPicture('NYM-450'), 'update'), ids));
+    okIds(await writeOne(upsert('NYM-451', withPicture('NYM-451'))));
+    expect(linkFetches.filter((url) => url === picture)).toHaveLength(1);
+    expect((await read(COUNTS)).assets.totalItems).toBe(before.totalItems);
+    expect((await collection()).featuredAsset.id).toBe(first.featuredAsset.id);
+
+    // The category has no picture any more: the collection shows none.
+    okIds(await writeOne(upsert('NYM-450', cableMaster('NYM-450', taxId), 'update'), ids));
+    const gone = await collection();
+    expect(gone.featuredAsset).toBeNull();
+    expect(gone.assets).toEqual([]);
   });
 
   it('deactivate deletes the product, or disables it when the mapping says so', async () => {

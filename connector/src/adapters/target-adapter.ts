@@ -1,4 +1,4 @@
-import type { Mappings, MediaRef, Product, UpsertRecord } from '../../../src/sync/protocol/wire';
+import type { Mappings, MediaLink, MediaRef, Product, UpsertRecord } from '../../../src/sync/protocol/wire';
 import type { TargetHttp } from './target-http';
 
 // The target's kind, mapping and config are part of the wire (PUT /target): src/sync/protocol/target.ts.
@@ -106,6 +106,17 @@ export interface WriteContext {
    * (refused URL, HTTP status, size, hash mismatch): fail that record (`product.media.N`).
    */
   mediaBytes(ref: MediaRef): Promise<Blob>;
+  /**
+   * The connector's SSRF rule (url-guard.ts) for a URL the adapter hands to the shop without
+   * fetching it itself (a category's picture link): the plain reason it is refused, or null.
+   */
+  refusedUrl(url: string): string | null;
+  /**
+   * The bytes of a media link (a category picture an engine stores as an upload), fetched under
+   * the SSRF rule and size limit (no hash to check). Rejects like `mediaBytes`: fail the record
+   * on the link's field.
+   */
+  linkBytes(link: MediaLink): Promise<Blob>;
   /** Ids of other products in the mirror by SKU (references / cross-selling to products already written). */
   idsOf(skus: string[]): Promise<Map<string, TargetIds>>;
 }

@@ -1,5 +1,5 @@
 import { bodyHash } from '../../../src/sync/protocol/signing';
-import type { MediaRef } from '../../../src/sync/protocol/wire';
+import type { MediaLink, MediaRef } from '../../../src/sync/protocol/wire';
 import { refusedUrlReason } from '../targets/url-guard';
 import { MAX_IMAGE_BYTES, mediaKey } from './image-queue';
 
@@ -9,14 +9,17 @@ const MAX_REDIRECTS = 3;
 /** An image the connector cannot hand to an adapter; the message is plain and safe to show. */
 export class MediaError extends Error {}
 
-interface MediaBytesDeps {
-  bucket: R2Bucket;
+interface FetchDeps {
   fetcher: typeof fetch;
   allowPrivate: boolean;
 }
 
+interface MediaBytesDeps extends FetchDeps {
+  bucket: R2Bucket;
+}
+
 /** Follows redirects by hand so that every hop passes the SSRF rule, not only the first URL. */
-async function fetchChecked(url: string, deps: MediaBytesDeps): Promise<Response> {
+async function fetchChecked(url: string, deps: FetchDeps): Promise<Response> {
   let next = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const refused = refusedUrlReason(next, deps.allowPrivate);
@@ -35,6 +38,22 @@ async function fetchChecked(url: string, deps: MediaBytesDeps): Promise<Response
   throw new MediaError('the image URL redirects too often');
 }
 
+/** An image's bytes from its URL under the SSRF rule, refused when the answer is not 2xx or too large. */
+async function fetchImage(url: string, deps: FetchDeps): Promise<ArrayBuffer> {
+  const response = await fetchChecked(url, deps);
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new MediaError(`the image URL answered HTTP ${response.status}`);
+  }
+  if (Number(response.headers.get('Content-Length') ?? 0) > MAX_IMAGE_BYTES) {
+    await response.body?.cancel();
+    throw new MediaError(`the image is larger than ${MAX_IMAGE_BYTES} bytes`);
+  }
+  const bytes = await response.arrayBuffer();
+  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new MediaError(`the image is larger than ${MAX_IMAGE_BYTES} bytes`);
+  return bytes;
+}
+
 /**
  * `WriteContext.mediaBytes`: an image's bytes from the connector's R2 (`media/<sha256>`, every
  * image is fetched once), else fetched from its URL under the SSRF rule, checked against the
@@ -44,17 +63,7 @@ export function createMediaBytes(deps: MediaBytesDeps): (ref: MediaRef) => Promi
   return async (ref) => {
     const stored = await deps.bucket.get(mediaKey(ref.sha256));
     if (stored) return new Blob([await stored.arrayBuffer()], { type: ref.contentType });
-    const response = await fetchChecked(ref.url, deps);
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new MediaError(`the image URL answered HTTP ${response.status}`);
-    }
-    if (Number(response.headers.get('Content-Length') ?? 0) > MAX_IMAGE_BYTES) {
-      await response.body?.cancel();
-      throw new MediaError(`the image is larger than ${MAX_IMAGE_BYTES} bytes`);
-    }
-    const bytes = await response.arrayBuffer();
-    if (bytes.byteLength > MAX_IMAGE_BYTES) throw new MediaError(`the image is larger than ${MAX_IMAGE_BYTES} bytes`);
+    const bytes = await fetchImage(ref.url, deps);
     if ((await bodyHash(bytes)) !== ref.sha256) throw new MediaError('the image bytes do not match its sha256');
     await deps.bucket.put(mediaKey(ref.sha256), bytes, {
       httpMetadata: { contentType: ref.contentType },
@@ -63,4 +72,14 @@ export function createMediaBytes(deps: MediaBytesDeps): (ref: MediaRef) => Promi
     });
     return new Blob([bytes], { type: ref.contentType });
   };
+}
+
+/**
+ * `WriteContext.linkBytes`: a media link's bytes (a category picture a shop stores itself),
+ * fetched from its URL under the same SSRF rule, redirect and size limits as `mediaBytes`. A
+ * link has no content hash to check or to key R2 by, so nothing is kept: adapters fetch a link
+ * only when the shop does not hold its asset yet.
+ */
+export function createLinkBytes(deps: FetchDeps): (link: MediaLink) => Promise<Blob> {
+  return async (link) => new Blob([await fetchImage(link.url, deps)], { type: link.contentType });
 }

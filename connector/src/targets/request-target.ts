@@ -5,7 +5,7 @@ import type { RemoteTarget } from './remote-target';
 import { createTargetHttp } from '../adapters/target-http';
 import { ConnectorError } from '../http/connector-error';
 import { connectorKeys } from '../http/signature';
-import { createMediaBytes } from '../media/media-bytes';
+import { createLinkBytes, createMediaBytes } from '../media/media-bytes';
 import { MirrorStore } from '../mirror/mirror-store';
 import { loadTarget, type StoredTarget, unsealTarget } from './target-store';
 import { allowsPrivateTargets, refusedUrlReason } from './url-guard';
@@ -65,6 +65,11 @@ export async function remoteTargetOf(env: Cloudflare.Env, keyId: string): Promis
       mappings: cachedMappings,
       mediaBytes: createMediaBytes({
         bucket: env.MEDIA,
+        fetcher: (input, init) => fetch(input, init),
+        allowPrivate: allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS),
+      }),
+      refusedUrl: (url: string) => refusedUrlReason(url, allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS)),
+      linkBytes: createLinkBytes({
         fetcher: (input, init) => fetch(input, init),
         allowPrivate: allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS),
       }),

@@ -1,4 +1,4 @@
-import type { Mappings, MediaRef, UpsertFailure, UpsertRecord } from '../../../src/sync/protocol/wire';
+import type { Mappings, MediaLink, MediaRef, UpsertFailure, UpsertRecord } from '../../../src/sync/protocol/wire';
 import type { TargetAdapter, TargetMapping, TargetRecord, WriteContext } from '../adapters/target-adapter';
 import { type MirrorRow, MirrorStore, type StoredOutcome } from '../mirror/mirror-store';
 import type { MappingIds } from '../store/shop-store';
@@ -15,6 +15,10 @@ export interface RemoteDeps {
   /** The target's lookup tables, fetched once per request. */
   mappings: () => Promise<Mappings>;
   mediaBytes: (ref: MediaRef) => Promise<Blob>;
+  /** `WriteContext.refusedUrl`: the SSRF rule with the deployment's ALLOW_PRIVATE_TARGETS. */
+  refusedUrl: (url: string) => string | null;
+  /** `WriteContext.linkBytes`. */
+  linkBytes: (link: MediaLink) => Promise<Blob>;
   sleep: (ms: number) => Promise<void>;
   retry?: RetryPolicy;
 }
@@ -104,7 +108,13 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
     else toSend.push({ index, record, known: row?.ids ?? null, previous: row?.product ?? null });
   });
 
-  const ctx: WriteContext = { mapping: deps.mapping, mediaBytes: deps.mediaBytes, idsOf: (skus) => mirror.idsOf(skus) };
+  const ctx: WriteContext = {
+    mapping: deps.mapping,
+    mediaBytes: deps.mediaBytes,
+    refusedUrl: deps.refusedUrl,
+    linkBytes: deps.linkBytes,
+    idsOf: (skus) => mirror.idsOf(skus),
+  };
   for (let i = 0; i < toSend.length; i += adapter.batchSize) {
     const chunk = toSend.slice(i, i + adapter.batchSize);
     const lost = chunk.filter((t) => t.known === null && t.record.op !== 'deactivate').map((t) => t.record.sku);

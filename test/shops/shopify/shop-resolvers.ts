@@ -1,6 +1,6 @@
 import { metafieldErrors, productSet, upsertMetafields } from './shop-product-set';
 import { SHOP_LOCALES, type ShopState, shopifyError } from './shop-state';
-import { connection, productView, variantView } from './shop-views';
+import { connection, metafieldFields, productView, variantView } from './shop-views';
 
 type Args = Record<string, unknown>;
 
@@ -14,7 +14,19 @@ function searchValues(query: string, field: string): string[] {
 }
 
 function ownerOf(state: ShopState, ownerId: string) {
-  return state.products.get(ownerId)?.metafields ?? state.variantById(ownerId)?.variant.metafields;
+  return (
+    state.products.get(ownerId)?.metafields ??
+    state.variantById(ownerId)?.variant.metafields ??
+    state.collections.get(ownerId)?.metafields
+  );
+}
+
+/** `ImageInput` as Shopify takes it: an http(s) `src` it can fetch (null: no image). */
+function collectionImage(input: unknown, field: string[]) {
+  if (input === null || input === undefined) return { image: null, errors: [] };
+  const { src, altText } = input as { src?: string; altText?: string };
+  if (!src || !/^https?:\/\//.test(src)) return { image: null, errors: [{ field, message: 'Image URL is invalid' }] };
+  return { image: { src, altText: altText ?? null }, errors: [] };
 }
 
 /** The root fields (queries and mutations) the adapter uses, over the shop's state. */
@@ -22,7 +34,21 @@ export function shopResolvers(state: ShopState) {
   const collectionView = (id: string) => {
     const collection = state.collections.get(id);
     return collection
-      ? { __typename: 'Collection', id: collection.id, handle: collection.handle, title: collection.title }
+      ? {
+          __typename: 'Collection',
+          id: collection.id,
+          handle: collection.handle,
+          title: collection.title,
+          image: collection.image
+            ? {
+                __typename: 'Image',
+                id: `${collection.id}/image`,
+                url: collection.image.src,
+                altText: collection.image.altText,
+              }
+            : null,
+          ...metafieldFields(collection.id, collection.metafields),
+        }
       : null;
   };
   return {
@@ -165,13 +191,41 @@ export function shopResolvers(state: ShopState) {
       userErrors: [],
     }),
     collectionCreate: ({ collection }: Args) => {
-      const { title, handle } = collection as { title: string; handle?: string };
-      let unique = handle ?? title.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      const input = collection as { title: string; handle?: string; image?: unknown; metafields?: Args[] };
+      const { image, errors } = collectionImage(input.image, ['collection', 'image']);
+      if (errors.length > 0) return { collection: null, userErrors: errors };
+      let unique = input.handle ?? input.title.toLowerCase().replace(/[^a-z0-9]+/g, '-');
       while ([...state.collections.values()].some((c) => c.handle === unique)) unique = `${unique}-1`;
-      const made = { id: state.id('Collection'), handle: unique, title, productIds: new Set<string>() };
+      const made = {
+        id: state.id('Collection'),
+        handle: unique,
+        title: input.title,
+        productIds: new Set<string>(),
+        image,
+        metafields: new Map<string, { type: string; value: string }>(),
+      };
+      upsertMetafields(made.metafields, input.metafields ?? []);
+      state.made.collectionImages += image ? 1 : 0;
       state.collections.set(made.id, made);
       state.made.collections++;
       return { collection: collectionView(made.id), userErrors: [] };
+    },
+    collectionUpdate: ({ collection }: Args) => {
+      const input = collection as { id: string; image?: unknown; metafields?: Args[] };
+      const target = state.collections.get(String(input.id));
+      if (!target)
+        return {
+          collection: null,
+          userErrors: [{ field: ['collection', 'id'], message: 'Collection does not exist' }],
+        };
+      if ('image' in input) {
+        const { image, errors } = collectionImage(input.image, ['collection', 'image']);
+        if (errors.length > 0) return { collection: null, userErrors: errors };
+        target.image = image;
+        state.made.collectionImages += image ? 1 : 0;
+      }
+      upsertMetafields(target.metafields, input.metafields ?? []);
+      return { collection: collectionView(target.id), userErrors: [] };
     },
     collectionAddProducts: ({ id, productIds }: Args) => {
       const collection = state.collections.get(String(id));

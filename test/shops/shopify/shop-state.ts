@@ -41,6 +41,9 @@ export interface ShopCollection {
   handle: string;
   title: string;
   productIds: Set<string>;
+  /** The collection's image as Shopify keeps it after fetching `src`. */
+  image: { src: string; altText: string | null } | null;
+  metafields: Map<string, { type: string; value: string }>;
 }
 
 export const SHOP_LOCALES = [
@@ -65,7 +68,7 @@ export class ShopState {
     breaks: Map<string, { minimumQuantity: number; price: string }[]>;
   } | null = null;
   /** Everything ever made, for "a second run makes nothing". */
-  made = { products: 0, variants: 0, media: 0, collections: 0 };
+  made = { products: 0, variants: 0, media: 0, collections: 0, collectionImages: 0 };
   private nextId = 1000;
 
   id(type: string): string {

@@ -26,7 +26,7 @@ function metafieldView(
   return { __typename: 'Metafield', id: `gid://shopify/Metafield/${id}`, ownerId, namespace, key, ...field };
 }
 
-function metafieldFields(ownerId: string, metafields: Metafields) {
+export function metafieldFields(ownerId: string, metafields: Metafields) {
   const of = (namespace: string | undefined) =>
     [...metafields]
       .filter(([name]) => namespace === undefined || name.startsWith(`${namespace}.`))

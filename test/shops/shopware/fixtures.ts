@@ -1,4 +1,5 @@
 import { createShopwareAdapter } from '../../../connector/src/adapters/shopware';
+import { refusedUrlReason } from '../../../connector/src/targets/url-guard';
 import type {
   RecordOutcome,
   TargetAdapter,
@@ -134,6 +135,10 @@ export class Mirror {
       mapping: this.mapping,
       mediaBytes: async () => {
         throw new Error('the Shopware adapter uploads by URL');
+      },
+      refusedUrl: (url) => refusedUrlReason(url, false),
+      linkBytes: async () => {
+        throw new Error('Shopware fetches category pictures by URL');
       },
       idsOf: async (skus) =>
         new Map(skus.flatMap((sku) => (this.ids.has(sku) ? [[sku, this.ids.get(sku) as TargetIds] as const] : []))),

@@ -1,4 +1,5 @@
 import type { Mappings } from '../../../../src/sync/protocol/wire';
+import { CategoryImageRefused } from '../common/category-image';
 import {
   type AdapterDeps,
   type RecordOutcome,
@@ -84,6 +85,8 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
       return { index, ok: true, ids, action: created ? 'created' : 'updated' };
     } catch (err) {
       if (err instanceof OwnedByShop) return { index, ok: false, field: 'sku', error: err.message, retryable: false };
+      if (err instanceof CategoryImageRefused)
+        return { index, ok: false, field: err.field, error: err.message, retryable: false };
       if (err instanceof MedusaRefusal) {
         return { index, ok: false, field: fieldOf(err.message), error: err.message, retryable: err.status >= 500 };
       }
@@ -140,7 +143,7 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
       const state: WriteState = {
         mapping: ctx.mapping,
         ctx,
-        categories: new Map(),
+        categories: { ids: new Map(), metadata: new Map() },
         uploads: new Map(),
         salesChannelId: s.default_sales_channel_id,
         translationModule: await hasTranslations(),

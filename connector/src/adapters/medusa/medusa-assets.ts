@@ -1,5 +1,6 @@
 import type { MediaRef, Product } from '../../../../src/sync/protocol/wire';
 import type { WriteContext } from '../target-adapter';
+import { type CategoryImage, categoryImage } from '../common/category-image';
 import { type MedusaApi, query } from './medusa-api';
 import { slugify } from '../common/slug';
 
@@ -14,44 +15,99 @@ export function categoryHandle(path: string[]): string {
   return `pim-${path.map((name) => slugify(name) || 'pim-product').join('--')}`;
 }
 
-/** The category ids of a product's refs; missing categories are created top-down (by path) and cached for the batch. */
+/**
+ * Medusa's product categories have no image in core: a category's picture
+ * (common/category-image.ts) is kept in its metadata as `pim_image_url` and `pim_image_alt`,
+ * for a storefront to show. Sent when the category is made, and again only when the URL or the
+ * text differ from the metadata Medusa answers; a category without a picture loses both keys.
+ * Medusa replaces a category's metadata whole on an update (it neither merges nor deletes keys
+ * sent as "", unlike a product's), so the update sends the metadata as read with only those two
+ * keys changed. Only the placement's own category is touched, its parents keep theirs.
+ */
+export interface CategoryCache {
+  /** handle -> category id */
+  ids: Map<string, string>;
+  /** handle -> the category's metadata as Medusa answered it (or as the adapter wrote it) */
+  metadata: Map<string, Record<string, unknown>>;
+}
+
+type Picture = { pim_image_url: string; pim_image_alt: string } | null;
+
+const pictureOf = (image: CategoryImage | null): Picture =>
+  image ? { pim_image_url: image.link.url, pim_image_alt: image.alt } : null;
+
+/** The metadata with the picture's keys set, or without them when there is no picture. */
+function withPicture(metadata: Record<string, unknown>, picture: Picture): Record<string, unknown> {
+  const { pim_image_url: _url, pim_image_alt: _alt, ...rest } = metadata;
+  return picture ? { ...rest, ...picture } : rest;
+}
+
+const samePicture = (metadata: Record<string, unknown>, picture: Picture) =>
+  (metadata.pim_image_url ?? null) === (picture?.pim_image_url ?? null) &&
+  (metadata.pim_image_alt ?? null) === (picture?.pim_image_alt ?? null);
+
+/**
+ * The category ids of a product's refs; missing categories are created top-down (by path), and
+ * each placement's category gets its picture's metadata; both cached for the batch. `refusedUrl`
+ * is the SSRF rule (a refused picture throws `CategoryImageRefused` before anything is written).
+ */
 export async function resolveCategories(
   api: MedusaApi,
   refs: Product['categories'],
-  cache: Map<string, string>,
+  cache: CategoryCache,
+  ctx: Pick<WriteContext, 'mapping' | 'refusedUrl'>,
 ): Promise<string[]> {
-  const levels = new Map<string, { name: string; parent: string | null; pimId: string | null }>();
-  for (const ref of refs) {
+  const levels = new Map<string, { name: string; parent: string | null; pimId: string | null; picture?: Picture }>();
+  for (const [index, ref] of refs.entries()) {
+    const picture = pictureOf(categoryImage(ref, index, ctx.mapping, ctx.refusedUrl));
     ref.path.forEach((name, i) => {
       const handle = categoryHandle(ref.path.slice(0, i + 1));
       const parent = i === 0 ? null : categoryHandle(ref.path.slice(0, i));
+      const leaf = i === ref.path.length - 1;
+      const before = levels.get(handle);
       levels.set(handle, {
         name,
         parent,
-        pimId: i === ref.path.length - 1 ? ref.id : (levels.get(handle)?.pimId ?? null),
+        pimId: leaf ? ref.id : (before?.pimId ?? null),
+        picture: leaf ? picture : before?.picture,
       });
     });
   }
-  const unknown = [...levels.keys()].filter((h) => !cache.has(h));
+  const unknown = [...levels.keys()].filter((h) => !cache.ids.has(h));
   if (unknown.length > 0) {
-    const { product_categories } = await api.get<{ product_categories: { id: string; handle: string }[] }>(
-      `/admin/product-categories${query({ handle: unknown, fields: 'id,handle', limit: unknown.length })}`,
-    );
-    for (const c of product_categories) cache.set(c.handle, c.id);
+    const { product_categories } = await api.get<{
+      product_categories: { id: string; handle: string; metadata: Record<string, unknown> | null }[];
+    }>(`/admin/product-categories${query({ handle: unknown, fields: 'id,handle,metadata', limit: unknown.length })}`);
+    for (const c of product_categories) {
+      cache.ids.set(c.handle, c.id);
+      cache.metadata.set(c.handle, c.metadata ?? {});
+    }
   }
   // Parents come before children in `levels` (each path is walked from its root).
   for (const [handle, level] of levels) {
-    if (cache.has(handle)) continue;
-    const { product_category } = await api.post<{ product_category: { id: string } }>('/admin/product-categories', {
-      name: level.name,
-      handle,
-      is_active: true,
-      parent_category_id: level.parent ? cache.get(level.parent) : null,
-      metadata: level.pimId ? { pim_category_id: level.pimId } : {},
-    });
-    cache.set(handle, product_category.id);
+    const id = cache.ids.get(handle);
+    if (!id) {
+      const metadata = withPicture(level.pimId ? { pim_category_id: level.pimId } : {}, level.picture ?? null);
+      const { product_category } = await api.post<{ product_category: { id: string } }>('/admin/product-categories', {
+        name: level.name,
+        handle,
+        is_active: true,
+        parent_category_id: level.parent ? cache.ids.get(level.parent) : null,
+        metadata,
+      });
+      cache.ids.set(handle, product_category.id);
+      cache.metadata.set(handle, metadata);
+      continue;
+    }
+    // `undefined`: a parent only, whose picture this record does not decide.
+    if (level.picture === undefined) continue;
+    const held = cache.metadata.get(handle) ?? {};
+    if (samePicture(held, level.picture)) continue;
+    const metadata = withPicture(held, level.picture);
+    await api.post(`/admin/product-categories/${id}`, { metadata });
+    cache.metadata.set(handle, metadata);
   }
-  return refs.map((ref) => cache.get(categoryHandle(ref.path)) as string);
+  return refs.map((ref) => cache.ids.get(categoryHandle(ref.path)) as string);
 }
 
 const HASH_IN_URL = /\/(?:[^/]*-)?([0-9a-f]{64})\.[a-z0-9]+$/;

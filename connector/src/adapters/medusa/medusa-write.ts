@@ -1,7 +1,7 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
 import type { TargetIds, TargetMapping, TargetRecord, WriteContext } from '../target-adapter';
 import type { MedusaApi } from './medusa-api';
-import { resolveCategories, resolveImages } from './medusa-assets';
+import { type CategoryCache, resolveCategories, resolveImages } from './medusa-assets';
 import { getProduct, idsOf, type MedusaProduct, ownersOfSkus, productsByExternalId } from './medusa-products';
 import { type DesiredProduct, desiredProduct } from './medusa-shape';
 import { syncTranslations } from './medusa-translations';
@@ -15,7 +15,7 @@ import { syncTranslations } from './medusa-translations';
 export interface WriteState {
   mapping: TargetMapping;
   ctx: WriteContext;
-  categories: Map<string, string>;
+  categories: CategoryCache;
   uploads: Map<string, string>;
   salesChannelId: string | null;
   /** The Translation Module is on; otherwise translations go into metadata (`pim_translations`). */
@@ -103,7 +103,7 @@ export async function writeProduct(
       throw new OwnedByShop('the SKU belongs to a product the shop owns');
     }
   }
-  const categories = await resolveCategories(api, desired.categories, state.categories);
+  const categories = await resolveCategories(api, desired.categories, state.categories, state.ctx);
   const known = { ...(current ? idsOf(current).media : {}), ...(rec.known?.media ?? {}) };
   const media = await resolveImages(api, desired.images, known, state.ctx, state.uploads);
   const urls = desired.images.map((ref) => media[ref.sha256] as string);

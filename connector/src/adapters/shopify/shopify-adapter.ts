@@ -97,7 +97,7 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
   }
 
   const write: TargetAdapter['write'] = async (targets, ctx) => {
-    const recordDeps = { gql, collections, priceBreaks, mapping: ctx.mapping };
+    const recordDeps = { gql, collections, priceBreaks, mapping: ctx.mapping, refusedUrl: ctx.refusedUrl };
     let found = new Map<string, Found>();
     let lookupFailure: TargetError | null = null;
     try {

@@ -1,15 +1,22 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
+import { type CategoryImage, CategoryImageRefused, categoryImage } from '../common/category-image';
+import type { TargetMapping } from '../target-adapter';
 import {
   COLLECTION_ADD_PRODUCTS,
   COLLECTION_BY_HANDLE,
   COLLECTION_CREATE,
   COLLECTION_REMOVE_PRODUCTS,
+  COLLECTION_UPDATE,
+  METAFIELDS_DELETE,
 } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
 import type { ShopifyGraphql } from './shopify-graphql';
 
 /** Handles of the collections the PIM makes; only those are ever joined or left. */
 export const CATEGORY_HANDLE_PREFIX = 'pim-cat-';
+
+/** The collection metafield holding the URL of the picture the PIM set (`pim.image_source`). */
+const IMAGE_SOURCE = { namespace: 'pim', key: 'image_source' } as const;
 
 function categoryHandle(id: string): string {
   return `${CATEGORY_HANDLE_PREFIX}${id
@@ -18,42 +25,116 @@ function categoryHandle(id: string): string {
     .replace(/^-+|-+$/g, '')}`.slice(0, 255);
 }
 
+/** What collections need of the write: the mapping (image purposes) and the SSRF rule for picture links. */
+export interface CollectionContext {
+  mapping: TargetMapping;
+  refusedUrl: (url: string) => string | null;
+}
+
+type Category = Product['categories'][number];
+
+/** A category's picture; a refused URL is the record's failure on that link. */
+function pictureOf(category: Category, index: number, ctx: CollectionContext): CategoryImage | null {
+  try {
+    return categoryImage(category, index, ctx.mapping, ctx.refusedUrl);
+  } catch (err) {
+    if (err instanceof CategoryImageRefused) throw new RecordFailure(err.field, err.message);
+    throw err;
+  }
+}
+
+/** Refuses a record with a category picture the SSRF rule refuses before anything of it is written. */
+export function checkCategoryPictures(categories: Product['categories'], ctx: CollectionContext): void {
+  for (const [i, category] of categories.entries()) pictureOf(category, i, ctx);
+}
+
+const imageInput = (image: CategoryImage) => ({ src: image.link.url, altText: image.alt });
+const sourceField = (url: string) => ({ ...IMAGE_SOURCE, type: 'url', value: url });
+
 /**
  * The PIM's categories as manual collections, one per category (its handle from the category
  * id, its title the category's own name), found by handle or made once, cached for the
  * adapter's life. Membership goes through collectionAddProducts / collectionRemoveProducts
  * rather than productSet's `collections` list: that list replaces every membership, and would
  * take the product out of the collections the merchant put it in.
+ *
+ * A category's picture (common/category-image.ts) is the collection's image, fetched by Shopify
+ * from the link's URL (`image.src`). The URL the PIM set is kept in the collection's metafield
+ * `pim.image_source`, so the image is sent only when that URL changes, and removed (image null,
+ * metafield deleted) when the category has no picture any more; an image the merchant set on a
+ * collection without that metafield is left alone unless the category gets a picture.
  */
 export function createCollections(gql: ShopifyGraphql) {
-  const ids = new Map<string, string>();
+  /** handle -> the collection's id and the picture URL the PIM set there (null: none). */
+  const known = new Map<string, { id: string; source: string | null }>();
 
-  async function collectionId(category: Product['categories'][number], field: string): Promise<string> {
-    const handle = categoryHandle(category.id);
-    const cached = ids.get(handle);
-    if (cached) return cached;
-    const found = await gql.request<{ collectionByIdentifier: { id: string } | null }>(COLLECTION_BY_HANDLE, {
-      handle,
+  async function create(category: Category, handle: string, image: CategoryImage | null, field: string) {
+    const created = await gql.request<{
+      collectionCreate: (UserErrors & { collection: { id: string } | null }) | null;
+    }>(COLLECTION_CREATE, {
+      collection: {
+        title: category.path[category.path.length - 1] ?? category.id,
+        handle,
+        ...(image ? { image: imageInput(image), metafields: [sourceField(image.link.url)] } : {}),
+      },
     });
-    let id = found.data?.collectionByIdentifier?.id;
-    if (!id) {
-      const created = await gql.request<{
-        collectionCreate: (UserErrors & { collection: { id: string } | null }) | null;
-      }>(COLLECTION_CREATE, { collection: { title: category.path[category.path.length - 1] ?? category.id, handle } });
-      const payload = created.data?.collectionCreate;
-      failOn(field, created, payload);
-      if (!payload.collection) throw new RecordFailure(field, 'the shop made no collection');
-      id = payload.collection.id;
-    }
-    ids.set(handle, id);
-    return id;
+    const payload = created.data?.collectionCreate;
+    failOn(image?.field ?? field, created, payload);
+    if (!payload.collection) throw new RecordFailure(field, 'the shop made no collection');
+    return { id: payload.collection.id, source: image?.link.url ?? null };
   }
 
-  /** Joins the wanted collections and leaves the PIM's others; `current` is the product's memberships as Shopify answered them. */
-  async function sync(productId: string, categories: Product['categories'], current: { id: string; handle: string }[]) {
+  async function setImage(
+    collection: { id: string; source: string | null },
+    image: CategoryImage | null,
+    field: string,
+  ) {
+    const updated = await gql.request<{ collectionUpdate: UserErrors | null }>(COLLECTION_UPDATE, {
+      collection: image
+        ? { id: collection.id, image: imageInput(image), metafields: [sourceField(image.link.url)] }
+        : { id: collection.id, image: null },
+    });
+    failOn(image?.field ?? field, updated, updated.data?.collectionUpdate ?? null);
+    if (!image) {
+      const removed = await gql.request<{ metafieldsDelete: UserErrors | null }>(METAFIELDS_DELETE, {
+        metafields: [{ ownerId: collection.id, ...IMAGE_SOURCE }],
+      });
+      failOn(field, removed, removed.data?.metafieldsDelete ?? null);
+    }
+    collection.source = image?.link.url ?? null;
+  }
+
+  async function collectionId(category: Category, index: number, ctx: CollectionContext): Promise<string> {
+    const field = `product.categories.${index}`;
+    const image = pictureOf(category, index, ctx);
+    const handle = categoryHandle(category.id);
+    let collection = known.get(handle);
+    if (!collection) {
+      const found = await gql.request<{
+        collectionByIdentifier: { id: string; imageSource: { value: string } | null } | null;
+      }>(COLLECTION_BY_HANDLE, { handle });
+      const hit = found.data?.collectionByIdentifier;
+      collection = hit
+        ? { id: hit.id, source: hit.imageSource?.value ?? null }
+        : await create(category, handle, image, field);
+      known.set(handle, collection);
+    }
+    if (collection.source !== (image?.link.url ?? null)) await setImage(collection, image, field);
+    return collection.id;
+  }
+
+  /**
+   * Joins the wanted collections (their pictures brought up to date) and leaves the PIM's others;
+   * `current` is the product's memberships as Shopify answered them.
+   */
+  async function sync(
+    productId: string,
+    categories: Product['categories'],
+    current: { id: string; handle: string }[],
+    ctx: CollectionContext,
+  ) {
     const wanted = new Set<string>();
-    for (const [i, category] of categories.entries())
-      wanted.add(await collectionId(category, `product.categories.${i}`));
+    for (const [i, category] of categories.entries()) wanted.add(await collectionId(category, i, ctx));
     const have = new Set(current.map((collection) => collection.id));
     for (const id of wanted) {
       if (have.has(id)) continue;

@@ -133,7 +133,11 @@ export const METAFIELDS_DELETE = /* GraphQL */ `
 
 export const COLLECTION_BY_HANDLE = /* GraphQL */ `
   query PimCollectionByHandle($handle: String!) {
-    collectionByIdentifier(identifier: { handle: $handle }) { id handle }
+    collectionByIdentifier(identifier: { handle: $handle }) {
+      id
+      handle
+      imageSource: metafield(namespace: "pim", key: "image_source") { value }
+    }
   }
 `;
 
@@ -141,6 +145,15 @@ export const COLLECTION_CREATE = /* GraphQL */ `
   mutation PimCollectionCreate($collection: CollectionCreateInput!) {
     collectionCreate(collection: $collection) {
       collection { id handle }
+      userErrors { field message }
+    }
+  }
+`;
+
+export const COLLECTION_UPDATE = /* GraphQL */ `
+  mutation PimCollectionUpdate($collection: CollectionUpdateInput!) {
+    collectionUpdate(collection: $collection) {
+      collection { id }
       userErrors { field message }
     }
   }
@@ -207,6 +220,7 @@ export const SHOPIFY_DOCUMENTS: Record<string, string> = {
   METAFIELDS_DELETE,
   COLLECTION_BY_HANDLE,
   COLLECTION_CREATE,
+  COLLECTION_UPDATE,
   COLLECTION_ADD_PRODUCTS,
   COLLECTION_REMOVE_PRODUCTS,
   TRANSLATABLE_CONTENT,

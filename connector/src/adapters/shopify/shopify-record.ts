@@ -1,6 +1,6 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
 import type { RecordOutcome, TargetIds, TargetMapping, TargetRecord } from '../target-adapter';
-import type { createCollections } from './shopify-collections';
+import { type CollectionContext, checkCategoryPictures, type createCollections } from './shopify-collections';
 import type { createPriceBreaks } from './shopify-price-breaks';
 import { METAFIELDS_DELETE, METAFIELDS_SET, PRODUCT_ARCHIVE, PRODUCT_DELETE, PRODUCT_SET } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
@@ -28,6 +28,7 @@ export interface RecordDeps {
   collections: ReturnType<typeof createCollections>;
   priceBreaks: ReturnType<typeof createPriceBreaks>;
   mapping: TargetMapping;
+  refusedUrl: CollectionContext['refusedUrl'];
 }
 
 /** Keys whose type changed since the last write: Shopify refuses a new type on an existing metafield, so they go first. */
@@ -77,6 +78,7 @@ export async function writeProduct(
   const { gql, mapping } = deps;
   if (target.record.op === 'deactivate') throw new Error('writeProduct takes creates and updates');
   const { sku, product } = target.record;
+  checkCategoryPictures(product.categories, deps);
   const handle = known ? null : handleOf(sku);
   const plan = productSetPlan(sku, product, known, handle, mapping);
 
@@ -126,10 +128,13 @@ export async function writeProduct(
     ...staleVariantMetafields(target.previous, plan.variantMetafieldKeys, variants, mapping),
   ];
   await deleteMetafields(gql, stale);
+  // A category's links are its collection's picture: a change of them brings the collection up to date.
+  const placements = (categories: Product['categories']) =>
+    JSON.stringify(categories.map((c) => [c.id, c.links ?? []]));
   const categoriesSame =
-    target.previous !== null &&
-    JSON.stringify(target.previous.categories.map((c) => c.id)) === JSON.stringify(product.categories.map((c) => c.id));
-  if (!categoriesSame) await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes);
+    target.previous !== null && placements(target.previous.categories) === placements(product.categories);
+  if (!categoriesSame)
+    await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes, deps);
   await deps.priceBreaks.sync(sku, product, target.previous, variants, mapping);
   await syncTranslations(gql, ids.product, product, target.previous, !known, mapping);
   return { index: target.index, ok: true, ids, action: known ? 'updated' : 'created' };

@@ -178,7 +178,13 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
           continue;
         }
         try {
-          const planCtx = { ...context, mapping, exists: (id: string) => exists.has(id), referencedId };
+          const planCtx = {
+            ...context,
+            mapping,
+            exists: (id: string) => exists.has(id),
+            referencedId,
+            refusedUrl: ctx.refusedUrl,
+          };
           const plan = await planProduct(r.record.sku, r.record.product, planCtx);
           plans.set(r.index, plan);
           for (const item of plan.items) items.push({ ...item, action: 'upsert', owner: r.index });

@@ -5,10 +5,11 @@ import type { RecordPlan } from './plan';
 import type { SyncFailure } from './sync';
 
 /**
- * Images after the sync: the media entities exist (their ids derived from the content hash),
- * and a file is uploaded only to a media entity that has none yet, through
- * `POST /api/_action/media/{id}/upload` with the image's URL (the shop fetches it). An image
- * the mirror already lists, or one another product brought, is never uploaded again.
+ * Images after the sync: the media entities exist (their ids derived from the content hash, a
+ * category picture's from its URL), and a file is uploaded only to a media entity that has none
+ * yet, through `POST /api/_action/media/{id}/upload` with the image's URL (the shop fetches it).
+ * An image the mirror already lists, or one another product or category brought, is never
+ * uploaded again. Category pictures are not in the mirror: the shop's `hasFile` decides.
  */
 const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg',
@@ -20,10 +21,21 @@ const EXTENSIONS: Record<string, string> = {
   'image/avif': 'avif',
 };
 
+/** What an upload needs: the URL the shop fetches, its type and name, and the file name it gets in the shop. */
+interface Source {
+  url: string;
+  contentType: string;
+  fileName: string;
+  /** Unique per file in the shop's media: the content hash, or a category picture's media id. */
+  name: string;
+}
+
 interface Pending {
-  ref: MediaRef;
+  source: Source;
   owners: { index: number; field: string }[];
 }
+
+const fromRef = (ref: MediaRef): Source => ({ ...ref, name: ref.sha256 });
 
 export async function uploadMissingMedia(
   client: ShopwareClient,
@@ -34,12 +46,13 @@ export async function uploadMissingMedia(
   const pending = new Map<string, Pending>();
   for (const [index, plan] of plans) {
     const known = now.get(index)?.known?.media ?? {};
-    for (const [sha, m] of plan.media) {
-      if (known[sha] === m.mediaId) continue;
-      const entry = pending.get(m.mediaId) ?? { ref: m.ref, owners: [] };
-      entry.owners.push({ index, field: m.field });
-      pending.set(m.mediaId, entry);
-    }
+    const need = (mediaId: string, source: Source, field: string) => {
+      const entry = pending.get(mediaId) ?? { source, owners: [] };
+      entry.owners.push({ index, field });
+      pending.set(mediaId, entry);
+    };
+    for (const [sha, m] of plan.media) if (known[sha] !== m.mediaId) need(m.mediaId, fromRef(m.ref), m.field);
+    for (const [mediaId, image] of plan.categoryMedia) need(mediaId, { ...image.link, name: mediaId }, image.field);
   }
   const failures = new Map<number, SyncFailure>();
   if (pending.size === 0) return failures;
@@ -55,9 +68,9 @@ export async function uploadMissingMedia(
       .filter((m) => m.hasFile)
       .map((m) => m.id),
   );
-  for (const [mediaId, { ref, owners }] of pending) {
+  for (const [mediaId, { source, owners }] of pending) {
     if (withFile.has(mediaId)) continue;
-    const failure = await upload(client, mediaId, ref);
+    const failure = await upload(client, mediaId, source);
     if (failure)
       for (const o of owners) if (!failures.has(o.index)) failures.set(o.index, { ...failure, field: o.field });
   }
@@ -67,12 +80,13 @@ export async function uploadMissingMedia(
 async function upload(
   client: ShopwareClient,
   mediaId: string,
-  ref: MediaRef,
+  source: Source,
 ): Promise<Omit<SyncFailure, 'field'> | null> {
-  const extension = EXTENSIONS[ref.contentType] ?? ref.fileName.split('.').pop()?.toLowerCase() ?? 'bin';
-  const query = new URLSearchParams({ extension, fileName: ref.sha256 });
+  const extension =
+    EXTENSIONS[source.contentType.toLowerCase()] ?? source.fileName.split('.').pop()?.toLowerCase() ?? 'bin';
+  const query = new URLSearchParams({ extension, fileName: source.name });
   try {
-    const answer = await client.request('POST', `/_action/media/${mediaId}/upload?${query}`, { url: ref.url });
+    const answer = await client.request('POST', `/_action/media/${mediaId}/upload?${query}`, { url: source.url });
     if (answer.status >= 200 && answer.status < 300) return null;
     const detail = shopwareErrors(answer.body)
       .map((e) => e.detail ?? e.title)

@@ -1,5 +1,6 @@
 import type { MediaRef, Product, Variant } from '../../../../src/sync/protocol/wire';
 import type { TargetMapping } from '../target-adapter';
+import { type CategoryImage, CategoryImageRefused, categoryImage } from '../common/category-image';
 import { imagesFor } from '../common/images';
 import { priceTiers } from '../common/prices';
 import { textIn } from '../common/texts';
@@ -68,6 +69,8 @@ export interface PlanContext {
   exists: (productId: string) => boolean;
   /** The shop's product id of a referenced SKU in the mirror (references.ts); absent: derived. */
   referencedId?: (sku: string) => string | undefined;
+  /** The connector's SSRF rule for category picture links (`WriteContext.refusedUrl`). */
+  refusedUrl: (url: string) => string | null;
 }
 
 export interface RecordPlan {
@@ -78,6 +81,8 @@ export interface RecordPlan {
   variants: Record<string, string>;
   /** Images: content hash -> media id, with the ref to upload from. */
   media: Map<string, { mediaId: string; ref: MediaRef; field: string }>;
+  /** Category pictures: media id (from the link's URL) -> the picture to upload from. */
+  categoryMedia: Map<string, CategoryImage>;
 }
 
 export class PlanError extends Error {
@@ -89,6 +94,31 @@ export class PlanError extends Error {
   }
 }
 
+/**
+ * The media of a category's picture (common/category-image.ts): its id derived from the link's
+ * URL (a link has no content hash), so every category and product showing that URL shares one
+ * media entity, uploaded once (media.ts). Null when the category has no picture.
+ */
+async function planCategoryImage(
+  plan: RecordPlan,
+  ref: Product['categories'][number],
+  index: number,
+  ctx: PlanContext,
+): Promise<string | null> {
+  let image: CategoryImage | null;
+  try {
+    image = categoryImage(ref, index, ctx.mapping, ctx.refusedUrl);
+  } catch (err) {
+    if (err instanceof CategoryImageRefused) throw new PlanError(err.field, err.message);
+    throw err;
+  }
+  if (!image) return null;
+  const mediaId = await shopwareId('media', 'url', image.link.url);
+  plan.items.push({ op: 'media', field: image.field, payload: { id: mediaId, alt: image.alt } });
+  plan.categoryMedia.set(mediaId, image);
+  return mediaId;
+}
+
 export async function planProduct(sku: string, product: Product, ctx: PlanContext): Promise<RecordPlan> {
   const plan: RecordPlan = {
     items: [],
@@ -96,6 +126,7 @@ export async function planProduct(sku: string, product: Product, ctx: PlanContex
     productId: await shopwareId('product', sku),
     variants: {},
     media: new Map(),
+    categoryMedia: new Map(),
   };
   const own = (entity: OwnedEntity, key: string, payload: Record<string, unknown>) =>
     plan.owned.get(entity)?.set(key, payload);
@@ -114,14 +145,16 @@ export async function planProduct(sku: string, product: Product, ctx: PlanContex
     taxId,
     tiers: masterTiers,
   });
-  for (const ref of product.categories) {
+  for (const [i, ref] of product.categories.entries()) {
     let parentId: string | null = null;
     for (let depth = 1; depth <= ref.path.length; depth++) {
       const id = await shopwareId('category', ...ref.path.slice(0, depth));
+      // The placement's own category carries its picture (or none: unset); its parents' are left as they are.
+      const media = depth === ref.path.length ? { mediaId: await planCategoryImage(plan, ref, i, ctx) } : {};
       plan.items.push({
         op: 'category',
         field: 'product.categories',
-        payload: { id, ...(parentId ? { parentId } : {}), name: ref.path[depth - 1] as string },
+        payload: { id, ...(parentId ? { parentId } : {}), name: ref.path[depth - 1] as string, ...media },
       });
       parentId = id;
     }

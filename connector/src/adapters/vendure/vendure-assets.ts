@@ -1,4 +1,4 @@
-import type { MediaRef } from '../../../../src/sync/protocol/wire';
+import type { MediaLink, MediaRef } from '../../../../src/sync/protocol/wire';
 import { unwrap, VendureRefusal, type VendureClient } from './vendure-client';
 
 /**
@@ -73,4 +73,36 @@ export async function ensureAssets(
     ids.set(ref.sha256, unwrap(result).id);
   }
   return ids;
+}
+
+/**
+ * A category picture's asset (common/category-image.ts): a link has no content hash, so its
+ * asset carries the tag `pim-url:<sha256 of the URL>`, is found again by it and uploaded only
+ * when the shop has none, whatever category or run brings it. `bytes` fetches the link under
+ * the SSRF rule (`WriteContext.linkBytes`).
+ */
+export async function ensureLinkAsset(
+  client: VendureClient,
+  link: MediaLink,
+  bytes: (link: MediaLink) => Promise<Blob>,
+): Promise<string> {
+  const tag = `pim-url:${await sha256Hex(link.url)}`;
+  const tagged = await client.query<{ assets: { items: { id: string }[] } }>(ASSETS_BY_TAG, { tags: [tag] });
+  const found = tagged.assets.items[0];
+  if (found) return found.id;
+  const blob = await bytes(link);
+  const typed = blob.type ? blob : new Blob([blob], { type: link.contentType });
+  const created = await client.upload<{ createAssets: ({ id: string } | { errorCode: string; message: string })[] }>(
+    CREATE_ASSETS,
+    [{ file: null, tags: [tag] }],
+    [{ blob: typed, fileName: link.fileName }],
+  );
+  const result = created.createAssets[0];
+  if (!result) throw new VendureRefusal(`Vendure stored no asset for ${link.fileName}`);
+  return unwrap(result).id;
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -13,6 +13,12 @@ export interface Catalog {
   facetValueIds(refs: FacetValueRef[], locales: string[]): Promise<Map<string, string>>;
   /** The collection of every category path (and its parents), each filtering on the path's facet value. */
   ensureCollections(paths: string[][], locales: string[]): Promise<void>;
+  /**
+   * Makes `assetId` the featured (and only) asset of the path's collection, or, with null,
+   * removes a featured asset the PIM set (tagged `pim-url:`); a merchant's own asset is left
+   * alone then. Writes only when the collection's featured asset differs.
+   */
+  collectionImage(path: string[], assetId: string | null, locales: string[]): Promise<void>;
 }
 
 export const refKey = (ref: { facetCode: string; code: string }) => `${ref.facetCode}/${ref.code}`;
@@ -30,6 +36,10 @@ const CREATE_VALUES = `mutation CreateFacetValues($input: [CreateFacetValueInput
 const COLLECTIONS = `query Collections($slug: String!) {
   collections(options: { filter: { slug: { eq: $slug } }, take: 1 }) { items { id } }
 }`;
+const COLLECTION_IMAGE = `query CollectionImage($id: ID!) {
+  collection(id: $id) { id featuredAsset { id tags { value } } }
+}`;
+const UPDATE_COLLECTION = `mutation UpdateCollection($input: UpdateCollectionInput!) { updateCollection(input: $input) { id } }`;
 const CREATE_COLLECTION = `mutation CreateCollection($input: CreateCollectionInput!) { createCollection(input: $input) { id } }`;
 
 export function createCatalog(client: VendureClient): Catalog {
@@ -118,10 +128,32 @@ export function createCatalog(client: VendureClient): Catalog {
     return id;
   }
 
+  /** Collection id -> its featured asset as last read or written (null: none), for the write's life. */
+  const featured = new Map<string, { id: string; pim: boolean } | null>();
+
   return {
     facetValueIds,
     async ensureCollections(paths, locales) {
       for (const path of paths) await collectionFor(path, locales);
+    },
+    async collectionImage(path, assetId, locales) {
+      const id = await collectionFor(path, locales);
+      if (!featured.has(id)) {
+        const found = await client.query<{
+          collection: { featuredAsset: { id: string; tags: { value: string }[] } | null } | null;
+        }>(COLLECTION_IMAGE, { id });
+        const asset = found.collection?.featuredAsset ?? null;
+        featured.set(id, asset && { id: asset.id, pim: asset.tags.some((t) => t.value.startsWith('pim-url:')) });
+      }
+      const current = featured.get(id) ?? null;
+      if (assetId ? current?.id === assetId : !current?.pim) return;
+      // An empty asset list (with no featured asset) is how Vendure takes a collection's image away.
+      await client.query(UPDATE_COLLECTION, {
+        input: assetId
+          ? { id, featuredAssetId: assetId, assetIds: [assetId] }
+          : { id, featuredAssetId: null, assetIds: [] },
+      });
+      featured.set(id, assetId ? { id: assetId, pim: true } : null);
     },
   };
 }

@@ -1,8 +1,10 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
+import { type CategoryImage, CategoryImageRefused, categoryImage } from '../common/category-image';
 import { imagesFor } from '../common/images';
+import { MediaError } from '../../media/media-bytes';
 import { localesOf } from '../common/texts';
 import type { RecordOutcome, TargetIds, TargetRecord, WriteContext } from '../target-adapter';
-import { ensureAssets } from './vendure-assets';
+import { ensureAssets, ensureLinkAsset } from './vendure-assets';
 import { type Catalog, refKey } from './vendure-catalog';
 import { unwrap, type VendureClient, VendureRefusal } from './vendure-client';
 import {
@@ -76,6 +78,16 @@ export async function writeRecord(deps: WriteDeps, target: TargetRecord): Promis
   }
 }
 
+/** The asset of a category picture; a link Vendure or the fetch refuses fails the record on that link. */
+async function linkAsset(deps: WriteDeps, picture: CategoryImage): Promise<string> {
+  try {
+    return await ensureLinkAsset(deps.client, picture.link, deps.ctx.linkBytes);
+  } catch (err) {
+    if (err instanceof VendureRefusal || err instanceof MediaError) throw new FieldRefusal(picture.field, err.message);
+    throw err;
+  }
+}
+
 /** A SKU that is already a variant of a product without `pimSku` belongs to the shop: never overwritten. */
 async function refuseShopOwned(client: VendureClient, sku: string, product: Product) {
   const skus = [sku, ...product.variants.map((v) => v.sku)];
@@ -131,6 +143,15 @@ async function upsert(
       };
     });
 
+  // Category pictures first: a refused URL fails the record before anything of it is written.
+  const pictures = product.categories.map((category, i) => {
+    try {
+      return categoryImage(category, i, mapping, deps.ctx.refusedUrl);
+    } catch (err) {
+      if (err instanceof CategoryImageRefused) throw new FieldRefusal(err.field, err.message);
+      throw err;
+    }
+  });
   const nodes = variantNodes(sku, product);
   const images = imagesFor(product, mapping);
   const variantImages = product.variants.flatMap((v) => imagesFor(v, mapping));
@@ -157,6 +178,11 @@ async function upsert(
     product.categories.map((c) => c.path),
     locales,
   );
+  for (const [i, category] of product.categories.entries()) {
+    const picture = pictures[i];
+    const assetId = picture ? await linkAsset(deps, picture) : null;
+    await deps.catalog.collectionImage(category.path, assetId, locales);
+  }
   const idsOfRefs = (refs: FacetValueRef[]) => [
     ...new Set(refs.map((r) => valueIds.get(refKey(r))).filter((id): id is string => !!id)),
   ];

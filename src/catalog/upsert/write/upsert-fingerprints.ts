@@ -144,7 +144,7 @@ export async function fingerprintsAfter(
   await paths.load(aggregates.flatMap((a) => a.categoryIds));
   const out = new Map<string, string>();
   for (const [i, aggregate] of aggregates.entries())
-    out.set(masters[i]!, await fingerprintOf(syncRecord(aggregate, (id) => paths.path(id))));
+    out.set(masters[i]!, await fingerprintOf(syncRecord(aggregate, paths)));
   return out;
 }
 
