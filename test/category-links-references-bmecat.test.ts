@@ -2,6 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { categories, media, products } from '../src/db/schema';
 import { newId } from '../src/kernel/ids';
+import { loadProductAggregates } from '../src/model/product-aggregate';
+import { fingerprintsOf } from '../src/records/sync-record';
 import { file, price2005, product } from './fixtures/bmecat-variants';
 import { exportedFile } from './helpers/export-fixtures';
 import { expectFingerprintsCurrent } from './helpers/fingerprints';
@@ -112,6 +114,29 @@ describe('category media links from CATALOG_STRUCTURE', () => {
     await importInto(session, catalogId, source);
     expect(await categoryLinks(catalogId)).toEqual(expected);
     await expectFingerprintsCurrent(session.companyId, catalogId);
+  });
+
+  it('marks the products already placed in a category stale when an import gives the category a link', async () => {
+    const session = await makeSession();
+    const { catalogId } = await makeCatalog(session.tenant, { name: `Stale ${newId().slice(0, 6)}` });
+    const plain = file({
+      root: ROOT,
+      before: GROUPS.replace(/<MIME_INFO>.*<\/MIME_INFO>/, ''),
+      records: [product('Z-1', 'Zange', price2005('9.90') + REFS), MAP],
+    });
+    await importInto(session, catalogId, plain);
+    await expectFingerprintsCurrent(session.companyId, catalogId);
+    const master = () =>
+      db().query.products.findFirst({ where: and(eq(products.catalogId, catalogId), eq(products.sku, 'Z-1')) });
+    const before = (await master())!;
+    // The same product again, its category now with links: the product's own rows do not change.
+    await importInto(session, catalogId, source);
+    const after = (await master())!;
+    const [aggregate] = await loadProductAggregates(db(), session.companyId, [after.id]);
+    const computed = (await fingerprintsOf(db(), session.companyId, [aggregate!])).get(after.id);
+    expect(computed).not.toBe(before.fingerprint);
+    // Either stale (the next sync run recomputes it) or already recomputed: never the old one as current.
+    expect(after.fingerprintRevision < after.revision || after.fingerprint === computed).toBe(true);
   });
 
   it.each(['BMEcat', 'BMEcat12'])(

@@ -149,7 +149,7 @@ export async function findMedia(db: Database, tenant: Caller, mediaId: string) {
  * (`refreshAfterLinkChange`), as a category rename does. Files of a category are not sent.
  */
 export function staleOnLinkChange(db: Database, companyId: string, element: ElementRef, link: boolean) {
-  return element.kind === 'category' && link ? [categoryLinksChanged(db, companyId, element.id)] : [];
+  return element.kind === 'category' && link ? [categoryLinksChanged(db, companyId, [element.id])] : [];
 }
 
 export async function refreshAfterLinkChange(db: Database, companyId: string, element: ElementRef, link: boolean) {

@@ -139,16 +139,26 @@ export function categoryPathChanged(db: Database, companyId: string, categoryId:
 }
 
 /**
- * The statement that marks stale the sync records of the products placed in the category itself
- * (not below it), for a write that changes the category's media links: only a placement in the
- * category carries its `links` (docs/shops.md "Category images"). Put it in the same batch as
- * the change; `staleMastersIn(..., { subtree: false })` then names the masters to refresh.
+ * The statement that marks stale the sync records of the products placed in the categories
+ * themselves (not below them), for a write that changes the categories' media links: only a
+ * placement in a category carries its `links` (docs/shops.md "Category images"). Put it in the
+ * same batch as the change; `staleMastersIn(..., { subtree: false })` then names the masters to
+ * refresh (an import leaves them to the next sync run). One statement for any number of
+ * categories (an import's groups).
  */
-export function categoryLinksChanged(db: Database, companyId: string, categoryId: string) {
+export function categoryLinksChanged(db: Database, companyId: string, categoryIds: readonly string[]) {
   return db
     .update(products)
     .set({ revision: sql`${products.revision} + 1` })
-    .where(and(eq(products.companyId, companyId), sql`${products.id} IN (${placedIn(companyId, categoryId)})`));
+    .where(
+      and(
+        eq(products.companyId, companyId),
+        sql`${products.id} IN (SELECT ${productCategories.productId} FROM ${productCategories}
+          WHERE ${productCategories.categoryId} IN (
+            SELECT id FROM categories WHERE company_id = ${companyId}
+              AND id IN (SELECT value FROM json_each(${JSON.stringify(categoryIds)}))))`,
+      ),
+    );
 }
 
 /**

@@ -20,13 +20,14 @@ export function stagedLinks(refs: readonly UpsertMediaRef[]): string | null {
  * media, by the rule of product media: an absolute URL is a link, anything else a file
  * reference by name (size 0, no object until Media/Upload). An entry the category already has
  * (the same URL, the same file name) is left as it is, so importing the same file twice adds
- * nothing. Reads the categories' current media in chunks.
+ * nothing. Reads the categories' current media in chunks. `categoriesWithNewLinks` names the
+ * categories that gained a link (by URL): their products' sync records carry it.
  */
 export async function categoryLinkStatements(
   db: Database,
   companyId: string,
   groups: readonly { categoryId: string; links: string }[],
-): Promise<{ statements: BatchStatement[]; created: number }> {
+): Promise<{ statements: BatchStatement[]; created: number; categoriesWithNewLinks: string[] }> {
   const ids = [...new Set(groups.map((g) => g.categoryId))];
   const existing = new Map<string, { keys: Set<string>; last: number }>();
   for (let i = 0; i < ids.length; i += 90) {
@@ -73,5 +74,6 @@ export async function categoryLinkStatements(
       });
     }
   }
-  return { statements: jsonInsert(db, media, rows), created: rows.length };
+  const categoriesWithNewLinks = [...new Set(rows.filter((r) => r.url).map((r) => r.elementId))];
+  return { statements: jsonInsert(db, media, rows), created: rows.length, categoriesWithNewLinks };
 }

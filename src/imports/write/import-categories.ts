@@ -6,6 +6,7 @@ import { DRY_RUN_PREFIX } from './import-staging';
 import { catalogs, categories, importGroups } from '../../db/schema';
 import type { FileGroup } from '../records/bmecat-records';
 import { categoryLinkStatements } from '../records/category-links';
+import { categoryLinksChanged } from '../../records/category-paths';
 
 /** Category trees are at most this deep (catalog/categories.ts refuses deeper moves). */
 const MAX_DEPTH = 12;
@@ -189,8 +190,15 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
     const categoryId = idOf.get(g.groupId);
     return g.links && categoryId ? [{ categoryId, links: g.links }] : [];
   });
-  const links = dryRun ? { statements: [], created: 0 } : await categoryLinkStatements(db, scope.companyId, linked);
+  const links = dryRun
+    ? { statements: [], created: 0, categoriesWithNewLinks: [] }
+    : await categoryLinkStatements(db, scope.companyId, linked);
+  // Products already placed in a category that gained a link send it with their next sync
+  // (docs/shops.md "Category images"): their records are stale from this batch on.
+  const stale = links.categoriesWithNewLinks.length
+    ? [categoryLinksChanged(db, scope.companyId, links.categoriesWithNewLinks)]
+    : [];
   // A dry run stages the stand-in ids too (the products phase places products with them), but creates no category.
-  await runBatch(db, [...(dryRun ? [] : created), ...links.statements, ...updates]);
+  await runBatch(db, [...(dryRun ? [] : created), ...links.statements, ...stale, ...updates]);
   return { groups: staged.length, orphans, categoriesCreated: matcher.created, categoryLinks: links.created };
 }
