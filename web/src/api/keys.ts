@@ -48,6 +48,9 @@ export const keys = {
   templates: ['templates'] as const,
   users: ['users'] as const,
   sso: ['sso'] as const,
+  /** The company's webhook endpoints; `webhookDeliveries` (under it) is one endpoint's delivery log. */
+  webhooks: ['webhooks'] as const,
+  webhookDeliveries: (endpointId: string) => ['webhooks', 'deliveries', endpointId] as const,
   syncConnections: ['sync', 'connections'] as const,
   syncRuns: (connectionId: string) => ['sync', 'runs', connectionId] as const,
   /** What a shop kind needs (GetShopDefaults): fixed per server version, never invalidated. */

@@ -1,0 +1,135 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { apiGet } from '../../api/client';
+import { describeError } from '../../api/errors';
+import { keys } from '../../api/keys';
+import { useRedeliverWebhook } from '../../api/mutations';
+import { useAnnounce } from '../../components/Announcer';
+import { ErrorText } from '../../components/ErrorText';
+import { QueryState } from '../../components/QueryState';
+import { useI18n } from '../../i18n/i18n';
+import { flattenPages, nextCursorOf } from '../../lib/cursor';
+import { deliverySubject, lastResponse, type WebhookDelivery } from '../../lib/webhook-events';
+
+const PAGE_SIZE = 20;
+/** While a delivery is pending, the log is read again this often: its attempts show as they happen. */
+const POLL_MS = 2000;
+
+/**
+ * One endpoint's delivery log, newest first (GetDeliveries): event, subject, status, attempts,
+ * the last answer (HTTP code or error) and when, with *Redeliver* per delivery (Redeliver).
+ */
+export function DeliveryLog({ endpointId, label }: { endpointId: string; label: string }) {
+  const { t, date } = useI18n();
+  const announce = useAnnounce();
+  const redeliver = useRedeliverWebhook();
+  const [error, setError] = useState<string | null>(null);
+  const log = useInfiniteQuery({
+    queryKey: keys.webhookDeliveries(endpointId),
+    queryFn: ({ pageParam, signal }) =>
+      apiGet('Webhooks/GetDeliveries', { endpointId, cursor: pageParam, limit: PAGE_SIZE }, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursorOf,
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((p) => p.items.some((d) => d.status === 'pending')) ? POLL_MS : false,
+  });
+  const items = useMemo(() => flattenPages(log.data?.pages, (d) => d.deliveryId), [log.data]);
+
+  const again = async (delivery: WebhookDelivery) => {
+    setError(null);
+    try {
+      await redeliver.mutateAsync({ deliveryId: delivery.deliveryId });
+      announce(t('webhooks.redelivering', { event: delivery.eventType }));
+    } catch (err) {
+      setError(describeError(err, t));
+    }
+  };
+
+  return (
+    <section aria-label={label}>
+      <h3>{label}</h3>
+      <div className="toolbar">
+        <button type="button" onClick={() => void log.refetch()} disabled={log.isFetching}>
+          {t('webhooks.refresh')}
+        </button>
+      </div>
+      <ErrorText message={error} />
+      <QueryState isPending={log.isPending} error={log.error}>
+        {items.length === 0 ? (
+          <p className="empty">{t('webhooks.noDeliveries')}</p>
+        ) : (
+          <table className="table" aria-label={label}>
+            <thead>
+              <tr>
+                <th scope="col">{t('webhooks.event')}</th>
+                <th scope="col">{t('webhooks.subject')}</th>
+                <th scope="col">{t('webhooks.status')}</th>
+                <th scope="col">{t('webhooks.attempts')}</th>
+                <th scope="col">{t('webhooks.lastResponse')}</th>
+                <th scope="col">{t('webhooks.time')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('common.actions')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((d) => (
+                <tr key={d.deliveryId} data-delivery-id={d.deliveryId}>
+                  <th scope="row">
+                    <code>{d.eventType}</code>
+                  </th>
+                  <td>
+                    <Subject delivery={d} />
+                  </td>
+                  <td>
+                    {t(`webhooks.status.${d.status}`)}
+                    {d.nextAttemptAt && (
+                      <span className="muted"> · {t('webhooks.nextAttempt', { at: date(d.nextAttemptAt) })}</span>
+                    )}
+                  </td>
+                  <td>{d.attempts}</td>
+                  <td title={d.lastError ?? undefined}>{lastResponse(d) || '–'}</td>
+                  <td>{date(d.lastAttemptAt ?? d.createdAt)}</td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      onClick={() => void again(d)}
+                      aria-label={t('webhooks.redeliverOne', { event: d.eventType, at: date(d.createdAt) })}
+                    >
+                      {t('webhooks.redeliver')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {log.hasNextPage && (
+          <div className="toolbar">
+            <button type="button" onClick={() => log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+              {log.isFetchingNextPage ? t('common.loading') : t('webhooks.more')}
+            </button>
+          </div>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+function Subject({ delivery }: { delivery: WebhookDelivery }) {
+  const { t } = useI18n();
+  const subject = deliverySubject(delivery);
+  if (subject.kind === 'element') {
+    const isProduct = subject.elementKind === 'product' || subject.elementKind === 'variant';
+    const name = `${subject.elementKind} ${subject.elementId}`;
+    return (
+      <>
+        {isProduct ? <Link to={`/products/${subject.elementId}`}>{name}</Link> : name}
+        {subject.changes > 1 && <span className="muted"> · {t('webhooks.changes', { count: subject.changes })}</span>}
+      </>
+    );
+  }
+  if (subject.kind === 'job') return <>{`${subject.jobKind} ${subject.jobId}`}</>;
+  return <>–</>;
+}
