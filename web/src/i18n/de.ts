@@ -83,7 +83,7 @@ export const de = {
   'webhooks.deliveries': 'Zustellungen',
   'webhooks.showLog': 'Zustellungen an {url} anzeigen',
   'webhooks.sendTest': 'Testereignis senden',
-  'webhooks.sendTestTo': 'Ein Testereignis an {url} senden',
+  'webhooks.sendTestTo': 'Testereignis senden an {url}',
   'webhooks.editEndpoint': 'Endpunkt {url} bearbeiten',
   'webhooks.editTitle': 'Endpunkt bearbeiten',
   'webhooks.enable': 'Aktivieren',
@@ -91,7 +91,7 @@ export const de = {
   'webhooks.enableEndpoint': 'Endpunkt {url} aktivieren',
   'webhooks.disableEndpoint': 'Endpunkt {url} deaktivieren',
   'webhooks.rotate': 'Geheimnis erneuern',
-  'webhooks.rotateFor': 'Das Signaturgeheimnis von {url} erneuern',
+  'webhooks.rotateFor': 'Geheimnis erneuern für {url}',
   'webhooks.deleteEndpoint': 'Endpunkt {url} löschen',
   'webhooks.deleteTitle': 'Endpunkt löschen?',
   'webhooks.deleteText':
