@@ -2,7 +2,15 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, login } from './export-harness';
 import { WebhookReceiver } from './webhook-receiver';
-import { expectAccessible, expectAnnounced, launchChromium, newContext, SALES, screenshot, signIn } from './web-browser';
+import {
+  expectAccessible,
+  expectAnnounced,
+  launchChromium,
+  newContext,
+  SALES,
+  screenshot,
+  signIn,
+} from './web-browser';
 
 /**
  * The Webhooks admin screen against a real receiver (node:http on 127.0.0.1; the e2e wrangler dev
@@ -66,7 +74,10 @@ afterAll(async () => {
 
 describe('web application: webhooks (admin@demo.test)', () => {
   it('adds an endpoint, delivers a signed test event, shows a failure and redelivers it', async () => {
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Administration' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Administration' })
+      .click();
     await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
 
@@ -75,7 +86,9 @@ describe('web application: webhooks (admin@demo.test)', () => {
     await form.getByLabel('Receiver URL').fill('ftp://127.0.0.1/hooks');
     await form.getByRole('button', { name: 'Add endpoint' }).click();
     await poll(() => form.getByRole('alert').textContent()).toMatch(/url/i);
-    expect((await api(cookie, 'Webhooks/GetEndpoints')).items.some((e: { url: string }) => e.url.startsWith('ftp:'))).toBe(false);
+    expect(
+      (await api(cookie, 'Webhooks/GetEndpoints')).items.some((e: { url: string }) => e.url.startsWith('ftp:')),
+    ).toBe(false);
 
     await form.getByLabel('Receiver URL').fill(receiver.url);
     await form.getByLabel('Description').fill(`E2E receiver ${suffix}`);
@@ -88,10 +101,15 @@ describe('web application: webhooks (admin@demo.test)', () => {
     const secret = (await page.getByTestId('webhook-secret').textContent()) ?? '';
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
     receiver.secret = secret;
-    const stored = (await api(cookie, 'Webhooks/GetEndpoints')).items.find((e: { url: string }) => e.url === receiver.url);
+    const stored = (await api(cookie, 'Webhooks/GetEndpoints')).items.find(
+      (e: { url: string }) => e.url === receiver.url,
+    );
     expect(stored).toMatchObject({ enabled: true, eventTypes: ['product.updated', 'webhook.test'] });
     expect(JSON.stringify(stored)).not.toContain(secret);
-    const row = page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('row').filter({ hasText: receiver.url });
+    const row = page
+      .getByRole('table', { name: 'Webhook endpoints' })
+      .getByRole('row')
+      .filter({ hasText: receiver.url });
     expect(await row.textContent()).toContain('product.updated, webhook.test');
     await expectAccessible(page, 'webhooks screen with a new endpoint');
     await page.getByRole('button', { name: 'I have stored it' }).click();
@@ -120,9 +138,13 @@ describe('web application: webhooks (admin@demo.test)', () => {
     receiver.status = 200;
     const messageId = first[0]!.id;
     const before = receiver.received.filter((r) => r.id === messageId).length;
-    await logRow('product.updated').getByRole('button', { name: /^Redeliver product\.updated of / }).click();
+    await logRow('product.updated')
+      .getByRole('button', { name: /^Redeliver product\.updated of / })
+      .click();
     await expectAnnounced(page, 'product.updated is being sent again.');
-    await poll(() => receiver.received.filter((r) => r.id === messageId && r.answered === 200).length).toBeGreaterThan(0);
+    await poll(() => receiver.received.filter((r) => r.id === messageId && r.answered === 200).length).toBeGreaterThan(
+      0,
+    );
     await poll(() => receiver.received.filter((r) => r.id === messageId).length).toBeGreaterThan(before);
     await poll(async () => (await cells(logRow('product.updated')))?.response).toBe('200');
     expect((await cells(logRow('product.updated')))?.status).toBe('Delivered');

@@ -40,7 +40,9 @@ export class WebhookReceiver {
       req.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         this.received.push(this.take(raw, req.headers));
-        res.writeHead(this.status, { 'content-type': 'text/plain' }).end(this.status === 200 ? 'ok' : 'receiver broken');
+        res
+          .writeHead(this.status, { 'content-type': 'text/plain' })
+          .end(this.status === 200 ? 'ok' : 'receiver broken');
       });
     });
     await new Promise<void>((resolve, reject) => {

@@ -13,8 +13,12 @@ import { flattenPages, nextCursorOf } from '../../lib/cursor';
 import { deliverySubject, lastResponse, type WebhookDelivery } from '../../lib/webhook-events';
 
 const PAGE_SIZE = 20;
-/** While a delivery is pending, the log is read again this often: its attempts show as they happen. */
-const POLL_MS = 2000;
+/**
+ * The log is read again while it is open: new events' deliveries appear by themselves, and while
+ * one is pending its attempts show as they happen (the faster interval).
+ */
+const POLL_MS = 5000;
+const POLL_PENDING_MS = 2000;
 
 /**
  * One endpoint's delivery log, newest first (GetDeliveries): event, subject, status, attempts,
@@ -32,7 +36,7 @@ export function DeliveryLog({ endpointId, label }: { endpointId: string; label: 
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursorOf,
     refetchInterval: (q) =>
-      q.state.data?.pages.some((p) => p.items.some((d) => d.status === 'pending')) ? POLL_MS : false,
+      q.state.data?.pages.some((p) => p.items.some((d) => d.status === 'pending')) ? POLL_PENDING_MS : POLL_MS,
   });
   const items = useMemo(() => flattenPages(log.data?.pages, (d) => d.deliveryId), [log.data]);
 
