@@ -147,12 +147,13 @@ describe('web application: webhooks (admin@demo.test)', () => {
     );
     await poll(() => receiver.received.filter((r) => r.id === messageId).length).toBeGreaterThan(before);
     await poll(async () => (await cells(logRow('product.updated')))?.response).toBe('200');
-    expect((await cells(logRow('product.updated')))?.status).toBe('Delivered');
+    // Redeliver starts a fresh schedule: one attempt (the automatic retry alone would show two).
+    expect(await cells(logRow('product.updated'))).toMatchObject({ status: 'Delivered', attempts: '1' });
     for (const r of receiver.received) expect(r.verifyError).toBeNull();
     await screenshot(page, 'webhooks-log-redelivered');
   });
 
-  it('rotates the secret (the receiver verifies with the new one) and deletes the endpoint after confirming', async () => {
+  it('rotates the secret (the receiver verifies with the new one), edits, disables and enables the endpoint, and deletes it after confirming', async () => {
     await page.getByRole('button', { name: `Rotate secret of ${receiver.url}` }).click();
     await expectAnnounced(page, /New signing secret/);
     const rotated = (await page.getByTestId('webhook-secret').textContent()) ?? '';
@@ -163,6 +164,33 @@ describe('web application: webhooks (admin@demo.test)', () => {
     await page.getByRole('button', { name: `Send test event to ${receiver.url}` }).click();
     await poll(() => receiver.ofType('webhook.test').length).toBe(count + 1);
     expect(receiver.ofType('webhook.test').at(-1)).toMatchObject({ verifyError: null, answered: 200 });
+
+    // Edit: the events change; disabled, the endpoint takes no test event; enabled again.
+    await page.getByRole('button', { name: `Edit endpoint ${receiver.url}` }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit endpoint' });
+    await edit.getByLabel('product.deleted', { exact: true }).check();
+    await edit.getByLabel('Description').fill(`E2E receiver ${suffix} (edited)`);
+    await expectAccessible(page, 'edit endpoint dialog');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expectAnnounced(page, `Endpoint ${receiver.url} saved.`);
+    const edited = (await api(cookie, 'Webhooks/GetEndpoints')).items.find(
+      (e: { url: string }) => e.url === receiver.url,
+    );
+    expect(edited).toMatchObject({
+      description: `E2E receiver ${suffix} (edited)`,
+      eventTypes: ['product.updated', 'webhook.test', 'product.deleted'],
+    });
+    await page.getByRole('button', { name: `Disable endpoint ${receiver.url}` }).click();
+    await expectAnnounced(page, `Endpoint ${receiver.url} disabled.`);
+    const row = page
+      .getByRole('table', { name: 'Webhook endpoints' })
+      .getByRole('row')
+      .filter({ hasText: receiver.url });
+    await poll(() => row.getByRole('cell').nth(1).textContent()).toBe('Disabled');
+    expect(await page.getByRole('button', { name: `Send test event to ${receiver.url}` }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: `Enable endpoint ${receiver.url}` }).click();
+    await expectAnnounced(page, `Endpoint ${receiver.url} enabled.`);
+    await poll(() => row.getByRole('cell').nth(1).textContent()).toBe('Enabled');
 
     await page.getByRole('button', { name: `Delete endpoint ${receiver.url}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete endpoint?' });
