@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from './export-harness';
-import { type Received, WebhookReceiver } from './webhook-receiver';
+import { WebhookReceiver } from './webhook-receiver';
 import { SALES } from './web-browser';
 
 /**
@@ -98,7 +98,7 @@ describe('webhooks: a receiver killed mid-burst and restarted', () => {
     /** Each product's changes as they first arrived, in arrival order. */
     const arrived = () => {
       const seen = new Map<string, string[]>(productIds.map((id) => [id, []]));
-      for (const r of receiver.received as Received[]) {
+      for (const r of receiver.received) {
         const list = seen.get(r.data?.elementId);
         if (!list) continue;
         for (const change of r.data.changes as { changeId: string }[])
