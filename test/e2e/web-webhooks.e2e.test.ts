@@ -151,6 +151,15 @@ describe('web application: webhooks (admin@demo.test)', () => {
     expect(await cells(logRow('product.updated'))).toMatchObject({ status: 'Delivered', attempts: '1' });
     for (const r of receiver.received) expect(r.verifyError).toBeNull();
     await screenshot(page, 'webhooks-log-redelivered');
+
+    // The status filter (GetDeliveries status=): both delivered, none failed.
+    const log = page.getByRole('region', { name: `Deliveries to ${receiver.url}` });
+    await log.getByLabel('Status').selectOption({ label: 'Failed' });
+    await log.getByText('No deliveries with this status.').waitFor();
+    await log.getByLabel('Status').selectOption({ label: 'Delivered' });
+    await poll(async () => (await cells(logRow('webhook.test')))?.status).toBe('Delivered');
+    expect((await cells(logRow('product.updated')))?.status).toBe('Delivered');
+    await log.getByLabel('Status').selectOption({ label: 'All' });
   });
 
   it('rotates the secret (the receiver verifies with the new one), edits, disables and enables the endpoint, and deletes it after confirming', async () => {

@@ -21,6 +21,8 @@ import { DeliveryLog } from './webhooks/DeliveryLog';
 import { EditEndpointDialog, type WebhookEndpoint } from './webhooks/EditEndpointDialog';
 import { EMPTY_ENDPOINT, type EndpointDraft, EndpointFields } from './webhooks/EndpointFields';
 
+const ENDPOINTS_POLL_MS = 30_000;
+
 /**
  * Admin: the company's webhook endpoints (docs/webhooks.md). List with state and the notice of
  * an endpoint the service disabled, create (the signing secret shown once, as the API answers
@@ -35,6 +37,8 @@ export default function AdminWebhooks() {
     queryKey: keys.webhooks,
     queryFn: () => apiGet('Webhooks/GetEndpoints'),
     enabled: isAdmin,
+    // the service disables an endpoint whose retries ran out: its notice appears without a reload
+    refetchInterval: ENDPOINTS_POLL_MS,
   });
   const add = useAddWebhookEndpoint();
   const update = useUpdateWebhookEndpoint();

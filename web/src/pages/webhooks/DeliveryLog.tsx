@@ -13,6 +13,7 @@ import { flattenPages, nextCursorOf } from '../../lib/cursor';
 import { deliverySubject, lastResponse, type WebhookDelivery } from '../../lib/webhook-events';
 
 const PAGE_SIZE = 20;
+const STATUSES = ['pending', 'delivered', 'failed'] as const satisfies readonly WebhookDelivery['status'][];
 /**
  * The log is read again while it is open: new events' deliveries appear by themselves, and while
  * one is pending its attempts show as they happen (the faster interval).
@@ -29,10 +30,15 @@ export function DeliveryLog({ endpointId, label }: { endpointId: string; label: 
   const announce = useAnnounce();
   const redeliver = useRedeliverWebhook();
   const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<'' | WebhookDelivery['status']>('');
   const log = useInfiniteQuery({
-    queryKey: keys.webhookDeliveries(endpointId),
+    queryKey: keys.webhookDeliveryList(endpointId, status),
     queryFn: ({ pageParam, signal }) =>
-      apiGet('Webhooks/GetDeliveries', { endpointId, cursor: pageParam, limit: PAGE_SIZE }, { signal }),
+      apiGet(
+        'Webhooks/GetDeliveries',
+        { endpointId, status: status || undefined, cursor: pageParam, limit: PAGE_SIZE },
+        { signal },
+      ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursorOf,
     refetchInterval: (q) =>
@@ -54,6 +60,17 @@ export function DeliveryLog({ endpointId, label }: { endpointId: string; label: 
     <section aria-label={label}>
       <h3>{label}</h3>
       <div className="toolbar">
+        <label className="field">
+          <span>{t('webhooks.status')}</span>
+          <select name="status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+            <option value="">{t('webhooks.allStatuses')}</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`webhooks.status.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="button" onClick={() => void log.refetch()} disabled={log.isFetching}>
           {t('webhooks.refresh')}
         </button>
@@ -61,7 +78,7 @@ export function DeliveryLog({ endpointId, label }: { endpointId: string; label: 
       <ErrorText message={error} />
       <QueryState isPending={log.isPending} error={log.error}>
         {items.length === 0 ? (
-          <p className="empty">{t('webhooks.noDeliveries')}</p>
+          <p className="empty">{t(status ? 'webhooks.noneWithStatus' : 'webhooks.noDeliveries')}</p>
         ) : (
           <table className="table" aria-label={label}>
             <thead>
