@@ -145,7 +145,7 @@ export default function AdminWebhooks() {
                     )}
                     {rowError?.endpointId === e.endpointId && <ErrorText message={rowError.message} />}
                   </td>
-                  <td className="actions">
+                  <td className="actions wrap">
                     <button
                       type="button"
                       aria-pressed={shownLog === e.endpointId}
@@ -209,6 +209,8 @@ export default function AdminWebhooks() {
         </div>
       )}
 
+      {logOf && <DeliveryLog endpointId={logOf.endpointId} label={t('webhooks.logOf', { url: logOf.url })} />}
+
       <h2>{t('webhooks.add')}</h2>
       <form className="stack" onSubmit={create} aria-label={t('webhooks.add')}>
         <EndpointFields draft={draft} onChange={setDraft} idPrefix="new-endpoint" />
@@ -217,8 +219,6 @@ export default function AdminWebhooks() {
           {add.isPending ? t('common.working') : t('webhooks.addButton')}
         </button>
       </form>
-
-      {logOf && <DeliveryLog endpointId={logOf.endpointId} label={t('webhooks.logOf', { url: logOf.url })} />}
 
       {editing && <EditEndpointDialog endpoint={editing} onClose={() => setEditing(null)} />}
       <ConfirmDialog

@@ -58,7 +58,7 @@ export function DeliveryLog({ endpointId, label }: { endpointId: string; label: 
 
   return (
     <section aria-label={label}>
-      <h3>{label}</h3>
+      <h2>{label}</h2>
       <div className="toolbar">
         <label className="field">
           <span>{t('webhooks.status')}</span>
