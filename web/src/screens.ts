@@ -17,6 +17,7 @@ export const ROUTES: readonly { path: string; screen: ScreenModule<object> }[] =
   { path: '/exports', screen: screenModule(() => import('./pages/Exports')) },
   { path: '/exports/templates', screen: screenModule(() => import('./pages/Templates')) },
   { path: '/admin', screen: screenModule(() => import('./pages/Admin')) },
+  { path: '/admin/webhooks', screen: screenModule(() => import('./pages/AdminWebhooks')) },
   { path: '/releases', screen: screenModule(() => import('./pages/Releases')) },
   { path: '/sync', screen: screenModule(() => import('./pages/Sync')) },
   { path: '/account', screen: screenModule(() => import('./pages/AccountPage')) },

@@ -10,6 +10,7 @@ describe('routeAt (which screen boot starts loading for an address)', () => {
     expect(path('/products/0190a000-0000-7000-8000-000000000001')).toBe('/products/:productId');
     expect(path('/exports/templates')).toBe('/exports/templates');
     expect(path('/exports')).toBe('/exports');
+    expect(path('/admin/webhooks')).toBe('/admin/webhooks');
     expect(path('/nowhere')).toBe('*');
     expect(path('/products/a/b')).toBe('*');
   });

@@ -313,3 +313,23 @@ const refreshChannels = (client: QueryClient) => refreshAll(client, keys.channel
 export const useAddChannel = () => useWrite('Catalog/AddChannel', (client) => refreshChannels(client));
 export const useUpdateChannel = () => useWrite('Catalog/UpdateChannel', (client) => refreshChannels(client));
 export const useDeleteChannel = () => useWrite('Catalog/DeleteChannel', (client) => refreshChannels(client));
+
+// Webhooks (docs/webhooks.md): endpoint writes refresh the list (and its logs, under the same key);
+// a test event or a redelivery refreshes that endpoint's delivery log.
+
+export const useAddWebhookEndpoint = () =>
+  useWrite('Webhooks/AddEndpoint', (client) => client.invalidateQueries({ queryKey: keys.webhooks }));
+export const useUpdateWebhookEndpoint = () =>
+  useWrite('Webhooks/UpdateEndpoint', (client) => client.invalidateQueries({ queryKey: keys.webhooks }));
+export const useDeleteWebhookEndpoint = () =>
+  useWrite('Webhooks/DeleteEndpoint', (client) => client.invalidateQueries({ queryKey: keys.webhooks }));
+export const useRotateWebhookSecret = () =>
+  useWrite('Webhooks/RotateSecret', (client) => client.invalidateQueries({ queryKey: keys.webhooks }));
+export const useSendWebhookTest = () =>
+  useWrite('Webhooks/SendTestEvent', (client, body) =>
+    client.invalidateQueries({ queryKey: keys.webhookDeliveries(body.endpointId) }),
+  );
+export const useRedeliverWebhook = () =>
+  useWrite('Webhooks/Redeliver', (client, _body, result) =>
+    client.invalidateQueries({ queryKey: keys.webhookDeliveries(result.endpointId) }),
+  );

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { apiGet } from '../api/client';
 import { keys } from '../api/keys';
 import { useRevokeAiAccess, useSetAiSwitch } from '../api/mutations';
@@ -106,6 +107,13 @@ export default function Admin() {
       <AdminLanguages />
       <AdminChannels />
       <AdminSso />
+      <section aria-labelledby="webhooks-link-title">
+        <h2 id="webhooks-link-title">{t('admin.webhooks')}</h2>
+        <p className="muted">{t('admin.webhooksIntro')}</p>
+        <p>
+          <Link to="/admin/webhooks">{t('webhooks.title')}</Link>
+        </p>
+      </section>
       <ConfirmDialog
         open={revoking !== null}
         title={t('admin.revokeTitle')}
