@@ -1,0 +1,140 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client';
+import { conflict, forbidden } from '../kernel/app-error';
+import type { Caller } from '../kernel/caller';
+import { guardStatement, isWriteConflict } from '../records/write-guard';
+import {
+  allInState,
+  assertMasters,
+  assertMayDecide,
+  assertStates,
+  idList,
+  readStates,
+  ReviewProductIds,
+  reviewChannel,
+} from './review-scope';
+
+/**
+ * The review state machine (docs/review.md), per channel and master product:
+ * draft → (SubmitForReview) → in_review → (ApproveProducts) → approved, and in_review →
+ * (RejectProducts, with a comment) → draft. An approved product goes back to in_review when a
+ * write matches the channel's rule (trigger `review_back_on_change`, migration 0058). Each
+ * operation takes up to 100 products and is all-or-nothing: one product in the wrong state is a
+ * 409 and nothing changes. A transition is one batch guarded by the states (and, for approval,
+ * the history) it was decided on, so a racing write or decision turns it into a 409.
+ */
+export const SubmitForReviewDto = z.strictObject({ channelId: z.uuid(), productIds: ReviewProductIds });
+export const ApproveProductsDto = SubmitForReviewDto;
+export const RejectProductsDto = SubmitForReviewDto.extend({
+  /** Why the products go back to draft: kept on each product until it is submitted again and approved. */
+  comment: z.string().trim().min(1, 'comment must not be empty').max(2000),
+});
+
+export const ReviewTransitionOut = z.object({
+  channelId: z.string(),
+  state: z.enum(['in_review', 'approved', 'draft']),
+  productIds: z.array(z.string()),
+});
+
+const RACE = 'the products changed while this ran (a write or another decision); read the inbox and try again';
+
+async function runTransition(db: Database, statements: Parameters<Database['batch']>[0]): Promise<void> {
+  try {
+    await db.batch(statements);
+  } catch (err) {
+    if (isWriteConflict(err)) throw conflict(RACE);
+    throw err;
+  }
+}
+
+/** SubmitForReview: drafts go to in_review (every company member and agent may submit). */
+export async function submitForReview(db: Database, caller: Caller, input: z.infer<typeof SubmitForReviewDto>) {
+  const channel = await reviewChannel(db, caller, input.channelId);
+  await assertMasters(db, caller, input.productIds);
+  assertStates(await readStates(db, caller, channel.id, input.productIds), input.productIds, 'draft', 'submitted');
+  const ids = input.productIds;
+  await runTransition(db, [
+    guardStatement(
+      db,
+      sql`NOT EXISTS (SELECT 1 FROM review_states WHERE company_id = ${caller.companyId} AND channel_key = ${channel.id}
+        AND state <> 'draft' AND product_id IN ${idList(ids)})`,
+    ),
+    db.run(sql`INSERT INTO review_states (company_id, channel_key, product_id, state, submitted_by, submitted_at, updated_at)
+      SELECT ${caller.companyId}, ${channel.id}, value, 'in_review', ${caller.userId},
+        strftime('%Y-%m-%dT%H:%M:%fZ','now'), strftime('%Y-%m-%dT%H:%M:%fZ','now') FROM json_each(${JSON.stringify(ids)}) WHERE true
+      ON CONFLICT (channel_key, product_id) DO UPDATE SET state = 'in_review', submitted_by = excluded.submitted_by,
+        submitted_at = excluded.submitted_at, updated_at = excluded.updated_at`),
+  ]);
+  return { channelId: channel.channelId, state: 'in_review' as const, productIds: ids };
+}
+
+/** The newest history version of each master and its variants: `{id, userId}` or null without history. */
+async function lastChanges(db: Database, caller: Caller, ids: readonly string[]) {
+  const rows = await db.all<{ productId: string; last: string | null }>(sql`
+    SELECT j.value AS productId, (SELECT h.id || ' ' || h.user_id FROM history_versions h
+      WHERE h.company_id = ${caller.companyId}
+        AND h.element_id IN (SELECT j.value UNION ALL SELECT v.id FROM products v WHERE v.parent_id = j.value)
+      ORDER BY h.id DESC LIMIT 1) AS last
+    FROM json_each(${JSON.stringify(ids)}) j`);
+  return new Map(
+    rows.map((r) => {
+      const [id, userId] = r.last ? r.last.split(' ') : [];
+      return [r.productId, id ? { id, userId: userId! } : null];
+    }),
+  );
+}
+
+/**
+ * ApproveProducts (company admins, never agents): in_review goes to approved. Nobody approves
+ * their own change: an admin who made the newest change of a product (or of one of its
+ * variants) gets 403 for it, and another admin decides. The approval records the newest history
+ * version, the base of the inbox's "change since the last approval".
+ */
+export async function approveProducts(db: Database, caller: Caller, input: z.infer<typeof ApproveProductsDto>) {
+  const channel = await reviewChannel(db, caller, input.channelId);
+  const ids = input.productIds;
+  await assertMasters(db, caller, ids);
+  assertMayDecide(caller);
+  assertStates(await readStates(db, caller, channel.id, ids), ids, 'in_review', 'approved');
+  const last = await lastChanges(db, caller, ids);
+  const versions: Record<string, string> = {};
+  for (const [i, id] of ids.entries()) {
+    const change = last.get(id) ?? null;
+    if (change?.userId === caller.userId)
+      throw forbidden(`productIds[${i}]: you made the last change of ${id}; another admin approves it`);
+    versions[id] = change?.id ?? '0';
+  }
+  const newest = Object.values(versions).reduce((a, b) => (a > b ? a : b), '0');
+  await runTransition(db, [
+    guardStatement(
+      db,
+      sql`${allInState(caller, channel.id, ids, 'in_review')} AND NOT EXISTS (SELECT 1 FROM history_versions h
+        WHERE h.company_id = ${caller.companyId} AND h.id > ${newest} AND h.element_id IN
+          (SELECT value FROM json_each(${JSON.stringify(ids)})
+           UNION ALL SELECT v.id FROM products v WHERE v.parent_id IN ${idList(ids)}))`,
+    ),
+    db.run(sql`UPDATE review_states SET state = 'approved', approved_by = ${caller.userId},
+      approved_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),
+      approved_version = json_extract(${JSON.stringify(versions)}, '$."' || product_id || '"')
+      WHERE company_id = ${caller.companyId} AND channel_key = ${channel.id} AND product_id IN ${idList(ids)}`),
+  ]);
+  return { channelId: channel.channelId, state: 'approved' as const, productIds: ids };
+}
+
+/** RejectProducts (company admins, never agents): in_review goes back to draft with the comment kept. */
+export async function rejectProducts(db: Database, caller: Caller, input: z.infer<typeof RejectProductsDto>) {
+  const channel = await reviewChannel(db, caller, input.channelId);
+  const ids = input.productIds;
+  await assertMasters(db, caller, ids);
+  assertMayDecide(caller);
+  assertStates(await readStates(db, caller, channel.id, ids), ids, 'in_review', 'rejected');
+  await runTransition(db, [
+    guardStatement(db, allInState(caller, channel.id, ids, 'in_review')),
+    db.run(sql`UPDATE review_states SET state = 'draft', rejected_by = ${caller.userId},
+      rejected_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'), rejection_comment = ${input.comment},
+      updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+      WHERE company_id = ${caller.companyId} AND channel_key = ${channel.id} AND product_id IN ${idList(ids)}`),
+  ]);
+  return { channelId: channel.channelId, state: 'draft' as const, productIds: ids };
+}
