@@ -1,6 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../db/client';
+import { type BatchStatement, chunkForInsert, type Database, runBatch } from '../db/client';
+import { reviewStates } from '../db/schema';
+import { dbNow } from '../kernel/clock';
 import { conflict, forbidden } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { guardStatement, isWriteConflict } from '../records/write-guard';
@@ -39,9 +41,17 @@ export const ReviewTransitionOut = z.object({
 
 const RACE = 'the products changed while this ran (a write or another decision); read the inbox and try again';
 
-async function runTransition(db: Database, statements: Parameters<Database['batch']>[0]): Promise<void> {
+/** The rows of `ids` for the channel. */
+const inList = (caller: Caller, channelKey: number, ids: readonly string[]) =>
+  and(
+    eq(reviewStates.companyId, caller.companyId),
+    eq(reviewStates.channelKey, channelKey),
+    sql`${reviewStates.productId} IN ${idList(ids)}`,
+  );
+
+async function runTransition(db: Database, statements: BatchStatement[]): Promise<void> {
   try {
-    await db.batch(statements);
+    await runBatch(db, statements);
   } catch (err) {
     if (isWriteConflict(err)) throw conflict(RACE);
     throw err;
@@ -60,11 +70,25 @@ export async function submitForReview(db: Database, caller: Caller, input: z.inf
       sql`NOT EXISTS (SELECT 1 FROM review_states WHERE company_id = ${caller.companyId} AND channel_key = ${channel.id}
         AND state <> 'draft' AND product_id IN ${idList(ids)})`,
     ),
-    db.run(sql`INSERT INTO review_states (company_id, channel_key, product_id, state, submitted_by, submitted_at, updated_at)
-      SELECT ${caller.companyId}, ${channel.id}, value, 'in_review', ${caller.userId},
-        strftime('%Y-%m-%dT%H:%M:%fZ','now'), strftime('%Y-%m-%dT%H:%M:%fZ','now') FROM json_each(${JSON.stringify(ids)}) WHERE true
-      ON CONFLICT (channel_key, product_id) DO UPDATE SET state = 'in_review', submitted_by = excluded.submitted_by,
-        submitted_at = excluded.submitted_at, updated_at = excluded.updated_at`),
+    ...chunkForInsert([...ids], 5).map((chunk) =>
+      db
+        .insert(reviewStates)
+        .values(
+          chunk.map((productId) => ({
+            companyId: caller.companyId,
+            channelKey: channel.id,
+            productId,
+            state: 'in_review' as const,
+            submittedBy: caller.userId,
+            submittedAt: dbNow,
+            updatedAt: dbNow,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [reviewStates.channelKey, reviewStates.productId],
+          set: { state: 'in_review', submittedBy: caller.userId, submittedAt: dbNow, updatedAt: dbNow },
+        }),
+    ),
   ]);
   return { channelId: channel.channelId, state: 'in_review' as const, productIds: ids };
 }
@@ -114,10 +138,16 @@ export async function approveProducts(db: Database, caller: Caller, input: z.inf
           (SELECT value FROM json_each(${JSON.stringify(ids)})
            UNION ALL SELECT v.id FROM products v WHERE v.parent_id IN ${idList(ids)}))`,
     ),
-    db.run(sql`UPDATE review_states SET state = 'approved', approved_by = ${caller.userId},
-      approved_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),
-      approved_version = json_extract(${JSON.stringify(versions)}, '$."' || product_id || '"')
-      WHERE company_id = ${caller.companyId} AND channel_key = ${channel.id} AND product_id IN ${idList(ids)}`),
+    db
+      .update(reviewStates)
+      .set({
+        state: 'approved',
+        approvedBy: caller.userId,
+        approvedAt: dbNow,
+        updatedAt: dbNow,
+        approvedVersion: sql`json_extract(${JSON.stringify(versions)}, '$."' || product_id || '"')`,
+      })
+      .where(inList(caller, channel.id, ids)),
   ]);
   return { channelId: channel.channelId, state: 'approved' as const, productIds: ids };
 }
@@ -131,10 +161,16 @@ export async function rejectProducts(db: Database, caller: Caller, input: z.infe
   assertStates(await readStates(db, caller, channel.id, ids), ids, 'in_review', 'rejected');
   await runTransition(db, [
     guardStatement(db, allInState(caller, channel.id, ids, 'in_review')),
-    db.run(sql`UPDATE review_states SET state = 'draft', rejected_by = ${caller.userId},
-      rejected_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'), rejection_comment = ${input.comment},
-      updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')
-      WHERE company_id = ${caller.companyId} AND channel_key = ${channel.id} AND product_id IN ${idList(ids)}`),
+    db
+      .update(reviewStates)
+      .set({
+        state: 'draft',
+        rejectedBy: caller.userId,
+        rejectedAt: dbNow,
+        rejectionComment: input.comment,
+        updatedAt: dbNow,
+      })
+      .where(inList(caller, channel.id, ids)),
   ]);
   return { channelId: channel.channelId, state: 'draft' as const, productIds: ids };
 }
