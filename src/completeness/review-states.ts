@@ -129,7 +129,8 @@ export async function approveProducts(db: Database, caller: Caller, input: z.inf
       throw forbidden(`productIds[${i}]: you made the last change of ${id}; another admin approves it`);
     versions[id] = change?.id ?? '0';
   }
-  const newest = Object.values(versions).reduce((a, b) => (a > b ? a : b), '0');
+  // UUIDv7 ids sort as text in creation order: the newest version any listed product has.
+  const newest = Object.values(versions).sort().at(-1) ?? '0';
   await runTransition(db, [
     guardStatement(
       db,
