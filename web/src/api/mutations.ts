@@ -313,3 +313,10 @@ const refreshChannels = (client: QueryClient) => refreshAll(client, keys.channel
 export const useAddChannel = () => useWrite('Catalog/AddChannel', (client) => refreshChannels(client));
 export const useUpdateChannel = () => useWrite('Catalog/UpdateChannel', (client) => refreshChannels(client));
 export const useDeleteChannel = () => useWrite('Catalog/DeleteChannel', (client) => refreshChannels(client));
+
+// Review before publishing (docs/review.md): a decision empties the inbox entry and changes the product's state.
+
+export const useApproveProducts = () =>
+  useWrite('Catalog/ApproveProducts', (client) => refreshAll(client, keys.review, keys.channels));
+export const useRejectProducts = () =>
+  useWrite('Catalog/RejectProducts', (client) => refreshAll(client, keys.review, keys.channels));
