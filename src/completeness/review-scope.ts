@@ -17,7 +17,11 @@ export type ReviewChannel = Awaited<ReturnType<typeof findChannel>>;
 
 /** A channel of the caller's company (404) whose review is on (409: nothing to submit to or decide). */
 export async function reviewChannel(db: Database, caller: Caller, channelId: string): Promise<ReviewChannel> {
-  const channel = await findChannel(db, caller, channelId);
+  return assertReviewOn(await findChannel(db, caller, channelId));
+}
+
+/** 409 for a channel whose review is off. */
+export function assertReviewOn(channel: ReviewChannel): ReviewChannel {
   if (!channel.reviewEnabled)
     throw conflict(
       `review is off for the channel "${channel.name}"; a company admin turns it on with SetChannelReview`,

@@ -6,10 +6,12 @@ import { dbNow } from '../kernel/clock';
 import { conflict, forbidden } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { guardStatement, isWriteConflict } from '../records/write-guard';
+import { findChannel } from './channels';
 import {
   allInState,
   assertMasters,
   assertMayDecide,
+  assertReviewOn,
   assertStates,
   idList,
   readStates,
@@ -116,10 +118,12 @@ async function lastChanges(db: Database, caller: Caller, ids: readonly string[])
  * version, the base of the inbox's "change since the last approval".
  */
 export async function approveProducts(db: Database, caller: Caller, input: z.infer<typeof ApproveProductsDto>) {
-  const channel = await reviewChannel(db, caller, input.channelId);
+  // Who may decide before whether there is anything to decide: an agent learns 403, never 409.
+  const found = await findChannel(db, caller, input.channelId);
   const ids = input.productIds;
   await assertMasters(db, caller, ids);
   assertMayDecide(caller);
+  const channel = assertReviewOn(found);
   assertStates(await readStates(db, caller, channel.id, ids), ids, 'in_review', 'approved');
   const last = await lastChanges(db, caller, ids);
   const versions: Record<string, string> = {};
@@ -155,10 +159,12 @@ export async function approveProducts(db: Database, caller: Caller, input: z.inf
 
 /** RejectProducts (company admins, never agents): in_review goes back to draft with the comment kept. */
 export async function rejectProducts(db: Database, caller: Caller, input: z.infer<typeof RejectProductsDto>) {
-  const channel = await reviewChannel(db, caller, input.channelId);
+  // Who may decide before whether there is anything to decide: an agent learns 403, never 409.
+  const found = await findChannel(db, caller, input.channelId);
   const ids = input.productIds;
   await assertMasters(db, caller, ids);
   assertMayDecide(caller);
+  const channel = assertReviewOn(found);
   assertStates(await readStates(db, caller, channel.id, ids), ids, 'in_review', 'rejected');
   await runTransition(db, [
     guardStatement(db, allInState(caller, channel.id, ids, 'in_review')),
