@@ -43,6 +43,7 @@ import { referenceRoutes } from './catalog/references/references.routes';
 import { featureBlockRoutes } from './catalog/feature-blocks/feature-block.routes';
 import { languageRoutes } from './catalog/translations/languages.routes';
 import { channelRoutes } from './completeness/channel.routes';
+import { reviewRoutes } from './completeness/review.routes';
 import { changesRoutes } from './history/changes.routes';
 import { webhookRoutes } from './webhooks/webhook.routes';
 
@@ -97,6 +98,7 @@ export function createApp() {
   app.route('/api/Catalog', featureBlockRoutes);
   app.route('/api/Catalog', languageRoutes);
   app.route('/api/Catalog', channelRoutes);
+  app.route('/api/Catalog', reviewRoutes);
   app.route('/api/Changes', changesRoutes);
   app.route('/api/Webhooks', webhookRoutes);
 

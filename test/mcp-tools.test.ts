@@ -65,6 +65,9 @@ describe('MCP tools', () => {
       'list_channels',
       'list_incomplete_products',
       'get_product_completeness',
+      'submit_for_review',
+      'get_review_inbox',
+      'get_review_state',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();

@@ -10,6 +10,8 @@ import { sendTestEvent } from '../src/webhooks/deliveries';
 import { addEndpoint } from '../src/webhooks/endpoints';
 import { heldQueue } from './helpers/webhooks';
 import { contractTenant, send, type ContractTenant } from './helpers/contract-fixtures';
+import { setChannelReview } from '../src/completeness/review-rule';
+import { approveProducts, submitForReview } from '../src/completeness/review-states';
 import { loadRelease, proficlassFiles } from './helpers/release-fixtures';
 import { etimIxfFile } from './helpers/release-ixf-fixture';
 import { baseRequest, operationsOf, type Operation } from './helpers/contract-request';
@@ -101,6 +103,12 @@ beforeAll(async () => {
     options: { missing: 'deactivate', maxDeactivationPercent: 10, schedule: 'daily', defaultTaxCode: 'DE19' },
   } as never);
   a.ids.connectionId = (connection as { connectionId: string }).connectionId;
+  // Review on for the fixture channel: the product approved, then changed, so the inbox shows a change.
+  const review = { channelId: a.ids.channelId!, productIds: [productId] };
+  await setChannelReview(db(), caller, { channelId: review.channelId, enabled: true, rule: { kind: 'any' } });
+  await submitForReview(db(), caller, review);
+  await approveProducts(db(), caller, review);
+  await setValue(db(), asActor(tenant), { departmentId, elementId: productId, field: 'name', value: 'In review' });
   const endpoint = await addEndpoint(
     { db: db(), encryptionKey: env.WEBHOOK_ENCRYPTION_KEY, allowPrivate: false },
     caller as never,

@@ -42,6 +42,7 @@ import { getProductCompleteness, ProductCompletenessOut } from '../completeness/
 import { CompletenessTrendOut, getCompletenessTrend, TrendQuery } from '../completeness/completeness-trend';
 import { z } from 'zod';
 import { aiProductRoutes } from './ai-product.routes';
+import { aiReviewRoutes } from './ai-review.routes';
 
 const doc = (summary: string, response: OperationDoc['response'], more: Partial<OperationDoc> = {}) =>
   describeOperation({ tag: 'Classification', summary, response, security: 'bearer', ...more });
@@ -191,4 +192,5 @@ export const aiRoutes = new Hono<AgentEnv>()
     validate('json', LinkIdDto),
     async (c) => c.json(await deleteClassification(c.var.db, c.var.agent, c.req.valid('json').linkId)),
   )
-  .route('/', aiProductRoutes);
+  .route('/', aiProductRoutes)
+  .route('/', aiReviewRoutes);

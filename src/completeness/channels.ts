@@ -28,6 +28,17 @@ export const ChannelOut = z.object({
   description: z.string().nullable(),
   languages: z.array(z.string()),
   requirements: z.array(Requirement),
+  /** Review before publishing (docs/review.md): on or off, and which changes send an approved product back. */
+  review: z.object({
+    enabled: z.boolean(),
+    rule: z
+      .object({
+        kind: z.enum(['any', 'fields']),
+        fields: z.array(z.string()).optional(),
+        languages: z.array(z.string()).optional(),
+      })
+      .nullable(),
+  }),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -45,6 +56,7 @@ export function channelOut(row: ChannelRow): z.infer<typeof ChannelOut> {
     description: row.description,
     languages: row.languages,
     requirements: row.requirements as z.infer<typeof Requirement>[],
+    review: { enabled: row.reviewEnabled, rule: row.reviewRule ?? null },
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -122,6 +122,8 @@ export const COPY_PLAN: CopyStep[] = [
   { table: 'sync_target_resets', ...own() },
   { table: 'sync_run_items', ...ofJobs },
   { table: 'history_versions', ...own() },
+  // after the history: the target's trigger review_back_on_change finds no state to move while versions are copied
+  { table: 'review_states', ...own(), remap: integerKey('channel_key', 'channels', 'channel_id') },
   { table: 'webhook_endpoints', ...own() },
   { table: 'webhook_deliveries', ...own() },
   { table: 'webhook_outbox', ...own(), omit: ['seq'] },

@@ -1288,12 +1288,54 @@ export const channels = sqliteTable(
     description: text('description'),
     languages: text('languages', { mode: 'json' }).notNull().$type<string[]>(),
     requirements: text('requirements', { mode: 'json' }).notNull().$type<Record<string, unknown>[]>(),
+    /** Review before publishing (migration 0058, docs/review.md): exports and syncs of the channel take only approved masters. */
+    reviewEnabled: integer('review_enabled', { mode: 'boolean' }).notNull().default(false),
+    /** Which changes send an approved master back to review: `{kind: any}` or `{kind: fields, fields?, languages?}`; null while off. */
+    reviewRule: text('review_rule', { mode: 'json' }).$type<ReviewRuleRow>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('channels_channel_id_uq').on(t.channelId),
     uniqueIndex('channels_company_name_uq').on(t.companyId, t.name),
+  ],
+);
+
+/** A channel's review rule as stored (docs/review.md): the trigger `review_back_on_change` reads it with json_extract. */
+export type ReviewRuleRow = { kind: 'any' } | { kind: 'fields'; fields?: string[]; languages?: string[] };
+
+/** The review states a master can be in for a channel (no row: draft). */
+export const REVIEW_STATES = ['draft', 'in_review', 'approved'] as const;
+
+/**
+ * A master's review state for one channel (migration 0058, docs/review.md). Moved back from
+ * `approved` to `in_review` by the trigger `review_back_on_change` in the transaction of any
+ * write whose history version matches the channel's rule. WITHOUT ROWID.
+ */
+export const reviewStates = sqliteTable(
+  'review_states',
+  {
+    companyId: text('company_id').notNull(),
+    channelKey: integer('channel_key').notNull(),
+    productId: text('product_id').notNull(),
+    state: text('state', { enum: REVIEW_STATES }).notNull().default('draft'),
+    submittedBy: text('submitted_by'),
+    submittedAt: text('submitted_at'),
+    approvedBy: text('approved_by'),
+    approvedAt: text('approved_at'),
+    /** The newest history version of the master and its variants when approved: the base of the inbox's change. */
+    approvedVersion: text('approved_version'),
+    rejectedBy: text('rejected_by'),
+    rejectedAt: text('rejected_at'),
+    rejectionComment: text('rejection_comment'),
+    /** The history version whose change sent the approved master back to review. */
+    returnedVersion: text('returned_version'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.channelKey, t.productId] }),
+    index('review_states_inbox_idx').on(t.channelKey, t.state, t.productId),
+    index('review_states_product_idx').on(t.productId),
   ],
 );
 

@@ -16,34 +16,79 @@ export interface CompleteFor {
   channelKey: number;
   channelName: string;
   lang: string;
+  /** Judge the completeness scores (template option onlyComplete); absent in plans made before review existed: true. */
+  scores?: boolean;
+  /** The channel's review is on (docs/review.md): only masters approved for it are written. */
+  review?: boolean;
+}
+
+const judgesScores = (complete: CompleteFor) => complete.scores !== false;
+
+/** "Approved for the channel" on master products of `alias`: one primary-key probe of `review_states`. */
+export function approvedCondition(complete: CompleteFor, alias: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM review_states rs WHERE rs.channel_key = ${complete.channelKey}
+    AND rs.product_id = ${alias}.id AND rs.state = 'approved')`;
 }
 
 /** "Complete for the channel" on master products of `alias` (e.g. sql`p`). */
 export function completeCondition(complete: CompleteFor, alias: SQL): SQL {
-  return sql`NOT EXISTS (SELECT 1 FROM completeness cs WHERE cs.product_key = ${alias}.rowid
+  const approved = complete.review ? approvedCondition(complete, alias) : sql`1`;
+  if (!judgesScores(complete)) return approved;
+  return sql`${approved} AND NOT EXISTS (SELECT 1 FROM completeness cs WHERE cs.product_key = ${alias}.rowid
     AND cs.channel_key = ${complete.channelKey} AND cs.lang = ${complete.lang} AND cs.score < 100)`;
 }
 
 /** "Not incomplete for the channel" on variants of `alias` (e.g. sql`v`): the variants' own scores. */
 export function variantCompleteCondition(complete: CompleteFor, alias: SQL): SQL {
+  if (!judgesScores(complete)) return sql`1`;
   return sql`NOT EXISTS (SELECT 1 FROM variant_completeness vc WHERE vc.product_key = ${alias}.rowid
     AND vc.channel_key = ${complete.channelKey} AND vc.lang = ${complete.lang} AND vc.score < 100)`;
 }
 
-/** The channel of a template with onlyComplete, or null without the option; an AppError when the channel is gone. */
+/**
+ * The channel an export filters by: the template's channel with onlyComplete (its scores), or
+ * whose review is on (docs/review.md: only approved masters), or both; null when neither applies.
+ * An AppError when onlyComplete names a channel that is gone.
+ */
 export async function resolveCompleteFor(
   db: Database,
   companyId: string,
   options: { channelId?: string | null; onlyComplete?: boolean },
   lang: string,
 ): Promise<CompleteFor | null> {
-  if (!options.onlyComplete) return null;
-  const [row] = await db.all<{ id: number; name: string }>(
-    sql`SELECT id, name FROM channels WHERE channel_id = ${options.channelId ?? ''} AND company_id = ${companyId}`,
+  if (!options.channelId && !options.onlyComplete) return null;
+  const [row] = await db.all<{ id: number; name: string; review: number }>(
+    sql`SELECT id, name, review_enabled AS review FROM channels WHERE channel_id = ${options.channelId ?? ''} AND company_id = ${companyId}`,
   );
-  if (!row)
+  if (!row && options.onlyComplete)
     throw new AppError('bad_request', "the template's channel no longer exists; choose another or drop onlyComplete");
-  return { channelKey: row.id, channelName: row.name, lang };
+  if (!row || (!options.onlyComplete && row.review !== 1)) return null;
+  return {
+    channelKey: row.id,
+    channelName: row.name,
+    lang,
+    scores: options.onlyComplete === true,
+    review: row.review === 1,
+  };
+}
+
+/**
+ * Warns about the masters of one page held back by the channel's review (in scope, ids in
+ * (after, upTo], not approved), like the incomplete ones: one line per product.
+ */
+async function warnUnapproved(
+  db: Database,
+  scope: SQL,
+  complete: CompleteFor,
+  after: string | null,
+  upTo: string | null,
+  w: ExportWarnings,
+): Promise<void> {
+  const rows = await db.all<{ sku: string | null; id: string }>(sql`
+    SELECT products.sku, products.id FROM products
+    WHERE ${scope} ${after ? sql`AND products.id > ${after}` : sql``} ${upTo ? sql`AND products.id <= ${upTo}` : sql``}
+      AND NOT ${approvedCondition(complete, sql`products`)}`);
+  for (const row of rows) w.add(`left out as not approved in review for ${complete.channelName}`, row.sku ?? row.id);
 }
 
 /**
@@ -60,6 +105,8 @@ export async function warnSkipped(
   upTo: string | null,
   w: ExportWarnings,
 ): Promise<void> {
+  if (complete.review) await warnUnapproved(db, scope, complete, after, upTo, w);
+  if (!judgesScores(complete)) return;
   const rows = await db.all<{ sku: string | null; id: string; missing: string | null }>(sql`
     SELECT products.sku, products.id, cs.missing FROM products CROSS JOIN completeness cs ON cs.product_key = products.rowid
     WHERE ${scope} ${after ? sql`AND products.id > ${after}` : sql``} ${upTo ? sql`AND products.id <= ${upTo}` : sql``}
@@ -88,7 +135,7 @@ export async function leaveOutIncompleteVariants(
   inScope: (variant: ProductNode) => boolean,
 ): Promise<void> {
   const withVariants = aggregates.filter((a) => a.variants.length > 0);
-  if (withVariants.length === 0) return;
+  if (withVariants.length === 0 || !judgesScores(complete)) return;
   const ids = sql.join(
     withVariants.map((a) => sql`${a.product.id}`),
     sql`, `,

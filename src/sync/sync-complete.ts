@@ -17,7 +17,16 @@ import type { ProductAggregate } from '../model/product-aggregate';
 export interface SyncChannel {
   channelKey: number;
   name: string;
+  /** Judge the completeness scores (onlyComplete); absent in runs started before review existed: true. */
+  scores?: boolean;
+  /** The channel's review is on (docs/review.md): a master not approved for it is held back like an incomplete one. */
+  review?: boolean;
 }
+
+/** The label a master held back by the channel's review carries in the run's report. */
+export const NOT_APPROVED = 'not approved in review';
+
+const judgesScores = (channel: SyncChannel) => channel.scores !== false;
 
 /** The run's tally of what onlyComplete left out (kept in the checkpoint). */
 export interface IncompleteTally {
@@ -34,8 +43,8 @@ export interface IncompleteTally {
 export const MISSING_TALLY_CAP = 200;
 
 const channelOf = (db: Database, companyId: string, channelId: string) =>
-  db.all<{ id: number; name: string }>(
-    sql`SELECT id, name FROM channels WHERE channel_id = ${channelId} AND company_id = ${companyId}`,
+  db.all<{ id: number; name: string; review: number }>(
+    sql`SELECT id, name, review_enabled AS review FROM channels WHERE channel_id = ${channelId} AND company_id = ${companyId}`,
   );
 
 /** AddConnection/UpdateConnection: 400 naming `options.onlyComplete` without a channel, `options.channelId` for one not of the company. */
@@ -50,15 +59,21 @@ export async function checkSyncChannel(
     throw badRequest(`options.channelId: ${options.channelId} is not a channel of your company`);
 }
 
-/** The channel a run filters by: null without onlyComplete, 'gone' when the channel was deleted since. */
+/**
+ * The channel a run filters by: with onlyComplete (its scores), or whose review is on (only
+ * approved masters, docs/review.md), or both; null when neither applies, 'gone' when onlyComplete
+ * names a channel deleted since.
+ */
 export async function resolveSyncChannel(
   db: Database,
   companyId: string,
   options: { channelId?: string; onlyComplete?: boolean },
 ): Promise<SyncChannel | null | 'gone'> {
-  if (!options.onlyComplete) return null;
+  if (!options.onlyComplete && !options.channelId) return null;
   const [row] = await channelOf(db, companyId, options.channelId ?? '');
-  return row ? { channelKey: row.id, name: row.name } : 'gone';
+  if (!row) return options.onlyComplete ? 'gone' : null;
+  if (!options.onlyComplete && row.review !== 1) return null;
+  return { channelKey: row.id, name: row.name, scores: options.onlyComplete === true, review: row.review === 1 };
 }
 
 /**
@@ -68,6 +83,14 @@ export async function resolveSyncChannel(
  */
 export function missingColumn(channel: SyncChannel | null) {
   if (!channel) return sql`NULL`;
+  const scores = judgesScores(channel) ? scoresMissing(channel) : sql`NULL`;
+  if (!channel.review) return scores;
+  // Held back by review: reported like an incomplete master, with the review as what it lacks.
+  return sql`(CASE WHEN EXISTS (SELECT 1 FROM review_states rs WHERE rs.channel_key = ${channel.channelKey}
+    AND rs.product_id = products.id AND rs.state = 'approved') THEN ${scores} ELSE ${NOT_APPROVED} END)`;
+}
+
+function scoresMissing(channel: SyncChannel) {
   return sql`(SELECT group_concat(j.value || ' (' || cs.lang || ')', char(9)) FROM completeness cs, json_each(cs.missing) j
     WHERE cs.product_key = products.rowid AND cs.channel_key = ${channel.channelKey} AND cs.score < 100)`;
 }
@@ -85,7 +108,7 @@ export interface LeftOutVariant {
  * the master's variants along `products_parent_idx`, each score by its primary key.
  */
 export function leftOutVariantsColumn(channel: SyncChannel | null) {
-  if (!channel) return sql`NULL`;
+  if (!channel || !judgesScores(channel)) return sql`NULL`;
   return sql`(SELECT json_group_array(json_array(v.id, v.sku, j.value || ' (' || vc.lang || ')'))
     FROM products v CROSS JOIN variant_completeness vc ON vc.product_key = v.rowid, json_each(vc.missing) j
     WHERE v.parent_id = products.id AND vc.channel_key = ${channel.channelKey} AND vc.score < 100 HAVING count(*) > 0)`;

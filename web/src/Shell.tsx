@@ -17,6 +17,7 @@ const NAV: { to: string; key: MessageKey; admin?: boolean; operator?: boolean }[
   { to: '/imports', key: 'nav.imports' },
   { to: '/exports', key: 'nav.exports' },
   { to: '/sync', key: 'nav.sync' },
+  { to: '/review', key: 'nav.review', admin: true },
   { to: '/admin', key: 'nav.admin', admin: true },
   { to: '/releases', key: 'nav.releases', admin: true, operator: true },
 ];

@@ -20,6 +20,7 @@ export const ROUTES: readonly { path: string; screen: ScreenModule<object> }[] =
   { path: '/admin/webhooks', screen: screenModule(() => import('./pages/AdminWebhooks')) },
   { path: '/releases', screen: screenModule(() => import('./pages/Releases')) },
   { path: '/sync', screen: screenModule(() => import('./pages/Sync')) },
+  { path: '/review', screen: screenModule(() => import('./pages/Review')) },
   { path: '/account', screen: screenModule(() => import('./pages/AccountPage')) },
   { path: '*', screen: screenModule(() => import('./pages/NotFound')) },
 ];

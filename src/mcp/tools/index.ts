@@ -12,6 +12,7 @@ import { priceTools } from './price.tools';
 import { referenceTools } from './reference.tools';
 import { translationTools } from './translation.tools';
 import { completenessTools } from './completeness.tools';
+import { reviewTools } from './review.tools';
 
 /** Every tool of the MCP server, in the order tools/list shows them. */
 export const PIM_TOOLS: readonly PimTool[] = [
@@ -28,4 +29,5 @@ export const PIM_TOOLS: readonly PimTool[] = [
   ...referenceTools,
   ...translationTools,
   ...completenessTools,
+  ...reviewTools,
 ];

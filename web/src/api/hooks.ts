@@ -193,3 +193,12 @@ export const shopDefaultsQuery = (kind: ShopKind) =>
 export function useShopDefaults(kind: ShopKind | null) {
   return useQuery({ ...shopDefaultsQuery(kind ?? 'reference'), enabled: kind !== null });
 }
+
+/** One page of a channel's products in review, each with its change since the last approval (docs/review.md). */
+export function useReviewInbox(channelId: string, cursor: string) {
+  return useQuery({
+    queryKey: keys.reviewInbox(channelId, cursor),
+    queryFn: () => apiGet('Catalog/GetReviewInbox', { channelId, limit: 20, ...(cursor ? { cursor } : {}) }),
+    enabled: channelId !== '',
+  });
+}

@@ -65,6 +65,9 @@ export const keys = {
   languages: ['languages'] as const,
   /** The company's channels (GetChannels); `completenessOf` is under `product`, so a product's refresh covers it. */
   channels: ['channels'] as const,
+  /** A channel's review inbox, page by page (GetReviewInbox; docs/review.md). */
+  reviewInbox: (channelId: string, cursor: string) => ['review', channelId, cursor] as const,
+  review: ['review'] as const,
   completenessOf: (productId: string) => ['product', productId, 'completeness'] as const,
   /** The overview per channel and language and its 30-day trend (both under `completeness`). */
   completenessOverview: ['completeness', 'overview'] as const,

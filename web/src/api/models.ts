@@ -82,3 +82,5 @@ export type ImportItem = Item<GetResult<'Import/GetImports'>>;
 export type ImportDetail = GetResult<'Import/GetImport'>;
 export type ReportGroup = ImportDetail['groups'][number];
 export type ImportMode = BodyOf<'Import/StartImport'>['mode'];
+export type ReviewItem = Item<GetResult<'Catalog/GetReviewInbox'>>;
+export type ReviewChange = ReviewItem['changes'][number];

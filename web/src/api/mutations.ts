@@ -333,3 +333,10 @@ export const useRedeliverWebhook = () =>
   useWrite('Webhooks/Redeliver', (client, _body, result) =>
     client.invalidateQueries({ queryKey: keys.webhookDeliveries(result.endpointId) }),
   );
+
+// Review before publishing (docs/review.md): a decision empties the inbox entry and changes the product's state.
+
+export const useApproveProducts = () =>
+  useWrite('Catalog/ApproveProducts', (client) => refreshAll(client, keys.review, keys.channels));
+export const useRejectProducts = () =>
+  useWrite('Catalog/RejectProducts', (client) => refreshAll(client, keys.review, keys.channels));

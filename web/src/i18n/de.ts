@@ -1074,6 +1074,27 @@ export const de = {
   'channels.limits.wholeCategory': 'die ganze Kategorie darüber',
   'channels.limits.missingCategory':
     'Die Kategorie dieser Einschränkung gibt es nicht mehr: eine andere oder jede Kategorie wählen.',
+
+  'nav.review': 'Freigabe',
+  'review.title': 'Freigabe vor Veröffentlichung',
+  'review.intro':
+    'Produkte in Prüfung je Kanal, mit den Änderungen seit der letzten Freigabe. Nur freigegebene Produkte gehen in Exporte und Shop-Abgleiche des Kanals.',
+  'review.noChannel': 'Kein Kanal verlangt eine Freigabe.',
+  'review.empty': 'Nichts in Prüfung.',
+  'review.previous': 'Zurück',
+  'review.next': 'Weiter',
+  'review.changes': 'Änderungen seit der letzten Freigabe',
+  'review.field': 'Feld',
+  'review.before': 'Vorher',
+  'review.after': 'Nachher',
+  'review.variantField': 'Variante: {field}',
+  'review.neverApproved': 'Noch nie freigegeben: das ganze Produkt ist neu.',
+  'review.lastRejection': 'Zuletzt abgelehnt: {comment}',
+  'review.comment': 'Kommentar (für Ablehnen)',
+  'review.approve': 'Freigeben',
+  'review.reject': 'Ablehnen',
+  'review.approved': '{name} freigegeben.',
+  'review.rejected': '{name} abgelehnt.',
 } as const;
 
 export type MessageKey = keyof typeof de;
