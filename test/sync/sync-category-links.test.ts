@@ -11,7 +11,7 @@ const BANNER = 'https://cdn.example.com/groups/banner.jpg';
 
 /** Issue 32: the wire carries a category's media links (`categories[].links`), the images a shop shows. */
 describe('category links on the wire', () => {
-  it('sends the links of a category in its media order, none for a category without, and fingerprints stay', async () => {
+  it('sends the links of a category in its media order, none for a category without; the links change only the fingerprints of products placed there', async () => {
     const setup = await syncSetup();
     const shown = await makeCategory(setup.company, setup.catalogId, { name: 'Zangen' });
     const plain = await makeCategory(setup.company, setup.catalogId, { name: 'Kabel' });
@@ -23,11 +23,15 @@ describe('category links on the wire', () => {
         purpose,
       });
     const a = await product(setup, 'CL-A', { categoryIds: [shown.categoryId] });
-    await product(setup, 'CL-B', { categoryIds: [plain.categoryId] });
-    const before = (await db().query.products.findFirst({ where: eq(products.id, a.productId) }))!.fingerprint;
+    const b = await product(setup, 'CL-B', { categoryIds: [plain.categoryId] });
+    const fingerprint = async (id: string) =>
+      (await db().query.products.findFirst({ where: eq(products.id, id) }))!.fingerprint;
+    const [beforeA, beforeB] = [await fingerprint(a.productId), await fingerprint(b.productId)];
     await link(BANNER, 'normal');
     await link('https://cdn.example.com/groups/logo.png', 'logo');
-    expect((await db().query.products.findFirst({ where: eq(products.id, a.productId) }))!.fingerprint).toBe(before);
+    // docs/shops.md "Category images": the links are part of the placed product's record.
+    expect(await fingerprint(a.productId)).not.toBe(beforeA);
+    expect(await fingerprint(b.productId)).toBe(beforeB);
 
     const connection = await connect(setup);
     const fake = new FakeConnector();
