@@ -59,6 +59,7 @@ async function write(records: UpsertRecord[], known: (TargetIds | null)[] = [], 
       return new Blob([stored], { type: link.contentType });
     },
     idsOf: async () => new Map(),
+    referencing: async () => [],
   });
 }
 
