@@ -6,7 +6,8 @@ import { defaultMapping } from '../../src/sync/protocol/target';
 import { ReferenceAdapter } from '../src/adapters/reference-adapter';
 import { MAX_IMAGE_BYTES } from '../src/media/image-queue';
 import { createLinkBytes, createMediaBytes, MediaError } from '../src/media/media-bytes';
-import { MirrorStore } from '../src/mirror/mirror-store';
+import type { TargetIds } from '../src/adapters/target-adapter';
+import { type CommittedOutcome, MirrorStore } from '../src/mirror/mirror-store';
 import { refusedUrlReason } from '../src/targets/url-guard';
 import { type RemoteDeps, upsertRemote } from '../src/upsert/upsert-remote';
 import { FakeAdapter } from './fake-adapter';
@@ -103,15 +104,15 @@ describe('the mirror of pending references', () => {
   it('answers the active rows whose pending references name one of the SKUs, with their products', async () => {
     const p = uniquePrefix();
     const mirror = new MirrorStore(env.DB, `pend-${p}`);
-    const ids = (pending?: string[]) => ({
+    const ids = (pending?: string[]): TargetIds => ({
       product: `gid-${p}`,
       variants: {},
       extra: pending ? { handle: 'h', pendingReferences: JSON.stringify(pending) } : { handle: 'h' },
     });
-    const row = (sku: string, pending?: string[]) => ({
+    const row = (sku: string, pending?: string[]): CommittedOutcome => ({
       index: 0,
       record: create(sku, `fp-${sku}`, { name: `Named ${sku}` }),
-      outcome: { index: 0, ok: true as const, ids: ids(pending), action: 'created' as const },
+      outcome: { index: 0, ok: true, ids: ids(pending), action: 'created' },
     });
     await mirror.commit('b1', [row(`${p}A`, [`${p}X`, `${p}Y`]), row(`${p}B`, [`${p}Y`]), row(`${p}C`)], 'now');
     await mirror.commit('b1', [row(`${p}D`, [`${p}X`])], 'now');
