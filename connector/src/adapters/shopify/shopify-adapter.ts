@@ -7,17 +7,15 @@ import {
   TargetError,
   type TargetIds,
   type TargetProbe,
-  type TargetRecord,
-  type WriteContext,
 } from '../target-adapter';
 import { createCollections } from './shopify-collections';
 import { PRICE_LISTS, PRODUCT_VENDORS, SHOP_PROBE } from './shopify-documents';
-import { RecordFailure } from './shopify-failure';
+import { failureOf, isFatal } from './shopify-failure';
 import { createPriceBreaks } from './shopify-price-breaks';
 import { createShopifyGraphql, graphqlErrorText, SHOPIFY_API_VERSION } from './shopify-graphql';
 import { type Found, lookupBySku } from './shopify-lookup';
 import { deactivateProduct, writeProduct } from './shopify-record';
-import { completeReferences, pendingOf, withPending } from './shopify-references';
+import { completePending } from './shopify-references';
 
 interface ShopProbeAnswer {
   shop: {
@@ -32,19 +30,6 @@ interface ShopProbeAnswer {
 
 /** Records per write: each is a productSet plus a few follow-ups, well inside one cost bucket. */
 const BATCH_SIZE = 10;
-
-/** A target error that is about the whole shop (access token, frozen shop), not one record. */
-const isFatal = (error: unknown) => error instanceof TargetError && [401, 402, 403, 423].includes(error.status ?? 0);
-
-/** One record's failure as its outcome; a failure of the whole shop, or a bug, is thrown on. */
-function failureOf(index: number, error: unknown): RecordOutcome {
-  if (isFatal(error)) throw error;
-  if (error instanceof RecordFailure)
-    return { index, ok: false, field: error.field, error: error.message, retryable: error.retryable };
-  if (error instanceof TargetError)
-    return { index, ok: false, field: 'record', error: error.message, retryable: error.retryable };
-  throw error;
-}
 
 /**
  * The Shopify adapter (docs/shops.md): the Admin GraphQL API (`SHOPIFY_API_VERSION`) with an
@@ -155,68 +140,9 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
         outcomes.push(failureOf(index, error));
       }
     }
-    if (ctx.mapping.references) await completePending(targets, outcomes, ctx, productIdOf, mirrored);
+    if (ctx.mapping.references) await completePending(gql, targets, outcomes, ctx, productIdOf, mirrored);
     return outcomes;
   };
-
-  /**
-   * Products written before the masters they reference existed get those references once the
-   * masters are made (docs/shops-shopify.md "References"): the ones of this chunk from their
-   * outcomes, earlier ones from the mirror (`ctx.referencing`). A failure fails the records it
-   * concerns, retryable: the referencing records of this chunk, else the new masters (whose
-   * retry, found again by SKU, completes the references again).
-   */
-  async function completePending(
-    targets: TargetRecord[],
-    outcomes: RecordOutcome[],
-    ctx: WriteContext,
-    productIdOf: (sku: string) => string | undefined,
-    mirrored: Map<string, TargetIds>,
-  ) {
-    const byIndex = new Map(targets.map((target) => [target.index, target]));
-    const made = new Set(
-      outcomes.flatMap((outcome) => {
-        const target = byIndex.get(outcome.index)!;
-        const isNew =
-          outcome.ok && target.record.op !== 'deactivate' && (outcome.action === 'created' || !target.previous);
-        return isNew ? [target.record.sku] : [];
-      }),
-    );
-    if (made.size === 0) return;
-    const inChunk = outcomes.flatMap((outcome) => {
-      const target = byIndex.get(outcome.index)!;
-      if (!outcome.ok || !outcome.ids || !target.record.product) return [];
-      if (!pendingOf(outcome.ids).some((sku) => made.has(sku))) return [];
-      return [{ outcome, referencing: { sku: target.record.sku, ids: outcome.ids, product: target.record.product } }];
-    });
-    const chunkSkus = new Set(targets.map((target) => target.record.sku));
-    const earlier = (await ctx.referencing([...made])).filter((row) => !chunkSkus.has(row.sku));
-    const products = [...inChunk.map((entry) => entry.referencing), ...earlier];
-    if (products.length === 0) return;
-    const unknown = [...new Set(products.flatMap((row) => row.product.references?.map((ref) => ref.sku) ?? []))].filter(
-      (sku) => productIdOf(sku) === undefined,
-    );
-    for (const [sku, ids] of unknown.length > 0 ? await ctx.idsOf(unknown) : []) mirrored.set(sku, ids);
-    try {
-      const pending = await completeReferences(gql, products, ctx.mapping, productIdOf);
-      for (const { outcome, referencing } of inChunk) {
-        if (outcome.ok && outcome.ids) outcome.ids = withPending(outcome.ids, pending.get(referencing.sku) ?? []);
-      }
-    } catch (error) {
-      const failure = (index: number) => {
-        const failed = failureOf(index, error);
-        return failed.ok ? failed : { ...failed, field: 'product.references', retryable: true };
-      };
-      const concerned = new Set(
-        earlier.length > 0
-          ? outcomes.filter((outcome) => made.has(byIndex.get(outcome.index)!.record.sku)).map((o) => o.index)
-          : inChunk.map((entry) => entry.outcome.index),
-      );
-      for (const entry of inChunk) concerned.add(entry.outcome.index);
-      for (const [i, outcome] of outcomes.entries())
-        if (concerned.has(outcome.index)) outcomes[i] = failure(outcome.index);
-    }
-  }
 
   return { kind: 'shopify', batchSize: BATCH_SIZE, probe, mappings, findBySku, write };
 }

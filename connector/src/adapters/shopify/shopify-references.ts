@@ -1,7 +1,7 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
-import type { TargetIds, TargetMapping } from '../target-adapter';
+import type { RecordOutcome, TargetIds, TargetMapping, TargetRecord, WriteContext } from '../target-adapter';
 import { METAFIELDS_SET } from './shopify-documents';
-import { failOn, type UserErrors } from './shopify-failure';
+import { failOn, failureOf, type UserErrors } from './shopify-failure';
 import type { PimMetafield } from './shopify-features';
 import type { ShopifyGraphql } from './shopify-graphql';
 
@@ -111,4 +111,65 @@ export async function completeReferences(
     failOn('product.references', result, result.data?.metafieldsSet);
   }
   return pending;
+}
+
+/**
+ * Products written before the masters they reference existed get those references once the
+ * masters are made (docs/shops-shopify.md "References"): the ones of this chunk from their
+ * outcomes, earlier ones from the mirror (`ctx.referencing`). A failure fails the records it
+ * concerns, retryable: the referencing records of this chunk, else the new masters (whose
+ * retry, found again by SKU, completes the references again). `mirrored` is the map behind
+ * `productIdOf`: the mirror ids of the listed products' references are added to it.
+ */
+export async function completePending(
+  gql: ShopifyGraphql,
+  targets: TargetRecord[],
+  outcomes: RecordOutcome[],
+  ctx: WriteContext,
+  productIdOf: (sku: string) => string | undefined,
+  mirrored: Map<string, TargetIds>,
+) {
+  const byIndex = new Map(targets.map((target) => [target.index, target]));
+  const made = new Set(
+    outcomes.flatMap((outcome) => {
+      const target = byIndex.get(outcome.index)!;
+      const isNew =
+        outcome.ok && target.record.op !== 'deactivate' && (outcome.action === 'created' || !target.previous);
+      return isNew ? [target.record.sku] : [];
+    }),
+  );
+  if (made.size === 0) return;
+  const inChunk = outcomes.flatMap((outcome) => {
+    const target = byIndex.get(outcome.index)!;
+    if (!outcome.ok || !outcome.ids || !target.record.product) return [];
+    if (!pendingOf(outcome.ids).some((sku) => made.has(sku))) return [];
+    return [{ outcome, referencing: { sku: target.record.sku, ids: outcome.ids, product: target.record.product } }];
+  });
+  const chunkSkus = new Set(targets.map((target) => target.record.sku));
+  const earlier = (await ctx.referencing([...made])).filter((row) => !chunkSkus.has(row.sku));
+  const products = [...inChunk.map((entry) => entry.referencing), ...earlier];
+  if (products.length === 0) return;
+  const unknown = [...new Set(products.flatMap((row) => row.product.references?.map((ref) => ref.sku) ?? []))].filter(
+    (sku) => productIdOf(sku) === undefined,
+  );
+  for (const [sku, ids] of unknown.length > 0 ? await ctx.idsOf(unknown) : []) mirrored.set(sku, ids);
+  try {
+    const pending = await completeReferences(gql, products, ctx.mapping, productIdOf);
+    for (const { outcome, referencing } of inChunk) {
+      if (outcome.ok && outcome.ids) outcome.ids = withPending(outcome.ids, pending.get(referencing.sku) ?? []);
+    }
+  } catch (error) {
+    const failure = (index: number) => {
+      const failed = failureOf(index, error);
+      return failed.ok ? failed : { ...failed, field: 'product.references', retryable: true };
+    };
+    const concerned = new Set(
+      earlier.length > 0
+        ? outcomes.filter((outcome) => made.has(byIndex.get(outcome.index)!.record.sku)).map((o) => o.index)
+        : inChunk.map((entry) => entry.outcome.index),
+    );
+    for (const entry of inChunk) concerned.add(entry.outcome.index);
+    for (const [i, outcome] of outcomes.entries())
+      if (concerned.has(outcome.index)) outcomes[i] = failure(outcome.index);
+  }
 }
