@@ -9,6 +9,7 @@ import { dbNow } from '../kernel/clock';
 import { markRunning, type JobRow } from '../jobs/jobs';
 import { progressed } from '../jobs/lease';
 import { subtreeFilter } from '../catalog/category-rescore';
+import { withCompletenessEvents } from './completeness-events';
 
 /**
  * The job `completeness` (docs/completeness.md): after a channel's requirements changed, it
@@ -177,7 +178,9 @@ export async function runCompletenessSlice(
     // One channel: its counters are kept once per page (src/db/score-counts.ts); a rescore of
     // every channel (a category move, an attribute or release change) leaves them to the
     // triggers, which fire only for scores that change.
-    const statements = channelKey === undefined ? rescore : withBulkCounts(db, channelKey, keys, rescore);
+    const counted = channelKey === undefined ? rescore : withBulkCounts(db, channelKey, keys, rescore);
+    // masters crossing complete <-> incomplete leave their webhook events in the same transaction
+    const statements = withCompletenessEvents(db, job.companyId, keys.masters, channelKey, counted);
     const results = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
     if ((results.at(-1) as { id: string }[]).length === 0) return 'stopped'; // cancelled, or another delivery moved on
     cp = next;

@@ -15,6 +15,8 @@ export const WEBHOOK_EVENT_GROUPS = [
   ['template.created', 'template.updated', 'template.deleted'],
   ['import.finished', 'import.failed', 'export.finished', 'export.failed'],
   ['sync.finished', 'sync.failed', 'job.finished', 'job.failed', 'release.upgraded'],
+  ['completeness.reached', 'completeness.lost'],
+  ['review.submitted', 'review.approved', 'review.rejected'],
   ['webhook.test'],
 ] as const satisfies readonly (readonly WebhookEventType[])[];
 
