@@ -104,14 +104,22 @@ async function signIn(slug: string, make: (nonce: string) => Promise<string>, in
   tokensByCode.set(code, token);
   if (info) userinfoByToken.set(`at-${code}`, info);
   const res = await exports.default.fetch(
-    new Request(`${ORIGIN}/api/Account/SsoCallback?${new URLSearchParams({ state: url.searchParams.get('state')!, code })}`, {
-      headers: { Cookie: browser },
-      redirect: 'manual',
-    }),
+    new Request(
+      `${ORIGIN}/api/Account/SsoCallback?${new URLSearchParams({ state: url.searchParams.get('state')!, code })}`,
+      {
+        headers: { Cookie: browser },
+        redirect: 'manual',
+      },
+    ),
   );
   await res.text();
   const session = /Service\.Cookie=([^;]+)/.exec(res.headers.get('Set-Cookie') ?? '')?.[1];
-  return { location: res.headers.get('Location') ?? '', cookie: session ? `Service.Cookie=${session}` : undefined, code, token };
+  return {
+    location: res.headers.get('Location') ?? '',
+    cookie: session ? `Service.Cookie=${session}` : undefined,
+    code,
+    token,
+  };
 }
 
 const memberOf = async (companyId: string, email: string) => {

@@ -123,9 +123,7 @@ describe('Webhooks: completeness reached and lost per channel', () => {
     await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'N-1' });
     const channelId = await saveChannel(s, [{ kind: 'field', field: 'name', languages: ['deu'] }]);
     await saveChannel(s, [{ kind: 'field', field: 'description', languages: ['deu'] }], channelId);
-    expect(await db().select().from(webhookOutbox).where(eq(webhookOutbox.companyId, s.company.companyId))).toEqual(
-      [],
-    );
+    expect(await db().select().from(webhookOutbox).where(eq(webhookOutbox.companyId, s.company.companyId))).toEqual([]);
   });
 });
 
@@ -149,7 +147,10 @@ describe('Webhooks: review submitted, approved, rejected', () => {
       await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'R-2' }),
     ];
     const ids = [a.productId, b.productId];
-    const submit = await post(s.cookies.admin, '/api/Catalog/SubmitForReview', { channelId: s.channelId, productIds: ids });
+    const submit = await post(s.cookies.admin, '/api/Catalog/SubmitForReview', {
+      channelId: s.channelId,
+      productIds: ids,
+    });
     expect(submit.status, submit.text).toBe(200);
     const submitted = only(await dispatched(s), 'review.');
     expect(submitted).toEqual(

@@ -38,7 +38,9 @@ async function endpointWithLog() {
   const tenant = { ...company, userId: admin.userId };
   const endpoint = await makeEndpoint(tenant);
   const rows = {
-    oldDelivered: [1, 2, 3].map(() => deliveryRow(company, endpoint.endpointId, DELIVERED_RETENTION_DAYS + 1, 'delivered')),
+    oldDelivered: [1, 2, 3].map(() =>
+      deliveryRow(company, endpoint.endpointId, DELIVERED_RETENTION_DAYS + 1, 'delivered'),
+    ),
     recentDelivered: deliveryRow(company, endpoint.endpointId, DELIVERED_RETENTION_DAYS - 1, 'delivered'),
     failedWithinItsRetention: deliveryRow(company, endpoint.endpointId, DELIVERED_RETENTION_DAYS + 1, 'failed'),
     oldFailed: deliveryRow(company, endpoint.endpointId, FAILED_RETENTION_DAYS + 1, 'failed'),

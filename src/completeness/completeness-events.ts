@@ -33,12 +33,16 @@ export function withCompletenessEvents(
   const channel = channelKey === undefined ? sql`` : sql`AND channel_key = ${channelKey}`;
   return [
     // Columns in the table's order: product_key, channel_key, incomplete.
-    db.insert(completenessTransitionBefore).select(sql`SELECT product_key, channel_key, max(score < 100) FROM completeness
+    db
+      .insert(completenessTransitionBefore)
+      .select(sql`SELECT product_key, channel_key, max(score < 100) FROM completeness
       WHERE product_key IN (${masters}) ${channel} AND ${gate}
       GROUP BY product_key, channel_key`),
     ...statements,
     // Columns in the table's order: seq (NULL: the next), company_id, event_type, order_key, data, at.
-    db.insert(webhookOutbox).select(sql`SELECT NULL, ${companyId}, CASE WHEN t.complete THEN 'completeness.reached' ELSE 'completeness.lost' END, p.id,
+    db
+      .insert(webhookOutbox)
+      .select(sql`SELECT NULL, ${companyId}, CASE WHEN t.complete THEN 'completeness.reached' ELSE 'completeness.lost' END, p.id,
         json_object('productId', p.id, 'sku', p.sku, 'channelId', ch.channel_id, 'channelName', ch.name,
           'complete', json(CASE WHEN t.complete THEN 'true' ELSE 'false' END),
           'scores', (SELECT json_group_object(c.lang, c.score) FROM completeness c

@@ -32,7 +32,9 @@ export function reviewEventStatement(
     ...(comment !== undefined ? { comment } : {}),
   });
   // Columns in the table's order: seq (NULL: the next), company_id, event_type, order_key, data, at.
-  return db.insert(webhookOutbox).select(sql`SELECT NULL, ${caller.companyId}, ${type}, p.id, json_patch(json_object('productId', p.id, 'sku', p.sku,
+  return db
+    .insert(webhookOutbox)
+    .select(sql`SELECT NULL, ${caller.companyId}, ${type}, p.id, json_patch(json_object('productId', p.id, 'sku', p.sku,
         'channelId', ${channel.channelId}, 'channelName', ${channel.name}, 'state', ${state},
         'userId', ${caller.userId}, 'surface', ${caller.surface}), ${extra}), ${dbNow}
     FROM products p WHERE p.company_id = ${caller.companyId} AND p.id IN ${idList(productIds)}
