@@ -118,11 +118,65 @@ describe('Webhooks: completeness reached and lost per channel', () => {
     expect(only(await dispatched(s), 'completeness.')).toEqual([]);
   });
 
+  it('sends one event when a single write completes a master in every language of the channel, and one when it loses it', async () => {
+    const s = await setup();
+    const product = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'W-1' });
+    const channelId = await saveChannel(s, [{ kind: 'field', field: 'description', languages: ['deu', 'eng'] }]);
+    await dispatched(s);
+    const setDescription = async (value: string, language?: string) => {
+      const res = await post(s.cookies.admin, '/api/Catalog/SetValue', {
+        departmentId: s.company.departmentId,
+        elementId: product.productId,
+        field: 'description',
+        value,
+        ...(language ? { language } : {}),
+      });
+      expect(res.status, res.text).toBe(200);
+    };
+    await setDescription('Beschreibung'); // German only: still incomplete in English
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+    await setDescription('Description', 'eng');
+    const reached = await dispatched(s);
+    expect(only(reached, 'completeness.')).toEqual([
+      {
+        type: 'completeness.reached',
+        data: {
+          productId: product.productId,
+          sku: 'W-1',
+          channelId,
+          channelName: 'Shop',
+          complete: true,
+          scores: { deu: 100, eng: 100 },
+        },
+      },
+    ]);
+    // the product's own change event goes first, both ordered by the product
+    expect(reached.map((e) => [e.type, e.r.orderKey])).toEqual([
+      ['product.updated', product.productId],
+      ['completeness.reached', product.productId],
+    ]);
+    await setDescription(''); // cleared
+    expect(only(await dispatched(s), 'completeness.')).toEqual([
+      expect.objectContaining({
+        type: 'completeness.lost',
+        data: expect.objectContaining({ productId: product.productId, complete: false, scores: { deu: 0, eng: 100 } }),
+      }),
+    ]);
+  });
+
   it('writes no outbox rows for a company without an enabled endpoint', async () => {
     const s = await setup({ webhooks: false });
     await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'N-1' });
     const channelId = await saveChannel(s, [{ kind: 'field', field: 'name', languages: ['deu'] }]);
     await saveChannel(s, [{ kind: 'field', field: 'description', languages: ['deu'] }], channelId);
+    const product = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'N-2' });
+    const set = await post(s.cookies.admin, '/api/Catalog/SetValue', {
+      departmentId: s.company.departmentId,
+      elementId: product.productId,
+      field: 'description',
+      value: 'Text',
+    });
+    expect(set.status, set.text).toBe(200);
     expect(await db().select().from(webhookOutbox).where(eq(webhookOutbox.companyId, s.company.companyId))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
-import { completenessTransitionBefore, webhookOutbox } from '../db/schema';
+import { completenessEventsDefer, completenessTransitionBefore, webhookOutbox } from '../db/schema';
 import { dbNow } from '../kernel/clock';
 import { companyHasWebhooks } from '../db/webhook-outbox';
 
@@ -18,8 +18,10 @@ export const COMPLETENESS_EVENT_TYPES = ['completeness.reached', 'completeness.l
  * the same batch. "Complete in a channel" is the exports' `onlyComplete`: no score row under 100
  * in any of the channel's languages. A pair with no score row before (a new channel, rules that
  * did not apply to the master) had no state to lose and sends no `completeness.lost`; a pair
- * whose rows all go (no rule applies any more) counts as complete. Nothing is written for a
- * company without an enabled endpoint.
+ * whose rows all go (no rule applies any more) sends nothing either. Nothing is written for a
+ * company without an enabled endpoint. Single writes send the same events through the row
+ * triggers of migration 0061, which this batch switches off (`completeness_events_defer`), so a
+ * page is never counted twice.
  */
 export function withCompletenessEvents(
   db: Database,
@@ -32,6 +34,8 @@ export function withCompletenessEvents(
   const gate = companyHasWebhooks(companyId);
   const channel = channelKey === undefined ? sql`` : sql`AND channel_key = ${channelKey}`;
   return [
+    // the row triggers of migration 0061 stay quiet: this batch compares the whole page at once
+    db.insert(completenessEventsDefer).values({ id: 1 }).onConflictDoNothing(),
     // Columns in the table's order: product_key, channel_key, incomplete.
     db
       .insert(completenessTransitionBefore)
@@ -53,12 +57,14 @@ export function withCompletenessEvents(
             WHERE c.product_key = b.product_key AND c.channel_key = b.channel_key AND c.score < 100)
         UNION ALL
         SELECT b.product_key, b.channel_key, 1 FROM completeness_transition_before b
-          WHERE b.incomplete AND NOT EXISTS (SELECT 1 FROM completeness c
+          WHERE b.incomplete AND EXISTS (SELECT 1 FROM completeness c
+            WHERE c.product_key = b.product_key AND c.channel_key = b.channel_key) AND NOT EXISTS (SELECT 1 FROM completeness c
             WHERE c.product_key = b.product_key AND c.channel_key = b.channel_key AND c.score < 100)
       ) t
       JOIN products p ON p.rowid = t.product_key AND p.company_id = ${companyId}
       JOIN channels ch ON ch.id = t.channel_key AND ch.company_id = ${companyId}
       ORDER BY p.id, ch.id`),
     db.delete(completenessTransitionBefore),
+    db.delete(completenessEventsDefer),
   ];
 }

@@ -1,7 +1,15 @@
 import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { runBatch } from '../db/client';
-import { catalogs, channels, completeness, completenessCountsDefer, jobs, variantCompleteness } from '../db/schema';
+import {
+  catalogs,
+  channels,
+  completeness,
+  completenessCountsDefer,
+  completenessEventsDefer,
+  jobs,
+  variantCompleteness,
+} from '../db/schema';
 import { scoreRefresh } from '../db/score-refresh';
 import { withBulkCounts } from '../db/score-counts';
 import type { JobMessage } from '../env';
@@ -88,8 +96,10 @@ async function removeScores(db: Database, job: JobRow, channelKey: number): Prom
   // counters and history are deleted below anyway, so counting each removed row is wasted work.
   for (const table of [completeness, variantCompleteness])
     for (;;) {
-      const [, deleted] = await runBatch(db, [
+      const [, , deleted] = await runBatch(db, [
         db.insert(completenessCountsDefer).values({ id: 1 }).onConflictDoNothing(),
+        // a deleted channel's scores going are no completeness events (migration 0061)
+        db.insert(completenessEventsDefer).values({ id: 1 }).onConflictDoNothing(),
         db
           .delete(table)
           .where(
@@ -100,6 +110,7 @@ async function removeScores(db: Database, job: JobRow, channelKey: number): Prom
           )
           .returning({ key: table.productKey }),
         db.delete(completenessCountsDefer),
+        db.delete(completenessEventsDefer),
         db.update(jobs).set(progressed()).where(eq(jobs.id, job.id)),
       ]);
       if ((deleted as unknown[]).length < 1) break;

@@ -1431,6 +1431,13 @@ export const completenessTransitionBefore = sqliteTable(
   (t) => [primaryKey({ columns: [t.productKey, t.channelKey] })],
 );
 
+/**
+ * A row here (only ever inside one batch: a recompute page, the removal of a deleted channel's
+ * scores) switches the completeness webhook row triggers off (migration 0061): the page compares
+ * before and after set-based instead (src/completeness/completeness-events.ts).
+ */
+export const completenessEventsDefer = sqliteTable('completeness_events_defer', { id: integer('id').primaryKey() });
+
 /** Products (by rowid) a deferring batch changed, rescored once at its end (migration 0028). */
 export const completenessDirty = sqliteTable('completeness_dirty', { productKey: integer('product_key').primaryKey() });
 
