@@ -87,6 +87,9 @@ async function testUnsavedShop(
   target: ConnectorTarget,
   input: ShopInput,
 ): Promise<z.infer<typeof TestConnectionOut>> {
+  // shopColumns is the one home of the credential rule (given: complete; left out: the stored
+  // ones of the same kind); its sealed credentials are opened again by targetBodyOf, so the body
+  // is built as a run builds it. Neither result is written anywhere.
   const columns = await shopColumns(deps.encryptionKey, connection.id, input, connection);
   const shop = columns.shop!;
   const settings = await targetBodyOf(deps.encryptionKey, {

@@ -21,7 +21,9 @@ export function PriceTypeChoice({
 }) {
   const { t } = useI18n();
   const id = useId();
-  const [typing, setTyping] = useState(value !== '' && !known.includes(value));
+  // Chosen "another": stays until a listed choice is made, so typing a listed code keeps the focus.
+  const [typing, setTyping] = useState(false);
+  // A stored type the catalog does not use (or before the list arrives) shows as typed.
   const other = typing || (value !== '' && !known.includes(value));
   return (
     <div className="field">
