@@ -54,7 +54,7 @@ describe('PUT, GET, DELETE /target', () => {
       features: { classification: true, values: true, featureBlocks: ['udf_NMNG'] },
       onDeactivate: 'disable',
       imagePurposes: [],
-      references: false,
+      references: true,
     });
   });
 
