@@ -4,21 +4,22 @@ import { assertOperator } from '../accounts/operator-only';
 import { assertDepartment } from '../db/scope';
 import { assertMayEditClassifications } from '../classification/ai-switch';
 import type { AppEnv } from '../env';
-import type { OperationTraits } from './operation-traits';
+import { requiredPermission, type OperationTraits } from './operation-traits';
 import type { Caller } from '../kernel/caller';
+import { assertPermitted } from '../kernel/permissions';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The `departmentId` the request names, read before validation: from the query, or from a JSON
- * body (Hono caches the parsed body, so the validator does not read it twice). Anything that is
- * not a well-formed id is left for the validator to name. The body of an upload is the file,
- * whatever its Content-Type says (an xChange file sent as application/json): it is never read
- * here, or the route would find the stream locked.
+ * A field the request names, read before validation: from the query, or from a JSON body (Hono
+ * caches the parsed body, so the validator does not read it twice). Anything malformed is left
+ * for the validator to name. The body of an upload is the file, whatever its Content-Type says
+ * (an xChange file sent as application/json): it is never read here, or the route would find
+ * the stream locked.
  */
-async function departmentOf(c: Context<AppEnv>, rawBody: boolean): Promise<string | undefined> {
-  const fromQuery = c.req.query('departmentId');
-  if (fromQuery !== undefined) return UUID.test(fromQuery) ? fromQuery : undefined;
+async function requestField(c: Context<AppEnv>, rawBody: boolean, name: string): Promise<unknown> {
+  const fromQuery = c.req.query(name);
+  if (fromQuery !== undefined) return fromQuery;
   const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (rawBody || c.req.method === 'GET' || type !== 'application/json') return undefined;
   let body: unknown;
@@ -27,7 +28,12 @@ async function departmentOf(c: Context<AppEnv>, rawBody: boolean): Promise<strin
   } catch {
     return undefined;
   }
-  const id = body && typeof body === 'object' ? (body as Record<string, unknown>).departmentId : undefined;
+  return body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+/** The `departmentId` the request names, when it is a well-formed id. */
+async function departmentOf(c: Context<AppEnv>, rawBody: boolean): Promise<string | undefined> {
+  const id = await requestField(c, rawBody, 'departmentId');
   return typeof id === 'string' && UUID.test(id) ? id : undefined;
 }
 
@@ -38,6 +44,8 @@ async function departmentOf(c: Context<AppEnv>, rawBody: boolean): Promise<strin
  * that document its 403 (error-responses.ts), so the document and the check cannot disagree.
  *
  * - `adminOnly`: the caller must be a company admin.
+ * - `permission` (declared or derived, `requiredPermission`): the caller's role must permit it
+ *   (kernel/permissions.ts); for `text.write`, in the language the request names.
  * - `operatorOnly`: the caller must be the service operator (accounts/operator-only.ts).
  * - `aiSwitch`: an agent caller needs the switch "AI may edit classifications".
  * - a `departmentId` in the query or body must name a department of the caller's company.
@@ -48,14 +56,17 @@ async function departmentOf(c: Context<AppEnv>, rawBody: boolean): Promise<strin
 export function operationGuard(traits: OperationTraits): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (traits.security !== 'none' && !traits.credentialOptional) {
-      const departmentId = await departmentOf(c, traits.upload !== undefined);
-      if (traits.adminOnly || traits.operatorOnly || traits.aiSwitch || departmentId) {
-        const caller = authenticated(c);
-        if (traits.operatorOnly) assertOperator(caller);
-        if (traits.adminOnly) assertAdmin(caller);
-        if (traits.aiSwitch) assertMayEditClassifications(caller);
-        if (departmentId) await assertDepartment(c.var.db, caller, departmentId);
-      }
+      const rawBody = traits.upload !== undefined;
+      const caller = authenticated(c);
+      const permission = requiredPermission(traits, c.req.method);
+      if (traits.operatorOnly) assertOperator(caller);
+      if (traits.adminOnly) assertAdmin(caller);
+      else if (permission === 'text.write')
+        assertPermitted(caller, permission, { language: await requestField(c, rawBody, 'language') });
+      else if (permission) assertPermitted(caller, permission);
+      if (traits.aiSwitch) assertMayEditClassifications(caller);
+      const departmentId = await departmentOf(c, rawBody);
+      if (departmentId) await assertDepartment(c.var.db, caller, departmentId);
     }
     await next();
   };

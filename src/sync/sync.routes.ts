@@ -79,6 +79,7 @@ export const syncRoutes = new Hono<AppEnv>()
     '/TestConnection',
     doc("Call the connector, signed: the shop's settings and probe (with a shop), then /mappings", TestConnectionOut, {
       conflict: 'The stored secret cannot be decrypted (SYNC_ENCRYPTION_KEY changed): set it again',
+      permission: 'publish',
     }),
     validate('json', ConnectionRefDto),
     async (c) =>
@@ -94,6 +95,7 @@ export const syncRoutes = new Hono<AppEnv>()
     '/StartSync',
     doc('Queue a sync run (a job of kind sync; follow it with Job/GetJob)', JobRef, {
       conflict: 'A sync of this connection is already queued or running',
+      permission: 'publish',
     }),
     validate('json', StartSyncDto),
     async (c) =>
