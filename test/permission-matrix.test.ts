@@ -29,7 +29,8 @@ const OPERATIONS = operationsOf(DOC);
  * 403 names it) for any other with a caller; none without a caller or for the operator's.
  */
 function documentedPermission(op: Operation): Permission | undefined {
-  if (op.security === 'none' || op.credentialOptional || op.refusals.includes('not the service operator')) return undefined;
+  if (op.security === 'none' || op.credentialOptional || op.refusals.includes('not the service operator'))
+    return undefined;
   const named = /a role without the permission "([a-z.]+)"/.exec(op.refusals)?.[1];
   if (named) return named as Permission;
   return op.refusals.includes('not a company admin') ? 'company.admin' : 'read';
@@ -53,7 +54,11 @@ beforeAll(async () => {
     const user = await makeUser(company, { role, aiSwitch: true });
     const cookie = await loginAs(user.email);
     cookies.set(role, cookie);
-    tokens.set(role, { session: cookie, value: (await tokensFor({ session: cookie })).access_token, issuedAt: Date.now() });
+    tokens.set(role, {
+      session: cookie,
+      value: (await tokensFor({ session: cookie })).access_token,
+      issuedAt: Date.now(),
+    });
   }
 }, 120_000);
 
@@ -75,7 +80,13 @@ describe('the permission matrix of every operation', () => {
     expect(guarded.length).toBeGreaterThanOrEqual(140);
     const without = OPERATIONS.filter((op) => !PERMISSION.get(op.name)).map((op) => op.name);
     expect(without.sort()).toEqual(
-      ['Account/Login', 'Account/Logout', 'Account/SsoStart', 'Classification/StartReleaseLoad', 'contact/submit'].sort(),
+      [
+        'Account/Login',
+        'Account/Logout',
+        'Account/SsoStart',
+        'Classification/StartReleaseLoad',
+        'contact/submit',
+      ].sort(),
     );
     expect(PERMISSION.get('Catalog/GetProducts')).toBe('read');
     expect(PERMISSION.get('Catalog/AddProduct')).toBe('product.write');
@@ -101,9 +112,7 @@ describe('the permission matrix of every operation', () => {
         continue;
       }
       const tenant =
-        op.security === 'bearer'
-          ? { ...a, token: tokens.get(role)! }
-          : { ...a, cookie: cookies.get(role)! };
+        op.security === 'bearer' ? { ...a, token: tokens.get(role)! } : { ...a, cookie: cookies.get(role)! };
       const res = await send(op, tenant, worthless(op));
       const refusedByRole = res.status === 403 && [NOT_PERMITTED, ADMIN_ONLY].includes(res.json?.error);
       seen[role] = refusedByRole ? 'refused' : res.status === 403 ? `403 ${res.json?.error}` : 'permitted';
@@ -138,14 +147,21 @@ describe('the permission matrix of every MCP tool', () => {
 
 describe('a translator writes texts in their languages and nothing else', () => {
   it('sets a French name, and is refused German, a price and a product write, on the web and as an agent', async () => {
-    const translator = await makeUser({ companyId: a.companyId, departmentId: a.ids.departmentId! }, {
-      role: 'translator',
-    });
+    const translator = await makeUser(
+      { companyId: a.companyId, departmentId: a.ids.departmentId! },
+      {
+        role: 'translator',
+      },
+    );
     const adminCookie = a.adminCookie;
     const op = (name: string) => OPERATIONS.find((o) => o.name === name)!;
-    const set = await send(op('Account/SetMemberRole'), { ...a, cookie: adminCookie }, {
-      body: { userId: translator.userId, role: 'translator', languages: ['fra'] },
-    });
+    const set = await send(
+      op('Account/SetMemberRole'),
+      { ...a, cookie: adminCookie },
+      {
+        body: { userId: translator.userId, role: 'translator', languages: ['fra'] },
+      },
+    );
     expect(set.status, JSON.stringify(set.json)).toBe(200);
     expect(set.json).toEqual({ userId: translator.userId, role: 'translator', languages: ['fra'], changed: true });
     const cookie = await loginAs(translator.email);
@@ -170,7 +186,11 @@ describe('a translator writes texts in their languages and nothing else', () => 
       ['a price in French', value('fra', 'price')],
     ] as const) {
       const res = await send(op('Catalog/SetValue'), as, request);
-      expect({ label, status: res.status, error: res.json.error }).toEqual({ label, status: 403, error: NOT_PERMITTED });
+      expect({ label, status: res.status, error: res.json.error }).toEqual({
+        label,
+        status: 403,
+        error: NOT_PERMITTED,
+      });
     }
     const update = await send(op('Catalog/UpdateProduct'), as, { body: { productId: a.ids.productId } });
     expect([update.status, update.json.error]).toEqual([403, NOT_PERMITTED]);
@@ -203,14 +223,22 @@ describe('a translator writes texts in their languages and nothing else', () => 
     });
     // The reviewer decides now, which an agent of theirs never does.
     const reviewerCookie = await loginAs(member.email);
-    const approve = await send(op('Catalog/ApproveProducts'), { ...a, cookie: reviewerCookie }, {
-      body: { unknownField: true },
-    });
+    const approve = await send(
+      op('Catalog/ApproveProducts'),
+      { ...a, cookie: reviewerCookie },
+      {
+        body: { unknownField: true },
+      },
+    );
     expect(approve.status).toBe(400);
     const token = (await tokensFor({ session: reviewerCookie })).access_token;
-    const agentApprove = await send(op('ai/ApproveProducts'), { ...a, token: { session: '', value: token, issuedAt: Date.now() } }, {
-      body: { channelId: a.ids.channelId, productIds: [a.ids.productId] },
-    });
+    const agentApprove = await send(
+      op('ai/ApproveProducts'),
+      { ...a, token: { session: '', value: token, issuedAt: Date.now() } },
+      {
+        body: { channelId: a.ids.channelId, productIds: [a.ids.productId] },
+      },
+    );
     expect([agentApprove.status, agentApprove.json.error]).toEqual([403, AGENTS_NEVER_APPROVE]);
   }, 60_000);
 

@@ -63,9 +63,7 @@ export async function setMemberRole(
         ),
       ),
     ...languages.map((value) =>
-      db
-        .insert(membershipScopes)
-        .values({ companyId: admin.companyId, userId: input.userId, kind: 'language', value }),
+      db.insert(membershipScopes).values({ companyId: admin.companyId, userId: input.userId, kind: 'language', value }),
     ),
   ]);
   const recorded = await db.$count(memberChanges, eq(memberChanges.id, id));
@@ -88,14 +86,14 @@ export async function listMemberChanges(db: Database, admin: Caller, userId: str
     .limit(100);
   return {
     items: rows.map((r) => ({
-    at: r.at,
-    changedBy: r.changedBy,
-    surface: r.surface,
-    changes: (JSON.parse(r.changes) as [string, unknown, unknown][]).map(([path, before, after]) => ({
-      path,
-      before,
-      after,
-    })),
+      at: r.at,
+      changedBy: r.changedBy,
+      surface: r.surface,
+      changes: (JSON.parse(r.changes) as [string, unknown, unknown][]).map(([path, before, after]) => ({
+        path,
+        before,
+        after,
+      })),
     })),
   };
 }

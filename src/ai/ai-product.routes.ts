@@ -19,8 +19,12 @@ import { Page } from '../kernel/pagination';
 import type { AgentEnv } from '../oauth/bearer';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 
-const doc = (summary: string, response: OperationDoc['response'], conflict?: string, more: Partial<OperationDoc> = {}) =>
-  describeOperation({ tag: 'Catalog', summary, response, security: 'bearer', conflict, ...more });
+const doc = (
+  summary: string,
+  response: OperationDoc['response'],
+  conflict?: string,
+  more: Partial<OperationDoc> = {},
+) => describeOperation({ tag: 'Catalog', summary, response, security: 'bearer', conflict, ...more });
 
 /** An agent names its department only when it works in another one than its user's default (as MCP's tools). */
 const inDepartment = { departmentId: z.uuid().optional() };

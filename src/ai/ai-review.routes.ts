@@ -20,8 +20,12 @@ import { validate } from '../http/validate';
 import type { AgentEnv } from '../oauth/bearer';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 
-const doc = (summary: string, response: OperationDoc['response'], conflict?: string, more: Partial<OperationDoc> = {}) =>
-  describeOperation({ tag: 'Catalog', summary, response, security: 'bearer', conflict, ...more });
+const doc = (
+  summary: string,
+  response: OperationDoc['response'],
+  conflict?: string,
+  more: Partial<OperationDoc> = {},
+) => describeOperation({ tag: 'Catalog', summary, response, security: 'bearer', conflict, ...more });
 
 const TRANSITION = 'A product is not in the state the transition starts from, or review is off for the channel';
 
@@ -45,17 +49,27 @@ export const aiReviewRoutes = new Hono<AgentEnv>()
   )
   .post(
     '/ApproveProducts',
-    doc('Refused for every agent (403): agents submit for review, a reviewer or company admin approves', ReviewTransitionOut, undefined, {
-      permission: 'read',
-    }),
+    doc(
+      'Refused for every agent (403): agents submit for review, a reviewer or company admin approves',
+      ReviewTransitionOut,
+      undefined,
+      {
+        permission: 'read',
+      },
+    ),
     validate('json', ApproveProductsDto),
     async (c) => c.json(await approveProducts(c.var.db, c.var.agent, c.req.valid('json'))),
   )
   .post(
     '/RejectProducts',
-    doc('Refused for every agent (403): agents submit for review, a reviewer or company admin rejects', ReviewTransitionOut, undefined, {
-      permission: 'read',
-    }),
+    doc(
+      'Refused for every agent (403): agents submit for review, a reviewer or company admin rejects',
+      ReviewTransitionOut,
+      undefined,
+      {
+        permission: 'read',
+      },
+    ),
     validate('json', RejectProductsDto),
     async (c) => c.json(await rejectProducts(c.var.db, c.var.agent, c.req.valid('json'))),
   )

@@ -78,7 +78,9 @@ export function permissionsOf(caller: Acting): readonly Permission[] | 'job' {
   if (caller.surface === 'job') return 'job';
   if (!caller.role) return [];
   const own = ROLE_PERMISSIONS[caller.role] ?? [];
-  return caller.surface === 'agent' || caller.surface === 'mcp' ? own.filter((p) => AGENT_PERMISSIONS.includes(p)) : own;
+  return caller.surface === 'agent' || caller.surface === 'mcp'
+    ? own.filter((p) => AGENT_PERMISSIONS.includes(p))
+    : own;
 }
 
 /**
@@ -87,11 +89,7 @@ export function permissionsOf(caller: Acting): readonly Permission[] | 'job' {
  * language scope (no scope: every language); without a language it is a write of the product
  * itself and needs `product.write`.
  */
-export function isPermitted(
-  caller: Acting,
-  permission: Permission,
-  target: PermissionTarget = {},
-): boolean {
+export function isPermitted(caller: Acting, permission: Permission, target: PermissionTarget = {}): boolean {
   const granted = permissionsOf(caller);
   if (granted === 'job') return true;
   if (permission !== 'text.write') return granted.includes(permission);
@@ -101,10 +99,6 @@ export function isPermitted(
 }
 
 /** 403 with `NOT_PERMITTED` unless `isPermitted`: the check of every surface (operation guard, MCP tools, domain functions). */
-export function assertPermitted(
-  caller: Acting,
-  permission: Permission,
-  target?: PermissionTarget,
-): void {
+export function assertPermitted(caller: Acting, permission: Permission, target?: PermissionTarget): void {
   if (!isPermitted(caller, permission, target)) throw forbidden(NOT_PERMITTED);
 }

@@ -53,7 +53,8 @@ export function planTranslationWrite(
 /** Whether `field` of `element` has a text per language (a translator may write it, docs/teams.md). */
 export function isLocalizable(element: ElementRef, field: string, target: FieldTarget): boolean {
   const builtIn = builtInField(element.kind, field);
-  if (builtIn) return element.kind !== 'catalog' && (LOCALIZABLE_FIELDS[element.kind] as readonly string[]).includes(field);
+  if (builtIn)
+    return element.kind !== 'catalog' && (LOCALIZABLE_FIELDS[element.kind] as readonly string[]).includes(field);
   return target.kind === 'attribute' && target.attribute.localizable;
 }
 
