@@ -1,4 +1,7 @@
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { memberships, membershipScopes } from '../src/db/schema';
+import { db, makeCompany, makeUser } from './helpers/factories';
 import { SetSsoSettingsDto } from '../src/accounts/sso/sso.schemas';
 import { roleForGroups } from '../src/accounts/sso/provisioning';
 import { isPermitted, PERMISSIONS, ROLE_PERMISSIONS, ROLES } from '../src/kernel/permissions';
@@ -62,5 +65,21 @@ describe('single sign-on and SCIM map groups to every built-in role', () => {
     const unknown = SetSsoSettingsDto.safeParse({ ...settings, groupRoles: [{ group: 'g', role: 'owner' }] });
     expect(unknown.success).toBe(false);
     expect(unknown.error?.issues[0]?.path).toEqual(['groupRoles', 0, 'role']);
+  });
+});
+
+describe('membership scopes (migration 0060)', () => {
+  it('go with their membership: a member removed (SCIM deactivation) keeps no language scope', async () => {
+    const company = await makeCompany();
+    const member = await makeUser(company, { role: 'translator' });
+    const own = and(eq(membershipScopes.companyId, company.companyId), eq(membershipScopes.userId, member.userId));
+    await db()
+      .insert(membershipScopes)
+      .values({ companyId: company.companyId, userId: member.userId, kind: 'language', value: 'fra' });
+    expect(await db().$count(membershipScopes, own)).toBe(1);
+    await db()
+      .delete(memberships)
+      .where(and(eq(memberships.companyId, company.companyId), eq(memberships.userId, member.userId)));
+    expect(await db().$count(membershipScopes, own)).toBe(0);
   });
 });
