@@ -6,11 +6,12 @@ import { defaultMapping } from '../../src/sync/protocol/target';
 import { ReferenceAdapter } from '../src/adapters/reference-adapter';
 import { MAX_IMAGE_BYTES } from '../src/media/image-queue';
 import { createLinkBytes, createMediaBytes, MediaError } from '../src/media/media-bytes';
-import { MirrorStore } from '../src/mirror/mirror-store';
+import type { TargetIds } from '../src/adapters/target-adapter';
+import { type CommittedOutcome, MirrorStore } from '../src/mirror/mirror-store';
 import { refusedUrlReason } from '../src/targets/url-guard';
 import { type RemoteDeps, upsertRemote } from '../src/upsert/upsert-remote';
 import { FakeAdapter } from './fake-adapter';
-import { create, makeShopProduct, productRows, seedMappings, uniquePrefix } from './helpers';
+import { create, deactivate, makeShopProduct, productRows, seedMappings, uniquePrefix } from './helpers';
 
 /** The pipeline with a recording sleep (no real waits) over a key of its own. */
 function pipeline(fake: FakeAdapter, keyId: string) {
@@ -96,6 +97,43 @@ describe('the remote pipeline', () => {
     const ids = await fake.lastContext!.idsOf([`${p}1`, `${p}missing`]);
     expect([...ids.keys()]).toEqual([`${p}1`]);
     expect(ids.get(`${p}1`)).toEqual(fake.shop.get(`${p}1`)!.ids);
+  });
+});
+
+describe('the mirror of pending references', () => {
+  it('answers the active rows whose pending references name one of the SKUs, with their products', async () => {
+    const p = uniquePrefix();
+    const mirror = new MirrorStore(env.DB, `pend-${p}`);
+    const ids = (pending?: string[]): TargetIds => ({
+      product: `gid-${p}`,
+      variants: {},
+      extra: pending ? { handle: 'h', pendingReferences: JSON.stringify(pending) } : { handle: 'h' },
+    });
+    const row = (sku: string, pending?: string[]): CommittedOutcome => ({
+      index: 0,
+      record: create(sku, `fp-${sku}`, { name: `Named ${sku}` }),
+      outcome: { index: 0, ok: true, ids: ids(pending), action: 'created' },
+    });
+    await mirror.commit('b1', [row(`${p}A`, [`${p}X`, `${p}Y`]), row(`${p}B`, [`${p}Y`]), row(`${p}C`)], 'now');
+    await mirror.commit('b1', [row(`${p}D`, [`${p}X`])], 'now');
+    await mirror.commit(
+      'b1',
+      [
+        {
+          index: 0,
+          record: deactivate(`${p}D`),
+          outcome: { index: 0, ok: true, ids: ids([`${p}X`]), action: 'deactivated' },
+        },
+      ],
+      'now',
+    );
+    const found = await mirror.referencing([`${p}X`, `${p}Z`]);
+    expect(found.map((r) => r.sku)).toEqual([`${p}A`]);
+    expect(found[0]!.product.name).toBe(`Named ${p}A`);
+    expect(found[0]!.ids.extra?.pendingReferences).toBe(JSON.stringify([`${p}X`, `${p}Y`]));
+    expect((await mirror.referencing([`${p}Y`])).map((r) => r.sku).sort()).toEqual([`${p}A`, `${p}B`]);
+    // Another key's rows are not its.
+    expect(await new MirrorStore(env.DB, `other-${p}`).referencing([`${p}X`])).toEqual([]);
   });
 });
 

@@ -53,7 +53,7 @@ describe('PUT, GET, DELETE /target', () => {
       features: { classification: true, values: true, featureBlocks: ['udf_NMNG'] },
       onDeactivate: 'disable',
       imagePurposes: [],
-      references: false,
+      references: true,
     });
   });
 

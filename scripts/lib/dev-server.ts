@@ -1,7 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 const ROOT = process.cwd();
 export const childEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
@@ -36,6 +46,45 @@ export function freePort(): Promise<number> {
  * or with `config`, those of that Worker, e.g. the connector's, to its DB) in a local state dir.
  */
 export async function migrate(persistTo: string, config?: string): Promise<string> {
+  if (existsSync(persistTo) && readdirSync(persistTo).length > 0) return applyMigrations(persistTo, config);
+  // An empty state dir gets a copy of a migrated one: applying every migration to three
+  // databases through wrangler takes one to three minutes on this machine, a copy milliseconds,
+  // and the e2e suite, the benchmarks and `npm run dev` migrate a fresh dir many times.
+  const cache = join(MIGRATED_CACHE, migrationsFingerprint(config));
+  let out = '';
+  if (!existsSync(join(cache, READY))) {
+    const scratch = `${cache}.${process.pid}.${Date.now()}`;
+    try {
+      out = await applyMigrations(scratch, config);
+      writeFileSync(join(scratch, READY), '');
+      rmSync(cache, { recursive: true, force: true });
+      renameSync(scratch, cache);
+    } catch (error) {
+      rmSync(scratch, { recursive: true, force: true });
+      // another process finished the same cache first: use it
+      if (!existsSync(join(cache, READY))) throw error;
+    }
+  }
+  cpSync(cache, persistTo, { recursive: true, filter: (from) => basename(from) !== READY });
+  return out;
+}
+
+/** Migrated empty states by fingerprint, under node_modules (never in git, gone with a fresh install). */
+const MIGRATED_CACHE = join(ROOT, 'node_modules', '.cache', 'pim-migrated');
+const READY = '.migrated';
+
+/** What a migrated state depends on: the Worker's config, its migrations and the wrangler that applied them. */
+function migrationsFingerprint(config = 'wrangler.toml'): string {
+  const toml = readFileSync(join(ROOT, config), 'utf8');
+  const dir = join(ROOT, dirname(config), /^migrations_dir\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? 'migrations');
+  const hash = createHash('sha256').update(config).update(toml);
+  hash.update(readFileSync(join(ROOT, 'node_modules', 'wrangler', 'package.json')));
+  for (const name of readdirSync(dir).sort())
+    if (name.endsWith('.sql')) hash.update(name).update(readFileSync(join(dir, name)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function applyMigrations(persistTo: string, config?: string): Promise<string> {
   let out = '';
   for (const binding of config ? ['DB'] : ['DB', 'CELL_2', 'CELL_3']) {
     out += await run('npm', [

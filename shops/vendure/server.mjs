@@ -19,7 +19,8 @@ import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
 
 const require = createRequire(import.meta.url);
-const { bootstrap, DefaultLogger, JobQueueService, LogLevel, LanguageCode } = require('@vendure/core');
+const { bootstrap, DefaultLogger, JobQueueService, LogLevel, LanguageCode, TransactionalConnection } =
+  require('@vendure/core');
 
 export const SUPERADMIN = { username: 'superadmin', password: 'superadmin-local' };
 
@@ -194,7 +195,37 @@ async function setUp(url) {
   );
 }
 
+/** How long a write may stay in memory only before the database file is written (ms). */
+const SAVE_INTERVAL_MS = 2000;
+
+/**
+ * sql.js holds the database in memory, and TypeORM's `autoSave` exports and writes the whole
+ * file after every write transaction: each write cost O(database size), so a sync of a few
+ * hundred products spent most of its time rewriting the file (seconds per product, growing).
+ * Here a write marks the database dirty and the file is written at most every
+ * SAVE_INTERVAL_MS, never inside a transaction (sql.js's export would end it), and once more
+ * on shutdown: a crash of the test shop loses at most the last two seconds, which a local
+ * test shop may. The answers of the Admin API are the same; only the file lags.
+ */
+function deferSaves(driver) {
+  let timer = null;
+  const schedule = () => {
+    timer ??= setTimeout(() => {
+      timer = null;
+      if (driver.queryRunner?.isTransactionActive) return schedule();
+      driver.save().catch((err) => console.error(`vendure: saving the database failed: ${err?.message ?? err}`));
+    }, SAVE_INTERVAL_MS);
+  };
+  driver.autoSave = async () => schedule();
+  return async () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    await driver.save();
+  };
+}
+
 const app = await bootstrap(config);
+const flushDatabase = deferSaves(app.get(TransactionalConnection).rawConnection.driver);
 // The server is its own worker: jobs (collection filters, session cleaning) run in this process.
 await app.get(JobQueueService).start();
 const adminApiUrl = `http://127.0.0.1:${port}/admin-api`;
@@ -209,6 +240,9 @@ console.log(`VENDURE_READY ${adminApiUrl}`);
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    app.close().finally(() => process.exit(0));
+    flushDatabase()
+      .catch((err) => console.error(`vendure: saving the database failed: ${err?.message ?? err}`))
+      .then(() => app.close())
+      .finally(() => process.exit(0));
   });
 }

@@ -20,7 +20,9 @@ const differs = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a ?
  * a file uploaded after it is kept: both are reported in `skipped`. A link has no stored
  * bytes, so it comes back whole: one deleted since is re-created under its old id (its history
  * entry holds every column), one changed since points where it pointed, and one added since is
- * removed (a later restore can bring it back the same way).
+ * removed (a later restore can bring it back the same way). `linksChanged` says whether any
+ * link was re-created, removed or changed: a category's links are part of the sync record of
+ * every product placed in it (docs/shops.md "Category images").
  */
 export function mediaRestore(
   db: Database,
@@ -29,10 +31,11 @@ export function mediaRestore(
   current: Snapshot,
   target: Snapshot,
   keep: (path: string, reason: string) => void,
-): { statements: BatchStatement[]; applied: Snapshot; removed: string[] } {
+): { statements: BatchStatement[]; applied: Snapshot; removed: string[]; linksChanged: boolean } {
   const statements: BatchStatement[] = [];
   const applied: Snapshot = {};
   const removed: string[] = [];
+  let linksChanged = false;
   // A media description in another language (`media.<id>@eng`) is a translation: restore-translations.ts restores it.
   const paths = new Set(
     [...Object.keys(current), ...Object.keys(target)].filter((p) => p.startsWith('media.') && !isTranslation(p)),
@@ -44,6 +47,7 @@ export function mediaRestore(
     if (!now && then?.url) {
       statements.push(db.insert(media).values(linkRow(companyId, elementId, id, then)));
       applied[path] = then;
+      linksChanged = true;
       continue;
     }
     if (!now) {
@@ -53,6 +57,7 @@ export function mediaRestore(
     if (!then && now.url) {
       statements.push(db.delete(media).where(and(eq(media.id, id), eq(media.elementId, elementId))));
       removed.push(path);
+      linksChanged = true;
       continue;
     }
     if (!then) {
@@ -71,8 +76,9 @@ export function mediaRestore(
         .where(and(eq(media.id, id), eq(media.elementId, elementId))),
     );
     applied[path] = { ...now, ...set };
+    if (now.url || then.url) linksChanged = true;
   }
-  return { statements, applied, removed };
+  return { statements, applied, removed, linksChanged };
 }
 
 /** The row of a link as its snapshot entry recorded it (records/snapshot.ts mediaEntry). */

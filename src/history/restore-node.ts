@@ -47,6 +47,8 @@ export interface NodePlan {
   applied: Snapshot;
   /** Paths that differ from the target but were left as they are, with the reason. */
   skipped: { path: string; reason: string }[];
+  /** Whether the statements re-create, remove or change a media link of the element. */
+  linksChanged: boolean;
 }
 
 function fieldsOf(kind: HistoryKind): readonly string[] {
@@ -227,7 +229,7 @@ export async function planNodeRestore(
       ...blockRows(element.id, blocks).map((row) => db.insert(productFeatureBlocks).values(row)),
     );
   }
-  return { statements, applied, skipped };
+  return { statements, applied, skipped, linksChanged: files.linksChanged };
 }
 
 /** Replaces the element's classification with the one in `target` (or removes it). */

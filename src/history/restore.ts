@@ -6,7 +6,7 @@ import { isSkuClash } from '../model/sku';
 import { assertDepartment, findElement } from '../db/scope';
 import { findTemplate } from '../exports/templates';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
-import { categoryPathChanged, staleMastersIn } from '../records/category-paths';
+import { categoryLinksChanged, categoryPathChanged, staleMastersIn } from '../records/category-paths';
 import { bumpRevision, refreshFingerprints } from '../records/sync-record';
 import { diffSnapshots, historyStatements, type HistoryEntry } from '../records/history-record';
 import { planNodeRestore, type NodePlan } from './restore-node';
@@ -85,6 +85,9 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
   // A category's name is part of the sync record of every product below it (docs/sync.md).
   const renamesCategory = element.kind === 'category' && (plan.applied.name ?? null) !== (current.name ?? null);
   if (renamesCategory) statements.push(categoryPathChanged(db, actor.companyId, element.id));
+  // So are its media links, for the products placed in it (docs/shops.md "Category images").
+  const relinksCategory = element.kind === 'category' && plan.linksChanged;
+  if (relinksCategory && !renamesCategory) statements.push(categoryLinksChanged(db, actor.companyId, [element.id]));
   try {
     await runBatch(db, [...statements, ...history]);
   } catch (err) {
@@ -95,6 +98,12 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
   if (element.masterId) await refreshFingerprints(db, actor.companyId, [element.masterId]);
   if (renamesCategory)
     await refreshFingerprints(db, actor.companyId, await staleMastersIn(db, actor.companyId, element.id));
+  else if (relinksCategory)
+    await refreshFingerprints(
+      db,
+      actor.companyId,
+      await staleMastersIn(db, actor.companyId, element.id, { subtree: false }),
+    );
   return {
     elementId: element.id,
     restoredFrom: version.id,

@@ -97,6 +97,9 @@ const ctx: WriteContext = {
   async idsOf() {
     return new Map();
   },
+  async referencing() {
+    return [];
+  },
 };
 
 const sent: string[] = [];

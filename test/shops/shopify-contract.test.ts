@@ -2,7 +2,7 @@ import { parse, validate } from 'graphql';
 import { categoryLink } from './fixtures/wire-product';
 import { refusedUrlReason } from '../../connector/src/targets/url-guard';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { UpsertRecord } from '../../src/sync/protocol/wire';
+import type { Product, UpsertRecord } from '../../src/sync/protocol/wire';
 import { createShopifyAdapter } from '../../connector/src/adapters/shopify/shopify-adapter';
 import { SHOPIFY_DOCUMENTS } from '../../connector/src/adapters/shopify/shopify-documents';
 import { type RecordOutcome, TargetError, type TargetMapping } from '../../connector/src/adapters/target-adapter';
@@ -55,7 +55,8 @@ async function write(records: UpsertRecord[], mapping: TargetMapping = MAPPING):
     linkBytes: async () => {
       throw new Error('Shopify fetches category pictures by URL');
     },
-    idsOf: async () => new Map(),
+    idsOf: async (skus) => mirror.idsOf(skus),
+    referencing: async (skus) => mirror.referencing(skus),
   });
   mirror.keep(records, outcomes);
   return outcomes.sort((a, b) => a.index - b.index);
@@ -223,6 +224,68 @@ describe('writing a master', () => {
     expect(product.translations.get('en')?.get('title')).toBe('Circuit breaker B');
     expect(server.state.made).toEqual(made);
     expect(Object.keys(mirror.rows.get(SKU)!.ids.media!)).toEqual(['a'.repeat(64)]);
+  });
+
+  it('writes references as product-reference lists per type, completes them when the referenced product is made, and removes them', async () => {
+    const withRefs = { ...MAPPING, references: true };
+    const referencing: Product = {
+      ...simple('REF-A'),
+      references: [
+        { type: 'accessories', sku: 'REF-B', quantity: null },
+        { type: 'spare part', sku: 'REF-C', quantity: 2 },
+        { type: 'accessories', sku: 'REF-A', quantity: null },
+      ],
+    };
+    const shopIdOf = (sku: string) =>
+      [...server.state.products.values()].find((p) => p.metafields.get('pim.sku')?.value === sku)!;
+    const lists = (sku: string) =>
+      Object.fromEntries(
+        [...shopIdOf(sku).metafields]
+          .filter(([key]) => key.startsWith('pim.references_'))
+          .map(([key, field]) => [key, { type: field.type, value: JSON.parse(field.value) }]),
+      );
+    // REF-A comes before REF-B in the chunk: its list is completed once REF-B is made; REF-C is not in the shop.
+    const first = await write([upsert('REF-A', referencing), upsert('REF-B', simple('REF-B'))], withRefs);
+    expect(first.map((o) => o.ok)).toEqual([true, true]);
+    expect(lists('REF-A')).toEqual({
+      'pim.references_accessories': { type: 'list.product_reference', value: [shopIdOf('REF-B').id] },
+    });
+    expect(mirror.rows.get('REF-A')!.ids.extra).toMatchObject({ pendingReferences: '["REF-C"]' });
+
+    // An update that makes no product completes nothing.
+    let from = server.received.length;
+    await write([upsert('REF-B', simple('REF-B', 'Renamed'), 'update')], withRefs);
+    expect(operationsSince(from)).toEqual(['PimProductSet']);
+
+    // REF-C is made in a later batch: REF-A (written before, from the mirror) gets it, without a productSet.
+    from = server.received.length;
+    await write([upsert('REF-C', simple('REF-C'))], withRefs);
+    expect(operationsSince(from)).toEqual([
+      'PimVariantsBySku',
+      'PimProductsByHandle',
+      'PimProductSet',
+      'PimMetafieldsSet',
+    ]);
+    expect(lists('REF-A')).toEqual({
+      'pim.references_accessories': { type: 'list.product_reference', value: [shopIdOf('REF-B').id] },
+      'pim.references_spare_part': { type: 'list.product_reference', value: [shopIdOf('REF-C').id] },
+    });
+
+    // Written again with the product as it is now, nothing is pending; a removed type goes.
+    const fewer: Product = { ...referencing, references: [{ type: 'spare part', sku: 'REF-C', quantity: 2 }] };
+    await write([upsert('REF-A', fewer, 'update')], withRefs);
+    expect(lists('REF-A')).toEqual({
+      'pim.references_spare_part': { type: 'list.product_reference', value: [shopIdOf('REF-C').id] },
+    });
+    expect(mirror.rows.get('REF-A')!.ids.extra?.pendingReferences).toBeUndefined();
+    // The mapping without references leaves no list behind.
+    await write([upsert('REF-A', fewer, 'update')], MAPPING);
+    expect(lists('REF-A')).toEqual({});
+
+    // A referenced product the merchant deleted (still in the mirror): Shopify's refusal names the references.
+    server.state.products.delete(shopIdOf('REF-C').id);
+    const [refused] = await write([upsert('REF-A', referencing, 'update')], withRefs);
+    expect(refused).toMatchObject({ ok: false, field: 'product.references', retryable: false });
   });
 
   it("sends a category's picture as its collection's image once, not again on a second run, and removes it when gone", async () => {
@@ -486,6 +549,7 @@ describe('the cost budget', () => {
         throw new Error('Shopify fetches category pictures by URL');
       },
       idsOf: async () => new Map(),
+      referencing: async () => [],
     });
     expect(outcomes[0]).toMatchObject({ ok: true, action: 'created' });
     expect(server.counts.throttled).toBeGreaterThanOrEqual(1);

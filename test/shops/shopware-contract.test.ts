@@ -349,6 +349,7 @@ describe('the Shopware adapter against the Admin API contract', () => {
           throw new Error('Shopware fetches category pictures by URL');
         },
         idsOf: async () => new Map(),
+        referencing: async () => [],
       },
     );
     expect(again).toMatchObject({ ok: false, error: 'the SKU belongs to a product the shop owns' });

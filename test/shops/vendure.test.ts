@@ -15,7 +15,17 @@ import { createVendureAdapter, VENDURE_DEFAULT_MAPPING } from '../../connector/s
 import { startVendure, type VendureShop } from '../../shops/vendure/start';
 import type { UpsertRecord } from '../../src/sync/protocol/wire';
 import { categoryLink } from './fixtures/wire-product';
-import { adminReader, COUNTS, cableMaster, image, imageStore, PRODUCT_READ, png, upsert } from './vendure-fixtures';
+import {
+  adminReader,
+  COUNTS,
+  cableMaster,
+  image,
+  imageStore,
+  PRODUCT_READ,
+  png,
+  sha256,
+  upsert,
+} from './vendure-fixtures';
 
 /**
  * The Vendure adapter against a real Vendure 3 (shops/vendure, started from its npm packages
@@ -59,6 +69,7 @@ async function write(records: UpsertRecord[], known: (TargetIds | null)[] = [], 
       return new Blob([stored], { type: link.contentType });
     },
     idsOf: async () => new Map(),
+    referencing: async () => [],
   });
 }
 
@@ -286,6 +297,7 @@ describe('writing products into Vendure', () => {
     const first = await collection();
     expect(first.featuredAsset.tags.map((t: { value: string }) => t.value)).toEqual([
       `pim-url:${createHash('sha256').update(picture).digest('hex')}`,
+      `sha256:${sha256(png(20, 20, 200))}`,
     ]);
     expect(first.assets).toEqual([{ id: first.featuredAsset.id }]);
     expect(linkFetches.filter((url) => url === picture)).toHaveLength(1);
@@ -303,6 +315,51 @@ describe('writing products into Vendure', () => {
     const gone = await collection();
     expect(gone.featuredAsset).toBeNull();
     expect(gone.assets).toEqual([]);
+  });
+
+  it('shares one asset between a product image and a category picture of the same bytes, whichever comes first', async () => {
+    const collection = async (name: string) => {
+      const { collections } = await read(
+        `{ collections(options: { take: 100 }) { items { name featuredAsset { id tags { value } } } } }`,
+      );
+      return collections.items.find((c: { name: string }) => c.name === name);
+    };
+    const placed = (sku: string, leaf: string, url: string, media: ReturnType<typeof image>[]) => {
+      const product = { ...cableMaster(sku, taxId), media };
+      product.categories = [
+        { id: `c-${leaf}`, path: ['Kabel', leaf], links: [categoryLink(url, { contentType: 'image/png' })] },
+      ];
+      return product;
+    };
+    const assetCount = async () => (await read(COUNTS)).assets.totalItems as number;
+
+    // The same record: the product image and its category's picture are one asset.
+    const bytes = png(31, 62, 93);
+    const shared = 'https://media.example/cat/geteilt.png';
+    linkStore.set(shared, bytes);
+    let before = await assetCount();
+    const ids = okIds(
+      await writeOne(upsert('SHARE-1', placed('SHARE-1', 'Geteilt', shared, [image(bytes, 's1.png', 0)]))),
+    );
+    const featured = (await collection('Geteilt')).featuredAsset;
+    expect(featured.id).toBe(ids.media?.[sha256(bytes)]);
+    expect(featured.tags.map((t: { value: string }) => t.value).sort()).toEqual(
+      [`pim-url:${createHash('sha256').update(shared).digest('hex')}`, `sha256:${sha256(bytes)}`].sort(),
+    );
+    expect(await assetCount()).toBe(before + 1);
+
+    // The category's picture first, then a product with the same bytes as its image: no second asset.
+    const later = png(44, 88, 132);
+    const first = 'https://media.example/cat/erst.png';
+    linkStore.set(first, later);
+    before = await assetCount();
+    okIds(await writeOne(upsert('SHARE-2', placed('SHARE-2', 'Erst', first, []))));
+    const picture = (await collection('Erst')).featuredAsset;
+    const withImage = okIds(
+      await writeOne(upsert('SHARE-3', placed('SHARE-3', 'Erst', first, [image(later, 's3.png', 0)]))),
+    );
+    expect(withImage.media?.[sha256(later)]).toBe(picture.id);
+    expect(await assetCount()).toBe(before + 1);
   });
 
   it('deactivate deletes the product, or disables it when the mapping says so', async () => {

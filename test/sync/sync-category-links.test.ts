@@ -1,6 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { env } from 'cloudflare:workers';
+import { desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { products } from '../../src/db/schema';
+import { historyVersions, products } from '../../src/db/schema';
+import { restoreVersion } from '../../src/history/restore';
+import { deleteMedia } from '../../src/media/media';
 import { addMediaLink } from '../../src/media/media-links';
 import type { Product } from '../../src/sync/protocol/wire';
 import { FakeConnector } from '../helpers/fake-connector';
@@ -66,5 +69,43 @@ describe('category links on the wire', () => {
     expect((fake.products.get('CL-B')!.product as Product).categories).toEqual([
       { id: plain.categoryId, path: ['Kabel'] },
     ]);
+  });
+
+  it('a history restore that brings a category link back changes the fingerprints of the products placed there, and only theirs', async () => {
+    const setup = await syncSetup();
+    const shown = await makeCategory(setup.company, setup.catalogId, { name: 'Zangen' });
+    const plain = await makeCategory(setup.company, setup.catalogId, { name: 'Kabel' });
+    const a = await product(setup, 'CR-A', { categoryIds: [shown.categoryId] });
+    const b = await product(setup, 'CR-B', { categoryIds: [plain.categoryId] });
+    const fingerprint = async (id: string) =>
+      (await db().query.products.findFirst({ where: eq(products.id, id) }))!.fingerprint;
+    const link = await addMediaLink(db(), setup.caller, {
+      departmentId: setup.company.departmentId,
+      elementId: shown.categoryId,
+      url: BANNER,
+      purpose: 'normal',
+    });
+    const [withLink, beforeB] = [await fingerprint(a.productId), await fingerprint(b.productId)];
+    const [version] = await db()
+      .select({ id: historyVersions.id })
+      .from(historyVersions)
+      .where(eq(historyVersions.elementId, shown.categoryId))
+      .orderBy(desc(historyVersions.id))
+      .limit(1);
+    const deps = { db: db(), files: env.FILES };
+    await deleteMedia(deps, setup.caller, { departmentId: setup.company.departmentId, mediaId: link.mediaId });
+    expect(await fingerprint(a.productId)).not.toBe(withLink);
+
+    const restored = await restoreVersion(deps, setup.caller, {
+      departmentId: setup.company.departmentId,
+      elementId: shown.categoryId,
+      versionId: version!.id,
+    });
+    expect(restored.changes).toEqual([expect.objectContaining({ path: `media.${link.mediaId}` })]);
+    // The link is back under its old id, so the placed product's record is the one it was with it.
+    expect(await fingerprint(a.productId)).toBe(withLink);
+    expect(await fingerprint(b.productId)).toBe(beforeB);
+    const placed = await db().query.products.findFirst({ where: eq(products.id, a.productId) });
+    expect(placed!.fingerprintRevision).toBe(placed!.revision);
   });
 });

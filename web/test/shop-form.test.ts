@@ -104,7 +104,7 @@ describe('shop form and mapping', () => {
     const changed = {
       ...draftForKind(defaults, german, 'https://x.myshopify.com'),
       currency: 'USD',
-      references: true,
+      references: false,
       credentials: { accessToken: 'shpat_1' },
     };
     const reset = resetMapping(changed, defaults, german);

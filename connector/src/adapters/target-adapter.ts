@@ -119,6 +119,12 @@ export interface WriteContext {
   linkBytes(link: MediaLink): Promise<Blob>;
   /** Ids of other products in the mirror by SKU (references / cross-selling to products already written). */
   idsOf(skus: string[]): Promise<Map<string, TargetIds>>;
+  /**
+   * The active products in the mirror whose ids name one of `skus` among their references still
+   * waiting for a product (`extra.pendingReferences`, a JSON array of SKUs; Shopify's reference
+   * metafields), with the product as last written: what to complete once those SKUs exist.
+   */
+  referencing(skus: string[]): Promise<{ sku: string; ids: TargetIds; product: Product }[]>;
 }
 
 export interface TargetProbe {

@@ -112,6 +112,32 @@ export class MirrorStore {
     return ids;
   }
 
+  /**
+   * Active rows whose `ids.extra.pendingReferences` (a JSON array of SKUs) names one of `skus`
+   * (WriteContext.referencing). Only an adapter that keeps pending references writes the key, so
+   * the scan of the key's rows parses the small `ids` column, never a product, unless one matches.
+   */
+  async referencing(skus: string[]): Promise<{ sku: string; ids: TargetIds; product: Product }[]> {
+    const found: { sku: string; ids: TargetIds; product: Product }[] = [];
+    for (const chunk of jsonChunks(skus)) {
+      const { results } = await this.db
+        .prepare(
+          `SELECT sku, ids, product FROM target_products
+           WHERE key_id = ?1 AND active = 1 AND ids IS NOT NULL AND product IS NOT NULL
+             AND json_extract(ids, '$.extra.pendingReferences') IS NOT NULL
+             AND EXISTS (SELECT 1 FROM json_each(json_extract(ids, '$.extra.pendingReferences')) p
+               WHERE p.value IN (SELECT value FROM json_each(?2)))`,
+        )
+        .bind(this.keyId, chunk)
+        .all<{ sku: string; ids: string; product: string }>();
+      for (const r of results) {
+        if (found.some((row) => row.sku === r.sku)) continue;
+        found.push({ sku: r.sku, ids: JSON.parse(r.ids) as TargetIds, product: JSON.parse(r.product) as Product });
+      }
+    }
+    return found;
+  }
+
   async findBatch(batchId: string): Promise<MirrorBatch | null> {
     const row = await this.db
       .prepare('SELECT body_sha256, answer FROM target_batches WHERE key_id = ?1 AND batch_id = ?2')

@@ -114,6 +114,7 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
     refusedUrl: deps.refusedUrl,
     linkBytes: deps.linkBytes,
     idsOf: (skus) => mirror.idsOf(skus),
+    referencing: (skus) => mirror.referencing(skus),
   };
   for (let i = 0; i < toSend.length; i += adapter.batchSize) {
     const chunk = toSend.slice(i, i + adapter.batchSize);

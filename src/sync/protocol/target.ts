@@ -111,7 +111,7 @@ export function defaultMapping(kind: TargetKind): TargetMapping {
     features: { classification: true, values: true, featureBlocks: [] },
     onDeactivate: 'disable',
     imagePurposes: [],
-    references: kind === 'shopware' || kind === 'reference',
+    references: kind === 'shopware' || kind === 'shopify' || kind === 'reference',
   };
 }
 

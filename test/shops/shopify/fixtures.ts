@@ -90,6 +90,18 @@ export class Mirror {
     });
   }
 
+  async idsOf(skus: string[]): Promise<Map<string, TargetIds>> {
+    return new Map(skus.flatMap((sku) => (this.rows.has(sku) ? [[sku, this.rows.get(sku)!.ids] as const] : [])));
+  }
+
+  /** As MirrorStore.referencing: rows whose pending references name one of `skus`. */
+  async referencing(skus: string[]): Promise<{ sku: string; ids: TargetIds; product: Product }[]> {
+    return [...this.rows].flatMap(([sku, row]) => {
+      const pending: string[] = JSON.parse(row.ids.extra?.pendingReferences ?? '[]');
+      return row.product && pending.some((p) => skus.includes(p)) ? [{ sku, ids: row.ids, product: row.product }] : [];
+    });
+  }
+
   keep(records: UpsertRecord[], outcomes: { index: number; ok: boolean; ids?: TargetIds | null }[]) {
     for (const outcome of outcomes) {
       if (!outcome.ok) continue;

@@ -4,11 +4,16 @@ import { productView } from './shop-views';
 type Input = Record<string, unknown>;
 type UserError = { field: string[]; message: string; code: string };
 
-/** Metafield upserts: a key keeps its type (Shopify refuses a value of another type on an existing metafield). */
+/**
+ * Metafield upserts: a key keeps its type (Shopify refuses a value of another type on an
+ * existing metafield); a `list.product_reference` is a JSON array of GIDs of products the shop
+ * holds (`productExists`), at most 128 (https://shopify.dev/docs/apps/build/custom-data/metafields/list-of-data-types).
+ */
 export function metafieldErrors(
   existing: Map<string, { type: string; value: string }>,
   inputs: Input[],
   path: string[],
+  productExists: (id: string) => boolean = () => false,
 ): UserError[] {
   return inputs.flatMap((field, i) => {
     const name = `${field.namespace ?? 'app'}.${field.key}`;
@@ -21,6 +26,27 @@ export function metafieldErrors(
           code: 'INVALID_METAFIELD',
         },
       ];
+    }
+    if (field.type === 'list.product_reference') {
+      let ids: unknown;
+      try {
+        ids = JSON.parse(String(field.value));
+      } catch {
+        ids = null;
+      }
+      const valid =
+        Array.isArray(ids) &&
+        ids.length > 0 &&
+        ids.length <= 128 &&
+        ids.every((id) => typeof id === 'string' && id.startsWith('gid://shopify/Product/') && productExists(id));
+      if (!valid)
+        return [
+          {
+            field: [...path, String(i), 'value'],
+            message: 'Value must be a list of existing product references',
+            code: 'INVALID_METAFIELD',
+          },
+        ];
     }
     if (field.type === 'number_decimal' && !/^-?\d+(\.\d+)?$/.test(String(field.value))) {
       return [
@@ -107,7 +133,12 @@ function validate(state: ShopState, product: ShopProduct | undefined, input: Inp
     );
   });
   errors.push(
-    ...metafieldErrors(product?.metafields ?? new Map(), (input.metafields as Input[]) ?? [], ['input', 'metafields']),
+    ...metafieldErrors(
+      product?.metafields ?? new Map(),
+      (input.metafields as Input[]) ?? [],
+      ['input', 'metafields'],
+      (id) => state.products.has(id),
+    ),
   );
   for (const [i, file] of ((input.files as Input[]) ?? []).entries()) {
     if (file.id && !state.media.has(String(file.id)))

@@ -175,10 +175,15 @@ export function shopResolvers(state: ShopState) {
     },
     metafieldsSet: ({ metafields }: Args) => {
       const inputs = metafields as Args[];
+      if (inputs.length > 25)
+        return {
+          metafields: null,
+          userErrors: [{ field: ['metafields'], message: 'Exceeded the maximum metafields input limit of 25.' }],
+        };
       const errors = inputs.flatMap((field, i) => {
         const owner = ownerOf(state, String(field.ownerId));
         if (!owner) return [{ field: ['metafields', String(i), 'ownerId'], message: 'Owner does not exist' }];
-        return metafieldErrors(owner, [field], ['metafields']);
+        return metafieldErrors(owner, [field], ['metafields'], (id) => state.products.has(id));
       });
       if (errors.length > 0) return { metafields: null, userErrors: errors };
       for (const field of inputs) upsertMetafields(ownerOf(state, String(field.ownerId))!, [field]);

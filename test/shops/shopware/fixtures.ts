@@ -142,6 +142,7 @@ export class Mirror {
       },
       idsOf: async (skus) =>
         new Map(skus.flatMap((sku) => (this.ids.has(sku) ? [[sku, this.ids.get(sku) as TargetIds] as const] : []))),
+      referencing: async () => [],
     };
     const outcomes = await this.adapter.write(
       records.map((record, index) => ({

@@ -734,7 +734,7 @@ export const de = {
   'sync.shop.onDeactivate.delete': 'gelöscht',
   'sync.shop.imagePurposes': 'Gesendete Bilder',
   'sync.shop.imagePurposesHint': 'Nichts angehakt: alle Bilder.',
-  'sync.shop.references': 'Produktbeziehungen als Cross-Selling senden',
+  'sync.shop.references': 'Produktbeziehungen senden (Cross-Selling in Shopware, Referenz-Metafelder in Shopify)',
   'sync.shop.reset': 'Zuordnung auf Standard zurücksetzen',
   'sync.shop.resetDone': 'Die Zuordnung steht wieder auf den Standardwerten von {kind}.',
   'sync.shop.remove': 'Shop entfernen',

@@ -724,7 +724,7 @@ export const en: Record<MessageKey, string> = {
   'sync.shop.onDeactivate.delete': 'deleted',
   'sync.shop.imagePurposes': 'Images sent',
   'sync.shop.imagePurposesHint': 'None ticked: every image.',
-  'sync.shop.references': 'Send product references as cross-selling',
+  'sync.shop.references': 'Send product references (cross-selling in Shopware, reference metafields in Shopify)',
   'sync.shop.reset': 'Reset mapping to defaults',
   'sync.shop.resetDone': 'The mapping is back to the defaults of {kind}.',
   'sync.shop.remove': 'Remove shop',

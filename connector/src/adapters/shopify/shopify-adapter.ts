@@ -10,11 +10,12 @@ import {
 } from '../target-adapter';
 import { createCollections } from './shopify-collections';
 import { PRICE_LISTS, PRODUCT_VENDORS, SHOP_PROBE } from './shopify-documents';
-import { RecordFailure } from './shopify-failure';
+import { failureOf, isFatal } from './shopify-failure';
 import { createPriceBreaks } from './shopify-price-breaks';
 import { createShopifyGraphql, graphqlErrorText, SHOPIFY_API_VERSION } from './shopify-graphql';
 import { type Found, lookupBySku } from './shopify-lookup';
 import { deactivateProduct, writeProduct } from './shopify-record';
+import { completePending } from './shopify-references';
 
 interface ShopProbeAnswer {
   shop: {
@@ -29,9 +30,6 @@ interface ShopProbeAnswer {
 
 /** Records per write: each is a productSet plus a few follow-ups, well inside one cost bucket. */
 const BATCH_SIZE = 10;
-
-/** A target error that is about the whole shop (access token, frozen shop), not one record. */
-const isFatal = (error: unknown) => error instanceof TargetError && [401, 402, 403, 423].includes(error.status ?? 0);
 
 /**
  * The Shopify adapter (docs/shops.md): the Admin GraphQL API (`SHOPIFY_API_VERSION`) with an
@@ -97,7 +95,14 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
   }
 
   const write: TargetAdapter['write'] = async (targets, ctx) => {
-    const recordDeps = { gql, collections, priceBreaks, mapping: ctx.mapping, refusedUrl: ctx.refusedUrl };
+    // Referenced masters by their ids in the mirror, and the ones this chunk writes as it goes.
+    const referenced = ctx.mapping.references
+      ? [...new Set(targets.flatMap((target) => target.record.product?.references?.map((ref) => ref.sku) ?? []))]
+      : [];
+    const mirrored = referenced.length > 0 ? await ctx.idsOf(referenced) : new Map<string, TargetIds>();
+    const written = new Map<string, string>();
+    const productIdOf = (sku: string) => written.get(sku) ?? mirrored.get(sku)?.product;
+    const recordDeps = { gql, collections, priceBreaks, mapping: ctx.mapping, refusedUrl: ctx.refusedUrl, productIdOf };
     let found = new Map<string, Found>();
     let lookupFailure: TargetError | null = null;
     try {
@@ -124,22 +129,18 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
           continue;
         }
         const known = target.known ?? (entry?.owner === 'pim' ? entry.ids : null);
-        outcomes.push(
+        const outcome =
           target.record.op === 'deactivate'
             ? await deactivateProduct(recordDeps, target, known)
-            : await writeProduct(recordDeps, target, known),
-        );
+            : await writeProduct(recordDeps, target, known);
+        if (outcome.ok && outcome.ids && target.record.op !== 'deactivate')
+          written.set(target.record.sku, outcome.ids.product);
+        outcomes.push(outcome);
       } catch (error) {
-        if (isFatal(error)) throw error;
-        if (error instanceof RecordFailure) {
-          outcomes.push({ index, ok: false, field: error.field, error: error.message, retryable: error.retryable });
-        } else if (error instanceof TargetError) {
-          outcomes.push({ index, ok: false, field: 'record', error: error.message, retryable: error.retryable });
-        } else {
-          throw error;
-        }
+        outcomes.push(failureOf(index, error));
       }
     }
+    if (ctx.mapping.references) await completePending(gql, targets, outcomes, ctx, productIdOf, mirrored);
     return outcomes;
   };
 

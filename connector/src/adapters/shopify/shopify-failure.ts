@@ -1,3 +1,4 @@
+import { type RecordOutcome, TargetError } from '../target-adapter';
 import { graphqlErrorText } from './shopify-graphql';
 
 /** One record's failure inside the adapter; `write` turns it into a RecordOutcome with the field and reason. */
@@ -23,4 +24,18 @@ export function failOn(
   if (payload.userErrors.length > 0) {
     throw new RecordFailure(field, payload.userErrors.map((error) => error.message).join('; '));
   }
+}
+
+/** A target error that is about the whole shop (access token, frozen shop), not one record. */
+export const isFatal = (error: unknown) =>
+  error instanceof TargetError && [401, 402, 403, 423].includes(error.status ?? 0);
+
+/** One record's failure as its outcome; a failure of the whole shop, or a bug, is thrown on. */
+export function failureOf(index: number, error: unknown): RecordOutcome {
+  if (isFatal(error)) throw error;
+  if (error instanceof RecordFailure)
+    return { index, ok: false, field: error.field, error: error.message, retryable: error.retryable };
+  if (error instanceof TargetError)
+    return { index, ok: false, field: 'record', error: error.message, retryable: error.retryable };
+  throw error;
 }

@@ -6,7 +6,7 @@ import type { TargetMapping } from '../target-adapter';
 /** One metafield in the `pim` namespace, typed (https://shopify.dev/docs/apps/build/custom-data/metafields/list-of-data-types). */
 export interface PimMetafield {
   key: string;
-  type: 'single_line_text_field' | 'multi_line_text_field' | 'number_decimal' | 'json';
+  type: 'single_line_text_field' | 'multi_line_text_field' | 'number_decimal' | 'json' | 'list.product_reference';
   value: string;
 }
 

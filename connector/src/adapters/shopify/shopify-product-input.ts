@@ -14,6 +14,8 @@ export interface ProductSetPlan {
   metafieldKeys: Set<string>;
   /** Per variant SKU, the `pim` metafield keys it should carry. */
   variantMetafieldKeys: Map<string, Set<string>>;
+  /** The index of the first reference list in the input's metafields (a user error there is `product.references`). */
+  referencesFrom: number;
   /** The record's field of each Shopify variant (`product.variants.2`, or `product` for a master without variants). */
   variantFields: string[];
 }
@@ -38,7 +40,8 @@ function metafieldInputs(fields: PimMetafield[]) {
 }
 
 /**
- * The productSet input for a master: variants, options, metafields, files; collections are
+ * The productSet input for a master: variants, options, metafields (with the reference lists
+ * of shopify-references.ts), files; collections are
  * left to their own mutations. `handle` only on a create: an update keeps the handle the
  * merchant may have changed.
  */
@@ -48,6 +51,7 @@ export function productSetPlan(
   known: TargetIds | null,
   handle: string | null,
   mapping: TargetMapping,
+  references: PimMetafield[] = [],
 ): ProductSetPlan {
   const options = shopifyOptions(product, mapping);
   const nodes = product.variants.length === 0 ? [{ ...product, sku }] : product.variants;
@@ -96,7 +100,7 @@ export function productSetPlan(
     tags: [...new Set(keywords)],
     productOptions,
     variants,
-    metafields: metafieldInputs([...marker, ...features]),
+    metafields: metafieldInputs([...marker, ...features, ...references]),
     files: images.map((ref, i) =>
       files[i]!.id
         ? { id: files[i]!.id }
@@ -106,7 +110,8 @@ export function productSetPlan(
   return {
     input,
     files,
-    metafieldKeys: new Set([...marker, ...features].map((field) => field.key)),
+    metafieldKeys: new Set([...marker, ...features, ...references].map((field) => field.key)),
+    referencesFrom: marker.length + features.length,
     variantMetafieldKeys,
     variantFields:
       product.variants.length === 0 ? ['product'] : product.variants.map((_, i) => `product.variants.${i}`),
@@ -134,6 +139,7 @@ export function recordField(field: string[] | null | undefined, plan: ProductSet
     const leaf = path[2] === undefined ? undefined : FIELD_NAMES[path[2]];
     return leaf ? `${base}.${leaf}` : base;
   }
+  if (path[0] === 'metafields' && Number(path[1]) >= plan.referencesFrom) return 'product.references';
   const leaf = path[0] === undefined ? undefined : FIELD_NAMES[path[0]];
   return leaf ? `product.${leaf}` : 'record';
 }

@@ -7,6 +7,7 @@ import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
 import { featureMetafields } from './shopify-features';
 import { graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
 import { handleOf, productSetPlan, recordField } from './shopify-product-input';
+import { referenceFields, withPending } from './shopify-references';
 import { syncTranslations } from './shopify-translations';
 
 interface ProductSetAnswer {
@@ -29,6 +30,8 @@ export interface RecordDeps {
   priceBreaks: ReturnType<typeof createPriceBreaks>;
   mapping: TargetMapping;
   refusedUrl: CollectionContext['refusedUrl'];
+  /** The shop's product id of a referenced master: written in this chunk, else from the mirror. */
+  productIdOf: (sku: string) => string | undefined;
 }
 
 /** Keys whose type changed since the last write: Shopify refuses a new type on an existing metafield, so they go first. */
@@ -80,7 +83,8 @@ export async function writeProduct(
   const { sku, product } = target.record;
   checkCategoryPictures(product.categories, deps);
   const handle = known ? null : handleOf(sku);
-  const plan = productSetPlan(sku, product, known, handle, mapping);
+  const references = referenceFields(sku, product, mapping, deps.productIdOf);
+  const plan = productSetPlan(sku, product, known, handle, mapping, references.fields);
 
   if (known) {
     await deleteMetafields(
@@ -111,7 +115,10 @@ export async function writeProduct(
     const id = file.id ?? shopProduct.media.nodes[i]?.id;
     if (id) media[file.sha256] = id;
   });
-  const ids: TargetIds = { product: shopProduct.id, variants, media, extra: { handle: shopProduct.handle } };
+  const ids: TargetIds = withPending(
+    { product: shopProduct.id, variants, media, extra: { handle: shopProduct.handle } },
+    references.pending,
+  );
 
   if (plan.files.some((file) => file.id === null)) {
     const marked = await gql.request<{ metafieldsSet: UserErrors | null }>(METAFIELDS_SET, {

@@ -75,26 +75,45 @@ export async function ensureAssets(
   return ids;
 }
 
+const UPDATE_ASSET_TAGS = `mutation TagAsset($input: UpdateAssetInput!) {
+  updateAsset(input: $input) { id }
+}`;
+
 /**
- * A category picture's asset (common/category-image.ts): a link has no content hash, so its
- * asset carries the tag `pim-url:<sha256 of the URL>`, is found again by it and uploaded only
- * when the shop has none, whatever category or run brings it. `bytes` fetches the link under
- * the SSRF rule (`WriteContext.linkBytes`).
+ * A category picture's asset (common/category-image.ts), shared with product images where the
+ * bytes are the same (docs/shops.md "Category images"). A link has no content hash, so its
+ * asset carries the tag `pim-url:<sha256 of the URL>` and is found again by it without a
+ * fetch, whatever category or run brings it. Only when no asset has that tag are the link's
+ * bytes fetched (`WriteContext.linkBytes`, under the SSRF rule) and hashed: an asset with those
+ * bytes already (a product image, tag `sha256:<hash>`) gets the URL's tag too and is the
+ * picture; else the bytes are uploaded once, tagged with both, so a product image of the same
+ * bytes later finds this asset by its hash (`ensureAssets`) instead of uploading a second one.
  */
 export async function ensureLinkAsset(
   client: VendureClient,
   link: MediaLink,
   bytes: (link: MediaLink) => Promise<Blob>,
 ): Promise<string> {
-  const tag = `pim-url:${await sha256Hex(link.url)}`;
+  const tag = `pim-url:${await sha256Hex(new TextEncoder().encode(link.url))}`;
   const tagged = await client.query<{ assets: { items: { id: string }[] } }>(ASSETS_BY_TAG, { tags: [tag] });
   const found = tagged.assets.items[0];
   if (found) return found.id;
   const blob = await bytes(link);
+  const contentTag = hashTag(await sha256Hex(new Uint8Array(await blob.arrayBuffer())));
+  const same = await client.query<{ assets: { items: { id: string; tags: { value: string }[] }[] } }>(ASSETS_BY_TAG, {
+    tags: [contentTag],
+  });
+  const shared = same.assets.items[0];
+  if (shared) {
+    await client.query(UPDATE_ASSET_TAGS, {
+      input: { id: shared.id, tags: [...shared.tags.map((t) => t.value), tag] },
+    });
+    return shared.id;
+  }
   const typed = blob.type ? blob : new Blob([blob], { type: link.contentType });
   const created = await client.upload<{ createAssets: ({ id: string } | { errorCode: string; message: string })[] }>(
     CREATE_ASSETS,
-    [{ file: null, tags: [tag] }],
+    [{ file: null, tags: [tag, contentTag] }],
     [{ blob: typed, fileName: link.fileName }],
   );
   const result = created.createAssets[0];
@@ -102,7 +121,7 @@ export async function ensureLinkAsset(
   return unwrap(result).id;
 }
 
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+async function sha256Hex(data: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', data);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
