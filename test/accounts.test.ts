@@ -1,3 +1,4 @@
+import { ROLE_PERMISSIONS } from '../src/kernel/permissions';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { sessions, users } from '../src/db/schema';
@@ -86,6 +87,8 @@ describe('Me, Logout and sessions', () => {
         { departmentId: company.departmentId, name: 'Sales' },
       ],
       role: 'admin',
+      languages: [],
+      permissions: [...ROLE_PERMISSIONS.admin],
       companyCount: 1,
       aiMayEditClassifications: true,
       operator: false,

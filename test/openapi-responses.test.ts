@@ -74,7 +74,8 @@ const MORE: Record<string, (attributeCode: string) => Record<string, string>> = 
 };
 
 /** Lists the fixture tenant has nothing for (a sync run needs a connector to talk to). */
-const EMPTY = new Set(['Sync/GetRuns']);
+// GetMemberChanges: the contract tenant's members keep the role they were made with (permission-matrix.test.ts records changes).
+const EMPTY = new Set(['Sync/GetRuns', 'Account/GetMemberChanges']);
 
 let a: ContractTenant;
 const RELEASE = `PROFICLASS-r${crypto.randomUUID().slice(0, 8)}`;

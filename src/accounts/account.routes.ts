@@ -15,12 +15,17 @@ import {
   OkDto,
   RevokeAiAccessDto,
   RevokeAiAccessOut,
+  MemberChangesOut,
+  MemberChangesQuery,
   SetAiSwitchDto,
   SetAiSwitchOut,
+  SetMemberRoleDto,
+  SetMemberRoleOut,
   SwitchDepartmentDto,
   UserListOut,
 } from './account.schemas';
 import { listUsers, revokeAiAccess, setAiSwitch } from './ai-access';
+import { listMemberChanges, OWN_ROLE, setMemberRole } from './member-roles';
 import { providerSignOutUrl } from './sso/sso-sign-out';
 import { checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './session-auth';
 
@@ -83,6 +88,8 @@ export const accountRoutes = new Hono<AppEnv>()
       summary: "Change the session's current department",
       response: SwitchDepartmentDto,
       security: 'cookie',
+      // Every member's own session and password, whatever the role.
+      permission: 'read',
     }),
     validate('json', SwitchDepartmentDto),
     async (c) => {
@@ -106,6 +113,7 @@ export const accountRoutes = new Hono<AppEnv>()
       summary: 'Change the password; ends all sessions and revokes AI access tokens',
       response: OkDto,
       security: 'cookie',
+      permission: 'read',
       rateLimited: 'Too many wrong current passwords from this IP',
     }),
     validate('json', ChangePasswordDto),
@@ -157,6 +165,33 @@ export const accountRoutes = new Hono<AppEnv>()
     }),
     validate('json', SetAiSwitchDto),
     async (c) => c.json(await setAiSwitch(c.var.db, c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/SetMemberRole',
+    requireSession,
+    describeOperation({
+      tag: 'Account',
+      summary: "Admin: set a member's role and, for a translator, the languages they write (recorded)",
+      response: SetMemberRoleOut,
+      security: 'cookie',
+      adminOnly: true,
+      conflict: OWN_ROLE,
+    }),
+    validate('json', SetMemberRoleDto),
+    async (c) => c.json(await setMemberRole(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'))),
+  )
+  .get(
+    '/GetMemberChanges',
+    requireSession,
+    describeOperation({
+      tag: 'Account',
+      summary: "Admin: a member's role and scope changes, newest first (who, when, before -> after)",
+      response: MemberChangesOut,
+      security: 'cookie',
+      adminOnly: true,
+    }),
+    validate('query', MemberChangesQuery),
+    async (c) => c.json(await listMemberChanges(c.var.db, c.var.caller, c.req.valid('query').userId)),
   );
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PERMISSIONS, ROLES } from '../kernel/permissions';
 
 export const LoginDto = z.strictObject({
   email: z.string().trim().min(3).max(254),
@@ -17,7 +18,11 @@ export const AccountDto = z.object({
   company: z.object({ companyId: z.string(), name: z.string() }),
   departmentId: z.string(),
   departments: z.array(z.object({ departmentId: z.string(), name: z.string() })),
-  role: z.enum(['admin', 'editor']),
+  role: z.enum(ROLES),
+  /** The membership's language scope (a translator's languages); empty: every language. */
+  languages: z.array(z.string()),
+  /** What the role permits (kernel/permissions.ts), for the web app to offer only what the user may do. */
+  permissions: z.array(z.enum(PERMISSIONS)),
   companyCount: z.number().int(),
   aiMayEditClassifications: z.boolean(),
   /** The user is the service operator: may load and replace the classification releases every company shares. */
@@ -39,8 +44,42 @@ export const UserListOut = z.object({
       userId: z.string(),
       email: z.string(),
       name: z.string(),
-      role: z.enum(['admin', 'editor']),
+      role: z.enum(ROLES),
+      /** The member's language scope; empty: every language. */
+      languages: z.array(z.string()),
       aiMayEditClassifications: z.boolean(),
+    }),
+  ),
+});
+
+/**
+ * An admin sets a member's role and language scope (docs/teams.md). `languages` is for a
+ * translator only: the company's enabled languages it may write texts in (empty or absent:
+ * every language).
+ */
+export const SetMemberRoleDto = z.strictObject({
+  userId: z.uuid(),
+  role: z.enum(ROLES),
+  languages: z.array(z.string().max(3)).max(50).optional(),
+});
+export const SetMemberRoleOut = z.object({
+  userId: z.string(),
+  role: z.enum(ROLES),
+  languages: z.array(z.string()),
+  /** False when the member already had this role and scope: nothing was written or recorded. */
+  changed: z.boolean(),
+});
+
+export const MemberChangesQuery = z.strictObject({ userId: z.uuid() });
+export const MemberChangesOut = z.object({
+  items: z.array(
+    z.object({
+      at: z.string(),
+      /** The admin who made the change. */
+      changedBy: z.string(),
+      surface: z.string(),
+      /** `role` and `languages`, each with its value before and after. */
+      changes: z.array(z.object({ path: z.string(), before: z.unknown(), after: z.unknown() })),
     }),
   ),
 });

@@ -8,6 +8,8 @@ import { passwordRefusedBySso, SSO_REQUIRED } from './sso/mandatory';
 import { claimSignInTry, clearSignInTries } from './sign-in-throttle';
 import { assertDepartment } from '../db/scope';
 import { sha256Hex } from '../kernel/hashing';
+import { languageScopeSql, languagesOf } from './member-scopes';
+import { permissionsOf } from '../kernel/permissions';
 
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
@@ -88,6 +90,7 @@ export async function resolveSession(db: Database, token: string) {
       departmentId: sessions.departmentId,
       expiresAt: sessions.expiresAt,
       role: memberships.role,
+      languages: languageScopeSql(sessions.companyId, sessions.userId),
       operator: users.isOperator,
     })
     .from(sessions)
@@ -96,7 +99,7 @@ export async function resolveSession(db: Database, token: string) {
     .where(eq(sessions.tokenHash, await sha256Hex(token)))
     .limit(1);
   if (!row || row.expiresAt <= nowIso()) return null;
-  return row;
+  return { ...row, languages: languagesOf(row.languages) };
 }
 
 /** The account as the web application shows it (`GET /api/Account/Me`). */
@@ -114,6 +117,7 @@ export async function describeAccount(
       companyId: companies.id,
       companyName: companies.name,
       role: memberships.role,
+      languages: languageScopeSql(memberships.companyId, memberships.userId),
     })
     .from(users)
     .innerJoin(memberships, eq(memberships.userId, users.id))
@@ -133,6 +137,8 @@ export async function describeAccount(
     departmentId: caller.departmentId,
     departments: departmentList,
     role: row.role,
+    languages: languagesOf(row.languages) ?? [],
+    permissions: [...(permissionsOf({ role: row.role, surface: 'web' }) as readonly string[])],
     companyCount,
     aiMayEditClassifications: row.aiMayEditClassifications,
     operator: row.operator,

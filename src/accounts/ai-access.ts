@@ -4,6 +4,7 @@ import { memberships, users } from '../db/schema';
 import { notFound } from '../kernel/app-error';
 import { assertAdmin } from './admin-only';
 import type { Caller } from '../kernel/caller';
+import { languageScopeSql, languagesOf } from './member-scopes';
 
 /** Only an administrator of the session's company manages other users' AI access. */
 async function findMemberForAdmin(db: Database, admin: Caller, userId: string) {
@@ -43,6 +44,7 @@ export async function listUsers(db: Database, admin: Caller) {
       email: users.email,
       name: users.name,
       role: memberships.role,
+      languages: languageScopeSql(memberships.companyId, memberships.userId),
       aiMayEditClassifications: users.aiMayEditClassifications,
     })
     .from(memberships)
@@ -50,7 +52,7 @@ export async function listUsers(db: Database, admin: Caller) {
     .where(eq(memberships.companyId, admin.companyId))
     .orderBy(asc(users.email))
     .limit(MAX_USERS);
-  return { items };
+  return { items: items.map((item) => ({ ...item, languages: languagesOf(item.languages) ?? [] })) };
 }
 
 /** A company has tens of users, not thousands; the list is one page. */

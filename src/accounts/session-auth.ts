@@ -52,6 +52,7 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
     companyId: session.companyId,
     departmentId: session.departmentId,
     role: session.role,
+    ...(session.languages ? { languages: session.languages } : {}),
     surface: 'web',
     operator: session.operator,
   });

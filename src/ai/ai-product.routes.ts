@@ -19,8 +19,12 @@ import { Page } from '../kernel/pagination';
 import type { AgentEnv } from '../oauth/bearer';
 import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
 
-const doc = (summary: string, response: OperationDoc['response'], conflict?: string) =>
-  describeOperation({ tag: 'Catalog', summary, response, security: 'bearer', conflict });
+const doc = (
+  summary: string,
+  response: OperationDoc['response'],
+  conflict?: string,
+  more: Partial<OperationDoc> = {},
+) => describeOperation({ tag: 'Catalog', summary, response, security: 'bearer', conflict, ...more });
 
 /** An agent names its department only when it works in another one than its user's default (as MCP's tools). */
 const inDepartment = { departmentId: z.uuid().optional() };
@@ -59,6 +63,8 @@ export const aiProductRoutes = new Hono<AgentEnv>()
     doc(
       'Set one field, attribute or feature value as REST SetValue; `language` writes that language of a localizable field',
       SetValueOut,
+      undefined,
+      { permission: 'text.write' },
     ),
     validate('json', SetValueDto.extend(inDepartment)),
     async (c) => {

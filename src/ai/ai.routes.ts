@@ -166,6 +166,7 @@ export const aiRoutes = new Hono<AgentEnv>()
       ClassificationOut,
       {
         aiSwitch: true,
+        permission: 'classification.write',
       },
     ),
     validate('json', UpdateClassificationDto),
@@ -175,6 +176,7 @@ export const aiRoutes = new Hono<AgentEnv>()
     '/CreateClassification',
     doc('Classify a product or category (needs the AI edit switch)', ClassificationOut, {
       aiSwitch: true,
+      permission: 'classification.write',
       conflict: 'The element is already classified (update that classification)',
     }),
     validate('json', CreateClassificationDto),
@@ -187,6 +189,7 @@ export const aiRoutes = new Hono<AgentEnv>()
       ClassificationDeletedOut,
       {
         aiSwitch: true,
+        permission: 'classification.write',
       },
     ),
     validate('json', LinkIdDto),

@@ -63,11 +63,16 @@ export const catalogRoutes = new Hono<AppEnv>()
   )
   .post(
     '/SetValue',
-    doc(
-      'Set one field, attribute or classification feature value of an element',
-      SetValueOut,
-      'The sku is already used in this catalog',
-    ),
+    describeOperation({
+      tag: 'Catalog',
+      summary:
+        'Set one field, attribute or classification feature value of an element; `language` writes that language of a localizable field',
+      response: SetValueOut,
+      security: 'cookie',
+      conflict: 'The sku is already used in this catalog',
+      // A text in a language is a translator's write too (docs/teams.md); any other value needs product.write.
+      permission: 'text.write',
+    }),
     validate('json', SetValueDto),
     async (c) => c.json(await setValue(c.var.db, c.var.caller, c.req.valid('json'))),
   );

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { runBatch, type BatchStatement as Statement, type Database } from '../db/client';
-import { notFound } from '../kernel/app-error';
+import { forbidden, notFound } from '../kernel/app-error';
+import { assertPermitted, isPermitted, NOT_PERMITTED } from '../kernel/permissions';
 import { rethrowSkuClash } from '../model/sku';
 import { categoryPathChanged, staleMastersIn } from '../records/category-paths';
 import { refreshFingerprints } from '../records/sync-record';
@@ -21,7 +22,7 @@ import { elementTable, type PlannedWrite, planTargetWrite } from './value-plan';
 import { changesNothing } from '../records/no-change';
 import type { Caller } from '../kernel/caller';
 import { assertEnabled, readCompanyLanguages } from '../model/company-languages';
-import { localizableTarget, planTranslationWrite } from './translations/translation-plan';
+import { isLocalizable, localizableTarget, planTranslationWrite } from './translations/translation-plan';
 
 /** Mass edit plans each product's write with SetValue's rules (value-plan.ts). */
 export { planValueWrite } from './value-plan';
@@ -38,6 +39,7 @@ const pathSnapshot = (path: string, value: Json): Snapshot =>
  * A write that lost a race reads and plans again (write-guard.ts).
  */
 export async function setValue(db: Database, tenant: Caller, input: z.infer<typeof SetValueDto>) {
+  assertPermitted(tenant, 'text.write', { language: input.language });
   if (input.language !== undefined) assertEnabled(await readCompanyLanguages(db, tenant), input.language, 'language');
   const { element, value, language, renamesCategory, stale } = await retryOnConflict(
     (tryNumber) => setValueOnce(db, tenant, input, tryNumber > GUARDED_TRIES),
@@ -88,6 +90,9 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
   const context = await loadValueContext(db, tenant, input);
   const { element, aggregate } = context;
   if (element.departmentId !== input.departmentId) throw notFound('element');
+  // A role that writes texts only (a translator, docs/teams.md) writes a field that has a text per language.
+  if (!isPermitted(tenant, 'product.write') && !isLocalizable(element, input.field, context.target))
+    throw forbidden(NOT_PERMITTED);
   // The catalog's default language writes the column; another one the field's translation (docs/languages.md).
   const language = input.language ?? element.catalogLanguage;
   const translating = language !== element.catalogLanguage;

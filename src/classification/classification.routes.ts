@@ -53,7 +53,7 @@ export const classificationRoutes = new Hono<AppEnv>()
     doc(
       'Classify an element or replace its classes and feature values (at least one class)',
       ElementClassificationOut,
-      { conflict: 'Another writer classified the element at the same time' },
+      { conflict: 'Another writer classified the element at the same time', permission: 'classification.write' },
     ),
     validate('json', SetElementClassificationDto),
     async (c) => c.json(await setElementClassification(c.var.db, c.var.caller, c.req.valid('json'))),
@@ -63,7 +63,7 @@ export const classificationRoutes = new Hono<AppEnv>()
     doc(
       "Remove an element's classification with its classes and feature values (recorded in the history)",
       ElementClassificationOut,
-      { references: ['elementId'] },
+      { references: ['elementId'], permission: 'classification.write' },
     ),
     validate('json', DeleteElementClassificationDto),
     async (c) => c.json(await deleteElementClassification(c.var.db, c.var.caller, c.req.valid('json'))),

@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import { products, reviewStates } from '../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
+import { isPermitted } from '../kernel/permissions';
 import { findChannel } from './channels';
 
 /** Product ids of a review operation: masters of the caller's company, at most 100 at once. */
@@ -11,7 +12,10 @@ export const ReviewProductIds = z.array(z.uuid()).min(1, 'productIds must name a
 
 /** The one message for an agent asked to decide a review, on every surface. */
 export const AGENTS_NEVER_APPROVE =
-  'agents can submit for review, never approve or reject: a company admin other than the last editor decides';
+  'agents can submit for review, never approve or reject: a reviewer or company admin other than the last editor decides';
+
+/** The one message for a member whose role may not decide a review. */
+export const ONLY_REVIEWERS_DECIDE = 'only a reviewer or a company admin may approve or reject';
 
 export type ReviewChannel = Awaited<ReturnType<typeof findChannel>>;
 
@@ -46,10 +50,14 @@ export async function assertMasters(db: Database, caller: Caller, ids: readonly 
   }
 }
 
-/** Deciding a review is for a company admin on the web, never for an agent (docs/review.md). */
+/**
+ * Deciding a review needs `review.decide` (reviewers and admins, kernel/permissions.ts) on the
+ * web, never an agent's (docs/review.md). The REST guard refuses other roles before validation
+ * with the same 403; this is the check of every surface.
+ */
 export function assertMayDecide(caller: Caller): void {
   if (caller.surface === 'agent' || caller.surface === 'mcp') throw forbidden(AGENTS_NEVER_APPROVE);
-  if (caller.role !== 'admin') throw forbidden('only a company admin may approve or reject');
+  if (!isPermitted(caller, 'review.decide')) throw forbidden(ONLY_REVIEWERS_DECIDE);
 }
 
 /** The stored states of `ids` for the channel (a product without a row is a draft). */

@@ -18,7 +18,7 @@ import {
 
 const TRANSITION = 'A product is not in the state the transition starts from, or review is off for the channel';
 
-/** `/api/Catalog/*Review*`: review before publishing per channel (docs/review.md); settings and decisions are admin only. */
+/** `/api/Catalog/*Review*`: review before publishing per channel (docs/review.md); settings are admin only, decisions need `review.decide` (reviewers and admins, docs/teams.md). */
 export const reviewRoutes = new Hono<AppEnv>()
   .post(
     '/SetChannelReview',
@@ -40,6 +40,7 @@ export const reviewRoutes = new Hono<AppEnv>()
       summary: 'Submit draft products for review in a channel (all or nothing)',
       response: ReviewTransitionOut,
       security: 'cookie',
+      permission: 'review.submit',
       conflict: TRANSITION,
     }),
     validate('json', SubmitForReviewDto),
@@ -50,10 +51,10 @@ export const reviewRoutes = new Hono<AppEnv>()
     describeOperation({
       tag: 'Catalog',
       summary:
-        'Approve products in review for a channel (all or nothing); refused for a product whose last change is your own (admin only)',
+        'Approve products in review for a channel (all or nothing); refused for a product whose last change is your own (reviewers and admins)',
       response: ReviewTransitionOut,
       security: 'cookie',
-      adminOnly: true,
+      permission: 'review.decide',
       conflict: TRANSITION,
     }),
     validate('json', ApproveProductsDto),
@@ -63,10 +64,10 @@ export const reviewRoutes = new Hono<AppEnv>()
     '/RejectProducts',
     describeOperation({
       tag: 'Catalog',
-      summary: 'Send products in review back to draft with a comment, kept on each product (admin only)',
+      summary: 'Send products in review back to draft with a comment, kept on each product (reviewers and admins)',
       response: ReviewTransitionOut,
       security: 'cookie',
-      adminOnly: true,
+      permission: 'review.decide',
       conflict: TRANSITION,
     }),
     validate('json', RejectProductsDto),

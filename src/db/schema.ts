@@ -8,6 +8,7 @@ import { dbNow } from '../kernel/clock';
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
+import { ROLES, type Role } from '../kernel/permissions';
 import { DEFAULT_PRODUCT_STATUS, PRODUCT_STATUSES } from '../kernel/product-status';
 import type { TargetKind, TargetMappingInput } from '../sync/protocol/target';
 
@@ -67,13 +68,44 @@ export const memberships = sqliteTable(
     companyId: text('company_id')
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: ['admin', 'editor'] }).notNull(),
+    /** A built-in role (kernel/permissions.ts); admin and editor before migration 0060. */
+    role: text('role', { enum: ROLES }).notNull(),
     defaultDepartmentId: text('default_department_id')
       .notNull()
       .references(() => departments.id),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.companyId] }), index('memberships_company_idx').on(t.companyId)],
+);
+
+/** The kinds of scope a membership can have (migration 0060); only `language` is enforced yet (docs/teams.md). */
+export const MEMBERSHIP_SCOPE_KINDS = ['language', 'catalog', 'category', 'channel'] as const;
+
+/** One scope of a membership: its role writes only within them (a translator's languages). WITHOUT ROWID. */
+export const membershipScopes = sqliteTable(
+  'membership_scopes',
+  {
+    companyId: text('company_id').notNull(),
+    userId: text('user_id').notNull(),
+    kind: text('kind', { enum: MEMBERSHIP_SCOPE_KINDS }).notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.userId, t.kind, t.value] })],
+);
+
+/** A change of a member's role or scopes (migration 0060): who, through what, when, `[[path, before, after], ...]`. */
+export const memberChanges = sqliteTable(
+  'member_changes',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').notNull(),
+    userId: text('user_id').notNull(),
+    changedBy: text('changed_by').notNull(),
+    surface: text('surface').notNull(),
+    changes: text('changes').notNull(),
+    at: text('at').notNull().default(dbNow),
+  },
+  (t) => [index('member_changes_company_idx').on(t.companyId, t.userId, t.id)],
 );
 
 export const sessions = sqliteTable(
@@ -105,7 +137,7 @@ export const sessions = sqliteTable(
 /** A company's role mapping entry: members of the IdP group `group` get `role`. */
 export interface SsoGroupRole {
   group: string;
-  role: 'admin' | 'editor';
+  role: Role;
 }
 
 /** The company's OpenID Connect identity provider. */
@@ -125,7 +157,7 @@ export const ssoSettings = sqliteTable(
     groupsClaim: text('groups_claim').notNull().default('groups'),
     groupRoles: text('group_roles', { mode: 'json' }).notNull().default([]).$type<SsoGroupRole[]>(),
     /** The role of a member in none of the mapped groups; null refuses them. */
-    defaultRole: text('default_role', { enum: ['admin', 'editor'] }),
+    defaultRole: text('default_role', { enum: ROLES }),
     /** Passwords are refused for the company's members (but the break-glass admin's). */
     mandatory: integer('mandatory', { mode: 'boolean' }).notNull().default(false),
     breakGlassUserId: text('break_glass_user_id').references(() => users.id, { onDelete: 'set null' }),

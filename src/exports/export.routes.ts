@@ -23,6 +23,10 @@ const TemplateQuery = z.strictObject({ templateId: z.uuid() });
 const DeleteTemplateDto = z.strictObject({ templateId: z.uuid() });
 const doc = (summary: string, response?: z.ZodType, conflict?: string) =>
   describeOperation({ tag: 'Export', summary, response, security: 'cookie', conflict });
+
+/** Templates say what an export writes: publishing, like running it (docs/teams.md). */
+const templateDoc = (summary: string, response?: z.ZodType, conflict?: string) =>
+  describeOperation({ tag: 'Export', summary, response, security: 'cookie', conflict, permission: 'publish' });
 const NAME_TAKEN = 'A template of that name already exists';
 
 /** `/api/Export/*`: queue exports, download their files, and manage export templates. */
@@ -34,6 +38,7 @@ export const exportRoutes = new Hono<AppEnv>()
       summary: 'Queue an export of a catalog as a background job',
       response: JobRef,
       security: 'cookie',
+      permission: 'publish',
     }),
     validate('json', StartExportDto),
     async (c) =>
@@ -73,13 +78,13 @@ export const exportRoutes = new Hono<AppEnv>()
   )
   .post(
     '/AddTemplate',
-    doc('Create an export template (format, language, options)', ExportTemplateOut, NAME_TAKEN),
+    templateDoc('Create an export template (format, language, options)', ExportTemplateOut, NAME_TAKEN),
     validate('json', ExportTemplateDto),
     async (c) => c.json(await addTemplate(c.var.db, c.var.caller, c.req.valid('json'))),
   )
   .post(
     '/UpdateTemplate',
-    doc('Replace an export template (templateId required)', ExportTemplateOut, NAME_TAKEN),
+    templateDoc('Replace an export template (templateId required)', ExportTemplateOut, NAME_TAKEN),
     validate('json', ExportTemplateDto),
     async (c) => c.json(await updateTemplate(c.var.db, c.var.caller, c.req.valid('json'))),
   )
@@ -94,7 +99,7 @@ export const exportRoutes = new Hono<AppEnv>()
   )
   .post(
     '/DeleteTemplate',
-    doc('Delete an export template', z.object({ templateId: z.string(), deleted: z.literal(true) })),
+    templateDoc('Delete an export template', z.object({ templateId: z.string(), deleted: z.literal(true) })),
     validate('json', DeleteTemplateDto),
     async (c) => c.json(await deleteTemplate(c.var.db, c.var.caller, c.req.valid('json').templateId)),
   );

@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../kernel/app-error';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
 import { DEFAULT_EXPORT_TYPE, EXPORTERS } from './registry';
+import { assertPermitted } from '../kernel/permissions';
 import type { Caller } from '../kernel/caller';
 
 export const StartExportDto = z.strictObject({
@@ -24,6 +25,8 @@ export async function startExport(
   input: z.infer<typeof StartExportDto>,
 ) {
   const { db } = deps;
+  // Publishing (docs/teams.md): the REST guard and the MCP tool refuse before validation; this is the domain's own check.
+  assertPermitted(caller, 'publish');
   await assertDepartment(db, caller, input.departmentId);
   const catalog = await findCatalog(db, caller, input.catalogId, input.departmentId);
   let templateType: string | undefined;

@@ -1,3 +1,5 @@
+import type { Role } from './permissions';
+
 /** Through what a change was made; set once where each surface authenticates (docs/history.md). */
 export type Surface = 'web' | 'agent' | 'mcp' | 'job';
 
@@ -12,7 +14,9 @@ export const SURFACES = ['web', 'agent', 'mcp', 'job'] as const satisfies readon
  *
  * - `departmentId`: the session's department (web), the user's default (agent, mcp), the
  *   job's (job).
- * - `role`: the membership's role (web); always `editor` on the agent and mcp surfaces.
+ * - `role`: the membership's role (web, agent, mcp; kernel/permissions.ts says what it permits,
+ *   narrowed on the agent surfaces); absent on the job surface.
+ * - `languages`: the membership's language scope (a translator for `fra`); absent: every language.
  * - `clientName`: the OAuth client's registered name on the `agent` and `mcp` surfaces.
  * - `jobId`: the job on the `job` surface (import, mass edit, sync).
  * - `aiMayEditClassifications`: the user's switch "AI may edit classifications", set on the
@@ -26,7 +30,8 @@ export interface Caller {
   userId: string;
   surface: Surface;
   departmentId: string;
-  role?: 'admin' | 'editor';
+  role?: Role;
+  languages?: readonly string[];
   clientName?: string | null;
   jobId?: string | null;
   aiMayEditClassifications?: boolean;

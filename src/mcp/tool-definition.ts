@@ -5,6 +5,7 @@ import { describeIssues } from '../http/validate';
 import { requestExtraFrom, type ToolContext } from './caller';
 import { BOOKMARK_HEADER } from '../db/session';
 import type { Caller } from '../kernel/caller';
+import { assertPermitted, type Permission } from '../kernel/permissions';
 
 /**
  * One MCP tool of the PIM: a name, texts written for a model, zod input and output schemas and
@@ -18,7 +19,13 @@ export interface PimTool<Input extends z.ZodObject = z.ZodObject, Output extends
   input: Input;
   output: Output;
   annotations: Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
-  /** The caller's permission to call the tool at all, checked before its input is validated (like a route's guard). */
+  /**
+   * What the caller's role must permit (kernel/permissions.ts), checked before the input is
+   * validated like a route's guard; by default (`toolPermission`) `read` for a read-only tool,
+   * else `product.write`. `text.write` is checked in the input's `language`.
+   */
+  permission?: Permission;
+  /** A further check of the caller, before its input is validated (like a route's guard). */
   authorize?(caller: Caller): void;
   run(ctx: ToolContext, input: z.output<Input>): Promise<z.input<Output>>;
 }
@@ -90,8 +97,15 @@ function listedOnly(input: z.ZodObject): Pick<z.ZodObject, '~standard'> {
   return { '~standard': { ...input['~standard'], validate: (value) => ({ value: value as Record<string, unknown> }) } };
 }
 
+/** The permission a tool needs: declared, else `read` for a read-only tool and `product.write` for any other. */
+export function toolPermission(tool: Pick<PimTool, 'permission' | 'annotations'>): Permission {
+  return tool.permission ?? (tool.annotations.readOnlyHint ? 'read' : 'product.write');
+}
+
 /** Authorization before validation, then the domain call: the order of a REST route (operation-guard.ts). */
 async function callTool(tool: PimTool, ctx: ToolContext, input: unknown) {
+  const language = input && typeof input === 'object' ? (input as Record<string, unknown>).language : undefined;
+  assertPermitted(ctx.caller, toolPermission(tool), { language });
   tool.authorize?.(ctx.caller);
   const parsed = tool.input.safeParse(input ?? {});
   if (!parsed.success) throw badRequest(describeIssues(parsed.error.issues, input));

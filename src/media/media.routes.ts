@@ -126,6 +126,7 @@ export const mediaRoutes = new Hono<AppEnv>()
       summary: "Change a media entry's description in one language (language absent: the catalog's default)",
       response: MediaOut.extend({ language: z.string() }),
       security: 'cookie',
+      permission: 'text.write',
     }),
     validate('json', UpdateMediaDto),
     async (c) => c.json(await updateMedia(c.var.db, c.var.caller, c.req.valid('json'))),

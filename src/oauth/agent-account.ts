@@ -1,13 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { memberships, users } from '../db/schema';
+import type { Role } from '../kernel/permissions';
+import { languageScopeSql, languagesOf } from '../accounts/member-scopes';
 
 /** What the agent rules need to know about a user, read in one query. */
 interface AgentAccount {
   userId: string;
   securityStamp: string;
   aiMayEditClassifications: boolean;
-  memberships: { companyId: string; role: 'admin' | 'editor'; departmentId: string }[];
+  memberships: { companyId: string; role: Role; departmentId: string; languages?: string[] }[];
 }
 
 /**
@@ -23,6 +25,7 @@ export async function loadAgentAccount(db: Database, userId: string): Promise<Ag
       companyId: memberships.companyId,
       role: memberships.role,
       departmentId: memberships.defaultDepartmentId,
+      languages: languageScopeSql(memberships.companyId, memberships.userId),
     })
     .from(users)
     .leftJoin(memberships, eq(memberships.userId, users.id))
@@ -35,7 +38,7 @@ export async function loadAgentAccount(db: Database, userId: string): Promise<Ag
     aiMayEditClassifications: first.aiMayEditClassifications,
     memberships: rows.flatMap((r) =>
       r.companyId && r.role && r.departmentId
-        ? [{ companyId: r.companyId, role: r.role, departmentId: r.departmentId }]
+        ? [{ companyId: r.companyId, role: r.role, departmentId: r.departmentId, languages: languagesOf(r.languages) }]
         : [],
     ),
   };

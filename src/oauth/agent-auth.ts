@@ -41,7 +41,8 @@ export type McpProps = AgentProps & { caller: Caller };
  * still current (else 401: revoked); the account is still a single-company non-admin member
  * of the same company (else 403); the token carries `requiredScope` (else 403
  * insufficient_scope). Throws `AppError`s with `WWW-Authenticate`. The caller it answers acts in
- * the user's default department, with role `editor`, the user's AI switch and the token's scopes.
+ * the user's default department, with the membership's role and language scope (what it permits
+ * is narrowed for agents in kernel/permissions.ts), the user's AI switch and the token's scopes.
  */
 export async function authenticateAgent(db: Database, props: unknown, requiredScope: SurfaceScope): Promise<Caller> {
   const parsed = AgentProps.safeParse(props);
@@ -64,7 +65,8 @@ export async function authenticateAgent(db: Database, props: unknown, requiredSc
     userId,
     companyId,
     departmentId: membership.departmentId,
-    role: 'editor',
+    role: membership.role,
+    ...(membership.languages ? { languages: membership.languages } : {}),
     surface: requiredScope === 'mcp' ? 'mcp' : 'agent',
     clientName: clientName ?? clientId ?? null,
     aiMayEditClassifications: account.aiMayEditClassifications,

@@ -59,6 +59,7 @@ export function requireAgent(scope: SurfaceScope): MiddlewareHandler<AgentEnv> {
       companyId: caller.companyId,
       departmentId: caller.departmentId,
       role: caller.role,
+      ...(caller.languages ? { languages: caller.languages } : {}),
       surface: caller.surface,
       clientName: caller.clientName,
       aiMayEditClassifications: caller.aiMayEditClassifications,

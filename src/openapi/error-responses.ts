@@ -1,6 +1,7 @@
 import { RAW_BODY_PATHS } from '../http/middleware';
 import { TRAITS_KEY } from './describe-operation';
-import type { OperationTraits } from './operation-traits';
+import { requiredPermission, type OperationTraits } from './operation-traits';
+import { ROLE_PERMISSIONS, ROLES } from '../kernel/permissions';
 
 type Schema = Record<string, any>;
 
@@ -42,6 +43,7 @@ export function errorStatuses(op: OperationShape): Record<string, string> {
     op.aiSwitch && 'the account switch "AI may edit classifications" off',
     op.adminOnly && 'a caller who is not a company admin',
     op.adminOnlyFields?.length && `${op.adminOnlyFields.join(', ')} sent by a caller who is no company admin`,
+    !op.adminOnly && permissionRefusal(op),
     op.operatorOnly && 'a caller who is not the service operator (company admins and agents included)',
   ].filter(Boolean);
   if (forbidden.length) out['403'] = `Refused: ${forbidden.join('; ')}`;
@@ -51,6 +53,18 @@ export function errorStatuses(op: OperationShape): Record<string, string> {
   if (jsonWrite) out['415'] = 'The body is not application/json';
   if (op.rateLimited) out['429'] = op.rateLimited;
   return out;
+}
+
+/**
+ * The documented refusal by role (kernel/permissions.ts), e.g. `a role without the permission
+ * "publish"`; none for a permission every role has (`read`). The permission matrix test reads
+ * the permission from this text.
+ */
+function permissionRefusal(op: OperationShape): string | false {
+  const permission = requiredPermission(op, op.method);
+  if (!permission || ROLES.every((role) => ROLE_PERMISSIONS[role].includes(permission))) return false;
+  const scoped = permission === 'text.write' ? ' (in the language the request names, docs/teams.md)' : '';
+  return `a role without the permission "${permission}"${scoped}`;
 }
 
 /** Top-level property names of a schema, through unions, intersections and $refs. */

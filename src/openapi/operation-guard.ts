@@ -4,8 +4,9 @@ import { assertOperator } from '../accounts/operator-only';
 import { assertDepartment } from '../db/scope';
 import { assertMayEditClassifications } from '../classification/ai-switch';
 import type { AppEnv } from '../env';
-import type { OperationTraits } from './operation-traits';
+import { requiredPermission, type OperationTraits } from './operation-traits';
 import type { Caller } from '../kernel/caller';
+import { assertPermitted } from '../kernel/permissions';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,14 +27,15 @@ async function jsonBodyOf(c: Context<AppEnv>, rawBody: boolean): Promise<Record<
   }
 }
 
-/**
- * The `departmentId` the request names: from the query, or from the JSON body. Anything that is
- * not a well-formed id is left for the validator to name.
- */
+/** A field the request names, from the query or else the JSON body; anything malformed is left for the validator. */
+function requestField(c: Context<AppEnv>, body: Record<string, unknown> | undefined, name: string): unknown {
+  const fromQuery = c.req.query(name);
+  return fromQuery !== undefined ? fromQuery : body?.[name];
+}
+
+/** The `departmentId` the request names, when it is a well-formed id. */
 function departmentOf(c: Context<AppEnv>, body: Record<string, unknown> | undefined): string | undefined {
-  const fromQuery = c.req.query('departmentId');
-  if (fromQuery !== undefined) return UUID.test(fromQuery) ? fromQuery : undefined;
-  const id = body?.departmentId;
+  const id = requestField(c, body, 'departmentId');
   return typeof id === 'string' && UUID.test(id) ? id : undefined;
 }
 
@@ -45,6 +47,8 @@ function departmentOf(c: Context<AppEnv>, body: Record<string, unknown> | undefi
  *
  * - `adminOnly`: the caller must be a company admin.
  * - `adminOnlyFields`: a caller who sends one of these body fields (not null) must be a company admin.
+ * - `permission` (declared or derived, `requiredPermission`): the caller's role must permit it
+ *   (kernel/permissions.ts); for `text.write`, in the language the request names.
  * - `operatorOnly`: the caller must be the service operator (accounts/operator-only.ts).
  * - `aiSwitch`: an agent caller needs the switch "AI may edit classifications".
  * - a `departmentId` in the query or body must name a department of the caller's company.
@@ -56,15 +60,17 @@ export function operationGuard(traits: OperationTraits): MiddlewareHandler<AppEn
   return async (c, next) => {
     if (traits.security !== 'none' && !traits.credentialOptional) {
       const body = await jsonBodyOf(c, traits.upload !== undefined);
-      const departmentId = departmentOf(c, body);
+      const caller = authenticated(c);
+      const permission = requiredPermission(traits, c.req.method);
       const adminField = traits.adminOnlyFields?.some((field) => body?.[field] != null) ?? false;
-      if (traits.adminOnly || adminField || traits.operatorOnly || traits.aiSwitch || departmentId) {
-        const caller = authenticated(c);
-        if (traits.operatorOnly) assertOperator(caller);
-        if (traits.adminOnly || adminField) assertAdmin(caller);
-        if (traits.aiSwitch) assertMayEditClassifications(caller);
-        if (departmentId) await assertDepartment(c.var.db, caller, departmentId);
-      }
+      if (traits.operatorOnly) assertOperator(caller);
+      if (traits.adminOnly || adminField) assertAdmin(caller);
+      if (permission === 'text.write')
+        assertPermitted(caller, permission, { language: requestField(c, body, 'language') });
+      else if (permission && !traits.adminOnly) assertPermitted(caller, permission);
+      if (traits.aiSwitch) assertMayEditClassifications(caller);
+      const departmentId = departmentOf(c, body);
+      if (departmentId) await assertDepartment(c.var.db, caller, departmentId);
     }
     await next();
   };

@@ -1,3 +1,5 @@
+import type { Permission } from '../kernel/permissions';
+
 /**
  * What an operation is, beyond its request schema (which its `validate` middleware gives).
  * The error statuses of the OpenAPI document are derived from these properties in one place
@@ -16,6 +18,12 @@ export interface OperationTraits {
   adminOnlyFields?: readonly string[];
   /** Only the service operator may call it: it changes reference data every company shares (403 for others, company admins and agents included, before the body is validated). */
   operatorOnly?: true;
+  /**
+   * What the caller's role must permit (kernel/permissions.ts; 403 before validation). Declared
+   * where the default is wrong; by default (`requiredPermission`) a company admin's operation
+   * needs `company.admin`, a read (GET) `read` and any other `product.write`.
+   */
+  permission?: Permission;
   /** An agent needs the switch "AI may edit classifications" (docs/spec.md 5.2 rule 6; 403 before validation). */
   aiSwitch?: true;
   /** Input fields other than `*Id(s)` that name a stored thing (404 when unknown), e.g. a class code. */
@@ -26,4 +34,17 @@ export interface OperationTraits {
   rateLimited?: string;
   /** The operation takes a raw file as its body, of these content types (413 over its limit). */
   upload?: string | readonly string[];
+}
+
+/**
+ * The permission an operation needs: the declared one, else derived from what it is. None for an
+ * operation without a caller (sign-in, Logout, the contact form) or for the service operator's
+ * (no company role grants it, accounts/operator-only.ts). The guard and the document both call
+ * this, so the 403 an operation documents is the one it answers.
+ */
+export function requiredPermission(traits: OperationTraits, method: string): Permission | undefined {
+  if (traits.security === 'none' || traits.credentialOptional || traits.operatorOnly) return undefined;
+  if (traits.permission) return traits.permission;
+  if (traits.adminOnly) return 'company.admin';
+  return method.toUpperCase() === 'GET' ? 'read' : 'product.write';
 }

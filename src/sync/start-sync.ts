@@ -9,6 +9,7 @@ import { enqueueJob } from '../jobs/jobs';
 import { findConnection, runOut, type ConnectionRow } from './connections';
 import type { StartSyncInput } from './sync.schemas';
 import type { SyncParams } from './sync-state';
+import { assertPermitted } from '../kernel/permissions';
 import type { Caller } from '../kernel/caller';
 
 /** The queued or running run of this connection, if any (one at a time per connection). */
@@ -86,13 +87,14 @@ export async function queueRun(
   );
 }
 
-/** `Sync/StartSync`: any member of the connection's company may run it (docs/sync.md). */
+/** `Sync/StartSync`: a member of the connection's company whose role may publish runs it (docs/sync.md, docs/teams.md). */
 export async function startSync(
   deps: { db: Database; queue: Queue<JobMessage> },
   caller: Caller,
   input: StartSyncInput,
   baseUrl: string,
 ) {
+  assertPermitted(caller, 'publish');
   await assertDepartment(deps.db, caller, input.departmentId);
   const connection = await findConnection(deps.db, caller, input.connectionId, input.departmentId);
   if (connection.publicBaseUrl !== baseUrl) {

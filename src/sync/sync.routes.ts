@@ -84,6 +84,7 @@ export const syncRoutes = new Hono<AppEnv>()
       {
         conflict: 'The stored secret cannot be decrypted (SYNC_ENCRYPTION_KEY changed): set it again',
         adminOnlyFields: ['shop'],
+        permission: 'publish',
       },
     ),
     validate('json', TestConnectionDto),
@@ -100,6 +101,7 @@ export const syncRoutes = new Hono<AppEnv>()
     '/StartSync',
     doc('Queue a sync run (a job of kind sync; follow it with Job/GetJob)', JobRef, {
       conflict: 'A sync of this connection is already queued or running',
+      permission: 'publish',
     }),
     validate('json', StartSyncDto),
     async (c) =>

@@ -13,14 +13,22 @@ import { addCategory, type CategoryInput } from '../../src/catalog/categories';
 import { addAttribute, type AttributeInput } from '../../src/catalog/attributes';
 import { createClassification } from '../../src/classification/links';
 import type { Caller } from '../../src/kernel/caller';
+import type { Role } from '../../src/kernel/permissions';
 
 /** A fixture tenant (maybe without a user); `asActor` makes it the Caller of a domain function, on the web surface. */
-export type FixtureTenant = { companyId: string; departmentId: string; userId?: string; surface?: Caller['surface'] };
+export type FixtureTenant = {
+  companyId: string;
+  departmentId: string;
+  userId?: string;
+  surface?: Caller['surface'];
+  role?: Caller['role'];
+};
 
 export const FIXTURE_USER = '00000000-0000-7000-8000-00000000f1f1';
 
 export function asActor<T extends FixtureTenant>(tenant: T): T & Caller {
-  return { ...tenant, userId: tenant.userId ?? FIXTURE_USER, surface: tenant.surface ?? 'web' };
+  // An editor unless the tenant names a role: the rights every member had before roles (docs/teams.md).
+  return { role: 'editor', ...tenant, userId: tenant.userId ?? FIXTURE_USER, surface: tenant.surface ?? 'web' };
 }
 
 export const PASSWORD = 'test-password-123';
@@ -55,7 +63,7 @@ let cachedHash: { hash: string; salt: string } | undefined;
 /** A user with a membership; password PASSWORD. */
 export async function makeUser(
   company: { companyId: string; departmentId: string },
-  options: { role?: 'admin' | 'editor'; aiSwitch?: boolean; email?: string; operator?: boolean } = {},
+  options: { role?: Role; aiSwitch?: boolean; email?: string; operator?: boolean } = {},
 ) {
   cachedHash ??= await hashPassword(PASSWORD);
   const userId = newId();
@@ -111,7 +119,7 @@ export async function makeProduct(tenant: FixtureTenant, catalogId: string, over
 
 /** A company, a user in it, and that user's logged-in session cookie. */
 /** A signed-in user of a new company; `operator`: the user is the service operator (users.is_operator). */
-export async function makeSession(options: { role?: 'admin' | 'editor'; operator?: boolean } = {}) {
+export async function makeSession(options: { role?: Role; operator?: boolean } = {}) {
   const company = await makeCompany();
   const user = await makeUser(company, options);
   const { loginAs } = await import('./http');

@@ -7,9 +7,13 @@ import { LanguageSwitch } from './components/LanguageSwitch';
 import { useI18n } from './i18n/i18n';
 import type { MessageKey } from './i18n/de';
 import { useSession } from './session/session';
+import type { Permission } from './api/models';
 
-/** `admin`: shown to company admins only; `operator` too: shown to the service operator as well. */
-const NAV: { to: string; key: MessageKey; admin?: boolean; operator?: boolean }[] = [
+/**
+ * `admin`: shown to company admins only; `operator` too: shown to the service operator as well;
+ * `permission`: shown to members whose role permits it (`Account/Me` `permissions`, docs/teams.md).
+ */
+const NAV: { to: string; key: MessageKey; admin?: boolean; operator?: boolean; permission?: Permission }[] = [
   { to: '/', key: 'nav.dashboard' },
   { to: '/catalogs', key: 'nav.catalogs' },
   { to: '/categories', key: 'nav.categories' },
@@ -17,7 +21,7 @@ const NAV: { to: string; key: MessageKey; admin?: boolean; operator?: boolean }[
   { to: '/imports', key: 'nav.imports' },
   { to: '/exports', key: 'nav.exports' },
   { to: '/sync', key: 'nav.sync' },
-  { to: '/review', key: 'nav.review', admin: true },
+  { to: '/review', key: 'nav.review', permission: 'review.decide' },
   { to: '/admin', key: 'nav.admin', admin: true },
   { to: '/releases', key: 'nav.releases', admin: true, operator: true },
 ];
@@ -48,7 +52,11 @@ export function Shell({ children }: { children: ReactNode }) {
       </header>
       <nav className="sidenav" aria-label={t('nav.label')}>
         <ul>
-          {NAV.filter((item) => !item.admin || isAdmin || (item.operator && isOperator)).map((item) => (
+          {NAV.filter((item) =>
+            item.permission
+              ? account.permissions.includes(item.permission)
+              : !item.admin || isAdmin || (item.operator && isOperator),
+          ).map((item) => (
             <li key={item.to}>
               <NavLink to={item.to} end={item.to === '/'}>
                 {t(item.key)}

@@ -11,14 +11,22 @@ import {
 } from '../../db/schema';
 import { forbidden } from '../../kernel/app-error';
 import { newId } from '../../kernel/ids';
+import type { Role } from '../../kernel/permissions';
 import { hashPassword, randomToken } from '../passwords';
 
-export type Role = 'admin' | 'editor';
+export type { Role };
 
 /**
- * The role the company's mapping gives to a member of `groups`: admin when any mapped group
- * says admin, else editor when any says editor, else the default role; null when there is none
- * (the member is refused). Group names compare exactly, as the identity provider sends them.
+ * Which role wins when a member is in groups mapped to several: the one that permits the most
+ * (kernel/permissions.ts). Reviewer and publisher permit different things; a member who needs
+ * both is an editor or admin, or a custom role once there are any (docs/teams.md).
+ */
+const PRECEDENCE: readonly Role[] = ['admin', 'editor', 'publisher', 'reviewer', 'translator', 'viewer'];
+
+/**
+ * The role the company's mapping gives to a member of `groups`: the first of PRECEDENCE that any
+ * mapped group of theirs says, else the default role; null when there is none (the member is
+ * refused). Group names compare exactly, as the identity provider sends them.
  */
 export function roleForGroups(
   groups: readonly string[],
@@ -26,9 +34,7 @@ export function roleForGroups(
   defaultRole: Role | null,
 ): Role | null {
   const roles = new Set(mapping.filter((m) => groups.includes(m.group)).map((m) => m.role));
-  if (roles.has('admin')) return 'admin';
-  if (roles.has('editor')) return 'editor';
-  return defaultRole;
+  return PRECEDENCE.find((role) => roles.has(role)) ?? defaultRole;
 }
 
 /** The department a new member starts in: the company's oldest. */

@@ -1,3 +1,4 @@
+import type { Role } from '../../kernel/permissions';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { isUniqueViolation, nowIso } from '../../db/client';
@@ -52,7 +53,7 @@ export interface SsoSettingsInput {
   scopes: string;
   groupsClaim: string;
   groupRoles: SsoGroupRole[];
-  defaultRole: 'admin' | 'editor' | null;
+  defaultRole: Role | null;
   mandatory: boolean;
 }
 

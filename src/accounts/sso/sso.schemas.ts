@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ROLES } from '../../kernel/permissions';
 
-const Role = z.enum(['admin', 'editor']);
+const Role = z.enum(ROLES);
 
 /** A company's sign-in name: lower-case letters, digits and hyphens, as in `/sign-in?sso=demo-elektro`. */
 export const Slug = z

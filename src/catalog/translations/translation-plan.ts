@@ -50,6 +50,14 @@ export function planTranslationWrite(
   };
 }
 
+/** Whether `field` of `element` has a text per language (a translator may write it, docs/teams.md). */
+export function isLocalizable(element: ElementRef, field: string, target: FieldTarget): boolean {
+  const builtIn = builtInField(element.kind, field);
+  if (builtIn)
+    return element.kind !== 'catalog' && (LOCALIZABLE_FIELDS[element.kind] as readonly string[]).includes(field);
+  return target.kind === 'attribute' && target.attribute.localizable;
+}
+
 /** The translation field `field` names on `element`, with its rule; 400 naming `language` unless localizable. */
 export function localizableTarget(element: ElementRef, field: string, target: FieldTarget, language: string) {
   const kind = element.kind;

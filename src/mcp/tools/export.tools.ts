@@ -26,6 +26,7 @@ export const exportTools = [
     }),
     output: JobRef,
     annotations: WRITE,
+    permission: 'publish',
     run: ({ db, caller, queue }, input) =>
       startExport({ db, queue }, caller, { ...input, departmentId: input.departmentId ?? caller.departmentId }),
   }),

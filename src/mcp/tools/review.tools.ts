@@ -26,6 +26,7 @@ export const reviewTools = [
     }),
     output: ReviewTransitionOut,
     annotations: WRITE,
+    permission: 'review.submit',
     run: ({ db, caller }, input) => submitForReview(db, caller, input),
   }),
   defineTool({

@@ -28,6 +28,7 @@ export const translationTools = [
     }),
     output: SetValueOut,
     annotations: OVERWRITE,
+    permission: 'text.write',
     run: ({ db, caller }, input) =>
       setValue(db, caller, { ...input, departmentId: input.departmentId ?? caller.departmentId }),
   }),

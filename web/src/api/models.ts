@@ -84,3 +84,17 @@ export type ReportGroup = ImportDetail['groups'][number];
 export type ImportMode = BodyOf<'Import/StartImport'>['mode'];
 export type ReviewItem = Item<GetResult<'Catalog/GetReviewInbox'>>;
 export type ReviewChange = ReviewItem['changes'][number];
+
+/** What a role permits (docs/teams.md), as `Account/Me` lists it. */
+export type Permission = Account['permissions'][number];
+
+/** A member's built-in role (docs/teams.md), in the order the screens offer them. */
+export type Role = UserRow['role'];
+export const ROLES = [
+  'viewer',
+  'translator',
+  'reviewer',
+  'publisher',
+  'editor',
+  'admin',
+] as const satisfies readonly Role[];

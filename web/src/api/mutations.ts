@@ -67,6 +67,10 @@ export const useSetAiSwitch = () =>
 
 export const useRevokeAiAccess = () => useWrite('Account/RevokeAiAccess');
 
+/** A member's role and a translator's languages (docs/teams.md); the list shows the new state. */
+export const useSetMemberRole = () =>
+  useWrite('Account/SetMemberRole', (client) => client.invalidateQueries({ queryKey: keys.users }));
+
 /** Single sign-on (docs/sso.md): the answer of SetSsoSettings is the new state. */
 export const useSsoStart = () =>
   useMutation({

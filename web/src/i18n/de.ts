@@ -231,6 +231,10 @@ export const de = {
   'status.discontinued': 'Ausgelaufen',
   'role.admin': 'Administrator',
   'role.editor': 'Redakteur',
+  'role.viewer': 'Betrachter',
+  'role.translator': 'Übersetzer',
+  'role.reviewer': 'Prüfer',
+  'role.publisher': 'Veröffentlicher',
 
   'job.kind': 'Vorgang',
   'job.state': 'Stand',
@@ -602,6 +606,10 @@ export const de = {
 
   'admin.title': 'Verwaltung',
   'admin.intro': 'Benutzer Ihres Unternehmens und ihr Zugriff für KI-Assistenten.',
+  'admin.roleFor': 'Rolle von {name}',
+  'admin.roleSet': '{name} ist jetzt {role}.',
+  'admin.languagesFor': 'Sprachen, die {name} übersetzt (z. B. fra, eng; leer: alle)',
+  'admin.languages': 'Sprachen',
   'admin.onlyAdmins': 'Diese Seite ist Administratoren vorbehalten.',
   'admin.unsupported': 'Die Benutzerliste bietet dieser Server noch nicht an.',
   'admin.switchFor': 'KI darf Klassifizierungen von {name} bearbeiten',

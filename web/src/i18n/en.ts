@@ -223,6 +223,10 @@ export const en: Record<MessageKey, string> = {
   'status.discontinued': 'Discontinued',
   'role.admin': 'Administrator',
   'role.editor': 'Editor',
+  'role.viewer': 'Viewer',
+  'role.translator': 'Translator',
+  'role.reviewer': 'Reviewer',
+  'role.publisher': 'Publisher',
 
   'job.kind': 'Task',
   'job.state': 'State',
@@ -592,6 +596,10 @@ export const en: Record<MessageKey, string> = {
 
   'admin.title': 'Administration',
   'admin.intro': 'Your company’s users and their access for AI assistants.',
+  'admin.roleFor': 'Role of {name}',
+  'admin.roleSet': '{name} is now {role}.',
+  'admin.languagesFor': 'Languages {name} translates (e.g. fra, eng; empty: all)',
+  'admin.languages': 'Languages',
   'admin.onlyAdmins': 'This page is for administrators only.',
   'admin.unsupported': 'This server does not offer the user list yet.',
   'admin.switchFor': 'AI may edit classifications for {name}',

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { apiGet } from '../api/client';
 import { keys } from '../api/keys';
-import { useRevokeAiAccess, useSetAiSwitch } from '../api/mutations';
+import { useRevokeAiAccess, useSetAiSwitch, useSetMemberRole } from '../api/mutations';
 import { describeError } from '../api/errors';
-import type { UserRow } from '../api/models';
+import { ROLES, type Role, type UserRow } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
@@ -17,13 +17,14 @@ import { AdminLanguages } from './AdminLanguages';
 import { AdminSso } from './AdminSso';
 
 /**
- * Admin: the company's users, their switch "AI may edit classifications", revoking AI access, and
- * the company's content languages.
+ * Admin: the company's users, their role (and a translator's languages, docs/teams.md), their
+ * switch "AI may edit classifications", revoking AI access, and the company's content languages.
  */
 export default function Admin() {
   const { t } = useI18n();
   const { isAdmin } = useSession();
   const setAiSwitch = useSetAiSwitch();
+  const setMemberRole = useSetMemberRole();
   const revokeAiAccess = useRevokeAiAccess();
   const announce = useAnnounce();
   const users = useQuery({
@@ -52,6 +53,21 @@ export default function Admin() {
     }
   };
 
+  const setRole = async (user: UserRow, role: Role, languages: string[]) => {
+    setErrors({ ...errors, [user.userId]: '' });
+    try {
+      await setMemberRole.mutateAsync({ userId: user.userId, role, ...(role === 'translator' ? { languages } : {}) });
+      announce(t('admin.roleSet', { name: user.name || user.email, role: t(`role.${role}`) }));
+    } catch (err) {
+      setErrors({ ...errors, [user.userId]: describeError(err, t) });
+    }
+  };
+  const languagesOf = (text: string) =>
+    text
+      .split(/[\s,]+/)
+      .map((code) => code.trim().toLowerCase())
+      .filter(Boolean);
+
   return (
     <>
       <h1>{t('admin.title')}</h1>
@@ -74,7 +90,31 @@ export default function Admin() {
               <tr key={u.userId}>
                 <th scope="row">{u.name}</th>
                 <td>{u.email}</td>
-                <td>{t(`role.${u.role}`)}</td>
+                <td>
+                  <select
+                    value={u.role}
+                    aria-label={t('admin.roleFor', { name: u.name || u.email })}
+                    onChange={(e) => void setRole(u, e.target.value as Role, u.languages)}
+                  >
+                    {ROLES.map((role) => (
+                      <option key={role} value={role}>
+                        {t(`role.${role}`)}
+                      </option>
+                    ))}
+                  </select>
+                  {u.role === 'translator' && (
+                    <input
+                      key={u.languages.join(',')}
+                      defaultValue={u.languages.join(', ')}
+                      placeholder={t('admin.languages')}
+                      aria-label={t('admin.languagesFor', { name: u.name || u.email })}
+                      onBlur={(e) => {
+                        const next = languagesOf(e.target.value);
+                        if (next.join(',') !== u.languages.join(',')) void setRole(u, 'translator', next);
+                      }}
+                    />
+                  )}
+                </td>
                 <td>
                   <label className="switch">
                     <input

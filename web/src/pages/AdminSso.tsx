@@ -3,13 +3,13 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { apiGet } from '../api/client';
 import { describeError } from '../api/errors';
 import { keys } from '../api/keys';
+import { ROLES, type Role } from '../api/models';
 import { useCreateScimToken, useRevokeScimToken, useSetSsoSettings } from '../api/mutations';
 import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 
-type Role = 'admin' | 'editor';
 interface Form {
   slug: string;
   issuer: string;
@@ -189,8 +189,11 @@ export function AdminSso() {
                     )
                   }
                 >
-                  <option value="editor">{t('role.editor')}</option>
-                  <option value="admin">{t('role.admin')}</option>
+                  {ROLES.map((role) => (
+                    <option key={role} value={role}>
+                      {t(`role.${role}`)}
+                    </option>
+                  ))}
                 </select>
                 <button
                   type="button"
@@ -224,8 +227,11 @@ export function AdminSso() {
               onChange={(e) => set('defaultRole', e.target.value as Role | '')}
             >
               <option value="">{t('sso.refuse')}</option>
-              <option value="editor">{t('role.editor')}</option>
-              <option value="admin">{t('role.admin')}</option>
+              {ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {t(`role.${role}`)}
+                </option>
+              ))}
             </select>
           </label>
           <label className="switch">

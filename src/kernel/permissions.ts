@@ -1,0 +1,104 @@
+import { forbidden } from './app-error';
+
+/**
+ * The built-in roles of a company membership (docs/teams.md). `admin` and `editor` are the two
+ * roles every company had before issue 33; the four others narrow what an editor may do.
+ */
+export const ROLES = ['viewer', 'editor', 'translator', 'reviewer', 'publisher', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * What a role may do. Every operation of every surface names the one permission it needs
+ * (`OperationTraits.permission`, `PimTool.permission`), and `assertPermitted` is the one check.
+ *
+ * - `read`: every read of the company's data (lists, search, history, exports' files, jobs).
+ * - `product.write`: any write of the catalog: catalogs, categories, products, values, prices,
+ *   media, references, attributes, imports, mass edit, upserts, restore.
+ * - `text.write`: texts in a language (a value written with `language`, a media description);
+ *   limited to the membership's language scope when it has one. `product.write` includes it.
+ * - `classification.write`: classify an element, change or remove its classification.
+ * - `review.submit`: send products to review in a channel.
+ * - `review.decide`: approve or reject products in review (never an agent: review-scope.ts).
+ * - `publish`: exports (runs and templates), shop sync runs and connection tests.
+ * - `company.admin`: users and their roles, languages, channels, connections, webhooks, SSO.
+ */
+export const PERMISSIONS = [
+  'read',
+  'product.write',
+  'text.write',
+  'classification.write',
+  'review.submit',
+  'review.decide',
+  'publish',
+  'company.admin',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** The one table of what each built-in role may do. */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  viewer: ['read'],
+  translator: ['read', 'text.write', 'review.submit'],
+  reviewer: ['read', 'review.decide'],
+  publisher: ['read', 'publish'],
+  editor: ['read', 'product.write', 'text.write', 'classification.write', 'review.submit', 'publish'],
+  admin: PERMISSIONS,
+};
+
+/**
+ * What an agent's token can carry at most (the `agent` and `mcp` surfaces): the token's scopes
+ * (`mcp`, `api`) choose the surface and narrow nothing further, and no scope grants company
+ * administration or a review decision (agents never approve, docs/review.md).
+ */
+const AGENT_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter(
+  (p) => p !== 'company.admin' && p !== 'review.decide',
+);
+
+/** The one message of a refusal by role: it names neither the data nor whether it exists. */
+export const NOT_PERMITTED = 'your role does not permit this';
+
+/** The part of a `Caller` (caller.ts) the checks read. */
+export interface Acting {
+  role?: Role;
+  surface: string;
+  /** The membership's language scope; absent or empty: every language. */
+  languages?: readonly string[];
+}
+
+/** What a request asks beyond its permission: the language of a text it writes. */
+export interface PermissionTarget {
+  language?: unknown;
+}
+
+/**
+ * The permissions the caller acts with: its role's, intersected on the agent surfaces with what
+ * a token may carry. A caller without a role is a job (it acts with the rights its start was
+ * checked for, `jobCaller`); any other surface without a role may do nothing.
+ */
+export function permissionsOf(caller: Acting): readonly Permission[] | 'job' {
+  if (caller.surface === 'job') return 'job';
+  if (!caller.role) return [];
+  const own = ROLE_PERMISSIONS[caller.role] ?? [];
+  return caller.surface === 'agent' || caller.surface === 'mcp'
+    ? own.filter((p) => AGENT_PERMISSIONS.includes(p))
+    : own;
+}
+
+/**
+ * Whether the caller may do what needs `permission`. `text.write` with a `language` passes for
+ * a role with `product.write`, or with `text.write` when the language is in the membership's
+ * language scope (no scope: every language); without a language it is a write of the product
+ * itself and needs `product.write`.
+ */
+export function isPermitted(caller: Acting, permission: Permission, target: PermissionTarget = {}): boolean {
+  const granted = permissionsOf(caller);
+  if (granted === 'job') return true;
+  if (permission !== 'text.write') return granted.includes(permission);
+  if (granted.includes('product.write')) return true;
+  if (!granted.includes('text.write') || typeof target.language !== 'string') return false;
+  return !caller.languages?.length || caller.languages.includes(target.language);
+}
+
+/** 403 with `NOT_PERMITTED` unless `isPermitted`: the check of every surface (operation guard, MCP tools, domain functions). */
+export function assertPermitted(caller: Acting, permission: Permission, target?: PermissionTarget): void {
+  if (!isPermitted(caller, permission, target)) throw forbidden(NOT_PERMITTED);
+}
