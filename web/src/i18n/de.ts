@@ -1124,7 +1124,7 @@ export const de = {
   'channelReview.some': 'Änderungen dieser Felder und/oder Sprachen',
   'channelReview.fields': 'Felder, durch Kommas getrennt (z. B. name, price, values.colour, media; leer: jedes Feld)',
   'channelReview.languages': 'Sprachen (keine angehakt: jede Sprache)',
-  'channelReview.save': 'Freigabe-Einstellung speichern',
+  'channelReview.save': 'Freigabe-Einstellung übernehmen',
   'channelReview.savedOn': 'Freigabe für {name} eingeschaltet.',
   'channelReview.savedOff': 'Freigabe für {name} ausgeschaltet.',
 } as const;

@@ -1106,7 +1106,7 @@ export const en: Record<MessageKey, string> = {
   'channelReview.some': 'Changes of these fields and/or languages',
   'channelReview.fields': 'Fields, separated by commas (e.g. name, price, values.colour, media; empty: every field)',
   'channelReview.languages': 'Languages (none checked: every language)',
-  'channelReview.save': 'Save review setting',
+  'channelReview.save': 'Apply review setting',
   'channelReview.savedOn': 'Review turned on for {name}.',
   'channelReview.savedOff': 'Review turned off for {name}.',
 };
