@@ -8,7 +8,7 @@ import { useI18n } from '../../i18n/i18n';
 import { changeLines } from '../../lib/review-changes';
 
 /** Shown on the row as the product's own words: SKU, else name, else id. */
-export const itemLabel = (item: ReviewItem) => item.sku ?? item.name ?? item.productId;
+const itemLabel = (item: ReviewItem) => item.sku ?? item.name ?? item.productId;
 
 /**
  * One product of the inbox: its changes since the last approval, a box to select it for a bulk
