@@ -9,6 +9,7 @@ import { runDueSyncs } from './sync/schedule';
 import { tidySearchIndex } from './catalog/search-tidy';
 import { pruneCompletenessDaily } from './completeness/completeness-trend';
 import { pokeActiveDispatchers } from './webhooks/dispatcher-object';
+import { pruneAllDeliveries } from './webhooks/retention';
 
 /**
  * Cron Triggers (`[triggers]` of wrangler.toml, or of wrangler.consumer.toml when the consumer is
@@ -27,6 +28,7 @@ export async function scheduled(controller: ScheduledController, env: Bindings):
     if (controller.cron === HISTORY_PRUNE_CRON) {
       await pruneHistory(db);
       await pruneCompletenessDaily(db);
+      await pruneAllDeliveries(db);
     }
     await runDueSyncs({ db, queue: env.JOB_QUEUE, publicBaseUrl: env.PUBLIC_BASE_URL }, now);
     // the search index's segments merged a few seconds' worth per tick (docs/search.md "Index upkeep")

@@ -18,6 +18,7 @@ import { baseRequest, operationsOf, type Operation } from './helpers/contract-re
 import { asActor, db, makeAttribute, makeCompany, makeProduct, makeUser } from './helpers/factories';
 import { insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
 import { SUPPLIER_2005 } from './fixtures/supplier-2005';
+import { setPrices } from '../src/catalog/prices/prices';
 
 /**
  * The document's success bodies are what the routes send (docs/web.md "The API client"): the
@@ -68,6 +69,8 @@ const MORE: Record<string, (attributeCode: string) => Record<string, string>> = 
   // An ETIM IXF release (the format with class groups) loaded in beforeAll.
   'Classification/GetReleaseGroups': () => ({ release: GROUPED_RELEASE }),
   'ai/GetReleaseGroups': () => ({ release: GROUPED_RELEASE }),
+  // The variant's typed price (beforeAll).
+  'Catalog/GetCodesInUse': () => ({ list: 'priceTypes' }),
 };
 
 /** Lists the fixture tenant has nothing for (a sync run needs a connector to talk to). */
@@ -92,6 +95,9 @@ beforeAll(async () => {
   await updateProduct(db(), asActor(tenant), { departmentId, catalogId, productId, categoryIds: [categoryId] });
   const variant = await makeProduct(tenant, catalogId, { parentId: productId, name: 'Variant' });
   await setValue(db(), asActor(tenant), { departmentId, elementId: variant.productId, field: 'price', value: '9.5' });
+  // A typed price of the catalog, for GetCodesInUse (priceTypes).
+  const prices = [{ type: 'net_customer', amount: '9.5', currency: 'EUR' }];
+  await setPrices(db(), asActor(tenant), { departmentId, productId: variant.productId, prices });
   const caller = { ...asActor(tenant), userId: a.ids.userId!, role: 'admin' as const, surface: 'web' as const };
   const connection = await addConnection(db(), caller as never, env.SYNC_ENCRYPTION_KEY, {
     departmentId,

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ADAPTER_FACTORIES } from '../src/adapters/registry';
 import { TargetError } from '../src/adapters/target-adapter';
 import { FakeAdapter, useFakeAdapter } from './fake-adapter';
 import { call } from './helpers';
@@ -170,6 +171,50 @@ describe('PUT, GET, DELETE /target', () => {
     const refused = await asTargets('POST', '/target/test');
     expect(refused.status).toBe(502);
     expect(await refused.json()).toEqual({ error: 'the shop refused: the access token was refused' });
+  });
+
+  it('POST /target/test with a config probes that shop, stores nothing and never answers its credentials', async () => {
+    await asTargets('PUT', '/target', SHOPIFY);
+    const before = await storedRow();
+    const seen: unknown[] = [];
+    ADAPTER_FACTORIES.shopify = (config) => {
+      seen.push(config);
+      return fake;
+    };
+    const unsaved = {
+      ...SHOPIFY,
+      url: 'https://other.myshopify.com',
+      credentials: { accessToken: 'shpat_unsaved_999' },
+    };
+    const response = await asTargets('POST', '/target/test', unsaved);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).not.toContain('shpat_unsaved_999');
+    expect(JSON.parse(text)).toEqual({
+      name: 'Fake shop 1.0',
+      languages: ['de', 'en'],
+      currencies: ['EUR'],
+      details: { plan: 'test' },
+      mappings: { manufacturers: 1, units: 1, taxes: 1 },
+    });
+    expect(seen).toMatchObject([
+      { url: 'https://other.myshopify.com', credentials: { accessToken: 'shpat_unsaved_999' } },
+    ]);
+    expect(await storedRow()).toEqual(before);
+  });
+
+  it('POST /target/test with a config refuses it as PUT /target would (400, SSRF), or 502 for the shop', async () => {
+    const bad = await asTargets('POST', '/target/test', { ...SHOPIFY, mapping: { currency: 'euro' } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toContain('mapping.currency');
+    const inner = await asTargets('POST', '/target/test', { ...SHOPIFY, url: 'http://169.254.169.254/latest' });
+    expect(inner.status).toBe(400);
+    expect(((await inner.json()) as { error: string }).error).toMatch(/^url: the URL points to/);
+    fake.mappingsError = new TargetError('the access token was refused', false, 401);
+    const refused = await asTargets('POST', '/target/test', SHOPIFY);
+    expect(refused.status).toBe(502);
+    expect(await refused.json()).toEqual({ error: 'the shop refused: the access token was refused' });
+    expect(await storedRow()).toBeNull();
   });
 
   it('POST /target/test without a target probes the reference store', async () => {

@@ -11,6 +11,7 @@ import {
   ChangePasswordDto,
   LoginDto,
   LoginResultDto,
+  LogoutResultDto,
   OkDto,
   RevokeAiAccessDto,
   RevokeAiAccessOut,
@@ -20,6 +21,7 @@ import {
   UserListOut,
 } from './account.schemas';
 import { listUsers, revokeAiAccess, setAiSwitch } from './ai-access';
+import { providerSignOutUrl } from './sso/sso-sign-out';
 import { checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './session-auth';
 
 /** `/api/Account/*`: web sessions. */
@@ -47,16 +49,19 @@ export const accountRoutes = new Hono<AppEnv>()
     '/Logout',
     describeOperation({
       tag: 'Account',
-      summary: 'End the web session',
-      response: OkDto,
+      summary:
+        'End the web session; for a session opened through single sign-on whose provider offers it, answers the provider sign-out URL to send the browser to',
+      response: LogoutResultDto,
       security: 'cookie',
       credentialOptional: true,
     }),
     async (c) => {
       const token = sessionToken(c);
-      if (token) await logout(c.var.dbSession.primary(), token);
+      const db = c.var.dbSession.primary();
+      const ended = token ? await logout(db, token) : null;
       clearSessionCookie(c);
-      return c.json({ ok: true as const });
+      const redirectUrl = ended ? await providerSignOutUrl(db, c.env, ended, new URL(c.req.url).origin) : null;
+      return c.json({ ok: true as const, ...(redirectUrl ? { redirectUrl } : {}) });
     },
   )
   .get(

@@ -26,6 +26,8 @@ export const AccountDto = z.object({
 
 export const LoginResultDto = z.object({ userId: z.string(), expiresAt: z.string() });
 export const OkDto = z.object({ ok: z.literal(true) });
+/** Logout: `redirectUrl` only for a session opened through SSO whose provider offers sign-out (docs/sso.md). */
+export const LogoutResultDto = OkDto.extend({ redirectUrl: z.url().optional() });
 
 export const RevokeAiAccessDto = z.strictObject({ userId: z.uuid() });
 export const RevokeAiAccessOut = z.object({ userId: z.string(), revoked: z.literal(true) });

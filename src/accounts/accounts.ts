@@ -65,8 +65,18 @@ export async function login(
   return { token, expiresAt, userId: user.id };
 }
 
-export async function logout(db: Database, token: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
+/** Ends a web session; answers what an SSO session leaves for the sign-out at the provider, or null. */
+export async function logout(db: Database, token: string) {
+  const [ended] = await db
+    .delete(sessions)
+    .where(eq(sessions.tokenHash, await sha256Hex(token)))
+    .returning({
+      tokenHash: sessions.tokenHash,
+      companyId: sessions.companyId,
+      ssoIdToken: sessions.ssoIdToken,
+      ssoLogoutUrl: sessions.ssoLogoutUrl,
+    });
+  return ended ?? null;
 }
 
 /** Resolves a cookie token to its live session, the member's role and whether the user is the service operator, or null. */

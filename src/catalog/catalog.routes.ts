@@ -15,6 +15,7 @@ import {
 import { Page } from '../kernel/pagination';
 import { addCatalog, deleteCatalog, getCatalog, getStats, listCatalogs, updateCatalog } from './catalogs';
 import { setValue } from './values';
+import { CodesInUseOut, CodesInUseQuery, listCodesInUse } from './codes-in-use';
 
 const doc = (summary: string, response?: z.ZodType, conflict?: string) =>
   describeOperation({ tag: 'Catalog', summary, response, security: 'cookie', conflict });
@@ -47,6 +48,12 @@ export const catalogRoutes = new Hono<AppEnv>()
     doc('Get one catalog', CatalogOut),
     validate('query', z.strictObject({ catalogId: z.uuid() })),
     async (c) => c.json(await getCatalog(c.var.db, c.var.caller, c.req.valid('query').catalogId)),
+  )
+  .get(
+    '/GetCodesInUse',
+    doc("The price types or feature-block systems a catalog's products use, in code order", CodesInUseOut),
+    validate('query', CodesInUseQuery),
+    async (c) => c.json(await listCodesInUse(c.var.db, c.var.caller, c.req.valid('query'))),
   )
   .post(
     '/DeleteCatalog',

@@ -1,7 +1,15 @@
 import { and, asc, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { runBatch } from '../db/client';
-import { catalogs, channels, completeness, completenessCountsDefer, jobs, variantCompleteness } from '../db/schema';
+import {
+  catalogs,
+  channels,
+  completeness,
+  completenessCountsDefer,
+  completenessEventsDefer,
+  jobs,
+  variantCompleteness,
+} from '../db/schema';
 import { scoreRefresh } from '../db/score-refresh';
 import { withBulkCounts } from '../db/score-counts';
 import type { JobMessage } from '../env';
@@ -9,6 +17,7 @@ import { dbNow } from '../kernel/clock';
 import { markRunning, type JobRow } from '../jobs/jobs';
 import { progressed } from '../jobs/lease';
 import { subtreeFilter } from '../catalog/category-rescore';
+import { withCompletenessEvents } from './completeness-events';
 
 /**
  * The job `completeness` (docs/completeness.md): after a channel's requirements changed, it
@@ -87,8 +96,10 @@ async function removeScores(db: Database, job: JobRow, channelKey: number): Prom
   // counters and history are deleted below anyway, so counting each removed row is wasted work.
   for (const table of [completeness, variantCompleteness])
     for (;;) {
-      const [, deleted] = await runBatch(db, [
+      const [, , deleted] = await runBatch(db, [
         db.insert(completenessCountsDefer).values({ id: 1 }).onConflictDoNothing(),
+        // a deleted channel's scores going are no completeness events (migration 0061)
+        db.insert(completenessEventsDefer).values({ id: 1 }).onConflictDoNothing(),
         db
           .delete(table)
           .where(
@@ -99,6 +110,7 @@ async function removeScores(db: Database, job: JobRow, channelKey: number): Prom
           )
           .returning({ key: table.productKey }),
         db.delete(completenessCountsDefer),
+        db.delete(completenessEventsDefer),
         db.update(jobs).set(progressed()).where(eq(jobs.id, job.id)),
       ]);
       if ((deleted as unknown[]).length < 1) break;
@@ -177,7 +189,9 @@ export async function runCompletenessSlice(
     // One channel: its counters are kept once per page (src/db/score-counts.ts); a rescore of
     // every channel (a category move, an attribute or release change) leaves them to the
     // triggers, which fire only for scores that change.
-    const statements = channelKey === undefined ? rescore : withBulkCounts(db, channelKey, keys, rescore);
+    const counted = channelKey === undefined ? rescore : withBulkCounts(db, channelKey, keys, rescore);
+    // masters crossing complete <-> incomplete leave their webhook events in the same transaction
+    const statements = withCompletenessEvents(db, job.companyId, keys.masters, channelKey, counted);
     const results = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
     if ((results.at(-1) as { id: string }[]).length === 0) return 'stopped'; // cancelled, or another delivery moved on
     cp = next;

@@ -7,6 +7,7 @@ import { conflict, forbidden } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { guardStatement, isWriteConflict } from '../records/write-guard';
 import { findChannel } from './channels';
+import { reviewEventStatement } from './review-events';
 import {
   allInState,
   assertMasters,
@@ -91,6 +92,7 @@ export async function submitForReview(db: Database, caller: Caller, input: z.inf
           set: { state: 'in_review', submittedBy: caller.userId, submittedAt: dbNow, updatedAt: dbNow },
         }),
     ),
+    reviewEventStatement(db, caller, channel, 'review.submitted', ids),
   ]);
   return { channelId: channel.channelId, state: 'in_review' as const, productIds: ids };
 }
@@ -153,6 +155,7 @@ export async function approveProducts(db: Database, caller: Caller, input: z.inf
         approvedVersion: sql`json_extract(${JSON.stringify(versions)}, '$."' || product_id || '"')`,
       })
       .where(inList(caller, channel.id, ids)),
+    reviewEventStatement(db, caller, channel, 'review.approved', ids),
   ]);
   return { channelId: channel.channelId, state: 'approved' as const, productIds: ids };
 }
@@ -178,6 +181,7 @@ export async function rejectProducts(db: Database, caller: Caller, input: z.infe
         updatedAt: dbNow,
       })
       .where(inList(caller, channel.id, ids)),
+    reviewEventStatement(db, caller, channel, 'review.rejected', ids, input.comment),
   ]);
   return { channelId: channel.channelId, state: 'draft' as const, productIds: ids };
 }

@@ -92,6 +92,10 @@ export const sessions = sqliteTable(
       .references(() => departments.id, { onDelete: 'cascade' }),
     expiresAt: text('expires_at').notNull(),
     createdAt: createdAt(),
+    /** A session opened through SSO: its ID token, sealed (migration 0061), the id_token_hint of the sign-out at the provider. */
+    ssoIdToken: text('sso_id_token'),
+    /** A session opened through SSO: the provider's end_session_endpoint, where sign-out sends the browser. */
+    ssoLogoutUrl: text('sso_logout_url'),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
@@ -1411,6 +1415,28 @@ export const variantCompleteness = sqliteTable(
  * triggers to marking products in `completeness_dirty` instead of rescoring each change (migration 0028).
  */
 export const completenessDefer = sqliteTable('completeness_defer', { id: integer('id').primaryKey() });
+
+/**
+ * Scratch rows of one recompute page's batch (migration 0061, src/completeness/completeness-events.ts):
+ * the (master, channel) pairs scored before the rescore and whether they were incomplete. Written
+ * and emptied in the same batch.
+ */
+export const completenessTransitionBefore = sqliteTable(
+  'completeness_transition_before',
+  {
+    productKey: integer('product_key').notNull(),
+    channelKey: integer('channel_key').notNull(),
+    incomplete: integer('incomplete', { mode: 'boolean' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.productKey, t.channelKey] })],
+);
+
+/**
+ * A row here (only ever inside one batch: a recompute page, the removal of a deleted channel's
+ * scores) switches the completeness webhook row triggers off (migration 0061): the page compares
+ * before and after set-based instead (src/completeness/completeness-events.ts).
+ */
+export const completenessEventsDefer = sqliteTable('completeness_events_defer', { id: integer('id').primaryKey() });
 
 /** Products (by rowid) a deferring batch changed, rescored once at its end (migration 0028). */
 export const completenessDirty = sqliteTable('completeness_dirty', { productKey: integer('product_key').primaryKey() });

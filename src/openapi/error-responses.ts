@@ -41,6 +41,7 @@ export function errorStatuses(op: OperationShape): Record<string, string> {
     op.security === 'bearer' && 'a token without the scope, or an account not permitted on the agent surface',
     op.aiSwitch && 'the account switch "AI may edit classifications" off',
     op.adminOnly && 'a caller who is not a company admin',
+    op.adminOnlyFields?.length && `${op.adminOnlyFields.join(', ')} sent by a caller who is no company admin`,
     op.operatorOnly && 'a caller who is not the service operator (company admins and agents included)',
   ].filter(Boolean);
   if (forbidden.length) out['403'] = `Refused: ${forbidden.join('; ')}`;

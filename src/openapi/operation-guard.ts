@@ -10,24 +10,30 @@ import type { Caller } from '../kernel/caller';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The `departmentId` the request names, read before validation: from the query, or from a JSON
- * body (Hono caches the parsed body, so the validator does not read it twice). Anything that is
- * not a well-formed id is left for the validator to name. The body of an upload is the file,
- * whatever its Content-Type says (an xChange file sent as application/json): it is never read
- * here, or the route would find the stream locked.
+ * The request's JSON body as an object, read before validation (Hono caches the parsed body, so
+ * the validator does not read it twice); undefined when there is none or it is not an object.
+ * The body of an upload is the file, whatever its Content-Type says (an xChange file sent as
+ * application/json): it is never read here, or the route would find the stream locked.
  */
-async function departmentOf(c: Context<AppEnv>, rawBody: boolean): Promise<string | undefined> {
-  const fromQuery = c.req.query('departmentId');
-  if (fromQuery !== undefined) return UUID.test(fromQuery) ? fromQuery : undefined;
+async function jsonBodyOf(c: Context<AppEnv>, rawBody: boolean): Promise<Record<string, unknown> | undefined> {
   const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (rawBody || c.req.method === 'GET' || type !== 'application/json') return undefined;
-  let body: unknown;
   try {
-    body = await c.req.json();
+    const body: unknown = await c.req.json();
+    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
-  const id = body && typeof body === 'object' ? (body as Record<string, unknown>).departmentId : undefined;
+}
+
+/**
+ * The `departmentId` the request names: from the query, or from the JSON body. Anything that is
+ * not a well-formed id is left for the validator to name.
+ */
+function departmentOf(c: Context<AppEnv>, body: Record<string, unknown> | undefined): string | undefined {
+  const fromQuery = c.req.query('departmentId');
+  if (fromQuery !== undefined) return UUID.test(fromQuery) ? fromQuery : undefined;
+  const id = body?.departmentId;
   return typeof id === 'string' && UUID.test(id) ? id : undefined;
 }
 
@@ -38,6 +44,7 @@ async function departmentOf(c: Context<AppEnv>, rawBody: boolean): Promise<strin
  * that document its 403 (error-responses.ts), so the document and the check cannot disagree.
  *
  * - `adminOnly`: the caller must be a company admin.
+ * - `adminOnlyFields`: a caller who sends one of these body fields (not null) must be a company admin.
  * - `operatorOnly`: the caller must be the service operator (accounts/operator-only.ts).
  * - `aiSwitch`: an agent caller needs the switch "AI may edit classifications".
  * - a `departmentId` in the query or body must name a department of the caller's company.
@@ -48,11 +55,13 @@ async function departmentOf(c: Context<AppEnv>, rawBody: boolean): Promise<strin
 export function operationGuard(traits: OperationTraits): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (traits.security !== 'none' && !traits.credentialOptional) {
-      const departmentId = await departmentOf(c, traits.upload !== undefined);
-      if (traits.adminOnly || traits.operatorOnly || traits.aiSwitch || departmentId) {
+      const body = await jsonBodyOf(c, traits.upload !== undefined);
+      const departmentId = departmentOf(c, body);
+      const adminField = traits.adminOnlyFields?.some((field) => body?.[field] != null) ?? false;
+      if (traits.adminOnly || adminField || traits.operatorOnly || traits.aiSwitch || departmentId) {
         const caller = authenticated(c);
         if (traits.operatorOnly) assertOperator(caller);
-        if (traits.adminOnly) assertAdmin(caller);
+        if (traits.adminOnly || adminField) assertAdmin(caller);
         if (traits.aiSwitch) assertMayEditClassifications(caller);
         if (departmentId) await assertDepartment(c.var.db, caller, departmentId);
       }

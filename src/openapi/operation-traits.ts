@@ -12,6 +12,8 @@ export interface OperationTraits {
   signIn?: true;
   /** Only a company admin may call it (403 for others, before the body is validated). */
   adminOnly?: true;
+  /** Only a company admin may send these top-level body fields, null aside (403 for others who send one, before the body is validated). */
+  adminOnlyFields?: readonly string[];
   /** Only the service operator may call it: it changes reference data every company shares (403 for others, company admins and agents included, before the body is validated). */
   operatorOnly?: true;
   /** An agent needs the switch "AI may edit classifications" (docs/spec.md 5.2 rule 6; 403 before validation). */

@@ -20,6 +20,7 @@ import {
   LastRun,
   ShopDefaultsOut,
   StartSyncDto,
+  TestConnectionDto,
   TestConnectionOut,
   UpdateConnectionDto,
 } from './sync.schemas';
@@ -77,10 +78,15 @@ export const syncRoutes = new Hono<AppEnv>()
   )
   .post(
     '/TestConnection',
-    doc("Call the connector, signed: the shop's settings and probe (with a shop), then /mappings", TestConnectionOut, {
-      conflict: 'The stored secret cannot be decrypted (SYNC_ENCRYPTION_KEY changed): set it again',
-    }),
-    validate('json', ConnectionRefDto),
+    doc(
+      "Call the connector, signed: the shop's settings and probe (with a shop), then /mappings; with `shop` (admin), those settings as edited, stored nowhere",
+      TestConnectionOut,
+      {
+        conflict: 'The stored secret cannot be decrypted (SYNC_ENCRYPTION_KEY changed): set it again',
+        adminOnlyFields: ['shop'],
+      },
+    ),
+    validate('json', TestConnectionDto),
     async (c) =>
       c.json(
         await testConnection(

@@ -101,6 +101,13 @@ export const UpdateConnectionDto = z.strictObject({
 export const GetConnectionQuery = z.strictObject({ connectionId: z.uuid() });
 export const GetShopDefaultsQuery = z.strictObject({ kind: z.enum(TARGET_KINDS) });
 export const ConnectionRefDto = z.strictObject({ departmentId: z.uuid(), connectionId: z.uuid() });
+export const TestConnectionDto = ConnectionRefDto.extend({
+  shop: ShopDto.nullable()
+    .optional()
+    .describe(
+      "Admin only: test these shop settings as edited instead of the saved ones (absent or null: the saved ones); nothing is stored. Credentials left out are the stored ones (same kind); the connection's connector, key and secret carry the test",
+    ),
+});
 export const StartSyncDto = z.strictObject({
   departmentId: z.uuid(),
   connectionId: z.uuid(),
@@ -116,6 +123,7 @@ export const GetRunsQuery = z.strictObject({
 
 export type AddConnectionInput = z.infer<typeof AddConnectionDto>;
 export type UpdateConnectionInput = z.infer<typeof UpdateConnectionDto>;
+export type TestConnectionInput = z.infer<typeof TestConnectionDto>;
 export type StartSyncInput = z.infer<typeof StartSyncDto>;
 
 export const LastRun = z.object({

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { assertDepartment, findCatalog } from '../db/scope';
-import { findConnection } from './connections';
-import { targetBodyOf } from './connection-shop';
+import { assertAdmin } from '../accounts/admin-only';
+import { findConnection, type ConnectionRow } from './connections';
+import { shopColumns, targetBodyOf } from './connection-shop';
 import { sendPendingReset } from './target-reset';
 import {
   connectorFetch,
@@ -17,7 +18,7 @@ import { fillMapping } from './protocol/target';
 import { decryptSecret } from './secret-box';
 import { shopWarnings, type ShopProbe } from './shop-warnings';
 import type { Caller } from '../kernel/caller';
-import type { TestConnectionOut } from './sync.schemas';
+import type { ShopInput, TestConnectionInput, TestConnectionOut } from './sync.schemas';
 
 const probeSchema = z.object({
   name: z.string(),
@@ -25,6 +26,9 @@ const probeSchema = z.object({
   currencies: z.array(z.string()),
   details: z.record(z.string(), z.string()),
 });
+const countsSchema = z.object({ manufacturers: z.number().int(), units: z.number().int(), taxes: z.number().int() });
+/** The answer to a probe of given settings: the counts of that shop's lookup tables come with it. */
+const givenProbeSchema = probeSchema.extend({ mappings: countsSchema });
 
 /** A refusal the test reports with the connector's status and its reason, as said. */
 class TestRefusal extends Error {
@@ -36,17 +40,71 @@ class TestRefusal extends Error {
   }
 }
 
-/** POST /target/test: the shop's own answer, or its plain reason (the connector's 502 says "the shop refused: ..."). */
-async function probeShop(fetcher: Fetcher, target: ConnectorTarget): Promise<ShopProbe> {
-  const response = await connectorFetch(fetcher, target, 'POST', '/target/test');
+/**
+ * POST /target/test: the shop's own answer, or its plain reason (the connector's 502 says "the
+ * shop refused: ...", its 400 names a setting it refuses, such as a URL the SSRF rule blocks).
+ * With `settings` the connector probes those and stores nothing.
+ */
+async function probeShop<S extends z.ZodType>(
+  fetcher: Fetcher,
+  target: ConnectorTarget,
+  schema: S,
+  settings?: string,
+): Promise<z.infer<S>> {
+  const response = await connectorFetch(fetcher, target, 'POST', '/target/test', settings ? { body: settings } : {});
   if (response.status !== 200) {
     const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
     const reason = typeof body?.error === 'string' ? body.error.slice(0, 300) : `HTTP ${response.status}`;
     throw new TestRefusal(response.status, reason);
   }
-  const parsed = probeSchema.safeParse(await response.json().catch(() => null));
+  const parsed = schema.safeParse(await response.json().catch(() => null));
   if (!parsed.success) throw new TestRefusal(502, 'the connector answered POST /target/test with an unexpected body');
   return parsed.data;
+}
+
+/** What went wrong, as TestConnection answers it: the connector's status and reason, 0 when unreachable. */
+function failureOf(err: unknown): { ok: false; status: number; mappings: null; error: string } {
+  if (err instanceof TestRefusal) return { ok: false, status: err.status, mappings: null, error: err.message };
+  if (err instanceof ConnectorError) {
+    const status = Number(/HTTP (\d{3})/.exec(err.message)?.[1] ?? 200);
+    return { ok: false, status, mappings: null, error: err.message };
+  }
+  const reason = (err as Error)?.message ?? 'network error';
+  return { ok: false, status: 0, mappings: null, error: `the connector could not be reached: ${reason}`.slice(0, 300) };
+}
+
+/**
+ * The test of shop settings as edited, before they are saved (admin only, as saving them is):
+ * the same rules as UpdateConnection's (shopColumns: a credential set left out is the stored
+ * one of the same kind), sent to the connector as POST /target/test with the settings as body,
+ * which probes that shop without storing it. Nothing is stored here either: not the settings,
+ * not the mappings (the cache holds the saved shop's), and the connector's target stays as it was.
+ */
+async function testUnsavedShop(
+  deps: { db: Database; fetcher: Fetcher; encryptionKey: string | undefined },
+  tenant: Caller,
+  connection: ConnectionRow,
+  target: ConnectorTarget,
+  input: ShopInput,
+): Promise<z.infer<typeof TestConnectionOut>> {
+  // shopColumns is the one home of the credential rule (given: complete; left out: the stored
+  // ones of the same kind); its sealed credentials are opened again by targetBodyOf, so the body
+  // is built as a run builds it. Neither result is written anywhere.
+  const columns = await shopColumns(deps.encryptionKey, connection.id, input, connection);
+  const shop = columns.shop!;
+  const settings = await targetBodyOf(deps.encryptionKey, {
+    id: connection.id,
+    shop,
+    shopCredentialsCiphertext: columns.shopCredentialsCiphertext ?? null,
+  });
+  const catalog = await findCatalog(deps.db, tenant, connection.catalogId);
+  try {
+    const { mappings, ...probe } = await probeShop(deps.fetcher, target, givenProbeSchema, settings!.body);
+    const warnings = shopWarnings(catalog, fillMapping(shop.kind, shop.mapping), probe);
+    return { ok: true, status: 200, mappings, shop: probe, warnings };
+  } catch (err) {
+    return { ...failureOf(err), shop: null };
+  }
 }
 
 /**
@@ -56,16 +114,19 @@ async function probeShop(fetcher: Fetcher, target: ConnectorTarget): Promise<Sho
  * GET /mappings. A wrong secret shows as `{ok: false, status: 401}`,
  * an unreachable connector as status 0, a shop that refused as 502 with its reason. A
  * successful answer also refreshes the mappings cache, so the next run starts from it.
+ * With `shop`, the settings as edited are tested instead and nothing is stored (testUnsavedShop).
  */
 export async function testConnection(
   deps: { db: Database; fetcher: Fetcher; encryptionKey: string | undefined },
   tenant: Caller,
-  input: { departmentId: string; connectionId: string },
+  input: TestConnectionInput,
 ): Promise<z.infer<typeof TestConnectionOut>> {
+  if (input.shop) assertAdmin(tenant);
   await assertDepartment(deps.db, tenant, input.departmentId);
   const connection = await findConnection(deps.db, tenant, input.connectionId, input.departmentId);
   const secret = await decryptSecret(deps.encryptionKey, connection.id, connection.secretCiphertext);
   const target = { connectorUrl: connection.connectorUrl, keyId: connection.keyId, secret };
+  if (input.shop) return testUnsavedShop(deps, tenant, connection, target, input.shop);
   const shop = await targetBodyOf(deps.encryptionKey, connection);
   const catalog = shop ? await findCatalog(deps.db, tenant, connection.catalogId) : null;
   const withShop = (value: z.infer<typeof TestConnectionOut>, probe: ShopProbe | null, warnings?: string[]) =>
@@ -75,7 +136,7 @@ export async function testConnection(
     let warnings: string[] | undefined;
     if (shop && connection.shop && catalog) {
       await putTarget(deps.fetcher, target, shop.body);
-      probe = await probeShop(deps.fetcher, target);
+      probe = await probeShop(deps.fetcher, target, probeSchema);
       warnings = shopWarnings(catalog, fillMapping(connection.shop.kind, connection.shop.mapping), probe);
     } else if (!shop) {
       await sendPendingReset(deps, connection, target);
@@ -97,20 +158,6 @@ export async function testConnection(
       warnings,
     );
   } catch (err) {
-    if (err instanceof TestRefusal)
-      return withShop({ ok: false, status: err.status, mappings: null, error: err.message }, null);
-    if (err instanceof ConnectorError) {
-      const status = Number(/HTTP (\d{3})/.exec(err.message)?.[1] ?? 200);
-      return withShop({ ok: false, status, mappings: null, error: err.message }, null);
-    }
-    return withShop(
-      {
-        ok: false,
-        status: 0,
-        mappings: null,
-        error: `the connector could not be reached: ${(err as Error)?.message ?? 'network error'}`.slice(0, 300),
-      },
-      null,
-    );
+    return withShop(failureOf(err), null);
   }
 }

@@ -5,6 +5,7 @@ import type { Database } from '../db/client';
 import { webhookEndpoints } from '../db/schema';
 import type { Bindings, WebhookMessage } from '../env';
 import { dispatchRound, sweepDeliveries } from './dispatch';
+import { PRUNE_EVERY_MS, pruneDeliveries } from './retention';
 
 /** Pause between rounds while events flow, and between looks while the feed is quiet. */
 export const BUSY_PAUSE_MS = 250;
@@ -15,7 +16,8 @@ const ROUNDS_PER_ALARM = 20;
 /**
  * The webhook dispatcher of one company (one Durable Object per company, named by its id): an
  * alarm loop that runs dispatch rounds (src/webhooks/dispatch.ts) while the company has an
- * enabled endpoint, and sweeps overdue deliveries. An alarm rather than a Cron Trigger, so it
+ * enabled endpoint, sweeps overdue deliveries and, once an hour, prunes the delivery log
+ * (src/webhooks/retention.ts). An alarm rather than a Cron Trigger, so it
  * reacts within a second and runs in `wrangler dev` too. Started by `pokeDispatcher` (adding or
  * enabling an endpoint) and kept alive by the every-minute cron (`pokeActiveDispatchers`), which
  * also brings it back after a deploy. It stops by itself when no endpoint is enabled.
@@ -49,6 +51,10 @@ export class WebhookDispatcher extends DurableObject<Bindings> {
     }
     if (!active) return; // no enabled endpoint: stop until poked again
     await sweepDeliveries(deps, companyId);
+    // the delivery log's retention, once an hour (an alarm, unlike the cron, runs under wrangler dev)
+    const prunedAt = (await this.ctx.storage.get<number>('deliveriesPrunedAt')) ?? 0;
+    if (Date.now() - prunedAt >= PRUNE_EVERY_MS && (await pruneDeliveries(db, companyId)).done)
+      await this.ctx.storage.put('deliveriesPrunedAt', Date.now());
     await this.ctx.storage.setAlarm(Date.now() + (busy ? BUSY_PAUSE_MS : IDLE_PAUSE_MS));
   }
 }

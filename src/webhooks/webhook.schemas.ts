@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { COMPLETENESS_EVENT_TYPES } from '../completeness/completeness-events';
+import { REVIEW_EVENT_TYPES } from '../completeness/review-events';
 import { PageQuery } from '../kernel/pagination';
 
 /** Every event a webhook endpoint can subscribe to (docs/webhooks.md "Events"). One list: schemas, dispatcher, docs. */
@@ -24,6 +26,8 @@ export const EVENT_TYPES = [
   'job.finished',
   'job.failed',
   'release.upgraded',
+  ...COMPLETENESS_EVENT_TYPES,
+  ...REVIEW_EVENT_TYPES,
   'webhook.test',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -17,7 +17,8 @@ import {
  * The shop screens (docs/web.md "Shops") against the real connector Worker and the Shopify
  * contract server (test/shops/shopify, Shopify's pinned Admin GraphQL schema over an in-memory
  * shop): an admin adds a connection with a Shopify shop, edits its mapping, tests it (the shop's
- * name, languages, currencies and a warning in plain words), resets the mapping, sees a dry
+ * name, languages, currencies and a warning in plain words), tests edited settings unsaved,
+ * resets the mapping and picks a price type and feature system from the catalog's, sees a dry
  * run's changes per product, and reads the plain reason of a shop that cannot be reached.
  */
 const base = () => inject('baseUrl');
@@ -47,6 +48,13 @@ beforeAll(async () => {
   ({ catalogId } = await api(cookie, 'Catalog/AddCatalog', { departmentId: SALES, name: CATALOG }));
   for (const sku of SKUS)
     await api(cookie, 'Catalog/AddProduct', { departmentId: SALES, catalogId, sku, name: `Schalter ${sku}` });
+  // A price type and a feature system of the catalog: the mapping editor offers them as choices.
+  const [first] = (await api(cookie, `Catalog/GetProducts?catalogId=${catalogId}&limit=1`)).items;
+  const productId = first.productId;
+  const prices = [{ type: 'net_customer', amount: '9.90', currency: 'EUR' }];
+  await api(cookie, 'Catalog/SetPrices', { departmentId: SALES, productId, prices });
+  const featureBlocks = [{ system: 'UNSPSC', features: [{ name: 'Farbe', values: ['rot'] }] }];
+  await api(cookie, 'Catalog/SetFeatureBlocks', { departmentId: SALES, productId, featureBlocks });
   page = await (await newContext(browser)).newPage();
   await signIn(page, base(), 'admin@demo.test');
 }, 180_000);
@@ -110,15 +118,36 @@ describe('web application: a connection with a shop (admin@demo.test)', () => {
     const edit = page.getByRole('dialog', { name: `Edit connection “${CONNECTION}”` });
     expect(await edit.getByLabel(/^Locale in the shop for .*deu/).inputValue()).toBe('de-CH');
     await edit.getByText('Sign-in data is stored: leave the fields empty to keep it.').waitFor();
+    // The settings as edited are tested without saving them: another locale the shop lacks.
+    await edit.getByLabel(/^Locale in the shop for .*deu/).fill('de-AT');
+    await edit.getByRole('button', { name: 'Test these shop settings' }).click();
+    const unsaved = edit.getByRole('region', { name: 'What would not arrive as expected' });
+    await unsaved.getByText(/^“deu” goes to the locale “de-AT”, which the shop does not offer/).waitFor({
+      timeout: 30_000,
+    });
+    await expectAccessible(page, 'test of unsaved shop settings');
+    expect((await connectionNamed()).shop.mapping.languages.deu).toBe('de-CH');
     await edit.getByRole('button', { name: 'Reset mapping to defaults' }).click();
     await expectAnnounced(page, 'The mapping is back to the defaults of Shopify.');
     expect(await edit.getByLabel(/^Locale in the shop for .*deu/).inputValue()).toBe('de');
+    // Pick lists: the catalog's price type, and its feature system ticked from the keyboard.
+    await edit.getByLabel('Price type sent as the shop’s price').selectOption('net_customer');
+    const systems = edit.getByRole('group', { name: 'Feature systems in this catalog' });
+    await systems.getByRole('checkbox', { name: 'UNSPSC' }).focus();
+    await page.keyboard.press('Space');
+    expect(await edit.getByLabel('Feature-block systems').inputValue()).toBe('UNSPSC');
+    await expectAccessible(page, 'mapping pick lists');
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.waitFor({ state: 'hidden' });
     connection = await connectionNamed();
     expect(connection.shop).toMatchObject({
       hasCredentials: true,
-      mapping: expect.objectContaining({ languages: { deu: 'de', eng: 'en', fra: 'fr' }, onDeactivate: 'disable' }),
+      mapping: expect.objectContaining({
+        languages: { deu: 'de', eng: 'en', fra: 'fr' },
+        onDeactivate: 'disable',
+        priceType: 'net_customer',
+        features: expect.objectContaining({ featureBlocks: ['UNSPSC'] }),
+      }),
     });
     await card.getByRole('button', { name: 'Test connection' }).click();
     await card.getByText(/^Shop “.+”: languages/).waitFor({ timeout: 30_000 });

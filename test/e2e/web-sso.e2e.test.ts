@@ -77,6 +77,7 @@ beforeAll(async () => {
         client_id: CLIENT_ID,
         client_secret: CLIENT_SECRET,
         redirect_uris: [`${pim.baseUrl}/api/Account/SsoCallback`],
+        post_logout_redirect_uris: [`${pim.baseUrl}/`],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
@@ -187,6 +188,16 @@ describe('web application: single sign-on with a real OpenID provider', () => {
       user: { email: ACCOUNTS['eddi.editor']!.email, name: 'Eddi Editor' },
       role: 'editor',
     });
+    // signing out sends the browser on to the provider's end_session_endpoint with the ID token
+    const cookie = await browserCookie(page);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.origin === issuer && url.pathname.includes('/session/end'), {
+      timeout: 15_000,
+    });
+    const endSession = new URL(page.url());
+    expect(endSession.searchParams.get('id_token_hint')).toMatch(/^eyJ/);
+    expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(`${pim.baseUrl}/`);
+    expect((await apiCall(cookie, 'Account/Me')).status).toBe(401);
     await context.close();
 
     const adminContext = await newContext(browser);

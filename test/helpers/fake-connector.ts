@@ -47,6 +47,8 @@ export class FakeConnector {
   mappingsRequests = 0;
   /** The last PUT /target body, as parsed (null: none, the reference store). */
   target: Record<string, unknown> | null = null;
+  /** Every settings body POST /target/test was given (a test of unsaved settings), as parsed. */
+  readonly tested: Record<string, unknown>[] = [];
   /** What POST /target/test answers: the probe, or a refusal with its status. */
   probe:
     | { name: string; languages: string[]; currencies: string[]; details: Record<string, string> }
@@ -108,10 +110,16 @@ export class FakeConnector {
       this.target = null;
       return new Response(null, { status: 204 });
     }
-    if (path === '/target/test' && request.method === 'POST')
-      return 'status' in this.probe
-        ? Response.json({ error: this.probe.error }, { status: this.probe.status })
-        : Response.json(this.probe);
+    if (path === '/target/test' && request.method === 'POST') {
+      // With a body: settings to probe without storing them; the answer counts their lookup tables.
+      const given = body.length > 0 ? (JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>) : null;
+      if (given) this.tested.push(given);
+      if ('status' in this.probe) return Response.json({ error: this.probe.error }, { status: this.probe.status });
+      if (!given) return Response.json(this.probe);
+      const { manufacturers, units, taxes } = MAPPINGS;
+      const mappings = { manufacturers: manufacturers.length, units: units.length, taxes: taxes.length };
+      return Response.json({ ...this.probe, mappings });
+    }
     if (path === '/inventory') return this.listInventory(url.searchParams.get('after'));
     if (path === '/upsert' && request.method === 'POST') {
       this.upsertBytes.push(body.length);

@@ -129,7 +129,8 @@ describe('resetting the connector target when the PIM stops naming a shop', () =
     const plain = await connect(setup);
     expect(plain.targetResetPending).toBe(true);
     // A connection test of the key sends it too.
-    const tested = await testConnection({ ...connectionDeps(down) }, setup.caller, plain);
+    const ref = { departmentId: plain.departmentId, connectionId: plain.connectionId };
+    const tested = await testConnection({ ...connectionDeps(down) }, setup.caller, ref);
     expect(tested).toMatchObject({ ok: true });
     expect(down.log).toEqual(['DELETE /pim-connector/target', 'GET /pim-connector/mappings']);
     expect(down.target).toBeNull();

@@ -10,10 +10,13 @@ import {
   resetMapping,
   shopInputOf,
   shopProblems,
+  toggleCode,
 } from '../src/lib/shop-form';
 import { defaultMapping, fillMapping, TARGET_CREDENTIALS, TARGET_KINDS } from '../../src/sync/protocol/target';
 
 /** What GetShopDefaults answers for a kind (src/sync/connection-shop.ts shopDefaults), built from the same source. */
+const CATALOG_FOR_TICKS = { language: 'deu', languages: ['deu'] };
+
 const defaultsOf = (kind: ShopKind): ShopDefaults => ({
   kind,
   mapping: defaultMapping(kind),
@@ -142,5 +145,21 @@ describe('credentials in the form', () => {
       url: 'urlInvalid',
       currency: 'currency',
     });
+  });
+});
+
+describe("a pick list's tick on a list of codes", () => {
+  it('adds a ticked code at the end and removes an unticked one, keeping the codes typed by hand', () => {
+    expect(toggleCode('', 'UNSPSC', true, '\n')).toBe('UNSPSC');
+    expect(toggleCode('udf_OWN\nUNSPSC', 'ECLASS-14.0', true, '\n')).toBe('udf_OWN\nUNSPSC\nECLASS-14.0');
+    expect(toggleCode('udf_OWN\nUNSPSC\n', 'UNSPSC', false, '\n')).toBe('udf_OWN');
+    expect(toggleCode('color, size', 'size', true, ', ')).toBe('color, size');
+    expect(toggleCode('color,size, weight', 'size', false, ', ')).toBe('color, weight');
+  });
+
+  it('sends what the ticks made (mappingOf reads the same list)', () => {
+    const draft = { ...draftForKind(defaultsOf('shopware'), CATALOG_FOR_TICKS), values: 'some' as const };
+    const ticked = { ...draft, valueCodes: toggleCode('own_code', 'color', true, ', ') };
+    expect(mappingOf(ticked).features.values).toEqual(['own_code', 'color']);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { translator } from '../src/i18n/i18n';
-import { changeRows, fieldLabel, reasonText, testFailureText, warningText } from '../src/lib/sync-words';
+import { changeRows, fieldLabel, reasonText, testFailureText, testMessage, warningText } from '../src/lib/sync-words';
 import { shopWarnings } from '../../src/sync/shop-warnings';
 import { defaultMapping } from '../../src/sync/protocol/target';
 
@@ -68,6 +68,13 @@ describe('a failed test', () => {
       'The connector refused the signature: key ID or secret do not match.',
     );
     expect(testFailureText(500, 'HTTP 500', en)).toBe('Connection failed (status 500): HTTP 500');
+  });
+
+  it('says what a successful test found, and a failed one as testFailureText does (a saved or an unsaved shop alike)', () => {
+    const found = { ok: true, status: 200, mappings: { manufacturers: 3, units: 2, taxes: 1 } };
+    expect(testMessage(found, de)).toBe('Verbindung in Ordnung: 3 Hersteller, 2 Einheiten, 1 Steuersätze.');
+    const refused = { ok: false, status: 400, mappings: null, error: 'url: the URL points to a private address' };
+    expect(testMessage(refused, en)).toBe('Connection failed (status 400): url: the URL points to a private address');
   });
 });
 

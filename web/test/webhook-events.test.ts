@@ -23,6 +23,15 @@ describe('deliverySubject', () => {
       changes: 3,
     });
   });
+  it('reads a completeness or review event: the product it names', () => {
+    const payload = { type: 'review.rejected', data: { productId: 'p-2', channelId: 'c-1', comment: 'x' } };
+    expect(deliverySubject({ payload })).toEqual({
+      kind: 'element',
+      elementKind: 'product',
+      elementId: 'p-2',
+      changes: 0,
+    });
+  });
   it('reads a job event', () => {
     expect(deliverySubject({ payload: { data: { jobId: 'j-1', kind: 'import' } } })).toEqual({
       kind: 'job',

@@ -26,6 +26,26 @@ function parseConfig(body: Uint8Array): TargetConfig {
   return toTargetConfig(result.data);
 }
 
+/** A config as PUT /target accepts it: a kind this connector has an adapter for, a URL the SSRF rule lets through. */
+function checkedConfig(body: Uint8Array, env: Cloudflare.Env): TargetConfig {
+  const config = parseConfig(body);
+  if (!hasAdapter(config.kind))
+    throw new ConnectorError('bad_request', `kind: this connector has no adapter for ${config.kind}`);
+  if (config.kind !== 'reference') {
+    const refused = refusedUrlReason(config.url, allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS));
+    if (refused) throw new ConnectorError('bad_request', `url: ${refused}`);
+  }
+  return config;
+}
+
+/** The probe of a config given in the body, never stored, with the counts of its lookup tables. */
+async function probeGiven(env: Cloudflare.Env, config: TargetConfig) {
+  const adapter = adapterFor(env, config);
+  const probe = await adapter.probe();
+  const { manufacturers, units, taxes } = await adapter.mappings();
+  return { ...probe, mappings: { manufacturers: manufacturers.length, units: units.length, taxes: taxes.length } };
+}
+
 /**
  * The key's target (docs/shops.md, "Targets and credentials"): which shop the key that signs
  * the request writes into. Credentials go in and are never answered; without a target the key
@@ -33,13 +53,7 @@ function parseConfig(body: Uint8Array): TargetConfig {
  */
 export const targetRoutes = new Hono<ConnectorEnv>()
   .put('/target', async (c) => {
-    const config = parseConfig(c.get('body'));
-    if (!hasAdapter(config.kind))
-      throw new ConnectorError('bad_request', `kind: this connector has no adapter for ${config.kind}`);
-    if (config.kind !== 'reference') {
-      const refused = refusedUrlReason(config.url, allowsPrivateTargets(c.env.ALLOW_PRIVATE_TARGETS));
-      if (refused) throw new ConnectorError('bad_request', `url: ${refused}`);
-    }
+    const config = checkedConfig(c.get('body'), c.env);
     const keyId = c.get('keyId');
     await saveTarget(c.env.DB, keyId, connectorKeys(c.env.CONNECTOR_KEYS)[keyId]!, config);
     return c.json(
@@ -75,7 +89,19 @@ export const targetRoutes = new Hono<ConnectorEnv>()
     if (!deleted) throw new ConnectorError('not_found', 'no target: this key writes into the reference store');
     return c.body(null, 204);
   })
+  // With a body (a config as PUT /target takes it, the same checks): that shop is probed and
+  // nothing is stored, so the PIM can test settings before saving them; the answer adds the
+  // counts of the shop's lookup tables (GET /mappings answers the stored target's).
   .post('/target/test', async (c) => {
+    const body = c.get('body');
+    if (body.byteLength > 0) {
+      const given = checkedConfig(body, c.env);
+      try {
+        return c.json(await probeGiven(c.env, given), 200, { 'Cache-Control': 'no-store' });
+      } catch (err) {
+        throw asTargetFailure(err, { retryable: false });
+      }
+    }
     const keyId = c.get('keyId');
     const stored = await loadTarget(c.env.DB, keyId);
     const config = stored

@@ -20,6 +20,7 @@ export const Discovery = z.object({
   id_token_signing_alg_values_supported: z.array(z.string()).optional(),
   token_endpoint_auth_methods_supported: z.array(z.string()).optional(),
   end_session_endpoint: z.url().optional(),
+  userinfo_endpoint: z.url().optional(),
 });
 export type Discovery = z.infer<typeof Discovery>;
 
@@ -67,7 +68,9 @@ export async function fetchDiscovery(env: IssuerEnv, issuer: string): Promise<Di
   if (parsed.data.issuer !== issuer) {
     throw badRequest(`the identity provider names itself "${parsed.data.issuer}", not the issuer entered`);
   }
-  for (const endpoint of [parsed.data.authorization_endpoint, parsed.data.token_endpoint, parsed.data.jwks_uri]) {
+  const { authorization_endpoint, token_endpoint, jwks_uri, userinfo_endpoint, end_session_endpoint } = parsed.data;
+  for (const endpoint of [authorization_endpoint, token_endpoint, jwks_uri, userinfo_endpoint, end_session_endpoint]) {
+    if (endpoint === undefined) continue;
     const refused = refusedIssuerUrl(endpoint, env);
     if (refused) throw badRequest(`the identity provider's endpoint ${endpoint} is refused: ${refused}`);
   }

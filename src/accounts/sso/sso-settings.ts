@@ -19,7 +19,8 @@ export interface SsoEnv extends IssuerEnv {
 /** The path of the OpenID redirect URI under the PIM's origin, to register at the identity provider. */
 export const CALLBACK_PATH = '/api/Account/SsoCallback';
 
-function keyOf(env: SsoEnv): string {
+/** The key of everything SSO seals (client secrets, the ID tokens of SSO sessions); a 500 without it. */
+export function keyOf(env: SsoEnv): string {
   if (!isUsableKey(env.SSO_ENCRYPTION_KEY)) {
     console.error(
       JSON.stringify({ where: 'sso', error: 'SSO_ENCRYPTION_KEY is not set (or shorter than 16 characters)' }),

@@ -7,36 +7,19 @@ import { AppError, notFound } from '../../kernel/app-error';
 import { sha256Hex } from '../../kernel/hashing';
 import { randomToken } from '../passwords';
 import { discoveryOf, issuerFetch, keySetOf } from './issuer';
+import { SsoSignInError } from './sso-errors';
+import { sealSessionIdToken } from './sso-sign-out';
+import { withUserinfoClaims } from './userinfo';
 import { provisionMember, roleForGroups, scimGroupNames, setMemberRole } from './provisioning';
 import { CALLBACK_PATH, openClientSecret, type SsoEnv } from './sso-settings';
+
+export { type SsoFailure, SsoSignInError } from './sso-errors';
 
 /** How long the browser has between leaving for the identity provider and coming back. */
 const LOGIN_TTL_MS = 10 * 60 * 1000;
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 /** Clock skew allowed on the ID token's times. */
 const CLOCK_TOLERANCE_S = 60;
-
-/**
- * Why a sign-in through the identity provider failed, as the sign-in page explains it
- * (`/sign-in?ssoError=<reason>`); the details go to the log only.
- */
-export type SsoFailure =
-  | 'expired' // no such sign-in in flight: unknown, used, other browser or too old
-  | 'denied' // the identity provider answered with an error (the user cancelled)
-  | 'token' // the code exchange or the ID token failed a check
-  | 'no-email' // the ID token carries no usable e-mail address
-  | 'no-role' // in none of the mapped groups and no default role
-  | 'foreign-account' // the address belongs to another company's account
-  | 'deactivated'; // SCIM deactivated the member
-
-export class SsoSignInError extends Error {
-  constructor(
-    readonly reason: SsoFailure,
-    detail: string,
-  ) {
-    super(detail);
-  }
-}
 
 const base64Url = (bytes: Uint8Array) =>
   btoa(String.fromCharCode(...bytes))
@@ -124,21 +107,28 @@ export async function finishSsoSignIn(db: Database, env: SsoEnv, input: Callback
   if (!settings) throw new SsoSignInError('expired', 'single sign-on was removed meanwhile');
   const discovery = await discoveryOf(db, env, settings);
   const clientSecret = await openClientSecret(env, settings.companyId, settings.clientSecret);
-  const idToken = await exchangeCode(env, discovery, {
+  const { idToken, accessToken } = await exchangeCode(env, discovery, {
     code: input.code,
     codeVerifier: login.codeVerifier,
     clientId: settings.clientId,
     clientSecret,
     redirectUri: `${origin}${CALLBACK_PATH}`,
   });
-  const identity = await verifyIdToken(env, idToken, {
+  const claims = await verifyIdToken(env, idToken, {
     issuer: discovery.issuer,
     jwksUri: discovery.jwks_uri,
     clientId: settings.clientId,
     nonce: login.nonce,
-    groupsClaim: settings.groupsClaim,
     algorithms: discovery.id_token_signing_alg_values_supported,
   });
+  const identity = identityOf(
+    await withUserinfoClaims(env, claims, {
+      userinfoEndpoint: discovery.userinfo_endpoint,
+      accessToken,
+      groupsClaim: settings.groupsClaim,
+    }),
+    settings.groupsClaim,
+  );
 
   const known = await db.query.ssoIdentities.findFirst({
     where: and(eq(ssoIdentities.companyId, settings.companyId), eq(ssoIdentities.subject, identity.subject)),
@@ -182,13 +172,18 @@ export async function finishSsoSignIn(db: Database, env: SsoEnv, input: Callback
   });
   if (!member) throw new SsoSignInError('deactivated', 'no membership');
   const token = randomToken();
+  const tokenHash = await sha256Hex(token);
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS).toISOString();
   await db.insert(sessions).values({
-    tokenHash: await sha256Hex(token),
+    tokenHash,
     userId,
     companyId: settings.companyId,
     departmentId: member.defaultDepartmentId,
     expiresAt,
+    // kept for the sign-out at the provider (RP-initiated logout), sealed to this session
+    ...(discovery.end_session_endpoint
+      ? { ssoIdToken: await sealSessionIdToken(env, tokenHash, idToken), ssoLogoutUrl: discovery.end_session_endpoint }
+      : {}),
   });
   return { token, expiresAt, userId, role };
 }
@@ -197,7 +192,7 @@ async function exchangeCode(
   env: SsoEnv,
   discovery: { token_endpoint: string; token_endpoint_auth_methods_supported?: string[] },
   input: { code: string; codeVerifier: string; clientId: string; clientSecret: string; redirectUri: string },
-): Promise<string> {
+): Promise<{ idToken: string; accessToken: string | undefined }> {
   const body = new URLSearchParams({
     grant_type: 'authorization_code',
     code: input.code,
@@ -223,14 +218,18 @@ async function exchangeCode(
   } catch (err) {
     throw new SsoSignInError('token', `token endpoint unreachable: ${(err as Error).message}`);
   }
-  const json = (await response.json().catch(() => null)) as { id_token?: unknown; error?: unknown } | null;
+  const json = (await response.json().catch(() => null)) as {
+    id_token?: unknown;
+    access_token?: unknown;
+    error?: unknown;
+  } | null;
   if (response.status !== 200 || typeof json?.id_token !== 'string') {
     throw new SsoSignInError('token', `token endpoint answered ${response.status} ${String(json?.error ?? '')}`);
   }
-  return json.id_token;
+  return { idToken: json.id_token, accessToken: typeof json.access_token === 'string' ? json.access_token : undefined };
 }
 
-/** OpenID Connect Core 3.1.3.7: the checks of an ID token received at the token endpoint. */
+/** OpenID Connect Core 3.1.3.7: the checks of an ID token received at the token endpoint; answers its claims. */
 export async function verifyIdToken(
   env: SsoEnv,
   idToken: string,
@@ -239,10 +238,9 @@ export async function verifyIdToken(
     jwksUri: string;
     clientId: string;
     nonce: string;
-    groupsClaim: string;
     algorithms?: string[];
   },
-): Promise<VerifiedIdentity> {
+): Promise<JWTPayload> {
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(idToken, keySetOf(env, expected.jwksUri), {
@@ -261,12 +259,17 @@ export async function verifyIdToken(
     throw new SsoSignInError('token', 'ID token azp is not this client');
   }
   if (payload.nonce !== expected.nonce) throw new SsoSignInError('token', 'ID token nonce does not match');
+  return payload;
+}
+
+/** The identity the PIM takes from the claims (the ID token's, completed from userinfo). */
+function identityOf(payload: JWTPayload, groupsClaim: string): VerifiedIdentity {
   const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
   if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) {
-    throw new SsoSignInError('no-email', 'ID token has no e-mail address');
+    throw new SsoSignInError('no-email', 'neither the ID token nor userinfo has an e-mail address');
   }
   if (payload.email_verified === false) throw new SsoSignInError('no-email', 'the e-mail address is not verified');
-  const rawGroups = payload[expected.groupsClaim];
+  const rawGroups = payload[groupsClaim];
   const groups = (Array.isArray(rawGroups) ? rawGroups : typeof rawGroups === 'string' ? [rawGroups] : []).filter(
     (g): g is string => typeof g === 'string',
   );

@@ -194,6 +194,21 @@ export function useShopDefaults(kind: ShopKind | null) {
   return useQuery({ ...shopDefaultsQuery(kind ?? 'reference'), enabled: kind !== null });
 }
 
+/**
+ * The price types or feature-block systems a catalog's products use (GetCodesInUse), as the
+ * mapping editor's choices: the first 500 in code order, which is all of them for any catalog
+ * seen so far; a value beyond them can still be typed.
+ */
+export function useCodesInUse(catalogId: string, list: 'priceTypes' | 'featureSystems') {
+  return useQuery({
+    queryKey: keys.codesInUse(catalogId, list),
+    queryFn: async () =>
+      (await apiGet('Catalog/GetCodesInUse', { catalogId, list, limit: 500 })).items.map((i) => i.code),
+    enabled: catalogId !== '',
+    staleTime: 60_000,
+  });
+}
+
 /** One page of a channel's products in review, each with its change since the last approval (docs/review.md). */
 export function useReviewInbox(channelId: string, cursor: string) {
   return useQuery({

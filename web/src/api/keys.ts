@@ -57,6 +57,8 @@ export const keys = {
   syncRuns: (connectionId: string) => ['sync', 'runs', connectionId] as const,
   /** What a shop kind needs (GetShopDefaults): fixed per server version, never invalidated. */
   shopDefaults: (kind: string) => ['sync', 'shopDefaults', kind] as const,
+  /** The price types or feature systems a catalog's products use (GetCodesInUse): the mapping editor's choices. */
+  codesInUse: (catalogId: string, list: string) => ['catalogs', catalogId, 'codesInUse', list] as const,
   /** Every list of past imports; `importList` is the one of a catalog. */
   imports: ['imports'] as const,
   importList: (catalogId: string) => ['imports', 'list', catalogId] as const,

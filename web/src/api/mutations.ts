@@ -34,15 +34,21 @@ export const useSignIn = () => {
   });
 };
 
-/** Ends the session here even when the server cannot be reached. */
+/**
+ * Ends the session here even when the server cannot be reached. A session opened through single
+ * sign-on whose provider offers sign-out answers `redirectUrl`: the browser goes there to end the
+ * provider's session too (it comes back to `/`, docs/sso.md).
+ */
 export function useSignOut() {
   const client = useQueryClient();
   return async () => {
+    let redirectUrl: string | undefined;
     try {
-      await apiPost('Account/Logout', {}, { quietAuth: true });
+      ({ redirectUrl } = await apiPost('Account/Logout', {}, { quietAuth: true }));
     } finally {
       endSession(client);
     }
+    if (redirectUrl) window.location.assign(redirectUrl);
   };
 }
 

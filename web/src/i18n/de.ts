@@ -707,7 +707,8 @@ export const de = {
   'sync.shop.defaultLanguage': 'Sprache der Katalogtexte selbst',
   'sync.shop.prices': 'Preise',
   'sync.shop.priceType': 'Preisart, die als Shoppreis gesendet wird',
-  'sync.shop.priceTypeHint': 'Eine Art der Preisliste, z. B. net_list; leer: der Preis des Produkts.',
+  'sync.shop.priceTypeHint':
+    'Eine Preisart der Preise dieses Katalogs oder eine andere, von Hand eingegeben; der eigene Preis: der Standardpreis des Produkts.',
   'sync.shop.currency': 'Währung',
   'sync.shop.pricesIncludeTax': 'Der Shop zeigt Bruttopreise (Nettopreise werden mit dem Steuersatz umgerechnet)',
   'sync.shop.features': 'Merkmale',
@@ -717,9 +718,22 @@ export const de = {
   'sync.shop.values.none': 'keine',
   'sync.shop.values.some': 'nur diese',
   'sync.shop.valueCodes': 'Attributcodes',
-  'sync.shop.valueCodesHint': 'Durch Kommas getrennt.',
+  'sync.shop.valueCodesHint':
+    'Durch Kommas getrennt; oben angekreuzte Attribute werden hier ergänzt, andere Codes können eingegeben werden.',
   'sync.shop.featureBlocks': 'Merkmalsblock-Systeme',
-  'sync.shop.featureBlocksHint': 'Eines je Zeile, z. B. udf_NMNG oder ECLASS-14.0; leer: keine.',
+  'sync.shop.featureBlocksHint':
+    'Eines je Zeile, z. B. udf_NMNG oder ECLASS-14.0; oben angekreuzte Systeme werden hier ergänzt, andere können eingegeben werden; leer: keine.',
+  'sync.shop.priceType.own': 'Der eigene Preis des Produkts',
+  'sync.shop.priceType.other': 'Andere Preisart …',
+  'sync.shop.priceType.typed': 'Preisart, eingegeben',
+  'sync.shop.valueCodesChoice': 'Attribute des Unternehmens',
+  'sync.shop.featureBlocksChoice': 'Merkmalssysteme in diesem Katalog',
+  'sync.shop.test': 'Diese Shop-Einstellungen testen',
+  'sync.shop.testHint':
+    'Testet den Shop wie hier eingestellt, über den gespeicherten Connector; nichts wird gespeichert.',
+  'sync.shop.testNew':
+    'Speichern Sie die Verbindung einmal, um ihren Shop zu testen: Der Test läuft über ihren Connector.',
+  'sync.shop.testing': 'Shop wird getestet …',
   'sync.shop.more': 'Produkte',
   'sync.shop.onDeactivate': 'Ein aus dem Shop genommenes Produkt wird',
   'sync.shop.onDeactivate.disable': 'deaktiviert (Bestellungen verweisen weiter darauf)',

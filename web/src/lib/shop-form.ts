@@ -46,11 +46,22 @@ export function languageRows(mapping: Record<string, string>, catalogLanguages: 
   return codes.map((language) => ({ language, locale: mapping[language] ?? '' }));
 }
 
-const list = (text: string) =>
+/** The codes of a free-text list (commas or lines), as the write sends them. */
+export const list = (text: string) =>
   text
     .split(/[\n,]/)
     .map((s) => s.trim())
     .filter(Boolean);
+
+/**
+ * A pick list's tick on a free-text list of codes (feature systems one per line, attribute
+ * codes by commas): ticked adds the code at the end, unticked removes it; the codes typed by
+ * hand stay as they are, so a code not offered can still be sent.
+ */
+export function toggleCode(text: string, code: string, on: boolean, separator: '\n' | ', '): string {
+  const codes = list(text).filter((c) => c !== code);
+  return (on ? [...codes, code] : codes).join(separator);
+}
 
 /** The form for a mapping (a connection's, or a kind's defaults), with rows for the catalog's languages. */
 function mappingDraft(mapping: TargetMapping, catalogLanguages: readonly string[]) {

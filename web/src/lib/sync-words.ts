@@ -136,6 +136,24 @@ export function testFailureText(status: number, error: string | undefined, t: T)
   return t('sync.testFailed', { status, error: reason });
 }
 
+/** The one line a connection test ends with: what the connector found, or why it failed. */
+export function testMessage(
+  r: {
+    ok: boolean;
+    status: number;
+    error?: string;
+    mappings: { manufacturers: number; units: number; taxes: number } | null;
+  },
+  t: T,
+): string {
+  if (!r.ok) return testFailureText(r.status, r.error, t);
+  return t('sync.testOk', {
+    manufacturers: r.mappings?.manufacturers ?? 0,
+    units: r.mappings?.units ?? 0,
+    taxes: r.mappings?.taxes ?? 0,
+  });
+}
+
 export type ChangeOp = 'create' | 'update' | 'deactivate';
 
 /** One product of a dry run's diff: its own changed fields and, apart, each variant's. */

@@ -15,6 +15,8 @@ export const WEBHOOK_EVENT_GROUPS = [
   ['template.created', 'template.updated', 'template.deleted'],
   ['import.finished', 'import.failed', 'export.finished', 'export.failed'],
   ['sync.finished', 'sync.failed', 'job.finished', 'job.failed', 'release.upgraded'],
+  ['completeness.reached', 'completeness.lost'],
+  ['review.submitted', 'review.approved', 'review.rejected'],
   ['webhook.test'],
 ] as const satisfies readonly (readonly WebhookEventType[])[];
 
@@ -39,6 +41,9 @@ export function deliverySubject(delivery: Pick<WebhookDelivery, 'payload'>): Del
       elementId: data.elementId,
       changes: Array.isArray(data.changes) ? data.changes.length : 0,
     };
+  // completeness and review events name their master product
+  if (typeof data.productId === 'string')
+    return { kind: 'element', elementKind: 'product', elementId: data.productId, changes: 0 };
   if (typeof data.jobId === 'string')
     return { kind: 'job', jobId: data.jobId, jobKind: typeof data.kind === 'string' ? data.kind : '' };
   return { kind: 'none' };

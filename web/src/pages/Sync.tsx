@@ -15,7 +15,7 @@ import { useSession } from '../session/session';
 import { ConnectionDialog } from './sync/ConnectionDialog';
 import { RunReport } from './sync/RunReport';
 import type { Connection, TestConnectionResult } from '../api/models';
-import { testFailureText } from '../lib/sync-words';
+import { testMessage } from '../lib/sync-words';
 import { RunProgress } from './sync/RunProgress';
 import { TestResult } from './sync/TestResult';
 
@@ -86,15 +86,7 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
   const test = () =>
     act(async () => {
       const r = await testConnection.mutateAsync({ departmentId, connectionId: connection.connectionId });
-      setMessage(
-        r.ok
-          ? t('sync.testOk', {
-              manufacturers: r.mappings?.manufacturers ?? 0,
-              units: r.mappings?.units ?? 0,
-              taxes: r.mappings?.taxes ?? 0,
-            })
-          : testFailureText(r.status, r.error, t),
-      );
+      setMessage(testMessage(r, t));
       setTested(r);
     });
   const start = (dryRun: boolean, confirmDeactivations = false) =>

@@ -10,6 +10,7 @@ import { useSession } from '../../session/session';
 import type { Connection } from '../../api/models';
 import { draftOfShop, type ShopDraft, shopInputOf, shopProblems } from '../../lib/shop-form';
 import { ShopSection } from './ShopSection';
+import { ShopTest } from './ShopTest';
 
 /**
  * Add or edit a connection (admin), with its shop (docs/web.md "Shops"). The secret and the
@@ -46,6 +47,12 @@ export function ConnectionDialog({ connection, onClose }: { connection: Connecti
   function shopOfWrite() {
     if (shop && shopDefaults.data?.kind === shop.kind) return { shop: shopInputOf(shop, shopDefaults.data) };
     return stored && !shop ? { shop: null } : {};
+  }
+
+  /** The shop as edited for "Test these shop settings"; null while the form has problems. */
+  function shopOfTest() {
+    if (!shop || shopDefaults.data?.kind !== shop.kind || Object.keys(problems).length > 0) return null;
+    return shopInputOf(shop, shopDefaults.data);
   }
 
   async function submit(e: FormEvent) {
@@ -138,12 +145,19 @@ export function ConnectionDialog({ connection, onClose }: { connection: Connecti
           )}
         </FormField>
         <ShopSection
+          catalogId={catalogId}
           stored={stored}
           draft={shop}
           onChange={setShop}
           catalog={catalog}
           problems={checked ? problems : {}}
-        />
+        >
+          {connection ? (
+            <ShopTest connectionId={connection.connectionId} input={shopOfTest()} onBlocked={() => setChecked(true)} />
+          ) : (
+            <p className="muted">{t('sync.shop.testNew')}</p>
+          )}
+        </ShopSection>
         <div className="span-2 form-actions">
           <ErrorText message={error} />
           <button type="button" onClick={onClose}>

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useContentLanguages } from '../../api/hooks';
+import { useAttributes, useCodesInUse, useContentLanguages } from '../../api/hooks';
 import { MEDIA_PURPOSES, type ShopDefaults } from '../../api/models';
 import { useAnnounce } from '../../components/Announcer';
 import { FormField } from '../../components/FormField';
@@ -13,8 +13,11 @@ import {
   type ValuesChoice,
   withCatalogLanguages,
 } from '../../lib/shop-form';
+import { CodeChecklist, PriceTypeChoice } from './CodeChoice';
 
 interface Props {
+  /** The connection's catalog: its price types and feature systems are offered as choices. */
+  catalogId: string;
   draft: ShopDraft;
   defaults: ShopDefaults;
   catalog: Catalogish;
@@ -26,8 +29,12 @@ interface Props {
  * Which PIM field, feature system, language and price type goes where in the shop (TargetMapping,
  * docs/shops.md "Mapping"), prefilled with the kind's defaults; "reset" brings them back.
  */
-export function MappingEditor({ draft: given, defaults, catalog, onChange, problems }: Props) {
+export function MappingEditor({ catalogId, draft: given, defaults, catalog, onChange, problems }: Props) {
   const { t } = useI18n();
+  const priceTypes = useCodesInUse(catalogId, 'priceTypes').data ?? [];
+  const systems = useCodesInUse(catalogId, 'featureSystems').data ?? [];
+  const attributes = useAttributes().data?.items ?? [];
+  const attributeName = new Map(attributes.map((a) => [a.code, a.name]));
   const announce = useAnnounce();
   const purposesHint = useId();
   const known = useContentLanguages().data?.available ?? [];
@@ -80,16 +87,7 @@ export function MappingEditor({ draft: given, defaults, catalog, onChange, probl
       <fieldset className="plain-fieldset">
         <legend>{t('sync.shop.prices')}</legend>
         <div className="form-grid">
-          <FormField label={t('sync.shop.priceType')} hint={t('sync.shop.priceTypeHint')}>
-            {(p) => (
-              <input
-                {...p}
-                value={draft.priceType}
-                maxLength={30}
-                onChange={(e) => set({ priceType: e.target.value })}
-              />
-            )}
-          </FormField>
+          <PriceTypeChoice value={draft.priceType} known={priceTypes} onChange={(priceType) => set({ priceType })} />
           <FormField
             label={t('sync.shop.currency')}
             problem={problems.currency ? t(`sync.shop.problem.${problems.currency}`) : null}
@@ -136,10 +134,27 @@ export function MappingEditor({ draft: given, defaults, catalog, onChange, probl
             )}
           </FormField>
           {draft.values === 'some' && (
-            <FormField label={t('sync.shop.valueCodes')} hint={t('sync.shop.valueCodesHint')}>
-              {(p) => <input {...p} value={draft.valueCodes} onChange={(e) => set({ valueCodes: e.target.value })} />}
-            </FormField>
+            <>
+              <CodeChecklist
+                legend={t('sync.shop.valueCodesChoice')}
+                codes={attributes.map((a) => a.code)}
+                labelOf={(code) => `${attributeName.get(code) ?? code} (${code})`}
+                text={draft.valueCodes}
+                separator=", "
+                onChange={(valueCodes) => set({ valueCodes })}
+              />
+              <FormField label={t('sync.shop.valueCodes')} hint={t('sync.shop.valueCodesHint')}>
+                {(p) => <input {...p} value={draft.valueCodes} onChange={(e) => set({ valueCodes: e.target.value })} />}
+              </FormField>
+            </>
           )}
+          <CodeChecklist
+            legend={t('sync.shop.featureBlocksChoice')}
+            codes={systems}
+            text={draft.featureBlocks}
+            separator={'\n'}
+            onChange={(featureBlocks) => set({ featureBlocks })}
+          />
           <FormField label={t('sync.shop.featureBlocks')} hint={t('sync.shop.featureBlocksHint')}>
             {(p) => (
               <textarea

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { describeError } from '../../api/errors';
 import { shopDefaultsQuery, useShopDefaults } from '../../api/hooks';
 import { type ConnectionShop, SHOP_KINDS, type ShopDefaults, type ShopKind } from '../../api/models';
@@ -18,6 +18,8 @@ import {
 import { MappingEditor } from './MappingEditor';
 
 interface Props {
+  /** The catalog chosen in the dialog (its price types and feature systems are the mapping's choices). */
+  catalogId: string;
   /** The connection's shop as stored (null: none yet). */
   stored: ConnectionShop | null;
   /** The form's shop; null: no shop (a stored one is removed on save). */
@@ -25,13 +27,15 @@ interface Props {
   onChange: (draft: ShopDraft | null) => void;
   catalog: Catalogish;
   problems: ReturnType<typeof shopProblems>;
+  /** Shown under the mapping while a shop is set (the dialog's test of these settings). */
+  children?: ReactNode;
 }
 
 /**
  * The connection's shop (docs/web.md "Shops"): the kind, then what GetShopDefaults says the kind
  * needs (its URL, one of its credential sets) and the mapping with the kind's defaults.
  */
-export function ShopSection({ stored, draft, onChange, catalog, problems }: Props) {
+export function ShopSection({ catalogId, stored, draft, onChange, catalog, problems, children }: Props) {
   const { t } = useI18n();
   const client = useQueryClient();
   const [pending, setPending] = useState<ShopKind | null>(null);
@@ -109,7 +113,15 @@ export function ShopSection({ stored, draft, onChange, catalog, problems }: Prop
             keeps={Boolean(stored?.hasCredentials && stored.kind === draft.kind)}
             problem={problems.credentials ? t(`sync.shop.problem.${problems.credentials}`) : null}
           />
-          <MappingEditor draft={draft} defaults={ready} catalog={catalog} onChange={onChange} problems={problems} />
+          <MappingEditor
+            catalogId={catalogId}
+            draft={draft}
+            defaults={ready}
+            catalog={catalog}
+            onChange={onChange}
+            problems={problems}
+          />
+          {children}
           <div>
             <button type="button" className="danger-quiet" onClick={() => void chooseKind('')}>
               {t('sync.shop.remove')}

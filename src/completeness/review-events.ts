@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import type { BatchStatement, Database } from '../db/client';
+import { webhookOutbox } from '../db/schema';
+import { companyHasWebhooks } from '../db/webhook-outbox';
+import { dbNow } from '../kernel/clock';
+import type { Caller } from '../kernel/caller';
+import { idList } from './review-scope';
+
+/** The webhook events of the review workflow (docs/review.md, docs/webhooks.md "Events"). */
+export const REVIEW_EVENT_TYPES = ['review.submitted', 'review.approved', 'review.rejected'] as const;
+export type ReviewEventType = (typeof REVIEW_EVENT_TYPES)[number];
+
+/**
+ * The outbox rows of one review transition, one per product (ordered by the product, so each
+ * product's events reach an endpoint in order with its product events): `{productId, sku,
+ * channelId, channelName, state, userId, surface, clientName?, comment?}`, where `userId` is who
+ * submitted or decided and `comment` the rejection's. Goes into the transition's own batch after
+ * its guard, so an event exists exactly when the transition committed. Nothing for a company
+ * without an enabled endpoint.
+ */
+export function reviewEventStatement(
+  db: Database,
+  caller: Caller,
+  channel: { id: number; channelId: string; name: string },
+  type: ReviewEventType,
+  productIds: readonly string[],
+  comment?: string,
+): BatchStatement {
+  const state = type === 'review.submitted' ? 'in_review' : type === 'review.approved' ? 'approved' : 'draft';
+  const extra = JSON.stringify({
+    ...(caller.clientName ? { clientName: caller.clientName } : {}),
+    ...(comment !== undefined ? { comment } : {}),
+  });
+  // Columns in the table's order: seq (NULL: the next), company_id, event_type, order_key, data, at.
+  return db
+    .insert(webhookOutbox)
+    .select(sql`SELECT NULL, ${caller.companyId}, ${type}, p.id, json_patch(json_object('productId', p.id, 'sku', p.sku,
+        'channelId', ${channel.channelId}, 'channelName', ${channel.name}, 'state', ${state},
+        'userId', ${caller.userId}, 'surface', ${caller.surface}), ${extra}), ${dbNow}
+    FROM products p WHERE p.company_id = ${caller.companyId} AND p.id IN ${idList(productIds)}
+      AND ${companyHasWebhooks(caller.companyId)}
+    ORDER BY p.id`);
+}

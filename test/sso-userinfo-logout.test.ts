@@ -1,0 +1,220 @@
+import { exports } from 'cloudflare:workers';
+import { and, eq } from 'drizzle-orm';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { memberships, sessions, users } from '../src/db/schema';
+import { sha256Hex } from '../src/kernel/hashing';
+import { db, makeCompany, makeUser } from './helpers/factories';
+import { call, loginAs, ORIGIN } from './helpers/http';
+
+/**
+ * Claims from the userinfo endpoint and the sign-out at the provider (docs/sso.md), against an
+ * identity provider played by a fetch mock as in test/sso.test.ts, here with a
+ * `userinfo_endpoint` and an `end_session_endpoint`. The token endpoint answers the ID token the
+ * test hands it for the code and the access token `at-<code>`; userinfo answers what the test
+ * put under that access token.
+ */
+const ISSUER = 'https://idp-userinfo.test';
+const CLIENT_ID = 'pim-client-2';
+
+let signingKey: CryptoKey;
+let jwks: { keys: unknown[] };
+const tokensByCode = new Map<string, string>();
+const userinfoByToken = new Map<string, Record<string, unknown>>();
+const userinfoRequests: string[] = [];
+const realFetch = globalThis.fetch;
+
+beforeAll(async () => {
+  const pair = await generateKeyPair('RS256', { extractable: true });
+  signingKey = pair.privateKey;
+  jwks = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'u1', alg: 'RS256', use: 'sig' }] };
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    if (url.origin !== ISSUER) return realFetch(input, init);
+    if (url.pathname === '/.well-known/openid-configuration')
+      return Response.json({
+        issuer: ISSUER,
+        authorization_endpoint: `${ISSUER}/authorize`,
+        token_endpoint: `${ISSUER}/token`,
+        jwks_uri: `${ISSUER}/jwks`,
+        userinfo_endpoint: `${ISSUER}/userinfo`,
+        end_session_endpoint: `${ISSUER}/logout?realm=pim`,
+        id_token_signing_alg_values_supported: ['RS256'],
+      });
+    if (url.pathname === '/jwks') return Response.json(jwks);
+    if (url.pathname === '/token' && request.method === 'POST') {
+      const code = new URLSearchParams(await request.text()).get('code') ?? '';
+      const idToken = tokensByCode.get(code);
+      if (!idToken) return Response.json({ error: 'invalid_grant' }, { status: 400 });
+      return Response.json({ access_token: `at-${code}`, token_type: 'Bearer', id_token: idToken });
+    }
+    if (url.pathname === '/userinfo') {
+      const token = (request.headers.get('Authorization') ?? '').replace(/^Bearer /, '');
+      userinfoRequests.push(token);
+      const info = userinfoByToken.get(token);
+      return info ? Response.json(info) : Response.json({ error: 'invalid_token' }, { status: 401 });
+    }
+    return new Response('not found', { status: 404 });
+  });
+});
+
+afterAll(() => vi.restoreAllMocks());
+
+/** An ID token with only the claims given beside the required ones. */
+const idToken = (nonce: string, sub: string, claims: Record<string, unknown> = {}) =>
+  new SignJWT({ nonce, ...claims })
+    .setProtectedHeader({ alg: 'RS256', kid: 'u1' })
+    .setIssuer(ISSUER)
+    .setAudience(CLIENT_ID)
+    .setSubject(sub)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(signingKey);
+
+async function ssoCompany() {
+  const company = await makeCompany();
+  const admin = await makeUser(company, { role: 'admin' });
+  const cookie = await loginAs(admin.email);
+  const slug = `ui-${company.companyId.slice(-8)}`;
+  const res = await call('POST', '/api/Account/SetSsoSettings', {
+    cookie,
+    body: {
+      slug,
+      issuer: ISSUER,
+      clientId: CLIENT_ID,
+      clientSecret: 'secret-of-the-second-idp',
+      groupRoles: [{ group: 'pim-editors', role: 'editor' }],
+      defaultRole: null,
+      mandatory: false,
+    },
+  });
+  expect(res.status, res.text).toBe(200);
+  return { ...company, admin, cookie, slug };
+}
+
+/** The round trip: SsoStart, the provider's redirect with a code whose ID token `make` builds and whose userinfo is `info`. */
+async function signIn(slug: string, make: (nonce: string) => Promise<string>, info?: Record<string, unknown>) {
+  const started = await call('POST', '/api/Account/SsoStart', { body: { slug } });
+  expect(started.status, started.text).toBe(200);
+  const url = new URL(started.json.redirectUrl);
+  const browser = started.headers.get('Set-Cookie')!.split(';')[0]!;
+  const code = crypto.randomUUID();
+  const token = await make(url.searchParams.get('nonce')!);
+  tokensByCode.set(code, token);
+  if (info) userinfoByToken.set(`at-${code}`, info);
+  const res = await exports.default.fetch(
+    new Request(
+      `${ORIGIN}/api/Account/SsoCallback?${new URLSearchParams({ state: url.searchParams.get('state')!, code })}`,
+      {
+        headers: { Cookie: browser },
+        redirect: 'manual',
+      },
+    ),
+  );
+  await res.text();
+  const session = /Service\.Cookie=([^;]+)/.exec(res.headers.get('Set-Cookie') ?? '')?.[1];
+  return {
+    location: res.headers.get('Location') ?? '',
+    cookie: session ? `Service.Cookie=${session}` : undefined,
+    code,
+    token,
+  };
+}
+
+const memberOf = async (companyId: string, email: string) => {
+  const user = await db().query.users.findFirst({ where: eq(users.email, email) });
+  if (!user) return null;
+  return (
+    (await db().query.memberships.findFirst({
+      where: and(eq(memberships.userId, user.id), eq(memberships.companyId, companyId)),
+    })) ?? null
+  );
+};
+
+describe('SSO: claims from the userinfo endpoint', () => {
+  it('reads the e-mail and groups from userinfo when the ID token has neither, with the access token of the exchange', async () => {
+    const co = await ssoCompany();
+    const sub = crypto.randomUUID();
+    const email = `ui-${sub.slice(0, 8)}@example.com`;
+    const result = await signIn(co.slug, (nonce) => idToken(nonce, sub, { name: 'Userinfo User' }), {
+      sub,
+      email,
+      email_verified: true,
+      groups: ['pim-editors'],
+    });
+    expect(result.location).toBe('/');
+    expect(userinfoRequests.at(-1)).toBe(`at-${result.code}`);
+    expect(await memberOf(co.companyId, email)).toMatchObject({ role: 'editor' });
+    const me = await call('GET', '/api/Account/Me', { cookie: result.cookie });
+    expect(me.status, me.text).toBe(200);
+    expect(me.json.user).toMatchObject({ email, name: 'Userinfo User' });
+  });
+
+  it('refuses a userinfo answer whose sub is not the ID token sub, and creates nobody', async () => {
+    const co = await ssoCompany();
+    const sub = crypto.randomUUID();
+    const email = `sub-${sub.slice(0, 8)}@example.com`;
+    const result = await signIn(co.slug, (nonce) => idToken(nonce, sub), {
+      sub: crypto.randomUUID(),
+      email,
+      groups: ['pim-editors'],
+    });
+    expect(result.location).toBe('/?ssoError=token');
+    expect(result.cookie).toBeUndefined();
+    expect(await db().query.users.findFirst({ where: eq(users.email, email) })).toBeUndefined();
+  });
+
+  it('keeps the ID token values and does not call userinfo when the ID token has them; a userinfo without e-mail is no-email', async () => {
+    const co = await ssoCompany();
+    const sub = crypto.randomUUID();
+    const email = `id-${sub.slice(0, 8)}@example.com`;
+    const before = userinfoRequests.length;
+    const result = await signIn(co.slug, (nonce) => idToken(nonce, sub, { email, groups: ['pim-editors'] }));
+    expect(result.location).toBe('/');
+    expect(userinfoRequests.length).toBe(before);
+
+    const other = crypto.randomUUID();
+    const refused = await signIn(co.slug, (nonce) => idToken(nonce, other, { groups: ['pim-editors'] }), {
+      sub: other,
+    });
+    expect(refused.location).toBe('/?ssoError=no-email');
+    expect(userinfoRequests.length).toBe(before + 1);
+  });
+});
+
+describe('SSO: sign-out at the provider (RP-initiated logout)', () => {
+  it('answers the end_session_endpoint with id_token_hint, client_id and post_logout_redirect_uri, and ends the session', async () => {
+    const co = await ssoCompany();
+    const sub = crypto.randomUUID();
+    const email = `out-${sub.slice(0, 8)}@example.com`;
+    const result = await signIn(co.slug, (nonce) => idToken(nonce, sub, { email, groups: ['pim-editors'] }));
+    expect(result.cookie).toBeDefined();
+    const tokenHash = await sha256Hex(result.cookie!.split('=')[1]!);
+    const [row] = await db().select().from(sessions).where(eq(sessions.tokenHash, tokenHash));
+    // kept sealed, never in the clear
+    expect(row!.ssoIdToken).toMatch(/^v1\./);
+    expect(row!.ssoIdToken).not.toContain(result.token.split('.')[1]!);
+
+    const out = await call('POST', '/api/Account/Logout', { cookie: result.cookie });
+    expect(out.status, out.text).toBe(200);
+    const url = new URL(out.json.redirectUrl);
+    expect(`${url.origin}${url.pathname}`).toBe(`${ISSUER}/logout`);
+    expect(url.searchParams.get('realm')).toBe('pim');
+    expect(url.searchParams.get('id_token_hint')).toBe(result.token);
+    expect(url.searchParams.get('client_id')).toBe(CLIENT_ID);
+    expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${ORIGIN}/`);
+    expect(await db().select().from(sessions).where(eq(sessions.tokenHash, tokenHash))).toEqual([]);
+    expect((await call('GET', '/api/Account/Me', { cookie: result.cookie })).status).toBe(401);
+    // signing out again (the session is gone) sends nowhere
+    const again = await call('POST', '/api/Account/Logout', { cookie: result.cookie });
+    expect(again.json).toEqual({ ok: true });
+  });
+
+  it('answers no provider URL for a password session of the same company', async () => {
+    const co = await ssoCompany();
+    const out = await call('POST', '/api/Account/Logout', { cookie: co.cookie });
+    expect(out.status, out.text).toBe(200);
+    expect(out.json).toEqual({ ok: true });
+  });
+});

@@ -1,0 +1,268 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { completenessTransitionBefore, webhookDeliveries, webhookOutbox } from '../src/db/schema';
+import { dispatchRound } from '../src/webhooks/dispatch';
+import { get, post, waitForJob } from './helpers/completeness';
+import { db, enableLanguages, makeCatalog, makeCompany, makeProduct, makeUser } from './helpers/factories';
+import { loginAs } from './helpers/http';
+import { heldQueue, makeEndpoint } from './helpers/webhooks';
+
+/**
+ * Webhook events of completeness (reached / lost per channel, written by the recompute job) and
+ * of the review workflow (submitted, approved, rejected), fanned out by the dispatcher
+ * (docs/webhooks.md "Events").
+ */
+async function setup(options: { webhooks?: boolean } = {}) {
+  const company = await makeCompany();
+  await enableLanguages(company.companyId, ['eng']);
+  const admin = await makeUser(company, { role: 'admin' });
+  const otherAdmin = await makeUser(company, { role: 'admin' });
+  const cookies = { admin: await loginAs(admin.email), otherAdmin: await loginAs(otherAdmin.email) };
+  const tenant = { ...company, userId: admin.userId };
+  const catalog = await makeCatalog(company, { language: 'deu', languages: ['deu', 'eng'] });
+  const endpoint = options.webhooks === false ? null : await makeEndpoint(tenant);
+  const { queue } = heldQueue();
+  await dispatchRound({ db: db(), queue }, company.companyId); // the dispatcher starts at the end
+  return { company, admin, otherAdmin, cookies, tenant, catalog, endpoint, queue };
+}
+type Setup = Awaited<ReturnType<typeof setup>>;
+
+async function saveChannel(s: Setup, requirements: unknown[], channelId?: string): Promise<string> {
+  const body = { name: 'Shop', languages: ['deu', 'eng'], requirements };
+  const res = channelId
+    ? await post(s.cookies.admin, '/api/Catalog/UpdateChannel', { channelId, ...body })
+    : await post(s.cookies.admin, '/api/Catalog/AddChannel', body);
+  expect(res.status, res.text).toBe(200);
+  expect((await waitForJob(s.cookies.admin, res.json.jobId)).state).toBe('succeeded');
+  return channelId ?? res.json.channelId;
+}
+
+/** Runs the company's dispatcher and answers the payloads of the deliveries it created, in delivery order. */
+async function dispatched(s: Setup) {
+  for (let round = 0; round < 20; round++)
+    if (!(await dispatchRound({ db: db(), queue: s.queue }, s.company.companyId)).more) break;
+  const rows = await db()
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpointId, s.endpoint!.endpointId))
+    .orderBy(webhookDeliveries.id);
+  await db().delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, s.endpoint!.endpointId));
+  return rows.map((r) => ({ ...(JSON.parse(r.payload) as { type: string; data: Record<string, unknown> }), r }));
+}
+
+const only = (events: Awaited<ReturnType<typeof dispatched>>, prefix: string) =>
+  events.filter((e) => e.type.startsWith(prefix)).map(({ type, data }) => ({ type, data }));
+
+describe('Webhooks: completeness reached and lost per channel', () => {
+  it('sends one event per master and channel whose completeness crosses, from the recompute, and none for a new channel', async () => {
+    const s = await setup();
+    const withText = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'C-1', description: 'Beschreibung' });
+    const without = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'C-2' });
+    const alsoWithout = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'C-3' });
+    // a new channel: nothing was scored before, so nothing is lost (and nothing reached)
+    const channelId = await saveChannel(s, [{ kind: 'field', field: 'description', languages: ['deu'] }]);
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+
+    // the requirement changes to the name: the two without a description reach completeness
+    await saveChannel(s, [{ kind: 'field', field: 'name', languages: ['deu'] }], channelId);
+    const reached = only(await dispatched(s), 'completeness.');
+    expect(reached).toEqual(
+      [without, alsoWithout]
+        .sort((a, b) => a.productId.localeCompare(b.productId))
+        .map((p) => ({
+          type: 'completeness.reached',
+          data: {
+            productId: p.productId,
+            sku: p.productId === without.productId ? 'C-2' : 'C-3',
+            channelId,
+            channelName: 'Shop',
+            complete: true,
+            scores: { deu: 100 },
+          },
+        })),
+    );
+
+    // back to the description: they lose it again; the master with a description stays complete
+    await saveChannel(s, [{ kind: 'field', field: 'description', languages: ['deu'] }], channelId);
+    const lost = await dispatched(s);
+    expect(only(lost, 'completeness.').map((e) => [e.type, e.data.productId, e.data.complete])).toEqual(
+      [without, alsoWithout]
+        .map((p) => p.productId)
+        .sort()
+        .map((id) => ['completeness.lost', id, false]),
+    );
+    expect(lost.find((e) => e.type === 'completeness.lost')!.data.scores).toEqual({ deu: 0 });
+    const lostEvents = lost.filter((e) => e.type === 'completeness.lost');
+    expect(lostEvents.map((e) => e.r.orderKey)).toEqual(lostEvents.map((e) => e.data.productId)); // ordered per product
+    expect(only(lost, 'completeness.').some((e) => e.data.productId === withText.productId)).toBe(false);
+    // the scratch rows went with the page's batch
+    expect(await db().select().from(completenessTransitionBefore)).toEqual([]);
+  });
+
+  it('counts a master complete only when every language of the channel is', async () => {
+    const s = await setup();
+    const product = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'L-1', description: 'Text' });
+    const channelId = await saveChannel(s, [{ kind: 'field', field: 'name', languages: ['deu'] }]);
+    await dispatched(s);
+    // English joins the rule: the master has no English name, so it is incomplete in the channel
+    await saveChannel(s, [{ kind: 'field', field: 'name', languages: ['deu', 'eng'] }], channelId);
+    const events = only(await dispatched(s), 'completeness.');
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'completeness.lost',
+        data: expect.objectContaining({ productId: product.productId, scores: { deu: 100, eng: 0 } }),
+      }),
+    ]);
+    // a change that leaves it incomplete sends nothing
+    await saveChannel(s, [{ kind: 'field', field: 'name', languages: ['eng'] }], channelId);
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+  });
+
+  it('sends one event when a single write completes a master in every language of the channel, and one when it loses it', async () => {
+    const s = await setup();
+    const product = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'W-1' });
+    const channelId = await saveChannel(s, [{ kind: 'field', field: 'description', languages: ['deu', 'eng'] }]);
+    await dispatched(s);
+    const setDescription = async (value: string, language?: string) => {
+      const res = await post(s.cookies.admin, '/api/Catalog/SetValue', {
+        departmentId: s.company.departmentId,
+        elementId: product.productId,
+        field: 'description',
+        value,
+        ...(language ? { language } : {}),
+      });
+      expect(res.status, res.text).toBe(200);
+    };
+    await setDescription('Beschreibung'); // German only: still incomplete in English
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+    await setDescription('Description', 'eng');
+    const reached = await dispatched(s);
+    expect(only(reached, 'completeness.')).toEqual([
+      {
+        type: 'completeness.reached',
+        data: {
+          productId: product.productId,
+          sku: 'W-1',
+          channelId,
+          channelName: 'Shop',
+          complete: true,
+          scores: { deu: 100, eng: 100 },
+        },
+      },
+    ]);
+    // the product's own change event goes first, both ordered by the product
+    expect(reached.map((e) => [e.type, e.r.orderKey])).toEqual([
+      ['product.updated', product.productId],
+      ['completeness.reached', product.productId],
+    ]);
+    await setDescription(''); // cleared
+    expect(only(await dispatched(s), 'completeness.')).toEqual([
+      expect.objectContaining({
+        type: 'completeness.lost',
+        data: expect.objectContaining({ productId: product.productId, complete: false, scores: { deu: 0, eng: 100 } }),
+      }),
+    ]);
+  });
+
+  it('writes no outbox rows for a company without an enabled endpoint', async () => {
+    const s = await setup({ webhooks: false });
+    await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'N-1' });
+    const channelId = await saveChannel(s, [{ kind: 'field', field: 'name', languages: ['deu'] }]);
+    await saveChannel(s, [{ kind: 'field', field: 'description', languages: ['deu'] }], channelId);
+    const product = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'N-2' });
+    const set = await post(s.cookies.admin, '/api/Catalog/SetValue', {
+      departmentId: s.company.departmentId,
+      elementId: product.productId,
+      field: 'description',
+      value: 'Text',
+    });
+    expect(set.status, set.text).toBe(200);
+    expect(await db().select().from(webhookOutbox).where(eq(webhookOutbox.companyId, s.company.companyId))).toEqual([]);
+  });
+});
+
+describe('Webhooks: review submitted, approved, rejected', () => {
+  async function reviewSetup() {
+    const s = await setup();
+    const channelId = await saveChannel(s, []);
+    const on = await post(s.cookies.admin, '/api/Catalog/SetChannelReview', {
+      channelId,
+      enabled: true,
+      rule: { kind: 'any' },
+    });
+    expect(on.status, on.text).toBe(200);
+    return { ...s, channelId };
+  }
+
+  it('sends review.submitted and review.approved with the channel, the product and who acted', async () => {
+    const s = await reviewSetup();
+    const [a, b] = [
+      await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'R-1' }),
+      await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'R-2' }),
+    ];
+    const ids = [a.productId, b.productId];
+    const submit = await post(s.cookies.admin, '/api/Catalog/SubmitForReview', {
+      channelId: s.channelId,
+      productIds: ids,
+    });
+    expect(submit.status, submit.text).toBe(200);
+    const submitted = only(await dispatched(s), 'review.');
+    expect(submitted).toEqual(
+      [...ids].sort().map((productId) => ({
+        type: 'review.submitted',
+        data: {
+          productId,
+          sku: productId === a.productId ? 'R-1' : 'R-2',
+          channelId: s.channelId,
+          channelName: 'Shop',
+          state: 'in_review',
+          userId: s.admin.userId,
+          surface: 'web',
+        },
+      })),
+    );
+    // the admin who made the products' last change may not approve them; the other admin does
+    const approve = await post(s.cookies.otherAdmin, '/api/Catalog/ApproveProducts', {
+      channelId: s.channelId,
+      productIds: [a.productId],
+    });
+    expect(approve.status, approve.text).toBe(200);
+    expect(only(await dispatched(s), 'review.')).toEqual([
+      {
+        type: 'review.approved',
+        data: expect.objectContaining({ productId: a.productId, state: 'approved', userId: s.otherAdmin.userId }),
+      },
+    ]);
+  });
+
+  it('sends review.rejected with the comment, and nothing for a refused transition', async () => {
+    const s = await reviewSetup();
+    const p = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'R-9' });
+    const body = { channelId: s.channelId, productIds: [p.productId] };
+    expect((await post(s.cookies.admin, '/api/Catalog/SubmitForReview', body)).status).toBe(200);
+    await dispatched(s);
+    const reject = await post(s.cookies.otherAdmin, '/api/Catalog/RejectProducts', { ...body, comment: 'Bild fehlt' });
+    expect(reject.status, reject.text).toBe(200);
+    expect(only(await dispatched(s), 'review.')).toEqual([
+      {
+        type: 'review.rejected',
+        data: {
+          productId: p.productId,
+          sku: 'R-9',
+          channelId: s.channelId,
+          channelName: 'Shop',
+          state: 'draft',
+          userId: s.otherAdmin.userId,
+          surface: 'web',
+          comment: 'Bild fehlt',
+        },
+      },
+    ]);
+    // approving a draft is a 409 and leaves no event
+    const refused = await post(s.cookies.otherAdmin, '/api/Catalog/ApproveProducts', body);
+    expect(refused.status, refused.text).toBe(409);
+    expect(only(await dispatched(s), 'review.')).toEqual([]);
+    const state = await get(s.cookies.admin, `/api/Catalog/GetReviewState?productId=${p.productId}`);
+    expect(state.json.channels[0]).toMatchObject({ state: 'draft' });
+  });
+});

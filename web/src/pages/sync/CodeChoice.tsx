@@ -1,0 +1,101 @@
+import { useId, useState } from 'react';
+import { useI18n } from '../../i18n/i18n';
+import { list, toggleCode } from '../../lib/shop-form';
+
+/** The select's value that asks for a price type typed by hand. */
+const OTHER = '\u0000other';
+
+/**
+ * The price type sent as the shop's price: the product's own price, one of the types the
+ * catalog's prices use (GetCodesInUse), or another typed by hand (a type the catalog does not
+ * use yet is allowed: the mapping takes any).
+ */
+export function PriceTypeChoice({
+  value,
+  known,
+  onChange,
+}: {
+  value: string;
+  known: readonly string[];
+  onChange: (value: string) => void;
+}) {
+  const { t } = useI18n();
+  const id = useId();
+  // Chosen "another": stays until a listed choice is made, so typing a listed code keeps the focus.
+  const [typing, setTyping] = useState(false);
+  // A stored type the catalog does not use (or before the list arrives) shows as typed.
+  const other = typing || (value !== '' && !known.includes(value));
+  return (
+    <div className="field">
+      <label htmlFor={`${id}-select`}>{t('sync.shop.priceType')}</label>
+      <select
+        id={`${id}-select`}
+        aria-describedby={`${id}-hint`}
+        value={other ? OTHER : value}
+        onChange={(e) => {
+          const chosen = e.target.value;
+          setTyping(chosen === OTHER);
+          if (chosen !== OTHER) onChange(chosen);
+        }}
+      >
+        <option value="">{t('sync.shop.priceType.own')}</option>
+        {known.map((code) => (
+          <option key={code} value={code}>
+            {code}
+          </option>
+        ))}
+        <option value={OTHER}>{t('sync.shop.priceType.other')}</option>
+      </select>
+      {other && (
+        <>
+          <label htmlFor={`${id}-other`}>{t('sync.shop.priceType.typed')}</label>
+          <input id={`${id}-other`} value={value} maxLength={30} onChange={(e) => onChange(e.target.value)} />
+        </>
+      )}
+      <small id={`${id}-hint`} className="muted">
+        {t('sync.shop.priceTypeHint')}
+      </small>
+    </div>
+  );
+}
+
+/**
+ * Tick boxes for the codes the company or catalog has (feature systems, attribute codes) on a
+ * free-text list of them: a tick adds or removes the code in the text, which stays editable
+ * for codes not offered.
+ */
+export function CodeChecklist({
+  legend,
+  codes,
+  text,
+  separator,
+  onChange,
+  labelOf = (code) => code,
+}: {
+  legend: string;
+  codes: readonly string[];
+  text: string;
+  separator: '\n' | ', ';
+  onChange: (text: string) => void;
+  labelOf?: (code: string) => string;
+}) {
+  if (codes.length === 0) return null;
+  const chosen = new Set(list(text));
+  return (
+    <fieldset className="plain-fieldset span-2 code-checklist">
+      <legend>{legend}</legend>
+      <div className="toolbar">
+        {codes.map((code) => (
+          <label key={code} className="check-field">
+            <input
+              type="checkbox"
+              checked={chosen.has(code)}
+              onChange={(e) => onChange(toggleCode(text, code, e.target.checked, separator))}
+            />
+            <span>{labelOf(code)}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
