@@ -357,6 +357,53 @@ describe('exports and shop syncs of a channel with review on', () => {
     expect(file.text).not.toContain('HELD-1');
   });
 
+  it.each(['CSV', 'ETIMxChange'])(
+    'a %s export for the channel writes only approved products and counts the ones held back',
+    async (exportType) => {
+      const s = await reviewSetup();
+      await setReview(s, { kind: 'any' });
+      await approved(s, 'OK-1');
+      const held = await s.makeMaster('HELD-1');
+      await submit(s, s.cookies.editor, [held.productId]);
+      await s.makeMaster('DRAFT-1');
+      const template = await post(s.cookies.admin, '/api/Export/AddTemplate', {
+        name: `Shop ${exportType}`,
+        exportType,
+        options: { channelId: s.channelId },
+      });
+      expect(template.status, template.text).toBe(200);
+      const started = await post(s.cookies.admin, '/api/Export/StartExport', {
+        departmentId: s.company.departmentId,
+        catalogId: s.catalog.catalogId,
+        templateId: template.json.templateId,
+      });
+      expect(started.status, started.text).toBe(200);
+      const job = await waitForJob(s.cookies.admin, started.json.jobId);
+      expect(job.state, job.error).toBe('succeeded');
+      const heldBack = (job.warnings as string[]).filter((w) => w.startsWith('left out as not approved in review'));
+      expect(heldBack, JSON.stringify(job.warnings)).toEqual([
+        expect.stringMatching(
+          /^left out as not approved in review for Shop: 2 times \(e\.g\. (HELD-1, DRAFT-1|DRAFT-1, HELD-1)\)$/,
+        ),
+      ]);
+      const file = await get(s.cookies.admin, `/api/Export/Download?jobId=${started.json.jobId}`);
+      expect(file.text).toContain('OK-1');
+      expect(file.text).not.toContain('HELD-1');
+      expect(file.text).not.toContain('DRAFT-1');
+
+      // Review off: the same template writes every product again.
+      await setReview(s, undefined, false);
+      const again = await post(s.cookies.admin, '/api/Export/StartExport', {
+        departmentId: s.company.departmentId,
+        catalogId: s.catalog.catalogId,
+        templateId: template.json.templateId,
+      });
+      expect((await waitForJob(s.cookies.admin, again.json.jobId)).state).toBe('succeeded');
+      const all = await get(s.cookies.admin, `/api/Export/Download?jobId=${again.json.jobId}`);
+      expect(all.text).toContain('HELD-1');
+    },
+  );
+
   it('sync only approved masters, report the rest, and leave a shop copy of one sent back to review', async () => {
     const setup = await syncSetup();
     const reviewer = await makeUser(setup.company, { role: 'admin' });

@@ -60,8 +60,11 @@ async function checkTemplate(db: Database, tenant: Caller, input: ExportTemplate
   const options = input.options ?? {};
   if (isBmecatFormat(input.exportType)) {
     checkOptionsForFormat(input.exportType, language, options);
-  } else if (Object.keys(options).length > 0) {
-    throw badRequest(`options: exportType ${input.exportType} takes no options`);
+  } else {
+    // The other formats take only the channel they feed, whose review gates them (docs/review.md).
+    const other = Object.keys(options).filter((key) => key !== 'channelId');
+    if (other.length > 0)
+      throw badRequest(`options: exportType ${input.exportType} takes only channelId, not ${other.join(', ')}`);
   }
   if (options.categoryId) {
     const category = await db.query.categories.findFirst({

@@ -9,7 +9,8 @@ import { expectAccessible, launchChromium, newContext, SALES, screenshot, signIn
  * after saving, the API has both limits, only the product placed there misses its GTIN and only
  * in German, and the dialog reopened shows both (the category by its path), also once the row
  * above is removed. A language the channel stops publishing is then refused by the API under
- * the row's language limit; both limits lifted leave the requirement without them.
+ * the row's language limit; both limits lifted leave the requirement without them. Last, review
+ * before publishing is turned on in the same dialog with a rule of fields and a language.
  */
 const base = () => inject('baseUrl');
 const suffix = Date.now().toString(36).slice(-5);
@@ -210,5 +211,26 @@ describe('limits of a channel requirement in the web dialog (admin@demo.test)', 
       (c: { channelId: string }) => c.channelId === channelId,
     );
     expect(searched.requirements).toEqual([{ kind: 'field', field: 'gtin', categoryId: erdkabel.categoryId }]);
+
+    // Review before publishing, turned on below the requirements (ChannelReviewForm; docs/review.md).
+    dialog = await openDialog();
+    await dialog
+      .getByRole('checkbox', { name: 'Products need an approval before this channel publishes them' })
+      .check();
+    await dialog.getByRole('radio', { name: 'Changes of these fields and/or languages' }).check();
+    await dialog.getByLabel(/^Fields, separated by commas/).fill('name, price');
+    await dialog
+      .getByRole('group', { name: 'Languages (none checked: every language)' })
+      .getByRole('checkbox', { name: 'eng' })
+      .check();
+    await dialog.getByRole('button', { name: 'Apply review setting' }).click();
+    await expect
+      .poll(
+        async () =>
+          (await api(cookie, 'Catalog/GetChannels')).items.find((c: { channelId: string }) => c.channelId === channelId)
+            .review,
+      )
+      .toEqual({ enabled: true, rule: { kind: 'fields', fields: ['name', 'price'], languages: ['eng'] } });
+    await expectAccessible(page, 'channel dialog with review on');
   });
 });

@@ -1,8 +1,8 @@
 import { readTranslations } from '../../model/translation-store';
 import { columnLanguage, planLanguages } from './localized-out';
 import { ExportWarnings } from '../export-warnings';
-import { masterScope, productPage, type ExportPhase, type Exporter } from '../exporter';
-import { leaveOutIncompleteVariants, warnSkipped } from '../complete-for';
+import type { ExportPhase, Exporter } from '../exporter';
+import { channelProductPage } from '../channel-page';
 import { categoryPage, countProductsInScope, placementPage } from './catalog-queries';
 import type { Dialect } from './dialect';
 import { makeBmecatPlan, type BmecatPlan } from './plan';
@@ -52,11 +52,9 @@ function productsPhase(dialect: Dialect): ExportPhase<BmecatPlan> {
     async run(ctx, plan, cursor) {
       const w = new ExportWarnings();
       const scope = { categoryId: plan.categoryId, statuses: plan.statuses, createdBefore: plan.snapshot };
-      const { aggregates, nextCursor } = await productPage(ctx, cursor, { ...scope, complete: plan.complete });
-      if (plan.complete) {
-        await warnSkipped(ctx.db, masterScope(ctx, scope), plan.complete, cursor, nextCursor, w);
-        await leaveOutIncompleteVariants(ctx.db, plan.complete, aggregates, w, (v) => variantWritten(v, plan));
-      }
+      const { aggregates, nextCursor } = await channelProductPage(ctx, cursor, scope, plan.complete, w, (v) =>
+        variantWritten(v, plan),
+      );
       let text = '';
       let products = 0;
       for (const aggregate of aggregates) {

@@ -68,8 +68,17 @@ export const TemplateOptions = z.strictObject({
    * without the option the export leaves UDX out and says so.
    */
   udxVerbatim: z.boolean().optional(),
-  /** The channel this template feeds (docs/completeness.md): its requirements judge `onlyComplete`. */
-  channelId: z.uuid().nullish(),
+  /**
+   * The channel this template feeds (docs/completeness.md): its requirements judge `onlyComplete`,
+   * and while its review is on every format writes only the masters approved for it (docs/review.md).
+   * The one option CSV and ETIMxChange templates take.
+   */
+  channelId: z
+    .uuid()
+    .nullish()
+    .describe(
+      'The channel this template feeds: with onlyComplete its requirements decide, and while its review is on only masters approved for it are written (every format; CSV and ETIMxChange take no other option); the job warns how many were held back',
+    ),
   /** Export only the products complete for `channelId` in the template's language; the job warns how many it left out and why. */
   onlyComplete: z
     .boolean()

@@ -13,7 +13,11 @@ import {
   type LocalizedColumn,
 } from './csv-format';
 import { priceList } from '../../model/price-list';
-import { productPage, rowCount, textPhase, type Exporter } from '../exporter';
+import { rowCount, textPhase, type Exporter } from '../exporter';
+import { channelProductPage } from '../channel-page';
+import { resolveCompleteFor, type CompleteFor } from '../complete-for';
+import { ExportWarnings } from '../export-warnings';
+import { parseStoredOptions } from '../bmecat/template-options';
 
 interface CsvPlan {
   attributeCodes: string[];
@@ -23,6 +27,8 @@ interface CsvPlan {
   categoryPaths: Record<string, string>;
   /** The `categoryMedia` cell of the file's first row: every category link of the catalog. */
   categoryMedia: string;
+  /** The template's channel while its review is on: only approved masters (docs/review.md); absent in older plans. */
+  complete?: CompleteFor | null;
 }
 
 function classesOf(node: ProductNode): string {
@@ -73,7 +79,14 @@ export const csvExporter: Exporter<CsvPlan> = {
         .orderBy(asc(media.elementId), asc(media.sortOrder));
       for (const r of rows) links.push({ path: pathOf(r.elementId), url: r.url! });
     }
+    const options = ctx.template ? parseStoredOptions(ctx.template.options) : {};
     return {
+      complete: await resolveCompleteFor(
+        ctx.db,
+        ctx.companyId,
+        options,
+        ctx.template?.language ?? ctx.catalog.language,
+      ),
       attributeCodes: attributeRows.map((a) => a.code),
       localized: localizedColumns(
         ctx.catalog.languages,
@@ -93,7 +106,8 @@ export const csvExporter: Exporter<CsvPlan> = {
     {
       name: 'products',
       async run(ctx, plan, cursor) {
-        const { aggregates, nextCursor } = await productPage(ctx, cursor);
+        const w = new ExportWarnings();
+        const { aggregates, nextCursor } = await channelProductPage(ctx, cursor, {}, plan.complete, w);
         let text = '';
         // The category links go on the file's first row (the first page's first master).
         let categoryMedia = cursor === null && plan.categoryMedia !== '' ? plan.categoryMedia : null;
@@ -138,7 +152,7 @@ export const csvExporter: Exporter<CsvPlan> = {
           text += row(aggregate, null, categoryNames);
           for (const variant of aggregate.variants) text += row(variant, aggregate.product.sku, categoryNames);
         }
-        return { text, nextCursor, products: rowCount(aggregates) };
+        return { text, nextCursor, products: rowCount(aggregates), warnings: w.isEmpty ? undefined : w.toJSON() };
       },
     },
   ],

@@ -1,7 +1,8 @@
 import { ExportWarnings } from '../export-warnings';
-import { productPage, type ExportPhase, type Exporter } from '../exporter';
+import type { ExportPhase, Exporter } from '../exporter';
+import { channelProductPage } from '../channel-page';
 import { countProductsInScope } from '../bmecat/catalog-queries';
-import { productViews } from '../bmecat/product-view';
+import { productViews, variantWritten } from '../bmecat/product-view';
 import { makeXChangePlan, type XChangePlan } from './xchange-plan';
 import { xchangeProduct } from './xchange-product';
 
@@ -33,11 +34,14 @@ const productsPhase: ExportPhase<XChangePlan> = {
   async run(ctx, plan, cursor) {
     const w = new ExportWarnings();
     let wrote = cursor?.startsWith('1:') ?? false;
-    const { aggregates, nextCursor } = await productPage(ctx, cursor ? cursor.slice(2) : null, {
-      categoryId: plan.categoryId,
-      statuses: plan.statuses,
-      createdBefore: plan.snapshot,
-    });
+    const { aggregates, nextCursor } = await channelProductPage(
+      ctx,
+      cursor ? cursor.slice(2) : null,
+      { categoryId: plan.categoryId, statuses: plan.statuses, createdBefore: plan.snapshot },
+      plan.complete,
+      w,
+      (v) => variantWritten(v, plan),
+    );
     let text = '';
     let products = 0;
     for (const aggregate of aggregates) {

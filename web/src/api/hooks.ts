@@ -217,3 +217,12 @@ export function useReviewInbox(channelId: string, cursor: string) {
     enabled: channelId !== '',
   });
 }
+
+/** A master's review state in every review-on channel (docs/review.md); a variant has none (`enabled` false). */
+export function useReviewState(productId: string, enabled = true) {
+  return useQuery({
+    queryKey: keys.reviewStateOf(productId),
+    queryFn: () => apiGet('Catalog/GetReviewState', { productId }),
+    enabled,
+  });
+}

@@ -71,6 +71,8 @@ export const keys = {
   reviewInbox: (channelId: string, cursor: string) => ['review', channelId, cursor] as const,
   review: ['review'] as const,
   completenessOf: (productId: string) => ['product', productId, 'completeness'] as const,
+  /** A product's review state per channel (GetReviewState), under `product` so a save refreshes it. */
+  reviewStateOf: (productId: string) => ['product', productId, 'review'] as const,
   /** The overview per channel and language and its 30-day trend (both under `completeness`). */
   completenessOverview: ['completeness', 'overview'] as const,
   completenessTrend: (days: number) => ['completeness', 'trend', days] as const,

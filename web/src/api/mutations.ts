@@ -347,6 +347,22 @@ export const useRedeliverWebhook = () =>
 // Review before publishing (docs/review.md): a decision empties the inbox entry and changes the product's state.
 
 export const useApproveProducts = () =>
-  useWrite('Catalog/ApproveProducts', (client) => refreshAll(client, keys.review, keys.channels));
+  useWrite('Catalog/ApproveProducts', (client, body) =>
+    refreshAll(client, keys.review, keys.channels, ...body.productIds.map(keys.reviewStateOf)),
+  );
 export const useRejectProducts = () =>
-  useWrite('Catalog/RejectProducts', (client) => refreshAll(client, keys.review, keys.channels));
+  useWrite('Catalog/RejectProducts', (client, body) =>
+    refreshAll(client, keys.review, keys.channels, ...body.productIds.map(keys.reviewStateOf)),
+  );
+export const useSubmitForReview = () =>
+  useWrite('Catalog/SubmitForReview', (client, body) =>
+    refreshAll(client, keys.review, ...body.productIds.map(keys.reviewStateOf)),
+  );
+/** Review on or off for a channel (admins): GetChannels shows it, the inbox lists review-on channels. */
+export const useSetChannelReview = () =>
+  useWrite('Catalog/SetChannelReview', (client) =>
+    Promise.all([
+      refreshAll(client, keys.channels, keys.review),
+      client.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'product' && q.queryKey[2] === 'review' }),
+    ]),
+  );

@@ -13,6 +13,7 @@ import { useSession } from '../session/session';
 import { AttributesForm } from './AttributesForm';
 import { ClassificationEditor } from './ClassificationEditor';
 import { CompletenessPanel } from './CompletenessPanel';
+import { ReviewPanel } from './ReviewPanel';
 import { FieldsForm } from './FieldsForm';
 import { FeatureBlocksPanel } from './FeatureBlocksPanel';
 import { HistoryPanel } from './HistoryPanel';
@@ -151,6 +152,7 @@ export default function ProductEditor() {
                 label: t('editor.tab.completeness'),
                 content: () => <CompletenessPanel product={p} />,
               },
+              { id: 'review', label: t('editor.tab.review'), content: () => <ReviewPanel product={p} /> },
               {
                 id: 'feature-blocks',
                 label: t('editor.tab.featureBlocks', { count: p.featureBlocks.length }),

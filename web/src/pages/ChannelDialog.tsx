@@ -11,6 +11,7 @@ import { useI18n } from '../i18n/i18n';
 import { bodyOf, newRow, type RequirementBody, type RequirementRow, rowOf } from '../lib/channel-draft';
 import { draftProblem, type FieldProblem, problemAt } from '../lib/channel-problems';
 import { ChannelRequirement } from './ChannelRequirement';
+import { ChannelReviewForm } from './ChannelReviewForm';
 
 export type Channel = GetResult<'Catalog/GetChannels'>['items'][number];
 
@@ -19,7 +20,8 @@ export type Channel = GetResult<'Catalog/GetChannels'>['items'][number];
  * its requirements, one row each (lib/channel-draft.ts, ChannelRequirement.tsx). The API checks
  * every name and answers a 400 naming the row (`requirements[2].purpose`), shown under that
  * row's input (lib/channel-problems.ts), else under the form; nothing is written then. A row's
- * language limit offers the languages checked above (pages/RequirementLimits.tsx).
+ * language limit offers the languages checked above (pages/RequirementLimits.tsx). A saved
+ * channel's review before publishing is set below, in its own form (ChannelReviewForm.tsx).
  */
 export function ChannelDialog({ channel, onClose }: { channel: Channel | null; onClose: () => void }) {
   const { t } = useI18n();
@@ -142,6 +144,7 @@ export function ChannelDialog({ channel, onClose }: { channel: Channel | null; o
           </button>
         </div>
       </form>
+      {channel && <ChannelReviewForm channel={channel} />}
     </Dialog>
   );
 }

@@ -1,18 +1,17 @@
 import { useState } from 'react';
-import { describeError } from '../api/errors';
 import { useChannels, useReviewInbox } from '../api/hooks';
-import type { ReviewItem } from '../api/models';
-import { useApproveProducts, useRejectProducts } from '../api/mutations';
-import { useAnnounce } from '../components/Announcer';
-import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
-import { changeLines } from '../lib/review-changes';
+import { onPage, toggled } from '../lib/review-selection';
+import { ReviewBulkBar } from './review/ReviewBulkBar';
+import { ReviewEntry } from './review/ReviewEntry';
 
 /**
  * The review inbox (docs/review.md): a channel's products in review, each with what changed
- * since its last approval, approved or rejected (with a comment) one by one. The server decides
- * who may: an admin, never the one who made the last change; its 403 shows as the row's error.
+ * since its last approval, approved or rejected (with a comment) one by one or selected and
+ * decided together (review/ReviewBulkBar.tsx). The server decides who may: an admin, never the
+ * one who made the last change; its refusal shows on the product's row. The selection belongs
+ * to the page shown: another page or channel starts with none.
  */
 export default function Review() {
   const { t } = useI18n();
@@ -21,6 +20,17 @@ export default function Review() {
   const channelId = chosen || channels[0]?.channelId || '';
   const [cursors, setCursors] = useState<string[]>(['']);
   const inbox = useReviewInbox(channelId, cursors.at(-1)!);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [refused, setRefused] = useState<Record<string, string>>({});
+  const items = inbox.data?.items ?? [];
+  const page = items.map((i) => i.productId);
+  // A product decided (by anyone) leaves the page, and with it the selection.
+  const selection = onPage(picked, page);
+  const turnPage = (next: string[]) => {
+    setCursors(next);
+    setPicked([]);
+    setRefused({});
+  };
   return (
     <>
       <div className="page-head">
@@ -37,7 +47,7 @@ export default function Review() {
               value={channelId}
               onChange={(e) => {
                 setChosen(e.target.value);
-                setCursors(['']);
+                turnPage(['']);
               }}
             >
               {channels.map((c) => (
@@ -48,24 +58,40 @@ export default function Review() {
             </select>
           </label>
           <QueryState isPending={inbox.isPending} error={inbox.error}>
-            {inbox.data?.items.length ? (
-              <ul className="review-list">
-                {inbox.data.items.map((item) => (
-                  <ReviewEntry key={item.productId} channelId={channelId} item={item} />
-                ))}
-              </ul>
+            {items.length ? (
+              <>
+                <ReviewBulkBar
+                  channelId={channelId}
+                  page={page}
+                  selection={selection}
+                  onSelection={setPicked}
+                  onRefused={setRefused}
+                />
+                <ul className="review-list">
+                  {items.map((item) => (
+                    <ReviewEntry
+                      key={item.productId}
+                      channelId={channelId}
+                      item={item}
+                      selected={selection.includes(item.productId)}
+                      onSelect={(on) => setPicked(toggled(selection, item.productId, on))}
+                      refusal={refused[item.productId] ?? null}
+                    />
+                  ))}
+                </ul>
+              </>
             ) : (
               <p className="empty">{t('review.empty')}</p>
             )}
           </QueryState>
           <p>
             {cursors.length > 1 && (
-              <button type="button" onClick={() => setCursors(cursors.slice(0, -1))}>
+              <button type="button" onClick={() => turnPage(cursors.slice(0, -1))}>
                 {t('review.previous')}
               </button>
             )}
             {inbox.data?.nextCursor && (
-              <button type="button" onClick={() => setCursors([...cursors, inbox.data!.nextCursor!])}>
+              <button type="button" onClick={() => turnPage([...cursors, inbox.data!.nextCursor!])}>
                 {t('review.next')}
               </button>
             )}
@@ -73,73 +99,5 @@ export default function Review() {
         </>
       )}
     </>
-  );
-}
-
-function ReviewEntry({ channelId, item }: { channelId: string; item: ReviewItem }) {
-  const { t } = useI18n();
-  const announce = useAnnounce();
-  const approve = useApproveProducts();
-  const reject = useRejectProducts();
-  const [comment, setComment] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const label = item.sku ?? item.name ?? item.productId;
-  const decide = async (action: 'approve' | 'reject') => {
-    try {
-      const body = { channelId, productIds: [item.productId] };
-      if (action === 'approve') await approve.mutateAsync(body);
-      else await reject.mutateAsync({ ...body, comment });
-      announce(t(action === 'approve' ? 'review.approved' : 'review.rejected', { name: label }));
-      setError(null);
-    } catch (err) {
-      setError(describeError(err, t));
-    }
-  };
-  const lines = changeLines(item.productId, item.changes);
-  return (
-    <li className="review-entry">
-      <h2>
-        {label} {item.name && item.sku ? <span className="muted">{item.name}</span> : null}
-      </h2>
-      {item.rejectionComment && (
-        <p className="muted">{t('review.lastRejection', { comment: item.rejectionComment })}</p>
-      )}
-      {lines.length ? (
-        <table className="table">
-          <caption>{t('review.changes')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('review.field')}</th>
-              <th scope="col">{t('review.before')}</th>
-              <th scope="col">{t('review.after')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {lines.map((line) => (
-              <tr key={`${line.variant}${line.field}`}>
-                <th scope="row">{line.variant ? t('review.variantField', { field: line.field }) : line.field}</th>
-                <td>{line.before}</td>
-                <td>{line.after}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p className="muted">{t('review.neverApproved')}</p>
-      )}
-      <label className="inline-field">
-        <span>{t('review.comment')}</span>
-        <input value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} />
-      </label>
-      <p>
-        <button type="button" className="primary" disabled={approve.isPending} onClick={() => decide('approve')}>
-          {t('review.approve')}
-        </button>{' '}
-        <button type="button" disabled={reject.isPending || comment.trim() === ''} onClick={() => decide('reject')}>
-          {t('review.reject')}
-        </button>
-      </p>
-      <ErrorText message={error} />
-    </li>
   );
 }
