@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { memberships, membershipScopes } from '../src/db/schema';
-import { db, makeCompany, makeUser } from './helpers/factories';
+import { jobs, memberships, membershipScopes } from '../src/db/schema';
+import { cancelJob } from '../src/jobs/jobs';
+import { asActor, db, makeCompany, makeUser } from './helpers/factories';
 import { SetSsoSettingsDto } from '../src/accounts/sso/sso.schemas';
 import { roleForGroups } from '../src/accounts/sso/provisioning';
 import { isPermitted, PERMISSIONS, ROLE_PERMISSIONS, ROLES } from '../src/kernel/permissions';
@@ -81,5 +82,40 @@ describe('membership scopes (migration 0060)', () => {
       .delete(memberships)
       .where(and(eq(memberships.companyId, company.companyId), eq(memberships.userId, member.userId)));
     expect(await db().$count(membershipScopes, own)).toBe(0);
+  });
+});
+
+describe('cancelling a job', () => {
+  async function queuedJob(company: { companyId: string; departmentId: string }, userId: string) {
+    const id = crypto.randomUUID();
+    await db().insert(jobs).values({
+      id,
+      companyId: company.companyId,
+      departmentId: company.departmentId,
+      userId,
+      kind: 'export',
+      state: 'queued',
+      params: {},
+    });
+    return id;
+  }
+
+  it('lets a publisher cancel the jobs they started and nobody else’s; an editor cancels any', async () => {
+    const company = await makeCompany();
+    const publisher = await makeUser(company, { role: 'publisher' });
+    const editor = await makeUser(company, { role: 'editor' });
+    const asPublisher = asActor({ ...company, userId: publisher.userId, role: 'publisher' });
+    const asEditor = asActor({ ...company, userId: editor.userId, role: 'editor' });
+
+    const own = await queuedJob(company, publisher.userId);
+    expect(await cancelJob(db(), asPublisher, own)).toMatchObject({ state: 'cancelled' });
+
+    const editors = await queuedJob(company, editor.userId);
+    await expect(cancelJob(db(), asPublisher, editors)).rejects.toMatchObject({ status: 403 });
+    const [still] = await db().select({ state: jobs.state }).from(jobs).where(eq(jobs.id, editors));
+    expect(still!.state).toBe('queued');
+
+    const publishers = await queuedJob(company, publisher.userId);
+    expect(await cancelJob(db(), asEditor, publishers)).toMatchObject({ state: 'cancelled' });
   });
 });

@@ -51,6 +51,8 @@ export const jobRoutes = new Hono<AppEnv>()
       response: JobOut,
       security: 'cookie',
       conflict: 'The job has already finished',
+      // A publisher cancels the exports and syncs they started; any other job needs product.write (cancelJob).
+      permission: 'publish',
     }),
     validate('json', CancelJobDto),
     async (c) => {

@@ -13,6 +13,7 @@ import { heartbeat } from './lease';
 import { cellOfHandle } from '../db/cells';
 import { bookmarkOf } from '../db/session';
 import type { Caller } from '../kernel/caller';
+import { assertPermitted } from '../kernel/permissions';
 
 /** What an operation that queues a background job answers: follow it with Job/GetJob. */
 export const JobRef = z.object({ jobId: z.string() });
@@ -164,8 +165,14 @@ export async function listJobs(db: Database, tenant: Caller, input: { cursor?: s
 }
 
 /** queued/running → cancelled. The running consumer notices between pages and stops. */
+/**
+ * Cancels a queued or running job. Whoever may write products may cancel any job of the
+ * company; a publisher (exports, syncs, no product writes) only the jobs they started
+ * (docs/teams.md): the route lets `publish` through, the rest is decided here.
+ */
 export async function cancelJob(db: Database, tenant: Caller, jobId: string) {
   const job = await findJob(db, tenant, jobId);
+  if (job.userId !== tenant.userId) assertPermitted(tenant, 'product.write');
   const [row] = await db
     .update(jobs)
     .set({ state: 'cancelled', finishedAt: dbNow })
