@@ -17,14 +17,9 @@ import { setValue } from '../catalog/values';
 import { validate } from '../http/validate';
 import { Page } from '../kernel/pagination';
 import type { AgentEnv } from '../oauth/bearer';
-import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
+import { agentCatalogDoc } from './agent-doc';
 
-const doc = (
-  summary: string,
-  response: OperationDoc['response'],
-  conflict?: string,
-  more: Partial<OperationDoc> = {},
-) => describeOperation({ tag: 'Catalog', summary, response, security: 'bearer', conflict, ...more });
+const doc = agentCatalogDoc;
 
 /** An agent names its department only when it works in another one than its user's default (as MCP's tools). */
 const inDepartment = { departmentId: z.uuid().optional() };

@@ -18,14 +18,9 @@ import {
 } from '../completeness/review-states';
 import { validate } from '../http/validate';
 import type { AgentEnv } from '../oauth/bearer';
-import { describeOperation, type OperationDoc } from '../openapi/describe-operation';
+import { agentCatalogDoc } from './agent-doc';
 
-const doc = (
-  summary: string,
-  response: OperationDoc['response'],
-  conflict?: string,
-  more: Partial<OperationDoc> = {},
-) => describeOperation({ tag: 'Catalog', summary, response, security: 'bearer', conflict, ...more });
+const doc = agentCatalogDoc;
 
 const TRANSITION = 'A product is not in the state the transition starts from, or review is off for the channel';
 
