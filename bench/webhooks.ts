@@ -131,12 +131,32 @@ try {
     }
     const loadAfter = loadavg();
     report(receiver.received, expected, job.startedAt, job.finishedAt, loadBefore, loadAfter);
+    console.log(phases(file, job.jobId, endpoint.endpointId));
   } finally {
     server.stop();
   }
 } finally {
   await receiver.stop();
   releaseState(state);
+}
+
+/** The ms a UUIDv7 was made at (its first 48 bits): delivery ids are made when the dispatcher writes them. */
+function uuidV7Ms(id: string): number {
+  return Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+}
+
+/**
+ * Where the time went, read from the D1 file: the import's commits (its history rows' `at`) and
+ * the dispatcher writing the pending deliveries (their UUIDv7 ids); the rest is queue delivery.
+ */
+function phases(file: string, jobId: string, endpointId: string): string {
+  const row = (query: string) => execFileSync('sqlite3', [file, query], { encoding: 'utf8' }).trim().split('|');
+  const [firstAt, lastAt] = row(`SELECT min(at), max(at) FROM history_versions WHERE job_id = '${jobId}'`);
+  const [firstId, lastId] = row(`SELECT min(id), max(id) FROM webhook_deliveries WHERE endpoint_id = '${endpointId}'`);
+  const commit = [Date.parse(firstAt!), Date.parse(lastAt!)];
+  const written = [uuidV7Ms(firstId!), uuidV7Ms(lastId!)];
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return `\nimport commits ${firstAt} → ${lastAt} (${s(commit[1]! - commit[0]!)}); deliveries written by the dispatcher from ${s(written[0]! - commit[0]!)} to ${s(written[1]! - commit[0]!)} after the first commit (${s(written[1]! - commit[1]!)} after the last)`;
 }
 
 function isProduct(r: Received): boolean {
