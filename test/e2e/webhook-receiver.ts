@@ -14,6 +14,8 @@ export interface Received {
   verifyError: string | null;
   /** The status this receiver answered with. */
   answered: number;
+  /** When the request's body had arrived (`Date.now()`, ms; bench:webhooks measures delay with it). */
+  receivedAt: number;
 }
 
 /**
@@ -38,8 +40,9 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
+        const receivedAt = Date.now();
         const raw = Buffer.concat(chunks).toString('utf8');
-        this.received.push(this.take(raw, req.headers));
+        this.received.push(this.take(raw, req.headers, receivedAt));
         res
           .writeHead(this.status, { 'content-type': 'text/plain' })
           .end(this.status === 200 ? 'ok' : 'receiver broken');
@@ -68,7 +71,7 @@ export class WebhookReceiver {
     return this.received.filter((r) => r.type === type);
   }
 
-  private take(raw: string, headers: IncomingHttpHeaders): Received {
+  private take(raw: string, headers: IncomingHttpHeaders, receivedAt: number): Received {
     const header = (name: string) => String(headers[name] ?? '');
     let verifyError: string | null = null;
     try {
@@ -93,6 +96,7 @@ export class WebhookReceiver {
       data: body.data,
       verifyError,
       answered: this.status,
+      receivedAt,
     };
   }
 }
