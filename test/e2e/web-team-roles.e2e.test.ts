@@ -44,6 +44,9 @@ afterAll(async () => {
   await browser?.close();
   // Shared server and seed: every role, catalog, channel and language back as it was.
   for (const { userId, role } of members.values()) await api(admin, 'Account/SetMemberRole', { userId, role });
+  const users = (await api(admin, 'Account/GetUsers')).items as { userId: string; role: string; languages: string[] }[];
+  for (const { userId, role } of members.values())
+    expect(users.find((u) => u.userId === userId)).toMatchObject({ role, languages: [] });
   if (templateId) await api(admin, 'Export/DeleteTemplate', { templateId });
   if (channelId) await api(admin, 'Catalog/DeleteChannel', { channelId });
   if (catalogId) await api(admin, 'Catalog/DeleteCatalog', { departmentId: SALES, catalogId });
