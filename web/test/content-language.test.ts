@@ -3,6 +3,7 @@ import {
   catalogLanguages,
   contentLanguageOf,
   draftChanged,
+  gapLanguages,
   languageName,
   languagesBody,
   toggleEnabled,
@@ -47,6 +48,13 @@ describe("a catalog's languages", () => {
     expect(contentLanguageOf(null, catalog)).toBe('deu');
     expect(contentLanguageOf('', catalog)).toBe('deu');
     expect(translationLanguages(catalog)).toEqual(['eng', 'fra']);
+  });
+
+  it("limits the gap languages to a member's language scope, and to none the catalog does not publish", () => {
+    expect(gapLanguages(catalog, [])).toEqual(['eng', 'fra']);
+    expect(gapLanguages(catalog, ['fra'])).toEqual(['fra']);
+    expect(gapLanguages(catalog, ['fra', 'ita'])).toEqual(['fra']);
+    expect(gapLanguages(catalog, ['ita'])).toEqual([]);
   });
 
   it('names a language by its own name and code, an unknown one by its code', () => {

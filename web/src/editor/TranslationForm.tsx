@@ -59,7 +59,7 @@ function Rows({
   language: string;
 }) {
   const { t } = useI18n();
-  const { departmentId } = useSession();
+  const { departmentId, account } = useSession();
   const known = useContentLanguages().data?.available ?? [];
   const attributes = useAttributes().data?.items ?? [];
   const updateProduct = useUpdateProduct();
@@ -88,16 +88,33 @@ function Rows({
       Object.fromEntries(texts.map((r) => [r.field, r.target || null])),
       Object.fromEntries(texts.map((r) => [r.field, drafts[r.field] ?? ''])),
     );
-    try {
-      if (patch)
+    // An editor saves the texts in one UpdateProduct (all or nothing); a translator's role permits
+    // texts only (`text.write`, docs/teams.md), so each goes through SetValue in its language.
+    if (patch && account.permissions.includes('product.write')) {
+      try {
         await updateProduct.mutateAsync({
           departmentId,
           catalogId: product.catalogId,
           productId: product.productId,
           translations: { [language]: patch },
         });
-    } catch (err) {
-      for (const field of Object.keys(patch ?? {})) next[field] = describeError(err, t);
+      } catch (err) {
+        for (const field of Object.keys(patch)) next[field] = describeError(err, t);
+      }
+    } else {
+      for (const [field, text] of Object.entries(patch ?? {})) {
+        try {
+          await setValue.mutateAsync({
+            departmentId,
+            elementId: product.productId,
+            field,
+            value: text ?? '',
+            language,
+          });
+        } catch (err) {
+          next[field] = describeError(err, t);
+        }
+      }
     }
     for (const r of rows.filter((row) => row.code && (drafts[row.field] ?? '') !== row.target)) {
       try {

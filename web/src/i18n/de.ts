@@ -567,6 +567,8 @@ export const de = {
 
   'exports.title': 'Exporte',
   'exports.templates': 'Exportvorlagen',
+  'exports.notPermitted':
+    'Ihre Rolle veröffentlicht nicht: Exporte starten Redakteure, Veröffentlicher oder Administratoren.',
   'exports.start': 'Export starten',
   'exports.template': 'Vorlage',
   'exports.noTemplate': 'Ohne Vorlage',

@@ -557,6 +557,7 @@ export const en: Record<MessageKey, string> = {
 
   'exports.title': 'Exports',
   'exports.templates': 'Export templates',
+  'exports.notPermitted': 'Your role does not publish: an editor, a publisher or an administrator starts exports.',
   'exports.start': 'Start export',
   'exports.template': 'Template',
   'exports.noTemplate': 'No template',

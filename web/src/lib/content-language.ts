@@ -60,6 +60,20 @@ export function translationLanguages(catalog: { language: string; languages: rea
   return catalog.languages.filter((l) => l !== catalog.language);
 }
 
+/**
+ * The languages a member looks for gaps in: the catalog's translation languages, narrowed to the
+ * member's language scope when it has one (a translator for French sees French only, since it
+ * may write no other; docs/teams.md). Hiding the others is a convenience: the server refuses a
+ * write outside the scope whatever the screen shows.
+ */
+export function gapLanguages(
+  catalog: { language: string; languages: readonly string[] },
+  scope: readonly string[],
+): string[] {
+  const all = translationLanguages(catalog);
+  return scope.length === 0 ? all : all.filter((l) => scope.includes(l));
+}
+
 /** A language's name for the user: its own name with the code ("English (eng)"), or the bare code. */
 export function languageName(code: string, known: readonly { code: string; nativeName: string }[]): string {
   const l = known.find((k) => k.code === code);

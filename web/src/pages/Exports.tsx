@@ -17,7 +17,9 @@ import { useSession } from '../session/session';
 /** Start an export (format or template), follow it live, download it, cancel it; all jobs below. */
 export default function Exports() {
   const { t } = useI18n();
-  const { departmentId } = useSession();
+  const { departmentId, account } = useSession();
+  // A role without `publish` sees the jobs but no start form (the server refuses the start anyway).
+  const mayPublish = account.permissions.includes('publish');
   const { catalog, picker, isPending, error: catalogError } = useCatalogChoice();
   const templates = useTemplates();
   const jobs = useJobs(30);
@@ -48,42 +50,46 @@ export default function Exports() {
         <Link to="/exports/templates">{t('exports.templates')}</Link>
       </div>
       <QueryState isPending={isPending} error={catalogError}>
-        <form className="panel row wrap" onSubmit={start} aria-labelledby="start-h">
-          <h2 id="start-h" className="visually-hidden">
-            {t('exports.start')}
-          </h2>
-          {picker}
-          <label className="inline-field">
-            <span>{t('exports.template')}</span>
-            <select value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
-              <option value="">{t('exports.noTemplate')}</option>
-              {templates.data?.items.map((tp) => (
-                <option key={tp.templateId} value={tp.templateId}>
-                  {tp.name} ({tp.exportType})
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="inline-field">
-            <span>{t('exports.format')}</span>
-            <select
-              value={templateId ? '' : exportType}
-              disabled={Boolean(templateId)}
-              onChange={(e) => setExportType(e.target.value)}
-            >
-              {templateId && <option value="">{t('exports.fromTemplate')}</option>}
-              {EXPORT_TYPES.map((f) => (
-                <option key={f} value={f}>
-                  {t(`exports.type.${f}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className="primary" disabled={!catalog}>
-            {t('exports.start')}
-          </button>
-          <ErrorText message={error} />
-        </form>
+        {mayPublish ? (
+          <form className="panel row wrap" onSubmit={start} aria-labelledby="start-h">
+            <h2 id="start-h" className="visually-hidden">
+              {t('exports.start')}
+            </h2>
+            {picker}
+            <label className="inline-field">
+              <span>{t('exports.template')}</span>
+              <select value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
+                <option value="">{t('exports.noTemplate')}</option>
+                {templates.data?.items.map((tp) => (
+                  <option key={tp.templateId} value={tp.templateId}>
+                    {tp.name} ({tp.exportType})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="inline-field">
+              <span>{t('exports.format')}</span>
+              <select
+                value={templateId ? '' : exportType}
+                disabled={Boolean(templateId)}
+                onChange={(e) => setExportType(e.target.value)}
+              >
+                {templateId && <option value="">{t('exports.fromTemplate')}</option>}
+                {EXPORT_TYPES.map((f) => (
+                  <option key={f} value={f}>
+                    {t(`exports.type.${f}`)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className="primary" disabled={!catalog}>
+              {t('exports.start')}
+            </button>
+            <ErrorText message={error} />
+          </form>
+        ) : (
+          <p className="empty">{t('exports.notPermitted')}</p>
+        )}
       </QueryState>
       <section aria-labelledby="jobs-h">
         <h2 id="jobs-h">{t('exports.jobs')}</h2>

@@ -9,7 +9,8 @@ import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { attributeCodesOf } from '../lib/column-choice';
 import { canonical, flattenPages, queryFromSearch } from '../lib/cursor';
-import { contentLanguageOf, languageName, translationLanguages } from '../lib/content-language';
+import { contentLanguageOf, gapLanguages, languageName } from '../lib/content-language';
+import { useSession } from '../session/session';
 import type { ListQuery } from '../api/models';
 import { ColumnChooser } from './products/ColumnChooser';
 import {
@@ -39,6 +40,7 @@ export default function Products() {
   const [creating, setCreating] = useState(false);
 
   const known = useContentLanguages().data?.available;
+  const { account } = useSession();
   const query = useMemo(() => {
     const parsed = queryFromSearch(params, catalog?.catalogId ?? '');
     // Texts in a content language the catalog publishes other than its default; else the default (no parameter).
@@ -49,10 +51,13 @@ export default function Products() {
     () => (query.language ? { code: query.language, name: languageName(query.language, known ?? []) } : undefined),
     [query.language, known],
   );
+  // "Translation missing in" offers a translator only the languages of their scope.
   const filterLanguages = useMemo(
     () =>
-      catalog ? translationLanguages(catalog).map((code) => ({ code, name: languageName(code, known ?? []) })) : [],
-    [catalog, known],
+      catalog
+        ? gapLanguages(catalog, account.languages).map((code) => ({ code, name: languageName(code, known ?? []) }))
+        : [],
+    [catalog, known, account.languages],
   );
   // The chosen attribute columns' values come with each page (one request per page, not per row);
   // codes of attributes deleted since the columns were chosen are left out.
