@@ -21,8 +21,22 @@ describe('Account/GetUsers', () => {
     expect(res.status).toBe(200);
     // Ordered by email.
     expect(res.json.items).toEqual([
-      { userId: editor.userId, email: editor.email, name: 'Test User', role: 'editor', aiMayEditClassifications: true },
-      { userId: admin.userId, email: admin.email, name: 'Test User', role: 'admin', aiMayEditClassifications: false },
+      {
+        userId: editor.userId,
+        email: editor.email,
+        name: 'Test User',
+        role: 'editor',
+        languages: [],
+        aiMayEditClassifications: true,
+      },
+      {
+        userId: admin.userId,
+        email: admin.email,
+        name: 'Test User',
+        role: 'admin',
+        languages: [],
+        aiMayEditClassifications: false,
+      },
     ]);
     expect(res.json.items.map((u: { userId: string }) => u.userId)).not.toContain(stranger.userId);
   });

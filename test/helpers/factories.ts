@@ -125,11 +125,14 @@ export async function makeSession(options: { role?: Role; operator?: boolean } =
   const { loginAs } = await import('./http');
   const cookie = await loginAs(user.email);
   const surface = 'web' as const;
+  // The session passed as a Caller to domain functions acts with its membership's role, as the web's does.
+  const role = options.role ?? 'editor';
   return {
     ...user,
     surface,
+    role,
     cookie,
-    tenant: { companyId: company.companyId, departmentId: company.departmentId, userId: user.userId, surface },
+    tenant: { companyId: company.companyId, departmentId: company.departmentId, userId: user.userId, surface, role },
   };
 }
 
