@@ -139,6 +139,9 @@ describe('web application: account and session', () => {
     const name = page.getByLabel('Name', { exact: true });
     await poll(() => name.inputValue()).toBe('Abzweigdose 100x100');
     await name.fill('Abzweigdose 100x100, IP54');
+    // The editor's own reads (the product, its review state per channel) have answered: the
+    // first request to meet the ended session is the Save below, not a late read of the page.
+    await page.waitForLoadState('networkidle');
     // The server ends the session (as an expiry or a sign-out elsewhere does).
     await fetch(`${base()}/api/Account/Logout`, {
       method: 'POST',
