@@ -12,6 +12,7 @@
  *   npm run bench:api -- --state DIR --sizes 1000000 --only reads   # only the lists, searches and filters
  *   npm run bench:api -- --state DIR --sizes 1000000 --pad 100000   # first add 100,000 masters without the broad word
  *   npm run bench:api -- --sizes 100000 --languages deu,eng,fra      # the catalog in three languages: searches per language
+ *   npm run bench:api -- --state DIR --sizes 1000000 --only reads --match variant-only   # only the variant-word searches
  *   npm run bench:api -- --help                        # every flag with its default
  *
  * Without --state each size gets a fresh state dir, seeded by scripts/seed-synthetic.ts
@@ -48,6 +49,11 @@ const args = benchArgs('npm run bench:api -- [flags]: REST latency of lists, sea
     value: 'N',
     help: 'issue 21: after the reads and writes, add N channels in every catalog language (each scores the catalog: recompute time), then time the completeness filters and the writes again (upkeep), print the score bytes, and delete the channels',
   },
+  match: {
+    type: 'string',
+    value: 'TEXT',
+    help: 'time only the operations whose name contains TEXT (e.g. "variant-only"); the rest are skipped',
+  },
   only: {
     type: 'string',
     value: 'writes|reads',
@@ -60,6 +66,7 @@ const ONLY = args.only;
 const PAD = args.pad === undefined ? 0 : positiveInt('pad', args.pad);
 const LANGUAGES = (args.languages ?? '').split(',').filter((l) => l !== '');
 const CHANNELS = args.channels === undefined ? 0 : positiveInt('channels', args.channels);
+const MATCH = args.match;
 if (ONLY !== undefined && ONLY !== 'writes' && ONLY !== 'reads')
   throw new Error(`--only: expected "writes" or "reads", got "${ONLY}"`);
 
@@ -102,6 +109,7 @@ async function benchSize(masters: number) {
         sql?: string[],
         samples = SAMPLES,
       ) => {
+        if (MATCH !== undefined && !operation.includes(MATCH)) return;
         const times: number[] = [];
         for (let i = 0; i < samples; i++) {
           const start = performance.now();
@@ -235,6 +243,26 @@ async function benchSize(masters: number) {
           list('q=Leitungsschutzschalter&sort=name&order=desc'),
         );
         await measure('search broad word sorted by SKU', () => list('q=Leitungsschutzschalter&sort=sku'));
+        // A word only variants carry ("Variante", in the German name of every synthetic variant:
+        // 600,000 documents at 1M) lists their masters (migration 0057, docs/search.md "Search plans").
+        const variantWord = 'q=Variante';
+        await measure('search variant-only word "Variante", index order', () => list(variantWord));
+        const variantNext = (await list(variantWord)).nextCursor;
+        if (variantNext)
+          await measure('search variant-only word "Variante", second page', () =>
+            list(`${variantWord}&cursor=${variantNext}`),
+          );
+        await measure(
+          'search variant-only word "Variante" sorted by name, first request (builds the head)',
+          () => list(`${variantWord}&sort=name`),
+          undefined,
+          1,
+        );
+        await measure('search variant-only word "Variante" sorted by name', () => list(`${variantWord}&sort=name`));
+        await measure('search variant-only word "Variante" sorted by SKU', () => list(`${variantWord}&sort=sku`));
+        await measure('search variant-only word "Variante" + leaf category, sku order', () =>
+          list(`${variantWord}&categoryId=${leaf.categoryId}&sort=sku`),
+        );
         // Searches per language when the catalog publishes English and French (seed:synthetic
         // --languages deu,eng,fra): translated names are indexed per language (docs/search.md, "Languages").
         const languages = catalogLanguages();
