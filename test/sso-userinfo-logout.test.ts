@@ -21,6 +21,8 @@ let signingKey: CryptoKey;
 let jwks: { keys: unknown[] };
 const tokensByCode = new Map<string, string>();
 const userinfoByToken = new Map<string, Record<string, unknown>>();
+/** Userinfo answered as a signed JWT (`application/jwt`) instead of JSON, by access token. */
+const signedUserinfoByToken = new Map<string, string>();
 const userinfoRequests: string[] = [];
 const realFetch = globalThis.fetch;
 
@@ -52,6 +54,8 @@ beforeAll(async () => {
     if (url.pathname === '/userinfo') {
       const token = (request.headers.get('Authorization') ?? '').replace(/^Bearer /, '');
       userinfoRequests.push(token);
+      const signed = signedUserinfoByToken.get(token);
+      if (signed) return new Response(signed, { headers: { 'Content-Type': 'application/jwt; charset=utf-8' } });
       const info = userinfoByToken.get(token);
       return info ? Response.json(info) : Response.json({ error: 'invalid_token' }, { status: 401 });
     }
@@ -180,6 +184,68 @@ describe('SSO: claims from the userinfo endpoint', () => {
     });
     expect(refused.location).toBe('/?ssoError=no-email');
     expect(userinfoRequests.length).toBe(before + 1);
+  });
+});
+
+describe('SSO: a signed userinfo answer (application/jwt)', () => {
+  /** Userinfo claims signed as the provider does for a client registered for signed answers. */
+  const signedInfo = (claims: Record<string, unknown>, opts: { audience?: string; key?: CryptoKey } = {}) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'u1' })
+      .setIssuer(ISSUER)
+      .setAudience(opts.audience ?? CLIENT_ID)
+      .setIssuedAt()
+      .sign(opts.key ?? signingKey);
+
+  /** A sign-in whose userinfo answer is the JWT `signed` builds for the sub. */
+  async function signInSigned(slug: string, sub: string, signed: () => Promise<string>) {
+    const started = await call('POST', '/api/Account/SsoStart', { body: { slug } });
+    const url = new URL(started.json.redirectUrl);
+    const browser = started.headers.get('Set-Cookie')!.split(';')[0]!;
+    const code = crypto.randomUUID();
+    tokensByCode.set(code, await idToken(url.searchParams.get('nonce')!, sub));
+    signedUserinfoByToken.set(`at-${code}`, await signed());
+    const res = await exports.default.fetch(
+      new Request(
+        `${ORIGIN}/api/Account/SsoCallback?${new URLSearchParams({ state: url.searchParams.get('state')!, code })}`,
+        { headers: { Cookie: browser }, redirect: 'manual' },
+      ),
+    );
+    await res.text();
+    return { location: res.headers.get('Location') ?? '', setCookie: res.headers.get('Set-Cookie') ?? '' };
+  }
+
+  it('verifies the signature through the JWKS and reads the e-mail and groups from it', async () => {
+    const co = await ssoCompany();
+    const sub = crypto.randomUUID();
+    const email = `sig-${sub.slice(0, 8)}@example.com`;
+    const result = await signInSigned(co.slug, sub, () =>
+      signedInfo({ sub, email, email_verified: true, groups: ['pim-editors'] }),
+    );
+    expect(result.location).toBe('/');
+    expect(await memberOf(co.companyId, email)).toMatchObject({ role: 'editor' });
+  });
+
+  it('refuses an answer for another audience, signed by a key not in the JWKS, or encrypted; creates nobody', async () => {
+    const co = await ssoCompany();
+    const stranger = (await generateKeyPair('RS256')).privateKey;
+    const cases: [string, (sub: string, email: string) => Promise<string>][] = [
+      [
+        'another audience',
+        (sub, email) => signedInfo({ sub, email, groups: ['pim-editors'] }, { audience: 'other-client' }),
+      ],
+      ['a foreign key', (sub, email) => signedInfo({ sub, email, groups: ['pim-editors'] }, { key: stranger })],
+      // five dot-separated parts: the compact form of a JWE, which the PIM cannot decrypt
+      ['encrypted', async () => 'eyJhbGciOiJSU0EtT0FFUCJ9.a.b.c.d'],
+    ];
+    for (const [label, make] of cases) {
+      const sub = crypto.randomUUID();
+      const email = `bad-${sub.slice(0, 8)}@example.com`;
+      const result = await signInSigned(co.slug, sub, () => make(sub, email));
+      expect(result.location, label).toBe('/?ssoError=token');
+      expect(result.setCookie, label).not.toMatch(/Service\.Cookie=[^;]/);
+      expect(await db().query.users.findFirst({ where: eq(users.email, email) }), label).toBeUndefined();
+    }
   });
 });
 

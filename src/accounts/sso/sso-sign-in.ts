@@ -126,6 +126,9 @@ export async function finishSsoSignIn(db: Database, env: SsoEnv, input: Callback
       userinfoEndpoint: discovery.userinfo_endpoint,
       accessToken,
       groupsClaim: settings.groupsClaim,
+      issuer: discovery.issuer,
+      jwksUri: discovery.jwks_uri,
+      clientId: settings.clientId,
     }),
     settings.groupsClaim,
   );
