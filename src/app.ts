@@ -21,6 +21,7 @@ import {
   limitBody,
   limitLargeJson,
   RAW_BODY_PATHS,
+  FORM_BODY_PATHS,
   requestContext,
   requireJson,
   securityHeaders,
@@ -55,7 +56,11 @@ export function createApp() {
   const app = new Hono<AppEnv>();
   app.use('*', requestContext, securityHeaders);
   // Uploads carry the raw file (their routes check size and type); bulk upserts are larger JSON; all else is JSON up to 1 MiB.
-  app.use('/api/*', except([...RAW_BODY_PATHS, ...LARGE_JSON_PATHS], limitBody), except(RAW_BODY_PATHS, requireJson));
+  app.use(
+    '/api/*',
+    except([...RAW_BODY_PATHS, ...LARGE_JSON_PATHS], limitBody),
+    except([...RAW_BODY_PATHS, ...FORM_BODY_PATHS], requireJson),
+  );
   app.use('/api/Catalog/UpsertProducts', limitLargeJson);
 
   for (const controller of [

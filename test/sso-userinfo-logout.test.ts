@@ -66,17 +66,17 @@ beforeAll(async () => {
 afterAll(() => vi.restoreAllMocks());
 
 /** An ID token with only the claims given beside the required ones. */
-const idToken = (nonce: string, sub: string, claims: Record<string, unknown> = {}) =>
+const idToken = (nonce: string, sub: string, claims: Record<string, unknown> = {}, audience = CLIENT_ID) =>
   new SignJWT({ nonce, ...claims })
     .setProtectedHeader({ alg: 'RS256', kid: 'u1' })
     .setIssuer(ISSUER)
-    .setAudience(CLIENT_ID)
+    .setAudience(audience)
     .setSubject(sub)
     .setIssuedAt()
     .setExpirationTime('5m')
     .sign(signingKey);
 
-async function ssoCompany() {
+async function ssoCompany(clientId = CLIENT_ID) {
   const company = await makeCompany();
   const admin = await makeUser(company, { role: 'admin' });
   const cookie = await loginAs(admin.email);
@@ -86,7 +86,7 @@ async function ssoCompany() {
     body: {
       slug,
       issuer: ISSUER,
-      clientId: CLIENT_ID,
+      clientId,
       clientSecret: 'secret-of-the-second-idp',
       groupRoles: [{ group: 'pim-editors', role: 'editor' }],
       defaultRole: null,
@@ -282,5 +282,111 @@ describe('SSO: sign-out at the provider (RP-initiated logout)', () => {
     const out = await call('POST', '/api/Account/Logout', { cookie: co.cookie });
     expect(out.status, out.text).toBe(200);
     expect(out.json).toEqual({ ok: true });
+  });
+});
+
+describe('SSO: back-channel logout (the provider ends the PIM sessions)', () => {
+  const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+  /** A logout token as a provider sends it; `claims` may override or remove (undefined) any claim. */
+  const logoutToken = (
+    claims: Record<string, unknown>,
+    opts: { audience?: string; key?: CryptoKey; iat?: number; jti?: string } = {},
+  ) =>
+    new SignJWT({ events: { [EVENT]: {} }, ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: 'u1', typ: 'logout+jwt' })
+      .setIssuer(ISSUER)
+      .setAudience(opts.audience ?? CLIENT_ID)
+      .setIssuedAt(opts.iat)
+      .setJti(opts.jti ?? crypto.randomUUID())
+      .sign(opts.key ?? signingKey);
+
+  const post = async (body: BodyInit, type = 'application/x-www-form-urlencoded') => {
+    const res = await exports.default.fetch(
+      new Request(`${ORIGIN}/api/Account/SsoBackchannelLogout`, {
+        method: 'POST',
+        headers: { 'Content-Type': type },
+        body,
+      }),
+    );
+    return { status: res.status, text: await res.text(), cacheControl: res.headers.get('Cache-Control') };
+  };
+  const send = async (token: string) => post(new URLSearchParams({ logout_token: token }));
+  const alive = async (cookie: string | undefined) => (await call('GET', '/api/Account/Me', { cookie })).status === 200;
+
+  /** A member signed in twice through SSO (two sessions at the provider: sid-a, sid-b). */
+  async function twoSessions(co: { slug: string }) {
+    const sub = crypto.randomUUID();
+    const email = `bc-${sub.slice(0, 8)}@example.com`;
+    const claims = { email, groups: ['pim-editors'] };
+    const a = await signIn(co.slug, (nonce) => idToken(nonce, sub, { ...claims, sid: `sid-a-${sub}` }));
+    const b = await signIn(co.slug, (nonce) => idToken(nonce, sub, { ...claims, sid: `sid-b-${sub}` }));
+    expect(await alive(a.cookie)).toBe(true);
+    expect(await alive(b.cookie)).toBe(true);
+    return { sub, a: a.cookie, b: b.cookie };
+  }
+
+  it('ends the session of the sid the token names, answers 200 no-store, and refuses a replay', async () => {
+    const co = await ssoCompany();
+    const { sub, a, b } = await twoSessions(co);
+    const token = await logoutToken({ sub, sid: `sid-a-${sub}` });
+    const res = await send(token);
+    expect(res.status, res.text).toBe(200);
+    expect(res.cacheControl).toBe('no-store');
+    expect(await alive(a)).toBe(false);
+    expect(await alive(b)).toBe(true);
+
+    const replay = await send(token);
+    expect(replay.status).toBe(400);
+    expect(JSON.parse(replay.text)).toMatchObject({ error: 'invalid_request' });
+    expect(await alive(b)).toBe(true);
+  });
+
+  it("ends every SSO session of the token's sub and nothing else: other members, password sessions, other clients", async () => {
+    const co = await ssoCompany();
+    const { sub, a, b } = await twoSessions(co);
+    const other = await twoSessions(co);
+    const password = await loginAs(co.admin.email);
+    // the same subject in a company that registered another client of the provider
+    const elsewhere = await ssoCompany('another-client');
+    const foreign = await signIn(elsewhere.slug, (nonce) =>
+      idToken(nonce, sub, { email: `bc2-${sub.slice(0, 8)}@example.com`, groups: ['pim-editors'] }, 'another-client'),
+    );
+    expect(await alive(foreign.cookie)).toBe(true);
+
+    const res = await send(await logoutToken({ sub }));
+    expect(res.status, res.text).toBe(200);
+    expect(await alive(a)).toBe(false);
+    expect(await alive(b)).toBe(false);
+    expect(await alive(other.a)).toBe(true);
+    expect(await alive(password)).toBe(true);
+    expect(await alive(foreign.cookie)).toBe(true);
+  });
+
+  it('refuses a token that is not a valid logout token with 400 invalid_request, and ends nothing', async () => {
+    const co = await ssoCompany();
+    const { sub, a } = await twoSessions(co);
+    const stranger = (await generateKeyPair('RS256')).privateKey;
+    const cases: [string, () => Promise<{ status: number; text: string }>][] = [
+      ['unknown audience', async () => send(await logoutToken({ sub }, { audience: 'nobody' }))],
+      ['foreign key', async () => send(await logoutToken({ sub }, { key: stranger }))],
+      ['an ID token (nonce)', async () => send(await logoutToken({ sub, nonce: 'n' }))],
+      ['no logout event', async () => send(await logoutToken({ sub, events: undefined }))],
+      ['another event', async () => send(await logoutToken({ sub, events: { 'urn:other': {} } }))],
+      ['neither sub nor sid', async () => send(await logoutToken({}))],
+      [
+        'issued an hour ago',
+        async () => send(await logoutToken({ sub }, { iat: Math.floor(Date.now() / 1000) - 3600 })),
+      ],
+      ['not a JWT', async () => send('not-a-token')],
+      ['no logout_token', async () => post(new URLSearchParams({ token: 'x' }))],
+      ['JSON instead of a form', async () => post(JSON.stringify({ logout_token: 'x' }), 'application/json')],
+    ];
+    for (const [label, run] of cases) {
+      const res = await run();
+      expect(res.status, label).toBe(400);
+      expect(JSON.parse(res.text), label).toMatchObject({ error: 'invalid_request' });
+      expect(res.text, label).not.toMatch(/select|sqlite|stack/i);
+    }
+    expect(await alive(a)).toBe(true);
   });
 });

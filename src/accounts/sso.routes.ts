@@ -4,6 +4,7 @@ import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
 import { checkOrigin, requireSession, setSessionCookie } from './session-auth';
+import { acceptLogoutToken, LogoutTokenError } from './sso/backchannel-logout';
 import { finishSsoSignIn, SsoSignInError, startSsoSignIn } from './sso/sso-sign-in';
 import {
   CreateScimTokenDto,
@@ -68,6 +69,27 @@ export const ssoRoutes = new Hono<AppEnv>()
       if (!(err instanceof SsoSignInError)) throw err;
       console.warn(JSON.stringify({ event: 'sso_sign_in_refused', reason: err.reason, detail: err.message }));
       return c.redirect(`/?ssoError=${err.reason}`, 303);
+    }
+  })
+  // The identity provider's back-channel logout (OpenID Connect Back-Channel Logout 1.0): a
+  // server-to-server form POST of a signed logout token, answered per that spec (200, or 400
+  // with an OAuth error), so not in the JSON API document either.
+  .post('/SsoBackchannelLogout', async (c) => {
+    c.header('Cache-Control', 'no-store');
+    const type = (c.req.header('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const form = type === 'application/x-www-form-urlencoded' ? await c.req.parseBody().catch(() => null) : null;
+    const token = form?.logout_token;
+    if (typeof token !== 'string' || token === '') {
+      return c.json({ error: 'invalid_request', error_description: 'expected a form-encoded logout_token' }, 400);
+    }
+    try {
+      const ended = await acceptLogoutToken(c.var.dbSession.primary(), c.env, token);
+      console.log(JSON.stringify({ event: 'sso_backchannel_logout', sessionsEnded: ended }));
+      return c.body(null, 200);
+    } catch (err) {
+      if (!(err instanceof LogoutTokenError)) throw err;
+      console.warn(JSON.stringify({ event: 'sso_backchannel_logout_refused', detail: err.message }));
+      return c.json({ error: 'invalid_request', error_description: err.message }, 400);
     }
   })
   .get(

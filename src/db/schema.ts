@@ -128,8 +128,31 @@ export const sessions = sqliteTable(
     ssoIdToken: text('sso_id_token'),
     /** A session opened through SSO: the provider's end_session_endpoint, where sign-out sends the browser. */
     ssoLogoutUrl: text('sso_logout_url'),
+    /** A session opened through SSO: its ID token's `sub`, which a back-channel logout token names (migration 0066). */
+    ssoSubject: text('sso_subject'),
+    /** A session opened through SSO: its ID token's `sid` (the session at the provider), when the provider sends one. */
+    ssoSid: text('sso_sid'),
   },
-  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('sessions_user_idx').on(t.userId),
+    index('sessions_expires_idx').on(t.expiresAt),
+    index('sessions_sso_subject_idx')
+      .on(t.companyId, t.ssoSubject)
+      .where(sql`${t.ssoSubject} IS NOT NULL`),
+  ],
+);
+
+/** Back-channel logout tokens already acted on (migration 0066): replays are refused until `expiresAt`. */
+export const ssoLogoutTokens = sqliteTable(
+  'sso_logout_tokens',
+  {
+    jtiHash: text('jti_hash').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    expiresAt: text('expires_at').notNull(),
+  },
+  (t) => [index('sso_logout_tokens_expires_idx').on(t.expiresAt)],
 );
 
 // ---------------------------------------------------------------- single sign-on (docs/sso.md, migration 0054)

@@ -48,6 +48,12 @@ export const RAW_BODY_PATHS = [
   '/api/Account/Logout',
 ];
 
+/**
+ * Routes that take a form-encoded body under the usual 1 MiB limit: the identity provider's
+ * back-channel logout (OpenID Connect Back-Channel Logout 1.0 posts `logout_token` as a form).
+ */
+export const FORM_BODY_PATHS = ['/api/Account/SsoBackchannelLogout'];
+
 /** JSON routes allowed more than 1 MiB: a bulk upsert of 1000 products with descriptions. */
 export const LARGE_JSON_PATHS = ['/api/Catalog/UpsertProducts'];
 export const MAX_LARGE_JSON_BYTES = 32 * 1024 * 1024;

@@ -10,6 +10,8 @@ import { allowsPrivateTargets, refusedUrlReason } from '../../sync/protocol/url-
 /** How long a fetched discovery document is used before it is fetched again. */
 export const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const FETCH_TIMEOUT_MS = 8000;
+/** Seconds of clock difference allowed on the times of every token a provider signs. */
+export const CLOCK_TOLERANCE_S = 60;
 
 /** What the PIM reads of an issuer's `/.well-known/openid-configuration`. */
 export const Discovery = z.object({

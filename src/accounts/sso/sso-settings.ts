@@ -19,6 +19,8 @@ export interface SsoEnv extends IssuerEnv {
 
 /** The path of the OpenID redirect URI under the PIM's origin, to register at the identity provider. */
 export const CALLBACK_PATH = '/api/Account/SsoCallback';
+/** Where the provider POSTs its logout tokens (register it at the provider as back-channel logout URI). */
+export const BACKCHANNEL_LOGOUT_PATH = '/api/Account/SsoBackchannelLogout';
 
 /** The key of everything SSO seals (client secrets, the ID tokens of SSO sessions); a 500 without it. */
 export function keyOf(env: SsoEnv): string {
@@ -73,6 +75,7 @@ async function describeSettings(db: Database, companyId: string, origin: string)
   return {
     configured: !!row,
     redirectUri: `${origin}${CALLBACK_PATH}`,
+    backchannelLogoutUri: `${origin}${BACKCHANNEL_LOGOUT_PATH}`,
     scimBaseUrl: `${origin}/scim/v2`,
     settings: row
       ? {

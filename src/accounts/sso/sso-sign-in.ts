@@ -6,7 +6,7 @@ import { memberships, sessions, ssoIdentities, ssoLogins, ssoSettings, users } f
 import { AppError, notFound } from '../../kernel/app-error';
 import { sha256Hex } from '../../kernel/hashing';
 import { randomToken } from '../passwords';
-import { discoveryOf, issuerFetch, keySetOf } from './issuer';
+import { CLOCK_TOLERANCE_S, discoveryOf, issuerFetch, keySetOf } from './issuer';
 import { SsoSignInError } from './sso-errors';
 import { sealSessionIdToken } from './sso-sign-out';
 import { withUserinfoClaims } from './userinfo';
@@ -18,8 +18,6 @@ export { type SsoFailure, SsoSignInError } from './sso-errors';
 /** How long the browser has between leaving for the identity provider and coming back. */
 const LOGIN_TTL_MS = 10 * 60 * 1000;
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-/** Clock skew allowed on the ID token's times. */
-const CLOCK_TOLERANCE_S = 60;
 
 const base64Url = (bytes: Uint8Array) =>
   btoa(String.fromCharCode(...bytes))
@@ -183,6 +181,9 @@ export async function finishSsoSignIn(db: Database, env: SsoEnv, input: Callback
     companyId: settings.companyId,
     departmentId: member.defaultDepartmentId,
     expiresAt,
+    // what a back-channel logout token names: the user at the provider, and their session there
+    ssoSubject: identity.subject,
+    ssoSid: typeof claims.sid === 'string' && claims.sid !== '' ? claims.sid : null,
     // kept for the sign-out at the provider (RP-initiated logout), sealed to this session
     ...(discovery.end_session_endpoint
       ? { ssoIdToken: await sealSessionIdToken(env, tokenHash, idToken), ssoLogoutUrl: discovery.end_session_endpoint }

@@ -47,6 +47,8 @@ export const SetSsoSettingsDto = z.strictObject({
 export const SsoSettingsOut = z.object({
   configured: z.boolean(),
   redirectUri: z.string(),
+  /** Where the provider POSTs logout tokens (OpenID Connect Back-Channel Logout 1.0). */
+  backchannelLogoutUri: z.string(),
   scimBaseUrl: z.string(),
   settings: z
     .object({

@@ -1,9 +1,6 @@
 import { errors as joseErrors, type JWTPayload, jwtVerify } from 'jose';
-import { type IssuerEnv, issuerFetch, keySetOf } from './issuer';
+import { CLOCK_TOLERANCE_S, type IssuerEnv, issuerFetch, keySetOf } from './issuer';
 import { SsoSignInError } from './sso-errors';
-
-/** Seconds of clock difference allowed on a signed answer's `exp` / `iat` (as for the ID token). */
-const CLOCK_TOLERANCE_S = 60;
 
 /** Where the claims come from and what a signed answer must name (Core 5.3.2). */
 export interface UserinfoSource {

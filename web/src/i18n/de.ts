@@ -132,6 +132,7 @@ export const de = {
   'sso.intro':
     'Lassen Sie Benutzer über den Identitätsanbieter Ihres Unternehmens anmelden. Tragen Sie dort die Weiterleitungs-URI unten beim Client ein.',
   'sso.redirectUri': 'Weiterleitungs-URI',
+  'sso.backchannelLogoutUri': 'Back-Channel-Logout-URI',
   'sso.signInLink': 'Anmeldelink für Ihre Benutzer',
   'sso.slug': 'Anmeldename',
   'sso.issuer': 'Issuer-URL',

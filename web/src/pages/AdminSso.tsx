@@ -112,6 +112,10 @@ export function AdminSso() {
           <dd>
             <code>{sso.data?.redirectUri}</code>
           </dd>
+          <dt>{t('sso.backchannelLogoutUri')}</dt>
+          <dd>
+            <code>{sso.data?.backchannelLogoutUri}</code>
+          </dd>
           {signInLink && (
             <>
               <dt>{t('sso.signInLink')}</dt>
