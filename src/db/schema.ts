@@ -136,9 +136,7 @@ export const sessions = sqliteTable(
   (t) => [
     index('sessions_user_idx').on(t.userId),
     index('sessions_expires_idx').on(t.expiresAt),
-    index('sessions_sso_subject_idx')
-      .on(t.companyId, t.ssoSubject)
-      .where(sql`${t.ssoSubject} IS NOT NULL`),
+    index('sessions_sso_subject_idx').on(t.companyId, t.ssoSubject).where(sql`${t.ssoSubject} IS NOT NULL`),
   ],
 );
 
