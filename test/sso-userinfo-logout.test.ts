@@ -1,10 +1,10 @@
 import { exports } from 'cloudflare:workers';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { memberships, sessions, users } from '../src/db/schema';
+import { sessions, users } from '../src/db/schema';
 import { sha256Hex } from '../src/kernel/hashing';
-import { db, makeCompany, makeUser } from './helpers/factories';
+import { db, makeCompany, makeUser, memberOf } from './helpers/factories';
 import { call, loginAs, ORIGIN } from './helpers/http';
 
 /**
@@ -125,16 +125,6 @@ async function signIn(slug: string, make: (nonce: string) => Promise<string>, in
     token,
   };
 }
-
-const memberOf = async (companyId: string, email: string) => {
-  const user = await db().query.users.findFirst({ where: eq(users.email, email) });
-  if (!user) return null;
-  return (
-    (await db().query.memberships.findFirst({
-      where: and(eq(memberships.userId, user.id), eq(memberships.companyId, companyId)),
-    })) ?? null
-  );
-};
 
 describe('SSO: claims from the userinfo endpoint', () => {
   it('reads the e-mail and groups from userinfo when the ID token has neither, with the access token of the exchange', async () => {

@@ -1,9 +1,9 @@
 import { exports } from 'cloudflare:workers';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { memberships, sessions, ssoLogins, ssoSettings, users } from '../src/db/schema';
-import { db, makeCompany, makeUser, PASSWORD } from './helpers/factories';
+import { sessions, ssoLogins, ssoSettings, users } from '../src/db/schema';
+import { db, makeCompany, makeUser, PASSWORD, memberOf } from './helpers/factories';
 import { call, loginAs, ORIGIN } from './helpers/http';
 
 /**
@@ -143,16 +143,6 @@ async function signIn(slug: string, make: (nonce: string) => Promise<string>) {
   tokensByCode.set(code, await make(flow.nonce));
   return { ...(await callback({ state: flow.state, code }, flow.browser)), flow, code };
 }
-
-const memberOf = async (companyId: string, email: string) => {
-  const user = await db().query.users.findFirst({ where: eq(users.email, email) });
-  if (!user) return null;
-  return (
-    (await db().query.memberships.findFirst({
-      where: and(eq(memberships.userId, user.id), eq(memberships.companyId, companyId)),
-    })) ?? null
-  );
-};
 
 describe('SSO settings', () => {
   it('stores the client secret sealed, never returns it, and shows the redirect URI', async () => {

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { hashPassword } from '../../src/accounts/passwords';
 import { databaseOf } from '../../src/db/binding';
 import type { Database } from '../../src/db/client';
@@ -169,4 +169,15 @@ export async function classifyAsMcb(
     classes: [{ group: 'ETIM', code: 'EC000042' }],
     features,
   });
+}
+
+/** The membership of the user with `email` in the company, or null (no such user or no membership). */
+export async function memberOf(companyId: string, email: string) {
+  const user = await db().query.users.findFirst({ where: eq(users.email, email) });
+  if (!user) return null;
+  return (
+    (await db().query.memberships.findFirst({
+      where: and(eq(memberships.userId, user.id), eq(memberships.companyId, companyId)),
+    })) ?? null
+  );
 }
