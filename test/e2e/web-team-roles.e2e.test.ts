@@ -118,6 +118,15 @@ describe('a translator, a reviewer and a channel with review (issue 33)', () => 
     await page.waitForURL(/missingTranslation=fra/);
     await page.getByRole('link', { name: `Open product ${SKU}` }).waitFor();
     await expectAccessible(page, "translator's French gaps");
+    // The screens show no writes the role does not have (the server refuses them anyway).
+    for (const name of ['New product', 'Edit selection …', 'Edit all matches …'])
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    await page.goto(`${base()}/imports`);
+    await page.getByText('Your role does not write the catalog').waitFor();
+    await page.goto(`${base()}/catalogs`);
+    await page.getByRole('link', { name: `E2E Team ${suffix}`, exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'New catalog' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Edit catalog/ }).count()).toBe(0);
 
     // One French name, written side by side and submitted for the channel's review.
     await page.goto(`${base()}/products/${product.productId}?language=fra`);

@@ -831,6 +831,7 @@ export const de = {
   'notFound.title': 'Seite nicht gefunden',
   'notFound.text': 'Diese Adresse gibt es in der Anwendung nicht.',
   'nav.imports': 'Importe',
+  'imports.notPermitted': 'Ihre Rolle schreibt den Katalog nicht: Dateien importieren Redakteure und Administratoren.',
   'imports.title': 'Lieferantendatei importieren',
   'imports.intro':
     'BMEcat (1.01, 1.2, 2005, ETIM) oder die Produkt-CSV. Die Datei wird zuerst geprüft; geschrieben wird erst, wenn Sie den Import starten.',

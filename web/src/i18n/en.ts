@@ -815,6 +815,7 @@ export const en: Record<MessageKey, string> = {
   'notFound.title': 'Page not found',
   'notFound.text': 'This address does not exist in the application.',
   'nav.imports': 'Imports',
+  'imports.notPermitted': 'Your role does not write the catalog: an editor or an administrator imports files.',
   'imports.title': 'Import a supplier file',
   'imports.intro':
     'BMEcat (1.01, 1.2, 2005, ETIM) or the product CSV. The file is checked first; nothing is written until you start the import.',

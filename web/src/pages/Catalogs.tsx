@@ -8,13 +8,15 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { QueryState } from '../components/QueryState';
 import { RowActions } from '../components/RowActions';
 import { useI18n } from '../i18n/i18n';
-import { useSession } from '../session/session';
+import { useMay, useSession } from '../session/session';
 import { CatalogDialog } from './CatalogDialog';
 
 /** Catalogs of the department: list, create, edit, delete (with a confirmation naming what goes). */
 export default function Catalogs() {
   const { t, num, date } = useI18n();
   const { departmentId } = useSession();
+  // catalogs are written with `product.write`; other roles see the list only
+  const mayWrite = useMay('product.write');
   const catalogs = useCatalogs();
   const deleteCatalog = useDeleteCatalog();
   const announce = useAnnounce();
@@ -25,9 +27,11 @@ export default function Catalogs() {
     <>
       <div className="page-head">
         <h1>{t('catalogs.title')}</h1>
-        <button type="button" className="primary" onClick={() => setEditing('new')}>
-          {t('catalogs.create')}
-        </button>
+        {mayWrite && (
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            {t('catalogs.create')}
+          </button>
+        )}
       </div>
       <QueryState isPending={catalogs.isPending} error={catalogs.error}>
         {catalogs.data?.items.length ? (
@@ -73,12 +77,16 @@ export default function Catalogs() {
                   </td>
                   <td className="num">{num(c.productCount)}</td>
                   <td>{date(c.updatedAt)}</td>
-                  <RowActions
-                    editLabel={t('catalogs.editNamed', { name: c.name })}
-                    deleteLabel={t('catalogs.deleteNamed', { name: c.name })}
-                    onEdit={() => setEditing(c)}
-                    onDelete={() => setDeleting(c)}
-                  />
+                  {mayWrite ? (
+                    <RowActions
+                      editLabel={t('catalogs.editNamed', { name: c.name })}
+                      deleteLabel={t('catalogs.deleteNamed', { name: c.name })}
+                      onEdit={() => setEditing(c)}
+                      onDelete={() => setDeleting(c)}
+                    />
+                  ) : (
+                    <td />
+                  )}
                 </tr>
               ))}
             </tbody>

@@ -8,7 +8,7 @@ import { useCatalogChoice } from '../components/CatalogPicker';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
-import { useSession } from '../session/session';
+import { useMay, useSession } from '../session/session';
 import { CategoryDetail } from './categories/CategoryDetail';
 import { CategoryNode, treeKeyNav } from './categories/CategoryNode';
 
@@ -16,6 +16,8 @@ import { CategoryNode, treeKeyNav } from './categories/CategoryNode';
 export default function Categories() {
   const { t } = useI18n();
   const { departmentId } = useSession();
+  // moving (drag and drop) is a write (`product.write`); other roles browse the tree
+  const mayWrite = useMay('product.write');
   const { catalog, picker, isPending, error } = useCatalogChoice();
   const top = useCategories(catalog?.catalogId, null);
   const moveCategory = useMoveCategory(catalog?.catalogId);
@@ -68,31 +70,33 @@ export default function Categories() {
                         selectedId={selected?.categoryId ?? null}
                         focusId={focusId}
                         onSelect={setSelected}
-                        onMove={(id, parent) => void move(id, parent)}
+                        onMove={mayWrite ? (id, parent) => void move(id, parent) : undefined}
                         dragged={dragged}
                       />
                     ))}
                   </ul>
                 )}
-                <p
-                  className={overTop ? 'drop-top drop-over' : 'drop-top'}
-                  onDragOver={(e) => {
-                    if (dragged.current) {
+                {mayWrite && (
+                  <p
+                    className={overTop ? 'drop-top drop-over' : 'drop-top'}
+                    onDragOver={(e) => {
+                      if (dragged.current) {
+                        e.preventDefault();
+                        setOverTop(true);
+                      }
+                    }}
+                    onDragLeave={() => setOverTop(false)}
+                    onDrop={(e) => {
                       e.preventDefault();
-                      setOverTop(true);
-                    }
-                  }}
-                  onDragLeave={() => setOverTop(false)}
-                  onDrop={(e) => {
-                    e.preventDefault();
-                    setOverTop(false);
-                    const id = dragged.current;
-                    dragged.current = null;
-                    if (id) void move(id, null);
-                  }}
-                >
-                  {t('categories.dropTop')}
-                </p>
+                      setOverTop(false);
+                      const id = dragged.current;
+                      dragged.current = null;
+                      if (id) void move(id, null);
+                    }}
+                  >
+                    {t('categories.dropTop')}
+                  </p>
+                )}
               </QueryState>
             </section>
             <CategoryDetail

@@ -12,7 +12,7 @@ import { ErrorText } from '../components/ErrorText';
 import { ProgressBar } from '../components/ProgressBar';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
-import { useSession } from '../session/session';
+import { useMay, useSession } from '../session/session';
 import { DropZone } from './imports/DropZone';
 import { ImportList } from './imports/ImportList';
 import { Counts, FileFacts, ReportDownload, ReportGroups } from './imports/ImportResult';
@@ -26,6 +26,8 @@ import { Counts, FileFacts, ReportDownload, ReportGroups } from './imports/Impor
 export default function Imports() {
   const { t } = useI18n();
   const { departmentId } = useSession();
+  // imports write the catalog (`product.write`): other roles see the past imports only
+  const mayImport = useMay('product.write');
   const client = useQueryClient();
   const { catalog, picker, isPending, error: catalogError } = useCatalogChoice();
   const uploadImport = useUploadImport();
@@ -96,7 +98,8 @@ export default function Imports() {
       </div>
       <QueryState isPending={isPending} error={catalogError}>
         <div className="panel row wrap">{picker}</div>
-        {!file && !sending && <DropZone onFile={(f) => void onFile(f)} disabled={!catalog} />}
+        {!mayImport && <p className="muted">{t('imports.notPermitted')}</p>}
+        {mayImport && !file && !sending && <DropZone onFile={(f) => void onFile(f)} disabled={!catalog} />}
         {sending && (
           <section className="panel" aria-live="polite">
             <p>{t('imports.uploading', { name: sending.name })}</p>

@@ -10,7 +10,7 @@ import { useI18n } from '../i18n/i18n';
 import { attributeCodesOf } from '../lib/column-choice';
 import { canonical, flattenPages, queryFromSearch } from '../lib/cursor';
 import { contentLanguageOf, gapLanguages, languageName } from '../lib/content-language';
-import { useSession } from '../session/session';
+import { useMay, useSession } from '../session/session';
 import type { ListQuery } from '../api/models';
 import { ColumnChooser } from './products/ColumnChooser';
 import {
@@ -41,6 +41,8 @@ export default function Products() {
 
   const known = useContentLanguages().data?.available;
   const { account } = useSession();
+  // new products and mass edits need `product.write` (a translator writes texts in the editor)
+  const mayWrite = useMay('product.write');
   const query = useMemo(() => {
     const parsed = queryFromSearch(params, catalog?.catalogId ?? '');
     // Texts in a content language the catalog publishes other than its default; else the default (no parameter).
@@ -156,9 +158,11 @@ export default function Products() {
               saveColumnChoice(ids);
             }}
           />
-          <button type="button" className="primary" disabled={!catalog} onClick={() => setCreating(true)}>
-            {t('products.create')}
-          </button>
+          {mayWrite && (
+            <button type="button" className="primary" disabled={!catalog} onClick={() => setCreating(true)}>
+              {t('products.create')}
+            </button>
+          )}
         </div>
       </div>
       <QueryState isPending={isPending} error={error}>
@@ -176,12 +180,16 @@ export default function Products() {
                     : t('products.count', { count: num(rows.length) }))}
                 {selected.size > 0 && ` · ${t('products.selected', { count: num(selected.size) })}`}
               </span>
-              <button type="button" disabled={selected.size === 0} onClick={() => setMassEdit('selection')}>
-                {t('massEdit.forSelection')}
-              </button>
-              <button type="button" onClick={() => setMassEdit('filter')}>
-                {t('massEdit.forFilter')}
-              </button>
+              {mayWrite && (
+                <>
+                  <button type="button" disabled={selected.size === 0} onClick={() => setMassEdit('selection')}>
+                    {t('massEdit.forSelection')}
+                  </button>
+                  <button type="button" onClick={() => setMassEdit('filter')}>
+                    {t('massEdit.forFilter')}
+                  </button>
+                </>
+              )}
             </div>
             <QueryState isPending={list.isPending} error={list.error}>
               {rows.length === 0 ? (

@@ -7,12 +7,15 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { QueryState } from '../components/QueryState';
 import { RowActions } from '../components/RowActions';
 import { useI18n } from '../i18n/i18n';
+import { useMay } from '../session/session';
 import { TemplateDialog } from './TemplateDialog';
 
 /** The company's export templates. */
 export default function Templates() {
   const { t, date } = useI18n();
   const templates = useTemplates();
+  // templates are part of publishing (`publish`); other roles see the list only
+  const mayWrite = useMay('publish');
   const deleteTemplate = useDeleteTemplate();
   const [editing, setEditing] = useState<ExportTemplate | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ExportTemplate | null>(null);
@@ -23,9 +26,11 @@ export default function Templates() {
       </nav>
       <div className="page-head">
         <h1>{t('templates.title')}</h1>
-        <button type="button" className="primary" onClick={() => setEditing('new')}>
-          {t('templates.create')}
-        </button>
+        {mayWrite && (
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            {t('templates.create')}
+          </button>
+        )}
       </div>
       <QueryState isPending={templates.isPending} error={templates.error}>
         {templates.data?.items.length ? (
@@ -48,12 +53,16 @@ export default function Templates() {
                   <td>{tp.exportType}</td>
                   <td>{tp.language}</td>
                   <td>{date(tp.updatedAt)}</td>
-                  <RowActions
-                    editLabel={t('templates.editNamed', { name: tp.name })}
-                    deleteLabel={t('templates.deleteNamed', { name: tp.name })}
-                    onEdit={() => setEditing(tp)}
-                    onDelete={() => setDeleting(tp)}
-                  />
+                  {mayWrite ? (
+                    <RowActions
+                      editLabel={t('templates.editNamed', { name: tp.name })}
+                      deleteLabel={t('templates.deleteNamed', { name: tp.name })}
+                      onEdit={() => setEditing(tp)}
+                      onDelete={() => setDeleting(tp)}
+                    />
+                  ) : (
+                    <td />
+                  )}
                 </tr>
               ))}
             </tbody>

@@ -2,7 +2,7 @@ import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { ApiError, apiGet, onSessionExpired } from '../api/client';
 import { keys } from '../api/keys';
-import type { Account } from '../api/models';
+import type { Account, Permission } from '../api/models';
 
 interface Session {
   account: Account;
@@ -20,6 +20,15 @@ export function useSession(): Session {
   const ctx = useContext(SessionContext);
   if (!ctx) throw new Error('useSession outside SessionProvider');
   return ctx;
+}
+
+/**
+ * Whether the member's role permits `permission` (Account/Me `permissions`, docs/teams.md): the
+ * screens hide the controls of what the role may not do. A convenience only: the server checks
+ * every request.
+ */
+export function useMay(permission: Permission): boolean {
+  return useSession().account.permissions.includes(permission);
 }
 
 /** "Who am I": the account, or null without a session (a 401 here is not an expiry). */

@@ -23,7 +23,16 @@ import { useSession } from '../../session/session';
  * saved through UpdateCategory, and the USER_DEFINED_EXTENSIONS an import kept, read-only.
  * Read through GetCategory, which answers them with the media list.
  */
-export function CategoryData({ catalogId, category }: { catalogId: string; category: Category }) {
+export function CategoryData({
+  catalogId,
+  category,
+  readOnly = false,
+}: {
+  catalogId: string;
+  category: Category;
+  /** A role without `product.write`: the keywords and features are shown, not edited. */
+  readOnly?: boolean;
+}) {
   const detail = useCategoryPath(category.categoryId);
   if (!detail.data) return null;
   const d = detail.data;
@@ -36,6 +45,7 @@ export function CategoryData({ catalogId, category }: { catalogId: string; categ
       features={d.features as CategoryFeature[] | undefined}
       udx={d.udx}
       media={d.media}
+      readOnly={readOnly}
     />
   );
 }
@@ -54,6 +64,7 @@ function DataForm(props: {
     size: number;
     purpose: string;
   }[];
+  readOnly: boolean;
 }) {
   const { t } = useI18n();
   const { departmentId } = useSession();
@@ -117,61 +128,65 @@ function DataForm(props: {
         )}
       </div>
       <form className="stack" onSubmit={save} noValidate>
-        <FormField label={t('categories.keywords')} hint={t('categories.keywordsHint')}>
-          {(p) => <input {...p} value={keywords} onChange={(e) => setKeywords(e.target.value)} />}
-        </FormField>
-        <table>
-          <caption>{t('categories.features')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('categories.featureName')}</th>
-              <th scope="col">{t('categories.featureValues')}</th>
-              <th scope="col">{t('categories.featureUnit')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('categories.featureRemove')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own
-              <tr key={i}>
-                <td>
-                  <input
-                    aria-label={t('categories.featureName')}
-                    value={r.name}
-                    onChange={(e) => setRow(i, 'name', e.target.value)}
-                  />
-                </td>
-                <td>
-                  <input
-                    aria-label={t('categories.featureValues')}
-                    value={r.values}
-                    onChange={(e) => setRow(i, 'values', e.target.value)}
-                  />
-                </td>
-                <td>
-                  <input
-                    aria-label={t('categories.featureUnit')}
-                    value={r.unit}
-                    onChange={(e) => setRow(i, 'unit', e.target.value)}
-                  />
-                </td>
-                <td>
-                  <button type="button" onClick={() => setRows((all) => all.filter((_, j) => j !== i))}>
-                    {t('categories.featureRemove')}
-                  </button>
-                </td>
+        <fieldset className="bare stack" disabled={props.readOnly}>
+          <FormField label={t('categories.keywords')} hint={t('categories.keywordsHint')}>
+            {(p) => <input {...p} value={keywords} onChange={(e) => setKeywords(e.target.value)} />}
+          </FormField>
+          <table>
+            <caption>{t('categories.features')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('categories.featureName')}</th>
+                <th scope="col">{t('categories.featureValues')}</th>
+                <th scope="col">{t('categories.featureUnit')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('categories.featureRemove')}</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-        <div className="row">
-          <button type="button" onClick={() => setRows((all) => [...all, emptyFeatureRow()])}>
-            {t('categories.featureAdd')}
-          </button>
-          <button type="submit">{t('common.save')}</button>
-        </div>
+            </thead>
+            <tbody>
+              {rows.map((r, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own
+                <tr key={i}>
+                  <td>
+                    <input
+                      aria-label={t('categories.featureName')}
+                      value={r.name}
+                      onChange={(e) => setRow(i, 'name', e.target.value)}
+                    />
+                  </td>
+                  <td>
+                    <input
+                      aria-label={t('categories.featureValues')}
+                      value={r.values}
+                      onChange={(e) => setRow(i, 'values', e.target.value)}
+                    />
+                  </td>
+                  <td>
+                    <input
+                      aria-label={t('categories.featureUnit')}
+                      value={r.unit}
+                      onChange={(e) => setRow(i, 'unit', e.target.value)}
+                    />
+                  </td>
+                  <td>
+                    <button type="button" onClick={() => setRows((all) => all.filter((_, j) => j !== i))}>
+                      {t('categories.featureRemove')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {!props.readOnly && (
+            <div className="row">
+              <button type="button" onClick={() => setRows((all) => [...all, emptyFeatureRow()])}>
+                {t('categories.featureAdd')}
+              </button>
+              <button type="submit">{t('common.save')}</button>
+            </div>
+          )}
+        </fieldset>
         <ErrorText message={error} />
       </form>
       {props.udx ? (

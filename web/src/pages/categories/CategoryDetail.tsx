@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorText } from '../../components/ErrorText';
 import { FormField } from '../../components/FormField';
 import { useI18n } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
+import { useMay, useSession } from '../../session/session';
 import { CategoryData } from './CategoryData';
 import { CategoryTranslations } from './CategoryTranslations';
 
@@ -35,6 +35,8 @@ interface Props {
 export function CategoryDetail({ catalogId, category, onChanged, onMove, onDeleted }: Props) {
   const { t, num } = useI18n();
   const { departmentId } = useSession();
+  // categories are written with `product.write`: other roles see the category and its data only
+  const mayWrite = useMay('product.write');
   const addCategory = useAddCategory();
   const updateCategory = useUpdateCategory();
   const deleteCategory = useDeleteCategory(catalogId);
@@ -96,20 +98,20 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
     </form>
   );
 
+  const count = category?.subtreeProductCount ?? category?.productCount;
   if (!category) {
     return (
       <section className="panel" aria-labelledby="detail-h">
         <h2 id="detail-h" className="h3">
           {t('categories.noneSelected')}
         </h2>
-        {addForm}
+        {mayWrite && addForm}
         <ErrorText message={error} />
       </section>
     );
   }
-  const count = category.subtreeProductCount ?? category.productCount;
-  return (
-    <section className="panel stack" aria-labelledby="detail-h">
+  const summary = (
+    <>
       <h2 id="detail-h" className="h3">
         {category.name}
       </h2>
@@ -119,6 +121,19 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
           {t('categories.showProducts')}
         </Link>
       </p>
+    </>
+  );
+  if (!mayWrite) {
+    return (
+      <section className="panel stack" aria-labelledby="detail-h">
+        {summary}
+        <CategoryData catalogId={catalogId} category={category} readOnly />
+      </section>
+    );
+  }
+  return (
+    <section className="panel stack" aria-labelledby="detail-h">
+      {summary}
       <ErrorText message={error} />
       <form className="row" onSubmit={rename} noValidate>
         <FormField label={t('categories.rename')}>

@@ -10,7 +10,8 @@ interface NodeProps {
   /** The item in the tab order (roving tabindex). */
   focusId: string | null;
   onSelect: (c: Category) => void;
-  onMove: (categoryId: string, parentId: string | null) => void;
+  /** Absent for a role that may not move categories: the item is then no drag source or drop target. */
+  onMove?: (categoryId: string, parentId: string | null) => void;
   dragged: { current: string | null };
 }
 
@@ -33,7 +34,7 @@ export function CategoryNode({ category, level, selectedId, focusId, onSelect, o
     setOver(false);
     const id = dragged.current;
     dragged.current = null;
-    if (id && id !== category.categoryId) onMove(id, category.categoryId);
+    if (id && id !== category.categoryId) onMove?.(id, category.categoryId);
   };
 
   return (
@@ -67,15 +68,16 @@ export function CategoryNode({ category, level, selectedId, focusId, onSelect, o
         (e.currentTarget as HTMLElement).focus();
       }}
       // The tree item is the drag source and the drop target; the innermost item under the pointer wins.
-      draggable
+      draggable={onMove !== undefined}
       onDragStart={(e) => {
         e.stopPropagation();
+        if (!onMove) return;
         dragged.current = category.categoryId;
         e.dataTransfer.effectAllowed = 'move';
       }}
       onDragOver={(e) => {
         e.stopPropagation();
-        if (dragged.current && dragged.current !== category.categoryId) {
+        if (onMove && dragged.current && dragged.current !== category.categoryId) {
           e.preventDefault();
           setOver(true);
         }
