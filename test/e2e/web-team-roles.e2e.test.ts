@@ -133,6 +133,10 @@ describe('a translator, a reviewer and a channel with review (issue 33)', () => 
     await page.getByLabel('Name · Français (fra)').fill(FRENCH_NAME);
     await page.getByRole('button', { name: 'Save Français (fra)' }).click();
     await expectAnnounced(page, 'Saved.');
+    // the tabs a translator may not change show their values with the controls disabled
+    expect(await page.getByRole('button', { name: 'Delete product' }).count()).toBe(0);
+    await page.getByRole('tab', { name: /^Prices/ }).click();
+    await page.locator('fieldset.bare[disabled]').waitFor();
     await page.getByRole('tab', { name: 'Review', exact: true }).click();
     await page.getByRole('region', { name: CHANNEL }).getByRole('button', { name: 'Submit for review' }).click();
     await expectAnnounced(page, `Submitted for review in ${CHANNEL}.`);

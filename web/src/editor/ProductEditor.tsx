@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useCatalogs, useProduct } from '../api/hooks';
 import { useDeleteProduct } from '../api/mutations';
@@ -9,7 +9,7 @@ import { QueryState } from '../components/QueryState';
 import { Tabs } from '../components/Tabs';
 import { useI18n } from '../i18n/i18n';
 import { contentLanguageOf } from '../lib/content-language';
-import { useSession } from '../session/session';
+import { useMay, useSession } from '../session/session';
 import { AttributesForm } from './AttributesForm';
 import { ClassificationEditor } from './ClassificationEditor';
 import { CompletenessPanel } from './CompletenessPanel';
@@ -40,6 +40,10 @@ export default function ProductEditor() {
   const navigate = useNavigate();
   const deleteProduct = useDeleteProduct();
   const announce = useAnnounce();
+  // A role without `product.write` (viewer, translator, reviewer, publisher) reads the tabs it may
+  // not change with their controls disabled; a translator writes texts in the Translation tab.
+  const mayWrite = useMay('product.write');
+  const mayClassify = useMay('classification.write');
   const tab = params.get('tab') ?? 'fields';
   const p = product.data;
   const catalog = useCatalogs().data?.items.find((c) => c.catalogId === p?.catalogId);
@@ -94,9 +98,11 @@ export default function ProductEditor() {
                   onChange={(code) => setParam('language', code === catalog.language ? null : code)}
                 />
               )}
-              <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>
-                {p.parentId ? t('variants.delete') : t('editor.delete')}
-              </button>
+              {mayWrite && (
+                <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>
+                  {p.parentId ? t('variants.delete') : t('editor.delete')}
+                </button>
+              )}
             </div>
           </div>
           <Tabs
@@ -111,42 +117,54 @@ export default function ProductEditor() {
                   translating && catalog ? (
                     <TranslationForm product={p} defaultLanguage={catalog.language} language={translating} />
                   ) : (
-                    <FieldsForm product={p} />
+                    readOnlyUnless(mayWrite, <FieldsForm product={p} />)
                   ),
               },
-              { id: 'attributes', label: t('editor.tab.attributes'), content: () => <AttributesForm product={p} /> },
+              {
+                id: 'attributes',
+                label: t('editor.tab.attributes'),
+                content: () => readOnlyUnless(mayWrite, <AttributesForm product={p} />),
+              },
               {
                 id: 'classification',
                 label: t('editor.tab.classification'),
-                content: () => <ClassificationEditor product={p} />,
+                content: () => readOnlyUnless(mayClassify, <ClassificationEditor product={p} />),
               },
-              { id: 'categories', label: t('editor.tab.categories'), content: () => <PlacementsForm product={p} /> },
+              {
+                id: 'categories',
+                label: t('editor.tab.categories'),
+                content: () => readOnlyUnless(mayWrite, <PlacementsForm product={p} />),
+              },
               ...(p.parentId
                 ? []
                 : [
                     {
                       id: 'variants',
                       label: t('editor.tab.variants', { count: p.variants.length }),
-                      content: () => <VariantsPanel product={p} />,
+                      content: () => readOnlyUnless(mayWrite, <VariantsPanel product={p} />),
                     },
                   ]),
               {
                 id: 'media',
                 label: t('editor.tab.media', { count: p.media.filter((m) => m.kind === 'file').length }),
-                content: () => <MediaPanel product={p} />,
+                content: () => readOnlyUnless(mayWrite, <MediaPanel product={p} />),
               },
               {
                 id: 'links',
                 label: t('editor.tab.links', { count: p.media.filter((m) => m.kind === 'link').length }),
-                content: () => <LinksPanel product={p} />,
+                content: () => readOnlyUnless(mayWrite, <LinksPanel product={p} />),
               },
               {
                 id: 'prices',
                 label: t('editor.tab.prices', { count: p.prices.length }),
-                content: () => <PricesPanel product={p} />,
+                content: () => readOnlyUnless(mayWrite, <PricesPanel product={p} />),
               },
               { id: 'history', label: t('editor.tab.history'), content: () => <HistoryPanel product={p} /> },
-              { id: 'references', label: t('editor.tab.references'), content: () => <ReferencesPanel product={p} /> },
+              {
+                id: 'references',
+                label: t('editor.tab.references'),
+                content: () => readOnlyUnless(mayWrite, <ReferencesPanel product={p} />),
+              },
               {
                 id: 'completeness',
                 label: t('editor.tab.completeness'),
@@ -156,7 +174,7 @@ export default function ProductEditor() {
               {
                 id: 'feature-blocks',
                 label: t('editor.tab.featureBlocks', { count: p.featureBlocks.length }),
-                content: () => <FeatureBlocksPanel product={p} />,
+                content: () => readOnlyUnless(mayWrite, <FeatureBlocksPanel product={p} />),
               },
             ]}
           />
@@ -184,5 +202,19 @@ export default function ProductEditor() {
         </>
       )}
     </QueryState>
+  );
+}
+
+/**
+ * A tab the member's role may read but not change: its controls disabled together (a disabled
+ * fieldset), so the values stay visible and nothing offers a write the server would refuse.
+ */
+function readOnlyUnless(may: boolean, content: ReactNode): ReactNode {
+  return may ? (
+    content
+  ) : (
+    <fieldset className="bare" disabled>
+      {content}
+    </fieldset>
   );
 }
