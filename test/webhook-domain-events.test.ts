@@ -182,13 +182,13 @@ describe('Webhooks: completeness reached and lost per channel', () => {
 });
 
 describe('Webhooks: review submitted, approved, rejected', () => {
-  async function reviewSetup() {
+  async function reviewSetup(rule: unknown = { kind: 'any' }) {
     const s = await setup();
     const channelId = await saveChannel(s, []);
     const on = await post(s.cookies.admin, '/api/Catalog/SetChannelReview', {
       channelId,
       enabled: true,
-      rule: { kind: 'any' },
+      rule,
     });
     expect(on.status, on.text).toBe(200);
     return { ...s, channelId };
@@ -264,5 +264,117 @@ describe('Webhooks: review submitted, approved, rejected', () => {
     expect(only(await dispatched(s), 'review.')).toEqual([]);
     const state = await get(s.cookies.admin, `/api/Catalog/GetReviewState?productId=${p.productId}`);
     expect(state.json.channels[0]).toMatchObject({ state: 'draft' });
+  });
+
+  /** Submits the products and has the other admin approve them (the admin made their last change). */
+  async function approve(s: Awaited<ReturnType<typeof reviewSetup>>, productIds: string[]) {
+    const body = { channelId: s.channelId, productIds };
+    expect((await post(s.cookies.admin, '/api/Catalog/SubmitForReview', body)).status).toBe(200);
+    const approved = await post(s.cookies.otherAdmin, '/api/Catalog/ApproveProducts', body);
+    expect(approved.status, approved.text).toBe(200);
+    await dispatched(s);
+  }
+
+  const setValue = (s: Setup, elementId: string, field: string, value: string, language?: string) =>
+    post(s.cookies.admin, '/api/Catalog/SetValue', {
+      departmentId: s.company.departmentId,
+      elementId,
+      field,
+      value,
+      ...(language ? { language } : {}),
+    });
+
+  it('sends review.reopened when a change matching the rule sends an approved product back, naming the change', async () => {
+    const s = await reviewSetup({ kind: 'fields', fields: ['description'], languages: ['eng'] });
+    const p = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'RO-1' });
+    await approve(s, [p.productId]);
+
+    // a change the rule does not name (German) leaves it approved: no review event
+    expect((await setValue(s, p.productId, 'description', 'Text', 'deu')).status).toBe(200);
+    expect(only(await dispatched(s), 'review.')).toEqual([]);
+
+    expect((await setValue(s, p.productId, 'description', 'Text', 'eng')).status).toBe(200);
+    const events = await dispatched(s);
+    const [history] = (await get(s.cookies.admin, `/api/Catalog/GetHistory?elementId=${p.productId}&limit=1`)).json
+      .items as { versionId: string }[];
+    expect(only(events, 'review.')).toEqual([
+      {
+        type: 'review.reopened',
+        data: {
+          productId: p.productId,
+          sku: 'RO-1',
+          channelId: s.channelId,
+          channelName: 'Shop',
+          state: 'in_review',
+          changeId: history!.versionId,
+          elementId: p.productId,
+          elementKind: 'product',
+          userId: s.admin.userId,
+          surface: 'web',
+          fields: ['description'],
+          languages: ['eng'],
+        },
+      },
+    ]);
+    // after the write's own product event, both ordered by the product
+    expect(events.map((e) => [e.type, e.r.orderKey])).toEqual([
+      ['product.updated', p.productId],
+      ['review.reopened', p.productId],
+    ]);
+    const state = await get(s.cookies.admin, `/api/Catalog/GetReviewState?productId=${p.productId}`);
+    expect(state.json.channels[0]).toMatchObject({ state: 'in_review' });
+    // already in review: a further matching change moves nothing and sends no review event
+    expect((await setValue(s, p.productId, 'description', 'Other', 'eng')).status).toBe(200);
+    expect(only(await dispatched(s), 'review.')).toEqual([]);
+  });
+
+  it('names only the paths the rule matched, and the variant whose change sent its master back', async () => {
+    const s = await reviewSetup({ kind: 'fields', fields: ['price'] });
+    const master = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'RO-M' });
+    const variant = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'RO-M-V', parentId: master.productId });
+    await approve(s, [master.productId]);
+    // one write of the variant changes its name and price; the rule names the price only
+    const update = await post(s.cookies.admin, '/api/Catalog/UpdateProduct', {
+      departmentId: s.company.departmentId,
+      catalogId: s.catalog.catalogId,
+      productId: variant.productId,
+      sku: 'RO-M-V',
+      name: 'Neuer Name',
+      price: '9.50',
+    });
+    expect(update.status, update.text).toBe(200);
+    const history = await get(s.cookies.admin, `/api/Catalog/GetHistory?elementId=${variant.productId}&limit=1`);
+    const paths = (history.json.items[0].changes as { path: string }[]).map((c) => c.path).sort();
+    expect(paths).toEqual(['name', 'price']);
+    const [reopened] = only(await dispatched(s), 'review.');
+    expect(reopened).toMatchObject({
+      type: 'review.reopened',
+      data: {
+        productId: master.productId,
+        sku: 'RO-M',
+        elementId: variant.productId,
+        elementKind: 'variant',
+        fields: ['price'],
+        languages: [],
+      },
+    });
+  });
+
+  it('writes no review.reopened for a company without an enabled endpoint', async () => {
+    const s = await reviewSetup();
+    const p = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'RO-9' });
+    await approve(s, [p.productId]);
+    const disable = await post(s.cookies.admin, '/api/Webhooks/UpdateEndpoint', {
+      endpointId: s.endpoint!.endpointId,
+      enabled: false,
+    });
+    expect(disable.status, disable.text).toBe(200);
+    const before = await db().select().from(webhookOutbox).where(eq(webhookOutbox.companyId, s.company.companyId));
+    expect((await setValue(s, p.productId, 'name', 'Anders')).status).toBe(200);
+    const state = await get(s.cookies.admin, `/api/Catalog/GetReviewState?productId=${p.productId}`);
+    expect(state.json.channels[0]).toMatchObject({ state: 'in_review' });
+    expect(await db().select().from(webhookOutbox).where(eq(webhookOutbox.companyId, s.company.companyId))).toEqual(
+      before,
+    );
   });
 });
