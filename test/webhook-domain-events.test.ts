@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { completenessTransitionBefore, webhookDeliveries, webhookOutbox } from '../src/db/schema';
 import { dispatchRound } from '../src/webhooks/dispatch';
@@ -178,6 +179,130 @@ describe('Webhooks: completeness reached and lost per channel', () => {
     });
     expect(set.status, set.text).toBe(200);
     expect(await db().select().from(webhookOutbox).where(eq(webhookOutbox.companyId, s.company.companyId))).toEqual([]);
+  });
+});
+
+describe('Webhooks: completeness of variants, and a pair whose rows all go', () => {
+  const setGtin = async (s: Setup, elementId: string, value: string) => {
+    const res = await post(s.cookies.admin, '/api/Catalog/SetValue', {
+      departmentId: s.company.departmentId,
+      elementId,
+      field: 'gtin',
+      value,
+    });
+    expect(res.status, res.text).toBe(200);
+  };
+
+  it('sends reached and lost for a variant from a single write, naming its master and its own sku', async () => {
+    const s = await setup();
+    const master = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VM-1' });
+    const variant = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VM-1-A', parentId: master.productId });
+    // the GTIN is the variant's own (never inherited): the variant is incomplete until it has one
+    const channelId = await saveChannel(s, [{ kind: 'field', field: 'gtin', languages: ['deu'] }]);
+    await dispatched(s);
+    await setGtin(s, variant.productId, '4006381333931');
+    const reached = await dispatched(s);
+    expect(only(reached, 'completeness.')).toEqual([
+      {
+        type: 'completeness.reached',
+        data: {
+          productId: master.productId,
+          variantId: variant.productId,
+          sku: 'VM-1-A',
+          channelId,
+          channelName: 'Shop',
+          complete: true,
+          scores: { deu: 100 },
+        },
+      },
+    ]);
+    // ordered by the variant, after its own change event
+    expect(reached.map((e) => [e.type, e.r.orderKey])).toEqual([
+      ['product.updated', variant.productId],
+      ['completeness.reached', variant.productId],
+    ]);
+    await setGtin(s, variant.productId, '');
+    expect(only(await dispatched(s), 'completeness.')).toEqual([
+      {
+        type: 'completeness.lost',
+        data: expect.objectContaining({
+          productId: master.productId,
+          variantId: variant.productId,
+          sku: 'VM-1-A',
+          complete: false,
+          scores: { deu: 0 },
+        }),
+      },
+    ]);
+  });
+
+  it("sends the variants' events from the recompute too, and reached when an incomplete pair's rows all go", async () => {
+    const s = await setup();
+    const master = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VR-1', description: 'Text' });
+    const variant = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VR-1-A', parentId: master.productId });
+    const channelId = await saveChannel(s, [{ kind: 'field', field: 'description', languages: ['deu'] }]);
+    await dispatched(s);
+    // the GTIN is required: master and variant lose completeness (neither has one)
+    await saveChannel(s, [{ kind: 'field', field: 'gtin', languages: ['deu'] }], channelId);
+    const lost = only(await dispatched(s), 'completeness.');
+    expect(lost).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'completeness.lost',
+          data: expect.objectContaining({ productId: master.productId, sku: 'VR-1', complete: false }),
+        }),
+        expect.objectContaining({
+          type: 'completeness.lost',
+          data: expect.objectContaining({ productId: master.productId, variantId: variant.productId, sku: 'VR-1-A' }),
+        }),
+      ]),
+    );
+    expect(lost).toHaveLength(2);
+    expect(lost.find((e) => !('variantId' in e.data))!.data).not.toHaveProperty('variantId');
+    // no requirement left: no score rows, which the exports' onlyComplete takes as complete
+    await saveChannel(s, [], channelId);
+    const reached = only(await dispatched(s), 'completeness.');
+    expect(reached.map((e) => [e.type, e.data.sku, e.data.scores])).toEqual(
+      expect.arrayContaining([
+        ['completeness.reached', 'VR-1', {}],
+        ['completeness.reached', 'VR-1-A', {}],
+      ]),
+    );
+    expect(reached).toHaveLength(2);
+  });
+
+  it('sends reached from a single write when the last incomplete row of a pair goes, and nothing when its product is deleted', async () => {
+    const s = await setup();
+    const master = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VD-1' });
+    const variant = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VD-1-A', parentId: master.productId });
+    const channelId = await saveChannel(s, [{ kind: 'field', field: 'gtin', languages: ['deu'] }]);
+    await dispatched(s);
+    // what the upkeep does when no rule produces a row any more (src/db/score-refresh.ts): the
+    // row triggers see the pair's last row under 100 go
+    for (const table of ['completeness', 'variant_completeness'])
+      await env.DB.prepare(`DELETE FROM ${table} WHERE product_key IN (SELECT rowid FROM products WHERE id IN (?, ?))`)
+        .bind(master.productId, variant.productId)
+        .run();
+    const reached = only(await dispatched(s), 'completeness.');
+    expect(reached).toEqual([
+      {
+        type: 'completeness.reached',
+        data: expect.objectContaining({ productId: master.productId, sku: 'VD-1', channelId, scores: {} }),
+      },
+      {
+        type: 'completeness.reached',
+        data: expect.objectContaining({ productId: master.productId, variantId: variant.productId, scores: {} }),
+      },
+    ]);
+    // a deleted product's rows go with it: no event
+    const other = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VD-2' });
+    await dispatched(s);
+    const del = await post(s.cookies.admin, '/api/Catalog/DeleteProduct', {
+      departmentId: s.company.departmentId,
+      productId: other.productId,
+    });
+    expect(del.status, del.text).toBe(200);
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
   });
 });
 
