@@ -39,8 +39,14 @@ async function api(path: string, body?: unknown): Promise<any> {
   return json;
 }
 
+interface Endpoint {
+  endpointId: string;
+  enabled: boolean;
+  disabledReason: string | null;
+  disabledAt: string | null;
+}
 const endpoint = async () =>
-  ((await api('Webhooks/GetEndpoints')).items as { endpointId: string }[]).find((e) => e.endpointId === endpointId)!;
+  ((await api('Webhooks/GetEndpoints')).items as Endpoint[]).find((e) => e.endpointId === endpointId)!;
 
 beforeAll(async () => {
   persistTo = mkdtempSync(join(tmpdir(), 'pim-e2e-hooks-disabled-'));
