@@ -69,9 +69,11 @@ BEGIN
 			AND c.`channel_key` = new.`channel_key` AND c.`lang` <> new.`lang` AND c.`score` < 100);
 END;
 --> statement-breakpoint
--- A language row under 100 that goes while the pair's other rows are all at 100, or the last of
--- the pair's rows: the variant is complete as the exports' onlyComplete reads it (no score under
--- 100; no rows at all counts as complete there too). A row going with its variant finds no
+-- A language row under 100 that goes while the pair's other rows stay, all at 100: the variant
+-- reached completeness. As for masters (migration 0061), a pair whose rows all go sends nothing
+-- here: a write can delete a pair's rows of one language and insert rows of another right after
+-- (the upkeep deletes first), which a row trigger cannot tell from rows going for good; the
+-- recompute's set-based comparison does tell them apart. A row going with its variant finds no
 -- variant and sends nothing.
 CREATE TRIGGER `variant_completeness_webhook_delete` AFTER DELETE ON `variant_completeness`
 WHEN old.`score` < 100 AND NOT EXISTS (SELECT 1 FROM `completeness_events_defer`)
@@ -85,26 +87,7 @@ BEGIN
 	FROM `products` v JOIN `channels` ch ON ch.`id` = old.`channel_key` AND ch.`company_id` = v.`company_id`
 	WHERE v.`rowid` = old.`product_key` AND v.`parent_id` IS NOT NULL
 		AND EXISTS (SELECT 1 FROM `webhook_endpoints` e WHERE e.`company_id` = v.`company_id` AND e.`enabled` = 1)
+		AND EXISTS (SELECT 1 FROM `variant_completeness` c WHERE c.`product_key` = old.`product_key` AND c.`channel_key` = old.`channel_key`)
 		AND NOT EXISTS (SELECT 1 FROM `variant_completeness` c WHERE c.`product_key` = old.`product_key`
-			AND c.`channel_key` = old.`channel_key` AND c.`score` < 100);
-END;
---> statement-breakpoint
--- Masters: the same for the last row of a pair going (migration 0061 sent nothing when the pair's
--- rows all went, though the exports then take the master as complete).
-DROP TRIGGER `completeness_webhook_delete`;
---> statement-breakpoint
-CREATE TRIGGER `completeness_webhook_delete` AFTER DELETE ON `completeness`
-WHEN old.`score` < 100 AND NOT EXISTS (SELECT 1 FROM `completeness_events_defer`)
-BEGIN
-	INSERT INTO `webhook_outbox` (`company_id`, `event_type`, `order_key`, `data`)
-	SELECT p.`company_id`, 'completeness.reached', p.`id`,
-		json_object('productId', p.`id`, 'sku', p.`sku`, 'channelId', ch.`channel_id`, 'channelName', ch.`name`,
-			'complete', json('true'),
-			'scores', (SELECT json_group_object(c.`lang`, c.`score`) FROM `completeness` c
-				WHERE c.`product_key` = old.`product_key` AND c.`channel_key` = old.`channel_key`))
-	FROM `products` p JOIN `channels` ch ON ch.`id` = old.`channel_key` AND ch.`company_id` = p.`company_id`
-	WHERE p.`rowid` = old.`product_key`
-		AND EXISTS (SELECT 1 FROM `webhook_endpoints` e WHERE e.`company_id` = p.`company_id` AND e.`enabled` = 1)
-		AND NOT EXISTS (SELECT 1 FROM `completeness` c WHERE c.`product_key` = old.`product_key`
 			AND c.`channel_key` = old.`channel_key` AND c.`score` < 100);
 END;
