@@ -24,11 +24,12 @@ export interface RescoredKeys {
  * product); the scratch rows go in the same batch. "Complete in a channel" is the exports'
  * `onlyComplete`: no score row under 100 in any of the channel's languages (masters in
  * `completeness`, variants in `variant_completeness`), so a pair whose rows all go while it was
- * incomplete has reached it (only this comparison sees that; the row triggers cannot). A pair with no score row before (a new channel, rules that did not
- * apply to the product) had no state to lose and sends no `completeness.lost`. Nothing is
- * written for a company without an enabled endpoint. Single writes send the same events through
- * the row triggers of migrations 0061 and 0064, which this batch switches off
- * (`completeness_events_defer`), so a page is never counted twice.
+ * incomplete has reached it (only this comparison sees that; the row triggers cannot). A pair
+ * with no score row before (a new channel, rules that did not apply to the product) had no state
+ * to lose and sends no `completeness.lost`. Nothing is written for a company without an enabled
+ * endpoint. Single writes send the same events through the row triggers of migrations 0061 and
+ * 0064, which this batch switches off (`completeness_events_defer`), so a page is never counted
+ * twice.
  */
 export function withCompletenessEvents(
   db: Database,
