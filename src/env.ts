@@ -36,6 +36,8 @@ declare global {
       WEBHOOK_ENCRYPTION_KEY?: string;
       /** Local development and tests only: "true" lets webhook endpoints and identity providers be on private or loopback addresses (docs/webhooks.md, docs/sso.md). */
       ALLOW_PRIVATE_TARGETS?: string;
+      /** Local end-to-end tests only, and only with ALLOW_PRIVATE_TARGETS: divides the webhook retry schedule (src/webhooks/deliver.ts `retryDivisorOf`). */
+      WEBHOOK_RETRY_DIVISOR?: string;
       /** Local trials only (`npm run dev -- --lag 3s`): ms by which the simulated replicas trail (src/db/binding.ts). */
       REPLICA_SIM_LAG_MS?: string;
     }

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { completenessTransitionBefore, webhookDeliveries, webhookOutbox } from '../src/db/schema';
 import { dispatchRound } from '../src/webhooks/dispatch';
@@ -181,14 +182,147 @@ describe('Webhooks: completeness reached and lost per channel', () => {
   });
 });
 
+describe('Webhooks: completeness of variants, and a pair whose rows all go', () => {
+  const setGtin = async (s: Setup, elementId: string, value: string) => {
+    const res = await post(s.cookies.admin, '/api/Catalog/SetValue', {
+      departmentId: s.company.departmentId,
+      elementId,
+      field: 'gtin',
+      value,
+    });
+    expect(res.status, res.text).toBe(200);
+  };
+
+  it('sends reached and lost for a variant from a single write, naming its master and its own sku', async () => {
+    const s = await setup();
+    const master = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VM-1' });
+    const variant = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VM-1-A', parentId: master.productId });
+    // the GTIN is the variant's own (never inherited): the variant is incomplete until it has one
+    const channelId = await saveChannel(s, [{ kind: 'field', field: 'gtin', languages: ['deu'] }]);
+    await dispatched(s);
+    await setGtin(s, variant.productId, '4006381333931');
+    const reached = await dispatched(s);
+    expect(only(reached, 'completeness.')).toEqual([
+      {
+        type: 'completeness.reached',
+        data: {
+          productId: master.productId,
+          variantId: variant.productId,
+          sku: 'VM-1-A',
+          channelId,
+          channelName: 'Shop',
+          complete: true,
+          scores: { deu: 100 },
+        },
+      },
+    ]);
+    // ordered by the variant, after its own change event
+    expect(reached.map((e) => [e.type, e.r.orderKey])).toEqual([
+      ['product.updated', variant.productId],
+      ['completeness.reached', variant.productId],
+    ]);
+    await setGtin(s, variant.productId, '');
+    expect(only(await dispatched(s), 'completeness.')).toEqual([
+      {
+        type: 'completeness.lost',
+        data: expect.objectContaining({
+          productId: master.productId,
+          variantId: variant.productId,
+          sku: 'VM-1-A',
+          complete: false,
+          scores: { deu: 0 },
+        }),
+      },
+    ]);
+  });
+
+  it("sends the variants' events from the recompute too, and reached when an incomplete pair's rows all go", async () => {
+    const s = await setup();
+    const master = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VR-1', description: 'Text' });
+    const variant = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VR-1-A', parentId: master.productId });
+    const channelId = await saveChannel(s, [{ kind: 'field', field: 'description', languages: ['deu'] }]);
+    await dispatched(s);
+    // the GTIN is required: master and variant lose completeness (neither has one)
+    await saveChannel(s, [{ kind: 'field', field: 'gtin', languages: ['deu'] }], channelId);
+    const lost = only(await dispatched(s), 'completeness.');
+    expect(lost).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'completeness.lost',
+          data: expect.objectContaining({ productId: master.productId, sku: 'VR-1', complete: false }),
+        }),
+        expect.objectContaining({
+          type: 'completeness.lost',
+          data: expect.objectContaining({ productId: master.productId, variantId: variant.productId, sku: 'VR-1-A' }),
+        }),
+      ]),
+    );
+    expect(lost).toHaveLength(2);
+    expect(lost.find((e) => !('variantId' in e.data))!.data).not.toHaveProperty('variantId');
+    // no requirement left: no score rows, which the exports' onlyComplete takes as complete
+    await saveChannel(s, [], channelId);
+    const reached = only(await dispatched(s), 'completeness.');
+    expect(reached.map((e) => [e.type, e.data.sku, e.data.scores])).toEqual(
+      expect.arrayContaining([
+        ['completeness.reached', 'VR-1', {}],
+        ['completeness.reached', 'VR-1-A', {}],
+      ]),
+    );
+    expect(reached).toHaveLength(2);
+  });
+
+  it("sends reached from a single write when a variant's last row under 100 goes, nothing when a pair's rows all go or its product is deleted", async () => {
+    const s = await setup();
+    const master = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VD-1', description: 'Text' });
+    const variant = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VD-1-A', parentId: master.productId });
+    // the variant inherits the German description: 100 in German, 0 in English, as its master
+    const channelId = await saveChannel(s, [{ kind: 'field', field: 'description', languages: ['deu', 'eng'] }]);
+    await dispatched(s);
+    const deleteRow = (table: string, productId: string, lang: string) =>
+      env.DB.prepare(`DELETE FROM ${table} WHERE product_key = (SELECT rowid FROM products WHERE id = ?) AND lang = ?`)
+        .bind(productId, lang)
+        .run();
+    // what the upkeep does when no rule produces a language's row any more (src/db/score-refresh.ts)
+    await deleteRow('variant_completeness', variant.productId, 'eng');
+    expect(only(await dispatched(s), 'completeness.')).toEqual([
+      {
+        type: 'completeness.reached',
+        data: {
+          productId: master.productId,
+          variantId: variant.productId,
+          sku: 'VD-1-A',
+          channelId,
+          channelName: 'Shop',
+          complete: true,
+          scores: { deu: 100 },
+        },
+      },
+    ]);
+    // a pair whose rows all go sends nothing from a single write (rows of another language may
+    // follow in the same write; only the recompute compares before and after)
+    await deleteRow('completeness', master.productId, 'deu');
+    await deleteRow('completeness', master.productId, 'eng');
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+    // a deleted product's rows go with it: no event
+    const other = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VD-2' });
+    await dispatched(s);
+    const del = await post(s.cookies.admin, '/api/Catalog/DeleteProduct', {
+      departmentId: s.company.departmentId,
+      productId: other.productId,
+    });
+    expect(del.status, del.text).toBe(200);
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+  });
+});
+
 describe('Webhooks: review submitted, approved, rejected', () => {
-  async function reviewSetup() {
+  async function reviewSetup(rule: unknown = { kind: 'any' }) {
     const s = await setup();
     const channelId = await saveChannel(s, []);
     const on = await post(s.cookies.admin, '/api/Catalog/SetChannelReview', {
       channelId,
       enabled: true,
-      rule: { kind: 'any' },
+      rule,
     });
     expect(on.status, on.text).toBe(200);
     return { ...s, channelId };
@@ -264,5 +398,117 @@ describe('Webhooks: review submitted, approved, rejected', () => {
     expect(only(await dispatched(s), 'review.')).toEqual([]);
     const state = await get(s.cookies.admin, `/api/Catalog/GetReviewState?productId=${p.productId}`);
     expect(state.json.channels[0]).toMatchObject({ state: 'draft' });
+  });
+
+  /** Submits the products and has the other admin approve them (the admin made their last change). */
+  async function approve(s: Awaited<ReturnType<typeof reviewSetup>>, productIds: string[]) {
+    const body = { channelId: s.channelId, productIds };
+    expect((await post(s.cookies.admin, '/api/Catalog/SubmitForReview', body)).status).toBe(200);
+    const approved = await post(s.cookies.otherAdmin, '/api/Catalog/ApproveProducts', body);
+    expect(approved.status, approved.text).toBe(200);
+    await dispatched(s);
+  }
+
+  const setValue = (s: Setup, elementId: string, field: string, value: string, language?: string) =>
+    post(s.cookies.admin, '/api/Catalog/SetValue', {
+      departmentId: s.company.departmentId,
+      elementId,
+      field,
+      value,
+      ...(language ? { language } : {}),
+    });
+
+  it('sends review.reopened when a change matching the rule sends an approved product back, naming the change', async () => {
+    const s = await reviewSetup({ kind: 'fields', fields: ['description'], languages: ['eng'] });
+    const p = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'RO-1' });
+    await approve(s, [p.productId]);
+
+    // a change the rule does not name (German) leaves it approved: no review event
+    expect((await setValue(s, p.productId, 'description', 'Text', 'deu')).status).toBe(200);
+    expect(only(await dispatched(s), 'review.')).toEqual([]);
+
+    expect((await setValue(s, p.productId, 'description', 'Text', 'eng')).status).toBe(200);
+    const events = await dispatched(s);
+    const [history] = (await get(s.cookies.admin, `/api/Catalog/GetHistory?elementId=${p.productId}&limit=1`)).json
+      .items as { versionId: string }[];
+    expect(only(events, 'review.')).toEqual([
+      {
+        type: 'review.reopened',
+        data: {
+          productId: p.productId,
+          sku: 'RO-1',
+          channelId: s.channelId,
+          channelName: 'Shop',
+          state: 'in_review',
+          changeId: history!.versionId,
+          elementId: p.productId,
+          elementKind: 'product',
+          userId: s.admin.userId,
+          surface: 'web',
+          fields: ['description'],
+          languages: ['eng'],
+        },
+      },
+    ]);
+    // after the write's own product event, both ordered by the product
+    expect(events.map((e) => [e.type, e.r.orderKey])).toEqual([
+      ['product.updated', p.productId],
+      ['review.reopened', p.productId],
+    ]);
+    const state = await get(s.cookies.admin, `/api/Catalog/GetReviewState?productId=${p.productId}`);
+    expect(state.json.channels[0]).toMatchObject({ state: 'in_review' });
+    // already in review: a further matching change moves nothing and sends no review event
+    expect((await setValue(s, p.productId, 'description', 'Other', 'eng')).status).toBe(200);
+    expect(only(await dispatched(s), 'review.')).toEqual([]);
+  });
+
+  it('names only the paths the rule matched, and the variant whose change sent its master back', async () => {
+    const s = await reviewSetup({ kind: 'fields', fields: ['price'] });
+    const master = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'RO-M' });
+    const variant = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'RO-M-V', parentId: master.productId });
+    await approve(s, [master.productId]);
+    // one write of the variant changes its name and price; the rule names the price only
+    const update = await post(s.cookies.admin, '/api/Catalog/UpdateProduct', {
+      departmentId: s.company.departmentId,
+      catalogId: s.catalog.catalogId,
+      productId: variant.productId,
+      sku: 'RO-M-V',
+      name: 'Neuer Name',
+      price: '9.50',
+    });
+    expect(update.status, update.text).toBe(200);
+    const history = await get(s.cookies.admin, `/api/Catalog/GetHistory?elementId=${variant.productId}&limit=1`);
+    const paths = (history.json.items[0].changes as { path: string }[]).map((c) => c.path).sort();
+    expect(paths).toEqual(['name', 'price']);
+    const [reopened] = only(await dispatched(s), 'review.');
+    expect(reopened).toMatchObject({
+      type: 'review.reopened',
+      data: {
+        productId: master.productId,
+        sku: 'RO-M',
+        elementId: variant.productId,
+        elementKind: 'variant',
+        fields: ['price'],
+        languages: [],
+      },
+    });
+  });
+
+  it('writes no review.reopened for a company without an enabled endpoint', async () => {
+    const s = await reviewSetup();
+    const p = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'RO-9' });
+    await approve(s, [p.productId]);
+    const disable = await post(s.cookies.admin, '/api/Webhooks/UpdateEndpoint', {
+      endpointId: s.endpoint!.endpointId,
+      enabled: false,
+    });
+    expect(disable.status, disable.text).toBe(200);
+    const before = await db().select().from(webhookOutbox).where(eq(webhookOutbox.companyId, s.company.companyId));
+    expect((await setValue(s, p.productId, 'name', 'Anders')).status).toBe(200);
+    const state = await get(s.cookies.admin, `/api/Catalog/GetReviewState?productId=${p.productId}`);
+    expect(state.json.channels[0]).toMatchObject({ state: 'in_review' });
+    expect(await db().select().from(webhookOutbox).where(eq(webhookOutbox.companyId, s.company.companyId))).toEqual(
+      before,
+    );
   });
 });

@@ -6,7 +6,7 @@ import { updateProduct } from '../src/catalog/products';
 import { jobs, webhookDeliveries, webhookEndpoints } from '../src/db/schema';
 import { newId } from '../src/kernel/ids';
 import { historyStatements } from '../src/records/history-record';
-import { RETRY_SCHEDULE_SECONDS } from '../src/webhooks/deliver';
+import { RETRY_SCHEDULE_SECONDS, retryDivisorOf } from '../src/webhooks/deliver';
 import { allowsPrivateTargets } from '../src/sync/protocol/url-guard';
 import { sendTestEvent } from '../src/webhooks/deliveries';
 import { dispatchRound, sweepDeliveries, SWEEP_AFTER_MS } from '../src/webhooks/dispatch';
@@ -206,6 +206,32 @@ describe('Webhooks: delivery', () => {
     expect(after.headers['webhook-signature']!.split(' ')).toHaveLength(1);
     expect(new Webhook(rotated.json.secret).verify(after.body, after.headers)).toBeTruthy();
     expect(() => new Webhook(endpoint.secret).verify(after.body, after.headers)).toThrow();
+  });
+
+  it('shortens the retry schedule only for a local test server (WEBHOOK_RETRY_DIVISOR with ALLOW_PRIVATE_TARGETS)', async () => {
+    // never in production: without the local-only ALLOW_PRIVATE_TARGETS the var changes nothing
+    expect(retryDivisorOf({ WEBHOOK_RETRY_DIVISOR: '60' })).toBe(1);
+    expect(retryDivisorOf({ WEBHOOK_RETRY_DIVISOR: '60', ALLOW_PRIVATE_TARGETS: 'false' })).toBe(1);
+    expect(retryDivisorOf({ ALLOW_PRIVATE_TARGETS: 'true' })).toBe(1);
+    for (const bad of ['0', '1', '-5', '2.5', 'x', '3601'])
+      expect(retryDivisorOf({ WEBHOOK_RETRY_DIVISOR: bad, ALLOW_PRIVATE_TARGETS: 'true' })).toBe(1);
+    expect(retryDivisorOf({ WEBHOOK_RETRY_DIVISOR: '60', ALLOW_PRIVATE_TARGETS: 'true' })).toBe(60);
+
+    const admin = await adminSession();
+    const endpoint = await makeEndpoint(admin.tenant);
+    const { queue, sent } = heldQueue();
+    const id = (await testEvent(admin.tenant, endpoint.endpointId, queue as never)).deliveryId;
+    sent.length = 0;
+    let clock = Date.now();
+    const receiver = fakeReceiver(() => new Response('down', { status: 503 }));
+    const deps = { ...deliverDeps(queue, receiver.fetch, () => new Date(clock)), retryDivisor: 60 };
+    for (let i = 0; i < 3; i++) {
+      expect(await attempt(deps, id)).toBe('retry');
+      const [row] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+      clock = Date.parse(row!.nextAttemptAt);
+    }
+    // 5 s, 5 min, 30 min divided by 60 (at least a second)
+    expect(sent.map((m) => m.delaySeconds)).toEqual([1, 5, 30]);
   });
 
   it('retries 5xx, timeouts, redirects and huge answers with backoff for more than 24 hours, then disables the endpoint with a notice', async () => {

@@ -190,8 +190,8 @@ export async function runCompletenessSlice(
     // every channel (a category move, an attribute or release change) leaves them to the
     // triggers, which fire only for scores that change.
     const counted = channelKey === undefined ? rescore : withBulkCounts(db, channelKey, keys, rescore);
-    // masters crossing complete <-> incomplete leave their webhook events in the same transaction
-    const statements = withCompletenessEvents(db, job.companyId, keys.masters, channelKey, counted);
+    // masters and variants crossing complete <-> incomplete leave their webhook events in the same transaction
+    const statements = withCompletenessEvents(db, job.companyId, keys, channelKey, counted);
     const results = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
     if ((results.at(-1) as { id: string }[]).length === 0) return 'stopped'; // cancelled, or another delivery moved on
     cp = next;

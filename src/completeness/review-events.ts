@@ -6,9 +6,20 @@ import { dbNow } from '../kernel/clock';
 import type { Caller } from '../kernel/caller';
 import { idList } from './review-scope';
 
-/** The webhook events of the review workflow (docs/review.md, docs/webhooks.md "Events"). */
-export const REVIEW_EVENT_TYPES = ['review.submitted', 'review.approved', 'review.rejected'] as const;
-export type ReviewEventType = (typeof REVIEW_EVENT_TYPES)[number];
+/**
+ * The webhook events of the review workflow (docs/review.md, docs/webhooks.md "Events"). The
+ * first three are written here by the transitions; `review.reopened` (an approved product sent
+ * back to in_review by a change matching the channel's rule) by the trigger
+ * `review_reopened_webhook` (migration 0064), in the transaction of that change.
+ */
+export const REVIEW_EVENT_TYPES = [
+  'review.submitted',
+  'review.approved',
+  'review.rejected',
+  'review.reopened',
+] as const;
+/** The events of the review operations (SubmitForReview, ApproveProducts, RejectProducts). */
+export type ReviewEventType = Exclude<(typeof REVIEW_EVENT_TYPES)[number], 'review.reopened'>;
 
 /**
  * The outbox rows of one review transition, one per product (ordered by the product, so each

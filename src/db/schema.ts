@@ -1471,7 +1471,7 @@ export const completenessDefer = sqliteTable('completeness_defer', { id: integer
 
 /**
  * Scratch rows of one recompute page's batch (migration 0061, src/completeness/completeness-events.ts):
- * the (master, channel) pairs scored before the rescore and whether they were incomplete. Written
+ * the (master or variant, channel) pairs scored before the rescore and whether they were incomplete. Written
  * and emptied in the same batch.
  */
 export const completenessTransitionBefore = sqliteTable(
@@ -1486,7 +1486,7 @@ export const completenessTransitionBefore = sqliteTable(
 
 /**
  * A row here (only ever inside one batch: a recompute page, the removal of a deleted channel's
- * scores) switches the completeness webhook row triggers off (migration 0061): the page compares
+ * scores) switches the completeness webhook row triggers off (migrations 0061, 0064): the page compares
  * before and after set-based instead (src/completeness/completeness-events.ts).
  */
 export const completenessEventsDefer = sqliteTable('completeness_events_defer', { id: integer('id').primaryKey() });

@@ -1,7 +1,7 @@
 import { HOME_CELL, openCellSession } from '../db/cells';
 import type { Bindings, WebhookMessage } from '../env';
 import { allowsPrivateTargets } from '../sync/protocol/url-guard';
-import { attemptDelivery } from '../webhooks/deliver';
+import { attemptDelivery, retryDivisorOf } from '../webhooks/deliver';
 
 /**
  * A webhook delivery message: one attempt (src/webhooks/deliver.ts), on the cell's primary
@@ -22,6 +22,7 @@ export async function handleWebhookMessage(message: Message<WebhookMessage>, env
         encryptionKey: env.WEBHOOK_ENCRYPTION_KEY,
         allowPrivate: allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS),
         fetch: (input, init) => fetch(input, init),
+        retryDivisor: retryDivisorOf(env),
       },
       message.body.webhookDeliveryId,
     );

@@ -34,6 +34,31 @@ export interface DeliverDeps {
   allowPrivate: boolean;
   fetch: typeof fetch;
   now?: () => Date;
+  /** Local end-to-end tests only (`retryDivisorOf`): the retry schedule divided by this; 1 in production. */
+  retryDivisor?: number;
+}
+
+/** The largest divisor a test may ask for: one hour of schedule per second. */
+const MAX_RETRY_DIVISOR = 3600;
+
+/**
+ * Local end-to-end tests only: the Worker var `WEBHOOK_RETRY_DIVISOR` divides the retry schedule
+ * (each wait at least 1 s), so a test can keep a receiver down past the first retry (5 s) and see
+ * the next one without waiting the production 5 minutes. It counts only together with
+ * `ALLOW_PRIVATE_TARGETS = "true"`, which is local-only itself (receivers on loopback), so the
+ * var copied into a production config by mistake changes nothing. Anything but an integer from 2
+ * to 3600 is 1: the production schedule.
+ */
+export function retryDivisorOf(env: { WEBHOOK_RETRY_DIVISOR?: string; ALLOW_PRIVATE_TARGETS?: string }): number {
+  if (env.ALLOW_PRIVATE_TARGETS !== 'true' || !env.WEBHOOK_RETRY_DIVISOR) return 1;
+  const divisor = Number(env.WEBHOOK_RETRY_DIVISOR);
+  return Number.isInteger(divisor) && divisor >= 2 && divisor <= MAX_RETRY_DIVISOR ? divisor : 1;
+}
+
+/** Seconds to wait after the failed attempt number `attempt` (0-based); undefined after the last. */
+export function retryWaitSeconds(attempt: number, divisor = 1): number | undefined {
+  const wait = RETRY_SCHEDULE_SECONDS[attempt];
+  return wait === undefined ? undefined : Math.max(1, Math.ceil(wait / divisor));
 }
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'waiting' | 'skipped';
@@ -211,7 +236,7 @@ export async function attemptDelivery(deps: DeliverDeps, deliveryId: string): Pr
     return 'delivered';
   }
 
-  const wait = RETRY_SCHEDULE_SECONDS[delivery.attempts];
+  const wait = retryWaitSeconds(delivery.attempts, deps.retryDivisor);
   if (wait === undefined) {
     await db.batch([
       db

@@ -15,6 +15,8 @@ declare module 'oidc-provider' {
     pkce?: { required: () => boolean };
     cookies?: { keys: string[] };
     features?: Record<string, { enabled: boolean }>;
+    /** Lifetimes in seconds, each a number or a function of the request and the token. */
+    ttl?: Record<string, number | ((...args: unknown[]) => number)>;
     findAccount(ctx: unknown, id: string): Promise<Account | undefined>;
   }
 

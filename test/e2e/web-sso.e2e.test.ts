@@ -1,8 +1,9 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import Provider from 'oidc-provider';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -38,6 +39,16 @@ let issuer: string;
 let browser: Browser;
 /** When set, the provider's token answers pass through this change of the ID token (a forger between the PIM and the provider). */
 let forgeIdToken: ((idToken: string) => string) | null = null;
+/**
+ * When set, the provider mints ID tokens with its clock this many seconds behind and a lifetime of
+ * ID_TOKEN_TTL_AGED_S: the token it answers has expired before the PIM reads it (what a replayed
+ * old token, or a provider with a badly skewed clock, looks like to the PIM). Real tokens, signed
+ * by the provider's own key; only their times are in the past.
+ */
+let idTokenAgeS: number | null = null;
+const ID_TOKEN_TTL_AGED_S = 60;
+/** The ID tokens the provider answered, newest last. */
+const issuedIdTokens: string[] = [];
 
 const b64urlJson = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 const toB64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -90,6 +101,7 @@ beforeAll(async () => {
     pkce: { required: () => true },
     cookies: { keys: [`cookie-key-${suffix}`] },
     features: { devInteractions: { enabled: true } },
+    ttl: { IdToken: () => (idTokenAgeS === null ? 3600 : ID_TOKEN_TTL_AGED_S) },
     async findAccount(_ctx, id) {
       const account = ACCOUNTS[id];
       if (!account) return undefined;
@@ -107,7 +119,37 @@ beforeAll(async () => {
   });
   const handle = provider.callback();
   idp.on('request', (req, res) => {
-    if (forgeIdToken && req.method === 'POST' && req.url?.startsWith('/token')) {
+    const tokenRequest = req.method === 'POST' && req.url?.startsWith('/token');
+    if (tokenRequest && idTokenAgeS !== null) {
+      // oidc-provider stamps iat/exp from Date.now(): set back for this request only.
+      const realNow = Date.now;
+      const behindMs = idTokenAgeS * 1000;
+      Date.now = () => realNow() - behindMs;
+      res.once('close', () => {
+        Date.now = realNow;
+      });
+    }
+    if (tokenRequest) {
+      // Keep the ID token the provider answered (the tests check what the PIM refused).
+      const end = res.end.bind(res);
+      const write = res.write.bind(res);
+      const chunks: Buffer[] = [];
+      res.write = ((chunk: Buffer | string, ...rest: unknown[]) => {
+        chunks.push(Buffer.from(chunk));
+        return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+      }) as typeof res.write;
+      res.end = ((chunk?: Buffer | string, ...rest: unknown[]) => {
+        if (chunk && typeof chunk !== 'function') chunks.push(Buffer.from(chunk));
+        try {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          if (typeof body.id_token === 'string') issuedIdTokens.push(body.id_token);
+        } catch {
+          // not JSON: an error page
+        }
+        return (end as (...a: unknown[]) => ServerResponse)(chunk, ...rest);
+      }) as typeof res.end;
+    }
+    if (forgeIdToken && tokenRequest) {
       // Collect the provider's answer and hand on the token response with the ID token changed.
       const chunks: Buffer[] = [];
       const write = res.write.bind(res);
@@ -235,6 +277,50 @@ describe('web application: single sign-on with a real OpenID provider', () => {
     expect(new URL(page.url()).searchParams.get('ssoError')).toBe('token');
     expect(await browserCookie(page)).toBeUndefined();
     await context.close();
+  });
+
+  it('refuses an expired ID token from the provider: the reason on the sign-in page, no session', async () => {
+    idTokenAgeS = 600;
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const before = issuedIdTokens.length;
+    try {
+      // a user with a mapped group: only the token's age can keep her out
+      await ssoSignIn(page, 'anna.admin');
+    } finally {
+      idTokenAgeS = null;
+    }
+    expect(new URL(page.url()).searchParams.get('ssoError')).toBe('token');
+    await expect
+      .poll(() => page.getByText('Your identity provider’s answer could not be verified').count(), { timeout: 15_000 })
+      .toBe(1);
+    expect(await browserCookie(page)).toBeUndefined();
+    // What the PIM refused: a token the provider really signed, expired 9 minutes before it arrived
+    // (well past the PIM's 60 s clock tolerance), and valid at the time it claims to be issued.
+    expect(issuedIdTokens.length).toBe(before + 1);
+    const expired = issuedIdTokens.at(-1)!;
+    const claims = b64urlJson(expired.split('.')[1]!);
+    expect(claims.exp - claims.iat).toBe(ID_TOKEN_TTL_AGED_S);
+    expect(Date.now() / 1000 - claims.exp).toBeGreaterThan(500);
+    const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
+    await expect(jwtVerify(expired, jwks, { issuer, audience: CLIENT_ID })).rejects.toBeInstanceOf(
+      joseErrors.JWTExpired,
+    );
+    const atIssue = await jwtVerify(expired, jwks, {
+      issuer,
+      audience: CLIENT_ID,
+      currentDate: new Date(claims.iat * 1000),
+    });
+    expect(atIssue.payload.email).toBe(ACCOUNTS['anna.admin']!.email);
+    await context.close();
+
+    // the same user, with a fresh token, gets in
+    const again = await newContext(browser);
+    const fresh = await again.newPage();
+    await ssoSignIn(fresh, 'anna.admin');
+    await fresh.getByRole('navigation', { name: 'Main navigation' }).waitFor({ timeout: 15_000 });
+    expect((await apiCall(await browserCookie(fresh), 'Account/Me')).json.role).toBe('admin');
+    await again.close();
   });
 
   it('makes SSO mandatory on the admin screen: passwords are refused, SSO and the break-glass admin still work', async () => {

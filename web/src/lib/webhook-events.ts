@@ -16,7 +16,7 @@ export const WEBHOOK_EVENT_GROUPS = [
   ['import.finished', 'import.failed', 'export.finished', 'export.failed'],
   ['sync.finished', 'sync.failed', 'job.finished', 'job.failed', 'release.upgraded'],
   ['completeness.reached', 'completeness.lost'],
-  ['review.submitted', 'review.approved', 'review.rejected'],
+  ['review.submitted', 'review.approved', 'review.rejected', 'review.reopened'],
   ['webhook.test'],
 ] as const satisfies readonly (readonly WebhookEventType[])[];
 
