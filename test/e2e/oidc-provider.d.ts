@@ -17,6 +17,8 @@ declare module 'oidc-provider' {
     features?: Record<string, { enabled: boolean }>;
     /** Lifetimes in seconds, each a number or a function of the request and the token. */
     ttl?: Record<string, number | ((...args: unknown[]) => number)>;
+    /** The provider's own outgoing requests (back-channel logout); options carry its SSRF-guarded dispatcher. */
+    fetch?: (url: string | URL, options: RequestInit & { dispatcher?: unknown }) => Promise<Response>;
     findAccount(ctx: unknown, id: string): Promise<Account | undefined>;
   }
 

@@ -89,6 +89,9 @@ beforeAll(async () => {
         client_secret: CLIENT_SECRET,
         redirect_uris: [`${pim.baseUrl}/api/Account/SsoCallback`],
         post_logout_redirect_uris: [`${pim.baseUrl}/`],
+        // OpenID Connect Back-Channel Logout 1.0: the provider tells the PIM who signed out there
+        backchannel_logout_uri: `${pim.baseUrl}/api/Account/SsoBackchannelLogout`,
+        backchannel_logout_session_required: true,
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
@@ -100,7 +103,11 @@ beforeAll(async () => {
     conformIdTokenClaims: false,
     pkce: { required: () => true },
     cookies: { keys: [`cookie-key-${suffix}`] },
-    features: { devInteractions: { enabled: true } },
+    features: { devInteractions: { enabled: true }, backchannelLogout: { enabled: true } },
+    // The provider refuses to call special-use addresses (its SSRF guard); the PIM under test
+    // listens on loopback, so this test provider posts its logout tokens without that guard.
+    fetch: (url: string | URL, options: RequestInit & { dispatcher?: unknown }) =>
+      fetch(url, { ...options, dispatcher: undefined } as RequestInit),
     ttl: { IdToken: () => (idTokenAgeS === null ? 3600 : ID_TOKEN_TTL_AGED_S) },
     async findAccount(_ctx, id) {
       const account = ACCOUNTS[id];
@@ -248,6 +255,30 @@ describe('web application: single sign-on with a real OpenID provider', () => {
     await adminPage.getByRole('navigation', { name: 'Main navigation' }).waitFor({ timeout: 15_000 });
     expect((await apiCall(await browserCookie(adminPage), 'Account/Me')).json.role).toBe('admin');
     await adminContext.close();
+  });
+
+  it('ends the PIM session when the user signs out at the provider (back-channel logout)', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await ssoSignIn(page, 'eddi.editor');
+    await page.getByRole('navigation', { name: 'Main navigation' }).waitFor({ timeout: 15_000 });
+    const cookie = await browserCookie(page);
+    expect((await apiCall(cookie, 'Account/Me')).status).toBe(200);
+    // a second session of another member stays
+    const other = await newContext(browser);
+    const otherPage = await other.newPage();
+    await ssoSignIn(otherPage, 'anna.admin');
+    await otherPage.getByRole('navigation', { name: 'Main navigation' }).waitFor({ timeout: 15_000 });
+    const otherCookie = await browserCookie(otherPage);
+
+    // Signing out at the provider itself, not through the PIM: the provider posts a logout token
+    // naming the user's session there (sid) to the PIM, which ends the session it opened for it.
+    await page.goto(`${issuer}/session/end`);
+    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    await expect.poll(async () => (await apiCall(cookie, 'Account/Me')).status, { timeout: 15_000 }).toBe(401);
+    expect((await apiCall(otherCookie, 'Account/Me')).status).toBe(200);
+    await context.close();
+    await other.close();
   });
 
   it('refuses a user in none of the mapped groups, with the reason on the sign-in page', async () => {
