@@ -45,6 +45,19 @@ interface XmlRecord {
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
+/**
+ * What every element without attributes shares (most of a PRODUCT's elements have none): one
+ * frozen object instead of a new one per element. Nothing writes to a node's `attrs`.
+ */
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** A tag's attributes as a plain object (saxes' own is a null-prototype dictionary), or NO_ATTRIBUTES. */
+function attributesOf(tag: SaxesTagPlain): Record<string, string> {
+  const attributes = tag.attributes as Record<string, string>;
+  for (const _ in attributes) return { ...attributes };
+  return NO_ATTRIBUTES;
+}
+
 /** Drops the parser's own "file:line:column: " prefix; the caller adds the file's line. */
 const reason = (err: unknown) => String((err as Error)?.message ?? err).replace(/^(?:[^:\s]*:)?\d+:\d+: /, '');
 
@@ -133,7 +146,7 @@ export async function* readXmlRecords(
     if (building.length > 0 || RECORDS.has(name)) {
       const node: XmlNode = {
         name,
-        attrs: { ...((tag as SaxesTagPlain).attributes as Record<string, string>) },
+        attrs: attributesOf(tag as SaxesTagPlain),
         text: '',
         children: [],
         line,
