@@ -163,7 +163,7 @@ async function benchSize(masters: number): Promise<Row[]> {
           const added = await addXChangeExtras(file, `${file}.extras`, d1File(dir), seeded.catalogId);
           renameSync(`${file}.extras`, file);
           process.stderr.write(
-            `  ${format}: added to the exported file: ${added.prices} price entries, ${added.references} relations, ${added.links} link attachments\n`,
+            `  ${format}: added to the exported file: ${added.prices} price entries, ${added.references} related products, ${added.links} link attachments\n`,
           );
         }
         const fileId = await upload(
