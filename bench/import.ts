@@ -23,7 +23,7 @@
  * `--profile` also records a CPU profile of the Worker during each import and prints where
  * its thread spent the time (bench/cpu-profile.ts; "(idle)" is waiting for local D1 / R2).
  */
-import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { inclusiveShares, summariseProfile } from './cpu-profile';
@@ -34,6 +34,7 @@ import { type ApiCall, apiSession, waitForJob } from './lib/session';
 import { d1File, releaseState, seededState } from './lib/state';
 import { extrasCounts, storageOf } from './lib/storage';
 import type { JobRef } from './lib/types';
+import { addXChangeExtras } from './lib/xchange-extras';
 
 const args = benchArgs('npm run bench:import -- [flags]: BMEcat and CSV import throughput and memory', {
   sizes: sizesFlag('10000,100000'),
@@ -49,6 +50,11 @@ const args = benchArgs('npm run bench:import -- [flags]: BMEcat and CSV import t
     type: 'string',
     value: 'DIR',
     help: 'reuse (or seed and keep) the catalog in DIR/<size>, e.g. one bench:export --state seeded; each run adds its imported catalogs to it',
+  },
+  'keep-files': {
+    type: 'string',
+    value: 'DIR',
+    help: 'keep each exported file as DIR/<size>-<format> (for bench/import-parse.ts) instead of deleting it',
   },
 });
 const extras = !args.plain;
@@ -152,6 +158,14 @@ async function benchSize(masters: number): Promise<Row[]> {
             .on('finish', resolve)
             .on('error', reject),
         );
+        if (format === 'ETIMxChange' && extras) {
+          // The xChange export writes no price lists, relations or links: the bench adds the seeded ones.
+          const added = await addXChangeExtras(file, `${file}.extras`, d1File(dir), seeded.catalogId);
+          renameSync(`${file}.extras`, file);
+          process.stderr.write(
+            `  ${format}: added to the exported file: ${added.prices} price entries, ${added.references} related products, ${added.links} link attachments\n`,
+          );
+        }
         const fileId = await upload(
           base,
           cookie,
@@ -206,6 +220,10 @@ async function benchSize(masters: number): Promise<Row[]> {
           cpuSeconds,
           summary: job.summary,
         });
+        if (args['keep-files']) {
+          mkdirSync(args['keep-files'], { recursive: true });
+          copyFileSync(file, join(args['keep-files'], `${masters}-${format}`));
+        }
         rmSync(file, { force: true });
         process.stderr.write(`  ${format}: ${expected} products in ${seconds.toFixed(1)} s\n`);
         process.stderr.write(

@@ -1,12 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { readTextChunks, utf8Length } from '../src/imports/read/text-chunks';
+import { chunkBytes, readTextChunks, utf8Length } from '../src/imports/read/text-chunks';
 
 /** The read windows are 8 MiB (text-chunks.ts): files here cross that boundary. */
 const WINDOW = 8 * 1024 * 1024;
 
 async function readAll(key: string, offset: number, encoding: 'utf-8' | 'utf-16le') {
-  const chunks: { text: string; byteStart: number }[] = [];
+  const chunks: { text: string; byteStart: number; ascii: boolean }[] = [];
   for await (const chunk of readTextChunks(env.FILES, key, offset, encoding)) chunks.push(chunk);
   return chunks;
 }
@@ -29,6 +29,28 @@ describe('readTextChunks over several range windows', () => {
     const tail = await readAll(key, from, 'utf-8');
     expect(tail[0]!.byteStart).toBe(from);
     expect(tail.map((c) => c.text).join('')).toBe(`${'a'.repeat(9)}ä${'b'.repeat(1000)}ö`);
+  });
+
+  it('marks the chunks that are all ASCII, and chunkBytes counts UTF-8 bytes in both kinds', async () => {
+    // an ASCII first window, then one with umlauts: the readers count bytes only in the second
+    const text = `${'a'.repeat(WINDOW)}${'ä'.repeat(1000)}b`;
+    const key = `test/chunks-${crypto.randomUUID()}.txt`;
+    await env.FILES.put(key, new TextEncoder().encode(text));
+    const chunks = await readAll(key, 0, 'utf-8');
+    expect(chunks.some((c) => c.ascii)).toBe(true);
+    expect(chunks.some((c) => !c.ascii)).toBe(true);
+    for (const chunk of chunks) {
+      expect(chunk.ascii).toBe(!/[^\x00-\x7f]/.test(chunk.text));
+      expect(chunkBytes(chunk, 0, chunk.text.length)).toBe(utf8Length(chunk.text));
+      const middle = Math.floor(chunk.text.length / 2);
+      expect(chunkBytes(chunk, middle, chunk.text.length)).toBe(utf8Length(chunk.text, middle));
+    }
+    // UTF-16 is never marked, even when its bytes are all ASCII: a position there is two bytes
+    const even = `test/chunks-${crypto.randomUUID()}.txt`;
+    await env.FILES.put(even, new TextEncoder().encode('ab'.repeat(100)));
+    const utf16 = await readAll(even, 0, 'utf-16le');
+    expect(utf16.length).toBeGreaterThan(0);
+    expect(utf16.every((c) => !c.ascii)).toBe(true);
   });
 
   it('reads a UTF-16 file across the window boundary and skips its byte-order mark', async () => {

@@ -1,4 +1,4 @@
-import { ImportFileError, readTextChunks, utf8Length } from './text-chunks';
+import { chunkBytes, ImportFileError, readTextChunks } from './text-chunks';
 
 /** Where reading a CSV continues: the byte offset and line after a record, and the header read at the start. */
 export interface CsvResumePoint {
@@ -66,12 +66,12 @@ export async function* readCsvRecords(files: R2Bucket, key: string, from: CsvRes
 
   for await (const chunk of readTextChunks(files, key, from.offset, 'utf-8')) {
     const text = chunk.text;
-    consumed = chunk.byteStart + utf8Length(text);
+    consumed = chunk.byteStart + chunkBytes(chunk, 0, text.length);
     const ready: CsvRecord[] = [];
     let measuredIndex = 0;
     let measuredBytes = 0;
     const offsetAfter = (i: number) => {
-      measuredBytes += utf8Length(text, measuredIndex, i + 1);
+      measuredBytes += chunkBytes(chunk, measuredIndex, i + 1);
       measuredIndex = i + 1;
       return chunk.byteStart + measuredBytes;
     };

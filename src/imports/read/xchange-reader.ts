@@ -1,4 +1,4 @@
-import { ImportFileError, readTextChunks, utf8Length } from './text-chunks';
+import { chunkBytes, ImportFileError, readTextChunks } from './text-chunks';
 
 /** What the envelope says that the product mapping needs (kept in the resume point). */
 export interface XChangeEnvelope {
@@ -102,7 +102,7 @@ export async function* readXChangeProducts(
     let measuredIndex = 0;
     let measuredBytes = 0;
     const offsetAt = (i: number) => {
-      measuredBytes += utf8Length(text, measuredIndex, i);
+      measuredBytes += chunkBytes(chunk, measuredIndex, i);
       measuredIndex = i;
       return chunk.byteStart + measuredBytes;
     };

@@ -1,0 +1,78 @@
+/**
+ * The import's file reading alone, in Node: the validation pass and the products pass of
+ * `items()` (src/imports/records/import-items.ts) over a file on disk, through a stand-in R2
+ * bucket that serves ranged bodies in 4 KiB pieces as local R2 does. No D1, no upsert: what
+ * reading and turning the file into upsert records costs, which a CPU profile of the Worker
+ * under `wrangler dev` cannot separate from local D1's work on the same thread.
+ *
+ *   npm run bench:import -- --sizes 20000 --formats BMEcat --keep-files /tmp/files   # the file
+ *   npx tsx bench/import-parse.ts --file /tmp/files/20000-BMEcat --format BMEcat
+ *   node --cpu-prof --import tsx bench/import-parse.ts --file ...                       # a profile
+ */
+import { readFileSync } from 'node:fs';
+import { items } from '../src/imports/records/import-items';
+import { firstCheckpoint, type ImportCheckpoint } from '../src/imports/read/import-checkpoint';
+import type { ImportFormat } from '../src/imports/read/detect-format';
+import { benchArgs, positiveInt } from './lib/args';
+
+const args = benchArgs('npx tsx bench/import-parse.ts --file F [flags]: CPU of reading an import file, per pass', {
+  file: { type: 'string', value: 'F', help: 'the file (an export kept by bench:import --keep-files)' },
+  format: { type: 'string', default: 'BMEcat', value: 'F', help: 'BMEcat, BMEcat-ETIM, BMEcat12, CSV or ETIMxChange' },
+  runs: { type: 'string', default: '3', value: 'N', help: 'how many times each pass runs (the figure is the fastest)' },
+  'chunk-bytes': { type: 'string', default: '4096', value: 'N', help: 'bytes per body piece (local R2 gives 4096)' },
+});
+if (!args.file) throw new Error('--file is required (see --help)');
+const bytes = new Uint8Array(readFileSync(args.file));
+const runs = positiveInt('runs', args.runs);
+const pieceBytes = positiveInt('chunk-bytes', args['chunk-bytes']);
+
+/** The R2 calls the readers make (head, ranged get), over bytes in memory. */
+const files = {
+  async head() {
+    return { size: bytes.length };
+  },
+  async get(_key: string, options?: { range?: { offset: number; length: number } }) {
+    const start = options?.range?.offset ?? 0;
+    const end = options?.range ? start + options.range.length : bytes.length;
+    let at = start;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at >= end) return controller.close();
+        controller.enqueue(bytes.slice(at, Math.min(end, at + pieceBytes)));
+        at += pieceBytes;
+      },
+    });
+    return { body, size: bytes.length };
+  },
+} as unknown as R2Bucket;
+
+const cp: ImportCheckpoint = {
+  ...firstCheckpoint(args.format as ImportFormat, 'utf-8'),
+  language: 'deu',
+  currency: 'EUR',
+};
+
+async function pass(readProducts: boolean): Promise<{ seconds: number; records: number }> {
+  const before = process.cpuUsage();
+  let records = 0;
+  for await (const item of items({ files, key: 'file', cp }, cp.at, readProducts))
+    if (item.kind === 'product') records++;
+  const used = process.cpuUsage(before);
+  return { seconds: (used.user + used.system) / 1e6, records };
+}
+
+for (const [name, readProducts] of [
+  ['validation pass', false],
+  ['products pass', true],
+] as const) {
+  const times: number[] = [];
+  let records = 0;
+  for (let i = 0; i < runs; i++) {
+    const r = await pass(readProducts);
+    times.push(r.seconds);
+    records = r.records;
+  }
+  console.log(
+    `${name}: ${records} records, CPU ${times.map((t) => t.toFixed(2)).join(' / ')} s (fastest ${Math.min(...times).toFixed(2)} s)`,
+  );
+}
