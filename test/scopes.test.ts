@@ -167,6 +167,15 @@ describe('an agency editor limited to one category subtree', () => {
     expect(inside.status, inside.text).toBe(200);
     const read = await get(agency.cookie, `Catalog/GetProduct?productId=${ids['IN-1']}`);
     expect(read.json.name).toBe('Schalter neu');
+    // UpdateProduct names the product's catalog too: judged by the product
+    const update = await post(agency.cookie, 'Catalog/UpdateProduct', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+      productId: ids['IN-1'],
+      name: 'Schalter neu',
+      sku: 'IN-1',
+    });
+    expect(update.status, update.text).toBe(200);
   });
 
   it('is held to the same scope through /api/ai and MCP', async () => {

@@ -85,8 +85,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * who names a product outside it is answered as if it did not exist when reading (404
  * `product not found`, as across companies) and refused when writing (403 `NOT_PERMITTED`,
  * naming nothing). A write may name only products in scope, categories of a scoped subtree
- * (or of a scoped catalog) and scoped catalogs; an id that names nothing counts as outside (so
- * a refusal never tells whether it exists). A read naming a category or catalog is not limited:
+ * (or of a scoped catalog) and, unless it names a product or element (whose catalog the domain
+ * checks against it), scoped catalogs; an id that names nothing counts as outside (so a refusal
+ * never tells whether it exists). A read naming a category or catalog is not limited:
  * the tree is shown, its products are filtered (product-filter.ts).
  */
 export async function assertNamedInScope(
@@ -133,7 +134,11 @@ async function outsideScope(
     ...named.products.map((id) => (mode === 'read' ? sql`coalesce(${product(sql`${id}`)}, 1)` : product(sql`${id}`))),
     ...named.elements.map(element),
     ...(mode === 'write' ? named.categories.map((id) => category(sql`${id}`)) : []),
-    ...(mode === 'write' ? named.catalogs.map((id) => catalog(sql`${id}`)) : []),
+    // a write of a named product (UpdateProduct names its catalog too; the domain checks they agree,
+    // as AddProduct does a variant's with its master's) is judged by the product: else by the catalog
+    ...(mode === 'write' && !named.products.length && !named.elements.length
+      ? named.catalogs.map((id) => catalog(sql`${id}`))
+      : []),
   ];
   if (!checks.length) return false;
   // each check is 1 (in scope), 0 (outside) or NULL (names nothing): only 1 passes a write
