@@ -163,7 +163,15 @@ describe('a translator writes texts in their languages and nothing else', () => 
       },
     );
     expect(set.status, JSON.stringify(set.json)).toBe(200);
-    expect(set.json).toEqual({ userId: translator.userId, role: 'translator', languages: ['fra'], changed: true });
+    expect(set.json).toEqual({
+      userId: translator.userId,
+      role: 'translator',
+      languages: ['fra'],
+      catalogIds: [],
+      categoryIds: [],
+      channelIds: [],
+      changed: true,
+    });
     const cookie = await loginAs(translator.email);
     const as = { ...a, cookie };
     const value = (language: string | undefined, field = 'name') => ({

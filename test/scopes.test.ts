@@ -74,6 +74,13 @@ describe('setting scopes', () => {
     });
     const me = await get(await loginAs(user.email), 'Account/Me');
     expect(me.json).toMatchObject({ catalogIds: [], categoryIds: [brand], channelIds: [channels.first] });
+    // a role change that names no scope (the Administration screen's) keeps them; [] clears one; an admin keeps none
+    const kept = await post(admin.cookie, 'Account/SetMemberRole', { userId: user.userId, role: 'publisher' });
+    expect(kept.json).toMatchObject({ role: 'publisher', categoryIds: [brand], channelIds: [channels.first] });
+    const cleared = await post(admin.cookie, 'Account/SetMemberRole', { userId: user.userId, role: 'publisher', categoryIds: [] });
+    expect(cleared.json).toMatchObject({ categoryIds: [], channelIds: [channels.first] });
+    const promoted = await post(admin.cookie, 'Account/SetMemberRole', { userId: user.userId, role: 'admin' });
+    expect(promoted.json).toMatchObject({ role: 'admin', categoryIds: [], channelIds: [] });
   });
 
   it("refuses ids that are not the company's, and a scope for an admin, with nothing changed", async () => {

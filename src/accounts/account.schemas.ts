@@ -81,11 +81,12 @@ export const SetMemberRoleDto = z.strictObject({
   languages: z.array(z.string().max(3)).max(50).optional(),
   /**
    * The catalogs and categories (each with its whole subtree) whose products the member may
-   * read and write; both absent or empty: every product. Not for an admin. Replaced, not merged.
+   * read and write; both empty: every product. Not for an admin. Each replaces the member's
+   * scope of its kind when given, and leaves it as it is when absent.
    */
   catalogIds: ScopeIds('catalogs'),
   categoryIds: ScopeIds('categories'),
-  /** The channels the member may export to and decide reviews in; absent or empty: every channel. Not for an admin. */
+  /** The channels the member may export to and decide reviews in; empty: every channel; absent: kept. Not for an admin. */
   channelIds: ScopeIds('channels'),
 });
 export const SetMemberRoleOut = z.object({

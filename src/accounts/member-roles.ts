@@ -26,7 +26,8 @@ export type SetMemberRoleInput = { userId: string; role: Role } & Partial<Record
 /**
  * `Account/SetMemberRole` (docs/teams.md): a company admin gives a member a built-in role and its
  * scopes: to a translator the languages they write; to any member but an admin the catalogs,
- * category subtrees and channels they are limited to. One batch: the audit row
+ * category subtrees and channels they are limited to (each replaced when given, kept when left
+ * out, `scopesAfter`). One batch: the audit row
  * (`member_changes`, with `before` read inside the batch from the rows it replaces, so a
  * concurrent change cannot be recorded wrongly), the role, and every scope replaced. Nothing is
  * written or recorded when the member already has this role and these scopes. The change counts
@@ -37,14 +38,12 @@ export type SetMemberRoleInput = { userId: string; role: Role } & Partial<Record
  */
 export async function setMemberRole(db: Database, admin: Caller, input: SetMemberRoleInput, catalogDb: Database = db) {
   assertAdmin(admin);
-  const scopes = Object.fromEntries(
-    SCOPE_FIELDS.map(([field]) => [field, [...new Set(input[field] ?? [])].sort()]),
-  ) as Record<ScopeField, string[]>;
   const member = await db.query.memberships.findFirst({
     where: and(eq(memberships.userId, input.userId), eq(memberships.companyId, admin.companyId)),
   });
   // A user of another company is as unknown as a user that does not exist.
   if (!member) throw notFound('user');
+  const scopes = await scopesAfter(db, admin, input);
   // The last word on a company's admins stays with another admin: nobody demotes themselves by mistake.
   if (input.userId === admin.userId) throw conflict(OWN_ROLE);
   if (scopes.languages.length && input.role !== 'translator')
@@ -92,6 +91,26 @@ export async function setMemberRole(db: Database, admin: Caller, input: SetMembe
   ]);
   const written = await db.$count(memberChanges, eq(memberChanges.id, id));
   return { userId: input.userId, role: input.role, ...scopes, changed: written > 0 };
+}
+
+/**
+ * The member's scopes once the change is made: `languages` as given (absent: none, only a
+ * translator has them); a catalog, category or channel scope as given, else kept as it is (a
+ * role change from the Administration screen, which sends no scope, keeps them), except that an
+ * admin keeps none.
+ */
+async function scopesAfter(db: Database, admin: Caller, input: SetMemberRoleInput) {
+  const current = await db
+    .select({ kind: membershipScopes.kind, value: membershipScopes.value })
+    .from(membershipScopes)
+    .where(and(eq(membershipScopes.companyId, admin.companyId), eq(membershipScopes.userId, input.userId)));
+  const kept = (kind: string) => (input.role === 'admin' ? [] : current.filter((r) => r.kind === kind).map((r) => r.value));
+  return Object.fromEntries(
+    SCOPE_FIELDS.map(([field, kind]) => {
+      const given = input[field] ?? (field === 'languages' ? [] : kept(kind));
+      return [field, [...new Set(given)].sort()];
+    }),
+  ) as Record<ScopeField, string[]>;
 }
 
 /**
