@@ -185,6 +185,23 @@ describe('an agency editor limited to one category subtree', () => {
     expect(update.status, update.text).toBe(200);
   });
 
+  it('finds only its products in a review inbox, and has no changes feed of the whole company', async () => {
+    const channelId = (await post(admin.cookie, 'Catalog/AddChannel', { name: 'Review', languages: ['deu'], requirements: [] }))
+      .json.channelId;
+    const on = await post(admin.cookie, 'Catalog/SetChannelReview', { channelId, enabled: true, rule: { kind: 'any' } });
+    expect(on.status, on.text).toBe(200);
+    const submit = await post(admin.cookie, 'Catalog/SubmitForReview', {
+      channelId,
+      productIds: [ids['IN-1'], ids['OUT-1']],
+    });
+    expect(submit.status, submit.text).toBe(200);
+    expect(skus(await get(admin.cookie, `Catalog/GetReviewInbox?channelId=${channelId}`))).toEqual(['IN-1', 'OUT-1']);
+    expect(skus(await get(agency.cookie, `Catalog/GetReviewInbox?channelId=${channelId}`))).toEqual(['IN-1']);
+    const feed = await get(agency.cookie, 'Changes/GetChanges');
+    expect([feed.status, feed.json]).toEqual([403, { error: NOT_PERMITTED, code: 'forbidden' }]);
+    expect((await get(admin.cookie, 'Changes/GetChanges')).status).toBe(200);
+  });
+
   it('is held to the same scope through /api/ai and MCP', async () => {
     const token = (await tokensFor({ session: agency.cookie })).access_token;
     const list = await sendAgent('GET', `/api/ai/GetProducts?catalogId=${catA}&q=Schalter`, { token });
