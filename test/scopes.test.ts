@@ -61,7 +61,12 @@ describe('setting scopes', () => {
     const user = await makeUser(company);
     const body = { userId: user.userId, role: 'editor', categoryIds: [brand], channelIds: [channels.first] };
     const set = await post(admin.cookie, 'Account/SetMemberRole', body);
-    expect(set.json).toMatchObject({ categoryIds: [brand], catalogIds: [], channelIds: [channels.first], changed: true });
+    expect(set.json).toMatchObject({
+      categoryIds: [brand],
+      catalogIds: [],
+      channelIds: [channels.first],
+      changed: true,
+    });
     expect((await post(admin.cookie, 'Account/SetMemberRole', body)).json.changed).toBe(false);
     const log = await get(admin.cookie, `Account/GetMemberChanges?userId=${user.userId}`);
     expect(log.json.items).toHaveLength(1);
@@ -77,7 +82,11 @@ describe('setting scopes', () => {
     // a role change that names no scope (the Administration screen's) keeps them; [] clears one; an admin keeps none
     const kept = await post(admin.cookie, 'Account/SetMemberRole', { userId: user.userId, role: 'publisher' });
     expect(kept.json).toMatchObject({ role: 'publisher', categoryIds: [brand], channelIds: [channels.first] });
-    const cleared = await post(admin.cookie, 'Account/SetMemberRole', { userId: user.userId, role: 'publisher', categoryIds: [] });
+    const cleared = await post(admin.cookie, 'Account/SetMemberRole', {
+      userId: user.userId,
+      role: 'publisher',
+      categoryIds: [],
+    });
     expect(cleared.json).toMatchObject({ categoryIds: [], channelIds: [channels.first] });
     const promoted = await post(admin.cookie, 'Account/SetMemberRole', { userId: user.userId, role: 'admin' });
     expect(promoted.json).toMatchObject({ role: 'admin', categoryIds: [], channelIds: [] });
@@ -121,7 +130,11 @@ describe('an agency editor limited to one category subtree', () => {
   });
 
   it('leaves the rest out of every plan of the list: the table walked, the search broad or selective, each order', async () => {
-    const caller: Caller = { ...asActor(company), userId: agency.userId, productScope: { catalogIds: [], categoryIds: [brand] } };
+    const caller: Caller = {
+      ...asActor(company),
+      userId: agency.userId,
+      productScope: { catalogIds: [], categoryIds: [brand] },
+    };
     const plans = [
       { options: { driveLimit: 0 }, input: {} },
       { options: { driveLimit: 0 }, input: { sort: 'name' as const } },
@@ -186,9 +199,14 @@ describe('an agency editor limited to one category subtree', () => {
   });
 
   it('finds only its products in a review inbox, and has no changes feed of the whole company', async () => {
-    const channelId = (await post(admin.cookie, 'Catalog/AddChannel', { name: 'Review', languages: ['deu'], requirements: [] }))
-      .json.channelId;
-    const on = await post(admin.cookie, 'Catalog/SetChannelReview', { channelId, enabled: true, rule: { kind: 'any' } });
+    const channelId = (
+      await post(admin.cookie, 'Catalog/AddChannel', { name: 'Review', languages: ['deu'], requirements: [] })
+    ).json.channelId;
+    const on = await post(admin.cookie, 'Catalog/SetChannelReview', {
+      channelId,
+      enabled: true,
+      rule: { kind: 'any' },
+    });
     expect(on.status, on.text).toBe(200);
     const submit = await post(admin.cookie, 'Catalog/SubmitForReview', {
       channelId,

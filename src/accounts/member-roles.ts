@@ -104,7 +104,8 @@ async function scopesAfter(db: Database, admin: Caller, input: SetMemberRoleInpu
     .select({ kind: membershipScopes.kind, value: membershipScopes.value })
     .from(membershipScopes)
     .where(and(eq(membershipScopes.companyId, admin.companyId), eq(membershipScopes.userId, input.userId)));
-  const kept = (kind: string) => (input.role === 'admin' ? [] : current.filter((r) => r.kind === kind).map((r) => r.value));
+  const kept = (kind: string) =>
+    input.role === 'admin' ? [] : current.filter((r) => r.kind === kind).map((r) => r.value);
   return Object.fromEntries(
     SCOPE_FIELDS.map(([field, kind]) => {
       const given = input[field] ?? (field === 'languages' ? [] : kept(kind));

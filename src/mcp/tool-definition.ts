@@ -106,7 +106,12 @@ export function toolPermission(tool: Pick<PimTool, 'permission' | 'annotations'>
 /** The scope checks of a member's tool call (db/product-scope.ts), on what its raw input names: as a REST request's. */
 async function assertInputInScope(ctx: ToolContext, input: unknown, mode: 'read' | 'write'): Promise<void> {
   const raw = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
-  await assertNamedInScope(ctx.db, ctx.caller, namedTargets((name) => raw[name]), mode);
+  await assertNamedInScope(
+    ctx.db,
+    ctx.caller,
+    namedTargets((name) => raw[name]),
+    mode,
+  );
   if (mode === 'write' && typeof raw.channelId === 'string') assertChannelInScope(ctx.caller, raw.channelId);
 }
 
