@@ -5,6 +5,7 @@ import { NOT_PERMITTED } from '../src/kernel/permissions';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
 import { call, loginAs } from './helpers/http';
 import { tenantDigest } from './helpers/tenant-digest';
+import { waitForJob } from './helpers/completeness';
 import { callTool, openSession, toolError } from './mcp-helpers';
 import { send as sendAgent, tokensFor } from './oauth-helpers';
 
@@ -218,6 +219,19 @@ describe('an agency editor limited to one category subtree', () => {
     const feed = await get(agency.cookie, 'Changes/GetChanges');
     expect([feed.status, feed.json]).toEqual([403, { error: NOT_PERMITTED, code: 'forbidden' }]);
     expect((await get(admin.cookie, 'Changes/GetChanges')).status).toBe(200);
+  });
+
+  it('lists only its incomplete products for a channel', async () => {
+    const added = await post(admin.cookie, 'Catalog/AddChannel', {
+      name: 'Gtin shop',
+      languages: ['deu'],
+      requirements: [{ kind: 'field', field: 'gtin' }],
+    });
+    expect(added.status, added.text).toBe(200);
+    expect((await waitForJob(admin.cookie, added.json.jobId)).state).toBe('succeeded');
+    const listed = (cookie: string) => get(cookie, 'Catalog/GetIncompleteProducts?channel=Gtin%20shop');
+    expect(skus(await listed(admin.cookie))).toEqual(['B-1', 'IN-1', 'OUT-1', 'OUT-2']);
+    expect(skus(await listed(agency.cookie))).toEqual(['IN-1']);
   });
 
   it('is held to the same scope through /api/ai and MCP', async () => {
