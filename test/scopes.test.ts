@@ -282,6 +282,32 @@ describe('a catalog scope', () => {
   });
 });
 
+describe('exports of a category-scoped publisher', () => {
+  it('start only through a BMEcat template limited to a category of their subtrees', async () => {
+    const publisher = await member('publisher', { categoryIds: [brand] });
+    const start = (templateId?: string) =>
+      post(publisher.cookie, 'Export/StartExport', {
+        departmentId: company.departmentId,
+        catalogId: catA,
+        ...(templateId ? { templateId } : {}),
+      });
+    const template = async (categoryId: string) => {
+      const res = await post(admin.cookie, 'Export/AddTemplate', {
+        name: `Subtree ${categoryId.slice(-4)}`,
+        exportType: 'BMEcat',
+        options: { categoryId },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.json.templateId as string;
+    };
+    const refused = [await start(), await start(await template(other))];
+    for (const res of refused)
+      expect([res.status, res.json]).toEqual([403, { error: NOT_PERMITTED, code: 'forbidden' }]);
+    const own = await start(await template(brand));
+    expect(own.status, own.text).toBe(200);
+  });
+});
+
 describe('a channel scope', () => {
   it('lets a reviewer decide only in their channels', async () => {
     const reviewer = await member('reviewer', { channelIds: [channels.first] });

@@ -52,6 +52,17 @@ export function catalogProductScopeSql(caller: Scoped, catalogId: string, master
   return productScopeSql({ catalogIds: [], categoryIds: scope.categoryIds }, caller.companyId, sql`NULL`, masterId);
 }
 
+/**
+ * What a request does, for the scope checks: `read` (any `read` operation), `publish` (an
+ * operation needing `publish`: its catalog is judged by the export's or sync's own check) or
+ * `write` (every other).
+ */
+export type ScopeMode = 'read' | 'write' | 'publish';
+
+/** The scope mode of an operation that needs `permission`. */
+export const scopeModeOf = (permission: string | undefined): ScopeMode =>
+  permission === 'read' ? 'read' : permission === 'publish' ? 'publish' : 'write';
+
 /** What a request names that the product scope limits (operation-guard.ts and the MCP tools read it before validation). */
 export interface NamedTargets {
   /** Ids that must be products (or variants) in scope. */
@@ -94,7 +105,7 @@ export async function assertNamedInScope(
   db: Database,
   caller: Scoped,
   named: NamedTargets,
-  mode: 'read' | 'write',
+  mode: ScopeMode,
 ): Promise<void> {
   const scope = caller.productScope;
   if (!scope) return;
@@ -115,7 +126,7 @@ async function outsideScope(
   companyId: string,
   scope: ProductScope,
   named: NamedTargets,
-  mode: 'read' | 'write',
+  mode: ScopeMode,
 ): Promise<boolean> {
   const product = (id: SQL) =>
     sql`(SELECT ${productScopeSql(scope, companyId, sql`p.catalog_id`, sql`coalesce(p.parent_id, p.id)`)}
@@ -133,9 +144,10 @@ async function outsideScope(
   const checks = [
     ...named.products.map((id) => (mode === 'read' ? sql`coalesce(${product(sql`${id}`)}, 1)` : product(sql`${id}`))),
     ...named.elements.map(element),
-    ...(mode === 'write' ? named.categories.map((id) => category(sql`${id}`)) : []),
+    ...(mode !== 'read' ? named.categories.map((id) => category(sql`${id}`)) : []),
     // a write of a named product (UpdateProduct names its catalog too; the domain checks they agree,
     // as AddProduct does a variant's with its master's) is judged by the product: else by the catalog
+    // publishing judges its catalog itself (an export may be limited to a subtree, assertExportInScope)
     ...(mode === 'write' && !named.products.length && !named.elements.length
       ? named.catalogs.map((id) => catalog(sql`${id}`))
       : []),
@@ -153,11 +165,34 @@ async function outsideScope(
 
 /**
  * A whole catalog's publication (an export, a sync) needs the whole catalog in scope: 403
- * `NOT_PERMITTED` for a member whose product scope does not name it (a category-scoped member's
- * exports are not yet limited to the subtree, docs/teams.md "What remains").
+ * `NOT_PERMITTED` for a member whose product scope does not name it (an export may be limited
+ * to a subtree instead, `assertExportInScope`).
  */
 export function assertCatalogInScope(caller: Scoped, catalogId: string): void {
   if (caller.productScope && !caller.productScope.catalogIds.includes(catalogId)) throw forbidden(NOT_PERMITTED);
+}
+
+/**
+ * An export needs its products in scope: the whole catalog, or, for a member limited to category
+ * subtrees, a template's category subset (`options.categoryId`, BMEcat formats: the export then
+ * writes only the products placed in that subtree) inside one of the member's subtrees. 403
+ * `NOT_PERMITTED` otherwise.
+ */
+export async function assertExportInScope(
+  db: Database,
+  caller: Scoped,
+  catalogId: string,
+  categoryId: string | null,
+): Promise<void> {
+  const scope = caller.productScope;
+  if (!scope || scope.catalogIds.includes(catalogId)) return;
+  if (categoryId) {
+    const inside = await db.all<{ ok: number }>(
+      sql`SELECT 1 AS ok WHERE ${categoryId} IN (${scopeSubtreeSql(scope, caller.companyId)})`,
+    );
+    if (inside.length) return;
+  }
+  throw forbidden(NOT_PERMITTED);
 }
 
 /**

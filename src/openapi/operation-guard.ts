@@ -1,7 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { assertAdmin } from '../accounts/admin-only';
 import { assertOperator } from '../accounts/operator-only';
-import { assertChannelInScope, assertNamedInScope, namedTargets } from '../db/product-scope';
+import {
+  assertChannelInScope,
+  assertNamedInScope,
+  namedTargets,
+  type ScopeMode,
+  scopeModeOf,
+} from '../db/product-scope';
 import { assertDepartment } from '../db/scope';
 import { assertMayEditClassifications } from '../classification/ai-switch';
 import type { AppEnv } from '../env';
@@ -75,7 +81,7 @@ export function operationGuard(traits: OperationTraits): MiddlewareHandler<AppEn
       if (traits.aiSwitch) assertMayEditClassifications(caller);
       const departmentId = departmentOf(c, body);
       if (departmentId) await assertDepartment(c.var.db, caller, departmentId);
-      if (!traits.adminOnly) await assertRequestInScope(c, body, caller, permission === 'read' ? 'read' : 'write');
+      if (!traits.adminOnly) await assertRequestInScope(c, body, caller, scopeModeOf(permission));
     }
     await next();
   };
@@ -86,12 +92,12 @@ async function assertRequestInScope(
   c: Context<AppEnv>,
   body: Record<string, unknown> | undefined,
   caller: Caller,
-  mode: 'read' | 'write',
+  mode: ScopeMode,
 ): Promise<void> {
   const field = (name: string) => requestField(c, body, name);
   await assertNamedInScope(c.var.db, caller, namedTargets(field), mode);
   const channelId = field('channelId');
-  if (mode === 'write' && typeof channelId === 'string') assertChannelInScope(caller, channelId);
+  if (mode !== 'read' && typeof channelId === 'string') assertChannelInScope(caller, channelId);
 }
 
 function authenticated(c: Context<AppEnv>): Caller {
