@@ -305,6 +305,11 @@ describe('exports of a category-scoped publisher', () => {
       expect([res.status, res.json]).toEqual([403, { error: NOT_PERMITTED, code: 'forbidden' }]);
     const own = await start(await template(brand));
     expect(own.status, own.text).toBe(200);
+    const job = await waitForJob(publisher.cookie, own.json.jobId);
+    expect(job.state, job.error).toBe('succeeded');
+    const file = await get(publisher.cookie, `Export/Download?jobId=${own.json.jobId}`);
+    expect(file.text).toContain('IN-1');
+    expect(file.text).not.toContain('OUT-');
   });
 });
 
