@@ -214,6 +214,11 @@ describe('an agency editor limited to one category subtree', () => {
       productIds: [ids['IN-1'], ids['OUT-1']],
     });
     expect(submit.status, submit.text).toBe(200);
+    const mixed = await post(agency.cookie, 'Catalog/SubmitForReview', {
+      channelId,
+      productIds: [ids['IN-1'], ids['OUT-2']],
+    });
+    expect([mixed.status, mixed.json]).toEqual([403, { error: NOT_PERMITTED, code: 'forbidden' }]);
     expect(skus(await get(admin.cookie, `Catalog/GetReviewInbox?channelId=${channelId}`))).toEqual(['IN-1', 'OUT-1']);
     expect(skus(await get(agency.cookie, `Catalog/GetReviewInbox?channelId=${channelId}`))).toEqual(['IN-1']);
     const feed = await get(agency.cookie, 'Changes/GetChanges');

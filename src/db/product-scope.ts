@@ -73,6 +73,8 @@ export interface NamedTargets {
   catalogs: string[];
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The well-formed ids a raw request (query or JSON body, before validation) names, by what they must be. */
 export function namedTargets(field: (name: string) => unknown): NamedTargets {
   const ids = (...names: string[]) =>
@@ -88,8 +90,6 @@ export function namedTargets(field: (name: string) => unknown): NamedTargets {
     catalogs: ids('catalogId'),
   };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The product-scope check of every surface, before validation: a member with a product scope
@@ -118,8 +118,11 @@ export async function assertNamedInScope(
 }
 
 /**
- * Whether any named id is outside the scope, in one statement: each id is looked up by primary
- * key as a product, a category and a catalog of the company.
+ * Whether any named id is outside the scope, in one statement with a fixed number of
+ * parameters (a review names up to 100 products; D1 binds at most 100): the ids go as one JSON
+ * list of `[id, what]`, each looked up by primary key as a product, a category or a catalog of
+ * the company, as `what` allows. Each lookup is 1 (in scope), 0 (outside) or NULL (names
+ * nothing of that kind).
  */
 async function outsideScope(
   db: Database,
@@ -128,37 +131,35 @@ async function outsideScope(
   named: NamedTargets,
   mode: ScopeMode,
 ): Promise<boolean> {
-  const product = (id: SQL) =>
-    sql`(SELECT ${productScopeSql(scope, companyId, sql`p.catalog_id`, sql`coalesce(p.parent_id, p.id)`)}
-      FROM products p WHERE p.id = ${id} AND p.company_id = ${companyId})`;
-  const category = (id: SQL) =>
-    sql`(SELECT (c.catalog_id IN ${jsonIds(scope.catalogIds)} OR c.id IN (${scopeSubtreeSql(scope, companyId)}))
-      FROM categories c WHERE c.id = ${id} AND c.company_id = ${companyId})`;
-  const catalog = (id: SQL) =>
-    sql`(SELECT k.id IN ${jsonIds(scope.catalogIds)} FROM catalogs k WHERE k.id = ${id} AND k.company_id = ${companyId})`;
-  // a read names a category or a catalog freely (not a product: 1); a write only what is in scope
-  const element = (id: string) =>
-    mode === 'read'
-      ? sql`coalesce(${product(sql`${id}`)}, 1)`
-      : sql`coalesce(${product(sql`${id}`)}, ${category(sql`${id}`)}, ${catalog(sql`${id}`)}, 0)`;
-  const checks = [
-    ...named.products.map((id) => (mode === 'read' ? sql`coalesce(${product(sql`${id}`)}, 1)` : product(sql`${id}`))),
-    ...named.elements.map(element),
-    ...(mode !== 'read' ? named.categories.map((id) => category(sql`${id}`)) : []),
-    // a write of a named product (UpdateProduct names its catalog too; the domain checks they agree,
-    // as AddProduct does a variant's with its master's) is judged by the product: else by the catalog
-    // publishing judges its catalog itself (an export may be limited to a subtree, assertExportInScope)
+  const pairs = [
+    ...named.products.map((id) => [id, 'product']),
+    ...named.elements.map((id) => [id, 'element']),
+    ...(mode !== 'read' ? named.categories.map((id) => [id, 'category']) : []),
+    // a write of a named product (UpdateProduct names its catalog too; the domain checks they
+    // agree, as AddProduct does a variant's with its master's) is judged by the product, else by
+    // the catalog; publishing judges its catalog itself (assertExportInScope)
     ...(mode === 'write' && !named.products.length && !named.elements.length
-      ? named.catalogs.map((id) => catalog(sql`${id}`))
+      ? named.catalogs.map((id) => [id, 'catalog'])
       : []),
   ];
-  if (!checks.length) return false;
-  // each check is 1 (in scope), 0 (outside) or NULL (names nothing): only 1 passes a write
+  if (!pairs.length) return false;
+  const product = sql`(SELECT ${productScopeSql(scope, companyId, sql`p.catalog_id`, sql`coalesce(p.parent_id, p.id)`)}
+    FROM products p WHERE p.id = n.id AND p.company_id = ${companyId})`;
+  const category = sql`(SELECT (c.catalog_id IN ${jsonIds(scope.catalogIds)} OR c.id IN (${scopeSubtreeSql(scope, companyId)}))
+    FROM categories c WHERE c.id = n.id AND c.company_id = ${companyId})`;
+  const catalog = sql`(SELECT k.id IN ${jsonIds(scope.catalogIds)} FROM catalogs k WHERE k.id = n.id AND k.company_id = ${companyId})`;
+  // a read is limited only for products (anything else it names passes: 1); a write passes only what is in scope
+  const verdict =
+    mode === 'read'
+      ? sql`coalesce(CASE WHEN n.what IN ('product', 'element') THEN ${product} END, 1)`
+      : sql`coalesce(
+          CASE WHEN n.what IN ('product', 'element') THEN ${product} END,
+          CASE WHEN n.what IN ('element', 'category') THEN ${category} END,
+          CASE WHEN n.what IN ('element', 'catalog') THEN ${catalog} END,
+          0)`;
   const [row] = await db.all<{ ok: number | null }>(
-    sql`SELECT min(coalesce(ok, 0)) AS ok FROM (${sql.join(
-      checks.map((check) => sql`SELECT ${check} AS ok`),
-      sql` UNION ALL `,
-    )})`,
+    sql`SELECT min(${verdict}) AS ok FROM (SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS what
+      FROM json_each(${JSON.stringify(pairs)})) n`,
   );
   return Number(row?.ok ?? 0) !== 1;
 }
