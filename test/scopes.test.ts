@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listProducts } from '../src/catalog/product-list';
+import { REFERENCE_TYPES } from '../src/catalog/references/reference-rules';
 import type { Caller } from '../src/kernel/caller';
 import { NOT_PERMITTED } from '../src/kernel/permissions';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
@@ -239,6 +240,32 @@ describe('an agency editor limited to one category subtree', () => {
     expect(skus(await listed(agency.cookie))).toEqual(['IN-1']);
   });
 
+  it('sees no product outside the scope among references, as target or referrer', async () => {
+    const refer = async (from: string, to: string) => {
+      const res = await post(admin.cookie, 'Catalog/SetReferences', {
+        departmentId: company.departmentId,
+        productId: ids[from],
+        references: [{ type: REFERENCE_TYPES[0], targetSku: to }],
+      });
+      expect(res.status, res.text).toBe(200);
+    };
+    await refer('IN-1', 'OUT-1');
+    await refer('OUT-2', 'IN-1');
+    const all = (await get(admin.cookie, `Catalog/GetReferences?productId=${ids['IN-1']}`)).json;
+    expect([all.outgoing[0].targetProductId, all.incoming.map((r: { sku: string }) => r.sku)]).toEqual([
+      ids['OUT-1'],
+      ['OUT-2'],
+    ]);
+    const scoped = (await get(agency.cookie, `Catalog/GetReferences?productId=${ids['IN-1']}`)).json;
+    expect(scoped.outgoing[0]).toMatchObject({
+      targetSku: 'OUT-1',
+      targetProductId: null,
+      targetName: null,
+      pending: true,
+    });
+    expect(scoped.incoming).toEqual([]);
+  });
+
   it('is held to the same scope through /api/ai and MCP', async () => {
     const token = (await tokensFor({ session: agency.cookie })).access_token;
     const list = await sendAgent('GET', `/api/ai/GetProducts?catalogId=${catA}&q=Schalter`, { token });
@@ -313,8 +340,9 @@ describe('exports of a category-scoped publisher', () => {
     const job = await waitForJob(publisher.cookie, own.json.jobId);
     expect(job.state, job.error).toBe('succeeded');
     const file = await get(publisher.cookie, `Export/Download?jobId=${own.json.jobId}`);
-    expect(file.text).toContain('IN-1');
-    expect(file.text).not.toContain('OUT-');
+    // the products written (IN-1's reference to OUT-1 is IN-1's own data and may name its SKU)
+    expect(file.text).toContain('<SUPPLIER_PID>IN-1</SUPPLIER_PID>');
+    expect(file.text).not.toContain('<SUPPLIER_PID>OUT-');
   });
 });
 
