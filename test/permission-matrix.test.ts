@@ -163,7 +163,15 @@ describe('a translator writes texts in their languages and nothing else', () => 
       },
     );
     expect(set.status, JSON.stringify(set.json)).toBe(200);
-    expect(set.json).toEqual({ userId: translator.userId, role: 'translator', languages: ['fra'], changed: true });
+    expect(set.json).toEqual({
+      userId: translator.userId,
+      role: 'translator',
+      languages: ['fra'],
+      catalogIds: [],
+      categoryIds: [],
+      channelIds: [],
+      changed: true,
+    });
     const cookie = await loginAs(translator.email);
     const as = { ...a, cookie };
     const value = (language: string | undefined, field = 'name') => ({
@@ -219,6 +227,9 @@ describe('a translator writes texts in their languages and nothing else', () => 
       changes: [
         { path: 'role', before: 'editor', after: 'reviewer' },
         { path: 'languages', before: [], after: [] },
+        { path: 'catalogIds', before: [], after: [] },
+        { path: 'categoryIds', before: [], after: [] },
+        { path: 'channelIds', before: [], after: [] },
       ],
     });
     // The reviewer decides now, which an agent of theirs never does.
@@ -251,6 +262,9 @@ describe('a translator writes texts in their languages and nothing else', () => 
       [a.adminCookie, { userId: member.userId, role: 'translator', languages: ['jpn'] }, 400, 'languages[0]'],
       [a.adminCookie, { userId: member.userId, role: 'owner' }, 400, 'role'],
       [a.editorCookie, { userId: member.userId, role: 'admin' }, 403, ADMIN_ONLY],
+      // scopes (docs/teams.md): not for an admin, and only ids of the company (scopes.test.ts has the rest)
+      [a.adminCookie, { userId: member.userId, role: 'admin', channelIds: [a.ids.channelId] }, 400, 'channelIds'],
+      [a.adminCookie, { userId: member.userId, role: 'editor', catalogIds: [member.userId] }, 404, 'catalogIds[0]'],
     ] as const;
     for (const [cookie, body, status, message] of cases) {
       const res = await send(op, { ...a, cookie }, { body });

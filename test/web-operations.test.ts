@@ -27,6 +27,9 @@ describe('Account/GetUsers', () => {
         name: 'Test User',
         role: 'editor',
         languages: [],
+        catalogIds: [],
+        categoryIds: [],
+        channelIds: [],
         aiMayEditClassifications: true,
       },
       {
@@ -35,6 +38,9 @@ describe('Account/GetUsers', () => {
         name: 'Test User',
         role: 'admin',
         languages: [],
+        catalogIds: [],
+        categoryIds: [],
+        channelIds: [],
         aiMayEditClassifications: false,
       },
     ]);

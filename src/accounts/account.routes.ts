@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { unauthorized } from '../kernel/app-error';
+import { cellPrimaryOf } from '../http/cell';
 import { clientIp, rateLimit } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
@@ -171,14 +172,18 @@ export const accountRoutes = new Hono<AppEnv>()
     requireSession,
     describeOperation({
       tag: 'Account',
-      summary: "Admin: set a member's role and, for a translator, the languages they write (recorded)",
+      summary:
+        "Admin: set a member's role and scopes: a translator's languages, the catalogs, category subtrees and channels a member is limited to (recorded)",
       response: SetMemberRoleOut,
       security: 'cookie',
       adminOnly: true,
       conflict: OWN_ROLE,
     }),
     validate('json', SetMemberRoleDto),
-    async (c) => c.json(await setMemberRole(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'))),
+    async (c) => {
+      const catalogDb = await cellPrimaryOf(c, c.var.caller.companyId);
+      return c.json(await setMemberRole(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'), catalogDb));
+    },
   )
   .get(
     '/GetMemberChanges',

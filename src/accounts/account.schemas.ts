@@ -21,6 +21,12 @@ export const AccountDto = z.object({
   role: z.enum(ROLES),
   /** The membership's language scope (a translator's languages); empty: every language. */
   languages: z.array(z.string()),
+  /** The membership's catalog scope (docs/teams.md); with `categoryIds` empty too: every product. */
+  catalogIds: z.array(z.string()),
+  /** The membership's category scope: each category with its whole subtree. */
+  categoryIds: z.array(z.string()),
+  /** The membership's channel scope (exports, review decisions); empty: every channel. */
+  channelIds: z.array(z.string()),
   /** What the role permits (kernel/permissions.ts), for the web app to offer only what the user may do. */
   permissions: z.array(z.enum(PERMISSIONS)),
   companyCount: z.number().int(),
@@ -47,6 +53,10 @@ export const UserListOut = z.object({
       role: z.enum(ROLES),
       /** The member's language scope; empty: every language. */
       languages: z.array(z.string()),
+      /** The member's catalog, category and channel scopes (docs/teams.md); all empty: no such limit. */
+      catalogIds: z.array(z.string()),
+      categoryIds: z.array(z.string()),
+      channelIds: z.array(z.string()),
       aiMayEditClassifications: z.boolean(),
     }),
   ),
@@ -57,15 +67,35 @@ export const UserListOut = z.object({
  * translator only: the company's enabled languages it may write texts in (empty or absent:
  * every language).
  */
+/** Scope lists stay short: a member is limited to a few brands or channels, not thousands. */
+export const MAX_SCOPE_IDS = 50;
+const ScopeIds = (what: string) =>
+  z
+    .array(z.uuid(`must name ${what} by id`))
+    .max(MAX_SCOPE_IDS, `at most ${MAX_SCOPE_IDS} ${what}`)
+    .optional();
+
 export const SetMemberRoleDto = z.strictObject({
   userId: z.uuid(),
   role: z.enum(ROLES),
   languages: z.array(z.string().max(3)).max(50).optional(),
+  /**
+   * The catalogs and categories (each with its whole subtree) whose products the member may
+   * read and write; both empty: every product. Not for an admin. Each replaces the member's
+   * scope of its kind when given, and leaves it as it is when absent.
+   */
+  catalogIds: ScopeIds('catalogs'),
+  categoryIds: ScopeIds('categories'),
+  /** The channels the member may export to and decide reviews in; empty: every channel; absent: kept. Not for an admin. */
+  channelIds: ScopeIds('channels'),
 });
 export const SetMemberRoleOut = z.object({
   userId: z.string(),
   role: z.enum(ROLES),
   languages: z.array(z.string()),
+  catalogIds: z.array(z.string()),
+  categoryIds: z.array(z.string()),
+  channelIds: z.array(z.string()),
   /** False when the member already had this role and scope: nothing was written or recorded. */
   changed: z.boolean(),
 });

@@ -8,7 +8,7 @@ import { passwordRefusedBySso, SSO_REQUIRED } from './sso/mandatory';
 import { claimSignInTry, clearSignInTries } from './sign-in-throttle';
 import { assertDepartment } from '../db/scope';
 import { sha256Hex } from '../kernel/hashing';
-import { languageScopeSql, languagesOf } from './member-scopes';
+import { callerScopesOf, languageScopeSql, languagesOf, memberScopeSql, memberScopesOf } from './member-scopes';
 import { permissionsOf } from '../kernel/permissions';
 
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -91,6 +91,7 @@ export async function resolveSession(db: Database, token: string) {
       expiresAt: sessions.expiresAt,
       role: memberships.role,
       languages: languageScopeSql(sessions.companyId, sessions.userId),
+      scopes: memberScopeSql(sessions.companyId, sessions.userId),
       operator: users.isOperator,
     })
     .from(sessions)
@@ -99,7 +100,8 @@ export async function resolveSession(db: Database, token: string) {
     .where(eq(sessions.tokenHash, await sha256Hex(token)))
     .limit(1);
   if (!row || row.expiresAt <= nowIso()) return null;
-  return { ...row, languages: languagesOf(row.languages) };
+  const { scopes, ...session } = row;
+  return { ...session, languages: languagesOf(row.languages), ...callerScopesOf(scopes) };
 }
 
 /** The account as the web application shows it (`GET /api/Account/Me`). */
@@ -118,6 +120,7 @@ export async function describeAccount(
       companyName: companies.name,
       role: memberships.role,
       languages: languageScopeSql(memberships.companyId, memberships.userId),
+      scopes: memberScopeSql(memberships.companyId, memberships.userId),
     })
     .from(users)
     .innerJoin(memberships, eq(memberships.userId, users.id))
@@ -138,6 +141,7 @@ export async function describeAccount(
     departments: departmentList,
     role: row.role,
     languages: languagesOf(row.languages) ?? [],
+    ...memberScopesOf(row.scopes),
     permissions: [...(permissionsOf({ role: row.role, surface: 'web' }) as readonly string[])],
     companyCount,
     aiMayEditClassifications: row.aiMayEditClassifications,

@@ -4,7 +4,7 @@ import { memberships, users } from '../db/schema';
 import { notFound } from '../kernel/app-error';
 import { assertAdmin } from './admin-only';
 import type { Caller } from '../kernel/caller';
-import { languageScopeSql, languagesOf } from './member-scopes';
+import { languageScopeSql, languagesOf, memberScopeSql, memberScopesOf } from './member-scopes';
 
 /** Only an administrator of the session's company manages other users' AI access. */
 async function findMemberForAdmin(db: Database, admin: Caller, userId: string) {
@@ -45,6 +45,7 @@ export async function listUsers(db: Database, admin: Caller) {
       name: users.name,
       role: memberships.role,
       languages: languageScopeSql(memberships.companyId, memberships.userId),
+      scopes: memberScopeSql(memberships.companyId, memberships.userId),
       aiMayEditClassifications: users.aiMayEditClassifications,
     })
     .from(memberships)
@@ -52,7 +53,13 @@ export async function listUsers(db: Database, admin: Caller) {
     .where(eq(memberships.companyId, admin.companyId))
     .orderBy(asc(users.email))
     .limit(MAX_USERS);
-  return { items: items.map((item) => ({ ...item, languages: languagesOf(item.languages) ?? [] })) };
+  return {
+    items: items.map(({ scopes, ...item }) => ({
+      ...item,
+      languages: languagesOf(item.languages) ?? [],
+      ...memberScopesOf(scopes),
+    })),
+  };
 }
 
 /** A company has tens of users, not thousands; the list is one page. */

@@ -53,6 +53,8 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
     departmentId: session.departmentId,
     role: session.role,
     ...(session.languages ? { languages: session.languages } : {}),
+    ...(session.productScope ? { productScope: session.productScope } : {}),
+    ...(session.channels ? { channels: session.channels } : {}),
     surface: 'web',
     operator: session.operator,
   });

@@ -7,6 +7,7 @@ import { LANGUAGE_CODE } from '../kernel/code-rules';
 import { RELEASE_NAME } from '../kernel/release-name';
 import { int, languageNumber, SPAN } from './search-scope';
 import type { Caller } from '../kernel/caller';
+import { catalogProductScopeSql, scopeSubtreeSql } from '../db/product-scope';
 import { completenessConditions, completenessDrivers } from './product-filter-completeness';
 
 /**
@@ -168,6 +169,13 @@ export function filterDrivers(tenant: Caller, catalogId: string, filter: Product
       'categoryId',
     );
   }
+  const memberScope = tenant.productScope;
+  if (memberScope && !memberScope.catalogIds.includes(catalogId))
+    // A member's category subtrees name their products through the placements' index, as a
+    // category filter does: a small subtree drives the list (product-list.ts, `drivenIds`).
+    indexed(
+      sql`SELECT DISTINCT product_id AS mid FROM product_categories WHERE category_id IN (${scopeSubtreeSql(memberScope, tenant.companyId)})`,
+    );
   const masters = sql`SELECT id AS mid FROM products WHERE catalog_id = ${catalogId} AND company_id = ${tenant.companyId}`;
   if (filter.status && filter.status !== 'active')
     indexed(sql`${masters} AND status = ${filter.status} AND parent_id IS NULL AND status <> 'active'`);
@@ -219,6 +227,8 @@ export function productFilterWhere(
     eq(products.catalogId, catalogId),
     eq(products.companyId, tenant.companyId),
     isNull(products.parentId),
+    // A member limited to category subtrees (docs/teams.md): nothing else is listed, counted or found.
+    catalogProductScopeSql(tenant, catalogId, sql`${products.id}`) ?? undefined,
   ];
   if (filter.q !== undefined && filter.q.trim() !== '') {
     // A q without any searchable character matches nothing rather than everything. A master

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { channels } from '../db/schema';
+import { productScopeSql } from '../db/product-scope';
 import { badRequest, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { getCompletenessOverview, MissingItem, missingItem } from './completeness-read';
@@ -112,6 +113,7 @@ export async function listIncompleteProducts(db: Database, caller: Caller, input
       coalesce(nullif(p.name, ''), m.name) AS name, c.lang, c.score, c.missing, k.language AS default_language
     FROM ${source(variants)} CROSS JOIN catalogs k ON k.id = p.catalog_id
     WHERE c.channel_key = ${channel.id} AND c.score < 100 AND p.company_id = ${caller.companyId}
+      ${caller.productScope ? sql`AND ${productScopeSql(caller.productScope, caller.companyId, sql`p.catalog_id`, sql`coalesce(p.parent_id, p.id)`)}` : sql``}
       ${input.language ? sql`AND c.lang = ${input.language}` : sql``}
       ${input.requirement ? sql`AND EXISTS (SELECT 1 FROM json_each(c.missing) j WHERE j.value = ${input.requirement})` : sql``}
       ${after ? sql`AND (c.lang, c.score, c.product_key) > (${after.lang}, ${after.score}, ${after.key})` : sql``}

@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { keysetPage, Page } from '../kernel/pagination';
 import { findChannel } from './channels';
+import { productScopeSql } from '../db/product-scope';
 import { idList } from './review-scope';
 
 const ReviewStateFields = {
@@ -184,6 +185,10 @@ export async function getReviewInbox(db: Database, caller: Caller, input: z.infe
             eq(reviewStates.channelKey, channel.id),
             eq(reviewStates.state, 'in_review'),
             eq(products.companyId, caller.companyId),
+            // a member limited to catalogs or subtrees sees only theirs in review (docs/teams.md)
+            caller.productScope
+              ? productScopeSql(caller.productScope, caller.companyId, sql`${products.catalogId}`, sql`${products.id}`)
+              : undefined,
             q.after,
           ),
         )

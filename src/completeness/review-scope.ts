@@ -6,6 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { isPermitted } from '../kernel/permissions';
 import { findChannel } from './channels';
+import { productScopeSql } from '../db/product-scope';
 
 /** Product ids of a review operation: masters of the caller's company, at most 100 at once. */
 export const ReviewProductIds = z.array(z.uuid()).min(1, 'productIds must name at least one product').max(100);
@@ -40,7 +41,16 @@ export async function assertMasters(db: Database, caller: Caller, ids: readonly 
   const rows = await db
     .select({ id: products.id, parentId: products.parentId })
     .from(products)
-    .where(and(eq(products.companyId, caller.companyId), inArray(products.id, [...ids])));
+    .where(
+      and(
+        eq(products.companyId, caller.companyId),
+        inArray(products.id, [...ids]),
+        // a product outside the member's scope is as unknown as one of another company
+        caller.productScope
+          ? productScopeSql(caller.productScope, caller.companyId, sql`${products.catalogId}`, sql`${products.id}`)
+          : undefined,
+      ),
+    );
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const [i, id] of ids.entries()) {
     const row = byId.get(id);

@@ -7,6 +7,7 @@ import { conflict, forbidden } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { guardStatement, isWriteConflict } from '../records/write-guard';
 import { findChannel } from './channels';
+import { assertChannelInScope } from '../db/product-scope';
 import { reviewEventStatement } from './review-events';
 import {
   allInState,
@@ -125,6 +126,7 @@ export async function approveProducts(db: Database, caller: Caller, input: z.inf
   const ids = input.productIds;
   await assertMasters(db, caller, ids);
   assertMayDecide(caller);
+  assertChannelInScope(caller, input.channelId);
   const channel = assertReviewOn(found);
   assertStates(await readStates(db, caller, channel.id, ids), ids, 'in_review', 'approved');
   const last = await lastChanges(db, caller, ids);
@@ -167,6 +169,7 @@ export async function rejectProducts(db: Database, caller: Caller, input: z.infe
   const ids = input.productIds;
   await assertMasters(db, caller, ids);
   assertMayDecide(caller);
+  assertChannelInScope(caller, input.channelId);
   const channel = assertReviewOn(found);
   assertStates(await readStates(db, caller, channel.id, ids), ids, 'in_review', 'rejected');
   await runTransition(db, [

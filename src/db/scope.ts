@@ -1,11 +1,26 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from './client';
 import { catalogs, categories, departments, products } from './schema';
 import { forbidden, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
+import { productScopeSql } from './product-scope';
 
-/** What a tenant-scoped finder reads of the caller: only its company. */
-type TenantRef = Pick<Caller, 'companyId'>;
+/**
+ * What a tenant-scoped finder reads of the caller: its company and, for a product, the member's
+ * product scope (a product outside it is not found, as one of another company).
+ */
+type TenantRef = Pick<Caller, 'companyId'> & Partial<Pick<Caller, 'productScope'>>;
+
+/** The member's product scope over `products` (none for an unscoped caller), db/product-scope.ts. */
+const inScope = (tenant: TenantRef) =>
+  tenant.productScope
+    ? productScopeSql(
+        tenant.productScope,
+        tenant.companyId,
+        sql`${products.catalogId}`,
+        sql`coalesce(${products.parentId}, ${products.id})`,
+      )
+    : undefined;
 
 /** 403 unless the department belongs to the caller's company (docs/design.md section 2). */
 export async function assertDepartment(db: Database, tenant: TenantRef, departmentId: string): Promise<void> {
@@ -31,11 +46,17 @@ export async function findCatalog(db: Database, tenant: TenantRef, catalogId: st
 }
 
 export async function findProduct(db: Database, tenant: TenantRef, productId: string) {
-  const product = await db.query.products.findFirst({
-    where: and(eq(products.id, productId), eq(products.companyId, tenant.companyId)),
-  });
+  const product = await findProductOrNull(db, tenant, productId);
   if (!product) throw notFound('product');
   return product;
+}
+
+/** A product (or variant) of the caller's company within its product scope, else null. */
+async function findProductOrNull(db: Database, tenant: TenantRef, productId: string) {
+  const product = await db.query.products.findFirst({
+    where: and(eq(products.id, productId), eq(products.companyId, tenant.companyId), inScope(tenant)),
+  });
+  return product ?? null;
 }
 
 export async function findCategory(db: Database, tenant: TenantRef, categoryId: string) {
@@ -70,6 +91,8 @@ export async function findElement(db: Database, tenant: TenantRef, elementId: st
     .innerJoin(catalogs, eq(catalogs.id, products.catalogId))
     .where(and(eq(products.id, elementId), eq(products.companyId, tenant.companyId)))
     .limit(1);
+  // A product outside the member's scope is not found; a category or catalog is not limited (docs/teams.md).
+  if (product && tenant.productScope && !(await findProductOrNull(db, tenant, product.id))) throw notFound('element');
   if (product) {
     return {
       kind: product.parentId ? 'variant' : 'product',

@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import { exportTemplates } from '../db/schema';
 import type { JobMessage } from '../env';
 import { badRequest, notFound } from '../kernel/app-error';
+import { assertChannelInScope, assertExportInScope } from '../db/product-scope';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
 import { DEFAULT_EXPORT_TYPE, EXPORTERS } from './registry';
@@ -30,12 +31,16 @@ export async function startExport(
   await assertDepartment(db, caller, input.departmentId);
   const catalog = await findCatalog(db, caller, input.catalogId, input.departmentId);
   let templateType: string | undefined;
+  let templateChannel: string | null = null;
+  let templateCategory: string | null = null;
   if (input.templateId) {
     const template = await db.query.exportTemplates.findFirst({
       where: and(eq(exportTemplates.id, input.templateId), eq(exportTemplates.companyId, caller.companyId)),
     });
     if (!template) throw notFound('export template');
     templateType = template.exportType;
+    templateChannel = typeof template.options.channelId === 'string' ? template.options.channelId : null;
+    templateCategory = typeof template.options.categoryId === 'string' ? template.options.categoryId : null;
     // A template's options were checked for its own format; another format might not accept them.
     if (input.exportType && input.exportType !== templateType) {
       throw badRequest(
@@ -43,6 +48,10 @@ export async function startExport(
       );
     }
   }
+  // A member limited to channels publishes only through a template of one of them (docs/teams.md).
+  assertChannelInScope(caller, templateChannel);
+  // A member limited to part of the catalog exports only that part: a template's category subset inside it.
+  await assertExportInScope(db, caller, catalog.id, templateCategory);
   const exportType = input.exportType ?? templateType ?? DEFAULT_EXPORT_TYPE;
   if (!Object.hasOwn(EXPORTERS, exportType)) {
     throw badRequest(`exportType: "${exportType}" is not supported; use one of ${Object.keys(EXPORTERS).join(', ')}`);

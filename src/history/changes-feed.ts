@@ -2,7 +2,8 @@ import { and, asc, eq, gt, max } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { changeFeed, historyVersions } from '../db/schema';
-import { badRequest } from '../kernel/app-error';
+import { badRequest, forbidden } from '../kernel/app-error';
+import { NOT_PERMITTED } from '../kernel/permissions';
 import type { Caller } from '../kernel/caller';
 import { decodeJsonCursor, encodeJsonCursor } from '../kernel/pagination';
 import { decodeChanges } from '../records/history-record';
@@ -103,6 +104,8 @@ export async function getChanges(
   caller: Caller,
   input: { since?: string; limit: number },
 ): Promise<z.infer<typeof ChangesPageOut>> {
+  // The feed is every change of the company: a member limited to part of it has no such read (docs/teams.md).
+  if (caller.productScope) throw forbidden(NOT_PERMITTED);
   const after = decodeFeedCursor(caller.companyId, input.since);
   const rows = await readFeed(db, caller.companyId, after, input.limit + 1);
   const page = rows.slice(0, input.limit);

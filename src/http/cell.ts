@@ -31,3 +31,13 @@ export const useCell: MiddlewareHandler<AppEnv> = async (c, next) => {
   await enterCell(c, c.var.caller.companyId);
   await next();
 };
+
+/**
+ * The primary of the company's cell, for a directory route that must also read the company's
+ * catalog data (SetMemberRole checks scope ids there) while its own writes stay on the directory.
+ */
+export async function cellPrimaryOf<E extends AppEnv>(c: Context<E>, companyId: string) {
+  const placement = await placementOf(c.env, companyId);
+  if (placement.cell === HOME_CELL) return c.var.dbSession.primary();
+  return openCellSession(c.env, placement.cell).primary();
+}

@@ -17,6 +17,9 @@ export const SURFACES = ['web', 'agent', 'mcp', 'job'] as const satisfies readon
  * - `role`: the membership's role (web, agent, mcp; kernel/permissions.ts says what it permits,
  *   narrowed on the agent surfaces); absent on the job surface.
  * - `languages`: the membership's language scope (a translator for `fra`); absent: every language.
+ * - `productScope`: the membership's catalogs and category subtrees (docs/teams.md "Catalog,
+ *   category and channel scopes"); absent: every product of the company.
+ * - `channels`: the membership's channel scope (exports, review decisions); absent: every channel.
  * - `clientName`: the OAuth client's registered name on the `agent` and `mcp` surfaces.
  * - `jobId`: the job on the `job` surface (import, mass edit, sync).
  * - `aiMayEditClassifications`: the user's switch "AI may edit classifications", set on the
@@ -32,11 +35,24 @@ export interface Caller {
   departmentId: string;
   role?: Role;
   languages?: readonly string[];
+  productScope?: ProductScope;
+  channels?: readonly string[];
   clientName?: string | null;
   jobId?: string | null;
   aiMayEditClassifications?: boolean;
   scopes?: string[];
   operator?: boolean;
+}
+
+/**
+ * The products a member may read and write (docs/teams.md): those of the catalogs named, and the
+ * masters (with their variants) placed in a category named or any category below it. A member
+ * with a product scope sees nothing else: lists, counts and search leave the rest out, a single
+ * read of another is 404 and a write naming another is 403.
+ */
+export interface ProductScope {
+  catalogIds: readonly string[];
+  categoryIds: readonly string[];
 }
 
 /** The caller of a background job: the user who started it, surface `job`. */

@@ -3,6 +3,13 @@ import type { z } from 'zod';
 import { AppError, badRequest } from '../kernel/app-error';
 import { describeIssues } from '../http/validate';
 import { requestExtraFrom, type ToolContext } from './caller';
+import {
+  assertChannelInScope,
+  assertNamedInScope,
+  namedTargets,
+  type ScopeMode,
+  scopeModeOf,
+} from '../db/product-scope';
 import { BOOKMARK_HEADER } from '../db/session';
 import type { Caller } from '../kernel/caller';
 import { assertPermitted, type Permission } from '../kernel/permissions';
@@ -102,11 +109,25 @@ export function toolPermission(tool: Pick<PimTool, 'permission' | 'annotations'>
   return tool.permission ?? (tool.annotations.readOnlyHint ? 'read' : 'product.write');
 }
 
+/** The scope checks of a member's tool call (db/product-scope.ts), on what its raw input names: as a REST request's. */
+async function assertInputInScope(ctx: ToolContext, input: unknown, mode: ScopeMode): Promise<void> {
+  const raw = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  await assertNamedInScope(
+    ctx.db,
+    ctx.caller,
+    namedTargets((name) => raw[name]),
+    mode,
+  );
+  if (mode !== 'read' && typeof raw.channelId === 'string') assertChannelInScope(ctx.caller, raw.channelId);
+}
+
 /** Authorization before validation, then the domain call: the order of a REST route (operation-guard.ts). */
 async function callTool(tool: PimTool, ctx: ToolContext, input: unknown) {
   const language = input && typeof input === 'object' ? (input as Record<string, unknown>).language : undefined;
-  assertPermitted(ctx.caller, toolPermission(tool), { language });
+  const permission = toolPermission(tool);
+  assertPermitted(ctx.caller, permission, { language });
   tool.authorize?.(ctx.caller);
+  await assertInputInScope(ctx, input, scopeModeOf(permission));
   const parsed = tool.input.safeParse(input ?? {});
   if (!parsed.success) throw badRequest(describeIssues(parsed.error.issues, input));
   return tool.run(ctx, parsed.data);

@@ -2,14 +2,22 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { memberships, users } from '../db/schema';
 import type { Role } from '../kernel/permissions';
-import { languageScopeSql, languagesOf } from '../accounts/member-scopes';
+import { callerScopesOf, languageScopeSql, languagesOf, memberScopeSql } from '../accounts/member-scopes';
+import type { ProductScope } from '../kernel/caller';
 
 /** What the agent rules need to know about a user, read in one query. */
 interface AgentAccount {
   userId: string;
   securityStamp: string;
   aiMayEditClassifications: boolean;
-  memberships: { companyId: string; role: Role; departmentId: string; languages?: string[] }[];
+  memberships: {
+    companyId: string;
+    role: Role;
+    departmentId: string;
+    languages?: string[];
+    productScope?: ProductScope;
+    channels?: string[];
+  }[];
 }
 
 /**
@@ -26,6 +34,7 @@ export async function loadAgentAccount(db: Database, userId: string): Promise<Ag
       role: memberships.role,
       departmentId: memberships.defaultDepartmentId,
       languages: languageScopeSql(memberships.companyId, memberships.userId),
+      scopes: memberScopeSql(memberships.companyId, memberships.userId),
     })
     .from(users)
     .leftJoin(memberships, eq(memberships.userId, users.id))
@@ -38,7 +47,15 @@ export async function loadAgentAccount(db: Database, userId: string): Promise<Ag
     aiMayEditClassifications: first.aiMayEditClassifications,
     memberships: rows.flatMap((r) =>
       r.companyId && r.role && r.departmentId
-        ? [{ companyId: r.companyId, role: r.role, departmentId: r.departmentId, languages: languagesOf(r.languages) }]
+        ? [
+            {
+              companyId: r.companyId,
+              role: r.role,
+              departmentId: r.departmentId,
+              languages: languagesOf(r.languages),
+              ...callerScopesOf(r.scopes),
+            },
+          ]
         : [],
     ),
   };

@@ -67,6 +67,8 @@ export async function authenticateAgent(db: Database, props: unknown, requiredSc
     departmentId: membership.departmentId,
     role: membership.role,
     ...(membership.languages ? { languages: membership.languages } : {}),
+    ...(membership.productScope ? { productScope: membership.productScope } : {}),
+    ...(membership.channels ? { channels: membership.channels } : {}),
     surface: requiredScope === 'mcp' ? 'mcp' : 'agent',
     clientName: clientName ?? clientId ?? null,
     aiMayEditClassifications: account.aiMayEditClassifications,

@@ -60,6 +60,8 @@ export function requireAgent(scope: SurfaceScope): MiddlewareHandler<AgentEnv> {
       departmentId: caller.departmentId,
       role: caller.role,
       ...(caller.languages ? { languages: caller.languages } : {}),
+      ...(caller.productScope ? { productScope: caller.productScope } : {}),
+      ...(caller.channels ? { channels: caller.channels } : {}),
       surface: caller.surface,
       clientName: caller.clientName,
       aiMayEditClassifications: caller.aiMayEditClassifications,

@@ -1,6 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { assertAdmin } from '../accounts/admin-only';
 import { assertOperator } from '../accounts/operator-only';
+import {
+  assertChannelInScope,
+  assertNamedInScope,
+  namedTargets,
+  type ScopeMode,
+  scopeModeOf,
+} from '../db/product-scope';
 import { assertDepartment } from '../db/scope';
 import { assertMayEditClassifications } from '../classification/ai-switch';
 import type { AppEnv } from '../env';
@@ -52,6 +59,9 @@ function departmentOf(c: Context<AppEnv>, body: Record<string, unknown> | undefi
  * - `operatorOnly`: the caller must be the service operator (accounts/operator-only.ts).
  * - `aiSwitch`: an agent caller needs the switch "AI may edit classifications".
  * - a `departmentId` in the query or body must name a department of the caller's company.
+ * - a member with a product scope (docs/teams.md): a product the request names outside it is 404
+ *   to a read and 403 to a write, and a write may name only categories and catalogs in scope;
+ *   a member with a channel scope may name only those channels in a write (db/product-scope.ts).
  *
  * Each check is the domain's own function; the domain functions check again for callers that do
  * not come through a route (MCP tools, jobs), with the same message.
@@ -71,9 +81,23 @@ export function operationGuard(traits: OperationTraits): MiddlewareHandler<AppEn
       if (traits.aiSwitch) assertMayEditClassifications(caller);
       const departmentId = departmentOf(c, body);
       if (departmentId) await assertDepartment(c.var.db, caller, departmentId);
+      if (!traits.adminOnly) await assertRequestInScope(c, body, caller, scopeModeOf(permission));
     }
     await next();
   };
+}
+
+/** The scope checks of a member's request (db/product-scope.ts), on what the query or JSON body names. */
+async function assertRequestInScope(
+  c: Context<AppEnv>,
+  body: Record<string, unknown> | undefined,
+  caller: Caller,
+  mode: ScopeMode,
+): Promise<void> {
+  const field = (name: string) => requestField(c, body, name);
+  await assertNamedInScope(c.var.db, caller, namedTargets(field), mode);
+  const channelId = field('channelId');
+  if (mode !== 'read' && typeof channelId === 'string') assertChannelInScope(caller, channelId);
 }
 
 function authenticated(c: Context<AppEnv>): Caller {

@@ -10,6 +10,7 @@ import { findConnection, runOut, type ConnectionRow } from './connections';
 import type { StartSyncInput } from './sync.schemas';
 import type { SyncParams } from './sync-state';
 import { assertPermitted } from '../kernel/permissions';
+import { assertCatalogInScope, assertChannelInScope } from '../db/product-scope';
 import type { Caller } from '../kernel/caller';
 
 /** The queued or running run of this connection, if any (one at a time per connection). */
@@ -97,6 +98,9 @@ export async function startSync(
   assertPermitted(caller, 'publish');
   await assertDepartment(deps.db, caller, input.departmentId);
   const connection = await findConnection(deps.db, caller, input.connectionId, input.departmentId);
+  // A sync publishes its whole catalog: not for a member limited to part of it or to channels (docs/teams.md).
+  assertCatalogInScope(caller, connection.catalogId);
+  assertChannelInScope(caller, connection.options.channelId ?? null);
   if (connection.publicBaseUrl !== baseUrl) {
     // Scheduled runs sign media URLs with the origin last used by hand (unless PUBLIC_BASE_URL is set).
     await deps.db.update(syncConnections).set({ publicBaseUrl: baseUrl }).where(eq(syncConnections.id, connection.id));

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { BatchStatement, Database } from '../../db/client';
 import { productReferences, products } from '../../db/schema';
+import { productScopeSql } from '../../db/product-scope';
 import { findProduct } from '../../db/scope';
 import { historyStatement } from '../../records/history-record';
 import { referencesSnapshot } from '../../records/snapshot';
@@ -49,6 +50,15 @@ export type SetReferencesInput = z.infer<typeof SetReferencesIn>;
  */
 export async function getReferences(db: Database, tenant: Caller, input: { productId: string }) {
   const product = await findProduct(db, tenant, input.productId);
+  // A member limited to a scope sees no product outside it: not as a target, not as a referrer (docs/teams.md).
+  const inScope = tenant.productScope
+    ? productScopeSql(
+        tenant.productScope,
+        tenant.companyId,
+        sql`${products.catalogId}`,
+        sql`coalesce(${products.parentId}, ${products.id})`,
+      )
+    : undefined;
   const [outgoing, incoming] = await db.batch([
     db
       .select({
@@ -61,9 +71,10 @@ export async function getReferences(db: Database, tenant: Caller, input: { produ
         targetCatalogVersion: productReferences.targetCatalogVersion,
         targetProductId: productReferences.targetProductId,
         targetName: products.name,
+        targetInScope: products.id,
       })
       .from(productReferences)
-      .leftJoin(products, eq(products.id, productReferences.targetProductId))
+      .leftJoin(products, and(eq(products.id, productReferences.targetProductId), inScope))
       .where(eq(productReferences.productId, product.id))
       .orderBy(asc(productReferences.position)),
     db
@@ -76,7 +87,7 @@ export async function getReferences(db: Database, tenant: Caller, input: { produ
       })
       .from(productReferences)
       .innerJoin(products, eq(products.id, productReferences.productId))
-      .where(and(eq(productReferences.targetProductId, product.id), eq(products.companyId, tenant.companyId)))
+      .where(and(eq(productReferences.targetProductId, product.id), eq(products.companyId, tenant.companyId), inScope))
       .orderBy(asc(products.sku), asc(productReferences.position))
       .limit(INCOMING_LIMIT + 1),
   ]);
@@ -84,7 +95,12 @@ export async function getReferences(db: Database, tenant: Caller, input: { produ
     productId: product.id,
     sku: product.sku,
     // Only SetReferences and the upsert write rows, both with REFERENCE_TYPES' types.
-    outgoing: outgoing.map((r) => ({ ...r, type: r.type as ReferenceType, pending: r.targetProductId === null })),
+    outgoing: outgoing.map(({ targetInScope, ...r }) =>
+      // a target outside the member's scope reads as one not in the catalog
+      targetInScope === null
+        ? { ...r, type: r.type as ReferenceType, targetProductId: null, targetName: null, pending: true }
+        : { ...r, type: r.type as ReferenceType, pending: r.targetProductId === null },
+    ),
     incoming: incoming.slice(0, INCOMING_LIMIT).map((r) => ({ ...r, type: r.type as ReferenceType })),
     incomingTruncated: incoming.length > INCOMING_LIMIT,
   };

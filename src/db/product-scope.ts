@@ -1,0 +1,207 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Database } from './client';
+import { forbidden, notFound } from '../kernel/app-error';
+import type { Caller, ProductScope } from '../kernel/caller';
+import { NOT_PERMITTED } from '../kernel/permissions';
+
+/**
+ * A member's catalog, category-subtree and channel scopes (docs/teams.md, "Catalog, category
+ * and channel scopes"): the one place every surface's check and every product query builder
+ * reads them. A caller without `productScope` (an unscoped member, a job) is never narrowed.
+ */
+
+/** What the scope checks read of the caller. */
+type Scoped = Pick<Caller, 'companyId'> & Partial<Pick<Caller, 'productScope' | 'channels'>>;
+
+const jsonIds = (ids: readonly string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+
+/**
+ * The ids of the scope's categories and every category below them, as a subquery (a category
+ * scope covers its whole subtree). It names the company, so another company's category (or one
+ * deleted since) covers nothing; along `categories_parent_idx`, thousands of categories at most.
+ * Not correlated: SQLite builds the list once per statement.
+ */
+export function scopeSubtreeSql(scope: ProductScope, companyId: string): SQL {
+  return sql`WITH RECURSIVE scope_sub(id) AS (
+      SELECT id FROM categories WHERE company_id = ${companyId} AND id IN ${jsonIds(scope.categoryIds)}
+      UNION SELECT c.id FROM categories c JOIN scope_sub ON c.parent_id = scope_sub.id
+    ) SELECT id FROM scope_sub`;
+}
+
+/**
+ * The condition "the master `masterId` of catalog `catalogId` is in the scope": its catalog is
+ * one of the scope's, or it is placed in a category of a scoped subtree (a seek of
+ * `product_categories`' primary key (product_id, category_id) per category it has). A variant is
+ * in scope with its master: pass the master's id (`coalesce(parent_id, id)`).
+ */
+export function productScopeSql(scope: ProductScope, companyId: string, catalogId: SQL, masterId: SQL): SQL {
+  const placed = scope.categoryIds.length
+    ? sql`EXISTS (SELECT 1 FROM product_categories ps WHERE ps.product_id = ${masterId}
+        AND ps.category_id IN (${scopeSubtreeSql(scope, companyId)}))`
+    : sql`0`;
+  return scope.catalogIds.length ? sql`(${catalogId} IN ${jsonIds(scope.catalogIds)} OR ${placed})` : placed;
+}
+
+/**
+ * The condition for the masters of one known catalog (the product list, search, mass edit):
+ * none when the whole catalog is in scope, so a scoped list of such a catalog costs nothing more.
+ */
+export function catalogProductScopeSql(caller: Scoped, catalogId: string, masterId: SQL): SQL | null {
+  const scope = caller.productScope;
+  if (!scope || scope.catalogIds.includes(catalogId)) return null;
+  return productScopeSql({ catalogIds: [], categoryIds: scope.categoryIds }, caller.companyId, sql`NULL`, masterId);
+}
+
+/**
+ * What a request does, for the scope checks: `read` (any `read` operation), `publish` (an
+ * operation needing `publish`: its catalog is judged by the export's or sync's own check) or
+ * `write` (every other).
+ */
+export type ScopeMode = 'read' | 'write' | 'publish';
+
+/** The scope mode of an operation that needs `permission`. */
+export const scopeModeOf = (permission: string | undefined): ScopeMode =>
+  permission === 'read' ? 'read' : permission === 'publish' ? 'publish' : 'write';
+
+/** What a request names that the product scope limits (operation-guard.ts and the MCP tools read it before validation). */
+export interface NamedTargets {
+  /** Ids that must be products (or variants) in scope. */
+  products: string[];
+  /** Ids of a product, variant, category or catalog. */
+  elements: string[];
+  categories: string[];
+  catalogs: string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The well-formed ids a raw request (query or JSON body, before validation) names, by what they must be. */
+export function namedTargets(field: (name: string) => unknown): NamedTargets {
+  const ids = (...names: string[]) =>
+    names.flatMap((name) => {
+      const value = field(name);
+      const list = Array.isArray(value) ? value : [value];
+      return list.filter((v): v is string => typeof v === 'string' && UUID.test(v));
+    });
+  return {
+    products: ids('productId', 'productIds', 'targetProductId', 'masterId'),
+    elements: ids('elementId', 'parentId'),
+    categories: ids('categoryId', 'categoryIds'),
+    catalogs: ids('catalogId'),
+  };
+}
+
+/**
+ * The product-scope check of every surface, before validation: a member with a product scope
+ * who names a product outside it is answered as if it did not exist when reading (404
+ * `product not found`, as across companies) and refused when writing (403 `NOT_PERMITTED`,
+ * naming nothing). A write may name only products in scope, categories of a scoped subtree
+ * (or of a scoped catalog) and, unless it names a product or element (whose catalog the domain
+ * checks against it), scoped catalogs; an id that names nothing counts as outside (so a refusal
+ * never tells whether it exists). A read naming a category or catalog is not limited:
+ * the tree is shown, its products are filtered (product-filter.ts).
+ */
+export async function assertNamedInScope(
+  db: Database,
+  caller: Scoped,
+  named: NamedTargets,
+  mode: ScopeMode,
+): Promise<void> {
+  const scope = caller.productScope;
+  if (!scope) return;
+  const ids = mode === 'read' ? [...named.products, ...named.elements] : Object.values(named).flat();
+  if (!ids.length) return;
+  const outside = await outsideScope(db, caller.companyId, scope, named, mode);
+  if (!outside) return;
+  if (mode === 'read') throw notFound('product');
+  throw forbidden(NOT_PERMITTED);
+}
+
+/**
+ * Whether any named id is outside the scope, in one statement with a fixed number of
+ * parameters (a review names up to 100 products; D1 binds at most 100): the ids go as one JSON
+ * list of `[id, what]`, each looked up by primary key as a product, a category or a catalog of
+ * the company, as `what` allows. Each lookup is 1 (in scope), 0 (outside) or NULL (names
+ * nothing of that kind).
+ */
+async function outsideScope(
+  db: Database,
+  companyId: string,
+  scope: ProductScope,
+  named: NamedTargets,
+  mode: ScopeMode,
+): Promise<boolean> {
+  const pairs = [
+    ...named.products.map((id) => [id, 'product']),
+    ...named.elements.map((id) => [id, 'element']),
+    ...(mode !== 'read' ? named.categories.map((id) => [id, 'category']) : []),
+    // a write of a named product (UpdateProduct names its catalog too; the domain checks they
+    // agree, as AddProduct does a variant's with its master's) is judged by the product, else by
+    // the catalog; publishing judges its catalog itself (assertExportInScope)
+    ...(mode === 'write' && !named.products.length && !named.elements.length
+      ? named.catalogs.map((id) => [id, 'catalog'])
+      : []),
+  ];
+  if (!pairs.length) return false;
+  const product = sql`(SELECT ${productScopeSql(scope, companyId, sql`p.catalog_id`, sql`coalesce(p.parent_id, p.id)`)}
+    FROM products p WHERE p.id = n.id AND p.company_id = ${companyId})`;
+  const category = sql`(SELECT (c.catalog_id IN ${jsonIds(scope.catalogIds)} OR c.id IN (${scopeSubtreeSql(scope, companyId)}))
+    FROM categories c WHERE c.id = n.id AND c.company_id = ${companyId})`;
+  const catalog = sql`(SELECT k.id IN ${jsonIds(scope.catalogIds)} FROM catalogs k WHERE k.id = n.id AND k.company_id = ${companyId})`;
+  // a read is limited only for products (anything else it names passes: 1); a write passes only what is in scope
+  const verdict =
+    mode === 'read'
+      ? sql`coalesce(CASE WHEN n.what IN ('product', 'element') THEN ${product} END, 1)`
+      : sql`coalesce(
+          CASE WHEN n.what IN ('product', 'element') THEN ${product} END,
+          CASE WHEN n.what IN ('element', 'category') THEN ${category} END,
+          CASE WHEN n.what IN ('element', 'catalog') THEN ${catalog} END,
+          0)`;
+  const [row] = await db.all<{ ok: number | null }>(
+    sql`SELECT min(${verdict}) AS ok FROM (SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS what
+      FROM json_each(${JSON.stringify(pairs)})) n`,
+  );
+  return Number(row?.ok ?? 0) !== 1;
+}
+
+/**
+ * A whole catalog's publication (an export, a sync) needs the whole catalog in scope: 403
+ * `NOT_PERMITTED` for a member whose product scope does not name it (an export may be limited
+ * to a subtree instead, `assertExportInScope`).
+ */
+export function assertCatalogInScope(caller: Scoped, catalogId: string): void {
+  if (caller.productScope && !caller.productScope.catalogIds.includes(catalogId)) throw forbidden(NOT_PERMITTED);
+}
+
+/**
+ * An export needs its products in scope: the whole catalog, or, for a member limited to category
+ * subtrees, a template's category subset (`options.categoryId`, BMEcat formats: the export then
+ * writes only the products placed in that subtree) inside one of the member's subtrees. 403
+ * `NOT_PERMITTED` otherwise.
+ */
+export async function assertExportInScope(
+  db: Database,
+  caller: Scoped,
+  catalogId: string,
+  categoryId: string | null,
+): Promise<void> {
+  const scope = caller.productScope;
+  if (!scope || scope.catalogIds.includes(catalogId)) return;
+  if (categoryId) {
+    const inside = await db.all<{ ok: number }>(
+      sql`SELECT 1 AS ok WHERE ${categoryId} IN (${scopeSubtreeSql(scope, caller.companyId)})`,
+    );
+    if (inside.length) return;
+  }
+  throw forbidden(NOT_PERMITTED);
+}
+
+/**
+ * The channel-scope check (exports, review decisions): 403 `NOT_PERMITTED` for a member limited
+ * to channels when `channelId` is not one of them, or is absent (an export without a channel
+ * publishes every product, which a channel-scoped member may not).
+ */
+export function assertChannelInScope(caller: Scoped, channelId: string | null | undefined): void {
+  if (!caller.channels?.length) return;
+  if (!channelId || !caller.channels.includes(channelId)) throw forbidden(NOT_PERMITTED);
+}
