@@ -34,10 +34,7 @@ export async function setMemberRole(
   if (!member) throw notFound('user');
   // The last word on a company's admins stays with another admin: nobody demotes themselves by mistake.
   if (input.userId === admin.userId) throw conflict(OWN_ROLE);
-  if (languages.length && input.role !== 'translator')
-    throw badRequest('languages: only a translator has a language scope; leave it out for this role');
-  const settings = await readCompanyLanguages(db, admin);
-  for (const [i, language] of (input.languages ?? []).entries()) assertEnabled(settings, language, `languages[${i}]`);
+  await assertLanguageScope(db, admin, input.role, input.languages);
 
   const key = and(eq(memberships.userId, input.userId), eq(memberships.companyId, admin.companyId));
   const before = languageScopeSql(sql`m.company_id`, sql`m.user_id`);
@@ -47,7 +44,7 @@ export async function setMemberRole(
     db.insert(memberChanges).select(
       sql`SELECT ${id} AS id, m.company_id, m.user_id, ${admin.userId} AS changed_by, ${admin.surface} AS surface,
         json_array(json_array('role', m.role, ${input.role}), json_array('languages', json(${before}), json(${after}))) AS changes,
-        strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS at
+        strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS at, 'role' AS action
       FROM memberships m
       WHERE m.company_id = ${admin.companyId} AND m.user_id = ${input.userId}
         AND (m.role <> ${input.role} OR ${before} <> ${after})`,
@@ -70,30 +67,18 @@ export async function setMemberRole(
   return { userId: input.userId, role: input.role, languages, changed: recorded > 0 };
 }
 
-/** A member's recorded role changes, newest first: `{at, changedBy, surface, changes}`. */
-export async function listMemberChanges(db: Database, admin: Caller, userId: string) {
-  assertAdmin(admin);
-  const member = await db.$count(
-    memberships,
-    and(eq(memberships.userId, userId), eq(memberships.companyId, admin.companyId)),
-  );
-  if (!member) throw notFound('user');
-  const rows = await db
-    .select()
-    .from(memberChanges)
-    .where(and(eq(memberChanges.companyId, admin.companyId), eq(memberChanges.userId, userId)))
-    .orderBy(sql`${memberChanges.id} DESC`)
-    .limit(100);
-  return {
-    items: rows.map((r) => ({
-      at: r.at,
-      changedBy: r.changedBy,
-      surface: r.surface,
-      changes: (JSON.parse(r.changes) as [string, unknown, unknown][]).map(([path, before, after]) => ({
-        path,
-        before,
-        after,
-      })),
-    })),
-  };
+/**
+ * `languages` is for a translator only, each an enabled company language (400 naming
+ * `languages[i]`); shared by `SetMemberRole` and `InviteMember`.
+ */
+export async function assertLanguageScope(
+  db: Database,
+  admin: Caller,
+  role: Role,
+  languages: string[] | undefined,
+): Promise<void> {
+  if (languages?.length && role !== 'translator')
+    throw badRequest('languages: only a translator has a language scope; leave it out for this role');
+  const settings = await readCompanyLanguages(db, admin);
+  for (const [i, language] of (languages ?? []).entries()) assertEnabled(settings, language, `languages[${i}]`);
 }
