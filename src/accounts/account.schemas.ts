@@ -78,6 +78,7 @@ export const SetMemberRoleOut = z.object({
 export const MemberChangesQuery = z.strictObject({ userId: z.uuid().optional(), ...PageQuery });
 export const MemberChangesOut = Page(
   z.object({
+    changeId: z.string(),
     at: z.string(),
     /** What happened (docs/teams.md): a role or scope change, an invitation and its fate, a (re)activation. */
     action: z.enum(MEMBER_CHANGE_ACTIONS),

@@ -111,6 +111,7 @@ export async function listMemberChanges(
 
 /** An audit row as the API answers it: the member or the invitation it is about, and its e-mail address. */
 function auditItem(r: {
+  id: string;
   at: string;
   action: MemberChangeAction;
   subjectId: string;
@@ -122,6 +123,7 @@ function auditItem(r: {
 }) {
   const forInvitation = INVITATION_ACTIONS.includes(r.action);
   return {
+    changeId: r.id,
     at: r.at,
     action: r.action,
     userId: forInvitation ? null : r.subjectId,
