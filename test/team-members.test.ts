@@ -163,6 +163,33 @@ describe('invitations', () => {
     ).toEqual(['revoke-invitation', 'invite']);
   });
 
+  it('does not let a member deactivated meanwhile back in through an older invitation', async () => {
+    const outsider = await makeUser(await makeCompany(), { role: 'editor' });
+    const res = await invite({ email: outsider.email, role: 'editor' });
+    // Joined another way (here: directly), then deactivated, before using the link.
+    await db().insert(memberships).values({
+      userId: outsider.userId,
+      companyId: company.companyId,
+      role: 'viewer',
+      defaultDepartmentId: company.departmentId,
+    });
+    const off = await call('POST', '/api/Account/DeactivateMember', {
+      cookie: adminCookie,
+      body: { userId: outsider.userId },
+    });
+    expect(off.status).toBe(200);
+    const accept = await call('POST', '/api/Account/AcceptInvitation', {
+      body: { token: tokenOf(res.json.link), password: PASSWORD },
+    });
+    expect(accept.status).toBe(409);
+    expect(
+      await db().$count(
+        memberships,
+        and(eq(memberships.userId, outsider.userId), eq(memberships.companyId, company.companyId)),
+      ),
+    ).toBe(0);
+  });
+
   it('refuses an expired invitation', async () => {
     const res = await invite({ email: `late-${crypto.randomUUID().slice(0, 8)}@team.example`, role: 'editor' });
     await db()

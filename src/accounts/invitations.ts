@@ -20,6 +20,7 @@ import { SESSION_TTL_MS } from './accounts';
 import { assertAdmin } from './admin-only';
 import { recordMemberChange } from './member-audit';
 import { assertLanguageScope } from './member-roles';
+import { isDeactivated } from './member-status';
 import { hashPassword, randomToken, verifyPassword } from './passwords';
 import { claimSignInTry, clearSignInTries } from './sign-in-throttle';
 import { firstDepartment } from './sso/provisioning';
@@ -240,6 +241,8 @@ export async function acceptInvitation(
   const sso = await db.query.ssoSettings.findFirst({ where: eq(ssoSettings.companyId, invitation.companyId) });
   if (sso?.mandatory) throw forbidden('your company requires single sign-on: use "Sign in with SSO"');
   const existing = await db.query.users.findFirst({ where: eq(users.email, invitation.email) });
+  // Deactivated there after the invitation was made (having joined some other way): an admin reactivates, no link.
+  if (existing && (await isDeactivated(db, invitation.companyId, existing.id))) throw conflict(ACCEPT_CONFLICT);
   if (existing) {
     await claimSignInTry(db, invitation.email, clientIp);
     if (!(await verifyPassword(input.password, existing.passwordHash, existing.passwordSalt))) {
