@@ -50,7 +50,7 @@ const MIN_PASSWORD = 12;
 type InvitationRow = typeof invitations.$inferSelect;
 export type InvitationStatus = 'open' | 'accepted' | 'revoked' | 'expired';
 
-export function statusOf(row: Pick<InvitationRow, 'acceptedAt' | 'revokedAt' | 'expiresAt'>, now = nowIso()) {
+export function invitationStatus(row: Pick<InvitationRow, 'acceptedAt' | 'revokedAt' | 'expiresAt'>, now = nowIso()) {
   if (row.acceptedAt) return 'accepted' as const;
   if (row.revokedAt) return 'revoked' as const;
   return row.expiresAt <= now ? ('expired' as const) : ('open' as const);
@@ -151,7 +151,7 @@ export async function listInvitations(db: Database, admin: Caller) {
       invitedBy: r.invitedBy,
       createdAt: r.createdAt,
       expiresAt: r.expiresAt,
-      status: statusOf(r, now),
+      status: invitationStatus(r, now),
       acceptedBy: r.acceptedBy,
     })),
   };
@@ -167,7 +167,7 @@ export async function revokeInvitation(db: Database, admin: Caller, input: { inv
     where: and(eq(invitations.id, input.invitationId), eq(invitations.companyId, admin.companyId)),
   });
   if (!row) throw notFound('invitation');
-  if (statusOf(row) !== 'open') throw conflict(REVOKE_CONFLICT);
+  if (invitationStatus(row) !== 'open') throw conflict(REVOKE_CONFLICT);
   const revokedAt = nowIso();
   const [revoked] = await db.batch([
     db
