@@ -75,7 +75,8 @@ const MORE: Record<string, (attributeCode: string) => Record<string, string>> = 
 
 /** Lists the fixture tenant has nothing for (a sync run needs a connector to talk to). */
 // GetMemberChanges: the contract tenant's members keep the role they were made with (permission-matrix.test.ts records changes).
-const EMPTY = new Set(['Sync/GetRuns', 'Account/GetMemberChanges']);
+// GetInvitations: the contract tenant invites nobody (team-members.test.ts does, in its own companies).
+const EMPTY = new Set(['Sync/GetRuns', 'Account/GetMemberChanges', 'Account/GetInvitations']);
 
 let a: ContractTenant;
 const RELEASE = `PROFICLASS-r${crypto.randomUUID().slice(0, 8)}`;

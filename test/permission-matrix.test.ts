@@ -83,6 +83,9 @@ describe('the permission matrix of every operation', () => {
       [
         'Account/Login',
         'Account/Logout',
+        // The invitation link's token is the credential: no session, no role yet (docs/teams.md).
+        'Account/GetInvitation',
+        'Account/AcceptInvitation',
         'Account/SsoStart',
         'Classification/StartReleaseLoad',
         'contact/submit',
@@ -95,6 +98,8 @@ describe('the permission matrix of every operation', () => {
     expect(PERMISSION.get('Export/StartExport')).toBe('publish');
     expect(PERMISSION.get('Sync/StartSync')).toBe('publish');
     expect(PERMISSION.get('Account/SetMemberRole')).toBe('company.admin');
+    for (const name of ['InviteMember', 'RevokeInvitation', 'DeactivateMember', 'ReactivateMember'])
+      expect(PERMISSION.get(`Account/${name}`)).toBe('company.admin');
     for (const op of guarded)
       if (PERMISSION.get(op.name) !== 'read') expect(op.statuses, `${op.name}: 403 documented`).toContain('403');
   });

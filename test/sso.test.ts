@@ -487,6 +487,26 @@ describe('SCIM', () => {
     expect(await memberOf(co.companyId, email)).toBeNull();
   });
 
+  it("holds an admin's deactivation against SSO sign-in and SCIM until an admin reactivates (docs/teams.md)", async () => {
+    const co = await scimCompany();
+    const email = `held-${crypto.randomUUID()}@idp.test`;
+    const created = await scim('POST', '/Users', co.token, { userName: email, active: true });
+    const userId = created.json.id as string;
+    await scim('POST', '/Groups', co.token, { displayName: 'pim-editors', members: [{ value: userId }] });
+    expect((await memberOf(co.companyId, email))?.role).toBe('editor');
+
+    const off = await call('POST', '/api/Account/DeactivateMember', { cookie: co.cookie, body: { userId } });
+    expect(off.status, JSON.stringify(off.json)).toBe(200);
+    expect((await signIn(co.slug, (nonce) => idToken({ nonce, email }))).location).toBe('/?ssoError=deactivated');
+    // The provider pushing the user again does not bring them back.
+    await scim('PATCH', `/Users/${userId}`, co.token, { Operations: [{ op: 'replace', value: { active: true } }] });
+    expect(await memberOf(co.companyId, email)).toBeNull();
+
+    const on = await call('POST', '/api/Account/ReactivateMember', { cookie: co.cookie, body: { userId } });
+    expect(on.json).toMatchObject({ status: 'active', role: 'editor' });
+    expect((await signIn(co.slug, (nonce) => idToken({ nonce, email }))).session).toBeDefined();
+  });
+
   it("never shows or changes another company's users", async () => {
     const a = await scimCompany();
     const b = await scimCompany();

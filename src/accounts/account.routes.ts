@@ -8,8 +8,19 @@ import { describeOperation } from '../openapi/describe-operation';
 import { revokeUserGrants } from '../oauth/revoke-grants';
 import { changePassword, describeAccount, login, logout, switchDepartment } from './accounts';
 import {
+  AcceptInvitationDto,
   AccountDto,
   ChangePasswordDto,
+  DeactivateMemberOut,
+  InvitationListOut,
+  InvitationOut,
+  InvitationQuery,
+  InviteMemberDto,
+  InviteMemberOut,
+  MemberStatusDto,
+  ReactivateMemberOut,
+  RevokeInvitationDto,
+  RevokeInvitationOut,
   LoginDto,
   LoginResultDto,
   LogoutResultDto,
@@ -26,7 +37,19 @@ import {
   UserListOut,
 } from './account.schemas';
 import { listUsers, revokeAiAccess, setAiSwitch } from './ai-access';
-import { listMemberChanges, OWN_ROLE, setMemberRole } from './member-roles';
+import {
+  ACCEPT_CONFLICT,
+  acceptInvitation,
+  describeInvitation,
+  INVITE_CONFLICT,
+  inviteMember,
+  listInvitations,
+  REVOKE_CONFLICT,
+  revokeInvitation,
+} from './invitations';
+import { listMemberChanges } from './member-audit';
+import { OWN_ROLE, setMemberRole } from './member-roles';
+import { DEACTIVATE_CONFLICT, deactivateMember, REACTIVATE_CONFLICT, reactivateMember } from './member-status';
 import { providerSignOutUrl } from './sso/sso-sign-out';
 import { checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './session-auth';
 
@@ -196,7 +219,117 @@ export const accountRoutes = new Hono<AppEnv>()
       adminOnly: true,
     }),
     validate('query', MemberChangesQuery),
-    async (c) => c.json(await listMemberChanges(c.var.db, c.var.caller, c.req.valid('query').userId)),
+    async (c) => c.json(await listMemberChanges(c.var.db, c.var.caller, c.req.valid('query'))),
+  )
+  .post(
+    '/InviteMember',
+    requireSession,
+    describeOperation({
+      tag: 'Account',
+      summary:
+        "Admin: invite an e-mail address with a role (and a translator's languages); answers the single-use link, valid 7 days (recorded)",
+      response: InviteMemberOut,
+      security: 'cookie',
+      adminOnly: true,
+      conflict: INVITE_CONFLICT,
+    }),
+    validate('json', InviteMemberDto),
+    async (c) =>
+      c.json(
+        await inviteMember(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'), new URL(c.req.url).origin),
+      ),
+  )
+  .get(
+    '/GetInvitations',
+    requireSession,
+    describeOperation({
+      tag: 'Account',
+      summary: "Admin: the company's invitations, newest first, with their status (open, accepted, revoked, expired)",
+      response: InvitationListOut,
+      security: 'cookie',
+      adminOnly: true,
+    }),
+    async (c) => c.json(await listInvitations(c.var.db, c.var.caller)),
+  )
+  .post(
+    '/RevokeInvitation',
+    requireSession,
+    describeOperation({
+      tag: 'Account',
+      summary: 'Admin: revoke an open invitation; its link stops working (recorded)',
+      response: RevokeInvitationOut,
+      security: 'cookie',
+      adminOnly: true,
+      conflict: REVOKE_CONFLICT,
+    }),
+    validate('json', RevokeInvitationDto),
+    async (c) => c.json(await revokeInvitation(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'))),
+  )
+  .get(
+    '/GetInvitation',
+    describeOperation({
+      tag: 'Account',
+      summary: 'The invitation an invitation link names (no session: the token is the credential)',
+      response: InvitationOut,
+      security: 'none',
+      references: ['token'],
+    }),
+    validate('query', InvitationQuery),
+    async (c) => c.json(await describeInvitation(c.var.dbSession.primary(), c.req.valid('query'))),
+  )
+  .post(
+    '/AcceptInvitation',
+    describeOperation({
+      tag: 'Account',
+      summary:
+        "Accept an invitation: set a password (or give the existing account's), join the company with its role and receive the session cookie",
+      response: LoginResultDto,
+      security: 'none',
+      signIn: true,
+      references: ['token'],
+      conflict: ACCEPT_CONFLICT,
+      rateLimited: 'Too many tries from this IP, or for this email from this IP',
+    }),
+    validate('json', AcceptInvitationDto),
+    rateLimit('signIn', { failuresOnly: true }),
+    async (c) => {
+      const result = await acceptInvitation(c.var.dbSession.primary(), c.req.valid('json'), clientIp(c.req.raw));
+      setSessionCookie(c, result.token, result.expiresAt);
+      return c.json({ userId: result.userId, expiresAt: result.expiresAt });
+    },
+  )
+  .post(
+    '/DeactivateMember',
+    requireSession,
+    describeOperation({
+      tag: 'Account',
+      summary:
+        'Admin: deactivate a member: their sessions and agent tokens stop working at once; role and languages are kept for a reactivation (recorded)',
+      response: DeactivateMemberOut,
+      security: 'cookie',
+      adminOnly: true,
+      conflict: DEACTIVATE_CONFLICT,
+    }),
+    validate('json', MemberStatusDto),
+    async (c) => {
+      const result = await deactivateMember(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'));
+      await revokeGrantsQuietly(c.env, c.req.url, result.userId);
+      return c.json(result);
+    },
+  )
+  .post(
+    '/ReactivateMember',
+    requireSession,
+    describeOperation({
+      tag: 'Account',
+      summary: 'Admin: reactivate a deactivated member with the role and languages they had (recorded)',
+      response: ReactivateMemberOut,
+      security: 'cookie',
+      adminOnly: true,
+      conflict: REACTIVATE_CONFLICT,
+    }),
+    validate('json', MemberStatusDto),
+    async (c) => c.json(await reactivateMember(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'))),
   );
 
 /**

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MEMBER_CHANGE_ACTIONS } from '../db/schema';
+import { Page, PageQuery } from '../kernel/pagination';
 import { PERMISSIONS, ROLES } from '../kernel/permissions';
 
 export const LoginDto = z.strictObject({
@@ -58,6 +60,8 @@ export const UserListOut = z.object({
       categoryIds: z.array(z.string()),
       channelIds: z.array(z.string()),
       aiMayEditClassifications: z.boolean(),
+      /** `deactivated`: no access until reactivated; `role` and `languages` are what a reactivation restores. */
+      status: z.enum(['active', 'deactivated']),
     }),
   ),
 });
@@ -100,16 +104,90 @@ export const SetMemberRoleOut = z.object({
   changed: z.boolean(),
 });
 
-export const MemberChangesQuery = z.strictObject({ userId: z.uuid() });
-export const MemberChangesOut = z.object({
+/** Without `userId`: the whole company's audit, newest first, in keyset pages. */
+export const MemberChangesQuery = z.strictObject({ userId: z.uuid().optional(), ...PageQuery });
+export const MemberChangesOut = Page(
+  z.object({
+    changeId: z.string(),
+    at: z.string(),
+    /** What happened (docs/teams.md): a role or scope change, an invitation and its fate, a (re)activation. */
+    action: z.enum(MEMBER_CHANGE_ACTIONS),
+    /** The member; null for `invite` and `revoke-invitation`, which name `invitationId`. */
+    userId: z.string().nullable(),
+    invitationId: z.string().nullable(),
+    /** The member's or the invitation's e-mail address. */
+    email: z.string().nullable(),
+    /** Who made the change: an admin, or the invitee for `join`. */
+    changedBy: z.string(),
+    surface: z.string(),
+    /** Each changed thing (`role`, `languages`, `status`, `email`, `invitation`) with its value before and after. */
+    changes: z.array(z.object({ path: z.string(), before: z.unknown(), after: z.unknown() })),
+  }),
+);
+
+/** An admin invites an address with a role (and a translator's languages), docs/teams.md. */
+export const InviteMemberDto = z.strictObject({
+  email: z.email().max(254),
+  role: z.enum(ROLES),
+  languages: z.array(z.string().max(3)).max(50).optional(),
+});
+export const InvitationStatus = z.enum(['open', 'accepted', 'revoked', 'expired']);
+export const InviteMemberOut = z.object({
+  invitationId: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  languages: z.array(z.string()),
+  expiresAt: z.string(),
+  /** The link to pass on; shown once (only a hash of its token is stored). */
+  link: z.string(),
+});
+export const InvitationListOut = z.object({
   items: z.array(
     z.object({
-      at: z.string(),
-      /** The admin who made the change. */
-      changedBy: z.string(),
-      surface: z.string(),
-      /** `role` and `languages`, each with its value before and after. */
-      changes: z.array(z.object({ path: z.string(), before: z.unknown(), after: z.unknown() })),
+      invitationId: z.string(),
+      email: z.string(),
+      role: z.enum(ROLES),
+      languages: z.array(z.string()),
+      invitedBy: z.string(),
+      createdAt: z.string(),
+      expiresAt: z.string(),
+      status: InvitationStatus,
+      /** The account that accepted it. */
+      acceptedBy: z.string().nullable(),
     }),
   ),
+});
+export const RevokeInvitationDto = z.strictObject({ invitationId: z.uuid() });
+export const RevokeInvitationOut = z.object({ invitationId: z.string(), status: z.literal('revoked') });
+
+/** The invitation link's token (no session: the token is the credential). */
+export const InvitationQuery = z.strictObject({ token: z.string().min(1).max(200) });
+export const InvitationOut = z.object({
+  email: z.string(),
+  companyName: z.string(),
+  role: z.enum(ROLES),
+  languages: z.array(z.string()),
+  expiresAt: z.string(),
+  /** The address has an account: accepting asks for its password instead of a new one. */
+  hasAccount: z.boolean(),
+  /** The company's single sign-on name, when it has one (`/sign-in?sso=<slug>`). */
+  ssoSlug: z.string().nullable(),
+  /** Single sign-on is mandatory: a password cannot accept; sign in through the provider. */
+  ssoMandatory: z.boolean(),
+});
+export const AcceptInvitationDto = z.strictObject({
+  token: z.string().min(1).max(200),
+  /** A new password (at least 12 characters), or the existing account's password. */
+  password: z.string().min(1).max(1024),
+  /** The new account's name; ignored for an existing account. */
+  name: z.string().trim().max(200).optional(),
+});
+
+export const MemberStatusDto = z.strictObject({ userId: z.uuid() });
+export const DeactivateMemberOut = z.object({ userId: z.string(), status: z.literal('deactivated') });
+export const ReactivateMemberOut = z.object({
+  userId: z.string(),
+  status: z.literal('active'),
+  role: z.enum(ROLES),
+  languages: z.array(z.string()),
 });

@@ -11,7 +11,8 @@ import { sha256Hex } from '../kernel/hashing';
 import { callerScopesOf, languageScopeSql, languagesOf, memberScopeSql, memberScopesOf } from './member-scopes';
 import { permissionsOf } from '../kernel/permissions';
 
-const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+/** How long a web session lasts (sign-in, an accepted invitation). */
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 interface LoginResult {
   token: string;

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { memberships, users } from '../db/schema';
+import { memberDeactivations, memberships, users } from '../db/schema';
 import { notFound } from '../kernel/app-error';
 import { assertAdmin } from './admin-only';
 import type { Caller } from '../kernel/caller';
@@ -53,12 +53,36 @@ export async function listUsers(db: Database, admin: Caller) {
     .where(eq(memberships.companyId, admin.companyId))
     .orderBy(asc(users.email))
     .limit(MAX_USERS);
+  const deactivated = await db
+    .select({
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      role: memberDeactivations.role,
+      languages: memberDeactivations.languages,
+      scopes: memberDeactivations.scopes,
+      aiMayEditClassifications: users.aiMayEditClassifications,
+    })
+    .from(memberDeactivations)
+    .innerJoin(users, eq(users.id, memberDeactivations.userId))
+    .where(eq(memberDeactivations.companyId, admin.companyId))
+    .orderBy(asc(users.email))
+    .limit(MAX_USERS);
   return {
-    items: items.map(({ scopes, ...item }) => ({
-      ...item,
-      languages: languagesOf(item.languages) ?? [],
-      ...memberScopesOf(scopes),
-    })),
+    items: [
+      ...items.map(({ scopes, ...item }) => ({
+        ...item,
+        languages: languagesOf(item.languages) ?? [],
+        ...memberScopesOf(scopes),
+        status: 'active' as const,
+      })),
+      // Deactivated members (docs/teams.md) with the role, languages and scopes a reactivation restores.
+      ...deactivated.map(({ scopes, ...item }) => ({
+        ...item,
+        ...memberScopesOf(JSON.stringify(scopes)),
+        status: 'deactivated' as const,
+      })),
+    ].sort((a, b) => a.email.localeCompare(b.email)),
   };
 }
 

@@ -46,13 +46,10 @@ export async function setMemberRole(db: Database, admin: Caller, input: SetMembe
   const scopes = await scopesAfter(db, admin, input);
   // The last word on a company's admins stays with another admin: nobody demotes themselves by mistake.
   if (input.userId === admin.userId) throw conflict(OWN_ROLE);
-  if (scopes.languages.length && input.role !== 'translator')
-    throw badRequest('languages: only a translator has a language scope; leave it out for this role');
+  await assertLanguageScope(db, admin, input.role, input.languages);
   const limited = SCOPE_FIELDS.find(([field]) => field !== 'languages' && scopes[field].length);
   if (limited && input.role === 'admin')
     throw badRequest(`${limited[0]}: a company admin acts on the whole company; leave it out for this role`);
-  const settings = await readCompanyLanguages(db, admin);
-  for (const [i, language] of (input.languages ?? []).entries()) assertEnabled(settings, language, `languages[${i}]`);
   await assertScopeTargets(catalogDb, admin, input);
 
   const key = and(eq(memberships.userId, input.userId), eq(memberships.companyId, admin.companyId));
@@ -74,7 +71,7 @@ export async function setMemberRole(db: Database, admin: Caller, input: SetMembe
     db.insert(memberChanges).select(
       sql`SELECT ${id} AS id, m.company_id, m.user_id, ${admin.userId} AS changed_by, ${admin.surface} AS surface,
         json_array(json_array('role', m.role, ${input.role}), ${recorded}) AS changes,
-        strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS at
+        strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS at, 'role' AS action
       FROM memberships m
       WHERE m.company_id = ${admin.companyId} AND m.user_id = ${input.userId}
         AND (m.role <> ${input.role} OR ${changed})`,
@@ -137,30 +134,18 @@ async function assertScopeTargets(db: Database, admin: Caller, input: SetMemberR
   }
 }
 
-/** A member's recorded role changes, newest first: `{at, changedBy, surface, changes}`. */
-export async function listMemberChanges(db: Database, admin: Caller, userId: string) {
-  assertAdmin(admin);
-  const member = await db.$count(
-    memberships,
-    and(eq(memberships.userId, userId), eq(memberships.companyId, admin.companyId)),
-  );
-  if (!member) throw notFound('user');
-  const rows = await db
-    .select()
-    .from(memberChanges)
-    .where(and(eq(memberChanges.companyId, admin.companyId), eq(memberChanges.userId, userId)))
-    .orderBy(sql`${memberChanges.id} DESC`)
-    .limit(100);
-  return {
-    items: rows.map((r) => ({
-      at: r.at,
-      changedBy: r.changedBy,
-      surface: r.surface,
-      changes: (JSON.parse(r.changes) as [string, unknown, unknown][]).map(([path, before, after]) => ({
-        path,
-        before,
-        after,
-      })),
-    })),
-  };
+/**
+ * `languages` is for a translator only, each an enabled company language (400 naming
+ * `languages[i]`); shared by `SetMemberRole` and `InviteMember`.
+ */
+export async function assertLanguageScope(
+  db: Database,
+  admin: Caller,
+  role: Role,
+  languages: string[] | undefined,
+): Promise<void> {
+  if (languages?.length && role !== 'translator')
+    throw badRequest('languages: only a translator has a language scope; leave it out for this role');
+  const settings = await readCompanyLanguages(db, admin);
+  for (const [i, language] of (languages ?? []).entries()) assertEnabled(settings, language, `languages[${i}]`);
 }

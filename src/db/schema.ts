@@ -93,6 +93,17 @@ export const membershipScopes = sqliteTable(
   (t) => [primaryKey({ columns: [t.companyId, t.userId, t.kind, t.value] })],
 );
 
+/** What a `member_changes` row records (docs/teams.md). */
+export const MEMBER_CHANGE_ACTIONS = [
+  'role',
+  'invite',
+  'revoke-invitation',
+  'join',
+  'deactivate',
+  'reactivate',
+] as const;
+export type MemberChangeAction = (typeof MEMBER_CHANGE_ACTIONS)[number];
+
 /** A change of a member's role or scopes (migration 0060): who, through what, when, `[[path, before, after], ...]`. */
 export const memberChanges = sqliteTable(
   'member_changes',
@@ -104,8 +115,59 @@ export const memberChanges = sqliteTable(
     surface: text('surface').notNull(),
     changes: text('changes').notNull(),
     at: text('at').notNull().default(dbNow),
+    /** What the change was (migration 0063): `role`, `invite`, `revoke-invitation`, `join`, `deactivate`, `reactivate`. */
+    action: text('action', { enum: MEMBER_CHANGE_ACTIONS }).notNull().default('role'),
   },
-  (t) => [index('member_changes_company_idx').on(t.companyId, t.userId, t.id)],
+  (t) => [
+    index('member_changes_company_idx').on(t.companyId, t.userId, t.id),
+    index('member_changes_company_id_idx').on(t.companyId, t.id),
+  ],
+);
+
+/**
+ * An invitation to join a company with a role (migration 0063, docs/teams.md): single use,
+ * revocable, expiring; only the SHA-256 of the link's token is stored.
+ */
+export const invitations = sqliteTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role', { enum: ROLES }).notNull(),
+    languages: text('languages', { mode: 'json' }).notNull().default([]).$type<string[]>(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: text('invited_by').notNull(),
+    createdAt: createdAt(),
+    expiresAt: text('expires_at').notNull(),
+    acceptedAt: text('accepted_at'),
+    acceptedBy: text('accepted_by'),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [uniqueIndex('invitations_token_idx').on(t.tokenHash), index('invitations_company_idx').on(t.companyId, t.id)],
+);
+
+/** A deactivated member (migration 0063): the membership is gone; this keeps what a reactivation restores. */
+export const memberDeactivations = sqliteTable(
+  'member_deactivations',
+  {
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ROLES }).notNull(),
+    languages: text('languages', { mode: 'json' }).notNull().default([]).$type<string[]>(),
+    /** The catalog, category and channel scopes as `[kind, value]` pairs, restored with the membership. */
+    scopes: text('scopes', { mode: 'json' }).notNull().default([]).$type<[string, string][]>(),
+    defaultDepartmentId: text('default_department_id').notNull(),
+    deactivatedBy: text('deactivated_by').notNull(),
+    deactivatedAt: text('deactivated_at').notNull().default(dbNow),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.userId] })],
 );
 
 export const sessions = sqliteTable(

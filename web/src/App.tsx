@@ -11,6 +11,7 @@ import { ROUTES, routeAt } from './screens';
 import { Shell } from './Shell';
 import { keys } from './api/keys';
 import { SessionProvider, useMe, useSessionExpired } from './session/session';
+import { INVITATION_PATH, InvitationPage } from './session/InvitationPage';
 import { SignInPage } from './session/SignInPage';
 import { SignInForm } from './session/SignInForm';
 
@@ -48,6 +49,8 @@ export function App() {
     if (me.data === null) clearExpired();
   }, [me.data, clearExpired]);
 
+  // An invitation link opens its own page, signed in or not (docs/teams.md).
+  if (location.pathname === INVITATION_PATH) return <InvitationPage onJoined={() => client.resetQueries()} />;
   if (me.isPending || (me.data && !firstScreenLoaded))
     return (
       <p className="boot muted" role="status">

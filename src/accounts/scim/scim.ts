@@ -6,7 +6,6 @@ import {
   scimGroupMembers,
   scimGroups,
   scimTokens,
-  sessions,
   ssoIdentities,
   ssoSettings,
   users,
@@ -14,6 +13,8 @@ import {
 import { sha256Hex } from '../../kernel/hashing';
 import { newId } from '../../kernel/ids';
 import { firstDepartment, roleForGroups, scimGroupNames, setMemberRole, unusablePassword } from '../sso/provisioning';
+import { removeAccessStatements } from '../member-access';
+import { isDeactivated } from '../member-status';
 import { ScimError } from './scim-error';
 
 /**
@@ -151,8 +152,9 @@ export async function applyScimRole(db: Database, companyId: string, userId: str
     where: and(eq(ssoIdentities.companyId, companyId), eq(ssoIdentities.userId, userId)),
   });
   const settings = await db.query.ssoSettings.findFirst({ where: eq(ssoSettings.companyId, companyId) });
+  // Deactivated by an admin (docs/teams.md): the provider does not bring them back; an admin does.
   const role =
-    identity && !identity.active
+    (identity && !identity.active) || (await isDeactivated(db, companyId, userId))
       ? null
       : roleForGroups(
           await scimGroupNames(db, companyId, userId),
@@ -168,14 +170,7 @@ export async function applyScimRole(db: Database, companyId: string, userId: str
 
 /** No membership, no session in the company, a new security stamp (every OAuth token refused at once). */
 async function removeAccess(db: Database, companyId: string, userId: string): Promise<{ revoked: boolean }> {
-  const [removed] = await db.batch([
-    db
-      .delete(memberships)
-      .where(and(eq(memberships.userId, userId), eq(memberships.companyId, companyId)))
-      .returning({ userId: memberships.userId }),
-    db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.companyId, companyId))),
-    db.update(users).set({ securityStamp: crypto.randomUUID() }).where(eq(users.id, userId)),
-  ]);
+  const [removed] = await db.batch(removeAccessStatements(db, companyId, userId));
   return { revoked: removed.length > 0 };
 }
 

@@ -10,6 +10,7 @@ import { CLOCK_TOLERANCE_S, discoveryOf, issuerFetch, keySetOf } from './issuer'
 import { SsoSignInError } from './sso-errors';
 import { sealSessionIdToken } from './sso-sign-out';
 import { withUserinfoClaims } from './userinfo';
+import { isDeactivated } from '../member-status';
 import { provisionMember, roleForGroups, scimGroupNames, setMemberRole } from './provisioning';
 import { CALLBACK_PATH, openClientSecret, type SsoEnv } from './sso-settings';
 
@@ -143,6 +144,11 @@ export async function finishSsoSignIn(db: Database, env: SsoEnv, input: Callback
         })
       : undefined;
   if (linked && !linked.active) throw new SsoSignInError('deactivated', 'deactivated by SCIM');
+  // An admin's deactivation holds against the provider too, until an admin reactivates (docs/teams.md).
+  const candidate = known?.userId ?? byEmail?.id;
+  if (candidate && (await isDeactivated(db, settings.companyId, candidate))) {
+    throw new SsoSignInError('deactivated', 'deactivated by a company admin');
+  }
   // The groups of the ID token and, for identity providers that push them, the SCIM groups.
   const pushedGroups = linked ? await scimGroupNames(db, settings.companyId, linked.userId) : [];
   const role = roleForGroups([...identity.groups, ...pushedGroups], settings.groupRoles, settings.defaultRole);

@@ -47,6 +47,8 @@ export const keys = {
   job: (jobId: string) => ['job', jobId] as const,
   templates: ['templates'] as const,
   users: ['users'] as const,
+  invitations: ['invitations'] as const,
+  memberChanges: ['member-changes'] as const,
   sso: ['sso'] as const,
   /** The company's webhook endpoints; `webhookDeliveries` (under it) is one endpoint's delivery log. */
   webhooks: ['webhooks'] as const,

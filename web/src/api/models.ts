@@ -14,6 +14,9 @@ export type Page<T> = Omit<GetResult<'Catalog/GetProducts'>, 'items'> & { items:
 
 export type Account = GetResult<'Account/Me'>;
 export type UserRow = Item<GetResult<'Account/GetUsers'>>;
+export type Invitation = Item<GetResult<'Account/GetInvitations'>>;
+export type MemberChange = Item<GetResult<'Account/GetMemberChanges'>>;
+export type InvitationView = GetResult<'Account/GetInvitation'>;
 export type Stats = GetResult<'Catalog/GetStats'>;
 export type Catalog = GetResult<'Catalog/GetCatalog'>;
 /** The company's content languages (docs/languages.md) and one language of them. */

@@ -69,7 +69,23 @@ export const useRevokeAiAccess = () => useWrite('Account/RevokeAiAccess');
 
 /** A member's role and a translator's languages (docs/teams.md); the list shows the new state. */
 export const useSetMemberRole = () =>
-  useWrite('Account/SetMemberRole', (client) => client.invalidateQueries({ queryKey: keys.users }));
+  useWrite('Account/SetMemberRole', (client) => refreshAll(client, keys.users, keys.memberChanges));
+
+/** Invitations and member status (docs/teams.md): each also lands in the audit list. */
+export const useInviteMember = () =>
+  useWrite('Account/InviteMember', (client) => refreshAll(client, keys.invitations, keys.memberChanges));
+export const useRevokeInvitation = () =>
+  useWrite('Account/RevokeInvitation', (client) => refreshAll(client, keys.invitations, keys.memberChanges));
+export const useDeactivateMember = () =>
+  useWrite('Account/DeactivateMember', (client) => refreshAll(client, keys.users, keys.memberChanges));
+export const useReactivateMember = () =>
+  useWrite('Account/ReactivateMember', (client) => refreshAll(client, keys.users, keys.memberChanges));
+/** Joins the company through an invitation link; opens a session like a sign-in (the caller reloads). */
+export const useAcceptInvitation = () =>
+  useMutation({
+    mutationFn: (body: BodyOf<'Account/AcceptInvitation'>) =>
+      apiPost('Account/AcceptInvitation', body, { quietAuth: true }),
+  });
 
 /** Single sign-on (docs/sso.md): the answer of SetSsoSettings is the new state. */
 export const useSsoStart = () =>

@@ -3,7 +3,13 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { apiGet } from '../api/client';
 import { keys } from '../api/keys';
-import { useRevokeAiAccess, useSetAiSwitch, useSetMemberRole } from '../api/mutations';
+import {
+  useDeactivateMember,
+  useReactivateMember,
+  useRevokeAiAccess,
+  useSetAiSwitch,
+  useSetMemberRole,
+} from '../api/mutations';
 import { describeError } from '../api/errors';
 import { ROLES, type Role, type UserRow } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
@@ -15,10 +21,13 @@ import { useSession } from '../session/session';
 import { AdminChannels } from './AdminChannels';
 import { AdminLanguages } from './AdminLanguages';
 import { AdminSso } from './AdminSso';
+import { AdminTeam } from './AdminTeam';
 
 /**
  * Admin: the company's users, their role (and a translator's languages, docs/teams.md), their
- * switch "AI may edit classifications", revoking AI access, and the company's content languages.
+ * switch "AI may edit classifications", revoking AI access, deactivating and reactivating members,
+ * the Team parts (invitations and the audit of permission changes, AdminTeam.tsx) and the company's
+ * content languages.
  */
 export default function Admin() {
   const { t } = useI18n();
@@ -34,6 +43,9 @@ export default function Admin() {
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [revoking, setRevoking] = useState<UserRow | null>(null);
+  const [deactivating, setDeactivating] = useState<UserRow | null>(null);
+  const deactivateMember = useDeactivateMember();
+  const reactivateMember = useReactivateMember();
 
   if (!isAdmin)
     return (
@@ -62,6 +74,20 @@ export default function Admin() {
       setErrors({ ...errors, [user.userId]: describeError(err, t) });
     }
   };
+  const reactivate = async (user: UserRow) => {
+    setErrors({ ...errors, [user.userId]: '' });
+    try {
+      await reactivateMember.mutateAsync({ userId: user.userId });
+      announce(t('team.reactivated', { name: user.name || user.email }));
+    } catch (err) {
+      setErrors({ ...errors, [user.userId]: describeError(err, t) });
+    }
+  };
+  /** Who made a recorded change: their name or address when they are in the list. */
+  const nameOf = (userId: string) => {
+    const user = users.data?.items.find((u) => u.userId === userId);
+    return user ? user.name || user.email : userId;
+  };
   const languagesOf = (text: string) =>
     text
       .split(/[\s,]+/)
@@ -80,6 +106,7 @@ export default function Admin() {
               <th scope="col">{t('signIn.email')}</th>
               <th scope="col">{t('account.role')}</th>
               <th scope="col">{t('account.aiSwitch')}</th>
+              <th scope="col">{t('team.status')}</th>
               <th scope="col">
                 <span className="visually-hidden">{t('common.actions')}</span>
               </th>
@@ -93,6 +120,7 @@ export default function Admin() {
                 <td>
                   <select
                     value={u.role}
+                    disabled={u.status === 'deactivated'}
                     aria-label={t('admin.roleFor', { name: u.name || u.email })}
                     onChange={(e) => void setRole(u, e.target.value as Role, u.languages)}
                   >
@@ -129,7 +157,26 @@ export default function Admin() {
                   </label>
                   <ErrorText message={errors[u.userId] || null} />
                 </td>
+                <td>{t(`team.status.${u.status}`)}</td>
                 <td className="actions">
+                  {u.status === 'active' ? (
+                    <button
+                      type="button"
+                      className="danger-quiet"
+                      onClick={() => setDeactivating(u)}
+                      aria-label={t('team.deactivateFor', { name: u.name || u.email })}
+                    >
+                      {t('team.deactivate')}
+                    </button>
+                  ) : (
+                    <button
+                      type="button"
+                      onClick={() => void reactivate(u)}
+                      aria-label={t('team.reactivateFor', { name: u.name || u.email })}
+                    >
+                      {t('team.reactivate')}
+                    </button>
+                  )}
                   <button
                     type="button"
                     className="danger-quiet"
@@ -144,6 +191,7 @@ export default function Admin() {
           </tbody>
         </table>
       </QueryState>
+      <AdminTeam nameOf={nameOf} />
       <AdminLanguages />
       <AdminChannels />
       <AdminSso />
@@ -154,6 +202,17 @@ export default function Admin() {
           <Link to="/admin/webhooks">{t('webhooks.title')}</Link>
         </p>
       </section>
+      <ConfirmDialog
+        open={deactivating !== null}
+        title={t('team.deactivateTitle')}
+        message={t('team.deactivateText', { name: deactivating?.name || deactivating?.email || '' })}
+        confirmLabel={t('team.deactivate')}
+        onClose={() => setDeactivating(null)}
+        onConfirm={async () => {
+          await deactivateMember.mutateAsync({ userId: deactivating!.userId });
+          announce(t('team.deactivated', { name: deactivating!.name || deactivating!.email }));
+        }}
+      />
       <ConfirmDialog
         open={revoking !== null}
         title={t('admin.revokeTitle')}

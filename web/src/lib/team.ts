@@ -1,0 +1,77 @@
+import type { MemberChange } from '../api/models';
+import type { MessageKey } from '../i18n/de';
+import type { T } from '../i18n/i18n';
+
+/**
+ * The Team screen's logic (docs/teams.md, docs/web.md "Administration"): the token of an
+ * invitation link, the languages an admin types for a translator, and the audit's entries in
+ * the user's language.
+ */
+
+/**
+ * The token of an invitation link (`/invitation#<token>`): the fragment, which the browser never
+ * sends to a server. Null when there is none or it cannot be one (base64url, 20 to 200 characters).
+ */
+export function invitationToken(hash: string): string | null {
+  const token = hash.replace(/^#/, '').trim();
+  return /^[\w-]{20,200}$/.test(token) ? token : null;
+}
+
+/** "fra, eng" or "fra eng" as the codes the API takes: lower case, no duplicates, order kept. */
+export function parseLanguages(text: string): string[] {
+  const codes = text
+    .split(/[\s,;]+/)
+    .map((code) => code.trim().toLowerCase())
+    .filter(Boolean);
+  return [...new Set(codes)];
+}
+
+const ACTION_KEYS: Record<MemberChange['action'], MessageKey> = {
+  role: 'team.action.role',
+  invite: 'team.action.invite',
+  'revoke-invitation': 'team.action.revokeInvitation',
+  join: 'team.action.join',
+  deactivate: 'team.action.deactivate',
+  reactivate: 'team.action.reactivate',
+};
+
+/** What happened, in words: "Role changed", "Invited", ... */
+export function actionText(action: MemberChange['action'], t: T): string {
+  return t(ACTION_KEYS[action]);
+}
+
+/** A recorded value in words: a role by its name, a language list joined, nothing as a dash. */
+function valueText(path: string, value: unknown, t: T): string {
+  if (value === null || value === undefined) return '–';
+  if (Array.isArray(value)) return value.length ? value.join(', ') : t('team.allLanguages');
+  if (path === 'role' && typeof value === 'string') return roleName(value, t);
+  if (path === 'status' && (value === 'active' || value === 'deactivated' || value === 'open' || value === 'revoked'))
+    return t(`team.status.${value}`);
+  return String(value);
+}
+
+const ROLE_KEYS = new Set(['admin', 'editor', 'viewer', 'translator', 'reviewer', 'publisher']);
+function roleName(role: string, t: T): string {
+  return ROLE_KEYS.has(role) ? t(`role.${role}` as MessageKey) : role;
+}
+
+const PATH_KEYS: Record<string, MessageKey> = {
+  role: 'account.role',
+  languages: 'admin.languages',
+  status: 'team.status',
+  email: 'signIn.email',
+  invitation: 'team.invitation',
+};
+
+/**
+ * The changes of one audit entry as "Role: Editor → Translator" lines; a change whose value
+ * stayed the same (the languages of a role change that kept them) is left out.
+ */
+export function changeLines(item: Pick<MemberChange, 'changes'>, t: T): string[] {
+  return item.changes
+    .filter((c) => JSON.stringify(c.before) !== JSON.stringify(c.after))
+    .map((c) => {
+      const label = PATH_KEYS[c.path] ? t(PATH_KEYS[c.path]!) : c.path;
+      return `${label}: ${valueText(c.path, c.before, t)} → ${valueText(c.path, c.after, t)}`;
+    });
+}
