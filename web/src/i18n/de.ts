@@ -740,9 +740,8 @@ export const de = {
   'sync.shop.featureBlocksChoice': 'Merkmalssysteme in diesem Katalog',
   'sync.shop.test': 'Diese Shop-Einstellungen testen',
   'sync.shop.testHint':
-    'Testet den Shop wie hier eingestellt, über den gespeicherten Connector; nichts wird gespeichert.',
-  'sync.shop.testNew':
-    'Speichern Sie die Verbindung einmal, um ihren Shop zu testen: Der Test läuft über ihren Connector.',
+    'Testet den Shop wie hier eingestellt, über Connector, Schlüssel und Secret wie hier eingestellt (leer: das gespeicherte Secret); nichts wird gespeichert.',
+  'sync.shop.testNeeds': 'Zum Testen ausfüllen: {fields}.',
   'sync.shop.testing': 'Shop wird getestet …',
   'sync.shop.more': 'Produkte',
   'sync.shop.onDeactivate': 'Ein aus dem Shop genommenes Produkt wird',

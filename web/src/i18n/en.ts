@@ -727,8 +727,9 @@ export const en: Record<MessageKey, string> = {
   'sync.shop.valueCodesChoice': 'Attributes of the company',
   'sync.shop.featureBlocksChoice': 'Feature systems in this catalog',
   'sync.shop.test': 'Test these shop settings',
-  'sync.shop.testHint': 'Tests the shop as set here, through the saved connector; nothing is saved.',
-  'sync.shop.testNew': 'Save the connection once to test its shop: the test goes through its connector.',
+  'sync.shop.testHint':
+    'Tests the shop as set here, through the connector, key and secret as set here (the saved secret when left empty); nothing is saved.',
+  'sync.shop.testNeeds': 'To test, fill in: {fields}.',
   'sync.shop.testing': 'Testing the shop …',
   'sync.shop.more': 'Products',
   'sync.shop.onDeactivate': 'A product taken out of the shop is',
