@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jobs } from '../db/schema';
 import { SyncReport } from '../jobs/sync-report';
+import { SyncProgressOut } from '../jobs/sync-progress';
 import { mappingInputSchema, TARGET_KINDS, targetCredentialsSchema, targetUrlSchema } from './protocol/target';
 
 /**
@@ -172,6 +173,17 @@ export const LastRun = z.object({
   finishedAt: z.string().nullable(),
   error: z.string().nullable(),
   report: SyncReport.nullable(),
+  /**
+   * Masters handled of the catalog's (`done`, `total`, as GetJob), and where the run stands
+   * against the shop: batches acknowledged (`batchNo`) and records done; the last two are
+   * absent while the run is queued.
+   */
+  progress: z.object({
+    done: z.number().int(),
+    total: z.number().int(),
+    batchNo: SyncProgressOut.shape.batchNo.optional(),
+    records: SyncProgressOut.shape.records.optional(),
+  }),
 });
 
 const TargetMappingOut = z.object({

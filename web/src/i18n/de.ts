@@ -824,6 +824,7 @@ export const de = {
   'sync.unchangedInShop': 'Im Shop schon aktuell',
   'sync.progress': 'Fortschritt des Laufs',
   'sync.progressText': '{done} von {total} Produkten bearbeitet',
+  'sync.shopProgress': '{batches} Pakete vom Shop übernommen, {records} Datensätze erledigt',
   'sync.runFailed': 'Der Lauf ist fehlgeschlagen: {error}',
 
   'notFound.title': 'Seite nicht gefunden',

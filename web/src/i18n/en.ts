@@ -810,6 +810,7 @@ export const en: Record<MessageKey, string> = {
   'sync.unchangedInShop': 'Already up to date in the shop',
   'sync.progress': 'Progress of the run',
   'sync.progressText': '{done} of {total} products handled',
+  'sync.shopProgress': '{batches} batches taken by the shop, {records} records done',
   'sync.runFailed': 'The run failed: {error}',
 
   'notFound.title': 'Page not found',
