@@ -3,6 +3,7 @@ import type { ShopDefaults, ShopKind } from '../src/api/models';
 import { SHOP_KINDS } from '../src/api/models';
 import {
   connectorTestFields,
+  filterCodes,
   draftForKind,
   draftOfShop,
   languageRows,
@@ -188,5 +189,21 @@ describe('the connector fields of a test of unsaved settings', () => {
       missing: ['catalogId', 'connectorUrl', 'keyId', 'secret'],
     });
     expect(connectorTestFields({ ...draft, connectorUrl: '' }, true)).toEqual({ missing: ['connectorUrl'] });
+  });
+});
+
+describe("a long pick list's filter", () => {
+  const codes = ['ECLASS', 'ETIM', 'UNSPSC', 'proficlass'];
+
+  it('keeps the codes whose code or label contains the text, case ignored, in their order', () => {
+    expect(filterCodes(codes, 'cl', new Set())).toEqual(['ECLASS', 'proficlass']);
+    expect(filterCodes(codes, '  ', new Set())).toEqual(codes);
+    const labels: Record<string, string> = { ETIM: 'Electro-Technical Information Model' };
+    expect(filterCodes(codes, 'information', new Set(), (c) => labels[c] ?? c)).toEqual(['ETIM']);
+  });
+
+  it('never hides a ticked code', () => {
+    expect(filterCodes(codes, 'unspsc', new Set(['ETIM']))).toEqual(['ETIM', 'UNSPSC']);
+    expect(filterCodes(codes, 'nothing like it', new Set())).toEqual([]);
   });
 });

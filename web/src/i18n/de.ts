@@ -738,6 +738,10 @@ export const de = {
   'sync.shop.priceType.typed': 'Preisart, eingegeben',
   'sync.shop.valueCodesChoice': 'Attribute des Unternehmens',
   'sync.shop.featureBlocksChoice': 'Merkmalssysteme in diesem Katalog',
+  'sync.shop.morePriceTypes': 'Weitere Preisarten des Katalogs',
+  'sync.shop.moreCodes': 'Weitere laden',
+  'sync.shop.filterCodes': 'Liste filtern',
+  'sync.shop.noCodeMatches': 'Kein Eintrag passt zum Filter.',
   'sync.shop.test': 'Diese Shop-Einstellungen testen',
   'sync.shop.testHint':
     'Testet den Shop wie hier eingestellt, über Connector, Schlüssel und Secret wie hier eingestellt (leer: das gespeicherte Secret); nichts wird gespeichert.',

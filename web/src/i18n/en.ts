@@ -726,6 +726,10 @@ export const en: Record<MessageKey, string> = {
   'sync.shop.priceType.typed': 'Price type, typed',
   'sync.shop.valueCodesChoice': 'Attributes of the company',
   'sync.shop.featureBlocksChoice': 'Feature systems in this catalog',
+  'sync.shop.morePriceTypes': 'More price types of the catalog',
+  'sync.shop.moreCodes': 'Load more',
+  'sync.shop.filterCodes': 'Filter the list',
+  'sync.shop.noCodeMatches': 'No entry matches the filter.',
   'sync.shop.test': 'Test these shop settings',
   'sync.shop.testHint':
     'Tests the shop as set here, through the connector, key and secret as set here (the saved secret when left empty); nothing is saved.',

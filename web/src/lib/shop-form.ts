@@ -257,3 +257,23 @@ export function connectorTestFields(
   const { secret, ...rest } = fields;
   return { fields: secret ? fields : rest };
 }
+
+/** From this many codes on, a pick list offers a filter: a long row of tick boxes is no choice. */
+export const FILTER_CODES_FROM = 12;
+
+/**
+ * The codes a pick list shows for its filter text: those whose code or label contains it, case
+ * ignored, in their order; the codes already chosen always stay, so a filter never hides a tick.
+ */
+export function filterCodes(
+  codes: readonly string[],
+  filter: string,
+  chosen: ReadonlySet<string>,
+  labelOf: (code: string) => string = (code) => code,
+): string[] {
+  const needle = filter.trim().toLowerCase();
+  if (!needle) return [...codes];
+  return codes.filter(
+    (code) => chosen.has(code) || code.toLowerCase().includes(needle) || labelOf(code).toLowerCase().includes(needle),
+  );
+}
