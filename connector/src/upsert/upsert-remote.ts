@@ -2,6 +2,7 @@ import type { Mappings, MediaLink, MediaRef, UpsertFailure, UpsertRecord } from 
 import type { TargetAdapter, TargetMapping, TargetRecord, WriteContext } from '../adapters/target-adapter';
 import { type MirrorRow, MirrorStore, type StoredOutcome } from '../mirror/mirror-store';
 import type { MappingIds } from '../store/shop-store';
+import type { PictureCheck } from '../media/picture-revalidation';
 import { changeOf } from './changed-fields';
 import { checkBatchSize, refuseBatch, replayOrConflict, type UpsertInput, type UpsertOutcome } from './upsert-batch';
 import { validateBatch } from './validate-batch';
@@ -19,6 +20,8 @@ export interface RemoteDeps {
   refusedUrl: (url: string) => string | null;
   /** `WriteContext.linkBytes`. */
   linkBytes: (link: MediaLink) => Promise<Blob>;
+  /** `WriteContext.categoryPictureChanged` / `categoryPictureSent`, one per request. */
+  pictureCheck?: PictureCheck;
   sleep: (ms: number) => Promise<void>;
   retry?: RetryPolicy;
 }
@@ -113,6 +116,12 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
     mediaBytes: deps.mediaBytes,
     refusedUrl: deps.refusedUrl,
     linkBytes: deps.linkBytes,
+    ...(deps.pictureCheck
+      ? {
+          categoryPictureChanged: (url: string) => deps.pictureCheck!.changed(url),
+          categoryPictureSent: (url: string) => deps.pictureCheck!.sent(url),
+        }
+      : {}),
     idsOf: (skus) => mirror.idsOf(skus),
     referencing: (skus) => mirror.referencing(skus),
   };

@@ -30,6 +30,8 @@ export interface RecordDeps {
   priceBreaks: ReturnType<typeof createPriceBreaks>;
   mapping: TargetMapping;
   refusedUrl: CollectionContext['refusedUrl'];
+  categoryPictureChanged?: CollectionContext['categoryPictureChanged'];
+  categoryPictureSent?: CollectionContext['categoryPictureSent'];
   /** The shop's product id of a referenced master: written in this chunk, else from the mirror. */
   productIdOf: (sku: string) => string | undefined;
 }
