@@ -163,5 +163,17 @@ export function createCollections(gql: ShopifyGraphql) {
     }
   }
 
-  return { sync };
+  /**
+   * For a record whose placements and links are as last written (sync is skipped then): the
+   * pictures whose bytes changed behind the same URL are set again (collectionId does it).
+   */
+  async function refreshPictures(categories: Product['categories'], ctx: CollectionContext) {
+    if (!ctx.categoryPictureChanged) return;
+    for (const [i, category] of categories.entries()) {
+      const image = pictureOf(category, i, ctx);
+      if (image && (await ctx.categoryPictureChanged(image.link.url))) await collectionId(category, i, ctx);
+    }
+  }
+
+  return { sync, refreshPictures };
 }

@@ -144,6 +144,7 @@ export async function writeProduct(
     target.previous !== null && placements(target.previous.categories) === placements(product.categories);
   if (!categoriesSame)
     await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes, deps);
+  else await deps.collections.refreshPictures(product.categories, deps);
   await deps.priceBreaks.sync(sku, product, target.previous, variants, mapping);
   await syncTranslations(gql, ids.product, product, target.previous, !known, mapping);
   return { index: target.index, ok: true, ids, action: known ? 'updated' : 'created' };
