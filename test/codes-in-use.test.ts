@@ -154,7 +154,12 @@ describe('the codes in use kept by migration 0065', () => {
         { type: 'gross_list', amount: '1.31', currency: 'EUR' },
       ],
     });
-    await setFeatureBlocks(db(), actor, { departmentId: session.departmentId, productId: a!.id, featureBlocks: [], clear: true });
+    await setFeatureBlocks(db(), actor, {
+      departmentId: session.departmentId,
+      productId: a!.id,
+      featureBlocks: [],
+      clear: true,
+    });
     expect(await kept(catalogId)).toEqual([
       'featureSystems:UNSPSC=1',
       'priceTypes:gross_list=1',

@@ -2,7 +2,6 @@ import type { Mappings, MediaLink, MediaRef, UpsertFailure, UpsertRecord } from 
 import type { TargetAdapter, TargetMapping, TargetRecord, WriteContext } from '../adapters/target-adapter';
 import { type MirrorRow, MirrorStore, type StoredOutcome } from '../mirror/mirror-store';
 import type { MappingIds } from '../store/shop-store';
-import type { PictureCheck } from '../media/picture-revalidation';
 import { changeOf } from './changed-fields';
 import { checkBatchSize, refuseBatch, replayOrConflict, type UpsertInput, type UpsertOutcome } from './upsert-batch';
 import { validateBatch } from './validate-batch';
@@ -20,8 +19,12 @@ export interface RemoteDeps {
   refusedUrl: (url: string) => string | null;
   /** `WriteContext.linkBytes`. */
   linkBytes: (link: MediaLink) => Promise<Blob>;
-  /** `WriteContext.categoryPictureChanged` / `categoryPictureSent`, one per request. */
-  pictureCheck?: PictureCheck;
+  /**
+   * `WriteContext.categoryPictureChanged` / `categoryPictureSent`, one per request
+   * (media/picture-revalidation.ts `createPictureCheck`, typed here by shape: that module's
+   * imports lead back to the bindings).
+   */
+  pictureCheck?: { changed(url: string): Promise<boolean>; sent(url: string): Promise<void> };
   sleep: (ms: number) => Promise<void>;
   retry?: RetryPolicy;
 }
