@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { setFeatureBlocks } from '../src/catalog/feature-blocks/feature-blocks';
 import { setPrices } from '../src/catalog/prices/prices';
+import { env } from 'cloudflare:workers';
+import { and, asc, eq } from 'drizzle-orm';
+import { deleteCatalog } from '../src/catalog/catalogs';
+import { deleteProduct } from '../src/catalog/products';
+import { catalogCodesInUse } from '../src/db/schema';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 
@@ -96,5 +101,104 @@ describe('Catalog/GetCodesInUse', () => {
       expect(bad.status, JSON.stringify(query)).toBe(400);
       expect(bad.json.error).toContain(field);
     }
+  });
+});
+
+/** The kept counts of a catalog, as `list:code=uses`. */
+async function kept(catalogId: string) {
+  const rows = await db()
+    .select()
+    .from(catalogCodesInUse)
+    .where(eq(catalogCodesInUse.catalogId, catalogId))
+    .orderBy(asc(catalogCodesInUse.list), asc(catalogCodesInUse.code));
+  return rows.map((r) => `${r.list}:${r.code}=${r.uses}`);
+}
+
+/** The same counts read from the rows themselves (what GetCodesInUse used to scan for). */
+async function counted(catalogId: string) {
+  const { results } = await env.DB.prepare(
+    `SELECT 'featureSystems' AS list, fb.system AS code, count(*) AS uses
+       FROM product_feature_blocks fb JOIN products p ON p.id = fb.product_id WHERE p.catalog_id = ?1 GROUP BY fb.system
+     UNION ALL
+     SELECT 'priceTypes', pp.type, count(*)
+       FROM product_prices pp JOIN products p ON p.id = pp.product_id WHERE p.catalog_id = ?1 GROUP BY pp.type
+     ORDER BY 1, 2`,
+  )
+    .bind(catalogId)
+    .all<{ list: string; code: string; uses: number }>();
+  return results.map((r) => `${r.list}:${r.code}=${r.uses}`);
+}
+
+describe('the codes in use kept by migration 0065', () => {
+  it('follow every write of prices and feature blocks, and a code leaves with its last row', async () => {
+    const session = await makeSession();
+    const catalogId = await catalogWithCodes(session);
+    expect(await kept(catalogId)).toEqual([
+      'featureSystems:UNSPSC=2',
+      'featureSystems:udf_NMNG=1',
+      'priceTypes:net_customer=1',
+      'priceTypes:net_list=1',
+      'priceTypes:nrp=1',
+    ]);
+    expect(await kept(catalogId)).toEqual(await counted(catalogId));
+    const actor = asActor(session.tenant);
+    const [a] = await db().query.products.findMany({
+      where: (p, { and: both, eq: is }) => both(is(p.catalogId, catalogId), is(p.sku, 'A')),
+    });
+    // Replacing A's prices: nrp goes (its only row), net_list stays once, gross comes.
+    await setPrices(db(), actor, {
+      departmentId: session.departmentId,
+      productId: a!.id,
+      prices: [
+        { type: 'net_list', amount: '1.10', currency: 'EUR' },
+        { type: 'gross_list', amount: '1.31', currency: 'EUR' },
+      ],
+    });
+    await setFeatureBlocks(db(), actor, {
+      departmentId: session.departmentId,
+      productId: a!.id,
+      featureBlocks: [],
+      clear: true,
+    });
+    expect(await kept(catalogId)).toEqual([
+      'featureSystems:UNSPSC=1',
+      'priceTypes:gross_list=1',
+      'priceTypes:net_customer=1',
+      'priceTypes:net_list=1',
+    ]);
+    expect(await kept(catalogId)).toEqual(await counted(catalogId));
+    const listed = await get(session, { catalogId, list: 'priceTypes' });
+    expect(listed.json.items.map((i: { code: string }) => i.code)).toEqual(['gross_list', 'net_customer', 'net_list']);
+  });
+
+  it('take a deleted product and its variants away (the cascade), and go with a deleted catalog', async () => {
+    const session = await makeSession();
+    const catalogId = await catalogWithCodes(session);
+    const deps = { db: db(), files: env.FILES };
+    const [b] = await db().query.products.findMany({
+      where: (p, { and: both, eq: is }) => both(is(p.catalogId, catalogId), is(p.sku, 'B')),
+    });
+    await deleteProduct(deps, session, { departmentId: session.departmentId, productId: b!.id });
+    // B's UNSPSC block and its variant's net_customer price are gone; A's rows stay, counted once.
+    expect(await kept(catalogId)).toEqual(await counted(catalogId));
+    expect(await kept(catalogId)).toEqual([
+      'featureSystems:UNSPSC=1',
+      'featureSystems:udf_NMNG=1',
+      'priceTypes:net_list=1',
+      'priceTypes:nrp=1',
+    ]);
+    await deleteCatalog(deps, session, { departmentId: session.departmentId, catalogId });
+    expect(await kept(catalogId)).toEqual([]);
+  });
+
+  it('keep each catalog apart: the same code in two catalogs is counted in each', async () => {
+    const session = await makeSession();
+    const first = await catalogWithCodes(session);
+    const second = await catalogWithCodes(session);
+    const rows = await db()
+      .select()
+      .from(catalogCodesInUse)
+      .where(and(eq(catalogCodesInUse.list, 'featureSystems'), eq(catalogCodesInUse.code, 'UNSPSC')));
+    expect(rows.filter((r) => r.catalogId === first || r.catalogId === second).map((r) => r.uses)).toEqual([2, 2]);
   });
 });

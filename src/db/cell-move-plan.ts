@@ -35,6 +35,8 @@ export const DERIVED_TABLES = [
   'completeness_counts',
   'classification_class_use',
   'release_product_counts',
+  // counted per catalog by the price and feature-block triggers as those rows are copied (migration 0065)
+  'catalog_codes_in_use',
   // the feed's sequence: the target's history trigger numbers the copied versions (migration 0052)
   'change_feed',
 ];

@@ -1313,6 +1313,26 @@ export const productFeatureBlocks = sqliteTable(
   (t) => [primaryKey({ columns: [t.productId, t.position] })],
 );
 
+/**
+ * The price types (`list` = `priceTypes`) and feature-block systems (`featureSystems`) a
+ * catalog's products use, with the number of rows using each (`uses`): kept in step by the
+ * triggers of migration 0065 on product_prices, product_feature_blocks and products, so
+ * Catalog/GetCodesInUse pages by primary key instead of reading every product. No company_id:
+ * every read reaches it through a tenant-checked catalog. WITHOUT ROWID.
+ */
+export const catalogCodesInUse = sqliteTable(
+  'catalog_codes_in_use',
+  {
+    catalogId: text('catalog_id')
+      .notNull()
+      .references(() => catalogs.id, { onDelete: 'cascade' }),
+    list: text('list', { enum: ['priceTypes', 'featureSystems'] }).notNull(),
+    code: text('code').notNull(),
+    uses: integer('uses').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.catalogId, t.list, t.code] })],
+);
+
 // ---------------------------------------------------------------- translations (docs/languages.md)
 
 /**

@@ -6,6 +6,7 @@ import { newId } from '../kernel/ids';
 import { keysetPage } from '../kernel/pagination';
 import { jobs, syncRuns } from '../db/schema';
 import { SyncReport, type SyncReportOut } from './sync-report';
+import { SyncProgressOut, syncProgressOf } from './sync-progress';
 import { MassEditReportOut } from './mass-edit-report';
 import type { JobMessage } from '../env';
 import { AppError, badRequest, notFound } from '../kernel/app-error';
@@ -22,7 +23,13 @@ export const JobOut = z.object({
   jobId: z.string(),
   kind: z.string(),
   state: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
-  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  progress: z.object({
+    done: z.number().int(),
+    total: z.number().int(),
+    /** Sync runs only: where the run stands against the shop (sync-progress.ts); absent while queued. */
+    batchNo: SyncProgressOut.shape.batchNo.optional(),
+    records: SyncProgressOut.shape.records.optional(),
+  }),
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
@@ -52,9 +59,11 @@ async function withSyncReports(db: Database, rows: JobRow[]): Promise<z.infer<ty
     .from(syncRuns)
     .where(inArray(syncRuns.jobId, syncIds));
   const reports = new Map(runs.map((r) => [r.jobId, r.report as SyncReportOut | null]));
-  return outs.map((out) => {
-    const report = reports.get(out.jobId);
-    return report ? { ...out, result: { report } } : out;
+  return outs.map((out, i) => {
+    const report = reports.get(out.jobId) ?? null;
+    const shop = rows[i]!.kind === 'sync' ? syncProgressOf(rows[i]!.checkpoint, report) : null;
+    const progress = shop ? { ...out.progress, ...shop } : out.progress;
+    return report ? { ...out, progress, result: { report } } : { ...out, progress };
   });
 }
 

@@ -1,5 +1,5 @@
 import { dbNow } from '../kernel/clock';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId } from '../kernel/ids';
@@ -14,6 +14,7 @@ import { checkSyncChannel } from './sync-complete';
 import { dropReset, pendingReset, recordReset, resetNeeded, sendResetNow } from './target-reset';
 import type { AddConnectionInput, ConnectionOut, LastRun, UpdateConnectionInput } from './sync.schemas';
 import type { Caller } from '../kernel/caller';
+import { syncProgressOf } from '../jobs/sync-progress';
 
 export type ConnectionRow = typeof syncConnections.$inferSelect;
 
@@ -42,9 +43,24 @@ export async function findConnection(
   return row;
 }
 
+/**
+ * The job columns a run's answer reads: its state, and where it stands. Of the checkpoint only
+ * the batch position and the counts are read (json_extract), not the whole (a dry run's can
+ * carry thousands of SKUs); a finished run has none.
+ */
+export const runJobColumns = {
+  state: jobs.state,
+  finishedAt: jobs.finishedAt,
+  error: jobs.error,
+  progressDone: jobs.progressDone,
+  progressTotal: jobs.progressTotal,
+  batchNo: sql<number | null>`json_extract(${jobs.checkpoint}, '$.batchNo')`,
+  counts: sql<string | null>`json_extract(${jobs.checkpoint}, '$.counts')`,
+};
+
 async function lastRunOf(db: Database, connectionId: string): Promise<z.infer<typeof LastRun> | null> {
   const [row] = await db
-    .select({ run: syncRuns, job: { state: jobs.state, finishedAt: jobs.finishedAt, error: jobs.error } })
+    .select({ run: syncRuns, job: runJobColumns })
     .from(syncRuns)
     .innerJoin(jobs, eq(jobs.id, syncRuns.jobId))
     .where(eq(syncRuns.connectionId, connectionId))
@@ -54,10 +70,19 @@ async function lastRunOf(db: Database, connectionId: string): Promise<z.infer<ty
   return runOut(row.run, row.job);
 }
 
-export function runOut(
-  run: typeof syncRuns.$inferSelect,
-  job: { state: (typeof jobs.$inferSelect)['state']; finishedAt: string | null; error: string | null },
-) {
+type RunJob = {
+  state: (typeof jobs.$inferSelect)['state'];
+  finishedAt: string | null;
+  error: string | null;
+  progressDone: number;
+  progressTotal: number;
+  batchNo: number | null;
+  counts: string | null;
+};
+
+export function runOut(run: typeof syncRuns.$inferSelect, job: RunJob) {
+  const checkpoint = job.batchNo === null ? null : { batchNo: job.batchNo, counts: JSON.parse(job.counts ?? '{}') };
+  const shop = syncProgressOf(checkpoint, run.report);
   return {
     jobId: run.jobId,
     state: job.state,
@@ -66,6 +91,7 @@ export function runOut(
     finishedAt: job.finishedAt,
     error: job.error,
     report: (run.report as z.infer<typeof LastRun>['report']) ?? null,
+    progress: { done: job.progressDone, total: job.progressTotal, ...shop },
   };
 }
 

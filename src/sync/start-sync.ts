@@ -6,7 +6,7 @@ import type { JobMessage } from '../env';
 import { conflict } from '../kernel/app-error';
 import { assertDepartment } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
-import { findConnection, runOut, type ConnectionRow } from './connections';
+import { findConnection, runJobColumns, runOut, type ConnectionRow } from './connections';
 import type { StartSyncInput } from './sync.schemas';
 import type { SyncParams } from './sync-state';
 import { assertPermitted } from '../kernel/permissions';
@@ -125,7 +125,7 @@ export async function listRuns(
     { column: syncRuns.jobId, order: 'desc' },
     (q) =>
       db
-        .select({ run: syncRuns, job: { state: jobs.state, finishedAt: jobs.finishedAt, error: jobs.error } })
+        .select({ run: syncRuns, job: runJobColumns })
         .from(syncRuns)
         .innerJoin(jobs, eq(jobs.id, syncRuns.jobId))
         .where(and(eq(syncRuns.connectionId, input.connectionId), eq(syncRuns.companyId, tenant.companyId), q.after))

@@ -7,6 +7,7 @@ import { JobRef } from '../jobs/jobs';
 import { addConnection, deleteConnection, getConnection, listConnections, updateConnection } from './connections';
 import { shopDefaults } from './connection-shop';
 import { listRuns, startSync } from './start-sync';
+import { allowsPrivateTargets } from './protocol/url-guard';
 import { testConnection } from './test-connection';
 import {
   AddConnectionDto,
@@ -79,11 +80,11 @@ export const syncRoutes = new Hono<AppEnv>()
   .post(
     '/TestConnection',
     doc(
-      "Call the connector, signed: the shop's settings and probe (with a shop), then /mappings; with `shop` (admin), those settings as edited, stored nowhere",
+      "Call the connector, signed: the shop's settings and probe (with a shop), then /mappings; with `shop` (admin), those settings as edited, through the connector, key and secret as edited (a connection not saved yet too), stored nowhere",
       TestConnectionOut,
       {
         conflict: 'The stored secret cannot be decrypted (SYNC_ENCRYPTION_KEY changed): set it again',
-        adminOnlyFields: ['shop'],
+        adminOnlyFields: ['shop', 'catalogId', 'connectorUrl', 'keyId', 'secret'],
         permission: 'publish',
       },
     ),
@@ -91,7 +92,12 @@ export const syncRoutes = new Hono<AppEnv>()
     async (c) =>
       c.json(
         await testConnection(
-          { db: c.var.db, fetcher: (r) => fetch(r), encryptionKey: c.env.SYNC_ENCRYPTION_KEY },
+          {
+            db: c.var.db,
+            fetcher: (r) => fetch(r),
+            encryptionKey: c.env.SYNC_ENCRYPTION_KEY,
+            allowPrivate: allowsPrivateTargets(c.env.ALLOW_PRIVATE_TARGETS),
+          },
           c.var.caller,
           c.req.valid('json'),
         ),

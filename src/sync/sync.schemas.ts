@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jobs } from '../db/schema';
 import { SyncReport } from '../jobs/sync-report';
+import { SyncProgressOut } from '../jobs/sync-progress';
 import { mappingInputSchema, TARGET_KINDS, targetCredentialsSchema, targetUrlSchema } from './protocol/target';
 
 /**
@@ -101,13 +102,51 @@ export const UpdateConnectionDto = z.strictObject({
 export const GetConnectionQuery = z.strictObject({ connectionId: z.uuid() });
 export const GetShopDefaultsQuery = z.strictObject({ kind: z.enum(TARGET_KINDS) });
 export const ConnectionRefDto = z.strictObject({ departmentId: z.uuid(), connectionId: z.uuid() });
-export const TestConnectionDto = ConnectionRefDto.extend({
-  shop: ShopDto.nullable()
-    .optional()
-    .describe(
-      "Admin only: test these shop settings as edited instead of the saved ones (absent or null: the saved ones); nothing is stored. Credentials left out are the stored ones (same kind); the connection's connector, key and secret carry the test",
-    ),
-});
+/** The connector fields a test of unsaved settings may carry, as edited in the form. */
+const EDITED_CONNECTOR_FIELDS = ['catalogId', 'connectorUrl', 'keyId', 'secret'] as const;
+
+export const TestConnectionDto = z
+  .strictObject({
+    departmentId: z.uuid(),
+    connectionId: z
+      .uuid()
+      .optional()
+      .describe('The saved connection; left out, a connection not saved yet is tested (shop and its connector fields)'),
+    catalogId: connectionFields.catalogId
+      .optional()
+      .describe('With shop: the catalog as edited, whose languages the warnings judge (left out: the saved one)'),
+    connectorUrl: connectorUrl
+      .optional()
+      .describe('With shop: the connector URL as edited (left out: the saved one); refused when private or local'),
+    keyId: connectionFields.keyId.optional().describe('With shop: the key id as edited (left out: the saved one)'),
+    secret: secret
+      .optional()
+      .describe('Write-only, with shop: the secret as edited (left out: the saved one); never stored or returned'),
+    shop: ShopDto.nullable()
+      .optional()
+      .describe(
+        "Admin only: test these shop settings as edited instead of the saved ones (absent or null: the saved ones); nothing is stored. Credentials left out are the stored ones (same kind); the connector, key, secret and catalog are the edited ones where given, else the saved connection's",
+      ),
+  })
+  .superRefine((input, ctx) => {
+    if (!input.shop) {
+      if (!input.connectionId)
+        ctx.addIssue({ code: 'custom', path: ['connectionId'], message: 'connectionId is required' });
+      for (const field of EDITED_CONNECTOR_FIELDS)
+        if (input[field] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: `${field} is tested only with shop settings` });
+      return;
+    }
+    // A connection not saved yet has no saved values to fall back on.
+    if (!input.connectionId)
+      for (const field of EDITED_CONNECTOR_FIELDS)
+        if (input[field] === undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `${field} is required to test a connection not saved yet`,
+          });
+  });
 export const StartSyncDto = z.strictObject({
   departmentId: z.uuid(),
   connectionId: z.uuid(),
@@ -134,6 +173,17 @@ export const LastRun = z.object({
   finishedAt: z.string().nullable(),
   error: z.string().nullable(),
   report: SyncReport.nullable(),
+  /**
+   * Masters handled of the catalog's (`done`, `total`, as GetJob), and where the run stands
+   * against the shop: batches acknowledged (`batchNo`) and records done; the last two are
+   * absent while the run is queued.
+   */
+  progress: z.object({
+    done: z.number().int(),
+    total: z.number().int(),
+    batchNo: SyncProgressOut.shape.batchNo.optional(),
+    records: SyncProgressOut.shape.records.optional(),
+  }),
 });
 
 const TargetMappingOut = z.object({

@@ -15,9 +15,12 @@ import {
   type Fetcher,
 } from './connector-client';
 import { fillMapping } from './protocol/target';
+import { refusedUrlReason } from './protocol/url-guard';
 import { decryptSecret } from './secret-box';
 import { shopWarnings, type ShopProbe } from './shop-warnings';
 import type { Caller } from '../kernel/caller';
+import { badRequest } from '../kernel/app-error';
+import { newId } from '../kernel/ids';
 import type { ShopInput, TestConnectionInput, TestConnectionOut } from './sync.schemas';
 
 const probeSchema = z.object({
@@ -73,31 +76,70 @@ function failureOf(err: unknown): { ok: false; status: number; mappings: null; e
   return { ok: false, status: 0, mappings: null, error: `the connector could not be reached: ${reason}`.slice(0, 300) };
 }
 
+/** What a test calls the connector with; `allowPrivate` is the Worker var ALLOW_PRIVATE_TARGETS (development and tests). */
+export interface TestDeps {
+  db: Database;
+  fetcher: Fetcher;
+  encryptionKey: string | undefined;
+  allowPrivate?: boolean;
+}
+
 /**
- * The test of shop settings as edited, before they are saved (admin only, as saving them is):
- * the same rules as UpdateConnection's (shopColumns: a credential set left out is the stored
- * one of the same kind), sent to the connector as POST /target/test with the settings as body,
- * which probes that shop without storing it. Nothing is stored here either: not the settings,
- * not the mappings (the cache holds the saved shop's), and the connector's target stays as it was.
+ * The connector a test of edited settings calls: the URL, key id and secret as edited where
+ * given, else the saved connection's (the schema requires all three without one). An edited URL
+ * passes the SSRF rule first (url-guard.ts): an unsaved test must not make the PIM call an
+ * address on its own network. The saved secret is decrypted only when no new one is given.
+ */
+async function editedTarget(
+  deps: TestDeps,
+  connection: ConnectionRow | null,
+  input: TestConnectionInput,
+): Promise<ConnectorTarget> {
+  if (input.connectorUrl !== undefined) {
+    const refused = refusedUrlReason(input.connectorUrl, deps.allowPrivate ?? false);
+    if (refused) throw badRequest(`connectorUrl: ${refused}`);
+  }
+  const secret =
+    input.secret ?? (await decryptSecret(deps.encryptionKey, connection!.id, connection!.secretCiphertext));
+  return {
+    connectorUrl: input.connectorUrl ?? connection!.connectorUrl,
+    keyId: input.keyId ?? connection!.keyId,
+    secret,
+  };
+}
+
+/**
+ * The test of settings as edited, before they are saved (admin only, as saving them is): the
+ * shop, and the connector URL, key id, secret and catalog where the form changed them, also of
+ * a connection not saved yet. The shop follows UpdateConnection's rules (shopColumns: a
+ * credential set left out is the stored one of the same kind; a new connection has none), sent
+ * to the connector as POST /target/test with the settings as body, which probes that shop
+ * without storing it. Nothing is stored here either: not the settings, not the mappings (the
+ * cache holds the saved shop's), and the connector's target stays as it was. The warnings judge
+ * the edited catalog's languages.
  */
 async function testUnsavedShop(
-  deps: { db: Database; fetcher: Fetcher; encryptionKey: string | undefined },
+  deps: TestDeps,
   tenant: Caller,
-  connection: ConnectionRow,
-  target: ConnectorTarget,
-  input: ShopInput,
+  input: TestConnectionInput & { shop: ShopInput },
 ): Promise<z.infer<typeof TestConnectionOut>> {
+  const connection = input.connectionId
+    ? await findConnection(deps.db, tenant, input.connectionId, input.departmentId)
+    : null;
+  const catalog = await findCatalog(deps.db, tenant, input.catalogId ?? connection!.catalogId, input.departmentId);
+  const target = await editedTarget(deps, connection, input);
   // shopColumns is the one home of the credential rule (given: complete; left out: the stored
   // ones of the same kind); its sealed credentials are opened again by targetBodyOf, so the body
-  // is built as a run builds it. Neither result is written anywhere.
-  const columns = await shopColumns(deps.encryptionKey, connection.id, input, connection);
+  // is built as a run builds it. Neither result is written anywhere; a connection not saved yet
+  // seals them under an id of this call only.
+  const sealingId = connection?.id ?? newId();
+  const columns = await shopColumns(deps.encryptionKey, sealingId, input.shop, connection);
   const shop = columns.shop!;
   const settings = await targetBodyOf(deps.encryptionKey, {
-    id: connection.id,
+    id: sealingId,
     shop,
     shopCredentialsCiphertext: columns.shopCredentialsCiphertext ?? null,
   });
-  const catalog = await findCatalog(deps.db, tenant, connection.catalogId);
   try {
     const { mappings, ...probe } = await probeShop(deps.fetcher, target, givenProbeSchema, settings!.body);
     const warnings = shopWarnings(catalog, fillMapping(shop.kind, shop.mapping), probe);
@@ -114,19 +156,21 @@ async function testUnsavedShop(
  * GET /mappings. A wrong secret shows as `{ok: false, status: 401}`,
  * an unreachable connector as status 0, a shop that refused as 502 with its reason. A
  * successful answer also refreshes the mappings cache, so the next run starts from it.
- * With `shop`, the settings as edited are tested instead and nothing is stored (testUnsavedShop).
+ * With `shop`, the settings as edited (connector fields too) are tested instead and nothing is
+ * stored (testUnsavedShop).
  */
 export async function testConnection(
-  deps: { db: Database; fetcher: Fetcher; encryptionKey: string | undefined },
+  deps: TestDeps,
   tenant: Caller,
   input: TestConnectionInput,
 ): Promise<z.infer<typeof TestConnectionOut>> {
   if (input.shop) assertAdmin(tenant);
   await assertDepartment(deps.db, tenant, input.departmentId);
-  const connection = await findConnection(deps.db, tenant, input.connectionId, input.departmentId);
+  if (input.shop) return testUnsavedShop(deps, tenant, { ...input, shop: input.shop });
+  // The schema requires connectionId without shop settings.
+  const connection = await findConnection(deps.db, tenant, input.connectionId!, input.departmentId);
   const secret = await decryptSecret(deps.encryptionKey, connection.id, connection.secretCiphertext);
   const target = { connectorUrl: connection.connectorUrl, keyId: connection.keyId, secret };
-  if (input.shop) return testUnsavedShop(deps, tenant, connection, target, input.shop);
   const shop = await targetBodyOf(deps.encryptionKey, connection);
   const catalog = shop ? await findCatalog(deps.db, tenant, connection.catalogId) : null;
   const withShop = (value: z.infer<typeof TestConnectionOut>, probe: ShopProbe | null, warnings?: string[]) =>

@@ -17,7 +17,8 @@ import {
  * The shop screens (docs/web.md "Shops") against the real connector Worker and the Shopify
  * contract server (test/shops/shopify, Shopify's pinned Admin GraphQL schema over an in-memory
  * shop): an admin adds a connection with a Shopify shop, edits its mapping, tests it (the shop's
- * name, languages, currencies and a warning in plain words), tests edited settings unsaved,
+ * name, languages, currencies and a warning in plain words), tests settings unsaved (a new
+ * connection before its first save, an edited one's mapping),
  * resets the mapping and picks a price type and feature system from the catalog's, sees a dry
  * run's changes per product, and reads the plain reason of a shop that cannot be reached.
  */
@@ -92,6 +93,13 @@ describe('web application: a connection with a shop (admin@demo.test)', () => {
     // A locale the shop does not offer, and deletion instead of disabling.
     await locale.fill('de-CH');
     await dialog.getByLabel('A product taken out of the shop is').selectOption('delete');
+    // Tested before it is saved: through the connector, key and secret as typed in the dialog.
+    await dialog.getByRole('button', { name: 'Test these shop settings' }).click();
+    await dialog
+      .getByRole('region', { name: 'What would not arrive as expected' })
+      .getByText(/^“deu” goes to the locale “de-CH”, which the shop does not offer/)
+      .waitFor({ timeout: 30_000 });
+    expect(await connectionNamed()).toBeUndefined();
     await expectAccessible(page, 'new connection dialog with a shop');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -5,7 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Product, UpsertRecord } from '../../src/sync/protocol/wire';
 import { createShopifyAdapter } from '../../connector/src/adapters/shopify/shopify-adapter';
 import { SHOPIFY_DOCUMENTS } from '../../connector/src/adapters/shopify/shopify-documents';
-import { type RecordOutcome, TargetError, type TargetMapping } from '../../connector/src/adapters/target-adapter';
+import {
+  type RecordOutcome,
+  TargetError,
+  type TargetMapping,
+  type WriteContext,
+} from '../../connector/src/adapters/target-adapter';
 import { createTargetHttp } from '../../connector/src/adapters/target-http';
 import { pinnedSchema, type ShopifyContract, startShopifyContract } from './shopify/contract-server';
 import { MAPPING, Mirror, master, simple, upsert } from './shopify/fixtures';
@@ -44,9 +49,14 @@ function adapter(options: { token?: string; attempts?: number } = {}) {
   );
 }
 
-async function write(records: UpsertRecord[], mapping: TargetMapping = MAPPING): Promise<RecordOutcome[]> {
+async function write(
+  records: UpsertRecord[],
+  mapping: TargetMapping = MAPPING,
+  more: Partial<WriteContext> = {},
+): Promise<RecordOutcome[]> {
   shared ??= adapter();
   const outcomes = await shared.write(mirror.targets(records), {
+    ...more,
     mapping,
     mediaBytes: async () => {
       throw new Error('Shopify fetches images by URL');
@@ -339,6 +349,36 @@ describe('writing a master', () => {
     expect(schutz.image).toBeNull();
     expect(schutz.metafields.has('pim.image_source')).toBe(false);
     expect(server.state.made.collections).toBe(made.collections);
+  });
+
+  it('sets a collection image again for new bytes behind the same URL (categoryPictureChanged), and only then', async () => {
+    const picture = 'https://media.example.com/cat/schutz-bytes.jpg';
+    const withPicture = () => {
+      const product = master();
+      product.categories[0]!.links = [categoryLink(picture)];
+      return product;
+    };
+    await write([upsert(SKU, withPicture())]);
+    const asked: string[] = [];
+    const sent: string[] = [];
+    const check = (changed: boolean): Partial<WriteContext> => ({
+      categoryPictureChanged: async (url) => {
+        asked.push(url);
+        return changed;
+      },
+      categoryPictureSent: async (url) => void sent.push(url),
+    });
+    let from = server.received.length;
+    await write([upsert(SKU, withPicture(), 'update')], MAPPING, check(false));
+    expect(operationsSince(from)).not.toContain('PimCollectionUpdate');
+    expect(asked).toEqual([picture]);
+    expect(sent).toEqual([]);
+    const images = server.state.made.collectionImages;
+    from = server.received.length;
+    await write([upsert(SKU, withPicture(), 'update')], MAPPING, check(true));
+    expect(operationsSince(from)).toContain('PimCollectionUpdate');
+    expect(server.state.made.collectionImages).toBe(images + 1);
+    expect(sent).toEqual([picture]);
   });
 
   it('fails a record whose category picture the SSRF rule refuses before writing anything of it', async () => {

@@ -206,11 +206,25 @@ describe('the Shopware adapter against the Admin API contract', () => {
     expect(server.requests('/_action/media/')).toHaveLength(4);
     expect(server.requests(`/_action/media/${pictureId}/upload`)).toHaveLength(1);
 
+    // New bytes behind the same URL (the connector's conditional request says so): the file is
+    // uploaded again to the same media entity, and the connector is told the shop took it.
+    const sent: string[] = [];
+    mirror.pictures = {
+      categoryPictureChanged: async (url) => url === 'https://cdn.example.com/led.jpg',
+      categoryPictureSent: async (url) => void sent.push(url),
+    };
+    await mirror.write([upsert('LMP-2', lamp({ categories: withPicture.categories, variants: [] }), 'update')]);
+    expect(server.requests(`/_action/media/${pictureId}/upload`)).toHaveLength(2);
+    expect(sent).toEqual(['https://cdn.example.com/led.jpg']);
+    expect(led && server.table('category').get(led.id as string)?.mediaId).toBe(pictureId);
+    mirror.pictures = {};
+
     // The category's picture removed in the PIM: the category shows none.
     const [removed] = await mirror.write([upsert('LMP-1', lamp(), 'update')]);
     expect(removed).toMatchObject({ ok: true, action: 'updated' });
     expect(led && server.table('category').get(led.id as string)?.mediaId).toBeNull();
-    expect(server.requests('/_action/media/')).toHaveLength(4);
+    // (the four before, and the upload of the new bytes)
+    expect(server.requests('/_action/media/')).toHaveLength(5);
     expect(server.invalid).toEqual([]);
   });
 

@@ -1,10 +1,10 @@
 import { env } from 'cloudflare:workers';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { syncConnections } from '../../src/db/schema';
 import { testConnection } from '../../src/sync/test-connection';
-import { FakeConnector } from '../helpers/fake-connector';
-import { db, makeUser } from '../helpers/factories';
+import { FAKE_KEY, FAKE_URL, FakeConnector } from '../helpers/fake-connector';
+import { db, makeCatalog, makeUser } from '../helpers/factories';
 import { call, loginAs } from '../helpers/http';
 import { connect, SHOPWARE, syncSetup, type Setup } from '../helpers/sync-fixtures';
 
@@ -88,6 +88,118 @@ describe('TestConnection of unsaved shop settings', () => {
   });
 });
 
+/** The fake connector behind a recorder of the URLs the test called. */
+function recording(fake: FakeConnector) {
+  const urls: string[] = [];
+  const fetcher = (request: Request) => {
+    urls.push(request.url);
+    // The fake serves every host under its own path: what is checked is the address called.
+    return fake.fetch(new Request(request.url.replace(/^https:\/\/[^/]+/, 'https://shop.test'), request));
+  };
+  return { urls, fetcher };
+}
+
+const connectionsOf = async (companyId: string) =>
+  (await db().select({ n: count() }).from(syncConnections).where(eq(syncConnections.companyId, companyId)))[0]!.n;
+
+describe('TestConnection of unsaved connector settings', () => {
+  it('tests a connection not saved yet with its connector, key, secret and catalog as given, and stores nothing', async () => {
+    const setup = await syncSetup();
+    const fake = new FakeConnector();
+    fake.probe = { name: 'Shopware', languages: ['de-DE', 'en-GB'], currencies: ['EUR'], details: {} };
+    const { urls, fetcher } = recording(fake);
+    const catalog = await makeCatalog(setup.company, { language: 'deu', languages: ['deu', 'fra'] });
+    const input = {
+      departmentId: setup.company.departmentId,
+      catalogId: catalog.catalogId,
+      connectorUrl: 'https://connector.example/pim-connector',
+      ...FAKE_KEY,
+      shop: SHOPWARE,
+    };
+    const answer = await testConnection({ ...deps(fake), fetcher }, setup.caller, input);
+    expect(answer).toMatchObject({ ok: true, status: 200, shop: { name: 'Shopware' } });
+    // The edited catalog publishes French, which the default mapping has no locale for.
+    expect(answer.warnings).toEqual([expect.stringContaining('"fra"')]);
+    expect(urls).toEqual(['https://connector.example/pim-connector/target/test']);
+    expect(fake.tested[0]).toMatchObject({ kind: 'shopware', credentials: SHOPWARE.credentials });
+    expect(JSON.stringify(answer)).not.toContain(FAKE_KEY.secret);
+    expect(await connectionsOf(setup.company.companyId)).toBe(0);
+  });
+
+  it('uses the edited URL, key and secret over the saved ones, and the saved ones where left out', async () => {
+    const setup = await syncSetup();
+    const ref = await shopConnection(setup);
+    const before = await rowOf(ref.connectionId);
+    const fake = new FakeConnector();
+    const { urls, fetcher } = recording(fake);
+    const run = (edits: Record<string, string>) =>
+      testConnection({ ...deps(fake), fetcher }, setup.caller, { ...ref, ...edits, shop: SHOPWARE });
+    // A wrong edited secret is what signs the request: the connector refuses it.
+    expect(await run({ secret: 'a-secret-the-connector-lacks' })).toMatchObject({ ok: false, status: 401 });
+    expect(await run({ keyId: 'another-key' })).toMatchObject({ ok: false, status: 401 });
+    expect(await run({ connectorUrl: 'https://moved.example/pim-connector' })).toMatchObject({ ok: true });
+    expect(await run({})).toMatchObject({ ok: true });
+    expect(urls).toEqual([
+      `${FAKE_URL}/target/test`,
+      `${FAKE_URL}/target/test`,
+      'https://moved.example/pim-connector/target/test',
+      `${FAKE_URL}/target/test`,
+    ]);
+    expect(await rowOf(ref.connectionId)).toEqual(before);
+  });
+
+  it('tests a saved connection whose key id is stale with the key id as edited', async () => {
+    const setup = await syncSetup();
+    const saved = await connect(setup, {}, { shop: SHOPWARE });
+    const ref = { departmentId: setup.company.departmentId, connectionId: saved.connectionId };
+    await db().update(syncConnections).set({ keyId: 'stale-key' }).where(eq(syncConnections.id, saved.connectionId));
+    const fake = new FakeConnector();
+    expect(await testConnection(deps(fake), setup.caller, { ...ref, shop: SHOPWARE })).toMatchObject({ status: 401 });
+    expect(
+      await testConnection(deps(fake), setup.caller, { ...ref, keyId: FAKE_KEY.keyId, shop: SHOPWARE }),
+    ).toMatchObject({ ok: true });
+  });
+
+  it('refuses an edited connector URL on a private address (400) unless private targets are allowed', async () => {
+    const setup = await syncSetup();
+    const ref = await shopConnection(setup);
+    const fake = new FakeConnector();
+    const { urls, fetcher } = recording(fake);
+    const input = { ...ref, connectorUrl: 'http://127.0.0.1:8788/pim-connector', shop: SHOPWARE };
+    await expect(testConnection({ ...deps(fake), fetcher }, setup.caller, input)).rejects.toMatchObject({
+      status: 400,
+      message: 'connectorUrl: the URL points to a private, loopback or link-local address',
+    });
+    expect(urls).toEqual([]);
+    const allowed = await testConnection({ ...deps(fake), fetcher, allowPrivate: true }, setup.caller, input);
+    expect(allowed).toMatchObject({ ok: true });
+    expect(urls).toEqual(['http://127.0.0.1:8788/pim-connector/target/test']);
+  });
+
+  it("refuses another company's catalog (404) and a new connection without shop credentials (400)", async () => {
+    const setup = await syncSetup();
+    const other = await syncSetup();
+    const fake = new FakeConnector();
+    const input = {
+      departmentId: setup.company.departmentId,
+      catalogId: other.catalogId,
+      connectorUrl: FAKE_URL,
+      ...FAKE_KEY,
+      shop: SHOPWARE,
+    };
+    await expect(testConnection(deps(fake), setup.caller, input)).rejects.toMatchObject({ status: 404 });
+    const { credentials: _, ...withoutCredentials } = SHOPWARE;
+    await expect(
+      testConnection(deps(fake), setup.caller, {
+        ...input,
+        catalogId: setup.catalogId,
+        shop: withoutCredentials,
+      }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('shop.credentials: required') });
+    expect(fake.log).toEqual([]);
+  });
+});
+
 describe('TestConnection of unsaved shop settings (REST)', () => {
   async function restSetup() {
     const setup = await syncSetup();
@@ -124,6 +236,27 @@ describe('TestConnection of unsaved shop settings (REST)', () => {
     expect(res.json.error).toContain(message);
     expect(await rowOf(ref.connectionId)).toEqual(before);
   });
+
+  it.each([
+    [{ connectorUrl: FAKE_URL }, 'connectorUrl is tested only with shop settings'],
+    [{ secret: FAKE_KEY.secret, shop: null }, 'secret is tested only with shop settings'],
+    [{ connectionId: undefined, shop: SHOPWARE, connectorUrl: FAKE_URL, keyId: 'k' }, 'secret is required'],
+    [{ connectionId: undefined }, 'connectionId is required'],
+    [{ shop: SHOPWARE, secret: 'short' }, 'secret must have at least 16 characters'],
+    [{ shop: SHOPWARE, connectorUrl: 'https://user:pw@connector.example' }, 'connectorUrl must not carry'],
+  ])(
+    'answers 400 for edited connector settings that cannot be tested (%#), never echoing a secret',
+    async (edits: Record<string, unknown>, message) => {
+      const { ref, admin, setup } = await restSetup();
+      // The catalog goes with shop settings only (alone it is refused as the other fields are).
+      const body = { ...ref, ...(edits.shop ? { catalogId: setup.catalogId } : {}), ...edits };
+      const res = await call('POST', '/api/Sync/TestConnection', { cookie: admin, body });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error).toContain(message);
+      expect(res.text).not.toContain('short');
+      expect(res.text).not.toContain(FAKE_KEY.secret);
+    },
+  );
 
   it("answers 404 for another company's connection, also with settings", async () => {
     const { ref, admin } = await restSetup();

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ShopDefaults, ShopKind } from '../src/api/models';
 import { SHOP_KINDS } from '../src/api/models';
 import {
+  connectorTestFields,
+  filterCodes,
   draftForKind,
   draftOfShop,
   languageRows,
@@ -161,5 +163,47 @@ describe("a pick list's tick on a list of codes", () => {
     const draft = { ...draftForKind(defaultsOf('shopware'), CATALOG_FOR_TICKS), values: 'some' as const };
     const ticked = { ...draft, valueCodes: toggleCode('own_code', 'color', true, ', ') };
     expect(mappingOf(ticked).features.values).toEqual(['own_code', 'color']);
+  });
+});
+
+describe('the connector fields of a test of unsaved settings', () => {
+  const draft = { catalogId: 'cat-1', connectorUrl: ' https://connector.example ', keyId: ' key-1 ', secret: '' };
+
+  it('sends the edited catalog, URL and key, and the secret only when typed (empty: the saved one)', () => {
+    expect(connectorTestFields(draft, true)).toEqual({
+      fields: { catalogId: 'cat-1', connectorUrl: 'https://connector.example', keyId: 'key-1' },
+    });
+    expect(connectorTestFields({ ...draft, secret: 'new-secret-of-16+' }, true)).toEqual({
+      fields: {
+        catalogId: 'cat-1',
+        connectorUrl: 'https://connector.example',
+        keyId: 'key-1',
+        secret: 'new-secret-of-16+',
+      },
+    });
+  });
+
+  it('names what a connection not saved yet lacks instead of sending it', () => {
+    expect(connectorTestFields(draft, false)).toEqual({ missing: ['secret'] });
+    expect(connectorTestFields({ catalogId: '', connectorUrl: ' ', keyId: '', secret: '' }, false)).toEqual({
+      missing: ['catalogId', 'connectorUrl', 'keyId', 'secret'],
+    });
+    expect(connectorTestFields({ ...draft, connectorUrl: '' }, true)).toEqual({ missing: ['connectorUrl'] });
+  });
+});
+
+describe("a long pick list's filter", () => {
+  const codes = ['ECLASS', 'ETIM', 'UNSPSC', 'proficlass'];
+
+  it('keeps the codes whose code or label contains the text, case ignored, in their order', () => {
+    expect(filterCodes(codes, 'cl', new Set())).toEqual(['ECLASS', 'proficlass']);
+    expect(filterCodes(codes, '  ', new Set())).toEqual(codes);
+    const labels: Record<string, string> = { ETIM: 'Electro-Technical Information Model' };
+    expect(filterCodes(codes, 'information', new Set(), (c) => labels[c] ?? c)).toEqual(['ETIM']);
+  });
+
+  it('never hides a ticked code', () => {
+    expect(filterCodes(codes, 'unspsc', new Set(['ETIM']))).toEqual(['ETIM', 'UNSPSC']);
+    expect(filterCodes(codes, 'nothing like it', new Set())).toEqual([]);
   });
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { translator } from '../src/i18n/i18n';
-import { changeRows, fieldLabel, reasonText, testFailureText, testMessage, warningText } from '../src/lib/sync-words';
+import {
+  changeRows,
+  fieldLabel,
+  reasonText,
+  shopProgressText,
+  testFailureText,
+  testMessage,
+  warningText,
+} from '../src/lib/sync-words';
 import { shopWarnings } from '../../src/sync/shop-warnings';
 import { defaultMapping } from '../../src/sync/protocol/target';
 
@@ -113,5 +121,20 @@ describe("a dry run's changes", () => {
     expect(fieldLabel('prices', de)).toBe('Preisliste');
     expect(fieldLabel('product.variants.0.sku', en)).toBe('Variants 0.sku');
     expect(fieldLabel('somethingNew', en)).toBe('somethingNew');
+  });
+});
+
+describe("a run's progress against the shop", () => {
+  it("says the batches the shop took and the records done, in the user's language and number format", () => {
+    expect(shopProgressText({ batchNo: 3, records: 1250 }, en, (n) => n.toLocaleString('en'))).toBe(
+      '3 batches taken by the shop, 1,250 records done',
+    );
+    expect(shopProgressText({ batchNo: 0, records: 0 }, de)).toBe(
+      '0 Pakete vom Shop übernommen, 0 Datensätze erledigt',
+    );
+  });
+
+  it('says nothing while the run has no batch position (queued)', () => {
+    expect(shopProgressText({}, en)).toBeNull();
   });
 });

@@ -117,6 +117,15 @@ export interface WriteContext {
    * on the link's field.
    */
   linkBytes(link: MediaLink): Promise<Blob>;
+  /**
+   * Whether the bytes behind a category picture URL changed since the shop was last sent them
+   * (a conditional request; media/picture-revalidation.ts): the adapter sends the picture again
+   * although its URL is the same, then calls `categoryPictureSent`. Absent: never (tests, older
+   * callers).
+   */
+  categoryPictureChanged?(url: string): Promise<boolean>;
+  /** The shop took the category picture at `url` again after `categoryPictureChanged` said so. */
+  categoryPictureSent?(url: string): Promise<void>;
   /** Ids of other products in the mirror by SKU (references / cross-selling to products already written). */
   idsOf(skus: string[]): Promise<Map<string, TargetIds>>;
   /**

@@ -9,7 +9,7 @@ const MAX_REDIRECTS = 3;
 /** An image the connector cannot hand to an adapter; the message is plain and safe to show. */
 export class MediaError extends Error {}
 
-interface FetchDeps {
+export interface FetchDeps {
   fetcher: typeof fetch;
   allowPrivate: boolean;
 }
@@ -18,15 +18,22 @@ interface MediaBytesDeps extends FetchDeps {
   bucket: R2Bucket;
 }
 
-/** Follows redirects by hand so that every hop passes the SSRF rule, not only the first URL. */
-async function fetchChecked(url: string, deps: FetchDeps): Promise<Response> {
+/**
+ * Follows redirects by hand so that every hop passes the SSRF rule, not only the first URL.
+ * `headers` go with every hop (a conditional request's validators).
+ */
+export async function fetchChecked(url: string, deps: FetchDeps, headers?: HeadersInit): Promise<Response> {
   let next = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const refused = refusedUrlReason(next, deps.allowPrivate);
     if (refused) throw new MediaError(`the image URL is refused: ${refused}`);
     let response: Response;
     try {
-      response = await deps.fetcher(next, { redirect: 'manual', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+      response = await deps.fetcher(next, {
+        redirect: 'manual',
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+        ...(headers ? { headers } : {}),
+      });
     } catch {
       throw new MediaError('the image URL could not be reached');
     }
@@ -40,7 +47,11 @@ async function fetchChecked(url: string, deps: FetchDeps): Promise<Response> {
 
 /** An image's bytes from its URL under the SSRF rule, refused when the answer is not 2xx or too large. */
 async function fetchImage(url: string, deps: FetchDeps): Promise<ArrayBuffer> {
-  const response = await fetchChecked(url, deps);
+  return imageBytesOf(await fetchChecked(url, deps));
+}
+
+/** The bytes of an image answer, refused when it is not 2xx or larger than the limit. */
+export async function imageBytesOf(response: Response): Promise<ArrayBuffer> {
   if (!response.ok) {
     await response.body?.cancel();
     throw new MediaError(`the image URL answered HTTP ${response.status}`);

@@ -6,6 +6,7 @@ import { createTargetHttp } from '../adapters/target-http';
 import { ConnectorError } from '../http/connector-error';
 import { connectorKeys } from '../http/signature';
 import { createLinkBytes, createMediaBytes } from '../media/media-bytes';
+import { createPictureCheck } from '../media/picture-revalidation';
 import { MirrorStore } from '../mirror/mirror-store';
 import { loadTarget, type StoredTarget, unsealTarget } from './target-store';
 import { allowsPrivateTargets, refusedUrlReason } from './url-guard';
@@ -70,6 +71,12 @@ export async function remoteTargetOf(env: Cloudflare.Env, keyId: string): Promis
       }),
       refusedUrl: (url: string) => refusedUrlReason(url, allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS)),
       linkBytes: createLinkBytes({
+        fetcher: (input, init) => fetch(input, init),
+        allowPrivate: allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS),
+      }),
+      pictureCheck: createPictureCheck({
+        db: env.DB,
+        keyId,
         fetcher: (input, init) => fetch(input, init),
         allowPrivate: allowsPrivateTargets(env.ALLOW_PRIVATE_TARGETS),
       }),

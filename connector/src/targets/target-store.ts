@@ -45,6 +45,8 @@ const CLEAR_MIRROR = [
   'DELETE FROM target_products WHERE key_id = ?1',
   'DELETE FROM target_batch_records WHERE key_id = ?1',
   'DELETE FROM target_batches WHERE key_id = ?1',
+  // what the old shop was sent of each category picture (media/picture-revalidation.ts)
+  'DELETE FROM category_pictures WHERE key_id = ?1',
 ];
 
 /**

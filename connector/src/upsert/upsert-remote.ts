@@ -19,6 +19,12 @@ export interface RemoteDeps {
   refusedUrl: (url: string) => string | null;
   /** `WriteContext.linkBytes`. */
   linkBytes: (link: MediaLink) => Promise<Blob>;
+  /**
+   * `WriteContext.categoryPictureChanged` / `categoryPictureSent`, one per request
+   * (media/picture-revalidation.ts `createPictureCheck`, typed here by shape: that module's
+   * imports lead back to the bindings).
+   */
+  pictureCheck?: { changed(url: string): Promise<boolean>; sent(url: string): Promise<void> };
   sleep: (ms: number) => Promise<void>;
   retry?: RetryPolicy;
 }
@@ -113,6 +119,12 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
     mediaBytes: deps.mediaBytes,
     refusedUrl: deps.refusedUrl,
     linkBytes: deps.linkBytes,
+    ...(deps.pictureCheck
+      ? {
+          categoryPictureChanged: (url: string) => deps.pictureCheck!.changed(url),
+          categoryPictureSent: (url: string) => deps.pictureCheck!.sent(url),
+        }
+      : {}),
     idsOf: (skus) => mirror.idsOf(skus),
     referencing: (skus) => mirror.referencing(skus),
   };

@@ -124,6 +124,8 @@ export function shopware(
 export class Mirror {
   readonly ids = new Map<string, TargetIds>();
   readonly products = new Map<string, Product>();
+  /** `WriteContext.categoryPictureChanged` / `categoryPictureSent` for the next writes (none: never changed). */
+  pictures: Pick<WriteContext, 'categoryPictureChanged' | 'categoryPictureSent'> = {};
 
   constructor(
     private readonly adapter: TargetAdapter,
@@ -132,6 +134,7 @@ export class Mirror {
 
   async write(records: UpsertRecord[]): Promise<RecordOutcome[]> {
     const ctx: WriteContext = {
+      ...this.pictures,
       mapping: this.mapping,
       mediaBytes: async () => {
         throw new Error('the Shopware adapter uploads by URL');

@@ -1,4 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { flattenPages, nextCursorOf } from '../lib/cursor';
 import { apiGet, type CallOptions } from './client';
 import { keys } from './keys';
 import { isTerminal, type ShopKind } from './models';
@@ -194,19 +196,31 @@ export function useShopDefaults(kind: ShopKind | null) {
   return useQuery({ ...shopDefaultsQuery(kind ?? 'reference'), enabled: kind !== null });
 }
 
+/** Codes per GetCodesInUse page: the API's largest. */
+const CODES_PAGE = 500;
+
 /**
  * The price types or feature-block systems a catalog's products use (GetCodesInUse), as the
- * mapping editor's choices: the first 500 in code order, which is all of them for any catalog
- * seen so far; a value beyond them can still be typed.
+ * mapping editor's choices: pages of 500 in code order, the next loaded on request
+ * (`loadMore`, while `hasMore`); a value beyond them can still be typed.
  */
 export function useCodesInUse(catalogId: string, list: 'priceTypes' | 'featureSystems') {
-  return useQuery({
+  const query = useInfiniteQuery({
     queryKey: keys.codesInUse(catalogId, list),
-    queryFn: async () =>
-      (await apiGet('Catalog/GetCodesInUse', { catalogId, list, limit: 500 })).items.map((i) => i.code),
+    queryFn: ({ pageParam, signal }) =>
+      apiGet('Catalog/GetCodesInUse', { catalogId, list, limit: CODES_PAGE, cursor: pageParam }, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: nextCursorOf,
     enabled: catalogId !== '',
     staleTime: 60_000,
   });
+  const codes = useMemo(() => flattenPages(query.data?.pages, (row) => row.code).map((row) => row.code), [query.data]);
+  return {
+    codes,
+    hasMore: query.hasNextPage,
+    loadingMore: query.isFetchingNextPage,
+    loadMore: () => void query.fetchNextPage(),
+  };
 }
 
 /** One page of a channel's products in review, each with its change since the last approval (docs/review.md). */

@@ -802,11 +802,14 @@ export const de = {
   'sync.shop.priceType.typed': 'Preisart, eingegeben',
   'sync.shop.valueCodesChoice': 'Attribute des Unternehmens',
   'sync.shop.featureBlocksChoice': 'Merkmalssysteme in diesem Katalog',
+  'sync.shop.morePriceTypes': 'Weitere Preisarten des Katalogs',
+  'sync.shop.moreCodes': 'Weitere laden',
+  'sync.shop.filterCodes': 'Liste filtern',
+  'sync.shop.noCodeMatches': 'Kein Eintrag passt zum Filter.',
   'sync.shop.test': 'Diese Shop-Einstellungen testen',
   'sync.shop.testHint':
-    'Testet den Shop wie hier eingestellt, über den gespeicherten Connector; nichts wird gespeichert.',
-  'sync.shop.testNew':
-    'Speichern Sie die Verbindung einmal, um ihren Shop zu testen: Der Test läuft über ihren Connector.',
+    'Testet den Shop wie hier eingestellt, über Connector, Schlüssel und Secret wie hier eingestellt (leer: das gespeicherte Secret); nichts wird gespeichert.',
+  'sync.shop.testNeeds': 'Zum Testen ausfüllen: {fields}.',
   'sync.shop.testing': 'Shop wird getestet …',
   'sync.shop.more': 'Produkte',
   'sync.shop.onDeactivate': 'Ein aus dem Shop genommenes Produkt wird',
@@ -889,6 +892,7 @@ export const de = {
   'sync.unchangedInShop': 'Im Shop schon aktuell',
   'sync.progress': 'Fortschritt des Laufs',
   'sync.progressText': '{done} von {total} Produkten bearbeitet',
+  'sync.shopProgress': '{batches} Pakete vom Shop übernommen, {records} Datensätze erledigt',
   'sync.runFailed': 'Der Lauf ist fehlgeschlagen: {error}',
 
   'notFound.title': 'Seite nicht gefunden',

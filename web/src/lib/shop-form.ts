@@ -222,3 +222,58 @@ export function shopProblems(
   if (fields.length > 0 && (filled > 0 ? filled < fields.length : !keeps)) problems.credentials = 'credentialsRequired';
   return problems;
 }
+
+/** The connection's own fields as edited in the dialog: what a test of unsaved settings goes through. */
+export interface ConnectorDraft {
+  catalogId: string;
+  connectorUrl: string;
+  keyId: string;
+  /** Empty: the saved secret (a saved connection only). */
+  secret: string;
+}
+
+export type ConnectorMissing = 'catalogId' | 'connectorUrl' | 'keyId' | 'secret';
+
+/**
+ * The connector part of TestConnection with `shop` (docs/web.md "Shops"): the catalog, URL and
+ * key id as edited, and the secret when typed, so the test goes where a save would point the
+ * connection. A connection not saved yet has no saved values: every field is needed, and what
+ * is missing is named instead of sent. The secret left empty on a saved connection is the saved one.
+ */
+export function connectorTestFields(
+  draft: ConnectorDraft,
+  saved: boolean,
+): { fields: Partial<ConnectorDraft> } | { missing: ConnectorMissing[] } {
+  const fields = {
+    catalogId: draft.catalogId,
+    connectorUrl: draft.connectorUrl.trim(),
+    keyId: draft.keyId.trim(),
+    secret: draft.secret,
+  };
+  const missing = (Object.keys(fields) as ConnectorMissing[]).filter(
+    (name) => fields[name] === '' && !(saved && name === 'secret'),
+  );
+  if (missing.length > 0) return { missing };
+  const { secret, ...rest } = fields;
+  return { fields: secret ? fields : rest };
+}
+
+/** From this many codes on, a pick list offers a filter: a long row of tick boxes is no choice. */
+export const FILTER_CODES_FROM = 12;
+
+/**
+ * The codes a pick list shows for its filter text: those whose code or label contains it, case
+ * ignored, in their order; the codes already chosen always stay, so a filter never hides a tick.
+ */
+export function filterCodes(
+  codes: readonly string[],
+  filter: string,
+  chosen: ReadonlySet<string>,
+  labelOf: (code: string) => string = (code) => code,
+): string[] {
+  const needle = filter.trim().toLowerCase();
+  if (!needle) return [...codes];
+  return codes.filter(
+    (code) => chosen.has(code) || code.toLowerCase().includes(needle) || labelOf(code).toLowerCase().includes(needle),
+  );
+}

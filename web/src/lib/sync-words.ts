@@ -200,3 +200,17 @@ export function changeRows(report: Pick<SyncReport, 'changes'>): ChangeRow[] {
     };
   });
 }
+
+/**
+ * Where a run stands against the shop (GetJob's `progress.batchNo` and `records`, docs/sync.md
+ * "Progress"): masters handled say little while a slow shop takes its batches. Null while the
+ * run has sent nothing yet (no batch position); numbers come formatted in the user's locale.
+ */
+export function shopProgressText(
+  progress: { batchNo?: number; records?: number },
+  t: T,
+  format: (n: number) => string = String,
+): string | null {
+  if (progress.batchNo === undefined || progress.records === undefined) return null;
+  return t('sync.shopProgress', { batches: format(progress.batchNo), records: format(progress.records) });
+}

@@ -102,7 +102,16 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
     const mirrored = referenced.length > 0 ? await ctx.idsOf(referenced) : new Map<string, TargetIds>();
     const written = new Map<string, string>();
     const productIdOf = (sku: string) => written.get(sku) ?? mirrored.get(sku)?.product;
-    const recordDeps = { gql, collections, priceBreaks, mapping: ctx.mapping, refusedUrl: ctx.refusedUrl, productIdOf };
+    const recordDeps = {
+      gql,
+      collections,
+      priceBreaks,
+      mapping: ctx.mapping,
+      refusedUrl: ctx.refusedUrl,
+      categoryPictureChanged: ctx.categoryPictureChanged?.bind(ctx),
+      categoryPictureSent: ctx.categoryPictureSent?.bind(ctx),
+      productIdOf,
+    };
     let found = new Map<string, Found>();
     let lookupFailure: TargetError | null = null;
     try {

@@ -29,6 +29,9 @@ function categoryHandle(id: string): string {
 export interface CollectionContext {
   mapping: TargetMapping;
   refusedUrl: (url: string) => string | null;
+  /** `WriteContext.categoryPictureChanged` / `categoryPictureSent`: new bytes behind the same URL. */
+  categoryPictureChanged?: (url: string) => Promise<boolean>;
+  categoryPictureSent?: (url: string) => Promise<void>;
 }
 
 type Category = Product['categories'][number];
@@ -60,7 +63,8 @@ const sourceField = (url: string) => ({ ...IMAGE_SOURCE, type: 'url', value: url
  *
  * A category's picture (common/category-image.ts) is the collection's image, fetched by Shopify
  * from the link's URL (`image.src`). The URL the PIM set is kept in the collection's metafield
- * `pim.image_source`, so the image is sent only when that URL changes, and removed (image null,
+ * `pim.image_source`, so the image is sent only when that URL changes or the connector finds new
+ * bytes behind it (`categoryPictureChanged`, a conditional request), and removed (image null,
  * metafield deleted) when the category has no picture any more; an image the merchant set on a
  * collection without that metafield is left alone unless the category gets a picture.
  */
@@ -120,6 +124,11 @@ export function createCollections(gql: ShopifyGraphql) {
       known.set(handle, collection);
     }
     if (collection.source !== (image?.link.url ?? null)) await setImage(collection, image, field);
+    else if (image && (await ctx.categoryPictureChanged?.(image.link.url))) {
+      // The same URL with new bytes: Shopify fetches `src` again when the image is set again.
+      await setImage(collection, image, field);
+      await ctx.categoryPictureSent?.(image.link.url);
+    }
     return collection.id;
   }
 
@@ -154,5 +163,17 @@ export function createCollections(gql: ShopifyGraphql) {
     }
   }
 
-  return { sync };
+  /**
+   * For a record whose placements and links are as last written (sync is skipped then): the
+   * pictures whose bytes changed behind the same URL are set again (collectionId does it).
+   */
+  async function refreshPictures(categories: Product['categories'], ctx: CollectionContext) {
+    if (!ctx.categoryPictureChanged) return;
+    for (const [i, category] of categories.entries()) {
+      const image = pictureOf(category, i, ctx);
+      if (image && (await ctx.categoryPictureChanged(image.link.url))) await collectionId(category, i, ctx);
+    }
+  }
+
+  return { sync, refreshPictures };
 }

@@ -30,6 +30,8 @@ export interface RecordDeps {
   priceBreaks: ReturnType<typeof createPriceBreaks>;
   mapping: TargetMapping;
   refusedUrl: CollectionContext['refusedUrl'];
+  categoryPictureChanged?: CollectionContext['categoryPictureChanged'];
+  categoryPictureSent?: CollectionContext['categoryPictureSent'];
   /** The shop's product id of a referenced master: written in this chunk, else from the mirror. */
   productIdOf: (sku: string) => string | undefined;
 }
@@ -142,6 +144,7 @@ export async function writeProduct(
     target.previous !== null && placements(target.previous.categories) === placements(product.categories);
   if (!categoriesSame)
     await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes, deps);
+  else await deps.collections.refreshPictures(product.categories, deps);
   await deps.priceBreaks.sync(sku, product, target.previous, variants, mapping);
   await syncTranslations(gql, ids.product, product, target.previous, !known, mapping);
   return { index: target.index, ok: true, ids, action: known ? 'updated' : 'created' };

@@ -205,7 +205,8 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
 
       for (const [index, failure] of await runSync(client, items)) failures.set(index, failure);
       const uploads = [...plans].filter(([index]) => !failures.has(index));
-      for (const [index, failure] of await uploadMissingMedia(client, uploads, records)) failures.set(index, failure);
+      for (const [index, failure] of await uploadMissingMedia(client, uploads, records, ctx))
+        failures.set(index, failure);
 
       return records.map((r): RecordOutcome => {
         const failure = failures.get(r.index);

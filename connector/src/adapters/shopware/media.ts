@@ -9,7 +9,9 @@ import type { SyncFailure } from './sync';
  * category picture's from its URL), and a file is uploaded only to a media entity that has none
  * yet, through `POST /api/_action/media/{id}/upload` with the image's URL (the shop fetches it).
  * An image the mirror already lists, or one another product or category brought, is never
- * uploaded again. Category pictures are not in the mirror: the shop's `hasFile` decides.
+ * uploaded again. Category pictures are not in the mirror: the shop's `hasFile` decides, and a
+ * picture with a file is uploaded again only when the connector finds new bytes behind its URL
+ * (`categoryPictureChanged`, a conditional request).
  */
 const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg',
@@ -33,6 +35,14 @@ interface Source {
 interface Pending {
   source: Source;
   owners: { index: number; field: string }[];
+  /** A category picture (id from its URL): uploaded again when its bytes changed behind the URL. */
+  picture: boolean;
+}
+
+/** `WriteContext.categoryPictureChanged` / `categoryPictureSent` (media/picture-revalidation.ts). */
+export interface PictureChecks {
+  categoryPictureChanged?: (url: string) => Promise<boolean>;
+  categoryPictureSent?: (url: string) => Promise<void>;
 }
 
 const fromRef = (ref: MediaRef): Source => ({ ...ref, name: ref.sha256 });
@@ -41,18 +51,20 @@ export async function uploadMissingMedia(
   client: ShopwareClient,
   plans: [number, RecordPlan][],
   records: TargetRecord[],
+  pictures: PictureChecks = {},
   now: Map<number, TargetRecord> = new Map(records.map((r) => [r.index, r])),
 ): Promise<Map<number, SyncFailure>> {
   const pending = new Map<string, Pending>();
   for (const [index, plan] of plans) {
     const known = now.get(index)?.known?.media ?? {};
-    const need = (mediaId: string, source: Source, field: string) => {
-      const entry = pending.get(mediaId) ?? { source, owners: [] };
+    const need = (mediaId: string, source: Source, field: string, picture = false) => {
+      const entry = pending.get(mediaId) ?? { source, owners: [], picture };
       entry.owners.push({ index, field });
       pending.set(mediaId, entry);
     };
     for (const [sha, m] of plan.media) if (known[sha] !== m.mediaId) need(m.mediaId, fromRef(m.ref), m.field);
-    for (const [mediaId, image] of plan.categoryMedia) need(mediaId, { ...image.link, name: mediaId }, image.field);
+    for (const [mediaId, image] of plan.categoryMedia)
+      need(mediaId, { ...image.link, name: mediaId }, image.field, true);
   }
   const failures = new Map<number, SyncFailure>();
   if (pending.size === 0) return failures;
@@ -68,11 +80,16 @@ export async function uploadMissingMedia(
       .filter((m) => m.hasFile)
       .map((m) => m.id),
   );
-  for (const [mediaId, { source, owners }] of pending) {
-    if (withFile.has(mediaId)) continue;
+  for (const [mediaId, { source, owners, picture }] of pending) {
+    // A category picture's file is replaced when new bytes stand behind its unchanged URL.
+    const again = withFile.has(mediaId) && picture && ((await pictures.categoryPictureChanged?.(source.url)) ?? false);
+    if (withFile.has(mediaId) && !again) continue;
     const failure = await upload(client, mediaId, source);
-    if (failure)
-      for (const o of owners) if (!failures.has(o.index)) failures.set(o.index, { ...failure, field: o.field });
+    if (!failure) {
+      if (again) await pictures.categoryPictureSent?.(source.url);
+      continue;
+    }
+    for (const o of owners) if (!failures.has(o.index)) failures.set(o.index, { ...failure, field: o.field });
   }
   return failures;
 }

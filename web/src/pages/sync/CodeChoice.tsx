@@ -1,22 +1,44 @@
 import { useId, useState } from 'react';
 import { useI18n } from '../../i18n/i18n';
-import { list, toggleCode } from '../../lib/shop-form';
+import { FILTER_CODES_FROM, filterCodes, list, toggleCode } from '../../lib/shop-form';
 
 /** The select's value that asks for a price type typed by hand. */
 const OTHER = '\u0000other';
 
+/** A list's next page of codes (GetCodesInUse pages): offered while there is one. */
+export interface MoreCodes {
+  hasMore: boolean;
+  loadingMore: boolean;
+  loadMore: () => void;
+}
+
+/** "Load more" under a pick list while its source has another page. */
+function LoadMore({ more, label }: { more?: MoreCodes; label: string }) {
+  const { t } = useI18n();
+  if (!more?.hasMore) return null;
+  return (
+    <div>
+      <button type="button" onClick={more.loadMore} disabled={more.loadingMore}>
+        {more.loadingMore ? t('common.loading') : label}
+      </button>
+    </div>
+  );
+}
+
 /**
  * The price type sent as the shop's price: the product's own price, one of the types the
- * catalog's prices use (GetCodesInUse), or another typed by hand (a type the catalog does not
- * use yet is allowed: the mapping takes any).
+ * catalog's prices use (GetCodesInUse, page after page on request), or another typed by hand (a
+ * type the catalog does not use yet is allowed: the mapping takes any).
  */
 export function PriceTypeChoice({
   value,
   known,
+  more,
   onChange,
 }: {
   value: string;
   known: readonly string[];
+  more?: MoreCodes;
   onChange: (value: string) => void;
 }) {
   const { t } = useI18n();
@@ -55,6 +77,7 @@ export function PriceTypeChoice({
       <small id={`${id}-hint`} className="muted">
         {t('sync.shop.priceTypeHint')}
       </small>
+      <LoadMore more={more} label={t('sync.shop.morePriceTypes')} />
     </div>
   );
 }
@@ -62,7 +85,8 @@ export function PriceTypeChoice({
 /**
  * Tick boxes for the codes the company or catalog has (feature systems, attribute codes) on a
  * free-text list of them: a tick adds or removes the code in the text, which stays editable
- * for codes not offered.
+ * for codes not offered. A long list gets a filter (the ticked codes always show), and a list
+ * with another page a "load more".
  */
 export function CodeChecklist({
   legend,
@@ -71,6 +95,7 @@ export function CodeChecklist({
   separator,
   onChange,
   labelOf = (code) => code,
+  more,
 }: {
   legend: string;
   codes: readonly string[];
@@ -78,14 +103,26 @@ export function CodeChecklist({
   separator: '\n' | ', ';
   onChange: (text: string) => void;
   labelOf?: (code: string) => string;
+  more?: MoreCodes;
 }) {
+  const { t } = useI18n();
+  const id = useId();
+  const [filter, setFilter] = useState('');
   if (codes.length === 0) return null;
   const chosen = new Set(list(text));
+  const shown = filterCodes(codes, filter, chosen, labelOf);
   return (
     <fieldset className="plain-fieldset span-2 code-checklist">
       <legend>{legend}</legend>
+      {(codes.length >= FILTER_CODES_FROM || more?.hasMore) && (
+        <div className="field">
+          <label htmlFor={`${id}-filter`}>{t('sync.shop.filterCodes')}</label>
+          <input id={`${id}-filter`} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        </div>
+      )}
+      {shown.length === 0 && <p className="muted">{t('sync.shop.noCodeMatches')}</p>}
       <div className="toolbar">
-        {codes.map((code) => (
+        {shown.map((code) => (
           <label key={code} className="check-field">
             <input
               type="checkbox"
@@ -96,6 +133,7 @@ export function CodeChecklist({
           </label>
         ))}
       </div>
+      <LoadMore more={more} label={t('sync.shop.moreCodes')} />
     </fieldset>
   );
 }

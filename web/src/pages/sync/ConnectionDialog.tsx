@@ -152,11 +152,12 @@ export function ConnectionDialog({ connection, onClose }: { connection: Connecti
           catalog={catalog}
           problems={checked ? problems : {}}
         >
-          {connection ? (
-            <ShopTest connectionId={connection.connectionId} input={shopOfTest()} onBlocked={() => setChecked(true)} />
-          ) : (
-            <p className="muted">{t('sync.shop.testNew')}</p>
-          )}
+          <ShopTest
+            connectionId={connection?.connectionId ?? null}
+            connector={{ catalogId, connectorUrl, keyId, secret }}
+            input={shopOfTest()}
+            onBlocked={() => setChecked(true)}
+          />
         </ShopSection>
         <div className="span-2 form-actions">
           <ErrorText message={error} />

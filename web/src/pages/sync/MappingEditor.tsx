@@ -31,8 +31,8 @@ interface Props {
  */
 export function MappingEditor({ catalogId, draft: given, defaults, catalog, onChange, problems }: Props) {
   const { t } = useI18n();
-  const priceTypes = useCodesInUse(catalogId, 'priceTypes').data ?? [];
-  const systems = useCodesInUse(catalogId, 'featureSystems').data ?? [];
+  const priceTypes = useCodesInUse(catalogId, 'priceTypes');
+  const systems = useCodesInUse(catalogId, 'featureSystems');
   const attributes = useAttributes().data?.items ?? [];
   const attributeName = new Map(attributes.map((a) => [a.code, a.name]));
   const announce = useAnnounce();
@@ -87,7 +87,12 @@ export function MappingEditor({ catalogId, draft: given, defaults, catalog, onCh
       <fieldset className="plain-fieldset">
         <legend>{t('sync.shop.prices')}</legend>
         <div className="form-grid">
-          <PriceTypeChoice value={draft.priceType} known={priceTypes} onChange={(priceType) => set({ priceType })} />
+          <PriceTypeChoice
+            value={draft.priceType}
+            known={priceTypes.codes}
+            more={priceTypes}
+            onChange={(priceType) => set({ priceType })}
+          />
           <FormField
             label={t('sync.shop.currency')}
             problem={problems.currency ? t(`sync.shop.problem.${problems.currency}`) : null}
@@ -150,7 +155,8 @@ export function MappingEditor({ catalogId, draft: given, defaults, catalog, onCh
           )}
           <CodeChecklist
             legend={t('sync.shop.featureBlocksChoice')}
-            codes={systems}
+            codes={systems.codes}
+            more={systems}
             text={draft.featureBlocks}
             separator={'\n'}
             onChange={(featureBlocks) => set({ featureBlocks })}

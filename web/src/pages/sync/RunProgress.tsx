@@ -1,11 +1,22 @@
 import { useJob } from '../../api/hooks';
 import { ProgressBar } from '../../components/ProgressBar';
 import { useI18n } from '../../i18n/i18n';
+import { shopProgressText } from '../../lib/sync-words';
 
-/** A queued or running sync's progress (Job/GetJob, polled until it ends): masters handled of the catalog's. */
+/**
+ * A queued or running sync's progress (Job/GetJob, polled until it ends): masters handled of the
+ * catalog's, and under the bar where the run stands against the shop (batches it took, records
+ * done), which is what a slow shop holds back.
+ */
 export function RunProgress({ jobId }: { jobId: string }) {
-  const { t } = useI18n();
+  const { t, num } = useI18n();
   const job = useJob(jobId);
   const progress = job.data?.progress ?? { done: 0, total: 0 };
-  return <ProgressBar done={progress.done} total={progress.total} label={t('sync.progress')} />;
+  const shop = shopProgressText(progress, t, num);
+  return (
+    <div className="stack">
+      <ProgressBar done={progress.done} total={progress.total} label={t('sync.progress')} />
+      {shop && <small className="muted">{shop}</small>}
+    </div>
+  );
 }

@@ -5,20 +5,33 @@ import { useTestConnection } from '../../api/mutations';
 import { ErrorText } from '../../components/ErrorText';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { type ConnectorDraft, connectorTestFields } from '../../lib/shop-form';
 import { testMessage } from '../../lib/sync-words';
 import { TestResult } from './TestResult';
 
 /**
  * "Test these shop settings" in the connection dialog (docs/web.md "Shops"): TestConnection
- * with the shop as edited, through the saved connection's connector; nothing is saved. `input`
- * is null while the form has problems, which `onBlocked` shows at their inputs instead.
+ * with the shop as edited, through the connector URL, key id, secret and catalog as edited
+ * (connectorTestFields), also before a new connection is saved; nothing is saved. `input` is
+ * null while the shop has problems, which `onBlocked` shows at their inputs instead.
  */
+/** The dialog's labels of the connector fields, to name the missing ones. */
+const CONNECTOR_LABELS = {
+  catalogId: 'common.catalog',
+  connectorUrl: 'sync.url',
+  keyId: 'sync.keyId',
+  secret: 'sync.secret',
+} as const;
+
 export function ShopTest({
   connectionId,
+  connector,
   input,
   onBlocked,
 }: {
-  connectionId: string;
+  /** null: a connection not saved yet. */
+  connectionId: string | null;
+  connector: ConnectorDraft;
   input: ShopInput | null;
   onBlocked: () => void;
 }) {
@@ -35,8 +48,14 @@ export function ShopTest({
       onBlocked();
       return;
     }
+    const edited = connectorTestFields(connector, connectionId !== null);
+    if ('missing' in edited) {
+      setError(t('sync.shop.testNeeds', { fields: edited.missing.map((f) => t(CONNECTOR_LABELS[f])).join(', ') }));
+      return;
+    }
     try {
-      setResult(await testConnection.mutateAsync({ departmentId, connectionId, shop: input }));
+      const ref = connectionId ? { connectionId } : {};
+      setResult(await testConnection.mutateAsync({ departmentId, ...ref, ...edited.fields, shop: input }));
     } catch (err) {
       setError(describeError(err, t));
     }
