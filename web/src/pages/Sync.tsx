@@ -11,7 +11,7 @@ import { ErrorText } from '../components/ErrorText';
 import { JobStateBadge } from '../components/JobStateBadge';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
-import { useSession } from '../session/session';
+import { useMay, useSession } from '../session/session';
 import { ConnectionDialog } from './sync/ConnectionDialog';
 import { RunReport } from './sync/RunReport';
 import type { Connection, TestConnectionResult } from '../api/models';
@@ -55,6 +55,8 @@ export default function Sync() {
 function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit: () => void }) {
   const { t, date } = useI18n();
   const { departmentId, isAdmin } = useSession();
+  // runs and connection tests are publishing (`publish`); other roles read the runs only
+  const mayPublish = useMay('publish');
   const catalogs = useCatalogs();
   const testConnection = useTestConnection();
   const startSync = useStartSync();
@@ -107,15 +109,19 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
           {connection.name}
         </h2>
         <div className="toolbar">
-          <button type="button" onClick={() => void test()}>
-            {t('sync.test')}
-          </button>
-          <button type="button" onClick={() => void start(true)}>
-            {t('sync.dryRunStart')}
-          </button>
-          <button type="button" className="primary" onClick={() => void start(false)}>
-            {t('sync.start')}
-          </button>
+          {mayPublish && (
+            <>
+              <button type="button" onClick={() => void test()}>
+                {t('sync.test')}
+              </button>
+              <button type="button" onClick={() => void start(true)}>
+                {t('sync.dryRunStart')}
+              </button>
+              <button type="button" className="primary" onClick={() => void start(false)}>
+                {t('sync.start')}
+              </button>
+            </>
+          )}
           {isAdmin && (
             <button type="button" onClick={onEdit}>
               {t('common.edit')}
@@ -151,7 +157,7 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
         </p>
       )}
       {tested?.shop && <TestResult shop={tested.shop} warnings={tested.warnings ?? []} />}
-      {connection.lastRun?.report?.deactivationsRefused ? (
+      {mayPublish && connection.lastRun?.report?.deactivationsRefused ? (
         <p className="notice">
           {t('sync.refused', { count: connection.lastRun.report.deactivationsRefused })}{' '}
           <button type="button" onClick={() => void start(false, true)}>
