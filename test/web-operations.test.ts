@@ -31,6 +31,7 @@ describe('Account/GetUsers', () => {
         categoryIds: [],
         channelIds: [],
         aiMayEditClassifications: true,
+        status: 'active',
       },
       {
         userId: admin.userId,
@@ -42,6 +43,7 @@ describe('Account/GetUsers', () => {
         categoryIds: [],
         channelIds: [],
         aiMayEditClassifications: false,
+        status: 'active',
       },
     ]);
     expect(res.json.items.map((u: { userId: string }) => u.userId)).not.toContain(stranger.userId);
