@@ -305,7 +305,8 @@ async function benchSize(options: ShopBenchOptions, size: number, images: BenchI
       );
       for (const f of answer.failed.slice(0, 5)) console.log(`  failed ${f.sku} ${f.field}: ${f.error}`);
       // The slow calls of a round with few writes (the 1 % round): where each update's time goes.
-      if (sent > 0 && sent <= 200) for (const line of describeOperations(round.target.operations)) console.log(`  ${line}`);
+      if (sent > 0 && sent <= 200)
+        for (const line of describeOperations(round.target.operations)) console.log(`  ${line}`);
       return round;
     };
     /** The PIM's round: read the inventory, send what differs from it. */

@@ -63,7 +63,9 @@ export function operationOf(method: string, url: string, body: Buffer): string {
 export function describeOperations(operations: ProxyCounters['operations']): string[] {
   return [...operations.entries()]
     .sort((a, b) => b[1].ms - a[1].ms)
-    .map(([name, o]) => `${name}: ${o.requests} × ${(o.ms / o.requests).toFixed(0)} ms = ${(o.ms / 1000).toFixed(2)} s`);
+    .map(
+      ([name, o]) => `${name}: ${o.requests} × ${(o.ms / o.requests).toFixed(0)} ms = ${(o.ms / 1000).toFixed(2)} s`,
+    );
 }
 
 export async function startTargetProxy(
