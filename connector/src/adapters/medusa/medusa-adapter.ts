@@ -13,8 +13,8 @@ import {
 } from '../target-adapter';
 import { codeUnits } from '../unit-codes';
 import { createMedusaApi, type MedusaApi, MedusaRefusal, query } from './medusa-api';
-import { idsOf, productsByExternalId } from './medusa-products';
-import { findCurrent, OwnedByShop, type WriteState, writeProduct } from './medusa-write';
+import { idsOf, type MedusaProduct, productsByExternalId } from './medusa-products';
+import { findCurrents, OwnedByShop, type WriteState, writeProduct } from './medusa-write';
 
 /**
  * The Medusa v2 adapter (docs/shops.md): products carry the PIM SKU as `external_id`,
@@ -68,10 +68,14 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
     return translationModule;
   };
 
-  async function writeOne(rec: TargetRecord, state: WriteState): Promise<RecordOutcome> {
+  async function writeOne(
+    rec: TargetRecord,
+    state: WriteState,
+    currentOf: (rec: TargetRecord) => Promise<MedusaProduct | null>,
+  ): Promise<RecordOutcome> {
     const { index, record } = rec;
     try {
-      const current = await findCurrent(api, rec);
+      const current = await currentOf(rec);
       if (record.op === 'deactivate') {
         if (!current) return { index, ok: true, ids: null, action: 'deactivated' };
         if (state.mapping.onDeactivate === 'delete') {
@@ -148,8 +152,9 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
         salesChannelId: s.default_sales_channel_id,
         translationModule: await hasTranslations(),
       };
+      const currentOf = await findCurrents(api, records);
       const outcomes: RecordOutcome[] = [];
-      for (const rec of records) outcomes.push(await writeOne(rec, state));
+      for (const rec of records) outcomes.push(await writeOne(rec, state, currentOf));
       return outcomes;
     },
   };

@@ -2,7 +2,14 @@ import type { Product } from '../../../../src/sync/protocol/wire';
 import type { TargetIds, TargetMapping, TargetRecord, WriteContext } from '../target-adapter';
 import type { MedusaApi } from './medusa-api';
 import { type CategoryCache, resolveCategories, resolveImages } from './medusa-assets';
-import { getProduct, idsOf, type MedusaProduct, ownersOfSkus, productsByExternalId } from './medusa-products';
+import {
+  getProduct,
+  idsOf,
+  type MedusaProduct,
+  ownersOfSkus,
+  productsByExternalId,
+  productsById,
+} from './medusa-products';
 import { type DesiredProduct, desiredProduct } from './medusa-shape';
 import { syncTranslations } from './medusa-translations';
 
@@ -23,6 +30,33 @@ export interface WriteState {
 }
 
 export class OwnedByShop extends Error {}
+
+/**
+ * The products a chunk's SKUs stand for, read at once (one call by the mirror's ids, one by
+ * `external_id` for the rest) instead of one or two calls per record. The answer gives each
+ * record its product (null: none) once; asked again for the same SKU (a SKU twice in a chunk),
+ * it reads the product as it then is. Throws `OwnedByShop` as `findCurrent` does.
+ */
+export async function findCurrents(
+  api: MedusaApi,
+  recs: TargetRecord[],
+): Promise<(rec: TargetRecord) => Promise<MedusaProduct | null>> {
+  const byId = await productsById(api, [...new Set(recs.flatMap((r) => (r.known ? [r.known.product] : [])))]);
+  const rest = recs.filter((r) => !(r.known && byId.has(r.known.product))).map((r) => r.record.sku);
+  const byExternalId = await productsByExternalId(api, [...new Set(rest)]);
+  const used = new Set<string>();
+  return async (rec) => {
+    const sku = rec.record.sku;
+    if (used.has(sku)) return findCurrent(api, rec);
+    used.add(sku);
+    const known = rec.known ? byId.get(rec.known.product) : undefined;
+    if (known) {
+      if (known.external_id !== sku) throw new OwnedByShop('the SKU belongs to a product the shop owns');
+      return known;
+    }
+    return byExternalId.get(sku) ?? null;
+  };
+}
 
 /** The product the record's SKU stands for: by the mirror's id, else by `external_id`. */
 export async function findCurrent(api: MedusaApi, rec: TargetRecord): Promise<MedusaProduct | null> {
@@ -154,7 +188,9 @@ export async function writeProduct(
       ],
     });
     written = updated[0] as MedusaProduct;
-    await linkOptions(api, (await getProduct(api, current.id)) ?? written, desired, 'remove');
+    // The options as read before the update: those the add phase made are all wanted, so what is
+    // stale now was stale then (no second read of the product).
+    await linkOptions(api, current, desired, 'remove');
   }
   const ids = idsOf(written, media);
   if (state.translationModule) await syncTranslations(api, desired, ids, state.mapping);
