@@ -18,11 +18,12 @@ export interface ShopProduct {
   id: string;
   customFields: { pimSku: string | null };
   assets: { id: string }[];
+  featuredAsset?: { id: string } | null;
   optionGroups: ShopOptionGroup[];
   variants: { id: string; sku: string }[];
 }
 
-export const PRODUCT_FIELDS = `id customFields { pimSku } assets { id }
+export const PRODUCT_FIELDS = `id customFields { pimSku } assets { id } featuredAsset { id }
   optionGroups { id code options { id code } }
   variants { id sku }`;
 

@@ -181,7 +181,24 @@ function keepsShape(shop: ShopProduct, prepared: PreparedUpsert): boolean {
     if ([...plan.options.values()].some((o) => !codes.has(o.code))) return false;
   }
   const skus = new Set(prepared.variants.map((v) => v.sku));
-  return shop.variants.length === skus.size && shop.variants.every((v) => skus.has(v.sku));
+  return (
+    shop.variants.length === skus.size && shop.variants.every((v) => skus.has(v.sku)) && keepsAssets(shop, prepared)
+  );
+}
+
+/**
+ * Whether the product's assets are already the record's, in order. Vendure 3.7 refuses an
+ * `updateProducts` that sets the assets of several products ("NOT NULL constraint failed:
+ * product_asset.productId"), so the shared call leaves them out and only products whose
+ * images did not change go into it.
+ */
+function keepsAssets(shop: ShopProduct, prepared: PreparedUpsert): boolean {
+  const wanted = prepared.product.assetIds as string[];
+  return (
+    (shop.featuredAsset?.id ?? null) === prepared.product.featuredAssetId &&
+    shop.assets.length === wanted.length &&
+    shop.assets.every((a, i) => a.id === wanted[i])
+  );
 }
 
 async function updateTogether(
@@ -189,7 +206,10 @@ async function updateTogether(
   together: { target: TargetRecord; shop: ShopProduct; prepared: PreparedUpsert }[],
 ): Promise<RecordOutcome[]> {
   const products = await deps.client.query<{ updateProducts: ShopProduct[] }>(UPDATE_PRODUCTS, {
-    input: together.map(({ shop, prepared }) => ({ ...prepared.product, id: shop.id })),
+    input: together.map(({ shop, prepared }) => {
+      const { assetIds: _assets, featuredAssetId: _featured, ...unchanged } = prepared.product;
+      return { ...unchanged, id: shop.id };
+    }),
   });
   const written = new Map(products.updateProducts.map((p) => [p.id, p]));
   const variants = together.flatMap(({ shop, prepared }) => {
