@@ -471,6 +471,9 @@ describe('writing products into Vendure', () => {
     expect(operations.filter((o) => o === 'UpdateProducts')).toHaveLength(1);
     expect(operations.filter((o) => o === 'UpdateVariants')).toHaveLength(1);
     expect(operations).not.toContain('UpdateProduct');
+    // The chunk's products and their known images are each read once, not per record.
+    expect(operations.filter((o) => o === 'ProductsById')).toHaveLength(1);
+    expect(operations.filter((o) => o === 'AssetsById')).toHaveLength(1);
     for (const [i, id] of ids.entries()) {
       const { product: p } = await read(PRODUCT_READ, { id: id?.product });
       const de = p.translations.find((t: { languageCode: string }) => t.languageCode === 'de');

@@ -4,7 +4,7 @@ import { imagesFor } from '../common/images';
 import { MediaError } from '../../media/media-bytes';
 import { localesOf } from '../common/texts';
 import type { RecordOutcome, TargetIds, TargetRecord, WriteContext } from '../target-adapter';
-import { ensureAssets, ensureLinkAsset } from './vendure-assets';
+import { aliveAssets, ensureAssets, ensureLinkAsset } from './vendure-assets';
 import { type Catalog, refKey } from './vendure-catalog';
 import { unwrap, type VendureClient, VendureRefusal } from './vendure-client';
 import {
@@ -37,6 +37,8 @@ export interface WriteDeps {
   channelLanguage: string;
   /** Tax category id -> rate, for prices shown with tax. */
   taxRates: Map<string, number>;
+  /** The chunk's known asset ids that the shop still has, read once for the chunk (`writeRecords`). */
+  aliveAssets?: Set<string>;
 }
 
 /** Raised inside a write to name the record's field a refusal belongs to. */
@@ -141,6 +143,9 @@ export async function writeRecords(
 ): Promise<RecordOutcome[]> {
   const outcomes: RecordOutcome[] = [];
   const together: { target: TargetRecord; shop: ShopProduct; prepared: PreparedUpsert }[] = [];
+  // The images the mirror knows for the chunk's records, checked once instead of once per record.
+  const knownMedia = targets.flatMap((t) => Object.values(t.known?.media ?? {}));
+  if (knownMedia.length > 0) deps = { ...deps, aliveAssets: await aliveAssets(deps.client, knownMedia) };
   for (const target of targets) {
     const { record, index } = target;
     const shop = shops.get(record.sku) ?? null;
@@ -321,7 +326,13 @@ async function prepareUpsert(
   const variantImages = product.variants.flatMap((v) => imagesFor(v, mapping));
   let media: Map<string, string>;
   try {
-    media = await ensureAssets(deps.client, [...images, ...variantImages], known?.media ?? {}, deps.ctx.mediaBytes);
+    media = await ensureAssets(
+      deps.client,
+      [...images, ...variantImages],
+      known?.media ?? {},
+      deps.ctx.mediaBytes,
+      deps.aliveAssets ?? null,
+    );
   } catch (err) {
     if (!(err instanceof VendureRefusal)) throw err;
     throw new FieldRefusal('product.media', err.message);
