@@ -30,7 +30,7 @@ import {
 import { migrate, startDevServer } from '../../scripts/lib/dev-server';
 import { type BenchImage, startImageServer } from './image-server';
 import { type BenchShop, type ShopKind, type ShopOptions, startShop } from './shop-targets';
-import type { ProxyCounters } from './target-proxy';
+import { describeOperations, type ProxyCounters } from './target-proxy';
 
 const KEY = { keyId: 'bench', secret: 'bench-connector-secret-1' };
 const AMPS = ['6', '10', '16', '20', '25', '32'];
@@ -304,6 +304,9 @@ async function benchSize(options: ShopBenchOptions, size: number, images: BenchI
         `${prefix}: ${round.seconds.toFixed(1)} s, sent ${sent}, created ${answer.created}, updated ${answer.updated}, unchanged ${answer.unchanged}, failed ${failed}, target requests ${round.target.requests}${round.target.points ? `, points ${round.target.points}, throttled ${round.target.throttled}` : ''}${round.target.heldMs ? `, held ${(round.target.heldMs / 1000).toFixed(1)} s` : ''}, shop busy ${(round.target.busyMs / 1000).toFixed(1)} s, load ${round.load.toFixed(2)}`,
       );
       for (const f of answer.failed.slice(0, 5)) console.log(`  failed ${f.sku} ${f.field}: ${f.error}`);
+      // The slow calls of a round with few writes (the 1 % round): where each update's time goes.
+      if (sent > 0 && sent <= 200)
+        for (const line of describeOperations(round.target.operations)) console.log(`  ${line}`);
       return round;
     };
     /** The PIM's round: read the inventory, send what differs from it. */

@@ -25,6 +25,8 @@ export interface ProxyCounters {
   heldMs: number;
   /** Milliseconds during which at least one forwarded request awaited the shop's answer (the shop's own time). */
   busyMs: number;
+  /** Per operation (GraphQL operation name, else method and path with ids blanked): requests and milliseconds answering. */
+  operations: Map<string, { requests: number; ms: number }>;
 }
 
 export interface TargetProxy {
@@ -35,7 +37,36 @@ export interface TargetProxy {
   close(): Promise<void>;
 }
 
-const zero = (): ProxyCounters => ({ requests: 0, points: 0, throttled: 0, heldMs: 0, busyMs: 0 });
+const zero = (): ProxyCounters => ({
+  requests: 0,
+  points: 0,
+  throttled: 0,
+  heldMs: 0,
+  busyMs: 0,
+  operations: new Map(),
+});
+
+/**
+ * What a request asks the shop, for the per-operation timings: a GraphQL document's operation
+ * name (`mutation UpdateProduct`), else the method and the path with ids and query blanked
+ * (`POST /admin/products/:id`), so the slow calls of a round can be named.
+ */
+export function operationOf(method: string, url: string, body: Buffer): string {
+  const text = body.subarray(0, 400).toString('utf8');
+  const named = /"(?:query|operations)"\s*:\s*"[^"]*?\b(query|mutation)\s+([A-Za-z_]\w*)/.exec(text);
+  if (named) return `${named[1]} ${named[2]}`;
+  const path = (url.split('?')[0] ?? '').replace(/\/[^/]*\d[^/]*/g, '/:id');
+  return `${method} ${path}`;
+}
+
+/** The operations of a round, slowest first: `name: requests × average ms`. */
+export function describeOperations(operations: ProxyCounters['operations']): string[] {
+  return [...operations.entries()]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .map(
+      ([name, o]) => `${name}: ${o.requests} × ${(o.ms / o.requests).toFixed(0)} ms = ${(o.ms / 1000).toFixed(2)} s`,
+    );
+}
 
 export async function startTargetProxy(
   upstream: string,
@@ -86,11 +117,17 @@ export async function startTargetProxy(
 
   function forward(req: IncomingMessage, res: ServerResponse, body: Buffer) {
     opened();
+    const operation = operationOf(req.method ?? 'GET', req.url ?? '/', body);
+    const sentAt = performance.now();
     let done = false;
     const finish = () => {
       if (!done) {
         done = true;
         closed();
+        const stats = counters.operations.get(operation) ?? { requests: 0, ms: 0 };
+        stats.requests++;
+        stats.ms += performance.now() - sentAt;
+        counters.operations.set(operation, stats);
       }
     };
     const upstreamReq = httpRequest(

@@ -497,6 +497,57 @@ describe('Medusa v2 adapter against a real Medusa', () => {
     expect(products.map((p) => [p.title, p.external_id])).toEqual([['Gutschein', null]]);
   });
 
+  it('sends the updates of a chunk in one products batch and one translations batch; a refused one fails alone', async () => {
+    const mirror = new Map<string, TargetIds>();
+    const skus = ['MED-800', 'MED-810', 'MED-820'];
+    for (const o of await write(
+      skus.map((sku) => upsert(sku, master(sku))),
+      mirror,
+    ))
+      ok(o);
+    const renamed = (sku: string, suffix: string) =>
+      master(sku, {
+        translations: {
+          eng: { name: `Cable ${sku} ${suffix}`, description: 'A cable for indoors' },
+          fra: { name: `Câble gainé ${sku}`, description: 'Un câble pour intérieur' },
+        },
+      });
+    const from = sent.length;
+    const outcomes = await write(
+      skus.map((sku) => upsert(sku, renamed(sku, 'v2'))),
+      mirror,
+    );
+    expect(outcomes.map((o) => o.ok && o.action)).toEqual(['updated', 'updated', 'updated']);
+    const requests = sent.slice(from);
+    expect(requests.filter((r) => r === 'POST /admin/products/batch')).toHaveLength(1);
+    expect(requests.filter((r) => r === 'POST /admin/translations/batch')).toHaveLength(1);
+    expect(requests.filter((r) => r.startsWith('GET /admin/products'))).toHaveLength(1);
+    for (const sku of skus) {
+      const rows = await translationsOf([(await onlyProduct(sku)).id]);
+      expect(rows.find((r) => r.locale_code === 'en-GB')?.translations.title).toBe(`Cable ${sku} v2`);
+    }
+
+    // The second record's variant takes the first one's EAN (unique in Medusa): the shared batch is refused, each goes alone.
+    const clash = renamed('MED-810', 'v3');
+    (clash.variants[0] as Variant).gtin = gtinOf('MED-800-RT');
+    const mixed = await write(
+      [
+        upsert('MED-800', renamed('MED-800', 'v3')),
+        upsert('MED-810', clash),
+        upsert('MED-820', renamed('MED-820', 'v3')),
+      ],
+      mirror,
+    );
+    const byIndex = mixed.sort((a, b) => a.index - b.index);
+    expect(byIndex.map((o) => o.ok)).toEqual([true, false, true]);
+    for (const sku of ['MED-800', 'MED-820']) {
+      const rows = await translationsOf([(await onlyProduct(sku)).id]);
+      expect(rows.find((r) => r.locale_code === 'en-GB')?.translations.title).toBe(`Cable ${sku} v3`);
+    }
+    const kept = await translationsOf([(await onlyProduct('MED-810')).id]);
+    expect(kept.find((r) => r.locale_code === 'en-GB')?.translations.title).toBe('Cable MED-810 v2');
+  });
+
   it("answers a record Medusa refuses with Medusa's message and writes the others", async () => {
     await admin('/admin/products', {
       method: 'POST',

@@ -423,6 +423,85 @@ describe('writing products into Vendure', () => {
     expect(p.variants.map((v: { price: number }) => v.price)).toEqual([500]);
   });
 
+  it('writes the updates of a chunk in one updateProducts and one updateProductVariants; a refused one fails alone', async () => {
+    const skus = ['NYM-800', 'NYM-810', 'NYM-820'];
+    const products = skus.map((sku) => cableMaster(sku, taxId));
+    const created = await write(products.map((p, i) => upsert(skus[i] as string, p)));
+    const ids = created.map(okIds);
+    // A second adapter for the same shop and login, counting its operations: it rides on the first one's session.
+    const operations: string[] = [];
+    const counting = createVendureAdapter(
+      {
+        kind: 'vendure',
+        url: shop.adminApiUrl,
+        credentials: { username: shop.username, password: shop.password },
+        mapping,
+      },
+      {
+        http: createTargetHttp({
+          fetch: async (input, init) => {
+            const body = typeof init?.body === 'string' ? init.body : '';
+            operations.push(/\b(?:query|mutation)\s+(\w+)/.exec(body)?.[1] ?? 'upload');
+            return fetch(input, init);
+          },
+          sleep: async () => undefined,
+          attempts: 2,
+        }),
+      },
+    );
+    const renamed = products.map((p, i) => ({ ...structuredClone(p), name: `Mantelleitung ${i} (neu)` }));
+    const records = renamed.map((p, i) => ({
+      index: i,
+      record: upsert(skus[i] as string, p, 'update'),
+      known: ids[i] ?? null,
+      previous: null,
+    }));
+    const ctx = {
+      mapping,
+      mediaBytes: async () => new Blob([]),
+      refusedUrl: (url: string) => refusedUrlReason(url, true),
+      linkBytes: async () => new Blob([]),
+      idsOf: async () => new Map(),
+      referencing: async () => [],
+    };
+    const outcomes = await counting.write(records, ctx);
+    expect(outcomes.map((o) => o.ok && o.action)).toEqual(['updated', 'updated', 'updated']);
+    expect(outcomes.map((o) => (o.ok ? o.ids : null))).toEqual(ids);
+    expect(operations).not.toContain('Login');
+    expect(operations.filter((o) => o === 'UpdateProducts')).toHaveLength(1);
+    expect(operations.filter((o) => o === 'UpdateVariants')).toHaveLength(1);
+    expect(operations).not.toContain('UpdateProduct');
+    // The chunk's products and their known images are each read once, not per record.
+    expect(operations.filter((o) => o === 'ProductsById')).toHaveLength(1);
+    expect(operations.filter((o) => o === 'AssetsById')).toHaveLength(1);
+    for (const [i, id] of ids.entries()) {
+      const { product: p } = await read(PRODUCT_READ, { id: id?.product });
+      const de = p.translations.find((t: { languageCode: string }) => t.languageCode === 'de');
+      expect(de?.name).toBe(`Mantelleitung ${i} (neu)`);
+    }
+
+    // One record's tax category is not the shop's: Vendure refuses the shared variant update, each goes alone.
+    const again = renamed.map((p, i) => ({ ...p, name: `Mantelleitung ${i} (2)` }));
+    const one = again[1] as (typeof again)[0];
+    const bad = { ...one, variants: one.variants.map((v) => ({ ...v, taxId: '999999' })) };
+    const mixed = [again[0], bad, again[2]].map((p, i) => ({
+      index: i,
+      record: upsert(skus[i] as string, p as (typeof again)[0], 'update'),
+      known: ids[i] ?? null,
+      previous: null,
+    }));
+    const answers = (await counting.write(mixed, ctx)).sort((a, b) => a.index - b.index);
+    expect(answers.map((o) => o.ok)).toEqual([true, false, true]);
+    expect(answers[1]).toMatchObject({ index: 1, ok: false, field: 'product', retryable: false });
+    const names = await Promise.all(
+      ids.map(async (id) => {
+        const { product: p } = await read(PRODUCT_READ, { id: id?.product });
+        return p.translations.find((t: { languageCode: string }) => t.languageCode === 'de')?.name;
+      }),
+    );
+    expect([names[0], names[2]]).toEqual(['Mantelleitung 0 (2)', 'Mantelleitung 2 (2)']);
+  });
+
   // Only media typed as images are sent (adapters/common/images.ts): the refused file claims to be one and is served as text.
   it("answers a file type Vendure refuses as that record's failure with Vendure's message, the others written", async () => {
     const served = image(new TextEncoder().encode('not an image'), 'readme.txt', 0, 'text/plain');

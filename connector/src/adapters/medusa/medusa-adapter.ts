@@ -13,8 +13,17 @@ import {
 } from '../target-adapter';
 import { codeUnits } from '../unit-codes';
 import { createMedusaApi, type MedusaApi, MedusaRefusal, query } from './medusa-api';
-import { idsOf, productsByExternalId } from './medusa-products';
-import { findCurrent, OwnedByShop, type WriteState, writeProduct } from './medusa-write';
+import { idsOf, type MedusaProduct, productsByExternalId } from './medusa-products';
+import {
+  findCurrent,
+  findCurrents,
+  OwnedByShop,
+  type PreparedUpdate,
+  prepareUpdate,
+  updateProducts,
+  type WriteState,
+  writeProduct,
+} from './medusa-write';
 
 /**
  * The Medusa v2 adapter (docs/shops.md): products carry the PIM SKU as `external_id`,
@@ -68,21 +77,10 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
     return translationModule;
   };
 
-  async function writeOne(rec: TargetRecord, state: WriteState): Promise<RecordOutcome> {
-    const { index, record } = rec;
+  /** A refusal of the shop's or of the record's content as the record's failure; anything else is thrown. */
+  async function asOutcome(index: number, write: () => Promise<RecordOutcome | null>): Promise<RecordOutcome | null> {
     try {
-      const current = await findCurrent(api, rec);
-      if (record.op === 'deactivate') {
-        if (!current) return { index, ok: true, ids: null, action: 'deactivated' };
-        if (state.mapping.onDeactivate === 'delete') {
-          await api.post('/admin/products/batch', { delete: [current.id] });
-          return { index, ok: true, ids: null, action: 'deactivated' };
-        }
-        await api.post('/admin/products/batch', { update: [{ id: current.id, status: 'draft' }] });
-        return { index, ok: true, ids: idsOf(current, rec.known?.media), action: 'deactivated' };
-      }
-      const { ids, created } = await writeProduct(api, rec, record.product, current, state);
-      return { index, ok: true, ids, action: created ? 'created' : 'updated' };
+      return await write();
     } catch (err) {
       if (err instanceof OwnedByShop) return { index, ok: false, field: 'sku', error: err.message, retryable: false };
       if (err instanceof CategoryImageRefused)
@@ -95,6 +93,62 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
       }
       throw err;
     }
+  }
+
+  /**
+   * One record: a deactivation or a create is written at once; an update is made ready (its
+   * options added) and left in `updates`, to be sent with the chunk's other updates.
+   */
+  function step(
+    rec: TargetRecord,
+    state: WriteState,
+    currentOf: (rec: TargetRecord) => Promise<MedusaProduct | null>,
+    updates: PreparedUpdate[],
+  ): Promise<RecordOutcome | null> {
+    const { index, record } = rec;
+    return asOutcome(index, async () => {
+      const current = await currentOf(rec);
+      if (record.op === 'deactivate') {
+        if (!current) return { index, ok: true, ids: null, action: 'deactivated' };
+        if (state.mapping.onDeactivate === 'delete') {
+          await api.post('/admin/products/batch', { delete: [current.id] });
+          return { index, ok: true, ids: null, action: 'deactivated' };
+        }
+        await api.post('/admin/products/batch', { update: [{ id: current.id, status: 'draft' }] });
+        return { index, ok: true, ids: idsOf(current, rec.known?.media), action: 'deactivated' };
+      }
+      if (current) {
+        updates.push(await prepareUpdate(api, rec, record.product, current, state));
+        return null;
+      }
+      const { ids } = await writeProduct(api, rec, record.product, null, state);
+      return { index, ok: true, ids, action: 'created' };
+    });
+  }
+
+  /**
+   * The chunk's updates in one batch. Refused (one record's content), nothing of the batch is
+   * kept: each is read again and written on its own, so the refusal lands on its record.
+   */
+  async function sendUpdates(updates: PreparedUpdate[], state: WriteState): Promise<RecordOutcome[]> {
+    if (updates.length === 0) return [];
+    try {
+      const ids = await updateProducts(api, updates, state);
+      return updates.map((u, i) => ({ index: u.rec.index, ok: true, ids: ids[i] ?? null, action: 'updated' }));
+    } catch (err) {
+      if (!(err instanceof MedusaRefusal)) throw err;
+    }
+    const outcomes: RecordOutcome[] = [];
+    for (const { rec } of updates) {
+      const { record } = rec;
+      if (record.op === 'deactivate') continue; // never among the updates
+      const outcome = await asOutcome(rec.index, async () => {
+        const { ids, created } = await writeProduct(api, rec, record.product, await findCurrent(api, rec), state);
+        return { index: rec.index, ok: true, ids, action: created ? 'created' : 'updated' };
+      });
+      if (outcome) outcomes.push(outcome);
+    }
+    return outcomes;
   }
 
   return {
@@ -148,8 +202,14 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
         salesChannelId: s.default_sales_channel_id,
         translationModule: await hasTranslations(),
       };
+      const currentOf = await findCurrents(api, records);
       const outcomes: RecordOutcome[] = [];
-      for (const rec of records) outcomes.push(await writeOne(rec, state));
+      const updates: PreparedUpdate[] = [];
+      for (const rec of records) {
+        const outcome = await step(rec, state, currentOf, updates);
+        if (outcome) outcomes.push(outcome);
+      }
+      outcomes.push(...(await sendUpdates(updates, state)));
       return outcomes;
     },
   };

@@ -1,3 +1,4 @@
+import { cachedSession, dropSession, keepSession } from '../common/session-cache';
 import { TargetError } from '../target-adapter';
 import type { TargetHttp } from '../target-http';
 
@@ -55,7 +56,10 @@ function plainReason(status: number, body: string): string {
 
 export function createMedusaApi(baseUrl: string, credentials: MedusaCredentials, http: TargetHttp): MedusaApi {
   const base = baseUrl.replace(/\/+$/, '');
-  let bearer: string | null = null;
+  const email = credentials.email ?? '';
+  const password = credentials.password ?? '';
+  // A JWT from an earlier request with the same credentials: no second sign-in (common/session-cache.ts).
+  let bearer: string | null = email && password ? cachedSession('medusa', base, email, password) : null;
 
   async function authorization(): Promise<string> {
     if (credentials.apiKey) return `Basic ${btoa(`${credentials.apiKey}:`)}`;
@@ -76,14 +80,22 @@ export function createMedusaApi(baseUrl: string, credentials: MedusaCredentials,
     const { token } = (await response.json()) as { token?: string };
     if (!token) throw new TargetError('Medusa answered the sign-in without a token', false);
     bearer = `Bearer ${token}`;
+    keepSession('medusa', base, email, password, bearer);
     return bearer;
   }
 
   async function send<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: BodyInit, json = true): Promise<T> {
+    const signedIn = bearer;
     const headers: Record<string, string> = { authorization: await authorization(), accept: 'application/json' };
     if (json && body !== undefined) headers['content-type'] = 'application/json';
     const response = await http.send({ method, url: `${base}${path}`, headers, body });
     const text = await response.text();
+    if (response.status === 401 && signedIn && !credentials.apiKey) {
+      // A session kept from an earlier request may have expired: signed in once more, then sent again.
+      dropSession('medusa', base, email, signedIn);
+      bearer = null;
+      return send(method, path, body, json);
+    }
     if (response.status === 401 || response.status === 403) {
       throw new TargetError('Medusa refused the credentials (HTTP 401/403)', false, response.status);
     }

@@ -56,6 +56,19 @@ export async function productsByExternalId(api: MedusaApi, skus: string[]): Prom
   return out;
 }
 
+/** The products with these ids (at most 100 per call), by id; an id the shop no longer has is absent. */
+export async function productsById(api: MedusaApi, ids: string[]): Promise<Map<string, MedusaProduct>> {
+  const out = new Map<string, MedusaProduct>();
+  for (let i = 0; i < ids.length; i += 100) {
+    const page = ids.slice(i, i + 100);
+    const { products } = await api.get<{ products: MedusaProduct[] }>(
+      `/admin/products${query({ ...FIELDS, id: page, limit: page.length })}`,
+    );
+    for (const p of products) out.set(p.id, p);
+  }
+  return out;
+}
+
 /** SKU -> the external_id of the product that holds a variant with it (null: a product the shop owns). */
 export async function ownersOfSkus(api: MedusaApi, skus: string[]): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();

@@ -19,12 +19,8 @@ interface Row {
 const same = (a: Record<string, string>, b: Record<string, string>) =>
   JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 
-export async function syncTranslations(
-  api: MedusaApi,
-  desired: DesiredProduct,
-  ids: TargetIds,
-  mapping: TargetMapping,
-): Promise<void> {
+/** The rows one product (and its variants) should have. */
+function wantedRows(desired: DesiredProduct, ids: TargetIds): Omit<Row, 'id'>[] {
   const wanted: Omit<Row, 'id'>[] = [];
   for (const [locale, translations] of Object.entries(desired.translations)) {
     wanted.push({ reference_id: ids.product, reference: 'product', locale_code: locale, translations });
@@ -36,26 +32,43 @@ export async function syncTranslations(
       wanted.push({ reference_id: id, reference: 'product_variant', locale_code: locale, translations });
     }
   }
+  return wanted;
+}
+
+/** References per read of the existing rows: a row per reference and locale stays under the read's limit. */
+const REFERENCES_PER_READ = 100;
+
+/** The translations of several products brought to the records': one read per 100 references, one batch for all. */
+export async function syncTranslations(
+  api: MedusaApi,
+  products: { desired: DesiredProduct; ids: TargetIds }[],
+  mapping: TargetMapping,
+): Promise<void> {
+  const wanted = products.flatMap(({ desired, ids }) => wantedRows(desired, ids));
   const managed = new Set(
     Object.entries(mapping.languages)
       .filter(([language]) => language !== mapping.defaultLanguage)
       .map(([, locale]) => locale),
   );
-  const references = [ids.product, ...Object.values(ids.variants)];
-  const { translations: existing } = await api.get<{ translations: Row[] }>(
-    `/admin/translations${query({ reference_id: references, limit: 1000 })}`,
-  );
+  const references = products.flatMap(({ ids }) => [ids.product, ...Object.values(ids.variants)]);
+  const existing: Row[] = [];
+  for (let i = 0; i < references.length; i += REFERENCES_PER_READ) {
+    const { translations } = await api.get<{ translations: Row[] }>(
+      `/admin/translations${query({ reference_id: references.slice(i, i + REFERENCES_PER_READ), limit: 1000 })}`,
+    );
+    existing.push(...translations);
+  }
+  const key = (r: { reference_id: string; locale_code: string }) => `${r.reference_id}\u0000${r.locale_code}`;
+  const held = new Map(existing.map((e) => [key(e), e]));
+  const wantedKeys = new Set(wanted.map(key));
   const create: Omit<Row, 'id'>[] = [];
   const update: { id: string; translations: Record<string, string> }[] = [];
   for (const row of wanted) {
-    const found = existing.find((e) => e.reference_id === row.reference_id && e.locale_code === row.locale_code);
+    const found = held.get(key(row));
     if (!found) create.push(row);
     else if (!same(found.translations, row.translations)) update.push({ id: found.id, translations: row.translations });
   }
-  const remove = existing
-    .filter((e) => managed.has(e.locale_code))
-    .filter((e) => !wanted.some((w) => w.reference_id === e.reference_id && w.locale_code === e.locale_code))
-    .map((e) => e.id);
+  const remove = existing.filter((e) => managed.has(e.locale_code) && !wantedKeys.has(key(e))).map((e) => e.id);
   if (create.length + update.length + remove.length === 0) return;
   await api.post('/admin/translations/batch', { create, update, delete: remove });
 }

@@ -2,7 +2,14 @@ import type { Product } from '../../../../src/sync/protocol/wire';
 import type { TargetIds, TargetMapping, TargetRecord, WriteContext } from '../target-adapter';
 import type { MedusaApi } from './medusa-api';
 import { type CategoryCache, resolveCategories, resolveImages } from './medusa-assets';
-import { getProduct, idsOf, type MedusaProduct, ownersOfSkus, productsByExternalId } from './medusa-products';
+import {
+  getProduct,
+  idsOf,
+  type MedusaProduct,
+  ownersOfSkus,
+  productsByExternalId,
+  productsById,
+} from './medusa-products';
 import { type DesiredProduct, desiredProduct } from './medusa-shape';
 import { syncTranslations } from './medusa-translations';
 
@@ -23,6 +30,33 @@ export interface WriteState {
 }
 
 export class OwnedByShop extends Error {}
+
+/**
+ * The products a chunk's SKUs stand for, read at once (one call by the mirror's ids, one by
+ * `external_id` for the rest) instead of one or two calls per record. The answer gives each
+ * record its product (null: none) once; asked again for the same SKU (a SKU twice in a chunk),
+ * it reads the product as it then is. Throws `OwnedByShop` as `findCurrent` does.
+ */
+export async function findCurrents(
+  api: MedusaApi,
+  recs: TargetRecord[],
+): Promise<(rec: TargetRecord) => Promise<MedusaProduct | null>> {
+  const byId = await productsById(api, [...new Set(recs.flatMap((r) => (r.known ? [r.known.product] : [])))]);
+  const rest = recs.filter((r) => !(r.known && byId.has(r.known.product))).map((r) => r.record.sku);
+  const byExternalId = await productsByExternalId(api, [...new Set(rest)]);
+  const used = new Set<string>();
+  return async (rec) => {
+    const sku = rec.record.sku;
+    if (used.has(sku)) return findCurrent(api, rec);
+    used.add(sku);
+    const known = rec.known ? byId.get(rec.known.product) : undefined;
+    if (known) {
+      if (known.external_id !== sku) throw new OwnedByShop('the SKU belongs to a product the shop owns');
+      return known;
+    }
+    return byExternalId.get(sku) ?? null;
+  };
+}
 
 /** The product the record's SKU stands for: by the mirror's id, else by `external_id`. */
 export async function findCurrent(api: MedusaApi, rec: TargetRecord): Promise<MedusaProduct | null> {
@@ -86,13 +120,14 @@ async function linkOptions(api: MedusaApi, current: MedusaProduct, desired: Desi
   await api.post(`/admin/products/${current.id}/options/batch`, { add, update, remove });
 }
 
-export async function writeProduct(
+/** What a create and an update share: the record in Medusa's shape, its categories and images resolved. */
+async function prepareBody(
   api: MedusaApi,
   rec: TargetRecord,
   product: Product,
   current: MedusaProduct | null,
   state: WriteState,
-): Promise<{ ids: TargetIds; created: boolean }> {
+) {
   const desired = desiredProduct(rec.record.sku, product, state.mapping);
   if (!current) {
     const owners = await ownersOfSkus(
@@ -119,44 +154,98 @@ export async function writeProduct(
     categories: categories.map((id) => ({ id })),
     variants: variantBodies(desired, current, state),
   };
+  return { desired, media, urls, metadata, common };
+}
 
-  let written: MedusaProduct;
-  if (!current) {
-    const { created } = await api.post<{ created: MedusaProduct[] }>('/admin/products/batch', {
-      create: [
-        {
-          ...common,
-          external_id: desired.sku,
-          options: desired.options,
-          images: urls.map((url) => ({ url })),
-          metadata,
-          ...(state.salesChannelId ? { sales_channels: [{ id: state.salesChannelId }] } : {}),
-        },
-      ],
-    });
-    written = created[0] as MedusaProduct;
-  } else {
-    await linkOptions(api, current, desired, 'add');
-    const sameImages =
-      current.images.length === urls.length && current.images.every((image, i) => image.url === urls[i]);
-    const images = urls.map((url) => {
-      const existing = current.images.find((image) => image.url === url);
-      return existing ? { id: existing.id, url } : { url };
-    });
-    const { updated } = await api.post<{ updated: MedusaProduct[] }>('/admin/products/batch', {
-      update: [
-        {
-          id: current.id,
-          ...common,
-          ...(sameImages ? {} : { images }),
-          metadata: withRemovals(metadata, current.metadata),
-        },
-      ],
-    });
-    written = updated[0] as MedusaProduct;
-    await linkOptions(api, (await getProduct(api, current.id)) ?? written, desired, 'remove');
+/** An update made ready to send: its options added, its body for `/admin/products/batch`. */
+export interface PreparedUpdate {
+  rec: TargetRecord;
+  current: MedusaProduct;
+  desired: DesiredProduct;
+  media: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+export async function prepareUpdate(
+  api: MedusaApi,
+  rec: TargetRecord,
+  product: Product,
+  current: MedusaProduct,
+  state: WriteState,
+): Promise<PreparedUpdate> {
+  const { desired, media, urls, metadata, common } = await prepareBody(api, rec, product, current, state);
+  await linkOptions(api, current, desired, 'add');
+  const sameImages = current.images.length === urls.length && current.images.every((image, i) => image.url === urls[i]);
+  const images = urls.map((url) => {
+    const existing = current.images.find((image) => image.url === url);
+    return existing ? { id: existing.id, url } : { url };
+  });
+  const body = {
+    id: current.id,
+    ...common,
+    ...(sameImages ? {} : { images }),
+    metadata: withRemovals(metadata, current.metadata),
+  };
+  return { rec, current, desired, media, body };
+}
+
+/**
+ * Sends prepared updates in one `/admin/products/batch` (one Medusa workflow for all of them,
+ * instead of one per record), removes the options they no longer use, and syncs their
+ * translations in one read and one batch. Medusa runs the batch as one workflow: when it
+ * refuses it, nothing of it is kept and the caller writes the records one by one.
+ */
+export async function updateProducts(
+  api: MedusaApi,
+  updates: PreparedUpdate[],
+  state: WriteState,
+): Promise<TargetIds[]> {
+  const { updated } = await api.post<{ updated: MedusaProduct[] }>('/admin/products/batch', {
+    update: updates.map((u) => u.body),
+  });
+  const byId = new Map(updated.map((p) => [p.id, p]));
+  const ids: TargetIds[] = [];
+  for (const u of updates) {
+    // The options as read before the update: those the add phase made are all wanted, so what is
+    // stale now was stale then (no second read of the product).
+    await linkOptions(api, u.current, u.desired, 'remove');
+    ids.push(idsOf(byId.get(u.current.id) ?? u.current, u.media));
   }
-  const ids = idsOf(written, media);
-  if (state.translationModule) await syncTranslations(api, desired, ids, state.mapping);
-  return { ids, created: !current };
+  if (state.translationModule) {
+    await syncTranslations(
+      api,
+      updates.map((u, i) => ({ desired: u.desired, ids: ids[i] as TargetIds })),
+      state.mapping,
+    );
+  }
+  return ids;
+}
+
+export async function writeProduct(
+  api: MedusaApi,
+  rec: TargetRecord,
+  product: Product,
+  current: MedusaProduct | null,
+  state: WriteState,
+): Promise<{ ids: TargetIds; created: boolean }> {
+  if (current) {
+    const [ids] = await updateProducts(api, [await prepareUpdate(api, rec, product, current, state)], state);
+    return { ids: ids as TargetIds, created: false };
+  }
+  const { desired, media, urls, metadata, common } = await prepareBody(api, rec, product, current, state);
+  const { created } = await api.post<{ created: MedusaProduct[] }>('/admin/products/batch', {
+    create: [
+      {
+        ...common,
+        external_id: desired.sku,
+        options: desired.options,
+        images: urls.map((url) => ({ url })),
+        metadata,
+        ...(state.salesChannelId ? { sales_channels: [{ id: state.salesChannelId }] } : {}),
+      },
+    ],
+  });
+  const ids = idsOf(created[0] as MedusaProduct, media);
+  if (state.translationModule) await syncTranslations(api, [{ desired, ids }], state.mapping);
+  return { ids, created: true };
 }

@@ -1,18 +1,11 @@
 import { defaultMapping } from '../../../../src/sync/protocol/target';
 import type { Mappings } from '../../../../src/sync/protocol/wire';
-import type {
-  AdapterDeps,
-  RecordOutcome,
-  TargetAdapter,
-  TargetConfig,
-  TargetIds,
-  TargetMapping,
-} from '../target-adapter';
+import type { AdapterDeps, TargetAdapter, TargetConfig, TargetIds, TargetMapping } from '../target-adapter';
 import { codeUnits } from '../unit-codes';
 import { createCatalog } from './vendure-catalog';
 import { createVendureClient } from './vendure-client';
 import type { ShopProduct } from './vendure-variants';
-import { PRODUCT_BY_SKU, writeRecord } from './vendure-write';
+import { findProducts, PRODUCT_BY_SKU, writeRecords } from './vendure-write';
 
 /**
  * The Vendure adapter (docs/shops.md): Vendure's Admin GraphQL API (`.../admin-api`), signed in
@@ -141,9 +134,7 @@ export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps): T
         channelLanguage: answer.activeChannel.defaultLanguageCode,
         taxRates: taxRates(answer),
       };
-      const outcomes: RecordOutcome[] = [];
-      for (const record of records) outcomes.push(await writeRecord(writeDeps, record));
-      return outcomes;
+      return writeRecords(writeDeps, records, await findProducts(client, records));
     },
   };
 }

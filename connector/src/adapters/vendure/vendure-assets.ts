@@ -28,6 +28,8 @@ export async function ensureAssets(
   refs: MediaRef[],
   known: Record<string, string>,
   bytes: (ref: MediaRef) => Promise<Blob>,
+  /** The known ids already checked to exist (`aliveAssets`, read once per chunk); without it they are read here. */
+  checked: Set<string> | null = null,
 ): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   const unique = [...new Map(refs.map((r) => [r.sha256, r])).values()];
@@ -35,8 +37,7 @@ export async function ensureAssets(
 
   const knownIds = unique.map((r) => known[r.sha256]).filter((id): id is string => Boolean(id));
   if (knownIds.length > 0) {
-    const found = await client.query<{ assets: { items: { id: string }[] } }>(ASSETS_BY_ID, { ids: knownIds });
-    const alive = new Set(found.assets.items.map((a) => a.id));
+    const alive = checked ?? (await aliveAssets(client, knownIds));
     for (const r of unique) {
       const id = known[r.sha256];
       if (id && alive.has(id)) ids.set(r.sha256, id);
@@ -73,6 +74,19 @@ export async function ensureAssets(
     ids.set(ref.sha256, unwrap(result).id);
   }
   return ids;
+}
+
+/** Which of these asset ids the shop still has: one query per 100 ids. */
+export async function aliveAssets(client: VendureClient, ids: string[]): Promise<Set<string>> {
+  const alive = new Set<string>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 100) {
+    const found = await client.query<{ assets: { items: { id: string }[] } }>(ASSETS_BY_ID, {
+      ids: unique.slice(i, i + 100),
+    });
+    for (const a of found.assets.items) alive.add(a.id);
+  }
+  return alive;
 }
 
 const UPDATE_ASSET_TAGS = `mutation TagAsset($input: UpdateAssetInput!) {

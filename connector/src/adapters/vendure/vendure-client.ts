@@ -1,3 +1,4 @@
+import { cachedSession, dropSession, keepSession } from '../common/session-cache';
 import { TargetError } from '../target-adapter';
 import type { TargetHttp } from '../target-http';
 
@@ -44,7 +45,11 @@ const LOGIN = `mutation Login($username: String!, $password: String!) {
 }`;
 
 export function createVendureClient(url: string, credentials: VendureCredentials, http: TargetHttp): VendureClient {
-  let token: string | null = credentials.token ?? null;
+  const user = credentials.username ?? '';
+  const password = credentials.password ?? '';
+  // A session from an earlier request with the same credentials: no second `login` (common/session-cache.ts).
+  let token: string | null =
+    credentials.token ?? (user && password ? cachedSession('vendure', url, user, password) : null);
 
   async function signIn(): Promise<string> {
     if (!credentials.username || !credentials.password) {
@@ -59,12 +64,14 @@ export function createVendureClient(url: string, credentials: VendureCredentials
         variables: { username: credentials.username, password: credentials.password },
       }),
     });
-    const answer = await readAnswer<{ login: { id?: string; message?: string } }>(response);
+    const answer = await readAnswer<{ login: { id?: string; message?: string } }>(response, false);
+    if (answer === EXPIRED) throw new TargetError('Vendure refused the username or password', false, 401);
     const issued = response.headers.get('vendure-auth-token');
     if (!answer.data?.login?.id || !issued) {
       throw new TargetError('Vendure refused the username or password', false, 401);
     }
     token = issued;
+    keepSession('vendure', url, credentials.username, credentials.password, issued);
     return issued;
   }
 
@@ -77,12 +84,14 @@ export function createVendureClient(url: string, credentials: VendureCredentials
         headers: { authorization: `Bearer ${bearer}`, ...(json ? { 'content-type': 'application/json' } : {}) },
         body: body(),
       });
-      const answer = await readAnswer<T>(response);
-      const forbidden = answer.errors?.some((e) => e.extensions?.code === 'FORBIDDEN');
+      const answer = await readAnswer<T>(response, attempt === 0 && !!credentials.username);
+      const forbidden = answer === EXPIRED || answer.errors?.some((e) => e.extensions?.code === 'FORBIDDEN');
       if (forbidden && attempt === 0 && credentials.username) {
+        dropSession('vendure', url, user, bearer);
         token = null;
         continue;
       }
+      if (answer === EXPIRED) throw new TargetError('Vendure refused the credentials', false, 401);
       if (forbidden) throw new TargetError('Vendure refused the credentials for this operation', false, 403);
       if (answer.errors?.length) {
         const first = answer.errors[0];
@@ -112,9 +121,13 @@ export function createVendureClient(url: string, credentials: VendureCredentials
   };
 }
 
-async function readAnswer<T>(response: Response): Promise<GraphQLAnswer<T>> {
+/** A 401/403 answer to a session that may have expired: signed in once more before it counts as refused. */
+const EXPIRED = Symbol('expired');
+
+async function readAnswer<T>(response: Response, mayRetry: boolean): Promise<GraphQLAnswer<T> | typeof EXPIRED> {
   if (response.status === 401 || response.status === 403) {
     await response.body?.cancel().catch(() => undefined);
+    if (mayRetry) return EXPIRED;
     throw new TargetError('Vendure refused the credentials', false, response.status);
   }
   const text = await response.text();

@@ -18,11 +18,12 @@ export interface ShopProduct {
   id: string;
   customFields: { pimSku: string | null };
   assets: { id: string }[];
+  featuredAsset?: { id: string } | null;
   optionGroups: ShopOptionGroup[];
   variants: { id: string; sku: string }[];
 }
 
-export const PRODUCT_FIELDS = `id customFields { pimSku } assets { id }
+export const PRODUCT_FIELDS = `id customFields { pimSku } assets { id } featuredAsset { id }
   optionGroups { id code options { id code } }
   variants { id sku }`;
 
@@ -43,7 +44,7 @@ const REMOVE_GROUP = `mutation RemoveGroup($productId: ID!, $groupId: ID!) {
 const DELETE_GROUP = `mutation DeleteGroup($id: ID!) { deleteProductOptionGroup(id: $id, force: true) { result message } }`;
 const CREATE_OPTION = `mutation CreateOption($input: CreateProductOptionInput!) { createProductOption(input: $input) { id code } }`;
 const DELETE_VARIANTS = `mutation DeleteVariants($ids: [ID!]!) { deleteProductVariants(ids: $ids) { result message } }`;
-const UPDATE_VARIANTS = `mutation UpdateVariants($input: [UpdateProductVariantInput!]!) { updateProductVariants(input: $input) { id sku } }`;
+export const UPDATE_VARIANTS = `mutation UpdateVariants($input: [UpdateProductVariantInput!]!) { updateProductVariants(input: $input) { id sku } }`;
 const CREATE_VARIANTS = `mutation CreateVariants($input: [CreateProductVariantInput!]!) { createProductVariants(input: $input) { id sku } }`;
 
 export async function syncVariants(
@@ -126,6 +127,23 @@ export async function syncVariants(
     for (const v of created.createProductVariants) ids[v.sku] = v.id;
   }
   return ids;
+}
+
+/**
+ * The option ids per variant SKU, one per plan in the plans' order, from the product's option
+ * groups as they are (every group and option must exist: `syncVariants` creates the missing).
+ */
+export function optionIdsOf(shop: ShopProduct, plans: OptionGroupPlan[]): Map<string, string[]> {
+  const optionIds = new Map<string, string[]>();
+  for (const plan of plans) {
+    const group = shop.optionGroups.find((g) => g.code === plan.code);
+    const byCode = new Map(group?.options.map((o) => [o.code, o.id]) ?? []);
+    for (const [sku, option] of plan.options) {
+      const id = byCode.get(option.code);
+      if (id) optionIds.set(sku, [...(optionIds.get(sku) ?? []), id]);
+    }
+  }
+  return optionIds;
 }
 
 /** The nodes that become Vendure variants: the variants, or the master itself when it has none. */

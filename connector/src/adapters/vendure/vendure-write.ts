@@ -4,7 +4,7 @@ import { imagesFor } from '../common/images';
 import { MediaError } from '../../media/media-bytes';
 import { localesOf } from '../common/texts';
 import type { RecordOutcome, TargetIds, TargetRecord, WriteContext } from '../target-adapter';
-import { ensureAssets, ensureLinkAsset } from './vendure-assets';
+import { aliveAssets, ensureAssets, ensureLinkAsset } from './vendure-assets';
 import { type Catalog, refKey } from './vendure-catalog';
 import { unwrap, type VendureClient, VendureRefusal } from './vendure-client';
 import {
@@ -12,12 +12,21 @@ import {
   channelPrice,
   type FacetValueRef,
   featureValues,
+  type OptionGroupPlan,
   optionGroups,
   productSlug,
   textOf,
   unitValue,
 } from './vendure-record';
-import { PRODUCT_FIELDS, type ShopProduct, syncVariants, type VariantInput, variantNodes } from './vendure-variants';
+import {
+  optionIdsOf,
+  PRODUCT_FIELDS,
+  type ShopProduct,
+  syncVariants,
+  UPDATE_VARIANTS as UPDATE_VARIANTS_OF_MANY,
+  type VariantInput,
+  variantNodes,
+} from './vendure-variants';
 
 /** What one record's write needs besides the record: the client, the batch's catalog, the shop's facts. */
 export interface WriteDeps {
@@ -28,6 +37,8 @@ export interface WriteDeps {
   channelLanguage: string;
   /** Tax category id -> rate, for prices shown with tax. */
   taxRates: Map<string, number>;
+  /** The chunk's known asset ids that the shop still has, read once for the chunk (`writeRecords`). */
+  aliveAssets?: Set<string>;
 }
 
 /** Raised inside a write to name the record's field a refusal belongs to. */
@@ -40,7 +51,6 @@ class FieldRefusal extends Error {
   }
 }
 
-const PRODUCT_BY_ID = `query Product($id: ID!) { product(id: $id) { ${PRODUCT_FIELDS} } }`;
 export const PRODUCT_BY_SKU = `query ProductBySku($skus: [String!]) {
   products(options: { filter: { pimSku: { in: $skus } }, take: 100 }) { items { ${PRODUCT_FIELDS} } }
 }`;
@@ -49,26 +59,64 @@ const VARIANTS_BY_SKU = `query VariantsBySku($skus: [String!]) {
 }`;
 const CREATE_PRODUCT = `mutation CreateProduct($input: CreateProductInput!) { createProduct(input: $input) { ${PRODUCT_FIELDS} } }`;
 const UPDATE_PRODUCT = `mutation UpdateProduct($input: UpdateProductInput!) { updateProduct(input: $input) { ${PRODUCT_FIELDS} } }`;
+const UPDATE_PRODUCTS = `mutation UpdateProducts($input: [UpdateProductInput!]!) { updateProducts(input: $input) { ${PRODUCT_FIELDS} } }`;
 const DELETE_PRODUCT = `mutation DeleteProduct($id: ID!) { deleteProduct(id: $id) { result message } }`;
 
-/** The product the record's SKU names in the shop: by the mirror's id, else by `pimSku`; null when there is none. */
-async function findProduct(client: VendureClient, sku: string, known: TargetIds | null): Promise<ShopProduct | null> {
-  if (known) {
-    const byId = await client.query<{ product: ShopProduct | null }>(PRODUCT_BY_ID, { id: known.product });
-    if (byId.product?.customFields.pimSku === sku) return byId.product;
+const PRODUCTS_BY_ID = `query ProductsById($ids: [String!]) {
+  products(options: { filter: { id: { in: $ids } }, take: 100 }) { items { ${PRODUCT_FIELDS} } }
+}`;
+
+/**
+ * The products the records' SKUs name in the shop, read for the whole chunk at once (one query
+ * by the mirror's ids, one by `pimSku` for the rest, per 100) instead of one or two per record:
+ * a product found by id counts only while its `pimSku` is still the record's SKU. A SKU
+ * without an entry has no product.
+ */
+export async function findProducts(client: VendureClient, records: TargetRecord[]): Promise<Map<string, ShopProduct>> {
+  const found = new Map<string, ShopProduct>();
+  const knownIds = [...new Set(records.flatMap((r) => (r.known ? [r.known.product] : [])))];
+  for (let i = 0; i < knownIds.length; i += 100) {
+    const page = await client.query<{ products: { items: ShopProduct[] } }>(PRODUCTS_BY_ID, {
+      ids: knownIds.slice(i, i + 100),
+    });
+    for (const p of page.products.items) {
+      const sku = p.customFields.pimSku;
+      if (sku && records.some((r) => r.record.sku === sku && r.known?.product === p.id)) found.set(sku, p);
+    }
   }
-  const bySku = await client.query<{ products: { items: ShopProduct[] } }>(PRODUCT_BY_SKU, { skus: [sku] });
-  return bySku.products.items[0] ?? null;
+  const rest = [...new Set(records.map((r) => r.record.sku).filter((sku) => !found.has(sku)))];
+  for (let i = 0; i < rest.length; i += 100) {
+    const page = await client.query<{ products: { items: ShopProduct[] } }>(PRODUCT_BY_SKU, {
+      skus: rest.slice(i, i + 100),
+    });
+    for (const p of page.products.items) if (p.customFields.pimSku) found.set(p.customFields.pimSku, p);
+  }
+  return found;
 }
 
-export async function writeRecord(deps: WriteDeps, target: TargetRecord): Promise<RecordOutcome> {
+/** One record written on its own: found product (or null), then create, update or deactivate. */
+export async function writeRecord(
+  deps: WriteDeps,
+  target: TargetRecord,
+  shop: ShopProduct | null,
+): Promise<RecordOutcome> {
   const { record, index } = target;
-  try {
-    const shop = await findProduct(deps.client, record.sku, target.known);
+  return refusalsAsOutcome(index, async () => {
     if (record.op === 'deactivate') return await deactivate(deps, index, record.sku, shop);
     if (!shop) await refuseShopOwned(deps.client, record.sku, record.product);
-    const ids = await upsert(deps, record.sku, record.product, shop, target.known);
+    const prepared = await prepareUpsert(deps, record.sku, record.product, target.known);
+    const ids = await applyUpsert(deps, shop, prepared);
     return { index, ok: true, ids, action: shop ? 'updated' : 'created' };
+  });
+}
+
+/** A refusal of Vendure's or of the record's content as the record's failure; anything else is thrown. */
+async function refusalsAsOutcome<T extends RecordOutcome | null>(
+  index: number,
+  write: () => Promise<T>,
+): Promise<T | RecordOutcome> {
+  try {
+    return await write();
   } catch (err) {
     if (err instanceof FieldRefusal)
       return { index, ok: false, field: err.field, error: err.message, retryable: false };
@@ -76,6 +124,117 @@ export async function writeRecord(deps: WriteDeps, target: TargetRecord): Promis
       return { index, ok: false, field: 'product', error: err.message, retryable: false };
     throw err;
   }
+}
+
+/**
+ * The updates of a chunk whose products keep their shape (the same option groups and options,
+ * the same variant SKUs), written together: one `updateProducts` and one `updateProductVariants`
+ * for all of them instead of two mutations per record. Each mutation is one transaction in
+ * Vendure and each write makes Vendure re-apply every collection's filters (a job over all
+ * variants), so fewer, larger calls are what makes an update round fast. Records that change
+ * shape, creates and deactivations go one by one (`writeRecord`). When Vendure refuses the
+ * shared call (one record's content), nothing of it is kept and each record is written on its
+ * own, so the refusal lands on the record it belongs to.
+ */
+export async function writeRecords(
+  deps: WriteDeps,
+  targets: TargetRecord[],
+  shops: Map<string, ShopProduct>,
+): Promise<RecordOutcome[]> {
+  const outcomes: RecordOutcome[] = [];
+  const together: { target: TargetRecord; shop: ShopProduct; prepared: PreparedUpsert }[] = [];
+  // The images the mirror knows for the chunk's records, checked once instead of once per record.
+  const knownMedia = targets.flatMap((t) => Object.values(t.known?.media ?? {}));
+  if (knownMedia.length > 0) deps = { ...deps, aliveAssets: await aliveAssets(deps.client, knownMedia) };
+  for (const target of targets) {
+    const { record, index } = target;
+    const shop = shops.get(record.sku) ?? null;
+    // A SKU twice in a chunk: the second is written after the first, against the product as it then is.
+    shops.delete(record.sku);
+    if (record.op === 'deactivate' || !shop) {
+      outcomes.push(await writeRecord(deps, target, shop));
+      continue;
+    }
+    const outcome = await refusalsAsOutcome(index, async (): Promise<RecordOutcome | null> => {
+      const prepared = await prepareUpsert(deps, record.sku, record.product, target.known);
+      if (keepsShape(shop, prepared)) {
+        together.push({ target, shop, prepared });
+        return null;
+      }
+      return { index, ok: true, ids: await applyUpsert(deps, shop, prepared), action: 'updated' };
+    });
+    if (outcome) outcomes.push(outcome);
+  }
+  if (together.length === 0) return outcomes;
+  try {
+    outcomes.push(...(await updateTogether(deps, together)));
+  } catch (err) {
+    if (!(err instanceof VendureRefusal)) throw err;
+    for (const { target, shop } of together) outcomes.push(await writeRecord(deps, target, shop));
+  }
+  return outcomes;
+}
+
+/** Whether the product's option groups, options and variant SKUs are already what the record wants. */
+function keepsShape(shop: ShopProduct, prepared: PreparedUpsert): boolean {
+  const groups = new Map(shop.optionGroups.map((g) => [g.code, g]));
+  if (groups.size !== prepared.plans.length) return false;
+  for (const plan of prepared.plans) {
+    const group = groups.get(plan.code);
+    if (!group) return false;
+    const codes = new Set(group.options.map((o) => o.code));
+    if ([...plan.options.values()].some((o) => !codes.has(o.code))) return false;
+  }
+  const skus = new Set(prepared.variants.map((v) => v.sku));
+  return (
+    shop.variants.length === skus.size && shop.variants.every((v) => skus.has(v.sku)) && keepsAssets(shop, prepared)
+  );
+}
+
+/**
+ * Whether the product's assets are already the record's, in order. Vendure 3.7 refuses an
+ * `updateProducts` that sets the assets of several products ("NOT NULL constraint failed:
+ * product_asset.productId"), so the shared call leaves them out and only products whose
+ * images did not change go into it.
+ */
+function keepsAssets(shop: ShopProduct, prepared: PreparedUpsert): boolean {
+  const wanted = prepared.product.assetIds as string[];
+  return (
+    (shop.featuredAsset?.id ?? null) === prepared.product.featuredAssetId &&
+    shop.assets.length === wanted.length &&
+    shop.assets.every((a, i) => a.id === wanted[i])
+  );
+}
+
+async function updateTogether(
+  deps: WriteDeps,
+  together: { target: TargetRecord; shop: ShopProduct; prepared: PreparedUpsert }[],
+): Promise<RecordOutcome[]> {
+  const products = await deps.client.query<{ updateProducts: ShopProduct[] }>(UPDATE_PRODUCTS, {
+    input: together.map(({ shop, prepared }) => {
+      const { assetIds: _assets, featuredAssetId: _featured, ...unchanged } = prepared.product;
+      return { ...unchanged, id: shop.id };
+    }),
+  });
+  const written = new Map(products.updateProducts.map((p) => [p.id, p]));
+  const variants = together.flatMap(({ shop, prepared }) => {
+    const ids = new Map(shop.variants.map((v) => [v.sku, v.id]));
+    const options = optionIdsOf(shop, prepared.plans);
+    return prepared.variants.map((v) => ({ ...v, id: ids.get(v.sku), optionIds: options.get(v.sku) }));
+  });
+  const updated = await deps.client.query<{ updateProductVariants: { id: string; sku: string }[] }>(
+    UPDATE_VARIANTS_OF_MANY,
+    { input: variants },
+  );
+  if (updated.updateProductVariants.length !== variants.length)
+    throw new VendureRefusal('Vendure did not update every variant');
+  // The variants kept their ids (same SKUs): the products as written name them.
+  return together.map(({ target, shop, prepared }) => ({
+    index: target.index,
+    ok: true,
+    ids: idsOf(written.get(shop.id) ?? shop, {}, Object.fromEntries(prepared.media)),
+    action: 'updated',
+  }));
 }
 
 /** The asset of a category picture; a link Vendure or the fetch refuses fails the record on that link. */
@@ -123,13 +282,23 @@ async function deactivate(
   return { index, ok: true, ids: null, action: 'deactivated' };
 }
 
-async function upsert(
+/** A record in Vendure's input shapes, with the catalog entries, assets and collections it needs already there. */
+interface PreparedUpsert {
+  /** The product's input, without its id. */
+  product: Record<string, unknown>;
+  plans: OptionGroupPlan[];
+  variants: VariantInput[];
+  locales: string[];
+  /** Content hash -> asset id. */
+  media: Map<string, string>;
+}
+
+async function prepareUpsert(
   deps: WriteDeps,
   sku: string,
   product: Product,
-  shop: ShopProduct | null,
   known: TargetIds | null,
-): Promise<TargetIds> {
+): Promise<PreparedUpsert> {
   const { mapping } = deps.ctx;
   const pairs = localesOf(mapping);
   const locales = [...new Set([...pairs.map(([, code]) => code), deps.channelLanguage])];
@@ -157,7 +326,13 @@ async function upsert(
   const variantImages = product.variants.flatMap((v) => imagesFor(v, mapping));
   let media: Map<string, string>;
   try {
-    media = await ensureAssets(deps.client, [...images, ...variantImages], known?.media ?? {}, deps.ctx.mediaBytes);
+    media = await ensureAssets(
+      deps.client,
+      [...images, ...variantImages],
+      known?.media ?? {},
+      deps.ctx.mediaBytes,
+      deps.aliveAssets ?? null,
+    );
   } catch (err) {
     if (!(err instanceof VendureRefusal)) throw err;
     throw new FieldRefusal('product.media', err.message);
@@ -198,11 +373,6 @@ async function upsert(
     featuredAssetId: assetIds[0] ?? null,
     customFields: { pimSku: sku },
   };
-  const written = shop
-    ? (await deps.client.query<{ updateProduct: ShopProduct }>(UPDATE_PRODUCT, { input: { ...input, id: shop.id } }))
-        .updateProduct
-    : (await deps.client.query<{ createProduct: ShopProduct }>(CREATE_PRODUCT, { input })).createProduct;
-
   const inputs: VariantInput[] = nodes.map((v) => {
     const taxCategoryId = v.taxId ?? product.taxId;
     const price = channelPrice(v, mapping, taxCategoryId ? (deps.taxRates.get(taxCategoryId) ?? null) : null);
@@ -220,8 +390,18 @@ async function upsert(
       featuredAssetId: product.variants.length ? (own[0] ?? null) : null,
     };
   });
-  const variants = await syncVariants(deps.client, written, plans, inputs, locales);
-  return idsOf(written, variants, Object.fromEntries(media));
+  return { product: input, plans, variants: inputs, locales, media };
+}
+
+/** Creates or updates the product, then brings its option groups and variants to the record's. */
+async function applyUpsert(deps: WriteDeps, shop: ShopProduct | null, prepared: PreparedUpsert): Promise<TargetIds> {
+  const input = prepared.product;
+  const written = shop
+    ? (await deps.client.query<{ updateProduct: ShopProduct }>(UPDATE_PRODUCT, { input: { ...input, id: shop.id } }))
+        .updateProduct
+    : (await deps.client.query<{ createProduct: ShopProduct }>(CREATE_PRODUCT, { input })).createProduct;
+  const variants = await syncVariants(deps.client, written, prepared.plans, prepared.variants, prepared.locales);
+  return idsOf(written, variants, Object.fromEntries(prepared.media));
 }
 
 function idsOf(shop: ShopProduct, variants: Record<string, string>, media?: Record<string, string>): TargetIds {
