@@ -12,7 +12,7 @@ import { productScopeSql } from './product-scope';
 type TenantRef = Pick<Caller, 'companyId'> & Partial<Pick<Caller, 'productScope'>>;
 
 /** The member's product scope over `products` (none for an unscoped caller), db/product-scope.ts. */
-const inScope = (tenant: TenantRef) =>
+export const productInScope = (tenant: TenantRef) =>
   tenant.productScope
     ? productScopeSql(
         tenant.productScope,
@@ -54,7 +54,7 @@ export async function findProduct(db: Database, tenant: TenantRef, productId: st
 /** A product (or variant) of the caller's company within its product scope, else null. */
 async function findProductOrNull(db: Database, tenant: TenantRef, productId: string) {
   const product = await db.query.products.findFirst({
-    where: and(eq(products.id, productId), eq(products.companyId, tenant.companyId), inScope(tenant)),
+    where: and(eq(products.id, productId), eq(products.companyId, tenant.companyId), productInScope(tenant)),
   });
   return product ?? null;
 }

@@ -100,3 +100,38 @@ export class WebhookReceiver {
     };
   }
 }
+
+/**
+ * The receiver's product events per product: each product's change ids in the order they first
+ * arrived (a redelivered event counts once), for the products asked about.
+ */
+export function changesArrived(receiver: WebhookReceiver, productIds: string[]): Map<string, string[]> {
+  const seen = new Map<string, string[]>(productIds.map((id) => [id, []]));
+  for (const r of receiver.received) {
+    const list = seen.get(r.data?.elementId);
+    if (!list) continue;
+    for (const change of r.data.changes as { changeId: string }[])
+      if (!list.includes(change.changeId)) list.push(change.changeId);
+  }
+  return seen;
+}
+
+/**
+ * Each product's versions written since `before` (its versions then), oldest first: the changes
+ * a receiver must get, in this order. `versionsOf` reads a product's history, oldest first.
+ */
+export async function changesSince(
+  productIds: string[],
+  before: Map<string, string[]>,
+  versionsOf: (productId: string) => Promise<string[]>,
+): Promise<Map<string, string[]>> {
+  const expected = new Map<string, string[]>();
+  for (const id of productIds) {
+    const old = new Set(before.get(id));
+    expected.set(
+      id,
+      (await versionsOf(id)).filter((v) => !old.has(v)),
+    );
+  }
+  return expected;
+}

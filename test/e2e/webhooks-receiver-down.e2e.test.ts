@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type DevServer, startDevServer } from '../../scripts/lib/dev-server';
 import { SALES } from './web-browser';
-import { WebhookReceiver } from './webhook-receiver';
+import { WebhookReceiver, changesArrived, changesSince } from './webhook-receiver';
 
 /**
  * A receiver down longer than the first retry (issue 34, docs/webhooks.md "Delivery"): the
@@ -130,27 +130,10 @@ describe('webhooks: a receiver down longer than the first retry', () => {
 
     await receiver.start();
 
-    const expected = new Map<string, string[]>();
-    for (const id of productIds) {
-      const old = new Set(before.get(id));
-      expected.set(
-        id,
-        (await versionsOf(id)).filter((v) => !old.has(v)),
-      );
-    }
+    const expected = await changesSince(productIds, before, versionsOf);
     expect([...expected.values()].flat()).toHaveLength(UPDATES);
 
-    /** Each product's changes as they first arrived, in arrival order. */
-    const arrived = () => {
-      const seen = new Map<string, string[]>(productIds.map((id) => [id, []]));
-      for (const r of receiver.received) {
-        const list = seen.get(r.data?.elementId);
-        if (!list) continue;
-        for (const change of r.data.changes as { changeId: string }[])
-          if (!list.includes(change.changeId)) list.push(change.changeId);
-      }
-      return seen;
-    };
+    const arrived = () => changesArrived(receiver, productIds);
     await expect.poll(() => [...arrived().values()].flat().length, { timeout: 60_000, interval: 250 }).toBe(UPDATES);
     for (const id of productIds)
       expect({ product: id, changes: arrived().get(id) }).toEqual({ product: id, changes: expected.get(id) });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from './export-harness';
-import { WebhookReceiver } from './webhook-receiver';
+import { WebhookReceiver, changesArrived, changesSince } from './webhook-receiver';
 import { SALES } from './web-browser';
 
 /**
@@ -85,27 +85,10 @@ describe('webhooks: a receiver killed mid-burst and restarted', () => {
     await receiver.start();
     await burst;
 
-    const expected = new Map<string, string[]>();
-    for (const id of productIds) {
-      const old = new Set(before.get(id));
-      expected.set(
-        id,
-        (await versionsOf(id)).filter((v) => !old.has(v)),
-      );
-    }
+    const expected = await changesSince(productIds, before, versionsOf);
     expect([...expected.values()].flat()).toHaveLength(UPDATES);
 
-    /** Each product's changes as they first arrived, in arrival order. */
-    const arrived = () => {
-      const seen = new Map<string, string[]>(productIds.map((id) => [id, []]));
-      for (const r of receiver.received) {
-        const list = seen.get(r.data?.elementId);
-        if (!list) continue;
-        for (const change of r.data.changes as { changeId: string }[])
-          if (!list.includes(change.changeId)) list.push(change.changeId);
-      }
-      return seen;
-    };
+    const arrived = () => changesArrived(receiver, productIds);
     await expect.poll(() => [...arrived().values()].flat().length, { timeout: 40_000, interval: 250 }).toBe(UPDATES);
 
     for (const id of productIds)

@@ -2,8 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { BatchStatement, Database } from '../../db/client';
 import { productReferences, products } from '../../db/schema';
-import { productScopeSql } from '../../db/product-scope';
-import { findProduct } from '../../db/scope';
+import { findProduct, productInScope } from '../../db/scope';
 import { historyStatement } from '../../records/history-record';
 import { referencesSnapshot } from '../../records/snapshot';
 import { guardStatement, retryOnConflict } from '../../records/write-guard';
@@ -51,14 +50,7 @@ export type SetReferencesInput = z.infer<typeof SetReferencesIn>;
 export async function getReferences(db: Database, tenant: Caller, input: { productId: string }) {
   const product = await findProduct(db, tenant, input.productId);
   // A member limited to a scope sees no product outside it: not as a target, not as a referrer (docs/teams.md).
-  const inScope = tenant.productScope
-    ? productScopeSql(
-        tenant.productScope,
-        tenant.companyId,
-        sql`${products.catalogId}`,
-        sql`coalesce(${products.parentId}, ${products.id})`,
-      )
-    : undefined;
+  const inScope = productInScope(tenant);
   const [outgoing, incoming] = await db.batch([
     db
       .select({
