@@ -20,8 +20,9 @@ export const SCHEMAS = BMECAT_SCHEMAS;
 
 const base = () => inject('baseUrl');
 
-export async function login(email: string, password = 'demo-password-1'): Promise<string> {
-  const res = await fetch(`${base()}/api/Account/Login`, {
+/** Signs in on the suite's server, or on `server` (a test's own wrangler dev); answers the session cookie. */
+export async function login(email: string, password = 'demo-password-1', server = base()): Promise<string> {
+  const res = await fetch(`${server}/api/Account/Login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email, password }),
@@ -30,8 +31,9 @@ export async function login(email: string, password = 'demo-password-1'): Promis
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
 
-export async function api(cookie: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base()}/api/${path}`, {
+/** One API call (GET without a body, POST with one) on the suite's server or on `server`; throws unless 200. */
+export async function api(cookie: string, path: string, body?: unknown, server = base()): Promise<any> {
+  const res = await fetch(`${server}/api/${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { Cookie: cookie, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),

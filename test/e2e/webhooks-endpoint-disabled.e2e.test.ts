@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type DevServer, startDevServer } from '../../scripts/lib/dev-server';
+import { api as harnessApi, login } from './export-harness';
 import { launchChromium, newContext, SALES, signIn } from './web-browser';
 import { WebhookReceiver } from './webhook-receiver';
 
@@ -27,17 +28,8 @@ let catalogId: string;
 let productId: string;
 let endpointId: string;
 
-// biome-ignore lint/suspicious/noExplicitAny: API answers as the tests read them
-async function api(path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${pim.baseUrl}/api/${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Cookie: cookie, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+/** An API call on this file's own server, as the admin. */
+const api = (path: string, body?: unknown) => harnessApi(cookie, path, body, pim.baseUrl);
 
 interface Endpoint {
   endpointId: string;
@@ -56,13 +48,7 @@ beforeAll(async () => {
   });
   await receiver.start();
   browser = await launchChromium();
-  const login = await fetch(`${pim.baseUrl}/api/Account/Login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@demo.test', password: 'demo-password-1' }),
-  });
-  expect(login.status).toBe(200);
-  cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  cookie = await login('admin@demo.test', undefined, pim.baseUrl);
   ({ catalogId } = await api('Catalog/AddCatalog', { departmentId: SALES, name: `E2E Hooks-Disabled ${suffix}` }));
   ({ productId } = await api('Catalog/AddProduct', {
     departmentId: SALES,

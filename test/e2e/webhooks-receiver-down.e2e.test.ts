@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type DevServer, startDevServer } from '../../scripts/lib/dev-server';
+import { api as harnessApi, login } from './export-harness';
 import { SALES } from './web-browser';
 import { WebhookReceiver, changesArrived, changesSince } from './webhook-receiver';
 
@@ -30,17 +31,8 @@ let catalogId: string;
 let endpointId: string;
 const productIds: string[] = [];
 
-// biome-ignore lint/suspicious/noExplicitAny: API answers as the tests read them
-async function api(path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${pim.baseUrl}/api/${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Cookie: cookie, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+/** An API call on this file's own server, as the admin. */
+const api = (path: string, body?: unknown) => harnessApi(cookie, path, body, pim.baseUrl);
 
 /** A product's versions, oldest first (GetHistory answers newest first). */
 async function versionsOf(productId: string): Promise<string[]> {
@@ -65,13 +57,7 @@ beforeAll(async () => {
     args: ['--var', 'ALLOW_PRIVATE_TARGETS:true', '--var', 'WEBHOOK_RETRY_DIVISOR:60'],
   });
   await receiver.start();
-  const login = await fetch(`${pim.baseUrl}/api/Account/Login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@demo.test', password: 'demo-password-1' }),
-  });
-  expect(login.status).toBe(200);
-  cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  cookie = await login('admin@demo.test', undefined, pim.baseUrl);
   ({ catalogId } = await api('Catalog/AddCatalog', { departmentId: SALES, name: `E2E Hooks-Down ${suffix}` }));
   for (let i = 0; i < PRODUCTS; i++) {
     const { productId } = await api('Catalog/AddProduct', {
