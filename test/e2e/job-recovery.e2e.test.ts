@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { migrate, run, startDevServer, type DevServer } from '../../scripts/lib/dev-server';
+import { api, login } from './export-harness';
 
 /**
  * Kills `wrangler dev` in the middle of a large CSV export and restarts it on the same state
@@ -23,27 +24,6 @@ afterAll(() => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function api(base: string, cookie: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}/api/${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Cookie: cookie, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function login(base: string, email: string, password: string): Promise<string> {
-  const res = await fetch(`${base}/api/Account/Login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
-
 it('an export whose wrangler dev is killed mid-run resumes after the restart and ends, never stuck', {
   timeout: 600_000,
 }, async () => {
@@ -56,15 +36,20 @@ it('an export whose wrangler dev is killed mid-run resumes after the restart and
   );
 
   server = await startDevServer(dir, { args: ARGS });
-  let cookie = await login(server.baseUrl, seeded.email, seeded.password);
-  const { jobId } = await api(server.baseUrl, cookie, 'Export/StartExport', {
-    departmentId: seeded.departmentId,
-    catalogId: seeded.catalogId,
-    exportType: 'CSV',
-  });
+  let cookie = await login(seeded.email, seeded.password, server.baseUrl);
+  const { jobId } = await api(
+    cookie,
+    'Export/StartExport',
+    {
+      departmentId: seeded.departmentId,
+      catalogId: seeded.catalogId,
+      exportType: 'CSV',
+    },
+    server.baseUrl,
+  );
   let job: any;
   for (let i = 0; i < 1200; i++) {
-    job = await api(server.baseUrl, cookie, `Job/GetJob?jobId=${jobId}`);
+    job = await api(cookie, `Job/GetJob?jobId=${jobId}`, undefined, server.baseUrl);
     // Killed as soon as it runs: on an idle machine a slice can write the whole file in a second.
     if (job.state !== 'queued') break;
     await sleep(20);
@@ -77,11 +62,11 @@ it('an export whose wrangler dev is killed mid-run resumes after the restart and
   process.kill(-server.child.pid!, 'SIGKILL');
   await new Promise((r) => server!.child.once('exit', r));
   server = await startDevServer(dir, { args: ARGS });
-  cookie = await login(server.baseUrl, seeded.email, seeded.password);
+  cookie = await login(seeded.email, seeded.password, server.baseUrl);
 
   const started = Date.now();
   for (let i = 0; i < 2400; i++) {
-    job = await api(server.baseUrl, cookie, `Job/GetJob?jobId=${jobId}`);
+    job = await api(cookie, `Job/GetJob?jobId=${jobId}`, undefined, server.baseUrl);
     if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
     await sleep(250);
   }

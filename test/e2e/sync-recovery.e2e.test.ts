@@ -3,6 +3,7 @@ import { afterAll, expect, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../scripts/lib/dev-server';
 import { signRequest } from '../../src/sync/protocol/signing';
 import { addBenchConnection, BENCH_KEY, PIM_VARS, seedConnector, seedPim } from '../../bench/sync-setup';
+import { api, login } from './export-harness';
 import { pimQuery } from './sync-harness';
 
 /**
@@ -47,27 +48,6 @@ async function shopStatus(baseUrl: string) {
   };
 }
 
-async function login(base: string, seeded: { email: string; password: string }): Promise<string> {
-  const res = await fetch(`${base}/api/Account/Login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: seeded.email, password: seeded.password }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
-
-async function api(base: string, cookie: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}/api/${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Cookie: cookie, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 it('a sync whose PIM is killed mid-run resumes after the restart and leaves the shop equal to the PIM', {
   timeout: 600_000,
 }, async () => {
@@ -87,11 +67,16 @@ it('a sync whose PIM is killed mid-run resumes after the restart and leaves the 
   const connectionId = await addBenchConnection(dir, seeded, shop);
 
   pim = await startDevServer(dir, { args: PIM_ARGS });
-  let cookie = await login(pim.baseUrl, seeded);
-  const { jobId } = await api(pim.baseUrl, cookie, 'Sync/StartSync', {
-    departmentId: seeded.departmentId,
-    connectionId,
-  });
+  let cookie = await login(seeded.email, seeded.password, pim.baseUrl);
+  const { jobId } = await api(
+    cookie,
+    'Sync/StartSync',
+    {
+      departmentId: seeded.departmentId,
+      connectionId,
+    },
+    pim.baseUrl,
+  );
 
   // Wait until a few batches landed in the shop, then kill the PIM without a graceful shutdown.
   let atKill = await shopStatus(shop);
@@ -107,13 +92,13 @@ it('a sync whose PIM is killed mid-run resumes after the restart and leaves the 
   expect(stateAtKill).toBe('running');
 
   pim = await startDevServer(dir, { args: PIM_ARGS });
-  cookie = await login(pim.baseUrl, seeded);
+  cookie = await login(seeded.email, seeded.password, pim.baseUrl);
   const restarted = Date.now();
   let job: any;
   for (let i = 0; i < 600; i++) {
     // The Cron Trigger's job sweep, by hand (Cron Triggers never fire under wrangler dev).
     if (i % 8 === 0) expect((await fetch(`${pim.baseUrl}/__scheduled?cron=*+*+*+*+*`)).status).toBe(200);
-    job = await api(pim.baseUrl, cookie, `Job/GetJob?jobId=${jobId}`);
+    job = await api(cookie, `Job/GetJob?jobId=${jobId}`, undefined, pim.baseUrl);
     if (!['queued', 'running'].includes(job.state)) break;
     await sleep(250);
   }
