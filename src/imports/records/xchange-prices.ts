@@ -1,0 +1,117 @@
+import type { UpsertPrice } from '../../catalog/upsert/upsert-types';
+import type { FileWarning } from './record-actions';
+import { XCHANGE_AMOUNTS } from '../../exports/xchange/xchange-codes';
+
+type Json = Record<string, any>;
+
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : null;
+
+/** `21` -> `0.21`, `7.5` -> `0.075`: xChange's Vat is a percentage, the model's tax a fraction (text, no float). */
+export function percentToFraction(percent: string): string {
+  const [whole, fraction = ''] = percent.split('.');
+  const digits = whole!.padStart(3, '0');
+  return `${digits.slice(0, -2).replace(/^0+(?=\d)/, '')}.${digits.slice(-2)}${fraction}`;
+}
+
+/** How the prices of one trade item are read beside the file. */
+export interface XChangePriceReading {
+  /** The catalog's currency (a file in it stores prices without currency). */
+  catalogCurrency: string | null;
+  /** The file's CurrencyCode: every price of the file is in it. */
+  fileCurrency: string | null;
+  /** The trade item's OrderUnit: a price for another PriceUnit keeps it as its base. */
+  orderUnit: string | null;
+}
+
+export interface XChangePrices {
+  /** The price list; empty when the file gives only a plain price (then `price` alone) or none. */
+  prices: UpsertPrice[];
+  /** The product's `price`: the first amount of the list (NetPrice first), null without. */
+  price: string | null;
+  /** The first entry's PriceQuantity: the product's `priceQuantity`, as before lists. */
+  priceQuantity: string | null;
+}
+
+const blank = (v: string | null | undefined) => v === undefined || v === null || v === '';
+
+/**
+ * Every price of a trade item's `Pricing` (docs/import.md "What is read from ETIM xChange"): one
+ * price per amount of each entry (NetPrice, GrossListPrice, RecommendedRetailPrice), each with
+ * its entry's validity (PriceValidityDate, PriceExpiryDate), VAT (`Vat` 21 -> tax 0.21), the
+ * file's currency (none when it is the catalog's) and, when the entry's PriceUnit is not the
+ * order unit, a PriceUnitFactor is given, or its PriceQuantity differs from the first entry's,
+ * a base (PriceQuantity x PriceUnit, factor PriceUnitFactor). An entry without amount that is
+ * PriceOnRequest is a price on request. What the model cannot hold is reported per entry,
+ * naming the field: AllowanceSurcharge (no allowances in the price list), and an entry with
+ * neither an amount nor PriceOnRequest. As in BMEcat, a list that is one GrossListPrice in the
+ * catalog's currency and nothing more is read as the plain `price`, and one price on request
+ * alone as no price.
+ */
+export function xchangePricesOf(
+  pricing: Json[],
+  reading: XChangePriceReading,
+  path: string,
+  warnings: FileWarning[],
+): XChangePrices {
+  const out: UpsertPrice[] = [];
+  const firstQuantity = str(pricing[0]?.PriceQuantity);
+  const currency =
+    reading.fileCurrency && reading.fileCurrency.toUpperCase() !== reading.catalogCurrency?.toUpperCase()
+      ? reading.fileCurrency
+      : null;
+  pricing.forEach((entry, i) => {
+    const at = `${path}.Pricing[${i}]`;
+    const unit = str(entry.PriceUnit);
+    const quantity = str(entry.PriceQuantity);
+    const factor = str(entry.PriceUnitFactor);
+    const ownBase =
+      (unit !== null && reading.orderUnit !== null && unit !== reading.orderUnit) ||
+      (factor !== null && Number(factor) !== 1) ||
+      (quantity !== null && quantity !== firstQuantity);
+    const vat = str(entry.Vat);
+    const shared = {
+      currency,
+      tax: vat && /^\d+(\.\d+)?$/.test(vat) ? percentToFraction(vat) : vat,
+      validFrom: str(entry.PriceValidityDate),
+      validTo: str(entry.PriceExpiryDate),
+      base: ownBase && unit ? { value: quantity, unit, factor } : null,
+    };
+    const amounts = XCHANGE_AMOUNTS.flatMap(([field, type]) => {
+      const amount = str(entry[field]);
+      return amount === null ? [] : [{ type, amount, ...shared }];
+    });
+    if (amounts.length > 0) out.push(...amounts);
+    else if (entry.PriceOnRequest === true) out.push({ type: 'on_request', amount: null, ...shared });
+    else
+      warnings.push({
+        code: 'price_invalid',
+        message: `Pricing[${i}]: neither NetPrice, GrossListPrice nor RecommendedRetailPrice, and not PriceOnRequest: nothing to keep`,
+        line: 0,
+        path: at,
+      });
+    if (Array.isArray(entry.AllowanceSurcharge) && entry.AllowanceSurcharge.length > 0)
+      warnings.push({
+        code: 'price_not_kept',
+        message: `Pricing[${i}].AllowanceSurcharge: ${entry.AllowanceSurcharge.length} allowance(s) or surcharge(s) not kept (the price list has no place for them)`,
+        line: 0,
+        path: `${at}.AllowanceSurcharge`,
+      });
+  });
+  const price = out.find((p) => p.type !== 'on_request')?.amount ?? null;
+  const only = out.length === 1 ? out[0]! : null;
+  const plain =
+    only !== null &&
+    only.type === 'net_list' &&
+    only.currency === null &&
+    blank(only.tax) &&
+    blank(only.validFrom) &&
+    blank(only.validTo) &&
+    !only.base;
+  const onRequestAlone = only !== null && only.type === 'on_request' && !only.base && !only.validFrom && !only.validTo;
+  return {
+    prices: plain || onRequestAlone ? [] : out,
+    price,
+    priceQuantity: firstQuantity?.replace(/\.0*$/, '') ?? null,
+  };
+}
