@@ -86,13 +86,24 @@ describe('ETIM xChange fidelity: every price, relations, attachments without URL
       validTo: p.validTo,
       base: p.baseUnit ? [p.baseValue, p.baseUnit, p.baseFactor] : null,
       currency: p.currency,
+      lowerBound: p.lowerBound,
     }));
-    const year = { tax: '0.19', validFrom: '2026-01-01', validTo: '2026-12-31', base: null, currency: null };
-    const plain = { tax: null, validFrom: null, validTo: null, base: null, currency: null };
+    const year = {
+      tax: '0.19',
+      validFrom: '2026-01-01',
+      validTo: '2026-12-31',
+      base: null,
+      currency: null,
+      lowerBound: null,
+    };
+    const plain = { tax: null, validFrom: null, validTo: null, base: null, currency: null, lowerBound: null };
     expect(rows).toEqual([
       { type: 'net_customer', amount: null, ...year }, // the default row: its amount is products.price
       { type: 'net_list', amount: '14.5', ...year },
       { type: 'nrp', amount: '19.99', ...year },
+      // Quantity allowances are tiers of the GrossListPrice: 14.5 - 1.5 from 50, 14.5 less 10 % from 100.
+      { type: 'net_list', amount: '13.0', ...year, lowerBound: '50' },
+      { type: 'net_list', amount: '13.05', ...year, lowerBound: '100' },
       { type: 'net_list', amount: '13.9', ...plain, validFrom: '2027-01-01' },
       { type: 'net_list', amount: '120.5', ...plain, base: ['100', 'MTR', '2'] },
       { type: 'on_request', amount: null, ...plain },
@@ -123,7 +134,10 @@ describe('ETIM xChange fidelity: every price, relations, attachments without URL
     const report = (await reportRows(jobId)).filter((r) => r[2] === 'FID-1').map((r) => r.join(' | '));
     expect(report).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/Pricing\[3\]\.AllowanceSurcharge: 1 allowance\(s\) or surcharge\(s\) not kept/),
+        expect.stringMatching(/Pricing\[0\]\.AllowanceSurcharge\[2\]: allowance not kept: no minimum quantity/),
+        expect.stringMatching(
+          /Pricing\[3\]\.AllowanceSurcharge\[0\]: allowance not kept: no GrossListPrice or NetPrice/,
+        ),
         expect.stringMatching(/Pricing\[4\]: neither NetPrice, GrossListPrice nor RecommendedRetailPrice/),
         expect.stringMatching(/reference type "UPSELLING" is not known/),
       ]),
@@ -146,6 +160,20 @@ describe('ETIM xChange fidelity: every price, relations, attachments without URL
         NetPrice: '10.1235',
         GrossListPrice: '14.5',
         RecommendedRetailPrice: '19.99',
+        AllowanceSurcharge: [
+          {
+            AllowanceSurchargeIndicator: 'ALLOWANCE',
+            AllowanceSurchargeType: 'QD',
+            AllowanceSurchargeAmount: '1.5',
+            AllowanceSurchargeMinimumQuantity: '50',
+          },
+          {
+            AllowanceSurchargeIndicator: 'ALLOWANCE',
+            AllowanceSurchargeType: 'QD',
+            AllowanceSurchargeAmount: '1.45',
+            AllowanceSurchargeMinimumQuantity: '100',
+          },
+        ],
       },
       { PriceUnit: 'C62', PriceQuantity: '1', PriceValidityDate: '2027-01-01', GrossListPrice: '13.9' },
       { PriceUnit: 'MTR', PriceQuantity: '100', PriceUnitFactor: '2', GrossListPrice: '120.5' },
@@ -199,7 +227,7 @@ describe('ETIM xChange fidelity: every price, relations, attachments without URL
     expect(fractionToPercent('0.2')).toBe('20');
   });
 
-  it('exports tiers, other price types and currencies xChange cannot say with a warning, not silently', async () => {
+  it('exports tiers as quantity allowances, and other price types, tiers and currencies xChange cannot say with a warning', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session.tenant, { language: 'deu' });
     await importText(session.tenant, catalog.catalogId, JSON.stringify(xchangeFidelity()));
@@ -210,17 +238,38 @@ describe('ETIM xChange fidelity: every price, relations, attachments without URL
       prices: [
         { type: 'net_list', amount: '5.5' },
         { type: 'net_list', amount: '4.9', lowerBound: '10' },
+        { type: 'net_list', amount: '5.75', lowerBound: '1000' },
+        { type: 'nrp', amount: '6.9', lowerBound: '10' },
         { type: 'gros_list', amount: '6.5' },
         { type: 'nrp', amount: '7', currency: 'USD' },
       ],
     });
     const { document, warnings } = await exportJson(session.tenant, catalog.catalogId);
+    // A tier of the GrossListPrice is a quantity allowance (a higher one a surcharge); an nrp tier has no place.
     expect(productOf(document, 'FID-2').TradeItem[0].Pricing).toEqual([
-      { PriceUnit: 'C62', PriceQuantity: '1', GrossListPrice: '5.5' },
+      {
+        PriceUnit: 'C62',
+        PriceQuantity: '1',
+        GrossListPrice: '5.5',
+        AllowanceSurcharge: [
+          {
+            AllowanceSurchargeIndicator: 'ALLOWANCE',
+            AllowanceSurchargeType: 'QD',
+            AllowanceSurchargeAmount: '0.6',
+            AllowanceSurchargeMinimumQuantity: '10',
+          },
+          {
+            AllowanceSurchargeIndicator: 'SURCHARGE',
+            AllowanceSurchargeType: 'QD',
+            AllowanceSurchargeAmount: '0.25',
+            AllowanceSurchargeMinimumQuantity: '1000',
+          },
+        ],
+      },
     ]);
     expect(warnings).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/tier price from 10 left out/),
+        expect.stringMatching(/tier price from 10 left out: ETIM xChange says a tier only as an allowance/),
         expect.stringMatching(/price of type gros_list left out/),
         expect.stringMatching(/price in USD left out/),
       ]),

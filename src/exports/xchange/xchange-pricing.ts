@@ -2,7 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import type { ProductView } from '../bmecat/product-view';
 import type { XChangePlan } from './xchange-plan';
 import type { PriceOut } from '../../model/price-list';
-import { roundDecimal } from '../../kernel/decimal';
+import { addDecimal, roundDecimal } from '../../kernel/decimal';
 import { XCHANGE_AMOUNTS, XCHANGE_PRICE, XCHANGE_UNITS } from './xchange-codes';
 
 type Json = Record<string, unknown>;
@@ -13,6 +13,8 @@ const FIELD_OF = new Map<string, string>(XCHANGE_AMOUNTS.map(([field, type]) => 
 const RANK = new Map<string, number>(XCHANGE_AMOUNTS.map(([field], i) => [field, i]));
 /** `PriceQuantity`: `^[0-9]{1,5}[.]{0,1}[0-9]{0,4}$`. */
 const XCHANGE_QUANTITY = /^[0-9]{1,5}(\.[0-9]{0,4})?$/;
+/** `AllowanceSurchargeMinimumQuantity`: `^[0-9]{1,12}[.]{0,1}[0-9]{0,4}$`. */
+const XCHANGE_QUANTITY_MIN = /^[0-9]{1,12}(\.[0-9]{0,4})?$/;
 /** `Vat`: a percentage, `^[0-9]{1,2}[.]{0,1}[0-9]{0,2}$`. */
 const XCHANGE_VAT = /^[0-9]{1,2}(\.[0-9]{0,2})?$/;
 
@@ -58,14 +60,44 @@ function entryOf(p: PriceOut, unit: string, quantity: string, view: ProductView,
   };
 }
 
+type Entry = { json: Json; key: string; rank: number; allowances: Json[] };
+
+/**
+ * A tier (LOWER_BOUND above 1) as xChange V2.0 says it, the way the import reads it back
+ * (xchange-prices.ts): an allowance (or surcharge) with AllowanceSurchargeMinimumQuantity on the
+ * entry that holds its price type's base price, the difference as AllowanceSurchargeAmount. The
+ * entry's GrossListPrice, else its NetPrice, is the price an allowance applies to, so a tier of
+ * another type, or one without such an entry, is left out with a warning. Returns whether it was written.
+ */
+function addTier(entries: Entry[], p: PriceOut, amount: string, key: string): boolean {
+  const field = FIELD_OF.get(p.type);
+  const entry = entries.findLast((e) => e.key === key && field !== undefined && e.json[field] !== undefined);
+  if (!entry || !field) return false;
+  const target = entry.json.GrossListPrice !== undefined ? 'GrossListPrice' : 'NetPrice';
+  if (target !== field || !XCHANGE_QUANTITY_MIN.test(p.lowerBound!)) return false;
+  const base = entry.json[field] as string;
+  const down = addDecimal(base, amount, -1);
+  const difference = down ?? addDecimal(amount, base, -1)!;
+  if (!XCHANGE_PRICE.test(difference)) return false;
+  entry.allowances.push({
+    AllowanceSurchargeIndicator: down !== null ? 'ALLOWANCE' : 'SURCHARGE',
+    AllowanceSurchargeType: 'QD',
+    AllowanceSurchargeAmount: difference,
+    AllowanceSurchargeMinimumQuantity: p.lowerBound,
+  });
+  // Another amount joining the entry now could change which price its allowances apply to.
+  entry.rank = RANK.size;
+  return true;
+}
+
 /**
  * A price list as `Pricing` entries: each price is one amount (net_customer as NetPrice,
  * net_list as GrossListPrice, nrp as RecommendedRetailPrice) or a PriceOnRequest entry;
  * consecutive prices that share unit, quantity, VAT and validity go into one entry when they
  * come in the order the import reads an entry's amounts, so an import of the file gives the
- * same list in the same order. What xChange cannot say is left out and reported: other price
- * types, a tier (LOWER_BOUND above 1: xChange V2.0 has no minimum quantity on a price), a
- * price in another currency than the file's.
+ * same prices. A tier is a quantity allowance on its base price's entry (addTier). What xChange
+ * cannot say is left out and reported: other price types, a tier addTier cannot place, a price
+ * in another currency than the file's.
  */
 export function priceListEntries(
   plan: XChangePlan,
@@ -74,15 +106,11 @@ export function priceListEntries(
   quantity: string,
   w: ExportWarnings,
 ): Json[] {
-  const entries: { json: Json; key: string; rank: number }[] = [];
+  const entries: Entry[] = [];
   for (const p of view.prices) {
     const field = p.type === 'on_request' ? null : FIELD_OF.get(p.type);
     if (field === undefined) {
       w.add(`price of type ${p.type} left out: ETIM xChange has no such price`, view.subject);
-      continue;
-    }
-    if (p.lowerBound && Number(p.lowerBound) > 1) {
-      w.add(`tier price from ${p.lowerBound} left out: ETIM xChange has no price tiers`, view.subject);
       continue;
     }
     if (p.currency && p.currency !== plan.currency) {
@@ -92,17 +120,25 @@ export function priceListEntries(
     const shared = entryOf(p, unit, quantity, view, w);
     const key = JSON.stringify(shared);
     if (field === null || p.amount === null) {
-      entries.push({ json: { ...shared, PriceOnRequest: true }, key, rank: RANK.size });
+      entries.push({ json: { ...shared, PriceOnRequest: true }, key, rank: RANK.size, allowances: [] });
       continue;
     }
     const amount = amountOf(p.amount, view, w);
     if (amount === null) continue;
+    if (p.lowerBound && Number(p.lowerBound) > 1) {
+      if (!addTier(entries, p, amount, key))
+        w.add(
+          `tier price from ${p.lowerBound} left out: ETIM xChange says a tier only as an allowance on the GrossListPrice (else NetPrice) of its entry`,
+          view.subject,
+        );
+      continue;
+    }
     const rank = RANK.get(field)!;
     const last = entries[entries.length - 1];
     if (last && last.key === key && last.rank < rank) {
       last.json[field] = amount;
       last.rank = rank;
-    } else entries.push({ json: { ...shared, [field]: amount }, key, rank });
+    } else entries.push({ json: { ...shared, [field]: amount }, key, rank, allowances: [] });
   }
-  return entries.map((e) => e.json);
+  return entries.map((e) => (e.allowances.length > 0 ? { ...e.json, AllowanceSurcharge: e.allowances } : e.json));
 }

@@ -1,6 +1,7 @@
 import type { UpsertPrice } from '../../catalog/upsert/upsert-types';
 import type { FileWarning } from './record-actions';
 import { XCHANGE_AMOUNTS } from '../../exports/xchange/xchange-codes';
+import { addDecimal, percentChange } from '../../kernel/decimal';
 
 type Json = Record<string, any>;
 
@@ -34,6 +35,52 @@ export interface XChangePrices {
 }
 
 const blank = (v: string | null | undefined) => v === undefined || v === null || v === '';
+const PLAIN_DECIMAL = /^\d{1,12}(\.\d{1,20})?$/;
+
+/**
+ * The price tiers of a `Pricing` entry: xChange V2.0 has no minimum quantity on a price, only on
+ * an allowance or surcharge (AllowanceSurchargeMinimumQuantity, a quantity discount). Each one
+ * with a minimum quantity and an amount or percentage is a tier of the entry's GrossListPrice
+ * (else its NetPrice): the same price type, validity and base, `lowerBound` the minimum quantity,
+ * the amount the price less the allowance (plus the surcharge), computed exactly
+ * (kernel/decimal.ts). The exporter writes a tier back the same way (xchange-pricing.ts). An
+ * allowance without minimum quantity (a trade discount for every quantity) or without a value
+ * has no place in the price list: reported, naming the field.
+ */
+function tiersOf(entry: Json, i: number, amounts: UpsertPrice[], at: string, warnings: FileWarning[]): UpsertPrice[] {
+  const allowances: Json[] = Array.isArray(entry.AllowanceSurcharge) ? entry.AllowanceSurcharge : [];
+  const target = amounts.find((a) => a.type === 'net_list') ?? amounts.find((a) => a.type === 'net_customer');
+  const out: UpsertPrice[] = [];
+  allowances.forEach((a, k) => {
+    const field = `Pricing[${i}].AllowanceSurcharge[${k}]`;
+    const minimum = str(a?.AllowanceSurchargeMinimumQuantity);
+    const amount = str(a?.AllowanceSurchargeAmount);
+    const percent = str(a?.AllowanceSurchargePercentage);
+    const sign = a?.AllowanceSurchargeIndicator === 'SURCHARGE' ? 1 : -1;
+    const base = target?.amount && PLAIN_DECIMAL.test(target.amount) ? target.amount : null;
+    let tier: string | null = null;
+    if (base && minimum && PLAIN_DECIMAL.test(minimum) && Number(minimum) > 0) {
+      if (amount && PLAIN_DECIMAL.test(amount)) tier = addDecimal(base, amount, sign);
+      else if (percent && PLAIN_DECIMAL.test(percent)) tier = percentChange(base, percent, sign);
+    }
+    if (tier !== null) {
+      out.push({ ...target!, amount: tier, lowerBound: minimum });
+      return;
+    }
+    const why = !minimum
+      ? 'no minimum quantity (a discount for every quantity, not a tier)'
+      : !base
+        ? 'no GrossListPrice or NetPrice in its entry to apply it to'
+        : 'no amount or percentage that gives a price';
+    warnings.push({
+      code: 'price_not_kept',
+      message: `${field}: ${a?.AllowanceSurchargeIndicator === 'SURCHARGE' ? 'surcharge' : 'allowance'} not kept: ${why}`,
+      line: 0,
+      path: `${at}.AllowanceSurcharge[${k}]`,
+    });
+  });
+  return out;
+}
 
 /**
  * Every price of a trade item's `Pricing` (docs/import.md "What is read from ETIM xChange"): one
@@ -42,9 +89,9 @@ const blank = (v: string | null | undefined) => v === undefined || v === null ||
  * file's currency (none when it is the catalog's) and, when the entry's PriceUnit is not the
  * order unit, a PriceUnitFactor is given, or its PriceQuantity differs from the first entry's,
  * a base (PriceQuantity x PriceUnit, factor PriceUnitFactor). An entry without amount that is
- * PriceOnRequest is a price on request. What the model cannot hold is reported per entry,
- * naming the field: AllowanceSurcharge (no allowances in the price list), and an entry with
- * neither an amount nor PriceOnRequest. As in BMEcat, a list that is one GrossListPrice in the
+ * PriceOnRequest is a price on request. An allowance with a minimum quantity is a tier
+ * (tiersOf). What the model cannot hold is reported, naming the field: another allowance or
+ * surcharge, and an entry with neither an amount nor PriceOnRequest. As in BMEcat, a list that is one GrossListPrice in the
  * catalog's currency and nothing more is read as the plain `price`, and one price on request
  * alone as no price.
  */
@@ -90,13 +137,7 @@ export function xchangePricesOf(
         line: 0,
         path: at,
       });
-    if (Array.isArray(entry.AllowanceSurcharge) && entry.AllowanceSurcharge.length > 0)
-      warnings.push({
-        code: 'price_not_kept',
-        message: `Pricing[${i}].AllowanceSurcharge: ${entry.AllowanceSurcharge.length} allowance(s) or surcharge(s) not kept (the price list has no place for them)`,
-        line: 0,
-        path: `${at}.AllowanceSurcharge`,
-      });
+    out.push(...tiersOf(entry, i, amounts, at, warnings));
   });
   const price = out.find((p) => p.type !== 'on_request')?.amount ?? null;
   const only = out.length === 1 ? out[0]! : null;

@@ -53,7 +53,7 @@ export const REASONS: Record<string, string> = {
   price_base:
     'price base (PRICE_BASE) with a part that does not check: the price kept, a unit alias mapped, an unknown unit kept as written, a bad value or factor left out',
   price_not_kept:
-    'part of a price the price list has no place for (an xChange AllowanceSurcharge): left out, the price kept',
+    'xChange allowance or surcharge that is no price tier (no minimum quantity, or nothing to apply it to): left out, the prices kept',
   reference_type: 'product reference of an unknown type: stored as others',
   reference_invalid:
     'product reference to the product itself, without a target, twice, or with a bad quantity: left out',
