@@ -222,6 +222,15 @@ describe('ETIM xChange fidelity: every price, relations, attachments without URL
       { type: 'net_list', amount: '5.5', currency: 'CHF', tax: null, validFrom: null, validTo: null, base: null },
     ]);
     expect(item!.record!.fields.price).toBe('5.5');
+    // A VAT or date that does not read costs the price nothing: left out with a warning naming the field.
+    const odd = structuredClone(product);
+    Object.assign(odd.TradeItem[0]!.Pricing[0]!, { Vat: 'hoch', PriceValidityDate: '1.1.2026' });
+    const [kept] = xchangeItemsOf(odd, { ...XCHANGE_START.envelope, currency: 'EUR' }, LANGUAGES, 'EUR');
+    expect(kept!.record!.fields.price).toBe('5.5');
+    expect(kept!.warnings.map((w) => w.message)).toEqual([
+      'Pricing[0].Vat "hoch" is not a percentage below 100: left out, the price kept',
+      'Pricing[0].PriceValidityDate "1.1.2026" is not a date such as 2026-01-31: left out, the price kept',
+    ]);
     expect(fractionToPercent('0.19')).toBe('19');
     expect(fractionToPercent('0.075')).toBe('7.5');
     expect(fractionToPercent('0.2')).toBe('20');

@@ -116,12 +116,28 @@ export function xchangePricesOf(
       (unit !== null && reading.orderUnit !== null && unit !== reading.orderUnit) ||
       (factor !== null && Number(factor) !== 1) ||
       (quantity !== null && quantity !== firstQuantity);
-    const vat = str(entry.Vat);
+    // A VAT or date that does not read is left out with a warning: it never costs the price.
+    const dropped = (field: string, value: string, rule: string) =>
+      warnings.push({
+        code: 'price_invalid',
+        message: `Pricing[${i}].${field} "${value.slice(0, 40)}" is not ${rule}: left out, the price kept`,
+        line: 0,
+        path: `${at}.${field}`,
+      });
+    const vatText = str(entry.Vat)?.replace(',', '.') ?? null;
+    const vat = vatText && /^\d{1,2}(\.\d+)?$/.test(vatText) ? percentToFraction(vatText) : null;
+    if (vatText && !vat) dropped('Vat', vatText, 'a percentage below 100');
+    const dateOf = (field: string) => {
+      const text = str(entry[field]);
+      if (text && /^\d{4}-\d{2}-\d{2}/.test(text)) return text.slice(0, 10);
+      if (text) dropped(field, text, 'a date such as 2026-01-31');
+      return null;
+    };
     const shared = {
       currency,
-      tax: vat && /^\d+(\.\d+)?$/.test(vat) ? percentToFraction(vat) : vat,
-      validFrom: str(entry.PriceValidityDate),
-      validTo: str(entry.PriceExpiryDate),
+      tax: vat,
+      validFrom: dateOf('PriceValidityDate'),
+      validTo: dateOf('PriceExpiryDate'),
       base: ownBase && unit ? { value: quantity, unit, factor } : null,
     };
     const amounts = XCHANGE_AMOUNTS.flatMap(([field, type]) => {
