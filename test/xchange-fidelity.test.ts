@@ -224,7 +224,10 @@ describe('ETIM xChange fidelity: every price, relations, attachments without URL
     expect(item!.record!.fields.price).toBe('5.5');
     // A VAT or date that does not read costs the price nothing: left out with a warning naming the field.
     const odd = structuredClone(product);
-    Object.assign(odd.TradeItem[0]!.Pricing[0]!, { Vat: 'hoch', PriceValidityDate: '1.1.2026' });
+    Object.assign((odd.TradeItem[0] as unknown as { Pricing: object[] }).Pricing[0]!, {
+      Vat: 'hoch',
+      PriceValidityDate: '1.1.2026',
+    });
     const [kept] = xchangeItemsOf(odd, { ...XCHANGE_START.envelope, currency: 'EUR' }, LANGUAGES, 'EUR');
     expect(kept!.record!.fields.price).toBe('5.5');
     expect(kept!.warnings.map((w) => w.message)).toEqual([
