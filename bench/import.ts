@@ -23,7 +23,7 @@
  * `--profile` also records a CPU profile of the Worker during each import and prints where
  * its thread spent the time (bench/cpu-profile.ts; "(idle)" is waiting for local D1 / R2).
  */
-import { copyFileSync, createReadStream, createWriteStream, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { inclusiveShares, summariseProfile } from './cpu-profile';
@@ -34,7 +34,6 @@ import { type ApiCall, apiSession, waitForJob } from './lib/session';
 import { d1File, releaseState, seededState } from './lib/state';
 import { extrasCounts, storageOf } from './lib/storage';
 import type { JobRef } from './lib/types';
-import { addXChangeExtras } from './lib/xchange-extras';
 
 const args = benchArgs('npm run bench:import -- [flags]: BMEcat and CSV import throughput and memory', {
   sizes: sizesFlag('10000,100000'),
@@ -158,14 +157,6 @@ async function benchSize(masters: number): Promise<Row[]> {
             .on('finish', resolve)
             .on('error', reject),
         );
-        if (format === 'ETIMxChange' && extras) {
-          // The xChange export writes no price lists, relations or links: the bench adds the seeded ones.
-          const added = await addXChangeExtras(file, `${file}.extras`, d1File(dir), seeded.catalogId);
-          renameSync(`${file}.extras`, file);
-          process.stderr.write(
-            `  ${format}: added to the exported file: ${added.prices} price entries, ${added.references} related products, ${added.links} link attachments\n`,
-          );
-        }
         const fileId = await upload(
           base,
           cookie,

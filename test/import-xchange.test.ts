@@ -75,9 +75,7 @@ describe('ETIM xChange import', () => {
     expect(rows.filter((r) => r[1] !== 'warning')).toEqual([]);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r[3] === '$.Supplier[0].Product[0]' && r[2] === 'FX-100')).toBe(true);
-    expect(job.warnings).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^product relations are not kept yet/)]),
-    );
+    expect(job.warnings ?? []).not.toEqual(expect.arrayContaining([expect.stringMatching(/product relations/)]));
 
     const breaker = await productBySku(catalog.catalogId, 'FX-100');
     expect(breaker.product).toMatchObject({
@@ -102,7 +100,13 @@ describe('ETIM xChange import', () => {
       EF000004: 'true',
       EF000005: 'grau',
     });
-    expect(breaker.media.map((m) => m.fileName)).toEqual(['mk-100.jpg']);
+    // The attachment's URL is kept as a link; the relation by manufacturer number is a pending reference.
+    expect(breaker.media.map((m) => [m.fileName, m.url])).toEqual([
+      ['mk-100.jpg', 'https://example.com/img/mk-100.jpg'],
+    ]);
+    expect(breaker.references).toEqual([
+      { type: 'accessories', targetSku: 'MK-200', quantity: null, targetProductId: null },
+    ]);
 
     // Every language kept: English into translations, the German columns left alone where the file has no German.
     expect(breaker.translations).toEqual({
@@ -150,6 +154,8 @@ describe('ETIM xChange import', () => {
     const product = await productBySku(catalog.catalogId, 'V11-A');
     expect(product.product).toMatchObject({ name: 'Schakelaar', price: '4.5', manufacturerPid: 'V11-1' });
     expect(product.classification!.classes).toEqual([{ group: 'ETIM', system: 'ETIM-8.0', code: 'EC000100' }]);
+    // V1.1's flat relation (RelationType beside RelatedManufacturerProductNumber).
+    expect(product.references.map((r) => [r.type, r.targetSku])).toEqual([['similar', 'V11-2']]);
   });
 
   it('fails a file that is not well-formed with the byte and JSON path, and writes nothing', async () => {

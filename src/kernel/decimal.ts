@@ -84,3 +84,37 @@ export function currencyPlaces(currency: string): number {
     return 2;
   }
 }
+
+/** A scaled integer (`2162`, 2 places) as a stored decimal (`21.62`). */
+function fromScaled(value: bigint, places: number): string {
+  const digits = value.toString().padStart(places + 1, '0');
+  return places > 0 ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
+}
+
+const scaledOf = (text: string, places: number) =>
+  BigInt(`${text.replace('.', '')}${'0'.repeat(places - decimalPlaces(text))}`);
+
+/**
+ * `a + b` (or `a - b` with `sign` -1) of two stored decimals, exactly, with the larger number of
+ * decimals of the two (`14.5 - 0.6` is `13.9`); null when the result would be negative.
+ */
+export function addDecimal(a: string, b: string, sign: 1 | -1 = 1): string | null {
+  const places = Math.max(decimalPlaces(a), decimalPlaces(b));
+  const sum = scaledOf(a, places) + BigInt(sign) * scaledOf(b, places);
+  return sum < 0n ? null : fromScaled(sum, places);
+}
+
+/**
+ * `a` raised (`sign` 1) or lowered (-1) by `percent` %, exactly (`23` less 6 % is `21.62`), with
+ * trailing zeros beyond `a`'s own decimals dropped; null when the result would be negative.
+ */
+export function percentChange(a: string, percent: string, sign: 1 | -1): string | null {
+  const pp = decimalPlaces(percent);
+  const factor = 100n * 10n ** BigInt(pp) + BigInt(sign) * BigInt(percent.replace('.', ''));
+  if (factor < 0n) return null;
+  const places = decimalPlaces(a) + pp + 2;
+  const out = fromScaled(BigInt(a.replace('.', '')) * factor, places);
+  const keep = decimalPlaces(a);
+  const trimmed = out.replace(new RegExp(`(\\.\\d{${keep}}\\d*?)0+$`), '$1');
+  return trimmed.endsWith('.') ? trimmed.slice(0, -1) : trimmed;
+}

@@ -30,6 +30,50 @@ export const ATTACHMENT_PICTURE = 'ATX018';
 export const ATTACHMENT_OTHER = 'ATX099';
 
 /**
+ * xChange's amount fields and the price types they are stored as, in the order one `Pricing`
+ * entry's amounts are read: NetPrice first, so a product's `price` (the list's first amount) is
+ * the net price where the file gives one, as before the list was kept. GrossListPrice is the
+ * list price before discounts without VAT (BMEcat's net_list), RecommendedRetailPrice the
+ * non-binding retail price (nrp). The exporter writes the same mapping back (xchange-pricing.ts); the import reads them in xchange-prices.ts.
+ */
+export const XCHANGE_AMOUNTS = [
+  ['NetPrice', 'net_customer'],
+  ['GrossListPrice', 'net_list'],
+  ['RecommendedRetailPrice', 'nrp'],
+] as const;
+
+/**
+ * xChange RelationType (V1.1 and V2.0) to the model's reference types (BMEcat's). The types
+ * without a counterpart (CONSUMABLES, CROSS-SELLING, MAIN_PRODUCT, PREDECESSOR, REFURBISHED,
+ * UPSELLING, USED) are passed as written: the upsert stores them as `others` and reports each
+ * (`reference_type`, naming the type), as it does for a BMEcat type it does not know.
+ * SPARE_PART is a spelling some tools write for SPAREPART.
+ */
+export const REFERENCE_TYPE: Record<string, string> = {
+  ACCESSORY: 'accessories',
+  SPAREPART: 'sparepart',
+  SPARE_PART: 'sparepart',
+  SIMILAR: 'similar',
+  SUCCESSOR: 'followup',
+  MANDATORY: 'mandatory',
+  SELECT: 'select',
+  CONSISTS_OF: 'consists_of',
+  OTHER: 'others',
+};
+
+/** The model's reference types as xChange RelationType (the exporter's direction; the import's is REFERENCE_TYPE). */
+export const RELATION_TYPE: Record<string, string> = {
+  accessories: 'ACCESSORY',
+  sparepart: 'SPAREPART',
+  similar: 'SIMILAR',
+  followup: 'SUCCESSOR',
+  mandatory: 'MANDATORY',
+  select: 'SELECT',
+  consists_of: 'CONSISTS_OF',
+  others: 'OTHER',
+};
+
+/**
  * ISO 639-2 codes (the catalog's language) to the BCP 47 tag xChange writes, with the region
  * where the language is mostly spoken in ETIM's member countries. Unknown codes fall back to
  * `en-GB` (reported by the exporter).

@@ -58,19 +58,12 @@ export function productDescriptions(plan: XChangePlan, view: ProductView, w: Exp
 }
 
 /**
- * `ProductRelations` of a product. The model has no product references yet (another change
- * adds them); they map here, one entry per relation type with its related products. A
- * variant's link to its master is no xChange relation (each variant is its own Product).
- */
-export function productRelations(_view: ProductView): Json[] {
-  return [];
-}
-
-/**
- * `ProductAttachments` from the product's media files, by signed URL; pictures are ATX018. The
- * description is written in each language of the file that has one. A file reference whose file
- * was never uploaded (an import names it, size 0) has no URI to give: it is left out with a
- * warning, since AttachmentUri must lead to the file (BMEcat names it relative to MIME_ROOT).
+ * `ProductAttachments` from the product's media: a link by its own URL, a stored file by signed
+ * URL; pictures are ATX018. The description is written in each language of the file that has
+ * one. A file reference whose file was never uploaded (an import names it, size 0) is written
+ * too, by AttachmentFilename and the signed URL of its media entry (AttachmentUri is required
+ * and must be absolute; it serves the file once it is uploaded), with a warning. The import
+ * reads such a signed URL back as a file reference by name (xchange-media.ts).
  */
 async function attachments(
   ctx: ExportContext,
@@ -79,23 +72,23 @@ async function attachments(
   view: ProductView,
   w: ExportWarnings,
 ) {
-  const media = all.filter((m) => m.url || m.size > 0);
-  if (media.length < all.length) w.add('media file not uploaded yet: left out', view.subject);
-  if (media.length === 0) return undefined;
-  if (!ctx.mediaUrl) {
+  // Links need no signing: without MEDIA_URL_KEY and PUBLIC_BASE_URL only the stored files are left out.
+  const media = ctx.mediaUrl ? all : all.filter((m) => m.url);
+  if (media.length < all.length)
     w.add('media files left out: attachment URLs need MEDIA_URL_KEY and PUBLIC_BASE_URL on the server', view.subject);
-    return undefined;
-  }
+  if (media.length === 0) return undefined;
   const out: Json[] = [];
   for (const [i, m] of media.entries()) {
+    if (!m.url && m.size === 0)
+      w.add('media file not uploaded yet: its AttachmentUri serves it once it is uploaded', view.subject);
     out.push({
       AttachmentType: m.contentType.startsWith('image/') ? ATTACHMENT_PICTURE : ATTACHMENT_OTHER,
       AttachmentOrder: i + 1,
       AttachmentDetails: [
         {
-          AttachmentFilename: m.fileName.slice(0, 100),
+          AttachmentFilename: m.fileName.slice(0, 100) || undefined,
           // A link is written as its own absolute URL: it has no stored object to sign.
-          AttachmentUri: m.url ?? (await ctx.mediaUrl(m.mediaId)),
+          AttachmentUri: m.url ?? (await ctx.mediaUrl!(m.mediaId)),
           AttachmentDescription: nonEmpty(
             perLanguage(
               plan,
@@ -129,7 +122,6 @@ export async function xchangeProduct(
       ProductGtin: view.gtin && /^[0-9]{8,14}$/.test(view.gtin) ? [view.gtin] : undefined,
     },
     ProductDetails: { ProductStatus: XCHANGE_STATUS[view.status], ProductDescriptions: descriptions },
-    ProductRelations: nonEmpty(productRelations(view)),
     ProductAttachments: await attachments(ctx, plan, view.media, view, w),
     EtimClassification: nonEmpty(etimClassifications(plan, view, w)),
     OtherClassifications: nonEmpty(otherClassifications(view.blocks)),

@@ -3,7 +3,8 @@ import type { ProductView } from '../bmecat/product-view';
 import { orderUnit } from '../bmecat/fields';
 import type { XChangePlan } from './xchange-plan';
 import { roundDecimal } from '../../kernel/decimal';
-import { XCHANGE_PRICE, XCHANGE_UNITS } from './xchange-codes';
+import { RELATION_TYPE, XCHANGE_PRICE, XCHANGE_UNITS } from './xchange-codes';
+import { priceListEntries } from './xchange-pricing';
 
 type Json = Record<string, unknown>;
 
@@ -11,13 +12,16 @@ type Json = Record<string, unknown>;
 export const XCHANGE_STATUS = { active: 'ACTIVE', draft: 'PRE-LAUNCH', discontinued: 'OBSOLETE' } as const;
 
 /**
- * The `Pricing` entries of a trade item. Today a product holds one net list price in the
+ * The `Pricing` entries of a trade item: its price list (xchange-pricing.ts), or, for a product
+ * that has only its `price` (or whose list xChange can say nothing of), that price in the
  * catalog's currency: xChange's GrossListPrice (list price before discounts, without VAT), or
  * NetPrice when the template's price type is a customer price. A product without price is
- * "price on request". The price lists being added to the model map here, one entry each.
+ * "price on request".
  */
 export function pricing(plan: XChangePlan, view: ProductView, unit: string, w: ExportWarnings): Json[] {
   const quantity = String(view.priceQuantity && view.priceQuantity > 0 ? Math.min(view.priceQuantity, 99999) : 1);
+  const listed = view.prices.length > 0 ? priceListEntries(plan, view, unit, quantity, w) : [];
+  if (listed.length > 0) return listed;
   if (!view.price) return [{ PriceUnit: unit, PriceQuantity: quantity, PriceOnRequest: true }];
   // xChange's price pattern has 4 decimals: a longer amount is rounded (half up, as text), reported.
   const price = roundDecimal(view.price, 4);
@@ -29,6 +33,28 @@ export function pricing(plan: XChangePlan, view: ProductView, unit: string, w: E
   }
   const field = plan.priceType.startsWith('net_customer') ? 'NetPrice' : 'GrossListPrice';
   return [{ PriceUnit: unit, PriceQuantity: quantity, [field]: price }];
+}
+
+/**
+ * A product's references as the trade item's `ItemRelations`: the target by its SKU
+ * (RelatedSupplierItemNumber), which the import reads back exactly; xChange's ProductRelations
+ * name a related product by its manufacturer number instead, which the model does not key on.
+ * RelatedItemQuantity is required: a reference without quantity is written with 1. What
+ * ItemRelations cannot say is reported: diff_orderunit (written as OTHER), a description, the
+ * target's catalog.
+ */
+export function itemRelations(view: ProductView, w: ExportWarnings): Json[] {
+  return view.references.map((r) => {
+    const type = RELATION_TYPE[r.type];
+    if (!type) w.add(`reference type ${r.type} written as OTHER: ETIM xChange has no such relation`, view.subject);
+    if (r.descr || r.targetCatalog)
+      w.add('reference description or target catalog left out: ETIM xChange relations have none', view.subject);
+    return {
+      RelatedSupplierItemNumber: r.pid.slice(0, 35),
+      RelationType: type ?? 'OTHER',
+      RelatedItemQuantity: r.quantity ?? 1,
+    };
+  });
 }
 
 /**
@@ -52,6 +78,7 @@ export function tradeItem(plan: XChangePlan, view: ProductView, descriptions: Js
         MinimalItemDescription: d.MinimalProductDescription,
       })),
     },
+    ItemRelations: view.references.length > 0 ? itemRelations(view, w) : undefined,
     Ordering: {
       OrderUnit: unit,
       MinimumOrderQuantity: '1',

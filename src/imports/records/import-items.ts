@@ -150,7 +150,7 @@ async function* xchangeItems(
     legacy: true,
   };
   for await (const r of readXChangeProducts(run.files, run.key, at)) {
-    const records = xchangeItemsOf(r.product, r.envelope, languages);
+    const records = xchangeItemsOf(r.product, r.envelope, languages, run.cp.currency ?? null);
     const written = readProducts ? undefined : xchangeLanguagesOf(r.product);
     seq = r.ordinal * 1000;
     for (const [i, item] of records.entries()) {

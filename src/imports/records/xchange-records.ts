@@ -1,10 +1,13 @@
-import type { RecordTranslations, UpsertMediaRef, UpsertRecord } from '../../catalog/upsert/upsert-types';
+import type { RecordTranslations, UpsertRecord } from '../../catalog/upsert/upsert-types';
 import type { FileWarning } from './record-actions';
 import type { XChangeEnvelope } from '../read/xchange-reader';
 import { xchangeFeatureValue } from './xchange-features';
 import { languageTag } from '../../exports/xchange/xchange-codes';
 import { detailsField } from '../../model/translation-store';
 import { xchangeTexts, type XChangeLanguages } from './xchange-languages';
+import { xchangeMediaOf } from './xchange-media';
+import { xchangePricesOf } from './xchange-prices';
+import { itemRelationsOf, productRelationsOf } from './xchange-relations';
 
 type Json = Record<string, any>;
 
@@ -91,36 +94,6 @@ function classificationOf(
   return classes.length > 0 ? { classes, features } : null;
 }
 
-/**
- * Attachments as media links by file name (the URI's last segment), pictures first as `normal`,
- * with the description in the catalog's language and every other language of the file as a
- * description translation (docs/languages.md "Imports"), as BMEcat's MIME_DESCR.
- */
-function mediaOf(attachments: Json[], languages: XChangeLanguages): UpsertMediaRef[] {
-  return attachments.flatMap((a) =>
-    list(a.AttachmentDetails).flatMap((d) => {
-      const uri = str(d.AttachmentUri);
-      const fileName = str(d.AttachmentFilename) ?? str(uri?.split(/[?#]/)[0]?.split('/').pop());
-      if (!fileName) return [];
-      const texts = xchangeTexts(list(d.AttachmentDescription), 'Language', languages);
-      const descriptions = Object.fromEntries(
-        texts.others.flatMap(([code, e]) => {
-          const text = str(e.AttachmentDescription);
-          return text ? [[code, text]] : [];
-        }),
-      );
-      return [
-        {
-          fileName,
-          purpose: a.AttachmentType === 'ATX018' ? 'normal' : 'others',
-          description: str(texts.own?.AttachmentDescription),
-          ...(Object.keys(descriptions).length > 0 ? { descriptions } : {}),
-        },
-      ];
-    }),
-  );
-}
-
 /** The texts of one ProductDescriptions entry as the record's fields hold them. */
 const descriptionTexts = (text: Json | undefined) => ({
   name: fullName(str(text?.MinimalProductDescription), str(text?.UniqueMainProductDescription)),
@@ -133,10 +106,18 @@ const descriptionTexts = (text: Json | undefined) => ({
  * each with the product's descriptions in every language of the file (the catalog's default
  * language into the fields, the others into `translations`; a field given only in other
  * languages leaves the default language's column alone, as the BMEcat import does), the
- * manufacturer, GTIN, classifications and attachments, and the trade item's order unit and
- * first price. Field problems are the upsert's (tolerant unless strict), as in BMEcat.
+ * manufacturer, GTIN, classifications, attachments (links and file references) and
+ * ProductRelations, and the trade item's order unit, every price (xchange-prices.ts), its
+ * ItemRelations and ItemAttachments. Field problems are the upsert's (tolerant unless strict),
+ * as in BMEcat; what the model cannot hold is reported per record, naming the field.
+ * `catalogCurrency`: prices in the file's CurrencyCode keep it unless it is the catalog's.
  */
-export function xchangeItemsOf(product: Json, envelope: XChangeEnvelope, languages: XChangeLanguages): XChangeItem[] {
+export function xchangeItemsOf(
+  product: Json,
+  envelope: XChangeEnvelope,
+  languages: XChangeLanguages,
+  catalogCurrency: string | null = null,
+): XChangeItem[] {
   const warnings: FileWarning[] = [];
   const skipped: string[] = [];
   const catalogLanguage = languages.catalogLanguage;
@@ -144,8 +125,7 @@ export function xchangeItemsOf(product: Json, envelope: XChangeEnvelope, languag
   const identification = (product.ProductIdentification ?? {}) as Json;
   const details = (product.ProductDetails ?? {}) as Json;
   const texts = xchangeTexts(list(details.ProductDescriptions), 'DescriptionLanguage', languages);
-  const relations = list(product.ProductRelations);
-  if (relations.length > 0) skipped.push('product relations are not kept yet (no product references in the model)');
+  const relations = productRelationsOf(product);
   const translations: RecordTranslations = {};
   for (const [code, text] of texts.others) translations[code] = descriptionTexts(text);
   const classification = classificationOf(product, primary, languages, translations, warnings);
@@ -160,7 +140,7 @@ export function xchangeItemsOf(product: Json, envelope: XChangeEnvelope, languag
     manufacturerPid: str(identification.ManufacturerProductNumber),
     status: PRODUCT_STATUS[String(details.ProductStatus ?? 'ACTIVE')] ?? 'active',
   };
-  const media = mediaOf(list(product.ProductAttachments), languages);
+  const media = xchangeMediaOf(list(product.ProductAttachments), languages);
   const withTranslations = (record: UpsertRecord, extra: RecordTranslations = {}): UpsertRecord => {
     const all = structuredClone(translations);
     for (const [code, fields] of Object.entries(extra)) all[code] = { ...fields, ...all[code] };
@@ -183,6 +163,7 @@ export function xchangeItemsOf(product: Json, envelope: XChangeEnvelope, languag
       fields: { ...base, price: null, unit: null },
       classification,
       media,
+      references: relations,
       values: {},
     };
     return [{ sku, record: withTranslations(record), problem: null, skipped, warnings }];
@@ -193,7 +174,14 @@ export function xchangeItemsOf(product: Json, envelope: XChangeEnvelope, languag
     if (!sku)
       return { sku: null, record: null, problem: `TradeItem[${i}]: SupplierItemNumber is missing`, skipped, warnings };
     const ordering = (item.Ordering ?? {}) as Json;
-    const price = list(item.Pricing)[0] ?? {};
+    const itemWarnings = [...warnings];
+    const unit = str(ordering.OrderUnit);
+    const priced = xchangePricesOf(
+      list(item.Pricing),
+      { catalogCurrency, fileCurrency: envelope.currency, orderUnit: unit },
+      `.TradeItem[${i}]`,
+      itemWarnings,
+    );
     // A language without a product name takes the trade item's minimal description in that language.
     const itemTexts = xchangeTexts(list((item.ItemDetails ?? {}).ItemDescriptions), 'DescriptionLanguage', languages);
     const itemNames: RecordTranslations = {};
@@ -208,12 +196,12 @@ export function xchangeItemsOf(product: Json, envelope: XChangeEnvelope, languag
       gtin: str((id.ItemGtin ?? [])[0]) ?? base.gtin,
       // A product number equal to the item number carries nothing (the exporter's fallback for the required field).
       manufacturerPid: base.manufacturerPid !== sku ? base.manufacturerPid : str(id.ManufacturerItemNumber),
-      unit: str(ordering.OrderUnit),
+      unit,
       deliveryTimeDays: Number.isInteger(ordering.StandardOrderLeadTime)
         ? String(ordering.StandardOrderLeadTime)
         : null,
-      price: str(price.NetPrice) ?? str(price.GrossListPrice) ?? str(price.RecommendedRetailPrice),
-      priceQuantity: str(price.PriceQuantity)?.replace(/\.0*$/, '') ?? null,
+      price: priced.price,
+      priceQuantity: priced.priceQuantity,
       status: PRODUCT_STATUS[String((item.ItemDetails ?? {}).ItemStatus ?? '')] ?? base.status,
     };
     // A field the file gives only in further languages leaves the default language's column alone.
@@ -223,9 +211,11 @@ export function xchangeItemsOf(product: Json, envelope: XChangeEnvelope, languag
       sku,
       fields,
       classification,
-      media: [...media, ...mediaOf(list(item.ItemAttachments), languages)],
+      media: [...media, ...xchangeMediaOf(list(item.ItemAttachments), languages)],
+      prices: priced.prices,
+      references: [...relations, ...itemRelationsOf(item)],
       values: {},
     };
-    return { sku, record: withTranslations(record, itemNames), problem: null, skipped, warnings: [...warnings] };
+    return { sku, record: withTranslations(record, itemNames), problem: null, skipped, warnings: itemWarnings };
   });
 }

@@ -52,6 +52,8 @@ export const REASONS: Record<string, string> = {
     "TAX written as a percentage (19) where the file's BMEcat version writes a fraction (0.19): read as the fraction, the price kept",
   price_base:
     'price base (PRICE_BASE) with a part that does not check: the price kept, a unit alias mapped, an unknown unit kept as written, a bad value or factor left out',
+  price_not_kept:
+    'xChange allowance or surcharge that is no price tier (no minimum quantity, or nothing to apply it to): left out, the prices kept',
   reference_type: 'product reference of an unknown type: stored as others',
   reference_invalid:
     'product reference to the product itself, without a target, twice, or with a bad quantity: left out',

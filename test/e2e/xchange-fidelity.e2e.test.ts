@@ -1,0 +1,85 @@
+import { describe, expect, inject, it } from 'vitest';
+import { xchangeErrors } from '../../scripts/lib/xchange-schema';
+import { xchangeFidelity } from '../fixtures/xchange-fidelity';
+import { api, login } from './export-harness';
+
+/** Polls GetJob until the job ends. */
+async function finished(cookie: string, jobId: string) {
+  let job: any;
+  for (let i = 0; i < 600; i++) {
+    job = await api(cookie, `Job/GetJob?jobId=${jobId}`);
+    if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return job;
+}
+
+/**
+ * Issue 32: the xChange file with several prices, quantity allowances (tiers), relations and
+ * attachments without URL (test/fixtures/xchange-fidelity.ts) imported through the API and
+ * exported as ETIM xChange: the export holds the price list, the tiers, the ItemRelations and
+ * every attachment, and validates against the schema (scripts/lib/xchange-schema.ts: the
+ * committed structural schema, or the official one named by ETIM_XCHANGE_SCHEMA).
+ */
+describe('ETIM xChange fidelity through the API', () => {
+  it('imports the fidelity fixture and exports it valid with its prices, tiers, relations and attachments', async () => {
+    const admin = await login('admin@demo.test');
+    const [department] = (await api(admin, 'Catalog/GetCatalogs?limit=1')).items;
+    const departmentId = department.departmentId;
+    const catalog = await api(admin, 'Catalog/AddCatalog', {
+      departmentId,
+      name: `xChange fidelity ${Date.now()}`,
+      currency: 'EUR',
+      language: 'deu',
+    });
+    const upload = await fetch(`${inject('baseUrl')}/api/Import/Upload?fileName=supplier.json`, {
+      method: 'POST',
+      headers: { Cookie: admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify(xchangeFidelity()),
+    });
+    expect(upload.status).toBe(200);
+    const { fileId } = (await upload.json()) as { fileId: string };
+    const imported = await finished(
+      admin,
+      (await api(admin, 'Import/StartImport', { departmentId, catalogId: catalog.catalogId, fileId })).jobId,
+    );
+    expect(imported).toMatchObject({ state: 'succeeded', summary: { created: 2, rejected: 0 } });
+
+    const exported = await finished(
+      admin,
+      (
+        await api(admin, 'Export/StartExport', {
+          departmentId,
+          catalogId: catalog.catalogId,
+          exportType: 'ETIMxChange',
+        })
+      ).jobId,
+    );
+    expect(exported).toMatchObject({ state: 'succeeded', error: null });
+    const download = await fetch(`${inject('baseUrl')}/api/Export/Download?jobId=${exported.jobId}`, {
+      headers: { Cookie: admin },
+    });
+    const document = (await download.json()) as any;
+    expect(xchangeErrors(document)).toEqual([]);
+    const product = document.Supplier[0].Product.find(
+      (p: any) => p.TradeItem[0].ItemIdentification.SupplierItemNumber === 'FID-1',
+    );
+    const item = product.TradeItem[0];
+    expect(item.Pricing).toHaveLength(4);
+    expect(item.Pricing[0]).toMatchObject({ NetPrice: '10.1235', GrossListPrice: '14.5', Vat: '19' });
+    expect(item.Pricing[0].AllowanceSurcharge.map((a: any) => a.AllowanceSurchargeMinimumQuantity)).toEqual([
+      '50',
+      '100',
+    ]);
+    expect(item.ItemRelations.map((r: any) => r.RelationType)).toEqual([
+      'SUCCESSOR',
+      'OTHER',
+      'SPAREPART',
+      'ACCESSORY',
+    ]);
+    // The link is written always; the file references need MEDIA_URL_KEY for their signed URL (else reported).
+    const names = product.ProductAttachments.map((a: any) => a.AttachmentDetails[0].AttachmentFilename);
+    const signing = !(exported.warnings ?? []).some((w: string) => /attachment URLs need MEDIA_URL_KEY/.test(w));
+    expect(names).toEqual(signing ? ['fid-1.jpg', 'fid-1-datasheet.pdf', 'fid-1-manual.pdf'] : ['fid-1.jpg']);
+  });
+});
