@@ -805,6 +805,7 @@ export const de = {
   'sync.shop.morePriceTypes': 'Weitere Preisarten des Katalogs',
   'sync.shop.moreCodes': 'Weitere laden',
   'sync.shop.filterCodes': 'Liste filtern',
+  'sync.shop.filterPriceTypes': 'Preisarten durchsuchen',
   'sync.shop.noCodeMatches': 'Kein Eintrag passt zum Filter.',
   'sync.shop.test': 'Diese Shop-Einstellungen testen',
   'sync.shop.testHint':

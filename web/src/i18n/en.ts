@@ -792,6 +792,7 @@ export const en: Record<MessageKey, string> = {
   'sync.shop.morePriceTypes': 'More price types of the catalog',
   'sync.shop.moreCodes': 'Load more',
   'sync.shop.filterCodes': 'Filter the list',
+  'sync.shop.filterPriceTypes': 'Search the price types',
   'sync.shop.noCodeMatches': 'No entry matches the filter.',
   'sync.shop.test': 'Test these shop settings',
   'sync.shop.testHint':
