@@ -17,7 +17,7 @@ export const CodesInUseQuery = z.strictObject({
     .trim()
     .max(100)
     .optional()
-    .describe('only codes containing this text, ASCII case ignored (the pick lists\' filter box); empty: all'),
+    .describe("only codes containing this text, ASCII case ignored (the pick lists' filter box); empty: all"),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });

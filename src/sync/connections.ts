@@ -68,6 +68,7 @@ export const runJobColumns = {
   progressTotal: jobs.progressTotal,
   batchNo: sql<number | null>`json_extract(${jobs.checkpoint}, '$.batchNo')`,
   counts: sql<string | null>`json_extract(${jobs.checkpoint}, '$.counts')`,
+  toSend: sql<number | null>`json_extract(${jobs.checkpoint}, '$.toSend')`,
 };
 
 async function lastRunOf(db: Database, connectionId: string): Promise<z.infer<typeof LastRun> | null> {
@@ -90,10 +91,14 @@ type RunJob = {
   progressTotal: number;
   batchNo: number | null;
   counts: string | null;
+  toSend: number | null;
 };
 
 export function runOut(run: typeof syncRuns.$inferSelect, job: RunJob) {
-  const checkpoint = job.batchNo === null ? null : { batchNo: job.batchNo, counts: JSON.parse(job.counts ?? '{}') };
+  const checkpoint =
+    job.batchNo === null
+      ? null
+      : { batchNo: job.batchNo, counts: JSON.parse(job.counts ?? '{}'), toSend: job.toSend ?? undefined };
   const shop = syncProgressOf(checkpoint, run.report);
   return {
     jobId: run.jobId,

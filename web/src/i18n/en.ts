@@ -878,7 +878,10 @@ export const en: Record<MessageKey, string> = {
   'sync.unchangedInShop': 'Already up to date in the shop',
   'sync.progress': 'Progress of the run',
   'sync.progressText': '{done} of {total} products handled',
-  'sync.shopProgress': '{batches} batches taken by the shop, {records} records done',
+  'sync.shopProgressOf': '{batches} batches taken by the shop, {records} of {total} records done',
+  'sync.shopProgressOpen':
+    '{batches} batches taken by the shop, {records} records done (how many in all is known once the catalog has been compared with the shop)',
+  'sync.progressRecords': 'Records done in the shop',
   'sync.runFailed': 'The run failed: {error}',
 
   'notFound.title': 'Page not found',
