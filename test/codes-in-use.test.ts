@@ -75,6 +75,49 @@ describe('Catalog/GetCodesInUse', () => {
     expect(next.json).toEqual({ items: [{ code: 'nrp' }], nextCursor: null });
   });
 
+  it('filters by q on the server: codes containing it, ASCII case ignored, paged like the whole list', async () => {
+    const session = await makeSession();
+    const catalogId = await catalogWithCodes(session);
+    const codes = async (query: Record<string, string | number>) => {
+      const res = await get(session, { catalogId, ...query });
+      expect(res.status, res.text).toBe(200);
+      return res.json;
+    };
+    expect(await codes({ list: 'priceTypes', q: 'NET' })).toEqual({
+      items: [{ code: 'net_customer' }, { code: 'net_list' }],
+      nextCursor: null,
+    });
+    expect((await codes({ list: 'priceTypes', q: 'list' })).items).toEqual([{ code: 'net_list' }]);
+    expect((await codes({ list: 'featureSystems', q: 'nmn' })).items).toEqual([{ code: 'udf_NMNG' }]);
+    // `_` and `%` are the characters themselves, not LIKE's wildcards.
+    expect((await codes({ list: 'priceTypes', q: 't_c' })).items).toEqual([{ code: 'net_customer' }]);
+    expect((await codes({ list: 'priceTypes', q: 'n_t' })).items).toEqual([]);
+    expect((await codes({ list: 'priceTypes', q: '%' })).items).toEqual([]);
+    // Blank is no filter; another catalog's codes never match.
+    expect((await codes({ list: 'priceTypes', q: '  ' })).items).toHaveLength(3);
+    const { catalogId: empty } = await makeCatalog(session.tenant);
+    expect((await get(session, { catalogId: empty, list: 'priceTypes', q: 'net' })).json.items).toEqual([]);
+    const first = await codes({ list: 'priceTypes', q: 'n', limit: 2 });
+    expect(first.items).toEqual([{ code: 'net_customer' }, { code: 'net_list' }]);
+    const next = await codes({ list: 'priceTypes', q: 'n', limit: 2, cursor: first.nextCursor });
+    expect(next).toEqual({ items: [{ code: 'nrp' }], nextCursor: null });
+    const long = await get(session, { catalogId, list: 'priceTypes', q: 'x'.repeat(101) });
+    expect(long.status).toBe(400);
+    expect(long.json.error).toContain('q');
+  });
+
+  it("reads a search from the catalog list's key range, never the products", async () => {
+    const { results } = await env.DB.prepare(
+      `EXPLAIN QUERY PLAN SELECT code FROM catalog_codes_in_use
+        WHERE catalog_id = ?1 AND list = ?2 AND code LIKE ?3 ESCAPE '\\' AND code > ?4 ORDER BY code LIMIT 501`,
+    )
+      .bind('c', 'priceTypes', '%net%', '')
+      .all<{ detail: string }>();
+    const plan = results.map((r) => r.detail).join('\n');
+    expect(plan).toMatch(/SEARCH catalog_codes_in_use USING PRIMARY KEY \(catalog_id=\? AND list=\? AND code>\?\)/);
+    expect(plan).not.toContain('TEMP B-TREE');
+  });
+
   it('answers an empty list for a catalog without any, and nothing of another catalog', async () => {
     const session = await makeSession();
     await catalogWithCodes(session);

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { catalogCodesInUse } from '../db/schema';
@@ -12,6 +12,12 @@ export const CODE_LISTS = ['priceTypes', 'featureSystems'] as const;
 export const CodesInUseQuery = z.strictObject({
   catalogId: z.uuid(),
   list: z.enum(CODE_LISTS).describe('priceTypes: the types of the prices; featureSystems: the feature-block systems'),
+  q: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .describe("only codes containing this text, ASCII case ignored (the pick lists' filter box); empty: all"),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
@@ -24,9 +30,13 @@ export const CodesInUseOut = Page(z.object({ code: z.string() }));
  * choices (docs/web.md "Shops"). A page is a range of `catalog_codes_in_use`'s primary key
  * (catalog, list, code), which the triggers of migration 0065 keep in step with every write of
  * a price or feature block: a catalog of 1,000,000 products costs as little as one of ten.
+ * With `q` only the codes containing it (LIKE, so ASCII letters match either case; `%`, `_`
+ * and `\` match themselves): still the same key range, now read until a page of matches is
+ * found, so a search costs the catalog's distinct codes of that list at most, never its products.
  */
 export async function listCodesInUse(db: Database, tenant: Caller, input: z.infer<typeof CodesInUseQuery>) {
   await findCatalog(db, tenant, input.catalogId);
+  const needle = input.q ? `%${input.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   return keysetPage(
     input,
     { column: catalogCodesInUse.code, order: 'asc' },
@@ -34,7 +44,14 @@ export async function listCodesInUse(db: Database, tenant: Caller, input: z.infe
       db
         .select({ code: catalogCodesInUse.code })
         .from(catalogCodesInUse)
-        .where(and(eq(catalogCodesInUse.catalogId, input.catalogId), eq(catalogCodesInUse.list, input.list), q.after))
+        .where(
+          and(
+            eq(catalogCodesInUse.catalogId, input.catalogId),
+            eq(catalogCodesInUse.list, input.list),
+            needle === null ? undefined : sql`${catalogCodesInUse.code} LIKE ${needle} ESCAPE '\\'`,
+            q.after,
+          ),
+        )
         .orderBy(q.orderBy)
         .limit(q.limit),
     (row) => row.code,

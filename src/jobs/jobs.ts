@@ -29,6 +29,7 @@ export const JobOut = z.object({
     /** Sync runs only: where the run stands against the shop (sync-progress.ts); absent while queued. */
     batchNo: SyncProgressOut.shape.batchNo.optional(),
     records: SyncProgressOut.shape.records.optional(),
+    recordsTotal: SyncProgressOut.shape.recordsTotal,
   }),
   createdAt: z.string(),
   startedAt: z.string().nullable(),

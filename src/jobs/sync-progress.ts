@@ -13,6 +13,13 @@ export const SyncProgressOut = z.object({
     .number()
     .int()
     .describe('Records the connector has answered for so far: created, updated, deactivated or already unchanged'),
+  recordsTotal: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'Records the run will have answered for at its end (`records` of `recordsTotal`), once known: from the start of an initial sync (the shop held nothing), else from the end of the merge-join; absent before',
+    ),
 });
 export type SyncProgress = z.infer<typeof SyncProgressOut>;
 
@@ -22,6 +29,7 @@ interface CountsLike {
   updated?: unknown;
   deactivated?: unknown;
   unchanged?: unknown;
+  quarantined?: unknown;
 }
 
 const whole = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : 0);
@@ -33,14 +41,23 @@ export function recordsDone(counts: CountsLike): number {
 
 /**
  * A run's batch position and records done: from its checkpoint while it has one, else from its
- * report (`batches.sent` and the counts); null when neither is there yet (a queued run).
+ * report (`batches.sent` and the counts); null when neither is there yet (a queued run). The
+ * checkpoint's `toSend` (src/sync/sync-state.ts) counts the quarantined records too, which the
+ * connector never answers for: `recordsTotal` is it less those quarantined so far, so `records`
+ * reaches it when the run ends. A finished run's total is its records.
  */
 export function syncProgressOf(checkpoint: unknown, report: unknown): SyncProgress | null {
-  const cp = checkpoint as { batchNo?: unknown; counts?: CountsLike } | null;
-  if (cp && typeof cp.batchNo === 'number')
-    return { batchNo: whole(cp.batchNo), records: recordsDone(cp.counts ?? {}) };
+  const cp = checkpoint as { batchNo?: unknown; counts?: CountsLike; toSend?: unknown } | null;
+  if (cp && typeof cp.batchNo === 'number') {
+    const records = recordsDone(cp.counts ?? {});
+    const known = typeof cp.toSend === 'number' && Number.isInteger(cp.toSend);
+    const total = known ? Math.max(records, whole(cp.toSend) - whole(cp.counts?.quarantined)) : null;
+    return { batchNo: whole(cp.batchNo), records, ...(total === null ? {} : { recordsTotal: total }) };
+  }
   const done = report as (CountsLike & { batches?: { sent?: unknown } }) | null;
-  if (done && typeof done.batches === 'object' && done.batches !== null)
-    return { batchNo: whole(done.batches.sent), records: recordsDone(done) };
+  if (done && typeof done.batches === 'object' && done.batches !== null) {
+    const records = recordsDone(done);
+    return { batchNo: whole(done.batches.sent), records, recordsTotal: records };
+  }
   return null;
 }

@@ -5,9 +5,10 @@ import { isUniqueViolation, runBatch, type BatchStatement, type Database } from 
 import { newId } from '../kernel/ids';
 import { jobs, syncConnections, syncRuns, type SyncConnectionOptions } from '../db/schema';
 import { assertAdmin } from '../accounts/admin-only';
-import { conflict, notFound } from '../kernel/app-error';
+import { badRequest, conflict, notFound } from '../kernel/app-error';
 import { assertDepartment, findCatalog } from '../db/scope';
 import type { Fetcher } from './connector-client';
+import { refusedUrlReason } from './protocol/url-guard';
 import { decryptSecret, encryptSecret } from './secret-box';
 import { shopColumns, shopMoved, shopOut } from './connection-shop';
 import { checkSyncChannel } from './sync-complete';
@@ -23,6 +24,17 @@ const SCHEDULE_MS = { hourly: 3600_000, daily: 86_400_000 } as const;
 /** When a scheduled connection is next due, counted from `from`; null without a schedule. */
 export function nextRunAfter(options: SyncConnectionOptions, from: Date): string | null {
   return options.schedule ? new Date(from.getTime() + SCHEDULE_MS[options.schedule]).toISOString() : null;
+}
+
+/**
+ * The SSRF rule (protocol/url-guard.ts) for a connector URL the PIM is to call: stored by
+ * AddConnection and UpdateConnection, or tested unsaved by TestConnection. A private, loopback,
+ * link-local or internal address is a 400 naming the field, before anything is read or stored;
+ * `allowPrivate` is the Worker var ALLOW_PRIVATE_TARGETS (local development and tests only).
+ */
+export function assertConnectorUrl(url: string, allowPrivate: boolean): void {
+  const refused = refusedUrlReason(url, allowPrivate);
+  if (refused) throw badRequest(`connectorUrl: ${refused}`);
 }
 
 /** A connection of the caller's company, optionally required to be of one department, else 404. */
@@ -56,6 +68,7 @@ export const runJobColumns = {
   progressTotal: jobs.progressTotal,
   batchNo: sql<number | null>`json_extract(${jobs.checkpoint}, '$.batchNo')`,
   counts: sql<string | null>`json_extract(${jobs.checkpoint}, '$.counts')`,
+  toSend: sql<number | null>`json_extract(${jobs.checkpoint}, '$.toSend')`,
 };
 
 async function lastRunOf(db: Database, connectionId: string): Promise<z.infer<typeof LastRun> | null> {
@@ -78,10 +91,14 @@ type RunJob = {
   progressTotal: number;
   batchNo: number | null;
   counts: string | null;
+  toSend: number | null;
 };
 
 export function runOut(run: typeof syncRuns.$inferSelect, job: RunJob) {
-  const checkpoint = job.batchNo === null ? null : { batchNo: job.batchNo, counts: JSON.parse(job.counts ?? '{}') };
+  const checkpoint =
+    job.batchNo === null
+      ? null
+      : { batchNo: job.batchNo, counts: JSON.parse(job.counts ?? '{}'), toSend: job.toSend ?? undefined };
   const shop = syncProgressOf(checkpoint, run.report);
   return {
     jobId: run.jobId,
@@ -133,8 +150,10 @@ export async function addConnection(
   caller: Caller,
   encryptionKey: string | undefined,
   input: AddConnectionInput,
+  allowPrivate = false,
 ) {
   assertAdmin(caller);
+  assertConnectorUrl(input.connectorUrl, allowPrivate);
   await assertDepartment(db, caller, input.departmentId);
   await findCatalog(db, caller, input.catalogId, input.departmentId);
   await checkSyncChannel(db, caller.companyId, input.options);
@@ -166,6 +185,8 @@ export interface ConnectionDeps {
   db: Database;
   encryptionKey: string | undefined;
   fetcher: Fetcher;
+  /** The Worker var ALLOW_PRIVATE_TARGETS: a connector URL on a private address may be stored. */
+  allowPrivate?: boolean;
 }
 
 /**
@@ -178,6 +199,7 @@ export interface ConnectionDeps {
 export async function updateConnection(deps: ConnectionDeps, caller: Caller, input: UpdateConnectionInput) {
   const { db, encryptionKey } = deps;
   assertAdmin(caller);
+  assertConnectorUrl(input.connectorUrl, deps.allowPrivate ?? false);
   await assertDepartment(db, caller, input.departmentId);
   const current = await findConnection(db, caller, input.connectionId, input.departmentId);
   await findCatalog(db, caller, input.catalogId, input.departmentId);

@@ -7,7 +7,8 @@ import { sendPendingReset } from './target-reset';
 import { countMasters } from './master-reader';
 import { SIGNED_MEDIA_TTL_SECONDS } from '../media/signed-url';
 import { decryptSecret } from './secret-box';
-import { checkGuardrail, GuardrailRefusal, runDeactivations } from './sync-deactivate';
+import { checkGuardrail, countDeactivations, GuardrailRefusal, runDeactivations } from './sync-deactivate';
+import { recordsDone } from '../jobs/sync-progress';
 import { deliverPending, SliceStopped } from './sync-deliver';
 import { closeCancelledRun, finishRun, failRun } from './sync-finish';
 import { runJoin } from './sync-join';
@@ -57,9 +58,10 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
   const target = { connectorUrl: connection.connectorUrl, keyId: connection.keyId, secret };
 
   let checkpoint = (job.checkpoint as SyncCheckpoint | null) ?? null;
+  let mastersTotal = job.progressTotal;
   if (!checkpoint) {
-    const total = await countMasters(deps.db, connection.catalogId);
-    if (!(await markRunning(deps.db, job.id, total))) return 'stopped';
+    mastersTotal = await countMasters(deps.db, connection.catalogId);
+    if (!(await markRunning(deps.db, job.id, mastersTotal))) return 'stopped';
     checkpoint = initialCheckpoint(params, started);
   } else if (!(await markRunning(deps.db, job.id, job.progressTotal))) {
     return 'stopped';
@@ -92,6 +94,7 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
     startedAt: started,
     channel,
     maxBatchRecords,
+    mastersTotal,
   };
   if (ctx.cp.seq < 0 && !(await saveCheckpoint(ctx))) return 'stopped';
 
@@ -101,7 +104,10 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
     if (ctx.cp.phase === 'join') {
       if (!(await runJoin(ctx, deadline))) return await continueLater(ctx);
       const proceed = await checkGuardrail(ctx);
-      ctx.cp = { ...ctx.cp, phase: proceed ? 'deactivate' : 'finish' };
+      // The join is over: what is left to send is known, the deactivations planned.
+      const { counts } = ctx.cp;
+      const toSend = recordsDone(counts) + counts.quarantined + (proceed ? await countDeactivations(ctx) : 0);
+      ctx.cp = { ...ctx.cp, phase: proceed ? 'deactivate' : 'finish', toSend };
       if (!(await saveCheckpoint(ctx))) return 'stopped';
     }
     if (ctx.cp.phase === 'deactivate' && !(await runDeactivations(ctx, deadline))) return await continueLater(ctx);

@@ -7,7 +7,8 @@ import { PLAN_LIST_CAP, recordsPerBatch, type RunContext } from './sync-state';
 /** The guardrail refused this run's deactivations; the run fails with this message and its report. */
 export class GuardrailRefusal extends Error {}
 
-async function countDeactivations(ctx: RunContext): Promise<number> {
+/** The deactivations the join remembered for this run (its `deactivate` rows). */
+export async function countDeactivations(ctx: RunContext): Promise<number> {
   const [row] = await ctx.deps.db
     .select({ n: sql<number>`count(*)` })
     .from(syncRunItems)

@@ -63,7 +63,11 @@ async function openInventory(ctx: RunContext, after: string | null): Promise<Inv
   if (response.status !== 200)
     throw new ConnectorError(`the connector refused GET /inventory (${await describeFailure(response)})`);
   const reader = new InventoryReader(response, after);
-  if (ctx.cp.invTotal === null) ctx.cp = { ...ctx.cp, invTotal: reader.expected };
+  if (ctx.cp.invTotal === null) {
+    // The shop holds nothing yet: every master with a SKU becomes a record (progress "N of M").
+    const initial = reader.expected === 0 && ctx.cp.pimAfter === null && ctx.mastersTotal !== undefined;
+    ctx.cp = { ...ctx.cp, invTotal: reader.expected, ...(initial ? { toSend: ctx.mastersTotal } : {}) };
+  }
   return reader;
 }
 
@@ -162,8 +166,14 @@ async function flush(ctx: RunContext, segment: Segment, sending: Sending): Promi
   const records = await buildRecords(ctx, work, items);
   await sending.settle();
   const quarantined = items.filter((i) => i.kind === 'quarantine').length;
+  // An initial sync's total loses the masters of this segment that give no record and no
+  // quarantine (left out as incomplete, deleted since read); the batch before it is settled, so
+  // ctx.cp.done is where this segment began.
+  const withoutRecord = cursors.done - ctx.cp.done - records.length - quarantined;
+  const toSend = ctx.cp.toSend === undefined ? {} : { toSend: Math.max(0, ctx.cp.toSend - withoutRecord) };
   ctx.cp = {
     ...ctx.cp,
+    ...toSend,
     counts: {
       ...ctx.cp.counts,
       skipped: ctx.cp.counts.skipped + skipped,

@@ -83,6 +83,14 @@ export interface SyncCheckpoint extends Cursors {
   incomplete?: IncompleteTally;
   /** With a shop: the version of the settings sent with PUT /target (connection-shop.ts), sent again when it changes. */
   targetVersion?: string;
+  /**
+   * The records this run hands the connector, the quarantined ones included, once known
+   * (src/jobs/sync-progress.ts `recordsTotal`): from the start of an initial sync (the shop's
+   * inventory was empty: every master with a SKU is a create), less the masters settled without
+   * a record (left out, deleted since read); else from the end of the join (the records so far
+   * plus the deactivations planned). Absent while unknown.
+   */
+  toSend?: number;
 }
 
 export const PLAN_LIST_CAP = 1000;
@@ -118,6 +126,8 @@ export interface RunContext {
   channel: SyncChannel | null;
   /** Most records per POST /upsert the shop asks for (X-Max-Batch-Records, cached with the mappings). */
   maxBatchRecords: number;
+  /** Masters with a SKU when the run started (the job's progress total): an initial sync's records to send. */
+  mastersTotal?: number;
 }
 
 /** Records per batch: the deployment's setting, the protocol's limit and the shop's own, whichever is least. */

@@ -34,6 +34,7 @@ const connectionDeps = (c: Context<AppEnv>) => ({
   db: c.var.db,
   encryptionKey: c.env.SYNC_ENCRYPTION_KEY,
   fetcher: (r: Request) => fetch(r),
+  allowPrivate: allowsPrivateTargets(c.env.ALLOW_PRIVATE_TARGETS),
 });
 
 /** `/api/Sync/*`: connections to shop connectors and their runs (docs/sync.md). */
@@ -42,7 +43,16 @@ export const syncRoutes = new Hono<AppEnv>()
     '/AddConnection',
     doc('Connect a catalog to a shop connector (admin)', ConnectionOut, { adminOnly: true, conflict: NAME_TAKEN }),
     validate('json', AddConnectionDto),
-    async (c) => c.json(await addConnection(c.var.db, c.var.caller, c.env.SYNC_ENCRYPTION_KEY, c.req.valid('json'))),
+    async (c) =>
+      c.json(
+        await addConnection(
+          c.var.db,
+          c.var.caller,
+          c.env.SYNC_ENCRYPTION_KEY,
+          c.req.valid('json'),
+          allowsPrivateTargets(c.env.ALLOW_PRIVATE_TARGETS),
+        ),
+      ),
   )
   .post(
     '/UpdateConnection',

@@ -183,6 +183,7 @@ export const LastRun = z.object({
     total: z.number().int(),
     batchNo: SyncProgressOut.shape.batchNo.optional(),
     records: SyncProgressOut.shape.records.optional(),
+    recordsTotal: SyncProgressOut.shape.recordsTotal,
   }),
 });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Database } from '../db/client';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { assertAdmin } from '../accounts/admin-only';
-import { findConnection, type ConnectionRow } from './connections';
+import { assertConnectorUrl, findConnection, type ConnectionRow } from './connections';
 import { shopColumns, targetBodyOf } from './connection-shop';
 import { sendPendingReset } from './target-reset';
 import {
@@ -15,11 +15,9 @@ import {
   type Fetcher,
 } from './connector-client';
 import { fillMapping } from './protocol/target';
-import { refusedUrlReason } from './protocol/url-guard';
 import { decryptSecret } from './secret-box';
 import { shopWarnings, type ShopProbe } from './shop-warnings';
 import type { Caller } from '../kernel/caller';
-import { badRequest } from '../kernel/app-error';
 import { newId } from '../kernel/ids';
 import type { ShopInput, TestConnectionInput, TestConnectionOut } from './sync.schemas';
 
@@ -95,10 +93,7 @@ async function editedTarget(
   connection: ConnectionRow | null,
   input: TestConnectionInput,
 ): Promise<ConnectorTarget> {
-  if (input.connectorUrl !== undefined) {
-    const refused = refusedUrlReason(input.connectorUrl, deps.allowPrivate ?? false);
-    if (refused) throw badRequest(`connectorUrl: ${refused}`);
-  }
+  if (input.connectorUrl !== undefined) assertConnectorUrl(input.connectorUrl, deps.allowPrivate ?? false);
   const secret =
     input.secret ?? (await decryptSecret(deps.encryptionKey, connection!.id, connection!.secretCiphertext));
   return {

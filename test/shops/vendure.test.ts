@@ -46,6 +46,10 @@ const mapping: TargetMapping = {
 const linkStore = new Map<string, Uint8Array>();
 const linkFetches: string[] = [];
 
+/** What the connector's picture revalidation says (WriteContext.categoryPictureChanged), and the URLs reported sent. */
+let pictureChanged: ((url: string) => Promise<boolean>) | undefined;
+const picturesSent: string[] = [];
+
 async function write(records: UpsertRecord[], known: (TargetIds | null)[] = [], map = mapping) {
   const targets: TargetRecord[] = records.map((record, index) => ({
     index,
@@ -70,6 +74,12 @@ async function write(records: UpsertRecord[], known: (TargetIds | null)[] = [], 
     },
     idsOf: async () => new Map(),
     referencing: async () => [],
+    ...(pictureChanged
+      ? {
+          categoryPictureChanged: pictureChanged,
+          categoryPictureSent: async (url: string) => void picturesSent.push(url),
+        }
+      : {}),
   });
 }
 
@@ -315,6 +325,59 @@ describe('writing products into Vendure', () => {
     const gone = await collection();
     expect(gone.featuredAsset).toBeNull();
     expect(gone.assets).toEqual([]);
+  });
+
+  it("replaces the collection's featured asset when new bytes are behind the same picture URL", async () => {
+    const picture = 'https://media.example/cat/erneuert.png';
+    const urlHash = createHash('sha256').update(picture).digest('hex');
+    linkStore.set(picture, png(70, 10, 10));
+    const placed = (sku: string) => {
+      const product = cableMaster(sku, taxId);
+      product.categories = [
+        { id: 'c-erneuert', path: ['Kabel', 'Erneuert'], links: [categoryLink(picture, { contentType: 'image/png' })] },
+      ];
+      return product;
+    };
+    const collection = async () => {
+      const { collections } = await read(
+        `{ collections(options: { take: 100 }) { items { name featuredAsset { id tags { value } } assets { id } } } }`,
+      );
+      return collections.items.find((c: { name: string }) => c.name === 'Erneuert');
+    };
+    const tagsOf = async (id: string) => {
+      const { asset } = await read(`query($id: ID!) { asset(id: $id) { id tags { value } } }`, { id });
+      return asset.tags.map((t: { value: string }) => t.value).sort();
+    };
+    const ids = okIds(await writeOne(upsert('RENEW-1', placed('RENEW-1'))));
+    const before = (await collection()).featuredAsset;
+    const fetchesBefore = linkFetches.filter((url) => url === picture).length;
+    try {
+      // The revalidation says unchanged: nothing is fetched, the asset stays.
+      pictureChanged = async () => false;
+      okIds(await writeOne(upsert('RENEW-1', placed('RENEW-1'), 'update'), ids));
+      expect(linkFetches.filter((url) => url === picture)).toHaveLength(fetchesBefore);
+      expect((await collection()).featuredAsset.id).toBe(before.id);
+      expect(picturesSent).toEqual([]);
+
+      // New bytes behind the same URL: a new asset is the collection's picture, and reported sent.
+      linkStore.set(picture, png(10, 70, 10));
+      pictureChanged = async (url) => url === picture;
+      okIds(await writeOne(upsert('RENEW-1', placed('RENEW-1'), 'update'), ids));
+      const after = await collection();
+      expect(after.featuredAsset.id).not.toBe(before.id);
+      expect(after.assets).toEqual([{ id: after.featuredAsset.id }]);
+      expect(await tagsOf(after.featuredAsset.id)).toEqual(
+        [`pim-url:${urlHash}`, `sha256:${sha256(png(10, 70, 10))}`].sort(),
+      );
+      // The old asset stays in the library, marked as a picture the PIM set before.
+      expect(await tagsOf(before.id)).toEqual([`pim-was:${urlHash}`, `sha256:${sha256(png(70, 10, 10))}`].sort());
+      expect(picturesSent).toEqual([picture]);
+    } finally {
+      pictureChanged = undefined;
+    }
+    // Without a revalidation the new asset is found by the URL's tag again.
+    okIds(await writeOne(upsert('RENEW-2', placed('RENEW-2'))));
+    expect((await collection()).featuredAsset.id).not.toBe(before.id);
   });
 
   it('shares one asset between a product image and a category picture of the same bytes, whichever comes first', async () => {

@@ -2,12 +2,14 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { jobs, syncConnections } from '../../src/db/schema';
+import { addConnection, updateConnection } from '../../src/sync/connections';
 import { testConnection } from '../../src/sync/test-connection';
 import { FakeConnector, FAKE_KEY } from '../helpers/fake-connector';
 import { db, makeCatalog, makeSession, makeUser } from '../helpers/factories';
 import { call, loginAs } from '../helpers/http';
 
-const UNREACHABLE_URL = 'http://127.0.0.1:9/pim-connector';
+// A public-looking name that resolves nowhere (`.test` is reserved): it passes the SSRF rule.
+const UNREACHABLE_URL = 'https://unreachable.test/pim-connector';
 
 async function adminWithCatalog() {
   const admin = await makeSession({ role: 'admin' });
@@ -20,7 +22,12 @@ async function adminWithCatalog() {
     connectorUrl: UNREACHABLE_URL,
     keyId: FAKE_KEY.keyId,
     secret: FAKE_KEY.secret,
-    options: { missing: 'deactivate', maxDeactivationPercent: 10, schedule: 'daily', defaultTaxCode: 'DE19' },
+    options: {
+      missing: 'deactivate' as const,
+      maxDeactivationPercent: 10,
+      schedule: 'daily' as const,
+      defaultTaxCode: 'DE19',
+    },
   };
   return { admin, catalog, body };
 }
@@ -98,6 +105,62 @@ describe('Sync connections (REST)', () => {
     await call('POST', '/api/Sync/AddConnection', { cookie: admin.cookie, body });
     const duplicate = await call('POST', '/api/Sync/AddConnection', { cookie: admin.cookie, body });
     expect(duplicate.status).toBe(409);
+  });
+
+  it('refuses a connector URL on a private, loopback, link-local or internal address (400) and stores nothing', async () => {
+    const { admin, body } = await adminWithCatalog();
+    const refused = [
+      [
+        'http://127.0.0.1:8788/pim-connector',
+        'connectorUrl: the URL points to a private, loopback or link-local address',
+      ],
+      ['https://10.0.0.5/pim-connector', 'connectorUrl: the URL points to a private, loopback or link-local address'],
+      ['http://169.254.169.254/latest', 'connectorUrl: the URL points to a private, loopback or link-local address'],
+      ['http://[::1]:8788/', 'connectorUrl: the URL points to a private, loopback or link-local address'],
+      ['http://localhost:8788/', 'connectorUrl: the URL points to an internal host name'],
+      ['https://metadata.google.internal/', 'connectorUrl: the URL points to an internal host name'],
+    ] as const;
+    for (const [connectorUrl, error] of refused) {
+      const res = await call('POST', '/api/Sync/AddConnection', {
+        cookie: admin.cookie,
+        body: { ...body, connectorUrl },
+      });
+      expect(res.status, connectorUrl).toBe(400);
+      expect(res.json).toMatchObject({ error });
+    }
+    expect(
+      await db().query.syncConnections.findMany({ where: eq(syncConnections.companyId, admin.companyId) }),
+    ).toEqual([]);
+    const added = (await call('POST', '/api/Sync/AddConnection', { cookie: admin.cookie, body })).json;
+    const before = await db().query.syncConnections.findFirst({ where: eq(syncConnections.id, added.connectionId) });
+    const { secret: _secret, ...withoutSecret } = body;
+    for (const [connectorUrl, error] of refused) {
+      const res = await call('POST', '/api/Sync/UpdateConnection', {
+        cookie: admin.cookie,
+        body: { ...withoutSecret, connectionId: added.connectionId, name: 'Moved', connectorUrl },
+      });
+      expect(res.status, connectorUrl).toBe(400);
+      expect(res.json).toMatchObject({ error });
+    }
+    expect(await db().query.syncConnections.findFirst({ where: eq(syncConnections.id, added.connectionId) })).toEqual(
+      before,
+    );
+  });
+
+  it('stores a private connector URL where ALLOW_PRIVATE_TARGETS lifts the rule (local development)', async () => {
+    const { admin, body } = await adminWithCatalog();
+    const local = { ...body, connectorUrl: 'http://127.0.0.1:8788/pim-connector' };
+    await expect(addConnection(db(), admin, env.SYNC_ENCRYPTION_KEY, local)).rejects.toMatchObject({ status: 400 });
+    const added = await addConnection(db(), admin, env.SYNC_ENCRYPTION_KEY, local, true);
+    expect(added.connectorUrl).toBe('http://127.0.0.1:8788/pim-connector');
+    const deps = { db: db(), encryptionKey: env.SYNC_ENCRYPTION_KEY, fetcher: new FakeConnector().fetch };
+    const { secret: _secret, ...update } = { ...local, connectionId: added.connectionId, name: 'Local 2' };
+    const moved = { ...update, connectorUrl: 'http://localhost:8789/pim-connector' };
+    await expect(updateConnection(deps, admin, moved)).rejects.toMatchObject({ status: 400 });
+    expect(await updateConnection({ ...deps, allowPrivate: true }, admin, moved)).toMatchObject({
+      name: 'Local 2',
+      connectorUrl: 'http://localhost:8789/pim-connector',
+    });
   });
 
   it('updates a connection keeping the secret unless a new one is given, and deletes it', async () => {

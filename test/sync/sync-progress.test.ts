@@ -14,7 +14,7 @@ import type { JobMessage } from '../../src/env';
  * done, from the checkpoint while it runs and from the report once it ended, in GetJob and GetRuns.
  */
 
-async function startedRun() {
+async function startedRun(seed?: (fake: FakeConnector) => void) {
   const setup = await syncSetup();
   for (const n of [1, 2, 3, 4, 5]) await product(setup, `PROG-${n}`);
   const connection = await connect(setup);
@@ -26,7 +26,7 @@ async function startedRun() {
       departmentId: setup.company.departmentId,
       connectionId: connection.connectionId,
       dryRun: false,
-      confirmDeactivations: false,
+      confirmDeactivations: seed !== undefined,
     },
     BASE_URL,
   );
@@ -48,6 +48,8 @@ describe('sync progress against the shop', () => {
     expect(running.state).toBe('running');
     expect(fake.upserts).toHaveLength(1);
     expect(running.progress).toMatchObject({ batchNo: 1, records: fake.upserts[0]!.records.length });
+    // The shop held nothing: an initial sync, whose total is every master from the start.
+    expect(running.progress).toMatchObject({ recordsTotal: 5 });
     const runs = await listRuns(db(), setup.caller, { connectionId: connection.connectionId, limit: 5 });
     expect(runs.items[0]!.progress).toEqual(running.progress);
 
@@ -55,7 +57,13 @@ describe('sync progress against the shop', () => {
     const finished = await getJob(db(), setup.caller, jobId);
     const report = (finished.result as { report: { batches: { sent: number }; created: number } }).report;
     expect(report.created).toBe(5);
-    expect(finished.progress).toEqual({ done: 5, total: 5, batchNo: report.batches.sent, records: 5 });
+    expect(finished.progress).toEqual({
+      done: 5,
+      total: 5,
+      batchNo: report.batches.sent,
+      records: 5,
+      recordsTotal: 5,
+    });
     expect(report.batches.sent).toBe(fake.upserts.length);
     const after = await listRuns(db(), setup.caller, { connectionId: connection.connectionId, limit: 5 });
     expect(after.items[0]!.progress).toEqual(finished.progress);
@@ -68,7 +76,7 @@ describe('sync progress against the shop', () => {
     const cookie = await loginAs((await makeUser(setup.company, { role: 'admin' })).email);
     const job = await call('GET', `/api/Job/GetJob?jobId=${jobId}`, { cookie });
     expect(job.status, job.text).toBe(200);
-    expect(job.json.progress).toEqual({ done: 5, total: 5, batchNo: 3, records: 5 });
+    expect(job.json.progress).toEqual({ done: 5, total: 5, batchNo: 3, records: 5, recordsTotal: 5 });
     const runs = await call('GET', `/api/Sync/GetRuns?connectionId=${connection.connectionId}`, { cookie });
     expect(runs.json.items[0].progress).toEqual(job.json.progress);
     const read = await call('GET', `/api/Sync/GetConnection?connectionId=${connection.connectionId}`, { cookie });
@@ -76,12 +84,69 @@ describe('sync progress against the shop', () => {
   });
 });
 
+describe('the total of records a run sends', () => {
+  it('is unknown during the join of a run against a shop that holds products, then the records and deactivations', async () => {
+    const seedShop = (fake: FakeConnector) => {
+      for (const n of [1, 2, 3, 4, 5]) fake.seed(`PROG-${n}`, 'an older fingerprint');
+      fake.seed('PROG-9', 'gone from the PIM');
+    };
+    const { setup, jobId } = await startedRun(seedShop);
+    const fake = new FakeConnector();
+    seedShop(fake);
+    const { deps } = syncDeps(fake, { batchSize: 2, sliceMs: 0 });
+    const seen: { phase: string; records?: number; recordsTotal?: number }[] = [];
+    for (let slice = 0; slice < 20; slice++) {
+      const row = await jobRow(jobId);
+      if (row.state !== 'queued' && row.state !== 'running') break;
+      await runSyncSlice(deps, row);
+      const phase = ((await jobRow(jobId)).checkpoint as { phase?: string } | null)?.phase ?? 'ended';
+      const { records, recordsTotal } = (await getJob(db(), setup.caller, jobId)).progress;
+      seen.push({ phase, records, recordsTotal });
+    }
+    const joining = seen.filter((s) => s.phase === 'join');
+    expect(joining.length).toBeGreaterThan(0);
+    for (const s of joining) expect(s).not.toHaveProperty('recordsTotal', expect.anything());
+    // From the end of the join on: 5 updates and 1 deactivation, and the records reach it.
+    const after = seen.filter((s) => s.phase !== 'join');
+    expect(after.length).toBeGreaterThan(0);
+    for (const s of after) expect(s.recordsTotal).toBe(6);
+    expect(seen.at(-1)).toMatchObject({ phase: 'ended', records: 6, recordsTotal: 6 });
+  });
+
+  it('of an initial sync leaves the quarantined records out as they are found', async () => {
+    const { setup, jobId } = await startedRun();
+    const fake = new FakeConnector();
+    fake.faults.refuse = new Set(['PROG-1']);
+    const { deps } = syncDeps(fake, { batchSize: 2, sliceMs: 0 });
+    await runSyncSlice(deps, await jobRow(jobId));
+    // The shop refused PROG-1 in the first batch: quarantined, no longer counted to send.
+    expect((await getJob(db(), setup.caller, jobId)).progress).toMatchObject({ recordsTotal: 4 });
+    await runToEnd(deps, jobId);
+    expect((await getJob(db(), setup.caller, jobId)).progress).toMatchObject({ records: 4, recordsTotal: 4 });
+  });
+});
+
 describe('syncProgressOf', () => {
   it('reads the checkpoint first, the report after, and nothing of a queued run', () => {
     const counts = { created: 3, updated: 2, deactivated: 1, unchanged: 4, skipped: 9, quarantined: 7 };
     expect(syncProgressOf({ batchNo: 4, counts }, null)).toEqual({ batchNo: 4, records: 10 });
-    expect(syncProgressOf(null, { ...counts, batches: { sent: 6, retried: 1 } })).toEqual({ batchNo: 6, records: 10 });
+    expect(syncProgressOf(null, { ...counts, batches: { sent: 6, retried: 1 } })).toEqual({
+      batchNo: 6,
+      records: 10,
+      recordsTotal: 10,
+    });
     expect(syncProgressOf({ batchNo: 0, counts: {} }, null)).toEqual({ batchNo: 0, records: 0 });
     expect(syncProgressOf(null, null)).toBeNull();
+  });
+
+  it("answers the checkpoint's total less the quarantined records, never below the records done", () => {
+    const counts = { created: 3, updated: 2, deactivated: 1, unchanged: 4, quarantined: 7 };
+    expect(syncProgressOf({ batchNo: 4, counts, toSend: 20 }, null)).toEqual({
+      batchNo: 4,
+      records: 10,
+      recordsTotal: 13,
+    });
+    expect(syncProgressOf({ batchNo: 4, counts, toSend: 12 }, null)).toMatchObject({ recordsTotal: 10 });
+    expect(syncProgressOf({ batchNo: 4, counts, toSend: null }, null)).not.toHaveProperty('recordsTotal');
   });
 });

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { ShopDefaults, ShopKind } from '../src/api/models';
 import { SHOP_KINDS } from '../src/api/models';
 import {
+  codesInUseParams,
   connectorTestFields,
   filterCodes,
+  searchedCodes,
   draftForKind,
   draftOfShop,
   languageRows,
@@ -205,5 +207,34 @@ describe("a long pick list's filter", () => {
   it('never hides a ticked code', () => {
     expect(filterCodes(codes, 'unspsc', new Set(['ETIM']))).toEqual(['ETIM', 'UNSPSC']);
     expect(filterCodes(codes, 'nothing like it', new Set())).toEqual([]);
+  });
+});
+
+describe("a pick list's search on the server (GetCodesInUse q)", () => {
+  const catalogId = '00000000-0000-4000-8000-000000000001';
+  it('sends the filter text trimmed as q, and no q for a blank one', () => {
+    expect(codesInUseParams(catalogId, 'featureSystems', '  ecl ', 500, undefined)).toEqual({
+      catalogId,
+      list: 'featureSystems',
+      limit: 500,
+      q: 'ecl',
+    });
+    expect(codesInUseParams(catalogId, 'priceTypes', '   ', 500, 'c1')).toEqual({
+      catalogId,
+      list: 'priceTypes',
+      limit: 500,
+      cursor: 'c1',
+    });
+    // The API refuses a q longer than 100 characters: the box's text is cut instead.
+    expect(codesInUseParams(catalogId, 'priceTypes', 'x'.repeat(150), 500, undefined).q).toHaveLength(100);
+  });
+
+  it('offers the codes found, and while a search is typed the ticked ones it did not find, first and once', () => {
+    expect(searchedCodes(['ECLASS', 'ETIM'], '', ['UNSPSC'])).toEqual(['ECLASS', 'ETIM']);
+    expect(searchedCodes(['ECLASS'], 'ecl', ['UNSPSC', 'ECLASS', 'UNSPSC'])).toEqual(['UNSPSC', 'ECLASS']);
+    expect(searchedCodes([], 'nothing', [])).toEqual([]);
+    // With the local filter over it, a stale answer (the server not asked yet) narrows at once.
+    const shown = filterCodes(searchedCodes(['ECLASS', 'ETIM'], 'eti', ['UNSPSC']), 'eti', new Set(['UNSPSC']));
+    expect(shown).toEqual(['UNSPSC', 'ETIM']);
   });
 });

@@ -4,6 +4,7 @@ import {
   changeRows,
   fieldLabel,
   reasonText,
+  runBarOf,
   shopProgressText,
   testFailureText,
   testMessage,
@@ -127,11 +128,25 @@ describe("a dry run's changes", () => {
 describe("a run's progress against the shop", () => {
   it("says the batches the shop took and the records done, in the user's language and number format", () => {
     expect(shopProgressText({ batchNo: 3, records: 1250 }, en, (n) => n.toLocaleString('en'))).toBe(
-      '3 batches taken by the shop, 1,250 records done',
+      '3 batches taken by the shop, 1,250 records done (how many in all is known once the catalog has been compared with the shop)',
     );
     expect(shopProgressText({ batchNo: 0, records: 0 }, de)).toBe(
-      '0 Pakete vom Shop übernommen, 0 Datensätze erledigt',
+      '0 Pakete vom Shop übernommen, 0 Datensätze erledigt (wie viele insgesamt, steht fest, sobald der Katalog mit dem Shop verglichen ist)',
     );
+  });
+
+  it('says "N of M records" once the run knows its total, and the bar counts them then', () => {
+    const progress = { done: 400, total: 1000, batchNo: 3, records: 250, recordsTotal: 1000 };
+    expect(shopProgressText(progress, en, (n) => n.toLocaleString('en'))).toBe(
+      '3 batches taken by the shop, 250 of 1,000 records done',
+    );
+    expect(shopProgressText(progress, de)).toBe('3 Pakete vom Shop übernommen, 250 von 1000 Datensätzen erledigt');
+    expect(runBarOf(progress)).toEqual({ done: 250, total: 1000, counts: 'records' });
+    expect(runBarOf({ done: 400, total: 1000, records: 250 })).toEqual({
+      done: 400,
+      total: 1000,
+      counts: 'masters',
+    });
   });
 
   it('says nothing while the run has no batch position (queued)', () => {

@@ -1,6 +1,7 @@
 import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { flattenPages, nextCursorOf } from '../lib/cursor';
+import { CODE_SEARCH_WAIT_MS, codesInUseParams } from '../lib/shop-form';
 import { apiGet, type CallOptions } from './client';
 import { keys } from './keys';
 import { isTerminal, type ShopKind } from './models';
@@ -199,20 +200,34 @@ export function useShopDefaults(kind: ShopKind | null) {
 /** Codes per GetCodesInUse page: the API's largest. */
 const CODES_PAGE = 500;
 
+/** `value` once it has rested `wait` ms: what a search box asks the server for, not every key stroke. */
+export function useDebouncedValue<T>(value: T, wait: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), wait);
+    return () => clearTimeout(timer);
+  }, [value, wait]);
+  return settled;
+}
+
 /**
  * The price types or feature-block systems a catalog's products use (GetCodesInUse), as the
  * mapping editor's choices: pages of 500 in code order, the next loaded on request
- * (`loadMore`, while `hasMore`); a value beyond them can still be typed.
+ * (`loadMore`, while `hasMore`); a value beyond them can still be typed. `search` (the pick
+ * list's filter text) is sent as `q` once it rested CODE_SEARCH_WAIT_MS, so the server searches
+ * every code, not only the pages loaded; the last answer shows until the next arrives.
  */
-export function useCodesInUse(catalogId: string, list: 'priceTypes' | 'featureSystems') {
+export function useCodesInUse(catalogId: string, list: 'priceTypes' | 'featureSystems', search = '') {
+  const settled = useDebouncedValue(search.trim(), CODE_SEARCH_WAIT_MS);
   const query = useInfiniteQuery({
-    queryKey: keys.codesInUse(catalogId, list),
+    queryKey: keys.codesInUse(catalogId, list, settled),
     queryFn: ({ pageParam, signal }) =>
-      apiGet('Catalog/GetCodesInUse', { catalogId, list, limit: CODES_PAGE, cursor: pageParam }, { signal }),
+      apiGet('Catalog/GetCodesInUse', codesInUseParams(catalogId, list, settled, CODES_PAGE, pageParam), { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: nextCursorOf,
     enabled: catalogId !== '',
     staleTime: 60_000,
+    placeholderData: (previous) => previous,
   });
   const codes = useMemo(() => flattenPages(query.data?.pages, (row) => row.code).map((row) => row.code), [query.data]);
   return {

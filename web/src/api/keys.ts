@@ -60,7 +60,7 @@ export const keys = {
   /** What a shop kind needs (GetShopDefaults): fixed per server version, never invalidated. */
   shopDefaults: (kind: string) => ['sync', 'shopDefaults', kind] as const,
   /** The price types or feature systems a catalog's products use (GetCodesInUse): the mapping editor's choices. */
-  codesInUse: (catalogId: string, list: string) => ['catalogs', catalogId, 'codesInUse', list] as const,
+  codesInUse: (catalogId: string, list: string, q = '') => ['catalogs', catalogId, 'codesInUse', list, q] as const,
   /** Every list of past imports; `importList` is the one of a catalog. */
   imports: ['imports'] as const,
   importList: (catalogId: string) => ['imports', 'list', catalogId] as const,

@@ -805,6 +805,7 @@ export const de = {
   'sync.shop.morePriceTypes': 'Weitere Preisarten des Katalogs',
   'sync.shop.moreCodes': 'Weitere laden',
   'sync.shop.filterCodes': 'Liste filtern',
+  'sync.shop.filterPriceTypes': 'Preisarten durchsuchen',
   'sync.shop.noCodeMatches': 'Kein Eintrag passt zum Filter.',
   'sync.shop.test': 'Diese Shop-Einstellungen testen',
   'sync.shop.testHint':
@@ -892,7 +893,10 @@ export const de = {
   'sync.unchangedInShop': 'Im Shop schon aktuell',
   'sync.progress': 'Fortschritt des Laufs',
   'sync.progressText': '{done} von {total} Produkten bearbeitet',
-  'sync.shopProgress': '{batches} Pakete vom Shop übernommen, {records} Datensätze erledigt',
+  'sync.shopProgressOf': '{batches} Pakete vom Shop übernommen, {records} von {total} Datensätzen erledigt',
+  'sync.shopProgressOpen':
+    '{batches} Pakete vom Shop übernommen, {records} Datensätze erledigt (wie viele insgesamt, steht fest, sobald der Katalog mit dem Shop verglichen ist)',
+  'sync.progressRecords': 'Im Shop erledigte Datensätze',
   'sync.runFailed': 'Der Lauf ist fehlgeschlagen: {error}',
 
   'notFound.title': 'Seite nicht gefunden',

@@ -792,6 +792,7 @@ export const en: Record<MessageKey, string> = {
   'sync.shop.morePriceTypes': 'More price types of the catalog',
   'sync.shop.moreCodes': 'Load more',
   'sync.shop.filterCodes': 'Filter the list',
+  'sync.shop.filterPriceTypes': 'Search the price types',
   'sync.shop.noCodeMatches': 'No entry matches the filter.',
   'sync.shop.test': 'Test these shop settings',
   'sync.shop.testHint':
@@ -877,7 +878,10 @@ export const en: Record<MessageKey, string> = {
   'sync.unchangedInShop': 'Already up to date in the shop',
   'sync.progress': 'Progress of the run',
   'sync.progressText': '{done} of {total} products handled',
-  'sync.shopProgress': '{batches} batches taken by the shop, {records} records done',
+  'sync.shopProgressOf': '{batches} batches taken by the shop, {records} of {total} records done',
+  'sync.shopProgressOpen':
+    '{batches} batches taken by the shop, {records} records done (how many in all is known once the catalog has been compared with the shop)',
+  'sync.progressRecords': 'Records done in the shop',
   'sync.runFailed': 'The run failed: {error}',
 
   'notFound.title': 'Page not found',

@@ -261,6 +261,39 @@ export function connectorTestFields(
 /** From this many codes on, a pick list offers a filter: a long row of tick boxes is no choice. */
 export const FILTER_CODES_FROM = 12;
 
+/** How long a pick list's filter text rests before the server is asked (GetCodesInUse `q`). */
+export const CODE_SEARCH_WAIT_MS = 300;
+
+/** GetCodesInUse's longest `q`. */
+const CODE_SEARCH_MAX = 100;
+
+/**
+ * The query of one GetCodesInUse page for a pick list's filter text: `q` is the text trimmed
+ * (cut to the API's 100 characters), left out when blank, so an empty filter is the whole list
+ * and every search is its own cached list.
+ */
+export function codesInUseParams(
+  catalogId: string,
+  list: 'priceTypes' | 'featureSystems',
+  search: string,
+  limit: number,
+  cursor: string | undefined,
+) {
+  const q = search.trim().slice(0, CODE_SEARCH_MAX);
+  return { catalogId, list, limit, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) };
+}
+
+/**
+ * What a server-searched pick list offers: the codes the search found, and, while a search is
+ * typed, first the ticked codes it did not find (the server knows nothing of the ticks, and a
+ * filter never hides one).
+ */
+export function searchedCodes(found: readonly string[], search: string, chosen: readonly string[]): string[] {
+  if (!search.trim()) return [...found];
+  const have = new Set(found);
+  return [...new Set(chosen.filter((code) => !have.has(code))), ...found];
+}
+
 /**
  * The codes a pick list shows for its filter text: those whose code or label contains it, case
  * ignored, in their order; the codes already chosen always stay, so a filter never hides a tick.

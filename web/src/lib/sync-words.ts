@@ -202,15 +202,35 @@ export function changeRows(report: Pick<SyncReport, 'changes'>): ChangeRow[] {
 }
 
 /**
- * Where a run stands against the shop (GetJob's `progress.batchNo` and `records`, docs/sync.md
- * "Progress"): masters handled say little while a slow shop takes its batches. Null while the
- * run has sent nothing yet (no batch position); numbers come formatted in the user's locale.
+ * Where a run stands against the shop (GetJob's `progress.batchNo`, `records` and
+ * `recordsTotal`, docs/sync.md "Progress"): masters handled say little while a slow shop takes
+ * its batches. "N of M records" once the run knows its total, else the records so far and that
+ * the total comes when the catalog has been compared with the shop. Null while the run has sent
+ * nothing yet (no batch position); numbers come formatted in the user's locale.
  */
 export function shopProgressText(
-  progress: { batchNo?: number; records?: number },
+  progress: { batchNo?: number; records?: number; recordsTotal?: number },
   t: T,
   format: (n: number) => string = String,
 ): string | null {
   if (progress.batchNo === undefined || progress.records === undefined) return null;
-  return t('sync.shopProgress', { batches: format(progress.batchNo), records: format(progress.records) });
+  const batches = format(progress.batchNo);
+  const records = format(progress.records);
+  return progress.recordsTotal === undefined
+    ? t('sync.shopProgressOpen', { batches, records })
+    : t('sync.shopProgressOf', { batches, records, total: format(progress.recordsTotal) });
+}
+
+/**
+ * What a running sync's bar counts: the records the shop has done of the run's total once it is
+ * known (progress against the shop), else the masters the PIM has handled of the catalog's.
+ */
+export function runBarOf(progress: { done: number; total: number; records?: number; recordsTotal?: number }): {
+  done: number;
+  total: number;
+  counts: 'records' | 'masters';
+} {
+  if (progress.recordsTotal !== undefined && progress.records !== undefined)
+    return { done: progress.records, total: progress.recordsTotal, counts: 'records' };
+  return { done: progress.done, total: progress.total, counts: 'masters' };
 }

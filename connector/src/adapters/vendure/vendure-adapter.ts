@@ -133,6 +133,7 @@ export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps): T
         ctx,
         channelLanguage: answer.activeChannel.defaultLanguageCode,
         taxRates: taxRates(answer),
+        pictures: new Map(),
       };
       return writeRecords(writeDeps, records, await findProducts(client, records));
     },

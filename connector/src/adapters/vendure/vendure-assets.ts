@@ -93,6 +93,14 @@ const UPDATE_ASSET_TAGS = `mutation TagAsset($input: UpdateAssetInput!) {
   updateAsset(input: $input) { id }
 }`;
 
+/** A category picture's asset, and whether it replaced the asset of older bytes behind the same URL. */
+export interface LinkAsset {
+  id: string;
+  renewed: boolean;
+}
+
+type TaggedAssets = { assets: { items: { id: string; tags: { value: string }[] }[] } };
+
 /**
  * A category picture's asset (common/category-image.ts), shared with product images where the
  * bytes are the same (docs/shops.md "Category images"). A link has no content hash, so its
@@ -102,26 +110,45 @@ const UPDATE_ASSET_TAGS = `mutation TagAsset($input: UpdateAssetInput!) {
  * bytes already (a product image, tag `sha256:<hash>`) gets the URL's tag too and is the
  * picture; else the bytes are uploaded once, tagged with both, so a product image of the same
  * bytes later finds this asset by its hash (`ensureAssets`) instead of uploading a second one.
+ *
+ * New bytes behind the same URL (`changed`, `WriteContext.categoryPictureChanged`: the
+ * connector's conditional request, media/picture-revalidation.ts): Vendure cannot replace an
+ * asset's file, so the new bytes become an asset as above (or the one that has them already)
+ * and the URL's tag moves to it from the old one, which stays in the library (a product image
+ * may show those bytes) tagged `pim-was:<sha256 of the URL>` instead. `renewed` says so; the caller makes it the collection's
+ * featured asset and then reports it sent. A write that fails after the tag moved asks again
+ * next time and finds the new asset by its hash: nothing is uploaded twice.
  */
 export async function ensureLinkAsset(
   client: VendureClient,
   link: MediaLink,
   bytes: (link: MediaLink) => Promise<Blob>,
-): Promise<string> {
+  changed: (url: string) => Promise<boolean> = async () => false,
+): Promise<LinkAsset> {
   const tag = `pim-url:${await sha256Hex(new TextEncoder().encode(link.url))}`;
-  const tagged = await client.query<{ assets: { items: { id: string }[] } }>(ASSETS_BY_TAG, { tags: [tag] });
+  const tagged = await client.query<TaggedAssets>(ASSETS_BY_TAG, { tags: [tag] });
   const found = tagged.assets.items[0];
-  if (found) return found.id;
-  const blob = await bytes(link);
+  if (found && !(await changed(link.url))) return { id: found.id, renewed: false };
+  const id = await assetOfBytes(client, link, tag, await bytes(link));
+  // The old asset keeps a mark that the PIM set it (`pim-was:`), so a collection still showing
+  // it (not written since) can have it taken away like any picture the PIM set.
+  const was = tag.replace(/^pim-url:/, 'pim-was:');
+  for (const old of tagged.assets.items) {
+    if (old.id === id) continue;
+    const kept = old.tags.map((t) => t.value).filter((value) => value !== tag && value !== was);
+    await client.query(UPDATE_ASSET_TAGS, { input: { id: old.id, tags: [...kept, was] } });
+  }
+  return { id, renewed: found !== undefined };
+}
+
+/** The asset of these bytes with the URL's tag: one with the bytes already (tagged too), else uploaded. */
+async function assetOfBytes(client: VendureClient, link: MediaLink, tag: string, blob: Blob): Promise<string> {
   const contentTag = hashTag(await sha256Hex(new Uint8Array(await blob.arrayBuffer())));
-  const same = await client.query<{ assets: { items: { id: string; tags: { value: string }[] }[] } }>(ASSETS_BY_TAG, {
-    tags: [contentTag],
-  });
+  const same = await client.query<TaggedAssets>(ASSETS_BY_TAG, { tags: [contentTag] });
   const shared = same.assets.items[0];
   if (shared) {
-    await client.query(UPDATE_ASSET_TAGS, {
-      input: { id: shared.id, tags: [...shared.tags.map((t) => t.value), tag] },
-    });
+    const tags = shared.tags.map((t) => t.value);
+    if (!tags.includes(tag)) await client.query(UPDATE_ASSET_TAGS, { input: { id: shared.id, tags: [...tags, tag] } });
     return shared.id;
   }
   const typed = blob.type ? blob : new Blob([blob], { type: link.contentType });

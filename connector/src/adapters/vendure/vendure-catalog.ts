@@ -15,7 +15,7 @@ export interface Catalog {
   ensureCollections(paths: string[][], locales: string[]): Promise<void>;
   /**
    * Makes `assetId` the featured (and only) asset of the path's collection, or, with null,
-   * removes a featured asset the PIM set (tagged `pim-url:`); a merchant's own asset is left
+   * removes a featured asset the PIM set (tagged `pim-url:` or `pim-was:`); a merchant's own asset is left
    * alone then. Writes only when the collection's featured asset differs.
    */
   collectionImage(path: string[], assetId: string | null, locales: string[]): Promise<void>;
@@ -143,7 +143,9 @@ export function createCatalog(client: VendureClient): Catalog {
           collection: { featuredAsset: { id: string; tags: { value: string }[] } | null } | null;
         }>(COLLECTION_IMAGE, { id });
         const asset = found.collection?.featuredAsset ?? null;
-        featured.set(id, asset && { id: asset.id, pim: asset.tags.some((t) => t.value.startsWith('pim-url:')) });
+        // `pim-was:` marks a picture the PIM set whose URL has newer bytes since (vendure-assets.ts).
+        const pim = asset?.tags.some((t) => t.value.startsWith('pim-url:') || t.value.startsWith('pim-was:'));
+        featured.set(id, asset && { id: asset.id, pim: pim === true });
       }
       const current = featured.get(id) ?? null;
       if (assetId ? current?.id === assetId : !current?.pim) return;

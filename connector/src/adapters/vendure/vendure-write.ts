@@ -4,7 +4,7 @@ import { imagesFor } from '../common/images';
 import { MediaError } from '../../media/media-bytes';
 import { localesOf } from '../common/texts';
 import type { RecordOutcome, TargetIds, TargetRecord, WriteContext } from '../target-adapter';
-import { aliveAssets, ensureAssets, ensureLinkAsset } from './vendure-assets';
+import { aliveAssets, ensureAssets, ensureLinkAsset, type LinkAsset } from './vendure-assets';
 import { type Catalog, refKey } from './vendure-catalog';
 import { unwrap, type VendureClient, VendureRefusal } from './vendure-client';
 import {
@@ -39,6 +39,8 @@ export interface WriteDeps {
   taxRates: Map<string, number>;
   /** The chunk's known asset ids that the shop still has, read once for the chunk (`writeRecords`). */
   aliveAssets?: Set<string>;
+  /** Category picture assets by URL, found (or renewed) once per write (`linkAsset`). */
+  pictures?: Map<string, LinkAsset>;
 }
 
 /** Raised inside a write to name the record's field a refusal belongs to. */
@@ -237,10 +239,25 @@ async function updateTogether(
   }));
 }
 
-/** The asset of a category picture; a link Vendure or the fetch refuses fails the record on that link. */
-async function linkAsset(deps: WriteDeps, picture: CategoryImage): Promise<string> {
+/**
+ * The asset of a category picture, renewed when the bytes behind its URL changed
+ * (`WriteContext.categoryPictureChanged`); once per URL in a write (`deps.pictures`), as a chunk
+ * places many products in the same category. A link Vendure or the fetch refuses fails the
+ * record on that link.
+ */
+async function linkAsset(deps: WriteDeps, picture: CategoryImage): Promise<LinkAsset> {
+  const url = picture.link.url;
+  const seen = deps.pictures?.get(url);
+  if (seen) return seen;
   try {
-    return await ensureLinkAsset(deps.client, picture.link, deps.ctx.linkBytes);
+    const asset = await ensureLinkAsset(
+      deps.client,
+      picture.link,
+      deps.ctx.linkBytes,
+      async (changedUrl) => (await deps.ctx.categoryPictureChanged?.(changedUrl)) ?? false,
+    );
+    deps.pictures?.set(url, asset);
+    return asset;
   } catch (err) {
     if (err instanceof VendureRefusal || err instanceof MediaError) throw new FieldRefusal(picture.field, err.message);
     throw err;
@@ -355,8 +372,10 @@ async function prepareUpsert(
   );
   for (const [i, category] of product.categories.entries()) {
     const picture = pictures[i];
-    const assetId = picture ? await linkAsset(deps, picture) : null;
-    await deps.catalog.collectionImage(category.path, assetId, locales);
+    const asset = picture ? await linkAsset(deps, picture) : null;
+    await deps.catalog.collectionImage(category.path, asset?.id ?? null, locales);
+    // The collection shows the new bytes: what the revalidation saw becomes what was sent.
+    if (picture && asset?.renewed) await deps.ctx.categoryPictureSent?.(picture.link.url);
   }
   const idsOfRefs = (refs: FacetValueRef[]) => [
     ...new Set(refs.map((r) => valueIds.get(refKey(r))).filter((id): id is string => !!id)),

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useAttributes, useCodesInUse, useContentLanguages } from '../../api/hooks';
 import { MEDIA_PURPOSES, type ShopDefaults } from '../../api/models';
 import { useAnnounce } from '../../components/Announcer';
@@ -31,8 +31,11 @@ interface Props {
  */
 export function MappingEditor({ catalogId, draft: given, defaults, catalog, onChange, problems }: Props) {
   const { t } = useI18n();
-  const priceTypes = useCodesInUse(catalogId, 'priceTypes');
-  const systems = useCodesInUse(catalogId, 'featureSystems');
+  // The pick lists' filter texts: GetCodesInUse searches with them (debounced in useCodesInUse).
+  const [priceTypeSearch, setPriceTypeSearch] = useState('');
+  const [systemSearch, setSystemSearch] = useState('');
+  const priceTypes = useCodesInUse(catalogId, 'priceTypes', priceTypeSearch);
+  const systems = useCodesInUse(catalogId, 'featureSystems', systemSearch);
   const attributes = useAttributes().data?.items ?? [];
   const attributeName = new Map(attributes.map((a) => [a.code, a.name]));
   const announce = useAnnounce();
@@ -91,6 +94,7 @@ export function MappingEditor({ catalogId, draft: given, defaults, catalog, onCh
             value={draft.priceType}
             known={priceTypes.codes}
             more={priceTypes}
+            search={{ text: priceTypeSearch, onChange: setPriceTypeSearch }}
             onChange={(priceType) => set({ priceType })}
           />
           <FormField
@@ -157,6 +161,7 @@ export function MappingEditor({ catalogId, draft: given, defaults, catalog, onCh
             legend={t('sync.shop.featureBlocksChoice')}
             codes={systems.codes}
             more={systems}
+            search={{ text: systemSearch, onChange: setSystemSearch }}
             text={draft.featureBlocks}
             separator={'\n'}
             onChange={(featureBlocks) => set({ featureBlocks })}
