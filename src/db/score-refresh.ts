@@ -62,3 +62,56 @@ export function withDeferredRescore(db: Database, statements: BatchStatement[]):
     db.delete(completenessDefer),
   ];
 }
+
+/**
+ * What `completeness_defer` holds during a marked write (migration 0072): neither the immediate
+ * nor the `_deferred` row triggers fire, the writer marks the products itself.
+ */
+const MARKED = 2;
+
+/**
+ * As withDeferredRescore, for a bulk write that knows every product its `own` statements touch
+ * (the upsert of an import batch: it writes prices, media, values, features and placements of
+ * the products it names, hundreds of rows per batch). While `own` runs no completeness trigger
+ * fires (`completeness_defer` holds 2, migration 0072); one statement then marks `productIds`,
+ * their variants and, in a company with a `gtinUnique` rule, every product sharing a GTIN with
+ * them now or `oldGtins` (their GTINs before the write): a superset of what the per-row
+ * `_deferred` triggers mark, so the rescore at the end gives the same scores. `rest` (report
+ * rows, deletions, the checkpoint) runs with the per-row triggers marking as before. One D1
+ * batch, one transaction, as withDeferredRescore.
+ */
+export function withMarkedRescore(
+  db: Database,
+  parts: {
+    own: BatchStatement[];
+    productIds: string[];
+    companyId: string;
+    oldGtins: string[];
+    rest: BatchStatement[];
+  },
+): BatchStatement[] {
+  const { own, rest } = parts;
+  if (own.length === 0) return withDeferredRescore(db, rest);
+  const ids = JSON.stringify(parts.productIds);
+  const dirty = sql`SELECT product_key FROM completeness_dirty`;
+  return [
+    db.insert(completenessDefer).values({ id: MARKED }).onConflictDoNothing(),
+    ...own,
+    db
+      .insert(completenessDirty)
+      .select(sql`SELECT rowid FROM products WHERE id IN (SELECT value FROM json_each(${ids}))
+        UNION SELECT rowid FROM products WHERE parent_id IN (SELECT value FROM json_each(${ids}))
+        UNION SELECT p.rowid FROM products p WHERE p.company_id = ${parts.companyId} AND p.gtin <> ''
+          AND p.gtin IN (SELECT gtin FROM products WHERE id IN (SELECT value FROM json_each(${ids}))
+            UNION SELECT value FROM json_each(${JSON.stringify(parts.oldGtins)}))
+          AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = ${parts.companyId} AND kind = 'gtinUnique')`)
+      .onConflictDoNothing(),
+    // From here on the per-row triggers mark again (withDeferredRescore's state).
+    db.update(completenessDefer).set({ id: 1 }),
+    ...rest,
+    ...scoreRefresh(db, dirty),
+    ...scoreRefresh(db, dirty, { variants: true }),
+    db.delete(completenessDirty),
+    db.delete(completenessDefer),
+  ];
+}

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../../db/client';
-import { withDeferredRescore } from '../../db/score-refresh';
+import { withMarkedRescore } from '../../db/score-refresh';
 import { newId } from '../../kernel/ids';
 import { catalogs } from '../../db/schema';
 import { deleteObjects } from '../../media/media';
@@ -263,8 +263,20 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
         .set({ productCount: sql`${catalogs.productCount} + ${created}` })
         .where(eq(catalogs.id, ctx.catalogId)),
     );
-  // Completeness: each product this batch writes is rescored once at its end, not once per row.
-  await runBatch(db, withDeferredRescore(db, [...statements, ...(ctx.alsoInBatch?.(outcomes, extra) ?? [])]));
+  // Completeness: each product this batch writes is rescored once at its end, not once per row;
+  // the batch marks the products it wrote in one statement instead of a trigger per row written.
+  const oldGtins = new Set<string>();
+  for (const w of written.values()) if (w.existing?.product.gtin) oldGtins.add(w.existing.product.gtin);
+  await runBatch(
+    db,
+    withMarkedRescore(db, {
+      own: statements,
+      productIds: [...new Set([...written.keys(), ...masters])],
+      companyId: ctx.companyId,
+      oldGtins: [...oldGtins],
+      rest: ctx.alsoInBatch?.(outcomes, extra) ?? [],
+    }),
+  );
   if (ctx.files && writes.removedKeys.length > 0)
     await deleteObjects(
       ctx.files,
