@@ -5,6 +5,7 @@ import { getPlatformProxy } from 'wrangler';
 import { createDb } from '../src/db/client';
 import type { Bindings } from '../src/env';
 import { addConnection } from '../src/sync/connections';
+import { allowsPrivateTargets } from '../src/sync/protocol/url-guard';
 import { migrate } from '../scripts/lib/dev-server';
 import { LOCAL_DEV_VARS } from '../scripts/lib/dev-vars';
 import { seededState } from './lib/state';
@@ -42,14 +43,21 @@ export async function addBenchConnection(
       role: 'admin' as const,
       surface: 'web' as const,
     };
-    const connection = await addConnection(createDb(proxy.env.DB), caller, LOCAL_DEV_VARS.SYNC_ENCRYPTION_KEY, {
-      departmentId: seeded.departmentId,
-      catalogId: seeded.catalogId,
-      name: 'Bench shop',
-      connectorUrl,
-      ...BENCH_KEY,
-      options: { missing: 'deactivate', maxDeactivationPercent: 10, schedule: null, defaultTaxCode: 'DE-19' },
-    });
+    // A local connector (127.0.0.1), as the local state's ALLOW_PRIVATE_TARGETS allows.
+    const connection = await addConnection(
+      createDb(proxy.env.DB),
+      caller,
+      LOCAL_DEV_VARS.SYNC_ENCRYPTION_KEY,
+      {
+        departmentId: seeded.departmentId,
+        catalogId: seeded.catalogId,
+        name: 'Bench shop',
+        connectorUrl,
+        ...BENCH_KEY,
+        options: { missing: 'deactivate', maxDeactivationPercent: 10, schedule: null, defaultTaxCode: 'DE-19' },
+      },
+      allowsPrivateTargets(LOCAL_DEV_VARS.ALLOW_PRIVATE_TARGETS),
+    );
     await proxy.env.DB.prepare('UPDATE memberships SET role = ? WHERE user_id = ?').bind('admin', userId).run();
     return connection.connectionId;
   } finally {

@@ -2,6 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/client';
 import { catalogs, syncConnections } from '../../src/db/schema';
 import { addConnection } from '../../src/sync/connections';
+import { allowsPrivateTargets } from '../../src/sync/protocol/url-guard';
+import { LOCAL_DEV_VARS } from './dev-vars';
 
 /** The local demo shop connector (docs/design.md section 10; `npm run dev` serves it). Local only. */
 export const DEMO_CONNECTOR = {
@@ -41,14 +43,22 @@ export async function seedDemoConnection(
     role: 'admin' as const,
     surface: 'web' as const,
   };
-  const connection = await addConnection(db, caller, encryptionKey, {
-    departmentId: demo.salesDepartmentId,
-    catalogId: catalog.id,
-    name: DEMO_CONNECTOR.name,
-    connectorUrl: DEMO_CONNECTOR.connectorUrl,
-    keyId: DEMO_CONNECTOR.keyId,
-    secret: DEMO_CONNECTOR.secret,
-    options: { missing: 'deactivate', maxDeactivationPercent: 10, schedule: null, defaultTaxCode: 'DE-19' },
-  });
+  // The demo connector is on 127.0.0.1: the local state is served with ALLOW_PRIVATE_TARGETS
+  // (scripts/lib/dev-vars.ts), so the SSRF rule of AddConnection is lifted here as there.
+  const connection = await addConnection(
+    db,
+    caller,
+    encryptionKey,
+    {
+      departmentId: demo.salesDepartmentId,
+      catalogId: catalog.id,
+      name: DEMO_CONNECTOR.name,
+      connectorUrl: DEMO_CONNECTOR.connectorUrl,
+      keyId: DEMO_CONNECTOR.keyId,
+      secret: DEMO_CONNECTOR.secret,
+      options: { missing: 'deactivate', maxDeactivationPercent: 10, schedule: null, defaultTaxCode: 'DE-19' },
+    },
+    allowsPrivateTargets(LOCAL_DEV_VARS.ALLOW_PRIVATE_TARGETS),
+  );
   return `Sync connection ${DEMO_CONNECTOR.name} added: ${connection.connectionId} (catalog "${catalog.name}" -> ${DEMO_CONNECTOR.connectorUrl}).`;
 }

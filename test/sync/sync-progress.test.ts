@@ -1,4 +1,6 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { addChannel } from '../../src/completeness/channels';
 import { getJob } from '../../src/jobs/jobs';
 import { syncProgressOf } from '../../src/jobs/sync-progress';
 import { listRuns, startSync } from '../../src/sync/start-sync';
@@ -111,6 +113,47 @@ describe('the total of records a run sends', () => {
     expect(after.length).toBeGreaterThan(0);
     for (const s of after) expect(s.recordsTotal).toBe(6);
     expect(seen.at(-1)).toMatchObject({ phase: 'ended', records: 6, recordsTotal: 6 });
+  });
+
+  it('of an initial sync loses the masters left out as incomplete (onlyComplete) as the join meets them', async () => {
+    const setup = await syncSetup();
+    const channel = await addChannel({ db: db(), queue: env.JOB_QUEUE }, setup.caller, {
+      name: 'Shop',
+      languages: ['deu'],
+      requirements: [{ kind: 'field', field: 'gtin' }],
+    });
+    await product(setup, 'A-1', { gtin: '4006381333931' });
+    await product(setup, 'B-2');
+    await product(setup, 'C-3', { gtin: '4006381333948' });
+    const connection = await connect(setup, { channelId: channel.channelId, onlyComplete: true });
+    const holdQueue = { send: async (_: JobMessage) => undefined } as unknown as Queue<JobMessage>;
+    const { jobId } = await startSync(
+      { db: db(), queue: holdQueue },
+      setup.caller,
+      {
+        departmentId: setup.company.departmentId,
+        connectionId: connection.connectionId,
+        dryRun: false,
+        confirmDeactivations: false,
+      },
+      BASE_URL,
+    );
+    const { deps } = syncDeps(new FakeConnector(), { batchSize: 1, sliceMs: 0 });
+    const seen: { done: number; recordsTotal?: number }[] = [];
+    for (let slice = 0; slice < 20; slice++) {
+      const row = await jobRow(jobId);
+      if (row.state !== 'queued' && row.state !== 'running') break;
+      await runSyncSlice(deps, row);
+      const job = await getJob(db(), setup.caller, jobId);
+      if (job.state === 'running') seen.push({ done: job.progress.done, recordsTotal: job.progress.recordsTotal });
+    }
+    // Three masters with a SKU, the shop empty: 3 at the start, 2 once the join met B-2 (done 2),
+    // while the run still goes (its end would answer the records anyway).
+    const met = seen.filter((s) => s.done >= 2);
+    expect(met.length).toBeGreaterThan(0);
+    expect(met.map((s) => s.recordsTotal)).toEqual(met.map(() => 2));
+    for (const s of seen.filter((o) => o.done < 2)) expect(s.recordsTotal).toBe(3);
+    expect((await getJob(db(), setup.caller, jobId)).progress).toMatchObject({ records: 2, recordsTotal: 2 });
   });
 
   it('of an initial sync leaves the quarantined records out as they are found', async () => {

@@ -227,7 +227,9 @@ export function useCodesInUse(catalogId: string, list: 'priceTypes' | 'featureSy
     getNextPageParam: nextCursorOf,
     enabled: catalogId !== '',
     staleTime: 60_000,
-    placeholderData: (previous) => previous,
+    // While a search is asked, the last answer of the same catalog and list stays (never another's).
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === catalogId && previousQuery.queryKey[3] === list ? previous : undefined,
   });
   const codes = useMemo(() => flattenPages(query.data?.pages, (row) => row.code).map((row) => row.code), [query.data]);
   return {
