@@ -233,6 +233,44 @@ describe('SSO sign-in', () => {
     expect(me.json).toMatchObject({ user: { email }, company: { companyId: co.companyId }, role: 'admin' });
   });
 
+  it("consumes an invited address's open invitation at its first sign-in: the mapped role, the invitation's scopes", async () => {
+    const co = await ssoCompany();
+    const email = `invited-${crypto.randomUUID().slice(0, 8)}@idp.test`;
+    const catalog = await call('POST', '/api/Catalog/AddCatalog', {
+      cookie: co.cookie,
+      body: { name: 'Brand', departmentId: co.departmentId },
+    });
+    expect(catalog.status, catalog.text).toBe(200);
+    const catalogId: string = catalog.json.catalogId;
+    const invited = await call('POST', '/api/Account/InviteMember', {
+      cookie: co.cookie,
+      body: { email, role: 'viewer', catalogIds: [catalogId] },
+    });
+    expect(invited.status, invited.text).toBe(200);
+    const res = await signIn(co.slug, (nonce) => idToken({ nonce, email, groups: ['pim-editors'] }));
+    expect(res.status).toBe(303);
+    // The provider's group mapping gives the role, as at every sign-in; the invitation its scopes.
+    const me = await call('GET', '/api/Account/Me', { cookie: res.session });
+    expect(me.json).toMatchObject({ role: 'editor', catalogIds: [catalogId] });
+    const list = await call('GET', '/api/Account/GetInvitations', { cookie: co.cookie });
+    expect(list.json.items.find((i: any) => i.invitationId === invited.json.invitationId)).toMatchObject({
+      status: 'accepted',
+      acceptedBy: me.json.user.userId,
+    });
+    const audit = await call('GET', `/api/Account/GetMemberChanges?userId=${me.json.user.userId}`, {
+      cookie: co.cookie,
+    });
+    expect(audit.json.items.map((i: any) => i.action)).toEqual(['join']);
+    expect(audit.json.items[0].changes).toContainEqual({
+      path: 'invitation',
+      before: null,
+      after: invited.json.invitationId,
+    });
+    // The link no longer works.
+    const token = invited.json.link.slice(invited.json.link.indexOf('#') + 1);
+    expect((await call('GET', `/api/Account/GetInvitation?token=${token}`)).status).toBe(404);
+  });
+
   it('maps the groups again at every sign-in, uses the default role, and refuses without one', async () => {
     const co = await ssoCompany();
     const sub = crypto.randomUUID();

@@ -27,6 +27,9 @@ export function parseLanguages(text: string): string[] {
 }
 
 const ACTION_KEYS: Record<MemberChange['action'], MessageKey> = {
+  'create-role': 'team.action.createRole',
+  'update-role': 'team.action.updateRole',
+  'delete-role': 'team.action.deleteRole',
   role: 'team.action.role',
   invite: 'team.action.invite',
   'revoke-invitation': 'team.action.revokeInvitation',
@@ -51,8 +54,14 @@ function valueText(path: string, value: unknown, t: T): string {
 }
 
 const ROLE_KEYS = new Set(['admin', 'editor', 'viewer', 'translator', 'reviewer', 'publisher']);
-function roleName(role: string, t: T): string {
-  return ROLE_KEYS.has(role) ? t(`role.${role}` as MessageKey) : role;
+/**
+ * A role in words: a built-in role in the user's language, a custom role by its name (from
+ * `Account/GetRoles`, or the name the API gave with it), else its id.
+ */
+export function roleName(role: string, t: T, custom?: readonly { roleId: string; name: string }[] | string): string {
+  if (ROLE_KEYS.has(role)) return t(`role.${role}` as MessageKey);
+  if (typeof custom === 'string') return custom;
+  return custom?.find((r) => r.roleId === role)?.name ?? role;
 }
 
 const PATH_KEYS: Record<string, MessageKey> = {

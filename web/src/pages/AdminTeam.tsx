@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { apiGet } from '../api/client';
+import { useRoles } from '../api/hooks';
 import { describeError } from '../api/errors';
 import { keys } from '../api/keys';
 import { type Invitation, type MemberChange, ROLES, type Role } from '../api/models';
@@ -10,7 +11,7 @@ import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { flattenPages, nextCursorOf } from '../lib/cursor';
-import { actionText, changeLines, parseLanguages } from '../lib/team';
+import { actionText, changeLines, parseLanguages, roleName } from '../lib/team';
 
 /**
  * The Team parts of Administration (docs/teams.md): the invite form, which shows the new link
@@ -115,6 +116,7 @@ function Invitations() {
   const announce = useAnnounce();
   const [error, setError] = useState<string | null>(null);
   const invitations = useQuery({ queryKey: keys.invitations, queryFn: () => apiGet('Account/GetInvitations') });
+  const roles = useRoles();
 
   const revokeOne = async (invitation: Invitation) => {
     setError(null);
@@ -150,7 +152,7 @@ function Invitations() {
                 <tr key={i.invitationId}>
                   <th scope="row">{i.email}</th>
                   <td>
-                    {t(`role.${i.role}`)}
+                    {roleName(i.role, t, roles.data?.items)}
                     {i.languages.length > 0 && ` (${i.languages.join(', ')})`}
                   </td>
                   <td>{t(`team.status.${i.status}`)}</td>
