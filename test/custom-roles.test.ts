@@ -4,7 +4,8 @@ import { ADMIN_ONLY } from '../src/accounts/admin-only';
 import { ROLE_IN_USE, ROLE_NAME_CONFLICT } from '../src/accounts/custom-roles';
 import { customRoles, memberChanges, memberships } from '../src/db/schema';
 import { NOT_PERMITTED } from '../src/kernel/permissions';
-import { db, enableLanguages, makeCompany, makeUser } from './helpers/factories';
+import { db, enableLanguages, makeCatalog, makeCompany, makeProduct, makeUser } from './helpers/factories';
+import { send, tokensFor } from './oauth-helpers';
 import { call, loginAs } from './helpers/http';
 import { tenantDigest } from './helpers/tenant-digest';
 
@@ -177,6 +178,27 @@ describe('a member with a custom role', () => {
     ]);
     const users = await call('GET', '/api/Account/GetUsers', { cookie: adminCookie });
     expect(users.json.items.find((u: any) => u.userId === member.userId).role).toBe(role.roleId);
+  });
+
+  it("acts through an agent's token with the role as it is at each request", async () => {
+    const role = await makeRole(['review.decide']);
+    const member = await memberWith(role.roleId);
+    const catalog = await makeCatalog(company, { languages: ['fra'] });
+    const product = await makeProduct(company, catalog.catalogId, { name: 'Kabel' });
+    const { access_token: token } = await tokensFor({ session: member.cookie });
+    const write = () =>
+      send('POST', '/api/ai/SetValue', {
+        token,
+        json: { elementId: product.productId, field: 'name', value: 'Câble', language: 'fra' },
+      });
+    const refused = await write();
+    expect([refused.status, refused.json.error]).toEqual([403, NOT_PERMITTED]);
+    expect((await post('UpdateRole', { roleId: role.roleId, permissions: ['review.decide', 'text.write'] })).status).toBe(200);
+    // The same token, no new authorization: the role's permissions are read at every use.
+    const written = await write();
+    expect(written.status, written.text).toBe(200);
+  });
+    expect([approve.status, approve.json.error]).toEqual([403, AGENTS_NEVER_APPROVE]);
   });
 
   it('takes a language scope when it writes texts but not products, and not otherwise', async () => {
