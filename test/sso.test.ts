@@ -271,6 +271,45 @@ describe('SSO sign-in', () => {
     expect((await call('GET', `/api/Account/GetInvitation?token=${token}`)).status).toBe(404);
   });
 
+  it('maps a group to a custom role, below a built-in one; the role cannot be deleted while mapped', async () => {
+    const co = await ssoCompany();
+    const role = await call('POST', '/api/Account/CreateRole', {
+      cookie: co.cookie,
+      body: { name: 'Agency', permissions: ['product.write'] },
+    });
+    expect(role.status, role.text).toBe(200);
+    const settings = (groupRoles: { group: string; role: string }[]) =>
+      call('POST', '/api/Account/SetSsoSettings', {
+        cookie: co.cookie,
+        body: { slug: co.slug, issuer: ISSUER, clientId: CLIENT_ID, groupRoles },
+      });
+    const unknown = await settings([{ group: 'pim-agency', role: crypto.randomUUID() }]);
+    expect([unknown.status, unknown.json.error]).toEqual([404, 'groupRoles[0].role: role not found']);
+    const saved = await settings([
+      { group: 'pim-agency', role: role.json.roleId },
+      { group: 'pim-editors', role: 'editor' },
+    ]);
+    expect(saved.status, saved.text).toBe(200);
+
+    const email = `agency-${crypto.randomUUID().slice(0, 8)}@idp.test`;
+    const first = await signIn(co.slug, (nonce) => idToken({ nonce, email, groups: ['pim-agency'] }));
+    const me = await call('GET', '/api/Account/Me', { cookie: first.session });
+    expect(me.json).toMatchObject({
+      role: role.json.roleId,
+      roleName: 'Agency',
+      permissions: ['read', 'product.write'],
+    });
+    // A built-in role of another group of theirs wins.
+    const both = await signIn(co.slug, (nonce) => idToken({ nonce, email, groups: ['pim-agency', 'pim-editors'] }));
+    expect((await call('GET', '/api/Account/Me', { cookie: both.session })).json.role).toBe('editor');
+
+    const refused = await call('POST', '/api/Account/DeleteRole', {
+      cookie: co.cookie,
+      body: { roleId: role.json.roleId },
+    });
+    expect(refused.status).toBe(409);
+  });
+
   it('maps the groups again at every sign-in, uses the default role, and refuses without one', async () => {
     const co = await ssoCompany();
     const sub = crypto.randomUUID();

@@ -263,7 +263,8 @@ export const accountRoutes = new Hono<AppEnv>()
     requireSession,
     describeOperation({
       tag: 'Account',
-      summary: 'Admin: delete a custom role that no member, deactivated member or open invitation holds (recorded)',
+      summary:
+        'Admin: delete a custom role that no member, deactivated member, open invitation or SSO group mapping holds (recorded)',
       response: DeleteRoleOut,
       security: 'cookie',
       adminOnly: true,

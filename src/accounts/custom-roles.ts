@@ -22,14 +22,15 @@ import { recordMemberChange } from './member-audit';
  * membership at every request (sessions, agent tokens), so an update or a reassignment counts
  * at the member's next request, without a new security stamp, exactly like a built-in role
  * change. Agents act with it narrowed as always (never `review.decide`). A role still held by a
- * member, a deactivated member or an open invitation cannot be deleted (409): reassign first.
+ * member, a deactivated member, an open invitation or the SSO group mapping cannot be deleted
+ * (409): reassign first.
  */
 
 /** The 409 of `CreateRole` / `UpdateRole`. */
 export const ROLE_NAME_CONFLICT = 'the company already has a role with this name';
 /** The 409 of `DeleteRole`. */
 export const ROLE_IN_USE =
-  'the role is held by a member, a deactivated member or an open invitation; give them another role first';
+  'the role is held by a member, a deactivated member, an open invitation or the single sign-on group mapping; give them another role first';
 
 /**
  * A custom role's permissions as the membership's select reads them: a JSON array, or null when
@@ -201,8 +202,8 @@ export async function updateRole(
 }
 
 /**
- * `Account/DeleteRole`: 409 while a member, a deactivated member or an open invitation holds the
- * role (reassign them first: a membership never points at nothing). The condition is part of
+ * `Account/DeleteRole`: 409 while a member, a deactivated member, an open invitation or the SSO
+ * group mapping (a group's role or the default role) holds the role (reassign them first: a membership never points at nothing). The condition is part of
  * the batch's statements, so a member given the role meanwhile keeps it and the role stays.
  */
 export async function deleteRole(db: Database, admin: Caller, input: { roleId: string }) {
@@ -211,7 +212,9 @@ export async function deleteRole(db: Database, admin: Caller, input: { roleId: s
   const unheld = sql`NOT EXISTS (SELECT 1 FROM memberships m WHERE m.company_id = ${admin.companyId} AND m.role = ${input.roleId})
     AND NOT EXISTS (SELECT 1 FROM member_deactivations d WHERE d.company_id = ${admin.companyId} AND d.role = ${input.roleId})
     AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.company_id = ${admin.companyId} AND i.role = ${input.roleId}
-      AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+      AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    AND NOT EXISTS (SELECT 1 FROM sso_settings s WHERE s.company_id = ${admin.companyId} AND (s.default_role = ${input.roleId}
+      OR EXISTS (SELECT 1 FROM json_each(s.group_roles) g WHERE json_extract(g.value, '$.role') = ${input.roleId})))`;
   const exists = sql`EXISTS (SELECT 1 FROM custom_roles r WHERE r.id = ${input.roleId} AND r.company_id = ${admin.companyId})`;
   await runBatch(db, [
     recordMemberChange(

@@ -245,7 +245,8 @@ export const ssoLogoutTokens = sqliteTable(
 /** A company's role mapping entry: members of the IdP group `group` get `role`. */
 export interface SsoGroupRole {
   group: string;
-  role: Role;
+  /** A built-in role or a custom role's id (migration 0068). */
+  role: MemberRole;
 }
 
 /** The company's OpenID Connect identity provider. */
@@ -265,7 +266,7 @@ export const ssoSettings = sqliteTable(
     groupsClaim: text('groups_claim').notNull().default('groups'),
     groupRoles: text('group_roles', { mode: 'json' }).notNull().default([]).$type<SsoGroupRole[]>(),
     /** The role of a member in none of the mapped groups; null refuses them. */
-    defaultRole: text('default_role', { enum: ROLES }),
+    defaultRole: text('default_role').$type<MemberRole>(),
     /** Passwords are refused for the company's members (but the break-glass admin's). */
     mandatory: integer('mandatory', { mode: 'boolean' }).notNull().default(false),
     breakGlassUserId: text('break_glass_user_id').references(() => users.id, { onDelete: 'set null' }),

@@ -32,7 +32,7 @@ beforeAll(async () => {
     body: JSON.stringify({ token, password: 'a-new-password-1234', name: MEMBER }),
   });
   expect(res.status).toBe(200);
-  memberId = (await res.json()).userId;
+  memberId = ((await res.json()) as { userId: string }).userId;
 });
 afterAll(async () => {
   await browser?.close();
