@@ -87,6 +87,7 @@ describe('Me, Logout and sessions', () => {
         { departmentId: company.departmentId, name: 'Sales' },
       ],
       role: 'admin',
+      roleName: 'admin',
       languages: [],
       catalogIds: [],
       categoryIds: [],

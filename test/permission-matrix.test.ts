@@ -2,14 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { ADMIN_ONLY } from '../src/accounts/admin-only';
 import { AGENTS_NEVER_APPROVE } from '../src/completeness/review-scope';
-import { isPermitted, NOT_PERMITTED, type Permission, type Role } from '../src/kernel/permissions';
+import { type Acting, isPermitted, NOT_PERMITTED, type Permission, type Role } from '../src/kernel/permissions';
 import { toolPermission } from '../src/mcp/tool-definition';
 import { PIM_TOOLS } from '../src/mcp/tools';
 import { openApiDocument } from '../src/openapi/openapi-document';
 import { contractTenant, send, type ContractTenant } from './helpers/contract-fixtures';
 import { operationsOf, type Operation } from './helpers/contract-request';
 import { enableLanguages, makeUser } from './helpers/factories';
-import { loginAs } from './helpers/http';
+import { call, loginAs } from './helpers/http';
 import { openSession, sessionCall } from './mcp-helpers';
 import { tokensFor } from './oauth-helpers';
 import { tenantDigest } from './helpers/tenant-digest';
@@ -37,21 +37,44 @@ function documentedPermission(op: Operation): Permission | undefined {
 }
 const PERMISSION = new Map(OPERATIONS.map((op) => [op.name, documentedPermission(op)] as const));
 
-const WEB_ROLES: readonly Role[] = ['viewer', 'editor', 'translator', 'reviewer', 'publisher', 'admin'];
+/**
+ * `custom`: a company's custom role (docs/teams.md "Custom roles") with a mix no built-in role
+ * has, `review.decide` among it (which its agent must still be refused).
+ */
+type MatrixRole = Role | 'custom';
+const CUSTOM_PERMISSIONS: Permission[] = ['read', 'classification.write', 'review.decide', 'publish'];
+const WEB_ROLES: readonly MatrixRole[] = ['viewer', 'editor', 'translator', 'reviewer', 'publisher', 'admin', 'custom'];
 /** Administrators cannot use agents at all (docs/spec.md 5.2); every other role can. */
-const AGENT_ROLES: readonly Role[] = ['viewer', 'editor', 'translator', 'reviewer', 'publisher'];
+const AGENT_ROLES: readonly MatrixRole[] = ['viewer', 'editor', 'translator', 'reviewer', 'publisher', 'custom'];
+/** The role as the permission check reads it: a custom role by its id, with its permissions. */
+let customRoleId = '';
+const acting = (role: MatrixRole, surface: string): Acting =>
+  role === 'custom' ? { role: customRoleId, permissions: CUSTOM_PERMISSIONS, surface } : { role, surface };
 
 let a: ContractTenant;
-const cookies = new Map<Role, string>();
+const cookies = new Map<MatrixRole, string>();
 /** Agent tokens that `send` renews after 3 minutes (contract-fixtures.ts): the matrix outlasts a 5-minute token. */
-const tokens = new Map<Role, { session: string; value: string; issuedAt: number }>();
+const tokens = new Map<MatrixRole, { session: string; value: string; issuedAt: number }>();
 beforeAll(async () => {
   a = await contractTenant();
   await enableLanguages(a.companyId, ['fra']);
   const company = { companyId: a.companyId, departmentId: a.ids.departmentId! };
   cookies.set('admin', a.adminCookie);
+  const created = await call('POST', '/api/Account/CreateRole', {
+    cookie: a.adminCookie,
+    body: { name: 'Channel manager', permissions: CUSTOM_PERMISSIONS },
+  });
+  expect(created.status, created.text).toBe(200);
+  customRoleId = created.json.roleId;
   for (const role of AGENT_ROLES) {
-    const user = await makeUser(company, { role, aiSwitch: true });
+    const user = await makeUser(company, { role: role === 'custom' ? 'viewer' : role, aiSwitch: true });
+    if (role === 'custom') {
+      const set = await call('POST', '/api/Account/SetMemberRole', {
+        cookie: a.adminCookie,
+        body: { userId: user.userId, role: customRoleId },
+      });
+      expect(set.status, set.text).toBe(200);
+    }
     const cookie = await loginAs(user.email);
     cookies.set(role, cookie);
     tokens.set(role, {
@@ -67,10 +90,10 @@ const worthless = (op: Operation) => (op.body ? { body: { unknownField: true } }
 /** A request that would do something when permitted (a POST without a body to refuse): only its refusals are sent. */
 const sendsOnlyRefusals = (op: Operation) => op.method !== 'GET' && !op.body;
 
-function expected(op: Operation, role: Role): 'refused' | 'permitted' {
+function expected(op: Operation, role: MatrixRole): 'refused' | 'permitted' {
   const permission = PERMISSION.get(op.name)!;
   const surface = op.security === 'bearer' ? 'agent' : 'web';
-  return isPermitted({ role, surface }, permission) ? 'permitted' : 'refused';
+  return isPermitted(acting(role, surface), permission) ? 'permitted' : 'refused';
 }
 
 describe('the permission matrix of every operation', () => {
@@ -98,10 +121,26 @@ describe('the permission matrix of every operation', () => {
     expect(PERMISSION.get('Export/StartExport')).toBe('publish');
     expect(PERMISSION.get('Sync/StartSync')).toBe('publish');
     expect(PERMISSION.get('Account/SetMemberRole')).toBe('company.admin');
-    for (const name of ['InviteMember', 'RevokeInvitation', 'DeactivateMember', 'ReactivateMember'])
+    for (const name of [
+      'InviteMember',
+      'RevokeInvitation',
+      'DeactivateMember',
+      'ReactivateMember',
+      'GetRoles',
+      'CreateRole',
+      'UpdateRole',
+      'DeleteRole',
+    ])
       expect(PERMISSION.get(`Account/${name}`)).toBe('company.admin');
     for (const op of guarded)
       if (PERMISSION.get(op.name) !== 'read') expect(op.statuses, `${op.name}: 403 documented`).toContain('403');
+  });
+
+  it('acts with the custom role as defined: approve on the web but not as an agent, no admin operation', () => {
+    expect(expected(OPERATIONS.find((o) => o.name === 'Catalog/ApproveProducts')!, 'custom')).toBe('permitted');
+    expect(expected(OPERATIONS.find((o) => o.name === 'Catalog/AddProduct')!, 'custom')).toBe('refused');
+    expect(expected(OPERATIONS.find((o) => o.name === 'Account/GetUsers')!, 'custom')).toBe('refused');
+    expect(isPermitted(acting('custom', 'mcp'), 'review.decide')).toBe(false);
   });
 
   it.each(guarded.map((op) => [op.name, op] as const))('%s', async (_name, op) => {
@@ -137,7 +176,7 @@ describe('the permission matrix of every MCP tool', () => {
       const token = (await tokensFor({ session: cookies.get(role)! })).access_token;
       const { sessionId } = await openSession(token);
       for (const tool of PIM_TOOLS) {
-        const permitted = isPermitted({ role, surface: 'mcp' }, toolPermission(tool));
+        const permitted = isPermitted(acting(role, 'mcp'), toolPermission(tool));
         (want[tool.name] ??= {})[role] = permitted ? 'permitted' : 'refused';
         const { response } = await sessionCall(token, sessionId, 'tools/call', { name: tool.name, arguments: {} });
         const text: string = response?.result?.content?.[0]?.text ?? '';

@@ -233,6 +233,83 @@ describe('SSO sign-in', () => {
     expect(me.json).toMatchObject({ user: { email }, company: { companyId: co.companyId }, role: 'admin' });
   });
 
+  it("consumes an invited address's open invitation at its first sign-in: the mapped role, the invitation's scopes", async () => {
+    const co = await ssoCompany();
+    const email = `invited-${crypto.randomUUID().slice(0, 8)}@idp.test`;
+    const catalog = await call('POST', '/api/Catalog/AddCatalog', {
+      cookie: co.cookie,
+      body: { name: 'Brand', departmentId: co.departmentId },
+    });
+    expect(catalog.status, catalog.text).toBe(200);
+    const catalogId: string = catalog.json.catalogId;
+    const invited = await call('POST', '/api/Account/InviteMember', {
+      cookie: co.cookie,
+      body: { email, role: 'viewer', catalogIds: [catalogId] },
+    });
+    expect(invited.status, invited.text).toBe(200);
+    const res = await signIn(co.slug, (nonce) => idToken({ nonce, email, groups: ['pim-editors'] }));
+    expect(res.status).toBe(303);
+    // The provider's group mapping gives the role, as at every sign-in; the invitation its scopes.
+    const me = await call('GET', '/api/Account/Me', { cookie: res.session });
+    expect(me.json).toMatchObject({ role: 'editor', catalogIds: [catalogId] });
+    const list = await call('GET', '/api/Account/GetInvitations', { cookie: co.cookie });
+    expect(list.json.items.find((i: any) => i.invitationId === invited.json.invitationId)).toMatchObject({
+      status: 'accepted',
+      acceptedBy: me.json.user.userId,
+    });
+    const audit = await call('GET', `/api/Account/GetMemberChanges?userId=${me.json.user.userId}`, {
+      cookie: co.cookie,
+    });
+    expect(audit.json.items.map((i: any) => i.action)).toEqual(['join']);
+    expect(audit.json.items[0].changes).toContainEqual({
+      path: 'invitation',
+      before: null,
+      after: invited.json.invitationId,
+    });
+    // The link no longer works.
+    const token = invited.json.link.slice(invited.json.link.indexOf('#') + 1);
+    expect((await call('GET', `/api/Account/GetInvitation?token=${token}`)).status).toBe(404);
+  });
+
+  it('maps a group to a custom role, below a built-in one; the role cannot be deleted while mapped', async () => {
+    const co = await ssoCompany();
+    const role = await call('POST', '/api/Account/CreateRole', {
+      cookie: co.cookie,
+      body: { name: 'Agency', permissions: ['product.write'] },
+    });
+    expect(role.status, role.text).toBe(200);
+    const settings = (groupRoles: { group: string; role: string }[]) =>
+      call('POST', '/api/Account/SetSsoSettings', {
+        cookie: co.cookie,
+        body: { slug: co.slug, issuer: ISSUER, clientId: CLIENT_ID, groupRoles },
+      });
+    const unknown = await settings([{ group: 'pim-agency', role: crypto.randomUUID() }]);
+    expect([unknown.status, unknown.json.error]).toEqual([404, 'groupRoles[0].role: role not found']);
+    const saved = await settings([
+      { group: 'pim-agency', role: role.json.roleId },
+      { group: 'pim-editors', role: 'editor' },
+    ]);
+    expect(saved.status, saved.text).toBe(200);
+
+    const email = `agency-${crypto.randomUUID().slice(0, 8)}@idp.test`;
+    const first = await signIn(co.slug, (nonce) => idToken({ nonce, email, groups: ['pim-agency'] }));
+    const me = await call('GET', '/api/Account/Me', { cookie: first.session });
+    expect(me.json).toMatchObject({
+      role: role.json.roleId,
+      roleName: 'Agency',
+      permissions: ['read', 'product.write'],
+    });
+    // A built-in role of another group of theirs wins.
+    const both = await signIn(co.slug, (nonce) => idToken({ nonce, email, groups: ['pim-agency', 'pim-editors'] }));
+    expect((await call('GET', '/api/Account/Me', { cookie: both.session })).json.role).toBe('editor');
+
+    const refused = await call('POST', '/api/Account/DeleteRole', {
+      cookie: co.cookie,
+      body: { roleId: role.json.roleId },
+    });
+    expect(refused.status).toBe(409);
+  });
+
   it('maps the groups again at every sign-in, uses the default role, and refuses without one', async () => {
     const co = await ssoCompany();
     const sub = crypto.randomUUID();

@@ -28,6 +28,54 @@ const cookieOf = (res: { headers: Headers }) => (res.headers.get('Set-Cookie') ?
 const invite = (body: unknown, cookie = adminCookie) => call('POST', '/api/Account/InviteMember', { cookie, body });
 
 describe('invitations', () => {
+  it('carries a custom role and catalog scope, shown to the invitee and given on acceptance', async () => {
+    const role = await call('POST', '/api/Account/CreateRole', {
+      cookie: adminCookie,
+      body: { name: `Agency ${crypto.randomUUID().slice(0, 6)}`, permissions: ['product.write'] },
+    });
+    expect(role.status, role.text).toBe(200);
+    const catalog = await call('POST', '/api/Catalog/AddCatalog', {
+      cookie: adminCookie,
+      body: { name: 'Brand A', departmentId: company.departmentId },
+    });
+    const catalogId: string = catalog.json.catalogId;
+    const email = `agency-${crypto.randomUUID().slice(0, 8)}@team.example`;
+    const before = await tenantDigest([company.companyId]);
+    const asAdmin = await invite({ email, role: 'admin', catalogIds: [catalogId] });
+    expect(asAdmin.status).toBe(400);
+    expect(asAdmin.json.error).toContain('catalogIds');
+    const unknown = await invite({ email, role: role.json.roleId, catalogIds: [crypto.randomUUID()] });
+    expect([unknown.status, unknown.json.error]).toEqual([404, 'catalogIds[0]: catalog not found']);
+    expect(await tenantDigest([company.companyId])).toBe(before);
+
+    const res = await invite({ email, role: role.json.roleId, catalogIds: [catalogId] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({
+      role: role.json.roleId,
+      catalogIds: [catalogId],
+      categoryIds: [],
+      channelIds: [],
+    });
+    const token = tokenOf(res.json.link);
+    const opened = await call('GET', `/api/Account/GetInvitation?token=${encodeURIComponent(token)}`);
+    expect(opened.json).toMatchObject({ role: role.json.roleId, roleName: role.json.name, catalogIds: [catalogId] });
+    const accepted = await call('POST', '/api/Account/AcceptInvitation', {
+      body: { token, password: 'a-new-password-1234' },
+    });
+    expect(accepted.status, accepted.text).toBe(200);
+    const me = await call('GET', '/api/Account/Me', { cookie: cookieOf(accepted) });
+    expect(me.json).toMatchObject({
+      role: role.json.roleId,
+      roleName: role.json.name,
+      catalogIds: [catalogId],
+      permissions: ['read', 'product.write'],
+    });
+    const audit = await call('GET', `/api/Account/GetMemberChanges?userId=${accepted.json.userId}`, {
+      cookie: adminCookie,
+    });
+    expect(audit.json.items[0].changes).toContainEqual({ path: 'catalogIds', before: null, after: [catalogId] });
+  });
+
   it('invites with a role and languages; the link opens once, sets a password and joins the company', async () => {
     const email = `new-${crypto.randomUUID().slice(0, 8)}@team.example`;
     const res = await invite({ email: email.toUpperCase(), role: 'translator', languages: ['deu'] });

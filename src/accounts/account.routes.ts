@@ -11,6 +11,13 @@ import {
   AcceptInvitationDto,
   AccountDto,
   ChangePasswordDto,
+  CreateRoleDto,
+  DeleteRoleDto,
+  DeleteRoleOut,
+  RoleListOut,
+  RoleOut,
+  UpdateRoleDto,
+  UpdateRoleOut,
   DeactivateMemberOut,
   InvitationListOut,
   InvitationOut,
@@ -47,6 +54,7 @@ import {
   REVOKE_CONFLICT,
   revokeInvitation,
 } from './invitations';
+import { createRole, deleteRole, listRoles, ROLE_IN_USE, ROLE_NAME_CONFLICT, updateRole } from './custom-roles';
 import { listMemberChanges } from './member-audit';
 import { OWN_ROLE, setMemberRole } from './member-roles';
 import { DEACTIVATE_CONFLICT, deactivateMember, REACTIVATE_CONFLICT, reactivateMember } from './member-status';
@@ -209,6 +217,63 @@ export const accountRoutes = new Hono<AppEnv>()
     },
   )
   .get(
+    '/GetRoles',
+    requireSession,
+    describeOperation({
+      tag: 'Account',
+      summary: "Admin: the built-in roles and the company's custom roles, with their permissions and members",
+      response: RoleListOut,
+      security: 'cookie',
+      adminOnly: true,
+    }),
+    async (c) => c.json(await listRoles(c.var.db, c.var.caller)),
+  )
+  .post(
+    '/CreateRole',
+    requireSession,
+    describeOperation({
+      tag: 'Account',
+      summary:
+        'Admin: create a custom role: a name and permissions from the fixed list, never company.admin (recorded)',
+      response: RoleOut,
+      security: 'cookie',
+      adminOnly: true,
+      conflict: ROLE_NAME_CONFLICT,
+    }),
+    validate('json', CreateRoleDto),
+    async (c) => c.json(await createRole(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/UpdateRole',
+    requireSession,
+    describeOperation({
+      tag: 'Account',
+      summary:
+        'Admin: rename a custom role or change its permissions; its members act with them at their next request (recorded)',
+      response: UpdateRoleOut,
+      security: 'cookie',
+      adminOnly: true,
+      conflict: ROLE_NAME_CONFLICT,
+    }),
+    validate('json', UpdateRoleDto),
+    async (c) => c.json(await updateRole(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'))),
+  )
+  .post(
+    '/DeleteRole',
+    requireSession,
+    describeOperation({
+      tag: 'Account',
+      summary:
+        'Admin: delete a custom role that no member, deactivated member, open invitation or SSO group mapping holds (recorded)',
+      response: DeleteRoleOut,
+      security: 'cookie',
+      adminOnly: true,
+      conflict: ROLE_IN_USE,
+    }),
+    validate('json', DeleteRoleDto),
+    async (c) => c.json(await deleteRole(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'))),
+  )
+  .get(
     '/GetMemberChanges',
     requireSession,
     describeOperation({
@@ -227,17 +292,20 @@ export const accountRoutes = new Hono<AppEnv>()
     describeOperation({
       tag: 'Account',
       summary:
-        "Admin: invite an e-mail address with a role (and a translator's languages); answers the single-use link, valid 7 days (recorded)",
+        "Admin: invite an e-mail address with a role (built-in or custom), a translator's languages and catalog, category and channel scopes; answers the single-use link, valid 7 days (recorded)",
       response: InviteMemberOut,
       security: 'cookie',
       adminOnly: true,
       conflict: INVITE_CONFLICT,
     }),
     validate('json', InviteMemberDto),
-    async (c) =>
-      c.json(
-        await inviteMember(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'), new URL(c.req.url).origin),
-      ),
+    async (c) => {
+      const catalogDb = await cellPrimaryOf(c, c.var.caller.companyId);
+      const origin = new URL(c.req.url).origin;
+      return c.json(
+        await inviteMember(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'), origin, catalogDb),
+      );
+    },
   )
   .get(
     '/GetInvitations',

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { MEMBER_CHANGE_ACTIONS } from '../db/schema';
 import { Page, PageQuery } from '../kernel/pagination';
-import { PERMISSIONS, ROLES } from '../kernel/permissions';
+import { GRANTABLE_PERMISSIONS, PERMISSIONS, ROLES } from '../kernel/permissions';
+
+/**
+ * A member's role as the API names it: a built-in role's name, or the id of one of the company's
+ * custom roles (docs/teams.md "Custom roles", `Account/GetRoles`).
+ */
+const ROLE_RULE = `must be a built-in role (${ROLES.join(', ')}) or a custom role's id`;
+export const MemberRoleSchema = z.union([z.enum(ROLES), z.uuid({ error: ROLE_RULE })], { error: ROLE_RULE });
 
 export const LoginDto = z.strictObject({
   email: z.string().trim().min(3).max(254),
@@ -20,7 +27,9 @@ export const AccountDto = z.object({
   company: z.object({ companyId: z.string(), name: z.string() }),
   departmentId: z.string(),
   departments: z.array(z.object({ departmentId: z.string(), name: z.string() })),
-  role: z.enum(ROLES),
+  role: MemberRoleSchema,
+  /** The role's name: a built-in role's own, or the custom role's (docs/teams.md "Custom roles"). */
+  roleName: z.string(),
   /** The membership's language scope (a translator's languages); empty: every language. */
   languages: z.array(z.string()),
   /** The membership's catalog scope (docs/teams.md); with `categoryIds` empty too: every product. */
@@ -52,7 +61,7 @@ export const UserListOut = z.object({
       userId: z.string(),
       email: z.string(),
       name: z.string(),
-      role: z.enum(ROLES),
+      role: MemberRoleSchema,
       /** The member's language scope; empty: every language. */
       languages: z.array(z.string()),
       /** The member's catalog, category and channel scopes (docs/teams.md); all empty: no such limit. */
@@ -81,7 +90,7 @@ const ScopeIds = (what: string) =>
 
 export const SetMemberRoleDto = z.strictObject({
   userId: z.uuid(),
-  role: z.enum(ROLES),
+  role: MemberRoleSchema,
   languages: z.array(z.string().max(3)).max(50).optional(),
   /**
    * The catalogs and categories (each with its whole subtree) whose products the member may
@@ -95,7 +104,7 @@ export const SetMemberRoleDto = z.strictObject({
 });
 export const SetMemberRoleOut = z.object({
   userId: z.string(),
-  role: z.enum(ROLES),
+  role: MemberRoleSchema,
   languages: z.array(z.string()),
   catalogIds: z.array(z.string()),
   categoryIds: z.array(z.string()),
@@ -112,9 +121,11 @@ export const MemberChangesOut = Page(
     at: z.string(),
     /** What happened (docs/teams.md): a role or scope change, an invitation and its fate, a (re)activation. */
     action: z.enum(MEMBER_CHANGE_ACTIONS),
-    /** The member; null for `invite` and `revoke-invitation`, which name `invitationId`. */
+    /** The member; null for `invite` and `revoke-invitation`, which name `invitationId`, and for the custom role rows. */
     userId: z.string().nullable(),
     invitationId: z.string().nullable(),
+    /** The custom role of a `create-role`, `update-role` or `delete-role` row (whose `userId` is null). */
+    roleId: z.string().nullable(),
     /** The member's or the invitation's e-mail address. */
     email: z.string().nullable(),
     /** Who made the change: an admin, or the invitee for `join`. */
@@ -128,15 +139,25 @@ export const MemberChangesOut = Page(
 /** An admin invites an address with a role (and a translator's languages), docs/teams.md. */
 export const InviteMemberDto = z.strictObject({
   email: z.email().max(254),
-  role: z.enum(ROLES),
+  role: MemberRoleSchema,
   languages: z.array(z.string().max(3)).max(50).optional(),
+  /** The scopes the member gets on joining (as `SetMemberRole`'s; not for an admin). */
+  catalogIds: ScopeIds('catalogs'),
+  categoryIds: ScopeIds('categories'),
+  channelIds: ScopeIds('channels'),
 });
+const InvitationScopes = {
+  catalogIds: z.array(z.string()),
+  categoryIds: z.array(z.string()),
+  channelIds: z.array(z.string()),
+};
 export const InvitationStatus = z.enum(['open', 'accepted', 'revoked', 'expired']);
 export const InviteMemberOut = z.object({
   invitationId: z.string(),
   email: z.string(),
-  role: z.enum(ROLES),
+  role: MemberRoleSchema,
   languages: z.array(z.string()),
+  ...InvitationScopes,
   expiresAt: z.string(),
   /** The link to pass on; shown once (only a hash of its token is stored). */
   link: z.string(),
@@ -146,8 +167,9 @@ export const InvitationListOut = z.object({
     z.object({
       invitationId: z.string(),
       email: z.string(),
-      role: z.enum(ROLES),
+      role: MemberRoleSchema,
       languages: z.array(z.string()),
+      ...InvitationScopes,
       invitedBy: z.string(),
       createdAt: z.string(),
       expiresAt: z.string(),
@@ -165,8 +187,11 @@ export const InvitationQuery = z.strictObject({ token: z.string().min(1).max(200
 export const InvitationOut = z.object({
   email: z.string(),
   companyName: z.string(),
-  role: z.enum(ROLES),
+  role: MemberRoleSchema,
+  /** The role's name: a built-in role's own, or the custom role's. */
+  roleName: z.string(),
   languages: z.array(z.string()),
+  ...InvitationScopes,
   expiresAt: z.string(),
   /** The address has an account: accepting asks for its password instead of a new one. */
   hasAccount: z.boolean(),
@@ -188,6 +213,48 @@ export const DeactivateMemberOut = z.object({ userId: z.string(), status: z.lite
 export const ReactivateMemberOut = z.object({
   userId: z.string(),
   status: z.literal('active'),
-  role: z.enum(ROLES),
+  role: MemberRoleSchema,
   languages: z.array(z.string()),
 });
+
+/** A custom role's name: printable, short, unique in the company whatever the case. */
+const RoleName = z
+  .string()
+  .trim()
+  .min(1, 'name must not be empty')
+  .max(60, 'name: at most 60 characters')
+  .regex(/^[^\p{Cc}]+$/u, 'name must be printable');
+/** The permissions a custom role grants: from the fixed list, never `company.admin`; `read` is always added. */
+const GrantedPermissions = z
+  .array(
+    z.enum(GRANTABLE_PERMISSIONS, {
+      error: `each permission must be one of ${GRANTABLE_PERMISSIONS.join(', ')} (company.admin is the built-in admin role's)`,
+    }),
+  )
+  .max(PERMISSIONS.length);
+
+export const RoleOut = z.object({
+  /** A built-in role's name, or the custom role's id: what `SetMemberRole` and `InviteMember` take as `role`. */
+  roleId: z.string(),
+  name: z.string(),
+  builtIn: z.boolean(),
+  permissions: z.array(z.enum(PERMISSIONS)),
+  /** Active members holding the role. */
+  memberCount: z.number().int(),
+});
+export const RoleListOut = z.object({ items: z.array(RoleOut) });
+export const CreateRoleDto = z.strictObject({ name: RoleName, permissions: GrantedPermissions });
+export const UpdateRoleDto = z.strictObject({
+  roleId: z.uuid('roleId must name a custom role by id'),
+  name: RoleName.optional(),
+  permissions: GrantedPermissions.optional(),
+});
+export const UpdateRoleOut = z.object({
+  roleId: z.string(),
+  name: z.string(),
+  permissions: z.array(z.enum(PERMISSIONS)),
+  /** False when the role already had this name and these permissions: nothing was written or recorded. */
+  changed: z.boolean(),
+});
+export const DeleteRoleDto = z.strictObject({ roleId: z.uuid('roleId must name a custom role by id') });
+export const DeleteRoleOut = z.object({ roleId: z.string(), deleted: z.literal(true) });

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { nowIso } from '../db/client';
 import { companies, departments, memberships, sessions, users } from '../db/schema';
@@ -10,6 +10,7 @@ import { assertDepartment } from '../db/scope';
 import { sha256Hex } from '../kernel/hashing';
 import { callerScopesOf, languageScopeSql, languagesOf, memberScopeSql, memberScopesOf } from './member-scopes';
 import { permissionsOf } from '../kernel/permissions';
+import { customPermissionsOf, customPermissionsSql } from './custom-roles';
 
 /** How long a web session lasts (sign-in, an accepted invitation). */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -91,6 +92,7 @@ export async function resolveSession(db: Database, token: string) {
       departmentId: sessions.departmentId,
       expiresAt: sessions.expiresAt,
       role: memberships.role,
+      customPermissions: customPermissionsSql(sessions.companyId, memberships.role),
       languages: languageScopeSql(sessions.companyId, sessions.userId),
       scopes: memberScopeSql(sessions.companyId, sessions.userId),
       operator: users.isOperator,
@@ -101,8 +103,13 @@ export async function resolveSession(db: Database, token: string) {
     .where(eq(sessions.tokenHash, await sha256Hex(token)))
     .limit(1);
   if (!row || row.expiresAt <= nowIso()) return null;
-  const { scopes, ...session } = row;
-  return { ...session, languages: languagesOf(row.languages), ...callerScopesOf(scopes) };
+  const { scopes, customPermissions, ...session } = row;
+  return {
+    ...session,
+    ...customPermissionsOf(customPermissions),
+    languages: languagesOf(row.languages),
+    ...callerScopesOf(scopes),
+  };
 }
 
 /** The account as the web application shows it (`GET /api/Account/Me`). */
@@ -120,6 +127,9 @@ export async function describeAccount(
       companyId: companies.id,
       companyName: companies.name,
       role: memberships.role,
+      customRole: sql<
+        string | null
+      >`(SELECT json_object('name', name, 'permissions', json(permissions)) FROM custom_roles WHERE id = ${memberships.role} AND company_id = ${memberships.companyId})`,
       languages: languageScopeSql(memberships.companyId, memberships.userId),
       scopes: memberScopeSql(memberships.companyId, memberships.userId),
     })
@@ -129,6 +139,8 @@ export async function describeAccount(
     .where(and(eq(users.id, caller.userId), eq(memberships.companyId, caller.companyId)))
     .limit(1);
   if (!row) throw unauthorized();
+  const custom = row.customRole ? (JSON.parse(row.customRole) as { name: string; permissions: string[] }) : null;
+  const customJson = custom ? JSON.stringify(custom.permissions) : null;
   const companyCount = await db.$count(memberships, eq(memberships.userId, caller.userId));
   const departmentList = await db
     .select({ departmentId: departments.id, name: departments.name })
@@ -141,9 +153,13 @@ export async function describeAccount(
     departmentId: caller.departmentId,
     departments: departmentList,
     role: row.role,
+    /** The role's name: a built-in role's own, or the custom role's. */
+    roleName: custom?.name ?? row.role,
     languages: languagesOf(row.languages) ?? [],
     ...memberScopesOf(row.scopes),
-    permissions: [...(permissionsOf({ role: row.role, surface: 'web' }) as readonly string[])],
+    permissions: [
+      ...(permissionsOf({ role: row.role, surface: 'web', ...customPermissionsOf(customJson) }) as readonly string[]),
+    ],
     companyCount,
     aiMayEditClassifications: row.aiMayEditClassifications,
     operator: row.operator,

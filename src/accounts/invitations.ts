@@ -3,6 +3,7 @@ import type { Database } from '../db/client';
 import { isUniqueViolation, nowIso } from '../db/client';
 import {
   companies,
+  customRoles,
   invitations,
   memberDeactivations,
   membershipScopes,
@@ -15,11 +16,12 @@ import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } fro
 import type { Caller } from '../kernel/caller';
 import { sha256Hex } from '../kernel/hashing';
 import { newId } from '../kernel/ids';
-import type { Role } from '../kernel/permissions';
+import { type MemberRole, writesTextsOnly } from '../kernel/permissions';
 import { SESSION_TTL_MS } from './accounts';
 import { assertAdmin } from './admin-only';
 import { recordMemberChange } from './member-audit';
-import { assertLanguageScope } from './member-roles';
+import { assertLanguageScope, assertScopeTargets } from './member-roles';
+import { resolveRole } from './custom-roles';
 import { isDeactivated } from './member-status';
 import { hashPassword, randomToken, verifyPassword } from './passwords';
 import { claimSignInTry, clearSignInTries } from './sign-in-throttle';
@@ -67,18 +69,24 @@ const isOpen = () =>
 export async function inviteMember(
   db: Database,
   admin: Caller,
-  input: { email: string; role: Role; languages?: string[] | undefined },
+  input: InviteInput,
   origin: string,
+  catalogDb: Database = db,
 ) {
   assertAdmin(admin);
   const email = input.email.trim().toLowerCase();
   await assertLanguageScope(db, admin, input.role, input.languages);
   const languages = [...new Set(input.languages ?? [])].sort();
+  const scopes = invitationScopes(input);
+  if (scopes.length && input.role === 'admin')
+    throw badRequest(`${scopes[0]![0]}Ids: a company admin acts on the whole company; leave it out for this role`);
+  await assertScopeTargets(catalogDb, admin, input);
   if (await isTaken(db, admin.companyId, email)) throw conflict(INVITE_CONFLICT);
 
   const token = randomToken(32);
   const id = newId();
   const expiresAt = new Date(Date.now() + INVITATION_TTL_MS).toISOString();
+  const byKind = scopesByKind(scopes);
   await db.batch([
     db.insert(invitations).values({
       id,
@@ -86,6 +94,7 @@ export async function inviteMember(
       email,
       role: input.role,
       languages,
+      scopes,
       tokenHash: await sha256Hex(token),
       invitedBy: admin.userId,
       expiresAt,
@@ -100,6 +109,7 @@ export async function inviteMember(
         ['email', null, email],
         ['role', null, input.role],
         ['languages', null, languages],
+        ...scopeChanges(byKind),
       ],
     }),
   ]);
@@ -108,7 +118,40 @@ export async function inviteMember(
   if (/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin)) {
     console.log(JSON.stringify({ event: 'invitation_link', email, link }));
   }
-  return { invitationId: id, email, role: input.role, languages, expiresAt, link };
+  return { invitationId: id, email, role: input.role, languages, ...byKind, expiresAt, link };
+}
+
+export type InviteInput = {
+  email: string;
+  role: MemberRole;
+  languages?: string[] | undefined;
+  catalogIds?: string[] | undefined;
+  categoryIds?: string[] | undefined;
+  channelIds?: string[] | undefined;
+};
+
+/** The catalog, category and channel scopes an invitation carries, as `[kind, value]` pairs, sorted. */
+function invitationScopes(input: InviteInput): [string, string][] {
+  const pairs = (kind: string, ids: string[] | undefined) =>
+    [...new Set(ids ?? [])].sort().map((id) => [kind, id] as [string, string]);
+  return [
+    ...pairs('catalog', input.catalogIds),
+    ...pairs('category', input.categoryIds),
+    ...pairs('channel', input.channelIds),
+  ];
+}
+
+/** The stored pairs by kind, as the API answers them. */
+export function scopesByKind(pairs: readonly [string, string][]) {
+  const of = (kind: string) => pairs.filter(([k]) => k === kind).map(([, value]) => value);
+  return { catalogIds: of('catalog'), categoryIds: of('category'), channelIds: of('channel') };
+}
+
+/** The audit's scope changes of an invitation or a join: only the kinds it has. */
+function scopeChanges(byKind: ReturnType<typeof scopesByKind>): [string, unknown, unknown][] {
+  return Object.entries(byKind)
+    .filter(([, ids]) => ids.length)
+    .map(([field, ids]) => [field, null, ids]);
 }
 
 /** Whether `email` is a member or deactivated member of the company, or has an open invitation there. */
@@ -148,6 +191,7 @@ export async function listInvitations(db: Database, admin: Caller) {
       email: r.email,
       role: r.role,
       languages: r.languages,
+      ...scopesByKind(r.scopes),
       invitedBy: r.invitedBy,
       createdAt: r.createdAt,
       expiresAt: r.expiresAt,
@@ -216,12 +260,23 @@ export async function describeInvitation(db: Database, input: { token: string })
     email: row.email,
     companyName: company?.name ?? '',
     role: row.role,
+    roleName: await roleNameOf(db, row.companyId, row.role),
     languages: row.languages,
+    ...scopesByKind(row.scopes),
     expiresAt: row.expiresAt,
     hasAccount: !!account,
     ssoSlug: sso?.slug ?? null,
     ssoMandatory: sso?.mandatory ?? false,
   };
+}
+
+/** A role's name: a built-in role's own, a custom role's (docs/teams.md "Custom roles"). */
+async function roleNameOf(db: Database, companyId: string, role: string): Promise<string> {
+  const custom = await db.query.customRoles.findFirst({
+    where: and(eq(customRoles.id, role), eq(customRoles.companyId, companyId)),
+    columns: { name: true },
+  });
+  return custom?.name ?? role;
 }
 
 /**
@@ -275,6 +330,9 @@ export async function acceptInvitation(
       ...invitation.languages.map((value) =>
         db.insert(membershipScopes).values({ companyId: invitation.companyId, userId, kind: 'language', value }),
       ),
+      ...invitation.scopes.map(([kind, value]) =>
+        db.insert(membershipScopes).values({ companyId: invitation.companyId, userId, kind: kind as never, value }),
+      ),
       recordMemberChange(db, {
         companyId: invitation.companyId,
         subjectId: userId,
@@ -285,6 +343,7 @@ export async function acceptInvitation(
           ['invitation', null, invitation.id],
           ['role', null, invitation.role],
           ['languages', null, invitation.languages],
+          ...scopeChanges(scopesByKind(invitation.scopes)),
         ],
       }),
       db.insert(sessions).values({
@@ -328,4 +387,64 @@ function acceptFailure(err: unknown): unknown {
   // Two first acceptances of invitations to the same new address: the other one made the account.
   if (isUniqueViolation(err, 'users.email')) return conflict(ACCEPT_CONFLICT);
   return err;
+}
+
+/**
+ * The first single sign-on of an invited address (docs/teams.md "Invitations and single
+ * sign-on"): the provider's group mapping has given the role, as at every sign-in; the open
+ * invitation is consumed (accepted by this user, the link stops working) and its scopes are
+ * given: the language scope when the mapped role writes texts only, the catalog, category and
+ * channel scopes unless the mapped role is admin. One batch, written only when this batch claims
+ * the invitation; recorded as `join` through the web. No open invitation: nothing happens.
+ */
+export async function consumeInvitationAtSignOn(
+  db: Database,
+  input: { companyId: string; email: string; userId: string; role: MemberRole },
+): Promise<void> {
+  const invitation = await db.query.invitations.findFirst({
+    where: and(
+      eq(invitations.companyId, input.companyId),
+      eq(invitations.email, input.email.trim().toLowerCase()),
+      isOpen(),
+    ),
+  });
+  if (!invitation) return;
+  const permissions = await resolveRole(db, input.companyId, input.role).catch(() => []);
+  const languages = writesTextsOnly(permissions) ? invitation.languages : [];
+  const scopes = input.role === 'admin' ? [] : invitation.scopes;
+  const acceptedAt = nowIso();
+  const claimed = sql`EXISTS (SELECT 1 FROM invitations WHERE id = ${invitation.id} AND accepted_by = ${input.userId} AND accepted_at = ${acceptedAt})`;
+  const rows: [string, string][] = [...languages.map((l) => ['language', l] as [string, string]), ...scopes];
+  await db.batch([
+    db
+      .update(invitations)
+      .set({ acceptedAt, acceptedBy: input.userId })
+      .where(and(eq(invitations.id, invitation.id), isOpen())),
+    ...rows.map(([kind, value]) =>
+      db
+        .insert(membershipScopes)
+        .select(
+          sql`SELECT ${input.companyId} AS company_id, ${input.userId} AS user_id, ${kind} AS kind, ${value} AS value
+          WHERE ${claimed}`,
+        )
+        .onConflictDoNothing(),
+    ),
+    recordMemberChange(
+      db,
+      {
+        companyId: input.companyId,
+        subjectId: input.userId,
+        changedBy: input.userId,
+        surface: 'web',
+        action: 'join',
+        changes: [
+          ['invitation', null, invitation.id],
+          ['role', null, input.role],
+          ['languages', null, languages],
+          ...scopeChanges(scopesByKind(scopes)),
+        ],
+      },
+      claimed,
+    ),
+  ]);
 }

@@ -29,7 +29,7 @@ export function recordMemberChange(
   db: Database,
   entry: {
     companyId: string;
-    /** The member; for `invite` and `revoke-invitation` the invitation's id (the invitee may have no account). */
+    /** The member; for `invite` and `revoke-invitation` the invitation's id (the invitee may have no account); for the role actions the custom role's id. */
     subjectId: string;
     changedBy: string;
     surface: string;
@@ -58,6 +58,7 @@ export function recordMemberChange(
 }
 
 const INVITATION_ACTIONS: readonly MemberChangeAction[] = ['invite', 'revoke-invitation'];
+const ROLE_ACTIONS: readonly MemberChangeAction[] = ['create-role', 'update-role', 'delete-role'];
 const PAGE_SIZE = 50;
 
 /**
@@ -122,12 +123,14 @@ function auditItem(r: {
   invitationEmail: string | null;
 }) {
   const forInvitation = INVITATION_ACTIONS.includes(r.action);
+  const forRole = ROLE_ACTIONS.includes(r.action);
   return {
     changeId: r.id,
     at: r.at,
     action: r.action,
-    userId: forInvitation ? null : r.subjectId,
+    userId: forInvitation || forRole ? null : r.subjectId,
     invitationId: forInvitation ? r.subjectId : null,
+    roleId: forRole ? r.subjectId : null,
     email: (forInvitation ? r.invitationEmail : r.memberEmail) ?? null,
     changedBy: r.changedBy,
     surface: r.surface,

@@ -4,9 +4,10 @@ import { catalogs, categories, channels, memberChanges, memberships, membershipS
 import { badRequest, conflict, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { newId } from '../kernel/ids';
-import type { Role } from '../kernel/permissions';
+import { type MemberRole, writesTextsOnly } from '../kernel/permissions';
 import { assertEnabled, readCompanyLanguages } from '../model/company-languages';
 import { assertAdmin } from './admin-only';
+import { resolveRole } from './custom-roles';
 import { scopeKindSql } from './member-scopes';
 
 /** The one message for an admin who tries to change their own role. */
@@ -21,10 +22,13 @@ const SCOPE_FIELDS = [
 ] as const;
 type ScopeField = (typeof SCOPE_FIELDS)[number][0];
 
-export type SetMemberRoleInput = { userId: string; role: Role } & Partial<Record<ScopeField, string[] | undefined>>;
+export type SetMemberRoleInput = { userId: string; role: MemberRole } & Partial<
+  Record<ScopeField, string[] | undefined>
+>;
 
 /**
- * `Account/SetMemberRole` (docs/teams.md): a company admin gives a member a built-in role and its
+ * `Account/SetMemberRole` (docs/teams.md): a company admin gives a member a built-in role or one
+ * of the company's custom roles (by id; 404 for another's or none), and its
  * scopes: to a translator the languages they write; to any member but an admin the catalogs,
  * category subtrees and channels they are limited to (each replaced when given, kept when left
  * out, `scopesAfter`). One batch: the audit row
@@ -115,7 +119,11 @@ async function scopesAfter(db: Database, admin: Caller, input: SetMemberRoleInpu
  * 404 naming the field (`catalogIds[1]: catalog not found`) for a scope id that names no catalog,
  * category or channel of the admin's company: another company's is as unknown as none.
  */
-async function assertScopeTargets(db: Database, admin: Caller, input: SetMemberRoleInput): Promise<void> {
+export async function assertScopeTargets(
+  db: Database,
+  admin: Caller,
+  input: Partial<Record<'catalogIds' | 'categoryIds' | 'channelIds', string[] | undefined>>,
+): Promise<void> {
   const checks = [
     { field: 'catalogIds', what: 'catalog', table: catalogs, id: catalogs.id, company: catalogs.companyId },
     { field: 'categoryIds', what: 'category', table: categories, id: categories.id, company: categories.companyId },
@@ -135,17 +143,22 @@ async function assertScopeTargets(db: Database, admin: Caller, input: SetMemberR
 }
 
 /**
- * `languages` is for a translator only, each an enabled company language (400 naming
- * `languages[i]`); shared by `SetMemberRole` and `InviteMember`.
+ * `languages` is for a role that writes texts but not products (the translator, or a custom role
+ * like it), each an enabled company language (400 naming `languages[i]`); shared by
+ * `SetMemberRole` and `InviteMember`. Resolves the role first: 404 for a custom role id of
+ * nothing or of another company.
  */
 export async function assertLanguageScope(
   db: Database,
   admin: Caller,
-  role: Role,
+  role: MemberRole,
   languages: string[] | undefined,
 ): Promise<void> {
-  if (languages?.length && role !== 'translator')
-    throw badRequest('languages: only a translator has a language scope; leave it out for this role');
+  const permissions = await resolveRole(db, admin.companyId, role);
+  if (languages?.length && !writesTextsOnly(permissions))
+    throw badRequest(
+      'languages: only a role that writes texts but not products (a translator) has a language scope; leave it out for this role',
+    );
   const settings = await readCompanyLanguages(db, admin);
   for (const [i, language] of (languages ?? []).entries()) assertEnabled(settings, language, `languages[${i}]`);
 }

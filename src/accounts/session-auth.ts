@@ -52,6 +52,7 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
     companyId: session.companyId,
     departmentId: session.departmentId,
     role: session.role,
+    ...(session.permissions ? { permissions: session.permissions } : {}),
     ...(session.languages ? { languages: session.languages } : {}),
     ...(session.productScope ? { productScope: session.productScope } : {}),
     ...(session.channels ? { channels: session.channels } : {}),

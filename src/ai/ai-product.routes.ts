@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import {
+  PRODUCT_IDENTITY,
   ProductDetailOut,
   ProductDto,
   ProductListItemOut,
@@ -78,6 +79,7 @@ export const aiProductRoutes = new Hono<AgentEnv>()
       'Update a product or variant as REST UpdateProduct; `translations` { <language>: { <field>: text|null } } writes texts per language',
       ProductOut,
       'The sku is already used in this catalog',
+      { textsOnlyWith: PRODUCT_IDENTITY },
     ),
     validate('json', ProductDto.extend(inDepartment)),
     async (c) => {

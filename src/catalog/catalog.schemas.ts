@@ -85,6 +85,8 @@ export const ProductDto = z.strictObject({
   translations: TranslationsInput.optional(),
 });
 export type ProductInput = z.infer<typeof ProductDto>;
+/** What an `UpdateProduct` of texts only names besides `translations` (a translator's, docs/teams.md "Language scope"). */
+export const PRODUCT_IDENTITY = ['departmentId', 'catalogId', 'productId'] as const;
 
 export const ProductOut = z.object({
   productId: z.string(),

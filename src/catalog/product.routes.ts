@@ -3,15 +3,27 @@ import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
-import { ProductDetailOut, ProductDto, ProductListItemOut, ProductListQuery, ProductOut } from './catalog.schemas';
+import {
+  PRODUCT_IDENTITY,
+  ProductDetailOut,
+  ProductDto,
+  ProductListItemOut,
+  ProductListQuery,
+  ProductOut,
+} from './catalog.schemas';
 import { Page } from '../kernel/pagination';
 import { listProducts } from './product-list';
 import { getProduct, listVariants } from './product-queries';
 import { addProduct, deleteProduct, updateProduct } from './products';
 import { LanguageQuery } from './translations/read-language';
 
-const doc = (summary: string, response?: z.ZodType, conflict?: string) =>
-  describeOperation({ tag: 'Catalog', summary, response, security: 'cookie', conflict });
+const doc = (
+  summary: string,
+  response?: z.ZodType,
+  conflict?: string,
+  more: { textsOnlyWith?: readonly string[] } = {},
+) => describeOperation({ tag: 'Catalog', summary, response, security: 'cookie', conflict, ...more });
+
 const SKU_TAKEN = 'The sku is already used in this catalog';
 const ProductQuery = z.strictObject({ productId: z.uuid(), ...LanguageQuery });
 
@@ -25,7 +37,7 @@ export const productRoutes = new Hono<AppEnv>()
   )
   .post(
     '/UpdateProduct',
-    doc('Update a product or variant (productId required)', ProductOut, SKU_TAKEN),
+    doc('Update a product or variant (productId required)', ProductOut, SKU_TAKEN, { textsOnlyWith: PRODUCT_IDENTITY }),
     validate('json', ProductDto),
     async (c) => c.json(await updateProduct(c.var.db, c.var.caller, c.req.valid('json'))),
   )

@@ -21,13 +21,14 @@ import { checkDepartment, masterFrom, productWriteStatements } from '../records/
 import { deleteObjects, mediaKeysWhere } from '../media/media';
 import { historyStatements, type HistoryEntry } from '../records/history-record';
 import { loadSnapshot, pickFields, PRODUCT_FIELDS, withChanges, type Snapshot } from '../records/snapshot';
-import type { ProductInput } from './catalog.schemas';
+import { PRODUCT_IDENTITY, type ProductInput } from './catalog.schemas';
 import { getProductSummary, productOut } from './product-queries';
 import { assertDepartment, findCatalog, findProduct } from '../db/scope';
 import { PRODUCT_DATA_FIELDS } from '../model/fields';
 import { resolveStatements } from './references/reference-statements';
 import { checkGtin } from '../kernel/value-types';
 import type { Caller } from '../kernel/caller';
+import { assertProductWrite } from '../kernel/permissions';
 import { readCompanyLanguages } from '../model/company-languages';
 import { splitLocalizedPath } from '../kernel/languages';
 import {
@@ -178,6 +179,8 @@ async function checkedTranslationsOf(db: Database, tenant: Caller, input: Produc
  * read back (docs/history.md, "Concurrency"); a lost race reads and plans again.
  */
 export async function updateProduct(db: Database, tenant: Caller, given: ProductInput) {
+  // The route's and tool's check again, for a caller that comes another way (docs/teams.md).
+  assertProductWrite(tenant, given, PRODUCT_IDENTITY);
   const productId = given.productId;
   if (!productId) throw badRequest('productId is required');
   // The catalog's default language cannot change while it has products, so it is read once here.

@@ -8,7 +8,7 @@ import { dbNow } from '../kernel/clock';
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
-import { ROLES, type Role } from '../kernel/permissions';
+import { type MemberRole, type Permission, ROLES, type Role } from '../kernel/permissions';
 import { DEFAULT_PRODUCT_STATUS, PRODUCT_STATUSES } from '../kernel/product-status';
 import type { TargetKind, TargetMappingInput } from '../sync/protocol/target';
 
@@ -68,8 +68,8 @@ export const memberships = sqliteTable(
     companyId: text('company_id')
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
-    /** A built-in role (kernel/permissions.ts); admin and editor before migration 0060. */
-    role: text('role', { enum: ROLES }).notNull(),
+    /** A built-in role (kernel/permissions.ts; admin and editor before migration 0060) or a custom role's id (migration 0068). */
+    role: text('role').$type<MemberRole>().notNull(),
     defaultDepartmentId: text('default_department_id')
       .notNull()
       .references(() => departments.id),
@@ -101,8 +101,31 @@ export const MEMBER_CHANGE_ACTIONS = [
   'join',
   'deactivate',
   'reactivate',
+  'create-role',
+  'update-role',
+  'delete-role',
 ] as const;
 export type MemberChangeAction = (typeof MEMBER_CHANGE_ACTIONS)[number];
+
+/**
+ * A company's own role (migration 0068, docs/teams.md "Custom roles"): a name and a set of
+ * permissions from the fixed list (never `company.admin`). A membership holding it stores its id
+ * in `memberships.role`; sessions and agent tokens read its permissions at every request.
+ */
+export const customRoles = sqliteTable(
+  'custom_roles',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    permissions: text('permissions', { mode: 'json' }).notNull().$type<Permission[]>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('custom_roles_company_name_unique').on(t.companyId, sql`lower(${t.name})`)],
+);
 
 /** A change of a member's role or scopes (migration 0060): who, through what, when, `[[path, before, after], ...]`. */
 export const memberChanges = sqliteTable(
@@ -136,8 +159,10 @@ export const invitations = sqliteTable(
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
-    role: text('role', { enum: ROLES }).notNull(),
+    role: text('role').$type<MemberRole>().notNull(),
     languages: text('languages', { mode: 'json' }).notNull().default([]).$type<string[]>(),
+    /** The catalog, category and channel scopes as `[kind, value]` pairs, given to the membership on acceptance (migration 0068). */
+    scopes: text('scopes', { mode: 'json' }).notNull().default([]).$type<[string, string][]>(),
     tokenHash: text('token_hash').notNull(),
     invitedBy: text('invited_by').notNull(),
     createdAt: createdAt(),
@@ -159,7 +184,7 @@ export const memberDeactivations = sqliteTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: ROLES }).notNull(),
+    role: text('role').$type<MemberRole>().notNull(),
     languages: text('languages', { mode: 'json' }).notNull().default([]).$type<string[]>(),
     /** The catalog, category and channel scopes as `[kind, value]` pairs, restored with the membership. */
     scopes: text('scopes', { mode: 'json' }).notNull().default([]).$type<[string, string][]>(),
@@ -220,7 +245,8 @@ export const ssoLogoutTokens = sqliteTable(
 /** A company's role mapping entry: members of the IdP group `group` get `role`. */
 export interface SsoGroupRole {
   group: string;
-  role: Role;
+  /** A built-in role or a custom role's id (migration 0068). */
+  role: MemberRole;
 }
 
 /** The company's OpenID Connect identity provider. */
@@ -240,7 +266,7 @@ export const ssoSettings = sqliteTable(
     groupsClaim: text('groups_claim').notNull().default('groups'),
     groupRoles: text('group_roles', { mode: 'json' }).notNull().default([]).$type<SsoGroupRole[]>(),
     /** The role of a member in none of the mapped groups; null refuses them. */
-    defaultRole: text('default_role', { enum: ROLES }),
+    defaultRole: text('default_role').$type<MemberRole>(),
     /** Passwords are refused for the company's members (but the break-glass admin's). */
     mandatory: integer('mandatory', { mode: 'boolean' }).notNull().default(false),
     breakGlassUserId: text('break_glass_user_id').references(() => users.id, { onDelete: 'set null' }),

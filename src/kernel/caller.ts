@@ -1,4 +1,4 @@
-import type { Role } from './permissions';
+import type { MemberRole, Permission } from './permissions';
 
 /** Through what a change was made; set once where each surface authenticates (docs/history.md). */
 export type Surface = 'web' | 'agent' | 'mcp' | 'job';
@@ -16,6 +16,7 @@ export const SURFACES = ['web', 'agent', 'mcp', 'job'] as const satisfies readon
  *   job's (job).
  * - `role`: the membership's role (web, agent, mcp; kernel/permissions.ts says what it permits,
  *   narrowed on the agent surfaces); absent on the job surface.
+ * - `permissions`: when `role` is a custom role's id, its permissions, read with the membership.
  * - `languages`: the membership's language scope (a translator for `fra`); absent: every language.
  * - `productScope`: the membership's catalogs and category subtrees (docs/teams.md "Catalog,
  *   category and channel scopes"); absent: every product of the company.
@@ -33,7 +34,9 @@ export interface Caller {
   userId: string;
   surface: Surface;
   departmentId: string;
-  role?: Role;
+  role?: MemberRole;
+  /** A custom role's permissions (kernel/permissions.ts `Acting`); absent for a built-in role. */
+  permissions?: readonly Permission[];
   languages?: readonly string[];
   productScope?: ProductScope;
   channels?: readonly string[];

@@ -8,6 +8,18 @@ export const ROLES = ['viewer', 'editor', 'translator', 'reviewer', 'publisher',
 export type Role = (typeof ROLES)[number];
 
 /**
+ * What `memberships.role` holds: a built-in role's name, or the id (a UUID) of one of the
+ * company's custom roles (migration 0068, `accounts/custom-roles.ts`). The two cannot collide:
+ * a built-in name is never a UUID.
+ */
+export type MemberRole = Role | (string & {});
+
+/** Whether a stored role names a built-in role (else it is a custom role's id). */
+export function isBuiltInRole(role: string): role is Role {
+  return (ROLES as readonly string[]).includes(role);
+}
+
+/**
  * What a role may do. Every operation of every surface names the one permission it needs
  * (`OperationTraits.permission`, `PimTool.permission`), and `assertPermitted` is the one check.
  *
@@ -34,6 +46,13 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * What a company's custom role may grant: every permission but `company.admin` (administration
+ * stays with the built-in `admin` role, whose holders alone pass `assertAdmin`), and `read`
+ * always (every role reads; the permission matrix documents no 403 for it).
+ */
+export const GRANTABLE_PERMISSIONS = PERMISSIONS.filter((p) => p !== 'company.admin');
+
 /** The one table of what each built-in role may do. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   viewer: ['read'],
@@ -58,7 +77,12 @@ export const NOT_PERMITTED = 'your role does not permit this';
 
 /** The part of a `Caller` (caller.ts) the checks read. */
 export interface Acting {
-  role?: Role;
+  role?: MemberRole;
+  /**
+   * A custom role's permissions, read with the membership at every request (sessions, agent
+   * tokens); absent for a built-in role, whose permissions are `ROLE_PERMISSIONS`'.
+   */
+  permissions?: readonly Permission[];
   surface: string;
   /** The membership's language scope; absent or empty: every language. */
   languages?: readonly string[];
@@ -77,10 +101,27 @@ export interface PermissionTarget {
 export function permissionsOf(caller: Acting): readonly Permission[] | 'job' {
   if (caller.surface === 'job') return 'job';
   if (!caller.role) return [];
-  const own = ROLE_PERMISSIONS[caller.role] ?? [];
+  const own = rolePermissionsOf(caller.role, caller.permissions);
   return caller.surface === 'agent' || caller.surface === 'mcp'
     ? own.filter((p) => AGENT_PERMISSIONS.includes(p))
     : own;
+}
+
+/**
+ * A member's own permissions: a built-in role's from the table, a custom role's as read with the
+ * membership (none when the custom role is unknown: a role id of nothing grants nothing).
+ */
+export function rolePermissionsOf(role: MemberRole, custom: readonly Permission[] | undefined): readonly Permission[] {
+  if (isBuiltInRole(role)) return ROLE_PERMISSIONS[role];
+  return (custom ?? []).filter((p) => p !== 'company.admin');
+}
+
+/**
+ * Whether a role with these permissions has a language scope: it writes texts but not the
+ * product itself (the built-in translator, or a custom role like it).
+ */
+export function writesTextsOnly(permissions: readonly Permission[]): boolean {
+  return permissions.includes('text.write') && !permissions.includes('product.write');
 }
 
 /**
@@ -101,4 +142,32 @@ export function isPermitted(caller: Acting, permission: Permission, target: Perm
 /** 403 with `NOT_PERMITTED` unless `isPermitted`: the check of every surface (operation guard, MCP tools, domain functions). */
 export function assertPermitted(caller: Acting, permission: Permission, target?: PermissionTarget): void {
   if (!isPermitted(caller, permission, target)) throw forbidden(NOT_PERMITTED);
+}
+
+/**
+ * A product write by a role without `product.write` (a translator, or a custom role like it):
+ * allowed when it writes texts and nothing else (docs/teams.md "Language scope"). The request
+ * may name the product (`identity`: its id, catalog, department) and `translations`, each of
+ * whose languages the caller may write (`text.write` in that language, within the language
+ * scope); any other field (a price, the name without a language, a status, placements) or
+ * language is 403 `NOT_PERMITTED`, before the input is validated. A role with `product.write`
+ * passes. The same rule for `UpdateProduct` (REST, `/api/ai`), the MCP `update_product` and the
+ * domain function; what `translations` holds is validated afterwards (fields, enabled languages).
+ */
+export function assertProductWrite(
+  caller: Acting,
+  input: Record<string, unknown> | undefined,
+  identity: readonly string[],
+): void {
+  if (isPermitted(caller, 'product.write')) return;
+  const translations = input?.translations;
+  const texts =
+    translations && typeof translations === 'object' && !Array.isArray(translations) ? Object.keys(translations) : [];
+  const onlyTexts =
+    texts.length > 0 &&
+    Object.entries(input ?? {}).every(
+      ([field, value]) => field === 'translations' || identity.includes(field) || value === undefined,
+    ) &&
+    texts.every((language) => isPermitted(caller, 'text.write', { language }));
+  if (!onlyTexts) throw forbidden(NOT_PERMITTED);
 }

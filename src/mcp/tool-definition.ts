@@ -12,7 +12,7 @@ import {
 } from '../db/product-scope';
 import { BOOKMARK_HEADER } from '../db/session';
 import type { Caller } from '../kernel/caller';
-import { assertPermitted, type Permission } from '../kernel/permissions';
+import { assertPermitted, assertProductWrite, type Permission } from '../kernel/permissions';
 
 /**
  * One MCP tool of the PIM: a name, texts written for a model, zod input and output schemas and
@@ -32,6 +32,11 @@ export interface PimTool<Input extends z.ZodObject = z.ZodObject, Output extends
    * else `product.write`. `text.write` is checked in the input's `language`.
    */
   permission?: Permission;
+  /**
+   * A product write that takes `translations`: a role without `product.write` may send these
+   * identity fields and `translations` in its languages, nothing else (`assertProductWrite`).
+   */
+  textsOnlyWith?: readonly string[];
   /** A further check of the caller, before its input is validated (like a route's guard). */
   authorize?(caller: Caller): void;
   run(ctx: ToolContext, input: z.output<Input>): Promise<z.input<Output>>;
@@ -125,7 +130,10 @@ async function assertInputInScope(ctx: ToolContext, input: unknown, mode: ScopeM
 async function callTool(tool: PimTool, ctx: ToolContext, input: unknown) {
   const language = input && typeof input === 'object' ? (input as Record<string, unknown>).language : undefined;
   const permission = toolPermission(tool);
-  assertPermitted(ctx.caller, permission, { language });
+  if (permission === 'product.write' && tool.textsOnlyWith) {
+    const raw = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+    assertProductWrite(ctx.caller, raw, tool.textsOnlyWith);
+  } else assertPermitted(ctx.caller, permission, { language });
   tool.authorize?.(ctx.caller);
   await assertInputInScope(ctx, input, scopeModeOf(permission));
   const parsed = tool.input.safeParse(input ?? {});

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { memberships, users } from '../db/schema';
-import type { Role } from '../kernel/permissions';
+import type { MemberRole, Permission } from '../kernel/permissions';
+import { customPermissionsOf, customPermissionsSql } from '../accounts/custom-roles';
 import { callerScopesOf, languageScopeSql, languagesOf, memberScopeSql } from '../accounts/member-scopes';
 import type { ProductScope } from '../kernel/caller';
 
@@ -12,7 +13,9 @@ interface AgentAccount {
   aiMayEditClassifications: boolean;
   memberships: {
     companyId: string;
-    role: Role;
+    role: MemberRole;
+    /** A custom role's permissions; absent for a built-in role. */
+    permissions?: Permission[];
     departmentId: string;
     languages?: string[];
     productScope?: ProductScope;
@@ -32,6 +35,7 @@ export async function loadAgentAccount(db: Database, userId: string): Promise<Ag
       aiMayEditClassifications: users.aiMayEditClassifications,
       companyId: memberships.companyId,
       role: memberships.role,
+      customPermissions: customPermissionsSql(memberships.companyId, memberships.role),
       departmentId: memberships.defaultDepartmentId,
       languages: languageScopeSql(memberships.companyId, memberships.userId),
       scopes: memberScopeSql(memberships.companyId, memberships.userId),
@@ -51,6 +55,7 @@ export async function loadAgentAccount(db: Database, userId: string): Promise<Ag
             {
               companyId: r.companyId,
               role: r.role,
+              ...customPermissionsOf(r.customPermissions),
               departmentId: r.departmentId,
               languages: languagesOf(r.languages),
               ...callerScopesOf(r.scopes),

@@ -66,6 +66,7 @@ export async function authenticateAgent(db: Database, props: unknown, requiredSc
     companyId,
     departmentId: membership.departmentId,
     role: membership.role,
+    ...(membership.permissions ? { permissions: membership.permissions } : {}),
     ...(membership.languages ? { languages: membership.languages } : {}),
     ...(membership.productScope ? { productScope: membership.productScope } : {}),
     ...(membership.channels ? { channels: membership.channels } : {}),

@@ -59,6 +59,7 @@ export function requireAgent(scope: SurfaceScope): MiddlewareHandler<AgentEnv> {
       companyId: caller.companyId,
       departmentId: caller.departmentId,
       role: caller.role,
+      ...(caller.permissions ? { permissions: caller.permissions } : {}),
       ...(caller.languages ? { languages: caller.languages } : {}),
       ...(caller.productScope ? { productScope: caller.productScope } : {}),
       ...(caller.channels ? { channels: caller.channels } : {}),

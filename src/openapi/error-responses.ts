@@ -63,7 +63,12 @@ export function errorStatuses(op: OperationShape): Record<string, string> {
 function permissionRefusal(op: OperationShape): string | false {
   const permission = requiredPermission(op, op.method);
   if (!permission || ROLES.every((role) => ROLE_PERMISSIONS[role].includes(permission))) return false;
-  const scoped = permission === 'text.write' ? ' (in the language the request names, docs/teams.md)' : '';
+  const scoped =
+    permission === 'text.write'
+      ? ' (in the language the request names, docs/teams.md)'
+      : permission === 'product.write' && op.textsOnlyWith
+        ? ' (one with "text.write" may send only `translations` in its languages, docs/teams.md)'
+        : '';
   return `a role without the permission "${permission}"${scoped}`;
 }
 

@@ -24,6 +24,12 @@ export interface OperationTraits {
    * needs `company.admin`, a read (GET) `read` and any other `product.write`.
    */
   permission?: Permission;
+  /**
+   * The operation writes a product and takes `translations`: a role without `product.write` may
+   * still send these identity fields and `translations` in its languages, nothing else
+   * (`assertProductWrite`, kernel/permissions.ts; docs/teams.md "Language scope").
+   */
+  textsOnlyWith?: readonly string[];
   /** An agent needs the switch "AI may edit classifications" (docs/spec.md 5.2 rule 6; 403 before validation). */
   aiSwitch?: true;
   /** Input fields other than `*Id(s)` that name a stored thing (404 when unknown), e.g. a class code. */

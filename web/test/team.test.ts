@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { translator } from '../src/i18n/i18n';
-import { actionText, changeLines, invitationToken, parseLanguages } from '../src/lib/team';
+import {
+  actionText,
+  changeLines,
+  chosenPermissions,
+  invitationToken,
+  parseLanguages,
+  roleName,
+  scopeSummary,
+  takesLanguages,
+} from '../src/lib/team';
 
 const en = translator('en');
 const de = translator('de');
@@ -43,5 +52,58 @@ describe('the audit in words', () => {
     expect(changeLines({ changes: [{ path: 'role', before: null, after: 'viewer' }] }, en)).toEqual([
       'Role: – → Viewer',
     ]);
+  });
+});
+
+const CUSTOM = [
+  { roleId: '0192f000-0000-7000-8000-000000000001', name: 'Agentur', permissions: ['read', 'product.write'] },
+  { roleId: '0192f000-0000-7000-8000-000000000002', name: 'Lektorat', permissions: ['read', 'text.write'] },
+];
+
+describe('custom roles in words', () => {
+  it('names a built-in role in the language and a custom one by its name, else its id', () => {
+    expect(roleName('translator', de)).toBe('Übersetzer');
+    expect(roleName(CUSTOM[0]!.roleId, en, CUSTOM)).toBe('Agentur');
+    expect(roleName(CUSTOM[0]!.roleId, en, 'Agentur')).toBe('Agentur');
+    expect(roleName('0192f000-0000-7000-8000-00000000ffff', en, CUSTOM)).toBe('0192f000-0000-7000-8000-00000000ffff');
+  });
+  it('offers languages to a role that writes texts but not products', () => {
+    expect(takesLanguages('translator', [])).toBe(true);
+    expect(takesLanguages('editor', CUSTOM)).toBe(false);
+    expect(takesLanguages(CUSTOM[1]!.roleId, CUSTOM)).toBe(true);
+    expect(takesLanguages(CUSTOM[0]!.roleId, CUSTOM)).toBe(false);
+  });
+  it('sends read always, each permission once, in the fixed order', () => {
+    expect(chosenPermissions(new Set(['publish', 'text.write']))).toEqual(['read', 'text.write', 'publish']);
+    expect(chosenPermissions(new Set(['company.admin']))).toEqual(['read']);
+  });
+  it('records role and access changes in words', () => {
+    expect(actionText('create-role', de)).toBe('Rolle angelegt');
+    expect(actionText('delete-role', en)).toBe('Role deleted');
+    expect(
+      changeLines(
+        {
+          changes: [
+            { path: 'name', before: null, after: 'Agentur' },
+            { path: 'permissions', before: null, after: ['read', 'publish'] },
+            { path: 'catalogIds', before: [], after: ['c1'] },
+          ],
+        },
+        en,
+      ),
+    ).toEqual(['Name: – → Agentur', 'Permissions: – → Read everything, Export and sync', 'Catalogs: none → c1']);
+  });
+});
+
+describe("a member's access in a few words", () => {
+  it('names catalogs and channels, keeps unknown ids, and says everything when unlimited', () => {
+    const names = new Map([
+      ['c1', 'Marke A'],
+      ['ch1', 'Shop'],
+    ]);
+    expect(scopeSummary({ catalogIds: ['c1'], categoryIds: ['x9'], channelIds: ['ch1'] }, names, de)).toBe(
+      'Kataloge: Marke A · Kategorien: x9 · Kanäle: Shop',
+    );
+    expect(scopeSummary({ catalogIds: [], categoryIds: [], channelIds: [] }, names, en)).toBe('everything');
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '../../db/schema';
 import { forbidden } from '../../kernel/app-error';
 import { newId } from '../../kernel/ids';
-import type { Role } from '../../kernel/permissions';
+import { isBuiltInRole, type MemberRole, type Role } from '../../kernel/permissions';
 import { hashPassword, randomToken } from '../passwords';
 
 export type { Role };
@@ -25,16 +25,19 @@ const PRECEDENCE: readonly Role[] = ['admin', 'editor', 'publisher', 'reviewer',
 
 /**
  * The role the company's mapping gives to a member of `groups`: the first of PRECEDENCE that any
- * mapped group of theirs says, else the default role; null when there is none (the member is
- * refused). Group names compare exactly, as the identity provider sends them.
+ * mapped group of theirs says, else the custom role of the first such group in the mapping's
+ * order (docs/teams.md "Custom roles": a built-in role wins over a custom one, whose permissions
+ * are not ranked against the built-in ones), else the default role; null when there is none (the
+ * member is refused). Group names compare exactly, as the identity provider sends them.
  */
 export function roleForGroups(
   groups: readonly string[],
   mapping: readonly SsoGroupRole[],
-  defaultRole: Role | null,
-): Role | null {
-  const roles = new Set(mapping.filter((m) => groups.includes(m.group)).map((m) => m.role));
-  return PRECEDENCE.find((role) => roles.has(role)) ?? defaultRole;
+  defaultRole: MemberRole | null,
+): MemberRole | null {
+  const mapped = mapping.filter((m) => groups.includes(m.group)).map((m) => m.role);
+  const roles = new Set<string>(mapped);
+  return PRECEDENCE.find((role) => roles.has(role)) ?? mapped.find((role) => !isBuiltInRole(role)) ?? defaultRole;
 }
 
 /** The department a new member starts in: the company's oldest. */
@@ -69,7 +72,7 @@ export interface ProvisionInput {
   companyId: string;
   email: string;
   name: string;
-  role: Role;
+  role: MemberRole;
   subject?: string;
   externalId?: string | null;
 }
@@ -152,7 +155,7 @@ export async function provisionMember(
 }
 
 /** Gives a member of the company `role`, adding the membership when it is missing. */
-export async function setMemberRole(db: Database, companyId: string, userId: string, role: Role): Promise<void> {
+export async function setMemberRole(db: Database, companyId: string, userId: string, role: MemberRole): Promise<void> {
   const member = await db.query.memberships.findFirst({
     where: and(eq(memberships.userId, userId), eq(memberships.companyId, companyId)),
   });

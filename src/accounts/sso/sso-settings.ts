@@ -1,4 +1,5 @@
-import type { Role } from '../../kernel/permissions';
+import type { MemberRole } from '../../kernel/permissions';
+import { resolveRole } from '../custom-roles';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { isUniqueViolation, nowIso } from '../../db/client';
@@ -55,7 +56,7 @@ export interface SsoSettingsInput {
   scopes: string;
   groupsClaim: string;
   groupRoles: SsoGroupRole[];
-  defaultRole: Role | null;
+  defaultRole: MemberRole | null;
   mandatory: boolean;
 }
 
@@ -120,6 +121,12 @@ export async function setSsoSettings(
     where: and(eq(ssoSettings.slug, input.slug), ne(ssoSettings.companyId, admin.companyId)),
   });
   if (taken) throw conflict('slug: this sign-in name is used by another company');
+  // A custom role must be the company's (404 naming the field, before the provider is asked).
+  for (const [i, { role }] of input.groupRoles.entries())
+    await resolveRole(db, admin.companyId, role).catch((err) => {
+      throw err instanceof AppError && err.status === 404 ? notFound(`groupRoles[${i}].role: role`) : err;
+    });
+  if (input.defaultRole) await resolveRole(db, admin.companyId, input.defaultRole);
   const discovery = await fetchDiscovery(env, input.issuer);
   const clientSecret = input.clientSecret
     ? await sealClientSecret(env, admin.companyId, input.clientSecret)

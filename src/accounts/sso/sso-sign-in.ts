@@ -11,6 +11,7 @@ import { SsoSignInError } from './sso-errors';
 import { sealSessionIdToken } from './sso-sign-out';
 import { withUserinfoClaims } from './userinfo';
 import { isDeactivated } from '../member-status';
+import { consumeInvitationAtSignOn } from '../invitations';
 import { provisionMember, roleForGroups, scimGroupNames, setMemberRole } from './provisioning';
 import { CALLBACK_PATH, openClientSecret, type SsoEnv } from './sso-settings';
 
@@ -167,6 +168,8 @@ export async function finishSsoSignIn(db: Database, env: SsoEnv, input: Callback
         role,
         subject: identity.subject,
       }));
+      // An invited address signing on for the first time consumes its invitation (docs/teams.md).
+      await consumeInvitationAtSignOn(db, { companyId: settings.companyId, email: identity.email, userId, role });
     } catch (err) {
       if (err instanceof AppError && (err.status === 403 || err.status === 409)) {
         throw new SsoSignInError('foreign-account', err.message);

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { ROLES } from '../../kernel/permissions';
 
-const Role = z.enum(ROLES);
+/** A built-in role, or one of the company's custom roles by id (docs/teams.md "Custom roles"). */
+const Role = z.union([
+  z.enum(ROLES),
+  z.uuid({ error: `must be a built-in role (${ROLES.join(', ')}) or a custom role's id` }),
+]);
 
 /** A company's sign-in name: lower-case letters, digits and hyphens, as in `/sign-in?sso=demo-elektro`. */
 export const Slug = z

@@ -47,6 +47,8 @@ export const translationTools = [
     }),
     output: ProductOut,
     annotations: OVERWRITE,
+    // A translator writes the texts of their languages (docs/teams.md "Language scope").
+    textsOnlyWith: ['productId', 'departmentId'],
     run: async ({ db, caller }, input) => {
       const product = await findProduct(db, caller, input.productId);
       return updateProduct(db, caller, {

@@ -257,3 +257,8 @@ export function useReviewState(productId: string, enabled = true) {
     enabled,
   });
 }
+
+/** The built-in roles and the company's custom roles with their permissions (admins only). */
+export function useRoles(enabled = true) {
+  return useQuery({ queryKey: keys.roles, queryFn: () => apiGet('Account/GetRoles'), enabled });
+}

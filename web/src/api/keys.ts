@@ -47,6 +47,8 @@ export const keys = {
   job: (jobId: string) => ['job', jobId] as const,
   templates: ['templates'] as const,
   users: ['users'] as const,
+  /** The built-in and custom roles (GetRoles). */
+  roles: ['roles'] as const,
   invitations: ['invitations'] as const,
   memberChanges: ['member-changes'] as const,
   sso: ['sso'] as const,

@@ -92,12 +92,10 @@ export type ReviewChange = ReviewItem['changes'][number];
 export type Permission = Account['permissions'][number];
 
 /** A member's built-in role (docs/teams.md), in the order the screens offer them. */
-export type Role = UserRow['role'];
-export const ROLES = [
-  'viewer',
-  'translator',
-  'reviewer',
-  'publisher',
-  'editor',
-  'admin',
-] as const satisfies readonly Role[];
+export const ROLES = ['viewer', 'translator', 'reviewer', 'publisher', 'editor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+/** A member's role as the API names it: a built-in role, or a custom role's id (`Account/GetRoles`). */
+export type MemberRole = UserRow['role'];
+/** A built-in or custom role with its permissions (`Account/GetRoles`). */
+export type RoleItem = Item<GetResult<'Account/GetRoles'>>;
+export const isBuiltInRole = (role: string): role is Role => (ROLES as readonly string[]).includes(role);

@@ -69,7 +69,15 @@ export const useRevokeAiAccess = () => useWrite('Account/RevokeAiAccess');
 
 /** A member's role and a translator's languages (docs/teams.md); the list shows the new state. */
 export const useSetMemberRole = () =>
-  useWrite('Account/SetMemberRole', (client) => refreshAll(client, keys.users, keys.memberChanges));
+  useWrite('Account/SetMemberRole', (client) => refreshAll(client, keys.users, keys.roles, keys.memberChanges));
+
+/** Custom roles (docs/teams.md "Custom roles"): the list, the members' roles and the audit change with them. */
+export const useCreateRole = () =>
+  useWrite('Account/CreateRole', (client) => refreshAll(client, keys.roles, keys.memberChanges));
+export const useUpdateRole = () =>
+  useWrite('Account/UpdateRole', (client) => refreshAll(client, keys.roles, keys.memberChanges));
+export const useDeleteRole = () =>
+  useWrite('Account/DeleteRole', (client) => refreshAll(client, keys.roles, keys.memberChanges));
 
 /** Invitations and member status (docs/teams.md): each also lands in the audit list. */
 export const useInviteMember = () =>

@@ -27,6 +27,9 @@ export function parseLanguages(text: string): string[] {
 }
 
 const ACTION_KEYS: Record<MemberChange['action'], MessageKey> = {
+  'create-role': 'team.action.createRole',
+  'update-role': 'team.action.updateRole',
+  'delete-role': 'team.action.deleteRole',
   role: 'team.action.role',
   invite: 'team.action.invite',
   'revoke-invitation': 'team.action.revokeInvitation',
@@ -43,6 +46,8 @@ export function actionText(action: MemberChange['action'], t: T): string {
 /** A recorded value in words: a role by its name, a language list joined, nothing as a dash. */
 function valueText(path: string, value: unknown, t: T): string {
   if (value === null || value === undefined) return '–';
+  if (Array.isArray(value) && path === 'permissions') return value.map((p) => permissionName(String(p), t)).join(', ');
+  if (Array.isArray(value) && path !== 'languages') return value.length ? value.join(', ') : t('team.scope.none');
   if (Array.isArray(value)) return value.length ? value.join(', ') : t('team.allLanguages');
   if (path === 'role' && typeof value === 'string') return roleName(value, t);
   if (path === 'status' && (value === 'active' || value === 'deactivated' || value === 'open' || value === 'revoked'))
@@ -51,12 +56,23 @@ function valueText(path: string, value: unknown, t: T): string {
 }
 
 const ROLE_KEYS = new Set(['admin', 'editor', 'viewer', 'translator', 'reviewer', 'publisher']);
-function roleName(role: string, t: T): string {
-  return ROLE_KEYS.has(role) ? t(`role.${role}` as MessageKey) : role;
+/**
+ * A role in words: a built-in role in the user's language, a custom role by its name (from
+ * `Account/GetRoles`, or the name the API gave with it), else its id.
+ */
+export function roleName(role: string, t: T, custom?: readonly { roleId: string; name: string }[] | string): string {
+  if (ROLE_KEYS.has(role)) return t(`role.${role}` as MessageKey);
+  if (typeof custom === 'string') return custom;
+  return custom?.find((r) => r.roleId === role)?.name ?? role;
 }
 
 const PATH_KEYS: Record<string, MessageKey> = {
   role: 'account.role',
+  name: 'account.name',
+  permissions: 'team.permissions',
+  catalogIds: 'team.scope.catalogs',
+  categoryIds: 'team.scope.categories',
+  channelIds: 'team.scope.channels',
   languages: 'admin.languages',
   status: 'team.status',
   email: 'signIn.email',
@@ -74,4 +90,69 @@ export function changeLines(item: Pick<MemberChange, 'changes'>, t: T): string[]
       const label = PATH_KEYS[c.path] ? t(PATH_KEYS[c.path]!) : c.path;
       return `${label}: ${valueText(c.path, c.before, t)} → ${valueText(c.path, c.after, t)}`;
     });
+}
+
+/**
+ * What a custom role may grant (docs/teams.md "Custom roles"): every permission but
+ * `company.admin`, which stays the built-in admin role's; `read` is always granted.
+ */
+export const GRANTABLE_PERMISSIONS = [
+  'read',
+  'product.write',
+  'text.write',
+  'classification.write',
+  'review.submit',
+  'review.decide',
+  'publish',
+] as const;
+
+const PERMISSION_KEYS = new Set<string>([...GRANTABLE_PERMISSIONS, 'company.admin']);
+/** A permission in words ("Write texts in their languages"); an unknown one as it is. */
+export function permissionName(permission: string, t: T): string {
+  return PERMISSION_KEYS.has(permission) ? t(`permission.${permission}` as MessageKey) : permission;
+}
+
+interface RoleLike {
+  roleId: string;
+  name: string;
+  permissions: readonly string[];
+}
+
+/**
+ * Whether a member with this role can have a language scope: the role writes texts but not
+ * products (the translator, or a custom role like it), as the server decides (SetMemberRole).
+ */
+export function takesLanguages(role: string, roles: readonly RoleLike[] | undefined): boolean {
+  if (role === 'translator') return true;
+  const permissions = roles?.find((r) => r.roleId === role)?.permissions ?? [];
+  return permissions.includes('text.write') && !permissions.includes('product.write');
+}
+
+/** A member's catalog, category and channel scopes. */
+export interface ScopeIds {
+  catalogIds: readonly string[];
+  categoryIds: readonly string[];
+  channelIds: readonly string[];
+}
+
+/**
+ * A member's scopes in a few words: "Catalogs: Brand A · Channels: Shop", or "everything" when
+ * there is none. Ids whose names are unknown (deleted meanwhile) are shown as ids.
+ */
+export function scopeSummary(scope: ScopeIds, names: ReadonlyMap<string, string>, t: T): string {
+  const parts = (
+    [
+      ['team.scope.catalogs', scope.catalogIds],
+      ['team.scope.categories', scope.categoryIds],
+      ['team.scope.channels', scope.channelIds],
+    ] as const
+  )
+    .filter(([, ids]) => ids.length)
+    .map(([key, ids]) => `${t(key)}: ${ids.map((id) => names.get(id) ?? id).join(', ')}`);
+  return parts.length ? parts.join(' · ') : t('team.scope.everything');
+}
+
+/** The permissions chosen for a custom role as the API takes them: `read` first, each once, in the fixed order. */
+export function chosenPermissions(chosen: ReadonlySet<string>): (typeof GRANTABLE_PERMISSIONS)[number][] {
+  return GRANTABLE_PERMISSIONS.filter((p) => p === 'read' || chosen.has(p));
 }

@@ -5,6 +5,7 @@ import { ErrorText } from '../components/ErrorText';
 import { FormField } from '../components/FormField';
 import { useI18n } from '../i18n/i18n';
 import { validatePasswordChange } from '../lib/validate';
+import { roleName } from '../lib/team';
 import { useSession } from '../session/session';
 
 /** Who is signed in, and the password change (which ends every session: the user signs in anew). */
@@ -47,7 +48,7 @@ export default function AccountPage() {
         <dt>{t('account.company')}</dt>
         <dd>{account.company.name}</dd>
         <dt>{t('account.role')}</dt>
-        <dd>{t(`role.${account.role}`)}</dd>
+        <dd>{roleName(account.role, t, account.roleName)}</dd>
         <dt>{t('account.aiSwitch')}</dt>
         <dd>{account.aiMayEditClassifications ? t('common.yes') : t('common.no')}</dd>
       </dl>

@@ -11,15 +11,19 @@ import {
   useSetMemberRole,
 } from '../api/mutations';
 import { describeError } from '../api/errors';
-import { ROLES, type Role, type UserRow } from '../api/models';
+import { useCatalogs, useChannels, useRoles } from '../api/hooks';
+import { type MemberRole, ROLES, type UserRow } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
+import { roleName, scopeSummary, takesLanguages } from '../lib/team';
 import { useSession } from '../session/session';
 import { AdminChannels } from './AdminChannels';
 import { AdminLanguages } from './AdminLanguages';
+import { AdminRoles } from './AdminRoles';
+import { MemberAccessDialog } from './MemberAccessDialog';
 import { AdminSso } from './AdminSso';
 import { AdminTeam } from './AdminTeam';
 
@@ -46,6 +50,16 @@ export default function Admin() {
   const [deactivating, setDeactivating] = useState<UserRow | null>(null);
   const deactivateMember = useDeactivateMember();
   const reactivateMember = useReactivateMember();
+  const [access, setAccess] = useState<UserRow | null>(null);
+  const roles = useRoles(isAdmin);
+  const customRoles = roles.data?.items.filter((r) => !r.builtIn) ?? [];
+  // The names of what scopes name: catalogs and channels (categories show as ids until picked).
+  const catalogs = useCatalogs();
+  const channels = useChannels();
+  const scopeNames = new Map<string, string>([
+    ...(catalogs.data?.items ?? []).map((c) => [c.catalogId, c.name] as [string, string]),
+    ...(channels.data?.items ?? []).map((c) => [c.channelId, c.name] as [string, string]),
+  ]);
 
   if (!isAdmin)
     return (
@@ -65,11 +79,12 @@ export default function Admin() {
     }
   };
 
-  const setRole = async (user: UserRow, role: Role, languages: string[]) => {
+  const setRole = async (user: UserRow, role: MemberRole, languages: string[]) => {
     setErrors({ ...errors, [user.userId]: '' });
     try {
-      await setMemberRole.mutateAsync({ userId: user.userId, role, ...(role === 'translator' ? { languages } : {}) });
-      announce(t('admin.roleSet', { name: user.name || user.email, role: t(`role.${role}`) }));
+      const withLanguages = takesLanguages(role, roles.data?.items);
+      await setMemberRole.mutateAsync({ userId: user.userId, role, ...(withLanguages ? { languages } : {}) });
+      announce(t('admin.roleSet', { name: user.name || user.email, role: roleName(role, t, roles.data?.items) }));
     } catch (err) {
       setErrors({ ...errors, [user.userId]: describeError(err, t) });
     }
@@ -122,15 +137,24 @@ export default function Admin() {
                     value={u.role}
                     disabled={u.status === 'deactivated'}
                     aria-label={t('admin.roleFor', { name: u.name || u.email })}
-                    onChange={(e) => void setRole(u, e.target.value as Role, u.languages)}
+                    onChange={(e) => void setRole(u, e.target.value, u.languages)}
                   >
                     {ROLES.map((role) => (
                       <option key={role} value={role}>
                         {t(`role.${role}`)}
                       </option>
                     ))}
+                    {customRoles.length > 0 && (
+                      <optgroup label={t('team.customRoles')}>
+                        {customRoles.map((r) => (
+                          <option key={r.roleId} value={r.roleId}>
+                            {r.name}
+                          </option>
+                        ))}
+                      </optgroup>
+                    )}
                   </select>
-                  {u.role === 'translator' && (
+                  {takesLanguages(u.role, roles.data?.items) && (
                     <input
                       key={u.languages.join(',')}
                       defaultValue={u.languages.join(', ')}
@@ -138,9 +162,23 @@ export default function Admin() {
                       aria-label={t('admin.languagesFor', { name: u.name || u.email })}
                       onBlur={(e) => {
                         const next = languagesOf(e.target.value);
-                        if (next.join(',') !== u.languages.join(',')) void setRole(u, 'translator', next);
+                        if (next.join(',') !== u.languages.join(',')) void setRole(u, u.role, next);
                       }}
                     />
+                  )}
+                  {u.role !== 'admin' && (
+                    <div className="muted">
+                      {t('team.scope')}: {scopeSummary(u, scopeNames, t)}{' '}
+                      {u.status === 'active' && (
+                        <button
+                          type="button"
+                          onClick={() => setAccess(u)}
+                          aria-label={t('team.scopeFor', { name: u.name || u.email })}
+                        >
+                          {t('team.scopeEdit')}
+                        </button>
+                      )}
+                    </div>
                   )}
                 </td>
                 <td>
@@ -191,6 +229,8 @@ export default function Admin() {
           </tbody>
         </table>
       </QueryState>
+      {access && <MemberAccessDialog member={access} onClose={() => setAccess(null)} />}
+      <AdminRoles />
       <AdminTeam nameOf={nameOf} />
       <AdminLanguages />
       <AdminChannels />

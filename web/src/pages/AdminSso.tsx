@@ -3,7 +3,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { apiGet } from '../api/client';
 import { describeError } from '../api/errors';
 import { keys } from '../api/keys';
-import { ROLES, type Role } from '../api/models';
+import { useRoles } from '../api/hooks';
+import { type MemberRole, ROLES } from '../api/models';
 import { useCreateScimToken, useRevokeScimToken, useSetSsoSettings } from '../api/mutations';
 import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
@@ -18,8 +19,8 @@ interface Form {
   scopes: string;
   groupsClaim: string;
   /** `key`: the row's identity in the list while it is edited; never sent. */
-  groupRoles: { key: string; group: string; role: Role }[];
-  defaultRole: Role | '';
+  groupRoles: { key: string; group: string; role: MemberRole }[];
+  defaultRole: MemberRole | '';
   mandatory: boolean;
 }
 const EMPTY: Form = {
@@ -47,6 +48,17 @@ export function AdminSso() {
   const revokeToken = useRevokeScimToken();
   const [form, setForm] = useState<Form>(EMPTY);
   const [error, setError] = useState<string | null>(null);
+  // The company's custom roles, mapped like the built-in ones (docs/teams.md "Custom roles").
+  const custom = useRoles().data?.items.filter((r) => !r.builtIn) ?? [];
+  const customOptions = custom.length > 0 && (
+    <optgroup label={t('team.customRoles')}>
+      {custom.map((r) => (
+        <option key={r.roleId} value={r.roleId}>
+          {r.name}
+        </option>
+      ))}
+    </optgroup>
+  );
   const [busy, setBusy] = useState(false);
   const [tokenName, setTokenName] = useState('');
   const [newToken, setNewToken] = useState<string | null>(null);
@@ -189,7 +201,7 @@ export function AdminSso() {
                   onChange={(e) =>
                     set(
                       'groupRoles',
-                      form.groupRoles.map((x, j) => (j === i ? { ...x, role: e.target.value as Role } : x)),
+                      form.groupRoles.map((x, j) => (j === i ? { ...x, role: e.target.value } : x)),
                     )
                   }
                 >
@@ -198,6 +210,7 @@ export function AdminSso() {
                       {t(`role.${role}`)}
                     </option>
                   ))}
+                  {customOptions}
                 </select>
                 <button
                   type="button"
@@ -225,17 +238,14 @@ export function AdminSso() {
           </fieldset>
           <label className="field">
             <span>{t('sso.defaultRole')}</span>
-            <select
-              name="defaultRole"
-              value={form.defaultRole}
-              onChange={(e) => set('defaultRole', e.target.value as Role | '')}
-            >
+            <select name="defaultRole" value={form.defaultRole} onChange={(e) => set('defaultRole', e.target.value)}>
               <option value="">{t('sso.refuse')}</option>
               {ROLES.map((role) => (
                 <option key={role} value={role}>
                   {t(`role.${role}`)}
                 </option>
               ))}
+              {customOptions}
             </select>
           </label>
           <label className="switch">

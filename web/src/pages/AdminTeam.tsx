@@ -1,16 +1,18 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { apiGet } from '../api/client';
+import { useRoles } from '../api/hooks';
 import { describeError } from '../api/errors';
 import { keys } from '../api/keys';
-import { type Invitation, type MemberChange, ROLES, type Role } from '../api/models';
+import { type Invitation, type MemberChange, type MemberRole, ROLES } from '../api/models';
 import { useInviteMember, useRevokeInvitation } from '../api/mutations';
 import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { flattenPages, nextCursorOf } from '../lib/cursor';
-import { actionText, changeLines, parseLanguages } from '../lib/team';
+import { actionText, changeLines, parseLanguages, roleName, takesLanguages } from '../lib/team';
+import { noScope, ScopePicker } from './ScopePicker';
 
 /**
  * The Team parts of Administration (docs/teams.md): the invite form, which shows the new link
@@ -32,8 +34,11 @@ function InviteForm() {
   const invite = useInviteMember();
   const announce = useAnnounce();
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('editor');
+  const [role, setRole] = useState<MemberRole>('editor');
   const [languages, setLanguages] = useState('');
+  const [scope, setScope] = useState(noScope);
+  const roles = useRoles();
+  const customRoles = roles.data?.items.filter((r) => !r.builtIn) ?? [];
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ email: string; link: string } | null>(null);
 
@@ -41,11 +46,18 @@ function InviteForm() {
     event.preventDefault();
     setError(null);
     try {
-      const codes = role === 'translator' ? parseLanguages(languages) : [];
-      const result = await invite.mutateAsync({ email, role, ...(codes.length ? { languages: codes } : {}) });
+      const codes = takesLanguages(role, roles.data?.items) ? parseLanguages(languages) : [];
+      const scoped = role === 'admin' ? {} : scope;
+      const result = await invite.mutateAsync({
+        email,
+        role,
+        ...(codes.length ? { languages: codes } : {}),
+        ...scoped,
+      });
       setCreated({ email: result.email, link: result.link });
       setEmail('');
       setLanguages('');
+      setScope(noScope());
       announce(t('team.invited', { email: result.email }));
     } catch (err) {
       setError(describeError(err, t));
@@ -63,19 +75,34 @@ function InviteForm() {
         </label>
         <label className="field">
           <span>{t('account.role')}</span>
-          <select name="role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          <select name="role" value={role} onChange={(e) => setRole(e.target.value)}>
             {ROLES.map((r) => (
               <option key={r} value={r}>
                 {t(`role.${r}`)}
               </option>
             ))}
+            {customRoles.length > 0 && (
+              <optgroup label={t('team.customRoles')}>
+                {customRoles.map((r) => (
+                  <option key={r.roleId} value={r.roleId}>
+                    {r.name}
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </select>
         </label>
-        {role === 'translator' && (
+        {takesLanguages(role, roles.data?.items) && (
           <label className="field">
             <span>{t('admin.languages')}</span>
             <input name="languages" value={languages} onChange={(e) => setLanguages(e.target.value)} />
           </label>
+        )}
+        {role !== 'admin' && (
+          <details>
+            <summary>{t('team.scope')}</summary>
+            <ScopePicker value={scope} onChange={setScope} />
+          </details>
         )}
         <button type="submit" className="primary" disabled={invite.isPending}>
           {t('team.inviteSubmit')}
@@ -115,6 +142,7 @@ function Invitations() {
   const announce = useAnnounce();
   const [error, setError] = useState<string | null>(null);
   const invitations = useQuery({ queryKey: keys.invitations, queryFn: () => apiGet('Account/GetInvitations') });
+  const roles = useRoles();
 
   const revokeOne = async (invitation: Invitation) => {
     setError(null);
@@ -150,7 +178,7 @@ function Invitations() {
                 <tr key={i.invitationId}>
                   <th scope="row">{i.email}</th>
                   <td>
-                    {t(`role.${i.role}`)}
+                    {roleName(i.role, t, roles.data?.items)}
                     {i.languages.length > 0 && ` (${i.languages.join(', ')})`}
                   </td>
                   <td>{t(`team.status.${i.status}`)}</td>

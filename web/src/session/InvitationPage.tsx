@@ -9,7 +9,7 @@ import { ErrorText } from '../components/ErrorText';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
-import { invitationToken } from '../lib/team';
+import { invitationToken, roleName } from '../lib/team';
 
 /** Where an invitation link leads (`/invitation#<token>`, src/accounts/invitations.ts). */
 export const INVITATION_PATH = '/invitation';
@@ -78,7 +78,7 @@ function AcceptForm({ token, view, onJoined }: { token: string; view: Invitation
     <>
       <h1>{t('invitation.title', { company: view.companyName })}</h1>
       <p className="muted">
-        {t('invitation.intro', { role: t(`role.${view.role}`), email: view.email })}
+        {t('invitation.intro', { role: roleName(view.role, t, view.roleName), email: view.email })}
         {view.languages.length > 0 && ` (${view.languages.join(', ')})`}
       </p>
       {view.ssoMandatory ? (
