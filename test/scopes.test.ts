@@ -200,7 +200,7 @@ describe('an agency editor limited to one category subtree', () => {
     expect(update.status, update.text).toBe(200);
   });
 
-  it('finds only its products in a review inbox, and has no changes feed of the whole company', async () => {
+  it('finds only its products in a review inbox and in the changes feed', async () => {
     const channelId = (
       await post(admin.cookie, 'Catalog/AddChannel', { name: 'Review', languages: ['deu'], requirements: [] })
     ).json.channelId;
@@ -222,9 +222,14 @@ describe('an agency editor limited to one category subtree', () => {
     expect([mixed.status, mixed.json]).toEqual([403, { error: NOT_PERMITTED, code: 'forbidden' }]);
     expect(skus(await get(admin.cookie, `Catalog/GetReviewInbox?channelId=${channelId}`))).toEqual(['IN-1', 'OUT-1']);
     expect(skus(await get(agency.cookie, `Catalog/GetReviewInbox?channelId=${channelId}`))).toEqual(['IN-1']);
-    const feed = await get(agency.cookie, 'Changes/GetChanges');
-    expect([feed.status, feed.json]).toEqual([403, { error: NOT_PERMITTED, code: 'forbidden' }]);
-    expect((await get(admin.cookie, 'Changes/GetChanges')).status).toBe(200);
+    // the changes feed lists only its products' changes (test/scopes-feed.test.ts)
+    const feed = await get(agency.cookie, 'Changes/GetChanges?limit=100');
+    expect(feed.status, feed.text).toBe(200);
+    const changed = feed.json.items.map((c: { elementId: string }) => c.elementId);
+    expect(changed).toContain(ids['IN-1']);
+    for (const sku of ['OUT-1', 'OUT-2', 'B-1']) expect(changed).not.toContain(ids[sku]);
+    const all = (await get(admin.cookie, 'Changes/GetChanges?limit=100')).json.items;
+    expect(all.map((c: { elementId: string }) => c.elementId)).toContain(ids['OUT-1']);
   });
 
   it('lists only its incomplete products for a channel', async () => {

@@ -43,6 +43,22 @@ export function productScopeSql(scope: ProductScope, companyId: string, catalogI
 }
 
 /**
+ * The condition "the deleted master `elementId` was in the scope when it was deleted", judged by
+ * what its history recorded: its last version (the delete, through `history_element_idx`)
+ * lists its placements (`categories`, before); one of them must be in a scoped subtree or a
+ * category of a scoped catalog (categories deleted since count as outside). Its catalog is not
+ * recorded, so a deleted master of a scoped catalog that was placed nowhere is outside.
+ */
+export function deletedMasterInScopeSql(scope: ProductScope, companyId: string, elementId: SQL): SQL {
+  const recorded = sql`(SELECT json_extract(e.value, '$[1]') FROM json_each((SELECT h.changes FROM history_versions h
+      WHERE h.company_id = ${companyId} AND h.element_id = ${elementId} ORDER BY h.id DESC LIMIT 1)) e
+    WHERE json_extract(e.value, '$[0]') = 'categories')`;
+  return sql`EXISTS (SELECT 1 FROM json_each(coalesce(${recorded}, '[]')) rc
+    CROSS JOIN categories c ON c.id = rc.value AND c.company_id = ${companyId}
+    WHERE c.id IN (${scopeSubtreeSql(scope, companyId)}) OR c.catalog_id IN ${jsonIds(scope.catalogIds)})`;
+}
+
+/**
  * The condition for the masters of one known catalog (the product list, search, mass edit):
  * none when the whole catalog is in scope, so a scoped list of such a catalog costs nothing more.
  */
@@ -195,6 +211,17 @@ export async function assertExportInScope(
   }
   throw forbidden(NOT_PERMITTED);
 }
+
+/**
+ * Whether the caller sees only the jobs and files they started (docs/teams.md, "Jobs, files and
+ * reports"): a member with a product or channel scope. Another member's export file, import
+ * report, mass edit or sync result may hold products and channels outside their scope, and a
+ * job row does not record which; so GetJob, GetJobs, CancelJob, Download, DownloadReport,
+ * GetImports, GetImport and the import uploads answer such a member about their own only (404
+ * for another's, as for an id of another company).
+ */
+export const seesOwnWorkOnly = (caller: Scoped): boolean =>
+  Boolean(caller.productScope || caller.channels?.length);
 
 /**
  * The channel-scope check (exports, review decisions): 403 `NOT_PERMITTED` for a member limited

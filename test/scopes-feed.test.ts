@@ -1,0 +1,210 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../src/kernel/caller';
+import { getChanges } from '../src/history/changes-feed';
+import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
+import { call, loginAs } from './helpers/http';
+import { waitForJob } from './helpers/completeness';
+import { insertImportJob, putImportFile } from './helpers/import-fixtures';
+import { callTool, openSession } from './mcp-helpers';
+import { send as sendAgent, tokensFor } from './oauth-helpers';
+
+/**
+ * A member with a category scope (docs/teams.md): the changes feed lists only their products'
+ * changes (deletes of products that were in scope included) on REST, /api/ai and MCP, in
+ * bounded steps; the history of a deleted product outside is 404; jobs, export files and import
+ * reports of other members are 404 and not listed.
+ */
+type Admin = Awaited<ReturnType<typeof makeSession>>;
+let admin: Admin;
+let company: { companyId: string; departmentId: string };
+let catA: string;
+let brand: string;
+let other: string;
+const ids: Record<string, string> = {};
+let agency: { userId: string; email: string; cookie: string };
+
+const post = (cookie: string, path: string, body: unknown) => call('POST', `/api/${path}`, { cookie, body });
+const get = (cookie: string, path: string) => call('GET', `/api/${path}`, { cookie });
+
+beforeAll(async () => {
+  admin = await makeSession({ role: 'admin' });
+  company = { companyId: admin.companyId, departmentId: admin.departmentId };
+  const t = admin.tenant;
+  catA = (await makeCatalog(t, { name: 'A' })).catalogId;
+  brand = (await makeCategory(t, catA, { name: 'Brand' })).categoryId;
+  const sub = (await makeCategory(t, catA, { name: 'Brand lines', parentId: brand })).categoryId;
+  other = (await makeCategory(t, catA, { name: 'Other brand' })).categoryId;
+  const product = async (sku: string, categoryIds: string[] = [], parentId?: string) =>
+    (ids[sku] = (await makeProduct(t, catA, { sku, name: `Schalter ${sku}`, categoryIds, parentId })).productId);
+  await product('IN-1', [sub]);
+  await product('IN-1-V', [], ids['IN-1']);
+  await product('OUT-1', [other]);
+  await product('OUT-2');
+  await product('IN-DEL', [sub]);
+  await product('OUT-DEL', [other]);
+  for (const sku of ['IN-DEL', 'OUT-DEL']) {
+    const res = await post(admin.cookie, 'Catalog/DeleteProduct', {
+      departmentId: company.departmentId,
+      productId: ids[sku],
+    });
+    expect(res.status, res.text).toBe(200);
+  }
+  const set = await makeUser(company);
+  const role = await post(admin.cookie, 'Account/SetMemberRole', {
+    userId: set.userId,
+    role: 'editor',
+    categoryIds: [brand],
+  });
+  expect(role.status, role.text).toBe(200);
+  agency = { ...set, cookie: await loginAs(set.email) };
+}, 60_000);
+
+type Change = { elementId: string; elementKind: string; action: string };
+const productChanges = (items: Change[]) =>
+  items
+    .filter((c) => c.elementKind === 'product' || c.elementKind === 'variant')
+    .map((c) => `${Object.entries(ids).find(([, id]) => id === c.elementId)?.[0] ?? c.elementId}:${c.action}`)
+    .sort();
+
+describe('the changes feed of a category-scoped member', () => {
+  it('lists the changes of their products, deletes of products in scope included, and of the tree', async () => {
+    const all = await get(admin.cookie, 'Changes/GetChanges?limit=100');
+    expect(productChanges(all.json.items)).toEqual([
+      'IN-1-V:create',
+      'IN-1:create',
+      'IN-1:update',
+      'IN-DEL:create',
+      'IN-DEL:delete',
+      'OUT-1:create',
+      'OUT-2:create',
+      'OUT-DEL:create',
+      'OUT-DEL:delete',
+    ]);
+    const scoped = await get(agency.cookie, 'Changes/GetChanges?limit=100');
+    expect(scoped.status, scoped.text).toBe(200);
+    expect(productChanges(scoped.json.items)).toEqual([
+      'IN-1-V:create',
+      'IN-1:create',
+      'IN-1:update',
+      'IN-DEL:create',
+      'IN-DEL:delete',
+    ]);
+    expect(scoped.json.hasMore).toBe(false);
+    // the tree is not hidden: catalog and category changes are listed as for the admin
+    const kinds = (items: Change[]) => items.filter((c) => c.elementKind === 'category').length;
+    expect(kinds(scoped.json.items)).toBe(kinds(all.json.items));
+    // the cursor goes on from there: a change outside adds nothing, one inside is listed
+    const rename = async (sku: string) => {
+      const res = await post(admin.cookie, 'Catalog/SetValue', {
+        departmentId: company.departmentId,
+        elementId: ids[sku],
+        field: 'name',
+        value: 'Neu',
+      });
+      expect(res.status, res.text).toBe(200);
+    };
+    await rename('OUT-1');
+    const after = await get(agency.cookie, `Changes/GetChanges?since=${encodeURIComponent(scoped.json.cursor)}`);
+    expect(after.json.items).toEqual([]);
+    await rename('IN-1');
+    const next = await get(agency.cookie, `Changes/GetChanges?since=${encodeURIComponent(after.json.cursor)}`);
+    expect(productChanges(next.json.items)).toEqual(['IN-1:update']);
+  });
+
+  it('pages in bounded windows: a page may hold fewer changes, the cursor still moves on', async () => {
+    const caller: Caller = {
+      ...asActor(company),
+      userId: agency.userId,
+      productScope: { catalogIds: [], categoryIds: [brand] },
+    };
+    const full = await getChanges(db(), caller, { limit: 100 });
+    const seen: Change[] = [];
+    let since: string | undefined;
+    let pages = 0;
+    for (;;) {
+      const page = await getChanges(db(), caller, { since, limit: 2 }, { scan: 3 });
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items);
+      since = page.cursor;
+      pages++;
+      if (!page.hasMore) break;
+      expect(pages).toBeLessThan(100);
+    }
+    expect(seen.map((c) => c.elementId)).toEqual(full.items.map((c) => c.elementId));
+    expect(pages).toBeGreaterThan(Math.ceil(full.items.length / 2));
+  });
+
+  it('is the same through /api/ai and MCP', async () => {
+    const token = (await tokensFor({ session: agency.cookie })).access_token;
+    const feed = await sendAgent('GET', '/api/ai/GetChanges?limit=100', { token });
+    expect(feed.status, feed.text).toBe(200);
+    expect(productChanges(feed.json.items)).not.toContain('OUT-1:create');
+    expect(productChanges(feed.json.items)).toContain('IN-DEL:delete');
+    const mcpToken = (await tokensFor({ session: agency.cookie }, { scope: 'mcp' })).access_token;
+    const { sessionId } = await openSession(mcpToken);
+    const tool = await callTool(mcpToken, sessionId, 'get_changes', { limit: 100 });
+    expect(tool.isError ?? false, tool.content[0]?.text).toBe(false);
+    const changes = productChanges(tool.structuredContent.items);
+    expect(changes).toContain('IN-DEL:delete');
+    expect(changes.filter((c) => c.startsWith('OUT'))).toEqual([]);
+  }, 60_000);
+});
+
+describe('history, jobs and files of a category-scoped member', () => {
+  it('reads the history of a deleted product that was in scope, and 404 for one outside', async () => {
+    const inside = await get(agency.cookie, `Catalog/GetHistory?elementId=${ids['IN-DEL']}`);
+    expect(inside.status, inside.text).toBe(200);
+    expect(inside.json.items.map((v: { action: string }) => v.action)).toEqual(['delete', 'create']);
+    expect((await get(admin.cookie, `Catalog/GetHistory?elementId=${ids['OUT-DEL']}`)).status).toBe(200);
+    const outside = await get(agency.cookie, `Catalog/GetHistory?elementId=${ids['OUT-DEL']}`);
+    const unknown = await get(agency.cookie, `Catalog/GetHistory?elementId=${crypto.randomUUID()}`);
+    expect([outside.status, outside.json]).toEqual([unknown.status, unknown.json]);
+    expect(outside.status).toBe(404);
+  });
+
+  it("sees only their own jobs, export files and import reports: another member's are 404", async () => {
+    const exported = await post(admin.cookie, 'Export/StartExport', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+    });
+    expect(exported.status, exported.text).toBe(200);
+    const jobId = exported.json.jobId as string;
+    expect((await waitForJob(admin.cookie, jobId)).state).toBe('succeeded');
+    expect((await get(admin.cookie, `Export/Download?jobId=${jobId}`)).status).toBe(200);
+    const unknown = await get(agency.cookie, `Job/GetJob?jobId=${crypto.randomUUID()}`);
+    const job = await get(agency.cookie, `Job/GetJob?jobId=${jobId}`);
+    expect([job.status, job.json]).toEqual([unknown.status, unknown.json]);
+    expect(job.status).toBe(404);
+    expect((await get(agency.cookie, `Export/Download?jobId=${jobId}`)).status).toBe(404);
+    const jobIds = async (cookie: string) =>
+      (await get(cookie, 'Job/GetJobs?limit=100')).json.items.map((j: { jobId: string }) => j.jobId);
+    expect(await jobIds(admin.cookie)).toContain(jobId);
+    expect(await jobIds(agency.cookie)).not.toContain(jobId);
+    // their own export (through a BMEcat template of their subtree) they see and download
+    const template = await post(admin.cookie, 'Export/AddTemplate', {
+      name: 'Brand subtree',
+      exportType: 'BMEcat',
+      options: { categoryId: brand },
+    });
+    const own = await post(agency.cookie, 'Export/StartExport', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+      templateId: template.json.templateId,
+    });
+    expect(own.status, own.text).toBe(200);
+    expect((await waitForJob(agency.cookie, own.json.jobId)).state).toBe('succeeded');
+    expect(await jobIds(agency.cookie)).toEqual([own.json.jobId]);
+    expect((await get(agency.cookie, `Export/Download?jobId=${own.json.jobId}`)).status).toBe(200);
+    // another member's import: not listed, its page and report 404
+    const fileId = await putImportFile(admin.tenant, 'sku;name\nX-1;x\n', 'x.csv');
+    const importId = await insertImportJob(admin.tenant, { catalogId: catA, fileId });
+    const listed = async (cookie: string) =>
+      (await get(cookie, 'Import/GetImports')).json.items.map((i: { jobId: string }) => i.jobId);
+    expect(await listed(admin.cookie)).toContain(importId);
+    expect(await listed(agency.cookie)).toEqual([]);
+    expect((await get(admin.cookie, `Import/GetImport?jobId=${importId}`)).status).toBe(200);
+    expect((await get(agency.cookie, `Import/GetImport?jobId=${importId}`)).status).toBe(404);
+    expect((await get(agency.cookie, `Import/DownloadReport?jobId=${importId}`)).status).toBe(404);
+    expect((await get(admin.cookie, `Import/DownloadReport?jobId=${importId}`)).status).toBe(409);
+  });
+});
