@@ -208,3 +208,24 @@ describe('history, jobs and files of a category-scoped member', () => {
     expect((await get(admin.cookie, `Import/DownloadReport?jobId=${importId}`)).status).toBe(409);
   });
 });
+
+describe('creating products in the subtree', () => {
+  it('adds a product placed in a scoped category, and is refused one unplaced or placed outside', async () => {
+    const add = (sku: string, categoryIds?: string[]) =>
+      post(agency.cookie, 'Catalog/AddProduct', {
+        departmentId: company.departmentId,
+        catalogId: catA,
+        sku,
+        name: `Schalter ${sku}`,
+        ...(categoryIds ? { categoryIds } : {}),
+      });
+    for (const res of [await add('NEW-0'), await add('NEW-0', [other]), await add('NEW-0', [brand, other])])
+      expect([res.status, res.json]).toEqual([403, { error: 'your role does not permit this', code: 'forbidden' }]);
+    const added = await add('NEW-1', [brand]);
+    expect(added.status, added.text).toBe(200);
+    const read = await get(agency.cookie, `Catalog/GetProduct?productId=${added.json.productId}`);
+    expect(read.status, read.text).toBe(200);
+    const listed = await get(agency.cookie, `Catalog/GetProducts?catalogId=${catA}&q=NEW`);
+    expect(listed.json.items.map((p: { sku: string }) => p.sku)).toEqual(['NEW-1']);
+  });
+});

@@ -152,9 +152,11 @@ async function outsideScope(
     ...named.elements.map((id) => [id, 'element']),
     ...(mode !== 'read' ? named.categories.map((id) => [id, 'category']) : []),
     // a write of a named product (UpdateProduct names its catalog too; the domain checks they
-    // agree, as AddProduct does a variant's with its master's) is judged by the product, else by
-    // the catalog; publishing judges its catalog itself (assertExportInScope)
-    ...(mode === 'write' && !named.products.length && !named.elements.length
+    // agree, as AddProduct does a variant's with its master's) is judged by the product, one
+    // naming categories by them (AddProduct placing a new product in a scoped subtree: the
+    // domain checks they are of the catalog), else by the catalog; publishing judges its
+    // catalog itself (assertExportInScope)
+    ...(mode === 'write' && !named.products.length && !named.elements.length && !named.categories.length
       ? named.catalogs.map((id) => [id, 'catalog'])
       : []),
   ];
