@@ -89,6 +89,14 @@ export interface NamedTargets {
   catalogs: string[];
 }
 
+/** The request fields the scope check reads (the OpenAPI document names its refusals on them: openapi/error-responses.ts). */
+export const SCOPE_FIELDS = {
+  products: ['productId', 'productIds', 'targetProductId', 'masterId'],
+  elements: ['elementId', 'parentId'],
+  categories: ['categoryId', 'categoryIds'],
+  catalogs: ['catalogId'],
+} as const;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The well-formed ids a raw request (query or JSON body, before validation) names, by what they must be. */
@@ -100,10 +108,10 @@ export function namedTargets(field: (name: string) => unknown): NamedTargets {
       return list.filter((v): v is string => typeof v === 'string' && UUID.test(v));
     });
   return {
-    products: ids('productId', 'productIds', 'targetProductId', 'masterId'),
-    elements: ids('elementId', 'parentId'),
-    categories: ids('categoryId', 'categoryIds'),
-    catalogs: ids('catalogId'),
+    products: ids(...SCOPE_FIELDS.products),
+    elements: ids(...SCOPE_FIELDS.elements),
+    categories: ids(...SCOPE_FIELDS.categories),
+    catalogs: ids(...SCOPE_FIELDS.catalogs),
   };
 }
 
@@ -222,8 +230,7 @@ export async function assertExportInScope(
  * GetImports, GetImport and the import uploads answer such a member about their own only (404
  * for another's, as for an id of another company).
  */
-export const seesOwnWorkOnly = (caller: Scoped): boolean =>
-  Boolean(caller.productScope || caller.channels?.length);
+export const seesOwnWorkOnly = (caller: Scoped): boolean => Boolean(caller.productScope || caller.channels?.length);
 
 /**
  * The channel-scope check (exports, review decisions): 403 `NOT_PERMITTED` for a member limited
