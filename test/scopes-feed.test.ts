@@ -229,3 +229,20 @@ describe('creating products in the subtree', () => {
     expect(listed.json.items.map((p: { sku: string }) => p.sku)).toEqual(['NEW-1']);
   });
 });
+
+describe('publishing a whole catalog with a category scope', () => {
+  it('is refused with a message saying what the scope permits, naming no data', async () => {
+    const { assertCatalogInScope, WHOLE_CATALOG_ONLY } = await import('../src/db/product-scope');
+    const scoped = (productScope: { catalogIds: string[]; categoryIds: string[] }) => ({
+      companyId: 'c',
+      productScope,
+    });
+    expect(() => assertCatalogInScope(scoped({ catalogIds: [], categoryIds: [brand] }), catA)).toThrow(
+      WHOLE_CATALOG_ONLY,
+    );
+    expect(() => assertCatalogInScope(scoped({ catalogIds: ['other'], categoryIds: [] }), catA)).toThrow(
+      'your role does not permit this',
+    );
+    expect(() => assertCatalogInScope(scoped({ catalogIds: [catA], categoryIds: [brand] }), catA)).not.toThrow();
+  });
+});

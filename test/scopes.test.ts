@@ -3,6 +3,7 @@ import { listProducts } from '../src/catalog/product-list';
 import { REFERENCE_TYPES } from '../src/catalog/references/reference-rules';
 import type { Caller } from '../src/kernel/caller';
 import { NOT_PERMITTED } from '../src/kernel/permissions';
+import { SUBTREE_EXPORT_ONLY } from '../src/db/product-scope';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
 import { call, loginAs } from './helpers/http';
 import { tenantDigest } from './helpers/tenant-digest';
@@ -337,9 +338,12 @@ describe('exports of a category-scoped publisher', () => {
       expect(res.status, res.text).toBe(200);
       return res.json.templateId as string;
     };
-    const refused = [await start(), await start(await template(other))];
+    // a CSV export (no category subset) and a BMEcat template of another category: refused, saying what may be exported
+    const csv = await post(admin.cookie, 'Export/AddTemplate', { name: 'Csv', exportType: 'CSV', options: {} });
+    expect(csv.status, csv.text).toBe(200);
+    const refused = [await start(), await start(await template(other)), await start(csv.json.templateId)];
     for (const res of refused)
-      expect([res.status, res.json]).toEqual([403, { error: NOT_PERMITTED, code: 'forbidden' }]);
+      expect([res.status, res.json]).toEqual([403, { error: SUBTREE_EXPORT_ONLY, code: 'forbidden' }]);
     const own = await start(await template(brand));
     expect(own.status, own.text).toBe(200);
     const job = await waitForJob(publisher.cookie, own.json.jobId);

@@ -196,8 +196,18 @@ async function outsideScope(
  * to a subtree instead, `assertExportInScope`).
  */
 export function assertCatalogInScope(caller: Scoped, catalogId: string): void {
-  if (caller.productScope && !caller.productScope.catalogIds.includes(catalogId)) throw forbidden(NOT_PERMITTED);
+  const scope = caller.productScope;
+  if (scope && !scope.catalogIds.includes(catalogId))
+    throw forbidden(scope.categoryIds.length ? WHOLE_CATALOG_ONLY : NOT_PERMITTED);
 }
+
+/**
+ * The refusals of a member limited to category subtrees who publishes more (docs/teams.md): they
+ * say what the member may do instead, and name neither the data nor whether it exists.
+ */
+export const SUBTREE_EXPORT_ONLY =
+  'your scope permits exports only through a BMEcat template limited to a category of your scope';
+export const WHOLE_CATALOG_ONLY = 'a sync publishes a whole catalog: your scope must name the catalog';
 
 /**
  * An export needs its products in scope: the whole catalog, or, for a member limited to category
@@ -219,7 +229,7 @@ export async function assertExportInScope(
     );
     if (inside.length) return;
   }
-  throw forbidden(NOT_PERMITTED);
+  throw forbidden(scope.categoryIds.length ? SUBTREE_EXPORT_ONLY : NOT_PERMITTED);
 }
 
 /**
