@@ -246,3 +246,78 @@ describe('publishing a whole catalog with a category scope', () => {
     expect(() => assertCatalogInScope(scoped({ catalogIds: [catA], categoryIds: [brand] }), catA)).not.toThrow();
   });
 });
+
+describe('upserts of a category-scoped member', () => {
+  const OUTSIDE = 'outside your scope: a product you write must be placed in a category of your scope';
+
+  it('writes the items in the subtree and answers each item outside with an error, writing nothing of it', async () => {
+    const res = await post(agency.cookie, 'Catalog/UpsertProducts', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+      items: [
+        { sku: 'IN-1', name: 'Schalter oben', variants: [{ sku: 'IN-1-V2', name: 'Variante' }] },
+        { sku: 'OUT-1', name: 'x' },
+        { sku: 'OUT-2', name: 'x', categoryIds: [brand] },
+        { sku: 'UP-1', name: 'Neu eins', categoryIds: [brand] },
+        { sku: 'UP-2', name: 'Unplaced' },
+        { sku: 'UP-3', name: 'Elsewhere', categoryIds: [other] },
+        { sku: 'UP-4', name: 'Unknown', categoryIds: [crypto.randomUUID()] },
+        { sku: 'OUT-1-V', name: 'x', variants: [] },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    const answers = res.json.items.map(
+      (i: { sku: string; status: string; field: string | null; error: string | null }) => [
+        i.sku,
+        i.status,
+        i.field,
+        i.error,
+      ],
+    );
+    expect(answers).toEqual([
+      ['IN-1', 'updated', null, null],
+      ['OUT-1', 'error', 'sku', OUTSIDE],
+      ['OUT-2', 'error', 'sku', OUTSIDE],
+      ['UP-1', 'created', null, null],
+      ['UP-2', 'error', 'sku', OUTSIDE],
+      ['UP-3', 'error', 'categoryIds', OUTSIDE],
+      ['UP-4', 'error', 'categoryIds', expect.any(String)],
+      ['OUT-1-V', 'error', 'sku', OUTSIDE],
+    ]);
+    expect(res.json.items[0].variants).toEqual([expect.objectContaining({ sku: 'IN-1-V2', status: 'created' })]);
+    // nothing outside changed: OUT-1's name and OUT-2's placements are the admin's
+    const out1 = await get(admin.cookie, `Catalog/GetProduct?productId=${ids['OUT-1']}`);
+    expect(out1.json.name).not.toBe('x');
+    const out2 = await get(admin.cookie, `Catalog/GetProduct?productId=${ids['OUT-2']}`);
+    expect(out2.json.name).toBe('Schalter OUT-2');
+    const mine = await get(agency.cookie, `Catalog/GetProducts?catalogId=${catA}&q=Neu%20eins`);
+    expect(mine.json.items.map((p: { sku: string }) => p.sku)).toEqual(['UP-1']);
+  });
+
+  it('is the same over MCP upsert_products, and a catalog-scoped member of another catalog is refused whole', async () => {
+    const mcpToken = (await tokensFor({ session: agency.cookie }, { scope: 'mcp' })).access_token;
+    const { sessionId } = await openSession(mcpToken);
+    const tool = await callTool(mcpToken, sessionId, 'upsert_products', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+      items: [
+        { sku: 'UP-5', name: 'Neu fuenf', categoryIds: [brand] },
+        { sku: 'OUT-1', name: 'y' },
+      ],
+    });
+    expect(tool.isError ?? false, tool.content[0]?.text).toBe(false);
+    expect(tool.structuredContent.items.map((i: { status: string }) => i.status)).toEqual(['created', 'error']);
+    const catalogB = (await makeCatalog(admin.tenant, { name: 'B' })).catalogId;
+    const user = await makeUser(company);
+    await post(admin.cookie, 'Account/SetMemberRole', { userId: user.userId, role: 'editor', catalogIds: [catalogB] });
+    const refused = await post(await loginAs(user.email), 'Catalog/UpsertProducts', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+      items: 'not even a list',
+    });
+    expect([refused.status, refused.json]).toEqual([
+      403,
+      { error: 'your role does not permit this', code: 'forbidden' },
+    ]);
+  }, 60_000);
+});

@@ -58,6 +58,19 @@ export function deletedMasterInScopeSql(scope: ProductScope, companyId: string, 
     WHERE c.id IN (${scopeSubtreeSql(scope, companyId)}) OR c.catalog_id IN ${jsonIds(scope.catalogIds)})`;
 }
 
+/** The categories of `catalogId` in the scope's subtrees (thousands at most), for a check record by record. */
+export async function scopedCategoriesOf(
+  db: Database,
+  scope: ProductScope,
+  companyId: string,
+  catalogId: string,
+): Promise<Set<string>> {
+  const rows = await db.all<{ id: string }>(
+    sql`SELECT id FROM categories WHERE catalog_id = ${catalogId} AND id IN (${scopeSubtreeSql(scope, companyId)})`,
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
 /**
  * The condition for the masters of one known catalog (the product list, search, mass edit):
  * none when the whole catalog is in scope, so a scoped list of such a catalog costs nothing more.
@@ -113,6 +126,16 @@ export function namedTargets(field: (name: string) => unknown): NamedTargets {
     categories: ids(...SCOPE_FIELDS.categories),
     catalogs: ids(...SCOPE_FIELDS.catalogs),
   };
+}
+
+/**
+ * What the guard judges of an operation that checks the scope record by record (`UpsertProducts`,
+ * MCP `upsert_products`: each item is judged by the domain, db/scope-records.ts): for a member
+ * with category scopes, not the catalog it names (its rows outside are rejected one by one); for
+ * a member limited to catalogs, everything as for any write (another catalog: 403 before validation).
+ */
+export function perRecordTargets(caller: Scoped, named: NamedTargets): NamedTargets {
+  return caller.productScope?.categoryIds.length ? { ...named, catalogs: [] } : named;
 }
 
 /**
