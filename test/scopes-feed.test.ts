@@ -5,6 +5,7 @@ import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeU
 import { call, loginAs } from './helpers/http';
 import { waitForJob } from './helpers/completeness';
 import { insertImportJob, putImportFile } from './helpers/import-fixtures';
+import { SUBTREE_EXPORT_ONLY } from '../src/db/product-scope';
 import { callTool, openSession } from './mcp-helpers';
 import { send as sendAgent, tokensFor } from './oauth-helpers';
 
@@ -319,5 +320,48 @@ describe('upserts of a category-scoped member', () => {
       403,
       { error: 'your role does not permit this', code: 'forbidden' },
     ]);
+  }, 60_000);
+});
+
+describe('CSV and ETIM xChange exports of a subtree', () => {
+  it('export only the products placed in the template category, for a member of that subtree', async () => {
+    const template = async (exportType: string, categoryId: string) => {
+      const res = await post(admin.cookie, 'Export/AddTemplate', {
+        name: `${exportType} ${categoryId.slice(-6)}`,
+        exportType,
+        options: { categoryId },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.json.templateId as string;
+    };
+    const start = (templateId: string) =>
+      post(agency.cookie, 'Export/StartExport', { departmentId: company.departmentId, catalogId: catA, templateId });
+    const refused = await start(await template('CSV', other));
+    expect([refused.status, refused.json.error]).toEqual([403, SUBTREE_EXPORT_ONLY]);
+    for (const exportType of ['CSV', 'ETIMxChange']) {
+      const started = await start(await template(exportType, brand));
+      expect(started.status, started.text).toBe(200);
+      const job = await waitForJob(agency.cookie, started.json.jobId);
+      expect({ exportType, state: job.state, error: job.error }).toEqual({
+        exportType,
+        state: 'succeeded',
+        error: null,
+      });
+      const file = await get(agency.cookie, `Export/Download?jobId=${started.json.jobId}`);
+      expect(file.status).toBe(200);
+      expect({ exportType, inside: file.text.includes('IN-1') && file.text.includes('UP-1') }).toEqual({
+        exportType,
+        inside: true,
+      });
+      expect({ exportType, outside: /OUT-[12]/.test(file.text) }).toEqual({ exportType, outside: false });
+    }
+    // the admin's CSV export of the whole catalog has them all
+    const whole = await post(admin.cookie, 'Export/StartExport', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+      exportType: 'CSV',
+    });
+    expect((await waitForJob(admin.cookie, whole.json.jobId)).state).toBe('succeeded');
+    expect((await get(admin.cookie, `Export/Download?jobId=${whole.json.jobId}`)).text).toMatch(/OUT-1/);
   }, 60_000);
 });

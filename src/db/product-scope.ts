@@ -229,14 +229,14 @@ export function assertCatalogInScope(caller: Scoped, catalogId: string): void {
  * say what the member may do instead, and name neither the data nor whether it exists.
  */
 export const SUBTREE_EXPORT_ONLY =
-  'your scope permits exports only through a BMEcat template limited to a category of your scope';
+  'your scope permits exports only through a template limited to a category of your scope';
 export const WHOLE_CATALOG_ONLY = 'a sync publishes a whole catalog: your scope must name the catalog';
 
 /**
  * An export needs its products in scope: the whole catalog, or, for a member limited to category
- * subtrees, a template's category subset (`options.categoryId`, BMEcat formats: the export then
+ * subtrees, a template's category subset (`options.categoryId`, every format: the export then
  * writes only the products placed in that subtree) inside one of the member's subtrees. 403
- * `NOT_PERMITTED` otherwise.
+ * otherwise (`SUBTREE_EXPORT_ONLY` for a member with category scopes).
  */
 export async function assertExportInScope(
   db: Database,

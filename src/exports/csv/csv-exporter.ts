@@ -18,9 +18,12 @@ import { channelProductPage } from '../channel-page';
 import { resolveCompleteFor, type CompleteFor } from '../complete-for';
 import { ExportWarnings } from '../export-warnings';
 import { parseStoredOptions } from '../bmecat/template-options';
+import { AppError } from '../../kernel/app-error';
 
 interface CsvPlan {
   attributeCodes: string[];
+  /** The template's category subset (options.categoryId); absent in plans of jobs started before. */
+  categoryId?: string | null;
   /** `name@eng` ... per further language of the catalog, after the attribute columns; absent in plans of jobs started before. */
   localized?: LocalizedColumn[];
   /** categoryId → name path ("Cables > Power cables"), resolved once per export. */
@@ -80,7 +83,12 @@ export const csvExporter: Exporter<CsvPlan> = {
       for (const r of rows) links.push({ path: pathOf(r.elementId), url: r.url! });
     }
     const options = ctx.template ? parseStoredOptions(ctx.template.options) : {};
+    // A template's category subset: only the products placed in that subtree (as the BMEcat formats do).
+    const categoryId = options.categoryId ?? null;
+    if (categoryId && !byId.has(categoryId))
+      throw new AppError('bad_request', "the template's categoryId is not a category of this catalog");
     return {
+      categoryId,
       complete: await resolveCompleteFor(
         ctx.db,
         ctx.companyId,
@@ -107,7 +115,13 @@ export const csvExporter: Exporter<CsvPlan> = {
       name: 'products',
       async run(ctx, plan, cursor) {
         const w = new ExportWarnings();
-        const { aggregates, nextCursor } = await channelProductPage(ctx, cursor, {}, plan.complete, w);
+        const { aggregates, nextCursor } = await channelProductPage(
+          ctx,
+          cursor,
+          { categoryId: plan.categoryId },
+          plan.complete,
+          w,
+        );
         let text = '';
         // The category links go on the file's first row (the first page's first master).
         let categoryMedia = cursor === null && plan.categoryMedia !== '' ? plan.categoryMedia : null;
