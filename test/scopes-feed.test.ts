@@ -347,6 +347,8 @@ describe('CSV and ETIM xChange exports of a subtree', () => {
         state: 'succeeded',
         error: null,
       });
+      // the progress total counts the subtree's rows, never the catalog's (IN-1, its two variants, NEW-1, UP-1, UP-5)
+      expect({ exportType, total: job.progress.total }).toEqual({ exportType, total: 6 });
       const file = await get(agency.cookie, `Export/Download?jobId=${started.json.jobId}`);
       expect(file.status).toBe(200);
       expect({ exportType, inside: file.text.includes('IN-1') && file.text.includes('UP-1') }).toEqual({

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { attributes, categories, media } from '../../db/schema';
 import type { ProductNode } from '../../model/product-aggregate';
 import {
@@ -13,7 +13,7 @@ import {
   type LocalizedColumn,
 } from './csv-format';
 import { priceList } from '../../model/price-list';
-import { rowCount, textPhase, type Exporter } from '../exporter';
+import { masterScope, rowCount, textPhase, type Exporter } from '../exporter';
 import { channelProductPage } from '../channel-page';
 import { resolveCompleteFor, type CompleteFor } from '../complete-for';
 import { ExportWarnings } from '../export-warnings';
@@ -54,6 +54,14 @@ export const csvExporter: Exporter<CsvPlan> = {
   exportType: 'CSV',
   contentType: 'text/csv; charset=utf-8',
   fileExtension: 'csv',
+  /** The rows written (masters and variants): the catalog's counter, or those of the template's category subset. */
+  async total(ctx, plan) {
+    if (!plan.categoryId) return ctx.catalog.productCount;
+    const [row] = await ctx.db.all<{ n: number }>(sql`
+      WITH m(id) AS (SELECT id FROM products WHERE ${masterScope(ctx, { categoryId: plan.categoryId })})
+      SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM products v WHERE v.parent_id IN (SELECT id FROM m)) AS n`);
+    return Number(row?.n ?? 0);
+  },
   async plan(ctx) {
     const attributeRows = await ctx.db
       .select({ code: attributes.code, localizable: attributes.localizable })
