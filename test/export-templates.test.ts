@@ -106,7 +106,7 @@ describe('export template CRUD', () => {
       [
         { name: 'x', exportType: 'CSV', options: { priceType: 'net_list' } },
         400,
-        'options: exportType CSV takes only channelId, not priceType',
+        'options: exportType CSV takes only channelId and categoryId, not priceType',
       ],
       [{ name: 'x', exportType: 'BMEcat', options: { colour: 'red' } }, 400, 'options: unknown field(s) colour'],
       [{ name: 'x', exportType: 'BMEcat', options: { mimeRoot: 'javascript:alert(1)' } }, 400, /^options.mimeRoot: /],

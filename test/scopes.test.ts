@@ -3,6 +3,7 @@ import { listProducts } from '../src/catalog/product-list';
 import { REFERENCE_TYPES } from '../src/catalog/references/reference-rules';
 import type { Caller } from '../src/kernel/caller';
 import { NOT_PERMITTED } from '../src/kernel/permissions';
+import { SUBTREE_EXPORT_ONLY } from '../src/db/product-scope';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
 import { call, loginAs } from './helpers/http';
 import { tenantDigest } from './helpers/tenant-digest';
@@ -200,7 +201,7 @@ describe('an agency editor limited to one category subtree', () => {
     expect(update.status, update.text).toBe(200);
   });
 
-  it('finds only its products in a review inbox, and has no changes feed of the whole company', async () => {
+  it('finds only its products in a review inbox and in the changes feed', async () => {
     const channelId = (
       await post(admin.cookie, 'Catalog/AddChannel', { name: 'Review', languages: ['deu'], requirements: [] })
     ).json.channelId;
@@ -222,9 +223,14 @@ describe('an agency editor limited to one category subtree', () => {
     expect([mixed.status, mixed.json]).toEqual([403, { error: NOT_PERMITTED, code: 'forbidden' }]);
     expect(skus(await get(admin.cookie, `Catalog/GetReviewInbox?channelId=${channelId}`))).toEqual(['IN-1', 'OUT-1']);
     expect(skus(await get(agency.cookie, `Catalog/GetReviewInbox?channelId=${channelId}`))).toEqual(['IN-1']);
-    const feed = await get(agency.cookie, 'Changes/GetChanges');
-    expect([feed.status, feed.json]).toEqual([403, { error: NOT_PERMITTED, code: 'forbidden' }]);
-    expect((await get(admin.cookie, 'Changes/GetChanges')).status).toBe(200);
+    // the changes feed lists only its products' changes (test/scopes-feed.test.ts)
+    const feed = await get(agency.cookie, 'Changes/GetChanges?limit=100');
+    expect(feed.status, feed.text).toBe(200);
+    const changed = feed.json.items.map((c: { elementId: string }) => c.elementId);
+    expect(changed).toContain(ids['IN-1']);
+    for (const sku of ['OUT-1', 'OUT-2', 'B-1']) expect(changed).not.toContain(ids[sku]);
+    const all = (await get(admin.cookie, 'Changes/GetChanges?limit=100')).json.items;
+    expect(all.map((c: { elementId: string }) => c.elementId)).toContain(ids['OUT-1']);
   });
 
   it('lists only its incomplete products for a channel', async () => {
@@ -332,9 +338,12 @@ describe('exports of a category-scoped publisher', () => {
       expect(res.status, res.text).toBe(200);
       return res.json.templateId as string;
     };
-    const refused = [await start(), await start(await template(other))];
+    // a CSV export (no category subset) and a BMEcat template of another category: refused, saying what may be exported
+    const csv = await post(admin.cookie, 'Export/AddTemplate', { name: 'Csv', exportType: 'CSV', options: {} });
+    expect(csv.status, csv.text).toBe(200);
+    const refused = [await start(), await start(await template(other)), await start(csv.json.templateId)];
     for (const res of refused)
-      expect([res.status, res.json]).toEqual([403, { error: NOT_PERMITTED, code: 'forbidden' }]);
+      expect([res.status, res.json]).toEqual([403, { error: SUBTREE_EXPORT_ONLY, code: 'forbidden' }]);
     const own = await start(await template(brand));
     expect(own.status, own.text).toBe(200);
     const job = await waitForJob(publisher.cookie, own.json.jobId);

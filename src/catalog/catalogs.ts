@@ -13,6 +13,7 @@ import type { CatalogInput } from './catalog.schemas';
 import { purgeCatalogMedia } from '../media/media';
 import { languagesChangedStatement } from '../records/published-languages';
 import { assertDepartment, findCatalog } from '../db/scope';
+import { catalogCount, narrowingScope, scopedCatalogCounts } from '../db/scope-counts';
 import type { Caller } from '../kernel/caller';
 
 type CatalogRow = typeof catalogs.$inferSelect;
@@ -125,8 +126,11 @@ function catalogLanguages(settings: CompanyLanguages, language: string, requeste
   return [language, ...new Set(others)];
 }
 
+/** A catalog; its `productCount` narrowed to the caller's product scope (db/scope-counts.ts). */
 export async function getCatalog(db: Database, tenant: Caller, catalogId: string) {
-  return catalogOut(await findCatalog(db, tenant, catalogId));
+  const catalog = await findCatalog(db, tenant, catalogId);
+  const counts = narrowingScope(tenant, catalog.id) ? await scopedCatalogCounts(db, tenant) : null;
+  return catalogOut({ ...catalog, productCount: catalogCount(tenant, counts, catalog) });
 }
 
 export async function listCatalogs(
@@ -153,7 +157,11 @@ export async function listCatalogs(
         .limit(q.limit),
     (r) => r.id,
   );
-  return { items: page.items.map(catalogOut), nextCursor: page.nextCursor };
+  const counts = await scopedCatalogCounts(db, tenant);
+  return {
+    items: page.items.map((row) => catalogOut({ ...row, productCount: catalogCount(tenant, counts, row) })),
+    nextCursor: page.nextCursor,
+  };
 }
 
 /** Deletes a catalog with its categories, products, values, links and media rows (one transaction). */
@@ -199,6 +207,7 @@ export async function getStats(
 ): Promise<{ catalogs: number; categories: number; products: number }> {
   const departmentId = named ?? caller.departmentId;
   await assertDepartment(db, caller, departmentId);
+  const where = and(eq(catalogs.companyId, caller.companyId), eq(catalogs.departmentId, departmentId));
   const [row] = await db
     .select({
       catalogs: sql<number>`count(*)`,
@@ -206,10 +215,17 @@ export async function getStats(
       products: sql<number>`coalesce(sum(${catalogs.productCount}), 0)`,
     })
     .from(catalogs)
-    .where(and(eq(catalogs.companyId, caller.companyId), eq(catalogs.departmentId, departmentId)));
+    .where(where);
+  let products = Number(row?.products ?? 0);
+  const counts = await scopedCatalogCounts(db, caller);
+  if (counts) {
+    // a member with a product scope counts their products only (db/scope-counts.ts)
+    const rows = await db.select({ id: catalogs.id, productCount: catalogs.productCount }).from(catalogs).where(where);
+    products = rows.reduce((n, catalog) => n + catalogCount(caller, counts, catalog), 0);
+  }
   return {
     catalogs: Number(row?.catalogs ?? 0),
     categories: Number(row?.categories ?? 0),
-    products: Number(row?.products ?? 0),
+    products,
   };
 }

@@ -15,6 +15,7 @@ import { historyStatement, historyStatements, type HistoryEntry } from '../recor
 import { CATEGORY_FIELDS, loadSnapshot, pickFields, withChanges, type Snapshot } from '../records/snapshot';
 import { subtreeSums } from './category-counts';
 import { assertDepartment, findCatalog, findCategory } from '../db/scope';
+import { scopedCategoryCounts } from '../db/scope-counts';
 import type { Caller } from '../kernel/caller';
 import {
   type LanguageQueryInput,
@@ -381,7 +382,21 @@ async function deletionHistory(
   return entries;
 }
 
-/** The children of one category (or the top level), in display order. */
+/** Per category, the sum of `counts` over its subtree (the tree given as id and parent). */
+function scopedSubtreeSums(tree: { id: string; parentId: string | null }[], counts: Map<string, number>) {
+  const sums = new Map<string, number>();
+  for (const { id } of tree) sums.set(id, counts.get(id) ?? 0);
+  const parents = new Map(tree.map((c) => [c.id, c.parentId]));
+  for (const [id, n] of counts) {
+    if (!n) continue;
+    // add each category's own count to every category above it (a tree is at most MAX_DEPTH deep)
+    for (let up = parents.get(id), depth = 0; up && depth < 100; up = parents.get(up), depth++)
+      sums.set(up, (sums.get(up) ?? 0) + n);
+  }
+  return sums;
+}
+
+/** The children of one category (or the top level), in display order; counts narrowed to the caller's product scope. */
 export async function listCategories(
   db: Database,
   tenant: Caller,
@@ -401,11 +416,26 @@ export async function listCategories(
     )
     .orderBy(asc(categories.sortOrder), asc(categories.name))
     .limit(1000);
+  const scoped = await scopedCategoryCounts(db, tenant, catalog.id);
+  const localize = await categoryLocalizer(db, read, rows);
+  if (scoped) {
+    // counts of the member's products only (db/scope-counts.ts): the subtree sums over the catalog's tree
+    const tree = await db
+      .select({ id: categories.id, parentId: categories.parentId })
+      .from(categories)
+      .where(and(eq(categories.catalogId, catalog.id), eq(categories.companyId, tenant.companyId)));
+    const sums = scopedSubtreeSums(tree, scoped);
+    return {
+      items: rows.map((r) => ({
+        ...localize({ ...r, productCount: scoped.get(r.id) ?? 0 }),
+        subtreeProductCount: sums.get(r.id) ?? 0,
+      })),
+    };
+  }
   const sums = await subtreeSums(
     db,
     rows.map((r) => r.id),
   );
-  const localize = await categoryLocalizer(db, read, rows);
   return {
     items: rows.map((r) => ({ ...localize(r), subtreeProductCount: sums.get(r.id) ?? r.productCount })),
   };
@@ -421,9 +451,11 @@ export async function getCategoryTree(db: Database, tenant: Caller, catalogId: s
     .where(and(eq(categories.catalogId, catalog.id), eq(categories.companyId, tenant.companyId)))
     .orderBy(asc(categories.sortOrder), asc(categories.name));
   const localize = await categoryLocalizer(db, read, rows);
+  const scoped = await scopedCategoryCounts(db, tenant, catalog.id);
+  const counted = (r: CategoryRow) => (scoped ? { ...r, productCount: scoped.get(r.id) ?? 0 } : r);
   type Node = ReturnType<typeof localize> & { subtreeProductCount: number; children: Node[] };
   const nodes = new Map<string, Node>(
-    rows.map((r) => [r.id, { ...localize(r), subtreeProductCount: 0, children: [] }]),
+    rows.map((r) => [r.id, { ...localize(counted(r)), subtreeProductCount: 0, children: [] }]),
   );
   const roots: Node[] = [];
   for (const node of nodes.values()) {

@@ -2,6 +2,7 @@ import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { findCatalog, findCategory } from '../db/scope';
+import { scopedCategoryCounts } from '../db/scope-counts';
 import type { Caller } from '../kernel/caller';
 import { media } from '../db/schema';
 import { MediaOut, mediaOut } from '../media/media';
@@ -44,7 +45,10 @@ export async function getCategoryPath(db: Database, caller: Caller, input: { cat
     .from(media)
     .where(eq(media.elementId, category.id))
     .orderBy(asc(media.sortOrder), asc(media.id));
-  return { ...categoryDetailOut(category), path: rows, media: mediaRows.map(mediaOut) };
+  // its product count narrowed to the caller's product scope (db/scope-counts.ts)
+  const scoped = await scopedCategoryCounts(db, caller, category.catalogId);
+  const counted = scoped ? { ...category, productCount: scoped.get(category.id) ?? 0 } : category;
+  return { ...categoryDetailOut(counted), path: rows, media: mediaRows.map(mediaOut) };
 }
 
 /** How many categories a search answers: enough to pick from, a hint to type more when full. */

@@ -5,6 +5,7 @@ import { catalogs, channels, completeness, completenessCounts, products, variant
 import { notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { localizedPath } from '../kernel/languages';
+import { type CountRow, scopedCompletenessCounts } from '../db/scope-counts';
 
 /**
  * Reads of the stored scores (docs/completeness.md): one product's per channel and language,
@@ -124,9 +125,28 @@ export const CompletenessOverviewOut = z.object({
   ),
 });
 
-/** GetCompletenessOverview: per channel and language, from the counters (never a scan of scores). */
+/**
+ * GetCompletenessOverview: per channel and language, from the counters (never a scan of scores);
+ * for a member with a product scope, from the score rows of their products (db/scope-counts.ts).
+ */
 export async function getCompletenessOverview(db: Database, caller: Caller) {
-  const rows = await db
+  const scoped = await scopedCompletenessCounts(db, caller);
+  const rows = scoped ? await scopedOverviewRows(db, caller, scoped) : await counterRows(db, caller);
+  return overviewOf(rows);
+}
+
+type OverviewRow = {
+  channelId: string;
+  name: string;
+  languages: string[];
+  lang: string | null;
+  item: string | null;
+  n: number | null;
+};
+
+/** The company's counters per channel (every channel at least once, `lang` null without counters). */
+function counterRows(db: Database, caller: Caller): Promise<OverviewRow[]> {
+  return db
     .select({
       channelId: channels.channelId,
       name: channels.name,
@@ -139,9 +159,27 @@ export async function getCompletenessOverview(db: Database, caller: Caller) {
     .leftJoin(completenessCounts, eq(completenessCounts.channelKey, channels.id))
     .where(eq(channels.companyId, caller.companyId))
     .orderBy(asc(channels.name), asc(channels.id));
+}
+
+/** A member with a product scope: the counters of their products only (db/scope-counts.ts), per channel. */
+async function scopedOverviewRows(db: Database, caller: Caller, counts: CountRow[]): Promise<OverviewRow[]> {
+  const list = await db
+    .select({ key: channels.id, channelId: channels.channelId, name: channels.name, languages: channels.languages })
+    .from(channels)
+    .where(eq(channels.companyId, caller.companyId))
+    .orderBy(asc(channels.name), asc(channels.id));
+  const byKey = new Map<number, CountRow[]>();
+  for (const row of counts) byKey.set(row.channelKey, [...(byKey.get(row.channelKey) ?? []), row]);
+  return list.flatMap(({ key, ...channel }) => [
+    { ...channel, lang: null, item: null, n: null },
+    ...(byKey.get(key) ?? []).map((r) => ({ ...channel, lang: r.lang, item: r.item, n: Number(r.n) })),
+  ]);
+}
+
+function overviewOf(rows: OverviewRow[]) {
   type Item = z.infer<typeof CompletenessOverviewOut>['items'][number] & { sum: number; variantsComplete: number };
   const items = new Map<string, Item>();
-  const itemOf = (r: (typeof rows)[number], lang: string) => {
+  const itemOf = (r: OverviewRow, lang: string) => {
     const key = `${r.channelId}\t${lang}`;
     let item = items.get(key);
     if (!item) {

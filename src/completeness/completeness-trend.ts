@@ -6,6 +6,7 @@ import { badRequest } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { LANGUAGE_CODE } from '../kernel/code-rules';
 import { findChannelByIdOrName } from './incomplete-products';
+import { getCompletenessOverview } from './completeness-read';
 
 /**
  * How completeness moved (`GET Catalog/GetCompletenessTrend`, docs/completeness.md "History"):
@@ -65,6 +66,7 @@ export async function getCompletenessTrend(db: Database, caller: Caller, input: 
   if (!list.length) return { from, to, items: [] };
   if (only && input.language && !list[0]!.languages.includes(input.language))
     throw badRequest(`language: the channel ${only.name} does not publish ${input.language}`);
+  if (caller.productScope) return scopedTrend(await getCompletenessOverview(db, caller), list, input, { from, to });
   const keys = list.map((c) => c.key);
   const langFilter = input.language ? eq(completenessDaily.lang, input.language) : undefined;
   // the window's rows, and per channel and language the last row before it (the state it opened with)
@@ -115,6 +117,34 @@ export async function getCompletenessTrend(db: Database, caller: Caller, input: 
     }
   }
   return { from, to, items };
+}
+
+/**
+ * The trend of a member with a product scope: the daily rows are the company's, and no day's
+ * state of the member's products alone was kept, so the series is today's point only, counted
+ * from their products (the overview's counts): a series that starts today, as one of a channel
+ * defined today does (docs/teams.md, "Counts").
+ */
+function scopedTrend(
+  overview: Awaited<ReturnType<typeof getCompletenessOverview>>,
+  list: { channelId: string; name: string; languages: string[] }[],
+  input: TrendInput,
+  window: { from: string; to: string },
+): Out {
+  const items: Out['items'] = [];
+  for (const c of list)
+    for (const language of c.languages) {
+      if (input.language && language !== input.language) continue;
+      const now = overview.items.find((i) => i.channelId === c.channelId && i.language === language);
+      const point = now && {
+        day: window.to,
+        products: now.products,
+        complete: now.complete,
+        averageScore: now.averageScore,
+      };
+      items.push({ channelId: c.channelId, name: c.name, language, points: point ? [point] : [] });
+    }
+  return { ...window, items };
 }
 
 /** The longest window a trend reads (TrendQuery `days`). */

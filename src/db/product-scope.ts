@@ -43,6 +43,35 @@ export function productScopeSql(scope: ProductScope, companyId: string, catalogI
 }
 
 /**
+ * The condition "the deleted master `elementId` was in the scope when it was deleted", judged by
+ * what its history recorded: its last version (the delete, through `history_element_idx`)
+ * lists its placements (`categories`, before); one of them must be in a scoped subtree or a
+ * category of a scoped catalog (categories deleted since count as outside). Its catalog is not
+ * recorded, so a deleted master of a scoped catalog that was placed nowhere is outside.
+ */
+export function deletedMasterInScopeSql(scope: ProductScope, companyId: string, elementId: SQL): SQL {
+  const recorded = sql`(SELECT json_extract(e.value, '$[1]') FROM json_each((SELECT h.changes FROM history_versions h
+      WHERE h.company_id = ${companyId} AND h.element_id = ${elementId} ORDER BY h.id DESC LIMIT 1)) e
+    WHERE json_extract(e.value, '$[0]') = 'categories')`;
+  return sql`EXISTS (SELECT 1 FROM json_each(coalesce(${recorded}, '[]')) rc
+    CROSS JOIN categories c ON c.id = rc.value AND c.company_id = ${companyId}
+    WHERE c.id IN (${scopeSubtreeSql(scope, companyId)}) OR c.catalog_id IN ${jsonIds(scope.catalogIds)})`;
+}
+
+/** The categories of `catalogId` in the scope's subtrees (thousands at most), for a check record by record. */
+export async function scopedCategoriesOf(
+  db: Database,
+  scope: ProductScope,
+  companyId: string,
+  catalogId: string,
+): Promise<Set<string>> {
+  const rows = await db.all<{ id: string }>(
+    sql`SELECT id FROM categories WHERE catalog_id = ${catalogId} AND id IN (${scopeSubtreeSql(scope, companyId)})`,
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
  * The condition for the masters of one known catalog (the product list, search, mass edit):
  * none when the whole catalog is in scope, so a scoped list of such a catalog costs nothing more.
  */
@@ -73,6 +102,14 @@ export interface NamedTargets {
   catalogs: string[];
 }
 
+/** The request fields the scope check reads (the OpenAPI document names its refusals on them: openapi/error-responses.ts). */
+export const SCOPE_FIELDS = {
+  products: ['productId', 'productIds', 'targetProductId', 'masterId'],
+  elements: ['elementId', 'parentId'],
+  categories: ['categoryId', 'categoryIds'],
+  catalogs: ['catalogId'],
+} as const;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The well-formed ids a raw request (query or JSON body, before validation) names, by what they must be. */
@@ -84,11 +121,21 @@ export function namedTargets(field: (name: string) => unknown): NamedTargets {
       return list.filter((v): v is string => typeof v === 'string' && UUID.test(v));
     });
   return {
-    products: ids('productId', 'productIds', 'targetProductId', 'masterId'),
-    elements: ids('elementId', 'parentId'),
-    categories: ids('categoryId', 'categoryIds'),
-    catalogs: ids('catalogId'),
+    products: ids(...SCOPE_FIELDS.products),
+    elements: ids(...SCOPE_FIELDS.elements),
+    categories: ids(...SCOPE_FIELDS.categories),
+    catalogs: ids(...SCOPE_FIELDS.catalogs),
   };
+}
+
+/**
+ * What the guard judges of an operation that checks the scope record by record (`UpsertProducts`,
+ * MCP `upsert_products`: each item is judged by the domain, db/scope-records.ts): for a member
+ * with category scopes, not the catalog it names (its rows outside are rejected one by one); for
+ * a member limited to catalogs, everything as for any write (another catalog: 403 before validation).
+ */
+export function perRecordTargets(caller: Scoped, named: NamedTargets): NamedTargets {
+  return caller.productScope?.categoryIds.length ? { ...named, catalogs: [] } : named;
 }
 
 /**
@@ -136,9 +183,11 @@ async function outsideScope(
     ...named.elements.map((id) => [id, 'element']),
     ...(mode !== 'read' ? named.categories.map((id) => [id, 'category']) : []),
     // a write of a named product (UpdateProduct names its catalog too; the domain checks they
-    // agree, as AddProduct does a variant's with its master's) is judged by the product, else by
-    // the catalog; publishing judges its catalog itself (assertExportInScope)
-    ...(mode === 'write' && !named.products.length && !named.elements.length
+    // agree, as AddProduct does a variant's with its master's) is judged by the product, one
+    // naming categories by them (AddProduct placing a new product in a scoped subtree: the
+    // domain checks they are of the catalog), else by the catalog; publishing judges its
+    // catalog itself (assertExportInScope)
+    ...(mode === 'write' && !named.products.length && !named.elements.length && !named.categories.length
       ? named.catalogs.map((id) => [id, 'catalog'])
       : []),
   ];
@@ -170,14 +219,24 @@ async function outsideScope(
  * to a subtree instead, `assertExportInScope`).
  */
 export function assertCatalogInScope(caller: Scoped, catalogId: string): void {
-  if (caller.productScope && !caller.productScope.catalogIds.includes(catalogId)) throw forbidden(NOT_PERMITTED);
+  const scope = caller.productScope;
+  if (scope && !scope.catalogIds.includes(catalogId))
+    throw forbidden(scope.categoryIds.length ? WHOLE_CATALOG_ONLY : NOT_PERMITTED);
 }
 
 /**
+ * The refusals of a member limited to category subtrees who publishes more (docs/teams.md): they
+ * say what the member may do instead, and name neither the data nor whether it exists.
+ */
+export const SUBTREE_EXPORT_ONLY =
+  'your scope permits exports only through a template limited to a category of your scope';
+export const WHOLE_CATALOG_ONLY = 'a sync publishes a whole catalog: your scope must name the catalog';
+
+/**
  * An export needs its products in scope: the whole catalog, or, for a member limited to category
- * subtrees, a template's category subset (`options.categoryId`, BMEcat formats: the export then
+ * subtrees, a template's category subset (`options.categoryId`, every format: the export then
  * writes only the products placed in that subtree) inside one of the member's subtrees. 403
- * `NOT_PERMITTED` otherwise.
+ * otherwise (`SUBTREE_EXPORT_ONLY` for a member with category scopes).
  */
 export async function assertExportInScope(
   db: Database,
@@ -193,8 +252,18 @@ export async function assertExportInScope(
     );
     if (inside.length) return;
   }
-  throw forbidden(NOT_PERMITTED);
+  throw forbidden(scope.categoryIds.length ? SUBTREE_EXPORT_ONLY : NOT_PERMITTED);
 }
+
+/**
+ * Whether the caller sees only the jobs and files they started (docs/teams.md, "Jobs, files and
+ * reports"): a member with a product or channel scope. Another member's export file, import
+ * report, mass edit or sync result may hold products and channels outside their scope, and a
+ * job row does not record which; so GetJob, GetJobs, CancelJob, Download, DownloadReport,
+ * GetImports, GetImport and the import uploads answer such a member about their own only (404
+ * for another's, as for an id of another company).
+ */
+export const seesOwnWorkOnly = (caller: Scoped): boolean => Boolean(caller.productScope || caller.channels?.length);
 
 /**
  * The channel-scope check (exports, review decisions): 403 `NOT_PERMITTED` for a member limited

@@ -67,7 +67,8 @@ export async function startExport(
         templateId: input.templateId ?? null,
         mediaBaseUrl: deps.origin ?? null,
       },
-      total: catalog.productCount,
+      // a member limited to part of the catalog is not told its size: the run sets the export's own total
+      total: caller.productScope && !caller.productScope.catalogIds.includes(catalog.id) ? 0 : catalog.productCount,
     },
   );
 }

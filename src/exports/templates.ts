@@ -61,10 +61,13 @@ async function checkTemplate(db: Database, tenant: Caller, input: ExportTemplate
   if (isBmecatFormat(input.exportType)) {
     checkOptionsForFormat(input.exportType, language, options);
   } else {
-    // The other formats take only the channel they feed, whose review gates them (docs/review.md).
-    const other = Object.keys(options).filter((key) => key !== 'channelId');
+    // The other formats take the channel they feed, whose review gates them (docs/review.md), and
+    // a category subset (the products placed in that subtree; a category-scoped member's export, docs/teams.md).
+    const other = Object.keys(options).filter((key) => key !== 'channelId' && key !== 'categoryId');
     if (other.length > 0)
-      throw badRequest(`options: exportType ${input.exportType} takes only channelId, not ${other.join(', ')}`);
+      throw badRequest(
+        `options: exportType ${input.exportType} takes only channelId and categoryId, not ${other.join(', ')}`,
+      );
   }
   if (options.categoryId) {
     const category = await db.query.categories.findFirst({

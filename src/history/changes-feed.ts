@@ -1,10 +1,10 @@
-import { and, asc, eq, gt, max } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, max, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { changeFeed, historyVersions } from '../db/schema';
-import { badRequest, forbidden } from '../kernel/app-error';
-import { NOT_PERMITTED } from '../kernel/permissions';
-import type { Caller } from '../kernel/caller';
+import { badRequest } from '../kernel/app-error';
+import type { Caller, ProductScope } from '../kernel/caller';
+import { deletedMasterInScopeSql, productScopeSql } from '../db/product-scope';
 import { decodeJsonCursor, encodeJsonCursor } from '../kernel/pagination';
 import { decodeChanges } from '../records/history-record';
 import type { ChangeItemOut, ChangesPageOut } from './changes.schemas';
@@ -103,10 +103,11 @@ export async function getChanges(
   db: Database,
   caller: Caller,
   input: { since?: string; limit: number },
+  options: { scan?: number } = {},
 ): Promise<z.infer<typeof ChangesPageOut>> {
-  // The feed is every change of the company: a member limited to part of it has no such read (docs/teams.md).
-  if (caller.productScope) throw forbidden(NOT_PERMITTED);
   const after = decodeFeedCursor(caller.companyId, input.since);
+  if (caller.productScope)
+    return getScopedChanges(db, caller, caller.productScope, after, input.limit, options.scan ?? SCOPED_FEED_SCAN);
   const rows = await readFeed(db, caller.companyId, after, input.limit + 1);
   const page = rows.slice(0, input.limit);
   const items = page.map((row) => changeItem(caller.companyId, row.seq, row.version));
@@ -116,4 +117,68 @@ export async function getChanges(
     cursor: encodeFeedCursor(caller.companyId, last ? last.seq : after),
     hasMore: rows.length > input.limit,
   };
+}
+
+/** How many feed rows a scoped page reads at most, whatever it keeps (a page may then hold fewer than `limit`). */
+export const SCOPED_FEED_SCAN = 1000;
+
+/**
+ * The feed of a member with a product scope (docs/teams.md, "The changes feed"): the same
+ * cursor and order, only the changes of their products (a product or variant in scope now; a
+ * deleted master whose recorded placements, its last version's `categories`, lie in a scoped
+ * subtree or in a category of a scoped catalog) and of catalogs, categories and templates (the
+ * tree is not hidden). A page reads at most SCOPED_FEED_SCAN rows of the (company_id, seq)
+ * index, each judged by primary-key seeks; when that window ends before `limit` changes were
+ * kept, the cursor moves to its end and `hasMore` is true, so a small scope in a busy company
+ * pages on in bounded steps instead of one long scan.
+ */
+async function getScopedChanges(
+  db: Database,
+  caller: Caller,
+  scope: ProductScope,
+  after: number,
+  limit: number,
+  scan: number,
+): Promise<z.infer<typeof ChangesPageOut>> {
+  const { companyId } = caller;
+  const window = sql`SELECT f.seq, f.version_id FROM change_feed f
+    WHERE f.company_id = ${companyId} AND f.seq > ${after} ORDER BY f.seq LIMIT ${scan}`;
+  const live = productScopeSql(scope, companyId, sql`p.catalog_id`, sql`coalesce(p.parent_id, p.id)`);
+  const visible = sql`(v.element_kind NOT IN ('product', 'variant')
+    OR EXISTS (SELECT 1 FROM products p WHERE p.id = v.element_id AND p.company_id = ${companyId} AND ${live})
+    OR (v.element_kind = 'product' AND NOT EXISTS (SELECT 1 FROM products p WHERE p.id = v.element_id) AND ${deletedMasterInScopeSql(scope, companyId, sql`v.element_id`)}))`;
+  // one statement (one snapshot): the kept rows, and a last row with the window's size and end
+  const rows = await db.all<{ seq: number | null; version_id: string | number; meta: number }>(sql`
+    WITH w AS MATERIALIZED (${window})
+    SELECT * FROM (SELECT w.seq, w.version_id, 0 AS meta FROM w CROSS JOIN history_versions v ON v.id = w.version_id
+      WHERE ${visible} ORDER BY w.seq LIMIT ${limit + 1})
+    UNION ALL SELECT max(seq), count(*), 1 FROM w`);
+  const kept = rows.filter((r) => r.meta === 0) as { seq: number; version_id: string }[];
+  const summary = rows.find((r) => r.meta === 1);
+  const scanned = [{ n: Number(summary?.version_id ?? 0), last: summary?.seq ?? null }];
+  const page = kept.slice(0, limit);
+  const versions = page.length
+    ? await db
+        .select()
+        .from(historyVersions)
+        .where(
+          inArray(
+            historyVersions.id,
+            page.map((r) => r.version_id),
+          ),
+        )
+    : [];
+  const byId = new Map(versions.map((v) => [v.id, v]));
+  const items = page.flatMap((row) => {
+    const version = byId.get(row.version_id);
+    return version ? [changeItem(companyId, row.seq, version)] : [];
+  });
+  const window0 = scanned[0];
+  const windowFull = Number(window0?.n ?? 0) >= scan;
+  if (kept.length > limit) {
+    return { items, cursor: encodeFeedCursor(companyId, page.at(-1)!.seq), hasMore: true };
+  }
+  // every kept change of the window is on the page: resume after the window's last row (judged already)
+  const end = window0?.last != null ? Number(window0.last) : after;
+  return { items, cursor: encodeFeedCursor(companyId, Math.max(end, after)), hasMore: windowFull };
 }

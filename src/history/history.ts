@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { keysetPage } from '../kernel/pagination';
@@ -7,7 +7,8 @@ import { AppError, notFound } from '../kernel/app-error';
 import { findElement } from '../db/scope';
 import { decodeChanges } from '../records/history-record';
 import type { HistoryItemOut } from './history.schemas';
-import type { Caller } from '../kernel/caller';
+import type { Caller, ProductScope } from '../kernel/caller';
+import { deletedMasterInScopeSql } from '../db/product-scope';
 
 /** Whether the company has this element now (catalog, category, product, variant or export template). */
 async function elementExists(db: Database, tenant: Caller, elementId: string): Promise<boolean> {
@@ -25,6 +26,22 @@ async function elementExists(db: Database, tenant: Caller, elementId: string): P
 }
 
 /**
+ * A member with a product scope reads the history of an element gone (the guard judged it by
+ * nothing) only when it was a master in their scope (its recorded placements,
+ * `deletedMasterInScopeSql`) or a catalog, category or template (the tree is not hidden); a
+ * deleted variant or a master outside is 404, as an id never had.
+ */
+async function assertDeletedInScope(db: Database, tenant: Caller, scope: ProductScope, elementId: string) {
+  const [row] = await db.all<{ kind: string; inside: number }>(sql`SELECT h.element_kind AS kind,
+      ${deletedMasterInScopeSql(scope, tenant.companyId, sql`${elementId}`)} AS inside
+    FROM history_versions h WHERE h.company_id = ${tenant.companyId} AND h.element_id = ${elementId}
+    ORDER BY h.id DESC LIMIT 1`);
+  if (!row || ['catalog', 'category', 'template'].includes(row.kind)) return;
+  if (row.kind === 'product' && Number(row.inside) === 1) return;
+  throw notFound('element');
+}
+
+/**
  * GetHistory: an element's versions, newest first, keyset-paginated on the versionId (UUIDv7)
  * through the (company_id, element_id, id) index. A deleted element keeps its history; an id
  * the company never had is 404, like any other id of another company.
@@ -34,6 +51,8 @@ export async function getHistory(
   tenant: Caller,
   input: { elementId: string; cursor?: string; limit: number },
 ) {
+  if (tenant.productScope && !(await elementExists(db, tenant, input.elementId)))
+    await assertDeletedInScope(db, tenant, tenant.productScope, input.elementId);
   const page = await keysetPage(
     input,
     { column: historyVersions.id, order: 'desc' },

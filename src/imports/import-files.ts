@@ -4,6 +4,7 @@ import type { Database } from '../db/client';
 import { newId } from '../kernel/ids';
 import { importFiles } from '../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../kernel/app-error';
+import { seesOwnWorkOnly } from '../db/product-scope';
 import type { Caller } from '../kernel/caller';
 
 /** Largest single-request upload: the Workers request body limit. Larger files go through CreateUpload. */
@@ -40,7 +41,12 @@ const contentTypeOf = (raw: string | undefined) =>
 /** An upload of the caller's company, else 404 (other tenants' files are never revealed). */
 export async function findImportFile(db: Database, tenant: Caller, fileId: string) {
   const row = await db.query.importFiles.findFirst({
-    where: and(eq(importFiles.id, fileId), eq(importFiles.companyId, tenant.companyId)),
+    where: and(
+      eq(importFiles.id, fileId),
+      eq(importFiles.companyId, tenant.companyId),
+      // a scoped member's uploads are their own (db/product-scope.ts)
+      seesOwnWorkOnly(tenant) ? eq(importFiles.userId, tenant.userId) : undefined,
+    ),
   });
   if (!row) throw notFound('import file');
   return row;

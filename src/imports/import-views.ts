@@ -5,7 +5,7 @@ import { catalogs, importFiles, jobs, users } from '../db/schema';
 import { keysetPage } from '../kernel/pagination';
 import { notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
-import { getJob, JobOut } from '../jobs/jobs';
+import { getJob, JobOut, ownJobs } from '../jobs/jobs';
 import { fileFacts } from './read/file-facts';
 import { reasonLabel } from './report/import-report';
 import { firstRowsByReason, type ReportRow } from './report/report-rows';
@@ -126,6 +126,7 @@ export async function listImports(
           and(
             eq(jobs.companyId, caller.companyId),
             eq(jobs.kind, 'import'),
+            ownJobs(caller),
             input.catalogId ? sql`json_extract(${jobs.params}, '$.catalogId') = ${input.catalogId}` : undefined,
             q.after,
           ),
@@ -143,7 +144,7 @@ export async function listImports(
  */
 export async function getImport(deps: { db: Database; files: R2Bucket }, caller: Caller, jobId: string) {
   const [row] = await selectImports(deps.db)
-    .where(and(eq(jobs.id, jobId), eq(jobs.companyId, caller.companyId), eq(jobs.kind, 'import')))
+    .where(and(eq(jobs.id, jobId), eq(jobs.companyId, caller.companyId), eq(jobs.kind, 'import'), ownJobs(caller)))
     .limit(1);
   if (!row) throw notFound('import');
   const file = await deps.db.query.importFiles.findFirst({

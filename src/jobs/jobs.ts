@@ -15,6 +15,7 @@ import { cellOfHandle } from '../db/cells';
 import { bookmarkOf } from '../db/session';
 import type { Caller } from '../kernel/caller';
 import { assertPermitted } from '../kernel/permissions';
+import { seesOwnWorkOnly } from '../db/product-scope';
 
 /** What an operation that queues a background job answers: follow it with Job/GetJob. */
 export const JobRef = z.object({ jobId: z.string() });
@@ -147,8 +148,13 @@ export async function enqueueJob(
   return { jobId };
 }
 
+/** A scoped member's jobs are their own (db/product-scope.ts `seesOwnWorkOnly`): the condition, or none. */
+export const ownJobs = (tenant: Caller) => (seesOwnWorkOnly(tenant) ? eq(jobs.userId, tenant.userId) : undefined);
+
 export async function findJob(db: Database, tenant: Caller, jobId: string): Promise<JobRow> {
-  const row = await db.query.jobs.findFirst({ where: and(eq(jobs.id, jobId), eq(jobs.companyId, tenant.companyId)) });
+  const row = await db.query.jobs.findFirst({
+    where: and(eq(jobs.id, jobId), eq(jobs.companyId, tenant.companyId), ownJobs(tenant)),
+  });
   if (!row) throw notFound('job');
   return row;
 }
@@ -166,7 +172,7 @@ export async function listJobs(db: Database, tenant: Caller, input: { cursor?: s
       db
         .select()
         .from(jobs)
-        .where(and(eq(jobs.companyId, tenant.companyId), q.after))
+        .where(and(eq(jobs.companyId, tenant.companyId), ownJobs(tenant), q.after))
         .orderBy(q.orderBy)
         .limit(q.limit),
     (r) => r.id,

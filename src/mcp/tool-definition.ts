@@ -7,6 +7,7 @@ import {
   assertChannelInScope,
   assertNamedInScope,
   namedTargets,
+  perRecordTargets,
   type ScopeMode,
   scopeModeOf,
 } from '../db/product-scope';
@@ -37,6 +38,8 @@ export interface PimTool<Input extends z.ZodObject = z.ZodObject, Output extends
    * identity fields and `translations` in its languages, nothing else (`assertProductWrite`).
    */
   textsOnlyWith?: readonly string[];
+  /** The domain judges the product scope item by item (db/product-scope.ts `perRecordTargets`), as `OperationTraits.scopePerRecord`. */
+  scopePerRecord?: true;
   /** A further check of the caller, before its input is validated (like a route's guard). */
   authorize?(caller: Caller): void;
   run(ctx: ToolContext, input: z.output<Input>): Promise<z.input<Output>>;
@@ -115,14 +118,10 @@ export function toolPermission(tool: Pick<PimTool, 'permission' | 'annotations'>
 }
 
 /** The scope checks of a member's tool call (db/product-scope.ts), on what its raw input names: as a REST request's. */
-async function assertInputInScope(ctx: ToolContext, input: unknown, mode: ScopeMode): Promise<void> {
+async function assertInputInScope(ctx: ToolContext, input: unknown, mode: ScopeMode, perRecord = false): Promise<void> {
   const raw = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
-  await assertNamedInScope(
-    ctx.db,
-    ctx.caller,
-    namedTargets((name) => raw[name]),
-    mode,
-  );
+  const named = namedTargets((name) => raw[name]);
+  await assertNamedInScope(ctx.db, ctx.caller, perRecord ? perRecordTargets(ctx.caller, named) : named, mode);
   if (mode !== 'read' && typeof raw.channelId === 'string') assertChannelInScope(ctx.caller, raw.channelId);
 }
 
@@ -135,7 +134,7 @@ async function callTool(tool: PimTool, ctx: ToolContext, input: unknown) {
     assertProductWrite(ctx.caller, raw, tool.textsOnlyWith);
   } else assertPermitted(ctx.caller, permission, { language });
   tool.authorize?.(ctx.caller);
-  await assertInputInScope(ctx, input, scopeModeOf(permission));
+  await assertInputInScope(ctx, input, scopeModeOf(permission), tool.scopePerRecord ?? false);
   const parsed = tool.input.safeParse(input ?? {});
   if (!parsed.success) throw badRequest(describeIssues(parsed.error.issues, input));
   return tool.run(ctx, parsed.data);

@@ -2,6 +2,7 @@ import { RAW_BODY_PATHS } from '../http/middleware';
 import { TRAITS_KEY } from './describe-operation';
 import { requiredPermission, type OperationTraits } from './operation-traits';
 import { ROLE_PERMISSIONS, ROLES } from '../kernel/permissions';
+import { SCOPE_FIELDS } from '../db/product-scope';
 
 type Schema = Record<string, any>;
 
@@ -44,10 +45,17 @@ export function errorStatuses(op: OperationShape): Record<string, string> {
     op.adminOnly && 'a caller who is not a company admin',
     op.adminOnlyFields?.length && `${op.adminOnlyFields.join(', ')} sent by a caller who is no company admin`,
     !op.adminOnly && permissionRefusal(op),
+    !op.adminOnly && scopeRefusal(op),
     op.operatorOnly && 'a caller who is not the service operator (company admins and agents included)',
   ].filter(Boolean);
   if (forbidden.length) out['403'] = `Refused: ${forbidden.join('; ')}`;
-  if (ids.length) out['404'] = `Unknown ${ids.join(', ')}, or one of another company`;
+  if (ids.length) {
+    // a read naming a product outside the member's product scope is answered as an unknown id (docs/teams.md)
+    const hidden = op.method === 'get' && ids.some((f) => PRODUCT_FIELDS.includes(f));
+    out['404'] =
+      `Unknown ${ids.join(', ')}, or one of another company` +
+      (hidden ? "; a product outside the caller's catalog or category scope reads as unknown" : '');
+  }
   if (op.conflict) out['409'] = op.conflict;
   if (jsonWrite || op.upload) out['413'] = op.upload ? 'The file exceeds its limit' : 'Request body too large';
   if (jsonWrite) out['415'] = 'The body is not application/json';
@@ -70,6 +78,23 @@ function permissionRefusal(op: OperationShape): string | false {
         ? ' (one with "text.write" may send only `translations` in its languages, docs/teams.md)'
         : '';
   return `a role without the permission "${permission}"${scoped}`;
+}
+
+const PRODUCT_FIELDS: readonly string[] = [...SCOPE_FIELDS.products, ...SCOPE_FIELDS.elements];
+const SCOPED_FIELDS: readonly string[] = Object.values(SCOPE_FIELDS).flat();
+
+/**
+ * The documented refusal by scope (db/product-scope.ts, docs/teams.md): a write naming a
+ * product, element, category or catalog outside the member's catalog or category scope, before
+ * validation; a publication (export, sync) outside their product or channel scope.
+ */
+function scopeRefusal(op: OperationShape): string | false {
+  const permission = requiredPermission(op, op.method);
+  if (!permission || permission === 'read' || permission === 'company.admin') return false;
+  if (permission === 'publish')
+    return 'a member whose catalog, category or channel scope does not cover what the request publishes (docs/teams.md)';
+  if (!op.fields.some((f) => SCOPED_FIELDS.includes(f))) return false;
+  return 'a member whose catalog or category scope does not include a product, category or catalog the request names (docs/teams.md)';
 }
 
 /** Top-level property names of a schema, through unions, intersections and $refs. */

@@ -5,6 +5,7 @@ import {
   assertChannelInScope,
   assertNamedInScope,
   namedTargets,
+  perRecordTargets,
   type ScopeMode,
   scopeModeOf,
 } from '../db/product-scope';
@@ -84,7 +85,8 @@ export function operationGuard(traits: OperationTraits): MiddlewareHandler<AppEn
       if (traits.aiSwitch) assertMayEditClassifications(caller);
       const departmentId = departmentOf(c, body);
       if (departmentId) await assertDepartment(c.var.db, caller, departmentId);
-      if (!traits.adminOnly) await assertRequestInScope(c, body, caller, scopeModeOf(permission));
+      if (!traits.adminOnly)
+        await assertRequestInScope(c, body, caller, scopeModeOf(permission), traits.scopePerRecord ?? false);
     }
     await next();
   };
@@ -96,9 +98,11 @@ async function assertRequestInScope(
   body: Record<string, unknown> | undefined,
   caller: Caller,
   mode: ScopeMode,
+  perRecord: boolean,
 ): Promise<void> {
   const field = (name: string) => requestField(c, body, name);
-  await assertNamedInScope(c.var.db, caller, namedTargets(field), mode);
+  const named = namedTargets(field);
+  await assertNamedInScope(c.var.db, caller, perRecord ? perRecordTargets(caller, named) : named, mode);
   const channelId = field('channelId');
   if (mode !== 'read' && typeof channelId === 'string') assertChannelInScope(caller, channelId);
 }

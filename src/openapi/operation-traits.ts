@@ -30,6 +30,8 @@ export interface OperationTraits {
    * (`assertProductWrite`, kernel/permissions.ts; docs/teams.md "Language scope").
    */
   textsOnlyWith?: readonly string[];
+  /** The domain judges the product scope item by item (db/product-scope.ts `perRecordTargets`): the guard leaves a category-scoped member's catalog to it. */
+  scopePerRecord?: true;
   /** An agent needs the switch "AI may edit classifications" (docs/spec.md 5.2 rule 6; 403 before validation). */
   aiSwitch?: true;
   /** Input fields other than `*Id(s)` that name a stored thing (404 when unknown), e.g. a class code. */

@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import type { Database } from '../../db/client';
 import { assertMayEditClassifications } from '../../classification/ai-switch';
 import { assertDepartment, findCatalog } from '../../db/scope';
+import { scopedCategoriesOf } from '../../db/product-scope';
+import { forbidden } from '../../kernel/app-error';
+import { NOT_PERMITTED } from '../../kernel/permissions';
 import { rethrowSkuClash } from '../../model/sku';
 import { ReferenceCache } from './resolve/reference-cache';
 import { upsertRecords } from './upsert-products';
@@ -68,6 +71,11 @@ export async function upsertProducts(
   await assertDepartment(deps.db, tenant, input.departmentId);
   const catalog = await findCatalog(deps.db, tenant, input.catalogId, input.departmentId);
   await assertTranslationLanguages(deps.db, tenant, input.items);
+  // A member limited to category subtrees writes the items in them; the others are answered one by one (docs/teams.md).
+  const scope =
+    tenant.productScope && !tenant.productScope.catalogIds.includes(catalog.id) ? tenant.productScope : null;
+  if (scope && !scope.categoryIds.length) throw forbidden(NOT_PERMITTED);
+  const scopeCategories = scope ? await scopedCategoriesOf(deps.db, scope, tenant.companyId, catalog.id) : undefined;
   const records: UpsertRecord[] = [];
   const spans: { master: number; variants: number[] }[] = [];
   for (const item of input.items as z.infer<typeof UpsertProductInput>[]) {
@@ -86,6 +94,7 @@ export async function upsertProducts(
       dryRun: false,
       cache: new ReferenceCache(deps.db, tenant.companyId),
       catalogLanguage: catalog.language,
+      ...(scopeCategories ? { scopeCategories } : {}),
     },
     records,
   ).catch((err) => rethrowSkuClash(err));

@@ -59,7 +59,17 @@ export interface UpsertContext {
   inheritMasterPrices?: boolean;
   /** A file of our own BMEcat export: a variant's other values equal to its master's stay inherited (inherited-fields.ts). */
   inheritMasterValues?: boolean;
+  /**
+   * A member limited to category subtrees (docs/teams.md): the catalog's categories in their
+   * scope. A record outside it is answered with an error (`OUTSIDE_SCOPE`) and not written: a
+   * master that exists placed in none of them, a new master not placed in them, a record naming a
+   * category outside, a variant of a master outside. Absent: no product scope narrows the catalog.
+   */
+  scopeCategories?: ReadonlySet<string>;
 }
+
+/** The answer to a record outside the writer's scope: it names neither the product nor whether it exists. */
+export const OUTSIDE_SCOPE = 'outside your scope: a product you write must be placed in a category of your scope';
 
 const outcome = (sku: string, status: UpsertOutcome['status'], productId: string | null = null): UpsertOutcome => ({
   sku,
@@ -169,6 +179,21 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
         );
     }
     const row = existing.get(next.sku);
+    const scoped = ctx.scopeCategories;
+    if (scoped) {
+      const inScope = (masterId: string) => (placements.get(masterId) ?? []).some((id) => scoped.has(id));
+      const given = next.categoryIds;
+      if (given && (given.some((id) => !scoped.has(id)) || (!next.parentSku && given.length === 0)))
+        return fail('categoryIds', OUTSIDE_SCOPE);
+      // a stored product is judged by its master's placements now, a new master by those it is given
+      if (row && !inScope(row.parentId ?? row.id)) return fail('sku', OUTSIDE_SCOPE);
+      if (next.parentSku) {
+        // a variant goes with its master: one of this call that passed, or a stored one in scope
+        const storedParent = existing.get(next.parentSku);
+        if (!mastersInCall.has(next.parentSku) && storedParent?.parentId === null && !inScope(storedParent.id))
+          return fail('parentSku', OUTSIDE_SCOPE);
+      } else if (!row && !given?.length) return fail('sku', OUTSIDE_SCOPE);
+    }
     if (row) {
       if (row.parentId !== parentId) {
         return fail(

@@ -14,6 +14,7 @@ export const upsertRoutes = new Hono<AppEnv>().post(
       'Create or update up to 1000 products (with variants, values, features, categories, media references) by SKU in one transaction; answers per item',
     response: UpsertProductsOut,
     security: 'cookie',
+    scopePerRecord: true,
   }),
   validate('json', UpsertProductsDto),
   async (c) => c.json(await upsertProducts({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),

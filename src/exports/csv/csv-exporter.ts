@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { attributes, categories, media } from '../../db/schema';
 import type { ProductNode } from '../../model/product-aggregate';
 import {
@@ -13,14 +13,17 @@ import {
   type LocalizedColumn,
 } from './csv-format';
 import { priceList } from '../../model/price-list';
-import { rowCount, textPhase, type Exporter } from '../exporter';
+import { masterScope, rowCount, textPhase, type Exporter } from '../exporter';
 import { channelProductPage } from '../channel-page';
 import { resolveCompleteFor, type CompleteFor } from '../complete-for';
 import { ExportWarnings } from '../export-warnings';
 import { parseStoredOptions } from '../bmecat/template-options';
+import { AppError } from '../../kernel/app-error';
 
 interface CsvPlan {
   attributeCodes: string[];
+  /** The template's category subset (options.categoryId); absent in plans of jobs started before. */
+  categoryId?: string | null;
   /** `name@eng` ... per further language of the catalog, after the attribute columns; absent in plans of jobs started before. */
   localized?: LocalizedColumn[];
   /** categoryId → name path ("Cables > Power cables"), resolved once per export. */
@@ -51,6 +54,14 @@ export const csvExporter: Exporter<CsvPlan> = {
   exportType: 'CSV',
   contentType: 'text/csv; charset=utf-8',
   fileExtension: 'csv',
+  /** The rows written (masters and variants): the catalog's counter, or those of the template's category subset. */
+  async total(ctx, plan) {
+    if (!plan.categoryId) return ctx.catalog.productCount;
+    const [row] = await ctx.db.all<{ n: number }>(sql`
+      WITH m(id) AS (SELECT id FROM products WHERE ${masterScope(ctx, { categoryId: plan.categoryId })})
+      SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM products v WHERE v.parent_id IN (SELECT id FROM m)) AS n`);
+    return Number(row?.n ?? 0);
+  },
   async plan(ctx) {
     const attributeRows = await ctx.db
       .select({ code: attributes.code, localizable: attributes.localizable })
@@ -80,7 +91,12 @@ export const csvExporter: Exporter<CsvPlan> = {
       for (const r of rows) links.push({ path: pathOf(r.elementId), url: r.url! });
     }
     const options = ctx.template ? parseStoredOptions(ctx.template.options) : {};
+    // A template's category subset: only the products placed in that subtree (as the BMEcat formats do).
+    const categoryId = options.categoryId ?? null;
+    if (categoryId && !byId.has(categoryId))
+      throw new AppError('bad_request', "the template's categoryId is not a category of this catalog");
     return {
+      categoryId,
       complete: await resolveCompleteFor(
         ctx.db,
         ctx.companyId,
@@ -107,7 +123,13 @@ export const csvExporter: Exporter<CsvPlan> = {
       name: 'products',
       async run(ctx, plan, cursor) {
         const w = new ExportWarnings();
-        const { aggregates, nextCursor } = await channelProductPage(ctx, cursor, {}, plan.complete, w);
+        const { aggregates, nextCursor } = await channelProductPage(
+          ctx,
+          cursor,
+          { categoryId: plan.categoryId },
+          plan.complete,
+          w,
+        );
         let text = '';
         // The category links go on the file's first row (the first page's first master).
         let categoryMedia = cursor === null && plan.categoryMedia !== '' ? plan.categoryMedia : null;

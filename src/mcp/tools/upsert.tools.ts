@@ -16,6 +16,7 @@ export const upsertTools = [
     input: UpsertProductsDto,
     output: UpsertProductsOut,
     annotations: WRITE,
+    scopePerRecord: true,
     run: ({ db, caller, files }, input) => upsertProducts({ db, files: files ?? null }, caller, input),
   }),
 ];

@@ -1,0 +1,146 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from './client';
+import type { Caller, ProductScope } from '../kernel/caller';
+import { scopeSubtreeSql } from './product-scope';
+
+/**
+ * Counts narrowed to a member's product scope (docs/teams.md, "Counts"). The stored counters
+ * (`catalogs.product_count`, `categories.product_count`, `completeness_counts`) are the
+ * company's; a member limited to category subtrees sees counts of their products only. A
+ * catalog in the scope is whole, so its counters are used as they are; everything else is
+ * counted from the member's products, found through the subtree's placements
+ * (`product_categories_category_idx`): the cost grows with the member's scope, never with the
+ * catalog or the company.
+ */
+type Scoped = Pick<Caller, 'companyId'> & Partial<Pick<Caller, 'productScope'>>;
+
+/** The scope when it narrows `catalogId` (a catalog named by the scope is whole: null). */
+export function narrowingScope(caller: Scoped, catalogId: string): ProductScope | null {
+  const scope = caller.productScope;
+  return scope && !scope.catalogIds.includes(catalogId) ? scope : null;
+}
+
+/**
+ * The masters placed in the scope's subtrees, of catalogs the scope does not name, as
+ * `SELECT id, catalog_id` (distinct: a master placed twice in the subtree is one). Empty
+ * without category scopes.
+ */
+function placedMastersSql(scope: ProductScope, companyId: string, catalogId?: string) {
+  return sql`SELECT DISTINCT p.id, p.catalog_id FROM product_categories pc
+    CROSS JOIN products p ON p.id = pc.product_id
+    WHERE pc.category_id IN (${scopeSubtreeSql(scope, companyId)})
+      AND p.company_id = ${companyId} AND p.parent_id IS NULL
+      AND p.catalog_id NOT IN (SELECT value FROM json_each(${JSON.stringify(scope.catalogIds)}))
+      ${catalogId ? sql`AND p.catalog_id = ${catalogId}` : sql``}`;
+}
+
+/**
+ * Per catalog, the products in scope (masters and their variants, as `catalogs.product_count`
+ * counts them) for every catalog the scope does not name; catalogs absent from the map have none.
+ */
+export async function scopedCatalogCounts(db: Database, caller: Scoped): Promise<Map<string, number> | null> {
+  const scope = caller.productScope;
+  if (!scope) return null;
+  if (!scope.categoryIds.length) return new Map();
+  const rows = await db.all<{ catalog_id: string; n: number }>(sql`
+    SELECT m.catalog_id, count(*) + coalesce(sum((SELECT count(*) FROM products v WHERE v.parent_id = m.id)), 0) AS n
+    FROM (${placedMastersSql(scope, caller.companyId)}) m GROUP BY m.catalog_id`);
+  return new Map(rows.map((r) => [r.catalog_id, Number(r.n)]));
+}
+
+/** `catalogs.product_count` as the caller may see it: the counter, or the products in scope. */
+export function catalogCount(
+  caller: Scoped,
+  counts: Map<string, number> | null,
+  catalog: { id: string; productCount: number },
+): number {
+  if (!counts || !narrowingScope(caller, catalog.id)) return catalog.productCount;
+  return counts.get(catalog.id) ?? 0;
+}
+
+/**
+ * Per category of `catalogId`, its placements of products in scope (as
+ * `categories.product_count` counts placements), or null when the scope does not narrow the
+ * catalog (the counters then hold). A category absent from the map holds none.
+ */
+export async function scopedCategoryCounts(
+  db: Database,
+  caller: Scoped,
+  catalogId: string,
+): Promise<Map<string, number> | null> {
+  const scope = narrowingScope(caller, catalogId);
+  if (!scope) return null;
+  if (!scope.categoryIds.length) return new Map();
+  const rows = await db.all<{ category_id: string; n: number }>(sql`
+    SELECT pc.category_id, count(*) AS n
+    FROM (${placedMastersSql(scope, caller.companyId, catalogId)}) m
+    CROSS JOIN product_categories pc ON pc.product_id = m.id
+    GROUP BY pc.category_id`);
+  return new Map(rows.map((r) => [r.category_id, Number(r.n)]));
+}
+
+/**
+ * The masters in scope as `SELECT key, id` (rowid and id): the products of the scope's catalogs
+ * (`products_catalog_master_id_idx`) and the masters placed in its subtrees (through their
+ * placements). Not correlated, read once per statement.
+ */
+function scopedMastersSql(scope: ProductScope, companyId: string) {
+  const placed = scope.categoryIds.length
+    ? sql`UNION SELECT p.rowid, p.id FROM product_categories pc CROSS JOIN products p ON p.id = pc.product_id
+        WHERE pc.category_id IN (${scopeSubtreeSql(scope, companyId)}) AND p.company_id = ${companyId} AND p.parent_id IS NULL`
+    : sql``;
+  return sql`SELECT p.rowid AS key, p.id FROM products p
+    WHERE p.catalog_id IN (SELECT value FROM json_each(${JSON.stringify(scope.catalogIds)}))
+      AND p.company_id = ${companyId} AND p.parent_id IS NULL
+    ${placed}`;
+}
+
+/** One counter of `completeness_counts` (its `item`: '', '#complete', '#score', '#variants', '#variantsComplete' or a missing label). */
+export interface CountRow {
+  channelKey: number;
+  lang: string;
+  item: string;
+  n: number;
+}
+
+/**
+ * The rows `completeness_counts` would hold if the company had only the member's products:
+ * counted from the score rows of the masters in scope and of their variants (primary-key seeks
+ * of `completeness` and `variant_completeness`), so its cost grows with the scope.
+ */
+export async function scopedCompletenessCounts(db: Database, caller: Scoped): Promise<CountRow[] | null> {
+  const scope = caller.productScope;
+  if (!scope) return null;
+  // three terms (D1 limits a compound SELECT): the scores' totals, their missing labels, the variants'
+  const rows = await db.all<{
+    channelKey: number;
+    lang: string;
+    item: string;
+    n: number;
+    complete: number;
+    sum: number;
+  }>(sql`
+    WITH scoped AS MATERIALIZED (${scopedMastersSql(scope, caller.companyId)}),
+    scores AS MATERIALIZED (SELECT c.channel_key, c.lang, c.score, c.missing FROM scoped CROSS JOIN completeness c ON c.product_key = scoped.key)
+    SELECT channel_key AS channelKey, lang, '' AS item, count(*) AS n, sum(score = 100) AS complete, sum(score) AS sum
+      FROM scores GROUP BY 1, 2
+    UNION ALL SELECT s.channel_key, s.lang, j.value, count(*), 0, 0
+      FROM scores s, json_each(coalesce(s.missing, '[]')) j GROUP BY 1, 2, 3
+    UNION ALL SELECT c.channel_key, c.lang, '#variants', count(*), sum(c.score = 100), 0
+      FROM scoped CROSS JOIN products v ON v.parent_id = scoped.id CROSS JOIN variant_completeness c ON c.product_key = v.rowid
+      GROUP BY 1, 2`);
+  return rows.flatMap(({ channelKey, lang, item, n, complete, sum }) => {
+    if (item === '')
+      return [
+        { channelKey, lang, item: '', n },
+        { channelKey, lang, item: '#complete', n: complete },
+        { channelKey, lang, item: '#score', n: sum },
+      ];
+    if (item === '#variants')
+      return [
+        { channelKey, lang, item, n },
+        { channelKey, lang, item: '#variantsComplete', n: complete },
+      ];
+    return [{ channelKey, lang, item, n }];
+  });
+}

@@ -1,0 +1,369 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../src/kernel/caller';
+import { getChanges } from '../src/history/changes-feed';
+import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
+import { call, loginAs } from './helpers/http';
+import { waitForJob } from './helpers/completeness';
+import { insertImportJob, putImportFile } from './helpers/import-fixtures';
+import { SUBTREE_EXPORT_ONLY } from '../src/db/product-scope';
+import { callTool, openSession } from './mcp-helpers';
+import { send as sendAgent, tokensFor } from './oauth-helpers';
+
+/**
+ * A member with a category scope (docs/teams.md): the changes feed lists only their products'
+ * changes (deletes of products that were in scope included) on REST, /api/ai and MCP, in
+ * bounded steps; the history of a deleted product outside is 404; jobs, export files and import
+ * reports of other members are 404 and not listed.
+ */
+type Admin = Awaited<ReturnType<typeof makeSession>>;
+let admin: Admin;
+let company: { companyId: string; departmentId: string };
+let catA: string;
+let brand: string;
+let other: string;
+const ids: Record<string, string> = {};
+let agency: { userId: string; email: string; cookie: string };
+
+const post = (cookie: string, path: string, body: unknown) => call('POST', `/api/${path}`, { cookie, body });
+const get = (cookie: string, path: string) => call('GET', `/api/${path}`, { cookie });
+
+beforeAll(async () => {
+  admin = await makeSession({ role: 'admin' });
+  company = { companyId: admin.companyId, departmentId: admin.departmentId };
+  const t = admin.tenant;
+  catA = (await makeCatalog(t, { name: 'A' })).catalogId;
+  brand = (await makeCategory(t, catA, { name: 'Brand' })).categoryId;
+  const sub = (await makeCategory(t, catA, { name: 'Brand lines', parentId: brand })).categoryId;
+  other = (await makeCategory(t, catA, { name: 'Other brand' })).categoryId;
+  const product = async (sku: string, categoryIds: string[] = [], parentId?: string) =>
+    (ids[sku] = (await makeProduct(t, catA, { sku, name: `Schalter ${sku}`, categoryIds, parentId })).productId);
+  await product('IN-1', [sub]);
+  await product('IN-1-V', [], ids['IN-1']);
+  await product('OUT-1', [other]);
+  await product('OUT-2');
+  await product('IN-DEL', [sub]);
+  await product('OUT-DEL', [other]);
+  for (const sku of ['IN-DEL', 'OUT-DEL']) {
+    const res = await post(admin.cookie, 'Catalog/DeleteProduct', {
+      departmentId: company.departmentId,
+      productId: ids[sku],
+    });
+    expect(res.status, res.text).toBe(200);
+  }
+  const set = await makeUser(company);
+  const role = await post(admin.cookie, 'Account/SetMemberRole', {
+    userId: set.userId,
+    role: 'editor',
+    categoryIds: [brand],
+  });
+  expect(role.status, role.text).toBe(200);
+  agency = { ...set, cookie: await loginAs(set.email) };
+}, 60_000);
+
+type Change = { elementId: string; elementKind: string; action: string };
+const productChanges = (items: Change[]) =>
+  items
+    .filter((c) => c.elementKind === 'product' || c.elementKind === 'variant')
+    .map((c) => `${Object.entries(ids).find(([, id]) => id === c.elementId)?.[0] ?? c.elementId}:${c.action}`)
+    .sort();
+
+describe('the changes feed of a category-scoped member', () => {
+  it('lists the changes of their products, deletes of products in scope included, and of the tree', async () => {
+    const all = await get(admin.cookie, 'Changes/GetChanges?limit=100');
+    expect(productChanges(all.json.items)).toEqual([
+      'IN-1-V:create',
+      'IN-1:create',
+      'IN-1:update',
+      'IN-DEL:create',
+      'IN-DEL:delete',
+      'OUT-1:create',
+      'OUT-2:create',
+      'OUT-DEL:create',
+      'OUT-DEL:delete',
+    ]);
+    const scoped = await get(agency.cookie, 'Changes/GetChanges?limit=100');
+    expect(scoped.status, scoped.text).toBe(200);
+    expect(productChanges(scoped.json.items)).toEqual([
+      'IN-1-V:create',
+      'IN-1:create',
+      'IN-1:update',
+      'IN-DEL:create',
+      'IN-DEL:delete',
+    ]);
+    expect(scoped.json.hasMore).toBe(false);
+    // the tree is not hidden: catalog and category changes are listed as for the admin
+    const kinds = (items: Change[]) => items.filter((c) => c.elementKind === 'category').length;
+    expect(kinds(scoped.json.items)).toBe(kinds(all.json.items));
+    // the cursor goes on from there: a change outside adds nothing, one inside is listed
+    const rename = async (sku: string) => {
+      const res = await post(admin.cookie, 'Catalog/SetValue', {
+        departmentId: company.departmentId,
+        elementId: ids[sku],
+        field: 'name',
+        value: 'Neu',
+      });
+      expect(res.status, res.text).toBe(200);
+    };
+    await rename('OUT-1');
+    const after = await get(agency.cookie, `Changes/GetChanges?since=${encodeURIComponent(scoped.json.cursor)}`);
+    expect(after.json.items).toEqual([]);
+    await rename('IN-1');
+    const next = await get(agency.cookie, `Changes/GetChanges?since=${encodeURIComponent(after.json.cursor)}`);
+    expect(productChanges(next.json.items)).toEqual(['IN-1:update']);
+  });
+
+  it('pages in bounded windows: a page may hold fewer changes, the cursor still moves on', async () => {
+    const caller: Caller = {
+      ...asActor(company),
+      userId: agency.userId,
+      productScope: { catalogIds: [], categoryIds: [brand] },
+    };
+    const full = await getChanges(db(), caller, { limit: 100 });
+    const seen: Change[] = [];
+    let since: string | undefined;
+    let pages = 0;
+    for (;;) {
+      const page = await getChanges(db(), caller, { since, limit: 2 }, { scan: 3 });
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items);
+      since = page.cursor;
+      pages++;
+      if (!page.hasMore) break;
+      expect(pages).toBeLessThan(100);
+    }
+    expect(seen.map((c) => c.elementId)).toEqual(full.items.map((c) => c.elementId));
+    expect(pages).toBeGreaterThan(Math.ceil(full.items.length / 2));
+  });
+
+  it('is the same through /api/ai and MCP', async () => {
+    const token = (await tokensFor({ session: agency.cookie })).access_token;
+    const feed = await sendAgent('GET', '/api/ai/GetChanges?limit=100', { token });
+    expect(feed.status, feed.text).toBe(200);
+    expect(productChanges(feed.json.items)).not.toContain('OUT-1:create');
+    expect(productChanges(feed.json.items)).toContain('IN-DEL:delete');
+    const mcpToken = (await tokensFor({ session: agency.cookie }, { scope: 'mcp' })).access_token;
+    const { sessionId } = await openSession(mcpToken);
+    const tool = await callTool(mcpToken, sessionId, 'get_changes', { limit: 100 });
+    expect(tool.isError ?? false, tool.content[0]?.text).toBe(false);
+    const changes = productChanges(tool.structuredContent.items);
+    expect(changes).toContain('IN-DEL:delete');
+    expect(changes.filter((c) => c.startsWith('OUT'))).toEqual([]);
+  }, 60_000);
+});
+
+describe('history, jobs and files of a category-scoped member', () => {
+  it('reads the history of a deleted product that was in scope, and 404 for one outside', async () => {
+    const inside = await get(agency.cookie, `Catalog/GetHistory?elementId=${ids['IN-DEL']}`);
+    expect(inside.status, inside.text).toBe(200);
+    expect(inside.json.items.map((v: { action: string }) => v.action)).toEqual(['delete', 'create']);
+    expect((await get(admin.cookie, `Catalog/GetHistory?elementId=${ids['OUT-DEL']}`)).status).toBe(200);
+    const outside = await get(agency.cookie, `Catalog/GetHistory?elementId=${ids['OUT-DEL']}`);
+    const unknown = await get(agency.cookie, `Catalog/GetHistory?elementId=${crypto.randomUUID()}`);
+    expect([outside.status, outside.json]).toEqual([unknown.status, unknown.json]);
+    expect(outside.status).toBe(404);
+  });
+
+  it("sees only their own jobs, export files and import reports: another member's are 404", async () => {
+    const exported = await post(admin.cookie, 'Export/StartExport', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+    });
+    expect(exported.status, exported.text).toBe(200);
+    const jobId = exported.json.jobId as string;
+    expect((await waitForJob(admin.cookie, jobId)).state).toBe('succeeded');
+    expect((await get(admin.cookie, `Export/Download?jobId=${jobId}`)).status).toBe(200);
+    const unknown = await get(agency.cookie, `Job/GetJob?jobId=${crypto.randomUUID()}`);
+    const job = await get(agency.cookie, `Job/GetJob?jobId=${jobId}`);
+    expect([job.status, job.json]).toEqual([unknown.status, unknown.json]);
+    expect(job.status).toBe(404);
+    expect((await get(agency.cookie, `Export/Download?jobId=${jobId}`)).status).toBe(404);
+    const jobIds = async (cookie: string) =>
+      (await get(cookie, 'Job/GetJobs?limit=100')).json.items.map((j: { jobId: string }) => j.jobId);
+    expect(await jobIds(admin.cookie)).toContain(jobId);
+    expect(await jobIds(agency.cookie)).not.toContain(jobId);
+    // their own export (through a BMEcat template of their subtree) they see and download
+    const template = await post(admin.cookie, 'Export/AddTemplate', {
+      name: 'Brand subtree',
+      exportType: 'BMEcat',
+      options: { categoryId: brand },
+    });
+    const own = await post(agency.cookie, 'Export/StartExport', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+      templateId: template.json.templateId,
+    });
+    expect(own.status, own.text).toBe(200);
+    expect((await waitForJob(agency.cookie, own.json.jobId)).state).toBe('succeeded');
+    expect(await jobIds(agency.cookie)).toEqual([own.json.jobId]);
+    expect((await get(agency.cookie, `Export/Download?jobId=${own.json.jobId}`)).status).toBe(200);
+    // another member's import: not listed, its page and report 404
+    const fileId = await putImportFile(admin.tenant, 'sku;name\nX-1;x\n', 'x.csv');
+    const importId = await insertImportJob(admin.tenant, { catalogId: catA, fileId });
+    const listed = async (cookie: string) =>
+      (await get(cookie, 'Import/GetImports')).json.items.map((i: { jobId: string }) => i.jobId);
+    expect(await listed(admin.cookie)).toContain(importId);
+    expect(await listed(agency.cookie)).toEqual([]);
+    expect((await get(admin.cookie, `Import/GetImport?jobId=${importId}`)).status).toBe(200);
+    expect((await get(agency.cookie, `Import/GetImport?jobId=${importId}`)).status).toBe(404);
+    expect((await get(agency.cookie, `Import/DownloadReport?jobId=${importId}`)).status).toBe(404);
+    expect((await get(admin.cookie, `Import/DownloadReport?jobId=${importId}`)).status).toBe(409);
+  });
+});
+
+describe('creating products in the subtree', () => {
+  it('adds a product placed in a scoped category, and is refused one unplaced or placed outside', async () => {
+    const add = (sku: string, categoryIds?: string[]) =>
+      post(agency.cookie, 'Catalog/AddProduct', {
+        departmentId: company.departmentId,
+        catalogId: catA,
+        sku,
+        name: `Schalter ${sku}`,
+        ...(categoryIds ? { categoryIds } : {}),
+      });
+    for (const res of [await add('NEW-0'), await add('NEW-0', [other]), await add('NEW-0', [brand, other])])
+      expect([res.status, res.json]).toEqual([403, { error: 'your role does not permit this', code: 'forbidden' }]);
+    const added = await add('NEW-1', [brand]);
+    expect(added.status, added.text).toBe(200);
+    const read = await get(agency.cookie, `Catalog/GetProduct?productId=${added.json.productId}`);
+    expect(read.status, read.text).toBe(200);
+    const listed = await get(agency.cookie, `Catalog/GetProducts?catalogId=${catA}&q=NEW`);
+    expect(listed.json.items.map((p: { sku: string }) => p.sku)).toEqual(['NEW-1']);
+  });
+});
+
+describe('publishing a whole catalog with a category scope', () => {
+  it('is refused with a message saying what the scope permits, naming no data', async () => {
+    const { assertCatalogInScope, WHOLE_CATALOG_ONLY } = await import('../src/db/product-scope');
+    const scoped = (productScope: { catalogIds: string[]; categoryIds: string[] }) => ({
+      companyId: 'c',
+      productScope,
+    });
+    expect(() => assertCatalogInScope(scoped({ catalogIds: [], categoryIds: [brand] }), catA)).toThrow(
+      WHOLE_CATALOG_ONLY,
+    );
+    expect(() => assertCatalogInScope(scoped({ catalogIds: ['other'], categoryIds: [] }), catA)).toThrow(
+      'your role does not permit this',
+    );
+    expect(() => assertCatalogInScope(scoped({ catalogIds: [catA], categoryIds: [brand] }), catA)).not.toThrow();
+  });
+});
+
+describe('upserts of a category-scoped member', () => {
+  const OUTSIDE = 'outside your scope: a product you write must be placed in a category of your scope';
+
+  it('writes the items in the subtree and answers each item outside with an error, writing nothing of it', async () => {
+    const res = await post(agency.cookie, 'Catalog/UpsertProducts', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+      items: [
+        { sku: 'IN-1', name: 'Schalter oben', variants: [{ sku: 'IN-1-V2', name: 'Variante' }] },
+        { sku: 'OUT-1', name: 'x' },
+        { sku: 'OUT-2', name: 'x', categoryIds: [brand] },
+        { sku: 'UP-1', name: 'Neu eins', categoryIds: [brand] },
+        { sku: 'UP-2', name: 'Unplaced' },
+        { sku: 'UP-3', name: 'Elsewhere', categoryIds: [other] },
+        { sku: 'UP-4', name: 'Unknown', categoryIds: [crypto.randomUUID()] },
+        { sku: 'OUT-1-V', name: 'x', variants: [] },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    const answers = res.json.items.map(
+      (i: { sku: string; status: string; field: string | null; error: string | null }) => [
+        i.sku,
+        i.status,
+        i.field,
+        i.error,
+      ],
+    );
+    expect(answers).toEqual([
+      ['IN-1', 'updated', null, null],
+      ['OUT-1', 'error', 'sku', OUTSIDE],
+      ['OUT-2', 'error', 'sku', OUTSIDE],
+      ['UP-1', 'created', null, null],
+      ['UP-2', 'error', 'sku', OUTSIDE],
+      ['UP-3', 'error', 'categoryIds', OUTSIDE],
+      ['UP-4', 'error', 'categoryIds', expect.any(String)],
+      ['OUT-1-V', 'error', 'sku', OUTSIDE],
+    ]);
+    expect(res.json.items[0].variants).toEqual([expect.objectContaining({ sku: 'IN-1-V2', status: 'created' })]);
+    // nothing outside changed: OUT-1's name and OUT-2's placements are the admin's
+    const out1 = await get(admin.cookie, `Catalog/GetProduct?productId=${ids['OUT-1']}`);
+    expect(out1.json.name).not.toBe('x');
+    const out2 = await get(admin.cookie, `Catalog/GetProduct?productId=${ids['OUT-2']}`);
+    expect(out2.json.name).toBe('Schalter OUT-2');
+    const mine = await get(agency.cookie, `Catalog/GetProducts?catalogId=${catA}&q=Neu%20eins`);
+    expect(mine.json.items.map((p: { sku: string }) => p.sku)).toEqual(['UP-1']);
+  });
+
+  it('is the same over MCP upsert_products, and a catalog-scoped member of another catalog is refused whole', async () => {
+    const mcpToken = (await tokensFor({ session: agency.cookie }, { scope: 'mcp' })).access_token;
+    const { sessionId } = await openSession(mcpToken);
+    const tool = await callTool(mcpToken, sessionId, 'upsert_products', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+      items: [
+        { sku: 'UP-5', name: 'Neu fuenf', categoryIds: [brand] },
+        { sku: 'OUT-1', name: 'y' },
+      ],
+    });
+    expect(tool.isError ?? false, tool.content[0]?.text).toBe(false);
+    expect(tool.structuredContent.items.map((i: { status: string }) => i.status)).toEqual(['created', 'error']);
+    const catalogB = (await makeCatalog(admin.tenant, { name: 'B' })).catalogId;
+    const user = await makeUser(company);
+    await post(admin.cookie, 'Account/SetMemberRole', { userId: user.userId, role: 'editor', catalogIds: [catalogB] });
+    const refused = await post(await loginAs(user.email), 'Catalog/UpsertProducts', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+      items: 'not even a list',
+    });
+    expect([refused.status, refused.json]).toEqual([
+      403,
+      { error: 'your role does not permit this', code: 'forbidden' },
+    ]);
+  }, 60_000);
+});
+
+describe('CSV and ETIM xChange exports of a subtree', () => {
+  it('export only the products placed in the template category, for a member of that subtree', async () => {
+    const template = async (exportType: string, categoryId: string) => {
+      const res = await post(admin.cookie, 'Export/AddTemplate', {
+        name: `${exportType} ${categoryId.slice(-6)}`,
+        exportType,
+        options: { categoryId },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.json.templateId as string;
+    };
+    const start = (templateId: string) =>
+      post(agency.cookie, 'Export/StartExport', { departmentId: company.departmentId, catalogId: catA, templateId });
+    const refused = await start(await template('CSV', other));
+    expect([refused.status, refused.json.error]).toEqual([403, SUBTREE_EXPORT_ONLY]);
+    for (const exportType of ['CSV', 'ETIMxChange']) {
+      const started = await start(await template(exportType, brand));
+      expect(started.status, started.text).toBe(200);
+      const job = await waitForJob(agency.cookie, started.json.jobId);
+      expect({ exportType, state: job.state, error: job.error }).toEqual({
+        exportType,
+        state: 'succeeded',
+        error: null,
+      });
+      // the progress total counts the subtree's rows, never the catalog's (IN-1, its two variants, NEW-1, UP-1, UP-5)
+      expect({ exportType, total: job.progress.total }).toEqual({ exportType, total: 6 });
+      const file = await get(agency.cookie, `Export/Download?jobId=${started.json.jobId}`);
+      expect(file.status).toBe(200);
+      expect({ exportType, inside: file.text.includes('IN-1') && file.text.includes('UP-1') }).toEqual({
+        exportType,
+        inside: true,
+      });
+      expect({ exportType, outside: /OUT-[12]/.test(file.text) }).toEqual({ exportType, outside: false });
+    }
+    // the admin's CSV export of the whole catalog has them all
+    const whole = await post(admin.cookie, 'Export/StartExport', {
+      departmentId: company.departmentId,
+      catalogId: catA,
+      exportType: 'CSV',
+    });
+    expect((await waitForJob(admin.cookie, whole.json.jobId)).state).toBe('succeeded');
+    expect((await get(admin.cookie, `Export/Download?jobId=${whole.json.jobId}`)).text).toMatch(/OUT-1/);
+  }, 60_000);
+});
