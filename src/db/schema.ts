@@ -1573,6 +1573,28 @@ export const completenessTransitionBefore = sqliteTable(
  */
 export const completenessEventsDefer = sqliteTable('completeness_events_defer', { id: integer('id').primaryKey() });
 
+/**
+ * The state before the current write of each (product, channel) pair whose score rows it touched
+ * (`incomplete` NULL: no rows before), noted by the row triggers of migration 0069 and compared
+ * with the state after at the write's end (completeness.reached / .lost). Empty between writes.
+ */
+export const completenessTransitionPending = sqliteTable(
+  'completeness_transition_pending',
+  {
+    productKey: integer('product_key').notNull(),
+    channelKey: integer('channel_key').notNull(),
+    variant: integer('variant').notNull(),
+    incomplete: integer('incomplete'),
+  },
+  (t) => [primaryKey({ columns: [t.productKey, t.channelKey, t.variant] })],
+);
+
+/** A row here (only inside one batch: src/db/completeness-flush.ts) holds the flush until the batch's end. */
+export const completenessEventsHold = sqliteTable('completeness_events_hold', { id: integer('id').primaryKey() });
+
+/** Inserting a row here ends a write: its trigger (migration 0069) turns the pending pairs into events. */
+export const completenessEventsFlush = sqliteTable('completeness_events_flush', { id: integer('id').primaryKey() });
+
 /** Products (by rowid) a deferring batch changed, rescored once at its end (migration 0028). */
 export const completenessDirty = sqliteTable('completeness_dirty', { productKey: integer('product_key').primaryKey() });
 
