@@ -6,7 +6,8 @@
 -- a pair whose rows all go for good from a language's rows replaced by another's, and so missed
 -- some events and sent a false `reached`. Now the row triggers only note each touched pair's
 -- state BEFORE its first change in the write (completeness_transition_pending: NULL = no rows,
--- else whether one was under 100), and the write's end compares it with the state after:
+-- else whether one was under 100), and the write's end compares it with the state after, for every company (the events are also
+-- items of the changes feed, below):
 -- * every rescore trigger of migration 0028 (one per statement on the product's data) ends with
 --   an insert into completeness_events_flush, whose trigger writes the outbox rows and empties
 --   the pending table;
@@ -16,6 +17,28 @@
 -- The recompute job and a channel's removal keep switching the row triggers off
 -- (completeness_events_defer, migration 0061) and compare set-based themselves.
 
+-- Review and completeness events as items of the changes feed (docs/changes-feed.md "Events"):
+-- every such event is written once here, for every company, and published by the trigger below
+-- in the same transaction: a `change_feed` row (the feed's commit sequence, shared with the
+-- history's versions: `version_id` holds the event's id) and, for a company with an enabled
+-- endpoint, the webhook outbox row the dispatcher sends (docs/webhooks.md "Events").
+CREATE TABLE `domain_events` (
+	`id` text PRIMARY KEY DEFAULT ('evt_' || lower(hex(randomblob(16)))) NOT NULL,
+	`company_id` text NOT NULL,
+	`event_type` text NOT NULL,
+	`order_key` text,
+	`data` text NOT NULL,
+	`at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL
+);
+--> statement-breakpoint
+CREATE TRIGGER `domain_events_publish` AFTER INSERT ON `domain_events`
+BEGIN
+	INSERT INTO `change_feed` (`company_id`, `version_id`) VALUES (new.`company_id`, new.`id`);
+	INSERT INTO `webhook_outbox` (`company_id`, `event_type`, `order_key`, `data`, `at`)
+	SELECT new.`company_id`, new.`event_type`, new.`order_key`, new.`data`, new.`at`
+	WHERE EXISTS (SELECT 1 FROM `webhook_endpoints` e WHERE e.`company_id` = new.`company_id` AND e.`enabled` = 1);
+END;
+--> statement-breakpoint
 -- The state before the write of each pair it touched; empty between writes.
 CREATE TABLE `completeness_transition_pending` (
 	`product_key` integer NOT NULL,
@@ -41,8 +64,7 @@ DROP TRIGGER IF EXISTS `variant_completeness_webhook_delete`;
 --> statement-breakpoint
 -- The first touch of a pair in a write records its state before (INSERT OR IGNORE keeps the
 -- first): for an inserted row, the pair's other rows; for an updated or deleted row, the others
--- and the row as it was. Only for a company with an enabled endpoint; a row going with its
--- product finds no product and notes nothing.
+-- and the row as it was. A row going with its product finds no product and notes nothing.
 CREATE TRIGGER `completeness_events_stage_insert` AFTER INSERT ON `completeness`
 WHEN NOT EXISTS (SELECT 1 FROM `completeness_events_defer`)
 BEGIN
@@ -52,8 +74,7 @@ BEGIN
 			AND c.`channel_key` = new.`channel_key` AND c.`lang` <> new.`lang`)
 		THEN EXISTS (SELECT 1 FROM `completeness` c WHERE c.`product_key` = new.`product_key`
 			AND c.`channel_key` = new.`channel_key` AND c.`lang` <> new.`lang` AND c.`score` < 100) END
-	FROM `products` p WHERE p.`rowid` = new.`product_key`
-		AND EXISTS (SELECT 1 FROM `webhook_endpoints` e WHERE e.`company_id` = p.`company_id` AND e.`enabled` = 1);
+	FROM `products` p WHERE p.`rowid` = new.`product_key`;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_events_stage_update` AFTER UPDATE OF `score` ON `completeness`
@@ -62,8 +83,7 @@ BEGIN
 	INSERT OR IGNORE INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
 	SELECT old.`product_key`, old.`channel_key`, 0, old.`score` < 100 OR EXISTS (SELECT 1 FROM `completeness` c
 		WHERE c.`product_key` = old.`product_key` AND c.`channel_key` = old.`channel_key` AND c.`lang` <> old.`lang` AND c.`score` < 100)
-	FROM `products` p WHERE p.`rowid` = old.`product_key`
-		AND EXISTS (SELECT 1 FROM `webhook_endpoints` e WHERE e.`company_id` = p.`company_id` AND e.`enabled` = 1);
+	FROM `products` p WHERE p.`rowid` = old.`product_key`;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_events_stage_delete` AFTER DELETE ON `completeness`
@@ -72,8 +92,7 @@ BEGIN
 	INSERT OR IGNORE INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
 	SELECT old.`product_key`, old.`channel_key`, 0, old.`score` < 100 OR EXISTS (SELECT 1 FROM `completeness` c
 		WHERE c.`product_key` = old.`product_key` AND c.`channel_key` = old.`channel_key` AND c.`lang` <> old.`lang` AND c.`score` < 100)
-	FROM `products` p WHERE p.`rowid` = old.`product_key`
-		AND EXISTS (SELECT 1 FROM `webhook_endpoints` e WHERE e.`company_id` = p.`company_id` AND e.`enabled` = 1);
+	FROM `products` p WHERE p.`rowid` = old.`product_key`;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `variant_completeness_events_stage_insert` AFTER INSERT ON `variant_completeness`
@@ -85,8 +104,7 @@ BEGIN
 			AND c.`channel_key` = new.`channel_key` AND c.`lang` <> new.`lang`)
 		THEN EXISTS (SELECT 1 FROM `variant_completeness` c WHERE c.`product_key` = new.`product_key`
 			AND c.`channel_key` = new.`channel_key` AND c.`lang` <> new.`lang` AND c.`score` < 100) END
-	FROM `products` p WHERE p.`rowid` = new.`product_key`
-		AND EXISTS (SELECT 1 FROM `webhook_endpoints` e WHERE e.`company_id` = p.`company_id` AND e.`enabled` = 1);
+	FROM `products` p WHERE p.`rowid` = new.`product_key`;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `variant_completeness_events_stage_update` AFTER UPDATE OF `score` ON `variant_completeness`
@@ -95,8 +113,7 @@ BEGIN
 	INSERT OR IGNORE INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
 	SELECT old.`product_key`, old.`channel_key`, 1, old.`score` < 100 OR EXISTS (SELECT 1 FROM `variant_completeness` c
 		WHERE c.`product_key` = old.`product_key` AND c.`channel_key` = old.`channel_key` AND c.`lang` <> old.`lang` AND c.`score` < 100)
-	FROM `products` p WHERE p.`rowid` = old.`product_key`
-		AND EXISTS (SELECT 1 FROM `webhook_endpoints` e WHERE e.`company_id` = p.`company_id` AND e.`enabled` = 1);
+	FROM `products` p WHERE p.`rowid` = old.`product_key`;
 END;
 --> statement-breakpoint
 CREATE TRIGGER `variant_completeness_events_stage_delete` AFTER DELETE ON `variant_completeness`
@@ -105,8 +122,7 @@ BEGIN
 	INSERT OR IGNORE INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
 	SELECT old.`product_key`, old.`channel_key`, 1, old.`score` < 100 OR EXISTS (SELECT 1 FROM `variant_completeness` c
 		WHERE c.`product_key` = old.`product_key` AND c.`channel_key` = old.`channel_key` AND c.`lang` <> old.`lang` AND c.`score` < 100)
-	FROM `products` p WHERE p.`rowid` = old.`product_key`
-		AND EXISTS (SELECT 1 FROM `webhook_endpoints` e WHERE e.`company_id` = p.`company_id` AND e.`enabled` = 1);
+	FROM `products` p WHERE p.`rowid` = old.`product_key`;
 END;
 --> statement-breakpoint
 -- The end of a write: one event per pending pair whose state differs now (a pair with no rows
@@ -117,7 +133,7 @@ END;
 CREATE TRIGGER `completeness_events_flush_run` AFTER INSERT ON `completeness_events_flush`
 WHEN NOT EXISTS (SELECT 1 FROM `completeness_events_hold`)
 BEGIN
-	INSERT INTO `webhook_outbox` (`company_id`, `event_type`, `order_key`, `data`)
+	INSERT INTO `domain_events` (`company_id`, `event_type`, `order_key`, `data`)
 	SELECT p.`company_id`, CASE WHEN t.`incomplete` THEN 'completeness.reached' ELSE 'completeness.lost' END, p.`id`,
 		json_object('productId', p.`id`, 'sku', p.`sku`, 'channelId', ch.`channel_id`, 'channelName', ch.`name`,
 			'complete', json(CASE WHEN t.`incomplete` THEN 'true' ELSE 'false' END),
@@ -129,9 +145,8 @@ BEGIN
 	WHERE t.`variant` = 0 AND t.`incomplete` IS NOT NULL
 		AND t.`incomplete` <> EXISTS (SELECT 1 FROM `completeness` c WHERE c.`product_key` = t.`product_key`
 			AND c.`channel_key` = t.`channel_key` AND c.`score` < 100)
-		AND EXISTS (SELECT 1 FROM `webhook_endpoints` e WHERE e.`company_id` = p.`company_id` AND e.`enabled` = 1)
 	ORDER BY p.`id`, ch.`id`;
-	INSERT INTO `webhook_outbox` (`company_id`, `event_type`, `order_key`, `data`)
+	INSERT INTO `domain_events` (`company_id`, `event_type`, `order_key`, `data`)
 	SELECT v.`company_id`, CASE WHEN t.`incomplete` THEN 'completeness.reached' ELSE 'completeness.lost' END, v.`id`,
 		json_object('productId', v.`parent_id`, 'variantId', v.`id`, 'sku', v.`sku`, 'channelId', ch.`channel_id`,
 			'channelName', ch.`name`, 'complete', json(CASE WHEN t.`incomplete` THEN 'true' ELSE 'false' END),
@@ -143,10 +158,50 @@ BEGIN
 	WHERE t.`variant` = 1 AND t.`incomplete` IS NOT NULL
 		AND t.`incomplete` <> EXISTS (SELECT 1 FROM `variant_completeness` c WHERE c.`product_key` = t.`product_key`
 			AND c.`channel_key` = t.`channel_key` AND c.`score` < 100)
-		AND EXISTS (SELECT 1 FROM `webhook_endpoints` e WHERE e.`company_id` = v.`company_id` AND e.`enabled` = 1)
 	ORDER BY v.`id`, ch.`id`;
 	DELETE FROM `completeness_transition_pending`;
 	DELETE FROM `completeness_events_flush`;
+END;
+--> statement-breakpoint
+-- review.reopened (migration 0064) now goes through domain_events, for every company; otherwise unchanged.
+DROP TRIGGER IF EXISTS `review_reopened_webhook`;
+--> statement-breakpoint
+CREATE TRIGGER `review_reopened_webhook` AFTER UPDATE OF `state` ON `review_states`
+WHEN OLD.`state` = 'approved' AND NEW.`state` = 'in_review' AND NEW.`returned_version` IS NOT NULL
+BEGIN
+	INSERT INTO `domain_events` (`company_id`, `event_type`, `order_key`, `data`)
+	SELECT NEW.`company_id`, 'review.reopened', p.`id`,
+		json_patch(json_object('productId', p.`id`, 'sku', p.`sku`, 'channelId', ch.`channel_id`, 'channelName', ch.`name`,
+			'state', 'in_review', 'changeId', v.`id`, 'elementId', v.`element_id`, 'elementKind', v.`element_kind`,
+			'userId', v.`user_id`, 'surface', v.`surface`,
+			'fields', json((SELECT json_group_array(f) FROM (SELECT DISTINCT CASE WHEN instr(m.value, '@') > 0
+				THEN substr(m.value, 1, instr(m.value, '@') - 1) ELSE m.value END AS f FROM json_each(matched.paths) m ORDER BY f))),
+			'languages', json((SELECT json_group_array(l) FROM (SELECT DISTINCT substr(m.value, instr(m.value, '@') + 1) AS l
+				FROM json_each(matched.paths) m WHERE instr(m.value, '@') > 0 ORDER BY l)))),
+			json_object('clientName', v.`client_name`, 'jobId', v.`job_id`))
+	FROM `products` p
+	JOIN `channels` ch ON ch.`id` = NEW.`channel_key` AND ch.`company_id` = NEW.`company_id`
+	JOIN `history_versions` v ON v.`id` = NEW.`returned_version` AND v.`company_id` = NEW.`company_id`,
+	-- the version's changed paths that match the channel's rule (as in review_back_on_change)
+	(SELECT json_group_array(cp.path) AS paths FROM (SELECT json_extract(c.value, '$[0]') AS path
+		FROM `history_versions` hv, json_each(hv.`changes`) c WHERE hv.`id` = NEW.`returned_version`) cp,
+		`channels` rc
+		WHERE rc.`id` = NEW.`channel_key` AND (
+			json_extract(rc.`review_rule`, '$.kind') = 'any' OR (
+				(json_extract(rc.`review_rule`, '$.fields') IS NULL OR EXISTS (
+					SELECT 1 FROM json_each(rc.`review_rule`, '$.fields') f,
+						(SELECT CASE WHEN instr(cp.path, '@') > 0
+							THEN substr(cp.path, 1, instr(cp.path, '@') - 1) ELSE cp.path END AS field) pf
+					WHERE pf.field = f.value OR substr(pf.field, 1, length(f.value) + 1) = f.value || '.'))
+				AND (json_extract(rc.`review_rule`, '$.languages') IS NULL OR EXISTS (
+					SELECT 1 FROM json_each(rc.`review_rule`, '$.languages') l
+					WHERE l.value = (CASE WHEN instr(cp.path, '@') > 0
+						THEN substr(cp.path, instr(cp.path, '@') + 1)
+						ELSE (SELECT cat.`language` FROM `history_versions` hv2 JOIN `products` ep ON ep.`id` = hv2.`element_id`
+							JOIN `catalogs` cat ON cat.`id` = ep.`catalog_id` WHERE hv2.`id` = NEW.`returned_version`) END)))
+			)
+		)) matched
+	WHERE p.`id` = NEW.`product_id` AND p.`company_id` = NEW.`company_id`;
 END;
 --> statement-breakpoint
 -- The rescore triggers of migration 0028 (as later migrations left them), each now ending its

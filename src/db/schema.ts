@@ -1735,6 +1735,20 @@ export interface DeliveryAttempt {
   ms: number;
 }
 
+/**
+ * Review and completeness events of every company (migration 0069): each is published in its own
+ * transaction as a `change_feed` row (`version_id` = this id; GetChanges with `include=events`)
+ * and, for a company with an enabled endpoint, a `webhook_outbox` row.
+ */
+export const domainEvents = sqliteTable('domain_events', {
+  id: text('id').primaryKey().default(sql`('evt_' || lower(hex(randomblob(16))))`),
+  companyId: text('company_id').notNull(),
+  eventType: text('event_type').notNull(),
+  orderKey: text('order_key'),
+  data: text('data').notNull(),
+  at: text('at').notNull().default(dbNow),
+});
+
 /** Events the history does not carry (jobs ended, release upgraded, test events), in commit order. */
 export const webhookOutbox = sqliteTable(
   'webhook_outbox',
