@@ -380,3 +380,70 @@ describe('SSO: back-channel logout (the provider ends the PIM sessions)', () => 
     expect(await alive(a)).toBe(true);
   });
 });
+
+describe('SSO: front-channel logout (the provider loads the PIM in an iframe)', () => {
+  const frontchannel = async (query: Record<string, string>) => {
+    const res = await exports.default.fetch(
+      new Request(`${ORIGIN}/api/Account/SsoFrontchannelLogout?${new URLSearchParams(query)}`),
+    );
+    return { status: res.status, text: await res.text(), headers: res.headers };
+  };
+  const alive = async (cookie: string | undefined) => (await call('GET', '/api/Account/Me', { cookie })).status === 200;
+
+  async function twoSessions(co: { slug: string }) {
+    const sub = crypto.randomUUID();
+    const claims = { email: `fc-${sub.slice(0, 8)}@example.com`, groups: ['pim-editors'] };
+    const a = await signIn(co.slug, (nonce) => idToken(nonce, sub, { ...claims, sid: `fc-a-${sub}` }));
+    const b = await signIn(co.slug, (nonce) => idToken(nonce, sub, { ...claims, sid: `fc-b-${sub}` }));
+    expect(await alive(a.cookie)).toBe(true);
+    expect(await alive(b.cookie)).toBe(true);
+    return { sub, a: a.cookie, b: b.cookie };
+  }
+
+  it('ends the sessions of the sid, uncached, framable by the provider only', async () => {
+    const co = await ssoCompany();
+    const { sub, a, b } = await twoSessions(co);
+    const res = await frontchannel({ iss: ISSUER, sid: `fc-a-${sub}` });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('Content-Type')).toContain('text/html');
+    expect(res.headers.get('Cache-Control')).toBe('no-cache, no-store');
+    expect(res.headers.get('Pragma')).toBe('no-cache');
+    const csp = res.headers.get('Content-Security-Policy') ?? '';
+    expect(csp).toMatch(/frame-ancestors https:\/\/idp-userinfo\.test(;|$)/);
+    expect(csp).toContain("default-src 'none'");
+    expect(res.headers.get('X-Frame-Options')).toBeNull();
+    expect(await alive(a)).toBe(false);
+    expect(await alive(b)).toBe(true);
+    // a password session of the same company is not an SSO session of any sid
+    expect(await alive(co.cookie)).toBe(true);
+  });
+
+  it('refuses a request without iss or sid, or of an issuer no company registered, framable by no one, and ends nothing', async () => {
+    const co = await ssoCompany();
+    const { sub, a } = await twoSessions(co);
+    const refused: Record<string, string>[] = [
+      { sid: `fc-a-${sub}` },
+      { iss: ISSUER },
+      { iss: 'https://idp-unknown.test', sid: `fc-a-${sub}` },
+    ];
+    for (const query of refused) {
+      const res = await frontchannel(query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(JSON.parse(res.text).error).toMatch(/iss and sid are required|no company signs in with this issuer/);
+      expect(res.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('Cache-Control')).toBe('no-cache, no-store');
+    }
+    expect(await alive(a)).toBe(true);
+    // a sid nobody holds: 200, nothing ended
+    expect((await frontchannel({ iss: ISSUER, sid: 'fc-nobody' })).status).toBe(200);
+    expect(await alive(a)).toBe(true);
+  });
+
+  it('is advertised by GetSsoSettings beside the back-channel URI', async () => {
+    const co = await ssoCompany();
+    const res = await call('GET', '/api/Account/GetSsoSettings', { cookie: co.cookie });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.frontchannelLogoutUri).toBe(`${ORIGIN}/api/Account/SsoFrontchannelLogout`);
+    expect(res.json.backchannelLogoutUri).toBe(`${ORIGIN}/api/Account/SsoBackchannelLogout`);
+  });
+});

@@ -133,6 +133,7 @@ export const de = {
     'Lassen Sie Benutzer über den Identitätsanbieter Ihres Unternehmens anmelden. Tragen Sie dort die Weiterleitungs-URI unten beim Client ein.',
   'sso.redirectUri': 'Weiterleitungs-URI',
   'sso.backchannelLogoutUri': 'Back-Channel-Logout-URI',
+  'sso.frontchannelLogoutUri': 'Front-Channel-Logout-URI (Sitzung erforderlich)',
   'sso.signInLink': 'Anmeldelink für Ihre Benutzer',
   'sso.slug': 'Anmeldename',
   'sso.issuer': 'Issuer-URL',

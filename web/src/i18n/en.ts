@@ -128,6 +128,7 @@ export const en: Record<MessageKey, string> = {
     'Let your company’s identity provider sign users in. Register the redirect URI below as the client’s redirect URI there.',
   'sso.redirectUri': 'Redirect URI',
   'sso.backchannelLogoutUri': 'Back-channel logout URI',
+  'sso.frontchannelLogoutUri': 'Front-channel logout URI (session required)',
   'sso.signInLink': 'Sign-in link for your users',
   'sso.slug': 'Sign-in name',
   'sso.issuer': 'Issuer URL',
