@@ -61,6 +61,8 @@ export const de = {
     'Die Antwort Ihres Identitätsanbieters konnte nicht geprüft werden. Versuchen Sie es erneut oder fragen Sie Ihre Administration.',
   'signIn.ssoError.no-email': 'Ihr Identitätsanbieter hat keine bestätigte E-Mail-Adresse gesendet.',
   'signIn.ssoError.no-role': 'Sie sind in keiner Gruppe, die das PIM nutzen darf. Fragen Sie Ihre Administration.',
+  'signIn.ssoError.groups':
+    'Sie sind in zu vielen Gruppen für die Anmeldung, und das PIM konnte sie nicht bei Ihrem Identitätsanbieter lesen. Fragen Sie Ihre Administration.',
   'signIn.ssoError.foreign-account':
     'Diese E-Mail-Adresse gehört zu einem Konto außerhalb Ihres Unternehmens. Fragen Sie Ihre Administration.',
   'signIn.ssoError.deactivated': 'Ihr Konto wurde von Ihrem Unternehmen deaktiviert.',
