@@ -1,19 +1,19 @@
 -- Issue 34: completeness.reached / .lost of single writes compared per (product, channel) at the
--- end of the write instead of per score row (docs/webhooks.md "Events").
+-- end of the write instead of per score row, and review / completeness events as items of the
+-- changes feed (docs/webhooks.md "Events", docs/changes-feed.md).
 --
--- Migrations 0061 and 0064 sent the events from row triggers on `completeness` and
+-- Migrations 0061 and 0064 sent the completeness events from row triggers on `completeness` and
 -- `variant_completeness`, which cannot tell a new product's rows from a rule starting to apply,
 -- a pair whose rows all go for good from a language's rows replaced by another's, and so missed
 -- some events and sent a false `reached`. Now the row triggers only note each touched pair's
 -- state BEFORE its first change in the write (completeness_transition_pending: NULL = no rows,
--- else whether one was under 100), and the write's end compares it with the state after, for every company (the events are also
--- items of the changes feed, below):
+-- else whether one was under 100), and the write's end compares it with the state after:
 -- * every rescore trigger of migration 0028 (one per statement on the product's data) ends with
---   an insert into completeness_events_flush, whose trigger writes the outbox rows and empties
---   the pending table;
+--   an insert into completeness_events_flush, whose trigger writes the events into
+--   domain_events (below) and empties the pending table;
 -- * a batch of several statements holds the flush until its end (completeness_events_hold, set
---   and cleared in the same batch: src/completeness/completeness-flush.ts), so the pair is
---   compared once per write (UpdateProduct's placements, an import's deferred rescore).
+--   and cleared in the same batch: src/db/completeness-flush.ts), so the pair is compared once
+--   per write (AddProduct, UpdateProduct, an import's deferred rescore, a category move).
 -- The recompute job and a channel's removal keep switching the row triggers off
 -- (completeness_events_defer, migration 0061) and compare set-based themselves.
 
