@@ -429,6 +429,19 @@ describe('Webhooks: completeness compared per write, not per score row (migratio
         ['fra', 0],
       ]),
     );
+    // restoring the version before the move places it in Drills again (its placements deleted,
+    // then inserted): compared once for the whole restore, so again no event
+    const versions = await get(s.cookies.admin, `/api/Catalog/GetHistory?elementId=${product.productId}&limit=10`);
+    expect(versions.status, versions.text).toBe(200);
+    const restored = await post(s.cookies.admin, '/api/Catalog/RestoreVersion', {
+      departmentId: s.company.departmentId,
+      elementId: product.productId,
+      versionId: versions.json.items.at(-1).versionId,
+    });
+    expect(restored.status, restored.text).toBe(200);
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+    await place(s, product.productId, [saws.categoryId]);
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
     // completing it in French then sends one reached
     const set = await post(s.cookies.admin, '/api/Catalog/SetValue', {
       departmentId: s.company.departmentId,
