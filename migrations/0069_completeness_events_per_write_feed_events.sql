@@ -62,67 +62,80 @@ DROP TRIGGER IF EXISTS `variant_completeness_webhook_update`;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `variant_completeness_webhook_delete`;
 --> statement-breakpoint
--- The first touch of a pair in a write records its state before (INSERT OR IGNORE keeps the
--- first): for an inserted row, the pair's other rows; for an updated or deleted row, the others
+-- The first touch of a pair in a write records its state before (a pair already noted is kept;
+-- NOT EXISTS, not OR IGNORE: the statement that fires a trigger imposes its own conflict
+-- policy): for an inserted row, the pair's other rows; for an updated or deleted row, the others
 -- and the row as it was. A row going with its product finds no product and notes nothing.
 CREATE TRIGGER `completeness_events_stage_insert` AFTER INSERT ON `completeness`
 WHEN NOT EXISTS (SELECT 1 FROM `completeness_events_defer`)
 BEGIN
-	INSERT OR IGNORE INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
+	INSERT INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
 	SELECT new.`product_key`, new.`channel_key`, 0,
 		CASE WHEN EXISTS (SELECT 1 FROM `completeness` c WHERE c.`product_key` = new.`product_key`
 			AND c.`channel_key` = new.`channel_key` AND c.`lang` <> new.`lang`)
 		THEN EXISTS (SELECT 1 FROM `completeness` c WHERE c.`product_key` = new.`product_key`
 			AND c.`channel_key` = new.`channel_key` AND c.`lang` <> new.`lang` AND c.`score` < 100) END
-	FROM `products` p WHERE p.`rowid` = new.`product_key`;
+	FROM `products` p WHERE p.`rowid` = new.`product_key`
+		AND NOT EXISTS (SELECT 1 FROM `completeness_transition_pending` t WHERE t.`product_key` = new.`product_key`
+			AND t.`channel_key` = new.`channel_key` AND t.`variant` = 0);
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_events_stage_update` AFTER UPDATE OF `score` ON `completeness`
 WHEN (old.`score` < 100) <> (new.`score` < 100) AND NOT EXISTS (SELECT 1 FROM `completeness_events_defer`)
 BEGIN
-	INSERT OR IGNORE INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
+	INSERT INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
 	SELECT old.`product_key`, old.`channel_key`, 0, old.`score` < 100 OR EXISTS (SELECT 1 FROM `completeness` c
 		WHERE c.`product_key` = old.`product_key` AND c.`channel_key` = old.`channel_key` AND c.`lang` <> old.`lang` AND c.`score` < 100)
-	FROM `products` p WHERE p.`rowid` = old.`product_key`;
+	FROM `products` p WHERE p.`rowid` = old.`product_key`
+		AND NOT EXISTS (SELECT 1 FROM `completeness_transition_pending` t WHERE t.`product_key` = old.`product_key`
+			AND t.`channel_key` = old.`channel_key` AND t.`variant` = 0);
 END;
 --> statement-breakpoint
 CREATE TRIGGER `completeness_events_stage_delete` AFTER DELETE ON `completeness`
 WHEN NOT EXISTS (SELECT 1 FROM `completeness_events_defer`)
 BEGIN
-	INSERT OR IGNORE INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
+	INSERT INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
 	SELECT old.`product_key`, old.`channel_key`, 0, old.`score` < 100 OR EXISTS (SELECT 1 FROM `completeness` c
 		WHERE c.`product_key` = old.`product_key` AND c.`channel_key` = old.`channel_key` AND c.`lang` <> old.`lang` AND c.`score` < 100)
-	FROM `products` p WHERE p.`rowid` = old.`product_key`;
+	FROM `products` p WHERE p.`rowid` = old.`product_key`
+		AND NOT EXISTS (SELECT 1 FROM `completeness_transition_pending` t WHERE t.`product_key` = old.`product_key`
+			AND t.`channel_key` = old.`channel_key` AND t.`variant` = 0);
 END;
 --> statement-breakpoint
 CREATE TRIGGER `variant_completeness_events_stage_insert` AFTER INSERT ON `variant_completeness`
 WHEN NOT EXISTS (SELECT 1 FROM `completeness_events_defer`)
 BEGIN
-	INSERT OR IGNORE INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
+	INSERT INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
 	SELECT new.`product_key`, new.`channel_key`, 1,
 		CASE WHEN EXISTS (SELECT 1 FROM `variant_completeness` c WHERE c.`product_key` = new.`product_key`
 			AND c.`channel_key` = new.`channel_key` AND c.`lang` <> new.`lang`)
 		THEN EXISTS (SELECT 1 FROM `variant_completeness` c WHERE c.`product_key` = new.`product_key`
 			AND c.`channel_key` = new.`channel_key` AND c.`lang` <> new.`lang` AND c.`score` < 100) END
-	FROM `products` p WHERE p.`rowid` = new.`product_key`;
+	FROM `products` p WHERE p.`rowid` = new.`product_key`
+		AND NOT EXISTS (SELECT 1 FROM `completeness_transition_pending` t WHERE t.`product_key` = new.`product_key`
+			AND t.`channel_key` = new.`channel_key` AND t.`variant` = 1);
 END;
 --> statement-breakpoint
 CREATE TRIGGER `variant_completeness_events_stage_update` AFTER UPDATE OF `score` ON `variant_completeness`
 WHEN (old.`score` < 100) <> (new.`score` < 100) AND NOT EXISTS (SELECT 1 FROM `completeness_events_defer`)
 BEGIN
-	INSERT OR IGNORE INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
+	INSERT INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
 	SELECT old.`product_key`, old.`channel_key`, 1, old.`score` < 100 OR EXISTS (SELECT 1 FROM `variant_completeness` c
 		WHERE c.`product_key` = old.`product_key` AND c.`channel_key` = old.`channel_key` AND c.`lang` <> old.`lang` AND c.`score` < 100)
-	FROM `products` p WHERE p.`rowid` = old.`product_key`;
+	FROM `products` p WHERE p.`rowid` = old.`product_key`
+		AND NOT EXISTS (SELECT 1 FROM `completeness_transition_pending` t WHERE t.`product_key` = old.`product_key`
+			AND t.`channel_key` = old.`channel_key` AND t.`variant` = 1);
 END;
 --> statement-breakpoint
 CREATE TRIGGER `variant_completeness_events_stage_delete` AFTER DELETE ON `variant_completeness`
 WHEN NOT EXISTS (SELECT 1 FROM `completeness_events_defer`)
 BEGIN
-	INSERT OR IGNORE INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
+	INSERT INTO `completeness_transition_pending` (`product_key`, `channel_key`, `variant`, `incomplete`)
 	SELECT old.`product_key`, old.`channel_key`, 1, old.`score` < 100 OR EXISTS (SELECT 1 FROM `variant_completeness` c
 		WHERE c.`product_key` = old.`product_key` AND c.`channel_key` = old.`channel_key` AND c.`lang` <> old.`lang` AND c.`score` < 100)
-	FROM `products` p WHERE p.`rowid` = old.`product_key`;
+	FROM `products` p WHERE p.`rowid` = old.`product_key`
+		AND NOT EXISTS (SELECT 1 FROM `completeness_transition_pending` t WHERE t.`product_key` = old.`product_key`
+			AND t.`channel_key` = old.`channel_key` AND t.`variant` = 1);
 END;
 --> statement-breakpoint
 -- The end of a write: one event per pending pair whose state differs now (a pair with no rows
@@ -230,7 +243,7 @@ CREATE TRIGGER `completeness_products_insert` AFTER INSERT ON `products` WHEN NO
 		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = NEW.company_id AND kind = 'gtinUnique')) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_products_update`;
@@ -260,7 +273,7 @@ CREATE TRIGGER `completeness_products_update` AFTER UPDATE OF `sku`, `name`, `de
 		AND NEW.gtin IS NOT OLD.gtin AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique')) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_products_delete`;
@@ -288,7 +301,7 @@ CREATE TRIGGER `completeness_products_delete` AFTER DELETE ON `products` WHEN NO
 		AND 1 AND EXISTS (SELECT 1 FROM channel_rules WHERE company_id = OLD.company_id AND kind = 'gtinUnique')) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_insert`;
@@ -310,7 +323,7 @@ CREATE TRIGGER `completeness_attribute_values_insert` AFTER INSERT ON `attribute
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_update`;
@@ -332,7 +345,7 @@ CREATE TRIGGER `completeness_attribute_values_update` AFTER UPDATE ON `attribute
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_attribute_values_delete`;
@@ -354,7 +367,7 @@ CREATE TRIGGER `completeness_attribute_values_delete` AFTER DELETE ON `attribute
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_insert`;
@@ -376,7 +389,7 @@ CREATE TRIGGER `completeness_translations_insert` AFTER INSERT ON `translations`
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_update`;
@@ -398,7 +411,7 @@ CREATE TRIGGER `completeness_translations_update` AFTER UPDATE ON `translations`
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_translations_delete`;
@@ -420,7 +433,7 @@ CREATE TRIGGER `completeness_translations_delete` AFTER DELETE ON `translations`
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_insert`;
@@ -442,7 +455,7 @@ CREATE TRIGGER `completeness_media_insert` AFTER INSERT ON `media` WHEN NOT EXIS
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_update`;
@@ -464,7 +477,7 @@ CREATE TRIGGER `completeness_media_update` AFTER UPDATE ON `media` WHEN NOT EXIS
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id UNION SELECT rowid FROM products WHERE id = NEW.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_media_delete`;
@@ -486,7 +499,7 @@ CREATE TRIGGER `completeness_media_delete` AFTER DELETE ON `media` WHEN NOT EXIS
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_insert`;
@@ -508,7 +521,7 @@ CREATE TRIGGER `completeness_product_prices_insert` AFTER INSERT ON `product_pri
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_update`;
@@ -530,7 +543,7 @@ CREATE TRIGGER `completeness_product_prices_update` AFTER UPDATE ON `product_pri
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id UNION SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_prices_delete`;
@@ -552,7 +565,7 @@ CREATE TRIGGER `completeness_product_prices_delete` AFTER DELETE ON `product_pri
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_categories_insert`;
@@ -574,7 +587,7 @@ CREATE TRIGGER `completeness_product_categories_insert` AFTER INSERT ON `product
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = NEW.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = NEW.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_product_categories_delete`;
@@ -596,7 +609,7 @@ CREATE TRIGGER `completeness_product_categories_delete` AFTER DELETE ON `product
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.product_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.product_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_insert`;
@@ -618,7 +631,7 @@ CREATE TRIGGER `completeness_classification_link_classes_insert` AFTER INSERT ON
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_update`;
@@ -640,7 +653,7 @@ CREATE TRIGGER `completeness_classification_link_classes_update` AFTER UPDATE ON
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_classes_delete`;
@@ -662,7 +675,7 @@ CREATE TRIGGER `completeness_classification_link_classes_delete` AFTER DELETE ON
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_insert`;
@@ -684,7 +697,7 @@ CREATE TRIGGER `completeness_classification_link_features_insert` AFTER INSERT O
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_update`;
@@ -706,7 +719,7 @@ CREATE TRIGGER `completeness_classification_link_features_update` AFTER UPDATE O
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = NEW.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_link_features_delete`;
@@ -728,7 +741,7 @@ CREATE TRIGGER `completeness_classification_link_features_delete` AFTER DELETE O
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id) UNION ALL SELECT rowid FROM products WHERE parent_id = (SELECT element_id FROM classification_links WHERE id = OLD.link_id)) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `completeness_classification_links_delete`;
@@ -750,5 +763,5 @@ CREATE TRIGGER `completeness_classification_links_delete` AFTER DELETE ON `class
 		FROM `completeness_checks` WHERE product_key IN (SELECT rowid FROM products WHERE id = OLD.element_id UNION ALL SELECT rowid FROM products WHERE parent_id = OLD.element_id) AND variant = 1 GROUP BY product_key, channel_key, lang
 		ON CONFLICT DO UPDATE SET `score` = excluded.`score`, `missing` = excluded.`missing`
 			WHERE `score` <> excluded.`score` OR `missing` IS NOT excluded.`missing`;
-	INSERT OR IGNORE INTO `completeness_events_flush` (`id`) VALUES (1);
+	INSERT INTO `completeness_events_flush` (`id`) SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM `completeness_events_flush`);
 END;
