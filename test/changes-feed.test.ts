@@ -5,6 +5,7 @@ import { deleteProduct, updateProduct } from '../src/catalog/products';
 import { changeFeed, historyVersions } from '../src/db/schema';
 import { encodeJsonCursor } from '../src/kernel/pagination';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
+import { post, shopSetup, waitForJob } from './helpers/completeness';
 import { call } from './helpers/http';
 import { callTool, openSession } from './mcp-helpers';
 import { makeAgentUser, send, tokensFor } from './oauth-helpers';
@@ -161,5 +162,114 @@ describe('Changes/GetChanges: the changes feed', () => {
     expect(tool.structuredContent).toEqual(rest.json);
     const bad = await callTool(mcp.access_token, sessionId, 'get_changes', { since: 'garbage!' });
     expect(bad.isError).toBe(true);
+    // include=events on all three
+    const restEvents = await changes(user.session, 'limit=10&include=events');
+    expect(restEvents.status, restEvents.text).toBe(200);
+    const aiEvents = await send('GET', '/api/ai/GetChanges?limit=10&include=events', { token: api.access_token });
+    expect(aiEvents.json).toEqual(restEvents.json);
+    const toolEvents = await callTool(mcp.access_token, sessionId, 'get_changes', { limit: 10, include: 'events' });
+    expect(toolEvents.structuredContent).toEqual(restEvents.json);
+    const badInclude = await send('GET', '/api/ai/GetChanges?include=all', { token: api.access_token });
+    expect(badInclude.status).toBe(400);
+  });
+});
+
+describe('Changes/GetChanges include=events: review and completeness events in the feed (migration 0069)', () => {
+  it('answers the events as typed items in commit order with the changes, same cursor, without any webhook endpoint', async () => {
+    const { admin, catalog } = await shopSetup();
+    const product = await makeProduct(admin.tenant, catalog.catalogId, { sku: 'EV-1' });
+    const added = await post(admin.cookie, '/api/Catalog/AddChannel', {
+      name: 'Shop',
+      languages: ['deu'],
+      requirements: [{ kind: 'field', field: 'description', languages: ['deu'] }],
+    });
+    expect(added.status, added.text).toBe(200);
+    expect((await waitForJob(admin.cookie, added.json.jobId)).state).toBe('succeeded');
+    const start = (await drain(admin.cookie, undefined, 100)).cursor;
+
+    const set = await post(admin.cookie, '/api/Catalog/SetValue', {
+      departmentId: admin.departmentId,
+      elementId: product.productId,
+      field: 'description',
+      value: 'Beschreibung',
+    });
+    expect(set.status, set.text).toBe(200);
+    const review = await post(admin.cookie, '/api/Catalog/SetChannelReview', {
+      channelId: added.json.channelId,
+      enabled: true,
+      rule: { kind: 'any' },
+    });
+    expect(review.status, review.text).toBe(200);
+    const submit = await post(admin.cookie, '/api/Catalog/SubmitForReview', {
+      channelId: added.json.channelId,
+      productIds: [product.productId],
+    });
+    expect(submit.status, submit.text).toBe(200);
+
+    // without the option: only the product's change, as before
+    const plain = await drain(admin.cookie, start, 100);
+    expect(plain.items.map((i) => [i.type, i.elementId, i.action])).toEqual([['change', product.productId, 'update']]);
+
+    const res = await changes(admin.cookie, `since=${start}&include=events&limit=100`);
+    expect(res.status, res.text).toBe(200);
+    const items = res.json.items;
+    expect(items.map((i: any) => [i.type, i.elementId ?? i.data.productId])).toEqual([
+      ['change', product.productId],
+      ['completeness.reached', product.productId],
+      ['review.submitted', product.productId],
+    ]);
+    expect(items[1]).toEqual({
+      type: 'completeness.reached',
+      eventId: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      cursor: expect.any(String),
+      at: expect.any(String),
+      data: {
+        productId: product.productId,
+        sku: 'EV-1',
+        channelId: added.json.channelId,
+        channelName: 'Shop',
+        complete: true,
+        scores: { deu: 100 },
+      },
+    });
+    expect(items[2].data).toMatchObject({ state: 'in_review', userId: admin.userId, surface: 'web' });
+    expect(res.json.cursor).toBe(items[2].cursor);
+    // the cursor is the feed's: an event's resumes right after it, in either mode
+    const after = await changes(admin.cookie, `since=${items[1].cursor}&include=events`);
+    expect(after.json.items.map((i: any) => i.eventId)).toEqual([items[2].eventId]);
+    const plainAfter = await changes(admin.cookie, `since=${items[1].cursor}`);
+    expect(plainAfter.json).toEqual({ items: [], cursor: items[1].cursor, hasMore: false });
+    // pages of one keep the order
+    const paged: any[] = [];
+    let cursor = start;
+    for (let i = 0; i < 5; i++) {
+      const page = await changes(admin.cookie, `since=${cursor}&include=events&limit=1`);
+      paged.push(...page.json.items);
+      cursor = page.json.cursor;
+      if (!page.json.hasMore) break;
+    }
+    expect(paged).toEqual(items);
+
+    // the same on /api/ai is covered by the shared schema; a bad include is 400
+    const bad = await changes(admin.cookie, 'include=everything');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toContain('include');
+  });
+
+  it("reads the events' page as one range of the feed's (company_id, seq) index", async () => {
+    const plan = await env.DB.prepare(
+      `EXPLAIN QUERY PLAN SELECT f.seq, h.*, e.* FROM change_feed f LEFT JOIN history_versions h ON h.id = f.version_id
+        LEFT JOIN domain_events e ON e.id = f.version_id
+        WHERE f.company_id = ? AND f.seq > ? AND (h.id IS NOT NULL OR e.id IS NOT NULL) ORDER BY f.seq LIMIT 101`,
+    )
+      .bind('c', 0)
+      .all<{ detail: string }>();
+    const details = plan.results.map((r) => r.detail);
+    expect(details[0]).toMatch(
+      /SEARCH f USING (COVERING )?INDEX change_feed_company_seq_idx \(company_id=\? AND seq>\?\)/,
+    );
+    expect(details.some((d) => /SEARCH h USING (COVERING )?INDEX \S+ \(id=\?\)/.test(d))).toBe(true);
+    expect(details.some((d) => /SEARCH e USING (COVERING )?INDEX \S+ \(id=\?\)/.test(d))).toBe(true);
+    expect(details.join('\n')).not.toMatch(/SCAN|TEMP B-TREE/);
   });
 });

@@ -125,14 +125,21 @@ describe('the changes feed of a category-scoped member', () => {
     for (;;) {
       const page = await getChanges(db(), caller, { since, limit: 2 }, { scan: 3 });
       expect(page.items.length).toBeLessThanOrEqual(2);
-      seen.push(...page.items);
+      seen.push(...(page.items as Change[]));
       since = page.cursor;
       pages++;
       if (!page.hasMore) break;
       expect(pages).toBeLessThan(100);
     }
-    expect(seen.map((c) => c.elementId)).toEqual(full.items.map((c) => c.elementId));
+    expect(seen.map((c) => c.elementId)).toEqual((full.items as Change[]).map((c) => c.elementId));
     expect(pages).toBeGreaterThan(Math.ceil(full.items.length / 2));
+  });
+
+  it('refuses include=events (events are not judged against a scope), the plain feed still answers', async () => {
+    const refused = await get(agency.cookie, 'Changes/GetChanges?include=events');
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toContain('changes only');
+    expect((await get(agency.cookie, 'Changes/GetChanges')).status).toBe(200);
   });
 
   it('is the same through /api/ai and MCP', async () => {

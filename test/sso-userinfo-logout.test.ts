@@ -2,6 +2,7 @@ import { exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { graphEndpoint } from '../src/accounts/sso/group-overage';
 import { sessions, users } from '../src/db/schema';
 import { sha256Hex } from '../src/kernel/hashing';
 import { db, makeCompany, makeUser, memberOf } from './helpers/factories';
@@ -24,6 +25,9 @@ const userinfoByToken = new Map<string, Record<string, unknown>>();
 /** Userinfo answered as a signed JWT (`application/jwt`) instead of JSON, by access token. */
 const signedUserinfoByToken = new Map<string, string>();
 const userinfoRequests: string[] = [];
+/** Group-overage claim sources (`/claims/...` at the issuer's origin): what each answers, and the requests made. */
+const claimSourceAnswers = new Map<string, { status: number; body?: unknown }>();
+const claimSourceRequests: { method: string; path: string; token: string; body: string }[] = [];
 const realFetch = globalThis.fetch;
 
 beforeAll(async () => {
@@ -45,6 +49,20 @@ beforeAll(async () => {
         id_token_signing_alg_values_supported: ['RS256'],
       });
     if (url.pathname === '/jwks') return Response.json(jwks);
+    if (url.pathname.startsWith('/claims/')) {
+      const token = (request.headers.get('Authorization') ?? '').replace(/^Bearer /, '');
+      claimSourceRequests.push({
+        method: request.method,
+        path: url.pathname,
+        token,
+        body: request.method === 'POST' ? await request.text() : '',
+      });
+      const answer = claimSourceAnswers.get(url.pathname);
+      if (!answer) return new Response('not found', { status: 404 });
+      return answer.status === 200
+        ? Response.json(answer.body)
+        : Response.json({ error: { code: 'Authorization_RequestDenied' } }, { status: answer.status });
+    }
     if (url.pathname === '/token' && request.method === 'POST') {
       const code = new URLSearchParams(await request.text()).get('code') ?? '';
       const idToken = tokensByCode.get(code);
@@ -378,5 +396,167 @@ describe('SSO: back-channel logout (the provider ends the PIM sessions)', () => 
       expect(res.text, label).not.toMatch(/select|sqlite|stack/i);
     }
     expect(await alive(a)).toBe(true);
+  });
+});
+
+describe('SSO: front-channel logout (the provider loads the PIM in an iframe)', () => {
+  const frontchannel = async (query: Record<string, string>) => {
+    const res = await exports.default.fetch(
+      new Request(`${ORIGIN}/api/Account/SsoFrontchannelLogout?${new URLSearchParams(query)}`),
+    );
+    return { status: res.status, text: await res.text(), headers: res.headers };
+  };
+  const alive = async (cookie: string | undefined) => (await call('GET', '/api/Account/Me', { cookie })).status === 200;
+
+  async function twoSessions(co: { slug: string }) {
+    const sub = crypto.randomUUID();
+    const claims = { email: `fc-${sub.slice(0, 8)}@example.com`, groups: ['pim-editors'] };
+    const a = await signIn(co.slug, (nonce) => idToken(nonce, sub, { ...claims, sid: `fc-a-${sub}` }));
+    const b = await signIn(co.slug, (nonce) => idToken(nonce, sub, { ...claims, sid: `fc-b-${sub}` }));
+    expect(await alive(a.cookie)).toBe(true);
+    expect(await alive(b.cookie)).toBe(true);
+    return { sub, a: a.cookie, b: b.cookie };
+  }
+
+  it('ends the sessions of the sid, uncached, framable by the provider only', async () => {
+    const co = await ssoCompany();
+    const { sub, a, b } = await twoSessions(co);
+    const res = await frontchannel({ iss: ISSUER, sid: `fc-a-${sub}` });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('Content-Type')).toContain('text/html');
+    expect(res.headers.get('Cache-Control')).toBe('no-cache, no-store');
+    expect(res.headers.get('Pragma')).toBe('no-cache');
+    const csp = res.headers.get('Content-Security-Policy') ?? '';
+    expect(csp).toMatch(/frame-ancestors https:\/\/idp-userinfo\.test(;|$)/);
+    expect(csp).toContain("default-src 'none'");
+    expect(res.headers.get('X-Frame-Options')).toBeNull();
+    expect(await alive(a)).toBe(false);
+    expect(await alive(b)).toBe(true);
+    // a password session of the same company is not an SSO session of any sid
+    expect(await alive(co.cookie)).toBe(true);
+  });
+
+  it('refuses a request without iss or sid, or of an issuer no company registered, framable by no one, and ends nothing', async () => {
+    const co = await ssoCompany();
+    const { sub, a } = await twoSessions(co);
+    const refused: Record<string, string>[] = [
+      { sid: `fc-a-${sub}` },
+      { iss: ISSUER },
+      { iss: 'https://idp-unknown.test', sid: `fc-a-${sub}` },
+    ];
+    for (const query of refused) {
+      const res = await frontchannel(query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(JSON.parse(res.text).error).toMatch(/iss and sid are required|no company signs in with this issuer/);
+      expect(res.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('Cache-Control')).toBe('no-cache, no-store');
+    }
+    expect(await alive(a)).toBe(true);
+    // a sid nobody holds: 200, nothing ended
+    expect((await frontchannel({ iss: ISSUER, sid: 'fc-nobody' })).status).toBe(200);
+    expect(await alive(a)).toBe(true);
+  });
+
+  it('is advertised by GetSsoSettings beside the back-channel URI', async () => {
+    const co = await ssoCompany();
+    const res = await call('GET', '/api/Account/GetSsoSettings', { cookie: co.cookie });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.frontchannelLogoutUri).toBe(`${ORIGIN}/api/Account/SsoFrontchannelLogout`);
+    expect(res.json.backchannelLogoutUri).toBe(`${ORIGIN}/api/Account/SsoBackchannelLogout`);
+  });
+});
+
+describe('SSO: group overage (groups as a distributed claim, as Entra ID sends for more than 200 groups)', () => {
+  const overage = (endpoint: string, extra: Record<string, unknown> = {}) => ({
+    _claim_names: { groups: 'src1' },
+    _claim_sources: { src1: { endpoint, ...extra } },
+  });
+  const many = Array.from({ length: 250 }, (_, i) => `group-${i}`);
+
+  it("POSTs getMemberObjects with the sign-in's access token and maps the groups it answers", async () => {
+    const co = await ssoCompany();
+    const sub = crypto.randomUUID();
+    const email = `ov-${sub.slice(0, 8)}@example.com`;
+    const path = `/claims/v1.0/users/${sub}/getMemberObjects`;
+    claimSourceAnswers.set(path, { status: 200, body: { value: [...many, 'pim-editors'] } });
+    const result = await signIn(co.slug, (nonce) =>
+      idToken(nonce, sub, { email, email_verified: true, ...overage(`${ISSUER}${path}`) }),
+    );
+    expect(result.location).toBe('/');
+    expect(claimSourceRequests.at(-1)).toEqual({
+      method: 'POST',
+      path,
+      token: `at-${result.code}`,
+      body: JSON.stringify({ securityEnabledOnly: false }),
+    });
+    expect(await memberOf(co.companyId, email)).toMatchObject({ role: 'editor' });
+  });
+
+  it("reads another endpoint with GET and the source's own access token", async () => {
+    const co = await ssoCompany();
+    const sub = crypto.randomUUID();
+    const email = `ov-get-${sub.slice(0, 8)}@example.com`;
+    const path = `/claims/${sub}/groups`;
+    claimSourceAnswers.set(path, { status: 200, body: { groups: ['pim-editors'] } });
+    const result = await signIn(co.slug, (nonce) =>
+      idToken(nonce, sub, {
+        email,
+        email_verified: true,
+        ...overage(`${ISSUER}${path}`, { access_token: 'src-token' }),
+      }),
+    );
+    expect(result.location).toBe('/');
+    expect(claimSourceRequests.at(-1)).toMatchObject({ method: 'GET', path, token: 'src-token' });
+    expect(await memberOf(co.companyId, email)).toMatchObject({ role: 'editor' });
+  });
+
+  it('refuses the sign-in (ssoError=groups) when the source is refused by the SSRF rule, answers an error or no list; creates nobody', async () => {
+    const co = await ssoCompany();
+    const denied = `/claims/denied-${co.companyId}`;
+    claimSourceAnswers.set(denied, { status: 403 });
+    const notAList = `/claims/not-a-list-${co.companyId}`;
+    claimSourceAnswers.set(notAList, { status: 200, body: { groups: 'pim-editors' } });
+    const sources = [
+      'https://10.0.0.7/v1.0/users/x/getMemberObjects',
+      'http://localhost/groups',
+      `${ISSUER}${denied}`,
+      `${ISSUER}${notAList}`,
+    ];
+    for (const endpoint of sources) {
+      const sub = crypto.randomUUID();
+      const email = `ov-no-${sub.slice(0, 8)}@example.com`;
+      const before = claimSourceRequests.length;
+      const result = await signIn(co.slug, (nonce) =>
+        idToken(nonce, sub, { email, email_verified: true, ...overage(endpoint) }),
+      );
+      expect(result.location, endpoint).toBe('/?ssoError=groups');
+      expect(result.cookie).toBeUndefined();
+      expect(await db().query.users.findFirst({ where: eq(users.email, email) })).toBeUndefined();
+      // the private and non-https addresses are never requested
+      if (!endpoint.startsWith(ISSUER)) expect(claimSourceRequests.length).toBe(before);
+    }
+    // an aggregated claim (a JWT of another issuer) is refused as well
+    const sub = crypto.randomUUID();
+    const aggregated = await signIn(co.slug, (nonce) =>
+      idToken(nonce, sub, {
+        email: `ov-agg-${sub.slice(0, 8)}@example.com`,
+        email_verified: true,
+        _claim_names: { groups: 'src1' },
+        _claim_sources: { src1: { JWT: 'a.b.c' } },
+      }),
+    );
+    expect(aggregated.location).toBe('/?ssoError=groups');
+  });
+
+  it("calls Entra's legacy graph.windows.net source at Microsoft Graph", () => {
+    expect(graphEndpoint('https://graph.windows.net/tenant-1/users/oid-1/getMemberObjects')).toEqual({
+      url: 'https://graph.microsoft.com/v1.0/users/oid-1/getMemberObjects',
+      memberObjects: true,
+    });
+    expect(graphEndpoint('https://graph.microsoft.com/v1.0/me/getMemberGroups')).toEqual({
+      url: 'https://graph.microsoft.com/v1.0/me/getMemberGroups',
+      memberObjects: true,
+    });
+    expect(graphEndpoint('https://claims.example.com/groups').memberObjects).toBe(false);
   });
 });

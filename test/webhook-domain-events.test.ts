@@ -1,10 +1,23 @@
 import { eq } from 'drizzle-orm';
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { completenessTransitionBefore, webhookDeliveries, webhookOutbox } from '../src/db/schema';
+import {
+  completenessTransitionBefore,
+  completenessTransitionPending,
+  webhookDeliveries,
+  webhookOutbox,
+} from '../src/db/schema';
 import { dispatchRound } from '../src/webhooks/dispatch';
 import { get, post, waitForJob } from './helpers/completeness';
-import { db, enableLanguages, makeCatalog, makeCompany, makeProduct, makeUser } from './helpers/factories';
+import {
+  db,
+  enableLanguages,
+  makeCatalog,
+  makeCategory,
+  makeCompany,
+  makeProduct,
+  makeUser,
+} from './helpers/factories';
 import { loginAs } from './helpers/http';
 import { heldQueue, makeEndpoint } from './helpers/webhooks';
 
@@ -271,19 +284,25 @@ describe('Webhooks: completeness of variants, and a pair whose rows all go', () 
     expect(reached).toHaveLength(2);
   });
 
-  it("sends reached from a single write when a variant's last row under 100 goes, nothing when a pair's rows all go or its product is deleted", async () => {
+  it("sends reached from a single write when a variant's last row under 100 goes, and when a pair's rows all go; nothing for a deleted product", async () => {
     const s = await setup();
     const master = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VD-1', description: 'Text' });
     const variant = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VD-1-A', parentId: master.productId });
     // the variant inherits the German description: 100 in German, 0 in English, as its master
     const channelId = await saveChannel(s, [{ kind: 'field', field: 'description', languages: ['deu', 'eng'] }]);
     await dispatched(s);
-    const deleteRow = (table: string, productId: string, lang: string) =>
-      env.DB.prepare(`DELETE FROM ${table} WHERE product_key = (SELECT rowid FROM products WHERE id = ?) AND lang = ?`)
-        .bind(productId, lang)
-        .run();
-    // what the upkeep does when no rule produces a language's row any more (src/db/score-refresh.ts)
-    await deleteRow('variant_completeness', variant.productId, 'eng');
+    // what the upkeep does when no rule produces a language's rows any more (src/db/score-refresh.ts):
+    // the deletes, then the write's end (migration 0069)
+    const deleteRows = (table: string, productId: string, langs: string[]) =>
+      env.DB.batch([
+        ...langs.map((lang) =>
+          env.DB.prepare(
+            `DELETE FROM ${table} WHERE product_key = (SELECT rowid FROM products WHERE id = ?) AND lang = ?`,
+          ).bind(productId, lang),
+        ),
+        env.DB.prepare('INSERT INTO completeness_events_flush (id) VALUES (1)'),
+      ]);
+    await deleteRows('variant_completeness', variant.productId, ['eng']);
     expect(only(await dispatched(s), 'completeness.')).toEqual([
       {
         type: 'completeness.reached',
@@ -298,11 +317,14 @@ describe('Webhooks: completeness of variants, and a pair whose rows all go', () 
         },
       },
     ]);
-    // a pair whose rows all go sends nothing from a single write (rows of another language may
-    // follow in the same write; only the recompute compares before and after)
-    await deleteRow('completeness', master.productId, 'deu');
-    await deleteRow('completeness', master.productId, 'eng');
-    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+    // an incomplete pair whose rows all go in one write reached completeness (no rule applies)
+    await deleteRows('completeness', master.productId, ['deu', 'eng']);
+    expect(only(await dispatched(s), 'completeness.')).toEqual([
+      expect.objectContaining({
+        type: 'completeness.reached',
+        data: expect.objectContaining({ productId: master.productId, sku: 'VD-1', complete: true, scores: {} }),
+      }),
+    ]);
     // a deleted product's rows go with it: no event
     const other = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'VD-2' });
     await dispatched(s);
@@ -312,6 +334,126 @@ describe('Webhooks: completeness of variants, and a pair whose rows all go', () 
     });
     expect(del.status, del.text).toBe(200);
     expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+    expect(await db().select().from(completenessTransitionPending)).toEqual([]);
+  });
+});
+
+describe('Webhooks: completeness compared per write, not per score row (migration 0069)', () => {
+  const place = async (s: Setup, productId: string, categoryIds: string[]) => {
+    const res = await post(s.cookies.admin, '/api/Catalog/UpdateProduct', {
+      departmentId: s.company.departmentId,
+      catalogId: s.catalog.catalogId,
+      productId,
+      categoryIds,
+    });
+    expect(res.status, res.text).toBe(200);
+  };
+
+  it('sends lost when a single write makes a rule apply to a complete product (a score row inserted)', async () => {
+    const s = await setup();
+    const drills = await makeCategory(s.tenant, s.catalog.catalogId, { name: 'Drills' });
+    const product = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'E-1' });
+    const channelId = await saveChannel(s, [
+      { kind: 'field', field: 'name', languages: ['deu'] },
+      { kind: 'field', field: 'description', languages: ['eng'], categoryId: drills.categoryId },
+    ]);
+    await dispatched(s);
+    // complete in German (the only row); placed in Drills, the English rule applies and fails
+    await place(s, product.productId, [drills.categoryId]);
+    const events = await dispatched(s);
+    expect(only(events, 'completeness.')).toEqual([
+      {
+        type: 'completeness.lost',
+        data: {
+          productId: product.productId,
+          sku: 'E-1',
+          channelId,
+          channelName: 'Shop',
+          complete: false,
+          scores: { deu: 100, eng: 0 },
+        },
+      },
+    ]);
+    expect(events.map((e) => e.type)).toEqual(['product.updated', 'completeness.lost']);
+    // a new product's rows are inserted one by one: it had nothing to lose, so no event
+    await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'E-2', categoryIds: [drills.categoryId] });
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+    expect(await db().select().from(completenessTransitionPending)).toEqual([]);
+  });
+
+  it('sends reached when a single write removes every score row of an incomplete product', async () => {
+    const s = await setup();
+    const drills = await makeCategory(s.tenant, s.catalog.catalogId, { name: 'Drills' });
+    const product = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'E-3', categoryIds: [drills.categoryId] });
+    const channelId = await saveChannel(s, [
+      { kind: 'field', field: 'description', languages: ['deu'], categoryId: drills.categoryId },
+    ]);
+    await dispatched(s);
+    await place(s, product.productId, []); // no rule applies any more: its rows all go
+    expect(only(await dispatched(s), 'completeness.')).toEqual([
+      {
+        type: 'completeness.reached',
+        data: { productId: product.productId, sku: 'E-3', channelId, channelName: 'Shop', complete: true, scores: {} },
+      },
+    ]);
+  });
+
+  it("sends nothing when a write replaces an incomplete language's row by another incomplete one", async () => {
+    const s = await setup();
+    await enableLanguages(s.company.companyId, ['eng', 'fra']);
+    const drills = await makeCategory(s.tenant, s.catalog.catalogId, { name: 'Drills' });
+    const saws = await makeCategory(s.tenant, s.catalog.catalogId, { name: 'Saws' });
+    const product = await makeProduct(s.tenant, s.catalog.catalogId, { sku: 'E-4', categoryIds: [drills.categoryId] });
+    const res = await post(s.cookies.admin, '/api/Catalog/AddChannel', {
+      name: 'Shop',
+      languages: ['deu', 'eng', 'fra'],
+      requirements: [
+        { kind: 'field', field: 'name', languages: ['deu'] },
+        { kind: 'field', field: 'description', languages: ['eng'], categoryId: drills.categoryId },
+        { kind: 'field', field: 'description', languages: ['fra'], categoryId: saws.categoryId },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    expect((await waitForJob(s.cookies.admin, res.json.jobId)).state).toBe('succeeded');
+    await dispatched(s);
+    // Drills -> Saws: the English row (0) goes, a French row (0) comes, German stays at 100;
+    // incomplete before and after, so no event (a row trigger saw "reached" at the delete)
+    await place(s, product.productId, [saws.categoryId]);
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+    const scores = await get(s.cookies.admin, `/api/Catalog/GetCompleteness?productId=${product.productId}`);
+    expect(
+      scores.json.channels[0].languages.map((l: { language: string; score: number }) => [l.language, l.score]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['deu', 100],
+        ['fra', 0],
+      ]),
+    );
+    // restoring the version before the move places it in Drills again (its placements deleted,
+    // then inserted): compared once for the whole restore, so again no event
+    const versions = await get(s.cookies.admin, `/api/Catalog/GetHistory?elementId=${product.productId}&limit=10`);
+    expect(versions.status, versions.text).toBe(200);
+    const restored = await post(s.cookies.admin, '/api/Catalog/RestoreVersion', {
+      departmentId: s.company.departmentId,
+      elementId: product.productId,
+      versionId: versions.json.items.at(-1).versionId,
+    });
+    expect(restored.status, restored.text).toBe(200);
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+    await place(s, product.productId, [saws.categoryId]);
+    expect(only(await dispatched(s), 'completeness.')).toEqual([]);
+    // completing it in French then sends one reached
+    const set = await post(s.cookies.admin, '/api/Catalog/SetValue', {
+      departmentId: s.company.departmentId,
+      elementId: product.productId,
+      field: 'description',
+      value: 'Description',
+      language: 'fra',
+    });
+    expect(set.status, set.text).toBe(200);
+    expect(only(await dispatched(s), 'completeness.').map((e) => [e.type, e.data.scores])).toEqual([
+      ['completeness.reached', { deu: 100, fra: 100 }],
+    ]);
   });
 });
 

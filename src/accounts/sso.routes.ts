@@ -5,6 +5,7 @@ import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
 import { checkOrigin, requireSession, setSessionCookie } from './session-auth';
 import { acceptLogoutToken, LogoutTokenError } from './sso/backchannel-logout';
+import { acceptFrontchannelLogout, FrontchannelLogoutError } from './sso/frontchannel-logout';
 import { finishSsoSignIn, SsoSignInError, startSsoSignIn } from './sso/sso-sign-in';
 import {
   CreateScimTokenDto,
@@ -90,6 +91,31 @@ export const ssoRoutes = new Hono<AppEnv>()
       if (!(err instanceof LogoutTokenError)) throw err;
       console.warn(JSON.stringify({ event: 'sso_backchannel_logout_refused', detail: err.message }));
       return c.json({ error: 'invalid_request', error_description: err.message }, 400);
+    }
+  })
+  // The identity provider's front-channel logout (OpenID Connect Front-Channel Logout 1.0): its
+  // logout page loads this in an iframe with iss and sid. Never cached; only the provider may
+  // frame the answer (CSP frame-ancestors), a refusal may be framed by no one. A browser page,
+  // so not in the JSON API document.
+  .get('/SsoFrontchannelLogout', async (c) => {
+    c.header('Cache-Control', 'no-cache, no-store');
+    c.header('Pragma', 'no-cache');
+    try {
+      const result = await acceptFrontchannelLogout(c.var.dbSession.primary(), {
+        iss: c.req.query('iss'),
+        sid: c.req.query('sid'),
+      });
+      console.log(JSON.stringify({ event: 'sso_frontchannel_logout', sessionsEnded: result.ended }));
+      c.header(
+        'Content-Security-Policy',
+        `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors ${result.frameAncestors.join(' ')}`,
+      );
+      return c.html('<!doctype html><html lang="en"><title>Signed out</title><p>Signed out of the PIM.</p></html>');
+    } catch (err) {
+      if (!(err instanceof FrontchannelLogoutError)) throw err;
+      console.warn(JSON.stringify({ event: 'sso_frontchannel_logout_refused', detail: err.message }));
+      c.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+      return c.json({ error: err.message }, 400);
     }
   })
   .get(

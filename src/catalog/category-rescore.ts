@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
+import { completenessEventsFlushStatements } from '../db/completeness-flush';
 import { scoreRefresh } from '../db/score-refresh';
 import type { JobMessage } from '../env';
 import type { Caller } from '../kernel/caller';
@@ -57,6 +58,7 @@ export async function planSubtreeRescore(
     statements: [
       ...scoreRefresh(db, masterKeys(categoryId)),
       ...scoreRefresh(db, variantKeys(categoryId), { variants: true }),
+      ...completenessEventsFlushStatements(db),
     ],
     deferred: false,
   };

@@ -1,6 +1,7 @@
 import { dbNow } from '../kernel/clock';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { withCompletenessEventsAtEnd } from '../db/completeness-flush';
 import { jobs, products } from '../db/schema';
 import type { JobMessage } from '../env';
 import { AppError } from '../kernel/app-error';
@@ -168,7 +169,11 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
     next.done += rows.length + missing.length;
     statements.push(...historyStatements(db, jobCaller(job), history).statements);
     for (const masterId of masters) statements.push(bumpRevision(db, masterId));
-    const saved = await runBatch(db, [...statements, saveCheckpoint(db, job.id, cp.seq, next)]);
+    // completeness events compare each product once per page, before and after it
+    const saved = await runBatch(db, [
+      ...withCompletenessEventsAtEnd(db, statements),
+      saveCheckpoint(db, job.id, cp.seq, next),
+    ]);
     if ((saved.at(-1) as { id: string }[]).length === 0) {
       await keepPartialReport(db, job.id);
       return 'stopped';

@@ -1,5 +1,6 @@
 import { dbNow } from '../kernel/clock';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { withCompletenessEventsAtEnd } from '../db/completeness-flush';
 import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
 import { newId, unusableId } from '../kernel/ids';
 import {
@@ -143,7 +144,8 @@ export async function addProduct(db: Database, tenant: Caller, given: ProductInp
     ...historyStatements(db, tenant, history).statements,
   ];
   try {
-    await runBatch(db, statements);
+    // a new product's placements apply their rules in the same write: compared once, at its end
+    await runBatch(db, withCompletenessEventsAtEnd(db, statements));
   } catch (err) {
     // A taken productId fails the insert and so rolls back the counter and revision updates too.
     if (isUniqueViolation(err, 'products.id')) throw unusableId('productId');
@@ -268,14 +270,17 @@ async function updateProductOnce(
   // The same fields, texts and placements: nothing is written, the product is answered as it is.
   if (await changesNothing([entry], { before: aggregate, after, paths }))
     return productOut(product, catalog.departmentId, [...placements].sort());
-  statements.push(
+  // Completeness events compare each (product, channel) before and after the whole write (its
+  // fields, texts and placements), not after each of its statements (migration 0069).
+  const write = withCompletenessEventsAtEnd(db, statements);
+  write.push(
     bumpWithFingerprint(db, masterId, aggregate.product.revision, await fingerprintWith(after, paths)),
     // The answer, read in the same transaction as the write.
     db.select().from(products).where(eq(products.id, product.id)),
   );
   let written: Awaited<ReturnType<typeof runBatch>>;
   try {
-    written = await runBatch(db, statements);
+    written = await runBatch(db, write);
   } catch (err) {
     if (isWriteConflict(err)) throw err;
     // Two writers can set the same SKU at once; the unique index decides, and the loser gets 409.

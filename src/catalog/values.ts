@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { runBatch, type BatchStatement as Statement, type Database } from '../db/client';
+import { withCompletenessEventsAtEnd } from '../db/completeness-flush';
 import { forbidden, notFound } from '../kernel/app-error';
 import { assertPermitted, isPermitted, NOT_PERMITTED } from '../kernel/permissions';
 import { rethrowSkuClash } from '../model/sku';
@@ -144,14 +145,16 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
   const renamesCategory = element.kind === 'category' && input.field === 'name' && !translating;
   if (renamesCategory) statements.push(categoryPathChanged(db, tenant.companyId, element.id));
   let results: unknown[] = [];
+  // completeness events compare the element once, before and after the whole write
+  const batch = withCompletenessEventsAtEnd(db, statements);
   try {
-    results = await runBatch(db, statements);
+    results = await runBatch(db, batch);
   } catch (err) {
     if (isWriteConflict(err)) throw err;
     // Two writers can set the same SKU at once; the unique index decides, and the loser gets 409.
     rethrowSkuClash(err, plan.value);
   }
-  const [bumped] = (bump ? results[statements.indexOf(bump)] : []) as {
+  const [bumped] = (bump ? results[batch.indexOf(bump)] : []) as {
     revision: number;
     fingerprintRevision: number;
   }[];

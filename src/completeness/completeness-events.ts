@@ -1,8 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
-import { completenessEventsDefer, completenessTransitionBefore, webhookOutbox } from '../db/schema';
+import { completenessEventsDefer, completenessTransitionBefore, domainEvents } from '../db/schema';
 import { dbNow } from '../kernel/clock';
-import { companyHasWebhooks } from '../db/webhook-outbox';
 
 /** The webhook events of completeness per master and channel (docs/webhooks.md "Events"). */
 export const COMPLETENESS_EVENT_TYPES = ['completeness.reached', 'completeness.lost'] as const;
@@ -26,8 +25,9 @@ export interface RescoredKeys {
  * `completeness`, variants in `variant_completeness`), so a pair whose rows all go while it was
  * incomplete has reached it (only this comparison sees that; the row triggers cannot). A pair
  * with no score row before (a new channel, rules that did not apply to the product) had no state
- * to lose and sends no `completeness.lost`. Nothing is written for a company without an enabled
- * endpoint. Single writes send the same events through the row triggers of migrations 0061 and
+ * to lose and sends no `completeness.lost`. The events go to `domain_events` (migration 0069),
+ * which publishes each as a changes-feed item and, for a company with an enabled endpoint, an
+ * outbox row. Single writes send the same events through the row triggers of migrations 0061 and
  * 0064, which this batch switches off (`completeness_events_defer`), so a page is never counted
  * twice.
  */
@@ -62,7 +62,7 @@ function snapshotBefore(db: Database, companyId: string, table: SQL, keys: SQL, 
   return db
     .insert(completenessTransitionBefore)
     .select(sql`SELECT product_key, channel_key, max(score < 100) FROM ${table}
-      WHERE product_key IN (${keys}) ${channel} AND ${companyHasWebhooks(companyId)}
+      WHERE product_key IN (${keys}) ${channel}
       GROUP BY product_key, channel_key`);
 }
 
@@ -73,10 +73,10 @@ function snapshotBefore(db: Database, companyId: string, table: SQL, keys: SQL, 
  */
 function transitionEvents(db: Database, companyId: string, table: SQL, variants: boolean) {
   const ids = variants ? sql`'productId', p.parent_id, 'variantId', p.id` : sql`'productId', p.id`;
-  // Columns in the table's order: seq (NULL: the next), company_id, event_type, order_key, data, at.
+  // Columns in the table's order: id, company_id, event_type, order_key, data, at.
   return db
-    .insert(webhookOutbox)
-    .select(sql`SELECT NULL, ${companyId}, CASE WHEN t.complete THEN 'completeness.reached' ELSE 'completeness.lost' END, p.id,
+    .insert(domainEvents)
+    .select(sql`SELECT 'evt_' || lower(hex(randomblob(16))), ${companyId}, CASE WHEN t.complete THEN 'completeness.reached' ELSE 'completeness.lost' END, p.id,
       json_object(${ids}, 'sku', p.sku, 'channelId', ch.channel_id, 'channelName', ch.name,
         'complete', json(CASE WHEN t.complete THEN 'true' ELSE 'false' END),
         'scores', (SELECT json_group_object(c.lang, c.score) FROM ${table} c

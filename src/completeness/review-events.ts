@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
-import { webhookOutbox } from '../db/schema';
-import { companyHasWebhooks } from '../db/webhook-outbox';
+import { domainEvents } from '../db/schema';
 import { dbNow } from '../kernel/clock';
 import type { Caller } from '../kernel/caller';
 import { idList } from './review-scope';
@@ -26,8 +25,9 @@ export type ReviewEventType = Exclude<(typeof REVIEW_EVENT_TYPES)[number], 'revi
  * product's events reach an endpoint in order with its product events): `{productId, sku,
  * channelId, channelName, state, userId, surface, clientName?, comment?}`, where `userId` is who
  * submitted or decided and `comment` the rejection's. Goes into the transition's own batch after
- * its guard, so an event exists exactly when the transition committed. Nothing for a company
- * without an enabled endpoint.
+ * its guard, so an event exists exactly when the transition committed. Written to `domain_events`
+ * (migration 0069): a changes-feed item for every company, an outbox row for one with an enabled
+ * endpoint.
  */
 export function reviewEventStatement(
   db: Database,
@@ -42,13 +42,12 @@ export function reviewEventStatement(
     ...(caller.clientName ? { clientName: caller.clientName } : {}),
     ...(comment !== undefined ? { comment } : {}),
   });
-  // Columns in the table's order: seq (NULL: the next), company_id, event_type, order_key, data, at.
+  // Columns in the table's order: id, company_id, event_type, order_key, data, at.
   return db
-    .insert(webhookOutbox)
-    .select(sql`SELECT NULL, ${caller.companyId}, ${type}, p.id, json_patch(json_object('productId', p.id, 'sku', p.sku,
+    .insert(domainEvents)
+    .select(sql`SELECT 'evt_' || lower(hex(randomblob(16))), ${caller.companyId}, ${type}, p.id, json_patch(json_object('productId', p.id, 'sku', p.sku,
         'channelId', ${channel.channelId}, 'channelName', ${channel.name}, 'state', ${state},
         'userId', ${caller.userId}, 'surface', ${caller.surface}), ${extra}), ${dbNow}
     FROM products p WHERE p.company_id = ${caller.companyId} AND p.id IN ${idList(productIds)}
-      AND ${companyHasWebhooks(caller.companyId)}
     ORDER BY p.id`);
 }

@@ -124,6 +124,9 @@ export const COPY_PLAN: CopyStep[] = [
   { table: 'sync_target_resets', ...own() },
   { table: 'sync_run_items', ...ofJobs },
   { table: 'history_versions', ...own() },
+  // review and completeness events: the target's trigger numbers them in its feed after the copied history
+  // (no outbox rows: the endpoints come later)
+  { table: 'domain_events', ...own() },
   // after the history: the target's trigger review_back_on_change finds no state to move while versions are copied
   { table: 'review_states', ...own(), remap: integerKey('channel_key', 'channels', 'channel_id') },
   { table: 'webhook_endpoints', ...own() },

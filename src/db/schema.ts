@@ -1599,6 +1599,28 @@ export const completenessTransitionBefore = sqliteTable(
  */
 export const completenessEventsDefer = sqliteTable('completeness_events_defer', { id: integer('id').primaryKey() });
 
+/**
+ * The state before the current write of each (product, channel) pair whose score rows it touched
+ * (`incomplete` NULL: no rows before), noted by the row triggers of migration 0069 and compared
+ * with the state after at the write's end (completeness.reached / .lost). Empty between writes.
+ */
+export const completenessTransitionPending = sqliteTable(
+  'completeness_transition_pending',
+  {
+    productKey: integer('product_key').notNull(),
+    channelKey: integer('channel_key').notNull(),
+    variant: integer('variant').notNull(),
+    incomplete: integer('incomplete'),
+  },
+  (t) => [primaryKey({ columns: [t.productKey, t.channelKey, t.variant] })],
+);
+
+/** A row here (only inside one batch: src/db/completeness-flush.ts) holds the flush until the batch's end. */
+export const completenessEventsHold = sqliteTable('completeness_events_hold', { id: integer('id').primaryKey() });
+
+/** Inserting a row here ends a write: its trigger (migration 0069) turns the pending pairs into events. */
+export const completenessEventsFlush = sqliteTable('completeness_events_flush', { id: integer('id').primaryKey() });
+
 /** Products (by rowid) a deferring batch changed, rescored once at its end (migration 0028). */
 export const completenessDirty = sqliteTable('completeness_dirty', { productKey: integer('product_key').primaryKey() });
 
@@ -1738,6 +1760,20 @@ export interface DeliveryAttempt {
   error: string | null;
   ms: number;
 }
+
+/**
+ * Review and completeness events of every company (migration 0069): each is published in its own
+ * transaction as a `change_feed` row (`version_id` = this id; GetChanges with `include=events`)
+ * and, for a company with an enabled endpoint, a `webhook_outbox` row.
+ */
+export const domainEvents = sqliteTable('domain_events', {
+  id: text('id').primaryKey().default(sql`('evt_' || lower(hex(randomblob(16))))`),
+  companyId: text('company_id').notNull(),
+  eventType: text('event_type').notNull(),
+  orderKey: text('order_key'),
+  data: text('data').notNull(),
+  at: text('at').notNull().default(dbNow),
+});
 
 /** Events the history does not carry (jobs ended, release upgraded, test events), in commit order. */
 export const webhookOutbox = sqliteTable(

@@ -1,5 +1,6 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from './client';
+import { completenessEventsFlushStatements } from './completeness-flush';
 import { completeness, completenessDefer, completenessDirty, variantCompleteness } from './schema';
 
 /**
@@ -60,6 +61,8 @@ export function withDeferredRescore(db: Database, statements: BatchStatement[]):
     ...scoreRefresh(db, dirty, { variants: true }),
     db.delete(completenessDirty),
     db.delete(completenessDefer),
+    // the webhook events of the rescore: each pair compared once, before the batch and after it
+    ...completenessEventsFlushStatements(db),
   ];
 }
 

@@ -1,15 +1,16 @@
-import { and, asc, eq, gt, inArray, max, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, max, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
-import { changeFeed, historyVersions } from '../db/schema';
-import { badRequest } from '../kernel/app-error';
-import type { Caller, ProductScope } from '../kernel/caller';
 import { deletedMasterInScopeSql, productScopeSql } from '../db/product-scope';
+import { changeFeed, domainEvents, historyVersions } from '../db/schema';
+import { badRequest, forbidden } from '../kernel/app-error';
+import type { Caller, ProductScope } from '../kernel/caller';
 import { decodeJsonCursor, encodeJsonCursor } from '../kernel/pagination';
 import { decodeChanges } from '../records/history-record';
-import type { ChangeItemOut, ChangesPageOut } from './changes.schemas';
+import type { ChangeItemOut, ChangesPageOut, EventItemOut } from './changes.schemas';
 
 type ChangeItem = z.infer<typeof ChangeItemOut>;
+type EventItem = z.infer<typeof EventItemOut>;
 
 /**
  * The cursor of the feed: the commit sequence (`change_feed.seq`) of the last change read and
@@ -54,6 +55,7 @@ export function fieldsAndLanguages(paths: readonly string[]): { fields: string[]
 export function changeItem(companyId: string, seq: number, v: typeof historyVersions.$inferSelect): ChangeItem {
   const changes = decodeChanges(v.changes);
   return {
+    type: 'change',
     changeId: v.id,
     cursor: encodeFeedCursor(companyId, seq),
     at: v.at,
@@ -84,6 +86,39 @@ export async function readFeed(db: Database, companyId: string, afterSeq: number
     .limit(limit);
 }
 
+/** One feed row of a review or completeness event as an item. */
+export function eventItem(companyId: string, seq: number, e: typeof domainEvents.$inferSelect): EventItem {
+  return {
+    type: e.eventType as EventItem['type'],
+    eventId: e.id,
+    cursor: encodeFeedCursor(companyId, seq),
+    at: e.at,
+    data: JSON.parse(e.data) as EventItem['data'],
+  };
+}
+
+/**
+ * As `readFeed`, with the review and completeness events (`domain_events`, migration 0069) that
+ * share the feed's sequence: the same range of the (company_id, seq) index and one primary-key
+ * lookup in each table per row.
+ */
+export async function readFeedWithEvents(db: Database, companyId: string, afterSeq: number, limit: number) {
+  return db
+    .select({ seq: changeFeed.seq, version: historyVersions, event: domainEvents })
+    .from(changeFeed)
+    .leftJoin(historyVersions, eq(historyVersions.id, changeFeed.versionId))
+    .leftJoin(domainEvents, eq(domainEvents.id, changeFeed.versionId))
+    .where(
+      and(
+        eq(changeFeed.companyId, companyId),
+        gt(changeFeed.seq, afterSeq),
+        or(isNotNull(historyVersions.id), isNotNull(domainEvents.id)),
+      ),
+    )
+    .orderBy(asc(changeFeed.seq))
+    .limit(limit);
+}
+
 /** The company's newest feed sequence (0 when it has none). */
 export async function lastFeedSeq(db: Database, companyId: string): Promise<number> {
   const [row] = await db
@@ -102,12 +137,32 @@ export async function lastFeedSeq(db: Database, companyId: string): Promise<numb
 export async function getChanges(
   db: Database,
   caller: Caller,
-  input: { since?: string; limit: number },
+  input: { since?: string; limit: number; include?: 'events' },
   options: { scan?: number } = {},
 ): Promise<z.infer<typeof ChangesPageOut>> {
   const after = decodeFeedCursor(caller.companyId, input.since);
-  if (caller.productScope)
+  if (caller.productScope) {
+    // Review and completeness events are not judged against a scope yet (docs/teams.md): a scoped member reads changes only.
+    if (input.include === 'events')
+      throw forbidden(
+        'include=events reads the whole company; a member with a catalog, category or channel scope reads changes only',
+      );
     return getScopedChanges(db, caller, caller.productScope, after, input.limit, options.scan ?? SCOPED_FEED_SCAN);
+  }
+  if (input.include === 'events') {
+    const rows = await readFeedWithEvents(db, caller.companyId, after, input.limit + 1);
+    const page = rows.slice(0, input.limit);
+    const last = page.at(-1);
+    return {
+      items: page.map((row) =>
+        row.version
+          ? changeItem(caller.companyId, row.seq, row.version)
+          : eventItem(caller.companyId, row.seq, row.event!),
+      ),
+      cursor: encodeFeedCursor(caller.companyId, last ? last.seq : after),
+      hasMore: rows.length > input.limit,
+    };
+  }
   const rows = await readFeed(db, caller.companyId, after, input.limit + 1);
   const page = rows.slice(0, input.limit);
   const items = page.map((row) => changeItem(caller.companyId, row.seq, row.version));

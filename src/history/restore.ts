@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { withCompletenessEventsAtEnd } from '../db/completeness-flush';
 import { attributeValues, catalogs, classificationLinks, media, products } from '../db/schema';
 import { conflict, notFound } from '../kernel/app-error';
 import { isSkuClash } from '../model/sku';
@@ -89,7 +90,8 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
   const relinksCategory = element.kind === 'category' && plan.linksChanged;
   if (relinksCategory && !renamesCategory) statements.push(categoryLinksChanged(db, actor.companyId, [element.id]));
   try {
-    await runBatch(db, [...statements, ...history]);
+    // completeness events compare each product once, before and after the whole restore
+    await runBatch(db, withCompletenessEventsAtEnd(db, [...statements, ...history]));
   } catch (err) {
     if (isSkuClash(err)) throw conflict('a SKU of that version is used by another product now');
     throw err;

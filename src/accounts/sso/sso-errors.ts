@@ -8,6 +8,7 @@ export type SsoFailure =
   | 'token' // the code exchange or the ID token failed a check
   | 'no-email' // the ID token carries no usable e-mail address
   | 'no-role' // in none of the mapped groups and no default role
+  | 'groups' // the groups were too many for the ID token and their claim source could not be read
   | 'foreign-account' // the address belongs to another company's account
   | 'deactivated'; // SCIM deactivated the member
 

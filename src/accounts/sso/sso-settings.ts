@@ -22,6 +22,8 @@ export interface SsoEnv extends IssuerEnv {
 export const CALLBACK_PATH = '/api/Account/SsoCallback';
 /** Where the provider POSTs its logout tokens (register it at the provider as back-channel logout URI). */
 export const BACKCHANNEL_LOGOUT_PATH = '/api/Account/SsoBackchannelLogout';
+/** What the provider's logout page loads in an iframe (register it as front-channel logout URI, session required). */
+export const FRONTCHANNEL_LOGOUT_PATH = '/api/Account/SsoFrontchannelLogout';
 
 /** The key of everything SSO seals (client secrets, the ID tokens of SSO sessions); a 500 without it. */
 export function keyOf(env: SsoEnv): string {
@@ -77,6 +79,7 @@ async function describeSettings(db: Database, companyId: string, origin: string)
     configured: !!row,
     redirectUri: `${origin}${CALLBACK_PATH}`,
     backchannelLogoutUri: `${origin}${BACKCHANNEL_LOGOUT_PATH}`,
+    frontchannelLogoutUri: `${origin}${FRONTCHANNEL_LOGOUT_PATH}`,
     scimBaseUrl: `${origin}/scim/v2`,
     settings: row
       ? {

@@ -9,6 +9,7 @@ import { randomToken } from '../passwords';
 import { CLOCK_TOLERANCE_S, discoveryOf, issuerFetch, keySetOf } from './issuer';
 import { SsoSignInError } from './sso-errors';
 import { sealSessionIdToken } from './sso-sign-out';
+import { withDistributedGroups } from './group-overage';
 import { withUserinfoClaims } from './userinfo';
 import { isDeactivated } from '../member-status';
 import { consumeInvitationAtSignOn } from '../invitations';
@@ -122,7 +123,7 @@ export async function finishSsoSignIn(db: Database, env: SsoEnv, input: Callback
     algorithms: discovery.id_token_signing_alg_values_supported,
   });
   const identity = identityOf(
-    await withUserinfoClaims(env, claims, {
+    await withUserinfoClaims(env, await withDistributedGroups(env, claims, settings.groupsClaim, accessToken), {
       userinfoEndpoint: discovery.userinfo_endpoint,
       accessToken,
       groupsClaim: settings.groupsClaim,

@@ -53,6 +53,8 @@ export const SsoSettingsOut = z.object({
   redirectUri: z.string(),
   /** Where the provider POSTs logout tokens (OpenID Connect Back-Channel Logout 1.0). */
   backchannelLogoutUri: z.string(),
+  /** What the provider's logout page loads in an iframe with iss and sid (OpenID Connect Front-Channel Logout 1.0). */
+  frontchannelLogoutUri: z.string(),
   scimBaseUrl: z.string(),
   settings: z
     .object({

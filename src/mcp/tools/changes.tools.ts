@@ -21,6 +21,13 @@ export const changesTools = [
         .optional()
         .describe('The `cursor` of the previous answer; omit it to start at the beginning.'),
       limit: z.int().min(1).max(100).default(25).describe('Changes per call, 1 to 100 (default 25).'),
+      include: z
+        .enum(['events'])
+        .optional()
+        .describe(
+          '`events`: review (submitted, approved, rejected, reopened) and completeness (reached, lost) events come too, ' +
+            'as items {type, eventId, cursor, at, data} in commit order with the changes.',
+        ),
     }),
     output: ChangesPageOut,
     annotations: READ_ONLY,

@@ -61,6 +61,8 @@ export const de = {
     'Die Antwort Ihres Identitätsanbieters konnte nicht geprüft werden. Versuchen Sie es erneut oder fragen Sie Ihre Administration.',
   'signIn.ssoError.no-email': 'Ihr Identitätsanbieter hat keine bestätigte E-Mail-Adresse gesendet.',
   'signIn.ssoError.no-role': 'Sie sind in keiner Gruppe, die das PIM nutzen darf. Fragen Sie Ihre Administration.',
+  'signIn.ssoError.groups':
+    'Sie sind in zu vielen Gruppen für die Anmeldung, und das PIM konnte sie nicht bei Ihrem Identitätsanbieter lesen. Fragen Sie Ihre Administration.',
   'signIn.ssoError.foreign-account':
     'Diese E-Mail-Adresse gehört zu einem Konto außerhalb Ihres Unternehmens. Fragen Sie Ihre Administration.',
   'signIn.ssoError.deactivated': 'Ihr Konto wurde von Ihrem Unternehmen deaktiviert.',
@@ -133,6 +135,7 @@ export const de = {
     'Lassen Sie Benutzer über den Identitätsanbieter Ihres Unternehmens anmelden. Tragen Sie dort die Weiterleitungs-URI unten beim Client ein.',
   'sso.redirectUri': 'Weiterleitungs-URI',
   'sso.backchannelLogoutUri': 'Back-Channel-Logout-URI',
+  'sso.frontchannelLogoutUri': 'Front-Channel-Logout-URI (Sitzung erforderlich)',
   'sso.signInLink': 'Anmeldelink für Ihre Benutzer',
   'sso.slug': 'Anmeldename',
   'sso.issuer': 'Issuer-URL',

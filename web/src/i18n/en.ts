@@ -58,6 +58,8 @@ export const en: Record<MessageKey, string> = {
     'Your identity provider’s answer could not be verified. Please try again or ask your administrator.',
   'signIn.ssoError.no-email': 'Your identity provider did not send a verified e-mail address.',
   'signIn.ssoError.no-role': 'You are in none of the groups that may use the PIM. Ask your administrator.',
+  'signIn.ssoError.groups':
+    'You are in too many groups for the sign-in to carry them, and the PIM could not read them from your identity provider. Ask your administrator.',
   'signIn.ssoError.foreign-account':
     'This e-mail address belongs to an account outside your company. Ask your administrator.',
   'signIn.ssoError.deactivated': 'Your account has been deactivated by your company.',
@@ -128,6 +130,7 @@ export const en: Record<MessageKey, string> = {
     'Let your company’s identity provider sign users in. Register the redirect URI below as the client’s redirect URI there.',
   'sso.redirectUri': 'Redirect URI',
   'sso.backchannelLogoutUri': 'Back-channel logout URI',
+  'sso.frontchannelLogoutUri': 'Front-channel logout URI (session required)',
   'sso.signInLink': 'Sign-in link for your users',
   'sso.slug': 'Sign-in name',
   'sso.issuer': 'Issuer URL',

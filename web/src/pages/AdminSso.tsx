@@ -128,6 +128,10 @@ export function AdminSso() {
           <dd>
             <code>{sso.data?.backchannelLogoutUri}</code>
           </dd>
+          <dt>{t('sso.frontchannelLogoutUri')}</dt>
+          <dd>
+            <code>{sso.data?.frontchannelLogoutUri}</code>
+          </dd>
           {signInLink && (
             <>
               <dt>{t('sso.signInLink')}</dt>

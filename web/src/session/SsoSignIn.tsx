@@ -6,7 +6,7 @@ import { ErrorText } from '../components/ErrorText';
 import type { MessageKey } from '../i18n/de';
 import { useI18n } from '../i18n/i18n';
 
-const SSO_FAILURES = ['expired', 'denied', 'token', 'no-email', 'no-role', 'foreign-account', 'deactivated'];
+const SSO_FAILURES = ['expired', 'denied', 'token', 'no-email', 'no-role', 'groups', 'foreign-account', 'deactivated'];
 
 /**
  * "Sign in with SSO" (docs/sso.md): the company's sign-in name leads to its identity provider.
