@@ -175,6 +175,8 @@ describe('moving a company to another cell', () => {
       // Invitations and deactivated members (migration 0063, docs/teams.md): beside the memberships.
       'invitations',
       'member_deactivations',
+      // Custom roles (migration 0068): read with the membership at every request, beside it in the directory.
+      'custom_roles',
     ]);
     expect(tables.map((t) => t.name).filter((name) => !covered.has(name as string))).toEqual([]);
   });
