@@ -51,8 +51,15 @@ export class FakeAdapter implements TargetAdapter {
     return { name: 'Fake shop 1.0', languages: ['de', 'en'], currencies: ['EUR'], details: { plan: 'test' } };
   }
 
-  async mappings(): Promise<Mappings> {
+  /** What the adapter kept from an earlier look (answered to `mappings({ cached: true })`); null: none kept. */
+  keptMappings: Mappings | null = null;
+  /** Each `mappings` call: whether it asked for the kept answer. */
+  readonly mappingsCalls: ('cached' | 'fresh')[] = [];
+
+  async mappings(options?: { cached?: boolean }): Promise<Mappings> {
+    this.mappingsCalls.push(options?.cached ? 'cached' : 'fresh');
     if (this.mappingsError) throw this.mappingsError;
+    if (options?.cached && this.keptMappings) return this.keptMappings;
     return this.mappingsValue;
   }
 

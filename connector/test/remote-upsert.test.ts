@@ -190,6 +190,34 @@ describe('POST /upsert into a real shop (scripted fake adapter)', () => {
     expect(fake.writes).toHaveLength(0);
   });
 
+  it('validates against the lookup tables the adapter kept, and asks the shop again when a record names an id they lack', async () => {
+    const p = uniquePrefix();
+    // Kept before the shop got its manufacturer m-1 (a tag added since).
+    fake.keptMappings = { ...fake.mappingsValue, manufacturers: [] };
+    const first = await send([create(`${p}1`, 'f1', { manufacturerId: 'm-1' })]);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ created: 1 });
+    expect(fake.mappingsCalls).toEqual(['cached', 'fresh']);
+
+    // Every id known to the kept tables: no second look.
+    fake.mappingsCalls.length = 0;
+    fake.keptMappings = fake.mappingsValue;
+    expect((await send([create(`${p}2`, 'f2', { manufacturerId: 'm-1' })])).status).toBe(200);
+    expect(fake.mappingsCalls).toEqual(['cached']);
+
+    // An id the shop does not have now either: refused as before, after the one fresh look.
+    fake.mappingsCalls.length = 0;
+    const refused = await send([create(`${p}3`, 'f3', { manufacturerId: 'm-9' })]);
+    expect(refused.status).toBe(422);
+    expect(fake.mappingsCalls).toEqual(['cached', 'fresh']);
+
+    // GET /mappings answers what the shop holds now, never the kept tables.
+    fake.mappingsCalls.length = 0;
+    fake.keptMappings = { ...fake.mappingsValue, manufacturers: [] };
+    expect(await (await call('GET', '/mappings', SIGNER)).json()).toEqual(fake.mappingsValue);
+    expect(fake.mappingsCalls).toEqual(['fresh']);
+  });
+
   it('GET /mappings asks the adapter, advertises X-Max-Batch-Records, and answers 502 when the shop fails', async () => {
     const ok = await call('GET', '/mappings', SIGNER);
     expect(ok.status).toBe(200);

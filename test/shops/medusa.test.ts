@@ -103,6 +103,9 @@ const ctx: WriteContext = {
 };
 
 const sent: string[] = [];
+/** The bodies of the adapter's `POST /admin/products/batch` calls, in order. */
+const batches: { create?: unknown[]; update?: unknown[]; delete?: unknown[] }[] = [];
+let http: ReturnType<typeof createTargetHttp>;
 
 const node = wireNode();
 const price = (amount: string, lowerBound: string) => wirePrice(amount, lowerBound);
@@ -157,8 +160,13 @@ function master(sku: string, overrides: Partial<Product> = {}): Product {
 const upsert = (sku: string, product: Product): UpsertRecord => ({ op: 'update', sku, fingerprint: 'f', product });
 
 /** Writes through the adapter with a mirror of ids (as the connector keeps). */
-async function write(records: UpsertRecord[], mirror: Map<string, TargetIds>, m: TargetMapping = mapping) {
-  const outcomes = await adapter.write(
+async function write(
+  records: UpsertRecord[],
+  mirror: Map<string, TargetIds>,
+  m: TargetMapping = mapping,
+  through: TargetAdapter = adapter,
+) {
+  const outcomes = await through.write(
     records.map((record, index) => ({ index, record, known: mirror.get(record.sku) ?? null, previous: null })),
     { ...ctx, mapping: m },
   );
@@ -224,10 +232,12 @@ beforeAll(async () => {
   shop = await startMedusa({ port: await freePort(), pgPort: await freePort(), dataDir });
   // Every request the adapter sends, as `METHOD /path`, for the tests that count writes.
   const recording: typeof fetch = (input, init) => {
-    sent.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+    const line = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
+    sent.push(line);
+    if (line === 'POST /admin/products/batch' && typeof init?.body === 'string') batches.push(JSON.parse(init.body));
     return fetch(input, init);
   };
-  const http = createTargetHttp({
+  http = createTargetHttp({
     fetch: recording,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     attempts: 2,
@@ -548,6 +558,104 @@ describe('Medusa v2 adapter against a real Medusa', () => {
     expect(kept.find((r) => r.locale_code === 'en-GB')?.translations.title).toBe('Cable MED-810 v2');
   });
 
+  it('creates the records of a chunk in one products batch and one translations batch; a second run creates nothing', async () => {
+    const skus = ['MED-900', 'MED-910', 'MED-920'];
+    const mirror = new Map<string, TargetIds>();
+    const from = sent.length;
+    const fromBatch = batches.length;
+    const outcomes = (
+      await write(
+        skus.map((sku) => upsert(sku, master(sku))),
+        mirror,
+      )
+    ).sort((a, b) => a.index - b.index);
+    expect(outcomes.map((o) => o.ok && o.action)).toEqual(['created', 'created', 'created']);
+    const requests = sent.slice(from);
+    expect(requests.filter((r) => r === 'POST /admin/products/batch')).toHaveLength(1);
+    expect(batches.slice(fromBatch).map((b) => b.create?.length)).toEqual([3]);
+    expect(requests.filter((r) => r === 'POST /admin/translations/batch')).toHaveLength(1);
+    // Whether a SKU is the shop's own: asked once for the chunk, not per record.
+    expect(requests.filter((r) => r === 'GET /admin/product-variants')).toHaveLength(1);
+    for (const sku of skus) {
+      const product = await onlyProduct(sku);
+      expect(product.variants.map((v) => v.sku).sort()).toEqual([`${sku}-BL`, `${sku}-GN`, `${sku}-RT`]);
+      expect(product.options.map((o) => o.title)).toEqual(['Farbe']);
+      expect(product.categories.map((c) => c.handle).sort()).toEqual(['pim-elektro--kabel', 'pim-elektro--leitungen']);
+      const red = product.variants.find((v) => v.sku === `${sku}-RT`);
+      expect(
+        red?.prices.map((x) => [x.currency_code, x.amount, x.min_quantity]).sort((x, y) => Number(x[1]) - Number(y[1])),
+      ).toEqual([
+        ['eur', 8, 100],
+        ['eur', 9.25, 10],
+        ['eur', 10.5, null],
+      ]);
+      expect(mirror.get(sku)?.product).toBe(product.id);
+      const rows = await translationsOf([product.id]);
+      expect(rows.find((r) => r.locale_code === 'en-GB')?.translations.title).toBe(`Sheathed cable ${sku}`);
+    }
+
+    // The same records again with the mirror lost: found by external_id and updated, nothing created or uploaded.
+    const before = sent.length;
+    const beforeBatch = batches.length;
+    const again = (
+      await write(
+        skus.map((sku) => upsert(sku, master(sku))),
+        new Map(),
+      )
+    ).sort((a, b) => a.index - b.index);
+    expect(again.map((o) => o.ok && o.action)).toEqual(['updated', 'updated', 'updated']);
+    expect(again.map((o) => (o.ok ? o.ids?.product : null))).toEqual(skus.map((sku) => mirror.get(sku)?.product));
+    expect(batches.slice(beforeBatch).every((b) => !b.create?.length)).toBe(true);
+    const second = sent.slice(before);
+    expect(second).not.toContain('POST /admin/uploads');
+    expect(second).not.toContain('POST /admin/product-categories');
+    expect(second).not.toContain('POST /admin/translations/batch');
+    for (const sku of skus) expect(await productsOf(sku)).toHaveLength(1);
+  });
+
+  it("asks the shop's store, feature flags and categories once, not per request or chunk, and again when an id kept is gone", async () => {
+    const mirror = new Map<string, TargetIds>();
+    ok((await write([upsert('MED-930', master('MED-930'))], mirror))[0]);
+    // A new adapter per POST /upsert, as the connector builds them: the facts stay with the isolate.
+    const next = createMedusaAdapter(
+      { kind: 'medusa', url: shop.url, credentials: { apiKey: shop.apiKey }, mapping },
+      { http },
+    );
+    const from = sent.length;
+    ok((await write([upsert('MED-930', master('MED-930', { name: 'Zweiter Stand' }))], mirror, mapping, next))[0]);
+    ok((await write([upsert('MED-940', master('MED-940'))], mirror, mapping, next))[0]);
+    const requests = sent.slice(from);
+    expect(requests).not.toContain('GET /admin/stores');
+    expect(requests).not.toContain('GET /admin/feature-flags');
+    expect(requests).not.toContain('GET /admin/product-categories');
+    // Only MED-940's own two images are new to the shop.
+    expect(requests.filter((r) => r === 'POST /admin/uploads')).toHaveLength(2);
+
+    // A category kept is deleted in the shop: the write naming it is refused, the facts are dropped and looked up again.
+    const held = await onlyProduct('MED-940');
+    const leitungen = held.categories.find((c) => c.handle === 'pim-elektro--leitungen');
+    await admin(`/admin/products/batch`, {
+      method: 'POST',
+      body: JSON.stringify({ update: [{ id: held.id, categories: [] }] }),
+    });
+    const otherId = (await onlyProduct('MED-930')).id;
+    await admin(`/admin/products/batch`, {
+      method: 'POST',
+      body: JSON.stringify({ update: [{ id: otherId, categories: [] }] }),
+    });
+    await admin(`/admin/product-categories/${leitungen?.id}`, { method: 'DELETE' });
+    const after = sent.length;
+    // Medusa links the deleted category's id without a word; the adapter sees it missing from the answer.
+    const outcome = (await write([upsert('MED-950', master('MED-950'))], mirror, mapping, next))[0];
+    ok(outcome);
+    expect(outcome.action).toBe('created');
+    expect(sent.slice(after)).toContain('GET /admin/stores');
+    const made = await onlyProduct('MED-950');
+    const handles = made.categories.map((c) => c.handle).sort();
+    expect(handles).toEqual(['pim-elektro--kabel', 'pim-elektro--leitungen']);
+    expect(made.categories.map((c) => c.id)).not.toContain(leitungen?.id);
+  });
+
   it("answers a record Medusa refuses with Medusa's message and writes the others", async () => {
     await admin('/admin/products', {
       method: 'POST',
@@ -558,14 +666,23 @@ describe('Medusa v2 adapter against a real Medusa', () => {
         variants: [{ title: 'x', sku: 'SHOP-DUP', options: { X: 'x' }, prices: [] }],
       }),
     });
+    const fromBatch = batches.length;
     const outcomes = await write(
-      [upsert('MED-DUP', master('MED-DUP')), upsert('MED-700', master('MED-700'))],
+      [
+        upsert('MED-DUP', master('MED-DUP')),
+        upsert('MED-700', master('MED-700')),
+        upsert('MED-710', master('MED-710')),
+      ],
       new Map(),
     );
+    // The three creates went in one batch, which Medusa refused whole; then each alone.
+    expect(batches.slice(fromBatch).map((b) => b.create?.length)).toEqual([3, 1, 1, 1]);
     const failed = outcomes.find((o) => o.index === 0);
     expect(failed).toMatchObject({ ok: false, retryable: false });
     expect(failed && !failed.ok && failed.error).toMatch(/handle.*med-dup.*already exists/i);
     expect(outcomes.find((o) => o.index === 1)).toMatchObject({ ok: true, action: 'created' });
+    expect(outcomes.find((o) => o.index === 2)).toMatchObject({ ok: true, action: 'created' });
     expect(await productsOf('MED-DUP')).toEqual([]);
+    expect(await productsOf('MED-710')).toHaveLength(1);
   });
 });

@@ -13,7 +13,7 @@ import type {
 } from '../../connector/src/adapters/target-adapter';
 import { createVendureAdapter, VENDURE_DEFAULT_MAPPING } from '../../connector/src/adapters/vendure/vendure-adapter';
 import { startVendure, type VendureShop } from '../../shops/vendure/start';
-import type { UpsertRecord } from '../../src/sync/protocol/wire';
+import type { Product, UpsertRecord } from '../../src/sync/protocol/wire';
 import { categoryLink } from './fixtures/wire-product';
 import {
   adminReader,
@@ -563,6 +563,108 @@ describe('writing products into Vendure', () => {
       }),
     );
     expect([names[0], names[2]]).toEqual(['Mantelleitung 0 (2)', 'Mantelleitung 2 (2)']);
+  });
+
+  it('creates the products of a chunk in three write requests, writes nothing new the second time, and a refused create fails alone', async () => {
+    // A second adapter for the same shop and login, naming each request by its operation.
+    const operations: string[] = [];
+    const counting = createVendureAdapter(
+      {
+        kind: 'vendure',
+        url: shop.adminApiUrl,
+        credentials: { username: shop.username, password: shop.password },
+        mapping,
+      },
+      {
+        http: createTargetHttp({
+          fetch: async (input, init) => {
+            const body = typeof init?.body === 'string' ? init.body : '';
+            operations.push(/\b(?:query|mutation)\s+(\w+)/.exec(body)?.[1] ?? 'upload');
+            return fetch(input, init);
+          },
+          sleep: async () => undefined,
+          attempts: 2,
+        }),
+      },
+    );
+    const ctx = {
+      mapping,
+      mediaBytes: async (ref: { sha256: string }) => {
+        const stored = imageStore.get(ref.sha256);
+        if (!stored) throw new Error(`no bytes for ${ref.sha256}`);
+        return new Blob([stored.bytes], { type: stored.type });
+      },
+      refusedUrl: (url: string) => refusedUrlReason(url, true),
+      linkBytes: async () => new Blob([]),
+      idsOf: async () => new Map(),
+      referencing: async () => [],
+    };
+    const skus = ['NYM-900', 'NYM-910', 'NYM-920'];
+    const products = skus.map((sku) => cableMaster(sku, taxId));
+    const records = products.map((p, i) => ({
+      index: i,
+      record: upsert(skus[i] as string, p),
+      known: null,
+      previous: null,
+    }));
+    const outcomes = (await counting.write(records, ctx)).sort((a, b) => a.index - b.index);
+    expect(outcomes.map((o) => o.ok && o.action)).toEqual(['created', 'created', 'created']);
+    // The products and their option groups in one document, the groups attached in one, all variants in one.
+    expect(operations.filter((o) => o === 'CreateProducts')).toHaveLength(1);
+    expect(operations.filter((o) => o === 'AttachGroups')).toHaveLength(1);
+    expect(operations.filter((o) => o === 'CreateVariants')).toHaveLength(1);
+    expect(operations).not.toContain('CreateProduct');
+    expect(operations).not.toContain('CreateGroup');
+    // Whether a SKU is the shop's own: asked once for the chunk.
+    expect(operations.filter((o) => o === 'VariantsBySku')).toHaveLength(1);
+    const ids = outcomes.map((o) => okIds(o as Awaited<ReturnType<typeof writeOne>>));
+    for (const [i, id] of ids.entries()) {
+      const { product: p } = await read(PRODUCT_READ, { id: id.product });
+      expect(p.customFields.pimSku).toBe(skus[i]);
+      expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
+      const variants = Object.fromEntries(p.variants.map((v: { sku: string }) => [v.sku, v]));
+      expect(Object.keys(variants).sort()).toEqual([`${skus[i]}-1`, `${skus[i]}-2`, `${skus[i]}-3`]);
+      expect(variants[`${skus[i]}-1`]).toMatchObject({ price: 1350, taxCategory: { id: taxId } });
+      expect(variants[`${skus[i]}-2`].options).toEqual([
+        { code: expect.stringMatching(/^4-/), group: { code: 'pim-ef000008' } },
+      ]);
+      expect(id.variants).toEqual(
+        Object.fromEntries(p.variants.map((v: { sku: string; id: string }) => [v.sku, v.id])),
+      );
+    }
+
+    // The same records again without the mirror's ids (a lost mapping): found by pimSku, nothing created.
+    operations.length = 0;
+    const counts = await read(COUNTS);
+    const second = (await counting.write(records, ctx)).sort((a, b) => a.index - b.index);
+    expect(second.map((o) => o.ok && o.action)).toEqual(['updated', 'updated', 'updated']);
+    expect(second.map((o) => (o.ok ? o.ids?.product : null))).toEqual(ids.map((id) => id.product));
+    expect(operations.filter((o) => /^Create/.test(o))).toEqual([]);
+    expect(operations).not.toContain('upload');
+    expect(await read(COUNTS)).toEqual(counts);
+
+    // Three new ones, the middle one with a tax category the shop lacks: Vendure refuses the shared variant call, each goes alone.
+    operations.length = 0;
+    const more = ['NYM-930', 'NYM-940', 'NYM-950'];
+    const fresh = more.map((sku) => cableMaster(sku, taxId));
+    const middle = fresh[1] as Product;
+    fresh[1] = { ...middle, variants: middle.variants.map((v) => ({ ...v, taxId: '999999' })) };
+    const mixed = (
+      await counting.write(
+        fresh.map((p, i) => ({ index: i, record: upsert(more[i] as string, p), known: null, previous: null })),
+        ctx,
+      )
+    ).sort((a, b) => a.index - b.index);
+    expect(mixed.map((o) => o.ok && o.action)).toEqual(['created', false, 'created']);
+    expect(mixed[1]).toMatchObject({ index: 1, ok: false, field: 'product', retryable: false });
+    expect(operations.filter((o) => o === 'CreateProducts')).toHaveLength(1);
+    for (const i of [0, 2]) {
+      const { product: p } = await read(PRODUCT_READ, {
+        id: okIds(mixed[i] as Awaited<ReturnType<typeof writeOne>>).product,
+      });
+      expect(p.variants.map((v: { sku: string }) => v.sku).sort()).toEqual([1, 2, 3].map((n) => `${more[i]}-${n}`));
+      expect(p.optionGroups).toHaveLength(1);
+    }
   });
 
   // Only media typed as images are sent (adapters/common/images.ts): the refused file claims to be one and is served as text.

@@ -38,8 +38,13 @@ export interface TargetAdapter {
    * unreachable target throws a `TargetError` with a plain reason.
    */
   probe(): Promise<TargetProbe>;
-  /** The lookup tables the PIM maps manufacturers, units and tax codes onto (GET /mappings). */
-  mappings(): Promise<Mappings>;
+  /**
+   * The lookup tables the PIM maps manufacturers, units and tax codes onto (GET /mappings).
+   * With `cached`, an adapter may answer what it read earlier in this Worker isolate (Medusa
+   * does: two requests per POST /upsert otherwise); the connector asks so only to validate a
+   * batch, and asks again without it when a record names an id the cached answer lacks.
+   */
+  mappings(options?: { cached?: boolean }): Promise<Mappings>;
   /** Finds what the target already holds for SKUs the mirror has no ids for (a lost mapping). */
   findBySku(skus: string[]): Promise<Map<string, TargetIds>>;
   /**

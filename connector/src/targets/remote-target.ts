@@ -8,7 +8,7 @@ export interface RemoteTarget {
   config: TargetConfig;
   adapter: TargetAdapter;
   mirror: MirrorStore;
-  /** The target's lookup tables, asked once per request. */
+  /** The target's lookup tables as the shop answers them now (GET /mappings), asked once per request. */
   mappings(): Promise<Mappings>;
   deps: RemoteDeps;
 }

@@ -49,21 +49,28 @@ export async function remoteTargetOf(env: Cloudflare.Env, keyId: string): Promis
   const config = await unsealOrConflict(stored, connectorKeys(env.CONNECTOR_KEYS)[keyId]!);
   const adapter = adapterFor(env, config);
   const mirror = new MirrorStore(env.DB, keyId);
-  let mappings: Promise<Mappings> | null = null;
-  const cachedMappings = () => {
-    mappings ??= adapter.mappings();
-    return mappings;
+  // Once per request each: what the adapter may have kept (a batch's validation), and what the shop answers now.
+  let kept: Promise<Mappings> | null = null;
+  let fresh: Promise<Mappings> | null = null;
+  const keptMappings = () => {
+    kept ??= adapter.mappings({ cached: true });
+    return kept;
+  };
+  const freshMappings = () => {
+    fresh ??= adapter.mappings();
+    return fresh;
   };
   return {
     config,
     adapter,
     mirror,
-    mappings: cachedMappings,
+    mappings: freshMappings,
     deps: {
       mirror,
       adapter,
       mapping: config.mapping,
-      mappings: cachedMappings,
+      mappings: keptMappings,
+      freshMappings,
       mediaBytes: createMediaBytes({
         bucket: env.MEDIA,
         fetcher: (input, init) => fetch(input, init),

@@ -12,8 +12,13 @@ export interface RemoteDeps {
   mirror: MirrorStore;
   adapter: TargetAdapter;
   mapping: TargetMapping;
-  /** The target's lookup tables, fetched once per request. */
+  /** The target's lookup tables, fetched once per request (or kept by the adapter: `TargetAdapter.mappings`). */
   mappings: () => Promise<Mappings>;
+  /**
+   * The lookup tables read from the shop now, for when a record names an id `mappings` lacks
+   * (a tag or tax rate added in the shop since the adapter kept them). Absent: no second look.
+   */
+  freshMappings?: () => Promise<Mappings>;
   mediaBytes: (ref: MediaRef) => Promise<Blob>;
   /** `WriteContext.refusedUrl`: the SSRF rule with the deployment's ALLOW_PRIVATE_TARGETS. */
   refusedUrl: (url: string) => string | null;
@@ -28,6 +33,9 @@ export interface RemoteDeps {
   sleep: (ms: number) => Promise<void>;
   retry?: RetryPolicy;
 }
+
+/** A validation failure about a lookup id (`product.manufacturerId`, `product.variants.2.taxId`). */
+const MAPPING_FIELD = /(?:^|\.)(?:manufacturerId|unitId|taxId)$/;
 
 function idsOfMappings(mappings: Mappings): MappingIds {
   const ids = (rows: { id: string }[]) => new Set(rows.map((r) => r.id));
@@ -91,13 +99,19 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
     if (stored && stored.bodySha256 !== input.bodySha256) replayOrConflict({ ...stored, answer: '' }, input.bodySha256);
   }
   let rows = new Map<string, MirrorRow>();
-  const { records, failures } = await validateBatch(
-    {
-      mappingIds: async () => idsOfMappings(await deps.mappings()),
-      productStates: async (skus) => MirrorStore.statesOf((rows = await mirror.rows(skus))),
-    },
-    input.records,
-  );
+  const validate = (mappings: () => Promise<Mappings>) =>
+    validateBatch(
+      {
+        mappingIds: async () => idsOfMappings(await mappings()),
+        productStates: async (skus) => MirrorStore.statesOf((rows = await mirror.rows(skus))),
+      },
+      input.records,
+    );
+  let { records, failures } = await validate(deps.mappings);
+  // An id the kept lookup tables lack may be new in the shop: looked up once more before it is refused.
+  if (deps.freshMappings && failures.some((f) => MAPPING_FIELD.test(f.field))) {
+    ({ records, failures } = await validate(deps.freshMappings));
+  }
   if (failures.length > 0) refuseBatch(failures);
   if (input.dryRun) return { answer: dryRunAnswer(input.batchId, records, rows), replayed: false, imagesToFetch: [] };
 

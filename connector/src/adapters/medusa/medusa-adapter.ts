@@ -14,13 +14,19 @@ import {
 import { codeUnits } from '../unit-codes';
 import { createMedusaApi, type MedusaApi, MedusaRefusal, query } from './medusa-api';
 import { idsOf, type MedusaProduct, productsByExternalId } from './medusa-products';
+import { factsOf, forgetFacts, type MedusaStore, type ShopFacts } from './medusa-facts';
 import {
+  checkOwners,
+  createProducts,
   findCurrent,
   findCurrents,
   OwnedByShop,
+  type PreparedCreate,
   type PreparedUpdate,
+  prepareCreate,
   prepareUpdate,
   updateProducts,
+  variantSkusOf,
   type WriteState,
   writeProduct,
 } from './medusa-write';
@@ -34,14 +40,6 @@ import {
  * translations through the Translation Module where it is on (else in metadata), categories
  * by path and images uploaded once per content hash.
  */
-interface Store {
-  id: string;
-  name: string;
-  default_sales_channel_id: string | null;
-  supported_currencies: { currency_code: string; is_default: boolean }[];
-  supported_locales?: { locale_code: string }[];
-}
-
 /** Which record field Medusa's message is about, as far as its words say. */
 function fieldOf(message: string): string {
   if (/\bsku\b|variant/i.test(message)) return 'product.variants';
@@ -55,27 +53,68 @@ function fieldOf(message: string): string {
 
 export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): TargetAdapter {
   const api: MedusaApi = createMedusaApi(config.url, config.credentials, deps.http);
-  let store: Promise<Store> | null = null;
-  let translationModule: Promise<boolean> | null = null;
+  const { apiKey, email, password } = config.credentials as { apiKey?: string; email?: string; password?: string };
+  const base = config.url.replace(/\/+$/, '');
+  const user = apiKey ? '\u0000api-key' : (email ?? '');
+  const secret = apiKey ?? password ?? '';
+  // The shop's facts, kept across requests of this isolate (medusa-facts.ts).
+  let facts: ShopFacts = factsOf(base, user, secret);
+  /** Forgets the kept facts (an id in them the shop refused): the next lookups go to the shop. */
+  const forget = () => {
+    forgetFacts(base, user, facts);
+    facts = factsOf(base, user, secret);
+  };
 
   const storeOf = () => {
-    store ??= api.get<{ stores: Store[] }>('/admin/stores').then(({ stores }) => {
+    const held = facts;
+    held.store ??= api.get<{ stores: MedusaStore[] }>('/admin/stores').then(({ stores }) => {
       const first = stores[0];
       if (!first) throw new TargetError('Medusa answered without a store', false);
       return first;
     });
-    return store;
+    held.store.catch(() => {
+      if (facts === held) held.store = null;
+    });
+    return held.store;
   };
   const hasTranslations = () => {
-    translationModule ??= api
+    const held = facts;
+    held.translationModule ??= api
       .get<{ feature_flags: Record<string, boolean> }>('/admin/feature-flags')
       .then(({ feature_flags }) => feature_flags.translation === true)
       .catch((err) => {
         if (err instanceof MedusaRefusal) return false;
+        held.translationModule = null;
         throw err;
       });
-    return translationModule;
+    return held.translationModule;
   };
+
+  async function readMappings(): Promise<Mappings> {
+    const { tax_rates } = await api.get<{ tax_rates: { id: string; code: string; rate: number | null }[] }>(
+      `/admin/tax-rates${query({ fields: 'id,code,rate', limit: 500 })}`,
+    );
+    const { product_tags } = await api.get<{ product_tags: { id: string; value: string }[] }>(
+      `/admin/product-tags${query({ fields: 'id,value', limit: 1000 })}`,
+    );
+    return {
+      manufacturers: product_tags.map((t) => ({ id: t.id, name: t.value })),
+      units: codeUnits(),
+      taxes: tax_rates.map((t) => ({ id: t.id, code: t.code, rate: t.rate ?? 0 })),
+    };
+  }
+
+  async function stateOf(ctx: WriteContext): Promise<WriteState> {
+    const s = await storeOf();
+    return {
+      mapping: ctx.mapping,
+      ctx,
+      categories: facts.categories,
+      uploads: facts.uploads,
+      salesChannelId: s.default_sales_channel_id,
+      translationModule: await hasTranslations(),
+    };
+  }
 
   /** A refusal of the shop's or of the record's content as the record's failure; anything else is thrown. */
   async function asOutcome(index: number, write: () => Promise<RecordOutcome | null>): Promise<RecordOutcome | null> {
@@ -96,13 +135,15 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
   }
 
   /**
-   * One record: a deactivation or a create is written at once; an update is made ready (its
-   * options added) and left in `updates`, to be sent with the chunk's other updates.
+   * One record: a deactivation is written at once; a create or an update is made ready (its
+   * categories and images resolved, an update's options added) and left in `creates` /
+   * `updates`, to be sent with the chunk's others.
    */
   function step(
     rec: TargetRecord,
     state: WriteState,
     currentOf: (rec: TargetRecord) => Promise<MedusaProduct | null>,
+    creates: PreparedCreate[],
     updates: PreparedUpdate[],
   ): Promise<RecordOutcome | null> {
     const { index, record } = rec;
@@ -117,19 +158,51 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
         await api.post('/admin/products/batch', { update: [{ id: current.id, status: 'draft' }] });
         return { index, ok: true, ids: idsOf(current, rec.known?.media), action: 'deactivated' };
       }
-      if (current) {
-        updates.push(await prepareUpdate(api, rec, record.product, current, state));
-        return null;
-      }
-      const { ids } = await writeProduct(api, rec, record.product, null, state);
-      return { index, ok: true, ids, action: 'created' };
+      if (current) updates.push(await prepareUpdate(api, rec, record.product, current, state));
+      else creates.push(await prepareCreate(api, rec, record.product, state));
+      return null;
     });
   }
 
   /**
-   * The chunk's updates in one batch. Refused (one record's content), nothing of the batch is
-   * kept: each is read again and written on its own, so the refusal lands on its record.
+   * The records of a refused shared batch, each read again and written on its own, so the
+   * refusal lands on its record. The kept facts are dropped first: the refusal may be an id
+   * the shop no longer has (a category or sales channel deleted), which a fresh lookup mends.
    */
+  async function oneByOne(recs: TargetRecord[], ctx: WriteContext): Promise<RecordOutcome[]> {
+    forget();
+    const state = await stateOf(ctx);
+    const outcomes: RecordOutcome[] = [];
+    for (const rec of recs) {
+      const { record } = rec;
+      if (record.op === 'deactivate') continue; // never among the creates and updates
+      const outcome = await asOutcome(rec.index, async () => {
+        const { ids, created } = await writeProduct(api, rec, record.product, await findCurrent(api, rec), state);
+        return { index: rec.index, ok: true, ids, action: created ? 'created' : 'updated' };
+      });
+      if (outcome) outcomes.push(outcome);
+    }
+    return outcomes;
+  }
+
+  /** The chunk's creates in one batch; refused (one record's content), each goes alone. */
+  async function sendCreates(creates: PreparedCreate[], state: WriteState): Promise<RecordOutcome[]> {
+    if (creates.length === 0) return [];
+    try {
+      const ids = await createProducts(api, creates, state);
+      return creates.map((c, i) => ({ index: c.rec.index, ok: true, ids: ids[i] ?? null, action: 'created' }));
+    } catch (err) {
+      if (!(err instanceof MedusaRefusal)) throw err;
+    }
+    // A product the refused batch did make (a link found stale after it) is still this call's create.
+    const outcomes = await oneByOne(
+      creates.map((c) => c.rec),
+      state.ctx,
+    );
+    return outcomes.map((o) => (o.ok ? { ...o, action: 'created' } : o));
+  }
+
+  /** The chunk's updates in one batch; refused (one record's content), each goes alone. */
   async function sendUpdates(updates: PreparedUpdate[], state: WriteState): Promise<RecordOutcome[]> {
     if (updates.length === 0) return [];
     try {
@@ -138,17 +211,10 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
     } catch (err) {
       if (!(err instanceof MedusaRefusal)) throw err;
     }
-    const outcomes: RecordOutcome[] = [];
-    for (const { rec } of updates) {
-      const { record } = rec;
-      if (record.op === 'deactivate') continue; // never among the updates
-      const outcome = await asOutcome(rec.index, async () => {
-        const { ids, created } = await writeProduct(api, rec, record.product, await findCurrent(api, rec), state);
-        return { index: rec.index, ok: true, ids, action: created ? 'created' : 'updated' };
-      });
-      if (outcome) outcomes.push(outcome);
-    }
-    return outcomes;
+    return oneByOne(
+      updates.map((u) => u.rec),
+      state.ctx,
+    );
   }
 
   return {
@@ -173,18 +239,19 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
       };
     },
 
-    async mappings(): Promise<Mappings> {
-      const { tax_rates } = await api.get<{ tax_rates: { id: string; code: string; rate: number | null }[] }>(
-        `/admin/tax-rates${query({ fields: 'id,code,rate', limit: 500 })}`,
-      );
-      const { product_tags } = await api.get<{ product_tags: { id: string; value: string }[] }>(
-        `/admin/product-tags${query({ fields: 'id,value', limit: 1000 })}`,
-      );
-      return {
-        manufacturers: product_tags.map((t) => ({ id: t.id, name: t.value })),
-        units: codeUnits(),
-        taxes: tax_rates.map((t) => ({ id: t.id, code: t.code, rate: t.rate ?? 0 })),
-      };
+    /**
+     * The shop's tax rates and product tags. `cached`: as read earlier in this isolate (for a
+     * batch's validation; the connector asks without it when a record names an id they lack).
+     */
+    mappings(options?: { cached?: boolean }): Promise<Mappings> {
+      const held = facts;
+      if (options?.cached && held.mappings) return held.mappings;
+      const read = readMappings();
+      held.mappings = read;
+      read.catch(() => {
+        if (held.mappings === read) held.mappings = null;
+      });
+      return read;
     },
 
     async findBySku(skus: string[]): Promise<Map<string, TargetIds>> {
@@ -193,22 +260,28 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
     },
 
     async write(records: TargetRecord[], ctx: WriteContext): Promise<RecordOutcome[]> {
-      const s = await storeOf();
-      const state: WriteState = {
-        mapping: ctx.mapping,
-        ctx,
-        categories: { ids: new Map(), metadata: new Map() },
-        uploads: new Map(),
-        salesChannelId: s.default_sales_channel_id,
-        translationModule: await hasTranslations(),
-      };
-      const currentOf = await findCurrents(api, records);
+      const state = await stateOf(ctx);
+      const { currentOf, held } = await findCurrents(api, records);
+      // Who holds the variant SKUs of the chunk's creates, asked once for all of them.
+      const creating = records.filter((r) => r.record.op !== 'deactivate' && !held(r.record.sku));
+      await checkOwners(
+        api,
+        creating.flatMap(({ record }) => (record.op === 'deactivate' ? [] : variantSkusOf(record.sku, record.product))),
+        state,
+      );
       const outcomes: RecordOutcome[] = [];
+      let creates: PreparedCreate[] = [];
       const updates: PreparedUpdate[] = [];
       for (const rec of records) {
-        const outcome = await step(rec, state, currentOf, updates);
+        // A SKU twice in a chunk: the first one's create is sent before the second is looked at.
+        if (creates.some((c) => c.rec.record.sku === rec.record.sku)) {
+          outcomes.push(...(await sendCreates(creates, state)));
+          creates = [];
+        }
+        const outcome = await step(rec, state, currentOf, creates, updates);
         if (outcome) outcomes.push(outcome);
       }
+      outcomes.push(...(await sendCreates(creates, state)));
       outcomes.push(...(await sendUpdates(updates, state)));
       return outcomes;
     },

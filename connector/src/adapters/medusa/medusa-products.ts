@@ -29,6 +29,7 @@ export interface MedusaProduct {
   variants: MedusaVariant[];
   images: { id: string; url: string }[];
   categories?: { id: string }[];
+  sales_channels?: { id: string }[];
 }
 
 /** Medusa's default product fields plus the categories. */

@@ -1,6 +1,6 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
 import type { TargetIds, TargetMapping, TargetRecord, WriteContext } from '../target-adapter';
-import type { MedusaApi } from './medusa-api';
+import { type MedusaApi, MedusaRefusal, query } from './medusa-api';
 import { type CategoryCache, resolveCategories, resolveImages } from './medusa-assets';
 import {
   getProduct,
@@ -27,6 +27,29 @@ export interface WriteState {
   salesChannelId: string | null;
   /** The Translation Module is on; otherwise translations go into metadata (`pim_translations`). */
   translationModule: boolean;
+  /**
+   * Variant SKU -> the external_id of the product holding it (null: a product the shop owns),
+   * read once for the chunk's creates (`checkOwners`); a SKU in `ownersRead` but not here is free.
+   */
+  owners?: Map<string, string | null>;
+  ownersRead?: Set<string>;
+}
+
+/** The SKUs a record's variants get in Medusa (the master's own SKU when it has no variants). */
+export function variantSkusOf(sku: string, product: Product): string[] {
+  return product.variants.length > 0 ? product.variants.map((v) => v.sku) : [sku];
+}
+
+/** Who holds these SKUs, read once (per 100) for a chunk's creates instead of once per create. */
+export async function checkOwners(api: MedusaApi, skus: string[], state: WriteState): Promise<void> {
+  const unique = [...new Set(skus)];
+  state.owners ??= new Map();
+  state.ownersRead ??= new Set();
+  for (let i = 0; i < unique.length; i += 100) {
+    const page = unique.slice(i, i + 100);
+    for (const [sku, owner] of await ownersOfSkus(api, page)) state.owners.set(sku, owner);
+    for (const sku of page) state.ownersRead.add(sku);
+  }
 }
 
 export class OwnedByShop extends Error {}
@@ -40,12 +63,18 @@ export class OwnedByShop extends Error {}
 export async function findCurrents(
   api: MedusaApi,
   recs: TargetRecord[],
-): Promise<(rec: TargetRecord) => Promise<MedusaProduct | null>> {
+): Promise<{
+  currentOf: (rec: TargetRecord) => Promise<MedusaProduct | null>;
+  /** Whether the shop held a product for the SKU when the chunk was read. */
+  held: (sku: string) => boolean;
+}> {
   const byId = await productsById(api, [...new Set(recs.flatMap((r) => (r.known ? [r.known.product] : [])))]);
   const rest = recs.filter((r) => !(r.known && byId.has(r.known.product))).map((r) => r.record.sku);
   const byExternalId = await productsByExternalId(api, [...new Set(rest)]);
   const used = new Set<string>();
-  return async (rec) => {
+  const heldSkus = new Set([...byExternalId.keys()]);
+  for (const r of recs) if (r.known && byId.has(r.known.product)) heldSkus.add(r.record.sku);
+  const currentOf = async (rec: TargetRecord) => {
     const sku = rec.record.sku;
     if (used.has(sku)) return findCurrent(api, rec);
     used.add(sku);
@@ -56,6 +85,7 @@ export async function findCurrents(
     }
     return byExternalId.get(sku) ?? null;
   };
+  return { currentOf, held: (sku) => heldSkus.has(sku) };
 }
 
 /** The product the record's SKU stands for: by the mirror's id, else by `external_id`. */
@@ -130,10 +160,12 @@ async function prepareBody(
 ) {
   const desired = desiredProduct(rec.record.sku, product, state.mapping);
   if (!current) {
-    const owners = await ownersOfSkus(
-      api,
-      desired.variants.map((v) => v.sku),
-    );
+    const skus = desired.variants.map((v) => v.sku);
+    const read = state.ownersRead;
+    const owners =
+      read && state.owners && skus.every((sku) => read.has(sku))
+        ? new Map(skus.flatMap((sku) => (state.owners?.has(sku) ? [[sku, state.owners.get(sku) ?? null]] : [])))
+        : await ownersOfSkus(api, skus);
     if ([...owners.values()].some((owner) => owner !== rec.record.sku)) {
       throw new OwnedByShop('the SKU belongs to a product the shop owns');
     }
@@ -200,10 +232,14 @@ export async function updateProducts(
   updates: PreparedUpdate[],
   state: WriteState,
 ): Promise<TargetIds[]> {
-  const { updated } = await api.post<{ updated: MedusaProduct[] }>('/admin/products/batch', {
+  const { updated } = await api.post<{ updated: MedusaProduct[] }>(`/admin/products/batch${BATCH_FIELDS}`, {
     update: updates.map((u) => u.body),
   });
   const byId = new Map(updated.map((p) => [p.id, p]));
+  for (const u of updates) {
+    const answered = byId.get(u.current.id);
+    if (answered) checkLinks(u.body, answered);
+  }
   const ids: TargetIds[] = [];
   for (const u of updates) {
     // The options as read before the update: those the add phase made are all wanted, so what is
@@ -221,6 +257,88 @@ export async function updateProducts(
   return ids;
 }
 
+/** The batch answers each product with its categories and sales channels, to check its links against. */
+const BATCH_FIELDS = query({ fields: '+*categories' });
+
+/**
+ * A link the adapter sent that the shop did not make: a category or sales channel id it kept
+ * (medusa-facts.ts) that the shop has deleted since. Medusa takes such an id without a word
+ * (it links soft-deleted rows, which then do not show), so the answer is checked; the caller
+ * drops its kept facts and writes the records again one by one, looked up anew.
+ */
+export class StaleLink extends MedusaRefusal {
+  constructor(what: string) {
+    super(`the ${what} the adapter sent is no longer in the shop`, 409);
+  }
+}
+
+function checkLinks(body: Record<string, unknown>, answered: MedusaProduct): void {
+  const linked = (list: { id: string }[] | undefined) => new Set((list ?? []).map((x) => x.id));
+  const categories = linked(answered.categories);
+  if (((body.categories ?? []) as { id: string }[]).some((c) => !categories.has(c.id))) throw new StaleLink('category');
+  const channels = answered.sales_channels && linked(answered.sales_channels);
+  if (channels && ((body.sales_channels ?? []) as { id: string }[]).some((c) => !channels.has(c.id)))
+    throw new StaleLink('sales channel');
+}
+
+/** A create made ready to send: its body for `/admin/products/batch`. */
+export interface PreparedCreate {
+  rec: TargetRecord;
+  desired: DesiredProduct;
+  media: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+export async function prepareCreate(
+  api: MedusaApi,
+  rec: TargetRecord,
+  product: Product,
+  state: WriteState,
+): Promise<PreparedCreate> {
+  const { desired, media, urls, metadata, common } = await prepareBody(api, rec, product, null, state);
+  const body = {
+    ...common,
+    external_id: desired.sku,
+    options: desired.options,
+    images: urls.map((url) => ({ url })),
+    metadata,
+    ...(state.salesChannelId ? { sales_channels: [{ id: state.salesChannelId }] } : {}),
+  };
+  return { rec, desired, media, body };
+}
+
+/**
+ * Sends prepared creates in one `/admin/products/batch` (products, their options, variants and
+ * prices in one body: one Medusa workflow instead of one per record) and their translations in
+ * one read and one batch. Medusa runs the batch as one workflow: refused, nothing of it is kept
+ * and the caller writes the records one by one (reading each again first).
+ */
+export async function createProducts(
+  api: MedusaApi,
+  creates: PreparedCreate[],
+  state: WriteState,
+): Promise<TargetIds[]> {
+  const { created } = await api.post<{ created: MedusaProduct[] }>(`/admin/products/batch${BATCH_FIELDS}`, {
+    create: creates.map((c) => c.body),
+  });
+  const byExternalId = new Map(created.map((p) => [p.external_id, p]));
+  const ids = creates.map((c) => {
+    const product = byExternalId.get(c.desired.sku);
+    // Read again and written one by one by the caller, which finds what the batch did create.
+    if (!product) throw new MedusaRefusal(`Medusa did not answer the created product ${c.desired.sku}`, 500);
+    checkLinks(c.body, product);
+    return idsOf(product, c.media);
+  });
+  if (state.translationModule) {
+    await syncTranslations(
+      api,
+      creates.map((c, i) => ({ desired: c.desired, ids: ids[i] as TargetIds })),
+      state.mapping,
+    );
+  }
+  return ids;
+}
+
 export async function writeProduct(
   api: MedusaApi,
   rec: TargetRecord,
@@ -232,20 +350,6 @@ export async function writeProduct(
     const [ids] = await updateProducts(api, [await prepareUpdate(api, rec, product, current, state)], state);
     return { ids: ids as TargetIds, created: false };
   }
-  const { desired, media, urls, metadata, common } = await prepareBody(api, rec, product, current, state);
-  const { created } = await api.post<{ created: MedusaProduct[] }>('/admin/products/batch', {
-    create: [
-      {
-        ...common,
-        external_id: desired.sku,
-        options: desired.options,
-        images: urls.map((url) => ({ url })),
-        metadata,
-        ...(state.salesChannelId ? { sales_channels: [{ id: state.salesChannelId }] } : {}),
-      },
-    ],
-  });
-  const ids = idsOf(created[0] as MedusaProduct, media);
-  if (state.translationModule) await syncTranslations(api, [{ desired, ids }], state.mapping);
-  return { ids, created: true };
+  const [ids] = await createProducts(api, [await prepareCreate(api, rec, product, state)], state);
+  return { ids: ids as TargetIds, created: true };
 }

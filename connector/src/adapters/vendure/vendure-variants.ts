@@ -8,7 +8,7 @@ import type { OptionGroupPlan } from './vendure-record';
  * groups and options are added, variants the record no longer has are deleted, the others
  * updated and the new ones created, so the variant SKUs of the product are exactly the record's.
  */
-interface ShopOptionGroup {
+export interface ShopOptionGroup {
   id: string;
   code: string;
   options: { id: string; code: string }[];
@@ -30,6 +30,7 @@ export const PRODUCT_FIELDS = `id customFields { pimSku } assets { id } featured
 /** The Vendure input of one variant, without its options and product id. */
 export type VariantInput = Record<string, unknown> & { sku: string };
 
+export const CREATE_GROUP_FIELDS = 'id code options { id code }';
 const CREATE_GROUP = `mutation CreateGroup($input: CreateProductOptionGroupInput!) {
   createProductOptionGroup(input: $input) { id code options { id code } }
 }`;
@@ -45,7 +46,7 @@ const DELETE_GROUP = `mutation DeleteGroup($id: ID!) { deleteProductOptionGroup(
 const CREATE_OPTION = `mutation CreateOption($input: CreateProductOptionInput!) { createProductOption(input: $input) { id code } }`;
 const DELETE_VARIANTS = `mutation DeleteVariants($ids: [ID!]!) { deleteProductVariants(ids: $ids) { result message } }`;
 export const UPDATE_VARIANTS = `mutation UpdateVariants($input: [UpdateProductVariantInput!]!) { updateProductVariants(input: $input) { id sku } }`;
-const CREATE_VARIANTS = `mutation CreateVariants($input: [CreateProductVariantInput!]!) { createProductVariants(input: $input) { id sku } }`;
+export const CREATE_VARIANTS = `mutation CreateVariants($input: [CreateProductVariantInput!]!) { createProductVariants(input: $input) { id sku } }`;
 
 export async function syncVariants(
   client: VendureClient,
@@ -74,14 +75,7 @@ export async function syncVariants(
     const options = [...new Map([...plan.options.values()].map((o) => [o.code, o])).values()];
     if (!group) {
       const created = await client.query<{ createProductOptionGroup: ShopOptionGroup }>(CREATE_GROUP, {
-        input: {
-          code: plan.code,
-          translations: locales.map((languageCode) => ({ languageCode, name: plan.name })),
-          options: options.map((o) => ({
-            code: o.code,
-            translations: locales.map((languageCode) => ({ languageCode, name: o.name })),
-          })),
-        },
+        input: groupInput(plan, locales),
       });
       group = created.createProductOptionGroup;
       const added = await client.query<{ addOptionGroupToProduct: object }>(ADD_GROUP, {
@@ -127,6 +121,19 @@ export async function syncVariants(
     for (const v of created.createProductVariants) ids[v.sku] = v.id;
   }
   return ids;
+}
+
+/** A new option group with all the plan's options, in Vendure's `CreateProductOptionGroupInput`. */
+export function groupInput(plan: OptionGroupPlan, locales: string[]) {
+  const options = [...new Map([...plan.options.values()].map((o) => [o.code, o])).values()];
+  return {
+    code: plan.code,
+    translations: locales.map((languageCode) => ({ languageCode, name: plan.name })),
+    options: options.map((o) => ({
+      code: o.code,
+      translations: locales.map((languageCode) => ({ languageCode, name: o.name })),
+    })),
+  };
 }
 
 /**

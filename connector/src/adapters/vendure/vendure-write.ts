@@ -19,8 +19,12 @@ import {
   unitValue,
 } from './vendure-record';
 import {
+  CREATE_GROUP_FIELDS,
+  CREATE_VARIANTS,
+  groupInput,
   optionIdsOf,
   PRODUCT_FIELDS,
+  type ShopOptionGroup,
   type ShopProduct,
   syncVariants,
   UPDATE_VARIANTS as UPDATE_VARIANTS_OF_MANY,
@@ -145,20 +149,47 @@ export async function writeRecords(
 ): Promise<RecordOutcome[]> {
   const outcomes: RecordOutcome[] = [];
   const together: { target: TargetRecord; shop: ShopProduct; prepared: PreparedUpsert }[] = [];
+  let creating: { target: TargetRecord; prepared: PreparedUpsert }[] = [];
   // The images the mirror knows for the chunk's records, checked once instead of once per record.
   const knownMedia = targets.flatMap((t) => Object.values(t.known?.media ?? {}));
   if (knownMedia.length > 0) deps = { ...deps, aliveAssets: await aliveAssets(deps.client, knownMedia) };
+  // Whether the creates' SKUs belong to products the shop owns, asked once for all of them.
+  const owned = await shopOwnedSkus(
+    deps.client,
+    targets.flatMap(({ record }) =>
+      record.op === 'deactivate' || shops.has(record.sku)
+        ? []
+        : [record.sku, ...record.product.variants.map((v) => v.sku)],
+    ),
+  );
+  const seen = new Set<string>();
   for (const target of targets) {
     const { record, index } = target;
+    if (seen.has(record.sku)) {
+      // A SKU twice in a chunk: the first one's create is sent, then the product read as it then is.
+      outcomes.push(...(await sendCreates(deps, creating)));
+      creating = [];
+      const again = await findProducts(deps.client, [{ ...target, known: null }]);
+      const found = again.get(record.sku);
+      if (found) shops.set(record.sku, found);
+    }
+    seen.add(record.sku);
     const shop = shops.get(record.sku) ?? null;
-    // A SKU twice in a chunk: the second is written after the first, against the product as it then is.
     shops.delete(record.sku);
-    if (record.op === 'deactivate' || !shop) {
+    if (record.op === 'deactivate') {
       outcomes.push(await writeRecord(deps, target, shop));
       continue;
     }
     const outcome = await refusalsAsOutcome(index, async (): Promise<RecordOutcome | null> => {
+      if (!shop) {
+        const taken = [record.sku, ...record.product.variants.map((v) => v.sku)].find((sku) => owned.has(sku));
+        if (taken) throw new FieldRefusal('sku', `the SKU ${taken} belongs to a product the shop owns`);
+      }
       const prepared = await prepareUpsert(deps, record.sku, record.product, target.known);
+      if (!shop) {
+        creating.push({ target, prepared });
+        return null;
+      }
       if (keepsShape(shop, prepared)) {
         together.push({ target, shop, prepared });
         return null;
@@ -167,6 +198,7 @@ export async function writeRecords(
     });
     if (outcome) outcomes.push(outcome);
   }
+  outcomes.push(...(await sendCreates(deps, creating)));
   if (together.length === 0) return outcomes;
   try {
     outcomes.push(...(await updateTogether(deps, together)));
@@ -175,6 +207,120 @@ export async function writeRecords(
     for (const { target, shop } of together) outcomes.push(await writeRecord(deps, target, shop));
   }
   return outcomes;
+}
+
+/**
+ * The chunk's creates together (`createTogether`); when Vendure refuses one of their calls,
+ * what the calls before it created stays (each mutation is its own transaction), so the
+ * records are read again and written one by one against what they find: a product created
+ * without its variants gets them, and the refusal lands on the record it belongs to.
+ */
+async function sendCreates(
+  deps: WriteDeps,
+  creating: { target: TargetRecord; prepared: PreparedUpsert }[],
+): Promise<RecordOutcome[]> {
+  if (creating.length === 0) return [];
+  try {
+    return await createTogether(deps, creating);
+  } catch (err) {
+    if (!(err instanceof VendureRefusal)) throw err;
+  }
+  const targets = creating.map((c) => c.target);
+  const found = await findProducts(
+    deps.client,
+    targets.map((t) => ({ ...t, known: null })),
+  );
+  const outcomes: RecordOutcome[] = [];
+  for (const target of targets) {
+    const outcome = await writeRecord(deps, target, found.get(target.record.sku) ?? null);
+    // A product the refused call had already made is still this call's create.
+    outcomes.push(outcome.ok ? { ...outcome, action: 'created' } : outcome);
+  }
+  return outcomes;
+}
+
+/**
+ * New products in as few calls as Vendure's Admin API allows. It has no multi-create for
+ * products or option groups (`createProduct` and `createProductOptionGroup` take one input),
+ * so their calls go as aliased fields of one GraphQL document (Vendure runs a document's
+ * mutations one after the other, each its own transaction): one request for the chunk's
+ * products and their option groups, one for attaching the groups, and one
+ * `createProductVariants` for every variant of the chunk (it takes a list across products).
+ * Three requests per chunk instead of four to six per record.
+ */
+async function createTogether(
+  deps: WriteDeps,
+  creating: { target: TargetRecord; prepared: PreparedUpsert }[],
+): Promise<RecordOutcome[]> {
+  const declared: string[] = [];
+  const fields: string[] = [];
+  const variables: Record<string, unknown> = {};
+  const groups: { product: number; code: string; alias: string }[] = [];
+  creating.forEach(({ prepared }, i) => {
+    declared.push(`$p${i}: CreateProductInput!`);
+    fields.push(`p${i}: createProduct(input: $p${i}) { ${PRODUCT_FIELDS} }`);
+    variables[`p${i}`] = prepared.product;
+    prepared.plans.forEach((plan, j) => {
+      const alias = `g${i}_${j}`;
+      declared.push(`$${alias}: CreateProductOptionGroupInput!`);
+      fields.push(`${alias}: createProductOptionGroup(input: $${alias}) { ${CREATE_GROUP_FIELDS} }`);
+      variables[alias] = groupInput(plan, prepared.locales);
+      groups.push({ product: i, code: plan.code, alias });
+    });
+  });
+  const made = await deps.client.query<Record<string, ShopProduct | ShopOptionGroup>>(
+    `mutation CreateProducts(${declared.join(', ')}) {\n${fields.join('\n')}\n}`,
+    variables,
+  );
+  const productAt = (i: number) => made[`p${i}`] as ShopProduct;
+  if (groups.length > 0) {
+    const attach: string[] = [];
+    const ids: Record<string, string> = {};
+    const declaredIds: string[] = [];
+    groups.forEach((g, k) => {
+      declaredIds.push(`$ap${k}: ID!`, `$ag${k}: ID!`);
+      attach.push(`a${k}: addOptionGroupToProduct(productId: $ap${k}, optionGroupId: $ag${k}) { id }`);
+      ids[`ap${k}`] = productAt(g.product).id;
+      ids[`ag${k}`] = (made[g.alias] as ShopOptionGroup).id;
+    });
+    await deps.client.query(`mutation AttachGroups(${declaredIds.join(', ')}) {\n${attach.join('\n')}\n}`, ids);
+  }
+  const input = creating.flatMap(({ prepared }, i) => {
+    const product = productAt(i);
+    const own = groups.filter((g) => g.product === i).map((g) => made[g.alias] as ShopOptionGroup);
+    const options = optionIdsOf({ ...product, optionGroups: own }, prepared.plans);
+    return prepared.variants.map((v) => ({ ...v, productId: product.id, optionIds: options.get(v.sku) ?? [] }));
+  });
+  const created = await deps.client.query<{ createProductVariants: ({ id: string; sku: string } | null)[] }>(
+    CREATE_VARIANTS,
+    { input },
+  );
+  const variantIds = new Map(created.createProductVariants.flatMap((v) => (v ? [[v.sku, v.id] as const] : [])));
+  if (variantIds.size !== new Set(input.map((v) => v.sku)).size)
+    throw new VendureRefusal('Vendure did not create every variant');
+  return creating.map(({ target, prepared }, i) => ({
+    index: target.index,
+    ok: true,
+    ids: idsOf(
+      productAt(i),
+      Object.fromEntries(prepared.variants.map((v) => [v.sku, variantIds.get(v.sku) as string])),
+      Object.fromEntries(prepared.media),
+    ),
+    action: 'created',
+  }));
+}
+
+/** The SKUs among these that are variants of products without `pimSku` (the shop's own), read per 100. */
+async function shopOwnedSkus(client: VendureClient, skus: string[]): Promise<Set<string>> {
+  const owned = new Set<string>();
+  const unique = [...new Set(skus)];
+  for (let i = 0; i < unique.length; i += 100) {
+    const found = await client.query<{
+      productVariants: { items: { sku: string; product: { customFields: { pimSku: string | null } } }[] };
+    }>(VARIANTS_BY_SKU, { skus: unique.slice(i, i + 100) });
+    for (const v of found.productVariants.items) if (!v.product.customFields.pimSku) owned.add(v.sku);
+  }
+  return owned;
 }
 
 /** Whether the product's option groups, options and variant SKUs are already what the record wants. */
