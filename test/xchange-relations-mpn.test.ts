@@ -181,4 +181,38 @@ describe('xChange ProductRelations by manufacturer number', () => {
     expect(compact).toMatch(/<PRODUCT_REFERENCE type="accessories"><PROD_ID_TO>D-200<\/PROD_ID_TO>/);
     expect(compact).toMatch(/<PRODUCT_REFERENCE type="similar"><PROD_ID_TO>M-300<\/PROD_ID_TO>/);
   });
+
+  it('SetReferences takes targetKind mpn: resolves by manufacturer number, and a SKU reference to the same text does not', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(
+      session.tenant,
+      catalog.catalogId,
+      file([product('M-100', ['D-100']), product('M-200', ['D-200'])]),
+      100,
+    );
+    const source = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'D-100')),
+    });
+    const res = await call('POST', '/api/Catalog/SetReferences', {
+      cookie: session.cookie,
+      body: {
+        departmentId: session.tenant.departmentId,
+        productId: source!.id,
+        references: [
+          { type: 'accessories', targetSku: 'M-200', targetKind: 'mpn' },
+          { type: 'accessories', targetSku: 'M-200' },
+        ],
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.outgoing.map((r: any) => [r.targetKind, r.pending])).toEqual([
+      ['mpn', false],
+      ['sku', true],
+    ]);
+    expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual([
+      ['accessories', 'M-200', 'mpn', 'D-200'],
+      ['accessories', 'M-200', 'sku', null],
+    ]);
+  });
 });
