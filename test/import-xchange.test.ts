@@ -100,12 +100,20 @@ describe('ETIM xChange import', () => {
       EF000004: 'true',
       EF000005: 'grau',
     });
-    // The attachment's URL is kept as a link; the relation by manufacturer number is a pending reference.
+    // The attachment's URL is kept as a link.
     expect(breaker.media.map((m) => [m.fileName, m.url])).toEqual([
       ['mk-100.jpg', 'https://example.com/img/mk-100.jpg'],
     ]);
     expect(breaker.references).toEqual([
-      { type: 'accessories', targetSku: 'MK-200', quantity: null, targetProductId: null },
+      // A ProductRelation names the target by manufacturer number: MK-200 is the trade item FX-200's.
+      {
+        type: 'accessories',
+        targetSku: 'MK-200',
+        targetKind: 'mpn',
+        quantity: null,
+        targetProductId: expect.any(String),
+        resolvedSku: 'FX-200',
+      },
     ]);
 
     // Every language kept: English into translations, the German columns left alone where the file has no German.

@@ -182,9 +182,12 @@ describe('ETIM xChange fidelity: every price, relations, attachments without URL
     expect(first.warnings).toEqual(
       expect.arrayContaining([expect.stringMatching(/more than 4 decimals: rounded half up to 4/)]),
     );
+    // References read from ProductRelations (by manufacturer number) go back there; those by SKU to ItemRelations.
+    expect(productOf(first.document, 'FID-1').ProductRelations).toEqual([
+      { RelationType: 'SUCCESSOR', RelatedProducts: [{ RelatedManufacturerProductNumber: 'FID-2' }] },
+      { RelationType: 'OTHER', RelatedProducts: [{ RelatedManufacturerProductNumber: 'FID-2' }] },
+    ]);
     expect(item.ItemRelations).toEqual([
-      { RelatedSupplierItemNumber: 'FID-2', RelationType: 'SUCCESSOR', RelatedItemQuantity: 1 },
-      { RelatedSupplierItemNumber: 'FID-2', RelationType: 'OTHER', RelatedItemQuantity: 1 },
       { RelatedSupplierItemNumber: 'FID-2', RelationType: 'SPAREPART', RelatedItemQuantity: 2 },
       { RelatedSupplierItemNumber: 'GHOST-9', RelationType: 'ACCESSORY', RelatedItemQuantity: 1 },
     ]);

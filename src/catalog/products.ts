@@ -134,8 +134,8 @@ export async function addProduct(db: Database, tenant: Caller, given: ProductInp
       .returning(),
     ...translationStatements(db, id, texts.others),
     ...categoryIds.map((categoryId) => db.insert(productCategories).values({ productId: id, categoryId })),
-    // References waiting for this SKU resolve to the new product (catalog/references/).
-    ...resolveStatements(db, catalog.id, [input.sku]),
+    // References waiting for this SKU (or manufacturer number) resolve to the new product (catalog/references/).
+    ...resolveStatements(db, catalog.id, [input.sku], [], [fieldChanges(input).manufacturerPid]),
     db
       .update(catalogs)
       .set({ productCount: sql`${catalogs.productCount} + 1` })
@@ -233,6 +233,10 @@ async function updateProductOnce(
   }
   if (changes.sku !== undefined && changes.sku !== product.sku)
     statements.push(...resolveStatements(db, product.catalogId, [changes.sku], [product.id]));
+  if (changes.manufacturerPid !== undefined && changes.manufacturerPid !== product.manufacturerPid)
+    statements.push(
+      ...resolveStatements(db, product.catalogId, [], [], [changes.manufacturerPid, product.manufacturerPid]),
+    );
   statements.push(...translationStatements(db, product.id, others));
   if (categoryIds) {
     statements.push(db.delete(productCategories).where(eq(productCategories.productId, product.id)));

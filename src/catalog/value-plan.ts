@@ -110,7 +110,9 @@ export function planTargetWrite(
       follow:
         builtIn.column === 'sku' && (element.kind === 'product' || element.kind === 'variant')
           ? resolveStatements(db, element.catalogId, [stored as string | null], [element.id])
-          : undefined,
+          : builtIn.column === 'manufacturerPid' && (element.kind === 'product' || element.kind === 'variant')
+            ? resolveStatements(db, element.catalogId, [], [element.id], [stored as string | null])
+            : undefined,
     };
   }
 

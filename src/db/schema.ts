@@ -483,6 +483,8 @@ export const products = sqliteTable(
       .where(sql`parent_id IS NULL AND (price IS NULL OR price = '')`),
     // Duplicate GTINs within a company (completeness rule gtinUnique, migration 0026).
     index('products_gtin_idx').on(t.gtin).where(sql`gtin IS NOT NULL AND gtin <> ''`),
+    // The targets of references by manufacturer number (migration 0070).
+    index('products_catalog_mpn_idx').on(t.catalogId, t.manufacturerPid).where(sql`manufacturer_pid IS NOT NULL`),
   ],
 );
 
@@ -1285,6 +1287,10 @@ export const productReferences = sqliteTable(
     catalogId: text('catalog_id').notNull(),
     type: text('type').notNull(),
     targetSku: text('target_sku').notNull(),
+    /** What `target_sku` holds: the target's SKU, or its manufacturer number ('mpn', migration 0070). */
+    targetKind: text('target_kind', { enum: ['sku', 'mpn'] })
+      .notNull()
+      .default('sku'),
     targetProductId: text('target_product_id').references(() => products.id, { onDelete: 'set null' }),
     quantity: integer('quantity'),
     /** REFERENCE_DESCR (migration 0021). */
@@ -1297,6 +1303,7 @@ export const productReferences = sqliteTable(
     primaryKey({ columns: [t.productId, t.position] }),
     index('product_references_target_idx').on(t.targetProductId).where(sql`target_product_id IS NOT NULL`),
     index('product_references_pending_idx').on(t.catalogId, t.targetSku).where(sql`target_product_id IS NULL`),
+    index('product_references_mpn_idx').on(t.catalogId, t.targetSku).where(sql`target_kind = 'mpn'`),
   ],
 );
 /**

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import {
@@ -75,6 +75,8 @@ export interface ProductNode {
 /** One outgoing reference of a node; `targetProductId` null = pending (the SKU is not in the catalog). */
 export interface AggregateReference extends StoredReference {
   targetProductId: string | null;
+  /** A reference by manufacturer number (`targetKind` 'mpn'): the SKU of the product it resolved to, null while pending. */
+  resolvedSku?: string | null;
 }
 
 /** A master product, its variants, and its category placements: the unit of sync and export. */
@@ -210,7 +212,13 @@ export function aggregateStatements(db: Database, companyId: string, masterSet: 
       .where(inArray(productPrices.productId, elementSet))
       .orderBy(asc(productPrices.productId), asc(productPrices.position)),
     db
-      .select()
+      .select({
+        ...getTableColumns(productReferences),
+        // The SKU of the product a reference by manufacturer number resolved to (exports write it to BMEcat).
+        resolvedSku: sql<
+          string | null
+        >`CASE WHEN ${productReferences.targetKind} = 'mpn' THEN (SELECT p.sku FROM products p WHERE p.id = ${productReferences.targetProductId}) END`,
+      })
       .from(productReferences)
       .where(inArray(productReferences.productId, elementSet))
       .orderBy(asc(productReferences.productId), asc(productReferences.position)),
@@ -315,6 +323,7 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
       references: (referencesBy.get(product.id) ?? []).map((r) => ({
         ...storedReference(r),
         targetProductId: r.targetProductId,
+        ...(r.targetKind === 'mpn' ? { resolvedSku: r.resolvedSku } : {}),
       })),
       udx: udxBy.get(product.id) ?? null,
       featureBlocks: (blocksBy.get(product.id) ?? []).map(blockOfRow),

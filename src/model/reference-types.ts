@@ -32,6 +32,12 @@ export interface ReferenceDetails {
 export interface StoredReference extends ReferenceDetails {
   type: string;
   targetSku: string;
+  /**
+   * 'mpn': `targetSku` is the target's manufacturer product number (an ETIM xChange
+   * ProductRelation), resolved to the product of the catalog with that manufacturer_pid.
+   * Absent for the usual reference by SKU.
+   */
+  targetKind?: 'mpn';
   quantity: number | null;
 }
 
@@ -41,6 +47,7 @@ type Maybe = string | null | undefined;
 export function storedReference(r: {
   type: string;
   targetSku: string;
+  targetKind?: Maybe;
   quantity?: number | null;
   descr?: Maybe;
   targetCatalog?: Maybe;
@@ -49,6 +56,7 @@ export function storedReference(r: {
   return {
     type: r.type,
     targetSku: r.targetSku,
+    ...(r.targetKind === 'mpn' ? { targetKind: 'mpn' as const } : {}),
     quantity: r.quantity ?? null,
     ...(r.descr ? { descr: r.descr } : {}),
     ...(r.targetCatalog ? { targetCatalog: r.targetCatalog } : {}),

@@ -161,6 +161,8 @@ export async function loadSnapshot(
       .select({
         type: productReferences.type,
         targetSku: productReferences.targetSku,
+        // 'mpn' stays in the snapshot (storedReference leaves 'sku' out, so older versions read the same).
+        targetKind: productReferences.targetKind,
         quantity: productReferences.quantity,
       })
       .from(productReferences)
@@ -196,7 +198,8 @@ export async function loadSnapshot(
   }
   const prices = pricesSnapshot(priceRows.map(({ productId: _id, ...row }) => row));
   if (prices !== undefined) snapshot.prices = prices;
-  if (kind === 'product' || kind === 'variant') Object.assign(snapshot, referencesSnapshot(referenceRows));
+  if (kind === 'product' || kind === 'variant')
+    Object.assign(snapshot, referencesSnapshot(referenceRows.map(storedReference)));
   // `name@eng`, `values.colour@fra`; a media entry's `media.<id>.description@eng`.
   for (const t of translationRows) {
     const field = t.elementId === elementId ? t.field : `media.${t.elementId}.${t.field}`;

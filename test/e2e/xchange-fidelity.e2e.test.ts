@@ -71,12 +71,9 @@ describe('ETIM xChange fidelity through the API', () => {
       '50',
       '100',
     ]);
-    expect(item.ItemRelations.map((r: any) => r.RelationType)).toEqual([
-      'SUCCESSOR',
-      'OTHER',
-      'SPAREPART',
-      'ACCESSORY',
-    ]);
+    // Read from ProductRelations (by manufacturer number): written back there; by SKU: ItemRelations.
+    expect(product.ProductRelations.map((r: any) => r.RelationType)).toEqual(['SUCCESSOR', 'OTHER']);
+    expect(item.ItemRelations.map((r: any) => r.RelationType)).toEqual(['SPAREPART', 'ACCESSORY']);
     // The link is written always; the file references need MEDIA_URL_KEY for their signed URL (else reported).
     const names = product.ProductAttachments.map((a: any) => a.AttachmentDetails[0].AttachmentFilename);
     const signing = !(exported.warnings ?? []).some((w: string) => /attachment URLs need MEDIA_URL_KEY/.test(w));

@@ -19,6 +19,8 @@ export const MAX_REFERENCES = 500;
 export const ReferenceIn = z.strictObject({
   type: z.enum(REFERENCE_TYPES),
   targetSku: z.string().trim().min(1).max(255),
+  /** `mpn`: `targetSku` is the target's manufacturer product number; absent or `sku`: its SKU. */
+  targetKind: z.enum(['sku', 'mpn']).optional(),
   /** How many of the target go with one of this product (BMEcat's `quantity`); absent = unspecified. */
   quantity: z.number().int().positive().max(1_000_000).nullable().optional(),
   /** REFERENCE_DESCR: what the reference is about. */
@@ -38,7 +40,7 @@ export function referenceListProblem(ownSku: string | null, list: readonly Store
   for (const [i, r] of list.entries()) {
     if (ownSku !== null && r.targetSku === ownSku)
       return `references[${i}].targetSku: a product cannot reference itself`;
-    const key = `${r.type}\u0000${r.targetSku}`;
+    const key = `${r.type}\u0000${r.targetKind ?? 'sku'}\u0000${r.targetSku}`;
     if (seen.has(key)) return `references[${i}]: the ${r.type} reference to ${r.targetSku} is listed twice`;
     seen.add(key);
   }

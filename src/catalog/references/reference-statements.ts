@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQLWrapper, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../db/client';
 import { jsonInsert } from '../../db/json-rows';
 import { productReferences } from '../../db/schema';
@@ -10,6 +10,11 @@ import type { StoredReference } from './reference-rules';
  * NULL (pending). Every write that can change which product a SKU names puts `resolveStatement`
  * into its own batch: creating products (AddProduct, upserts, imports) and changing a SKU. A
  * deleted target is handled by the foreign key (ON DELETE SET NULL): the reference waits again.
+ *
+ * A reference with `target_kind` 'mpn' (an ETIM xChange ProductRelation, migration 0070) names
+ * its target by manufacturer product number instead: it resolves to the one product of its
+ * catalog whose manufacturer_pid that is (`mpnTarget`); writes that create products or change a
+ * manufacturer number pass the numbers as `mpns`.
  */
 
 /** At most this many SKUs or rows travel in one JSON parameter (bounded statement size). */
@@ -31,15 +36,19 @@ export function resolveStatements(
   catalogId: string,
   skus: readonly (string | null | undefined)[],
   formerTargetIds: readonly string[] = [],
+  mpns: readonly (string | null | undefined)[] = [],
 ): BatchStatement[] {
-  const named = [...new Set(skus.filter((s): s is string => typeof s === 'string' && s !== ''))];
+  const named = distinct(skus);
   const out: BatchStatement[] = [];
-  const target = sql`(SELECT p.id FROM products p WHERE p.catalog_id = ${productReferences.catalogId} AND p.sku = ${productReferences.targetSku})`;
+  const bySku = skuTarget(productReferences.catalogId, productReferences.targetSku);
+  // The target of either kind: a pending reference by number whose number is a new SKU (the
+  // fallback of mpnTarget) is re-resolved here too, on the same index as before.
+  const either = sql`CASE WHEN ${productReferences.targetKind} = 'mpn' THEN ${mpnTarget(productReferences.catalogId, productReferences.targetSku)} ELSE ${bySku} END`;
   for (const part of chunks(named))
     out.push(
       db
         .update(productReferences)
-        .set({ targetProductId: target })
+        .set({ targetProductId: either })
         .where(
           sql`${productReferences.catalogId} = ${catalogId} AND ${productReferences.targetProductId} IS NULL AND ${productReferences.targetSku} IN (SELECT value FROM json_each(${JSON.stringify(part)}))`,
         ),
@@ -48,11 +57,40 @@ export function resolveStatements(
     out.push(
       db
         .update(productReferences)
-        .set({ targetProductId: target })
+        .set({ targetProductId: either })
         .where(sql`${productReferences.targetProductId} IN (SELECT value FROM json_each(${JSON.stringify(part)}))`),
+    );
+  // Pending and resolved alike (product_references_mpn_idx): a second product with the number
+  // makes a resolved reference ambiguous, so it waits again.
+  for (const part of chunks(distinct(mpns)))
+    out.push(
+      db
+        .update(productReferences)
+        .set({ targetProductId: mpnTarget(productReferences.catalogId, productReferences.targetSku) })
+        .where(
+          sql`${productReferences.catalogId} = ${catalogId} AND ${productReferences.targetKind} = 'mpn' AND ${productReferences.targetSku} IN (SELECT value FROM json_each(${JSON.stringify(part)}))`,
+        ),
     );
   return out;
 }
+
+const distinct = (values: readonly (string | null | undefined)[]) => [
+  ...new Set(values.filter((s): s is string => typeof s === 'string' && s !== '')),
+];
+
+const skuTarget = (catalogId: SQLWrapper | string, sku: SQLWrapper) =>
+  sql`(SELECT p.id FROM products p WHERE p.catalog_id = ${catalogId} AND p.sku = ${sku})`;
+
+/**
+ * The product a manufacturer number names in a catalog: the one master with it; else, when no
+ * master has it, the one variant with it; else, when no product has it at all, the product whose
+ * SKU it is (an xChange export writes the item number as the required manufacturer number of a
+ * product without one, and the import keeps no manufacturer number equal to the SKU); else none:
+ * several masters (or several variants) share it, and the reference stays pending as ambiguous.
+ * One scan of products_catalog_mpn_idx (and one lookup of products_catalog_sku_uq).
+ */
+const mpnTarget = (catalogId: SQLWrapper | string, mpn: SQLWrapper) =>
+  sql`(SELECT CASE WHEN count(*) = 0 THEN ${skuTarget(catalogId, mpn)} WHEN sum(p.parent_id IS NULL) = 1 THEN max(CASE WHEN p.parent_id IS NULL THEN p.id END) WHEN sum(p.parent_id IS NULL) = 0 AND count(*) = 1 THEN max(p.id) END FROM products p WHERE p.catalog_id = ${catalogId} AND p.manufacturer_pid = ${mpn})`;
 
 /** Rows of `insertStatements`: the source product and its list, in order. */
 export interface ReferenceRows {
@@ -73,6 +111,7 @@ export function insertStatements(db: Database, catalogId: string, lists: readonl
       catalogId,
       type: r.type,
       targetSku: r.targetSku,
+      targetKind: r.targetKind === 'mpn' ? ('mpn' as const) : ('sku' as const),
       // Carries the SKU into the statement, where `columnSql` turns it into the product it names.
       targetProductId: r.targetSku,
       quantity: r.quantity,
@@ -81,11 +120,16 @@ export function insertStatements(db: Database, catalogId: string, lists: readonl
       targetCatalogVersion: r.targetCatalogVersion ?? null,
     })),
   );
-  return jsonInsert(db, productReferences, rows, {
-    columnSql: {
-      targetProductId: (sku) => sql`(SELECT p.id FROM products p WHERE p.catalog_id = ${catalogId} AND p.sku = ${sku})`,
-    },
-  });
+  const bySku = rows.filter((r) => r.targetKind === 'sku');
+  const byMpn = rows.filter((r) => r.targetKind === 'mpn');
+  return [
+    ...jsonInsert(db, productReferences, bySku, {
+      columnSql: { targetProductId: (sku) => skuTarget(catalogId, sku) },
+    }),
+    ...jsonInsert(db, productReferences, byMpn, {
+      columnSql: { targetProductId: (mpn) => mpnTarget(catalogId, mpn) },
+    }),
+  ];
 }
 
 /** Deletes the outgoing lists of `productIds` (before `insertStatements` replaces them). */

@@ -9,7 +9,10 @@ export const ReferencesOut = z.object({
     z.object({
       position: z.number().int(),
       type: z.enum(REFERENCE_TYPES),
+      /** As written: the target's SKU, or its manufacturer number when `targetKind` is `mpn`. */
       targetSku: z.string(),
+      /** `mpn`: the target is named by manufacturer product number (an ETIM xChange ProductRelation). */
+      targetKind: z.enum(['sku', 'mpn']),
       quantity: z.number().int().nullable(),
       /** REFERENCE_DESCR, and CATALOG_ID / CATALOG_VERSION of the target's catalog, when given. */
       descr: z.string().nullable(),

@@ -57,6 +57,7 @@ export async function getReferences(db: Database, tenant: Caller, input: { produ
         position: productReferences.position,
         type: productReferences.type,
         targetSku: productReferences.targetSku,
+        targetKind: productReferences.targetKind,
         quantity: productReferences.quantity,
         descr: productReferences.descr,
         targetCatalog: productReferences.targetCatalog,

@@ -17,6 +17,7 @@ export function resolveReferences(
   list: readonly {
     type: string;
     targetSku: string;
+    targetKind?: string | null;
     quantity?: number | null;
     descr?: string | null;
     targetCatalog?: string | null;
@@ -38,6 +39,7 @@ export function resolveReferences(
       problem('reference_invalid', 'a reference needs a target SKU', 'left out');
       continue;
     }
+    const byMpn = r.targetKind === 'mpn';
     if (targetSku === ownSku) {
       problem('reference_invalid', 'a product cannot reference itself', 'left out');
       continue;
@@ -52,7 +54,7 @@ export function resolveReferences(
       problem('reference_invalid', `quantity ${quantity} is not a positive whole number`, 'left out');
       quantity = null;
     }
-    const key = `${type}\u0000${targetSku}`;
+    const key = `${type}\u0000${byMpn ? 'mpn' : 'sku'}\u0000${targetSku}`;
     if (seen.has(key)) {
       problem('reference_invalid', `the ${type} reference to ${targetSku} is listed twice`, 'the second left out');
       continue;
@@ -63,6 +65,7 @@ export function resolveReferences(
       storedReference({
         type,
         targetSku,
+        targetKind: byMpn ? 'mpn' : null,
         quantity,
         descr: text(r.descr, 250),
         targetCatalog: text(r.targetCatalog, 64),

@@ -53,7 +53,8 @@ export interface UpsertRecord {
   /** The whole price list (replaces the stored one; docs/data-model.md "Prices"). */
   prices?: UpsertPrice[];
   /** Outgoing references in order, replacing the product's list (catalog/references/). */
-  references?: { type: string; targetSku: string; quantity?: number | null }[];
+  /** `targetKind: 'mpn'`: the target is named by its manufacturer product number (an xChange ProductRelation). */
+  references?: { type: string; targetSku: string; targetKind?: 'sku' | 'mpn'; quantity?: number | null }[];
   /** The product's USER_DEFINED_EXTENSIONS as verbatim XML (BMEcat import); null removes it. */
   udx?: string | null;
   /** Feature blocks of other systems (UNSPSC, udf_*, eCl@ss Advanced …), replaced as a whole list. */
@@ -112,7 +113,7 @@ export interface ResolvedNode {
   } | null;
   /** The price list to store; its default row's amount is in `fields.price`. */
   prices?: StoredPrice[];
-  references?: { type: string; targetSku: string; quantity: number | null }[];
+  references?: { type: string; targetSku: string; targetKind?: 'mpn'; quantity: number | null }[];
   media?: {
     fileName: string;
     contentType: string;

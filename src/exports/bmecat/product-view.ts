@@ -60,10 +60,15 @@ export interface ProductView {
   categoryIds: string[];
   /** The price list (a variant without a list and without a price inherits its master's when the template says so); empty: `price` only. */
   prices: PriceOut[];
-  /** Outgoing references in order, the target as SUPPLIER_PID (its SKU fitted like any PID). */
+  /**
+   * Outgoing references in order, the target as SUPPLIER_PID (its SKU fitted like any PID); a
+   * reference by manufacturer number (`mpn`, as written) gives the SKU of the product it resolved
+   * to, or the number itself while pending.
+   */
   references: {
     type: string;
     pid: string;
+    mpn?: string;
     quantity: number | null;
     descr?: string;
     targetCatalog?: string;
@@ -153,7 +158,8 @@ function view(
     prices: ownPrices(p.price, node.prices ?? [], plan) ?? (inherit && m && !p.price ? m.prices : []),
     references: node.references.map((r) => ({
       type: r.type,
-      pid: supplierPid({ id: '', sku: r.targetSku }).pid,
+      pid: supplierPid({ id: '', sku: r.targetKind === 'mpn' ? (r.resolvedSku ?? r.targetSku) : r.targetSku }).pid,
+      ...(r.targetKind === 'mpn' ? { mpn: r.targetSku } : {}),
       quantity: r.quantity,
       descr: r.descr,
       targetCatalog: r.targetCatalog,

@@ -7,7 +7,7 @@ import { etimClassifications, otherClassifications } from './xchange-classificat
 import { ATTACHMENT_OTHER, ATTACHMENT_PICTURE } from './xchange-codes';
 import type { XChangePlan } from './xchange-plan';
 import { perLanguage, xchangeLanguages } from './xchange-languages';
-import { tradeItem, XCHANGE_STATUS } from './xchange-trade-item';
+import { productRelations, tradeItem, XCHANGE_STATUS } from './xchange-trade-item';
 
 type Json = Record<string, unknown>;
 
@@ -125,6 +125,7 @@ export async function xchangeProduct(
     ProductAttachments: await attachments(ctx, plan, view.media, view, w),
     EtimClassification: nonEmpty(etimClassifications(plan, view, w)),
     OtherClassifications: nonEmpty(otherClassifications(view.blocks)),
+    ProductRelations: nonEmpty(productRelations(view, w)),
     TradeItem: [tradeItem(plan, view, descriptions, w)],
   };
 }

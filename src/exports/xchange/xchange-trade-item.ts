@@ -36,25 +36,52 @@ export function pricing(plan: XChangePlan, view: ProductView, unit: string, w: E
 }
 
 /**
- * A product's references as the trade item's `ItemRelations`: the target by its SKU
- * (RelatedSupplierItemNumber), which the import reads back exactly; xChange's ProductRelations
- * name a related product by its manufacturer number instead, which the model does not key on.
+ * A product's references by SKU as the trade item's `ItemRelations`: the target by its SKU
+ * (RelatedSupplierItemNumber), which the import reads back exactly. References by manufacturer
+ * number (read from a ProductRelation) go back to `ProductRelations` (productRelations).
  * RelatedItemQuantity is required: a reference without quantity is written with 1. What
  * ItemRelations cannot say is reported: diff_orderunit (written as OTHER), a description, the
  * target's catalog.
  */
 export function itemRelations(view: ProductView, w: ExportWarnings): Json[] {
-  return view.references.map((r) => {
-    const type = RELATION_TYPE[r.type];
-    if (!type) w.add(`reference type ${r.type} written as OTHER: ETIM xChange has no such relation`, view.subject);
-    if (r.descr || r.targetCatalog)
-      w.add('reference description or target catalog left out: ETIM xChange relations have none', view.subject);
-    return {
+  return view.references
+    .filter((r) => r.mpn === undefined)
+    .map((r) => ({
       RelatedSupplierItemNumber: r.pid.slice(0, 35),
-      RelationType: type ?? 'OTHER',
+      RelationType: relationType(r, view, w),
       RelatedItemQuantity: r.quantity ?? 1,
-    };
-  });
+    }));
+}
+
+/**
+ * A product's references by manufacturer number as the Product's `ProductRelations`, one entry
+ * per reference in their order, the target by RelatedManufacturerProductNumber as it was read
+ * (resolved or pending alike), so that the import reads each back as the same reference.
+ */
+export function productRelations(view: ProductView, w: ExportWarnings): Json[] {
+  return view.references.flatMap((r) =>
+    r.mpn === undefined
+      ? []
+      : [
+          {
+            RelationType: relationType(r, view, w),
+            RelatedProducts: [
+              {
+                RelatedManufacturerProductNumber: r.mpn.slice(0, 35),
+                ...(r.quantity !== null ? { RelatedProductQuantity: r.quantity } : {}),
+              },
+            ],
+          },
+        ],
+  );
+}
+
+function relationType(r: ProductView['references'][number], view: ProductView, w: ExportWarnings): string {
+  const type = RELATION_TYPE[r.type];
+  if (!type) w.add(`reference type ${r.type} written as OTHER: ETIM xChange has no such relation`, view.subject);
+  if (r.descr || r.targetCatalog)
+    w.add('reference description or target catalog left out: ETIM xChange relations have none', view.subject);
+  return type ?? 'OTHER';
 }
 
 /**
@@ -78,7 +105,7 @@ export function tradeItem(plan: XChangePlan, view: ProductView, descriptions: Js
         MinimalItemDescription: d.MinimalProductDescription,
       })),
     },
-    ItemRelations: view.references.length > 0 ? itemRelations(view, w) : undefined,
+    ItemRelations: view.references.some((r) => r.mpn === undefined) ? itemRelations(view, w) : undefined,
     Ordering: {
       OrderUnit: unit,
       MinimumOrderQuantity: '1',

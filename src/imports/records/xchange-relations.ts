@@ -15,18 +15,23 @@ const quantityOf = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'st
 /**
  * A Product's `ProductRelations` as references of each of its trade items: V2.0 groups related
  * products under a RelationType (`RelatedProducts`), V1.1 writes one relation per entry. A
- * related product is named by its RelatedManufacturerProductNumber, taken as the target SKU
- * (RelatedSupplierItemNumber when a file gives one there); a target not in the catalog is kept
- * pending and resolves when a product with that SKU arrives, as a BMEcat PROD_ID_TO does.
+ * related product is named by its RelatedManufacturerProductNumber: a reference by manufacturer
+ * number (`targetKind: 'mpn'`), which resolves to the product of the catalog whose
+ * manufacturer_pid that is, now or when it arrives (catalog/references/reference-statements.ts).
+ * A file that gives a RelatedSupplierItemNumber there names the target by SKU instead.
  */
 export function productRelationsOf(product: Json): Reference[] {
   return list(product.ProductRelations).flatMap((relation) => {
     const related = Array.isArray(relation.RelatedProducts) ? list(relation.RelatedProducts) : [relation];
-    return related.map((r) => ({
-      type: typeOf(relation.RelationType),
-      targetSku: str(r.RelatedSupplierItemNumber) ?? str(r.RelatedManufacturerProductNumber) ?? '',
-      quantity: quantityOf(r.RelatedProductQuantity),
-    }));
+    return related.map((r) => {
+      const sku = str(r.RelatedSupplierItemNumber);
+      return {
+        type: typeOf(relation.RelationType),
+        targetSku: sku ?? str(r.RelatedManufacturerProductNumber) ?? '',
+        ...(sku === null ? { targetKind: 'mpn' as const } : {}),
+        quantity: quantityOf(r.RelatedProductQuantity),
+      };
+    });
   });
 }
 

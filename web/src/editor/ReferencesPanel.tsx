@@ -7,13 +7,14 @@ import { keys } from '../api/keys';
 import type { ProductDetail } from '../api/models';
 import { useSetReferences } from '../api/mutations';
 import { useAnnounce } from '../components/Announcer';
-import { REFERENCE_TYPES, type ReferenceType } from '../../../src/model/reference-types';
+import { REFERENCE_TYPES } from '../../../src/model/reference-types';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
+import { type ReferenceRow, referencesOfRows } from './reference-rows';
 
-type Row = { id: number; type: ReferenceType; targetSku: string; quantity: string };
+type Row = ReferenceRow;
 
 /** Stable keys for rows being edited (a row's index changes when one above it is removed). */
 let nextRowId = 0;
@@ -47,6 +48,7 @@ function ReferencesForm({ product, data }: { product: ProductDetail; data: Data 
       id: nextRowId++,
       type: r.type,
       targetSku: r.targetSku,
+      targetKind: r.targetKind,
       quantity: r.quantity?.toString() ?? '',
     })),
   );
@@ -59,13 +61,7 @@ function ReferencesForm({ product, data }: { product: ProductDetail; data: Data 
     setBusy(true);
     setError(null);
     try {
-      const references = rows
-        .filter((r) => r.targetSku.trim() !== '')
-        .map((r) => ({
-          type: r.type,
-          targetSku: r.targetSku.trim(),
-          quantity: r.quantity ? Number(r.quantity) : null,
-        }));
+      const references = referencesOfRows(rows);
       await setReferences.mutateAsync({
         departmentId,
         productId: product.productId,
@@ -120,7 +116,9 @@ function ReferencesForm({ product, data }: { product: ProductDetail; data: Data 
       <div className="form-actions">
         <button
           type="button"
-          onClick={() => setRows([...rows, { id: nextRowId++, type: 'accessories', targetSku: '', quantity: '' }])}
+          onClick={() =>
+            setRows([...rows, { id: nextRowId++, type: 'accessories', targetSku: '', targetKind: 'sku', quantity: '' }])
+          }
         >
           {t('references.add')}
         </button>

@@ -57,6 +57,8 @@ export class WriteSet {
   /** Outgoing reference lists written (catalog/references/), and SKUs of the products created. */
   readonly references: (ReferenceRows & { catalogId: string })[] = [];
   readonly createdSkus: { catalogId: string; sku: string }[] = [];
+  /** Manufacturer numbers of products created or changed (old and new), for references by number. */
+  readonly writtenMpns: { catalogId: string; mpn: string }[] = [];
   readonly udx: (typeof productUdx.$inferInsert)[] = [];
   readonly featureBlocks: (typeof productFeatureBlocks.$inferInsert)[] = [];
   /** Translations written (text) or removed (null), after the statements that clear fields. */
@@ -81,6 +83,15 @@ export class WriteSet {
           db,
           catalogId,
           created.map((c) => c.sku),
+        ),
+      ),
+      ...byCatalog(this.writtenMpns).flatMap(([catalogId, written]) =>
+        resolveStatements(
+          db,
+          catalogId,
+          [],
+          [],
+          written.map((w) => w.mpn),
         ),
       ),
       ...jsonInsert(db, productUdx, this.udx),
@@ -137,7 +148,13 @@ export function nodeStatements(
     for (const column of NEW_PRODUCT_COLUMNS) (row as Record<string, unknown>)[column] = null;
     out.products.push({ ...row, ...next.fields });
     out.createdSkus.push({ catalogId: ctx.catalogId, sku: next.sku });
+    const mpn = next.fields.manufacturerPid;
+    if (typeof mpn === 'string' && mpn !== '') out.writtenMpns.push({ catalogId: ctx.catalogId, mpn });
   } else if (parts && parts.fields.length > 0) {
+    const mpn = parts.fields.find(([field]) => field === 'manufacturerPid');
+    if (mpn)
+      for (const value of [mpn[1], existing.product.manufacturerPid])
+        if (typeof value === 'string' && value !== '') out.writtenMpns.push({ catalogId: ctx.catalogId, mpn: value });
     statements.push(
       db
         .update(products)
