@@ -178,6 +178,43 @@ describe('ETIM xChange import', () => {
     expect(rows).toEqual([]);
   });
 
+  it('ends every slice past where it began: products of several trade items in one-record slices and batches', async () => {
+    // A Product's records before its last resume before the Product, so a slice or batch that ended
+    // on one would start over on the same Product for ever; each slice must move on.
+    const doc = xchangeV2() as any;
+    for (const [p, product] of doc.Supplier[0].Product.entries()) {
+      const first = product.TradeItem[0];
+      product.TradeItem = [0, 1, 2].map((i) => ({
+        ...first,
+        ItemIdentification: { SupplierItemNumber: `MULTI-${p}-${i}` },
+      }));
+    }
+    const session = await makeSession();
+    for (const batchSize of [1, 2, 500]) {
+      const catalog = await makeCatalog(session.tenant, {
+        name: `Slices ${batchSize}`,
+        language: 'deu',
+        languages: ['eng'],
+      });
+      const { job, outcomes } = await importText(session.tenant, catalog.catalogId, JSON.stringify(doc), batchSize);
+      expect(job.error).toBeNull();
+      expect(job.state).toBe('succeeded');
+      expect(outcomes.length).toBeLessThan(60);
+      const skus = await db()
+        .select({ sku: products.sku })
+        .from(products)
+        .where(eq(products.catalogId, catalog.catalogId));
+      expect(skus.map((r) => r.sku).sort()).toEqual([
+        'MULTI-0-0',
+        'MULTI-0-1',
+        'MULTI-0-2',
+        'MULTI-1-0',
+        'MULTI-1-1',
+        'MULTI-1-2',
+      ]);
+    }
+  });
+
   it('round trip: export, import into an empty catalog, export again gives the same products', async () => {
     const session = await makeSession();
     const source = await roundTripCatalog(session.tenant, 'Rundreise');

@@ -65,9 +65,9 @@ const first = () =>
 async function importText(tenant: Tenant, catalogId: string, text: string, batchSize: number) {
   const fileId = await putImportFile(tenant, text, 'catalog.json');
   const jobId = await insertImportJob(tenant, { catalogId, fileId });
-  // Batch size 1: every record its own batch, and a slice ends after each step (the checkpoint
-  // carries the job across queue messages; nothing stays in memory).
-  const deps = importDeps({ batchSize });
+  // Batch size 1: every record its own batch; sliceMs -1: a slice ends after each step (the
+  // checkpoint carries the job across queue messages; nothing stays in memory).
+  const deps = importDeps({ batchSize, sliceMs: -1 });
   for (let round = 0; round < 10 && (await importJobRow(jobId)).state !== 'succeeded'; round++)
     await runImportToEnd(jobId, deps);
   const job = await importJobRow(jobId);

@@ -32,6 +32,13 @@ export interface SliceRun {
 
 const overBudget = (run: SliceRun) => Date.now() - run.started > run.sliceMs;
 
+/**
+ * Whether the checkpoint moved past `from` (the slice's start, as JSON). An xChange Product's
+ * records before its last resume before the Product, so a checkpoint saved on one of them can
+ * be where the slice began: ending the slice there would start the same Product over for ever.
+ */
+const movedOn = (run: SliceRun, from: string) => JSON.stringify(run.cp.at) !== from;
+
 /** Saves the next checkpoint in one transaction with `statements` (guarded: see guardStatement). */
 export async function saveCheckpoint(
   run: SliceRun,
@@ -49,6 +56,7 @@ export async function saveCheckpoint(
  * and stages the group system for the groups phase and the group map for the products phase.
  */
 export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
+  const from = JSON.stringify(run.cp.at);
   const next: ImportCheckpoint = structuredClone(run.cp);
   let groups: (FileGroup & { position: number })[] = [];
   let entries: { sku: string; groupId: string }[] = [];
@@ -71,7 +79,7 @@ export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
       await saveCheckpoint(run, staged(), next);
       groups = [];
       entries = [];
-      if (overBudget(run)) return 'continued';
+      if (overBudget(run) && movedOn(run, from)) return 'continued';
     }
   }
   await saveCheckpoint(run, staged(), {
@@ -117,6 +125,7 @@ export const MAX_BATCH_BYTES = 2 * 1024 * 1024;
  * placements), so each product is written once. A slice ends after the batch that spends its budget.
  */
 export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
+  const from = JSON.stringify(run.cp.at);
   const next: ImportCheckpoint = structuredClone(run.cp);
   const warnings = new ExportWarnings(next.warnings);
   const matcher = run.cp.format === 'CSV' ? new CategoryMatcher(run.db, run.scope) : null;
@@ -274,7 +283,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       placements.length + unreadableEntries.length >= 2000
     ) {
       await flush(false);
-      if (overBudget(run)) return 'continued';
+      if (overBudget(run) && movedOn(run, from)) return 'continued';
     }
   }
   await writeGroupDetails(run.db, groupScope, groupTexts);

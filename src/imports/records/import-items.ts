@@ -131,7 +131,8 @@ export async function* items(
 /**
  * The records of an xChange file: one per TradeItem of each Product, located by JSON path.
  * Every record but a Product's last resumes before the Product (a re-read writes the same
- * records again, unchanged), so a slice never ends between a Product's trade items. The
+ * records again, unchanged); a slice ends only once its checkpoint moved past where it began
+ * (import-phases.ts `movedOn`), so a Product is never started over for ever. The
  * validation pass tallies each Product's languages once, on its first record.
  */
 async function* xchangeItems(
