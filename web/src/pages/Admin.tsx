@@ -12,7 +12,7 @@ import {
 } from '../api/mutations';
 import { describeError } from '../api/errors';
 import { useCatalogs, useChannels, useRoles } from '../api/hooks';
-import { type MemberRole, ROLES, type UserRow } from '../api/models';
+import type { MemberRole, UserRow } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
@@ -26,6 +26,7 @@ import { AdminRoles } from './AdminRoles';
 import { MemberAccessDialog } from './MemberAccessDialog';
 import { AdminSso } from './AdminSso';
 import { AdminTeam } from './AdminTeam';
+import { RoleOptions } from './RoleOptions';
 
 /**
  * Admin: the company's users, their role (and a translator's languages, docs/teams.md), their
@@ -139,20 +140,7 @@ export default function Admin() {
                     aria-label={t('admin.roleFor', { name: u.name || u.email })}
                     onChange={(e) => void setRole(u, e.target.value, u.languages)}
                   >
-                    {ROLES.map((role) => (
-                      <option key={role} value={role}>
-                        {t(`role.${role}`)}
-                      </option>
-                    ))}
-                    {customRoles.length > 0 && (
-                      <optgroup label={t('team.customRoles')}>
-                        {customRoles.map((r) => (
-                          <option key={r.roleId} value={r.roleId}>
-                            {r.name}
-                          </option>
-                        ))}
-                      </optgroup>
-                    )}
+                    <RoleOptions customRoles={customRoles} />
                   </select>
                   {takesLanguages(u.role, roles.data?.items) && (
                     <input

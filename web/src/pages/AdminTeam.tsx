@@ -4,7 +4,7 @@ import { apiGet } from '../api/client';
 import { useRoles } from '../api/hooks';
 import { describeError } from '../api/errors';
 import { keys } from '../api/keys';
-import { type Invitation, type MemberChange, type MemberRole, ROLES } from '../api/models';
+import type { Invitation, MemberChange, MemberRole } from '../api/models';
 import { useInviteMember, useRevokeInvitation } from '../api/mutations';
 import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
@@ -13,6 +13,7 @@ import { useI18n } from '../i18n/i18n';
 import { flattenPages, nextCursorOf } from '../lib/cursor';
 import { actionText, changeLines, parseLanguages, roleName, takesLanguages } from '../lib/team';
 import { noScope, ScopePicker } from './ScopePicker';
+import { RoleOptions } from './RoleOptions';
 
 /**
  * The Team parts of Administration (docs/teams.md): the invite form, which shows the new link
@@ -76,20 +77,7 @@ function InviteForm() {
         <label className="field">
           <span>{t('account.role')}</span>
           <select name="role" value={role} onChange={(e) => setRole(e.target.value)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {t(`role.${r}`)}
-              </option>
-            ))}
-            {customRoles.length > 0 && (
-              <optgroup label={t('team.customRoles')}>
-                {customRoles.map((r) => (
-                  <option key={r.roleId} value={r.roleId}>
-                    {r.name}
-                  </option>
-                ))}
-              </optgroup>
-            )}
+            <RoleOptions customRoles={customRoles} />
           </select>
         </label>
         {takesLanguages(role, roles.data?.items) && (
