@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/kernel/caller';
 import { getChanges } from '../src/history/changes-feed';
@@ -135,11 +136,29 @@ describe('the changes feed of a category-scoped member', () => {
     expect(pages).toBeGreaterThan(Math.ceil(full.items.length / 2));
   });
 
-  it('refuses include=events (events are not judged against a scope), the plain feed still answers', async () => {
-    const refused = await get(agency.cookie, 'Changes/GetChanges?include=events');
-    expect(refused.status).toBe(403);
-    expect(refused.json.error).toContain('changes only');
-    expect((await get(agency.cookie, 'Changes/GetChanges')).status).toBe(200);
+  it('answers include=events with the events of their products only, in the same order as the changes', async () => {
+    const start = (await get(admin.cookie, 'Changes/GetChanges?limit=1000')).json.cursor;
+    // events as the review and completeness writes record them (migration 0069 publishes each to the feed)
+    for (const [sku, type] of [
+      ['OUT-1', 'review.submitted'],
+      ['IN-1', 'review.submitted'],
+      ['IN-1', 'completeness.reached'],
+    ])
+      await env.DB.prepare('INSERT INTO domain_events (company_id, event_type, order_key, data) VALUES (?, ?, ?, ?)')
+        .bind(company.companyId, type, ids[sku!], JSON.stringify({ productId: ids[sku!], sku }))
+        .run();
+    const since = encodeURIComponent(start);
+    const all = await get(admin.cookie, `Changes/GetChanges?include=events&since=${since}`);
+    expect(all.json.items.map((e: { data: { sku: string } }) => e.data.sku)).toEqual(['OUT-1', 'IN-1', 'IN-1']);
+    const scoped = await get(agency.cookie, `Changes/GetChanges?include=events&since=${since}`);
+    expect(scoped.status, scoped.text).toBe(200);
+    expect(scoped.json.items.map((e: { type: string; data: { sku: string } }) => [e.type, e.data.sku])).toEqual([
+      ['review.submitted', 'IN-1'],
+      ['completeness.reached', 'IN-1'],
+    ]);
+    expect(scoped.json.cursor).toBe(all.json.cursor);
+    // without include the same window holds no item for them
+    expect((await get(agency.cookie, `Changes/GetChanges?since=${since}`)).json.items).toEqual([]);
   });
 
   it('is the same through /api/ai and MCP', async () => {

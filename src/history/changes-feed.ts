@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { deletedMasterInScopeSql, productScopeSql } from '../db/product-scope';
 import { changeFeed, domainEvents, historyVersions } from '../db/schema';
-import { badRequest, forbidden } from '../kernel/app-error';
+import { badRequest } from '../kernel/app-error';
 import type { Caller, ProductScope } from '../kernel/caller';
 import { decodeJsonCursor, encodeJsonCursor } from '../kernel/pagination';
 import { decodeChanges } from '../records/history-record';
@@ -141,14 +141,11 @@ export async function getChanges(
   options: { scan?: number } = {},
 ): Promise<z.infer<typeof ChangesPageOut>> {
   const after = decodeFeedCursor(caller.companyId, input.since);
-  if (caller.productScope) {
-    // Review and completeness events are not judged against a scope yet (docs/teams.md): a scoped member reads changes only.
-    if (input.include === 'events')
-      throw forbidden(
-        'include=events reads the whole company; a member with a catalog, category or channel scope reads changes only',
-      );
-    return getScopedChanges(db, caller, caller.productScope, after, input.limit, options.scan ?? SCOPED_FEED_SCAN);
-  }
+  if (caller.productScope)
+    return getScopedChanges(db, caller, caller.productScope, after, input.limit, {
+      scan: options.scan ?? SCOPED_FEED_SCAN,
+      events: input.include === 'events',
+    });
   if (input.include === 'events') {
     const rows = await readFeedWithEvents(db, caller.companyId, after, input.limit + 1);
     const page = rows.slice(0, input.limit);
@@ -185,7 +182,9 @@ export const SCOPED_FEED_SCAN = 1000;
  * tree is not hidden). A page reads at most SCOPED_FEED_SCAN rows of the (company_id, seq)
  * index, each judged by primary-key seeks; when that window ends before `limit` changes were
  * kept, the cursor moves to its end and `hasMore` is true, so a small scope in a busy company
- * pages on in bounded steps instead of one long scan.
+ * pages on in bounded steps instead of one long scan. With `events`, the review and completeness
+ * events of products in scope now (`data.productId`, the master) come in the same order; an
+ * event of a product deleted since is left out, like one of a product outside.
  */
 async function getScopedChanges(
   db: Database,
@@ -193,7 +192,7 @@ async function getScopedChanges(
   scope: ProductScope,
   after: number,
   limit: number,
-  scan: number,
+  { scan, events }: { scan: number; events: boolean },
 ): Promise<z.infer<typeof ChangesPageOut>> {
   const { companyId } = caller;
   const window = sql`SELECT f.seq, f.version_id FROM change_feed f
@@ -202,11 +201,16 @@ async function getScopedChanges(
   const visible = sql`(v.element_kind NOT IN ('product', 'variant')
     OR EXISTS (SELECT 1 FROM products p WHERE p.id = v.element_id AND p.company_id = ${companyId} AND ${live})
     OR (v.element_kind = 'product' AND NOT EXISTS (SELECT 1 FROM products p WHERE p.id = v.element_id) AND ${deletedMasterInScopeSql(scope, companyId, sql`v.element_id`)}))`;
+  const eventRows = events
+    ? sql` UNION ALL SELECT w.seq, w.version_id, 0 FROM w CROSS JOIN domain_events d ON d.id = w.version_id
+      WHERE d.company_id = ${companyId} AND EXISTS (SELECT 1 FROM products p
+        WHERE p.id = json_extract(d.data, '$.productId') AND p.company_id = ${companyId} AND ${live})`
+    : sql``;
   // one statement (one snapshot): the kept rows, and a last row with the window's size and end
   const rows = await db.all<{ seq: number | null; version_id: string | number; meta: number }>(sql`
     WITH w AS MATERIALIZED (${window})
     SELECT * FROM (SELECT w.seq, w.version_id, 0 AS meta FROM w CROSS JOIN history_versions v ON v.id = w.version_id
-      WHERE ${visible} ORDER BY w.seq LIMIT ${limit + 1})
+      WHERE ${visible}${eventRows} ORDER BY seq LIMIT ${limit + 1})
     UNION ALL SELECT max(seq), count(*), 1 FROM w`);
   const kept = rows.filter((r) => r.meta === 0) as { seq: number; version_id: string }[];
   const summary = rows.find((r) => r.meta === 1);
@@ -224,9 +228,18 @@ async function getScopedChanges(
         )
     : [];
   const byId = new Map(versions.map((v) => [v.id, v]));
-  const items = page.flatMap((row) => {
+  const eventIds = page.filter((r) => !byId.has(r.version_id)).map((r) => r.version_id);
+  const eventsById = new Map(
+    (eventIds.length ? await db.select().from(domainEvents).where(inArray(domainEvents.id, eventIds)) : []).map((e) => [
+      e.id,
+      e,
+    ]),
+  );
+  const items = page.flatMap((row): (ChangeItem | EventItem)[] => {
     const version = byId.get(row.version_id);
-    return version ? [changeItem(companyId, row.seq, version)] : [];
+    if (version) return [changeItem(companyId, row.seq, version)];
+    const event = eventsById.get(row.version_id);
+    return event ? [eventItem(companyId, row.seq, event)] : [];
   });
   const window0 = scanned[0];
   const windowFull = Number(window0?.n ?? 0) >= scan;
