@@ -61,6 +61,34 @@ describe('History retention', () => {
     expect(pruned!.historyPrunedAt).toBeTruthy();
   });
 
+  it('prunes the review and completeness events of the changes feed with the versions, keeping the recent ones', async () => {
+    const company = await makeCompany();
+    await db().update(companies).set({ historyRetentionMonths: 3 }).where(eq(companies.id, company.companyId));
+    const event = (at: string) =>
+      env.DB.prepare(
+        "INSERT INTO domain_events (company_id, event_type, order_key, data, at) VALUES (?, 'review.submitted', 'p', '{}', ?)",
+      )
+        .bind(company.companyId, at)
+        .run();
+    for (let i = 0; i < 7; i++) await event(monthsAgo(5));
+    for (let i = 0; i < 2; i++) await event(monthsAgo(1));
+    await seedVersions(company.companyId, monthsAgo(5), 3);
+    const events = async () =>
+      (await env.DB.prepare('SELECT count(*) AS n FROM domain_events WHERE company_id = ?')
+        .bind(company.companyId)
+        .first<{
+          n: number;
+        }>())!.n;
+    // bounded like the versions: 4 rows a run, the company marked pruned only when both are done
+    const first = await pruneHistory(db(), { chunk: 2, maxRows: 4 });
+    expect(first.deleted).toBe(4);
+    for (let run = 0; run < 10 && (await events()) > 2; run++) await pruneHistory(db(), { chunk: 2, maxRows: 4 });
+    expect(await events()).toBe(2);
+    expect(await countOf(company.companyId)).toBe(0);
+    const pruned = await db().query.companies.findFirst({ where: eq(companies.id, company.companyId) });
+    expect(pruned!.historyPrunedAt).toBeTruthy();
+  });
+
   it('runs from the Cron Trigger through the scheduled handler', async () => {
     const company = await makeCompany();
     await seedVersions(company.companyId, monthsAgo(30), 3);

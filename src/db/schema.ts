@@ -1773,14 +1773,19 @@ export interface DeliveryAttempt {
  * transaction as a `change_feed` row (`version_id` = this id; GetChanges with `include=events`)
  * and, for a company with an enabled endpoint, a `webhook_outbox` row.
  */
-export const domainEvents = sqliteTable('domain_events', {
-  id: text('id').primaryKey().default(sql`('evt_' || lower(hex(randomblob(16))))`),
-  companyId: text('company_id').notNull(),
-  eventType: text('event_type').notNull(),
-  orderKey: text('order_key'),
-  data: text('data').notNull(),
-  at: text('at').notNull().default(dbNow),
-});
+export const domainEvents = sqliteTable(
+  'domain_events',
+  {
+    id: text('id').primaryKey().default(sql`('evt_' || lower(hex(randomblob(16))))`),
+    companyId: text('company_id').notNull(),
+    eventType: text('event_type').notNull(),
+    orderKey: text('order_key'),
+    data: text('data').notNull(),
+    at: text('at').notNull().default(dbNow),
+  },
+  // pruned with the history (migration 0073, history/retention.ts)
+  (t) => [index('domain_events_company_at_idx').on(t.companyId, t.at)],
+);
 
 /** Events the history does not carry (jobs ended, release upgraded, test events), in commit order. */
 export const webhookOutbox = sqliteTable(

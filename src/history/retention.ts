@@ -17,10 +17,11 @@ interface PruneLimits {
 
 /**
  * Deletes history older than each company's retention (`companies.history_retention_months`,
- * default 24), measured on the database clock. Work per run is bounded: at most `maxRows` rows
- * in statements of `chunk`, over at most `maxCompanies` companies, least recently pruned first,
- * so a backlog is worked off over several runs and no company is starved. A company is marked
- * pruned only once nothing expired is left.
+ * default 24), measured on the database clock: the versions, and the review and completeness
+ * events of the changes feed (`domain_events`, kept as long). Work per run is bounded: at most
+ * `maxRows` rows in statements of `chunk`, over at most `maxCompanies` companies, least
+ * recently pruned first, so a backlog is worked off over several runs and no company is
+ * starved. A company is marked pruned only once nothing expired is left in either table.
  */
 export async function pruneHistory(
   db: Database,
@@ -40,13 +41,17 @@ export async function pruneHistory(
     visited += 1;
     const cutoff = dbNowShifted(`-${Math.max(1, company.months)} months`);
     let done = false;
-    while (!done && deleted < maxRows) {
-      const limit = Math.min(chunk, maxRows - deleted);
-      const result = await db.run(sql`DELETE FROM history_versions WHERE id IN (
-        SELECT id FROM history_versions WHERE company_id = ${company.id} AND at < ${cutoff} ORDER BY at LIMIT ${limit})`);
-      const changes = result.meta.changes ?? 0;
-      deleted += changes;
-      done = changes < limit;
+    for (const table of [sql`history_versions`, sql`domain_events`]) {
+      done = false;
+      while (!done && deleted < maxRows) {
+        const limit = Math.min(chunk, maxRows - deleted);
+        const result = await db.run(sql`DELETE FROM ${table} WHERE id IN (
+          SELECT id FROM ${table} WHERE company_id = ${company.id} AND at < ${cutoff} ORDER BY at LIMIT ${limit})`);
+        const changes = result.meta.changes ?? 0;
+        deleted += changes;
+        done = changes < limit;
+      }
+      if (!done) break;
     }
     if (done) await db.update(companies).set({ historyPrunedAt: dbNow }).where(eq(companies.id, company.id));
   }
