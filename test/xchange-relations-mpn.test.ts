@@ -62,8 +62,14 @@ const first = () =>
     product('M-300', ['D-300A', 'D-300B']),
   ]);
 
-async function importText(tenant: Tenant, catalogId: string, text: string, batchSize: number) {
-  const fileId = await putImportFile(tenant, text, 'catalog.json');
+async function importText(
+  tenant: Tenant,
+  catalogId: string,
+  text: string,
+  batchSize: number,
+  fileName = 'catalog.json',
+) {
+  const fileId = await putImportFile(tenant, text, fileName);
   const jobId = await insertImportJob(tenant, { catalogId, fileId });
   // Batch size 1: every record its own batch; sliceMs -1: a slice ends after each step (the
   // checkpoint carries the job across queue messages; nothing stays in memory).
@@ -180,6 +186,13 @@ describe('xChange ProductRelations by manufacturer number', () => {
     expect(compact).toMatch(/<PRODUCT_REFERENCE type="sparepart" quantity="2"><PROD_ID_TO>D-050<\/PROD_ID_TO>/);
     expect(compact).toMatch(/<PRODUCT_REFERENCE type="accessories"><PROD_ID_TO>D-200<\/PROD_ID_TO>/);
     expect(compact).toMatch(/<PRODUCT_REFERENCE type="similar"><PROD_ID_TO>M-300<\/PROD_ID_TO>/);
+
+    // CSV: the kind after the type (`sparepart@mpn=2:M-050`); imported into another catalog, the same references.
+    const csv = (await exportedFile(session.tenant, catalog.catalogId, 'CSV')).text;
+    expect(csv).toContain('sparepart@mpn=2:M-050|accessories@mpn:M-200');
+    const fromCsv = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(session.tenant, fromCsv.catalogId, csv, 100, 'catalog.csv');
+    expect(await referencesOf(fromCsv.catalogId, 'D-100')).toEqual(RESOLVED);
   });
 
   it('SetReferences takes targetKind mpn: resolves by manufacturer number, and a SKU reference to the same text does not', async () => {

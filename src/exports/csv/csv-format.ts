@@ -75,23 +75,45 @@ export function localizedColumnOf(header: string): { written: string; column: st
 
 /** Separates the entries of a list cell (categories, classes, features, media). */
 export const LIST_SEPARATOR = '|';
+/** Marks, after the type, a reference whose target is named by its manufacturer product number. */
+const BY_MPN = '@mpn';
+
 /**
  * One product reference in the `references` cell: `type:SKU`, or `type=quantity:SKU` (the type
- * never holds a colon, so the SKU is everything after the first one). Entries are separated by
- * LIST_SEPARATOR, so a target SKU must not contain `|`.
+ * never holds a colon, so the SKU is everything after the first one); a target named by its
+ * manufacturer product number (an xChange ProductRelation) has `@mpn` after the type:
+ * `accessories@mpn=2:M-200`. Entries are separated by LIST_SEPARATOR, so a target must not
+ * contain `|`.
  */
-export function referenceCell(r: { type: string; targetSku: string; quantity: number | null }): string {
-  return `${r.type}${r.quantity !== null ? `=${r.quantity}` : ''}:${r.targetSku}`;
+export function referenceCell(r: {
+  type: string;
+  targetSku: string;
+  quantity: number | null;
+  targetKind?: string | null;
+}): string {
+  return `${r.type}${r.targetKind === 'mpn' ? BY_MPN : ''}${r.quantity !== null ? `=${r.quantity}` : ''}:${r.targetSku}`;
 }
 
 /** The reverse of `referenceCell`; an entry without a colon is a target SKU of type `others`. */
-export function parseReferenceCell(entry: string): { type: string; targetSku: string; quantity: number | null } {
+export function parseReferenceCell(entry: string): {
+  type: string;
+  targetSku: string;
+  quantity: number | null;
+  targetKind?: 'mpn';
+} {
   const at = entry.indexOf(':');
   if (at < 0) return { type: 'others', targetSku: entry, quantity: null };
-  const head = entry.slice(0, at);
+  let head = entry.slice(0, at);
   const eq = head.indexOf('=');
   const quantity = eq > 0 ? Number(head.slice(eq + 1)) : null;
-  return { type: eq > 0 ? head.slice(0, eq) : head, targetSku: entry.slice(at + 1), quantity };
+  head = eq > 0 ? head.slice(0, eq) : head;
+  const byMpn = head.endsWith(BY_MPN);
+  return {
+    type: byMpn ? head.slice(0, -BY_MPN.length) : head,
+    targetSku: entry.slice(at + 1),
+    quantity,
+    ...(byMpn ? { targetKind: 'mpn' as const } : {}),
+  };
 }
 
 /** Separates the names of a category path ("Cables > Power cables"). */
