@@ -128,6 +128,17 @@ describe('xChange ProductRelations by manufacturer number', () => {
     const refs = await referencesOf(catalog.catalogId, 'D-100');
     expect(refs[0]).toEqual(['sparepart', 'M-050', 'mpn', 'D-050']);
     expect(refs[1]).toEqual(['accessories', 'M-200', 'mpn', null]);
+
+    // D-201 deleted: the number names one product again, and the reference resolves to it.
+    const second = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'D-201')),
+    });
+    const deleted = await call('POST', '/api/Catalog/DeleteProduct', {
+      cookie: session.cookie,
+      body: { departmentId: session.tenant.departmentId, productId: second!.id },
+    });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect((await referencesOf(catalog.catalogId, 'D-100'))[1]).toEqual(['accessories', 'M-200', 'mpn', 'D-200']);
   });
 
   it('a reference by SKU does not resolve by manufacturer number', async () => {

@@ -307,6 +307,10 @@ export async function productDeleteStatements(
   const family = sql`SELECT id FROM products WHERE id = ${product.id} OR parent_id = ${product.id}`;
   const [count] = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${family})`);
   const removed = count?.n ?? 1;
+  // Their manufacturer numbers: a reference by number left ambiguous by them may now name one product.
+  const numbers = await db.all<{ mpn: string }>(
+    sql`SELECT DISTINCT manufacturer_pid AS mpn FROM products WHERE (id = ${product.id} OR parent_id = ${product.id}) AND manufacturer_pid IS NOT NULL`,
+  );
   const fileKeys = await mediaKeysWhere(db, sql`${media.elementId} IN (${family})`);
   const statements: BatchStatement[] = [
     // Builder statements with a raw condition: drizzle cannot put parameterised `db.run` in a D1 batch.
@@ -319,6 +323,13 @@ export async function productDeleteStatements(
       .update(catalogs)
       .set({ productCount: sql`max(0, ${catalogs.productCount} - ${removed})` })
       .where(eq(catalogs.id, product.catalogId)),
+    ...resolveStatements(
+      db,
+      product.catalogId,
+      [],
+      [],
+      numbers.map((n) => n.mpn),
+    ),
   ];
   if (product.parentId) statements.push(bumpRevision(db, product.parentId));
   // One entry for the deleted product (its variants go with it, listed under `variants`).
