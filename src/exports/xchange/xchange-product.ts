@@ -60,10 +60,10 @@ export function productDescriptions(plan: XChangePlan, view: ProductView, w: Exp
 /**
  * `ProductAttachments` from the product's media: a link by its own URL, a stored file by signed
  * URL; pictures are ATX018. The description is written in each language of the file that has
- * one. A file reference whose file was never uploaded (an import names it, size 0) is written
- * too, by AttachmentFilename and the signed URL of its media entry (AttachmentUri is required
- * and must be absolute; it serves the file once it is uploaded), with a warning. The import
- * reads such a signed URL back as a file reference by name (xchange-media.ts).
+ * one. A file reference whose file was never uploaded (an import names it, size 0) is left out
+ * with a warning: AttachmentUri is required and absolute, and a URL that answers 404 until
+ * someone uploads the file would be a dead link in every shop that reads the file. The import
+ * reads a signed URL of our own export back as a file reference by name (xchange-media.ts).
  */
 async function attachments(
   ctx: ExportContext,
@@ -73,14 +73,14 @@ async function attachments(
   w: ExportWarnings,
 ) {
   // Links need no signing: without MEDIA_URL_KEY and PUBLIC_BASE_URL only the stored files are left out.
-  const media = ctx.mediaUrl ? all : all.filter((m) => m.url);
-  if (media.length < all.length)
+  const signable = ctx.mediaUrl ? all : all.filter((m) => m.url);
+  if (signable.length < all.length)
     w.add('media files left out: attachment URLs need MEDIA_URL_KEY and PUBLIC_BASE_URL on the server', view.subject);
+  const media = signable.filter((m) => m.url || m.size > 0);
+  if (media.length < signable.length) w.add('media file not uploaded yet: left out', view.subject);
   if (media.length === 0) return undefined;
   const out: Json[] = [];
   for (const [i, m] of media.entries()) {
-    if (!m.url && m.size === 0)
-      w.add('media file not uploaded yet: its AttachmentUri serves it once it is uploaded', view.subject);
     out.push({
       AttachmentType: m.contentType.startsWith('image/') ? ATTACHMENT_PICTURE : ATTACHMENT_OTHER,
       AttachmentOrder: i + 1,
