@@ -51,6 +51,8 @@ export interface ProductView {
   manufacturerPid: string | null;
   unit: string | null;
   price: string | null;
+  /** The currency `price` is in when its price-list row names one (an import's foreign currency), else null: the catalog's. */
+  priceCurrency: string | null;
   priceQuantity: number | null;
   keywords: string | null;
   deliveryTimeDays: number | null;
@@ -146,6 +148,11 @@ function view(
     manufacturerPid: p.manufacturerPid,
     unit: pick(p.unit, m?.unit ?? null),
     price: pick(p.price, m?.price ?? null),
+    priceCurrency: p.price
+      ? ((node.prices ?? []).find(isDefaultRow)?.currency ?? null)
+      : inherit
+        ? (m?.priceCurrency ?? null)
+        : null,
     priceQuantity: pick(p.priceQuantity, m?.priceQuantity ?? null),
     keywords: texts[0]!.keywords,
     deliveryTimeDays: pick(p.deliveryTimeDays, m?.deliveryTimeDays ?? null),

@@ -14,7 +14,7 @@ export const XCHANGE_STATUS = { active: 'ACTIVE', draft: 'PRE-LAUNCH', discontin
 /**
  * The `Pricing` entries of a trade item: its price list (xchange-pricing.ts), or, for a product
  * that has only its `price` (or whose list xChange can say nothing of), that price in the
- * catalog's currency: xChange's GrossListPrice (list price before discounts, without VAT), or
+ * catalog's currency (never a price whose row names another currency: that one is reported): xChange's GrossListPrice (list price before discounts, without VAT), or
  * NetPrice when the template's price type is a customer price. A product without price is
  * "price on request".
  */
@@ -22,7 +22,9 @@ export function pricing(plan: XChangePlan, view: ProductView, unit: string, w: E
   const quantity = String(view.priceQuantity && view.priceQuantity > 0 ? Math.min(view.priceQuantity, 99999) : 1);
   const listed = view.prices.length > 0 ? priceListEntries(plan, view, unit, quantity, w) : [];
   if (listed.length > 0) return listed;
-  if (!view.price) return [{ PriceUnit: unit, PriceQuantity: quantity, PriceOnRequest: true }];
+  // A price in another currency than the file's was reported by priceListEntries: never written as the file's.
+  const foreign = view.priceCurrency !== null && view.priceCurrency.toUpperCase() !== plan.currency.toUpperCase();
+  if (!view.price || foreign) return [{ PriceUnit: unit, PriceQuantity: quantity, PriceOnRequest: true }];
   // xChange's price pattern has 4 decimals: a longer amount is rounded (half up, as text), reported.
   const price = roundDecimal(view.price, 4);
   if (price !== view.price)
