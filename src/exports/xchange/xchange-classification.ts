@@ -2,6 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import { detailsField } from '../../model/translation-store';
 import type { FeatureBlock } from '../bmecat/feature-blocks';
 import type { ProductView } from '../bmecat/product-view';
+import type { StoredFeatureBlock } from '../../model/feature-block-types';
 import { fieldTexts, perLanguage } from './xchange-languages';
 import type { XChangePlan } from './xchange-plan';
 import { ETIM_CLASS_CODE, ETIM_FEATURE_CODE, ETIM_RELEASE, ETIM_VALUE_CODE, XCHANGE_NUMBER } from './xchange-codes';
@@ -104,6 +105,67 @@ export function otherClassifications(blocks: FeatureBlock[]): Json[] {
         ClassificationFeatures: features.length > 0 ? features : undefined,
       };
     });
+}
+
+/**
+ * `OtherClassifications` of the product's blocks of other feature systems (product_feature_blocks:
+ * what a BMEcat import kept of UNSPSC, eCl@ss Advanced, a supplier's own system ...): the system
+ * as name and version, REFERENCE_FEATURE_GROUP_ID as the class code, each feature by its FNAME
+ * (else FT_NAME / FT_ID) with its values (else its VALUE_IDREFs) and unit: one or two values in
+ * one entry, more as one entry per value, which the import joins again. What xChange cannot hold
+ * is reported, never dropped silently: a block without class code (the schema requires one), a
+ * feature without value, a FEATURE_GROUP tree (written flat), texts beyond the schema's lengths.
+ */
+export function storedBlockClassifications(
+  blocks: readonly StoredFeatureBlock[],
+  subject: string,
+  w: ExportWarnings,
+): Json[] {
+  const out: Json[] = [];
+  for (const b of blocks) {
+    if (!b.groupId) {
+      w.add(
+        `feature block ${b.system || '(unnamed)'} left out: ETIM xChange requires a class code (ClassificationClassCode) and the block has none`,
+        subject,
+      );
+      continue;
+    }
+    if ((b.featureGroups?.length ?? 0) > 0)
+      w.add(`feature block ${b.system}: FEATURE_GROUPs written flat (xChange has no feature tree)`, subject);
+    const [name, version] = splitSystem(b.system || 'UNNAMED');
+    if (name.length > 35 || (version?.length ?? 0) > 10)
+      w.add(`feature system name ${b.system} cut to xChange's 35 / 10 characters`, subject);
+    const features: Json[] = [];
+    for (const f of b.features) {
+      const featureName = f.name ?? f.ftName ?? f.ftId!;
+      const values = f.values && f.values.length > 0 ? f.values : (f.valueIdrefs ?? []);
+      if (values.length === 0 || values[0]!.trim() === '') {
+        w.add(
+          `feature block ${b.system}: feature without value left out (xChange requires ClassificationFeatureValue1)`,
+          subject,
+        );
+        continue;
+      }
+      if ([featureName, ...values, f.unit ?? ''].some((t) => t.length > 100))
+        w.add(`feature block ${b.system}: feature name, value or unit cut to 100 characters`, subject);
+      const entry = (value1: string, value2: string | undefined) => ({
+        ClassificationFeatureName: featureName.slice(0, 100),
+        ClassificationFeatureValue1: value1.slice(0, 100),
+        ClassificationFeatureValue2: value2?.trim() ? value2.slice(0, 100) : undefined,
+        ClassificationFeatureUnit: cut(f.unit, 100),
+      });
+      // Value2 is a range's upper end: more than two values are one entry per value (the import joins them again).
+      if (values.length > 2) features.push(...values.map((v) => entry(v, undefined)));
+      else features.push(entry(values[0]!, values[1]));
+    }
+    out.push({
+      ClassificationName: name.slice(0, 35),
+      ClassificationVersion: cut(version, 10),
+      ClassificationClassCode: b.groupId.slice(0, 100),
+      ClassificationFeatures: features.length > 0 ? features : undefined,
+    });
+  }
+  return out;
 }
 
 /** "ECLASS-13.0" → ["ECLASS", "13.0"]; a system without version keeps its whole name. */

@@ -3,7 +3,7 @@ import type { ExportWarnings } from '../export-warnings';
 import type { ExportContext } from '../exporter';
 import { fitted } from '../bmecat/fields';
 import type { ProductView } from '../bmecat/product-view';
-import { etimClassifications, otherClassifications } from './xchange-classification';
+import { etimClassifications, otherClassifications, storedBlockClassifications } from './xchange-classification';
 import { ATTACHMENT_OTHER, ATTACHMENT_PICTURE } from './xchange-codes';
 import type { XChangePlan } from './xchange-plan';
 import { perLanguage, xchangeLanguages } from './xchange-languages';
@@ -124,7 +124,10 @@ export async function xchangeProduct(
     ProductDetails: { ProductStatus: XCHANGE_STATUS[view.status], ProductDescriptions: descriptions },
     ProductAttachments: await attachments(ctx, plan, view.media, view, w),
     EtimClassification: nonEmpty(etimClassifications(plan, view, w)),
-    OtherClassifications: nonEmpty(otherClassifications(view.blocks)),
+    OtherClassifications: nonEmpty([
+      ...otherClassifications(view.blocks),
+      ...storedBlockClassifications(view.otherBlocks, view.subject, w),
+    ]),
     ProductRelations: nonEmpty(productRelations(view, w)),
     TradeItem: [tradeItem(plan, view, descriptions, w)],
   };

@@ -1,4 +1,5 @@
 import type { RecordTranslations, UpsertRecord } from '../../catalog/upsert/upsert-types';
+import type { StoredFeature } from '../../model/feature-block-types';
 import type { FileWarning } from './record-actions';
 import type { XChangeEnvelope } from '../read/xchange-reader';
 import { xchangeFeatureValue } from './xchange-features';
@@ -51,6 +52,7 @@ function classificationOf(
   languages: XChangeLanguages,
   translations: RecordTranslations,
   warnings: FileWarning[],
+  otherBlocks: NonNullable<UpsertRecord['featureBlocks']>,
 ): UpsertRecord['classification'] {
   const classes: NonNullable<UpsertRecord['classification']>['classes'] = [];
   const features: NonNullable<UpsertRecord['classification']>['features'] = [];
@@ -76,13 +78,25 @@ function classificationOf(
         );
     });
   });
-  list(product.OtherClassifications).forEach((c) => {
+  list(product.OtherClassifications).forEach((c, ci) => {
     const name = String(c.ClassificationName ?? '')
       .toUpperCase()
       .replace(/[^A-Z]/g, '');
     const group = name.startsWith('ECLASS') ? 'ECLASS' : name.startsWith('PROFICLASS') ? 'PROFICLASS' : null;
     const code = str(c.ClassificationClassCode);
-    if (!group || !code) return;
+    if (!code) {
+      warn(
+        warnings,
+        'classification_dropped',
+        'OtherClassifications entry without ClassificationClassCode: left out',
+        `.OtherClassifications[${ci}]`,
+      );
+      return;
+    }
+    if (!group) {
+      otherBlocks.push(otherSystemBlock(c, code, ci, warnings));
+      return;
+    }
     const version = str(c.ClassificationVersion);
     classes.push({ group, system: version ? `${group}-${version}` : group, code });
     for (const f of list(c.ClassificationFeatures)) {
@@ -92,6 +106,50 @@ function classificationOf(
     }
   });
   return classes.length > 0 ? { classes, features } : null;
+}
+
+/**
+ * An OtherClassifications entry of a system the model does not classify by (UNSPSC, a supplier's
+ * own system, ...) as a block of another feature system, as the BMEcat import keeps such a
+ * PRODUCT_FEATURES block: system "name-version", the class code as REFERENCE_FEATURE_GROUP_ID,
+ * each feature with its values and unit (consecutive entries of one name with one value each are
+ * one feature of several values). A feature without name or value is reported.
+ */
+function otherSystemBlock(
+  c: Json,
+  code: string,
+  ci: number,
+  warnings: FileWarning[],
+): NonNullable<UpsertRecord['featureBlocks']>[number] {
+  const name = str(c.ClassificationName) ?? 'UNNAMED';
+  const version = str(c.ClassificationVersion);
+  const features: StoredFeature[] = [];
+  let joinable: StoredFeature | null = null;
+  list(c.ClassificationFeatures).forEach((f, fi) => {
+    const featureName = str(f.ClassificationFeatureName);
+    const values = [str(f.ClassificationFeatureValue1), str(f.ClassificationFeatureValue2)].filter(
+      (v): v is string => v !== null,
+    );
+    if (!featureName || values.length === 0) {
+      warn(
+        warnings,
+        'feature_without_value',
+        `feature ${featureName ?? '(unnamed)'} of ${name} has no name or value: left out`,
+        `.OtherClassifications[${ci}].ClassificationFeatures[${fi}]`,
+      );
+      return;
+    }
+    const unit = str(f.ClassificationFeatureUnit);
+    // Entries of one name with one value each are one feature of several values (as the export writes them).
+    if (joinable?.name === featureName && values.length === 1 && joinable.unit === (unit ?? undefined)) {
+      joinable.values!.push(values[0]!);
+      return;
+    }
+    const feature: StoredFeature = { name: featureName, values, ...(unit ? { unit } : {}) };
+    features.push(feature);
+    joinable = values.length === 1 ? feature : null;
+  });
+  return { system: version ? `${name}-${version}` : name, groupId: code, features };
 }
 
 /** The texts of one ProductDescriptions entry as the record's fields hold them. */
@@ -128,7 +186,8 @@ export function xchangeItemsOf(
   const relations = productRelationsOf(product);
   const translations: RecordTranslations = {};
   for (const [code, text] of texts.others) translations[code] = descriptionTexts(text);
-  const classification = classificationOf(product, primary, languages, translations, warnings);
+  const otherBlocks: NonNullable<UpsertRecord['featureBlocks']> = [];
+  const classification = classificationOf(product, primary, languages, translations, warnings, otherBlocks);
   const tradeItems = list(product.TradeItem);
   // undefined: the file gives the texts only in other languages (the columns are left alone).
   const own: Partial<ReturnType<typeof descriptionTexts>> =
@@ -162,6 +221,7 @@ export function xchangeItemsOf(
       sku,
       fields: { ...base, price: null, unit: null },
       classification,
+      featureBlocks: otherBlocks,
       media,
       references: relations,
       values: {},
@@ -211,6 +271,7 @@ export function xchangeItemsOf(
       sku,
       fields,
       classification,
+      featureBlocks: otherBlocks,
       media: [...media, ...xchangeMediaOf(list(item.ItemAttachments), languages)],
       prices: priced.prices,
       references: [...relations, ...itemRelationsOf(item)],
