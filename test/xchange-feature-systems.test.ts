@@ -75,7 +75,11 @@ describe('ETIM xChange and blocks of other feature systems', () => {
         ClassificationVersion: '2.1',
         ClassificationClassCode: 'K-17',
         ClassificationFeatures: [
-          { ClassificationFeatureName: 'Querschnitt', ClassificationFeatureValue1: '2.5', ClassificationFeatureUnit: 'MMK' },
+          {
+            ClassificationFeatureName: 'Querschnitt',
+            ClassificationFeatureValue1: '2.5',
+            ClassificationFeatureUnit: 'MMK',
+          },
           {
             ClassificationFeatureName: 'Temperatur',
             ClassificationFeatureValue1: '-40',
