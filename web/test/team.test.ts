@@ -7,6 +7,7 @@ import {
   invitationToken,
   parseLanguages,
   roleName,
+  categoryScopeNames,
   scopeSummary,
   takesLanguages,
 } from '../src/lib/team';
@@ -105,5 +106,17 @@ describe("a member's access in a few words", () => {
       'Kataloge: Marke A · Kategorien: x9 · Kanäle: Shop',
     );
     expect(scopeSummary({ catalogIds: [], categoryIds: [], channelIds: [] }, names, en)).toBe('everything');
+  });
+
+  it('names a category by its path, so two subcategories of one name read apart; one not loaded stays an id', () => {
+    const categories = categoryScopeNames([
+      { categoryId: 'k1', path: [{ name: 'Marke A' }, { name: 'Schalter' }] },
+      { categoryId: 'k2', path: [{ name: 'Marke B' }, { name: 'Schalter' }] },
+      undefined,
+    ]);
+    const names = new Map([['c1', 'Marke A'], ...categories]);
+    expect(scopeSummary({ catalogIds: ['c1'], categoryIds: ['k1', 'k2', 'k3'], channelIds: [] }, names, en)).toBe(
+      'Catalogs: Marke A · Categories: Marke A › Schalter, Marke B › Schalter, k3',
+    );
   });
 });
