@@ -334,6 +334,44 @@ describe('SSO sign-in', () => {
     expect((await memberOf(lenient.companyId, member))?.role).toBe('editor');
   });
 
+  it("keeps a role an admin gave by hand until the provider's mapped role changes, audited and marked (docs/sso.md)", async () => {
+    const co = await ssoCompany();
+    const sub = crypto.randomUUID();
+    const email = `hand-${sub}@idp.test`;
+    const as = (groups: string[]) => signIn(co.slug, (nonce) => idToken({ nonce, sub, email, groups }));
+    expect((await as(['pim-editors'])).session).toBeDefined();
+    const userId = (await memberOf(co.companyId, email))!.userId;
+    const set = await call('POST', '/api/Account/SetMemberRole', {
+      cookie: co.cookie,
+      body: { userId, role: 'viewer' },
+    });
+    expect(set.status, set.text).toBe(200);
+    // the provider maps as before: the admin's role stands, and GetUsers shows what the provider maps
+    const again = await as(['pim-editors']);
+    expect(again.session).toBeDefined();
+    expect((await memberOf(co.companyId, email))?.role).toBe('viewer');
+    expect((await call('GET', '/api/Account/Me', { cookie: again.session })).json.role).toBe('viewer');
+    const listed = await call('GET', '/api/Account/GetUsers', { cookie: co.cookie });
+    expect(listed.json.items.find((u: { userId: string }) => u.userId === userId)).toMatchObject({
+      role: 'viewer',
+      ssoMappedRole: 'editor',
+    });
+    const audit = async () =>
+      (await call('GET', `/api/Account/GetMemberChanges?userId=${userId}`, { cookie: co.cookie })).json.items;
+    expect((await audit()).filter((r: { surface: string }) => r.surface === 'sso')).toEqual([]);
+    // the mapped role changes: the provider's applies, audited as the member's change through sso
+    await as(['pim-admins']);
+    expect((await memberOf(co.companyId, email))?.role).toBe('admin');
+    expect((await audit())[0]).toMatchObject({
+      action: 'role',
+      surface: 'sso',
+      changedBy: userId,
+      changes: [{ path: 'role', before: 'viewer', after: 'admin' }],
+    });
+    await as(['pim-editors']);
+    expect((await memberOf(co.companyId, email))?.role).toBe('editor');
+  });
+
   it('links an existing member by e-mail and refuses an account of another company', async () => {
     const co = await ssoCompany();
     const member = await makeUser(co, { role: 'editor' });
