@@ -9,6 +9,7 @@ import {
   roleName,
   categoryScopeNames,
   scopeSummary,
+  ssoRoleNote,
   takesLanguages,
 } from '../src/lib/team';
 
@@ -118,5 +119,17 @@ describe("a member's access in a few words", () => {
     expect(scopeSummary({ catalogIds: ['c1'], categoryIds: ['k1', 'k2', 'k3'], channelIds: [] }, names, en)).toBe(
       'Catalogs: Marke A · Categories: Marke A › Schalter, Marke B › Schalter, k3',
     );
+  });
+});
+
+describe("an SSO member's role given by hand", () => {
+  it('says which role single sign-on maps when it differs, and nothing otherwise', () => {
+    const custom = [{ roleId: 'r1', name: 'Agentur' }];
+    expect(ssoRoleNote({ role: 'viewer', ssoMappedRole: 'editor' }, en, custom)).toBe(
+      `given by hand; single sign-on maps ${roleName('editor', en)}, which applies once the mapping changes`,
+    );
+    expect(ssoRoleNote({ role: 'editor', ssoMappedRole: 'r1' }, de, custom)).toContain('Agentur');
+    expect(ssoRoleNote({ role: 'editor', ssoMappedRole: 'editor' }, en, custom)).toBeNull();
+    expect(ssoRoleNote({ role: 'editor', ssoMappedRole: null }, en, custom)).toBeNull();
   });
 });

@@ -152,6 +152,20 @@ export function scopeSummary(scope: ScopeIds, names: ReadonlyMap<string, string>
   return parts.length ? parts.join(' · ') : t('team.scope.everything');
 }
 
+/**
+ * The mark beside an SSO member's role an admin gave by hand (docs/sso.md "Roles given by
+ * hand"): the role the provider maps, which applies once its mapping changes; null when the role
+ * is the mapped one or the member has no single sign-on.
+ */
+export function ssoRoleNote(
+  member: { role: string; ssoMappedRole: string | null },
+  t: T,
+  custom?: readonly { roleId: string; name: string }[],
+): string | null {
+  if (member.ssoMappedRole === null || member.ssoMappedRole === member.role) return null;
+  return t('team.ssoHandRole', { role: roleName(member.ssoMappedRole, t, custom) });
+}
+
 /** A category as GetCategory answers it: its id and the names from the top level down to it. */
 export interface CategoryPathLike {
   categoryId: string;

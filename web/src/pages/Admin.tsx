@@ -18,7 +18,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
-import { categoryScopeNames, roleName, scopeSummary, takesLanguages } from '../lib/team';
+import { categoryScopeNames, roleName, scopeSummary, ssoRoleNote, takesLanguages } from '../lib/team';
 import { useSession } from '../session/session';
 import { AdminChannels } from './AdminChannels';
 import { AdminLanguages } from './AdminLanguages';
@@ -144,6 +144,9 @@ export default function Admin() {
                   >
                     <RoleOptions customRoles={customRoles} />
                   </select>
+                  {ssoRoleNote(u, t, roles.data?.items) && (
+                    <div className="muted">{ssoRoleNote(u, t, roles.data?.items)}</div>
+                  )}
                   {takesLanguages(u.role, roles.data?.items) && (
                     <input
                       key={u.languages.join(',')}
