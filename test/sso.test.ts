@@ -602,6 +602,33 @@ describe('SCIM', () => {
     expect(await memberOf(co.companyId, email)).toBeNull();
   });
 
+  it('keeps a role an admin gave by hand through SCIM group changes until the mapped role changes', async () => {
+    const co = await scimCompany();
+    const email = `scim-hand-${crypto.randomUUID()}@idp.test`;
+    const created = await scim('POST', '/Users', co.token, { userName: email, active: true });
+    const userId = created.json.id as string;
+    await scim('POST', '/Groups', co.token, { displayName: 'pim-editors', members: [{ value: userId }] });
+    expect((await memberOf(co.companyId, email))?.role).toBe('editor');
+    const byHand = await call('POST', '/api/Account/SetMemberRole', {
+      cookie: co.cookie,
+      body: { userId, role: 'viewer' },
+    });
+    expect(byHand.status, byHand.text).toBe(200);
+    // a group change that maps to the same role leaves the admin's role
+    await scim('POST', '/Groups', co.token, { displayName: 'sales', members: [{ value: userId }] });
+    expect((await memberOf(co.companyId, email))?.role).toBe('viewer');
+    const admins = await scim('POST', '/Groups', co.token, { displayName: 'pim-admins' });
+    await scim('PATCH', `/Groups/${admins.json.id}`, co.token, {
+      Operations: [{ op: 'add', path: 'members', value: [{ value: userId }] }],
+    });
+    expect((await memberOf(co.companyId, email))?.role).toBe('admin');
+    const audit = await call('GET', `/api/Account/GetMemberChanges?userId=${userId}`, { cookie: co.cookie });
+    expect(audit.json.items[0]).toMatchObject({
+      surface: 'scim',
+      changes: [{ path: 'role', before: 'viewer', after: 'admin' }],
+    });
+  });
+
   it("holds an admin's deactivation against SSO sign-in and SCIM until an admin reactivates (docs/teams.md)", async () => {
     const co = await scimCompany();
     const email = `held-${crypto.randomUUID()}@idp.test`;
