@@ -13,6 +13,7 @@
  *   npm run bench:api -- --state DIR --sizes 1000000 --pad 100000   # first add 100,000 masters without the broad word
  *   npm run bench:api -- --sizes 100000 --languages deu,eng,fra      # the catalog in three languages: searches per language
  *   npm run bench:api -- --state DIR --sizes 1000000 --only reads --match variant-only   # only the variant-word searches
+ *   npm run bench:api -- --state DIR --sizes 1000000 --only reads --scoped   # the reads again as a subtree-scoped editor
  *   npm run bench:api -- --help                        # every flag with its default
  *
  * Without --state each size gets a fresh state dir, seeded by scripts/seed-synthetic.ts
@@ -54,6 +55,10 @@ const args = benchArgs('npm run bench:api -- [flags]: REST latency of lists, sea
     value: 'TEXT',
     help: 'time only the operations whose name contains TEXT (e.g. "variant-only"); the rest are skipped',
   },
+  scoped: {
+    type: 'boolean',
+    help: "issue 33 (docs/teams.md): after the reads, time them again as an editor limited to the first top-level category (its subtree holds about 10 % of the synthetic masters), a member added by SQL with the seed account's password; GetProduct of a master in that subtree is timed for both",
+  },
   only: {
     type: 'string',
     value: 'writes|reads',
@@ -67,6 +72,7 @@ const PAD = args.pad === undefined ? 0 : positiveInt('pad', args.pad);
 const LANGUAGES = (args.languages ?? '').split(',').filter((l) => l !== '');
 const CHANNELS = args.channels === undefined ? 0 : positiveInt('channels', args.channels);
 const MATCH = args.match;
+const SCOPED = args.scoped;
 if (ONLY !== undefined && ONLY !== 'writes' && ONLY !== 'reads')
   throw new Error(`--only: expected "writes" or "reads", got "${ONLY}"`);
 
@@ -93,13 +99,17 @@ async function benchSize(masters: number) {
         d1File(dir),
         `UPDATE memberships SET role = 'admin' WHERE company_id = '${seeded.companyId}'`,
       ]);
+    const scopedEditor = SCOPED ? addScopedEditor(d1File(dir), seeded) : undefined;
     const server = await startDevServer(dir);
     const rows: Row[] = [];
     const sqlCases: SqlCase[] = [];
     let scores: string | undefined;
     try {
       const { call } = await apiSession(server.baseUrl, seeded);
-      const get = <T = unknown>(path: string) => call<T>(path);
+      /** Who reads: the seed's editor, then (--scoped) the subtree-scoped editor, whose operations are labelled. */
+      let reader = call;
+      let label = '';
+      const get = <T = unknown>(path: string) => reader<T>(path);
       const post = <T = unknown>(path: string, body: unknown) => call<T>(path, body);
       for (let i = 0; i < 5; i++) await get('/Catalog/GetStats');
       const list = (query: string) => get<ProductPage>(`/Catalog/GetProducts?catalogId=${seeded.catalogId}&${query}`);
@@ -110,6 +120,7 @@ async function benchSize(masters: number) {
         samples = SAMPLES,
       ) => {
         if (MATCH !== undefined && !operation.includes(MATCH)) return;
+        operation = `${label}${operation}`;
         const times: number[] = [];
         for (let i = 0; i < samples; i++) {
           const start = performance.now();
@@ -117,7 +128,8 @@ async function benchSize(masters: number) {
           times.push(performance.now() - start);
         }
         rows.push({ operation, p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times) });
-        if (sql) sqlCases.push({ name: operation, statements: sql });
+        // the bare SQL is the unscoped statement: timed once, for the seed's editor
+        if (sql && !label) sqlCases.push({ name: operation, statements: sql });
       };
       const sql = listSql(seeded.catalogId, seeded.companyId);
       /** The languages the catalog publishes, its default first (empty: the seed's one language). */
@@ -140,12 +152,24 @@ async function benchSize(masters: number) {
       const deep = await at(0.9);
       const shallow = await at(0.1);
       if (ONLY !== 'writes') await measureReads();
+      if (scopedEditor && ONLY !== 'writes') {
+        reader = (await apiSession(server.baseUrl, { email: scopedEditor.email, password: seeded.password })).call;
+        label = `[scoped: ${scopedEditor.masters.toLocaleString('en')} masters] `;
+        await measureReads();
+        reader = call;
+        label = '';
+      }
       if (ONLY !== 'reads') await measureWrites();
       if (ONLY === undefined) await measureUpserts();
       if (CHANNELS > 0) await measureWithChannels();
 
       async function measureReads() {
         await measure('GetStats', () => get('/Catalog/GetStats'));
+        // one product read: for the scoped editor its scope check (docs/teams.md) is the difference
+        if (scopedEditor)
+          await measure('GetProduct (a master in the scoped subtree)', () =>
+            get(`/Catalog/GetProduct?productId=${scopedEditor.productId}`),
+          );
         for (const order of ['asc', 'desc'] as const) {
           const p = order === 'asc' ? deep : shallow;
           await measure(`sku ${order}, first page (50)`, () => list(`sort=sku&order=${order}`), sql.bySku(null, order));
@@ -446,6 +470,48 @@ function padCatalog(file: string, seeded: { companyId: string; catalogId: string
   process.stderr.write(
     `padded the catalog to ${count} masters without the word in ${Math.round(performance.now() - start)} ms\n`,
   );
+}
+
+/**
+ * Issue 33: an editor limited to the catalog's first top-level category ("Bereich 1" of the
+ * synthetic tree: 10 of 100 branches, about 10 % of the masters), added by SQL while no server
+ * runs (once; a kept state dir keeps it) with the seed account's password hash, so the bench
+ * signs in as them like any member. Returns their address, how many masters the subtree holds
+ * and one of them (GetProduct).
+ */
+function addScopedEditor(
+  file: string,
+  seeded: { companyId: string; departmentId: string; catalogId: string; email: string },
+) {
+  const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
+  const email = `scoped-${seeded.email}`;
+  const root = `(SELECT id FROM categories WHERE catalog_id = ${lit(seeded.catalogId)} AND parent_id IS NULL ORDER BY name, id LIMIT 1)`;
+  execFileSync('sqlite3', [
+    file,
+    `BEGIN;
+     INSERT OR IGNORE INTO users (id, email, name, password_hash, password_salt, security_stamp)
+       SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-8' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+         ${lit(email)}, 'Scoped bench editor', password_hash, password_salt, security_stamp FROM users WHERE email = ${lit(seeded.email)};
+     INSERT OR IGNORE INTO memberships (user_id, company_id, role, default_department_id)
+       SELECT id, ${lit(seeded.companyId)}, 'editor', ${lit(seeded.departmentId)} FROM users WHERE email = ${lit(email)};
+     DELETE FROM membership_scopes WHERE company_id = ${lit(seeded.companyId)} AND user_id = (SELECT id FROM users WHERE email = ${lit(email)});
+     INSERT INTO membership_scopes (company_id, user_id, kind, value)
+       SELECT ${lit(seeded.companyId)}, id, 'category', ${root} FROM users WHERE email = ${lit(email)};
+     COMMIT;`,
+  ]);
+  const [row] = JSON.parse(
+    execFileSync('sqlite3', [
+      '-readonly',
+      '-json',
+      file,
+      `WITH RECURSIVE sub(id) AS (SELECT ${root} UNION SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id)
+       SELECT count(DISTINCT pc.product_id) AS masters, max(pc.product_id) AS productId
+       FROM product_categories pc WHERE pc.category_id IN (SELECT id FROM sub)`,
+    ]).toString(),
+  ) as { masters: number; productId: string }[];
+  if (!row?.masters) throw new Error('--scoped: the catalog has no top-level category with products');
+  process.stderr.write(`scoped editor ${email}: ${row.masters} masters in the subtree\n`);
+  return { email, masters: row.masters, productId: row.productId };
 }
 
 const results = [];

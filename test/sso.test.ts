@@ -334,6 +334,44 @@ describe('SSO sign-in', () => {
     expect((await memberOf(lenient.companyId, member))?.role).toBe('editor');
   });
 
+  it("keeps a role an admin gave by hand until the provider's mapped role changes, audited and marked (docs/sso.md)", async () => {
+    const co = await ssoCompany();
+    const sub = crypto.randomUUID();
+    const email = `hand-${sub}@idp.test`;
+    const as = (groups: string[]) => signIn(co.slug, (nonce) => idToken({ nonce, sub, email, groups }));
+    expect((await as(['pim-editors'])).session).toBeDefined();
+    const userId = (await memberOf(co.companyId, email))!.userId;
+    const set = await call('POST', '/api/Account/SetMemberRole', {
+      cookie: co.cookie,
+      body: { userId, role: 'viewer' },
+    });
+    expect(set.status, set.text).toBe(200);
+    // the provider maps as before: the admin's role stands, and GetUsers shows what the provider maps
+    const again = await as(['pim-editors']);
+    expect(again.session).toBeDefined();
+    expect((await memberOf(co.companyId, email))?.role).toBe('viewer');
+    expect((await call('GET', '/api/Account/Me', { cookie: again.session })).json.role).toBe('viewer');
+    const listed = await call('GET', '/api/Account/GetUsers', { cookie: co.cookie });
+    expect(listed.json.items.find((u: { userId: string }) => u.userId === userId)).toMatchObject({
+      role: 'viewer',
+      ssoMappedRole: 'editor',
+    });
+    const audit = async () =>
+      (await call('GET', `/api/Account/GetMemberChanges?userId=${userId}`, { cookie: co.cookie })).json.items;
+    expect((await audit()).filter((r: { surface: string }) => r.surface === 'sso')).toEqual([]);
+    // the mapped role changes: the provider's applies, audited as the member's change through sso
+    await as(['pim-admins']);
+    expect((await memberOf(co.companyId, email))?.role).toBe('admin');
+    expect((await audit())[0]).toMatchObject({
+      action: 'role',
+      surface: 'sso',
+      changedBy: userId,
+      changes: [{ path: 'role', before: 'viewer', after: 'admin' }],
+    });
+    await as(['pim-editors']);
+    expect((await memberOf(co.companyId, email))?.role).toBe('editor');
+  });
+
   it('links an existing member by e-mail and refuses an account of another company', async () => {
     const co = await ssoCompany();
     const member = await makeUser(co, { role: 'editor' });
@@ -562,6 +600,33 @@ describe('SCIM', () => {
     expect((await scim('DELETE', `/Users/${userId}`, co.token)).status).toBe(204);
     expect((await scim('GET', `/Users/${userId}`, co.token)).status).toBe(404);
     expect(await memberOf(co.companyId, email)).toBeNull();
+  });
+
+  it('keeps a role an admin gave by hand through SCIM group changes until the mapped role changes', async () => {
+    const co = await scimCompany();
+    const email = `scim-hand-${crypto.randomUUID()}@idp.test`;
+    const created = await scim('POST', '/Users', co.token, { userName: email, active: true });
+    const userId = created.json.id as string;
+    await scim('POST', '/Groups', co.token, { displayName: 'pim-editors', members: [{ value: userId }] });
+    expect((await memberOf(co.companyId, email))?.role).toBe('editor');
+    const byHand = await call('POST', '/api/Account/SetMemberRole', {
+      cookie: co.cookie,
+      body: { userId, role: 'viewer' },
+    });
+    expect(byHand.status, byHand.text).toBe(200);
+    // a group change that maps to the same role leaves the admin's role
+    await scim('POST', '/Groups', co.token, { displayName: 'sales', members: [{ value: userId }] });
+    expect((await memberOf(co.companyId, email))?.role).toBe('viewer');
+    const admins = await scim('POST', '/Groups', co.token, { displayName: 'pim-admins' });
+    await scim('PATCH', `/Groups/${admins.json.id}`, co.token, {
+      Operations: [{ op: 'add', path: 'members', value: [{ value: userId }] }],
+    });
+    expect((await memberOf(co.companyId, email))?.role).toBe('admin');
+    const audit = await call('GET', `/api/Account/GetMemberChanges?userId=${userId}`, { cookie: co.cookie });
+    expect(audit.json.items[0]).toMatchObject({
+      surface: 'scim',
+      changes: [{ path: 'role', before: 'viewer', after: 'admin' }],
+    });
   });
 
   it("holds an admin's deactivation against SSO sign-in and SCIM until an admin reactivates (docs/teams.md)", async () => {

@@ -69,6 +69,12 @@ export const UserListOut = z.object({
       categoryIds: z.array(z.string()),
       channelIds: z.array(z.string()),
       aiMayEditClassifications: z.boolean(),
+      /**
+       * The role the identity provider's groups last mapped the member to (docs/sso.md "Roles
+       * given by hand"); null for a member without single sign-on (or not mapped since migration
+       * 0077). Another `role`: given by an admin, kept until the provider's mapped role changes.
+       */
+      ssoMappedRole: z.string().nullable(),
       /** `deactivated`: no access until reactivated; `role` and `languages` are what a reactivation restores. */
       status: z.enum(['active', 'deactivated']),
     }),

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { memberDeactivations, memberships, users } from '../db/schema';
+import { memberDeactivations, memberships, ssoIdentities, users } from '../db/schema';
 import { notFound } from '../kernel/app-error';
 import { assertAdmin } from './admin-only';
 import type { Caller } from '../kernel/caller';
@@ -47,9 +47,14 @@ export async function listUsers(db: Database, admin: Caller) {
       languages: languageScopeSql(memberships.companyId, memberships.userId),
       scopes: memberScopeSql(memberships.companyId, memberships.userId),
       aiMayEditClassifications: users.aiMayEditClassifications,
+      ssoMappedRole: ssoIdentities.mappedRole,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(
+      ssoIdentities,
+      and(eq(ssoIdentities.companyId, memberships.companyId), eq(ssoIdentities.userId, memberships.userId)),
+    )
     .where(eq(memberships.companyId, admin.companyId))
     .orderBy(asc(users.email))
     .limit(MAX_USERS);
@@ -62,9 +67,17 @@ export async function listUsers(db: Database, admin: Caller) {
       languages: memberDeactivations.languages,
       scopes: memberDeactivations.scopes,
       aiMayEditClassifications: users.aiMayEditClassifications,
+      ssoMappedRole: ssoIdentities.mappedRole,
     })
     .from(memberDeactivations)
     .innerJoin(users, eq(users.id, memberDeactivations.userId))
+    .leftJoin(
+      ssoIdentities,
+      and(
+        eq(ssoIdentities.companyId, memberDeactivations.companyId),
+        eq(ssoIdentities.userId, memberDeactivations.userId),
+      ),
+    )
     .where(eq(memberDeactivations.companyId, admin.companyId))
     .orderBy(asc(users.email))
     .limit(MAX_USERS);

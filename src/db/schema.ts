@@ -309,6 +309,12 @@ export const ssoIdentities = sqliteTable(
     externalId: text('external_id'),
     /** False once SCIM deactivated the member (their membership is removed meanwhile). */
     active: integer('active', { mode: 'boolean' }).notNull().default(true),
+    /**
+     * The role the provider's groups last mapped the member to (migration 0077): the mapping is
+     * applied again only when it maps to another role, so an admin's hand-given role lasts until
+     * then (docs/sso.md "Roles given by hand"). Null: never mapped since the migration.
+     */
+    mappedRole: text('mapped_role'),
     createdAt: createdAt(),
   },
   (t) => [

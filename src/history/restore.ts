@@ -15,6 +15,7 @@ import { loadSnapshot, pickFields, PRODUCT_FIELDS, type HistoryKind, type Snapsh
 import { findVersion, stateAfter } from './versions';
 import type { Caller } from '../kernel/caller';
 import { resolveStatements } from '../catalog/references/reference-statements';
+import { assertRestoreInScope } from './restore-scope';
 
 interface RestoreInput {
   departmentId: string;
@@ -64,6 +65,15 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
   const current = (await loadSnapshot(db, actor.companyId, element.id, element.kind)) ?? {};
   const target = await stateAfter(db, actor.companyId, element.id, current, version.id);
   const plan = await planNodeRestore(db, actor.companyId, element, current, target);
+  // a master's placements decide its scope: the restored ones must keep it in the member's (docs/teams.md)
+  if (element.kind === 'product')
+    await assertRestoreInScope(
+      db,
+      actor,
+      element.catalogId!,
+      (current.categories as string[] | undefined) ?? [],
+      (plan.applied.categories as string[] | undefined) ?? [],
+    );
   const statements: BatchStatement[] = [...plan.statements];
   const entries: HistoryEntry[] = [
     { elementId: element.id, kind: element.kind, before: current, after: plan.applied, action: 'restore' },

@@ -16,6 +16,7 @@ import { dropReset, pendingReset, recordReset, resetNeeded, sendResetNow } from 
 import type { AddConnectionInput, ConnectionOut, LastRun, UpdateConnectionInput } from './sync.schemas';
 import type { Caller } from '../kernel/caller';
 import { syncProgressOf } from '../jobs/sync-progress';
+import { ownJobs } from '../jobs/jobs';
 
 export type ConnectionRow = typeof syncConnections.$inferSelect;
 
@@ -71,12 +72,17 @@ export const runJobColumns = {
   toSend: sql<number | null>`json_extract(${jobs.checkpoint}, '$.toSend')`,
 };
 
-async function lastRunOf(db: Database, connectionId: string): Promise<z.infer<typeof LastRun> | null> {
+/**
+ * The connection's last run; for a member who sees their own work only (a product or channel
+ * scope, docs/teams.md "Syncs"), their own last run: another's report lists SKUs (quarantined,
+ * a dry run's plan) of products outside their scope.
+ */
+async function lastRunOf(db: Database, connectionId: string, viewer?: Caller): Promise<z.infer<typeof LastRun> | null> {
   const [row] = await db
     .select({ run: syncRuns, job: runJobColumns })
     .from(syncRuns)
     .innerJoin(jobs, eq(jobs.id, syncRuns.jobId))
-    .where(eq(syncRuns.connectionId, connectionId))
+    .where(and(eq(syncRuns.connectionId, connectionId), viewer ? ownJobs(viewer) : undefined))
     .orderBy(desc(syncRuns.jobId))
     .limit(1);
   if (!row) return null;
@@ -112,7 +118,11 @@ export function runOut(run: typeof syncRuns.$inferSelect, job: RunJob) {
   };
 }
 
-async function connectionOut(db: Database, row: ConnectionRow): Promise<z.infer<typeof ConnectionOut>> {
+async function connectionOut(
+  db: Database,
+  row: ConnectionRow,
+  viewer?: Caller,
+): Promise<z.infer<typeof ConnectionOut>> {
   const { missing, maxDeactivationPercent, schedule, defaultTaxCode, channelId, onlyComplete } = row.options;
   return {
     connectionId: row.id,
@@ -133,7 +143,7 @@ async function connectionOut(db: Database, row: ConnectionRow): Promise<z.infer<
     shop: shopOut(row),
     targetResetPending: (await pendingReset(db, row)) !== null,
     nextRunAt: row.nextRunAt,
-    lastRun: await lastRunOf(db, row.id),
+    lastRun: await lastRunOf(db, row.id, viewer),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -275,7 +285,7 @@ export async function deleteConnection(
 
 /** One connection of the caller's company (404 for another company's). */
 export async function getConnection(db: Database, tenant: Caller, input: { connectionId: string }) {
-  return connectionOut(db, await findConnection(db, tenant, input.connectionId));
+  return connectionOut(db, await findConnection(db, tenant, input.connectionId), tenant);
 }
 
 export async function listConnections(db: Database, tenant: Caller, input: { departmentId?: string }) {
@@ -289,5 +299,5 @@ export async function listConnections(db: Database, tenant: Caller, input: { dep
     orderBy: (t, { asc }) => [asc(t.name)],
     limit: 200,
   });
-  return { items: await Promise.all(rows.map((row) => connectionOut(db, row))) };
+  return { items: await Promise.all(rows.map((row) => connectionOut(db, row, tenant))) };
 }

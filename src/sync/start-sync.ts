@@ -5,7 +5,7 @@ import { jobs, syncConnections, syncRuns } from '../db/schema';
 import type { JobMessage } from '../env';
 import { conflict } from '../kernel/app-error';
 import { assertDepartment } from '../db/scope';
-import { enqueueJob } from '../jobs/jobs';
+import { enqueueJob, ownJobs } from '../jobs/jobs';
 import { findConnection, runJobColumns, runOut, type ConnectionRow } from './connections';
 import type { StartSyncInput } from './sync.schemas';
 import type { SyncParams } from './sync-state';
@@ -88,6 +88,18 @@ export async function queueRun(
   );
 }
 
+/**
+ * A sync publishes its connection's whole catalog, in its channel (docs/teams.md "Syncs"): a
+ * member with a product scope needs the catalog in it (403 `WHOLE_CATALOG_ONLY` with category
+ * scopes, `NOT_PERMITTED` for another catalog), one with channels the connection's channel (a
+ * connection without one publishes every channel's products: 403). `StartSync` (a run or a dry
+ * run) and `TestConnection` (which pushes the shop's settings and a pending target reset) check it.
+ */
+export function assertSyncInScope(caller: Caller, connection: Pick<ConnectionRow, 'catalogId' | 'options'>): void {
+  assertCatalogInScope(caller, connection.catalogId);
+  assertChannelInScope(caller, connection.options.channelId ?? null);
+}
+
 /** `Sync/StartSync`: a member of the connection's company whose role may publish runs it (docs/sync.md, docs/teams.md). */
 export async function startSync(
   deps: { db: Database; queue: Queue<JobMessage> },
@@ -98,9 +110,7 @@ export async function startSync(
   assertPermitted(caller, 'publish');
   await assertDepartment(deps.db, caller, input.departmentId);
   const connection = await findConnection(deps.db, caller, input.connectionId, input.departmentId);
-  // A sync publishes its whole catalog: not for a member limited to part of it or to channels (docs/teams.md).
-  assertCatalogInScope(caller, connection.catalogId);
-  assertChannelInScope(caller, connection.options.channelId ?? null);
+  assertSyncInScope(caller, connection);
   if (connection.publicBaseUrl !== baseUrl) {
     // Scheduled runs sign media URLs with the origin last used by hand (unless PUBLIC_BASE_URL is set).
     await deps.db.update(syncConnections).set({ publicBaseUrl: baseUrl }).where(eq(syncConnections.id, connection.id));
@@ -128,7 +138,15 @@ export async function listRuns(
         .select({ run: syncRuns, job: runJobColumns })
         .from(syncRuns)
         .innerJoin(jobs, eq(jobs.id, syncRuns.jobId))
-        .where(and(eq(syncRuns.connectionId, input.connectionId), eq(syncRuns.companyId, tenant.companyId), q.after))
+        .where(
+          and(
+            eq(syncRuns.connectionId, input.connectionId),
+            eq(syncRuns.companyId, tenant.companyId),
+            // a scoped member lists their own runs only (docs/teams.md "Syncs")
+            ownJobs(tenant),
+            q.after,
+          ),
+        )
         .orderBy(q.orderBy)
         .limit(q.limit),
     (r) => r.run.jobId,

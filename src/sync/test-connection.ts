@@ -20,6 +20,7 @@ import { shopWarnings, type ShopProbe } from './shop-warnings';
 import type { Caller } from '../kernel/caller';
 import { newId } from '../kernel/ids';
 import type { ShopInput, TestConnectionInput, TestConnectionOut } from './sync.schemas';
+import { assertSyncInScope } from './start-sync';
 
 const probeSchema = z.object({
   name: z.string(),
@@ -164,6 +165,8 @@ export async function testConnection(
   if (input.shop) return testUnsavedShop(deps, tenant, { ...input, shop: input.shop });
   // The schema requires connectionId without shop settings.
   const connection = await findConnection(deps.db, tenant, input.connectionId!, input.departmentId);
+  // it pushes the shop's settings and a pending reset: only a member who may run the sync tests it
+  assertSyncInScope(tenant, connection);
   const secret = await decryptSecret(deps.encryptionKey, connection.id, connection.secretCiphertext);
   const target = { connectorUrl: connection.connectorUrl, keyId: connection.keyId, secret };
   const shop = await targetBodyOf(deps.encryptionKey, connection);

@@ -7,7 +7,9 @@ import {
   invitationToken,
   parseLanguages,
   roleName,
+  categoryScopeNames,
   scopeSummary,
+  ssoRoleNote,
   takesLanguages,
 } from '../src/lib/team';
 
@@ -105,5 +107,29 @@ describe("a member's access in a few words", () => {
       'Kataloge: Marke A · Kategorien: x9 · Kanäle: Shop',
     );
     expect(scopeSummary({ catalogIds: [], categoryIds: [], channelIds: [] }, names, en)).toBe('everything');
+  });
+
+  it('names a category by its path, so two subcategories of one name read apart; one not loaded stays an id', () => {
+    const categories = categoryScopeNames([
+      { categoryId: 'k1', path: [{ name: 'Marke A' }, { name: 'Schalter' }] },
+      { categoryId: 'k2', path: [{ name: 'Marke B' }, { name: 'Schalter' }] },
+      undefined,
+    ]);
+    const names = new Map([['c1', 'Marke A'], ...categories]);
+    expect(scopeSummary({ catalogIds: ['c1'], categoryIds: ['k1', 'k2', 'k3'], channelIds: [] }, names, en)).toBe(
+      'Catalogs: Marke A · Categories: Marke A › Schalter, Marke B › Schalter, k3',
+    );
+  });
+});
+
+describe("an SSO member's role given by hand", () => {
+  it('says which role single sign-on maps when it differs, and nothing otherwise', () => {
+    const custom = [{ roleId: 'r1', name: 'Agentur' }];
+    expect(ssoRoleNote({ role: 'viewer', ssoMappedRole: 'editor' }, en, custom)).toBe(
+      `given by hand; single sign-on maps ${roleName('editor', en)}, which applies once the mapping changes`,
+    );
+    expect(ssoRoleNote({ role: 'editor', ssoMappedRole: 'r1' }, de, custom)).toContain('Agentur');
+    expect(ssoRoleNote({ role: 'editor', ssoMappedRole: 'editor' }, en, custom)).toBeNull();
+    expect(ssoRoleNote({ role: 'editor', ssoMappedRole: null }, en, custom)).toBeNull();
   });
 });

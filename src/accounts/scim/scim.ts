@@ -12,7 +12,7 @@ import {
 } from '../../db/schema';
 import { sha256Hex } from '../../kernel/hashing';
 import { newId } from '../../kernel/ids';
-import { firstDepartment, roleForGroups, scimGroupNames, setMemberRole, unusablePassword } from '../sso/provisioning';
+import { applyMappedRole, firstDepartment, roleForGroups, scimGroupNames, unusablePassword } from '../sso/provisioning';
 import { removeAccessStatements } from '../member-access';
 import { isDeactivated } from '../member-status';
 import { ScimError } from './scim-error';
@@ -162,7 +162,7 @@ export async function applyScimRole(db: Database, companyId: string, userId: str
           settings?.defaultRole ?? null,
         );
   if (role) {
-    await setMemberRole(db, companyId, userId, role);
+    await applyMappedRole(db, companyId, userId, role, 'scim');
     return { revoked: false };
   }
   return removeAccess(db, companyId, userId);

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { type Database, runBatch } from '../../db/client';
+import { recordMemberChange } from '../member-audit';
 import {
   departments,
   memberships,
@@ -117,11 +118,13 @@ export async function provisionMember(
           userId: existing.id,
           subject: input.subject ?? null,
           externalId: input.externalId ?? null,
+          mappedRole: input.role,
         })
         .onConflictDoUpdate({
           target: [ssoIdentities.companyId, ssoIdentities.userId],
           set: {
             active: true,
+            mappedRole: input.role,
             ...(input.subject ? { subject: input.subject } : {}),
             ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
           },
@@ -149,30 +152,76 @@ export async function provisionMember(
       userId,
       subject: input.subject ?? null,
       externalId: input.externalId ?? null,
+      mappedRole: input.role,
     }),
   ]);
   return { userId, created: true };
 }
 
-/** Gives a member of the company `role`, adding the membership when it is missing. */
-export async function setMemberRole(db: Database, companyId: string, userId: string, role: MemberRole): Promise<void> {
-  const member = await db.query.memberships.findFirst({
-    where: and(eq(memberships.userId, userId), eq(memberships.companyId, companyId)),
-  });
+/**
+ * Applies the role the provider's groups map the member to (`mapped`), at an SSO sign-in or a
+ * SCIM change (docs/sso.md "Roles given by hand"). The provider decides the role whenever its
+ * mapping says something new: when `mapped` differs from the role it last mapped
+ * (`sso_identities.mapped_role`; null before migration 0077 counts as different), the member
+ * gets `mapped`. When it maps as before, the member keeps their role: one an admin gave by hand
+ * (SetMemberRole) holds until the provider's mapped role changes. A change of role is audited
+ * (`member_changes`, action `role`, by the member through `sso` or `scim`) in the same batch;
+ * a missing membership (SCIM reactivation) is added with `mapped`. Answers the member's role.
+ */
+export async function applyMappedRole(
+  db: Database,
+  companyId: string,
+  userId: string,
+  mapped: MemberRole,
+  surface: 'sso' | 'scim',
+): Promise<MemberRole> {
+  const key = and(eq(memberships.userId, userId), eq(memberships.companyId, companyId));
+  const identityKey = and(eq(ssoIdentities.companyId, companyId), eq(ssoIdentities.userId, userId));
+  const [member, identity] = await Promise.all([
+    db.query.memberships.findFirst({ where: key }),
+    db.query.ssoIdentities.findFirst({ where: identityKey }),
+  ]);
+  const remember =
+    identity && identity.mappedRole !== mapped
+      ? [db.update(ssoIdentities).set({ mappedRole: mapped }).where(identityKey)]
+      : [];
+  // The provider maps as it did: the member's role stands, whoever gave it.
+  if (member && (member.role === mapped || identity?.mappedRole === mapped)) {
+    if (remember.length) await runBatch(db, remember);
+    return member.role as MemberRole;
+  }
+  const audit = (before: string | null) =>
+    recordMemberChange(
+      db,
+      { companyId, subjectId: userId, changedBy: userId, surface, action: 'role', changes: [['role', before, mapped]] },
+      // written only when the role is still the one read (the update below then changes it)
+      before === null
+        ? undefined
+        : sql`EXISTS (SELECT 1 FROM ${memberships} WHERE ${memberships.userId} = ${userId}
+            AND ${memberships.companyId} = ${companyId} AND ${memberships.role} = ${before})`,
+    );
   if (member) {
-    if (member.role !== role) {
-      await db
+    // conditional on the role read, so a concurrent change is neither overwritten nor audited twice
+    await runBatch(db, [
+      audit(member.role),
+      db
         .update(memberships)
-        .set({ role })
-        .where(and(eq(memberships.userId, userId), eq(memberships.companyId, companyId)));
-    }
-    return;
+        .set({ role: mapped })
+        .where(and(key, eq(memberships.role, member.role))),
+      ...remember,
+    ]);
+    return mapped;
   }
   const departmentId = await firstDepartment(db, companyId);
-  await db
-    .insert(memberships)
-    .values({ userId, companyId, role, defaultDepartmentId: departmentId })
-    .onConflictDoUpdate({ target: [memberships.userId, memberships.companyId], set: { role } });
+  await runBatch(db, [
+    db
+      .insert(memberships)
+      .values({ userId, companyId, role: mapped, defaultDepartmentId: departmentId })
+      .onConflictDoUpdate({ target: [memberships.userId, memberships.companyId], set: { role: mapped } }),
+    audit(null),
+    ...remember,
+  ]);
+  return mapped;
 }
 
 /** Users linked to the company's identity provider, by id (for SCIM reads). */

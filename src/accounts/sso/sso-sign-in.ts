@@ -13,7 +13,7 @@ import { withDistributedGroups } from './group-overage';
 import { withUserinfoClaims } from './userinfo';
 import { isDeactivated } from '../member-status';
 import { consumeInvitationAtSignOn } from '../invitations';
-import { provisionMember, roleForGroups, scimGroupNames, setMemberRole } from './provisioning';
+import { applyMappedRole, provisionMember, roleForGroups, scimGroupNames } from './provisioning';
 import { CALLBACK_PATH, openClientSecret, type SsoEnv } from './sso-settings';
 
 export { type SsoFailure, SsoSignInError } from './sso-errors';
@@ -153,13 +153,15 @@ export async function finishSsoSignIn(db: Database, env: SsoEnv, input: Callback
   }
   // The groups of the ID token and, for identity providers that push them, the SCIM groups.
   const pushedGroups = linked ? await scimGroupNames(db, settings.companyId, linked.userId) : [];
-  const role = roleForGroups([...identity.groups, ...pushedGroups], settings.groupRoles, settings.defaultRole);
-  if (!role) throw new SsoSignInError('no-role', `no mapped group among ${JSON.stringify(identity.groups)}`);
+  const mapped = roleForGroups([...identity.groups, ...pushedGroups], settings.groupRoles, settings.defaultRole);
+  if (!mapped) throw new SsoSignInError('no-role', `no mapped group among ${JSON.stringify(identity.groups)}`);
   let userId: string;
+  let role = mapped;
   if (known) {
     // The subject decides who signs in; the e-mail address may have changed at the provider.
     userId = known.userId;
-    await setMemberRole(db, settings.companyId, userId, role);
+    // an admin's hand-given role holds while the provider maps as before (docs/sso.md)
+    role = await applyMappedRole(db, settings.companyId, userId, mapped, 'sso');
   } else {
     try {
       ({ userId } = await provisionMember(db, {

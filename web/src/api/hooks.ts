@@ -1,4 +1,4 @@
-import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { queryOptions, useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { flattenPages, nextCursorOf } from '../lib/cursor';
 import { CODE_SEARCH_WAIT_MS, codesInUseParams } from '../lib/shop-form';
@@ -39,6 +39,17 @@ export function useCategoryPath(categoryId: string | undefined) {
     queryFn: () => apiGet('Catalog/GetCategory', { categoryId }),
     enabled: Boolean(categoryId),
     retry: false,
+  });
+}
+
+/** Several categories by id with their paths (GetCategory each, cached like useCategoryPath): the access summary's names. */
+export function useCategoryPaths(categoryIds: readonly string[]) {
+  return useQueries({
+    queries: [...new Set(categoryIds)].map((categoryId) => ({
+      queryKey: keys.categoryPath(categoryId),
+      queryFn: () => apiGet('Catalog/GetCategory', { categoryId }),
+      retry: false,
+    })),
   });
 }
 

@@ -685,6 +685,7 @@ export const de = {
   'team.scope.none': 'keine',
   'team.scope.everything': 'alles',
   'team.scope': 'Zugriff',
+  'team.ssoHandRole': 'von Hand vergeben; Single Sign-on ordnet {role} zu, das gilt, sobald sich die Zuordnung ändert',
   'team.scopeEdit': 'Zugriff…',
   'team.scopeFor': 'Zugriff von {name}',
   'team.scopeTitle': 'Woran {name} arbeiten darf',

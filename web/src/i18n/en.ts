@@ -673,6 +673,7 @@ export const en: Record<MessageKey, string> = {
   'team.scope.none': 'none',
   'team.scope.everything': 'everything',
   'team.scope': 'Access',
+  'team.ssoHandRole': 'given by hand; single sign-on maps {role}, which applies once the mapping changes',
   'team.scopeEdit': 'Access…',
   'team.scopeFor': 'Access of {name}',
   'team.scopeTitle': 'What {name} may work on',

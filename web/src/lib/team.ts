@@ -152,6 +152,39 @@ export function scopeSummary(scope: ScopeIds, names: ReadonlyMap<string, string>
   return parts.length ? parts.join(' · ') : t('team.scope.everything');
 }
 
+/**
+ * The mark beside an SSO member's role an admin gave by hand (docs/sso.md "Roles given by
+ * hand"): the role the provider maps, which applies once its mapping changes; null when the role
+ * is the mapped one or the member has no single sign-on.
+ */
+export function ssoRoleNote(
+  member: { role: string; ssoMappedRole: string | null },
+  t: T,
+  custom?: readonly { roleId: string; name: string }[],
+): string | null {
+  if (member.ssoMappedRole === null || member.ssoMappedRole === member.role) return null;
+  return t('team.ssoHandRole', { role: roleName(member.ssoMappedRole, t, custom) });
+}
+
+/** A category as GetCategory answers it: its id and the names from the top level down to it. */
+export interface CategoryPathLike {
+  categoryId: string;
+  path: readonly { name: string }[];
+}
+
+/**
+ * The names the access summary shows for category scopes: each category's path of names
+ * ("Brand › Lines"), so two subcategories of the same name read apart. A category not loaded
+ * (yet, or deleted since) is left out and shows as its id.
+ */
+export function categoryScopeNames(categories: readonly (CategoryPathLike | undefined)[]): Map<string, string> {
+  return new Map(
+    categories
+      .filter((c): c is CategoryPathLike => c !== undefined && c.path.length > 0)
+      .map((c) => [c.categoryId, c.path.map((p) => p.name).join(' › ')]),
+  );
+}
+
 /** The permissions chosen for a custom role as the API takes them: `read` first, each once, in the fixed order. */
 export function chosenPermissions(chosen: ReadonlySet<string>): (typeof GRANTABLE_PERMISSIONS)[number][] {
   return GRANTABLE_PERMISSIONS.filter((p) => p === 'read' || chosen.has(p));

@@ -11,14 +11,14 @@ import {
   useSetMemberRole,
 } from '../api/mutations';
 import { describeError } from '../api/errors';
-import { useCatalogs, useChannels, useRoles } from '../api/hooks';
+import { useCatalogs, useCategoryPaths, useChannels, useRoles } from '../api/hooks';
 import type { MemberRole, UserRow } from '../api/models';
 import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
-import { roleName, scopeSummary, takesLanguages } from '../lib/team';
+import { categoryScopeNames, roleName, scopeSummary, ssoRoleNote, takesLanguages } from '../lib/team';
 import { useSession } from '../session/session';
 import { AdminChannels } from './AdminChannels';
 import { AdminLanguages } from './AdminLanguages';
@@ -54,12 +54,14 @@ export default function Admin() {
   const [access, setAccess] = useState<UserRow | null>(null);
   const roles = useRoles(isAdmin);
   const customRoles = roles.data?.items.filter((r) => !r.builtIn) ?? [];
-  // The names of what scopes name: catalogs and channels (categories show as ids until picked).
+  // The names of what scopes name: catalogs, channels and categories (each by its path of names).
   const catalogs = useCatalogs();
   const channels = useChannels();
+  const categoryPaths = useCategoryPaths((users.data?.items ?? []).flatMap((u) => u.categoryIds));
   const scopeNames = new Map<string, string>([
     ...(catalogs.data?.items ?? []).map((c) => [c.catalogId, c.name] as [string, string]),
     ...(channels.data?.items ?? []).map((c) => [c.channelId, c.name] as [string, string]),
+    ...categoryScopeNames(categoryPaths.map((q) => q.data)),
   ]);
 
   if (!isAdmin)
@@ -142,6 +144,9 @@ export default function Admin() {
                   >
                     <RoleOptions customRoles={customRoles} />
                   </select>
+                  {ssoRoleNote(u, t, roles.data?.items) && (
+                    <div className="muted">{ssoRoleNote(u, t, roles.data?.items)}</div>
+                  )}
                   {takesLanguages(u.role, roles.data?.items) && (
                     <input
                       key={u.languages.join(',')}
