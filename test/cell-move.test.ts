@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { moveCompany } from '../src/db/cell-move';
 import { COPY_PLAN, DERIVED_TABLES } from '../src/db/cell-move-plan';
 import { setValue } from '../src/catalog/values';
+import { encodeJsonCursor } from '../src/kernel/pagination';
 import {
   asActor,
   classifyAsMcb,
@@ -141,6 +142,77 @@ describe('moving a company to another cell', () => {
     expect(stored).toEqual([{ name: 'Nach dem Umzug' }]);
     const history2 = await call('GET', `/api/Catalog/GetHistory?elementId=${c.ids[1]}`, { cookie: c.cookie });
     expect(history2.status, history2.text).toBe(200);
+  });
+
+  it('keeps the changes feed in order across moves: a cursor from before a move resumes without loss or repeat', async () => {
+    const c = await richCompany();
+    const feed = (query: string) =>
+      call('GET', `/api/Changes/GetChanges?include=events&${query}`, { cookie: c.cookie });
+    /** Every item after `since`, page by page; the ids and the last cursor. */
+    const readAll = async (since?: string) => {
+      const ids: string[] = [];
+      let cursor = since;
+      for (let page = 0; page < 50; page++) {
+        const res = await feed(`limit=4${cursor ? `&since=${cursor}` : ''}`);
+        expect(res.status, res.text).toBe(200);
+        ids.push(...res.json.items.map((i: { changeId?: string; eventId?: string }) => i.changeId ?? i.eventId));
+        cursor = res.json.cursor;
+        if (!res.json.hasMore) break;
+      }
+      return { ids, cursor: cursor! };
+    };
+    // An event between changes (written as the completeness triggers write one), so the move must
+    // keep events and changes interleaved in commit order, not copy the events after the history.
+    const event = (n: number) =>
+      env.DB.prepare(
+        "INSERT INTO domain_events (company_id, event_type, order_key, data) VALUES (?, 'completeness.reached', ?, ?) RETURNING id",
+      )
+        .bind(c.companyId, c.ids[n], JSON.stringify({ productId: c.ids[n], complete: true, scores: {} }))
+        .first<{ id: string }>();
+    const rename = async (n: number, name: string) => {
+      const res = await call('POST', '/api/Catalog/UpdateProduct', {
+        cookie: c.cookie,
+        body: { productId: c.ids[n], departmentId: c.departmentId, catalogId: c.catalogId, sku: `MOVE-${n}`, name },
+      });
+      expect(res.status, res.text).toBe(200);
+    };
+    await event(0);
+    await rename(1, 'Eins');
+    await event(1);
+    await rename(2, 'Zwei');
+    const before = await readAll();
+    expect(before.ids.length).toBeGreaterThan(10);
+    // a poller stopped at the sixth item; the change it stands on is pruned later (retention keeps its feed row)
+    const first = await feed('limit=6');
+    const held = first.json.cursor as string;
+    const heldId = first.json.items.at(-1).changeId as string;
+    expect(heldId).toBeTruthy();
+    await env.DB.prepare('DELETE FROM history_versions WHERE id = ?').bind(heldId).run();
+    const expected = before.ids.filter((id) => id !== heldId);
+
+    const report = await moveCompany(env, c.companyId, 'cell-2', { settleMs: 0 });
+    expect(report.copied.domain_events).toBe(2);
+    expect(report.deleted.change_feed).toBe(before.ids.length);
+    // the same feed in the same order, and the held cursor resumes right after its item
+    expect((await readAll()).ids).toEqual(expected);
+    expect((await readAll(held)).ids).toEqual(before.ids.slice(6));
+    expect((await readAll(before.cursor)).ids).toEqual([]);
+    // the old cell keeps no feed row of the company
+    expect(await rows(env.DB, 'SELECT seq FROM change_feed WHERE company_id = ?', c.companyId)).toEqual([]);
+
+    // a change in cell-2, then back to cell-1: its old rows are gone, so the copy does not collide
+    await rename(3, 'Drei');
+    const inCell2 = await readAll(before.cursor);
+    expect(inCell2.ids).toHaveLength(1);
+    await moveCompany(env, c.companyId, 'cell-1', { settleMs: 0 });
+    expect((await readAll(held)).ids).toEqual([...before.ids.slice(6), ...inCell2.ids]);
+    expect((await readAll(inCell2.cursor)).ids).toEqual([]);
+    expect((await readAll()).ids).toEqual([...expected, ...inCell2.ids]);
+    // a cursor naming a change the feed does not hold is refused, not read from elsewhere
+    const foreign = encodeJsonCursor({ c: c.companyId, s: 1, v: 'evt_missing' });
+    const refused = await feed(`since=${foreign}`);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatch(/start again without since/);
   });
 
   it('copies every table with a company_id column, or names it as derived or directory-only', async () => {

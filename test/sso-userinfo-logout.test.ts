@@ -2,7 +2,7 @@ import { exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { graphEndpoint } from '../src/accounts/sso/group-overage';
+import { graphEndpoint, MAX_GROUP_PAGES } from '../src/accounts/sso/group-overage';
 import { sessions, users } from '../src/db/schema';
 import { sha256Hex } from '../src/kernel/hashing';
 import { db, makeCompany, makeUser, memberOf } from './helpers/factories';
@@ -546,6 +546,90 @@ describe('SSO: group overage (groups as a distributed claim, as Entra ID sends f
       }),
     );
     expect(aggregated.location).toBe('/?ssoError=groups');
+  });
+
+  it('follows @odata.nextLink with GET and the same token: getMemberObjects, then memberOf objects', async () => {
+    const co = await ssoCompany();
+    const sub = crypto.randomUUID();
+    const email = `ov-paged-${sub.slice(0, 8)}@example.com`;
+    const first = `/claims/v1.0/users/${sub}/getMemberObjects`;
+    const second = `/claims/v1.0/paged-${sub}/2`;
+    claimSourceAnswers.set(first, {
+      status: 200,
+      body: { value: many, '@odata.nextLink': `${ISSUER}${second}?$skiptoken=abc` },
+    });
+    // the last page names the group mapped to a role: read only by following the link
+    claimSourceAnswers.set(second, { status: 200, body: { value: ['pim-editors'], '@odata.nextLink': null } });
+    const before = claimSourceRequests.length;
+    const result = await signIn(co.slug, (nonce) =>
+      idToken(nonce, sub, { email, email_verified: true, ...overage(`${ISSUER}${first}`) }),
+    );
+    expect(result.location).toBe('/');
+    expect(claimSourceRequests.slice(before).map((r) => [r.method, r.path, r.token])).toEqual([
+      ['POST', first, `at-${result.code}`],
+      ['GET', second, `at-${result.code}`],
+    ]);
+    expect(await memberOf(co.companyId, email)).toMatchObject({ role: 'editor' });
+
+    // memberOf: a Graph collection of directory objects, paged the same way
+    const sub2 = crypto.randomUUID();
+    const email2 = `ov-memberof-${sub2.slice(0, 8)}@example.com`;
+    const memberOfPath = `/claims/v1.0/users/${sub2}/memberOf`;
+    const memberOfNext = `/claims/v1.0/users/${sub2}/memberOf/next`;
+    claimSourceAnswers.set(memberOfPath, {
+      status: 200,
+      body: {
+        value: [{ '@odata.type': '#microsoft.graph.group', id: 'group-x' }],
+        '@odata.nextLink': `${ISSUER}${memberOfNext}`,
+      },
+    });
+    claimSourceAnswers.set(memberOfNext, {
+      status: 200,
+      body: { value: [{ '@odata.type': '#microsoft.graph.group', id: 'pim-editors' }] },
+    });
+    const result2 = await signIn(co.slug, (nonce) =>
+      idToken(nonce, sub2, { email: email2, email_verified: true, ...overage(`${ISSUER}${memberOfPath}`) }),
+    );
+    expect(result2.location).toBe('/');
+    expect(claimSourceRequests.at(-1)).toMatchObject({ method: 'GET', path: memberOfNext });
+    expect(await memberOf(co.companyId, email2)).toMatchObject({ role: 'editor' });
+  });
+
+  it('refuses a next page at another origin or a private address (never requested), and a source paging on without end', async () => {
+    const co = await ssoCompany();
+    const refusedLinks = [
+      'https://elsewhere.example/v1.0/next',
+      'https://10.0.0.7/next',
+      'http://idp-userinfo.test/next',
+    ];
+    for (const link of refusedLinks) {
+      const sub = crypto.randomUUID();
+      const email = `ov-link-${sub.slice(0, 8)}@example.com`;
+      const path = `/claims/v1.0/users/${sub}/getMemberObjects`;
+      claimSourceAnswers.set(path, { status: 200, body: { value: ['pim-editors'], '@odata.nextLink': link } });
+      const before = claimSourceRequests.length;
+      const result = await signIn(co.slug, (nonce) =>
+        idToken(nonce, sub, { email, email_verified: true, ...overage(`${ISSUER}${path}`) }),
+      );
+      expect(result.location, link).toBe('/?ssoError=groups');
+      expect(claimSourceRequests.length - before).toBe(1); // the first page only
+      expect(await db().query.users.findFirst({ where: eq(users.email, email) })).toBeUndefined();
+    }
+    // a page that names itself as the next one: read MAX_GROUP_PAGES times, then refused
+    const sub = crypto.randomUUID();
+    const email = `ov-loop-${sub.slice(0, 8)}@example.com`;
+    const loop = `/claims/v1.0/loop-${sub}`;
+    claimSourceAnswers.set(loop, {
+      status: 200,
+      body: { value: ['pim-editors'], '@odata.nextLink': `${ISSUER}${loop}` },
+    });
+    const before = claimSourceRequests.length;
+    const result = await signIn(co.slug, (nonce) =>
+      idToken(nonce, sub, { email, email_verified: true, ...overage(`${ISSUER}${loop}`) }),
+    );
+    expect(result.location).toBe('/?ssoError=groups');
+    expect(claimSourceRequests.length - before).toBe(MAX_GROUP_PAGES);
+    expect(await db().query.users.findFirst({ where: eq(users.email, email) })).toBeUndefined();
   });
 
   it("calls Entra's legacy graph.windows.net source at Microsoft Graph", () => {

@@ -1,7 +1,8 @@
 import { dbNow } from '../kernel/clock';
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { isUniqueViolation, type BatchStatement, type Database } from '../db/client';
+import { isUniqueViolation, runBatch, type BatchStatement, type Database } from '../db/client';
+import { withCompletenessEventsAtEnd } from '../db/completeness-flush';
 import type { JobMessage } from '../env';
 import { INLINE_MASTERS, planSubtreeRescore, startSubtreeJob } from './category-rescore';
 import { clientId, newId, unusableId } from '../kernel/ids';
@@ -321,21 +322,25 @@ export async function deleteCategory(
   const fileKeys = await mediaKeysWhere(db, inSubtree(media.elementId));
   const history = await deletionHistory(db, tenant, category.id, subtree, placed);
   // Builder statements with a raw condition: drizzle cannot put parameterised `db.run` in a D1 batch.
-  await db.batch([
-    db
-      .update(products)
-      .set({ revision: sql`${products.revision} + 1`, updatedAt: dbNow })
-      .where(sql`${products.id} IN (${placed})`),
-    db.delete(classificationLinks).where(inSubtree(classificationLinks.elementId)),
-    db.delete(attributeValues).where(inSubtree(attributeValues.elementId)),
-    db.delete(media).where(inSubtree(media.elementId)),
-    db.delete(categories).where(inSubtree(categories.id)),
-    db
-      .update(catalogs)
-      .set({ categoryCount: sql`max(0, ${catalogs.categoryCount} - ${removed})` })
-      .where(eq(catalogs.id, category.catalogId)),
-    ...historyStatements(db, tenant, history).statements,
-  ]);
+  // Placements of many products go row by row: their completeness is compared once, at the end.
+  await runBatch(
+    db,
+    withCompletenessEventsAtEnd(db, [
+      db
+        .update(products)
+        .set({ revision: sql`${products.revision} + 1`, updatedAt: dbNow })
+        .where(sql`${products.id} IN (${placed})`),
+      db.delete(classificationLinks).where(inSubtree(classificationLinks.elementId)),
+      db.delete(attributeValues).where(inSubtree(attributeValues.elementId)),
+      db.delete(media).where(inSubtree(media.elementId)),
+      db.delete(categories).where(inSubtree(categories.id)),
+      db
+        .update(catalogs)
+        .set({ categoryCount: sql`max(0, ${catalogs.categoryCount} - ${removed})` })
+        .where(eq(catalogs.id, category.catalogId)),
+      ...historyStatements(db, tenant, history).statements,
+    ]),
+  );
   await deleteObjects(deps.files, fileKeys);
   await refreshFingerprints(
     db,

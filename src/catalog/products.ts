@@ -365,7 +365,7 @@ export async function deleteProduct(
   const product = await findProduct(db, tenant, input.productId);
   await findCatalog(db, tenant, product.catalogId, input.departmentId);
   const { statements, fileKeys, removed } = await productDeleteStatements(db, tenant, product);
-  await runBatch(db, statements);
+  await runBatch(db, withCompletenessEventsAtEnd(db, statements));
   await deleteObjects(deps.files, fileKeys);
   if (product.parentId) await refreshFingerprints(db, tenant.companyId, [product.parentId]);
   return { productId: product.id, deleted: removed };

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { withCompletenessEventsAtEnd } from '../db/completeness-flush';
 import { newId } from '../kernel/ids';
 import { classificationLinkClasses, classificationLinkFeatures, classificationLinks } from '../db/schema';
 import { badRequest, conflict } from '../kernel/app-error';
@@ -137,7 +138,7 @@ export async function writeClassification(
 ) {
   const { statements, linkId } = await classificationWriteStatements(db, actor, ctx, next);
   try {
-    await runBatch(db, statements);
+    await runBatch(db, withCompletenessEventsAtEnd(db, statements));
   } catch (err) {
     if (isWriteConflict(err)) throw err;
     if (`${String(err)} ${String((err as Error).cause)}`.includes('classification_links.element_id'))

@@ -20,6 +20,11 @@ export interface CopyStep {
   upsert?: boolean;
   /** Identity rows: kept in cell-1 (the directory) when the company leaves it. */
   identity?: boolean;
+  /**
+   * Copied with the other feed tables in the source's feed order (src/db/cell-move-feed.ts), not
+   * table by table: the target's triggers number them in that order.
+   */
+  feed?: boolean;
   /** Maps integer keys of the source to the target's (after the parent rows were copied). */
   remap?: (
     source: D1Database,
@@ -37,7 +42,8 @@ export const DERIVED_TABLES = [
   'release_product_counts',
   // counted per catalog by the price and feature-block triggers as those rows are copied (migration 0065)
   'catalog_codes_in_use',
-  // the feed's sequence: the target's history trigger numbers the copied versions (migration 0052)
+  // the feed's sequence: the target's triggers number the copied versions and events in the
+  // source's order (src/db/cell-move-feed.ts); the old cell's rows are deleted after the switch
   'change_feed',
 ];
 
@@ -123,10 +129,10 @@ export const COPY_PLAN: CopyStep[] = [
   { table: 'sync_runs', ...own() },
   { table: 'sync_target_resets', ...own() },
   { table: 'sync_run_items', ...ofJobs },
-  { table: 'history_versions', ...own() },
-  // review and completeness events: the target's trigger numbers them in its feed after the copied history
-  // (no outbox rows: the endpoints come later)
-  { table: 'domain_events', ...own() },
+  // the history and the review and completeness events, together in the source's feed order: the
+  // target's triggers number them in its feed in that order (no outbox rows: the endpoints come later)
+  { table: 'history_versions', ...own(), feed: true },
+  { table: 'domain_events', ...own(), feed: true },
   // after the history: the target's trigger review_back_on_change finds no state to move while versions are copied
   { table: 'review_states', ...own(), remap: integerKey('channel_key', 'channels', 'channel_id') },
   { table: 'webhook_endpoints', ...own() },

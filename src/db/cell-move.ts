@@ -1,6 +1,7 @@
 import { type CellBindings, cellDatabase, forgetPlacements, HOME_CELL, PLACEMENT_TTL_MS, placementOf } from './cells';
 import { databaseOf } from './binding';
 import { COPY_PLAN, type CopyStep } from './cell-move-plan';
+import { copyFeedInOrder, deleteFeedRows, verifyFeedOrder } from './cell-move-feed';
 
 /** Rows per keyset page (one batch of single-row inserts each: well under D1's limits). */
 const PAGE = 100;
@@ -46,13 +47,21 @@ export async function moveCompany(
   await sleep(settleMs);
   const report: MoveReport = { companyId, from, to, copied: {}, productsVerified: 0, deleted: {} };
   try {
-    for (const step of COPY_PLAN) report.copied[step.table] = await copyTable(source, target, step, companyId);
+    // feed rows left in the target by an earlier stay would collide with the copied ones
+    await deleteFeedRows(target, companyId);
+    for (const step of COPY_PLAN) {
+      if (!step.feed) report.copied[step.table] = await copyTable(source, target, step, companyId);
+      else if (!(step.table in report.copied))
+        Object.assign(report.copied, await copyFeedInOrder(source, target, companyId));
+    }
     if (to !== HOME_CELL) await copyMemberNames(directory, target, companyId);
     for (const step of COPY_PLAN) await verifyCount(source, target, step, companyId);
     report.productsVerified = await verifyProducts(source, target, companyId);
+    await verifyFeedOrder(source, target, companyId);
   } catch (err) {
     // The copy is abandoned: the target keeps nothing of it, the company stays where it was.
     await deleteRows(target, companyId, to === HOME_CELL);
+    await deleteFeedRows(target, companyId);
     await setPlacement(directory, companyId, from, 'active');
     forgetPlacements();
     throw err;
@@ -61,6 +70,7 @@ export async function moveCompany(
   forgetPlacements();
   await sleep(settleMs);
   report.deleted = await deleteRows(source, companyId, from === HOME_CELL);
+  report.deleted.change_feed = await deleteFeedRows(source, companyId);
   return report;
 }
 

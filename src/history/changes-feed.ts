@@ -3,39 +3,13 @@ import type { z } from 'zod';
 import type { Database } from '../db/client';
 import { deletedMasterInScopeSql, productScopeSql } from '../db/product-scope';
 import { changeFeed, domainEvents, historyVersions } from '../db/schema';
-import { badRequest } from '../kernel/app-error';
 import type { Caller, ProductScope } from '../kernel/caller';
-import { decodeJsonCursor, encodeJsonCursor } from '../kernel/pagination';
+import { encodeFeedCursor, type FeedPosition, resolveFeedCursor } from './feed-cursor';
 import { decodeChanges } from '../records/history-record';
 import type { ChangeItemOut, ChangesPageOut, EventItemOut } from './changes.schemas';
 
 type ChangeItem = z.infer<typeof ChangeItemOut>;
 type EventItem = z.infer<typeof EventItemOut>;
-
-/**
- * The cursor of the feed: the commit sequence (`change_feed.seq`) of the last change read and
- * the company it belongs to, so a cursor of another company is refused instead of silently
- * reading from somewhere else.
- */
-export function encodeFeedCursor(companyId: string, seq: number): string {
-  return encodeJsonCursor({ c: companyId, s: seq });
-}
-
-/** The sequence a cursor carries; 400 when it is malformed or of another company. */
-export function decodeFeedCursor(companyId: string, cursor: string | undefined): number {
-  if (cursor === undefined || cursor === '') return 0;
-  const value = decodeJsonCursor(cursor) as { c?: unknown; s?: unknown } | null;
-  if (
-    !value ||
-    typeof value !== 'object' ||
-    typeof value.s !== 'number' ||
-    !Number.isSafeInteger(value.s) ||
-    value.s < 0
-  )
-    throw badRequest('since is not a valid cursor');
-  if (value.c !== companyId) throw badRequest('since is a cursor of another company');
-  return value.s;
-}
 
 /** `name@deu` -> field `name`, language `deu`; a path without a language suffix is only a field. */
 const LANGUAGE_SUFFIX = /^(.+)@([a-z]{2,3}(?:-[A-Za-z0-9]+)*)$/;
@@ -57,7 +31,7 @@ export function changeItem(companyId: string, seq: number, v: typeof historyVers
   return {
     type: 'change',
     changeId: v.id,
-    cursor: encodeFeedCursor(companyId, seq),
+    cursor: encodeFeedCursor(companyId, seq, v.id),
     at: v.at,
     action: v.action as ChangeItem['action'],
     elementKind: v.elementKind as ChangeItem['elementKind'],
@@ -91,7 +65,7 @@ export function eventItem(companyId: string, seq: number, e: typeof domainEvents
   return {
     type: e.eventType as EventItem['type'],
     eventId: e.id,
-    cursor: encodeFeedCursor(companyId, seq),
+    cursor: encodeFeedCursor(companyId, seq, e.id),
     at: e.at,
     data: JSON.parse(e.data) as EventItem['data'],
   };
@@ -140,36 +114,38 @@ export async function getChanges(
   input: { since?: string; limit: number; include?: 'events' },
   options: { scan?: number } = {},
 ): Promise<z.infer<typeof ChangesPageOut>> {
-  const after = decodeFeedCursor(caller.companyId, input.since);
+  const position = await resolveFeedCursor(db, caller.companyId, input.since);
+  const after = position.seq;
   if (caller.productScope)
-    return getScopedChanges(db, caller, caller.productScope, after, input.limit, {
+    return getScopedChanges(db, caller, caller.productScope, position, input.limit, {
       scan: options.scan ?? SCOPED_FEED_SCAN,
       events: input.include === 'events',
     });
   if (input.include === 'events') {
     const rows = await readFeedWithEvents(db, caller.companyId, after, input.limit + 1);
     const page = rows.slice(0, input.limit);
-    const last = page.at(-1);
+    const items = page.map((row) =>
+      row.version
+        ? changeItem(caller.companyId, row.seq, row.version)
+        : eventItem(caller.companyId, row.seq, row.event!),
+    );
     return {
-      items: page.map((row) =>
-        row.version
-          ? changeItem(caller.companyId, row.seq, row.version)
-          : eventItem(caller.companyId, row.seq, row.event!),
-      ),
-      cursor: encodeFeedCursor(caller.companyId, last ? last.seq : after),
+      items,
+      cursor: items.at(-1)?.cursor ?? encodePosition(caller.companyId, position),
       hasMore: rows.length > input.limit,
     };
   }
   const rows = await readFeed(db, caller.companyId, after, input.limit + 1);
   const page = rows.slice(0, input.limit);
   const items = page.map((row) => changeItem(caller.companyId, row.seq, row.version));
-  const last = page.at(-1);
   return {
     items,
-    cursor: encodeFeedCursor(caller.companyId, last ? last.seq : after),
+    cursor: items.at(-1)?.cursor ?? encodePosition(caller.companyId, position),
     hasMore: rows.length > input.limit,
   };
 }
+
+const encodePosition = (companyId: string, p: FeedPosition) => encodeFeedCursor(companyId, p.seq, p.versionId);
 
 /** How many feed rows a scoped page reads at most, whatever it keeps (a page may then hold fewer than `limit`). */
 export const SCOPED_FEED_SCAN = 1000;
@@ -190,11 +166,12 @@ async function getScopedChanges(
   db: Database,
   caller: Caller,
   scope: ProductScope,
-  after: number,
+  position: FeedPosition,
   limit: number,
   { scan, events }: { scan: number; events: boolean },
 ): Promise<z.infer<typeof ChangesPageOut>> {
   const { companyId } = caller;
+  const after = position.seq;
   const window = sql`SELECT f.seq, f.version_id FROM change_feed f
     WHERE f.company_id = ${companyId} AND f.seq > ${after} ORDER BY f.seq LIMIT ${scan}`;
   const live = productScopeSql(scope, companyId, sql`p.catalog_id`, sql`coalesce(p.parent_id, p.id)`);
@@ -206,15 +183,16 @@ async function getScopedChanges(
       WHERE d.company_id = ${companyId} AND EXISTS (SELECT 1 FROM products p
         WHERE p.id = json_extract(d.data, '$.productId') AND p.company_id = ${companyId} AND ${live})`
     : sql``;
-  // one statement (one snapshot): the kept rows, and a last row with the window's size and end
-  const rows = await db.all<{ seq: number | null; version_id: string | number; meta: number }>(sql`
+  // one statement (one snapshot): the kept rows, and a last row with the window's end (its seq and
+  // id) and its size plus one in `meta` (0 marks a kept row)
+  const rows = await db.all<{ seq: number | null; version_id: string | null; meta: number }>(sql`
     WITH w AS MATERIALIZED (${window})
     SELECT * FROM (SELECT w.seq, w.version_id, 0 AS meta FROM w CROSS JOIN history_versions v ON v.id = w.version_id
       WHERE ${visible}${eventRows} ORDER BY seq LIMIT ${limit + 1})
-    UNION ALL SELECT max(seq), count(*), 1 FROM w`);
+    UNION ALL SELECT * FROM (SELECT max(seq), (SELECT version_id FROM w ORDER BY seq DESC LIMIT 1), 1 + count(*) FROM w)`);
   const kept = rows.filter((r) => r.meta === 0) as { seq: number; version_id: string }[];
-  const summary = rows.find((r) => r.meta === 1);
-  const scanned = [{ n: Number(summary?.version_id ?? 0), last: summary?.seq ?? null }];
+  const summary = rows.find((r) => r.meta > 0);
+  const scanned = [{ n: (summary?.meta ?? 1) - 1, last: summary?.seq ?? null, lastId: summary?.version_id ?? null }];
   const page = kept.slice(0, limit);
   const versions = page.length
     ? await db
@@ -244,9 +222,13 @@ async function getScopedChanges(
   const window0 = scanned[0];
   const windowFull = Number(window0?.n ?? 0) >= scan;
   if (kept.length > limit) {
-    return { items, cursor: encodeFeedCursor(companyId, page.at(-1)!.seq), hasMore: true };
+    const last = page.at(-1)!;
+    return { items, cursor: encodeFeedCursor(companyId, last.seq, last.version_id), hasMore: true };
   }
   // every kept change of the window is on the page: resume after the window's last row (judged already)
-  const end = window0?.last != null ? Number(window0.last) : after;
-  return { items, cursor: encodeFeedCursor(companyId, Math.max(end, after)), hasMore: windowFull };
+  const end =
+    window0?.last != null && Number(window0.last) > after
+      ? { seq: Number(window0.last), versionId: window0.lastId ?? undefined }
+      : position;
+  return { items, cursor: encodePosition(companyId, end), hasMore: windowFull };
 }

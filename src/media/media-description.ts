@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { withCompletenessEventsAtEnd } from '../db/completeness-flush';
 import { catalogs, media } from '../db/schema';
 import { assertDepartment, findElement } from '../db/scope';
 import { historyStatement } from '../records/history-record';
@@ -70,7 +71,7 @@ export async function updateMedia(db: Database, tenant: Caller, input: z.infer<t
   }
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   statements.push(...staleOnLinkChange(db, tenant.companyId, element, Boolean(old.url)));
-  await runBatch(db, statements);
+  await runBatch(db, withCompletenessEventsAtEnd(db, statements));
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
   await refreshAfterLinkChange(db, tenant.companyId, element, Boolean(old.url));
   return answer(db, old.id, language, catalog.language);

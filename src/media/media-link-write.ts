@@ -1,5 +1,6 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { withCompletenessEventsAtEnd } from '../db/completeness-flush';
 import { media } from '../db/schema';
 import type { AggregateMedia, ProductNode } from '../model/product-aggregate';
 import {
@@ -97,11 +98,14 @@ export async function writeLink(
   unchanged: SQL,
 ): Promise<void> {
   if (!ctx.aggregate) {
-    await runBatch(db, [
-      guardStatement(db, unchanged),
-      ...statements,
-      ...staleOnLinkChange(db, caller.companyId, ctx.element, true),
-    ]);
+    await runBatch(
+      db,
+      withCompletenessEventsAtEnd(db, [
+        guardStatement(db, unchanged),
+        ...statements,
+        ...staleOnLinkChange(db, caller.companyId, ctx.element, true),
+      ]),
+    );
     await refreshAfterLinkChange(db, caller.companyId, ctx.element, true);
     return;
   }
@@ -110,11 +114,14 @@ export async function writeLink(
     change(node);
     node.media.sort((a, b) => (a.sortOrder ?? 0) - (b.sortOrder ?? 0) || compareBinary(a.fileName, b.fileName));
   });
-  await runBatch(db, [
-    guardStatement(db, revisionIs(caller.companyId, ctx.aggregate.product.id, revision)),
-    ...statements,
-    bumpWithFingerprint(db, ctx.aggregate.product.id, revision, await fingerprintWith(after, ctx.paths)),
-  ]);
+  await runBatch(
+    db,
+    withCompletenessEventsAtEnd(db, [
+      guardStatement(db, revisionIs(caller.companyId, ctx.aggregate.product.id, revision)),
+      ...statements,
+      bumpWithFingerprint(db, ctx.aggregate.product.id, revision, await fingerprintWith(after, ctx.paths)),
+    ]),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
+import { withCompletenessEventsAtEnd } from '../db/completeness-flush';
 import { newId } from '../kernel/ids';
 import { media } from '../db/schema';
 import { badRequest, notFound } from '../kernel/app-error';
@@ -116,7 +117,7 @@ export async function attachMedia(
   };
   const statements = mediaInsertStatements(db, tenant, element, row);
   try {
-    await runBatch(db, statements);
+    await runBatch(db, withCompletenessEventsAtEnd(db, statements));
   } catch (err) {
     await files.delete(storageKey);
     throw err;
@@ -179,7 +180,7 @@ export async function deleteMedia(
   ];
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   statements.push(...staleOnLinkChange(db, tenant.companyId, element, Boolean(row.url)));
-  await runBatch(db, statements);
+  await runBatch(db, withCompletenessEventsAtEnd(db, statements));
   await files.delete(row.storageKey);
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
   await refreshAfterLinkChange(db, tenant.companyId, element, Boolean(row.url));
@@ -245,7 +246,7 @@ async function writeOrder(
   if (element.masterId) statements.push(bumpRevision(db, element.masterId));
   const links = moved.some((m) => m.url);
   statements.push(...staleOnLinkChange(db, tenant.companyId, element, links));
-  await runBatch(db, statements);
+  await runBatch(db, withCompletenessEventsAtEnd(db, statements));
   if (element.masterId) await refreshFingerprints(db, tenant.companyId, [element.masterId]);
   await refreshAfterLinkChange(db, tenant.companyId, element, links);
 }

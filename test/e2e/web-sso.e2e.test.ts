@@ -50,6 +50,9 @@ const ID_TOKEN_TTL_AGED_S = 60;
 /** The ID tokens the provider answered, newest last. */
 const issuedIdTokens: string[] = [];
 
+/** The provider's stand-in logout page (below). */
+const FRONTCHANNEL_PAGE = '/e2e-frontchannel-logout';
+
 const b64urlJson = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 const toB64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -126,6 +129,18 @@ beforeAll(async () => {
   });
   const handle = provider.callback();
   idp.on('request', (req, res) => {
+    if (req.url?.startsWith(FRONTCHANNEL_PAGE)) {
+      // oidc-provider 9 has no front-channel logout; this page stands in for its end_session
+      // page, which frames each client's frontchannel_logout_uri with iss and sid (OpenID Connect
+      // Front-Channel Logout 1.0, section 2), at the provider's own origin.
+      const sid = new URL(req.url, issuer).searchParams.get('sid') ?? '';
+      const uri = `${pim.baseUrl}/api/Account/SsoFrontchannelLogout?iss=${encodeURIComponent(issuer)}&sid=${encodeURIComponent(sid)}`;
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html lang="en"><title>Signed out</title><p>You are signed out.</p><iframe title="pim" src="${uri.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}"></iframe></html>`,
+      );
+      return;
+    }
     const tokenRequest = req.method === 'POST' && req.url?.startsWith('/token');
     if (tokenRequest && idTokenAgeS !== null) {
       // oidc-provider stamps iat/exp from Date.now(): set back for this request only.
@@ -279,6 +294,53 @@ describe('web application: single sign-on with a real OpenID provider', () => {
     expect((await apiCall(otherCookie, 'Account/Me')).status).toBe(200);
     await context.close();
     await other.close();
+  });
+
+  it("ends the PIM session when the provider's logout page frames the front-channel logout URI, with or without the PIM cookie", async () => {
+    /** Signs eddi in in a new context; the session cookie and the provider session (sid) it was opened in. */
+    const signedIn = async () => {
+      const context = await newContext(browser);
+      const page = await context.newPage();
+      await ssoSignIn(page, 'eddi.editor');
+      await page.getByRole('navigation', { name: 'Main navigation' }).waitFor({ timeout: 15_000 });
+      const cookie = await browserCookie(page);
+      expect((await apiCall(cookie, 'Account/Me')).status).toBe(200);
+      const sid = b64urlJson(issuedIdTokens.at(-1)!.split('.')[1]!).sid as string;
+      expect(sid).toBeTruthy();
+      return { context, page, cookie, sid };
+    };
+    /** Opens the provider's logout page in `page`; the framed request's Cookie header and status. */
+    const frontchannel = async (page: Page, sid: string) => {
+      const framed: { cookie: string | undefined; status: number }[] = [];
+      page.on('response', async (response) => {
+        if (!response.url().includes('/SsoFrontchannelLogout')) return;
+        framed.push({ cookie: (await response.request().allHeaders()).cookie, status: response.status() });
+      });
+      await page.goto(`${issuer}${FRONTCHANNEL_PAGE}?sid=${encodeURIComponent(sid)}`);
+      // the answer is shown in the provider's frame: its CSP lets the issuer's origin frame it
+      await page.frameLocator('iframe[title="pim"]').getByText('Signed out of the PIM.').waitFor({ timeout: 15_000 });
+      return framed;
+    };
+
+    // In the browser that signed in. Here the provider and the PIM are both on 127.0.0.1 (one
+    // site; ports do not count), so the SameSite=Lax cookie goes with the framed request.
+    const first = await signedIn();
+    const other = await signedIn(); // another session of the same user, at the provider too
+    const framed = await frontchannel(first.page, first.sid);
+    expect(framed).toEqual([{ cookie: expect.stringContaining('Service.Cookie='), status: 200 }]);
+    expect((await apiCall(first.cookie, 'Account/Me')).status).toBe(401);
+    // only the named provider session ends
+    expect((await apiCall(other.cookie, 'Account/Me')).status).toBe(200);
+
+    // With the provider on another site, a SameSite=Lax (or Strict) cookie is not sent in its
+    // frame, and browsers blocking third-party cookies send none either: the PIM ends the
+    // sessions by iss and sid alone, so a browser holding no PIM cookie at all ends it too.
+    const bare = await newContext(browser);
+    const barePage = await bare.newPage();
+    const withoutCookie = await frontchannel(barePage, other.sid);
+    expect(withoutCookie).toEqual([{ cookie: undefined, status: 200 }]);
+    expect((await apiCall(other.cookie, 'Account/Me')).status).toBe(401);
+    await Promise.all([first.context.close(), other.context.close(), bare.close()]);
   });
 
   it('refuses a user in none of the mapped groups, with the reason on the sign-in page', async () => {

@@ -16,7 +16,10 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
  * a Microsoft Graph `getMemberObjects` / `getMemberGroups` endpoint is POSTed
  * `{"securityEnabledOnly": false}` and answers `{value: [object ids]}` (the legacy
  * `graph.windows.net` endpoint Entra still names is called at Microsoft Graph, its successor); any
- * other endpoint is read with GET and must answer a JSON object with the claim. A claim source
+ * other endpoint is read with GET and must answer a JSON object with the claim, or a Graph
+ * collection (memberOf: `{value: [{id}]}`). A Graph answer's `@odata.nextLink` is followed with
+ * GET, at the source's origin only, under the same fetch rules, at most MAX_GROUP_PAGES pages and
+ * MAX_GROUPS groups in all. A claim source
  * that cannot be read refuses the sign-in (reason `groups`): signing in with no groups could
  * give the default role to an administrator of the provider. Claims without a distributed groups
  * claim are answered as they are.
@@ -67,17 +70,56 @@ export function graphEndpoint(endpoint: string): { url: string; memberObjects: b
   return { url: url.toString(), memberObjects };
 }
 
+/**
+ * Most pages followed through `@odata.nextLink`: Graph's memberOf answers 100 entries a page by
+ * default, so 11,000 groups are 110 pages; a source that pages on past this is refused.
+ */
+export const MAX_GROUP_PAGES = 120;
+
 async function fetchGroups(
   env: IssuerEnv,
   target: { url: string; memberObjects: boolean },
   token: string,
   groupsClaim: string,
 ): Promise<string[]> {
+  const groups: string[] = [];
+  const origin = new URL(target.url).origin;
+  let next: string | null = target.url;
+  for (let page = 0; next !== null; page++) {
+    if (page === MAX_GROUP_PAGES)
+      throw new SsoSignInError('groups', `the groups claim source pages on past ${MAX_GROUP_PAGES} pages`);
+    // Graph's next page is read with GET (its link carries the paging state), even after a POST.
+    const body = await fetchPage(env, next, token, target.memberObjects && page === 0);
+    const { list, nextLink } = pageOf(body, groupsClaim, target.memberObjects);
+    groups.push(...list);
+    if (groups.length > MAX_GROUPS) throw new SsoSignInError('groups', `more than ${MAX_GROUPS} groups`);
+    next = nextLink === undefined || nextLink === null ? null : nextPage(nextLink, origin);
+  }
+  return groups;
+}
+
+/**
+ * The next page's URL: only at the source's own origin (the access token goes with it), and
+ * through the same identity provider fetch (SSRF rule, https, no redirect, time limit).
+ */
+function nextPage(link: unknown, origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(String(link));
+  } catch {
+    throw new SsoSignInError('groups', 'the groups claim source named a next page that is not a URL');
+  }
+  if (typeof link !== 'string' || url.origin !== origin)
+    throw new SsoSignInError('groups', 'the groups claim source named a next page at another address');
+  return url.toString();
+}
+
+async function fetchPage(env: IssuerEnv, url: string, token: string, post: boolean): Promise<unknown> {
   let response: Response;
   try {
     response = await issuerFetch(env)(
-      target.url,
-      target.memberObjects
+      url,
+      post
         ? {
             method: 'POST',
             headers: {
@@ -100,21 +142,32 @@ async function fetchGroups(
   }
   const text = await response.text();
   if (text.length > MAX_ANSWER_BYTES) throw new SsoSignInError('groups', 'the groups claim source answered too much');
-  let body: unknown;
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new SsoSignInError('groups', 'the groups claim source did not answer JSON');
   }
-  const list =
-    body && typeof body === 'object'
-      ? target.memberObjects
-        ? (body as { value?: unknown }).value
-        : (body as Record<string, unknown>)[groupsClaim]
-      : undefined;
-  if (!Array.isArray(list) || !list.every((g) => typeof g === 'string')) {
+}
+
+/**
+ * One page's groups and its `@odata.nextLink`: getMemberObjects answers `{value: [ids]}`, a
+ * Graph collection such as memberOf `{value: [{id, ...}]}`, another source `{<claim>: [...]}`.
+ */
+function pageOf(body: unknown, groupsClaim: string, memberObjects: boolean): { list: string[]; nextLink: unknown } {
+  const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const graph = memberObjects || (record[groupsClaim] === undefined && Array.isArray(record.value));
+  const raw = graph ? record.value : record[groupsClaim];
+  const list = Array.isArray(raw)
+    ? raw.map((g) =>
+        typeof g === 'string'
+          ? g
+          : graph && g && typeof g === 'object' && typeof (g as { id?: unknown }).id === 'string'
+            ? (g as { id: string }).id
+            : null,
+      )
+    : null;
+  if (!list || list.some((g) => g === null)) {
     throw new SsoSignInError('groups', 'the groups claim source did not answer a list of groups');
   }
-  if (list.length > MAX_GROUPS) throw new SsoSignInError('groups', `more than ${MAX_GROUPS} groups`);
-  return list as string[];
+  return { list: list as string[], nextLink: graph ? record['@odata.nextLink'] : undefined };
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { runBatch, type BatchStatement, type Database } from '../../db/client';
+import { withCompletenessEventsAtEnd } from '../../db/completeness-flush';
 import { jsonInsert } from '../../db/json-rows';
 import { productPrices, products } from '../../db/schema';
 import { badRequest, notFound } from '../../kernel/app-error';
@@ -125,5 +126,5 @@ async function setPricesOnce(db: Database, tenant: Caller, input: z.infer<typeof
   if (price !== before)
     statements.push(db.update(products).set({ price, updatedAt: dbNow }).where(eq(products.id, element.id)));
   statements.push(bumpWithFingerprint(db, aggregate.product.id, revision, await fingerprintWith(after, paths)));
-  await runBatch(db, statements);
+  await runBatch(db, withCompletenessEventsAtEnd(db, statements));
 }
