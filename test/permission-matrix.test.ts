@@ -246,6 +246,12 @@ describe('a translator writes texts in their languages and nothing else', () => 
     }
     const update = await send(op('Catalog/UpdateProduct'), as, { body: { productId: a.ids.productId } });
     expect([update.status, update.json.error]).toEqual([403, NOT_PERMITTED]);
+    // an import: only a texts-only one passes the guard (then validated: 400), any other mode is 403 first
+    const importIn = (mode?: string) => send(op('Import/StartImport'), as, { body: mode ? { mode } : {} });
+    for (const mode of [undefined, 'upsert', 'createOnly'])
+      expect([mode, (await importIn(mode)).status]).toEqual([mode, 403]);
+    expect((await importIn('texts')).status).toBe(400);
+    expect(op('Import/StartImport').refusals).toContain('texts-only import');
     expect(await tenantDigest([a.companyId])).toBe(before);
 
     const token = (await tokensFor({ session: cookie })).access_token;

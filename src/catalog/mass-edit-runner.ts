@@ -104,12 +104,19 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
   const { db } = deps;
   const params = job.params as MassEditParams;
   const tenant = jobCaller(job);
+  // the selection of a member limited to subtrees: a filter lists only their products (product-filter.ts)
+  const selecting: Caller = params.scopeCategoryIds
+    ? { ...tenant, productScope: { catalogIds: [], categoryIds: params.scopeCategoryIds } }
+    : tenant;
   if (job.state === 'cancelled') await keepPartialReport(db, job.id);
   if (job.state !== 'queued' && job.state !== 'running') return 'stopped';
   let cp = (job.checkpoint as MassEditCheckpoint | null) ?? null;
   if (!cp) {
-    const total = await countSelection(db, tenant, params);
+    const total = await countSelection(db, selecting, params);
     cp = { seq: 0, cursor: null, done: 0, total, report: { updated: 0, unchanged: 0, failed: [], failedCount: 0 } };
+    // what the filter matches outside the scope, counted once at the start (ids outside were refused at the start)
+    if (params.scopeCategoryIds)
+      cp.report.skipped = params.filter ? (await countSelection(db, tenant, params)) - total : 0;
   }
   if (!(await markRunning(db, job.id, cp.total))) return 'stopped';
   const started = Date.now();
@@ -125,7 +132,7 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
       return 'stopped';
     }
     if (((latest.checkpoint as MassEditCheckpoint | null)?.seq ?? 0) !== cp.seq) return 'stopped';
-    const { rows, missing } = await nextPage(db, tenant, params, cp.cursor);
+    const { rows, missing } = await nextPage(db, selecting, params, cp.cursor);
     if (rows.length === 0 && missing.length === 0) break;
     const next: MassEditCheckpoint = structuredClone(cp);
     next.seq++;

@@ -12,6 +12,10 @@ import { ProductFilter, type ProductFilterInput } from './product-filter';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { parseValue } from '../kernel/value-types';
 import type { Caller } from '../kernel/caller';
+import { assertNamedInScope } from '../db/product-scope';
+import { narrowingScope } from '../db/scope-counts';
+import { forbidden } from '../kernel/app-error';
+import { NOT_PERMITTED } from '../kernel/permissions';
 
 const MAX_MASS_EDIT_IDS = 5000;
 
@@ -42,6 +46,11 @@ export interface MassEditParams {
   value: string;
   productIds: string[] | null;
   filter: ProductFilterInput | null;
+  /**
+   * The member's category scope when it narrows the catalog (docs/teams.md): the job's caller
+   * carries no scope, so the job carries what its start was checked for. Absent: not narrowed.
+   */
+  scopeCategoryIds?: string[];
 }
 
 /**
@@ -118,6 +127,13 @@ export async function startMassEdit(
   const catalog = await findCatalog(db, caller, input.catalogId, input.departmentId);
   await checkFieldAndValue(db, caller, input.field, input.value);
   const productIds = input.productIds ? [...new Set(input.productIds)].sort() : null;
+  // A member limited to category subtrees edits the selection's products in them: ids outside are
+  // refused whole (403, as the operation guard does before validation), a filter is narrowed to
+  // the subtrees by the job and the rest counted as skipped (docs/teams.md).
+  const scope = narrowingScope(caller, catalog.id);
+  if (scope && !scope.categoryIds.length) throw forbidden(NOT_PERMITTED);
+  if (scope && productIds)
+    await assertNamedInScope(db, caller, { products: productIds, elements: [], categories: [], catalogs: [] }, 'write');
   if (productIds) await assertProductsInCatalog(db, caller, catalog.id, productIds);
   const params: MassEditParams = {
     catalogId: catalog.id,
@@ -126,6 +142,7 @@ export async function startMassEdit(
     value: input.value,
     productIds,
     filter: input.filter ?? null,
+    ...(scope ? { scopeCategoryIds: [...scope.categoryIds] } : {}),
   };
   return enqueueJob(
     deps,

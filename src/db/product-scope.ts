@@ -76,6 +76,25 @@ export async function scopedCategoriesOf(
 }
 
 /**
+ * Which of `ids` (products or variants of the company) are in the scope's subtrees, judged as
+ * stored (a variant with its master): one statement with one bound list, for a check record by
+ * record (an import's T_UPDATE_PRODUCTS deletions, imports/write/import-actions.ts).
+ */
+export async function productsInScope(
+  db: Database,
+  scope: ProductScope,
+  companyId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db.all<{ id: string }>(
+    sql`SELECT p.id FROM products p WHERE p.id IN ${jsonIds(ids)} AND p.company_id = ${companyId}
+      AND ${productScopeSql(scope, companyId, sql`p.catalog_id`, sql`coalesce(p.parent_id, p.id)`)}`,
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
  * The condition for the masters of one known catalog (the product list, search, mass edit):
  * none when the whole catalog is in scope, so a scoped list of such a catalog costs nothing more.
  */

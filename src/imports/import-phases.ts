@@ -3,7 +3,7 @@ import type { JobRow } from '../jobs/jobs';
 import { ExportWarnings } from '../exports/export-warnings';
 import type { FileGroup } from './records/bmecat-records';
 import type { BatchScope, PendingProduct } from './records/batch-types';
-import { flushMapEntries, flushProducts, type PendingPlacement } from './write/import-batches';
+import { flushMapEntries, flushProducts, scopeInside, type PendingPlacement } from './write/import-batches';
 import { CategoryMatcher, stageGroups } from './write/import-categories';
 import { categoryLinkStatements } from './records/category-links';
 import { saveStatements, startOf, type ImportCheckpoint } from './read/import-checkpoint';
@@ -14,6 +14,7 @@ import { parseLanguage } from '../kernel/languages';
 import { items } from './records/import-items';
 import { reasonLabel, type Rejection } from './report/import-report';
 import { placementsOf, stagePlacements } from './write/import-staging';
+import { ignoredField } from './write/texts-only';
 
 export type PhaseOutcome = 'next' | 'continued' | 'stopped';
 
@@ -111,6 +112,10 @@ async function fileLanguagesOf(run: SliceRun, next: ImportCheckpoint): Promise<P
   return { languages, warnings: tally };
 }
 
+/** The warnings of a scoped member's file parts that would change a category outside their subtrees (docs/teams.md). */
+const OUTSIDE_LINK = 'category link to a category outside your scope: not written';
+const OUTSIDE_GROUP_DATA = 'texts or data of a group whose category is outside your scope: not written';
+
 /**
  * File text per batch at most (besides `batchSize` products): what one transaction writes and
  * the memory a batch holds stay bounded however large the products are.
@@ -128,7 +133,11 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
   const from = JSON.stringify(run.cp.at);
   const next: ImportCheckpoint = structuredClone(run.cp);
   const warnings = new ExportWarnings(next.warnings);
-  const matcher = run.cp.format === 'CSV' ? new CategoryMatcher(run.db, run.scope) : null;
+  // a member limited to subtrees: the categories the import may create below and change (read once per slice)
+  const inside = await scopeInside(run.scope);
+  // a texts-only import places nothing and creates no category (write/texts-only.ts)
+  const texts = run.scope.texts;
+  const matcher = run.cp.format === 'CSV' && !texts ? new CategoryMatcher(run.db, { ...run.scope, inside }) : null;
   let products: (PendingProduct & {
     categoryPaths?: string[][];
     categoryLinks?: { path: string[]; url: string }[];
@@ -162,8 +171,11 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       // Category links of the batch's rows (the `categoryMedia` cell), their categories created by path as well.
       const links: { categoryId: string; links: string }[] = [];
       for (const p of products)
-        for (const link of p.categoryLinks ?? [])
-          links.push({ categoryId: await matcher.matchPath(link.path), links: JSON.stringify([{ url: link.url }]) });
+        for (const link of p.categoryLinks ?? []) {
+          const categoryId = await matcher.matchPath(link.path);
+          if (matcher.mayChange(categoryId)) links.push({ categoryId, links: JSON.stringify([{ url: link.url }]) });
+          else warnings.add(OUTSIDE_LINK, p.sku);
+        }
       // A dry run counts the categories it would create (its stand-in ids place the products) and writes none.
       const made = matcher.takeStatements();
       // Links follow their categories in the same transaction; a URL the category has is not added again (resumable).
@@ -172,7 +184,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       if (!run.scope.dryRun) await runBatch(run.db, made);
       // The matcher lives for the slice; count what this batch added (the sum over the slice counted batches again).
       next.counts.categoriesCreated += matcher.created - createdBefore;
-    } else if (next.hasMap) {
+    } else if (next.hasMap && !texts) {
       const masters = products.filter((p) => !p.record.parentSku);
       const placed = await placementsOf(
         run.db,
@@ -191,6 +203,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
         tally: (w) => {
           if (w.code !== 'feature_system_skipped') warnings.add(reasonLabel(w.code), w.sku ?? w.location);
         },
+        ignore: (field, sku) => warnings.add(ignoredField(field), sku),
         commit: () => {
           const c = commit(final);
           saved = c.saved;
@@ -218,20 +231,25 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
   };
 
   let groupTexts: FileGroup[] = [];
-  const groupScope = { companyId: run.scope.companyId, jobId: run.job.id };
+  const groupScope = { companyId: run.scope.companyId, jobId: run.job.id, inside };
+  const writeGroups = async (groups: FileGroup[]) => {
+    for (const groupId of await writeGroupDetails(run.db, groupScope, groups))
+      warnings.add(OUTSIDE_GROUP_DATA, groupId);
+  };
   for await (const item of items(run, run.cp.at)) {
     if (item.kind === 'group') {
+      if (texts) warnings.add(ignoredField('categories'), `group ${item.group?.groupId ?? '?'}`);
       // The groups' further languages and data, now that their categories exist (group-details.ts).
-      if ((item.group?.translations || item.group?.data) && !run.scope.dryRun) groupTexts.push(item.group);
+      else if ((item.group?.translations || item.group?.data) && !run.scope.dryRun) groupTexts.push(item.group);
       if (groupTexts.length >= 200) {
-        await writeGroupDetails(run.db, groupScope, groupTexts);
+        await writeGroups(groupTexts);
         groupTexts = [];
       }
       pendingAt = item.after;
       continue;
     }
     if (groupTexts.length > 0) {
-      await writeGroupDetails(run.db, groupScope, groupTexts);
+      await writeGroups(groupTexts);
       groupTexts = [];
     }
     // One kind per transaction, so the checkpoint after it covers exactly what it wrote.
@@ -265,6 +283,8 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
           reason: item.problem ?? 'unreadable',
           code: 'sku_missing',
         });
+    } else if (texts) {
+      warnings.add(ignoredField('categories'), item.entry?.sku ?? item.location);
     } else if (item.entry) {
       placements.push({ seq: item.seq, location: item.location, ...item.entry });
     } else {
@@ -286,7 +306,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       if (overBudget(run) && movedOn(run, from)) return 'continued';
     }
   }
-  await writeGroupDetails(run.db, groupScope, groupTexts);
+  await writeGroups(groupTexts);
   await flush(true);
   return 'next';
 }

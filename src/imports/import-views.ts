@@ -23,7 +23,7 @@ export const ImportOut = z.object({
   fileId: z.string(),
   fileName: z.string().nullable(),
   fileSize: z.number().int().nullable(),
-  mode: z.enum(['upsert', 'createOnly']),
+  mode: z.enum(['upsert', 'createOnly', 'texts']),
   dryRun: z.boolean(),
   strict: z.boolean(),
   /** Who started it: the user's name, else the e-mail. */

@@ -76,7 +76,11 @@ export const importRoutes = new Hono<AppEnv>()
   .post(
     '/StartImport',
     doc('Queue an import of an uploaded file into a catalog as a background job', JobRef, {
+      description:
+        '`mode: "texts"` is a texts-only import: of each product of the file that exists in the catalog it writes only the name, description and keywords and the translations (names, descriptions, keywords, localizable attributes) in the languages the caller may write, creates and deletes nothing, and names every other field it ignores once in the job\'s warnings; it is the one import a translator (a role with "text.write" but not "product.write") may start. A member limited to category subtrees imports row by row: a product row or category outside them is rejected and reported, the others land (docs/teams.md).',
       conflict: 'The upload is not complete yet (Import/CompleteUpload)',
+      scopePerRecord: true,
+      textsImport: true,
     }),
     validate('json', StartImportDto),
     async (c) => c.json(await startImport({ db: c.var.db, queue: c.env.JOB_QUEUE }, c.var.caller, c.req.valid('json'))),

@@ -20,7 +20,8 @@ import { findImportFile } from './import-files';
 import { firstCheckpoint, GUARD_FAILED, isXChange, type ImportCheckpoint } from './read/import-checkpoint';
 import { resolveGroups } from './write/import-categories';
 import { readProductsPhase, saveCheckpoint, validatePhase, type PhaseOutcome, type SliceRun } from './import-phases';
-import { reasonCounts, writeReport } from './report/import-report';
+import { reasonCounts, rejectionStatements, writeReport } from './report/import-report';
+import { scopeInside } from './write/import-batches';
 import { ImportFileError, readHead } from './read/text-chunks';
 import { jobCaller } from '../kernel/caller';
 import { headerLanguage, type LanguagesNotEnabled } from './read/file-languages';
@@ -41,12 +42,20 @@ export interface ImportParams {
   catalogId: string;
   fileId: string;
   format: string | null;
-  mode: 'upsert' | 'createOnly';
+  /** `texts`: a texts-only import (write/texts-only.ts), of existing products only. */
+  mode: 'upsert' | 'createOnly' | 'texts';
   dryRun: boolean;
+  /** A texts-only import: the languages its starter may write (absent or null: every language). */
+  textLanguages?: string[] | null;
   /** Reject a product for any field that does not check (absent in jobs queued before import tolerance). */
   strict?: boolean;
   /** Texts in a language the company has not enabled: `fail` (default) or `skip` them with a warning. */
   languagesNotEnabled?: LanguagesNotEnabled;
+  /**
+   * The member's category scope when it narrows the catalog (start-import.ts): the job's caller
+   * carries no scope, so the job carries what its start was checked for. Absent: not narrowed.
+   */
+  scopeCategoryIds?: string[];
 }
 
 /**
@@ -167,7 +176,8 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
       companyId: job.companyId,
       actor: jobCaller(job),
       catalogId: params.catalogId,
-      mode: params.mode,
+      mode: params.mode === 'texts' ? 'upsert' : params.mode,
+      ...(params.mode === 'texts' ? { texts: { languages: params.textLanguages ?? null } } : {}),
       dryRun: params.dryRun,
       strict: params.strict ?? false,
       cache: new ReferenceCache(db, job.companyId),
@@ -176,23 +186,32 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
       languagesNotEnabled: params.languagesNotEnabled ?? 'fail',
       inheritMasterPrices: cp.header?.ownExport ?? false,
       inheritMasterValues: cp.header?.ownExport ?? false,
+      ...(params.scopeCategoryIds ? { scopeCategoryIds: params.scopeCategoryIds } : {}),
     },
   };
   try {
     for (;;) {
       let outcome: PhaseOutcome = 'next';
       if (run.cp.phase === 'validate') outcome = await validatePhase(run);
-      else if (run.cp.phase === 'groups') {
+      else if (run.cp.phase === 'groups' && run.scope.texts) {
+        // a texts-only import creates and changes no category (the products pass names what it leaves out)
+        await saveCheckpoint(run, [], { ...run.cp, phase: 'products' });
+      } else if (run.cp.phase === 'groups') {
+        const inside = await scopeInside(run.scope);
         const groups = await resolveGroups(
           db,
-          { companyId: job.companyId, catalogId: params.catalogId },
+          { companyId: job.companyId, catalogId: params.catalogId, inside },
           job.id,
           params.dryRun,
         );
         const next: ImportCheckpoint = {
           ...run.cp,
           phase: 'products',
-          counts: { ...run.cp.counts, categoriesCreated: groups.categoriesCreated },
+          counts: {
+            ...run.cp.counts,
+            categoriesCreated: groups.categoriesCreated,
+            rejected: run.cp.counts.rejected + groups.rejections.length,
+          },
         };
         if (groups.orphans > 0)
           next.warnings = {
@@ -202,7 +221,8 @@ export async function runImportSlice(deps: ImportDeps, job: JobRow): Promise<Imp
               examples: [],
             },
           };
-        await saveCheckpoint(run, [], next);
+        // a scoped member's groups outside: reported with the checkpoint that counts them
+        await saveCheckpoint(run, rejectionStatements(db, job.id, groups.rejections), next);
       } else if (run.cp.phase === 'products') outcome = await readProductsPhase(run);
       else return await finish(run);
       if (outcome === 'stopped') return 'stopped';

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import type { JobMessage } from '../env';
-import { conflict } from '../kernel/app-error';
+import { conflict, forbidden } from '../kernel/app-error';
+import { assertImportMode, NOT_PERMITTED, textLanguagesOf } from '../kernel/permissions';
+import { narrowingScope } from '../db/scope-counts';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
 import { IMPORT_FORMATS } from './read/detect-format';
@@ -16,8 +18,12 @@ export const StartImportDto = z.strictObject({
   fileId: z.uuid(),
   /** Detected from the file when left out; given, the file must be of this format. */
   format: z.enum(IMPORT_FORMATS).nullish(),
-  /** `upsert` (default) creates and updates by SKU; `createOnly` leaves products whose SKU exists untouched. */
-  mode: z.enum(['upsert', 'createOnly']).default('upsert'),
+  /**
+   * `upsert` (default) creates and updates by SKU; `createOnly` leaves products whose SKU exists
+   * untouched; `texts` writes only the texts of existing products in the caller's languages
+   * (docs/teams.md "Language scope": what a translator may import).
+   */
+  mode: z.enum(['upsert', 'createOnly', 'texts']).default('upsert'),
   /** Reads and checks everything, writes nothing, and reports what would happen. */
   dryRun: z.boolean().default(false),
   /**
@@ -40,18 +46,25 @@ export async function startImport(
   caller: Caller,
   input: z.infer<typeof StartImportDto>,
 ) {
+  assertImportMode(caller, input.mode);
   await assertDepartment(deps.db, caller, input.departmentId);
   const catalog = await findCatalog(deps.db, caller, input.catalogId, input.departmentId);
   const file = await findImportFile(deps.db, caller, input.fileId);
   if (file.state !== 'complete') throw conflict('the upload is not complete yet (Import/CompleteUpload)');
+  // A member limited to category subtrees imports row by row into them (docs/teams.md); one
+  // limited to other catalogs may not import into this one.
+  const scope = narrowingScope(caller, catalog.id);
+  if (scope && !scope.categoryIds.length) throw forbidden(NOT_PERMITTED);
   const params: ImportParams = {
     catalogId: catalog.id,
     fileId: file.id,
     format: input.format ?? null,
     mode: input.mode,
+    ...(input.mode === 'texts' ? { textLanguages: textLanguagesOf(caller) } : {}),
     dryRun: input.dryRun,
     strict: input.strict,
     languagesNotEnabled: input.languagesNotEnabled,
+    ...(scope ? { scopeCategoryIds: [...scope.categoryIds] } : {}),
   };
   return enqueueJob(
     deps,

@@ -12,6 +12,11 @@ export const MassEditReportOut = z
     /** The first failures (at most 1000); `failedCount` counts all of them. */
     failed: z.array(z.object({ productId: z.string(), sku: z.string().nullable(), error: z.string() })),
     failedCount: z.number().int(),
+    /**
+     * A member limited to category subtrees (docs/teams.md): the products the filter matched
+     * outside them when the job started, left untouched. Absent for everyone else.
+     */
+    skipped: z.number().int().optional(),
   })
   .meta({ id: 'MassEditReport' });
 

@@ -171,3 +171,25 @@ export function assertProductWrite(
     texts.every((language) => isPermitted(caller, 'text.write', { language }));
   if (!onlyTexts) throw forbidden(NOT_PERMITTED);
 }
+
+/**
+ * An import's mode (`Import/StartImport`, docs/teams.md "Language scope"): a role with
+ * `product.write` imports in any mode; one with `text.write` alone (a translator) only a
+ * texts-only import (`mode: "texts"`); any other role nothing: 403 `NOT_PERMITTED`, before the
+ * request is validated or the file read.
+ */
+export function assertImportMode(caller: Acting, mode: unknown): void {
+  if (isPermitted(caller, 'product.write')) return;
+  const granted = permissionsOf(caller);
+  if (mode === 'texts' && granted !== 'job' && granted.includes('text.write')) return;
+  throw forbidden(NOT_PERMITTED);
+}
+
+/**
+ * The languages a texts-only import of the caller writes: null for every language (a role with
+ * `product.write`, or a language scope of none), else the membership's language scope.
+ */
+export function textLanguagesOf(caller: Acting): string[] | null {
+  if (isPermitted(caller, 'product.write') || !caller.languages?.length) return null;
+  return [...caller.languages];
+}

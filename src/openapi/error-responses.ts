@@ -76,7 +76,9 @@ function permissionRefusal(op: OperationShape): string | false {
       ? ' (in the language the request names, docs/teams.md)'
       : permission === 'product.write' && op.textsOnlyWith
         ? ' (one with "text.write" may send only `translations` in its languages, docs/teams.md)'
-        : '';
+        : permission === 'product.write' && op.textsImport
+          ? ' (one with "text.write" may start only a texts-only import, `mode: "texts"`, docs/teams.md)'
+          : '';
   return `a role without the permission "${permission}"${scoped}`;
 }
 

@@ -30,6 +30,11 @@ export interface OperationTraits {
    * (`assertProductWrite`, kernel/permissions.ts; docs/teams.md "Language scope").
    */
   textsOnlyWith?: readonly string[];
+  /**
+   * An import whose `mode: "texts"` a role with `text.write` but without `product.write` may
+   * start (`assertImportMode`, kernel/permissions.ts; docs/teams.md "Language scope").
+   */
+  textsImport?: true;
   /** The domain judges the product scope item by item (db/product-scope.ts `perRecordTargets`): the guard leaves a category-scoped member's catalog to it. */
   scopePerRecord?: true;
   /** An agent needs the switch "AI may edit classifications" (docs/spec.md 5.2 rule 6; 403 before validation). */

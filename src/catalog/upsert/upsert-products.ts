@@ -159,6 +159,10 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     };
     if (skusInCall.has(next.sku)) return fail('sku', `sku "${next.sku}" is given more than once`);
     skusInCall.add(next.sku);
+    const scoped = ctx.scopeCategories;
+    // a category outside the scope, or one that names nothing, is outside alike: the answer never
+    // tells whether it exists (docs/teams.md)
+    if (scoped && next.categoryIds?.some((id) => !scoped.has(id))) return fail('categoryIds', OUTSIDE_SCOPE);
     // A dry run of an import places products in the categories it would create under stand-in ids.
     const missing = next.categoryIds?.find(
       (id) => !knownCategories.has(id) && !(ctx.dryRun && id.startsWith('dry-run:')),
@@ -179,12 +183,10 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
         );
     }
     const row = existing.get(next.sku);
-    const scoped = ctx.scopeCategories;
     if (scoped) {
       const inScope = (masterId: string) => (placements.get(masterId) ?? []).some((id) => scoped.has(id));
       const given = next.categoryIds;
-      if (given && (given.some((id) => !scoped.has(id)) || (!next.parentSku && given.length === 0)))
-        return fail('categoryIds', OUTSIDE_SCOPE);
+      if (given && !next.parentSku && given.length === 0) return fail('categoryIds', OUTSIDE_SCOPE);
       // a stored product is judged by its master's placements now, a new master by those it is given
       if (row && !inScope(row.parentId ?? row.id)) return fail('sku', OUTSIDE_SCOPE);
       if (next.parentSku) {

@@ -4,6 +4,7 @@ import type { UpsertRecord } from '../../catalog/upsert/upsert-types';
 import type { Caller } from '../../kernel/caller';
 import type { FileWarning, ProductAction } from './record-actions';
 import type { LanguagesNotEnabled } from '../read/file-languages';
+import type { TextsOnly } from '../write/texts-only';
 
 /** What every step of one import batch works within: the job, its catalog and its options. */
 export interface BatchScope {
@@ -31,6 +32,15 @@ export interface BatchScope {
   inheritMasterPrices?: boolean;
   /** A file of our own BMEcat export: a variant's other values equal to its master's stay inherited (inherited-fields.ts). */
   inheritMasterValues?: boolean;
+  /**
+   * The category scope of a member limited to subtrees of this catalog (docs/teams.md, "Imports
+   * by a scoped member"): every product row, deletion, price update and category is judged
+   * against the subtrees; a row outside is rejected and reported, the others land. Absent for a
+   * company-wide member (or one whose scope names the catalog): no scope query at all.
+   */
+  scopeCategoryIds?: readonly string[];
+  /** A texts-only import (write/texts-only.ts): the texts of existing products in these languages, nothing else. */
+  texts?: TextsOnly;
 }
 
 /** A product read from the file, with where it was and what it is. */

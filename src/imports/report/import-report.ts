@@ -32,6 +32,8 @@ export const REASONS: Record<string, string> = {
   sku_missing: 'no SKU (SUPPLIER_PID / SUPPLIER_AID): product rejected',
   sku_duplicate: 'the same SKU twice in the file: the later product rejected',
   not_in_catalog: 'update or delete of a SKU that is not in the catalog: nothing done',
+  texts_only: 'a delete in a texts-only import: nothing done',
+  outside_scope: 'product or category outside your scope (or a SKU that is not in it): nothing done',
   map_group_unknown: 'group map entry naming a group the file does not define',
   map_product_unknown: 'group map entry naming a product that is not there',
   map_entry_incomplete: 'group map entry without PROD_ID or CATALOG_GROUP_ID',

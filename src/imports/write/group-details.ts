@@ -5,6 +5,7 @@ import { categories, importGroups } from '../../db/schema';
 import { translationRowsStatements, type TranslationRow } from '../../model/translation-store';
 import type { FileGroup } from '../records/bmecat-records';
 import { DRY_RUN_PREFIX } from './import-staging';
+import { OUTSIDE_CATEGORY } from './import-categories';
 
 /**
  * Writes what the groups phase did not to the categories the file's groups became, once the
@@ -12,15 +13,16 @@ import { DRY_RUN_PREFIX } from './import-staging';
  * further languages (docs/import.md "Languages"; import_groups has one name) and the group's
  * data (docs/import.md "Category data": KEYWORDs, FEATUREs, USER_DEFINED_EXTENSIONS). The
  * products pass reads the groups again and hands them here in batches. Idempotent (upserts and
- * plain updates), so a retried slice writes the same rows; a dry run writes nothing.
+ * plain updates), so a retried slice writes the same rows; a dry run writes nothing. A scoped
+ * member's groups whose category lies outside their subtrees are left out and returned.
  */
 export async function writeGroupDetails(
   db: Database,
-  scope: { companyId: string; jobId: string },
+  scope: { companyId: string; jobId: string; inside?: ReadonlySet<string> },
   groups: Pick<FileGroup, 'groupId' | 'translations' | 'data'>[],
-): Promise<void> {
+): Promise<string[]> {
   const wanted = groups.filter((g) => g.translations || g.data);
-  if (wanted.length === 0) return;
+  if (wanted.length === 0) return [];
   const rows = await db
     .select({ groupId: importGroups.groupId, categoryId: importGroups.categoryId })
     .from(importGroups)
@@ -33,9 +35,15 @@ export async function writeGroupDetails(
   const categoryOf = new Map(rows.map((r) => [r.groupId, r.categoryId]));
   const out: TranslationRow[] = [];
   const data: [string, string | null, string | null, string | null][] = [];
+  // a scoped member's group matched to an existing category outside the subtrees changes nothing of it
+  const outside: string[] = [];
   for (const g of wanted) {
     const categoryId = categoryOf.get(g.groupId);
-    if (!categoryId || categoryId.startsWith(DRY_RUN_PREFIX)) continue;
+    if (!categoryId || categoryId.startsWith(DRY_RUN_PREFIX) || categoryId === OUTSIDE_CATEGORY) continue;
+    if (scope.inside && !scope.inside.has(categoryId)) {
+      outside.push(g.groupId);
+      continue;
+    }
     for (const [lang, fields] of Object.entries(g.translations ?? {}))
       for (const [field, value] of Object.entries(fields))
         if (value) out.push({ elementId: categoryId, field, lang, value });
@@ -43,6 +51,7 @@ export async function writeGroupDetails(
       data.push([categoryId, g.data.keywords, g.data.features ? JSON.stringify(g.data.features) : null, g.data.udx]);
   }
   await runBatch(db, [...translationRowsStatements(db, out), ...groupDataStatements(db, scope.companyId, data)]);
+  return outside;
 }
 
 /**

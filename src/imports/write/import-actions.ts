@@ -6,7 +6,9 @@ import { importSkus, products } from '../../db/schema';
 import { productDeleteStatements } from '../../catalog/products';
 import type { BatchScope, PendingProduct } from '../records/batch-types';
 import type { Rejection } from '../report/import-report';
-import { productsBySku } from './import-staging';
+import { DRY_RUN_PREFIX, productsBySku } from './import-staging';
+import { productsInScope } from '../../db/product-scope';
+import { OUTSIDE_SCOPE } from '../../catalog/upsert/upsert-products';
 
 /**
  * Products of a batch whose SKU an earlier product of the file already had (in this batch or
@@ -55,12 +57,25 @@ const notInCatalog = (p: PendingProduct, what: string): Rejection => ({
 });
 
 /**
- * T_UPDATE_PRICES products: only those in the catalog (or counted as created earlier by this
+ * A row of a member limited to category subtrees that names a product outside them, or one that
+ * does not exist: one answer for both, so the report never tells whether a SKU outside exists.
+ */
+export const outsideScope = (p: PendingProduct): Rejection => ({
+  seq: p.seq,
+  sku: p.sku,
+  location: p.location,
+  code: 'outside_scope',
+  reason: OUTSIDE_SCOPE,
+});
+
+/**
+ * T_UPDATE_PRICES products (and every product of a texts-only import, `what` it does): only those in the catalog (or counted as created earlier by this
  * dry run) are updated; a variant's record names its master, as the upsert expects.
  */
 export async function priceUpdates(
   scope: BatchScope,
   batch: PendingProduct[],
+  what = 'update its price (T_UPDATE_PRICES updates, never creates)',
 ): Promise<{ ready: PendingProduct[]; rejections: Rejection[] }> {
   const found = await productsBySku(scope.db, scope, [...new Set(batch.map((p) => p.sku))]);
   const child = alias(products, 'child');
@@ -77,7 +92,8 @@ export async function priceUpdates(
   const rejections: Rejection[] = [];
   for (const p of batch) {
     const row = found.get(p.sku);
-    if (!row) rejections.push(notInCatalog(p, 'update its price (T_UPDATE_PRICES updates, never creates)'));
+    // a scoped member's product outside is then judged by the upsert, with the same answer
+    if (!row) rejections.push(scope.scopeCategoryIds ? outsideScope(p) : notInCatalog(p, what));
     else ready.push({ ...p, record: { ...p.record, parentSku: masterSku.get(p.sku) ?? null } });
   }
   return { ready, rejections };
@@ -106,9 +122,18 @@ export async function deletions(
     deleted: 0,
     rejections: [] as Rejection[],
   };
+  // a member limited to subtrees deletes only products in them (as stored; one created earlier by this dry run is)
+  const ids = [...found.values()].flatMap((f) => (f.id.startsWith(DRY_RUN_PREFIX) ? [] : [f.id]));
+  const inScope = scope.scopeCategoryIds
+    ? await productsInScope(scope.db, { catalogIds: [], categoryIds: scope.scopeCategoryIds }, scope.companyId, ids)
+    : null;
   const done = new Set<string>();
   for (const p of batch) {
     const row = found.get(p.sku);
+    if (inScope && !(row && (row.id.startsWith(DRY_RUN_PREFIX) || inScope.has(row.id)))) {
+      out.rejections.push(outsideScope(p));
+      continue;
+    }
     if (!row) {
       out.rejections.push(notInCatalog(p, 'delete'));
       continue;

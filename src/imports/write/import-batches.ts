@@ -3,15 +3,23 @@ import { runBatch, type BatchStatement, type Database } from '../../db/client';
 import { jsonList } from '../../db/json-rows';
 import { importGroups } from '../../db/schema';
 import type { ReferenceCache } from '../../catalog/upsert/resolve/reference-cache';
-import { upsertRecords } from '../../catalog/upsert/upsert-products';
+import { OUTSIDE_SCOPE, upsertRecords } from '../../catalog/upsert/upsert-products';
+import { scopedCategoriesOf } from '../../db/product-scope';
 import type { UpsertOutcome, UpsertRecord } from '../../catalog/upsert/upsert-types';
 import type { ImportCounts } from '../read/import-checkpoint';
-import { rejectionStatements, warningStatements, type ImportWarning, type Rejection } from '../report/import-report';
+import {
+  REASONS,
+  rejectionStatements,
+  warningStatements,
+  type ImportWarning,
+  type Rejection,
+} from '../report/import-report';
+import { textsOfRecord } from './texts-only';
 import type { FileWarning, ProductAction } from '../records/bmecat-records';
 import { deletions, duplicateSkus, priceUpdates } from './import-actions';
 import { deleteObjects } from '../../media/media';
 import { refreshFingerprints } from '../../records/sync-record';
-import { productsBySku, stageDryProducts } from './import-staging';
+import { DRY_RUN_PREFIX, productsBySku, stageDryProducts } from './import-staging';
 import type { BatchScope, PendingProduct } from '../records/batch-types';
 
 /** Where in the file: `line N: path/sub` in XML, the JSON path (line 0) in an xChange file. */
@@ -51,14 +59,36 @@ export async function flushProducts(
     commit: (outcomes: UpsertOutcome[]) => BatchStatement[];
     /** Tallies one warning for jobs.warnings. */
     tally?: (w: ImportWarning) => void;
+    /** A texts-only import: names one part of a product's record it leaves out (jobs.warnings, once per field). */
+    ignore?: (field: string, sku: string) => void;
   },
 ): Promise<UpsertOutcome[]> {
   const duplicates = await duplicateSkus(scope, pending);
   const rejected: Rejection[] = [...extra.rejections, ...duplicates.rejections.values()];
-  const accepted = pending.filter((p) => !duplicates.rejections.has(p));
+  let accepted = pending.filter((p) => !duplicates.rejections.has(p));
+  if (scope.texts) {
+    // a texts-only import: the texts of existing products, nothing deleted (write/texts-only.ts)
+    const texts = scope.texts;
+    for (const p of accepted)
+      if (p.action === 'delete')
+        rejected.push({
+          seq: p.seq,
+          sku: p.sku,
+          location: p.location,
+          reason: REASONS.texts_only!,
+          code: 'texts_only',
+        });
+    accepted = accepted.flatMap((p) => {
+      if (p.action === 'delete') return [];
+      const { record, ignored } = textsOfRecord(p.record, scope.catalogLanguage, texts, placedIn(p));
+      for (const field of ignored) extra.ignore?.(field, p.sku);
+      return [{ ...p, record, action: 'prices' as const }];
+    });
+  }
   const prices = await priceUpdates(
     scope,
     accepted.filter((p) => p.action === 'prices'),
+    scope.texts ? 'write its texts (a texts-only import updates, never creates)' : undefined,
   );
   const removal = await deletions(
     scope,
@@ -76,8 +106,10 @@ export async function flushProducts(
     for (const [sku, p] of await productsBySku(scope.db, scope, parents))
       if (!p.isVariant && p.id.startsWith('dry-run:')) knownMasters.set(sku, p.id);
   }
+  const scopeCategories = scope.scopeCategoryIds ? await categoriesInScope(scope, records) : undefined;
   const outcomes = await upsertRecords(
     {
+      ...(scopeCategories ? { scopeCategories } : {}),
       db: scope.db,
       files: null,
       companyId: scope.companyId,
@@ -110,6 +142,16 @@ export async function flushProducts(
             for (const w of o.warnings ?? []) warnings.push(warningAt(p, w.field, w.code, w.message));
             return;
           }
+          if (o.error === OUTSIDE_SCOPE) {
+            rejections.push({
+              seq: p.seq,
+              sku: o.sku,
+              location: p.location,
+              reason: OUTSIDE_SCOPE,
+              code: 'outside_scope',
+            });
+            return;
+          }
           const reason = o.error!.startsWith(`${o.field}:`) || !o.field ? o.error! : `${o.field}: ${o.error}`;
           const code = `invalid_${(o.field ?? 'record').split('.')[0]}`;
           rejections.push({ seq: p.seq, sku: o.sku, location: p.location, reason, code });
@@ -139,6 +181,35 @@ export async function flushProducts(
     if (removal.mastersTouched.length > 0) await refreshFingerprints(scope.db, scope.companyId, removal.mastersTouched);
   }
   return outcomes;
+}
+
+/** Whether the file places the product (a CSV's `categories` or `categoryMedia`, read by the products pass). */
+const placedIn = (p: PendingProduct) => {
+  const read = p as PendingProduct & { categoryPaths?: unknown[]; categoryLinks?: unknown[] };
+  return Boolean(read.categoryPaths?.length || read.categoryLinks?.length);
+};
+
+/** The catalog's categories in a scoped member's subtrees (one query); undefined for a member not limited to subtrees. */
+export async function scopeInside(scope: BatchScope): Promise<Set<string> | undefined> {
+  if (!scope.scopeCategoryIds) return undefined;
+  return scopedCategoriesOf(
+    scope.db,
+    { catalogIds: [], categoryIds: scope.scopeCategoryIds },
+    scope.companyId,
+    scope.catalogId,
+  );
+}
+
+/**
+ * The catalog's categories in a scoped member's subtrees, read again for each batch (the import
+ * itself may have created some below them), and the stand-in ids a dry run gave the categories
+ * it would create: a scoped import creates categories only inside the subtrees
+ * (import-categories.ts), so those are inside too.
+ */
+async function categoriesInScope(scope: BatchScope, records: UpsertRecord[]): Promise<Set<string>> {
+  const inside = (await scopeInside(scope))!;
+  for (const r of records) for (const id of r.categoryIds ?? []) if (id.startsWith(DRY_RUN_PREFIX)) inside.add(id);
+  return inside;
 }
 
 export interface PendingPlacement {

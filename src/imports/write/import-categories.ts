@@ -7,6 +7,7 @@ import { catalogs, categories, importGroups } from '../../db/schema';
 import type { FileGroup } from '../records/bmecat-records';
 import { categoryLinkStatements } from '../records/category-links';
 import { categoryLinksChanged } from '../../records/category-paths';
+import type { Rejection } from '../report/import-report';
 
 /** Category trees are at most this deep (catalog/categories.ts refuses deeper moves). */
 const MAX_DEPTH = 12;
@@ -15,7 +16,24 @@ interface Scope {
   companyId: string;
   catalogId: string;
   dryRun?: boolean;
+  /**
+   * A member limited to category subtrees (docs/teams.md): the catalog's categories in them. A
+   * category is created only below one of these (it joins them); anything else matches
+   * `OUTSIDE_CATEGORY`. Absent: no limit.
+   */
+  inside?: Set<string>;
 }
+
+/**
+ * What a scoped import's group or category path becomes when it would create a category outside
+ * the member's subtrees: no category. A product placed there is outside (upsert-products.ts
+ * judges an id that names nothing as outside), a group there is reported.
+ */
+export const OUTSIDE_CATEGORY = 'outside-scope';
+
+/** The report's answer to a group a scoped member may not create or change: it names nothing. */
+export const OUTSIDE_SCOPE_GROUP =
+  'outside your scope: a category you create or change must be in or below a category of your scope';
 
 /** Stages groups read by the validation pass (idempotent: a retried slice writes the same rows). */
 export function stageGroups(
@@ -47,8 +65,15 @@ export class CategoryMatcher {
     private readonly scope: Scope,
   ) {}
 
+  /** Whether the import may change this category (its links, texts, data): always, unless the member is limited to subtrees. */
+  mayChange(categoryId: string): boolean {
+    return !this.scope.inside || this.scope.inside.has(categoryId);
+  }
+
   private async childrenOf(parentId: string | null): Promise<Map<string, string>> {
     const key = parentId ?? '';
+    // below a category the import may not create, nothing exists to match
+    if (parentId === OUTSIDE_CATEGORY) return new Map();
     let map = this.children.get(key);
     if (!map) {
       const rows = await this.db
@@ -77,9 +102,12 @@ export class CategoryMatcher {
     const siblings = await this.childrenOf(parentId);
     const found = siblings.get(name);
     if (found) return found;
+    const inside = this.scope.inside;
+    if (inside && (parentId === null || !inside.has(parentId))) return OUTSIDE_CATEGORY;
     // A dry run creates nothing: its stand-in id still places the products it counts (docs/import.md).
     const id = this.scope.dryRun ? `${DRY_RUN_PREFIX}${newId()}` : newId();
     siblings.set(name, id);
+    inside?.add(id);
     this.created++;
     this.pending.push({
       id,
@@ -111,7 +139,10 @@ export class CategoryMatcher {
   /** Finds or creates every level of a path such as ["Cables", "Power cables"]; returns the last level's id. */
   async matchPath(path: string[]): Promise<string> {
     let parentId: string | null = null;
-    for (const name of path.slice(0, MAX_DEPTH)) parentId = await this.match(parentId, name);
+    for (const name of path.slice(0, MAX_DEPTH)) {
+      parentId = await this.match(parentId, name);
+      if (parentId === OUTSIDE_CATEGORY) break;
+    }
     return parentId!;
   }
 }
@@ -124,6 +155,7 @@ export class CategoryMatcher {
  * rows for the group map, in one transaction with the new categories. Returns counts.
  */
 export async function resolveGroups(db: Database, scope: Scope, jobId: string, dryRun: boolean) {
+  const inside = scope.inside;
   const staged: (typeof importGroups.$inferSelect)[] = [];
   let after = -1;
   for (;;) {
@@ -170,6 +202,23 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
     }
     open = next;
   }
+  // A scoped member's group that would create a category outside the subtrees, or change one
+  // there (its links), is rejected: reported once (its position is its key) with the checkpoint.
+  const rejections: Rejection[] = inside
+    ? staged.flatMap((g) =>
+        !g.isRoot && (idOf.get(g.groupId) === OUTSIDE_CATEGORY || (g.links && !matcher.mayChange(idOf.get(g.groupId)!)))
+          ? [
+              {
+                seq: g.position,
+                sku: null,
+                location: `group ${g.groupId}`,
+                reason: OUTSIDE_SCOPE_GROUP,
+                code: 'outside_scope',
+              },
+            ]
+          : [],
+      )
+    : [];
   const created = matcher.takeStatements();
   const pairs = staged.flatMap((g) => (idOf.get(g.groupId) ? [[g.groupId, idOf.get(g.groupId)!]] : []));
   const updates: BatchStatement[] = [];
@@ -188,7 +237,7 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
   // The groups' links become links of their categories (not in a dry run: nothing is created).
   const linked = staged.flatMap((g) => {
     const categoryId = idOf.get(g.groupId);
-    return g.links && categoryId ? [{ categoryId, links: g.links }] : [];
+    return g.links && categoryId && matcher.mayChange(categoryId) ? [{ categoryId, links: g.links }] : [];
   });
   const links = dryRun
     ? { statements: [], created: 0, categoriesWithNewLinks: [] }
@@ -200,5 +249,11 @@ export async function resolveGroups(db: Database, scope: Scope, jobId: string, d
     : [];
   // A dry run stages the stand-in ids too (the products phase places products with them), but creates no category.
   await runBatch(db, [...(dryRun ? [] : created), ...links.statements, ...stale, ...updates]);
-  return { groups: staged.length, orphans, categoriesCreated: matcher.created, categoryLinks: links.created };
+  return {
+    groups: staged.length,
+    orphans,
+    categoriesCreated: matcher.created,
+    categoryLinks: links.created,
+    rejections,
+  };
 }
