@@ -1,12 +1,12 @@
 import type { RecordTranslations, UpsertRecord } from '../../catalog/upsert/upsert-types';
 import type { FileWarning } from './record-actions';
 import type { XChangeEnvelope } from '../read/xchange-reader';
-import { xchangeFeatureValue } from './xchange-features';
 import { languageTag } from '../../exports/xchange/xchange-codes';
-import { detailsField } from '../../model/translation-store';
 import { xchangeTexts, type XChangeLanguages } from './xchange-languages';
 import { xchangeMediaOf } from './xchange-media';
 import { xchangePricesOf } from './xchange-prices';
+import { xchangeClassificationOf } from './xchange-classes';
+import { MODELLING_SYSTEM } from '../../model/feature-block-types';
 import { itemRelationsOf, productRelationsOf } from './xchange-relations';
 
 type Json = Record<string, any>;
@@ -38,61 +38,6 @@ const PRODUCT_STATUS: Record<string, string> = {
   'PLANNED WITHDRAWAL': 'active',
   OBSOLETE: 'discontinued',
 };
-
-/**
- * ETIM classification (ReleaseVersion 9.0 → system ETIM-9.0) and its features as the BMEcat
- * import stores them. A feature's EtimValueDetails in the catalog's other languages go to
- * `translations` as `details.ETIM.<code>` (the one in the catalog's language is an
- * alphanumeric value, or kept nowhere beside a typed value, as before languages).
- */
-function classificationOf(
-  product: Json,
-  primary: string,
-  languages: XChangeLanguages,
-  translations: RecordTranslations,
-  warnings: FileWarning[],
-): UpsertRecord['classification'] {
-  const classes: NonNullable<UpsertRecord['classification']>['classes'] = [];
-  const features: NonNullable<UpsertRecord['classification']>['features'] = [];
-  list(product.EtimClassification).forEach((c, ci) => {
-    const code = str(c.EtimClassCode);
-    if (!code) return;
-    classes.push({ group: 'ETIM', system: `ETIM-${str(c.EtimReleaseVersion) ?? 'DYNAMIC'}`, code });
-    list(c.EtimFeatures).forEach((f, fi) => {
-      const featureCode = str(f.EtimFeatureCode);
-      const value = xchangeFeatureValue(f, primary);
-      if (featureCode && value !== null) {
-        features.push({ group: 'ETIM', code: featureCode, value });
-        for (const [code, d] of xchangeTexts(list(f.EtimValueDetails), 'Language', languages).others) {
-          const text = str(d.EtimValueDetails);
-          if (text) (translations[code] ??= {})[detailsField('ETIM', featureCode)] = text;
-        }
-      } else if (featureCode && !f.ReasonNoValue)
-        warn(
-          warnings,
-          'feature_without_value',
-          `feature ${featureCode} has no value`,
-          `.EtimClassification[${ci}].EtimFeatures[${fi}]`,
-        );
-    });
-  });
-  list(product.OtherClassifications).forEach((c) => {
-    const name = String(c.ClassificationName ?? '')
-      .toUpperCase()
-      .replace(/[^A-Z]/g, '');
-    const group = name.startsWith('ECLASS') ? 'ECLASS' : name.startsWith('PROFICLASS') ? 'PROFICLASS' : null;
-    const code = str(c.ClassificationClassCode);
-    if (!group || !code) return;
-    const version = str(c.ClassificationVersion);
-    classes.push({ group, system: version ? `${group}-${version}` : group, code });
-    for (const f of list(c.ClassificationFeatures)) {
-      const [v1, v2] = [str(f.ClassificationFeatureValue1), str(f.ClassificationFeatureValue2)];
-      if (str(f.ClassificationFeatureName) && v1)
-        features.push({ group, code: f.ClassificationFeatureName.trim(), value: v2 ? `${v1}..${v2}` : v1 });
-    }
-  });
-  return classes.length > 0 ? { classes, features } : null;
-}
 
 /** The texts of one ProductDescriptions entry as the record's fields hold them. */
 const descriptionTexts = (text: Json | undefined) => ({
@@ -128,7 +73,9 @@ export function xchangeItemsOf(
   const relations = productRelationsOf(product);
   const translations: RecordTranslations = {};
   for (const [code, text] of texts.others) translations[code] = descriptionTexts(text);
-  const classification = classificationOf(product, primary, languages, translations, warnings);
+  const { classification, modelling } = xchangeClassificationOf(product, primary, languages, translations, warnings);
+  // The file's modelling class replaces the stored one; blocks of other systems (BMEcat's) stay.
+  const blocks = { featureBlocks: modelling, featureBlockSystems: [MODELLING_SYSTEM] };
   const tradeItems = list(product.TradeItem);
   // undefined: the file gives the texts only in other languages (the columns are left alone).
   const own: Partial<ReturnType<typeof descriptionTexts>> =
@@ -162,6 +109,7 @@ export function xchangeItemsOf(
       sku,
       fields: { ...base, price: null, unit: null },
       classification,
+      ...blocks,
       media,
       references: relations,
       values: {},
@@ -211,6 +159,7 @@ export function xchangeItemsOf(
       sku,
       fields,
       classification,
+      ...blocks,
       media: [...media, ...xchangeMediaOf(list(item.ItemAttachments), languages)],
       prices: priced.prices,
       references: [...relations, ...itemRelationsOf(item)],
