@@ -10,6 +10,7 @@ import { deliver, insertExportJob, jobRow, testDeps } from './helpers/export-fix
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { importJobRow, insertImportJob, putImportFile, reportRows, runImportToEnd } from './helpers/import-fixtures';
 import { ETIM_BMECAT_MODELLING, xchangeModelling } from './fixtures/xchange-modelling';
+import { etimFiles, loadRelease } from './helpers/release-fixtures';
 
 type Tenant = { companyId: string; departmentId: string; userId: string };
 
@@ -290,5 +291,34 @@ describe('ETIM features without value and modelling classes (issue 32)', () => {
     delete product.EtimClassification[0].EtimModellingPorts;
     await importText(session.tenant, catalog.catalogId, JSON.stringify(doc));
     expect((await aggregateOf(catalog.catalogId, 'MCB-1')).featureBlocks!.map((b) => b.system)).toEqual(['UNSPSC']);
+  });
+
+  it('a feature without value fits every feature type of a loaded release: kept verified, without a warning', async () => {
+    const session = await makeSession();
+    const version = `x${crypto.randomUUID().slice(0, 8)}`;
+    await loadRelease(session.tenant, { system: 'ETIM', version, files: etimFiles() });
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    const doc = xchangeModelling();
+    const etim = doc.Supplier[0]!.Product[0]!.EtimClassification[0];
+    Object.assign(etim, { EtimReleaseVersion: version, EtimClassCode: 'EC000905' });
+    etim.EtimFeatures = [
+      { EtimFeatureCode: 'EF000008', ReasonNoValue: 'UN' }, // numeric
+      { EtimFeatureCode: 'EF000007', ReasonNoValue: 'NA' }, // alphanumeric with a value list
+      { EtimFeatureCode: 'EF000139', ReasonNoValue: 'MV' }, // logical
+      { EtimFeatureCode: 'EF000001', ReasonNoValue: 'UN' }, // range
+    ];
+    const { jobId } = await importText(session.tenant, catalog.catalogId, JSON.stringify(doc));
+    const report = (await reportRows(jobId)).map((r) => r.join(' | ')).join('\n');
+    expect(report).not.toContain('feature_value_text');
+    expect(report).not.toContain('unverified');
+    const stored = await aggregateOf(catalog.catalogId, 'MC-1');
+    expect(stored.classification!.classes).toEqual([{ group: 'ETIM', code: 'EC000905', system: `ETIM-${version}` }]);
+    // Verified: the report names no value kept as text (above), and no unit is made up for `-`.
+    expect(stored.classification!.features.map((f) => [f.code, f.value, f.unit])).toEqual([
+      ['EF000001', '-', null],
+      ['EF000007', '-', null],
+      ['EF000008', '-', null],
+      ['EF000139', '-', null],
+    ]);
   });
 });

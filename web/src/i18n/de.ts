@@ -1080,6 +1080,7 @@ export const de = {
   'blocks.groupName': 'Gruppenname',
   'blocks.feature': 'Merkmal',
   'blocks.featureGroup': 'Merkmalgruppe {name}',
+  'blocks.port': 'Anschluss {port}',
   'blocks.values': 'Werte',
   'blocks.unit': 'Einheit',
   'blocks.addFeature': 'Merkmal hinzufügen',
