@@ -99,6 +99,8 @@ describe('ETIM xChange import', () => {
       EF000003: '-25..55.5',
       EF000004: 'true',
       EF000005: 'grau',
+      // ReasonNoValue NA: no value, as the ETIM BMEcat guideline writes it (`-`, the reason as FVALUE_DETAILS).
+      EF000006: '-',
     });
     // The attachment's URL is kept as a link.
     expect(breaker.media.map((m) => [m.fileName, m.url])).toEqual([
@@ -118,6 +120,7 @@ describe('ETIM xChange import', () => {
 
     // Every language kept: English into translations, the German columns left alone where the file has no German.
     expect(breaker.translations).toEqual({
+      deu: { 'details.ETIM.EF000006': 'NA' },
       eng: {
         name: 'Circuit breaker B16',
         description: 'A breaker "with quotes" \\ and a backslash',

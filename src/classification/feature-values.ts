@@ -4,6 +4,7 @@ import { classificationFeatures, classificationFeatureValues } from '../db/schem
 import { badRequest } from '../kernel/app-error';
 import { parseValue, type ParsedValue, type ValueRule } from '../kernel/value-types';
 import type { ClassificationGroup } from '../kernel/classification-groups';
+import { NO_FEATURE_VALUE } from '../model/translation-store';
 
 /**
  * The value rule of a feature, as the ETIM BMEcat guideline stores values: A (alphanumeric)
@@ -62,6 +63,8 @@ export function parseFeatureWith(
   enumValues: readonly string[],
 ): ParsedValue & { unit: string | null } {
   if (!feature) throw badRequest(`${featureCode}: unknown ${group} feature`);
+  // A feature without value (the ETIM guideline's `-`, its reason as details text) fits every type.
+  if (raw === NO_FEATURE_VALUE) return { value: raw, number: null, numberTo: null, unit: null };
   return {
     ...parseValue(featureCode, raw, featureRule(feature, feature.type === 'A' ? enumValues : [])),
     unit: feature.unit,

@@ -3,6 +3,7 @@ import type { ClassificationGroup } from '../kernel/classification-groups';
 import { groupOfRelease } from '../kernel/release-name';
 import { parseValue, type ParsedValue, type ValueRule } from '../kernel/value-types';
 import type { ReleaseFeatureDef, ReleaseRefs } from './release-refs';
+import { NO_FEATURE_VALUE } from '../model/translation-store';
 
 /**
  * The rules of a classification that names its release (docs/classification-releases.md,
@@ -54,7 +55,7 @@ function ruleOf(def: ReleaseFeatureDef, values: string[], unit: string | null): 
 
 /**
  * Parses a value of a release feature, stored in the feature's unit: a number may end with any
- * spelling of that unit ("12 mm", "12 MMT"), never another unit. Throws 400 naming `field`.
+ * spelling of that unit ("12 mm", "12 MMT"), never another unit; `-` (a feature without value) fits every type. Throws 400 naming `field`.
  */
 export function parseReleaseValue(
   refs: ReleaseRefs,
@@ -62,6 +63,7 @@ export function parseReleaseValue(
   raw: string,
   def: ReleaseFeatureDef,
 ): ParsedValue & { unit: string | null } {
+  if (raw === NO_FEATURE_VALUE) return { value: raw, number: null, numberTo: null, unit: null };
   const values = allowedValues(refs, def);
   const spellings = [def.unit, ...def.unitAliases.filter((a) => a !== def.unit)];
   let first: unknown;

@@ -1348,6 +1348,8 @@ export const productFeatureBlocks = sqliteTable(
     groupId2Type: text('group_id2_type'),
     /** The block's FEATURE_GROUPs as JSON (eCl@ss Advanced trees, migration 0050); null when it has none. */
     featureGroups: text('feature_groups'),
+    /** An ETIM modelling class block's version and BIM status as JSON (migration 0081); null for other blocks. */
+    modelling: text('modelling'),
   },
   (t) => [primaryKey({ columns: [t.productId, t.position] })],
 );

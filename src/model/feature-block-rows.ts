@@ -19,11 +19,12 @@ export function blockRows(productId: string, blocks: readonly FeatureBlockInput[
       features: JSON.stringify(b.features),
       groupId2Type: b.groupId2Type ?? null,
       featureGroups: b.featureGroups ? JSON.stringify(b.featureGroups) : null,
+      modelling: b.modelling ? JSON.stringify(b.modelling) : null,
     };
   });
 }
 
-/** A stored row back as a block (the parts of migration 0050 only when the block has them). */
+/** A stored row back as a block (the parts of migrations 0050 and 0081 only when the block has them). */
 export function blockOfRow(row: BlockRow): StoredFeatureBlock {
   return {
     system: row.system,
@@ -35,6 +36,7 @@ export function blockOfRow(row: BlockRow): StoredFeatureBlock {
     ...(row.featureGroups
       ? { featureGroups: JSON.parse(row.featureGroups) as NonNullable<StoredFeatureBlock['featureGroups']> }
       : {}),
+    ...(row.modelling ? { modelling: JSON.parse(row.modelling) as NonNullable<StoredFeatureBlock['modelling']> } : {}),
   };
 }
 

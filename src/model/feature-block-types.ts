@@ -70,10 +70,45 @@ export const featureGroupSchema = z
       .describe('FEATURE_GROUP_NAME in further languages: ISO 639-2 code -> name'),
     descr: z.string().min(1).max(4000).optional().describe('FEATURE_GROUP_DESCRIPTION (the first one)'),
     type: z.string().min(1).max(250).optional().describe('the featureGroupType attribute'),
+    connectionType: z
+      .string()
+      .regex(/^CT[0-9]{6}$/, 'an ETIM connection type code such as CT000001')
+      .optional()
+      .describe("A modelling port's ETIM connection type (xChange EtimModellingConnectionTypeCode)"),
+    connectionTypeVersion: z
+      .int()
+      .min(1)
+      .max(999)
+      .optional()
+      .describe('The version of that connection type (xChange EtimModellingConnectionTypeVersion)'),
   })
   .strict();
 
 export type StoredFeatureGroup = z.infer<typeof featureGroupSchema>;
+
+/**
+ * The system of an ETIM modelling class block (xChange EtimModellingClassCode / Ports, ETIM
+ * BMEcat UDX.EDXF.PRODUCT_FEATURES_MC): `groupId` is the MC code, each port a feature group
+ * (`id` its port code, with its connection type), each feature points at its port.
+ */
+export const MODELLING_SYSTEM = 'ETIM-MC';
+
+/** BIM_STATUS of the ETIM BMEcat guideline 5.0 (UDX.EDXF.BIM_STATUS). */
+export const BIM_STATUSES = ['ready', 'test', 'incomplete'] as const;
+
+const modellingSchema = z
+  .object({
+    version: z
+      .int()
+      .min(0)
+      .max(999999)
+      .optional()
+      .describe('EtimModellingClassVersion / UDX.EDXF.REFERENCE_FEATURE_MC_VERSION'),
+    bimStatus: z.enum(BIM_STATUSES).optional().describe('UDX.EDXF.BIM_STATUS (ETIM BMEcat only)'),
+  })
+  .strict();
+
+export type StoredModelling = z.infer<typeof modellingSchema>;
 
 const blockObject = z
   .object({
@@ -93,6 +128,9 @@ const blockObject = z
       .max(1000)
       .optional()
       .describe("The block's FEATURE_GROUPs, in order; absent when it has none"),
+    modelling: modellingSchema
+      .optional()
+      .describe('An ETIM modelling class block (system ETIM-MC): its version and BIM status; absent otherwise'),
   })
   .strict();
 
@@ -107,7 +145,7 @@ export const featureBlockSchema = blockObject.refine(groupsKnown, GROUPS_KNOWN);
 export type FeatureBlockInput = z.infer<typeof featureBlockSchema>;
 
 /**
- * A stored block: the input with absent group parts as null. `groupId2Type` and `featureGroups`
+ * A stored block: the input with absent group parts as null. `groupId2Type`, `featureGroups` and `modelling`
  * are present only when the block has them, so blocks stored before them keep their JSON and
  * fingerprint.
  */
@@ -119,6 +157,7 @@ export interface StoredFeatureBlock {
   groupName: string | null;
   features: StoredFeature[];
   featureGroups?: StoredFeatureGroup[];
+  modelling?: StoredModelling;
 }
 
 /** The canonical form of a block (nulls for absent group parts), so equal blocks compare and hash equal. */
@@ -131,6 +170,14 @@ export function normaliseBlock(block: FeatureBlockInput): StoredFeatureBlock {
     groupName: block.groupName ?? null,
     features: block.features.map(canonicalFeature),
     ...(block.featureGroups?.length ? { featureGroups: block.featureGroups.map(canonicalGroup) } : {}),
+    ...(block.modelling && Object.keys(block.modelling).length > 0
+      ? {
+          modelling: {
+            ...(block.modelling.version !== undefined ? { version: block.modelling.version } : {}),
+            ...(block.modelling.bimStatus ? { bimStatus: block.modelling.bimStatus } : {}),
+          },
+        }
+      : {}),
   };
 }
 

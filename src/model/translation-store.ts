@@ -30,6 +30,16 @@ export const attributeField = (code: string) => `values.${code}`;
 export const detailsField = (group: string, code: string) => `details.${group}.${code}`;
 
 /**
+ * A classification feature without value, as the ETIM BMEcat guideline writes it (FVALUE `-`);
+ * the reason is its details text in the catalog's language (FVALUE_DETAILS), one of
+ * REASONS_NO_VALUE, which is xChange's ReasonNoValue. Both imports store it so; both exports
+ * write it back in their form.
+ */
+export const NO_FEATURE_VALUE = '-';
+/** ReasonNoValue of ETIM xChange (MV, NA, UN), FVALUE_DETAILS of a `-` in the ETIM BMEcat guideline. */
+export const REASONS_NO_VALUE = ['MV', 'NA', 'UN'] as const;
+
+/**
  * The translations of many elements, optionally only of some languages, in one statement:
  * `elementId -> language -> field -> text`. Elements without any are absent.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { featureTree, keptParts } from '../src/editor/feature-tree';
+import { featureTree, headingGroups, keptParts } from '../src/editor/feature-tree';
 
 describe('featureTree (the eCl@ss Advanced tree in the feature block editor)', () => {
   it('indents each feature under its parent and heads each FEATURE_GROUP, in stored order', () => {
@@ -53,5 +53,17 @@ describe('featureTree (the eCl@ss Advanced tree in the feature block editor)', (
     const rest = { ftId: 'A', values: ['Relais', 'Relay'], valueLangs: ['deu', 'eng'], fid: '1' };
     expect(keptParts(rest, ['Relais', 'Relay'])).toEqual(rest);
     expect(keptParts(rest, ['Relais', 'Relay', 'Relè'])).toEqual({ ftId: 'A', values: ['Relais', 'Relay'], fid: '1' });
+  });
+});
+
+describe('headingGroups (an ETIM modelling class in the feature block editor)', () => {
+  it('heads each port of an ETIM-MC block with its port code and connection type; other blocks keep their groups', () => {
+    const ports = [{ id: '1', connectionType: 'CT000001', connectionTypeVersion: 4 }, { id: '2' }];
+    const groups = headingGroups('ETIM-MC', ports, (port) => `Port ${port}`);
+    const rows = featureTree([{ featureGroup: 0 }, { featureGroup: 0 }, { featureGroup: 1 }], groups);
+    expect(rows.map((r) => r.groupHeading)).toEqual(['Port 1 · CT000001 v4', null, 'Port 2']);
+    expect(headingGroups('ECLASS-ADV', [{ id: 'G1', name: 'Hersteller' }], () => 'x')).toEqual([
+      { id: 'G1', name: 'Hersteller' },
+    ]);
   });
 });

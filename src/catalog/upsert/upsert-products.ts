@@ -8,6 +8,7 @@ import { historyStatements, type HistoryEntry } from '../../records/history-reco
 import { snapshotAfter, snapshotOfNode } from './write/upsert-history';
 import type { Snapshot } from '../../records/snapshot';
 import { loadProductAggregates, type ProductAggregate, type ProductNode } from '../../model/product-aggregate';
+import type { StoredFeatureBlock } from '../../model/feature-block-types';
 import { changedParts } from './write/changed-parts';
 import { nodeStatements, WriteSet } from './write/node-writes';
 import { categoriesOfCatalog, existingBySku } from './resolve/upsert-lookups';
@@ -28,6 +29,12 @@ import { inheritMasterPrices } from './resolve/inherited-prices';
 import { inheritMasterValues } from './resolve/inherited-fields';
 
 const IN_CHUNK = 90;
+
+/** The stored blocks of systems the record does not replace, in place, then the record's blocks. */
+function keptBlocks(node: ProductNode, next: ResolvedNode): StoredFeatureBlock[] {
+  const replaced = new Set(next.featureBlockSystems);
+  return [...(node.featureBlocks ?? []).filter((b) => !replaced.has(b.system)), ...next.featureBlocks!];
+}
 
 export interface UpsertContext {
   db: Database;
@@ -208,6 +215,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
       if (!row.parentId) mastersInCall.set(next.sku, row.id);
       const node = nodes.get(row.id);
       if (ctx.mode === 'createOnly' || !node) return (outcomes[i] = outcome(next.sku, 'unchanged', row.id));
+      if (next.featureBlocks && next.featureBlockSystems) next.featureBlocks = keptBlocks(node, next);
       const parts = changedParts(next, node, row.parentId ? null : (placements.get(row.id) ?? []));
       if (!parts.any) return (outcomes[i] = outcome(next.sku, 'unchanged', row.id));
       const media = nodeStatements(db, ctx, next, { id: row.id, parentId, existing: node, parts }, writes);

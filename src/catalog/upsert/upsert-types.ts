@@ -59,6 +59,11 @@ export interface UpsertRecord {
   udx?: string | null;
   /** Feature blocks of other systems (UNSPSC, udf_*, eCl@ss Advanced …), replaced as a whole list. */
   featureBlocks?: FeatureBlockInput[];
+  /**
+   * With `featureBlocks`: only the stored blocks of these systems are replaced, the others kept
+   * (an xChange import carries only the ETIM modelling class, never a BMEcat file's other systems).
+   */
+  featureBlockSystems?: string[];
   /** Texts per further language; the catalog's default language among them goes to the fields. */
   translations?: RecordTranslations;
 }
@@ -126,6 +131,8 @@ export interface ResolvedNode {
   }[];
   udx?: string | null;
   featureBlocks?: StoredFeatureBlock[];
+  /** `featureBlocks` replaces only the stored blocks of these systems (UpsertRecord.featureBlockSystems). */
+  featureBlockSystems?: string[];
   /** Checked translations of languages other than the catalog's default (null removes). */
   translations?: RecordTranslations;
 }

@@ -13,6 +13,8 @@ import { ETIM_REFERENCE_TYPES, referenceElements } from './references-out';
 import { etimKeptUdx, mimeSource } from './media-out';
 import { FORM_ETIM } from './block-form';
 import { otherFeatureBlocks } from './other-feature-blocks';
+import { modellingUdx } from './modelling-out';
+import { MODELLING_SYSTEM } from '../../model/feature-block-types';
 
 const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
 
@@ -31,10 +33,15 @@ const features = featureBlock({
   withUnit: (block) => block.group !== 'ETIM',
 });
 
-/** The guideline requires at least one PRODUCT_FEATURES block; an unclassified product without attributes gets an empty one. */
+/**
+ * The guideline requires at least one PRODUCT_FEATURES block; an unclassified product without
+ * attributes gets an empty one. The modelling class is no PRODUCT_FEATURES block: it is
+ * written as UDX.EDXF.PRODUCT_FEATURES_MC (modellingElements).
+ */
 function featureBlocks(view: ProductView, w: ExportWarnings): string {
   if (!view.blocks.some((b) => b.group === 'ETIM')) w.add('product without ETIM classification', view.subject);
-  const others = otherFeatureBlocks(view.otherBlocks, FORM_ETIM, view.subject, w);
+  const blocks = view.otherBlocks.filter((b) => b.system !== MODELLING_SYSTEM);
+  const others = otherFeatureBlocks(blocks, FORM_ETIM, view.subject, w);
   if (view.blocks.length === 0 && others.length === 0)
     return features({ system: ATTRIBUTE_SYSTEM, group: null, classCode: null, features: [] });
   return [...view.blocks.map(features), ...others].join('');
@@ -88,6 +95,14 @@ function mime(view: ProductView, w: ExportWarnings): string {
   return el('UDX.EDXF.MIME_INFO', entries, undefined, false);
 }
 
+/** The product's modelling class as UDX.EDXF.PRODUCT_FEATURES_MC (the schema allows one). */
+function modellingElements(view: ProductView, w: ExportWarnings): { name: string; xml: string }[] {
+  const blocks = view.otherBlocks.filter((b) => b.system === MODELLING_SYSTEM);
+  if (blocks.length > 1) w.add('more than one ETIM modelling class: the first written', view.subject);
+  const xml = blocks[0] ? modellingUdx(blocks[0], view.subject, w) : '';
+  return xml ? [{ name: 'UDX.EDXF.PRODUCT_FEATURES_MC', xml }] : [];
+}
+
 function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
   const unit = orderUnit(view, UNITS_ETIM, w);
   return el(
@@ -98,7 +113,7 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       featureBlocks(view, w),
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
-      el('USER_DEFINED_EXTENSIONS', mime(view, w) + etimKeptUdx(view.udx, view.subject, w)),
+      el('USER_DEFINED_EXTENSIONS', mime(view, w) + etimKeptUdx(view.udx, view.subject, w, modellingElements(view, w))),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
       ...referenceElements(view, 'PRODUCT_REFERENCE', w, ETIM_REFERENCE_TYPES),
     ],

@@ -85,20 +85,30 @@ export function udxElements(xml: string): { name: string; xml: string }[] {
 
 /**
  * The kept UDX an ETIM export writes after its UDX.EDXF.MIME_INFO: the UDX.EDXF elements the
- * profile's schema lists, in its order; anything else is reported and left out.
+ * profile's schema lists, in its order; anything else is reported and left out. `written` are
+ * elements the model writes (UDX.EDXF.PRODUCT_FEATURES_MC from the modelling class block): each
+ * takes its place in that order, in place of a kept element of the same name (one stored as
+ * verbatim UDX before the model held it).
  */
-export function etimKeptUdx(udx: string | null, subject: string, w: ExportWarnings): string {
-  if (!udx) return '';
+export function etimKeptUdx(
+  udx: string | null,
+  subject: string,
+  w: ExportWarnings,
+  written: { name: string; xml: string }[] = [],
+): string {
   const kept: { rank: number; i: number; xml: string }[] = [];
-  udxElements(udx).forEach((e, i) => {
-    const rank = ETIM_UDX_RANK.get(e.name.slice(e.name.indexOf(':') + 1));
-    if (rank === undefined || rank === 0) {
+  const names = new Set(written.map((e) => e.name));
+  (udx ? udxElements(udx) : []).forEach((e, i) => {
+    const name = e.name.slice(e.name.indexOf(':') + 1);
+    const rank = ETIM_UDX_RANK.get(name);
+    if (rank === undefined || rank === 0 || names.has(name)) {
       if (rank === undefined)
         w.add(`USER_DEFINED_EXTENSIONS element ${e.name} is not in the ETIM profile: left out`, subject);
       return;
     }
     kept.push({ rank, i, xml: e.xml });
   });
+  for (const e of written) kept.push({ rank: ETIM_UDX_RANK.get(e.name)!, i: -1, xml: e.xml });
   return kept
     .sort((a, b) => a.rank - b.rank || a.i - b.i)
     .map((k) => k.xml)

@@ -98,6 +98,9 @@ export function otherFeatureBlocks(
       groupName = null;
     }
     if (block.groupId2 && !form.groupId2) lost.add('REFERENCE_FEATURE_GROUP_ID2 left out');
+    // An ETIM modelling class (ETIM-MC) here is a plain block: its header and ports' connections have no element.
+    if (block.modelling || groups.some((g) => g.connectionType || g.connectionTypeVersion))
+      lost.add('ETIM modelling class version, BIM status and port connection types left out');
     const system =
       block.system === ''
         ? form.groupIdRequired

@@ -1,5 +1,7 @@
 import type { ExportWarnings } from '../export-warnings';
-import { detailsField } from '../../model/translation-store';
+import { detailsField, NO_FEATURE_VALUE, REASONS_NO_VALUE } from '../../model/translation-store';
+import { MODELLING_SYSTEM } from '../../model/feature-block-types';
+import { modellingClass } from './xchange-modelling';
 import type { FeatureBlock } from '../bmecat/feature-blocks';
 import type { ProductView } from '../bmecat/product-view';
 import type { StoredFeatureBlock } from '../../model/feature-block-types';
@@ -34,10 +36,15 @@ export function etimValue(values: string[]): Json | null {
   return null;
 }
 
+const isReason = (text: string | null | undefined): text is (typeof REASONS_NO_VALUE)[number] =>
+  (REASONS_NO_VALUE as readonly (string | null | undefined)[]).includes(text);
+
 /**
  * One ETIM feature as xChange types it. EtimValueDetails holds, per language of the file, the
  * feature's free text (`details.ETIM.<code>` translations, BMEcat's FVALUE_DETAILS); an
- * alphanumeric value is that text in the file's default language.
+ * alphanumeric value is that text in the file's default language. A feature without value
+ * (`-`, as the ETIM BMEcat guideline writes it) is ReasonNoValue: its details text in the
+ * default language when that is MV, NA or UN, else UN (unknown), reported.
  */
 export function etimFeature(
   plan: XChangePlan,
@@ -46,8 +53,13 @@ export function etimFeature(
   values: string[],
   w: ExportWarnings,
 ): Json {
-  const typed = etimValue(values);
   const texts = fieldTexts(plan, view.translationSources, detailsField('ETIM', code));
+  if (values.length === 1 && values[0] === NO_FEATURE_VALUE) {
+    if (isReason(texts[0])) return { EtimFeatureCode: code, ReasonNoValue: texts[0] };
+    w.add(`feature without value and without a reason (MV, NA, UN): written as ReasonNoValue UN`, view.subject);
+    return { EtimFeatureCode: code, ReasonNoValue: 'UN' };
+  }
+  const typed = etimValue(values);
   if (!typed) texts[0] = values.join(' ');
   const details = perLanguage(plan, texts, `EtimValueDetails of ${code}`, view.subject, w, (text, tag) => ({
     Language: tag,
@@ -60,6 +72,10 @@ export function etimFeature(
 export function etimClassifications(plan: XChangePlan, view: ProductView, w: ExportWarnings): Json[] {
   const { blocks, subject } = view;
   const out: Json[] = [];
+  // The modelling class goes with the product's ETIM class: the first ETIM-MC block.
+  let modelling = view.otherBlocks.find((b) => b.system === MODELLING_SYSTEM);
+  if (view.otherBlocks.filter((b) => b.system === MODELLING_SYSTEM).length > 1)
+    w.add('more than one ETIM modelling class: the first written', subject);
   for (const block of blocks) {
     if (block.group !== 'ETIM' || !block.classCode) continue;
     const release = etimRelease(block.system);
@@ -79,8 +95,13 @@ export function etimClassifications(plan: XChangePlan, view: ProductView, w: Exp
       EtimReleaseVersion: release,
       EtimClassCode: block.classCode,
       EtimFeatures: features.length > 0 ? features.map((f) => etimFeature(plan, view, f.name, f.values, w)) : undefined,
+      ...(modelling ? modellingClass(modelling, subject, w) : {}),
     });
+    modelling = undefined;
   }
+  if (modelling)
+    w.add('ETIM modelling class without an ETIM class left out (xChange writes it with the class)', subject);
+  // Blocks of other feature systems are OtherClassifications (storedBlockClassifications).
   return out;
 }
 
@@ -123,6 +144,7 @@ export function storedBlockClassifications(
 ): Json[] {
   const out: Json[] = [];
   for (const b of blocks) {
+    if (b.system === MODELLING_SYSTEM) continue; // written with its ETIM class (etimClassifications)
     if (!b.groupId) {
       w.add(
         `feature block ${b.system || '(unnamed)'} left out: ETIM xChange requires a class code (ClassificationClassCode) and the block has none`,

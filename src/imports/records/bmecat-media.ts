@@ -16,8 +16,11 @@ const PURPOSE_OF_CODE: Record<string, string> = {
   MD23: 'logo',
 };
 
-/** UDX elements the model represents: read into it, not kept as verbatim UDX. */
-const REPRESENTED_UDX = new Set(['UDX.EDXF.MIME_INFO']);
+/**
+ * UDX elements the model represents: read into it, not kept as verbatim UDX (the modelling
+ * class is a feature block, bmecat-modelling.ts).
+ */
+const REPRESENTED_UDX = new Set(['UDX.EDXF.MIME_INFO', 'UDX.EDXF.PRODUCT_FEATURES_MC']);
 
 /** Kept UDX larger than this is not kept (a product's extensions are small; a huge block is an error). */
 const MAX_UDX_CHARS = 64_000;
@@ -110,7 +113,7 @@ function xmlOf(node: XmlNode): string {
 
 /**
  * The product's USER_DEFINED_EXTENSIONS content as verbatim XML, without what the model reads
- * (UDX.EDXF.MIME_INFO); null when there is none or it is too large to keep.
+ * (UDX.EDXF.MIME_INFO, UDX.EDXF.PRODUCT_FEATURES_MC); null when there is none or it is too large to keep.
  */
 export function udxOf(product: XmlNode): string | null {
   const udx = child(product, 'USER_DEFINED_EXTENSIONS');

@@ -9,6 +9,7 @@ import { child, children, textOf, type XmlNode } from '../read/xml-node';
 import { actionOf, type FileWarning, type ProductAction } from './record-actions';
 import { priceBaseWarnings, priceListOf, type PriceReading } from './bmecat-prices';
 import { featureBlockOf, isAdvancedBlock } from './feature-block-reader';
+import { bmecatModellingBlock } from './bmecat-modelling';
 import { textsByLanguage, type FileLanguages } from '../read/file-languages';
 import { detailsField } from '../../model/translation-store';
 
@@ -177,6 +178,9 @@ function features(
       }
     }
   }
+  // The ETIM guideline's modelling class (UDX.EDXF.PRODUCT_FEATURES_MC) is a block of its own.
+  const modelling = bmecatModellingBlock(product, warnings);
+  if (modelling) otherBlocks.push(modelling);
   record.featureBlocks = otherBlocks;
   record.classification = classes.length > 0 ? { classes, features: featureList } : null;
   if (!record.values) record.values = {};

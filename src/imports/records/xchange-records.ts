@@ -1,13 +1,12 @@
 import type { RecordTranslations, UpsertRecord } from '../../catalog/upsert/upsert-types';
-import type { StoredFeature } from '../../model/feature-block-types';
 import type { FileWarning } from './record-actions';
 import type { XChangeEnvelope } from '../read/xchange-reader';
-import { xchangeFeatureValue } from './xchange-features';
 import { languageTag } from '../../exports/xchange/xchange-codes';
-import { detailsField } from '../../model/translation-store';
 import { xchangeTexts, type XChangeLanguages } from './xchange-languages';
 import { xchangeMediaOf } from './xchange-media';
 import { xchangePricesOf } from './xchange-prices';
+import { xchangeClassificationOf } from './xchange-classes';
+import { MODELLING_SYSTEM } from '../../model/feature-block-types';
 import { itemRelationsOf, productRelationsOf } from './xchange-relations';
 
 type Json = Record<string, any>;
@@ -39,118 +38,6 @@ const PRODUCT_STATUS: Record<string, string> = {
   'PLANNED WITHDRAWAL': 'active',
   OBSOLETE: 'discontinued',
 };
-
-/**
- * ETIM classification (ReleaseVersion 9.0 → system ETIM-9.0) and its features as the BMEcat
- * import stores them. A feature's EtimValueDetails in the catalog's other languages go to
- * `translations` as `details.ETIM.<code>` (the one in the catalog's language is an
- * alphanumeric value, or kept nowhere beside a typed value, as before languages).
- */
-function classificationOf(
-  product: Json,
-  primary: string,
-  languages: XChangeLanguages,
-  translations: RecordTranslations,
-  warnings: FileWarning[],
-  otherBlocks: NonNullable<UpsertRecord['featureBlocks']>,
-): UpsertRecord['classification'] {
-  const classes: NonNullable<UpsertRecord['classification']>['classes'] = [];
-  const features: NonNullable<UpsertRecord['classification']>['features'] = [];
-  list(product.EtimClassification).forEach((c, ci) => {
-    const code = str(c.EtimClassCode);
-    if (!code) return;
-    classes.push({ group: 'ETIM', system: `ETIM-${str(c.EtimReleaseVersion) ?? 'DYNAMIC'}`, code });
-    list(c.EtimFeatures).forEach((f, fi) => {
-      const featureCode = str(f.EtimFeatureCode);
-      const value = xchangeFeatureValue(f, primary);
-      if (featureCode && value !== null) {
-        features.push({ group: 'ETIM', code: featureCode, value });
-        for (const [code, d] of xchangeTexts(list(f.EtimValueDetails), 'Language', languages).others) {
-          const text = str(d.EtimValueDetails);
-          if (text) (translations[code] ??= {})[detailsField('ETIM', featureCode)] = text;
-        }
-      } else if (featureCode && !f.ReasonNoValue)
-        warn(
-          warnings,
-          'feature_without_value',
-          `feature ${featureCode} has no value`,
-          `.EtimClassification[${ci}].EtimFeatures[${fi}]`,
-        );
-    });
-  });
-  list(product.OtherClassifications).forEach((c, ci) => {
-    const name = String(c.ClassificationName ?? '')
-      .toUpperCase()
-      .replace(/[^A-Z]/g, '');
-    const group = name.startsWith('ECLASS') ? 'ECLASS' : name.startsWith('PROFICLASS') ? 'PROFICLASS' : null;
-    const code = str(c.ClassificationClassCode);
-    if (!code) {
-      warn(
-        warnings,
-        'classification_dropped',
-        'OtherClassifications entry without ClassificationClassCode: left out',
-        `.OtherClassifications[${ci}]`,
-      );
-      return;
-    }
-    if (!group) {
-      otherBlocks.push(otherSystemBlock(c, code, ci, warnings));
-      return;
-    }
-    const version = str(c.ClassificationVersion);
-    classes.push({ group, system: version ? `${group}-${version}` : group, code });
-    for (const f of list(c.ClassificationFeatures)) {
-      const [v1, v2] = [str(f.ClassificationFeatureValue1), str(f.ClassificationFeatureValue2)];
-      if (str(f.ClassificationFeatureName) && v1)
-        features.push({ group, code: f.ClassificationFeatureName.trim(), value: v2 ? `${v1}..${v2}` : v1 });
-    }
-  });
-  return classes.length > 0 ? { classes, features } : null;
-}
-
-/**
- * An OtherClassifications entry of a system the model does not classify by (UNSPSC, a supplier's
- * own system, ...) as a block of another feature system, as the BMEcat import keeps such a
- * PRODUCT_FEATURES block: system "name-version", the class code as REFERENCE_FEATURE_GROUP_ID,
- * each feature with its values and unit (consecutive entries of one name with one value each are
- * one feature of several values). A feature without name or value is reported.
- */
-function otherSystemBlock(
-  c: Json,
-  code: string,
-  ci: number,
-  warnings: FileWarning[],
-): NonNullable<UpsertRecord['featureBlocks']>[number] {
-  const name = str(c.ClassificationName) ?? 'UNNAMED';
-  const version = str(c.ClassificationVersion);
-  const features: StoredFeature[] = [];
-  let joinable: StoredFeature | null = null;
-  list(c.ClassificationFeatures).forEach((f, fi) => {
-    const featureName = str(f.ClassificationFeatureName);
-    const values = [str(f.ClassificationFeatureValue1), str(f.ClassificationFeatureValue2)].filter(
-      (v): v is string => v !== null,
-    );
-    if (!featureName || values.length === 0) {
-      warn(
-        warnings,
-        'feature_without_value',
-        `feature ${featureName ?? '(unnamed)'} of ${name} has no name or value: left out`,
-        `.OtherClassifications[${ci}].ClassificationFeatures[${fi}]`,
-      );
-      return;
-    }
-    const unit = str(f.ClassificationFeatureUnit);
-    // Entries of one name with one value each are one feature of several values (as the export writes them).
-    if (joinable?.name === featureName && values.length === 1 && joinable.unit === (unit ?? undefined)) {
-      joinable.values!.push(values[0]!);
-      return;
-    }
-    const feature: StoredFeature = { name: featureName, values, ...(unit ? { unit } : {}) };
-    features.push(feature);
-    joinable = values.length === 1 ? feature : null;
-  });
-  return { system: version ? `${name}-${version}` : name, groupId: code, features };
-}
 
 /** The texts of one ProductDescriptions entry as the record's fields hold them. */
 const descriptionTexts = (text: Json | undefined) => ({
@@ -186,8 +73,19 @@ export function xchangeItemsOf(
   const relations = productRelationsOf(product);
   const translations: RecordTranslations = {};
   for (const [code, text] of texts.others) translations[code] = descriptionTexts(text);
-  const otherBlocks: NonNullable<UpsertRecord['featureBlocks']> = [];
-  const classification = classificationOf(product, primary, languages, translations, warnings, otherBlocks);
+  const { classification, modelling, others } = xchangeClassificationOf(
+    product,
+    primary,
+    languages,
+    translations,
+    warnings,
+  );
+  // The file's modelling class and its blocks of other systems replace the stored blocks of those
+  // systems; blocks of systems the file does not name (a BMEcat import's) stay.
+  const blocks = {
+    featureBlocks: [...modelling, ...others],
+    featureBlockSystems: [MODELLING_SYSTEM, ...others.map((b) => b.system)],
+  };
   const tradeItems = list(product.TradeItem);
   // undefined: the file gives the texts only in other languages (the columns are left alone).
   const own: Partial<ReturnType<typeof descriptionTexts>> =
@@ -221,7 +119,7 @@ export function xchangeItemsOf(
       sku,
       fields: { ...base, price: null, unit: null },
       classification,
-      featureBlocks: otherBlocks,
+      ...blocks,
       media,
       references: relations,
       values: {},
@@ -271,7 +169,7 @@ export function xchangeItemsOf(
       sku,
       fields,
       classification,
-      featureBlocks: otherBlocks,
+      ...blocks,
       media: [...media, ...xchangeMediaOf(list(item.ItemAttachments), languages)],
       prices: priced.prices,
       references: [...relations, ...itemRelationsOf(item)],

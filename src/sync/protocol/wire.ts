@@ -82,7 +82,8 @@ const mediaLinkSchema = z.object({
 export type MediaLink = z.infer<typeof mediaLinkSchema>;
 
 /**
- * A feature block of another system (UNSPSC, udf_*, a supplier's own, eCl@ss Advanced trees;
+ * A feature block of another system (UNSPSC, udf_*, a supplier's own, eCl@ss Advanced trees,
+ * ETIM modelling classes;
  * docs/data-model.md "Feature blocks"): the system, its group, and its features with their
  * values as text, in order. The wire's own contract: the connector stores the block as sent.
  */
@@ -128,10 +129,15 @@ const featureBlockSchema = z.object({
         names: z.record(z.string().max(8), wireText).optional(),
         descr: wireText.optional(),
         type: wireText.optional(),
+        /** An ETIM modelling port's connection type and its version (block system ETIM-MC). */
+        connectionType: wireText.optional(),
+        connectionTypeVersion: z.int().min(1).optional(),
       }),
     )
     .max(1000)
     .optional(),
+  /** An ETIM modelling class block's version and BIM status (system ETIM-MC); absent for other blocks. */
+  modelling: z.object({ version: z.int().min(0).optional(), bimStatus: z.string().max(20).optional() }).optional(),
 });
 export type FeatureBlock = z.infer<typeof featureBlockSchema>;
 

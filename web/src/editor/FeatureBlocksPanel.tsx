@@ -11,7 +11,7 @@ import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
-import { featureTree, keptParts } from './feature-tree';
+import { featureTree, headingGroups, keptParts } from './feature-tree';
 
 type BlockIn = BodyOf<'Catalog/SetFeatureBlocks'>['featureBlocks'][number];
 type FeatureIn = BlockIn['features'][number];
@@ -76,7 +76,8 @@ const referenceOf = (f: FeatureIn) =>
  * Advanced trees): read with GetFeatureBlocks, edited block by block (system, group, features
  * with their values), saved whole with SetFeatureBlocks (an emptied list with `clear: true`).
  * An eCl@ss Advanced tree shows each feature indented under its parent and a heading per
- * FEATURE_GROUP (feature-tree.ts); the tree's parts are kept on save.
+ * FEATURE_GROUP (feature-tree.ts); an ETIM modelling class (ETIM-MC) a heading per port with
+ * its connection type. The tree's and the modelling class's parts are kept on save.
  */
 export function FeatureBlocksPanel({ product }: { product: ProductDetail }) {
   const blocks = useQuery({
@@ -131,7 +132,7 @@ function BlocksForm({ product, initial }: { product: ProductDetail; initial: Blo
         const label = t('blocks.blockLabel', { n: i + 1, system: b.system || '…' });
         const tree = featureTree(
           b.features.map((f) => f.rest),
-          b.rest.featureGroups ?? [],
+          headingGroups(b.system, b.rest.featureGroups ?? [], (port) => t('blocks.port', { port })),
         );
         return (
           <fieldset key={b.id} aria-label={label}>

@@ -17,6 +17,30 @@ export interface TreeGroup {
   name?: string;
 }
 
+/** A feature group as the API gives it: a modelling port (block system ETIM-MC) carries its connection type. */
+interface BlockGroup extends TreeGroup {
+  connectionType?: string;
+  connectionTypeVersion?: number;
+}
+
+/**
+ * The groups as the headings name them. In an ETIM modelling class (system ETIM-MC) each group
+ * is a port: headed by `portLabel` of its port code, then its connection type and version.
+ */
+export function headingGroups(
+  system: string,
+  groups: readonly BlockGroup[],
+  portLabel: (port: string) => string,
+): TreeGroup[] {
+  if (system !== 'ETIM-MC') return [...groups];
+  return groups.map((g) => ({
+    name: portLabel(g.id ?? ''),
+    id: g.connectionType
+      ? `${g.connectionType}${g.connectionTypeVersion ? ` v${g.connectionTypeVersion}` : ''}`
+      : undefined,
+  }));
+}
+
 export interface TreeRow {
   /** How many ancestors the feature has in its block (0: a root, or a parent the block lacks). */
   depth: number;

@@ -1081,6 +1081,7 @@ export const de = {
   'blocks.groupName': 'Gruppenname',
   'blocks.feature': 'Merkmal',
   'blocks.featureGroup': 'Merkmalgruppe {name}',
+  'blocks.port': 'Anschluss {port}',
   'blocks.values': 'Werte',
   'blocks.unit': 'Einheit',
   'blocks.addFeature': 'Merkmal hinzufügen',

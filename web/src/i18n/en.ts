@@ -1064,6 +1064,7 @@ export const en: Record<MessageKey, string> = {
   'blocks.groupName': 'Group name',
   'blocks.feature': 'Feature',
   'blocks.featureGroup': 'Feature group {name}',
+  'blocks.port': 'Port {port}',
   'blocks.values': 'Values',
   'blocks.unit': 'Unit',
   'blocks.addFeature': 'Add feature',

@@ -9,6 +9,7 @@ import { parseValue, type ParsedValue, type ValueRule } from '../../../kernel/va
 import { groupOfSystem, type ReferenceCache } from './reference-cache';
 import type { ResolvedNode } from '../upsert-types';
 import { ItemError, type UpsertRecord } from '../upsert-types';
+import { NO_FEATURE_VALUE } from '../../../model/translation-store';
 
 /** BMEcat 1.2 writes a range whose ends are equal as one FVALUE: "5" is the range 5..5. */
 export const asRange = (isRange: boolean, raw: string) => (isRange && !raw.includes('..') ? `${raw}..${raw}` : raw);
@@ -177,6 +178,11 @@ export function resolveClassification(
       continue;
     }
     const owner = owners[0]!;
+    // A feature without value (`-`, its reason in FVALUE_DETAILS / ReasonNoValue) fits every type.
+    if (f.value === NO_FEATURE_VALUE) {
+      features.push({ group, code: f.code, value: NO_FEATURE_VALUE, unit: null });
+      continue;
+    }
     if (owner.release) {
       const def = releaseFeature(cache.release, owner.release, owner.code, f.code)!;
       try {

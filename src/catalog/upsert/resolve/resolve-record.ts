@@ -191,6 +191,7 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
     );
   if (record.udx !== undefined) node.udx = record.udx;
   if (record.featureBlocks) node.featureBlocks = record.featureBlocks.map(normaliseBlock);
+  if (record.featureBlocks && record.featureBlockSystems) node.featureBlockSystems = record.featureBlockSystems;
   if (record.translations) node.translations = resolveTranslations(cache, record.translations, warn);
   return node;
 }
