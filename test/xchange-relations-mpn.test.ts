@@ -141,6 +141,51 @@ describe('xChange ProductRelations by manufacturer number', () => {
     expect((await referencesOf(catalog.catalogId, 'D-100'))[1]).toEqual(['accessories', 'M-200', 'mpn', 'D-200']);
   });
 
+  it('SetValue and RestoreVersion of a manufacturer number re-resolve the references by the old and the new number', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(
+      session.tenant,
+      catalog.catalogId,
+      file([
+        product('M-100', ['D-100'], { ProductRelations: [related('ACCESSORY', 'M-200')] }),
+        product('M-200', ['D-200']),
+        product('M-200', ['D-201']),
+      ]),
+      100,
+    );
+    // Two masters have M-200: ambiguous, pending.
+    expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual([['accessories', 'M-200', 'mpn', null]]);
+    const second = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'D-201')),
+    });
+    const post = (path: string, body: Record<string, unknown>) =>
+      call('POST', `/api/Catalog/${path}`, {
+        cookie: session.cookie,
+        body: { departmentId: session.tenant.departmentId, ...body },
+      });
+    const before = await call('GET', `/api/Catalog/GetHistory?elementId=${second!.id}`, { cookie: session.cookie });
+    const version = before.json.items[0].versionId;
+
+    // D-201 gets another number: by the old number M-200 only D-200 is left, and the reference resolves to it.
+    const set = await post('SetValue', { elementId: second!.id, field: 'manufacturerPid', value: 'M-201' });
+    expect(set.status, set.text).toBe(200);
+    expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual([['accessories', 'M-200', 'mpn', 'D-200']]);
+
+    // Restored to M-200: ambiguous again, the reference waits.
+    const restored = await post('RestoreVersion', { elementId: second!.id, versionId: version });
+    expect(restored.status, restored.text).toBe(200);
+    expect(second!.manufacturerPid).toBe('M-200');
+    expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual([['accessories', 'M-200', 'mpn', null]]);
+
+    // A restore that takes the number away again resolves it (the old number re-resolved too).
+    const latest = (await call('GET', `/api/Catalog/GetHistory?elementId=${second!.id}`, { cookie: session.cookie }))
+      .json.items[1].versionId;
+    const back = await post('RestoreVersion', { elementId: second!.id, versionId: latest });
+    expect(back.status, back.text).toBe(200);
+    expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual([['accessories', 'M-200', 'mpn', 'D-200']]);
+  });
+
   it('a reference by SKU does not resolve by manufacturer number', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session.tenant, { language: 'deu' });
