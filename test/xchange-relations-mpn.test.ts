@@ -2,6 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { products } from '../src/db/schema';
 import { loadProductAggregates } from '../src/model/product-aggregate';
+import { syncRecord } from '../src/records/sync-record';
+import { productSchema } from '../src/sync/protocol/wire';
+import { indexMappings, wireProduct } from '../src/sync/wire-record';
 import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
@@ -184,6 +187,43 @@ describe('xChange ProductRelations by manufacturer number', () => {
     const back = await post('RestoreVersion', { elementId: second!.id, versionId: latest });
     expect(back.status, back.text).toBe(200);
     expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual([['accessories', 'M-200', 'mpn', 'D-200']]);
+  });
+
+  it('the sync record and the wire carry targetKind mpn for a reference by manufacturer number, nothing for one by SKU', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    const text = file([product('M-100', ['D-100'], { ProductRelations: [related('ACCESSORY', 'M-200')] })]).replace(
+      '"SupplierItemNumber":"D-100"}',
+      '"SupplierItemNumber":"D-100"},"ItemRelations":[{"RelatedSupplierItemNumber":"D-200","RelationType":"SPAREPART","RelatedItemQuantity":3}]',
+    );
+    await importText(session.tenant, catalog.catalogId, text, 1);
+    const row = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'D-100')),
+    });
+    const [aggregate] = await loadProductAggregates(db(), row!.companyId, [row!.id]);
+    const record = syncRecord(aggregate!, { path: () => undefined, links: () => undefined });
+    expect(record.references).toEqual([
+      { type: 'accessories', targetSku: 'M-200', targetKind: 'mpn', quantity: null },
+      { type: 'sparepart', targetSku: 'D-200', quantity: 3 },
+    ]);
+    const wire = wireProduct(aggregate!, {
+      index: indexMappings({
+        manufacturers: [{ id: 'm1', name: 'Maker' }],
+        units: [{ id: 'u1', code: 'C62' }],
+        taxes: [],
+      }),
+      defaultTaxCode: undefined,
+      categoryPath: () => undefined,
+      mediaRef: () => undefined,
+    });
+    expect(wire.references).toEqual([
+      { type: 'accessories', sku: 'M-200', quantity: null, targetKind: 'mpn' },
+      { type: 'sparepart', sku: 'D-200', quantity: 3 },
+    ]);
+    // The connector parses the same schema: the field passes, a kind it does not know does not.
+    expect(productSchema.parse(wire).references).toEqual(wire.references);
+    const odd = { ...wire, references: [{ type: 'accessories', sku: 'M-200', quantity: null, targetKind: 'gtin' }] };
+    expect(productSchema.safeParse(odd).success).toBe(false);
   });
 
   it('a reference by SKU does not resolve by manufacturer number', async () => {
