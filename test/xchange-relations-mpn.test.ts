@@ -8,7 +8,14 @@ import { indexMappings, wireProduct } from '../src/sync/wire-record';
 import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
-import { importDeps, importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
+import {
+  importDeps,
+  importJobRow,
+  insertImportJob,
+  putImportFile,
+  reportRows,
+  runImportToEnd,
+} from './helpers/import-fixtures';
 
 /**
  * Issue 32: an ETIM xChange ProductRelation names the related product by its manufacturer
@@ -110,6 +117,19 @@ describe('xChange ProductRelations by manufacturer number', () => {
       const job = await importText(session.tenant, catalog.catalogId, first(), batchSize);
       expect(job.summary).toMatchObject({ created: 5, rejected: 0 });
       expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual(RESOLVED);
+      // The ambiguous number is in the report: on the source when the products with it come in
+      // the same batch, else on the product whose number made it ambiguous, naming the source.
+      const report = (await reportRows(job.id)).filter((r) => r.join(' ').includes('M-300')).map((r) => r.join(' | '));
+      expect(report).toEqual([
+        batchSize === 1
+          ? expect.stringMatching(
+              /D-300B .*manufacturerPid: "M-300" is also the manufacturer number of D-300A: the references by that number \(from D-100\) stay pending/,
+            )
+          : expect.stringMatching(
+              /D-100 .*references\[2\]: manufacturer number "M-300" names several products \(D-300A, D-300B\): the reference stays pending/,
+            ),
+      ]);
+      expect(job.summary).toMatchObject({ 'warnings.reference_ambiguous': 1 });
 
       // A later import brings M-900: the pending reference resolves to it.
       await importText(session.tenant, catalog.catalogId, file([product('M-900', ['D-900'])]), batchSize);

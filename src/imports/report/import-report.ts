@@ -57,6 +57,8 @@ export const REASONS: Record<string, string> = {
   reference_type: 'product reference of an unknown type: stored as others',
   reference_invalid:
     'product reference to the product itself, without a target, twice, or with a bad quantity: left out',
+  reference_ambiguous:
+    'product reference by a manufacturer number that several products have: kept, pending until one product has it',
   translation_invalid: 'text in a further language that does not check: left out',
   language_skipped: 'texts in a language not enabled for your company: left out (languagesNotEnabled: skip)',
 };

@@ -13,6 +13,7 @@ import { deleteObjects } from '../../media/media';
 import { refreshFingerprints } from '../../records/sync-record';
 import { productsBySku, stageDryProducts } from './import-staging';
 import type { BatchScope, PendingProduct } from '../records/batch-types';
+import { ambiguousNumberWarnings } from './mpn-ambiguity';
 
 /** Where in the file: `line N: path/sub` in XML, the JSON path (line 0) in an xChange file. */
 function placeOf(line: number, path: string, sub: string): string {
@@ -76,6 +77,7 @@ export async function flushProducts(
     for (const [sku, p] of await productsBySku(scope.db, scope, parents))
       if (!p.isVariant && p.id.startsWith('dry-run:')) knownMasters.set(sku, p.id);
   }
+  const ambiguous = await ambiguousNumberWarnings(scope, batch);
   const outcomes = await upsertRecords(
     {
       db: scope.db,
@@ -108,6 +110,7 @@ export async function flushProducts(
                 reason: w.message,
               });
             for (const w of o.warnings ?? []) warnings.push(warningAt(p, w.field, w.code, w.message));
+            warnings.push(...(ambiguous.get(p) ?? []));
             return;
           }
           const reason = o.error!.startsWith(`${o.field}:`) || !o.field ? o.error! : `${o.field}: ${o.error}`;
