@@ -32,13 +32,15 @@ export async function ambiguousNumberWarnings(
   const numbers = [...new Set([...named, ...carried])];
   if (numbers.length === 0) return out;
   const { db } = scope;
-  const stored = await db
-    .select({ sku: products.sku, mpn: products.manufacturerPid, parentId: products.parentId })
-    .from(products)
-    .where(and(eq(products.catalogId, scope.catalogId), sql`${products.manufacturerPid} IN ${jsonList(numbers)}`));
+  // At most `cap` products per number (the batch's own rows may be among them): a number that
+  // thousands of products share ("-") costs a bounded read, judged on the first ones.
+  const cap = batch.length + 3;
+  const stored = await db.all<{ mpn: string; sku: string | null; master: number }>(
+    sql`SELECT n.value AS mpn, p.sku AS sku, p.parent_id IS NULL AS master FROM json_each(${JSON.stringify(numbers)}) n JOIN products p ON p.id IN (SELECT q.id FROM products q WHERE q.catalog_id = ${scope.catalogId} AND q.manufacturer_pid = n.value LIMIT ${cap})`,
+  );
   type Holder = { mpn: string | null; master: boolean };
   const before = new Map<string, Holder>(
-    stored.flatMap((r): [string, Holder][] => (r.sku ? [[r.sku, { mpn: r.mpn, master: r.parentId === null }]] : [])),
+    stored.flatMap((r): [string, Holder][] => (r.sku ? [[r.sku, { mpn: r.mpn, master: r.master === 1 }]] : [])),
   );
   const after = new Map(before);
   for (const p of batch) {
@@ -47,7 +49,14 @@ export async function ambiguousNumberWarnings(
     const master = p.record.parentSku ? false : (before.get(p.sku)?.master ?? true);
     after.set(p.sku, { mpn: typeof own === 'string' && own.trim() ? own.trim() : null, master });
   }
-  const holders = (state: Map<string, Holder>, mpn: string) => [...state].filter(([, h]) => h.mpn === mpn);
+  const byNumber = (state: Map<string, Holder>) => {
+    const index = new Map<string, [string, Holder][]>();
+    for (const entry of state)
+      if (entry[1].mpn !== null) index.set(entry[1].mpn, [...(index.get(entry[1].mpn) ?? []), entry]);
+    return (mpn: string) => index.get(mpn) ?? [];
+  };
+  const holdersBefore = byNumber(before);
+  const holdersAfter = byNumber(after);
   const ambiguous = (list: [string, Holder][]) => {
     const masters = list.filter(([, h]) => h.master).length;
     return masters >= 2 || (masters === 0 && list.length >= 2);
@@ -67,14 +76,14 @@ export async function ambiguousNumberWarnings(
   for (const p of batch)
     (p.record.references ?? []).forEach((r, i) => {
       const mpn = r.targetSku.trim();
-      if (r.targetKind !== 'mpn' || !ambiguous(holders(after, mpn))) return;
+      if (r.targetKind !== 'mpn' || !ambiguous(holdersAfter(mpn))) return;
       add(
         p,
-        `references[${i}]: manufacturer number "${mpn}" names several products (${skusOf(holders(after, mpn))}): the reference stays pending until one has it`,
+        `references[${i}]: manufacturer number "${mpn}" names several products (${skusOf(holdersAfter(mpn))}): the reference stays pending until one has it`,
       );
     });
   // Numbers the batch makes ambiguous: the references to them already in the catalog wait again.
-  const newly = [...carried].filter((mpn) => ambiguous(holders(after, mpn)) && !ambiguous(holders(before, mpn)));
+  const newly = [...carried].filter((mpn) => ambiguous(holdersAfter(mpn)) && !ambiguous(holdersBefore(mpn)));
   if (newly.length === 0) return out;
   const inBatch = new Set(batch.map((p) => p.sku));
   const sources = await db
@@ -87,7 +96,8 @@ export async function ambiguousNumberWarnings(
         sql`${productReferences.targetKind} = 'mpn'`,
         sql`${productReferences.targetSku} IN ${jsonList(newly)}`,
       ),
-    );
+    )
+    .limit(100);
   for (const mpn of newly) {
     const from = [...new Set(sources.flatMap((s) => (s.mpn === mpn && s.sku && !inBatch.has(s.sku) ? [s.sku] : [])))];
     if (from.length === 0) continue;
@@ -96,7 +106,7 @@ export async function ambiguousNumberWarnings(
       if (after.get(p.sku)?.mpn === mpn && p.record.fields.manufacturerPid !== undefined)
         add(
           p,
-          `manufacturerPid: "${mpn}" is also the manufacturer number of ${skusOf(holders(after, mpn).filter(([s]) => s !== p.sku))}: the references by that number (from ${skusOf(list)}) stay pending until one product has it`,
+          `manufacturerPid: "${mpn}" is also the manufacturer number of ${skusOf(holdersAfter(mpn).filter(([s]) => s !== p.sku))}: the references by that number (from ${skusOf(list)}) stay pending until one product has it`,
         );
   }
   return out;
