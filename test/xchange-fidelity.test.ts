@@ -11,6 +11,7 @@ import { fractionToPercent } from '../src/exports/xchange/xchange-pricing';
 import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
 import { asActor, db, makeCatalog, makeSession } from './helpers/factories';
 import { setPrices } from '../src/catalog/prices/prices';
+import { setReferences } from '../src/catalog/references/references';
 import {
   importDeps,
   importJobRow,
@@ -282,6 +283,51 @@ describe('ETIM xChange fidelity: every price, relations, attachments without URL
         expect.stringMatching(/tier price from 10 left out: ETIM xChange says a tier only as an allowance/),
         expect.stringMatching(/price of type gros_list left out/),
         expect.stringMatching(/price in USD left out/),
+      ]),
+    );
+  });
+  it('reports in the export what it leaves out: price types, territories, a reference without quantity or with a description', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(session.tenant, catalog.catalogId, JSON.stringify(xchangeFidelity()));
+    const product = await aggregateOf(catalog.catalogId, 'FID-2');
+    const departmentId = session.tenant.departmentId;
+    await setPrices(db(), asActor(session.tenant), {
+      departmentId,
+      productId: product.product.id,
+      prices: [
+        { type: 'net_list', amount: '5.5', territory: ['CH'] },
+        { type: 'net_customer_exp', amount: '5.1' },
+        { type: 'udp_special', amount: '4.8' },
+      ],
+    });
+    await setReferences(db(), asActor(session.tenant), {
+      departmentId,
+      productId: product.product.id,
+      references: [
+        { type: 'accessories', targetSku: 'FID-1' },
+        { type: 'similar', targetSku: 'GHOST-7', quantity: 2, descr: 'Nachfolger', targetCatalog: 'OTHER-CAT' },
+      ],
+    });
+    const { document, warnings } = await exportJson(session.tenant, catalog.catalogId);
+    const item = productOf(document, 'FID-2').TradeItem[0];
+    // The territory has no place in a Pricing entry: the price is written, its territory reported.
+    expect(item.Pricing).toEqual([{ PriceUnit: 'C62', PriceQuantity: '1', GrossListPrice: '5.5' }]);
+    // RelatedItemQuantity is required by the schema (integer from 1): no quantity is written as 1, and said.
+    expect(item.ItemRelations).toEqual([
+      { RelatedSupplierItemNumber: 'FID-1', RelationType: 'ACCESSORY', RelatedItemQuantity: 1 },
+      { RelatedSupplierItemNumber: 'GHOST-7', RelationType: 'SIMILAR', RelatedItemQuantity: 2 },
+    ]);
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^price territory left out: ETIM xChange prices have none: 1 time \(e\.g\. FID-2\)/),
+        expect.stringMatching(/^price of type net_customer_exp left out: ETIM xChange has no such price/),
+        expect.stringMatching(/^price of type udp_special left out: ETIM xChange has no such price/),
+        expect.stringMatching(
+          /^reference without quantity written with RelatedItemQuantity 1: ETIM xChange ItemRelations require one: 1 time \(e\.g\. FID-2\)/,
+        ),
+        expect.stringMatching(/^reference description \(REFERENCE_DESCR\) left out/),
+        expect.stringMatching(/^reference's target catalog left out/),
       ]),
     );
   });

@@ -2,10 +2,20 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { products } from '../src/db/schema';
 import { loadProductAggregates } from '../src/model/product-aggregate';
+import { syncRecord } from '../src/records/sync-record';
+import { productSchema } from '../src/sync/protocol/wire';
+import { indexMappings, wireProduct } from '../src/sync/wire-record';
 import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
-import { importDeps, importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
+import {
+  importDeps,
+  importJobRow,
+  insertImportJob,
+  putImportFile,
+  reportRows,
+  runImportToEnd,
+} from './helpers/import-fixtures';
 
 /**
  * Issue 32: an ETIM xChange ProductRelation names the related product by its manufacturer
@@ -107,6 +117,19 @@ describe('xChange ProductRelations by manufacturer number', () => {
       const job = await importText(session.tenant, catalog.catalogId, first(), batchSize);
       expect(job.summary).toMatchObject({ created: 5, rejected: 0 });
       expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual(RESOLVED);
+      // The ambiguous number is in the report: on the source when the products with it come in
+      // the same batch, else on the product whose number made it ambiguous, naming the source.
+      const report = (await reportRows(job.id)).filter((r) => r.join(' ').includes('M-300')).map((r) => r.join(' | '));
+      expect(report).toEqual([
+        batchSize === 1
+          ? expect.stringMatching(
+              /D-300B .*manufacturerPid: "M-300" is also the manufacturer number of D-300A: the references by that number \(from D-100\) stay pending/,
+            )
+          : expect.stringMatching(
+              /D-100 .*references\[2\]: manufacturer number "M-300" names several products \(D-300A, D-300B\): the reference stays pending/,
+            ),
+      ]);
+      expect(job.summary).toMatchObject({ 'warnings.reference_ambiguous': 1 });
 
       // A later import brings M-900: the pending reference resolves to it.
       await importText(session.tenant, catalog.catalogId, file([product('M-900', ['D-900'])]), batchSize);
@@ -139,6 +162,88 @@ describe('xChange ProductRelations by manufacturer number', () => {
     });
     expect(deleted.status, deleted.text).toBe(200);
     expect((await referencesOf(catalog.catalogId, 'D-100'))[1]).toEqual(['accessories', 'M-200', 'mpn', 'D-200']);
+  });
+
+  it('SetValue and RestoreVersion of a manufacturer number re-resolve the references by the old and the new number', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(
+      session.tenant,
+      catalog.catalogId,
+      file([
+        product('M-100', ['D-100'], { ProductRelations: [related('ACCESSORY', 'M-200')] }),
+        product('M-200', ['D-200']),
+        product('M-200', ['D-201']),
+      ]),
+      100,
+    );
+    // Two masters have M-200: ambiguous, pending.
+    expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual([['accessories', 'M-200', 'mpn', null]]);
+    const second = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'D-201')),
+    });
+    const post = (path: string, body: Record<string, unknown>) =>
+      call('POST', `/api/Catalog/${path}`, {
+        cookie: session.cookie,
+        body: { departmentId: session.tenant.departmentId, ...body },
+      });
+    const before = await call('GET', `/api/Catalog/GetHistory?elementId=${second!.id}`, { cookie: session.cookie });
+    const version = before.json.items[0].versionId;
+
+    // D-201 gets another number: by the old number M-200 only D-200 is left, and the reference resolves to it.
+    const set = await post('SetValue', { elementId: second!.id, field: 'manufacturerPid', value: 'M-201' });
+    expect(set.status, set.text).toBe(200);
+    expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual([['accessories', 'M-200', 'mpn', 'D-200']]);
+
+    // Restored to M-200: ambiguous again, the reference waits.
+    const restored = await post('RestoreVersion', { elementId: second!.id, versionId: version });
+    expect(restored.status, restored.text).toBe(200);
+    expect(second!.manufacturerPid).toBe('M-200');
+    expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual([['accessories', 'M-200', 'mpn', null]]);
+
+    // A restore that takes the number away again resolves it (the old number re-resolved too).
+    const latest = (await call('GET', `/api/Catalog/GetHistory?elementId=${second!.id}`, { cookie: session.cookie }))
+      .json.items[1].versionId;
+    const back = await post('RestoreVersion', { elementId: second!.id, versionId: latest });
+    expect(back.status, back.text).toBe(200);
+    expect(await referencesOf(catalog.catalogId, 'D-100')).toEqual([['accessories', 'M-200', 'mpn', 'D-200']]);
+  });
+
+  it('the sync record and the wire carry targetKind mpn for a reference by manufacturer number, nothing for one by SKU', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    const text = file([product('M-100', ['D-100'], { ProductRelations: [related('ACCESSORY', 'M-200')] })]).replace(
+      '"SupplierItemNumber":"D-100"}',
+      '"SupplierItemNumber":"D-100"},"ItemRelations":[{"RelatedSupplierItemNumber":"D-200","RelationType":"SPAREPART","RelatedItemQuantity":3}]',
+    );
+    await importText(session.tenant, catalog.catalogId, text, 1);
+    const row = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'D-100')),
+    });
+    const [aggregate] = await loadProductAggregates(db(), row!.companyId, [row!.id]);
+    const record = syncRecord(aggregate!, { path: () => undefined, links: () => undefined });
+    expect(record.references).toEqual([
+      { type: 'accessories', targetSku: 'M-200', targetKind: 'mpn', quantity: null },
+      { type: 'sparepart', targetSku: 'D-200', quantity: 3 },
+    ]);
+    const wire = wireProduct(aggregate!, {
+      index: indexMappings({
+        manufacturers: [{ id: 'm1', name: 'Maker' }],
+        units: [{ id: 'u1', code: 'C62' }],
+        taxes: [],
+      }),
+      defaultTaxCode: undefined,
+      categoryPath: () => undefined,
+      mediaRef: () => undefined,
+    });
+    expect(wire.references).toEqual([
+      { type: 'accessories', sku: 'M-200', quantity: null, targetKind: 'mpn' },
+      { type: 'sparepart', sku: 'D-200', quantity: 3 },
+    ]);
+    // The connector parses the same schema: the field passes, a kind it does not know does not.
+    expect(productSchema.parse(wire).references).toEqual(wire.references);
+    const odd = { ...wire, references: [{ type: 'accessories', sku: 'M-200', quantity: null, targetKind: 'gtin' }] };
+    expect(productSchema.safeParse(odd).success).toBe(false);
   });
 
   it('a reference by SKU does not resolve by manufacturer number', async () => {

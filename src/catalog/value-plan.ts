@@ -83,6 +83,8 @@ export function planTargetWrite(
   field: string,
   target: FieldTarget,
   raw: string,
+  /** The value stored now: a manufacturer number change re-resolves references by the old number too. */
+  current: Json | undefined = undefined,
 ): PlannedWrite {
   const builtIn = builtInField(element.kind, field);
   if (builtIn) {
@@ -111,7 +113,13 @@ export function planTargetWrite(
         builtIn.column === 'sku' && (element.kind === 'product' || element.kind === 'variant')
           ? resolveStatements(db, element.catalogId, [stored as string | null], [element.id])
           : builtIn.column === 'manufacturerPid' && (element.kind === 'product' || element.kind === 'variant')
-            ? resolveStatements(db, element.catalogId, [], [element.id], [stored as string | null])
+            ? resolveStatements(
+                db,
+                element.catalogId,
+                [],
+                [element.id],
+                [stored as string | null, typeof current === 'string' ? current : null],
+              )
             : undefined,
     };
   }
@@ -249,7 +257,13 @@ export async function planValueWrite(
   field: string,
   raw: string,
 ): Promise<PlannedWrite> {
-  const plan = planTargetWrite(db, element, field, await resolveField(db, tenant, element, field), raw);
+  const builtIn = builtInField(element.kind, field);
+  // A manufacturer number change re-resolves the references by the old number (one more read, this field only).
+  const old =
+    builtIn?.column === 'manufacturerPid' && element.kind !== 'catalog' && element.kind !== 'category'
+      ? (await db.select({ v: products.manufacturerPid }).from(products).where(eq(products.id, element.id)))[0]?.v
+      : undefined;
+  const plan = planTargetWrite(db, element, field, await resolveField(db, tenant, element, field), raw, old);
   if (field === 'sku' && builtInField(element.kind, field))
     await assertSkuFree(db, element.catalogId, plan.value, element.id);
   return plan;

@@ -99,7 +99,7 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
   const translating = language !== element.catalogLanguage;
   const plan = translating
     ? planTranslationWrite(db, element, input.field, context.target, input.value, language)
-    : planTargetWrite(db, element, input.field, context.target, input.value);
+    : planTargetWrite(db, element, input.field, context.target, input.value, context.current);
   const current = translating
     ? (context.translated[localizableTarget(element, input.field, context.target, language).translationField] ?? null)
     : context.current;

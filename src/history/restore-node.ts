@@ -1,6 +1,6 @@
 import { dbNow } from '../kernel/clock';
 import { linkKey } from '../classification/link-key';
-import { deleteStatements, insertStatements } from '../catalog/references/reference-statements';
+import { deleteStatements, insertStatements, resolveStatements } from '../catalog/references/reference-statements';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { newId } from '../kernel/ids';
@@ -122,6 +122,20 @@ export async function planNodeRestore(
     if (!KEPT(field) && differs(current[field], target[field])) set[field] = target[field] ?? null;
   }
   if (Object.keys(set).length > 0) statements.push(builtInStatement(db, element.kind, element.id, set));
+  if ((element.kind === 'product' || element.kind === 'variant') && ('sku' in set || 'manufacturerPid' in set)) {
+    // As SetValue: references by the restored SKU, and by the old and the restored manufacturer
+    // number, resolve against the catalog as the restore leaves it (catalog/references/).
+    const text = (v: Json | undefined) => (typeof v === 'string' ? v : null);
+    statements.push(
+      ...resolveStatements(
+        db,
+        element.catalogId ?? '',
+        'sku' in set ? [text(set.sku)] : [],
+        [element.id],
+        'manufacturerPid' in set ? [text(set.manufacturerPid), text(current.manufacturerPid)] : [],
+      ),
+    );
+  }
   if (element.kind === 'catalog' && set.languages) {
     // As UpdateCatalog: products with texts in a language the restore adds or removes are resent once.
     const republish = languagesChangedStatement(

@@ -21,10 +21,13 @@ const linkFields = {
   purpose: z.enum(MEDIA_PURPOSES),
   description: z.string().max(250).nullable(),
   contentType,
-  /** ETIM guideline MIME code (UDX.EDXF.MIME_CODE), MD01 to MD99. */
+  /**
+   * ETIM guideline MIME code (UDX.EDXF.MIME_CODE), MD01 to MD99, or the ETIM xChange
+   * AttachmentTypeSpecification an xChange import keeps (MDX049 ...): what a read returns, a write accepts.
+   */
   mimeCode: z
     .string()
-    .regex(/^MD\d\d$/, 'must be an ETIM MIME code such as MD01')
+    .regex(/^MD(\d\d|X\d{3})$/, 'must be an ETIM MIME code such as MD01 or an xChange code such as MDX049')
     .nullable(),
   alt: z.string().max(80).nullable(),
 };

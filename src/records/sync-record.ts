@@ -41,7 +41,8 @@ export interface RecordNode {
   /** The stored price list; a record without one (or an empty one) carries no `prices` key. */
   prices?: StoredPrice[];
   /** Outgoing references in order (catalog/references/); absent = none. */
-  references?: { type: string; targetSku: string; quantity: number | null }[];
+  /** `targetKind` 'mpn' only for a reference by manufacturer number (a SKU reference's record is as before kinds). */
+  references?: { type: string; targetSku: string; targetKind?: 'mpn'; quantity: number | null }[];
   media: {
     purpose: string;
     fileName: string;
@@ -125,7 +126,14 @@ function nodeRecord(node: RecordNode, published: readonly string[]) {
     // By target SKU, as the shop knows products; left out when there are none, so the records
     // (and fingerprints) of products without references are what they were before references.
     ...(node.references?.length
-      ? { references: node.references.map(({ type, targetSku, quantity }) => ({ type, targetSku, quantity })) }
+      ? {
+          references: node.references.map(({ type, targetSku, targetKind, quantity }) => ({
+            type,
+            targetSku,
+            ...(targetKind === 'mpn' ? { targetKind } : {}),
+            quantity,
+          })),
+        }
       : {}),
     ...(node.featureBlocks && node.featureBlocks.length > 0 ? { featureBlocks: node.featureBlocks } : {}),
     ...withTranslations(node.translations, published),

@@ -141,7 +141,13 @@ export function wireProduct(aggregate: ProductAggregate, ctx: WireContext): Prod
   // By target SKU, as the shop knows products; only a non-empty list, like the sync record
   // (records/sync-record.ts), whose fingerprint covers the same list. Variants' references stay
   // in the fingerprint but not on the wire, which carries them on the master only.
-  const references = aggregate.references.map((r) => ({ type: r.type, sku: r.targetSku, quantity: r.quantity }));
+  // A reference by manufacturer number names the number in `sku`, with targetKind 'mpn' (docs/sync.md).
+  const references = aggregate.references.map((r) => ({
+    type: r.type,
+    sku: r.targetSku,
+    quantity: r.quantity,
+    ...(r.targetKind === 'mpn' ? { targetKind: 'mpn' as const } : {}),
+  }));
   const product = { ...master.fields, categories, variants, ...(references.length ? { references } : {}) };
   const checked = productSchema.safeParse(product);
   if (!checked.success) {

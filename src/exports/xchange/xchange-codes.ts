@@ -30,6 +30,21 @@ export const ATTACHMENT_PICTURE = 'ATX018';
 export const ATTACHMENT_OTHER = 'ATX099';
 
 /**
+ * `AttachmentTypeSpecification` (the schema's enumeration): what kind of document or picture an
+ * attachment is (MDX049 a RoHS declaration ...). A link keeps it as its `mimeCode` (the field
+ * that holds BMEcat's ETIM MIME code MD01 ... for links read from BMEcat).
+ */
+export const ATTACHMENT_SPECIFICATIONS: ReadonlySet<string> = new Set(
+  (
+    '002 005 007 008 010 012 013 014 015 016 017 018 019 020 021 022 023 024 025 026 027 028 029 030 033 034 035 ' +
+    '037 038 039 041 042 045 047 048 049 050 051 052 053 054 055 057 058 059 060 061 062 063 064 065 100 101 102 ' +
+    '103 104 105 106 107 108 109 999'
+  )
+    .split(' ')
+    .map((n) => `MDX${n}`),
+);
+
+/**
  * xChange's amount fields and the price types they are stored as, in the order one `Pricing`
  * entry's amounts are read: NetPrice first, so a product's `price` (the list's first amount) is
  * the net price where the file gives one, as before the list was kept. GrossListPrice is the

@@ -4,7 +4,7 @@ import type { ExportContext } from '../exporter';
 import { fitted } from '../bmecat/fields';
 import type { ProductView } from '../bmecat/product-view';
 import { etimClassifications, otherClassifications, storedBlockClassifications } from './xchange-classification';
-import { ATTACHMENT_OTHER, ATTACHMENT_PICTURE } from './xchange-codes';
+import { ATTACHMENT_OTHER, ATTACHMENT_PICTURE, ATTACHMENT_SPECIFICATIONS } from './xchange-codes';
 import type { XChangePlan } from './xchange-plan';
 import { perLanguage, xchangeLanguages } from './xchange-languages';
 import { productRelations, tradeItem, XCHANGE_STATUS } from './xchange-trade-item';
@@ -83,6 +83,7 @@ async function attachments(
   for (const [i, m] of media.entries()) {
     out.push({
       AttachmentType: m.contentType.startsWith('image/') ? ATTACHMENT_PICTURE : ATTACHMENT_OTHER,
+      AttachmentTypeSpecification: specification(m, view, w),
       AttachmentOrder: i + 1,
       AttachmentDetails: [
         {
@@ -104,6 +105,21 @@ async function attachments(
     });
   }
   return out;
+}
+
+/**
+ * A link's `mimeCode` as AttachmentTypeSpecification when it is a code of the schema (an
+ * xChange import keeps it there); a BMEcat ETIM MIME code (MD01 ...) has no code of its own in
+ * xChange's list that this service could name for sure, so it is left out and reported.
+ */
+function specification(m: AggregateMedia, view: ProductView, w: ExportWarnings): string | undefined {
+  if (!m.mimeCode) return undefined;
+  if (ATTACHMENT_SPECIFICATIONS.has(m.mimeCode)) return m.mimeCode;
+  w.add(
+    `media MIME code ${m.mimeCode.slice(0, 10)} left out: no ETIM xChange AttachmentTypeSpecification`,
+    view.subject,
+  );
+  return undefined;
 }
 
 /** One xChange `Product` with its one TradeItem, from a product view (master or variant). */

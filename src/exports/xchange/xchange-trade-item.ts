@@ -41,18 +41,27 @@ export function pricing(plan: XChangePlan, view: ProductView, unit: string, w: E
  * A product's references by SKU as the trade item's `ItemRelations`: the target by its SKU
  * (RelatedSupplierItemNumber), which the import reads back exactly. References by manufacturer
  * number (read from a ProductRelation) go back to `ProductRelations` (productRelations).
- * RelatedItemQuantity is required: a reference without quantity is written with 1. What
+ * RelatedItemQuantity is required (V2.0 schema, integer from 1): a reference without quantity
+ * is written with 1 and reported, so the import reads it back with quantity 1. What
  * ItemRelations cannot say is reported: diff_orderunit (written as OTHER), a description, the
- * target's catalog.
+ * target's catalog. (A ProductRelation may leave its quantity out: references by manufacturer
+ * number keep "no quantity", productRelations.)
  */
 export function itemRelations(view: ProductView, w: ExportWarnings): Json[] {
   return view.references
     .filter((r) => r.mpn === undefined)
-    .map((r) => ({
-      RelatedSupplierItemNumber: r.pid.slice(0, 35),
-      RelationType: relationType(r, view, w),
-      RelatedItemQuantity: r.quantity ?? 1,
-    }));
+    .map((r) => {
+      if (r.quantity === null)
+        w.add(
+          'reference without quantity written with RelatedItemQuantity 1: ETIM xChange ItemRelations require one',
+          view.subject,
+        );
+      return {
+        RelatedSupplierItemNumber: r.pid.slice(0, 35),
+        RelationType: relationType(r, view, w),
+        RelatedItemQuantity: r.quantity ?? 1,
+      };
+    });
 }
 
 /**
@@ -81,8 +90,9 @@ export function productRelations(view: ProductView, w: ExportWarnings): Json[] {
 function relationType(r: ProductView['references'][number], view: ProductView, w: ExportWarnings): string {
   const type = RELATION_TYPE[r.type];
   if (!type) w.add(`reference type ${r.type} written as OTHER: ETIM xChange has no such relation`, view.subject);
-  if (r.descr || r.targetCatalog)
-    w.add('reference description or target catalog left out: ETIM xChange relations have none', view.subject);
+  if (r.descr)
+    w.add('reference description (REFERENCE_DESCR) left out: ETIM xChange relations have none', view.subject);
+  if (r.targetCatalog) w.add("reference's target catalog left out: ETIM xChange relations have none", view.subject);
   return type ?? 'OTHER';
 }
 

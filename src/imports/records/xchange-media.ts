@@ -1,5 +1,7 @@
 import type { UpsertMediaRef } from '../../catalog/upsert/upsert-types';
 import { isLinkUrl, linkFileName } from '../../media/media-links.rules';
+import { ATTACHMENT_OTHER, ATTACHMENT_PICTURE, ATTACHMENT_SPECIFICATIONS } from '../../exports/xchange/xchange-codes';
+import type { FileWarning } from './record-actions';
 import { xchangeTexts, type XChangeLanguages } from './xchange-languages';
 
 type Json = Record<string, any>;
@@ -32,17 +34,61 @@ function sourceOf(d: Json): Pick<UpsertMediaRef, 'fileName' | 'url'> | null {
   return name ? { fileName: baseName(name), url: null } : null;
 }
 
+/** Fields of an AttachmentDetails entry the media model has no place for (reported when given). */
+const NOT_KEPT = ['AttachmentLanguage', 'AttachmentIssueDate', 'AttachmentExpiryDate'] as const;
+
+/**
+ * What the media entry cannot hold of one attachment, as warnings naming the field
+ * (`attachment_not_kept`): an AttachmentType other than ATX018 (picture, read as purpose
+ * `normal`) or ATX099 (other document, `others`), which the export writes back as one of those
+ * two; an AttachmentTypeSpecification on a file reference (only a link keeps it, as its
+ * `mimeCode`) or one that is not a code of the schema; the document's languages and its issue
+ * and expiry dates.
+ */
+function notKept(a: Json, d: Json, at: string, isLink: boolean, spec: string | null, warnings: FileWarning[]): void {
+  const warn = (field: string, message: string) =>
+    warnings.push({ code: 'attachment_not_kept', message, line: 0, path: `${at}.${field}` });
+  const type = str(a.AttachmentType);
+  if (type && type !== ATTACHMENT_PICTURE && type !== ATTACHMENT_OTHER)
+    warn(
+      'AttachmentType',
+      `AttachmentType ${type.slice(0, 10)} not kept: the media entry holds a purpose (ATX018 normal, else others), written back as ATX018 or ATX099`,
+    );
+  if (spec && !ATTACHMENT_SPECIFICATIONS.has(spec))
+    warn(
+      'AttachmentTypeSpecification',
+      `AttachmentTypeSpecification "${spec.slice(0, 20)}" is no code of the schema: not kept`,
+    );
+  else if (spec && !isLink)
+    warn(
+      'AttachmentTypeSpecification',
+      `AttachmentTypeSpecification ${spec} not kept: only a link keeps its type code`,
+    );
+  for (const field of NOT_KEPT)
+    if (d[field] !== undefined && d[field] !== null && !(Array.isArray(d[field]) && d[field].length === 0))
+      warn(field, `${field} not kept: the media entry has no such field`);
+}
+
 /**
  * Attachments (ProductAttachments, ItemAttachments) as media entries in AttachmentOrder (file
  * order where it is not given), pictures (ATX018) as `normal`, with the description in the
  * catalog's language and every other language of the file as a description translation
- * (docs/languages.md "Imports"), as BMEcat's MIME_DESCR.
+ * (docs/languages.md "Imports"), as BMEcat's MIME_DESCR. A link keeps the attachment's
+ * AttachmentTypeSpecification (MDX…) as its `mimeCode`; what the entry cannot hold is reported
+ * into `warnings` (notKept), each under `path` (`.ProductAttachments[i].AttachmentDetails[j]`).
  */
-export function xchangeMediaOf(attachments: Json[], languages: XChangeLanguages): UpsertMediaRef[] {
+export function xchangeMediaOf(
+  attachments: Json[],
+  languages: XChangeLanguages,
+  warnings: FileWarning[] = [],
+  path = '.ProductAttachments',
+): UpsertMediaRef[] {
   const entries = attachments.flatMap((a, position) =>
-    list(a.AttachmentDetails).flatMap((d) => {
+    list(a.AttachmentDetails).flatMap((d, j) => {
       const source = sourceOf(d);
       if (!source) return [];
+      const spec = str(a.AttachmentTypeSpecification);
+      notKept(a, d, `${path}[${position}].AttachmentDetails[${j}]`, source.url !== null, spec, warnings);
       const texts = xchangeTexts(list(d.AttachmentDescription), 'Language', languages);
       const descriptions = Object.fromEntries(
         texts.others.flatMap(([code, e]) => {
@@ -57,8 +103,9 @@ export function xchangeMediaOf(attachments: Json[], languages: XChangeLanguages)
           position,
           ref: {
             ...source,
-            purpose: a.AttachmentType === 'ATX018' ? 'normal' : 'others',
+            purpose: a.AttachmentType === ATTACHMENT_PICTURE ? 'normal' : 'others',
             description: str(texts.own?.AttachmentDescription),
+            ...(source.url && spec && ATTACHMENT_SPECIFICATIONS.has(spec) ? { mimeCode: spec } : {}),
             ...(Object.keys(descriptions).length > 0 ? { descriptions } : {}),
           } satisfies UpsertMediaRef,
         },

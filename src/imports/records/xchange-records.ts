@@ -97,7 +97,7 @@ export function xchangeItemsOf(
     manufacturerPid: str(identification.ManufacturerProductNumber),
     status: PRODUCT_STATUS[String(details.ProductStatus ?? 'ACTIVE')] ?? 'active',
   };
-  const media = xchangeMediaOf(list(product.ProductAttachments), languages);
+  const media = xchangeMediaOf(list(product.ProductAttachments), languages, warnings);
   const withTranslations = (record: UpsertRecord, extra: RecordTranslations = {}): UpsertRecord => {
     const all = structuredClone(translations);
     for (const [code, fields] of Object.entries(extra)) all[code] = { ...fields, ...all[code] };
@@ -170,7 +170,10 @@ export function xchangeItemsOf(
       fields,
       classification,
       ...blocks,
-      media: [...media, ...xchangeMediaOf(list(item.ItemAttachments), languages)],
+      media: [
+        ...media,
+        ...xchangeMediaOf(list(item.ItemAttachments), languages, itemWarnings, `.TradeItem[${i}].ItemAttachments`),
+      ],
       prices: priced.prices,
       references: [...relations, ...itemRelationsOf(item)],
       values: {},

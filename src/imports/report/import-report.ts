@@ -59,6 +59,10 @@ export const REASONS: Record<string, string> = {
   reference_type: 'product reference of an unknown type: stored as others',
   reference_invalid:
     'product reference to the product itself, without a target, twice, or with a bad quantity: left out',
+  reference_ambiguous:
+    'product reference by a manufacturer number that several products have: kept, pending until one product has it',
+  attachment_not_kept:
+    'xChange attachment field the media entry has no place for (AttachmentType other than ATX018/ATX099, AttachmentTypeSpecification of a file reference, AttachmentLanguage, issue and expiry dates): left out, the attachment kept',
   translation_invalid: 'text in a further language that does not check: left out',
   language_skipped: 'texts in a language not enabled for your company: left out (languagesNotEnabled: skip)',
 };

@@ -21,6 +21,7 @@ import { deleteObjects } from '../../media/media';
 import { refreshFingerprints } from '../../records/sync-record';
 import { DRY_RUN_PREFIX, productsBySku, stageDryProducts } from './import-staging';
 import type { BatchScope, PendingProduct } from '../records/batch-types';
+import { ambiguousNumberWarnings } from './mpn-ambiguity';
 
 /** Where in the file: `line N: path/sub` in XML, the JSON path (line 0) in an xChange file. */
 function placeOf(line: number, path: string, sub: string): string {
@@ -107,6 +108,7 @@ export async function flushProducts(
       if (!p.isVariant && p.id.startsWith('dry-run:')) knownMasters.set(sku, p.id);
   }
   const scopeCategories = scope.scopeCategoryIds ? await categoriesInScope(scope, records) : undefined;
+  const ambiguous = await ambiguousNumberWarnings(scope, batch);
   const outcomes = await upsertRecords(
     {
       ...(scopeCategories ? { scopeCategories } : {}),
@@ -140,6 +142,7 @@ export async function flushProducts(
                 reason: w.message,
               });
             for (const w of o.warnings ?? []) warnings.push(warningAt(p, w.field, w.code, w.message));
+            warnings.push(...(ambiguous.get(p) ?? []));
             return;
           }
           if (o.error === OUTSIDE_SCOPE) {

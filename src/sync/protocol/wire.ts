@@ -236,6 +236,11 @@ const productReferenceSchema = z.object({
   type: z.string().min(1).max(50),
   sku: skuSchema,
   quantity: z.int().min(1).nullable(),
+  /**
+   * 'mpn': `sku` is the target's manufacturer product number (an ETIM xChange ProductRelation),
+   * not its SKU; absent for a reference by SKU (and from older PIMs).
+   */
+  targetKind: z.literal('mpn').optional(),
 });
 export type ProductReference = z.infer<typeof productReferenceSchema>;
 
