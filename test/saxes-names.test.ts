@@ -1,11 +1,14 @@
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { fastNameScanning } from '../src/imports/read/saxes-names';
+import { fastNameScanning, fastTextScanning } from '../src/imports/read/saxes-names';
 
 /** Every event with the parser's position at it, and the error if any, for `xml` written in pieces of `size`. */
 function trace(xml: string, size: number, fast: boolean): string[] {
   const parser = new SaxesParser({ position: true });
-  if (fast) fastNameScanning(parser);
+  if (fast) {
+    fastNameScanning(parser);
+    fastTextScanning(parser);
+  }
   const out: string[] = [];
   const at = () => `${parser.line}:${parser.column}:${parser.position}`;
   parser.on('opentag', (t) => out.push(`open ${t.name} ${JSON.stringify(t.attributes)} ${at()}`));
@@ -37,9 +40,20 @@ const DOCUMENTS = [
   '<BMECAT><1PRODUCT/></BMECAT>',
   '<BMECAT a="1" a="2"/>',
   '<BMECAT><PRODUCT',
+  // character data: indentation, tabs, CRLF and CR, entities, non-ASCII text, ] and > alone, CDATA
+  '<BMECAT>\n  <P>\n\t<D>Kabel 3 x 1,5 mm &amp; mehr &lt;br&gt; a]b a]]b x > y</D>\r\n  <D>Größe ≥ 5 → ok\r\rend</D>\n</P>\n</BMECAT>\n',
+  '<BMECAT><D>one\ntwo\nthree &#x41;&#65; <![CDATA[ <raw> ]]> tail</D>\n\n</BMECAT>',
+  '<BMECAT><D>a\u0085b\u2028c</D></BMECAT>',
+  '<?xml version="1.1"?><BMECAT><D>a\u0085b\u2028c\r\u0085d</D></BMECAT>',
+  // not well-formed character data
+  '<BMECAT><D>a ]]> b</D></BMECAT>',
+  '<BMECAT><D>a ]] ]> b</D></BMECAT>',
+  '<BMECAT><D>bad \u0001 char</D></BMECAT>',
+  '<BMECAT><D>&undefined; x</D></BMECAT>',
+  '<BMECAT>text</BMECAT> trailing text',
 ];
 
-describe('fastNameScanning', () => {
+describe('fastNameScanning and fastTextScanning', () => {
   it('gives the same events, names, positions and errors as saxes alone, however the text is cut', () => {
     for (const xml of DOCUMENTS)
       for (const size of [1, 2, 3, 5, 7, 16, 4096]) {

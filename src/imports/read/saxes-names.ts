@@ -52,3 +52,73 @@ export function fastNameScanning(parser: SaxesParser): void {
     return own.call(this);
   };
 }
+
+/** What of saxes' parser state its text scanning reads and moves (saxes.js `handleTextInRoot`). */
+interface TextScanner {
+  chunk: string;
+  chunkPosition: number;
+  i: number;
+  prevI: number;
+  line: number;
+  column: number;
+  positionAtNewLine: number;
+  /** saxes' FORBIDDEN_START (0): no `]` seen just before (the `]]>` check). */
+  forbiddenState: number;
+  text: string;
+  textHandler: ((text: string) => void) | undefined;
+  handleTextInRoot(): void;
+}
+
+const TAB = 0x09;
+const NL = 0x0a;
+const AMP = 0x26;
+const LESS = 0x3c;
+const GREATER = 0x3e;
+const CLOSE_BRACKET = 0x5d;
+const FORBIDDEN_START = 0;
+
+/**
+ * The same for character data inside the root element (descriptions, values, the indentation
+ * between elements): saxes reads it one character at a time through `getCode`. Here the run of
+ * characters saxes does nothing with but count (printable ASCII except `<`, `&`, `]` and `>`,
+ * tab, and line feed, which moves the line as `getCode` does) is taken in one loop, the text
+ * kept as saxes keeps it, and saxes' own scan continues at the first other character (markup,
+ * an entity, `]]>`'s parts, a carriage return, anything non-ASCII or not allowed), so the text
+ * handed on, the positions and the errors are what they were.
+ */
+export function fastTextScanning(parser: SaxesParser): void {
+  const scanner = parser as unknown as TextScanner;
+  const own = scanner.handleTextInRoot;
+  if (typeof own !== 'function') throw new Error('saxes: handleTextInRoot is not there (saxes changed?)');
+  scanner.handleTextInRoot = function handleAsciiTextInRoot(this: TextScanner): void {
+    const { chunk, i: start } = this;
+    const end = chunk.length;
+    let i = start;
+    let line = this.line;
+    let column = this.column;
+    let lineStart = this.positionAtNewLine;
+    while (i < end) {
+      const c = chunk.charCodeAt(i);
+      if (c >= 0x20 && c < 0x7f) {
+        if (c === LESS || c === AMP || c === CLOSE_BRACKET || c === GREATER) break;
+        column++;
+      } else if (c === NL) {
+        line++;
+        column = 0;
+        lineStart = this.chunkPosition + i + 1;
+      } else if (c === TAB) column++;
+      else break;
+      i++;
+    }
+    if (i > start) {
+      if (this.textHandler !== undefined) this.text += chunk.slice(start, i);
+      this.line = line;
+      this.column = column;
+      this.positionAtNewLine = lineStart;
+      this.forbiddenState = FORBIDDEN_START;
+      this.prevI = i - 1;
+      this.i = i;
+    }
+    own.call(this);
+  };
+}
