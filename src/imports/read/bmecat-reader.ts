@@ -4,7 +4,6 @@ import { bytesPerUnit, type TextEncodingName } from './text-encodings';
 import { declaredEntities, ExpansionBudget, type DeclaredEntities } from './xml-entities';
 import type { XmlNode } from './xml-node';
 import { InlineMarkup, MARKUP_TEXTS } from './inline-markup';
-import { fastNameScanning, fastTextScanning } from './saxes-names';
 
 /** Elements read as one unit; an import can stop and resume after any of them. */
 const RECORDS = new Set([
@@ -68,8 +67,6 @@ export async function* readXmlRecords(
   options: { shallow?: ReadonlySet<string>; languagesOf?: ReadonlySet<string> } = {},
 ): AsyncGenerator<XmlRecord> {
   const parser = new SaxesParser({ position: true });
-  fastNameScanning(parser);
-  fastTextScanning(parser);
   let declared = from.entities;
   let budget = new ExpansionBudget(declared ?? { internal: {}, external: {} });
   if (declared) Object.assign(parser.ENTITIES, declared.internal);

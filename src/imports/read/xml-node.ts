@@ -12,33 +12,13 @@ export interface XmlNode {
   languages?: string[];
 }
 
-/**
- * The first child named one of `names`. Plain loops (no closure, no `includes` for one name):
- * a product's mapping calls these a few hundred times (docs/benchmarks.md, "Import throughput, part 8").
- */
+/** The first child named one of `names`. */
 export function child(node: XmlNode | undefined, ...names: string[]): XmlNode | undefined {
-  if (!node) return undefined;
-  const kids = node.children;
-  if (names.length === 1) {
-    const name = names[0];
-    for (let i = 0; i < kids.length; i++) if (kids[i]!.name === name) return kids[i];
-    return undefined;
-  }
-  for (let i = 0; i < kids.length; i++) if (names.includes(kids[i]!.name)) return kids[i];
-  return undefined;
+  return node?.children.find((c) => names.includes(c.name));
 }
 
 export function children(node: XmlNode | undefined, ...names: string[]): XmlNode[] {
-  const out: XmlNode[] = [];
-  if (!node) return out;
-  const kids = node.children;
-  if (names.length === 1) {
-    const name = names[0];
-    for (let i = 0; i < kids.length; i++) if (kids[i]!.name === name) out.push(kids[i]!);
-    return out;
-  }
-  for (let i = 0; i < kids.length; i++) if (names.includes(kids[i]!.name)) out.push(kids[i]!);
-  return out;
+  return node ? node.children.filter((c) => names.includes(c.name)) : [];
 }
 
 /** Trimmed text of the first child named one of `names`, or null when absent or empty. */
