@@ -21,7 +21,8 @@
  *
  * The heap is sampled every 200 ms through the V8 inspector (bench/export-inspector.ts).
  * `--profile` also records a CPU profile of the Worker during each import and prints where
- * its thread spent the time (bench/cpu-profile.ts; "(idle)" is waiting for local D1 / R2).
+ * its thread spent the time (bench/cpu-profile.ts; "(idle)" is waiting for local D1 / R2);
+ * `--profile-file F` also keeps each raw profile as F-<size>-<format>.cpuprofile.
  */
 import { copyFileSync, createReadStream, createWriteStream, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
