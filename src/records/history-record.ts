@@ -41,8 +41,8 @@ const isPlainContainer = (v: Json) => {
  * Whether two values are the same as stored (their JSON). Scalars compare without
  * serialising (two scalars' JSON is equal only if they are, or both are written as null), and
  * an array or plain object against null differs (its JSON is never `null`): a created
- * product's diff is all `null → value`, and serialising every value of it here was half the
- * cost of its history (docs/benchmarks.md, "Import throughput, part 8").
+ * product's diff is all `null → value`, and every value of it was serialised here and again
+ * for the stored row (docs/benchmarks.md, "Import throughput, part 8").
  */
 function same(a: Json, b: Json): boolean {
   if (a === b) return true;
