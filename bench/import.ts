@@ -21,9 +21,10 @@
  *
  * The heap is sampled every 200 ms through the V8 inspector (bench/export-inspector.ts).
  * `--profile` also records a CPU profile of the Worker during each import and prints where
- * its thread spent the time (bench/cpu-profile.ts; "(idle)" is waiting for local D1 / R2).
+ * its thread spent the time (bench/cpu-profile.ts; "(idle)" is waiting for local D1 / R2);
+ * `--profile-file F` also keeps each raw profile as F-<size>-<format>.cpuprofile.
  */
-import { copyFileSync, createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { inclusiveShares, summariseProfile } from './cpu-profile';
@@ -44,6 +45,11 @@ const args = benchArgs('npm run bench:import -- [flags]: BMEcat and CSV import t
     help: 'BMEcat, BMEcat-ETIM, BMEcat12, CSV and/or ETIMxChange, comma-separated',
   },
   profile: { type: 'boolean', help: "where the Worker's thread spent its time during each import" },
+  'profile-file': {
+    type: 'string',
+    value: 'F',
+    help: "with --profile, also write each import's raw profile to F-<size>-<format>.cpuprofile (Chrome DevTools, speedscope)",
+  },
   plain: { type: 'boolean', help: 'seed without prices, references and media links (the catalog before issue 19)' },
   state: {
     type: 'string',
@@ -80,6 +86,15 @@ const PHASES = [
   'jsonInsert',
   'runBatch',
   'placementsOf',
+  'nodeStatements',
+  'snapshotAfter',
+  'diffSnapshots',
+  'fingerprintOf',
+  'syncRecord',
+  'sha256Hex',
+  'flush',
+  'chunkByJsonSize',
+  'withMarkedRescore',
 ];
 const SINGLE_UPLOAD_MAX = 90 * 1024 * 1024;
 
@@ -194,6 +209,8 @@ async function benchSize(masters: number): Promise<Row[]> {
         const heapPeak = Math.max(heap.stop(), heapBefore);
         if (profile) {
           const recorded = await heap.stopProfile();
+          if (args['profile-file'])
+            writeFileSync(`${args['profile-file']}-${masters}-${format}.cpuprofile`, JSON.stringify(recorded));
           process.stderr.write(`${format}: ${summariseProfile(recorded)}\n${inclusiveShares(recorded, PHASES)}\n`);
         }
         if (job.state !== 'succeeded') throw new Error(`import ${format}: ${job.state} ${job.error}`);

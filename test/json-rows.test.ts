@@ -95,8 +95,41 @@ describe('jsonInsert against D1', () => {
     expect(after.map((n) => n.name).sort()).toEqual(['Sales', 'new']);
   });
 
+  it('groups rows by the columns they set, in any order of the rows, each column else its default', async () => {
+    const { companyId } = await makeCompany();
+    const rows = Array.from({ length: 6 }, (_, i) => ({
+      id: newId(),
+      companyId,
+      name: `d${i}`,
+      ...(i % 2 === 1 ? { createdAt: `2020-01-0${i} 00:00:00` } : {}),
+    }));
+    const statements = jsonInsert(db(), departments, rows);
+    expect(statements).toHaveLength(2);
+    await runBatch(db(), statements);
+    const stored = new Map(
+      (
+        await db()
+          .select({ id: departments.id, name: departments.name, createdAt: departments.createdAt })
+          .from(departments)
+          .where(eq(departments.companyId, companyId))
+      ).map((r) => [r.id, r]),
+    );
+    rows.forEach((row, i) => {
+      expect(stored.get(row.id)?.name).toBe(`d${i}`);
+      if (i % 2 === 1) expect(stored.get(row.id)?.createdAt).toBe(`2020-01-0${i} 00:00:00`);
+      else expect(stored.get(row.id)?.createdAt).not.toMatch(/^2020/);
+    });
+  });
+
   it('refuses a column the table does not have', () => {
     expect(() => jsonInsert(db(), departments, [{ id: 'a', nope: 1 } as never])).toThrow(/has no column nope/);
+  });
+
+  it('refuses a column the table does not have in a later row whose columns differ from the rows before it', () => {
+    const good = { id: 'a', companyId: 'c', name: 'n' };
+    expect(() =>
+      jsonInsert(db(), departments, [good, { ...good, id: 'b' }, { ...good, id: 'c', nope: 1 } as never, good]),
+    ).toThrow(/has no column nope/);
   });
 
   it('jsonList matches any number of keys with one bound parameter (tenant filter kept)', async () => {

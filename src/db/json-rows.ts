@@ -71,14 +71,25 @@ export function jsonInsert<T extends SQLiteTable, R extends object = Partial<T['
     if (column.columnType === 'SQLiteTextJson' || column.columnType === 'SQLiteBlobJson')
       throw new Error(`jsonInsert: ${getTableName(table)}.${key} is a JSON-mode column`);
   const groups = new Map<string, unknown[][]>();
+  // Rows of one call nearly always set the same columns: the previous row's group is tried
+  // first, and a signature's columns are checked once, when it is first seen.
+  let lastSignature: string | null = null;
+  let lastList: unknown[][] = [];
   for (const row of rows) {
     const record = row as Record<string, unknown>;
-    const keys = Object.keys(record).filter((k) => record[k] !== undefined);
-    for (const k of keys) if (!columns[k]) throw new Error(`jsonInsert: ${getTableName(table)} has no column ${k}`);
+    const keys: string[] = [];
+    for (const k of Object.keys(record)) if (record[k] !== undefined) keys.push(k);
     const signature = keys.join(',');
-    let list = groups.get(signature);
-    if (!list) groups.set(signature, (list = []));
-    list.push(keys.map((k) => record[k] ?? null));
+    let list = signature === lastSignature ? lastList : groups.get(signature);
+    if (!list) {
+      for (const k of keys) if (!columns[k]) throw new Error(`jsonInsert: ${getTableName(table)} has no column ${k}`);
+      groups.set(signature, (list = []));
+    }
+    lastSignature = signature;
+    lastList = list;
+    const values: unknown[] = [];
+    for (const k of keys) values.push(record[k] ?? null);
+    list.push(values);
   }
   const statements: BatchStatement[] = [];
   for (const [signature, values] of groups) {
