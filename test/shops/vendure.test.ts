@@ -341,7 +341,8 @@ describe('writing products into Vendure', () => {
     };
     const ids = okIds(await writeOne(upsert('NYM-450', withPicture('NYM-450'))));
     const first = await collection();
-    expect(first.featuredAsset.tags.map((t: { value: string }) => t.value)).toEqual([
+    // Sorted: Vendure answers an asset's tags in the database's order (sql.js and PostgreSQL differ).
+    expect(first.featuredAsset.tags.map((t: { value: string }) => t.value).sort()).toEqual([
       `pim-url:${createHash('sha256').update(picture).digest('hex')}`,
       `sha256:${sha256(png(20, 20, 200))}`,
     ]);

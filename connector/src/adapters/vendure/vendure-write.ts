@@ -159,7 +159,6 @@ export async function writeRecords(
   // The images the mirror knows for the chunk's records, checked once instead of once per record.
   const knownMedia = targets.flatMap((t) => Object.values(t.known?.media ?? {}));
   if (knownMedia.length > 0) deps = { ...deps, aliveAssets: await aliveAssets(deps.client, knownMedia) };
-  deps = await lookUpChunk(deps, targets);
   // Whether the creates' SKUs belong to products the shop owns, asked once for all of them.
   const owned = await shopOwnedSkus(
     deps.client,
@@ -167,6 +166,16 @@ export async function writeRecords(
       record.op === 'deactivate' || shops.has(record.sku)
         ? []
         : [record.sku, ...record.product.variants.map((v) => v.sku)],
+    ),
+  );
+  // A create refused as the shop's own makes nothing: its facet values and images are not looked up or made.
+  deps = await lookUpChunk(
+    deps,
+    targets.filter(
+      ({ record }) =>
+        record.op === 'deactivate' ||
+        shops.has(record.sku) ||
+        ![record.sku, ...record.product.variants.map((v) => v.sku)].some((sku) => owned.has(sku)),
     ),
   );
   const seen = new Set<string>();
