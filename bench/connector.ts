@@ -16,6 +16,7 @@
  *   npm run bench:connector -- --sizes 1000
  *   npm run bench:connector -- --target shopify   # 10,000 masters into the Shopify contract server
  *   npm run bench:connector -- --target vendure --sizes 1000
+ *   npm run bench:connector -- --target vendure --db postgres --sizes 10000
  *   npm run bench:connector -- --help             # every flag with its default
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { migrate, run, startDevServer } from '../scripts/lib/dev-server';
 import { benchArgs, positiveInt, positiveInts } from './lib/args';
 import { runShopBench } from './lib/shop-bench';
 import { SHOP_KINDS, type ShopKind } from './lib/shop-targets';
+import { type VendureDb, vendureDbFromEnv } from '../shops/vendure/start';
 
 const DEFAULT_SIZES: Record<ShopKind | 'reference', string> = {
   reference: '10000,100000',
@@ -60,6 +62,11 @@ const args = benchArgs('npm run bench:connector -- [flags]: shop connector throu
     help: 'simulated Shopware Admin API limit: token bucket refill in requests/s',
   },
   'shopware-burst': { type: 'string', default: '20', help: 'simulated Shopware Admin API limit: bucket size' },
+  db: {
+    type: 'string',
+    value: 'DB',
+    help: "Vendure's database: sqljs (in memory, slows past a few thousand masters) or postgres (Debian's PostgreSQL 15; VENDURE_PG_PORT picks its port); default VENDURE_DB, else sqljs",
+  },
 });
 const target = args.target as ShopKind | 'reference';
 if (target !== 'reference' && !SHOP_KINDS.includes(target)) {
@@ -67,6 +74,13 @@ if (target !== 'reference' && !SHOP_KINDS.includes(target)) {
   process.exit(2);
 }
 const sizes = positiveInts('sizes', args.sizes ?? DEFAULT_SIZES[target]);
+let vendureDb: VendureDb;
+try {
+  vendureDb = vendureDbFromEnv(args.db ?? process.env.VENDURE_DB);
+} catch (err) {
+  console.error(`--db: ${(err as Error).message}`);
+  process.exit(2);
+}
 const KEY = { keyId: 'bench', secret: 'bench-connector-secret-1' };
 
 function product(i: number, revision: number): Product {
@@ -159,6 +173,7 @@ if (target !== 'reference') {
       ratePerSecond: positiveInt('shopware-rate', args['shopware-rate']),
       burst: positiveInt('shopware-burst', args['shopware-burst']),
     },
+    vendureDb,
   });
   process.exit(0);
 }

@@ -229,7 +229,8 @@ export async function runShopBench(options: ShopBenchOptions): Promise<void> {
   } finally {
     await images.close();
   }
-  console.log(`\ntarget ${options.kind}; image GETs at the image server: ${images.fetches}`);
+  const db = options.kind === 'vendure' ? ` (${options.vendureDb})` : '';
+  console.log(`\ntarget ${options.kind}${db}; image GETs at the image server: ${images.fetches}`);
   console.log(
     '\n| masters | initial sync | requests / master | rate-limit share | shop answering | no-op round | resend unchanged | 1 % round |',
   );
@@ -245,7 +246,8 @@ async function benchSize(options: ShopBenchOptions, size: number, images: BenchI
     await migrate(dir, 'connector/wrangler.toml');
     const started = performance.now();
     shop = await startShop(options.kind, options);
-    console.log(`${options.kind} up in ${((performance.now() - started) / 1000).toFixed(0)} s at ${shop.url}`);
+    const on = shop.database ? ` on ${shop.database}` : '';
+    console.log(`${options.kind}${on} up in ${((performance.now() - started) / 1000).toFixed(0)} s at ${shop.url}`);
     server = await startDevServer(dir, {
       args: [
         '--config',

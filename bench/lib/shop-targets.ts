@@ -14,6 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { VendureDb } from '../../shops/vendure/start';
 import type { TargetKind } from '../../src/sync/protocol/target';
 import { freePort } from '../../scripts/lib/dev-server';
 import { startTargetProxy, type TargetProxy, type TokenBucket } from './target-proxy';
@@ -31,12 +32,16 @@ export interface BenchShop {
   limit: string | null;
   /** Shopify's restore rate (points/s) or Shopware's token rate (requests/s). */
   rate: { points?: number; requests?: number; burst: number } | null;
+  /** The engine's database where it has a choice (Vendure: sqljs or postgres). */
+  database?: string;
   stop(): Promise<void>;
 }
 
 export interface ShopOptions {
   shopifyRestore: number;
   shopwareBucket: TokenBucket;
+  /** Vendure's database (shops/vendure/start.ts): sql.js, or PostgreSQL for large catalogs. */
+  vendureDb: VendureDb;
 }
 
 const SHOPIFY_TOKEN = 'shpat_bench_token';
@@ -85,7 +90,7 @@ export async function startShop(kind: ShopKind, options: ShopOptions): Promise<B
   const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   if (kind === 'vendure') {
     const { startVendure } = await import('../../shops/vendure/start');
-    const shop = await startVendure({ dataDir });
+    const shop = await startVendure({ dataDir, db: options.vendureDb });
     const proxy = await startTargetProxy(shop.adminApiUrl);
     return {
       kind,
@@ -94,6 +99,7 @@ export async function startShop(kind: ShopKind, options: ShopOptions): Promise<B
       proxy,
       limit: null,
       rate: null,
+      database: shop.db,
       async stop() {
         await proxy.close();
         await shop.stop();

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chownSync, createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { must, run, startPostgres } from '../lib/postgres';
 
 /**
  * A real Medusa v2 server for the Medusa adapter's tests (docs/shops.md): Debian's PostgreSQL
@@ -8,9 +9,7 @@ import { join, resolve } from 'node:path';
  * then the shop's setup through its own Admin API (EUR, locales, a region for DE, a tax region
  * with DE-19 / DE-7) and a fresh secret API key. Everything is idempotent: a second start on
  * the same data directory reuses the cluster, database, user, region and tax region.
- *
- * PostgreSQL refuses to run as root: as root, its commands run as the `postgres` user that
- * Debian's package creates (`runuser`), and the data directory is handed to it.
+ * PostgreSQL is shops/lib/postgres.ts (shared with Vendure's `VENDURE_DB=postgres`).
  */
 export interface MedusaShop {
   /** The server's base URL (`http://127.0.0.1:9100`). */
@@ -35,78 +34,6 @@ export interface StartMedusaOptions {
 
 const EMAIL = 'admin@pim.test';
 const PASSWORD = 'pim-medusa-admin';
-const PG_BIN_DIRS = [process.env.PG_BIN, '/usr/lib/postgresql/15/bin'].filter((d): d is string => !!d);
-
-function pgBin(name: string): string {
-  for (const dir of PG_BIN_DIRS) if (existsSync(join(dir, name))) return join(dir, name);
-  return name;
-}
-
-interface Run {
-  code: number | null;
-  output: string;
-}
-
-/** Runs a command to its end; answers its exit code and output (stdout + stderr). */
-function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; asPostgres?: boolean } = {}) {
-  const asRoot = process.getuid?.() === 0;
-  const [file, argv] = opts.asPostgres && asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
-  return new Promise<Run>((done, fail) => {
-    const child = spawn(file, argv, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (b: Buffer) => {
-      output += b.toString();
-    });
-    child.stderr.on('data', (b: Buffer) => {
-      output += b.toString();
-    });
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, output }));
-  });
-}
-
-async function must(what: string, result: Promise<Run>): Promise<string> {
-  const r = await result;
-  if (r.code !== 0) throw new Error(`${what} failed (exit ${r.code}):\n${r.output.slice(-4000)}`);
-  return r.output;
-}
-
-async function startPostgres(dataDir: string, pgPort: number): Promise<{ url: string; stop(): Promise<void> }> {
-  const pgData = join(dataDir, 'pg');
-  const asRoot = process.getuid?.() === 0;
-  mkdirSync(pgData, { recursive: true });
-  if (asRoot) {
-    const ids = await must('id postgres', run('id', ['-u', 'postgres']));
-    const gids = await must('id postgres', run('id', ['-g', 'postgres']));
-    chownSync(dataDir, Number(ids.trim()), Number(gids.trim()));
-    chownSync(pgData, Number(ids.trim()), Number(gids.trim()));
-  }
-  if (!existsSync(join(pgData, 'PG_VERSION'))) {
-    await must(
-      'initdb',
-      run(pgBin('initdb'), ['-D', pgData, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8'], {
-        asPostgres: true,
-      }),
-    );
-  }
-  const pgOpts = `-p ${pgPort} -k ${dataDir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  await must(
-    'pg_ctl start',
-    run(pgBin('pg_ctl'), ['-D', pgData, '-l', join(dataDir, 'postgres.log'), '-w', '-o', pgOpts, 'start'], {
-      asPostgres: true,
-    }),
-  );
-  const created = await run(pgBin('createdb'), ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'postgres', 'medusa']);
-  if (created.code !== 0 && !created.output.includes('already exists')) {
-    throw new Error(`createdb failed: ${created.output}`);
-  }
-  return {
-    url: `postgres://postgres@127.0.0.1:${pgPort}/medusa`,
-    stop: async () => {
-      await run(pgBin('pg_ctl'), ['-D', pgData, '-m', 'fast', '-w', 'stop'], { asPostgres: true });
-    },
-  };
-}
 
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -143,7 +70,7 @@ export async function startMedusa(options: StartMedusaOptions): Promise<MedusaSh
   if (!existsSync(cli)) throw new Error(`Medusa is not installed in ${shopDir}: run npm run shops:install`);
   mkdirSync(dataDir, { recursive: true });
 
-  const pg = await startPostgres(dataDir, pgPort);
+  const pg = await startPostgres(dataDir, pgPort, 'medusa');
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,

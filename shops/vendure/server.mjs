@@ -1,12 +1,14 @@
 /**
  * A local, headless Vendure shop for the Vendure adapter (docs/shops.md): the Admin API only
  * (no admin UI, no email, no search plugin), SQLite through sql.js (WebAssembly, so nothing is
- * compiled on install and the Node that installs need not be the Node that runs it), assets on
+ * compiled on install and the Node that installs need not be the Node that runs it) or, with
+ * `--db-url postgres://...` (start.ts's `VENDURE_DB=postgres`), PostgreSQL, assets on
  * disk without image processing (no sharp), its job queue in the same process, a superadmin with local credentials, and the
  * shop's setup (tax zone, 19 % tax, EUR, en/de/fr, the `pimSku` product field) made
  * idempotently on every start.
  *
- * Usage: node server.mjs --port 3100 --data .data   (or PORT / DATA_DIR in the environment).
+ * Usage: node server.mjs --port 3100 --data .data [--db-url postgres://...]   (or PORT / DATA_DIR in
+ * the environment).
  * Prints `VENDURE_READY <adminApiUrl>` once the setup is done. Local use only: it listens on
  * 127.0.0.1 and its credentials are public.
  */
@@ -31,6 +33,7 @@ function arg(name, fallback) {
 
 const port = Number(arg('port', process.env.PORT ?? '3100'));
 const dataDir = path.resolve(arg('data', process.env.DATA_DIR ?? path.join(import.meta.dirname, '.data')));
+const databaseUrl = arg('db-url', '');
 const assetDir = path.join(dataDir, 'assets');
 mkdirSync(assetDir, { recursive: true });
 
@@ -102,13 +105,16 @@ const config = {
     superadminCredentials: { identifier: SUPERADMIN.username, password: SUPERADMIN.password },
     requireVerification: false,
   },
-  dbConnectionOptions: {
-    type: 'sqljs',
-    location: path.join(dataDir, 'vendure.sqlite'),
-    autoSave: true,
-    synchronize: true,
-    logging: false,
-  },
+  // Vendure makes its tables from its entities on start (`synchronize`), on either database.
+  dbConnectionOptions: databaseUrl
+    ? { type: 'postgres', url: databaseUrl, synchronize: true, logging: false }
+    : {
+        type: 'sqljs',
+        location: path.join(dataDir, 'vendure.sqlite'),
+        autoSave: true,
+        synchronize: true,
+        logging: false,
+      },
   assetOptions: {
     assetStorageStrategy: new DiskAssetStorage(),
     assetPreviewStrategy: new SameFilePreview(),
@@ -225,7 +231,10 @@ function deferSaves(driver) {
 }
 
 const app = await bootstrap(config);
-const flushDatabase = deferSaves(app.get(TransactionalConnection).rawConnection.driver);
+// PostgreSQL writes its own pages; only sql.js's in-memory database needs saving to its file.
+const flushDatabase = databaseUrl
+  ? async () => {}
+  : deferSaves(app.get(TransactionalConnection).rawConnection.driver);
 // The server is its own worker: jobs (collection filters, session cleaning) run in this process.
 await app.get(JobQueueService).start();
 const adminApiUrl = `http://127.0.0.1:${port}/admin-api`;

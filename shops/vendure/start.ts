@@ -3,17 +3,34 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type LocalPostgres, startPostgres } from '../lib/postgres';
 
 /**
  * Starts the local Vendure shop (server.mjs) as a child process and answers once its Admin API
  * is set up, for the adapter's tests and `npm run shop:vendure`. Nothing here reaches the
  * network: Vendure, sql.js and the setup run from shops/vendure/node_modules.
+ *
+ * The database is sql.js (the default: nothing to install, the tests' shop) or, with
+ * `db: 'postgres'` or `VENDURE_DB=postgres`, Debian's PostgreSQL 15 in `<dataDir>/pg`
+ * (shops/lib/postgres.ts, as for Medusa) on `pgPort` / `VENDURE_PG_PORT` or a free port.
+ * sql.js keeps the whole catalog in memory and writes it out whole, so it slows as the
+ * catalog grows (docs/benchmarks.md "Real shops"); PostgreSQL is for catalogs of 10,000.
  */
+export type VendureDb = 'sqljs' | 'postgres';
+
+/** The database `VENDURE_DB` names (`sqljs` when unset); anything else is an error, not a silent default. */
+export function vendureDbFromEnv(value = process.env.VENDURE_DB): VendureDb {
+  if (!value || value === 'sqljs') return 'sqljs';
+  if (value === 'postgres') return 'postgres';
+  throw new Error(`VENDURE_DB must be sqljs or postgres, not "${value}"`);
+}
+
 export interface VendureShop {
   adminApiUrl: string;
   username: string;
   password: string;
   port: number;
+  db: VendureDb;
   stop(): Promise<void>;
 }
 
@@ -46,23 +63,40 @@ export async function startVendure(options: {
   port?: number;
   dataDir: string;
   timeoutMs?: number;
+  db?: VendureDb;
+  /** PostgreSQL's port with `db: 'postgres'`: VENDURE_PG_PORT, else a free one. */
+  pgPort?: number;
 }): Promise<VendureShop> {
   if (!existsSync(path.join(here, 'node_modules', '@vendure', 'core'))) {
-    throw new Error(
-      'Vendure is not installed: run `npm run shops:install`',
-    );
+    throw new Error('Vendure is not installed: run `npm run shops:install`');
   }
   const port = options.port ?? (await freePort());
+  const db = options.db ?? vendureDbFromEnv();
+  let pg: LocalPostgres | null = null;
+  if (db === 'postgres') {
+    const pgPort = options.pgPort ?? (Number(process.env.VENDURE_PG_PORT) || (await freePort()));
+    pg = await startPostgres(path.resolve(options.dataDir), pgPort, 'vendure');
+  }
   const child = spawn(
     nodeBinary(),
-    [path.join(here, 'server.mjs'), '--port', String(port), '--data', options.dataDir],
+    [
+      path.join(here, 'server.mjs'),
+      '--port',
+      String(port),
+      '--data',
+      options.dataDir,
+      ...(pg ? ['--db-url', pg.url] : []),
+    ],
     {
       cwd: here,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NODE_ENV: 'development' },
     },
   );
-  const stop = () => stopChild(child);
+  const stop = async () => {
+    await stopChild(child);
+    await pg?.stop();
+  };
   let output = '';
   try {
     const adminApiUrl = await new Promise<string>((resolve, reject) => {
@@ -92,7 +126,7 @@ export async function startVendure(options: {
         reject(new Error(`Vendure exited with code ${code} before it was ready:\n${output.slice(-2000)}`));
       });
     });
-    return { adminApiUrl, ...VENDURE_CREDENTIALS, port, stop };
+    return { adminApiUrl, ...VENDURE_CREDENTIALS, port, db, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -29,7 +29,8 @@ import {
 
 /**
  * The Vendure adapter against a real Vendure 3 (shops/vendure, started from its npm packages
- * with a fresh SQLite file): every write is read back through Vendure's own Admin API.
+ * with a fresh sql.js database, or PostgreSQL with VENDURE_DB=postgres): every write is read
+ * back through Vendure's own Admin API.
  */
 let shop: VendureShop;
 let dataDir: string;
@@ -93,6 +94,41 @@ function okIds(outcome: Awaited<ReturnType<typeof writeOne>>): TargetIds {
   if (!outcome.ok) throw new Error(`write failed: ${outcome.field}: ${outcome.error}`);
   if (!outcome.ids) throw new Error('no ids');
   return outcome.ids;
+}
+
+/**
+ * A second adapter for the same shop and login (as the connector builds one per request),
+ * naming each request it sends by its GraphQL operation (`upload` for a multipart upload): it
+ * rides on the first adapter's session and the facts it kept.
+ */
+function countingAdapter(
+  /** Operations answered with a GraphQL error instead of being sent (a refusal of Vendure's, for the test). */
+  refuse: ReadonlySet<string> = new Set(),
+): { adapter: TargetAdapter; operations: string[] } {
+  const operations: string[] = [];
+  const counting = createVendureAdapter(
+    {
+      kind: 'vendure',
+      url: shop.adminApiUrl,
+      credentials: { username: shop.username, password: shop.password },
+      mapping,
+    },
+    {
+      http: createTargetHttp({
+        fetch: async (input, init) => {
+          const body = typeof init?.body === 'string' ? init.body : '';
+          const operation = /\b(?:query|mutation)\s+(\w+)/.exec(body)?.[1] ?? 'upload';
+          operations.push(operation);
+          if (refuse.has(operation))
+            return Response.json({ errors: [{ message: `${operation} refused for the test` }], data: null });
+          return fetch(input, init);
+        },
+        sleep: async () => undefined,
+        attempts: 2,
+      }),
+    },
+  );
+  return { adapter: counting, operations };
 }
 
 beforeAll(async () => {
@@ -305,7 +341,8 @@ describe('writing products into Vendure', () => {
     };
     const ids = okIds(await writeOne(upsert('NYM-450', withPicture('NYM-450'))));
     const first = await collection();
-    expect(first.featuredAsset.tags.map((t: { value: string }) => t.value)).toEqual([
+    // Sorted: Vendure answers an asset's tags in the database's order (sql.js and PostgreSQL differ).
+    expect(first.featuredAsset.tags.map((t: { value: string }) => t.value).sort()).toEqual([
       `pim-url:${createHash('sha256').update(picture).digest('hex')}`,
       `sha256:${sha256(png(20, 20, 200))}`,
     ]);
@@ -492,26 +529,7 @@ describe('writing products into Vendure', () => {
     const created = await write(products.map((p, i) => upsert(skus[i] as string, p)));
     const ids = created.map(okIds);
     // A second adapter for the same shop and login, counting its operations: it rides on the first one's session.
-    const operations: string[] = [];
-    const counting = createVendureAdapter(
-      {
-        kind: 'vendure',
-        url: shop.adminApiUrl,
-        credentials: { username: shop.username, password: shop.password },
-        mapping,
-      },
-      {
-        http: createTargetHttp({
-          fetch: async (input, init) => {
-            const body = typeof init?.body === 'string' ? init.body : '';
-            operations.push(/\b(?:query|mutation)\s+(\w+)/.exec(body)?.[1] ?? 'upload');
-            return fetch(input, init);
-          },
-          sleep: async () => undefined,
-          attempts: 2,
-        }),
-      },
-    );
+    const { adapter: counting, operations } = countingAdapter();
     const renamed = products.map((p, i) => ({ ...structuredClone(p), name: `Mantelleitung ${i} (neu)` }));
     const records = renamed.map((p, i) => ({
       index: i,
@@ -567,26 +585,7 @@ describe('writing products into Vendure', () => {
 
   it('creates the products of a chunk in three write requests, writes nothing new the second time, and a refused create fails alone', async () => {
     // A second adapter for the same shop and login, naming each request by its operation.
-    const operations: string[] = [];
-    const counting = createVendureAdapter(
-      {
-        kind: 'vendure',
-        url: shop.adminApiUrl,
-        credentials: { username: shop.username, password: shop.password },
-        mapping,
-      },
-      {
-        http: createTargetHttp({
-          fetch: async (input, init) => {
-            const body = typeof init?.body === 'string' ? init.body : '';
-            operations.push(/\b(?:query|mutation)\s+(\w+)/.exec(body)?.[1] ?? 'upload');
-            return fetch(input, init);
-          },
-          sleep: async () => undefined,
-          attempts: 2,
-        }),
-      },
-    );
+    const { adapter: counting, operations } = countingAdapter();
     const ctx = {
       mapping,
       mediaBytes: async (ref: { sha256: string }) => {
@@ -664,6 +663,132 @@ describe('writing products into Vendure', () => {
       });
       expect(p.variants.map((v: { sku: string }) => v.sku).sort()).toEqual([1, 2, 3].map((n) => `${more[i]}-${n}`));
       expect(p.optionGroups).toHaveLength(1);
+    }
+  });
+
+  it("asks for a chunk's images, facet values and collections once for the chunk, and for the shop's facts once per isolate", async () => {
+    const ctx = {
+      mapping,
+      mediaBytes: async (ref: { sha256: string }) => {
+        const stored = imageStore.get(ref.sha256);
+        if (!stored) throw new Error(`no bytes for ${ref.sha256}`);
+        return new Blob([stored.bytes], { type: stored.type });
+      },
+      refusedUrl: (url: string) => refusedUrlReason(url, true),
+      linkBytes: async () => new Blob([]),
+      idsOf: async () => new Map(),
+      referencing: async () => [],
+    };
+    // Five new masters: one new image shared by all and one of each's own, new feature values
+    // and a new category each, none of them in the shop yet.
+    const shared = image(png(1, 2, 3), 'chunk-shared.png', 0);
+    const skus = [0, 1, 2, 3, 4].map((i) => `NYM-CH-${i}`);
+    const records = skus.map((sku, i) => {
+      const base = cableMaster(sku, taxId);
+      const product: Product = {
+        ...base,
+        classification: {
+          classes: base.classification?.classes ?? [],
+          features: [
+            { group: 'EC000001', code: 'EF005474', name: 'Protection class', value: `IP6${i}-chunk`, unit: null },
+          ],
+        },
+        media: [shared, image(png(40 + i, 50, 60), `${sku}-own.png`, 1)],
+        categories: [{ id: `ch-${i}`, path: ['Kabel', `Chunk-Serie ${i}`] }],
+      };
+      return { index: i, record: upsert(sku, product), known: null, previous: null };
+    });
+    const first = countingAdapter();
+    const outcomes = (await first.adapter.write(records, ctx)).sort((a, b) => a.index - b.index);
+    expect(outcomes.map((o) => o.ok && o.action)).toEqual(['created', 'created', 'created', 'created', 'created']);
+    const count = (name: string) => first.operations.filter((o) => o === name).length;
+    // Asked once for the chunk, not once per record.
+    expect(count('AssetsByTag')).toBe(1);
+    expect(count('FacetValues')).toBe(1);
+    expect(count('CollectionsBySlug')).toBe(1);
+    // What is missing is made in one request per kind (aliased fields); collections one each (a child needs its parent's id).
+    expect(count('CreateFacetValues')).toBe(1);
+    expect(first.operations).not.toContain('Collections');
+    expect(first.operations).not.toContain('CollectionImage');
+    expect(count('CreateCollection')).toBe(5);
+    // Six new files (one shared, five own), each uploaded once.
+    expect(count('upload')).toBe(6);
+    expect(count('Probe')).toBeLessThanOrEqual(1);
+    expect(count('CreateProducts') + count('AttachGroups') + count('CreateVariants')).toBe(3);
+
+    const ids = outcomes.map((o) => okIds(o as Awaited<ReturnType<typeof writeOne>>));
+    for (const [i, id] of ids.entries()) {
+      const { product: p } = await read(PRODUCT_READ, { id: id.product });
+      expect(p.assets).toHaveLength(2);
+      expect(p.assets[0].id).toBe(ids[0]?.media?.[shared.sha256]);
+      const names = p.facetValues.map((v: { name: string }) => v.name);
+      expect(names).toContain(`IP6${i}-chunk`);
+      expect(names).toContain(`Kabel / Chunk-Serie ${i}`);
+    }
+
+    // The shop's facts as GET /mappings reads them are kept for the isolate: the next request (a
+    // new adapter) validates a batch and writes without asking for them again.
+    await first.adapter.mappings();
+    const next = countingAdapter();
+    const kept = await next.adapter.mappings({ cached: true });
+    expect(kept.taxes).toEqual([{ id: taxId, code: 'Standard', rate: 19 }]);
+    expect(next.operations).toEqual([]);
+    const [updated] = await next.adapter.write(
+      [
+        {
+          index: 0,
+          record: upsert(skus[0] as string, records[0]?.record.product as Product, 'update'),
+          known: ids[0] ?? null,
+          previous: null,
+        },
+      ],
+      ctx,
+    );
+    expect(updated).toMatchObject({ ok: true, action: 'updated' });
+    expect(next.operations).not.toContain('Probe');
+    expect(next.operations).not.toContain('Manufacturers');
+    // Without `cached`, the shop is asked.
+    next.operations.length = 0;
+    await next.adapter.mappings();
+    expect(next.operations).toEqual(['Probe', 'Manufacturers']);
+  });
+
+  it('removes the option groups a refused attach left unattached before writing the chunk one by one', async () => {
+    const groupCount = async () =>
+      (await read('{ productOptionGroups(options: { take: 1 }) { totalItems } }')).productOptionGroups
+        .totalItems as number;
+    const before = await groupCount();
+    // Vendure makes the products and their option groups, then refuses the request that attaches the groups.
+    const { adapter: refusing, operations } = countingAdapter(new Set(['AttachGroups']));
+    const skus = ['NYM-AG-1', 'NYM-AG-2'];
+    const outcomes = (
+      await refusing.write(
+        skus.map((sku, i) => ({ index: i, record: upsert(sku, cableMaster(sku, taxId)), known: null, previous: null })),
+        {
+          mapping,
+          mediaBytes: async (ref) => {
+            const stored = imageStore.get(ref.sha256);
+            if (!stored) throw new Error(`no bytes for ${ref.sha256}`);
+            return new Blob([stored.bytes], { type: stored.type });
+          },
+          refusedUrl: (url) => refusedUrlReason(url, true),
+          linkBytes: async () => new Blob([]),
+          idsOf: async () => new Map(),
+          referencing: async () => [],
+        },
+      )
+    ).sort((a, b) => a.index - b.index);
+    expect(outcomes.map((o) => o.ok && o.action)).toEqual(['created', 'created']);
+    expect(operations.filter((o) => o === 'CreateProducts')).toHaveLength(1);
+    expect(operations.filter((o) => o === 'DeleteGroups')).toHaveLength(1);
+    // One group per product in the end (each product has one): the two the refused attach left are gone.
+    expect(await groupCount()).toBe(before + 2);
+    for (const outcome of outcomes) {
+      const { product: p } = await read(PRODUCT_READ, {
+        id: okIds(outcome as Awaited<ReturnType<typeof writeOne>>).product,
+      });
+      expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
+      expect(p.variants).toHaveLength(3);
     }
   });
 

@@ -1,5 +1,6 @@
 import { defaultMapping } from '../../../../src/sync/protocol/target';
 import type { Mappings } from '../../../../src/sync/protocol/wire';
+import { forgetKeptFacts, keptFacts } from '../common/kept-facts';
 import type { AdapterDeps, TargetAdapter, TargetConfig, TargetIds, TargetMapping } from '../target-adapter';
 import { codeUnits } from '../unit-codes';
 import { createCatalog } from './vendure-catalog';
@@ -54,15 +55,37 @@ interface ProbeAnswer {
   taxRates: { items: { value: number; enabled: boolean; category: { id: string } }[] };
 }
 
+/** The shop's channel and tax categories (the probe) and its mappings, kept across requests (common/kept-facts.ts). */
+interface VendureFacts {
+  probe: Promise<ProbeAnswer> | null;
+  mappings: Promise<Mappings> | null;
+}
+
 export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps): TargetAdapter {
   const client = createVendureClient(config.url, config.credentials, deps.http);
-  let shopFacts: Promise<ProbeAnswer> | null = null;
-  const facts = () => {
-    shopFacts ??= client.query<ProbeAnswer>(PROBE).catch((err) => {
-      shopFacts = null;
-      throw err;
-    });
-    return shopFacts;
+  const { username, password, token } = config.credentials as { username?: string; password?: string; token?: string };
+  const user = username ?? '\u0000token';
+  const secret = password ?? token ?? '';
+  const keep = () =>
+    keptFacts<VendureFacts>('vendure', config.url, user, secret, () => ({ probe: null, mappings: null }));
+  let kept = keep();
+  /** Forgets the kept facts (the shop refused a record: a tax category may be gone); the next request reads them. */
+  const forget = () => {
+    forgetKeptFacts('vendure', config.url, user, kept);
+    kept = keep();
+  };
+  // One catalog per adapter (one request): its chunks share the facet values and collections found.
+  const catalog = createCatalog(client);
+  const facts = (fresh = false) => {
+    const held = kept;
+    if (fresh || !held.probe) {
+      const read = client.query<ProbeAnswer>(PROBE);
+      held.probe = read;
+      read.catch(() => {
+        if (held.probe === read) held.probe = null;
+      });
+    }
+    return held.probe;
   };
   const taxRates = (answer: ProbeAnswer) =>
     new Map(answer.taxRates.items.filter((r) => r.enabled).map((r) => [r.category.id, r.value]));
@@ -72,7 +95,7 @@ export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps): T
     batchSize: 20,
 
     async probe() {
-      const answer = await facts();
+      const answer = await facts(true);
       const fields = await client.query<{
         globalSettings: {
           serverConfig: { entityCustomFields: { entityName: string; customFields: { name: string }[] }[] };
@@ -95,17 +118,31 @@ export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps): T
       };
     },
 
-    async mappings(): Promise<Mappings> {
-      const answer = await facts();
-      const rates = taxRates(answer);
-      const makers = await client.query<{ facets: { items: { values: { id: string; name: string }[] }[] } }>(
-        MANUFACTURERS,
-      );
-      return {
-        manufacturers: makers.facets.items[0]?.values.map((v) => ({ id: v.id, name: v.name })) ?? [],
-        units: codeUnits(),
-        taxes: answer.taxCategories.items.map((t) => ({ id: t.id, code: t.name, rate: rates.get(t.id) ?? 0 })),
-      };
+    /**
+     * The manufacturers, units and tax categories. `cached`: as read earlier in this isolate
+     * (for a batch's validation; the connector asks without it when a record names an id they
+     * lack); without it both the probe and the manufacturers are read again.
+     */
+    mappings(options?: { cached?: boolean }): Promise<Mappings> {
+      const held = kept;
+      if (options?.cached && held.mappings) return held.mappings;
+      const read = (async () => {
+        const answer = await facts(true);
+        const rates = taxRates(answer);
+        const makers = await client.query<{ facets: { items: { values: { id: string; name: string }[] }[] } }>(
+          MANUFACTURERS,
+        );
+        return {
+          manufacturers: makers.facets.items[0]?.values.map((v) => ({ id: v.id, name: v.name })) ?? [],
+          units: codeUnits(),
+          taxes: answer.taxCategories.items.map((t) => ({ id: t.id, code: t.name, rate: rates.get(t.id) ?? 0 })),
+        };
+      })();
+      held.mappings = read;
+      read.catch(() => {
+        if (held.mappings === read) held.mappings = null;
+      });
+      return read;
     },
 
     async findBySku(skus) {
@@ -129,13 +166,15 @@ export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps): T
       const answer = await facts();
       const writeDeps = {
         client,
-        catalog: createCatalog(client),
+        catalog,
         ctx,
         channelLanguage: answer.activeChannel.defaultLanguageCode,
         taxRates: taxRates(answer),
         pictures: new Map(),
       };
-      return writeRecords(writeDeps, records, await findProducts(client, records));
+      const outcomes = await writeRecords(writeDeps, records, await findProducts(client, records));
+      if (outcomes.some((o) => !o.ok)) forget();
+      return outcomes;
     },
   };
 }

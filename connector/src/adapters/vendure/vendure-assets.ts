@@ -22,6 +22,43 @@ const CREATE_ASSETS = `mutation CreateAssets($input: [CreateAssetInput!]!) {
 
 export const hashTag = (sha256: string) => `sha256:${sha256}`;
 
+/**
+ * The assets of a chunk's images by content hash, found by their tags once for the chunk
+ * (`assetsByHash`) instead of once per record; the uploads of the chunk's records join it, so
+ * a second record with the same new image finds the first one's upload.
+ */
+export interface ChunkAssets {
+  /** Content hash -> asset id. */
+  ids: Map<string, string>;
+  /** The hashes asked for (found or not). */
+  asked: Set<string>;
+}
+
+/** The assets tagged with these content hashes, one query per 50 hashes. */
+export async function assetsByHash(client: VendureClient, hashes: string[]): Promise<ChunkAssets> {
+  const chunk: ChunkAssets = { ids: new Map(), asked: new Set() };
+  const unique = [...new Set(hashes)];
+  for (let i = 0; i < unique.length; i += 50) {
+    const page = unique.slice(i, i + 50);
+    const tagged = await client.query<{ assets: { items: { id: string; tags: { value: string }[] }[] } }>(
+      ASSETS_BY_TAG,
+      { tags: page.map(hashTag) },
+    );
+    addTagged(chunk.ids, tagged.assets.items);
+    for (const sha of page) chunk.asked.add(sha);
+  }
+  return chunk;
+}
+
+function addTagged(ids: Map<string, string>, assets: { id: string; tags: { value: string }[] }[]) {
+  for (const asset of assets) {
+    for (const tag of asset.tags) {
+      const sha = tag.value.startsWith('sha256:') ? tag.value.slice(7) : null;
+      if (sha && !ids.has(sha)) ids.set(sha, asset.id);
+    }
+  }
+}
+
 /** The asset id of every image, uploading the ones the shop lacks; throws a refusal naming the image's index. */
 export async function ensureAssets(
   client: VendureClient,
@@ -30,6 +67,8 @@ export async function ensureAssets(
   bytes: (ref: MediaRef) => Promise<Blob>,
   /** The known ids already checked to exist (`aliveAssets`, read once per chunk); without it they are read here. */
   checked: Set<string> | null = null,
+  /** The chunk's images found by hash (`assetsByHash`); hashes it asked for are not asked again. */
+  chunk: ChunkAssets | null = null,
 ): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   const unique = [...new Map(refs.map((r) => [r.sha256, r])).values()];
@@ -44,20 +83,18 @@ export async function ensureAssets(
     }
   }
 
+  for (const r of unique) {
+    const id = chunk?.ids.get(r.sha256);
+    if (id && !ids.has(r.sha256)) ids.set(r.sha256, id);
+  }
   let missing = unique.filter((r) => !ids.has(r.sha256));
-  if (missing.length > 0) {
+  const ask = missing.filter((r) => !chunk?.asked.has(r.sha256));
+  if (ask.length > 0) {
     const tagged = await client.query<{ assets: { items: { id: string; tags: { value: string }[] }[] } }>(
       ASSETS_BY_TAG,
-      {
-        tags: missing.map((r) => hashTag(r.sha256)),
-      },
+      { tags: ask.map((r) => hashTag(r.sha256)) },
     );
-    for (const asset of tagged.assets.items) {
-      for (const tag of asset.tags) {
-        const sha = tag.value.startsWith('sha256:') ? tag.value.slice(7) : null;
-        if (sha && !ids.has(sha)) ids.set(sha, asset.id);
-      }
-    }
+    addTagged(ids, tagged.assets.items);
     missing = missing.filter((r) => !ids.has(r.sha256));
   }
 
@@ -72,6 +109,7 @@ export async function ensureAssets(
     const result = created.createAssets[0];
     if (!result) throw new VendureRefusal(`Vendure stored no asset for ${ref.fileName}`);
     ids.set(ref.sha256, unwrap(result).id);
+    chunk?.ids.set(ref.sha256, unwrap(result).id);
   }
   return ids;
 }

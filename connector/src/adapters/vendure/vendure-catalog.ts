@@ -4,9 +4,13 @@ import { categoryValue, type FacetValueRef } from './vendure-record';
 
 /**
  * Facets, facet values and collections, found by their deterministic codes and created only
- * when missing, so that a second run reuses them. One `Catalog` lives for one `write` call and
- * remembers what it found (ids by code), so records of a batch that share a feature value ask
- * once.
+ * when missing, so that a second run reuses them. One `Catalog` lives for one adapter (one
+ * request: its chunks' `write` calls) and remembers what it found (ids by code), so records
+ * and chunks that share a feature value or a category ask once. A chunk's values and
+ * collections are asked for all its records at once (`facetValueIds` with every record's
+ * refs, `findCollections` with every path) before its records are prepared one by one; what
+ * is missing is created in one request per kind (facets, values: aliased fields of one
+ * document, Vendure runs them one after the other).
  */
 export interface Catalog {
   /** Facet value ids for the refs, created where missing; keyed `facetCode/code`. */
@@ -19,6 +23,12 @@ export interface Catalog {
    * alone then. Writes only when the collection's featured asset differs.
    */
   collectionImage(path: string[], assetId: string | null, locales: string[]): Promise<void>;
+  /**
+   * Reads the collections of these paths and their parents, with their featured assets, in
+   * one query per 100 slugs, so that `ensureCollections` and `collectionImage` ask nothing
+   * more for them (a path not found is created by `ensureCollections`).
+   */
+  findCollections(paths: string[][]): Promise<void>;
 }
 
 export const refKey = (ref: { facetCode: string; code: string }) => `${ref.facetCode}/${ref.code}`;
@@ -29,12 +39,25 @@ const FACETS = `query Facets($codes: [String!]) {
 const FACET_VALUES = `query FacetValues($codes: [String!]) {
   facetValues(options: { filter: { code: { in: $codes } }, take: 1000 }) { items { id code facet { code } } }
 }`;
-const CREATE_FACET = `mutation CreateFacet($input: CreateFacetInput!) { createFacet(input: $input) { id code } }`;
-const CREATE_VALUES = `mutation CreateFacetValues($input: [CreateFacetValueInput!]!) {
-  createFacetValues(input: $input) { id code facet { code } }
-}`;
+
+/**
+ * `count` calls of one mutation as aliased fields of one document (`a0`, `a1`, ...), the k-th
+ * with the variable `$i<k>` as its input: Vendure runs them one after the other, each in its
+ * own transaction, so one request does what `count` would.
+ */
+export function aliasedMutation(name: string, field: string, inputType: string, selection: string, count: number) {
+  const declared = Array.from({ length: count }, (_, k) => `$i${k}: ${inputType}`).join(', ');
+  const fields = Array.from({ length: count }, (_, k) => `a${k}: ${field}(input: $i${k}) { ${selection} }`);
+  return `mutation ${name}(${declared}) {\n${fields.join('\n')}\n}`;
+}
+
+/** The variables of `aliasedMutation`: `i0`, `i1`, ... */
+export const aliasedInputs = (inputs: unknown[]) => Object.fromEntries(inputs.map((input, k) => [`i${k}`, input]));
 const COLLECTIONS = `query Collections($slug: String!) {
   collections(options: { filter: { slug: { eq: $slug } }, take: 1 }) { items { id } }
+}`;
+const COLLECTIONS_BY_SLUG = `query CollectionsBySlug($slugs: [String!]) {
+  collections(options: { filter: { slug: { in: $slugs } }, take: 100 }) { items { id slug featuredAsset { id tags { value } } } }
 }`;
 const COLLECTION_IMAGE = `query CollectionImage($id: ID!) {
   collection(id: $id) { id featuredAsset { id tags { value } } }
@@ -46,20 +69,32 @@ export function createCatalog(client: VendureClient): Catalog {
   const facets = new Map<string, string>();
   const values = new Map<string, string>();
   const collections = new Map<string, string>();
+  /** Slugs `findCollections` found no collection for (until made). */
+  const absent = new Set<string>();
+  /** Collection id -> its featured asset as last read or written (null: none), for the catalog's life. */
+  const featured = new Map<string, { id: string; pim: boolean } | null>();
+  const featuredOf = (asset: { id: string; tags: { value: string }[] } | null) => {
+    // `pim-was:` marks a picture the PIM set whose URL has newer bytes since (vendure-assets.ts).
+    const pim = asset?.tags.some((t) => t.value.startsWith('pim-url:') || t.value.startsWith('pim-was:'));
+    return asset && { id: asset.id, pim: pim === true };
+  };
 
   async function facetIds(wanted: FacetValueRef[], locales: string[]) {
     const missing = [...new Set(wanted.map((r) => r.facetCode))].filter((c) => !facets.has(c));
     if (missing.length === 0) return;
     const found = await client.query<{ facets: { items: { id: string; code: string }[] } }>(FACETS, { codes: missing });
     for (const f of found.facets.items) facets.set(f.code, f.id);
-    for (const code of missing) {
-      if (facets.has(code)) continue;
+    const toCreate = missing.filter((code) => !facets.has(code));
+    if (toCreate.length === 0) return;
+    const inputs = toCreate.map((code) => {
       const name = wanted.find((r) => r.facetCode === code)?.facetName ?? code;
-      const created = await client.query<{ createFacet: { id: string; code: string } }>(CREATE_FACET, {
-        input: { code, isPrivate: false, translations: locales.map((languageCode) => ({ languageCode, name })) },
-      });
-      facets.set(code, unwrap(created.createFacet).id);
-    }
+      return { code, isPrivate: false, translations: locales.map((languageCode) => ({ languageCode, name })) };
+    });
+    const created = await client.query<Record<string, { id: string } | { errorCode: string; message: string }>>(
+      aliasedMutation('CreateFacets', 'createFacet', 'CreateFacetInput!', 'id code', inputs.length),
+      aliasedInputs(inputs),
+    );
+    for (const [i, code] of toCreate.entries()) facets.set(code, unwrap(created[`a${i}`] as { id: string }).id);
   }
 
   async function facetValueIds(refs: FacetValueRef[], locales: string[]) {
@@ -67,25 +102,37 @@ export function createCatalog(client: VendureClient): Catalog {
     const missing = unique.filter((r) => !values.has(refKey(r)));
     if (missing.length > 0) {
       await facetIds(missing, locales);
-      const found = await client.query<{
-        facetValues: { items: { id: string; code: string; facet: { code: string } }[] };
-      }>(FACET_VALUES, { codes: missing.map((r) => r.code) });
-      for (const v of found.facetValues.items) values.set(`${v.facet.code}/${v.code}`, v.id);
+      const codes = [...new Set(missing.map((r) => r.code))];
+      for (let i = 0; i < codes.length; i += 200) {
+        const found = await client.query<{
+          facetValues: { items: { id: string; code: string; facet: { code: string } }[] };
+        }>(FACET_VALUES, { codes: codes.slice(i, i + 200) });
+        for (const v of found.facetValues.items) values.set(`${v.facet.code}/${v.code}`, v.id);
+      }
       const toCreate = missing.filter((r) => !values.has(refKey(r)));
-      // One call per facet: Vendure's createFacetValues puts every value into the first input's facet.
-      for (const facetCode of new Set(toCreate.map((r) => r.facetCode))) {
-        const created = await client.query<{
-          createFacetValues: { id: string; code: string; facet: { code: string } }[];
-        }>(CREATE_VALUES, {
-          input: toCreate
-            .filter((r) => r.facetCode === facetCode)
-            .map((r) => ({
-              facetId: facets.get(r.facetCode),
-              code: r.code,
-              translations: locales.map((languageCode) => ({ languageCode, name: r.name })),
-            })),
-        });
-        for (const v of created.createFacetValues) values.set(`${v.facet.code}/${v.code}`, v.id);
+      // One list per facet (Vendure's createFacetValues puts every value into the first input's
+      // facet), all facets' lists as aliased fields of one document.
+      const byFacet = [...new Set(toCreate.map((r) => r.facetCode))].map((facetCode) =>
+        toCreate
+          .filter((r) => r.facetCode === facetCode)
+          .map((r) => ({
+            facetId: facets.get(r.facetCode),
+            code: r.code,
+            translations: locales.map((languageCode) => ({ languageCode, name: r.name })),
+          })),
+      );
+      if (byFacet.length > 0) {
+        const created = await client.query<Record<string, { id: string; code: string; facet: { code: string } }[]>>(
+          aliasedMutation(
+            'CreateFacetValues',
+            'createFacetValues',
+            '[CreateFacetValueInput!]!',
+            'id code facet { code }',
+            byFacet.length,
+          ),
+          aliasedInputs(byFacet),
+        );
+        for (const list of Object.values(created)) for (const v of list) values.set(`${v.facet.code}/${v.code}`, v.id);
       }
     }
     return new Map(
@@ -94,11 +141,14 @@ export function createCatalog(client: VendureClient): Catalog {
   }
 
   async function collectionFor(path: string[], locales: string[]): Promise<string> {
-    const slug = `pim-${slugify(path.join(' ')).slice(0, 80)}-${shortHash(path.join('\u0000'))}`;
+    const slug = slugOf(path);
     const known = collections.get(slug);
     if (known) return known;
-    const found = await client.query<{ collections: { items: { id: string }[] } }>(COLLECTIONS, { slug });
-    let id = found.collections.items[0]?.id;
+    // A slug `findCollections` asked for and did not find needs no second look.
+    let id = absent.has(slug)
+      ? undefined
+      : (await client.query<{ collections: { items: { id: string }[] } }>(COLLECTIONS, { slug })).collections.items[0]
+          ?.id;
     if (!id) {
       const parentId = path.length > 1 ? await collectionFor(path.slice(0, -1), locales) : undefined;
       const value = categoryValue(path);
@@ -123,13 +173,13 @@ export function createCatalog(client: VendureClient): Catalog {
         },
       });
       id = created.createCollection.id;
+      // Made without assets: `collectionImage` needs no read to know it has none.
+      featured.set(id, null);
+      absent.delete(slug);
     }
     collections.set(slug, id);
     return id;
   }
-
-  /** Collection id -> its featured asset as last read or written (null: none), for the write's life. */
-  const featured = new Map<string, { id: string; pim: boolean } | null>();
 
   return {
     facetValueIds,
@@ -142,10 +192,7 @@ export function createCatalog(client: VendureClient): Catalog {
         const found = await client.query<{
           collection: { featuredAsset: { id: string; tags: { value: string }[] } | null } | null;
         }>(COLLECTION_IMAGE, { id });
-        const asset = found.collection?.featuredAsset ?? null;
-        // `pim-was:` marks a picture the PIM set whose URL has newer bytes since (vendure-assets.ts).
-        const pim = asset?.tags.some((t) => t.value.startsWith('pim-url:') || t.value.startsWith('pim-was:'));
-        featured.set(id, asset && { id: asset.id, pim: pim === true });
+        featured.set(id, featuredOf(found.collection?.featuredAsset ?? null));
       }
       const current = featured.get(id) ?? null;
       if (assetId ? current?.id === assetId : !current?.pim) return;
@@ -157,5 +204,27 @@ export function createCatalog(client: VendureClient): Catalog {
       });
       featured.set(id, assetId ? { id: assetId, pim: true } : null);
     },
+    async findCollections(paths) {
+      const wanted = new Set<string>();
+      for (const path of paths) for (let n = 1; n <= path.length; n++) wanted.add(slugOf(path.slice(0, n)));
+      const slugs = [...wanted].filter((slug) => !collections.has(slug));
+      for (let i = 0; i < slugs.length; i += 100) {
+        const found = await client.query<{
+          collections: {
+            items: { id: string; slug: string; featuredAsset: { id: string; tags: { value: string }[] } | null }[];
+          };
+        }>(COLLECTIONS_BY_SLUG, { slugs: slugs.slice(i, i + 100) });
+        for (const c of found.collections.items) {
+          collections.set(c.slug, c.id);
+          featured.set(c.id, featuredOf(c.featuredAsset));
+        }
+        for (const slug of slugs.slice(i, i + 100)) if (!collections.has(slug)) absent.add(slug);
+      }
+    },
   };
+}
+
+/** A category path's collection slug: readable, and unique by the path's hash. */
+function slugOf(path: string[]): string {
+  return `pim-${slugify(path.join(' ')).slice(0, 80)}-${shortHash(path.join('\u0000'))}`;
 }

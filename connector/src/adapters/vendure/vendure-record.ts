@@ -117,3 +117,26 @@ export function optionGroups(product: Product, mapping: TargetMapping): OptionGr
 function optionOf(name: string) {
   return { code: codeOf(name, 40, 'o'), name };
 }
+
+/** The facet values one record needs: the product's (features, categories, unit) and each variant's own. */
+export interface RecordRefs {
+  plans: OptionGroupPlan[];
+  product: FacetValueRef[];
+  /** Variant SKU -> its facet values (without the option groups' features). */
+  variants: Map<string, FacetValueRef[]>;
+}
+
+export function recordRefs(sku: string, product: Product, mapping: TargetMapping): RecordRefs {
+  const plans = optionGroups(product, mapping);
+  const defining = new Set(plans.flatMap((p) => (p.feature === null ? [] : [p.feature])));
+  const refs: FacetValueRef[] = [
+    ...featureValues(product, mapping),
+    ...product.categories.map((c) => categoryValue(c.path)),
+  ];
+  if (product.unitId) refs.push(unitValue(product.unitId));
+  const nodes = product.variants.length > 0 ? product.variants : [{ ...product, sku }];
+  const variants = new Map(
+    nodes.map((v) => [v.sku, product.variants.length ? featureValues(v, mapping, defining) : []]),
+  );
+  return { plans, product: refs, variants };
+}

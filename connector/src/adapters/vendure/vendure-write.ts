@@ -4,19 +4,23 @@ import { imagesFor } from '../common/images';
 import { MediaError } from '../../media/media-bytes';
 import { localesOf } from '../common/texts';
 import type { RecordOutcome, TargetIds, TargetRecord, WriteContext } from '../target-adapter';
-import { aliveAssets, ensureAssets, ensureLinkAsset, type LinkAsset } from './vendure-assets';
+import {
+  aliveAssets,
+  assetsByHash,
+  type ChunkAssets,
+  ensureAssets,
+  ensureLinkAsset,
+  type LinkAsset,
+} from './vendure-assets';
 import { type Catalog, refKey } from './vendure-catalog';
 import { unwrap, type VendureClient, VendureRefusal } from './vendure-client';
 import {
-  categoryValue,
   channelPrice,
   type FacetValueRef,
-  featureValues,
   type OptionGroupPlan,
-  optionGroups,
   productSlug,
+  recordRefs,
   textOf,
-  unitValue,
 } from './vendure-record';
 import {
   CREATE_GROUP_FIELDS,
@@ -45,6 +49,8 @@ export interface WriteDeps {
   aliveAssets?: Set<string>;
   /** Category picture assets by URL, found (or renewed) once per write (`linkAsset`). */
   pictures?: Map<string, LinkAsset>;
+  /** The chunk's images found by their hash tags once for the chunk (`lookUpChunk`). */
+  chunkAssets?: ChunkAssets;
 }
 
 /** Raised inside a write to name the record's field a refusal belongs to. */
@@ -162,6 +168,16 @@ export async function writeRecords(
         : [record.sku, ...record.product.variants.map((v) => v.sku)],
     ),
   );
+  // A create refused as the shop's own makes nothing: its facet values and images are not looked up or made.
+  deps = await lookUpChunk(
+    deps,
+    targets.filter(
+      ({ record }) =>
+        record.op === 'deactivate' ||
+        shops.has(record.sku) ||
+        ![record.sku, ...record.product.variants.map((v) => v.sku)].some((sku) => owned.has(sku)),
+    ),
+  );
   const seen = new Set<string>();
   for (const target of targets) {
     const { record, index } = target;
@@ -220,16 +236,19 @@ async function sendCreates(
   creating: { target: TargetRecord; prepared: PreparedUpsert }[],
 ): Promise<RecordOutcome[]> {
   if (creating.length === 0) return [];
+  let madeGroups: string[] = [];
   try {
     return await createTogether(deps, creating);
   } catch (err) {
     if (!(err instanceof VendureRefusal)) throw err;
+    if (err instanceof CreatesRefused) madeGroups = err.groups;
   }
   const targets = creating.map((c) => c.target);
   const found = await findProducts(
     deps.client,
     targets.map((t) => ({ ...t, known: null })),
   );
+  await removeUnattached(deps.client, madeGroups, found);
   const outcomes: RecordOutcome[] = [];
   for (const target of targets) {
     const outcome = await writeRecord(deps, target, found.get(target.record.sku) ?? null);
@@ -272,6 +291,27 @@ async function createTogether(
     `mutation CreateProducts(${declared.join(', ')}) {\n${fields.join('\n')}\n}`,
     variables,
   );
+  try {
+    return await attachAndCreateVariants(deps, creating, made, groups);
+  } catch (err) {
+    // The groups exist now, attached or not: the one-by-one retry removes those left unattached.
+    if (err instanceof VendureRefusal)
+      throw new CreatesRefused(
+        err.message,
+        err.code,
+        groups.map((g) => (made[g.alias] as ShopOptionGroup).id),
+      );
+    throw err;
+  }
+}
+
+/** `createTogether`'s second and third requests: the option groups attached, then every variant of the chunk. */
+async function attachAndCreateVariants(
+  deps: WriteDeps,
+  creating: { target: TargetRecord; prepared: PreparedUpsert }[],
+  made: Record<string, ShopProduct | ShopOptionGroup>,
+  groups: { product: number; code: string; alias: string }[],
+): Promise<RecordOutcome[]> {
   const productAt = (i: number) => made[`p${i}`] as ShopProduct;
   if (groups.length > 0) {
     const attach: string[] = [];
@@ -308,6 +348,36 @@ async function createTogether(
     ),
     action: 'created',
   }));
+}
+
+/** A refusal of `createTogether` after its first request, with the option groups that request made. */
+class CreatesRefused extends VendureRefusal {
+  constructor(
+    message: string,
+    code: string | null,
+    readonly groups: string[],
+  ) {
+    super(message, code);
+  }
+}
+
+const DELETE_GROUPS = `mutation DeleteGroups($ids: [ID!]!) { deleteProductOptionGroups(ids: $ids) { result message } }`;
+
+/**
+ * The option groups a refused `createTogether` made that no product of the chunk holds (their
+ * attach was refused, or never sent), deleted in one request before the records are written
+ * one by one: the retry makes each product's groups again, so these would stay in the shop
+ * unattached. A deletion Vendure refuses leaves them (nothing the records depend on).
+ */
+async function removeUnattached(client: VendureClient, made: string[], found: Map<string, ShopProduct>) {
+  const attached = new Set([...found.values()].flatMap((p) => p.optionGroups.map((g) => g.id)));
+  const loose = made.filter((id) => !attached.has(id));
+  if (loose.length === 0) return;
+  try {
+    await client.query(DELETE_GROUPS, { ids: loose });
+  } catch (err) {
+    if (!(err instanceof VendureRefusal)) throw err;
+  }
 }
 
 /** The SKUs among these that are variants of products without `pimSku` (the shop's own), read per 100. */
@@ -445,6 +515,55 @@ async function deactivate(
   return { index, ok: true, ids: null, action: 'deactivated' };
 }
 
+/** The Vendure languages a record is written in: the mapped ones and the channel's default. */
+function localesToWrite(deps: WriteDeps): string[] {
+  return [...new Set([...localesOf(deps.ctx.mapping).map(([, code]) => code), deps.channelLanguage])];
+}
+
+/**
+ * What the chunk's upserts look up in the shop, asked for all of them at once before any is
+ * prepared: the images by their hash tags (those the mirror's ids do not already give), the
+ * facet values of every record's features, categories and units (the missing ones created in
+ * one request per kind), and the collections of every category path with their featured
+ * assets. Each record's `prepareUpsert` then finds them in the catalog and `chunkAssets`
+ * instead of asking per record. A lookup Vendure refuses here is left to the records: each asks
+ * again on its own, so the refusal lands on the record it belongs to.
+ */
+async function lookUpChunk(deps: WriteDeps, targets: TargetRecord[]): Promise<WriteDeps> {
+  const { mapping } = deps.ctx;
+  const upserts = targets.flatMap(({ record, known }) =>
+    record.op === 'deactivate' ? [] : [{ sku: record.sku, product: record.product, known }],
+  );
+  if (upserts.length === 0) return deps;
+  const locales = localesToWrite(deps);
+  const hashes = upserts.flatMap(({ product, known }) =>
+    [...imagesFor(product, mapping), ...product.variants.flatMap((v) => imagesFor(v, mapping))]
+      .map((m) => m.sha256)
+      .filter((sha) => {
+        const id = known?.media?.[sha];
+        return !(id && deps.aliveAssets?.has(id));
+      }),
+  );
+  const refs = upserts.flatMap(({ sku, product }) => {
+    const { product: own, variants } = recordRefs(sku, product, mapping);
+    return [...own, ...[...variants.values()].flat()];
+  });
+  const refused = async <T>(lookup: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await lookup();
+    } catch (err) {
+      if (!(err instanceof VendureRefusal)) throw err;
+      return undefined;
+    }
+  };
+  const chunkAssets = hashes.length > 0 ? await refused(() => assetsByHash(deps.client, hashes)) : undefined;
+  await refused(() => deps.catalog.facetValueIds(refs, locales));
+  await refused(() =>
+    deps.catalog.findCollections(upserts.flatMap(({ product }) => product.categories.map((c) => c.path))),
+  );
+  return chunkAssets ? { ...deps, chunkAssets } : deps;
+}
+
 /** A record in Vendure's input shapes, with the catalog entries, assets and collections it needs already there. */
 interface PreparedUpsert {
   /** The product's input, without its id. */
@@ -464,7 +583,7 @@ async function prepareUpsert(
 ): Promise<PreparedUpsert> {
   const { mapping } = deps.ctx;
   const pairs = localesOf(mapping);
-  const locales = [...new Set([...pairs.map(([, code]) => code), deps.channelLanguage])];
+  const locales = localesToWrite(deps);
   const textsFor = (node: Parameters<typeof textOf>[0]) =>
     locales.map((languageCode) => {
       const language = pairs.find(([, code]) => code === languageCode)?.[0] ?? mapping.defaultLanguage;
@@ -495,22 +614,15 @@ async function prepareUpsert(
       known?.media ?? {},
       deps.ctx.mediaBytes,
       deps.aliveAssets ?? null,
+      deps.chunkAssets ?? null,
     );
   } catch (err) {
     if (!(err instanceof VendureRefusal)) throw err;
     throw new FieldRefusal('product.media', err.message);
   }
 
-  const plans = optionGroups(product, mapping);
-  const defining = new Set(plans.flatMap((p) => (p.feature === null ? [] : [p.feature])));
-  const productRefs: FacetValueRef[] = [
-    ...featureValues(product, mapping),
-    ...product.categories.map((c) => categoryValue(c.path)),
-  ];
-  if (product.unitId) productRefs.push(unitValue(product.unitId));
-  const variantRefs = new Map(
-    nodes.map((v) => [v.sku, product.variants.length ? featureValues(v, mapping, defining) : []]),
-  );
+  const refs = recordRefs(sku, product, mapping);
+  const { plans, product: productRefs, variants: variantRefs } = refs;
   const valueIds = await deps.catalog.facetValueIds([...productRefs, ...[...variantRefs.values()].flat()], locales);
   await deps.catalog.ensureCollections(
     product.categories.map((c) => c.path),
