@@ -10,6 +10,7 @@ import type { ValueKind } from '../lib/values';
 import { NewProductDialog } from '../pages/products/NewProductDialog';
 import { InlineCell } from '../pages/products/InlineCell';
 import { useSession } from '../session/session';
+import { ActionsTable } from '../components/ActionsTable';
 
 const COLUMNS: { field: 'name' | 'gtin' | 'price' | 'status'; label: MessageKey; kind: ValueKind }[] = [
   { field: 'name', label: 'field.name', kind: 'text' },
@@ -40,54 +41,39 @@ export function VariantsPanel({ product }: { product: ProductDetail }) {
       {product.variants.length === 0 ? (
         <p className="empty">{t('variants.none')}</p>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">{t('field.sku')}</th>
-              {COLUMNS.map((c) => (
-                <th scope="col" key={c.field}>
-                  {t(c.label)}
-                </th>
-              ))}
-              <th scope="col">
-                <span className="visually-hidden">{t('common.actions')}</span>
+        <ActionsTable columns={[t('field.sku'), ...COLUMNS.map((c) => t(c.label))]}>
+          {product.variants.map((v) => (
+            <tr key={v.productId}>
+              <th scope="row">
+                <Link to={`/products/${v.productId}`}>{v.sku}</Link>
               </th>
-            </tr>
-          </thead>
-          <tbody>
-            {product.variants.map((v) => (
-              <tr key={v.productId}>
-                <th scope="row">
-                  <Link to={`/products/${v.productId}`}>{v.sku}</Link>
-                </th>
-                {COLUMNS.map((c) => (
-                  <td key={c.field}>
-                    <InlineCell
-                      elementId={v.productId}
-                      field={c.field}
-                      label={t(c.label)}
-                      rowLabel={v.sku ?? ''}
-                      value={v[c.field] === null ? null : String(v[c.field])}
-                      kind={c.kind}
-                      setValue={saveValue}
-                      onSaved={() => void refresh()}
-                    />
-                  </td>
-                ))}
-                <td className="actions">
-                  <button
-                    type="button"
-                    className="danger-quiet"
-                    onClick={() => setDeleting(v)}
-                    aria-label={t('variants.deleteNamed', { sku: v.sku ?? '' })}
-                  >
-                    {t('common.delete')}
-                  </button>
+              {COLUMNS.map((c) => (
+                <td key={c.field}>
+                  <InlineCell
+                    elementId={v.productId}
+                    field={c.field}
+                    label={t(c.label)}
+                    rowLabel={v.sku ?? ''}
+                    value={v[c.field] === null ? null : String(v[c.field])}
+                    kind={c.kind}
+                    setValue={saveValue}
+                    onSaved={() => void refresh()}
+                  />
                 </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+              ))}
+              <td className="actions">
+                <button
+                  type="button"
+                  className="danger-quiet"
+                  onClick={() => setDeleting(v)}
+                  aria-label={t('variants.deleteNamed', { sku: v.sku ?? '' })}
+                >
+                  {t('common.delete')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </ActionsTable>
       )}
       {adding && (
         <NewProductDialog

@@ -27,6 +27,7 @@ import { MemberAccessDialog } from './MemberAccessDialog';
 import { AdminSso } from './AdminSso';
 import { AdminTeam } from './AdminTeam';
 import { RoleOptions } from './RoleOptions';
+import { ActionsTable } from '../components/ActionsTable';
 
 /**
  * Admin: the company's users, their role (and a translator's languages, docs/teams.md), their
@@ -117,110 +118,98 @@ export default function Admin() {
       <h1>{t('admin.title')}</h1>
       <p className="muted">{t('admin.intro')}</p>
       <QueryState isPending={users.isPending} error={users.error} unsupportedText={t('admin.unsupported')}>
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">{t('account.name')}</th>
-              <th scope="col">{t('signIn.email')}</th>
-              <th scope="col">{t('account.role')}</th>
-              <th scope="col">{t('account.aiSwitch')}</th>
-              <th scope="col">{t('team.status')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('common.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data?.items.map((u) => (
-              <tr key={u.userId}>
-                <th scope="row">{u.name}</th>
-                <td>{u.email}</td>
-                <td>
-                  <select
-                    value={u.role}
-                    disabled={u.status === 'deactivated'}
-                    aria-label={t('admin.roleFor', { name: u.name || u.email })}
-                    onChange={(e) => void setRole(u, e.target.value, u.languages)}
-                  >
-                    <RoleOptions customRoles={customRoles} />
-                  </select>
-                  {ssoRoleNote(u, t, roles.data?.items) && (
-                    <div className="muted">{ssoRoleNote(u, t, roles.data?.items)}</div>
-                  )}
-                  {takesLanguages(u.role, roles.data?.items) && (
-                    <input
-                      key={u.languages.join(',')}
-                      defaultValue={u.languages.join(', ')}
-                      placeholder={t('admin.languages')}
-                      aria-label={t('admin.languagesFor', { name: u.name || u.email })}
-                      onBlur={(e) => {
-                        const next = languagesOf(e.target.value);
-                        if (next.join(',') !== u.languages.join(',')) void setRole(u, u.role, next);
-                      }}
-                    />
-                  )}
-                  {u.role !== 'admin' && (
-                    <div className="muted">
-                      {t('team.scope')}: {scopeSummary(u, scopeNames, t)}{' '}
-                      {u.status === 'active' && (
-                        <button
-                          type="button"
-                          onClick={() => setAccess(u)}
-                          aria-label={t('team.scopeFor', { name: u.name || u.email })}
-                        >
-                          {t('team.scopeEdit')}
-                        </button>
-                      )}
-                    </div>
-                  )}
-                </td>
-                <td>
-                  <label className="switch">
-                    <input
-                      type="checkbox"
-                      role="switch"
-                      aria-checked={u.aiMayEditClassifications}
-                      checked={u.aiMayEditClassifications}
-                      onChange={(e) => void setSwitch(u, e.target.checked)}
-                      aria-label={t('admin.switchFor', { name: u.name || u.email })}
-                    />
-                    <span>{u.aiMayEditClassifications ? t('common.on') : t('common.off')}</span>
-                  </label>
-                  <ErrorText message={errors[u.userId] || null} />
-                </td>
-                <td>{t(`team.status.${u.status}`)}</td>
-                <td className="actions">
-                  {u.status === 'active' ? (
-                    <button
-                      type="button"
-                      className="danger-quiet"
-                      onClick={() => setDeactivating(u)}
-                      aria-label={t('team.deactivateFor', { name: u.name || u.email })}
-                    >
-                      {t('team.deactivate')}
-                    </button>
-                  ) : (
-                    <button
-                      type="button"
-                      onClick={() => void reactivate(u)}
-                      aria-label={t('team.reactivateFor', { name: u.name || u.email })}
-                    >
-                      {t('team.reactivate')}
-                    </button>
-                  )}
+        <ActionsTable
+          columns={[t('account.name'), t('signIn.email'), t('account.role'), t('account.aiSwitch'), t('team.status')]}
+        >
+          {users.data?.items.map((u) => (
+            <tr key={u.userId}>
+              <th scope="row">{u.name}</th>
+              <td>{u.email}</td>
+              <td>
+                <select
+                  value={u.role}
+                  disabled={u.status === 'deactivated'}
+                  aria-label={t('admin.roleFor', { name: u.name || u.email })}
+                  onChange={(e) => void setRole(u, e.target.value, u.languages)}
+                >
+                  <RoleOptions customRoles={customRoles} />
+                </select>
+                {ssoRoleNote(u, t, roles.data?.items) && (
+                  <div className="muted">{ssoRoleNote(u, t, roles.data?.items)}</div>
+                )}
+                {takesLanguages(u.role, roles.data?.items) && (
+                  <input
+                    key={u.languages.join(',')}
+                    defaultValue={u.languages.join(', ')}
+                    placeholder={t('admin.languages')}
+                    aria-label={t('admin.languagesFor', { name: u.name || u.email })}
+                    onBlur={(e) => {
+                      const next = languagesOf(e.target.value);
+                      if (next.join(',') !== u.languages.join(',')) void setRole(u, u.role, next);
+                    }}
+                  />
+                )}
+                {u.role !== 'admin' && (
+                  <div className="muted">
+                    {t('team.scope')}: {scopeSummary(u, scopeNames, t)}{' '}
+                    {u.status === 'active' && (
+                      <button
+                        type="button"
+                        onClick={() => setAccess(u)}
+                        aria-label={t('team.scopeFor', { name: u.name || u.email })}
+                      >
+                        {t('team.scopeEdit')}
+                      </button>
+                    )}
+                  </div>
+                )}
+              </td>
+              <td>
+                <label className="switch">
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    aria-checked={u.aiMayEditClassifications}
+                    checked={u.aiMayEditClassifications}
+                    onChange={(e) => void setSwitch(u, e.target.checked)}
+                    aria-label={t('admin.switchFor', { name: u.name || u.email })}
+                  />
+                  <span>{u.aiMayEditClassifications ? t('common.on') : t('common.off')}</span>
+                </label>
+                <ErrorText message={errors[u.userId] || null} />
+              </td>
+              <td>{t(`team.status.${u.status}`)}</td>
+              <td className="actions">
+                {u.status === 'active' ? (
                   <button
                     type="button"
                     className="danger-quiet"
-                    onClick={() => setRevoking(u)}
-                    aria-label={t('admin.revokeFor', { name: u.name || u.email })}
+                    onClick={() => setDeactivating(u)}
+                    aria-label={t('team.deactivateFor', { name: u.name || u.email })}
                   >
-                    {t('admin.revoke')}
+                    {t('team.deactivate')}
                   </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                ) : (
+                  <button
+                    type="button"
+                    onClick={() => void reactivate(u)}
+                    aria-label={t('team.reactivateFor', { name: u.name || u.email })}
+                  >
+                    {t('team.reactivate')}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="danger-quiet"
+                  onClick={() => setRevoking(u)}
+                  aria-label={t('admin.revokeFor', { name: u.name || u.email })}
+                >
+                  {t('admin.revoke')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </ActionsTable>
       </QueryState>
       {access && <MemberAccessDialog member={access} onClose={() => setAccess(null)} />}
       <AdminRoles />

@@ -9,6 +9,7 @@ import { QueryState } from '../components/QueryState';
 import { RowActions } from '../components/RowActions';
 import { useI18n } from '../i18n/i18n';
 import { type Channel, ChannelDialog } from './ChannelDialog';
+import { ActionsTable } from '../components/ActionsTable';
 
 /**
  * Administration: the company's channels (docs/completeness.md): list, add, edit the
@@ -29,33 +30,21 @@ export function AdminChannels() {
       <p className="muted">{t('channels.intro')}</p>
       <QueryState isPending={channels.isPending} error={channels.error}>
         {channels.data?.items.length ? (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">{t('field.name')}</th>
-                <th scope="col">{t('channels.languages')}</th>
-                <th scope="col">{t('channels.requirements')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('common.actions')}</span>
-                </th>
+          <ActionsTable columns={[t('field.name'), t('channels.languages'), t('channels.requirements')]}>
+            {channels.data.items.map((c) => (
+              <tr key={c.channelId}>
+                <th scope="row">{c.name}</th>
+                <td>{c.languages.join(', ')}</td>
+                <td>{c.requirements.length}</td>
+                <RowActions
+                  editLabel={t('channels.edit', { name: c.name })}
+                  deleteLabel={t('channels.delete', { name: c.name })}
+                  onEdit={() => setEditing(c)}
+                  onDelete={() => setDeleting(c)}
+                />
               </tr>
-            </thead>
-            <tbody>
-              {channels.data.items.map((c) => (
-                <tr key={c.channelId}>
-                  <th scope="row">{c.name}</th>
-                  <td>{c.languages.join(', ')}</td>
-                  <td>{c.requirements.length}</td>
-                  <RowActions
-                    editLabel={t('channels.edit', { name: c.name })}
-                    deleteLabel={t('channels.delete', { name: c.name })}
-                    onEdit={() => setEditing(c)}
-                    onDelete={() => setDeleting(c)}
-                  />
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ActionsTable>
         ) : (
           <p className="empty">{t('channels.none')}</p>
         )}

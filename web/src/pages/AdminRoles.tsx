@@ -7,8 +7,10 @@ import { useAnnounce } from '../components/Announcer';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
+import { RowActions } from '../components/RowActions';
 import { useI18n } from '../i18n/i18n';
 import { chosenPermissions, GRANTABLE_PERMISSIONS, permissionName, roleName } from '../lib/team';
+import { ActionsTable } from '../components/ActionsTable';
 
 /**
  * The company's roles (docs/teams.md "Custom roles"): the built-in roles with what they permit,
@@ -30,59 +32,36 @@ export function AdminRoles() {
       <h2 id="team-roles-title">{t('team.roles')}</h2>
       <p className="muted">{t('team.rolesIntro')}</p>
       <QueryState isPending={roles.isPending} error={roles.error}>
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">{t('account.role')}</th>
-              <th scope="col">{t('team.permissions')}</th>
-              <th scope="col">{t('team.members')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('common.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((r) =>
-              editing === r.roleId ? (
-                <tr key={r.roleId}>
-                  <td colSpan={4}>
-                    <RoleForm role={r} onDone={() => setEditing(null)} />
-                  </td>
-                </tr>
-              ) : (
-                <tr key={r.roleId}>
-                  <th scope="row">
-                    {roleName(r.roleId, t, r.name)}
-                    {r.builtIn && <span className="muted"> ({t('team.builtIn')})</span>}
-                  </th>
-                  <td>{r.permissions.map((p) => permissionName(p, t)).join(', ')}</td>
-                  <td>{r.memberCount}</td>
-                  <td className="actions">
-                    {!r.builtIn && (
-                      <>
-                        <button
-                          type="button"
-                          onClick={() => setEditing(r.roleId)}
-                          aria-label={t('team.editRole', { name: r.name })}
-                        >
-                          {t('common.edit')}
-                        </button>
-                        <button
-                          type="button"
-                          className="danger-quiet"
-                          onClick={() => setDeleting(r)}
-                          aria-label={t('team.deleteRole', { name: r.name })}
-                        >
-                          {t('common.delete')}
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ),
-            )}
-          </tbody>
-        </table>
+        <ActionsTable columns={[t('account.role'), t('team.permissions'), t('team.members')]}>
+          {items.map((r) =>
+            editing === r.roleId ? (
+              <tr key={r.roleId}>
+                <td colSpan={4}>
+                  <RoleForm role={r} onDone={() => setEditing(null)} />
+                </td>
+              </tr>
+            ) : (
+              <tr key={r.roleId}>
+                <th scope="row">
+                  {roleName(r.roleId, t, r.name)}
+                  {r.builtIn && <span className="muted"> ({t('team.builtIn')})</span>}
+                </th>
+                <td>{r.permissions.map((p) => permissionName(p, t)).join(', ')}</td>
+                <td>{r.memberCount}</td>
+                {r.builtIn ? (
+                  <td className="actions" />
+                ) : (
+                  <RowActions
+                    editLabel={t('team.editRole', { name: r.name })}
+                    deleteLabel={t('team.deleteRole', { name: r.name })}
+                    onEdit={() => setEditing(r.roleId)}
+                    onDelete={() => setDeleting(r)}
+                  />
+                )}
+              </tr>
+            ),
+          )}
+        </ActionsTable>
         {custom.length === 0 && <p className="empty">{t('team.noCustomRoles')}</p>}
       </QueryState>
       <h3>{t('team.createRole')}</h3>

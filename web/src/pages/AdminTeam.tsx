@@ -14,6 +14,7 @@ import { flattenPages, nextCursorOf } from '../lib/cursor';
 import { actionText, changeLines, parseLanguages, roleName, takesLanguages } from '../lib/team';
 import { noScope, ScopePicker } from './ScopePicker';
 import { RoleOptions } from './RoleOptions';
+import { ActionsTable } from '../components/ActionsTable';
 
 /**
  * The Team parts of Administration (docs/teams.md): the invite form, which shows the new link
@@ -149,46 +150,33 @@ function Invitations() {
         {invitations.data?.items.length === 0 ? (
           <p className="empty">{t('team.noInvitations')}</p>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">{t('signIn.email')}</th>
-                <th scope="col">{t('account.role')}</th>
-                <th scope="col">{t('team.status')}</th>
-                <th scope="col">{t('team.expires')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('common.actions')}</span>
-                </th>
+          <ActionsTable columns={[t('signIn.email'), t('account.role'), t('team.status'), t('team.expires')]}>
+            {invitations.data?.items.map((i) => (
+              <tr key={i.invitationId}>
+                <th scope="row">{i.email}</th>
+                <td>
+                  {roleName(i.role, t, roles.data?.items)}
+                  {i.languages.length > 0 && ` (${i.languages.join(', ')})`}
+                </td>
+                <td>{t(`team.status.${i.status}`)}</td>
+                <td>
+                  <time dateTime={i.expiresAt}>{date(i.expiresAt)}</time>
+                </td>
+                <td className="actions">
+                  {i.status === 'open' && (
+                    <button
+                      type="button"
+                      className="danger-quiet"
+                      onClick={() => void revokeOne(i)}
+                      aria-label={t('team.revokeInvitationFor', { email: i.email })}
+                    >
+                      {t('team.revokeInvitation')}
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {invitations.data?.items.map((i) => (
-                <tr key={i.invitationId}>
-                  <th scope="row">{i.email}</th>
-                  <td>
-                    {roleName(i.role, t, roles.data?.items)}
-                    {i.languages.length > 0 && ` (${i.languages.join(', ')})`}
-                  </td>
-                  <td>{t(`team.status.${i.status}`)}</td>
-                  <td>
-                    <time dateTime={i.expiresAt}>{date(i.expiresAt)}</time>
-                  </td>
-                  <td className="actions">
-                    {i.status === 'open' && (
-                      <button
-                        type="button"
-                        className="danger-quiet"
-                        onClick={() => void revokeOne(i)}
-                        aria-label={t('team.revokeInvitationFor', { email: i.email })}
-                      >
-                        {t('team.revokeInvitation')}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ActionsTable>
         )}
       </QueryState>
       <ErrorText message={error} />

@@ -20,6 +20,7 @@ import { useSession } from '../session/session';
 import { DeliveryLog } from './webhooks/DeliveryLog';
 import { EditEndpointDialog, type WebhookEndpoint } from './webhooks/EditEndpointDialog';
 import { EMPTY_ENDPOINT, type EndpointDraft, EndpointFields } from './webhooks/EndpointFields';
+import { ActionsTable } from '../components/ActionsTable';
 
 const ENDPOINTS_POLL_MS = 30_000;
 
@@ -117,85 +118,76 @@ export default function AdminWebhooks() {
         {endpoints.data?.items.length === 0 ? (
           <p className="empty">{t('webhooks.none')}</p>
         ) : (
-          <table className="table" aria-label={t('webhooks.list')}>
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.url')}</th>
-                <th scope="col">{t('webhooks.events')}</th>
-                <th scope="col">{t('webhooks.state')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('common.actions')}</span>
+          <ActionsTable
+            columns={[t('webhooks.url'), t('webhooks.events'), t('webhooks.state')]}
+            label={t('webhooks.list')}
+          >
+            {endpoints.data?.items.map((e) => (
+              <tr key={e.endpointId}>
+                <th scope="row">
+                  <code>{e.url}</code>
+                  {e.description && <div className="muted">{e.description}</div>}
                 </th>
+                <td>{e.eventTypes.length === 0 ? t('webhooks.allEvents') : e.eventTypes.join(', ')}</td>
+                <td>
+                  {e.enabled ? t('webhooks.enabled') : t('webhooks.disabled')}
+                  {e.disabledReason && (
+                    <p className="notice" role="note">
+                      {t('webhooks.disabledBecause', { at: date(e.disabledAt) })} {e.disabledReason}
+                    </p>
+                  )}
+                  {rowError?.endpointId === e.endpointId && <ErrorText message={rowError.message} />}
+                </td>
+                <td className="actions wrap">
+                  <button
+                    type="button"
+                    aria-pressed={shownLog === e.endpointId}
+                    aria-label={t('webhooks.showLog', { url: e.url })}
+                    onClick={() => setShownLog(shownLog === e.endpointId ? null : e.endpointId)}
+                  >
+                    {t('webhooks.deliveries')}
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={t('webhooks.sendTestTo', { url: e.url })}
+                    disabled={!e.enabled}
+                    onClick={() => void test(e)}
+                  >
+                    {t('webhooks.sendTest')}
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={t('webhooks.editEndpoint', { url: e.url })}
+                    onClick={() => setEditing(e)}
+                  >
+                    {t('common.edit')}
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={t(e.enabled ? 'webhooks.disableEndpoint' : 'webhooks.enableEndpoint', { url: e.url })}
+                    onClick={() => void setEnabled(e, !e.enabled)}
+                  >
+                    {e.enabled ? t('webhooks.disable') : t('webhooks.enable')}
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={t('webhooks.rotateFor', { url: e.url })}
+                    onClick={() => void rotateSecret(e)}
+                  >
+                    {t('webhooks.rotate')}
+                  </button>
+                  <button
+                    type="button"
+                    className="danger-quiet"
+                    aria-label={t('webhooks.deleteEndpoint', { url: e.url })}
+                    onClick={() => setDeleting(e)}
+                  >
+                    {t('common.delete')}
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {endpoints.data?.items.map((e) => (
-                <tr key={e.endpointId}>
-                  <th scope="row">
-                    <code>{e.url}</code>
-                    {e.description && <div className="muted">{e.description}</div>}
-                  </th>
-                  <td>{e.eventTypes.length === 0 ? t('webhooks.allEvents') : e.eventTypes.join(', ')}</td>
-                  <td>
-                    {e.enabled ? t('webhooks.enabled') : t('webhooks.disabled')}
-                    {e.disabledReason && (
-                      <p className="notice" role="note">
-                        {t('webhooks.disabledBecause', { at: date(e.disabledAt) })} {e.disabledReason}
-                      </p>
-                    )}
-                    {rowError?.endpointId === e.endpointId && <ErrorText message={rowError.message} />}
-                  </td>
-                  <td className="actions wrap">
-                    <button
-                      type="button"
-                      aria-pressed={shownLog === e.endpointId}
-                      aria-label={t('webhooks.showLog', { url: e.url })}
-                      onClick={() => setShownLog(shownLog === e.endpointId ? null : e.endpointId)}
-                    >
-                      {t('webhooks.deliveries')}
-                    </button>
-                    <button
-                      type="button"
-                      aria-label={t('webhooks.sendTestTo', { url: e.url })}
-                      disabled={!e.enabled}
-                      onClick={() => void test(e)}
-                    >
-                      {t('webhooks.sendTest')}
-                    </button>
-                    <button
-                      type="button"
-                      aria-label={t('webhooks.editEndpoint', { url: e.url })}
-                      onClick={() => setEditing(e)}
-                    >
-                      {t('common.edit')}
-                    </button>
-                    <button
-                      type="button"
-                      aria-label={t(e.enabled ? 'webhooks.disableEndpoint' : 'webhooks.enableEndpoint', { url: e.url })}
-                      onClick={() => void setEnabled(e, !e.enabled)}
-                    >
-                      {e.enabled ? t('webhooks.disable') : t('webhooks.enable')}
-                    </button>
-                    <button
-                      type="button"
-                      aria-label={t('webhooks.rotateFor', { url: e.url })}
-                      onClick={() => void rotateSecret(e)}
-                    >
-                      {t('webhooks.rotate')}
-                    </button>
-                    <button
-                      type="button"
-                      className="danger-quiet"
-                      aria-label={t('webhooks.deleteEndpoint', { url: e.url })}
-                      onClick={() => setDeleting(e)}
-                    >
-                      {t('common.delete')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ActionsTable>
         )}
       </QueryState>
 

@@ -10,6 +10,7 @@ import { RowActions } from '../components/RowActions';
 import { useI18n } from '../i18n/i18n';
 import { useMay, useSession } from '../session/session';
 import { CatalogDialog } from './CatalogDialog';
+import { ActionsTable } from '../components/ActionsTable';
 
 /** Catalogs of the department: list, create, edit, delete (with a confirmation naming what goes). */
 export default function Catalogs() {
@@ -35,62 +36,52 @@ export default function Catalogs() {
       </div>
       <QueryState isPending={catalogs.isPending} error={catalogs.error}>
         {catalogs.data?.items.length ? (
-          <table className="table">
-            <caption className="visually-hidden">{t('catalogs.title')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('field.name')}</th>
-                <th scope="col">{t('field.catalogType')}</th>
-                <th scope="col">{t('field.catalogVersion')}</th>
-                <th scope="col">{t('field.language')}</th>
-                <th scope="col">{t('field.currency')}</th>
-                <th scope="col" className="num">
-                  {t('catalogs.categories')}
+          <ActionsTable
+            caption={t('catalogs.title')}
+            columns={[
+              t('field.name'),
+              t('field.catalogType'),
+              t('field.catalogVersion'),
+              t('field.language'),
+              t('field.currency'),
+              { label: t('catalogs.categories'), className: 'num' },
+              { label: t('catalogs.products'), className: 'num' },
+              t('common.updatedAt'),
+            ]}
+          >
+            {catalogs.data.items.map((c) => (
+              <tr key={c.catalogId}>
+                <th scope="row">
+                  <Link to={`/products?catalog=${c.catalogId}`}>{c.name}</Link>
                 </th>
-                <th scope="col" className="num">
-                  {t('catalogs.products')}
-                </th>
-                <th scope="col">{t('common.updatedAt')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('common.actions')}</span>
-                </th>
+                <td>{c.catalogType ?? '–'}</td>
+                <td>{c.catalogVersion ?? '–'}</td>
+                {/* the default first, then the other languages the catalog publishes */}
+                <td>{c.languages.join(', ')}</td>
+                <td>{c.currency}</td>
+                <td className="num">
+                  <Link
+                    to={`/categories?catalog=${c.catalogId}`}
+                    aria-label={t('catalogs.categoriesOf', { name: c.name, count: num(c.categoryCount) })}
+                  >
+                    {num(c.categoryCount)}
+                  </Link>
+                </td>
+                <td className="num">{num(c.productCount)}</td>
+                <td>{date(c.updatedAt)}</td>
+                {mayWrite ? (
+                  <RowActions
+                    editLabel={t('catalogs.editNamed', { name: c.name })}
+                    deleteLabel={t('catalogs.deleteNamed', { name: c.name })}
+                    onEdit={() => setEditing(c)}
+                    onDelete={() => setDeleting(c)}
+                  />
+                ) : (
+                  <td />
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {catalogs.data.items.map((c) => (
-                <tr key={c.catalogId}>
-                  <th scope="row">
-                    <Link to={`/products?catalog=${c.catalogId}`}>{c.name}</Link>
-                  </th>
-                  <td>{c.catalogType ?? '–'}</td>
-                  <td>{c.catalogVersion ?? '–'}</td>
-                  {/* the default first, then the other languages the catalog publishes */}
-                  <td>{c.languages.join(', ')}</td>
-                  <td>{c.currency}</td>
-                  <td className="num">
-                    <Link
-                      to={`/categories?catalog=${c.catalogId}`}
-                      aria-label={t('catalogs.categoriesOf', { name: c.name, count: num(c.categoryCount) })}
-                    >
-                      {num(c.categoryCount)}
-                    </Link>
-                  </td>
-                  <td className="num">{num(c.productCount)}</td>
-                  <td>{date(c.updatedAt)}</td>
-                  {mayWrite ? (
-                    <RowActions
-                      editLabel={t('catalogs.editNamed', { name: c.name })}
-                      deleteLabel={t('catalogs.deleteNamed', { name: c.name })}
-                      onEdit={() => setEditing(c)}
-                      onDelete={() => setDeleting(c)}
-                    />
-                  ) : (
-                    <td />
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ActionsTable>
         ) : (
           <p className="empty">{t('catalogs.empty')}</p>
         )}

@@ -9,6 +9,7 @@ import { RowActions } from '../components/RowActions';
 import { useI18n } from '../i18n/i18n';
 import { useMay } from '../session/session';
 import { TemplateDialog } from './TemplateDialog';
+import { ActionsTable } from '../components/ActionsTable';
 
 /** The company's export templates. */
 export default function Templates() {
@@ -34,39 +35,26 @@ export default function Templates() {
       </div>
       <QueryState isPending={templates.isPending} error={templates.error}>
         {templates.data?.items.length ? (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">{t('field.name')}</th>
-                <th scope="col">{t('exports.format')}</th>
-                <th scope="col">{t('field.language')}</th>
-                <th scope="col">{t('common.updatedAt')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('common.actions')}</span>
-                </th>
+          <ActionsTable columns={[t('field.name'), t('exports.format'), t('field.language'), t('common.updatedAt')]}>
+            {templates.data.items.map((tp) => (
+              <tr key={tp.templateId}>
+                <th scope="row">{tp.name}</th>
+                <td>{tp.exportType}</td>
+                <td>{tp.language}</td>
+                <td>{date(tp.updatedAt)}</td>
+                {mayWrite ? (
+                  <RowActions
+                    editLabel={t('templates.editNamed', { name: tp.name })}
+                    deleteLabel={t('templates.deleteNamed', { name: tp.name })}
+                    onEdit={() => setEditing(tp)}
+                    onDelete={() => setDeleting(tp)}
+                  />
+                ) : (
+                  <td />
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {templates.data.items.map((tp) => (
-                <tr key={tp.templateId}>
-                  <th scope="row">{tp.name}</th>
-                  <td>{tp.exportType}</td>
-                  <td>{tp.language}</td>
-                  <td>{date(tp.updatedAt)}</td>
-                  {mayWrite ? (
-                    <RowActions
-                      editLabel={t('templates.editNamed', { name: tp.name })}
-                      deleteLabel={t('templates.deleteNamed', { name: tp.name })}
-                      onEdit={() => setEditing(tp)}
-                      onDelete={() => setDeleting(tp)}
-                    />
-                  ) : (
-                    <td />
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ActionsTable>
         ) : (
           <p className="empty">{t('templates.none')}</p>
         )}

@@ -11,6 +11,7 @@ import { QueryState } from '../../components/QueryState';
 import { useI18n } from '../../i18n/i18n';
 import { flattenPages, nextCursorOf } from '../../lib/cursor';
 import { deliverySubject, lastResponse, type WebhookDelivery } from '../../lib/webhook-events';
+import { ActionsTable } from '../../components/ActionsTable';
 
 const PAGE_SIZE = 20;
 const STATUSES = ['pending', 'delivered', 'failed'] as const satisfies readonly WebhookDelivery['status'][];
@@ -80,51 +81,46 @@ export function DeliveryLog({ endpointId, label }: { endpointId: string; label: 
         {items.length === 0 ? (
           <p className="empty">{t(status ? 'webhooks.noneWithStatus' : 'webhooks.noDeliveries')}</p>
         ) : (
-          <table className="table" aria-label={label}>
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.event')}</th>
-                <th scope="col">{t('webhooks.subject')}</th>
-                <th scope="col">{t('webhooks.status')}</th>
-                <th scope="col">{t('webhooks.attempts')}</th>
-                <th scope="col">{t('webhooks.lastResponse')}</th>
-                <th scope="col">{t('webhooks.time')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('common.actions')}</span>
+          <ActionsTable
+            columns={[
+              t('webhooks.event'),
+              t('webhooks.subject'),
+              t('webhooks.status'),
+              t('webhooks.attempts'),
+              t('webhooks.lastResponse'),
+              t('webhooks.time'),
+            ]}
+            label={label}
+          >
+            {items.map((d) => (
+              <tr key={d.deliveryId} data-delivery-id={d.deliveryId}>
+                <th scope="row">
+                  <code>{d.eventType}</code>
                 </th>
+                <td>
+                  <Subject delivery={d} />
+                </td>
+                <td>
+                  {t(`webhooks.status.${d.status}`)}
+                  {d.nextAttemptAt && (
+                    <span className="muted"> · {t('webhooks.nextAttempt', { at: date(d.nextAttemptAt) })}</span>
+                  )}
+                </td>
+                <td>{d.attempts}</td>
+                <td title={d.lastError ?? undefined}>{lastResponse(d) || '–'}</td>
+                <td>{date(d.lastAttemptAt ?? d.createdAt)}</td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    onClick={() => void again(d)}
+                    aria-label={t('webhooks.redeliverOne', { event: d.eventType, at: date(d.createdAt) })}
+                  >
+                    {t('webhooks.redeliver')}
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {items.map((d) => (
-                <tr key={d.deliveryId} data-delivery-id={d.deliveryId}>
-                  <th scope="row">
-                    <code>{d.eventType}</code>
-                  </th>
-                  <td>
-                    <Subject delivery={d} />
-                  </td>
-                  <td>
-                    {t(`webhooks.status.${d.status}`)}
-                    {d.nextAttemptAt && (
-                      <span className="muted"> · {t('webhooks.nextAttempt', { at: date(d.nextAttemptAt) })}</span>
-                    )}
-                  </td>
-                  <td>{d.attempts}</td>
-                  <td title={d.lastError ?? undefined}>{lastResponse(d) || '–'}</td>
-                  <td>{date(d.lastAttemptAt ?? d.createdAt)}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      onClick={() => void again(d)}
-                      aria-label={t('webhooks.redeliverOne', { event: d.eventType, at: date(d.createdAt) })}
-                    >
-                      {t('webhooks.redeliver')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </ActionsTable>
         )}
         {log.hasNextPage && (
           <div className="toolbar">
