@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
 import { call, loginAs } from './helpers/http';
+import { type MemberScopes, scopedMember } from './helpers/members';
 import { waitForJob } from './helpers/completeness';
 
 /**
@@ -21,12 +22,7 @@ let channelId: string;
 const post = (cookie: string, path: string, body: unknown) => call('POST', `/api/${path}`, { cookie, body });
 const get = (cookie: string, path: string) => call('GET', `/api/${path}`, { cookie });
 
-async function member(role: string, scopes: Record<string, string[]>) {
-  const user = await makeUser(company);
-  const set = await post(admin.cookie, 'Account/SetMemberRole', { userId: user.userId, role, ...scopes });
-  expect(set.status, set.text).toBe(200);
-  return { ...user, cookie: await loginAs(user.email) };
-}
+const member = (role: string, scopes: MemberScopes) => scopedMember(admin.cookie, company, role, scopes);
 
 beforeAll(async () => {
   admin = await makeSession({ role: 'admin' });

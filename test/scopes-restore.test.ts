@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeCatalog, makeCategory, makeSession, makeUser } from './helpers/factories';
-import { call, loginAs } from './helpers/http';
+import { call } from './helpers/http';
+import { scopedMember } from './helpers/members';
 
 /**
  * RestoreVersion by a category-scoped editor (docs/teams.md, "Restore"): a version whose
@@ -54,14 +55,11 @@ beforeAll(async () => {
   versions.both = await place([sub, other], 'Schalter both');
   versions.inside = await place([brand], 'Schalter inside');
   versions.now = await place([sub], 'Schalter now');
-  const member = await makeUser({ companyId: admin.companyId, departmentId: admin.departmentId });
-  const role = await post(admin.cookie, 'Account/SetMemberRole', {
-    userId: member.userId,
-    role: 'editor',
-    categoryIds: [brand],
-  });
-  expect(role.status, role.text).toBe(200);
-  agency = await loginAs(member.email);
+  agency = (
+    await scopedMember(admin.cookie, { companyId: admin.companyId, departmentId: admin.departmentId }, 'editor', {
+      categoryIds: [brand],
+    })
+  ).cookie;
 }, 60_000);
 
 const restore = (cookie: string, versionId: string) =>

@@ -6,6 +6,7 @@ import { NOT_PERMITTED } from '../src/kernel/permissions';
 import { SUBTREE_EXPORT_ONLY } from '../src/db/product-scope';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
 import { call, loginAs } from './helpers/http';
+import { type MemberScopes, scopedMember } from './helpers/members';
 import { tenantDigest } from './helpers/tenant-digest';
 import { waitForJob } from './helpers/completeness';
 import { callTool, openSession, toolError } from './mcp-helpers';
@@ -32,12 +33,8 @@ const get = (cookie: string, path: string) => call('GET', `/api/${path}`, { cook
 const skus = (res: { json: { items: { sku: string }[] } }) => res.json.items.map((p) => p.sku).sort();
 
 /** A member of the company, given `role` and `scopes` by the admin; their session cookie. */
-async function member(role: string, scopes: Record<string, string[]>, options: { aiSwitch?: boolean } = {}) {
-  const user = await makeUser(company, { aiSwitch: options.aiSwitch ?? false });
-  const set = await post(admin.cookie, 'Account/SetMemberRole', { userId: user.userId, role, ...scopes });
-  expect(set.status, set.text).toBe(200);
-  return { ...user, cookie: await loginAs(user.email) };
-}
+const member = (role: string, scopes: MemberScopes, options: { aiSwitch?: boolean } = {}) =>
+  scopedMember(admin.cookie, company, role, scopes, { aiSwitch: options.aiSwitch ?? false });
 
 beforeAll(async () => {
   admin = await makeSession({ role: 'admin' });
