@@ -458,14 +458,14 @@ describe('Medusa v2 adapter against a real Medusa', () => {
   it('writes back a category changed in the shop while the adapter keeps it: its name, handle and picture', async () => {
     const mirror = new Map<string, TargetIds>();
     const picture = 'https://media.example.com/cat/dimmer.jpg';
-    const placed = master('MED-700', {
+    const placed = master('MED-650', {
       categories: [{ id: 'cat-dimmer', path: ['Elektro', 'Dimmer'], links: [categoryLink(picture)] }],
     });
     type Category = { id: string; name: string; handle: string; metadata: Record<string, unknown> | null };
     const byId = async (id: string) =>
       (await admin<{ product_category: Category }>(`/admin/product-categories/${id}?fields=id,name,handle,metadata`))
         .product_category;
-    ok((await write([upsert('MED-700', placed)], mirror))[0]);
+    ok((await write([upsert('MED-650', placed)], mirror))[0]);
     const { product_categories } = await admin<{ product_categories: Category[] }>(
       '/admin/product-categories?handle=pim-elektro--dimmer&fields=id,name,handle,metadata',
     );
@@ -478,7 +478,7 @@ describe('Medusa v2 adapter against a real Medusa', () => {
       body: JSON.stringify({ name: 'Dimmer (alt)', handle: 'dimmer-alt', metadata: { pim_category_id: 'cat-dimmer' } }),
     });
     const from = sent.length;
-    ok((await write([upsert('MED-700', placed)], mirror))[0]);
+    ok((await write([upsert('MED-650', placed)], mirror))[0]);
     // Noticed from the product as read (no lookup of the category), and written back once.
     expect(sent.slice(from).filter((r) => r.includes('/admin/product-categories'))).toEqual([
       `POST /admin/product-categories/${made.id}`,
@@ -488,11 +488,11 @@ describe('Medusa v2 adapter against a real Medusa', () => {
       handle: 'pim-elektro--dimmer',
       metadata: { pim_category_id: 'cat-dimmer', pim_image_url: picture },
     });
-    expect((await onlyProduct('MED-700')).categories.map((c) => c.id)).toEqual([made.id]);
+    expect((await onlyProduct('MED-650')).categories.map((c) => c.id)).toEqual([made.id]);
 
     // Unchanged since: nothing written again.
     const again = sent.length;
-    ok((await write([upsert('MED-700', placed)], mirror))[0]);
+    ok((await write([upsert('MED-650', placed)], mirror))[0]);
     expect(sent.slice(again).filter((r) => r.includes('/admin/product-categories'))).toEqual([]);
   });
 
