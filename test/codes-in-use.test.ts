@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { setFeatureBlocks } from '../src/catalog/feature-blocks/feature-blocks';
 import { setPrices } from '../src/catalog/prices/prices';
 import { env } from 'cloudflare:workers';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
+import { codeContaining, codePrefix } from '../src/catalog/code-search';
 import { deleteCatalog } from '../src/catalog/catalogs';
 import { deleteProduct } from '../src/catalog/products';
 import { catalogCodesInUse } from '../src/db/schema';
@@ -116,6 +117,70 @@ describe('Catalog/GetCodesInUse', () => {
     const plan = results.map((r) => r.detail).join('\n');
     expect(plan).toMatch(/SEARCH catalog_codes_in_use USING PRIMARY KEY \(catalog_id=\? AND list=\? AND code>\?\)/);
     expect(plan).not.toContain('TEMP B-TREE');
+  });
+
+  it('filters by prefix as a range of the key: codes beginning with it exactly, paged', async () => {
+    const session = await makeSession();
+    const catalogId = await catalogWithCodes(session);
+    const codes = async (query: Record<string, string | number>) => {
+      const res = await get(session, { catalogId, ...query });
+      expect(res.status, res.text).toBe(200);
+      return res.json;
+    };
+    expect(await codes({ list: 'priceTypes', prefix: 'net_' })).toEqual({
+      items: [{ code: 'net_customer' }, { code: 'net_list' }],
+      nextCursor: null,
+    });
+    // Case kept: the index orders bytes.
+    expect((await codes({ list: 'priceTypes', prefix: 'NET' })).items).toEqual([]);
+    expect((await codes({ list: 'featureSystems', prefix: 'U' })).items).toEqual([{ code: 'UNSPSC' }]);
+    expect((await codes({ list: 'priceTypes', prefix: 'net_list' })).items).toEqual([{ code: 'net_list' }]);
+    const first = await codes({ list: 'priceTypes', prefix: 'n', limit: 2 });
+    expect(first.items).toEqual([{ code: 'net_customer' }, { code: 'net_list' }]);
+    expect(await codes({ list: 'priceTypes', prefix: 'n', limit: 2, cursor: first.nextCursor })).toEqual({
+      items: [{ code: 'nrp' }],
+      nextCursor: null,
+    });
+    // With q too: both hold.
+    expect((await codes({ list: 'priceTypes', prefix: 'net', q: 'LIST' })).items).toEqual([{ code: 'net_list' }]);
+    expect((await get(session, { catalogId, list: 'priceTypes', prefix: 'x'.repeat(101) })).status).toBe(400);
+  });
+
+  it('reads only the matches of a prefix among 20,000 codes, where q reads them all', async () => {
+    const session = await makeSession();
+    const { catalogId } = await makeCatalog(session.tenant);
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 19999)
+       INSERT INTO catalog_codes_in_use (catalog_id, list, code, uses)
+       SELECT ?1, 'featureSystems', printf('SYS-%05d', i), 1 FROM n`,
+    )
+      .bind(catalogId)
+      .run();
+    const read = async (filter: SQL | undefined) => {
+      const query = db()
+        .select({ code: catalogCodesInUse.code })
+        .from(catalogCodesInUse)
+        .where(and(eq(catalogCodesInUse.catalogId, catalogId), eq(catalogCodesInUse.list, 'featureSystems'), filter))
+        .orderBy(asc(catalogCodesInUse.code))
+        .limit(501)
+        .toSQL();
+      const started = performance.now();
+      const answer = await env.DB.prepare(query.sql)
+        .bind(...query.params)
+        .all<{ code: string }>();
+      return { rows: answer.results.length, rowsRead: answer.meta.rows_read, ms: performance.now() - started };
+    };
+    const prefix = await read(codePrefix(catalogCodesInUse.code, 'SYS-1234'));
+    const contains = await read(codeContaining(catalogCodesInUse.code, 'SYS-1234'));
+    expect(prefix.rows).toBe(10);
+    expect(contains.rows).toBe(10);
+    expect(prefix.rowsRead).toBeLessThanOrEqual(11);
+    expect(contains.rowsRead).toBeGreaterThanOrEqual(20_000);
+    console.info(
+      `GetCodesInUse over 20,000 codes: prefix read ${prefix.rowsRead} rows (${prefix.ms.toFixed(1)} ms), q ${contains.rowsRead} (${contains.ms.toFixed(1)} ms)`,
+    );
+    const res = await get(session, { catalogId, list: 'featureSystems', prefix: 'SYS-1999' });
+    expect(res.json.items).toHaveLength(10);
   });
 
   it('answers an empty list for a catalog without any, and nothing of another catalog', async () => {

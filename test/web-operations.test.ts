@@ -32,6 +32,7 @@ describe('Account/GetUsers', () => {
         channelIds: [],
         aiMayEditClassifications: true,
         status: 'active',
+        ssoMappedRole: null,
       },
       {
         userId: admin.userId,
@@ -44,6 +45,7 @@ describe('Account/GetUsers', () => {
         channelIds: [],
         aiMayEditClassifications: false,
         status: 'active',
+        ssoMappedRole: null,
       },
     ]);
     expect(res.json.items.map((u: { userId: string }) => u.userId)).not.toContain(stranger.userId);

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createPictureCheck } from '../src/media/picture-revalidation';
+import { bodyHash } from '../../src/sync/protocol/signing';
 
 /**
  * New bytes behind an unchanged category picture URL (docs/shops.md "Category images"): the
@@ -112,5 +113,36 @@ describe('category picture revalidation', () => {
     });
     expect(await failing.changed(URL_A)).toBe(false);
     expect(await row(keyId)).toBeNull();
+  });
+
+  it('answers the hash behind a URL with the same one look: the bytes when fetched, the recorded hash after a 304', async () => {
+    const server = new PictureServer();
+    const { keyId, check: next } = check(server);
+    const hash = (text: string) => bodyHash(new TextEncoder().encode(text));
+    const first = next();
+    const seen = await first.current(URL_A);
+    expect(seen?.sha256).toBe(await hash('picture-v1'));
+    expect(new TextDecoder().decode(seen?.bytes ?? new ArrayBuffer(0))).toBe('picture-v1');
+    expect(await first.changed(URL_A)).toBe(false);
+    expect(server.requests).toHaveLength(1);
+    expect((await row(keyId))?.sha256).toBe(await hash('picture-v1'));
+
+    // Unchanged (304): the recorded hash, no bytes.
+    expect(await next().current(URL_A)).toEqual({ sha256: await hash('picture-v1'), bytes: null });
+
+    // New bytes: their hash and bytes, recorded only once sent.
+    server.bytes = 'picture-v2';
+    server.etag = '"v2"';
+    const renewed = next();
+    expect((await renewed.current(URL_A))?.sha256).toBe(await hash('picture-v2'));
+    expect(await renewed.changed(URL_A)).toBe(true);
+    expect((await row(keyId))?.sha256).toBe(await hash('picture-v1'));
+    await renewed.sent(URL_A);
+    expect((await row(keyId))?.sha256).toBe(await hash('picture-v2'));
+
+    // Cannot be asked: the recorded hash; never seen and cannot be asked: null.
+    server.status = 503;
+    expect(await next().current(URL_A)).toEqual({ sha256: await hash('picture-v2'), bytes: null });
+    expect(await next().current('https://cdn.example.com/never-seen.png')).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MediaLink } from '../../src/sync/protocol/wire';
-import { ensureLinkAsset } from '../src/adapters/vendure/vendure-assets';
+import { ensureLinkAsset, PICTURE_ONLY } from '../src/adapters/vendure/vendure-assets';
 import type { VendureClient } from '../src/adapters/vendure/vendure-client';
 
 /**
@@ -78,7 +78,7 @@ describe('a Vendure category picture whose URL serves new bytes', () => {
     const first = await ensureLinkAsset(library, link, bytes, changed(true));
     expect(first).toEqual({ id: '1', renewed: false });
     expect(asked).toEqual([]);
-    expect(library.tagsOf('1')).toEqual([urlTag, `sha256:${await hex('bytes-v1')}`].sort());
+    expect(library.tagsOf('1')).toEqual([PICTURE_ONLY, urlTag, `sha256:${await hex('bytes-v1')}`].sort());
 
     // Unchanged: found by the URL's tag, nothing fetched.
     expect(await ensureLinkAsset(library, link, bytes, changed(false))).toEqual({ id: '1', renewed: false });
@@ -89,14 +89,14 @@ describe('a Vendure category picture whose URL serves new bytes', () => {
     served = 'bytes-v2';
     const renewed = await ensureLinkAsset(library, link, bytes, changed(true));
     expect(renewed).toEqual({ id: '2', renewed: true });
-    expect(library.tagsOf('2')).toEqual([urlTag, `sha256:${await hex('bytes-v2')}`].sort());
-    expect(library.tagsOf('1')).toEqual([wasTag, `sha256:${await hex('bytes-v1')}`].sort());
+    expect(library.tagsOf('2')).toEqual([PICTURE_ONLY, urlTag, `sha256:${await hex('bytes-v2')}`].sort());
+    expect(library.tagsOf('1')).toEqual([PICTURE_ONLY, wasTag, `sha256:${await hex('bytes-v1')}`].sort());
     expect(library.uploads).toBe(2);
 
     // Asked again before the change was recorded as sent (a failed write): the same asset, no upload.
     expect(await ensureLinkAsset(library, link, bytes, changed(true))).toEqual({ id: '2', renewed: true });
     expect(library.uploads).toBe(2);
-    expect(library.tagsOf('1')).toEqual([wasTag, `sha256:${await hex('bytes-v1')}`].sort());
+    expect(library.tagsOf('1')).toEqual([PICTURE_ONLY, wasTag, `sha256:${await hex('bytes-v1')}`].sort());
 
     // Newer bytes a product image already has: that asset becomes the picture, none uploaded.
     library.assets.push({ id: 'product-image', tags: [`sha256:${await hex('bytes-v3')}`] });
@@ -107,7 +107,7 @@ describe('a Vendure category picture whose URL serves new bytes', () => {
     });
     expect(library.uploads).toBe(2);
     expect(library.tagsOf('product-image')).toEqual([urlTag, `sha256:${await hex('bytes-v3')}`].sort());
-    expect(library.tagsOf('2')).toEqual([wasTag, `sha256:${await hex('bytes-v2')}`].sort());
+    expect(library.tagsOf('2')).toEqual([PICTURE_ONLY, wasTag, `sha256:${await hex('bytes-v2')}`].sort());
     expect(library.assets.filter((a) => a.tags.includes(urlTag)).map((a) => a.id)).toEqual(['product-image']);
   });
 });

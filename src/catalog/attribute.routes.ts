@@ -3,7 +3,14 @@ import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
-import { addAttribute, AttributeDto, AttributeOut, listAttributes, updateAttribute } from './attributes';
+import {
+  AttributesQuery,
+  addAttribute,
+  AttributeDto,
+  AttributeOut,
+  listAttributes,
+  updateAttribute,
+} from './attributes';
 
 const doc = (summary: string, response?: z.ZodType, conflict?: string) =>
   describeOperation({ tag: 'Catalog', summary, response, security: 'cookie', conflict });
@@ -13,8 +20,12 @@ const CODE_TAKEN = 'The attribute code is already in use';
 export const attributeRoutes = new Hono<AppEnv>()
   .get(
     '/GetAttributes',
-    doc("The company's attribute definitions", z.object({ items: z.array(AttributeOut) })),
-    async (c) => c.json(await listAttributes(c.var.db, c.var.caller)),
+    doc(
+      "The company's attribute definitions (all, or a page with limit / cursor)",
+      z.object({ items: z.array(AttributeOut), nextCursor: z.string().nullable().optional() }),
+    ),
+    validate('query', AttributesQuery),
+    async (c) => c.json(await listAttributes(c.var.db, c.var.caller, c.req.valid('query'))),
   )
   .post(
     '/AddAttribute',

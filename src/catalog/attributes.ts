@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { clientId, newId, unusableId } from '../kernel/ids';
@@ -9,6 +9,8 @@ import { badRequest, conflict, notFound } from '../kernel/app-error';
 import { BUILT_IN_FIELDS } from '../model/fields';
 import { ATTRIBUTE_CODE, ATTRIBUTE_CODE_RULE } from './attribute-code';
 import type { Caller } from '../kernel/caller';
+import { keysetPage } from '../kernel/pagination';
+import { codeContaining, codePrefix } from './code-search';
 
 const FEATURE_CODE = /^(EF\d{6}|[A-Z]{3}\d{3}|\d{2}-\d{2}-\d{2}-\d{2})$/;
 
@@ -138,13 +140,51 @@ async function namedByRule(db: Database, tenant: Caller, attributeId: string): P
   return row !== undefined;
 }
 
-export async function listAttributes(db: Database, tenant: Caller) {
-  const rows = await db
-    .select()
-    .from(attributes)
-    .where(eq(attributes.companyId, tenant.companyId))
-    .orderBy(asc(attributes.code));
-  return { items: rows.map(attributeOut) };
+export const AttributesQuery = z.strictObject({
+  q: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .describe('only attributes whose code or name contains this text, ASCII case ignored'),
+  prefix: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('only codes beginning with exactly this text (case kept): an index range'),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('a page of this many, in code order, with nextCursor; without it and cursor: every attribute'),
+});
+
+/**
+ * `Catalog/GetAttributes`: the company's attributes in code order. Without `limit` and `cursor`
+ * the whole list (as the editors read it); with them a keyset page over the (company, code)
+ * index with `nextCursor`, filtered by `prefix` (an index range) and `q` (code or name containing
+ * it, code-search.ts), which the shop mapping's pick list asks as it is typed (docs/web.md "Shops").
+ */
+export async function listAttributes(db: Database, tenant: Caller, input: z.infer<typeof AttributesQuery> = {}) {
+  const filter = and(
+    eq(attributes.companyId, tenant.companyId),
+    input.prefix ? codePrefix(attributes.code, input.prefix) : undefined,
+    input.q ? or(codeContaining(attributes.code, input.q), codeContaining(attributes.name, input.q)) : undefined,
+  );
+  if (input.limit === undefined && input.cursor === undefined) {
+    const rows = await db.select().from(attributes).where(filter).orderBy(asc(attributes.code));
+    return { items: rows.map(attributeOut) };
+  }
+  const page = await keysetPage(
+    { cursor: input.cursor, limit: input.limit ?? 100 },
+    { column: attributes.code, order: 'asc' },
+    (q) => db.select().from(attributes).where(and(filter, q.after)).orderBy(q.orderBy).limit(q.limit),
+    (row) => row.code,
+  );
+  return { items: page.items.map(attributeOut), nextCursor: page.nextCursor };
 }
 
 export async function findAttributeByCode(db: Database, tenant: Caller, code: string) {

@@ -1,9 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client';
 import { catalogCodesInUse } from '../db/schema';
 import { findCatalog } from '../db/scope';
 import type { Caller } from '../kernel/caller';
+import { codeContaining, codePrefix } from './code-search';
 import { keysetPage, Page } from '../kernel/pagination';
 
 /** The lists GetCodesInUse answers: each a code column of a table of the catalog's products. */
@@ -18,6 +19,11 @@ export const CodesInUseQuery = z.strictObject({
     .max(100)
     .optional()
     .describe("only codes containing this text, ASCII case ignored (the pick lists' filter box); empty: all"),
+  prefix: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('only codes beginning with exactly this text (case kept): an index range, whatever the number of codes'),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
@@ -33,10 +39,11 @@ export const CodesInUseOut = Page(z.object({ code: z.string() }));
  * With `q` only the codes containing it (LIKE, so ASCII letters match either case; `%`, `_`
  * and `\` match themselves): still the same key range, now read until a page of matches is
  * found, so a search costs the catalog's distinct codes of that list at most, never its products.
+ * With `prefix` only the codes beginning with it: a narrower range of the same key (code-search.ts),
+ * so a page costs its own rows however many codes the catalog has.
  */
 export async function listCodesInUse(db: Database, tenant: Caller, input: z.infer<typeof CodesInUseQuery>) {
   await findCatalog(db, tenant, input.catalogId);
-  const needle = input.q ? `%${input.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   return keysetPage(
     input,
     { column: catalogCodesInUse.code, order: 'asc' },
@@ -48,7 +55,8 @@ export async function listCodesInUse(db: Database, tenant: Caller, input: z.infe
           and(
             eq(catalogCodesInUse.catalogId, input.catalogId),
             eq(catalogCodesInUse.list, input.list),
-            needle === null ? undefined : sql`${catalogCodesInUse.code} LIKE ${needle} ESCAPE '\\'`,
+            input.prefix ? codePrefix(catalogCodesInUse.code, input.prefix) : undefined,
+            input.q ? codeContaining(catalogCodesInUse.code, input.q) : undefined,
             q.after,
           ),
         )

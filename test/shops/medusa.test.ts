@@ -455,6 +455,47 @@ describe('Medusa v2 adapter against a real Medusa', () => {
     expect(await productsOf('MED-601')).toEqual([]);
   });
 
+  it('writes back a category changed in the shop while the adapter keeps it: its name, handle and picture', async () => {
+    const mirror = new Map<string, TargetIds>();
+    const picture = 'https://media.example.com/cat/dimmer.jpg';
+    const placed = master('MED-650', {
+      categories: [{ id: 'cat-dimmer', path: ['Elektro', 'Dimmer'], links: [categoryLink(picture)] }],
+    });
+    type Category = { id: string; name: string; handle: string; metadata: Record<string, unknown> | null };
+    const byId = async (id: string) =>
+      (await admin<{ product_category: Category }>(`/admin/product-categories/${id}?fields=id,name,handle,metadata`))
+        .product_category;
+    ok((await write([upsert('MED-650', placed)], mirror))[0]);
+    const { product_categories } = await admin<{ product_categories: Category[] }>(
+      '/admin/product-categories?handle=pim-elektro--dimmer&fields=id,name,handle,metadata',
+    );
+    const made = product_categories[0] as Category;
+    expect(made).toMatchObject({ name: 'Dimmer', metadata: { pim_image_url: picture } });
+
+    // A merchant renames it, changes its handle and takes the picture out; the adapter keeps its facts.
+    await admin(`/admin/product-categories/${made.id}`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Dimmer (alt)', handle: 'dimmer-alt', metadata: { pim_category_id: 'cat-dimmer' } }),
+    });
+    const from = sent.length;
+    ok((await write([upsert('MED-650', placed)], mirror))[0]);
+    // Noticed from the product as read (no lookup of the category), and written back once.
+    expect(sent.slice(from).filter((r) => r.includes('/admin/product-categories'))).toEqual([
+      `POST /admin/product-categories/${made.id}`,
+    ]);
+    expect(await byId(made.id)).toMatchObject({
+      name: 'Dimmer',
+      handle: 'pim-elektro--dimmer',
+      metadata: { pim_category_id: 'cat-dimmer', pim_image_url: picture },
+    });
+    expect((await onlyProduct('MED-650')).categories.map((c) => c.id)).toEqual([made.id]);
+
+    // Unchanged since: nothing written again.
+    const again = sent.length;
+    ok((await write([upsert('MED-650', placed)], mirror))[0]);
+    expect(sent.slice(again).filter((r) => r.includes('/admin/product-categories'))).toEqual([]);
+  });
+
   it('deletes a deactivated product, or sets it to draft when the mapping says disable', async () => {
     const mirror = new Map<string, TargetIds>();
     ok((await write([upsert('MED-500', master('MED-500')), upsert('MED-501', master('MED-501'))], mirror))[0]);

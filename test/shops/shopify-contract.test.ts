@@ -234,6 +234,12 @@ describe('writing a master', () => {
     expect(product.translations.get('en')?.get('title')).toBe('Circuit breaker B');
     expect(server.state.made).toEqual(made);
     expect(Object.keys(mirror.rows.get(SKU)!.ids.media!)).toEqual(['a'.repeat(64)]);
+    // The next run (the same record again) makes and uploads nothing, and the image stays off.
+    const files = [...server.state.media.keys()];
+    await write([upsert(SKU, less, 'update')]);
+    expect(server.state.made).toEqual(made);
+    expect([...server.state.media.keys()]).toEqual(files);
+    expect(onlyProduct().media.map((m) => m.originalSource)).toEqual(['https://media.example.com/a.jpg']);
   });
 
   it('writes references as product-reference lists per type, completes them when the referenced product is made, and removes them', async () => {

@@ -3,6 +3,7 @@ import { refusedUrlReason } from '../../connector/src/targets/url-guard';
 import { shopwareId } from '../../connector/src/adapters/shopware';
 import { TargetError } from '../../connector/src/adapters/target-adapter';
 import { CLIENT, EUR, SYSTEM_LANGUAGE, ShopwareContractServer } from './shopware/contract-server';
+import { bodyHash } from '../../src/sync/protocol/signing';
 import { categoryLink } from './fixtures/wire-product';
 import { deactivate, image, lamp, shopware, upsert, variant } from './shopware/fixtures';
 
@@ -34,6 +35,8 @@ function snapshot() {
 function product(sku: string) {
   return server.rows('product').find((p) => p.productNumber === sku) as Record<string, unknown> & { id: string };
 }
+
+const sha256 = (text: string) => bodyHash(new TextEncoder().encode(text));
 
 describe('the Shopware adapter against the Admin API contract', () => {
   it('writes a master with 3 variants, 3 languages, tier prices, features, 2 categories and images, every item valid', async () => {
@@ -182,17 +185,20 @@ describe('the Shopware adapter against the Admin API contract', () => {
     const [first] = await mirror.write([upsert('LMP-1', withPicture)]);
     expect(first).toMatchObject({ ok: true, action: 'created' });
     expect(server.invalid).toEqual([]);
-    // The normal picture, not the data sheet nor the detail view before it.
-    const pictureId = await shopwareId('media', 'url', 'https://cdn.example.com/led.jpg');
+    // The normal picture, not the data sheet nor the detail view before it: a media entity whose
+    // id derives from the hash of its bytes, uploaded with those bytes (not a URL to fetch).
+    const sha = await sha256('picture:https://cdn.example.com/led.jpg');
+    const pictureId = await shopwareId('media', sha);
     const led = server.table('category').get(await shopwareId('category', 'Lighting', 'LED'));
     expect(led?.mediaId).toBe(pictureId);
     expect(server.table('media').get(pictureId)).toMatchObject({
       alt: 'LED lamps',
-      fileName: pictureId,
+      fileName: sha,
       fileExtension: 'jpg',
-      url: 'https://cdn.example.com/led.jpg',
+      sha256: sha,
     });
-    expect(server.requests(`/_action/media/${pictureId}/upload`)).toHaveLength(1);
+    expect(server.table('media').get(pictureId)).not.toHaveProperty('url');
+    expect(server.requests(`/_action/media/${pictureId}/upload`)).toMatchObject([{ body: { sha256: sha } }]);
     // The parent is left as it is; a category without links has none.
     expect(server.table('category').get(await shopwareId('category', 'Lighting'))).not.toHaveProperty('mediaId');
     expect(server.table('category').get(await shopwareId('category', 'Outdoor'))?.mediaId).toBeNull();
@@ -206,17 +212,17 @@ describe('the Shopware adapter against the Admin API contract', () => {
     expect(server.requests('/_action/media/')).toHaveLength(4);
     expect(server.requests(`/_action/media/${pictureId}/upload`)).toHaveLength(1);
 
-    // New bytes behind the same URL (the connector's conditional request says so): the file is
-    // uploaded again to the same media entity, and the connector is told the shop took it.
+    // New bytes behind the same URL: another hash, so another media entity with those bytes,
+    // and the connector is told the shop took them.
     const sent: string[] = [];
-    mirror.pictures = {
-      categoryPictureChanged: async (url) => url === 'https://cdn.example.com/led.jpg',
-      categoryPictureSent: async (url) => void sent.push(url),
-    };
+    mirror.pictures = { categoryPictureSent: async (url) => void sent.push(url) };
+    mirror.links.set('https://cdn.example.com/led.jpg', 'led-v2');
+    const renewedId = await shopwareId('media', await sha256('led-v2'));
     await mirror.write([upsert('LMP-2', lamp({ categories: withPicture.categories, variants: [] }), 'update')]);
-    expect(server.requests(`/_action/media/${pictureId}/upload`)).toHaveLength(2);
+    expect(server.requests(`/_action/media/${renewedId}/upload`)).toHaveLength(1);
     expect(sent).toEqual(['https://cdn.example.com/led.jpg']);
-    expect(led && server.table('category').get(led.id as string)?.mediaId).toBe(pictureId);
+    expect(led && server.table('category').get(led.id as string)?.mediaId).toBe(renewedId);
+    expect(server.table('media').get(renewedId)).toMatchObject({ alt: 'LED lamps', sha256: await sha256('led-v2') });
     mirror.pictures = {};
 
     // The category's picture removed in the PIM: the category shows none.
@@ -225,6 +231,62 @@ describe('the Shopware adapter against the Admin API contract', () => {
     expect(led && server.table('category').get(led.id as string)?.mediaId).toBeNull();
     // (the four before, and the upload of the new bytes)
     expect(server.requests('/_action/media/')).toHaveLength(5);
+    expect(server.invalid).toEqual([]);
+  });
+
+  it('shares one media entity between a category picture and a product image with the same bytes, uploaded once', async () => {
+    const { mirror } = shopware(server);
+    const bytes = 'the LED lamp photo';
+    const sha = await sha256(bytes);
+    const photo = { ...image(1), sha256: sha, url: `https://images.example/${sha}.jpg` };
+    mirror.links.set('https://cdn.example.com/led.jpg', bytes);
+    const categories = [{ id: 'c-led', path: ['LED'], links: [categoryLink('https://cdn.example.com/led.jpg')] }];
+    const mediaId = await shopwareId('media', sha);
+
+    // Both in one record: one media, uploaded once by the product image's URL.
+    const [first] = await mirror.write([upsert('LMP-1', lamp({ categories, media: [photo], variants: [] }))]);
+    expect(first).toMatchObject({ ok: true, action: 'created' });
+    expect(server.table('category').get(await shopwareId('category', 'LED'))?.mediaId).toBe(mediaId);
+    expect(server.rows('product_media').map((m) => m.mediaId)).toEqual([mediaId]);
+    expect(server.rows('media')).toHaveLength(1);
+    expect(server.requests('/_action/media/')).toMatchObject([
+      { path: `/_action/media/${mediaId}/upload?extension=jpg&fileName=${sha}`, body: { url: photo.url } },
+    ]);
+
+    // The picture first, the product image of the same bytes later (another record): no second upload.
+    const [placed] = await mirror.write([upsert('LMP-2', lamp({ categories, media: [], variants: [] }))]);
+    const [shown] = await mirror.write([upsert('LMP-3', lamp({ media: [photo], variants: [] }))]);
+    expect([placed?.ok, shown?.ok]).toEqual([true, true]);
+    expect(server.rows('media')).toHaveLength(1);
+    expect(server.requests('/_action/media/')).toHaveLength(1);
+    expect(server.invalid).toEqual([]);
+  });
+
+  it('fails a record retryably on a category picture it cannot read, or whose bytes changed before the upload', async () => {
+    const { mirror } = shopware(server);
+    const categories = [{ id: 'c-led', path: ['LED'], links: [categoryLink('https://cdn.example.com/led.jpg')] }];
+    mirror.links.set('https://cdn.example.com/led.jpg', 'unreachable');
+    const [unread] = await mirror.write([upsert('LMP-1', lamp({ categories, variants: [] }))]);
+    expect(unread).toEqual({
+      index: 0,
+      ok: false,
+      field: 'product.categories.0.links.0',
+      error: 'the category picture could not be read: the image URL could not be reached',
+      retryable: true,
+    });
+    expect(server.rows('product')).toEqual([]);
+
+    // The connector knew the hash (a 304) but the bytes fetched for the upload are others.
+    mirror.links.set('https://cdn.example.com/led.jpg', 'led-v2');
+    mirror.pictures = { categoryPicture: async () => ({ sha256: await sha256('led-v1'), bytes: null }) };
+    const [changed] = await mirror.write([upsert('LMP-1', lamp({ categories, variants: [] }))]);
+    expect(changed).toMatchObject({
+      ok: false,
+      field: 'product.categories.0.links.0',
+      error: 'the category picture changed while it was written; it goes again with the next run',
+      retryable: true,
+    });
+    expect(server.requests(`/_action/media/${await shopwareId('media', await sha256('led-v1'))}`)).toEqual([]);
     expect(server.invalid).toEqual([]);
   });
 

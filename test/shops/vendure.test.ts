@@ -342,10 +342,13 @@ describe('writing products into Vendure', () => {
     const ids = okIds(await writeOne(upsert('NYM-450', withPicture('NYM-450'))));
     const first = await collection();
     // Sorted: Vendure answers an asset's tags in the database's order (sql.js and PostgreSQL differ).
-    expect(first.featuredAsset.tags.map((t: { value: string }) => t.value).sort()).toEqual([
-      `pim-url:${createHash('sha256').update(picture).digest('hex')}`,
-      `sha256:${sha256(png(20, 20, 200))}`,
-    ]);
+    expect(first.featuredAsset.tags.map((t: { value: string }) => t.value).sort()).toEqual(
+      [
+        'pim-picture-only',
+        `pim-url:${createHash('sha256').update(picture).digest('hex')}`,
+        `sha256:${sha256(png(20, 20, 200))}`,
+      ].sort(),
+    );
     expect(first.assets).toEqual([{ id: first.featuredAsset.id }]);
     expect(linkFetches.filter((url) => url === picture)).toHaveLength(1);
 
@@ -383,7 +386,7 @@ describe('writing products into Vendure', () => {
     };
     const tagsOf = async (id: string) => {
       const { asset } = await read(`query($id: ID!) { asset(id: $id) { id tags { value } } }`, { id });
-      return asset.tags.map((t: { value: string }) => t.value).sort();
+      return asset?.tags.map((t: { value: string }) => t.value).sort() ?? null;
     };
     const ids = okIds(await writeOne(upsert('RENEW-1', placed('RENEW-1'))));
     const before = (await collection()).featuredAsset;
@@ -404,10 +407,10 @@ describe('writing products into Vendure', () => {
       expect(after.featuredAsset.id).not.toBe(before.id);
       expect(after.assets).toEqual([{ id: after.featuredAsset.id }]);
       expect(await tagsOf(after.featuredAsset.id)).toEqual(
-        [`pim-url:${urlHash}`, `sha256:${sha256(png(10, 70, 10))}`].sort(),
+        ['pim-picture-only', `pim-url:${urlHash}`, `sha256:${sha256(png(10, 70, 10))}`].sort(),
       );
-      // The old asset stays in the library, marked as a picture the PIM set before.
-      expect(await tagsOf(before.id)).toEqual([`pim-was:${urlHash}`, `sha256:${sha256(png(70, 10, 10))}`].sort());
+      // The old asset, shown by nothing else (no product image, no other collection), is deleted.
+      expect(await tagsOf(before.id)).toBeNull();
       expect(picturesSent).toEqual([picture]);
     } finally {
       pictureChanged = undefined;
@@ -415,6 +418,71 @@ describe('writing products into Vendure', () => {
     // Without a revalidation the new asset is found by the URL's tag again.
     okIds(await writeOne(upsert('RENEW-2', placed('RENEW-2'))));
     expect((await collection()).featuredAsset.id).not.toBe(before.id);
+  });
+
+  it('keeps a replaced picture that a product image shows, and one another collection features until that one is written', async () => {
+    const tagsOf = async (id: string) => {
+      const { asset } = await read(`query($id: ID!) { asset(id: $id) { id tags { value } } }`, { id });
+      return asset?.tags.map((t: { value: string }) => t.value).sort() ?? null;
+    };
+    const featuredOf = async (name: string) => {
+      const { collections } = await read(
+        `{ collections(options: { take: 100 }) { items { name featuredAsset { id } } } }`,
+      );
+      return collections.items.find((c: { name: string }) => c.name === name)?.featuredAsset?.id ?? null;
+    };
+    const placed = (sku: string, leaf: string, url: string, media: ReturnType<typeof image>[] = []) => {
+      const product = { ...cableMaster(sku, taxId), media };
+      product.categories = [
+        { id: `c-${leaf}`, path: ['Kabel', leaf], links: [categoryLink(url, { contentType: 'image/png' })] },
+      ];
+      return product;
+    };
+    try {
+      // A picture whose bytes a product image shows too: replaced in its collection, kept in the library.
+      const shown = 'https://media.example/cat/gezeigt.png';
+      const shownBytes = png(90, 30, 60);
+      linkStore.set(shown, shownBytes);
+      okIds(await writeOne(upsert('KEEP-1', placed('KEEP-1', 'Gezeigt', shown))));
+      const shownOld = await featuredOf('Gezeigt');
+      const withImage = okIds(
+        await writeOne(
+          upsert(
+            'KEEP-2',
+            placed('KEEP-2', 'Gezeigt', shown, [image(png(5, 6, 7), 'k2a.png', 0), image(shownBytes, 'k2.png', 1)]),
+          ),
+        ),
+      );
+      expect(withImage.media?.[sha256(shownBytes)]).toBe(shownOld);
+      expect(await tagsOf(shownOld)).not.toContain('pim-picture-only');
+      linkStore.set(shown, png(30, 90, 60));
+      pictureChanged = async (url) => url === shown;
+      okIds(await writeOne(upsert('KEEP-1', placed('KEEP-1', 'Gezeigt', shown), 'update')));
+      expect(await featuredOf('Gezeigt')).not.toBe(shownOld);
+      expect(await tagsOf(shownOld)).toContain(`sha256:${sha256(shownBytes)}`);
+
+      // The same picture in two collections: the one written shows the new asset, the other keeps
+      // featuring the old one, which stays until that collection is written too.
+      const twice = 'https://media.example/cat/zweimal.png';
+      linkStore.set(twice, png(15, 15, 90));
+      pictureChanged = undefined;
+      okIds(await writeOne(upsert('TWICE-1', placed('TWICE-1', 'Zweimal-A', twice))));
+      okIds(await writeOne(upsert('TWICE-2', placed('TWICE-2', 'Zweimal-B', twice))));
+      const twiceOld = await featuredOf('Zweimal-A');
+      expect(await featuredOf('Zweimal-B')).toBe(twiceOld);
+      linkStore.set(twice, png(90, 15, 15));
+      pictureChanged = async (url) => url === twice;
+      okIds(await writeOne(upsert('TWICE-1', placed('TWICE-1', 'Zweimal-A', twice), 'update')));
+      expect(await featuredOf('Zweimal-A')).not.toBe(twiceOld);
+      expect(await featuredOf('Zweimal-B')).toBe(twiceOld);
+      expect(await tagsOf(twiceOld)).not.toBeNull();
+      pictureChanged = undefined;
+      okIds(await writeOne(upsert('TWICE-2', placed('TWICE-2', 'Zweimal-B', twice), 'update')));
+      expect(await featuredOf('Zweimal-B')).toBe(await featuredOf('Zweimal-A'));
+      expect(await tagsOf(twiceOld)).toBeNull();
+    } finally {
+      pictureChanged = undefined;
+    }
   });
 
   it('shares one asset between a product image and a category picture of the same bytes, whichever comes first', async () => {
@@ -460,6 +528,10 @@ describe('writing products into Vendure', () => {
     );
     expect(withImage.media?.[sha256(later)]).toBe(picture.id);
     expect(await assetCount()).toBe(before + 1);
+    // A product image now: no longer a picture only (never deleted as a replaced picture).
+    expect((await collection('Erst')).featuredAsset.tags.map((t: { value: string }) => t.value)).not.toContain(
+      'pim-picture-only',
+    );
   });
 
   it('deactivate deletes the product, or disables it when the mapping says so', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ShopDefaults, ShopKind } from '../src/api/models';
 import { SHOP_KINDS } from '../src/api/models';
 import {
+  attributesParams,
   codesInUseParams,
   connectorTestFields,
   filterCodes,
@@ -207,6 +208,14 @@ describe("a long pick list's filter", () => {
   it('never hides a ticked code', () => {
     expect(filterCodes(codes, 'unspsc', new Set(['ETIM']))).toEqual(['ETIM', 'UNSPSC']);
     expect(filterCodes(codes, 'nothing like it', new Set())).toEqual([]);
+  });
+});
+
+describe("the attribute-code pick list's search on the server (GetAttributes q)", () => {
+  it('asks pages of GetAttributes with the filter text trimmed as q, no q for a blank one, cut to 100', () => {
+    expect(attributesParams('  farb ', 500, undefined)).toEqual({ limit: 500, q: 'farb' });
+    expect(attributesParams('   ', 500, 'c1')).toEqual({ limit: 500, cursor: 'c1' });
+    expect(attributesParams('x'.repeat(150), 500, undefined).q).toHaveLength(100);
   });
 });
 

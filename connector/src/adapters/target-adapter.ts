@@ -131,6 +131,13 @@ export interface WriteContext {
   categoryPictureChanged?(url: string): Promise<boolean>;
   /** The shop took the category picture at `url` again after `categoryPictureChanged` said so. */
   categoryPictureSent?(url: string): Promise<void>;
+  /**
+   * The sha256 of the bytes behind a category picture URL now (the same one look per request as
+   * `categoryPictureChanged`), with the bytes when that look fetched them: an adapter that stores
+   * a picture by its content hash (Shopware) shares it with a product image of the same bytes.
+   * Null when the URL was never read and cannot be now. Absent: the adapter hashes `linkBytes`.
+   */
+  categoryPicture?(url: string): Promise<{ sha256: string; bytes: ArrayBuffer | null } | null>;
   /** Ids of other products in the mirror by SKU (references / cross-selling to products already written). */
   idsOf(skus: string[]): Promise<Map<string, TargetIds>>;
   /**

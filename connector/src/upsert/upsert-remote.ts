@@ -29,7 +29,11 @@ export interface RemoteDeps {
    * (media/picture-revalidation.ts `createPictureCheck`, typed here by shape: that module's
    * imports lead back to the bindings).
    */
-  pictureCheck?: { changed(url: string): Promise<boolean>; sent(url: string): Promise<void> };
+  pictureCheck?: {
+    changed(url: string): Promise<boolean>;
+    current(url: string): ReturnType<NonNullable<WriteContext['categoryPicture']>>;
+    sent(url: string): Promise<void>;
+  };
   sleep: (ms: number) => Promise<void>;
   retry?: RetryPolicy;
 }
@@ -137,6 +141,7 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
       ? {
           categoryPictureChanged: (url: string) => deps.pictureCheck!.changed(url),
           categoryPictureSent: (url: string) => deps.pictureCheck!.sent(url),
+          categoryPicture: (url: string) => deps.pictureCheck!.current(url),
         }
       : {}),
     idsOf: (skus) => mirror.idsOf(skus),

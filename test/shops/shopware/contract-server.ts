@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Contract, loadContract, pointed } from './openapi';
@@ -8,7 +8,7 @@ import { type Contract, loadContract, pointed } from './openapi';
  * token endpoint, `_action/sync` (every payload item validated against its entity schema and
  * applied to an in-memory state, an invalid request refused as a whole with Shopware's error
  * list and `/{operation}/{item}/{field}` pointers), the search endpoints with the filters the
- * adapter uses, the media upload by URL. Faults on demand: 429 with Retry-After, 5xx, a request
+ * adapter uses, the media upload by URL or with the file's bytes. Faults on demand: 429 with Retry-After, 5xx, a request
  * left unanswered (timeout), tokens expired early (401).
  */
 type Row = Record<string, unknown>;
@@ -131,8 +131,15 @@ export class ShopwareContractServer {
     const path = url.pathname.replace(/^\/api/, '');
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const body: unknown = text ? JSON.parse(text) : null;
+    const raw = Buffer.concat(chunks);
+    // A file's bytes (the media upload's `application/octet-stream` body) are logged by size and hash.
+    const binary = req.headers['content-type'] === 'application/octet-stream';
+    const text = binary ? '' : raw.toString('utf8');
+    const body: unknown = binary
+      ? { bytes: raw.length, sha256: createHash('sha256').update(raw).digest('hex') }
+      : text
+        ? JSON.parse(text)
+        : null;
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       this.log.push({ method: req.method ?? '', path: path + url.search, body, status });
       res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
@@ -178,7 +185,8 @@ export class ShopwareContractServer {
     if (req.method === 'POST' && path.startsWith('/search/')) return this.search(path, body, send);
     if (req.method === 'POST' && path === '/_action/sync') return this.sync(body, send);
     const upload = /^\/_action\/media\/([0-9a-f]{32})\/upload$/.exec(path);
-    if (req.method === 'POST' && upload) return this.upload(upload[1] as string, url.searchParams, body, send);
+    if (req.method === 'POST' && upload)
+      return this.upload(upload[1] as string, url.searchParams, binary ? raw : body, send);
     return send(404, error('404', 'FRAMEWORK__ROUTE_NOT_FOUND', `No route ${req.method} ${path}`));
   }
 
@@ -337,9 +345,11 @@ export class ShopwareContractServer {
     body: unknown,
     send: (s: number, p: unknown) => void,
   ): unknown {
+    // The document's two bodies: JSON `{url}` (Shopware fetches it) or the file's bytes.
     const validate = this.contract.requestBody('POST', '/_action/media/{mediaId}/upload');
-    if (!validate(body) || !query.get('extension'))
-      return send(400, error('400', 'invalid', 'url and extension are required'));
+    const bytes = Buffer.isBuffer(body) ? (body as Buffer) : null;
+    if ((bytes ? bytes.length === 0 : !validate(body)) || !query.get('extension'))
+      return send(400, error('400', 'invalid', 'a file or its url, and extension are required'));
     const media = this.table('media').get(mediaId);
     if (!media) return send(404, error('404', 'CONTENT__MEDIA_NOT_FOUND', `Media for id ${mediaId} not found.`));
     const fileName = query.get('fileName') ?? mediaId;
@@ -351,7 +361,12 @@ export class ShopwareContractServer {
         );
       }
     }
-    Object.assign(media, { fileName, fileExtension: query.get('extension'), url: (body as { url: string }).url });
+    Object.assign(
+      media,
+      bytes
+        ? { fileName, fileExtension: query.get('extension'), sha256: createHash('sha256').update(bytes).digest('hex') }
+        : { fileName, fileExtension: query.get('extension'), url: (body as { url: string }).url },
+    );
     send(204, null);
   }
 

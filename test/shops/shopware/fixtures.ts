@@ -1,4 +1,5 @@
 import { createShopwareAdapter } from '../../../connector/src/adapters/shopware';
+import { MediaError } from '../../../connector/src/media/media-bytes';
 import { refusedUrlReason } from '../../../connector/src/targets/url-guard';
 import type {
   RecordOutcome,
@@ -124,8 +125,12 @@ export function shopware(
 export class Mirror {
   readonly ids = new Map<string, TargetIds>();
   readonly products = new Map<string, Product>();
-  /** `WriteContext.categoryPictureChanged` / `categoryPictureSent` for the next writes (none: never changed). */
-  pictures: Pick<WriteContext, 'categoryPictureChanged' | 'categoryPictureSent'> = {};
+  /** `WriteContext.categoryPicture` / `categoryPictureSent` for the next writes (none: `linkBytes` is hashed). */
+  pictures: Pick<WriteContext, 'categoryPicture' | 'categoryPictureSent'> = {};
+  /** The bytes behind category picture URLs (`linkBytes`); a URL not here serves `picture:<url>`. */
+  readonly links = new Map<string, string>();
+  /** URLs `linkBytes` was asked for. */
+  readonly fetched: string[] = [];
 
   constructor(
     private readonly adapter: TargetAdapter,
@@ -140,8 +145,11 @@ export class Mirror {
         throw new Error('the Shopware adapter uploads by URL');
       },
       refusedUrl: (url) => refusedUrlReason(url, false),
-      linkBytes: async () => {
-        throw new Error('Shopware fetches category pictures by URL');
+      linkBytes: async (link) => {
+        this.fetched.push(link.url);
+        const text = this.links.get(link.url) ?? `picture:${link.url}`;
+        if (text === 'unreachable') throw new MediaError('the image URL could not be reached');
+        return new Blob([text], { type: link.contentType });
       },
       idsOf: async (skus) =>
         new Map(skus.flatMap((sku) => (this.ids.has(sku) ? [[sku, this.ids.get(sku) as TargetIds] as const] : []))),

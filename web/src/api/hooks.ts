@@ -1,7 +1,7 @@
 import { queryOptions, useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { flattenPages, nextCursorOf } from '../lib/cursor';
-import { CODE_SEARCH_WAIT_MS, codesInUseParams } from '../lib/shop-form';
+import { attributesParams, CODE_SEARCH_WAIT_MS, codesInUseParams } from '../lib/shop-form';
 import { apiGet, type CallOptions } from './client';
 import { keys } from './keys';
 import { isTerminal, type ShopKind } from './models';
@@ -219,6 +219,32 @@ export function useDebouncedValue<T>(value: T, wait: number): T {
     return () => clearTimeout(timer);
   }, [value, wait]);
   return settled;
+}
+
+/**
+ * The company's attributes as the shop mapping's attribute-code choices (GetAttributes pages of
+ * 500 in code order, `loadMore` while `hasMore`), searched on the server like `useCodesInUse`:
+ * `search` goes as `q` (code or name) once it rested CODE_SEARCH_WAIT_MS.
+ */
+export function useAttributeChoices(search = '') {
+  const settled = useDebouncedValue(search.trim(), CODE_SEARCH_WAIT_MS);
+  const query = useInfiniteQuery({
+    queryKey: keys.attributeChoices(settled),
+    queryFn: ({ pageParam, signal }) =>
+      apiGet('Catalog/GetAttributes', attributesParams(settled, CODES_PAGE, pageParam), { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    staleTime: 60_000,
+    placeholderData: (previous) => previous,
+  });
+  const attributes = useMemo(() => (query.data?.pages ?? []).flatMap((page) => page.items), [query.data]);
+  return {
+    attributes,
+    codes: attributes.map((a) => a.code),
+    hasMore: query.hasNextPage,
+    loadingMore: query.isFetchingNextPage,
+    loadMore: () => void query.fetchNextPage(),
+  };
 }
 
 /**

@@ -41,6 +41,8 @@ export const keys = {
   releaseGroups: (release: string, lang: string) => ['releaseGroups', release, lang] as const,
   classSearch: (group: string, q: string) => ['classSearch', group, q] as const,
   attributes: ['attributes'] as const,
+  /** A server-searched page list of the attributes (the shop mapping's pick list); under `attributes`, so a write refreshes it. */
+  attributeChoices: (q = '') => ['attributes', 'choices', q] as const,
   /** Every job list; `jobList` is one length of it. */
   jobs: ['jobs'] as const,
   jobList: (limit: number) => ['jobs', limit] as const,

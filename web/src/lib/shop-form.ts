@@ -284,6 +284,16 @@ export function codesInUseParams(
 }
 
 /**
+ * The query of one GetAttributes page for the attribute-code pick list's filter text: as
+ * `codesInUseParams` (`q` the text trimmed and cut, left out when blank), so the server searches
+ * every attribute (code or name), not only the ones loaded.
+ */
+export function attributesParams(search: string, limit: number, cursor: string | undefined) {
+  const q = search.trim().slice(0, CODE_SEARCH_MAX);
+  return { limit, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) };
+}
+
+/**
  * What a server-searched pick list offers: the codes the search found, and, while a search is
  * typed, first the ticked codes it did not find (the server knows nothing of the ticks, and a
  * filter never hides one).

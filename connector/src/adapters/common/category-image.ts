@@ -22,8 +22,9 @@ export interface CategoryImage {
  * of its links (by position) whose content type is an image and whose purpose is a picture,
  * a normal picture before a detail view before a thumbnail, and, when `mapping.imagePurposes`
  * names purposes, one of those. Null when the category has none: the shop's category image is
- * then removed. A link has no content hash (only Vendure's adapter downloads one, and only
- * while the shop lacks its asset), so shops identify a category image by its URL.
+ * then removed. A link has no content hash (Vendure's adapter downloads one while the shop
+ * lacks its asset, Shopware's learns its hash before planning: shopware/pictures.ts), so the
+ * others identify a category image by its URL.
  *
  * `refusedUrl` is the connector's SSRF rule (`WriteContext.refusedUrl`): a picture on a refused
  * URL throws `CategoryImageRefused` naming the link, and the adapter fails the record there.

@@ -29,6 +29,47 @@ export interface CategoryCache {
   ids: Map<string, string>;
   /** handle -> the category's metadata as Medusa answered it (or as the adapter wrote it) */
   metadata: Map<string, Record<string, unknown>>;
+  /** handle -> the category's name as Medusa answered it (or as the adapter wrote it) */
+  names: Map<string, string>;
+  /** handle -> the other handle Medusa answered for that category (changed in the shop), to write back */
+  moved: Map<string, string>;
+}
+
+/** A product's category as Medusa answers it with the product (`+*categories`). */
+export interface AnsweredCategory {
+  id: string;
+  handle?: string;
+  name?: string;
+  metadata?: Record<string, unknown> | null;
+}
+
+/**
+ * A category changed in the shop (not deleted) while its facts are kept (medusa-facts.ts): the
+ * product's categories as Medusa answered them now are compared with what is kept for the
+ * handles the record places it in, by id, and a name, handle or metadata that differs replaces
+ * the kept one, so `resolveCategories` writes the PIM's back. Costs no request: the product is
+ * read with its categories anyway (an update); a product being created has none to compare.
+ */
+export function noticeChangedCategories(
+  cache: CategoryCache,
+  refs: Product['categories'],
+  answered: AnsweredCategory[] | undefined,
+): void {
+  if (!answered?.length) return;
+  const ours = new Map(
+    refs.flatMap((ref) => {
+      const handle = categoryHandle(ref.path);
+      const id = cache.ids.get(handle);
+      return id ? [[id, handle] as const] : [];
+    }),
+  );
+  for (const c of answered) {
+    const handle = ours.get(c.id);
+    if (!handle) continue;
+    if (c.handle !== undefined && c.handle !== handle) cache.moved.set(handle, c.handle);
+    if (c.name !== undefined) cache.names.set(handle, c.name);
+    if (c.metadata !== undefined) cache.metadata.set(handle, c.metadata ?? {});
+  }
 }
 
 type Picture = { pim_image_url: string; pim_image_alt: string } | null;
@@ -76,11 +117,14 @@ export async function resolveCategories(
   const unknown = [...levels.keys()].filter((h) => !cache.ids.has(h));
   if (unknown.length > 0) {
     const { product_categories } = await api.get<{
-      product_categories: { id: string; handle: string; metadata: Record<string, unknown> | null }[];
-    }>(`/admin/product-categories${query({ handle: unknown, fields: 'id,handle,metadata', limit: unknown.length })}`);
+      product_categories: { id: string; handle: string; name: string; metadata: Record<string, unknown> | null }[];
+    }>(
+      `/admin/product-categories${query({ handle: unknown, fields: 'id,handle,name,metadata', limit: unknown.length })}`,
+    );
     for (const c of product_categories) {
       cache.ids.set(c.handle, c.id);
       cache.metadata.set(c.handle, c.metadata ?? {});
+      cache.names.set(c.handle, c.name);
     }
   }
   // Parents come before children in `levels` (each path is walked from its root).
@@ -97,15 +141,23 @@ export async function resolveCategories(
       });
       cache.ids.set(handle, product_category.id);
       cache.metadata.set(handle, metadata);
+      cache.names.set(handle, level.name);
       continue;
     }
+    // A name or handle changed in the shop is written back (the PIM's path names the category).
+    const update: Record<string, unknown> = {};
+    const named = cache.names.get(handle);
+    if (named !== undefined && named !== level.name) update.name = level.name;
+    if (cache.moved.has(handle)) update.handle = handle;
     // `undefined`: a parent only, whose picture this record does not decide.
-    if (level.picture === undefined) continue;
     const held = cache.metadata.get(handle) ?? {};
-    if (samePicture(held, level.picture)) continue;
-    const metadata = withPicture(held, level.picture);
-    await api.post(`/admin/product-categories/${id}`, { metadata });
-    cache.metadata.set(handle, metadata);
+    if (level.picture !== undefined && !samePicture(held, level.picture))
+      update.metadata = withPicture(held, level.picture);
+    if (Object.keys(update).length === 0) continue;
+    await api.post(`/admin/product-categories/${id}`, update);
+    cache.names.set(handle, level.name);
+    cache.moved.delete(handle);
+    if (update.metadata) cache.metadata.set(handle, update.metadata as Record<string, unknown>);
   }
   return refs.map((ref) => cache.ids.get(categoryHandle(ref.path)) as string);
 }

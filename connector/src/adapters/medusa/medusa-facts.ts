@@ -14,7 +14,10 @@ import type { CategoryCache } from './medusa-assets';
  * deleted, the module switched off) makes Medusa refuse the write that names it; the adapter
  * then forgets the shop's facts (`forgetFacts`) before it writes the chunk's records one by
  * one, so they are looked up again and the refusal stays on a record only if it is the
- * record's own. The tax rates and tags are read again when a record names an id they lack
+ * record's own. A category changed in the shop (its name, handle or metadata; not deleted) is
+ * noticed when a product placed in it is read with its categories (an update) and written back
+ * (`noticeChangedCategories`, medusa-assets.ts). A product tag renamed in the shop needs nothing:
+ * records name tags by id. The tax rates and tags are read again when a record names an id they lack
  * (`TargetAdapter.mappings`); GET /mappings always reads them from the shop. A failed lookup
  * is not kept.
  */
@@ -51,7 +54,7 @@ const emptyFacts = (): ShopFacts => ({
   store: null,
   translationModule: null,
   mappings: null,
-  categories: { ids: new Map(), metadata: new Map() },
+  categories: { ids: new Map(), metadata: new Map(), names: new Map(), moved: new Map() },
   uploads: new Map(),
 });
 

@@ -14,6 +14,7 @@ import { ShopwareClient } from './client';
 import { loadContext, readLanguages, type ShopContext } from './context';
 import { shopwareId } from './ids';
 import { uploadMissingMedia } from './media';
+import { readCategoryPictures } from './pictures';
 import { OWNED, PlanError, planProduct, type RecordPlan } from './plan';
 import { type OwnedItem, runSync, type SyncFailure } from './sync';
 
@@ -154,6 +155,16 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
       const mirrored = referenced.length > 0 ? await ctx.idsOf(referenced) : new Map<string, TargetIds>();
       const referencedId = (sku: string) => mirrored.get(sku)?.product;
 
+      // Category pictures are media by content hash, as product images are: read their hash first.
+      const pictures = await readCategoryPictures(
+        records.filter((r) => !failures.has(r.index) && r.record.op !== 'deactivate'),
+        ctx,
+      );
+      const pictureSha = (url: string): string | Error => {
+        const picture = pictures.get(url);
+        return picture instanceof Error ? picture : (picture?.sha256 ?? new Error('the category picture was not read'));
+      };
+
       const items: OwnedItem[] = [];
       const plans = new Map<number, RecordPlan>();
       const deactivated = new Map<number, TargetIds | null>();
@@ -185,7 +196,7 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
             referencedId,
             refusedUrl: ctx.refusedUrl,
           };
-          const plan = await planProduct(r.record.sku, r.record.product, planCtx);
+          const plan = await planProduct(r.record.sku, r.record.product, { ...planCtx, pictureSha });
           plans.set(r.index, plan);
           for (const item of plan.items) items.push({ ...item, action: 'upsert', owner: r.index });
           const before = r.previous ? await planProduct(r.record.sku, r.previous, planCtx).catch(() => null) : null;
@@ -199,14 +210,19 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
           }
         } catch (err) {
           if (!(err instanceof PlanError)) throw err;
-          fail(r.index, err.field, err.message);
+          fail(r.index, err.field, err.message, err.retryable);
         }
       }
 
       for (const [index, failure] of await runSync(client, items)) failures.set(index, failure);
       const uploads = [...plans].filter(([index]) => !failures.has(index));
-      for (const [index, failure] of await uploadMissingMedia(client, uploads, records, ctx))
+      for (const [index, failure] of await uploadMissingMedia(client, uploads, records, pictures, ctx.linkBytes))
         failures.set(index, failure);
+      // New bytes behind a picture's URL are recorded once a record showing them is written.
+      const shown = new Set(
+        [...plans].filter(([index]) => !failures.has(index)).flatMap(([, p]) => [...p.categoryMedia.values()]),
+      );
+      for (const url of new Set([...shown].map((image) => image.link.url))) await ctx.categoryPictureSent?.(url);
 
       return records.map((r): RecordOutcome => {
         const failure = failures.get(r.index);

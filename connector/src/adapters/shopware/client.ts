@@ -4,7 +4,8 @@ import type { TargetHttp } from '../target-http';
 /**
  * The Shopware 6 Admin API over the shared `TargetHttp` (retries, 429 / Retry-After, timeouts):
  * OAuth client credentials (`POST /api/oauth/token`), the bearer kept until shortly before it
- * expires and fetched again after a 401 (an expired or revoked token), JSON in and out.
+ * expires and fetched again after a 401 (an expired or revoked token), JSON in and out (a
+ * file's bytes in for an upload).
  */
 export interface ShopwareCredentials {
   clientId: string;
@@ -49,7 +50,22 @@ export class ShopwareClient {
   ) {}
 
   /** Sends one Admin API request (`path` below `/api`); answers the status and the parsed body. */
-  async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ShopwareResponse> {
+  request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ShopwareResponse> {
+    if (body === undefined) return this.send(method, path, null, null);
+    return this.send(method, path, 'application/json', JSON.stringify(body));
+  }
+
+  /** Posts a file's bytes as the request body (`_action/media/{id}/upload`, `application/octet-stream`). */
+  upload(path: string, bytes: ArrayBuffer): Promise<ShopwareResponse> {
+    return this.send('POST', path, 'application/octet-stream', bytes);
+  }
+
+  private async send(
+    method: 'GET' | 'POST',
+    path: string,
+    contentType: string | null,
+    body: string | ArrayBuffer | null,
+  ): Promise<ShopwareResponse> {
     for (let attempt = 0; ; attempt++) {
       const token = await this.bearer();
       const response = await this.http.send({
@@ -58,9 +74,9 @@ export class ShopwareClient {
         headers: {
           Authorization: `Bearer ${token}`,
           Accept: 'application/json',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...(contentType ? { 'Content-Type': contentType } : {}),
         },
-        body: body === undefined ? null : JSON.stringify(body),
+        body,
       });
       if (response.status === 401 && attempt === 0) {
         await response.body?.cancel().catch(() => undefined);

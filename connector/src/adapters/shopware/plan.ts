@@ -71,6 +71,12 @@ export interface PlanContext {
   referencedId?: (sku: string) => string | undefined;
   /** The connector's SSRF rule for category picture links (`WriteContext.refusedUrl`). */
   refusedUrl: (url: string) => string | null;
+  /**
+   * The content hash of a category picture's URL (read before planning, pictures.ts), or the
+   * plain reason it could not be read. Absent: category pictures are left out of the plan (the
+   * plan of a record's previous product, read only for what it owned).
+   */
+  pictureSha?: (url: string) => string | Error;
 }
 
 export interface RecordPlan {
@@ -81,30 +87,34 @@ export interface RecordPlan {
   variants: Record<string, string>;
   /** Images: content hash -> media id, with the ref to upload from. */
   media: Map<string, { mediaId: string; ref: MediaRef; field: string }>;
-  /** Category pictures: media id (from the link's URL) -> the picture to upload from. */
-  categoryMedia: Map<string, CategoryImage>;
+  /** Category pictures: media id (from the bytes' hash) -> the picture and its hash. */
+  categoryMedia: Map<string, CategoryImage & { sha256: string }>;
 }
 
 export class PlanError extends Error {
   constructor(
     readonly field: string,
     message: string,
+    /** True when the same record may pass later (a picture that could not be read now). */
+    readonly retryable = false,
   ) {
     super(message);
   }
 }
 
 /**
- * The media of a category's picture (common/category-image.ts): its id derived from the link's
- * URL (a link has no content hash), so every category and product showing that URL shares one
- * media entity, uploaded once (media.ts). Null when the category has no picture.
+ * The media of a category's picture (common/category-image.ts): its id derived from the hash of
+ * the bytes behind the link's URL (read before planning, pictures.ts), as a product image's is
+ * from its content hash, so every category and product showing those bytes shares one media
+ * entity, uploaded once (media.ts). The category's alt text is the media's (a product image sets
+ * none). Null when the category has no picture; undefined (left as it is) without `pictureSha`.
  */
 async function planCategoryImage(
   plan: RecordPlan,
   ref: Product['categories'][number],
   index: number,
   ctx: PlanContext,
-): Promise<string | null> {
+): Promise<string | null | undefined> {
   let image: CategoryImage | null;
   try {
     image = categoryImage(ref, index, ctx.mapping, ctx.refusedUrl);
@@ -113,9 +123,12 @@ async function planCategoryImage(
     throw err;
   }
   if (!image) return null;
-  const mediaId = await shopwareId('media', 'url', image.link.url);
+  if (!ctx.pictureSha) return undefined;
+  const sha256 = ctx.pictureSha(image.link.url);
+  if (sha256 instanceof Error) throw new PlanError(image.field, sha256.message, true);
+  const mediaId = await shopwareId('media', sha256);
   plan.items.push({ op: 'media', field: image.field, payload: { id: mediaId, alt: image.alt } });
-  plan.categoryMedia.set(mediaId, image);
+  plan.categoryMedia.set(mediaId, { ...image, sha256 });
   return mediaId;
 }
 
@@ -150,7 +163,8 @@ export async function planProduct(sku: string, product: Product, ctx: PlanContex
     for (let depth = 1; depth <= ref.path.length; depth++) {
       const id = await shopwareId('category', ...ref.path.slice(0, depth));
       // The placement's own category carries its picture (or none: unset); its parents' are left as they are.
-      const media = depth === ref.path.length ? { mediaId: await planCategoryImage(plan, ref, i, ctx) } : {};
+      const mediaId = depth === ref.path.length ? await planCategoryImage(plan, ref, i, ctx) : undefined;
+      const media = mediaId === undefined ? {} : { mediaId };
       plan.items.push({
         op: 'category',
         field: 'product.categories',

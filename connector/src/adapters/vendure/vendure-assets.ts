@@ -21,6 +21,12 @@ const CREATE_ASSETS = `mutation CreateAssets($input: [CreateAssetInput!]!) {
 }`;
 
 export const hashTag = (sha256: string) => `sha256:${sha256}`;
+/**
+ * An asset uploaded as a category picture that no product image has linked yet (a product image
+ * of the same bytes finds it by its hash and takes the tag away): only such an asset is deleted
+ * once it is replaced (`retireAsset`), as no product's gallery can show it.
+ */
+export const PICTURE_ONLY = 'pim-picture-only';
 
 /**
  * The assets of a chunk's images by content hash, found by their tags once for the chunk
@@ -32,11 +38,13 @@ export interface ChunkAssets {
   ids: Map<string, string>;
   /** The hashes asked for (found or not). */
   asked: Set<string>;
+  /** Asset id -> its tags, for the assets found that carry PICTURE_ONLY. */
+  pictureOnly: Map<string, string[]>;
 }
 
 /** The assets tagged with these content hashes, one query per 50 hashes. */
 export async function assetsByHash(client: VendureClient, hashes: string[]): Promise<ChunkAssets> {
-  const chunk: ChunkAssets = { ids: new Map(), asked: new Set() };
+  const chunk: ChunkAssets = { ids: new Map(), asked: new Set(), pictureOnly: new Map() };
   const unique = [...new Set(hashes)];
   for (let i = 0; i < unique.length; i += 50) {
     const page = unique.slice(i, i + 50);
@@ -44,18 +52,25 @@ export async function assetsByHash(client: VendureClient, hashes: string[]): Pro
       ASSETS_BY_TAG,
       { tags: page.map(hashTag) },
     );
-    addTagged(chunk.ids, tagged.assets.items);
+    addTagged(chunk.ids, tagged.assets.items, chunk.pictureOnly);
     for (const sha of page) chunk.asked.add(sha);
   }
   return chunk;
 }
 
-function addTagged(ids: Map<string, string>, assets: { id: string; tags: { value: string }[] }[]) {
+/** Adds the assets' content hashes to `ids`, and those still marked PICTURE_ONLY to `pictureOnly` (id -> tags). */
+function addTagged(
+  ids: Map<string, string>,
+  assets: { id: string; tags: { value: string }[] }[],
+  pictureOnly: Map<string, string[]>,
+) {
   for (const asset of assets) {
-    for (const tag of asset.tags) {
-      const sha = tag.value.startsWith('sha256:') ? tag.value.slice(7) : null;
+    const values = asset.tags.map((t) => t.value);
+    for (const tag of values) {
+      const sha = tag.startsWith('sha256:') ? tag.slice(7) : null;
       if (sha && !ids.has(sha)) ids.set(sha, asset.id);
     }
+    if (values.includes(PICTURE_ONLY)) pictureOnly.set(asset.id, values);
   }
 }
 
@@ -88,14 +103,22 @@ export async function ensureAssets(
     if (id && !ids.has(r.sha256)) ids.set(r.sha256, id);
   }
   let missing = unique.filter((r) => !ids.has(r.sha256));
+  const pictureOnly = chunk?.pictureOnly ?? new Map<string, string[]>();
   const ask = missing.filter((r) => !chunk?.asked.has(r.sha256));
   if (ask.length > 0) {
     const tagged = await client.query<{ assets: { items: { id: string; tags: { value: string }[] }[] } }>(
       ASSETS_BY_TAG,
       { tags: ask.map((r) => hashTag(r.sha256)) },
     );
-    addTagged(ids, tagged.assets.items);
+    addTagged(ids, tagged.assets.items, pictureOnly);
     missing = missing.filter((r) => !ids.has(r.sha256));
+  }
+  // A category picture's asset becomes a product image too: never deleted as a replaced picture.
+  for (const id of new Set(ids.values())) {
+    const tags = pictureOnly.get(id);
+    if (!tags) continue;
+    await client.query(UPDATE_ASSET_TAGS, { input: { id, tags: tags.filter((v) => v !== PICTURE_ONLY) } });
+    pictureOnly.delete(id);
   }
 
   for (const ref of missing) {
@@ -154,7 +177,8 @@ type TaggedAssets = { assets: { items: { id: string; tags: { value: string }[] }
  * asset's file, so the new bytes become an asset as above (or the one that has them already)
  * and the URL's tag moves to it from the old one, which stays in the library (a product image
  * may show those bytes) tagged `pim-was:<sha256 of the URL>` instead. `renewed` says so; the caller makes it the collection's
- * featured asset and then reports it sent. A write that fails after the tag moved asks again
+ * featured asset (which retires the old one where nothing else shows it, `retireAsset`) and then
+ * reports it sent. A write that fails after the tag moved asks again
  * next time and finds the new asset by its hash: nothing is uploaded twice.
  */
 export async function ensureLinkAsset(
@@ -192,12 +216,38 @@ async function assetOfBytes(client: VendureClient, link: MediaLink, tag: string,
   const typed = blob.type ? blob : new Blob([blob], { type: link.contentType });
   const created = await client.upload<{ createAssets: ({ id: string } | { errorCode: string; message: string })[] }>(
     CREATE_ASSETS,
-    [{ file: null, tags: [tag, contentTag] }],
+    [{ file: null, tags: [tag, contentTag, PICTURE_ONLY] }],
     [{ blob: typed, fileName: link.fileName }],
   );
   const result = created.createAssets[0];
   if (!result) throw new VendureRefusal(`Vendure stored no asset for ${link.fileName}`);
   return unwrap(result).id;
+}
+
+const ASSET_TAGS = `query AssetTags($id: ID!) { asset(id: $id) { id tags { value } } }`;
+const DELETE_ASSETS = `mutation DeleteAssets($input: DeleteAssetsInput!) {
+  deleteAssets(input: $input) { result message }
+}`;
+
+/**
+ * Deletes a category picture's asset that a collection no longer shows (docs/shops.md "Category
+ * images"), when nothing else can: it was replaced by newer bytes behind its URL (`pim-was:`),
+ * no URL's picture any more (no `pim-url:`), never a product image (`PICTURE_ONLY`), and Vendure
+ * finds it featured nowhere (`deleteAssets` without `force` refuses an asset that is the featured
+ * asset of a product, variant or collection: another collection of the same picture not written
+ * since keeps it, and it is retired when that one is). True when deleted.
+ */
+export async function retireAsset(client: VendureClient, id: string): Promise<boolean> {
+  const { asset } = await client.query<{ asset: { id: string; tags: { value: string }[] } | null }>(ASSET_TAGS, {
+    id,
+  });
+  const tags = asset?.tags.map((t) => t.value) ?? [];
+  const replaced = tags.some((t) => t.startsWith('pim-was:')) && !tags.some((t) => t.startsWith('pim-url:'));
+  if (!asset || !replaced || !tags.includes(PICTURE_ONLY)) return false;
+  const deleted = await client.query<{ deleteAssets: { result: string } }>(DELETE_ASSETS, {
+    input: { assetIds: [id], force: false },
+  });
+  return deleted.deleteAssets.result === 'DELETED';
 }
 
 async function sha256Hex(data: Uint8Array): Promise<string> {

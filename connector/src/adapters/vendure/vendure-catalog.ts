@@ -1,3 +1,4 @@
+import { retireAsset } from './vendure-assets';
 import { unwrap, type VendureClient } from './vendure-client';
 import { shortHash, slugify } from '../common/slug';
 import { categoryValue, type FacetValueRef } from './vendure-record';
@@ -20,7 +21,8 @@ export interface Catalog {
   /**
    * Makes `assetId` the featured (and only) asset of the path's collection, or, with null,
    * removes a featured asset the PIM set (tagged `pim-url:` or `pim-was:`); a merchant's own asset is left
-   * alone then. Writes only when the collection's featured asset differs.
+   * alone then. Writes only when the collection's featured asset differs. A replaced picture of
+   * the PIM's is deleted where nothing else shows it (`retireAsset`).
    */
   collectionImage(path: string[], assetId: string | null, locales: string[]): Promise<void>;
   /**
@@ -203,6 +205,8 @@ export function createCatalog(client: VendureClient): Catalog {
           : { id, featuredAssetId: null, assetIds: [] },
       });
       featured.set(id, assetId ? { id: assetId, pim: true } : null);
+      // A picture the PIM replaced goes from the library once nothing shows it (vendure-assets.ts).
+      if (current?.pim && current.id !== assetId) await retireAsset(client, current.id);
     },
     async findCollections(paths) {
       const wanted = new Set<string>();

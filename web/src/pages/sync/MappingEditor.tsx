@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { useAttributes, useCodesInUse, useContentLanguages } from '../../api/hooks';
+import { useAttributeChoices, useCodesInUse, useContentLanguages } from '../../api/hooks';
 import { MEDIA_PURPOSES, type ShopDefaults } from '../../api/models';
 import { useAnnounce } from '../../components/Announcer';
 import { FormField } from '../../components/FormField';
@@ -36,8 +36,9 @@ export function MappingEditor({ catalogId, draft: given, defaults, catalog, onCh
   const [systemSearch, setSystemSearch] = useState('');
   const priceTypes = useCodesInUse(catalogId, 'priceTypes', priceTypeSearch);
   const systems = useCodesInUse(catalogId, 'featureSystems', systemSearch);
-  const attributes = useAttributes().data?.items ?? [];
-  const attributeName = new Map(attributes.map((a) => [a.code, a.name]));
+  const [attributeSearch, setAttributeSearch] = useState('');
+  const attributeChoices = useAttributeChoices(attributeSearch);
+  const attributeName = new Map(attributeChoices.attributes.map((a) => [a.code, a.name]));
   const announce = useAnnounce();
   const purposesHint = useId();
   const known = useContentLanguages().data?.available ?? [];
@@ -146,7 +147,9 @@ export function MappingEditor({ catalogId, draft: given, defaults, catalog, onCh
             <>
               <CodeChecklist
                 legend={t('sync.shop.valueCodesChoice')}
-                codes={attributes.map((a) => a.code)}
+                codes={attributeChoices.codes}
+                more={attributeChoices}
+                search={{ text: attributeSearch, onChange: setAttributeSearch }}
                 labelOf={(code) => `${attributeName.get(code) ?? code} (${code})`}
                 text={draft.valueCodes}
                 separator=", "
