@@ -3,8 +3,8 @@
  * categories, manufacturers), kept for the Worker isolate's life so that each POST /upsert does
  * not ask again: an adapter is built per request. Kept apart per adapter kind, shop URL and
  * user, and reused only by a caller with the same secret (compared in full, as
- * session-cache.ts does). Medusa keeps its own (medusa/medusa-facts.ts, with more in it); the
- * Vendure adapter keeps its facts here. A caller forgets them (`forgetKeptFacts`) when the shop
+ * session-cache.ts does). The Medusa adapter keeps its facts here (medusa/medusa-facts.ts says
+ * what they are), and so does the Vendure adapter. A caller forgets them (`forgetKeptFacts`) when the shop
  * refused something they may have named, so the next request reads them again.
  */
 interface Held {

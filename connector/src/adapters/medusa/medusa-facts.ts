@@ -1,5 +1,6 @@
 import type { Mappings } from '../../../../src/sync/protocol/wire';
 import type { CategoryCache } from './medusa-assets';
+import { forgetKeptFacts, keptFacts } from '../common/kept-facts';
 
 /**
  * What the Medusa adapter looks up about a shop rather than about a record (the store and its
@@ -8,7 +9,7 @@ import type { CategoryCache } from './medusa-assets';
  * isolate's life, so that neither each POST /upsert nor each chunk asks again: before, every
  * `write` call read them anew (≈ 0.9 s of a 3 s 1 % round at 300 masters). Kept apart per
  * shop URL and credential, and reused only by a caller with the same secret (compared in
- * full, as common/session-cache.ts does).
+ * full, as common/session-cache.ts does), in common/kept-facts.ts as the Vendure adapter's.
  *
  * Invalidation: an id held here that the shop no longer has (a sales channel or category
  * deleted, the module switched off) makes Medusa refuse the write that names it; the adapter
@@ -39,17 +40,6 @@ export interface ShopFacts {
   uploads: Map<string, string>;
 }
 
-interface Held {
-  secret: string;
-  facts: ShopFacts;
-}
-
-const shops = new Map<string, Held>();
-/** As many shops as the session cache keeps; the oldest goes first beyond it. */
-const MAX_SHOPS = 100;
-
-const keyOf = (url: string, user: string) => `${url}\u0000${user}`;
-
 const emptyFacts = (): ShopFacts => ({
   store: null,
   translationModule: null,
@@ -58,23 +48,10 @@ const emptyFacts = (): ShopFacts => ({
   uploads: new Map(),
 });
 
-/** The facts kept for this shop and credential (empty the first time, or after `forgetFacts`). */
-export function factsOf(url: string, user: string, secret: string): ShopFacts {
-  const key = keyOf(url, user);
-  const held = shops.get(key);
-  if (held && held.secret === secret) return held.facts;
-  const facts = emptyFacts();
-  shops.delete(key);
-  shops.set(key, { secret, facts });
-  if (shops.size > MAX_SHOPS) {
-    const oldest = shops.keys().next().value;
-    if (oldest !== undefined) shops.delete(oldest);
-  }
-  return facts;
-}
+/** The facts kept for this shop and credential (empty the first time, or after `forgetFacts`): common/kept-facts.ts. */
+export const factsOf = (url: string, user: string, secret: string): ShopFacts =>
+  keptFacts('medusa', url, user, secret, emptyFacts);
 
 /** Drops what is kept for this shop and credential: the next `factsOf` starts empty. */
-export function forgetFacts(url: string, user: string, facts: ShopFacts): void {
-  const key = keyOf(url, user);
-  if (shops.get(key)?.facts === facts) shops.delete(key);
-}
+export const forgetFacts = (url: string, user: string, facts: ShopFacts): void =>
+  forgetKeptFacts('medusa', url, user, facts);
