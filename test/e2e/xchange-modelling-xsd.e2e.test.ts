@@ -1,4 +1,4 @@
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { xchangeErrors } from '../../scripts/lib/xchange-schema';
 import { ETIM_BMECAT_MODELLING, xchangeModelling } from '../fixtures/xchange-modelling';
 import { api, expectValid, login, runExport } from './export-harness';
@@ -47,6 +47,15 @@ const modellingFeatures = (xml: string) => xml.match(/<UDX\.EDXF\.FEATURE_MC>/g)
  * (ReasonNoValue, EtimModellingPorts) and its ETIM BMEcat export against the XSD again.
  */
 describe('ETIM modelling classes and features without value through the exports', () => {
+  // The catalogs this file adds are deleted at its end: the other e2e files compare every catalog
+  // of the demo company with its exports (export-bmecat.e2e.test.ts), and those comparisons do
+  // not model a flattened modelling class.
+  const added: { cookie: string; departmentId: string; catalogId: string }[] = [];
+  afterAll(async () => {
+    for (const c of added)
+      await api(c.cookie, 'Catalog/DeleteCatalog', { departmentId: c.departmentId, catalogId: c.catalogId });
+  });
+
   it('xChange -> ETIM BMEcat and BMEcat 2005 validate; ETIM BMEcat -> xChange and back validate', async () => {
     const admin = await login('admin@demo.test');
     const [department] = (await api(admin, 'Catalog/GetCatalogs?limit=1')).items;
@@ -57,6 +66,7 @@ describe('ETIM modelling classes and features without value through the exports'
       currency: 'EUR',
       language: 'deu',
     });
+    added.push({ cookie: admin, departmentId, catalogId: fromXChange.catalogId });
     const imported = await importFile(
       admin,
       departmentId,
@@ -84,6 +94,7 @@ describe('ETIM modelling classes and features without value through the exports'
       currency: 'EUR',
       language: 'deu',
     });
+    added.push({ cookie: admin, departmentId, catalogId: fromBmecat.catalogId });
     const read = await importFile(admin, departmentId, fromBmecat.catalogId, ETIM_BMECAT_MODELLING, 'modelling.xml');
     expect(read).toMatchObject({ state: 'succeeded', summary: { created: 1, rejected: 0 } });
     const json = await exportJson(admin, departmentId, fromBmecat.catalogId);
