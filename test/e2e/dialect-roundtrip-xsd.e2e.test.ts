@@ -1,25 +1,6 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SUPPLIER_DIALECTS, supplierFile, type SupplierDialect } from '../fixtures/supplier-dialects';
-import { api, expectValid, login, runExport } from './export-harness';
-
-/** Upload (raw body), StartImport, poll GetJob: what a user does with a supplier file. */
-async function importFile(cookie: string, departmentId: string, catalogId: string, xml: string) {
-  const upload = await fetch(`${inject('baseUrl')}/api/Import/Upload?fileName=supplier.xml`, {
-    method: 'POST',
-    headers: { Cookie: cookie, 'Content-Type': 'application/xml' },
-    body: xml,
-  });
-  expect(upload.status).toBe(200);
-  const { fileId } = (await upload.json()) as { fileId: string };
-  const { jobId } = await api(cookie, 'Import/StartImport', { departmentId, catalogId, fileId });
-  let job: any;
-  for (let i = 0; i < 600; i++) {
-    job = await api(cookie, `Job/GetJob?jobId=${jobId}`);
-    if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return job;
-}
+import { api, expectValid, importFile, login, runExport } from './export-harness';
 
 const catalogOf = (d: SupplierDialect) =>
   d.englishDefault
@@ -50,7 +31,7 @@ describe('the exports of the dialect round trip', () => {
         currency: 'EUR',
         ...catalogOf(d),
       });
-      const job = await importFile(admin, departmentId, catalog.catalogId, supplierFile(d));
+      const job = await importFile(admin, { departmentId, catalogId: catalog.catalogId }, supplierFile(d));
       expect(job, d.name).toMatchObject({ state: 'succeeded', summary: { rejected: 0 } });
       expect(job.summary.created, d.name).toBe(d.articles ? 2 : 3);
       for (const format of d.etim ? (['BMEcat', 'BMEcat-ETIM'] as const) : (['BMEcat'] as const)) {

@@ -43,24 +43,58 @@ export async function api(cookie: string, path: string, body?: unknown, server =
   return json;
 }
 
+/** Polls GetJob on the suite's server (or `server`) until the job ends; answers its last state. */
+export async function jobEnded(cookie: string, jobId: string, server = base()): Promise<any> {
+  let job: any;
+  for (let i = 0; i < 600; i++) {
+    job = await api(cookie, `Job/GetJob?jobId=${jobId}`, undefined, server);
+    if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return job;
+}
+
+/** Upload (raw body: JSON for a `.json` name, else XML), StartImport, wait: what a user does with a supplier file. */
+export async function importFile(
+  cookie: string,
+  target: { departmentId: string; catalogId: string },
+  body: string,
+  fileName = 'supplier.xml',
+): Promise<any> {
+  const upload = await fetch(`${base()}/api/Import/Upload?fileName=${fileName}`, {
+    method: 'POST',
+    headers: { Cookie: cookie, 'Content-Type': fileName.endsWith('.json') ? 'application/json' : 'application/xml' },
+    body,
+  });
+  expect(upload.status).toBe(200);
+  const { fileId } = (await upload.json()) as { fileId: string };
+  const { jobId } = await api(cookie, 'Import/StartImport', { ...target, fileId });
+  return jobEnded(cookie, jobId);
+}
+
 /** StartExport, poll GetJob until it ends, Download: what a user does. */
 export async function runExport(
   cookie: string,
   body: { departmentId: string; catalogId: string; exportType?: string; templateId?: string },
 ) {
   const { jobId } = await api(cookie, 'Export/StartExport', body);
-  let job: any;
-  for (let i = 0; i < 600; i++) {
-    job = await api(cookie, `Job/GetJob?jobId=${jobId}`);
-    if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const job = await jobEnded(cookie, jobId);
   if (job.state !== 'succeeded') return { job, xml: '' };
   const download = await fetch(`${base()}/api/Export/Download?jobId=${jobId}`, { headers: { Cookie: cookie } });
   expect(download.headers.get('content-type')).toBe('application/xml; charset=utf-8');
   const bytes = new Uint8Array(await download.arrayBuffer());
   expect(bytes.byteLength).toBe(job.result.size);
   return { job, xml: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes) };
+}
+
+/** StartExport as ETIMxChange, wait, Download, parse: the job (succeeded) and the document. */
+export async function runXChangeExport(cookie: string, departmentId: string, catalogId: string) {
+  const { jobId } = await api(cookie, 'Export/StartExport', { departmentId, catalogId, exportType: 'ETIMxChange' });
+  const job = await jobEnded(cookie, jobId);
+  expect(job).toMatchObject({ state: 'succeeded', error: null });
+  const download = await fetch(`${base()}/api/Export/Download?jobId=${jobId}`, { headers: { Cookie: cookie } });
+  expect(download.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  return { job, document: (await download.json()) as any };
 }
 
 /** xmllint --schema on the file; the exit status and output say whether it validates. */

@@ -1,25 +1,10 @@
 import { describe, expect, inject, it } from 'vitest';
 import { seedSyntheticCatalog } from '../../scripts/lib/dev-server';
-import { api, login } from './export-harness';
+import { api, login, runXChangeExport } from './export-harness';
 import { xchangeErrors } from '../../scripts/lib/xchange-schema';
 import { languageTag } from '../../src/kernel/languages';
 
 const base = () => inject('baseUrl');
-
-/** StartExport as ETIMxChange, poll GetJob, Download, parse: what a user does. */
-async function runXChangeExport(cookie: string, departmentId: string, catalogId: string) {
-  const { jobId } = await api(cookie, 'Export/StartExport', { departmentId, catalogId, exportType: 'ETIMxChange' });
-  let job: any;
-  for (let i = 0; i < 600; i++) {
-    job = await api(cookie, `Job/GetJob?jobId=${jobId}`);
-    if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  expect(job).toMatchObject({ state: 'succeeded', error: null });
-  const download = await fetch(`${base()}/api/Export/Download?jobId=${jobId}`, { headers: { Cookie: cookie } });
-  expect(download.headers.get('content-type')).toBe('application/json; charset=utf-8');
-  return { job, document: (await download.json()) as any };
-}
 
 const productsOf = (document: any): any[] => document.Supplier.flatMap((s: any) => s.Product);
 

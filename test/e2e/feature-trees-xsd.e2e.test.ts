@@ -1,24 +1,6 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ONTO_FILE } from '../fixtures/bmecat-onto';
-import { api, expectValid, login, runExport } from './export-harness';
-
-async function importFile(cookie: string, departmentId: string, catalogId: string, xml: string) {
-  const upload = await fetch(`${inject('baseUrl')}/api/Import/Upload?fileName=onto.xml`, {
-    method: 'POST',
-    headers: { Cookie: cookie, 'Content-Type': 'application/xml' },
-    body: xml,
-  });
-  expect(upload.status).toBe(200);
-  const { fileId } = (await upload.json()) as { fileId: string };
-  const { jobId } = await api(cookie, 'Import/StartImport', { departmentId, catalogId, fileId });
-  let job: any;
-  for (let i = 0; i < 600; i++) {
-    job = await api(cookie, `Job/GetJob?jobId=${jobId}`);
-    if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return job;
-}
+import { api, expectValid, importFile, login, runExport } from './export-harness';
 
 const featureCount = (xml: string) => xml.match(/<FEATURE>/g)?.length ?? 0;
 
@@ -39,7 +21,7 @@ describe('the exports of an eCl@ss Advanced tree', () => {
       currency: 'EUR',
       language: 'deu',
     });
-    const job = await importFile(admin, departmentId, catalog.catalogId, ONTO_FILE);
+    const job = await importFile(admin, { departmentId, catalogId: catalog.catalogId }, ONTO_FILE, 'onto.xml');
     expect(job).toMatchObject({ state: 'succeeded', summary: { rejected: 0, created: 2 } });
 
     const onto = await runExport(admin, { departmentId, catalogId: catalog.catalogId, exportType: 'BMEcat-2005onto' });

@@ -1,25 +1,9 @@
-import { describe, expect, inject, it } from 'vitest';
-import { api, expectValid, login, runExport } from './export-harness';
+import { describe, expect, it } from 'vitest';
+import { api, expectValid, login, runExport, runXChangeExport } from './export-harness';
 import { xchangeErrors } from '../../scripts/lib/xchange-schema';
 import type { Format } from './export-expected';
 
 const FORMATS: Format[] = ['BMEcat', 'BMEcat-ETIM', 'BMEcat12'];
-
-/** StartExport as ETIMxChange, poll GetJob, Download, parse. */
-async function xchangeExport(cookie: string, departmentId: string, catalogId: string) {
-  const { jobId } = await api(cookie, 'Export/StartExport', { departmentId, catalogId, exportType: 'ETIMxChange' });
-  let job: any;
-  for (let i = 0; i < 600; i++) {
-    job = await api(cookie, `Job/GetJob?jobId=${jobId}`);
-    if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  expect(job).toMatchObject({ state: 'succeeded', error: null });
-  const download = await fetch(`${inject('baseUrl')}/api/Export/Download?jobId=${jobId}`, {
-    headers: { Cookie: cookie },
-  });
-  return { job, document: (await download.json()) as any };
-}
 
 describe('exports of a catalog in three languages', () => {
   it('every dialect validates against its XSD or schema with every language written once per element (1.2: the default only)', async () => {
@@ -83,7 +67,7 @@ describe('exports of a catalog in three languages', () => {
       }
     }
     // ETIM xChange: Language lists every language as BCP 47, ProductDescriptions one entry per language with a text.
-    const { job, document } = await xchangeExport(admin, department.departmentId, catalog.catalogId);
+    const { job, document } = await runXChangeExport(admin, department.departmentId, catalog.catalogId);
     expect(xchangeErrors(document)).toEqual([]);
     expect(document.Language).toEqual(['de-DE', 'en-GB', 'fr-FR']);
     const products = document.Supplier[0].Product;

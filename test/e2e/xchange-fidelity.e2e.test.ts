@@ -1,18 +1,7 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { xchangeErrors } from '../../scripts/lib/xchange-schema';
 import { xchangeFidelity } from '../fixtures/xchange-fidelity';
-import { api, login } from './export-harness';
-
-/** Polls GetJob until the job ends. */
-async function finished(cookie: string, jobId: string) {
-  let job: any;
-  for (let i = 0; i < 600; i++) {
-    job = await api(cookie, `Job/GetJob?jobId=${jobId}`);
-    if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return job;
-}
+import { api, importFile, login, runXChangeExport } from './export-harness';
 
 /**
  * Issue 32: the xChange file with several prices, quantity allowances (tiers), relations and
@@ -32,34 +21,15 @@ describe('ETIM xChange fidelity through the API', () => {
       currency: 'EUR',
       language: 'deu',
     });
-    const upload = await fetch(`${inject('baseUrl')}/api/Import/Upload?fileName=supplier.json`, {
-      method: 'POST',
-      headers: { Cookie: admin, 'Content-Type': 'application/json' },
-      body: JSON.stringify(xchangeFidelity()),
-    });
-    expect(upload.status).toBe(200);
-    const { fileId } = (await upload.json()) as { fileId: string };
-    const imported = await finished(
+    const imported = await importFile(
       admin,
-      (await api(admin, 'Import/StartImport', { departmentId, catalogId: catalog.catalogId, fileId })).jobId,
+      { departmentId, catalogId: catalog.catalogId },
+      JSON.stringify(xchangeFidelity()),
+      'supplier.json',
     );
     expect(imported).toMatchObject({ state: 'succeeded', summary: { created: 2, rejected: 0 } });
 
-    const exported = await finished(
-      admin,
-      (
-        await api(admin, 'Export/StartExport', {
-          departmentId,
-          catalogId: catalog.catalogId,
-          exportType: 'ETIMxChange',
-        })
-      ).jobId,
-    );
-    expect(exported).toMatchObject({ state: 'succeeded', error: null });
-    const download = await fetch(`${inject('baseUrl')}/api/Export/Download?jobId=${exported.jobId}`, {
-      headers: { Cookie: admin },
-    });
-    const document = (await download.json()) as any;
+    const { job: exported, document } = await runXChangeExport(admin, departmentId, catalog.catalogId);
     expect(xchangeErrors(document)).toEqual([]);
     const product = document.Supplier[0].Product.find(
       (p: any) => p.TradeItem[0].ItemIdentification.SupplierItemNumber === 'FID-1',

@@ -1,41 +1,7 @@
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { xchangeErrors } from '../../scripts/lib/xchange-schema';
 import { ETIM_BMECAT_MODELLING, xchangeModelling } from '../fixtures/xchange-modelling';
-import { api, expectValid, login, runExport } from './export-harness';
-
-async function importFile(cookie: string, departmentId: string, catalogId: string, body: string, fileName: string) {
-  const upload = await fetch(`${inject('baseUrl')}/api/Import/Upload?fileName=${fileName}`, {
-    method: 'POST',
-    headers: { Cookie: cookie, 'Content-Type': fileName.endsWith('.json') ? 'application/json' : 'application/xml' },
-    body,
-  });
-  expect(upload.status).toBe(200);
-  const { fileId } = (await upload.json()) as { fileId: string };
-  const { jobId } = await api(cookie, 'Import/StartImport', { departmentId, catalogId, fileId });
-  return finished(cookie, jobId);
-}
-
-async function finished(cookie: string, jobId: string) {
-  let job: any;
-  for (let i = 0; i < 600; i++) {
-    job = await api(cookie, `Job/GetJob?jobId=${jobId}`);
-    if (['succeeded', 'failed', 'cancelled'].includes(job.state)) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return job;
-}
-
-async function exportJson(cookie: string, departmentId: string, catalogId: string) {
-  const job = await finished(
-    cookie,
-    (await api(cookie, 'Export/StartExport', { departmentId, catalogId, exportType: 'ETIMxChange' })).jobId,
-  );
-  expect(job.state).toBe('succeeded');
-  const download = await fetch(`${inject('baseUrl')}/api/Export/Download?jobId=${job.jobId}`, {
-    headers: { Cookie: cookie },
-  });
-  return (await download.json()) as any;
-}
+import { api, expectValid, importFile, login, runExport, runXChangeExport } from './export-harness';
 
 const modellingFeatures = (xml: string) => xml.match(/<UDX\.EDXF\.FEATURE_MC>/g)?.length ?? 0;
 
@@ -69,8 +35,7 @@ describe('ETIM modelling classes and features without value through the exports'
     added.push({ cookie: admin, departmentId, catalogId: fromXChange.catalogId });
     const imported = await importFile(
       admin,
-      departmentId,
-      fromXChange.catalogId,
+      { departmentId, catalogId: fromXChange.catalogId },
       JSON.stringify(xchangeModelling()),
       'modelling.json',
     );
@@ -84,7 +49,7 @@ describe('ETIM modelling classes and features without value through the exports'
     const plain = await runExport(admin, { departmentId, catalogId: fromXChange.catalogId, exportType: 'BMEcat' });
     expect(plain.xml).toContain('<REFERENCE_FEATURE_SYSTEM_NAME>ETIM-MC</REFERENCE_FEATURE_SYSTEM_NAME>');
     expectValid(plain.xml, 'BMEcat');
-    const document = await exportJson(admin, departmentId, fromXChange.catalogId);
+    const { document } = await runXChangeExport(admin, departmentId, fromXChange.catalogId);
     expect(xchangeErrors(document)).toEqual([]);
     expect(document.Supplier[0].Product[0].EtimClassification[0].EtimModellingPorts).toHaveLength(2);
 
@@ -95,9 +60,14 @@ describe('ETIM modelling classes and features without value through the exports'
       language: 'deu',
     });
     added.push({ cookie: admin, departmentId, catalogId: fromBmecat.catalogId });
-    const read = await importFile(admin, departmentId, fromBmecat.catalogId, ETIM_BMECAT_MODELLING, 'modelling.xml');
+    const read = await importFile(
+      admin,
+      { departmentId, catalogId: fromBmecat.catalogId },
+      ETIM_BMECAT_MODELLING,
+      'modelling.xml',
+    );
     expect(read).toMatchObject({ state: 'succeeded', summary: { created: 1, rejected: 0 } });
-    const json = await exportJson(admin, departmentId, fromBmecat.catalogId);
+    const { document: json } = await runXChangeExport(admin, departmentId, fromBmecat.catalogId);
     expect(xchangeErrors(json)).toEqual([]);
     const etimClass = json.Supplier[0].Product[0].EtimClassification[0];
     expect(etimClass.EtimModellingClassCode).toBe('MC000023');
