@@ -654,6 +654,44 @@ describe('Medusa v2 adapter against a real Medusa', () => {
     for (const sku of skus) expect(await productsOf(sku)).toHaveLength(1);
   });
 
+  it('does not send a create batch again whose answer came too late: finds what Medusa made, one product per SKU', async () => {
+    // A stand-in proxy in front of Medusa: it runs the first create batch, then holds its answer past the timeout.
+    let creates = 0;
+    const holding: typeof fetch = async (input, init) => {
+      const body = typeof init?.body === 'string' ? init.body : '';
+      if (!new URL(String(input)).pathname.endsWith('/admin/products/batch') || !body.includes('"create"'))
+        return fetch(input, init);
+      if (creates++ > 0) return fetch(input, init);
+      const { signal, ...forwarded } = init ?? {};
+      await (await fetch(input, forwarded)).text();
+      return await new Promise<Response>((_, reject) => {
+        const timedOut = () => reject(signal?.reason ?? new DOMException('timed out', 'TimeoutError'));
+        if (signal?.aborted) timedOut();
+        else signal?.addEventListener('abort', timedOut);
+      });
+    };
+    const slow = createMedusaAdapter(
+      { kind: 'medusa', url: shop.url, credentials: { apiKey: shop.apiKey }, mapping },
+      { http: createTargetHttp({ fetch: holding, sleep: async () => undefined, attempts: 2, timeoutMs: 8_000 }) },
+    );
+    const skus = ['MED-TO-1', 'MED-TO-2'];
+    const outcomes = (
+      await write(
+        skus.map((sku) => upsert(sku, master(sku))),
+        new Map(),
+        mapping,
+        slow,
+      )
+    ).sort((a, b) => a.index - b.index);
+    expect(outcomes.map((o) => o.ok && o.action)).toEqual(['created', 'created']);
+    // The batch went once; the records were read again by external_id and updated, not created again.
+    expect(creates).toBe(1);
+    for (const sku of skus) {
+      const product = await onlyProduct(sku);
+      expect(product.variants.map((v) => v.sku).sort()).toEqual([`${sku}-BL`, `${sku}-GN`, `${sku}-RT`]);
+    }
+  });
+
   it("asks the shop's store, feature flags and categories once, not per request or chunk, and again when an id kept is gone", async () => {
     const mirror = new Map<string, TargetIds>();
     ok((await write([upsert('MED-930', master('MED-930'))], mirror))[0]);

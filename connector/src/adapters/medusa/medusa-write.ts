@@ -312,14 +312,16 @@ export async function prepareCreate(
  * Sends prepared creates in one `/admin/products/batch` (products, their options, variants and
  * prices in one body: one Medusa workflow instead of one per record) and their translations in
  * one read and one batch. Medusa runs the batch as one workflow: refused, nothing of it is kept
- * and the caller writes the records one by one (reading each again first).
+ * and the caller writes the records one by one (reading each again first). Sent once: when its
+ * answer is lost Medusa may have made the products, so the caller reads them again by
+ * `external_id` the same way instead of sending the batch again.
  */
 export async function createProducts(
   api: MedusaApi,
   creates: PreparedCreate[],
   state: WriteState,
 ): Promise<TargetIds[]> {
-  const { created } = await api.post<{ created: MedusaProduct[] }>(`/admin/products/batch${BATCH_FIELDS}`, {
+  const { created } = await api.create<{ created: MedusaProduct[] }>(`/admin/products/batch${BATCH_FIELDS}`, {
     create: creates.map((c) => c.body),
   });
   const byExternalId = new Map(created.map((p) => [p.external_id, p]));
