@@ -14,6 +14,7 @@ import {
 import { OutcomeUnknown } from '../target-http';
 import { codeUnits } from '../unit-codes';
 import { createMedusaApi, type MedusaApi, MedusaRefusal, query } from './medusa-api';
+import { verifyCategories } from './medusa-assets';
 import { idsOf, type MedusaProduct, productsByExternalId } from './medusa-products';
 import { factsOf, forgetFacts, type MedusaStore, type ShopFacts } from './medusa-facts';
 import {
@@ -284,6 +285,12 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
 
     async write(records: TargetRecord[], ctx: WriteContext): Promise<RecordOutcome[]> {
       const state = await stateOf(ctx);
+      // The kept categories the chunk names, and their parents, read again once (changed or deleted in the shop?).
+      await verifyCategories(
+        api,
+        records.flatMap(({ record }) => (record.op === 'deactivate' ? [] : record.product.categories)),
+        state.categories,
+      );
       const { currentOf, held } = await findCurrents(api, records);
       // Who holds the variant SKUs of the chunk's creates, asked once for all of them.
       const creating = records.filter((r) => r.record.op !== 'deactivate' && !held(r.record.sku));

@@ -1,7 +1,7 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
 import type { TargetIds, TargetMapping, TargetRecord, WriteContext } from '../target-adapter';
 import { type MedusaApi, MedusaRefusal, query } from './medusa-api';
-import { type CategoryCache, noticeChangedCategories, resolveCategories, resolveImages } from './medusa-assets';
+import { type CategoryCache, resolveCategories, resolveImages } from './medusa-assets';
 import {
   getProduct,
   idsOf,
@@ -170,7 +170,6 @@ async function prepareBody(
       throw new OwnedByShop('the SKU belongs to a product the shop owns');
     }
   }
-  noticeChangedCategories(state.categories, desired.categories, current?.categories);
   const categories = await resolveCategories(api, desired.categories, state.categories, state.ctx);
   const known = { ...(current ? idsOf(current).media : {}), ...(rec.known?.media ?? {}) };
   const media = await resolveImages(api, desired.images, known, state.ctx, state.uploads);
