@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { setFeatureBlocks } from '../src/catalog/feature-blocks/feature-blocks';
 import { setPrices } from '../src/catalog/prices/prices';
 import { env } from 'cloudflare:workers';
-import { and, asc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import { codeContaining, codePrefix } from '../src/catalog/code-search';
 import { deleteCatalog } from '../src/catalog/catalogs';
+import { codesInUsePage } from '../src/catalog/codes-in-use';
 import { deleteProduct } from '../src/catalog/products';
 import { catalogCodesInUse } from '../src/db/schema';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
@@ -119,7 +120,7 @@ describe('Catalog/GetCodesInUse', () => {
     expect(plan).not.toContain('TEMP B-TREE');
   });
 
-  it('filters by prefix as a range of the key: codes beginning with it exactly, paged', async () => {
+  it('filters by prefix as a range of an index: codes beginning with it, ASCII case ignored, paged', async () => {
     const session = await makeSession();
     const catalogId = await catalogWithCodes(session);
     const codes = async (query: Record<string, string | number>) => {
@@ -131,9 +132,17 @@ describe('Catalog/GetCodesInUse', () => {
       items: [{ code: 'net_customer' }, { code: 'net_list' }],
       nextCursor: null,
     });
-    // Case kept: the index orders bytes.
-    expect((await codes({ list: 'priceTypes', prefix: 'NET' })).items).toEqual([]);
-    expect((await codes({ list: 'featureSystems', prefix: 'U' })).items).toEqual([{ code: 'UNSPSC' }]);
+    // ASCII case ignored, as the web's pick lists type: "NET" finds net_*, "u" finds UNSPSC and udf_NMNG.
+    expect((await codes({ list: 'priceTypes', prefix: 'NET' })).items).toEqual([
+      { code: 'net_customer' },
+      { code: 'net_list' },
+    ]);
+    expect((await codes({ list: 'featureSystems', prefix: 'u' })).items).toEqual([
+      { code: 'UNSPSC' },
+      { code: 'udf_NMNG' },
+    ]);
+    expect((await codes({ list: 'featureSystems', prefix: 'UDF_nm' })).items).toEqual([{ code: 'udf_NMNG' }]);
+    expect((await codes({ list: 'featureSystems', prefix: 'unspsc-' })).items).toEqual([]);
     expect((await codes({ list: 'priceTypes', prefix: 'net_list' })).items).toEqual([{ code: 'net_list' }]);
     const first = await codes({ list: 'priceTypes', prefix: 'n', limit: 2 });
     expect(first.items).toEqual([{ code: 'net_customer' }, { code: 'net_list' }]);
@@ -170,17 +179,81 @@ describe('Catalog/GetCodesInUse', () => {
         .all<{ code: string }>();
       return { rows: answer.results.length, rowsRead: answer.meta.rows_read, ms: performance.now() - started };
     };
+    /** GetCodesInUse's page query as it runs (codesInUsePage), first page of 500. */
+    const page = async (input: Parameters<typeof codesInUsePage>[1]) => {
+      const query = codesInUsePage(db(), input, {
+        after: undefined,
+        orderBy: asc(catalogCodesInUse.code),
+        limit: 501,
+      }).toSQL();
+      const started = performance.now();
+      const answer = await env.DB.prepare(query.sql)
+        .bind(...query.params)
+        .all<{ code: string }>();
+      return { rows: answer.results.length, rowsRead: answer.meta.rows_read, ms: performance.now() - started };
+    };
     const prefix = await read(codePrefix(catalogCodesInUse.code, 'SYS-1234'));
+    const folded = await page({ catalogId, list: 'featureSystems', prefix: 'sys-1234' });
     const contains = await read(codeContaining(catalogCodesInUse.code, 'SYS-1234'));
     expect(prefix.rows).toBe(10);
     expect(contains.rows).toBe(10);
     expect(prefix.rowsRead).toBeLessThanOrEqual(11);
+    // Ignoring case, GetCodesInUse's own query reads the prefix's range of the NOCASE index, not the list:
+    // D1 counts its 10 matches (and the end of the range) once for the seek and once for their sort.
+    expect(folded.rows).toBe(10);
+    expect(folded.rowsRead).toBeLessThanOrEqual(21);
     expect(contains.rowsRead).toBeGreaterThanOrEqual(20_000);
     console.info(
-      `GetCodesInUse over 20,000 codes: prefix read ${prefix.rowsRead} rows (${prefix.ms.toFixed(1)} ms), q ${contains.rowsRead} (${contains.ms.toFixed(1)} ms)`,
+      `GetCodesInUse over 20,000 codes: exact prefix read ${prefix.rowsRead} rows (${prefix.ms.toFixed(1)} ms), prefix ignoring case ${folded.rowsRead} (${folded.ms.toFixed(1)} ms), q ${contains.rowsRead} (${contains.ms.toFixed(1)} ms)`,
     );
     const res = await get(session, { catalogId, list: 'featureSystems', prefix: 'SYS-1999' });
     expect(res.json.items).toHaveLength(10);
+  });
+
+  it('seeks a prefix in the NOCASE index whatever its case and answers in the code order of the key', async () => {
+    const session = await makeSession();
+    const { catalogId } = await makeCatalog(session.tenant);
+    await env.DB.prepare(
+      `INSERT INTO catalog_codes_in_use (catalog_id, list, code, uses)
+       SELECT ?1, 'featureSystems', value, 1 FROM json_each(?2)`,
+    )
+      .bind(catalogId, JSON.stringify(['ETIM-9.0', 'etim-8.0', 'Etim-7', 'ETIM[x', 'ETIM@', 'ETIMA', 'eclass']))
+      .run();
+    const codes = async (prefix: string, limit = 100, cursor?: string) => {
+      const res = await get(session, {
+        catalogId,
+        list: 'featureSystems',
+        prefix,
+        limit,
+        ...(cursor ? { cursor } : {}),
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.json as { items: { code: string }[]; nextCursor: string | null };
+    };
+    // Byte order of the answer (upper case first), as without a prefix.
+    expect((await codes('etim-')).items.map((c) => c.code)).toEqual(['ETIM-9.0', 'Etim-7', 'etim-8.0']);
+    const first = await codes('Etim-', 2);
+    expect(first.items.map((c) => c.code)).toEqual(['ETIM-9.0', 'Etim-7']);
+    expect((await codes('Etim-', 2, first.nextCursor as string)).items.map((c) => c.code)).toEqual(['etim-8.0']);
+    // "@" sorts before the letters: its range ends at "[", never taking in the letters folded after it.
+    expect((await codes('ETIM@')).items.map((c) => c.code)).toEqual(['ETIM@']);
+    expect((await codes('etim[')).items.map((c) => c.code)).toEqual(['ETIM[x']);
+    expect((await codes('E')).items).toHaveLength(7);
+
+    const query = codesInUsePage(
+      db(),
+      { catalogId, list: 'featureSystems', prefix: 'etim' },
+      { after: gt(catalogCodesInUse.code, 'ETIM-9.0'), orderBy: asc(catalogCodesInUse.code), limit: 101 },
+    ).toSQL();
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .bind(...query.params)
+      .all<{ detail: string }>();
+    const plan = results.map((r) => r.detail).join('\n');
+    expect(plan).toMatch(
+      /SEARCH catalog_codes_in_use USING COVERING INDEX catalog_codes_in_use_nocase_idx \(catalog_id=\? AND list=\? AND code>\? AND code<\?\)/,
+    );
+    // Only the range's matches are sorted for the answer.
+    expect(plan).toContain('USE TEMP B-TREE FOR ORDER BY');
   });
 
   it('answers an empty list for a catalog without any, and nothing of another catalog', async () => {

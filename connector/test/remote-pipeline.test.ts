@@ -7,7 +7,7 @@ import { ReferenceAdapter } from '../src/adapters/reference-adapter';
 import { MAX_IMAGE_BYTES } from '../src/media/image-queue';
 import { createLinkBytes, createMediaBytes, MediaError } from '../src/media/media-bytes';
 import type { TargetIds } from '../src/adapters/target-adapter';
-import { type CommittedOutcome, MirrorStore } from '../src/mirror/mirror-store';
+import { type CommittedOutcome, MIRROR_MPN_SQL, MirrorStore } from '../src/mirror/mirror-store';
 import { refusedUrlReason } from '../src/targets/url-guard';
 import { type RemoteDeps, upsertRemote } from '../src/upsert/upsert-remote';
 import { FakeAdapter } from './fake-adapter';
@@ -134,6 +134,34 @@ describe('the mirror of pending references', () => {
     expect((await mirror.referencing([`${p}Y`])).map((r) => r.sku).sort()).toEqual([`${p}A`, `${p}B`]);
     // Another key's rows are not its.
     expect(await new MirrorStore(env.DB, `other-${p}`).referencing([`${p}X`])).toEqual([]);
+  });
+});
+
+describe('the mirror by manufacturer number', () => {
+  it("answers the active masters whose product carries the number, by a seek of the key's index", async () => {
+    const p = uniquePrefix();
+    const mirror = new MirrorStore(env.DB, `mpn-${p}`);
+    const row = (sku: string, manufacturerPid: string): CommittedOutcome => ({
+      index: 0,
+      record: create(sku, `fp-${sku}`, { manufacturerPid }),
+      outcome: { index: 0, ok: true, ids: { product: `id-${sku}`, variants: {} }, action: 'created' },
+    });
+    await mirror.commit('b1', [row(`${p}A`, `${p}N1`), row(`${p}B`, `${p}N1`), row(`${p}C`, `${p}N2`)], 'now');
+    await mirror.commit(
+      'b1',
+      [{ index: 0, record: deactivate(`${p}B`), outcome: { index: 0, ok: true, ids: null, action: 'deactivated' } }],
+      'now',
+    );
+    const found = await mirror.mastersByMpn([`${p}N1`, `${p}N2`, `${p}N3`]);
+    expect(Object.fromEntries(found)).toEqual({ [`${p}N1`]: [`${p}A`], [`${p}N2`]: [`${p}C`] });
+    // Another key's rows are not its.
+    expect(await new MirrorStore(env.DB, `other-${p}`).mastersByMpn([`${p}N1`])).toEqual(new Map());
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${MIRROR_MPN_SQL}`)
+      .bind(`mpn-${p}`, JSON.stringify([`${p}N1`]))
+      .all<{ detail: string }>();
+    expect(results.map((r) => r.detail).join(' / ')).toMatch(
+      /SEARCH target_products USING INDEX target_products_mpn_idx \(key_id=\? AND <expr>=\?\)/,
+    );
   });
 });
 

@@ -29,6 +29,10 @@ class AssetLibrary implements VendureClient {
     throw new Error(`unexpected document ${document.slice(0, 40)}`);
   }
 
+  create<T>(document: string, variables: Record<string, unknown> = {}): Promise<T> {
+    return this.query<T>(document, variables);
+  }
+
   async upload<T>(_document: string, input: Record<string, unknown>[]): Promise<T> {
     this.uploads++;
     const id = String(this.assets.length + 1);

@@ -36,7 +36,7 @@ function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => string): { items
 }
 
 /** What `keysetPage` hands its query: the cursor condition (undefined on the first page), the order and the limit. */
-interface KeysetQuery {
+export interface KeysetQuery {
   after: SQL | undefined;
   orderBy: SQL;
   limit: number;

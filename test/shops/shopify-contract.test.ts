@@ -67,6 +67,7 @@ async function write(
     },
     idsOf: async (skus) => mirror.idsOf(skus),
     referencing: async (skus) => mirror.referencing(skus),
+    mastersByMpn: async (numbers) => mirror.mastersByMpn(numbers),
   });
   mirror.keep(records, outcomes);
   return outcomes.sort((a, b) => a.index - b.index);
@@ -302,6 +303,44 @@ describe('writing a master', () => {
     server.state.products.delete(shopIdOf('REF-C').id);
     const [refused] = await write([upsert('REF-A', referencing, 'update')], withRefs);
     expect(refused).toMatchObject({ ok: false, field: 'product.references', retryable: false });
+  });
+
+  it('lists a reference by manufacturer number as the product carrying that number, never one with it as SKU', async () => {
+    const withRefs = { ...MAPPING, references: true };
+    const shopIdOf = (sku: string) =>
+      [...server.state.products.values()].find((p) => p.metafields.get('pim.sku')?.value === sku)!;
+    const accessories = (sku: string) =>
+      JSON.parse(shopIdOf(sku).metafields.get('pim.references_accessories')?.value ?? '[]') as string[];
+    // MPN-M carries the number NUM-1; another product has NUM-1 as its SKU.
+    const carriers = await write([
+      upsert('MPN-M', { ...simple('MPN-M'), manufacturerPid: 'NUM-1' }),
+      upsert('NUM-1', { ...simple('NUM-1'), manufacturerPid: 'NUM-9' }),
+    ]);
+    expect(carriers.map((o) => o.ok)).toEqual([true, true]);
+    const byNumber = { type: 'accessories', sku: 'NUM-1', quantity: null, targetKind: 'mpn' as const };
+    const [linked, missing] = await write(
+      [
+        // By number (from the mirror) and by a SKU the shop does not hold yet (pending).
+        upsert('MPN-A', {
+          ...simple('MPN-A'),
+          references: [byNumber, { type: 'accessories', sku: 'MPN-LATE', quantity: null }],
+        }),
+        upsert('MPN-B', { ...simple('MPN-B'), references: [{ ...byNumber, sku: 'NUM-NONE' }] }),
+      ],
+      withRefs,
+    );
+    expect(linked).toMatchObject({ ok: true });
+    expect(accessories('MPN-A')).toEqual([shopIdOf('MPN-M').id]);
+    expect(missing).toMatchObject({
+      ok: false,
+      field: 'product.references.0',
+      error: 'reference not in shop: no product sent to this shop carries the manufacturer number "NUM-NONE"',
+      retryable: false,
+    });
+    expect(shopIdOf('MPN-B')).toBeUndefined();
+    // The pending product is made later: MPN-A's list (from the mirror) keeps the product found by number.
+    await write([upsert('MPN-LATE', simple('MPN-LATE'))], withRefs);
+    expect(accessories('MPN-A')).toEqual([shopIdOf('MPN-M').id, shopIdOf('MPN-LATE').id]);
   });
 
   it("sends a category's picture as its collection's image once, not again on a second run, and removes it when gone", async () => {

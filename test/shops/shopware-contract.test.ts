@@ -351,6 +351,43 @@ describe('the Shopware adapter against the Admin API contract', () => {
     expect(server.invalid).toEqual([]);
   });
 
+  it('assigns a reference by manufacturer number to the product carrying that number, never to one with it as SKU', async () => {
+    const { mirror } = shopware(server, { references: true });
+    const accessory = (manufacturerPid: string) => ({ ...lamp(), variants: [], manufacturerPid });
+    // ACC-1 carries the number MPN-ACC; another product has MPN-ACC as its SKU.
+    const written = await mirror.write([upsert('ACC-1', accessory('MPN-ACC')), upsert('MPN-ACC', accessory('OTHER'))]);
+    expect(written.map((o) => o.ok)).toEqual([true, true]);
+    const byNumber = (number: string) => [
+      { type: 'accessories', sku: number, quantity: null, targetKind: 'mpn' as const },
+    ];
+    const outcomes = await mirror.write([
+      // Resolved from the mirror (ACC-1 was written before) and from this write (ACC-3 comes with it).
+      upsert('LMP-1', { ...lamp(), variants: [], references: byNumber('MPN-ACC') }),
+      upsert('LMP-2', { ...lamp(), variants: [], references: byNumber('MPN-NEW') }),
+      upsert('ACC-3', accessory('MPN-NEW')),
+      // No product carries this number: the record fails in plain words, nothing is linked.
+      upsert('LMP-3', { ...lamp(), variants: [], references: byNumber('MPN-NONE') }),
+    ]);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, false]);
+    expect(outcomes[3]).toMatchObject({
+      ok: false,
+      field: 'product.references.0',
+      error: 'reference not in shop: no product sent to this shop carries the manufacturer number "MPN-NONE"',
+      retryable: false,
+    });
+    expect(server.invalid).toEqual([]);
+    const assignedTo = (sku: string) => {
+      const crossSelling = server.rows('product_cross_selling').find((c) => c.productId === product(sku).id);
+      return server
+        .rows('product_cross_selling_assigned_products')
+        .filter((a) => a.crossSellingId === crossSelling?.id)
+        .map((a) => a.productId);
+    };
+    expect(assignedTo('LMP-1')).toEqual([product('ACC-1').id]);
+    expect(assignedTo('LMP-2')).toEqual([product('ACC-3').id]);
+    expect(server.rows('product').some((p) => p.productNumber === 'LMP-3')).toBe(false);
+  });
+
   it('writes no cross-selling when the mapping leaves references out', async () => {
     const { mirror } = shopware(server, { references: false });
     const [outcome] = await mirror.write([

@@ -6,12 +6,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTargetHttp } from '../../connector/src/adapters/target-http';
 import type {
+  RecordOutcome,
   TargetAdapter,
   TargetIds,
   TargetMapping,
   TargetRecord,
 } from '../../connector/src/adapters/target-adapter';
 import { createVendureAdapter, VENDURE_DEFAULT_MAPPING } from '../../connector/src/adapters/vendure/vendure-adapter';
+import { writeChunk } from '../../connector/src/upsert/write-chunk';
 import { startVendure, type VendureShop } from '../../shops/vendure/start';
 import type { Product, UpsertRecord } from '../../src/sync/protocol/wire';
 import { categoryLink } from './fixtures/wire-product';
@@ -96,6 +98,67 @@ function okIds(outcome: Awaited<ReturnType<typeof writeOne>>): TargetIds {
   return outcome.ids;
 }
 
+/** Option groups in the shop (attached or not). */
+async function groupCount(): Promise<number> {
+  return (await read('{ productOptionGroups(options: { take: 1 }) { totalItems } }')).productOptionGroups.totalItems;
+}
+
+/** The write context of a chunk written through a second adapter (`countingAdapter`). */
+function chunkContext() {
+  return {
+    mapping,
+    mediaBytes: async (ref: { sha256: string }) => {
+      const stored = imageStore.get(ref.sha256);
+      if (!stored) throw new Error(`no bytes for ${ref.sha256}`);
+      return new Blob([stored.bytes], { type: stored.type });
+    },
+    refusedUrl: (url: string) => refusedUrlReason(url, true),
+    linkBytes: async () => new Blob([]),
+    idsOf: async () => new Map(),
+    referencing: async () => [],
+  };
+}
+
+/**
+ * A chunk of cable masters written as the connector's run writes it (`writeChunk`: retryable
+ * failures tried again, looked up by SKU first), without waits; the final outcomes by index.
+ * `rounds` gets each round's `ok`s.
+ */
+async function runChunk(through: TargetAdapter, skus: string[], rounds: boolean[][] = []) {
+  const finals: RecordOutcome[] = [];
+  const adapterSeen: TargetAdapter = {
+    ...through,
+    write: async (records, ctx) => {
+      const outcomes = await through.write(records, ctx);
+      rounds.push([...outcomes].sort((a, b) => a.index - b.index).map((o) => o.ok));
+      return outcomes;
+    },
+    findBySku: (found) => through.findBySku(found),
+  };
+  await writeChunk(
+    skus.map((sku, i) => ({ index: i, record: upsert(sku, cableMaster(sku, taxId)), known: null, previous: null })),
+    {
+      adapter: adapterSeen,
+      ctx: chunkContext(),
+      policy: { rounds: 4, firstWaitMs: 0 },
+      sleep: async () => undefined,
+      commit: async (done) => void finals.push(...done.map((d) => d.outcome)),
+    },
+  );
+  return finals.sort((a, b) => a.index - b.index);
+}
+
+/** The pimSku of every product the shop holds for these SKUs, sorted: one per SKU when nothing was made twice. */
+async function pimSkusOf(skus: string[]): Promise<string[]> {
+  const { products } = await read(
+    'query($skus: [String!]) { products(options: { filter: { pimSku: { in: $skus } } }) { items { customFields { pimSku } } } }',
+    { skus },
+  );
+  return products.items.map((p: { customFields: { pimSku: string } }) => p.customFields.pimSku).sort();
+}
+
+type StandIn = (operation: string, input: RequestInfo | URL, init: RequestInit) => Promise<Response | null>;
+
 /**
  * A second adapter for the same shop and login (as the connector builds one per request),
  * naming each request it sends by its GraphQL operation (`upload` for a multipart upload): it
@@ -104,6 +167,9 @@ function okIds(outcome: Awaited<ReturnType<typeof writeOne>>): TargetIds {
 function countingAdapter(
   /** Operations answered with a GraphQL error instead of being sent (a refusal of Vendure's, for the test). */
   refuse: ReadonlySet<string> = new Set(),
+  /** A stand-in proxy between the adapter and Vendure: answers a request itself, or null to pass it on. */
+  standIn?: StandIn,
+  timeoutMs?: number,
 ): { adapter: TargetAdapter; operations: string[] } {
   const operations: string[] = [];
   const counting = createVendureAdapter(
@@ -121,10 +187,11 @@ function countingAdapter(
           operations.push(operation);
           if (refuse.has(operation))
             return Response.json({ errors: [{ message: `${operation} refused for the test` }], data: null });
-          return fetch(input, init);
+          return (await standIn?.(operation, input, init ?? {})) ?? fetch(input, init);
         },
         sleep: async () => undefined,
         attempts: 2,
+        ...(timeoutMs ? { timeoutMs } : {}),
       }),
     },
   );
@@ -826,9 +893,6 @@ describe('writing products into Vendure', () => {
   });
 
   it('removes the option groups a refused attach left unattached before writing the chunk one by one', async () => {
-    const groupCount = async () =>
-      (await read('{ productOptionGroups(options: { take: 1 }) { totalItems } }')).productOptionGroups
-        .totalItems as number;
     const before = await groupCount();
     // Vendure makes the products and their option groups, then refuses the request that attaches the groups.
     const { adapter: refusing, operations } = countingAdapter(new Set(['AttachGroups']));
@@ -862,6 +926,86 @@ describe('writing products into Vendure', () => {
       expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
       expect(p.variants).toHaveLength(3);
     }
+  });
+
+  it('does not send a timed-out create again: finds what it made by pimSku, one product per SKU and no loose option group', async () => {
+    const before = await groupCount();
+    // Vendure runs the chunk's CreateProducts, but its answer is held past the adapter's timeout (a slow shop).
+    let held = 0;
+    const holdFirstCreate: StandIn = async (operation, input, init) => {
+      if (operation !== 'CreateProducts' || held++ > 0) return null;
+      const { signal, ...sent } = init;
+      await (await fetch(input, sent)).text();
+      return await new Promise<Response>((_, reject) => {
+        const timedOut = () => reject(signal?.reason ?? new DOMException('timed out', 'TimeoutError'));
+        if (signal?.aborted) timedOut();
+        else signal?.addEventListener('abort', timedOut);
+      });
+    };
+    const { adapter: slow, operations } = countingAdapter(new Set(), holdFirstCreate, 8_000);
+    const skus = ['NYM-TO-1', 'NYM-TO-2'];
+    const outcomes = await runChunk(slow, skus);
+    expect(outcomes.map((o) => o.ok && o.action)).toEqual(['created', 'created']);
+    // Sent once: the resend would make the products again (refused by the unique pimSku) while the first stays.
+    expect(operations.filter((o) => o === 'CreateProducts')).toHaveLength(1);
+    expect(await pimSkusOf(skus)).toEqual(skus);
+    for (const outcome of outcomes) {
+      const { product: p } = await read(PRODUCT_READ, {
+        id: okIds(outcome as Awaited<ReturnType<typeof writeOne>>).product,
+      });
+      expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
+      expect(p.variants).toHaveLength(3);
+    }
+    // The groups the lost request made were found and removed: one group per product.
+    expect(await groupCount()).toBe(before + 2);
+  });
+
+  it('after a lost create answer, a product not found is tried again by the run, not created twice at once', async () => {
+    // The first CreateProducts never reaches Vendure and its answer never comes (a dead connection).
+    let dropped = 0;
+    const dropFirstCreate: StandIn = async (operation, _input, init) => {
+      if (operation !== 'CreateProducts' || dropped++ > 0) return null;
+      const { signal } = init;
+      return await new Promise<Response>((_, reject) => {
+        const timedOut = () => reject(signal?.reason ?? new DOMException('timed out', 'TimeoutError'));
+        if (signal?.aborted) timedOut();
+        else signal?.addEventListener('abort', timedOut);
+      });
+    };
+    const { adapter: cut, operations } = countingAdapter(new Set(), dropFirstCreate, 5_000);
+    const skus = ['NYM-TO-3', 'NYM-TO-4'];
+    const rounds: boolean[][] = [];
+    const outcomes = await runChunk(cut, skus, rounds);
+    // Round 1: not found after the lost answer, so retryable failures; round 2: looked up again, then created.
+    expect(rounds[0]).toEqual([false, false]);
+    expect(outcomes.map((o) => o.ok && o.action)).toEqual(['created', 'created']);
+    expect(operations.filter((o) => o === 'CreateProducts')).toHaveLength(2);
+    expect(await pimSkusOf(skus)).toEqual(skus);
+  });
+
+  it('removes the option groups a refused CreateProducts made before the field Vendure refused', async () => {
+    expect(okIds(await writeOne(upsert('NYM-RC-0', cableMaster('NYM-RC-0', taxId))))).toBeTruthy();
+    const before = await groupCount();
+    // The chunk's second product is refused inside the document (its pimSku taken, as by a product made meanwhile):
+    // Vendure has made the first product and its option group by then, and answers no data.
+    let rewritten = 0;
+    const takenSku: StandIn = async (operation, input, init) => {
+      if (operation !== 'CreateProducts' || rewritten++ > 0) return null;
+      const body = JSON.parse(init.body as string);
+      body.variables.p1.customFields.pimSku = 'NYM-RC-0';
+      return fetch(input, { ...init, body: JSON.stringify(body) });
+    };
+    const { adapter: refused, operations } = countingAdapter(new Set(), takenSku);
+    const skus = ['NYM-RC-1', 'NYM-RC-2'];
+    const outcomes = (
+      await refused.write(
+        skus.map((sku, i) => ({ index: i, record: upsert(sku, cableMaster(sku, taxId)), known: null, previous: null })),
+        chunkContext(),
+      )
+    ).sort((a, b) => a.index - b.index);
+    expect(operations.filter((o) => o === 'CreateProducts')).toHaveLength(1);
+    expect(outcomes.map((o) => o.ok && o.action)).toEqual(['created', 'created']);
+    expect(await groupCount()).toBe(before + 2);
   });
 
   // Only media typed as images are sent (adapters/common/images.ts): the refused file claims to be one and is served as text.

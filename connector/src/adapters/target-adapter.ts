@@ -146,6 +146,13 @@ export interface WriteContext {
    * metafields), with the product as last written: what to complete once those SKUs exist.
    */
   referencing(skus: string[]): Promise<{ sku: string; ids: TargetIds; product: Product }[]>;
+  /**
+   * The masters in the mirror whose product as last written carries one of these manufacturer
+   * numbers (`manufacturerPid`): number -> their SKUs. A reference by manufacturer number
+   * (`targetKind: 'mpn'`) is resolved with it (common/references.ts). Absent: only the products
+   * of the write itself are asked (tests).
+   */
+  mastersByMpn?(numbers: string[]): Promise<Map<string, string[]>>;
 }
 
 export interface TargetProbe {

@@ -24,6 +24,23 @@ export interface TargetRequest {
   url: string;
   headers?: Record<string, string>;
   body?: BodyInit | null;
+  /**
+   * A request that makes something (a create): after a timeout, a lost connection or a 5xx the
+   * shop may have run it, so it is not sent again blindly; `send` throws `OutcomeUnknown` and the
+   * adapter looks up by its keys what the request made. Only a 429 (the shop ran nothing) is
+   * sent again.
+   */
+  once?: boolean;
+}
+
+/**
+ * A `once` request whose answer was lost: the shop may or may not have run it. Retryable as a
+ * record's failure (the connector looks the record up by SKU before its next try).
+ */
+export class OutcomeUnknown extends TargetError {
+  constructor(reason: string) {
+    super(`${reason}; it may have been carried out`, true);
+  }
 }
 
 export interface TargetHttp {
@@ -67,16 +84,19 @@ export function createTargetHttp(options: TargetHttpOptions): TargetHttp {
         });
       } catch (err) {
         const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-        last = new TargetError(
-          timedOut ? `the shop did not answer within ${timeoutMs / 1000} s` : 'the shop could not be reached',
-          true,
-        );
+        const reason = timedOut
+          ? `the shop did not answer within ${timeoutMs / 1000} s`
+          : 'the shop could not be reached';
+        if (request.once) throw new OutcomeUnknown(reason);
+        last = new TargetError(reason, true);
         if (attempt < attempts) await options.sleep(backoff(attempt));
         continue;
       }
       if (!RETRYABLE(response.status)) return response;
       const wait = retryAfterMs(response.headers.get('Retry-After'));
       await response.body?.cancel().catch(() => undefined);
+      if (request.once && response.status !== 429)
+        throw new OutcomeUnknown(`the shop answered HTTP ${response.status}`);
       last = new TargetError(
         response.status === 429 ? 'the shop is rate limiting requests' : `the shop answered HTTP ${response.status}`,
         true,

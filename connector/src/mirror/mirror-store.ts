@@ -51,6 +51,11 @@ UPDATE target_products SET active = 0, ids = ?3, updated_at = ?4 WHERE key_id = 
 const INSERT_OUTCOME = `
 INSERT OR REPLACE INTO target_batch_records (key_id, batch_id, idx, outcome) VALUES (?1, ?2, ?3, ?4)`;
 
+/** Active masters by the manufacturer number of the product as last written (`target_products_mpn_idx`). */
+export const MIRROR_MPN_SQL = `SELECT json_extract(product, '$.manufacturerPid') AS mpn, sku FROM target_products
+  WHERE key_id = ?1 AND active = 1 AND product IS NOT NULL
+    AND json_extract(product, '$.manufacturerPid') IN (SELECT value FROM json_each(?2))`;
+
 /**
  * The connector's mirror of one key's target in D1 (migration 0001): the inventory the PIM
  * diffs against, the ids and products adapters write from, and the batches against the target
@@ -99,6 +104,24 @@ export class MirrorStore {
       }
     }
     return rows;
+  }
+
+  /**
+   * The active masters whose product as last written carries one of these manufacturer numbers
+   * (WriteContext.mastersByMpn): number -> their SKUs, by `target_products_mpn_idx` (migration
+   * 0003; the expression and the partial index's conditions are repeated exactly, so SQLite
+   * uses it).
+   */
+  async mastersByMpn(numbers: string[]): Promise<Map<string, string[]>> {
+    const found = new Map<string, string[]>();
+    for (const chunk of jsonChunks(numbers)) {
+      const { results } = await this.db
+        .prepare(MIRROR_MPN_SQL)
+        .bind(this.keyId, chunk)
+        .all<{ mpn: string; sku: string }>();
+      for (const r of results) found.set(r.mpn, [...(found.get(r.mpn) ?? []), r.sku]);
+    }
+    return found;
   }
 
   /** Every SKU the connector wrote to the target counts as managed; the target's own products are the adapter's to refuse. */

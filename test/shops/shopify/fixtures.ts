@@ -102,6 +102,16 @@ export class Mirror {
     });
   }
 
+  /** As MirrorStore.mastersByMpn: masters by the manufacturer number of the product as last written. */
+  async mastersByMpn(numbers: string[]): Promise<Map<string, string[]>> {
+    const found = new Map<string, string[]>();
+    for (const [sku, row] of this.rows) {
+      const number = row.product?.manufacturerPid;
+      if (number && numbers.includes(number)) found.set(number, [...(found.get(number) ?? []), sku]);
+    }
+    return found;
+  }
+
   keep(records: UpsertRecord[], outcomes: { index: number; ok: boolean; ids?: TargetIds | null }[]) {
     for (const outcome of outcomes) {
       if (!outcome.ok) continue;

@@ -154,6 +154,15 @@ export class Mirror {
       idsOf: async (skus) =>
         new Map(skus.flatMap((sku) => (this.ids.has(sku) ? [[sku, this.ids.get(sku) as TargetIds] as const] : []))),
       referencing: async () => [],
+      // As the connector's mirror answers it: masters by the manufacturer number of the product as last written.
+      mastersByMpn: async (numbers) => {
+        const found = new Map<string, string[]>();
+        for (const [sku, product] of this.products) {
+          const number = product.manufacturerPid;
+          if (number && numbers.includes(number)) found.set(number, [...(found.get(number) ?? []), sku]);
+        }
+        return found;
+      },
     };
     const outcomes = await this.adapter.write(
       records.map((record, index) => ({

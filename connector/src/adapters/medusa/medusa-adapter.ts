@@ -11,8 +11,10 @@ import {
   type TargetRecord,
   type WriteContext,
 } from '../target-adapter';
+import { OutcomeUnknown } from '../target-http';
 import { codeUnits } from '../unit-codes';
 import { createMedusaApi, type MedusaApi, MedusaRefusal, query } from './medusa-api';
+import { verifyCategories } from './medusa-assets';
 import { idsOf, type MedusaProduct, productsByExternalId } from './medusa-products';
 import { factsOf, forgetFacts, type MedusaStore, type ShopFacts } from './medusa-facts';
 import {
@@ -116,7 +118,11 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
     };
   }
 
-  /** A refusal of the shop's or of the record's content as the record's failure; anything else is thrown. */
+  /**
+   * A refusal of the shop's or of the record's content as the record's failure, and a create
+   * whose answer was lost as a retryable one (the connector looks the SKU up before its next
+   * try); anything else is thrown.
+   */
   async function asOutcome(index: number, write: () => Promise<RecordOutcome | null>): Promise<RecordOutcome | null> {
     try {
       return await write();
@@ -127,6 +133,8 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
       if (err instanceof MedusaRefusal) {
         return { index, ok: false, field: fieldOf(err.message), error: err.message, retryable: err.status >= 500 };
       }
+      if (err instanceof OutcomeUnknown)
+        return { index, ok: false, field: 'record', error: err.message, retryable: true };
       if (err instanceof TargetError && err.retryable && err.status !== null) {
         return { index, ok: false, field: 'record', error: err.message, retryable: true };
       }
@@ -168,8 +176,15 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
    * The records of a refused shared batch, each read again and written on its own, so the
    * refusal lands on its record. The kept facts are dropped first: the refusal may be an id
    * the shop no longer has (a category or sales channel deleted), which a fresh lookup mends.
+   * After a create batch whose answer was lost (`lost`), a record not found is a retryable
+   * failure instead of a second create: Medusa may still be making it, and the connector looks
+   * it up again after a wait.
    */
-  async function oneByOne(recs: TargetRecord[], ctx: WriteContext): Promise<RecordOutcome[]> {
+  async function oneByOne(
+    recs: TargetRecord[],
+    ctx: WriteContext,
+    lost: OutcomeUnknown | null = null,
+  ): Promise<RecordOutcome[]> {
     forget();
     const state = await stateOf(ctx);
     const outcomes: RecordOutcome[] = [];
@@ -177,7 +192,9 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
       const { record } = rec;
       if (record.op === 'deactivate') continue; // never among the creates and updates
       const outcome = await asOutcome(rec.index, async () => {
-        const { ids, created } = await writeProduct(api, rec, record.product, await findCurrent(api, rec), state);
+        const current = await findCurrent(api, rec);
+        if (!current && lost) throw lost;
+        const { ids, created } = await writeProduct(api, rec, record.product, current, state);
         return { index: rec.index, ok: true, ids, action: created ? 'created' : 'updated' };
       });
       if (outcome) outcomes.push(outcome);
@@ -185,19 +202,26 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
     return outcomes;
   }
 
-  /** The chunk's creates in one batch; refused (one record's content), each goes alone. */
+  /**
+   * The chunk's creates in one batch; refused (one record's content), each goes alone. So does
+   * a batch whose answer was lost: each record is read again by `external_id` first, so what
+   * Medusa made is updated, not created twice.
+   */
   async function sendCreates(creates: PreparedCreate[], state: WriteState): Promise<RecordOutcome[]> {
     if (creates.length === 0) return [];
+    let lost: OutcomeUnknown | null = null;
     try {
       const ids = await createProducts(api, creates, state);
       return creates.map((c, i) => ({ index: c.rec.index, ok: true, ids: ids[i] ?? null, action: 'created' }));
     } catch (err) {
-      if (!(err instanceof MedusaRefusal)) throw err;
+      if (!(err instanceof MedusaRefusal || err instanceof OutcomeUnknown)) throw err;
+      if (err instanceof OutcomeUnknown) lost = err;
     }
     // A product the refused batch did make (a link found stale after it) is still this call's create.
     const outcomes = await oneByOne(
       creates.map((c) => c.rec),
       state.ctx,
+      lost,
     );
     return outcomes.map((o) => (o.ok ? { ...o, action: 'created' } : o));
   }
@@ -261,6 +285,12 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
 
     async write(records: TargetRecord[], ctx: WriteContext): Promise<RecordOutcome[]> {
       const state = await stateOf(ctx);
+      // The kept categories the chunk names, and their parents, read again once (changed or deleted in the shop?).
+      await verifyCategories(
+        api,
+        records.flatMap(({ record }) => (record.op === 'deactivate' ? [] : record.product.categories)),
+        state.categories,
+      );
       const { currentOf, held } = await findCurrents(api, records);
       // Who holds the variant SKUs of the chunk's creates, asked once for all of them.
       const creating = records.filter((r) => r.record.op !== 'deactivate' && !held(r.record.sku));

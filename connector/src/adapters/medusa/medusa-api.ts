@@ -26,6 +26,11 @@ export class MedusaRefusal extends Error {
 export interface MedusaApi {
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body: unknown): Promise<T>;
+  /**
+   * A POST that creates (products, files): sent once, as Medusa may have run it when its answer
+   * is lost (`TargetRequest.once`); throws `OutcomeUnknown` then.
+   */
+  create<T>(path: string, body: unknown): Promise<T>;
   delete<T>(path: string): Promise<T>;
   upload(file: Blob, fileName: string): Promise<{ id: string; url: string }>;
 }
@@ -84,17 +89,23 @@ export function createMedusaApi(baseUrl: string, credentials: MedusaCredentials,
     return bearer;
   }
 
-  async function send<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: BodyInit, json = true): Promise<T> {
+  async function send<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: BodyInit,
+    json = true,
+    once = false,
+  ): Promise<T> {
     const signedIn = bearer;
     const headers: Record<string, string> = { authorization: await authorization(), accept: 'application/json' };
     if (json && body !== undefined) headers['content-type'] = 'application/json';
-    const response = await http.send({ method, url: `${base}${path}`, headers, body });
+    const response = await http.send({ method, url: `${base}${path}`, headers, body, once });
     const text = await response.text();
     if (response.status === 401 && signedIn && !credentials.apiKey) {
       // A session kept from an earlier request may have expired: signed in once more, then sent again.
       dropSession('medusa', base, email, signedIn);
       bearer = null;
-      return send(method, path, body, json);
+      return send(method, path, body, json, once);
     }
     if (response.status === 401 || response.status === 403) {
       throw new TargetError('Medusa refused the credentials (HTTP 401/403)', false, response.status);
@@ -106,11 +117,18 @@ export function createMedusaApi(baseUrl: string, credentials: MedusaCredentials,
   return {
     get: (path) => send('GET', path),
     post: (path, body) => send('POST', path, JSON.stringify(body)),
+    create: (path, body) => send('POST', path, JSON.stringify(body), true, true),
     delete: (path) => send('DELETE', path),
     async upload(file, fileName) {
       const form = new FormData();
       form.append('files', file, fileName);
-      const { files } = await send<{ files: { id: string; url: string }[] }>('POST', '/admin/uploads', form, false);
+      const { files } = await send<{ files: { id: string; url: string }[] }>(
+        'POST',
+        '/admin/uploads',
+        form,
+        false,
+        true,
+      );
       const uploaded = files[0];
       if (!uploaded) throw new MedusaRefusal('Medusa stored no file for the upload', 500);
       return uploaded;

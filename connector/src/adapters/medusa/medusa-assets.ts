@@ -33,43 +33,61 @@ export interface CategoryCache {
   names: Map<string, string>;
   /** handle -> the other handle Medusa answered for that category (changed in the shop), to write back */
   moved: Map<string, string>;
+  /** handle -> the parent category id Medusa answered (null: a root), to write the PIM's path back */
+  parents: Map<string, string | null>;
 }
 
-/** A product's category as Medusa answers it with the product (`+*categories`). */
-export interface AnsweredCategory {
+/** A category as the chunk's verification reads it. */
+interface ShopCategory {
   id: string;
-  handle?: string;
-  name?: string;
-  metadata?: Record<string, unknown> | null;
+  handle: string;
+  name: string;
+  metadata: Record<string, unknown> | null;
+  parent_category_id: string | null;
 }
+
+const CATEGORY_FIELDS = 'id,handle,name,metadata,parent_category_id';
 
 /**
- * A category changed in the shop (not deleted) while its facts are kept (medusa-facts.ts): the
- * product's categories as Medusa answered them now are compared with what is kept for the
- * handles the record places it in, by id, and a name, handle or metadata that differs replaces
- * the kept one, so `resolveCategories` writes the PIM's back. Costs no request: the product is
- * read with its categories anyway (an update); a product being created has none to compare.
+ * The kept categories a chunk places products in, and every parent on their paths, read again
+ * by id in one request per chunk (issue 35, fifth round): the facts are kept for the isolate
+ * (medusa-facts.ts), and a merchant may have renamed, moved (another handle or parent) or
+ * deleted any of them since. A category Medusa no longer answers is forgotten, so
+ * `resolveCategories` looks it up by handle or makes it again; one whose name, handle,
+ * metadata or parent differ has what Medusa answered kept, so `resolveCategories` writes the
+ * PIM's path back. Before, only a leaf was compared, and only when a product placed in it was
+ * updated (read with its categories); a parent, or the leaf of a product being created,
+ * was trusted as kept.
  */
-export function noticeChangedCategories(
-  cache: CategoryCache,
-  refs: Product['categories'],
-  answered: AnsweredCategory[] | undefined,
-): void {
-  if (!answered?.length) return;
-  const ours = new Map(
-    refs.flatMap((ref) => {
-      const handle = categoryHandle(ref.path);
-      const id = cache.ids.get(handle);
-      return id ? [[id, handle] as const] : [];
-    }),
+export async function verifyCategories(api: MedusaApi, refs: Product['categories'], cache: CategoryCache) {
+  const handles = [
+    ...new Set(refs.flatMap((ref) => ref.path.map((_, i) => categoryHandle(ref.path.slice(0, i + 1))))),
+  ].filter((handle) => cache.ids.has(handle));
+  if (handles.length === 0) return;
+  const byId = new Map(handles.map((handle) => [cache.ids.get(handle) as string, handle]));
+  const { product_categories } = await api.get<{ product_categories: ShopCategory[] }>(
+    `/admin/product-categories${query({ id: [...byId.keys()], fields: CATEGORY_FIELDS, limit: byId.size })}`,
   );
-  for (const c of answered) {
-    const handle = ours.get(c.id);
-    if (!handle) continue;
-    if (c.handle !== undefined && c.handle !== handle) cache.moved.set(handle, c.handle);
-    if (c.name !== undefined) cache.names.set(handle, c.name);
-    if (c.metadata !== undefined) cache.metadata.set(handle, c.metadata ?? {});
+  const answered = new Map(product_categories.map((c) => [c.id, c]));
+  for (const [id, handle] of byId) {
+    const c = answered.get(id);
+    if (!c) {
+      forgetCategory(cache, handle);
+      continue;
+    }
+    if (c.handle !== handle) cache.moved.set(handle, c.handle);
+    cache.names.set(handle, c.name);
+    cache.metadata.set(handle, c.metadata ?? {});
+    cache.parents.set(handle, c.parent_category_id ?? null);
   }
+}
+
+function forgetCategory(cache: CategoryCache, handle: string) {
+  cache.ids.delete(handle);
+  cache.names.delete(handle);
+  cache.metadata.delete(handle);
+  cache.moved.delete(handle);
+  cache.parents.delete(handle);
 }
 
 type Picture = { pim_image_url: string; pim_image_alt: string } | null;
@@ -116,39 +134,42 @@ export async function resolveCategories(
   }
   const unknown = [...levels.keys()].filter((h) => !cache.ids.has(h));
   if (unknown.length > 0) {
-    const { product_categories } = await api.get<{
-      product_categories: { id: string; handle: string; name: string; metadata: Record<string, unknown> | null }[];
-    }>(
-      `/admin/product-categories${query({ handle: unknown, fields: 'id,handle,name,metadata', limit: unknown.length })}`,
+    const { product_categories } = await api.get<{ product_categories: ShopCategory[] }>(
+      `/admin/product-categories${query({ handle: unknown, fields: CATEGORY_FIELDS, limit: unknown.length })}`,
     );
     for (const c of product_categories) {
       cache.ids.set(c.handle, c.id);
       cache.metadata.set(c.handle, c.metadata ?? {});
       cache.names.set(c.handle, c.name);
+      cache.parents.set(c.handle, c.parent_category_id ?? null);
     }
   }
   // Parents come before children in `levels` (each path is walked from its root).
   for (const [handle, level] of levels) {
     const id = cache.ids.get(handle);
+    const parentId = level.parent ? (cache.ids.get(level.parent) ?? null) : null;
     if (!id) {
       const metadata = withPicture(level.pimId ? { pim_category_id: level.pimId } : {}, level.picture ?? null);
       const { product_category } = await api.post<{ product_category: { id: string } }>('/admin/product-categories', {
         name: level.name,
         handle,
         is_active: true,
-        parent_category_id: level.parent ? cache.ids.get(level.parent) : null,
+        parent_category_id: parentId,
         metadata,
       });
       cache.ids.set(handle, product_category.id);
       cache.metadata.set(handle, metadata);
       cache.names.set(handle, level.name);
+      cache.parents.set(handle, parentId);
       continue;
     }
-    // A name or handle changed in the shop is written back (the PIM's path names the category).
+    // A name, handle or parent changed in the shop is written back (the PIM's path names the category).
     const update: Record<string, unknown> = {};
     const named = cache.names.get(handle);
     if (named !== undefined && named !== level.name) update.name = level.name;
     if (cache.moved.has(handle)) update.handle = handle;
+    const parent = cache.parents.get(handle);
+    if (parent !== undefined && parent !== parentId) update.parent_category_id = parentId;
     // `undefined`: a parent only, whose picture this record does not decide.
     const held = cache.metadata.get(handle) ?? {};
     if (level.picture !== undefined && !samePicture(held, level.picture))
@@ -157,6 +178,7 @@ export async function resolveCategories(
     await api.post(`/admin/product-categories/${id}`, update);
     cache.names.set(handle, level.name);
     cache.moved.delete(handle);
+    cache.parents.set(handle, parentId);
     if (update.metadata) cache.metadata.set(handle, update.metadata as Record<string, unknown>);
   }
   return refs.map((ref) => cache.ids.get(categoryHandle(ref.path)) as string);

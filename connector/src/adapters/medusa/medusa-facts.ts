@@ -15,9 +15,9 @@ import { forgetKeptFacts, keptFacts } from '../common/kept-facts';
  * deleted, the module switched off) makes Medusa refuse the write that names it; the adapter
  * then forgets the shop's facts (`forgetFacts`) before it writes the chunk's records one by
  * one, so they are looked up again and the refusal stays on a record only if it is the
- * record's own. A category changed in the shop (its name, handle or metadata; not deleted) is
- * noticed when a product placed in it is read with its categories (an update) and written back
- * (`noticeChangedCategories`, medusa-assets.ts). A product tag renamed in the shop needs nothing:
+ * record's own. The kept categories a chunk names, with their parents, are read again by id
+ * once per chunk (`verifyCategories`, medusa-assets.ts): one deleted in the shop is looked up
+ * again, one changed (name, handle, metadata, parent) is written back. A product tag renamed in the shop needs nothing:
  * records name tags by id. The tax rates and tags are read again when a record names an id they lack
  * (`TargetAdapter.mappings`); GET /mappings always reads them from the shop. A failed lookup
  * is not kept.
@@ -44,7 +44,7 @@ const emptyFacts = (): ShopFacts => ({
   store: null,
   translationModule: null,
   mappings: null,
-  categories: { ids: new Map(), metadata: new Map(), names: new Map(), moved: new Map() },
+  categories: { ids: new Map(), metadata: new Map(), names: new Map(), moved: new Map(), parents: new Map() },
   uploads: new Map(),
 });
 

@@ -1,6 +1,6 @@
 import type { TargetIds } from '../target-adapter';
 import { type MedusaApi, MedusaRefusal, query } from './medusa-api';
-import { type AnsweredCategory, hashOfUrl } from './medusa-assets';
+import { hashOfUrl } from './medusa-assets';
 
 /**
  * Reading Medusa's products back: by id (the mirror's ids), by `external_id` (the PIM SKU the
@@ -28,7 +28,8 @@ export interface MedusaProduct {
   options: MedusaOption[];
   variants: MedusaVariant[];
   images: { id: string; url: string }[];
-  categories?: AnsweredCategory[];
+  /** The product's categories as Medusa answers them (`+*categories`): what a write's links are checked against. */
+  categories?: { id: string }[];
   sales_channels?: { id: string }[];
 }
 

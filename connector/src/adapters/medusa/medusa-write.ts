@@ -1,7 +1,7 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
 import type { TargetIds, TargetMapping, TargetRecord, WriteContext } from '../target-adapter';
 import { type MedusaApi, MedusaRefusal, query } from './medusa-api';
-import { type CategoryCache, noticeChangedCategories, resolveCategories, resolveImages } from './medusa-assets';
+import { type CategoryCache, resolveCategories, resolveImages } from './medusa-assets';
 import {
   getProduct,
   idsOf,
@@ -170,7 +170,6 @@ async function prepareBody(
       throw new OwnedByShop('the SKU belongs to a product the shop owns');
     }
   }
-  noticeChangedCategories(state.categories, desired.categories, current?.categories);
   const categories = await resolveCategories(api, desired.categories, state.categories, state.ctx);
   const known = { ...(current ? idsOf(current).media : {}), ...(rec.known?.media ?? {}) };
   const media = await resolveImages(api, desired.images, known, state.ctx, state.uploads);
@@ -312,14 +311,16 @@ export async function prepareCreate(
  * Sends prepared creates in one `/admin/products/batch` (products, their options, variants and
  * prices in one body: one Medusa workflow instead of one per record) and their translations in
  * one read and one batch. Medusa runs the batch as one workflow: refused, nothing of it is kept
- * and the caller writes the records one by one (reading each again first).
+ * and the caller writes the records one by one (reading each again first). Sent once: when its
+ * answer is lost Medusa may have made the products, so the caller reads them again by
+ * `external_id` the same way instead of sending the batch again.
  */
 export async function createProducts(
   api: MedusaApi,
   creates: PreparedCreate[],
   state: WriteState,
 ): Promise<TargetIds[]> {
-  const { created } = await api.post<{ created: MedusaProduct[] }>(`/admin/products/batch${BATCH_FIELDS}`, {
+  const { created } = await api.create<{ created: MedusaProduct[] }>(`/admin/products/batch${BATCH_FIELDS}`, {
     create: creates.map((c) => c.body),
   });
   const byExternalId = new Map(created.map((p) => [p.external_id, p]));

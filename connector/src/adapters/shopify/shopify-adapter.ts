@@ -8,6 +8,7 @@ import {
   type TargetIds,
   type TargetProbe,
 } from '../target-adapter';
+import { resolveMpnReferences } from '../common/references';
 import { createCollections } from './shopify-collections';
 import { PRICE_LISTS, PRODUCT_VENDORS, SHOP_PROBE } from './shopify-documents';
 import { failureOf, isFatal } from './shopify-failure';
@@ -94,7 +95,11 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
     return ids;
   }
 
-  const write: TargetAdapter['write'] = async (targets, ctx) => {
+  const write: TargetAdapter['write'] = async (records, ctx) => {
+    // References by manufacturer number become references by SKU first (common/references.ts).
+    const { targets, failed } = ctx.mapping.references
+      ? await resolveMpnReferences(records, ctx)
+      : { targets: records, failed: [] };
     // Referenced masters by their ids in the mirror, and the ones this chunk writes as it goes.
     const referenced = ctx.mapping.references
       ? [...new Set(targets.flatMap((target) => target.record.product?.references?.map((ref) => ref.sku) ?? []))]
@@ -150,7 +155,7 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
       }
     }
     if (ctx.mapping.references) await completePending(gql, targets, outcomes, ctx, productIdOf, mirrored);
-    return outcomes;
+    return [...failed, ...outcomes];
   };
 
   return { kind: 'shopify', batchSize: BATCH_SIZE, probe, mappings, findBySku, write };

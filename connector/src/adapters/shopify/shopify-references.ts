@@ -1,5 +1,6 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
 import type { RecordOutcome, TargetIds, TargetMapping, TargetRecord, WriteContext } from '../target-adapter';
+import { referencesBySku } from '../common/references';
 import { METAFIELDS_SET } from './shopify-documents';
 import { failOn, failureOf, type UserErrors } from './shopify-failure';
 import type { PimMetafield } from './shopify-features';
@@ -146,7 +147,11 @@ export async function completePending(
     return [{ outcome, referencing: { sku: target.record.sku, ids: outcome.ids, product: target.record.product } }];
   });
   const chunkSkus = new Set(targets.map((target) => target.record.sku));
-  const earlier = (await ctx.referencing([...made])).filter((row) => !chunkSkus.has(row.sku));
+  // Their references by manufacturer number as the mirror keeps them, by SKU again (common/references.ts).
+  const earlier = await referencesBySku(
+    (await ctx.referencing([...made])).filter((row) => !chunkSkus.has(row.sku)),
+    ctx,
+  );
   const products = [...inChunk.map((entry) => entry.referencing), ...earlier];
   if (products.length === 0) return;
   const unknown = [...new Set(products.flatMap((row) => row.product.references?.map((ref) => ref.sku) ?? []))].filter(

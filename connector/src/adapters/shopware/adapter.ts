@@ -10,6 +10,7 @@ import {
   type TargetRecord,
   type WriteContext,
 } from '../target-adapter';
+import { resolveMpnReferences } from '../common/references';
 import { ShopwareClient } from './client';
 import { loadContext, readLanguages, type ShopContext } from './context';
 import { shopwareId } from './ids';
@@ -117,9 +118,13 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
       return out;
     },
 
-    async write(records: TargetRecord[], ctx: WriteContext): Promise<RecordOutcome[]> {
+    async write(targets: TargetRecord[], ctx: WriteContext): Promise<RecordOutcome[]> {
       const context = await shop();
       const mapping = config.mapping;
+      // References by manufacturer number become references by SKU first (common/references.ts).
+      const { targets: records, failed } = mapping.references
+        ? await resolveMpnReferences(targets, ctx)
+        : { targets, failed: [] };
       const failures = new Map<number, SyncFailure>();
       const fail = (index: number, field: string, error: string, retryable = false) => {
         if (!failures.has(index)) failures.set(index, { field, error, retryable });
@@ -224,21 +229,24 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
       );
       for (const url of new Set([...shown].map((image) => image.link.url))) await ctx.categoryPictureSent?.(url);
 
-      return records.map((r): RecordOutcome => {
-        const failure = failures.get(r.index);
-        if (failure) return { index: r.index, ok: false, ...failure };
-        if (deactivated.has(r.index)) {
-          return { index: r.index, ok: true, ids: deactivated.get(r.index) ?? null, action: 'deactivated' };
-        }
-        const plan = plans.get(r.index) as RecordPlan;
-        const media = Object.fromEntries([...plan.media].map(([sha, m]) => [sha, m.mediaId]));
-        return {
-          index: r.index,
-          ok: true,
-          ids: { product: plan.productId, variants: plan.variants, media },
-          action: exists.has(plan.productId) ? 'updated' : 'created',
-        };
-      });
+      return [
+        ...failed,
+        ...records.map((r): RecordOutcome => {
+          const failure = failures.get(r.index);
+          if (failure) return { index: r.index, ok: false, ...failure };
+          if (deactivated.has(r.index)) {
+            return { index: r.index, ok: true, ids: deactivated.get(r.index) ?? null, action: 'deactivated' };
+          }
+          const plan = plans.get(r.index) as RecordPlan;
+          const media = Object.fromEntries([...plan.media].map(([sha, m]) => [sha, m.mediaId]));
+          return {
+            index: r.index,
+            ok: true,
+            ids: { product: plan.productId, variants: plan.variants, media },
+            action: exists.has(plan.productId) ? 'updated' : 'created',
+          };
+        }),
+      ];
     },
   };
 }

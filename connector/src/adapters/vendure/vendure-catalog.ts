@@ -92,7 +92,7 @@ export function createCatalog(client: VendureClient): Catalog {
       const name = wanted.find((r) => r.facetCode === code)?.facetName ?? code;
       return { code, isPrivate: false, translations: locales.map((languageCode) => ({ languageCode, name })) };
     });
-    const created = await client.query<Record<string, { id: string } | { errorCode: string; message: string }>>(
+    const created = await client.create<Record<string, { id: string } | { errorCode: string; message: string }>>(
       aliasedMutation('CreateFacets', 'createFacet', 'CreateFacetInput!', 'id code', inputs.length),
       aliasedInputs(inputs),
     );
@@ -124,7 +124,7 @@ export function createCatalog(client: VendureClient): Catalog {
           })),
       );
       if (byFacet.length > 0) {
-        const created = await client.query<Record<string, { id: string; code: string; facet: { code: string } }[]>>(
+        const created = await client.create<Record<string, { id: string; code: string; facet: { code: string } }[]>>(
           aliasedMutation(
             'CreateFacetValues',
             'createFacetValues',
@@ -156,7 +156,7 @@ export function createCatalog(client: VendureClient): Catalog {
       const value = categoryValue(path);
       const valueId = (await facetValueIds([value], locales)).get(refKey(value));
       const name = path.at(-1) ?? slug;
-      const created = await client.query<{ createCollection: { id: string } }>(CREATE_COLLECTION, {
+      const created = await client.create<{ createCollection: { id: string } }>(CREATE_COLLECTION, {
         input: {
           parentId,
           isPrivate: false,

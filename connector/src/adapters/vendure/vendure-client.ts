@@ -33,7 +33,12 @@ interface GraphQLAnswer<T> {
 
 export interface VendureClient {
   query<T>(document: string, variables?: Record<string, unknown>): Promise<T>;
-  /** `createAssets` with files: one multipart request, the files in input order. */
+  /**
+   * A mutation that creates (products, option groups, variants): sent once, as the shop may
+   * have run it when its answer is lost (`TargetRequest.once`); throws `OutcomeUnknown` then.
+   */
+  create<T>(document: string, variables?: Record<string, unknown>): Promise<T>;
+  /** `createAssets` with files: one multipart request, the files in input order; sent once like `create`. */
   upload<T>(document: string, input: Record<string, unknown>[], files: { blob: Blob; fileName: string }[]): Promise<T>;
 }
 
@@ -75,7 +80,7 @@ export function createVendureClient(url: string, credentials: VendureCredentials
     return issued;
   }
 
-  async function post<T>(body: () => BodyInit, json: boolean): Promise<T> {
+  async function post<T>(body: () => BodyInit, json: boolean, once = false): Promise<T> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const bearer = token ?? (await signIn());
       const response = await http.send({
@@ -83,6 +88,7 @@ export function createVendureClient(url: string, credentials: VendureCredentials
         url,
         headers: { authorization: `Bearer ${bearer}`, ...(json ? { 'content-type': 'application/json' } : {}) },
         body: body(),
+        once,
       });
       const answer = await readAnswer<T>(response, attempt === 0 && !!credentials.username);
       const forbidden = answer === EXPIRED || answer.errors?.some((e) => e.extensions?.code === 'FORBIDDEN');
@@ -105,19 +111,24 @@ export function createVendureClient(url: string, credentials: VendureCredentials
 
   return {
     query: (document, variables = {}) => post(() => JSON.stringify({ query: document, variables }), true),
+    create: (document, variables = {}) => post(() => JSON.stringify({ query: document, variables }), true, true),
     upload: (document, input, files) =>
-      post(() => {
-        const form = new FormData();
-        form.set('operations', JSON.stringify({ query: document, variables: { input } }));
-        form.set(
-          'map',
-          JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [`variables.input.${i}.file`]]))),
-        );
-        files.forEach((f, i) => {
-          form.set(String(i), f.blob, f.fileName);
-        });
-        return form;
-      }, false),
+      post(
+        () => {
+          const form = new FormData();
+          form.set('operations', JSON.stringify({ query: document, variables: { input } }));
+          form.set(
+            'map',
+            JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [`variables.input.${i}.file`]]))),
+          );
+          files.forEach((f, i) => {
+            form.set(String(i), f.blob, f.fileName);
+          });
+          return form;
+        },
+        false,
+        true,
+      ),
   };
 }
 

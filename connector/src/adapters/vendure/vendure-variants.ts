@@ -74,7 +74,7 @@ export async function syncVariants(
     let group: ShopOptionGroup | undefined = shop.optionGroups.find((g) => g.code === plan.code);
     const options = [...new Map([...plan.options.values()].map((o) => [o.code, o])).values()];
     if (!group) {
-      const created = await client.query<{ createProductOptionGroup: ShopOptionGroup }>(CREATE_GROUP, {
+      const created = await client.create<{ createProductOptionGroup: ShopOptionGroup }>(CREATE_GROUP, {
         input: groupInput(plan, locales),
       });
       group = created.createProductOptionGroup;
@@ -86,7 +86,7 @@ export async function syncVariants(
     }
     const byCode = new Map(group.options.map((o) => [o.code, o.id]));
     for (const o of options.filter((x) => !byCode.has(x.code))) {
-      const created = await client.query<{ createProductOption: { id: string; code: string } }>(CREATE_OPTION, {
+      const created = await client.create<{ createProductOption: { id: string; code: string } }>(CREATE_OPTION, {
         input: {
           productOptionGroupId: group.id,
           code: o.code,
@@ -115,7 +115,7 @@ export async function syncVariants(
   const creates = inputs.filter((v) => !existing.has(v.sku));
   if (creates.length > 0) {
     const input = creates.map((v) => ({ ...v, productId: shop.id, optionIds: optionIds.get(v.sku) }));
-    const created = await client.query<{ createProductVariants: { id: string; sku: string }[] }>(CREATE_VARIANTS, {
+    const created = await client.create<{ createProductVariants: { id: string; sku: string }[] }>(CREATE_VARIANTS, {
       input,
     });
     for (const v of created.createProductVariants) ids[v.sku] = v.id;

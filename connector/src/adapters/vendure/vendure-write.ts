@@ -4,6 +4,7 @@ import { imagesFor } from '../common/images';
 import { MediaError } from '../../media/media-bytes';
 import { localesOf } from '../common/texts';
 import type { RecordOutcome, TargetIds, TargetRecord, WriteContext } from '../target-adapter';
+import { OutcomeUnknown } from '../target-http';
 import {
   aliveAssets,
   assetsByHash,
@@ -122,7 +123,11 @@ export async function writeRecord(
   });
 }
 
-/** A refusal of Vendure's or of the record's content as the record's failure; anything else is thrown. */
+/**
+ * A refusal of Vendure's or of the record's content as the record's failure, and a create whose
+ * answer was lost as a retryable one (the connector looks the SKU up before trying again, so
+ * what the create made is found, not made twice); anything else is thrown.
+ */
 async function refusalsAsOutcome<T extends RecordOutcome | null>(
   index: number,
   write: () => Promise<T>,
@@ -134,6 +139,8 @@ async function refusalsAsOutcome<T extends RecordOutcome | null>(
       return { index, ok: false, field: err.field, error: err.message, retryable: false };
     if (err instanceof VendureRefusal)
       return { index, ok: false, field: 'product', error: err.message, retryable: false };
+    if (err instanceof OutcomeUnknown)
+      return { index, ok: false, field: 'product', error: err.message, retryable: true };
     throw err;
   }
 }
@@ -226,32 +233,48 @@ export async function writeRecords(
 }
 
 /**
- * The chunk's creates together (`createTogether`); when Vendure refuses one of their calls,
- * what the calls before it created stays (each mutation is its own transaction), so the
- * records are read again and written one by one against what they find: a product created
- * without its variants gets them, and the refusal lands on the record it belongs to.
+ * The chunk's creates together (`createTogether`). When Vendure refuses one of their calls, or
+ * a call's answer is lost (a timeout: the shop may still have run it, so it is never sent
+ * again blindly), what the calls made stays (each mutation is its own transaction) and is not
+ * known from an answer. So the records are read again by `pimSku` and written one by one
+ * against what they find: a product created without its variants gets them, nothing is
+ * created twice, and a refusal lands on the record it belongs to. After a lost answer a
+ * record not found is a retryable failure, not a second create (its product may still be in
+ * the making). The option groups made that
+ * no product holds are removed first (`removeLooseGroups`): the one-by-one writes make each
+ * product's groups again.
  */
 async function sendCreates(
   deps: WriteDeps,
   creating: { target: TargetRecord; prepared: PreparedUpsert }[],
 ): Promise<RecordOutcome[]> {
   if (creating.length === 0) return [];
-  let madeGroups: string[] = [];
+  let lost: OutcomeUnknown | null = null;
   try {
     return await createTogether(deps, creating);
   } catch (err) {
-    if (!(err instanceof VendureRefusal)) throw err;
-    if (err instanceof CreatesRefused) madeGroups = err.groups;
+    if (!(err instanceof VendureRefusal || err instanceof OutcomeUnknown)) throw err;
+    if (err instanceof OutcomeUnknown) lost = err;
   }
   const targets = creating.map((c) => c.target);
   const found = await findProducts(
     deps.client,
     targets.map((t) => ({ ...t, known: null })),
   );
-  await removeUnattached(deps.client, madeGroups, found);
+  await removeLooseGroups(
+    deps.client,
+    creating.flatMap((c) => c.prepared.plans.map((plan) => plan.code)),
+  );
   const outcomes: RecordOutcome[] = [];
   for (const target of targets) {
-    const outcome = await writeRecord(deps, target, found.get(target.record.sku) ?? null);
+    const shop = found.get(target.record.sku) ?? null;
+    // Not there yet after a lost answer: Vendure may still be making it. Created now, it would be
+    // made twice (or refused by the unique pimSku); the connector looks it up again after a wait.
+    if (!shop && lost) {
+      outcomes.push({ index: target.index, ok: false, field: 'product', error: lost.message, retryable: true });
+      continue;
+    }
+    const outcome = await writeRecord(deps, target, shop);
     // A product the refused call had already made is still this call's create.
     outcomes.push(outcome.ok ? { ...outcome, action: 'created' } : outcome);
   }
@@ -287,22 +310,11 @@ async function createTogether(
       groups.push({ product: i, code: plan.code, alias });
     });
   });
-  const made = await deps.client.query<Record<string, ShopProduct | ShopOptionGroup>>(
+  const made = await deps.client.create<Record<string, ShopProduct | ShopOptionGroup>>(
     `mutation CreateProducts(${declared.join(', ')}) {\n${fields.join('\n')}\n}`,
     variables,
   );
-  try {
-    return await attachAndCreateVariants(deps, creating, made, groups);
-  } catch (err) {
-    // The groups exist now, attached or not: the one-by-one retry removes those left unattached.
-    if (err instanceof VendureRefusal)
-      throw new CreatesRefused(
-        err.message,
-        err.code,
-        groups.map((g) => (made[g.alias] as ShopOptionGroup).id),
-      );
-    throw err;
-  }
+  return await attachAndCreateVariants(deps, creating, made, groups);
 }
 
 /** `createTogether`'s second and third requests: the option groups attached, then every variant of the chunk. */
@@ -331,7 +343,7 @@ async function attachAndCreateVariants(
     const options = optionIdsOf({ ...product, optionGroups: own }, prepared.plans);
     return prepared.variants.map((v) => ({ ...v, productId: product.id, optionIds: options.get(v.sku) ?? [] }));
   });
-  const created = await deps.client.query<{ createProductVariants: ({ id: string; sku: string } | null)[] }>(
+  const created = await deps.client.create<{ createProductVariants: ({ id: string; sku: string } | null)[] }>(
     CREATE_VARIANTS,
     { input },
   );
@@ -350,31 +362,32 @@ async function attachAndCreateVariants(
   }));
 }
 
-/** A refusal of `createTogether` after its first request, with the option groups that request made. */
-class CreatesRefused extends VendureRefusal {
-  constructor(
-    message: string,
-    code: string | null,
-    readonly groups: string[],
-  ) {
-    super(message, code);
+const NEWEST_GROUPS = `query NewestGroups($codes: [String!]) {
+  productOptionGroups(options: { filter: { code: { in: $codes } }, sort: { createdAt: DESC }, take: 100 }) {
+    items { id productCount }
   }
-}
-
+}`;
 const DELETE_GROUPS = `mutation DeleteGroups($ids: [ID!]!) { deleteProductOptionGroups(ids: $ids) { result message } }`;
 
 /**
- * The option groups a refused `createTogether` made that no product of the chunk holds (their
- * attach was refused, or never sent), deleted in one request before the records are written
- * one by one: the retry makes each product's groups again, so these would stay in the shop
- * unattached. A deletion Vendure refuses leaves them (nothing the records depend on).
+ * The option groups a failed `createTogether` made that no product holds, deleted in one
+ * request before the records are written one by one (which make each product's groups again).
+ * Their ids are not known: a refused `CreateProducts` answers no data (its fields are
+ * non-null, so one error nulls the whole answer), a lost answer none at all, and a refused
+ * attach leaves them unattached. So they are found by what they are: the newest groups with
+ * the chunk's codes (`pim-...`, made only by the connector, which never leaves a group
+ * unattached on purpose) that no product uses. Deleting without `force` makes Vendure refuse
+ * a group in use; a deletion Vendure refuses leaves them (nothing the records depend on).
  */
-async function removeUnattached(client: VendureClient, made: string[], found: Map<string, ShopProduct>) {
-  const attached = new Set([...found.values()].flatMap((p) => p.optionGroups.map((g) => g.id)));
-  const loose = made.filter((id) => !attached.has(id));
-  if (loose.length === 0) return;
+async function removeLooseGroups(client: VendureClient, codes: string[]) {
+  if (codes.length === 0) return;
   try {
-    await client.query(DELETE_GROUPS, { ids: loose });
+    const newest = await client.query<{ productOptionGroups: { items: { id: string; productCount: number }[] } }>(
+      NEWEST_GROUPS,
+      { codes: [...new Set(codes)] },
+    );
+    const loose = newest.productOptionGroups.items.filter((g) => g.productCount === 0).map((g) => g.id);
+    if (loose.length > 0) await client.query(DELETE_GROUPS, { ids: loose });
   } catch (err) {
     if (!(err instanceof VendureRefusal)) throw err;
   }
@@ -526,8 +539,9 @@ function localesToWrite(deps: WriteDeps): string[] {
  * facet values of every record's features, categories and units (the missing ones created in
  * one request per kind), and the collections of every category path with their featured
  * assets. Each record's `prepareUpsert` then finds them in the catalog and `chunkAssets`
- * instead of asking per record. A lookup Vendure refuses here is left to the records: each asks
- * again on its own, so the refusal lands on the record it belongs to.
+ * instead of asking per record. A lookup Vendure refuses here (or whose create lost its answer)
+ * is left to the records: each asks again on its own, so the refusal lands on the record it
+ * belongs to.
  */
 async function lookUpChunk(deps: WriteDeps, targets: TargetRecord[]): Promise<WriteDeps> {
   const { mapping } = deps.ctx;
@@ -552,7 +566,8 @@ async function lookUpChunk(deps: WriteDeps, targets: TargetRecord[]): Promise<Wr
     try {
       return await lookup();
     } catch (err) {
-      if (!(err instanceof VendureRefusal)) throw err;
+      // A lookup whose create lost its answer is asked again by the records, which find what it made.
+      if (!(err instanceof VendureRefusal || err instanceof OutcomeUnknown)) throw err;
       return undefined;
     }
   };
@@ -676,7 +691,7 @@ async function applyUpsert(deps: WriteDeps, shop: ShopProduct | null, prepared: 
   const written = shop
     ? (await deps.client.query<{ updateProduct: ShopProduct }>(UPDATE_PRODUCT, { input: { ...input, id: shop.id } }))
         .updateProduct
-    : (await deps.client.query<{ createProduct: ShopProduct }>(CREATE_PRODUCT, { input })).createProduct;
+    : (await deps.client.create<{ createProduct: ShopProduct }>(CREATE_PRODUCT, { input })).createProduct;
   const variants = await syncVariants(deps.client, written, prepared.plans, prepared.variants, prepared.locales);
   return idsOf(written, variants, Object.fromEntries(prepared.media));
 }
