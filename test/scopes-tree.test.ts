@@ -60,7 +60,10 @@ async function shape(cookie: string, catalogId = catA) {
 }
 
 const level = async (cookie: string, parent?: string, catalogId = catA) => {
-  const res = await get(cookie, `Catalog/GetCategories?catalogId=${catalogId}${parent ? `&parentId=${ids[parent]}` : ''}`);
+  const res = await get(
+    cookie,
+    `Catalog/GetCategories?catalogId=${catalogId}${parent ? `&parentId=${ids[parent]}` : ''}`,
+  );
   expect(res.status, res.text).toBe(200);
   return res.json.items.map((c: { name: string; outsideScope?: true }) => (c.outsideScope ? `(${c.name})` : c.name));
 };
