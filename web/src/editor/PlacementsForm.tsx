@@ -11,7 +11,11 @@ import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from '../session/session';
 
-/** The categories a product is placed in, as a checkbox tree of its catalog (UpdateProduct categoryIds). */
+/**
+ * The categories a product is placed in, as a checkbox tree of its catalog (UpdateProduct
+ * categoryIds). A scoped member's tree holds the path above their part as context
+ * (`outsideScope`): named, without a box.
+ */
 export function PlacementsForm({ product }: { product: ProductDetail }) {
   const { t } = useI18n();
   const { departmentId } = useSession();
@@ -52,10 +56,14 @@ export function PlacementsForm({ product }: { product: ProductDetail }) {
     <ul className="check-tree">
       {nodes.map((n) => (
         <li key={n.categoryId}>
-          <label className="check-field">
-            <input type="checkbox" checked={chosen.has(n.categoryId)} onChange={() => toggle(n.categoryId)} />
-            <span>{n.name}</span>
-          </label>
+          {n.outsideScope ? (
+            <span className="muted">{n.name}</span>
+          ) : (
+            <label className="check-field">
+              <input type="checkbox" checked={chosen.has(n.categoryId)} onChange={() => toggle(n.categoryId)} />
+              <span>{n.name}</span>
+            </label>
+          )}
           {n.children?.length > 0 && render(n.children)}
         </li>
       ))}
