@@ -58,7 +58,7 @@ async function setup(role: 'translator' | 'viewer' | 'editor', languages: string
         ...body,
       },
     });
-  return { company, catalog, master, variant, outside, start };
+  return { company, catalog, master, variant, outside, cookie, start };
 }
 
 const texts = async (id: string) => (await readTranslations(db(), [id])).get(id) ?? {};
@@ -176,6 +176,32 @@ describe('a texts-only import', () => {
     await runImportToEnd(res.json.jobId);
     expect(await row(t.catalog.catalogId, 'T-1')).toMatchObject({ name: 'Leitung', price: '1.00' });
     expect(await texts(t.master.productId)).toMatchObject({ fra: { name: 'Câble' }, eng: { name: 'Cable' } });
+  });
+
+  it("takes a translator's upload of the file (Import/Upload), and refuses a viewer's", async () => {
+    const upload = async (t: Awaited<ReturnType<typeof setup>>) =>
+      call('POST', '/api/Import/Upload?fileName=texte.csv', {
+        cookie: t.cookie,
+        headers: { 'Content-Type': 'text/csv', 'Content-Length': String(new TextEncoder().encode(CSV).length) },
+        rawBody: CSV,
+      });
+    const translator = await setup('translator', ['fra']);
+    const taken = await upload(translator);
+    expect(taken.status, taken.text).toBe(200);
+    const res = await call('POST', '/api/Import/StartImport', {
+      cookie: translator.cookie,
+      body: {
+        departmentId: translator.company.departmentId,
+        catalogId: translator.catalog.catalogId,
+        fileId: taken.json.fileId,
+        mode: 'texts',
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    await runImportToEnd(res.json.jobId);
+    expect((await texts(translator.master.productId)).fra).toMatchObject({ name: 'Câble' });
+    const refused = await upload(await setup('viewer'));
+    expect([refused.status, refused.json.error]).toEqual([403, NOT_PERMITTED]);
   });
 
   it('is refused before the request is read: a translator in another mode, a viewer in any', async () => {

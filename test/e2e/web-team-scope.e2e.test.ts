@@ -144,9 +144,9 @@ describe('a member limited to one brand (issue 33)', () => {
 
     // the grid's category filter: the path shown, not to be chosen; their categories offered
     await page.goto(`${base()}/products?catalog=${catalogId}`);
-    const filter = page.getByLabel('Category', { exact: true });
+    const filter = page.locator('select').filter({ has: page.locator('option', { hasText: 'All categories' }) });
     await expect
-      .poll(() => filter.locator('option').allTextContents())
+      .poll(() => filter.locator('option').allTextContents(), { timeout: 15_000 })
       .toEqual(['All categories', 'Marke', 'Marke › Linien']);
     expect(await filter.locator('option', { hasText: /^Marke$/ }).isDisabled()).toBe(true);
     await page.getByRole('link', { name: `Open product ${IN}` }).waitFor();
