@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { type MemberScopes, scopedMember } from './helpers/members';
+import { callTool, openSession } from './mcp-helpers';
+import { tokensFor } from './oauth-helpers';
 
 /**
  * The category tree of a member limited to category subtrees (docs/teams.md, "The category tree
@@ -104,6 +106,24 @@ describe('the category tree of a member limited to a subtree', () => {
     // the context category and the categories outside are no hits
     expect(await search(agency.cookie, 'brand')).toEqual([]);
   });
+
+  it("lists their agent the same levels over MCP's list_categories", async () => {
+    const token = (await tokensFor({ session: agency.cookie }, { scope: 'mcp' })).access_token;
+    const { sessionId } = await openSession(token);
+    const names = async (parentId?: string) => {
+      const res = await callTool(token, sessionId, 'list_categories', {
+        catalogId: catA,
+        ...(parentId ? { parentId } : {}),
+      });
+      expect(res.isError ?? false, res.content[0]?.text).toBe(false);
+      return res.structuredContent.items.map((c: { name: string; outsideScope?: true }) =>
+        c.outsideScope ? `(${c.name})` : c.name,
+      );
+    };
+    expect(await names()).toEqual(['(Brand)']);
+    expect(await names(ids.Brand)).toEqual(['Lines']);
+    expect(await names(ids['Other brand'])).toEqual([]);
+  }, 60_000);
 
   it('still answers a direct read of a category outside (GetCategory), its count narrowed', async () => {
     const res = await get(agency.cookie, `Catalog/GetCategory?categoryId=${ids['Other line']}`);
