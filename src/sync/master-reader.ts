@@ -97,7 +97,7 @@ export class MasterReader {
         ${missingColumn(this.channel)} AS missing, ${leftOutVariantsColumn(this.channel)} AS variants
       FROM products
       WHERE catalog_id = ${this.catalogId} AND parent_id IS NULL AND ${after === null ? sql`sku IS NOT NULL` : sql`sku > ${after}`}
-        ${subtreeCondition(this.companyId, this.subtree)}
+        ${this.subtree ? sql`AND ${inSubtrees(this.companyId, this.subtree)}` : sql``}
       ORDER BY sku LIMIT ${this.pageSize}`);
     return query.then(async (rows) => {
       if (rows.length < this.pageSize) this.exhausted = true;
@@ -154,13 +154,12 @@ export class MasterReader {
 }
 
 /**
- * `AND` the master is placed in one of the subtrees (none: no condition): one range of the
- * master's placements per master the keyset passes (db/product-scope.ts). The keyset still walks
- * the catalog's SKUs: a subtree run reads the whole catalog's index, not only its masters.
+ * The master is placed in one of the subtrees: one range of the master's placements per master
+ * the keyset passes (db/product-scope.ts). The keyset still walks the catalog's SKUs: a subtree
+ * run reads the whole catalog's index, not only its masters.
  */
-function subtreeCondition(companyId: string, subtree: readonly string[] | null) {
-  if (!subtree) return sql``;
-  return sql`AND ${productScopeSql({ catalogIds: [], categoryIds: [...subtree] }, companyId, sql`NULL`, sql`products.id`)}`;
+function inSubtrees(companyId: string, subtree: readonly string[]) {
+  return productScopeSql({ catalogIds: [], categoryIds: [...subtree] }, companyId, sql`NULL`, sql`products.id`);
 }
 
 /** Number of masters with a SKU in a catalog, or in its subtrees (the run's progress total), counted on the index. */
@@ -177,7 +176,7 @@ export async function countMasters(
         eq(products.catalogId, catalogId),
         isNull(products.parentId),
         isNotNull(products.sku),
-        subtree ? sql`1 ${subtreeCondition(subtree.companyId, subtree.categoryIds)}` : undefined,
+        subtree ? inSubtrees(subtree.companyId, subtree.categoryIds) : undefined,
       ),
     );
   return row?.n ?? 0;
