@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CategoryTreeNode } from '../src/api/models';
-import { categoryOptions, treeNarrowed } from '../src/lib/category-scope';
+import { categoryOptions, placementsOutside, treeNarrowed } from '../src/lib/category-scope';
 
 const node = (categoryId: string, name: string, children: CategoryTreeNode[] = [], outsideScope?: true) =>
   ({
@@ -31,5 +31,13 @@ describe('the tree a scoped member is shown', () => {
       { id: 'lines', label: 'Brand › Lines', disabled: false },
       { id: 'deep', label: 'Brand › Lines › Deep', disabled: false },
     ]);
+  });
+
+  it('finds the placements of a product that lie outside the tree they are shown', () => {
+    const tree = [node('brand', 'Brand', [node('lines', 'Lines')], true)];
+    expect(placementsOutside(['lines'], tree)).toEqual([]);
+    expect(placementsOutside(['lines', 'other'], tree)).toEqual(['other']);
+    // the path above their part is listed, but not theirs to place in
+    expect(placementsOutside(['lines', 'brand'], tree)).toEqual(['brand']);
   });
 });

@@ -292,6 +292,8 @@ export const de = {
     'Ziehen Sie eine Kategorie auf eine andere, um sie dorthin zu verschieben. Mit der Tastatur: Pfeiltasten zum Bewegen, dann „Verschieben nach“ rechts.',
   'categories.dropTop': 'Hierher ziehen: auf die oberste Ebene',
   'categories.empty': 'Dieser Katalog hat noch keine Kategorien.',
+  'placements.outside':
+    'Dieses Produkt ist auch in {count} Kategorien außerhalb Ihres Teils des Katalogs eingeordnet: Seine Zuordnungen ändert ein Administrator.',
   'categories.pickInScope': 'Wählen Sie eine Kategorie Ihres Teils des Katalogs',
   'categories.chooseTarget': 'Ziel wählen',
   'categories.noneInScope': 'Keine Kategorie dieses Katalogs liegt in Ihrem Teil des Katalogs.',

@@ -284,6 +284,8 @@ export const en: Record<MessageKey, string> = {
     'Drag a category onto another to move it there. With the keyboard: arrow keys to move, then “Move to” on the right.',
   'categories.dropTop': 'Drop here: to the top level',
   'categories.empty': 'This catalog has no categories yet.',
+  'placements.outside':
+    'This product is also placed in {count} categories outside your part of the catalog: its placements are changed by an administrator.',
   'categories.pickInScope': 'Choose a category of your part of the catalog',
   'categories.chooseTarget': 'Choose where to move it',
   'categories.noneInScope': 'None of the categories of this catalog is in your part of the catalog.',

@@ -31,3 +31,17 @@ export function categoryOptions(nodes: readonly CategoryTreeNode[], prefix = '')
     ];
   });
 }
+
+/**
+ * The placements among `categoryIds` that are not the member's to choose (not listed, or listed
+ * as the path above their part): a scoped member's product placed also outside their part. UpdateProduct would name them again and is refused (403), so the
+ * editor's Categories tab says so instead of offering a save that cannot pass.
+ */
+export function placementsOutside(categoryIds: readonly string[], nodes: readonly CategoryTreeNode[]): string[] {
+  const theirs = new Set(
+    categoryOptions(nodes)
+      .filter((o) => !o.disabled)
+      .map((o) => o.id),
+  );
+  return categoryIds.filter((id) => !theirs.has(id));
+}
