@@ -5,6 +5,7 @@ import { categories, products } from '../src/db/schema';
 import { OUTSIDE_SCOPE_GROUP } from '../src/imports/write/import-categories';
 import { NOT_PERMITTED } from '../src/kernel/permissions';
 import { file, price2005, product } from './fixtures/bmecat-variants';
+import { xchangeTexts } from './fixtures/xchange-texts';
 import { db, makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
 import { call, loginAs } from './helpers/http';
 import { waitForJob } from './helpers/completeness';
@@ -292,6 +293,39 @@ ${group('G-ALIEN-SUB', 'Fremd unten', 'G-ALIEN')}
       ['OUT-1', OUTSIDE_SCOPE],
       ['NOPE', OUTSIDE_SCOPE],
     ]);
+  });
+});
+
+describe('an ETIM xChange import by a category-scoped editor', () => {
+  it('updates the products in the subtree and rejects the others, reported by their JSON path', async () => {
+    const s = await setup();
+    // xChange names no category: a stored product is judged as stored, a new one is unplaced
+    const text = xchangeTexts([
+      { sku: 'IN-1', deu: 'Innen xChange', price: '2.00' },
+      { sku: 'OUT-1', deu: 'Außen xChange', price: '2.00' },
+      { sku: 'OUT-2', deu: 'Ohne Platz xChange' },
+      { sku: 'NEW-X', deu: 'Neu xChange' },
+    ]);
+    const start = await startAs(s, 'member', text, 'agentur.json');
+    expect(start.status, start.text).toBe(200);
+    await runImportToEnd(start.json.jobId);
+    const job = await importJobRow(start.json.jobId);
+    expect(job.state).toBe('succeeded');
+    expect(job.summary).toMatchObject({ created: 0, updated: 1, rejected: 3, 'rejected.outside_scope': 3 });
+    expect(await productRow(s.catalogId, 'IN-1')).toMatchObject({ name: 'Innen xChange', price: '2.00' });
+    expect(await productRow(s.catalogId, 'OUT-1')).toMatchObject({ name: 'Alt OUT-1', price: '1.00' });
+    expect(await productRow(s.catalogId, 'OUT-2')).toMatchObject({ name: 'Alt OUT-2' });
+    expect(await productRow(s.catalogId, 'NEW-X')).toBeUndefined();
+    expect((await reportRows(start.json.jobId)).map((r) => r.slice(2))).toEqual([
+      ['OUT-1', '$.Supplier[0].Product[1]', OUTSIDE_SCOPE, 'outside_scope'],
+      ['OUT-2', '$.Supplier[0].Product[2]', OUTSIDE_SCOPE, 'outside_scope'],
+      ['NEW-X', '$.Supplier[0].Product[3]', OUTSIDE_SCOPE, 'outside_scope'],
+    ]);
+    // the admin's import of the same file writes every row (IN-1 holds the file's data already)
+    const adminStart = await startAs(s, 'admin', text, 'admin.json');
+    await runImportToEnd(adminStart.json.jobId);
+    expect((await importJobRow(adminStart.json.jobId)).summary).toMatchObject({ created: 1, updated: 2, rejected: 0 });
+    expect(await productRow(s.catalogId, 'OUT-1')).toMatchObject({ name: 'Außen xChange' });
   });
 });
 

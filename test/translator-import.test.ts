@@ -4,6 +4,8 @@ import { products } from '../src/db/schema';
 import { NOT_PERMITTED } from '../src/kernel/permissions';
 import { readTranslations } from '../src/model/translation-store';
 import { file, price2005 } from './fixtures/bmecat-variants';
+import { xchangeTexts } from './fixtures/xchange-texts';
+import { OUTSIDE_SCOPE } from '../src/catalog/upsert/upsert-products';
 import { db, makeCatalog, makeCategory, makeCompany, makeProduct, makeUser } from './helpers/factories';
 import { call, loginAs } from './helpers/http';
 import { importDeps, importJobRow, putImportFile, reportRows, runImportToEnd } from './helpers/import-fixtures';
@@ -14,7 +16,7 @@ import { importDeps, importJobRow, putImportFile, reportRows, runImportToEnd } f
  * and places nothing, and names each other field it leaves out once in the job's warnings; any
  * other mode, or a role that writes no text, is 403 before the request is read.
  */
-async function setup(role: 'translator' | 'viewer' | 'editor', languages: string[] = []) {
+async function setup(role: 'translator' | 'viewer' | 'editor', languages: string[] = [], categoryScoped = false) {
   const company = await makeCompany();
   const admin = await makeUser(company, { role: 'admin' });
   const adminCookie = await loginAs(admin.email);
@@ -31,10 +33,17 @@ async function setup(role: 'translator' | 'viewer' | 'editor', languages: string
     name: 'Kabel rot',
     parentId: master.productId,
   });
+  // placed in no category: outside a member limited to "Kabel"
+  const outside = await makeProduct(company, catalog.catalogId, { sku: 'O-1', name: 'Draußen' });
   const member = await makeUser(company, { role: 'viewer' });
   const set = await call('POST', '/api/Account/SetMemberRole', {
     cookie: adminCookie,
-    body: { userId: member.userId, role, ...(languages.length ? { languages } : {}) },
+    body: {
+      userId: member.userId,
+      role,
+      ...(languages.length ? { languages } : {}),
+      ...(categoryScoped ? { categoryIds: [category.categoryId] } : {}),
+    },
   });
   expect(set.status, set.text).toBe(200);
   const cookie = await loginAs(member.email);
@@ -49,7 +58,7 @@ async function setup(role: 'translator' | 'viewer' | 'editor', languages: string
         ...body,
       },
     });
-  return { company, catalog, master, variant, start };
+  return { company, catalog, master, variant, outside, cookie, start };
 }
 
 const texts = async (id: string) => (await readTranslations(db(), [id])).get(id) ?? {};
@@ -115,6 +124,51 @@ describe('a texts-only import', () => {
     );
   });
 
+  it("reads an ETIM xChange file's texts the same way: French written, the rest named once", async () => {
+    const t = await setup('translator', ['fra']);
+    const text = xchangeTexts([
+      { sku: 'T-1', deu: 'Leitung xChange', fra: 'Câble xChange', price: '7.00' },
+      { sku: 'T-404', deu: 'Neu', fra: 'Nouveau' },
+    ]);
+    const res = await t.start(text, { mode: 'texts' }, 'texte.json');
+    expect(res.status, res.text).toBe(200);
+    await runImportToEnd(res.json.jobId);
+    const job = await importJobRow(res.json.jobId);
+    expect(job.summary).toMatchObject({ created: 0, updated: 1, rejected: 1, 'rejected.not_in_catalog': 1 });
+    expect((await texts(t.master.productId)).fra).toMatchObject({ name: 'Câble xChange' });
+    expect(await row(t.catalog.catalogId, 'T-1')).toMatchObject({ name: 'Kabel', price: '1.00' });
+    expect(await row(t.catalog.catalogId, 'T-404')).toBeUndefined();
+    const warnings = ((job.warnings ?? []) as string[]).filter((w) => w.startsWith('texts-only import'));
+    // an xChange record states every field (null where the file has none), so each is named
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        'texts-only import: texts in deu ignored (2×, e.g. T-1, T-404)',
+        'texts-only import: price ignored (2×, e.g. T-1, T-404)',
+        'texts-only import: prices ignored (2×, e.g. T-1, T-404)',
+      ]),
+    );
+    expect(warnings.filter((w) => w.includes('fra'))).toEqual([]);
+    expect((await reportRows(res.json.jobId)).map((r) => [r[2], r[3]])).toEqual([
+      ['T-404', '$.Supplier[0].Product[1]'],
+    ]);
+  });
+
+  it('rejects the rows outside the subtree of a translator limited to one, and writes the French texts inside', async () => {
+    const t = await setup('translator', ['fra'], true);
+    const text = xchangeTexts([
+      { sku: 'T-1', deu: 'Leitung', fra: 'Câble du rayon' },
+      { sku: 'O-1', deu: 'Draußen neu', fra: 'Dehors' },
+    ]);
+    const res = await t.start(text, { mode: 'texts' }, 'texte.json');
+    expect(res.status, res.text).toBe(200);
+    await runImportToEnd(res.json.jobId);
+    const job = await importJobRow(res.json.jobId);
+    expect(job.summary).toMatchObject({ updated: 1, rejected: 1, 'rejected.outside_scope': 1 });
+    expect((await texts(t.master.productId)).fra).toMatchObject({ name: 'Câble du rayon' });
+    expect(await texts(t.outside.productId)).toEqual({});
+    expect((await reportRows(res.json.jobId)).map((r) => [r[2], r[4]])).toEqual([['O-1', OUTSIDE_SCOPE]]);
+  });
+
   it('writes every language of an editor, the columns included, and still nothing else', async () => {
     const t = await setup('editor');
     const res = await t.start(CSV, { mode: 'texts' });
@@ -122,6 +176,32 @@ describe('a texts-only import', () => {
     await runImportToEnd(res.json.jobId);
     expect(await row(t.catalog.catalogId, 'T-1')).toMatchObject({ name: 'Leitung', price: '1.00' });
     expect(await texts(t.master.productId)).toMatchObject({ fra: { name: 'Câble' }, eng: { name: 'Cable' } });
+  });
+
+  it("takes a translator's upload of the file (Import/Upload), and refuses a viewer's", async () => {
+    const upload = async (t: Awaited<ReturnType<typeof setup>>) =>
+      call('POST', '/api/Import/Upload?fileName=texte.csv', {
+        cookie: t.cookie,
+        headers: { 'Content-Type': 'text/csv', 'Content-Length': String(new TextEncoder().encode(CSV).length) },
+        rawBody: CSV,
+      });
+    const translator = await setup('translator', ['fra']);
+    const taken = await upload(translator);
+    expect(taken.status, taken.text).toBe(200);
+    const res = await call('POST', '/api/Import/StartImport', {
+      cookie: translator.cookie,
+      body: {
+        departmentId: translator.company.departmentId,
+        catalogId: translator.catalog.catalogId,
+        fileId: taken.json.fileId,
+        mode: 'texts',
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    await runImportToEnd(res.json.jobId);
+    expect((await texts(translator.master.productId)).fra).toMatchObject({ name: 'Câble' });
+    const refused = await upload(await setup('viewer'));
+    expect([refused.status, refused.json.error]).toEqual([403, NOT_PERMITTED]);
   });
 
   it('is refused before the request is read: a translator in another mode, a viewer in any', async () => {

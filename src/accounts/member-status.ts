@@ -1,6 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { type BatchStatement, type Database, isUniqueViolation, runBatch } from '../db/client';
-import { departments, MEMBERSHIP_SCOPE_KINDS, memberDeactivations, membershipScopes, memberships } from '../db/schema';
+import {
+  departments,
+  type MEMBERSHIP_SCOPE_KINDS,
+  memberDeactivations,
+  membershipScopes,
+  memberships,
+} from '../db/schema';
 import { conflict, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { assertAdmin } from './admin-only';

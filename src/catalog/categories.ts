@@ -15,6 +15,7 @@ import { deleteObjects, mediaKeysWhere } from '../media/media';
 import { historyStatement, historyStatements, type HistoryEntry } from '../records/history-record';
 import { CATEGORY_FIELDS, loadSnapshot, pickFields, withChanges, type Snapshot } from '../records/snapshot';
 import { subtreeSums } from './category-counts';
+import { type CategoryReach, categoryReach, marked, reaches } from './category-reach';
 import { assertDepartment, findCatalog, findCategory } from '../db/scope';
 import { scopedCategoryCounts } from '../db/scope-counts';
 import type { Caller } from '../kernel/caller';
@@ -78,7 +79,16 @@ export const CategoryItem = z.object({
 export const CategoryOut = CategoryItem.extend(CategoryDataOut);
 
 /** A category in a listing: also the placements in its whole subtree (a product placed twice there counts twice). */
-export const CategoryListItem = CategoryItem.extend({ subtreeProductCount: z.number().int() });
+export const CategoryListItem = CategoryItem.extend({
+  subtreeProductCount: z.number().int(),
+  /**
+   * True on a category listed to a member limited to category subtrees only because one of
+   * their subtrees lies below it (docs/teams.md): the path to their part of the tree, shown to
+   * orient them; its other children are not listed and a write naming it is refused. Absent
+   * on every other category.
+   */
+  outsideScope: z.literal(true).optional(),
+});
 
 /** Deepest category tree we accept; deeper trees are rejected (BMEcat readers choke on them). */
 export const MAX_DEPTH = 12;
@@ -409,6 +419,8 @@ export async function listCategories(
 ) {
   const catalog = await findCatalog(db, tenant, input.catalogId);
   const read = await readLanguageFor(db, tenant, catalog, input);
+  // a member limited to category subtrees is listed their subtrees and the path above them only
+  const reach = await categoryReach(db, tenant, catalog.id);
   const rows = await db
     .select()
     .from(categories)
@@ -417,6 +429,7 @@ export async function listCategories(
         eq(categories.catalogId, catalog.id),
         eq(categories.companyId, tenant.companyId),
         input.parentId ? eq(categories.parentId, input.parentId) : isNull(categories.parentId),
+        reach ? withinReachSql(reach) : undefined,
       ),
     )
     .orderBy(asc(categories.sortOrder), asc(categories.name))
@@ -431,10 +444,12 @@ export async function listCategories(
       .where(and(eq(categories.catalogId, catalog.id), eq(categories.companyId, tenant.companyId)));
     const sums = scopedSubtreeSums(tree, scoped);
     return {
-      items: rows.map((r) => ({
-        ...localize({ ...r, productCount: scoped.get(r.id) ?? 0 }),
-        subtreeProductCount: sums.get(r.id) ?? 0,
-      })),
+      items: rows.map((r) =>
+        marked(reach, {
+          ...localize({ ...r, productCount: scoped.get(r.id) ?? 0 }),
+          subtreeProductCount: sums.get(r.id) ?? 0,
+        }),
+      ),
     };
   }
   const sums = await subtreeSums(
@@ -470,7 +485,21 @@ export async function getCategoryTree(db: Database, tenant: Caller, catalogId: s
   const sum = (node: Node): number =>
     (node.subtreeProductCount = node.productCount + node.children.reduce((n, child) => n + sum(child), 0));
   roots.forEach(sum);
-  return { catalogId: catalog.id, items: roots };
+  // summed over the whole tree first, as GetCategories sums, then cut to the member's reach
+  const reach = await categoryReach(db, tenant, catalog.id);
+  return { catalogId: catalog.id, items: reach ? pruned(roots, reach) : roots };
+}
+
+/** The nodes (and their descendants) a member of `reach` is shown, the path above their subtrees marked. */
+function pruned<N extends { categoryId: string; children: N[] }>(nodes: N[], reach: CategoryReach): N[] {
+  return nodes
+    .filter((node) => reaches(reach, node.categoryId))
+    .map((node) => ({ ...marked(reach, node), children: pruned(node.children, reach) }));
+}
+
+/** `categories.id` among those a member of `reach` is shown (one JSON parameter: thousands of ids at most). */
+function withinReachSql(reach: CategoryReach) {
+  return sql`${categories.id} IN (SELECT value FROM json_each(${JSON.stringify([...reach.inside, ...reach.context])}))`;
 }
 
 /** Categories in a read's language: name and description replaced (translations/localized-outputs.ts). */

@@ -7,6 +7,7 @@ import type { Caller } from '../kernel/caller';
 import { media } from '../db/schema';
 import { MediaOut, mediaOut } from '../media/media';
 import { categoryDetailOut, CategoryOut, MAX_DEPTH } from './categories';
+import { categoryReach } from './category-reach';
 
 /**
  * One category found by its id alone, with the names of the categories above it. A reference
@@ -72,14 +73,19 @@ export const CategorySearchOut = z.object({
  * Categories of one catalog whose name contains `q`, by name, with their paths: the search box
  * of a category choice (the channel dialog's requirement limit) for catalogs whose tree is too
  * large to walk level by level. Reads the catalog's categories by `categories_catalog_idx` (a
- * catalog holds thousands of categories, not millions) and the paths of at most 20 hits.
+ * catalog holds thousands of categories, not millions) and the paths of at most 20 hits. A
+ * member limited to category subtrees finds the categories of their subtrees only (the path
+ * above a hit still names the categories it hangs below, as the tree shows them).
  */
 export async function searchCategories(db: Database, caller: Caller, input: z.infer<typeof CategorySearchQuery>) {
   const catalog = await findCatalog(db, caller, input.catalogId);
+  const reach = await categoryReach(db, caller, catalog.id);
+  const within = reach ? sql`AND id IN (SELECT value FROM json_each(${JSON.stringify([...reach.inside])}))` : sql``;
   const rows = await db.all<{ hit: string; hitName: string; categoryId: string; name: string }>(sql`
     WITH RECURSIVE hits AS (
       SELECT id, name FROM categories
       WHERE catalog_id = ${catalog.id} AND company_id = ${caller.companyId} AND instr(lower(name), lower(${input.q})) > 0
+        ${within}
       ORDER BY name, id LIMIT ${CATEGORY_SEARCH_LIMIT}
     ), ${upFrom(caller, sql`SELECT id FROM hits`)}
     SELECT up.hit, hits.name AS hitName, up.id AS categoryId, up.name FROM up JOIN hits ON hits.id = up.hit

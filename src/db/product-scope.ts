@@ -168,8 +168,9 @@ export function perRecordTargets(caller: Scoped, named: NamedTargets): NamedTarg
  * naming nothing). A write may name only products in scope, categories of a scoped subtree
  * (or of a scoped catalog) and, unless it names a product or element (whose catalog the domain
  * checks against it), scoped catalogs; an id that names nothing counts as outside (so a refusal
- * never tells whether it exists). A read naming a category or catalog is not limited:
- * the tree is shown, its products are filtered (product-filter.ts).
+ * never tells whether it exists). A read naming a category or catalog is not limited: its
+ * products are filtered (product-filter.ts), and the tree's listings show a member limited to
+ * subtrees only their part (catalog/category-reach.ts).
  */
 export async function assertNamedInScope(
   db: Database,

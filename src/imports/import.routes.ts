@@ -31,6 +31,7 @@ export const importRoutes = new Hono<AppEnv>()
     '/Upload',
     doc('Upload a file to import (raw body up to 100 MB, with Content-Length)', ImportFileOut, {
       upload: 'application/octet-stream',
+      textsUpload: true,
     }),
     validate('query', UploadQuery),
     async (c) =>
@@ -45,7 +46,9 @@ export const importRoutes = new Hono<AppEnv>()
   )
   .post(
     '/CreateUpload',
-    doc('Start a multipart upload for a file over 100 MB; send parts of partSize bytes', CreateUploadOut),
+    doc('Start a multipart upload for a file over 100 MB; send parts of partSize bytes', CreateUploadOut, {
+      textsUpload: true,
+    }),
     validate('json', CreateUploadDto),
     async (c) =>
       c.json(await createImportUpload({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json'))),
@@ -57,6 +60,7 @@ export const importRoutes = new Hono<AppEnv>()
       z.object({ fileId: z.string(), part: z.number().int(), size: z.number().int() }),
       {
         upload: 'application/octet-stream',
+        textsUpload: true,
         conflict: 'The upload is already complete, or too many parts arrive at once (send the part again)',
       },
     ),
@@ -70,8 +74,14 @@ export const importRoutes = new Hono<AppEnv>()
         }),
       ),
   )
-  .post('/CompleteUpload', doc('Complete a multipart upload', ImportFileOut), validate('json', FileIdDto), async (c) =>
-    c.json(await completeImportUpload({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json').fileId)),
+  .post(
+    '/CompleteUpload',
+    doc('Complete a multipart upload', ImportFileOut, { textsUpload: true }),
+    validate('json', FileIdDto),
+    async (c) =>
+      c.json(
+        await completeImportUpload({ db: c.var.db, files: c.env.FILES }, c.var.caller, c.req.valid('json').fileId),
+      ),
   )
   .post(
     '/StartImport',

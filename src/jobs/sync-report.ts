@@ -55,6 +55,13 @@ export const SyncReport = z.object({
    * of the masters that went out (`variants`, the first 20 SKUs in `variantSkus`), and how many
    * of them (masters and variants) lack each `label (language)`.
    */
+  /**
+   * A run limited to the subtrees of a member's category scope (docs/teams.md "Syncs"): only the
+   * masters placed in them were compared and sent. `keptInShop` SKUs of the shop were not among
+   * them (products outside the subtrees, and products deleted or moved out of them since the
+   * last full run) and were kept there, not deactivated: only a full run takes them out.
+   */
+  subtree: z.object({ categoryIds: z.array(z.string()), keptInShop: z.number().int() }).optional(),
   incomplete: z
     .object({
       channel: z.string(),

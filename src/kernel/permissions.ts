@@ -186,6 +186,19 @@ export function assertImportMode(caller: Acting, mode: unknown): void {
 }
 
 /**
+ * An import file's upload (`Import/Upload`, `CreateUpload`, `UploadPart`, `CompleteUpload`): a
+ * role writing products, or one writing texts (the file of a texts-only import, which
+ * `assertImportMode` alone lets it start); 403 `NOT_PERMITTED` otherwise. A file uploaded
+ * writes nothing of the catalog: what an import writes is judged when it starts.
+ */
+export function assertMayUploadImport(caller: Acting): void {
+  if (isPermitted(caller, 'product.write')) return;
+  const granted = permissionsOf(caller);
+  if (granted !== 'job' && granted.includes('text.write')) return;
+  throw forbidden(NOT_PERMITTED);
+}
+
+/**
  * The languages a texts-only import of the caller writes: null for every language (a role with
  * `product.write`, or a language scope of none), else the membership's language scope.
  */

@@ -78,7 +78,9 @@ function permissionRefusal(op: OperationShape): string | false {
         ? ' (one with "text.write" may send only `translations` in its languages, docs/teams.md)'
         : permission === 'product.write' && op.textsImport
           ? ' (one with "text.write" may start only a texts-only import, `mode: "texts"`, docs/teams.md)'
-          : '';
+          : permission === 'product.write' && op.textsUpload
+            ? ' (one with "text.write" may upload a file for a texts-only import too, docs/teams.md)'
+            : '';
   return `a role without the permission "${permission}"${scoped}`;
 }
 

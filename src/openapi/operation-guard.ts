@@ -14,7 +14,7 @@ import { assertMayEditClassifications } from '../classification/ai-switch';
 import type { AppEnv } from '../env';
 import { requiredPermission, type OperationTraits } from './operation-traits';
 import type { Caller } from '../kernel/caller';
-import { assertImportMode, assertPermitted, assertProductWrite } from '../kernel/permissions';
+import { assertImportMode, assertMayUploadImport, assertPermitted, assertProductWrite } from '../kernel/permissions';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -58,7 +58,8 @@ function departmentOf(c: Context<AppEnv>, body: Record<string, unknown> | undefi
  * - `permission` (declared or derived, `requiredPermission`): the caller's role must permit it
  *   (kernel/permissions.ts); for `text.write`, in the language the request names; with
  *   `textsOnlyWith`, a role without `product.write` may send `translations` in its languages only;
- *   with `textsImport`, one with `text.write` may start a texts-only import (`mode: "texts"`).
+ *   with `textsImport`, one with `text.write` may start a texts-only import (`mode: "texts"`);
+ *   with `textsUpload`, one with `text.write` may upload the import file for it.
  * - `operatorOnly`: the caller must be the service operator (accounts/operator-only.ts).
  * - `aiSwitch`: an agent caller needs the switch "AI may edit classifications".
  * - a `departmentId` in the query or body must name a department of the caller's company.
@@ -84,6 +85,7 @@ export function operationGuard(traits: OperationTraits): MiddlewareHandler<AppEn
         assertProductWrite(caller, body, traits.textsOnlyWith);
       else if (permission === 'product.write' && traits.textsImport)
         assertImportMode(caller, requestField(c, body, 'mode'));
+      else if (permission === 'product.write' && traits.textsUpload) assertMayUploadImport(caller);
       else if (permission && !traits.adminOnly) assertPermitted(caller, permission);
       if (traits.aiSwitch) assertMayEditClassifications(caller);
       const departmentId = departmentOf(c, body);

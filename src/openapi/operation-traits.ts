@@ -35,6 +35,11 @@ export interface OperationTraits {
    * start (`assertImportMode`, kernel/permissions.ts; docs/teams.md "Language scope").
    */
   textsImport?: true;
+  /**
+   * An upload of an import file, which a role with `text.write` but without `product.write` may
+   * send too: the file of its texts-only import (`assertMayUploadImport`, kernel/permissions.ts).
+   */
+  textsUpload?: true;
   /** The domain judges the product scope item by item (db/product-scope.ts `perRecordTargets`): the guard leaves a category-scoped member's catalog to it. */
   scopePerRecord?: true;
   /** An agent needs the switch "AI may edit classifications" (docs/spec.md 5.2 rule 6; 403 before validation). */

@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, isNull, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { products } from '../db/schema';
+import { productScopeSql } from '../db/product-scope';
 import { loadProductAggregates } from '../model/product-aggregate';
 import { fingerprintsOf, refreshFingerprints } from '../records/sync-record';
 import {
@@ -58,6 +59,8 @@ export class MasterReader {
     private readonly pageSize = PAGE,
     /** With onlyComplete: the channel whose scores mark a master `missing`. */
     private readonly channel: SyncChannel | null = null,
+    /** A run limited to subtrees: their roots (only the masters placed in them are read). */
+    private readonly subtree: readonly string[] | null = null,
   ) {}
 
   async peek(): Promise<MasterEntry | null> {
@@ -94,6 +97,7 @@ export class MasterReader {
         ${missingColumn(this.channel)} AS missing, ${leftOutVariantsColumn(this.channel)} AS variants
       FROM products
       WHERE catalog_id = ${this.catalogId} AND parent_id IS NULL AND ${after === null ? sql`sku IS NOT NULL` : sql`sku > ${after}`}
+        ${this.subtree ? sql`AND ${inSubtrees(this.companyId, this.subtree)}` : sql``}
       ORDER BY sku LIMIT ${this.pageSize}`);
     return query.then(async (rows) => {
       if (rows.length < this.pageSize) this.exhausted = true;
@@ -149,11 +153,31 @@ export class MasterReader {
   }
 }
 
-/** Number of masters with a SKU in a catalog (the run's progress total), counted on the index. */
-export async function countMasters(db: Database, catalogId: string): Promise<number> {
+/**
+ * The master is placed in one of the subtrees: one range of the master's placements per master
+ * the keyset passes (db/product-scope.ts). The keyset still walks the catalog's SKUs: a subtree
+ * run reads the whole catalog's index, not only its masters.
+ */
+function inSubtrees(companyId: string, subtree: readonly string[]) {
+  return productScopeSql({ catalogIds: [], categoryIds: [...subtree] }, companyId, sql`NULL`, sql`products.id`);
+}
+
+/** Number of masters with a SKU in a catalog, or in its subtrees (the run's progress total), counted on the index. */
+export async function countMasters(
+  db: Database,
+  catalogId: string,
+  subtree: { companyId: string; categoryIds: readonly string[] } | null = null,
+): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)` })
     .from(products)
-    .where(and(eq(products.catalogId, catalogId), isNull(products.parentId), isNotNull(products.sku)));
+    .where(
+      and(
+        eq(products.catalogId, catalogId),
+        isNull(products.parentId),
+        isNotNull(products.sku),
+        subtree ? inSubtrees(subtree.companyId, subtree.categoryIds) : undefined,
+      ),
+    );
   return row?.n ?? 0;
 }

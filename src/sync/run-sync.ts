@@ -33,6 +33,7 @@ function initialCheckpoint(params: SyncParams, now: number): SyncCheckpoint {
     done: 0,
     counts: { created: 0, updated: 0, skipped: 0, deactivated: 0, quarantined: 0, sent: 0, retried: 0 },
     plan: params.dryRun ? { create: [], update: [], deactivate: [], truncated: false } : null,
+    ...(params.scopeCategoryIds ? { subtree: { categoryIds: params.scopeCategoryIds, keptInShop: 0 } } : {}),
   };
 }
 
@@ -60,7 +61,8 @@ export async function runSyncSlice(deps: SyncDeps, job: JobRow): Promise<SliceOu
   let checkpoint = (job.checkpoint as SyncCheckpoint | null) ?? null;
   let mastersTotal = job.progressTotal;
   if (!checkpoint) {
-    mastersTotal = await countMasters(deps.db, connection.catalogId);
+    const subtree = params.scopeCategoryIds ? { companyId: job.companyId, categoryIds: params.scopeCategoryIds } : null;
+    mastersTotal = await countMasters(deps.db, connection.catalogId, subtree);
     if (!(await markRunning(deps.db, job.id, mastersTotal))) return 'stopped';
     checkpoint = initialCheckpoint(params, started);
   } else if (!(await markRunning(deps.db, job.id, job.progressTotal))) {

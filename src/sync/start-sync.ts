@@ -3,14 +3,15 @@ import type { Database } from '../db/client';
 import { keysetPage } from '../kernel/pagination';
 import { jobs, syncConnections, syncRuns } from '../db/schema';
 import type { JobMessage } from '../env';
-import { conflict } from '../kernel/app-error';
+import { conflict, forbidden } from '../kernel/app-error';
 import { assertDepartment } from '../db/scope';
 import { enqueueJob, ownJobs } from '../jobs/jobs';
 import { findConnection, runJobColumns, runOut, type ConnectionRow } from './connections';
 import type { StartSyncInput } from './sync.schemas';
 import type { SyncParams } from './sync-state';
-import { assertPermitted } from '../kernel/permissions';
+import { assertPermitted, NOT_PERMITTED } from '../kernel/permissions';
 import { assertCatalogInScope, assertChannelInScope } from '../db/product-scope';
+import { narrowingScope } from '../db/scope-counts';
 import type { Caller } from '../kernel/caller';
 
 /** The queued or running run of this connection, if any (one at a time per connection). */
@@ -58,7 +59,7 @@ function withdrawIfAnotherIsActive(db: Database, connectionId: string, jobId: st
 export async function queueRun(
   deps: { db: Database; queue: Queue<JobMessage> },
   connection: ConnectionRow,
-  run: { userId: string; dryRun: boolean; confirmDeactivations: boolean; baseUrl: string },
+  run: { userId: string; dryRun: boolean; confirmDeactivations: boolean; baseUrl: string; scopeCategoryIds?: string[] },
 ): Promise<{ jobId: string }> {
   const running = await activeRun(deps.db, connection.id);
   if (running) throw alreadyActive(running);
@@ -67,6 +68,7 @@ export async function queueRun(
     dryRun: run.dryRun,
     confirmDeactivations: run.confirmDeactivations,
     baseUrl: run.baseUrl,
+    ...(run.scopeCategoryIds ? { scopeCategoryIds: run.scopeCategoryIds } : {}),
   };
   return enqueueJob(
     deps,
@@ -92,12 +94,30 @@ export async function queueRun(
  * A sync publishes its connection's whole catalog, in its channel (docs/teams.md "Syncs"): a
  * member with a product scope needs the catalog in it (403 `WHOLE_CATALOG_ONLY` with category
  * scopes, `NOT_PERMITTED` for another catalog), one with channels the connection's channel (a
- * connection without one publishes every channel's products: 403). `StartSync` (a run or a dry
- * run) and `TestConnection` (which pushes the shop's settings and a pending target reset) check it.
+ * connection without one publishes every channel's products: 403). `TestConnection` (which
+ * pushes the shop's settings and a pending target reset) checks it; `StartSync` runs a member
+ * limited to subtrees over them instead (`syncSubtrees`).
  */
 export function assertSyncInScope(caller: Caller, connection: Pick<ConnectionRow, 'catalogId' | 'options'>): void {
   assertCatalogInScope(caller, connection.catalogId);
   assertChannelInScope(caller, connection.options.channelId ?? null);
+}
+
+/**
+ * What `StartSync` publishes for the caller: the whole catalog (null) when the scope allows it
+ * (`assertSyncInScope`), or, for a member limited to category subtrees, a run over their
+ * subtrees' masters (their roots, as an import's job keeps them) that deactivates nothing
+ * (sync-join.ts). A member limited to other catalogs, or to other channels, is refused as before.
+ */
+export function syncSubtrees(
+  caller: Caller,
+  connection: Pick<ConnectionRow, 'catalogId' | 'options'>,
+): string[] | null {
+  assertChannelInScope(caller, connection.options.channelId ?? null);
+  const scope = narrowingScope(caller, connection.catalogId);
+  if (!scope) return null;
+  if (!scope.categoryIds.length) throw forbidden(NOT_PERMITTED);
+  return [...scope.categoryIds];
 }
 
 /** `Sync/StartSync`: a member of the connection's company whose role may publish runs it (docs/sync.md, docs/teams.md). */
@@ -110,7 +130,7 @@ export async function startSync(
   assertPermitted(caller, 'publish');
   await assertDepartment(deps.db, caller, input.departmentId);
   const connection = await findConnection(deps.db, caller, input.connectionId, input.departmentId);
-  assertSyncInScope(caller, connection);
+  const scopeCategoryIds = syncSubtrees(caller, connection);
   if (connection.publicBaseUrl !== baseUrl) {
     // Scheduled runs sign media URLs with the origin last used by hand (unless PUBLIC_BASE_URL is set).
     await deps.db.update(syncConnections).set({ publicBaseUrl: baseUrl }).where(eq(syncConnections.id, connection.id));
@@ -120,6 +140,7 @@ export async function startSync(
     dryRun: input.dryRun,
     confirmDeactivations: input.confirmDeactivations,
     baseUrl,
+    ...(scopeCategoryIds ? { scopeCategoryIds } : {}),
   });
 }
 

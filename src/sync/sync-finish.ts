@@ -43,6 +43,7 @@ async function buildReport(
     ...(cp?.plan ? { plan: cp.plan } : {}),
     ...(counts.changes ? { changes, changesCount: counts.changes } : {}),
     ...(cp?.deactivationsRefused ? { deactivationsRefused: cp.deactivationsRefused } : {}),
+    ...(cp?.subtree ? { subtree: cp.subtree } : {}),
     ...(cp?.incomplete
       ? {
           incomplete: {

@@ -33,6 +33,8 @@ interface Segment {
   work: Work[];
   items: RunItem[];
   skipped: number;
+  /** A run limited to subtrees: SKUs only in the shop, kept there (not deactivated), since the last save. */
+  kept: number;
   /** Masters and variants left out as incomplete (onlyComplete) and their missing labels, since the last save. */
   leftOut: LeftOutSince;
   cursors: Cursors;
@@ -153,7 +155,7 @@ class Sending {
 
 /** Sends a segment (or just saves its cursors when nothing is to be sent). */
 async function flush(ctx: RunContext, segment: Segment, sending: Sending): Promise<void> {
-  const { work, skipped } = segment;
+  const { work, skipped, kept } = segment;
   const items = [...segment.items];
   const cursors = { ...segment.cursors };
   const tally = ctx.cp.incomplete;
@@ -162,6 +164,7 @@ async function flush(ctx: RunContext, segment: Segment, sending: Sending): Promi
   segment.work = [];
   segment.items = [];
   segment.skipped = 0;
+  segment.kept = 0;
   segment.leftOut = noLeftOut();
   const records = await buildRecords(ctx, work, items);
   await sending.settle();
@@ -174,6 +177,7 @@ async function flush(ctx: RunContext, segment: Segment, sending: Sending): Promi
   ctx.cp = {
     ...ctx.cp,
     ...toSend,
+    ...(ctx.cp.subtree ? { subtree: { ...ctx.cp.subtree, keptInShop: ctx.cp.subtree.keptInShop + kept } } : {}),
     counts: {
       ...ctx.cp.counts,
       skipped: ctx.cp.counts.skipped + skipped,
@@ -192,7 +196,9 @@ async function flush(ctx: RunContext, segment: Segment, sending: Sending): Promi
 /**
  * The merge-join of the shop's inventory with the PIM's masters, both in SKU byte order:
  * only in the PIM → create, different fingerprint → update, equal → skip, only in the shop →
- * remembered for deactivation (sent later, once the whole inventory proved complete). Returns
+ * remembered for deactivation (sent later, once the whole inventory proved complete). A run
+ * limited to subtrees (docs/teams.md "Syncs") reads their masters only: a SKU only in the shop
+ * may be any product outside them, so it is kept and counted, never deactivated. Returns
  * true when both sides are exhausted, false when the slice's time ran out (checkpoint saved).
  */
 export async function runJoin(ctx: RunContext, deadline: number): Promise<boolean> {
@@ -206,10 +212,19 @@ export async function runJoin(ctx: RunContext, deadline: number): Promise<boolea
     !ctx.params.dryRun,
     undefined,
     ctx.channel,
+    ctx.params.scopeCategoryIds ?? null,
   );
   const inventory = ctx.cp.inventoryDone ? null : await openInventory(ctx, after);
-  const segment: Segment = { work: [], items: [], skipped: 0, leftOut: noLeftOut(), cursors: cursorsOf(ctx) };
-  const deactivate = ctx.connection.options.missing === 'deactivate';
+  const segment: Segment = {
+    work: [],
+    items: [],
+    skipped: 0,
+    kept: 0,
+    leftOut: noLeftOut(),
+    cursors: cursorsOf(ctx),
+  };
+  const partial = ctx.params.scopeCategoryIds !== undefined;
+  const deactivate = ctx.connection.options.missing === 'deactivate' && !partial;
   const sending = new Sending();
   try {
     let head: InventoryLine | null = inventory ? await inventory.next() : null;
@@ -236,6 +251,7 @@ export async function runJoin(ctx: RunContext, deadline: number): Promise<boolea
         await advanceInventory();
       } else {
         if (deactivate) segment.items.push({ kind: 'deactivate', sku: head!.sku, reason: head!.fingerprint });
+        else if (partial) segment.kept++;
         await advanceInventory();
       }
       if (order <= 0) {

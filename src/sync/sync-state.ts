@@ -16,6 +16,11 @@ export interface SyncParams {
   confirmDeactivations: boolean;
   /** Origin of the PIM for the signed media URLs. */
   baseUrl: string;
+  /**
+   * A run of a member limited to category subtrees (docs/teams.md "Syncs"): the roots of the
+   * subtrees whose masters it reads; the shop's other SKUs are kept, never deactivated.
+   */
+  scopeCategoryIds?: string[];
 }
 
 export interface SyncCounts {
@@ -91,6 +96,8 @@ export interface SyncCheckpoint extends Cursors {
    * plus the deactivations planned). Absent while unknown.
    */
   toSend?: number;
+  /** A run limited to subtrees (`SyncParams.scopeCategoryIds`): their roots, and the SKUs of the shop it did not read, kept there. */
+  subtree?: { categoryIds: string[]; keptInShop: number };
 }
 
 export const PLAN_LIST_CAP = 1000;

@@ -116,6 +116,8 @@ export const syncRoutes = new Hono<AppEnv>()
   .post(
     '/StartSync',
     doc('Queue a sync run (a job of kind sync; follow it with Job/GetJob)', JobRef, {
+      description:
+        "A member limited to category subtrees runs it over the masters placed in their subtrees: the shop's other SKUs are kept, never deactivated (products deleted in the subtrees stay in the shop until a full run), and the run's report says so in `subtree` (docs/teams.md).",
       conflict: 'A sync of this connection is already queued or running',
       permission: 'publish',
     }),

@@ -121,8 +121,9 @@ describe('a translator, a reviewer and a channel with review (issue 33)', () => 
     // The screens show no writes the role does not have (the server refuses them anyway).
     for (const name of ['New product', 'Edit selection …', 'Edit all matches …'])
       expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    // imports: the texts-only import in French, chosen for the role (web-team-scope.e2e.test.ts imports one)
     await page.goto(`${base()}/imports`);
-    await page.getByText('Your role does not write the catalog').waitFor();
+    await page.getByText('Your role writes texts: an import writes only the texts in Français (fra)').waitFor();
     await page.goto(`${base()}/catalogs`);
     await page.getByRole('link', { name: `E2E Team ${suffix}`, exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'New catalog' }).count()).toBe(0);

@@ -9,9 +9,14 @@ import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
+import { placementsOutside } from '../lib/category-scope';
 import { useSession } from '../session/session';
 
-/** The categories a product is placed in, as a checkbox tree of its catalog (UpdateProduct categoryIds). */
+/**
+ * The categories a product is placed in, as a checkbox tree of its catalog (UpdateProduct
+ * categoryIds). A scoped member's tree holds the path above their part as context
+ * (`outsideScope`): named, without a box.
+ */
 export function PlacementsForm({ product }: { product: ProductDetail }) {
   const { t } = useI18n();
   const { departmentId } = useSession();
@@ -48,14 +53,20 @@ export function PlacementsForm({ product }: { product: ProductDetail }) {
       setBusy(false);
     }
   };
+  // a scoped member's product placed also outside their part: a save would name those and be refused
+  const outside = tree.data ? placementsOutside(product.categoryIds, tree.data.items) : [];
   const render = (nodes: CategoryTreeNode[]) => (
     <ul className="check-tree">
       {nodes.map((n) => (
         <li key={n.categoryId}>
-          <label className="check-field">
-            <input type="checkbox" checked={chosen.has(n.categoryId)} onChange={() => toggle(n.categoryId)} />
-            <span>{n.name}</span>
-          </label>
+          {n.outsideScope ? (
+            <span className="muted">{n.name}</span>
+          ) : (
+            <label className="check-field">
+              <input type="checkbox" checked={chosen.has(n.categoryId)} onChange={() => toggle(n.categoryId)} />
+              <span>{n.name}</span>
+            </label>
+          )}
           {n.children?.length > 0 && render(n.children)}
         </li>
       ))}
@@ -67,9 +78,10 @@ export function PlacementsForm({ product }: { product: ProductDetail }) {
         <legend>{t('placements.legend', { count: chosen.size })}</legend>
         {tree.data?.items.length ? render(tree.data.items) : <p className="empty">{t('placements.noCategories')}</p>}
       </fieldset>
+      {outside.length > 0 && <p className="notice">{t('placements.outside', { count: outside.length })}</p>}
       <ErrorText message={error} />
       <div className="form-actions">
-        <button type="button" className="primary" onClick={() => void save()} disabled={busy}>
+        <button type="button" className="primary" onClick={() => void save()} disabled={busy || outside.length > 0}>
           {busy ? t('common.working') : t('common.save')}
         </button>
       </div>

@@ -25,6 +25,8 @@ const REASON_CODES = new Set([
   'sku_missing',
   'sku_duplicate',
   'not_in_catalog',
+  'outside_scope',
+  'texts_only',
   'map_group_unknown',
   'map_product_unknown',
   'map_entry_incomplete',

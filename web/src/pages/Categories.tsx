@@ -8,6 +8,7 @@ import { useCatalogChoice } from '../components/CatalogPicker';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
+import { treeNarrowed } from '../lib/category-scope';
 import { useMay, useSession } from '../session/session';
 import { CategoryDetail } from './categories/CategoryDetail';
 import { CategoryNode, treeKeyNav } from './categories/CategoryNode';
@@ -15,11 +16,13 @@ import { CategoryNode, treeKeyNav } from './categories/CategoryNode';
 /** The category tree of a catalog: lazy levels, create, rename, move (drag and drop or a dialog), delete. */
 export default function Categories() {
   const { t } = useI18n();
-  const { departmentId } = useSession();
+  const { departmentId, account } = useSession();
   // moving (drag and drop) is a write (`product.write`); other roles browse the tree
   const mayWrite = useMay('product.write');
   const { catalog, picker, isPending, error } = useCatalogChoice();
   const top = useCategories(catalog?.catalogId, null);
+  // a member limited to category subtrees is listed those and the path above them (docs/teams.md)
+  const narrowed = catalog ? treeNarrowed(account, catalog.catalogId) : false;
   const moveCategory = useMoveCategory(catalog?.catalogId);
   const announce = useAnnounce();
   const [selected, setSelected] = useState<Category | null>(null);
@@ -55,10 +58,15 @@ export default function Categories() {
                 {t('categories.tree', { catalog: catalog.name })}
               </h2>
               <p className="muted small">{t('categories.dndHint')}</p>
+              {narrowed && (
+                <p id="tree-context-hint" className="muted small">
+                  {t('categories.scopedHint')}
+                </p>
+              )}
               <ErrorText message={moveError} />
               <QueryState isPending={top.isPending} error={top.error}>
                 {items.length === 0 ? (
-                  <p className="empty">{t('categories.empty')}</p>
+                  <p className="empty">{narrowed ? t('categories.noneInScope') : t('categories.empty')}</p>
                 ) : (
                   // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the WAI-ARIA tree pattern builds on a list (ul tree, li treeitem, ul group)
                   <ul role="tree" aria-labelledby="tree-h" className="tree" onKeyDown={treeKeyNav}>
@@ -76,7 +84,7 @@ export default function Categories() {
                     ))}
                   </ul>
                 )}
-                {mayWrite && (
+                {mayWrite && !narrowed && (
                   <p
                     className={overTop ? 'drop-top drop-over' : 'drop-top'}
                     onDragOver={(e) => {
@@ -106,6 +114,7 @@ export default function Categories() {
               onChanged={(c) => setSelected(c)}
               onMove={move}
               onDeleted={() => setSelected(null)}
+              narrowed={narrowed}
             />
           </div>
         )}

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { describeError } from '../api/errors';
-import { useImport } from '../api/hooks';
+import { useContentLanguages, useImport } from '../api/hooks';
 import { describeImportFailure } from '../api/import-errors';
 import { keys } from '../api/keys';
 import { type ImportDetail, type ImportMode, isTerminal } from '../api/models';
@@ -12,10 +12,12 @@ import { ErrorText } from '../components/ErrorText';
 import { ProgressBar } from '../components/ProgressBar';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
+import { languageName } from '../lib/content-language';
+import { importChoice } from '../lib/import-mode';
 import { useMay, useSession } from '../session/session';
 import { DropZone } from './imports/DropZone';
 import { ImportList } from './imports/ImportList';
-import { Counts, FileFacts, ReportDownload, ReportGroups } from './imports/ImportResult';
+import { Counts, FileFacts, IgnoredParts, ReportDownload, ReportGroups } from './imports/ImportResult';
 
 /**
  * A supplier file from upload to report (docs/web.md, "Imports"): drop or choose the file, it
@@ -25,9 +27,12 @@ import { Counts, FileFacts, ReportDownload, ReportGroups } from './imports/Impor
  */
 export default function Imports() {
   const { t } = useI18n();
-  const { departmentId } = useSession();
-  // imports write the catalog (`product.write`): other roles see the past imports only
-  const mayImport = useMay('product.write');
+  const { departmentId, account } = useSession();
+  // a role writing the catalog (`product.write`) chooses the mode; one writing texts only (a
+  // translator) imports texts only; other roles see the past imports only
+  const choice = importChoice({ productWrite: useMay('product.write'), textWrite: useMay('text.write') });
+  const mayImport = choice.modes.length > 0;
+  const known = useContentLanguages().data?.available;
   const client = useQueryClient();
   const { catalog, picker, isPending, error: catalogError } = useCatalogChoice();
   const uploadImport = useUploadImport();
@@ -36,7 +41,7 @@ export default function Imports() {
   const [file, setFile] = useState<UploadedFile | null>(null);
   const [checkId, setCheckId] = useState<string | null>(null);
   const [runId, setRunId] = useState<string | null>(null);
-  const [mode, setMode] = useState<ImportMode>('upsert');
+  const [mode, setMode] = useState<ImportMode>(choice.modes[0] ?? 'upsert');
   const [strict, setStrict] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const check = useImport(checkId);
@@ -99,6 +104,15 @@ export default function Imports() {
       <QueryState isPending={isPending} error={catalogError}>
         <div className="panel row wrap">{picker}</div>
         {!mayImport && <p className="muted">{t('imports.notPermitted')}</p>}
+        {choice.imposed && (
+          <p className="muted" data-testid="texts-only">
+            {t('imports.textsOnlyImposed', {
+              languages: account.languages.length
+                ? account.languages.map((code) => languageName(code, known ?? [])).join(', ')
+                : t('imports.everyLanguage'),
+            })}
+          </p>
+        )}
         {mayImport && !file && !sending && <DropZone onFile={(f) => void onFile(f)} disabled={!catalog} />}
         {sending && (
           <section className="panel" aria-live="polite">
@@ -121,13 +135,18 @@ export default function Imports() {
                   void begin(false, file.fileId);
                 }}
               >
-                <label className="inline-field">
-                  <span>{t('imports.mode')}</span>
-                  <select value={mode} onChange={(e) => setMode(e.target.value as ImportMode)}>
-                    <option value="upsert">{t('imports.mode.upsert')}</option>
-                    <option value="createOnly">{t('imports.mode.createOnly')}</option>
-                  </select>
-                </label>
+                {!choice.imposed && (
+                  <label className="inline-field">
+                    <span>{t('imports.mode')}</span>
+                    <select value={mode} onChange={(e) => setMode(e.target.value as ImportMode)}>
+                      {choice.modes.map((m) => (
+                        <option key={m} value={m}>
+                          {t(`imports.mode.${m}`)}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                )}
                 <label className="checkbox">
                   <input type="checkbox" checked={strict} onChange={(e) => setStrict(e.target.checked)} />
                   <span>{t('imports.strict')}</span>
@@ -182,6 +201,7 @@ function CheckPanel({
         <>
           <Counts summary={detail.summary} />
           <ReportGroups detail={detail} />
+          <IgnoredParts detail={detail} />
           {children}
         </>
       )}
@@ -214,6 +234,7 @@ function RunPanel({
           <Counts summary={detail.summary} />
           <h3>{t('imports.report')}</h3>
           <ReportGroups detail={detail} />
+          <IgnoredParts detail={detail} />
           <div className="row">
             <ReportDownload detail={detail} />
             <button type="button" onClick={onAgain}>

@@ -15,11 +15,19 @@ import { useMay, useSession } from '../../session/session';
 import { CategoryData } from './CategoryData';
 import { CategoryTranslations } from './CategoryTranslations';
 
-function flatten(nodes: CategoryTreeNode[], skip: string, prefix = ''): { id: string; label: string }[] {
+/** Where the category may move: every category but its own subtree; a scoped member's context categories disabled. */
+function flatten(
+  nodes: CategoryTreeNode[],
+  skip: string,
+  prefix = '',
+): { id: string; label: string; disabled: boolean }[] {
   return nodes.flatMap((n) =>
     n.categoryId === skip
       ? []
-      : [{ id: n.categoryId, label: prefix + n.name }, ...flatten(n.children ?? [], skip, `${prefix}${n.name} › `)],
+      : [
+          { id: n.categoryId, label: prefix + n.name, disabled: n.outsideScope === true },
+          ...flatten(n.children ?? [], skip, `${prefix}${n.name} › `),
+        ],
   );
 }
 
@@ -29,10 +37,12 @@ interface Props {
   onChanged: (c: Category) => void;
   onMove: (categoryId: string, parentId: string | null) => Promise<void>;
   onDeleted: () => void;
+  /** The member is shown only their part of the tree (lib/category-scope.ts): nothing at the top level is theirs. */
+  narrowed: boolean;
 }
 
 /** What can be done with the selected category (or, with none selected, a new top-level one). */
-export function CategoryDetail({ catalogId, category, onChanged, onMove, onDeleted }: Props) {
+export function CategoryDetail({ catalogId, category, onChanged, onMove, onDeleted, narrowed }: Props) {
   const { t, num } = useI18n();
   const { departmentId } = useSession();
   // categories are written with `product.write`: other roles see the category and its data only
@@ -103,9 +113,9 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
     return (
       <section className="panel" aria-labelledby="detail-h">
         <h2 id="detail-h" className="h3">
-          {t('categories.noneSelected')}
+          {narrowed ? t('categories.pickInScope') : t('categories.noneSelected')}
         </h2>
-        {mayWrite && addForm}
+        {mayWrite && !narrowed && addForm}
         <ErrorText message={error} />
       </section>
     );
@@ -156,16 +166,21 @@ export function CategoryDetail({ catalogId, category, onChanged, onMove, onDelet
         <FormField label={t('categories.moveTo')}>
           {(p) => (
             <select {...p} value={target} onChange={(e) => setTarget(e.target.value)}>
-              <option value="">{t('categories.topLevel')}</option>
+              {/* a scoped member moves within their part only: no top level to offer */}
+              <option value="" disabled={narrowed}>
+                {narrowed ? t('categories.chooseTarget') : t('categories.topLevel')}
+              </option>
               {flatten(tree.data?.items ?? [], category.categoryId).map((o) => (
-                <option key={o.id} value={o.id}>
+                <option key={o.id} value={o.id} disabled={o.disabled}>
                   {o.label}
                 </option>
               ))}
             </select>
           )}
         </FormField>
-        <button type="submit">{t('categories.move')}</button>
+        <button type="submit" disabled={narrowed && target === ''}>
+          {t('categories.move')}
+        </button>
       </form>
       <div>
         <button type="button" className="danger-quiet" onClick={() => setDeleting(true)}>

@@ -17,11 +17,16 @@ interface NodeProps {
 
 /**
  * One tree item. Its children load only when it is opened (lazy: a catalog's tree may be large);
- * it is a drag source and a drop target ("move below this category").
+ * it is a drag source and a drop target ("move below this category"). A category listed to a
+ * scoped member only as the path above their part of the tree (`outsideScope`, docs/teams.md)
+ * is context: open from the start so their part shows, never selected, dragged or dropped on.
  */
 export function CategoryNode({ category, level, selectedId, focusId, onSelect, onMove, dragged }: NodeProps) {
   const { t, num } = useI18n();
-  const [open, setOpen] = useState(false);
+  const context = category.outsideScope === true;
+  const [open, setOpen] = useState(context);
+  const select = context ? () => {} : onSelect;
+  const move = context ? undefined : onMove;
   const [over, setOver] = useState(false);
   const children = useCategories(category.catalogId, category.categoryId, open);
   const items = children.data?.items;
@@ -34,7 +39,7 @@ export function CategoryNode({ category, level, selectedId, focusId, onSelect, o
     setOver(false);
     const id = dragged.current;
     dragged.current = null;
-    if (id && id !== category.categoryId) onMove?.(id, category.categoryId);
+    if (id && id !== category.categoryId) move?.(id, category.categoryId);
   };
 
   return (
@@ -56,28 +61,30 @@ export function CategoryNode({ category, level, selectedId, focusId, onSelect, o
           setOpen(false);
         } else if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();
-          onSelect(category);
+          select(category);
         }
       }}
       onFocus={(e) => {
-        if (e.target === e.currentTarget) onSelect(category);
+        if (e.target === e.currentTarget) select(category);
       }}
       onClick={(e) => {
         e.stopPropagation();
-        onSelect(category);
+        select(category);
         (e.currentTarget as HTMLElement).focus();
       }}
+      aria-disabled={context || undefined}
+      aria-describedby={context ? 'tree-context-hint' : undefined}
       // The tree item is the drag source and the drop target; the innermost item under the pointer wins.
-      draggable={onMove !== undefined}
+      draggable={move !== undefined}
       onDragStart={(e) => {
         e.stopPropagation();
-        if (!onMove) return;
+        if (!move) return;
         dragged.current = category.categoryId;
         e.dataTransfer.effectAllowed = 'move';
       }}
       onDragOver={(e) => {
         e.stopPropagation();
-        if (onMove && dragged.current && dragged.current !== category.categoryId) {
+        if (move && dragged.current && dragged.current !== category.categoryId) {
           e.preventDefault();
           setOver(true);
         }
@@ -85,7 +92,7 @@ export function CategoryNode({ category, level, selectedId, focusId, onSelect, o
       onDragLeave={() => setOver(false)}
       onDrop={onDrop}
     >
-      <div className={over ? 'tree-row drop-over' : 'tree-row'}>
+      <div className={`tree-row${over ? ' drop-over' : ''}${context ? ' context' : ''}`}>
         <span
           className="twisty"
           aria-hidden="true"

@@ -1,5 +1,6 @@
 import type { ImportDetail } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
+import { ignoredParts } from '../../lib/import-mode';
 import { reasonText, summaryTotals } from '../../lib/import-report';
 import type { MessageKey } from '../../i18n/de';
 
@@ -72,6 +73,34 @@ export function ReportGroups({ detail }: { detail: ImportDetail }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * What a texts-only import left out of the file (the job's warnings, docs/teams.md): each part
+ * once, with how many products had it and the first of them; nothing of it was written.
+ */
+export function IgnoredParts({ detail }: { detail: ImportDetail }) {
+  const { t, num } = useI18n();
+  const { ignored } = ignoredParts(detail.job.warnings);
+  if (!ignored.length) return null;
+  return (
+    <div className="ignored-parts">
+      <h3>{t('imports.ignored.title')}</h3>
+      <p className="muted">{t('imports.ignored.intro')}</p>
+      <ul>
+        {ignored.map((part) => (
+          <li key={part.field} data-ignored={part.field}>
+            {part.language ? t('imports.ignored.texts', { language: part.language }) : <code>{part.field}</code>}
+            {': '}
+            {t('imports.ignored.count', { count: num(part.count) })}
+            {part.examples.length > 0 && (
+              <span className="muted"> ({t('imports.ignored.examples', { skus: part.examples.join(', ') })})</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

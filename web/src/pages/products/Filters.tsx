@@ -2,18 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { apiGet } from '../../api/client';
 import { keys } from '../../api/keys';
-import { PRODUCT_STATUSES, type CategoryTreeNode } from '../../api/models';
+import { PRODUCT_STATUSES } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
 import type { ListQuery } from '../../api/models';
 import { byVersion } from '../../editor/classification-api';
-
-/** Category paths for the filter select ("Kabel › Installationskabel"), from the catalog's tree. */
-function flatten(nodes: CategoryTreeNode[], prefix = ''): { id: string; label: string }[] {
-  return nodes.flatMap((n) => {
-    const label = prefix ? `${prefix} › ${n.name ?? ''}` : (n.name ?? '');
-    return [{ id: n.categoryId, label }, ...flatten(n.children ?? [], label)];
-  });
-}
+import { categoryOptions } from '../../lib/category-scope';
 
 const MISSING = ['gtin', 'price', 'classification'] as const;
 
@@ -91,8 +84,9 @@ export function Filters({
         <span>{t('products.category')}</span>
         <select value={query.categoryId ?? ''} onChange={(e) => onChange({ categoryId: e.target.value || undefined })}>
           <option value="">{t('products.allCategories')}</option>
-          {flatten(tree.data?.items ?? []).map((c) => (
-            <option key={c.id} value={c.id}>
+          {categoryOptions(tree.data?.items ?? []).map((c) => (
+            // a scoped member's context category (the path above their part) is shown, not chosen
+            <option key={c.id} value={c.id} disabled={c.disabled}>
               {c.label}
             </option>
           ))}

@@ -33,6 +33,10 @@ export function RunReport({ report }: { report: SyncReport }) {
         <dt>{t('sync.duration')}</dt>
         <dd>{num(Math.round((report.durationMs ?? 0) / 100) / 10)} s</dd>
       </dl>
+      {report.subtree ? (
+        // a run of a member limited to category subtrees (docs/teams.md "Syncs"): nothing was taken out of the shop
+        <p className="notice">{t('sync.subtreeRun', { count: num(report.subtree.keptInShop) })}</p>
+      ) : null}
       {report.deactivationsRefused ? (
         <p className="notice">{t('sync.refused', { count: num(report.deactivationsRefused) })}</p>
       ) : null}
