@@ -281,7 +281,7 @@ describe('writing a master', () => {
 
   it('deletes the file the next run when a crash or a refusal came between detaching and deleting it', async () => {
     await write([upsert(SKU, master())]);
-    const [, fileB] = onlyProduct().media.map((m) => m.id);
+    const fileB = onlyProduct().media[1]!.id;
     const replaced = master();
     replaced.media = [image('a', 0), image('c', 1)];
     // fileDelete never answers: the image is off the product, its file still in the library.
@@ -309,7 +309,7 @@ describe('writing a master', () => {
 
   it("finds a retired file by the product's marker when the mirror was lost as well, and counts one already gone as deleted", async () => {
     await write([upsert(SKU, master())]);
-    const [, fileB] = onlyProduct().media.map((m) => m.id);
+    const fileB = onlyProduct().media[1]!.id;
     const less = master();
     less.media = [image('a', 0)];
     server.faults.push({ operation: 'PimFileDelete', kind: 'http500', times: 3 });
