@@ -146,6 +146,12 @@ export interface WriteContext {
    * metafields), with the product as last written: what to complete once those SKUs exist.
    */
   referencing(skus: string[]): Promise<{ sku: string; ids: TargetIds; product: Product }[]>;
+  /**
+   * The image hashes among `hashes` that a product of the mirror other than `skus` shows (its
+   * `TargetIds.media`): an adapter whose shop shares one asset between products with the same
+   * bytes deletes an image's asset only when none does. Absent: never delete (tests, older callers).
+   */
+  mediaShownElsewhere?(hashes: string[], skus: string[]): Promise<Set<string>>;
 }
 
 export interface TargetProbe {
