@@ -140,7 +140,7 @@ export class MirrorStore {
 
   /**
    * The image hashes among `hashes` that a product of the mirror other than `skus` shows
-   * (`target_media`, migration 0003, kept by triggers from the rows' `ids.media`): one range of
+   * (`target_media`, connector migration 0004, kept by triggers from the rows' `ids.media`): one range of
    * the primary key per hash.
    */
   async mediaShownElsewhere(hashes: string[], skus: string[]): Promise<Set<string>> {

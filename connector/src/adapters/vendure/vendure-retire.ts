@@ -9,7 +9,7 @@ import { type VendureClient, VendureRefusal } from './vendure-client';
  * the connector's mirror answers who shows it: an image a record showed (its mirror ids) and no
  * longer shows (its new ids, or none for a deleted product) is retired when no record of the
  * chunk shows it or may (a refused record: old and new images) and no other product of the
- * mirror does (`WriteContext.mediaShownElsewhere`, connector migration 0003). The asset is then
+ * mirror does (`WriteContext.mediaShownElsewhere`, connector migration 0004). The asset is then
  * deleted unless it is a category picture's (`pim-url:` tag: a collection shows it or will find
  * it by its URL) or Vendure finds it featured somewhere (a merchant's product, a collection).
  *
