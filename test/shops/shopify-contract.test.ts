@@ -307,6 +307,22 @@ describe('writing a master', () => {
     expect(server.state.made).toEqual(made);
   });
 
+  it('deletes a file an interrupted write took off the product when the product is deleted next', async () => {
+    await write([upsert(SKU, master())]);
+    const less = master();
+    less.media = [image('a', 0)];
+    server.faults.push({ operation: 'PimFileDelete', kind: 'http500', times: 3 });
+    expect((await write([upsert(SKU, less, 'update')]))[0]).toMatchObject({ ok: false, retryable: true });
+    expect(server.state.unshownMedia()).toHaveLength(1);
+    const [gone] = await write([{ op: 'deactivate', sku: SKU, fingerprint: 'gone' }], {
+      ...MAPPING,
+      onDeactivate: 'delete',
+    });
+    expect(gone).toMatchObject({ ok: true, action: 'deactivated', ids: null });
+    expect(server.state.products.size).toBe(0);
+    expect(server.state.media.size).toBe(0);
+  });
+
   it("finds a retired file by the product's marker when the mirror was lost as well, and counts one already gone as deleted", async () => {
     await write([upsert(SKU, master())]);
     const fileB = onlyProduct().media[1]!.id;

@@ -51,7 +51,7 @@ type FileDeleteAnswer = {
 const LATER = new Set(['FILE_LOCKED', 'NON_READY_STATE']);
 
 /** Deletes the files; one already gone (a crash after its delete, or the merchant) counts as deleted. */
-async function deleteFiles(gql: ShopifyGraphql, ids: string[]): Promise<void> {
+export async function deleteFiles(gql: ShopifyGraphql, ids: string[]): Promise<void> {
   const result = await gql.request<FileDeleteAnswer>(FILE_DELETE, { fileIds: ids });
   const payload = result.data?.fileDelete;
   if (!payload)

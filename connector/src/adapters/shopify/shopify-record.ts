@@ -5,7 +5,7 @@ import type { createPriceBreaks } from './shopify-price-breaks';
 import { METAFIELDS_DELETE, PRODUCT_ARCHIVE, PRODUCT_DELETE, PRODUCT_SET } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
 import { featureMetafields } from './shopify-features';
-import { mediaMarker, settleFiles } from './shopify-files';
+import { deleteFiles, mediaMarker, settleFiles } from './shopify-files';
 import { graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
 import { handleOf, productSetPlan, recordField } from './shopify-product-input';
 import { referenceFields, withPending } from './shopify-references';
@@ -154,6 +154,10 @@ export async function deactivateProduct(
 ): Promise<RecordOutcome> {
   if (!known) return { index: target.index, ok: true, ids: null, action: 'deactivated' };
   if (deps.mapping.onDeactivate === 'delete') {
+    // productDelete takes the media the product shows; a file an interrupted write took off it
+    // and did not delete yet (still in the mirror's ids) would stay, so the PIM's files go first.
+    const files = [...new Set(Object.values(known.media ?? {}))];
+    if (files.length > 0) await deleteFiles(deps.gql, files);
     const result = await deps.gql.request<{ productDelete: (UserErrors & { deletedProductId: string | null }) | null }>(
       PRODUCT_DELETE,
       { input: { id: known.product } },
