@@ -58,10 +58,9 @@ function going(items: OwnedItem[]): Going {
 async function replacedPictures(client: ShopwareClient, items: OwnedItem[], g: Going): Promise<Dropped[]> {
   if (g.categories.size === 0) return [];
   const ids = [...g.categories.keys()];
-  const rows = await client.search<{ id: string; mediaId: string | null }>('category', {
+  const rows = await client.searchAll<{ id: string; mediaId: string | null }>('category', {
     ids,
     includes: { category: ['id', 'mediaId'] },
-    limit: ids.length,
   });
   const out: Dropped[] = [];
   for (const row of rows) {
@@ -76,7 +75,8 @@ async function replacedPictures(client: ShopwareClient, items: OwnedItem[], g: G
  * The media deletes to add to the batch's Sync request. `dropped` are product images the records
  * showed before (their previous product, their mirror ids) and show no more; the categories the
  * batch writes are read for the pictures it replaces. Requests: one category search when the batch
- * writes categories, and three more (the media, who shows them) only when something is dropped.
+ * writes categories, and four more (the media, the product media, categories and manufacturers
+ * showing them) only when something is dropped.
  */
 export async function retireMedia(
   client: ShopwareClient,
