@@ -165,6 +165,43 @@ describe('the mirror by manufacturer number', () => {
   });
 });
 
+describe('the mirror of images shown', () => {
+  it('answers which hashes a product other than the given SKUs shows, kept in step with every mirror write', async () => {
+    const p = uniquePrefix();
+    const keyId = `media-${p}`;
+    const mirror = new MirrorStore(env.DB, keyId);
+    const row = (sku: string, media: Record<string, string> | null, op: 'create' | 'deactivate' = 'create') =>
+      ({
+        index: 0,
+        record: op === 'create' ? create(sku, `fp-${sku}`) : deactivate(sku),
+        outcome: {
+          index: 0,
+          ok: true,
+          ids: media ? { product: `id-${sku}`, variants: {}, media } : null,
+          action: op === 'create' ? 'created' : 'deactivated',
+        },
+      }) as CommittedOutcome;
+    await mirror.commit('b1', [row(`${p}A`, { h1: 'a1', h2: 'a2' }), row(`${p}B`, { h2: 'a2', h3: 'a3' })], 'now');
+    expect([...(await mirror.mediaShownElsewhere(['h1', 'h2', 'h3', 'h4'], [`${p}A`]))].sort()).toEqual(['h2', 'h3']);
+    expect([...(await mirror.mediaShownElsewhere(['h1', 'h2'], [`${p}A`, `${p}B`]))]).toEqual([]);
+    // B written again without h2: only A shows it.
+    await mirror.commit('b2', [row(`${p}B`, { h3: 'a3' })], 'now');
+    expect([...(await mirror.mediaShownElsewhere(['h2'], [`${p}X`]))]).toEqual(['h2']);
+    expect([...(await mirror.mediaShownElsewhere(['h2'], [`${p}A`]))]).toEqual([]);
+    // A disabled product (ids kept) still shows its images; a deleted one (ids null) none.
+    await mirror.commit('b3', [row(`${p}B`, { h3: 'a3' }, 'deactivate')], 'now');
+    expect([...(await mirror.mediaShownElsewhere(['h3'], [`${p}A`]))]).toEqual(['h3']);
+    await mirror.commit('b4', [row(`${p}B`, null, 'deactivate')], 'now');
+    expect([...(await mirror.mediaShownElsewhere(['h3'], [`${p}A`]))]).toEqual([]);
+    // Another key's rows are not its, and clearing a key's mirror clears its images.
+    expect([...(await new MirrorStore(env.DB, `other-${p}`).mediaShownElsewhere(['h1'], []))]).toEqual([]);
+    await env.DB.prepare('DELETE FROM target_products WHERE key_id = ?1').bind(keyId).run();
+    expect(
+      await env.DB.prepare('SELECT count(*) AS n FROM target_media WHERE key_id = ?1').bind(keyId).first('n'),
+    ).toBe(0);
+  });
+});
+
 describe('the reference store as an adapter', () => {
   it('runs through the remote pipeline into the reference tables and fails a SKU the shop owns', async () => {
     await seedMappings();

@@ -102,6 +102,9 @@ const ctx: WriteContext = {
   },
 };
 
+/** The mirror's answer to WriteContext.mediaShownElsewhere (unset: the adapter deletes no upload). */
+let shownElsewhere: WriteContext['mediaShownElsewhere'];
+
 const sent: string[] = [];
 /** The bodies of the adapter's `POST /admin/products/batch` calls, in order. */
 const batches: { create?: unknown[]; update?: unknown[]; delete?: unknown[] }[] = [];
@@ -168,7 +171,7 @@ async function write(
 ) {
   const outcomes = await through.write(
     records.map((record, index) => ({ index, record, known: mirror.get(record.sku) ?? null, previous: null })),
-    { ...ctx, mapping: m },
+    { ...ctx, mapping: m, ...(shownElsewhere ? { mediaShownElsewhere: shownElsewhere } : {}) },
   );
   for (const o of outcomes) {
     const sku = records[o.index]?.sku as string;
@@ -394,6 +397,41 @@ describe('Medusa v2 adapter against a real Medusa', () => {
     expect(p.metadata?.pim_sku).toBe('MED-400');
     const rows = await translationsOf([p.id]);
     expect(rows.map((r) => r.locale_code)).toEqual(['en-GB']);
+  });
+
+  it("deletes a replaced image's upload once no product shows it, and never twice", async () => {
+    const mirror = new Map<string, TargetIds>();
+    shownElsewhere = async (hashes, skus) =>
+      new Set(
+        hashes.filter((sha) => [...mirror].some(([sku, ids]) => !skus.includes(sku) && ids.media && sha in ids.media)),
+      );
+    const served = async (url: string | undefined) => (await fetch(String(url))).status;
+    try {
+      const [a, b, c] = ['ret-a.png', 'ret-b.png', 'ret-c.png'].map((name, i) => image(name, i));
+      const withImages = (sku: string, ...refs: MediaRef[]) =>
+        master(sku, { media: refs.map((ref, i) => ({ ...ref, position: i })), variants: [] });
+      ok((await write([upsert('MED-RET-1', withImages('MED-RET-1', a!, b!))], mirror))[0]);
+      ok((await write([upsert('MED-RET-2', withImages('MED-RET-2', b!))], mirror))[0]);
+      const urlB = mirror.get('MED-RET-1')?.media?.[b!.sha256];
+      expect(await served(urlB)).toBe(200);
+      // B replaced by C on the first product: the second still shows B, so its upload stays.
+      ok((await write([upsert('MED-RET-1', withImages('MED-RET-1', a!, c!))], mirror))[0]);
+      expect(await served(urlB)).toBe(200);
+      // The second lets go of B: nothing shows it, so its upload goes; A's stays.
+      const from = sent.length;
+      ok((await write([upsert('MED-RET-2', withImages('MED-RET-2'))], mirror))[0]);
+      expect(sent.slice(from).filter((line) => line.startsWith('DELETE /admin/uploads/'))).toHaveLength(1);
+      expect(await served(urlB)).toBe(404);
+      expect(await served(mirror.get('MED-RET-1')?.media?.[a!.sha256])).toBe(200);
+      // The same record again deletes nothing; B shown again is uploaded anew, not the deleted URL reused.
+      const again = sent.length;
+      ok((await write([upsert('MED-RET-2', withImages('MED-RET-2'))], mirror))[0]);
+      expect(sent.slice(again).filter((line) => line.startsWith('DELETE'))).toEqual([]);
+      ok((await write([upsert('MED-RET-2', withImages('MED-RET-2', b!))], mirror))[0]);
+      expect(await served(mirror.get('MED-RET-2')?.media?.[b!.sha256])).toBe(200);
+    } finally {
+      shownElsewhere = undefined;
+    }
   });
 
   it("keeps a category's picture in its metadata once, not again on a second write, and removes it when gone", async () => {

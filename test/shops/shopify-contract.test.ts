@@ -13,7 +13,7 @@ import {
 } from '../../connector/src/adapters/target-adapter';
 import { createTargetHttp } from '../../connector/src/adapters/target-http';
 import { pinnedSchema, type ShopifyContract, startShopifyContract } from './shopify/contract-server';
-import { MAPPING, Mirror, master, simple, upsert } from './shopify/fixtures';
+import { image, MAPPING, Mirror, master, simple, upsert } from './shopify/fixtures';
 
 /**
  * The Shopify adapter against Shopify's published Admin GraphQL schema (2026-07, pinned in
@@ -235,12 +235,116 @@ describe('writing a master', () => {
     expect(product.translations.get('en')?.get('title')).toBe('Circuit breaker B');
     expect(server.state.made).toEqual(made);
     expect(Object.keys(mirror.rows.get(SKU)!.ids.media!)).toEqual(['a'.repeat(64)]);
-    // The next run (the same record again) makes and uploads nothing, and the image stays off.
-    const files = [...server.state.media.keys()];
+    // The removed image's file left the Files library too.
+    expect(server.state.unshownMedia()).toEqual([]);
+    expect([...server.state.media.keys()]).toEqual([product.media[0]!.id]);
+    // The next run (the same record again) makes, uploads and deletes nothing, and the image stays off.
+    const from = server.received.length;
     await write([upsert(SKU, less, 'update')]);
+    expect(operationsSince(from)).toEqual(['PimProductSet']);
     expect(server.state.made).toEqual(made);
-    expect([...server.state.media.keys()]).toEqual(files);
+    expect([...server.state.media.keys()]).toEqual([product.media[0]!.id]);
     expect(onlyProduct().media.map((m) => m.originalSource)).toEqual(['https://media.example.com/a.jpg']);
+  });
+
+  it("deletes a replaced image's file from the Files library, never the merchant's, and a second run writes nothing", async () => {
+    await write([upsert(SKU, master())]);
+    const [fileA, fileB] = onlyProduct().media.map((m) => m.id);
+    // The merchant's own files: one only in the library, one added to the PIM's product by hand.
+    const merchant = { id: 'gid://shopify/MediaImage/1', originalSource: 'https://shop.example.com/logo.png' };
+    const byHand = { id: 'gid://shopify/MediaImage/2', originalSource: 'https://shop.example.com/detail.png' };
+    server.state.media.set(merchant.id, merchant);
+    server.state.media.set(byHand.id, byHand);
+    onlyProduct().media.push(byHand);
+    const replaced = master();
+    replaced.media = [image('a', 0), image('c', 1)];
+    server.drain(1000); // a full bucket: each document once, none answered THROTTLED
+    const from = server.received.length;
+    const [outcome] = await write([upsert(SKU, replaced, 'update')]);
+    expect(outcome).toMatchObject({ ok: true, action: 'updated' });
+    expect(operationsSince(from)).toEqual(['PimProductSet', 'PimMetafieldsSet', 'PimFileDelete', 'PimMetafieldsSet']);
+    const product = onlyProduct();
+    const fileC = product.media[1]!.id;
+    expect(product.media.map((m) => m.id)).toEqual([fileA, fileC]);
+    expect(server.state.deletedFiles).toEqual([fileB]);
+    expect([...server.state.media.keys()].sort()).toEqual([fileA, fileC, merchant.id, byHand.id].sort());
+    const media = { ['a'.repeat(64)]: fileA, ['c'.repeat(64)]: fileC };
+    expect(JSON.parse(product.metafields.get('pim.media')!.value)).toEqual(media);
+    expect(mirror.rows.get(SKU)!.ids.media).toEqual(media);
+    // The same record again: nothing made, uploaded, deleted or marked.
+    const made = { ...server.state.made };
+    const again = server.received.length;
+    await write([upsert(SKU, replaced, 'update')]);
+    expect(operationsSince(again)).toEqual(['PimProductSet']);
+    expect(server.state.made).toEqual(made);
+    expect(server.state.deletedFiles).toEqual([fileB]);
+  });
+
+  it('deletes the file the next run when a crash or a refusal came between detaching and deleting it', async () => {
+    await write([upsert(SKU, master())]);
+    const fileB = onlyProduct().media[1]!.id;
+    const replaced = master();
+    replaced.media = [image('a', 0), image('c', 1)];
+    // fileDelete never answers: the image is off the product, its file still in the library.
+    server.faults.push({ operation: 'PimFileDelete', kind: 'timeout', times: 3 });
+    const [failed] = await write([upsert(SKU, replaced, 'update')]);
+    expect(failed).toMatchObject({ ok: false, retryable: true });
+    expect(onlyProduct().media.map((m) => m.id)).not.toContain(fileB);
+    expect(server.state.unshownMedia()).toEqual([fileB]);
+    // The mirror kept the old ids (the record failed), and the marker names the retired file.
+    expect(Object.keys(mirror.rows.get(SKU)!.ids.media!)).toEqual(['a'.repeat(64), 'b'.repeat(64)]);
+    expect(Object.values(JSON.parse(onlyProduct().metafields.get('pim.media')!.value))).toContain(fileB);
+    // The next run finds and deletes it, and what the failed write uploaded is not left behind either.
+    const [next] = await write([upsert(SKU, replaced, 'update')]);
+    expect(next).toMatchObject({ ok: true, action: 'updated' });
+    expect(server.state.unshownMedia()).toEqual([]);
+    expect(server.state.media.has(fileB)).toBe(false);
+    expect(onlyProduct().media).toHaveLength(2);
+    expect(JSON.parse(onlyProduct().metafields.get('pim.media')!.value)).toEqual(mirror.rows.get(SKU)!.ids.media);
+    const made = { ...server.state.made };
+    const from = server.received.length;
+    await write([upsert(SKU, replaced, 'update')]);
+    expect(operationsSince(from)).toEqual(['PimProductSet']);
+    expect(server.state.made).toEqual(made);
+  });
+
+  it('deletes a file an interrupted write took off the product when the product is deleted next', async () => {
+    await write([upsert(SKU, master())]);
+    const less = master();
+    less.media = [image('a', 0)];
+    server.faults.push({ operation: 'PimFileDelete', kind: 'http500', times: 3 });
+    expect((await write([upsert(SKU, less, 'update')]))[0]).toMatchObject({ ok: false, retryable: true });
+    expect(server.state.unshownMedia()).toHaveLength(1);
+    const [gone] = await write([{ op: 'deactivate', sku: SKU, fingerprint: 'gone' }], {
+      ...MAPPING,
+      onDeactivate: 'delete',
+    });
+    expect(gone).toMatchObject({ ok: true, action: 'deactivated', ids: null });
+    expect(server.state.products.size).toBe(0);
+    expect(server.state.media.size).toBe(0);
+  });
+
+  it("finds a retired file by the product's marker when the mirror was lost as well, and counts one already gone as deleted", async () => {
+    await write([upsert(SKU, master())]);
+    const fileB = onlyProduct().media[1]!.id;
+    const less = master();
+    less.media = [image('a', 0)];
+    server.faults.push({ operation: 'PimFileDelete', kind: 'http500', times: 3 });
+    expect((await write([upsert(SKU, less, 'update')]))[0]).toMatchObject({ ok: false, retryable: true });
+    mirror.rows.clear();
+    const [found] = await write([upsert(SKU, less, 'update')]);
+    expect(found).toMatchObject({ ok: true, action: 'updated' });
+    expect(server.state.media.has(fileB)).toBe(false);
+    expect(server.state.unshownMedia()).toEqual([]);
+    // A mirror naming a file that is gone (deleted, then the crash lost the commit): deleted, no failure.
+    const stale = {
+      ...mirror.rows.get(SKU)!.ids,
+      media: { ...mirror.rows.get(SKU)!.ids.media, ['b'.repeat(64)]: fileB },
+    };
+    mirror.rows.set(SKU, { ...mirror.rows.get(SKU)!, ids: stale });
+    const [gone] = await write([upsert(SKU, less, 'update')]);
+    expect(gone).toMatchObject({ ok: true, action: 'updated' });
+    expect(server.state.unshownMedia()).toEqual([]);
   });
 
   it('writes references as product-reference lists per type, completes them when the referenced product is made, and removes them', async () => {

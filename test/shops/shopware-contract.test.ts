@@ -163,6 +163,8 @@ describe('the Shopware adapter against the Admin API contract', () => {
     expect(server.rows('product_option').filter((o) => o.productId === red)).toEqual([]);
     expect(server.rows('product_configurator_setting').filter((s) => s.productId === masterId)).toHaveLength(2);
     expect(server.rows('product_media').filter((m) => m.productId === masterId)).toHaveLength(1);
+    // The removed image's media left the library (the red variant's image went with the variant).
+    expect(server.rows('media').map((m) => m.id)).toEqual([await shopwareId('media', image(1).sha256)]);
     expect(server.rows('product_price').filter((p) => p.productId === masterId)).toEqual([]);
     expect(server.rows('product_category').filter((c) => c.productId === masterId)).toHaveLength(1);
     expect(product('LMP-1').translations).not.toHaveProperty(FR);
@@ -223,15 +225,95 @@ describe('the Shopware adapter against the Admin API contract', () => {
     expect(sent).toEqual(['https://cdn.example.com/led.jpg']);
     expect(led && server.table('category').get(led.id as string)?.mediaId).toBe(renewedId);
     expect(server.table('media').get(renewedId)).toMatchObject({ alt: 'LED lamps', sha256: await sha256('led-v2') });
+    // The old bytes' media, shown by nothing else, left the library.
+    expect(server.table('media').has(pictureId)).toBe(false);
     mirror.pictures = {};
 
     // The category's picture removed in the PIM: the category shows none.
     const [removed] = await mirror.write([upsert('LMP-1', lamp(), 'update')]);
     expect(removed).toMatchObject({ ok: true, action: 'updated' });
     expect(led && server.table('category').get(led.id as string)?.mediaId).toBeNull();
+    expect(server.table('media').has(renewedId)).toBe(false);
     // (the four before, and the upload of the new bytes)
     expect(server.requests('/_action/media/')).toHaveLength(5);
     expect(server.invalid).toEqual([]);
+  });
+
+  it("deletes a replaced image's media in the same Sync request, only while nothing else shows it, and a second run writes nothing", async () => {
+    const { mirror } = shopware(server);
+    const mediaOf = (n: number) => shopwareId('media', image(n).sha256);
+    const [m1, m2, m3, m4] = [await mediaOf(1), await mediaOf(2), await mediaOf(3), await mediaOf(4)];
+    await mirror.write([
+      upsert('LMP-1', lamp({ media: [image(1, 0), image(2, 1), image(3, 2)], variants: [] })),
+      upsert('LMP-2', lamp({ media: [image(2, 0)], variants: [] })),
+    ]);
+    // The merchant shows image 3 on a product of the shop's own, and keeps a media entity of their own.
+    const merchantMedia = 'ee'.repeat(16);
+    server.put('media', { id: merchantMedia, fileName: 'banner', fileExtension: 'jpg' });
+    server.put('product', { id: 'dd'.repeat(16), productNumber: 'SHOP-1', name: 'Shop product' });
+    server.put('product_media', { id: 'dc'.repeat(16), productId: 'dd'.repeat(16), mediaId: m3 });
+
+    // Image 2 and 3 replaced by 4: both stay (LMP-2 and the merchant's product show them).
+    const syncs = server.requests('/_action/sync').length;
+    const [replaced] = await mirror.write([
+      upsert('LMP-1', lamp({ media: [image(1, 0), image(4, 1)], variants: [] }), 'update'),
+    ]);
+    expect(replaced).toMatchObject({ ok: true, action: 'updated' });
+    expect(server.requests('/_action/sync').length - syncs).toBe(1);
+    expect([m1, m2, m3, m4, merchantMedia].map((id) => server.table('media').has(id))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+
+    // LMP-2 lets go of image 2: nothing shows it now, so it goes, in the request that detaches it.
+    const [less] = await mirror.write([upsert('LMP-2', lamp({ media: [], variants: [] }), 'update')]);
+    expect(less).toMatchObject({ ok: true, action: 'updated' });
+    expect(server.table('media').has(m2)).toBe(false);
+    const sync = server.requests('/_action/sync').at(-1)?.body as { action: string; entity: string }[];
+    expect(sync.filter((op) => op.action === 'delete').map((op) => op.entity)).toEqual(['product_media', 'media']);
+    expect([m1, m3, m4, merchantMedia].every((id) => server.table('media').has(id))).toBe(true);
+
+    // The same records again: no media searched, nothing deleted or changed.
+    const state = snapshot();
+    const searches = server.requests('/search/media').length;
+    await mirror.write([
+      upsert('LMP-1', lamp({ media: [image(1, 0), image(4, 1)], variants: [] }), 'update'),
+      upsert('LMP-2', lamp({ media: [], variants: [] }), 'update'),
+    ]);
+    expect(snapshot()).toEqual(state);
+    expect(server.requests('/search/media')).toHaveLength(searches);
+    expect(server.invalid).toEqual([]);
+  });
+
+  it('keeps a picture the merchant set on a category, and deletes nothing of a record the shop refuses until its next run', async () => {
+    const { mirror } = shopware(server);
+    const ledId = await shopwareId('category', 'LED');
+    const merchantMedia = 'ef'.repeat(16);
+    server.put('media', { id: merchantMedia, fileName: 'hand-picked', fileExtension: 'jpg' });
+    server.put('category', { id: ledId, name: 'LED', mediaId: merchantMedia });
+    const categories = [{ id: 'c-led', path: ['LED'], links: [categoryLink('https://cdn.example.com/led.jpg')] }];
+    const [placed] = await mirror.write([upsert('LMP-1', lamp({ categories, variants: [] }))]);
+    expect(placed).toMatchObject({ ok: true, action: 'created' });
+    expect(server.table('category').get(ledId)?.mediaId).toBe(
+      await shopwareId('media', await sha256('picture:https://cdn.example.com/led.jpg')),
+    );
+    expect(server.table('media').has(merchantMedia)).toBe(true);
+
+    // A record the shop refuses (a name too long) takes its media deletes out with it.
+    const m2 = await shopwareId('media', image(2).sha256);
+    const refused = lamp({ name: 'x'.repeat(300), categories, media: [image(1, 0)], variants: [] });
+    const [failed] = await mirror.write([upsert('LMP-1', refused, 'update')]);
+    expect(failed).toMatchObject({ ok: false });
+    expect(server.table('media').has(m2)).toBe(true);
+    expect(server.rows('product_media').some((m) => m.mediaId === m2)).toBe(true);
+    // Its next run (the name fixed) detaches and deletes it together.
+    const [fixed] = await mirror.write([upsert('LMP-1', { ...refused, name: 'LED lamp' }, 'update')]);
+    expect(fixed).toMatchObject({ ok: true, action: 'updated' });
+    expect(server.table('media').has(m2)).toBe(false);
+    expect(server.invalid.filter((e) => !e.pointer.endsWith('/name'))).toEqual([]);
   });
 
   it('shares one media entity between a category picture and a product image with the same bytes, uploaded once', async () => {
@@ -410,6 +492,12 @@ describe('the Shopware adapter against the Admin API contract', () => {
     expect(gone).toMatchObject({ ok: true, action: 'deactivated', ids: null });
     expect(product('LMP-2')).toBeUndefined();
     expect(server.rows('product')).toHaveLength(4);
+    // Its images are LMP-1's too: they stay. Deleted with the last product showing them, they go.
+    expect(server.rows('media')).toHaveLength(3);
+    await remove.mirror.write([upsert('LMP-3', lamp({ media: [image(7, 0)], variants: [] }))]);
+    await remove.mirror.write([deactivate('LMP-3')]);
+    expect(server.table('media').has(await shopwareId('media', image(7).sha256))).toBe(false);
+    expect(server.rows('media')).toHaveLength(3);
   });
 
   it('writes a draft inactive', async () => {

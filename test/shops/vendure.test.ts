@@ -52,6 +52,8 @@ const linkFetches: string[] = [];
 /** What the connector's picture revalidation says (WriteContext.categoryPictureChanged), and the URLs reported sent. */
 let pictureChanged: ((url: string) => Promise<boolean>) | undefined;
 const picturesSent: string[] = [];
+/** The mirror's answer to WriteContext.mediaShownElsewhere (unset: the adapter retires no product image). */
+let shownElsewhere: ((hashes: string[], skus: string[]) => Promise<Set<string>>) | undefined;
 
 async function write(records: UpsertRecord[], known: (TargetIds | null)[] = [], map = mapping) {
   const targets: TargetRecord[] = records.map((record, index) => ({
@@ -77,6 +79,7 @@ async function write(records: UpsertRecord[], known: (TargetIds | null)[] = [], 
     },
     idsOf: async () => new Map(),
     referencing: async () => [],
+    ...(shownElsewhere ? { mediaShownElsewhere: shownElsewhere } : {}),
     ...(pictureChanged
       ? {
           categoryPictureChanged: pictureChanged,
@@ -384,6 +387,65 @@ describe('writing products into Vendure', () => {
     ).toEqual(['Angebote']);
     const removed = await read(`query($id: ID!) { productVariant(id: $id) { id } }`, { id: ids.variants['NYM-400-3'] });
     expect(removed.productVariant).toBeNull();
+  });
+
+  it("deletes a replaced product image's asset once no product shows it, also after a delete that failed, and never twice", async () => {
+    // A stand-in for the connector's mirror: the images each SKU's ids name.
+    const mirror = new Map<string, TargetIds>();
+    shownElsewhere = async (hashes, skus) =>
+      new Set(
+        hashes.filter((sha) => [...mirror].some(([sku, ids]) => !skus.includes(sku) && ids.media && sha in ids.media)),
+      );
+    const assetOf = async (id: string | undefined) =>
+      (await read(`query($id: ID!) { asset(id: $id) { id } }`, { id })).asset;
+    const saved = adapter;
+    try {
+      const [a, b, c] = [png(31, 41, 59), png(26, 53, 58), png(97, 93, 23)].map((bytes, i) =>
+        image(bytes, `img-${i}.png`, i),
+      );
+      const withImages = (...refs: (typeof a)[]) => ({
+        ...cableMaster('VEN-IMG', taxId),
+        variants: [],
+        media: refs.map((ref, i) => ({ ...ref!, position: i })),
+      });
+      const put = async (sku: string, product: Product, op: 'create' | 'update') => {
+        const ids = okIds(await writeOne(upsert(sku, product, op), mirror.get(sku) ?? null));
+        mirror.set(sku, ids);
+        return ids;
+      };
+      const one = await put('VEN-IMG-1', withImages(a, b), 'create');
+      await put('VEN-IMG-2', withImages(b), 'create');
+      const assetB = one.media?.[b!.sha256];
+      // B replaced by C on the first product: the second still shows B, so it stays.
+      await put('VEN-IMG-1', withImages(a, c), 'update');
+      expect(await assetOf(assetB)).not.toBeNull();
+      // The second lets go of B: nothing shows it, so it goes.
+      await put('VEN-IMG-2', withImages(), 'update');
+      expect(await assetOf(assetB)).toBeNull();
+      expect(await assetOf(one.media?.[a!.sha256])).not.toBeNull();
+
+      // Vendure does not answer the delete of C (replaced by nothing): the record fails, retryably,
+      // its mirror ids stay, and the asset, off the product, is still in the library.
+      const assetC = mirror.get('VEN-IMG-1')?.media?.[c!.sha256];
+      const failing = countingAdapter(new Set(['DeleteImageAssets']));
+      adapter = failing.adapter;
+      const [failed] = await write([upsert('VEN-IMG-1', withImages(a), 'update')], [mirror.get('VEN-IMG-1')!]);
+      expect(failed).toMatchObject({ ok: false, field: 'product.media', retryable: true });
+      expect(await assetOf(assetC)).not.toBeNull();
+      // The next run finds it by the old ids and deletes it; the run after that deletes nothing.
+      const counted = countingAdapter();
+      adapter = counted.adapter;
+      await put('VEN-IMG-1', withImages(a), 'update');
+      expect(await assetOf(assetC)).toBeNull();
+      const from = counted.operations.length;
+      await put('VEN-IMG-1', withImages(a), 'update');
+      expect(counted.operations.slice(from).filter((op) => ['ImageAsset', 'DeleteImageAssets'].includes(op))).toEqual(
+        [],
+      );
+    } finally {
+      adapter = saved;
+      shownElsewhere = undefined;
+    }
   });
 
   it("makes a category's picture its collection's featured asset once, not again, and removes it when gone", async () => {

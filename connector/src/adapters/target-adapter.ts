@@ -153,6 +153,12 @@ export interface WriteContext {
    * of the write itself are asked (tests).
    */
   mastersByMpn?(numbers: string[]): Promise<Map<string, string[]>>;
+  /**
+   * The image hashes among `hashes` that a product of the mirror other than `skus` shows (its
+   * `TargetIds.media`): an adapter whose shop shares one asset between products with the same
+   * bytes deletes an image's asset only when none does. Absent: never delete (tests, older callers).
+   */
+  mediaShownElsewhere?(hashes: string[], skus: string[]): Promise<Set<string>>;
 }
 
 export interface TargetProbe {

@@ -161,6 +161,27 @@ export class MirrorStore {
     return found;
   }
 
+  /**
+   * The image hashes among `hashes` that a product of the mirror other than `skus` shows
+   * (`target_media`, connector migration 0004, kept by triggers from the rows' `ids.media`): one range of
+   * the primary key per hash.
+   */
+  async mediaShownElsewhere(hashes: string[], skus: string[]): Promise<Set<string>> {
+    const shown = new Set<string>();
+    for (const chunk of jsonChunks(hashes)) {
+      const { results } = await this.db
+        .prepare(
+          `SELECT DISTINCT sha256 FROM target_media
+           WHERE key_id = ?1 AND sha256 IN (SELECT value FROM json_each(?2))
+             AND sku NOT IN (SELECT value FROM json_each(?3))`,
+        )
+        .bind(this.keyId, chunk, JSON.stringify(skus))
+        .all<{ sha256: string }>();
+      for (const r of results) shown.add(r.sha256);
+    }
+    return shown;
+  }
+
   async findBatch(batchId: string): Promise<MirrorBatch | null> {
     const row = await this.db
       .prepare('SELECT body_sha256, answer FROM target_batches WHERE key_id = ?1 AND batch_id = ?2')

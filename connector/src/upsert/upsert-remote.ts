@@ -147,6 +147,7 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
     idsOf: (skus) => mirror.idsOf(skus),
     referencing: (skus) => mirror.referencing(skus),
     mastersByMpn: (numbers) => mirror.mastersByMpn(numbers),
+    mediaShownElsewhere: (hashes, skus) => mirror.mediaShownElsewhere(hashes, skus),
   };
   for (let i = 0; i < toSend.length; i += adapter.batchSize) {
     const chunk = toSend.slice(i, i + adapter.batchSize);

@@ -167,11 +167,34 @@ export function shopResolvers(state: ShopState) {
     },
     productDelete: ({ input }: Args) => {
       const { id } = input as { id: string };
-      if (!state.products.delete(id)) {
+      const product = state.products.get(id);
+      if (!product) {
         return { deletedProductId: null, shop: {}, userErrors: [{ field: ['id'], message: 'Product does not exist' }] };
       }
+      state.products.delete(id);
       for (const collection of state.collections.values()) collection.productIds.delete(id);
+      // The schema's productDelete: "Product media (images, videos) that are not referenced by other products" go too.
+      for (const media of product.media) if (!state.mediaShown(media.id)) state.media.delete(media.id);
       return { deletedProductId: id, shop: {}, userErrors: [] };
+    },
+    fileDelete: ({ fileIds }: Args) => {
+      const ids = fileIds as string[];
+      // Refused as a whole when one file does not exist (nothing is deleted then).
+      const missing = ids.findIndex((id) => !state.media.has(id));
+      if (missing >= 0)
+        return {
+          deletedFileIds: null,
+          userErrors: [
+            { field: ['fileIds', String(missing)], message: 'File does not exist', code: 'FILE_DOES_NOT_EXIST' },
+          ],
+        };
+      for (const id of ids) {
+        state.media.delete(id);
+        // "the mutation automatically removes those references" (the schema's fileDelete).
+        for (const product of state.products.values()) product.media = product.media.filter((m) => m.id !== id);
+      }
+      state.deletedFiles.push(...ids);
+      return { deletedFileIds: ids, userErrors: [] };
     },
     metafieldsSet: ({ metafields }: Args) => {
       const inputs = metafields as Args[];

@@ -67,6 +67,8 @@ export class ShopState {
     fixed: Map<string, string>;
     breaks: Map<string, { minimumQuantity: number; price: string }[]>;
   } | null = null;
+  /** The files `fileDelete` deleted, in order. */
+  deletedFiles: string[] = [];
   /** Everything ever made, for "a second run makes nothing". */
   made = { products: 0, variants: 0, media: 0, collections: 0, collectionImages: 0 };
   private nextId = 1000;
@@ -109,6 +111,16 @@ export class ShopState {
       options: (input.optionValues as { optionName: string; name: string }[]).map((o) => ({ ...o })),
       metafields: new Map(),
     };
+  }
+
+  /** Whether a product shows the file. */
+  mediaShown(id: string): boolean {
+    return [...this.products.values()].some((product) => product.media.some((media) => media.id === id));
+  }
+
+  /** Files in the library that no product shows. */
+  unshownMedia(): string[] {
+    return [...this.media.keys()].filter((id) => !this.mediaShown(id));
   }
 
   productByHandle(handle: string): ShopProduct | undefined {

@@ -379,6 +379,13 @@ export class ShopwareContractServer {
     }
     const row = table(entity).get(key);
     table(entity).delete(key);
+    if (entity === 'media') {
+      // Shopware's foreign keys: product media go with their media, a category's or manufacturer's is set null.
+      for (const [k, r] of table('product_media')) if (r.mediaId === key) table('product_media').delete(k);
+      for (const e of ['category', 'product_manufacturer'])
+        for (const r of table(e).values()) if (r.mediaId === key) r.mediaId = null;
+      return;
+    }
     if (entity !== 'product' || !row) return;
     for (const child of [...table('product').values()].filter((p) => p.parentId === key))
       this.cascade(table, 'product', String(child.id));

@@ -16,6 +16,7 @@ import { codeUnits } from '../unit-codes';
 import { createMedusaApi, type MedusaApi, MedusaRefusal, query } from './medusa-api';
 import { verifyCategories } from './medusa-assets';
 import { idsOf, type MedusaProduct, productsByExternalId } from './medusa-products';
+import { retireUploads } from './medusa-retire';
 import { factsOf, forgetFacts, type MedusaStore, type ShopFacts } from './medusa-facts';
 import {
   checkOwners,
@@ -313,7 +314,7 @@ export function createMedusaAdapter(config: TargetConfig, deps: AdapterDeps): Ta
       }
       outcomes.push(...(await sendCreates(creates, state)));
       outcomes.push(...(await sendUpdates(updates, state)));
-      return outcomes;
+      return retireUploads(api, records, outcomes, ctx, state.uploads);
     },
   };
 }

@@ -88,8 +88,22 @@ export const PRODUCT_SET = /* GraphQL */ `
         variants(first: 250) { nodes { id sku } }
         media(first: 100) { nodes { id } }
         metafields(namespace: "pim", first: 100) { nodes { key } }
+        pimMedia: metafield(namespace: "pim", key: "media") { value }
         collections(first: 100) { nodes { id handle } }
       }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/**
+ * Deletes files from the shop's Files library (and from wherever they are shown): only files
+ * the PIM made for a product and no longer shows (shopify-files.ts).
+ */
+export const FILE_DELETE = /* GraphQL */ `
+  mutation PimFileDelete($fileIds: [ID!]!) {
+    fileDelete(fileIds: $fileIds) {
+      deletedFileIds
       userErrors { field message code }
     }
   }
@@ -214,6 +228,7 @@ export const SHOPIFY_DOCUMENTS: Record<string, string> = {
   PRODUCTS_BY_HANDLE,
   PRODUCT_VARIANT_IDS,
   PRODUCT_SET,
+  FILE_DELETE,
   PRODUCT_ARCHIVE,
   PRODUCT_DELETE,
   METAFIELDS_SET,

@@ -1,5 +1,6 @@
 import type { TargetIds } from '../target-adapter';
 import { PRODUCT_VARIANT_IDS, PRODUCTS_BY_HANDLE, VARIANTS_BY_SKU } from './shopify-documents';
+import { mediaMarker } from './shopify-files';
 import { graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
 import { handleOf } from './shopify-product-input';
 import { TargetError } from '../target-adapter';
@@ -18,14 +19,13 @@ export type Found = { owner: 'pim'; ids: TargetIds } | { owner: 'shop'; reason: 
 const quoted = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
 function idsOf(product: ProductIdsNode): TargetIds {
-  let media: Record<string, string> = {};
-  try {
-    const parsed = JSON.parse(product.pimMedia?.value ?? '{}');
-    if (parsed && typeof parsed === 'object') media = parsed as Record<string, string>;
-  } catch {
-    // A hand-edited marker: images are matched again from scratch.
-  }
-  return { product: product.id, variants: {}, media, extra: { handle: product.handle } };
+  // A hand-edited marker counts as none: images are matched again from scratch.
+  return {
+    product: product.id,
+    variants: {},
+    media: mediaMarker(product.pimMedia?.value),
+    extra: { handle: product.handle },
+  };
 }
 
 function judge(sku: string, product: ProductIdsNode): Found {

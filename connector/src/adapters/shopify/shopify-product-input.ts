@@ -80,11 +80,8 @@ export function productSetPlan(
 
   const images = imagesFor(product, mapping);
   const files = images.map((ref) => ({ sha256: ref.sha256, id: known?.media?.[ref.sha256] ?? null }));
-  const mediaMap = Object.fromEntries(files.flatMap((file) => (file.id ? [[file.sha256, file.id]] : [])));
-  const marker: PimMetafield[] = [
-    { key: 'sku', type: 'single_line_text_field', value: sku },
-    { key: 'media', type: 'json', value: JSON.stringify(mediaMap) },
-  ];
+  // `pim.media` is left as the shop holds it: productSet's answer reads it, and shopify-files.ts writes it after.
+  const marker: PimMetafield[] = [{ key: 'sku', type: 'single_line_text_field', value: sku }];
   const features = featureMetafields(product, mapping);
   const keywords = (product.keywords ?? '')
     .split(/[,;]/)
@@ -110,7 +107,7 @@ export function productSetPlan(
   return {
     input,
     files,
-    metafieldKeys: new Set([...marker, ...features, ...references].map((field) => field.key)),
+    metafieldKeys: new Set(['media', ...[...marker, ...features, ...references].map((field) => field.key)]),
     referencesFrom: marker.length + features.length,
     variantMetafieldKeys,
     variantFields:

@@ -2,9 +2,10 @@ import type { Product } from '../../../../src/sync/protocol/wire';
 import type { RecordOutcome, TargetIds, TargetMapping, TargetRecord } from '../target-adapter';
 import { type CollectionContext, checkCategoryPictures, type createCollections } from './shopify-collections';
 import type { createPriceBreaks } from './shopify-price-breaks';
-import { METAFIELDS_DELETE, METAFIELDS_SET, PRODUCT_ARCHIVE, PRODUCT_DELETE, PRODUCT_SET } from './shopify-documents';
+import { METAFIELDS_DELETE, PRODUCT_ARCHIVE, PRODUCT_DELETE, PRODUCT_SET } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
 import { featureMetafields } from './shopify-features';
+import { deleteFiles, mediaMarker, settleFiles } from './shopify-files';
 import { graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
 import { handleOf, productSetPlan, recordField } from './shopify-product-input';
 import { referenceFields, withPending } from './shopify-references';
@@ -18,6 +19,7 @@ interface ProductSetAnswer {
       variants: { nodes: { id: string; sku: string | null }[] };
       media: { nodes: { id: string }[] };
       metafields: { nodes: { key: string }[] };
+      pimMedia: { value: string } | null;
       collections: { nodes: { id: string; handle: string }[] };
     } | null;
     userErrors: { field?: string[] | null; message: string; code?: string | null }[];
@@ -122,14 +124,8 @@ export async function writeProduct(
     references.pending,
   );
 
-  if (plan.files.some((file) => file.id === null)) {
-    const marked = await gql.request<{ metafieldsSet: UserErrors | null }>(METAFIELDS_SET, {
-      metafields: [
-        { ownerId: ids.product, namespace: 'pim', key: 'media', type: 'json', value: JSON.stringify(media) },
-      ],
-    });
-    failOn('product.media', marked, marked.data?.metafieldsSet);
-  }
+  // New files into the marker, replaced and removed ones out of the Files library (shopify-files.ts).
+  await settleFiles(gql, ids.product, media, known?.media ?? {}, mediaMarker(shopProduct.pimMedia?.value));
   const stale = [
     ...shopProduct.metafields.nodes
       .filter((field) => !plan.metafieldKeys.has(field.key))
@@ -158,6 +154,10 @@ export async function deactivateProduct(
 ): Promise<RecordOutcome> {
   if (!known) return { index: target.index, ok: true, ids: null, action: 'deactivated' };
   if (deps.mapping.onDeactivate === 'delete') {
+    // productDelete takes the media the product shows; a file an interrupted write took off it
+    // and did not delete yet (still in the mirror's ids) would stay, so the PIM's files go first.
+    const files = [...new Set(Object.values(known.media ?? {}))];
+    if (files.length > 0) await deleteFiles(deps.gql, files);
     const result = await deps.gql.request<{ productDelete: (UserErrors & { deletedProductId: string | null }) | null }>(
       PRODUCT_DELETE,
       { input: { id: known.product } },

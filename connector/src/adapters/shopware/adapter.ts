@@ -17,6 +17,7 @@ import { shopwareId } from './ids';
 import { uploadMissingMedia } from './media';
 import { readCategoryPictures } from './pictures';
 import { OWNED, PlanError, planProduct, type RecordPlan } from './plan';
+import { type Dropped, retireMedia } from './retire';
 import { type OwnedItem, runSync, type SyncFailure } from './sync';
 
 /**
@@ -173,6 +174,23 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
       const items: OwnedItem[] = [];
       const plans = new Map<number, RecordPlan>();
       const deactivated = new Map<number, TargetIds | null>();
+      const planCtx = {
+        ...context,
+        mapping,
+        exists: (id: string) => exists.has(id),
+        referencedId,
+        refusedUrl: ctx.refusedUrl,
+      };
+      // The images a record showed (its previous product, its mirror ids) and no longer shows: retire.ts.
+      const dropped: Dropped[] = [];
+      const drop = (r: TargetRecord, before: RecordPlan | null, now: RecordPlan | null) => {
+        const kept = new Set([...(now?.media.values() ?? [])].map((m) => m.mediaId));
+        const held = [...(before?.media.values() ?? [])].map((m) => m.mediaId);
+        for (const mediaId of new Set([...held, ...Object.values(r.known?.media ?? {})]))
+          if (!kept.has(mediaId)) dropped.push({ owner: r.index, mediaId });
+      };
+      const previousPlan = (r: TargetRecord) =>
+        r.previous ? planProduct(r.record.sku, r.previous, planCtx).catch(() => null) : Promise.resolve(null);
       for (const r of records) {
         if (failures.has(r.index)) continue;
         const masterId = derived.get(r.record.sku) as string;
@@ -182,6 +200,7 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
             deactivated.set(r.index, null);
             continue;
           }
+          if (mapping.onDeactivate === 'delete') drop(r, await previousPlan(r), null);
           const ids = [held.product, ...Object.values(held.variants)];
           for (const id of ids) {
             items.push(
@@ -194,17 +213,11 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
           continue;
         }
         try {
-          const planCtx = {
-            ...context,
-            mapping,
-            exists: (id: string) => exists.has(id),
-            referencedId,
-            refusedUrl: ctx.refusedUrl,
-          };
           const plan = await planProduct(r.record.sku, r.record.product, { ...planCtx, pictureSha });
           plans.set(r.index, plan);
           for (const item of plan.items) items.push({ ...item, action: 'upsert', owner: r.index });
-          const before = r.previous ? await planProduct(r.record.sku, r.previous, planCtx).catch(() => null) : null;
+          const before = await previousPlan(r);
+          drop(r, before, plan);
           for (const entity of OWNED) {
             const now = plan.owned.get(entity) as Map<string, Record<string, unknown>>;
             const held = new Map(before?.owned.get(entity) ?? []);
@@ -219,6 +232,7 @@ export function createShopwareAdapter(config: TargetConfig, deps: AdapterDeps): 
         }
       }
 
+      items.push(...(await retireMedia(client, items, dropped)));
       for (const [index, failure] of await runSync(client, items)) failures.set(index, failure);
       const uploads = [...plans].filter(([index]) => !failures.has(index));
       for (const [index, failure] of await uploadMissingMedia(client, uploads, records, pictures, ctx.linkBytes))

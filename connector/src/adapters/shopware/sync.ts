@@ -33,6 +33,8 @@ const DELETE_ORDER: OpName[] = [
   'product_media',
   'product_translation',
   'product',
+  // Last: the product media and products let go of it first (retire.ts).
+  'media',
 ];
 const UPSERT_ORDER: OpName[] = [
   'media',

@@ -6,6 +6,7 @@ import { codeUnits } from '../unit-codes';
 import { createCatalog } from './vendure-catalog';
 import { createVendureClient } from './vendure-client';
 import type { ShopProduct } from './vendure-variants';
+import { retireProductImages } from './vendure-retire';
 import { findProducts, PRODUCT_BY_SKU, writeRecords } from './vendure-write';
 
 /**
@@ -172,7 +173,8 @@ export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps): T
         taxRates: taxRates(answer),
         pictures: new Map(),
       };
-      const outcomes = await writeRecords(writeDeps, records, await findProducts(client, records));
+      const written = await writeRecords(writeDeps, records, await findProducts(client, records));
+      const outcomes = await retireProductImages(client, records, written, ctx);
       if (outcomes.some((o) => !o.ok)) forget();
       return outcomes;
     },

@@ -115,7 +115,7 @@ export async function writeRecord(
 ): Promise<RecordOutcome> {
   const { record, index } = target;
   return refusalsAsOutcome(index, async () => {
-    if (record.op === 'deactivate') return await deactivate(deps, index, record.sku, shop);
+    if (record.op === 'deactivate') return await deactivate(deps, index, record.sku, shop, target.known?.media);
     if (!shop) await refuseShopOwned(deps.client, record.sku, record.product);
     const prepared = await prepareUpsert(deps, record.sku, record.product, target.known);
     const ids = await applyUpsert(deps, shop, prepared);
@@ -508,6 +508,7 @@ async function deactivate(
   index: number,
   sku: string,
   shop: ShopProduct | null,
+  media: Record<string, string> | undefined,
 ): Promise<RecordOutcome> {
   if (!shop) return { index, ok: true, ids: null, action: 'deactivated' };
   if (deps.ctx.mapping.onDeactivate === 'disable') {
@@ -515,7 +516,8 @@ async function deactivate(
       (await deps.client.query<{ updateProduct: object }>(UPDATE_PRODUCT, { input: { id: shop.id, enabled: false } }))
         .updateProduct,
     );
-    return { index, ok: true, ids: idsOf(shop, {}), action: 'deactivated' };
+    // A disabled product still shows its images: they stay in its ids, so no other product's write retires them.
+    return { index, ok: true, ids: idsOf(shop, {}, media), action: 'deactivated' };
   }
   // Vendure deletes softly and keeps the custom field: freed first, so the SKU can come back as a new product.
   await deps.client.query(UPDATE_PRODUCT, { input: { id: shop.id, customFields: { pimSku: null } } });

@@ -1,0 +1,94 @@
+import { FILE_DELETE, METAFIELDS_SET } from './shopify-documents';
+import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
+import { graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
+
+/**
+ * The files the PIM made for a product, and their end (docs/shops-shopify.md "Files").
+ *
+ * productSet takes an image off a product but leaves its file in the shop's Files library, so a
+ * replaced or removed picture would stay there for ever. The PIM's marker of its own files is the
+ * product's `pim.media` metafield (image hash -> file id, JSON), as the mirror's `TargetIds.media`:
+ * only a file named there is ever deleted, never one the merchant added. A file is the PIM's
+ * for one product only (the adapter never links one product's file to another, and a collection's
+ * image is its own `Image`, not a file), so once that product no longer shows it, nothing of the
+ * PIM does.
+ *
+ * Nothing is lost to a crash: productSet leaves `pim.media` as it was and its answer reads it, so
+ * the files an earlier, interrupted write made or retired are known; the retired ones stay in the
+ * marker (as `retired:<id>`) until `fileDelete` has taken them, and a failed delete fails the
+ * record, whose mirror row (with the old ids) is then kept, so the next run deletes them.
+ */
+const RETIRED = 'retired:';
+
+/** `pim.media` as written: hash -> file id (and `retired:<id>` -> id); a hand-edited value counts as none. */
+export function mediaMarker(value: string | null | undefined): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(value ?? '{}');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+  } catch {
+    return {};
+  }
+}
+
+const sameMarker = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, id]) => b[key] === id);
+
+async function setMarker(gql: ShopifyGraphql, productId: string, marker: Record<string, string>) {
+  const result = await gql.request<{ metafieldsSet: UserErrors | null }>(METAFIELDS_SET, {
+    metafields: [{ ownerId: productId, namespace: 'pim', key: 'media', type: 'json', value: JSON.stringify(marker) }],
+  });
+  failOn('product.media', result, result.data?.metafieldsSet);
+}
+
+type FileDeleteAnswer = {
+  fileDelete: { deletedFileIds: string[] | null; userErrors: { message: string; code?: string | null }[] } | null;
+};
+
+/** A file being processed can be deleted a moment later; other refusals wait for the next run. */
+const LATER = new Set(['FILE_LOCKED', 'NON_READY_STATE']);
+
+/** Deletes the files; one already gone (a crash after its delete, or the merchant) counts as deleted. */
+export async function deleteFiles(gql: ShopifyGraphql, ids: string[]): Promise<void> {
+  const result = await gql.request<FileDeleteAnswer>(FILE_DELETE, { fileIds: ids });
+  const payload = result.data?.fileDelete;
+  if (!payload)
+    throw new RecordFailure('product.media', graphqlErrorText(result.errors) || 'the shop refused the delete');
+  const errors = payload.userErrors;
+  if (errors.length === 0) return;
+  if (errors.every((error) => error.code === 'FILE_DOES_NOT_EXIST')) {
+    // The shop refuses the whole list for one missing file: the others go one by one.
+    if (ids.length > 1) for (const id of ids) await deleteFiles(gql, [id]);
+    return;
+  }
+  throw new RecordFailure(
+    'product.media',
+    `the shop kept a replaced image file: ${errors.map((error) => error.message).join('; ')}`,
+    errors.some((error) => LATER.has(error.code ?? '')),
+  );
+}
+
+/**
+ * After productSet: `media` (hash -> file id) is what the product shows now; every other file of
+ * the mirror's ids (`known`) or of the marker productSet's answer read is retired, deleted, and
+ * the marker ends as `media`. Requests only when something changed: none for a product whose
+ * files are as before, one `metafieldsSet` for new files, and for retired ones the marker with
+ * them, `fileDelete`, the marker without them.
+ */
+export async function settleFiles(
+  gql: ShopifyGraphql,
+  productId: string,
+  media: Record<string, string>,
+  known: Record<string, string>,
+  marker: Record<string, string>,
+): Promise<void> {
+  const shown = new Set(Object.values(media));
+  const retired = [...new Set([...Object.values(known), ...Object.values(marker)])].filter((id) => !shown.has(id));
+  const pending = { ...media, ...Object.fromEntries(retired.map((id) => [`${RETIRED}${id}`, id])) };
+  if (!sameMarker(pending, marker)) await setMarker(gql, productId, pending);
+  if (retired.length === 0) return;
+  await deleteFiles(gql, retired);
+  await setMarker(gql, productId, media);
+}
