@@ -7,10 +7,11 @@ import { scopeSubtreeSql } from './product-scope';
  * Counts narrowed to a member's product scope (docs/teams.md, "Counts"). The stored counters
  * (`catalogs.product_count`, `categories.product_count`, `completeness_counts`) are the
  * company's; a member limited to category subtrees sees counts of their products only. A
- * catalog in the scope is whole, so its counters are used as they are; everything else is
- * counted from the member's products, found through the subtree's placements
- * (`product_categories_category_idx`): the cost grows with the member's scope, never with the
- * catalog or the company.
+ * catalog in the scope is whole, so its counters are used as they are. The catalog and category
+ * counts of the scoped subtrees are counters too, kept per **scope set** (the company's set of
+ * scoped root categories, shared by the members with the same roots) by the triggers of
+ * migration 0083: read by primary key, whatever the scope's size. The completeness counts are
+ * still made from the member's products (below).
  */
 type Scoped = Pick<Caller, 'companyId'> & Partial<Pick<Caller, 'productScope'>>;
 
@@ -20,18 +21,36 @@ export function narrowingScope(caller: Scoped, catalogId: string): ProductScope 
   return scope && !scope.catalogIds.includes(catalogId) ? scope : null;
 }
 
+/** A scope set's key: its root categories, sorted and joined (migration 0083). */
+function scopeSetKey(scope: ProductScope): string {
+  return [...new Set(scope.categoryIds)].sort().join(',');
+}
+
 /**
- * The masters placed in the scope's subtrees, of catalogs the scope does not name, as
- * `SELECT id, catalog_id` (distinct: a master placed twice in the subtree is one). Empty
- * without category scopes.
+ * The id of the scope set of `scope`'s categories, made (and counted, trigger
+ * `scope_sets_rebuild`) on the first count of a new set: that one count costs what the scope's
+ * products cost to read; every later one reads the kept counters. Each step may be repeated
+ * (a first count interrupted, or two at once): the set is counted once, by the step that finds
+ * it not built, with every root inserted before it.
  */
-function placedMastersSql(scope: ProductScope, companyId: string, catalogId?: string) {
-  return sql`SELECT DISTINCT p.id, p.catalog_id FROM product_categories pc
-    CROSS JOIN products p ON p.id = pc.product_id
-    WHERE pc.category_id IN (${scopeSubtreeSql(scope, companyId)})
-      AND p.company_id = ${companyId} AND p.parent_id IS NULL
-      AND p.catalog_id NOT IN (SELECT value FROM json_each(${JSON.stringify(scope.catalogIds)}))
-      ${catalogId ? sql`AND p.catalog_id = ${catalogId}` : sql``}`;
+async function scopeSetId(db: Database, companyId: string, scope: ProductScope): Promise<number> {
+  const key = scopeSetKey(scope);
+  const find = () =>
+    db.all<{ id: number }>(
+      sql`SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key} AND built = 1`,
+    );
+  const [found] = await find();
+  if (found) return found.id;
+  const setOf = sql`(SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key})`;
+  await db.run(sql`INSERT INTO scope_sets (company_id, key) VALUES (${companyId}, ${key}) ON CONFLICT DO NOTHING`);
+  // a root of another company (or deleted since) covers nothing, as in scopeSubtreeSql
+  await db.run(sql`INSERT OR IGNORE INTO scope_set_roots (set_id, category_id)
+    SELECT ${setOf}, id FROM categories
+    WHERE company_id = ${companyId} AND id IN (SELECT value FROM json_each(${JSON.stringify(scope.categoryIds)}))`);
+  await db.run(sql`UPDATE scope_sets SET stale = 1 WHERE id = ${setOf} AND built = 0`);
+  const [made] = await find();
+  if (!made) throw new Error('scope set not built');
+  return made.id;
 }
 
 /**
@@ -42,9 +61,9 @@ export async function scopedCatalogCounts(db: Database, caller: Scoped): Promise
   const scope = caller.productScope;
   if (!scope) return null;
   if (!scope.categoryIds.length) return new Map();
+  const setId = await scopeSetId(db, caller.companyId, scope);
   const rows = await db.all<{ catalog_id: string; n: number }>(sql`
-    SELECT m.catalog_id, count(*) + coalesce(sum((SELECT count(*) FROM products v WHERE v.parent_id = m.id)), 0) AS n
-    FROM (${placedMastersSql(scope, caller.companyId)}) m GROUP BY m.catalog_id`);
+    SELECT catalog_id, masters + variants AS n FROM scope_set_counts WHERE set_id = ${setId}`);
   return new Map(rows.map((r) => [r.catalog_id, Number(r.n)]));
 }
 
@@ -71,11 +90,9 @@ export async function scopedCategoryCounts(
   const scope = narrowingScope(caller, catalogId);
   if (!scope) return null;
   if (!scope.categoryIds.length) return new Map();
+  const setId = await scopeSetId(db, caller.companyId, scope);
   const rows = await db.all<{ category_id: string; n: number }>(sql`
-    SELECT pc.category_id, count(*) AS n
-    FROM (${placedMastersSql(scope, caller.companyId, catalogId)}) m
-    CROSS JOIN product_categories pc ON pc.product_id = m.id
-    GROUP BY pc.category_id`);
+    SELECT category_id, n FROM scope_set_category_counts WHERE set_id = ${setId} AND catalog_id = ${catalogId} AND n > 0`);
   return new Map(rows.map((r) => [r.category_id, Number(r.n)]));
 }
 
