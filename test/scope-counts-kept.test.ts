@@ -4,7 +4,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
 import { addCategory, deleteCategory, moveCategory } from '../src/catalog/categories';
 import { deleteProduct, updateProduct } from '../src/catalog/products';
-import { scopedCatalogCounts, scopedCategoryCounts } from '../src/db/scope-counts';
+import {
+  type CountRow,
+  countedCompletenessCounts,
+  scopedCatalogCounts,
+  scopedCategoryCounts,
+  scopedCompletenessCounts,
+} from '../src/db/scope-counts';
+import { call } from './helpers/http';
+import { waitForJob } from './helpers/completeness';
 import type { ProductScope } from '../src/kernel/caller';
 
 /**
@@ -12,7 +20,8 @@ import type { ProductScope } from '../src/kernel/caller';
  * counts made from the member's products the slow way (the queries the counters replaced), after
  * every write of a random sequence: products created and deleted, placed in and out of the
  * subtrees, in two categories of one subtree and in two subtrees of one member, variants added
- * and removed, categories added, moved and deleted.
+ * and removed, their scores changed (a channel requiring a GTIN and a description), categories
+ * added, moved and deleted. Counts, category counts and the completeness counters alike.
  */
 
 /** The slow way: the scope's subtrees walked down, its masters found through their placements. */
@@ -67,7 +76,30 @@ beforeAll(async () => {
     }
     tree.set(catalogId, ids);
   }
+  // a channel whose two requirements give scores of 0, 50 and 100 and missing labels
+  const added = await call('POST', '/api/Catalog/AddChannel', {
+    cookie: session.cookie,
+    body: {
+      name: 'Scored',
+      languages: ['deu'],
+      requirements: [
+        { kind: 'field', field: 'gtin' },
+        { kind: 'field', field: 'description' },
+      ],
+    },
+  });
+  expect(added.status, added.text).toBe(200);
+  expect((await waitForJob(session.cookie, added.json.jobId)).state).toBe('succeeded');
 }, 60_000);
+
+/** A valid GTIN-13 for n (check digit computed). */
+function gtin(n: number): string {
+  const body = `40${String(n).padStart(10, '0')}`;
+  const sum = [...body].reverse().reduce((acc, d, i) => acc + Number(d) * (i % 2 === 0 ? 3 : 1), 0);
+  return body + String((10 - (sum % 10)) % 10);
+}
+
+const sorted = (rows: CountRow[]) => rows.map((r) => `${r.channelKey}/${r.lang}/${r.item}=${r.n}`).sort();
 
 async function expectKept(scopes: ProductScope[]) {
   for (const scope of scopes) {
@@ -84,6 +116,9 @@ async function expectKept(scopes: ProductScope[]) {
         await slowCategoryCounts(session.companyId, scope.categoryIds, catalogId),
       );
     }
+    expect(sorted((await scopedCompletenessCounts(db(), caller)) ?? []), `scores of ${scope.categoryIds}`).toEqual(
+      sorted(await countedCompletenessCounts(db(), session.companyId, scope)),
+    );
   }
 }
 
@@ -104,6 +139,12 @@ describe('the kept counts of scoped members', () => {
     const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
     const masters: { id: string; catalogId: string }[] = [];
     const variants: string[] = [];
+    let made = 0;
+    /** No GTIN, no description, or both: scores 0, 50 or 100 and their missing labels. */
+    const someFields = () => ({
+      gtin: next() < 0.5 ? gtin(++made) : null,
+      description: next() < 0.5 ? 'Described' : null,
+    });
     const somePlaces = (catalogId: string) => {
       const categories = tree.get(catalogId)!;
       const n = Math.floor(next() * 4);
@@ -113,20 +154,37 @@ describe('the kept counts of scoped members', () => {
     // products made before the first count: the set's first count makes its counters
     for (let i = 0; i < 12; i++) {
       const catalogId = pick(catalogs);
-      const made = await makeProduct(session.tenant, catalogId, { categoryIds: somePlaces(catalogId) });
-      masters.push({ id: made.productId, catalogId });
+      const product = await makeProduct(session.tenant, catalogId, {
+        categoryIds: somePlaces(catalogId),
+        ...someFields(),
+      });
+      masters.push({ id: product.productId, catalogId });
     }
     await expectKept(scopes.slice(0, 3));
 
     const steps: Record<string, () => Promise<unknown>> = {
       async create() {
         const catalogId = pick(catalogs);
-        const made = await makeProduct(session.tenant, catalogId, { categoryIds: somePlaces(catalogId) });
-        masters.push({ id: made.productId, catalogId });
+        const product = await makeProduct(session.tenant, catalogId, {
+          categoryIds: somePlaces(catalogId),
+          ...someFields(),
+        });
+        masters.push({ id: product.productId, catalogId });
       },
       async variant() {
         const master = pick(masters);
-        variants.push((await makeProduct(session.tenant, master.catalogId, { parentId: master.id })).productId);
+        variants.push(
+          (await makeProduct(session.tenant, master.catalogId, { parentId: master.id, ...someFields() })).productId,
+        );
+      },
+      async rescore() {
+        const master = pick(masters);
+        await updateProduct(db(), actor, {
+          departmentId: session.departmentId,
+          catalogId: master.catalogId,
+          productId: master.id,
+          ...someFields(),
+        });
       },
       async place() {
         const master = pick(masters);
@@ -189,6 +247,7 @@ describe('the kept counts of scoped members', () => {
       ['create', 4],
       ['variant', 3],
       ['place', 5],
+      ['rescore', 2],
       ['deleteMaster', 1],
       ['deleteVariant', 1],
       ['moveCategory', 2],

@@ -121,13 +121,46 @@ export interface CountRow {
 }
 
 /**
- * The rows `completeness_counts` would hold if the company had only the member's products:
- * counted from the score rows of the masters in scope and of their variants (primary-key seeks
- * of `completeness` and `variant_completeness`), so its cost grows with the scope.
+ * The rows `completeness_counts` would hold if the company had only the member's products. A
+ * scope of category subtrees only reads its set's kept counters (`scope_set_completeness`,
+ * migration 0083); a scope naming catalogs counts them from the products (below).
  */
 export async function scopedCompletenessCounts(db: Database, caller: Scoped): Promise<CountRow[] | null> {
   const scope = caller.productScope;
   if (!scope) return null;
+  if (scope.catalogIds.length) return countedCompletenessCounts(db, caller.companyId, scope);
+  if (!scope.categoryIds.length) return [];
+  const setId = await scopeSetId(db, caller.companyId, scope);
+  const rows = await db.all<CountRow>(sql`SELECT channel_key AS channelKey, lang, item, n
+    FROM scope_set_completeness WHERE set_id = ${setId}`);
+  return keptRows(rows.map((r) => ({ ...r, n: Number(r.n) })));
+}
+
+/**
+ * The kept rows as counting them would give them: a channel and language only when products
+ * (or variants) of the scope have scores there, and a missing label only while one lacks it
+ * (a kept counter stays, at 0, once its last product left).
+ */
+function keptRows(rows: CountRow[]): CountRow[] {
+  const group = (r: CountRow, item: string) => `${r.channelKey}\u0000${r.lang}\u0000${item}`;
+  const byKey = new Map(rows.map((r) => [group(r, r.item), r.n]));
+  return rows.filter((r) => {
+    if (r.item === '' || r.item === '#complete' || r.item === '#score') return (byKey.get(group(r, '')) ?? 0) > 0;
+    if (r.item === '#variants' || r.item === '#variantsComplete') return (byKey.get(group(r, '#variants')) ?? 0) > 0;
+    return r.n > 0;
+  });
+}
+
+/**
+ * The completeness rows of a scope counted from the score rows of the masters in scope and of
+ * their variants (primary-key seeks of `completeness` and `variant_completeness`), so its cost
+ * grows with the scope: a scope naming catalogs (whose masters a set does not count).
+ */
+export async function countedCompletenessCounts(
+  db: Database,
+  companyId: string,
+  scope: ProductScope,
+): Promise<CountRow[]> {
   // three terms (D1 limits a compound SELECT): the scores' totals, their missing labels, the variants'
   const rows = await db.all<{
     channelKey: number;
@@ -137,7 +170,7 @@ export async function scopedCompletenessCounts(db: Database, caller: Scoped): Pr
     complete: number;
     sum: number;
   }>(sql`
-    WITH scoped AS MATERIALIZED (${scopedMastersSql(scope, caller.companyId)}),
+    WITH scoped AS MATERIALIZED (${scopedMastersSql(scope, companyId)}),
     scores AS MATERIALIZED (SELECT c.channel_key, c.lang, c.score, c.missing FROM scoped CROSS JOIN completeness c ON c.product_key = scoped.key)
     SELECT channel_key AS channelKey, lang, '' AS item, count(*) AS n, sum(score = 100) AS complete, sum(score) AS sum
       FROM scores GROUP BY 1, 2
