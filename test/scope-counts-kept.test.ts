@@ -12,6 +12,7 @@ import {
   scopedCompletenessCounts,
 } from '../src/db/scope-counts';
 import { call } from './helpers/http';
+import { scopedMember } from './helpers/members';
 import { waitForJob } from './helpers/completeness';
 import type { ProductScope } from '../src/kernel/caller';
 
@@ -59,6 +60,7 @@ function random(seed: number) {
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
 let session: Session;
+const company = () => ({ companyId: session.companyId, departmentId: session.departmentId });
 let catalogs: string[];
 /** Per catalog, its categories (the tree is built in beforeAll and changed by the sequence). */
 const tree = new Map<string, string[]>();
@@ -133,6 +135,8 @@ describe('the kept counts of scoped members', () => {
       { catalogIds: [], categoryIds: [one![2]!, one![1]!] },
       { catalogIds: [], categoryIds: [two![0]!, two![3]!] },
     ];
+    // members holding these scopes: a set no member names is deleted when another is made
+    for (const scope of scopes) await scopedMember(session.cookie, company(), 'editor', scope);
     const actor = asActor(session.tenant);
     const deps = { db: db(), files: env.FILES };
     const next = random(33);
@@ -291,5 +295,28 @@ describe('the kept counts of scoped members', () => {
     });
     expect((await scopedCatalogCounts(db(), caller))!.get(catalogId) ?? 0).toBe(before);
     expect((await scopedCategoryCounts(db(), caller, catalogId))!.get(below) ?? 0).toBe(placedBelow);
+  });
+  it('delete a set no member names when a new one is made, and make it again when counted', async () => {
+    const [one] = catalogs.map((c) => tree.get(c)!);
+    const sets = async () =>
+      (await db().all<{ key: string }>(sql`SELECT key FROM scope_sets WHERE company_id = ${session.companyId}`)).map(
+        (r) => r.key,
+      );
+    const unnamed = { catalogIds: [], categoryIds: [one![3]!] };
+    const caller = (scope: ProductScope) => ({ companyId: session.companyId, productScope: scope });
+    await scopedCatalogCounts(db(), caller(unnamed));
+    expect(await sets()).toContain(one![3]);
+    // a member's new scope makes its set; the unnamed one goes, the members' stay
+    await scopedMember(session.cookie, company(), 'editor', { categoryIds: [one![4]!] });
+    await scopedCatalogCounts(db(), caller({ catalogIds: [], categoryIds: [one![4]!] }));
+    const kept = await sets();
+    expect(kept).toContain(one![4]);
+    expect(kept).toContain(one![0]);
+    expect(kept).not.toContain(one![3]);
+    // counted again, it is made again and exact
+    const counts = Object.fromEntries(
+      [...((await scopedCatalogCounts(db(), caller(unnamed))) ?? new Map())].filter(([, n]) => n > 0),
+    );
+    expect(counts).toEqual(await slowCatalogCounts(session.companyId, unnamed.categoryIds));
   });
 });

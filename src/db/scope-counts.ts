@@ -41,6 +41,7 @@ async function scopeSetId(db: Database, companyId: string, scope: ProductScope):
     );
   const [found] = await find();
   if (found) return found.id;
+  await dropUnusedSets(db, companyId, key);
   const setOf = sql`(SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key})`;
   await db.run(sql`INSERT INTO scope_sets (company_id, key) VALUES (${companyId}, ${key}) ON CONFLICT DO NOTHING`);
   // a root of another company (or deleted since) covers nothing, as in scopeSubtreeSql
@@ -51,6 +52,22 @@ async function scopeSetId(db: Database, companyId: string, scope: ProductScope):
   const [made] = await find();
   if (!made) throw new Error('scope set not built');
   return made.id;
+}
+
+/**
+ * Deletes the company's sets that no membership's category scope names any more (and their
+ * counters, by the foreign keys), so a scope changed or a member gone stops costing every write
+ * below its roots. Run when a new set is made: that is when scopes have changed. A set deleted
+ * while a member still needs it (a scope read before a change) is made again by the next count.
+ */
+async function dropUnusedSets(db: Database, companyId: string, keep: string) {
+  const rows = await db.all<{ userId: string; categoryId: string }>(sql`
+    SELECT user_id AS userId, value AS categoryId FROM membership_scopes WHERE company_id = ${companyId} AND kind = 'category'`);
+  const byMember = new Map<string, string[]>();
+  for (const { userId, categoryId } of rows) byMember.set(userId, [...(byMember.get(userId) ?? []), categoryId]);
+  const keys = [keep, ...[...byMember.values()].map((categoryIds) => scopeSetKey({ catalogIds: [], categoryIds }))];
+  await db.run(sql`DELETE FROM scope_sets WHERE company_id = ${companyId}
+    AND key NOT IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`);
 }
 
 /**
