@@ -136,7 +136,8 @@ describe('the kept counts of scoped members', () => {
       { catalogIds: [], categoryIds: [two![0]!, two![3]!] },
     ];
     // members holding these scopes: a set no member names is deleted when another is made
-    for (const scope of scopes) await scopedMember(session.cookie, company(), 'editor', scope);
+    for (const { categoryIds } of scopes)
+      await scopedMember(session.cookie, company(), 'editor', { categoryIds: [...categoryIds] });
     const actor = asActor(session.tenant);
     const deps = { db: db(), files: env.FILES };
     const next = random(33);
