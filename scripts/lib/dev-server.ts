@@ -161,7 +161,9 @@ export async function startDevServer(
   // wrangler refuses to start without wrangler.toml's [assets] directory: build the web app once.
   if ((options.cwd ?? ROOT) === ROOT && !existsSync(join(ROOT, 'dist', 'web', 'index.html')))
     await run('npm', ['run', 'build:web']);
-  const port = await freePort();
+  // DEV_PORT / DEV_INSPECTOR_PORT: engineers sharing one machine keep to their own port range
+  const port = process.env.DEV_PORT ? Number(process.env.DEV_PORT) : await freePort();
+  const inspector = process.env.DEV_INSPECTOR_PORT ? ['--inspector-port', process.env.DEV_INSPECTOR_PORT] : [];
   const child: ChildProcess = spawn(
     'npm',
     [
@@ -175,6 +177,7 @@ export async function startDevServer(
       String(port),
       '--persist-to',
       persistTo,
+      ...inspector,
       ...(options.args ?? []),
     ],
     { cwd: options.cwd ?? ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true },

@@ -45,6 +45,9 @@ export const DERIVED_TABLES = [
   // the feed's sequence: the target's triggers number the copied versions and events in the
   // source's order (src/db/cell-move-feed.ts); the old cell's rows are deleted after the switch
   'change_feed',
+  // a scoped member's kept counts (migration 0083): made again by the first count in the new
+  // cell, then kept by the triggers of the rows copied and deleted
+  'scope_sets',
 ];
 
 const own = (column = 'company_id') => ({ where: `${column} = ?`, bind: (c: string) => [c] });

@@ -7,10 +7,11 @@ import { scopeSubtreeSql } from './product-scope';
  * Counts narrowed to a member's product scope (docs/teams.md, "Counts"). The stored counters
  * (`catalogs.product_count`, `categories.product_count`, `completeness_counts`) are the
  * company's; a member limited to category subtrees sees counts of their products only. A
- * catalog in the scope is whole, so its counters are used as they are; everything else is
- * counted from the member's products, found through the subtree's placements
- * (`product_categories_category_idx`): the cost grows with the member's scope, never with the
- * catalog or the company.
+ * catalog in the scope is whole, so its counters are used as they are. The catalog and category
+ * counts of the scoped subtrees are counters too, kept per **scope set** (the company's set of
+ * scoped root categories, shared by the members with the same roots) by the triggers of
+ * migration 0083: read by primary key, whatever the scope's size. The completeness counts are
+ * still made from the member's products (below).
  */
 type Scoped = Pick<Caller, 'companyId'> & Partial<Pick<Caller, 'productScope'>>;
 
@@ -20,18 +21,53 @@ export function narrowingScope(caller: Scoped, catalogId: string): ProductScope 
   return scope && !scope.catalogIds.includes(catalogId) ? scope : null;
 }
 
+/** A scope set's key: its root categories, sorted and joined (migration 0083). */
+function scopeSetKey(scope: ProductScope): string {
+  return [...new Set(scope.categoryIds)].sort().join(',');
+}
+
 /**
- * The masters placed in the scope's subtrees, of catalogs the scope does not name, as
- * `SELECT id, catalog_id` (distinct: a master placed twice in the subtree is one). Empty
- * without category scopes.
+ * The id of the scope set of `scope`'s categories, made (and counted, trigger
+ * `scope_sets_rebuild`) on the first count of a new set: that one count costs what the scope's
+ * products cost to read; every later one reads the kept counters. Each step may be repeated
+ * (a first count interrupted, or two at once): the set is counted once, by the step that finds
+ * it not built, with every root inserted before it.
  */
-function placedMastersSql(scope: ProductScope, companyId: string, catalogId?: string) {
-  return sql`SELECT DISTINCT p.id, p.catalog_id FROM product_categories pc
-    CROSS JOIN products p ON p.id = pc.product_id
-    WHERE pc.category_id IN (${scopeSubtreeSql(scope, companyId)})
-      AND p.company_id = ${companyId} AND p.parent_id IS NULL
-      AND p.catalog_id NOT IN (SELECT value FROM json_each(${JSON.stringify(scope.catalogIds)}))
-      ${catalogId ? sql`AND p.catalog_id = ${catalogId}` : sql``}`;
+async function scopeSetId(db: Database, companyId: string, scope: ProductScope): Promise<number> {
+  const key = scopeSetKey(scope);
+  const find = () =>
+    db.all<{ id: number }>(
+      sql`SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key} AND built = 1`,
+    );
+  const [found] = await find();
+  if (found) return found.id;
+  await dropUnusedSets(db, companyId, key);
+  const setOf = sql`(SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key})`;
+  await db.run(sql`INSERT INTO scope_sets (company_id, key) VALUES (${companyId}, ${key}) ON CONFLICT DO NOTHING`);
+  // a root of another company (or deleted since) covers nothing, as in scopeSubtreeSql
+  await db.run(sql`INSERT OR IGNORE INTO scope_set_roots (set_id, category_id)
+    SELECT ${setOf}, id FROM categories
+    WHERE company_id = ${companyId} AND id IN (SELECT value FROM json_each(${JSON.stringify(scope.categoryIds)}))`);
+  await db.run(sql`UPDATE scope_sets SET stale = 1 WHERE id = ${setOf} AND built = 0`);
+  const [made] = await find();
+  if (!made) throw new Error('scope set not built');
+  return made.id;
+}
+
+/**
+ * Deletes the company's sets that no membership's category scope names any more (and their
+ * counters, by the foreign keys), so a scope changed or a member gone stops costing every write
+ * below its roots. Run when a new set is made: that is when scopes have changed. A set deleted
+ * while a member still needs it (a scope read before a change) is made again by the next count.
+ */
+async function dropUnusedSets(db: Database, companyId: string, keep: string) {
+  const rows = await db.all<{ userId: string; categoryId: string }>(sql`
+    SELECT user_id AS userId, value AS categoryId FROM membership_scopes WHERE company_id = ${companyId} AND kind = 'category'`);
+  const byMember = new Map<string, string[]>();
+  for (const { userId, categoryId } of rows) byMember.set(userId, [...(byMember.get(userId) ?? []), categoryId]);
+  const keys = [keep, ...[...byMember.values()].map((categoryIds) => scopeSetKey({ catalogIds: [], categoryIds }))];
+  await db.run(sql`DELETE FROM scope_sets WHERE company_id = ${companyId}
+    AND key NOT IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`);
 }
 
 /**
@@ -42,9 +78,9 @@ export async function scopedCatalogCounts(db: Database, caller: Scoped): Promise
   const scope = caller.productScope;
   if (!scope) return null;
   if (!scope.categoryIds.length) return new Map();
+  const setId = await scopeSetId(db, caller.companyId, scope);
   const rows = await db.all<{ catalog_id: string; n: number }>(sql`
-    SELECT m.catalog_id, count(*) + coalesce(sum((SELECT count(*) FROM products v WHERE v.parent_id = m.id)), 0) AS n
-    FROM (${placedMastersSql(scope, caller.companyId)}) m GROUP BY m.catalog_id`);
+    SELECT catalog_id, masters + variants AS n FROM scope_set_counts WHERE set_id = ${setId}`);
   return new Map(rows.map((r) => [r.catalog_id, Number(r.n)]));
 }
 
@@ -71,11 +107,9 @@ export async function scopedCategoryCounts(
   const scope = narrowingScope(caller, catalogId);
   if (!scope) return null;
   if (!scope.categoryIds.length) return new Map();
+  const setId = await scopeSetId(db, caller.companyId, scope);
   const rows = await db.all<{ category_id: string; n: number }>(sql`
-    SELECT pc.category_id, count(*) AS n
-    FROM (${placedMastersSql(scope, caller.companyId, catalogId)}) m
-    CROSS JOIN product_categories pc ON pc.product_id = m.id
-    GROUP BY pc.category_id`);
+    SELECT category_id, n FROM scope_set_category_counts WHERE set_id = ${setId} AND catalog_id = ${catalogId} AND n > 0`);
   return new Map(rows.map((r) => [r.category_id, Number(r.n)]));
 }
 
@@ -104,13 +138,46 @@ export interface CountRow {
 }
 
 /**
- * The rows `completeness_counts` would hold if the company had only the member's products:
- * counted from the score rows of the masters in scope and of their variants (primary-key seeks
- * of `completeness` and `variant_completeness`), so its cost grows with the scope.
+ * The rows `completeness_counts` would hold if the company had only the member's products. A
+ * scope of category subtrees only reads its set's kept counters (`scope_set_completeness`,
+ * migration 0083); a scope naming catalogs counts them from the products (below).
  */
 export async function scopedCompletenessCounts(db: Database, caller: Scoped): Promise<CountRow[] | null> {
   const scope = caller.productScope;
   if (!scope) return null;
+  if (scope.catalogIds.length) return countedCompletenessCounts(db, caller.companyId, scope);
+  if (!scope.categoryIds.length) return [];
+  const setId = await scopeSetId(db, caller.companyId, scope);
+  const rows = await db.all<CountRow>(sql`SELECT channel_key AS channelKey, lang, item, n
+    FROM scope_set_completeness WHERE set_id = ${setId}`);
+  return keptRows(rows.map((r) => ({ ...r, n: Number(r.n) })));
+}
+
+/**
+ * The kept rows as counting them would give them: a channel and language only when products
+ * (or variants) of the scope have scores there, and a missing label only while one lacks it
+ * (a kept counter stays, at 0, once its last product left).
+ */
+function keptRows(rows: CountRow[]): CountRow[] {
+  const group = (r: CountRow, item: string) => `${r.channelKey}\u0000${r.lang}\u0000${item}`;
+  const byKey = new Map(rows.map((r) => [group(r, r.item), r.n]));
+  return rows.filter((r) => {
+    if (r.item === '' || r.item === '#complete' || r.item === '#score') return (byKey.get(group(r, '')) ?? 0) > 0;
+    if (r.item === '#variants' || r.item === '#variantsComplete') return (byKey.get(group(r, '#variants')) ?? 0) > 0;
+    return r.n > 0;
+  });
+}
+
+/**
+ * The completeness rows of a scope counted from the score rows of the masters in scope and of
+ * their variants (primary-key seeks of `completeness` and `variant_completeness`), so its cost
+ * grows with the scope: a scope naming catalogs (whose masters a set does not count).
+ */
+export async function countedCompletenessCounts(
+  db: Database,
+  companyId: string,
+  scope: ProductScope,
+): Promise<CountRow[]> {
   // three terms (D1 limits a compound SELECT): the scores' totals, their missing labels, the variants'
   const rows = await db.all<{
     channelKey: number;
@@ -120,7 +187,7 @@ export async function scopedCompletenessCounts(db: Database, caller: Scoped): Pr
     complete: number;
     sum: number;
   }>(sql`
-    WITH scoped AS MATERIALIZED (${scopedMastersSql(scope, caller.companyId)}),
+    WITH scoped AS MATERIALIZED (${scopedMastersSql(scope, companyId)}),
     scores AS MATERIALIZED (SELECT c.channel_key, c.lang, c.score, c.missing FROM scoped CROSS JOIN completeness c ON c.product_key = scoped.key)
     SELECT channel_key AS channelKey, lang, '' AS item, count(*) AS n, sum(score = 100) AS complete, sum(score) AS sum
       FROM scores GROUP BY 1, 2
