@@ -61,12 +61,7 @@ const START_TAG_PREFIX = new RegExp(
   'uy',
 );
 const ATTRIBUTE = new RegExp(`(${NAME})${S}*=${S}*(?:"([^<"]*)"|'([^<']*)')`, 'gu');
-/** ASCII name characters: 1 may start a name, 2 only continue one (anything else: the regexes decide). */
-const ASCII_NAME = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  const ch = String.fromCharCode(c);
-  ASCII_NAME[c] = /[:A-Z_a-z]/.test(ch) ? 1 : /[-.0-9]/.test(ch) ? 2 : 0;
-}
+const TAG_NAME = new RegExp(NAME, 'uy');
 const END_TAG = new RegExp(`</(${NAME})${S}*>`, 'uy');
 const END_TAG_PREFIX = new RegExp(`</(?:${NAME}${S}*)?$`, 'uy');
 const PI_TARGET = new RegExp(`<\\?(${NAME})(?:${S}|\\?>)`, 'uy');
@@ -216,14 +211,14 @@ export class XmlScanner {
     if (c === 47 /* / */) return this.endTag(text, i, base, final);
     if (c === 33 /* ! */) return this.declaration(text, i, base, final);
     if (c === 63 /* ? */) return this.instruction(text, i, base, final);
-    // Most start tags are an ASCII name and `>`: read without the whole tag's regex and its captures.
+    // Most start tags are a name and `>`: matched without the whole tag's regex and its captures.
+    TAG_NAME.lastIndex = i + 1;
     let name: string | undefined;
     let attributes: Record<string, string> | null = null;
     let close = -1;
     let selfClosing = false;
-    let after = i + 1;
-    if (ASCII_NAME[c] === 1) {
-      while (ASCII_NAME[text.charCodeAt(++after)]! > 0);
+    if (TAG_NAME.test(text)) {
+      const after = TAG_NAME.lastIndex;
       const next = text.charCodeAt(after);
       if (next === 62 /* > */) close = after;
       else if (next === 47 /* / */ && text.charCodeAt(after + 1) === 62) {
