@@ -1,4 +1,4 @@
-import type { XmlTag } from './xml-scanner';
+import type { SaxesTagPlain } from 'saxes';
 
 /**
  * Text elements whose content suppliers fill with inline HTML written as markup instead of
@@ -12,8 +12,8 @@ export const MARKUP_TEXTS: ReadonlySet<string> = new Set(['DESCRIPTION_LONG', 'G
 const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The start tag as written (name with its prefix, attributes in order); `<br/>` for an empty-element tag. */
-export function startTagText(tag: XmlTag): string {
-  const attrs = Object.entries(tag.attributes)
+export function startTagText(tag: SaxesTagPlain): string {
+  const attrs = Object.entries(tag.attributes as Record<string, string>)
     .map(([name, value]) => ` ${name}="${attribute(value)}"`)
     .join('');
   return `<${tag.name}${attrs}${tag.isSelfClosing ? '/' : ''}>`;
@@ -24,7 +24,7 @@ export class InlineMarkup<T extends { text: string }> {
   private readonly open: { name: string; selfClosing: boolean }[] = [];
   constructor(readonly host: T) {}
 
-  start(tag: XmlTag): void {
+  start(tag: SaxesTagPlain): void {
     this.host.text += startTagText(tag);
     this.open.push({ name: tag.name, selfClosing: tag.isSelfClosing });
   }
