@@ -76,6 +76,11 @@ function pieceReader(body: ReadableStream<Uint8Array>): {
   } catch {
     // Not a byte stream (a body made in JavaScript): its pieces as they come.
   }
+  // `readAtLeast` is workerd's (R2 bodies have it); a byte stream elsewhere is read piece by piece.
+  if (byob && typeof byob.readAtLeast !== 'function') {
+    byob.releaseLock();
+    byob = null;
+  }
   if (byob) {
     const reader = byob;
     return {
