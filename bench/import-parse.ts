@@ -1,7 +1,8 @@
 /**
  * The import's file reading alone, in Node: the validation pass and the products pass of
  * `items()` (src/imports/records/import-items.ts) over a file on disk, through a stand-in R2
- * bucket that serves ranged bodies in 4 KiB pieces as local R2 does. No D1, no upsert: what
+ * bucket that serves ranged bodies in pieces of PIECE_BYTES, as the Worker reads local R2's
+ * (text-chunks.ts; `--chunk-bytes 4096` gives local R2's own pieces). No D1, no upsert: what
  * reading and turning the file into upsert records costs, which a CPU profile of the Worker
  * under `wrangler dev` cannot separate from local D1's work on the same thread.
  *
@@ -14,12 +15,18 @@ import { items } from '../src/imports/records/import-items';
 import { firstCheckpoint, type ImportCheckpoint } from '../src/imports/read/import-checkpoint';
 import type { ImportFormat } from '../src/imports/read/detect-format';
 import { benchArgs, positiveInt } from './lib/args';
+import { PIECE_BYTES } from '../src/imports/read/text-chunks';
 
 const args = benchArgs('npx tsx bench/import-parse.ts --file F [flags]: CPU of reading an import file, per pass', {
   file: { type: 'string', value: 'F', help: 'the file (an export kept by bench:import --keep-files)' },
   format: { type: 'string', default: 'BMEcat', value: 'F', help: 'BMEcat, BMEcat-ETIM, BMEcat12, CSV or ETIMxChange' },
   runs: { type: 'string', default: '3', value: 'N', help: 'how many times each pass runs (the figure is the fastest)' },
-  'chunk-bytes': { type: 'string', default: '4096', value: 'N', help: 'bytes per body piece (local R2 gives 4096)' },
+  'chunk-bytes': {
+    type: 'string',
+    default: String(PIECE_BYTES),
+    value: 'N',
+    help: 'bytes per body piece (the Worker reads PIECE_BYTES at a time)',
+  },
 });
 if (!args.file) throw new Error('--file is required (see --help)');
 const bytes = new Uint8Array(readFileSync(args.file));
@@ -55,8 +62,8 @@ const cp: ImportCheckpoint = {
 async function pass(readProducts: boolean): Promise<{ seconds: number; records: number }> {
   const before = process.cpuUsage();
   let records = 0;
-  for await (const item of items({ files, key: 'file', cp }, cp.at, readProducts))
-    if (item.kind === 'product') records++;
+  for await (const piece of items({ files, key: 'file', cp }, cp.at, readProducts))
+    for (const item of piece) if (item.kind === 'product') records++;
   const used = process.cpuUsage(before);
   return { seconds: (used.user + used.system) / 1e6, records };
 }

@@ -155,15 +155,16 @@ describe('the validation pass reads products without their trees', () => {
     const key = `test/shallow/${crypto.randomUUID()}`;
     await env.FILES.put(key, text);
     const out = [];
-    for await (const r of readXmlRecords(files, key, XML_START, 'utf-8', options))
-      out.push({
-        name: r.node.name,
-        line: r.node.line,
-        path: r.path,
-        ordinal: r.ordinal,
-        after: r.after,
-        children: r.node.children.length,
-      });
+    for await (const piece of readXmlRecords(files, key, XML_START, 'utf-8', options))
+      for (const r of piece)
+        out.push({
+          name: r.node.name,
+          line: r.node.line,
+          path: r.path,
+          ordinal: r.ordinal,
+          after: r.after,
+          children: r.node.children.length,
+        });
     return out;
   };
 

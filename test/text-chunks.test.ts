@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { chunkBytes, readTextChunks, utf8Length } from '../src/imports/read/text-chunks';
+import { chunkBytes, PIECE_BYTES, readTextChunks, utf8Length } from '../src/imports/read/text-chunks';
 
 /** The read windows are 8 MiB (text-chunks.ts): files here cross that boundary. */
 const WINDOW = 8 * 1024 * 1024;
@@ -70,5 +70,16 @@ describe('readTextChunks over several range windows', () => {
     await env.FILES.put(key, new Uint8Array([0x61, 0xc3]));
     await expect(readAll(key, 0, 'utf-8')).rejects.toThrow(/ends inside a character \(byte 1\)/);
     expect(await readAll(key, 2, 'utf-8')).toEqual([]);
+  });
+
+  it("reads local R2 in pieces of PIECE_BYTES (one await each), not the body's own 4 KiB, cut only at characters", async () => {
+    // 'ä' every 1,000 bytes: some pieces end inside one and carry its first byte on
+    const text = `${'a'.repeat(999)}ä`.repeat(300);
+    const key = `test/chunks-${crypto.randomUUID()}.txt`;
+    await env.FILES.put(key, new TextEncoder().encode(text));
+    const chunks = await readAll(key, 0, 'utf-8');
+    expect(chunks.map((c) => c.text).join('')).toBe(text);
+    for (const chunk of chunks.slice(0, -1)) expect(utf8Length(chunk.text)).toBeGreaterThan(PIECE_BYTES - 4);
+    expect(chunks.length).toBe(Math.ceil(utf8Length(text) / PIECE_BYTES));
   });
 });

@@ -23,7 +23,7 @@ function products(count: number) {
 
 async function readAll(key: string, from = XCHANGE_START): Promise<XChangeRecord[]> {
   const out: XChangeRecord[] = [];
-  for await (const record of readXChangeProducts(env.FILES, key, from)) out.push(record);
+  for await (const piece of readXChangeProducts(env.FILES, key, from)) out.push(...piece);
   return out;
 }
 

@@ -62,27 +62,28 @@ export async function validatePhase(run: SliceRun): Promise<PhaseOutcome> {
   let groups: (FileGroup & { position: number })[] = [];
   let entries: { sku: string; groupId: string }[] = [];
   const staged = () => [...stageGroups(run.db, run.job.id, groups), ...stagePlacements(run.db, run.job.id, entries)];
-  for await (const item of items(run, run.cp.at, false)) {
-    if (item.kind === 'group' && item.group) groups.push({ ...item.group, position: item.seq });
-    if (item.kind === 'product') next.total++;
-    if ((item.kind === 'product' || item.kind === 'group') && item.languages) {
-      const seen = (next.seenLanguages ??= {});
-      const where = item.kind === 'product' ? item.location : `group ${item.group?.groupId ?? '?'}`;
-      for (const language of languagesOfRecord(item.languages))
-        seen[language] = { count: (seen[language]?.count ?? 0) + 1, example: seen[language]?.example ?? where };
+  for await (const piece of items(run, run.cp.at, false))
+    for (const item of piece) {
+      if (item.kind === 'group' && item.group) groups.push({ ...item.group, position: item.seq });
+      if (item.kind === 'product') next.total++;
+      if ((item.kind === 'product' || item.kind === 'group') && item.languages) {
+        const seen = (next.seenLanguages ??= {});
+        const where = item.kind === 'product' ? item.location : `group ${item.group?.groupId ?? '?'}`;
+        for (const language of languagesOfRecord(item.languages))
+          seen[language] = { count: (seen[language]?.count ?? 0) + 1, example: seen[language]?.example ?? where };
+      }
+      if (item.kind === 'map') {
+        next.hasMap = true;
+        if (item.entry) entries.push(item.entry);
+      }
+      next.at = item.after;
+      if (groups.length >= 200 || entries.length >= 2000 || (item.seq % 100 === 0 && overBudget(run))) {
+        await saveCheckpoint(run, staged(), next);
+        groups = [];
+        entries = [];
+        if (overBudget(run) && movedOn(run, from)) return 'continued';
+      }
     }
-    if (item.kind === 'map') {
-      next.hasMap = true;
-      if (item.entry) entries.push(item.entry);
-    }
-    next.at = item.after;
-    if (groups.length >= 200 || entries.length >= 2000 || (item.seq % 100 === 0 && overBudget(run))) {
-      await saveCheckpoint(run, staged(), next);
-      groups = [];
-      entries = [];
-      if (overBudget(run) && movedOn(run, from)) return 'continued';
-    }
-  }
   await saveCheckpoint(run, staged(), {
     ...next,
     // Every format names its languages now: BMEcat, ETIM xChange and CSV (`name@eng` columns).
@@ -236,76 +237,77 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
     for (const groupId of await writeGroupDetails(run.db, groupScope, groups))
       warnings.add(OUTSIDE_GROUP_DATA, groupId);
   };
-  for await (const item of items(run, run.cp.at)) {
-    if (item.kind === 'group') {
-      if (texts) warnings.add(ignoredField('categories'), `group ${item.group?.groupId ?? '?'}`);
-      // The groups' further languages and data, now that their categories exist (group-details.ts).
-      else if ((item.group?.translations || item.group?.data) && !run.scope.dryRun) groupTexts.push(item.group);
-      if (groupTexts.length >= 200) {
+  for await (const piece of items(run, run.cp.at))
+    for (const item of piece) {
+      if (item.kind === 'group') {
+        if (texts) warnings.add(ignoredField('categories'), `group ${item.group?.groupId ?? '?'}`);
+        // The groups' further languages and data, now that their categories exist (group-details.ts).
+        else if ((item.group?.translations || item.group?.data) && !run.scope.dryRun) groupTexts.push(item.group);
+        if (groupTexts.length >= 200) {
+          await writeGroups(groupTexts);
+          groupTexts = [];
+        }
+        pendingAt = item.after;
+        continue;
+      }
+      if (groupTexts.length > 0) {
         await writeGroups(groupTexts);
         groupTexts = [];
       }
+      // One kind per transaction, so the checkpoint after it covers exactly what it wrote.
+      if (
+        (item.kind === 'map' && (products.length > 0 || rejections.length > 0)) ||
+        (item.kind === 'product' && placements.length + unreadableEntries.length > 0)
+      )
+        await flush(false);
+      if (item.kind === 'product') {
+        next.done++;
+        for (const s of item.skipped) warnings.add(s, item.sku ?? item.location);
+        if (item.record)
+          products.push({
+            seq: item.seq,
+            sku: item.sku!,
+            location: item.location,
+            record: item.record,
+            categoryPaths: item.categoryPaths,
+            categoryLinks: item.categoryLinks,
+            path: item.path,
+            line: item.line,
+            action: item.action,
+            warnings: item.warnings,
+            origins: item.origins,
+          });
+        else
+          rejections.push({
+            seq: item.seq,
+            sku: item.sku,
+            location: item.location,
+            reason: item.problem ?? 'unreadable',
+            code: 'sku_missing',
+          });
+      } else if (texts) {
+        warnings.add(ignoredField('categories'), item.entry?.sku ?? item.location);
+      } else if (item.entry) {
+        placements.push({ seq: item.seq, location: item.location, ...item.entry });
+      } else {
+        unreadableEntries.push({
+          seq: item.seq,
+          sku: null,
+          location: item.location,
+          reason: 'PROD_ID or CATALOG_GROUP_ID is missing',
+          code: 'map_entry_incomplete',
+        });
+      }
       pendingAt = item.after;
-      continue;
+      if (
+        products.length + rejections.length >= run.batchSize ||
+        item.after.offset - batchStart >= MAX_BATCH_BYTES ||
+        placements.length + unreadableEntries.length >= 2000
+      ) {
+        await flush(false);
+        if (overBudget(run) && movedOn(run, from)) return 'continued';
+      }
     }
-    if (groupTexts.length > 0) {
-      await writeGroups(groupTexts);
-      groupTexts = [];
-    }
-    // One kind per transaction, so the checkpoint after it covers exactly what it wrote.
-    if (
-      (item.kind === 'map' && (products.length > 0 || rejections.length > 0)) ||
-      (item.kind === 'product' && placements.length + unreadableEntries.length > 0)
-    )
-      await flush(false);
-    if (item.kind === 'product') {
-      next.done++;
-      for (const s of item.skipped) warnings.add(s, item.sku ?? item.location);
-      if (item.record)
-        products.push({
-          seq: item.seq,
-          sku: item.sku!,
-          location: item.location,
-          record: item.record,
-          categoryPaths: item.categoryPaths,
-          categoryLinks: item.categoryLinks,
-          path: item.path,
-          line: item.line,
-          action: item.action,
-          warnings: item.warnings,
-          origins: item.origins,
-        });
-      else
-        rejections.push({
-          seq: item.seq,
-          sku: item.sku,
-          location: item.location,
-          reason: item.problem ?? 'unreadable',
-          code: 'sku_missing',
-        });
-    } else if (texts) {
-      warnings.add(ignoredField('categories'), item.entry?.sku ?? item.location);
-    } else if (item.entry) {
-      placements.push({ seq: item.seq, location: item.location, ...item.entry });
-    } else {
-      unreadableEntries.push({
-        seq: item.seq,
-        sku: null,
-        location: item.location,
-        reason: 'PROD_ID or CATALOG_GROUP_ID is missing',
-        code: 'map_entry_incomplete',
-      });
-    }
-    pendingAt = item.after;
-    if (
-      products.length + rejections.length >= run.batchSize ||
-      item.after.offset - batchStart >= MAX_BATCH_BYTES ||
-      placements.length + unreadableEntries.length >= 2000
-    ) {
-      await flush(false);
-      if (overBudget(run) && movedOn(run, from)) return 'continued';
-    }
-  }
   await writeGroups(groupTexts);
   await flush(true);
   return 'next';

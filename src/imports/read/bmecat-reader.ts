@@ -56,8 +56,9 @@ const reason = (err: unknown) => String((err as Error)?.message ?? err).replace(
 
 /**
  * Streams the record elements of a BMEcat file from a resume point, with saxes (a strict,
- * well-formedness-checking streaming parser). Only the element being read is held in memory.
- * A file that is not well-formed throws ImportFileError naming the line.
+ * well-formedness-checking streaming parser), as the records each piece of the file completes
+ * (one await per piece, not per record). Only the elements of a piece are held in memory. A
+ * file that is not well-formed throws ImportFileError naming the line.
  */
 export async function* readXmlRecords(
   files: R2Bucket,
@@ -65,7 +66,7 @@ export async function* readXmlRecords(
   from: XmlResumePoint,
   encoding: TextEncodingName,
   options: { shallow?: ReadonlySet<string>; languagesOf?: ReadonlySet<string> } = {},
-): AsyncGenerator<XmlRecord> {
+): AsyncGenerator<XmlRecord[]> {
   const parser = new SaxesParser({ position: true });
   let declared = from.entities;
   let budget = new ExpansionBudget(declared ?? { internal: {}, external: {} });
@@ -220,12 +221,12 @@ export async function* readXmlRecords(
     measured = { index: 0, bytes: 0 };
     streamPosition += piece.text.length;
     feed(piece.text);
-    while (ready.length > 0) yield ready.shift()!;
+    if (ready.length > 0) yield ready.splice(0);
   }
   try {
     parser.close();
   } catch (err) {
     throw new ImportFileError(`line ${parser.line + lineBase}: ${reason(err)} (is the file complete?)`);
   }
-  while (ready.length > 0) yield ready.shift()!;
+  if (ready.length > 0) yield ready;
 }

@@ -23,10 +23,11 @@ const MAX_FIELD = 64 * 1024;
 
 /**
  * Streams RFC 4180 records (quoted fields with doubled quotes, CR LF or LF line ends, line
- * breaks inside quotes) from a resume point. The first record of the file is the header.
- * Memory holds one record; positions are tracked so the import can stop after any record.
+ * breaks inside quotes) from a resume point, as the records each piece of the file completes
+ * (one await per piece). The first record of the file is the header. Memory holds a piece's
+ * records; positions are tracked so the import can stop after any record.
  */
-export async function* readCsvRecords(files: R2Bucket, key: string, from: CsvResumePoint): AsyncGenerator<CsvRecord> {
+export async function* readCsvRecords(files: R2Bucket, key: string, from: CsvResumePoint): AsyncGenerator<CsvRecord[]> {
   let header = from.header;
   let line = from.line;
   let ordinal = from.ordinal;
@@ -130,12 +131,12 @@ export async function* readCsvRecords(files: R2Bucket, key: string, from: CsvRes
         field += ch;
       }
     }
-    for (const record of ready) yield record;
+    if (ready.length > 0) yield ready;
   }
   if (quoteAtEnd) quoted = false;
   if (quoted) throw new ImportFileError(`line ${recordLine}: the file ends inside a quoted field`);
   if (fields.length > 0 || field !== '' || pendingCr) {
     const record = finish(consumed);
-    if (record) yield record;
+    if (record) yield [record];
   }
 }

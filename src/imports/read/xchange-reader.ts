@@ -57,15 +57,16 @@ function enters(stack: Frame[], ch: string): boolean {
 /**
  * Streams the Products of an ETIM xChange file (V1.1 or V2.0) from a resume point. A small
  * scanner walks the shallow structure (root object, Supplier array, supplier objects, Product
- * arrays) and captures every other value as text, which JSON.parse reads: memory holds one
- * Product at a time however long the Product array is. Envelope values (SchemaVersion,
- * Language, CurrencyCode, SupplierName) are kept as they pass.
+ * arrays) and captures every other value as text, which JSON.parse reads: memory holds the
+ * Products one piece of the file completes (handed on together, one await per piece) however
+ * long the Product array is. Envelope values (SchemaVersion, Language, CurrencyCode,
+ * SupplierName) are kept as they pass.
  */
 export async function* readXChangeProducts(
   files: R2Bucket,
   key: string,
   from: XChangeResumePoint,
-): AsyncGenerator<XChangeRecord> {
+): AsyncGenerator<XChangeRecord[]> {
   const stack: Frame[] = structuredClone(from.stack);
   const envelope: XChangeEnvelope = structuredClone(from.envelope);
   let ordinal = from.ordinal;
@@ -239,7 +240,7 @@ export async function* readXChangeProducts(
     }
     if (keyBuf) (keyBuf as { buf: string }).buf += text.slice(start);
     start = 0;
-    for (const record of ready) yield record;
+    if (ready.length > 0) yield ready;
   }
   if (!sawRoot) throw new ImportFileError('byte 0: the file is empty');
   if (capture && (capture as { scalar: boolean }).scalar) fail(0, 'the file ends inside a value');

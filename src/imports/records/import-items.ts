@@ -67,28 +67,31 @@ function priceReading(cp: ImportCheckpoint): PriceReading | undefined {
 }
 
 /**
- * The file's records from a resume point, whatever the format. `readProducts: false` (the
- * validation pass) checks and counts products without turning them into upsert records.
+ * The file's records from a resume point, whatever the format, in the groups one piece of the
+ * file completes: an await per piece instead of one per record through three nested generators
+ * (docs/benchmarks.md "Import throughput, part 9"). `readProducts: false` (the validation pass)
+ * checks and counts products without turning them into upsert records.
  */
 export async function* items(
   run: { files: R2Bucket; key: string; cp: ImportCheckpoint },
   at: ImportCheckpoint['at'],
   readProducts = true,
-): AsyncGenerator<Item> {
+): AsyncGenerator<Item[]> {
   if (run.cp.format === 'CSV') {
     let headerLanguages: string[] | null = null;
-    for await (const r of readCsvRecords(run.files, run.key, at as CsvResumePoint)) {
-      // Every record has the header's language columns: the validation pass counts each for it.
-      headerLanguages ??= csvHeaderLanguages(Object.keys(r.cells));
-      yield {
-        kind: 'product',
-        seq: r.ordinal,
-        location: `line ${r.line}`,
-        after: r.after,
-        skipped: [],
-        ...(readProducts ? csvProductOf(r.cells, run.cp.languages) : { ...UNREAD, languages: headerLanguages }),
-      };
-    }
+    for await (const records of readCsvRecords(run.files, run.key, at as CsvResumePoint))
+      yield records.map((r): Item => {
+        // Every record has the header's language columns: the validation pass counts each for it.
+        headerLanguages ??= csvHeaderLanguages(Object.keys(r.cells));
+        return {
+          kind: 'product',
+          seq: r.ordinal,
+          location: `line ${r.line}`,
+          after: r.after,
+          skipped: [],
+          ...(readProducts ? csvProductOf(r.cells, run.cp.languages) : { ...UNREAD, languages: headerLanguages }),
+        };
+      });
     return;
   }
   if (isXChange(run.cp.format)) {
@@ -102,30 +105,33 @@ export async function* items(
     catalogLanguage: run.cp.language ?? '',
     skip: [],
   };
-  for await (const r of readXmlRecords(run.files, run.key, at as XmlResumePoint, run.cp.encoding, options)) {
-    const location = `line ${r.node.line}: ${r.path}`;
-    if (r.node.name === 'CATALOG_STRUCTURE')
-      yield {
-        kind: 'group',
-        seq: r.ordinal,
-        after: r.after,
-        group: groupOf(r.node, languages),
-        languages: readProducts ? undefined : [...languagesBelow(r.node)],
-      };
-    else if (r.node.name === 'PRODUCT' || r.node.name === 'ARTICLE')
-      yield {
-        kind: 'product',
-        seq: r.ordinal,
-        location,
-        after: r.after,
-        path: r.path,
-        line: r.node.line,
-        ...(readProducts
-          ? productOf(r.node, r.path, languages, priceReading(run.cp), run.cp.header?.ownExport ?? false)
-          : { ...UNREAD, languages: r.node.languages }),
-      };
-    else yield { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
-  }
+  const prices = priceReading(run.cp);
+  const ownExport = run.cp.header?.ownExport ?? false;
+  for await (const records of readXmlRecords(run.files, run.key, at as XmlResumePoint, run.cp.encoding, options))
+    yield records.map((r): Item => {
+      const location = `line ${r.node.line}: ${r.path}`;
+      if (r.node.name === 'CATALOG_STRUCTURE')
+        return {
+          kind: 'group',
+          seq: r.ordinal,
+          after: r.after,
+          group: groupOf(r.node, languages),
+          languages: readProducts ? undefined : [...languagesBelow(r.node)],
+        };
+      if (r.node.name === 'PRODUCT' || r.node.name === 'ARTICLE')
+        return {
+          kind: 'product',
+          seq: r.ordinal,
+          location,
+          after: r.after,
+          path: r.path,
+          line: r.node.line,
+          ...(readProducts
+            ? productOf(r.node, r.path, languages, prices, ownExport)
+            : { ...UNREAD, languages: r.node.languages }),
+        };
+      return { kind: 'map', seq: r.ordinal, location, after: r.after, entry: mapEntryOf(r.node) };
+    });
 }
 
 /**
@@ -139,7 +145,7 @@ async function* xchangeItems(
   run: { files: R2Bucket; key: string; cp: ImportCheckpoint },
   at: XChangeResumePoint,
   readProducts: boolean,
-): AsyncGenerator<Item> {
+): AsyncGenerator<Item[]> {
   let before = at;
   let seq = at.ordinal * 1000;
   const catalogLanguage = run.cp.language ?? 'eng';
@@ -150,24 +156,28 @@ async function* xchangeItems(
     skip: [],
     legacy: true,
   };
-  for await (const r of readXChangeProducts(run.files, run.key, at)) {
-    const records = xchangeItemsOf(r.product, r.envelope, languages, run.cp.currency ?? null);
-    const written = readProducts ? undefined : xchangeLanguagesOf(r.product);
-    seq = r.ordinal * 1000;
-    for (const [i, item] of records.entries()) {
-      const last = i === records.length - 1;
-      yield {
-        kind: 'product',
-        seq: seq + i,
-        location: records.length > 1 ? `${r.path}.TradeItem[${i}]` : r.path,
-        after: last ? r.after : before,
-        path: r.path,
-        line: 0,
-        action: 'upsert',
-        ...item,
-        ...(written && i === 0 ? { languages: written } : {}),
-      };
+  for await (const products of readXChangeProducts(run.files, run.key, at)) {
+    const out: Item[] = [];
+    for (const r of products) {
+      const records = xchangeItemsOf(r.product, r.envelope, languages, run.cp.currency ?? null);
+      const written = readProducts ? undefined : xchangeLanguagesOf(r.product);
+      seq = r.ordinal * 1000;
+      for (const [i, item] of records.entries()) {
+        const last = i === records.length - 1;
+        out.push({
+          kind: 'product',
+          seq: seq + i,
+          location: records.length > 1 ? `${r.path}.TradeItem[${i}]` : r.path,
+          after: last ? r.after : before,
+          path: r.path,
+          line: 0,
+          action: 'upsert',
+          ...item,
+          ...(written && i === 0 ? { languages: written } : {}),
+        });
+      }
+      before = r.after;
     }
-    before = r.after;
+    yield out;
   }
 }
