@@ -8,6 +8,7 @@ import { PriceOutSchema } from '../model/price-list';
 import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, LANGUAGE_CODE, normaliseDecimal, UNIT_CODE } from '../kernel/code-rules';
 import { featureBlockOut } from '../model/feature-block-types';
 import { LanguageQuery, LocalizedOut } from './translations/read-language';
+import { MediaAttachmentDto } from '../media/media';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
@@ -153,6 +154,8 @@ export const ProductDetailOut = ProductOut.extend({
       description: z.string().nullable(),
       mimeCode: z.string().nullable(),
       alt: z.string().nullable(),
+      /** An xChange attachment's type, languages and dates beyond the purpose; null when none. */
+      attachment: MediaAttachmentDto.nullable(),
       ...LocalizedOut,
     }),
   ),

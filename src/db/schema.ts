@@ -738,6 +738,8 @@ export const media = sqliteTable(
     mimeCode: text('mime_code'),
     /** BMEcat MIME_ALT. */
     alt: text('alt'),
+    /** An xChange attachment's type, languages and dates beyond the purpose as JSON (kernel/media-attachment.ts, migration 0082); null when none. */
+    attachment: text('attachment'),
   },
   // WITHOUT ROWID since migration 0008 (drizzle does not model it; the table is keyed by its id).
   (t) => [index('media_element_idx').on(t.elementId, t.sortOrder)],

@@ -15,6 +15,7 @@ import {
   productReferences,
   productUdx,
 } from '../db/schema';
+import { attachmentOfColumn, type MediaAttachment } from '../kernel/media-attachment';
 import { type ElementTranslations, groupedTranslations, translationsOfStatement } from './translation-store';
 import type { StoredPrice } from './price-list';
 import { blockOfRow, blocksStatement } from './feature-block-rows';
@@ -47,6 +48,8 @@ export interface AggregateMedia {
   url?: string | null;
   mimeCode?: string | null;
   alt?: string | null;
+  /** An xChange attachment's type, languages and dates beyond the purpose (kernel/media-attachment.ts); absent when none. */
+  attachment?: MediaAttachment | null;
   /** The description in the catalog's other languages: language -> text (docs/languages.md). */
   descriptions?: Record<string, string>;
 }
@@ -317,6 +320,7 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         url: m.url,
         mimeCode: m.mimeCode,
         alt: m.alt,
+        ...(m.attachment ? { attachment: attachmentOfColumn(m.attachment) } : {}),
         descriptions: descriptionsOf(m.id),
       })),
       prices: (pricesBy.get(product.id) ?? []).map(({ productId: _id, ...row }) => row),

@@ -1,3 +1,4 @@
+import type { MediaAttachment } from '../../kernel/media-attachment';
 import type { ClassificationGroup } from '../../kernel/classification-groups';
 import { PRODUCT_DATA_FIELDS } from '../../model/fields';
 import type { StoredPrice, UpsertPrice } from '../../model/price-list';
@@ -30,6 +31,8 @@ export interface UpsertMediaRef {
   /** ETIM guideline MIME code of a link (MD01 ...). */
   mimeCode?: string | null;
   alt?: string | null;
+  /** An xChange attachment's type, languages and dates (kernel/media-attachment.ts); checked, a part that does not check is an error. */
+  attachment?: MediaAttachment | null;
   /**
    * The description in the catalog's further languages (BMEcat MIME_DESCR with `lang`): language
    * -> text, each written as the entry's translation; languages left out are left as they are.
@@ -127,6 +130,7 @@ export interface ResolvedNode {
     url: string | null;
     mimeCode: string | null;
     alt: string | null;
+    attachment: MediaAttachment | null;
     descriptions?: Record<string, string>;
   }[];
   udx?: string | null;

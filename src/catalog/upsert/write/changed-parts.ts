@@ -1,3 +1,4 @@
+import { sameAttachment } from '../../../kernel/media-attachment';
 import type { ProductNode } from '../../../model/product-aggregate';
 import type { ResolvedNode } from '../upsert-types';
 import { sameBlocks } from '../../../model/feature-block-types';
@@ -43,6 +44,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
           (e.url ?? null) !== m.url ||
           (e.mimeCode ?? null) !== m.mimeCode ||
           (e.alt ?? null) !== m.alt ||
+          !sameAttachment(e.attachment, m.attachment) ||
           e.purpose !== m.purpose ||
           (e.description ?? null) !== m.description ||
           Object.entries(m.descriptions ?? {}).some(([language, text]) => e.descriptions?.[language] !== text) ||
