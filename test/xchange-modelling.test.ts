@@ -125,8 +125,11 @@ describe('ETIM features without value and modelling classes (issue 32)', () => {
         ],
       },
     ]);
+    // The class version is kept with the class (migration 0082), no longer reported.
+    expect(record.classification!.classes).toEqual([
+      { group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042', classVersion: 3 },
+    ]);
     expect(item!.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
-      '.EtimClassification[0]: EtimClassVersion of ETIM class EC000042 is not kept',
       '.EtimClassification[0].EtimFeatures[5]: ReasonNoValue "XX" of feature EF000006 is not MV, NA or UN: kept without value, the reason left out',
       '.EtimClassification[0].EtimFeatures[6]: EtimValueColour of feature EF000007 is not kept',
       '.EtimClassification[0].EtimModellingPorts[2]: EtimModellingPortcode is missing or not a whole number: the port and its features left out',
@@ -312,7 +315,9 @@ describe('ETIM features without value and modelling classes (issue 32)', () => {
     expect(report).not.toContain('feature_value_text');
     expect(report).not.toContain('unverified');
     const stored = await aggregateOf(catalog.catalogId, 'MC-1');
-    expect(stored.classification!.classes).toEqual([{ group: 'ETIM', code: 'EC000905', system: `ETIM-${version}` }]);
+    expect(stored.classification!.classes).toEqual([
+      { group: 'ETIM', code: 'EC000905', system: `ETIM-${version}`, classVersion: 3 },
+    ]);
     // Verified: the report names no value kept as text (above), and no unit is made up for `-`.
     expect(stored.classification!.features.map((f) => [f.code, f.value, f.unit])).toEqual([
       ['EF000001', '-', null],

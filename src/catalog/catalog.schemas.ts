@@ -135,7 +135,17 @@ export const ProductDetailOut = ProductOut.extend({
       linkId: z.string(),
       name: z.string(),
       classificationGroups: z.number().int(),
-      classes: z.array(z.object({ group: z.string(), system: z.string(), code: z.string() })),
+      classes: z.array(
+        z.object({
+          group: z.string(),
+          system: z.string(),
+          code: z.string(),
+          /** ETIM: the class version the supplier classified against (xChange EtimClassVersion), when a file gave one. */
+          classVersion: z.number().int().optional(),
+          /** ETIM DYNAMIC: the date of the model the supplier classified against (xChange EtimDynamicReleaseDate). */
+          dynamicReleaseDate: z.string().optional(),
+        }),
+      ),
       features: z.array(
         z.object({ group: z.string(), code: z.string(), value: z.string(), unit: z.string().nullable() }),
       ),

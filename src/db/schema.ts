@@ -682,6 +682,10 @@ export const classificationLinkClasses = sqliteTable(
     unverified: integer('unverified', { mode: 'boolean' }).notNull().default(false),
     /** The loaded release the class and its features were checked against (ETIM-9.0); null: the sample reference data (migration 0020). */
     release: text('release'),
+    /** ETIM: the class version the supplier classified against (xChange EtimClassVersion, migration 0082). */
+    classVersion: integer('class_version'),
+    /** ETIM DYNAMIC: the date of the model the supplier classified against (xChange EtimDynamicReleaseDate, migration 0082). */
+    dynamicReleaseDate: text('dynamic_release_date'),
   },
   (t) => [
     primaryKey({ columns: [t.linkId, t.group] }),

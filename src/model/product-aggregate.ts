@@ -28,7 +28,8 @@ interface AggregateClassification {
   linkId: string;
   name: string;
   classificationGroups: number;
-  classes: { group: string; system: string; code: string }[];
+  /** `classVersion` / `dynamicReleaseDate`: what an ETIM xChange file said it classified against (migration 0082), when it did. */
+  classes: { group: string; system: string; code: string; classVersion?: number; dynamicReleaseDate?: string }[];
   features: { group: string; code: string; value: string; unit: string | null }[];
 }
 
@@ -298,7 +299,13 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
             linkId: link.linkId,
             name: link.name,
             classificationGroups: link.classificationGroups,
-            classes: (classesBy.get(link.id) ?? []).map(({ group, system, code }) => ({ group, system, code })),
+            classes: (classesBy.get(link.id) ?? []).map(({ group, system, code, classVersion, dynamicReleaseDate }) => ({
+              group,
+              system,
+              code,
+              ...(classVersion !== null ? { classVersion } : {}),
+              ...(dynamicReleaseDate !== null ? { dynamicReleaseDate } : {}),
+            })),
             features: (featuresBy.get(link.id) ?? []).map(({ group, code, value, unit }) => ({
               group,
               code,

@@ -49,7 +49,15 @@ export interface UpsertRecord {
   categoryIds?: string[];
   values?: Record<string, string>;
   classification?: {
-    classes: { group?: string | null; system?: string | null; code: string; release?: string | null }[];
+    classes: {
+      group?: string | null;
+      system?: string | null;
+      code: string;
+      release?: string | null;
+      /** ETIM: the class version and DYNAMIC model date the supplier classified against (kept, never checked against a release). */
+      classVersion?: number | null;
+      dynamicReleaseDate?: string | null;
+    }[];
     features: { group?: string | null; code: string; value: string }[];
   } | null;
   media?: UpsertMediaRef[];
@@ -114,6 +122,8 @@ export interface ResolvedNode {
       system: string;
       code: string;
       unverified?: boolean;
+      classVersion?: number;
+      dynamicReleaseDate?: string;
       /** The loaded release the class was checked against (classification/release-check.ts). */
       release?: string | null;
     }[];

@@ -9,6 +9,10 @@ const sameSet = (a: string[], b: string[]) =>
   a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
 
 /** Which parts of `existing` differ from what `next` asks for (parts `next` leaves out never differ). */
+/** A class as compared: the ETIM class version and DYNAMIC date a file gives are part of it. */
+const classKey = (c: { group: string; system: string; code: string; classVersion?: number; dynamicReleaseDate?: string }) =>
+  `${c.group}:${c.system}:${c.code}:${c.classVersion ?? ''}:${c.dynamicReleaseDate ?? ''}`;
+
 export function changedParts(next: ResolvedNode, existing: ProductNode, categoryIds: string[] | null) {
   const row = existing.product as Record<string, unknown>;
   const fields = Object.entries(next.fields).filter(([column, value]) => (row[column] ?? null) !== value);
@@ -26,8 +30,8 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
       : current === null ||
         !sameSet(
           // The system too: a class moved to another release (same code) is a change.
-          next.classification.classes.map((c) => `${c.group}:${c.system}:${c.code}`),
-          current.classes.map((c) => `${c.group}:${c.system}:${c.code}`),
+          next.classification.classes.map(classKey),
+          current.classes.map(classKey),
         ) ||
         !sameSet(
           next.classification.features.map((f) => `${f.group}:${f.code}=${f.value}`),
