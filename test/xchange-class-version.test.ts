@@ -5,7 +5,14 @@ import { loadProductAggregates } from '../src/model/product-aggregate';
 import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
-import { importDeps, importJobRow, insertImportJob, putImportFile, reportRows, runImportToEnd } from './helpers/import-fixtures';
+import {
+  importDeps,
+  importJobRow,
+  insertImportJob,
+  putImportFile,
+  reportRows,
+  runImportToEnd,
+} from './helpers/import-fixtures';
 
 /**
  * Issue 32: an xChange EtimClassification's EtimClassVersion (the version of the class the
@@ -65,7 +72,11 @@ async function importText(tenant: Tenant, catalogId: string, text: string) {
 
 async function classesOf(catalogId: string) {
   const rows = await db().query.products.findMany({ where: eq(products.catalogId, catalogId) });
-  const aggregates = await loadProductAggregates(db(), rows[0]!.companyId, rows.map((r) => r.id));
+  const aggregates = await loadProductAggregates(
+    db(),
+    rows[0]!.companyId,
+    rows.map((r) => r.id),
+  );
   return Object.fromEntries(aggregates.map((a) => [a.product.sku, a.classification?.classes]));
 }
 

@@ -203,6 +203,29 @@ describe('ETIM features without value and modelling classes (issue 32)', () => {
     expect(plain.warnings).toContain('ETIM modelling class version, BIM status and port connection types left out');
   });
 
+  it('flattened to BMEcat 2005 and 1.2, the report names per product a coordinate’s empty part and a feature repeated in several ports', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(session.tenant, catalog.catalogId, JSON.stringify(xchangeModelling()));
+    // EF000300 is (1.5, '', -2) in port 2: FVALUEs have no position, so the empty Y cannot be written.
+    const coordinate =
+      'coordinate EF000300: its empty part left out (X, Y, Z written as FVALUEs without position): 1 time (e.g. MC-1)';
+    const v2005 = await exportText(session.tenant, catalog.catalogId, 'BMEcat');
+    expect(v2005.text.replace(/\n/g, '')).toContain('<FNAME>EF000300</FNAME><FVALUE>1.5</FVALUE><FVALUE>-2</FVALUE>');
+    expect(v2005.warnings).toContain(`feature block ETIM-MC: ${coordinate}`);
+    // 2005 repeats FNAMEs: EF023191 of both ports is written twice, nothing reported for it.
+    expect(v2005.text.match(/<FNAME>EF023191<\/FNAME>/g)).toHaveLength(2);
+    expect(v2005.warnings).not.toContain('repeated FNAME');
+
+    // 1.2 wants unique FNAMEs: EF023191 of port 2 is left out, named.
+    const v12 = await exportText(session.tenant, catalog.catalogId, 'BMEcat12');
+    expect(v12.text.match(/<FNAME>EF023191<\/FNAME>/g)).toHaveLength(1);
+    expect(v12.warnings).toContain(
+      'feature block ETIM-MC: repeated FNAME EF023191 left out (the schema requires unique names): 1 time (e.g. MC-1)',
+    );
+    expect(v12.warnings).toContain(`feature block ETIM-MC: ${coordinate}`);
+  });
+
   it('ETIM BMEcat -> xChange and back: `-`/UN is ReasonNoValue, PRODUCT_FEATURES_MC the modelling class, kept once', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session.tenant, { language: 'deu' });
