@@ -299,13 +299,15 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
             linkId: link.linkId,
             name: link.name,
             classificationGroups: link.classificationGroups,
-            classes: (classesBy.get(link.id) ?? []).map(({ group, system, code, classVersion, dynamicReleaseDate }) => ({
-              group,
-              system,
-              code,
-              ...(classVersion !== null ? { classVersion } : {}),
-              ...(dynamicReleaseDate !== null ? { dynamicReleaseDate } : {}),
-            })),
+            classes: (classesBy.get(link.id) ?? []).map(
+              ({ group, system, code, classVersion, dynamicReleaseDate }) => ({
+                group,
+                system,
+                code,
+                ...(classVersion !== null ? { classVersion } : {}),
+                ...(dynamicReleaseDate !== null ? { dynamicReleaseDate } : {}),
+              }),
+            ),
             features: (featuresBy.get(link.id) ?? []).map(({ group, code, value, unit }) => ({
               group,
               code,

@@ -52,7 +52,11 @@ function classFacts(c: Json, at: string, warn: (code: string, message: string, p
   const versionOk = Number.isInteger(version) && version >= 1;
   const dateOk = date !== null && /^\d{4}-\d{2}-\d{2}$/.test(date);
   if (version !== undefined && !versionOk)
-    warn('class_field_dropped', `EtimClassVersion "${String(version).slice(0, 12)}" is not a whole number ≥ 1: not kept`, at);
+    warn(
+      'class_field_dropped',
+      `EtimClassVersion "${String(version).slice(0, 12)}" is not a whole number ≥ 1: not kept`,
+      at,
+    );
   if (date !== null && !dateOk)
     warn('class_field_dropped', `EtimDynamicReleaseDate "${date.slice(0, 20)}" is not a date YYYY-MM-DD: not kept`, at);
   return {

@@ -8,11 +8,16 @@ import { translationsChanged } from '../resolve/upsert-translations';
 const sameSet = (a: string[], b: string[]) =>
   a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
 
-/** Which parts of `existing` differ from what `next` asks for (parts `next` leaves out never differ). */
 /** A class as compared: the ETIM class version and DYNAMIC date a file gives are part of it. */
-const classKey = (c: { group: string; system: string; code: string; classVersion?: number; dynamicReleaseDate?: string }) =>
-  `${c.group}:${c.system}:${c.code}:${c.classVersion ?? ''}:${c.dynamicReleaseDate ?? ''}`;
+const classKey = (c: {
+  group: string;
+  system: string;
+  code: string;
+  classVersion?: number;
+  dynamicReleaseDate?: string;
+}) => `${c.group}:${c.system}:${c.code}:${c.classVersion ?? ''}:${c.dynamicReleaseDate ?? ''}`;
 
+/** Which parts of `existing` differ from what `next` asks for (parts `next` leaves out never differ). */
 export function changedParts(next: ResolvedNode, existing: ProductNode, categoryIds: string[] | null) {
   const row = existing.product as Record<string, unknown>;
   const fields = Object.entries(next.fields).filter(([column, value]) => (row[column] ?? null) !== value);
