@@ -274,4 +274,29 @@ describe('xChange attachments: type specification, languages and dates', () => {
       expiryDate: '2026-05-01',
     });
   });
+
+  it('the history records an attachment change and RestoreVersion brings the attachment back', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(session.tenant, catalog.catalogId, file([ROHS]));
+    const { productId, media } = await mediaOf(catalog.catalogId, 'ATT-1');
+    const versions = async () =>
+      (await call('GET', `/api/Catalog/GetHistory?elementId=${productId}`, { cookie: session.cookie })).json.items;
+    const before = (await versions())[0].versionId;
+    const changed = await call('POST', '/api/Media/UpdateLink', {
+      cookie: session.cookie,
+      body: { departmentId: session.tenant.departmentId, mediaId: media[0]!.mediaId, attachment: null },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.json.attachment).toBeNull();
+    expect((await versions())[0].changes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: `media.${media[0]!.mediaId}` })]),
+    );
+    const restored = await call('POST', '/api/Catalog/RestoreVersion', {
+      cookie: session.cookie,
+      body: { departmentId: session.tenant.departmentId, elementId: productId, versionId: before },
+    });
+    expect(restored.status, restored.text).toBe(200);
+    expect((await mediaOf(catalog.catalogId, 'ATT-1')).media[0]!.attachment).toEqual(ROHS_KEPT);
+  });
 });
