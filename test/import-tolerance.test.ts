@@ -125,7 +125,17 @@ describe('classification the reference data cannot confirm', () => {
     expect(
       await db().select().from(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, link.id)),
     ).toEqual([
-      { linkId: link.id, group: 'ETIM', system: 'ETIM-9.0', code: 'EC999999', unverified: true, release: null },
+      {
+        linkId: link.id,
+        group: 'ETIM',
+        system: 'ETIM-9.0',
+        code: 'EC999999',
+        unverified: true,
+        release: null,
+        // Migration 0082: what an xChange file says it classified against (a BMEcat file says nothing).
+        classVersion: null,
+        dynamicReleaseDate: null,
+      },
     ]);
     const features = await db()
       .select()

@@ -57,6 +57,7 @@ describe('Media', () => {
       url: null,
       mimeCode: null,
       alt: null,
+      attachment: null,
     });
     const detail = await getProduct(db(), session, product.productId);
     expect(detail.media).toEqual([
@@ -71,6 +72,7 @@ describe('Media', () => {
         description: 'Front view',
         mimeCode: null,
         alt: null,
+        attachment: null,
         language: 'deu',
         missingTranslations: [],
       },

@@ -17,10 +17,11 @@ import {
 } from './helpers/import-fixtures';
 
 /**
- * Issue 32: an ETIM xChange attachment's AttachmentTypeSpecification, languages and dates (the
- * official V2.0 sample's shape: a RoHS declaration ATX004 / MDX049 in en-GB and nl-NL with issue
- * and expiry dates, a picture ATX018 / MDX026). A link keeps the specification as its mimeCode
- * and the export writes it back; what the media entry cannot hold is reported naming the field.
+ * Issue 32: an ETIM xChange attachment's AttachmentType, AttachmentTypeSpecification, languages
+ * and dates (the official V2.0 sample's shape: a RoHS declaration ATX004 / MDX049 in en-GB and
+ * nl-NL with issue and expiry dates, a picture ATX018 / MDX026). A link keeps the specification
+ * as its mimeCode, every entry its type, languages and dates as its `attachment` (migration
+ * 0082), and the export writes them back; what does not check is reported naming the field.
  */
 type Tenant = { companyId: string; departmentId: string; userId: string };
 
@@ -40,6 +41,8 @@ const ROHS = {
     },
   ],
 };
+/** What the RoHS declaration's media entry keeps (languages as ISO 639-2). */
+const ROHS_KEPT = { type: 'ATX004', languages: ['deu', 'nld'], issueDate: '2023-05-01', expiryDate: '2026-05-01' };
 const PICTURE = {
   AttachmentType: 'ATX018',
   AttachmentTypeSpecification: 'MDX026',
@@ -100,74 +103,118 @@ async function mediaOf(catalogId: string, sku: string) {
 }
 
 describe('xChange attachments: type specification, languages and dates', () => {
-  it('keeps a link’s AttachmentTypeSpecification as its mimeCode and reports each field it cannot hold', () => {
+  it('keeps the type, languages and dates of every attachment and reports what does not check', () => {
     const warnings: FileWarning[] = [];
+    const odd = {
+      AttachmentType: 'ATX777',
+      AttachmentDetails: [
+        {
+          AttachmentLanguage: ['xx-XX', 'de-DE'],
+          AttachmentUri: 'https://cdn.example.com/odd.pdf',
+          AttachmentIssueDate: '1. Mai 2023',
+          AttachmentExpiryDate: '2026-05-01',
+        },
+      ],
+    };
     const media = xchangeMediaOf(
-      [ROHS, PICTURE, MANUAL, { ...PICTURE, AttachmentTypeSpecification: 'MDX001' }],
+      [ROHS, PICTURE, MANUAL, { ...PICTURE, AttachmentTypeSpecification: 'MDX001' }, odd],
       LANGUAGES,
       warnings,
     );
-    expect(media.map((m) => [m.fileName, m.purpose, m.mimeCode ?? null])).toEqual([
-      ['att-1-rohs.pdf', 'others', 'MDX049'],
-      ['att-1.jpg', 'normal', 'MDX026'],
-      // A file reference has no type code: reported below.
-      ['att-1-manual.pdf', 'others', null],
+    expect(media.map((m) => [m.fileName, m.purpose, m.mimeCode ?? null, m.attachment ?? null])).toEqual([
+      [
+        'att-1-rohs.pdf',
+        'others',
+        'MDX049',
+        { type: 'ATX004', languages: ['deu', 'nld'], issueDate: '2023-05-01', expiryDate: '2026-05-01' },
+      ],
+      ['att-1.jpg', 'normal', 'MDX026', { type: 'ATX018' }],
+      // A file reference has no type code (reported below), but keeps its type.
+      ['att-1-manual.pdf', 'others', null, { type: 'ATX099' }],
       // Not a code of the schema: not kept.
-      ['att-1.jpg', 'normal', null],
+      ['att-1.jpg', 'normal', null, { type: 'ATX018' }],
+      // What checks is kept, the rest reported.
+      ['odd.pdf', 'others', null, { languages: ['deu'], expiryDate: '2026-05-01' }],
     ]);
-    expect(warnings.map((w) => [w.path, w.message])).toEqual([
+    expect(warnings.map((w) => [w.code, w.path, w.message])).toEqual([
       [
-        '.ProductAttachments[0].AttachmentDetails[0].AttachmentType',
-        'AttachmentType ATX004 not kept: the media entry holds a purpose (ATX018 normal, else others), written back as ATX018 or ATX099',
-      ],
-      [
-        '.ProductAttachments[0].AttachmentDetails[0].AttachmentLanguage',
-        'AttachmentLanguage not kept: the media entry has no such field',
-      ],
-      [
-        '.ProductAttachments[0].AttachmentDetails[0].AttachmentIssueDate',
-        'AttachmentIssueDate not kept: the media entry has no such field',
-      ],
-      [
-        '.ProductAttachments[0].AttachmentDetails[0].AttachmentExpiryDate',
-        'AttachmentExpiryDate not kept: the media entry has no such field',
-      ],
-      [
+        'attachment_not_kept',
         '.ProductAttachments[2].AttachmentDetails[0].AttachmentTypeSpecification',
         'AttachmentTypeSpecification MDX999 not kept: only a link keeps its type code',
       ],
       [
+        'attachment_not_kept',
         '.ProductAttachments[3].AttachmentDetails[0].AttachmentTypeSpecification',
         'AttachmentTypeSpecification "MDX001" is no code of the schema: not kept',
+      ],
+      [
+        'attachment_not_kept',
+        '.ProductAttachments[4].AttachmentDetails[0].AttachmentType',
+        'AttachmentType "ATX777" is no code of the schema: not kept',
+      ],
+      [
+        'attachment_not_kept',
+        '.ProductAttachments[4].AttachmentDetails[0].AttachmentLanguage',
+        'AttachmentLanguage "xx-XX" is no language known here: not kept',
+      ],
+      [
+        'attachment_not_kept',
+        '.ProductAttachments[4].AttachmentDetails[0].AttachmentIssueDate',
+        'AttachmentIssueDate "1. Mai 2023" is not a date YYYY-MM-DD: not kept',
       ],
     ]);
   });
 
-  it('round trip: the specification comes back in the export; the import report names what was left out', async () => {
+  it('round trip: type, specification, languages and dates come back in the export; shown and set through the API', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session.tenant, { language: 'deu' });
     const { jobId, job } = await importText(session.tenant, catalog.catalogId, file([ROHS, PICTURE, MANUAL]));
-    expect(job.summary).toMatchObject({ created: 1, 'warnings.attachment_not_kept': 5 });
+    // Only the manual's type specification (a file reference keeps none) is reported now.
+    expect(job.summary).toMatchObject({ created: 1, 'warnings.attachment_not_kept': 1 });
     const report = (await reportRows(jobId)).map((r) => r.join(' | '));
     expect(report).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/ProductAttachments\[0\]\.AttachmentDetails\[0\]\.AttachmentIssueDate .*not kept/),
+        expect.stringMatching(
+          /ProductAttachments\[2\]\.AttachmentDetails\[0\]\.AttachmentTypeSpecification .*not kept/,
+        ),
       ]),
     );
     const { productId, media } = await mediaOf(catalog.catalogId, 'ATT-1');
-    expect(media.map((m) => [m.fileName, m.url ?? null, m.mimeCode ?? null])).toEqual([
-      ['att-1-rohs.pdf', 'https://cdn.example.com/att-1-rohs.pdf', 'MDX049'],
-      ['att-1.jpg', 'https://cdn.example.com/att-1.jpg', 'MDX026'],
-      ['att-1-manual.pdf', null, null],
+    expect(media.map((m) => [m.fileName, m.url ?? null, m.mimeCode ?? null, m.attachment ?? null])).toEqual([
+      ['att-1-rohs.pdf', 'https://cdn.example.com/att-1-rohs.pdf', 'MDX049', ROHS_KEPT],
+      ['att-1.jpg', 'https://cdn.example.com/att-1.jpg', 'MDX026', { type: 'ATX018' }],
+      ['att-1-manual.pdf', null, null, { type: 'ATX099' }],
     ]);
+    // Shown where media entries are shown: GetProduct and the media list.
+    const shown = await call('GET', `/api/Catalog/GetProduct?productId=${productId}`, { cookie: session.cookie });
+    expect(shown.status, shown.text).toBe(200);
+    expect(shown.json.media.map((m: any) => m.attachment)).toEqual([ROHS_KEPT, { type: 'ATX018' }, { type: 'ATX099' }]);
 
     // What a read returns, a write accepts: the link's xChange code goes back through UpdateLink.
     const update = await call('POST', '/api/Media/UpdateLink', {
       cookie: session.cookie,
-      body: { departmentId: session.tenant.departmentId, mediaId: media[0]!.mediaId, mimeCode: 'MDX049', alt: 'RoHS' },
+      body: {
+        departmentId: session.tenant.departmentId,
+        mediaId: media[0]!.mediaId,
+        mimeCode: 'MDX049',
+        alt: 'RoHS',
+        attachment: ROHS_KEPT,
+      },
     });
     expect(update.status, update.text).toBe(200);
-    expect(update.json.mimeCode).toBe('MDX049');
+    expect(update.json).toMatchObject({ mimeCode: 'MDX049', attachment: ROHS_KEPT });
+    // A bad attachment is refused and changes nothing.
+    const bad = await call('POST', '/api/Media/UpdateLink', {
+      cookie: session.cookie,
+      body: {
+        departmentId: session.tenant.departmentId,
+        mediaId: media[0]!.mediaId,
+        attachment: { type: 'ATX004', issueDate: '2026-05-01', expiryDate: '2023-05-01' },
+      },
+    });
+    expect(bad.status, bad.text).toBe(400);
+    expect(bad.json.error).toMatch(/expiryDate/);
+    expect((await mediaOf(catalog.catalogId, 'ATT-1')).media[0]!.attachment).toEqual(ROHS_KEPT);
     // A BMEcat ETIM MIME code has no xChange specification this service could name: reported.
     const added = await call('POST', '/api/Media/AddLink', {
       cookie: session.cookie,
@@ -190,23 +237,66 @@ describe('xChange attachments: type specification, languages and dates', () => {
         a.AttachmentTypeSpecification ?? null,
       ]),
     ).toEqual([
-      ['att-1-rohs.pdf', 'ATX099', 'MDX049'],
+      ['att-1-rohs.pdf', 'ATX004', 'MDX049'],
       ['att-1.jpg', 'ATX018', 'MDX026'],
       ['att-1-sheet.pdf', 'ATX099', null],
     ]);
+    expect(exported[0].AttachmentDetails[0]).toMatchObject({
+      AttachmentLanguage: ['de-DE', 'nl-NL'],
+      AttachmentIssueDate: '2023-05-01',
+      AttachmentExpiryDate: '2026-05-01',
+    });
     expect(warnings).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^media MIME code MD02 left out: no ETIM xChange AttachmentTypeSpecification/),
       ]),
     );
 
-    // Imported again, the links keep their specification.
+    // Imported again, the links keep their specification, type, languages and dates.
     const again = await makeCatalog(session.tenant, { language: 'deu' });
     await importText(session.tenant, again.catalogId, text);
-    expect((await mediaOf(again.catalogId, 'ATT-1')).media.map((m) => m.mimeCode ?? null)).toEqual([
-      'MDX049',
-      'MDX026',
-      null,
+    expect(
+      (await mediaOf(again.catalogId, 'ATT-1')).media.map((m) => [m.mimeCode ?? null, m.attachment ?? null]),
+    ).toEqual([
+      ['MDX049', ROHS_KEPT],
+      ['MDX026', { type: 'ATX018' }],
+      [null, { type: 'ATX099' }],
     ]);
+
+    // The ETIM BMEcat guideline has the dates (UDX.EDXF.MIME_ISSUE_DATE / _EXPIRY_DATE): written and read back.
+    const etim = await exportedFile(session.tenant, catalog.catalogId, 'BMEcat-ETIM');
+    expect(etim.text).toContain('<UDX.EDXF.MIME_ISSUE_DATE>2023-05-01</UDX.EDXF.MIME_ISSUE_DATE>');
+    expect(etim.text).toContain('<UDX.EDXF.MIME_EXPIRY_DATE>2026-05-01</UDX.EDXF.MIME_EXPIRY_DATE>');
+    const fromEtim = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(session.tenant, fromEtim.catalogId, etim.text);
+    expect((await mediaOf(fromEtim.catalogId, 'ATT-1')).media[0]!.attachment).toEqual({
+      issueDate: '2023-05-01',
+      expiryDate: '2026-05-01',
+    });
+  });
+
+  it('the history records an attachment change and RestoreVersion brings the attachment back', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(session.tenant, catalog.catalogId, file([ROHS]));
+    const { productId, media } = await mediaOf(catalog.catalogId, 'ATT-1');
+    const versions = async () =>
+      (await call('GET', `/api/Catalog/GetHistory?elementId=${productId}`, { cookie: session.cookie })).json.items;
+    const before = (await versions())[0].versionId;
+    const changed = await call('POST', '/api/Media/UpdateLink', {
+      cookie: session.cookie,
+      body: { departmentId: session.tenant.departmentId, mediaId: media[0]!.mediaId, attachment: null },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.json.attachment).toBeNull();
+    expect((await versions())[0].changes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: `media.${media[0]!.mediaId}` })]),
+    );
+    const restored = await call('POST', '/api/Catalog/RestoreVersion', {
+      cookie: session.cookie,
+      body: { departmentId: session.tenant.departmentId, elementId: productId, versionId: before },
+    });
+    expect(restored.status, restored.text).toBe(200);
+    expect((await mediaOf(catalog.catalogId, 'ATT-1')).media[0]!.attachment).toEqual(ROHS_KEPT);
   });
 });

@@ -125,8 +125,11 @@ describe('ETIM features without value and modelling classes (issue 32)', () => {
         ],
       },
     ]);
+    // The class version is kept with the class (migration 0082), no longer reported.
+    expect(record.classification!.classes).toEqual([
+      { group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042', classVersion: 3 },
+    ]);
     expect(item!.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
-      '.EtimClassification[0]: EtimClassVersion of ETIM class EC000042 is not kept',
       '.EtimClassification[0].EtimFeatures[5]: ReasonNoValue "XX" of feature EF000006 is not MV, NA or UN: kept without value, the reason left out',
       '.EtimClassification[0].EtimFeatures[6]: EtimValueColour of feature EF000007 is not kept',
       '.EtimClassification[0].EtimModellingPorts[2]: EtimModellingPortcode is missing or not a whole number: the port and its features left out',
@@ -198,6 +201,29 @@ describe('ETIM features without value and modelling classes (issue 32)', () => {
     );
     expect(plain.warnings).toContain('feature block ETIM-MC: FEATURE_GROUP written flat');
     expect(plain.warnings).toContain('ETIM modelling class version, BIM status and port connection types left out');
+  });
+
+  it('flattened to BMEcat 2005 and 1.2, the report names per product a coordinate’s empty part and a feature repeated in several ports', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(session.tenant, catalog.catalogId, JSON.stringify(xchangeModelling()));
+    // EF000300 is (1.5, '', -2) in port 2: FVALUEs have no position, so the empty Y cannot be written.
+    const coordinate =
+      'coordinate EF000300: its empty part left out (X, Y, Z written as FVALUEs without position): 1 time (e.g. MC-1)';
+    const v2005 = await exportText(session.tenant, catalog.catalogId, 'BMEcat');
+    expect(v2005.text.replace(/\n/g, '')).toContain('<FNAME>EF000300</FNAME><FVALUE>1.5</FVALUE><FVALUE>-2</FVALUE>');
+    expect(v2005.warnings).toContain(`feature block ETIM-MC: ${coordinate}`);
+    // 2005 repeats FNAMEs: EF023191 of both ports is written twice, nothing reported for it.
+    expect(v2005.text.match(/<FNAME>EF023191<\/FNAME>/g)).toHaveLength(2);
+    expect(v2005.warnings).not.toContain('repeated FNAME');
+
+    // 1.2 wants unique FNAMEs: EF023191 of port 2 is left out, named.
+    const v12 = await exportText(session.tenant, catalog.catalogId, 'BMEcat12');
+    expect(v12.text.match(/<FNAME>EF023191<\/FNAME>/g)).toHaveLength(1);
+    expect(v12.warnings).toContain(
+      'feature block ETIM-MC: repeated FNAME EF023191 left out (the schema requires unique names): 1 time (e.g. MC-1)',
+    );
+    expect(v12.warnings).toContain(`feature block ETIM-MC: ${coordinate}`);
   });
 
   it('ETIM BMEcat -> xChange and back: `-`/UN is ReasonNoValue, PRODUCT_FEATURES_MC the modelling class, kept once', async () => {
@@ -312,7 +338,9 @@ describe('ETIM features without value and modelling classes (issue 32)', () => {
     expect(report).not.toContain('feature_value_text');
     expect(report).not.toContain('unverified');
     const stored = await aggregateOf(catalog.catalogId, 'MC-1');
-    expect(stored.classification!.classes).toEqual([{ group: 'ETIM', code: 'EC000905', system: `ETIM-${version}` }]);
+    expect(stored.classification!.classes).toEqual([
+      { group: 'ETIM', code: 'EC000905', system: `ETIM-${version}`, classVersion: 3 },
+    ]);
     // Verified: the report names no value kept as text (above), and no unit is made up for `-`.
     expect(stored.classification!.features.map((f) => [f.code, f.value, f.unit])).toEqual([
       ['EF000001', '-', null],

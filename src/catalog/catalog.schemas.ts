@@ -8,6 +8,7 @@ import { PriceOutSchema } from '../model/price-list';
 import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, LANGUAGE_CODE, normaliseDecimal, UNIT_CODE } from '../kernel/code-rules';
 import { featureBlockOut } from '../model/feature-block-types';
 import { LanguageQuery, LocalizedOut } from './translations/read-language';
+import { MediaAttachmentDto } from '../media/media';
 
 /**
  * Request and response shapes of the Catalog controller. Field names of CatalogDto, ProductDto
@@ -134,7 +135,17 @@ export const ProductDetailOut = ProductOut.extend({
       linkId: z.string(),
       name: z.string(),
       classificationGroups: z.number().int(),
-      classes: z.array(z.object({ group: z.string(), system: z.string(), code: z.string() })),
+      classes: z.array(
+        z.object({
+          group: z.string(),
+          system: z.string(),
+          code: z.string(),
+          /** ETIM: the class version the supplier classified against (xChange EtimClassVersion), when a file gave one. */
+          classVersion: z.number().int().optional(),
+          /** ETIM DYNAMIC: the date of the model the supplier classified against (xChange EtimDynamicReleaseDate). */
+          dynamicReleaseDate: z.string().optional(),
+        }),
+      ),
       features: z.array(
         z.object({ group: z.string(), code: z.string(), value: z.string(), unit: z.string().nullable() }),
       ),
@@ -153,6 +164,8 @@ export const ProductDetailOut = ProductOut.extend({
       description: z.string().nullable(),
       mimeCode: z.string().nullable(),
       alt: z.string().nullable(),
+      /** An xChange attachment's type, languages and dates beyond the purpose; null when none. */
+      attachment: MediaAttachmentDto.nullable(),
       ...LocalizedOut,
     }),
   ),

@@ -64,7 +64,7 @@ function nodeDetail(node: ProductNode, read: ReadLanguage, localizable: Set<stri
     values: localized.values,
     classification: node.classification,
     media: node.media.map(
-      ({ mediaId, purpose, fileName, contentType, size, description, url, mimeCode, alt, descriptions }) =>
+      ({ mediaId, purpose, fileName, contentType, size, description, url, mimeCode, alt, attachment, descriptions }) =>
         localizedMedia(
           read,
           {
@@ -78,6 +78,7 @@ function nodeDetail(node: ProductNode, read: ReadLanguage, localizable: Set<stri
             description,
             mimeCode: mimeCode ?? null,
             alt: alt ?? null,
+            attachment: attachment ?? null,
           },
           descriptions,
         ),

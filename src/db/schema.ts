@@ -682,6 +682,10 @@ export const classificationLinkClasses = sqliteTable(
     unverified: integer('unverified', { mode: 'boolean' }).notNull().default(false),
     /** The loaded release the class and its features were checked against (ETIM-9.0); null: the sample reference data (migration 0020). */
     release: text('release'),
+    /** ETIM: the class version the supplier classified against (xChange EtimClassVersion, migration 0082). */
+    classVersion: integer('class_version'),
+    /** ETIM DYNAMIC: the date of the model the supplier classified against (xChange EtimDynamicReleaseDate, migration 0082). */
+    dynamicReleaseDate: text('dynamic_release_date'),
   },
   (t) => [
     primaryKey({ columns: [t.linkId, t.group] }),
@@ -738,6 +742,8 @@ export const media = sqliteTable(
     mimeCode: text('mime_code'),
     /** BMEcat MIME_ALT. */
     alt: text('alt'),
+    /** An xChange attachment's type, languages and dates beyond the purpose as JSON (kernel/media-attachment.ts, migration 0082); null when none. */
+    attachment: text('attachment'),
   },
   // WITHOUT ROWID since migration 0008 (drizzle does not model it; the table is keyed by its id).
   (t) => [index('media_element_idx').on(t.elementId, t.sortOrder)],

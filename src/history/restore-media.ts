@@ -2,11 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
 import { media } from '../db/schema';
 import { linkStorageKey } from '../media/media-links.rules';
+import { attachmentColumn, type MediaAttachment } from '../kernel/media-attachment';
 import type { Json, Snapshot } from '../records/snapshot';
 import { isTranslation } from './restore-translations';
 
 /** What a restore can put back on a file that still exists: its placement in the order and its metadata. */
-const FILE_RESTORED = ['sortOrder', 'purpose', 'description'] as const;
+const FILE_RESTORED = ['sortOrder', 'purpose', 'description', 'attachment'] as const;
 /** A link is all metadata (its bytes live elsewhere): where it points comes back too. */
 const LINK_RESTORED = [...FILE_RESTORED, 'url', 'fileName', 'contentType', 'mimeCode', 'alt'] as const;
 
@@ -67,6 +68,8 @@ export function mediaRestore(
     if (!differs(now, then)) continue;
     const fields = now.url && then.url ? LINK_RESTORED : FILE_RESTORED;
     const set: Record<string, Json> = Object.fromEntries(fields.map((field) => [field, then[field] ?? null]));
+    // The column holds the attachment as JSON text (kernel/media-attachment.ts).
+    set.attachment = attachmentColumn(then.attachment as MediaAttachment | undefined);
     if (set.sortOrder === null) set.sortOrder = now.sortOrder ?? 0;
     statements.push(
       db
@@ -75,7 +78,8 @@ export function mediaRestore(
         // The element is the tenant's (checked before the restore); media rows are scoped by it.
         .where(and(eq(media.id, id), eq(media.elementId, elementId))),
     );
-    applied[path] = { ...now, ...set };
+    const { attachment: _column, ...restored } = { ...now, ...set };
+    applied[path] = then.attachment ? { ...restored, attachment: then.attachment } : restored;
     if (now.url || then.url) linksChanged = true;
   }
   return { statements, applied, removed, linksChanged };
@@ -97,5 +101,6 @@ function linkRow(companyId: string, elementId: string, id: string, entry: Entry)
     url: text('url'),
     mimeCode: text('mimeCode'),
     alt: text('alt'),
+    attachment: attachmentColumn(entry.attachment as MediaAttachment | undefined),
   };
 }

@@ -1,3 +1,4 @@
+import { attachmentOfColumn } from '../kernel/media-attachment';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../db/client';
 import { withCompletenessEventsAtEnd } from '../db/completeness-flush';
@@ -78,6 +79,7 @@ export function aggregateMedia(row: Omit<MediaRow, 'createdAt'>): AggregateMedia
     url: row.url,
     mimeCode: row.mimeCode,
     alt: row.alt,
+    ...(row.attachment ? { attachment: attachmentOfColumn(row.attachment) } : {}),
   };
 }
 
@@ -144,7 +146,8 @@ export function mediaUnchanged(elementId: string, url: string, lastSortOrder: nu
     old.mimeCode,
     old.alt,
     old.sortOrder,
+    old.attachment,
   ]);
-  const row = sql`(SELECT json_array(${media.url}, ${media.purpose}, ${media.description}, ${media.contentType}, ${media.mimeCode}, ${media.alt}, ${media.sortOrder}) FROM ${media} WHERE ${media.id} = ${old.id}) = ${state}`;
+  const row = sql`(SELECT json_array(${media.url}, ${media.purpose}, ${media.description}, ${media.contentType}, ${media.mimeCode}, ${media.alt}, ${media.sortOrder}, ${media.attachment}) FROM ${media} WHERE ${media.id} = ${old.id}) = ${state}`;
   return sql`${twin} AND ${end} AND ${row}`;
 }

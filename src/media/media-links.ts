@@ -8,7 +8,8 @@ import { retryOnConflict } from '../records/write-guard';
 import { badRequest, notFound } from '../kernel/app-error';
 import type { Caller } from '../kernel/caller';
 import { newId } from '../kernel/ids';
-import { MEDIA_PURPOSES, mediaInsertStatements, mediaOut } from './media';
+import { attachmentColumn } from '../kernel/media-attachment';
+import { MEDIA_PURPOSES, MediaAttachmentDto, mediaInsertStatements, mediaOut } from './media';
 import { aggregateMedia, mediaUnchanged, readLinkContext, writeLink } from './media-link-write';
 import { isLinkUrl, linkFileName, linkStorageKey, MAX_LINK_URL } from './media-links.rules';
 
@@ -30,6 +31,7 @@ const linkFields = {
     .regex(/^MD(\d\d|X\d{3})$/, 'must be an ETIM MIME code such as MD01 or an xChange code such as MDX049')
     .nullable(),
   alt: z.string().max(80).nullable(),
+  attachment: MediaAttachmentDto.nullable(),
 };
 
 export const AddMediaLinkDto = z.strictObject({
@@ -41,6 +43,7 @@ export const AddMediaLinkDto = z.strictObject({
   contentType: contentType.optional(),
   mimeCode: linkFields.mimeCode.optional(),
   alt: linkFields.alt.optional(),
+  attachment: linkFields.attachment.optional(),
 });
 
 export const UpdateMediaLinkDto = z.strictObject({
@@ -52,6 +55,7 @@ export const UpdateMediaLinkDto = z.strictObject({
   contentType: contentType.optional(),
   mimeCode: linkFields.mimeCode.optional(),
   alt: linkFields.alt.optional(),
+  attachment: linkFields.attachment.optional(),
 });
 
 const GUESSED_TYPES: Record<string, string> = {
@@ -100,6 +104,7 @@ async function addOnce(db: Database, tenant: Caller, input: z.infer<typeof AddMe
     url: input.url,
     mimeCode: input.mimeCode ?? null,
     alt: input.alt ?? null,
+    attachment: attachmentColumn(input.attachment),
   };
   await writeLink(
     db,
@@ -113,7 +118,7 @@ async function addOnce(db: Database, tenant: Caller, input: z.infer<typeof AddMe
 }
 
 /**
- * Changes a link's URL, purpose, description, type, MIME code or alt text (an uploaded file is
+ * Changes a link's URL, purpose, description, type, MIME code, alt text or attachment details (an uploaded file is
  * refused). One read round trip and one guarded batch, like AddLink.
  */
 export async function updateMediaLink(db: Database, tenant: Caller, input: z.infer<typeof UpdateMediaLinkDto>) {
@@ -138,6 +143,7 @@ async function updateOnce(db: Database, tenant: Caller, input: z.infer<typeof Up
     contentType: input.contentType?.toLowerCase() ?? (input.url ? guessedType(fileName) : old.contentType),
     mimeCode: input.mimeCode !== undefined ? input.mimeCode : old.mimeCode,
     alt: input.alt !== undefined ? input.alt : old.alt,
+    attachment: input.attachment !== undefined ? attachmentColumn(input.attachment) : old.attachment,
   };
   const { id: _id, elementId: _e, createdAt: _c, ...changes } = next;
   // Every column as read (the state the guard holds): nothing is written (docs/history.md, "A write that changes nothing").

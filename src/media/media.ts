@@ -13,6 +13,8 @@ import { mediaEntry } from '../records/snapshot';
 import type { Caller } from '../kernel/caller';
 
 import { MEDIA_PURPOSES } from '../kernel/media-purposes';
+import { ATTACHMENT_TYPE, attachmentOfColumn, attachmentProblem } from '../kernel/media-attachment';
+import { LANGUAGE_CODE } from '../kernel/code-rules';
 
 export { MEDIA_PURPOSES };
 export const ALLOWED_CONTENT_TYPES = [
@@ -37,6 +39,19 @@ export const UploadMediaQuery = z.strictObject({
   description: z.string().max(250).optional(),
 });
 
+/**
+ * What a media entry keeps of an ETIM xChange attachment beyond its purpose (kernel/media-attachment.ts):
+ * answered by every media read, taken by AddLink / UpdateLink and UpsertProducts.
+ */
+export const MediaAttachmentDto = z
+  .strictObject({
+    type: z.string().regex(ATTACHMENT_TYPE, 'must be an ETIM xChange AttachmentType such as ATX004').optional(),
+    languages: z.array(z.string().regex(LANGUAGE_CODE, 'must be ISO 639-2 codes such as eng')).max(50).optional(),
+    issueDate: z.iso.date().optional(),
+    expiryDate: z.iso.date().optional(),
+  })
+  .refine((a) => attachmentProblem(a) === null, { message: 'expiryDate must not be before issueDate' });
+
 export const MediaOut = z.object({
   mediaId: z.string(),
   elementId: z.string(),
@@ -50,6 +65,7 @@ export const MediaOut = z.object({
   url: z.string().nullable(),
   mimeCode: z.string().nullable(),
   alt: z.string().nullable(),
+  attachment: MediaAttachmentDto.nullable(),
 });
 
 type MediaRow = typeof media.$inferSelect;
@@ -68,6 +84,7 @@ export function mediaOut(row: Omit<MediaRow, 'createdAt'>) {
     url: row.url,
     mimeCode: row.mimeCode,
     alt: row.alt,
+    attachment: attachmentOfColumn(row.attachment),
   };
 }
 

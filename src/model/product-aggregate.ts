@@ -15,6 +15,7 @@ import {
   productReferences,
   productUdx,
 } from '../db/schema';
+import { attachmentOfColumn, type MediaAttachment } from '../kernel/media-attachment';
 import { type ElementTranslations, groupedTranslations, translationsOfStatement } from './translation-store';
 import type { StoredPrice } from './price-list';
 import { blockOfRow, blocksStatement } from './feature-block-rows';
@@ -27,7 +28,8 @@ interface AggregateClassification {
   linkId: string;
   name: string;
   classificationGroups: number;
-  classes: { group: string; system: string; code: string }[];
+  /** `classVersion` / `dynamicReleaseDate`: what an ETIM xChange file said it classified against (migration 0082), when it did. */
+  classes: { group: string; system: string; code: string; classVersion?: number; dynamicReleaseDate?: string }[];
   features: { group: string; code: string; value: string; unit: string | null }[];
 }
 
@@ -47,6 +49,8 @@ export interface AggregateMedia {
   url?: string | null;
   mimeCode?: string | null;
   alt?: string | null;
+  /** An xChange attachment's type, languages and dates beyond the purpose (kernel/media-attachment.ts); absent when none. */
+  attachment?: MediaAttachment | null;
   /** The description in the catalog's other languages: language -> text (docs/languages.md). */
   descriptions?: Record<string, string>;
 }
@@ -295,7 +299,15 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
             linkId: link.linkId,
             name: link.name,
             classificationGroups: link.classificationGroups,
-            classes: (classesBy.get(link.id) ?? []).map(({ group, system, code }) => ({ group, system, code })),
+            classes: (classesBy.get(link.id) ?? []).map(
+              ({ group, system, code, classVersion, dynamicReleaseDate }) => ({
+                group,
+                system,
+                code,
+                ...(classVersion !== null ? { classVersion } : {}),
+                ...(dynamicReleaseDate !== null ? { dynamicReleaseDate } : {}),
+              }),
+            ),
             features: (featuresBy.get(link.id) ?? []).map(({ group, code, value, unit }) => ({
               group,
               code,
@@ -317,6 +329,7 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
         url: m.url,
         mimeCode: m.mimeCode,
         alt: m.alt,
+        ...(m.attachment ? { attachment: attachmentOfColumn(m.attachment) } : {}),
         descriptions: descriptionsOf(m.id),
       })),
       prices: (pricesBy.get(product.id) ?? []).map(({ productId: _id, ...row }) => row),

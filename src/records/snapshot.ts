@@ -18,6 +18,7 @@ import {
   translations,
 } from '../db/schema';
 import { localizedPath } from '../kernel/languages';
+import { attachmentOfColumn, type MediaAttachment } from '../kernel/media-attachment';
 import { PRODUCT_DATA_FIELDS } from '../model/fields';
 import { pricesSnapshot } from '../model/price-list';
 import { type StoredReference, storedReference } from '../model/reference-types';
@@ -219,7 +220,10 @@ export function mediaEntry(m: {
   url?: string | null;
   mimeCode?: string | null;
   alt?: string | null;
+  /** The attachment, or the `media.attachment` column's text a row holds. */
+  attachment?: MediaAttachment | string | null;
 }): Json {
+  const attachment = typeof m.attachment === 'string' ? attachmentOfColumn(m.attachment) : m.attachment;
   return {
     fileName: m.fileName,
     purpose: m.purpose,
@@ -229,6 +233,8 @@ export function mediaEntry(m: {
     sortOrder: m.sortOrder,
     // A link (migration 0017) records where it points; a file's entry stays as it was.
     ...(m.url ? { url: m.url, mimeCode: m.mimeCode ?? null, alt: m.alt ?? null } : {}),
+    // Only an entry that has one records it (migration 0082), so other entries' history keeps its form.
+    ...(attachment ? { attachment: attachment as Json } : {}),
   };
 }
 

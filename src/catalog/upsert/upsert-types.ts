@@ -1,3 +1,4 @@
+import type { MediaAttachment } from '../../kernel/media-attachment';
 import type { ClassificationGroup } from '../../kernel/classification-groups';
 import { PRODUCT_DATA_FIELDS } from '../../model/fields';
 import type { StoredPrice, UpsertPrice } from '../../model/price-list';
@@ -30,6 +31,8 @@ export interface UpsertMediaRef {
   /** ETIM guideline MIME code of a link (MD01 ...). */
   mimeCode?: string | null;
   alt?: string | null;
+  /** An xChange attachment's type, languages and dates (kernel/media-attachment.ts); checked, a part that does not check is an error. */
+  attachment?: MediaAttachment | null;
   /**
    * The description in the catalog's further languages (BMEcat MIME_DESCR with `lang`): language
    * -> text, each written as the entry's translation; languages left out are left as they are.
@@ -46,7 +49,15 @@ export interface UpsertRecord {
   categoryIds?: string[];
   values?: Record<string, string>;
   classification?: {
-    classes: { group?: string | null; system?: string | null; code: string; release?: string | null }[];
+    classes: {
+      group?: string | null;
+      system?: string | null;
+      code: string;
+      release?: string | null;
+      /** ETIM: the class version and DYNAMIC model date the supplier classified against (kept, never checked against a release). */
+      classVersion?: number | null;
+      dynamicReleaseDate?: string | null;
+    }[];
     features: { group?: string | null; code: string; value: string }[];
   } | null;
   media?: UpsertMediaRef[];
@@ -111,6 +122,8 @@ export interface ResolvedNode {
       system: string;
       code: string;
       unverified?: boolean;
+      classVersion?: number;
+      dynamicReleaseDate?: string;
       /** The loaded release the class was checked against (classification/release-check.ts). */
       release?: string | null;
     }[];
@@ -127,6 +140,7 @@ export interface ResolvedNode {
     url: string | null;
     mimeCode: string | null;
     alt: string | null;
+    attachment: MediaAttachment | null;
     descriptions?: Record<string, string>;
   }[];
   udx?: string | null;

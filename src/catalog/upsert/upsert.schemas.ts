@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ClassRef, FeatureValueInput } from '../../classification/classification.schemas';
-import { MEDIA_PURPOSES } from '../../media/media';
+import { MEDIA_PURPOSES, MediaAttachmentDto } from '../../media/media';
 import { MAX_REFERENCES, ReferenceIn } from '../references/reference-rules';
 import { featureBlockSchema } from '../../model/feature-block-types';
 import { PRODUCT_STATUSES } from '../../kernel/product-status';
@@ -44,6 +44,8 @@ const nodeFields = {
         contentType: z.string().max(100).optional(),
         purpose: z.enum(MEDIA_PURPOSES).optional(),
         description: z.string().max(250).optional(),
+        /** An xChange attachment's type, languages and dates (what media reads answer). */
+        attachment: MediaAttachmentDto.optional(),
       }),
     )
     .max(50)

@@ -89,6 +89,9 @@ function mime(view: ProductView, w: ExportWarnings): string {
       textEl('UDX.EDXF.MIME_FILENAME', fitted(m.fileName, 250, 'UDX.EDXF.MIME_FILENAME', view.subject, w)),
       textEl('UDX.EDXF.MIME_DESIGNATION', fitted(m.description, 250, 'UDX.EDXF.MIME_DESIGNATION', view.subject, w)),
       textEl('UDX.EDXF.MIME_ALT', fitted(m.alt, 80, 'UDX.EDXF.MIME_ALT', view.subject, w)),
+      // An attachment's dates (kernel/media-attachment.ts): the guideline has them, xChange too.
+      textEl('UDX.EDXF.MIME_ISSUE_DATE', m.attachment?.issueDate ?? null),
+      textEl('UDX.EDXF.MIME_EXPIRY_DATE', m.attachment?.expiryDate ?? null),
       textEl('UDX.EDXF.MIME_ORDER', i + 1),
     ]);
   });

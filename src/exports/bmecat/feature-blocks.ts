@@ -40,6 +40,9 @@ export interface FeatureBlock {
   group: string | null;
   /** REFERENCE_FEATURE_GROUP_ID: the class code (EC..., eCl@ss class); null for attributes. */
   classCode: string | null;
+  /** ETIM: the class version and DYNAMIC model date the supplier classified against (the xChange export writes them). */
+  classVersion?: number;
+  dynamicReleaseDate?: string;
   features: FeatureOut[];
 }
 
@@ -139,6 +142,8 @@ export function featureBlocks(
       system: systemName(cls.system, subject, warnings),
       group: cls.group,
       classCode: cls.code,
+      ...(cls.classVersion !== undefined ? { classVersion: cls.classVersion } : {}),
+      ...(cls.dynamicReleaseDate !== undefined ? { dynamicReleaseDate: cls.dynamicReleaseDate } : {}),
       features: uniqueByName(features),
     });
   }

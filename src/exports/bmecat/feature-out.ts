@@ -135,6 +135,9 @@ export function featureOut(
   }
   if ((f.fid || f.parentId) && !form.tree) lost.add('FID / FPARENT_ID left out (the schema has no feature tree)');
   if (f.valueType) lost.add('FVALUE_TYPE left out');
+  // FVALUEs have no position: a coordinate without Y (X, '', Z) reads back as X and Y.
+  if (f.valueType === 'coordinates' && f.values?.some((v) => v === ''))
+    lost.add(`coordinate ${name}: its empty part left out (X, Y, Z written as FVALUEs without position)`);
   const details = (f.details ?? []).map((d) => fit(d, 250, 'FVALUE_DETAILS')).filter((d): d is string => !!d);
   return {
     name,

@@ -82,7 +82,8 @@ export function otherFeatureBlocks(
       const out = featureOut(f, form, fit, lost, form.tree ? undefined : group);
       if (!out) continue;
       if (form.uniqueNames && names.has(out.name)) {
-        lost.add('repeated FNAME left out (the schema requires unique names)');
+        // Named: in a flattened modelling class, the same feature of another port is what goes.
+        lost.add(`repeated FNAME ${out.name} left out (the schema requires unique names)`);
         continue;
       }
       names.add(out.name);

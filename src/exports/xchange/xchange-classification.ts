@@ -94,6 +94,9 @@ export function etimClassifications(plan: XChangePlan, view: ProductView, w: Exp
     out.push({
       EtimReleaseVersion: release,
       EtimClassCode: block.classCode,
+      // What the supplier classified against, as an import kept it (xchange-classes.ts).
+      EtimClassVersion: block.classVersion,
+      EtimDynamicReleaseDate: release === 'DYNAMIC' ? block.dynamicReleaseDate : undefined,
       EtimFeatures: features.length > 0 ? features.map((f) => etimFeature(plan, view, f.name, f.values, w)) : undefined,
       ...(modelling ? modellingClass(modelling, subject, w) : {}),
     });

@@ -30,6 +30,17 @@ export const ATTACHMENT_PICTURE = 'ATX018';
 export const ATTACHMENT_OTHER = 'ATX099';
 
 /**
+ * `AttachmentType` of a product's or trade item's attachment (the V2.0 schema's enumeration):
+ * ATX004 a declaration, ATX014 a manual … A media entry keeps a code other than ATX018 / ATX099
+ * in its `attachment` (kernel/media-attachment.ts); the export writes it back.
+ */
+export const ATTACHMENT_TYPES: ReadonlySet<string> = new Set(
+  '001 002 003 004 010 011 012 013 014 015 016 017 018 019 020 021 022 023 024 025 026 099'
+    .split(' ')
+    .map((n) => `ATX${n}`),
+);
+
+/**
  * `AttachmentTypeSpecification` (the schema's enumeration): what kind of document or picture an
  * attachment is (MDX049 a RoHS declaration ...). A link keeps it as its `mimeCode` (the field
  * that holds BMEcat's ETIM MIME code MD01 ... for links read from BMEcat).

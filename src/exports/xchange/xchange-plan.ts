@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { AppError } from '../../kernel/app-error';
 import type { ExportContext } from '../exporter';
 import { countProductsInScope } from '../bmecat/catalog-queries';
@@ -32,5 +33,28 @@ export async function makeXChangePlan(ctx: ExportContext): Promise<XChangePlan> 
   if ((await countProductsInScope(ctx, base)) === 0) {
     throw new AppError('bad_request', 'an xChange file requires at least one Product, and this export selects none');
   }
-  return { ...base, languageTags, mediaUrls: ctx.mediaUrl !== undefined };
+  return { ...base, currency: await fileCurrency(ctx), languageTags, mediaUrls: ctx.mediaUrl !== undefined };
+}
+
+/**
+ * The file's one `CurrencyCode`: the catalog's, unless every price of the catalog is in one other
+ * currency (a GBP supplier file imported into an EUR catalog keeps its prices in GBP): then that
+ * one, so the prices are written instead of left out. A catalog with a price in its own currency
+ * (a row without currency, or a product whose `price` has no list) keeps its own. The first
+ * query stops at the first such row, so only a catalog priced wholly abroad is read through.
+ */
+async function fileCurrency(ctx: ExportContext): Promise<string> {
+  const own = ctx.catalog.currency;
+  const [home] = await ctx.db.all<{ found: number }>(sql`
+    SELECT 1 AS found FROM products p
+    WHERE p.catalog_id = ${ctx.catalog.id} AND +p.company_id = ${ctx.companyId} AND (
+      EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = p.id AND (pp.currency IS NULL OR pp.currency = ${own}))
+      OR (p.price IS NOT NULL AND NOT EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = p.id)))
+    LIMIT 1`);
+  if (home) return own;
+  const others = await ctx.db.all<{ currency: string }>(sql`
+    SELECT DISTINCT pp.currency FROM products p JOIN product_prices pp ON pp.product_id = p.id
+    WHERE p.catalog_id = ${ctx.catalog.id} AND +p.company_id = ${ctx.companyId} AND pp.currency IS NOT NULL
+    LIMIT 2`);
+  return others.length === 1 ? others[0]!.currency : own;
 }

@@ -4,14 +4,20 @@ import type { ExportContext } from '../exporter';
 import { fitted } from '../bmecat/fields';
 import type { ProductView } from '../bmecat/product-view';
 import { etimClassifications, otherClassifications, storedBlockClassifications } from './xchange-classification';
-import { ATTACHMENT_OTHER, ATTACHMENT_PICTURE, ATTACHMENT_SPECIFICATIONS } from './xchange-codes';
+import {
+  ATTACHMENT_OTHER,
+  ATTACHMENT_PICTURE,
+  ATTACHMENT_SPECIFICATIONS,
+  ATTACHMENT_TYPES,
+  languageTag,
+} from './xchange-codes';
 import type { XChangePlan } from './xchange-plan';
 import { perLanguage, xchangeLanguages } from './xchange-languages';
 import { productRelations, tradeItem, XCHANGE_STATUS } from './xchange-trade-item';
 
 type Json = Record<string, unknown>;
 
-const nonEmpty = (list: Json[] | undefined) => (list && list.length > 0 ? list : undefined);
+const nonEmpty = <T>(list: T[] | undefined) => (list && list.length > 0 ? list : undefined);
 
 const keywordList = (keywords: string | null) => [
   ...new Set(
@@ -82,11 +88,12 @@ async function attachments(
   const out: Json[] = [];
   for (const [i, m] of media.entries()) {
     out.push({
-      AttachmentType: m.contentType.startsWith('image/') ? ATTACHMENT_PICTURE : ATTACHMENT_OTHER,
+      AttachmentType: attachmentType(m, view, w),
       AttachmentTypeSpecification: specification(m, view, w),
       AttachmentOrder: i + 1,
       AttachmentDetails: [
         {
+          AttachmentLanguage: nonEmpty(attachmentLanguages(m, view, w)),
           AttachmentFilename: m.fileName.slice(0, 100) || undefined,
           // A link is written as its own absolute URL: it has no stored object to sign.
           AttachmentUri: m.url ?? (await ctx.mediaUrl!(m.mediaId)),
@@ -100,11 +107,37 @@ async function attachments(
               (text, tag) => ({ Language: tag, AttachmentDescription: text.slice(0, 255) }),
             ),
           ),
+          AttachmentIssueDate: m.attachment?.issueDate,
+          AttachmentExpiryDate: m.attachment?.expiryDate,
         },
       ],
     });
   }
   return out;
+}
+
+/**
+ * The AttachmentType an import kept (kernel/media-attachment.ts), else ATX018 for a picture and
+ * ATX099 for any other file. A kept code the schema does not list (set through the API) is
+ * written as that default, reported.
+ */
+function attachmentType(m: AggregateMedia, view: ProductView, w: ExportWarnings): string {
+  const fallback = m.contentType.startsWith('image/') ? ATTACHMENT_PICTURE : ATTACHMENT_OTHER;
+  const kept = m.attachment?.type;
+  if (!kept || ATTACHMENT_TYPES.has(kept)) return kept ?? fallback;
+  w.add(`AttachmentType ${kept.slice(0, 10)} is not in the ETIM xChange list: written as ${fallback}`, view.subject);
+  return fallback;
+}
+
+/** The document's languages as BCP 47 tags; a language without a tag here is left out, reported. */
+function attachmentLanguages(m: AggregateMedia, view: ProductView, w: ExportWarnings): string[] {
+  const tags: string[] = [];
+  for (const code of m.attachment?.languages ?? []) {
+    const tag = languageTag(code);
+    if (tag && !tags.includes(tag)) tags.push(tag);
+    else if (!tag) w.add(`attachment language ${code} left out: no BCP 47 tag for it here`, view.subject);
+  }
+  return tags;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { UpsertMediaRef } from '../../catalog/upsert/upsert-types';
 import { isLinkUrl } from '../../media/media-links.rules';
+import { attachmentProblem, compactAttachment } from '../../kernel/media-attachment';
 import { escapeXmlAttr, escapeXmlText } from '../../exports/bmecat/xml-text';
 import { child, children, textOf, type XmlNode } from '../read/xml-node';
 import { textsByLanguage, type FileLanguages } from '../read/file-languages';
@@ -53,6 +54,23 @@ function descriptionsOf(mime: XmlNode, languages: FileLanguages | undefined) {
 }
 
 /**
+ * The guideline's UDX.EDXF.MIME_ISSUE_DATE / _EXPIRY_DATE as the entry's attachment dates
+ * (kernel/media-attachment.ts, as xChange's AttachmentIssueDate / ExpiryDate); a text that is no
+ * date, or an expiry before the issue, is not kept.
+ */
+function datesOf(mime: XmlNode): Pick<UpsertMediaRef, 'attachment'> {
+  const date = (name: string) => {
+    const text = textOf(mime, name)?.trim();
+    return text && /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : undefined;
+  };
+  const attachment = compactAttachment({
+    issueDate: date('UDX.EDXF.MIME_ISSUE_DATE'),
+    expiryDate: date('UDX.EDXF.MIME_EXPIRY_DATE'),
+  });
+  return attachment && !attachmentProblem(attachment) ? { attachment } : {};
+}
+
+/**
  * A product's media list: MIME_INFO/MIME and the ETIM guideline's UDX.EDXF.MIME_INFO, in
  * MIME_ORDER. A URL named by both (an export of ours writes links with a MIME code in both
  * places) is one entry: the MIME one, with the UDX one's code. MIME_DESCR is read per language
@@ -84,6 +102,7 @@ export function mediaOf(product: XmlNode, languages?: FileLanguages): UpsertMedi
         description: textOf(m, 'UDX.EDXF.MIME_DESIGNATION'),
         mimeCode: code,
         alt: textOf(m, 'UDX.EDXF.MIME_ALT'),
+        ...datesOf(m),
       },
     };
   });
@@ -92,6 +111,7 @@ export function mediaOf(product: XmlNode, languages?: FileLanguages): UpsertMedi
     const twin = e.ref.url ? byUrl.get(e.ref.url) : undefined;
     if (!twin) return true;
     twin.ref.mimeCode = e.ref.mimeCode;
+    if (e.ref.attachment) twin.ref.attachment = e.ref.attachment;
     return false;
   });
   return [...plain, ...extra]

@@ -15,6 +15,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !=
 const CLASS_KEYS = new Set([
   'EtimReleaseVersion',
   'EtimClassCode',
+  'EtimClassVersion',
+  'EtimDynamicReleaseDate',
   'EtimFeatures',
   'EtimModellingClassCode',
   'EtimModellingClassVersion',
@@ -37,6 +39,30 @@ export interface XChangeClassification {
   modelling: FeatureBlockInput[];
   /** OtherClassifications of systems the model does not classify by (UNSPSC, a supplier's own ...), as blocks of other feature systems. */
   others: FeatureBlockInput[];
+}
+
+/**
+ * What the supplier classified against: `EtimClassVersion` (a whole number ≥ 1) and, for the
+ * DYNAMIC release, `EtimDynamicReleaseDate` (YYYY-MM-DD), kept with the class; a value that does
+ * not read is reported (`class_field_dropped`).
+ */
+function classFacts(c: Json, at: string, warn: (code: string, message: string, path: string) => void) {
+  const version = c.EtimClassVersion;
+  const date = str(c.EtimDynamicReleaseDate);
+  const versionOk = Number.isInteger(version) && version >= 1;
+  const dateOk = date !== null && /^\d{4}-\d{2}-\d{2}$/.test(date);
+  if (version !== undefined && !versionOk)
+    warn(
+      'class_field_dropped',
+      `EtimClassVersion "${String(version).slice(0, 12)}" is not a whole number ≥ 1: not kept`,
+      at,
+    );
+  if (date !== null && !dateOk)
+    warn('class_field_dropped', `EtimDynamicReleaseDate "${date.slice(0, 20)}" is not a date YYYY-MM-DD: not kept`, at);
+  return {
+    ...(versionOk ? { classVersion: version as number } : {}),
+    ...(dateOk ? { dynamicReleaseDate: date! } : {}),
+  };
 }
 
 /**
@@ -71,7 +97,12 @@ export function xchangeClassificationOf(
     }
     for (const key of Object.keys(c))
       if (!CLASS_KEYS.has(key)) warn('class_field_dropped', `${key} of ETIM class ${code} is not kept`, at);
-    classes.push({ group: 'ETIM', system: `ETIM-${str(c.EtimReleaseVersion) ?? 'DYNAMIC'}`, code });
+    classes.push({
+      group: 'ETIM',
+      system: `ETIM-${str(c.EtimReleaseVersion) ?? 'DYNAMIC'}`,
+      code,
+      ...classFacts(c, at, warn),
+    });
     list(c.EtimFeatures).forEach((f, fi) => {
       const path = `${at}.EtimFeatures[${fi}]`;
       const featureCode = str(f.EtimFeatureCode);

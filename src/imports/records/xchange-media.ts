@@ -1,6 +1,12 @@
 import type { UpsertMediaRef } from '../../catalog/upsert/upsert-types';
 import { isLinkUrl, linkFileName } from '../../media/media-links.rules';
-import { ATTACHMENT_OTHER, ATTACHMENT_PICTURE, ATTACHMENT_SPECIFICATIONS } from '../../exports/xchange/xchange-codes';
+import {
+  ATTACHMENT_PICTURE,
+  ATTACHMENT_SPECIFICATIONS,
+  ATTACHMENT_TYPES,
+  languageCode,
+} from '../../exports/xchange/xchange-codes';
+import { attachmentProblem, compactAttachment, type MediaAttachment } from '../../kernel/media-attachment';
 import type { FileWarning } from './record-actions';
 import { xchangeTexts, type XChangeLanguages } from './xchange-languages';
 
@@ -34,26 +40,55 @@ function sourceOf(d: Json): Pick<UpsertMediaRef, 'fileName' | 'url'> | null {
   return name ? { fileName: baseName(name), url: null } : null;
 }
 
-/** Fields of an AttachmentDetails entry the media model has no place for (reported when given). */
-const NOT_KEPT = ['AttachmentLanguage', 'AttachmentIssueDate', 'AttachmentExpiryDate'] as const;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * What the media entry cannot hold of one attachment, as warnings naming the field
- * (`attachment_not_kept`): an AttachmentType other than ATX018 (picture, read as purpose
- * `normal`) or ATX099 (other document, `others`), which the export writes back as one of those
- * two; an AttachmentTypeSpecification on a file reference (only a link keeps it, as its
- * `mimeCode`) or one that is not a code of the schema; the document's languages and its issue
- * and expiry dates.
+ * What the entry keeps of the attachment beyond its purpose (kernel/media-attachment.ts): its
+ * AttachmentType, the AttachmentLanguage tags as ISO 639-2 codes and the issue and expiry
+ * dates. What does not check is left out, reported naming the field (`attachment_not_kept`): a
+ * type the schema does not list, a language tag without a code here, a date that is not one.
  */
-function notKept(a: Json, d: Json, at: string, isLink: boolean, spec: string | null, warnings: FileWarning[]): void {
+function attachmentOf(a: Json, d: Json, at: string, warnings: FileWarning[]): MediaAttachment | null {
   const warn = (field: string, message: string) =>
     warnings.push({ code: 'attachment_not_kept', message, line: 0, path: `${at}.${field}` });
   const type = str(a.AttachmentType);
-  if (type && type !== ATTACHMENT_PICTURE && type !== ATTACHMENT_OTHER)
-    warn(
-      'AttachmentType',
-      `AttachmentType ${type.slice(0, 10)} not kept: the media entry holds a purpose (ATX018 normal, else others), written back as ATX018 or ATX099`,
-    );
+  if (type && !ATTACHMENT_TYPES.has(type))
+    warn('AttachmentType', `AttachmentType "${type.slice(0, 10)}" is no code of the schema: not kept`);
+  const languages: string[] = [];
+  for (const tag of Array.isArray(d.AttachmentLanguage) ? d.AttachmentLanguage : []) {
+    const code = typeof tag === 'string' ? languageCode(tag) : null;
+    if (code) languages.push(code);
+    else
+      warn(
+        'AttachmentLanguage',
+        `AttachmentLanguage "${String(tag).slice(0, 12)}" is no language known here: not kept`,
+      );
+  }
+  const date = (field: 'AttachmentIssueDate' | 'AttachmentExpiryDate') => {
+    const text = str(d[field]);
+    if (text && !DATE.test(text)) warn(field, `${field} "${text.slice(0, 20)}" is not a date YYYY-MM-DD: not kept`);
+    return text && DATE.test(text) ? text : undefined;
+  };
+  const attachment = compactAttachment({
+    type: type && ATTACHMENT_TYPES.has(type) ? type : undefined,
+    languages,
+    issueDate: date('AttachmentIssueDate'),
+    expiryDate: date('AttachmentExpiryDate'),
+  });
+  const problem = attachment && attachmentProblem(attachment);
+  if (!problem) return attachment;
+  warn('AttachmentExpiryDate', `${problem}: the dates not kept`);
+  return compactAttachment({ ...attachment, issueDate: undefined, expiryDate: undefined });
+}
+
+/**
+ * What the media entry cannot hold of one attachment's type specification, as warnings naming
+ * the field (`attachment_not_kept`): one on a file reference (only a link keeps it, as its
+ * `mimeCode`) or one that is not a code of the schema.
+ */
+function notKept(at: string, isLink: boolean, spec: string | null, warnings: FileWarning[]): void {
+  const warn = (field: string, message: string) =>
+    warnings.push({ code: 'attachment_not_kept', message, line: 0, path: `${at}.${field}` });
   if (spec && !ATTACHMENT_SPECIFICATIONS.has(spec))
     warn(
       'AttachmentTypeSpecification',
@@ -64,9 +99,6 @@ function notKept(a: Json, d: Json, at: string, isLink: boolean, spec: string | n
       'AttachmentTypeSpecification',
       `AttachmentTypeSpecification ${spec} not kept: only a link keeps its type code`,
     );
-  for (const field of NOT_KEPT)
-    if (d[field] !== undefined && d[field] !== null && !(Array.isArray(d[field]) && d[field].length === 0))
-      warn(field, `${field} not kept: the media entry has no such field`);
 }
 
 /**
@@ -74,7 +106,8 @@ function notKept(a: Json, d: Json, at: string, isLink: boolean, spec: string | n
  * order where it is not given), pictures (ATX018) as `normal`, with the description in the
  * catalog's language and every other language of the file as a description translation
  * (docs/languages.md "Imports"), as BMEcat's MIME_DESCR. A link keeps the attachment's
- * AttachmentTypeSpecification (MDX…) as its `mimeCode`; what the entry cannot hold is reported
+ * AttachmentTypeSpecification (MDX…) as its `mimeCode`; every entry its type, languages and
+ * dates as its `attachment` (attachmentOf); what the entry cannot hold is reported
  * into `warnings` (notKept), each under `path` (`.ProductAttachments[i].AttachmentDetails[j]`).
  */
 export function xchangeMediaOf(
@@ -88,7 +121,9 @@ export function xchangeMediaOf(
       const source = sourceOf(d);
       if (!source) return [];
       const spec = str(a.AttachmentTypeSpecification);
-      notKept(a, d, `${path}[${position}].AttachmentDetails[${j}]`, source.url !== null, spec, warnings);
+      const at = `${path}[${position}].AttachmentDetails[${j}]`;
+      notKept(at, source.url !== null, spec, warnings);
+      const attachment = attachmentOf(a, d, at, warnings);
       const texts = xchangeTexts(list(d.AttachmentDescription), 'Language', languages);
       const descriptions = Object.fromEntries(
         texts.others.flatMap(([code, e]) => {
@@ -106,6 +141,7 @@ export function xchangeMediaOf(
             purpose: a.AttachmentType === ATTACHMENT_PICTURE ? 'normal' : 'others',
             description: str(texts.own?.AttachmentDescription),
             ...(source.url && spec && ATTACHMENT_SPECIFICATIONS.has(spec) ? { mimeCode: spec } : {}),
+            ...(attachment ? { attachment } : {}),
             ...(Object.keys(descriptions).length > 0 ? { descriptions } : {}),
           } satisfies UpsertMediaRef,
         },

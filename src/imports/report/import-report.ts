@@ -62,7 +62,7 @@ export const REASONS: Record<string, string> = {
   reference_ambiguous:
     'product reference by a manufacturer number that several products have: kept, pending until one product has it',
   attachment_not_kept:
-    'xChange attachment field the media entry has no place for (AttachmentType other than ATX018/ATX099, AttachmentTypeSpecification of a file reference, AttachmentLanguage, issue and expiry dates): left out, the attachment kept',
+    'xChange attachment field that does not check or has no place (an AttachmentType or AttachmentTypeSpecification not in the schema, a specification of a file reference, a language or date that does not read): left out, the attachment kept',
   translation_invalid: 'text in a further language that does not check: left out',
   language_skipped: 'texts in a language not enabled for your company: left out (languagesNotEnabled: skip)',
 };

@@ -1,3 +1,4 @@
+import { compactAttachment, type MediaAttachment } from '../../../kernel/media-attachment';
 import type { ProductNode } from '../../../model/product-aggregate';
 import type { ResolvedNode } from '../upsert-types';
 
@@ -42,6 +43,7 @@ type MediaLike = Pick<ProductNode['media'][number], 'fileName' | 'contentType' |
   url?: string | null;
   mimeCode?: string | null;
   alt?: string | null;
+  attachment?: MediaAttachment | null;
   descriptions?: Record<string, string>;
 };
 
@@ -56,6 +58,7 @@ function mediaKey(list: readonly MediaLike[] | undefined): string {
       m.url ?? null,
       m.mimeCode ?? null,
       m.alt ?? null,
+      compactAttachment(m.attachment),
       Object.entries(m.descriptions ?? {}).sort(),
     ]),
   );

@@ -80,6 +80,14 @@ function releaseValue(cache: ReferenceCache, field: string, raw: string, def: Re
   }
 }
 
+/** What a record's class says of the ETIM class version and DYNAMIC model date (kept as given, when given). */
+function etimFacts(c: NonNullable<UpsertRecord['classification']>['classes'][number]) {
+  return {
+    ...(c.classVersion != null ? { classVersion: c.classVersion } : {}),
+    ...(c.dynamicReleaseDate ? { dynamicReleaseDate: c.dynamicReleaseDate } : {}),
+  };
+}
+
 /** A record's classification checked against the reference data (tolerant with `warn`: docs/import.md, "Field problems"). */
 export function resolveClassification(
   cache: ReferenceCache,
@@ -109,7 +117,7 @@ export function resolveClassification(
         ? releaseClass(cache, group, { code: c.code, release: c.release, system: c.system }, undefined)
         : releaseClass(cache, group, { code: c.code, release: release! }, warn);
       if (kept) {
-        classes.push(kept);
+        classes.push({ ...kept, ...etimFacts(c) });
         continue;
       }
       warn!(
@@ -117,7 +125,7 @@ export function resolveClassification(
         'class_unverified',
         `${release} class ${c.code} is not in the loaded release: kept verbatim as unverified, its features as text`,
       );
-      classes.push({ group, system: c.system || group, code: c.code, unverified: true });
+      classes.push({ group, system: c.system || group, code: c.code, unverified: true, ...etimFacts(c) });
       continue;
     }
     const ref = cache.classOf(group, c.code);
@@ -128,10 +136,10 @@ export function resolveClassification(
         'class_unverified',
         `${c.system ?? group} class ${c.code} is not in the loaded reference data: kept verbatim as unverified, its features as text`,
       );
-      classes.push({ group, system: c.system || group, code: c.code, unverified: true });
+      classes.push({ group, system: c.system || group, code: c.code, unverified: true, ...etimFacts(c) });
       continue;
     }
-    classes.push({ group, system: ref.system, code: c.code });
+    classes.push({ group, system: ref.system, code: c.code, ...etimFacts(c) });
   }
   const features: NonNullable<ResolvedNode['classification']>['features'] = [];
   for (const f of classification.features) {

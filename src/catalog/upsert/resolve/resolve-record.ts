@@ -1,5 +1,6 @@
 import type { ClassificationGroup } from '../../../kernel/classification-groups';
 import { releaseOfSystem } from '../../../kernel/release-name';
+import { attachmentProblem, compactAttachment } from '../../../kernel/media-attachment';
 import { MEDIA_PURPOSES } from '../../../media/media';
 import { isLinkUrl, linkFileName, mediaKey } from '../../../media/media-links.rules';
 import { builtInField } from '../../../model/fields';
@@ -156,6 +157,9 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
         throw new ItemError('media', `"${fileName.slice(0, 40)}" is not a file name`);
       const key = mediaKey({ url: m.url, fileName });
       if (seen.has(key)) continue;
+      const attachment = compactAttachment(m.attachment);
+      const problem = attachment && attachmentProblem(attachment);
+      if (problem) throw new ItemError('media', `attachment of "${fileName.slice(0, 40)}": ${problem}`);
       seen.add(key);
       const purpose =
         m.purpose && (MEDIA_PURPOSES as readonly string[]).includes(m.purpose)
@@ -171,6 +175,7 @@ export function resolveRecord(cache: ReferenceCache, record: UpsertRecord, warn?
         url: m.url || null,
         mimeCode: m.url ? m.mimeCode?.trim().slice(0, 10) || null : null,
         alt: m.alt?.trim().slice(0, 80) || null,
+        attachment,
         ...(m.descriptions ? { descriptions: m.descriptions } : {}),
       });
     }

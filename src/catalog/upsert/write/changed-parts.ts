@@ -1,3 +1,4 @@
+import { sameAttachment } from '../../../kernel/media-attachment';
 import type { ProductNode } from '../../../model/product-aggregate';
 import type { ResolvedNode } from '../upsert-types';
 import { sameBlocks } from '../../../model/feature-block-types';
@@ -6,6 +7,15 @@ import { translationsChanged } from '../resolve/upsert-translations';
 
 const sameSet = (a: string[], b: string[]) =>
   a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
+
+/** A class as compared: the ETIM class version and DYNAMIC date a file gives are part of it. */
+const classKey = (c: {
+  group: string;
+  system: string;
+  code: string;
+  classVersion?: number;
+  dynamicReleaseDate?: string;
+}) => `${c.group}:${c.system}:${c.code}:${c.classVersion ?? ''}:${c.dynamicReleaseDate ?? ''}`;
 
 /** Which parts of `existing` differ from what `next` asks for (parts `next` leaves out never differ). */
 export function changedParts(next: ResolvedNode, existing: ProductNode, categoryIds: string[] | null) {
@@ -25,8 +35,8 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
       : current === null ||
         !sameSet(
           // The system too: a class moved to another release (same code) is a change.
-          next.classification.classes.map((c) => `${c.group}:${c.system}:${c.code}`),
-          current.classes.map((c) => `${c.group}:${c.system}:${c.code}`),
+          next.classification.classes.map(classKey),
+          current.classes.map(classKey),
         ) ||
         !sameSet(
           next.classification.features.map((f) => `${f.group}:${f.code}=${f.value}`),
@@ -43,6 +53,7 @@ export function changedParts(next: ResolvedNode, existing: ProductNode, category
           (e.url ?? null) !== m.url ||
           (e.mimeCode ?? null) !== m.mimeCode ||
           (e.alt ?? null) !== m.alt ||
+          !sameAttachment(e.attachment, m.attachment) ||
           e.purpose !== m.purpose ||
           (e.description ?? null) !== m.description ||
           Object.entries(m.descriptions ?? {}).some(([language, text]) => e.descriptions?.[language] !== text) ||

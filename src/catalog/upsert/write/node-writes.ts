@@ -1,3 +1,4 @@
+import { attachmentColumn } from '../../../kernel/media-attachment';
 import { dbNow } from '../../../kernel/clock';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../../../db/client';
@@ -240,6 +241,7 @@ export function nodeStatements(
               sortOrder,
               mimeCode: m.mimeCode,
               alt: m.alt,
+              attachment: attachmentColumn(m.attachment),
             })
             .where(eq(media.id, old.mediaId)),
         );
@@ -263,6 +265,7 @@ export function nodeStatements(
           url: m.url,
           mimeCode: m.mimeCode,
           alt: m.alt,
+          attachment: attachmentColumn(m.attachment),
         });
       }
     });

@@ -106,6 +106,7 @@ export function snapshotAfter(
         url: m.url,
         mimeCode: m.mimeCode,
         alt: m.alt,
+        attachment: m.attachment,
       });
     });
   }

@@ -1,0 +1,147 @@
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { products } from '../src/db/schema';
+import { loadProductAggregates } from '../src/model/product-aggregate';
+import { exportedFile } from './helpers/export-fixtures';
+import { db, makeCatalog, makeSession } from './helpers/factories';
+import { call } from './helpers/http';
+import {
+  importDeps,
+  importJobRow,
+  insertImportJob,
+  putImportFile,
+  reportRows,
+  runImportToEnd,
+} from './helpers/import-fixtures';
+
+/**
+ * Issue 32: an xChange EtimClassification's EtimClassVersion (the version of the class the
+ * supplier classified against) and, for the DYNAMIC release, its EtimDynamicReleaseDate are kept
+ * with the product's ETIM class (migration 0082) and written back by the xChange export; before,
+ * both were reported as not kept.
+ */
+type Tenant = { companyId: string; departmentId: string; userId: string };
+
+const product = (sku: string, classification: Record<string, unknown>) => ({
+  ProductIdentification: { ManufacturerName: 'Maker', ManufacturerProductNumber: `M-${sku}` },
+  ProductDetails: {
+    ProductStatus: 'ACTIVE',
+    ProductDescriptions: [{ DescriptionLanguage: 'de-DE', MinimalProductDescription: `Produkt ${sku}` }],
+  },
+  EtimClassification: [
+    {
+      EtimClassCode: 'EC000042',
+      EtimFeatures: [{ EtimFeatureCode: 'EF000008', EtimValueNumeric: 230 }],
+      ...classification,
+    },
+  ],
+  TradeItem: [{ ItemIdentification: { SupplierItemNumber: sku }, Ordering: { OrderUnit: 'C62' } }],
+});
+
+const file = (products: unknown[]) =>
+  JSON.stringify({
+    SchemaVersion: '2.0',
+    CatalogueId: 'CV-2026',
+    CatalogueType: 'FULL',
+    CatalogueValidityStart: '2026-01-01',
+    Language: ['de-DE'],
+    CurrencyCode: 'EUR',
+    Supplier: [{ SupplierName: 'Class Supplier', Product: products }],
+  });
+
+const FILE = file([
+  product('CV-1', { EtimReleaseVersion: '9.0', EtimClassVersion: 3 }),
+  // A class the sample reference data does not have, so it stays DYNAMIC (kept verbatim, unverified).
+  product('CV-2', {
+    EtimReleaseVersion: 'DYNAMIC',
+    EtimClassCode: 'EC011533',
+    EtimClassVersion: 7,
+    EtimDynamicReleaseDate: '2025-11-27',
+  }),
+  product('CV-3', { EtimReleaseVersion: '9.0', EtimClassVersion: 0, EtimDynamicReleaseDate: 'gestern' }),
+]);
+
+async function importText(tenant: Tenant, catalogId: string, text: string) {
+  const fileId = await putImportFile(tenant, text, 'catalog.json');
+  const jobId = await insertImportJob(tenant, { catalogId, fileId });
+  await runImportToEnd(jobId, importDeps({ sliceMs: -1, batchSize: 2 }));
+  const job = await importJobRow(jobId);
+  expect(job.error).toBeNull();
+  return { jobId, job };
+}
+
+async function classesOf(catalogId: string) {
+  const rows = await db().query.products.findMany({ where: eq(products.catalogId, catalogId) });
+  const aggregates = await loadProductAggregates(
+    db(),
+    rows[0]!.companyId,
+    rows.map((r) => r.id),
+  );
+  return Object.fromEntries(aggregates.map((a) => [a.product.sku, a.classification?.classes]));
+}
+
+const KEPT = {
+  'CV-1': [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042', classVersion: 3 }],
+  'CV-2': [
+    { group: 'ETIM', system: 'ETIM-DYNAMIC', code: 'EC011533', classVersion: 7, dynamicReleaseDate: '2025-11-27' },
+  ],
+  'CV-3': [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }],
+};
+
+describe('xChange EtimClassVersion and EtimDynamicReleaseDate', () => {
+  it('are kept with the ETIM class, shown by GetProduct, written back by the export and read again', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    const { jobId, job } = await importText(session.tenant, catalog.catalogId, FILE);
+    expect(job.summary).toMatchObject({ created: 3, 'warnings.class_field_dropped': 2 });
+    // Only what does not read is reported.
+    const report = (await reportRows(jobId)).map((r) => r.join(' | ')).join('\n');
+    expect(report).toContain('EtimClassVersion "0" is not a whole number ≥ 1: not kept');
+    expect(report).toContain('EtimDynamicReleaseDate "gestern" is not a date YYYY-MM-DD: not kept');
+    expect(report).not.toMatch(/EtimClassVersion of ETIM class/);
+    expect(await classesOf(catalog.catalogId)).toEqual(KEPT);
+
+    const row = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'CV-2')),
+    });
+    const shown = await call('GET', `/api/Catalog/GetProduct?productId=${row!.id}`, { cookie: session.cookie });
+    expect(shown.status, shown.text).toBe(200);
+    expect(shown.json.classification.classes).toEqual(KEPT['CV-2']);
+
+    const { text } = await exportedFile(session.tenant, catalog.catalogId, 'ETIMxChange');
+    const written = Object.fromEntries(
+      JSON.parse(text).Supplier[0].Product.map((p: { TradeItem: any[]; EtimClassification: any[] }) => {
+        const { EtimFeatures: _features, ...etim } = p.EtimClassification[0];
+        return [p.TradeItem[0].ItemIdentification.SupplierItemNumber, etim];
+      }),
+    );
+    expect(written).toEqual({
+      'CV-1': { EtimReleaseVersion: '9.0', EtimClassCode: 'EC000042', EtimClassVersion: 3 },
+      'CV-2': {
+        EtimReleaseVersion: 'DYNAMIC',
+        EtimClassCode: 'EC011533',
+        EtimClassVersion: 7,
+        EtimDynamicReleaseDate: '2025-11-27',
+      },
+      'CV-3': { EtimReleaseVersion: '9.0', EtimClassCode: 'EC000042' },
+    });
+
+    const again = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(session.tenant, again.catalogId, text);
+    expect(await classesOf(again.catalogId)).toEqual(KEPT);
+  });
+
+  it('a file that gives another class version updates the product; the same file again changes nothing', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { language: 'deu' });
+    await importText(session.tenant, catalog.catalogId, FILE);
+    const next = file([product('CV-1', { EtimReleaseVersion: '9.0', EtimClassVersion: 4 })]);
+    const { job } = await importText(session.tenant, catalog.catalogId, next);
+    expect(job.summary).toMatchObject({ updated: 1 });
+    expect((await classesOf(catalog.catalogId))['CV-1']).toEqual([
+      { group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042', classVersion: 4 },
+    ]);
+    const same = await importText(session.tenant, catalog.catalogId, next);
+    expect(same.job.summary).toMatchObject({ unchanged: 1, updated: 0 });
+  });
+});
