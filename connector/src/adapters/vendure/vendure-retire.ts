@@ -1,4 +1,5 @@
-import { type RecordOutcome, TargetError, type TargetRecord, type WriteContext } from '../target-adapter';
+import { retireDroppedImages } from '../common/retire-images';
+import type { RecordOutcome, TargetRecord, WriteContext } from '../target-adapter';
 import { type VendureClient, VendureRefusal } from './vendure-client';
 
 /**
@@ -13,10 +14,7 @@ import { type VendureClient, VendureRefusal } from './vendure-client';
  * deleted unless it is a category picture's (`pim-url:` tag: a collection shows it or will find
  * it by its URL) or Vendure finds it featured somewhere (a merchant's product, a collection).
  *
- * Crash safety: the delete comes after the product's update and before the connector commits
- * the record's mirror row; a crash in between leaves the old ids in the mirror, the record goes
- * out again, and its next write drops the same image and retires it. A delete Vendure cannot
- * answer fails the records that dropped it, retryably, for the same reason.
+ * Which images are dropped, and crash safety: common/retire-images.ts.
  */
 const IMAGE_ASSET = `query ImageAsset($id: ID!) { asset(id: $id) { id tags { value } } }`;
 const DELETE_IMAGE_ASSETS = `mutation DeleteImageAssets($input: DeleteAssetsInput!) {
@@ -36,54 +34,17 @@ async function retireImageAsset(client: VendureClient, id: string): Promise<void
 }
 
 /** The chunk's outcomes after its dropped images are retired (a failed delete fails its records). */
-export async function retireProductImages(
+export function retireProductImages(
   client: VendureClient,
   targets: TargetRecord[],
   outcomes: RecordOutcome[],
   ctx: Pick<WriteContext, 'mediaShownElsewhere'>,
 ): Promise<RecordOutcome[]> {
-  if (!ctx.mediaShownElsewhere) return outcomes;
-  const byIndex = new Map(outcomes.map((o) => [o.index, o]));
-  const shown = new Set<string>();
-  const dropped = new Map<string, { assetId: string; owners: number[] }>();
-  for (const target of targets) {
-    const outcome = byIndex.get(target.index);
-    const before = target.known?.media ?? {};
-    const kept = outcome?.ok ? outcome.ids?.media : undefined;
-    if (!outcome?.ok || (target.record.op === 'deactivate' && outcome.ids !== null)) {
-      for (const sha of Object.keys(before)) shown.add(sha);
-      if (target.record.op !== 'deactivate')
-        for (const node of [target.record.product, ...target.record.product.variants])
-          for (const ref of node.media ?? []) shown.add(ref.sha256);
-      continue;
-    }
-    for (const sha of Object.keys(kept ?? {})) shown.add(sha);
-    for (const [sha, assetId] of Object.entries(before)) {
-      if (kept && sha in kept) continue;
-      const entry = dropped.get(sha) ?? { assetId, owners: [] };
-      entry.owners.push(target.index);
-      dropped.set(sha, entry);
-    }
-  }
-  for (const sha of shown) dropped.delete(sha);
-  if (dropped.size === 0) return outcomes;
-  const elsewhere = await ctx.mediaShownElsewhere(
-    [...dropped.keys()],
-    targets.map((t) => t.record.sku),
-  );
-  const failed = new Map<number, string>();
-  for (const [sha, { assetId, owners }] of dropped) {
-    if (elsewhere.has(sha)) continue;
-    try {
-      await retireImageAsset(client, assetId);
-    } catch (err) {
-      if (!(err instanceof VendureRefusal) && !(err instanceof TargetError && err.retryable)) throw err;
-      for (const owner of owners) failed.set(owner, `the replaced image could not be deleted: ${err.message}`);
-    }
-  }
-  return outcomes.map((o) =>
-    failed.has(o.index)
-      ? { index: o.index, ok: false, field: 'product.media', error: failed.get(o.index)!, retryable: true }
-      : o,
+  return retireDroppedImages(
+    targets,
+    outcomes,
+    ctx,
+    (_sha, assetId) => retireImageAsset(client, assetId),
+    (err) => err instanceof VendureRefusal,
   );
 }
