@@ -103,3 +103,23 @@ export async function fillNewConnection(
   await dialog.getByLabel('SKUs that exist only in the shop').selectOption('ignore');
   return dialog;
 }
+
+/** Drops a file on the page's drop zone as a browser does: a DataTransfer holding the file. */
+export async function dropFile(page: Page, name: string, content: string, type: string): Promise<void> {
+  const transfer = await page.evaluateHandle(
+    ([n, c, t]) => {
+      // Runs in the page; the Node-side tsconfig has no DOM types, so the page globals are typed here.
+      const g = globalThis as unknown as {
+        DataTransfer: new () => { items: { add(file: unknown): void } };
+        File: new (parts: string[], name: string, options: { type: string }) => unknown;
+      };
+      const dt = new g.DataTransfer();
+      dt.items.add(new g.File([c], n, { type: t }));
+      return dt;
+    },
+    [name, content, type] as const,
+  );
+  const zone = page.locator('fieldset.dropzone');
+  await zone.dispatchEvent('dragover', { dataTransfer: transfer });
+  await zone.dispatchEvent('drop', { dataTransfer: transfer });
+}

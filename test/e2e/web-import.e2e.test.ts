@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { api, login } from './export-harness';
-import { expectAccessible, launchChromium, newContext, SALES, screenshot, signIn } from './web-browser';
+import { expectAccessible, launchChromium, newContext, SALES, screenshot, signIn, dropFile } from './web-browser';
 
 /**
  * The import screen as a new user meets it: a supplier's BMEcat file dropped on the screen is
@@ -45,31 +45,11 @@ afterAll(async () => {
   if (catalogId) await api(cookie, 'Catalog/DeleteCatalog', { departmentId: SALES, catalogId });
 });
 
-/** Drops a file on the drop zone as a browser does: a DataTransfer holding the file. */
-async function dropFile(name: string, content: string, type: string) {
-  const transfer = await page.evaluateHandle(
-    ([n, c, t]) => {
-      // Runs in the page; the Node-side tsconfig has no DOM types, so the page globals are typed here.
-      const g = globalThis as unknown as {
-        DataTransfer: new () => { items: { add(file: unknown): void } };
-        File: new (parts: string[], name: string, options: { type: string }) => unknown;
-      };
-      const dt = new g.DataTransfer();
-      dt.items.add(new g.File([c], n, { type: t }));
-      return dt;
-    },
-    [name, content, type] as const,
-  );
-  const zone = page.locator('fieldset.dropzone');
-  await zone.dispatchEvent('dragover', { dataTransfer: transfer });
-  await zone.dispatchEvent('drop', { dataTransfer: transfer });
-}
-
 it('takes a BMEcat file from drop to report: check, start, report by reason, download, listed', async () => {
   await page.goto(`${base()}/imports?catalog=${catalogId}`);
   await page.getByRole('heading', { name: 'Import a supplier file' }).waitFor();
   await expectAccessible(page, 'imports, empty');
-  await dropFile('lieferant.xml', SUPPLIER_FILE, 'text/xml');
+  await dropFile(page, 'lieferant.xml', SUPPLIER_FILE, 'text/xml');
 
   // The check: facts of the file and what would happen, before anything is written.
   const check = page.getByRole('region', { name: 'What the file holds (checked, nothing written yet)' });

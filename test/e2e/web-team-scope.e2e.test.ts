@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, login } from './export-harness';
-import { expectAccessible, launchChromium, newContext, SALES, signIn } from './web-browser';
+import { expectAccessible, launchChromium, newContext, SALES, signIn, dropFile } from './web-browser';
 
 /**
  * A member limited to one brand's subtree, in the browser (issue 33, docs/teams.md): the
@@ -100,26 +100,6 @@ async function signInAs(role: string, extra: Record<string, unknown> = {}) {
   await signIn(page, base(), MEMBER);
 }
 
-/** Drops a file on the drop zone as a browser does: a DataTransfer holding the file. */
-async function dropFile(name: string, content: string, type: string) {
-  const transfer = await page.evaluateHandle(
-    ([n, c, t]) => {
-      // Runs in the page; the Node-side tsconfig has no DOM types, so the page globals are typed here.
-      const g = globalThis as unknown as {
-        DataTransfer: new () => { items: { add(file: unknown): void } };
-        File: new (parts: string[], name: string, options: { type: string }) => unknown;
-      };
-      const dt = new g.DataTransfer();
-      dt.items.add(new g.File([c], n, { type: t }));
-      return dt;
-    },
-    [name, content, type] as const,
-  );
-  const zone = page.locator('fieldset.dropzone');
-  await zone.dispatchEvent('dragover', { dataTransfer: transfer });
-  await zone.dispatchEvent('drop', { dataTransfer: transfer });
-}
-
 describe('a member limited to one brand (issue 33)', () => {
   it('sees their subtree under the path above it, and nothing of the other brand', async () => {
     await signInAs('editor');
@@ -158,7 +138,7 @@ describe('a member limited to one brand (issue 33)', () => {
     await page.goto(`${base()}/imports?catalog=${catalogId}`);
     await page.getByText('Your role writes texts: an import writes only the texts in Français (fra)').waitFor();
     const csv = ['sku,name,name@fra,price', `${IN},Neu,${FRENCH},9.99`, `${OUT},Fremd,Dehors,1.00`, ''].join('\r\n');
-    await dropFile('texte.csv', csv, 'text/csv');
+    await dropFile(page, 'texte.csv', csv, 'text/csv');
 
     const check = page.getByRole('region', { name: 'What the file holds (checked, nothing written yet)' });
     await check.getByRole('button', { name: 'Start import' }).waitFor({ timeout: 30_000 });
