@@ -679,12 +679,35 @@ describe('failures', () => {
     server.faults.push(
       { operation: 'PimProductSet', kind: 'http429', times: 1 },
       { operation: 'PimVariantsBySku', kind: 'http500', times: 1 },
-      { operation: 'PimCollectionCreate', kind: 'timeout', times: 1 },
+      { operation: 'PimCollectionByHandle', kind: 'timeout', times: 1 },
     );
     const [outcome] = await write([upsert(SKU, master())]);
     expect(outcome).toMatchObject({ ok: true, action: 'created' });
     expect(server.counts).toMatchObject({ http429: 1, http500: 1, timeouts: 1 });
     expect(sleeps).toContain(2000);
+    expect(server.state.made.products).toBe(1);
+  });
+
+  it("never sends a collection's create again after its answer is lost: one collection per category", async () => {
+    // Shopify ran it and the answer was lost: the collection is found by its handle.
+    server.faults.push({ operation: 'PimCollectionCreate', kind: 'lostAnswer', times: 1 });
+    const [outcome] = await write([upsert(SKU, master())]);
+    expect(outcome).toMatchObject({ ok: true, action: 'created' });
+    const handles = () => [...server.state.collections.values()].map((c) => c.handle).sort();
+    expect(handles()).toEqual(['pim-cat-cat-angebote', 'pim-cat-cat-schutz']);
+    expect(server.state.made.collections).toBe(2);
+  });
+
+  it('retries a record later when a collection create timed out before Shopify ran it', async () => {
+    server.faults.push({ operation: 'PimCollectionCreate', kind: 'timeout', times: 1 });
+    const [first] = await write([upsert(SKU, master())]);
+    expect(first).toMatchObject({ ok: false, retryable: true });
+    const [again] = await write([upsert(SKU, master())]);
+    expect(again).toMatchObject({ ok: true });
+    expect([...server.state.collections.values()].map((c) => c.handle).sort()).toEqual([
+      'pim-cat-cat-angebote',
+      'pim-cat-cat-schutz',
+    ]);
     expect(server.state.made.products).toBe(1);
   });
 

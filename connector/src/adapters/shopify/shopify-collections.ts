@@ -1,6 +1,7 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
 import { type CategoryImage, CategoryImageRefused, categoryImage } from '../common/category-image';
 import type { TargetMapping } from '../target-adapter';
+import { OutcomeUnknown } from '../target-http';
 import {
   COLLECTION_ADD_PRODUCTS,
   COLLECTION_BY_HANDLE,
@@ -10,7 +11,7 @@ import {
   METAFIELDS_DELETE,
 } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
-import type { ShopifyGraphql } from './shopify-graphql';
+import type { GraphqlResult, ShopifyGraphql } from './shopify-graphql';
 
 /** Handles of the collections the PIM makes; only those are ever joined or left. */
 export const CATEGORY_HANDLE_PREFIX = 'pim-cat-';
@@ -72,16 +73,39 @@ export function createCollections(gql: ShopifyGraphql) {
   /** handle -> the collection's id and the picture URL the PIM set there (null: none). */
   const known = new Map<string, { id: string; source: string | null }>();
 
+  async function byHandle(handle: string) {
+    const found = await gql.request<{
+      collectionByIdentifier: { id: string; imageSource: { value: string } | null } | null;
+    }>(COLLECTION_BY_HANDLE, { handle });
+    const hit = found.data?.collectionByIdentifier;
+    return hit ? { id: hit.id, source: hit.imageSource?.value ?? null } : null;
+  }
+
+  /**
+   * Makes the category's collection. Shopify takes a handle already in use by adding `-1`, so a
+   * create whose answer was lost is not sent again: the collection is looked up by its handle,
+   * and when Shopify has not made it the record is retried later (`OutcomeUnknown`, retryable).
+   */
   async function create(category: Category, handle: string, image: CategoryImage | null, field: string) {
-    const created = await gql.request<{
-      collectionCreate: (UserErrors & { collection: { id: string } | null }) | null;
-    }>(COLLECTION_CREATE, {
-      collection: {
-        title: category.path[category.path.length - 1] ?? category.id,
-        handle,
-        ...(image ? { image: imageInput(image), metafields: [sourceField(image.link.url)] } : {}),
-      },
-    });
+    let created: GraphqlResult<{ collectionCreate: (UserErrors & { collection: { id: string } | null }) | null }>;
+    try {
+      created = await gql.request(
+        COLLECTION_CREATE,
+        {
+          collection: {
+            title: category.path[category.path.length - 1] ?? category.id,
+            handle,
+            ...(image ? { image: imageInput(image), metafields: [sourceField(image.link.url)] } : {}),
+          },
+        },
+        { once: true },
+      );
+    } catch (err) {
+      if (!(err instanceof OutcomeUnknown)) throw err;
+      const made = await byHandle(handle);
+      if (!made) throw err;
+      return made;
+    }
     const payload = created.data?.collectionCreate;
     failOn(image?.field ?? field, created, payload);
     if (!payload.collection) throw new RecordFailure(field, 'the shop made no collection');
@@ -114,13 +138,7 @@ export function createCollections(gql: ShopifyGraphql) {
     const handle = categoryHandle(category.id);
     let collection = known.get(handle);
     if (!collection) {
-      const found = await gql.request<{
-        collectionByIdentifier: { id: string; imageSource: { value: string } | null } | null;
-      }>(COLLECTION_BY_HANDLE, { handle });
-      const hit = found.data?.collectionByIdentifier;
-      collection = hit
-        ? { id: hit.id, source: hit.imageSource?.value ?? null }
-        : await create(category, handle, image, field);
+      collection = (await byHandle(handle)) ?? (await create(category, handle, image, field));
       known.set(handle, collection);
     }
     if (collection.source !== (image?.link.url ?? null)) await setImage(collection, image, field);

@@ -26,8 +26,16 @@ interface QueryCost {
 }
 
 export interface ShopifyGraphql {
-  /** Sends one document; answers data and GraphQL errors, throws `TargetError` for transport failures. */
-  request<T>(document: string, variables?: Record<string, unknown>): Promise<GraphqlResult<T>>;
+  /**
+   * Sends one document; answers data and GraphQL errors, throws `TargetError` for transport
+   * failures. `once`: a mutation that is not idempotent: a lost answer throws `OutcomeUnknown`
+   * (target-http.ts) instead of sending it again.
+   */
+  request<T>(
+    document: string,
+    variables?: Record<string, unknown>,
+    options?: { once?: boolean },
+  ): Promise<GraphqlResult<T>>;
 }
 
 export interface ShopifyGraphqlOptions {
@@ -74,8 +82,9 @@ export function createShopifyGraphql(options: ShopifyGraphqlOptions): ShopifyGra
     };
   }
 
-  async function post(document: string, variables: Record<string, unknown>) {
+  async function post(document: string, variables: Record<string, unknown>, once: boolean) {
     const response = await options.http.send({
+      once,
       method: 'POST',
       url: endpoint,
       headers: {
@@ -107,10 +116,15 @@ export function createShopifyGraphql(options: ShopifyGraphqlOptions): ShopifyGra
     return body;
   }
 
-  async function request<T>(document: string, variables: Record<string, unknown> = {}): Promise<GraphqlResult<T>> {
+  /** Waits for the cost budget, and again after THROTTLED (Shopify refused before running it). */
+  async function request<T>(
+    document: string,
+    variables: Record<string, unknown> = {},
+    { once = false } = {},
+  ): Promise<GraphqlResult<T>> {
     for (let attempt = 1; ; attempt++) {
       await waitFor(costs.get(document) ?? 0);
-      const body = await post(document, variables);
+      const body = await post(document, variables, once);
       const cost = body.extensions?.cost;
       observe(cost);
       if (cost?.requestedQueryCost !== undefined) costs.set(document, cost.requestedQueryCost);
