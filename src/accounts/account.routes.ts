@@ -57,6 +57,7 @@ import {
 import { createRole, deleteRole, listRoles, ROLE_IN_USE, ROLE_NAME_CONFLICT, updateRole } from './custom-roles';
 import { listMemberChanges } from './member-audit';
 import { OWN_ROLE, setMemberRole } from './member-roles';
+import { prepareScopeSet } from '../db/scope-counts';
 import { DEACTIVATE_CONFLICT, deactivateMember, REACTIVATE_CONFLICT, reactivateMember } from './member-status';
 import { providerSignOutUrl } from './sso/sso-sign-out';
 import { checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './session-auth';
@@ -213,7 +214,18 @@ export const accountRoutes = new Hono<AppEnv>()
     validate('json', SetMemberRoleDto),
     async (c) => {
       const catalogDb = await cellPrimaryOf(c, c.var.caller.companyId);
-      return c.json(await setMemberRole(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'), catalogDb));
+      const input = c.req.valid('json');
+      const answer = await setMemberRole(c.var.dbSession.primary(), c.var.caller, input, catalogDb);
+      // The member's scoped counts read kept counters; their scope set is counted now, in the
+      // background, rather than in the member's first request (docs/teams.md "Counts").
+      const categoryIds = input.categoryIds ?? [];
+      if (categoryIds.length > 0)
+        c.executionCtx.waitUntil(
+          prepareScopeSet(catalogDb, c.var.caller.companyId, categoryIds).catch((err: unknown) =>
+            console.error(JSON.stringify({ event: 'scope_set_prepare_failed', detail: String(err) })),
+          ),
+        );
+      return c.json(answer);
     },
   )
   .get(

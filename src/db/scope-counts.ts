@@ -55,6 +55,16 @@ async function scopeSetId(db: Database, companyId: string, scope: ProductScope):
 }
 
 /**
+ * Makes and counts the scope set of `categoryIds` ahead of the member's first count: SetMemberRole
+ * runs it after its answer (`waitUntil`), so the one count that reads the scope's products is
+ * the admin's background work, not the member's first page. Safe to repeat or to race a count
+ * (scopeSetId).
+ */
+export async function prepareScopeSet(db: Database, companyId: string, categoryIds: string[]): Promise<void> {
+  if (categoryIds.length > 0) await scopeSetId(db, companyId, { catalogIds: [], categoryIds });
+}
+
+/**
  * Deletes the company's sets that no membership's category scope names any more (and their
  * counters, by the foreign keys), so a scope changed or a member gone stops costing every write
  * below its roots. Run when a new set is made: that is when scopes have changed. A set deleted
