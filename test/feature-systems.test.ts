@@ -14,6 +14,7 @@ import {
   putImportFile,
   reportComments,
   runImportToEnd,
+  importTextToEnd,
 } from './helpers/import-fixtures';
 
 type Tenant = { companyId: string; departmentId: string; userId: string };
@@ -58,14 +59,8 @@ const FILE_2005 = `<?xml version="1.0" encoding="UTF-8"?>
 </T_NEW_CATALOG>
 </BMECAT>`;
 
-async function importText(tenant: Tenant, catalogId: string, text: string) {
-  const fileId = await putImportFile(tenant, text, 'features.xml');
-  const jobId = await insertImportJob(tenant, { catalogId, fileId });
-  await runImportToEnd(jobId, importDeps({ sliceMs: -1 }));
-  const job = await importJobRow(jobId);
-  expect(job.error).toBeNull();
-  return jobId;
-}
+const importText = async (tenant: Tenant, catalogId: string, text: string) =>
+  (await importTextToEnd(tenant, catalogId, text, { fileName: 'features.xml' })).jobId;
 
 async function exportText(tenant: Tenant, catalogId: string, exportType: string): Promise<string> {
   const jobId = await insertExportJob(tenant, { catalogId, exportType });

@@ -6,7 +6,7 @@ import type { StoredFeatureBlock } from '../src/model/feature-block-types';
 import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
-import { importDeps, importJobRow, insertImportJob, putImportFile, runImportToEnd } from './helpers/import-fixtures';
+import { importTextToEnd } from './helpers/import-fixtures';
 import { ONTO_FILE } from './fixtures/bmecat-onto';
 
 type Tenant = { companyId: string; departmentId: string; userId: string };
@@ -14,12 +14,8 @@ type Tenant = { companyId: string; departmentId: string; userId: string };
 /** Every FEATURE of a text, at any depth (FEATURE_GROUPs included). */
 const featureCount = (xml: string) => xml.match(/<FEATURE>/g)?.length ?? 0;
 
-async function importText(tenant: Tenant, catalogId: string, text: string, name = 'onto.xml') {
-  const fileId = await putImportFile(tenant, text, name);
-  const jobId = await insertImportJob(tenant, { catalogId, fileId });
-  await runImportToEnd(jobId, importDeps({ sliceMs: -1 }));
-  expect((await importJobRow(jobId)).error).toBeNull();
-}
+const importText = (tenant: Tenant, catalogId: string, text: string, fileName = 'onto.xml') =>
+  importTextToEnd(tenant, catalogId, text, { fileName });
 
 async function blocksBySku(companyId: string, catalogId: string): Promise<Record<string, StoredFeatureBlock[]>> {
   const rows = await db()

@@ -7,14 +7,7 @@ import type { FileWarning } from '../src/imports/records/record-actions';
 import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
-import {
-  importDeps,
-  importJobRow,
-  insertImportJob,
-  putImportFile,
-  reportRows,
-  runImportToEnd,
-} from './helpers/import-fixtures';
+import { reportRows, importTextToEnd } from './helpers/import-fixtures';
 
 /**
  * Issue 32: an ETIM xChange attachment's AttachmentType, AttachmentTypeSpecification, languages
@@ -85,14 +78,8 @@ const file = (attachments: unknown[]) =>
     ],
   });
 
-async function importText(tenant: Tenant, catalogId: string, text: string) {
-  const fileId = await putImportFile(tenant, text, 'catalog.json');
-  const jobId = await insertImportJob(tenant, { catalogId, fileId });
-  await runImportToEnd(jobId, importDeps({ sliceMs: -1, batchSize: 1 }));
-  const job = await importJobRow(jobId);
-  expect(job.error).toBeNull();
-  return { jobId, job };
-}
+const importText = (tenant: Tenant, catalogId: string, text: string) =>
+  importTextToEnd(tenant, catalogId, text, { batchSize: 1 });
 
 async function mediaOf(catalogId: string, sku: string) {
   const row = await db().query.products.findFirst({

@@ -5,14 +5,7 @@ import { loadProductAggregates } from '../src/model/product-aggregate';
 import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
-import {
-  importDeps,
-  importJobRow,
-  insertImportJob,
-  putImportFile,
-  reportRows,
-  runImportToEnd,
-} from './helpers/import-fixtures';
+import { reportRows, importTextToEnd } from './helpers/import-fixtures';
 
 /**
  * Issue 32: an xChange EtimClassification's EtimClassVersion (the version of the class the
@@ -61,14 +54,8 @@ const FILE = file([
   product('CV-3', { EtimReleaseVersion: '9.0', EtimClassVersion: 0, EtimDynamicReleaseDate: 'gestern' }),
 ]);
 
-async function importText(tenant: Tenant, catalogId: string, text: string) {
-  const fileId = await putImportFile(tenant, text, 'catalog.json');
-  const jobId = await insertImportJob(tenant, { catalogId, fileId });
-  await runImportToEnd(jobId, importDeps({ sliceMs: -1, batchSize: 2 }));
-  const job = await importJobRow(jobId);
-  expect(job.error).toBeNull();
-  return { jobId, job };
-}
+const importText = (tenant: Tenant, catalogId: string, text: string) =>
+  importTextToEnd(tenant, catalogId, text, { batchSize: 2 });
 
 async function classesOf(catalogId: string) {
   const rows = await db().query.products.findMany({ where: eq(products.catalogId, catalogId) });

@@ -8,20 +8,14 @@ import { xchangeItemsOf } from '../src/imports/records/xchange-records';
 import { XCHANGE_START } from '../src/imports/read/xchange-reader';
 import { deliver, insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
-import { importJobRow, insertImportJob, putImportFile, reportRows, runImportToEnd } from './helpers/import-fixtures';
+import { reportRows, importTextToEnd } from './helpers/import-fixtures';
 import { ETIM_BMECAT_MODELLING, xchangeModelling } from './fixtures/xchange-modelling';
 import { etimFiles, loadRelease } from './helpers/release-fixtures';
 
 type Tenant = { companyId: string; departmentId: string; userId: string };
 
-async function importText(tenant: Tenant, catalogId: string, text: string, name = 'catalog.json') {
-  const fileId = await putImportFile(tenant, text, name);
-  const jobId = await insertImportJob(tenant, { catalogId, fileId });
-  await runImportToEnd(jobId);
-  const job = await importJobRow(jobId);
-  expect(job.error).toBeNull();
-  return { jobId, job };
-}
+const importText = (tenant: Tenant, catalogId: string, text: string, fileName = 'catalog.json') =>
+  importTextToEnd(tenant, catalogId, text, { fileName, sliceMs: 60_000 });
 
 async function aggregateOf(catalogId: string, sku: string) {
   const row = await db().query.products.findFirst({

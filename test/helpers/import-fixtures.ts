@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
 import { newId } from '../../src/kernel/ids';
 import { importFiles, jobs } from '../../src/db/schema';
 import { AppError } from '../../src/kernel/app-error';
@@ -57,6 +58,24 @@ export const importJobRow = async (jobId: string) => (await db().query.jobs.find
 
 export function importDeps(overrides: Partial<ImportDeps> = {}): ImportDeps {
   return { db: db(), files: env.FILES, queue: env.EXPORT_HOLD_QUEUE, sliceMs: 60_000, ...overrides };
+}
+
+/**
+ * Stores `text` as an import file, runs its job to the end (by default a slice per step:
+ * `sliceMs` -1, so the checkpoints carry it) and answers the job, which ended without an error.
+ */
+export async function importTextToEnd(
+  tenant: Tenant,
+  catalogId: string,
+  text: string,
+  options: { fileName?: string; batchSize?: number; sliceMs?: number } = {},
+) {
+  const fileId = await putImportFile(tenant, text, options.fileName ?? 'catalog.json');
+  const jobId = await insertImportJob(tenant, { catalogId, fileId });
+  await runImportToEnd(jobId, importDeps({ sliceMs: options.sliceMs ?? -1, batchSize: options.batchSize }));
+  const job = await importJobRow(jobId);
+  expect(job.error).toBeNull();
+  return { jobId, job };
 }
 
 /** Runs slices until the job is finished or stopped; returns every slice's outcome. */
