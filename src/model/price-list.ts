@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, normaliseDecimal } from '../kernel/code-rules';
+import { isNegative, SIGNED_DECIMAL } from '../kernel/decimal';
 import {
   baseOut,
   type PriceBaseOut,
@@ -37,6 +38,25 @@ export const PRICE_TYPE =
   /^(net_list|gros_list|net_customer|nrp|net_customer_exp|on_request|udp_[\p{L}\p{N}_]{1,32})$/u;
 const ON_REQUEST = new Set(['on_request', 'udp_onrequest']);
 
+/**
+ * A type that is not PRICE_TYPE as the `udp_` type it is kept as (issue 32): `Listenpreis`, which
+ * real files write, becomes `udp_Listenpreis`. No pinned XSD takes a type that is neither
+ * BMEcat's nor `udp_` (2005 `typePRICE_TYPE`, 1.2's pattern, the ETIM guideline's three), so a
+ * type kept as given could be written back by none of them: the `udp_` form is what 2005 and 1.2
+ * write (reported where they cut it) and what SetPrices and the CSV take, so the price and its
+ * amount survive every round trip. Only letters and digits are kept (the XSDs' `\w` after `udp_`:
+ * `Preis (brutto)` -> `udp_Preisbrutto`, which the exports then write unchanged), a written
+ * `udp_` prefix is not doubled, the rest is cut to 32; a type with nothing left is `udp_untyped`.
+ */
+export function udpPriceType(written: string): string {
+  const rest = written
+    .trim()
+    .replace(/^udp_/i, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '')
+    .slice(0, 32);
+  return `udp_${rest || 'untyped'}`;
+}
+
 /** Whether a price type is a price on request (its amount may be absent). */
 export const isOnRequest = (type: string): boolean => ON_REQUEST.has(type);
 
@@ -50,8 +70,16 @@ export const PriceDto = z
     type: z
       .string()
       .regex(PRICE_TYPE, 'type must be net_list, gros_list, net_customer, nrp, net_customer_exp, on_request or udp_*'),
-    /** Required, except on a price on request (`on_request`, `udp_onrequest`), where absent or null = no amount. */
-    amount: decimal('amount').nullish(),
+    /**
+     * Required, except on a price on request (`on_request`, `udp_onrequest`), where absent or null =
+     * no amount. May be negative (a credit, `-5.00`); such a price is never the default row.
+     */
+    amount: z
+      .string()
+      .trim()
+      .regex(SIGNED_DECIMAL, `amount must be ${DECIMAL_RULE.replace('a non-negative', 'an')} (a credit may be negative)`)
+      .transform(normaliseDecimal)
+      .nullish(),
     currency: z.string().regex(CURRENCY_CODE, 'currency must be an ISO 4217 code such as EUR').nullish(),
     /** Tax rate as a fraction, as BMEcat's TAX: 0.19 for 19 %. */
     tax: decimal('tax')
@@ -129,9 +157,12 @@ export interface StoredPrice extends StoredBase {
   daily: boolean | null;
 }
 
-/** The index of the default row (whose amount is `products.price`), or -1. */
-export function defaultIndex(prices: readonly { type: string }[]): number {
-  return prices.findIndex((p) => !ON_REQUEST.has(p.type));
+/**
+ * The index of the default row (whose amount is `products.price`), or -1: the first price that is
+ * neither on request nor a credit (a negative amount is no product's price).
+ */
+export function defaultIndex(prices: readonly { type: string; amount?: string | null }[]): number {
+  return prices.findIndex((p) => !ON_REQUEST.has(p.type) && !isNegative(p.amount ?? ''));
 }
 
 /** Whether a stored row is the default row (its amount is `products.price`), not a price on request without amount. */
@@ -193,9 +224,13 @@ function outOf(r: StoredPrice, amount: string | null): PriceOut {
 /**
  * The list as the sync record carries it: a price per order unit has no `base` key, so the
  * records (and fingerprints) of lists without PRICE_BASE stay what they were before it existed.
+ * A credit (negative amount) is not in it: no shop has a negative price, and the wire's amount
+ * rule (STORED_DECIMAL) is the shops' (docs/shops.md "Amounts").
  */
 export function syncPriceList(rows: readonly StoredPrice[], price: string | null) {
-  return priceList(rows, price).map(({ base, ...p }) => (base ? { ...p, base } : p));
+  return priceList(rows, price)
+    .filter((p) => !isNegative(p.amount ?? ''))
+    .map(({ base, ...p }) => (base ? { ...p, base } : p));
 }
 
 /**

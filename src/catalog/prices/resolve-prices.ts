@@ -1,7 +1,15 @@
 import { ItemError } from '../upsert/upsert-types';
 import type { WarnFn } from '../upsert/resolve/resolve-classification';
 import type { StoredBase } from '../../model/price-base';
-import { PriceDto, type Price, type StoredPrice, toStored, type UpsertPrice } from '../../model/price-list';
+import {
+  PRICE_TYPE,
+  PriceDto,
+  type Price,
+  type StoredPrice,
+  toStored,
+  udpPriceType,
+  type UpsertPrice,
+} from '../../model/price-list';
 import { resolveBase } from './resolve-price-base';
 
 const blankToNull = (v: string | null | undefined) =>
@@ -10,7 +18,8 @@ const blankToNull = (v: string | null | undefined) =>
 /**
  * The price list of an upsert record checked with SetPrices' rules (PriceDto): strict, a price
  * that breaks one rejects the record naming `prices.N.field`; tolerant (imports without
- * `strict`), it is left out with a warning and the others are kept. Returns the rows to store
+ * `strict`), it is left out with a warning and the others are kept; a type that is not BMEcat's
+ * (`Listenpreis`) is kept as its `udp_` form with a `price_type` warning (udpPriceType). Returns the rows to store
  * and the product's `price` (the default row's amount), as SetPrices writes them. A price's base
  * is checked field by field (resolve-price-base.ts): a bad base part never costs the price.
  */
@@ -21,8 +30,11 @@ export function resolvePrices(
   const prices: Price[] = [];
   const bases: StoredBase[] = [];
   raw.forEach((p, i) => {
+    const type = warn && !PRICE_TYPE.test(p.type) ? udpPriceType(p.type) : p.type;
+    if (type !== p.type)
+      warn?.(`prices.${i}.type`, 'price_type', `price type "${p.type}" is not BMEcat's: kept as ${type}`);
     const parsed = PriceDto.safeParse({
-      type: p.type,
+      type,
       amount: blankToNull(p.amount),
       currency: blankToNull(p.currency)?.toUpperCase() ?? null,
       tax: blankToNull(p.tax),

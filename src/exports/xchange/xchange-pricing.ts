@@ -2,7 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import type { ProductView } from '../bmecat/product-view';
 import type { XChangePlan } from './xchange-plan';
 import type { PriceOut } from '../../model/price-list';
-import { addDecimal, roundDecimal } from '../../kernel/decimal';
+import { addDecimal, isNegative, roundDecimal } from '../../kernel/decimal';
 import { XCHANGE_AMOUNTS, XCHANGE_PRICE, XCHANGE_UNITS } from './xchange-codes';
 
 type Json = Record<string, unknown>;
@@ -26,8 +26,15 @@ export function fractionToPercent(fraction: string): string {
   return percent.replace(/^0+(?=\d)/, '').replace(/\.?0*$/, (m) => (m.startsWith('.') ? '' : m));
 }
 
-/** An amount as xChange writes it (4 decimals, rounded half up and reported), or null when it cannot be written. */
+/**
+ * An amount as xChange writes it (4 decimals, rounded half up and reported), or null when it cannot
+ * be written: more than 11 digits, or a credit (xChange's price pattern has no sign). Both reported.
+ */
 function amountOf(amount: string, view: ProductView, w: ExportWarnings): string | null {
+  if (isNegative(amount)) {
+    w.add(`credit price ${amount} left out: ETIM xChange amounts are not negative`, view.subject);
+    return null;
+  }
   const rounded = roundDecimal(amount, 4);
   if (rounded !== amount)
     w.add('price with more than 4 decimals: rounded half up to 4 (ETIM xChange allows 4)', view.subject);

@@ -1,3 +1,4 @@
+import { isNegative } from '../../kernel/decimal';
 import type { UpsertPriceBase } from '../../model/price-base';
 import type { UpsertPrice } from '../../catalog/upsert/upsert-types';
 import { child, children, textOf, type XmlNode } from '../read/xml-node';
@@ -172,6 +173,7 @@ function isPlainPrice(prices: readonly UpsertPrice[], catalogCurrency: string): 
   return (
     p.type === 'net_list' &&
     !blank(p.amount) &&
+    !isNegative(p.amount!.trim()) &&
     (blank(p.currency) || p.currency!.trim().toUpperCase() === catalogCurrency.toUpperCase()) &&
     blank(p.tax) &&
     blank(p.factor) &&

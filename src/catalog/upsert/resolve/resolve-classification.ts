@@ -44,6 +44,7 @@ export type WarningCode =
   | 'feature_value_text'
   | 'feature_dropped'
   | 'price_invalid'
+  | 'price_type'
   | 'reference_type'
   | 'reference_invalid'
   | 'translation_invalid'

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { PriceDto, syncPriceList, toStored } from '../src/model/price-list';
+import { file, product } from './fixtures/bmecat-variants';
+import { makeSession } from './helpers/factories';
+import { exportText, importText, ORDER, price, START } from './helpers/price-base-files';
+
+/**
+ * Issue 32, prices: a price with an amount is never lost. A type that is neither BMEcat's nor
+ * `udp_` (`Listenpreis`, as real files write it) is kept as its `udp_` form; a negative amount
+ * (a credit) is kept, written back where the schema takes it (every BMEcat XSD: dtNUMBER is
+ * xsd:decimal) and reported where it cannot be (ETIM xChange). Fixtures are written here.
+ */
+
+const LIST = [
+  price('net_list', '10.00', '<LOWER_BOUND>1</LOWER_BOUND>'),
+  price('Listenpreis', '12.00'),
+  price('Preis (brutto)', '14.28'),
+  price('net_customer', '-2.50'),
+].join('');
+
+const supplierFile = () =>
+  file({
+    root: 'version="2005"',
+    records: [product('BASE-1', 'Pfandkiste', `${ORDER}<PRODUCT_PRICE_DETAILS>${START}${LIST}</PRODUCT_PRICE_DETAILS>`)],
+  });
+
+const EXPECTED = [
+  ['net_list', '10.00'],
+  ['udp_Listenpreis', '12.00'],
+  ['udp_Preisbrutto', '14.28'],
+  ['net_customer', '-2.50'],
+];
+
+const typesAndAmounts = (read: Awaited<ReturnType<typeof importText>>['read']) =>
+  read.prices.map((p) => [p.type, p.amount]);
+
+describe('prices of any type and credits through BMEcat', () => {
+  it('keeps a price of a type BMEcat does not have as udp_, and a negative amount, with a price_type warning', async () => {
+    const session = await makeSession();
+    const { read, report } = await importText(session, supplierFile(), 'Treue');
+    expect(typesAndAmounts(read)).toEqual(EXPECTED);
+    expect(read.price).toBe('10.00');
+    expect(report.map((r) => [r[4], r[5]])).toEqual([
+      ['prices.1.type: price type "Listenpreis" is not BMEcat\'s: kept as udp_Listenpreis', 'price_type'],
+      ['prices.2.type: price type "Preis (brutto)" is not BMEcat\'s: kept as udp_Preisbrutto', 'price_type'],
+    ]);
+  });
+
+  it.each([['BMEcat'], ['BMEcat12'], ['CSV']])('writes both back in %s and reads the export equal', async (format) => {
+    const session = await makeSession();
+    const first = await importText(session, supplierFile(), 'Treue');
+    const { xml, warnings } = await exportText(session, first.catalogId, format);
+    if (format !== 'CSV') {
+      expect(xml).toContain('price_type="udp_Listenpreis"><PRICE_AMOUNT>12.00</PRICE_AMOUNT>');
+      expect(xml).toContain('<PRICE_AMOUNT>-2.50</PRICE_AMOUNT>');
+    }
+    expect(warnings.filter((w) => /Listenpreis|credit|-2\.50/.test(w))).toEqual([]);
+    const again = await importText(session, xml, 'Wieder', format === 'CSV' ? 'catalog.csv' : undefined);
+    expect(typesAndAmounts(again.read)).toEqual(EXPECTED);
+    expect(again.read.price).toBe('10.00');
+  });
+
+  it('writes the credit in the ETIM profile and reports what its schema refuses; xChange reports the credit', async () => {
+    const session = await makeSession();
+    const first = await importText(session, supplierFile(), 'Treue');
+    const etim = await exportText(session, first.catalogId, 'BMEcat-ETIM');
+    expect(etim.xml).toContain('price_type="net_customer"><PRICE_AMOUNT>-2.50</PRICE_AMOUNT>');
+    expect(etim.warnings.join('\n')).toMatch(/price type udp_Listenpreis is not a ETIM guideline price type: that price left out/);
+    const xchange = await exportText(session, first.catalogId, 'ETIMxChange');
+    expect(xchange.xml).not.toContain('-2.50');
+    expect(xchange.warnings.join('\n')).toMatch(/credit price -2\.50 left out: ETIM xChange amounts are not negative/);
+  });
+
+  it('reads a list whose first price is a credit with the next price as the product price', async () => {
+    const session = await makeSession();
+    const xml = file({
+      root: 'version="2005"',
+      records: [
+        product(
+          'BASE-1',
+          'Gutschrift',
+          `${ORDER}<PRODUCT_PRICE_DETAILS>${price('net_list', '-1.00')}${price('net_list', '3.00')}</PRODUCT_PRICE_DETAILS>`,
+        ),
+      ],
+    });
+    const { read, report } = await importText(session, xml, 'Gutschrift');
+    expect(typesAndAmounts(read)).toEqual([
+      ['net_list', '-1.00'],
+      ['net_list', '3.00'],
+    ]);
+    expect(read.price).toBe('3.00');
+    expect(report).toEqual([]);
+  });
+
+  it('takes a credit through SetPrices and leaves it out of the sync record, where a shop has no negative price', () => {
+    const list = [
+      { type: 'net_list', amount: '10.00' },
+      { type: 'net_customer', amount: '-2,50' },
+    ].map((p) => PriceDto.parse(p));
+    const { rows, price } = toStored(list);
+    expect(price).toBe('10.00');
+    expect(rows.map((r) => r.amount)).toEqual([null, '-2.50']);
+    expect(syncPriceList(rows, '10.00').map((p) => [p.type, p.amount])).toEqual([['net_list', '10.00']]);
+    expect(PriceDto.safeParse({ type: 'net_list', amount: '--1' }).success).toBe(false);
+  });
+});
