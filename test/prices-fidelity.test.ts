@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PriceDto, syncPriceList, toStored } from '../src/model/price-list';
-import { file, product } from './fixtures/bmecat-variants';
+import { article, file, product } from './fixtures/bmecat-variants';
 import { makeSession } from './helpers/factories';
 import { exportText, importText, ORDER, price, START } from './helpers/price-base-files';
 
@@ -102,5 +102,85 @@ describe('prices of any type and credits through BMEcat', () => {
     expect(rows.map((r) => r.amount)).toEqual([null, '-2.50']);
     expect(syncPriceList(rows, '10.00').map((p) => [p.type, p.amount])).toEqual([['net_list', '10.00']]);
     expect(PriceDto.safeParse({ type: 'net_list', amount: '--1' }).success).toBe(false);
+  });
+});
+
+const flag = (type: string, on: string) => `<PRICE_FLAG type="${type}">${on}</PRICE_FLAG>`;
+const flagsOf = (read: Awaited<ReturnType<typeof importText>>['read']) =>
+  read.prices.map((p) => [p.type, p.amount, p.flags ?? null]);
+
+/** A 2005 price with its own flags (incl_freight, incl_packing false) and one without. */
+const flaggedFile = () =>
+  file({
+    root: 'version="2005"',
+    records: [
+      product(
+        'BASE-1',
+        'Fracht',
+        `${ORDER}<PRODUCT_PRICE_DETAILS>${START}${price('net_list', '10.00', flag('incl_freight', 'true') + flag('incl_packing', 'false'))}${price('nrp', '15.00')}</PRODUCT_PRICE_DETAILS>`,
+      ),
+    ],
+  });
+
+const FLAGGED = [
+  ['net_list', '10.00', { incl_freight: true, incl_packing: false }],
+  ['nrp', '15.00', null],
+];
+
+describe('PRICE_FLAG', () => {
+  it('keeps the flags of each BMEcat 2005 price and writes them back in 2005 and CSV', async () => {
+    const session = await makeSession();
+    const first = await importText(session, flaggedFile(), 'Fracht');
+    expect(flagsOf(first.read)).toEqual(FLAGGED);
+    expect(first.report).toEqual([]);
+    const bmecat = await exportText(session, first.catalogId, 'BMEcat');
+    expect(bmecat.xml).toContain(
+      '<PRICE_AMOUNT>10.00</PRICE_AMOUNT><PRICE_CURRENCY>EUR</PRICE_CURRENCY><PRICE_FLAG type="incl_freight">true</PRICE_FLAG><PRICE_FLAG type="incl_packing">false</PRICE_FLAG></PRODUCT_PRICE>',
+    );
+    expect(flagsOf((await importText(session, bmecat.xml, 'Wieder')).read)).toEqual(FLAGGED);
+    const csv = await exportText(session, first.catalogId, 'CSV');
+    expect(csv.xml).toContain('flags=incl_freight:1,incl_packing:0');
+    expect(flagsOf((await importText(session, csv.xml, 'Wieder', 'catalog.csv')).read)).toEqual(FLAGGED);
+  });
+
+  it('reports the flags where the target has no PRICE_FLAG on a price: BMEcat 1.2, the ETIM profile, xChange', async () => {
+    const session = await makeSession();
+    const first = await importText(session, flaggedFile(), 'Fracht');
+    const cases = [
+      ['BMEcat12', 'BMEcat 1.2 has no PRICE_FLAG on a price: the flags of the net_list price (incl_freight, incl_packing) left out'],
+      ['BMEcat-ETIM', 'ETIM guideline has no PRICE_FLAG on a price: the flags of the net_list price (incl_freight, incl_packing) left out'],
+      ['ETIMxChange', 'price flags (PRICE_FLAG) left out: ETIM xChange has none'],
+    ];
+    for (const [format, warning] of cases) {
+      const { xml, warnings } = await exportText(session, first.catalogId, format!);
+      expect(xml).not.toContain('PRICE_FLAG');
+      expect(warnings.join('\n'), format).toContain(warning);
+    }
+  });
+
+  it("gives every price of a 1.2 file the HEADER's PRICE_FLAGs, and keeps the price when a flag does not check", async () => {
+    const session = await makeSession();
+    const header = file({
+      root: 'version="1.2"',
+      records: [
+        article(
+          'BASE-1',
+          'Zoll',
+          '<ARTICLE_ORDER_DETAILS><ORDER_UNIT>C62</ORDER_UNIT></ARTICLE_ORDER_DETAILS><ARTICLE_PRICE_DETAILS><ARTICLE_PRICE price_type="net_list"><PRICE_AMOUNT>7.00</PRICE_AMOUNT></ARTICLE_PRICE><ARTICLE_PRICE price_type="nrp"><PRICE_AMOUNT>9.00</PRICE_AMOUNT></ARTICLE_PRICE></ARTICLE_PRICE_DETAILS>',
+        ),
+      ],
+    }).replace('</CATALOG></HEADER>', `${flag('incl_duty', 'true')}</CATALOG></HEADER>`);
+    const { read } = await importText(session, header, 'Zoll');
+    expect(flagsOf(read)).toEqual([
+      ['net_list', '7.00', { incl_duty: true }],
+      ['nrp', '9.00', { incl_duty: true }],
+    ]);
+    const bad = flaggedFile().replace('type="incl_packing"', 'type="incl packing!"');
+    const tolerant = await importText(session, bad, 'Schlecht');
+    expect(flagsOf(tolerant.read)).toEqual([
+      ['net_list', '10.00', null],
+      ['nrp', '15.00', null],
+    ]);
+    expect(tolerant.report.map((r) => r[5])).toEqual(['price_flag']);
   });
 });

@@ -10,6 +10,7 @@ import {
   storedBase,
   type UpsertPriceBase,
 } from './price-base';
+import { flagsOut, type PriceFlags, PriceFlagsDto, storedFlags } from './price-flags';
 
 /**
  * A product's price list (docs/data-model.md "Prices"): every PRODUCT_PRICE of every
@@ -99,6 +100,8 @@ export const PriceDto = z
     daily: z.boolean().optional(),
     /** PRICE_BASE: the amount is for `value` x `unit` ("per 100 MTR"); absent or null = per order unit. */
     base: PriceBaseDto.nullish(),
+    /** PRICE_FLAG: `{"incl_freight": true}`; absent or null = none (price-flags.ts). */
+    flags: PriceFlagsDto.nullish(),
   })
   .refine((p) => !p.validFrom || !p.validTo || p.validFrom <= p.validTo, {
     message: 'validFrom must not be after validTo',
@@ -126,6 +129,8 @@ export interface PriceOut {
   daily: boolean;
   /** PRICE_BASE, null for a price per order unit. */
   base: PriceBaseOut | null;
+  /** PRICE_FLAG (`incl_freight` ...), only on a price that has flags. */
+  flags?: PriceFlags;
 }
 
 export const PriceOutSchema = z.object({
@@ -140,6 +145,7 @@ export const PriceOutSchema = z.object({
   validTo: z.string().nullable(),
   daily: z.boolean(),
   base: PriceBaseOutSchema.nullable(),
+  flags: z.record(z.string(), z.boolean()).optional(),
 });
 
 /** A `product_prices` row without its product id (the aggregate and the history hold these). */
@@ -155,6 +161,8 @@ export interface StoredPrice extends StoredBase {
   validFrom: string | null;
   validTo: string | null;
   daily: boolean | null;
+  /** PRICE_FLAG as JSON text (migration 0086), null for none. */
+  flags: string | null;
 }
 
 /**
@@ -184,7 +192,9 @@ export function toStored(prices: readonly Price[]): { rows: StoredPrice[]; price
     validFrom: p.validFrom ?? null,
     validTo: p.validTo ?? null,
     daily: p.daily ? true : null,
+    // The table's column order (base, then flags): lists are compared as JSON (inherited-prices.ts).
     ...storedBase(p.base),
+    flags: storedFlags(p.flags),
   }));
   return { rows, price: at >= 0 ? (prices[at]!.amount ?? undefined) : undefined };
 }
@@ -206,6 +216,7 @@ export function priceList(rows: readonly StoredPrice[], price: string | null): P
 
 /** A stored row as it leaves the service; the key order is the sync record's (its fingerprint hashes it). */
 function outOf(r: StoredPrice, amount: string | null): PriceOut {
+  const flags = flagsOut(r.flags);
   return {
     type: r.type,
     amount,
@@ -218,6 +229,7 @@ function outOf(r: StoredPrice, amount: string | null): PriceOut {
     validTo: r.validTo,
     daily: r.daily === true,
     base: baseOut(r),
+    ...(flags ? { flags } : {}),
   };
 }
 
@@ -236,13 +248,15 @@ export function syncPriceList(rows: readonly StoredPrice[], price: string | null
 /**
  * The history's form of a stored list (path `prices`): left out when empty, as absent and [] mean
  * the same. A base is part of its price's entry; a price without one has no base keys, as before
- * PRICE_BASE existed.
+ * PRICE_BASE existed; the same for flags (PRICE_FLAG, key `flags`).
  */
 export function pricesSnapshot(rows: readonly StoredPrice[]) {
   if (rows.length === 0) return undefined;
-  return rows.map(({ position: _p, baseValue, baseUnit, baseFactor, ...row }) =>
-    baseUnit ? { ...row, baseValue: baseValue ?? null, baseUnit, baseFactor: baseFactor ?? null } : { ...row },
-  );
+  return rows.map(({ position: _p, baseValue, baseUnit, baseFactor, flags, ...row }) => ({
+    ...row,
+    ...(baseUnit ? { baseValue: baseValue ?? null, baseUnit, baseFactor: baseFactor ?? null } : {}),
+    ...(flags ? { flags } : {}),
+  }));
 }
 
 /** One price of an upsert record, as a file or a client gives it (strings still to be checked). */
@@ -258,4 +272,6 @@ export interface UpsertPrice {
   validTo?: string | null;
   daily?: boolean;
   base?: UpsertPriceBase | null;
+  /** PRICE_FLAG by type; checked by the upsert (a bad flag is left out, the price kept). */
+  flags?: Record<string, unknown> | null;
 }

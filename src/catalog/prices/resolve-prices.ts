@@ -10,10 +10,23 @@ import {
   udpPriceType,
   type UpsertPrice,
 } from '../../model/price-list';
+import { PriceFlagsDto } from '../../model/price-flags';
 import { resolveBase } from './resolve-price-base';
 
 const blankToNull = (v: string | null | undefined) =>
   v === undefined || v === null || v.trim() === '' ? null : v.trim();
+
+/**
+ * A price's flags (PRICE_FLAG) checked: strict, passed on for PriceDto to refuse; tolerant, flags
+ * that do not check are left out with a `price_flag` warning and the price is kept.
+ */
+function flagsOf(flags: UpsertPrice['flags'], field: string, warn?: WarnFn) {
+  if (!flags || !warn) return flags;
+  const parsed = PriceFlagsDto.safeParse(flags);
+  if (parsed.success) return parsed.data;
+  warn(`${field}.flags`, 'price_flag', `${parsed.error.issues[0]!.message}: the flags left out, the price kept`);
+  return null;
+}
 
 /**
  * The price list of an upsert record checked with SetPrices' rules (PriceDto): strict, a price
@@ -44,6 +57,7 @@ export function resolvePrices(
       validFrom: blankToNull(p.validFrom),
       validTo: blankToNull(p.validTo),
       daily: p.daily,
+      flags: flagsOf(p.flags, `prices.${i}`, warn),
     });
     if (parsed.success) {
       prices.push(parsed.data);

@@ -57,6 +57,7 @@ function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
       defaultStart: plan.snapshot.slice(0, 10),
       schemaName: 'ETIM guideline',
       base: { at: 'block', units: UNITS_ETIM },
+      flags: null,
     },
     view,
     w,

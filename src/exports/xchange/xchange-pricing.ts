@@ -46,7 +46,8 @@ function amountOf(amount: string, view: ProductView, w: ExportWarnings): string 
 /**
  * What a price shares with the other amounts of its `Pricing` entry: price unit and quantity
  * (its base, else the order unit and the product's price quantity), unit factor, VAT and
- * validity. What xChange has no place for is reported: a territory, a price factor, the daily flag.
+ * validity. What xChange has no place for is reported: a territory, a price factor, the daily flag,
+ * PRICE_FLAGs.
  */
 function entryOf(p: PriceOut, unit: string, quantity: string, view: ProductView, w: ExportWarnings): Json {
   const baseUnit = p.base && XCHANGE_UNITS.has(p.base.unit) ? p.base.unit : unit;
@@ -57,6 +58,7 @@ function entryOf(p: PriceOut, unit: string, quantity: string, view: ProductView,
   if (vat && !XCHANGE_VAT.test(vat)) w.add(`tax ${p.tax} does not fit xChange's Vat: left out`, view.subject);
   if (p.territory.length > 0) w.add('price territory left out: ETIM xChange prices have none', view.subject);
   if (p.factor) w.add('price factor (PRICE_FACTOR) left out: ETIM xChange has none', view.subject);
+  if (p.flags) w.add('price flags (PRICE_FLAG) left out: ETIM xChange has none', view.subject);
   return {
     PriceUnit: baseUnit,
     PriceQuantity: baseQuantity,

@@ -45,6 +45,7 @@ export type WarningCode =
   | 'feature_dropped'
   | 'price_invalid'
   | 'price_type'
+  | 'price_flag'
   | 'reference_type'
   | 'reference_invalid'
   | 'translation_invalid'

@@ -1,0 +1,6 @@
+-- PRICE_FLAG on a price (issue 32, docs/data-model.md "Prices"): whether the amount includes
+-- freight, packing, insurance or duty (`incl_freight` ...), as the JSON text of an object
+-- `{"incl_freight":true}` in the file's order. NULL for a price without flags (nearly every
+-- price): rows written before cost nothing, and their history entries, sync records and
+-- fingerprints stay what they were.
+ALTER TABLE `product_prices` ADD `flags` text;
