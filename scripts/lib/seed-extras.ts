@@ -50,6 +50,7 @@ export function extrasOf(companyId: string, i: number, master: ProductNode, mast
         baseValue: null,
         baseUnit: null,
         baseFactor: null,
+        flags: null,
       };
     }),
   );
