@@ -1,15 +1,8 @@
 import { ItemError } from '../upsert/upsert-types';
 import type { WarnFn } from '../upsert/resolve/resolve-classification';
 import type { StoredBase } from '../../model/price-base';
-import {
-  PRICE_TYPE,
-  PriceDto,
-  type Price,
-  type StoredPrice,
-  toStored,
-  udpPriceType,
-  type UpsertPrice,
-} from '../../model/price-list';
+import { PriceDto, type Price, type StoredPrice, toStored, type UpsertPrice } from '../../model/price-list';
+import { PRICE_TYPE, udpPriceType } from '../../model/price-type';
 import { PriceFlagsDto } from '../../model/price-flags';
 import { resolveBase } from './resolve-price-base';
 

@@ -1,4 +1,5 @@
-import { isOnRequest, type PriceOut } from '../../model/price-list';
+import type { PriceOut } from '../../model/price-list';
+import { isOnRequest } from '../../model/price-type';
 import type { ExportWarnings } from '../export-warnings';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
