@@ -59,6 +59,11 @@ const PRICES = [
   { type: 'udp_net_list_2', amount: '21.15701', currency: 'EUR' },
   { type: 'udp_Stückpreis', amount: '0.123456', currency: 'EUR' },
   { type: 'on_request', currency: 'EUR', lowerBound: '5000' },
+  // Issue 32, remainder: a credit (negative amount), a supplier's type kept as its udp_ form, and
+  // PRICE_FLAGs (2005 writes them on the price; 1.2 and the ETIM profile report them).
+  { type: 'net_customer', amount: '-2.50', currency: 'EUR' },
+  { type: 'udp_Listenpreis', amount: '12.00', currency: 'EUR' },
+  { type: 'net_list', amount: '11.00', currency: 'EUR', flags: { incl_freight: true, incl_packing: false } },
 ];
 
 describe('price lists in BMEcat exports', () => {
