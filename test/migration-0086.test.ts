@@ -21,7 +21,8 @@ describe('migration 0086: product_prices.flags', () => {
       `INSERT INTO product_prices (product_id, position, type, amount, flags) VALUES ('p86', 1, 'net_list', '9', ?)`,
       '{"incl_freight":true}',
     ).run();
-    const rows = (await run(`SELECT position, type, amount, flags FROM product_prices ORDER BY position`).all()).results;
+    const rows = (await run(`SELECT position, type, amount, flags FROM product_prices ORDER BY position`).all())
+      .results;
     expect(rows).toEqual([
       { position: 0, type: 'nrp', amount: '12.50', flags: null },
       { position: 1, type: 'net_list', amount: '9', flags: '{"incl_freight":true}' },

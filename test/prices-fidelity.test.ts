@@ -21,7 +21,9 @@ const LIST = [
 const supplierFile = () =>
   file({
     root: 'version="2005"',
-    records: [product('BASE-1', 'Pfandkiste', `${ORDER}<PRODUCT_PRICE_DETAILS>${START}${LIST}</PRODUCT_PRICE_DETAILS>`)],
+    records: [
+      product('BASE-1', 'Pfandkiste', `${ORDER}<PRODUCT_PRICE_DETAILS>${START}${LIST}</PRODUCT_PRICE_DETAILS>`),
+    ],
   });
 
 const EXPECTED = [
@@ -65,7 +67,9 @@ describe('prices of any type and credits through BMEcat', () => {
     const first = await importText(session, supplierFile(), 'Treue');
     const etim = await exportText(session, first.catalogId, 'BMEcat-ETIM');
     expect(etim.xml).toContain('price_type="net_customer"><PRICE_AMOUNT>-2.50</PRICE_AMOUNT>');
-    expect(etim.warnings.join('\n')).toMatch(/price type udp_Listenpreis is not a ETIM guideline price type: that price left out/);
+    expect(etim.warnings.join('\n')).toMatch(
+      /price type udp_Listenpreis is not a ETIM guideline price type: that price left out/,
+    );
     const xchange = await exportText(session, first.catalogId, 'ETIMxChange');
     expect(xchange.xml).not.toContain('-2.50');
     expect(xchange.warnings.join('\n')).toMatch(/credit price -2\.50 left out: ETIM xChange amounts are not negative/);
@@ -147,8 +151,14 @@ describe('PRICE_FLAG', () => {
     const session = await makeSession();
     const first = await importText(session, flaggedFile(), 'Fracht');
     const cases = [
-      ['BMEcat12', 'BMEcat 1.2 has no PRICE_FLAG on a price: the flags of the net_list price (incl_freight, incl_packing) left out'],
-      ['BMEcat-ETIM', 'ETIM guideline has no PRICE_FLAG on a price: the flags of the net_list price (incl_freight, incl_packing) left out'],
+      [
+        'BMEcat12',
+        'BMEcat 1.2 has no PRICE_FLAG on a price: the flags of the net_list price (incl_freight, incl_packing) left out',
+      ],
+      [
+        'BMEcat-ETIM',
+        'ETIM guideline has no PRICE_FLAG on a price: the flags of the net_list price (incl_freight, incl_packing) left out',
+      ],
       ['ETIMxChange', 'price flags (PRICE_FLAG) left out: ETIM xChange has none'],
     ];
     for (const [format, warning] of cases) {

@@ -47,9 +47,12 @@ export interface ResolvedFeature {
 export function resolveClasses(
   refs: ClassificationRefs,
   bitmask: number,
-  classes: ({ group: ClassificationGroup; code: string; system?: string; release?: string | null } & Partial<
-    ClassVersion
-  >)[],
+  classes: ({
+    group: ClassificationGroup;
+    code: string;
+    system?: string;
+    release?: string | null;
+  } & Partial<ClassVersion>)[],
   current: ClassificationContext['current']['classes'] = [],
 ): ResolvedClass[] {
   const groups = classes.map((c) => c.group);
@@ -232,7 +235,13 @@ export async function classificationWriteStatements(
 
 /** One class or feature value as a comparable text, with everything its row stores. */
 const classKey = (
-  c: { group: string; system: string; code: string; release?: string | null; unverified?: boolean } & Partial<ClassVersion>,
+  c: {
+    group: string;
+    system: string;
+    code: string;
+    release?: string | null;
+    unverified?: boolean;
+  } & Partial<ClassVersion>,
 ) =>
   JSON.stringify([
     c.group,

@@ -31,7 +31,10 @@ export type PriceFlags = Record<string, boolean>;
 
 /** The flags as REST, MCP and CSV write them: at most 10, each type as above. */
 export const PriceFlagsDto = z
-  .record(z.string().regex(FLAG_TYPE, 'flags: a type is letters, digits or _ (at most 20), such as incl_freight'), z.boolean())
+  .record(
+    z.string().regex(FLAG_TYPE, 'flags: a type is letters, digits or _ (at most 20), such as incl_freight'),
+    z.boolean(),
+  )
   .refine((f) => Object.keys(f).length <= 10, 'flags: at most 10 flags');
 
 /** The stored text of a price's flags: null when it has none. */

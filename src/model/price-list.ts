@@ -28,7 +28,6 @@ import { isOnRequest, PRICE_TYPE } from './price-type';
  * `amount` NULL means "no amount", and readers give it `amount: null`.
  */
 
-
 const decimal = (field: string) =>
   z.string().trim().regex(DECIMAL, `${field} must be ${DECIMAL_RULE}`).transform(normaliseDecimal);
 const date = (field: string) => z.iso.date(`${field} must be a date such as 2026-01-31`);
@@ -46,7 +45,10 @@ export const PriceDto = z
     amount: z
       .string()
       .trim()
-      .regex(SIGNED_DECIMAL, `amount must be ${DECIMAL_RULE.replace('a non-negative', 'an')} (a credit may be negative)`)
+      .regex(
+        SIGNED_DECIMAL,
+        `amount must be ${DECIMAL_RULE.replace('a non-negative', 'an')} (a credit may be negative)`,
+      )
       .transform(normaliseDecimal)
       .nullish(),
     currency: z.string().regex(CURRENCY_CODE, 'currency must be an ISO 4217 code such as EUR').nullish(),

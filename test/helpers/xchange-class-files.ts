@@ -29,4 +29,3 @@ export const classFile = (products: unknown[]) =>
     CurrencyCode: 'EUR',
     Supplier: [{ SupplierName: 'Class Supplier', Product: products }],
   });
-

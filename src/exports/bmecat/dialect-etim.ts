@@ -132,10 +132,11 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       featureBlocks(view, w),
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
-      el('USER_DEFINED_EXTENSIONS', mime(view, w) + etimKeptUdx(view.udx, view.subject, w, [
-          ...modellingElements(view, w),
-          ...etimDynamicElements(view),
-        ])),
+      el(
+        'USER_DEFINED_EXTENSIONS',
+        mime(view, w) +
+          etimKeptUdx(view.udx, view.subject, w, [...modellingElements(view, w), ...etimDynamicElements(view)]),
+      ),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
       ...referenceElements(view, 'PRODUCT_REFERENCE', w, ETIM_REFERENCE_TYPES),
     ],

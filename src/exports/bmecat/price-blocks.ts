@@ -116,7 +116,10 @@ function priceFlags(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWa
   const accepts = d.flags;
   if (!accepts) {
     const types = flags.map(([type]) => type).join(', ');
-    w.add(`${d.schemaName} has no PRICE_FLAG on a price: the flags of the ${p.type} price (${types}) left out`, view.subject);
+    w.add(
+      `${d.schemaName} has no PRICE_FLAG on a price: the flags of the ${p.type} price (${types}) left out`,
+      view.subject,
+    );
     return [];
   }
   return flags.flatMap(([type, on]) => {

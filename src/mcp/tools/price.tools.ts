@@ -15,7 +15,7 @@ export const priceTools = [
       '`territory` (ISO 3166 codes), `validFrom` / `validTo` (dates), `daily`, and optional `base` when the amount is not per ' +
       'order unit: `{ value: "100", unit: "MTR", factor }` means "per 100 metres" (unit a UN/ECE Rec. 20 code; value and ' +
       'factor decimals > 0, absent = 1), and optional `flags` (BMEcat PRICE_FLAG, e.g. `{ "incl_freight": true }`). ' +
-        'The first price neither on request nor a credit becomes the ' +
+      'The first price neither on request nor a credit becomes the ' +
       "product's price. An empty list removes every price and is refused unless `clear` is true. Recorded in the history.",
     input: z.strictObject({
       productId: z.uuid().describe('A product or variant id (see search_products).'),
