@@ -4,3 +4,7 @@
 -- price): rows written before cost nothing, and their history entries, sync records and
 -- fingerprints stay what they were.
 ALTER TABLE `product_prices` ADD `flags` text;
+--> statement-breakpoint
+-- PRICE_FORMULA (BMEcat 2005) in place of a price's amount: the formula id and its parameters as
+-- JSON text `{"id":"F1","parameters":[{"symbol":"m","value":"3"}]}`; NULL for every other price.
+ALTER TABLE `product_prices` ADD `formula` text;

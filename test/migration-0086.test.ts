@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { migratedUpTo } from './helpers/migrations';
 
 /**
- * Migration 0086 (PRICE_FLAG, docs/data-model.md "Prices"): a nullable `flags` column on
- * product_prices. Rows written before it read as without flags and keep every other column.
+ * Migration 0086 (PRICE_FLAG and PRICE_FORMULA, docs/data-model.md "Prices"): nullable `flags` and
+ * `formula` columns on product_prices. Rows written before it read as without either and keep
+ * every other column.
  */
-describe('migration 0086: product_prices.flags', () => {
-  it('keeps the rows written before it, without flags, and stores flags after it', async () => {
+describe('migration 0086: product_prices.flags and formula', () => {
+  it('keeps the rows written before it, without flags or formula, and stores both after it', async () => {
     const { db, apply } = await migratedUpTo('0086_');
     const run = (sql: string, ...args: unknown[]) => db.prepare(sql).bind(...args);
     await db.batch([
@@ -18,14 +19,16 @@ describe('migration 0086: product_prices.flags', () => {
     ]);
     await apply();
     await run(
-      `INSERT INTO product_prices (product_id, position, type, amount, flags) VALUES ('p86', 1, 'net_list', '9', ?)`,
+      `INSERT INTO product_prices (product_id, position, type, flags, formula) VALUES ('p86', 1, 'net_list', ?, ?)`,
       '{"incl_freight":true}',
+      '{"id":"F1"}',
     ).run();
-    const rows = (await run(`SELECT position, type, amount, flags FROM product_prices ORDER BY position`).all())
-      .results;
+    const rows = (
+      await run(`SELECT position, type, amount, flags, formula FROM product_prices ORDER BY position`).all()
+    ).results;
     expect(rows).toEqual([
-      { position: 0, type: 'nrp', amount: '12.50', flags: null },
-      { position: 1, type: 'net_list', amount: '9', flags: '{"incl_freight":true}' },
+      { position: 0, type: 'nrp', amount: '12.50', flags: null, formula: null },
+      { position: 1, type: 'net_list', amount: null, flags: '{"incl_freight":true}', formula: '{"id":"F1"}' },
     ]);
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PriceDto, syncPriceList, toStored } from '../src/model/price-list';
-import { article, file, product } from './fixtures/bmecat-variants';
+import { PriceDto, toStored } from '../src/model/price-list';
+import { syncPriceList } from '../src/model/price-records';
+import { article, file } from './fixtures/bmecat-variants';
 import { makeSession } from './helpers/factories';
-import { exportText, importText, ORDER, price, START } from './helpers/price-base-files';
+import { exportText, importText, price, priceFile, START } from './helpers/price-base-files';
 
 /**
  * Issue 32, prices: a price with an amount is never lost. A type that is neither BMEcat's nor
@@ -18,13 +19,7 @@ const LIST = [
   price('net_customer', '-2.50'),
 ].join('');
 
-const supplierFile = () =>
-  file({
-    root: 'version="2005"',
-    records: [
-      product('BASE-1', 'Pfandkiste', `${ORDER}<PRODUCT_PRICE_DETAILS>${START}${LIST}</PRODUCT_PRICE_DETAILS>`),
-    ],
-  });
+const supplierFile = () => priceFile('Pfandkiste', `${START}${LIST}`);
 
 const EXPECTED = [
   ['net_list', '10.00'],
@@ -77,16 +72,7 @@ describe('prices of any type and credits through BMEcat', () => {
 
   it('reads a list whose first price is a credit with the next price as the product price', async () => {
     const session = await makeSession();
-    const xml = file({
-      root: 'version="2005"',
-      records: [
-        product(
-          'BASE-1',
-          'Gutschrift',
-          `${ORDER}<PRODUCT_PRICE_DETAILS>${price('net_list', '-1.00')}${price('net_list', '3.00')}</PRODUCT_PRICE_DETAILS>`,
-        ),
-      ],
-    });
+    const xml = priceFile('Gutschrift', `${price('net_list', '-1.00')}${price('net_list', '3.00')}`);
     const { read, report } = await importText(session, xml, 'Gutschrift');
     expect(typesAndAmounts(read)).toEqual([
       ['net_list', '-1.00'],
@@ -115,16 +101,10 @@ const flagsOf = (read: Awaited<ReturnType<typeof importText>>['read']) =>
 
 /** A 2005 price with its own flags (incl_freight, incl_packing false) and one without. */
 const flaggedFile = () =>
-  file({
-    root: 'version="2005"',
-    records: [
-      product(
-        'BASE-1',
-        'Fracht',
-        `${ORDER}<PRODUCT_PRICE_DETAILS>${START}${price('net_list', '10.00', flag('incl_freight', 'true') + flag('incl_packing', 'false'))}${price('nrp', '15.00')}</PRODUCT_PRICE_DETAILS>`,
-      ),
-    ],
-  });
+  priceFile(
+    'Fracht',
+    `${START}${price('net_list', '10.00', flag('incl_freight', 'true') + flag('incl_packing', 'false'))}${price('nrp', '15.00')}`,
+  );
 
 const FLAGGED = [
   ['net_list', '10.00', { incl_freight: true, incl_packing: false }],
@@ -192,5 +172,62 @@ describe('PRICE_FLAG', () => {
       ['nrp', '15.00', null],
     ]);
     expect(tolerant.report.map((r) => r[5])).toEqual(['price_flag']);
+  });
+});
+
+const FORMULA = { id: 'F-Kupfer', parameters: [{ symbol: 'cu', value: '8,75 EUR/kg' }] };
+
+/** A 2005 price with an amount and one by PRICE_FORMULA (a copper surcharge; its value holds a `,` and `/`). */
+const formulaFile = () =>
+  priceFile(
+    'Kabel',
+    `${START}${price('net_list', '10.00')}<PRODUCT_PRICE price_type="net_customer"><PRICE_FORMULA><FORMULA_IDREF>F-Kupfer</FORMULA_IDREF><PARAMETERS><PARAMETER><PARAMETER_SYMBOLREF>cu</PARAMETER_SYMBOLREF><PARAMETER_VALUE>8,75 EUR/kg</PARAMETER_VALUE></PARAMETER></PARAMETERS></PRICE_FORMULA><PRICE_CURRENCY>EUR</PRICE_CURRENCY></PRODUCT_PRICE>`,
+  );
+
+const formulasOf = (read: Awaited<ReturnType<typeof importText>>['read']) =>
+  read.prices.map((p) => [p.type, p.amount, p.formula ?? null]);
+
+const WITH_FORMULA = [
+  ['net_list', '10.00', null],
+  ['net_customer', null, FORMULA],
+];
+
+describe('PRICE_FORMULA', () => {
+  it('keeps a 2005 price by formula and writes it back in 2005 and CSV; it is never the product price', async () => {
+    const session = await makeSession();
+    const first = await importText(session, formulaFile(), 'Formel');
+    expect(formulasOf(first.read)).toEqual(WITH_FORMULA);
+    expect(first.read.price).toBe('10.00');
+    expect(first.report).toEqual([]);
+    const bmecat = await exportText(session, first.catalogId, 'BMEcat');
+    expect(bmecat.xml).toContain(
+      '<PRODUCT_PRICE price_type="net_customer"><PRICE_FORMULA><FORMULA_IDREF>F-Kupfer</FORMULA_IDREF><PARAMETERS><PARAMETER><PARAMETER_SYMBOLREF>cu</PARAMETER_SYMBOLREF><PARAMETER_VALUE>8,75 EUR/kg</PARAMETER_VALUE></PARAMETER></PARAMETERS></PRICE_FORMULA><PRICE_CURRENCY>EUR</PRICE_CURRENCY>',
+    );
+    expect(bmecat.warnings.join('\n')).toContain('price formula F-Kupfer written by reference');
+    expect(formulasOf((await importText(session, bmecat.xml, 'Wieder')).read)).toEqual(WITH_FORMULA);
+    const csv = await exportText(session, first.catalogId, 'CSV');
+    expect(formulasOf((await importText(session, csv.xml, 'Wieder', 'catalog.csv')).read)).toEqual(WITH_FORMULA);
+  });
+
+  it('reports the price by formula where the target has no PRICE_FORMULA and writes the others', async () => {
+    const session = await makeSession();
+    const first = await importText(session, formulaFile(), 'Formel');
+    for (const [format, warning] of [
+      ['BMEcat12', 'BMEcat 1.2 has no PRICE_FORMULA: the net_customer price by formula F-Kupfer left out'],
+      ['BMEcat-ETIM', 'ETIM guideline has no PRICE_FORMULA: the net_customer price by formula F-Kupfer left out'],
+      ['ETIMxChange', 'price by formula F-Kupfer (PRICE_FORMULA) left out: ETIM xChange has none'],
+    ]) {
+      const { xml, warnings } = await exportText(session, first.catalogId, format!);
+      expect(xml).not.toContain('F-Kupfer');
+      expect(xml).toMatch(/10\.00?/);
+      expect(warnings.join('\n'), format).toContain(warning);
+    }
+  });
+
+  it('refuses through SetPrices a price with both an amount and a formula', () => {
+    const both = PriceDto.safeParse({ type: 'net_list', amount: '1', formula: { id: 'F1' } });
+    expect(both.success).toBe(false);
+    expect(PriceDto.safeParse({ type: 'net_list', formula: { id: 'F1' } }).success).toBe(true);
+    expect(PriceDto.safeParse({ type: 'net_list' }).success).toBe(false);
   });
 });

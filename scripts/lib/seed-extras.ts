@@ -51,6 +51,7 @@ export function extrasOf(companyId: string, i: number, master: ProductNode, mast
         baseUnit: null,
         baseFactor: null,
         flags: null,
+        formula: null,
       };
     }),
   );

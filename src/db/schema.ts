@@ -547,6 +547,8 @@ export const productPrices = sqliteTable(
     baseFactor: text('base_factor'),
     /** PRICE_FLAG (migration 0086): JSON text `{"incl_freight":true}`; NULL = none. */
     flags: text('flags'),
+    /** PRICE_FORMULA (migration 0086): JSON text `{"id":"F1","parameters":[...]}`; NULL = an amount or none. */
+    formula: text('formula'),
   },
   (t) => [primaryKey({ columns: [t.productId, t.position] })],
 );

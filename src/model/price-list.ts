@@ -11,6 +11,7 @@ import {
   type UpsertPriceBase,
 } from './price-base';
 import { flagsOut, type PriceFlags, PriceFlagsDto, storedFlags } from './price-flags';
+import { formulaOut, type PriceFormula, PriceFormulaDto, storedFormula } from './price-formula';
 import { isOnRequest, PRICE_TYPE } from './price-type';
 
 /**
@@ -72,13 +73,20 @@ export const PriceDto = z
     base: PriceBaseDto.nullish(),
     /** PRICE_FLAG: `{"incl_freight": true}`; absent or null = none (price-flags.ts). */
     flags: PriceFlagsDto.nullish(),
+    /** PRICE_FORMULA (BMEcat 2005) in place of the amount: `{id, parameters?: [{symbol, value}]}` (price-flags.ts). */
+    formula: PriceFormulaDto.nullish(),
   })
   .refine((p) => !p.validFrom || !p.validTo || p.validFrom <= p.validTo, {
     message: 'validFrom must not be after validTo',
     path: ['validTo'],
   })
-  .refine((p) => (p.amount ?? null) !== null || isOnRequest(p.type), {
-    message: 'amount is missing (only a price on request, on_request or udp_onrequest, may have none)',
+  .refine((p) => !p.formula || (p.amount ?? null) === null, {
+    message: 'a price has an amount or a formula, not both',
+    path: ['formula'],
+  })
+  .refine((p) => (p.amount ?? null) !== null || isOnRequest(p.type) || !!p.formula, {
+    message:
+      'amount is missing (only a price on request, on_request or udp_onrequest, or one with a formula may have none)',
     path: ['amount'],
   });
 
@@ -101,6 +109,8 @@ export interface PriceOut {
   base: PriceBaseOut | null;
   /** PRICE_FLAG (`incl_freight` ...), only on a price that has flags. */
   flags?: PriceFlags;
+  /** PRICE_FORMULA, only on a price that has one (its amount is null). */
+  formula?: PriceFormula;
 }
 
 export const PriceOutSchema = z.object({
@@ -116,6 +126,7 @@ export const PriceOutSchema = z.object({
   daily: z.boolean(),
   base: PriceBaseOutSchema.nullable(),
   flags: z.record(z.string(), z.boolean()).optional(),
+  formula: PriceFormulaDto.optional(),
 });
 
 /** A `product_prices` row without its product id (the aggregate and the history hold these). */
@@ -133,19 +144,21 @@ export interface StoredPrice extends StoredBase {
   daily: boolean | null;
   /** PRICE_FLAG as JSON text (migration 0086), null for none. */
   flags: string | null;
+  /** PRICE_FORMULA as JSON text (migration 0086), null for a price with an amount or on request. */
+  formula: string | null;
 }
 
 /**
  * The index of the default row (whose amount is `products.price`), or -1: the first price that is
  * neither on request nor a credit (a negative amount is no product's price).
  */
-export function defaultIndex(prices: readonly { type: string; amount?: string | null }[]): number {
-  return prices.findIndex((p) => !isOnRequest(p.type) && !isNegative(p.amount ?? ''));
+export function defaultIndex(prices: readonly { type: string; amount?: string | null; formula?: unknown }[]): number {
+  return prices.findIndex((p) => !isOnRequest(p.type) && !isNegative(p.amount ?? '') && !p.formula);
 }
 
 /** Whether a stored row is the default row (its amount is `products.price`), not a price on request without amount. */
-export const isDefaultRow = (r: Pick<StoredPrice, 'type' | 'amount'>): boolean =>
-  r.amount === null && !isOnRequest(r.type);
+export const isDefaultRow = (r: Pick<StoredPrice, 'type' | 'amount'> & { formula?: string | null }): boolean =>
+  r.amount === null && !isOnRequest(r.type) && !r.formula;
 
 /** The rows to store for `prices` and the `price` the product gets (unchanged when the list has no default row). */
 export function toStored(prices: readonly Price[]): { rows: StoredPrice[]; price: string | undefined } {
@@ -165,6 +178,7 @@ export function toStored(prices: readonly Price[]): { rows: StoredPrice[]; price
     // The table's column order (base, then flags): lists are compared as JSON (inherited-prices.ts).
     ...storedBase(p.base),
     flags: storedFlags(p.flags),
+    formula: storedFormula(p.formula),
   }));
   return { rows, price: at >= 0 ? (prices[at]!.amount ?? undefined) : undefined };
 }
@@ -177,7 +191,7 @@ export function priceList(rows: readonly StoredPrice[], price: string | null): P
   return [...rows]
     .sort((a, b) => a.position - b.position)
     .flatMap((r) => {
-      if (isOnRequest(r.type) && r.amount === null) return [outOf(r, null)];
+      if ((isOnRequest(r.type) || r.formula) && r.amount === null) return [outOf(r, null)];
       const amount = r.amount ?? price;
       if (amount === null || amount === '') return [];
       return [outOf(r, amount)];
@@ -187,6 +201,7 @@ export function priceList(rows: readonly StoredPrice[], price: string | null): P
 /** A stored row as it leaves the service; the key order is the sync record's (its fingerprint hashes it). */
 function outOf(r: StoredPrice, amount: string | null): PriceOut {
   const flags = flagsOut(r.flags);
+  const formula = formulaOut(r.formula);
   return {
     type: r.type,
     amount,
@@ -200,33 +215,8 @@ function outOf(r: StoredPrice, amount: string | null): PriceOut {
     daily: r.daily === true,
     base: baseOut(r),
     ...(flags ? { flags } : {}),
+    ...(formula ? { formula } : {}),
   };
-}
-
-/**
- * The list as the sync record carries it: a price per order unit has no `base` key, so the
- * records (and fingerprints) of lists without PRICE_BASE stay what they were before it existed.
- * A credit (negative amount) is not in it: no shop has a negative price, and the wire's amount
- * rule (STORED_DECIMAL) is the shops' (docs/shops.md "Amounts").
- */
-export function syncPriceList(rows: readonly StoredPrice[], price: string | null) {
-  return priceList(rows, price)
-    .filter((p) => !isNegative(p.amount ?? ''))
-    .map(({ base, ...p }) => (base ? { ...p, base } : p));
-}
-
-/**
- * The history's form of a stored list (path `prices`): left out when empty, as absent and [] mean
- * the same. A base is part of its price's entry; a price without one has no base keys, as before
- * PRICE_BASE existed; the same for flags (PRICE_FLAG, key `flags`).
- */
-export function pricesSnapshot(rows: readonly StoredPrice[]) {
-  if (rows.length === 0) return undefined;
-  return rows.map(({ position: _p, baseValue, baseUnit, baseFactor, flags, ...row }) => ({
-    ...row,
-    ...(baseUnit ? { baseValue: baseValue ?? null, baseUnit, baseFactor: baseFactor ?? null } : {}),
-    ...(flags ? { flags } : {}),
-  }));
 }
 
 /** One price of an upsert record, as a file or a client gives it (strings still to be checked). */
@@ -244,4 +234,6 @@ export interface UpsertPrice {
   base?: UpsertPriceBase | null;
   /** PRICE_FLAG by type; checked by the upsert (a bad flag is left out, the price kept). */
   flags?: Record<string, unknown> | null;
+  /** PRICE_FORMULA in place of the amount (BMEcat 2005); checked by the upsert. */
+  formula?: PriceFormula | null;
 }

@@ -21,7 +21,7 @@ import {
 import { localizedPath } from '../kernel/languages';
 import { attachmentOfColumn, type MediaAttachment } from '../kernel/media-attachment';
 import { PRODUCT_DATA_FIELDS } from '../model/fields';
-import { pricesSnapshot } from '../model/price-list';
+import { pricesSnapshot } from '../model/price-records';
 import { type StoredReference, storedReference } from '../model/reference-types';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };

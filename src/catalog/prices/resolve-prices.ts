@@ -51,6 +51,7 @@ export function resolvePrices(
       validTo: blankToNull(p.validTo),
       daily: p.daily,
       flags: flagsOf(p.flags, `prices.${i}`, warn),
+      formula: p.formula,
     });
     if (parsed.success) {
       prices.push(parsed.data);

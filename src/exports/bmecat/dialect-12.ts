@@ -40,6 +40,7 @@ const PRICES: PriceDialect = {
   currencies: CURRENCIES_2005,
   schemaName: 'BMEcat 1.2',
   flags: null,
+  formula: false,
   base: null,
 };
 

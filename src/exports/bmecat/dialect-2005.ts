@@ -39,6 +39,7 @@ const PRICES: PriceDialect = {
   currencies: CURRENCIES_2005,
   schemaName: 'BMEcat 2005',
   flags: isFlagType2005,
+  formula: true,
   base: { at: 'price', units: UNITS_2005 },
 };
 

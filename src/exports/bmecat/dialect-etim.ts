@@ -58,6 +58,7 @@ function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
       schemaName: 'ETIM guideline',
       base: { at: 'block', units: UNITS_ETIM },
       flags: null,
+      formula: false,
     },
     view,
     w,

@@ -31,6 +31,8 @@ export interface PriceDialect {
    * none (BMEcat 1.2 has PRICE_FLAG only in the HEADER, the ETIM guideline not at all).
    */
   flags: ((type: string) => boolean) | null;
+  /** Whether a PRICE may hold PRICE_FORMULA in place of PRICE_AMOUNT (BMEcat 2005 only). */
+  formula: boolean;
 }
 
 /**
@@ -109,6 +111,27 @@ function written(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarni
   return { type, amount };
 }
 
+/**
+ * PRICE_FORMULA of a price by formula, where the dialect has it (2005), else null: that price is
+ * left out, reported (writing an amount it does not have would invent one). The formula's
+ * definition (the file's FORMULAS) is not kept, which is reported too.
+ */
+function priceFormula(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarnings): string | null {
+  const f = p.formula!;
+  if (!d.formula) {
+    w.add(`${d.schemaName} has no PRICE_FORMULA: the ${p.type} price by formula ${f.id} left out`, view.subject);
+    return null;
+  }
+  w.add(`price formula ${f.id} written by reference: its definition (FORMULAS) is not kept`, view.subject);
+  const parameters = (f.parameters ?? []).map((x) =>
+    el('PARAMETER', [textEl('PARAMETER_SYMBOLREF', x.symbol), textEl('PARAMETER_VALUE', x.value)]),
+  );
+  return el('PRICE_FORMULA', [
+    textEl('FORMULA_IDREF', f.id),
+    parameters.length > 0 ? el('PARAMETERS', parameters) : '',
+  ]);
+}
+
 /** A price's PRICE_FLAGs (after PRICE_BASE), each the schema cannot take reported and left out. */
 function priceFlags(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarnings): string[] {
   const flags = Object.entries(p.flags ?? {});
@@ -145,6 +168,8 @@ export function priceBlocks(d: PriceDialect, view: ProductView, w: ExportWarning
   return blocksOf(view.prices, d)
     .map((block) => {
       const prices = block.flatMap((p) => {
+        const formula = p.formula ? priceFormula(d, p, view, w) : '';
+        if (formula === null) return [];
         const { type, amount } = written(d, p, view, w);
         if (!d.types.test(type)) {
           w.add(`price type ${p.type} is not a ${d.schemaName} price type: that price left out`, view.subject);
@@ -162,7 +187,7 @@ export function priceBlocks(d: PriceDialect, view: ProductView, w: ExportWarning
           el(
             d.price,
             [
-              textEl('PRICE_AMOUNT', amount),
+              formula || textEl('PRICE_AMOUNT', amount),
               textEl('PRICE_CURRENCY', currency),
               textEl('TAX', p.tax),
               textEl('PRICE_FACTOR', p.factor),

@@ -122,6 +122,10 @@ export function priceListEntries(
       w.add(`price of type ${p.type} left out: ETIM xChange has no such price`, view.subject);
       continue;
     }
+    if (p.formula) {
+      w.add(`price by formula ${p.formula.id} (PRICE_FORMULA) left out: ETIM xChange has none`, view.subject);
+      continue;
+    }
     if (p.currency && p.currency !== plan.currency) {
       w.add(`price in ${p.currency} left out: an xChange file has one currency (${plan.currency})`, view.subject);
       continue;

@@ -123,11 +123,22 @@ export function priceListOf(product: XmlNode, reading?: PriceReading, warnings?:
         ...(daily ? { daily } : {}),
         base: baseOf(child(price, 'PRICE_BASE') ?? blockBase),
         ...(Object.keys(flags).length > 0 ? { flags } : {}),
+        ...formulaOf(child(price, 'PRICE_FORMULA')),
       });
     }
   }
   if (isOnlyOnRequest(out)) return [];
   return reading !== undefined && isPlainPrice(out, reading.catalogCurrency) ? [] : out;
+}
+
+/** A 2005 price's PRICE_FORMULA (in place of its amount) as `{formula}`, or nothing. */
+function formulaOf(node: XmlNode | undefined): Pick<UpsertPrice, 'formula'> {
+  if (!node) return {};
+  const parameters = children(child(node, 'PARAMETERS'), 'PARAMETER').map((p) => ({
+    symbol: textOf(p, 'PARAMETER_SYMBOLREF') ?? '',
+    value: textOf(p, 'PARAMETER_VALUE') ?? '',
+  }));
+  return { formula: { id: textOf(node, 'FORMULA_IDREF') ?? '', ...(parameters.length > 0 ? { parameters } : {}) } };
 }
 
 /** The PRICE_FLAGs of a price (2005: in PRODUCT_PRICE; 1.2 has them only in the HEADER), by type. */
@@ -163,7 +174,8 @@ function isOnlyOnRequest(prices: readonly UpsertPrice[]): boolean {
     blank(p.validTo) &&
     !p.daily &&
     !p.base &&
-    !p.flags
+    !p.flags &&
+    !p.formula
   );
 }
 

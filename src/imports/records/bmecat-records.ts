@@ -268,11 +268,12 @@ export function productOf(
   const base = { sku, action, skipped, warnings, origins };
   const idName = node.name === 'ARTICLE' ? 'SUPPLIER_AID' : 'SUPPLIER_PID';
   if (!sku) return { ...base, record: null, problem: `${idName} is missing` };
-  // The default price is the first that is neither on request nor a credit (defaultIndex).
+  // The default price is the first that is neither on request nor a credit nor a formula (defaultIndex).
   const priceNode = pricesOf(node).find(
     (p) =>
       !['on_request', 'udp_onrequest'].includes((p.attrs.price_type ?? '').trim().toLowerCase()) &&
-      !isNegative(textOf(p, 'PRICE_AMOUNT')?.trim() ?? ''),
+      !isNegative(textOf(p, 'PRICE_AMOUNT')?.trim() ?? '') &&
+      !child(p, 'PRICE_FORMULA'),
   );
   const priceAmount = child(priceNode, 'PRICE_AMOUNT');
   origins.set(

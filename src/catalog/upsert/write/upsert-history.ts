@@ -1,7 +1,7 @@
 import { versionSnapshot } from '../../../model/class-version';
 import { mediaEntry, pickFields, PRODUCT_FIELDS, referencesSnapshot, type Snapshot } from '../../../records/snapshot';
 import type { ProductNode } from '../../../model/product-aggregate';
-import { pricesSnapshot } from '../../../model/price-list';
+import { pricesSnapshot } from '../../../model/price-records';
 import type { ResolvedNode } from '../upsert-types';
 import { mediaKey } from '../../../media/media-links.rules';
 import { blocksEntry } from '../../feature-blocks/feature-block-history';
