@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { PriceDto, toStored } from '../src/model/price-list';
 import { syncPriceList } from '../src/model/price-records';
 import { article, file } from './fixtures/bmecat-variants';
-import { makeSession } from './helpers/factories';
+import { getPrices, setPrices } from '../src/catalog/prices/prices';
+import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';
+import { call } from './helpers/http';
 import { exportText, importText, price, priceFile, START } from './helpers/price-base-files';
 
 /**
@@ -229,5 +231,58 @@ describe('PRICE_FORMULA', () => {
     expect(both.success).toBe(false);
     expect(PriceDto.safeParse({ type: 'net_list', formula: { id: 'F1' } }).success).toBe(true);
     expect(PriceDto.safeParse({ type: 'net_list' }).success).toBe(false);
+  });
+});
+
+describe('flags, formula and credits through SetPrices and the history', () => {
+  it('answers them on reads, records them in the history and a restore brings them back', async () => {
+    const session = await makeSession();
+    const tenant = asActor(session.tenant);
+    const catalog = await makeCatalog(session.tenant);
+    const product = await makeProduct(session.tenant, catalog.catalogId, { sku: 'P-1', price: '7.00' });
+    const list = [
+      { type: 'net_list', amount: '10.00', flags: { incl_freight: true } },
+      { type: 'net_customer', formula: FORMULA },
+      { type: 'net_customer', amount: '-1.50' },
+    ];
+    const set = await call('POST', '/api/Catalog/SetPrices', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, productId: product.productId, prices: list },
+    });
+    expect(set.status, set.text).toBe(200);
+    expect(set.json.price).toBe('10.00');
+    const shape = (read: { prices: { type: string; amount: string | null; flags?: unknown; formula?: unknown }[] }) =>
+      read.prices.map((p) => [p.type, p.amount, p.flags ?? null, p.formula ?? null]);
+    const expected = [
+      ['net_list', '10.00', { incl_freight: true }, null],
+      ['net_customer', null, null, FORMULA],
+      ['net_customer', '-1.50', null, null],
+    ];
+    expect(shape(set.json)).toEqual(expected);
+    const [change] = (
+      await call('GET', `/api/Catalog/GetHistory?elementId=${product.productId}`, { cookie: session.cookie })
+    ).json.items;
+    await setPrices(db(), tenant, {
+      departmentId: session.departmentId,
+      productId: product.productId,
+      prices: [{ type: 'nrp', amount: '5.00' }],
+    });
+    const restored = await call('POST', '/api/Catalog/RestoreVersion', {
+      cookie: session.cookie,
+      body: { departmentId: session.departmentId, elementId: product.productId, versionId: change.versionId },
+    });
+    expect(restored.status, restored.text).toBe(200);
+    expect(shape(await getPrices(db(), tenant, product.productId))).toEqual(expected);
+    const both = await call('POST', '/api/Catalog/SetPrices', {
+      cookie: session.cookie,
+      body: {
+        departmentId: session.departmentId,
+        productId: product.productId,
+        prices: [{ type: 'net_list', amount: '1', formula: FORMULA }],
+      },
+    });
+    expect(both.status).toBe(400);
+    expect(both.json.error).toMatch(/an amount or a formula, not both/);
+    expect(shape(await getPrices(db(), tenant, product.productId))).toEqual(expected);
   });
 });
