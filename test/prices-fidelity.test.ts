@@ -245,10 +245,12 @@ describe('flags, formula and credits through SetPrices and the history', () => {
       { type: 'net_customer', formula: FORMULA },
       { type: 'net_customer', amount: '-1.50' },
     ];
-    const set = await call('POST', '/api/Catalog/SetPrices', {
-      cookie: session.cookie,
-      body: { departmentId: session.departmentId, productId: product.productId, prices: list },
-    });
+    const post = (path: string, body: Record<string, unknown>) =>
+      call('POST', `/api/Catalog/${path}`, {
+        cookie: session.cookie,
+        body: { departmentId: session.departmentId, ...body },
+      });
+    const set = await post('SetPrices', { productId: product.productId, prices: list });
     expect(set.status, set.text).toBe(200);
     expect(set.json.price).toBe('10.00');
     const shape = (read: { prices: { type: string; amount: string | null; flags?: unknown; formula?: unknown }[] }) =>
@@ -267,19 +269,12 @@ describe('flags, formula and credits through SetPrices and the history', () => {
       productId: product.productId,
       prices: [{ type: 'nrp', amount: '5.00' }],
     });
-    const restored = await call('POST', '/api/Catalog/RestoreVersion', {
-      cookie: session.cookie,
-      body: { departmentId: session.departmentId, elementId: product.productId, versionId: change.versionId },
-    });
+    const restored = await post('RestoreVersion', { elementId: product.productId, versionId: change.versionId });
     expect(restored.status, restored.text).toBe(200);
     expect(shape(await getPrices(db(), tenant, product.productId))).toEqual(expected);
-    const both = await call('POST', '/api/Catalog/SetPrices', {
-      cookie: session.cookie,
-      body: {
-        departmentId: session.departmentId,
-        productId: product.productId,
-        prices: [{ type: 'net_list', amount: '1', formula: FORMULA }],
-      },
+    const both = await post('SetPrices', {
+      productId: product.productId,
+      prices: [{ type: 'net_list', amount: '1', formula: FORMULA }],
     });
     expect(both.status).toBe(400);
     expect(both.json.error).toMatch(/an amount or a formula, not both/);
