@@ -12,7 +12,7 @@ import {
   scopedCompletenessCounts,
 } from '../src/db/scope-counts';
 import { call } from './helpers/http';
-import { scopedMember } from './helpers/members';
+import { scopedMember, scopeSetBuilt } from './helpers/members';
 import { waitForJob } from './helpers/completeness';
 import type { ProductScope } from '../src/kernel/caller';
 
@@ -324,16 +324,11 @@ describe('the kept counts of scoped members', () => {
   it("counts a new member's scope set in the background of SetMemberRole, before the member asks", async () => {
     const [, two] = catalogs.map((c) => tree.get(c)!);
     const key = [two![6]!, two![7]!].sort().join(',');
-    const built = async () =>
-      (
-        await db().all<{ built: number }>(
-          sql`SELECT built FROM scope_sets WHERE company_id = ${session.companyId} AND key = ${key}`,
-        )
-      )[0]?.built ?? 0;
-    expect(await built()).toBe(0);
+    const built = () => scopeSetBuilt(session.companyId, [two![6]!, two![7]!]);
+    expect(await built()).toBe(false);
     await scopedMember(session.cookie, company(), 'editor', { categoryIds: [two![7]!, two![6]!] });
     // after SetMemberRole's answer, not in the member's request: no count was asked for
-    await expect.poll(built, { timeout: 5000, interval: 50 }).toBe(1);
+    await expect.poll(built, { timeout: 5000, interval: 50 }).toBe(true);
     const [counted] = await db().all<{ n: number }>(
       sql`SELECT coalesce(sum(masters + variants), 0) AS n FROM scope_set_counts WHERE set_id = (SELECT id FROM scope_sets WHERE company_id = ${session.companyId} AND key = ${key})`,
     );

@@ -65,6 +65,27 @@ export async function prepareScopeSet(db: Database, companyId: string, categoryI
 }
 
 /**
+ * `prepareScopeSet` for a member's category scope as stored now (read from `directory`, where
+ * memberships live; the set is made in `catalogDb`, the company's cell): what runs after every
+ * answer that gave a membership category scopes (an invitation accepted, a first single sign-on
+ * consuming one, a reactivation, SetMemberRole). A member without one costs this one read.
+ */
+export async function prepareMemberScopeSet(
+  directory: Database,
+  catalogDb: Database,
+  companyId: string,
+  userId: string,
+): Promise<void> {
+  const rows = await directory.all<{ value: string }>(sql`SELECT value FROM membership_scopes
+    WHERE company_id = ${companyId} AND user_id = ${userId} AND kind = 'category'`);
+  await prepareScopeSet(
+    catalogDb,
+    companyId,
+    rows.map((r) => r.value),
+  );
+}
+
+/**
  * Deletes the company's sets that no membership's category scope names any more (and their
  * counters, by the foreign keys), so a scope changed or a member gone stops costing every write
  * below its roots. Run when a new set is made: that is when scopes have changed. A set deleted
