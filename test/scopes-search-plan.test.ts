@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { listProducts } from '../src/catalog/product-list';
+import { prepareScopeSet } from '../src/db/scope-counts';
 import type { Caller } from '../src/kernel/caller';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
 import { countingDb, type RanStatement } from './helpers/round-trips';
@@ -36,7 +37,7 @@ async function scopedCatalog() {
       });
   }
   const member: Caller = { ...asActor(session), productScope: { catalogIds: [], categoryIds: [inside.categoryId] } };
-  return { session, catalog, member, insideSkus };
+  return { session, catalog, member, insideSkus, inside };
 }
 
 /** Where in the statement's plan (rows in program order) the first row matching `pattern` is. */
@@ -106,5 +107,36 @@ describe("a scoped member's broad search", () => {
         const scoped = await all(member, q, order);
         expect({ q, order, scoped }).toEqual({ q, order, scoped: unscoped.filter((s) => insideSkus.includes(s!)) });
       }
+  });
+
+  it("reads whether the scope drives the list from its set's kept counters, counting its placements only without them", async () => {
+    const { session, catalog, member, inside } = await scopedCatalog();
+    for (let i = 0; i < 24; i++)
+      await makeProduct(session, catalog.catalogId, {
+        sku: `SX-${i}`,
+        name: 'Leuchte',
+        categoryIds: [inside.categoryId],
+      });
+    const count = async () => {
+      const counting = countingDb();
+      const page = await listProducts(
+        counting.db,
+        member,
+        { catalogId: catalog.catalogId, limit: 50 },
+        { driveLimit: 20 },
+      );
+      const counted = counting.statements.find((s) => s.sql.includes('AS c0'));
+      expect(counted?.rowsRead).toBeDefined();
+      return { skus: page.items.map((p) => p.sku), rowsRead: counted!.rowsRead! };
+    };
+    // no set yet: the placements are counted up to the drive limit (21 of 26)
+    const counted = await count();
+    expect(counted.skus).toHaveLength(26);
+    expect(counted.rowsRead).toBeGreaterThanOrEqual(21);
+    await prepareScopeSet(db(), session.companyId, [inside.categoryId]);
+    // kept: the set's row and its catalog's counter, no placement
+    const kept = await count();
+    expect(kept.skus).toEqual(counted.skus);
+    expect(kept.rowsRead).toBeLessThan(5);
   });
 });

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from './client';
 import type { Caller, ProductScope } from '../kernel/caller';
 import { scopeSubtreeSql } from './product-scope';
@@ -52,6 +52,17 @@ async function scopeSetId(db: Database, companyId: string, scope: ProductScope):
   const [made] = await find();
   if (!made) throw new Error('scope set not built');
   return made.id;
+}
+
+/**
+ * How many masters (of every catalog) the kept counters hold for `scope`'s set, as a scalar
+ * subquery of primary-key reads: NULL while the set is not made or its counts are being made
+ * again (`stale`), when a caller must count for itself. The product list's count of a scope
+ * that might drive it (product-list.ts `fewestIds`) reads it instead of counting placements.
+ */
+export function keptScopeMastersSql(companyId: string, scope: ProductScope): SQL {
+  return sql`(SELECT sum(c.masters) FROM scope_sets s JOIN scope_set_counts c ON c.set_id = s.id
+    WHERE s.company_id = ${companyId} AND s.key = ${scopeSetKey(scope)} AND s.built = 1 AND s.stale = 0)`;
 }
 
 /**

@@ -1,10 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { createDb, type Database } from '../../src/db/client';
 
-/** A statement run through `countingDb`: its SQL and the values bound to it. */
+/** A statement run through `countingDb`: its SQL, the values bound to it and, once answered by `all` or `run`, the rows it read. */
 export interface RanStatement {
   sql: string;
   params: unknown[];
+  rowsRead?: number;
 }
 
 /**
@@ -27,8 +28,14 @@ export function countingDb(): { db: Database; trips: () => number; reset: () => 
         if (prop === 'all' || prop === 'run' || prop === 'raw' || prop === 'first')
           return (...args: unknown[]) => {
             trips++;
-            statements.push({ sql, params });
-            return value.apply(target, args);
+            const ran: RanStatement = { sql, params };
+            statements.push(ran);
+            const answer = value.apply(target, args);
+            if (prop !== 'all' && prop !== 'run') return answer;
+            return answer.then((result: D1Result) => {
+              ran.rowsRead = result.meta.rows_read;
+              return result;
+            });
           };
         return value.bind(target);
       },
