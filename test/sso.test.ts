@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sessions, ssoLogins, ssoSettings, users } from '../src/db/schema';
 import { db, makeCompany, makeUser, PASSWORD, memberOf } from './helpers/factories';
 import { call, loginAs, ORIGIN } from './helpers/http';
-import { scopeSetBuilt } from './helpers/members';
+import { scopeSetKept } from './helpers/members';
 
 /**
  * OpenID Connect sign-in (docs/sso.md) against an identity provider played by a fetch mock:
@@ -290,11 +290,11 @@ describe('SSO sign-in', () => {
       body: { email, role: 'viewer', categoryIds },
     });
     expect(invited.status, invited.text).toBe(200);
-    expect(await scopeSetBuilt(co.companyId, categoryIds)).toBe(false);
+    expect(await scopeSetKept(co.companyId, categoryIds)).toBe(false);
     const res = await signIn(co.slug, (nonce) => idToken({ nonce, email, groups: ['pim-editors'] }));
     expect(res.status).toBe(303);
     // made in the background of the callback (docs/teams.md "Counts"): no count was asked for
-    await expect.poll(() => scopeSetBuilt(co.companyId, categoryIds), { timeout: 5000, interval: 50 }).toBe(true);
+    await expect.poll(() => scopeSetKept(co.companyId, categoryIds), { timeout: 5000, interval: 50 }).toBe(true);
     expect((await call('GET', '/api/Account/Me', { cookie: res.session })).json.categoryIds).toEqual(categoryIds);
   });
 

@@ -29,29 +29,46 @@ function scopeSetKey(scope: ProductScope): string {
 /**
  * The id of the scope set of `scope`'s categories, made (and counted, trigger
  * `scope_sets_rebuild`) on the first count of a new set: that one count costs what the scope's
- * products cost to read; every later one reads the kept counters. Each step may be repeated
- * (a first count interrupted, or two at once): the set is counted once, by the step that finds
- * it not built, with every root inserted before it.
+ * products cost to read; every later one reads the kept counters. A set a category move marked
+ * out of date (`stale = 3`, migration 0087) and not yet counted again in the move's background
+ * is counted here first, so a count read is always exact. Each step may be repeated (a first
+ * count interrupted, or two at once): the set is counted by the step that finds it not built or
+ * out of date, with every root inserted before it.
  */
 async function scopeSetId(db: Database, companyId: string, scope: ProductScope): Promise<number> {
   const key = scopeSetKey(scope);
-  const find = () =>
-    db.all<{ id: number }>(
-      sql`SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key} AND built = 1`,
-    );
-  const [found] = await find();
-  if (found) return found.id;
-  await dropUnusedSets(db, companyId, key);
+  const [found] = await db.all<{ id: number; kept: number }>(
+    sql`SELECT id, built = 1 AND stale = 0 AS kept FROM scope_sets WHERE company_id = ${companyId} AND key = ${key}`,
+  );
+  if (found?.kept) return found.id;
+  // a new set: scopes have changed since the last one was made
+  if (!found) await dropUnusedSets(db, companyId, key);
   const setOf = sql`(SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key})`;
   await db.run(sql`INSERT INTO scope_sets (company_id, key) VALUES (${companyId}, ${key}) ON CONFLICT DO NOTHING`);
   // a root of another company (or deleted since) covers nothing, as in scopeSubtreeSql
   await db.run(sql`INSERT OR IGNORE INTO scope_set_roots (set_id, category_id)
     SELECT ${setOf}, id FROM categories
     WHERE company_id = ${companyId} AND id IN (SELECT value FROM json_each(${JSON.stringify(scope.categoryIds)}))`);
-  await db.run(sql`UPDATE scope_sets SET stale = 1 WHERE id = ${setOf} AND built = 0`);
-  const [made] = await find();
+  await db.run(sql`UPDATE scope_sets SET stale = 1 WHERE id = ${setOf} AND (built = 0 OR stale <> 0)`);
+  const [made] = await db.all<{ id: number }>(
+    sql`SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key} AND built = 1`,
+  );
   if (!made) throw new Error('scope set not built');
   return made.id;
+}
+
+/**
+ * Counts again the company's scope sets a category move marked out of date (`stale = 3`,
+ * migration 0087), one statement per set: the move's route runs it after its answer
+ * (`waitUntil`), so the recount is not part of the move's request. A set a member's count
+ * reached first is counted already (its update then changes nothing); lost, the next count of
+ * each set does it.
+ */
+export async function recountStaleSets(db: Database, companyId: string): Promise<void> {
+  const stale = await db.all<{ id: number }>(
+    sql`SELECT id FROM scope_sets WHERE company_id = ${companyId} AND stale = 3`,
+  );
+  for (const { id } of stale) await db.run(sql`UPDATE scope_sets SET stale = 1 WHERE id = ${id} AND stale = 3`);
 }
 
 /**

@@ -4,6 +4,7 @@ import { prepareMemberScopeSet } from '../db/scope-counts';
 import { BOOKMARK_HEADER } from '../db/session';
 import type { AppEnv } from '../env';
 import { AppError } from '../kernel/app-error';
+import { afterAnswer } from './background';
 
 /**
  * Routes the request to its caller's cell (docs/scaling.md section 5), once the caller is known:
@@ -52,11 +53,7 @@ export async function cellPrimaryOf<E extends AppEnv>(c: Context<E>, companyId: 
  * first count makes the set, as it would have without this.
  */
 export function prepareScopeSetAfter<E extends AppEnv>(c: Context<E>, companyId: string, userId: string): void {
-  const work = async () =>
-    prepareMemberScopeSet(c.var.dbSession.primary(), await cellPrimaryOf(c, companyId), companyId, userId);
-  c.executionCtx.waitUntil(
-    work().catch((err: unknown) =>
-      console.error(JSON.stringify({ event: 'scope_set_prepare_failed', detail: String(err) })),
-    ),
+  afterAnswer(c, 'scope_set_prepare_failed', async () =>
+    prepareMemberScopeSet(c.var.dbSession.primary(), await cellPrimaryOf(c, companyId), companyId, userId),
   );
 }

@@ -32,14 +32,20 @@ export async function scopedMember(
 }
 
 /**
- * Whether the company's scope set of these root categories is made and counted (`built`,
- * migration 0083, docs/teams.md "Counts"): what the background work after a scope is given
- * does before the member's first count would.
+ * The state of the company's scope set of these root categories (migrations 0083 and 0087,
+ * docs/teams.md "Counts"): absent, or whether it is made and counted (`built`) and its counts
+ * are out of date (`stale`: 3 after a category move, until counted again).
  */
-export async function scopeSetBuilt(companyId: string, categoryIds: readonly string[]): Promise<boolean> {
+export async function scopeSetState(companyId: string, categoryIds: readonly string[]) {
   const key = [...new Set(categoryIds)].sort().join(',');
-  const rows = await db().all<{ built: number }>(
-    sql`SELECT built FROM scope_sets WHERE company_id = ${companyId} AND key = ${key}`,
+  const rows = await db().all<{ built: number; stale: number }>(
+    sql`SELECT built, stale FROM scope_sets WHERE company_id = ${companyId} AND key = ${key}`,
   );
-  return rows[0]?.built === 1;
+  return rows[0];
+}
+
+/** Whether that set is made, counted and up to date: what a member's count then reads as it is. */
+export async function scopeSetKept(companyId: string, categoryIds: readonly string[]): Promise<boolean> {
+  const state = await scopeSetState(companyId, categoryIds);
+  return state?.built === 1 && state.stale === 0;
 }
