@@ -2,8 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { moveCategory } from '../src/catalog/categories';
 import { prepareScopeSet, scopedCatalogCounts, scopedCategoryCounts } from '../src/db/scope-counts';
-import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
-import { call } from './helpers/http';
+import { createDb } from '../src/db/client';
+import { cellD1, placeInCell } from './helpers/cells';
+import {
+  asActor,
+  db,
+  makeCatalog,
+  makeCategory,
+  makeCompany,
+  makeProduct,
+  makeSession,
+  makeUser,
+} from './helpers/factories';
+import { call, loginAs } from './helpers/http';
 import { scopedMember, scopeSetKept, scopeSetState } from './helpers/members';
 import { slowCatalogCounts, slowCategoryCounts } from './helpers/scope-counts';
 
@@ -123,5 +134,41 @@ describe('a category move below a scoped root', () => {
       new Map(Object.entries(await slowCategoryCounts(admin.companyId, roots, catalog.catalogId))),
     );
     expect(await scopeSetKept(admin.companyId, roots)).toBe(true);
+  });
+});
+
+describe('scope sets of a company in another cell', () => {
+  it("keeps a member's set when another member's set is made (memberships are read from the directory)", async () => {
+    const company = await makeCompany();
+    const admin = await makeUser(company, { role: 'admin' });
+    await placeInCell(company.companyId, 'cell-2');
+    const cookie = await loginAs(admin.email);
+    const cell = createDb(cellD1('cell-2'));
+    const keptInCell = async (roots: string[]) => {
+      const rows = await cell.all<{ kept: number }>(sql`SELECT built = 1 AND stale = 0 AS kept FROM scope_sets
+        WHERE company_id = ${company.companyId} AND key = ${[...roots].sort().join(',')}`);
+      return rows[0]?.kept === 1;
+    };
+    const catalog = await call('POST', '/api/Catalog/AddCatalog', {
+      cookie,
+      body: { departmentId: company.departmentId, name: 'Catalog in cell-2' },
+    });
+    expect(catalog.status, catalog.text).toBe(200);
+    const [brand, other] = await Promise.all(
+      ['Brand', 'Other'].map(async (name) => {
+        const made = await call('POST', '/api/Catalog/AddCategory', {
+          cookie,
+          body: { departmentId: company.departmentId, catalogId: catalog.json.catalogId, name },
+        });
+        expect(made.status, made.text).toBe(200);
+        return made.json.categoryId as string;
+      }),
+    );
+    await scopedMember(cookie, company, 'editor', { categoryIds: [brand!] });
+    await expect.poll(() => keptInCell([brand!]), POLL).toBe(true);
+    await scopedMember(cookie, company, 'editor', { categoryIds: [other!] });
+    await expect.poll(() => keptInCell([other!]), POLL).toBe(true);
+    // before: the cell has no memberships, so making the second set dropped the first
+    expect(await keptInCell([brand!])).toBe(true);
   });
 });

@@ -216,8 +216,9 @@ export const accountRoutes = new Hono<AppEnv>()
       const input = c.req.valid('json');
       const answer = await setMemberRole(c.var.dbSession.primary(), c.var.caller, input, catalogDb);
       // The member's scoped counts read kept counters; their scope set is counted now, in the
-      // background, rather than in the member's first request (docs/teams.md "Counts").
-      if (input.categoryIds?.length) prepareScopeSetAfter(c, c.var.caller.companyId, input.userId);
+      // background, rather than in the member's first request (docs/teams.md "Counts"); a scope
+      // taken away drops the set no membership names any more.
+      if (input.categoryIds !== undefined) prepareScopeSetAfter(c, c.var.caller.companyId, input.userId);
       return c.json(answer);
     },
   )

@@ -41,8 +41,6 @@ async function scopeSetId(db: Database, companyId: string, scope: ProductScope):
     sql`SELECT id, built = 1 AND stale = 0 AS kept FROM scope_sets WHERE company_id = ${companyId} AND key = ${key}`,
   );
   if (found?.kept) return found.id;
-  // a new set: scopes have changed since the last one was made
-  if (!found) await dropUnusedSets(db, companyId, key);
   const setOf = sql`(SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key})`;
   await db.run(sql`INSERT INTO scope_sets (company_id, key) VALUES (${companyId}, ${key}) ON CONFLICT DO NOTHING`);
   // a root of another company (or deleted since) covers nothing, as in scopeSubtreeSql
@@ -106,26 +104,26 @@ export async function prepareMemberScopeSet(
 ): Promise<void> {
   const rows = await directory.all<{ value: string }>(sql`SELECT value FROM membership_scopes
     WHERE company_id = ${companyId} AND user_id = ${userId} AND kind = 'category'`);
-  await prepareScopeSet(
-    catalogDb,
-    companyId,
-    rows.map((r) => r.value),
-  );
+  const categoryIds = rows.map((r) => r.value);
+  await dropUnusedSets(directory, catalogDb, companyId, scopeSetKey({ catalogIds: [], categoryIds }));
+  await prepareScopeSet(catalogDb, companyId, categoryIds);
 }
 
 /**
  * Deletes the company's sets that no membership's category scope names any more (and their
  * counters, by the foreign keys), so a scope changed or a member gone stops costing every write
- * below its roots. Run when a new set is made: that is when scopes have changed. A set deleted
- * while a member still needs it (a scope read before a change) is made again by the next count.
+ * below its roots. Run after every answer that gave a membership category scopes
+ * (`prepareMemberScopeSet`), with the memberships read from the directory, where they live: a
+ * count, which sees only the company's cell, drops nothing. A set deleted while a member still
+ * needs it (a scope read before a change) is made again by the next count.
  */
-async function dropUnusedSets(db: Database, companyId: string, keep: string) {
-  const rows = await db.all<{ userId: string; categoryId: string }>(sql`
+async function dropUnusedSets(directory: Database, catalogDb: Database, companyId: string, keep: string) {
+  const rows = await directory.all<{ userId: string; categoryId: string }>(sql`
     SELECT user_id AS userId, value AS categoryId FROM membership_scopes WHERE company_id = ${companyId} AND kind = 'category'`);
   const byMember = new Map<string, string[]>();
   for (const { userId, categoryId } of rows) byMember.set(userId, [...(byMember.get(userId) ?? []), categoryId]);
   const keys = [keep, ...[...byMember.values()].map((categoryIds) => scopeSetKey({ catalogIds: [], categoryIds }))];
-  await db.run(sql`DELETE FROM scope_sets WHERE company_id = ${companyId}
+  await catalogDb.run(sql`DELETE FROM scope_sets WHERE company_id = ${companyId}
     AND key NOT IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`);
 }
 
