@@ -144,6 +144,9 @@ export async function* readXmlRecords(
     }
     if (building.length === 0 && options.shallow?.has(name) && RECORDS.has(name)) {
       shallow = { node: { name, attrs: {}, text: '', children: [], line }, depth: stack.length };
+      // Nothing inside a shallow record reads its text: without a handler saxes neither slices nor hands it on.
+      parser.off('text');
+      parser.off('cdata');
       return;
     }
     if (building.length > 0 || RECORDS.has(name)) {
@@ -159,14 +162,12 @@ export async function* readXmlRecords(
       building.push(node);
     }
   });
-  parser.on('text', function onText(text) {
+  const onText = (text: string) => {
     const node = building.at(-1);
     if (node) node.text += text;
-  });
-  parser.on('cdata', (text) => {
-    const node = building.at(-1);
-    if (node) node.text += text;
-  });
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
   const emit = (node: XmlNode) => {
     ordinal++;
     ready.push({
@@ -189,6 +190,8 @@ export async function* readXmlRecords(
       if (depth === shallow.depth) {
         emit(shallow.node);
         shallow = null;
+        parser.on('text', onText);
+        parser.on('cdata', onText);
       }
       return;
     }
