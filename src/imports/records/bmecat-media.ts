@@ -46,7 +46,10 @@ function sourceRef(source: string, fileName: string | null): Pick<UpsertMediaRef
  */
 function descriptionsOf(mime: XmlNode, languages: FileLanguages | undefined) {
   if (!languages) return { description: textOf(mime, 'MIME_DESCR') };
-  const byLanguage = textsByLanguage(children(mime, 'MIME_DESCR'), languages);
+  const written = children(mime, 'MIME_DESCR');
+  // Most MIMEs have no description: no map of languages for them.
+  if (written.length === 0) return { description: null };
+  const byLanguage = textsByLanguage(written, languages);
   const description = byLanguage.get(languages.catalogLanguage)?.[0] ?? null;
   byLanguage.delete(languages.catalogLanguage);
   if (byLanguage.size === 0) return { description };
@@ -87,10 +90,9 @@ export function mediaOf(product: XmlNode, languages?: FileLanguages): UpsertMedi
       alt: textOf(m, 'MIME_ALT'),
     },
   }));
-  const udx: Entry[] = children(
-    child(child(product, 'USER_DEFINED_EXTENSIONS'), 'UDX.EDXF.MIME_INFO'),
-    'UDX.EDXF.MIME',
-  ).map((m) => {
+  const udxMimes = children(child(child(product, 'USER_DEFINED_EXTENSIONS'), 'UDX.EDXF.MIME_INFO'), 'UDX.EDXF.MIME');
+  if (udxMimes.length === 0) return inOrder(plain);
+  const udx: Entry[] = udxMimes.map((m) => {
     const code = textOf(m, 'UDX.EDXF.MIME_CODE');
     const fileName = textOf(m, 'UDX.EDXF.MIME_FILENAME');
     return {
@@ -114,7 +116,12 @@ export function mediaOf(product: XmlNode, languages?: FileLanguages): UpsertMedi
     if (e.ref.attachment) twin.ref.attachment = e.ref.attachment;
     return false;
   });
-  return [...plain, ...extra]
+  return inOrder([...plain, ...extra]);
+}
+
+/** The entries that name a file or link, in MIME_ORDER (stable: file order among equal ones). */
+function inOrder(entries: Entry[]): UpsertMediaRef[] {
+  return entries
     .filter((m) => m.ref.fileName !== '' || m.ref.url)
     .sort((a, b) => (Number.isFinite(a.order) ? a.order : 0) - (Number.isFinite(b.order) ? b.order : 0))
     .map((m) => m.ref);

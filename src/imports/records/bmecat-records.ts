@@ -200,6 +200,9 @@ function features(
   if (!record.values) record.values = {};
 }
 
+/** Price types that say "no price": the `price` field is the first price of another type. */
+const NO_PRICE_TYPES: ReadonlySet<string> = new Set(['on_request', 'udp_onrequest']);
+
 /** The price elements of the product's first price block (the `price` field is the first listed one). */
 function pricesOf(product: XmlNode): XmlNode[] {
   return children(child(product, 'PRODUCT_PRICE_DETAILS', 'ARTICLE_PRICE_DETAILS'), 'PRODUCT_PRICE', 'ARTICLE_PRICE');
@@ -281,9 +284,7 @@ export function productOf(
   const base = { sku, action, skipped, warnings, origins };
   const idName = node.name === 'ARTICLE' ? 'SUPPLIER_AID' : 'SUPPLIER_PID';
   if (!sku) return { ...base, record: null, problem: `${idName} is missing` };
-  const priceNode = pricesOf(node).find(
-    (p) => !['on_request', 'udp_onrequest'].includes((p.attrs.price_type ?? '').trim().toLowerCase()),
-  );
+  const priceNode = pricesOf(node).find((p) => !NO_PRICE_TYPES.has((p.attrs.price_type ?? '').trim().toLowerCase()));
   const priceAmount = child(priceNode, 'PRICE_AMOUNT');
   origins.set(
     'price',
