@@ -26,7 +26,8 @@ const REPRESENTED_UDX = new Set(['UDX.EDXF.MIME_INFO', 'UDX.EDXF.PRODUCT_FEATURE
 /** Kept UDX larger than this is not kept (a product's extensions are small; a huge block is an error). */
 const MAX_UDX_CHARS = 64_000;
 
-const baseName = (source: string) => source.split(/[\\/]/).pop() ?? source;
+/** The last segment of a path or URL (after its last slash or backslash), without a regex split. */
+const baseName = (source: string) => source.slice(Math.max(source.lastIndexOf('/'), source.lastIndexOf('\\')) + 1);
 
 interface Entry {
   order: number;
