@@ -23,6 +23,22 @@ function named(name: string, names: readonly string[]): boolean {
   return false;
 }
 
+/**
+ * A test for membership in a fixed set of element names, for the reader's per-element checks.
+ * saxes hands every tag name as a new string, and `Set.has` hashes each one: in the Worker's
+ * profile of a BMEcat import that hashing made the start-tag handler its largest JavaScript
+ * function (docs/benchmarks.md "Import throughput, part 10"). Names are grouped by length, so
+ * most names are turned away by one array index and the rest compared as strings.
+ */
+export function nameTest(names: Iterable<string>): (name: string) => boolean {
+  const byLength: (string[] | undefined)[] = [];
+  for (const name of names) (byLength[name.length] ??= []).push(name);
+  return (name) => {
+    const candidates = byLength[name.length];
+    return candidates !== undefined && named(name, candidates);
+  };
+}
+
 /** The first child named one of `names`. */
 export function child(node: XmlNode | undefined, ...names: string[]): XmlNode | undefined {
   if (!node) return undefined;
