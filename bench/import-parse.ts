@@ -9,8 +9,13 @@
  *   npm run bench:import -- --sizes 20000 --formats BMEcat --keep-files /tmp/files   # the file
  *   npx tsx bench/import-parse.ts --file /tmp/files/20000-BMEcat --format BMEcat
  *   node --cpu-prof --import tsx bench/import-parse.ts --file ...                       # a profile
+ *
+ * `--base DIR` compares with another tree's reader in the same process: DIR holds that tree's
+ * src/ (`git archive main src | tar -x -C DIR`, node_modules linked from here), and each run of
+ * a pass alternates between the two, so both see the same load (the machine is shared).
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { items } from '../src/imports/records/import-items';
 import { firstCheckpoint, type ImportCheckpoint } from '../src/imports/read/import-checkpoint';
 import type { ImportFormat } from '../src/imports/read/detect-format';
@@ -27,6 +32,7 @@ const args = benchArgs('npx tsx bench/import-parse.ts --file F [flags]: CPU of r
     value: 'N',
     help: 'bytes per body piece (the Worker reads PIECE_BYTES at a time)',
   },
+  base: { type: 'string', value: 'DIR', help: "also run DIR/src's reader, alternating with this tree's" },
 });
 if (!args.file) throw new Error('--file is required (see --help)');
 const bytes = new Uint8Array(readFileSync(args.file));
@@ -59,10 +65,17 @@ const cp: ImportCheckpoint = {
   currency: 'EUR',
 };
 
-async function pass(readProducts: boolean): Promise<{ seconds: number; records: number }> {
+type Items = typeof items;
+const trees: [string, Items][] = [['this tree', items]];
+if (args.base) {
+  const module = resolve(args.base, 'src/imports/records/import-items.ts');
+  trees.unshift(['base', ((await import(module)) as { items: Items }).items]);
+}
+
+async function pass(read: Items, readProducts: boolean): Promise<{ seconds: number; records: number }> {
   const before = process.cpuUsage();
   let records = 0;
-  for await (const piece of items({ files, key: 'file', cp }, cp.at, readProducts))
+  for await (const piece of read({ files, key: 'file', cp }, cp.at, readProducts))
     for (const item of piece) if (item.kind === 'product') records++;
   const used = process.cpuUsage(before);
   return { seconds: (used.user + used.system) / 1e6, records };
@@ -72,14 +85,20 @@ for (const [name, readProducts] of [
   ['validation pass', false],
   ['products pass', true],
 ] as const) {
-  const times: number[] = [];
+  const times = trees.map((): number[] => []);
   let records = 0;
-  for (let i = 0; i < runs; i++) {
-    const r = await pass(readProducts);
-    times.push(r.seconds);
-    records = r.records;
+  for (let i = 0; i < runs; i++)
+    // alternating which tree goes first, so neither always runs in the other's garbage
+    for (let k = 0; k < trees.length; k++) {
+      const t = i % 2 === 0 ? k : trees.length - 1 - k;
+      const r = await pass(trees[t]![1], readProducts);
+      times[t]!.push(r.seconds);
+      records = r.records;
+    }
+  for (const [t, [tree]] of trees.entries()) {
+    const sorted = [...times[t]!].sort((a, b) => a - b);
+    console.log(
+      `${name}${trees.length > 1 ? ` (${tree})` : ''}: ${records} records, CPU ${times[t]!.map((x) => x.toFixed(2)).join(' / ')} s (fastest ${sorted[0]!.toFixed(2)} s, median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} s)`,
+    );
   }
-  console.log(
-    `${name}: ${records} records, CPU ${times.map((t) => t.toFixed(2)).join(' / ')} s (fastest ${Math.min(...times).toFixed(2)} s)`,
-  );
 }

@@ -2,17 +2,20 @@ import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { chunkBytes, ImportFileError, readTextChunks } from './text-chunks';
 import { bytesPerUnit, type TextEncodingName } from './text-encodings';
 import { declaredEntities, ExpansionBudget, type DeclaredEntities } from './xml-entities';
-import type { XmlNode } from './xml-node';
+import { nameTest, type XmlNode } from './xml-node';
 import { InlineMarkup, MARKUP_TEXTS } from './inline-markup';
 
 /** Elements read as one unit; an import can stop and resume after any of them. */
-const RECORDS = new Set([
+const isRecord = nameTest([
   'PRODUCT',
   'ARTICLE',
   'CATALOG_STRUCTURE',
   'PRODUCT_TO_CATALOGGROUP_MAP',
   'ARTICLE_TO_CATALOGGROUP_MAP',
 ]);
+
+/** Elements whose inline markup is kept as text (inline-markup.ts). */
+const isMarkupText = nameTest(MARKUP_TEXTS);
 
 /**
  * Where reading continues: the byte offset just after a record element, the line there, and
@@ -68,6 +71,9 @@ export async function* readXmlRecords(
   options: { shallow?: ReadonlySet<string>; languagesOf?: ReadonlySet<string> } = {},
 ): AsyncGenerator<XmlRecord[]> {
   const parser = new SaxesParser({ position: true });
+  // Asked of every start tag: name tests instead of the sets' hashing of each new name (xml-node.ts).
+  const isShallow = options.shallow ? nameTest(options.shallow) : null;
+  const isLocalized = options.languagesOf ? nameTest(options.languagesOf) : null;
   let declared = from.entities;
   let budget = new ExpansionBudget(declared ?? { internal: {}, external: {} });
   if (declared) Object.assign(parser.ENTITIES, declared.internal);
@@ -129,7 +135,7 @@ export async function* readXmlRecords(
     rootSeen = true;
     if (shallow) {
       // The validation pass learns a record's languages without building its subtree.
-      if (options.languagesOf?.has(name)) {
+      if (isLocalized?.(name)) {
         const lang = (attrs.lang ?? '').trim();
         const seen = (shallow.node.languages ??= []);
         if (!seen.includes(lang)) seen.push(lang);
@@ -137,16 +143,19 @@ export async function* readXmlRecords(
       return;
     }
     const host = building.at(-1);
-    if (inline || (host && MARKUP_TEXTS.has(host.name))) {
+    if (inline || (host && isMarkupText(host.name))) {
       inline ??= new InlineMarkup(host!);
       inline.start(tag as SaxesTagPlain);
       return;
     }
-    if (building.length === 0 && options.shallow?.has(name) && RECORDS.has(name)) {
+    if (building.length === 0 && isShallow?.(name) && isRecord(name)) {
       shallow = { node: { name, attrs: {}, text: '', children: [], line }, depth: stack.length };
+      // Nothing inside a shallow record reads its text: without a handler saxes neither slices nor hands it on.
+      parser.off('text');
+      parser.off('cdata');
       return;
     }
-    if (building.length > 0 || RECORDS.has(name)) {
+    if (building.length > 0 || isRecord(name)) {
       const node: XmlNode = {
         name,
         attrs,
@@ -159,14 +168,12 @@ export async function* readXmlRecords(
       building.push(node);
     }
   });
-  parser.on('text', function onText(text) {
+  const onText = (text: string) => {
     const node = building.at(-1);
     if (node) node.text += text;
-  });
-  parser.on('cdata', (text) => {
-    const node = building.at(-1);
-    if (node) node.text += text;
-  });
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
   const emit = (node: XmlNode) => {
     ordinal++;
     ready.push({
@@ -189,6 +196,8 @@ export async function* readXmlRecords(
       if (depth === shallow.depth) {
         emit(shallow.node);
         shallow = null;
+        parser.on('text', onText);
+        parser.on('cdata', onText);
       }
       return;
     }

@@ -122,7 +122,9 @@ export function textsByLanguage(elements: XmlNode[], languages: FileLanguages): 
     if (!text) continue;
     const code = languageOfElement(e, languages.fileDefault);
     if (languages.skip.includes(code)) continue;
-    out.set(code, [...(out.get(code) ?? []), text]);
+    const texts = out.get(code);
+    if (texts) texts.push(text);
+    else out.set(code, [text]);
   }
   return out;
 }

@@ -26,7 +26,8 @@ const REPRESENTED_UDX = new Set(['UDX.EDXF.MIME_INFO', 'UDX.EDXF.PRODUCT_FEATURE
 /** Kept UDX larger than this is not kept (a product's extensions are small; a huge block is an error). */
 const MAX_UDX_CHARS = 64_000;
 
-const baseName = (source: string) => source.split(/[\\/]/).pop() ?? source;
+/** The last segment of a path or URL (after its last slash or backslash), without a regex split. */
+const baseName = (source: string) => source.slice(Math.max(source.lastIndexOf('/'), source.lastIndexOf('\\')) + 1);
 
 interface Entry {
   order: number;
@@ -46,7 +47,10 @@ function sourceRef(source: string, fileName: string | null): Pick<UpsertMediaRef
  */
 function descriptionsOf(mime: XmlNode, languages: FileLanguages | undefined) {
   if (!languages) return { description: textOf(mime, 'MIME_DESCR') };
-  const byLanguage = textsByLanguage(children(mime, 'MIME_DESCR'), languages);
+  const written = children(mime, 'MIME_DESCR');
+  // Most MIMEs have no description: no map of languages for them.
+  if (written.length === 0) return { description: null };
+  const byLanguage = textsByLanguage(written, languages);
   const description = byLanguage.get(languages.catalogLanguage)?.[0] ?? null;
   byLanguage.delete(languages.catalogLanguage);
   if (byLanguage.size === 0) return { description };
@@ -87,10 +91,9 @@ export function mediaOf(product: XmlNode, languages?: FileLanguages): UpsertMedi
       alt: textOf(m, 'MIME_ALT'),
     },
   }));
-  const udx: Entry[] = children(
-    child(child(product, 'USER_DEFINED_EXTENSIONS'), 'UDX.EDXF.MIME_INFO'),
-    'UDX.EDXF.MIME',
-  ).map((m) => {
+  const udxMimes = children(child(child(product, 'USER_DEFINED_EXTENSIONS'), 'UDX.EDXF.MIME_INFO'), 'UDX.EDXF.MIME');
+  if (udxMimes.length === 0) return inOrder(plain);
+  const udx: Entry[] = udxMimes.map((m) => {
     const code = textOf(m, 'UDX.EDXF.MIME_CODE');
     const fileName = textOf(m, 'UDX.EDXF.MIME_FILENAME');
     return {
@@ -114,7 +117,12 @@ export function mediaOf(product: XmlNode, languages?: FileLanguages): UpsertMedi
     if (e.ref.attachment) twin.ref.attachment = e.ref.attachment;
     return false;
   });
-  return [...plain, ...extra]
+  return inOrder([...plain, ...extra]);
+}
+
+/** The entries that name a file or link, in MIME_ORDER (stable: file order among equal ones). */
+function inOrder(entries: Entry[]): UpsertMediaRef[] {
+  return entries
     .filter((m) => m.ref.fileName !== '' || m.ref.url)
     .sort((a, b) => (Number.isFinite(a.order) ? a.order : 0) - (Number.isFinite(b.order) ? b.order : 0))
     .map((m) => m.ref);

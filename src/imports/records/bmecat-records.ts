@@ -126,12 +126,12 @@ function joinValues(values: string[]): string {
 }
 
 /**
- * A classification feature's FVALUE_DETAILS per language as the record's `details.<GROUP>.<code>`
+ * A classification feature's FVALUE_DETAILS (`details`) per language as the record's `details.<GROUP>.<code>`
  * translations (docs/languages.md): the field has no column, so every language, the catalog's
  * default too, is a translation; the first text of a language is kept.
  */
-function featureDetails(f: XmlNode, field: string, record: UpsertRecord, languages: FileLanguages) {
-  for (const [language, texts] of textsByLanguage(children(f, 'FVALUE_DETAILS'), languages))
+function featureDetails(details: XmlNode[], field: string, record: UpsertRecord, languages: FileLanguages) {
+  for (const [language, texts] of textsByLanguage(details, languages))
     ((record.translations ??= {})[language] ??= {})[field] = texts[0]!;
 }
 
@@ -150,23 +150,37 @@ function features(
   for (const block of children(product, 'PRODUCT_FEATURES', 'ARTICLE_FEATURES')) {
     const system = textOf(block, 'REFERENCE_FEATURE_SYSTEM_NAME');
     const group = isAdvancedBlock(block) ? null : groupOfSystem(system);
-    const entries = children(block, 'FEATURE').flatMap((f) => {
-      const code = textOf(f, 'FNAME');
-      const prefix = group ? 'classification.features' : 'values';
-      if (code) origins.set(`${prefix}.${code}`, { line: f.line, path: `${block.name}/FEATURE` });
-      const values = children(f, 'FVALUE')
-        .map((v) => v.text.trim())
-        .filter((v) => v !== '');
-      if (group && code && values.length > 0) featureDetails(f, detailsField(group, code), record, languages);
-      return code && values.length > 0 ? [{ code, value: joinValues(values) }] : [];
-    });
+    const prefix = group ? 'classification.features.' : 'values.';
+    const featurePath = `${block.name}/FEATURE`;
+    // One walk over each FEATURE's children (FNAME, FVALUE, FVALUE_DETAILS), not a lookup each:
+    // a product has a dozen features, and this was the largest part of mapping it.
+    const entries: { code: string; value: string }[] = [];
+    for (const f of block.children) {
+      if (f.name !== 'FEATURE') continue;
+      let code: string | null | undefined;
+      const values: string[] = [];
+      let details: XmlNode[] | null = null;
+      for (const c of f.children) {
+        if (c.name === 'FNAME') {
+          if (code === undefined) code = c.text.trim() || null;
+        } else if (c.name === 'FVALUE') {
+          const value = c.text.trim();
+          if (value !== '') values.push(value);
+        } else if (c.name === 'FVALUE_DETAILS') (details ??= []).push(c);
+      }
+      if (!code) continue;
+      origins.set(prefix + code, { line: f.line, path: featurePath });
+      if (values.length === 0) continue;
+      if (group && details) featureDetails(details, detailsField(group, code), record, languages);
+      entries.push({ code, value: joinValues(values) });
+    }
     if (group) {
       const classCode = textOf(block, 'REFERENCE_FEATURE_GROUP_ID');
       if (classCode) classes.push({ group, system, code: classCode });
       const classNode = child(block, 'REFERENCE_FEATURE_GROUP_ID') ?? block;
       if (!origins.has('classification.classes'))
         origins.set('classification.classes', { line: classNode.line, path: `${block.name}/${classNode.name}` });
-      featureList.push(...entries.map((e) => ({ group, ...e })));
+      for (const e of entries) featureList.push({ group, code: e.code, value: e.value });
     } else if (system === ATTRIBUTE_SYSTEM) {
       record.values = Object.fromEntries(entries.map((e) => [e.code, e.value]));
     } else {
@@ -186,6 +200,9 @@ function features(
   record.classification = classes.length > 0 ? { classes, features: featureList } : null;
   if (!record.values) record.values = {};
 }
+
+/** Price types that say "no price": the `price` field is the first price of another type. */
+const NO_PRICE_TYPES: ReadonlySet<string> = new Set(['on_request', 'udp_onrequest']);
 
 /** The price elements of the product's first price block (the `price` field is the first listed one). */
 function pricesOf(product: XmlNode): XmlNode[] {
@@ -271,7 +288,7 @@ export function productOf(
   // The default price is the first that is neither on request nor a credit nor a formula (defaultIndex).
   const priceNode = pricesOf(node).find(
     (p) =>
-      !['on_request', 'udp_onrequest'].includes((p.attrs.price_type ?? '').trim().toLowerCase()) &&
+      !NO_PRICE_TYPES.has((p.attrs.price_type ?? '').trim().toLowerCase()) &&
       !isNegative(textOf(p, 'PRICE_AMOUNT')?.trim() ?? '') &&
       !child(p, 'PRICE_FORMULA'),
   );
