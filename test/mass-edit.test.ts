@@ -10,8 +10,9 @@ import { call } from './helpers/http';
 
 type Session = Awaited<ReturnType<typeof makeSession>>;
 
+/** Polls the job until it ends, for up to 30 s (a loaded machine runs the queue slowly). */
 async function waitForJob(cookie: string, jobId: string) {
-  for (let i = 0; i < 100; i++) {
+  for (const end = Date.now() + 30_000; Date.now() < end; ) {
     const res = await call('GET', `/api/Job/GetJob?jobId=${jobId}`, { cookie });
     if (['succeeded', 'failed', 'cancelled'].includes(res.json.state)) return res.json;
     await new Promise((r) => setTimeout(r, 100));
