@@ -51,10 +51,14 @@ UPDATE target_products SET active = 0, ids = ?3, updated_at = ?4 WHERE key_id = 
 const INSERT_OUTCOME = `
 INSERT OR REPLACE INTO target_batch_records (key_id, batch_id, idx, outcome) VALUES (?1, ?2, ?3, ?4)`;
 
-/** Active masters by the manufacturer number of the product as last written (`target_products_mpn_idx`). */
-export const MIRROR_MPN_SQL = `SELECT json_extract(product, '$.manufacturerPid') AS mpn, sku FROM target_products
-  WHERE key_id = ?1 AND active = 1 AND product IS NOT NULL
-    AND json_extract(product, '$.manufacturerPid') IN (SELECT value FROM json_each(?2))`;
+/** Active masters carrying a manufacturer number, on the master or a variant (`target_mpns`, migration 0005). */
+export const MIRROR_MPN_SQL = `SELECT mpn, sku FROM target_mpns
+  WHERE key_id = ?1 AND mpn IN (SELECT value FROM json_each(?2))`;
+
+/** Whether a product refers to another by manufacturer number (its row then goes after the carriers it may follow). */
+function refersByNumber(record: UpsertRecord): boolean {
+  return record.op !== 'deactivate' && (record.product.references ?? []).some((r) => r.targetKind === 'mpn');
+}
 
 /**
  * The connector's mirror of one key's target in D1 (migration 0001): the inventory the PIM
@@ -107,10 +111,9 @@ export class MirrorStore {
   }
 
   /**
-   * The active masters whose product as last written carries one of these manufacturer numbers
-   * (WriteContext.mastersByMpn): number -> their SKUs, by `target_products_mpn_idx` (migration
-   * 0003; the expression and the partial index's conditions are repeated exactly, so SQLite
-   * uses it).
+   * The active masters whose product as last written carries one of these manufacturer numbers,
+   * on the master or one of its variants (WriteContext.mastersByMpn): number -> their SKUs, a
+   * seek per number of `target_mpns` (migration 0005, kept by triggers from the rows' products).
    */
   async mastersByMpn(numbers: string[]): Promise<Map<string, string[]>> {
     const found = new Map<string, string[]>();
@@ -216,11 +219,20 @@ export class MirrorStore {
     return { batch: { bodySha256: row.body_sha256, answer: row.answer }, outcomes };
   }
 
-  /** Commits final outcomes and the mirror rows of the successful ones in one D1 transaction. */
+  /**
+   * Commits final outcomes and the mirror rows of the successful ones in one D1 transaction.
+   * Rows that refer to a product by manufacturer number are written last: a carrier's number
+   * moving marks the rows referring to it for sending again (migration 0005), and one written in
+   * this transaction was resolved against this write's carriers already.
+   */
   async commit(batchId: string, committed: CommittedOutcome[], now: string): Promise<void> {
     if (committed.length === 0) return;
     const statements: D1PreparedStatement[] = [];
-    for (const { index, record, outcome } of committed) {
+    const ordered = [
+      ...committed.filter((c) => !refersByNumber(c.record)),
+      ...committed.filter((c) => refersByNumber(c.record)),
+    ];
+    for (const { index, record, outcome } of ordered) {
       const stored: StoredOutcome = outcome.ok
         ? { ok: true, action: outcome.action }
         : { ok: false, field: outcome.field, error: outcome.error };

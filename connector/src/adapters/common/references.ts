@@ -8,7 +8,8 @@ import type { RecordOutcome, TargetRecord, WriteContext } from '../target-adapte
  * Before an adapter writes references they are turned into references by SKU: the number names
  * the master that carries it as `manufacturerPid` (on the master or one of its variants) among
  * the products of this write, else among the masters the connector wrote to the shop (the
- * mirror, `WriteContext.mastersByMpn`; the master's own number there, as last written). A
+ * mirror, `WriteContext.mastersByMpn`: the numbers of the master and its variants as last
+ * written; a number that moves marks the products referring to it for the next run). A
  * number no product carries, or more than one product does, fails its record on
  * `product.references.<n>` in plain words instead of linking a wrong product; the next run
  * sends it again.
@@ -91,8 +92,8 @@ async function carriersOf(
   };
   for (const target of targets) {
     const product = productOf(target);
-    for (const node of product ? [product, ...product.variants] : []) {
-      if (node.manufacturerPid && numbers.has(node.manufacturerPid)) carry(node.manufacturerPid, target.record.sku);
+    for (const number of product ? numbersCarried(product) : []) {
+      if (numbers.has(number)) carry(number, target.record.sku);
     }
   }
   const missing = [...numbers].filter((n) => !carriers.has(n));
@@ -102,6 +103,14 @@ async function carriersOf(
     for (const sku of skus) if (!written.has(sku)) carry(number, sku);
   }
   return carriers;
+}
+
+/** The manufacturer numbers a master carries, its own and its variants', each once (what the mirror indexes). */
+export function numbersCarried(product: Product): string[] {
+  const numbers = [product, ...product.variants].flatMap((node) =>
+    node.manufacturerPid ? [node.manufacturerPid] : [],
+  );
+  return [...new Set(numbers)];
 }
 
 /** The product with its references by manufacturer number as references by SKU; one no single product answers is left out. */
