@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bodyHash } from '../../src/sync/protocol/signing';
 import { MAX_BATCH_RECORDS_HEADER } from '../../src/sync/protocol/wire';
 import { TargetError } from '../src/adapters/target-adapter';
 import { MIRROR_COUNT_SQL, MIRROR_PAGE_SQL } from '../src/mirror/mirror-store';
@@ -140,6 +141,67 @@ describe('POST /upsert into a real shop (scripted fake adapter)', () => {
 
     const otherBody = await send([create(`${p}1`, 'other')], `${p}crash`);
     expect(otherBody.status).toBe(409);
+  });
+
+  it('writes a batch once when two requests with its batchId come at the same moment; the second is told to retry', async () => {
+    const p = uniquePrefix();
+    const records = [create(`${p}1`), create(`${p}2`), create(`${p}3`)];
+    let release = () => {};
+    fake.hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    const first = send(records, `${p}same`);
+    await vi.waitFor(() => expect(fake.writes).toHaveLength(1));
+
+    const second = await send(records, `${p}same`);
+    expect(second.status).toBe(503);
+    expect(Number(second.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+    expect(await second.json()).toEqual({ error: 'this batch is being written by another request; retry later' });
+    // Another body under the batchId is still a conflict, not a wait.
+    expect((await send([create(`${p}1`, 'other')], `${p}same`)).status).toBe(409);
+
+    fake.hold = null;
+    release();
+    const answer = await (await first).text();
+    expect(JSON.parse(answer)).toMatchObject({ created: 3, failed: [] });
+    // Each record went to the shop once: the second request wrote nothing.
+    expect(fake.sentSkus.sort()).toEqual([`${p}1`, `${p}2`, `${p}3`]);
+
+    // The retry after the first finished gets the recorded answer.
+    const retry = await send(records, `${p}same`);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await retry.text()).toBe(answer);
+    expect(fake.writes).toHaveLength(2);
+  });
+
+  it('lets a retry resume at once a batch whose request failed, and one whose request died once its lease ran out', async () => {
+    const p = uniquePrefix();
+    const records = [create(`${p}1`), create(`${p}2`), create(`${p}3`)];
+    fake.throwOnWrite = 1;
+    expect((await send(records, `${p}failed`)).status).toBe(500);
+    fake.throwOnWrite = null;
+    expect(await (await send(records, `${p}failed`)).json()).toMatchObject({ created: 3 });
+
+    // A request that died holding the lease (no release): a retry waits until the lease ends.
+    const died = [create(`${p}4`)];
+    const body = JSON.stringify({ batchId: `${p}died`, records: died });
+    const until = new Date(Date.now() + 20_000).toISOString();
+    await env.DB.prepare(
+      `INSERT INTO target_batches (key_id, batch_id, body_sha256, received_at, lease_owner, lease_until)
+       VALUES ('remote', ?1, ?2, ?3, 'dead-request', ?4)`,
+    )
+      .bind(`${p}died`, await bodyHash(body), new Date().toISOString(), until)
+      .run();
+    const waiting = await call('POST', '/upsert', { ...SIGNER, raw: body });
+    expect(waiting.status).toBe(503);
+    expect(Number(waiting.headers.get('Retry-After'))).toBeGreaterThan(15);
+    await env.DB.prepare("UPDATE target_batches SET lease_until = ?2 WHERE key_id = 'remote' AND batch_id = ?1")
+      .bind(`${p}died`, new Date(Date.now() - 1000).toISOString())
+      .run();
+    const resumed = await call('POST', '/upsert', { ...SIGNER, raw: body });
+    expect(resumed.status).toBe(200);
+    expect(await resumed.json()).toMatchObject({ created: 1 });
   });
 
   it('finds a lost mapping by SKU and updates the product the shop already holds', async () => {

@@ -1,5 +1,7 @@
 import type { Mappings, MediaLink, MediaRef, UpsertFailure, UpsertRecord } from '../../../src/sync/protocol/wire';
 import type { TargetAdapter, TargetMapping, TargetRecord, WriteContext } from '../adapters/target-adapter';
+import { ConnectorError } from '../http/connector-error';
+import type { BatchLease } from '../mirror/batch-lease';
 import { type MirrorRow, MirrorStore, type StoredOutcome } from '../mirror/mirror-store';
 import type { MappingIds } from '../store/shop-store';
 import { changeOf } from './changed-fields';
@@ -120,9 +122,46 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
   if (input.dryRun) return { answer: dryRunAnswer(input.batchId, records, rows), replayed: false, imagesToFetch: [] };
 
   const stamp = now.toISOString();
-  const { batch, outcomes } = await mirror.openBatch(input.batchId, input.bodySha256, stamp);
+  const { batch, outcomes, lease, leaseEndsInMs } = await mirror.openBatch(
+    input.batchId,
+    input.bodySha256,
+    stamp,
+    crypto.randomUUID(),
+  );
   if (batch.answer !== null || batch.bodySha256 !== input.bodySha256)
     return replayOrConflict({ bodySha256: batch.bodySha256, answer: batch.answer ?? '' }, input.bodySha256);
+  if (!lease) throw batchUnderWay(leaseEndsInMs);
+  lease.start();
+  try {
+    const answer = await writeBatch(deps, input, records, rows, outcomes, lease);
+    await lease.stop({ release: false });
+    return { answer, replayed: false, imagesToFetch: [] };
+  } catch (err) {
+    await lease.stop({ release: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Another request holds the batch's lease: retryable, after that lease would run out at the latest. */
+function batchUnderWay(leaseEndsInMs: number): ConnectorError {
+  return new ConnectorError(
+    'unavailable',
+    'this batch is being written by another request; retry later',
+    {},
+    { 'Retry-After': String(Math.max(1, Math.ceil(leaseEndsInMs / 1000))) },
+  );
+}
+
+/** Sends the records the mirror does not hold yet, chunk by chunk, and stores the batch's answer. */
+async function writeBatch(
+  deps: RemoteDeps,
+  input: UpsertInput,
+  records: UpsertRecord[],
+  rows: Map<string, MirrorRow>,
+  outcomes: Map<number, StoredOutcome>,
+  lease: BatchLease,
+): Promise<string> {
+  const { mirror, adapter } = deps;
 
   const toSend: TargetRecord[] = [];
   records.forEach((record, index) => {
@@ -150,6 +189,8 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
     mediaShownElsewhere: (hashes, skus) => mirror.mediaShownElsewhere(hashes, skus),
   };
   for (let i = 0; i < toSend.length; i += adapter.batchSize) {
+    // A request stalled past its lease may have been overtaken by a retry: it stops writing.
+    if (!lease.held) throw batchUnderWay(0);
     const chunk = toSend.slice(i, i + adapter.batchSize);
     const lost = chunk.filter((t) => t.known === null && t.record.op !== 'deactivate').map((t) => t.record.sku);
     const found = lost.length > 0 ? await adapter.findBySku(lost) : new Map();
@@ -181,5 +222,5 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
 
   const { answer, counts, failed } = answerOf(input.batchId, records, outcomes);
   await mirror.finishBatch(input.batchId, answer, { ...counts, failed: failed.length });
-  return { answer, replayed: false, imagesToFetch: [] };
+  return answer;
 }
