@@ -990,6 +990,53 @@ describe('writing products into Vendure', () => {
     }
   });
 
+  it("keeps another request's option groups of the same codes when it removes the groups its refused attach left", async () => {
+    const before = await groupCount();
+    // Request B has made its products and groups and is about to attach them when request A's
+    // attach is refused and A cleans up after itself.
+    let attaching = () => {};
+    const bReady = new Promise<void>((resolve) => {
+      attaching = resolve;
+    });
+    let releaseB = () => {};
+    const aDone = new Promise<void>((resolve) => {
+      releaseB = resolve;
+    });
+    const holdAttach: StandIn = async (operation) => {
+      if (operation !== 'AttachGroups') return null;
+      attaching();
+      await aDone;
+      return null;
+    };
+    const b = countingAdapter(new Set(), holdAttach, 120_000);
+    const a = countingAdapter(new Set(['AttachGroups']));
+    const record = (sku: string, index: number) => ({
+      index,
+      record: upsert(sku, cableMaster(sku, taxId)),
+      known: null,
+      previous: null,
+    });
+    const bWrite = b.adapter.write([record('NYM-LG-B1', 0)], chunkContext());
+    await bReady;
+    const aOutcomes = await a.adapter.write([record('NYM-LG-A1', 0)], chunkContext());
+    releaseB();
+    const bOutcomes = await bWrite;
+
+    expect(aOutcomes.map((o) => o.ok && o.action)).toEqual(['created']);
+    expect(a.operations.filter((o) => o === 'DeleteGroups')).toHaveLength(1);
+    expect(bOutcomes.map((o) => o.ok && o.action)).toEqual(['created']);
+    // B's groups were still there to attach: no refusal, no cleanup and no one-by-one groups of its own.
+    expect(b.operations.filter((o) => ['DeleteGroups', 'CreateGroup'].includes(o))).toEqual([]);
+    for (const outcome of [...aOutcomes, ...bOutcomes]) {
+      const { product: p } = await read(PRODUCT_READ, {
+        id: okIds(outcome as Awaited<ReturnType<typeof writeOne>>).product,
+      });
+      expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
+      expect(p.variants).toHaveLength(3);
+    }
+    expect(await groupCount()).toBe(before + 2);
+  });
+
   it('does not send a timed-out create again: finds what it made by pimSku, one product per SKU and no loose option group', async () => {
     const before = await groupCount();
     // Vendure runs the chunk's CreateProducts, but its answer is held past the adapter's timeout (a slow shop).
