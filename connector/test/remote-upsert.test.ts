@@ -5,7 +5,7 @@ import { MAX_BATCH_RECORDS_HEADER } from '../../src/sync/protocol/wire';
 import { TargetError } from '../src/adapters/target-adapter';
 import { MIRROR_COUNT_SQL, MIRROR_PAGE_SQL } from '../src/mirror/mirror-store';
 import { FakeAdapter, useFakeAdapter } from './fake-adapter';
-import { call, create, deactivate, makeProduct, ndjson, uniquePrefix, update } from './helpers';
+import { call, create, deactivate, makeProduct, ndjson, uniquePrefix, update, variantOf } from './helpers';
 
 const SIGNER = { keyId: 'remote', secret: 'test-connector-secret-4' };
 const TARGET = { kind: 'shopify', url: 'https://voltana.myshopify.com', credentials: { accessToken: 'shpat_x' } };
@@ -240,6 +240,37 @@ describe('POST /upsert into a real shop (scripted fake adapter)', () => {
     expect(fake.writes).toHaveLength(calls);
     expect((await mirrorRow(`${p}1`))!.fingerprint).toBe('f1');
     expect(await mirrorRow(`${p}3`)).toBeNull();
+  });
+
+  it("shows in a dry run's changes the SKU each reference by manufacturer number resolves to", async () => {
+    const p = uniquePrefix();
+    // An earlier run wrote the carrier: the number is one of its variants'.
+    await send([create(`${p}A`, 'fa', { variants: [variantOf(`${p}A-1`, `${p}VAR`)] })]);
+    const byNumber = (sku: string) => ({ type: 'accessories', sku, quantity: null, targetKind: 'mpn' as const });
+    const response = await send(
+      [
+        create(`${p}R`, 'fr', {
+          references: [
+            byNumber(`${p}VAR`),
+            byNumber(`${p}NEW`),
+            byNumber(`${p}NONE`),
+            { type: 'spare', sku: `${p}A`, quantity: 2 },
+          ],
+        }),
+        create(`${p}B`, 'fb', { manufacturerPid: `${p}NEW` }),
+        create(`${p}C`, 'fc'),
+      ],
+      `${p}dry`,
+      true,
+    );
+    const body = (await response.json()) as { changes: { sku: string; references?: unknown }[] };
+    expect(body.changes.find((c) => c.sku === `${p}R`)!.references).toEqual([
+      { type: 'accessories', number: `${p}VAR`, sku: `${p}A` },
+      { type: 'accessories', number: `${p}NEW`, sku: `${p}B` },
+      { type: 'accessories', number: `${p}NONE`, sku: null },
+    ]);
+    // Records without references by number carry none.
+    expect(body.changes.find((c) => c.sku === `${p}C`)).not.toHaveProperty('references');
   });
 
   it('refuses records with ids the shop does not have (422, nothing sent)', async () => {

@@ -1,4 +1,5 @@
 import type { Mappings, MediaLink, MediaRef, UpsertFailure, UpsertRecord } from '../../../src/sync/protocol/wire';
+import { mpnResolutions } from '../adapters/common/references';
 import type { TargetAdapter, TargetMapping, TargetRecord, WriteContext } from '../adapters/target-adapter';
 import { ConnectorError } from '../http/connector-error';
 import type { BatchLease } from '../mirror/batch-lease';
@@ -73,18 +74,32 @@ function answerOf(batchId: string, records: UpsertRecord[], outcomes: Map<number
   return { answer: JSON.stringify({ batchId, dryRun: false, ...counts, failed }), counts, failed };
 }
 
-function dryRunAnswer(batchId: string, records: UpsertRecord[], rows: Map<string, MirrorRow>): string {
+/**
+ * The dry run's answer: counts and what each record would change. Where the shop writes
+ * references, a record's references by manufacturer number show the SKU each resolves to,
+ * among the batch's records that would be sent and the mirror (a real write resolves per
+ * chunk: a carrier in a later chunk than its referrer is found there only by the next run).
+ */
+async function dryRunAnswer(
+  deps: RemoteDeps,
+  batchId: string,
+  records: UpsertRecord[],
+  rows: Map<string, MirrorRow>,
+): Promise<string> {
   const counts: Counts = { created: 0, updated: 0, deactivated: 0, unchanged: 0 };
-  const changes = [];
-  for (const record of records) {
+  const sent: TargetRecord[] = [];
+  records.forEach((record, index) => {
     const row = rows.get(record.sku);
-    if (isUnchanged(record, row)) {
-      counts.unchanged++;
-      continue;
-    }
+    if (isUnchanged(record, row)) counts.unchanged++;
+    else sent.push({ index, record, known: row?.ids ?? null, previous: row?.product ?? null });
+  });
+  const resolutions = deps.mapping.references
+    ? await mpnResolutions(sent, { mastersByMpn: (numbers) => deps.mirror.mastersByMpn(numbers) })
+    : new Map();
+  const changes = sent.map(({ index, record, previous }) => {
     counts[record.op === 'create' ? 'created' : record.op === 'update' ? 'updated' : 'deactivated']++;
-    changes.push(changeOf(record, row?.product ?? null));
-  }
+    return changeOf(record, previous, resolutions.get(index));
+  });
   return JSON.stringify({ batchId, dryRun: true, ...counts, changes });
 }
 
@@ -119,7 +134,8 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
     ({ records, failures } = await validate(deps.freshMappings));
   }
   if (failures.length > 0) refuseBatch(failures);
-  if (input.dryRun) return { answer: dryRunAnswer(input.batchId, records, rows), replayed: false, imagesToFetch: [] };
+  if (input.dryRun)
+    return { answer: await dryRunAnswer(deps, input.batchId, records, rows), replayed: false, imagesToFetch: [] };
 
   const stamp = now.toISOString();
   const { batch, outcomes, lease, leaseEndsInMs } = await mirror.openBatch(

@@ -71,6 +71,41 @@ export async function referencesBySku<T extends { sku: string; product: Product 
   return rows.map((row) => ({ ...row, product: bySku(row.product, carriers) }));
 }
 
+/** A reference by manufacturer number and the SKU it resolves to (null: no single product carries it). */
+export interface MpnResolution {
+  type: string;
+  number: string;
+  sku: string | null;
+}
+
+/**
+ * What `resolveMpnReferences` would make of each record's references by manufacturer number,
+ * by record index (records without any are left out): a dry run shows it (`changes[].references`).
+ */
+export async function mpnResolutions(
+  targets: TargetRecord[],
+  ctx: Pick<WriteContext, 'mastersByMpn'>,
+): Promise<Map<number, MpnResolution[]>> {
+  const byNumber = (target: TargetRecord) =>
+    (productOf(target)?.references ?? []).filter((r) => r.targetKind === 'mpn');
+  const numbers = new Set(targets.flatMap((t) => byNumber(t).map((r) => r.sku)));
+  const resolutions = new Map<number, MpnResolution[]>();
+  if (numbers.size === 0) return resolutions;
+  const carriers = await carriersOf(targets, numbers, ctx);
+  for (const target of targets) {
+    const references = byNumber(target);
+    if (references.length === 0) continue;
+    resolutions.set(
+      target.index,
+      references.map((r) => {
+        const skus = carriers.get(r.sku) ?? [];
+        return { type: r.type, number: r.sku, sku: skus.length === 1 ? (skus[0] as string) : null };
+      }),
+    );
+  }
+  return resolutions;
+}
+
 function productOf(target: TargetRecord): Product | null {
   return target.record.op === 'deactivate' ? null : target.record.product;
 }
@@ -83,7 +118,7 @@ function productOf(target: TargetRecord): Product | null {
 async function carriersOf(
   targets: TargetRecord[],
   numbers: Set<string>,
-  ctx: WriteContext,
+  ctx: Pick<WriteContext, 'mastersByMpn'>,
 ): Promise<Map<string, string[]>> {
   const carriers = new Map<string, string[]>();
   const carry = (number: string, sku: string) => {
