@@ -1,7 +1,7 @@
 import type { ConnectorStatus, InventoryLine, Product, UpsertRecord } from '../../../src/sync/protocol/wire';
 import type { RecordOutcome, TargetIds } from '../adapters/target-adapter';
 import { jsonChunks } from '../store/json-chunks';
-import { BatchLease, leaseUntil } from './batch-lease';
+import { type MirrorBatch, type OpenedBatch, openBatch, type StoredOutcome } from './batch-lease';
 import type { ProductState } from '../store/shop-store';
 
 /** The inventory queries; both stay on target_products_inventory_idx (test/targets-mirror.test.ts checks the plan). */
@@ -18,17 +18,6 @@ export interface MirrorRow {
   /** Null when the product was deleted from the target (onDeactivate: delete). */
   ids: TargetIds | null;
   product: Product | null;
-}
-
-/** A record's final outcome in a batch under way, without its ids (those are in the mirror row). */
-export type StoredOutcome =
-  | { ok: true; action: 'created' | 'updated' | 'deactivated' | 'unchanged' }
-  | { ok: false; field: string; error: string };
-
-export interface MirrorBatch {
-  bodySha256: string;
-  /** The exact answer once the batch is finished; null while under way. */
-  answer: string | null;
 }
 
 /** One record's final outcome to commit, with the mirror row it leaves (successes only). */
@@ -194,63 +183,9 @@ export class MirrorStore {
     return row ? { bodySha256: row.body_sha256, answer: row.answer } : null;
   }
 
-  /**
-   * Starts a batch (or finds it under way) and answers it as stored, with the outcomes committed
-   * so far and the lease (migration 0006): taken for `owner` when the batch is unfinished, has
-   * this body, and no other request holds an unexpired lease on it; else `lease` is null and
-   * `leaseEndsInMs` says when the other holder's lease runs out.
-   */
-  async openBatch(
-    batchId: string,
-    bodySha256: string,
-    now: string,
-    owner: string,
-  ): Promise<{
-    batch: MirrorBatch;
-    outcomes: Map<number, StoredOutcome>;
-    lease: BatchLease | null;
-    leaseEndsInMs: number;
-  }> {
-    const until = leaseUntil(new Date(now));
-    const [, , found, progress] = await this.db.batch<Record<string, unknown>>([
-      this.db
-        .prepare(
-          `INSERT OR IGNORE INTO target_batches (key_id, batch_id, body_sha256, received_at, lease_owner, lease_until)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
-        )
-        .bind(this.keyId, batchId, bodySha256, now, owner, until),
-      this.db
-        .prepare(
-          `UPDATE target_batches SET lease_owner = ?4, lease_until = ?6
-           WHERE key_id = ?1 AND batch_id = ?2 AND body_sha256 = ?3 AND answer IS NULL
-             AND (lease_owner IS NULL OR lease_owner = ?4 OR lease_until IS NULL OR lease_until <= ?5)`,
-        )
-        .bind(this.keyId, batchId, bodySha256, owner, now, until),
-      this.db
-        .prepare(
-          'SELECT body_sha256, answer, lease_owner, lease_until FROM target_batches WHERE key_id = ?1 AND batch_id = ?2',
-        )
-        .bind(this.keyId, batchId),
-      this.db
-        .prepare('SELECT idx, outcome FROM target_batch_records WHERE key_id = ?1 AND batch_id = ?2')
-        .bind(this.keyId, batchId),
-    ]);
-    const row = found!.results[0] as {
-      body_sha256: string;
-      answer: string | null;
-      lease_owner: string | null;
-      lease_until: string | null;
-    };
-    const outcomes = new Map<number, StoredOutcome>(
-      progress!.results.map((r) => [Number(r.idx), JSON.parse(String(r.outcome)) as StoredOutcome]),
-    );
-    const held = row.answer === null && row.lease_owner === owner;
-    return {
-      batch: { bodySha256: row.body_sha256, answer: row.answer },
-      outcomes,
-      lease: held ? new BatchLease(this.db, this.keyId, batchId, owner) : null,
-      leaseEndsInMs: row.lease_until ? Math.max(0, Date.parse(row.lease_until) - Date.parse(now)) : 0,
-    };
+  /** Starts a batch (or finds it under way) and takes its lease for `owner` (batch-lease.ts `openBatch`). */
+  openBatch(batchId: string, bodySha256: string, now: string, owner: string): Promise<OpenedBatch> {
+    return openBatch(this.db, this.keyId, { batchId, bodySha256, now, owner });
   }
 
   /**

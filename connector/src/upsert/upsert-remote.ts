@@ -2,8 +2,8 @@ import type { Mappings, MediaLink, MediaRef, UpsertFailure, UpsertRecord } from 
 import { mpnResolutions } from '../adapters/common/references';
 import type { TargetAdapter, TargetMapping, TargetRecord, WriteContext } from '../adapters/target-adapter';
 import { ConnectorError } from '../http/connector-error';
-import type { BatchLease } from '../mirror/batch-lease';
-import { type MirrorRow, MirrorStore, type StoredOutcome } from '../mirror/mirror-store';
+import type { BatchLease, StoredOutcome } from '../mirror/batch-lease';
+import { type MirrorRow, MirrorStore } from '../mirror/mirror-store';
 import type { MappingIds } from '../store/shop-store';
 import { changeOf } from './changed-fields';
 import { checkBatchSize, refuseBatch, replayOrConflict, type UpsertInput, type UpsertOutcome } from './upsert-batch';
@@ -112,7 +112,7 @@ async function dryRunAnswer(
  */
 export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = new Date()): Promise<UpsertOutcome> {
   checkBatchSize(input);
-  const { mirror, adapter } = deps;
+  const { mirror } = deps;
   if (!input.dryRun) {
     const stored = await mirror.findBatch(input.batchId);
     if (stored?.answer != null)
