@@ -27,7 +27,8 @@ export interface CommittedOutcome {
   outcome: RecordOutcome;
 }
 
-const UPSERT_ROW = `
+/** A committed record's mirror row (exported for bench/connector-mirror.ts, which times its triggers). */
+export const MIRROR_UPSERT_SQL = `
 INSERT INTO target_products (key_id, sku, fingerprint, active, ids, product, updated_at)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
 ON CONFLICT (key_id, sku) DO UPDATE SET fingerprint = excluded.fingerprint, active = excluded.active,
@@ -213,7 +214,7 @@ export class MirrorStore {
       } else {
         statements.push(
           this.db
-            .prepare(UPSERT_ROW)
+            .prepare(MIRROR_UPSERT_SQL)
             .bind(this.keyId, record.sku, record.fingerprint, 1, ids, JSON.stringify(record.product), now),
         );
       }
