@@ -1,6 +1,6 @@
 import type { SyncReport } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
-import { changeRows, fieldLabel, reasonText } from '../../lib/sync-words';
+import { changeRows, fieldLabel, reasonText, referenceText } from '../../lib/sync-words';
 
 /**
  * The outcome of one sync run: counts, quarantined SKUs with the reason in plain words, the plan
@@ -116,6 +116,9 @@ function Changes({ report }: { report: SyncReport }) {
                     </div>
                   ))}
                   {row.more > 0 && <div className="muted">{t('sync.changeMore', { count: num(row.more) })}</div>}
+                  {row.references.map((reference) => (
+                    <div key={`${reference.type}:${reference.number}`}>{referenceText(reference, t)}</div>
+                  ))}
                 </td>
               </tr>
             ))}
