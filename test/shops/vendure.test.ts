@@ -173,6 +173,8 @@ function countingAdapter(
   /** A stand-in proxy between the adapter and Vendure: answers a request itself, or null to pass it on. */
   standIn?: StandIn,
   timeoutMs?: number,
+  /** The adapter's clock (a marked option group's age is judged by it). */
+  now?: () => number,
 ): { adapter: TargetAdapter; operations: string[] } {
   const operations: string[] = [];
   const counting = createVendureAdapter(
@@ -196,6 +198,7 @@ function countingAdapter(
         attempts: 2,
         ...(timeoutMs ? { timeoutMs } : {}),
       }),
+      ...(now ? { now } : {}),
     },
   );
   return { adapter: counting, operations };
@@ -1035,6 +1038,38 @@ describe('writing products into Vendure', () => {
       expect(p.variants).toHaveLength(3);
     }
     expect(await groupCount()).toBe(before + 2);
+  });
+
+  it('sweeps marked option groups no product holds once they are an hour old, when it cleans up its own', async () => {
+    // Left by a CreateProducts whose answer was lost and which Vendure ran after its call's cleanup.
+    const { createProductOptionGroup: left } = await read(
+      `mutation { createProductOptionGroup(input: { code: "pim-ef000008~making-00000000000000aa",
+        translations: [{ languageCode: en, name: "Left" }], options: [] }) { id } }`,
+    );
+    const groupById = `query($id: ID!) { productOptionGroup(id: $id) { id } }`;
+    // Within the hour it may still be a running request's: kept.
+    const { adapter: now } = countingAdapter(new Set(['AttachGroups']));
+    const fresh = await now.write(
+      [{ index: 0, record: upsert('NYM-SW-1', cableMaster('NYM-SW-1', taxId)), known: null, previous: null }],
+      chunkContext(),
+    );
+    expect(fresh.map((o) => o.ok)).toEqual([true]);
+    expect((await read(groupById, { id: left.id })).productOptionGroup).not.toBeNull();
+    // Two hours on, the next cleanup takes it.
+    const later = Date.now() + 2 * 60 * 60 * 1000;
+    const { adapter: hoursLater } = countingAdapter(new Set(['AttachGroups']), undefined, undefined, () => later);
+    const swept = await hoursLater.write(
+      [{ index: 0, record: upsert('NYM-SW-2', cableMaster('NYM-SW-2', taxId)), known: null, previous: null }],
+      chunkContext(),
+    );
+    expect(swept.map((o) => o.ok)).toEqual([true]);
+    expect((await read(groupById, { id: left.id })).productOptionGroup).toBeNull();
+    for (const outcome of [...fresh, ...swept]) {
+      const { product: p } = await read(PRODUCT_READ, {
+        id: okIds(outcome as Awaited<ReturnType<typeof writeOne>>).product,
+      });
+      expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
+    }
   });
 
   it('does not send a timed-out create again: finds what it made by pimSku, one product per SKU and no loose option group', async () => {

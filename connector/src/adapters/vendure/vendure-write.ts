@@ -52,6 +52,8 @@ export interface WriteDeps {
   pictures?: Map<string, LinkAsset>;
   /** The chunk's images found by their hash tags once for the chunk (`lookUpChunk`). */
   chunkAssets?: ChunkAssets;
+  /** The clock a marked option group's age is judged by (`removeLooseGroups`). */
+  now: () => number;
 }
 
 /** Raised inside a write to name the record's field a refusal belongs to. */
@@ -262,7 +264,7 @@ async function sendCreates(
     deps.client,
     targets.map((t) => ({ ...t, known: null })),
   );
-  if (creating.some((c) => c.prepared.plans.length > 0)) await removeLooseGroups(deps.client, mark);
+  if (creating.some((c) => c.prepared.plans.length > 0)) await removeLooseGroups(deps.client, mark, deps.now());
   const outcomes: RecordOutcome[] = [];
   for (const target of targets) {
     const shop = found.get(target.record.sku) ?? null;
@@ -381,11 +383,14 @@ function makingMark(): string {
   return `~making-${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
 }
 
-const MARKED_GROUPS = `query MarkedGroups($mark: String!) {
-  productOptionGroups(options: { filter: { code: { contains: $mark } }, take: 100 }) {
-    items { id productCount }
+const MARKED_GROUPS = `query MarkedGroups {
+  productOptionGroups(options: { filter: { code: { contains: "~making-" } }, sort: { createdAt: DESC }, take: 100 }) {
+    items { id code createdAt productCount }
   }
 }`;
+
+/** A marked group older than this belongs to no request still running: a create lost long ago made it. */
+const STALE_MARK_MS = 60 * 60 * 1000;
 const DELETE_GROUPS = `mutation DeleteGroups($ids: [ID!]!) { deleteProductOptionGroups(ids: $ids) { result message } }`;
 
 /**
@@ -398,17 +403,23 @@ const DELETE_GROUPS = `mutation DeleteGroups($ids: [ID!]!) { deleteProductOption
  * the same shop with the same codes at that moment keeps its groups (until issue 35's sixth
  * round the newest groups with the chunk's codes were taken, another request's among them).
  * A group attached but not yet renamed (the document stopped between the two) is held by its
- * product and left; the product's next write replaces it (its code is not the plan's).
- * Deleting without `force` makes Vendure refuse a group in use; a deletion Vendure refuses
- * leaves them (nothing the records depend on).
+ * product and left; the product's next write replaces it (its code is not the plan's). The
+ * same request also takes marked groups that no product holds and that are older than an hour
+ * (STALE_MARK_MS, against Vendure's `createdAt`): a `CreateProducts` whose answer was lost and
+ * that Vendure ran after the cleanup of its own call left them, and no request runs that long.
+ * The newest 100 marked groups are read, so this call's own are among them. Deleting without
+ * `force` makes Vendure refuse a group in use; a deletion Vendure refuses leaves them (nothing
+ * the records depend on).
  */
-async function removeLooseGroups(client: VendureClient, mark: string) {
+async function removeLooseGroups(client: VendureClient, mark: string, now: number) {
   try {
-    const marked = await client.query<{ productOptionGroups: { items: { id: string; productCount: number }[] } }>(
-      MARKED_GROUPS,
-      { mark },
-    );
-    const loose = marked.productOptionGroups.items.filter((g) => g.productCount === 0).map((g) => g.id);
+    const marked = await client.query<{
+      productOptionGroups: { items: { id: string; code: string; createdAt: string; productCount: number }[] };
+    }>(MARKED_GROUPS);
+    const loose = marked.productOptionGroups.items
+      .filter((g) => g.productCount === 0)
+      .filter((g) => g.code.endsWith(mark) || Date.parse(g.createdAt) < now - STALE_MARK_MS)
+      .map((g) => g.id);
     if (loose.length > 0) await client.query(DELETE_GROUPS, { ids: loose });
   } catch (err) {
     if (!(err instanceof VendureRefusal)) throw err;
