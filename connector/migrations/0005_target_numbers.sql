@@ -82,19 +82,25 @@ END;
 
 -- A number gained or lost: the products referring to it (other than the carrier written now)
 -- are sent again by the next run. The marker keeps the fingerprint it replaced after a prefix
--- no PIM fingerprint has; it is set once.
+-- no PIM fingerprint has; it is set once. The rows are picked by rowid from the number's
+-- references (a seek per referring row): `key_id = ? AND sku IN (...)` made SQLite walk the
+-- key's whole inventory index per number (bench/connector-mirror.ts found it).
 CREATE TRIGGER target_mpns_gained AFTER INSERT ON target_mpns
 BEGIN
   UPDATE target_products SET fingerprint = 'mpn-moved:' || fingerprint
-  WHERE key_id = NEW.key_id AND sku <> NEW.sku AND fingerprint NOT LIKE 'mpn-moved:%'
-    AND sku IN (SELECT sku FROM target_mpn_references WHERE key_id = NEW.key_id AND mpn = NEW.mpn);
+  WHERE rowid IN (SELECT p.rowid FROM target_mpn_references r
+      JOIN target_products p ON p.key_id = r.key_id AND p.sku = r.sku
+      WHERE r.key_id = NEW.key_id AND r.mpn = NEW.mpn AND r.sku <> NEW.sku)
+    AND fingerprint NOT LIKE 'mpn-moved:%';
 END;
 
 CREATE TRIGGER target_mpns_lost AFTER DELETE ON target_mpns
 BEGIN
   UPDATE target_products SET fingerprint = 'mpn-moved:' || fingerprint
-  WHERE key_id = OLD.key_id AND sku <> OLD.sku AND fingerprint NOT LIKE 'mpn-moved:%'
-    AND sku IN (SELECT sku FROM target_mpn_references WHERE key_id = OLD.key_id AND mpn = OLD.mpn);
+  WHERE rowid IN (SELECT p.rowid FROM target_mpn_references r
+      JOIN target_products p ON p.key_id = r.key_id AND p.sku = r.sku
+      WHERE r.key_id = OLD.key_id AND r.mpn = OLD.mpn AND r.sku <> OLD.sku)
+    AND fingerprint NOT LIKE 'mpn-moved:%';
 END;
 
 -- Replaced by target_mpns (a seek of its primary key).
