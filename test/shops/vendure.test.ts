@@ -101,6 +101,15 @@ function okIds(outcome: Awaited<ReturnType<typeof writeOne>>): TargetIds {
   return outcome.ids;
 }
 
+/** Each cable master written holds its one option group under the plan's code, and its three variants. */
+async function expectCableGroups(outcomes: RecordOutcome[]) {
+  for (const outcome of outcomes) {
+    const { product: p } = await read(PRODUCT_READ, { id: okIds(outcome).product });
+    expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
+    expect(p.variants).toHaveLength(3);
+  }
+}
+
 /** Option groups in the shop (attached or not). */
 async function groupCount(): Promise<number> {
   return (await read('{ productOptionGroups(options: { take: 1 }) { totalItems } }')).productOptionGroups.totalItems;
@@ -984,13 +993,7 @@ describe('writing products into Vendure', () => {
     expect(operations.filter((o) => o === 'DeleteGroups')).toHaveLength(1);
     // One group per product in the end (each product has one): the two the refused attach left are gone.
     expect(await groupCount()).toBe(before + 2);
-    for (const outcome of outcomes) {
-      const { product: p } = await read(PRODUCT_READ, {
-        id: okIds(outcome as Awaited<ReturnType<typeof writeOne>>).product,
-      });
-      expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
-      expect(p.variants).toHaveLength(3);
-    }
+    await expectCableGroups(outcomes);
   });
 
   it("keeps another request's option groups of the same codes when it removes the groups its refused attach left", async () => {
@@ -1030,13 +1033,7 @@ describe('writing products into Vendure', () => {
     expect(bOutcomes.map((o) => o.ok && o.action)).toEqual(['created']);
     // B's groups were still there to attach: no refusal, no cleanup and no one-by-one groups of its own.
     expect(b.operations.filter((o) => ['DeleteGroups', 'CreateGroup'].includes(o))).toEqual([]);
-    for (const outcome of [...aOutcomes, ...bOutcomes]) {
-      const { product: p } = await read(PRODUCT_READ, {
-        id: okIds(outcome as Awaited<ReturnType<typeof writeOne>>).product,
-      });
-      expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
-      expect(p.variants).toHaveLength(3);
-    }
+    await expectCableGroups([...aOutcomes, ...bOutcomes]);
     expect(await groupCount()).toBe(before + 2);
   });
 
@@ -1064,12 +1061,7 @@ describe('writing products into Vendure', () => {
     );
     expect(swept.map((o) => o.ok)).toEqual([true]);
     expect((await read(groupById, { id: left.id })).productOptionGroup).toBeNull();
-    for (const outcome of [...fresh, ...swept]) {
-      const { product: p } = await read(PRODUCT_READ, {
-        id: okIds(outcome as Awaited<ReturnType<typeof writeOne>>).product,
-      });
-      expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
-    }
+    await expectCableGroups([...fresh, ...swept]);
   });
 
   it('does not send a timed-out create again: finds what it made by pimSku, one product per SKU and no loose option group', async () => {
@@ -1093,13 +1085,7 @@ describe('writing products into Vendure', () => {
     // Sent once: the resend would make the products again (refused by the unique pimSku) while the first stays.
     expect(operations.filter((o) => o === 'CreateProducts')).toHaveLength(1);
     expect(await pimSkusOf(skus)).toEqual(skus);
-    for (const outcome of outcomes) {
-      const { product: p } = await read(PRODUCT_READ, {
-        id: okIds(outcome as Awaited<ReturnType<typeof writeOne>>).product,
-      });
-      expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
-      expect(p.variants).toHaveLength(3);
-    }
+    await expectCableGroups(outcomes);
     // The groups the lost request made were found and removed: one group per product.
     expect(await groupCount()).toBe(before + 2);
   });
