@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { productPrices, products } from '../src/db/schema';
 import { getPrices, setPrices } from '../src/catalog/prices/prices';
 import { loadProductAggregates } from '../src/model/product-aggregate';
-import { syncPriceList } from '../src/model/price-list';
+import { syncPriceList } from '../src/model/price-records';
 import { productSchema } from '../src/sync/protocol/wire';
 import { fingerprintsOf } from '../src/records/sync-record';
 import { asActor, db, makeCatalog, makeProduct, makeSession } from './helpers/factories';

@@ -12,7 +12,8 @@ import {
   scopedCompletenessCounts,
 } from '../src/db/scope-counts';
 import { call } from './helpers/http';
-import { scopedMember } from './helpers/members';
+import { scopedMember, scopeSetKept } from './helpers/members';
+import { slowCatalogCounts, slowCategoryCounts } from './helpers/scope-counts';
 import { waitForJob } from './helpers/completeness';
 import type { ProductScope } from '../src/kernel/caller';
 
@@ -24,28 +25,6 @@ import type { ProductScope } from '../src/kernel/caller';
  * and removed, their scores changed (a channel requiring a GTIN and a description), categories
  * added, moved and deleted. Counts, category counts and the completeness counters alike.
  */
-
-/** The slow way: the scope's subtrees walked down, its masters found through their placements. */
-const subtree = (companyId: string, roots: readonly string[]) => sql`WITH RECURSIVE sub(id) AS (
-    SELECT id FROM categories WHERE company_id = ${companyId} AND id IN (SELECT value FROM json_each(${JSON.stringify(roots)}))
-    UNION SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub`;
-const placedMasters = (companyId: string, roots: readonly string[]) => sql`
-  SELECT DISTINCT p.id, p.catalog_id FROM product_categories pc JOIN products p ON p.id = pc.product_id
-  WHERE pc.category_id IN (${subtree(companyId, roots)}) AND p.company_id = ${companyId} AND p.parent_id IS NULL`;
-
-async function slowCatalogCounts(companyId: string, roots: readonly string[]) {
-  const rows = await db().all<{ catalog_id: string; n: number }>(sql`
-    SELECT m.catalog_id, count(*) + coalesce(sum((SELECT count(*) FROM products v WHERE v.parent_id = m.id)), 0) AS n
-    FROM (${placedMasters(companyId, roots)}) m GROUP BY m.catalog_id`);
-  return Object.fromEntries(rows.filter((r) => r.n > 0).map((r) => [r.catalog_id, Number(r.n)]));
-}
-
-async function slowCategoryCounts(companyId: string, roots: readonly string[], catalogId: string) {
-  const rows = await db().all<{ category_id: string; n: number }>(sql`
-    SELECT pc.category_id, count(*) AS n FROM (${placedMasters(companyId, roots)}) m
-    JOIN product_categories pc ON pc.product_id = m.id WHERE m.catalog_id = ${catalogId} GROUP BY pc.category_id`);
-  return Object.fromEntries(rows.map((r) => [r.category_id, Number(r.n)]));
-}
 
 /** A small deterministic generator (mulberry32): a failing sequence is the same at every run. */
 function random(seed: number) {
@@ -324,16 +303,11 @@ describe('the kept counts of scoped members', () => {
   it("counts a new member's scope set in the background of SetMemberRole, before the member asks", async () => {
     const [, two] = catalogs.map((c) => tree.get(c)!);
     const key = [two![6]!, two![7]!].sort().join(',');
-    const built = async () =>
-      (
-        await db().all<{ built: number }>(
-          sql`SELECT built FROM scope_sets WHERE company_id = ${session.companyId} AND key = ${key}`,
-        )
-      )[0]?.built ?? 0;
-    expect(await built()).toBe(0);
+    const built = () => scopeSetKept(session.companyId, [two![6]!, two![7]!]);
+    expect(await built()).toBe(false);
     await scopedMember(session.cookie, company(), 'editor', { categoryIds: [two![7]!, two![6]!] });
     // after SetMemberRole's answer, not in the member's request: no count was asked for
-    await expect.poll(built, { timeout: 5000, interval: 50 }).toBe(1);
+    await expect.poll(built, { timeout: 5000, interval: 50 }).toBe(true);
     const [counted] = await db().all<{ n: number }>(
       sql`SELECT coalesce(sum(masters + variants), 0) AS n FROM scope_set_counts WHERE set_id = (SELECT id FROM scope_sets WHERE company_id = ${session.companyId} AND key = ${key})`,
     );

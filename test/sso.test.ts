@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sessions, ssoLogins, ssoSettings, users } from '../src/db/schema';
 import { db, makeCompany, makeUser, PASSWORD, memberOf } from './helpers/factories';
 import { call, loginAs, ORIGIN } from './helpers/http';
+import { scopeSetKept } from './helpers/members';
 
 /**
  * OpenID Connect sign-in (docs/sso.md) against an identity provider played by a fetch mock:
@@ -269,6 +270,32 @@ describe('SSO sign-in', () => {
     // The link no longer works.
     const token = invited.json.link.slice(invited.json.link.indexOf('#') + 1);
     expect((await call('GET', `/api/Account/GetInvitation?token=${token}`)).status).toBe(404);
+  });
+
+  it("makes the scope set of an invitation's category scope after the first sign-in, before any count", async () => {
+    const co = await ssoCompany();
+    const email = `invited-${crypto.randomUUID().slice(0, 8)}@idp.test`;
+    const catalog = await call('POST', '/api/Catalog/AddCatalog', {
+      cookie: co.cookie,
+      body: { name: 'Brand', departmentId: co.departmentId },
+    });
+    const category = await call('POST', '/api/Catalog/AddCategory', {
+      cookie: co.cookie,
+      body: { name: 'Lines', departmentId: co.departmentId, catalogId: catalog.json.catalogId },
+    });
+    expect(category.status, category.text).toBe(200);
+    const categoryIds = [category.json.categoryId as string];
+    const invited = await call('POST', '/api/Account/InviteMember', {
+      cookie: co.cookie,
+      body: { email, role: 'viewer', categoryIds },
+    });
+    expect(invited.status, invited.text).toBe(200);
+    expect(await scopeSetKept(co.companyId, categoryIds)).toBe(false);
+    const res = await signIn(co.slug, (nonce) => idToken({ nonce, email, groups: ['pim-editors'] }));
+    expect(res.status).toBe(303);
+    // made in the background of the callback (docs/teams.md "Counts"): no count was asked for
+    await expect.poll(() => scopeSetKept(co.companyId, categoryIds), { timeout: 5000, interval: 50 }).toBe(true);
+    expect((await call('GET', '/api/Account/Me', { cookie: res.session })).json.categoryIds).toEqual(categoryIds);
   });
 
   it('maps a group to a custom role, below a built-in one; the role cannot be deleted while mapped', async () => {

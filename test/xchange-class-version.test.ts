@@ -6,6 +6,7 @@ import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { reportRows, importTextToEnd } from './helpers/import-fixtures';
+import { classFile as file, classProduct as product } from './helpers/xchange-class-files';
 
 /**
  * Issue 32: an xChange EtimClassification's EtimClassVersion (the version of the class the
@@ -14,33 +15,6 @@ import { reportRows, importTextToEnd } from './helpers/import-fixtures';
  * both were reported as not kept.
  */
 type Tenant = { companyId: string; departmentId: string; userId: string };
-
-const product = (sku: string, classification: Record<string, unknown>) => ({
-  ProductIdentification: { ManufacturerName: 'Maker', ManufacturerProductNumber: `M-${sku}` },
-  ProductDetails: {
-    ProductStatus: 'ACTIVE',
-    ProductDescriptions: [{ DescriptionLanguage: 'de-DE', MinimalProductDescription: `Produkt ${sku}` }],
-  },
-  EtimClassification: [
-    {
-      EtimClassCode: 'EC000042',
-      EtimFeatures: [{ EtimFeatureCode: 'EF000008', EtimValueNumeric: 230 }],
-      ...classification,
-    },
-  ],
-  TradeItem: [{ ItemIdentification: { SupplierItemNumber: sku }, Ordering: { OrderUnit: 'C62' } }],
-});
-
-const file = (products: unknown[]) =>
-  JSON.stringify({
-    SchemaVersion: '2.0',
-    CatalogueId: 'CV-2026',
-    CatalogueType: 'FULL',
-    CatalogueValidityStart: '2026-01-01',
-    Language: ['de-DE'],
-    CurrencyCode: 'EUR',
-    Supplier: [{ SupplierName: 'Class Supplier', Product: products }],
-  });
 
 const FILE = file([
   product('CV-1', { EtimReleaseVersion: '9.0', EtimClassVersion: 3 }),

@@ -50,6 +50,8 @@ export function extrasOf(companyId: string, i: number, master: ProductNode, mast
         baseValue: null,
         baseUnit: null,
         baseFactor: null,
+        flags: null,
+        formula: null,
       };
     }),
   );

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { unauthorized } from '../kernel/app-error';
-import { cellPrimaryOf } from '../http/cell';
+import { cellPrimaryOf, prepareScopeSetAfter } from '../http/cell';
 import { clientIp, rateLimit } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
@@ -57,7 +57,6 @@ import {
 import { createRole, deleteRole, listRoles, ROLE_IN_USE, ROLE_NAME_CONFLICT, updateRole } from './custom-roles';
 import { listMemberChanges } from './member-audit';
 import { OWN_ROLE, setMemberRole } from './member-roles';
-import { prepareScopeSet } from '../db/scope-counts';
 import { DEACTIVATE_CONFLICT, deactivateMember, REACTIVATE_CONFLICT, reactivateMember } from './member-status';
 import { providerSignOutUrl } from './sso/sso-sign-out';
 import { checkOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './session-auth';
@@ -217,14 +216,9 @@ export const accountRoutes = new Hono<AppEnv>()
       const input = c.req.valid('json');
       const answer = await setMemberRole(c.var.dbSession.primary(), c.var.caller, input, catalogDb);
       // The member's scoped counts read kept counters; their scope set is counted now, in the
-      // background, rather than in the member's first request (docs/teams.md "Counts").
-      const categoryIds = input.categoryIds ?? [];
-      if (categoryIds.length > 0)
-        c.executionCtx.waitUntil(
-          prepareScopeSet(catalogDb, c.var.caller.companyId, categoryIds).catch((err: unknown) =>
-            console.error(JSON.stringify({ event: 'scope_set_prepare_failed', detail: String(err) })),
-          ),
-        );
+      // background, rather than in the member's first request (docs/teams.md "Counts"); a scope
+      // taken away drops the set no membership names any more.
+      if (input.categoryIds !== undefined) prepareScopeSetAfter(c, c.var.caller.companyId, input.userId);
       return c.json(answer);
     },
   )
@@ -374,6 +368,7 @@ export const accountRoutes = new Hono<AppEnv>()
     rateLimit('signIn', { failuresOnly: true }),
     async (c) => {
       const result = await acceptInvitation(c.var.dbSession.primary(), c.req.valid('json'), clientIp(c.req.raw));
+      prepareScopeSetAfter(c, result.companyId, result.userId);
       setSessionCookie(c, result.token, result.expiresAt);
       return c.json({ userId: result.userId, expiresAt: result.expiresAt });
     },
@@ -409,7 +404,11 @@ export const accountRoutes = new Hono<AppEnv>()
       conflict: REACTIVATE_CONFLICT,
     }),
     validate('json', MemberStatusDto),
-    async (c) => c.json(await reactivateMember(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'))),
+    async (c) => {
+      const result = await reactivateMember(c.var.dbSession.primary(), c.var.caller, c.req.valid('json'));
+      prepareScopeSetAfter(c, c.var.caller.companyId, result.userId);
+      return c.json(result);
+    },
   );
 
 /**

@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../env';
+import { prepareScopeSetAfter } from '../http/cell';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
 import { checkOrigin, requireSession, setSessionCookie } from './session-auth';
@@ -64,6 +65,8 @@ export const ssoRoutes = new Hono<AppEnv>()
         { state: c.req.query('state'), code: c.req.query('code'), error: c.req.query('error'), browserKey },
         originOf(c),
       );
+      // an invitation consumed at a first sign-in may have given category scopes (docs/teams.md)
+      prepareScopeSetAfter(c, session.companyId, session.userId);
       setSessionCookie(c, session.token, session.expiresAt);
       return c.redirect('/', 303);
     } catch (err) {

@@ -1,7 +1,9 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
+import { afterAnswer } from '../http/background';
 import { validate } from '../http/validate';
+import { recountStaleSets } from '../db/scope-counts';
 import { describeOperation } from '../openapi/describe-operation';
 import {
   addCategory,
@@ -32,6 +34,14 @@ const CategoryTreeNode: z.ZodType = z
   .lazy(() => CategoryListItem.extend({ children: z.array(CategoryTreeNode) }))
   .meta({ id: 'CategoryTreeNode' });
 
+/**
+ * After a move's answer: the scope sets with a root above the category's old or new place,
+ * which the move marked out of date, are counted again (docs/teams.md "Counts"); a count asked
+ * for before that counts its set itself.
+ */
+const recountAfterMove = (c: Context<AppEnv>) =>
+  afterAnswer(c, 'scope_set_recount_failed', () => recountStaleSets(c.var.db, c.var.caller.companyId));
+
 /** `/api/Catalog/*` for the category tree. */
 export const categoryRoutes = new Hono<AppEnv>()
   .post(
@@ -44,13 +54,22 @@ export const categoryRoutes = new Hono<AppEnv>()
     '/UpdateCategory',
     doc('Update a category (categoryId required)', CategoryOut),
     validate('json', CategoryDto),
-    async (c) => c.json(await updateCategory(c.var.db, c.var.caller, c.req.valid('json'), c.env.JOB_QUEUE)),
+    async (c) => {
+      const input = c.req.valid('json');
+      const answer = await updateCategory(c.var.db, c.var.caller, input, c.env.JOB_QUEUE);
+      if (input.parentId !== undefined) recountAfterMove(c);
+      return c.json(answer);
+    },
   )
   .post(
     '/MoveCategory',
     doc('Move a category below another parent (or to the top level with parentId null)', CategoryOut),
     validate('json', MoveCategoryDto),
-    async (c) => c.json(await moveCategory(c.var.db, c.var.caller, c.req.valid('json'), {}, {}, c.env.JOB_QUEUE)),
+    async (c) => {
+      const answer = await moveCategory(c.var.db, c.var.caller, c.req.valid('json'), {}, {}, c.env.JOB_QUEUE);
+      recountAfterMove(c);
+      return c.json(answer);
+    },
   )
   .post(
     '/DeleteCategory',

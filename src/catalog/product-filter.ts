@@ -8,6 +8,7 @@ import { RELEASE_NAME } from '../kernel/release-name';
 import { int, languageNumber, SPAN } from './search-scope';
 import type { Caller } from '../kernel/caller';
 import { catalogProductScopeSql, scopeSubtreeSql } from '../db/product-scope';
+import { keptScopeMastersSql } from '../db/scope-counts';
 import { completenessConditions, completenessDrivers } from './product-filter-completeness';
 
 /**
@@ -129,6 +130,8 @@ export function walkedCategory(tenant: Caller, catalogId: string, filter: Produc
 /** A condition of a filter as the ids of the master products it admits (`SELECT ... AS mid`). */
 export interface FilterDriver {
   ids: SQL;
+  /** How many products `ids` names when that is known without reading them (a scalar subquery; NULL: count them). */
+  size?: SQL;
   /** Read through an index (cheap to count), or by a scan of its table (counted only when no indexed one drives). */
   scan: boolean;
   /** For a scanned condition: a cheap statement that is 0 when it admits no product at all (then nothing is scanned). */
@@ -172,10 +175,14 @@ export function filterDrivers(tenant: Caller, catalogId: string, filter: Product
   const memberScope = tenant.productScope;
   if (memberScope && !memberScope.catalogIds.includes(catalogId))
     // A member's category subtrees name their products through the placements' index, as a
-    // category filter does: a small subtree drives the list (product-list.ts, `drivenIds`).
-    indexed(
-      sql`SELECT DISTINCT product_id AS mid FROM product_categories WHERE category_id IN (${scopeSubtreeSql(memberScope, tenant.companyId)})`,
-    );
+    // category filter does: a small subtree drives the list (product-list.ts, `drivenIds`). How
+    // many they are, the scope set's kept counters say (docs/teams.md "Counts"), so a large
+    // subtree is not counted up to the drive limit on every list.
+    drivers.push({
+      ids: sql`SELECT DISTINCT product_id AS mid FROM product_categories WHERE category_id IN (${scopeSubtreeSql(memberScope, tenant.companyId)})`,
+      size: keptScopeMastersSql(tenant.companyId, memberScope),
+      scan: false,
+    });
   const masters = sql`SELECT id AS mid FROM products WHERE catalog_id = ${catalogId} AND company_id = ${tenant.companyId}`;
   if (filter.status && filter.status !== 'active')
     indexed(sql`${masters} AND status = ${filter.status} AND parent_id IS NULL AND status <> 'active'`);

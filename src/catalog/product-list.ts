@@ -299,12 +299,18 @@ interface Driven {
   covers?: FilterDriver['covers'];
 }
 
-/** Of these drivers, the one naming the fewest products if that is at most `limit` (each counted up to limit + 1). */
+/**
+ * Of these drivers, the one naming the fewest products if that is at most `limit` (each counted
+ * up to limit + 1, unless its size is known: FilterDriver.size).
+ */
 async function fewestIds(db: Database, drivers: FilterDriver[], limit: number): Promise<Driven | null> {
   const cap = limit + 1;
   const [counts] = await db.all<Record<string, number>>(
     sql`SELECT ${sql.join(
-      drivers.map((d, i) => sql`(SELECT count(*) FROM (${d.ids} LIMIT ${cap})) AS ${sql.raw(`c${i}`)}`),
+      drivers.map((d, i) => {
+        const counted = sql`(SELECT count(*) FROM (${d.ids} LIMIT ${cap}))`;
+        return sql`${d.size ? sql`coalesce(${d.size}, ${counted})` : counted} AS ${sql.raw(`c${i}`)}`;
+      }),
       sql`, `,
     )}`,
   );

@@ -10,6 +10,7 @@ import {
   classificationLinks,
 } from '../db/schema';
 import { notFound } from '../kernel/app-error';
+import type { ClassVersion } from '../model/class-version';
 import type { ProductAggregate } from '../model/product-aggregate';
 import {
   checkDepartment,
@@ -40,7 +41,13 @@ export interface ClassificationContext {
   element: LoadedElement;
   link: typeof classificationLinks.$inferSelect | undefined;
   current: {
-    classes: { group: string; system: string; code: string; release: string | null; unverified: boolean }[];
+    classes: (ClassVersion & {
+      group: string;
+      system: string;
+      code: string;
+      release: string | null;
+      unverified: boolean;
+    })[];
     features: { group: string; code: string; value: string; unit: string | null; unverified: boolean }[];
   };
   refs: ClassificationRefs;
@@ -90,6 +97,8 @@ export async function loadClassificationContext(
         code: classificationLinkClasses.code,
         release: classificationLinkClasses.release,
         unverified: classificationLinkClasses.unverified,
+        classVersion: classificationLinkClasses.classVersion,
+        dynamicReleaseDate: classificationLinkClasses.dynamicReleaseDate,
       })
       .from(classificationLinkClasses)
       .where(eq(classificationLinkClasses.linkId, linkId)),

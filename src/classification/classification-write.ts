@@ -15,6 +15,7 @@ import { linkKey } from './link-key';
 import { compareBinary } from '../kernel/compare-binary';
 import type { Caller } from '../kernel/caller';
 import { checkReleaseClass, parseReleaseValue, releaseFeature } from './release-check';
+import { type ClassVersion, keptVersion, versionOut, versionSnapshot } from '../model/class-version';
 
 export interface ResolvedClass {
   group: ClassificationGroup;
@@ -24,6 +25,9 @@ export interface ResolvedClass {
   release: string | null;
   /** Kept verbatim: no reference data confirms it (a tolerant import; the verification job). */
   unverified?: boolean;
+  /** ETIM's class version and DYNAMIC release date (model/class-version.ts); null or absent: none. */
+  classVersion?: number | null;
+  dynamicReleaseDate?: string | null;
 }
 
 export interface ResolvedFeature {
@@ -43,7 +47,13 @@ export interface ResolvedFeature {
 export function resolveClasses(
   refs: ClassificationRefs,
   bitmask: number,
-  classes: { group: ClassificationGroup; code: string; system?: string; release?: string | null }[],
+  classes: ({
+    group: ClassificationGroup;
+    code: string;
+    system?: string;
+    release?: string | null;
+  } & Partial<ClassVersion>)[],
+  current: ClassificationContext['current']['classes'] = [],
 ): ResolvedClass[] {
   const groups = classes.map((c) => c.group);
   if (new Set(groups).size !== groups.length) throw badRequest('classes: at most one class per classification group');
@@ -53,7 +63,7 @@ export function resolveClasses(
       `classificationGroups: bitmask ${bitmask} does not match the groups of the classes given (${mask})`,
     );
   }
-  return classes.map((c) => {
+  const resolved = classes.map((c): ResolvedClass => {
     if (c.release) {
       checkReleaseClass(refs.release, c.group, { code: c.code, release: c.release, system: c.system });
       return { group: c.group, system: c.release, code: c.code, release: c.release };
@@ -64,6 +74,7 @@ export function resolveClasses(
       throw badRequest(`classes: ${c.code} belongs to ${ref.system}, not ${c.system}`);
     return { group: c.group, system: ref.system, code: ref.code, release: null };
   });
+  return resolved.map((r, i) => ({ ...r, ...keptVersion(classes[i]!, r, current) }));
 }
 
 /** Whether `featureCode` is a feature of class `c` in the class's release or the sample. */
@@ -104,13 +115,14 @@ export function resolveFeatures(
 function classificationSnapshot(
   name: string,
   groups: number,
-  classes: { group: string; code: string; release?: string | null }[],
+  classes: ({ group: string; code: string; release?: string | null } & Partial<ClassVersion>)[],
   features: { group: string; code: string; value: string }[],
 ): Snapshot {
   const snapshot: Snapshot = { 'classification.name': name, 'classification.groups': groups };
   for (const c of classes) {
     snapshot[`classification.class.${c.group}`] = c.code;
     if (c.release) snapshot[`classification.release.${c.group}`] = c.release;
+    versionSnapshot(snapshot, c);
   }
   for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
   return snapshot;
@@ -211,7 +223,7 @@ export async function classificationWriteStatements(
         linkId,
         name: next.name,
         classificationGroups: next.groups,
-        classes: next.classes.map(({ group, system, code }) => ({ group, system, code })),
+        classes: next.classes.map((c) => ({ group: c.group, system: c.system, code: c.code, ...versionOut(c) })),
         features: next.features.map(({ group, code, value, unit }) => ({ group, code, value, unit })),
       };
     });
@@ -222,8 +234,24 @@ export async function classificationWriteStatements(
 }
 
 /** One class or feature value as a comparable text, with everything its row stores. */
-const classKey = (c: { group: string; system: string; code: string; release?: string | null; unverified?: boolean }) =>
-  JSON.stringify([c.group, c.system, c.code, c.release ?? null, c.unverified ?? false]);
+const classKey = (
+  c: {
+    group: string;
+    system: string;
+    code: string;
+    release?: string | null;
+    unverified?: boolean;
+  } & Partial<ClassVersion>,
+) =>
+  JSON.stringify([
+    c.group,
+    c.system,
+    c.code,
+    c.release ?? null,
+    c.unverified ?? false,
+    c.classVersion ?? null,
+    c.dynamicReleaseDate ?? null,
+  ]);
 const featureKey = (f: { group: string; code: string; value: string; unit: string | null; unverified?: boolean }) =>
   JSON.stringify([f.group, f.code, f.value, f.unit, f.unverified ?? false]);
 const sameSet = (a: string[], b: string[]) =>
@@ -263,7 +291,14 @@ function classificationOut(refs: ClassificationRefs, linkId: string, elementId: 
     elementId,
     classificationGroups: next.groups,
     classes: next.classes
-      .map((c) => ({ group: c.group, system: c.system, code: c.code, release: c.release, name: className(c) }))
+      .map((c) => ({
+        group: c.group,
+        system: c.system,
+        code: c.code,
+        release: c.release,
+        name: className(c),
+        ...versionOut(c),
+      }))
       .sort((a, b) => compareBinary(a.group, b.group)),
     features: next.features
       .map((f) => ({ group: f.group, code: f.code, name: featureName(f), value: f.value, unit: f.unit }))

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 import { RELEASE_NAME, RELEASE_NAME_RULE } from '../kernel/release-name';
+import { classVersionFields } from '../model/class-version';
 
 export const GroupCode = z.enum(CLASSIFICATION_GROUPS);
 
@@ -25,6 +26,8 @@ export const ClassRef = z.strictObject({
   release: z.string().regex(RELEASE_NAME, RELEASE_NAME_RULE).nullable().optional(),
   /** The class name of the reference release. */
   name: readOnly(z.string().max(1000).nullable()),
+  /** Optional (issue 32): what an ETIM xChange file said it classified against; kept while the class stays. */
+  ...classVersionFields,
 });
 
 export const FeatureValueInput = z.strictObject({
@@ -74,6 +77,9 @@ export const ClassificationOut = z.object({
       /** The loaded release the class is from (ETIM-9.0); null: the sample reference data. */
       release: z.string().nullable(),
       name: z.string(),
+      /** Only when set: the ETIM class version / DYNAMIC release date the class was classified against. */
+      classVersion: z.number().int().optional(),
+      dynamicReleaseDate: z.string().optional(),
     }),
   ),
   features: z.array(

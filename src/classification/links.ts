@@ -1,3 +1,4 @@
+import { versionOut } from '../model/class-version';
 import { assertMayEditClassifications } from './ai-switch';
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -46,6 +47,8 @@ export async function getClassification(db: Database, tenant: Caller, linkId: st
       system: classificationLinkClasses.system,
       code: classificationLinkClasses.code,
       release: classificationLinkClasses.release,
+      classVersion: classificationLinkClasses.classVersion,
+      dynamicReleaseDate: classificationLinkClasses.dynamicReleaseDate,
       // A class kept unverified by an import is not in the reference data: its code stands for its name.
       name: sql<string>`coalesce(${releaseNameOf('C', sql`${classificationLinkClasses.release}`, sql`${classificationLinkClasses.code}`)},
         ${classificationClasses.name}, ${classificationLinkClasses.code})`,
@@ -85,7 +88,10 @@ export async function getClassification(db: Database, tenant: Caller, linkId: st
     name: link.name,
     elementId: link.elementId,
     classificationGroups: link.classificationGroups,
-    classes,
+    classes: classes.map(({ classVersion, dynamicReleaseDate, ...c }) => ({
+      ...c,
+      ...versionOut({ classVersion, dynamicReleaseDate }),
+    })),
     features,
   };
 }
@@ -169,6 +175,7 @@ export function planUpdate(ctx: ClassificationContext, input: Omit<UpdateClassif
     bitmask,
     input.classes ??
       ctx.current.classes.map(({ group, code, release }) => ({ group: group as ClassificationGroup, code, release })),
+    ctx.current.classes,
   );
   let features: ResolvedFeature[];
   if (input.features) {

@@ -6,7 +6,7 @@ import { badRequest } from '../kernel/app-error';
 import { CLASSIFICATION_GROUPS } from '../kernel/classification-groups';
 import type { Caller } from '../kernel/caller';
 import { MEDIA_PURPOSES } from '../media/media';
-import { PRICE_TYPE } from '../model/price-list';
+import { PRICE_TYPE } from '../model/price-type';
 import { checkRelease, QUALITY_RULES, resolveQuality } from './quality-rules';
 
 /**

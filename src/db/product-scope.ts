@@ -35,13 +35,17 @@ export function scopeSubtreeSql(scope: ProductScope, companyId: string): SQL {
  * looked up in the subtree's list. The `+` keeps SQLite from seeking the primary key once per
  * category of the subtree instead (111 seeks per product for a top-level category of the 1M
  * bench catalog: a scoped list page walking 900 masters took 24 ms of CPU, 1 ms with it; see
- * docs/benchmarks.md "Scoped editor"). A variant is in scope with its master: pass the master's
- * id (`coalesce(parent_id, id)`).
+ * docs/benchmarks.md "Scoped editor"). The `LIMIT 1` keeps the EXISTS a subquery, judged in
+ * the order of the WHERE it stands in: without it SQLite (as D1 runs it) turned it into a join
+ * of `ps`, which runs after every subquery condition of the product, so a search's checks (one
+ * FTS seek per product or document) ran on every product a list walked, ten times those it
+ * keeps for a 10 % scope (docs/teams.md, "What remains": the scoped variant-only word). A variant
+ * is in scope with its master: pass the master's id (`coalesce(parent_id, id)`).
  */
 export function productScopeSql(scope: ProductScope, companyId: string, catalogId: SQL, masterId: SQL): SQL {
   const placed = scope.categoryIds.length
     ? sql`EXISTS (SELECT 1 FROM product_categories ps WHERE ps.product_id = ${masterId}
-        AND +ps.category_id IN (${scopeSubtreeSql(scope, companyId)}))`
+        AND +ps.category_id IN (${scopeSubtreeSql(scope, companyId)}) LIMIT 1)`
     : sql`0`;
   return scope.catalogIds.length ? sql`(${catalogId} IN ${jsonIds(scope.catalogIds)} OR ${placed})` : placed;
 }

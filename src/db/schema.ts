@@ -545,6 +545,10 @@ export const productPrices = sqliteTable(
     baseValue: text('base_value'),
     baseUnit: text('base_unit'),
     baseFactor: text('base_factor'),
+    /** PRICE_FLAG (migration 0086): JSON text `{"incl_freight":true}`; NULL = none. */
+    flags: text('flags'),
+    /** PRICE_FORMULA (migration 0086): JSON text `{"id":"F1","parameters":[...]}`; NULL = an amount or none. */
+    formula: text('formula'),
   },
   (t) => [primaryKey({ columns: [t.productId, t.position] })],
 );

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from './client';
 import type { Caller, ProductScope } from '../kernel/caller';
 import { scopeSubtreeSql } from './product-scope';
@@ -29,29 +29,55 @@ function scopeSetKey(scope: ProductScope): string {
 /**
  * The id of the scope set of `scope`'s categories, made (and counted, trigger
  * `scope_sets_rebuild`) on the first count of a new set: that one count costs what the scope's
- * products cost to read; every later one reads the kept counters. Each step may be repeated
- * (a first count interrupted, or two at once): the set is counted once, by the step that finds
- * it not built, with every root inserted before it.
+ * products cost to read; every later one reads the kept counters. A set a category move marked
+ * out of date (`stale = 3`, migration 0087) and not yet counted again in the move's background
+ * is counted here first, so a count read is always exact. Each step may be repeated (a first
+ * count interrupted, or two at once): the set is counted by the step that finds it not built or
+ * out of date, with every root inserted before it.
  */
 async function scopeSetId(db: Database, companyId: string, scope: ProductScope): Promise<number> {
   const key = scopeSetKey(scope);
-  const find = () =>
-    db.all<{ id: number }>(
-      sql`SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key} AND built = 1`,
-    );
-  const [found] = await find();
-  if (found) return found.id;
-  await dropUnusedSets(db, companyId, key);
+  const [found] = await db.all<{ id: number; kept: number }>(
+    sql`SELECT id, built = 1 AND stale = 0 AS kept FROM scope_sets WHERE company_id = ${companyId} AND key = ${key}`,
+  );
+  if (found?.kept) return found.id;
   const setOf = sql`(SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key})`;
   await db.run(sql`INSERT INTO scope_sets (company_id, key) VALUES (${companyId}, ${key}) ON CONFLICT DO NOTHING`);
   // a root of another company (or deleted since) covers nothing, as in scopeSubtreeSql
   await db.run(sql`INSERT OR IGNORE INTO scope_set_roots (set_id, category_id)
     SELECT ${setOf}, id FROM categories
     WHERE company_id = ${companyId} AND id IN (SELECT value FROM json_each(${JSON.stringify(scope.categoryIds)}))`);
-  await db.run(sql`UPDATE scope_sets SET stale = 1 WHERE id = ${setOf} AND built = 0`);
-  const [made] = await find();
+  await db.run(sql`UPDATE scope_sets SET stale = 1 WHERE id = ${setOf} AND (built = 0 OR stale <> 0)`);
+  const [made] = await db.all<{ id: number }>(
+    sql`SELECT id FROM scope_sets WHERE company_id = ${companyId} AND key = ${key} AND built = 1`,
+  );
   if (!made) throw new Error('scope set not built');
   return made.id;
+}
+
+/**
+ * Counts again the company's scope sets a category move marked out of date (`stale = 3`,
+ * migration 0087), one statement per set: the move's route runs it after its answer
+ * (`waitUntil`), so the recount is not part of the move's request. A set a member's count
+ * reached first is counted already (its update then changes nothing); lost, the next count of
+ * each set does it.
+ */
+export async function recountStaleSets(db: Database, companyId: string): Promise<void> {
+  const stale = await db.all<{ id: number }>(
+    sql`SELECT id FROM scope_sets WHERE company_id = ${companyId} AND stale = 3`,
+  );
+  for (const { id } of stale) await db.run(sql`UPDATE scope_sets SET stale = 1 WHERE id = ${id} AND stale = 3`);
+}
+
+/**
+ * How many masters (of every catalog) the kept counters hold for `scope`'s set, as a scalar
+ * subquery of primary-key reads: NULL while the set is not made or its counts are being made
+ * again (`stale`), when a caller must count for itself. The product list's count of a scope
+ * that might drive it (product-list.ts `fewestIds`) reads it instead of counting placements.
+ */
+export function keptScopeMastersSql(companyId: string, scope: ProductScope): SQL {
+  return sql`(SELECT sum(c.masters) FROM scope_sets s JOIN scope_set_counts c ON c.set_id = s.id
+    WHERE s.company_id = ${companyId} AND s.key = ${scopeSetKey(scope)} AND s.built = 1 AND s.stale = 0)`;
 }
 
 /**
@@ -65,18 +91,39 @@ export async function prepareScopeSet(db: Database, companyId: string, categoryI
 }
 
 /**
+ * `prepareScopeSet` for a member's category scope as stored now (read from `directory`, where
+ * memberships live; the set is made in `catalogDb`, the company's cell): what runs after every
+ * answer that gave a membership category scopes (an invitation accepted, a first single sign-on
+ * consuming one, a reactivation, SetMemberRole). A member without one costs this one read.
+ */
+export async function prepareMemberScopeSet(
+  directory: Database,
+  catalogDb: Database,
+  companyId: string,
+  userId: string,
+): Promise<void> {
+  const rows = await directory.all<{ value: string }>(sql`SELECT value FROM membership_scopes
+    WHERE company_id = ${companyId} AND user_id = ${userId} AND kind = 'category'`);
+  const categoryIds = rows.map((r) => r.value);
+  await dropUnusedSets(directory, catalogDb, companyId, scopeSetKey({ catalogIds: [], categoryIds }));
+  await prepareScopeSet(catalogDb, companyId, categoryIds);
+}
+
+/**
  * Deletes the company's sets that no membership's category scope names any more (and their
  * counters, by the foreign keys), so a scope changed or a member gone stops costing every write
- * below its roots. Run when a new set is made: that is when scopes have changed. A set deleted
- * while a member still needs it (a scope read before a change) is made again by the next count.
+ * below its roots. Run after every answer that gave a membership category scopes
+ * (`prepareMemberScopeSet`), with the memberships read from the directory, where they live: a
+ * count, which sees only the company's cell, drops nothing. A set deleted while a member still
+ * needs it (a scope read before a change) is made again by the next count.
  */
-async function dropUnusedSets(db: Database, companyId: string, keep: string) {
-  const rows = await db.all<{ userId: string; categoryId: string }>(sql`
+async function dropUnusedSets(directory: Database, catalogDb: Database, companyId: string, keep: string) {
+  const rows = await directory.all<{ userId: string; categoryId: string }>(sql`
     SELECT user_id AS userId, value AS categoryId FROM membership_scopes WHERE company_id = ${companyId} AND kind = 'category'`);
   const byMember = new Map<string, string[]>();
   for (const { userId, categoryId } of rows) byMember.set(userId, [...(byMember.get(userId) ?? []), categoryId]);
   const keys = [keep, ...[...byMember.values()].map((categoryIds) => scopeSetKey({ catalogIds: [], categoryIds }))];
-  await db.run(sql`DELETE FROM scope_sets WHERE company_id = ${companyId}
+  await catalogDb.run(sql`DELETE FROM scope_sets WHERE company_id = ${companyId}
     AND key NOT IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`);
 }
 

@@ -1,3 +1,4 @@
+import { versionOfSnapshot } from '../model/class-version';
 import { dbNow } from '../kernel/clock';
 import { linkKey } from '../classification/link-key';
 import { deleteStatements, insertStatements, resolveStatements } from '../catalog/references/reference-statements';
@@ -287,9 +288,13 @@ async function classificationStatements(
         where: and(eq(classificationClasses.group, group), eq(classificationClasses.code, String(value))),
       });
       statements.push(
-        db
-          .insert(classificationLinkClasses)
-          .values({ linkId: key, group, system: ref?.system ?? group, code: String(value) }),
+        db.insert(classificationLinkClasses).values({
+          linkId: key,
+          group,
+          system: ref?.system ?? group,
+          code: String(value),
+          ...versionOfSnapshot(target, group),
+        }),
       );
     } else if (parts[1] === 'feature') {
       const group = parts[2] as ClassificationGroup;

@@ -1,8 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { HOME_CELL, MOVE_RETRY_AFTER_SECONDS, openCellSession, placementOf } from '../db/cells';
+import { prepareMemberScopeSet } from '../db/scope-counts';
 import { BOOKMARK_HEADER } from '../db/session';
 import type { AppEnv } from '../env';
 import { AppError } from '../kernel/app-error';
+import { afterAnswer } from './background';
 
 /**
  * Routes the request to its caller's cell (docs/scaling.md section 5), once the caller is known:
@@ -40,4 +42,18 @@ export async function cellPrimaryOf<E extends AppEnv>(c: Context<E>, companyId: 
   const placement = await placementOf(c.env, companyId);
   if (placement.cell === HOME_CELL) return c.var.dbSession.primary();
   return openCellSession(c.env, placement.cell).primary();
+}
+
+/**
+ * After the answer (`waitUntil`): the scope set of the member's category scope as stored now is
+ * made and counted (docs/teams.md "Counts"), so the member's first count reads kept counters
+ * instead of counting their products in that request. Called by every route that gives a
+ * membership category scopes: SetMemberRole, AcceptInvitation, the single sign-on callback (an
+ * invitation consumed at a first sign-in) and ReactivateMember. Lost or failed, the member's
+ * first count makes the set, as it would have without this.
+ */
+export function prepareScopeSetAfter<E extends AppEnv>(c: Context<E>, companyId: string, userId: string): void {
+  afterAnswer(c, 'scope_set_prepare_failed', async () =>
+    prepareMemberScopeSet(c.var.dbSession.primary(), await cellPrimaryOf(c, companyId), companyId, userId),
+  );
 }

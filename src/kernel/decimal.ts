@@ -29,13 +29,25 @@ export const DECIMAL_RULE =
 export const STORED_DECIMAL = /^\d{1,12}(?:\.\d{1,20})?$/;
 
 /**
+ * A price's amount (issue 32): DECIMAL or a negative one (`-5.00`, a credit or deposit refund, as
+ * suppliers' files write them; BMEcat's dtNUMBER is xsd:decimal, signed, in every pinned XSD).
+ * Only a price list's amount takes a sign; `price`, tax, factor, tier and base stay non-negative.
+ */
+export const SIGNED_DECIMAL = /^[+-]?(?:\d{1,12}(?:[.,]\d{0,20})?|[.,]\d{1,20})$/;
+
+/** Whether a stored amount is below zero (a credit); `-0` is not. */
+export const isNegative = (text: string): boolean => text.startsWith('-') && /[1-9]/.test(text);
+
+/**
  * The stored form of a text that matched DECIMAL: the separator a dot, `+` dropped, `.5` as
  * `0.5` and `12.` as `12`. Digits are never added or removed, so an amount written as `12.50`
  * stays `12.50` (its fingerprint with it) and `21.15701` stays `21.15701`.
  */
 export function normaliseDecimal(text: string): string {
   const t = text.replace(',', '.').replace(/^\+/, '');
-  return (t.startsWith('.') ? `0${t}` : t).replace(/\.$/, '');
+  const sign = t.startsWith('-') ? '-' : '';
+  const digits = sign ? t.slice(1) : t;
+  return `${sign}${digits.startsWith('.') ? `0${digits}` : digits}`.replace(/\.$/, '');
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCY_CODE, DECIMAL, DECIMAL_RULE, normaliseDecimal } from '../kernel/code-rules';
+import { isNegative, SIGNED_DECIMAL } from '../kernel/decimal';
 import {
   baseOut,
   type PriceBaseOut,
@@ -9,6 +10,9 @@ import {
   storedBase,
   type UpsertPriceBase,
 } from './price-base';
+import { flagsOut, type PriceFlags, PriceFlagsDto, storedFlags } from './price-flags';
+import { formulaOut, type PriceFormula, PriceFormulaDto, storedFormula } from './price-formula';
+import { isOnRequest, PRICE_TYPE } from './price-type';
 
 /**
  * A product's price list (docs/data-model.md "Prices"): every PRODUCT_PRICE of every
@@ -25,21 +29,6 @@ import {
  * `amount` NULL means "no amount", and readers give it `amount: null`.
  */
 
-/**
- * BMEcat's price types (1.2 and 2005 share them). `udp_*` is a user-defined type: BMEcat's
- * pattern is `udp_\w{1,16}`, and XSD's `\w` is any letter or digit (`udp_Stückpreis`), so
- * letters of every script are kept; an underscore, which XSD's `\w` does not take but files
- * write (`udp_net_list_2`), is kept too, and so are up to 32 characters after `udp_` (the XSD's 16
- * are the exports' concern: they write such a type without underscores and cut to 16,
- * reported, price-blocks.ts), so a supplier's own type never costs its price.
- */
-export const PRICE_TYPE =
-  /^(net_list|gros_list|net_customer|nrp|net_customer_exp|on_request|udp_[\p{L}\p{N}_]{1,32})$/u;
-const ON_REQUEST = new Set(['on_request', 'udp_onrequest']);
-
-/** Whether a price type is a price on request (its amount may be absent). */
-export const isOnRequest = (type: string): boolean => ON_REQUEST.has(type);
-
 const decimal = (field: string) =>
   z.string().trim().regex(DECIMAL, `${field} must be ${DECIMAL_RULE}`).transform(normaliseDecimal);
 const date = (field: string) => z.iso.date(`${field} must be a date such as 2026-01-31`);
@@ -50,8 +39,19 @@ export const PriceDto = z
     type: z
       .string()
       .regex(PRICE_TYPE, 'type must be net_list, gros_list, net_customer, nrp, net_customer_exp, on_request or udp_*'),
-    /** Required, except on a price on request (`on_request`, `udp_onrequest`), where absent or null = no amount. */
-    amount: decimal('amount').nullish(),
+    /**
+     * Required, except on a price on request (`on_request`, `udp_onrequest`), where absent or null =
+     * no amount. May be negative (a credit, `-5.00`); such a price is never the default row.
+     */
+    amount: z
+      .string()
+      .trim()
+      .regex(
+        SIGNED_DECIMAL,
+        `amount must be ${DECIMAL_RULE.replace('a non-negative', 'an')} (a credit may be negative)`,
+      )
+      .transform(normaliseDecimal)
+      .nullish(),
     currency: z.string().regex(CURRENCY_CODE, 'currency must be an ISO 4217 code such as EUR').nullish(),
     /** Tax rate as a fraction, as BMEcat's TAX: 0.19 for 19 %. */
     tax: decimal('tax')
@@ -71,13 +71,22 @@ export const PriceDto = z
     daily: z.boolean().optional(),
     /** PRICE_BASE: the amount is for `value` x `unit` ("per 100 MTR"); absent or null = per order unit. */
     base: PriceBaseDto.nullish(),
+    /** PRICE_FLAG: `{"incl_freight": true}`; absent or null = none (price-flags.ts). */
+    flags: PriceFlagsDto.nullish(),
+    /** PRICE_FORMULA (BMEcat 2005) in place of the amount: `{id, parameters?: [{symbol, value}]}` (price-flags.ts). */
+    formula: PriceFormulaDto.nullish(),
   })
   .refine((p) => !p.validFrom || !p.validTo || p.validFrom <= p.validTo, {
     message: 'validFrom must not be after validTo',
     path: ['validTo'],
   })
-  .refine((p) => (p.amount ?? null) !== null || isOnRequest(p.type), {
-    message: 'amount is missing (only a price on request, on_request or udp_onrequest, may have none)',
+  .refine((p) => !p.formula || (p.amount ?? null) === null, {
+    message: 'a price has an amount or a formula, not both',
+    path: ['formula'],
+  })
+  .refine((p) => (p.amount ?? null) !== null || isOnRequest(p.type) || !!p.formula, {
+    message:
+      'amount is missing (only a price on request, on_request or udp_onrequest, or one with a formula may have none)',
     path: ['amount'],
   });
 
@@ -98,6 +107,10 @@ export interface PriceOut {
   daily: boolean;
   /** PRICE_BASE, null for a price per order unit. */
   base: PriceBaseOut | null;
+  /** PRICE_FLAG (`incl_freight` ...), only on a price that has flags. */
+  flags?: PriceFlags;
+  /** PRICE_FORMULA, only on a price that has one (its amount is null). */
+  formula?: PriceFormula;
 }
 
 export const PriceOutSchema = z.object({
@@ -112,6 +125,8 @@ export const PriceOutSchema = z.object({
   validTo: z.string().nullable(),
   daily: z.boolean(),
   base: PriceBaseOutSchema.nullable(),
+  flags: z.record(z.string(), z.boolean()).optional(),
+  formula: PriceFormulaDto.optional(),
 });
 
 /** A `product_prices` row without its product id (the aggregate and the history hold these). */
@@ -127,16 +142,23 @@ export interface StoredPrice extends StoredBase {
   validFrom: string | null;
   validTo: string | null;
   daily: boolean | null;
+  /** PRICE_FLAG as JSON text (migration 0086), null for none. */
+  flags: string | null;
+  /** PRICE_FORMULA as JSON text (migration 0086), null for a price with an amount or on request. */
+  formula: string | null;
 }
 
-/** The index of the default row (whose amount is `products.price`), or -1. */
-export function defaultIndex(prices: readonly { type: string }[]): number {
-  return prices.findIndex((p) => !ON_REQUEST.has(p.type));
+/**
+ * The index of the default row (whose amount is `products.price`), or -1: the first price that is
+ * neither on request nor a credit (a negative amount is no product's price).
+ */
+export function defaultIndex(prices: readonly { type: string; amount?: string | null; formula?: unknown }[]): number {
+  return prices.findIndex((p) => !isOnRequest(p.type) && !isNegative(p.amount ?? '') && !p.formula);
 }
 
 /** Whether a stored row is the default row (its amount is `products.price`), not a price on request without amount. */
-export const isDefaultRow = (r: Pick<StoredPrice, 'type' | 'amount'>): boolean =>
-  r.amount === null && !isOnRequest(r.type);
+export const isDefaultRow = (r: Pick<StoredPrice, 'type' | 'amount'> & { formula?: string | null }): boolean =>
+  r.amount === null && !isOnRequest(r.type) && !r.formula;
 
 /** The rows to store for `prices` and the `price` the product gets (unchanged when the list has no default row). */
 export function toStored(prices: readonly Price[]): { rows: StoredPrice[]; price: string | undefined } {
@@ -153,7 +175,10 @@ export function toStored(prices: readonly Price[]): { rows: StoredPrice[]; price
     validFrom: p.validFrom ?? null,
     validTo: p.validTo ?? null,
     daily: p.daily ? true : null,
+    // The table's column order (base, then flags): lists are compared as JSON (inherited-prices.ts).
     ...storedBase(p.base),
+    flags: storedFlags(p.flags),
+    formula: storedFormula(p.formula),
   }));
   return { rows, price: at >= 0 ? (prices[at]!.amount ?? undefined) : undefined };
 }
@@ -166,7 +191,7 @@ export function priceList(rows: readonly StoredPrice[], price: string | null): P
   return [...rows]
     .sort((a, b) => a.position - b.position)
     .flatMap((r) => {
-      if (isOnRequest(r.type) && r.amount === null) return [outOf(r, null)];
+      if ((isOnRequest(r.type) || r.formula) && r.amount === null) return [outOf(r, null)];
       const amount = r.amount ?? price;
       if (amount === null || amount === '') return [];
       return [outOf(r, amount)];
@@ -175,6 +200,8 @@ export function priceList(rows: readonly StoredPrice[], price: string | null): P
 
 /** A stored row as it leaves the service; the key order is the sync record's (its fingerprint hashes it). */
 function outOf(r: StoredPrice, amount: string | null): PriceOut {
+  const flags = flagsOut(r.flags);
+  const formula = formulaOut(r.formula);
   return {
     type: r.type,
     amount,
@@ -187,27 +214,9 @@ function outOf(r: StoredPrice, amount: string | null): PriceOut {
     validTo: r.validTo,
     daily: r.daily === true,
     base: baseOut(r),
+    ...(flags ? { flags } : {}),
+    ...(formula ? { formula } : {}),
   };
-}
-
-/**
- * The list as the sync record carries it: a price per order unit has no `base` key, so the
- * records (and fingerprints) of lists without PRICE_BASE stay what they were before it existed.
- */
-export function syncPriceList(rows: readonly StoredPrice[], price: string | null) {
-  return priceList(rows, price).map(({ base, ...p }) => (base ? { ...p, base } : p));
-}
-
-/**
- * The history's form of a stored list (path `prices`): left out when empty, as absent and [] mean
- * the same. A base is part of its price's entry; a price without one has no base keys, as before
- * PRICE_BASE existed.
- */
-export function pricesSnapshot(rows: readonly StoredPrice[]) {
-  if (rows.length === 0) return undefined;
-  return rows.map(({ position: _p, baseValue, baseUnit, baseFactor, ...row }) =>
-    baseUnit ? { ...row, baseValue: baseValue ?? null, baseUnit, baseFactor: baseFactor ?? null } : { ...row },
-  );
 }
 
 /** One price of an upsert record, as a file or a client gives it (strings still to be checked). */
@@ -223,4 +232,8 @@ export interface UpsertPrice {
   validTo?: string | null;
   daily?: boolean;
   base?: UpsertPriceBase | null;
+  /** PRICE_FLAG by type; checked by the upsert (a bad flag is left out, the price kept). */
+  flags?: Record<string, unknown> | null;
+  /** PRICE_FORMULA in place of the amount (BMEcat 2005); checked by the upsert. */
+  formula?: PriceFormula | null;
 }

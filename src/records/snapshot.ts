@@ -1,3 +1,4 @@
+import { versionSnapshot } from '../model/class-version';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { blockOfRow, blocksStatement } from '../model/feature-block-rows';
 import type { Database } from '../db/client';
@@ -20,7 +21,7 @@ import {
 import { localizedPath } from '../kernel/languages';
 import { attachmentOfColumn, type MediaAttachment } from '../kernel/media-attachment';
 import { PRODUCT_DATA_FIELDS } from '../model/fields';
-import { pricesSnapshot } from '../model/price-list';
+import { pricesSnapshot } from '../model/price-records';
 import { type StoredReference, storedReference } from '../model/reference-types';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -133,7 +134,12 @@ export async function loadSnapshot(
       .from(classificationLinks)
       .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
     db
-      .select({ group: classificationLinkClasses.group, code: classificationLinkClasses.code })
+      .select({
+        group: classificationLinkClasses.group,
+        code: classificationLinkClasses.code,
+        classVersion: classificationLinkClasses.classVersion,
+        dynamicReleaseDate: classificationLinkClasses.dynamicReleaseDate,
+      })
       .from(classificationLinkClasses)
       .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkClasses.linkId))
       .where(and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId))),
@@ -187,7 +193,10 @@ export async function loadSnapshot(
   if (linkRow) {
     snapshot['classification.name'] = linkRow.name;
     snapshot['classification.groups'] = linkRow.classificationGroups;
-    for (const c of classes) snapshot[`classification.class.${c.group}`] = c.code;
+    for (const c of classes) {
+      snapshot[`classification.class.${c.group}`] = c.code;
+      versionSnapshot(snapshot, c);
+    }
     for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
   }
   for (const m of mediaRows) snapshot[`media.${m.id}`] = mediaEntry(m);

@@ -1,7 +1,7 @@
 import type { ProductAggregate, ProductNode } from '../model/product-aggregate';
 import type { MediaLink, Mappings, Product, Variant } from './protocol/wire';
 import { productSchema } from './protocol/wire';
-import { syncPriceList } from '../model/price-list';
+import { syncPriceList } from '../model/price-records';
 import { withTranslations } from '../records/sync-record';
 
 /** The attribute whose value on a product (or its master) names its tax code in the shop's /mappings. */

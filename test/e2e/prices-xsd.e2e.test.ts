@@ -59,6 +59,12 @@ const PRICES = [
   { type: 'udp_net_list_2', amount: '21.15701', currency: 'EUR' },
   { type: 'udp_Stückpreis', amount: '0.123456', currency: 'EUR' },
   { type: 'on_request', currency: 'EUR', lowerBound: '5000' },
+  // Issue 32, remainder: a credit (negative amount), a supplier's type kept as its udp_ form,
+  // PRICE_FLAGs and a PRICE_FORMULA (2005 writes both on the price; 1.2 and the ETIM profile report them).
+  { type: 'net_customer', amount: '-2.50', currency: 'EUR' },
+  { type: 'udp_Listenpreis', amount: '12.00', currency: 'EUR' },
+  { type: 'net_list', amount: '11.00', currency: 'EUR', flags: { incl_freight: true, incl_packing: false } },
+  { type: 'net_customer', currency: 'EUR', formula: { id: 'F-Kupfer', parameters: [{ symbol: 'cu', value: '8,75' }] } },
 ];
 
 describe('price lists in BMEcat exports', () => {
@@ -105,6 +111,12 @@ describe('price lists in BMEcat exports', () => {
         expect(xml, format).toContain('<PRICE_AMOUNT>21.15701</PRICE_AMOUNT>');
         expect(xml, format).toContain('price_type="udp_Stückpreis"');
       }
+      expect(xml, format).toContain('<PRICE_AMOUNT>-2.50</PRICE_AMOUNT>');
+      if (format !== 'BMEcat-ETIM') expect(xml, format).toContain('price_type="udp_Listenpreis"');
+      if (format === 'BMEcat') {
+        expect(xml).toContain('<PRICE_FLAG type="incl_freight">true</PRICE_FLAG>');
+        expect(xml).toContain('<FORMULA_IDREF>F-Kupfer</FORMULA_IDREF>');
+      } else expect(xml, format).not.toMatch(/PRICE_FLAG|PRICE_FORMULA/);
     }
   });
 });

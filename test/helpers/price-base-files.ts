@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { getPrices } from '../../src/catalog/prices/prices';
 import { products } from '../../src/db/schema';
+import { file, product } from '../fixtures/bmecat-variants';
 import { exportedFile } from './export-fixtures';
 import { asActor, db, makeCatalog, type makeSession } from './factories';
 import { importDeps, insertImportJob, putImportFile, reportRows, runImportToEnd } from './import-fixtures';
@@ -21,6 +22,13 @@ export const base = (unit: string, factor?: string, value?: string) =>
 export const price = (type: string, amount: string, more = '') =>
   `<PRODUCT_PRICE price_type="${type}"><PRICE_AMOUNT>${amount}</PRICE_AMOUNT><PRICE_CURRENCY>EUR</PRICE_CURRENCY>${more}</PRODUCT_PRICE>`;
 export const START = '<DATETIME type="valid_start_date"><DATE>2026-01-01</DATE></DATETIME>';
+
+/** A BMEcat 2005 file of the one product BASE-1 with one PRODUCT_PRICE_DETAILS holding `content`. */
+export const priceFile = (name: string, content: string) =>
+  file({
+    root: 'version="2005"',
+    records: [product('BASE-1', name, `${ORDER}<PRODUCT_PRICE_DETAILS>${content}</PRODUCT_PRICE_DETAILS>`)],
+  });
 
 export async function runImport(session: Session, xml: string, name: string, fileName?: string, strict = false) {
   const catalog = await makeCatalog(session.tenant, { name: `${name} ${crypto.randomUUID().slice(0, 6)}` });

@@ -47,6 +47,15 @@ describe('the prices table rows', () => {
     });
   });
 
+  it('send back the PRICE_FLAGs and the PRICE_FORMULA the table does not show; a typed amount replaces the formula', () => {
+    const flags = { incl_freight: true };
+    const formula = { id: 'F-Kupfer', parameters: [{ symbol: 'cu', value: '8,75' }] };
+    const row = rowOf(price({ amount: null, flags, formula }));
+    expect(priceOf(row)).toMatchObject({ amount: null, flags, formula });
+    expect(priceOf({ ...row, amount: '12.00' })).not.toHaveProperty('formula');
+    expect(priceOf(rowOf(price({})))).not.toHaveProperty('flags');
+  });
+
   it('send the cells as typed: empty ones as null, territories upper case', () => {
     const row = { ...rowOf(price({})), tax: ' ', territory: 'de, at', currency: 'eur' };
     expect(priceOf(row)).toMatchObject({ tax: null, territory: ['DE', 'AT'], currency: 'EUR' });

@@ -7,12 +7,14 @@ import {
   referenceText,
   runBarOf,
   shopProgressText,
+  subtreeRunText,
   testFailureText,
   testMessage,
   warningText,
 } from '../src/lib/sync-words';
 import { shopWarnings } from '../../src/sync/shop-warnings';
 import { defaultMapping } from '../../src/sync/protocol/target';
+import { categoryScopeNames } from '../src/lib/team';
 
 const en = translator('en');
 const de = translator('de');
@@ -176,5 +178,30 @@ describe("a run's progress against the shop", () => {
 
   it('says nothing while the run has no batch position (queued)', () => {
     expect(shopProgressText({}, en)).toBeNull();
+  });
+});
+
+describe("a scoped member's run over their subtrees", () => {
+  const names = categoryScopeNames([
+    { categoryId: 'c-lines', path: [{ name: 'Brand' }, { name: 'Lines' }] },
+    { categoryId: 'c-lamps', path: [{ name: 'Lamps' }] },
+    undefined, // a path still loading
+  ]);
+  const format = (n: number) => n.toLocaleString('de-DE');
+
+  it('names the categories it covered by their paths and the shop products it kept', () => {
+    const subtree = { categoryIds: ['c-lines', 'c-lamps'], keptInShop: 1250 };
+    expect(subtreeRunText(subtree, names, en, format)).toBe(
+      'This run covered your part of the catalog only (Brand › Lines, Lamps): 1.250 products of the shop outside it were kept and nothing was taken out of the shop. Products deleted in your part stay in the shop until a run over the whole catalog.',
+    );
+    expect(subtreeRunText(subtree, names, de, format)).toContain(
+      'Dieser Lauf umfasste nur Ihren Teil des Katalogs (Brand › Lines, Lamps): 1.250 Produkte des Shops',
+    );
+  });
+
+  it('shows a category not loaded (or deleted since) as its id', () => {
+    expect(subtreeRunText({ categoryIds: ['c-gone'], keptInShop: 0 }, names, en)).toContain(
+      'your part of the catalog only (c-gone): 0 products',
+    );
   });
 });

@@ -201,7 +201,7 @@ export async function finishSsoSignIn(db: Database, env: SsoEnv, input: Callback
       ? { ssoIdToken: await sealSessionIdToken(env, tokenHash, idToken), ssoLogoutUrl: discovery.end_session_endpoint }
       : {}),
   });
-  return { token, expiresAt, userId, role };
+  return { token, expiresAt, userId, role, companyId: settings.companyId };
 }
 
 async function exchangeCode(

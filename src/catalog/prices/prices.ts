@@ -21,7 +21,8 @@ import {
   masterSetOf,
   masterStatements,
 } from '../../records/write-context';
-import { PriceDto, priceList, pricesSnapshot, type StoredPrice, toStored } from '../../model/price-list';
+import { PriceDto, priceList, type StoredPrice, toStored } from '../../model/price-list';
+import { pricesSnapshot } from '../../model/price-records';
 
 export const MAX_PRICES = 500;
 

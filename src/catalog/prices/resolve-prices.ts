@@ -2,15 +2,30 @@ import { ItemError } from '../upsert/upsert-types';
 import type { WarnFn } from '../upsert/resolve/resolve-classification';
 import type { StoredBase } from '../../model/price-base';
 import { PriceDto, type Price, type StoredPrice, toStored, type UpsertPrice } from '../../model/price-list';
+import { PRICE_TYPE, udpPriceType } from '../../model/price-type';
+import { PriceFlagsDto } from '../../model/price-flags';
 import { resolveBase } from './resolve-price-base';
 
 const blankToNull = (v: string | null | undefined) =>
   v === undefined || v === null || v.trim() === '' ? null : v.trim();
 
 /**
+ * A price's flags (PRICE_FLAG) checked: strict, passed on for PriceDto to refuse; tolerant, flags
+ * that do not check are left out with a `price_flag` warning and the price is kept.
+ */
+function flagsOf(flags: UpsertPrice['flags'], field: string, warn?: WarnFn) {
+  if (!flags || !warn) return flags;
+  const parsed = PriceFlagsDto.safeParse(flags);
+  if (parsed.success) return parsed.data;
+  warn(`${field}.flags`, 'price_flag', `${parsed.error.issues[0]!.message}: the flags left out, the price kept`);
+  return null;
+}
+
+/**
  * The price list of an upsert record checked with SetPrices' rules (PriceDto): strict, a price
  * that breaks one rejects the record naming `prices.N.field`; tolerant (imports without
- * `strict`), it is left out with a warning and the others are kept. Returns the rows to store
+ * `strict`), it is left out with a warning and the others are kept; a type that is not BMEcat's
+ * (`Listenpreis`) is kept as its `udp_` form with a `price_type` warning (udpPriceType). Returns the rows to store
  * and the product's `price` (the default row's amount), as SetPrices writes them. A price's base
  * is checked field by field (resolve-price-base.ts): a bad base part never costs the price.
  */
@@ -21,8 +36,11 @@ export function resolvePrices(
   const prices: Price[] = [];
   const bases: StoredBase[] = [];
   raw.forEach((p, i) => {
+    const type = warn && !PRICE_TYPE.test(p.type) ? udpPriceType(p.type) : p.type;
+    if (type !== p.type)
+      warn?.(`prices.${i}.type`, 'price_type', `price type "${p.type}" is not BMEcat's: kept as ${type}`);
     const parsed = PriceDto.safeParse({
-      type: p.type,
+      type,
       amount: blankToNull(p.amount),
       currency: blankToNull(p.currency)?.toUpperCase() ?? null,
       tax: blankToNull(p.tax),
@@ -32,6 +50,8 @@ export function resolvePrices(
       validFrom: blankToNull(p.validFrom),
       validTo: blankToNull(p.validTo),
       daily: p.daily,
+      flags: flagsOf(p.flags, `prices.${i}`, warn),
+      formula: p.formula,
     });
     if (parsed.success) {
       prices.push(parsed.data);

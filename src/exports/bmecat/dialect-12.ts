@@ -39,6 +39,8 @@ const PRICES: PriceDialect = {
   onRequest: NO_PRICE_TYPE_12,
   currencies: CURRENCIES_2005,
   schemaName: 'BMEcat 1.2',
+  flags: null,
+  formula: false,
   base: null,
 };
 

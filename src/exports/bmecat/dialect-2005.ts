@@ -9,6 +9,7 @@ import { languageElements } from './localized-out';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
 import { priceBlocks, type PriceDialect } from './price-blocks';
+import { isFlagType2005 } from '../../model/price-flags';
 import { referenceElements } from './references-out';
 import { udx2005 } from './media-out';
 import { type BlockForm, FORM_2005, FORM_ONTO } from './block-form';
@@ -37,6 +38,8 @@ const PRICES: PriceDialect = {
   types: /^(gros_list|net_customer|net_customer_exp|net_list|nrp|on_request|udp_[\p{L}\p{N}]{1,16})$/u,
   currencies: CURRENCIES_2005,
   schemaName: 'BMEcat 2005',
+  flags: isFlagType2005,
+  formula: true,
   base: { at: 'price', units: UNITS_2005 },
 };
 

@@ -57,6 +57,8 @@ function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
       defaultStart: plan.snapshot.slice(0, 10),
       schemaName: 'ETIM guideline',
       base: { at: 'block', units: UNITS_ETIM },
+      flags: null,
+      formula: false,
     },
     view,
     w,
@@ -106,6 +108,21 @@ function modellingElements(view: ProductView, w: ExportWarnings): { name: string
   return xml ? [{ name: 'UDX.EDXF.PRODUCT_FEATURES_MC', xml }] : [];
 }
 
+/**
+ * UDX.EDXF.PRODUCT_ETIM_DYNAMIC with the release date of the product's ETIM class when it is of
+ * the DYNAMIC release and has one (migration 0082; model/class-version.ts): the guideline's place
+ * for it. It takes the place of one kept as verbatim UDX from a BMEcat import. The class version
+ * has no element in the guideline: only ETIM xChange writes it.
+ */
+function etimDynamicElements(view: ProductView): { name: string; xml: string }[] {
+  const date = view.blocks.find(
+    (b) => b.group === 'ETIM' && b.dynamicReleaseDate && /^ETIM[-_ ]?DYNAMIC$/i.test(b.system),
+  )?.dynamicReleaseDate;
+  if (!date) return [];
+  const name = 'UDX.EDXF.PRODUCT_ETIM_DYNAMIC';
+  return [{ name, xml: el(name, textEl('UDX.EDXF.PRODUCT_ETIM_RELEASE_DATE', date)) }];
+}
+
 function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
   const unit = orderUnit(view, UNITS_ETIM, w);
   return el(
@@ -116,7 +133,11 @@ function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string
       featureBlocks(view, w),
       orderDetails('PRODUCT_ORDER_DETAILS', unit, view),
       price(plan, view, w),
-      el('USER_DEFINED_EXTENSIONS', mime(view, w) + etimKeptUdx(view.udx, view.subject, w, modellingElements(view, w))),
+      el(
+        'USER_DEFINED_EXTENSIONS',
+        mime(view, w) +
+          etimKeptUdx(view.udx, view.subject, w, [...modellingElements(view, w), ...etimDynamicElements(view)]),
+      ),
       view.masterPid ? el('PRODUCT_REFERENCE', textEl('PROD_ID_TO', view.masterPid), { type: 'base_product' }) : '',
       ...referenceElements(view, 'PRODUCT_REFERENCE', w, ETIM_REFERENCE_TYPES),
     ],

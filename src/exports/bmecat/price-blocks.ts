@@ -1,7 +1,9 @@
-import { isOnRequest, type PriceOut } from '../../model/price-list';
+import type { PriceOut } from '../../model/price-list';
+import { isOnRequest } from '../../model/price-type';
 import type { ExportWarnings } from '../export-warnings';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
+import { flagValue } from '../../model/price-flags';
 
 /** What differs between the dialects' price lists. */
 export interface PriceDialect {
@@ -24,6 +26,13 @@ export interface PriceDialect {
    * after its prices (the ETIM guideline), or nowhere (BMEcat 1.2).
    */
   base: { at: 'price' | 'block'; units: ReadonlySet<string> } | null;
+  /**
+   * The PRICE_FLAG types the schema takes in a PRICE (BMEcat 2005), or null where a price has
+   * none (BMEcat 1.2 has PRICE_FLAG only in the HEADER, the ETIM guideline not at all).
+   */
+  flags: ((type: string) => boolean) | null;
+  /** Whether a PRICE may hold PRICE_FORMULA in place of PRICE_AMOUNT (BMEcat 2005 only). */
+  formula: boolean;
 }
 
 /**
@@ -102,13 +111,54 @@ function written(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarni
   return { type, amount };
 }
 
+/**
+ * PRICE_FORMULA of a price by formula, where the dialect has it (2005), else null: that price is
+ * left out, reported (writing an amount it does not have would invent one). The formula's
+ * definition (the file's FORMULAS) is not kept, which is reported too.
+ */
+function priceFormula(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarnings): string | null {
+  const f = p.formula!;
+  if (!d.formula) {
+    w.add(`${d.schemaName} has no PRICE_FORMULA: the ${p.type} price by formula ${f.id} left out`, view.subject);
+    return null;
+  }
+  w.add(`price formula ${f.id} written by reference: its definition (FORMULAS) is not kept`, view.subject);
+  const parameters = (f.parameters ?? []).map((x) =>
+    el('PARAMETER', [textEl('PARAMETER_SYMBOLREF', x.symbol), textEl('PARAMETER_VALUE', x.value)]),
+  );
+  return el('PRICE_FORMULA', [
+    textEl('FORMULA_IDREF', f.id),
+    parameters.length > 0 ? el('PARAMETERS', parameters) : '',
+  ]);
+}
+
+/** A price's PRICE_FLAGs (after PRICE_BASE), each the schema cannot take reported and left out. */
+function priceFlags(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarnings): string[] {
+  const flags = Object.entries(p.flags ?? {});
+  if (flags.length === 0) return [];
+  const accepts = d.flags;
+  if (!accepts) {
+    const types = flags.map(([type]) => type).join(', ');
+    w.add(
+      `${d.schemaName} has no PRICE_FLAG on a price: the flags of the ${p.type} price (${types}) left out`,
+      view.subject,
+    );
+    return [];
+  }
+  return flags.flatMap(([type, on]) => {
+    if (accepts(type)) return [textEl('PRICE_FLAG', flagValue(on), { type })];
+    w.add(`price flag ${type} is not a ${d.schemaName} PRICE_FLAG type: left out`, view.subject);
+    return [];
+  });
+}
+
 const date = (type: 'valid_start_date' | 'valid_end_date', value: string | null | undefined) =>
   value ? el('DATETIME', textEl('DATE', value), { type }) : '';
 
 /**
  * A product's whole price list as PRICE_DETAILS blocks, in the XSD's element order (DATETIME,
  * DAILY_PRICE, then each PRICE with PRICE_AMOUNT, PRICE_CURRENCY, TAX, PRICE_FACTOR,
- * LOWER_BOUND, TERRITORY, PRICE_BASE; the ETIM guideline's PRICE_BASE after the block's
+ * LOWER_BOUND, TERRITORY, PRICE_BASE, PRICE_FLAG; the ETIM guideline's PRICE_BASE after the block's
  * prices). A price whose type the schema does not accept, or a currency not in
  * its code list, is left out or written without the currency, with a warning; a block left
  * without prices is not written. Empty string when nothing can be written (the caller then
@@ -118,6 +168,8 @@ export function priceBlocks(d: PriceDialect, view: ProductView, w: ExportWarning
   return blocksOf(view.prices, d)
     .map((block) => {
       const prices = block.flatMap((p) => {
+        const formula = p.formula ? priceFormula(d, p, view, w) : '';
+        if (formula === null) return [];
         const { type, amount } = written(d, p, view, w);
         if (!d.types.test(type)) {
           w.add(`price type ${p.type} is not a ${d.schemaName} price type: that price left out`, view.subject);
@@ -135,13 +187,14 @@ export function priceBlocks(d: PriceDialect, view: ProductView, w: ExportWarning
           el(
             d.price,
             [
-              textEl('PRICE_AMOUNT', amount),
+              formula || textEl('PRICE_AMOUNT', amount),
               textEl('PRICE_CURRENCY', currency),
               textEl('TAX', p.tax),
               textEl('PRICE_FACTOR', p.factor),
               textEl('LOWER_BOUND', p.lowerBound),
               ...p.territory.map((t) => textEl('TERRITORY', t)),
               d.base?.at !== 'block' ? priceBase(d, p, view, w) : '',
+              ...priceFlags(d, p, view, w),
             ],
             { price_type: type },
           ),

@@ -8,6 +8,8 @@
 import { PRODUCT_DATA_FIELDS } from '../../model/fields';
 import { localizedPath, splitLocalizedPath } from '../../kernel/languages';
 import type { PriceOut, UpsertPrice } from '../../model/price-list';
+import { flagsCell, flagsOfCell } from '../../model/price-flags';
+import { formulaCell, formulaOfCell } from '../../model/price-formula';
 
 /**
  * Columns that are not attribute codes, in the order the export writes them; every other column
@@ -187,7 +189,9 @@ const BASE_KEYS = { baseValue: 'value', baseUnit: 'unit', baseFactor: 'factor' }
 /**
  * The `prices` cell (docs/exports.md "CSV"): prices separated by `|`, each a `;`-separated list
  * of `key=value` with the API's key names, empty values left out, territories joined by `,`,
- * `daily` written only when set, a base (PRICE_BASE) as `baseValue`, `baseUnit`, `baseFactor`.
+ * `daily` written only when set, a base (PRICE_BASE) as `baseValue`, `baseUnit`, `baseFactor`,
+ * PRICE_FLAGs as `flags=incl_freight:1,incl_packing:0`, a PRICE_FORMULA as `formula=F1` and
+ * `formulaParameters=m:3,n:4` (each part URI-encoded).
  * E.g. `type=net_list;amount=9.50;currency=EUR;lowerBound=10` or
  * `type=net_list;amount=12.50;baseValue=100;baseUnit=MTR`.
  */
@@ -204,6 +208,8 @@ export function pricesCell(prices: readonly PriceOut[]): string {
           const value = p.base?.[part];
           return value === null || value === undefined || value === '' ? [] : [`${key}=${value}`];
         }),
+        ...(p.flags ? [`flags=${flagsCell(p.flags)}`] : []),
+        ...formulaCell(p.formula),
       ].join(';'),
     )
     .join(LIST_SEPARATOR);
@@ -243,6 +249,8 @@ export function pricesOfCell(cell: string): UpsertPrice[] {
               },
             }
           : {}),
+        ...(pairs.has('flags') ? { flags: flagsOfCell(pairs.get('flags')!) } : {}),
+        ...formulaOfCell(pairs.get('formula'), pairs.get('formulaParameters')),
       };
     });
 }

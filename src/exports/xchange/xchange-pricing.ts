@@ -2,7 +2,7 @@ import type { ExportWarnings } from '../export-warnings';
 import type { ProductView } from '../bmecat/product-view';
 import type { XChangePlan } from './xchange-plan';
 import type { PriceOut } from '../../model/price-list';
-import { addDecimal, roundDecimal } from '../../kernel/decimal';
+import { addDecimal, isNegative, roundDecimal } from '../../kernel/decimal';
 import { XCHANGE_AMOUNTS, XCHANGE_PRICE, XCHANGE_UNITS } from './xchange-codes';
 
 type Json = Record<string, unknown>;
@@ -26,8 +26,15 @@ export function fractionToPercent(fraction: string): string {
   return percent.replace(/^0+(?=\d)/, '').replace(/\.?0*$/, (m) => (m.startsWith('.') ? '' : m));
 }
 
-/** An amount as xChange writes it (4 decimals, rounded half up and reported), or null when it cannot be written. */
+/**
+ * An amount as xChange writes it (4 decimals, rounded half up and reported), or null when it cannot
+ * be written: more than 11 digits, or a credit (xChange's price pattern has no sign). Both reported.
+ */
 function amountOf(amount: string, view: ProductView, w: ExportWarnings): string | null {
+  if (isNegative(amount)) {
+    w.add(`credit price ${amount} left out: ETIM xChange amounts are not negative`, view.subject);
+    return null;
+  }
   const rounded = roundDecimal(amount, 4);
   if (rounded !== amount)
     w.add('price with more than 4 decimals: rounded half up to 4 (ETIM xChange allows 4)', view.subject);
@@ -39,7 +46,8 @@ function amountOf(amount: string, view: ProductView, w: ExportWarnings): string 
 /**
  * What a price shares with the other amounts of its `Pricing` entry: price unit and quantity
  * (its base, else the order unit and the product's price quantity), unit factor, VAT and
- * validity. What xChange has no place for is reported: a territory, a price factor, the daily flag.
+ * validity. What xChange has no place for is reported: a territory, a price factor, the daily flag,
+ * PRICE_FLAGs.
  */
 function entryOf(p: PriceOut, unit: string, quantity: string, view: ProductView, w: ExportWarnings): Json {
   const baseUnit = p.base && XCHANGE_UNITS.has(p.base.unit) ? p.base.unit : unit;
@@ -50,6 +58,7 @@ function entryOf(p: PriceOut, unit: string, quantity: string, view: ProductView,
   if (vat && !XCHANGE_VAT.test(vat)) w.add(`tax ${p.tax} does not fit xChange's Vat: left out`, view.subject);
   if (p.territory.length > 0) w.add('price territory left out: ETIM xChange prices have none', view.subject);
   if (p.factor) w.add('price factor (PRICE_FACTOR) left out: ETIM xChange has none', view.subject);
+  if (p.flags) w.add('price flags (PRICE_FLAG) left out: ETIM xChange has none', view.subject);
   return {
     PriceUnit: baseUnit,
     PriceQuantity: baseQuantity,
@@ -111,6 +120,10 @@ export function priceListEntries(
     const field = p.type === 'on_request' ? null : FIELD_OF.get(p.type);
     if (field === undefined) {
       w.add(`price of type ${p.type} left out: ETIM xChange has no such price`, view.subject);
+      continue;
+    }
+    if (p.formula) {
+      w.add(`price by formula ${p.formula.id} (PRICE_FORMULA) left out: ETIM xChange has none`, view.subject);
       continue;
     }
     if (p.currency && p.currency !== plan.currency) {

@@ -1,4 +1,5 @@
 import { GENERATOR_INFO } from '../../exports/bmecat/fields';
+import { readFlag } from '../../model/price-flags';
 
 /** What a BMEcat file's HEADER says about how to read its prices (docs/import.md "Files this service wrote"). */
 export interface FileHeader {
@@ -13,6 +14,11 @@ export interface FileHeader {
    * as a percentage (bmecat-prices.ts). Absent in checkpoints of jobs queued before it was read.
    */
   version?: string | null;
+  /**
+   * The HEADER CATALOG's PRICE_FLAGs by type (1.2 and 2005: they apply to every price of the
+   * file; a 2005 price's own flag of a type wins), null when none. Absent in older checkpoints.
+   */
+  priceFlags?: Record<string, boolean> | null;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}/;
@@ -35,9 +41,13 @@ export function fileHeader(head: string): FileHeader {
   const currency = /<(?:[\w.-]+:)?CURRENCY\b[^>]*>\s*([A-Za-z]{3})\s*</.exec(header)?.[1]?.toUpperCase() ?? null;
   const root = /<(?:[\w.-]+:)?BMECAT\b([^>]*)>/.exec(head)?.[1] ?? '';
   const version = /\bversion\s*=\s*["']\s*([^"'\s]+)\s*["']/.exec(root)?.[1] ?? null;
+  const flags = [
+    ...header.matchAll(/<(?:[\w.-]+:)?PRICE_FLAG\b[^>]*\btype\s*=\s*["']\s*([^"']+?)\s*["'][^>]*>([^<]*)</g),
+  ].map((m) => [m[1]!, readFlag(m[2]!)] as const);
   return {
     currency,
     version,
+    priceFlags: flags.length > 0 ? Object.fromEntries(flags) : null,
     ownExport: generator === GENERATOR_INFO,
     generationDate: date && DATE.test(date) ? date.slice(0, 10) : null,
   };

@@ -1,3 +1,5 @@
+import { readFlag } from '../../model/price-flags';
+import { isNegative } from '../../kernel/decimal';
 import type { UpsertPriceBase } from '../../model/price-base';
 import type { UpsertPrice } from '../../catalog/upsert/upsert-types';
 import { child, children, textOf, type XmlNode } from '../read/xml-node';
@@ -28,6 +30,8 @@ export interface PriceReading {
   fileCurrency?: string | null;
   /** The BMECAT root's version (file-header.ts): BMEcat 1.01's TAX is a percentage (`taxOf`). */
   version?: string | null;
+  /** The HEADER CATALOG's PRICE_FLAGs (file-header.ts): every price's, unless it has its own of a type. */
+  fileFlags?: Record<string, boolean> | null;
 }
 
 /**
@@ -96,6 +100,7 @@ export function priceListOf(product: XmlNode, reading?: PriceReading, warnings?:
     const daily = /^(true|1)$/i.test(textOf(block, 'DAILY_PRICE') ?? '');
     const blockBase = child(block, 'PRICE_BASE');
     for (const price of children(block, 'PRODUCT_PRICE', 'ARTICLE_PRICE')) {
+      const flags = { ...reading?.fileFlags, ...flagsIn(price) };
       const type = priceTypeOf(price.attrs.price_type ?? '');
       const written = textOf(price, 'PRICE_AMOUNT');
       // A price on request keeps its place without amount: on_request without one (2005), and
@@ -117,11 +122,28 @@ export function priceListOf(product: XmlNode, reading?: PriceReading, warnings?:
         validTo,
         ...(daily ? { daily } : {}),
         base: baseOf(child(price, 'PRICE_BASE') ?? blockBase),
+        ...(Object.keys(flags).length > 0 ? { flags } : {}),
+        ...formulaOf(child(price, 'PRICE_FORMULA')),
       });
     }
   }
   if (isOnlyOnRequest(out)) return [];
   return reading !== undefined && isPlainPrice(out, reading.catalogCurrency) ? [] : out;
+}
+
+/** A 2005 price's PRICE_FORMULA (in place of its amount) as `{formula}`, or nothing. */
+function formulaOf(node: XmlNode | undefined): Pick<UpsertPrice, 'formula'> {
+  if (!node) return {};
+  const parameters = children(child(node, 'PARAMETERS'), 'PARAMETER').map((p) => ({
+    symbol: textOf(p, 'PARAMETER_SYMBOLREF') ?? '',
+    value: textOf(p, 'PARAMETER_VALUE') ?? '',
+  }));
+  return { formula: { id: textOf(node, 'FORMULA_IDREF') ?? '', ...(parameters.length > 0 ? { parameters } : {}) } };
+}
+
+/** The PRICE_FLAGs of a price (2005: in PRODUCT_PRICE; 1.2 has them only in the HEADER), by type. */
+function flagsIn(node: XmlNode): Record<string, boolean> {
+  return Object.fromEntries(children(node, 'PRICE_FLAG').map((f) => [(f.attrs.type ?? '').trim(), readFlag(f.text)]));
 }
 
 /** BMEcat's own price types in any case (`NET_LIST` -> `net_list`); a `udp_` type as written. */
@@ -151,7 +173,9 @@ function isOnlyOnRequest(prices: readonly UpsertPrice[]): boolean {
     blank(p.validFrom) &&
     blank(p.validTo) &&
     !p.daily &&
-    !p.base
+    !p.base &&
+    !p.flags &&
+    !p.formula
   );
 }
 
@@ -172,6 +196,7 @@ function isPlainPrice(prices: readonly UpsertPrice[], catalogCurrency: string): 
   return (
     p.type === 'net_list' &&
     !blank(p.amount) &&
+    !isNegative(p.amount!.trim()) &&
     (blank(p.currency) || p.currency!.trim().toUpperCase() === catalogCurrency.toUpperCase()) &&
     blank(p.tax) &&
     blank(p.factor) &&
@@ -180,7 +205,8 @@ function isPlainPrice(prices: readonly UpsertPrice[], catalogCurrency: string): 
     blank(p.validFrom) &&
     blank(p.validTo) &&
     !p.daily &&
-    !p.base
+    !p.base &&
+    !p.flags
   );
 }
 

@@ -8,6 +8,7 @@ import { ATTRIBUTE_SYSTEM } from '../../exports/bmecat/feature-blocks';
 import { child, children, textOf, type XmlNode } from '../read/xml-node';
 import { actionOf, type FileWarning, type ProductAction } from './record-actions';
 import { priceBaseWarnings, priceListOf, type PriceReading } from './bmecat-prices';
+import { isNegative } from '../../kernel/decimal';
 import { featureBlockOf, isAdvancedBlock } from './feature-block-reader';
 import { bmecatModellingBlock } from './bmecat-modelling';
 import { textsByLanguage, type FileLanguages } from '../read/file-languages';
@@ -267,8 +268,12 @@ export function productOf(
   const base = { sku, action, skipped, warnings, origins };
   const idName = node.name === 'ARTICLE' ? 'SUPPLIER_AID' : 'SUPPLIER_PID';
   if (!sku) return { ...base, record: null, problem: `${idName} is missing` };
+  // The default price is the first that is neither on request nor a credit nor a formula (defaultIndex).
   const priceNode = pricesOf(node).find(
-    (p) => !['on_request', 'udp_onrequest'].includes((p.attrs.price_type ?? '').trim().toLowerCase()),
+    (p) =>
+      !['on_request', 'udp_onrequest'].includes((p.attrs.price_type ?? '').trim().toLowerCase()) &&
+      !isNegative(textOf(p, 'PRICE_AMOUNT')?.trim() ?? '') &&
+      !child(p, 'PRICE_FORMULA'),
   );
   const priceAmount = child(priceNode, 'PRICE_AMOUNT');
   origins.set(

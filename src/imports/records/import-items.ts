@@ -63,6 +63,7 @@ function priceReading(cp: ImportCheckpoint): PriceReading | undefined {
     exportDate: cp.header?.ownExport ? cp.header.generationDate : null,
     fileCurrency: fileCurrency && fileCurrency !== cp.currency.toUpperCase() ? fileCurrency : null,
     version: cp.header?.version ?? null,
+    fileFlags: cp.header?.priceFlags ?? null,
   };
 }
 

@@ -50,6 +50,8 @@ export const REASONS: Record<string, string> = {
   feature_dropped: 'feature without a class of its system, or given twice: left out',
   feature_system_skipped: 'feature system this service does not read: left out',
   price_invalid: 'price that does not check (amount, currency, tax, tier, territory or dates): left out',
+  price_type: "price type that is neither BMEcat's nor udp_ (Listenpreis): the price kept, its type as udp_Listenpreis",
+  price_flag: "PRICE_FLAG that does not check (its type or value): the price's flags left out, the price kept",
   price_tax:
     "TAX written as a percentage (19) where the file's BMEcat version writes a fraction (0.19): read as the fraction, the price kept",
   price_base:

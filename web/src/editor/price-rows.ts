@@ -6,13 +6,21 @@ import { baseCell, baseOfCell } from './price-base-cell';
 type PriceIn = BodyOf<'Catalog/SetPrices'>['prices'][number];
 /**
  * One editable row: every cell as the text in its input, and what the table does not edit
- * (the price factor, "daily", the base's factor) carried with the row, so removing a row above
- * never hands its values to the next one.
+ * (the price factor, "daily", the base's factor, PRICE_FLAGs and a PRICE_FORMULA) carried with the
+ * row, so removing a row above never hands its values to the next one, and a save never drops them.
  */
 export type Row = Record<
   'type' | 'amount' | 'currency' | 'tax' | 'lowerBound' | 'territory' | 'validFrom' | 'validTo' | 'base',
   string
-> & { kept: { factor: string | null; daily: boolean; baseFactor: string | null } };
+> & {
+  kept: {
+    factor: string | null;
+    daily: boolean;
+    baseFactor: string | null;
+    flags?: PriceIn['flags'];
+    formula?: PriceIn['formula'];
+  };
+};
 
 export const COLUMNS = [
   'type',
@@ -37,7 +45,13 @@ export const rowOf = (p: ProductDetail['prices'][number]): Row => ({
   validFrom: p.validFrom ?? '',
   validTo: p.validTo ?? '',
   base: baseCell(p.base),
-  kept: { factor: p.factor ?? null, daily: p.daily ?? false, baseFactor: p.base?.factor ?? null },
+  kept: {
+    factor: p.factor ?? null,
+    daily: p.daily ?? false,
+    baseFactor: p.base?.factor ?? null,
+    ...(p.flags ? { flags: p.flags } : {}),
+    ...(p.formula ? { formula: p.formula } : {}),
+  },
 });
 
 /** A row as SetPrices takes it; empty cells are left out, so the server's rules name what is wrong. */
@@ -60,5 +74,8 @@ export function priceOf(row: Row): PriceIn {
     validTo: text(row.validTo),
     daily: row.kept.daily,
     base: baseOfCell(row.base, row.kept.baseFactor),
+    ...(row.kept.flags ? { flags: row.kept.flags } : {}),
+    // A price by formula has no amount: the formula goes back with it unless an amount was typed.
+    ...(row.kept.formula && !text(row.amount) ? { formula: row.kept.formula } : {}),
   };
 }

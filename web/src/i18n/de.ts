@@ -784,7 +784,7 @@ export const de = {
   'sync.plan.deactivate': 'Würde deaktivieren ({count})',
   'sync.refused': 'Die Schutzgrenze hat {count} Deaktivierungen verhindert.',
   'sync.subtreeRun':
-    'Dieser Lauf umfasste nur Ihren Teil des Katalogs: {count} Produkte des Shops außerhalb davon blieben erhalten, nichts wurde aus dem Shop genommen. In Ihrem Teil gelöschte Produkte bleiben im Shop, bis ein Lauf über den ganzen Katalog sie herausnimmt.',
+    'Dieser Lauf umfasste nur Ihren Teil des Katalogs ({categories}): {count} Produkte des Shops außerhalb davon blieben erhalten, nichts wurde aus dem Shop genommen. In Ihrem Teil gelöschte Produkte bleiben im Shop, bis ein Lauf über den ganzen Katalog sie herausnimmt.',
   'sync.confirmDeactivations': 'Mit Deaktivierungen erneut synchronisieren',
   'sync.deleteTitle': 'Verbindung löschen?',
   'sync.deleteText': 'Die Verbindung „{name}“ wird gelöscht. Im Shop bleibt alles, wie es ist.',

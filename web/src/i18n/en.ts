@@ -772,7 +772,7 @@ export const en: Record<MessageKey, string> = {
   'sync.plan.deactivate': 'Would deactivate ({count})',
   'sync.refused': 'The guardrail prevented {count} deactivations.',
   'sync.subtreeRun':
-    'This run covered your part of the catalog only: {count} products of the shop outside it were kept and nothing was taken out of the shop. Products deleted in your part stay in the shop until a run over the whole catalog.',
+    'This run covered your part of the catalog only ({categories}): {count} products of the shop outside it were kept and nothing was taken out of the shop. Products deleted in your part stay in the shop until a run over the whole catalog.',
   'sync.confirmDeactivations': 'Sync again including the deactivations',
   'sync.deleteTitle': 'Delete connection?',
   'sync.deleteText': 'The connection “{name}” will be deleted. Nothing changes in the shop.',

@@ -232,6 +232,22 @@ export function shopProgressText(
 }
 
 /**
+ * What a run of a member limited to category subtrees did (the report's `subtree`, docs/teams.md
+ * "Syncs"): the categories it covered, each by its path of names as the access summary names
+ * them (`names`, team.ts `categoryScopeNames`; one not loaded or deleted since shows as its
+ * id), and the shop's products outside them it kept, nothing taken out of the shop.
+ */
+export function subtreeRunText(
+  subtree: { categoryIds: readonly string[]; keptInShop: number },
+  names: ReadonlyMap<string, string>,
+  t: T,
+  format: (n: number) => string = String,
+): string {
+  const categories = subtree.categoryIds.map((id) => names.get(id) ?? id).join(', ');
+  return t('sync.subtreeRun', { categories, count: format(subtree.keptInShop) });
+}
+
+/**
  * What a running sync's bar counts: the records the shop has done of the run's total once it is
  * known (progress against the shop), else the masters the PIM has handled of the catalog's.
  */

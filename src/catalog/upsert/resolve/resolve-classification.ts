@@ -44,6 +44,8 @@ export type WarningCode =
   | 'feature_value_text'
   | 'feature_dropped'
   | 'price_invalid'
+  | 'price_type'
+  | 'price_flag'
   | 'reference_type'
   | 'reference_invalid'
   | 'translation_invalid'

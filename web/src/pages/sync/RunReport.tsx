@@ -1,6 +1,8 @@
 import type { SyncReport } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
-import { changeRows, fieldLabel, reasonText, referenceText } from '../../lib/sync-words';
+import { useCategoryPaths } from '../../api/hooks';
+import { changeRows, fieldLabel, reasonText, referenceText, subtreeRunText } from '../../lib/sync-words';
+import { categoryScopeNames } from '../../lib/team';
 
 /**
  * The outcome of one sync run: counts, quarantined SKUs with the reason in plain words, the plan
@@ -9,6 +11,8 @@ import { changeRows, fieldLabel, reasonText, referenceText } from '../../lib/syn
 export function RunReport({ report }: { report: SyncReport }) {
   const { t, num } = useI18n();
   const plan = report.plan;
+  const subtreePaths = useCategoryPaths(report.subtree?.categoryIds ?? []);
+  const subtreeNames = categoryScopeNames(subtreePaths.map((q) => q.data));
   return (
     <div className="stack">
       <dl className="facts inline">
@@ -35,7 +39,7 @@ export function RunReport({ report }: { report: SyncReport }) {
       </dl>
       {report.subtree ? (
         // a run of a member limited to category subtrees (docs/teams.md "Syncs"): nothing was taken out of the shop
-        <p className="notice">{t('sync.subtreeRun', { count: num(report.subtree.keptInShop) })}</p>
+        <p className="notice">{subtreeRunText(report.subtree, subtreeNames, t, num)}</p>
       ) : null}
       {report.deactivationsRefused ? (
         <p className="notice">{t('sync.refused', { count: num(report.deactivationsRefused) })}</p>

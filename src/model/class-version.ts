@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/**
+ * What a class says it was classified against (migration 0082, issue 32): ETIM's class version
+ * (xChange `EtimClassVersion`)
+ * and, for the DYNAMIC release, its release date (`EtimDynamicReleaseDate`). Imports keep them;
+ * this module is where every other write keeps them too (the classification APIs,
+ * the history snapshots and RestoreVersion) (docs/classification-releases.md).
+ */
+export interface ClassVersion {
+  classVersion: number | null;
+  dynamicReleaseDate: string | null;
+}
+
+/** The optional input fields of a class entry (ClassRef): absent = keep the stored one for the same class, null = none. */
+export const classVersionFields = {
+  /** ETIM's class version (EtimClassVersion); left out keeps the stored one while the class stays, null removes it. */
+  classVersion: z.int().min(1).max(999).nullable().optional(),
+  /** The DYNAMIC release's date (EtimDynamicReleaseDate), YYYY-MM-DD; absent or null as classVersion. */
+  dynamicReleaseDate: z.iso.date('dynamicReleaseDate must be a date such as 2026-01-31').nullable().optional(),
+};
+
+type Given = { classVersion?: number | null; dynamicReleaseDate?: string | null };
+type Stored = { group: string; code: string; system: string } & Partial<ClassVersion>;
+
+/**
+ * A class entry's version after a write: what the entry gives (null removes it), else the stored
+ * one when the element keeps the same class (group, code and system): an edit of the name or the
+ * feature values, or of another group's class, no longer drops it. A changed class gets none
+ * unless given: the old class's version says nothing about the new one.
+ */
+export function keptVersion(
+  entry: Given,
+  resolved: { group: string; code: string; system: string },
+  current: readonly Stored[],
+): ClassVersion {
+  const same = current.find(
+    (c) => c.group === resolved.group && c.code === resolved.code && c.system === resolved.system,
+  );
+  return {
+    classVersion: entry.classVersion !== undefined ? entry.classVersion : (same?.classVersion ?? null),
+    dynamicReleaseDate:
+      entry.dynamicReleaseDate !== undefined ? entry.dynamicReleaseDate : (same?.dynamicReleaseDate ?? null),
+  };
+}
+
+/** A history snapshot (records/snapshot.ts `Snapshot`, which this layer below it cannot name). */
+type Snapshot = Record<string, unknown>;
+
+/** The version keys of a class in an element's history snapshot (docs/history.md), only when set. */
+export function versionSnapshot(snapshot: Snapshot, c: { group: string } & Partial<ClassVersion>): void {
+  if (c.classVersion != null) snapshot[`classification.classVersion.${c.group}`] = c.classVersion;
+  if (c.dynamicReleaseDate) snapshot[`classification.dynamicReleaseDate.${c.group}`] = c.dynamicReleaseDate;
+}
+
+/** The version of group `group`'s class in a snapshot (RestoreVersion), null where it had none. */
+export function versionOfSnapshot(snapshot: Snapshot, group: string): ClassVersion {
+  const version = snapshot[`classification.classVersion.${group}`];
+  const date = snapshot[`classification.dynamicReleaseDate.${group}`];
+  return {
+    classVersion: typeof version === 'number' ? version : null,
+    dynamicReleaseDate: typeof date === 'string' ? date : null,
+  };
+}
+
+/** The version keys a read answers: only those set (GetProduct's classification does the same). */
+export const versionOut = (c: Partial<ClassVersion>) => ({
+  ...(c.classVersion != null ? { classVersion: c.classVersion } : {}),
+  ...(c.dynamicReleaseDate ? { dynamicReleaseDate: c.dynamicReleaseDate } : {}),
+});

@@ -1,0 +1,87 @@
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { products } from '../src/db/schema';
+import { exportedFile } from './helpers/export-fixtures';
+import { db, makeCatalog, makeSession } from './helpers/factories';
+import { call } from './helpers/http';
+import { importTextToEnd } from './helpers/import-fixtures';
+import { classFile, classProduct } from './helpers/xchange-class-files';
+
+/**
+ * Issue 32: the class version an ETIM xChange file gave (migration 0082) survives edits. A
+ * classification edit that keeps the class keeps `classVersion` / `dynamicReleaseDate`; the
+ * classification APIs take them as optional fields (null removes); history snapshots record them
+ * and RestoreVersion brings them back; the ETIM BMEcat profile writes a DYNAMIC class's date as
+ * UDX.EDXF.PRODUCT_ETIM_DYNAMIC.
+ */
+async function setup(classification: Record<string, unknown>) {
+  const s = await makeSession();
+  const catalog = await makeCatalog(s.tenant, { language: 'deu' });
+  await importTextToEnd(s.tenant, catalog.catalogId, classFile([classProduct('CV-1', classification)]));
+  const row = await db().query.products.findFirst({
+    where: and(eq(products.catalogId, catalog.catalogId), eq(products.sku, 'CV-1')),
+  });
+  const elementId = row!.id;
+  const post = (path: string, body: Record<string, unknown>) =>
+    call('POST', `/api/${path}`, { cookie: s.cookie, body: { departmentId: s.departmentId, ...body } });
+  const get = (path: string) => call('GET', `/api/${path}`, { cookie: s.cookie });
+  const set = (cls: Record<string, unknown>, value = '240') =>
+    post('Classification/SetElementClassification', {
+      elementId,
+      classes: [{ group: 'ETIM', code: 'EC000042', ...cls }],
+      features: [{ code: 'EF000008', value }],
+    });
+  const classes = async () =>
+    (await get(`Catalog/GetProduct?productId=${elementId}`)).json.classification.classes as Record<string, unknown>[];
+  return { s, catalog, elementId, post, get, set, classes };
+}
+
+const CLASS = { group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' };
+
+describe('the class version through classification edits and history', () => {
+  it('is kept by an edit of the same class, taken when given and removed by null', async () => {
+    const { set, classes, get, elementId } = await setup({ EtimReleaseVersion: '9.0', EtimClassVersion: 3 });
+    expect(await classes()).toEqual([{ ...CLASS, classVersion: 3 }]);
+
+    const edited = await set({});
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.json.classification.classes[0]).toMatchObject({ code: 'EC000042', classVersion: 3 });
+    expect(await classes()).toEqual([{ ...CLASS, classVersion: 3 }]);
+    const read = await get(`Classification/GetElementClassification?elementId=${elementId}`);
+    expect(read.json.classification.classes[0].classVersion).toBe(3);
+
+    expect((await set({ classVersion: 4 }, '250')).status).toBe(200);
+    expect(await classes()).toEqual([{ ...CLASS, classVersion: 4 }]);
+    expect((await set({ classVersion: null }, '260')).status).toBe(200);
+    expect(await classes()).toEqual([CLASS]);
+    const bad = await set({ classVersion: 'drei' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatch(/classVersion/);
+  });
+
+  it('is recorded in the history and brought back by RestoreVersion', async () => {
+    const { set, classes, get, post, elementId } = await setup({ EtimReleaseVersion: '9.0', EtimClassVersion: 3 });
+    expect((await set({ classVersion: null })).status).toBe(200);
+    const history = (await get(`Catalog/GetHistory?elementId=${elementId}`)).json.items;
+    expect(history[0].changes).toContainEqual(
+      expect.objectContaining({ path: 'classification.classVersion.ETIM', before: 3, after: null }),
+    );
+    const withVersion = history[1].versionId;
+    const restored = await post('Catalog/RestoreVersion', { elementId, versionId: withVersion });
+    expect(restored.status, restored.text).toBe(200);
+    expect(await classes()).toEqual([{ ...CLASS, classVersion: 3 }]);
+  });
+
+  it('writes a DYNAMIC class date in the ETIM BMEcat profile as UDX.EDXF.PRODUCT_ETIM_DYNAMIC', async () => {
+    const { s, catalog } = await setup({
+      EtimReleaseVersion: 'DYNAMIC',
+      EtimClassCode: 'EC011533',
+      EtimClassVersion: 7,
+      EtimDynamicReleaseDate: '2025-11-27',
+    });
+    const { text } = await exportedFile(s.tenant, catalog.catalogId, 'BMEcat-ETIM');
+    expect(text.replace(/>\s+</g, '><')).toContain(
+      '<UDX.EDXF.PRODUCT_ETIM_DYNAMIC><UDX.EDXF.PRODUCT_ETIM_RELEASE_DATE>2025-11-27</UDX.EDXF.PRODUCT_ETIM_RELEASE_DATE></UDX.EDXF.PRODUCT_ETIM_DYNAMIC>',
+    );
+  });
+});
