@@ -35,6 +35,8 @@ export class FakeAdapter implements TargetAdapter {
   readonly failures = new Map<string, ScriptedFailure>();
   /** The write call (1-based) that throws instead of answering. */
   throwOnWrite: number | null = null;
+  /** While set, a write call waits for it after being recorded (a slow shop). */
+  hold: Promise<void> | null = null;
   mappingsError: TargetError | null = null;
   probeError: TargetError | null = null;
   lastContext: WriteContext | null = null;
@@ -78,6 +80,7 @@ export class FakeAdapter implements TargetAdapter {
     this.writes.push(
       records.map((r) => ({ sku: r.record.sku, known: r.known, previous: r.previous ? r.previous.name : null })),
     );
+    if (this.hold) await this.hold;
     if (this.throwOnWrite === this.writes.length) throw new Error('the fake adapter crashed');
     return records.map(({ index, record, known }): RecordOutcome => {
       const failure = this.failures.get(record.sku);

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import worker from '../src/index';
 import { signRequest } from '../../src/sync/protocol/signing';
-import type { Product, UpsertRecord } from '../../src/sync/protocol/wire';
+import type { Product, UpsertRecord, Variant } from '../../src/sync/protocol/wire';
 
 export const KEY = { keyId: 'test', secret: 'test-connector-secret-1' };
 export const BASE = 'https://connector.test';
@@ -102,6 +102,12 @@ export function makeProduct(overrides: Partial<Product> = {}): Product {
     variants: [],
     ...overrides,
   };
+}
+
+/** A variant of `makeProduct` with its own SKU and manufacturer number. */
+export function variantOf(sku: string, manufacturerPid: string): Variant {
+  const { categories: _categories, variants: _variants, ...fields } = makeProduct({ manufacturerPid });
+  return { ...fields, sku };
 }
 
 export function create(sku: string, fingerprint = `fp-${sku}`, product: Partial<Product> = {}): UpsertRecord {

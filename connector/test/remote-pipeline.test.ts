@@ -6,12 +6,13 @@ import { defaultMapping } from '../../src/sync/protocol/target';
 import { ReferenceAdapter } from '../src/adapters/reference-adapter';
 import { MAX_IMAGE_BYTES } from '../src/media/image-queue';
 import { createLinkBytes, createMediaBytes, MediaError } from '../src/media/media-bytes';
-import type { TargetIds } from '../src/adapters/target-adapter';
+import { resolveMpnReferences } from '../src/adapters/common/references';
+import type { TargetIds, WriteContext } from '../src/adapters/target-adapter';
 import { type CommittedOutcome, MIRROR_MPN_SQL, MirrorStore } from '../src/mirror/mirror-store';
 import { refusedUrlReason } from '../src/targets/url-guard';
 import { type RemoteDeps, upsertRemote } from '../src/upsert/upsert-remote';
 import { FakeAdapter } from './fake-adapter';
-import { create, deactivate, makeShopProduct, productRows, seedMappings, uniquePrefix } from './helpers';
+import { create, deactivate, makeShopProduct, productRows, seedMappings, uniquePrefix, variantOf } from './helpers';
 
 /** The pipeline with a recording sleep (no real waits) over a key of its own. */
 function pipeline(fake: FakeAdapter, keyId: string) {
@@ -138,30 +139,93 @@ describe('the mirror of pending references', () => {
 });
 
 describe('the mirror by manufacturer number', () => {
-  it("answers the active masters whose product carries the number, by a seek of the key's index", async () => {
+  const carrier = (sku: string, manufacturerPid: string, variantNumbers: string[] = []): CommittedOutcome => ({
+    index: 0,
+    record: create(sku, `fp-${sku}`, {
+      manufacturerPid,
+      variants: variantNumbers.map((number, i) => variantOf(`${sku}-V${i}`, number)),
+    }),
+    outcome: { index: 0, ok: true, ids: { product: `id-${sku}`, variants: {} }, action: 'created' },
+  });
+  const referrer = (sku: string, number: string, fingerprint = `fp-${sku}`): CommittedOutcome => ({
+    index: 0,
+    record: create(sku, fingerprint, {
+      manufacturerPid: `own-${sku}`,
+      references: [{ type: 'accessories', sku: number, quantity: null, targetKind: 'mpn' }],
+    }),
+    outcome: { index: 0, ok: true, ids: { product: `id-${sku}`, variants: {} }, action: 'created' },
+  });
+
+  it("answers the active masters carrying the number on the master or a variant, by a seek of the key's index", async () => {
     const p = uniquePrefix();
     const mirror = new MirrorStore(env.DB, `mpn-${p}`);
-    const row = (sku: string, manufacturerPid: string): CommittedOutcome => ({
-      index: 0,
-      record: create(sku, `fp-${sku}`, { manufacturerPid }),
-      outcome: { index: 0, ok: true, ids: { product: `id-${sku}`, variants: {} }, action: 'created' },
-    });
-    await mirror.commit('b1', [row(`${p}A`, `${p}N1`), row(`${p}B`, `${p}N1`), row(`${p}C`, `${p}N2`)], 'now');
+    await mirror.commit(
+      'b1',
+      [carrier(`${p}A`, `${p}N1`), carrier(`${p}B`, `${p}N1`), carrier(`${p}C`, `${p}N2`, [`${p}V1`, `${p}N2`])],
+      'now',
+    );
     await mirror.commit(
       'b1',
       [{ index: 0, record: deactivate(`${p}B`), outcome: { index: 0, ok: true, ids: null, action: 'deactivated' } }],
       'now',
     );
-    const found = await mirror.mastersByMpn([`${p}N1`, `${p}N2`, `${p}N3`]);
-    expect(Object.fromEntries(found)).toEqual({ [`${p}N1`]: [`${p}A`], [`${p}N2`]: [`${p}C`] });
+    const found = await mirror.mastersByMpn([`${p}N1`, `${p}N2`, `${p}N3`, `${p}V1`]);
+    expect(Object.fromEntries(found)).toEqual({
+      [`${p}N1`]: [`${p}A`],
+      [`${p}N2`]: [`${p}C`],
+      [`${p}V1`]: [`${p}C`],
+    });
     // Another key's rows are not its.
     expect(await new MirrorStore(env.DB, `other-${p}`).mastersByMpn([`${p}N1`])).toEqual(new Map());
     const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${MIRROR_MPN_SQL}`)
       .bind(`mpn-${p}`, JSON.stringify([`${p}N1`]))
       .all<{ detail: string }>();
     expect(results.map((r) => r.detail).join(' / ')).toMatch(
-      /SEARCH target_products USING INDEX target_products_mpn_idx \(key_id=\? AND <expr>=\?\)/,
+      /SEARCH target_mpns USING PRIMARY KEY \(key_id=\? AND mpn=\?\)/,
     );
+  });
+
+  it("resolves a reference to a variant's number that an earlier run wrote", async () => {
+    const p = uniquePrefix();
+    const mirror = new MirrorStore(env.DB, `mpnv-${p}`);
+    await mirror.commit('b1', [carrier(`${p}A`, `${p}MASTER`, [`${p}VAR`])], 'now');
+    const target = { index: 0, record: referrer(`${p}R`, `${p}VAR`).record, known: null, previous: null };
+    const ctx = { mastersByMpn: (numbers: string[]) => mirror.mastersByMpn(numbers) } as unknown as WriteContext;
+    const { targets, failed } = await resolveMpnReferences([target], ctx);
+    expect(failed).toEqual([]);
+    const record = targets[0]!.record as { product: { references: unknown[] } };
+    expect(record.product.references).toEqual([{ type: 'accessories', sku: `${p}A`, quantity: null }]);
+  });
+
+  it('marks the products referring to a number for the next run when the number moves, and only then', async () => {
+    const p = uniquePrefix();
+    const keyId = `mpnm-${p}`;
+    const mirror = new MirrorStore(env.DB, keyId);
+    const fingerprintOf = async (sku: string) => (await mirror.rows([sku])).get(sku)?.fingerprint;
+    await mirror.commit('b1', [carrier(`${p}A`, `${p}M`, [`${p}N`]), referrer(`${p}R`, `${p}N`)], 'now');
+    // The carrier written again with the same numbers moves nothing.
+    await mirror.commit('b2', [carrier(`${p}A`, `${p}M`, [`${p}N`])], 'now');
+    expect(await fingerprintOf(`${p}R`)).toBe(`fp-${p}R`);
+
+    // The variant's number moves to B: R goes out again with the next run (its fingerprint is no PIM's).
+    await mirror.commit('b3', [carrier(`${p}A`, `${p}M`), carrier(`${p}B`, `${p}B-own`, [`${p}N`])], 'now');
+    expect(await fingerprintOf(`${p}R`)).toBe(`mpn-moved:fp-${p}R`);
+    expect(await mirror.inventoryPage(null, 100)).toContainEqual({ sku: `${p}R`, fingerprint: `mpn-moved:fp-${p}R` });
+    expect(await mirror.mastersByMpn([`${p}N`])).toEqual(new Map([[`${p}N`, [`${p}B`]]]));
+
+    // R written again in the same commit as a move keeps the fingerprint it was written with.
+    await mirror.commit('b4', [referrer(`${p}R`, `${p}N`, 'fp-R2'), carrier(`${p}B`, `${p}B-own`)], 'now');
+    expect(await fingerprintOf(`${p}R`)).toBe('fp-R2');
+
+    // The number's carrier deactivated: R again.
+    await mirror.commit('b5', [carrier(`${p}C`, `${p}N`)], 'now');
+    await mirror.commit('b6', [referrer(`${p}R`, `${p}N`, 'fp-R3')], 'now');
+    await mirror.commit(
+      'b7',
+      [{ index: 0, record: deactivate(`${p}C`), outcome: { index: 0, ok: true, ids: null, action: 'deactivated' } }],
+      'now',
+    );
+    expect(await fingerprintOf(`${p}R`)).toBe('mpn-moved:fp-R3');
   });
 });
 

@@ -1,10 +1,11 @@
 import { env } from 'cloudflare:test';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bodyHash } from '../../src/sync/protocol/signing';
 import { MAX_BATCH_RECORDS_HEADER } from '../../src/sync/protocol/wire';
 import { TargetError } from '../src/adapters/target-adapter';
 import { MIRROR_COUNT_SQL, MIRROR_PAGE_SQL } from '../src/mirror/mirror-store';
 import { FakeAdapter, useFakeAdapter } from './fake-adapter';
-import { call, create, deactivate, makeProduct, ndjson, uniquePrefix, update } from './helpers';
+import { call, create, deactivate, makeProduct, ndjson, uniquePrefix, update, variantOf } from './helpers';
 
 const SIGNER = { keyId: 'remote', secret: 'test-connector-secret-4' };
 const TARGET = { kind: 'shopify', url: 'https://voltana.myshopify.com', credentials: { accessToken: 'shpat_x' } };
@@ -142,6 +143,67 @@ describe('POST /upsert into a real shop (scripted fake adapter)', () => {
     expect(otherBody.status).toBe(409);
   });
 
+  it('writes a batch once when two requests with its batchId come at the same moment; the second is told to retry', async () => {
+    const p = uniquePrefix();
+    const records = [create(`${p}1`), create(`${p}2`), create(`${p}3`)];
+    let release = () => {};
+    fake.hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    const first = send(records, `${p}same`);
+    await vi.waitFor(() => expect(fake.writes).toHaveLength(1));
+
+    const second = await send(records, `${p}same`);
+    expect(second.status).toBe(503);
+    expect(Number(second.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+    expect(await second.json()).toEqual({ error: 'this batch is being written by another request; retry later' });
+    // Another body under the batchId is still a conflict, not a wait.
+    expect((await send([create(`${p}1`, 'other')], `${p}same`)).status).toBe(409);
+
+    fake.hold = null;
+    release();
+    const answer = await (await first).text();
+    expect(JSON.parse(answer)).toMatchObject({ created: 3, failed: [] });
+    // Each record went to the shop once: the second request wrote nothing.
+    expect(fake.sentSkus.sort()).toEqual([`${p}1`, `${p}2`, `${p}3`]);
+
+    // The retry after the first finished gets the recorded answer.
+    const retry = await send(records, `${p}same`);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await retry.text()).toBe(answer);
+    expect(fake.writes).toHaveLength(2);
+  });
+
+  it('lets a retry resume at once a batch whose request failed, and one whose request died once its lease ran out', async () => {
+    const p = uniquePrefix();
+    const records = [create(`${p}1`), create(`${p}2`), create(`${p}3`)];
+    fake.throwOnWrite = 1;
+    expect((await send(records, `${p}failed`)).status).toBe(500);
+    fake.throwOnWrite = null;
+    expect(await (await send(records, `${p}failed`)).json()).toMatchObject({ created: 3 });
+
+    // A request that died holding the lease (no release): a retry waits until the lease ends.
+    const died = [create(`${p}4`)];
+    const body = JSON.stringify({ batchId: `${p}died`, records: died });
+    const until = new Date(Date.now() + 20_000).toISOString();
+    await env.DB.prepare(
+      `INSERT INTO target_batches (key_id, batch_id, body_sha256, received_at, lease_owner, lease_until)
+       VALUES ('remote', ?1, ?2, ?3, 'dead-request', ?4)`,
+    )
+      .bind(`${p}died`, await bodyHash(body), new Date().toISOString(), until)
+      .run();
+    const waiting = await call('POST', '/upsert', { ...SIGNER, raw: body });
+    expect(waiting.status).toBe(503);
+    expect(Number(waiting.headers.get('Retry-After'))).toBeGreaterThan(15);
+    await env.DB.prepare("UPDATE target_batches SET lease_until = ?2 WHERE key_id = 'remote' AND batch_id = ?1")
+      .bind(`${p}died`, new Date(Date.now() - 1000).toISOString())
+      .run();
+    const resumed = await call('POST', '/upsert', { ...SIGNER, raw: body });
+    expect(resumed.status).toBe(200);
+    expect(await resumed.json()).toMatchObject({ created: 1 });
+  });
+
   it('finds a lost mapping by SKU and updates the product the shop already holds', async () => {
     const p = uniquePrefix();
     const ids = { product: 'gid://fake/Product/lost', variants: {} };
@@ -178,6 +240,37 @@ describe('POST /upsert into a real shop (scripted fake adapter)', () => {
     expect(fake.writes).toHaveLength(calls);
     expect((await mirrorRow(`${p}1`))!.fingerprint).toBe('f1');
     expect(await mirrorRow(`${p}3`)).toBeNull();
+  });
+
+  it("shows in a dry run's changes the SKU each reference by manufacturer number resolves to", async () => {
+    const p = uniquePrefix();
+    // An earlier run wrote the carrier: the number is one of its variants'.
+    await send([create(`${p}A`, 'fa', { variants: [variantOf(`${p}A-1`, `${p}VAR`)] })]);
+    const byNumber = (sku: string) => ({ type: 'accessories', sku, quantity: null, targetKind: 'mpn' as const });
+    const response = await send(
+      [
+        create(`${p}R`, 'fr', {
+          references: [
+            byNumber(`${p}VAR`),
+            byNumber(`${p}NEW`),
+            byNumber(`${p}NONE`),
+            { type: 'spare', sku: `${p}A`, quantity: 2 },
+          ],
+        }),
+        create(`${p}B`, 'fb', { manufacturerPid: `${p}NEW` }),
+        create(`${p}C`, 'fc'),
+      ],
+      `${p}dry`,
+      true,
+    );
+    const body = (await response.json()) as { changes: { sku: string; references?: unknown }[] };
+    expect(body.changes.find((c) => c.sku === `${p}R`)!.references).toEqual([
+      { type: 'accessories', number: `${p}VAR`, sku: `${p}A` },
+      { type: 'accessories', number: `${p}NEW`, sku: `${p}B` },
+      { type: 'accessories', number: `${p}NONE`, sku: null },
+    ]);
+    // Records without references by number carry none.
+    expect(body.changes.find((c) => c.sku === `${p}C`)).not.toHaveProperty('references');
   });
 
   it('refuses records with ids the shop does not have (422, nothing sent)', async () => {

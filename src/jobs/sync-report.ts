@@ -35,7 +35,9 @@ export const SyncReport = z.object({
    * Dry runs against a real shop: what each product would change against what the shop holds,
    * by SKU (`fields`: `name`, `prices`, `variants.<sku>`, `variants.<sku>.price`; at most 20 per
    * product, `moreFields` counts the rest), at most PLAN_LIST_CAP products; `changesCount` has
-   * them all. Unchanged products are not listed.
+   * them all. Unchanged products are not listed. `references`: where the shop writes references,
+   * the product's references by manufacturer number and the SKU each resolves to (null: no
+   * single product carries the number, so the write would fail the product), at most 20.
    */
   changes: z
     .array(
@@ -44,6 +46,7 @@ export const SyncReport = z.object({
         op: z.enum(['create', 'update', 'deactivate']),
         fields: z.array(z.string()),
         moreFields: z.number().int().optional(),
+        references: z.array(z.object({ type: z.string(), number: z.string(), sku: z.string().nullable() })).optional(),
       }),
     )
     .optional(),

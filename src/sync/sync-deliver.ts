@@ -150,7 +150,7 @@ async function deliverPart(ctx: RunContext, pending: PendingBatch, knownBody: st
   }
 }
 
-/** Fields listed per product in a dry run's changes; the rest are counted in `moreFields`. */
+/** Fields (and resolved references by number) listed per product in a dry run's changes; more fields are counted in `moreFields`. */
 const CHANGE_FIELDS_CAP = 20;
 
 /**
@@ -182,7 +182,13 @@ function acceptedItems(ctx: RunContext, body: string, result: UpsertResult) {
     for (const change of result.changes.slice(0, room)) {
       const fields = change.fields.slice(0, CHANGE_FIELDS_CAP);
       const more = change.fields.length - fields.length;
-      const reason = JSON.stringify({ op: change.op, fields, ...(more > 0 ? { moreFields: more } : {}) });
+      const references = change.references?.slice(0, CHANGE_FIELDS_CAP);
+      const reason = JSON.stringify({
+        op: change.op,
+        fields,
+        ...(more > 0 ? { moreFields: more } : {}),
+        ...(references?.length ? { references } : {}),
+      });
       rows.push({ kind: 'change', sku: change.sku, reason });
     }
     changes = result.changes.length;

@@ -68,10 +68,10 @@ async function changesOf(db: Database, jobId: string): Promise<NonNullable<SyncR
     .where(and(eq(syncRunItems.jobId, jobId), eq(syncRunItems.kind, 'change')))
     .orderBy(asc(syncRunItems.sku))
     .limit(PLAN_LIST_CAP);
-  return rows.map((row) => ({ sku: row.sku, ...(JSON.parse(row.reason ?? '{}') as ChangeDetail) }));
+  return rows.map((row) => ({ sku: row.sku, ...(JSON.parse(row.reason ?? '{}') as Omit<ChangeDetail, 'sku'>) }));
 }
 
-type ChangeDetail = { op: 'create' | 'update' | 'deactivate'; fields: string[]; moreFields?: number };
+type ChangeDetail = NonNullable<SyncReportOut['changes']>[number];
 
 async function startedAtOf(db: Database, jobId: string): Promise<string | null> {
   const row = await db.query.jobs.findFirst({ where: eq(jobs.id, jobId), columns: { startedAt: true } });

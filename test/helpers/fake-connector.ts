@@ -68,6 +68,8 @@ export class FakeConnector {
    */
   remote = false;
   shopRefuses = new Map<string, { field: string; error: string }>();
+  /** A dry run's `changes[].references` per SKU (how the shop would resolve references by manufacturer number). */
+  resolvedReferences = new Map<string, { type: string; number: string; sku: string | null }[]>();
   faults: {
     /** Answer the next N upserts with this status and Retry-After. */
     overload?: { status: 429 | 503; count: number; retryAfter?: string };
@@ -195,6 +197,7 @@ export class FakeConnector {
           sku: r.sku,
           op: r.op,
           fields: r.op === 'deactivate' ? [] : ['name', ...(r.product?.variants ?? []).map((v) => `variants.${v.sku}`)],
+          ...(this.resolvedReferences.has(r.sku) ? { references: this.resolvedReferences.get(r.sku) } : {}),
         }));
       else answer.failed = [];
     }

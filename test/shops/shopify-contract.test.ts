@@ -262,7 +262,14 @@ describe('writing a master', () => {
     const from = server.received.length;
     const [outcome] = await write([upsert(SKU, replaced, 'update')]);
     expect(outcome).toMatchObject({ ok: true, action: 'updated' });
-    expect(operationsSince(from)).toEqual(['PimProductSet', 'PimMetafieldsSet', 'PimFileDelete', 'PimMetafieldsSet']);
+    // A new image on a product the shop held: its name is looked up once (a file an earlier write left astray).
+    expect(operationsSince(from)).toEqual([
+      'PimProductSet',
+      'PimFilesByName',
+      'PimMetafieldsSet',
+      'PimFileDelete',
+      'PimMetafieldsSet',
+    ]);
     const product = onlyProduct();
     const fileC = product.media[1]!.id;
     expect(product.media.map((m) => m.id)).toEqual([fileA, fileC]);
@@ -306,6 +313,49 @@ describe('writing a master', () => {
     await write([upsert(SKU, replaced, 'update')]);
     expect(operationsSince(from)).toEqual(['PimProductSet']);
     expect(server.state.made).toEqual(made);
+  });
+
+  it("retires a new image's first file when productSet's answer was lost and it was sent again", async () => {
+    // Shopify ran the create and made both images' files; the answer was lost, the resend made them again.
+    server.faults.push({ operation: 'PimProductSet', kind: 'lostAnswer', times: 1 });
+    const [outcome] = await write([upsert(SKU, master())]);
+    expect(outcome).toMatchObject({ ok: true, action: 'created' });
+    expect(server.state.made.media).toBe(4);
+    // The first two files were found by their names and deleted: nothing of the PIM's is left unshown.
+    expect(server.state.unshownMedia()).toEqual([]);
+    expect(server.state.deletedFiles).toHaveLength(2);
+    expect(JSON.parse(onlyProduct().metafields.get('pim.media')!.value)).toEqual(mirror.rows.get(SKU)!.ids.media);
+    // A write without new images searches nothing.
+    const from = server.received.length;
+    await write([upsert(SKU, master(), 'update')]);
+    expect(operationsSince(from)).toEqual(['PimProductSet']);
+  });
+
+  it("retires a new image's first file that a write stopping before its marker left, never a merchant's file of a like name", async () => {
+    await write([upsert(SKU, master())]);
+    const replaced = master();
+    replaced.media = [image('a', 0), image('c', 1)];
+    // productSet makes c's file, then the marker is never set (as a crash right after productSet).
+    server.faults.push({ operation: 'PimMetafieldsSet', kind: 'timeout', times: 3 });
+    const [failed] = await write([upsert(SKU, replaced, 'update')]);
+    expect(failed).toMatchObject({ ok: false, retryable: true });
+    const firstC = onlyProduct().media[1]!.id;
+    expect(Object.values(JSON.parse(onlyProduct().metafields.get('pim.media')!.value))).not.toContain(firstC);
+    expect(Object.values(mirror.rows.get(SKU)!.ids.media!)).not.toContain(firstC);
+    const stem = `pim-ls-b-set-${'c'.repeat(64)}`;
+    expect(server.state.media.get(firstC)!.filename).toBe(`${stem}.jpg`);
+    const merchant = { id: 'gid://shopify/MediaImage/3', originalSource: 'x', filename: `${stem}-copy.jpg` };
+    server.state.media.set(merchant.id, merchant);
+
+    // The next run uploads c again (its id was never kept) and finds the first file by its name.
+    const from = server.received.length;
+    const [next] = await write([upsert(SKU, replaced, 'update')]);
+    expect(next).toMatchObject({ ok: true, action: 'updated' });
+    expect(operationsSince(from)).toContain('PimFilesByName');
+    expect(server.state.media.has(firstC)).toBe(false);
+    expect(server.state.unshownMedia()).toEqual([merchant.id]);
+    expect(onlyProduct().media).toHaveLength(2);
+    expect(JSON.parse(onlyProduct().metafields.get('pim.media')!.value)).toEqual(mirror.rows.get(SKU)!.ids.media);
   });
 
   it('deletes a file an interrupted write took off the product when the product is deleted next', async () => {

@@ -101,6 +101,15 @@ function okIds(outcome: Awaited<ReturnType<typeof writeOne>>): TargetIds {
   return outcome.ids;
 }
 
+/** Each cable master written holds its one option group under the plan's code, and its three variants. */
+async function expectCableGroups(outcomes: RecordOutcome[]) {
+  for (const outcome of outcomes) {
+    const { product: p } = await read(PRODUCT_READ, { id: okIds(outcome).product });
+    expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
+    expect(p.variants).toHaveLength(3);
+  }
+}
+
 /** Option groups in the shop (attached or not). */
 async function groupCount(): Promise<number> {
   return (await read('{ productOptionGroups(options: { take: 1 }) { totalItems } }')).productOptionGroups.totalItems;
@@ -173,6 +182,8 @@ function countingAdapter(
   /** A stand-in proxy between the adapter and Vendure: answers a request itself, or null to pass it on. */
   standIn?: StandIn,
   timeoutMs?: number,
+  /** The adapter's clock (a marked option group's age is judged by it). */
+  now?: () => number,
 ): { adapter: TargetAdapter; operations: string[] } {
   const operations: string[] = [];
   const counting = createVendureAdapter(
@@ -196,6 +207,7 @@ function countingAdapter(
         attempts: 2,
         ...(timeoutMs ? { timeoutMs } : {}),
       }),
+      ...(now ? { now } : {}),
     },
   );
   return { adapter: counting, operations };
@@ -981,13 +993,75 @@ describe('writing products into Vendure', () => {
     expect(operations.filter((o) => o === 'DeleteGroups')).toHaveLength(1);
     // One group per product in the end (each product has one): the two the refused attach left are gone.
     expect(await groupCount()).toBe(before + 2);
-    for (const outcome of outcomes) {
-      const { product: p } = await read(PRODUCT_READ, {
-        id: okIds(outcome as Awaited<ReturnType<typeof writeOne>>).product,
-      });
-      expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
-      expect(p.variants).toHaveLength(3);
-    }
+    await expectCableGroups(outcomes);
+  });
+
+  it("keeps another request's option groups of the same codes when it removes the groups its refused attach left", async () => {
+    const before = await groupCount();
+    // Request B has made its products and groups and is about to attach them when request A's
+    // attach is refused and A cleans up after itself.
+    let attaching = () => {};
+    const bReady = new Promise<void>((resolve) => {
+      attaching = resolve;
+    });
+    let releaseB = () => {};
+    const aDone = new Promise<void>((resolve) => {
+      releaseB = resolve;
+    });
+    const holdAttach: StandIn = async (operation) => {
+      if (operation !== 'AttachGroups') return null;
+      attaching();
+      await aDone;
+      return null;
+    };
+    const b = countingAdapter(new Set(), holdAttach, 120_000);
+    const a = countingAdapter(new Set(['AttachGroups']));
+    const record = (sku: string, index: number) => ({
+      index,
+      record: upsert(sku, cableMaster(sku, taxId)),
+      known: null,
+      previous: null,
+    });
+    const bWrite = b.adapter.write([record('NYM-LG-B1', 0)], chunkContext());
+    await bReady;
+    const aOutcomes = await a.adapter.write([record('NYM-LG-A1', 0)], chunkContext());
+    releaseB();
+    const bOutcomes = await bWrite;
+
+    expect(aOutcomes.map((o) => o.ok && o.action)).toEqual(['created']);
+    expect(a.operations.filter((o) => o === 'DeleteGroups')).toHaveLength(1);
+    expect(bOutcomes.map((o) => o.ok && o.action)).toEqual(['created']);
+    // B's groups were still there to attach: no refusal, no cleanup and no one-by-one groups of its own.
+    expect(b.operations.filter((o) => ['DeleteGroups', 'CreateGroup'].includes(o))).toEqual([]);
+    await expectCableGroups([...aOutcomes, ...bOutcomes]);
+    expect(await groupCount()).toBe(before + 2);
+  });
+
+  it('sweeps marked option groups no product holds once they are an hour old, when it cleans up its own', async () => {
+    // Left by a CreateProducts whose answer was lost and which Vendure ran after its call's cleanup.
+    const { createProductOptionGroup: left } = await read(
+      `mutation { createProductOptionGroup(input: { code: "pim-ef000008~making-00000000000000aa",
+        translations: [{ languageCode: en, name: "Left" }], options: [] }) { id } }`,
+    );
+    const groupById = `query($id: ID!) { productOptionGroup(id: $id) { id } }`;
+    // Within the hour it may still be a running request's: kept.
+    const { adapter: now } = countingAdapter(new Set(['AttachGroups']));
+    const fresh = await now.write(
+      [{ index: 0, record: upsert('NYM-SW-1', cableMaster('NYM-SW-1', taxId)), known: null, previous: null }],
+      chunkContext(),
+    );
+    expect(fresh.map((o) => o.ok)).toEqual([true]);
+    expect((await read(groupById, { id: left.id })).productOptionGroup).not.toBeNull();
+    // Two hours on, the next cleanup takes it.
+    const later = Date.now() + 2 * 60 * 60 * 1000;
+    const { adapter: hoursLater } = countingAdapter(new Set(['AttachGroups']), undefined, undefined, () => later);
+    const swept = await hoursLater.write(
+      [{ index: 0, record: upsert('NYM-SW-2', cableMaster('NYM-SW-2', taxId)), known: null, previous: null }],
+      chunkContext(),
+    );
+    expect(swept.map((o) => o.ok)).toEqual([true]);
+    expect((await read(groupById, { id: left.id })).productOptionGroup).toBeNull();
+    await expectCableGroups([...fresh, ...swept]);
   });
 
   it('does not send a timed-out create again: finds what it made by pimSku, one product per SKU and no loose option group', async () => {
@@ -1011,13 +1085,7 @@ describe('writing products into Vendure', () => {
     // Sent once: the resend would make the products again (refused by the unique pimSku) while the first stays.
     expect(operations.filter((o) => o === 'CreateProducts')).toHaveLength(1);
     expect(await pimSkusOf(skus)).toEqual(skus);
-    for (const outcome of outcomes) {
-      const { product: p } = await read(PRODUCT_READ, {
-        id: okIds(outcome as Awaited<ReturnType<typeof writeOne>>).product,
-      });
-      expect(p.optionGroups.map((g: { code: string }) => g.code)).toEqual(['pim-ef000008']);
-      expect(p.variants).toHaveLength(3);
-    }
+    await expectCableGroups(outcomes);
     // The groups the lost request made were found and removed: one group per product.
     expect(await groupCount()).toBe(before + 2);
   });

@@ -115,16 +115,23 @@ describe('sync run against a shop', () => {
     const connection = await connect(setup, {}, { shop: SHOPWARE });
     const fake = new FakeConnector();
     fake.remote = true;
+    // How the shop would resolve B's references by manufacturer number.
+    const resolved = [
+      { type: 'accessories', number: 'N-1', sku: 'A' },
+      { type: 'accessories', number: 'N-2', sku: null },
+    ];
+    fake.resolvedReferences.set('B', resolved);
     const run = await runSync(setup, connection.connectionId, syncDeps(fake).deps, { dryRun: true });
     expect(run.report).toMatchObject({
       created: 2,
       plan: { create: ['A', 'B'] },
       changes: [
         { sku: 'A', op: 'create', fields: ['name', 'variants.A-V1'] },
-        { sku: 'B', op: 'create', fields: ['name'] },
+        { sku: 'B', op: 'create', fields: ['name'], references: resolved },
       ],
       changesCount: 2,
     });
+    expect(run.report.changes![0]).not.toHaveProperty('references');
     expect(fake.writes).toBe(0);
     // A run against the reference store has no changes to report.
     const plain = await runSync(setup, (await connect(setup)).connectionId, syncDeps(new FakeConnector()).deps, {

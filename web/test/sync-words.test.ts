@@ -4,6 +4,7 @@ import {
   changeRows,
   fieldLabel,
   reasonText,
+  referenceText,
   runBarOf,
   shopProgressText,
   subtreeRunText,
@@ -113,11 +114,35 @@ describe("a dry run's changes", () => {
           { sku: 'NYM-J.5x2.5', fields: [] },
         ],
         more: 3,
+        references: [],
       },
-      { sku: 'NEW-1', op: 'create', fields: ['description', 'name'], variants: [], more: 0 },
-      { sku: 'OLD-1', op: 'deactivate', fields: [], variants: [], more: 0 },
+      { sku: 'NEW-1', op: 'create', fields: ['description', 'name'], variants: [], more: 0, references: [] },
+      { sku: 'OLD-1', op: 'deactivate', fields: [], variants: [], more: 0, references: [] },
     ]);
     expect(changeRows({})).toEqual([]);
+  });
+
+  it('says how each reference by manufacturer number resolves in the shop', () => {
+    const [row] = changeRows({
+      changes: [
+        {
+          sku: 'LS-B16',
+          op: 'update',
+          fields: ['references'],
+          references: [
+            { type: 'accessories', number: 'HG-7', sku: 'LS-C16' },
+            { type: 'spare', number: 'HG-9', sku: null },
+          ],
+        },
+      ],
+    });
+    expect(row!.references.map((reference) => referenceText(reference, en))).toEqual([
+      'Reference (accessories) by manufacturer number HG-7: LS-C16',
+      'Reference (spare) by manufacturer number HG-9: no single product in the shop carries it, so the product would not be written',
+    ]);
+    expect(referenceText(row!.references[1]!, de)).toBe(
+      'Verweis (spare) über Herstellernummer HG-9: kein einzelnes Produkt im Shop trägt sie, das Produkt würde nicht geschrieben',
+    );
   });
 
   it('labels wire fields in the language and leaves unknown ones as they are', () => {

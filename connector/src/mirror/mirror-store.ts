@@ -1,6 +1,7 @@
 import type { ConnectorStatus, InventoryLine, Product, UpsertRecord } from '../../../src/sync/protocol/wire';
 import type { RecordOutcome, TargetIds } from '../adapters/target-adapter';
 import { jsonChunks } from '../store/json-chunks';
+import { type MirrorBatch, type OpenedBatch, openBatch, type StoredOutcome } from './batch-lease';
 import type { ProductState } from '../store/shop-store';
 
 /** The inventory queries; both stay on target_products_inventory_idx (test/targets-mirror.test.ts checks the plan). */
@@ -19,17 +20,6 @@ export interface MirrorRow {
   product: Product | null;
 }
 
-/** A record's final outcome in a batch under way, without its ids (those are in the mirror row). */
-export type StoredOutcome =
-  | { ok: true; action: 'created' | 'updated' | 'deactivated' | 'unchanged' }
-  | { ok: false; field: string; error: string };
-
-export interface MirrorBatch {
-  bodySha256: string;
-  /** The exact answer once the batch is finished; null while under way. */
-  answer: string | null;
-}
-
 /** One record's final outcome to commit, with the mirror row it leaves (successes only). */
 export interface CommittedOutcome {
   index: number;
@@ -37,7 +27,8 @@ export interface CommittedOutcome {
   outcome: RecordOutcome;
 }
 
-const UPSERT_ROW = `
+/** A committed record's mirror row (exported for bench/connector-mirror.ts, which times its triggers). */
+export const MIRROR_UPSERT_SQL = `
 INSERT INTO target_products (key_id, sku, fingerprint, active, ids, product, updated_at)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
 ON CONFLICT (key_id, sku) DO UPDATE SET fingerprint = excluded.fingerprint, active = excluded.active,
@@ -51,10 +42,14 @@ UPDATE target_products SET active = 0, ids = ?3, updated_at = ?4 WHERE key_id = 
 const INSERT_OUTCOME = `
 INSERT OR REPLACE INTO target_batch_records (key_id, batch_id, idx, outcome) VALUES (?1, ?2, ?3, ?4)`;
 
-/** Active masters by the manufacturer number of the product as last written (`target_products_mpn_idx`). */
-export const MIRROR_MPN_SQL = `SELECT json_extract(product, '$.manufacturerPid') AS mpn, sku FROM target_products
-  WHERE key_id = ?1 AND active = 1 AND product IS NOT NULL
-    AND json_extract(product, '$.manufacturerPid') IN (SELECT value FROM json_each(?2))`;
+/** Active masters carrying a manufacturer number, on the master or a variant (`target_mpns`, migration 0005). */
+export const MIRROR_MPN_SQL = `SELECT mpn, sku FROM target_mpns
+  WHERE key_id = ?1 AND mpn IN (SELECT value FROM json_each(?2))`;
+
+/** Whether a product refers to another by manufacturer number (its row then goes after the carriers it may follow). */
+function refersByNumber(record: UpsertRecord): boolean {
+  return record.op !== 'deactivate' && (record.product.references ?? []).some((r) => r.targetKind === 'mpn');
+}
 
 /**
  * The connector's mirror of one key's target in D1 (migration 0001): the inventory the PIM
@@ -107,10 +102,9 @@ export class MirrorStore {
   }
 
   /**
-   * The active masters whose product as last written carries one of these manufacturer numbers
-   * (WriteContext.mastersByMpn): number -> their SKUs, by `target_products_mpn_idx` (migration
-   * 0003; the expression and the partial index's conditions are repeated exactly, so SQLite
-   * uses it).
+   * The active masters whose product as last written carries one of these manufacturer numbers,
+   * on the master or one of its variants (WriteContext.mastersByMpn): number -> their SKUs, a
+   * seek per number of `target_mpns` (migration 0005, kept by triggers from the rows' products).
    */
   async mastersByMpn(numbers: string[]): Promise<Map<string, string[]>> {
     const found = new Map<string, string[]>();
@@ -190,37 +184,25 @@ export class MirrorStore {
     return row ? { bodySha256: row.body_sha256, answer: row.answer } : null;
   }
 
-  /** Starts a batch (or finds it under way) and answers it as stored, with the outcomes committed so far. */
-  async openBatch(
-    batchId: string,
-    bodySha256: string,
-    now: string,
-  ): Promise<{ batch: MirrorBatch; outcomes: Map<number, StoredOutcome> }> {
-    const [, found, progress] = await this.db.batch<Record<string, unknown>>([
-      this.db
-        .prepare(
-          'INSERT OR IGNORE INTO target_batches (key_id, batch_id, body_sha256, received_at) VALUES (?1, ?2, ?3, ?4)',
-        )
-        .bind(this.keyId, batchId, bodySha256, now),
-      this.db
-        .prepare('SELECT body_sha256, answer FROM target_batches WHERE key_id = ?1 AND batch_id = ?2')
-        .bind(this.keyId, batchId),
-      this.db
-        .prepare('SELECT idx, outcome FROM target_batch_records WHERE key_id = ?1 AND batch_id = ?2')
-        .bind(this.keyId, batchId),
-    ]);
-    const row = found!.results[0] as { body_sha256: string; answer: string | null };
-    const outcomes = new Map<number, StoredOutcome>(
-      progress!.results.map((r) => [Number(r.idx), JSON.parse(String(r.outcome)) as StoredOutcome]),
-    );
-    return { batch: { bodySha256: row.body_sha256, answer: row.answer }, outcomes };
+  /** Starts a batch (or finds it under way) and takes its lease for `owner` (batch-lease.ts `openBatch`). */
+  openBatch(batchId: string, bodySha256: string, now: string, owner: string): Promise<OpenedBatch> {
+    return openBatch(this.db, this.keyId, { batchId, bodySha256, now, owner });
   }
 
-  /** Commits final outcomes and the mirror rows of the successful ones in one D1 transaction. */
+  /**
+   * Commits final outcomes and the mirror rows of the successful ones in one D1 transaction.
+   * Rows that refer to a product by manufacturer number are written last: a carrier's number
+   * moving marks the rows referring to it for sending again (migration 0005), and one written in
+   * this transaction was resolved against this write's carriers already.
+   */
   async commit(batchId: string, committed: CommittedOutcome[], now: string): Promise<void> {
     if (committed.length === 0) return;
     const statements: D1PreparedStatement[] = [];
-    for (const { index, record, outcome } of committed) {
+    const ordered = [
+      ...committed.filter((c) => !refersByNumber(c.record)),
+      ...committed.filter((c) => refersByNumber(c.record)),
+    ];
+    for (const { index, record, outcome } of ordered) {
       const stored: StoredOutcome = outcome.ok
         ? { ok: true, action: outcome.action }
         : { ok: false, field: outcome.field, error: outcome.error };
@@ -232,7 +214,7 @@ export class MirrorStore {
       } else {
         statements.push(
           this.db
-            .prepare(UPSERT_ROW)
+            .prepare(MIRROR_UPSERT_SQL)
             .bind(this.keyId, record.sku, record.fingerprint, 1, ids, JSON.stringify(record.product), now),
         );
       }

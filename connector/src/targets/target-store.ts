@@ -42,6 +42,8 @@ export async function unsealTarget(target: StoredTarget, secret: string): Promis
 }
 
 const CLEAR_MIRROR = [
+  // first, so the products' removal marks no product for sending again (migration 0005)
+  'DELETE FROM target_mpn_references WHERE key_id = ?1',
   'DELETE FROM target_products WHERE key_id = ?1',
   'DELETE FROM target_batch_records WHERE key_id = ?1',
   'DELETE FROM target_batches WHERE key_id = ?1',

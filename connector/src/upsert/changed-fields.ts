@@ -53,11 +53,16 @@ export function changedFields(previous: Product | null, next: Product): string[]
   return fields;
 }
 
-/** The dry run's line for one record that would be sent. */
-export function changeOf(record: UpsertRecord, previous: Product | null): UpsertChange {
+/** The dry run's line for one record that would be sent, with how its references by manufacturer number resolve. */
+export function changeOf(
+  record: UpsertRecord,
+  previous: Product | null,
+  references?: NonNullable<UpsertChange['references']>,
+): UpsertChange {
   return {
     sku: record.sku,
     op: record.op,
     fields: record.op === 'deactivate' || !record.product ? [] : changedFields(previous, record.product),
+    ...(references ? { references } : {}),
   };
 }

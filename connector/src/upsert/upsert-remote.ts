@@ -1,6 +1,9 @@
 import type { Mappings, MediaLink, MediaRef, UpsertFailure, UpsertRecord } from '../../../src/sync/protocol/wire';
+import { mpnResolutions } from '../adapters/common/references';
 import type { TargetAdapter, TargetMapping, TargetRecord, WriteContext } from '../adapters/target-adapter';
-import { type MirrorRow, MirrorStore, type StoredOutcome } from '../mirror/mirror-store';
+import { ConnectorError } from '../http/connector-error';
+import type { BatchLease, StoredOutcome } from '../mirror/batch-lease';
+import { type MirrorRow, MirrorStore } from '../mirror/mirror-store';
 import type { MappingIds } from '../store/shop-store';
 import { changeOf } from './changed-fields';
 import { checkBatchSize, refuseBatch, replayOrConflict, type UpsertInput, type UpsertOutcome } from './upsert-batch';
@@ -71,18 +74,32 @@ function answerOf(batchId: string, records: UpsertRecord[], outcomes: Map<number
   return { answer: JSON.stringify({ batchId, dryRun: false, ...counts, failed }), counts, failed };
 }
 
-function dryRunAnswer(batchId: string, records: UpsertRecord[], rows: Map<string, MirrorRow>): string {
+/**
+ * The dry run's answer: counts and what each record would change. Where the shop writes
+ * references, a record's references by manufacturer number show the SKU each resolves to,
+ * among the batch's records that would be sent and the mirror (a real write resolves per
+ * chunk: a carrier in a later chunk than its referrer is found there only by the next run).
+ */
+async function dryRunAnswer(
+  deps: RemoteDeps,
+  batchId: string,
+  records: UpsertRecord[],
+  rows: Map<string, MirrorRow>,
+): Promise<string> {
   const counts: Counts = { created: 0, updated: 0, deactivated: 0, unchanged: 0 };
-  const changes = [];
-  for (const record of records) {
+  const sent: TargetRecord[] = [];
+  records.forEach((record, index) => {
     const row = rows.get(record.sku);
-    if (isUnchanged(record, row)) {
-      counts.unchanged++;
-      continue;
-    }
+    if (isUnchanged(record, row)) counts.unchanged++;
+    else sent.push({ index, record, known: row?.ids ?? null, previous: row?.product ?? null });
+  });
+  const resolutions = deps.mapping.references
+    ? await mpnResolutions(sent, { mastersByMpn: (numbers) => deps.mirror.mastersByMpn(numbers) })
+    : new Map();
+  const changes = sent.map(({ index, record, previous }) => {
     counts[record.op === 'create' ? 'created' : record.op === 'update' ? 'updated' : 'deactivated']++;
-    changes.push(changeOf(record, row?.product ?? null));
-  }
+    return changeOf(record, previous, resolutions.get(index));
+  });
   return JSON.stringify({ batchId, dryRun: true, ...counts, changes });
 }
 
@@ -95,7 +112,7 @@ function dryRunAnswer(batchId: string, records: UpsertRecord[], rows: Map<string
  */
 export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = new Date()): Promise<UpsertOutcome> {
   checkBatchSize(input);
-  const { mirror, adapter } = deps;
+  const { mirror } = deps;
   if (!input.dryRun) {
     const stored = await mirror.findBatch(input.batchId);
     if (stored?.answer != null)
@@ -117,12 +134,50 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
     ({ records, failures } = await validate(deps.freshMappings));
   }
   if (failures.length > 0) refuseBatch(failures);
-  if (input.dryRun) return { answer: dryRunAnswer(input.batchId, records, rows), replayed: false, imagesToFetch: [] };
+  if (input.dryRun)
+    return { answer: await dryRunAnswer(deps, input.batchId, records, rows), replayed: false, imagesToFetch: [] };
 
   const stamp = now.toISOString();
-  const { batch, outcomes } = await mirror.openBatch(input.batchId, input.bodySha256, stamp);
+  const { batch, outcomes, lease, leaseEndsInMs } = await mirror.openBatch(
+    input.batchId,
+    input.bodySha256,
+    stamp,
+    crypto.randomUUID(),
+  );
   if (batch.answer !== null || batch.bodySha256 !== input.bodySha256)
     return replayOrConflict({ bodySha256: batch.bodySha256, answer: batch.answer ?? '' }, input.bodySha256);
+  if (!lease) throw batchUnderWay(leaseEndsInMs);
+  lease.start();
+  try {
+    const answer = await writeBatch(deps, input, records, rows, outcomes, lease);
+    await lease.stop({ release: false });
+    return { answer, replayed: false, imagesToFetch: [] };
+  } catch (err) {
+    await lease.stop({ release: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Another request holds the batch's lease: retryable, after that lease would run out at the latest. */
+function batchUnderWay(leaseEndsInMs: number): ConnectorError {
+  return new ConnectorError(
+    'unavailable',
+    'this batch is being written by another request; retry later',
+    {},
+    { 'Retry-After': String(Math.max(1, Math.ceil(leaseEndsInMs / 1000))) },
+  );
+}
+
+/** Sends the records the mirror does not hold yet, chunk by chunk, and stores the batch's answer. */
+async function writeBatch(
+  deps: RemoteDeps,
+  input: UpsertInput,
+  records: UpsertRecord[],
+  rows: Map<string, MirrorRow>,
+  outcomes: Map<number, StoredOutcome>,
+  lease: BatchLease,
+): Promise<string> {
+  const { mirror, adapter } = deps;
 
   const toSend: TargetRecord[] = [];
   records.forEach((record, index) => {
@@ -150,6 +205,8 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
     mediaShownElsewhere: (hashes, skus) => mirror.mediaShownElsewhere(hashes, skus),
   };
   for (let i = 0; i < toSend.length; i += adapter.batchSize) {
+    // A request stalled past its lease may have been overtaken by a retry: it stops writing.
+    if (!lease.held) throw batchUnderWay(0);
     const chunk = toSend.slice(i, i + adapter.batchSize);
     const lost = chunk.filter((t) => t.known === null && t.record.op !== 'deactivate').map((t) => t.record.sku);
     const found = lost.length > 0 ? await adapter.findBySku(lost) : new Map();
@@ -181,5 +238,5 @@ export async function upsertRemote(deps: RemoteDeps, input: UpsertInput, now = n
 
   const { answer, counts, failed } = answerOf(input.batchId, records, outcomes);
   await mirror.finishBatch(input.batchId, answer, { ...counts, failed: failed.length });
-  return { answer, replayed: false, imagesToFetch: [] };
+  return answer;
 }

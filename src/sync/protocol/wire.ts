@@ -299,6 +299,12 @@ const upsertChangeSchema = z.object({
   op: z.enum(['create', 'update', 'deactivate']),
   /** Changed paths against the product last written: `name`, `prices`, `variants.<sku>`, `variants.<sku>.price`. */
   fields: z.array(z.string()),
+  /**
+   * The record's references by manufacturer number (`targetKind: 'mpn'`) and the SKU of the
+   * master each resolves to; `sku` null when no single product carries the number (the write
+   * would fail the record). Only from a shop that writes references, only on records that have them.
+   */
+  references: z.array(z.object({ type: z.string(), number: z.string(), sku: z.string().nullable() })).optional(),
 });
 export type UpsertChange = z.infer<typeof upsertChangeSchema>;
 

@@ -1,5 +1,6 @@
 import type { Product, UpsertRecord, Variant } from '../../../src/sync/protocol/wire';
 import type { TargetIds, TargetMapping, TargetRecord } from '../../../connector/src/adapters/target-adapter';
+import { numbersCarried } from '../../../connector/src/adapters/common/references';
 import { wireNode, wirePrice } from '../fixtures/wire-product';
 
 /** The PIM's records for the Shopify contract tests, and a stand-in for the connector's mirror. */
@@ -102,12 +103,13 @@ export class Mirror {
     });
   }
 
-  /** As MirrorStore.mastersByMpn: masters by the manufacturer number of the product as last written. */
+  /** As MirrorStore.mastersByMpn: masters by the manufacturer numbers (master and variants) of the product as last written. */
   async mastersByMpn(numbers: string[]): Promise<Map<string, string[]>> {
     const found = new Map<string, string[]>();
     for (const [sku, row] of this.rows) {
-      const number = row.product?.manufacturerPid;
-      if (number && numbers.includes(number)) found.set(number, [...(found.get(number) ?? []), sku]);
+      for (const number of row.product ? numbersCarried(row.product) : []) {
+        if (numbers.includes(number)) found.set(number, [...(found.get(number) ?? []), sku]);
+      }
     }
     return found;
   }

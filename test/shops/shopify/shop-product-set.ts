@@ -225,7 +225,12 @@ export function productSet(state: ShopState, args: { identifier?: Input | null; 
     target.media = (input.files as Input[]).map((file) => {
       if (file.id) return state.media.get(String(file.id))!;
       state.made.media++;
-      const media = { id: state.id('MediaImage'), originalSource: String(file.originalSource) };
+      const source = String(file.originalSource);
+      const media = {
+        id: state.id('MediaImage'),
+        originalSource: source,
+        filename: state.freeFilename(file.filename ? String(file.filename) : (source.split('/').pop() ?? 'file')),
+      };
       state.media.set(media.id, media);
       return media;
     });

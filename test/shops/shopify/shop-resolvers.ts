@@ -132,6 +132,17 @@ export function shopResolvers(state: ShopState) {
         .map((p) => productView(state, p));
       return connection(nodes, first as number);
     },
+    files: ({ first, query }: Args) =>
+      connection(
+        state.filesNamed(String(query ?? '')).map((media) => ({
+          __typename: 'MediaImage',
+          id: media.id,
+          image: {
+            url: `https://cdn.shopify.com/s/files/1/0000/0001/files/${encodeURIComponent(media.filename ?? '')}?v=1`,
+          },
+        })),
+        first as number,
+      ),
     product: ({ id }: Args) => {
       const product = state.products.get(String(id));
       return product ? productView(state, product) : null;

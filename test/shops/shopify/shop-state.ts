@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 
 /**
@@ -58,7 +58,7 @@ export class ShopState {
   products = new Map<string, ShopProduct>();
   collections = new Map<string, ShopCollection>();
   /** Every file (media) in the shop by id; a product's media point into it. */
-  media = new Map<string, { id: string; originalSource: string }>();
+  media = new Map<string, { id: string; originalSource: string; filename?: string }>();
   /** A Plus shop's B2B price list (null on other plans): fixed prices and quantity price breaks per variant. */
   priceList: {
     id: string;
@@ -111,6 +111,35 @@ export class ShopState {
       options: (input.optionValues as { optionName: string; name: string }[]).map((o) => ({ ...o })),
       metafields: new Map(),
     };
+  }
+
+  /**
+   * The name a new file gets: `FileSetInput.filename` as given, or, when a file of that name
+   * exists, with a UUID appended (the schema's default `duplicateResolutionMode: APPEND_UUID`).
+   */
+  freeFilename(wanted: string): string {
+    const taken = [...this.media.values()].some((media) => media.filename === wanted);
+    if (!taken) return wanted;
+    const dot = wanted.lastIndexOf('.');
+    const [stem, extension] = dot > 0 ? [wanted.slice(0, dot), wanted.slice(dot)] : [wanted, ''];
+    return `${stem}_${randomUUID()}${extension}`;
+  }
+
+  /**
+   * The files `files(query:)` answers for `filename:<name>` terms joined with OR (a trailing
+   * `*` matches names beginning so, as in Shopify's search syntax), oldest first.
+   */
+  filesNamed(query: string) {
+    const terms = [...query.matchAll(/filename:("?)([^\s"]+)\1/g)].map((match) => match[2]!);
+    return [...this.media.values()].filter(({ filename }) =>
+      terms.some((term) =>
+        filename === undefined
+          ? false
+          : term.endsWith('*')
+            ? filename.startsWith(term.slice(0, -1))
+            : filename === term,
+      ),
+    );
   }
 
   /** Whether a product shows the file. */

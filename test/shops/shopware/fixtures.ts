@@ -11,6 +11,7 @@ import type {
 import { createTargetHttp, type TargetHttp } from '../../../connector/src/adapters/target-http';
 import type { MediaRef, Product, UpsertRecord, Variant } from '../../../src/sync/protocol/wire';
 import { CLIENT, type ShopwareContractServer, TAX_19 } from './contract-server';
+import { numbersCarried } from '../../../connector/src/adapters/common/references';
 import { wireNode, wirePrice } from '../fixtures/wire-product';
 
 /** Wire records, a mapping and a small mirror (what the connector keeps per SKU) for the Shopware contract tests. */
@@ -154,12 +155,13 @@ export class Mirror {
       idsOf: async (skus) =>
         new Map(skus.flatMap((sku) => (this.ids.has(sku) ? [[sku, this.ids.get(sku) as TargetIds] as const] : []))),
       referencing: async () => [],
-      // As the connector's mirror answers it: masters by the manufacturer number of the product as last written.
+      // As the connector's mirror answers it: masters by the manufacturer numbers (master and variants) as last written.
       mastersByMpn: async (numbers) => {
         const found = new Map<string, string[]>();
         for (const [sku, product] of this.products) {
-          const number = product.manufacturerPid;
-          if (number && numbers.includes(number)) found.set(number, [...(found.get(number) ?? []), sku]);
+          for (const number of numbersCarried(product)) {
+            if (numbers.includes(number)) found.set(number, [...(found.get(number) ?? []), sku]);
+          }
         }
         return found;
       },

@@ -944,6 +944,9 @@ export const de = {
   'sync.changeMore': 'und {count} weitere',
   'sync.variant': 'Variante {sku}',
   'sync.variantAddedRemoved': 'hinzugefügt oder entfernt',
+  'sync.referenceResolved': 'Verweis ({type}) über Herstellernummer {number}: {sku}',
+  'sync.referenceUnresolved':
+    'Verweis ({type}) über Herstellernummer {number}: kein einzelnes Produkt im Shop trägt sie, das Produkt würde nicht geschrieben',
   'sync.unchangedInShop': 'Im Shop schon aktuell',
   'sync.progress': 'Fortschritt des Laufs',
   'sync.progressText': '{done} von {total} Produkten bearbeitet',

@@ -929,6 +929,9 @@ export const en: Record<MessageKey, string> = {
   'sync.changeMore': 'and {count} more',
   'sync.variant': 'Variant {sku}',
   'sync.variantAddedRemoved': 'added or removed',
+  'sync.referenceResolved': 'Reference ({type}) by manufacturer number {number}: {sku}',
+  'sync.referenceUnresolved':
+    'Reference ({type}) by manufacturer number {number}: no single product in the shop carries it, so the product would not be written',
   'sync.unchangedInShop': 'Already up to date in the shop',
   'sync.progress': 'Progress of the run',
   'sync.progressText': '{done} of {total} products handled',

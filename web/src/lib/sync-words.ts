@@ -166,6 +166,15 @@ export interface ChangeRow {
   variants: { sku: string; fields: string[] }[];
   /** Fields not listed (the report lists at most 20 per product). */
   more: number;
+  /** References by manufacturer number and the SKU each resolves to in the shop (null: no single product). */
+  references: { type: string; number: string; sku: string | null }[];
+}
+
+/** How a reference by manufacturer number resolves in the shop, in words (a dry run's changes). */
+export function referenceText(reference: ChangeRow['references'][number], t: T): string {
+  return reference.sku === null
+    ? t('sync.referenceUnresolved', { type: reference.type, number: reference.number })
+    : t('sync.referenceResolved', { type: reference.type, number: reference.number, sku: reference.sku });
 }
 
 /**
@@ -197,6 +206,7 @@ export function changeRows(report: Pick<SyncReport, 'changes'>): ChangeRow[] {
       fields,
       variants: [...variants].map(([sku, list]) => ({ sku, fields: list })),
       more: change.moreFields ?? 0,
+      references: change.references ?? [],
     };
   });
 }

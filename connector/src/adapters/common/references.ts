@@ -8,7 +8,8 @@ import type { RecordOutcome, TargetRecord, WriteContext } from '../target-adapte
  * Before an adapter writes references they are turned into references by SKU: the number names
  * the master that carries it as `manufacturerPid` (on the master or one of its variants) among
  * the products of this write, else among the masters the connector wrote to the shop (the
- * mirror, `WriteContext.mastersByMpn`; the master's own number there, as last written). A
+ * mirror, `WriteContext.mastersByMpn`: the numbers of the master and its variants as last
+ * written; a number that moves marks the products referring to it for the next run). A
  * number no product carries, or more than one product does, fails its record on
  * `product.references.<n>` in plain words instead of linking a wrong product; the next run
  * sends it again.
@@ -70,6 +71,41 @@ export async function referencesBySku<T extends { sku: string; product: Product 
   return rows.map((row) => ({ ...row, product: bySku(row.product, carriers) }));
 }
 
+/** A reference by manufacturer number and the SKU it resolves to (null: no single product carries it). */
+export interface MpnResolution {
+  type: string;
+  number: string;
+  sku: string | null;
+}
+
+/**
+ * What `resolveMpnReferences` would make of each record's references by manufacturer number,
+ * by record index (records without any are left out): a dry run shows it (`changes[].references`).
+ */
+export async function mpnResolutions(
+  targets: TargetRecord[],
+  ctx: Pick<WriteContext, 'mastersByMpn'>,
+): Promise<Map<number, MpnResolution[]>> {
+  const byNumber = (target: TargetRecord) =>
+    (productOf(target)?.references ?? []).filter((r) => r.targetKind === 'mpn');
+  const numbers = new Set(targets.flatMap((t) => byNumber(t).map((r) => r.sku)));
+  const resolutions = new Map<number, MpnResolution[]>();
+  if (numbers.size === 0) return resolutions;
+  const carriers = await carriersOf(targets, numbers, ctx);
+  for (const target of targets) {
+    const references = byNumber(target);
+    if (references.length === 0) continue;
+    resolutions.set(
+      target.index,
+      references.map((r) => {
+        const skus = carriers.get(r.sku) ?? [];
+        return { type: r.type, number: r.sku, sku: skus.length === 1 ? (skus[0] as string) : null };
+      }),
+    );
+  }
+  return resolutions;
+}
+
 function productOf(target: TargetRecord): Product | null {
   return target.record.op === 'deactivate' ? null : target.record.product;
 }
@@ -82,7 +118,7 @@ function productOf(target: TargetRecord): Product | null {
 async function carriersOf(
   targets: TargetRecord[],
   numbers: Set<string>,
-  ctx: WriteContext,
+  ctx: Pick<WriteContext, 'mastersByMpn'>,
 ): Promise<Map<string, string[]>> {
   const carriers = new Map<string, string[]>();
   const carry = (number: string, sku: string) => {
@@ -91,8 +127,8 @@ async function carriersOf(
   };
   for (const target of targets) {
     const product = productOf(target);
-    for (const node of product ? [product, ...product.variants] : []) {
-      if (node.manufacturerPid && numbers.has(node.manufacturerPid)) carry(node.manufacturerPid, target.record.sku);
+    for (const number of product ? numbersCarried(product) : []) {
+      if (numbers.has(number)) carry(number, target.record.sku);
     }
   }
   const missing = [...numbers].filter((n) => !carriers.has(n));
@@ -102,6 +138,14 @@ async function carriersOf(
     for (const sku of skus) if (!written.has(sku)) carry(number, sku);
   }
   return carriers;
+}
+
+/** The manufacturer numbers a master carries, its own and its variants', each once (what the mirror indexes). */
+export function numbersCarried(product: Product): string[] {
+  const numbers = [product, ...product.variants].flatMap((node) =>
+    node.manufacturerPid ? [node.manufacturerPid] : [],
+  );
+  return [...new Set(numbers)];
 }
 
 /** The product with its references by manufacturer number as references by SKU; one no single product answers is left out. */

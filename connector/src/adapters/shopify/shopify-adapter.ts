@@ -116,6 +116,7 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
       categoryPictureChanged: ctx.categoryPictureChanged?.bind(ctx),
       categoryPictureSent: ctx.categoryPictureSent?.bind(ctx),
       productIdOf,
+      requestsSent: () => deps.http.requests,
     };
     let found = new Map<string, Found>();
     let lookupFailure: TargetError | null = null;

@@ -109,6 +109,15 @@ export const FILE_DELETE = /* GraphQL */ `
   }
 `;
 
+/** Files by name (`filename:<name>*`, joined with OR): the ones an answer that was lost made (shopify-files.ts `strayFiles`). */
+export const FILES_BY_NAME = /* GraphQL */ `
+  query PimFilesByName($query: String!) {
+    files(first: 50, query: $query) {
+      nodes { id ... on MediaImage { image { url } } }
+    }
+  }
+`;
+
 export const PRODUCT_ARCHIVE = /* GraphQL */ `
   mutation PimProductStatus($product: ProductUpdateInput!) {
     productUpdate(product: $product) {
@@ -229,6 +238,7 @@ export const SHOPIFY_DOCUMENTS: Record<string, string> = {
   PRODUCT_VARIANT_IDS,
   PRODUCT_SET,
   FILE_DELETE,
+  FILES_BY_NAME,
   PRODUCT_ARCHIVE,
   PRODUCT_DELETE,
   METAFIELDS_SET,

@@ -1,4 +1,4 @@
-import { FILE_DELETE, METAFIELDS_SET } from './shopify-documents';
+import { FILE_DELETE, FILES_BY_NAME, METAFIELDS_SET } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
 import { graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
 
@@ -70,12 +70,56 @@ export async function deleteFiles(gql: ShopifyGraphql, ids: string[]): Promise<v
   );
 }
 
+/** The last segment of a file's URL, decoded, without its query: the file's name in the library. */
+function nameInUrl(url: string): string | null {
+  try {
+    return decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Files the PIM made for this product's images that the product does not show and neither the
+ * marker nor the mirror names: made by a productSet whose answer was lost and which was sent
+ * again, or by a write that stopped before its first `metafieldsSet` (a crash, a refused
+ * marker), and taken off the product by the next productSet. Shopify's answer was the only
+ * place their ids were, so they are found by their names (`fileNameOf`: the product's handle
+ * and the image's hash), which no merchant's file carries: `files(query: "filename:<name>*")`,
+ * the prefix as Shopify's search syntax takes it (a name in use gets a suffix). A file is taken
+ * only when its URL's last segment is that name or the name with a suffix, so a looser match
+ * of the search never retires another file; one still processing (no image URL yet) waits for
+ * a later write.
+ */
+export async function strayFiles(gql: ShopifyGraphql, names: string[], shown: Set<string>): Promise<string[]> {
+  const stems = names.map((name) => name.replace(/\.[a-z0-9]{1,5}$/i, ''));
+  if (stems.length === 0) return [];
+  const result = await gql.request<{ files: { nodes: { id: string; image?: { url: string } | null }[] } | null }>(
+    FILES_BY_NAME,
+    { query: stems.map((stem) => `filename:${stem}*`).join(' OR ') },
+  );
+  const files = result.data?.files;
+  if (!files)
+    throw new RecordFailure(
+      'product.media',
+      graphqlErrorText(result.errors) || 'the shop refused the file search',
+      true,
+    );
+  return files.nodes
+    .filter((file) => !shown.has(file.id))
+    .filter((file) => {
+      const name = file.image?.url ? nameInUrl(file.image.url) : null;
+      return name !== null && stems.some((stem) => name.startsWith(stem) && /^[._]/.test(name.slice(stem.length)));
+    })
+    .map((file) => file.id);
+}
+
 /**
  * After productSet: `media` (hash -> file id) is what the product shows now; every other file of
- * the mirror's ids (`known`) or of the marker productSet's answer read is retired, deleted, and
- * the marker ends as `media`. Requests only when something changed: none for a product whose
- * files are as before, one `metafieldsSet` for new files, and for retired ones the marker with
- * them, `fileDelete`, the marker without them.
+ * the mirror's ids (`known`), of the marker productSet's answer read, or found astray
+ * (`strays`, above) is retired, deleted, and the marker ends as `media`. Requests only when
+ * something changed: none for a product whose files are as before, one `metafieldsSet` for new
+ * files, and for retired ones the marker with them, `fileDelete`, the marker without them.
  */
 export async function settleFiles(
   gql: ShopifyGraphql,
@@ -83,9 +127,12 @@ export async function settleFiles(
   media: Record<string, string>,
   known: Record<string, string>,
   marker: Record<string, string>,
+  strays: string[] = [],
 ): Promise<void> {
   const shown = new Set(Object.values(media));
-  const retired = [...new Set([...Object.values(known), ...Object.values(marker)])].filter((id) => !shown.has(id));
+  const retired = [...new Set([...Object.values(known), ...Object.values(marker), ...strays])].filter(
+    (id) => !shown.has(id),
+  );
   const pending = { ...media, ...Object.fromEntries(retired.map((id) => [`${RETIRED}${id}`, id])) };
   if (!sameMarker(pending, marker)) await setMarker(gql, productId, pending);
   if (retired.length === 0) return;

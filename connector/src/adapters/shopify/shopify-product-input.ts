@@ -8,8 +8,8 @@ import { featureMetafields, type PimMetafield, shopifyOptions, shopifyPrice } fr
 export interface ProductSetPlan {
   /** The `ProductSetInput`. */
   input: Record<string, unknown>;
-  /** The product's files in order: their content hash and, for an image already in the shop, its id. */
-  files: { sha256: string; id: string | null }[];
+  /** The product's files in order: their content hash, name (`fileNameOf`) and, for an image already in the shop, its id. */
+  files: { sha256: string; id: string | null; name: string }[];
   /** The product-level `pim` metafield keys the product should carry (others are deleted). */
   metafieldKeys: Set<string>;
   /** Per variant SKU, the `pim` metafield keys it should carry. */
@@ -33,6 +33,17 @@ const STATUS: Record<Product['status'], 'ACTIVE' | 'DRAFT' | 'ARCHIVED'> = {
  */
 export function handleOf(sku: string): string {
   return `pim-${skuSlug(sku)}`;
+}
+
+/**
+ * The name of the file a product's image is made as in the Files library: the product's
+ * handle, the image's sha256 and the extension of the PIM's file name (`pim-ls-b16-<64 hex>.jpg`).
+ * It is the PIM's key of the file, for this product and image, where Shopify's answer was lost
+ * (docs/shops-shopify.md "Files": `strayFiles` finds a file by it).
+ */
+export function fileNameOf(sku: string, sha256: string, original: string): string {
+  const extension = /\.[a-z0-9]{1,5}$/i.exec(original)?.[0].toLowerCase() ?? '';
+  return `${handleOf(sku)}-${sha256}${extension}`;
 }
 
 function metafieldInputs(fields: PimMetafield[]) {
@@ -79,7 +90,11 @@ export function productSetPlan(
   }));
 
   const images = imagesFor(product, mapping);
-  const files = images.map((ref) => ({ sha256: ref.sha256, id: known?.media?.[ref.sha256] ?? null }));
+  const files = images.map((ref) => ({
+    sha256: ref.sha256,
+    id: known?.media?.[ref.sha256] ?? null,
+    name: fileNameOf(sku, ref.sha256, ref.fileName),
+  }));
   // `pim.media` is left as the shop holds it: productSet's answer reads it, and shopify-files.ts writes it after.
   const marker: PimMetafield[] = [{ key: 'sku', type: 'single_line_text_field', value: sku }];
   const features = featureMetafields(product, mapping);
@@ -101,7 +116,12 @@ export function productSetPlan(
     files: images.map((ref, i) =>
       files[i]!.id
         ? { id: files[i]!.id }
-        : { originalSource: ref.url, contentType: 'IMAGE', filename: ref.fileName, alt: product.name ?? '' },
+        : {
+            originalSource: ref.url,
+            contentType: 'IMAGE',
+            filename: files[i]!.name,
+            alt: product.name ?? '',
+          },
     ),
   };
   return {

@@ -5,7 +5,7 @@ import type { createPriceBreaks } from './shopify-price-breaks';
 import { METAFIELDS_DELETE, PRODUCT_ARCHIVE, PRODUCT_DELETE, PRODUCT_SET } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
 import { featureMetafields } from './shopify-features';
-import { deleteFiles, mediaMarker, settleFiles } from './shopify-files';
+import { deleteFiles, mediaMarker, settleFiles, strayFiles } from './shopify-files';
 import { graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
 import { handleOf, productSetPlan, recordField } from './shopify-product-input';
 import { referenceFields, withPending } from './shopify-references';
@@ -36,6 +36,8 @@ export interface RecordDeps {
   categoryPictureSent?: CollectionContext['categoryPictureSent'];
   /** The shop's product id of a referenced master: written in this chunk, else from the mirror. */
   productIdOf: (sku: string) => string | undefined;
+  /** Requests sent so far (TargetHttp.requests): more than one for a productSet means it may have run twice. */
+  requestsSent: () => number;
 }
 
 /** Keys whose type changed since the last write: Shopify refuses a new type on an existing metafield, so they go first. */
@@ -96,10 +98,12 @@ export async function writeProduct(
       retyped(product, target.previous, mapping).map((key) => ({ ownerId: known.product, key })),
     );
   }
+  const sentBefore = deps.requestsSent();
   const result = await gql.request<ProductSetAnswer>(PRODUCT_SET, {
     identifier: known ? { id: known.product } : { handle: handle! },
     input: plan.input,
   });
+  const sentAgain = deps.requestsSent() - sentBefore > 1;
   const payload = result.data?.productSet;
   if (!payload) throw new RecordFailure('record', graphqlErrorText(result.errors) || 'the shop refused the product');
   if (payload.userErrors.length > 0 || !payload.product) {
@@ -124,8 +128,15 @@ export async function writeProduct(
     references.pending,
   );
 
-  // New files into the marker, replaced and removed ones out of the Files library (shopify-files.ts).
-  await settleFiles(gql, ids.product, media, known?.media ?? {}, mediaMarker(shopProduct.pimMedia?.value));
+  // A new image's file may have been made before: by this productSet sent again, or by an
+  // earlier write of a product the shop already held that stopped before its marker.
+  const fresh = plan.files.filter((file) => file.id === null).map((file) => file.name);
+  const strays =
+    (known !== null || sentAgain) && fresh.length > 0
+      ? await strayFiles(gql, fresh, new Set(Object.values(media)))
+      : [];
+  // New files into the marker, replaced, removed and stray ones out of the Files library (shopify-files.ts).
+  await settleFiles(gql, ids.product, media, known?.media ?? {}, mediaMarker(shopProduct.pimMedia?.value), strays);
   const stale = [
     ...shopProduct.metafields.nodes
       .filter((field) => !plan.metafieldKeys.has(field.key))

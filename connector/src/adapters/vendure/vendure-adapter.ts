@@ -62,7 +62,7 @@ interface VendureFacts {
   mappings: Promise<Mappings> | null;
 }
 
-export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps): TargetAdapter {
+export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps & { now?: () => number }): TargetAdapter {
   const client = createVendureClient(config.url, config.credentials, deps.http);
   const { username, password, token } = config.credentials as { username?: string; password?: string; token?: string };
   const user = username ?? '\u0000token';
@@ -172,6 +172,7 @@ export function createVendureAdapter(config: TargetConfig, deps: AdapterDeps): T
         channelLanguage: answer.activeChannel.defaultLanguageCode,
         taxRates: taxRates(answer),
         pictures: new Map(),
+        now: deps.now ?? Date.now,
       };
       const written = await writeRecords(writeDeps, records, await findProducts(client, records));
       const outcomes = await retireProductImages(client, records, written, ctx);

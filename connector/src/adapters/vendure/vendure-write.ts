@@ -52,6 +52,8 @@ export interface WriteDeps {
   pictures?: Map<string, LinkAsset>;
   /** The chunk's images found by their hash tags once for the chunk (`lookUpChunk`). */
   chunkAssets?: ChunkAssets;
+  /** The clock a marked option group's age is judged by (`removeLooseGroups`). */
+  now: () => number;
 }
 
 /** Raised inside a write to name the record's field a refusal belongs to. */
@@ -240,9 +242,9 @@ export async function writeRecords(
  * against what they find: a product created without its variants gets them, nothing is
  * created twice, and a refusal lands on the record it belongs to. After a lost answer a
  * record not found is a retryable failure, not a second create (its product may still be in
- * the making). The option groups made that
- * no product holds are removed first (`removeLooseGroups`): the one-by-one writes make each
- * product's groups again.
+ * the making). The option groups this call made that no product holds are removed first
+ * (`removeLooseGroups`, by the call's own mark): the one-by-one writes make each product's
+ * groups again.
  */
 async function sendCreates(
   deps: WriteDeps,
@@ -250,8 +252,9 @@ async function sendCreates(
 ): Promise<RecordOutcome[]> {
   if (creating.length === 0) return [];
   let lost: OutcomeUnknown | null = null;
+  const mark = makingMark();
   try {
-    return await createTogether(deps, creating);
+    return await createTogether(deps, creating, mark);
   } catch (err) {
     if (!(err instanceof VendureRefusal || err instanceof OutcomeUnknown)) throw err;
     if (err instanceof OutcomeUnknown) lost = err;
@@ -261,10 +264,7 @@ async function sendCreates(
     deps.client,
     targets.map((t) => ({ ...t, known: null })),
   );
-  await removeLooseGroups(
-    deps.client,
-    creating.flatMap((c) => c.prepared.plans.map((plan) => plan.code)),
-  );
+  if (creating.some((c) => c.prepared.plans.length > 0)) await removeLooseGroups(deps.client, mark, deps.now());
   const outcomes: RecordOutcome[] = [];
   for (const target of targets) {
     const shop = found.get(target.record.sku) ?? null;
@@ -288,11 +288,14 @@ async function sendCreates(
  * mutations one after the other, each its own transaction): one request for the chunk's
  * products and their option groups, one for attaching the groups, and one
  * `createProductVariants` for every variant of the chunk (it takes a list across products).
- * Three requests per chunk instead of four to six per record.
+ * Three requests per chunk instead of four to six per record. The groups are made under a code
+ * carrying this call's `mark` and get their own code back in the request that attaches them,
+ * so until then only this call can tell them for its own (`removeLooseGroups`).
  */
 async function createTogether(
   deps: WriteDeps,
   creating: { target: TargetRecord; prepared: PreparedUpsert }[],
+  mark: string,
 ): Promise<RecordOutcome[]> {
   const declared: string[] = [];
   const fields: string[] = [];
@@ -306,7 +309,7 @@ async function createTogether(
       const alias = `g${i}_${j}`;
       declared.push(`$${alias}: CreateProductOptionGroupInput!`);
       fields.push(`${alias}: createProductOptionGroup(input: $${alias}) { ${CREATE_GROUP_FIELDS} }`);
-      variables[alias] = groupInput(plan, prepared.locales);
+      variables[alias] = { ...groupInput(plan, prepared.locales), code: `${plan.code}${mark}` };
       groups.push({ product: i, code: plan.code, alias });
     });
   });
@@ -317,7 +320,10 @@ async function createTogether(
   return await attachAndCreateVariants(deps, creating, made, groups);
 }
 
-/** `createTogether`'s second and third requests: the option groups attached, then every variant of the chunk. */
+/**
+ * `createTogether`'s second and third requests: the option groups attached, each renamed to its
+ * own code right after its attach (in the same document), then every variant of the chunk.
+ */
 async function attachAndCreateVariants(
   deps: WriteDeps,
   creating: { target: TargetRecord; prepared: PreparedUpsert }[],
@@ -330,16 +336,22 @@ async function attachAndCreateVariants(
     const ids: Record<string, string> = {};
     const declaredIds: string[] = [];
     groups.forEach((g, k) => {
-      declaredIds.push(`$ap${k}: ID!`, `$ag${k}: ID!`);
-      attach.push(`a${k}: addOptionGroupToProduct(productId: $ap${k}, optionGroupId: $ag${k}) { id }`);
+      declaredIds.push(`$ap${k}: ID!`, `$ag${k}: ID!`, `$ac${k}: String!`);
+      attach.push(
+        `a${k}: addOptionGroupToProduct(productId: $ap${k}, optionGroupId: $ag${k}) { id }`,
+        `c${k}: updateProductOptionGroup(input: { id: $ag${k}, code: $ac${k} }) { id }`,
+      );
       ids[`ap${k}`] = productAt(g.product).id;
       ids[`ag${k}`] = (made[g.alias] as ShopOptionGroup).id;
+      ids[`ac${k}`] = g.code;
     });
     await deps.client.query(`mutation AttachGroups(${declaredIds.join(', ')}) {\n${attach.join('\n')}\n}`, ids);
   }
   const input = creating.flatMap(({ prepared }, i) => {
     const product = productAt(i);
-    const own = groups.filter((g) => g.product === i).map((g) => made[g.alias] as ShopOptionGroup);
+    const own = groups
+      .filter((g) => g.product === i)
+      .map((g) => ({ ...(made[g.alias] as ShopOptionGroup), code: g.code }));
     const options = optionIdsOf({ ...product, optionGroups: own }, prepared.plans);
     return prepared.variants.map((v) => ({ ...v, productId: product.id, optionIds: options.get(v.sku) ?? [] }));
   });
@@ -362,11 +374,23 @@ async function attachAndCreateVariants(
   }));
 }
 
-const NEWEST_GROUPS = `query NewestGroups($codes: [String!]) {
-  productOptionGroups(options: { filter: { code: { in: $codes } }, sort: { createdAt: DESC }, take: 100 }) {
-    items { id productCount }
+/**
+ * What marks the option groups one `createTogether` call makes until their attach renames them
+ * (`<code>~making-<16 hex digits>`): unique per call, so a cleanup never takes another
+ * request's groups.
+ */
+function makingMark(): string {
+  return `~making-${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+}
+
+const MARKED_GROUPS = `query MarkedGroups {
+  productOptionGroups(options: { filter: { code: { contains: "~making-" } }, sort: { createdAt: DESC }, take: 100 }) {
+    items { id code createdAt productCount }
   }
 }`;
+
+/** A marked group older than this belongs to no request still running: a create lost long ago made it. */
+const STALE_MARK_MS = 60 * 60 * 1000;
 const DELETE_GROUPS = `mutation DeleteGroups($ids: [ID!]!) { deleteProductOptionGroups(ids: $ids) { result message } }`;
 
 /**
@@ -374,19 +398,28 @@ const DELETE_GROUPS = `mutation DeleteGroups($ids: [ID!]!) { deleteProductOption
  * request before the records are written one by one (which make each product's groups again).
  * Their ids are not known: a refused `CreateProducts` answers no data (its fields are
  * non-null, so one error nulls the whole answer), a lost answer none at all, and a refused
- * attach leaves them unattached. So they are found by what they are: the newest groups with
- * the chunk's codes (`pim-...`, made only by the connector, which never leaves a group
- * unattached on purpose) that no product uses. Deleting without `force` makes Vendure refuse
- * a group in use; a deletion Vendure refuses leaves them (nothing the records depend on).
+ * attach leaves them unattached. So they are found by the mark their codes carry until the
+ * attach renames them, which only this call's groups carry: another connector request writing
+ * the same shop with the same codes at that moment keeps its groups (until issue 35's sixth
+ * round the newest groups with the chunk's codes were taken, another request's among them).
+ * A group attached but not yet renamed (the document stopped between the two) is held by its
+ * product and left; the product's next write replaces it (its code is not the plan's). The
+ * same request also takes marked groups that no product holds and that are older than an hour
+ * (STALE_MARK_MS, against Vendure's `createdAt`): a `CreateProducts` whose answer was lost and
+ * that Vendure ran after the cleanup of its own call left them, and no request runs that long.
+ * The newest 100 marked groups are read, so this call's own are among them. Deleting without
+ * `force` makes Vendure refuse a group in use; a deletion Vendure refuses leaves them (nothing
+ * the records depend on).
  */
-async function removeLooseGroups(client: VendureClient, codes: string[]) {
-  if (codes.length === 0) return;
+async function removeLooseGroups(client: VendureClient, mark: string, now: number) {
   try {
-    const newest = await client.query<{ productOptionGroups: { items: { id: string; productCount: number }[] } }>(
-      NEWEST_GROUPS,
-      { codes: [...new Set(codes)] },
-    );
-    const loose = newest.productOptionGroups.items.filter((g) => g.productCount === 0).map((g) => g.id);
+    const marked = await client.query<{
+      productOptionGroups: { items: { id: string; code: string; createdAt: string; productCount: number }[] };
+    }>(MARKED_GROUPS);
+    const loose = marked.productOptionGroups.items
+      .filter((g) => g.productCount === 0)
+      .filter((g) => g.code.endsWith(mark) || Date.parse(g.createdAt) < now - STALE_MARK_MS)
+      .map((g) => g.id);
     if (loose.length > 0) await client.query(DELETE_GROUPS, { ids: loose });
   } catch (err) {
     if (!(err instanceof VendureRefusal)) throw err;

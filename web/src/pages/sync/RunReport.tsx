@@ -1,7 +1,7 @@
 import type { SyncReport } from '../../api/models';
 import { useI18n } from '../../i18n/i18n';
 import { useCategoryPaths } from '../../api/hooks';
-import { changeRows, fieldLabel, reasonText, subtreeRunText } from '../../lib/sync-words';
+import { changeRows, fieldLabel, reasonText, referenceText, subtreeRunText } from '../../lib/sync-words';
 import { categoryScopeNames } from '../../lib/team';
 
 /**
@@ -120,6 +120,9 @@ function Changes({ report }: { report: SyncReport }) {
                     </div>
                   ))}
                   {row.more > 0 && <div className="muted">{t('sync.changeMore', { count: num(row.more) })}</div>}
+                  {row.references.map((reference) => (
+                    <div key={`${reference.type}:${reference.number}`}>{referenceText(reference, t)}</div>
+                  ))}
                 </td>
               </tr>
             ))}
