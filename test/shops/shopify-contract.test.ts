@@ -819,6 +819,134 @@ describe('the cost budget', () => {
   });
 });
 
+describe('bulk operations (a round of updates)', () => {
+  /** A master without variants, with English and French names: revision `r` changes its names and price. */
+  const translated = (sku: string, r: number): Product => ({
+    ...simple(sku, `Mantelleitung ${sku} r${r}`),
+    price: `${r}.89`,
+    translations: { eng: { name: `Sheathed cable ${sku} r${r}` }, fra: { name: `Câble ${sku} r${r}` } },
+  });
+  const skus = (n: number) => Array.from({ length: n }, (_, i) => `NYM-${String(i).padStart(3, '0')}`);
+  const made = async (list: string[]) =>
+    expect((await write(list.map((sku) => upsert(sku, translated(sku, 1))))).every((o) => o.ok)).toBe(true);
+  const bySku = (sku: string) =>
+    [...server.state.products.values()].find((p) => p.metafields.get('pim.sku')?.value === sku)!;
+  const update = (list: string[], r: number) => write(list.map((sku) => upsert(sku, translated(sku, r), 'update')));
+
+  it('sends every productSet and translation of the round as two bulk operations, and the shop holds the new texts', async () => {
+    const list = skus(6);
+    await made(list);
+    const from = server.received.length;
+    const outcomes = await update(list, 2);
+    expect(outcomes.map((o) => o.ok && o.action)).toEqual(list.map(() => 'updated'));
+    const operations = operationsSince(from);
+    expect(operations).not.toContain('PimProductSet');
+    expect(operations).not.toContain('PimTranslationsRegister');
+    expect(operations.filter((o) => o === 'PimBulkRunMutation')).toHaveLength(2);
+    expect(operations.filter((o) => o === 'PimTranslatableResources')).toHaveLength(1);
+    expect(server.bulk.runs.map((run) => [run.mutation, run.lines])).toEqual([
+      [SHOPIFY_DOCUMENTS.PRODUCT_SET, 6],
+      [SHOPIFY_DOCUMENTS.TRANSLATIONS_REGISTER, 6],
+    ]);
+    for (const sku of list) {
+      const product = bySku(sku);
+      expect(product.title).toBe(`Mantelleitung ${sku} r2`);
+      expect(product.variants[0]!.price).toBe('2.89');
+      expect(product.translations.get('en')?.get('title')).toBe(`Sheathed cable ${sku} r2`);
+      expect(product.translations.get('fr')?.get('title')).toBe(`Câble ${sku} r2`);
+    }
+    // The operations were followed until done: the clock moved by the polls' waits only.
+    expect(sleeps.filter((ms) => ms >= 1000).length).toBeGreaterThan(0);
+    // The same round again (the connector sends it only when its mirror lost the rows): the
+    // products once more, the translations as last written not again.
+    const again = server.received.length;
+    expect((await update(list, 2)).every((o) => o.ok)).toBe(true);
+    expect(server.bulk.runs.slice(2).map((run) => [run.mutation, run.lines])).toEqual([
+      [SHOPIFY_DOCUMENTS.PRODUCT_SET, 6],
+    ]);
+    expect(operationsSince(again)).not.toContain('PimTranslatableResources');
+  });
+
+  it('costs the same requests for 6 and for 40 updates (the lines are not charged per product)', async () => {
+    const list = skus(40);
+    await made(list);
+    let from = server.received.length;
+    await update(list.slice(0, 6), 2);
+    const six = server.received.length - from;
+    from = server.received.length;
+    await update(list, 3);
+    const forty = server.received.length - from;
+    // Only the polls may differ: forty lines take longer to run than six.
+    expect(forty - six).toBeLessThanOrEqual(2);
+    expect(forty).toBeLessThan(20);
+    expect(list.every((sku) => bySku(sku).title.endsWith('r3'))).toBe(true);
+  });
+
+  it('sends fewer than five updates one request each', async () => {
+    const list = skus(4);
+    await made(list);
+    const from = server.received.length;
+    await update(list, 2);
+    expect(operationsSince(from).filter((o) => o === 'PimProductSet')).toHaveLength(4);
+    expect(server.bulk.runs).toEqual([]);
+  });
+
+  it("reports a line the shop refuses on that record only, with the shop's words", async () => {
+    const list = skus(6);
+    await made(list);
+    const records = list.map((sku) => upsert(sku, translated(sku, 2), 'update'));
+    records[2] = upsert(list[2]!, { ...translated(list[2]!, 2), name: 'L'.repeat(300) }, 'update');
+    const outcomes = await write(records);
+    expect(outcomes[2]).toMatchObject({ ok: false, field: 'product.name', retryable: false });
+    expect(outcomes[2]!.ok ? '' : outcomes[2]!.error).toContain('Title is too long');
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(5);
+    expect(bySku(list[2]!).title).toBe(`Mantelleitung ${list[2]} r1`);
+    expect(bySku(list[3]!).translations.get('en')?.get('title')).toBe(`Sheathed cable ${list[3]} r2`);
+  });
+
+  it('fails the lines an operation that failed part way has no result for, retryable, and keeps the others', async () => {
+    const list = skus(6);
+    await made(list);
+    server.bulk.faults.failNextAfter = 4;
+    const outcomes = await update(list, 2);
+    expect(outcomes.slice(0, 4).every((o) => o.ok)).toBe(true);
+    expect(outcomes.slice(4)).toEqual([
+      expect.objectContaining({ ok: false, field: 'record', retryable: true }),
+      expect.objectContaining({ ok: false, field: 'record', retryable: true }),
+    ]);
+    expect(outcomes[4]!.ok ? '' : outcomes[4]!.error).toContain('failed');
+    // The retry of the two writes them (four updates and fewer go one request each).
+    const retried = await write(list.slice(4).map((sku) => upsert(sku, translated(sku, 2), 'update')));
+    expect(retried.every((o) => o.ok)).toBe(true);
+    expect(list.every((sku) => bySku(sku).title.endsWith('r2'))).toBe(true);
+  });
+
+  it('sends the updates one request each when the shop does not start the operation', async () => {
+    const list = skus(6);
+    await made(list);
+    server.bulk.faults.refuseNextRun = 'LIMIT_REACHED';
+    const from = server.received.length;
+    const outcomes = await update(list, 2);
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    expect(operationsSince(from).filter((o) => o === 'PimProductSet')).toHaveLength(6);
+    expect(list.every((sku) => bySku(sku).translations.get('fr')?.get('title')?.endsWith('r2'))).toBe(true);
+  });
+
+  it('cancels an operation that does not end within ten minutes and reports its lines retryable', async () => {
+    await server.close();
+    shared = null;
+    server = await startShopifyContract({ token: TOKEN, now: () => clock.now, bulk: { startMs: 11 * 60_000 } });
+    const list = skus(5);
+    await made(list);
+    const outcomes = await update(list, 2);
+    expect(outcomes.every((o) => !o.ok && o.retryable)).toBe(true);
+    expect(outcomes[0]!.ok ? '' : outcomes[0]!.error).toContain('did not end within 10 minutes');
+    expect([...server.bulk.operations.values()].map((o) => o.status)).toEqual(['CANCELED']);
+    clock.now += 60 * 60_000;
+    expect(list.every((sku) => bySku(sku).title.endsWith('r1'))).toBe(true);
+  });
+});
+
 async function restart(bucket: { maximum: number; restoreRate: number }) {
   await server.close();
   shared = null;

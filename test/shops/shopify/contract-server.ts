@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import { SHOPIFY_API_VERSION } from '../../../connector/src/adapters/shopify/shopify-graphql';
 import { requestedCost } from './query-cost';
+import { type BulkModel, shopifyBulk } from './shop-bulk';
 import { shopResolvers } from './shop-resolvers';
 import { ShopState } from './shop-state';
 
@@ -55,6 +56,8 @@ export interface ContractServerOptions {
    * returned instead of `first`. Off by default (the tests charge the requested cost).
    */
   refund?: boolean;
+  /** The modelled processing time of bulk operations (shop-bulk.ts). */
+  bulk?: BulkModel;
 }
 
 export interface Received {
@@ -84,7 +87,10 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function startShopifyContract(options: ContractServerOptions) {
   const schema = pinnedSchema();
   const state = new ShopState();
-  const rootValue = shopResolvers(state);
+  const rootValue: Record<string, unknown> = shopResolvers(state);
+  let baseUrl = '';
+  const bulk = shopifyBulk({ schema, rootValue, now: options.now, baseUrl: () => baseUrl, model: options.bulk });
+  Object.assign(rootValue, bulk.resolvers);
   const limits = options.bucket ?? { maximum: 1000, restoreRate: 100 };
   const bucket = { available: limits.maximum, at: options.now() };
   const received: Received[] = [];
@@ -100,6 +106,24 @@ export async function startShopifyContract(options: ContractServerOptions) {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    // The staged upload and the results file: signed storage URLs at Shopify, no access token.
+    if (req.method === 'POST' && req.url === '/pim-staged-uploads') {
+      const request = new Request(`${baseUrl}${req.url}`, {
+        method: 'POST',
+        headers: { 'Content-Type': String(req.headers['content-type'] ?? '') },
+        body: await readBody(req),
+      });
+      const status = await bulk.upload(request);
+      res.writeHead(status);
+      return void res.end();
+    }
+    const resultsPath = /^\/pim-bulk-results\/([^/]+)\.jsonl$/.exec(req.method === 'GET' ? (req.url ?? '') : '');
+    if (resultsPath) {
+      const results = await bulk.results(decodeURIComponent(resultsPath[1]!));
+      if (results === null) return json(res, 404, { errors: 'Not Found' });
+      res.writeHead(200, { 'Content-Type': 'application/jsonl' });
+      return void res.end(results);
+    }
     if (req.method !== 'POST' || req.url !== `/admin/api/${SHOPIFY_API_VERSION}/graphql.json`) {
       return json(res, 404, { errors: 'Not Found' });
     }
@@ -193,9 +217,12 @@ export async function startShopifyContract(options: ContractServerOptions) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: baseUrl,
     state,
+    /** The bulk operations run, and their faults (shop-bulk.ts). */
+    bulk,
     received,
     invalid,
     faults,

@@ -31,6 +31,21 @@ function collectionImage(input: unknown, field: string[]) {
 
 /** The root fields (queries and mutations) the adapter uses, over the shop's state. */
 export function shopResolvers(state: ShopState) {
+  const translatable = (resourceId: string) => {
+    const product = state.products.get(resourceId);
+    if (!product) return null;
+    return {
+      resourceId: product.id,
+      translatableContent: () => state.translatableContent(product),
+      translations: ({ locale }: Args) =>
+        [...(product.translations.get(String(locale)) ?? [])].map(([key, value]) => ({
+          key,
+          value,
+          locale,
+          outdated: false,
+        })),
+    };
+  };
   const collectionView = (id: string) => {
     const collection = state.collections.get(id);
     return collection
@@ -152,21 +167,12 @@ export function shopResolvers(state: ShopState) {
       const found = [...state.collections.values()].find((c) => c.id === id || c.handle === handle);
       return found ? collectionView(found.id) : null;
     },
-    translatableResource: ({ resourceId }: Args) => {
-      const product = state.products.get(String(resourceId));
-      if (!product) return null;
-      return {
-        resourceId: product.id,
-        translatableContent: () => state.translatableContent(product),
-        translations: ({ locale }: Args) =>
-          [...(product.translations.get(String(locale)) ?? [])].map(([key, value]) => ({
-            key,
-            value,
-            locale,
-            outdated: false,
-          })),
-      };
-    },
+    translatableResource: ({ resourceId }: Args) => translatable(String(resourceId)),
+    translatableResourcesByIds: ({ resourceIds, first }: Args) =>
+      connection(
+        (resourceIds as string[]).flatMap((id) => translatable(id) ?? []),
+        first as number | undefined,
+      ),
 
     productSet: (args: Args) => productSet(state, args as Parameters<typeof productSet>[1]),
     productUpdate: ({ product: input }: Args) => {

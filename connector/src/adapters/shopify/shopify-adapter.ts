@@ -7,7 +7,10 @@ import {
   TargetError,
   type TargetIds,
   type TargetProbe,
+  type TargetRecord,
 } from '../target-adapter';
+import { BULK_MIN_LINES } from './shopify-bulk';
+import { writeUpdatesInBulk } from './shopify-bulk-write';
 import { resolveMpnReferences } from '../common/references';
 import { createCollections } from './shopify-collections';
 import { PRICE_LISTS, PRODUCT_VENDORS, SHOP_PROBE } from './shopify-documents';
@@ -29,8 +32,11 @@ interface ShopProbeAnswer {
   shopLocales: { locale: string; primary: boolean; published: boolean }[];
 }
 
-/** Records per write: each is a productSet plus a few follow-ups, well inside one cost bucket. */
-const BATCH_SIZE = 10;
+/**
+ * Records per write, and per POST /upsert (X-Max-Batch-Records): a round's updates of 50
+ * products are one bulk operation (shopify-bulk-write.ts); creates go one productSet each.
+ */
+const BATCH_SIZE = 50;
 
 /**
  * The Shopify adapter (docs/shops.md): the Admin GraphQL API (`SHOPIFY_API_VERSION`) with an
@@ -44,7 +50,8 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
   const accessToken = config.credentials.accessToken;
   if (!accessToken)
     throw new TargetError('the Shopify target needs credentials.accessToken (an Admin API access token)', false);
-  const gql = createShopifyGraphql({ http: deps.http, url: config.url, accessToken, now: deps.now ?? Date.now });
+  const now = deps.now ?? Date.now;
+  const gql = createShopifyGraphql({ http: deps.http, url: config.url, accessToken, now });
   const collections = createCollections(gql);
   const priceBreaks = createPriceBreaks(gql);
 
@@ -130,6 +137,10 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
       lookupFailure = error;
     }
     const outcomes: RecordOutcome[] = [];
+    // Updates of products the shop holds: as a bulk operation once there are enough (shopify-bulk-write.ts).
+    const updates: { target: TargetRecord; known: TargetIds }[] = [];
+    const bulk =
+      targets.filter((target) => target.known !== null && target.record.op !== 'deactivate').length >= BULK_MIN_LINES;
     for (const target of targets) {
       const { index } = target;
       try {
@@ -144,6 +155,10 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
           continue;
         }
         const known = target.known ?? (entry?.owner === 'pim' ? entry.ids : null);
+        if (bulk && known !== null && target.record.op !== 'deactivate') {
+          updates.push({ target, known });
+          continue;
+        }
         const outcome =
           target.record.op === 'deactivate'
             ? await deactivateProduct(recordDeps, target, known)
@@ -155,9 +170,13 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
         outcomes.push(failureOf(index, error));
       }
     }
+    if (updates.length > 0) {
+      const bulkDeps = { gql, http: deps.http, shopUrl: config.url, refusedUrl: ctx.refusedUrl, now };
+      outcomes.push(...(await writeUpdatesInBulk(recordDeps, bulkDeps, updates)));
+    }
     if (ctx.mapping.references) await completePending(gql, targets, outcomes, ctx, productIdOf, mirrored);
     return [...failed, ...outcomes];
   };
 
-  return { kind: 'shopify', batchSize: BATCH_SIZE, probe, mappings, findBySku, write };
+  return { kind: 'shopify', batchSize: BATCH_SIZE, maxBatchRecords: BATCH_SIZE, probe, mappings, findBySku, write };
 }

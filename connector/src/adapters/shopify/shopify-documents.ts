@@ -227,6 +227,51 @@ export const TRANSLATIONS_REMOVE = /* GraphQL */ `
   }
 `;
 
+/** Several products' translatable content at once (the digests of a round's bulk translationsRegister). */
+export const TRANSLATABLE_RESOURCES = /* GraphQL */ `
+  query PimTranslatableResources($resourceIds: [ID!]!, $first: Int!) {
+    translatableResourcesByIds(resourceIds: $resourceIds, first: $first) {
+      nodes { resourceId translatableContent { key digest locale } }
+    }
+  }
+`;
+
+/** A staged upload target for a bulk operation's JSONL file of variables (shopify-bulk.ts). */
+export const STAGED_UPLOADS_CREATE = /* GraphQL */ `
+  mutation PimStagedUploadsCreate($input: [StagedUploadInput!]!) {
+    stagedUploadsCreate(input: $input) {
+      stagedTargets { url resourceUrl parameters { name value } }
+      userErrors { field message }
+    }
+  }
+`;
+
+const BULK_OPERATION_FIELDS = 'id status errorCode url partialDataUrl';
+
+export const BULK_RUN_MUTATION = /* GraphQL */ `
+  mutation PimBulkRunMutation($mutation: String!, $stagedUploadPath: String!) {
+    bulkOperationRunMutation(mutation: $mutation, stagedUploadPath: $stagedUploadPath) {
+      bulkOperation { ${BULK_OPERATION_FIELDS} }
+      userErrors { field message code }
+    }
+  }
+`;
+
+export const BULK_OPERATION = /* GraphQL */ `
+  query PimBulkOperation($id: ID!) {
+    bulkOperation(id: $id) { ${BULK_OPERATION_FIELDS} }
+  }
+`;
+
+export const BULK_OPERATION_CANCEL = /* GraphQL */ `
+  mutation PimBulkOperationCancel($id: ID!) {
+    bulkOperationCancel(id: $id) {
+      bulkOperation { id status }
+      userErrors { field message }
+    }
+  }
+`;
+
 /** All documents, by name, for the contract test. */
 export const SHOPIFY_DOCUMENTS: Record<string, string> = {
   SHOP_PROBE,
@@ -251,4 +296,9 @@ export const SHOPIFY_DOCUMENTS: Record<string, string> = {
   TRANSLATABLE_CONTENT,
   TRANSLATIONS_REGISTER,
   TRANSLATIONS_REMOVE,
+  TRANSLATABLE_RESOURCES,
+  STAGED_UPLOADS_CREATE,
+  BULK_RUN_MUTATION,
+  BULK_OPERATION,
+  BULK_OPERATION_CANCEL,
 };

@@ -6,12 +6,12 @@ import { METAFIELDS_DELETE, PRODUCT_ARCHIVE, PRODUCT_DELETE, PRODUCT_SET } from 
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
 import { featureMetafields } from './shopify-features';
 import { deleteFiles, mediaMarker, settleFiles, strayFiles } from './shopify-files';
-import { graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
+import { type GraphqlError, graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
 import { handleOf, productSetPlan, recordField } from './shopify-product-input';
 import { referenceFields, withPending } from './shopify-references';
 import { syncTranslations } from './shopify-translations';
 
-interface ProductSetAnswer {
+export interface ProductSetAnswer {
   productSet: {
     product: {
       id: string;
@@ -78,32 +78,56 @@ async function deleteMetafields(gql: ShopifyGraphql, metafields: { ownerId: stri
   failOn('product.values', result, result.data?.metafieldsDelete);
 }
 
-/** Creates or updates one master with productSet, then what productSet leaves alone: stale metafields, collections, translations. */
-export async function writeProduct(
+/** One master's write as planned before its productSet: the input, the files and metafield keys it sends. */
+export interface PlannedWrite {
+  target: Omit<TargetRecord, 'record'> & { record: Extract<TargetRecord['record'], { product: Product }> };
+  known: TargetIds | null;
+  handle: string | null;
+  plan: ReturnType<typeof productSetPlan>;
+  references: ReturnType<typeof referenceFields>;
+}
+
+/** Plans the productSet of one master and sends what must precede it (metafields whose type changed go first). */
+export async function planWrite(
   deps: RecordDeps,
   target: TargetRecord,
   known: TargetIds | null,
-): Promise<RecordOutcome> {
-  const { gql, mapping } = deps;
-  if (target.record.op === 'deactivate') throw new Error('writeProduct takes creates and updates');
+): Promise<PlannedWrite> {
+  const { mapping } = deps;
+  if (target.record.op === 'deactivate') throw new Error('planWrite takes creates and updates');
   const { sku, product } = target.record;
   checkCategoryPictures(product.categories, deps);
   const handle = known ? null : handleOf(sku);
   const references = referenceFields(sku, product, mapping, deps.productIdOf);
   const plan = productSetPlan(sku, product, known, handle, mapping, references.fields);
-
   if (known) {
     await deleteMetafields(
-      gql,
+      deps.gql,
       retyped(product, target.previous, mapping).map((key) => ({ ownerId: known.product, key })),
     );
   }
-  const sentBefore = deps.requestsSent();
-  const result = await gql.request<ProductSetAnswer>(PRODUCT_SET, {
-    identifier: known ? { id: known.product } : { handle: handle! },
-    input: plan.input,
-  });
-  const sentAgain = deps.requestsSent() - sentBefore > 1;
+  return { target: target as PlannedWrite['target'], known, handle, plan, references };
+}
+
+/** productSet's variables for a planned write: by id for a product the shop holds, else by the handle made from the SKU. */
+export const productSetVariables = ({ known, handle, plan }: PlannedWrite) => ({
+  identifier: known ? { id: known.product } : { handle: handle! },
+  input: plan.input,
+});
+
+/**
+ * What productSet leaves alone, after its answer: the ids kept, stray and replaced files
+ * settled, stale metafields deleted, collections and price breaks brought up to date. The
+ * translations follow (`syncTranslations`, or in bulk for a round of many).
+ */
+export async function finishWrite(
+  deps: RecordDeps,
+  { target, known, plan, references }: PlannedWrite,
+  result: { data: ProductSetAnswer | null; errors: GraphqlError[] },
+  sentAgain: boolean,
+): Promise<RecordOutcome & { ok: true; ids: TargetIds }> {
+  const { gql, mapping } = deps;
+  const { sku, product } = target.record;
   const payload = result.data?.productSet;
   if (!payload) throw new RecordFailure('record', graphqlErrorText(result.errors) || 'the shop refused the product');
   if (payload.userErrors.length > 0 || !payload.product) {
@@ -153,8 +177,23 @@ export async function writeProduct(
     await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes, deps);
   else await deps.collections.refreshPictures(product.categories, deps);
   await deps.priceBreaks.sync(sku, product, target.previous, variants, mapping);
-  await syncTranslations(gql, ids.product, product, target.previous, !known, mapping);
   return { index: target.index, ok: true, ids, action: known ? 'updated' : 'created' };
+}
+
+/** Creates or updates one master with productSet, then what productSet leaves alone: stale metafields, collections, translations. */
+export async function writeProduct(
+  deps: RecordDeps,
+  target: TargetRecord,
+  known: TargetIds | null,
+): Promise<RecordOutcome> {
+  const planned = await planWrite(deps, target, known);
+  const sentBefore = deps.requestsSent();
+  const result = await deps.gql.request<ProductSetAnswer>(PRODUCT_SET, productSetVariables(planned));
+  const sentAgain = deps.requestsSent() - sentBefore > 1;
+  const outcome = await finishWrite(deps, planned, result, sentAgain);
+  const { record, previous } = planned.target;
+  await syncTranslations(deps.gql, outcome.ids.product, record.product, previous, !known, deps.mapping);
+  return outcome;
 }
 
 /** Deletes or archives a master per `mapping.onDeactivate`; a product the shop no longer has is deactivated already. */
