@@ -26,7 +26,7 @@ import { compareSkus } from '../src/sync/protocol/sku-order';
 import { signRequest } from '../src/sync/protocol/signing';
 import type { Product, UpsertRecord } from '../src/sync/protocol/wire';
 import { migrate, run, startDevServer } from '../scripts/lib/dev-server';
-import { benchArgs, positiveInt, positiveInts } from './lib/args';
+import { benchArgs, nonNegativeInt, positiveInt, positiveInts } from './lib/args';
 import { runShopBench } from './lib/shop-bench';
 import { SHOP_KINDS, type ShopKind } from './lib/shop-targets';
 import { type VendureDb, vendureDbFromEnv } from '../shops/vendure/start';
@@ -55,6 +55,20 @@ const args = benchArgs('npm run bench:connector -- [flags]: shop connector throu
     type: 'string',
     default: '100',
     help: "Shopify's restore rate in points/s, bucket 1000 (shopify.dev: Standard 100, Advanced 200, Plus 1000; older tables 50)",
+  },
+  'shopify-initial-restore': {
+    type: 'string',
+    help: "Shopify's restore rate during the initial sync only (default --shopify-restore): fill the shop on Plus's 1000, measure the rounds after it on Standard's 100",
+  },
+  'shopify-bulk-start-ms': {
+    type: 'string',
+    default: '2000',
+    help: "the contract server's modelled wait before a bulk operation's first line runs (Shopify publishes no figure)",
+  },
+  'shopify-bulk-line-ms': {
+    type: 'string',
+    default: '50',
+    help: "the contract server's modelled time per line of a bulk operation",
   },
   'shopware-rate': {
     type: 'string',
@@ -169,6 +183,13 @@ if (target !== 'reference') {
     kind: target,
     sizes,
     shopifyRestore: positiveInt('shopify-restore', args['shopify-restore']),
+    shopifyInitialRestore: args['shopify-initial-restore']
+      ? positiveInt('shopify-initial-restore', args['shopify-initial-restore'])
+      : undefined,
+    shopifyBulk: {
+      startMs: nonNegativeInt('shopify-bulk-start-ms', args['shopify-bulk-start-ms']),
+      lineMs: nonNegativeInt('shopify-bulk-line-ms', args['shopify-bulk-line-ms']),
+    },
     shopwareBucket: {
       ratePerSecond: positiveInt('shopware-rate', args['shopware-rate']),
       burst: positiveInt('shopware-burst', args['shopware-burst']),

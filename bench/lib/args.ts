@@ -71,6 +71,13 @@ export function positiveInt(name: string, text: string): number {
   return value;
 }
 
+/** A whole number of 0 or more from a flag's text, or the run stops naming the flag. */
+export function nonNegativeInt(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) fail(`--${name} must be a whole number of 0 or more, not "${text}"`);
+  return value;
+}
+
 /** The `--sizes` flag every catalog benchmark takes, with that script's default. */
 export const sizesFlag = (fallback: string) =>
   ({

@@ -302,8 +302,9 @@ async function benchSize(options: ShopBenchOptions, size: number, images: BenchI
         load: loadavg()[0]!,
       };
       const failed = answer.failed.length;
+      const extra = shop!.extra?.() ?? '';
       console.log(
-        `${prefix}: ${round.seconds.toFixed(1)} s, sent ${sent}, created ${answer.created}, updated ${answer.updated}, unchanged ${answer.unchanged}, failed ${failed}, target requests ${round.target.requests}${round.target.points ? `, points ${round.target.points}, throttled ${round.target.throttled}` : ''}${round.target.heldMs ? `, held ${(round.target.heldMs / 1000).toFixed(1)} s` : ''}, shop busy ${(round.target.busyMs / 1000).toFixed(1)} s, load ${round.load.toFixed(2)}`,
+        `${prefix}: ${round.seconds.toFixed(1)} s, sent ${sent}, created ${answer.created}, updated ${answer.updated}, unchanged ${answer.unchanged}, failed ${failed}, target requests ${round.target.requests}${round.target.points ? `, points ${round.target.points}, throttled ${round.target.throttled}` : ''}${round.target.heldMs ? `, held ${(round.target.heldMs / 1000).toFixed(1)} s` : ''}, shop busy ${(round.target.busyMs / 1000).toFixed(1)} s${extra ? `, ${extra}` : ''}, load ${round.load.toFixed(2)}`,
       );
       for (const f of answer.failed.slice(0, 5)) console.log(`  failed ${f.sku} ${f.field}: ${f.error}`);
       // The slow calls of a round with few writes (the 1 % round): where each update's time goes.
@@ -325,6 +326,7 @@ async function benchSize(options: ShopBenchOptions, size: number, images: BenchI
       });
 
     const initial = await pimRound('initial');
+    shop.afterInitial?.();
     const noop = await pimRound('no-op');
     const resend = await measure('resend', async () => {
       const records = Array.from({ length: size }, (_, i) => record(i, 'create'));

@@ -18,6 +18,7 @@ import type { VendureDb } from '../../shops/vendure/start';
 import type { TargetKind } from '../../src/sync/protocol/target';
 import { freePort } from '../../scripts/lib/dev-server';
 import { startTargetProxy, type TargetProxy, type TokenBucket } from './target-proxy';
+import type { BulkModel } from '../../test/shops/shopify/shop-bulk';
 
 export type ShopKind = Exclude<TargetKind, 'reference'>;
 export const SHOP_KINDS: readonly ShopKind[] = ['vendure', 'medusa', 'shopify', 'shopware'];
@@ -34,11 +35,19 @@ export interface BenchShop {
   rate: { points?: number; requests?: number; burst: number } | null;
   /** The engine's database where it has a choice (Vendure: sqljs or postgres). */
   database?: string;
+  /** Called after the initial sync: Shopify's budget goes from the initial to the measured rate. */
+  afterInitial?(): void;
+  /** What the shop did beside the requests (Shopify: bulk operations and their lines), for the round's line. */
+  extra?(): string;
   stop(): Promise<void>;
 }
 
 export interface ShopOptions {
   shopifyRestore: number;
+  /** Shopify's restore rate during the initial sync (a shop filled on a larger plan, or by an import of its own); default `shopifyRestore`. */
+  shopifyInitialRestore?: number;
+  /** The contract server's modelled time of a bulk operation (Shopify publishes none). */
+  shopifyBulk?: BulkModel;
   shopwareBucket: TokenBucket;
   /** Vendure's database (shops/vendure/start.ts): sql.js, or PostgreSQL for large catalogs. */
   vendureDb: VendureDb;
@@ -49,16 +58,33 @@ const SHOPIFY_TOKEN = 'shpat_bench_token';
 export async function startShop(kind: ShopKind, options: ShopOptions): Promise<BenchShop> {
   if (kind === 'shopify') {
     const { startShopifyContract } = await import('../../test/shops/shopify/contract-server');
-    const bucket = { maximum: 1000, restoreRate: options.shopifyRestore };
-    const server = await startShopifyContract({ token: SHOPIFY_TOKEN, now: () => Date.now(), bucket, refund: true });
+    const bucket = { maximum: 1000, restoreRate: options.shopifyInitialRestore ?? options.shopifyRestore };
+    const server = await startShopifyContract({
+      token: SHOPIFY_TOKEN,
+      now: () => Date.now(),
+      bucket,
+      refund: true,
+      bulk: options.shopifyBulk,
+    });
     const proxy = await startTargetProxy(server.url, { readShopifyCost: true });
+    const rate = { points: bucket.restoreRate, burst: bucket.maximum };
     return {
       kind,
       url: proxy.url,
       credentials: { accessToken: SHOPIFY_TOKEN },
       proxy,
-      limit: `leaky bucket 1000 points, ${bucket.restoreRate} points/s`,
-      rate: { points: bucket.restoreRate, burst: bucket.maximum },
+      limit: `leaky bucket 1000 points, ${bucket.restoreRate} points/s${bucket.restoreRate === options.shopifyRestore ? '' : ` for the initial sync, ${options.shopifyRestore} points/s after it`}`,
+      rate,
+      afterInitial() {
+        bucket.restoreRate = options.shopifyRestore;
+        rate.points = options.shopifyRestore;
+      },
+      extra() {
+        const runs = server.bulk.runs.splice(0);
+        return runs.length > 0
+          ? `bulk operations ${runs.length} (${runs.reduce((sum, run) => sum + run.lines, 0)} lines)`
+          : '';
+      },
       async stop() {
         await proxy.close();
         await server.close();

@@ -16,8 +16,12 @@ import { type GraphqlError, graphqlErrorText, type ShopifyGraphql } from './shop
 /** Fewer lines than this go one request each: a bulk operation's own requests and wait would cost more. */
 export const BULK_MIN_LINES = 5;
 
-/** Polls of a running operation: the first after 1 s, then at most every 5 s; given up (and cancelled) after 10 minutes. */
-const FIRST_POLL_MS = 1000;
+/**
+ * Polls of a running operation (one point each): every second for the first 10, then less
+ * often up to every 5 s; given up (and cancelled) after 10 minutes.
+ */
+const POLL_MS = 1000;
+const QUICK_POLLS = 10;
 const MAX_POLL_MS = 5000;
 const GIVE_UP_MS = 10 * 60 * 1000;
 
@@ -154,7 +158,8 @@ export async function runBulkMutation<T>(
   try {
     let operation = payload.bulkOperation;
     const startedAt = deps.now();
-    let wait = FIRST_POLL_MS;
+    let wait = POLL_MS;
+    let polls = 0;
     while (operation.status === 'CREATED' || operation.status === 'RUNNING' || operation.status === 'CANCELING') {
       if (deps.now() - startedAt > GIVE_UP_MS) {
         // Cancelled, so that it cannot apply these lines after the records were retried with newer data.
@@ -163,7 +168,7 @@ export async function runBulkMutation<T>(
         break;
       }
       await deps.http.sleep(wait);
-      wait = Math.min(MAX_POLL_MS, wait * 2);
+      if (++polls >= QUICK_POLLS) wait = Math.min(MAX_POLL_MS, wait * 2);
       operation = await operationState(deps, operation.id);
     }
     if (operation.status !== 'COMPLETED' && !unfinished.startsWith('the bulk operation did not end'))
