@@ -182,6 +182,8 @@ interface Round {
   answer: Answer;
   target: ProxyCounters;
   load: number;
+  /** The shop's simulated limit during the round (Shopify's budget may change after the initial sync). */
+  rate: { points?: number; requests?: number; burst: number } | null;
 }
 
 async function send(baseUrl: string, records: UpsertRecord[], batch: number, prefix: string): Promise<Answer> {
@@ -300,6 +302,7 @@ async function benchSize(options: ShopBenchOptions, size: number, images: BenchI
         answer,
         target: shop!.proxy.take(),
         load: loadavg()[0]!,
+        rate: shop!.rate ? { ...shop!.rate } : null,
       };
       const failed = answer.failed.length;
       const extra = shop!.extra?.() ?? '';
@@ -336,10 +339,10 @@ async function benchSize(options: ShopBenchOptions, size: number, images: BenchI
     const changed = await pimRound('one-percent');
 
     const rateShare = (round: Round): string => {
-      if (!shop?.rate) return 'n/a (no limit)';
-      if (shop.rate.points) {
+      if (!round.rate) return 'n/a (no limit)';
+      if (round.rate.points) {
         // The least time any client needs for the points spent: the bucket's refill after its first 1000.
-        const floor = Math.max(0, round.target.points - shop.rate.burst) / shop.rate.points;
+        const floor = Math.max(0, round.target.points - round.rate.burst) / round.rate.points;
         return `${Math.round((100 * floor) / round.seconds)} % (${round.target.points} points, ${round.target.throttled} throttled)`;
       }
       return `${Math.round((100 * round.target.heldMs) / 1000 / round.seconds)} % (held ${(round.target.heldMs / 1000).toFixed(1)} s)`;

@@ -33,10 +33,12 @@ interface ShopProbeAnswer {
 }
 
 /**
- * Records per write, and per POST /upsert (X-Max-Batch-Records): a round's updates of 50
- * products are one bulk operation (shopify-bulk-write.ts); creates go one productSet each.
+ * Records per write, and per POST /upsert (X-Max-Batch-Records): a round's updates of up to
+ * 100 products are one bulk operation of productSet and one of translations
+ * (shopify-bulk-write.ts), each operation's own wait paid once; creates go one productSet
+ * each (on the Standard plan's budget about a minute and a half for 100).
  */
-const BATCH_SIZE = 50;
+const BATCH_SIZE = 100;
 
 /**
  * The Shopify adapter (docs/shops.md): the Admin GraphQL API (`SHOPIFY_API_VERSION`) with an
