@@ -40,6 +40,8 @@ interface Operation {
   results: string | null;
   /** A fault: the operation fails after this many lines (partialDataUrl holds their results). */
   failAfter: number | null;
+  /** A fault: every line runs, but the results of those after this many are lost (the operation fails). */
+  loseAfter: number | null;
 }
 
 export function shopifyBulk(options: {
@@ -52,7 +54,13 @@ export function shopifyBulk(options: {
   const staged = new Map<string, string>();
   const operations = new Map<string, Operation>();
   let uploads = 0;
-  const faults = { failNextAfter: null as number | null, refuseNextRun: null as string | null };
+  const faults = {
+    failNextAfter: null as number | null,
+    loseResultsNextAfter: null as number | null,
+    refuseNextRun: null as string | null,
+    /** The next operation never ends (Shopify's queue stalled). */
+    stallNext: false,
+  };
   const runs: { mutation: string; lines: number }[] = [];
   const startMs = options.model?.startMs ?? 2000;
   const lineMs = options.model?.lineMs ?? 50;
@@ -67,6 +75,7 @@ export function shopifyBulk(options: {
       return;
     }
     const count = operation.failAfter ?? operation.lines.length;
+    const kept = operation.loseAfter ?? count;
     const out: string[] = [];
     for (const [i, variableValues] of operation.lines.slice(0, count).entries()) {
       const result = await execute({
@@ -75,6 +84,7 @@ export function shopifyBulk(options: {
         rootValue: options.rootValue,
         variableValues,
       });
+      if (i >= kept) continue;
       out.push(
         JSON.stringify({
           ...(result.data ? { data: result.data } : {}),
@@ -84,7 +94,7 @@ export function shopifyBulk(options: {
       );
     }
     operation.results = out.join('\n');
-    operation.status = operation.failAfter === null ? 'COMPLETED' : 'FAILED';
+    operation.status = operation.failAfter === null && operation.loseAfter === null ? 'COMPLETED' : 'FAILED';
   }
 
   const resultUrl = (operation: Operation) =>
@@ -166,12 +176,15 @@ export function shopifyBulk(options: {
         mutation: document,
         lines,
         createdAt: now,
-        doneAt: now + startMs + lines.length * lineMs,
+        doneAt: faults.stallNext ? Number.POSITIVE_INFINITY : now + startMs + lines.length * lineMs,
         status: 'CREATED',
         results: null,
         failAfter: faults.failNextAfter,
+        loseAfter: faults.loseResultsNextAfter,
       };
       faults.failNextAfter = null;
+      faults.loseResultsNextAfter = null;
+      faults.stallNext = false;
       operations.set(operation.id, operation);
       runs.push({ mutation, lines: lines.length });
       return view(operation).then((bulkOperation) => ({ bulkOperation, userErrors: [] }));

@@ -10,7 +10,7 @@ import {
   type TargetRecord,
 } from '../target-adapter';
 import { BULK_MIN_LINES } from './shopify-bulk';
-import { writeUpdatesInBulk } from './shopify-bulk-write';
+import { writeInBulk } from './shopify-bulk-write';
 import { resolveMpnReferences } from '../common/references';
 import { createCollections } from './shopify-collections';
 import { PRICE_LISTS, PRODUCT_VENDORS, SHOP_PROBE } from './shopify-documents';
@@ -139,10 +139,9 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
       lookupFailure = error;
     }
     const outcomes: RecordOutcome[] = [];
-    // Updates of products the shop holds: as a bulk operation once there are enough (shopify-bulk-write.ts).
-    const updates: { target: TargetRecord; known: TargetIds }[] = [];
-    const bulk =
-      targets.filter((target) => target.known !== null && target.record.op !== 'deactivate').length >= BULK_MIN_LINES;
+    // Creates and updates as bulk operations once there are enough of them (shopify-bulk-write.ts).
+    const writes: { target: TargetRecord; known: TargetIds | null }[] = [];
+    const bulk = targets.filter((target) => target.record.op !== 'deactivate').length >= BULK_MIN_LINES;
     for (const target of targets) {
       const { index } = target;
       try {
@@ -157,8 +156,8 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
           continue;
         }
         const known = target.known ?? (entry?.owner === 'pim' ? entry.ids : null);
-        if (bulk && known !== null && target.record.op !== 'deactivate') {
-          updates.push({ target, known });
+        if (bulk && target.record.op !== 'deactivate') {
+          writes.push({ target, known });
           continue;
         }
         const outcome =
@@ -172,9 +171,13 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
         outcomes.push(failureOf(index, error));
       }
     }
-    if (updates.length > 0) {
+    if (writes.length > 0) {
       const bulkDeps = { gql, http: deps.http, shopUrl: config.url, refusedUrl: ctx.refusedUrl, now };
-      outcomes.push(...(await writeUpdatesInBulk(recordDeps, bulkDeps, updates)));
+      const bySku = new Map(writes.map(({ target }) => [target.index, target.record.sku]));
+      for (const outcome of await writeInBulk(recordDeps, bulkDeps, writes)) {
+        if (outcome.ok && outcome.ids) written.set(bySku.get(outcome.index)!, outcome.ids.product);
+        outcomes.push(outcome);
+      }
     }
     if (ctx.mapping.references) await completePending(gql, targets, outcomes, ctx, productIdOf, mirrored);
     return [...failed, ...outcomes];

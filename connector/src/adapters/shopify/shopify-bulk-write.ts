@@ -10,6 +10,7 @@ import {
   type ProductSetAnswer,
   productSetVariables,
   type RecordDeps,
+  setProduct,
 } from './shopify-record';
 import {
   failOnRegister,
@@ -107,15 +108,16 @@ async function translateAll(deps: RecordDeps, bulk: BulkDeps, items: Translating
 }
 
 /**
- * Updates of products the shop holds, as a round of many: every productSet in one bulk
- * operation and every translation in another (no cost points per line), the follow-ups of
- * each answer (files, stale metafields, collections, price breaks) as for one record. Fewer
- * than `BULK_MIN_LINES`, or an operation the shop does not start, go one request each.
+ * Creates and updates as a round of many: every productSet in one bulk operation (a create by
+ * the handle made from its SKU, an upsert, so a line that ran before is found, not made twice)
+ * and every translation in another (no cost points per line), the follow-ups of each answer
+ * (files, stale metafields, collections, price breaks) as for one record. Fewer than
+ * `BULK_MIN_LINES`, or an operation the shop does not start, go one request each.
  */
-export async function writeUpdatesInBulk(
+export async function writeInBulk(
   deps: RecordDeps,
   bulk: BulkDeps,
-  items: { target: TargetRecord; known: TargetIds }[],
+  items: { target: TargetRecord; known: TargetIds | null }[],
 ): Promise<RecordOutcome[]> {
   const outcomes: RecordOutcome[] = [];
   const planned: PlannedWrite[] = [];
@@ -131,12 +133,12 @@ export async function writeUpdatesInBulk(
   for (const [i, write] of planned.entries()) {
     const { index, record, previous } = write.target;
     try {
-      const result = answers
-        ? lineResult(answers[i]!, 'record')
-        : await deps.gql.request<ProductSetAnswer>(PRODUCT_SET, productSetVariables(write));
-      const outcome = await finishWrite(deps, write, result, false);
+      const { result, sentAgain } = answers
+        ? { result: lineResult(answers[i]!, 'record'), sentAgain: false }
+        : await setProduct(deps, write);
+      const outcome = await finishWrite(deps, write, result, sentAgain);
       outcomes.push(outcome);
-      const work = translationWork(record.product, previous, false, deps.mapping);
+      const work = translationWork(record.product, previous, write.known === null, deps.mapping);
       if (work) translating.push({ index, productId: outcome.ids.product, work });
     } catch (error) {
       outcomes.push(failureOf(index, error));

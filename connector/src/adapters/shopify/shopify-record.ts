@@ -180,6 +180,13 @@ export async function finishWrite(
   return { index: target.index, ok: true, ids, action: known ? 'updated' : 'created' };
 }
 
+/** One productSet request; `sentAgain` when it took more than one try (the shop may have run it twice). */
+export async function setProduct(deps: RecordDeps, planned: PlannedWrite) {
+  const sentBefore = deps.requestsSent();
+  const result = await deps.gql.request<ProductSetAnswer>(PRODUCT_SET, productSetVariables(planned));
+  return { result, sentAgain: deps.requestsSent() - sentBefore > 1 };
+}
+
 /** Creates or updates one master with productSet, then what productSet leaves alone: stale metafields, collections, translations. */
 export async function writeProduct(
   deps: RecordDeps,
@@ -187,9 +194,7 @@ export async function writeProduct(
   known: TargetIds | null,
 ): Promise<RecordOutcome> {
   const planned = await planWrite(deps, target, known);
-  const sentBefore = deps.requestsSent();
-  const result = await deps.gql.request<ProductSetAnswer>(PRODUCT_SET, productSetVariables(planned));
-  const sentAgain = deps.requestsSent() - sentBefore > 1;
+  const { result, sentAgain } = await setProduct(deps, planned);
   const outcome = await finishWrite(deps, planned, result, sentAgain);
   const { record, previous } = planned.target;
   await syncTranslations(deps.gql, outcome.ids.product, record.product, previous, !known, deps.mapping);
