@@ -883,6 +883,30 @@ describe('bulk operations (a round of updates)', () => {
     expect(list.every((sku) => bySku(sku).title.endsWith('r3'))).toBe(true);
   });
 
+  it("joins a round's products to each collection in one call, and fails only the records of a join the shop refuses", async () => {
+    const list = skus(6);
+    const placed = (sku: string, i: number): Product => ({
+      ...translated(sku, 1),
+      categories: [
+        { id: 'cat-all', path: ['Kabel'] },
+        { id: `cat-${i % 2}`, path: ['Kabel', `Reihe ${i % 2}`] },
+      ],
+    });
+    const from = server.received.length;
+    const outcomes = await write(list.map((sku, i) => upsert(sku, placed(sku, i))));
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    expect(operationsSince(from).filter((o) => o === 'PimCollectionAddProducts')).toHaveLength(3);
+    const members = (title: string) =>
+      [...server.state.collections.values()].find((c) => c.title === title)!.productIds.size;
+    expect([members('Kabel'), members('Reihe 0'), members('Reihe 1')]).toEqual([6, 3, 3]);
+    // A refused join fails the records it named, retryable by the connector; the others are written.
+    const more = skus(12).slice(6);
+    server.faults.push({ operation: 'PimCollectionAddProducts', kind: 'http500', times: 3, skip: 1 });
+    const second = await write(more.map((sku, i) => upsert(sku, placed(sku, i))));
+    expect(second.filter((o) => !o.ok).length).toBe(3);
+    expect(second.filter((o) => !o.ok).every((o) => !o.ok && o.retryable)).toBe(true);
+  });
+
   it('sends fewer than five writes one request each', async () => {
     const list = skus(4);
     await made(list);

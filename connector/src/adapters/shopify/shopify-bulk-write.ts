@@ -1,6 +1,7 @@
 import type { RecordOutcome, TargetIds, TargetRecord } from '../target-adapter';
 import { TargetError } from '../target-adapter';
 import { type BulkDeps, type BulkLine, BULK_MIN_LINES, runBulkMutation } from './shopify-bulk';
+import { CollectionJoins } from './shopify-collections';
 import { PRODUCT_SET, TRANSLATABLE_RESOURCES, TRANSLATIONS_REGISTER } from './shopify-documents';
 import { failureOf, isFatal, RecordFailure } from './shopify-failure';
 import {
@@ -111,7 +112,8 @@ async function translateAll(deps: RecordDeps, bulk: BulkDeps, items: Translating
  * Creates and updates as a round of many: every productSet in one bulk operation (a create by
  * the handle made from its SKU, an upsert, so a line that ran before is found, not made twice)
  * and every translation in another (no cost points per line), the follow-ups of each answer
- * (files, stale metafields, collections, price breaks) as for one record. Fewer than
+ * (files, stale metafields, collections, price breaks) as for one record, except that the
+ * collection joins go one call per collection. Fewer than
  * `BULK_MIN_LINES`, or an operation the shop does not start, go one request each.
  */
 export async function writeInBulk(
@@ -130,13 +132,14 @@ export async function writeInBulk(
   }
   const answers = await bulkOrNull<ProductSetAnswer>(bulk, PRODUCT_SET, planned.map(productSetVariables));
   const translating: Translating[] = [];
+  const joins = new CollectionJoins();
   for (const [i, write] of planned.entries()) {
     const { index, record, previous } = write.target;
     try {
       const { result, sentAgain } = answers
         ? { result: lineResult(answers[i]!, 'record'), sentAgain: false }
         : await setProduct(deps, write);
-      const outcome = await finishWrite(deps, write, result, sentAgain);
+      const outcome = await finishWrite(deps, write, result, sentAgain, joins);
       outcomes.push(outcome);
       const work = translationWork(record.product, previous, write.known === null, deps.mapping);
       if (work) translating.push({ index, productId: outcome.ids.product, work });
@@ -144,6 +147,11 @@ export async function writeInBulk(
       outcomes.push(failureOf(index, error));
     }
   }
+  // A product's collections joined a collection at a time; one that failed fails its record.
+  const joined = await deps.collections.join(joins);
   const failures = await translateAll(deps, bulk, translating);
-  return outcomes.map((outcome) => failures.get(outcome.index) ?? outcome);
+  return outcomes.map((outcome) => {
+    const joinFailure = outcome.ok && outcome.ids ? joined.get(outcome.ids.product) : undefined;
+    return joinFailure ? failureOf(outcome.index, joinFailure) : (failures.get(outcome.index) ?? outcome);
+  });
 }

@@ -1,6 +1,6 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
 import { type CategoryImage, CategoryImageRefused, categoryImage } from '../common/category-image';
-import type { TargetMapping } from '../target-adapter';
+import { TargetError, type TargetMapping } from '../target-adapter';
 import { OutcomeUnknown } from '../target-http';
 import {
   COLLECTION_ADD_PRODUCTS,
@@ -10,7 +10,7 @@ import {
   COLLECTION_UPDATE,
   METAFIELDS_DELETE,
 } from './shopify-documents';
-import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
+import { failOn, isFatal, RecordFailure, type UserErrors } from './shopify-failure';
 import type { GraphqlResult, ShopifyGraphql } from './shopify-graphql';
 
 /** Handles of the collections the PIM makes; only those are ever joined or left. */
@@ -50,6 +50,23 @@ function pictureOf(category: Category, index: number, ctx: CollectionContext): C
 /** Refuses a record with a category picture the SSRF rule refuses before anything of it is written. */
 export function checkCategoryPictures(categories: Product['categories'], ctx: CollectionContext): void {
   for (const [i, category] of categories.entries()) pictureOf(category, i, ctx);
+}
+
+/** Products Shopify takes per collectionAddProducts call. */
+const ADD_PAGE = 250;
+
+/**
+ * A write's collection joins gathered across its records (a round of many), then sent as one
+ * collectionAddProducts per collection instead of one per product and collection.
+ */
+export class CollectionJoins {
+  readonly byCollection = new Map<string, string[]>();
+
+  add(collectionId: string, productId: string) {
+    const products = this.byCollection.get(collectionId) ?? [];
+    products.push(productId);
+    this.byCollection.set(collectionId, products);
+  }
 }
 
 const imageInput = (image: CategoryImage) => ({ src: image.link.url, altText: image.alt });
@@ -152,19 +169,25 @@ export function createCollections(gql: ShopifyGraphql) {
 
   /**
    * Joins the wanted collections (their pictures brought up to date) and leaves the PIM's others;
-   * `current` is the product's memberships as Shopify answered them.
+   * `current` is the product's memberships as Shopify answered them. With `joins`, the joins are
+   * gathered for `join` instead of sent.
    */
   async function sync(
     productId: string,
     categories: Product['categories'],
     current: { id: string; handle: string }[],
     ctx: CollectionContext,
+    joins?: CollectionJoins,
   ) {
     const wanted = new Set<string>();
     for (const [i, category] of categories.entries()) wanted.add(await collectionId(category, i, ctx));
     const have = new Set(current.map((collection) => collection.id));
     for (const id of wanted) {
       if (have.has(id)) continue;
+      if (joins) {
+        joins.add(id, productId);
+        continue;
+      }
       const added = await gql.request<{ collectionAddProducts: UserErrors | null }>(COLLECTION_ADD_PRODUCTS, {
         id,
         productIds: [productId],
@@ -193,5 +216,26 @@ export function createCollections(gql: ShopifyGraphql) {
     }
   }
 
-  return { sync, refreshPictures };
+  /** Sends gathered joins, a collection's products 250 a call; answers the failure per product id. */
+  async function join(joins: CollectionJoins): Promise<Map<string, RecordFailure | TargetError>> {
+    const failures = new Map<string, RecordFailure | TargetError>();
+    for (const [id, products] of joins.byCollection) {
+      for (let i = 0; i < products.length; i += ADD_PAGE) {
+        const page = products.slice(i, i + ADD_PAGE);
+        try {
+          const added = await gql.request<{ collectionAddProducts: UserErrors | null }>(COLLECTION_ADD_PRODUCTS, {
+            id,
+            productIds: page,
+          });
+          failOn('product.categories', added, added.data?.collectionAddProducts ?? null);
+        } catch (error) {
+          if (!(error instanceof RecordFailure || error instanceof TargetError) || isFatal(error)) throw error;
+          for (const product of page) failures.set(product, error);
+        }
+      }
+    }
+    return failures;
+  }
+
+  return { sync, refreshPictures, join };
 }

@@ -1,6 +1,11 @@
 import type { Product } from '../../../../src/sync/protocol/wire';
 import type { RecordOutcome, TargetIds, TargetMapping, TargetRecord } from '../target-adapter';
-import { type CollectionContext, checkCategoryPictures, type createCollections } from './shopify-collections';
+import {
+  type CollectionContext,
+  type CollectionJoins,
+  checkCategoryPictures,
+  type createCollections,
+} from './shopify-collections';
 import type { createPriceBreaks } from './shopify-price-breaks';
 import { METAFIELDS_DELETE, PRODUCT_ARCHIVE, PRODUCT_DELETE, PRODUCT_SET } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
@@ -117,14 +122,16 @@ export const productSetVariables = ({ known, handle, plan }: PlannedWrite) => ({
 
 /**
  * What productSet leaves alone, after its answer: the ids kept, stray and replaced files
- * settled, stale metafields deleted, collections and price breaks brought up to date. The
- * translations follow (`syncTranslations`, or in bulk for a round of many).
+ * settled, stale metafields deleted, collections and price breaks brought up to date (a round
+ * of many gathers its collection joins in `joins`). The translations follow
+ * (`syncTranslations`, or in bulk for a round of many).
  */
 export async function finishWrite(
   deps: RecordDeps,
   { target, known, plan, references }: PlannedWrite,
   result: { data: ProductSetAnswer | null; errors: GraphqlError[] },
   sentAgain: boolean,
+  joins?: CollectionJoins,
 ): Promise<RecordOutcome & { ok: true; ids: TargetIds }> {
   const { gql, mapping } = deps;
   const { sku, product } = target.record;
@@ -174,7 +181,7 @@ export async function finishWrite(
   const categoriesSame =
     target.previous !== null && placements(target.previous.categories) === placements(product.categories);
   if (!categoriesSame)
-    await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes, deps);
+    await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes, deps, joins);
   else await deps.collections.refreshPictures(product.categories, deps);
   await deps.priceBreaks.sync(sku, product, target.previous, variants, mapping);
   return { index: target.index, ok: true, ids, action: known ? 'updated' : 'created' };
