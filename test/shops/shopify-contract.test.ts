@@ -907,6 +907,21 @@ describe('bulk operations (a round of updates)', () => {
     expect(second.filter((o) => !o.ok).every((o) => !o.ok && o.retryable)).toBe(true);
   });
 
+  it('sends no line again one by one when the answer to the start was lost: the records are retried', async () => {
+    const list = skus(6);
+    server.faults.push({ operation: 'PimBulkRunMutation', kind: 'lostAnswer', times: 1 });
+    const from = server.received.length;
+    const first = await write(list.map((sku) => upsert(sku, translated(sku, 1))));
+    expect(first.every((o) => !o.ok && o.retryable)).toBe(true);
+    expect(operationsSince(from)).not.toContain('PimProductSet');
+    // The lost operation runs meanwhile; the retry finds its products by SKU and makes none twice.
+    clock.now += 60_000;
+    await server.bulk.results([...server.bulk.operations.keys()][0]!);
+    const retried = await write(list.map((sku) => upsert(sku, translated(sku, 1))));
+    expect(retried.every((o) => o.ok)).toBe(true);
+    expect(server.state.products.size).toBe(6);
+  });
+
   it('sends fewer than five writes one request each', async () => {
     const list = skus(4);
     await made(list);

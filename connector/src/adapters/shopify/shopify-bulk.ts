@@ -1,8 +1,8 @@
 import { TargetError } from '../target-adapter';
-import type { TargetHttp } from '../target-http';
+import { OutcomeUnknown, type TargetHttp } from '../target-http';
 import { BULK_OPERATION, BULK_OPERATION_CANCEL, BULK_RUN_MUTATION, STAGED_UPLOADS_CREATE } from './shopify-documents';
 import { isFatal } from './shopify-failure';
-import { type GraphqlError, graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
+import { type GraphqlError, type GraphqlResult, graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
 
 /**
  * Shopify's bulk mutations (https://shopify.dev/docs/api/usage/bulk-operations/imports): one
@@ -141,12 +141,21 @@ export async function runBulkMutation<T>(
   lines: Record<string, unknown>[],
 ): Promise<BulkLine<T>[]> {
   const stagedUploadPath = await stage(deps, lines);
-  const started = await deps.gql.request<{
+  let started: GraphqlResult<{
     bulkOperationRunMutation: {
       bulkOperation: BulkOperationState | null;
       userErrors: { message: string; code?: string | null }[];
     } | null;
-  }>(BULK_RUN_MUTATION, { mutation, stagedUploadPath });
+  }>;
+  try {
+    // Sent once: an operation started twice would write its lines twice (a create's files too).
+    started = await deps.gql.request(BULK_RUN_MUTATION, { mutation, stagedUploadPath }, { once: true });
+  } catch (error) {
+    if (!(error instanceof OutcomeUnknown)) throw error;
+    // It may run: the lines are not sent again one by one; their records are retried, and
+    // found by SKU if it made them.
+    return lines.map(() => ({ error: error.message, retryable: true }));
+  }
   const payload = started.data?.bulkOperationRunMutation;
   if (!payload?.bulkOperation || payload.userErrors.length > 0) {
     const reason = payload?.userErrors.map((error) => error.message).join('; ') || graphqlErrorText(started.errors);
