@@ -934,7 +934,10 @@ describe('bulk operations (a round of updates)', () => {
   it('makes a round of new products in one operation, and a retry after lost results makes none twice', async () => {
     const list = skus(6);
     server.bulk.faults.loseResultsNextAfter = 3;
+    const from = server.received.length;
     const first = await write(list.map((sku) => upsert(sku, { ...translated(sku, 1), media: [image('a', 0)] })));
+    // The three products answered get their files markers in one metafieldsSet.
+    expect(operationsSince(from).filter((o) => o === 'PimMetafieldsSet')).toHaveLength(1);
     expect(first.slice(0, 3).map((o) => o.ok && o.action)).toEqual(['created', 'created', 'created']);
     expect(first.slice(3).every((o) => !o.ok && o.retryable)).toBe(true);
     // Shopify made all six; the connector knows three. The retry finds the others by SKU.
@@ -946,6 +949,9 @@ describe('bulk operations (a round of updates)', () => {
     expect(server.state.products.size).toBe(6);
     for (const sku of list) {
       expect(bySku(sku).media).toHaveLength(1);
+      expect(JSON.parse(bySku(sku).metafields.get('pim.media')!.value)).toEqual({
+        ['a'.repeat(64)]: bySku(sku).media[0]!.id,
+      });
       expect(bySku(sku).translations.get('fr')?.get('title')).toBe(`Câble ${sku} r1`);
     }
     expect(server.bulk.runs[0]).toEqual({ mutation: SHOPIFY_DOCUMENTS.PRODUCT_SET, lines: 6 });

@@ -3,6 +3,7 @@ import { TargetError } from '../target-adapter';
 import { type BulkDeps, type BulkLine, BULK_MIN_LINES, runBulkMutation } from './shopify-bulk';
 import { CollectionJoins } from './shopify-collections';
 import { PRODUCT_SET, TRANSLATABLE_RESOURCES, TRANSLATIONS_REGISTER } from './shopify-documents';
+import { MarkerWrites, writeMarkers } from './shopify-files';
 import { failureOf, isFatal, RecordFailure } from './shopify-failure';
 import {
   finishWrite,
@@ -112,8 +113,8 @@ async function translateAll(deps: RecordDeps, bulk: BulkDeps, items: Translating
  * Creates and updates as a round of many: every productSet in one bulk operation (a create by
  * the handle made from its SKU, an upsert, so a line that ran before is found, not made twice)
  * and every translation in another (no cost points per line), the follow-ups of each answer
- * (files, stale metafields, collections, price breaks) as for one record, except that the
- * collection joins go one call per collection. Fewer than
+ * (files, stale metafields, collections, price breaks) as for one record, except that new
+ * files markers go 25 a call and the collection joins one call per collection. Fewer than
  * `BULK_MIN_LINES`, or an operation the shop does not start, go one request each.
  */
 export async function writeInBulk(
@@ -132,14 +133,14 @@ export async function writeInBulk(
   }
   const answers = await bulkOrNull<ProductSetAnswer>(bulk, PRODUCT_SET, planned.map(productSetVariables));
   const translating: Translating[] = [];
-  const joins = new CollectionJoins();
+  const gathered = { joins: new CollectionJoins(), markers: new MarkerWrites() };
   for (const [i, write] of planned.entries()) {
     const { index, record, previous } = write.target;
     try {
       const { result, sentAgain } = answers
         ? { result: lineResult(answers[i]!, 'record'), sentAgain: false }
         : await setProduct(deps, write);
-      const outcome = await finishWrite(deps, write, result, sentAgain, joins);
+      const outcome = await finishWrite(deps, write, result, sentAgain, gathered);
       outcomes.push(outcome);
       const work = translationWork(record.product, previous, write.known === null, deps.mapping);
       if (work) translating.push({ index, productId: outcome.ids.product, work });
@@ -147,11 +148,13 @@ export async function writeInBulk(
       outcomes.push(failureOf(index, error));
     }
   }
-  // A product's collections joined a collection at a time; one that failed fails its record.
-  const joined = await deps.collections.join(joins);
+  // Files markers 25 a call, collections joined a collection at a time: a failure fails its record.
+  const marked = await writeMarkers(deps.gql, gathered.markers);
+  const joined = await deps.collections.join(gathered.joins);
   const failures = await translateAll(deps, bulk, translating);
   return outcomes.map((outcome) => {
-    const joinFailure = outcome.ok && outcome.ids ? joined.get(outcome.ids.product) : undefined;
-    return joinFailure ? failureOf(outcome.index, joinFailure) : (failures.get(outcome.index) ?? outcome);
+    const product = outcome.ok && outcome.ids ? outcome.ids.product : null;
+    const failure = product === null ? undefined : (marked.get(product) ?? joined.get(product));
+    return failure ? failureOf(outcome.index, failure) : (failures.get(outcome.index) ?? outcome);
   });
 }

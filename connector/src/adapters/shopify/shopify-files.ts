@@ -36,11 +36,50 @@ export function mediaMarker(value: string | null | undefined): Record<string, st
 const sameMarker = (a: Record<string, string>, b: Record<string, string>) =>
   Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, id]) => b[key] === id);
 
+const markerField = (productId: string, marker: Record<string, string>) => ({
+  ownerId: productId,
+  namespace: 'pim',
+  key: 'media',
+  type: 'json',
+  value: JSON.stringify(marker),
+});
+
 async function setMarker(gql: ShopifyGraphql, productId: string, marker: Record<string, string>) {
   const result = await gql.request<{ metafieldsSet: UserErrors | null }>(METAFIELDS_SET, {
-    metafields: [{ ownerId: productId, namespace: 'pim', key: 'media', type: 'json', value: JSON.stringify(marker) }],
+    metafields: [markerField(productId, marker)],
   });
   failOn('product.media', result, result.data?.metafieldsSet);
+}
+
+/** Metafields Shopify takes per metafieldsSet call. */
+const MARKERS_PER_CALL = 25;
+
+/**
+ * A round's new markers (products whose files only grew: nothing to retire), gathered and
+ * written 25 per metafieldsSet instead of one call each. A marker not written leaves files a
+ * later write finds by name (`strayFiles`), as a crash before it does.
+ */
+export class MarkerWrites {
+  readonly byProduct = new Map<string, Record<string, string>>();
+}
+
+/** Writes gathered markers; answers the failure per product id. */
+export async function writeMarkers(gql: ShopifyGraphql, markers: MarkerWrites) {
+  const failures = new Map<string, RecordFailure>();
+  const entries = [...markers.byProduct];
+  for (let i = 0; i < entries.length; i += MARKERS_PER_CALL) {
+    const page = entries.slice(i, i + MARKERS_PER_CALL);
+    const result = await gql.request<{ metafieldsSet: UserErrors | null }>(METAFIELDS_SET, {
+      metafields: page.map(([productId, marker]) => markerField(productId, marker)),
+    });
+    const payload = result.data?.metafieldsSet;
+    const reason = payload
+      ? payload.userErrors.map((error) => error.message).join('; ')
+      : graphqlErrorText(result.errors) || 'the shop refused the request';
+    // metafieldsSet writes all or none: one refusal leaves every marker of the call unwritten.
+    if (reason) for (const [productId] of page) failures.set(productId, new RecordFailure('product.media', reason));
+  }
+  return failures;
 }
 
 type FileDeleteAnswer = {
@@ -119,7 +158,8 @@ export async function strayFiles(gql: ShopifyGraphql, names: string[], shown: Se
  * the mirror's ids (`known`), of the marker productSet's answer read, or found astray
  * (`strays`, above) is retired, deleted, and the marker ends as `media`. Requests only when
  * something changed: none for a product whose files are as before, one `metafieldsSet` for new
- * files, and for retired ones the marker with them, `fileDelete`, the marker without them.
+ * files (gathered in `markers` for a round of many), and for retired ones the marker with them,
+ * `fileDelete`, the marker without them.
  */
 export async function settleFiles(
   gql: ShopifyGraphql,
@@ -128,13 +168,20 @@ export async function settleFiles(
   known: Record<string, string>,
   marker: Record<string, string>,
   strays: string[] = [],
+  markers?: MarkerWrites,
 ): Promise<void> {
   const shown = new Set(Object.values(media));
   const retired = [...new Set([...Object.values(known), ...Object.values(marker), ...strays])].filter(
     (id) => !shown.has(id),
   );
   const pending = { ...media, ...Object.fromEntries(retired.map((id) => [`${RETIRED}${id}`, id])) };
-  if (!sameMarker(pending, marker)) await setMarker(gql, productId, pending);
+  if (!sameMarker(pending, marker)) {
+    if (retired.length === 0 && markers) {
+      markers.byProduct.set(productId, pending);
+      return;
+    }
+    await setMarker(gql, productId, pending);
+  }
   if (retired.length === 0) return;
   await deleteFiles(gql, retired);
   await setMarker(gql, productId, media);

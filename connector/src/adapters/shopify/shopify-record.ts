@@ -10,7 +10,7 @@ import type { createPriceBreaks } from './shopify-price-breaks';
 import { METAFIELDS_DELETE, PRODUCT_ARCHIVE, PRODUCT_DELETE, PRODUCT_SET } from './shopify-documents';
 import { failOn, RecordFailure, type UserErrors } from './shopify-failure';
 import { featureMetafields } from './shopify-features';
-import { deleteFiles, mediaMarker, settleFiles, strayFiles } from './shopify-files';
+import { deleteFiles, type MarkerWrites, mediaMarker, settleFiles, strayFiles } from './shopify-files';
 import { type GraphqlError, graphqlErrorText, type ShopifyGraphql } from './shopify-graphql';
 import { handleOf, productSetPlan, recordField } from './shopify-product-input';
 import { referenceFields, withPending } from './shopify-references';
@@ -83,6 +83,12 @@ async function deleteMetafields(gql: ShopifyGraphql, metafields: { ownerId: stri
   failOn('product.values', result, result.data?.metafieldsDelete);
 }
 
+/** What a round of many writes gathers from its records' follow-ups and sends once (shopify-bulk-write.ts). */
+export interface Gathered {
+  joins: CollectionJoins;
+  markers: MarkerWrites;
+}
+
 /** One master's write as planned before its productSet: the input, the files and metafield keys it sends. */
 export interface PlannedWrite {
   target: Omit<TargetRecord, 'record'> & { record: Extract<TargetRecord['record'], { product: Product }> };
@@ -123,7 +129,7 @@ export const productSetVariables = ({ known, handle, plan }: PlannedWrite) => ({
 /**
  * What productSet leaves alone, after its answer: the ids kept, stray and replaced files
  * settled, stale metafields deleted, collections and price breaks brought up to date (a round
- * of many gathers its collection joins in `joins`). The translations follow
+ * of many gathers its files markers and collection joins in `gathered`). The translations follow
  * (`syncTranslations`, or in bulk for a round of many).
  */
 export async function finishWrite(
@@ -131,7 +137,7 @@ export async function finishWrite(
   { target, known, plan, references }: PlannedWrite,
   result: { data: ProductSetAnswer | null; errors: GraphqlError[] },
   sentAgain: boolean,
-  joins?: CollectionJoins,
+  gathered?: Gathered,
 ): Promise<RecordOutcome & { ok: true; ids: TargetIds }> {
   const { gql, mapping } = deps;
   const { sku, product } = target.record;
@@ -167,7 +173,8 @@ export async function finishWrite(
       ? await strayFiles(gql, fresh, new Set(Object.values(media)))
       : [];
   // New files into the marker, replaced, removed and stray ones out of the Files library (shopify-files.ts).
-  await settleFiles(gql, ids.product, media, known?.media ?? {}, mediaMarker(shopProduct.pimMedia?.value), strays);
+  const marker = mediaMarker(shopProduct.pimMedia?.value);
+  await settleFiles(gql, ids.product, media, known?.media ?? {}, marker, strays, gathered?.markers);
   const stale = [
     ...shopProduct.metafields.nodes
       .filter((field) => !plan.metafieldKeys.has(field.key))
@@ -181,7 +188,7 @@ export async function finishWrite(
   const categoriesSame =
     target.previous !== null && placements(target.previous.categories) === placements(product.categories);
   if (!categoriesSame)
-    await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes, deps, joins);
+    await deps.collections.sync(ids.product, product.categories, shopProduct.collections.nodes, deps, gathered?.joins);
   else await deps.collections.refreshPictures(product.categories, deps);
   await deps.priceBreaks.sync(sku, product, target.previous, variants, mapping);
   return { index: target.index, ok: true, ids, action: known ? 'updated' : 'created' };
