@@ -81,8 +81,13 @@ export async function startShop(kind: ShopKind, options: ShopOptions): Promise<B
       },
       extra() {
         const runs = server.bulk.runs.splice(0);
+        const lines = runs.reduce((sum, run) => sum + run.lines, 0);
+        // The contract server's modelled processing (shop-bulk.ts), which the adapter waits out polling.
+        const startMs = options.shopifyBulk?.startMs ?? 2000;
+        const lineMs = options.shopifyBulk?.lineMs ?? 50;
+        const modelled = (runs.length * startMs + lines * lineMs) / 1000;
         return runs.length > 0
-          ? `bulk operations ${runs.length} (${runs.reduce((sum, run) => sum + run.lines, 0)} lines)`
+          ? `bulk operations ${runs.length} (${lines} lines, ${modelled.toFixed(1)} s of modelled processing)`
           : '';
       },
       async stop() {
