@@ -922,6 +922,62 @@ describe('bulk operations (a round of updates)', () => {
     expect(server.state.products.size).toBe(6);
   });
 
+  it('leaves the shop as one request per product does: variants, options, metafields, files, collections, translations', async () => {
+    /** master() with its own SKUs; revision 2 drops a variant, a category and the French name, and changes prices. */
+    const rich = (n: number, revision: number): Product => {
+      const product = master();
+      product.name = `${product.name} ${n} r${revision}`;
+      product.variants = product.variants.map((v) => ({ ...v, sku: `${v.sku}-${n}` }));
+      if (revision > 1) {
+        product.variants = product.variants.slice(0, 2);
+        product.variants[0]!.prices![0]!.amount = '5.10';
+        product.categories = product.categories.slice(0, 1);
+        product.translations = { eng: product.translations!.eng! };
+      }
+      return product;
+    };
+    const round = (revision: number) =>
+      [1, 2, 3, 4, 5].map((n) => upsert(`LS-${n}`, rich(n, revision), revision > 1 ? 'update' : 'create'));
+    /** The shop without its ids: per product (by handle) what a customer and the merchant see. */
+    const view = () =>
+      [...server.state.products.values()]
+        .map((p) => ({
+          handle: p.handle,
+          fields: [p.title, p.descriptionHtml, p.vendor, p.status, p.tags, p.options],
+          variants: p.variants.map((v) => [v.sku, v.price, v.barcode, v.taxable, v.options, [...v.metafields]]),
+          metafields: [...p.metafields].filter(([key]) => key !== 'pim.media'),
+          files: p.media.map((m) => m.originalSource),
+          marked: Object.keys(JSON.parse(p.metafields.get('pim.media')?.value ?? '{}')).length,
+          translations: [...p.translations].map(([locale, texts]) => [locale, [...texts]]),
+          collections: [...server.state.collections.values()]
+            .filter((c) => c.productIds.has(p.id))
+            .map((c) => c.title)
+            .sort(),
+        }))
+        .sort((a, b) => a.handle.localeCompare(b.handle));
+
+    const from = server.received.length;
+    for (const revision of [1, 2]) expect((await write(round(revision))).every((o) => o.ok)).toBe(true);
+    expect(operationsSince(from)).not.toContain('PimProductSet');
+    const inBulk = view();
+
+    await server.close();
+    server = await startShopifyContract({ token: TOKEN, now: () => clock.now });
+    shared = null;
+    mirror = new Mirror();
+    const direct = server.received.length;
+    for (const revision of [1, 2])
+      for (const record of round(revision)) expect((await write([record]))[0]!.ok).toBe(true);
+    expect(operationsSince(direct).filter((o) => o === 'PimProductSet')).toHaveLength(10);
+    expect(view()).toEqual(inBulk);
+    expect(inBulk).toHaveLength(5);
+    expect(inBulk[0]!.variants).toHaveLength(2);
+    expect(inBulk[0]!.collections).toEqual(['Schutzschalter']);
+    const texts = new Map(inBulk[0]!.translations as [string, [string, string][]][]);
+    expect(Object.fromEntries(texts.get('en') ?? [])).toMatchObject({ title: 'Circuit breaker B' });
+    expect(Object.fromEntries(texts.get('fr') ?? [])).toEqual({});
+  });
+
   it('sends fewer than five writes one request each', async () => {
     const list = skus(4);
     await made(list);
