@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { products } from '../src/db/schema';
+import { products, productUdx } from '../src/db/schema';
 import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
@@ -12,7 +12,7 @@ import { classFile, classProduct } from './helpers/xchange-class-files';
  * classification edit that keeps the class keeps `classVersion` / `dynamicReleaseDate`; the
  * classification APIs take them as optional fields (null removes); history snapshots record them
  * and RestoreVersion brings them back; the ETIM BMEcat profile writes a DYNAMIC class's date as
- * UDX.EDXF.PRODUCT_ETIM_DYNAMIC.
+ * UDX.EDXF.PRODUCT_ETIM_DYNAMIC, and a BMEcat import reads it back into the class.
  */
 async function setup(classification: Record<string, unknown>) {
   const s = await makeSession();
@@ -83,5 +83,27 @@ describe('the class version through classification edits and history', () => {
     expect(text.replace(/>\s+</g, '><')).toContain(
       '<UDX.EDXF.PRODUCT_ETIM_DYNAMIC><UDX.EDXF.PRODUCT_ETIM_RELEASE_DATE>2025-11-27</UDX.EDXF.PRODUCT_ETIM_RELEASE_DATE></UDX.EDXF.PRODUCT_ETIM_DYNAMIC>',
     );
+  });
+
+  it('reads UDX.EDXF.PRODUCT_ETIM_DYNAMIC of a BMEcat import into the class: export, import, export keeps the date once', async () => {
+    const { s, catalog } = await setup({
+      EtimReleaseVersion: 'DYNAMIC',
+      EtimClassCode: 'EC011533',
+      EtimDynamicReleaseDate: '2025-11-27',
+    });
+    const first = (await exportedFile(s.tenant, catalog.catalogId, 'BMEcat-ETIM')).text;
+    const copy = await makeCatalog(s.tenant, { language: 'deu' });
+    await importTextToEnd(s.tenant, copy.catalogId, first, { fileName: 'catalog.xml' });
+    const row = await db().query.products.findFirst({
+      where: and(eq(products.catalogId, copy.catalogId), eq(products.sku, 'CV-1')),
+    });
+    const read = await call('GET', `/api/Catalog/GetProduct?productId=${row!.id}`, { cookie: s.cookie });
+    expect(read.json.classification.classes).toEqual([
+      { group: 'ETIM', system: 'ETIM-DYNAMIC', code: 'EC011533', dynamicReleaseDate: '2025-11-27' },
+    ]);
+    const kept = await db().query.productUdx.findFirst({ where: eq(productUdx.productId, row!.id) });
+    expect(kept?.xml ?? '').not.toContain('PRODUCT_ETIM_DYNAMIC');
+    const second = (await exportedFile(s.tenant, copy.catalogId, 'BMEcat-ETIM')).text;
+    expect(second.match(/<UDX\.EDXF\.PRODUCT_ETIM_RELEASE_DATE>2025-11-27</g)).toHaveLength(1);
   });
 });

@@ -80,3 +80,10 @@ export const versionOut = (c: Partial<ClassVersion>) => ({
   ...(c.classVersion != null ? { classVersion: c.classVersion } : {}),
   ...(c.dynamicReleaseDate ? { dynamicReleaseDate: c.dynamicReleaseDate } : {}),
 });
+
+/** The ETIM BMEcat guideline's element for a DYNAMIC class's model date, and its one child (written and read). */
+export const ETIM_DYNAMIC_UDX = 'UDX.EDXF.PRODUCT_ETIM_DYNAMIC';
+export const ETIM_DYNAMIC_DATE = 'UDX.EDXF.PRODUCT_ETIM_RELEASE_DATE';
+
+/** A class system that names ETIM's DYNAMIC release (ETIM-DYNAMIC, ETIM DYNAMIC): the only one with a model date. */
+export const isEtimDynamic = (system: string | null | undefined) => /^ETIM[-_ ]?DYNAMIC$/i.test(system?.trim() ?? '');
