@@ -9,6 +9,7 @@ import { failLinkPages } from '../src/releases/link-pages';
 import { asActor, db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { adminCaller, loadRelease, proficlassFiles } from './helpers/release-fixtures';
+import { etimIxfFile } from './helpers/release-ixf-fixture';
 
 const deps = (sliceMs = 60_000) => ({ db: db(), queue: env.EXPORT_HOLD_QUEUE, sliceMs });
 const jobRow = async (id: string) => (await db().query.jobs.findFirst({ where: eq(jobs.id, id) }))!;
@@ -139,6 +140,60 @@ describe('verifying kept codes once their release is loaded', () => {
       featuresVerified: 0,
       featuresUnverified: 3,
     });
+  });
+
+  it('compares the class version a file gave with the release class, keeps it and reports a difference', async () => {
+    const admin = await makeSession({ role: 'admin' });
+    const version = `x${crypto.randomUUID().slice(0, 8)}`;
+    const release = `ETIM-${version}`;
+    const catalog = await makeCatalog(admin.tenant);
+    const outcomes = await upsertRecords(
+      {
+        db: db(),
+        files: null,
+        companyId: admin.companyId,
+        actor: asActor(admin.tenant),
+        catalogId: catalog.catalogId,
+        mode: 'upsert',
+        dryRun: false,
+        cache: new ReferenceCache(db(), admin.companyId),
+        tolerant: true,
+        catalogLanguage: catalog.language,
+      },
+      [
+        // The release (etimIxfFile) has EC000905 in version 5: TIE says 3, BAND says 5.
+        {
+          sku: 'TIE',
+          fields: { name: 'Tie' },
+          classification: { classes: [{ system: release, code: 'EC000905', classVersion: 3 }], features: [] },
+        },
+        {
+          sku: 'BAND',
+          fields: { name: 'Band' },
+          classification: { classes: [{ system: release, code: 'EC000905', classVersion: 5 }], features: [] },
+        },
+      ],
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['created', 'created']);
+    const ids = Object.fromEntries(outcomes.map((o) => [o.sku, o.productId!]));
+    const { job: load } = await loadRelease(
+      { companyId: admin.companyId, departmentId: admin.departmentId, userId: admin.userId },
+      { system: 'ETIM', version, format: 'ETIM_XML', files: etimIxfFile({ releaseVersion: version }) },
+    );
+    expect(load!.state, load!.error ?? '').toBe('succeeded');
+    const started = await startVerifyCodes(deps(), adminCaller(admin), { release });
+    const job = await drive(started.jobId);
+    expect(job.state).toBe('succeeded');
+    expect(job.summary).toMatchObject({ checked: 2, classesVerified: 2, classesUnverified: 0 });
+    expect(job.warnings).toEqual([
+      `class EC000905 is version 3 in the file, version 5 in ${release} (1 classification)`,
+    ]);
+    expect((await classificationOf(admin.cookie, ids.TIE!)).classes).toMatchObject([
+      { code: 'EC000905', release, classVersion: 3 },
+    ]);
+    expect((await classificationOf(admin.cookie, ids.BAND!)).classes).toMatchObject([
+      { code: 'EC000905', release, classVersion: 5 },
+    ]);
   });
 
   it('re-checks values kept as text under a class already of the release', async () => {
