@@ -119,4 +119,42 @@ describe('price lists in BMEcat exports', () => {
       } else expect(xml, format).not.toMatch(/PRICE_FLAG|PRICE_FORMULA/);
     }
   });
+
+  it('BMEcat 1.2 writes the PRICE_FLAGs every price shares once in the HEADER, valid against its XSD', async () => {
+    const cookie = await login('editor@demo.test');
+    const [department] = (await api(cookie, 'Catalog/GetCatalogs?limit=1')).items;
+    const catalog = await api(cookie, 'Catalog/AddCatalog', {
+      departmentId: department.departmentId,
+      name: `Fracht ${Date.now()}`,
+      currency: 'EUR',
+      language: 'deu',
+    });
+    const product = await api(cookie, 'Catalog/AddProduct', {
+      departmentId: department.departmentId,
+      catalogId: catalog.catalogId,
+      sku: 'FREIGHT',
+      name: 'Freight included',
+      unit: 'C62',
+    });
+    const flags = { incl_freight: true, incl_packing: false };
+    await api(cookie, 'Catalog/SetPrices', {
+      departmentId: department.departmentId,
+      productId: product.productId,
+      prices: [
+        { type: 'net_list', amount: '10.00', currency: 'EUR', flags },
+        { type: 'nrp', amount: '15.00', currency: 'EUR', flags },
+      ],
+    });
+    const { job, xml } = await runExport(cookie, {
+      departmentId: department.departmentId,
+      catalogId: catalog.catalogId,
+      exportType: 'BMEcat12',
+    });
+    expect(job.state).toBe('succeeded');
+    expectValid(xml, 'BMEcat12');
+    expect(xml.replace(/>\s+</g, '><')).toContain(
+      '<PRICE_FLAG type="incl_freight">true</PRICE_FLAG><PRICE_FLAG type="incl_packing">false</PRICE_FLAG></CATALOG>',
+    );
+    expect(xml.match(/<PRICE_FLAG /g)).toHaveLength(2);
+  });
 });
