@@ -20,6 +20,14 @@ async function loadedRelease() {
   return `PROFICLASS-${version}`;
 }
 
+/** UpsertProducts through REST as `s`, into `catalogId`. */
+const upsertItems = (s: { cookie: string; departmentId: string }, catalogId: string, items: unknown[]) =>
+  call('POST', '/api/Catalog/UpsertProducts', {
+    cookie: s.cookie,
+    headers: { Origin: 'http://pim.test' },
+    body: { departmentId: s.departmentId, catalogId, items },
+  });
+
 async function setup() {
   const s = await makeSession();
   const catalog = await makeCatalog(s.tenant);
@@ -189,24 +197,16 @@ describe('a classification names its release', () => {
     const release = await loadedRelease();
     const s = await makeSession();
     const catalog = await makeCatalog(s.tenant);
-    const created = await call('POST', '/api/Catalog/UpsertProducts', {
-      cookie: s.cookie,
-      headers: { Origin: 'http://pim.test' },
-      body: {
-        departmentId: s.departmentId,
-        catalogId: catalog.catalogId,
-        items: [
-          {
-            sku: 'GITTER-R',
-            name: 'Gitter',
-            classification: {
-              classes: [{ group: 'PROFICLASS', code: 'EAB006c006', release }],
-              features: [{ code: 'AAA031f001', value: '1200 mm' }],
-            },
-          },
-        ],
+    const created = await upsertItems(s, catalog.catalogId, [
+      {
+        sku: 'GITTER-R',
+        name: 'Gitter',
+        classification: {
+          classes: [{ group: 'PROFICLASS', code: 'EAB006c006', release }],
+          features: [{ code: 'AAA031f001', value: '1200 mm' }],
+        },
       },
-    });
+    ]);
     const productId = created.json.items[0].productId;
     const post = (path: string, body: Record<string, unknown>) =>
       call('POST', `/api/${path}`, { cookie: s.cookie, body: { departmentId: s.departmentId, ...body } });
@@ -235,13 +235,7 @@ describe('a classification names its release', () => {
     const release = await loadedRelease();
     const s = await makeSession();
     const catalog = await makeCatalog(s.tenant);
-    const upsert = (items: unknown[]) =>
-      call('POST', '/api/Catalog/UpsertProducts', {
-        cookie: s.cookie,
-        headers: { Origin: 'http://pim.test' },
-        body: { departmentId: s.departmentId, catalogId: catalog.catalogId, items },
-      });
-    const res = await upsert([
+    const res = await upsertItems(s, catalog.catalogId, [
       {
         sku: 'GITTER-1',
         name: 'Gitter',

@@ -41,15 +41,13 @@ async function keptThenLoaded() {
   return { admin, release, ids, loadJob: job! };
 }
 
-/** A tolerant import that keeps proficl@ss codes of `version` verbatim (the release is not loaded yet). */
-async function keepCodes(admin: Awaited<ReturnType<typeof makeSession>>, version: string) {
+/** UpsertProducts' records into a new catalog of `admin`'s company as a tolerant import writes them. */
+async function tolerantUpsert(
+  admin: Awaited<ReturnType<typeof makeSession>>,
+  records: Parameters<typeof upsertRecords>[1],
+) {
   const catalog = await makeCatalog(admin.tenant);
-  const record = (sku: string, code: string, features: { code: string; value: string }[]) => ({
-    sku,
-    fields: { name: sku },
-    classification: { classes: [{ system: `PROFICLASS ${version}`, code }], features },
-  });
-  const outcomes = await upsertRecords(
+  return upsertRecords(
     {
       db: db(),
       files: null,
@@ -62,17 +60,27 @@ async function keepCodes(admin: Awaited<ReturnType<typeof makeSession>>, version
       tolerant: true,
       catalogLanguage: catalog.language,
     },
-    [
-      record('GITTER', 'EAB006c006', [
-        { code: 'AAA031f001', value: '1200 mm' },
-        { code: 'AAA100f001', value: '1' },
-        { code: 'AAA003f001', value: 'schwer' },
-        { code: 'XXX999f001', value: 'egal' },
-      ]),
-      record('BAND', 'EAB005c012', [{ code: 'AAA358f001', value: 'AAD038v001' }]),
-      record('FREMD', 'EAB999c999', [{ code: 'AAA358f001', value: 'rot' }]),
-    ],
+    records,
   );
+}
+
+/** A tolerant import that keeps proficl@ss codes of `version` verbatim (the release is not loaded yet). */
+async function keepCodes(admin: Awaited<ReturnType<typeof makeSession>>, version: string) {
+  const record = (sku: string, code: string, features: { code: string; value: string }[]) => ({
+    sku,
+    fields: { name: sku },
+    classification: { classes: [{ system: `PROFICLASS ${version}`, code }], features },
+  });
+  const outcomes = await tolerantUpsert(admin, [
+    record('GITTER', 'EAB006c006', [
+      { code: 'AAA031f001', value: '1200 mm' },
+      { code: 'AAA100f001', value: '1' },
+      { code: 'AAA003f001', value: 'schwer' },
+      { code: 'XXX999f001', value: 'egal' },
+    ]),
+    record('BAND', 'EAB005c012', [{ code: 'AAA358f001', value: 'AAD038v001' }]),
+    record('FREMD', 'EAB999c999', [{ code: 'AAA358f001', value: 'rot' }]),
+  ]);
   expect(outcomes.map((o) => o.status)).toEqual(['created', 'created', 'created']);
   return Object.fromEntries(outcomes.map((o) => [o.sku, o.productId!]));
 }
@@ -146,34 +154,19 @@ describe('verifying kept codes once their release is loaded', () => {
     const admin = await makeSession({ role: 'admin' });
     const version = `x${crypto.randomUUID().slice(0, 8)}`;
     const release = `ETIM-${version}`;
-    const catalog = await makeCatalog(admin.tenant);
-    const outcomes = await upsertRecords(
+    const outcomes = await tolerantUpsert(admin, [
+      // The release (etimIxfFile) has EC000905 in version 5: TIE says 3, BAND says 5.
       {
-        db: db(),
-        files: null,
-        companyId: admin.companyId,
-        actor: asActor(admin.tenant),
-        catalogId: catalog.catalogId,
-        mode: 'upsert',
-        dryRun: false,
-        cache: new ReferenceCache(db(), admin.companyId),
-        tolerant: true,
-        catalogLanguage: catalog.language,
+        sku: 'TIE',
+        fields: { name: 'Tie' },
+        classification: { classes: [{ system: release, code: 'EC000905', classVersion: 3 }], features: [] },
       },
-      [
-        // The release (etimIxfFile) has EC000905 in version 5: TIE says 3, BAND says 5.
-        {
-          sku: 'TIE',
-          fields: { name: 'Tie' },
-          classification: { classes: [{ system: release, code: 'EC000905', classVersion: 3 }], features: [] },
-        },
-        {
-          sku: 'BAND',
-          fields: { name: 'Band' },
-          classification: { classes: [{ system: release, code: 'EC000905', classVersion: 5 }], features: [] },
-        },
-      ],
-    );
+      {
+        sku: 'BAND',
+        fields: { name: 'Band' },
+        classification: { classes: [{ system: release, code: 'EC000905', classVersion: 5 }], features: [] },
+      },
+    ]);
     expect(outcomes.map((o) => o.status)).toEqual(['created', 'created']);
     const ids = Object.fromEntries(outcomes.map((o) => [o.sku, o.productId!]));
     const { job: load } = await loadRelease(

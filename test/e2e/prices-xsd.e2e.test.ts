@@ -67,23 +67,29 @@ const PRICES = [
   { type: 'net_customer', currency: 'EUR', formula: { id: 'F-Kupfer', parameters: [{ symbol: 'cu', value: '8,75' }] } },
 ];
 
+/** A new EUR catalog of the demo editor's first department with one product (unit C62). */
+async function catalogWithProduct(name: string, sku: string, productName: string) {
+  const cookie = await login('editor@demo.test');
+  const [department] = (await api(cookie, 'Catalog/GetCatalogs?limit=1')).items;
+  const catalog = await api(cookie, 'Catalog/AddCatalog', {
+    departmentId: department.departmentId,
+    name: `${name} ${Date.now()}`,
+    currency: 'EUR',
+    language: 'deu',
+  });
+  const product = await api(cookie, 'Catalog/AddProduct', {
+    departmentId: department.departmentId,
+    catalogId: catalog.catalogId,
+    sku,
+    name: productName,
+    unit: 'C62',
+  });
+  return { cookie, department, catalog, product };
+}
+
 describe('price lists in BMEcat exports', () => {
   it('every dialect writes a product with a price list that validates against its XSD', async () => {
-    const cookie = await login('editor@demo.test');
-    const [department] = (await api(cookie, 'Catalog/GetCatalogs?limit=1')).items;
-    const catalog = await api(cookie, 'Catalog/AddCatalog', {
-      departmentId: department.departmentId,
-      name: `Preise ${Date.now()}`,
-      currency: 'EUR',
-      language: 'deu',
-    });
-    const product = await api(cookie, 'Catalog/AddProduct', {
-      departmentId: department.departmentId,
-      catalogId: catalog.catalogId,
-      sku: 'PRICE-TIERS',
-      name: 'Tiered',
-      unit: 'C62',
-    });
+    const { cookie, department, catalog, product } = await catalogWithProduct('Preise', 'PRICE-TIERS', 'Tiered');
     await api(cookie, 'Catalog/SetPrices', {
       departmentId: department.departmentId,
       productId: product.productId,
@@ -121,21 +127,7 @@ describe('price lists in BMEcat exports', () => {
   });
 
   it('BMEcat 1.2 writes the PRICE_FLAGs every price shares once in the HEADER, valid against its XSD', async () => {
-    const cookie = await login('editor@demo.test');
-    const [department] = (await api(cookie, 'Catalog/GetCatalogs?limit=1')).items;
-    const catalog = await api(cookie, 'Catalog/AddCatalog', {
-      departmentId: department.departmentId,
-      name: `Fracht ${Date.now()}`,
-      currency: 'EUR',
-      language: 'deu',
-    });
-    const product = await api(cookie, 'Catalog/AddProduct', {
-      departmentId: department.departmentId,
-      catalogId: catalog.catalogId,
-      sku: 'FREIGHT',
-      name: 'Freight included',
-      unit: 'C62',
-    });
+    const { cookie, department, catalog, product } = await catalogWithProduct('Fracht', 'FREIGHT', 'Freight included');
     const flags = { incl_freight: true, incl_packing: false };
     await api(cookie, 'Catalog/SetPrices', {
       departmentId: department.departmentId,
