@@ -4,7 +4,7 @@ import { products, productUdx } from '../src/db/schema';
 import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
-import { importTextToEnd } from './helpers/import-fixtures';
+import { importTextToEnd, reportRows } from './helpers/import-fixtures';
 import { classFile, classProduct } from './helpers/xchange-class-files';
 
 /**
@@ -105,5 +105,35 @@ describe('the class version through classification edits and history', () => {
     expect(kept?.xml ?? '').not.toContain('PRODUCT_ETIM_DYNAMIC');
     const second = (await exportedFile(s.tenant, copy.catalogId, 'BMEcat-ETIM')).text;
     expect(second.match(/<UDX\.EDXF\.PRODUCT_ETIM_RELEASE_DATE>2025-11-27</g)).toHaveLength(1);
+  });
+
+  it('keeps UDX.EDXF.PRODUCT_ETIM_DYNAMIC verbatim where no DYNAMIC class takes it, and reports a date that does not read', async () => {
+    const { s, catalog } = await setup({
+      EtimReleaseVersion: 'DYNAMIC',
+      EtimClassCode: 'EC011533',
+      EtimDynamicReleaseDate: '2025-11-27',
+    });
+    const exported = (await exportedFile(s.tenant, catalog.catalogId, 'BMEcat-ETIM')).text;
+    const udx = (date: string) =>
+      `<UDX.EDXF.PRODUCT_ETIM_DYNAMIC><UDX.EDXF.PRODUCT_ETIM_RELEASE_DATE>${date}</UDX.EDXF.PRODUCT_ETIM_RELEASE_DATE></UDX.EDXF.PRODUCT_ETIM_DYNAMIC>`;
+    const imported = async (text: string) => {
+      const copy = await makeCatalog(s.tenant, { language: 'deu' });
+      const { jobId } = await importTextToEnd(s.tenant, copy.catalogId, text, { fileName: 'catalog.xml' });
+      const row = await db().query.products.findFirst({
+        where: and(eq(products.catalogId, copy.catalogId), eq(products.sku, 'CV-1')),
+      });
+      const kept = await db().query.productUdx.findFirst({ where: eq(productUdx.productId, row!.id) });
+      const read = await call('GET', `/api/Catalog/GetProduct?productId=${row!.id}`, { cookie: s.cookie });
+      return { classes: read.json.classification.classes, kept: kept?.xml ?? '', report: await reportRows(jobId) };
+    };
+    // A class of another release: the element is the supplier's, kept as it was.
+    const other = await imported(exported.replace(/ETIM-DYNAMIC/g, 'ETIM-8.0'));
+    expect(other.classes[0]).not.toHaveProperty('dynamicReleaseDate');
+    expect(other.kept).toContain(udx('2025-11-27'));
+    // A date that does not read: reported, kept verbatim, not with the class.
+    const odd = await imported(exported.replace('>2025-11-27<', '>27.11.2025<'));
+    expect(odd.classes[0]).not.toHaveProperty('dynamicReleaseDate');
+    expect(odd.kept).toContain(udx('27.11.2025'));
+    expect(odd.report.map((r) => r.join(' ')).join('\n')).toContain('class_field_dropped');
   });
 });
