@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { products, productUdx } from '../src/db/schema';
+import { classificationLinkClasses, classificationLinks, products, productUdx } from '../src/db/schema';
 import { exportedFile } from './helpers/export-fixtures';
 import { db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
@@ -70,6 +70,33 @@ describe('the class version through classification edits and history', () => {
     const restored = await post('Catalog/RestoreVersion', { elementId, versionId: withVersion });
     expect(restored.status, restored.text).toBe(200);
     expect(await classes()).toEqual([{ ...CLASS, classVersion: 3 }]);
+  });
+
+  it('RestoreVersion brings back a class a tolerant import kept verbatim: its system, unverified, its values as text', async () => {
+    const { set, get, post, elementId } = await setup({
+      EtimReleaseVersion: 'DYNAMIC',
+      EtimClassCode: 'EC011533',
+      EtimClassVersion: 7,
+    });
+    const classification = async () =>
+      (await get(`Classification/GetElementClassification?elementId=${elementId}`)).json.classification;
+    const kept = await classification();
+    expect(kept.classes).toMatchObject([{ system: 'ETIM-DYNAMIC', code: 'EC011533', classVersion: 7 }]);
+    expect((await set({})).status).toBe(200);
+    expect((await classification()).classes).toMatchObject([{ system: 'ETIM-9.0', code: 'EC000042' }]);
+    const history = (await get(`Catalog/GetHistory?elementId=${elementId}`)).json.items;
+    expect(history[0].changes).toContainEqual(
+      expect.objectContaining({ path: 'classification.keptSystem.ETIM', before: 'ETIM-DYNAMIC', after: null }),
+    );
+    const restored = await post('Catalog/RestoreVersion', { elementId, versionId: history[1].versionId });
+    expect(restored.status, restored.text).toBe(200);
+    expect(await classification()).toEqual(kept);
+    const [row] = await db()
+      .select({ unverified: classificationLinkClasses.unverified })
+      .from(classificationLinkClasses)
+      .innerJoin(classificationLinks, eq(classificationLinks.id, classificationLinkClasses.linkId))
+      .where(eq(classificationLinks.elementId, elementId));
+    expect(row!.unverified).toBe(true);
   });
 
   it('writes a DYNAMIC class date in the ETIM BMEcat profile as UDX.EDXF.PRODUCT_ETIM_DYNAMIC', async () => {

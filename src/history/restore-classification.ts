@@ -7,6 +7,7 @@ import {
   classificationLinks,
 } from '../db/schema';
 import { newId } from '../kernel/ids';
+import { AppError } from '../kernel/app-error';
 import type { ClassificationGroup } from '../kernel/classification-groups';
 import { linkKey } from '../classification/link-key';
 import { parseFeatureValue } from '../classification/feature-values';
@@ -19,9 +20,11 @@ import type { Snapshot } from '../records/snapshot';
  * Replaces the element's classification with the one in `target` (or removes it), each class as
  * it was: a class of a loaded release (`classification.release.GROUP`) comes back under that
  * release, its system the release's name and its feature values in the release's units, like a
- * write that names the release (docs/classification-releases.md); a class without one is looked
- * up in the sample reference data. A release class the release no longer confirms (or a value it
- * refuses) is kept as it was, verbatim and unverified, as a tolerant import keeps it.
+ * write that names the release (docs/classification-releases.md); a class a tolerant import kept
+ * verbatim (`classification.keptSystem.GROUP`) comes back under the system the file wrote, still
+ * unverified, its values as text; any other class is looked up in the sample reference data. A
+ * class or value the reference data does not confirm (any more) is kept as it was, verbatim and
+ * unverified, as a tolerant import keeps it, rather than failing the restore.
  */
 export async function classificationStatements(
   db: Database,
@@ -70,8 +73,16 @@ export async function classificationStatements(
   const confirmed = (c: (typeof classes)[number]) =>
     refs.classes.some((r) => r.release === c.release && r.code === c.code);
   for (const c of classes) {
-    const { group, code, release, classVersion, dynamicReleaseDate } = c;
+    const { group, code, release, keptSystem, classVersion, dynamicReleaseDate } = c;
     const version = { classVersion, dynamicReleaseDate };
+    if (keptSystem !== null && release === null) {
+      statements.push(
+        db
+          .insert(classificationLinkClasses)
+          .values({ linkId: key, group, system: keptSystem, code, unverified: true, ...version }),
+      );
+      continue;
+    }
     if (release !== null) {
       const known = confirmed(c);
       statements.push(
@@ -116,17 +127,36 @@ export async function classificationStatements(
       );
       continue;
     }
-    const parsed = await parseFeatureValue(db, group as ClassificationGroup, code, String(value));
-    statements.push(db.insert(classificationLinkFeatures).values({ ...row, value: parsed.value, unit: parsed.unit }));
+    const parsed = owner?.keptSystem ? null : await sampleValue(db, group as ClassificationGroup, code, String(value));
+    statements.push(
+      db
+        .insert(classificationLinkFeatures)
+        .values(
+          parsed
+            ? { ...row, value: parsed.value, unit: parsed.unit }
+            : { ...row, value: String(value), unit: null, unverified: true },
+        ),
+    );
   }
   return statements;
+}
+
+/** A sample feature's value parsed as a write would, or null where the sample does not know the feature or refuses the value. */
+async function sampleValue(...args: Parameters<typeof parseFeatureValue>) {
+  try {
+    return await parseFeatureValue(...args);
+  } catch (err) {
+    if (err instanceof AppError) return null;
+    throw err;
+  }
 }
 
 /** A release feature's value parsed as a write would, or null where the release refuses it now. */
 function releaseValue(...args: Parameters<typeof parseReleaseValue>) {
   try {
     return parseReleaseValue(...args);
-  } catch {
-    return null;
+  } catch (err) {
+    if (err instanceof AppError) return null;
+    throw err;
   }
 }

@@ -55,21 +55,34 @@ type Snapshot = Record<string, unknown>;
  */
 export function classSnapshot(
   snapshot: Snapshot,
-  c: { group: string; code: string; release?: string | null } & Partial<ClassVersion>,
+  c: {
+    group: string;
+    code: string;
+    system?: string;
+    release?: string | null;
+    unverified?: boolean;
+  } & Partial<ClassVersion>,
 ): void {
   snapshot[`classification.class.${c.group}`] = c.code;
   if (c.release) snapshot[`classification.release.${c.group}`] = c.release;
+  // A class kept verbatim (a tolerant import): the system the file wrote, which no reference data gives back.
+  if (c.unverified && c.system) snapshot[`classification.keptSystem.${c.group}`] = c.system;
   if (c.classVersion != null) snapshot[`classification.classVersion.${c.group}`] = c.classVersion;
   if (c.dynamicReleaseDate) snapshot[`classification.dynamicReleaseDate.${c.group}`] = c.dynamicReleaseDate;
 }
 
-/** Group `group`'s class in a snapshot as RestoreVersion writes it back: release and version, null where it had none. */
-export function classOfSnapshot(snapshot: Snapshot, group: string): ClassVersion & { release: string | null } {
+/** Group `group`'s class in a snapshot as RestoreVersion writes it back: release, kept system and version, null where it had none. */
+export function classOfSnapshot(
+  snapshot: Snapshot,
+  group: string,
+): ClassVersion & { release: string | null; keptSystem: string | null } {
   const release = snapshot[`classification.release.${group}`];
+  const kept = snapshot[`classification.keptSystem.${group}`];
   const version = snapshot[`classification.classVersion.${group}`];
   const date = snapshot[`classification.dynamicReleaseDate.${group}`];
   return {
     release: typeof release === 'string' ? release : null,
+    keptSystem: typeof kept === 'string' ? kept : null,
     classVersion: typeof version === 'number' ? version : null,
     dynamicReleaseDate: typeof date === 'string' ? date : null,
   };

@@ -31,7 +31,8 @@ interface AggregateClassification {
   /**
    * `classVersion` / `dynamicReleaseDate`: what an ETIM xChange file said it classified against (migration 0082), when it did;
    * `release`: the loaded release the class was checked against (migration 0020), when it was (the history's
-   * `classification.release.GROUP`; its system names it too, so the sync record leaves it out).
+   * `classification.release.GROUP`; its system names it too, so the sync record leaves it out);
+   * `unverified`: kept verbatim, no reference data confirms it (history only; not in the sync record).
    */
   classes: {
     group: string;
@@ -40,6 +41,7 @@ interface AggregateClassification {
     classVersion?: number;
     dynamicReleaseDate?: string;
     release?: string;
+    unverified?: true;
   }[];
   features: { group: string; code: string; value: string; unit: string | null }[];
 }
@@ -311,11 +313,12 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
             name: link.name,
             classificationGroups: link.classificationGroups,
             classes: (classesBy.get(link.id) ?? []).map(
-              ({ group, system, code, classVersion, dynamicReleaseDate, release }) => ({
+              ({ group, system, code, classVersion, dynamicReleaseDate, release, unverified }) => ({
                 group,
                 system,
                 code,
                 ...(release !== null ? { release } : {}),
+                ...(unverified ? { unverified: true as const } : {}),
                 ...(classVersion !== null ? { classVersion } : {}),
                 ...(dynamicReleaseDate !== null ? { dynamicReleaseDate } : {}),
               }),

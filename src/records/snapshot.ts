@@ -137,7 +137,9 @@ export async function loadSnapshot(
       .select({
         group: classificationLinkClasses.group,
         code: classificationLinkClasses.code,
+        system: classificationLinkClasses.system,
         release: classificationLinkClasses.release,
+        unverified: classificationLinkClasses.unverified,
         classVersion: classificationLinkClasses.classVersion,
         dynamicReleaseDate: classificationLinkClasses.dynamicReleaseDate,
       })
