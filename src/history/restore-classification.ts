@@ -113,21 +113,11 @@ export async function classificationStatements(
     const code = rest.join('.');
     const owner = classes.find((c) => c.group === group);
     const row = { linkId: key, group: group as ClassificationGroup, code };
+    let parsed: { value: string; unit: string | null } | null;
     if (owner?.release) {
       const def = confirmed(owner) ? releaseFeature(refs, owner.release, owner.code, code) : undefined;
-      const parsed = def ? releaseValue(refs, code, String(value), def) : null;
-      statements.push(
-        db
-          .insert(classificationLinkFeatures)
-          .values(
-            parsed
-              ? { ...row, value: parsed.value, unit: parsed.unit }
-              : { ...row, value: String(value), unit: null, unverified: true },
-          ),
-      );
-      continue;
-    }
-    const parsed = owner?.keptSystem ? null : await sampleValue(db, group as ClassificationGroup, code, String(value));
+      parsed = def ? releaseValue(refs, code, String(value), def) : null;
+    } else parsed = owner?.keptSystem ? null : await sampleValue(db, group as ClassificationGroup, code, String(value));
     statements.push(
       db
         .insert(classificationLinkFeatures)
