@@ -20,6 +20,14 @@ async function loadedRelease() {
   return `PROFICLASS-${version}`;
 }
 
+/** UpsertProducts through REST as `s`, into `catalogId`. */
+const upsertItems = (s: { cookie: string; departmentId: string }, catalogId: string, items: unknown[]) =>
+  call('POST', '/api/Catalog/UpsertProducts', {
+    cookie: s.cookie,
+    headers: { Origin: 'http://pim.test' },
+    body: { departmentId: s.departmentId, catalogId, items },
+  });
+
 async function setup() {
   const s = await makeSession();
   const catalog = await makeCatalog(s.tenant);
@@ -157,17 +165,77 @@ describe('a classification names its release', () => {
     expect(versions.map((v) => v.changes).join('\n')).toContain(release);
   });
 
+  it('RestoreVersion brings a class of a loaded release back under its release, with its values in its units', async () => {
+    const release = await loadedRelease();
+    const { s, product, set, get } = await setup();
+    const saved = await set({
+      classes: [{ group: 'PROFICLASS', code: 'EAB006c006', release }],
+      features: [
+        { code: 'AAA031f001', value: '12,5 mm' },
+        { code: 'AAA100f001', value: 'true' },
+      ],
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const asSaved = (await get()).json.classification;
+    const other = await set({ classes: [{ group: 'ETIM', code: 'EC000042' }], features: [] });
+    expect(other.status, other.text).toBe(200);
+    const history = await call('GET', `/api/Catalog/GetHistory?elementId=${product.productId}`, { cookie: s.cookie });
+    expect(history.json.items[0].changes).toContainEqual(
+      expect.objectContaining({ path: 'classification.release.PROFICLASS', before: release, after: null }),
+    );
+    const restored = await call('POST', '/api/Catalog/RestoreVersion', {
+      cookie: s.cookie,
+      body: { departmentId: s.departmentId, elementId: product.productId, versionId: history.json.items[1].versionId },
+    });
+    expect(restored.status, restored.text).toBe(200);
+    const after = (await get()).json.classification;
+    expect({ ...after, linkId: undefined }).toEqual({ ...asSaved, linkId: undefined });
+    expect(after.classes).toMatchObject([{ group: 'PROFICLASS', system: release, code: 'EAB006c006', release }]);
+  });
+
+  it('RestoreVersion brings back the release of a class an upsert wrote', async () => {
+    const release = await loadedRelease();
+    const s = await makeSession();
+    const catalog = await makeCatalog(s.tenant);
+    const created = await upsertItems(s, catalog.catalogId, [
+      {
+        sku: 'GITTER-R',
+        name: 'Gitter',
+        classification: {
+          classes: [{ group: 'PROFICLASS', code: 'EAB006c006', release }],
+          features: [{ code: 'AAA031f001', value: '1200 mm' }],
+        },
+      },
+    ]);
+    const productId = created.json.items[0].productId;
+    const post = (path: string, body: Record<string, unknown>) =>
+      call('POST', `/api/${path}`, { cookie: s.cookie, body: { departmentId: s.departmentId, ...body } });
+    const classification = async () =>
+      (await call('GET', `/api/Classification/GetElementClassification?elementId=${productId}`, { cookie: s.cookie }))
+        .json.classification;
+    const asCreated = await classification();
+    expect(asCreated.classes).toMatchObject([{ release }]);
+    const cleared = await post('Classification/SetElementClassification', {
+      elementId: productId,
+      classes: [{ group: 'ETIM', code: 'EC000042' }],
+      features: [],
+    });
+    expect(cleared.status, cleared.text).toBe(200);
+    const history = await call('GET', `/api/Catalog/GetHistory?elementId=${productId}`, { cookie: s.cookie });
+    const restored = await post('Catalog/RestoreVersion', {
+      elementId: productId,
+      versionId: history.json.items.at(-1).versionId,
+    });
+    expect(restored.status, restored.text).toBe(200);
+    const after = await classification();
+    expect({ ...after, linkId: undefined }).toEqual({ ...asCreated, linkId: undefined });
+  });
+
   it('UpsertProducts checks a class against its release, stores it, and refuses a release that is not loaded', async () => {
     const release = await loadedRelease();
     const s = await makeSession();
     const catalog = await makeCatalog(s.tenant);
-    const upsert = (items: unknown[]) =>
-      call('POST', '/api/Catalog/UpsertProducts', {
-        cookie: s.cookie,
-        headers: { Origin: 'http://pim.test' },
-        body: { departmentId: s.departmentId, catalogId: catalog.catalogId, items },
-      });
-    const res = await upsert([
+    const res = await upsertItems(s, catalog.catalogId, [
       {
         sku: 'GITTER-1',
         name: 'Gitter',

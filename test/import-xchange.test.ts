@@ -164,7 +164,9 @@ describe('ETIM xChange import', () => {
     expect(job.summary).toMatchObject({ created: 1, rejected: 0 });
     const product = await productBySku(catalog.catalogId, 'V11-A');
     expect(product.product).toMatchObject({ name: 'Schakelaar', price: '4.5', manufacturerPid: 'V11-1' });
-    expect(product.classification!.classes).toEqual([{ group: 'ETIM', system: 'ETIM-8.0', code: 'EC000100' }]);
+    expect(product.classification!.classes).toEqual([
+      { group: 'ETIM', system: 'ETIM-8.0', code: 'EC000100', unverified: true },
+    ]);
     // V1.1's flat relation (RelationType beside RelatedManufacturerProductNumber).
     expect(product.references.map((r) => [r.type, r.targetSku])).toEqual([['similar', 'V11-2']]);
   });

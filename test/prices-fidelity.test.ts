@@ -162,11 +162,27 @@ describe('PRICE_FLAG', () => {
         ),
       ],
     }).replace('</CATALOG></HEADER>', `${flag('incl_duty', 'true')}</CATALOG></HEADER>`);
-    const { read } = await importText(session, header, 'Zoll');
+    const { read, catalogId } = await importText(session, header, 'Zoll');
     expect(flagsOf(read)).toEqual([
       ['net_list', '7.00', { incl_duty: true }],
       ['nrp', '9.00', { incl_duty: true }],
     ]);
+    // Every price shares the flag: the 1.2 export writes it once in the HEADER (1.2's only place), reporting nothing.
+    const again = await exportText(session, catalogId, 'BMEcat12');
+    expect(again.xml).toContain('<CURRENCY>EUR</CURRENCY><PRICE_FLAG type="incl_duty">true</PRICE_FLAG></CATALOG>');
+    expect(again.xml.match(/PRICE_FLAG/g)).toHaveLength(2);
+    expect(again.warnings.join('\n')).not.toContain('PRICE_FLAG');
+    expect(flagsOf((await importText(session, again.xml, 'Wieder')).read)).toEqual([
+      ['net_list', '7.00', { incl_duty: true }],
+      ['nrp', '9.00', { incl_duty: true }],
+    ]);
+    // A product written with its plain price (no list) would take the HEADER's flag: none there, nothing claimed.
+    await makeProduct(session.tenant, catalogId, { price: '3.00' });
+    const mixed = await exportText(session, catalogId, 'BMEcat12');
+    expect(mixed.xml).not.toContain('PRICE_FLAG');
+    expect(mixed.warnings.join('\n')).toContain(
+      'BMEcat 1.2 has no PRICE_FLAG on a price: the flags of the net_list price',
+    );
     const bad = flaggedFile().replace('type="incl_packing"', 'type="incl packing!"');
     const tolerant = await importText(session, bad, 'Schlecht');
     expect(flagsOf(tolerant.read)).toEqual([

@@ -13,7 +13,7 @@ const csv = (lines: string[]) => ({ content: `${lines.join('\n')}\n` });
  * Two small ETIM releases in ETIM's CSV layout (with our DEPRECATED/SUCCESSOR columns): the new
  * one replaces class EC000042 by EC009999, feature EF000001 by EF009001 and value EV000082 by
  * EV000099; it drops class EC001744 and feature EF000139 from EC000905 and gives EF000008 of
- * EC000905 another unit.
+ * EC000905 another unit. The new one gives its classes versions (ARTCLASSVERSION).
  */
 const oldRelease = () => ({
   'U.csv': csv(['UNITOFMEASID;UNITDESC', 'EU570448;mm', 'EU570126;V']),
@@ -51,10 +51,10 @@ const oldRelease = () => ({
 const newRelease = () => ({
   'U.csv': csv(['UNITOFMEASID;UNITDESC', 'EU570448;mm', 'EU570126;V']),
   'C.csv': csv([
-    'ARTCLASSID;ARTCLASSDESC;DEPRECATED;SUCCESSOR',
-    'EC000905;Cable tie;;',
-    'EC000042;Miniature circuit breaker;true;EC009999',
-    'EC009999;Miniature circuit breaker (new);;',
+    'ARTCLASSID;ARTCLASSDESC;DEPRECATED;SUCCESSOR;ARTCLASSVERSION',
+    'EC000905;Cable tie;;;7',
+    'EC000042;Miniature circuit breaker;true;EC009999;4',
+    'EC009999;Miniature circuit breaker (new);;;2',
   ]),
   'F.csv': csv([
     'FEATUREID;FEATUREDESC;DEPRECATED;SUCCESSOR',
@@ -170,7 +170,8 @@ describe('upgrading classifications between releases', () => {
     expect(job.warnings).toHaveLength(3);
 
     const moved = await read(tie);
-    expect(moved.classes).toMatchObject([{ code: 'EC000905', release: to, system: to }]);
+    // Classified against the new release's class now: its version.
+    expect(moved.classes).toMatchObject([{ code: 'EC000905', release: to, system: to, classVersion: 7 }]);
     expect(moved.features.map((f: any) => [f.code, f.value, f.unit])).toEqual([
       ['EF000007', 'EV000099', null],
       ['EF000008', '12', 'EU570448'],
@@ -178,7 +179,7 @@ describe('upgrading classifications between releases', () => {
       ['EF009001', '-5..40', null],
     ]);
     expect((await read(mcb)).classes).toMatchObject([
-      { code: 'EC009999', release: to, name: 'Miniature circuit breaker (new)' },
+      { code: 'EC009999', release: to, name: 'Miniature circuit breaker (new)', classVersion: 2 },
     ]);
     expect((await read(socket)).classes).toMatchObject([{ code: 'EC001744', release: from }]);
 

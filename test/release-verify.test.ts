@@ -9,6 +9,7 @@ import { failLinkPages } from '../src/releases/link-pages';
 import { asActor, db, makeCatalog, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { adminCaller, loadRelease, proficlassFiles } from './helpers/release-fixtures';
+import { etimIxfFile } from './helpers/release-ixf-fixture';
 
 const deps = (sliceMs = 60_000) => ({ db: db(), queue: env.EXPORT_HOLD_QUEUE, sliceMs });
 const jobRow = async (id: string) => (await db().query.jobs.findFirst({ where: eq(jobs.id, id) }))!;
@@ -40,15 +41,13 @@ async function keptThenLoaded() {
   return { admin, release, ids, loadJob: job! };
 }
 
-/** A tolerant import that keeps proficl@ss codes of `version` verbatim (the release is not loaded yet). */
-async function keepCodes(admin: Awaited<ReturnType<typeof makeSession>>, version: string) {
+/** UpsertProducts' records into a new catalog of `admin`'s company as a tolerant import writes them. */
+async function tolerantUpsert(
+  admin: Awaited<ReturnType<typeof makeSession>>,
+  records: Parameters<typeof upsertRecords>[1],
+) {
   const catalog = await makeCatalog(admin.tenant);
-  const record = (sku: string, code: string, features: { code: string; value: string }[]) => ({
-    sku,
-    fields: { name: sku },
-    classification: { classes: [{ system: `PROFICLASS ${version}`, code }], features },
-  });
-  const outcomes = await upsertRecords(
+  return upsertRecords(
     {
       db: db(),
       files: null,
@@ -61,17 +60,27 @@ async function keepCodes(admin: Awaited<ReturnType<typeof makeSession>>, version
       tolerant: true,
       catalogLanguage: catalog.language,
     },
-    [
-      record('GITTER', 'EAB006c006', [
-        { code: 'AAA031f001', value: '1200 mm' },
-        { code: 'AAA100f001', value: '1' },
-        { code: 'AAA003f001', value: 'schwer' },
-        { code: 'XXX999f001', value: 'egal' },
-      ]),
-      record('BAND', 'EAB005c012', [{ code: 'AAA358f001', value: 'AAD038v001' }]),
-      record('FREMD', 'EAB999c999', [{ code: 'AAA358f001', value: 'rot' }]),
-    ],
+    records,
   );
+}
+
+/** A tolerant import that keeps proficl@ss codes of `version` verbatim (the release is not loaded yet). */
+async function keepCodes(admin: Awaited<ReturnType<typeof makeSession>>, version: string) {
+  const record = (sku: string, code: string, features: { code: string; value: string }[]) => ({
+    sku,
+    fields: { name: sku },
+    classification: { classes: [{ system: `PROFICLASS ${version}`, code }], features },
+  });
+  const outcomes = await tolerantUpsert(admin, [
+    record('GITTER', 'EAB006c006', [
+      { code: 'AAA031f001', value: '1200 mm' },
+      { code: 'AAA100f001', value: '1' },
+      { code: 'AAA003f001', value: 'schwer' },
+      { code: 'XXX999f001', value: 'egal' },
+    ]),
+    record('BAND', 'EAB005c012', [{ code: 'AAA358f001', value: 'AAD038v001' }]),
+    record('FREMD', 'EAB999c999', [{ code: 'AAA358f001', value: 'rot' }]),
+  ]);
   expect(outcomes.map((o) => o.status)).toEqual(['created', 'created', 'created']);
   return Object.fromEntries(outcomes.map((o) => [o.sku, o.productId!]));
 }
@@ -139,6 +148,45 @@ describe('verifying kept codes once their release is loaded', () => {
       featuresVerified: 0,
       featuresUnverified: 3,
     });
+  });
+
+  it('compares the class version a file gave with the release class, keeps it and reports a difference', async () => {
+    const admin = await makeSession({ role: 'admin' });
+    const version = `x${crypto.randomUUID().slice(0, 8)}`;
+    const release = `ETIM-${version}`;
+    const outcomes = await tolerantUpsert(admin, [
+      // The release (etimIxfFile) has EC000905 in version 5: TIE says 3, BAND says 5.
+      {
+        sku: 'TIE',
+        fields: { name: 'Tie' },
+        classification: { classes: [{ system: release, code: 'EC000905', classVersion: 3 }], features: [] },
+      },
+      {
+        sku: 'BAND',
+        fields: { name: 'Band' },
+        classification: { classes: [{ system: release, code: 'EC000905', classVersion: 5 }], features: [] },
+      },
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['created', 'created']);
+    const ids = Object.fromEntries(outcomes.map((o) => [o.sku, o.productId!]));
+    const { job: load } = await loadRelease(
+      { companyId: admin.companyId, departmentId: admin.departmentId, userId: admin.userId },
+      { system: 'ETIM', version, format: 'ETIM_XML', files: etimIxfFile({ releaseVersion: version }) },
+    );
+    expect(load!.state, load!.error ?? '').toBe('succeeded');
+    const started = await startVerifyCodes(deps(), adminCaller(admin), { release });
+    const job = await drive(started.jobId);
+    expect(job.state).toBe('succeeded');
+    expect(job.summary).toMatchObject({ checked: 2, classesVerified: 2, classesUnverified: 0 });
+    expect(job.warnings).toEqual([
+      `class EC000905 is version 3 in the file, version 5 in ${release} (1 classification)`,
+    ]);
+    expect((await classificationOf(admin.cookie, ids.TIE!)).classes).toMatchObject([
+      { code: 'EC000905', release, classVersion: 3 },
+    ]);
+    expect((await classificationOf(admin.cookie, ids.BAND!)).classes).toMatchObject([
+      { code: 'EC000905', release, classVersion: 5 },
+    ]);
   });
 
   it('re-checks values kept as text under a class already of the release', async () => {

@@ -41,10 +41,18 @@ async function classesOf(catalogId: string) {
   return Object.fromEntries(aggregates.map((a) => [a.product.sku, a.classification?.classes]));
 }
 
+/** The stored classes (the aggregate): the DYNAMIC class, which the sample does not hold, is kept verbatim (unverified). */
 const KEPT = {
   'CV-1': [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042', classVersion: 3 }],
   'CV-2': [
-    { group: 'ETIM', system: 'ETIM-DYNAMIC', code: 'EC011533', classVersion: 7, dynamicReleaseDate: '2025-11-27' },
+    {
+      group: 'ETIM',
+      system: 'ETIM-DYNAMIC',
+      code: 'EC011533',
+      classVersion: 7,
+      dynamicReleaseDate: '2025-11-27',
+      unverified: true,
+    },
   ],
   'CV-3': [{ group: 'ETIM', system: 'ETIM-9.0', code: 'EC000042' }],
 };
@@ -67,7 +75,9 @@ describe('xChange EtimClassVersion and EtimDynamicReleaseDate', () => {
     });
     const shown = await call('GET', `/api/Catalog/GetProduct?productId=${row!.id}`, { cookie: session.cookie });
     expect(shown.status, shown.text).toBe(200);
-    expect(shown.json.classification.classes).toEqual(KEPT['CV-2']);
+    // GetProduct does not say whether a class is verified.
+    expect(shown.json.classification.classes).toEqual([{ ...KEPT['CV-2'][0], unverified: undefined }]);
+    expect(shown.json.classification.classes[0]).not.toHaveProperty('unverified');
 
     const { text } = await exportedFile(session.tenant, catalog.catalogId, 'ETIMxChange');
     const written = Object.fromEntries(

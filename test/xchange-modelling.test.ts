@@ -333,7 +333,7 @@ describe('ETIM features without value and modelling classes (issue 32)', () => {
     expect(report).not.toContain('unverified');
     const stored = await aggregateOf(catalog.catalogId, 'MC-1');
     expect(stored.classification!.classes).toEqual([
-      { group: 'ETIM', code: 'EC000905', system: `ETIM-${version}`, classVersion: 3 },
+      { group: 'ETIM', code: 'EC000905', system: `ETIM-${version}`, release: `ETIM-${version}`, classVersion: 3 },
     ]);
     // Verified: the report names no value kept as text (above), and no unit is made up for `-`.
     expect(stored.classification!.features.map((f) => [f.code, f.value, f.unit])).toEqual([

@@ -140,6 +140,8 @@ export const ProductDetailOut = ProductOut.extend({
           group: z.string(),
           system: z.string(),
           code: z.string(),
+          /** The loaded release the class was checked against (its system names it too), when it was. */
+          release: z.string().optional(),
           /** ETIM: the class version the supplier classified against (xChange EtimClassVersion), when a file gave one. */
           classVersion: z.number().int().optional(),
           /** ETIM DYNAMIC: the date of the model the supplier classified against (xChange EtimDynamicReleaseDate). */

@@ -62,7 +62,11 @@ function nodeDetail(node: ProductNode, read: ReadLanguage, localizable: Set<stri
   const localized = localizedValues(read, node.values, node.translations, localizable);
   return {
     values: localized.values,
-    classification: node.classification,
+    // Whether a class is verified is the classification reads' and the history's, not this answer's.
+    classification: node.classification && {
+      ...node.classification,
+      classes: node.classification.classes.map(({ unverified: _unverified, ...c }) => c),
+    },
     media: node.media.map(
       ({ mediaId, purpose, fileName, contentType, size, description, url, mimeCode, alt, attachment, descriptions }) =>
         localizedMedia(

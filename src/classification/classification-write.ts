@@ -15,7 +15,7 @@ import { linkKey } from './link-key';
 import { compareBinary } from '../kernel/compare-binary';
 import type { Caller } from '../kernel/caller';
 import { checkReleaseClass, parseReleaseValue, releaseFeature } from './release-check';
-import { type ClassVersion, keptVersion, versionOut, versionSnapshot } from '../model/class-version';
+import { type ClassVersion, keptVersion, versionOut, classSnapshot } from '../model/class-version';
 
 export interface ResolvedClass {
   group: ClassificationGroup;
@@ -119,11 +119,7 @@ function classificationSnapshot(
   features: { group: string; code: string; value: string }[],
 ): Snapshot {
   const snapshot: Snapshot = { 'classification.name': name, 'classification.groups': groups };
-  for (const c of classes) {
-    snapshot[`classification.class.${c.group}`] = c.code;
-    if (c.release) snapshot[`classification.release.${c.group}`] = c.release;
-    versionSnapshot(snapshot, c);
-  }
+  for (const c of classes) classSnapshot(snapshot, c);
   for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
   return snapshot;
 }

@@ -25,7 +25,15 @@ export interface ReleaseFeatureDef {
  */
 export interface ReleaseRefs {
   releases: string[];
-  classes: { release: string; code: string; name: string | null; deprecated: boolean; successor: string | null }[];
+  /** `version`: the class's own version where the release gives one (ETIM; migration 0042). */
+  classes: {
+    release: string;
+    code: string;
+    name: string | null;
+    deprecated: boolean;
+    successor: string | null;
+    version: number | null;
+  }[];
   features: ReleaseFeatureDef[];
   values: { release: string; classCode: string; featureCode: string; code: string }[];
 }
@@ -58,6 +66,7 @@ export function releaseRefStatements(db: Database, names: SQL, classCodes: SQL) 
         name: nameOf('C', sql`c.code`),
         deprecated: sql<number>`c.deprecated`,
         successor: sql<string | null>`c.successor`,
+        version: sql<number | null>`c.version`,
       })
       .from(sql`${loaded(names)} JOIN release_classes c ON c.release_id = r.id AND c.code IN ${classCodes}`),
     db

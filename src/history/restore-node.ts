@@ -1,19 +1,12 @@
-import { versionOfSnapshot } from '../model/class-version';
 import { dbNow } from '../kernel/clock';
-import { linkKey } from '../classification/link-key';
 import { deleteStatements, insertStatements, resolveStatements } from '../catalog/references/reference-statements';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { BatchStatement, Database } from '../db/client';
-import { newId } from '../kernel/ids';
 import {
   attributes,
   attributeValues,
   catalogs,
   categories,
-  classificationClasses,
-  classificationLinkClasses,
-  classificationLinkFeatures,
-  classificationLinks,
   exportTemplates,
   productCategories,
   productFeatureBlocks,
@@ -21,8 +14,7 @@ import {
 } from '../db/schema';
 import { parseValue } from '../kernel/value-types';
 import { isTranslation, translationRestore } from './restore-translations';
-import { parseFeatureValue } from '../classification/feature-values';
-import type { ClassificationGroup } from '../kernel/classification-groups';
+import { classificationStatements } from './restore-classification';
 import type { StoredPrice } from '../model/price-list';
 import { replacePriceStatements } from '../catalog/prices/prices';
 import { blockRows, deleteBlocksStatement } from '../model/feature-block-rows';
@@ -245,67 +237,4 @@ export async function planNodeRestore(
     );
   }
   return { statements, applied, skipped, linksChanged: files.linksChanged };
-}
-
-/** Replaces the element's classification with the one in `target` (or removes it). */
-async function classificationStatements(
-  db: Database,
-  companyId: string,
-  elementId: string,
-  target: Snapshot,
-): Promise<BatchStatement[]> {
-  const existing = await db.query.classificationLinks.findFirst({
-    where: and(eq(classificationLinks.elementId, elementId), eq(classificationLinks.companyId, companyId)),
-  });
-  const name = target['classification.name'];
-  if (name === undefined || name === null) {
-    return existing ? [db.delete(classificationLinks).where(eq(classificationLinks.linkId, existing.linkId))] : [];
-  }
-  const linkId = existing?.linkId ?? newId();
-  const groups = Number(target['classification.groups'] ?? 0);
-  const statements: BatchStatement[] = existing
-    ? [
-        db
-          .update(classificationLinks)
-          .set({ name: String(name), classificationGroups: groups })
-          .where(eq(classificationLinks.linkId, linkId)),
-      ]
-    : [
-        db
-          .insert(classificationLinks)
-          .values({ linkId, companyId, elementId, name: String(name), classificationGroups: groups }),
-      ];
-  const key = linkKey(linkId);
-  statements.push(
-    db.delete(classificationLinkClasses).where(eq(classificationLinkClasses.linkId, key)),
-    db.delete(classificationLinkFeatures).where(eq(classificationLinkFeatures.linkId, key)),
-  );
-  for (const [path, value] of Object.entries(target)) {
-    const parts = path.split('.');
-    if (parts[1] === 'class') {
-      const group = parts[2] as ClassificationGroup;
-      const ref = await db.query.classificationClasses.findFirst({
-        where: and(eq(classificationClasses.group, group), eq(classificationClasses.code, String(value))),
-      });
-      statements.push(
-        db.insert(classificationLinkClasses).values({
-          linkId: key,
-          group,
-          system: ref?.system ?? group,
-          code: String(value),
-          ...versionOfSnapshot(target, group),
-        }),
-      );
-    } else if (parts[1] === 'feature') {
-      const group = parts[2] as ClassificationGroup;
-      const code = parts.slice(3).join('.');
-      const parsed = await parseFeatureValue(db, group, code, String(value));
-      statements.push(
-        db
-          .insert(classificationLinkFeatures)
-          .values({ linkId: key, group, code, value: parsed.value, unit: parsed.unit }),
-      );
-    }
-  }
-  return statements;
 }

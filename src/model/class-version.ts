@@ -47,17 +47,42 @@ export function keptVersion(
 /** A history snapshot (records/snapshot.ts `Snapshot`, which this layer below it cannot name). */
 type Snapshot = Record<string, unknown>;
 
-/** The version keys of a class in an element's history snapshot (docs/history.md), only when set. */
-export function versionSnapshot(snapshot: Snapshot, c: { group: string } & Partial<ClassVersion>): void {
+/**
+ * The paths of one class in an element's history snapshot (docs/history.md): its code, the
+ * loaded release it was checked against and its version keys, each only when set. Every writer
+ * of snapshots (records/snapshot.ts, the classification writes, the upsert) goes through here, so
+ * RestoreVersion finds the same paths whoever wrote the version.
+ */
+export function classSnapshot(
+  snapshot: Snapshot,
+  c: {
+    group: string;
+    code: string;
+    system?: string;
+    release?: string | null;
+    unverified?: boolean;
+  } & Partial<ClassVersion>,
+): void {
+  snapshot[`classification.class.${c.group}`] = c.code;
+  if (c.release) snapshot[`classification.release.${c.group}`] = c.release;
+  // A class kept verbatim (a tolerant import): the system the file wrote, which no reference data gives back.
+  if (c.unverified && c.system) snapshot[`classification.keptSystem.${c.group}`] = c.system;
   if (c.classVersion != null) snapshot[`classification.classVersion.${c.group}`] = c.classVersion;
   if (c.dynamicReleaseDate) snapshot[`classification.dynamicReleaseDate.${c.group}`] = c.dynamicReleaseDate;
 }
 
-/** The version of group `group`'s class in a snapshot (RestoreVersion), null where it had none. */
-export function versionOfSnapshot(snapshot: Snapshot, group: string): ClassVersion {
+/** Group `group`'s class in a snapshot as RestoreVersion writes it back: release, kept system and version, null where it had none. */
+export function classOfSnapshot(
+  snapshot: Snapshot,
+  group: string,
+): ClassVersion & { release: string | null; keptSystem: string | null } {
+  const release = snapshot[`classification.release.${group}`];
+  const kept = snapshot[`classification.keptSystem.${group}`];
   const version = snapshot[`classification.classVersion.${group}`];
   const date = snapshot[`classification.dynamicReleaseDate.${group}`];
   return {
+    release: typeof release === 'string' ? release : null,
+    keptSystem: typeof kept === 'string' ? kept : null,
     classVersion: typeof version === 'number' ? version : null,
     dynamicReleaseDate: typeof date === 'string' ? date : null,
   };
@@ -68,3 +93,10 @@ export const versionOut = (c: Partial<ClassVersion>) => ({
   ...(c.classVersion != null ? { classVersion: c.classVersion } : {}),
   ...(c.dynamicReleaseDate ? { dynamicReleaseDate: c.dynamicReleaseDate } : {}),
 });
+
+/** The ETIM BMEcat guideline's element for a DYNAMIC class's model date, and its one child (written and read). */
+export const ETIM_DYNAMIC_UDX = 'UDX.EDXF.PRODUCT_ETIM_DYNAMIC';
+export const ETIM_DYNAMIC_DATE = 'UDX.EDXF.PRODUCT_ETIM_RELEASE_DATE';
+
+/** A class system that names ETIM's DYNAMIC release (ETIM-DYNAMIC, ETIM DYNAMIC): the only one with a model date. */
+export const isEtimDynamic = (system: string | null | undefined) => /^ETIM[-_ ]?DYNAMIC$/i.test(system?.trim() ?? '');

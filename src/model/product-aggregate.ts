@@ -28,8 +28,21 @@ interface AggregateClassification {
   linkId: string;
   name: string;
   classificationGroups: number;
-  /** `classVersion` / `dynamicReleaseDate`: what an ETIM xChange file said it classified against (migration 0082), when it did. */
-  classes: { group: string; system: string; code: string; classVersion?: number; dynamicReleaseDate?: string }[];
+  /**
+   * `classVersion` / `dynamicReleaseDate`: what an ETIM xChange file said it classified against (migration 0082), when it did;
+   * `release`: the loaded release the class was checked against (migration 0020), when it was (the history's
+   * `classification.release.GROUP`; its system names it too, so the sync record leaves it out);
+   * `unverified`: kept verbatim, no reference data confirms it (history only; not in the sync record).
+   */
+  classes: {
+    group: string;
+    system: string;
+    code: string;
+    classVersion?: number;
+    dynamicReleaseDate?: string;
+    release?: string;
+    unverified?: true;
+  }[];
   features: { group: string; code: string; value: string; unit: string | null }[];
 }
 
@@ -300,10 +313,12 @@ export function assembleAggregates(rows: AggregateRows, masterIds: string[]): Pr
             name: link.name,
             classificationGroups: link.classificationGroups,
             classes: (classesBy.get(link.id) ?? []).map(
-              ({ group, system, code, classVersion, dynamicReleaseDate }) => ({
+              ({ group, system, code, classVersion, dynamicReleaseDate, release, unverified }) => ({
                 group,
                 system,
                 code,
+                ...(release !== null ? { release } : {}),
+                ...(unverified ? { unverified: true as const } : {}),
                 ...(classVersion !== null ? { classVersion } : {}),
                 ...(dynamicReleaseDate !== null ? { dynamicReleaseDate } : {}),
               }),

@@ -1,4 +1,4 @@
-import { versionSnapshot } from '../model/class-version';
+import { classSnapshot } from '../model/class-version';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { blockOfRow, blocksStatement } from '../model/feature-block-rows';
 import type { Database } from '../db/client';
@@ -137,6 +137,9 @@ export async function loadSnapshot(
       .select({
         group: classificationLinkClasses.group,
         code: classificationLinkClasses.code,
+        system: classificationLinkClasses.system,
+        release: classificationLinkClasses.release,
+        unverified: classificationLinkClasses.unverified,
         classVersion: classificationLinkClasses.classVersion,
         dynamicReleaseDate: classificationLinkClasses.dynamicReleaseDate,
       })
@@ -193,10 +196,7 @@ export async function loadSnapshot(
   if (linkRow) {
     snapshot['classification.name'] = linkRow.name;
     snapshot['classification.groups'] = linkRow.classificationGroups;
-    for (const c of classes) {
-      snapshot[`classification.class.${c.group}`] = c.code;
-      versionSnapshot(snapshot, c);
-    }
+    for (const c of classes) classSnapshot(snapshot, c);
     for (const f of features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
   }
   for (const m of mediaRows) snapshot[`media.${m.id}`] = mediaEntry(m);

@@ -36,7 +36,7 @@ export interface RecordNode {
   >;
   values: { code: string; value: string }[];
   classification: {
-    classes: { group: string; system: string; code: string }[];
+    classes: { group: string; system: string; code: string; release?: string; unverified?: true }[];
     features: { group: string; code: string; value: string; unit: string | null }[];
   } | null;
   /** The stored price list; a record without one (or an empty one) carries no `prices` key. */
@@ -108,7 +108,8 @@ function nodeRecord(node: RecordNode, published: readonly string[]) {
     values: Object.fromEntries(node.values.map((v) => [v.code, v.value])),
     classification: node.classification
       ? {
-          classes: node.classification.classes,
+          // The release is the class's system already, and whether it is verified is the PIM's: fingerprints stay as they were.
+          classes: node.classification.classes.map(({ release: _release, unverified: _unverified, ...c }) => c),
           features: node.classification.features,
         }
       : null,

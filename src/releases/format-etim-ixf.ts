@@ -2,6 +2,7 @@ import { child, children, textOf } from '../imports/read/xml-node';
 import type { XmlNode } from '../imports/read/xml-node';
 import { checkIxfHeader } from './ixf-header';
 import {
+  classVersionOf,
   type FeatureType,
   type FormatSpec,
   type Known,
@@ -85,13 +86,6 @@ function lifecycle(node: XmlNode, kind: 'C' | 'F' | 'V') {
   return { deprecated, successor: given };
 }
 
-function classVersion(node: XmlNode): number | null {
-  const given = textOf(node, 'Version');
-  if (given === null) return null;
-  if (!/^\d{1,9}$/.test(given)) throw new RowReject(`Version "${given}" is not a whole number`);
-  return Number(given);
-}
-
 function parseClass(node: XmlNode, known: Known): ParsedRows {
   const classCode = code(node, 'Code', 'C');
   const out: Required<Pick<ParsedRows, 'classFeatures' | 'classFeatureValues'>> = {
@@ -132,7 +126,7 @@ function parseClass(node: XmlNode, known: Known): ParsedRows {
         parentCode: null,
         level: null,
         groupCode,
-        version: classVersion(node),
+        version: classVersionOf(textOf(node, 'Version'), 'Version'),
         ...lifecycle(node, 'C'),
       },
     ],

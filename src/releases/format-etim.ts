@@ -1,5 +1,6 @@
 import {
   booleanCell,
+  classVersionOf,
   type FeatureType,
   type FormatSpec,
   integerCell,
@@ -68,7 +69,15 @@ export const ETIM_FORMAT: FormatSpec = {
       parse: (cells, ctx) => {
         const code = etimCode(cells, 'ARTCLASSID', 'C');
         return {
-          classes: [{ code, parentCode: null, level: null, ...lifecycle(cells) }],
+          classes: [
+            {
+              code,
+              parentCode: null,
+              level: null,
+              version: classVersionOf(optional(cells, 'ARTCLASSVERSION'), 'ARTCLASSVERSION'),
+              ...lifecycle(cells),
+            },
+          ],
           names: nameRow('C', code, lang(cells, ctx), required(cells, 'ARTCLASSDESC')),
         };
       },

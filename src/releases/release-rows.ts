@@ -130,6 +130,13 @@ export function optional(cells: Record<string, string>, column: string): string 
   return value === undefined || value === '' ? null : value;
 }
 
+/** A class's own version (ETIM IXF Version, ETIM CSV ARTCLASSVERSION): a whole number, null when not given. */
+export function classVersionOf(given: string | null, column: string): number | null {
+  if (given === null) return null;
+  if (!/^\d{1,9}$/.test(given)) throw new RowReject(`${column} "${given}" is not a whole number`);
+  return Number(given);
+}
+
 export function integerCell(cells: Record<string, string>, column: string, fallback?: number): number {
   const value = cells[column];
   if ((value === undefined || value === '') && fallback !== undefined) return fallback;

@@ -117,9 +117,19 @@ export function planUpgrade(u: UpgradeRefs, ctx: ClassificationContext, group: C
       out.review.push(`feature ${f.code} -> ${moved.feature.code} is already given: its value is left out`);
     else features.push(moved.feature);
   }
+  // Now classified against the target release's class: its version (none where the release gives none).
+  const version = u.refs.classes.find((c) => c.release === u.to && c.code === move.target!.code)?.version ?? null;
   const classes = ctx.current.classes.map((c) =>
     c === cls
-      ? { group, system: u.to, code: move.target!.code, release: u.to, unverified: false }
+      ? {
+          group,
+          system: u.to,
+          code: move.target!.code,
+          release: u.to,
+          unverified: false,
+          classVersion: version,
+          dynamicReleaseDate: null,
+        }
       : { ...c, group: c.group as ClassificationGroup },
   );
   out.next = { name: ctx.link.name, groups: ctx.link.classificationGroups, classes, features };

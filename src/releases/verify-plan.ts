@@ -58,14 +58,20 @@ export function planVerify(ctx: ClassificationContext, release: string, group: C
     return plan;
   }
   const refs = ctx.refs.release;
-  if (!refs.classes.some((c) => c.release === release && c.code === cls.code)) {
+  const known = refs.classes.find((c) => c.release === release && c.code === cls.code);
+  if (!known) {
     plan.reasons.push(`class ${cls.code} is not in ${release}: kept unverified`);
     plan.featuresUnverified = ctx.current.features.filter((f) => f.group === group && f.unverified).length;
     return plan;
   }
   plan.classVerified = Boolean(kept);
+  // The version the file gave is what the supplier classified against: kept, and a difference reported.
+  if (cls.classVersion != null && known.version !== null && cls.classVersion !== known.version)
+    plan.reasons.push(
+      `class ${cls.code} is version ${cls.classVersion} in the file, version ${known.version} in ${release}`,
+    );
   const classes = ctx.current.classes.map((c) =>
-    c === kept ? { group, system: release, code: c.code, release, unverified: false } : asClass(c),
+    c === kept ? { ...asClass(c), system: release, release, unverified: false } : asClass(c),
   );
   const features = ctx.current.features.map((f): ResolvedFeature => {
     if (f.group !== group || !f.unverified) return asFeature(f);

@@ -67,23 +67,29 @@ const PRICES = [
   { type: 'net_customer', currency: 'EUR', formula: { id: 'F-Kupfer', parameters: [{ symbol: 'cu', value: '8,75' }] } },
 ];
 
+/** A new EUR catalog of the demo editor's first department with one product (unit C62). */
+async function catalogWithProduct(name: string, sku: string, productName: string) {
+  const cookie = await login('editor@demo.test');
+  const [department] = (await api(cookie, 'Catalog/GetCatalogs?limit=1')).items;
+  const catalog = await api(cookie, 'Catalog/AddCatalog', {
+    departmentId: department.departmentId,
+    name: `${name} ${Date.now()}`,
+    currency: 'EUR',
+    language: 'deu',
+  });
+  const product = await api(cookie, 'Catalog/AddProduct', {
+    departmentId: department.departmentId,
+    catalogId: catalog.catalogId,
+    sku,
+    name: productName,
+    unit: 'C62',
+  });
+  return { cookie, department, catalog, product };
+}
+
 describe('price lists in BMEcat exports', () => {
   it('every dialect writes a product with a price list that validates against its XSD', async () => {
-    const cookie = await login('editor@demo.test');
-    const [department] = (await api(cookie, 'Catalog/GetCatalogs?limit=1')).items;
-    const catalog = await api(cookie, 'Catalog/AddCatalog', {
-      departmentId: department.departmentId,
-      name: `Preise ${Date.now()}`,
-      currency: 'EUR',
-      language: 'deu',
-    });
-    const product = await api(cookie, 'Catalog/AddProduct', {
-      departmentId: department.departmentId,
-      catalogId: catalog.catalogId,
-      sku: 'PRICE-TIERS',
-      name: 'Tiered',
-      unit: 'C62',
-    });
+    const { cookie, department, catalog, product } = await catalogWithProduct('Preise', 'PRICE-TIERS', 'Tiered');
     await api(cookie, 'Catalog/SetPrices', {
       departmentId: department.departmentId,
       productId: product.productId,
@@ -118,5 +124,29 @@ describe('price lists in BMEcat exports', () => {
         expect(xml).toContain('<FORMULA_IDREF>F-Kupfer</FORMULA_IDREF>');
       } else expect(xml, format).not.toMatch(/PRICE_FLAG|PRICE_FORMULA/);
     }
+  });
+
+  it('BMEcat 1.2 writes the PRICE_FLAGs every price shares once in the HEADER, valid against its XSD', async () => {
+    const { cookie, department, catalog, product } = await catalogWithProduct('Fracht', 'FREIGHT', 'Freight included');
+    const flags = { incl_freight: true, incl_packing: false };
+    await api(cookie, 'Catalog/SetPrices', {
+      departmentId: department.departmentId,
+      productId: product.productId,
+      prices: [
+        { type: 'net_list', amount: '10.00', currency: 'EUR', flags },
+        { type: 'nrp', amount: '15.00', currency: 'EUR', flags },
+      ],
+    });
+    const { job, xml } = await runExport(cookie, {
+      departmentId: department.departmentId,
+      catalogId: catalog.catalogId,
+      exportType: 'BMEcat12',
+    });
+    expect(job.state).toBe('succeeded');
+    expectValid(xml, 'BMEcat12');
+    expect(xml.replace(/>\s+</g, '><')).toContain(
+      '<PRICE_FLAG type="incl_freight">true</PRICE_FLAG><PRICE_FLAG type="incl_packing">false</PRICE_FLAG></CATALOG>',
+    );
+    expect(xml.match(/<PRICE_FLAG /g)).toHaveLength(2);
   });
 });

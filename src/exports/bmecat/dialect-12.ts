@@ -12,6 +12,7 @@ import { referenceElements } from './references-out';
 import { udx2005 } from './media-out';
 import { FORM_12 } from './block-form';
 import { otherFeatureBlocks } from './other-feature-blocks';
+import { headerFlags12 } from './catalog-flags';
 
 const NAMESPACE_12 = 'http://www.bmecat.org/XMLSchema/1.2/bmecat_new_catalog';
 
@@ -45,7 +46,7 @@ const PRICES: PriceDialect = {
 };
 
 function price(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {
-  const list = priceBlocks(PRICES, view, w);
+  const list = priceBlocks({ ...PRICES, headerFlags: plan.catalogFlags }, view, w);
   if (list !== '') return list;
   if (!view.price)
     w.add(`article without price: PRICE_AMOUNT written as 0 with price_type ${NO_PRICE_TYPE_12}`, view.subject);
@@ -112,6 +113,8 @@ export const bmecat12: Dialect = {
         }),
         textEl('CURRENCY', currencyOf(plan, w)),
         textEl('MIME_ROOT', h.mimeRoot),
+        // 1.2's only place for PRICE_FLAG: said of every price of the file.
+        ...headerFlags12(plan.catalogFlags, w),
       ]),
       plan.buyerName ? el('BUYER', textEl('BUYER_NAME', fitted(plan.buyerName, 50, 'BUYER_NAME', 'catalog', w))) : '',
       el('SUPPLIER', textEl('SUPPLIER_NAME', h.supplierName)),

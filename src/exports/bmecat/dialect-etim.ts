@@ -15,6 +15,7 @@ import { FORM_ETIM } from './block-form';
 import { otherFeatureBlocks } from './other-feature-blocks';
 import { modellingUdx } from './modelling-out';
 import { MODELLING_SYSTEM } from '../../model/feature-block-types';
+import { ETIM_DYNAMIC_DATE, ETIM_DYNAMIC_UDX, isEtimDynamic } from '../../model/class-version';
 
 const ETIM_NAMESPACE = 'https://www.etim-international.com/bmecat/50';
 
@@ -116,11 +117,10 @@ function modellingElements(view: ProductView, w: ExportWarnings): { name: string
  */
 function etimDynamicElements(view: ProductView): { name: string; xml: string }[] {
   const date = view.blocks.find(
-    (b) => b.group === 'ETIM' && b.dynamicReleaseDate && /^ETIM[-_ ]?DYNAMIC$/i.test(b.system),
+    (b) => b.group === 'ETIM' && b.dynamicReleaseDate && isEtimDynamic(b.system),
   )?.dynamicReleaseDate;
   if (!date) return [];
-  const name = 'UDX.EDXF.PRODUCT_ETIM_DYNAMIC';
-  return [{ name, xml: el(name, textEl('UDX.EDXF.PRODUCT_ETIM_RELEASE_DATE', date)) }];
+  return [{ name: ETIM_DYNAMIC_UDX, xml: el(ETIM_DYNAMIC_UDX, textEl(ETIM_DYNAMIC_DATE, date)) }];
 }
 
 function product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string {

@@ -1,4 +1,5 @@
 import type { AggregateMedia } from '../../model/product-aggregate';
+import { ETIM_DYNAMIC_UDX } from '../../model/class-version';
 import type { ExportWarnings } from '../export-warnings';
 import { fitted } from './fields';
 import { codePointLength, el } from './xml-text';
@@ -54,7 +55,7 @@ const ETIM_UDX_ORDER = [
   'UDX.EDXF.SPECIAL_TREATMENT_CLASS_DETAILS',
   'UDX.EDXF.SURCHARGE_LIST',
   'UDX.EDXF.WARRANTY',
-  'UDX.EDXF.PRODUCT_ETIM_DYNAMIC',
+  ETIM_DYNAMIC_UDX,
   'UDX.EDXF.PRODUCT_FEATURES_MC',
   'UDX.EDXF.PRODUCT_CHARACTERISTICS',
 ];

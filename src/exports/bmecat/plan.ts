@@ -15,6 +15,8 @@ import {
 import { CLASSIFICATION_GROUPS, type ClassificationGroup } from '../../kernel/classification-groups';
 import { PRODUCT_STATUSES, type ProductStatus } from '../../kernel/product-status';
 import { resolveCompleteFor } from '../complete-for';
+import type { PriceFlags } from '../../model/price-flags';
+import { sharedPriceFlags } from './catalog-flags';
 
 /**
  * Everything a BMEcat export decides once, when it starts, and keeps in the job checkpoint:
@@ -51,6 +53,11 @@ export interface BmecatPlan extends ExportScope {
   catalogVersion: string | null;
   /** GROUP_ID of the synthetic root of CATALOG_GROUP_SYSTEM (the catalog itself). */
   rootGroupId: string;
+  /**
+   * BMEcat 1.2: the PRICE_FLAGs every price of the catalog shares, written once in the HEADER
+   * (catalog-flags.ts); null or absent (other formats, older checkpoints): none there.
+   */
+  catalogFlags?: PriceFlags | null;
 }
 
 /** Resolves template and catalog into a plan; refuses (AppError, so the job fails with the reason) what cannot be exported. */
@@ -105,6 +112,7 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
     rootGroupId: ctx.catalog.id,
     snapshot: new Date().toISOString(),
     complete: await resolveCompleteFor(ctx.db, ctx.companyId, options, language),
+    ...(format === 'BMEcat12' ? { catalogFlags: await sharedPriceFlags(ctx) } : {}),
   };
   if (format === 'BMEcat-ETIM' && (await countProductsInScope(ctx, plan)) === 0) {
     throw new AppError(

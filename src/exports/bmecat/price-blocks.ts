@@ -3,7 +3,8 @@ import { isOnRequest } from '../../model/price-type';
 import type { ExportWarnings } from '../export-warnings';
 import type { ProductView } from './product-view';
 import { el, textEl } from './xml-text';
-import { flagValue } from '../../model/price-flags';
+import { flagValue, type PriceFlags } from '../../model/price-flags';
+import { sameFlags } from './catalog-flags';
 
 /** What differs between the dialects' price lists. */
 export interface PriceDialect {
@@ -31,6 +32,11 @@ export interface PriceDialect {
    * none (BMEcat 1.2 has PRICE_FLAG only in the HEADER, the ETIM guideline not at all).
    */
   flags: ((type: string) => boolean) | null;
+  /**
+   * Where a price has no PRICE_FLAG (BMEcat 1.2): the flags the HEADER states of every price of
+   * the file (catalog-flags.ts); a price with exactly those loses nothing.
+   */
+  headerFlags?: PriceFlags | null;
   /** Whether a PRICE may hold PRICE_FORMULA in place of PRICE_AMOUNT (BMEcat 2005 only). */
   formula: boolean;
 }
@@ -138,6 +144,7 @@ function priceFlags(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWa
   if (flags.length === 0) return [];
   const accepts = d.flags;
   if (!accepts) {
+    if (d.headerFlags && sameFlags(p.flags, d.headerFlags)) return [];
     const types = flags.map(([type]) => type).join(', ');
     w.add(
       `${d.schemaName} has no PRICE_FLAG on a price: the flags of the ${p.type} price (${types}) left out`,

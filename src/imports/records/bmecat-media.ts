@@ -141,13 +141,14 @@ function xmlOf(node: XmlNode): string {
 
 /**
  * The product's USER_DEFINED_EXTENSIONS content as verbatim XML, without what the model reads
- * (UDX.EDXF.MIME_INFO, UDX.EDXF.PRODUCT_FEATURES_MC); null when there is none or it is too large to keep.
+ * (UDX.EDXF.MIME_INFO, UDX.EDXF.PRODUCT_FEATURES_MC, and the elements in `read`: what this product's
+ * mapping read into the model); null when there is none or it is too large to keep.
  */
-export function udxOf(product: XmlNode): string | null {
+export function udxOf(product: XmlNode, read: readonly string[] = []): string | null {
   const udx = child(product, 'USER_DEFINED_EXTENSIONS');
   if (!udx) return null;
   const xml = udx.children
-    .filter((c) => !REPRESENTED_UDX.has(c.name))
+    .filter((c) => !REPRESENTED_UDX.has(c.name) && !read.includes(c.name))
     .map(xmlOf)
     .join('');
   return xml === '' || xml.length > MAX_UDX_CHARS ? null : xml;

@@ -11,6 +11,8 @@ import { priceBaseWarnings, priceListOf, type PriceReading } from './bmecat-pric
 import { isNegative } from '../../kernel/decimal';
 import { featureBlockOf, isAdvancedBlock } from './feature-block-reader';
 import { bmecatModellingBlock } from './bmecat-modelling';
+import { readEtimDynamic } from './bmecat-etim-dynamic';
+import { ETIM_DYNAMIC_UDX } from '../../model/class-version';
 import { textsByLanguage, type FileLanguages } from '../read/file-languages';
 import { detailsField } from '../../model/translation-store';
 
@@ -198,6 +200,8 @@ function features(
   if (modelling) otherBlocks.push(modelling);
   record.featureBlocks = otherBlocks;
   record.classification = classes.length > 0 ? { classes, features: featureList } : null;
+  // A DYNAMIC class's model date goes with the class, not into the verbatim UDX too.
+  if (readEtimDynamic(product, classes, warnings)) record.udx = udxOf(product, [ETIM_DYNAMIC_UDX]);
   if (!record.values) record.values = {};
 }
 

@@ -1,4 +1,4 @@
-import { versionSnapshot } from '../../../model/class-version';
+import { classSnapshot } from '../../../model/class-version';
 import { mediaEntry, pickFields, PRODUCT_FIELDS, referencesSnapshot, type Snapshot } from '../../../records/snapshot';
 import type { ProductNode } from '../../../model/product-aggregate';
 import { pricesSnapshot } from '../../../model/price-records';
@@ -23,10 +23,7 @@ export function snapshotOfNode(
   if (c) {
     snapshot['classification.name'] = c.name;
     snapshot['classification.groups'] = c.classificationGroups;
-    for (const k of c.classes) {
-      snapshot[`classification.class.${k.group}`] = k.code;
-      versionSnapshot(snapshot, k);
-    }
+    for (const k of c.classes) classSnapshot(snapshot, k);
     for (const f of c.features) snapshot[`classification.feature.${f.group}.${f.code}`] = f.value;
   }
   node.media.forEach((m, i) => {
@@ -85,10 +82,7 @@ export function snapshotAfter(
     if (c) {
       after['classification.name'] = c.classes.map((k) => `${k.system} ${k.code}`).join(', ');
       after['classification.groups'] = c.groups;
-      for (const k of c.classes) {
-        after[`classification.class.${k.group}`] = k.code;
-        versionSnapshot(after, k);
-      }
+      for (const k of c.classes) classSnapshot(after, k);
       for (const f of c.features) after[`classification.feature.${f.group}.${f.code}`] = f.value;
     }
   }
