@@ -99,4 +99,16 @@ describe('fingerprints computed from the records an upsert writes', () => {
     const master = await db().query.products.findFirst({ where: eq(products.id, masterId) });
     expect(master!.revision).toBe(11);
   });
+
+  it('cover the class version and DYNAMIC date a record gives (issue 32), as refreshFingerprints does', async () => {
+    const { upsert, check } = await setup();
+    const versioned = (classVersion: number) => ({
+      ...MCB,
+      classes: [{ group: 'ETIM', code: 'EC000042', classVersion, dynamicReleaseDate: '2026-01-31' }],
+    });
+    await upsert([{ sku: 'CV-1', name: 'Versioned', classification: versioned(3) }]);
+    await check();
+    await upsert([{ sku: 'CV-1', classification: versioned(4) }]);
+    await check();
+  });
 });

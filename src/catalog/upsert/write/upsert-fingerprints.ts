@@ -57,8 +57,15 @@ function nodeAfter(w: WrittenNode): NodeAfter {
   if (next.classification !== undefined && (all || parts?.classification)) {
     const c = next.classification;
     classification = c && {
+      // As loadProductAggregates reads them back (the sync record leaves release and unverified out).
       classes: c.classes
-        .map(({ group, system, code }) => ({ group: group as string, system, code }))
+        .map(({ group, system, code, classVersion, dynamicReleaseDate }) => ({
+          group: group as string,
+          system,
+          code,
+          ...(classVersion != null ? { classVersion } : {}),
+          ...(dynamicReleaseDate != null ? { dynamicReleaseDate } : {}),
+        }))
         .sort((a, b) => compareBinary(a.group, b.group)),
       features: c.features
         .map(({ group, code, value, unit }) => ({ group: group as string, code, value, unit }))
