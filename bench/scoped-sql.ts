@@ -15,6 +15,7 @@ import { listProducts } from '../src/catalog/product-list';
 import { createDb } from '../src/db/client';
 import type { Caller } from '../src/kernel/caller';
 import { localBindings } from '../scripts/lib/platform';
+import { recordingD1 } from '../test/helpers/recording-d1';
 import { type SqlCase, timeSql } from './api-sql';
 import { benchArgs, positiveInt } from './lib/args';
 import { d1File } from './lib/state';
@@ -45,38 +46,6 @@ const root = execFileSync('sqlite3', [
   .trim();
 if (!root) throw new Error('the catalog has no top-level category');
 
-/** A D1 binding that records each statement run, with its values. */
-function recording(d1: D1Database) {
-  const ran: { sql: string; params: unknown[] }[] = [];
-  const real = new WeakMap<object, D1PreparedStatement>();
-  const wrap = (statement: D1PreparedStatement, sql: string, params: unknown[] = []): D1PreparedStatement => {
-    const proxy = new Proxy(statement, {
-      get(target, prop) {
-        const value = Reflect.get(target, prop, target);
-        if (typeof value !== 'function') return value;
-        if (prop === 'bind') return (...values: unknown[]) => wrap(value.apply(target, values), sql, values);
-        if (prop === 'all' || prop === 'run' || prop === 'raw' || prop === 'first')
-          return (...rest: unknown[]) => {
-            ran.push({ sql, params });
-            return value.apply(target, rest);
-          };
-        return value.bind(target);
-      },
-    });
-    real.set(proxy, statement);
-    return proxy;
-  };
-  const binding = new Proxy(d1, {
-    get(target, prop) {
-      if (prop === 'prepare') return (query: string) => wrap(target.prepare(query), query);
-      if (prop === 'batch') return (list: D1PreparedStatement[]) => target.batch(list.map((s) => real.get(s) ?? s));
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { binding, ran };
-}
-
 /** A statement with its `?` values written in as SQL literals, for the shell. */
 function inlined(sql: string, params: unknown[]): string {
   let i = 0;
@@ -103,7 +72,7 @@ const CASES: [string, Record<string, unknown>][] = [
 
 const proxy = await localBindings(['--persist-to', dir]);
 try {
-  const { binding, ran } = recording(proxy.env.DB);
+  const { binding, statements: ran } = recordingD1(proxy.env.DB);
   const db = createDb(binding);
   const editor: Caller = {
     companyId: seeded.companyId,
