@@ -95,8 +95,9 @@ export async function* readXmlRecords(
   const building: XmlNode[] = [];
   const ready: XmlRecord[] = [];
   let ordinal = from.ordinal;
-  // A record in `options.shallow` is read without its subtree (the validation pass only counts products).
-  let shallow: { node: XmlNode; depth: number } | null = null;
+  // A record in `options.shallow` is read without its subtree (the validation pass only counts
+  // products); `inner` counts the elements open inside it.
+  let shallow: { node: XmlNode; inner: number } | null = null;
   // Elements inside a DESCRIPTION_LONG (inline HTML) are kept as its text, not as children.
   let inline: InlineMarkup<XmlNode> | null = null;
   // The chunk being parsed: stream position and byte offset of its start, for position → byte offset.
@@ -121,10 +122,12 @@ export async function* readXmlRecords(
   // object built here is cheaper than copying saxes' own null-prototype dictionary, and asking
   // that dictionary whether it is empty (for…in) was 3 % of the Worker's import profile.
   let attributes: Record<string, string> | null = null;
-  parser.on('attribute', function onAttribute(attribute) {
+  parser.on('attribute', onAttribute);
+  function onAttribute(attribute: { name: string; value: string }) {
     (attributes ??= {})[attribute.name] = attribute.value;
-  });
-  parser.on('opentag', function onOpenTag(tag) {
+  }
+  parser.on('opentag', onOpenTag);
+  function onOpenTag(tag: SaxesTagPlain) {
     const attrs = attributes ?? NO_ATTRIBUTES;
     attributes = null;
     const name = localName(tag.name);
@@ -133,15 +136,6 @@ export async function* readXmlRecords(
       throw new ImportFileError(`line ${line}: the root element is ${name}, not BMECAT`);
     stack.push(name);
     rootSeen = true;
-    if (shallow) {
-      // The validation pass learns a record's languages without building its subtree.
-      if (isLocalized?.(name)) {
-        const lang = (attrs.lang ?? '').trim();
-        const seen = (shallow.node.languages ??= []);
-        if (!seen.includes(lang)) seen.push(lang);
-      }
-      return;
-    }
     const host = building.at(-1);
     if (inline || (host && isMarkupText(host.name))) {
       inline ??= new InlineMarkup(host!);
@@ -149,10 +143,8 @@ export async function* readXmlRecords(
       return;
     }
     if (building.length === 0 && isShallow?.(name) && isRecord(name)) {
-      shallow = { node: { name, attrs: {}, text: '', children: [], line }, depth: stack.length };
-      // Nothing inside a shallow record reads its text: without a handler saxes neither slices nor hands it on.
-      parser.off('text');
-      parser.off('cdata');
+      shallow = { node: { name, attrs: {}, text: '', children: [], line }, inner: 0 };
+      readShallow();
       return;
     }
     if (building.length > 0 || isRecord(name)) {
@@ -167,7 +159,7 @@ export async function* readXmlRecords(
       building.at(-1)?.children.push(node);
       building.push(node);
     }
-  });
+  }
   const onText = (text: string) => {
     const node = building.at(-1);
     if (node) node.text += text;
@@ -189,18 +181,8 @@ export async function* readXmlRecords(
       },
     });
   };
-  parser.on('closetag', function onCloseTag() {
-    if (shallow) {
-      const depth = stack.length;
-      stack.pop();
-      if (depth === shallow.depth) {
-        emit(shallow.node);
-        shallow = null;
-        parser.on('text', onText);
-        parser.on('cdata', onText);
-      }
-      return;
-    }
+  parser.on('closetag', onCloseTag);
+  function onCloseTag() {
     stack.pop();
     if (inline) {
       if (inline.end()) inline = null;
@@ -208,7 +190,41 @@ export async function* readXmlRecords(
     }
     const node = building.pop();
     if (node && building.length === 0) emit(node);
-  });
+  }
+
+  /*
+   * Inside a shallow record (the validation pass's products) saxes still checks every byte, but
+   * hands on only what the pass needs: its start tags (to count the depth and learn the languages
+   * of localizable elements, from saxes' own attribute dictionary) and its end tags. No text, no
+   * attribute objects, no element stack: per element, one counter and one name test
+   * (docs/benchmarks.md "Import throughput, part 11").
+   */
+  const onShallowOpen = (tag: SaxesTagPlain) => {
+    shallow!.inner++;
+    if (isLocalized?.(localName(tag.name))) {
+      const lang = (tag.attributes.lang ?? '').trim();
+      const seen = (shallow!.node.languages ??= []);
+      if (!seen.includes(lang)) seen.push(lang);
+    }
+  };
+  const onShallowClose = () => {
+    if (shallow!.inner-- > 0) return;
+    stack.pop();
+    emit(shallow!.node);
+    shallow = null;
+    parser.on('attribute', onAttribute);
+    parser.on('opentag', onOpenTag);
+    parser.on('closetag', onCloseTag);
+    parser.on('text', onText);
+    parser.on('cdata', onText);
+  };
+  function readShallow() {
+    parser.off('attribute');
+    parser.off('text');
+    parser.off('cdata');
+    parser.on('opentag', onShallowOpen);
+    parser.on('closetag', onShallowClose);
+  }
   const feed = (text: string) => {
     try {
       parser.write(text);
