@@ -54,6 +54,25 @@ const localName = (name: string) => name.slice(name.indexOf(':') + 1);
  */
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
+/**
+ * An element inside a shallow record (the validation pass's products): saxes still checks every
+ * byte, and the pass takes only what it needs, the depth (to find the record's end tag) and the
+ * `lang` of localizable elements, from saxes' own attribute dictionary. No node, no attribute
+ * object, no element stack (docs/benchmarks.md "Import throughput, part 11").
+ */
+function readShallowTag(
+  shallow: { node: XmlNode; inner: number },
+  tag: SaxesTagPlain,
+  isLocalized: ((name: string) => boolean) | null,
+) {
+  shallow.inner++;
+  if (isLocalized?.(localName(tag.name))) {
+    const lang = ((tag.attributes as Record<string, string>).lang ?? '').trim();
+    const seen = (shallow.node.languages ??= []);
+    if (!seen.includes(lang)) seen.push(lang);
+  }
+}
+
 /** Drops the parser's own "file:line:column: " prefix; the caller adds the file's line. */
 const reason = (err: unknown) => String((err as Error)?.message ?? err).replace(/^(?:[^:\s]*:)?\d+:\d+: /, '');
 
@@ -118,18 +137,24 @@ export async function* readXmlRecords(
     return chunk.byteStart + measured.bytes;
   };
 
-  // The element's attributes as saxes reports them, one by one before its start tag: a plain
-  // object built here is cheaper than copying saxes' own null-prototype dictionary, and asking
-  // that dictionary whether it is empty (for…in) was 3 % of the Worker's import profile.
-  let attributes: Record<string, string> | null = null;
+  // Whether the element has attributes, from saxes' `attribute` events before its start tag: then
+  // the node takes saxes' own dictionary (made fresh per tag, never written after), else the
+  // shared empty one. Asking the dictionary whether it is empty (for…in) was 3 % of the Worker's
+  // import profile, building a copy from the events an object per element.
+  let attributed = false;
   parser.on('attribute', onAttribute);
-  function onAttribute(attribute: { name: string; value: string }) {
-    (attributes ??= {})[attribute.name] = attribute.value;
+  function onAttribute() {
+    attributed = true;
   }
   parser.on('opentag', onOpenTag);
   function onOpenTag(tag: SaxesTagPlain) {
-    const attrs = attributes ?? NO_ATTRIBUTES;
-    attributes = null;
+    if (shallow) {
+      readShallowTag(shallow, tag, isLocalized);
+      attributed = false;
+      return;
+    }
+    const attrs = attributed ? (tag.attributes as Record<string, string>) : NO_ATTRIBUTES;
+    attributed = false;
     const name = localName(tag.name);
     const line = parser.line + lineBase;
     if (stack.length === 0 && name !== 'BMECAT')
@@ -144,7 +169,9 @@ export async function* readXmlRecords(
     }
     if (building.length === 0 && isShallow?.(name) && isRecord(name)) {
       shallow = { node: { name, attrs: {}, text: '', children: [], line }, inner: 0 };
-      readShallow();
+      // Nothing inside a shallow record reads its text: without a handler saxes neither slices nor hands it on.
+      parser.off('text');
+      parser.off('cdata');
       return;
     }
     if (building.length > 0 || isRecord(name)) {
@@ -183,6 +210,15 @@ export async function* readXmlRecords(
   };
   parser.on('closetag', onCloseTag);
   function onCloseTag() {
+    if (shallow) {
+      if (shallow.inner-- > 0) return;
+      stack.pop();
+      emit(shallow.node);
+      shallow = null;
+      parser.on('text', onText);
+      parser.on('cdata', onText);
+      return;
+    }
     stack.pop();
     if (inline) {
       if (inline.end()) inline = null;
@@ -192,39 +228,6 @@ export async function* readXmlRecords(
     if (node && building.length === 0) emit(node);
   }
 
-  /*
-   * Inside a shallow record (the validation pass's products) saxes still checks every byte, but
-   * hands on only what the pass needs: its start tags (to count the depth and learn the languages
-   * of localizable elements, from saxes' own attribute dictionary) and its end tags. No text, no
-   * attribute objects, no element stack: per element, one counter and one name test
-   * (docs/benchmarks.md "Import throughput, part 11").
-   */
-  const onShallowOpen = (tag: SaxesTagPlain) => {
-    shallow!.inner++;
-    if (isLocalized?.(localName(tag.name))) {
-      const lang = (tag.attributes.lang ?? '').trim();
-      const seen = (shallow!.node.languages ??= []);
-      if (!seen.includes(lang)) seen.push(lang);
-    }
-  };
-  const onShallowClose = () => {
-    if (shallow!.inner-- > 0) return;
-    stack.pop();
-    emit(shallow!.node);
-    shallow = null;
-    parser.on('attribute', onAttribute);
-    parser.on('opentag', onOpenTag);
-    parser.on('closetag', onCloseTag);
-    parser.on('text', onText);
-    parser.on('cdata', onText);
-  };
-  function readShallow() {
-    parser.off('attribute');
-    parser.off('text');
-    parser.off('cdata');
-    parser.on('opentag', onShallowOpen);
-    parser.on('closetag', onShallowClose);
-  }
   const feed = (text: string) => {
     try {
       parser.write(text);
