@@ -1,4 +1,4 @@
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { SaxesParser, type SaxesTag, type SaxesTagPlain } from 'saxes';
 import { chunkBytes, ImportFileError, readTextChunks } from './text-chunks';
 import { bytesPerUnit, type TextEncodingName } from './text-encodings';
 import { declaredEntities, ExpansionBudget, type DeclaredEntities } from './xml-entities';
@@ -62,7 +62,7 @@ const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string
  */
 function readShallowTag(
   shallow: { node: XmlNode; inner: number },
-  tag: SaxesTagPlain,
+  tag: SaxesTag,
   isLocalized: ((name: string) => boolean) | null,
 ) {
   shallow.inner++;
@@ -147,7 +147,7 @@ export async function* readXmlRecords(
     attributed = true;
   }
   parser.on('opentag', onOpenTag);
-  function onOpenTag(tag: SaxesTagPlain) {
+  function onOpenTag(tag: SaxesTag) {
     if (shallow) {
       readShallowTag(shallow, tag, isLocalized);
       attributed = false;
