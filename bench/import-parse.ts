@@ -13,14 +13,17 @@
  * `--base DIR` compares with another tree's reader in the same process: DIR holds that tree's
  * src/ (`git archive main src | tar -x -C DIR`, node_modules linked from here), and each run of
  * a pass alternates between the two, so both see the same load (the machine is shared).
+ * `--floor` (BMEcat) also times saxes alone over the same pieces, no handlers: what any pass
+ * with saxes costs at least, so the rest of a pass is the reader's own work.
  */
 import { readFileSync } from 'node:fs';
+import { SaxesParser } from 'saxes';
 import { resolve } from 'node:path';
 import { items } from '../src/imports/records/import-items';
 import { firstCheckpoint, type ImportCheckpoint } from '../src/imports/read/import-checkpoint';
 import type { ImportFormat } from '../src/imports/read/detect-format';
 import { benchArgs, positiveInt } from './lib/args';
-import { PIECE_BYTES } from '../src/imports/read/text-chunks';
+import { PIECE_BYTES, readTextChunks } from '../src/imports/read/text-chunks';
 
 const args = benchArgs('npx tsx bench/import-parse.ts --file F [flags]: CPU of reading an import file, per pass', {
   file: { type: 'string', value: 'F', help: 'the file (an export kept by bench:import --keep-files)' },
@@ -33,6 +36,7 @@ const args = benchArgs('npx tsx bench/import-parse.ts --file F [flags]: CPU of r
     help: 'bytes per body piece (the Worker reads PIECE_BYTES at a time)',
   },
   base: { type: 'string', value: 'DIR', help: "also run DIR/src's reader, alternating with this tree's" },
+  floor: { type: 'boolean', help: 'also time saxes alone over the same pieces (BMEcat: the least a pass costs)' },
 });
 if (!args.file) throw new Error('--file is required (see --help)');
 const bytes = new Uint8Array(readFileSync(args.file));
@@ -79,6 +83,24 @@ async function pass(read: Items, readProducts: boolean): Promise<{ seconds: numb
     for (const item of piece) if (item.kind === 'product') records++;
   const used = process.cpuUsage(before);
   return { seconds: (used.user + used.system) / 1e6, records };
+}
+
+/** saxes with no handlers over the file's pieces, as the reader feeds it. */
+async function saxesAlone(): Promise<number> {
+  const before = process.cpuUsage();
+  const parser = new SaxesParser({ position: true });
+  for await (const piece of readTextChunks(files, 'file', 0, 'utf-8')) parser.write(piece.text);
+  parser.close();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1e6;
+}
+
+if (args.floor) {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await saxesAlone());
+  console.log(
+    `saxes alone: CPU ${times.map((x) => x.toFixed(2)).join(' / ')} s (fastest ${Math.min(...times).toFixed(2)} s)`,
+  );
 }
 
 for (const [name, readProducts] of [

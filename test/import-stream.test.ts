@@ -13,6 +13,8 @@ import {
 } from './helpers/import-fixtures';
 import { SUPPLIER_2005 } from './fixtures/supplier-2005';
 import { readXmlRecords, XML_START } from '../src/imports/read/bmecat-reader';
+import { languagesBelow, LOCALIZED_ELEMENTS } from '../src/imports/read/file-languages';
+import { DETAILS_2005 } from './fixtures/bmecat-details-languages';
 
 /** The real bucket, except that object bodies arrive in pieces of 1 to 7 bytes (cutting UTF-8 characters, CRLFs and quotes). */
 function tinyChunks(): R2Bucket {
@@ -178,6 +180,25 @@ describe('the validation pass reads products without their trees', () => {
     expect(full.filter((r) => r.name === 'PRODUCT').every((r) => r.children > 0)).toBe(true);
     // Groups and map entries keep their trees (the validation pass stages them).
     expect(shallow.filter((r) => r.name !== 'PRODUCT').every((r) => r.children > 0)).toBe(true);
+  });
+
+  it("learns each product's languages as written, as a full read finds them below the product", async () => {
+    // Unlabelled texts, `lang` in several forms, nested localizable elements and an empty product.
+    const text = DETAILS_2005.replace('<MIME_DESCR lang="deu">Datenblatt', '<MIME_DESCR>Datenblatt').replace(
+      '</T_NEW_CATALOG>',
+      '<PRODUCT mode="new"/><PRODUCT><SUPPLIER_PID>X</SUPPLIER_PID><PRODUCT_DETAILS><KEYWORD lang=" fra ">a</KEYWORD></PRODUCT_DETAILS></PRODUCT></T_NEW_CATALOG>',
+    );
+    const key = `test/shallow/${crypto.randomUUID()}`;
+    await env.FILES.put(key, text);
+    const languages = async (options: { shallow?: ReadonlySet<string>; languagesOf?: ReadonlySet<string> }) => {
+      const out: string[][] = [];
+      for await (const piece of readXmlRecords(tinyChunks(), key, XML_START, 'utf-8', options))
+        for (const r of piece) out.push(options.shallow ? (r.node.languages ?? []) : [...languagesBelow(r.node)]);
+      return out.map((l) => [...l].sort());
+    };
+    const shallow = await languages({ shallow: SHALLOW, languagesOf: LOCALIZED_ELEMENTS });
+    expect(shallow).toEqual(await languages({}));
+    expect(shallow).toEqual([['', 'deu', 'en', 'eng'], [], ['fra']]);
   });
 
   it('still rejects a product that is not well-formed, naming the line', async () => {

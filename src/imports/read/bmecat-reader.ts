@@ -1,4 +1,4 @@
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { SaxesParser, type SaxesTag, type SaxesTagPlain } from 'saxes';
 import { chunkBytes, ImportFileError, readTextChunks } from './text-chunks';
 import { bytesPerUnit, type TextEncodingName } from './text-encodings';
 import { declaredEntities, ExpansionBudget, type DeclaredEntities } from './xml-entities';
@@ -54,6 +54,25 @@ const localName = (name: string) => name.slice(name.indexOf(':') + 1);
  */
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
+/**
+ * An element inside a shallow record (the validation pass's products): saxes still checks every
+ * byte, and the pass takes only what it needs, the depth (to find the record's end tag) and the
+ * `lang` of localizable elements, from saxes' own attribute dictionary. No node, no attribute
+ * object, no element stack (docs/benchmarks.md "Import throughput, part 11").
+ */
+function readShallowTag(
+  shallow: { node: XmlNode; inner: number },
+  tag: SaxesTag,
+  isLocalized: ((name: string) => boolean) | null,
+) {
+  shallow.inner++;
+  if (isLocalized?.(localName(tag.name))) {
+    const lang = ((tag.attributes as Record<string, string>).lang ?? '').trim();
+    const seen = (shallow.node.languages ??= []);
+    if (!seen.includes(lang)) seen.push(lang);
+  }
+}
+
 /** Drops the parser's own "file:line:column: " prefix; the caller adds the file's line. */
 const reason = (err: unknown) => String((err as Error)?.message ?? err).replace(/^(?:[^:\s]*:)?\d+:\d+: /, '');
 
@@ -95,8 +114,9 @@ export async function* readXmlRecords(
   const building: XmlNode[] = [];
   const ready: XmlRecord[] = [];
   let ordinal = from.ordinal;
-  // A record in `options.shallow` is read without its subtree (the validation pass only counts products).
-  let shallow: { node: XmlNode; depth: number } | null = null;
+  // A record in `options.shallow` is read without its subtree (the validation pass only counts
+  // products); `inner` counts the elements open inside it.
+  let shallow: { node: XmlNode; inner: number } | null = null;
   // Elements inside a DESCRIPTION_LONG (inline HTML) are kept as its text, not as children.
   let inline: InlineMarkup<XmlNode> | null = null;
   // The chunk being parsed: stream position and byte offset of its start, for position → byte offset.
@@ -119,12 +139,19 @@ export async function* readXmlRecords(
 
   // The element's attributes as saxes reports them, one by one before its start tag: a plain
   // object built here is cheaper than copying saxes' own null-prototype dictionary, and asking
-  // that dictionary whether it is empty (for…in) was 3 % of the Worker's import profile.
+  // that dictionary whether it is empty (for…in) was 3 % of the Worker's import profile. Inside
+  // a shallow record none is built (readShallowTag reads the one it needs from the dictionary).
   let attributes: Record<string, string> | null = null;
-  parser.on('attribute', function onAttribute(attribute) {
-    (attributes ??= {})[attribute.name] = attribute.value;
-  });
-  parser.on('opentag', function onOpenTag(tag) {
+  parser.on('attribute', onAttribute);
+  function onAttribute(attribute: { name: string; value: string }) {
+    if (!shallow) (attributes ??= {})[attribute.name] = attribute.value;
+  }
+  parser.on('opentag', onOpenTag);
+  function onOpenTag(tag: SaxesTag) {
+    if (shallow) {
+      readShallowTag(shallow, tag, isLocalized);
+      return;
+    }
     const attrs = attributes ?? NO_ATTRIBUTES;
     attributes = null;
     const name = localName(tag.name);
@@ -133,15 +160,6 @@ export async function* readXmlRecords(
       throw new ImportFileError(`line ${line}: the root element is ${name}, not BMECAT`);
     stack.push(name);
     rootSeen = true;
-    if (shallow) {
-      // The validation pass learns a record's languages without building its subtree.
-      if (isLocalized?.(name)) {
-        const lang = (attrs.lang ?? '').trim();
-        const seen = (shallow.node.languages ??= []);
-        if (!seen.includes(lang)) seen.push(lang);
-      }
-      return;
-    }
     const host = building.at(-1);
     if (inline || (host && isMarkupText(host.name))) {
       inline ??= new InlineMarkup(host!);
@@ -149,7 +167,7 @@ export async function* readXmlRecords(
       return;
     }
     if (building.length === 0 && isShallow?.(name) && isRecord(name)) {
-      shallow = { node: { name, attrs: {}, text: '', children: [], line }, depth: stack.length };
+      shallow = { node: { name, attrs: {}, text: '', children: [], line }, inner: 0 };
       // Nothing inside a shallow record reads its text: without a handler saxes neither slices nor hands it on.
       parser.off('text');
       parser.off('cdata');
@@ -167,7 +185,7 @@ export async function* readXmlRecords(
       building.at(-1)?.children.push(node);
       building.push(node);
     }
-  });
+  }
   const onText = (text: string) => {
     const node = building.at(-1);
     if (node) node.text += text;
@@ -189,16 +207,15 @@ export async function* readXmlRecords(
       },
     });
   };
-  parser.on('closetag', function onCloseTag() {
+  parser.on('closetag', onCloseTag);
+  function onCloseTag() {
     if (shallow) {
-      const depth = stack.length;
+      if (shallow.inner-- > 0) return;
       stack.pop();
-      if (depth === shallow.depth) {
-        emit(shallow.node);
-        shallow = null;
-        parser.on('text', onText);
-        parser.on('cdata', onText);
-      }
+      emit(shallow.node);
+      shallow = null;
+      parser.on('text', onText);
+      parser.on('cdata', onText);
       return;
     }
     stack.pop();
@@ -208,7 +225,8 @@ export async function* readXmlRecords(
     }
     const node = building.pop();
     if (node && building.length === 0) emit(node);
-  });
+  }
+
   const feed = (text: string) => {
     try {
       parser.write(text);
