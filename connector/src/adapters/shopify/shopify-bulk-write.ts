@@ -23,8 +23,11 @@ import {
   translationWork,
 } from './shopify-translations';
 
-/** Products per translatable-content read: 2 + 100 × 2 points requested, far below the 1000 of one query. */
-const CONTENT_PAGE = 100;
+/**
+ * Products per translatable-content read: about 2 + 50 × 2 points requested by the published
+ * rules, a fifth of one query's 1000, leaving room should Shopify count the content list higher.
+ */
+const CONTENT_PAGE = 50;
 
 /**
  * The lines as one bulk operation when there are enough of them, else one request each; null
@@ -53,7 +56,7 @@ interface Translating {
 }
 
 /**
- * The translations of a round's products: their digests read a hundred products at a time,
+ * The translations of a round's products: their digests read fifty products at a time,
  * one `translationsRegister` line per product in one bulk operation, the removals one by one
  * (rare: a language's text taken away). Answers the failure per record index.
  */
