@@ -169,18 +169,20 @@ export async function runBulkMutation<T>(
     const startedAt = deps.now();
     let wait = POLL_MS;
     let polls = 0;
+    let gaveUp = false;
     while (operation.status === 'CREATED' || operation.status === 'RUNNING' || operation.status === 'CANCELING') {
       if (deps.now() - startedAt > GIVE_UP_MS) {
         // Cancelled, so that it cannot apply these lines after the records were retried with newer data.
         await deps.gql.request(BULK_OPERATION_CANCEL, { id: operation.id }).catch(() => undefined);
-        unfinished = 'the bulk operation did not end within 10 minutes and was cancelled';
+        gaveUp = true;
         break;
       }
       await deps.http.sleep(wait);
       if (++polls >= QUICK_POLLS) wait = Math.min(MAX_POLL_MS, wait * 2);
       operation = await operationState(deps, operation.id);
     }
-    if (operation.status !== 'COMPLETED' && !unfinished.startsWith('the bulk operation did not end'))
+    if (gaveUp) unfinished = 'the bulk operation did not end within 10 minutes and was cancelled';
+    else if (operation.status !== 'COMPLETED')
       unfinished = `the bulk operation ended ${operation.status.toLowerCase()}${operation.errorCode ? ` (${operation.errorCode})` : ''}`;
     // A completed operation may name no file (no line gave a result); a failed one its partial results.
     const url = operation.status === 'COMPLETED' ? operation.url : operation.partialDataUrl;
