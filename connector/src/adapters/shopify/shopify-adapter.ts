@@ -33,10 +33,9 @@ interface ShopProbeAnswer {
 }
 
 /**
- * Records per write, and per POST /upsert (X-Max-Batch-Records): a round's updates of up to
- * 100 products are one bulk operation of productSet and one of translations
- * (shopify-bulk-write.ts), each operation's own wait paid once; creates go one productSet
- * each (on the Standard plan's budget about a minute and a half for 100).
+ * Records per write, and per POST /upsert (X-Max-Batch-Records): a round's creates and
+ * updates, up to 100 products, are one bulk operation of productSet and one of translations
+ * (shopify-bulk-write.ts), each operation's own wait paid once.
  */
 const BATCH_SIZE = 100;
 
@@ -173,9 +172,9 @@ export function createShopifyAdapter(config: TargetConfig, deps: AdapterDeps & {
     }
     if (writes.length > 0) {
       const bulkDeps = { gql, http: deps.http, shopUrl: config.url, refusedUrl: ctx.refusedUrl, now };
-      const bySku = new Map(writes.map(({ target }) => [target.index, target.record.sku]));
+      const skuAt = new Map(writes.map(({ target }) => [target.index, target.record.sku]));
       for (const outcome of await writeInBulk(recordDeps, bulkDeps, writes)) {
-        if (outcome.ok && outcome.ids) written.set(bySku.get(outcome.index)!, outcome.ids.product);
+        if (outcome.ok && outcome.ids) written.set(skuAt.get(outcome.index)!, outcome.ids.product);
         outcomes.push(outcome);
       }
     }
