@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeCatalog, makeCategory, makeSession, makeUser } from './helpers/factories';
+import { makeCatalog, makeCategory, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { scopedMember } from './helpers/members';
 
