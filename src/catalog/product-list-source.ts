@@ -214,6 +214,25 @@ interface SourceRow {
   doc: number;
 }
 
+/**
+ * A set with a late condition (Source.late): the set's keys sorted alone (the product's rowid
+ * and id from its id's index, and the order's keys with `extra`, the cursor's condition), read
+ * as a co-routine (the subquery's LIMIT keeps SQLite from flattening it into the join), then
+ * each product's row read in that order, checked against the filter and the late condition,
+ * until the page is full: a leaf category of 1,000 masters with a broad word in index order
+ * reads a page of rows, not the category's 1,000 (docs/search.md "Filter plans").
+ */
+function lateSource(source: Source, extra: SQL[], orderBy: SQL, page: SQL): SQL {
+  const keys = sql.join([sql`${products}.rowid AS search_rowid`, sql`${products.id} AS id`], sql`, `);
+  const rank = source.rank ? sql`, ${source.rank} AS search_rank` : sql``;
+  const doc = source.doc ? sql`, ${source.doc} AS search_doc` : sql``;
+  const ordered = extra.length ? sql` WHERE ${sql.join(extra, sql` AND `)}` : sql``;
+  return sql`SELECT ${products}.*, s.search_rowid${source.rank ? sql`, s.search_rank` : sql``}${source.doc ? sql`, s.search_doc` : sql``}
+    FROM (SELECT ${keys}${rank}${doc} FROM ${source.from}${ordered} ORDER BY ${orderBy} LIMIT -1) s
+    CROSS JOIN ${products} ON ${products}.rowid = s.search_rowid
+    WHERE ${source.where} AND ${source.late} LIMIT ${page}`;
+}
+
 export async function selectRows(
   db: Database,
   source: Source,
@@ -226,13 +245,8 @@ export async function selectRows(
   const where = sql.join([source.where, ...extra], sql` AND `);
   const page = source.readIf ? sql`CASE WHEN ${source.readIf} THEN ${limit} ELSE 0 END` : sql`${limit}`;
   const select = sql`SELECT ${products}.*${rank}${doc} FROM ${source.from} WHERE ${where} ORDER BY ${orderBy}`;
-  // A late condition reads the sorted set as a co-routine (the subquery's LIMIT keeps SQLite from
-  // flattening it) and stops at the page: its rows arrive in the subquery's order.
   const raw = await db.all<Record<string, unknown>>(
-    source.late
-      ? sql`SELECT * FROM (SELECT ${products}.*, ${products}.rowid AS search_rowid${rank}${doc} FROM ${source.from} WHERE ${where} ORDER BY ${orderBy} LIMIT -1) s
-          WHERE ${source.late} LIMIT ${page}`
-      : sql`${select} LIMIT ${page}`,
+    source.late ? lateSource(source, extra, orderBy, page) : sql`${select} LIMIT ${page}`,
   );
   return raw.map((r) => ({
     row: Object.fromEntries(COLUMNS.map(([key, name]) => [key, r[name]])) as ProductRow,
