@@ -1,4 +1,6 @@
+import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runExportSlice } from '../src/exports/run-export';
 import { EXPORT_CATEGORY_OUTSIDE } from '../src/db/product-scope';
 import { NOT_PERMITTED } from '../src/kernel/permissions';
 import { makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
@@ -6,6 +8,8 @@ import { call } from './helpers/http';
 import { scopedMember } from './helpers/members';
 import { waitForJob } from './helpers/completeness';
 import { parseCsv } from './helpers/csv';
+import { insertExportJob, jobRow, testDeps } from './helpers/export-fixtures';
+import { countingDb } from './helpers/round-trips';
 import { callTool, openSession, toolError } from './mcp-helpers';
 import { tokensFor } from './oauth-helpers';
 
@@ -226,5 +230,37 @@ describe('exports of a member limited to two category subtrees', () => {
     expect(total).toBe(8);
     for (const word of ['Other lines', 'Elsewhere']) expect(text).toContain(word);
     expect(mapped(text)).toContain('L-2 > Elsewhere');
+  });
+});
+
+describe('the statements of a scoped export', () => {
+  it('are planned as searches of indexes and primary keys, never a scan of a table', async () => {
+    const { db: counted, statements } = countingDb();
+    for (const exportType of ['BMEcat', 'CSV', 'ETIMxChange']) {
+      const jobId = await insertExportJob(admin.tenant, {
+        catalogId: catA,
+        exportType,
+        scopeCategoryIds: [cat.Lines!, cat.Drills!],
+      });
+      expect(await runExportSlice(testDeps({ db: counted, sliceMs: 60_000 }), await jobRow(jobId))).toBe('finished');
+    }
+    const scans: string[] = [];
+    const keysets: string[][] = [];
+    for (const statement of statements) {
+      const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+        .bind(...statement.params)
+        .all<{ detail: string }>();
+      const details = plan.results.map((r) => r.detail);
+      // a scan of a table; the subtree walks (scope_sub, down, up), a CTE's rows and a bound JSON list are no tables
+      scans.push(...details.filter((d) => /^SCAN (?!(scope_sub|down|up|sub|m|CONSTANT ROW|json_each)\b)/.test(d)));
+      if (/order by "products"\."id"/i.test(statement.sql)) keysets.push(details);
+    }
+    expect(scans).toEqual([]);
+    // the masters' keyset pages: along the catalog's masters in id order, each judged by the subtree condition
+    expect(keysets.length).toBeGreaterThanOrEqual(3);
+    for (const details of keysets) {
+      expect(details.join('\n')).toMatch(/products_catalog_master_id_idx/);
+      expect(details.join('\n')).not.toMatch(/TEMP B-TREE/);
+    }
   });
 });
