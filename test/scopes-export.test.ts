@@ -164,6 +164,29 @@ describe('exports of a member limited to two category subtrees', () => {
     expectNothingOutside(text);
   });
 
+  it('write the other BMEcat dialects the same: 1.2, 2005+onto and the ETIM profile (which has no tree)', async () => {
+    for (const exportType of ['BMEcat12', 'BMEcat-2005onto', 'BMEcat-ETIM']) {
+      const { text } = await exported(publisher.cookie, { exportType });
+      const written = [...text.matchAll(/<(?:PRODUCT|ARTICLE)\b[^>]*>\s*<SUPPLIER_[AP]ID[^>]*>([^<]+)</g)].map(
+        (m) => m[1],
+      );
+      expect({ exportType, written: written.sort() }).toEqual({ exportType, written: INSIDE });
+      const groupMap = [
+        ...text.matchAll(/<(?:PROD_ID|ART_ID)>([^<]+)<\/(?:PROD_ID|ART_ID)>\s*<CATALOG_GROUP_ID>([^<]+)</g),
+      ]
+        .map((m) => `${m[1]} > ${nameOf(m[2]!)}`)
+        .sort();
+      expect({ exportType, groupMap }).toEqual({
+        exportType,
+        groupMap:
+          exportType === 'BMEcat-ETIM'
+            ? []
+            : ['D-1 > Drills', 'L-1 > Lines sub', 'L-1-V > Lines sub', 'L-2 > Drills', 'L-2 > Lines'],
+      });
+      expectNothingOutside(text);
+    }
+  });
+
   it('write through a template without a category subset as without one, and through one of their category as before', async () => {
     const template = async (exportType: string, options: Record<string, unknown>) => {
       const res = await post(admin.cookie, 'Export/AddTemplate', {
