@@ -6,7 +6,7 @@ import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeU
 import { call, loginAs } from './helpers/http';
 import { waitForJob } from './helpers/completeness';
 import { insertImportJob, putImportFile } from './helpers/import-fixtures';
-import { SUBTREE_EXPORT_ONLY } from '../src/db/product-scope';
+import { EXPORT_CATEGORY_OUTSIDE } from '../src/db/product-scope';
 import { callTool, openSession } from './mcp-helpers';
 import { send as sendAgent, tokensFor } from './oauth-helpers';
 
@@ -363,7 +363,7 @@ describe('CSV and ETIM xChange exports of a subtree', () => {
     const start = (templateId: string) =>
       post(agency.cookie, 'Export/StartExport', { departmentId: company.departmentId, catalogId: catA, templateId });
     const refused = await start(await template('CSV', other));
-    expect([refused.status, refused.json.error]).toEqual([403, SUBTREE_EXPORT_ONLY]);
+    expect([refused.status, refused.json.error]).toEqual([403, EXPORT_CATEGORY_OUTSIDE]);
     for (const exportType of ['CSV', 'ETIMxChange']) {
       const started = await start(await template(exportType, brand));
       expect(started.status, started.text).toBe(200);

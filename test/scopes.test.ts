@@ -3,12 +3,13 @@ import { listProducts } from '../src/catalog/product-list';
 import { REFERENCE_TYPES } from '../src/catalog/references/reference-rules';
 import type { Caller } from '../src/kernel/caller';
 import { NOT_PERMITTED } from '../src/kernel/permissions';
-import { SUBTREE_EXPORT_ONLY } from '../src/db/product-scope';
+import { EXPORT_CATEGORY_OUTSIDE } from '../src/db/product-scope';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
 import { call, loginAs } from './helpers/http';
 import { type MemberScopes, scopedMember } from './helpers/members';
 import { tenantDigest } from './helpers/tenant-digest';
 import { waitForJob } from './helpers/completeness';
+import { parseCsv } from './helpers/csv';
 import { callTool, openSession, toolError } from './mcp-helpers';
 import { send as sendAgent, tokensFor } from './oauth-helpers';
 
@@ -318,7 +319,7 @@ describe('a catalog scope', () => {
 });
 
 describe('exports of a category-scoped publisher', () => {
-  it('start only through a BMEcat template limited to a category of their subtrees', async () => {
+  it('write their subtree without a template or through one of its categories, and are refused a template of another', async () => {
     const publisher = await member('publisher', { categoryIds: [brand] });
     const start = (templateId?: string) =>
       post(publisher.cookie, 'Export/StartExport', {
@@ -335,20 +336,26 @@ describe('exports of a category-scoped publisher', () => {
       expect(res.status, res.text).toBe(200);
       return res.json.templateId as string;
     };
-    // a CSV export (no category subset) and a BMEcat template of another category: refused, saying what may be exported
+    // a BMEcat template of another category: refused, saying what may be exported
+    const refused = await start(await template(other));
+    expect([refused.status, refused.json]).toEqual([403, { error: EXPORT_CATEGORY_OUTSIDE, code: 'forbidden' }]);
+    // without a template, a CSV template without a category subset, a template of their subtree:
+    // each file holds the subtree's product only (IN-1's reference to OUT-1 is its own data and may name its SKU)
     const csv = await post(admin.cookie, 'Export/AddTemplate', { name: 'Csv', exportType: 'CSV', options: {} });
     expect(csv.status, csv.text).toBe(200);
-    const refused = [await start(), await start(await template(other)), await start(csv.json.templateId)];
-    for (const res of refused)
-      expect([res.status, res.json]).toEqual([403, { error: SUBTREE_EXPORT_ONLY, code: 'forbidden' }]);
-    const own = await start(await template(brand));
-    expect(own.status, own.text).toBe(200);
-    const job = await waitForJob(publisher.cookie, own.json.jobId);
-    expect(job.state, job.error).toBe('succeeded');
-    const file = await get(publisher.cookie, `Export/Download?jobId=${own.json.jobId}`);
-    // the products written (IN-1's reference to OUT-1 is IN-1's own data and may name its SKU)
-    expect(file.text).toContain('<SUPPLIER_PID>IN-1</SUPPLIER_PID>');
-    expect(file.text).not.toContain('<SUPPLIER_PID>OUT-');
+    for (const own of [await start(), await start(csv.json.templateId), await start(await template(brand))]) {
+      expect(own.status, own.text).toBe(200);
+      const job = await waitForJob(publisher.cookie, own.json.jobId);
+      expect(job.state, job.error).toBe('succeeded');
+      const file = await get(publisher.cookie, `Export/Download?jobId=${own.json.jobId}`);
+      const written = file.text.startsWith('<?xml')
+        ? [...file.text.matchAll(/<SUPPLIER_PID>([^<]+)</g)].map((m) => m[1])
+        : parseCsv(file.text.replace(/^\uFEFF/, ''))
+            .slice(1)
+            .map((row) => row[3]);
+      expect(written).toContain('IN-1');
+      expect(written.filter((sku) => !sku?.startsWith('IN-'))).toEqual([]);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { categoryReachSql } from '../db/product-scope';
 import { narrowingScope } from '../db/scope-counts';
 import type { Caller } from '../kernel/caller';
 
@@ -33,19 +33,9 @@ export async function categoryReach(
   const scope = narrowingScope(caller, catalogId);
   if (!scope) return null;
   if (!scope.categoryIds.length) return { inside: new Set(), context: new Set() };
-  const roots = sql`SELECT id, parent_id FROM categories WHERE company_id = ${caller.companyId}
-    AND catalog_id = ${catalogId} AND id IN (SELECT value FROM json_each(${JSON.stringify(scope.categoryIds)}))`;
-  const rows = await db.all<{ id: string; inside: number }>(sql`
-    WITH RECURSIVE down(id) AS (
-      SELECT id FROM (${roots})
-      UNION SELECT c.id FROM categories c JOIN down ON c.parent_id = down.id
-    ), up(id, parent_id) AS (
-      SELECT id, parent_id FROM (${roots})
-      UNION SELECT c.id, c.parent_id FROM categories c JOIN up ON c.id = up.parent_id
-        WHERE c.company_id = ${caller.companyId}
-    )
-    SELECT id, 1 AS inside FROM down
-    UNION ALL SELECT id, 0 FROM up WHERE id NOT IN (SELECT id FROM down)`);
+  const rows = await db.all<{ id: string; inside: number }>(
+    categoryReachSql(caller.companyId, catalogId, scope.categoryIds),
+  );
   const inside = new Set<string>();
   const context = new Set<string>();
   for (const row of rows) (row.inside ? inside : context).add(row.id);

@@ -214,7 +214,7 @@ async function outsideScope(
     // agree, as AddProduct does a variant's with its master's) is judged by the product, one
     // naming categories by them (AddProduct placing a new product in a scoped subtree: the
     // domain checks they are of the catalog), else by the catalog; publishing judges its
-    // catalog itself (assertExportInScope)
+    // catalog itself (exportSubtrees)
     ...(mode === 'write' && !named.products.length && !named.elements.length && !named.categories.length
       ? named.catalogs.map((id) => [id, 'catalog'])
       : []),
@@ -242,9 +242,10 @@ async function outsideScope(
 }
 
 /**
- * A whole catalog's publication (an export, a sync) needs the whole catalog in scope: 403
- * `NOT_PERMITTED` for a member whose product scope does not name it (an export may be limited
- * to a subtree instead, `assertExportInScope`).
+ * A whole catalog's publication (a sync's `TestConnection`) needs the whole catalog in scope: 403
+ * `NOT_PERMITTED` for a member whose product scope does not name it (`WHOLE_CATALOG_ONLY` for one
+ * limited to category subtrees; a sync and an export of such a member run over their subtrees
+ * instead: `syncSubtrees`, `exportSubtrees`).
  */
 export function assertCatalogInScope(caller: Scoped, catalogId: string): void {
   const scope = caller.productScope;
@@ -253,34 +254,80 @@ export function assertCatalogInScope(caller: Scoped, catalogId: string): void {
 }
 
 /**
- * The refusals of a member limited to category subtrees who publishes more (docs/teams.md): they
- * say what the member may do instead, and name neither the data nor whether it exists.
+ * The refusals of a member limited to category subtrees who publishes more than their part
+ * (docs/teams.md): they say what the member may do instead, and name neither the data nor
+ * whether it exists.
  */
-export const SUBTREE_EXPORT_ONLY =
-  'your scope permits exports only through a template limited to a category of your scope';
+export const EXPORT_CATEGORY_OUTSIDE =
+  "the template's category lies outside your scope: export without a category subset, or through a template limited to a category of your scope";
 export const WHOLE_CATALOG_ONLY = 'a sync publishes a whole catalog: your scope must name the catalog';
 
 /**
- * An export needs its products in scope: the whole catalog, or, for a member limited to category
- * subtrees, a template's category subset (`options.categoryId`, every format: the export then
- * writes only the products placed in that subtree) inside one of the member's subtrees. 403
- * otherwise (`SUBTREE_EXPORT_ONLY` for a member with category scopes).
+ * What an export publishes for the caller (docs/teams.md "Exports and syncs"): the whole catalog
+ * (null) when the scope allows it, or, for a member limited to category subtrees, the roots of
+ * their subtrees in this catalog, which the job keeps (`scopeCategoryIds`, as a sync's): the
+ * export then writes only the masters placed in them, with their variants, and of the category
+ * tree only what the member's tree view shows (`categoryReachSql`). A template's category subset
+ * (`templateCategoryId`) must lie inside one of the subtrees (403 `EXPORT_CATEGORY_OUTSIDE`); a
+ * member whose scope holds nothing of this catalog is refused (403 `NOT_PERMITTED`). Judged once,
+ * at the start: one statement by primary key, one walk of the subtrees for a template's category.
  */
-export async function assertExportInScope(
+export async function exportSubtrees(
   db: Database,
   caller: Scoped,
   catalogId: string,
-  categoryId: string | null,
-): Promise<void> {
+  templateCategoryId: string | null,
+): Promise<string[] | null> {
   const scope = caller.productScope;
-  if (!scope || scope.catalogIds.includes(catalogId)) return;
-  if (categoryId) {
+  if (!scope || scope.catalogIds.includes(catalogId)) return null;
+  const roots = scope.categoryIds.length
+    ? await db.all<{ id: string }>(
+        sql`SELECT id FROM categories WHERE company_id = ${caller.companyId} AND catalog_id = ${catalogId}
+          AND id IN ${jsonIds(scope.categoryIds)} ORDER BY id`,
+      )
+    : [];
+  if (!roots.length) throw forbidden(NOT_PERMITTED);
+  const categoryIds = roots.map((r) => r.id);
+  if (templateCategoryId) {
     const inside = await db.all<{ ok: number }>(
-      sql`SELECT 1 AS ok WHERE ${categoryId} IN (${scopeSubtreeSql(scope, caller.companyId)})`,
+      sql`SELECT 1 AS ok WHERE ${templateCategoryId} IN (${scopeSubtreeSql({ catalogIds: [], categoryIds }, caller.companyId)})`,
     );
-    if (inside.length) return;
+    if (!inside.length) throw forbidden(EXPORT_CATEGORY_OUTSIDE);
   }
-  throw forbidden(scope.categoryIds.length ? SUBTREE_EXPORT_ONLY : NOT_PERMITTED);
+  return categoryIds;
+}
+
+/**
+ * The condition "the master `masterId` is placed in one of the subtrees of `rootIds`": the
+ * subtree condition of every product query (`productScopeSql`), for a job that keeps a member's
+ * roots (a sync's and an export's `scopeCategoryIds`): one range of the master's placements per
+ * master a keyset passes.
+ */
+export function inSubtreesSql(companyId: string, rootIds: readonly string[], masterId: SQL): SQL {
+  return productScopeSql({ catalogIds: [], categoryIds: [...rootIds] }, companyId, sql`NULL`, masterId);
+}
+
+/**
+ * The categories of `catalogId` a member limited to the subtrees of `rootIds` is shown
+ * (docs/teams.md "The category tree"), as rows `(id, inside)`: the categories of the subtrees
+ * (`inside` 1) and those above each subtree's root (0, the path that orients them); nothing else,
+ * not a sibling on that path. The subtrees along `categories_parent_idx`, the path by primary key;
+ * thousands of categories at most. The tree's listings (catalog/category-reach.ts) and an export's
+ * category tree (exports/bmecat/catalog-queries.ts, the CSV's category paths) read it.
+ */
+export function categoryReachSql(companyId: string, catalogId: string, rootIds: readonly string[]): SQL {
+  const roots = sql`SELECT id, parent_id FROM categories WHERE company_id = ${companyId}
+    AND catalog_id = ${catalogId} AND id IN ${jsonIds(rootIds)}`;
+  return sql`WITH RECURSIVE down(id) AS (
+      SELECT id FROM (${roots})
+      UNION SELECT c.id FROM categories c JOIN down ON c.parent_id = down.id
+    ), up(id, parent_id) AS (
+      SELECT id, parent_id FROM (${roots})
+      UNION SELECT c.id, c.parent_id FROM categories c JOIN up ON c.id = up.parent_id
+        WHERE c.company_id = ${companyId}
+    )
+    SELECT id, 1 AS inside FROM down
+    UNION ALL SELECT id, 0 FROM up WHERE id NOT IN (SELECT id FROM down)`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { inSubtreesSql } from '../db/product-scope';
 import { type catalogs, type exportTemplates, products } from '../db/schema';
 import { loadProductAggregates, type ProductAggregate } from '../model/product-aggregate';
 import type { WarningTally } from './export-warnings';
@@ -18,6 +19,13 @@ export interface ExportContext {
   jobId: string;
   /** A public URL of a media file (signed), when the server can make one; formats that link media need it. */
   mediaUrl?: (mediaId: string) => Promise<string>;
+  /**
+   * The export of a member limited to category subtrees (docs/teams.md "Exports and syncs"): the
+   * roots of their subtrees. Every format then reads only the masters placed in them
+   * (`masterScope`) and writes of the category tree only the subtrees and the path above each
+   * root (`categoryReachSql`); null or absent: the whole catalog.
+   */
+  scopeCategoryIds?: readonly string[] | null;
 }
 
 /** One slice of output: text to append, where to continue, and how many product rows it wrote. */
@@ -102,9 +110,15 @@ export async function productPage(
 
 /**
  * The masters an export takes, on `products` (no alias): the catalog's, created by the snapshot,
- * of the statuses, placed in the category subtree; completeness and the page's range aside.
+ * of the statuses, placed in the category subtree, and for a member limited to category subtrees
+ * placed in one of theirs (the subtree condition of every product query, judged per master the
+ * keyset on `products_catalog_master_id_idx` passes: a master placed in two subtrees is one row);
+ * completeness and the page's range aside.
  */
-export function masterScope(ctx: Pick<ExportContext, 'catalog' | 'companyId'>, options: ProductPageOptions) {
+export function masterScope(
+  ctx: Pick<ExportContext, 'catalog' | 'companyId' | 'scopeCategoryIds'>,
+  options: ProductPageOptions,
+) {
   const before = options.createdBefore ?? null;
   const subset = options.categoryId
     ? sql`${products.id} IN (WITH RECURSIVE sub(id) AS (SELECT id FROM categories WHERE id = ${options.categoryId}
@@ -119,6 +133,7 @@ export function masterScope(ctx: Pick<ExportContext, 'catalog' | 'companyId'>, o
     before ? lte(products.createdAt, before) : undefined,
     options.statuses ? inArray(products.status, options.statuses as ProductStatus[]) : undefined,
     subset,
+    ctx.scopeCategoryIds ? inSubtreesSql(ctx.companyId, ctx.scopeCategoryIds, sql`${products.id}`) : undefined,
   )!;
 }
 

@@ -54,6 +54,11 @@ interface ExportParams {
   templateId: string | null;
   /** The origin StartExport was called on (absent in jobs queued before it was kept). */
   mediaBaseUrl?: string | null;
+  /**
+   * An export of a member limited to category subtrees: their roots, judged when it started
+   * (`exportSubtrees`, db/product-scope.ts); absent for everyone else (the whole catalog).
+   */
+  scopeCategoryIds?: string[];
 }
 
 export type SliceOutcome = 'finished' | 'continued' | 'stopped';
@@ -139,6 +144,7 @@ export async function runExportSlice(deps: ExportDeps, job: JobRow): Promise<Sli
     template,
     jobId: job.id,
     mediaUrl: deps.mediaUrlFor?.(params.mediaBaseUrl ?? null),
+    scopeCategoryIds: params.scopeCategoryIds ?? null,
   };
 
   const loadedSeq = checkpoint?.seq ?? -1;

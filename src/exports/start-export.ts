@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { exportTemplates } from '../db/schema';
 import type { JobMessage } from '../env';
 import { badRequest, notFound } from '../kernel/app-error';
-import { assertChannelInScope, assertExportInScope } from '../db/product-scope';
+import { assertChannelInScope, exportSubtrees } from '../db/product-scope';
 import { assertDepartment, findCatalog } from '../db/scope';
 import { enqueueJob } from '../jobs/jobs';
 import { DEFAULT_EXPORT_TYPE, EXPORTERS } from './registry';
@@ -50,8 +50,8 @@ export async function startExport(
   }
   // A member limited to channels publishes only through a template of one of them (docs/teams.md).
   assertChannelInScope(caller, templateChannel);
-  // A member limited to part of the catalog exports only that part: a template's category subset inside it.
-  await assertExportInScope(db, caller, catalog.id, templateCategory);
+  // A member limited to category subtrees exports only them (docs/teams.md): the job keeps their roots.
+  const scopeCategoryIds = await exportSubtrees(db, caller, catalog.id, templateCategory);
   const exportType = input.exportType ?? templateType ?? DEFAULT_EXPORT_TYPE;
   if (!Object.hasOwn(EXPORTERS, exportType)) {
     throw badRequest(`exportType: "${exportType}" is not supported; use one of ${Object.keys(EXPORTERS).join(', ')}`);
@@ -66,9 +66,10 @@ export async function startExport(
         exportType,
         templateId: input.templateId ?? null,
         mediaBaseUrl: deps.origin ?? null,
+        ...(scopeCategoryIds ? { scopeCategoryIds } : {}),
       },
       // a member limited to part of the catalog is not told its size: the run sets the export's own total
-      total: caller.productScope && !caller.productScope.catalogIds.includes(catalog.id) ? 0 : catalog.productCount,
+      total: scopeCategoryIds ? 0 : catalog.productCount,
     },
   );
 }

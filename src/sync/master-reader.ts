@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { products } from '../db/schema';
-import { productScopeSql } from '../db/product-scope';
+import { inSubtreesSql } from '../db/product-scope';
 import { loadProductAggregates } from '../model/product-aggregate';
 import { fingerprintsOf, refreshFingerprints } from '../records/sync-record';
 import {
@@ -159,7 +159,7 @@ export class MasterReader {
  * run reads the whole catalog's index, not only its masters.
  */
 function inSubtrees(companyId: string, subtree: readonly string[]) {
-  return productScopeSql({ catalogIds: [], categoryIds: [...subtree] }, companyId, sql`NULL`, sql`products.id`);
+  return inSubtreesSql(companyId, subtree, sql`products.id`);
 }
 
 /** Number of masters with a SKU in a catalog, or in its subtrees (the run's progress total), counted on the index. */

@@ -69,7 +69,7 @@ export async function bulkCatalog(tenant: Tenant, masters: number, options: { de
 /** A job row without a queue message, so only the test drives the runner. */
 export async function insertExportJob(
   tenant: Tenant,
-  params: { catalogId: string; exportType: string; templateId?: string | null },
+  params: { catalogId: string; exportType: string; templateId?: string | null; scopeCategoryIds?: string[] },
 ) {
   const jobId = newId();
   await db()

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { flagsOut, flagValue, type PriceFlags, STANDARD_FLAGS_12 } from '../../model/price-flags';
 import type { ExportWarnings } from '../export-warnings';
 import type { ExportContext } from '../exporter';
+import { inSubtreesSql } from '../../db/product-scope';
 import { textEl } from './xml-text';
 
 /**
@@ -13,10 +14,14 @@ import { textEl } from './xml-text';
  * the first price without flags or product without a list (the common case ends at once); only
  * a catalog whose prices all have flags is read to its end, by its index, never into memory.
  * The catalog holds the export's scope, so what every price of the catalog shares, every price of
- * the file shares.
+ * the file shares; an export of a member limited to category subtrees reads their products only
+ * (the file's), so the HEADER says nothing of the prices outside.
  */
 export async function sharedPriceFlags(ctx: ExportContext): Promise<PriceFlags | null> {
-  const own = sql`p.company_id = ${ctx.companyId} AND p.catalog_id = ${ctx.catalog.id}`;
+  const theirs = ctx.scopeCategoryIds
+    ? sql` AND ${inSubtreesSql(ctx.companyId, ctx.scopeCategoryIds, sql`coalesce(p.parent_id, p.id)`)}`
+    : sql``;
+  const own = sql`p.company_id = ${ctx.companyId} AND p.catalog_id = ${ctx.catalog.id}${theirs}`;
   const [row] = await ctx.db.all<{ flags: string | null }>(sql`SELECT CASE
       WHEN EXISTS (SELECT 1 FROM products p JOIN product_prices pp ON pp.product_id = p.id
         WHERE ${own} AND pp.flags IS NULL) THEN NULL

@@ -1,6 +1,7 @@
 import type { ElementTranslations } from '../../model/translation-store';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ExportContext } from '../exporter';
+import { categoryReachSql, inSubtreesSql } from '../../db/product-scope';
 import { completeCondition, variantCompleteCondition, type CompleteFor } from '../complete-for';
 
 /** The scope of one export: which products and categories it writes (a consistent cut of the catalog). */
@@ -14,14 +15,22 @@ export interface ExportScope {
   complete?: CompleteFor | null;
 }
 
-/** Ids of the categories in scope: the subtree (or whole catalog), as it was at the snapshot. */
+/**
+ * Ids of the categories in scope: the subtree (or whole catalog), as it was at the snapshot; for
+ * a member limited to category subtrees (`ctx.scopeCategoryIds`) only what their tree view shows
+ * of it (their subtrees and the path above each root, `categoryReachSql`), so the file's tree
+ * names no category outside their reach.
+ */
 function categoriesInScope(ctx: ExportContext, scope: ExportScope): SQL {
+  const reach = ctx.scopeCategoryIds
+    ? sql` AND id IN (SELECT id FROM (${categoryReachSql(ctx.companyId, ctx.catalog.id, ctx.scopeCategoryIds)}))`
+    : sql``;
   return scope.categoryId
     ? sql`(WITH RECURSIVE sub(id) AS (
           SELECT id FROM categories WHERE id = ${scope.categoryId} AND catalog_id = ${ctx.catalog.id} AND created_at <= ${scope.snapshot}
           UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id WHERE c.created_at <= ${scope.snapshot})
-        SELECT id FROM sub)`
-    : sql`(SELECT id FROM categories WHERE catalog_id = ${ctx.catalog.id} AND created_at <= ${scope.snapshot})`;
+        SELECT id FROM sub WHERE 1${reach})`
+    : sql`(SELECT id FROM categories WHERE catalog_id = ${ctx.catalog.id} AND created_at <= ${scope.snapshot}${reach})`;
 }
 
 /** Status list as SQL (values come from a validated enum, but are bound anyway). */
@@ -37,13 +46,19 @@ function variantInScope(scope: ExportScope): SQL {
   return sql`v.created_at <= ${scope.snapshot} AND v.status IN (${statusList(scope)})${scope.complete ? sql` AND ${variantCompleteCondition(scope.complete, sql`v`)}` : sql``}`;
 }
 
-/** Condition on master products (alias p) that are in scope. */
+/**
+ * Condition on master products (alias p) that are in scope; for a member limited to category
+ * subtrees, placed in one of them (as `masterScope` in exporter.ts, the products phase's).
+ */
 function masterInScope(ctx: ExportContext, scope: ExportScope): SQL {
   const subset = scope.categoryId
     ? sql` AND p.id IN (SELECT product_id FROM product_categories WHERE category_id IN ${categoriesInScope(ctx, scope)})`
     : sql``;
+  const subtrees = ctx.scopeCategoryIds
+    ? sql` AND ${inSubtreesSql(ctx.companyId, ctx.scopeCategoryIds, sql`p.id`)}`
+    : sql``;
   return sql`p.catalog_id = ${ctx.catalog.id} AND +p.company_id = ${ctx.companyId} AND p.parent_id IS NULL
-    AND p.created_at <= ${scope.snapshot} AND p.status IN (${statusList(scope)})${subset}${scope.complete ? sql` AND ${completeCondition(scope.complete, sql`p`)}` : sql``}`;
+    AND p.created_at <= ${scope.snapshot} AND p.status IN (${statusList(scope)})${subset}${subtrees}${scope.complete ? sql` AND ${completeCondition(scope.complete, sql`p`)}` : sql``}`;
 }
 
 /** How many PRODUCTs the export writes (masters and their variants in scope): the job's progress total. */

@@ -19,6 +19,7 @@ import { resolveCompleteFor, type CompleteFor } from '../complete-for';
 import { ExportWarnings } from '../export-warnings';
 import { parseStoredOptions } from '../bmecat/template-options';
 import { AppError } from '../../kernel/app-error';
+import { categoryReachSql } from '../../db/product-scope';
 
 interface CsvPlan {
   attributeCodes: string[];
@@ -26,9 +27,13 @@ interface CsvPlan {
   categoryId?: string | null;
   /** `name@eng` ... per further language of the catalog, after the attribute columns; absent in plans of jobs started before. */
   localized?: LocalizedColumn[];
-  /** categoryId → name path ("Cables > Power cables"), resolved once per export. */
+  /**
+   * categoryId → name path ("Cables > Power cables"), resolved once per export: every category of
+   * the catalog, or for a member limited to category subtrees what their tree view shows (their
+   * subtrees and the path above each root); a placement elsewhere is left out of the cell.
+   */
   categoryPaths: Record<string, string>;
-  /** The `categoryMedia` cell of the file's first row: every category link of the catalog. */
+  /** The `categoryMedia` cell of the file's first row: every category link of the catalog (of those categories). */
   categoryMedia: string;
   /** The template's channel while its review is on: only approved masters (docs/review.md); absent in older plans. */
   complete?: CompleteFor | null;
@@ -56,7 +61,7 @@ export const csvExporter: Exporter<CsvPlan> = {
   fileExtension: 'csv',
   /** The rows written (masters and variants): the catalog's counter, or those of the template's category subset. */
   async total(ctx, plan) {
-    if (!plan.categoryId) return ctx.catalog.productCount;
+    if (!plan.categoryId && !ctx.scopeCategoryIds) return ctx.catalog.productCount;
     const [row] = await ctx.db.all<{ n: number }>(sql`
       WITH m(id) AS (SELECT id FROM products WHERE ${masterScope(ctx, { categoryId: plan.categoryId })})
       SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM products v WHERE v.parent_id IN (SELECT id FROM m)) AS n`);
@@ -68,10 +73,13 @@ export const csvExporter: Exporter<CsvPlan> = {
       .from(attributes)
       .where(eq(attributes.companyId, ctx.companyId))
       .orderBy(asc(attributes.code));
+    const reach = ctx.scopeCategoryIds
+      ? sql`${categories.id} IN (SELECT id FROM (${categoryReachSql(ctx.companyId, ctx.catalog.id, ctx.scopeCategoryIds)}))`
+      : undefined;
     const categoryRows = await ctx.db
       .select({ id: categories.id, parentId: categories.parentId, name: categories.name })
       .from(categories)
-      .where(eq(categories.catalogId, ctx.catalog.id));
+      .where(and(eq(categories.catalogId, ctx.catalog.id), reach));
     const byId = new Map(categoryRows.map((c) => [c.id, c]));
     const pathOf = (id: string): string => {
       const names: string[] = [];
@@ -134,7 +142,11 @@ export const csvExporter: Exporter<CsvPlan> = {
         // The category links go on the file's first row (the first page's first master).
         let categoryMedia = cursor === null && plan.categoryMedia !== '' ? plan.categoryMedia : null;
         for (const aggregate of aggregates) {
-          const categoryNames = aggregate.categoryIds.map((id) => plan.categoryPaths[id] ?? id).join(LIST_SEPARATOR);
+          // A scoped member's file names only the categories of their reach (one made after the plan is left out too).
+          const placed = ctx.scopeCategoryIds
+            ? aggregate.categoryIds.filter((id) => Object.hasOwn(plan.categoryPaths, id))
+            : aggregate.categoryIds;
+          const categoryNames = placed.map((id) => plan.categoryPaths[id] ?? id).join(LIST_SEPARATOR);
           const row = (node: ProductNode, parentSku: string | null, categoryList: string) => {
             const p = node.product;
             const values = new Map(node.values.map((v) => [v.code, v.value]));

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { AppError } from '../../kernel/app-error';
+import { inSubtreesSql } from '../../db/product-scope';
 import type { ExportContext } from '../exporter';
 import { countProductsInScope } from '../bmecat/catalog-queries';
 import { makeBmecatPlan, type BmecatPlan } from '../bmecat/plan';
@@ -42,19 +43,24 @@ export async function makeXChangePlan(ctx: ExportContext): Promise<XChangePlan> 
  * one, so the prices are written instead of left out. A catalog with a price in its own currency
  * (a row without currency, or a product whose `price` has no list) keeps its own. The first
  * query stops at the first such row, so only a catalog priced wholly abroad is read through.
+ * An export of a member limited to category subtrees judges their products only (the file's),
+ * so its currency says nothing of the products outside.
  */
 async function fileCurrency(ctx: ExportContext): Promise<string> {
   const own = ctx.catalog.currency;
+  const theirs = ctx.scopeCategoryIds
+    ? sql` AND ${inSubtreesSql(ctx.companyId, ctx.scopeCategoryIds, sql`coalesce(p.parent_id, p.id)`)}`
+    : sql``;
   const [home] = await ctx.db.all<{ found: number }>(sql`
     SELECT 1 AS found FROM products p
-    WHERE p.catalog_id = ${ctx.catalog.id} AND +p.company_id = ${ctx.companyId} AND (
+    WHERE p.catalog_id = ${ctx.catalog.id} AND +p.company_id = ${ctx.companyId}${theirs} AND (
       EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = p.id AND (pp.currency IS NULL OR pp.currency = ${own}))
       OR (p.price IS NOT NULL AND NOT EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = p.id)))
     LIMIT 1`);
   if (home) return own;
   const others = await ctx.db.all<{ currency: string }>(sql`
     SELECT DISTINCT pp.currency FROM products p JOIN product_prices pp ON pp.product_id = p.id
-    WHERE p.catalog_id = ${ctx.catalog.id} AND +p.company_id = ${ctx.companyId} AND pp.currency IS NOT NULL
+    WHERE p.catalog_id = ${ctx.catalog.id} AND +p.company_id = ${ctx.companyId}${theirs} AND pp.currency IS NOT NULL
     LIMIT 2`);
   return others.length === 1 ? others[0]!.currency : own;
 }

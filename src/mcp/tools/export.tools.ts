@@ -10,7 +10,8 @@ export const exportTools = [
     name: 'start_export',
     title: 'Start an export',
     description:
-      'Queues an export of a whole catalog as a background job and returns its jobId at once. ' +
+      'Queues an export of a whole catalog (for a user limited to category subtrees: the products of those subtrees) ' +
+      'as a background job and returns its jobId at once. ' +
       `exportType is one of: ${Object.keys(EXPORTERS).join(', ')}. ` +
       'Follow the job with get_job until its state is succeeded or failed; the file is then downloadable in the web application.',
     input: z.strictObject({
