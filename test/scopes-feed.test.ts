@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:workers';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/kernel/caller';
 import { getChanges } from '../src/history/changes-feed';
@@ -6,7 +7,7 @@ import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeU
 import { call, loginAs } from './helpers/http';
 import { waitForJob } from './helpers/completeness';
 import { insertImportJob, putImportFile } from './helpers/import-fixtures';
-import { SUBTREE_EXPORT_ONLY } from '../src/db/product-scope';
+import { goneProductInScopeSql, SUBTREE_EXPORT_ONLY } from '../src/db/product-scope';
 import { callTool, openSession } from './mcp-helpers';
 import { send as sendAgent, tokensFor } from './oauth-helpers';
 
@@ -555,6 +556,21 @@ describe('deletes judged by the recorded catalog and master', () => {
     expect([outside.status, outside.json]).toEqual([404, { error: 'element not found', code: 'not_found' }]);
     expect((await get(members.root2!.cookie, `Catalog/GetHistory?elementId=${el['V-OUT']}`)).status).toBe(200);
     expect((await get(members.root1!.cookie, `Catalog/GetHistory?elementId=${foreign.variant}`)).status).toBe(404);
+  });
+
+  it("judges a gone product by seeks only: its last version through history_element_idx, no table's scan", async () => {
+    const scope = { catalogIds: [crypto.randomUUID()], categoryIds: [crypto.randomUUID()] };
+    const plan = await db().all<{ detail: string }>(
+      sql`EXPLAIN QUERY PLAN SELECT f.seq FROM change_feed f CROSS JOIN history_versions v ON v.id = f.version_id
+        WHERE f.company_id = ${owner.companyId} AND f.seq > 0
+          AND ${goneProductInScopeSql(scope, owner.companyId, sql`v.element_id`)} ORDER BY f.seq LIMIT 1000`,
+    );
+    const details = plan.map((r) => r.detail);
+    expect(details.filter((d) => /history_element_idx \(company_id=\? AND element_id=\?\)/.test(d)).length).toBe(2);
+    // what is scanned is a JSON list, the one-row last version or the subtree's queue, never a table
+    const scanned = details.flatMap((d) => /^SCAN (\S+)/.exec(d)?.[1] ?? []);
+    expect(new Set(scanned)).toEqual(new Set(['json_each', 'rc', 'e', 'l', 'scope_sub']));
+    expect(details.join('\n')).not.toMatch(/TEMP B-TREE/);
   });
 
   it('is the same through /api/ai and MCP, and nothing of another company leaks', async () => {
