@@ -217,8 +217,9 @@ const CASES: [string, (f: Fixture) => Promise<{ elementId: string; action: strin
   [
     'AddProduct (the variant)',
     async (f) => ({
-      elementId: (await f.post('/api/Catalog/AddProduct', { catalogId: f.catalogId, parentId: f.productId, sku: 'V-1' }))
-        .productId,
+      elementId: (
+        await f.post('/api/Catalog/AddProduct', { catalogId: f.catalogId, parentId: f.productId, sku: 'V-1' })
+      ).productId,
       action: 'create',
       paths: ['sku', 'status'],
     }),

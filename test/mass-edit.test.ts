@@ -79,7 +79,11 @@ describe('Catalog/StartMassEdit', () => {
     });
     // Each version records the product's catalog and master (migration 0088, docs/history.md).
     const places = await db()
-      .select({ elementId: historyVersions.elementId, catalogId: historyVersions.catalogId, masterId: historyVersions.masterId })
+      .select({
+        elementId: historyVersions.elementId,
+        catalogId: historyVersions.catalogId,
+        masterId: historyVersions.masterId,
+      })
       .from(historyVersions)
       .where(eq(historyVersions.jobId, res.json.jobId));
     expect(places.sort((x, y) => x.elementId.localeCompare(y.elementId))).toEqual(

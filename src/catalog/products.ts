@@ -115,7 +115,13 @@ export async function addProduct(db: Database, tenant: Caller, given: ProductInp
   for (const path of Object.keys(created)) if (created[path] === null) delete created[path];
   if (categoryIds.length > 0) created.categories = [...categoryIds].sort();
   const history: HistoryEntry[] = [
-    { elementId: id, kind: parent ? 'variant' : 'product', place: { catalogId: catalog.id, masterId }, before: null, after: created },
+    {
+      elementId: id,
+      kind: parent ? 'variant' : 'product',
+      place: { catalogId: catalog.id, masterId },
+      before: null,
+      after: created,
+    },
   ];
   if (parent) {
     const list = await variantList(db, tenant, parent.id);
@@ -265,7 +271,13 @@ async function updateProductOnce(
     patch.categories = categoryIds.length > 0 ? [...categoryIds].sort() : null;
   }
   const kind = product.parentId ? 'variant' : 'product';
-  const entry = { elementId: product.id, kind, place: placeOf(product), before, after: withChanges(before, patch) } as const;
+  const entry = {
+    elementId: product.id,
+    kind,
+    place: placeOf(product),
+    before,
+    after: withChanges(before, patch),
+  } as const;
   statements.push(...historyStatements(db, tenant, [entry]).statements);
   const after = aggregateAfter(
     aggregate,
