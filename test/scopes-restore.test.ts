@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeCatalog, makeCategory, makeSession, makeUser } from './helpers/factories';
+import { makeCatalog, makeCategory, makeSession } from './helpers/factories';
 import { call } from './helpers/http';
 import { scopedMember } from './helpers/members';
 
 /**
  * RestoreVersion by a category-scoped editor (docs/teams.md, "Restore"): a version whose
- * placements would move the product out of the member's subtree, or place it in a category
- * outside it, is 403 before anything is written; a version inside restores as for anyone.
+ * placements would move the product out of the member's subtree, place it in a category
+ * outside it or take away a placement outside it, is 403 before anything is written; a version
+ * that changes only placements inside restores as for anyone.
  */
 type Admin = Awaited<ReturnType<typeof makeSession>>;
 let admin: Admin;
@@ -99,5 +100,40 @@ describe('RestoreVersion by a category-scoped editor', () => {
     const refused = await restore(agency, versions.now!);
     expect(refused.status, refused.text).toBe(403);
     expect((await state()).categoryIds).toEqual([other]);
+  });
+
+  it('refuses a version that takes away a placement outside, and restores one that keeps it', async () => {
+    const added = await post(admin.cookie, 'Catalog/AddProduct', {
+      departmentId: admin.departmentId,
+      catalogId,
+      sku: 'R-2',
+      name: 'Schalter 2',
+      categoryIds: [sub],
+    });
+    expect(added.status, added.text).toBe(200);
+    const id = added.json.productId as string;
+    const placeAs = async (categoryIds: string[]) => {
+      const res = await post(admin.cookie, 'Catalog/UpdateProduct', {
+        departmentId: admin.departmentId,
+        catalogId,
+        productId: id,
+        categoryIds,
+      });
+      expect(res.status, res.text).toBe(200);
+      return (await get(admin.cookie, `Catalog/GetHistory?elementId=${id}`)).json.items[0].versionId as string;
+    };
+    const insideOnly = (await get(admin.cookie, `Catalog/GetHistory?elementId=${id}`)).json.items[0].versionId;
+    const both = await placeAs([sub, other]);
+    await placeAs([brand, other]);
+    const placements = async () =>
+      [...(await get(admin.cookie, `Catalog/GetProduct?productId=${id}`)).json.categoryIds].sort();
+    const restoreOf = (versionId: string) =>
+      post(agency, 'Catalog/RestoreVersion', { departmentId: admin.departmentId, elementId: id, versionId });
+    const refused = await restoreOf(insideOnly);
+    expect([refused.status, refused.json.error]).toEqual([403, 'your role does not permit this']);
+    expect(await placements()).toEqual([brand, other].sort());
+    const restored = await restoreOf(both);
+    expect(restored.status, restored.text).toBe(200);
+    expect(await placements()).toEqual([sub, other].sort());
   });
 });

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { encodeProductCursor } from '../src/catalog/product-cursor';
 import { listProducts } from '../src/catalog/product-list';
 import { prepareScopeSet } from '../src/db/scope-counts';
 import type { Caller } from '../src/kernel/caller';
@@ -51,7 +52,13 @@ async function planIndex(statement: RanStatement, pattern: RegExp): Promise<numb
 // rank limit 1: every word of several documents is broad, as at 1M; drive limit 1: the scope
 // (two masters) does not drive the list, as a 10 % subtree of 1M does not
 const OPTIONS = { rankLimit: 1, driveLimit: 1 };
-const ORDERS = [{}, { sort: 'sku' }, { sort: 'sku', order: 'desc' }, { sort: 'updatedAt' }] as const;
+const ORDERS = [
+  {},
+  { sort: 'sku' },
+  { sort: 'sku', order: 'desc' },
+  { sort: 'updatedAt' },
+  { sort: 'name', order: 'desc' },
+] as const;
 
 describe("a scoped member's broad search", () => {
   it('judges each product by the scope before the search checks it, in index order and in sort orders', async () => {
@@ -100,16 +107,25 @@ describe("a scoped member's broad search", () => {
       }
       throw new Error('no last page');
     };
-    for (const q of ['Variante', 'Leuchte'])
-      for (const order of ORDERS) {
-        const unscoped = await all(asActor(session), q, order);
-        expect(unscoped).toHaveLength(6);
-        const scoped = await all(member, q, order);
-        expect({ q, order, scoped }).toEqual({ q, order, scoped: unscoped.filter((s) => insideSkus.includes(s!)) });
-      }
+    // first counted (no scope set), then read at once under the kept counters' condition
+    for (const kept of [false, true]) {
+      if (kept) await prepareScopeSet(db(), session.companyId, [...member.productScope!.categoryIds]);
+      for (const q of ['', 'Variante', 'Leuchte'])
+        for (const order of ORDERS) {
+          const unscoped = await all(asActor(session), q, order);
+          expect(unscoped).toHaveLength(6);
+          const scoped = await all(member, q, order);
+          expect({ kept, q, order, scoped }).toEqual({
+            kept,
+            q,
+            order,
+            scoped: unscoped.filter((s) => insideSkus.includes(s!)),
+          });
+        }
+    }
   });
 
-  it("reads whether the scope drives the list from its set's kept counters, counting its placements only without them", async () => {
+  it("reads a large scope's page at once under its set's kept counters, counting its placements only without them", async () => {
     const { session, catalog, member, inside } = await scopedCatalog();
     for (let i = 0; i < 24; i++)
       await makeProduct(session, catalog.catalogId, {
@@ -117,26 +133,52 @@ describe("a scoped member's broad search", () => {
         name: 'Leuchte',
         categoryIds: [inside.categoryId],
       });
-    const count = async () => {
+    const list = async (driveLimit: number, cursor?: string) => {
       const counting = countingDb();
       const page = await listProducts(
         counting.db,
         member,
-        { catalogId: catalog.catalogId, limit: 50 },
-        { driveLimit: 20 },
+        { catalogId: catalog.catalogId, limit: 50, cursor },
+        { driveLimit },
       );
-      const counted = counting.statements.find((s) => s.sql.includes('AS c0'));
-      expect(counted?.rowsRead).toBeDefined();
-      return { skus: page.items.map((p) => p.sku), rowsRead: counted!.rowsRead! };
+      const pages = counting.statements.filter((s) => s.sql.includes('"products".*'));
+      return {
+        skus: page.items.map((p) => p.sku),
+        last: page.items.at(-1),
+        next: page.nextCursor,
+        counted: counting.statements.find((s) => s.sql.includes('AS c0')),
+        guarded: pages.filter((s) => s.sql.includes('CASE WHEN')),
+        pages,
+      };
     };
-    // no set yet: the placements are counted up to the drive limit (21 of 26)
-    const counted = await count();
+    // no set yet: the guarded page reads nothing (the counters are NULL), the placements are
+    // counted up to the drive limit (21 of 26), and the order is walked
+    const counted = await list(20);
     expect(counted.skus).toHaveLength(26);
-    expect(counted.rowsRead).toBeGreaterThanOrEqual(21);
+    expect(counted.counted?.rowsRead).toBeGreaterThanOrEqual(21);
+    expect(counted.guarded.length).toBeGreaterThan(0);
+    expect(counted.guarded.every((s) => s.rowsRead! < 5)).toBe(true);
     await prepareScopeSet(db(), session.companyId, [inside.categoryId]);
-    // kept: the set's row and its catalog's counter, no placement
-    const kept = await count();
+    // kept and large (26 > 20): no count, the guarded page is the page
+    const kept = await list(20);
     expect(kept.skus).toEqual(counted.skus);
-    expect(kept.rowsRead).toBeLessThan(5);
+    expect(kept.counted).toBeUndefined();
+    expect(kept.pages).toEqual(kept.guarded);
+    // the end of a large scope's list: an empty page, then counted (large) and walked again (empty)
+    const end = encodeProductCursor({ s: 'sku', o: 'asc', g: 'value', k: kept.last!.sku, i: kept.last!.productId });
+    const last = await list(20, end);
+    expect(last).toMatchObject({ skus: [], next: null });
+    expect(last.counted).toBeDefined();
+    // kept and small (26 <= 30): the guarded page reads only the counters, then the scope's
+    // products are read as a set; the next list goes to the count at once
+    const small = await list(30);
+    expect(small.skus).toEqual(counted.skus);
+    expect(small.guarded.length).toBeGreaterThan(0);
+    expect(small.guarded.every((s) => s.rowsRead! < 5)).toBe(true);
+    expect(small.counted?.rowsRead).toBeLessThan(5);
+    const again = await list(30);
+    expect(again.skus).toEqual(counted.skus);
+    expect(again.guarded).toEqual([]);
+    expect(again.counted).toBeDefined();
   });
 });

@@ -154,3 +154,37 @@ describe('the tree of other scopes', () => {
     expect(await shape(both.cookie)).toEqual([{ '(Brand) 1': [{ '(Lines) 1': ['Deep 1'] }] }]);
   });
 });
+
+describe("a scoped member's reach made from the loaded tree (GetCategoryTree)", () => {
+  it('is the reach the statement finds, for random trees and scopes', async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session);
+    const other = await makeCatalog(session);
+    const tree: { id: string; parentId: string | null }[] = [];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let i = 0; i < 40; i++) {
+      const parent = tree.length > 0 && random(4) > 0 ? tree[random(tree.length)]!.id : undefined;
+      const { categoryId } = await makeCategory(session, catalog.catalogId, { name: `C${i}`, parentId: parent });
+      tree.push({ id: categoryId, parentId: parent ?? null });
+    }
+    const elsewhere = (await makeCategory(session, other.catalogId, { name: 'Elsewhere' })).categoryId;
+    const { categoryReach, categoryReachIn } = await import('../src/catalog/category-reach');
+    const { db } = await import('./helpers/factories');
+    const sorted = (reach: { inside: ReadonlySet<string>; context: ReadonlySet<string> } | null) =>
+      reach && { inside: [...reach.inside].sort(), context: [...reach.context].sort() };
+    for (let round = 0; round < 25; round++) {
+      const roots = Array.from({ length: 1 + random(3) }, () => tree[random(tree.length)]!.id);
+      if (round % 5 === 0) roots.push(elsewhere);
+      const caller = { companyId: session.companyId, productScope: { catalogIds: [], categoryIds: roots } };
+      expect(sorted(categoryReachIn(caller, catalog.catalogId, tree))).toEqual(
+        sorted(await categoryReach(db(), caller, catalog.catalogId)),
+      );
+    }
+    const whole = { companyId: session.companyId, productScope: { catalogIds: [catalog.catalogId], categoryIds: [] } };
+    expect(categoryReachIn(whole, catalog.catalogId, tree)).toBeNull();
+  });
+});

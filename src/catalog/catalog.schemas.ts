@@ -76,7 +76,10 @@ export const ProductDto = z.strictObject({
   keywords: optionalText(1000),
   deliveryTimeDays: z.int().min(0).nullish(),
   status: z.enum(PRODUCT_STATUSES).nullish(),
-  /** Categories of the same catalog the product is placed in (replaces the placement on update). */
+  /**
+   * Categories of the same catalog the product is placed in (replaces the placement on update;
+   * for a member limited to category subtrees, the placements inside them: catalog/placement-reach.ts).
+   */
   categoryIds: z.array(z.uuid()).max(50).nullish(),
   /**
    * Texts per language (docs/languages.md): `{ eng: { name: 'Cable', description: null } }`; a

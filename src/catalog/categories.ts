@@ -15,7 +15,7 @@ import { deleteObjects, mediaKeysWhere } from '../media/media';
 import { historyStatement, historyStatements, type HistoryEntry } from '../records/history-record';
 import { CATEGORY_FIELDS, loadSnapshot, pickFields, withChanges, type Snapshot } from '../records/snapshot';
 import { subtreeSums } from './category-counts';
-import { type CategoryReach, categoryReach, marked, reaches } from './category-reach';
+import { type CategoryReach, categoryReach, categoryReachIn, marked, reaches } from './category-reach';
 import { assertDepartment, findCatalog, findCategory } from '../db/scope';
 import { scopedCategoryCounts } from '../db/scope-counts';
 import type { Caller } from '../kernel/caller';
@@ -489,7 +489,7 @@ export async function getCategoryTree(db: Database, tenant: Caller, catalogId: s
     (node.subtreeProductCount = node.productCount + node.children.reduce((n, child) => n + sum(child), 0));
   roots.forEach(sum);
   // summed over the whole tree first, as GetCategories sums, then cut to the member's reach
-  const reach = await categoryReach(db, tenant, catalog.id);
+  const reach = categoryReachIn(tenant, catalog.id, rows);
   return { catalogId: catalog.id, items: reach ? pruned(roots, reach) : roots };
 }
 

@@ -52,6 +52,34 @@ export async function categoryReach(
   return { inside, context };
 }
 
+/**
+ * `categoryReach` made from the catalog's whole tree when the caller has read it already
+ * (GetCategoryTree): the same sets, no statement. `tree` is every category of the catalog.
+ */
+export function categoryReachIn(
+  caller: Pick<Caller, 'companyId' | 'productScope'>,
+  catalogId: string,
+  tree: readonly { id: string; parentId: string | null }[],
+): CategoryReach | null {
+  const scope = narrowingScope(caller, catalogId);
+  if (!scope) return null;
+  const parentOf = new Map(tree.map((c) => [c.id, c.parentId]));
+  const children = new Map<string, string[]>();
+  for (const c of tree) if (c.parentId) children.set(c.parentId, [...(children.get(c.parentId) ?? []), c.id]);
+  const roots = scope.categoryIds.filter((id) => parentOf.has(id));
+  const inside = new Set<string>();
+  for (const stack = [...roots]; stack.length > 0; ) {
+    const id = stack.pop()!;
+    if (inside.has(id)) continue;
+    inside.add(id);
+    stack.push(...(children.get(id) ?? []));
+  }
+  const context = new Set<string>();
+  for (const root of roots)
+    for (let up = parentOf.get(root); up && !inside.has(up) && !context.has(up); up = parentOf.get(up)) context.add(up);
+  return { inside, context };
+}
+
 /** Whether a listing shows the category to a member of `reach` (null: everyone sees every category). */
 export const reaches = (reach: CategoryReach | null, categoryId: string) =>
   !reach || reach.inside.has(categoryId) || reach.context.has(categoryId);

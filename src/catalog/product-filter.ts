@@ -134,6 +134,8 @@ export interface FilterDriver {
   size?: SQL;
   /** Read through an index (cheap to count), or by a scan of its table (counted only when no indexed one drives). */
   scan: boolean;
+  /** The member's category subtrees (docs/teams.md), not a condition of the filter: the only driver with a kept `size`. */
+  memberScope?: boolean;
   /** For a scanned condition: a cheap statement that is 0 when it admits no product at all (then nothing is scanned). */
   none?: SQL;
   /**
@@ -182,6 +184,7 @@ export function filterDrivers(tenant: Caller, catalogId: string, filter: Product
       ids: sql`SELECT DISTINCT product_id AS mid FROM product_categories WHERE category_id IN (${scopeSubtreeSql(memberScope, tenant.companyId)})`,
       size: keptScopeMastersSql(tenant.companyId, memberScope),
       scan: false,
+      memberScope: true,
     });
   const masters = sql`SELECT id AS mid FROM products WHERE catalog_id = ${catalogId} AND company_id = ${tenant.companyId}`;
   if (filter.status && filter.status !== 'active')

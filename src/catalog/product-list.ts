@@ -357,6 +357,45 @@ function columnPageEarly(
   return unsearched((source) => paged(source, cursor));
 }
 
+/**
+ * Member scopes last found to name few products, per isolate: key → when that stops counting
+ * (`largeScopeCondition`). A hint only: which plan a list tries first, never what it lists.
+ */
+const fewScopes = new Map<string, number>();
+const FEW_SCOPE_MS = 60_000;
+
+function rememberScopeSize(key: string, few: boolean) {
+  if (!few) fewScopes.delete(key);
+  else {
+    if (fewScopes.size >= 1000) fewScopes.clear();
+    fewScopes.set(key, Date.now() + FEW_SCOPE_MS);
+  }
+}
+
+/**
+ * When a member's category scope is the only thing that could drive a list (docs/teams.md
+ * "Scoped lists"): `when`, a condition constant for the statement (SQLite tests it once,
+ * before reading a row) that the scope's kept counters name more products than the drive limit.
+ * A large scope's page is the order walked with the scope's condition per product, as when the
+ * counting found it large; `first` says to read that page at once, guarded by `when`, instead of
+ * counting first: one round trip fewer for a large scope. A small scope (or one whose counters
+ * are being made again) makes `when` false: nothing is read, and the list counts and reads the
+ * scope's products as before. An empty guarded page may also be the end of a large scope's list;
+ * the count then finds it large and the walk is read again, empty. A scope the count found small
+ * within the last minute skips the guarded page (`first` false) until the hint expires or a count
+ * finds it large. Null for a list whose filter names anything that could drive it, or for a
+ * member not limited to subtrees of this catalog.
+ */
+function largeScopeCondition(tenant: Caller, catalogId: string, filter: ProductFilterInput, driveLimit: number) {
+  const drivers = filterDrivers(tenant, catalogId, filter);
+  const scope = drivers.length === 1 && drivers[0]!.memberScope ? drivers[0]! : null;
+  if (!scope?.size) return null;
+  const key = `${tenant.companyId} ${catalogId} ${[...(tenant.productScope?.categoryIds ?? [])].sort().join(',')} ${driveLimit}`;
+  const until = fewScopes.get(key);
+  if (until !== undefined && until <= Date.now()) fewScopes.delete(key);
+  return { key, first: !(until !== undefined && until > Date.now()), when: sql`${scope.size} > ${driveLimit}` };
+}
+
 /** The filter without the condition the driving ids already are (FilterDriver.covers): one EXISTS per product less. */
 const uncovered = (filter: ProductFilterInput, driven: Driven): ProductFilterInput =>
   driven.covers ? { ...filter, [driven.covers]: undefined } : filter;
@@ -393,9 +432,11 @@ export async function listProducts(
     ...filter
   } = input;
   const driveLimit = options.driveLimit ?? DRIVE_LIMIT;
+  const largeScope = largeScopeCondition(tenant, catalogId, filter, driveLimit);
   /** The few products the filter names (drivenIds), `empty` when it names none. */
   const countDriven = async () => {
     const found = await drivenIds(db, tenant, catalogId, filter, driveLimit);
+    if (largeScope) rememberScopeSize(largeScope.key, found !== null);
     return found?.size === 0 ? ('empty' as const) : found;
   };
   const none = { items: [], nextCursor: null };
@@ -412,6 +453,13 @@ export async function listProducts(
   };
   /** A list without a search in `by` order: a category walked, the filter's few products if it names few, else the whole filtered table, paged by `paged`. */
   const unsearched = async (by: string, paged: (source: Source) => Promise<ListPage>): Promise<ListPage> => {
+    if (largeScope?.first) {
+      const first = await paged({
+        ...tableSource(productFilterWhere(tenant, catalogId, filter)),
+        readIf: largeScope.when,
+      });
+      if (first.items.length > 0) return first;
+    }
     const few = await countDriven();
     if (few === 'empty') return none;
     const source =
@@ -437,7 +485,7 @@ export async function listProducts(
         );
   earlyPage?.catch(() => undefined);
   const earlyCount = planning.then((plan) =>
-    wantsDriven(plan, sort, rawCursor) ? countDriven().then((few) => ({ few })) : null,
+    wantsDriven(plan, sort, rawCursor) && !largeScope?.first ? countDriven().then((few) => ({ few })) : null,
   );
   earlyCount.catch(() => undefined);
   const catalog = await findCatalog(db, tenant, catalogId);
@@ -486,7 +534,40 @@ export async function listProducts(
   const by = sort ?? (cursor ? cursor.s : plan.selective ? 'rank' : 'match');
   assertCursorOrder(cursor, by, order);
   const where = productFilterWhere(tenant, catalog.id, { ...filter, q: undefined });
+  /**
+   * The search's page of the products matching `where`, walked in `by` order (or ranked); with
+   * `readIf`, only while that holds (Source.readIf; a broad search by name, whose head is read
+   * apart from the source, then reads nothing).
+   */
+  const searched = async (readIf?: SQL): Promise<ListPage> => {
+    const guarded = (source: Source): Source => (readIf ? { ...source, readIf } : source);
+    if (by === 'match')
+      return listByDoc(db, guarded(docSource(plan, where, scope)), cursor as MatchCursor | null, limit);
+    if (!plan.selective && by === 'name' && order === 'asc' && plan.lazyCommon.length > 0) {
+      if (readIf) return none;
+      const headed = await listBroadByName(
+        db,
+        tenant,
+        catalog.id,
+        plan,
+        scope,
+        where,
+        cursor as ValueCursor | null,
+        limit,
+        options.headSize,
+      );
+      if (headed) return headed;
+    }
+    // A ranked cursor of a search that has since become broad ranks every match: correct, slower.
+    const hits = hitsSource(plan.selective ? plan : { match: plan.all, narrowing: null }, catalog.id, where, scope);
+    if (by === 'rank') return listByRank(db, guarded(hits), cursor as RankCursor | null, limit);
+    return sorted(guarded(plan.selective ? hits : checkedTableSource(plan, where, scope)), by);
+  };
   if (!plan.selective && by !== 'rank') {
+    if (largeScope?.first) {
+      const first = await searched(largeScope.when);
+      if (first.items.length > 0) return page(first);
+    }
     // A broad search (every word common) and a filter naming few products: those, each checked
     // against the search, in the same orders (index order is the FTS docid, the product's rowid).
     const counted = await earlyCount;
@@ -504,25 +585,5 @@ export async function listProducts(
       return page(await sorted(source, by));
     }
   }
-  if (by === 'match')
-    return page(await listByDoc(db, docSource(plan, where, scope), cursor as MatchCursor | null, limit));
-  if (!plan.selective && by === 'name' && order === 'asc' && plan.lazyCommon.length > 0) {
-    const headed = await listBroadByName(
-      db,
-      tenant,
-      catalog.id,
-      plan,
-      scope,
-      where,
-      cursor as ValueCursor | null,
-      limit,
-      options.headSize,
-    );
-    if (headed) return page(headed);
-  }
-  // A ranked cursor of a search that has since become broad ranks every match: correct, slower.
-  const hits = hitsSource(plan.selective ? plan : { match: plan.all, narrowing: null }, catalog.id, where, scope);
-  if (by === 'rank') return page(await listByRank(db, hits, cursor as RankCursor | null, limit));
-  const source = plan.selective ? hits : checkedTableSource(plan, where, scope);
-  return page(await sorted(source, by));
+  return page(await searched());
 }

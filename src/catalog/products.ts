@@ -31,6 +31,7 @@ import { checkGtin } from '../kernel/value-types';
 import type { Caller } from '../kernel/caller';
 import { assertProductWrite } from '../kernel/permissions';
 import { readCompanyLanguages } from '../model/company-languages';
+import { placeableCategories, placementsWithin } from './placement-reach';
 import { splitLocalizedPath } from '../kernel/languages';
 import {
   checkTranslations,
@@ -190,7 +191,10 @@ async function checkedTranslationsOf(db: Database, tenant: Caller, input: Produc
  * Updates the given built-in fields (left-out fields keep their values) and, if given, the
  * placements. Three round trips at most, one transaction: one batch of reads, one guarded
  * batch with the change, its version, the master's new revision and fingerprint and the answer
- * read back (docs/history.md, "Concurrency"); a lost race reads and plans again.
+ * read back (docs/history.md, "Concurrency"); a lost race reads and plans again. A member
+ * limited to category subtrees who gives `categoryIds` sets the placements inside their
+ * subtrees, those outside are kept (placement-reach.ts): one more read, their subtrees'
+ * categories. The answer lists every placement, as GetProduct does.
  */
 export async function updateProduct(db: Database, tenant: Caller, given: ProductInput) {
   // The route's and tool's check again, for a caller that comes another way (docs/teams.md).
@@ -201,7 +205,9 @@ export async function updateProduct(db: Database, tenant: Caller, given: Product
   const texts = await checkedTranslationsOf(db, tenant, given);
   const input = texts ? withColumnTexts(given, texts.columns, texts.language) : given;
   const others = texts?.others ?? {};
-  return retryOnConflict(() => updateProductOnce(db, tenant, input, productId, others));
+  // the categories a scoped member may place in: read once, whatever races the write loses
+  const inside = input.categoryIds ? await placeableCategories(db, tenant, input.catalogId) : null;
+  return retryOnConflict(() => updateProductOnce(db, tenant, input, productId, others, inside));
 }
 
 async function updateProductOnce(
@@ -210,11 +216,10 @@ async function updateProductOnce(
   input: ProductInput,
   productId: string,
   others: Record<string, Record<string, string | null>>,
+  inside: ReadonlySet<string> | null,
 ) {
-  const categoryIds = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
-  const results = await db.batch(
-    productWriteStatements(db, tenant, { ...input, productId, categoryIds: categoryIds ?? [] }),
-  );
+  const given = input.categoryIds ? [...new Set(input.categoryIds)] : undefined;
+  const results = await db.batch(productWriteStatements(db, tenant, { ...input, productId, categoryIds: given ?? [] }));
   const [department, [catalog], [product], placeable] = results;
   checkDepartment(department);
   if (!catalog) throw notFound('catalog');
@@ -222,11 +227,12 @@ async function updateProductOnce(
   if (input.parentId !== undefined && input.parentId !== product.parentId) {
     throw badRequest('parentId cannot change; delete the variant and add it again under the other master');
   }
-  if (categoryIds && product.parentId)
-    throw badRequest('categoryIds: variants are placed through their master product');
-  if (categoryIds && placeable.length !== categoryIds.length) throw notFound('category');
+  if (given && product.parentId) throw badRequest('categoryIds: variants are placed through their master product');
   const { aggregate, paths } = masterFrom(db, tenant.companyId, results.slice(4) as never);
   if (!aggregate) throw notFound('product');
+  // the whole new set: a scoped member's list and the placements outside their subtrees (403 before any 404)
+  const categoryIds = given && placementsWithin(aggregate.categoryIds, given, inside);
+  if (given && placeable.length !== given.length) throw notFound('category');
 
   const masterId = aggregate.product.id;
   const node = product.parentId ? aggregate.variants.find((v) => v.product.id === product.id) : aggregate;

@@ -56,6 +56,29 @@ async function scopeSetId(db: Database, companyId: string, scope: ProductScope):
 }
 
 /**
+ * The rows of one of a kept set's counter tables (`table`, joined `ON c.set_id = s.id AND on`),
+ * read in the statement that finds the set: one round trip where `scopeSetId` and a read are two.
+ * Null when the set is not made, not counted yet or out of date: the caller then has
+ * `scopeSetId` make or count it and reads after it.
+ */
+async function keptCounters<T>(
+  db: Database,
+  companyId: string,
+  scope: ProductScope,
+  table: SQL,
+  on: SQL,
+  columns: SQL,
+): Promise<T[] | null> {
+  const rows = await db.all<T & { kept: number; found: number | null }>(
+    sql`SELECT s.built = 1 AND s.stale = 0 AS kept, c.set_id AS found, ${columns} FROM scope_sets s
+      LEFT JOIN ${table} c ON c.set_id = s.id AND ${on}
+      WHERE s.company_id = ${companyId} AND s.key = ${scopeSetKey(scope)}`,
+  );
+  if (!rows[0]?.kept) return null;
+  return rows.filter((r) => r.found !== null);
+}
+
+/**
  * Counts again the company's scope sets a category move marked out of date (`stale = 3`,
  * migration 0087), one statement per set: the move's route runs it after its answer
  * (`waitUntil`), so the recount is not part of the move's request. A set a member's count
@@ -135,9 +158,18 @@ export async function scopedCatalogCounts(db: Database, caller: Scoped): Promise
   const scope = caller.productScope;
   if (!scope) return null;
   if (!scope.categoryIds.length) return new Map();
-  const setId = await scopeSetId(db, caller.companyId, scope);
-  const rows = await db.all<{ catalog_id: string; n: number }>(sql`
-    SELECT catalog_id, masters + variants AS n FROM scope_set_counts WHERE set_id = ${setId}`);
+  type Row = { catalog_id: string; n: number };
+  const rows =
+    (await keptCounters<Row>(
+      db,
+      caller.companyId,
+      scope,
+      sql`scope_set_counts`,
+      sql`1`,
+      sql`c.catalog_id, c.masters + c.variants AS n`,
+    )) ??
+    (await db.all<Row>(sql`SELECT catalog_id, masters + variants AS n FROM scope_set_counts
+      WHERE set_id = ${await scopeSetId(db, caller.companyId, scope)}`));
   return new Map(rows.map((r) => [r.catalog_id, Number(r.n)]));
 }
 
@@ -164,9 +196,18 @@ export async function scopedCategoryCounts(
   const scope = narrowingScope(caller, catalogId);
   if (!scope) return null;
   if (!scope.categoryIds.length) return new Map();
-  const setId = await scopeSetId(db, caller.companyId, scope);
-  const rows = await db.all<{ category_id: string; n: number }>(sql`
-    SELECT category_id, n FROM scope_set_category_counts WHERE set_id = ${setId} AND catalog_id = ${catalogId} AND n > 0`);
+  type Row = { category_id: string; n: number };
+  const rows =
+    (await keptCounters<Row>(
+      db,
+      caller.companyId,
+      scope,
+      sql`scope_set_category_counts`,
+      sql`c.catalog_id = ${catalogId} AND c.n > 0`,
+      sql`c.category_id, c.n`,
+    )) ??
+    (await db.all<Row>(sql`SELECT category_id, n FROM scope_set_category_counts
+      WHERE set_id = ${await scopeSetId(db, caller.companyId, scope)} AND catalog_id = ${catalogId} AND n > 0`));
   return new Map(rows.map((r) => [r.category_id, Number(r.n)]));
 }
 
@@ -204,9 +245,17 @@ export async function scopedCompletenessCounts(db: Database, caller: Scoped): Pr
   if (!scope) return null;
   if (scope.catalogIds.length) return countedCompletenessCounts(db, caller.companyId, scope);
   if (!scope.categoryIds.length) return [];
-  const setId = await scopeSetId(db, caller.companyId, scope);
-  const rows = await db.all<CountRow>(sql`SELECT channel_key AS channelKey, lang, item, n
-    FROM scope_set_completeness WHERE set_id = ${setId}`);
+  const rows =
+    (await keptCounters<CountRow>(
+      db,
+      caller.companyId,
+      scope,
+      sql`scope_set_completeness`,
+      sql`1`,
+      sql`c.channel_key AS channelKey, c.lang, c.item, c.n`,
+    )) ??
+    (await db.all<CountRow>(sql`SELECT channel_key AS channelKey, lang, item, n
+      FROM scope_set_completeness WHERE set_id = ${await scopeSetId(db, caller.companyId, scope)}`));
   return keptRows(rows.map((r) => ({ ...r, n: Number(r.n) })));
 }
 

@@ -7,9 +7,10 @@ import { NOT_PERMITTED } from '../kernel/permissions';
 /**
  * RestoreVersion by a member with a product scope (docs/teams.md, "Restore"): the guard has
  * judged the master as it is now; this judges the state the restore would write. A restore that
- * moves the master out of the member's scope (placed in none of the scoped subtrees afterwards)
- * or places it in a category outside them is `403 NOT_PERMITTED`, before anything is written
- * and naming nothing, the rule an upsert's `categoryIds` follows (db/scope-records.ts). A
+ * moves the master out of the member's scope (placed in none of the scoped subtrees afterwards),
+ * places it in a category outside them or takes away a placement outside them (which the
+ * member's `UpdateProduct` keeps, catalog/placement-reach.ts) is `403 NOT_PERMITTED`, before
+ * anything is written and naming nothing, the rule an upsert's `categoryIds` follows. A
  * catalog in the scope permits every placement of that catalog. A restore writes no language
  * narrower than the product: it needs `product.write`, which no language-scoped role holds.
  */
@@ -23,6 +24,7 @@ export async function assertRestoreInScope(
   const scope = caller.productScope;
   if (!scope || scope.catalogIds.includes(catalogId)) return;
   const inside = await scopedCategoriesOf(db, scope, caller.companyId, catalogId);
-  const added = after.filter((id) => !before.includes(id));
-  if (!after.some((id) => inside.has(id)) || added.some((id) => !inside.has(id))) throw forbidden(NOT_PERMITTED);
+  // a placement outside the subtrees, added or taken away, is not the member's to change
+  const changed = [...after.filter((id) => !before.includes(id)), ...before.filter((id) => !after.includes(id))];
+  if (!after.some((id) => inside.has(id)) || changed.some((id) => !inside.has(id))) throw forbidden(NOT_PERMITTED);
 }

@@ -1,12 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, login } from './export-harness';
-import { expectAccessible, launchChromium, newContext, SALES, signIn, dropFile } from './web-browser';
+import { dropFile, expectAccessible, expectAnnounced, launchChromium, newContext, SALES, signIn } from './web-browser';
 
 /**
  * A member limited to one brand's subtree, in the browser (issue 33, docs/teams.md): the
  * categories screen and the grid's category filter show their subtree under the path above it
- * (greyed, not chosen) and nothing of the other brand; as a translator for French limited to the
+ * (greyed, not chosen) and nothing of the other brand; the editor's Categories tab saves a product
+ * placed in their subtree and in the other brand, keeping the other brand's placement unnamed;
+ * as a translator for French limited to the
  * same subtree, the imports screen has the texts-only import chosen for them: the check lists
  * what it leaves out, the import writes the French name of the product inside and rejects the
  * one outside.
@@ -19,6 +21,7 @@ const suffix = Date.now().toString(36).slice(-5);
 const MEMBER = 'noai@demo.test';
 const IN = `E2E-SCOPE-IN-${suffix}`;
 const OUT = `E2E-SCOPE-OUT-${suffix}`;
+const MIX = `E2E-SCOPE-MIX-${suffix}`;
 const FRENCH = `Câble de la marque ${suffix}`;
 
 let browser: Browser;
@@ -131,6 +134,39 @@ describe('a member limited to one brand (issue 33)', () => {
     expect(await filter.locator('option', { hasText: /^Marke$/ }).isDisabled()).toBe(true);
     await page.getByRole('link', { name: `Open product ${IN}` }).waitFor();
     expect(await page.getByRole('link', { name: `Open product ${OUT}` }).count()).toBe(0);
+  });
+
+  it("saves a product's placements in their subtree, the other brand's placement kept and not named", async () => {
+    // made after the first case, whose lists it would change: a category below theirs, a product in both brands
+    ids.Trommeln = (
+      await api(admin, 'Catalog/AddCategory', {
+        departmentId: SALES,
+        catalogId,
+        name: 'Trommeln',
+        parentId: ids.Linien,
+      })
+    ).categoryId;
+    ids[MIX] = (
+      await api(admin, 'Catalog/AddProduct', {
+        departmentId: SALES,
+        catalogId,
+        sku: MIX,
+        name: `Kabel ${MIX}`,
+        categoryIds: [ids.Linien, ids.Fremdmarke],
+      })
+    ).productId;
+    await signInAs('editor');
+    await page.goto(`${base()}/products/${ids[MIX]}?tab=categories`);
+    await page.getByText('Placements of this product outside your part of the catalog: 1.', { exact: false }).waitFor();
+    const panel = page.getByRole('tabpanel');
+    expect(await panel.textContent()).not.toContain('Fremdmarke');
+    await panel.getByLabel('Trommeln', { exact: true }).check();
+    await panel.getByLabel('Linien', { exact: true }).uncheck();
+    await expectAccessible(page, "a scoped member's Categories tab");
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await expectAnnounced(page, 'Saved.');
+    const saved = await api(admin, `Catalog/GetProduct?productId=${ids[MIX]}`);
+    expect([...saved.categoryIds].sort()).toEqual([ids.Trommeln, ids.Fremdmarke].sort());
   });
 
   it('imports only French texts as a translator: the texts-only import chosen, what it left out listed', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CategoryTreeNode } from '../src/api/models';
-import { categoryOptions, placementsOutside, treeNarrowed } from '../src/lib/category-scope';
+import { categoryOptions, placementsSave, treeNarrowed } from '../src/lib/category-scope';
 
 const node = (categoryId: string, name: string, children: CategoryTreeNode[] = [], outsideScope?: true) =>
   ({
@@ -32,12 +32,34 @@ describe('the tree a scoped member is shown', () => {
       { id: 'deep', label: 'Brand › Lines › Deep', disabled: false },
     ]);
   });
+});
 
-  it('finds the placements of a product that lie outside the tree they are shown', () => {
-    const tree = [node('brand', 'Brand', [node('lines', 'Lines')], true)];
-    expect(placementsOutside(['lines'], tree)).toEqual([]);
-    expect(placementsOutside(['lines', 'other'], tree)).toEqual(['other']);
-    // the path above their part is listed, but not theirs to place in
-    expect(placementsOutside(['lines', 'brand'], tree)).toEqual(['brand']);
+describe("the Categories tab's save", () => {
+  // their part is "Lines" with "More" below it; "Brand" above is the path shown as context
+  const tree = [node('brand', 'Brand', [node('lines', 'Lines', [node('more', 'More')])], true)];
+  const scoped = { catalogIds: [], categoryIds: ['lines'] };
+
+  it("sends a scoped member's choice in their part and counts the placements outside it as kept", () => {
+    // placed in their "lines", in a category not listed to them and in the path above their part
+    const product = { catalogId: 'k', categoryIds: ['lines', 'other', 'brand'] };
+    const chosen = new Set(['lines', 'other', 'brand', 'more']);
+    expect(placementsSave(scoped, product, chosen, tree)).toEqual({ categoryIds: ['lines', 'more'], kept: 2 });
+    // every box of their part cleared: an empty list, the API keeps the two outside
+    expect(placementsSave(scoped, product, new Set(['other', 'brand']), tree)).toEqual({ categoryIds: [], kept: 2 });
+  });
+
+  it('says nothing is kept for a product placed only in their part', () => {
+    const product = { catalogId: 'k', categoryIds: ['lines'] };
+    expect(placementsSave(scoped, product, new Set(['more']), tree)).toEqual({ categoryIds: ['more'], kept: 0 });
+  });
+
+  it('sends the whole choice for a member whose tree is not narrowed', () => {
+    const product = { catalogId: 'k', categoryIds: ['lines', 'other'] };
+    const chosen = new Set(['other', 'more']);
+    for (const account of [
+      { catalogIds: [], categoryIds: [] },
+      { catalogIds: ['k'], categoryIds: ['brand'] },
+    ])
+      expect(placementsSave(account, product, chosen, tree)).toEqual({ categoryIds: ['other', 'more'], kept: 0 });
   });
 });

@@ -27,6 +27,7 @@ import type { Caller } from '../../kernel/caller';
 import { foldDefaultLanguage } from './resolve/upsert-translations';
 import { inheritMasterPrices } from './resolve/inherited-prices';
 import { inheritMasterValues } from './resolve/inherited-fields';
+import { placementsWithin } from '../placement-reach';
 
 const IN_CHUNK = 90;
 
@@ -70,7 +71,9 @@ export interface UpsertContext {
    * A member limited to category subtrees (docs/teams.md): the catalog's categories in their
    * scope. A record outside it is answered with an error (`OUTSIDE_SCOPE`) and not written: a
    * master that exists placed in none of them, a new master not placed in them, a record naming a
-   * category outside, a variant of a master outside. Absent: no product scope narrows the catalog.
+   * category outside, a variant of a master outside. A stored master's `categoryIds` set its
+   * placements in them and keep those outside (catalog/placement-reach.ts). Absent: no product
+   * scope narrows the catalog.
    */
   scopeCategories?: ReadonlySet<string>;
 }
@@ -164,6 +167,8 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     const fail = (field: string, error: string) => {
       outcomes[i] = { ...outcome(next.sku, 'error'), field, error };
     };
+    // the record's own placements, counted as written (a scoped writer's kept ones are not the record's)
+    const ownPlacements = next.categoryIds?.length ?? 0;
     if (skusInCall.has(next.sku)) return fail('sku', `sku "${next.sku}" is given more than once`);
     skusInCall.add(next.sku);
     const scoped = ctx.scopeCategories;
@@ -202,6 +207,9 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
         if (!mastersInCall.has(next.parentSku) && storedParent?.parentId === null && !inScope(storedParent.id))
           return fail('parentSku', OUTSIDE_SCOPE);
       } else if (!row && !given?.length) return fail('sku', OUTSIDE_SCOPE);
+      // a stored master's placements outside the subtrees are kept: the list sets those inside
+      if (row && !row.parentId && given)
+        next.categoryIds = placementsWithin(placements.get(row.id) ?? [], given, scoped);
     }
     if (row) {
       if (row.parentId !== parentId) {
@@ -220,7 +228,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
       if (!parts.any) return (outcomes[i] = outcome(next.sku, 'unchanged', row.id));
       const media = nodeStatements(db, ctx, next, { id: row.id, parentId, existing: node, parts }, writes);
       written.set(row.id, { id: row.id, parentId, next, existing: node, parts, written: media });
-      if (parts.categories) placementsWritten += next.categoryIds!.length;
+      if (parts.categories) placementsWritten += ownPlacements;
       const before = snapshotOfNode(
         node,
         row.parentId ? null : { categoryIds: placements.get(row.id) ?? [], variantIds: variantIdsOf.get(row.id) ?? [] },
@@ -239,7 +247,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     if (!parentId) mastersInCall.set(next.sku, id);
     const media = nodeStatements(db, ctx, next, { id, parentId, existing: null, parts: null }, writes);
     written.set(id, { id, parentId, next, existing: null, parts: null, written: media });
-    placementsWritten += next.categoryIds?.length ?? 0;
+    placementsWritten += ownPlacements;
     history.set(id, {
       elementId: id,
       kind: parentId ? 'variant' : 'product',

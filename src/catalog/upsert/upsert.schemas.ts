@@ -82,7 +82,7 @@ export const UpsertVariantInput = z.strictObject(nodeFields);
 
 export const UpsertProductInput = z.strictObject({
   ...nodeFields,
-  /** Categories of the same catalog; given, they replace the placements. */
+  /** Categories of the same catalog; given, they replace the placements (a subtree-scoped member's: those inside, catalog/placement-reach.ts). */
   categoryIds: z.array(z.uuid()).max(50).optional(),
   /** Variants of this master, matched by SKU; variants not listed are kept. */
   variants: z.array(UpsertVariantInput).max(100).optional(),

@@ -9,17 +9,18 @@ import { useAnnounce } from '../components/Announcer';
 import { ErrorText } from '../components/ErrorText';
 import { QueryState } from '../components/QueryState';
 import { useI18n } from '../i18n/i18n';
-import { placementsOutside } from '../lib/category-scope';
+import { placementsSave } from '../lib/category-scope';
 import { useSession } from '../session/session';
 
 /**
  * The categories a product is placed in, as a checkbox tree of its catalog (UpdateProduct
  * categoryIds). A scoped member's tree holds the path above their part as context
- * (`outsideScope`): named, without a box.
+ * (`outsideScope`): named, without a box; they save the placements of their part, and a note
+ * says the product's placements outside it are kept (by the API, unnamed here).
  */
 export function PlacementsForm({ product }: { product: ProductDetail }) {
   const { t } = useI18n();
-  const { departmentId } = useSession();
+  const { departmentId, account } = useSession();
   const updateProduct = useUpdateProduct();
   const announce = useAnnounce();
   const [chosen, setChosen] = useState(() => new Set(product.categoryIds));
@@ -36,6 +37,8 @@ export function PlacementsForm({ product }: { product: ProductDetail }) {
     else next.add(id);
     setChosen(next);
   };
+  // a scoped member sends their part's placements; the API keeps the others
+  const placements = placementsSave(account, product, chosen, tree.data?.items ?? []);
   const save = async () => {
     setBusy(true);
     setError(null);
@@ -44,7 +47,7 @@ export function PlacementsForm({ product }: { product: ProductDetail }) {
         departmentId,
         catalogId: product.catalogId,
         productId: product.productId,
-        categoryIds: [...chosen],
+        categoryIds: placements.categoryIds,
       });
       announce(t('form.saved'));
     } catch (err) {
@@ -53,8 +56,6 @@ export function PlacementsForm({ product }: { product: ProductDetail }) {
       setBusy(false);
     }
   };
-  // a scoped member's product placed also outside their part: a save would name those and be refused
-  const outside = tree.data ? placementsOutside(product.categoryIds, tree.data.items) : [];
   const render = (nodes: CategoryTreeNode[]) => (
     <ul className="check-tree">
       {nodes.map((n) => (
@@ -75,13 +76,13 @@ export function PlacementsForm({ product }: { product: ProductDetail }) {
   return (
     <QueryState isPending={tree.isPending} error={tree.error}>
       <fieldset className="plain-fieldset">
-        <legend>{t('placements.legend', { count: chosen.size })}</legend>
+        <legend>{t('placements.legend', { count: placements.categoryIds.length })}</legend>
         {tree.data?.items.length ? render(tree.data.items) : <p className="empty">{t('placements.noCategories')}</p>}
       </fieldset>
-      {outside.length > 0 && <p className="notice">{t('placements.outside', { count: outside.length })}</p>}
+      {placements.kept > 0 && <p className="notice">{t('placements.outside', { count: placements.kept })}</p>}
       <ErrorText message={error} />
       <div className="form-actions">
-        <button type="button" className="primary" onClick={() => void save()} disabled={busy || outside.length > 0}>
+        <button type="button" className="primary" onClick={() => void save()} disabled={busy}>
           {busy ? t('common.working') : t('common.save')}
         </button>
       </div>

@@ -293,7 +293,7 @@ export const de = {
   'categories.dropTop': 'Hierher ziehen: auf die oberste Ebene',
   'categories.empty': 'Dieser Katalog hat noch keine Kategorien.',
   'placements.outside':
-    'Dieses Produkt ist auch in {count} Kategorien außerhalb Ihres Teils des Katalogs eingeordnet: Seine Zuordnungen ändert ein Administrator.',
+    'Zuordnungen dieses Produkts außerhalb Ihres Teils des Katalogs: {count}. Sie werden hier nicht gezeigt und bleiben beim Speichern, wie sie sind.',
   'categories.pickInScope': 'Wählen Sie eine Kategorie Ihres Teils des Katalogs',
   'categories.chooseTarget': 'Ziel wählen',
   'categories.noneInScope': 'Keine Kategorie dieses Katalogs liegt in Ihrem Teil des Katalogs.',

@@ -285,7 +285,7 @@ export const en: Record<MessageKey, string> = {
   'categories.dropTop': 'Drop here: to the top level',
   'categories.empty': 'This catalog has no categories yet.',
   'placements.outside':
-    'This product is also placed in {count} categories outside your part of the catalog: its placements are changed by an administrator.',
+    'Placements of this product outside your part of the catalog: {count}. They are not shown here and stay as they are when you save.',
   'categories.pickInScope': 'Choose a category of your part of the catalog',
   'categories.chooseTarget': 'Choose where to move it',
   'categories.noneInScope': 'None of the categories of this catalog is in your part of the catalog.',

@@ -32,16 +32,37 @@ export function categoryOptions(nodes: readonly CategoryTreeNode[], prefix = '')
   });
 }
 
-/**
- * The placements among `categoryIds` that are not the member's to choose (not listed, or listed
- * as the path above their part): a scoped member's product placed also outside their part. UpdateProduct would name them again and is refused (403), so the
- * editor's Categories tab says so instead of offering a save that cannot pass.
- */
-export function placementsOutside(categoryIds: readonly string[], nodes: readonly CategoryTreeNode[]): string[] {
-  const theirs = new Set(
+/** The categories of `nodes` the member may choose (a context category above their part may not). */
+const choosable = (nodes: readonly CategoryTreeNode[]) =>
+  new Set(
     categoryOptions(nodes)
       .filter((o) => !o.disabled)
       .map((o) => o.id),
   );
-  return categoryIds.filter((id) => !theirs.has(id));
+
+/** What the editor's Categories tab sends as `categoryIds`, and what it says of the rest. */
+export interface PlacementsSave {
+  categoryIds: string[];
+  /** The product's placements outside the member's part, which the API keeps: counted in a note, never named. */
+  kept: number;
+}
+
+/**
+ * The Categories tab's save (docs/teams.md, "Placements outside a member's reach"). For a member
+ * whose tree of `catalogId` is narrowed, `categoryIds` are the chosen categories of their part
+ * (one outside would be refused, 403) and the product's other placements are `kept` by the API
+ * as they are. For anyone else the choice is the whole set, as the API reads it.
+ */
+export function placementsSave(
+  account: { catalogIds: readonly string[]; categoryIds: readonly string[] },
+  product: { catalogId: string; categoryIds: readonly string[] },
+  chosen: Iterable<string>,
+  nodes: readonly CategoryTreeNode[],
+): PlacementsSave {
+  if (!treeNarrowed(account, product.catalogId)) return { categoryIds: [...chosen], kept: 0 };
+  const theirs = choosable(nodes);
+  return {
+    categoryIds: [...chosen].filter((id) => theirs.has(id)),
+    kept: product.categoryIds.filter((id) => !theirs.has(id)).length,
+  };
 }
