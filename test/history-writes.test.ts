@@ -1,6 +1,9 @@
-import { exports } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { historyVersions } from '../src/db/schema';
 import { addTemplate } from '../src/exports/templates';
+import { historyStatements } from '../src/records/history-record';
 import {
   asActor,
   classifyAsMcb,
@@ -212,6 +215,96 @@ const CASES: [string, (f: Fixture) => Promise<{ elementId: string; action: strin
     },
   ],
   [
+    'AddProduct (the variant)',
+    async (f) => ({
+      elementId: (
+        await f.post('/api/Catalog/AddProduct', { catalogId: f.catalogId, parentId: f.productId, sku: 'V-1' })
+      ).productId,
+      action: 'create',
+      paths: ['sku', 'status'],
+    }),
+  ],
+  [
+    'SetValue (variant)',
+    async (f) => {
+      const variant = await makeProduct(f.s, f.catalogId, { parentId: f.productId });
+      await f.post('/api/Catalog/SetValue', { elementId: variant.productId, field: 'gtin', value: '4006209123454' });
+      return { elementId: variant.productId, action: 'update', paths: ['gtin'] };
+    },
+  ],
+  [
+    'DeleteProduct (variant)',
+    async (f) => {
+      const variant = await makeProduct(f.s, f.catalogId, { parentId: f.productId, name: 'V' });
+      await f.post('/api/Catalog/DeleteProduct', { productId: variant.productId });
+      return { elementId: variant.productId, action: 'delete', paths: ['name', 'sku', 'status'] };
+    },
+  ],
+  [
+    'SetPrices',
+    async (f) => (
+      await f.post('/api/Catalog/SetPrices', { productId: f.productId, prices: [{ type: 'nrp', amount: '9.90' }] }),
+      { elementId: f.productId, action: 'update', paths: ['price', 'prices'] }
+    ),
+  ],
+  [
+    'SetReferences',
+    async (f) => (
+      await f.post('/api/Catalog/SetReferences', {
+        productId: f.productId,
+        references: [{ type: 'followup', targetSku: 'Z-3' }],
+      }),
+      { elementId: f.productId, action: 'update', paths: ['references'] }
+    ),
+  ],
+  [
+    'SetFeatureBlocks',
+    async (f) => (
+      await f.post('/api/Catalog/SetFeatureBlocks', {
+        productId: f.productId,
+        featureBlocks: [{ system: 'UNSPSC', groupId: '39121601', features: [{ name: 'Farbe', values: ['grau'] }] }],
+      }),
+      { elementId: f.productId, action: 'update', paths: ['featureBlocks'] }
+    ),
+  ],
+  [
+    'Media AddLink, UpdateLink, UpdateMedia and Reorder',
+    async (f) => {
+      const first = await f.post('/api/Media/AddLink', { elementId: f.productId, url: 'https://files.example/1.pdf' });
+      const second = await f.post('/api/Media/AddLink', { elementId: f.productId, url: 'https://files.example/2.pdf' });
+      await f.post('/api/Media/UpdateLink', { mediaId: first.mediaId, purpose: 'data_sheet' });
+      await f.post('/api/Media/UpdateMedia', { mediaId: first.mediaId, description: 'Datenblatt' });
+      await f.post('/api/Media/Reorder', { elementId: f.productId, mediaIds: [second.mediaId, first.mediaId] });
+      return {
+        elementId: f.productId,
+        action: 'update',
+        paths: [`media.${first.mediaId}`, `media.${second.mediaId}`].sort(),
+      };
+    },
+  ],
+  [
+    'RestoreVersion',
+    async (f) => {
+      const { json } = await send('GET', `/api/Catalog/GetHistory?elementId=${f.productId}&limit=1`, {
+        cookie: f.s.cookie,
+      });
+      await f.post('/api/Catalog/SetValue', { elementId: f.productId, field: 'gtin', value: '4006209123454' });
+      await f.post('/api/Catalog/RestoreVersion', { elementId: f.productId, versionId: json.items[0].versionId });
+      return { elementId: f.productId, action: 'restore', paths: ['gtin'] };
+    },
+  ],
+  [
+    'UpsertProducts (a master with a variant)',
+    async (f) => {
+      const res = await f.post('/api/Catalog/UpsertProducts', {
+        catalogId: f.catalogId,
+        items: [{ sku: 'U-1', name: 'U', variants: [{ sku: 'U-1-V' }] }],
+      });
+      const [item] = res.items;
+      return { elementId: item.productId, action: 'create', paths: ['name', 'sku', 'status', 'variants'] };
+    },
+  ],
+  [
     'AddTemplate',
     async (f) => ({
       elementId: (await f.postCompany('/api/Export/AddTemplate', { name: 'T', exportType: 'CSV' })).templateId,
@@ -237,6 +330,30 @@ const CASES: [string, (f: Fixture) => Promise<{ elementId: string; action: strin
   ],
 ];
 
+/**
+ * Every product or variant version of the fixture's company records where the element lies
+ * (migration 0088, docs/history.md): the fixture's catalog (every product of a case is in it)
+ * and its master (its own id for a master, another for a variant); any other element's none.
+ * A writer that forgets it fails here (and `historyStatements` refuses such an entry).
+ */
+async function expectPlacesRecorded(f: Fixture) {
+  const { results } = await env.DB.prepare(
+    `SELECT h.element_kind AS kind, h.element_id AS id, h.catalog_id AS catalogId, h.master_id AS masterId,
+       (SELECT p.parent_id FROM products p WHERE p.id = h.element_id) AS parentNow
+     FROM history_versions h WHERE h.company_id = ?`,
+  )
+    .bind(f.s.companyId)
+    .all<{ kind: string; id: string; catalogId: string | null; masterId: string | null; parentNow: string | null }>();
+  expect(results.some((r) => r.kind === 'product')).toBe(true);
+  for (const r of results) {
+    const place = { kind: r.kind, catalogId: r.catalogId, master: r.masterId === r.id ? 'itself' : r.masterId };
+    if (r.kind === 'product') expect(place).toEqual({ kind: 'product', catalogId: f.catalogId, master: 'itself' });
+    else if (r.kind === 'variant')
+      expect(place).toEqual({ kind: 'variant', catalogId: f.catalogId, master: r.parentNow ?? expect.any(String) });
+    else expect(place).toEqual({ kind: r.kind, catalogId: null, master: null });
+  }
+}
+
 describe('Every write is recorded', () => {
   it.each(CASES)('%s records a version by the web user with the changed paths', async (_name, run) => {
     const f = await fixture();
@@ -253,5 +370,25 @@ describe('Every write is recorded', () => {
     });
     expect(top.changes.map((c: any) => c.path)).toEqual(expected.paths);
     for (const change of top.changes) expect(change.before).not.toEqual(change.after);
+    await expectPlacesRecorded(f);
+  });
+});
+
+describe('historyStatements', () => {
+  it("refuses a product's or variant's entry that does not say where it lies", async () => {
+    const s = await makeSession();
+    const entry = { elementId: crypto.randomUUID(), before: { name: 'a' }, after: { name: 'b' } };
+    for (const kind of ['product', 'variant'] as const)
+      for (const place of [undefined, { catalogId: '', masterId: entry.elementId }, { catalogId: 'k', masterId: null }])
+        expect(() => historyStatements(db(), asActor(s), [{ ...entry, kind, place } as never])).toThrow(
+          `history: a ${kind} version needs its catalog and master`,
+        );
+    // a category's records none, whatever it is given
+    const { statements } = historyStatements(db(), asActor(s), [
+      { ...entry, kind: 'category', place: { catalogId: 'k', masterId: 'm' } },
+    ]);
+    await db().batch(statements as never);
+    const [row] = await db().select().from(historyVersions).where(eq(historyVersions.elementId, entry.elementId));
+    expect([row?.catalogId, row?.masterId]).toEqual([null, null]);
   });
 });

@@ -78,6 +78,12 @@ describe('Import REST operations', () => {
     ]);
     const master = recorded.find((v) => v.elementKind === 'product')!;
     expect(JSON.parse(master.changes).map(([path]: [string]) => path)).toContain('categories');
+    // each records the product's catalog and master (migration 0088, docs/history.md)
+    for (const v of recorded)
+      expect([v.catalogId, v.masterId]).toEqual([
+        catalog.catalogId,
+        v.elementKind === 'product' ? v.elementId : master.elementId,
+      ]);
     const report = await call('GET', `/api/Import/DownloadReport?jobId=${start.json.jobId}`, {
       cookie: session.cookie,
     });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { MASS_EDIT_PAGE, runMassEditSlice, type MassEditDeps } from '../src/catalog/mass-edit-runner';
-import { jobs, products } from '../src/db/schema';
+import { historyVersions, jobs, products } from '../src/db/schema';
 import type { JobMessage } from '../src/env';
 import { cancelJob } from '../src/jobs/jobs';
 import { bulkCatalog } from './helpers/export-fixtures';
@@ -77,6 +77,24 @@ describe('Catalog/StartMassEdit', () => {
       jobId: res.json.jobId,
       changes: [expect.objectContaining({ path: 'status', before: 'active', after: 'discontinued' })],
     });
+    // Each version records the product's catalog and master (migration 0088, docs/history.md).
+    const places = await db()
+      .select({
+        elementId: historyVersions.elementId,
+        catalogId: historyVersions.catalogId,
+        masterId: historyVersions.masterId,
+      })
+      .from(historyVersions)
+      .where(eq(historyVersions.jobId, res.json.jobId));
+    expect(places.sort((x, y) => x.elementId.localeCompare(y.elementId))).toEqual(
+      [a.productId, b.productId, variant.productId]
+        .map((elementId) => ({
+          elementId,
+          catalogId: catalog.catalogId,
+          masterId: elementId === variant.productId ? a.productId : elementId,
+        }))
+        .sort((x, y) => x.elementId.localeCompare(y.elementId)),
+    );
     // The unchanged product keeps its revision: nothing for the sync to send.
     expect((await row(c.productId)).revision).toBe(untouched.revision);
   });

@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:workers';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/kernel/caller';
 import { getChanges } from '../src/history/changes-feed';
@@ -6,7 +7,7 @@ import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeU
 import { call, loginAs } from './helpers/http';
 import { waitForJob } from './helpers/completeness';
 import { insertImportJob, putImportFile } from './helpers/import-fixtures';
-import { EXPORT_CATEGORY_OUTSIDE } from '../src/db/product-scope';
+import { EXPORT_CATEGORY_OUTSIDE, goneProductInScopeSql } from '../src/db/product-scope';
 import { callTool, openSession } from './mcp-helpers';
 import { send as sendAgent, tokensFor } from './oauth-helpers';
 
@@ -391,5 +392,202 @@ describe('CSV and ETIM xChange exports of a subtree', () => {
     });
     expect((await waitForJob(admin.cookie, whole.json.jobId)).state).toBe('succeeded');
     expect((await get(admin.cookie, `Export/Download?jobId=${whole.json.jobId}`)).text).toMatch(/OUT-1/);
+  }, 60_000);
+});
+
+/**
+ * Deletes judged by the catalog and master each product version records (migration 0088,
+ * docs/teams.md "The changes feed"): an unplaced master of a scoped catalog, a variant deleted
+ * alone (its master in scope now) and a variant gone with its master (the master's recorded
+ * placements). Their own company, so the admin's feed holds only these.
+ */
+describe('deletes judged by the recorded catalog and master', () => {
+  let owner: Admin;
+  const el: Record<string, string> = {};
+  const members: Record<string, { userId: string; cookie: string }> = {};
+  let foreign: Record<string, string>;
+
+  const nameOf = (id: string) => Object.entries(el).find(([, v]) => v === id)?.[0] ?? `?${id}`;
+  const changesOf = (items: Change[]) =>
+    items
+      .filter((c) => c.elementKind === 'product' || c.elementKind === 'variant')
+      .map((c) => `${nameOf(c.elementId)}:${c.action}`)
+      .sort();
+  const del = async (cookie: string, departmentId: string, productId: string) => {
+    const res = await post(cookie, 'Catalog/DeleteProduct', { departmentId, productId });
+    expect(res.status, res.text).toBe(200);
+  };
+  const feedOf = async (cookie: string) => {
+    const res = await get(cookie, 'Changes/GetChanges?limit=100');
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.hasMore).toBe(false);
+    return res.json.items as Change[];
+  };
+
+  beforeAll(async () => {
+    owner = await makeSession({ role: 'admin' });
+    const t = owner.tenant;
+    const k1 = (await makeCatalog(t, { name: 'K1' })).catalogId;
+    const k2 = (await makeCatalog(t, { name: 'K2' })).catalogId;
+    const root1 = (await makeCategory(t, k1, { name: 'Root 1' })).categoryId;
+    const sub1 = (await makeCategory(t, k1, { name: 'Sub 1', parentId: root1 })).categoryId;
+    const root2 = (await makeCategory(t, k1, { name: 'Root 2' })).categoryId;
+    const add = async (name: string, catalogId: string, categoryIds: string[] = [], parentId?: string) =>
+      (el[name] = (await makeProduct(t, catalogId, { sku: name, categoryIds, parentId })).productId);
+    await add('UNPLACED', k1);
+    await add('UNPLACED-K2', k2);
+    await add('M-IN', k1, [sub1]);
+    await add('V-ALONE', k1, [], el['M-IN']);
+    await add('M-GONE', k1, [sub1]);
+    await add('V-WITH', k1, [], el['M-GONE']);
+    await add('M-OUT', k1, [root2]);
+    await add('V-OUT', k1, [], el['M-OUT']);
+    await add('OLD-UNPLACED', k1);
+    const rename = await post(owner.cookie, 'Catalog/SetValue', {
+      departmentId: owner.departmentId,
+      elementId: el['V-WITH'],
+      field: 'name',
+      value: 'Variante neu',
+    });
+    expect(rename.status, rename.text).toBe(200);
+    for (const name of ['UNPLACED', 'UNPLACED-K2', 'V-ALONE', 'M-GONE', 'V-OUT', 'OLD-UNPLACED'])
+      await del(owner.cookie, owner.departmentId, el[name]!);
+    // a delete recorded before migration 0088: no catalog nor master on any of its versions
+    await env.DB.prepare('UPDATE history_versions SET catalog_id = NULL, master_id = NULL WHERE element_id = ?')
+      .bind(el['OLD-UNPLACED'])
+      .run();
+    const member = async (name: string, scope: { catalogIds?: string[]; categoryIds?: string[] }) => {
+      const user = await makeUser({ companyId: owner.companyId, departmentId: owner.departmentId });
+      const res = await post(owner.cookie, 'Account/SetMemberRole', { userId: user.userId, role: 'editor', ...scope });
+      expect(res.status, res.text).toBe(200);
+      members[name] = { userId: user.userId, cookie: await loginAs(user.email) };
+    };
+    await member('k1', { catalogIds: [k1] });
+    await member('k2', { catalogIds: [k2] });
+    await member('root1', { categoryIds: [root1] });
+    await member('root2', { categoryIds: [root2] });
+    // another company's unplaced master and variant, deleted: never in any answer here
+    const them = await makeSession({ role: 'admin' });
+    const kx = (await makeCatalog(them.tenant, { name: 'K1' })).catalogId;
+    const master = (await makeProduct(them.tenant, kx, { sku: 'UNPLACED' })).productId;
+    const variant = (await makeProduct(them.tenant, kx, { sku: 'V-ALONE', parentId: master })).productId;
+    await del(them.cookie, them.departmentId, variant);
+    await del(them.cookie, them.departmentId, master);
+    foreign = { master, variant };
+  }, 60_000);
+
+  it('records the catalog and master with every product and variant version written', async () => {
+    const rows = await env.DB.prepare(
+      `SELECT element_id AS id, element_kind AS kind, catalog_id AS catalogId, master_id AS masterId FROM history_versions
+       WHERE company_id = ? AND element_kind IN ('product', 'variant') AND element_id <> ?`,
+    )
+      .bind(owner.companyId, el['OLD-UNPLACED'])
+      .all<{ id: string; kind: string; catalogId: string | null; masterId: string | null }>();
+    // 8 creates, 3 variant lists grown, a variant renamed, 5 deletes and 2 variant lists shrunk
+    expect(rows.results.length).toBe(19);
+    const masterOf: Record<string, string> = {
+      'V-ALONE': 'M-IN',
+      'V-WITH': 'M-GONE',
+      'V-OUT': 'M-OUT',
+    };
+    for (const row of rows.results) {
+      const name = nameOf(row.id);
+      expect([name, row.kind, row.catalogId !== null, nameOf(row.masterId ?? '')]).toEqual([
+        name,
+        masterOf[name] ? 'variant' : 'product',
+        true,
+        masterOf[name] ?? name,
+      ]);
+    }
+  });
+
+  it('lists an unplaced master of a scoped catalog deleted for a member of that catalog, not of another', async () => {
+    const all = changesOf(await feedOf(owner.cookie));
+    expect(all).toContain('UNPLACED:delete');
+    expect(all).toContain('OLD-UNPLACED:delete');
+    const k1 = changesOf(await feedOf(members.k1!.cookie));
+    // every change of the catalog's products, deletes included, but the one recorded before 0088
+    expect(k1).toEqual(all.filter((c) => !c.startsWith('UNPLACED-K2:') && !c.startsWith('OLD-UNPLACED:')));
+    expect(changesOf(await feedOf(members.k2!.cookie))).toEqual(['UNPLACED-K2:create', 'UNPLACED-K2:delete']);
+    const history = await get(members.k1!.cookie, `Catalog/GetHistory?elementId=${el.UNPLACED}`);
+    expect(history.status, history.text).toBe(200);
+    expect(history.json.items.map((v: { action: string }) => v.action)).toEqual(['delete', 'create']);
+    const unknown = await get(members.k1!.cookie, `Catalog/GetHistory?elementId=${crypto.randomUUID()}`);
+    expect(unknown.status).toBe(404);
+    for (const [cookie, id] of [
+      [members.k2!.cookie, el.UNPLACED],
+      [members.root1!.cookie, el.UNPLACED],
+      [members.k1!.cookie, el['OLD-UNPLACED']],
+      [members.k1!.cookie, foreign.master],
+    ] as const) {
+      const res = await get(cookie, `Catalog/GetHistory?elementId=${id}`);
+      expect([res.status, res.json]).toEqual([unknown.status, unknown.json]);
+    }
+  });
+
+  it("lists a deleted variant of an in-scope master for a category-scoped member, not one of another subtree's", async () => {
+    const root1 = changesOf(await feedOf(members.root1!.cookie));
+    expect(root1).toEqual(
+      [
+        'M-IN:create',
+        'M-IN:update', // V-ALONE added
+        'M-IN:update', // V-ALONE deleted
+        'V-ALONE:create',
+        'V-ALONE:delete',
+        'M-GONE:create',
+        'M-GONE:update', // V-WITH added
+        'M-GONE:delete',
+        'V-WITH:create',
+        'V-WITH:update',
+      ].sort(),
+    );
+    const root2 = changesOf(await feedOf(members.root2!.cookie));
+    expect(root2).toEqual(['M-OUT:create', 'M-OUT:update', 'M-OUT:update', 'V-OUT:create', 'V-OUT:delete'].sort());
+    for (const [name, status] of [
+      ['V-ALONE', 200],
+      ['V-WITH', 200],
+      ['V-OUT', 404],
+    ] as const) {
+      const res = await get(members.root1!.cookie, `Catalog/GetHistory?elementId=${el[name]}`);
+      expect([name, res.status]).toEqual([name, status]);
+      if (status === 200) expect(res.json.items[0].action).toBe(name === 'V-ALONE' ? 'delete' : 'update');
+    }
+    const outside = await get(members.root2!.cookie, `Catalog/GetHistory?elementId=${el['V-ALONE']}`);
+    expect([outside.status, outside.json]).toEqual([404, { error: 'element not found', code: 'not_found' }]);
+    expect((await get(members.root2!.cookie, `Catalog/GetHistory?elementId=${el['V-OUT']}`)).status).toBe(200);
+    expect((await get(members.root1!.cookie, `Catalog/GetHistory?elementId=${foreign.variant}`)).status).toBe(404);
+  });
+
+  it("judges a gone product by seeks only: its last version through history_element_idx, no table's scan", async () => {
+    const scope = { catalogIds: [crypto.randomUUID()], categoryIds: [crypto.randomUUID()] };
+    const plan = await db().all<{ detail: string }>(
+      sql`EXPLAIN QUERY PLAN SELECT f.seq FROM change_feed f CROSS JOIN history_versions v ON v.id = f.version_id
+        WHERE f.company_id = ${owner.companyId} AND f.seq > 0
+          AND ${goneProductInScopeSql(scope, owner.companyId, sql`v.element_id`)} ORDER BY f.seq LIMIT 1000`,
+    );
+    const details = plan.map((r) => r.detail);
+    expect(details.filter((d) => /history_element_idx \(company_id=\? AND element_id=\?\)/.test(d)).length).toBe(2);
+    // what is scanned is a JSON list, the one-row last version or the subtree's queue, never a table
+    const scanned = details.flatMap((d) => /^SCAN (\S+)/.exec(d)?.[1] ?? []);
+    expect(new Set(scanned)).toEqual(new Set(['json_each', 'rc', 'e', 'l', 'scope_sub']));
+    expect(details.join('\n')).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('is the same through /api/ai and MCP, and nothing of another company leaks', async () => {
+    const token = (await tokensFor({ session: members.root1!.cookie })).access_token;
+    const feed = await sendAgent('GET', '/api/ai/GetChanges?limit=100', { token });
+    expect(feed.status, feed.text).toBe(200);
+    expect(changesOf(feed.json.items)).toEqual(changesOf(await feedOf(members.root1!.cookie)));
+    const mcpToken = (await tokensFor({ session: members.k1!.cookie }, { scope: 'mcp' })).access_token;
+    const { sessionId } = await openSession(mcpToken);
+    const tool = await callTool(mcpToken, sessionId, 'get_changes', { limit: 100 });
+    expect(tool.isError ?? false, tool.content[0]?.text).toBe(false);
+    expect(changesOf(tool.structuredContent.items)).toEqual(changesOf(await feedOf(members.k1!.cookie)));
+    expect(changesOf(tool.structuredContent.items)).toContain('UNPLACED:delete');
+    for (const cookie of [owner.cookie, ...Object.values(members).map((m) => m.cookie)]) {
+      const ids = (await feedOf(cookie)).map((c) => c.elementId);
+      expect(ids).not.toContain(foreign.master);
+      expect(ids).not.toContain(foreign.variant);
+    }
   }, 60_000);
 });

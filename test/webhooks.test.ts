@@ -334,6 +334,7 @@ describe('Webhooks: delivery', () => {
     const admin = await adminSession();
     const endpoint = await makeEndpoint(admin.tenant);
     const products = Array.from({ length: 10 }, () => newId());
+    const catalogId = newId();
     const actor = { ...asActor(admin.tenant), surface: 'job' as const, jobId: newId() };
     for (let round = 0; round < 100; round++) {
       const { statements } = historyStatements(
@@ -342,6 +343,7 @@ describe('Webhooks: delivery', () => {
         products.map((elementId) => ({
           elementId,
           kind: 'product' as const,
+          place: { catalogId, masterId: elementId },
           before: { price: String(round) },
           after: { price: String(round + 1) },
         })),

@@ -330,7 +330,7 @@ export async function deleteCategory(
   const affected = await db.all<{ id: string }>(sql`SELECT DISTINCT product_id AS id FROM (${placed})`);
   const inSubtree = (column: SQLiteColumn) => sql`${column} IN (${subtree})`;
   const fileKeys = await mediaKeysWhere(db, inSubtree(media.elementId));
-  const history = await deletionHistory(db, tenant, category.id, subtree, placed);
+  const history = await deletionHistory(db, tenant, category, subtree, placed);
   // Builder statements with a raw condition: drizzle cannot put parameterised `db.run` in a D1 batch.
   // Placements of many products go row by row: their completeness is compared once, at the end.
   await runBatch(
@@ -367,10 +367,11 @@ export async function deleteCategory(
 async function deletionHistory(
   db: Database,
   tenant: Caller,
-  categoryId: string,
+  category: { id: string; catalogId: string },
   subtree: SQL,
   placed: SQL,
 ): Promise<HistoryEntry[]> {
+  const categoryId = category.id;
   const entries: HistoryEntry[] = [
     {
       elementId: categoryId,
@@ -390,6 +391,8 @@ async function deletionHistory(
     entries.push({
       elementId: productId,
       kind: 'product',
+      // a placement is of a category of the product's own catalog, and only masters are placed
+      place: { catalogId: category.catalogId, masterId: productId },
       before: { categories: ids },
       after: kept.length > 0 ? { categories: kept } : {},
     });

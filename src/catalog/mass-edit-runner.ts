@@ -161,6 +161,7 @@ export async function runMassEditSlice(deps: MassEditDeps, job: JobRow): Promise
         history.push({
           elementId: row.id,
           kind: element.kind,
+          place: element,
           before,
           after: withChanges(before, { [plan.path]: plan.stored }),
         });

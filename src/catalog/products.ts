@@ -20,7 +20,7 @@ import { changesNothing } from '../records/no-change';
 import { guardStatement, isWriteConflict, retryOnConflict } from '../records/write-guard';
 import { checkDepartment, masterFrom, productWriteStatements } from '../records/write-context';
 import { deleteObjects, mediaKeysWhere } from '../media/media';
-import { historyStatements, type HistoryEntry } from '../records/history-record';
+import { historyStatements, placeOf, type HistoryEntry } from '../records/history-record';
 import { loadSnapshot, pickFields, PRODUCT_FIELDS, withChanges, type Snapshot } from '../records/snapshot';
 import { PRODUCT_IDENTITY, type ProductInput } from './catalog.schemas';
 import { getProductSummary, productOut } from './product-queries';
@@ -116,11 +116,23 @@ export async function addProduct(db: Database, tenant: Caller, given: ProductInp
   for (const path of Object.keys(created)) if (created[path] === null) delete created[path];
   if (categoryIds.length > 0) created.categories = [...categoryIds].sort();
   const history: HistoryEntry[] = [
-    { elementId: id, kind: parent ? 'variant' : 'product', before: null, after: created },
+    {
+      elementId: id,
+      kind: parent ? 'variant' : 'product',
+      place: { catalogId: catalog.id, masterId },
+      before: null,
+      after: created,
+    },
   ];
   if (parent) {
     const list = await variantList(db, tenant, parent.id);
-    history.push({ elementId: parent.id, kind: 'product', before: list, after: withVariant(list, id, true) });
+    history.push({
+      elementId: parent.id,
+      kind: 'product',
+      place: placeOf(parent),
+      before: list,
+      after: withVariant(list, id, true),
+    });
   }
   const statements: BatchStatement[] = [
     db
@@ -265,7 +277,13 @@ async function updateProductOnce(
     patch.categories = categoryIds.length > 0 ? [...categoryIds].sort() : null;
   }
   const kind = product.parentId ? 'variant' : 'product';
-  const entry = { elementId: product.id, kind, before, after: withChanges(before, patch) } as const;
+  const entry = {
+    elementId: product.id,
+    kind,
+    place: placeOf(product),
+    before,
+    after: withChanges(before, patch),
+  } as const;
   statements.push(...historyStatements(db, tenant, [entry]).statements);
   const after = aggregateAfter(
     aggregate,
@@ -343,6 +361,7 @@ export async function productDeleteStatements(
     {
       elementId: product.id,
       kind: product.parentId ? 'variant' : 'product',
+      place: placeOf(product),
       before: await loadSnapshot(db, tenant.companyId, product.id, 'product'),
       after: null,
     },
@@ -352,6 +371,7 @@ export async function productDeleteStatements(
     history.push({
       elementId: product.parentId,
       kind: 'product',
+      place: { catalogId: product.catalogId, masterId: product.parentId },
       before: list,
       after: withVariant(list, product.id, false),
     });

@@ -77,6 +77,7 @@ function setsNothing(context: ValueContext, plan: PlannedWrite, current: Json, t
   const entry = {
     elementId: element.id,
     kind: element.kind,
+    place: element,
     before: pathSnapshot(plan.path, current),
     after: pathSnapshot(plan.path, plan.stored),
   };
@@ -112,6 +113,7 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
         pathVersionStatement(db, tenant, {
           elementId: element.id,
           kind: element.kind,
+          place: element,
           path: plan.path,
           currentSql: plan.currentSql,
           after: plan.stored,
@@ -121,6 +123,7 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
     : historyStatement(db, tenant, {
         elementId: element.id,
         kind: element.kind,
+        place: element,
         before: pathSnapshot(plan.path, current),
         after: pathSnapshot(plan.path, plan.stored),
       });

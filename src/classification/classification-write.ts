@@ -207,6 +207,7 @@ export async function classificationWriteStatements(
     ...historyStatement(db, actor, {
       elementId: element.id,
       kind: element.kind,
+      place: element,
       before: link
         ? classificationSnapshot(link.name, link.classificationGroups, ctx.current.classes, ctx.current.features)
         : {},

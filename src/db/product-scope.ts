@@ -51,19 +51,45 @@ export function productScopeSql(scope: ProductScope, companyId: string, catalogI
 }
 
 /**
- * The condition "the deleted master `elementId` was in the scope when it was deleted", judged by
- * what its history recorded: its last version (the delete, through `history_element_idx`)
- * lists its placements (`categories`, before); one of them must be in a scoped subtree or a
- * category of a scoped catalog (categories deleted since count as outside). Its catalog is not
- * recorded, so a deleted master of a scoped catalog that was placed nowhere is outside.
+ * The condition "the placements recorded in `changes` (a version's stored changes) lie in the
+ * scope": its `categories` entry's `before` (a delete's placements) names a category of a scoped
+ * subtree or of a scoped catalog (a category deleted since counts as outside).
  */
-export function deletedMasterInScopeSql(scope: ProductScope, companyId: string, elementId: SQL): SQL {
-  const recorded = sql`(SELECT json_extract(e.value, '$[1]') FROM json_each((SELECT h.changes FROM history_versions h
-      WHERE h.company_id = ${companyId} AND h.element_id = ${elementId} ORDER BY h.id DESC LIMIT 1)) e
+function recordedPlacementsInScopeSql(scope: ProductScope, companyId: string, changes: SQL): SQL {
+  const recorded = sql`(SELECT json_extract(e.value, '$[1]') FROM json_each(${changes}) e
     WHERE json_extract(e.value, '$[0]') = 'categories')`;
   return sql`EXISTS (SELECT 1 FROM json_each(coalesce(${recorded}, '[]')) rc
     CROSS JOIN categories c ON c.id = rc.value AND c.company_id = ${companyId}
     WHERE c.id IN (${scopeSubtreeSql(scope, companyId)}) OR c.catalog_id IN ${jsonIds(scope.catalogIds)})`;
+}
+
+/** An element's last version (its delete, for one gone), through `history_element_idx`. */
+const lastVersionSql = (companyId: string, elementId: SQL, columns: SQL) =>
+  sql`SELECT ${columns} FROM history_versions h WHERE h.company_id = ${companyId} AND h.element_id = ${elementId}
+    ORDER BY h.id DESC LIMIT 1`;
+
+/**
+ * The condition "the product or variant `elementId`, gone now, lay in the scope", judged by what
+ * its history recorded (docs/teams.md, "The changes feed"), from its last version (its delete;
+ * for a variant deleted with its master, its last change before): the catalog recorded with it
+ * (migration 0088) is a scoped one; or, for a master, its recorded placements (the delete's
+ * `categories`) lie in the scope; or, for a variant, its recorded master is in scope as a
+ * variant's is judged when live: the master as it is now, or, when the master is gone too, by
+ * the master's own recorded placements. A version written before migration 0088 records no
+ * catalog nor master: a master is then judged by its placements only (one placed nowhere is
+ * outside), a variant is outside. Primary-key and index seeks only: the last version by
+ * `history_element_idx`, the master by the products' primary key, the subtree as in
+ * `scopeSubtreeSql`.
+ */
+export function goneProductInScopeSql(scope: ProductScope, companyId: string, elementId: SQL): SQL {
+  const masterNow = sql`EXISTS (SELECT 1 FROM products p WHERE p.id = l.master_id AND p.company_id = ${companyId}
+    AND ${productScopeSql(scope, companyId, sql`p.catalog_id`, sql`p.id`)})`;
+  const masterGone = sql`(NOT EXISTS (SELECT 1 FROM products p WHERE p.id = l.master_id)
+    AND ${recordedPlacementsInScopeSql(scope, companyId, sql`(${lastVersionSql(companyId, sql`l.master_id`, sql`h.changes`)})`)})`;
+  return sql`EXISTS (SELECT 1 FROM (${lastVersionSql(companyId, elementId, sql`h.element_kind, h.catalog_id, h.master_id, h.changes`)}) l
+    WHERE l.catalog_id IN ${jsonIds(scope.catalogIds)}
+      OR (l.element_kind = 'product' AND ${recordedPlacementsInScopeSql(scope, companyId, sql`l.changes`)})
+      OR (l.element_kind = 'variant' AND l.master_id IS NOT NULL AND (${masterNow} OR ${masterGone})))`;
 }
 
 /** The categories of `catalogId` in the scope's subtrees (thousands at most), for a check record by record. */

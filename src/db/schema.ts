@@ -846,6 +846,13 @@ export const historyVersions = sqliteTable(
     jobId: text('job_id'),
     changes: text('changes').notNull(),
     at: text('at').notNull().default(dbNow),
+    /**
+     * A product's or variant's catalog (migration 0088); NULL for catalogs, categories,
+     * templates and rows written before. Judges a gone product for a scoped member (docs/teams.md).
+     */
+    catalogId: text('catalog_id'),
+    /** A product's or variant's master: its own id for a master, the parent for a variant (migration 0088). */
+    masterId: text('master_id'),
   },
   (t) => [
     index('history_element_idx').on(t.companyId, t.elementId, t.id),

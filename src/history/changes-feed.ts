@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, max, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../db/client';
-import { deletedMasterInScopeSql, productScopeSql } from '../db/product-scope';
+import { goneProductInScopeSql, productScopeSql } from '../db/product-scope';
 import { changeFeed, domainEvents, historyVersions } from '../db/schema';
 import type { Caller, ProductScope } from '../kernel/caller';
 import { encodeFeedCursor, type FeedPosition, resolveFeedCursor } from './feed-cursor';
@@ -152,9 +152,9 @@ export const SCOPED_FEED_SCAN = 1000;
 
 /**
  * The feed of a member with a product scope (docs/teams.md, "The changes feed"): the same
- * cursor and order, only the changes of their products (a product or variant in scope now; a
- * deleted master whose recorded placements, its last version's `categories`, lie in a scoped
- * subtree or in a category of a scoped catalog) and of catalogs, categories and templates (the
+ * cursor and order, only the changes of their products (a product or variant in scope now; one
+ * gone whose history says it lay in the scope: its recorded catalog, a master's recorded
+ * placements, a variant's master, `goneProductInScopeSql`) and of catalogs, categories and templates (the
  * tree is not hidden). A page reads at most SCOPED_FEED_SCAN rows of the (company_id, seq)
  * index, each judged by primary-key seeks; when that window ends before `limit` changes were
  * kept, the cursor moves to its end and `hasMore` is true, so a small scope in a busy company
@@ -177,7 +177,8 @@ async function getScopedChanges(
   const live = productScopeSql(scope, companyId, sql`p.catalog_id`, sql`coalesce(p.parent_id, p.id)`);
   const visible = sql`(v.element_kind NOT IN ('product', 'variant')
     OR EXISTS (SELECT 1 FROM products p WHERE p.id = v.element_id AND p.company_id = ${companyId} AND ${live})
-    OR (v.element_kind = 'product' AND NOT EXISTS (SELECT 1 FROM products p WHERE p.id = v.element_id) AND ${deletedMasterInScopeSql(scope, companyId, sql`v.element_id`)}))`;
+    OR (v.element_kind IN ('product', 'variant') AND NOT EXISTS (SELECT 1 FROM products p WHERE p.id = v.element_id)
+      AND ${goneProductInScopeSql(scope, companyId, sql`v.element_id`)}))`;
   const eventRows = events
     ? sql` UNION ALL SELECT w.seq, w.version_id, 0 FROM w CROSS JOIN domain_events d ON d.id = w.version_id
       WHERE d.company_id = ${companyId} AND EXISTS (SELECT 1 FROM products p

@@ -8,7 +8,7 @@ import { findElement } from '../db/scope';
 import { decodeChanges } from '../records/history-record';
 import type { HistoryItemOut } from './history.schemas';
 import type { Caller, ProductScope } from '../kernel/caller';
-import { deletedMasterInScopeSql } from '../db/product-scope';
+import { goneProductInScopeSql } from '../db/product-scope';
 
 /** Whether the company has this element now (catalog, category, product, variant or export template). */
 async function elementExists(db: Database, tenant: Caller, elementId: string): Promise<boolean> {
@@ -27,17 +27,18 @@ async function elementExists(db: Database, tenant: Caller, elementId: string): P
 
 /**
  * A member with a product scope reads the history of an element gone (the guard judged it by
- * nothing) only when it was a master in their scope (its recorded placements,
- * `deletedMasterInScopeSql`) or a catalog, category or template (the tree is not hidden); a
- * deleted variant or a master outside is 404, as an id never had.
+ * nothing) only when it was a product or variant in their scope, as the changes feed judges it
+ * (`goneProductInScopeSql`: its recorded catalog, a master's recorded placements, a variant's
+ * master), or a catalog, category or template (the tree is not hidden); one outside is 404, as
+ * an id never had.
  */
 async function assertDeletedInScope(db: Database, tenant: Caller, scope: ProductScope, elementId: string) {
   const [row] = await db.all<{ kind: string; inside: number }>(sql`SELECT h.element_kind AS kind,
-      ${deletedMasterInScopeSql(scope, tenant.companyId, sql`${elementId}`)} AS inside
+      ${goneProductInScopeSql(scope, tenant.companyId, sql`${elementId}`)} AS inside
     FROM history_versions h WHERE h.company_id = ${tenant.companyId} AND h.element_id = ${elementId}
     ORDER BY h.id DESC LIMIT 1`);
   if (!row || ['catalog', 'category', 'template'].includes(row.kind)) return;
-  if (row.kind === 'product' && Number(row.inside) === 1) return;
+  if (Number(row.inside) === 1) return;
   throw notFound('element');
 }
 

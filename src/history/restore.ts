@@ -75,8 +75,10 @@ export async function restoreVersion(deps: { db: Database; files: R2Bucket }, ac
       (plan.applied.categories as string[] | undefined) ?? [],
     );
   const statements: BatchStatement[] = [...plan.statements];
+  // a template has no catalog: its version records no place (history-record.ts `placeColumns`)
+  const place = { catalogId: element.catalogId ?? '', masterId: element.masterId };
   const entries: HistoryEntry[] = [
-    { elementId: element.id, kind: element.kind, before: current, after: plan.applied, action: 'restore' },
+    { elementId: element.id, kind: element.kind, place, before: current, after: plan.applied, action: 'restore' },
   ];
   const skipped = plan.skipped.map((s) => ({ elementId: element.id, ...s }));
   let removedVariants: string[] = [];
@@ -134,6 +136,7 @@ async function restoreVariants(
   target: Snapshot,
   versionId: string,
 ) {
+  const place = { catalogId: master.catalogId!, masterId: master.id };
   const now = new Set((current.variants as string[] | undefined) ?? []);
   const then = new Set((target.variants as string[] | undefined) ?? []);
   const statements: BatchStatement[] = [];
@@ -148,7 +151,7 @@ async function restoreVariants(
     if (!then.has(id)) {
       removed.push(id);
       statements.push(...removeVariant(db, id));
-      entries.push({ elementId: id, kind: 'variant', before, after: null, action: 'restore' });
+      entries.push({ elementId: id, kind: 'variant', place, before, after: null, action: 'restore' });
       count -= 1;
       continue;
     }
@@ -184,6 +187,7 @@ async function restoreVariants(
     entries.push({
       elementId: id,
       kind: 'variant',
+      place,
       before: now.has(id) ? before : null,
       after: plan.applied,
       action: 'restore',

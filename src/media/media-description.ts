@@ -51,6 +51,7 @@ export async function updateMedia(db: Database, tenant: Caller, input: z.infer<t
       ...historyStatement(db, tenant, {
         elementId: element.id,
         kind: element.kind,
+        place: element,
         before: { [`media.${old.id}`]: mediaEntry(old) },
         after: { [`media.${old.id}`]: mediaEntry(next) },
       }),
@@ -64,6 +65,7 @@ export async function updateMedia(db: Database, tenant: Caller, input: z.infer<t
       ...historyStatement(db, tenant, {
         elementId: element.id,
         kind: element.kind,
+        place: element,
         before: before ? { [path]: before } : {},
         after: description ? { [path]: description } : {},
       }),

@@ -153,6 +153,7 @@ async function updateOnce(db: Database, tenant: Caller, input: z.infer<typeof Up
     ...historyStatement(db, tenant, {
       elementId: ctx.element.id,
       kind: ctx.element.kind,
+      place: ctx.element,
       before: { [`media.${old.id}`]: mediaEntry(old) },
       after: { [`media.${old.id}`]: mediaEntry(next) },
     }),

@@ -191,6 +191,7 @@ export async function deleteMedia(
     ...historyStatement(db, tenant, {
       elementId: element.id,
       kind: element.kind,
+      place: element,
       before: { [`media.${row.id}`]: mediaEntry(row) },
       after: {},
     }),
@@ -256,6 +257,7 @@ async function writeOrder(
     ...historyStatement(db, tenant, {
       elementId: element.id,
       kind: element.kind,
+      place: element,
       before: snapshot((m) => m.sortOrder),
       after: snapshot((m) => position.get(m.id)!),
     }),
@@ -321,6 +323,7 @@ export function mediaInsertStatements(
     ...historyStatement(db, tenant, {
       elementId: element.id,
       kind: element.kind,
+      place: element,
       before: {},
       after: { [`media.${row.id}`]: mediaEntry(row) },
     }),

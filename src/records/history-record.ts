@@ -16,16 +16,51 @@ export interface Change {
 
 type HistoryAction = 'create' | 'update' | 'delete' | 'restore';
 
-/** One element's change, as a write (or a job, per product) hands it to the history. */
-export interface HistoryEntry {
+/**
+ * Where a product or variant lies, recorded with each of its versions (`catalog_id`,
+ * `master_id`, migration 0088): its catalog and its master (its own id for a master, the parent
+ * for a variant; `ElementRef` carries both). A member with a catalog or category scope is
+ * shown a product that is gone only by what its history recorded (db/product-scope.ts
+ * `goneProductInScopeSql`), so every product or variant version needs it.
+ */
+export interface ProductPlace {
+  catalogId: string;
+  masterId: string | null;
+}
+
+/** The place of a product row (a master's own id is its master). */
+export const placeOf = (row: { id: string; catalogId: string; parentId: string | null }): ProductPlace => ({
+  catalogId: row.catalogId,
+  masterId: row.parentId ?? row.id,
+});
+
+interface EntryOf<K extends HistoryKind> {
   elementId: string;
-  kind: HistoryKind;
+  kind: K;
   /** The element before the write; null when the write creates it. */
   before: Snapshot | null;
   /** The element after the write; null when the write deletes it. */
   after: Snapshot | null;
   /** Defaults to create / delete / update from which side is null. */
   action?: HistoryAction;
+}
+
+/**
+ * One element's change, as a write (or a job, per product) hands it to the history. A product's
+ * or variant's must say where it lies (`place`): the type asks for it, and `historyStatements`
+ * refuses an entry without it.
+ */
+export type HistoryEntry =
+  | (EntryOf<'product' | 'variant'> & { place: ProductPlace })
+  | (EntryOf<'catalog' | 'category' | 'template'> & { place?: ProductPlace });
+
+const PRODUCT_KINDS: readonly HistoryKind[] = ['product', 'variant'];
+
+/** The recorded place of a version: the entry's for a product or variant (required), none for anything else. */
+function placeColumns(kind: HistoryKind, place: ProductPlace | undefined) {
+  if (!PRODUCT_KINDS.includes(kind)) return { catalogId: null, masterId: null };
+  if (!place?.catalogId || !place.masterId) throw new Error(`history: a ${kind} version needs its catalog and master`);
+  return { catalogId: place.catalogId, masterId: place.masterId };
 }
 
 /** JSON writes NaN and ±Infinity as null: such a number equals null in a stored diff. */
@@ -108,6 +143,7 @@ export function historyStatements(
       clientName: actor.clientName ?? null,
       jobId: actor.jobId ?? null,
       changes: encodeChanges(changes),
+      ...placeColumns(entry.kind, entry.place),
     });
   }
   return { statements: jsonInsert(db, historyVersions, rows), versionIds };
@@ -128,15 +164,24 @@ export function historyStatement(db: Database, actor: Caller, entry: HistoryEntr
 export function pathVersionStatement(
   db: Database,
   actor: Caller,
-  entry: { elementId: string; kind: HistoryKind; path: string; currentSql: SQL; after: Json; exists: SQL },
+  entry: {
+    elementId: string;
+    kind: HistoryKind;
+    place: ProductPlace | undefined;
+    path: string;
+    currentSql: SQL;
+    after: Json;
+    exists: SQL;
+  },
 ): BatchStatement {
   if (!actor.userId || !actor.surface) throw new Error('history: a write needs an actor with userId and surface');
+  const place = placeColumns(entry.kind, entry.place);
   // Read from its JSON text, an integer stays an integer (a bound JS number may arrive as REAL).
   const after = sql`json_extract(${JSON.stringify(entry.after ?? null)}, '$')`;
   return db.insert(historyVersions).select(
     sql`SELECT ${newId()}, ${actor.companyId}, ${entry.elementId}, ${entry.kind}, 'update', ${actor.userId},
       ${actor.surface}, ${actor.clientName ?? null}, ${actor.jobId ?? null},
-      json_array(json_array(${entry.path}, cur, ${after})), ${dbNow}
+      json_array(json_array(${entry.path}, cur, ${after})), ${dbNow}, ${place.catalogId}, ${place.masterId}
       FROM (SELECT ${entry.currentSql} AS cur) WHERE cur IS NOT ${after} AND ${entry.exists}`,
   );
 }

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { runBatch, type BatchStatement, type Database } from '../../db/client';
 import { catalogs, productFeatureBlocks, products } from '../../db/schema';
-import { historyStatements } from '../../records/history-record';
+import { historyStatements, placeOf } from '../../records/history-record';
 import { withChanges, type Snapshot } from '../../records/snapshot';
 import { guardStatement, retryOnConflict } from '../../records/write-guard';
 import { badRequest, notFound } from '../../kernel/app-error';
@@ -43,7 +43,7 @@ async function setOnce(db: Database, caller: Caller, input: SetFeatureBlocksInpu
   const results = await db.batch([
     departmentStatement(db, caller, input.departmentId),
     db
-      .select({ id: products.id, parentId: products.parentId })
+      .select({ id: products.id, parentId: products.parentId, catalogId: products.catalogId })
       .from(products)
       .innerJoin(catalogs, eq(catalogs.id, products.catalogId))
       .where(
@@ -76,6 +76,7 @@ async function setOnce(db: Database, caller: Caller, input: SetFeatureBlocksInpu
   const entry = {
     elementId: product.id,
     kind: product.parentId ? ('variant' as const) : ('product' as const),
+    place: placeOf(product),
     before,
     after,
   };

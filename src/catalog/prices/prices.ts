@@ -114,6 +114,7 @@ async function setPricesOnce(db: Database, tenant: Caller, input: z.infer<typeof
   const entry = {
     elementId: element.id,
     kind: element.kind,
+    place: element,
     before: snapshot(node.prices ?? [], before),
     after: snapshot(rows, price),
   };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { BatchStatement, Database } from '../../db/client';
 import { productReferences, products } from '../../db/schema';
 import { findProduct, productInScope } from '../../db/scope';
-import { historyStatement } from '../../records/history-record';
+import { historyStatement, placeOf } from '../../records/history-record';
 import { referencesSnapshot } from '../../records/snapshot';
 import { guardStatement, retryOnConflict } from '../../records/write-guard';
 import { badRequest, notFound } from '../../kernel/app-error';
@@ -151,6 +151,7 @@ async function setReferencesOnce(db: Database, tenant: Caller, input: SetReferen
   const entry = {
     elementId: found.row.id,
     kind: found.row.parentId ? ('variant' as const) : ('product' as const),
+    place: placeOf(found.row),
     before: referencesSnapshot(current),
     after: referencesSnapshot(next),
   };

@@ -236,6 +236,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
       history.set(row.id, {
         elementId: row.id,
         kind: row.parentId ? 'variant' : 'product',
+        place: { catalogId: ctx.catalogId, masterId: row.parentId ?? row.id },
         before,
         after: snapshotAfter(before, next, { sku: next.sku, ...media }),
       });
@@ -250,6 +251,7 @@ export async function upsertRecords(ctx: UpsertContext, records: UpsertRecord[])
     history.set(id, {
       elementId: id,
       kind: parentId ? 'variant' : 'product',
+      place: { catalogId: ctx.catalogId, masterId: parentId ?? id },
       before: null,
       after: snapshotAfter(null, next, { sku: next.sku, ...media }),
     });
