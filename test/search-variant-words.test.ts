@@ -5,6 +5,7 @@ import { listProducts } from '../src/catalog/product-list';
 import { deleteProduct } from '../src/catalog/products';
 import { writeTranslationStatements } from '../src/model/translation-store';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
+import { countingDb } from './helpers/round-trips';
 
 /**
  * A word only variants carry finds their masters in every plan (issue 32 part 6, docs/search.md
@@ -115,6 +116,39 @@ describe('a word only variants carry, in a broad search', () => {
     }
     // index order: a family at its first matching document (M-3's first variant, not its second)
     expect(await paged('blau', {}, 2)).toEqual(['M-1', 'M-2', 'M-3', 'M-5']);
+  });
+
+  it('pages a window of the walk in index order, and walks as before when the window holds too few masters', async () => {
+    const { session, catalog, paged } = await familyCatalog();
+    // M-8's 70 variants all carry the word: a page of 1 (windows of 2 x 4 and 2 x 32 documents) holds only M-8
+    const m8 = await makeProduct(session, catalog.catalogId, { sku: 'M-8', name: 'Leuchte Theta' });
+    for (let i = 0; i < 70; i++)
+      await makeProduct(session, catalog.catalogId, { sku: `M-8-${i}`, name: 'Leuchte blau', parentId: m8.productId });
+    await makeProduct(session, catalog.catalogId, { sku: 'M-9', name: 'Leuchte blau Iota' });
+    const traced = countingDb();
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 20; i++) {
+      const page = await listProducts(
+        traced.db,
+        session,
+        { catalogId: catalog.catalogId, q: 'blau', limit: 1, cursor } as never,
+        { rankLimit: 1 },
+      );
+      pages.push(page.items.map((p) => p.sku!));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    // each master once, at its first matching document (M-5 by its variant's English name, a
+    // translated document: after every own one)
+    expect(pages.flat()).toEqual(['M-1', 'M-2', 'M-3', 'M-8', 'M-9', 'M-5']);
+    expect(await paged('blau', {}, 3)).toEqual(['M-1', 'M-2', 'M-3', 'M-8', 'M-9', 'M-5']);
+    // the windows served the pages they could; the page at M-8 (its 70 documents, then M-9) walked
+    const windows = traced.statements.filter((s) => s.sql.includes('GROUP BY pkey')).length;
+    const walks = traced.statements.filter((s) => /^SELECT "products"\.\*, f\.rowid/.test(s.sql)).length;
+    expect(windows).toBeGreaterThanOrEqual(pages.length);
+    expect(walks).toBeGreaterThan(0);
+    expect(walks).toBeLessThan(pages.length);
   });
 
   it('narrows a category and a filter naming few products by the family too', async () => {

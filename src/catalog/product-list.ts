@@ -30,6 +30,7 @@ import { localizedProduct, translationsFor } from './translations/localized-outp
 import {
   checkedTableSource,
   docSource,
+  familyWindowRows,
   hitsSource,
   joinedSource,
   lateRow,
@@ -190,7 +191,15 @@ async function listByRank(db: Database, source: Source, cursor: RankCursor | nul
 async function listByDoc(db: Database, source: Source, cursor: MatchCursor | null, limit: number) {
   const doc = source.doc!;
   const extra = cursor ? [sql`${doc} > ${cursor.d}`] : [];
-  const rows = await selectRows(db, source, extra, doc, limit + 1);
+  // A window of 4 documents per row holds a page of families of up to 4 matching documents each
+  // (a master and its 3 variants); one of 32 the larger families, whose plain walk costs the most
+  // (each document checks every earlier one of its family); beyond that the walk as before.
+  const after = cursor?.d ?? null;
+  const windowed = source.family
+    ? ((await familyWindowRows(db, source, after, limit + 1, 4)) ??
+      (await familyWindowRows(db, source, after, limit + 1, 32)))
+    : null;
+  const rows = windowed ?? (await selectRows(db, source, extra, doc, limit + 1));
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   const next = rows.length > limit && last ? encodeProductCursor({ s: 'match', d: last.doc, i: last.row.id }) : null;
