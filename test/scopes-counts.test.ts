@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
-import { call, loginAs } from './helpers/http';
+import { makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
+import { getApi as get, postApi as post } from './helpers/http';
 import { type MemberScopes, scopedMember } from './helpers/members';
 import { waitForJob } from './helpers/completeness';
 
@@ -18,9 +18,6 @@ let brand: string;
 let sub: string;
 let other: string;
 let channelId: string;
-
-const post = (cookie: string, path: string, body: unknown) => call('POST', `/api/${path}`, { cookie, body });
-const get = (cookie: string, path: string) => call('GET', `/api/${path}`, { cookie });
 
 const member = (role: string, scopes: MemberScopes) => scopedMember(admin.cookie, company, role, scopes);
 

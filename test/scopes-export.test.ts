@@ -4,7 +4,7 @@ import { runExportSlice } from '../src/exports/run-export';
 import { EXPORT_CATEGORY_OUTSIDE } from '../src/db/product-scope';
 import { NOT_PERMITTED } from '../src/kernel/permissions';
 import { makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
-import { call } from './helpers/http';
+import { getApi as get, postApi as post } from './helpers/http';
 import { scopedMember } from './helpers/members';
 import { waitForJob } from './helpers/completeness';
 import { parseCsv } from './helpers/csv';
@@ -36,9 +36,6 @@ let publisher: { cookie: string };
 const INSIDE = ['D-1', 'L-1', 'L-1-V', 'L-2'];
 const OUTSIDE_SKUS = ['O-1', 'O-2', 'O-3', 'B-0'];
 const OUTSIDE_WORDS = ['Geheim', 'Other lines', 'Elsewhere', 'Fremdkatalog'];
-
-const post = (cookie: string, path: string, body: unknown) => call('POST', `/api/${path}`, { cookie, body });
-const get = (cookie: string, path: string) => call('GET', `/api/${path}`, { cookie });
 
 beforeAll(async () => {
   admin = await makeSession({ role: 'admin' });

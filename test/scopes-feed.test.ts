@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/kernel/caller';
 import { getChanges } from '../src/history/changes-feed';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
-import { call, loginAs } from './helpers/http';
+import { loginAs, getApi as get, postApi as post } from './helpers/http';
 import { waitForJob } from './helpers/completeness';
 import { insertImportJob, putImportFile } from './helpers/import-fixtures';
 import { EXPORT_CATEGORY_OUTSIDE, goneProductInScopeSql } from '../src/db/product-scope';
@@ -25,9 +25,6 @@ let brand: string;
 let other: string;
 const ids: Record<string, string> = {};
 let agency: { userId: string; email: string; cookie: string };
-
-const post = (cookie: string, path: string, body: unknown) => call('POST', `/api/${path}`, { cookie, body });
-const get = (cookie: string, path: string) => call('GET', `/api/${path}`, { cookie });
 
 beforeAll(async () => {
   admin = await makeSession({ role: 'admin' });

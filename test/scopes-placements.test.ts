@@ -12,7 +12,7 @@ import type { ProductScope } from '../src/kernel/caller';
 import { NOT_PERMITTED } from '../src/kernel/permissions';
 import { waitForJob } from './helpers/completeness';
 import { db, makeCatalog, makeCategory, makeProduct, makeSession } from './helpers/factories';
-import { call } from './helpers/http';
+import { getApi as get, postApi as post } from './helpers/http';
 import { importJobRow, putImportFile, runImportToEnd } from './helpers/import-fixtures';
 import { scopedMember, scopeSetKept } from './helpers/members';
 import { slowCatalogCounts, slowCategoryCounts } from './helpers/scope-counts';
@@ -37,9 +37,6 @@ let agency: Awaited<ReturnType<typeof scopedMember>>;
 let unscoped: Awaited<ReturnType<typeof scopedMember>>;
 const scopeA: ProductScope = { catalogIds: [], categoryIds: [] };
 const scopeB: ProductScope = { catalogIds: [], categoryIds: [] };
-
-const post = (cookie: string, path: string, body: unknown) => call('POST', `/api/${path}`, { cookie, body });
-const get = (cookie: string, path: string) => call('GET', `/api/${path}`, { cookie });
 
 beforeAll(async () => {
   admin = await makeSession({ role: 'admin' });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeCatalog, makeCategory, makeSession } from './helpers/factories';
-import { call } from './helpers/http';
+import { getApi as get, postApi as post } from './helpers/http';
 import { scopedMember } from './helpers/members';
 
 /**
@@ -18,9 +18,6 @@ let other: string;
 let productId: string;
 let agency: string;
 const versions: Record<string, string> = {};
-
-const post = (cookie: string, path: string, body: unknown) => call('POST', `/api/${path}`, { cookie, body });
-const get = (cookie: string, path: string) => call('GET', `/api/${path}`, { cookie });
 
 /** The admin places the product in `categoryIds`; returns the version that recorded it. */
 async function place(categoryIds: string[], name: string) {

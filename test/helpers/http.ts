@@ -38,3 +38,9 @@ export async function loginAs(email: string, password = PASSWORD): Promise<strin
   const setCookie = res.headers.get('Set-Cookie') ?? '';
   return setCookie.split(';')[0]!;
 }
+
+/** POST `/api/${path}` with a session cookie and a JSON body. */
+export const postApi = (cookie: string, path: string, body: unknown) => call('POST', `/api/${path}`, { cookie, body });
+
+/** GET `/api/${path}` with a session cookie. */
+export const getApi = (cookie: string, path: string) => call('GET', `/api/${path}`, { cookie });
