@@ -188,3 +188,32 @@ describe("a scoped member's broad search", () => {
     expect(again.counted).toBeDefined();
   });
 });
+
+describe("a scoped member's list of a catalog their subtrees are not in", () => {
+  it('is empty at once, by the kept count of that catalog, reading none of its products', async () => {
+    const { session, catalog, member, inside } = await scopedCatalog();
+    const other = await makeCatalog(session);
+    for (let i = 0; i < 6; i++) await makeProduct(session, other.catalogId, { sku: `O-${i}`, name: 'Leuchte' });
+    await prepareScopeSet(db(), session.companyId, [inside.categoryId]);
+    for (const input of [{}, { sort: 'name', order: 'desc' }, { q: 'Leuchte' }, { q: 'Leuchte', sort: 'sku' }]) {
+      const counting = countingDb();
+      const page = await listProducts(
+        counting.db,
+        member,
+        { catalogId: other.catalogId, limit: 50, ...input } as never,
+        // the set's two masters are "many" (above 1): counted over every catalog, as before, the
+        // other catalog's order was walked, each product judged by the scope
+        { rankLimit: 1, driveLimit: 1 },
+      );
+      expect(page.items, JSON.stringify(input)).toEqual([]);
+      // no statement read the other catalog's products (the walks' rows are 0: none was run or read)
+      const read = counting.statements.filter((s) => s.sql.includes('"products".*')).map((s) => s.rowsRead ?? 0);
+      expect(Math.max(0, ...read), JSON.stringify(input)).toBeLessThan(3);
+    }
+    // the member's own catalog still lists its subtree
+    const own = await listProducts(db(), member, { catalogId: catalog.catalogId, limit: 50 } as never, {
+      driveLimit: 1,
+    });
+    expect(own.items.map((p) => p.sku).sort()).toEqual(['SV-1', 'SV-4']);
+  });
+});

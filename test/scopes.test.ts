@@ -5,7 +5,7 @@ import type { Caller } from '../src/kernel/caller';
 import { NOT_PERMITTED } from '../src/kernel/permissions';
 import { EXPORT_CATEGORY_OUTSIDE } from '../src/db/product-scope';
 import { asActor, db, makeCatalog, makeCategory, makeProduct, makeSession, makeUser } from './helpers/factories';
-import { call, loginAs } from './helpers/http';
+import { loginAs, getApi as get, postApi as post } from './helpers/http';
 import { type MemberScopes, scopedMember } from './helpers/members';
 import { tenantDigest } from './helpers/tenant-digest';
 import { waitForJob } from './helpers/completeness';
@@ -29,8 +29,6 @@ let other: string;
 const ids: Record<string, string> = {};
 let channels: { first: string; second: string };
 
-const post = (cookie: string, path: string, body: unknown) => call('POST', `/api/${path}`, { cookie, body });
-const get = (cookie: string, path: string) => call('GET', `/api/${path}`, { cookie });
 const skus = (res: { json: { items: { sku: string }[] } }) => res.json.items.map((p) => p.sku).sort();
 
 /** A member of the company, given `role` and `scopes` by the admin; their session cookie. */

@@ -180,9 +180,11 @@ export function filterDrivers(tenant: Caller, catalogId: string, filter: Product
     // category filter does: a small subtree drives the list (product-list.ts, `drivenIds`). How
     // many they are, the scope set's kept counters say (docs/teams.md "Counts"), so a large
     // subtree is not counted up to the drive limit on every list.
+    // Of this catalog only: a subtree of another catalog names none of its products.
     drivers.push({
-      ids: sql`SELECT DISTINCT product_id AS mid FROM product_categories WHERE category_id IN (${scopeSubtreeSql(memberScope, tenant.companyId)})`,
-      size: keptScopeMastersSql(tenant.companyId, memberScope),
+      ids: sql`SELECT DISTINCT product_id AS mid FROM product_categories WHERE category_id IN (
+        SELECT s.id FROM (${scopeSubtreeSql(memberScope, tenant.companyId)}) s CROSS JOIN categories c ON c.id = s.id AND c.catalog_id = ${catalogId})`,
+      size: keptScopeMastersSql(tenant.companyId, memberScope, catalogId),
       scan: false,
       memberScope: true,
     });

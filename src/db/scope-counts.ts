@@ -93,14 +93,15 @@ export async function recountStaleSets(db: Database, companyId: string): Promise
 }
 
 /**
- * How many masters (of every catalog) the kept counters hold for `scope`'s set, as a scalar
- * subquery of primary-key reads: NULL while the set is not made or its counts are being made
- * again (`stale`), when a caller must count for itself. The product list's count of a scope
- * that might drive it (product-list.ts `fewestIds`) reads it instead of counting placements.
+ * How many masters of `catalogId` the kept counters hold for `scope`'s set, as a scalar subquery
+ * of primary-key reads (0 when the set holds none of the catalog's): NULL while the set is not
+ * made or its counts are being made again (`stale`), when a caller must count for itself. The
+ * product list's count of a scope that might drive it (product-list.ts `fewestIds`) reads it
+ * instead of counting placements.
  */
-export function keptScopeMastersSql(companyId: string, scope: ProductScope): SQL {
-  return sql`(SELECT sum(c.masters) FROM scope_sets s JOIN scope_set_counts c ON c.set_id = s.id
-    WHERE s.company_id = ${companyId} AND s.key = ${scopeSetKey(scope)} AND s.built = 1 AND s.stale = 0)`;
+export function keptScopeMastersSql(companyId: string, scope: ProductScope, catalogId: string): SQL {
+  return sql`(SELECT coalesce((SELECT c.masters FROM scope_set_counts c WHERE c.set_id = s.id AND c.catalog_id = ${catalogId}), 0)
+    FROM scope_sets s WHERE s.company_id = ${companyId} AND s.key = ${scopeSetKey(scope)} AND s.built = 1 AND s.stale = 0)`;
 }
 
 /**
