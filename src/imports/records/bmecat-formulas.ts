@@ -57,7 +57,7 @@ function convert(node: XmlNode, path: string): FormulaNode {
   if (node.text.trim() !== '') fail(node, path, 'text where BMEcat 2005 has elements only');
   const children: FormulaNode[] = [];
   let i = 0;
-  for (const particle of rule.particles) {
+  for (const [k, particle] of rule.particles.entries()) {
     let n = 0;
     while (i < node.children.length && n < particle.max && particle.names.includes(node.children[i]!.name)) {
       const child = node.children[i]!;
@@ -65,8 +65,15 @@ function convert(node: XmlNode, path: string): FormulaNode {
       i++;
       n++;
     }
-    if (n < particle.min) fail(node, path, `${particle.names.join(' or ')} is missing`);
+    if (n < particle.min) {
+      // Missing when what follows belongs further on; else what follows is out of its place (below).
+      const next = node.children[i];
+      if (!next || rule.particles.slice(k + 1).some((p) => p.names.includes(next.name)))
+        fail(node, path, `${particle.names.join(' or ')} is missing`);
+      break;
+    }
   }
+  // An element left over (or where a required one should be) is one the XSD does not allow there.
   const extra = node.children[i];
   if (extra) fail(extra, `${path}/${extra.name}`, 'not in its place (BMEcat 2005 does not allow it there)');
   return { ...out, children };
