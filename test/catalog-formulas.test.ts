@@ -12,7 +12,7 @@ import {
 } from '../src/model/catalog-formulas';
 import { env } from 'cloudflare:workers';
 import { FORMULA_PRICES, formulaCatalog, KUPFER, RABATT } from './fixtures/formulas-2005';
-import { asActor, db, makeCatalog, makeSession } from './helpers/factories';
+import { asActor, db, makeCatalog, makeCategory, makeSession } from './helpers/factories';
 import {
   importDeps,
   importJobRow,
@@ -239,6 +239,25 @@ describe('FORMULAS of a BMEcat 2005 file', () => {
       'F-RABATT',
     ]);
     expect(rows.map((r) => r.position)).toEqual(rows.map((_, i) => i + 1));
+  });
+
+  it("writes no formulas for a member limited to category subtrees (they are the catalog's), with a warning", async () => {
+    const session = await makeSession();
+    const catalog = await makeCatalog(session.tenant, { name: 'Teilbaum' });
+    const category = await makeCategory(session.tenant, catalog.catalogId, { name: 'Kabel' });
+    const fileId = await putImportFile(session.tenant, formulaCatalog());
+    const jobId = await insertImportJob(session.tenant, {
+      catalogId: catalog.catalogId,
+      fileId,
+      scopeCategoryIds: [category.categoryId],
+    });
+    await runImportToEnd(jobId, importDeps());
+    const job = await importJobRow(jobId);
+    expect(job.state).toBe('succeeded');
+    expect(await stored(catalog.catalogId)).toEqual([]);
+    expect(job.warnings!.join('\n')).toContain(
+      "price formulas (FORMULAS) are the catalog's: not written by a member limited to category subtrees",
+    );
   });
 
   it('writes nothing in a dry run', async () => {
