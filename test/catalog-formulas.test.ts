@@ -223,7 +223,7 @@ describe('FORMULAS of a BMEcat 2005 file', () => {
     expect(names.map((n) => n.attrs?.lang)).toEqual(['deu', 'deu']);
   });
 
-  it('keeps every formula once when the import runs in many slices', async () => {
+  it('keeps every formula once when the import runs in many slices, and exports them in pages', async () => {
     const session = await makeSession();
     const catalog = await makeCatalog(session.tenant, { name: 'Scheiben' });
     const many = Array.from({ length: 60 }, (_, i) => RABATT.replace('F-RABATT', `F-${String(i).padStart(2, '0')}`));
@@ -239,6 +239,10 @@ describe('FORMULAS of a BMEcat 2005 file', () => {
       'F-RABATT',
     ]);
     expect(rows.map((r) => r.position)).toEqual(rows.map((_, i) => i + 1));
+    // The export writes them in pages of 20: one FORMULAS, every formula once, in order.
+    const { xml } = await exportText(session, catalog.catalogId, 'BMEcat');
+    expect(xml.match(/<\/?FORMULAS>/g)).toEqual(['<FORMULAS>', '</FORMULAS>']);
+    expect([...xml.matchAll(/<FORMULA_ID>([^<]+)<\/FORMULA_ID>/g)].map((m) => m[1])).toEqual(rows.map((r) => r.id));
   });
 
   it("writes no formulas for a member limited to category subtrees (they are the catalog's), with a warning", async () => {

@@ -7,7 +7,7 @@ import { categoryPage, countProductsInScope, placementPage } from './catalog-que
 import type { Dialect } from './dialect';
 import { makeBmecatPlan, type BmecatPlan } from './plan';
 import { productViews, supplierPid, variantWritten, type ProductView } from './product-view';
-import { formulasPhase } from './formulas-out';
+import { formulasPage, formulasStart, isFormulasCursor } from './formulas-out';
 import { definedFormulaIds } from '../../model/catalog-formulas';
 
 /** Categories and placements per page: small rows, so larger pages than products. */
@@ -28,10 +28,15 @@ function headerPhase(dialect: Dialect): ExportPhase<BmecatPlan> {
   };
 }
 
-function groupsPhase(groups: NonNullable<Dialect['groups']>): ExportPhase<BmecatPlan> {
+function groupsPhase(groups: NonNullable<Dialect['groups']>, formulas: boolean): ExportPhase<BmecatPlan> {
   return {
     name: 'groups',
     async run(ctx, plan, cursor) {
+      // BMEcat 2005: FORMULAS follow CATALOG_GROUP_SYSTEM in pages of this phase (formulas-out.ts).
+      if (isFormulasCursor(cursor)) {
+        const page = await formulasPage(ctx, plan, cursor);
+        return result(page.text, page.nextCursor, 0, new ExportWarnings());
+      }
       const w = new ExportWarnings();
       const { rows, nextCursor } = await categoryPage(ctx, plan, cursor, ROW_PAGE_SIZE);
       // The page's texts in the file's other languages, in one statement.
@@ -43,7 +48,7 @@ function groupsPhase(groups: NonNullable<Dialect['groups']>): ExportPhase<Bmecat
       );
       for (const row of rows) row.translations = texts.get(row.id);
       const text = rows.map((row) => groups.structure(plan, row, w)).join('') + (nextCursor ? '' : groups.close);
-      return result(text, nextCursor, 0, w);
+      return result(text, nextCursor ?? (formulas ? formulasStart(plan) : null), 0, w);
     },
   };
 }
@@ -95,8 +100,7 @@ function mapPhase(mapEntry: NonNullable<Dialect['mapEntry']>): ExportPhase<Bmeca
  */
 export function bmecatExporter(dialect: Dialect): Exporter<BmecatPlan> {
   const phases: ExportPhase<BmecatPlan>[] = [headerPhase(dialect)];
-  if (dialect.groups) phases.push(groupsPhase(dialect.groups));
-  if (dialect.formulas) phases.push(formulasPhase);
+  if (dialect.groups) phases.push(groupsPhase(dialect.groups, dialect.formulas ?? false));
   phases.push(productsPhase(dialect));
   if (dialect.mapEntry) phases.push(mapPhase(dialect.mapEntry));
   phases.push({ name: 'footer', run: async () => ({ text: dialect.footer, nextCursor: null, products: 0 }) });

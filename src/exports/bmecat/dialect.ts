@@ -21,7 +21,7 @@ export interface Dialect {
     structure(plan: BmecatPlan, row: GroupRow, w: ExportWarnings): string;
     close: string;
   } | null;
-  /** Whether T_NEW_CATALOG carries the catalog's FORMULAS (BMEcat 2005: formulas-out.ts). */
+  /** Whether T_NEW_CATALOG carries the catalog's FORMULAS after the group system (BMEcat 2005: formulas-out.ts). */
   formulas?: boolean;
   /** One PRODUCT / ARTICLE. */
   product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string;
