@@ -12,6 +12,7 @@ import {
 } from '../src/model/catalog-formulas';
 import { env } from 'cloudflare:workers';
 import { FORMULA_PRICES, formulaCatalog, KUPFER, RABATT } from './fixtures/formulas-2005';
+import { file } from './fixtures/bmecat-variants';
 import { asActor, db, makeCatalog, makeCategory, makeSession } from './helpers/factories';
 import {
   importDeps,
@@ -161,6 +162,23 @@ describe('FORMULAS of a BMEcat 2005 file', () => {
       ['F-NEU', 3],
     ]);
     expect(rows[0]!.formula).toContain('"text":"2.2"');
+  });
+
+  it('reads the FORMULAS of a T_UPDATE_PRICES file too, with the prices naming them', async () => {
+    const session = await makeSession();
+    const { catalogId } = await importCatalog(session, formulaCatalog([KUPFER]));
+    const update = file({
+      root: 'version="2005"',
+      transaction: 'T_UPDATE_PRICES',
+      before: `<FORMULAS>${RABATT}</FORMULAS>`,
+      records: [
+        `<PRODUCT><SUPPLIER_PID>NYM-5x2,5</SUPPLIER_PID><PRODUCT_PRICE_DETAILS><PRODUCT_PRICE price_type="net_customer"><PRICE_FORMULA><FORMULA_IDREF>F-RABATT</FORMULA_IDREF></PRICE_FORMULA></PRODUCT_PRICE></PRODUCT_PRICE_DETAILS></PRODUCT>`,
+      ],
+    });
+    const job = await importInto(session, catalogId, update);
+    expect(job.summary).toMatchObject({ updated: 1, rejected: 0 });
+    expect((await stored(catalogId)).map((r) => r.id)).toEqual(['F-KUPFER', 'F-RABATT']);
+    expect((await formulaPrices(session, catalogId))['NYM-5x2,5']).toEqual([{ id: 'F-RABATT' }]);
   });
 
   it('reports a FORMULA that does not check and keeps the others and every product; strict rejects it', async () => {
