@@ -104,6 +104,8 @@ export const COPY_PLAN: CopyStep[] = [
     where: `element_id IN (${ELEMENTS} UNION ALL SELECT id FROM media WHERE element_id IN (${ELEMENTS}))`,
     bind: (c) => [c],
   },
+  // a catalog's BMEcat price formulas (migration 0089)
+  { table: 'catalog_formulas', ...own() },
   { table: 'search_head_bounds', ...ofCatalogs },
   { table: 'search_heads', ...ofCatalogs },
   { table: 'classification_links', ...own(), omit: ['id'] },

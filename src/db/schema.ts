@@ -1391,6 +1391,27 @@ export const catalogCodesInUse = sqliteTable(
   (t) => [primaryKey({ columns: [t.catalogId, t.list, t.code] })],
 );
 
+/**
+ * A catalog's price formulas (migration 0089, docs/data-model.md "Prices"): each FORMULA of a
+ * BMEcat 2005 file's FORMULAS, keyed by its FORMULA_ID, as the JSON tree of the element
+ * (src/model/catalog-formulas.ts). `position` orders the export's FORMULAS. WITHOUT ROWID.
+ */
+export const catalogFormulas = sqliteTable(
+  'catalog_formulas',
+  {
+    catalogId: text('catalog_id')
+      .notNull()
+      .references(() => catalogs.id, { onDelete: 'cascade' }),
+    formulaId: text('formula_id').notNull(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    formula: text('formula').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.catalogId, t.formulaId] })],
+);
+
 // ---------------------------------------------------------------- translations (docs/languages.md)
 
 /**

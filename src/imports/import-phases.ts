@@ -15,6 +15,7 @@ import { items } from './records/import-items';
 import { reasonLabel, type Rejection } from './report/import-report';
 import { placementsOf, stagePlacements } from './write/import-staging';
 import { ignoredField } from './write/texts-only';
+import { formulaBatch, FORMULAS_OUTSIDE_SCOPE, type PendingFormula } from './write/import-formulas';
 
 export type PhaseOutcome = 'next' | 'continued' | 'stopped';
 
@@ -231,6 +232,24 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
     batchStart = pendingAt.offset;
   };
 
+  // A 2005 file's FORMULAs (before its products): written in their own transactions with the checkpoint after them.
+  let formulas: PendingFormula[] = [];
+  const writeFormulas = async () => {
+    if (formulas.length === 0) return;
+    const batch = formulaBatch(run.scope, formulas);
+    for (const p of batch.problems) {
+      warnings.add(reasonLabel(p.code), p.subject);
+      if (p.rejected) next.counts.rejected++;
+    }
+    if (batch.kept > 0 && run.scope.scopeCategoryIds) warnings.add(FORMULAS_OUTSIDE_SCOPE, 'FORMULAS');
+    if (batch.kept > 0 && texts) warnings.add(ignoredField('formulas'), 'FORMULAS');
+    const c = commit(false);
+    await runBatch(run.db, [...batch.statements, ...c.statements]);
+    run.cp = c.saved;
+    formulas = [];
+    batchStart = pendingAt.offset;
+  };
+
   let groupTexts: FileGroup[] = [];
   const groupScope = { companyId: run.scope.companyId, jobId: run.job.id, inside };
   const writeGroups = async (groups: FileGroup[]) => {
@@ -254,6 +273,18 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
         await writeGroups(groupTexts);
         groupTexts = [];
       }
+      if (item.kind === 'formula') {
+        // One kind per transaction: products or map entries read before are committed first.
+        if (products.length + rejections.length + placements.length + unreadableEntries.length > 0) await flush(false);
+        formulas.push({ seq: item.seq, location: item.location, reading: item.reading });
+        pendingAt = item.after;
+        if (formulas.length >= 50 || item.after.offset - batchStart >= MAX_BATCH_BYTES) {
+          await writeFormulas();
+          if (overBudget(run) && movedOn(run, from)) return 'continued';
+        }
+        continue;
+      }
+      await writeFormulas();
       // One kind per transaction, so the checkpoint after it covers exactly what it wrote.
       if (
         (item.kind === 'map' && (products.length > 0 || rejections.length > 0)) ||
@@ -309,6 +340,7 @@ export async function readProductsPhase(run: SliceRun): Promise<PhaseOutcome> {
       }
     }
   await writeGroups(groupTexts);
+  await writeFormulas();
   await flush(true);
   return 'next';
 }

@@ -1,12 +1,14 @@
 import { readTranslations } from '../../model/translation-store';
 import { columnLanguage, planLanguages } from './localized-out';
 import { ExportWarnings } from '../export-warnings';
-import type { ExportPhase, Exporter } from '../exporter';
+import type { ExportContext, ExportPhase, Exporter } from '../exporter';
 import { channelProductPage } from '../channel-page';
 import { categoryPage, countProductsInScope, placementPage } from './catalog-queries';
 import type { Dialect } from './dialect';
 import { makeBmecatPlan, type BmecatPlan } from './plan';
-import { productViews, supplierPid, variantWritten } from './product-view';
+import { productViews, supplierPid, variantWritten, type ProductView } from './product-view';
+import { formulasPage, formulasStart, isFormulasCursor } from './formulas-out';
+import { definedFormulaIds } from '../../model/catalog-formulas';
 
 /** Categories and placements per page: small rows, so larger pages than products. */
 const ROW_PAGE_SIZE = 500;
@@ -26,10 +28,15 @@ function headerPhase(dialect: Dialect): ExportPhase<BmecatPlan> {
   };
 }
 
-function groupsPhase(groups: NonNullable<Dialect['groups']>): ExportPhase<BmecatPlan> {
+function groupsPhase(groups: NonNullable<Dialect['groups']>, formulas: boolean): ExportPhase<BmecatPlan> {
   return {
     name: 'groups',
     async run(ctx, plan, cursor) {
+      // BMEcat 2005: FORMULAS follow CATALOG_GROUP_SYSTEM in pages of this phase (formulas-out.ts).
+      if (isFormulasCursor(cursor)) {
+        const page = await formulasPage(ctx, plan, cursor);
+        return result(page.text, page.nextCursor, 0, new ExportWarnings());
+      }
       const w = new ExportWarnings();
       const { rows, nextCursor } = await categoryPage(ctx, plan, cursor, ROW_PAGE_SIZE);
       // The page's texts in the file's other languages, in one statement.
@@ -41,7 +48,7 @@ function groupsPhase(groups: NonNullable<Dialect['groups']>): ExportPhase<Bmecat
       );
       for (const row of rows) row.translations = texts.get(row.id);
       const text = rows.map((row) => groups.structure(plan, row, w)).join('') + (nextCursor ? '' : groups.close);
-      return result(text, nextCursor, 0, w);
+      return result(text, nextCursor ?? (formulas ? formulasStart(plan) : null), 0, w);
     },
   };
 }
@@ -55,17 +62,23 @@ function productsPhase(dialect: Dialect): ExportPhase<BmecatPlan> {
       const { aggregates, nextCursor } = await channelProductPage(ctx, cursor, scope, plan.complete, w, (v) =>
         variantWritten(v, plan),
       );
+      const views = aggregates.flatMap((aggregate) => productViews(aggregate, plan, w));
+      if (dialect.formulas) await markDefinedFormulas(ctx, plan, views);
       let text = '';
-      let products = 0;
-      for (const aggregate of aggregates) {
-        for (const view of productViews(aggregate, plan, w)) {
-          text += dialect.product(plan, view, w);
-          products++;
-        }
-      }
+      for (const view of views) text += dialect.product(plan, view, w);
+      const products = views.length;
       return result(text, nextCursor, products, w);
     },
   };
+}
+
+/** Which formulas the page's prices name that the file's FORMULAS define (one statement per page that has any). */
+async function markDefinedFormulas(ctx: ExportContext, plan: BmecatPlan, views: ProductView[]): Promise<void> {
+  const ids = new Set(views.flatMap((v) => v.prices.flatMap((p) => (p.formula ? [p.formula.id] : []))));
+  if (ids.size === 0) return;
+  const scope = { companyId: ctx.companyId, catalogId: ctx.catalog.id };
+  const defined = await definedFormulaIds(ctx.db, scope, [...ids], plan.formulasThrough ?? 0);
+  for (const view of views) view.definedFormulas = defined;
 }
 
 function mapPhase(mapEntry: NonNullable<Dialect['mapEntry']>): ExportPhase<BmecatPlan> {
@@ -87,7 +100,7 @@ function mapPhase(mapEntry: NonNullable<Dialect['mapEntry']>): ExportPhase<Bmeca
  */
 export function bmecatExporter(dialect: Dialect): Exporter<BmecatPlan> {
   const phases: ExportPhase<BmecatPlan>[] = [headerPhase(dialect)];
-  if (dialect.groups) phases.push(groupsPhase(dialect.groups));
+  if (dialect.groups) phases.push(groupsPhase(dialect.groups, dialect.formulas ?? false));
   phases.push(productsPhase(dialect));
   if (dialect.mapEntry) phases.push(mapPhase(dialect.mapEntry));
   phases.push({ name: 'footer', run: async () => ({ text: dialect.footer, nextCursor: null, products: 0 }) });

@@ -103,6 +103,7 @@ const dialect2005 = (format: BmecatFormat, form: BlockForm): Dialect => ({
     structure: catalogStructure(mime, FORM_2005),
     close: '</CATALOG_GROUP_SYSTEM>\n',
   },
+  formulas: true,
   product: (plan, view, w) => product(form, plan, view, w),
   mapEntry: (pid, groupId) =>
     el('PRODUCT_TO_CATALOGGROUP_MAP', [textEl('PROD_ID', pid), textEl('CATALOG_GROUP_ID', groupId)], { mode: 'new' }),

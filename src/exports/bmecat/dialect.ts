@@ -21,6 +21,8 @@ export interface Dialect {
     structure(plan: BmecatPlan, row: GroupRow, w: ExportWarnings): string;
     close: string;
   } | null;
+  /** Whether T_NEW_CATALOG carries the catalog's FORMULAS after the group system (BMEcat 2005: formulas-out.ts). */
+  formulas?: boolean;
   /** One PRODUCT / ARTICLE. */
   product(plan: BmecatPlan, view: ProductView, w: ExportWarnings): string;
   /** One PRODUCT_TO_CATALOGGROUP_MAP entry, for dialects that carry the tree. */

@@ -17,6 +17,7 @@ import { PRODUCT_STATUSES, type ProductStatus } from '../../kernel/product-statu
 import { resolveCompleteFor } from '../complete-for';
 import type { PriceFlags } from '../../model/price-flags';
 import { sharedPriceFlags } from './catalog-flags';
+import { lastFormulaPosition } from '../../model/catalog-formulas';
 
 /**
  * Everything a BMEcat export decides once, when it starts, and keeps in the job checkpoint:
@@ -58,6 +59,12 @@ export interface BmecatPlan extends ExportScope {
    * (catalog-flags.ts); null or absent (other formats, older checkpoints): none there.
    */
   catalogFlags?: PriceFlags | null;
+  /**
+   * BMEcat 2005: the last position of the catalog's formulas when the export started
+   * (catalog-formulas.ts): the file's FORMULAS are those up to it. Absent (other formats, older
+   * checkpoints) or 0: none written, every price by formula reported as undefined.
+   */
+  formulasThrough?: number;
 }
 
 /** Resolves template and catalog into a plan; refuses (AppError, so the job fails with the reason) what cannot be exported. */
@@ -113,6 +120,9 @@ export async function makeBmecatPlan(ctx: ExportContext, format: BmecatFormat): 
     snapshot: new Date().toISOString(),
     complete: await resolveCompleteFor(ctx.db, ctx.companyId, options, language),
     ...(format === 'BMEcat12' ? { catalogFlags: await sharedPriceFlags(ctx) } : {}),
+    ...(format === 'BMEcat' || format === 'BMEcat-2005onto'
+      ? { formulasThrough: await lastFormulaPosition(ctx.db, { companyId: ctx.companyId, catalogId: ctx.catalog.id }) }
+      : {}),
   };
   if (format === 'BMEcat-ETIM' && (await countProductsInScope(ctx, plan)) === 0) {
     throw new AppError(

@@ -119,8 +119,8 @@ function written(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarni
 
 /**
  * PRICE_FORMULA of a price by formula, where the dialect has it (2005), else null: that price is
- * left out, reported (writing an amount it does not have would invent one). The formula's
- * definition (the file's FORMULAS) is not kept, which is reported too.
+ * left out, reported (writing an amount it does not have would invent one). A formula the
+ * file's FORMULAS do not define (the catalog does not keep it: formulas-out.ts) is reported.
  */
 function priceFormula(d: PriceDialect, p: PriceOut, view: ProductView, w: ExportWarnings): string | null {
   const f = p.formula!;
@@ -128,7 +128,11 @@ function priceFormula(d: PriceDialect, p: PriceOut, view: ProductView, w: Export
     w.add(`${d.schemaName} has no PRICE_FORMULA: the ${p.type} price by formula ${f.id} left out`, view.subject);
     return null;
   }
-  w.add(`price formula ${f.id} written by reference: its definition (FORMULAS) is not kept`, view.subject);
+  if (!view.definedFormulas?.has(f.id))
+    w.add(
+      `price formula ${f.id} written by reference: the catalog keeps no definition of it, so the file's FORMULAS do not define it`,
+      view.subject,
+    );
   const parameters = (f.parameters ?? []).map((x) =>
     el('PARAMETER', [textEl('PARAMETER_SYMBOLREF', x.symbol), textEl('PARAMETER_VALUE', x.value)]),
   );

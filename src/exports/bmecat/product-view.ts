@@ -76,6 +76,8 @@ export interface ProductView {
     targetCatalog?: string;
     targetCatalogVersion?: string;
   }[];
+  /** BMEcat 2005: the formulas its prices name that the file's FORMULAS define (set per page by the exporter). */
+  definedFormulas?: ReadonlySet<string>;
   /** The product's kept USER_DEFINED_EXTENSIONS (verbatim XML); null when none or the template drops them. */
   udx: string | null;
   /** Feature blocks of other systems, the node's own (a variant does not inherit them). */

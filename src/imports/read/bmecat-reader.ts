@@ -12,6 +12,8 @@ const isRecord = nameTest([
   'CATALOG_STRUCTURE',
   'PRODUCT_TO_CATALOGGROUP_MAP',
   'ARTICLE_TO_CATALOGGROUP_MAP',
+  // BMEcat 2005's price formulas (FORMULAS/FORMULA, before the products): one record each.
+  'FORMULA',
 ]);
 
 /** Elements whose inline markup is kept as text (inline-markup.ts). */

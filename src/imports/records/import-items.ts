@@ -1,5 +1,6 @@
 import { readXmlRecords, type XmlResumePoint } from '../read/bmecat-reader';
 import type { PriceReading } from './bmecat-prices';
+import { formulaOf, type FormulaReading } from './bmecat-formulas';
 import { groupOf, mapEntryOf, productOf, type FileGroup, type FileWarning, type ProductAction } from './bmecat-records';
 import { readCsvRecords, type CsvResumePoint } from '../read/csv-reader';
 import { csvHeaderLanguages, csvProductOf } from './csv-records';
@@ -10,7 +11,7 @@ import { xchangeItemsOf } from './xchange-records';
 import { xchangeLanguagesOf, type XChangeLanguages } from './xchange-languages';
 import { languagesBelow, LOCALIZED_ELEMENTS, type FileLanguages } from '../read/file-languages';
 
-/** One record of an import file as the phases see it: a product, a group, or a group-map entry. */
+/** One record of an import file as the phases see it: a product, a group, a formula, or a group-map entry. */
 export type Item =
   | {
       kind: 'product';
@@ -39,6 +40,14 @@ export type Item =
       after: ImportCheckpoint['at'];
       group: FileGroup | null;
       languages?: string[];
+    }
+  | {
+      /** A FORMULA of a 2005 file's FORMULAS (bmecat-formulas.ts): kept, or why not. */
+      kind: 'formula';
+      seq: number;
+      location: string;
+      after: ImportCheckpoint['at'];
+      reading: FormulaReading;
     }
   | {
       kind: 'map';
@@ -119,6 +128,8 @@ export async function* items(
           group: groupOf(r.node, languages),
           languages: readProducts ? undefined : [...languagesBelow(r.node)],
         };
+      if (r.node.name === 'FORMULA')
+        return { kind: 'formula', seq: r.ordinal, location, after: r.after, reading: formulaOf(r.node) };
       if (r.node.name === 'PRODUCT' || r.node.name === 'ARTICLE')
         return {
           kind: 'product',

@@ -58,6 +58,8 @@ export const REASONS: Record<string, string> = {
     'price base (PRICE_BASE) with a part that does not check: the price kept, a unit alias mapped, an unknown unit kept as written, a bad value or factor left out',
   price_not_kept:
     'xChange allowance or surcharge that is no price tier (no minimum quantity, or nothing to apply it to): left out, the prices kept',
+  formula_invalid:
+    'price formula (FORMULA) that does not check against BMEcat 2005: left out, the prices naming it kept (strict: rejected)',
   reference_type: 'product reference of an unknown type: stored as others',
   reference_invalid:
     'product reference to the product itself, without a target, twice, or with a bad quantity: left out',
