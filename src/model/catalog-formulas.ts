@@ -52,6 +52,10 @@ export function formulaStatements(db: Database, scope: FormulaScope, formulas: C
   );
 }
 
+/** The rows of the scope's catalog (its company's: every read is tenant-checked). */
+const ofCatalog = (scope: FormulaScope) =>
+  [eq(catalogFormulas.companyId, scope.companyId), eq(catalogFormulas.catalogId, scope.catalogId)] as const;
+
 /**
  * The last position of the catalog's formulas (0: none): an export pins it when it starts, and
  * writes and names as defined only the formulas up to it, so the file's FORMULAS and its
@@ -61,7 +65,7 @@ export async function lastFormulaPosition(db: Database, scope: FormulaScope): Pr
   const [row] = await db
     .select({ last: sql<number | null>`max(${catalogFormulas.position})` })
     .from(catalogFormulas)
-    .where(and(eq(catalogFormulas.companyId, scope.companyId), eq(catalogFormulas.catalogId, scope.catalogId)));
+    .where(and(...ofCatalog(scope)));
   return row?.last ?? 0;
 }
 
@@ -80,12 +84,7 @@ export async function definedFormulaIds(
       .select({ id: catalogFormulas.formulaId })
       .from(catalogFormulas)
       .where(
-        and(
-          eq(catalogFormulas.companyId, scope.companyId),
-          eq(catalogFormulas.catalogId, scope.catalogId),
-          inArray(catalogFormulas.formulaId, chunk),
-          lte(catalogFormulas.position, through),
-        ),
+        and(...ofCatalog(scope), inArray(catalogFormulas.formulaId, chunk), lte(catalogFormulas.position, through)),
       );
     for (const r of rows) found.add(r.id);
   }
@@ -106,14 +105,7 @@ export async function readFormulaPage(
   const rows = await db
     .select({ id: catalogFormulas.formulaId, position: catalogFormulas.position, formula: catalogFormulas.formula })
     .from(catalogFormulas)
-    .where(
-      and(
-        eq(catalogFormulas.companyId, scope.companyId),
-        eq(catalogFormulas.catalogId, scope.catalogId),
-        gt(catalogFormulas.position, after),
-        lte(catalogFormulas.position, through),
-      ),
-    )
+    .where(and(...ofCatalog(scope), gt(catalogFormulas.position, after), lte(catalogFormulas.position, through)))
     .orderBy(asc(catalogFormulas.position))
     .limit(limit);
   const formulas = rows.map((r) => ({ id: r.id, position: r.position, formula: JSON.parse(r.formula) as FormulaNode }));
