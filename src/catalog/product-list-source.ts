@@ -50,6 +50,10 @@ export type ProductRow = typeof products.$inferSelect;
 
 const COLUMNS = Object.entries(getTableColumns(products)).map(([key, column]) => [key, column.name] as const);
 
+/** A product row from a raw result row (columns by their SQL names). */
+const productRowOf = (r: Record<string, unknown>) =>
+  Object.fromEntries(COLUMNS.map(([key, name]) => [key, r[name]])) as ProductRow;
+
 /** A common phrase checked on one document: FTS5 seeks the phrase's doclist to that rowid. */
 export const check = (phrase: string, rowid: SQL) =>
   sql`EXISTS (SELECT 1 FROM products_fts c WHERE c.products_fts MATCH ${phrase} AND c.rowid = ${rowid})`;
@@ -187,7 +191,7 @@ export async function familyWindowRows(
   const rows = raw.filter((r) => r.search_doc !== null);
   if (rows.length < page && Number(raw[0]?.walked ?? size) >= size) return null;
   return rows.map((r) => ({
-    row: Object.fromEntries(COLUMNS.map(([key, name]) => [key, r[name]])) as ProductRow,
+    row: productRowOf(r),
     rank: 0,
     doc: Number(r.search_doc),
   }));
@@ -295,7 +299,7 @@ export async function selectRows(
     source.late ? lateSource(source, extra, orderBy, page) : sql`${select} LIMIT ${page}`,
   );
   return raw.map((r) => ({
-    row: Object.fromEntries(COLUMNS.map(([key, name]) => [key, r[name]])) as ProductRow,
+    row: productRowOf(r),
     rank: Number(r.search_rank ?? 0),
     doc: Number(r.search_doc ?? 0),
   }));
