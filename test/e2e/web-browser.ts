@@ -24,8 +24,24 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** An English-speaking user's browser (the UI follows the browser language). */
-export function newContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 820 }, acceptDownloads: true });
+export async function newContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    locale: 'en-US',
+    viewport: { width: 1280, height: 820 },
+    acceptDownloads: true,
+  });
+  // What the browser saw go wrong lands in the test's output, so a screen that never showed says why.
+  context.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? '';
+    // a request the page itself dropped (it navigated, a query was cancelled) is no failure
+    if (!reason.includes('ERR_ABORTED'))
+      console.error(`[browser] ${request.method()} ${request.url()} failed: ${reason}`);
+  });
+  context.on('response', (response) => {
+    if (response.status() >= 500) console.error(`[browser] ${response.url()} answered ${response.status()}`);
+  });
+  context.on('weberror', (error) => console.error(`[browser] page error: ${error.error().message}`));
+  return context;
 }
 
 /** Screenshots of every run land here (gitignored); a few are copied to docs/screenshots/ by hand. */

@@ -22,6 +22,32 @@ describe('screenModule', () => {
     expect(imports).toBe(1);
     expect(screen.loaded()?.default).toBe(Greeting);
   });
+
+  it('tries a chunk that did not arrive again before giving up', async () => {
+    let imports = 0;
+    const screen = screenModule(async () => {
+      if (++imports < 3) throw new TypeError('Failed to fetch dynamically imported module');
+      return { default: Greeting };
+    }, [0, 0]);
+    expect((await screen.load()).default).toBe(Greeting);
+    expect(imports).toBe(3);
+  });
+
+  it('rejects after the last try, and the next load starts over instead of keeping the failure', async () => {
+    let imports = 0;
+    let online = false;
+    const screen = screenModule(async () => {
+      imports++;
+      if (!online) throw new TypeError('Failed to fetch dynamically imported module');
+      return { default: Greeting };
+    }, [0]);
+    await expect(screen.load()).rejects.toThrow('Failed to fetch');
+    expect(imports).toBe(2);
+    expect(screen.loaded()).toBeUndefined();
+    online = true;
+    expect((await screen.load()).default).toBe(Greeting);
+    expect(imports).toBe(3);
+  });
 });
 
 describe('lazyScreen', () => {
@@ -38,5 +64,25 @@ describe('lazyScreen', () => {
     const html = render(createElement(Screen, { name: 'Ada' }));
     expect(html).toContain('loading');
     expect(html).not.toContain('Hello');
+  });
+
+  it("loads again on the next render after a failed load instead of keeping React.lazy's rejection", async () => {
+    let imports = 0;
+    let online = false;
+    const screen = screenModule(async () => {
+      imports++;
+      if (!online) throw new TypeError('Failed to fetch dynamically imported module');
+      return { default: Greeting };
+    }, []);
+    const Screen = lazyScreen(screen);
+    expect(render(createElement(Screen, { name: 'Ada' }))).toContain('loading');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(imports).toBe(1);
+    online = true;
+    // the error boundary's other address renders the screen again: it imports again and shows
+    expect(render(createElement(Screen, { name: 'Ada' }))).toContain('loading');
+    expect(imports).toBe(2);
+    await screen.load();
+    expect(render(createElement(Screen, { name: 'Ada' }))).toContain('Hello Ada');
   });
 });

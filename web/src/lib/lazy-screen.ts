@@ -8,17 +8,42 @@ export interface ScreenModule<P extends object> {
   loaded(): { default: ComponentType<P> } | undefined;
 }
 
+/** The waits before the second and third try of a chunk that did not arrive (a dropped connection, a busy server). */
+export const CHUNK_RETRY_MS = [400, 1_600];
+
+/**
+ * A chunk that fails to arrive is tried again after each of `retryMs`; one that fails every try
+ * rejects, and the next `load` starts over (the screen's error boundary offers another try), so
+ * one lost request does not leave a screen blank until the page is reloaded.
+ */
 export function screenModule<P extends object>(
   importer: () => Promise<{ default: ComponentType<P> }>,
+  retryMs: readonly number[] = CHUNK_RETRY_MS,
 ): ScreenModule<P> {
   let promise: Promise<{ default: ComponentType<P> }> | undefined;
   let module: { default: ComponentType<P> } | undefined;
+  const attempt = async (tries: number): Promise<{ default: ComponentType<P> }> => {
+    try {
+      return await importer();
+    } catch (err) {
+      const wait = retryMs[tries];
+      if (wait === undefined) throw err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      return attempt(tries + 1);
+    }
+  };
   return {
     load: () => {
-      promise ??= importer().then((m) => {
-        module = m;
-        return m;
-      });
+      promise ??= attempt(0).then(
+        (m) => {
+          module = m;
+          return m;
+        },
+        (err: unknown) => {
+          promise = undefined;
+          throw err;
+        },
+      );
       return promise;
     },
     loaded: () => module,
@@ -34,7 +59,15 @@ export function screenModule<P extends object>(
  * arriving and its first rows showing.
  */
 export function lazyScreen<P extends object>(screen: ScreenModule<P>): ComponentType<P> {
-  const Lazy = lazy(screen.load);
+  // React.lazy keeps a rejection for good: after a failed load the next render gets a fresh one.
+  const fresh = () =>
+    lazy(() =>
+      screen.load().catch((err: unknown) => {
+        Lazy = fresh();
+        throw err;
+      }),
+    );
+  let Lazy = fresh();
   // biome-ignore lint/correctness/noComponentHookFactories: a component factory like React.lazy, called once per screen at module level (App.tsx)
   return function Screen(props: P) {
     const module = screen.loaded();
