@@ -27,7 +27,7 @@ import { listSql, timeSql, type SqlCase } from './api-sql';
 import { benchArgs, sizesFlag, positiveInt, positiveInts } from './lib/args';
 import { addBenchChannels, deleteBenchChannels, scoreBytes } from './lib/channels';
 import { apiSession } from './lib/session';
-import { d1File, releaseState, seededState } from './lib/state';
+import { d1File, releaseState, seededState, tidySearchIndexOf } from './lib/state';
 import { percentile } from './lib/stats';
 import type { ProductListItem, ProductPage } from './lib/types';
 
@@ -100,6 +100,10 @@ async function benchSize(masters: number) {
         `UPDATE memberships SET role = 'admin' WHERE company_id = '${seeded.companyId}'`,
       ]);
     const scopedEditor = SCOPED ? addScopedEditor(d1File(dir), seeded) : undefined;
+    const tidy = tidySearchIndexOf(dir);
+    console.error(
+      `search index: ${tidy.before} segments, ${tidy.after} after ${tidy.steps} merge steps (the upkeep's state)`,
+    );
     const server = await startDevServer(dir);
     const rows: Row[] = [];
     const sqlCases: SqlCase[] = [];

@@ -18,7 +18,7 @@ import { localBindings } from '../scripts/lib/platform';
 import { recordingD1 } from '../test/helpers/recording-d1';
 import { type SqlCase, timeSql } from './api-sql';
 import { benchArgs, positiveInt } from './lib/args';
-import { d1File } from './lib/state';
+import { d1File, tidySearchIndexOf } from './lib/state';
 import { percentile } from './lib/stats';
 
 const args = benchArgs('npm run bench:scoped-sql -- --state DIR [flags]: SQL cost of a category scope', {
@@ -37,6 +37,10 @@ const seeded = JSON.parse(readFileSync(`${dir}/seeded.json`, 'utf8')) as {
   catalogId: string;
 };
 const file = d1File(dir);
+const tidy = tidySearchIndexOf(dir);
+console.error(
+  `search index: ${tidy.before} segments, ${tidy.after} after ${tidy.steps} merge steps (the upkeep's state)`,
+);
 const root = execFileSync('sqlite3', [
   '-readonly',
   file,
@@ -66,6 +70,8 @@ const CASES: [string, Record<string, unknown>][] = [
   ['search broad word sorted by SKU', { q: 'Leitungsschutzschalter', sort: 'sku' }],
   ['search variant-only word, index order', { q: 'Variante' }],
   ['search variant-only word sorted by SKU', { q: 'Variante', sort: 'sku' }],
+  ['search variant-only word sorted by SKU desc', { q: 'Variante', sort: 'sku', order: 'desc' }],
+  ['search variant-only word sorted by name', { q: 'Variante', sort: 'name' }],
   ['search name words "Typ 700000", ranked', { q: 'Typ 700000' }],
   ['search without hits', { q: 'Zzyzxquux' }],
 ];

@@ -4,6 +4,7 @@
  * them that the sqlite3 shell opens. One home for what bench:api, bench:web, bench:sync and
  * bench:history each used to do their own way.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,7 +13,9 @@ import { migrate, type Seeded, seedSyntheticCatalog } from '../../scripts/lib/de
 export type { Seeded } from '../../scripts/lib/dev-server';
 
 /** The directory database's file (DB, also cell-1, where seeds put their company): scripts/lib/d1-file.ts. */
-export { d1File } from '../../scripts/lib/d1-file';
+import { d1File } from '../../scripts/lib/d1-file';
+
+export { d1File };
 
 /**
  * Migrates a fresh state directory and seeds a synthetic catalog of `masters` master products
@@ -77,4 +80,28 @@ export async function seededState(
 /** Removes a state dir unless it is a kept one. */
 export function releaseState(state: Pick<SeededState, 'dir' | 'temporary'>): void {
   if (state.temporary) rmSync(state.dir, { recursive: true, force: true });
+}
+
+/**
+ * Merges the state's search index as the service's upkeep does (docs/search.md "Index upkeep":
+ * FTS5 `merge` steps with a negative page count until one finds nothing to merge), before a
+ * bench reads: in production the cron does it every minute, under `wrangler dev` only imports
+ * and searches do, so a seeded or bench-written state is searched over ten and more segments
+ * otherwise. Returns the segments before and after.
+ */
+export function tidySearchIndexOf(dir: string): { before: number; after: number; steps: number } {
+  const file = d1File(dir);
+  const shell = (statements: string) => execFileSync('sqlite3', [file, statements]).toString().trim();
+  const segments = () => Number(shell('SELECT count(DISTINCT segid) FROM products_fts_idx'));
+  const before = segments();
+  let steps = 0;
+  for (; steps < 10_000; steps++) {
+    const changed = shell(
+      "SELECT total_changes(); INSERT INTO products_fts (products_fts, rank) VALUES ('merge', -2000); SELECT total_changes();",
+    )
+      .split('\n')
+      .map(Number);
+    if (changed[1]! - changed[0]! < 2) break;
+  }
+  return { before, after: segments(), steps };
 }

@@ -11,6 +11,7 @@ import {
   SetValueOut,
 } from '../catalog/catalog.schemas';
 import { listProducts } from '../catalog/product-list';
+import { tidyAfterSearch } from '../catalog/product.routes';
 import { getProduct } from '../catalog/product-queries';
 import { updateProduct } from '../catalog/products';
 import { LanguageQuery } from '../catalog/translations/read-language';
@@ -40,7 +41,11 @@ export const aiProductRoutes = new Hono<AgentEnv>()
       Page(ProductListItemOut),
     ),
     validate('query', ProductListQuery),
-    async (c) => c.json(await listProducts(c.var.db, c.var.agent, c.req.valid('query'))),
+    async (c) => {
+      const query = c.req.valid('query');
+      tidyAfterSearch(c, query.q);
+      return c.json(await listProducts(c.var.db, c.var.agent, query));
+    },
   )
   .get(
     '/GetProduct',

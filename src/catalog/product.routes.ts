@@ -1,6 +1,8 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
+import type { Database } from '../db/client';
 import type { AppEnv } from '../env';
+import { afterAnswer } from '../http/background';
 import { validate } from '../http/validate';
 import { describeOperation } from '../openapi/describe-operation';
 import {
@@ -13,6 +15,7 @@ import {
 } from './catalog.schemas';
 import { Page } from '../kernel/pagination';
 import { listProducts } from './product-list';
+import { SEARCH_BUDGET_MS, tidyIsDue, tidySearchIndex } from './search-tidy';
 import { getProduct, listVariants } from './product-queries';
 import { addProduct, deleteProduct, updateProduct } from './products';
 import { LanguageQuery } from './translations/read-language';
@@ -28,6 +31,17 @@ const SKU_TAKEN = 'The sku is already used in this catalog';
 const ProductQuery = z.strictObject({ productId: z.uuid(), ...LanguageQuery });
 
 /** `/api/Catalog/*` for products and variants. */
+/**
+ * After a search's answer (GetProducts with `q`, REST and `/api/ai`), the index is tidied when
+ * this isolate has not done so for a minute (`tidyIsDue`, docs/search.md "Index upkeep"): the
+ * cron's upkeep, triggered where Cron Triggers do not fire.
+ */
+export function tidyAfterSearch<E extends { Variables: { db: Database } }>(c: Context<E>, q: string | undefined): void {
+  if (!q || !tidyIsDue()) return;
+  const db = c.var.db;
+  afterAnswer(c, 'search_tidy_failed', () => tidySearchIndex(db, { budgetMs: SEARCH_BUDGET_MS }));
+}
+
 export const productRoutes = new Hono<AppEnv>()
   .post(
     '/AddProduct',
@@ -48,7 +62,11 @@ export const productRoutes = new Hono<AppEnv>()
       Page(ProductListItemOut),
     ),
     validate('query', ProductListQuery),
-    async (c) => c.json(await listProducts(c.var.db, c.var.caller, c.req.valid('query'))),
+    async (c) => {
+      const query = c.req.valid('query');
+      tidyAfterSearch(c, query.q);
+      return c.json(await listProducts(c.var.db, c.var.caller, query));
+    },
   )
   .get(
     '/GetProduct',

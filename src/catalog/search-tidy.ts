@@ -5,6 +5,28 @@ import type { Database } from '../db/client';
 const STEP_PAGES = 500;
 /** How long one tidy may run (a cron tick per cell, the end of an import). */
 const BUDGET_MS = 3000;
+/** A search tidies at most this often per isolate, for at most `SEARCH_BUDGET_MS` (`tidyIsDue`). */
+export const SEARCH_TIDY_EVERY_MS = 60_000;
+export const SEARCH_BUDGET_MS = 1000;
+let lastSearchTidy = Number.NEGATIVE_INFINITY;
+
+/**
+ * Whether a search should tidy the index after its answer: at most once a minute per isolate.
+ * The cron does the same every minute in production, where this finds nothing to merge (one
+ * step that writes nothing); under `wrangler dev`, where Cron Triggers never fire, it is what
+ * keeps the index merged after writes that are not imports (edits, upserts, the web's work), so
+ * a search there is as fast as the service keeps it. `now` for tests.
+ */
+export function tidyIsDue(now = Date.now()): boolean {
+  if (now - lastSearchTidy < SEARCH_TIDY_EVERY_MS) return false;
+  lastSearchTidy = now;
+  return true;
+}
+
+/** Forgets this isolate's last search tidy, so the next search tidies (tests). */
+export function resetSearchTidy(): void {
+  lastSearchTidy = Number.NEGATIVE_INFINITY;
+}
 
 /**
  * Keeps the product search index in few segments (docs/search.md, "Index upkeep"). FTS5 writes
