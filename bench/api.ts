@@ -312,6 +312,9 @@ async function benchSize(masters: number) {
         );
         await measure('search variant-only word "Variante" sorted by name', () => list(`${variantWord}&sort=name`));
         await measure('search variant-only word "Variante" sorted by SKU', () => list(`${variantWord}&sort=sku`));
+        await measure('search variant-only word "Variante" sorted by SKU, descending', () =>
+          list(`${variantWord}&sort=sku&order=desc`),
+        );
         await measure('search variant-only word "Variante" + leaf category, sku order', () =>
           list(`${variantWord}&categoryId=${leaf.categoryId}&sort=sku`),
         );
