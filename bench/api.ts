@@ -322,6 +322,7 @@ async function benchSize(masters: number) {
         // --languages deu,eng,fra): translated names are indexed per language (docs/search.md, "Languages").
         const languages = catalogLanguages();
         const words: Record<string, string> = { deu: 'Leitungsschutzschalter', eng: 'Circuit', fra: 'Disjoncteur' };
+        const variantWords: Record<string, string> = { deu: 'Variante', eng: 'variant', fra: 'variante' };
         for (const language of languages.filter((l) => words[l])) {
           const word = words[language]!;
           const q = (text: string) => `q=${encodeURIComponent(text)}`;
@@ -348,6 +349,19 @@ async function benchSize(masters: number) {
           await measure(`[${language}] search broad word "${word}" + leaf category, searchLanguage=${language}`, () =>
             list(`${q(word)}&categoryId=${leaf.categoryId}&sort=sku&searchLanguage=${language}`),
           );
+          // the word only the variants' translated names carry (seed:synthetic: "variant", "variante")
+          const only = variantWords[language];
+          if (!only) continue;
+          for (const [order, extra] of [
+            ['index order', ''],
+            ['sorted by SKU', '&sort=sku'],
+            ['sorted by SKU, descending', '&sort=sku&order=desc'],
+            ['sorted by name', '&sort=name'],
+          ] as const)
+            await measure(
+              `[${language}] search variant-only word "${only}", ${order}, searchLanguage=${language}`,
+              () => list(`${q(only)}${extra}&searchLanguage=${language}`),
+            );
         }
         const sortedSearch = `q=${encodeURIComponent(`Typ ${typ.slice(0, 4)}`)}&sort=sku`;
         // Below 100,000 masters the search has a single page (nextCursor null): nothing to time.
