@@ -183,7 +183,8 @@ export async function planNodeRestore(
 
   const classPaths = (s: Snapshot) => Object.entries(s).filter(([p]) => p.startsWith('classification.'));
   if (JSON.stringify(classPaths(current)) !== JSON.stringify(classPaths(target))) {
-    statements.push(...(await classificationStatements(db, companyId, element.id, target)));
+    // `applied`: the target as the rows will hold it (a kept unit it cannot write back is dropped).
+    statements.push(...(await classificationStatements(db, companyId, element.id, applied)));
   }
 
   if (element.kind === 'product' && differs(current.categories, target.categories)) {
