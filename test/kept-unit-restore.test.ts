@@ -1,9 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { classificationLinkFeatures, classificationLinks, historyVersions, products } from '../src/db/schema';
 import { file, product } from './fixtures/bmecat-variants';
 import { exportedText } from './helpers/export-fixtures';
-import { db, makeCatalog, makeSession } from './helpers/factories';
+import { asActor, db, makeCatalog, makeSession } from './helpers/factories';
+import { planValueWrite } from '../src/catalog/values';
+import { pathVersionStatement } from '../src/records/history-record';
 import { call } from './helpers/http';
 import { importTextToEnd } from './helpers/import-fixtures';
 import { classFile, classProduct } from './helpers/xchange-class-files';
@@ -212,6 +214,81 @@ describe('the unit of a value kept as text, through history and RestoreVersion',
     expect(await t.featureRows(id)).toEqual([
       { code: 'EF000008', value: 'zweihundert', unit: 'VLT', unverified: true },
     ]);
+  });
+
+  it('SetValue after lost races (its version built in SQL) records the kept unit going too; only what changes', async () => {
+    const t = await setup();
+    const refusedFile = (value: string) =>
+      file({
+        root: 'version="2005"',
+        records: [
+          product(
+            'KC-1',
+            'Schalter',
+            `<PRODUCT_FEATURES><REFERENCE_FEATURE_SYSTEM_NAME>ETIM-9.0</REFERENCE_FEATURE_SYSTEM_NAME><REFERENCE_FEATURE_GROUP_ID>EC000042</REFERENCE_FEATURE_GROUP_ID><FEATURE><FNAME>EF000008</FNAME><FVALUE>${value}</FVALUE></FEATURE></PRODUCT_FEATURES>`,
+          ),
+        ],
+      });
+    await t.importText(refusedFile('zweihundert'));
+    const id = await t.productId('KC-1');
+    const element = {
+      kind: 'product' as const,
+      id,
+      catalogId: t.catalog.catalogId,
+      departmentId: t.s.departmentId,
+      masterId: id,
+    };
+    const actor = asActor(t.s.tenant);
+    /** SetValue's contended write: the version's before read by SQL in the write's batch. */
+    const contendedWrite = async (value: string) => {
+      const plan = await planValueWrite(db(), actor, element, 'EF000008', value);
+      expect(plan.keptUnit?.path).toBe('classification.featureUnit.ETIM.EF000008');
+      await db().batch([
+        pathVersionStatement(db(), actor, {
+          elementId: id,
+          kind: 'product',
+          place: { catalogId: element.catalogId, masterId: id },
+          path: plan.path,
+          currentSql: plan.currentSql,
+          after: plan.stored,
+          exists: sql`1`,
+          keptUnit: plan.keptUnit,
+        }),
+        plan.statement,
+      ]);
+    };
+    await contendedWrite('230');
+    const versions = await t.history(id);
+    expect(versions[0]!.changes).toEqual([
+      { path: 'classification.feature.ETIM.EF000008', before: 'zweihundert', after: '230' },
+      { path: 'classification.featureUnit.ETIM.EF000008', before: 'VLT', after: null },
+    ]);
+    const restored = await t.restore(id, versions[1]!.versionId);
+    expect(restored.status, restored.text).toBe(200);
+    expect(await t.featureRows(id)).toEqual([
+      { code: 'EF000008', value: 'zweihundert', unit: 'VLT', unverified: true },
+    ]);
+    // A value kept as text "230": writing 230 verifies it, the value's path unchanged, the unit's going.
+    await t.importText(refusedFile('230 Volt'));
+    const [link] = await db()
+      .select({ id: classificationLinks.id })
+      .from(classificationLinks)
+      .where(eq(classificationLinks.elementId, id));
+    await db()
+      .update(classificationLinkFeatures)
+      .set({ value: '230' })
+      .where(and(eq(classificationLinkFeatures.linkId, link!.id), eq(classificationLinkFeatures.code, 'EF000008')));
+    expect(await t.featureRows(id)).toEqual([{ code: 'EF000008', value: '230', unit: 'VLT', unverified: true }]);
+    const count = (await t.history(id)).length;
+    await contendedWrite('230');
+    const last = await t.history(id);
+    expect(last).toHaveLength(count + 1);
+    expect(last[0]!.changes).toEqual([
+      { path: 'classification.featureUnit.ETIM.EF000008', before: 'VLT', after: null },
+    ]);
+    // Now verified: the same write again records nothing.
+    await contendedWrite('230');
+    expect(await t.history(id)).toHaveLength(count + 1);
   });
 
   it('a version written before the unit was recorded still restores: the kept value as text, without unit, as before', async () => {
