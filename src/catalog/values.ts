@@ -132,6 +132,7 @@ async function setValueOnce(db: Database, tenant: Caller, input: z.infer<typeof 
           currentSql: plan.currentSql,
           after: plan.stored,
           exists,
+          keptUnit: translating ? undefined : plan.keptUnit,
         }),
       ]
     : historyStatement(db, tenant, {
